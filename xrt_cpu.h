@@ -1,0 +1,645 @@
+/* xrt_cpu.h - the CPU backend: one device, asynchronous streams on worker threads.
+
+   Enabled by XRT_ENABLE_CPU (the default when nothing is enabled). Included by
+   xrt.h in the XRT_IMPL translation unit; never include it yourself.
+
+   It is held to GPU semantics so that code developed on it shows the ordering
+   bugs it would show on a GPU: every stream is a FIFO run by its own worker
+   thread; the enqueuing thread returns at once; an async copy reads its source
+   when the stream reaches it, not when it is enqueued; events complete in
+   stream order and carry CLOCK_MONOTONIC timestamps; cross-stream waits work.
+
+   Threading: each stream has a bounded ring (XRT__CPU_RING entries) filled by
+   any thread under a short spinlock and drained by its worker. The enqueue,
+   the query of a finished stream and the record of an event on an idle stream
+   make no system call. A worker spins briefly when idle, then parks on a futex;
+   a waiter (synchronize) does the same. Linux only for now (futex).
+*/
+#if defined(XRT__IMPL_INCLUDED) && !defined(XRT__CPU_IMPL_INCLUDED)
+#define XRT__CPU_IMPL_INCLUDED
+
+#ifndef __linux__
+#error "the xrt CPU backend needs Linux (futex)"
+#endif
+
+#include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define XRT__CPU_RING 1024u /* ops in flight per stream before enqueue waits */
+#define XRT__CPU_SPIN 4000u /* polls before a waiter or an idle worker parks */
+
+/* >> cpu: waiting */
+static void xrt__cpu_pause(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+static void xrt__cpu_futex(uint32_t *word, int op, uint32_t val)
+{
+    syscall(SYS_futex, word, op, val, NULL, NULL, 0);
+}
+
+/* A monotonically increasing 64-bit counter with a futex to sleep on. The
+   writer bumps `word` after `value`; waiters register in `waiters` so the
+   writer makes no syscall when nobody sleeps. */
+typedef struct xrt__cpu_counter {
+    uint64_t value;
+    uint32_t word;
+    uint32_t waiters;
+} xrt__cpu_counter;
+
+static void xrt__cpu_counter_publish(xrt__cpu_counter *c, uint64_t v)
+{
+    __atomic_store_n(&c->value, v, __ATOMIC_SEQ_CST);
+    __atomic_add_fetch(&c->word, 1, __ATOMIC_RELEASE);
+    if (__atomic_load_n(&c->waiters, __ATOMIC_SEQ_CST))
+        xrt__cpu_futex(&c->word, FUTEX_WAKE_PRIVATE, INT_MAX);
+}
+
+static int xrt__cpu_reached(xrt__cpu_counter *c, uint64_t target)
+{
+    return __atomic_load_n(&c->value, __ATOMIC_ACQUIRE) >= target;
+}
+
+static void xrt__cpu_wait(xrt__cpu_counter *c, uint64_t target, unsigned spin)
+{
+    unsigned i;
+    for (i = 0; i < spin; i++) {
+        if (xrt__cpu_reached(c, target)) return;
+        xrt__cpu_pause();
+    }
+    for (;;) {
+        uint32_t w = __atomic_load_n(&c->word, __ATOMIC_ACQUIRE);
+        __atomic_add_fetch(&c->waiters, 1, __ATOMIC_SEQ_CST);
+        if (__atomic_load_n(&c->value, __ATOMIC_SEQ_CST) < target)
+            xrt__cpu_futex(&c->word, FUTEX_WAIT_PRIVATE, w);
+        __atomic_sub_fetch(&c->waiters, 1, __ATOMIC_RELEASE);
+        if (xrt__cpu_reached(c, target)) return;
+    }
+}
+
+static uint64_t xrt__cpu_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* >> cpu: objects */
+struct xrt__cpu_op;
+typedef void (*xrt__cpu_run_fn)(struct xrt__cpu_op *op);
+typedef struct xrt__cpu_op {
+    xrt__cpu_run_fn run;
+    void *a;
+    const void *b;
+    size_t n;
+    uint64_t x;
+} xrt__cpu_op;
+
+typedef struct xrt__cpu_event {
+    unsigned flags;
+    int refs;           /* the handle + pending ops that name this event */
+    uint64_t want;      /* number of the most recent record (0: never recorded) */
+    uint64_t time_ns;   /* timestamp of record number `want` once it completed */
+    xrt__cpu_counter done; /* highest completed record number */
+} xrt__cpu_event;
+
+typedef struct xrt__cpu_stream {
+    int lock;            /* producers' spinlock */
+    uint64_t tail;       /* ops enqueued (written under lock) */
+    uint32_t parked;     /* worker sleeps on this when idle */
+    pthread_t thread;
+    struct xrt__cpu_stream *prev, *next;
+    xrt__cpu_counter head __attribute__((aligned(64))); /* ops completed */
+    xrt__cpu_op ring[XRT__CPU_RING];
+} xrt__cpu_stream;
+
+static struct {
+    pthread_mutex_t lock; /* guards the stream list */
+    xrt__cpu_stream list; /* sentinel of a circular list of all streams */
+    xrt__cpu_stream *dflt;
+    xrt__cpu_counter exited; /* worker threads that have finished */
+    uint64_t started;
+    int initialised;
+} xrt__cpu = {PTHREAD_MUTEX_INITIALIZER, {0}, NULL, {0, 0, 0}, 0, 0};
+
+static void xrt__cpu_event_unref(xrt__cpu_event *e)
+{
+    if (__atomic_sub_fetch(&e->refs, 1, __ATOMIC_ACQ_REL) == 0) free(e);
+}
+
+/* Marks record number `seq` done; stamps the time if it is still the newest. */
+static void xrt__cpu_event_complete(xrt__cpu_event *e, uint64_t seq)
+{
+    uint64_t d;
+    if (!(e->flags & XRT_EVENT_DISABLE_TIMING) && __atomic_load_n(&e->want, __ATOMIC_ACQUIRE) == seq)
+        __atomic_store_n(&e->time_ns, xrt__cpu_now_ns(), __ATOMIC_RELAXED);
+    d = __atomic_load_n(&e->done.value, __ATOMIC_ACQUIRE);
+    if (seq > d) xrt__cpu_counter_publish(&e->done, seq);
+}
+
+/* >> cpu: the worker */
+static void xrt__cpu_stream_unlink(xrt__cpu_stream *s)
+{
+    pthread_mutex_lock(&xrt__cpu.lock);
+    s->prev->next = s->next;
+    s->next->prev = s->prev;
+    pthread_mutex_unlock(&xrt__cpu.lock);
+}
+
+/* Waits for the next op; parks after spinning. Returns the tail seen. */
+static uint64_t xrt__cpu_worker_idle(xrt__cpu_stream *s, uint64_t h)
+{
+    unsigned i;
+    uint64_t t;
+    for (i = 0; i < XRT__CPU_SPIN; i++) {
+        if ((t = __atomic_load_n(&s->tail, __ATOMIC_ACQUIRE)) != h) return t;
+        xrt__cpu_pause();
+    }
+    for (;;) {
+        __atomic_store_n(&s->parked, 1, __ATOMIC_SEQ_CST);
+        if ((t = __atomic_load_n(&s->tail, __ATOMIC_SEQ_CST)) == h)
+            xrt__cpu_futex(&s->parked, FUTEX_WAIT_PRIVATE, 1);
+        __atomic_store_n(&s->parked, 0, __ATOMIC_RELAXED);
+        if ((t = __atomic_load_n(&s->tail, __ATOMIC_ACQUIRE)) != h) return t;
+    }
+}
+
+static void *xrt__cpu_worker(void *arg)
+{
+    xrt__cpu_stream *s = (xrt__cpu_stream *)arg;
+    uint64_t h = 0, t = 0;
+    for (;;) {
+        if (h == t) t = xrt__cpu_worker_idle(s, h);
+        if (s->ring[h % XRT__CPU_RING].run == NULL) break; /* the exit op */
+        s->ring[h % XRT__CPU_RING].run(&s->ring[h % XRT__CPU_RING]);
+        xrt__cpu_counter_publish(&s->head, ++h);
+    }
+    xrt__cpu_counter_publish(&s->head, ++h);
+    xrt__cpu_stream_unlink(s);
+    free(s);
+    pthread_mutex_lock(&xrt__cpu.lock);
+    xrt__cpu_counter_publish(&xrt__cpu.exited, xrt__cpu.exited.value + 1);
+    pthread_mutex_unlock(&xrt__cpu.lock);
+    return NULL;
+}
+
+/* >> cpu: enqueue */
+static void xrt__cpu_lock(int *l)
+{
+    unsigned i = 0;
+    while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE))
+        while (__atomic_load_n(l, __ATOMIC_RELAXED)) {
+            if (++i % 64 == 0) sched_yield(); /* the holder may be descheduled */
+            else xrt__cpu_pause();
+        }
+}
+
+static void xrt__cpu_unlock(int *l) { __atomic_store_n(l, 0, __ATOMIC_RELEASE); }
+
+static xrt__cpu_stream *xrt__cpu_stream_of(void *obj) { return obj ? (xrt__cpu_stream *)obj : xrt__cpu.dflt; }
+
+/* Called with the lock held; waits (lock released) while the ring is full. */
+static uint64_t xrt__cpu_reserve(xrt__cpu_stream *s)
+{
+    uint64_t t = s->tail;
+    while (t - __atomic_load_n(&s->head.value, __ATOMIC_ACQUIRE) >= XRT__CPU_RING) {
+        xrt__cpu_unlock(&s->lock);
+        xrt__cpu_wait(&s->head, t - XRT__CPU_RING + 1, XRT__CPU_SPIN);
+        xrt__cpu_lock(&s->lock);
+        t = s->tail;
+    }
+    return t;
+}
+
+static void xrt__cpu_publish(xrt__cpu_stream *s, uint64_t t)
+{
+    __atomic_store_n(&s->tail, t + 1, __ATOMIC_SEQ_CST);
+    xrt__cpu_unlock(&s->lock);
+    if (__atomic_load_n(&s->parked, __ATOMIC_SEQ_CST)) xrt__cpu_futex(&s->parked, FUTEX_WAKE_PRIVATE, 1);
+}
+
+static xrt_status xrt__cpu_enqueue(void *stream, xrt__cpu_run_fn run, void *a, const void *b, size_t n, uint64_t x)
+{
+    xrt__cpu_stream *s = xrt__cpu_stream_of(stream);
+    xrt__cpu_op *op;
+    uint64_t t;
+    xrt__cpu_lock(&s->lock);
+    t = xrt__cpu_reserve(s);
+    op = &s->ring[t % XRT__CPU_RING];
+    op->run = run;
+    op->a = a;
+    op->b = b;
+    op->n = n;
+    op->x = x;
+    xrt__cpu_publish(s, t);
+    return XRT_SUCCESS;
+}
+
+static void xrt__cpu_run_memcpy(xrt__cpu_op *op) { memcpy(op->a, op->b, op->n); }
+static void xrt__cpu_run_memset(xrt__cpu_op *op) { memset(op->a, (int)op->x, op->n); }
+static void xrt__cpu_run_free(xrt__cpu_op *op) { free(op->a); }
+static void xrt__cpu_run_host_fn(xrt__cpu_op *op)
+{
+    xrt_host_fn fn;
+    memcpy(&fn, &op->b, sizeof fn);
+    fn(op->a);
+}
+static void xrt__cpu_run_record(xrt__cpu_op *op)
+{
+    xrt__cpu_event_complete((xrt__cpu_event *)op->a, op->x);
+    xrt__cpu_event_unref((xrt__cpu_event *)op->a);
+}
+static void xrt__cpu_run_wait(xrt__cpu_op *op)
+{
+    xrt__cpu_event *e = (xrt__cpu_event *)op->a;
+    xrt__cpu_wait(&e->done, op->x, XRT__CPU_SPIN);
+    xrt__cpu_event_unref(e);
+}
+
+/* >> cpu: streams */
+static xrt_status xrt__cpu_stream_new(xrt__cpu_stream **out)
+{
+    xrt__cpu_stream *s = (xrt__cpu_stream *)aligned_alloc(64, sizeof *s);
+    int rc;
+    if (!s) return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_stream_create", "no memory for a stream");
+    memset(s, 0, sizeof *s);
+    pthread_mutex_lock(&xrt__cpu.lock);
+    rc = pthread_create(&s->thread, NULL, xrt__cpu_worker, s);
+    if (rc == 0) {
+        pthread_detach(s->thread);
+        xrt__cpu.started++;
+        s->next = &xrt__cpu.list;
+        s->prev = xrt__cpu.list.prev;
+        s->prev->next = s;
+        xrt__cpu.list.prev = s;
+    }
+    pthread_mutex_unlock(&xrt__cpu.lock);
+    if (rc != 0) {
+        free(s);
+        return xrt_native_error(XRT_ERROR_SYSTEM, "cpu", "pthread_create", rc, "errno", strerror(rc));
+    }
+    *out = s;
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_stream_create(void **stream)
+{
+    return xrt__cpu_stream_new((xrt__cpu_stream **)stream);
+}
+
+/* Returns at once: the worker drains what is queued, then frees the stream. */
+static xrt_status xrt__cpu_stream_destroy(void *stream)
+{
+    xrt__cpu_stream *s = (xrt__cpu_stream *)stream;
+    uint64_t t;
+    xrt__cpu_lock(&s->lock);
+    t = xrt__cpu_reserve(s);
+    s->ring[t % XRT__CPU_RING].run = NULL;
+    xrt__cpu_publish(s, t);
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_stream_synchronize(void *stream)
+{
+    xrt__cpu_stream *s = xrt__cpu_stream_of(stream);
+    xrt__cpu_wait(&s->head, __atomic_load_n(&s->tail, __ATOMIC_ACQUIRE), XRT__CPU_SPIN);
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_stream_query(void *stream)
+{
+    xrt__cpu_stream *s = xrt__cpu_stream_of(stream);
+    return xrt__cpu_reached(&s->head, __atomic_load_n(&s->tail, __ATOMIC_ACQUIRE)) ? XRT_SUCCESS
+                                                                                  : XRT_ERROR_NOT_READY;
+}
+
+static xrt_status xrt__cpu_device_synchronize(void)
+{
+    xrt__cpu_stream *s;
+    pthread_mutex_lock(&xrt__cpu.lock);
+    for (s = xrt__cpu.list.next; s != &xrt__cpu.list; s = s->next)
+        xrt__cpu_wait(&s->head, __atomic_load_n(&s->tail, __ATOMIC_ACQUIRE), XRT__CPU_SPIN);
+    pthread_mutex_unlock(&xrt__cpu.lock);
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_launch_host_func(void *stream, xrt_host_fn fn, void *user)
+{
+    const void *f;
+    memcpy(&f, &fn, sizeof f);
+    return xrt__cpu_enqueue(stream, xrt__cpu_run_host_fn, user, f, 0, 0);
+}
+
+/* >> cpu: events */
+static xrt_status xrt__cpu_event_create(void **event, unsigned flags)
+{
+    xrt__cpu_event *e = (xrt__cpu_event *)calloc(1, sizeof *e);
+    if (!e) return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_event_create", "no memory for an event");
+    e->flags = flags;
+    e->refs = 1;
+    *event = e;
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_event_destroy(void *event)
+{
+    xrt__cpu_event_unref((xrt__cpu_event *)event);
+    return XRT_SUCCESS;
+}
+
+/* On an idle stream the record completes here, without waking the worker. */
+static xrt_status xrt__cpu_event_record(void *event, void *stream)
+{
+    xrt__cpu_event *e = (xrt__cpu_event *)event;
+    xrt__cpu_stream *s = xrt__cpu_stream_of(stream);
+    uint64_t seq, t;
+    xrt__cpu_op *op;
+    xrt__cpu_lock(&s->lock);
+    seq = __atomic_add_fetch(&e->want, 1, __ATOMIC_ACQ_REL);
+    if (xrt__cpu_reached(&s->head, s->tail)) {
+        xrt__cpu_unlock(&s->lock);
+        xrt__cpu_event_complete(e, seq);
+        return XRT_SUCCESS;
+    }
+    __atomic_add_fetch(&e->refs, 1, __ATOMIC_RELAXED);
+    t = xrt__cpu_reserve(s);
+    op = &s->ring[t % XRT__CPU_RING];
+    op->run = xrt__cpu_run_record;
+    op->a = e;
+    op->x = seq;
+    xrt__cpu_publish(s, t);
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_event_query(void *event)
+{
+    xrt__cpu_event *e = (xrt__cpu_event *)event;
+    return xrt__cpu_reached(&e->done, __atomic_load_n(&e->want, __ATOMIC_ACQUIRE)) ? XRT_SUCCESS
+                                                                                  : XRT_ERROR_NOT_READY;
+}
+
+static xrt_status xrt__cpu_event_synchronize(void *event)
+{
+    xrt__cpu_event *e = (xrt__cpu_event *)event;
+    xrt__cpu_wait(&e->done, __atomic_load_n(&e->want, __ATOMIC_ACQUIRE),
+                  (e->flags & XRT_EVENT_BLOCKING_SYNC) ? 0 : XRT__CPU_SPIN);
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_stream_wait_event(void *stream, void *event)
+{
+    xrt__cpu_event *e = (xrt__cpu_event *)event;
+    uint64_t want = __atomic_load_n(&e->want, __ATOMIC_ACQUIRE);
+    if (xrt__cpu_reached(&e->done, want)) return XRT_SUCCESS; /* nothing to wait for */
+    __atomic_add_fetch(&e->refs, 1, __ATOMIC_RELAXED);
+    return xrt__cpu_enqueue(stream, xrt__cpu_run_wait, e, NULL, 0, want);
+}
+
+static xrt_status xrt__cpu_event_elapsed_time(float *ms, void *start, void *end)
+{
+    xrt__cpu_event *ev[2] = {(xrt__cpu_event *)start, (xrt__cpu_event *)end};
+    int i;
+    for (i = 0; i < 2; i++) {
+        if (ev[i]->flags & XRT_EVENT_DISABLE_TIMING)
+            return xrt_error(XRT_ERROR_INVALID_HANDLE, "cpu: xrt_event_elapsed_time",
+                             "%s event was created with XRT_EVENT_DISABLE_TIMING", i ? "end" : "start");
+        if (__atomic_load_n(&ev[i]->want, __ATOMIC_ACQUIRE) == 0)
+            return xrt_error(XRT_ERROR_INVALID_HANDLE, "cpu: xrt_event_elapsed_time", "%s event was never recorded",
+                             i ? "end" : "start");
+        if (xrt__cpu_event_query(ev[i]) != XRT_SUCCESS) return XRT_ERROR_NOT_READY;
+    }
+    *ms = (float)((double)((int64_t)(__atomic_load_n(&ev[1]->time_ns, __ATOMIC_RELAXED) -
+                                      __atomic_load_n(&ev[0]->time_ns, __ATOMIC_RELAXED))) / 1e6);
+    return XRT_SUCCESS;
+}
+
+/* >> cpu: memory */
+static xrt_status xrt__cpu_alloc(void **ptr, size_t size, const char *fn)
+{
+    size_t rounded = (size + XRT_ALIGNMENT - 1) & ~(size_t)(XRT_ALIGNMENT - 1);
+    *ptr = rounded >= size ? aligned_alloc(XRT_ALIGNMENT, rounded) : NULL;
+    if (!*ptr) return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "cannot allocate %zu bytes", size);
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_malloc(void **ptr, size_t size) { return xrt__cpu_alloc(ptr, size, "cpu: xrt_malloc"); }
+static xrt_status xrt__cpu_malloc_host(void **ptr, size_t size)
+{
+    return xrt__cpu_alloc(ptr, size, "cpu: xrt_malloc_host");
+}
+static xrt_status xrt__cpu_free(void *ptr)
+{
+    free(ptr);
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_malloc_async(void **ptr, size_t size, void *stream)
+{
+    (void)stream; /* memory valid from now on is valid from the stream's point on */
+    return xrt__cpu_alloc(ptr, size, "cpu: xrt_malloc_async");
+}
+
+static xrt_status xrt__cpu_free_async(void *ptr, void *stream)
+{
+    return xrt__cpu_enqueue(stream, xrt__cpu_run_free, ptr, NULL, 0, 0);
+}
+
+/* Synchronous operations are ordered on the default stream: done in place when
+   it is idle, else queued behind its work and waited for. */
+static xrt_status xrt__cpu_sync_op(xrt__cpu_run_fn run, void *a, const void *b, size_t n, uint64_t x)
+{
+    xrt__cpu_stream *s = xrt__cpu.dflt;
+    if (xrt__cpu_stream_query(s) == XRT_SUCCESS) {
+        xrt__cpu_op op = {run, a, b, n, x};
+        run(&op);
+        return XRT_SUCCESS;
+    }
+    xrt__cpu_enqueue(s, run, a, b, n, x);
+    return xrt__cpu_stream_synchronize(s);
+}
+
+static xrt_status xrt__cpu_memcpy(void *dst, const void *src, size_t size, xrt_memcpy_kind kind)
+{
+    (void)kind;
+    return xrt__cpu_sync_op(xrt__cpu_run_memcpy, dst, src, size, 0);
+}
+
+static xrt_status xrt__cpu_memcpy_async(void *dst, const void *src, size_t size, xrt_memcpy_kind kind, void *stream)
+{
+    (void)kind;
+    return xrt__cpu_enqueue(stream, xrt__cpu_run_memcpy, dst, src, size, 0);
+}
+
+static xrt_status xrt__cpu_memset(void *dst, int value, size_t size)
+{
+    return xrt__cpu_sync_op(xrt__cpu_run_memset, dst, NULL, size, (uint64_t)(unsigned char)value);
+}
+
+static xrt_status xrt__cpu_memset_async(void *dst, int value, size_t size, void *stream)
+{
+    return xrt__cpu_enqueue(stream, xrt__cpu_run_memset, dst, NULL, size, (uint64_t)(unsigned char)value);
+}
+
+static size_t xrt__cpu_meminfo(const char *key)
+{
+    char line[256];
+    size_t kb = 0, klen = strlen(key);
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (!f) return 0;
+    while (fgets(line, sizeof line, f))
+        if (strncmp(line, key, klen) == 0 && line[klen] == ':') {
+            kb = strtoull(line + klen + 1, NULL, 10);
+            break;
+        }
+    fclose(f);
+    return kb * 1024;
+}
+
+static xrt_status xrt__cpu_mem_get_info(size_t *free_bytes, size_t *total_bytes)
+{
+    *total_bytes = (size_t)sysconf(_SC_PHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE);
+    *free_bytes = xrt__cpu_meminfo("MemAvailable");
+    if (!*free_bytes) *free_bytes = (size_t)sysconf(_SC_AVPHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE);
+    return XRT_SUCCESS;
+}
+
+/* The registry knows every pointer this backend allocated; others are unknown. */
+static xrt_status xrt__cpu_pointer_get_attributes(xrt_pointer_attributes *attr, const void *ptr)
+{
+    (void)attr;
+    (void)ptr;
+    return XRT_SUCCESS;
+}
+
+/* >> cpu: device */
+static xrt_status xrt__cpu_get_capabilities(unsigned *caps)
+{
+    *caps = XRT_CAP_PINNED_HOST | XRT_CAP_MALLOC_ASYNC | XRT_CAP_HOST_FUNC | XRT_CAP_EVENT_TIMING;
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_get_device_count(int *count)
+{
+    *count = 1;
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_set_device(int device)
+{
+    if (device != 0)
+        return xrt_error(XRT_ERROR_INVALID_DEVICE, "cpu: xrt_set_device", "device %d out of range (1 device)", device);
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_get_device(int *device)
+{
+    *device = 0;
+    return XRT_SUCCESS;
+}
+
+static void xrt__cpu_model_name(char *out, size_t n)
+{
+    char line[512];
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    snprintf(out, n, "CPU");
+    if (!f) return;
+    while (fgets(line, sizeof line, f)) {
+        char *colon = strchr(line, ':');
+        if (strncmp(line, "model name", 10) == 0 && colon) {
+            snprintf(out, n, "%s", colon + 2);
+            out[strcspn(out, "\n")] = 0;
+            break;
+        }
+    }
+    fclose(f);
+}
+
+static void xrt__cpu_simd(char *arch, size_t n, int *lanes)
+{
+#if defined(__x86_64__)
+    const char *isa = "sse2";
+    *lanes = 4;
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f")) { isa = "avx512f"; *lanes = 16; }
+    else if (__builtin_cpu_supports("avx2")) { isa = "avx2"; *lanes = 8; }
+    snprintf(arch, n, "x86_64-%s", isa);
+#elif defined(__aarch64__)
+    *lanes = 4;
+    snprintf(arch, n, "aarch64-neon");
+#else
+    *lanes = 1;
+    snprintf(arch, n, "cpu");
+#endif
+}
+
+static xrt_status xrt__cpu_get_device_properties(xrt_device_prop *prop, int device)
+{
+    if (device != 0)
+        return xrt_error(XRT_ERROR_INVALID_DEVICE, "cpu: xrt_get_device_properties",
+                         "device %d out of range (1 device)", device);
+    memset(prop, 0, sizeof *prop);
+    xrt__cpu_model_name(prop->name, sizeof prop->name);
+    xrt__cpu_simd(prop->arch, sizeof prop->arch, &prop->warp_size);
+    prop->total_memory = (size_t)sysconf(_SC_PHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE);
+    prop->multiprocessor_count = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    return XRT_SUCCESS;
+}
+
+/* >> cpu: lifecycle */
+static xrt_status xrt__cpu_init(char *reason, size_t n)
+{
+    xrt_status st;
+    xrt__cpu.list.next = xrt__cpu.list.prev = &xrt__cpu.list;
+    st = xrt__cpu_stream_new(&xrt__cpu.dflt);
+    if (st != XRT_SUCCESS) snprintf(reason, n, "%s", xrt_get_last_error_string());
+    return st;
+}
+
+/* Stops every worker once it has drained its stream (handles are gone already). */
+static void xrt__cpu_shutdown(void)
+{
+    uint64_t started;
+    xrt__cpu_stream_destroy(xrt__cpu.dflt);
+    xrt__cpu.dflt = NULL;
+    pthread_mutex_lock(&xrt__cpu.lock);
+    started = xrt__cpu.started;
+    pthread_mutex_unlock(&xrt__cpu.lock);
+    xrt__cpu_wait(&xrt__cpu.exited, started, XRT__CPU_SPIN);
+}
+
+const xrt_backend xrt__cpu_backend = {
+    XRT_BACKEND_ABI_VERSION, sizeof(xrt_backend), "cpu", xrt__cpu_init, xrt__cpu_shutdown,
+    xrt__cpu_get_capabilities, xrt__cpu_get_device_count, xrt__cpu_set_device, xrt__cpu_get_device,
+    xrt__cpu_device_synchronize, xrt__cpu_get_device_properties, xrt__cpu_malloc, xrt__cpu_free,
+    xrt__cpu_malloc_host, xrt__cpu_free, xrt__cpu_malloc_async, xrt__cpu_free_async, xrt__cpu_mem_get_info,
+    xrt__cpu_memset, xrt__cpu_memset_async, xrt__cpu_memcpy, xrt__cpu_memcpy_async,
+    xrt__cpu_pointer_get_attributes, xrt__cpu_stream_create, xrt__cpu_stream_destroy,
+    xrt__cpu_stream_synchronize, xrt__cpu_stream_query, xrt__cpu_stream_wait_event, xrt__cpu_launch_host_func,
+    xrt__cpu_event_create, xrt__cpu_event_destroy, xrt__cpu_event_record, xrt__cpu_event_query,
+    xrt__cpu_event_synchronize, xrt__cpu_event_elapsed_time,
+    NULL, NULL, NULL /* native handles: the CPU backend has none (XRT_ERROR_UNSUPPORTED) */
+};
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* implementation */
