@@ -56,21 +56,28 @@ static void xrt__cpu_futex(uint32_t *word, int op, uint32_t val)
     syscall(SYS_futex, word, op, val, NULL, NULL, 0);
 }
 
-/* A monotonically increasing 64-bit counter with a futex to sleep on. The
-   writer bumps `word` after `value`; waiters register in `waiters` so the
-   writer makes no syscall when nobody sleeps. */
+/* A monotonically increasing 64-bit counter that threads can sleep on: the
+   futex word is the low half of the value, so publishing is one store; waiters
+   register in `waiters` so the writer makes no syscall when nobody sleeps. */
 typedef struct xrt__cpu_counter {
     uint64_t value;
-    uint32_t word;
     uint32_t waiters;
 } xrt__cpu_counter;
+
+static uint32_t *xrt__cpu_low_half(uint64_t *v)
+{
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    return (uint32_t *)v + 1;
+#else
+    return (uint32_t *)v;
+#endif
+}
 
 static void xrt__cpu_counter_publish(xrt__cpu_counter *c, uint64_t v)
 {
     __atomic_store_n(&c->value, v, __ATOMIC_SEQ_CST);
-    __atomic_add_fetch(&c->word, 1, __ATOMIC_RELEASE);
     if (__atomic_load_n(&c->waiters, __ATOMIC_SEQ_CST))
-        xrt__cpu_futex(&c->word, FUTEX_WAKE_PRIVATE, INT_MAX);
+        xrt__cpu_futex(xrt__cpu_low_half(&c->value), FUTEX_WAKE_PRIVATE, INT_MAX);
 }
 
 static int xrt__cpu_reached(xrt__cpu_counter *c, uint64_t target)
@@ -86,10 +93,10 @@ static void xrt__cpu_wait(xrt__cpu_counter *c, uint64_t target, unsigned spin)
         xrt__cpu_pause();
     }
     for (;;) {
-        uint32_t w = __atomic_load_n(&c->word, __ATOMIC_ACQUIRE);
+        uint64_t v;
         __atomic_add_fetch(&c->waiters, 1, __ATOMIC_SEQ_CST);
-        if (__atomic_load_n(&c->value, __ATOMIC_SEQ_CST) < target)
-            xrt__cpu_futex(&c->word, FUTEX_WAIT_PRIVATE, w);
+        if ((v = __atomic_load_n(&c->value, __ATOMIC_SEQ_CST)) < target)
+            xrt__cpu_futex(xrt__cpu_low_half(&c->value), FUTEX_WAIT_PRIVATE, (uint32_t)v);
         __atomic_sub_fetch(&c->waiters, 1, __ATOMIC_RELEASE);
         if (xrt__cpu_reached(c, target)) return;
     }
@@ -121,14 +128,23 @@ typedef struct xrt__cpu_event {
     xrt__cpu_counter done; /* highest completed record number */
 } xrt__cpu_event;
 
+/* One cache line: the worker polls `seq`, which says the op in the same line
+   is op number seq - 1, so signal and payload travel together. */
+typedef struct xrt__cpu_slot {
+    uint64_t seq;
+    xrt__cpu_op op;
+} __attribute__((aligned(64))) xrt__cpu_slot;
+
+/* Producers, the worker and waiters each write their own cache line. */
 typedef struct xrt__cpu_stream {
-    int lock;            /* producers' spinlock */
-    uint64_t tail;       /* ops enqueued (written under lock) */
-    uint32_t parked;     /* worker sleeps on this when idle */
+    int lock;      /* producers' spinlock */
+    uint64_t tail; /* ops enqueued (written under lock) */
+    uint64_t room; /* ops may be enqueued without looking at head while tail < room */
     pthread_t thread;
     struct xrt__cpu_stream *prev, *next;
+    uint32_t parked __attribute__((aligned(64))); /* the idle worker sleeps on it */
     xrt__cpu_counter head __attribute__((aligned(64))); /* ops completed */
-    xrt__cpu_op ring[XRT__CPU_RING];
+    xrt__cpu_slot ring[XRT__CPU_RING];
 } xrt__cpu_stream;
 
 static struct {
@@ -137,8 +153,7 @@ static struct {
     xrt__cpu_stream *dflt;
     xrt__cpu_counter exited; /* worker threads that have finished */
     uint64_t started;
-    int initialised;
-} xrt__cpu = {PTHREAD_MUTEX_INITIALIZER, {0}, NULL, {0, 0, 0}, 0, 0};
+} xrt__cpu = {PTHREAD_MUTEX_INITIALIZER, {0}, NULL, {0, 0}, 0};
 
 static void xrt__cpu_event_unref(xrt__cpu_event *e)
 {
@@ -164,32 +179,32 @@ static void xrt__cpu_stream_unlink(xrt__cpu_stream *s)
     pthread_mutex_unlock(&xrt__cpu.lock);
 }
 
-/* Waits for the next op; parks after spinning. Returns the tail seen. */
-static uint64_t xrt__cpu_worker_idle(xrt__cpu_stream *s, uint64_t h)
+/* Waits until op number h is published: spins, then parks. */
+static void xrt__cpu_worker_idle(xrt__cpu_stream *s, xrt__cpu_slot *slot, uint64_t h)
 {
     unsigned i;
-    uint64_t t;
     for (i = 0; i < XRT__CPU_SPIN; i++) {
-        if ((t = __atomic_load_n(&s->tail, __ATOMIC_ACQUIRE)) != h) return t;
+        if (__atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE) == h + 1) return;
         xrt__cpu_pause();
     }
     for (;;) {
         __atomic_store_n(&s->parked, 1, __ATOMIC_SEQ_CST);
-        if ((t = __atomic_load_n(&s->tail, __ATOMIC_SEQ_CST)) == h)
+        if (__atomic_load_n(&slot->seq, __ATOMIC_SEQ_CST) != h + 1)
             xrt__cpu_futex(&s->parked, FUTEX_WAIT_PRIVATE, 1);
         __atomic_store_n(&s->parked, 0, __ATOMIC_RELAXED);
-        if ((t = __atomic_load_n(&s->tail, __ATOMIC_ACQUIRE)) != h) return t;
+        if (__atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE) == h + 1) return;
     }
 }
 
 static void *xrt__cpu_worker(void *arg)
 {
     xrt__cpu_stream *s = (xrt__cpu_stream *)arg;
-    uint64_t h = 0, t = 0;
+    uint64_t h = 0;
     for (;;) {
-        if (h == t) t = xrt__cpu_worker_idle(s, h);
-        if (s->ring[h % XRT__CPU_RING].run == NULL) break; /* the exit op */
-        s->ring[h % XRT__CPU_RING].run(&s->ring[h % XRT__CPU_RING]);
+        xrt__cpu_slot *slot = &s->ring[h % XRT__CPU_RING];
+        if (__atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE) != h + 1) xrt__cpu_worker_idle(s, slot, h);
+        if (slot->op.run == NULL) break; /* the exit op */
+        slot->op.run(&slot->op);
         xrt__cpu_counter_publish(&s->head, ++h);
     }
     xrt__cpu_counter_publish(&s->head, ++h);
@@ -216,22 +231,28 @@ static void xrt__cpu_unlock(int *l) { __atomic_store_n(l, 0, __ATOMIC_RELEASE); 
 
 static xrt__cpu_stream *xrt__cpu_stream_of(void *obj) { return obj ? (xrt__cpu_stream *)obj : xrt__cpu.dflt; }
 
-/* Called with the lock held; waits (lock released) while the ring is full. */
-static uint64_t xrt__cpu_reserve(xrt__cpu_stream *s)
+/* Called with the lock held; returns the free slot for op number s->tail,
+   waiting (lock released) while the ring is full. Reads head only when the
+   room it saw last time is used up, so the common case touches no line that
+   the worker writes. */
+static xrt__cpu_op *xrt__cpu_reserve(xrt__cpu_stream *s)
 {
-    uint64_t t = s->tail;
-    while (t - __atomic_load_n(&s->head.value, __ATOMIC_ACQUIRE) >= XRT__CPU_RING) {
+    while (s->tail >= s->room) {
+        s->room = __atomic_load_n(&s->head.value, __ATOMIC_ACQUIRE) + XRT__CPU_RING;
+        if (s->tail < s->room) break;
         xrt__cpu_unlock(&s->lock);
-        xrt__cpu_wait(&s->head, t - XRT__CPU_RING + 1, XRT__CPU_SPIN);
+        xrt__cpu_wait(&s->head, s->tail - XRT__CPU_RING + 1, XRT__CPU_SPIN);
         xrt__cpu_lock(&s->lock);
-        t = s->tail;
     }
-    return t;
+    return &s->ring[s->tail % XRT__CPU_RING].op;
 }
 
-static void xrt__cpu_publish(xrt__cpu_stream *s, uint64_t t)
+/* Publishes the op reserved last, unlocks, and wakes a parked worker. */
+static void xrt__cpu_publish(xrt__cpu_stream *s)
 {
-    __atomic_store_n(&s->tail, t + 1, __ATOMIC_SEQ_CST);
+    uint64_t t = s->tail;
+    __atomic_store_n(&s->ring[t % XRT__CPU_RING].seq, t + 1, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&s->tail, t + 1, __ATOMIC_RELEASE);
     xrt__cpu_unlock(&s->lock);
     if (__atomic_load_n(&s->parked, __ATOMIC_SEQ_CST)) xrt__cpu_futex(&s->parked, FUTEX_WAKE_PRIVATE, 1);
 }
@@ -240,16 +261,14 @@ static xrt_status xrt__cpu_enqueue(void *stream, xrt__cpu_run_fn run, void *a, c
 {
     xrt__cpu_stream *s = xrt__cpu_stream_of(stream);
     xrt__cpu_op *op;
-    uint64_t t;
     xrt__cpu_lock(&s->lock);
-    t = xrt__cpu_reserve(s);
-    op = &s->ring[t % XRT__CPU_RING];
+    op = xrt__cpu_reserve(s);
     op->run = run;
     op->a = a;
     op->b = b;
     op->n = n;
     op->x = x;
-    xrt__cpu_publish(s, t);
+    xrt__cpu_publish(s);
     return XRT_SUCCESS;
 }
 
@@ -309,11 +328,9 @@ static xrt_status xrt__cpu_stream_create(void **stream)
 static xrt_status xrt__cpu_stream_destroy(void *stream)
 {
     xrt__cpu_stream *s = (xrt__cpu_stream *)stream;
-    uint64_t t;
     xrt__cpu_lock(&s->lock);
-    t = xrt__cpu_reserve(s);
-    s->ring[t % XRT__CPU_RING].run = NULL;
-    xrt__cpu_publish(s, t);
+    xrt__cpu_reserve(s)->run = NULL;
+    xrt__cpu_publish(s);
     return XRT_SUCCESS;
 }
 
@@ -370,7 +387,7 @@ static xrt_status xrt__cpu_event_record(void *event, void *stream)
 {
     xrt__cpu_event *e = (xrt__cpu_event *)event;
     xrt__cpu_stream *s = xrt__cpu_stream_of(stream);
-    uint64_t seq, t;
+    uint64_t seq;
     xrt__cpu_op *op;
     xrt__cpu_lock(&s->lock);
     seq = __atomic_add_fetch(&e->want, 1, __ATOMIC_ACQ_REL);
@@ -380,12 +397,11 @@ static xrt_status xrt__cpu_event_record(void *event, void *stream)
         return XRT_SUCCESS;
     }
     __atomic_add_fetch(&e->refs, 1, __ATOMIC_RELAXED);
-    t = xrt__cpu_reserve(s);
-    op = &s->ring[t % XRT__CPU_RING];
+    op = xrt__cpu_reserve(s);
     op->run = xrt__cpu_run_record;
     op->a = e;
     op->x = seq;
-    xrt__cpu_publish(s, t);
+    xrt__cpu_publish(s);
     return XRT_SUCCESS;
 }
 

@@ -1,0 +1,77 @@
+# xrt: header-only; this Makefile builds the examples, tests and benchmarks.
+#   make run      build the examples and run the demo on the default backend
+#   make test     compile matrix + runtime suite (plain, ASan+UBSan) + TSan stress
+#   make install  PREFIX=/usr/local: headers and a pkg-config file (xrt.pc)
+
+CC       ?= cc
+CXX      ?= c++
+PREFIX   ?= /usr/local
+CUDA_HOME ?= /usr/local/cuda
+NVCC     ?= $(CUDA_HOME)/bin/nvcc
+B        := build
+
+WARN     := -Wall -Wextra -Werror -pedantic
+CFLAGS   ?= -O2 -g
+XCFLAGS  := -std=c11 $(WARN) -I.
+LDLIBS   := -lpthread
+
+# GPU backends are compiled in when their headers are present; their runtimes
+# are loaded at run time, so the binaries run without them.
+HAVE_CUDA := $(shell test -f $(CUDA_HOME)/include/cuda_runtime_api.h && echo 1)
+HAVE_HIP  := $(shell test -f /usr/include/hip/hip_runtime_api.h && echo 1)
+HAVE_NVCC := $(shell test -x $(NVCC) && echo 1)
+ENABLE    := -DXRT_ENABLE_CPU
+ifeq ($(HAVE_CUDA),1)
+ENABLE    += -DXRT_ENABLE_CUDA -isystem $(CUDA_HOME)/include
+endif
+ifeq ($(HAVE_HIP),1)
+ENABLE    += -DXRT_ENABLE_HIP -D__HIP_PLATFORM_AMD__
+endif
+
+HEADERS  := $(wildcard xrt*.h)
+TESTS    := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
+EXAMPLES := $(patsubst examples/%.c,%,$(wildcard examples/*.c))
+BENCHES  := $(patsubst bench/%.c,%,$(wildcard bench/*.c))
+SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+.PHONY: all run test install examples tests bench clean
+all: examples tests
+
+# one binary per test file, three flavours: plain, ASan+UBSan, TSan
+$(B)/plain/%: tests/%.c tests/xrt_test.h $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(XCFLAGS) $(CFLAGS) $(ENABLE) -o $@ $< $(LDLIBS) -lcmocka
+$(B)/asan/%: tests/%.c tests/xrt_test.h $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(XCFLAGS) -O1 -g $(SAN) $(ENABLE) -o $@ $< $(LDLIBS) -lcmocka
+$(B)/tsan/%: tests/%.c tests/xrt_test.h $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(XCFLAGS) -O1 -g -fsanitize=thread $(ENABLE) -o $@ $< $(LDLIBS) -lcmocka
+
+$(B)/examples/%: examples/%.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(XCFLAGS) $(CFLAGS) $(ENABLE) -o $@ $< $(LDLIBS)
+$(B)/bench/%: bench/%.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(XCFLAGS) -O2 -g -DNDEBUG $(ENABLE) -o $@ $< $(LDLIBS)
+
+examples: $(addprefix $(B)/examples/,$(EXAMPLES))
+tests: $(addprefix $(B)/plain/,$(TESTS)) $(addprefix $(B)/asan/,$(TESTS)) $(B)/tsan/test_stress
+bench: $(addprefix $(B)/bench/,$(BENCHES))
+
+run: examples
+	$(B)/examples/xrt_info
+	$(B)/examples/demo
+
+test:
+	@CC="$(CC)" CXX="$(CXX)" NVCC="$(NVCC)" CUDA_HOME="$(CUDA_HOME)" HAVE_CUDA="$(HAVE_CUDA)" \
+	  HAVE_HIP="$(HAVE_HIP)" HAVE_NVCC="$(HAVE_NVCC)" TESTS="$(TESTS)" MAKE="$(MAKE)" sh tests/run.sh
+
+install:
+	install -d $(DESTDIR)$(PREFIX)/include/xrt $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 644 $(HEADERS) $(DESTDIR)$(PREFIX)/include/xrt/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(shell sed -n 's/^#define XRT_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\)/\2/p' xrt.h | paste -sd.)|' \
+	  xrt.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/xrt.pc
+
+clean:
+	rm -rf $(B)

@@ -1,0 +1,63 @@
+#!/bin/sh
+# Everything `make test` checks. Each step is a pass or a fail; a cmocka
+# program counts its tests. The last line is "N passed, N failed".
+set -u
+B=build
+LOG=$B/test-logs
+mkdir -p "$LOG"
+pass=0
+fail=0
+
+ok()  { pass=$((pass + 1)); echo "  ok    $1"; }
+bad() { fail=$((fail + 1)); echo "  FAIL  $1"; sed 's/^/        /' "$2" | tail -40; }
+
+# step NAME CMD...: a single check.
+step() {
+    name=$1; shift
+    log="$LOG/$(echo "$name" | tr -c 'A-Za-z0-9_.-' '_').log"
+    if "$@" > "$log" 2>&1; then ok "$name"; else bad "$name" "$log"; fi
+}
+
+# cmocka PROGRAM: runs a test program and counts its tests.
+cmocka() {
+    name=$1
+    log="$LOG/$(echo "$name" | tr -c 'A-Za-z0-9_.-' '_').log"
+    "$@" > "$log" 2>&1
+    rc=$?
+    p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | awk '{s+=$1} END {print s+0}')
+    f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log" | awk '{s+=$1} END {print s+0}')
+    grep -h 'skipped:' "$log" | sort -u | sed 's/^/        /'
+    pass=$((pass + p))
+    fail=$((fail + f))
+    if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then bad "$name (exit $rc)" "$log"; return; fi
+    if [ "$f" -ne 0 ]; then bad "$name: $f failed" "$log"; else echo "  ok    $name: $p tests"; fi
+}
+
+echo "== compile matrix"
+sh tests/compile/matrix.sh > "$LOG/matrix.out" 2>&1
+while IFS='|' read -r res name logf; do
+    if [ "$res" = ok ]; then ok "$name"; else bad "$name" "$logf"; fi
+done < "$B/matrix.results"
+
+echo "== build"
+step "build tests" $MAKE -s tests
+
+echo "== runtime suite"
+for t in $TESTS; do
+    [ "$t" = test_stress ] && continue
+    [ -x "$B/plain/$t" ] && cmocka "$B/plain/$t"
+done
+
+echo "== runtime suite under ASan+UBSan"
+for t in $TESTS; do
+    [ -x "$B/asan/$t" ] && ASAN_OPTIONS=detect_leaks=1 cmocka "$B/asan/$t"
+done
+
+echo "== stress under TSan"
+[ -x "$B/tsan/test_stress" ] && TSAN_OPTIONS=halt_on_error=1 cmocka "$B/tsan/test_stress"
+
+echo "== install"
+step "install + pkg-config consumer" sh tests/install.sh
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
