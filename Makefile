@@ -34,7 +34,7 @@ EXAMPLES := $(patsubst examples/%.c,%,$(wildcard examples/*.c))
 BENCHES  := $(patsubst bench/%.c,%,$(wildcard bench/*.c))
 SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all run test install examples tests bench clean
+.PHONY: all run test install examples tests bench bench-instructions clean
 all: examples tests
 
 # one binary per test file, three flavours: plain, ASan+UBSan, TSan
@@ -75,3 +75,7 @@ install:
 
 clean:
 	rm -rf $(B)
+
+# Exact instruction counts of a dispatched call against a direct one.
+bench-instructions: $(B)/bench/dispatch
+	sh bench/instructions.sh $(B)/bench/dispatch
