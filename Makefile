@@ -56,6 +56,20 @@ $(B)/bench/%: bench/%.c $(HEADERS)
 	$(CC) $(XCFLAGS) -O2 -g -DNDEBUG $(ENABLE) -o $@ $< $(LDLIBS)
 
 examples: $(addprefix $(B)/examples/,$(EXAMPLES))
+
+# >> CUDA example (added with the GPU backends): a kernel on an xrt stream. nvcc
+# builds the .cu file; its XRT_IMPL unit is C, compiled with the backend flags.
+# -cudart shared: the kernel launch and xrt use the same CUDA runtime.
+ifeq ($(HAVE_NVCC),1)
+$(B)/examples/cuda/vector_add_impl.o: examples/cuda/vector_add_impl.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(XCFLAGS) $(CFLAGS) $(ENABLE) -c -o $@ $<
+$(B)/examples/vector_add: examples/cuda/vector_add.cu $(B)/examples/cuda/vector_add_impl.o xrt.h xrt_backends.h
+	@mkdir -p $(@D)
+	$(NVCC) -std=c++17 -O2 -I. -cudart shared -o $@ $< $(B)/examples/cuda/vector_add_impl.o $(LDLIBS)
+examples: $(B)/examples/vector_add
+endif
+
 tests: $(addprefix $(B)/plain/,$(TESTS)) $(addprefix $(B)/asan/,$(TESTS)) $(B)/tsan/test_stress
 bench: $(addprefix $(B)/bench/,$(BENCHES))
 

@@ -44,7 +44,9 @@
 #define XRT_H_INCLUDED
 
 /* The implementation uses POSIX and GNU interfaces (futex, clock_gettime): in
-   the XRT_IMPL unit, include xrt.h first or compile with -D_GNU_SOURCE. */
+   the XRT_IMPL unit, define XRT_IMPL and include xrt.h before any other header
+   (xrt.h included earlier without XRT_IMPL counts as another header), or
+   compile with -D_GNU_SOURCE. */
 #if defined(XRT_IMPL) && !defined(_GNU_SOURCE)
 #define _GNU_SOURCE
 #endif
@@ -638,6 +640,7 @@ extern "C" {
 
 /* >> impl: errors and logging */
 static XRT__TLS struct { xrt_status status; char detail[512]; } xrt__err;
+static XRT__TLS int xrt__quiet; /* > 0: a failure is an answer, neither recorded nor logged */
 static int xrt__log_level = XRT_LOG_WARN;
 static pthread_mutex_t xrt__log_lock = PTHREAD_MUTEX_INITIALIZER;
 static xrt_log_fn xrt__log_fn;
@@ -704,7 +707,9 @@ void xrt__log_init_from_env(void)
 xrt_status xrt_error(xrt_status st, const char *who, const char *fmt, ...)
 {
     va_list ap;
-    int n = snprintf(xrt__err.detail, sizeof xrt__err.detail, "%s: ", who);
+    int n;
+    if (xrt__quiet) return st;
+    n = snprintf(xrt__err.detail, sizeof xrt__err.detail, "%s: ", who);
     va_start(ap, fmt);
     vsnprintf(xrt__err.detail + n, sizeof xrt__err.detail - (size_t)n, fmt, ap);
     va_end(ap);
@@ -821,6 +826,9 @@ xrt_status xrt__bad_handle(const char *fn, const void *handle)
         else if ((s->tag >> XRT__H_GEN_SHIFT) >= (h >> XRT__H_GEN_SHIFT)) why = "was destroyed";
     }
     pthread_mutex_unlock(&xrt__h_lock);
+    if (owner && owner == xrt__tls.be) /* live and ours: only the kind can be wrong */
+        return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "%p is %s handle, not %s handle", handle,
+                         kind == XRT__H_STREAM ? "a stream" : "an event", kind == XRT__H_STREAM ? "an event" : "a stream");
     if (owner)
         return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "%s %p belongs to backend %s, not %s", what, handle,
                          owner->name, xrt__tls.be ? xrt__tls.be->name : "?");
@@ -974,10 +982,16 @@ static void xrt__classify(const xrt_backend *b, const void *p, xrt_pointer_attri
         a->size = n->size;
     }
     pthread_mutex_unlock(&xrt__m_lock);
-    if (!n && p && b->pointer_get_attributes(a, p) != XRT_SUCCESS) {
-        a->type = XRT_MEMORY_UNKNOWN;
-        a->backend = NULL;
-        xrt_get_last_error(); /* an unknown pointer is an answer, not an error */
+    if (!n && p) {
+        /* an unknown pointer is an answer, not an error: the backend's failure
+           (or a custom backend's UNSUPPORTED stub) must not log nor replace
+           the thread's last error */
+        xrt__quiet++;
+        if (b->pointer_get_attributes(a, p) != XRT_SUCCESS) {
+            a->type = XRT_MEMORY_UNKNOWN;
+            a->backend = NULL;
+        }
+        xrt__quiet--;
     }
 }
 

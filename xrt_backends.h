@@ -148,7 +148,13 @@ XRT__BACKEND_OPS(XRT__UNSUPPORTED_STUB)
 /* The table used while no backend can be selected: every slot reports why. */
 static xrt_status xrt__none_fail(void)
 {
-    return xrt_error(xrt__init_status, "xrt", "%s", xrt__init_reason);
+    char reason[sizeof xrt__init_reason];
+    xrt_status st;
+    pthread_mutex_lock(&xrt__reg_lock); /* xrt_register_backend may be selecting again */
+    st = xrt__init_status;
+    memcpy(reason, xrt__init_reason, sizeof reason);
+    pthread_mutex_unlock(&xrt__reg_lock);
+    return xrt_error(st, "xrt", "%s", reason);
 }
 #define XRT__NONE_STUB(name, params, args) \
     static xrt_status xrt__none_##name params { return xrt__none_fail(); }
@@ -226,26 +232,30 @@ static void xrt__names_locked(char *out, size_t n)
         used += (size_t)snprintf(out + used, n - used, "%s%s", i ? ", " : "", xrt__entries[i].t.name);
 }
 
-/* XRT_BACKEND: a name or a comma-separated priority list; the first available wins. */
+/* XRT_BACKEND: a name or a comma-separated priority list; the first available
+   wins. An unknown name is an error wherever it stands, so that a typo is
+   reported even on a machine where an earlier entry happens to be available. */
 static xrt_status xrt__select_from_env_locked(const char *list)
 {
     char names[256];
-    const char *p = list;
+    const char *p;
+    size_t len;
     xrt__entry *last = NULL;
     int count = 0;
-    while (*p) {
-        size_t len = strcspn(p, ",");
-        xrt__entry *e = xrt__find_locked(p, len);
-        if (!e) {
+    for (p = list; *p; p += len + (p[len] == ',')) {
+        len = strcspn(p, ",");
+        if (!xrt__find_locked(p, len)) {
             xrt__names_locked(names, sizeof names);
             snprintf(xrt__init_reason, sizeof xrt__init_reason, "XRT_BACKEND=%s: unknown backend '%.*s' (valid: %s)",
                      list, (int)len, p, names);
             return XRT_ERROR_NOT_FOUND;
         }
+    }
+    for (p = list; *p; p += len + (p[len] == ',')) {
+        xrt__entry *e = xrt__find_locked(p, len = strcspn(p, ","));
         if (xrt__probe_locked(e) == XRT_SUCCESS) { xrt__default_be = &e->t; return XRT_SUCCESS; }
         last = e;
         count++;
-        p += len + (p[len] == ',');
     }
     if (!last) {
         snprintf(xrt__init_reason, sizeof xrt__init_reason, "XRT_BACKEND is empty");
@@ -300,6 +310,8 @@ void xrt__core_shutdown_memory(void);
 
 xrt_status xrt_init(void)
 {
+    char reason[sizeof xrt__init_reason];
+    xrt_status st;
     size_t i;
     pthread_mutex_lock(&xrt__reg_lock);
     if (!xrt__inited) {
@@ -309,8 +321,10 @@ xrt_status xrt_init(void)
         xrt__inited = 1;
         __atomic_store_n(&xrt__gen, xrt__gen + 1, __ATOMIC_RELEASE);
     }
+    st = xrt__init_status; /* read under the lock: xrt_register_backend may select again */
+    if (st != XRT_SUCCESS) memcpy(reason, xrt__init_reason, sizeof reason);
     pthread_mutex_unlock(&xrt__reg_lock);
-    if (xrt__init_status != XRT_SUCCESS) return xrt_error(xrt__init_status, "xrt_init", "%s", xrt__init_reason);
+    if (st != XRT_SUCCESS) return xrt_error(st, "xrt_init", "%s", reason);
     return XRT_SUCCESS;
 }
 

@@ -138,6 +138,7 @@ typedef struct xrt__cpu_slot {
 /* Producers, the worker and waiters each write their own cache line. */
 typedef struct xrt__cpu_stream {
     int lock;      /* producers' spinlock */
+    int refs;      /* the worker and the handle: the last to let go frees the stream */
     uint64_t tail; /* ops enqueued (written under lock) */
     uint64_t room; /* ops may be enqueued without looking at head while tail < room */
     pthread_t thread;
@@ -147,13 +148,15 @@ typedef struct xrt__cpu_stream {
     xrt__cpu_slot ring[XRT__CPU_RING];
 } xrt__cpu_stream;
 
+/* Zero-initialised without an initialiser list, which C++ would reject under
+   -Wmissing-field-initializers; hence the lock stands apart. */
+static pthread_mutex_t xrt__cpu_list_lock = PTHREAD_MUTEX_INITIALIZER; /* guards the stream list */
 static struct {
-    pthread_mutex_t lock; /* guards the stream list */
     xrt__cpu_stream list; /* sentinel of a circular list of all streams */
     xrt__cpu_stream *dflt;
     xrt__cpu_counter exited; /* worker threads that have finished */
     uint64_t started;
-} xrt__cpu = {PTHREAD_MUTEX_INITIALIZER, {0}, NULL, {0, 0}, 0};
+} xrt__cpu;
 
 static void xrt__cpu_event_unref(xrt__cpu_event *e)
 {
@@ -171,12 +174,19 @@ static void xrt__cpu_event_complete(xrt__cpu_event *e, uint64_t seq)
 }
 
 /* >> cpu: the worker */
+/* The destroying thread still touches the stream after it publishes the exit
+   op (unlock, wake), while the worker may already be done with it. */
+static void xrt__cpu_stream_unref(xrt__cpu_stream *s)
+{
+    if (__atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL) == 0) free(s);
+}
+
 static void xrt__cpu_stream_unlink(xrt__cpu_stream *s)
 {
-    pthread_mutex_lock(&xrt__cpu.lock);
+    pthread_mutex_lock(&xrt__cpu_list_lock);
     s->prev->next = s->next;
     s->next->prev = s->prev;
-    pthread_mutex_unlock(&xrt__cpu.lock);
+    pthread_mutex_unlock(&xrt__cpu_list_lock);
 }
 
 /* Waits until op number h is published: spins, then parks. */
@@ -209,10 +219,10 @@ static void *xrt__cpu_worker(void *arg)
     }
     xrt__cpu_counter_publish(&s->head, ++h);
     xrt__cpu_stream_unlink(s);
-    free(s);
-    pthread_mutex_lock(&xrt__cpu.lock);
+    xrt__cpu_stream_unref(s);
+    pthread_mutex_lock(&xrt__cpu_list_lock);
     xrt__cpu_counter_publish(&xrt__cpu.exited, xrt__cpu.exited.value + 1);
-    pthread_mutex_unlock(&xrt__cpu.lock);
+    pthread_mutex_unlock(&xrt__cpu_list_lock);
     return NULL;
 }
 
@@ -300,7 +310,8 @@ static xrt_status xrt__cpu_stream_new(xrt__cpu_stream **out)
     int rc;
     if (!s) return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_stream_create", "no memory for a stream");
     memset(s, 0, sizeof *s);
-    pthread_mutex_lock(&xrt__cpu.lock);
+    s->refs = 2;
+    pthread_mutex_lock(&xrt__cpu_list_lock);
     rc = pthread_create(&s->thread, NULL, xrt__cpu_worker, s);
     if (rc == 0) {
         pthread_detach(s->thread);
@@ -310,7 +321,7 @@ static xrt_status xrt__cpu_stream_new(xrt__cpu_stream **out)
         s->prev->next = s;
         xrt__cpu.list.prev = s;
     }
-    pthread_mutex_unlock(&xrt__cpu.lock);
+    pthread_mutex_unlock(&xrt__cpu_list_lock);
     if (rc != 0) {
         free(s);
         return xrt_native_error(XRT_ERROR_SYSTEM, "cpu", "pthread_create", rc, "errno", strerror(rc));
@@ -324,13 +335,14 @@ static xrt_status xrt__cpu_stream_create(void **stream)
     return xrt__cpu_stream_new((xrt__cpu_stream **)stream);
 }
 
-/* Returns at once: the worker drains what is queued, then frees the stream. */
+/* Returns at once: the worker drains what is queued, then exits. */
 static xrt_status xrt__cpu_stream_destroy(void *stream)
 {
     xrt__cpu_stream *s = (xrt__cpu_stream *)stream;
     xrt__cpu_lock(&s->lock);
     xrt__cpu_reserve(s)->run = NULL;
     xrt__cpu_publish(s);
+    xrt__cpu_stream_unref(s);
     return XRT_SUCCESS;
 }
 
@@ -351,10 +363,10 @@ static xrt_status xrt__cpu_stream_query(void *stream)
 static xrt_status xrt__cpu_device_synchronize(void)
 {
     xrt__cpu_stream *s;
-    pthread_mutex_lock(&xrt__cpu.lock);
+    pthread_mutex_lock(&xrt__cpu_list_lock);
     for (s = xrt__cpu.list.next; s != &xrt__cpu.list; s = s->next)
         xrt__cpu_wait(&s->head, __atomic_load_n(&s->tail, __ATOMIC_ACQUIRE), XRT__CPU_SPIN);
-    pthread_mutex_unlock(&xrt__cpu.lock);
+    pthread_mutex_unlock(&xrt__cpu_list_lock);
     return XRT_SUCCESS;
 }
 
@@ -461,8 +473,11 @@ static xrt_status xrt__cpu_malloc_host(void **ptr, size_t size)
 {
     return xrt__cpu_alloc(ptr, size, "cpu: xrt_malloc_host");
 }
+/* Like cudaFree and cudaFreeHost, waits for all queued work first: work
+   enqueued before the free may still use the memory. */
 static xrt_status xrt__cpu_free(void *ptr)
 {
+    xrt__cpu_device_synchronize();
     free(ptr);
     return XRT_SUCCESS;
 }
@@ -635,9 +650,9 @@ static void xrt__cpu_shutdown(void)
     uint64_t started;
     xrt__cpu_stream_destroy(xrt__cpu.dflt);
     xrt__cpu.dflt = NULL;
-    pthread_mutex_lock(&xrt__cpu.lock);
+    pthread_mutex_lock(&xrt__cpu_list_lock);
     started = xrt__cpu.started;
-    pthread_mutex_unlock(&xrt__cpu.lock);
+    pthread_mutex_unlock(&xrt__cpu_list_lock);
     xrt__cpu_wait(&xrt__cpu.exited, started, XRT__CPU_SPIN);
 }
 

@@ -18,7 +18,7 @@
 /* Log capture: tests assert on what was logged, not only on the status. */
 static struct { int count; xrt_log_level level; char last[1024]; } xrt_test_log;
 
-static void xrt_test_log_fn(xrt_log_level level, const char *msg, void *user)
+static inline void xrt_test_log_fn(xrt_log_level level, const char *msg, void *user)
 {
     (void)user;
     xrt_test_log.count++;
@@ -26,7 +26,7 @@ static void xrt_test_log_fn(xrt_log_level level, const char *msg, void *user)
     snprintf(xrt_test_log.last, sizeof xrt_test_log.last, "%s", msg);
 }
 
-static void xrt_test_log_capture(void)
+static inline void xrt_test_log_capture(void)
 {
     memset(&xrt_test_log, 0, sizeof xrt_test_log);
     xrt_set_log_callback(xrt_test_log_fn, NULL);
@@ -43,14 +43,14 @@ static void xrt_test_log_capture(void)
 /* The backend the current group runs on (set by xrt_test_setup_backend). */
 static const char *xrt_test_backend;
 
-static int xrt_test_group_setup(void **state)
+static inline int xrt_test_group_setup(void **state)
 {
     (void)state;
     xrt_test_log_capture();
     return xrt_set_backend(xrt_test_backend) == XRT_SUCCESS ? 0 : -1;
 }
 
-static int xrt_test_group_teardown(void **state)
+static inline int xrt_test_group_teardown(void **state)
 {
     (void)state;
     xrt_set_log_callback(NULL, NULL);
@@ -59,7 +59,7 @@ static int xrt_test_group_teardown(void **state)
 
 /* Runs `tests` once per enabled backend; prints "skipped: <reason>" for the
    unavailable ones. Returns the number of failed tests. */
-static int xrt_test_run_on_backends(const char *suite, const struct CMUnitTest *tests, size_t count)
+static inline int xrt_test_run_on_backends(const char *suite, const struct CMUnitTest *tests, size_t count)
 {
     int n = 0, i, failed = 0;
     char name[128];

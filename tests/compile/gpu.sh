@@ -1,0 +1,184 @@
+#!/bin/sh
+# Compile checks of the GPU backends (xrt_cuda.h, xrt_hip.h, xrt_gpu.h), run by
+# tests/compile/matrix.sh when this file exists, or alone: sh tests/compile/gpu.sh
+#
+#   - an XRT_IMPL program per backend combination (cuda, hip, cpu+cuda, cpu+hip,
+#     cpu+cuda+hip), compiled and linked by gcc and clang (C11) and g++ and
+#     clang++ (C++17), under -Wall -Wextra -Werror -pedantic;
+#   - the same with XRT_NO_RUNTIME_LINKING, linked to -lcudart -lamdhip64: the
+#     type-checked symbol table, and a library that lacks an optional symbol;
+#   - a .cu file that includes xrt.h (not the implementation), built by nvcc and
+#     linked with a C XRT_IMPL unit.
+#
+# Nothing is run. The compilers of a step run in parallel. Each check appends "ok|<name>|<log>" or "fail|<name>|<log>"
+# to build/matrix.results; a check whose toolchain is missing prints
+# "skipped: ..." and adds no line.
+set -u
+B=${B:-build}
+LOG=$B/test-logs
+SRC=$B/gpu-compile
+RESULTS=$B/matrix.results
+CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+NVCC=${NVCC:-$CUDA_HOME/bin/nvcc}
+HIP_INCLUDE=${HIP_INCLUDE:-/usr/include}
+WARN="-Wall -Wextra -Werror -pedantic"
+mkdir -p "$LOG" "$SRC"
+touch "$RESULTS"
+
+# check NAME CMD...: one result line.
+check() {
+    name=$1
+    shift
+    log=$LOG/gpu_$(echo "$name" | tr -c 'A-Za-z0-9_.-' '_').log
+    if "$@" > "$log" 2>&1; then
+        echo "ok|$name|$log" >> "$RESULTS"
+        echo "  ok    $name"
+    else
+        echo "fail|$name|$log" >> "$RESULTS"
+        echo "  FAIL  $name"
+    fi
+}
+
+have_cuda=0
+have_hip=0
+[ -f "$CUDA_HOME/include/cuda_runtime_api.h" ] && have_cuda=1
+[ -f "$HIP_INCLUDE/hip/hip_runtime_api.h" ] && have_hip=1
+[ $have_cuda = 1 ] || echo "skipped: CUDA checks: no $CUDA_HOME/include/cuda_runtime_api.h"
+[ $have_hip = 1 ] || echo "skipped: HIP checks: no $HIP_INCLUDE/hip/hip_runtime_api.h"
+
+CUDA_FLAGS="-DXRT_ENABLE_CUDA -isystem $CUDA_HOME/include"
+HIP_FLAGS="-DXRT_ENABLE_HIP -D__HIP_PLATFORM_AMD__"
+# -isystem /usr/include would reorder the system directories and break C++
+[ "$HIP_INCLUDE" = /usr/include ] || HIP_FLAGS="$HIP_FLAGS -isystem $HIP_INCLUDE"
+
+# An XRT_IMPL program that touches every backend operation through xrt.h.
+cat > "$SRC/impl_main.c" <<'EOF'
+#define XRT_IMPL
+#include "xrt.h"
+
+#include <stdio.h>
+
+int main(void)
+{
+    void *d = NULL;
+    xrt_stream s = NULL;
+    xrt_device_prop p;
+    if (xrt_init() != XRT_SUCCESS || xrt_malloc(&d, 64) != XRT_SUCCESS) {
+        puts(xrt_get_last_error_string());
+        return 1;
+    }
+    xrt_stream_create(&s);
+    xrt_memset_async(d, 0, 64, s);
+    xrt_stream_synchronize(s);
+    xrt_get_device_properties(&p, 0);
+    xrt_stream_destroy(s);
+    xrt_free(d);
+    xrt_shutdown();
+    return 0;
+}
+EOF
+
+# Names of the usable compilers, with their language flags.
+compilers() {
+    command -v gcc > /dev/null && echo "gcc:-std=c11"
+    command -v clang > /dev/null && echo "clang:-std=c11"
+    command -v g++ > /dev/null && echo "g++:-std=c++17 -x c++"
+    command -v clang++ > /dev/null && echo "clang++:-std=c++17 -x c++"
+}
+for c in gcc clang g++ clang++; do command -v $c > /dev/null || echo "skipped: GPU checks with $c: not installed"; done
+
+# impl COMPILER LANGUAGE OUT FLAGS... : compile and link the IMPL program
+# (libraries in $LIBS, after the source).
+LIBS=""
+impl() {
+    cc=$1 lang=$2 out=$3
+    shift 3
+    # shellcheck disable=SC2086
+    $cc $lang $WARN -I. "$@" -O1 -o "$out" "$SRC/impl_main.c" -x none $LIBS -lpthread
+}
+
+# >> run-time loading, every combination that has a GPU backend
+for combo in cuda hip cpu+cuda cpu+hip cpu+cuda+hip; do
+    flags=""
+    case $combo in *cpu*) flags="-DXRT_ENABLE_CPU" ;; esac
+    case $combo in *cuda*) [ $have_cuda = 1 ] || continue; flags="$flags $CUDA_FLAGS" ;; esac
+    case $combo in *hip*) [ $have_hip = 1 ] || continue; flags="$flags $HIP_FLAGS" ;; esac
+    compilers | {
+        while IFS=: read -r cc lang; do
+            # shellcheck disable=SC2086
+            check "gpu: $combo impl ($cc)" impl "$cc" "$lang" "$SRC/impl_$combo.$cc" $flags &
+        done
+        wait
+    }
+done
+
+# >> XRT_NO_RUNTIME_LINKING: the table is assigned from the linked runtimes
+# (a signature drift fails to compile); hipLaunchHostFunc, absent from HIP 5's
+# library, is a weak reference. The binary must need both runtimes.
+direct() {
+    cc=$1 lang=$2 out=$3
+    # shellcheck disable=SC2086
+    LIBS="-L$CUDA_HOME/lib64 -lcudart -lamdhip64" impl "$cc" "$lang" "$out" -DXRT_NO_RUNTIME_LINKING \
+        -DXRT_ENABLE_CPU $CUDA_FLAGS $HIP_FLAGS &&
+        readelf -d "$out" | grep -q 'NEEDED.*libcudart' &&
+        readelf -d "$out" | grep -q 'NEEDED.*libamdhip64'
+}
+if [ $have_cuda = 1 ] && [ $have_hip = 1 ]; then
+    if [ ! -e "$CUDA_HOME/lib64/libcudart.so" ]; then
+        echo "skipped: direct linking: no $CUDA_HOME/lib64/libcudart.so"
+    elif [ "$(gcc -print-file-name=libamdhip64.so)" = libamdhip64.so ]; then
+        echo "skipped: direct linking: no libamdhip64.so (libamdhip64-dev)"
+    else
+        compilers | {
+            while IFS=: read -r cc lang; do
+                check "gpu: direct link cpu+cuda+hip ($cc)" direct "$cc" "$lang" "$SRC/direct.$cc" &
+            done
+            wait
+        }
+    fi
+fi
+
+# >> nvcc: a .cu file sees only the vendor-free part of xrt.h; a C unit is the
+# implementation. -cudart shared: one CUDA runtime for the kernel launch and xrt.
+cat > "$SRC/user.cu" <<'EOF'
+#include "xrt.h"
+
+__global__ void scale(float *x, float a, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) x[i] *= a;
+}
+
+int main()
+{
+    float *x = nullptr;
+    xrt_stream s = nullptr;
+    void *native = nullptr;
+    if (xrt_set_backend("cuda") != XRT_SUCCESS) return 1;
+    xrt_malloc(reinterpret_cast<void **>(&x), 256 * sizeof(float));
+    xrt_stream_create(&s);
+    xrt_stream_get_native(s, &native);
+    scale<<<1, 256, 0, static_cast<cudaStream_t>(native)>>>(x, 2.0f, 256);
+    xrt_stream_synchronize(s);
+    xrt_stream_destroy(s);
+    xrt_free(x);
+    return 0;
+}
+EOF
+cat > "$SRC/user_impl.c" <<'EOF'
+#define XRT_IMPL
+#include "xrt.h"
+EOF
+nvcc_build() {
+    # shellcheck disable=SC2086
+    gcc -std=c11 $WARN -I. -DXRT_ENABLE_CPU $CUDA_FLAGS -O1 -c -o "$SRC/user_impl.o" "$SRC/user_impl.c" &&
+        "$NVCC" -std=c++17 -I. -Xcompiler -Wall,-Wextra,-Werror -cudart shared -o "$SRC/user_cu" \
+            "$SRC/user.cu" "$SRC/user_impl.o" -lpthread
+}
+if [ ! -x "$NVCC" ]; then
+    echo "skipped: nvcc check: no $NVCC"
+elif [ $have_cuda = 0 ]; then
+    echo "skipped: nvcc check: no CUDA headers"
+else
+    check "gpu: nvcc .cu including xrt.h + C impl unit" nvcc_build
+fi

@@ -1,0 +1,145 @@
+#!/bin/sh
+# The compile matrix, run from the repository root by tests/run.sh. Writes
+# build/matrix.results: one line per check, "ok|<name>|<log>" or
+# "fail|<name>|<log>", logs in build/test-logs/. Checks run in parallel.
+#
+#   - the user-visible header (no XRT_IMPL) as C11 and C++11/17 with gcc,
+#     clang, g++ and clang++, and that it pulls no vendor header;
+#   - the XRT_IMPL unit for every enable combination, as C11 and as C++17
+#     (the CUDA and HIP ones here only when gpu.sh, which compiles and links
+#     them, is absent and their xrt and vendor headers exist);
+#   - a two-TU program (C+C, C impl + C++ user, C++ impl + C user) that links
+#     and runs;
+#   - xrt.h included before and after XRT_IMPL in one unit;
+#   - then tests/compile/gpu.sh, when it exists, appends its own lines.
+set -u
+B=build
+LOG=$B/test-logs
+OUT=$B/matrix
+RESULTS=$B/matrix.results
+SRC=tests/compile
+CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+W="-Wall -Wextra -Werror -pedantic -I."
+C11="-std=c11 $W"
+CXX17="-x c++ -std=c++17 $W"
+JOBS=${MATRIX_JOBS:-4}
+
+mkdir -p "$LOG" "$OUT"
+rm -f "$OUT"/*.res
+: > "$RESULTS"
+
+n=0
+running=0
+# check NAME CMD: runs CMD (a shell command line) in the background; its
+# output goes to the check's log, its exit status decides ok or fail.
+check() {
+    n=$((n + 1))
+    id=$(printf '%03d' "$n")
+    log="$LOG/matrix-$(echo "$1" | tr -c 'A-Za-z0-9_.+-' '_').log"
+    (
+        if sh -c "$2" > "$log" 2>&1; then r=ok; else r=fail; fi
+        echo "$r|$1|$log" > "$OUT/$id.res"
+    ) &
+    running=$((running + 1))
+    if [ "$running" -ge "$JOBS" ]; then wait; running=0; fi
+}
+
+# >> the user-visible header
+for cc in "gcc $C11" "clang $C11" "g++ -x c++ -std=c++11 $W" "clang++ -x c++ -std=c++11 $W" \
+          "g++ $CXX17" "clang++ $CXX17"; do
+    set -- $cc
+    std=$(echo "$cc" | sed -n 's/.*-std=\([^ ]*\).*/\1/p')
+    check "user header, no XRT_IMPL: $1 -std=$std" "$cc -c $SRC/user.c -o $OUT/user-$1-$std.o"
+done
+# Even with every backend enabled and the vendor include paths given, a user
+# unit must not see a vendor header.
+check "user header pulls no vendor header" \
+    "gcc $C11 -DXRT_ENABLE_CPU -DXRT_ENABLE_CUDA -DXRT_ENABLE_HIP -D__HIP_PLATFORM_AMD__ \
+         -isystem $CUDA_HOME/include -E $SRC/user.c -o $OUT/user.i &&
+     ! grep -E '^# [0-9]+ \".*(cuda_runtime|/hip/|nvidia)' $OUT/user.i"
+
+# >> the implementation unit, per enable combination
+have_cuda=0
+have_hip=0
+[ -f xrt_cuda.h ] && [ -f "$CUDA_HOME/include/cuda_runtime_api.h" ] && have_cuda=1
+[ -f xrt_hip.h ] && [ -f /usr/include/hip/hip_runtime_api.h ] && have_hip=1
+gpu_combos=1
+[ -f "$SRC/gpu.sh" ] && gpu_combos=0
+CUDA="-DXRT_ENABLE_CUDA -isystem $CUDA_HOME/include"
+HIP="-DXRT_ENABLE_HIP -D__HIP_PLATFORM_AMD__"
+combos="none|
+cpu|-DXRT_ENABLE_CPU"
+[ $have_cuda$gpu_combos = 11 ] && combos="$combos
+cuda|$CUDA
+cpu+cuda|-DXRT_ENABLE_CPU $CUDA"
+[ $have_hip$gpu_combos = 11 ] && combos="$combos
+hip|$HIP
+cpu+hip|-DXRT_ENABLE_CPU $HIP"
+[ $have_cuda$have_hip$gpu_combos = 111 ] && combos="$combos
+cuda+hip|$CUDA $HIP
+cpu+cuda+hip|-DXRT_ENABLE_CPU $CUDA $HIP"
+[ $gpu_combos = 1 ] || echo "CUDA and HIP combinations: see gpu.sh"
+[ $have_cuda = 1 ] || echo "no xrt_cuda.h or CUDA headers: CUDA combinations skipped"
+[ $have_hip = 1 ] || echo "no xrt_hip.h or HIP headers: HIP combinations skipped"
+
+while IFS='|' read -r combo flags; do
+    for cc in gcc clang; do
+        check "IMPL unit, enable $combo: $cc -std=c11" "$cc $C11 $flags -c $SRC/impl.c -o $OUT/impl-$combo-$cc.o"
+    done
+    for cc in g++ clang++; do
+        check "IMPL unit, enable $combo: $cc -std=c++17" "$cc $CXX17 $flags -c $SRC/impl.c -o $OUT/impl-$combo-$cc.o"
+    done
+done <<EOF
+$combos
+EOF
+
+# >> two translation units that link and run
+run_ok() { echo "&& ./$1 | tee /dev/stderr | grep -q '^ok'"; }
+M=$SRC/two_tu_main.c
+U=$SRC/two_tu_user.c
+check "two TUs, C impl + C user: gcc" \
+    "gcc $C11 $M $U -o $OUT/two-gcc -lpthread $(run_ok $OUT/two-gcc)"
+check "two TUs, C impl + C user: clang" \
+    "clang $C11 $M $U -o $OUT/two-clang -lpthread $(run_ok $OUT/two-clang)"
+check "two TUs, C impl (gcc) + C++ user (g++)" \
+    "gcc $C11 -c $M -o $OUT/two-cm.o && g++ $CXX17 -c $U -o $OUT/two-cxxu.o &&
+     g++ $OUT/two-cm.o $OUT/two-cxxu.o -o $OUT/two-c-cxx -lpthread $(run_ok $OUT/two-c-cxx)"
+check "two TUs, C impl (clang) + C++ user (clang++)" \
+    "clang $C11 -c $M -o $OUT/two-cm2.o && clang++ $CXX17 -c $U -o $OUT/two-cxxu2.o &&
+     clang++ $OUT/two-cm2.o $OUT/two-cxxu2.o -o $OUT/two-c-cxx2 -lpthread $(run_ok $OUT/two-c-cxx2)"
+check "two TUs, C++ impl (g++) + C user (gcc)" \
+    "g++ $CXX17 -c $M -o $OUT/two-cxxm.o && gcc $C11 -c $U -o $OUT/two-cu.o &&
+     g++ $OUT/two-cxxm.o $OUT/two-cu.o -o $OUT/two-cxx-c -lpthread $(run_ok $OUT/two-cxx-c)"
+if [ $have_cuda = 1 ] || [ $have_hip = 1 ]; then
+    all="-DXRT_ENABLE_CPU"
+    [ $have_cuda = 1 ] && all="$all $CUDA"
+    [ $have_hip = 1 ] && all="$all $HIP"
+    check "two TUs, every backend enabled, runs without a GPU: gcc" \
+        "gcc $C11 $all $M $U -o $OUT/two-all -lpthread $(run_ok $OUT/two-all)"
+fi
+
+# >> xrt.h before and after XRT_IMPL in one unit. In C the unit needs
+# _GNU_SOURCE from the command line: the first include, without XRT_IMPL,
+# already let <stdint.h> fix the feature macros (see the top of xrt.h).
+check "xrt.h before and after XRT_IMPL: gcc -std=c11" \
+    "gcc $C11 -D_GNU_SOURCE $SRC/twice.c -o $OUT/twice-gcc -lpthread $(run_ok $OUT/twice-gcc)"
+check "xrt.h before and after XRT_IMPL: clang -std=c11" \
+    "clang $C11 -D_GNU_SOURCE $SRC/twice.c -o $OUT/twice-clang -lpthread $(run_ok $OUT/twice-clang)"
+check "xrt.h before and after XRT_IMPL: g++ -std=c++17" \
+    "g++ $CXX17 $SRC/twice.c -o $OUT/twice-gxx -lpthread $(run_ok $OUT/twice-gxx)"
+check "xrt.h before and after XRT_IMPL: clang++ -std=c++17" \
+    "clang++ $CXX17 $SRC/twice.c -o $OUT/twice-clangxx -lpthread $(run_ok $OUT/twice-clangxx)"
+wait
+
+cat "$OUT"/*.res >> "$RESULTS"
+
+# >> GPU compilers (nvcc, ...): another script appends its own lines
+if [ -f "$SRC/gpu.sh" ]; then
+    glog=$LOG/matrix-gpu.sh.log
+    sh "$SRC/gpu.sh" > "$glog" 2>&1
+    rc=$?
+    cat "$glog"
+    # its own lines say what it checked; a script that breaks must not pass silently
+    [ $rc -eq 0 ] || echo "fail|tests/compile/gpu.sh exited with status $rc|$glog" >> "$RESULTS"
+fi
+exit 0

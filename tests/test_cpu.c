@@ -1,0 +1,537 @@
+/* CPU backend: proofs that it keeps GPU semantics (asynchrony, stream order,
+   sources read late, cross-stream waits, timing), so that code developed on it
+   shows the bugs it would show on a GPU. A host function that waits on a gate
+   stands in for a long kernel. */
+#include "xrt_test.h"
+
+#include <pthread.h>
+#include <time.h>
+
+#define OK(call)                                                                                   \
+    do {                                                                                           \
+        xrt_status ok_ = (call);                                                                   \
+        if (ok_ != XRT_SUCCESS) {                                                                  \
+            print_error("%s -> %s: %s\n", #call, xrt_status_string(ok_), xrt_get_last_error_string()); \
+            fail();                                                                                \
+        }                                                                                          \
+    } while (0)
+
+static void sleep_ms(int ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) != 0) {}
+}
+
+static double now_ms(clockid_t clock)
+{
+    struct timespec ts;
+    clock_gettime(clock, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static void assert_bytes(const unsigned char *p, size_t n, unsigned char v)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (p[i] != v) fail_msg("byte %zu is 0x%02x, expected 0x%02x", i, p[i], v);
+}
+
+/* >> gates: a host function that blocks its stream until opened */
+typedef struct gate { int open, entered; } gate;
+static gate gates[2];
+
+static void gate_wait(void *user)
+{
+    gate *g = (gate *)user;
+    __atomic_store_n(&g->entered, 1, __ATOMIC_RELEASE);
+    while (!__atomic_load_n(&g->open, __ATOMIC_ACQUIRE)) sleep_ms(1);
+}
+
+static void gate_open(gate *g) { __atomic_store_n(&g->open, 1, __ATOMIC_RELEASE); }
+
+static void gate_wait_entered(gate *g)
+{
+    int i;
+    for (i = 0; i < 5000 && !__atomic_load_n(&g->entered, __ATOMIC_ACQUIRE); i++) sleep_ms(1);
+    assert_true(__atomic_load_n(&g->entered, __ATOMIC_ACQUIRE));
+}
+
+/* Opens a gate from another thread after `ms`, for tests whose main thread
+   blocks in xrt until the gate opens. */
+typedef struct opener { gate *g; int ms; pthread_t thread; } opener;
+
+static void *opener_main(void *arg)
+{
+    opener *o = (opener *)arg;
+    sleep_ms(o->ms);
+    gate_open(o->g);
+    return NULL;
+}
+
+static void opener_start(opener *o, gate *g, int ms)
+{
+    o->g = g;
+    o->ms = ms;
+    assert_int_equal(pthread_create(&o->thread, NULL, opener_main, o), 0);
+}
+
+static void opener_join(opener *o) { assert_int_equal(pthread_join(o->thread, NULL), 0); }
+
+static int gates_reset(void **state)
+{
+    (void)state;
+    memset(gates, 0, sizeof gates);
+    return 0;
+}
+
+static int gates_release(void **state)
+{
+    (void)state;
+    gate_open(&gates[0]);
+    gate_open(&gates[1]);
+    xrt_device_synchronize();
+    return 0;
+}
+
+static void set_flag(void *user) { __atomic_store_n((int *)user, 1, __ATOMIC_RELEASE); }
+static int flag(int *f) { return __atomic_load_n(f, __ATOMIC_ACQUIRE); }
+static void count_up(void *user) { __atomic_add_fetch((int *)user, 1, __ATOMIC_ACQ_REL); }
+
+/* A blocked stream keeps later work pending (the enqueuing thread returned at
+   once), while another stream runs to completion. */
+static void test_asynchrony(void **state)
+{
+    static unsigned char h1[4096], h2[4096];
+    xrt_stream s1, s2;
+    xrt_event e;
+    void *d1, *d2;
+    int ran1 = 0, ran2 = 0;
+    (void)state;
+    OK(xrt_stream_create(&s1));
+    OK(xrt_stream_create(&s2));
+    OK(xrt_event_create(&e, 0));
+    OK(xrt_malloc(&d1, sizeof h1));
+    OK(xrt_malloc(&d2, sizeof h2));
+    memset(h1, 0, sizeof h1);
+
+    OK(xrt_launch_host_func(s1, gate_wait, &gates[0]));
+    OK(xrt_memset_async(d1, 0x11, sizeof h1, s1));
+    OK(xrt_memcpy_async(h1, d1, sizeof h1, XRT_MEMCPY_DEVICE_TO_HOST, s1));
+    OK(xrt_event_record(e, s1));
+    OK(xrt_launch_host_func(s1, set_flag, &ran1));
+    gate_wait_entered(&gates[0]);
+
+    OK(xrt_memset_async(d2, 0x22, sizeof h2, s2));
+    OK(xrt_memcpy_async(h2, d2, sizeof h2, XRT_MEMCPY_DEVICE_TO_HOST, s2));
+    OK(xrt_launch_host_func(s2, set_flag, &ran2));
+    OK(xrt_stream_synchronize(s2));
+    assert_true(flag(&ran2));
+    assert_bytes(h2, sizeof h2, 0x22);
+    OK(xrt_stream_query(s2));
+
+    sleep_ms(10);
+    assert_int_equal(xrt_stream_query(s1), XRT_ERROR_NOT_READY);
+    assert_int_equal(xrt_event_query(e), XRT_ERROR_NOT_READY);
+    assert_false(flag(&ran1));
+
+    gate_open(&gates[0]);
+    OK(xrt_stream_synchronize(s1));
+    OK(xrt_stream_query(s1));
+    OK(xrt_event_query(e));
+    assert_true(flag(&ran1));
+    assert_bytes(h1, sizeof h1, 0x11);
+
+    OK(xrt_event_destroy(e));
+    OK(xrt_stream_destroy(s1));
+    OK(xrt_stream_destroy(s2));
+    OK(xrt_free(d1));
+    OK(xrt_free(d2));
+}
+
+/* An async copy reads its source when the stream reaches it, not when it is
+   enqueued: changing the source before the stream gets there changes the
+   result. This is the bug a user would see on a GPU. */
+static void test_async_copy_reads_source_late(void **state)
+{
+    unsigned char src[256], dst[256];
+    xrt_stream s;
+    void *d;
+    (void)state;
+    OK(xrt_stream_create(&s));
+    OK(xrt_malloc(&d, sizeof src));
+    memset(src, 1, sizeof src);
+    memset(dst, 0, sizeof dst);
+    OK(xrt_launch_host_func(s, gate_wait, &gates[0]));
+    OK(xrt_memcpy_async(d, src, sizeof src, XRT_MEMCPY_HOST_TO_DEVICE, s));
+    OK(xrt_memcpy_async(dst, d, sizeof dst, XRT_MEMCPY_DEVICE_TO_HOST, s));
+    memset(src, 2, sizeof src); /* legal only because the stream is blocked: a race otherwise */
+    gate_open(&gates[0]);
+    OK(xrt_stream_synchronize(s));
+    assert_bytes(dst, sizeof dst, 2);
+    OK(xrt_stream_destroy(s));
+    OK(xrt_free(d));
+}
+
+/* Many operations, more than the ring holds, complete in enqueue order. */
+enum { MANY = 10000 };
+static struct { int n; int order[MANY]; } seq;
+
+static void seq_append(void *user) { seq.order[seq.n++] = (int)(intptr_t)user; }
+
+static void test_in_order_execution(void **state)
+{
+    xrt_stream s;
+    int i, k;
+    (void)state;
+    OK(xrt_stream_create(&s));
+    for (k = 0; k < 2; k++) {
+        xrt_stream on = k ? NULL : s;
+        memset(&seq, 0, sizeof seq);
+        for (i = 0; i < MANY; i++) OK(xrt_launch_host_func(on, seq_append, (void *)(intptr_t)i));
+        OK(xrt_stream_synchronize(on));
+        assert_int_equal(seq.n, MANY); /* the synchronize makes the worker's writes visible */
+        for (i = 0; i < MANY; i++)
+            if (seq.order[i] != i) fail_msg("op %d ran at position %d", seq.order[i], i);
+    }
+    OK(xrt_stream_destroy(s));
+}
+
+/* Events time what the stream did between them. */
+static void sleep_50ms(void *user)
+{
+    (void)user;
+    sleep_ms(50);
+}
+
+static void test_event_timing(void **state)
+{
+    xrt_stream s;
+    xrt_event e0, e1;
+    float ms = -1.0f, back = 1.0f;
+    (void)state;
+    OK(xrt_stream_create(&s));
+    OK(xrt_event_create(&e0, 0));
+    OK(xrt_event_create(&e1, XRT_EVENT_BLOCKING_SYNC));
+    OK(xrt_event_record(e0, s));
+    OK(xrt_launch_host_func(s, sleep_50ms, NULL));
+    OK(xrt_event_record(e1, s));
+    OK(xrt_event_synchronize(e1));
+    OK(xrt_event_elapsed_time(&ms, e0, e1));
+    print_message("elapsed %.3f ms around a 50 ms sleep\n", (double)ms);
+    assert_true(ms >= 50.0f);  /* the sleep is a lower bound */
+    assert_true(ms < 1000.0f); /* generous: a loaded 2-core machine under a sanitizer */
+    OK(xrt_event_elapsed_time(&back, e1, e0));
+    assert_true(back <= -50.0f);
+    OK(xrt_event_destroy(e0));
+    OK(xrt_event_destroy(e1));
+    OK(xrt_stream_destroy(s));
+}
+
+/* Stream B waits for an event recorded on A behind a blocked host function:
+   nothing after the wait runs on B until A is released. */
+static struct { int n; char order[8]; } marks;
+static void mark_a(void *user) { (void)user; marks.order[__atomic_fetch_add(&marks.n, 1, __ATOMIC_ACQ_REL)] = 'A'; }
+static void mark_b(void *user) { (void)user; marks.order[__atomic_fetch_add(&marks.n, 1, __ATOMIC_ACQ_REL)] = 'B'; }
+
+static void test_cross_stream_wait(void **state)
+{
+    xrt_stream a, b;
+    xrt_event e;
+    int b_ran = 0;
+    (void)state;
+    memset(&marks, 0, sizeof marks);
+    OK(xrt_stream_create(&a));
+    OK(xrt_stream_create(&b));
+    OK(xrt_event_create(&e, XRT_EVENT_DISABLE_TIMING));
+    OK(xrt_launch_host_func(a, gate_wait, &gates[0]));
+    OK(xrt_launch_host_func(a, mark_a, NULL));
+    OK(xrt_event_record(e, a));
+    OK(xrt_stream_wait_event(b, e));
+    OK(xrt_launch_host_func(b, mark_b, NULL));
+    OK(xrt_launch_host_func(b, set_flag, &b_ran));
+    sleep_ms(30);
+    assert_false(flag(&b_ran));
+    assert_int_equal(xrt_stream_query(b), XRT_ERROR_NOT_READY);
+    assert_int_equal(__atomic_load_n(&marks.n, __ATOMIC_ACQUIRE), 0);
+    gate_open(&gates[0]);
+    OK(xrt_stream_synchronize(b));
+    assert_true(flag(&b_ran));
+    assert_int_equal(marks.n, 2);
+    assert_memory_equal(marks.order, "AB", 2);
+    OK(xrt_stream_query(a)); /* B's completion implies A reached the record */
+    OK(xrt_event_destroy(e)); /* destroying an event a finished wait used is fine */
+    OK(xrt_stream_destroy(a));
+    OK(xrt_stream_destroy(b));
+}
+
+/* An event destroyed while a wait on it is still queued stays alive until
+   the wait is done. */
+static void test_event_destroyed_while_waited_on(void **state)
+{
+    xrt_stream a, b;
+    xrt_event e;
+    int b_ran = 0;
+    (void)state;
+    OK(xrt_stream_create(&a));
+    OK(xrt_stream_create(&b));
+    OK(xrt_event_create(&e, 0));
+    OK(xrt_launch_host_func(a, gate_wait, &gates[0]));
+    OK(xrt_event_record(e, a));
+    OK(xrt_stream_wait_event(b, e));
+    OK(xrt_launch_host_func(b, set_flag, &b_ran));
+    OK(xrt_event_destroy(e));
+    sleep_ms(10);
+    assert_false(flag(&b_ran));
+    gate_open(&gates[0]);
+    OK(xrt_stream_synchronize(b));
+    assert_true(flag(&b_ran));
+    OK(xrt_stream_destroy(a));
+    OK(xrt_stream_destroy(b));
+}
+
+/* Stream-ordered allocation: the memory is usable by work enqueued after
+   malloc_async and released only when the stream reaches free_async (ASan
+   would report a use after free otherwise). */
+static void test_malloc_free_async_order(void **state)
+{
+    unsigned char h[512];
+    xrt_pointer_attributes a;
+    xrt_stream s;
+    void *p;
+    (void)state;
+    OK(xrt_stream_create(&s));
+    memset(h, 0, sizeof h);
+    OK(xrt_launch_host_func(s, gate_wait, &gates[0]));
+    OK(xrt_malloc_async(&p, sizeof h, s));
+    OK(xrt_memset_async(p, 7, sizeof h, s));
+    OK(xrt_memcpy_async(h, p, sizeof h, XRT_MEMCPY_DEVICE_TO_HOST, s));
+    OK(xrt_free_async(p, s));
+    OK(xrt_pointer_get_attributes(&a, p)); /* gone for the program at once */
+    assert_int_equal(a.type, XRT_MEMORY_UNKNOWN);
+    gate_open(&gates[0]);
+    OK(xrt_stream_synchronize(s));
+    assert_bytes(h, sizeof h, 7);
+    OK(xrt_stream_destroy(s));
+}
+
+/* xrt_memcpy and xrt_memset are ordered on the NULL stream: they wait for
+   work queued there first, but not for other streams. */
+static void test_sync_ops_ordered_on_null_stream(void **state)
+{
+    unsigned char h[256];
+    xrt_stream s;
+    opener o;
+    void *d;
+    double t0;
+    (void)state;
+    OK(xrt_malloc(&d, sizeof h));
+    OK(xrt_memset(d, 0, sizeof h));
+
+    OK(xrt_launch_host_func(NULL, gate_wait, &gates[0]));
+    OK(xrt_memset_async(d, 0x5e, sizeof h, NULL));
+    t0 = now_ms(CLOCK_MONOTONIC);
+    opener_start(&o, &gates[0], 50);
+    OK(xrt_memcpy(h, d, sizeof h, XRT_MEMCPY_DEVICE_TO_HOST));
+    assert_true(now_ms(CLOCK_MONOTONIC) - t0 >= 49.0);
+    opener_join(&o);
+    assert_bytes(h, sizeof h, 0x5e);
+
+    OK(xrt_launch_host_func(NULL, gate_wait, &gates[1]));
+    OK(xrt_memset_async(d, 0x01, sizeof h, NULL));
+    opener_start(&o, &gates[1], 20);
+    OK(xrt_memset(d, 0x02, sizeof h)); /* after the queued memset, so it wins */
+    opener_join(&o);
+    OK(xrt_memcpy(h, d, sizeof h, XRT_MEMCPY_DEVICE_TO_HOST));
+    assert_bytes(h, sizeof h, 0x02);
+
+    /* a blocked created stream does not hold up the NULL stream */
+    gates[0].open = 0;
+    OK(xrt_stream_create(&s));
+    OK(xrt_launch_host_func(s, gate_wait, &gates[0]));
+    OK(xrt_memset(d, 0x03, sizeof h));
+    OK(xrt_memcpy(h, d, sizeof h, XRT_MEMCPY_DEVICE_TO_HOST));
+    assert_bytes(h, sizeof h, 0x03);
+    assert_int_equal(xrt_stream_query(s), XRT_ERROR_NOT_READY);
+    gate_open(&gates[0]);
+    OK(xrt_stream_destroy(s));
+    OK(xrt_free(d));
+}
+
+/* xrt_free and xrt_free_host wait for queued work, as cudaFree and
+   cudaFreeHost do: work enqueued before the free may still use the memory
+   (ASan reports a use after free otherwise). */
+static void test_free_waits_for_queued_work(void **state)
+{
+    xrt_stream s;
+    opener o;
+    void *d, *p;
+    double t0;
+    (void)state;
+    OK(xrt_stream_create(&s));
+    OK(xrt_malloc(&d, 1 << 16));
+    OK(xrt_malloc_host(&p, 1 << 16));
+    OK(xrt_launch_host_func(s, gate_wait, &gates[0]));
+    OK(xrt_memset_async(d, 1, 1 << 16, s));
+    OK(xrt_memcpy_async(p, d, 1 << 16, XRT_MEMCPY_DEVICE_TO_HOST, s));
+    t0 = now_ms(CLOCK_MONOTONIC);
+    opener_start(&o, &gates[0], 50);
+    OK(xrt_free(d));
+    assert_true(now_ms(CLOCK_MONOTONIC) - t0 >= 49.0);
+    opener_join(&o);
+    assert_bytes((unsigned char *)p, 1 << 16, 1);
+
+    OK(xrt_launch_host_func(s, gate_wait, &gates[1]));
+    OK(xrt_memset_async(p, 2, 1 << 16, s));
+    t0 = now_ms(CLOCK_MONOTONIC);
+    opener_start(&o, &gates[1], 50);
+    OK(xrt_free_host(p));
+    assert_true(now_ms(CLOCK_MONOTONIC) - t0 >= 49.0);
+    opener_join(&o);
+    OK(xrt_stream_destroy(s));
+}
+
+static void sleep_then_count(void *user)
+{
+    sleep_ms(20);
+    count_up((int *)user);
+}
+
+static void test_device_synchronize_waits_for_all(void **state)
+{
+    xrt_stream s[3];
+    int done = 0, i;
+    (void)state;
+    for (i = 0; i < 3; i++) {
+        OK(xrt_stream_create(&s[i]));
+        OK(xrt_launch_host_func(s[i], sleep_then_count, &done));
+    }
+    OK(xrt_launch_host_func(NULL, sleep_then_count, &done));
+    OK(xrt_device_synchronize());
+    assert_int_equal(__atomic_load_n(&done, __ATOMIC_ACQUIRE), 4);
+    for (i = 0; i < 3; i++) OK(xrt_stream_destroy(s[i]));
+}
+
+/* Destroying a stream returns at once; its queued work still completes. */
+static void test_destroy_with_pending_work(void **state)
+{
+    static int counter;
+    xrt_stream s;
+    int i;
+    (void)state;
+    counter = 0;
+    OK(xrt_stream_create(&s));
+    OK(xrt_launch_host_func(s, gate_wait, &gates[0]));
+    for (i = 0; i < 100; i++) OK(xrt_launch_host_func(s, count_up, &counter));
+    OK(xrt_stream_destroy(s));
+    assert_int_equal(xrt_stream_query(s), XRT_ERROR_INVALID_HANDLE);
+    assert_int_equal(__atomic_load_n(&counter, __ATOMIC_ACQUIRE), 0);
+    gate_open(&gates[0]);
+    for (i = 0; i < 5000 && __atomic_load_n(&counter, __ATOMIC_ACQUIRE) < 100; i++) sleep_ms(1);
+    assert_int_equal(__atomic_load_n(&counter, __ATOMIC_ACQUIRE), 100);
+    OK(xrt_device_synchronize());
+}
+
+/* More work than the ring holds, queued behind a blocker: the enqueuing
+   thread waits for room, and everything runs in order once released. */
+static void test_full_ring(void **state)
+{
+    enum { OPS = 3000 };
+    xrt_stream s;
+    opener o;
+    int i;
+    double t0;
+    (void)state;
+    memset(&seq, 0, sizeof seq);
+    OK(xrt_stream_create(&s));
+    OK(xrt_launch_host_func(s, gate_wait, &gates[0]));
+    t0 = now_ms(CLOCK_MONOTONIC);
+    opener_start(&o, &gates[0], 50);
+    for (i = 0; i < OPS; i++) OK(xrt_launch_host_func(s, seq_append, (void *)(intptr_t)i));
+    assert_true(now_ms(CLOCK_MONOTONIC) - t0 >= 49.0); /* it had to wait for room */
+    opener_join(&o);
+    OK(xrt_stream_synchronize(s));
+    assert_int_equal(seq.n, OPS);
+    for (i = 0; i < OPS; i++)
+        if (seq.order[i] != i) fail_msg("op %d ran at position %d", seq.order[i], i);
+    OK(xrt_stream_destroy(s));
+}
+
+/* xrt_shutdown releases everything (streams, events, memory: the leak
+   checker holds it to that) and a new xrt_init starts afresh. */
+static void test_shutdown_and_init_again(void **state)
+{
+    unsigned char h[64];
+    xrt_stream s;
+    xrt_event e;
+    void *d, *leaked;
+    int round;
+    (void)state;
+    for (round = 0; round < 3; round++) {
+        OK(xrt_malloc(&leaked, 1000));
+        OK(xrt_stream_create(&s));
+        OK(xrt_event_create(&e, 0));
+        OK(xrt_memset_async(leaked, 1, 1000, s));
+        OK(xrt_event_record(e, s));
+        xrt_shutdown();
+        xrt_shutdown(); /* idempotent */
+        OK(xrt_init());
+        OK(xrt_init());
+        OK(xrt_set_backend("cpu"));
+        OK(xrt_malloc(&d, sizeof h));
+        OK(xrt_stream_create(&s));
+        OK(xrt_memset_async(d, 0x4b, sizeof h, s));
+        OK(xrt_memcpy_async(h, d, sizeof h, XRT_MEMCPY_DEVICE_TO_HOST, s));
+        OK(xrt_stream_synchronize(s));
+        assert_bytes(h, sizeof h, 0x4b);
+        OK(xrt_stream_destroy(s));
+        OK(xrt_free(d));
+    }
+}
+
+/* Idle workers park on a futex instead of spinning. */
+static void test_idle_workers_park(void **state)
+{
+    xrt_stream s[4];
+    int i, done = 0;
+    double wall0, cpu0, wall, cpu;
+    (void)state;
+    for (i = 0; i < 4; i++) {
+        OK(xrt_stream_create(&s[i]));
+        OK(xrt_launch_host_func(s[i], count_up, &done));
+    }
+    OK(xrt_device_synchronize());
+    sleep_ms(50); /* let them go from spinning to parked */
+    wall0 = now_ms(CLOCK_MONOTONIC);
+    cpu0 = now_ms(CLOCK_PROCESS_CPUTIME_ID);
+    sleep_ms(200);
+    wall = now_ms(CLOCK_MONOTONIC) - wall0;
+    cpu = now_ms(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
+    print_message("idle: %.1f ms CPU in %.1f ms wall with 5 workers\n", cpu, wall);
+    assert_true(cpu < wall / 10);
+    for (i = 0; i < 4; i++) OK(xrt_stream_destroy(s[i]));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_asynchrony, gates_reset, gates_release),
+        cmocka_unit_test_setup_teardown(test_async_copy_reads_source_late, gates_reset, gates_release),
+        cmocka_unit_test(test_in_order_execution),
+        cmocka_unit_test(test_event_timing),
+        cmocka_unit_test_setup_teardown(test_cross_stream_wait, gates_reset, gates_release),
+        cmocka_unit_test_setup_teardown(test_event_destroyed_while_waited_on, gates_reset, gates_release),
+        cmocka_unit_test_setup_teardown(test_malloc_free_async_order, gates_reset, gates_release),
+        cmocka_unit_test_setup_teardown(test_sync_ops_ordered_on_null_stream, gates_reset, gates_release),
+        cmocka_unit_test_setup_teardown(test_free_waits_for_queued_work, gates_reset, gates_release),
+        cmocka_unit_test(test_device_synchronize_waits_for_all),
+        cmocka_unit_test_setup_teardown(test_destroy_with_pending_work, gates_reset, gates_release),
+        cmocka_unit_test_setup_teardown(test_full_ring, gates_reset, gates_release),
+        cmocka_unit_test(test_shutdown_and_init_again),
+        cmocka_unit_test(test_idle_workers_park),
+    };
+    int failed;
+    xrt_test_backend = "cpu";
+    failed = cmocka_run_group_tests_name("cpu", tests, xrt_test_group_setup, xrt_test_group_teardown);
+    xrt_shutdown();
+    return failed;
+}

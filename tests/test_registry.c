@@ -1,0 +1,641 @@
+/* The backend registry and run-time selection: custom backends, probing,
+   XRT_BACKEND and XRT_LOG, per-thread selection, init/shutdown. Every test
+   starts from a fresh xrt_shutdown + xrt_init with no environment set;
+   backends registered at run time are gone after xrt_shutdown. */
+#include "xrt_test.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+
+#define OK(call)                                                                                   \
+    do {                                                                                           \
+        xrt_status ok_ = (call);                                                                   \
+        if (ok_ != XRT_SUCCESS) {                                                                  \
+            print_error("%s -> %s: %s\n", #call, xrt_status_string(ok_), xrt_get_last_error_string()); \
+            fail();                                                                                \
+        }                                                                                          \
+    } while (0)
+
+/* A call that must fail with `status`, record it as the last error and log
+   it at XRT_LOG_ERROR, the detail and the log line both containing `needle`. */
+#define FAILS(call, status, needle)                                                                \
+    do {                                                                                           \
+        int logs_;                                                                                 \
+        xrt_status st2_;                                                                           \
+        xrt_get_last_error();                                                                      \
+        logs_ = xrt_test_log.count;                                                                \
+        st2_ = (call);                                                                             \
+        if (st2_ != (status) || !strstr(xrt_get_last_error_string(), (needle)))                    \
+            print_error("%s -> %s: \"%s\"; expected %s with \"%s\"\n", #call, xrt_status_string(st2_), \
+                        xrt_get_last_error_string(), xrt_status_string(status), (needle));         \
+        XRT_ASSERT_FAILS(st2_, (status), (needle));                                                \
+        assert_int_equal(xrt_peek_at_last_error(), (status));                                      \
+        assert_true(xrt_test_log.count > logs_);                                                   \
+        assert_int_equal(xrt_test_log.level, XRT_LOG_ERROR);                                       \
+        assert_non_null(strstr(xrt_test_log.last, (needle)));                                      \
+    } while (0)
+
+static int fresh(void **state)
+{
+    (void)state;
+    unsetenv("XRT_BACKEND");
+    unsetenv("XRT_LOG");
+    xrt_shutdown();
+    xrt_set_log_level(XRT_LOG_WARN);
+    xrt_test_log_capture();
+    return xrt_init() == XRT_SUCCESS ? 0 : -1;
+}
+
+static int cleanup(void **state)
+{
+    (void)state;
+    unsetenv("XRT_BACKEND");
+    unsetenv("XRT_LOG");
+    xrt_shutdown();
+    xrt_set_log_level(XRT_LOG_WARN);
+    xrt_set_log_callback(NULL, NULL);
+    return 0;
+}
+
+/* Sets XRT_BACKEND (NULL: unset) and starts xrt again; returns xrt_init's status. */
+static xrt_status restart_with(const char *backend_env)
+{
+    if (backend_env) setenv("XRT_BACKEND", backend_env, 1);
+    else unsetenv("XRT_BACKEND");
+    xrt_shutdown();
+    return xrt_init();
+}
+
+static const char *current_backend(void)
+{
+    const char *name = NULL;
+    OK(xrt_get_backend(&name));
+    return name;
+}
+
+/* Index of a registered backend by name, or -1. */
+static int backend_index(const char *name, xrt_backend_info *out)
+{
+    xrt_backend_info info;
+    int n = 0, i;
+    OK(xrt_backend_count(&n));
+    for (i = 0; i < n; i++) {
+        OK(xrt_backend_get_info(i, &info));
+        if (strcmp(info.name, name) == 0) {
+            if (out) *out = info;
+            return i;
+        }
+    }
+    return -1;
+}
+
+/* The process default with XRT_BACKEND unset: the first available backend. */
+static const char *first_available(void)
+{
+    xrt_backend_info info;
+    int n = 0, i;
+    OK(xrt_backend_count(&n));
+    for (i = 0; i < n; i++) {
+        OK(xrt_backend_get_info(i, &info));
+        if (info.available) return info.name;
+    }
+    return NULL;
+}
+
+/* >> a custom backend: malloc, free, memcpy and device queries; the rest NULL */
+static struct { int init, malloc, free, memcpy; } mine_calls;
+
+static xrt_status mine_init(char *reason, size_t n)
+{
+    (void)reason;
+    (void)n;
+    mine_calls.init++;
+    return XRT_SUCCESS;
+}
+static xrt_status mine_get_device_count(int *count) { *count = 1; return XRT_SUCCESS; }
+static xrt_status mine_get_device(int *device) { *device = 0; return XRT_SUCCESS; }
+static xrt_status mine_malloc(void **p, size_t n)
+{
+    mine_calls.malloc++;
+    *p = aligned_alloc(XRT_ALIGNMENT, (n + XRT_ALIGNMENT - 1) & ~(size_t)(XRT_ALIGNMENT - 1));
+    return *p ? XRT_SUCCESS : xrt_error(XRT_ERROR_OUT_OF_MEMORY, "mine: xrt_malloc", "%zu bytes", n);
+}
+static xrt_status mine_free(void *p)
+{
+    mine_calls.free++;
+    free(p);
+    return XRT_SUCCESS;
+}
+static xrt_status mine_memcpy(void *dst, const void *src, size_t n, xrt_memcpy_kind kind)
+{
+    (void)kind;
+    mine_calls.memcpy++;
+    memcpy(dst, src, n);
+    return XRT_SUCCESS;
+}
+
+static xrt_backend mine_table(const char *name)
+{
+    xrt_backend b;
+    memset(&b, 0, sizeof b);
+    b.abi_version = XRT_BACKEND_ABI_VERSION;
+    b.size = sizeof b;
+    b.name = name;
+    b.init = mine_init;
+    b.get_device_count = mine_get_device_count;
+    b.get_device = mine_get_device;
+    b.malloc = mine_malloc;
+    b.free = mine_free;
+    b.memcpy = mine_memcpy;
+    return b;
+}
+
+/* Backends whose probe fails: one with a reason, one without. */
+static int broken_inits;
+static xrt_status broken_init(char *reason, size_t n)
+{
+    broken_inits++;
+    snprintf(reason, n, "no widget found");
+    return XRT_ERROR_NO_DEVICE;
+}
+static xrt_status flaky_init(char *reason, size_t n)
+{
+    (void)reason;
+    (void)n;
+    return XRT_ERROR_BACKEND_UNAVAILABLE;
+}
+
+static void register_failing(void)
+{
+    static xrt_backend broken, flaky;
+    broken = mine_table("broken");
+    broken.init = broken_init;
+    flaky = mine_table("flaky");
+    flaky.init = flaky_init;
+    OK(xrt_register_backend(&broken));
+    OK(xrt_register_backend(&flaky));
+}
+
+/* >> registration and dispatch */
+static void test_register_and_dispatch(void **state)
+{
+    static xrt_backend mine;
+    xrt_backend_info info;
+    xrt_pointer_attributes a;
+    unsigned char in[100], out[100];
+    int n0 = 0, n1 = 0, logs;
+    void *p;
+    (void)state;
+    memset(&mine_calls, 0, sizeof mine_calls);
+    mine = mine_table("mine");
+    OK(xrt_backend_count(&n0));
+    OK(xrt_register_backend(&mine));
+    mine.malloc = NULL; /* the registry keeps a copy */
+    OK(xrt_backend_count(&n1));
+    assert_int_equal(n1, n0 + 1);
+    assert_int_equal(mine_calls.init, 0); /* probed lazily */
+    OK(xrt_backend_get_info(n0, &info));
+    assert_string_equal(info.name, "mine");
+    assert_true(info.available);
+    assert_string_equal(info.reason, "");
+    assert_int_equal(info.abi_version, XRT_BACKEND_ABI_VERSION);
+
+    OK(xrt_set_backend("mine"));
+    assert_string_equal(current_backend(), "mine");
+    logs = xrt_test_log.count;
+    OK(xrt_malloc(&p, sizeof in));
+    assert_int_equal(mine_calls.malloc, 1);
+    OK(xrt_pointer_get_attributes(&a, p));
+    assert_int_equal(a.type, XRT_MEMORY_DEVICE);
+    assert_string_equal(a.backend, "mine");
+    memset(in, 0x6d, sizeof in);
+    /* `in` is unknown to the registry and mine has no pointer_get_attributes:
+       still plain host memory, and no error is logged or recorded */
+    xrt_get_last_error();
+    OK(xrt_memcpy(p, in, sizeof in, XRT_MEMCPY_HOST_TO_DEVICE));
+    OK(xrt_memcpy(out, p, sizeof out, XRT_MEMCPY_DEFAULT));
+    assert_int_equal(mine_calls.memcpy, 2);
+    assert_memory_equal(in, out, sizeof in);
+    assert_int_equal(xrt_peek_at_last_error(), XRT_SUCCESS);
+    assert_int_equal(xrt_test_log.count, logs);
+    OK(xrt_free(p));
+    assert_int_equal(mine_calls.free, 1);
+    OK(xrt_set_backend("mine"));
+    assert_int_equal(mine_calls.init, 1); /* probed once */
+}
+
+static void test_null_slots_are_unsupported(void **state)
+{
+    static xrt_backend mine;
+    xrt_stream s = (xrt_stream)&s;
+    xrt_event e = (xrt_event)&e;
+    unsigned caps = 0;
+    void *p;
+    (void)state;
+    mine = mine_table("mine");
+    OK(xrt_register_backend(&mine));
+    OK(xrt_set_backend("mine"));
+    FAILS(xrt_stream_create(&s), XRT_ERROR_UNSUPPORTED, "xrt_stream_create: not supported by backend mine");
+    assert_null(s);
+    FAILS(xrt_event_create(&e, 0), XRT_ERROR_UNSUPPORTED, "xrt_event_create: not supported by backend mine");
+    assert_null(e);
+    FAILS(xrt_get_capabilities(&caps), XRT_ERROR_UNSUPPORTED, "xrt_get_capabilities: not supported by backend mine");
+    FAILS(xrt_device_synchronize(), XRT_ERROR_UNSUPPORTED, "xrt_device_synchronize: not supported by backend mine");
+    FAILS(xrt_malloc_host(&p, 64), XRT_ERROR_UNSUPPORTED, "xrt_malloc_host: not supported by backend mine");
+    assert_null(p);
+    OK(xrt_malloc(&p, 64));
+    FAILS(xrt_memset(p, 0, 64), XRT_ERROR_UNSUPPORTED, "xrt_memset: not supported by backend mine");
+    FAILS(xrt_free_async(p, NULL), XRT_ERROR_UNSUPPORTED, "xrt_free_async: not supported by backend mine");
+    OK(xrt_free(p)); /* the failed free_async kept the allocation */
+}
+
+static void test_register_errors(void **state)
+{
+    static xrt_backend mine, b;
+    int n0 = 0, n1 = 0;
+    (void)state;
+    mine = mine_table("mine");
+    OK(xrt_register_backend(&mine));
+    OK(xrt_backend_count(&n0));
+    FAILS(xrt_register_backend(&mine), XRT_ERROR_ALREADY_EXISTS, "a backend named mine is registered");
+    b = mine_table("cpu");
+    FAILS(xrt_register_backend(&b), XRT_ERROR_ALREADY_EXISTS, "a backend named cpu is registered");
+    b = mine_table("v2");
+    b.abi_version = XRT_BACKEND_ABI_VERSION + 1;
+    FAILS(xrt_register_backend(&b), XRT_ERROR_ABI_MISMATCH, "xrt_register_backend: v2: ABI version 2, expected 1");
+    b.abi_version = 0;
+    FAILS(xrt_register_backend(&b), XRT_ERROR_ABI_MISMATCH, "ABI version 0");
+    b = mine_table("big");
+    b.size = sizeof b + 8;
+    FAILS(xrt_register_backend(&b), XRT_ERROR_ABI_MISMATCH, "big: table size");
+    b.size = 8;
+    FAILS(xrt_register_backend(&b), XRT_ERROR_ABI_MISMATCH, "big: table size 8");
+    FAILS(xrt_register_backend(NULL), XRT_ERROR_INVALID_VALUE, "needs a name and an init function");
+    b = mine_table(NULL);
+    FAILS(xrt_register_backend(&b), XRT_ERROR_INVALID_VALUE, "needs a name");
+    b = mine_table("");
+    FAILS(xrt_register_backend(&b), XRT_ERROR_INVALID_VALUE, "needs a name");
+    b = mine_table("noinit");
+    b.init = NULL;
+    FAILS(xrt_register_backend(&b), XRT_ERROR_INVALID_VALUE, "an init function");
+    OK(xrt_backend_count(&n1));
+    assert_int_equal(n1, n0);
+}
+
+/* A table from an older ABI minor (smaller size): the missing tail is filled
+   with UNSUPPORTED, never read from the caller's memory. */
+static xrt_status must_not_be_called(void **obj)
+{
+    (void)obj;
+    fail_msg("a slot beyond the table's size was used");
+    return XRT_ERROR_BACKEND;
+}
+
+static void test_older_table(void **state)
+{
+    static xrt_backend small;
+    xrt_stream s;
+    void *p;
+    (void)state;
+    small = mine_table("small");
+    small.stream_create = must_not_be_called;
+    small.size = (uint32_t)offsetof(xrt_backend, stream_create);
+    OK(xrt_register_backend(&small));
+    OK(xrt_set_backend("small"));
+    OK(xrt_malloc(&p, 16));
+    OK(xrt_free(p));
+    FAILS(xrt_stream_create(&s), XRT_ERROR_UNSUPPORTED, "xrt_stream_create: not supported by backend small");
+}
+
+static void test_backend_limit(void **state)
+{
+    static char names[XRT_MAX_BACKENDS][16];
+    static xrt_backend b[XRT_MAX_BACKENDS];
+    int n = 0, i;
+    xrt_status st = XRT_SUCCESS;
+    (void)state;
+    for (i = 0; i < XRT_MAX_BACKENDS && st == XRT_SUCCESS; i++) {
+        snprintf(names[i], sizeof names[i], "b%d", i);
+        b[i] = mine_table(names[i]);
+        st = xrt_register_backend(&b[i]);
+    }
+    assert_int_equal(st, XRT_ERROR_OUT_OF_MEMORY);
+    assert_non_null(strstr(xrt_get_last_error_string(), "at most 16 backends"));
+    OK(xrt_backend_count(&n));
+    assert_int_equal(n, XRT_MAX_BACKENDS);
+}
+
+/* >> listing and probing */
+static void test_backend_info(void **state)
+{
+    xrt_backend_info info, other;
+    int n = 0, i, j;
+    (void)state;
+    OK(xrt_backend_count(&n));
+    assert_true(n >= 1);
+    assert_true(backend_index("cpu", &info) >= 0); /* every test build enables it */
+    assert_true(info.available);
+    for (i = 0; i < n; i++) {
+        OK(xrt_backend_get_info(i, &info));
+        assert_non_null(info.name);
+        assert_non_null(info.reason);
+        assert_int_equal(info.abi_version, XRT_BACKEND_ABI_VERSION);
+        for (j = 0; j < i; j++) {
+            OK(xrt_backend_get_info(j, &other));
+            assert_string_not_equal(info.name, other.name);
+        }
+        /* the listing agrees with what selecting it does */
+        if (info.available) {
+            assert_string_equal(info.reason, "");
+            OK(xrt_set_backend(info.name));
+        } else {
+            xrt_status st = xrt_set_backend(info.name);
+            assert_true(st == XRT_ERROR_NO_DEVICE || st == XRT_ERROR_BACKEND_UNAVAILABLE);
+            assert_true(info.reason[0] != 0);
+            assert_non_null(strstr(xrt_get_last_error_string(), info.reason));
+            print_message("%s: unavailable: %s\n", info.name, info.reason);
+        }
+    }
+    FAILS(xrt_backend_get_info(n, &info), XRT_ERROR_INVALID_VALUE, "xrt_backend_get_info: index");
+    assert_non_null(strstr(xrt_get_last_error_string(), "out of range"));
+    FAILS(xrt_backend_get_info(-1, &info), XRT_ERROR_INVALID_VALUE, "index -1 out of range");
+}
+
+static void test_unavailable_backend(void **state)
+{
+    xrt_backend_info info;
+    (void)state;
+    broken_inits = 0;
+    register_failing();
+    xrt_set_log_level(XRT_LOG_INFO);
+    xrt_test_log_capture();
+    assert_true(backend_index("broken", &info) >= 0);
+    assert_false(info.available);
+    assert_string_equal(info.reason, "no widget found");
+    /* absent is not an error: the probe's verdict is logged at info level */
+    assert_int_equal(xrt_test_log.count, 1);
+    assert_int_equal(xrt_test_log.level, XRT_LOG_INFO);
+    assert_string_equal(xrt_test_log.last, "broken: unavailable: no widget found");
+    assert_true(backend_index("flaky", &info) >= 0);
+    assert_false(info.available);
+    assert_string_equal(info.reason, "backend unavailable"); /* no reason given: the status */
+    xrt_set_log_level(XRT_LOG_WARN);
+
+    FAILS(xrt_set_backend("broken"), XRT_ERROR_NO_DEVICE, "xrt_set_backend: broken: unavailable: no widget found");
+    FAILS(xrt_set_backend("flaky"), XRT_ERROR_BACKEND_UNAVAILABLE, "flaky: unavailable: backend unavailable");
+    assert_string_equal(current_backend(), first_available()); /* unchanged */
+    assert_int_equal(broken_inits, 1);                          /* probed once */
+}
+
+/* >> XRT_BACKEND */
+static void test_env_selects_backend(void **state)
+{
+    (void)state;
+    OK(restart_with("cpu"));
+    assert_string_equal(current_backend(), "cpu");
+    OK(restart_with(NULL));
+    assert_string_equal(current_backend(), first_available());
+}
+
+static void *thread_malloc_status(void *arg)
+{
+    void *p = NULL;
+    xrt_status st = xrt_malloc(&p, 16);
+    (void)arg;
+    if (st == XRT_SUCCESS) xrt_free(p);
+    return (void *)(uintptr_t)st;
+}
+
+static void test_env_unknown_name_fails(void **state)
+{
+    static const char *const lists[] = {"nosuch", "nosuch,cpu", "cpu,nosuch", "cpu,,cpu"};
+    const char *name = (const char *)&name;
+    void *p, *ret = NULL;
+    xrt_stream s;
+    pthread_t t;
+    size_t i;
+    int n;
+    (void)state;
+    for (i = 0; i < sizeof lists / sizeof lists[0]; i++) {
+        char needle[96];
+        const char *bad = strcmp(lists[i], "cpu,,cpu") == 0 ? "''" : "'nosuch'";
+        snprintf(needle, sizeof needle, "XRT_BACKEND=%s: unknown backend %s (valid: ", lists[i], bad);
+        FAILS(restart_with(lists[i]), XRT_ERROR_NOT_FOUND, needle);
+        assert_non_null(strstr(xrt_get_last_error_string(), "cpu")); /* lists the valid names */
+        /* no silent fallback: every call reports why */
+        FAILS(xrt_get_backend(&name), XRT_ERROR_NOT_FOUND, needle);
+        assert_null(name);
+        FAILS(xrt_malloc(&p, 16), XRT_ERROR_NOT_FOUND, needle);
+        FAILS(xrt_stream_create(&s), XRT_ERROR_NOT_FOUND, needle);
+        FAILS(xrt_get_device_count(&n), XRT_ERROR_NOT_FOUND, needle);
+        assert_int_equal(pthread_create(&t, NULL, thread_malloc_status, NULL), 0);
+        assert_int_equal(pthread_join(t, &ret), 0);
+        assert_int_equal((uintptr_t)ret, XRT_ERROR_NOT_FOUND);
+    }
+    /* an explicit choice still works */
+    OK(xrt_set_backend("cpu"));
+    OK(xrt_malloc(&p, 16));
+    OK(xrt_free(p));
+
+    FAILS(restart_with(""), XRT_ERROR_INVALID_VALUE, "XRT_BACKEND is empty");
+}
+
+/* "cuda,cpu": the first available of the list, as xrt_backend_get_info says. */
+static void test_env_priority_list(void **state)
+{
+    static const char *const lists[] = {"cuda,cpu", "hip,cpu", "cuda,hip,cpu"};
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof lists / sizeof lists[0]; i++) {
+        char list[32], *name, *save = NULL;
+        const char *expect = NULL;
+        int unknown = 0;
+        xrt_backend_info info;
+        OK(restart_with(NULL));
+        snprintf(list, sizeof list, "%s", lists[i]);
+        for (name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+            if (backend_index(name, &info) < 0) unknown = 1;
+            else if (!expect && info.available) expect = info.name;
+        }
+        if (unknown) { /* a GPU backend this build does not enable: an unknown name */
+            FAILS(restart_with(lists[i]), XRT_ERROR_NOT_FOUND, "unknown backend");
+            print_message("XRT_BACKEND=%s: %s\n", lists[i], xrt_get_last_error_string());
+        } else {
+            OK(restart_with(lists[i]));
+            assert_string_equal(current_backend(), expect);
+            print_message("XRT_BACKEND=%s selects %s\n", lists[i], expect);
+        }
+    }
+}
+
+/* A list naming only backends that cannot run; and a name that becomes
+   valid when a backend of that name is registered. */
+static void test_env_unavailable_and_late_registration(void **state)
+{
+    static xrt_backend mine;
+    (void)state;
+    FAILS(restart_with("broken,flaky"), XRT_ERROR_NOT_FOUND, "unknown backend 'broken'");
+    register_failing(); /* nothing was selected, so registering selects again */
+    FAILS(xrt_get_device_count(&(int){0}), XRT_ERROR_BACKEND_UNAVAILABLE,
+          "XRT_BACKEND=broken,flaky: none available; last: flaky: unavailable: backend unavailable");
+
+    FAILS(restart_with("broken"), XRT_ERROR_NOT_FOUND, "unknown backend 'broken'");
+    register_failing();
+    FAILS(xrt_get_device_count(&(int){0}), XRT_ERROR_NO_DEVICE,
+          "XRT_BACKEND=broken: broken: unavailable: no widget found");
+
+    FAILS(restart_with("mine"), XRT_ERROR_NOT_FOUND, "unknown backend 'mine'");
+    mine = mine_table("mine");
+    OK(xrt_register_backend(&mine));
+    assert_string_equal(current_backend(), "mine");
+}
+
+/* >> XRT_LOG */
+static void test_env_log_level(void **state)
+{
+    void *p;
+    (void)state;
+    setenv("XRT_LOG", "debug", 1);
+    OK(restart_with(NULL));
+    xrt_test_log_capture();
+    register_failing();
+    assert_true(backend_index("broken", NULL) >= 0); /* the probe logs at info */
+    assert_int_equal(xrt_test_log.count, 1);
+    assert_int_equal(xrt_test_log.level, XRT_LOG_INFO);
+
+    setenv("XRT_LOG", "ERROR", 1); /* any case */
+    OK(restart_with(NULL));
+    xrt_test_log_capture();
+    register_failing();
+    assert_true(backend_index("broken", NULL) >= 0);
+    assert_int_equal(xrt_test_log.count, 0);
+    assert_int_equal(xrt_malloc(&p, 0), XRT_ERROR_INVALID_VALUE);
+    assert_int_equal(xrt_test_log.count, 1);
+    assert_int_equal(xrt_test_log.level, XRT_LOG_ERROR);
+
+    setenv("XRT_LOG", "none", 1);
+    OK(restart_with(NULL));
+    xrt_test_log_capture();
+    assert_int_equal(xrt_malloc(&p, 0), XRT_ERROR_INVALID_VALUE);
+    assert_int_equal(xrt_get_last_error(), XRT_ERROR_INVALID_VALUE); /* recorded, not logged */
+    assert_int_equal(xrt_test_log.count, 0);
+
+    setenv("XRT_LOG", "3", 1); /* a number is a level */
+    OK(restart_with(NULL));
+    xrt_test_log_capture();
+    register_failing();
+    assert_true(backend_index("flaky", NULL) >= 0); /* probes broken, then flaky */
+    assert_int_equal(xrt_test_log.count, 2);
+    assert_int_equal(xrt_test_log.level, XRT_LOG_INFO);
+    assert_string_equal(xrt_test_log.last, "flaky: unavailable: backend unavailable");
+
+    setenv("XRT_LOG", "loud", 1);
+    xrt_shutdown();
+    xrt_set_log_level(XRT_LOG_WARN);
+    xrt_test_log_capture();
+    OK(xrt_init());
+    assert_int_equal(xrt_test_log.count, 1);
+    assert_int_equal(xrt_test_log.level, XRT_LOG_WARN);
+    assert_non_null(strstr(xrt_test_log.last, "XRT_LOG=loud: unknown level"));
+}
+
+/* >> threads */
+typedef struct thread_view { const char *before, *after; } thread_view;
+
+static void *thread_selects(void *arg)
+{
+    thread_view *v = (thread_view *)arg;
+    xrt_get_backend(&v->before);
+    xrt_set_backend("cpu");
+    xrt_get_backend(&v->after);
+    return NULL;
+}
+
+static void test_selection_is_per_thread(void **state)
+{
+    static xrt_backend mine;
+    thread_view v = {NULL, NULL};
+    const char *dflt = first_available();
+    pthread_t t;
+    (void)state;
+    mine = mine_table("mine");
+    OK(xrt_register_backend(&mine));
+    OK(xrt_set_backend("mine"));
+    assert_int_equal(pthread_create(&t, NULL, thread_selects, &v), 0);
+    assert_int_equal(pthread_join(t, NULL), 0);
+    assert_string_equal(v.before, dflt); /* the process default, not this thread's choice */
+    assert_string_equal(v.after, "cpu");
+    assert_string_equal(current_backend(), "mine"); /* its choice did not leak here */
+}
+
+enum { THREADS = 8 };
+static pthread_barrier_t barrier;
+
+static void *thread_starts_xrt(void *arg)
+{
+    void *p = NULL;
+    xrt_status st;
+    pthread_barrier_wait(&barrier);
+    /* half call xrt_init, half let their first call initialise */
+    st = ((uintptr_t)arg % 2) ? xrt_init() : xrt_malloc(&p, 64);
+    if (st == XRT_SUCCESS && !p) st = xrt_malloc(&p, 64);
+    if (st == XRT_SUCCESS) st = xrt_free(p);
+    return (void *)(uintptr_t)st;
+}
+
+static void test_concurrent_init(void **state)
+{
+    pthread_t t[THREADS];
+    void *ret;
+    uintptr_t i;
+    int round;
+    (void)state;
+    for (round = 0; round < 20; round++) {
+        xrt_shutdown();
+        assert_int_equal(pthread_barrier_init(&barrier, NULL, THREADS), 0);
+        for (i = 0; i < THREADS; i++) assert_int_equal(pthread_create(&t[i], NULL, thread_starts_xrt, (void *)i), 0);
+        for (i = 0; i < THREADS; i++) {
+            assert_int_equal(pthread_join(t[i], &ret), 0);
+            assert_int_equal((uintptr_t)ret, XRT_SUCCESS);
+        }
+        pthread_barrier_destroy(&barrier);
+    }
+    OK(xrt_init());
+    OK(xrt_init());
+    xrt_shutdown();
+    xrt_shutdown();
+    OK(xrt_init());
+}
+
+static void test_version(void **state)
+{
+    int v = -1;
+    (void)state;
+    OK(xrt_runtime_get_version(&v));
+    assert_int_equal(v, XRT_VERSION);
+    assert_int_equal(XRT_VERSION, XRT_VERSION_MAJOR * 10000 + XRT_VERSION_MINOR * 100 + XRT_VERSION_PATCH);
+}
+
+#define T(f) cmocka_unit_test_setup_teardown(f, fresh, cleanup)
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        T(test_register_and_dispatch),
+        T(test_null_slots_are_unsupported),
+        T(test_register_errors),
+        T(test_older_table),
+        T(test_backend_limit),
+        T(test_backend_info),
+        T(test_unavailable_backend),
+        T(test_env_selects_backend),
+        T(test_env_unknown_name_fails),
+        T(test_env_priority_list),
+        T(test_env_unavailable_and_late_registration),
+        T(test_env_log_level),
+        T(test_selection_is_per_thread),
+        T(test_concurrent_init),
+        T(test_version),
+    };
+    return cmocka_run_group_tests_name("registry", tests, NULL, NULL);
+}

@@ -1,0 +1,243 @@
+/* Stress, built and run under ThreadSanitizer: many host threads, each with
+   several streams linked by events, plus concurrent allocation, event churn
+   and many producers on one stream. Every byte is verified, and TSan checks
+   that every hand-over inside xrt is a proper happens-before edge. Sized to
+   finish in well under a minute on a 2-core machine under TSan. */
+#include "xrt_test.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+
+enum { THREADS = 8, STREAMS = 4, ROUNDS = 12, REPS = 40, BYTES = 2048 };
+
+/* Threads cannot use cmocka's asserts (they longjmp into the main thread):
+   they count failures and keep the first message for the main thread. */
+static int failures;
+static char first_failure[1024];
+static pthread_mutex_t failure_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void note_failure(const char *what, int line)
+{
+    pthread_mutex_lock(&failure_lock);
+    if (failures++ == 0)
+        snprintf(first_failure, sizeof first_failure, "line %d: %s (last xrt error: %s)", line, what,
+                 xrt_get_last_error_string());
+    pthread_mutex_unlock(&failure_lock);
+}
+
+#define CHECK(cond)                                   \
+    do {                                              \
+        if (!(cond)) note_failure(#cond, __LINE__);   \
+    } while (0)
+#define CHECK_OK(call) CHECK((call) == XRT_SUCCESS)
+
+static void run_threads(void *(*fn)(void *))
+{
+    pthread_t t[THREADS];
+    intptr_t i;
+    failures = 0;
+    first_failure[0] = 0;
+    for (i = 0; i < THREADS; i++) assert_int_equal(pthread_create(&t[i], NULL, fn, (void *)i), 0);
+    for (i = 0; i < THREADS; i++) assert_int_equal(pthread_join(t[i], NULL), 0);
+    assert_int_equal(xrt_device_synchronize(), XRT_SUCCESS);
+    if (failures) fail_msg("%d failures; first: %s", failures, first_failure);
+}
+
+static unsigned char value(int thread, int stream, int round, int rep)
+{
+    return (unsigned char)(thread * 31 + stream * 7 + round * 5 + rep * 13 + 1);
+}
+
+/* A host function that checks, on the worker, the copy that came before it. */
+typedef struct check { const unsigned char *h; unsigned char expect; } check;
+
+static void check_copy(void *user)
+{
+    check *c = (check *)user;
+    int i;
+    for (i = 0; i < BYTES; i++)
+        if (c->h[i] != c->expect) {
+            note_failure("a copy saw the wrong data: an ordering bug", __LINE__);
+            return;
+        }
+}
+
+static void count_up(void *user) { __atomic_add_fetch((int *)user, 1, __ATOMIC_RELAXED); }
+
+/* Per thread, STREAMS streams in a ring: stream i sets its buffer, stream i+1
+   waits for that and copies it out, and stream i waits for the copy before it
+   sets the buffer again. */
+static void *streams_and_events(void *arg)
+{
+    int id = (int)(intptr_t)arg, round, rep, i, counted = 0;
+    static check checks[THREADS][REPS][STREAMS];
+    for (round = 0; round < ROUNDS; round++) {
+        xrt_stream s[STREAMS];
+        xrt_event set[STREAMS], copied[STREAMS];
+        void *d[STREAMS];
+        unsigned char *h[STREAMS];
+        for (i = 0; i < STREAMS; i++) {
+            CHECK_OK(xrt_stream_create(&s[i]));
+            CHECK_OK(xrt_event_create(&set[i], XRT_EVENT_DISABLE_TIMING));
+            CHECK_OK(xrt_event_create(&copied[i], i % 2 ? XRT_EVENT_BLOCKING_SYNC : XRT_EVENT_DEFAULT));
+            CHECK_OK(xrt_malloc(&d[i], BYTES));
+            CHECK_OK(xrt_malloc_host((void **)&h[i], BYTES));
+        }
+        if (failures) return NULL;
+        for (rep = 0; rep < REPS; rep++) {
+            for (i = 0; i < STREAMS; i++) {
+                CHECK_OK(xrt_stream_wait_event(s[i], copied[(i + 1) % STREAMS]));
+                CHECK_OK(xrt_memset_async(d[i], value(id, i, round, rep), BYTES, s[i]));
+                CHECK_OK(xrt_event_record(set[i], s[i]));
+            }
+            for (i = 0; i < STREAMS; i++) {
+                int j = (i + 1) % STREAMS;
+                check *c = &checks[id][rep][j];
+                c->h = h[j];
+                c->expect = value(id, i, round, rep);
+                CHECK_OK(xrt_stream_wait_event(s[j], set[i]));
+                CHECK_OK(xrt_memcpy_async(h[j], d[i], BYTES, XRT_MEMCPY_DEVICE_TO_HOST, s[j]));
+                CHECK_OK(xrt_launch_host_func(s[j], check_copy, c));
+                CHECK_OK(xrt_event_record(copied[j], s[j]));
+            }
+        }
+        for (i = 0; i < STREAMS; i++) {
+            CHECK_OK(xrt_event_synchronize(copied[i]));
+            CHECK(xrt_event_query(copied[i]) == XRT_SUCCESS);
+        }
+        for (i = 0; i < STREAMS; i++) {
+            int k;
+            CHECK_OK(xrt_stream_synchronize(s[i]));
+            for (k = 0; k < BYTES; k++)
+                if (h[i][k] != value(id, (i + STREAMS - 1) % STREAMS, round, REPS - 1)) {
+                    note_failure("final data", __LINE__);
+                    break;
+                }
+        }
+        for (i = 0; i < STREAMS; i++) {
+            /* destroyed with work still queued: it completes regardless */
+            CHECK_OK(xrt_launch_host_func(s[i], count_up, &counted));
+            CHECK_OK(xrt_stream_destroy(s[i]));
+            CHECK_OK(xrt_event_destroy(set[i]));
+            CHECK_OK(xrt_event_destroy(copied[i]));
+        }
+        xrt_device_synchronize(); /* the destroyed streams' work, before freeing what it uses */
+        for (i = 0; i < STREAMS; i++) {
+            CHECK_OK(xrt_free(d[i]));
+            CHECK_OK(xrt_free_host(h[i]));
+        }
+    }
+    CHECK(__atomic_load_n(&counted, __ATOMIC_RELAXED) == ROUNDS * STREAMS);
+    return NULL;
+}
+
+static void test_streams_and_events(void **state)
+{
+    (void)state;
+    run_threads(streams_and_events);
+}
+
+/* Allocation, pointer lookups and event churn from every thread at once,
+   with stream-ordered allocation on the shared NULL stream. */
+static void *alloc_and_event_churn(void *arg)
+{
+    enum { LIVE = 32, STEPS = 2000 };
+    void *p[LIVE] = {0};
+    size_t size[LIVE] = {0};
+    unsigned seed = (unsigned)(uintptr_t)arg * 2654435761u + 1;
+    int step;
+    for (step = 0; step < STEPS; step++) {
+        int k = (int)((seed = seed * 1103515245u + 12345u) >> 16) % LIVE;
+        xrt_pointer_attributes a;
+        xrt_event e;
+        if (p[k]) {
+            CHECK_OK(xrt_pointer_get_attributes(&a, (char *)p[k] + size[k] - 1));
+            CHECK(a.type == XRT_MEMORY_DEVICE && a.base == p[k] && a.size == size[k]);
+            CHECK_OK(step % 3 ? xrt_free(p[k]) : xrt_free_async(p[k], NULL));
+            p[k] = NULL;
+        } else {
+            size[k] = 1 + (seed >> 8) % 5000;
+            if (step % 2) CHECK_OK(xrt_malloc(&p[k], size[k]));
+            else CHECK_OK(xrt_malloc_async(&p[k], size[k], NULL));
+            CHECK_OK(xrt_memset_async(p[k], k, size[k], NULL));
+        }
+        CHECK_OK(xrt_event_create(&e, (unsigned)step % 4));
+        CHECK_OK(xrt_event_record(e, NULL));
+        if (step % 8 == 0) CHECK_OK(xrt_event_synchronize(e));
+        CHECK_OK(xrt_event_destroy(e));
+    }
+    for (step = 0; step < LIVE; step++) {
+        if (!p[step]) continue;
+        unsigned char last = 0;
+        CHECK_OK(xrt_memcpy(&last, (char *)p[step] + size[step] - 1, 1, XRT_MEMCPY_DEVICE_TO_HOST));
+        CHECK(last == (unsigned char)step);
+        CHECK_OK(xrt_free(p[step]));
+    }
+    return NULL;
+}
+
+static void test_alloc_and_event_churn(void **state)
+{
+    (void)state;
+    run_threads(alloc_and_event_churn);
+}
+
+/* Many producers on one created stream: each thread's ops stay in its order. */
+static xrt_stream shared;
+typedef struct tally { int n, order_broken; } tally;
+static tally tallies[THREADS];
+static int tally_next[THREADS][200];
+
+static void tally_step(void *user)
+{
+    int *next = (int *)user;
+    int thread = (int)((next - &tally_next[0][0]) / 200), want = (int)(next - tally_next[thread]);
+    if (tallies[thread].n != want) tallies[thread].order_broken = 1;
+    tallies[thread].n++;
+}
+
+static void *many_producers(void *arg)
+{
+    int id = (int)(intptr_t)arg, i;
+    unsigned char h[256];
+    void *d;
+    CHECK_OK(xrt_malloc(&d, sizeof h));
+    for (i = 0; i < 200; i++) {
+        CHECK_OK(xrt_launch_host_func(shared, tally_step, &tally_next[id][i]));
+        if (i % 50 == 0) CHECK_OK(xrt_memset_async(d, i, sizeof h, shared));
+    }
+    CHECK_OK(xrt_memcpy_async(h, d, sizeof h, XRT_MEMCPY_DEVICE_TO_HOST, shared));
+    CHECK_OK(xrt_stream_synchronize(shared));
+    CHECK(h[0] == 150 && h[255] == 150);
+    CHECK_OK(xrt_free(d));
+    return NULL;
+}
+
+static void test_many_producers_one_stream(void **state)
+{
+    int i;
+    (void)state;
+    memset(tallies, 0, sizeof tallies);
+    assert_int_equal(xrt_stream_create(&shared), XRT_SUCCESS);
+    run_threads(many_producers);
+    assert_int_equal(xrt_stream_synchronize(shared), XRT_SUCCESS);
+    for (i = 0; i < THREADS; i++) {
+        assert_int_equal(tallies[i].n, 200);
+        assert_false(tallies[i].order_broken);
+    }
+    assert_int_equal(xrt_stream_destroy(shared), XRT_SUCCESS);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_streams_and_events),
+        cmocka_unit_test(test_alloc_and_event_churn),
+        cmocka_unit_test(test_many_producers_one_stream),
+    };
+    int failed;
+    xrt_test_backend = "cpu";
+    failed = cmocka_run_group_tests_name("stress", tests, xrt_test_group_setup, xrt_test_group_teardown);
+    xrt_shutdown();
+    return failed;
+}

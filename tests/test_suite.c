@@ -1,0 +1,692 @@
+/* The runtime suite: behaviour every backend shares, written once and run on
+   every enabled and available backend (xrt_test_run_on_backends). Device
+   memory is only touched through xrt calls, never dereferenced, so the same
+   code is valid on a GPU. Backend-specific proofs live in test_cpu.c. */
+#include "xrt_test.h"
+
+#include <time.h>
+
+/* A call that must succeed; on failure shows the status and the detail. */
+#define OK(call)                                                                                   \
+    do {                                                                                           \
+        xrt_status ok_ = (call);                                                                   \
+        if (ok_ != XRT_SUCCESS) {                                                                  \
+            print_error("%s -> %s: %s\n", #call, xrt_status_string(ok_), xrt_get_last_error_string()); \
+            fail();                                                                                \
+        }                                                                                          \
+    } while (0)
+
+/* A call that must fail with `status`, record it as the last error and log
+   it at XRT_LOG_ERROR, the detail and the log line both containing `needle`. */
+#define FAILS(call, status, needle)                                                                \
+    do {                                                                                           \
+        int logs_;                                                                                 \
+        xrt_status st2_;                                                                           \
+        xrt_get_last_error();                                                                      \
+        logs_ = xrt_test_log.count;                                                                \
+        st2_ = (call);                                                                             \
+        if (st2_ != (status) || !strstr(xrt_get_last_error_string(), (needle)))                    \
+            print_error("%s -> %s: \"%s\"; expected %s with \"%s\"\n", #call, xrt_status_string(st2_), \
+                        xrt_get_last_error_string(), xrt_status_string(status), (needle));         \
+        XRT_ASSERT_FAILS(st2_, (status), (needle));                                                \
+        assert_int_equal(xrt_peek_at_last_error(), (status));                                      \
+        assert_true(xrt_test_log.count > logs_);                                                   \
+        assert_int_equal(xrt_test_log.level, XRT_LOG_ERROR);                                       \
+        assert_non_null(strstr(xrt_test_log.last, (needle)));                                      \
+    } while (0)
+
+#define N 4133 /* odd on purpose: not a multiple of any vector width */
+
+static void sleep_ms(int ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) != 0) {}
+}
+
+static unsigned caps(void)
+{
+    unsigned c = 0;
+    OK(xrt_get_capabilities(&c));
+    return c;
+}
+
+static const char *backend_name(void)
+{
+    const char *name = NULL;
+    OK(xrt_get_backend(&name));
+    assert_non_null(name);
+    return name;
+}
+
+/* cmocka's skip, with the reason that tests/run.sh shows. */
+#define SKIP_UNLESS(cond, why)                                                   \
+    do {                                                                         \
+        if (!(cond)) {                                                           \
+            print_message("skipped: %s: %s\n", xrt_test_backend, (why));         \
+            skip();                                                              \
+        }                                                                        \
+    } while (0)
+
+static void fill(unsigned char *p, size_t n, unsigned seed)
+{
+    size_t i;
+    for (i = 0; i < n; i++) p[i] = (unsigned char)(i * 131u + seed * 7u + 1u);
+}
+
+static void assert_filled(const unsigned char *p, size_t n, unsigned seed)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (p[i] != (unsigned char)(i * 131u + seed * 7u + 1u)) fail_msg("byte %zu differs", i);
+}
+
+static void assert_bytes(const unsigned char *p, size_t n, unsigned char v)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (p[i] != v) fail_msg("byte %zu is 0x%02x, expected 0x%02x", i, p[i], v);
+}
+
+/* A host function that blocks its stream until the test opens the gate. The
+   per-test teardown opens every gate, so a failed test never leaves a stream
+   blocked. */
+typedef struct gate { int open, entered; } gate;
+static gate gates[2];
+
+static void gate_wait(void *user)
+{
+    gate *g = (gate *)user;
+    __atomic_store_n(&g->entered, 1, __ATOMIC_RELEASE);
+    while (!__atomic_load_n(&g->open, __ATOMIC_ACQUIRE)) sleep_ms(1);
+}
+
+static void gate_open(gate *g) { __atomic_store_n(&g->open, 1, __ATOMIC_RELEASE); }
+
+static int gates_reset(void **state)
+{
+    (void)state;
+    memset(gates, 0, sizeof gates);
+    return 0;
+}
+
+static int gates_release(void **state)
+{
+    (void)state;
+    gate_open(&gates[0]);
+    gate_open(&gates[1]);
+    xrt_device_synchronize();
+    return 0;
+}
+
+/* >> devices */
+static void test_device_count_get_set(void **state)
+{
+    int n = -1, d = -1, i;
+    (void)state;
+    OK(xrt_get_device_count(&n));
+    assert_true(n >= 1);
+    for (i = 0; i < n; i++) {
+        OK(xrt_set_device(i));
+        OK(xrt_get_device(&d));
+        assert_int_equal(d, i);
+    }
+    FAILS(xrt_set_device(n), XRT_ERROR_INVALID_DEVICE, "device");
+    OK(xrt_get_device(&d));
+    assert_int_equal(d, n - 1); /* a failed set keeps the current device */
+    OK(xrt_set_device(0));
+}
+
+static void test_device_properties(void **state)
+{
+    xrt_device_prop p;
+    int n = 0, i;
+    (void)state;
+    OK(xrt_get_device_count(&n));
+    for (i = 0; i < n; i++) {
+        memset(&p, 0, sizeof p);
+        OK(xrt_get_device_properties(&p, i));
+        assert_true(p.name[0] != 0 && strlen(p.name) < sizeof p.name);
+        assert_true(p.arch[0] != 0 && strlen(p.arch) < sizeof p.arch);
+        assert_true(p.total_memory > 0);
+        assert_true(p.warp_size > 0);
+        assert_true(p.multiprocessor_count > 0);
+    }
+    FAILS(xrt_get_device_properties(&p, n), XRT_ERROR_INVALID_DEVICE, "device");
+}
+
+static void test_capabilities(void **state)
+{
+    unsigned c = caps();
+    unsigned known = XRT_CAP_PINNED_HOST | XRT_CAP_MALLOC_ASYNC | XRT_CAP_HOST_FUNC | XRT_CAP_EVENT_TIMING |
+                     XRT_CAP_NATIVE_HANDLES;
+    void *native = NULL;
+    char needle[64];
+    (void)state;
+    assert_int_equal(c & ~known, 0);
+    snprintf(needle, sizeof needle, "not supported by backend %s", backend_name());
+    if (!(c & XRT_CAP_NATIVE_HANDLES)) {
+        FAILS(xrt_stream_get_native(NULL, &native), XRT_ERROR_UNSUPPORTED, needle);
+    } else {
+        xrt_stream s, w;
+        void *d;
+        unsigned char h[64];
+        OK(xrt_stream_create(&s));
+        OK(xrt_stream_get_native(s, &native));
+        assert_non_null(native);
+        OK(xrt_stream_wrap_native(&w, native)); /* not owned: destroying w leaves s alive */
+        OK(xrt_malloc(&d, sizeof h));
+        OK(xrt_memset_async(d, 0x42, sizeof h, w));
+        OK(xrt_memcpy_async(h, d, sizeof h, XRT_MEMCPY_DEVICE_TO_HOST, w));
+        OK(xrt_stream_synchronize(w));
+        assert_bytes(h, sizeof h, 0x42);
+        OK(xrt_stream_destroy(w));
+        OK(xrt_stream_synchronize(s));
+        OK(xrt_stream_destroy(s));
+        OK(xrt_free(d));
+    }
+}
+
+/* >> memory */
+static void test_malloc_free(void **state)
+{
+    static const size_t sizes[] = {1, 100, 256, 4097, (size_t)1 << 20};
+    void *p[sizeof sizes / sizeof sizes[0]];
+    size_t i, j;
+    (void)state;
+    for (i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        OK(xrt_malloc(&p[i], sizes[i]));
+        assert_non_null(p[i]);
+        assert_int_equal((uintptr_t)p[i] % XRT_ALIGNMENT, 0);
+        for (j = 0; j < i; j++) assert_ptr_not_equal(p[i], p[j]);
+    }
+    for (i = sizeof sizes / sizeof sizes[0]; i-- > 0;) OK(xrt_free(p[i]));
+    OK(xrt_free(NULL));
+}
+
+static void test_malloc_host(void **state)
+{
+    void *p = (void *)&p;
+    (void)state;
+    if (!(caps() & XRT_CAP_PINNED_HOST)) {
+        FAILS(xrt_malloc_host(&p, 64), XRT_ERROR_UNSUPPORTED, "xrt_malloc_host");
+        assert_null(p);
+        return;
+    }
+    OK(xrt_malloc_host(&p, N));
+    assert_non_null(p);
+    assert_int_equal((uintptr_t)p % XRT_ALIGNMENT, 0);
+    fill((unsigned char *)p, N, 3); /* pinned memory is host memory */
+    assert_filled((unsigned char *)p, N, 3);
+    OK(xrt_free_host(p));
+    OK(xrt_free_host(NULL));
+}
+
+static void test_malloc_async(void **state)
+{
+    unsigned char h[N];
+    xrt_stream s;
+    void *p = (void *)&p;
+    int k;
+    (void)state;
+    if (!(caps() & XRT_CAP_MALLOC_ASYNC)) {
+        FAILS(xrt_malloc_async(&p, 64, NULL), XRT_ERROR_UNSUPPORTED, "xrt_malloc_async");
+        assert_null(p);
+        return;
+    }
+    OK(xrt_stream_create(&s));
+    for (k = 0; k < 2; k++) { /* a created stream, then the NULL stream */
+        xrt_stream on = k ? NULL : s;
+        memset(h, 0, sizeof h);
+        OK(xrt_malloc_async(&p, N, on));
+        assert_non_null(p);
+        assert_int_equal((uintptr_t)p % XRT_ALIGNMENT, 0);
+        OK(xrt_memset_async(p, 0x3c + k, N, on));
+        OK(xrt_memcpy_async(h, p, N, XRT_MEMCPY_DEVICE_TO_HOST, on));
+        OK(xrt_free_async(p, on));
+        OK(xrt_stream_synchronize(on));
+        assert_bytes(h, N, (unsigned char)(0x3c + k));
+    }
+    OK(xrt_free_async(NULL, s));
+    OK(xrt_stream_destroy(s));
+}
+
+static void test_mem_get_info(void **state)
+{
+    size_t free_bytes = 0, total = 0;
+    (void)state;
+    OK(xrt_mem_get_info(&free_bytes, &total));
+    assert_true(total > 0);
+    assert_true(free_bytes <= total);
+}
+
+static void test_memset(void **state)
+{
+    unsigned char h[N];
+    void *d;
+    unsigned char *dc;
+    (void)state;
+    OK(xrt_malloc(&d, N));
+    dc = (unsigned char *)d;
+    OK(xrt_memset(d, 0xab, N));
+    OK(xrt_memcpy(h, d, N, XRT_MEMCPY_DEVICE_TO_HOST));
+    assert_bytes(h, N, 0xab);
+    OK(xrt_memset(dc + 100, 0x11, 50)); /* an interior range */
+    OK(xrt_memcpy(h, d, N, XRT_MEMCPY_DEVICE_TO_HOST));
+    assert_bytes(h, 100, 0xab);
+    assert_bytes(h + 100, 50, 0x11);
+    assert_bytes(h + 150, N - 150, 0xab);
+    OK(xrt_memset(d, 0x1ff, 16)); /* only the low byte counts, as with cudaMemset */
+    OK(xrt_memcpy(h, d, 16, XRT_MEMCPY_DEVICE_TO_HOST));
+    assert_bytes(h, 16, 0xff);
+    OK(xrt_memset(d, 0, 0));
+    OK(xrt_free(d));
+}
+
+/* Host -> device -> device -> host -> host, with explicit kinds and with
+   XRT_MEMCPY_DEFAULT, at aligned and odd offsets. */
+static void test_memcpy_kinds(void **state)
+{
+    static unsigned char h1[N], h2[N], h3[N];
+    void *d1, *d2;
+    unsigned char *d1c;
+    (void)state;
+    OK(xrt_malloc(&d1, N));
+    OK(xrt_malloc(&d2, N));
+    d1c = (unsigned char *)d1;
+
+    fill(h1, N, 1);
+    memset(h2, 0, N);
+    memset(h3, 0, N);
+    OK(xrt_memcpy(d1, h1, N, XRT_MEMCPY_HOST_TO_DEVICE));
+    OK(xrt_memcpy(d2, d1, N, XRT_MEMCPY_DEVICE_TO_DEVICE));
+    OK(xrt_memcpy(h2, d2, N, XRT_MEMCPY_DEVICE_TO_HOST));
+    assert_filled(h2, N, 1);
+    OK(xrt_memcpy(h3, h2, N, XRT_MEMCPY_HOST_TO_HOST));
+    assert_filled(h3, N, 1);
+
+    fill(h1, N, 2);
+    memset(h2, 0, N);
+    memset(h3, 0, N);
+    OK(xrt_memcpy(d1, h1, N, XRT_MEMCPY_DEFAULT));
+    OK(xrt_memcpy(d2, d1, N, XRT_MEMCPY_DEFAULT));
+    OK(xrt_memcpy(h2, d2, N, XRT_MEMCPY_DEFAULT));
+    assert_filled(h2, N, 2);
+    OK(xrt_memcpy(h3, h2, N, XRT_MEMCPY_DEFAULT));
+    assert_filled(h3, N, 2);
+
+    memset(h2, 0, N);
+    OK(xrt_memcpy(d1c + 13, h1 + 7, N / 2, XRT_MEMCPY_HOST_TO_DEVICE));
+    OK(xrt_memcpy(h2, d1c + 13, N / 2, XRT_MEMCPY_DEVICE_TO_HOST));
+    assert_memory_equal(h2, h1 + 7, N / 2);
+
+    OK(xrt_memcpy(NULL, NULL, 0, XRT_MEMCPY_HOST_TO_DEVICE)); /* size 0 is a no-op */
+    OK(xrt_free(d1));
+    OK(xrt_free(d2));
+}
+
+static void test_memcpy_pinned(void **state)
+{
+    void *p1, *p2, *d;
+    (void)state;
+    SKIP_UNLESS(caps() & XRT_CAP_PINNED_HOST, "no pinned host memory");
+    OK(xrt_malloc_host(&p1, N));
+    OK(xrt_malloc_host(&p2, N));
+    OK(xrt_malloc(&d, N));
+    fill((unsigned char *)p1, N, 4);
+    memset(p2, 0, N);
+    OK(xrt_memcpy(d, p1, N, XRT_MEMCPY_HOST_TO_DEVICE));
+    OK(xrt_memcpy(p2, d, N, XRT_MEMCPY_DEVICE_TO_HOST));
+    assert_filled((unsigned char *)p2, N, 4);
+    fill((unsigned char *)p1, N, 5);
+    OK(xrt_memcpy(d, p1, N, XRT_MEMCPY_DEFAULT));
+    OK(xrt_memcpy(p2, d, N, XRT_MEMCPY_DEFAULT));
+    assert_filled((unsigned char *)p2, N, 5);
+    OK(xrt_memset(p2, 0x77, N)); /* memset may target pinned memory, as cudaMemset */
+    assert_bytes((unsigned char *)p2, N, 0x77);
+    OK(xrt_free(d));
+    OK(xrt_free_host(p2));
+    OK(xrt_free_host(p1));
+}
+
+/* Async operations on one stream run in the order they were enqueued: each
+   later one overwrites part of the earlier. */
+static void test_async_ordered(void **state)
+{
+    static unsigned char src[N], out[N];
+    xrt_stream s;
+    void *d;
+    unsigned char *dc;
+    int k;
+    (void)state;
+    OK(xrt_malloc(&d, N));
+    dc = (unsigned char *)d;
+    OK(xrt_stream_create(&s));
+    for (k = 0; k < 2; k++) {
+        xrt_stream on = k ? NULL : s;
+        memset(src, 0x22, N);
+        memset(out, 0, N);
+        OK(xrt_memset_async(d, 0x11, N, on));
+        OK(xrt_memcpy_async(d, src, N / 2, XRT_MEMCPY_HOST_TO_DEVICE, on));
+        OK(xrt_memset_async(dc + N / 4, 0x33, N / 4, on));
+        OK(xrt_memcpy_async(out, d, N, XRT_MEMCPY_DEVICE_TO_HOST, on));
+        OK(xrt_stream_synchronize(on));
+        assert_bytes(out, N / 4, 0x22);
+        assert_bytes(out + N / 4, N / 2 - N / 4, 0x33);
+        assert_bytes(out + N / 2, N - N / 2, 0x11);
+        OK(xrt_stream_query(on));
+    }
+    OK(xrt_stream_destroy(s));
+    OK(xrt_free(d));
+}
+
+/* >> pointer attributes */
+static void assert_unknown(const void *p)
+{
+    xrt_pointer_attributes a;
+    memset(&a, 0x5a, sizeof a);
+    OK(xrt_pointer_get_attributes(&a, p));
+    assert_int_equal(a.type, XRT_MEMORY_UNKNOWN);
+    assert_null(a.backend);
+    assert_null(a.base);
+    assert_int_equal(a.size, 0);
+    assert_int_equal(a.device, -1);
+}
+
+static void test_pointer_attributes(void **state)
+{
+    xrt_pointer_attributes a;
+    char stack[16];
+    char *heap = (char *)malloc(64);
+    void *d;
+    int dev = -1, logs;
+    (void)state;
+    assert_non_null(heap);
+    OK(xrt_get_device(&dev));
+    OK(xrt_malloc(&d, N));
+    xrt_get_last_error();
+    logs = xrt_test_log.count;
+
+    OK(xrt_pointer_get_attributes(&a, d));
+    assert_int_equal(a.type, XRT_MEMORY_DEVICE);
+    assert_string_equal(a.backend, backend_name());
+    assert_int_equal(a.device, dev);
+    assert_ptr_equal(a.base, d);
+    assert_int_equal(a.size, N);
+    OK(xrt_pointer_get_attributes(&a, (char *)d + 100)); /* interior pointer: same allocation */
+    assert_int_equal(a.type, XRT_MEMORY_DEVICE);
+    assert_ptr_equal(a.base, d);
+    assert_int_equal(a.size, N);
+
+    if (caps() & XRT_CAP_PINNED_HOST) {
+        void *p;
+        OK(xrt_malloc_host(&p, 100));
+        OK(xrt_pointer_get_attributes(&a, (char *)p + 99));
+        assert_int_equal(a.type, XRT_MEMORY_PINNED_HOST);
+        assert_string_equal(a.backend, backend_name());
+        assert_int_equal(a.device, -1);
+        assert_ptr_equal(a.base, p);
+        assert_int_equal(a.size, 100);
+        OK(xrt_free_host(p));
+        assert_unknown(p);
+    }
+
+    /* memory xrt did not allocate is an answer (UNKNOWN), not an error */
+    assert_unknown(stack);
+    assert_unknown(heap);
+    assert_unknown(NULL);
+    OK(xrt_free(d));
+    assert_unknown(d);
+    assert_int_equal(xrt_peek_at_last_error(), XRT_SUCCESS);
+    assert_int_equal(xrt_test_log.count, logs);
+    free(heap);
+}
+
+/* >> streams */
+static void test_streams(void **state)
+{
+    xrt_stream s[16];
+    void *d;
+    int i, j;
+    (void)state;
+    OK(xrt_malloc(&d, N));
+    for (i = 0; i < 16; i++) {
+        OK(xrt_stream_create(&s[i]));
+        assert_non_null(s[i]);
+        for (j = 0; j < i; j++) assert_ptr_not_equal(s[i], s[j]);
+        OK(xrt_stream_query(s[i])); /* an empty stream is complete */
+        OK(xrt_stream_synchronize(s[i]));
+    }
+    OK(xrt_memset_async(d, 1, N, s[3]));
+    OK(xrt_stream_synchronize(s[3]));
+    OK(xrt_stream_query(s[3]));
+    for (i = 0; i < 16; i++) OK(xrt_stream_destroy(s[i]));
+
+    /* the NULL stream needs no creation */
+    OK(xrt_stream_query(NULL));
+    OK(xrt_memset_async(d, 2, N, NULL));
+    OK(xrt_stream_synchronize(NULL));
+    OK(xrt_stream_query(NULL));
+    OK(xrt_device_synchronize());
+    OK(xrt_free(d));
+}
+
+/* >> events */
+static void test_events(void **state)
+{
+    static const unsigned flags[] = {XRT_EVENT_DEFAULT, XRT_EVENT_BLOCKING_SYNC, XRT_EVENT_DISABLE_TIMING,
+                                     XRT_EVENT_BLOCKING_SYNC | XRT_EVENT_DISABLE_TIMING};
+    xrt_event e0, e1, ef;
+    xrt_stream s;
+    void *d;
+    float ms = -1.0f;
+    size_t i;
+    (void)state;
+    OK(xrt_malloc(&d, (size_t)1 << 20));
+    OK(xrt_stream_create(&s));
+    OK(xrt_event_create(&e0, XRT_EVENT_DEFAULT));
+    OK(xrt_event_create(&e1, XRT_EVENT_DEFAULT));
+    OK(xrt_event_query(e0)); /* never recorded: complete, as in CUDA */
+    OK(xrt_event_synchronize(e0));
+
+    OK(xrt_event_record(e0, s));
+    OK(xrt_memset_async(d, 9, (size_t)1 << 20, s));
+    OK(xrt_event_record(e1, s));
+    OK(xrt_event_synchronize(e1));
+    OK(xrt_event_query(e0));
+    OK(xrt_event_query(e1));
+    if (caps() & XRT_CAP_EVENT_TIMING) {
+        OK(xrt_event_elapsed_time(&ms, e0, e1));
+        assert_true(ms >= 0.0f);
+        OK(xrt_event_elapsed_time(&ms, e1, e1));
+        assert_true(ms == 0.0f);
+    } else {
+        FAILS(xrt_event_elapsed_time(&ms, e0, e1), XRT_ERROR_UNSUPPORTED, "elapsed");
+    }
+    OK(xrt_event_record(e1, NULL)); /* re-record, on the NULL stream */
+    OK(xrt_event_synchronize(e1));
+
+    for (i = 0; i < sizeof flags / sizeof flags[0]; i++) {
+        OK(xrt_event_create(&ef, flags[i]));
+        OK(xrt_memset_async(d, (int)i, 4096, s));
+        OK(xrt_event_record(ef, s));
+        OK(xrt_event_synchronize(ef));
+        OK(xrt_event_query(ef));
+        OK(xrt_event_destroy(ef));
+    }
+    OK(xrt_event_destroy(e0));
+    OK(xrt_event_destroy(e1));
+    OK(xrt_stream_destroy(s));
+    OK(xrt_free(d));
+}
+
+/* Stream B waits for an event recorded on A behind a blocked host function:
+   B's copy cannot complete until A is released, and then sees A's data.
+   Blocked streams get device-side work only: on a GPU, an async copy to
+   pageable host memory returns only when it has completed, which would
+   wait for the gate this thread has yet to open. */
+static void test_stream_wait_event(void **state)
+{
+    unsigned char h[256];
+    xrt_stream a, b;
+    xrt_event e;
+    void *d, *d2;
+    (void)state;
+    SKIP_UNLESS(caps() & XRT_CAP_HOST_FUNC, "no host functions");
+    OK(xrt_malloc(&d, sizeof h));
+    OK(xrt_malloc(&d2, sizeof h));
+    OK(xrt_memset(d, 0, sizeof h));
+    OK(xrt_memset(d2, 0, sizeof h));
+    OK(xrt_stream_create(&a));
+    OK(xrt_stream_create(&b));
+    OK(xrt_event_create(&e, XRT_EVENT_DISABLE_TIMING));
+
+    OK(xrt_launch_host_func(a, gate_wait, &gates[0]));
+    OK(xrt_memset_async(d, 0x5a, sizeof h, a));
+    OK(xrt_event_record(e, a));
+    OK(xrt_stream_wait_event(b, e));
+    OK(xrt_memcpy_async(d2, d, sizeof h, XRT_MEMCPY_DEVICE_TO_DEVICE, b));
+    sleep_ms(20);
+    assert_int_equal(xrt_stream_query(b), XRT_ERROR_NOT_READY);
+    assert_int_equal(xrt_event_query(e), XRT_ERROR_NOT_READY);
+    gate_open(&gates[0]);
+    OK(xrt_stream_synchronize(b));
+    OK(xrt_event_query(e));
+    memset(h, 0xee, sizeof h);
+    OK(xrt_memcpy(h, d2, sizeof h, XRT_MEMCPY_DEVICE_TO_HOST));
+    assert_bytes(h, sizeof h, 0x5a); /* B's copy ran after A's memset */
+
+    OK(xrt_event_destroy(e));
+    OK(xrt_stream_destroy(a));
+    OK(xrt_stream_destroy(b));
+    OK(xrt_free(d));
+    OK(xrt_free(d2));
+}
+
+/* Waiting on an event that was never recorded imposes no wait. */
+static void test_wait_unrecorded_event(void **state)
+{
+    unsigned char h[64];
+    xrt_stream s;
+    xrt_event e;
+    void *d;
+    (void)state;
+    OK(xrt_malloc(&d, sizeof h));
+    OK(xrt_stream_create(&s));
+    OK(xrt_event_create(&e, 0));
+    OK(xrt_stream_wait_event(s, e));
+    OK(xrt_memset_async(d, 0x21, sizeof h, s));
+    OK(xrt_memcpy_async(h, d, sizeof h, XRT_MEMCPY_DEVICE_TO_HOST, s));
+    OK(xrt_stream_synchronize(s));
+    assert_bytes(h, sizeof h, 0x21);
+    OK(xrt_stream_wait_event(NULL, e)); /* the NULL stream can wait too */
+    OK(xrt_stream_synchronize(NULL));
+    OK(xrt_event_destroy(e));
+    OK(xrt_stream_destroy(s));
+    OK(xrt_free(d));
+}
+
+/* >> host functions */
+typedef struct seq_log { int n; int order[200]; } seq_log;
+typedef struct seq_item { seq_log *log; int value; } seq_item;
+
+static void seq_append(void *user)
+{
+    seq_item *it = (seq_item *)user;
+    it->log->order[it->log->n++] = it->value;
+}
+
+static void test_host_func_order(void **state)
+{
+    static seq_log log;
+    static seq_item items[200];
+    unsigned char h[16];
+    xrt_stream s;
+    void *d;
+    int i, k;
+    (void)state;
+    if (!(caps() & XRT_CAP_HOST_FUNC)) {
+        FAILS(xrt_launch_host_func(NULL, seq_append, items), XRT_ERROR_UNSUPPORTED, "xrt_launch_host_func");
+        return;
+    }
+    OK(xrt_stream_create(&s));
+    OK(xrt_malloc(&d, sizeof h));
+    for (k = 0; k < 2; k++) {
+        xrt_stream on = k ? NULL : s;
+        memset(&log, 0, sizeof log);
+        for (i = 0; i < 200; i++) {
+            items[i].log = &log;
+            items[i].value = i;
+            OK(xrt_launch_host_func(on, seq_append, &items[i]));
+            if (i == 100) OK(xrt_memset_async(d, 0x44, sizeof h, on));
+        }
+        OK(xrt_memcpy_async(h, d, sizeof h, XRT_MEMCPY_DEVICE_TO_HOST, on));
+        OK(xrt_stream_synchronize(on));
+        assert_int_equal(log.n, 200);
+        for (i = 0; i < 200; i++) assert_int_equal(log.order[i], i);
+        assert_bytes(h, sizeof h, 0x44);
+    }
+    OK(xrt_free(d));
+    OK(xrt_stream_destroy(s));
+}
+
+/* Streams are independent: with one blocked, the others run to completion.
+   The blocked one gets device-side work only (see test_stream_wait_event). */
+static void test_stream_independence(void **state)
+{
+    enum { S = 4 };
+    static unsigned char h[S][N];
+    xrt_stream s[S];
+    void *d[S];
+    int i, blocked = (caps() & XRT_CAP_HOST_FUNC) != 0;
+    (void)state;
+    for (i = 0; i < S; i++) {
+        OK(xrt_stream_create(&s[i]));
+        OK(xrt_malloc(&d[i], N));
+        memset(h[i], 0, N);
+    }
+    if (blocked) OK(xrt_launch_host_func(s[0], gate_wait, &gates[0]));
+    for (i = 0; i < S; i++) OK(xrt_memset_async(d[i], i + 1, N, s[i]));
+    for (i = 1; i < S; i++) {
+        OK(xrt_memcpy_async(h[i], d[i], N, XRT_MEMCPY_DEVICE_TO_HOST, s[i]));
+        OK(xrt_stream_synchronize(s[i]));
+        assert_bytes(h[i], N, (unsigned char)(i + 1));
+    }
+    if (blocked) {
+        assert_int_equal(xrt_stream_query(s[0]), XRT_ERROR_NOT_READY);
+        gate_open(&gates[0]);
+    }
+    OK(xrt_memcpy_async(h[0], d[0], N, XRT_MEMCPY_DEVICE_TO_HOST, s[0]));
+    OK(xrt_stream_synchronize(s[0]));
+    assert_bytes(h[0], N, 1);
+    for (i = 0; i < S; i++) {
+        OK(xrt_stream_destroy(s[i]));
+        OK(xrt_free(d[i]));
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_device_count_get_set),
+        cmocka_unit_test(test_device_properties),
+        cmocka_unit_test(test_capabilities),
+        cmocka_unit_test(test_malloc_free),
+        cmocka_unit_test(test_malloc_host),
+        cmocka_unit_test(test_malloc_async),
+        cmocka_unit_test(test_mem_get_info),
+        cmocka_unit_test(test_memset),
+        cmocka_unit_test(test_memcpy_kinds),
+        cmocka_unit_test(test_memcpy_pinned),
+        cmocka_unit_test(test_async_ordered),
+        cmocka_unit_test(test_pointer_attributes),
+        cmocka_unit_test(test_streams),
+        cmocka_unit_test(test_events),
+        cmocka_unit_test_setup_teardown(test_stream_wait_event, gates_reset, gates_release),
+        cmocka_unit_test(test_wait_unrecorded_event),
+        cmocka_unit_test(test_host_func_order),
+        cmocka_unit_test_setup_teardown(test_stream_independence, gates_reset, gates_release),
+    };
+    int failed = xrt_test_run_on_backends("suite", tests, sizeof tests / sizeof tests[0]);
+    xrt_shutdown();
+    return failed;
+}
