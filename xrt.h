@@ -796,17 +796,21 @@ xrt_status xrt__handle_new(const xrt_backend *b, void *obj, uintptr_t kind, int 
     return XRT_SUCCESS;
 }
 
-void xrt__handle_free(uintptr_t h)
+/* Keeps the generation (kind bits cleared) and pushes the slot on the free list. */
+static void xrt__slot_release_locked(uintptr_t i)
 {
-    uintptr_t i = (h >> XRT__H_KIND_BITS) & (XRT__H_MAX - 1);
-    xrt__slot *s;
-    pthread_mutex_lock(&xrt__h_lock);
-    s = xrt__slot_at(i);
-    s->tag = h & ~(uintptr_t)((1u << XRT__H_KIND_BITS) - 1);
+    xrt__slot *s = xrt__slot_at(i);
+    s->tag &= ~(uintptr_t)((1u << XRT__H_KIND_BITS) - 1);
     s->obj = NULL;
     s->owner = NULL;
     s->flags = xrt__h_free;
     xrt__h_free = i;
+}
+
+void xrt__handle_free(uintptr_t h)
+{
+    pthread_mutex_lock(&xrt__h_lock);
+    xrt__slot_release_locked((h >> XRT__H_KIND_BITS) & (XRT__H_MAX - 1));
     pthread_mutex_unlock(&xrt__h_lock);
 }
 
@@ -835,22 +839,22 @@ xrt_status xrt__bad_handle(const char *fn, const void *handle)
     return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "%s %p %s", what, handle, why);
 }
 
+/* Destroys every live handle's object. Slots keep their generation and the
+   table is kept, so a handle from before xrt_shutdown never equals a later
+   one and stays detectably stale. */
 void xrt__handles_shutdown(void)
 {
-    uintptr_t i;
+    uintptr_t i, kind;
     pthread_mutex_lock(&xrt__h_lock);
     for (i = 0; i < xrt__h_next; i++) {
         xrt__slot *s = xrt__slot_at(i);
-        if (!(s->tag & ((1u << XRT__H_KIND_BITS) - 1)) || !(s->flags & XRT__H_OWNED)) continue;
-        if ((s->tag & ((1u << XRT__H_KIND_BITS) - 1)) == XRT__H_STREAM) s->owner->stream_destroy(s->obj);
-        else s->owner->event_destroy(s->obj);
+        if (!(kind = s->tag & ((1u << XRT__H_KIND_BITS) - 1))) continue;
+        if (s->flags & XRT__H_OWNED) {
+            if (kind == XRT__H_STREAM) s->owner->stream_destroy(s->obj);
+            else s->owner->event_destroy(s->obj);
+        }
+        xrt__slot_release_locked(i);
     }
-    for (i = 0; i < sizeof xrt__chunks / sizeof xrt__chunks[0]; i++) {
-        free(xrt__chunks[i]);
-        xrt__chunks[i] = NULL;
-    }
-    xrt__h_next = 0;
-    xrt__h_free = XRT__H_MAX;
     pthread_mutex_unlock(&xrt__h_lock);
 }
 

@@ -14,8 +14,10 @@
    native failures with xrt_native_error().
 
        static xrt_status my_init(char *reason, size_t n) { (void)reason; (void)n; return XRT_SUCCESS; }
-       static xrt_backend my = { XRT_BACKEND_ABI_VERSION, sizeof(xrt_backend), "mine", my_init };
-       my.malloc = my_malloc; ...
+       xrt_backend my;
+       memset(&my, 0, sizeof my);
+       my.abi_version = XRT_BACKEND_ABI_VERSION; my.size = sizeof my;
+       my.name = "mine"; my.init = my_init; my.malloc = my_malloc; ...
        xrt_register_backend(&my);  xrt_set_backend("mine");
 */
 #ifndef XRT_BACKENDS_H_INCLUDED
@@ -257,10 +259,6 @@ static xrt_status xrt__select_from_env_locked(const char *list)
         last = e;
         count++;
     }
-    if (!last) {
-        snprintf(xrt__init_reason, sizeof xrt__init_reason, "XRT_BACKEND is empty");
-        return XRT_ERROR_INVALID_VALUE;
-    }
     snprintf(xrt__init_reason, sizeof xrt__init_reason, "XRT_BACKEND=%s: %s%s: unavailable: %s", list,
              count > 1 ? "none available; last: " : "", last->t.name, last->reason);
     return last->probe_status == XRT_ERROR_NO_DEVICE ? XRT_ERROR_NO_DEVICE : XRT_ERROR_BACKEND_UNAVAILABLE;
@@ -271,7 +269,7 @@ static xrt_status xrt__select_default_locked(void)
     const char *env = getenv("XRT_BACKEND");
     int i;
     xrt__default_be = &xrt__none_backend;
-    if (env) return xrt__select_from_env_locked(env);
+    if (env && env[0]) return xrt__select_from_env_locked(env); /* empty means unset */
     for (i = 0; i < xrt__nentries; i++)
         if (xrt__probe_locked(&xrt__entries[i]) == XRT_SUCCESS) {
             xrt__default_be = &xrt__entries[i].t;
@@ -292,17 +290,56 @@ extern const xrt_backend xrt__hip_backend;
 #ifdef XRT_ENABLE_CPU
 extern const xrt_backend xrt__cpu_backend;
 #endif
-static const xrt_backend *const xrt__builtins[] = {
 #ifdef XRT_ENABLE_CUDA
-    &xrt__cuda_backend,
+#define XRT__CUDA_TABLE &xrt__cuda_backend
+#else
+#define XRT__CUDA_TABLE NULL
 #endif
 #ifdef XRT_ENABLE_HIP
-    &xrt__hip_backend,
+#define XRT__HIP_TABLE &xrt__hip_backend
+#else
+#define XRT__HIP_TABLE NULL
 #endif
 #ifdef XRT_ENABLE_CPU
-    &xrt__cpu_backend,
+#define XRT__CPU_TABLE &xrt__cpu_backend
+#else
+#define XRT__CPU_TABLE NULL
 #endif
-    NULL};
+
+/* A built-in backend that this build does not enable is still listed, as
+   unavailable, so that XRT_BACKEND=cuda,cpu means the same in every build. */
+typedef struct xrt__builtin { const char *name; const xrt_backend *table; const char *macro; } xrt__builtin;
+static const xrt__builtin xrt__builtins[] = {
+    {"cuda", XRT__CUDA_TABLE, "XRT_ENABLE_CUDA"},
+    {"hip", XRT__HIP_TABLE, "XRT_ENABLE_HIP"},
+    {"cpu", XRT__CPU_TABLE, "XRT_ENABLE_CPU"},
+};
+
+static xrt_status xrt__disabled_init(char *reason, size_t n)
+{
+    snprintf(reason, n, "not enabled in this build");
+    return XRT_ERROR_BACKEND_UNAVAILABLE;
+}
+
+static void xrt__register_builtin_locked(const xrt__builtin *b)
+{
+    xrt_backend t;
+    xrt__entry *e;
+    if (b->table) {
+        xrt__register_locked(b->table);
+        return;
+    }
+    memset(&t, 0, sizeof t);
+    t.abi_version = XRT_BACKEND_ABI_VERSION;
+    t.size = sizeof t;
+    t.name = b->name;
+    t.init = xrt__disabled_init;
+    if (xrt__register_locked(&t) != XRT_SUCCESS) return;
+    e = &xrt__entries[xrt__nentries - 1];
+    e->probed = 1; /* known now: no probe, no log line */
+    e->probe_status = XRT_ERROR_BACKEND_UNAVAILABLE;
+    snprintf(e->reason, sizeof e->reason, "not enabled in this build (define %s in the XRT_IMPL unit)", b->macro);
+}
 
 void xrt__log_init_from_env(void);
 void xrt__handles_shutdown(void);
@@ -316,7 +353,8 @@ xrt_status xrt_init(void)
     pthread_mutex_lock(&xrt__reg_lock);
     if (!xrt__inited) {
         xrt__log_init_from_env();
-        for (i = 0; xrt__builtins[i]; i++) xrt__register_locked(xrt__builtins[i]);
+        for (i = 0; i < sizeof xrt__builtins / sizeof xrt__builtins[0]; i++)
+            xrt__register_builtin_locked(&xrt__builtins[i]);
         xrt__init_status = xrt__select_default_locked();
         xrt__inited = 1;
         __atomic_store_n(&xrt__gen, xrt__gen + 1, __ATOMIC_RELEASE);
@@ -348,7 +386,9 @@ void xrt_shutdown(void)
 
 const xrt_backend *xrt__be_slow(void)
 {
+    xrt__quiet++; /* a failed init is reported once, by the call that needed it */
     xrt_init();
+    xrt__quiet--;
     pthread_mutex_lock(&xrt__reg_lock);
     xrt__tls.be = xrt__default_be ? xrt__default_be : &xrt__none_backend;
     xrt__tls.gen = __atomic_load_n(&xrt__gen, __ATOMIC_ACQUIRE);

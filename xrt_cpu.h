@@ -120,14 +120,6 @@ typedef struct xrt__cpu_op {
     uint64_t x;
 } xrt__cpu_op;
 
-typedef struct xrt__cpu_event {
-    unsigned flags;
-    int refs;           /* the handle + pending ops that name this event */
-    uint64_t want;      /* number of the most recent record (0: never recorded) */
-    uint64_t time_ns;   /* timestamp of record number `want` once it completed */
-    xrt__cpu_counter done; /* highest completed record number */
-} xrt__cpu_event;
-
 /* One cache line: the worker polls `seq`, which says the op in the same line
    is op number seq - 1, so signal and payload travel together. */
 typedef struct xrt__cpu_slot {
@@ -157,21 +149,6 @@ static struct {
     xrt__cpu_counter exited; /* worker threads that have finished */
     uint64_t started;
 } xrt__cpu;
-
-static void xrt__cpu_event_unref(xrt__cpu_event *e)
-{
-    if (__atomic_sub_fetch(&e->refs, 1, __ATOMIC_ACQ_REL) == 0) free(e);
-}
-
-/* Marks record number `seq` done; stamps the time if it is still the newest. */
-static void xrt__cpu_event_complete(xrt__cpu_event *e, uint64_t seq)
-{
-    uint64_t d;
-    if (!(e->flags & XRT_EVENT_DISABLE_TIMING) && __atomic_load_n(&e->want, __ATOMIC_ACQUIRE) == seq)
-        __atomic_store_n(&e->time_ns, xrt__cpu_now_ns(), __ATOMIC_RELAXED);
-    d = __atomic_load_n(&e->done.value, __ATOMIC_ACQUIRE);
-    if (seq > d) xrt__cpu_counter_publish(&e->done, seq);
-}
 
 /* >> cpu: the worker */
 /* The destroying thread still touches the stream after it publishes the exit
@@ -291,18 +268,6 @@ static void xrt__cpu_run_host_fn(xrt__cpu_op *op)
     memcpy(&fn, &op->b, sizeof fn);
     fn(op->a);
 }
-static void xrt__cpu_run_record(xrt__cpu_op *op)
-{
-    xrt__cpu_event_complete((xrt__cpu_event *)op->a, op->x);
-    xrt__cpu_event_unref((xrt__cpu_event *)op->a);
-}
-static void xrt__cpu_run_wait(xrt__cpu_op *op)
-{
-    xrt__cpu_event *e = (xrt__cpu_event *)op->a;
-    xrt__cpu_wait(&e->done, op->x, XRT__CPU_SPIN);
-    xrt__cpu_event_unref(e);
-}
-
 /* >> cpu: streams */
 static xrt_status xrt__cpu_stream_new(xrt__cpu_stream **out)
 {
@@ -360,13 +325,31 @@ static xrt_status xrt__cpu_stream_query(void *stream)
                                                                                   : XRT_ERROR_NOT_READY;
 }
 
+/* Waits for what every stream had queued at the call. The list lock is held
+   only to take a reference on each stream, not while waiting, so other
+   threads keep creating and destroying streams meanwhile. */
+typedef struct xrt__cpu_pending { xrt__cpu_stream *s; uint64_t pos; } xrt__cpu_pending;
+
 static xrt_status xrt__cpu_device_synchronize(void)
 {
+    xrt__cpu_pending *v;
     xrt__cpu_stream *s;
+    size_t n = 0, i;
     pthread_mutex_lock(&xrt__cpu_list_lock);
-    for (s = xrt__cpu.list.next; s != &xrt__cpu.list; s = s->next)
-        xrt__cpu_wait(&s->head, __atomic_load_n(&s->tail, __ATOMIC_ACQUIRE), XRT__CPU_SPIN);
+    for (s = xrt__cpu.list.next; s != &xrt__cpu.list; s = s->next) n++;
+    v = (xrt__cpu_pending *)malloc((n + 1) * sizeof *v);
+    for (s = xrt__cpu.list.next, n = 0; v && s != &xrt__cpu.list; s = s->next, n++) {
+        __atomic_add_fetch(&s->refs, 1, __ATOMIC_RELAXED);
+        v[n].s = s;
+        v[n].pos = __atomic_load_n(&s->tail, __ATOMIC_ACQUIRE);
+    }
     pthread_mutex_unlock(&xrt__cpu_list_lock);
+    if (!v) return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_device_synchronize", "no memory");
+    for (i = 0; i < n; i++) {
+        xrt__cpu_wait(&v[i].s->head, v[i].pos, XRT__CPU_SPIN);
+        xrt__cpu_stream_unref(v[i].s);
+    }
+    free(v);
     return XRT_SUCCESS;
 }
 
@@ -378,6 +361,73 @@ static xrt_status xrt__cpu_launch_host_func(void *stream, xrt_host_fn fn, void *
 }
 
 /* >> cpu: events */
+/* A record is a point in one stream, as on a GPU: it has completed once that
+   stream's head reaches `pos`. The event holds a reference to the stream of
+   its latest record, so it stays usable after the stream is destroyed, and a
+   wait captures (stream, pos) so a later record cannot release it early. */
+typedef struct xrt__cpu_event {
+    unsigned flags;
+    int lock;                /* guards stream and pos */
+    int refs;                /* the handle + record ops in flight */
+    xrt__cpu_stream *stream; /* of the latest record; NULL: never recorded */
+    uint64_t pos;
+    uint64_t time_ns;        /* stamped when the latest record completed */
+} xrt__cpu_event;
+
+static void xrt__cpu_event_unref(xrt__cpu_event *e)
+{
+    if (__atomic_sub_fetch(&e->refs, 1, __ATOMIC_ACQ_REL)) return;
+    if (e->stream) xrt__cpu_stream_unref(e->stream);
+    free(e);
+}
+
+/* The latest record; with `ref`, a reference on its stream for the caller. */
+static xrt__cpu_stream *xrt__cpu_event_latest(xrt__cpu_event *e, uint64_t *pos, int ref)
+{
+    xrt__cpu_stream *s;
+    xrt__cpu_lock(&e->lock);
+    s = e->stream;
+    *pos = e->pos;
+    if (s && ref) __atomic_add_fetch(&s->refs, 1, __ATOMIC_RELAXED);
+    xrt__cpu_unlock(&e->lock);
+    return s;
+}
+
+/* Makes (s, pos) the latest record; the caller holds s->lock. */
+static void xrt__cpu_event_set(xrt__cpu_event *e, xrt__cpu_stream *s, uint64_t pos)
+{
+    xrt__cpu_stream *old;
+    xrt__cpu_lock(&e->lock);
+    old = e->stream;
+    if (old != s) __atomic_add_fetch(&s->refs, 1, __ATOMIC_RELAXED);
+    e->stream = s;
+    e->pos = pos;
+    xrt__cpu_unlock(&e->lock);
+    if (old && old != s) xrt__cpu_stream_unref(old);
+}
+
+static void xrt__cpu_event_stamp(xrt__cpu_event *e, xrt__cpu_stream *s, uint64_t pos)
+{
+    int latest;
+    if (e->flags & XRT_EVENT_DISABLE_TIMING) return;
+    xrt__cpu_lock(&e->lock);
+    latest = e->stream == s && e->pos == pos;
+    xrt__cpu_unlock(&e->lock);
+    if (latest) __atomic_store_n(&e->time_ns, xrt__cpu_now_ns(), __ATOMIC_RELAXED);
+}
+
+static void xrt__cpu_run_record(xrt__cpu_op *op)
+{
+    xrt__cpu_event_stamp((xrt__cpu_event *)op->a, (xrt__cpu_stream *)(uintptr_t)op->b, op->x);
+    xrt__cpu_event_unref((xrt__cpu_event *)op->a);
+}
+
+static void xrt__cpu_run_wait(xrt__cpu_op *op)
+{
+    xrt__cpu_wait(&((xrt__cpu_stream *)op->a)->head, op->x, XRT__CPU_SPIN);
+    xrt__cpu_stream_unref((xrt__cpu_stream *)op->a);
+}
+
 static xrt_status xrt__cpu_event_create(void **event, unsigned flags)
 {
     xrt__cpu_event *e = (xrt__cpu_event *)calloc(1, sizeof *e);
@@ -399,57 +449,65 @@ static xrt_status xrt__cpu_event_record(void *event, void *stream)
 {
     xrt__cpu_event *e = (xrt__cpu_event *)event;
     xrt__cpu_stream *s = xrt__cpu_stream_of(stream);
-    uint64_t seq;
     xrt__cpu_op *op;
     xrt__cpu_lock(&s->lock);
-    seq = __atomic_add_fetch(&e->want, 1, __ATOMIC_ACQ_REL);
     if (xrt__cpu_reached(&s->head, s->tail)) {
+        xrt__cpu_event_set(e, s, s->tail);
+        xrt__cpu_event_stamp(e, s, s->tail);
         xrt__cpu_unlock(&s->lock);
-        xrt__cpu_event_complete(e, seq);
         return XRT_SUCCESS;
     }
-    __atomic_add_fetch(&e->refs, 1, __ATOMIC_RELAXED);
     op = xrt__cpu_reserve(s);
+    xrt__cpu_event_set(e, s, s->tail + 1); /* done when this op has run */
+    __atomic_add_fetch(&e->refs, 1, __ATOMIC_RELAXED);
     op->run = xrt__cpu_run_record;
     op->a = e;
-    op->x = seq;
+    op->b = s;
+    op->x = s->tail + 1;
     xrt__cpu_publish(s);
     return XRT_SUCCESS;
 }
 
 static xrt_status xrt__cpu_event_query(void *event)
 {
-    xrt__cpu_event *e = (xrt__cpu_event *)event;
-    return xrt__cpu_reached(&e->done, __atomic_load_n(&e->want, __ATOMIC_ACQUIRE)) ? XRT_SUCCESS
-                                                                                  : XRT_ERROR_NOT_READY;
+    uint64_t pos;
+    xrt__cpu_stream *s = xrt__cpu_event_latest((xrt__cpu_event *)event, &pos, 0);
+    return !s || xrt__cpu_reached(&s->head, pos) ? XRT_SUCCESS : XRT_ERROR_NOT_READY;
 }
 
 static xrt_status xrt__cpu_event_synchronize(void *event)
 {
     xrt__cpu_event *e = (xrt__cpu_event *)event;
-    xrt__cpu_wait(&e->done, __atomic_load_n(&e->want, __ATOMIC_ACQUIRE),
-                  (e->flags & XRT_EVENT_BLOCKING_SYNC) ? 0 : XRT__CPU_SPIN);
+    uint64_t pos;
+    xrt__cpu_stream *s = xrt__cpu_event_latest(e, &pos, 1);
+    if (!s) return XRT_SUCCESS;
+    xrt__cpu_wait(&s->head, pos, (e->flags & XRT_EVENT_BLOCKING_SYNC) ? 0 : XRT__CPU_SPIN);
+    xrt__cpu_stream_unref(s);
     return XRT_SUCCESS;
 }
 
 static xrt_status xrt__cpu_stream_wait_event(void *stream, void *event)
 {
-    xrt__cpu_event *e = (xrt__cpu_event *)event;
-    uint64_t want = __atomic_load_n(&e->want, __ATOMIC_ACQUIRE);
-    if (xrt__cpu_reached(&e->done, want)) return XRT_SUCCESS; /* nothing to wait for */
-    __atomic_add_fetch(&e->refs, 1, __ATOMIC_RELAXED);
-    return xrt__cpu_enqueue(stream, xrt__cpu_run_wait, e, NULL, 0, want);
+    uint64_t pos;
+    xrt__cpu_stream *s = xrt__cpu_event_latest((xrt__cpu_event *)event, &pos, 1);
+    if (!s) return XRT_SUCCESS; /* never recorded: nothing to wait for */
+    if (xrt__cpu_reached(&s->head, pos)) {
+        xrt__cpu_stream_unref(s);
+        return XRT_SUCCESS;
+    }
+    return xrt__cpu_enqueue(stream, xrt__cpu_run_wait, s, NULL, 0, pos);
 }
 
 static xrt_status xrt__cpu_event_elapsed_time(float *ms, void *start, void *end)
 {
     xrt__cpu_event *ev[2] = {(xrt__cpu_event *)start, (xrt__cpu_event *)end};
+    uint64_t pos;
     int i;
     for (i = 0; i < 2; i++) {
         if (ev[i]->flags & XRT_EVENT_DISABLE_TIMING)
             return xrt_error(XRT_ERROR_INVALID_HANDLE, "cpu: xrt_event_elapsed_time",
                              "%s event was created with XRT_EVENT_DISABLE_TIMING", i ? "end" : "start");
-        if (__atomic_load_n(&ev[i]->want, __ATOMIC_ACQUIRE) == 0)
+        if (!xrt__cpu_event_latest(ev[i], &pos, 0))
             return xrt_error(XRT_ERROR_INVALID_HANDLE, "cpu: xrt_event_elapsed_time", "%s event was never recorded",
                              i ? "end" : "start");
         if (xrt__cpu_event_query(ev[i]) != XRT_SUCCESS) return XRT_ERROR_NOT_READY;
