@@ -967,33 +967,35 @@ xrt_status xrt__mem_finish(void *p, xrt_status freed)
     return freed;
 }
 
-/* Registry first, then the backend (for memory it allocated natively). */
-static void xrt__classify(const xrt_backend *b, const void *p, xrt_pointer_attributes *a)
+/* From the registry; the caller holds xrt__m_lock. Returns 0 if unknown. */
+static int xrt__m_describe(const void *p, xrt_pointer_attributes *a)
 {
-    xrt__mnode *n;
-    a->type = XRT_MEMORY_UNKNOWN;
-    a->device = -1;
-    a->backend = NULL;
-    a->base = NULL;
-    a->size = 0;
+    xrt__mnode *n = xrt__m_find((uintptr_t)p);
+    a->type = n ? n->type : XRT_MEMORY_UNKNOWN;
+    a->device = n ? n->device : -1;
+    a->backend = n ? n->be->name : NULL;
+    a->base = n ? (void *)n->base : NULL;
+    a->size = n ? n->size : 0;
+    return n != NULL;
+}
+
+/* Registry first (one lock for all pointers), then the backend, for memory
+   it allocated natively. An unknown pointer is an answer, not an error: the
+   backend's failure (or a custom backend's UNSUPPORTED stub) must neither log
+   nor replace the thread's last error. */
+static void xrt__classify(const xrt_backend *b, size_t count, const void *const *ps, xrt_pointer_attributes *as)
+{
+    int known[2] = {0, 0}; /* count <= 2: a copy's dst and src */
+    size_t i;
     pthread_mutex_lock(&xrt__m_lock);
-    n = xrt__m_find((uintptr_t)p);
-    if (n) {
-        a->type = n->type;
-        a->device = n->device;
-        a->backend = n->be->name;
-        a->base = (void *)n->base;
-        a->size = n->size;
-    }
+    for (i = 0; i < count; i++) known[i] = xrt__m_describe(ps[i], &as[i]);
     pthread_mutex_unlock(&xrt__m_lock);
-    if (!n && p) {
-        /* an unknown pointer is an answer, not an error: the backend's failure
-           (or a custom backend's UNSUPPORTED stub) must not log nor replace
-           the thread's last error */
+    for (i = 0; i < count; i++) {
+        if (known[i] || !ps[i]) continue;
         xrt__quiet++;
-        if (b->pointer_get_attributes(a, p) != XRT_SUCCESS) {
-            a->type = XRT_MEMORY_UNKNOWN;
-            a->backend = NULL;
+        if (b->pointer_get_attributes(&as[i], ps[i]) != XRT_SUCCESS) {
+            as[i].type = XRT_MEMORY_UNKNOWN;
+            as[i].backend = NULL;
         }
         xrt__quiet--;
     }
@@ -1001,7 +1003,7 @@ static void xrt__classify(const xrt_backend *b, const void *p, xrt_pointer_attri
 
 xrt_status xrt__pointer_lookup(const xrt_backend *b, xrt_pointer_attributes *a, const void *p)
 {
-    xrt__classify(b, p, a);
+    xrt__classify(b, 1, &p, a);
     return XRT_SUCCESS;
 }
 
@@ -1011,9 +1013,8 @@ static int xrt__on_host(xrt_memory_type t) { return t != XRT_MEMORY_DEVICE; }
 /* One side of a copy or set: belongs to b (or is plain host memory), and
    [p, p+n) stays inside its allocation. */
 static xrt_status xrt__check_range(const xrt_backend *b, const void *p, size_t n, const char *what,
-                                   const char *fn, xrt_pointer_attributes *a)
+                                   const char *fn, const xrt_pointer_attributes *a)
 {
-    xrt__classify(b, p, a);
     if (a->backend && strcmp(a->backend, b->name) != 0)
         return xrt_error(XRT_ERROR_INVALID_POINTER, fn, "%s %p belongs to backend %s, not %s", what, p,
                          a->backend, b->name);
@@ -1029,13 +1030,19 @@ static const char *const xrt__kind_names[] = {"host-to-host", "host-to-device", 
 xrt_status xrt__memcpy_check(const xrt_backend *b, void *dst, const void *src, size_t n,
                              xrt_memcpy_kind *kind, const char *fn)
 {
-    xrt_pointer_attributes d, s;
+    xrt_pointer_attributes as[2], d, s;
+    const void *ps[2];
     int want_dst_dev, want_src_dev;
     xrt_status st;
     if ((unsigned)*kind > XRT_MEMCPY_DEFAULT)
         return xrt_error(XRT_ERROR_INVALID_MEMCPY_KIND, fn, "kind %d is not an xrt_memcpy_kind", (int)*kind);
     if (n == 0) return XRT_SUCCESS;
     if (!dst || !src) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%s is NULL", dst ? "src" : "dst");
+    ps[0] = dst;
+    ps[1] = src;
+    xrt__classify(b, 2, ps, as);
+    d = as[0];
+    s = as[1];
     if ((st = xrt__check_range(b, dst, n, "dst", fn, &d)) != XRT_SUCCESS) return st;
     if ((st = xrt__check_range(b, src, n, "src", fn, &s)) != XRT_SUCCESS) return st;
     if (*kind == XRT_MEMCPY_DEFAULT) {
@@ -1060,6 +1067,7 @@ xrt_status xrt__memset_check(const xrt_backend *b, void *p, size_t n, const char
     xrt_status st;
     if (n == 0) return XRT_SUCCESS;
     if (!p) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "dst is NULL");
+    xrt__classify(b, 1, (const void *const *)&p, &a);
     if ((st = xrt__check_range(b, p, n, "dst", fn, &a)) != XRT_SUCCESS) return st;
     if (a.type == XRT_MEMORY_UNKNOWN || a.type == XRT_MEMORY_HOST)
         return xrt_error(XRT_ERROR_INVALID_POINTER, fn, "dst %p is %s memory, not device memory", p,
