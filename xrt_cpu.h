@@ -241,7 +241,10 @@ static void xrt__cpu_publish(xrt__cpu_stream *s)
     __atomic_store_n(&s->ring[t % XRT__CPU_RING].seq, t + 1, __ATOMIC_SEQ_CST);
     __atomic_store_n(&s->tail, t + 1, __ATOMIC_RELEASE);
     xrt__cpu_unlock(&s->lock);
-    if (__atomic_load_n(&s->parked, __ATOMIC_SEQ_CST)) xrt__cpu_futex(&s->parked, FUTEX_WAKE_PRIVATE, 1);
+    /* Clearing the word, not only waking, closes the window between the
+       worker's last look at the slot and its FUTEX_WAIT: it then returns at once. */
+    if (__atomic_load_n(&s->parked, __ATOMIC_SEQ_CST) && __atomic_exchange_n(&s->parked, 0, __ATOMIC_SEQ_CST))
+        xrt__cpu_futex(&s->parked, FUTEX_WAKE_PRIVATE, 1);
 }
 
 static xrt_status xrt__cpu_enqueue(void *stream, xrt__cpu_run_fn run, void *a, const void *b, size_t n, uint64_t x)

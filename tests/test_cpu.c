@@ -5,65 +5,17 @@
 #include "xrt_test.h"
 
 #include <pthread.h>
-#include <time.h>
 
-#define OK(call)                                                                                   \
-    do {                                                                                           \
-        xrt_status ok_ = (call);                                                                   \
-        if (ok_ != XRT_SUCCESS) {                                                                  \
-            print_error("%s -> %s: %s\n", #call, xrt_status_string(ok_), xrt_get_last_error_string()); \
-            fail();                                                                                \
-        }                                                                                          \
-    } while (0)
-
-static void sleep_ms(int ms)
-{
-    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-    while (nanosleep(&ts, &ts) != 0) {}
-}
-
-static double now_ms(clockid_t clock)
-{
-    struct timespec ts;
-    clock_gettime(clock, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static void assert_bytes(const unsigned char *p, size_t n, unsigned char v)
-{
-    size_t i;
-    for (i = 0; i < n; i++)
-        if (p[i] != v) fail_msg("byte %zu is 0x%02x, expected 0x%02x", i, p[i], v);
-}
-
-/* >> gates: a host function that blocks its stream until opened */
-typedef struct gate { int open, entered; } gate;
-static gate gates[2];
-
-static void gate_wait(void *user)
-{
-    gate *g = (gate *)user;
-    __atomic_store_n(&g->entered, 1, __ATOMIC_RELEASE);
-    while (!__atomic_load_n(&g->open, __ATOMIC_ACQUIRE)) sleep_ms(1);
-}
-
-static void gate_open(gate *g) { __atomic_store_n(&g->open, 1, __ATOMIC_RELEASE); }
-
-static void gate_wait_entered(gate *g)
-{
-    int i;
-    for (i = 0; i < 5000 && !__atomic_load_n(&g->entered, __ATOMIC_ACQUIRE); i++) sleep_ms(1);
-    assert_true(__atomic_load_n(&g->entered, __ATOMIC_ACQUIRE));
-}
-
-/* Opens a gate from another thread after `ms`, for tests whose main thread
-   blocks in xrt until the gate opens. */
+/* Opens a gate from another thread after `ms` (unless the test opened it
+   first), for tests whose main thread blocks in xrt until the gate opens, and
+   as a watchdog, so that a test that would hang fails instead. */
 typedef struct opener { gate *g; int ms; pthread_t thread; } opener;
 
 static void *opener_main(void *arg)
 {
     opener *o = (opener *)arg;
-    sleep_ms(o->ms);
+    double end = now_ms(CLOCK_MONOTONIC) + o->ms;
+    while (now_ms(CLOCK_MONOTONIC) < end && !__atomic_load_n(&o->g->open, __ATOMIC_ACQUIRE)) sleep_ms(1);
     gate_open(o->g);
     return NULL;
 }
@@ -76,26 +28,6 @@ static void opener_start(opener *o, gate *g, int ms)
 }
 
 static void opener_join(opener *o) { assert_int_equal(pthread_join(o->thread, NULL), 0); }
-
-static int gates_reset(void **state)
-{
-    (void)state;
-    memset(gates, 0, sizeof gates);
-    return 0;
-}
-
-static int gates_release(void **state)
-{
-    (void)state;
-    gate_open(&gates[0]);
-    gate_open(&gates[1]);
-    xrt_device_synchronize();
-    return 0;
-}
-
-static void set_flag(void *user) { __atomic_store_n((int *)user, 1, __ATOMIC_RELEASE); }
-static int flag(int *f) { return __atomic_load_n(f, __ATOMIC_ACQUIRE); }
-static void count_up(void *user) { __atomic_add_fetch((int *)user, 1, __ATOMIC_ACQ_REL); }
 
 /* A blocked stream keeps later work pending (the enqueuing thread returned at
    once), while another stream runs to completion. */
@@ -289,6 +221,116 @@ static void test_event_destroyed_while_waited_on(void **state)
     OK(xrt_stream_destroy(b));
 }
 
+/* A wait captures the event's latest record at the time of the wait, as
+   cudaStreamWaitEvent does: recording the event again elsewhere, even a
+   record that completes at once, does not release a wait on the earlier one.
+   The event itself reports its newest record. */
+static void test_wait_captures_the_record_at_the_time(void **state)
+{
+    xrt_stream a, b, c;
+    xrt_event e;
+    static int c_ran; /* static: queued work may outlive a failed assertion */
+    (void)state;
+    c_ran = 0;
+    OK(xrt_stream_create(&a));
+    OK(xrt_stream_create(&b));
+    OK(xrt_stream_create(&c));
+    OK(xrt_event_create(&e, 0));
+    OK(xrt_launch_host_func(a, gate_wait, &gates[0]));
+    gate_wait_entered(&gates[0]);
+    OK(xrt_event_record(e, a)); /* record N: pending behind the gate */
+    OK(xrt_stream_wait_event(c, e));
+    OK(xrt_event_record(e, b)); /* record N+1: B is idle, so it completes at once */
+    OK(xrt_launch_host_func(c, set_flag, &c_ran));
+    sleep_ms(50);
+    assert_false(flag(&c_ran));
+    assert_int_equal(xrt_stream_query(c), XRT_ERROR_NOT_READY);
+    OK(xrt_event_query(e)); /* the newest record, N+1, is complete */
+    OK(xrt_event_synchronize(e));
+    assert_false(flag(&c_ran));
+    gate_open(&gates[0]);
+    OK(xrt_stream_synchronize(c));
+    assert_true(flag(&c_ran));
+    OK(xrt_event_destroy(e));
+    OK(xrt_stream_destroy(a));
+    OK(xrt_stream_destroy(b));
+    OK(xrt_stream_destroy(c));
+}
+
+/* The time of an event is that of its newest record: an older record that
+   completes later does not overwrite it. */
+static void test_elapsed_time_of_the_newest_record(void **state)
+{
+    xrt_stream a, b;
+    xrt_event t0, t1;
+    float ms = -1.0f, again = -1.0f;
+    (void)state;
+    OK(xrt_stream_create(&a));
+    OK(xrt_stream_create(&b));
+    OK(xrt_event_create(&t0, 0));
+    OK(xrt_event_create(&t1, 0));
+    OK(xrt_launch_host_func(a, gate_wait, &gates[0]));
+    OK(xrt_event_record(t1, a)); /* pending until A is released, well after the newer record */
+    OK(xrt_event_record(t0, b));
+    OK(xrt_launch_host_func(b, sleep_50ms, NULL));
+    OK(xrt_event_record(t1, b)); /* the newest record of t1: 50 ms after t0 */
+    OK(xrt_event_synchronize(t1));
+    OK(xrt_event_elapsed_time(&ms, t0, t1));
+    print_message("elapsed %.3f ms around a 50 ms sleep, the older record still pending\n", (double)ms);
+    assert_true(ms >= 50.0f);
+    assert_true(ms < 1000.0f);
+    sleep_ms(50);
+    gate_open(&gates[0]);
+    OK(xrt_stream_synchronize(a)); /* the older record of t1 runs now */
+    OK(xrt_event_elapsed_time(&again, t0, t1));
+    assert_true(again == ms);
+    OK(xrt_event_destroy(t0));
+    OK(xrt_event_destroy(t1));
+    OK(xrt_stream_destroy(a));
+    OK(xrt_stream_destroy(b));
+}
+
+/* An event outlives the stream it was recorded on: once that stream is
+   destroyed the event can still be queried, synchronized and waited on. */
+static void test_event_outlives_its_stream(void **state)
+{
+    xrt_stream s, c;
+    xrt_event e, idle;
+    static int c_ran; /* static: queued work may outlive a failed assertion */
+    (void)state;
+    c_ran = 0;
+    OK(xrt_stream_create(&s));
+    OK(xrt_stream_create(&c));
+    OK(xrt_event_create(&e, XRT_EVENT_BLOCKING_SYNC));
+    OK(xrt_event_create(&idle, 0));
+    OK(xrt_event_record(idle, s)); /* on an idle stream: complete */
+    OK(xrt_launch_host_func(s, gate_wait, &gates[0]));
+    OK(xrt_event_record(e, s));
+    OK(xrt_stream_destroy(s));
+    OK(xrt_event_query(idle));
+    OK(xrt_event_synchronize(idle));
+    assert_int_equal(xrt_event_query(e), XRT_ERROR_NOT_READY);
+    OK(xrt_stream_wait_event(c, e));
+    OK(xrt_launch_host_func(c, set_flag, &c_ran));
+    sleep_ms(20);
+    assert_false(flag(&c_ran));
+    gate_open(&gates[0]);
+    OK(xrt_event_synchronize(e));
+    OK(xrt_event_query(e));
+    OK(xrt_stream_synchronize(c));
+    assert_true(flag(&c_ran));
+    /* after the stream's worker is gone too */
+    OK(xrt_device_synchronize());
+    OK(xrt_event_query(e));
+    OK(xrt_event_synchronize(e));
+    OK(xrt_stream_wait_event(c, e));
+    OK(xrt_stream_wait_event(NULL, idle));
+    assert_stream_works(c, 0x3e);
+    OK(xrt_event_destroy(e));
+    OK(xrt_event_destroy(idle));
+    OK(xrt_stream_destroy(c));
+}
+
 /* Stream-ordered allocation: the memory is usable by work enqueued after
    malloc_async and released only when the stream reaches free_async (ASan
    would report a use after free otherwise). */
@@ -411,6 +453,65 @@ static void test_device_synchronize_waits_for_all(void **state)
     for (i = 0; i < 3; i++) OK(xrt_stream_destroy(s[i]));
 }
 
+/* xrt_device_synchronize waits for the streams without holding up other
+   threads: while one thread waits for a blocked stream, another creates and
+   destroys streams and events and allocates and copies. (Not xrt_free: like
+   cudaFree, it synchronizes the device.) */
+typedef struct syncer { pthread_t thread; xrt_status status; int done; } syncer;
+
+static void *syncer_main(void *arg)
+{
+    syncer *y = (syncer *)arg;
+    y->status = xrt_device_synchronize();
+    __atomic_store_n(&y->done, 1, __ATOMIC_RELEASE);
+    return NULL;
+}
+
+static void test_device_synchronize_blocks_no_other_thread(void **state)
+{
+    unsigned char h[256];
+    xrt_stream x, s;
+    xrt_event e;
+    static syncer y; /* static: the threads outlive a failed assertion */
+    static opener watchdog;
+    void *d;
+    double t0, took;
+    (void)state;
+    memset(&y, 0, sizeof y);
+    OK(xrt_stream_create(&x));
+    OK(xrt_launch_host_func(x, gate_wait, &gates[0]));
+    gate_wait_entered(&gates[0]);
+    opener_start(&watchdog, &gates[0], 5000); /* a call that waits for X fails the test, not hangs */
+    assert_int_equal(pthread_create(&y.thread, NULL, syncer_main, &y), 0);
+    sleep_ms(50); /* let it block in xrt_device_synchronize */
+    assert_false(flag(&y.done));
+
+    t0 = now_ms(CLOCK_MONOTONIC);
+    OK(xrt_stream_create(&s));
+    OK(xrt_event_create(&e, 0));
+    OK(xrt_event_record(e, s));
+    OK(xrt_event_synchronize(e));
+    OK(xrt_event_destroy(e));
+    OK(xrt_stream_destroy(s));
+    OK(xrt_malloc(&d, sizeof h));
+    memset(h, 0x6c, sizeof h);
+    OK(xrt_memcpy(d, h, sizeof h, XRT_MEMCPY_HOST_TO_DEVICE));
+    memset(h, 0, sizeof h);
+    OK(xrt_memcpy(h, d, sizeof h, XRT_MEMCPY_DEVICE_TO_HOST));
+    took = now_ms(CLOCK_MONOTONIC) - t0;
+    print_message("created, destroyed, allocated and copied in %.3f ms during a device synchronize\n", took);
+    assert_true(took < 1000.0);
+    assert_bytes(h, sizeof h, 0x6c);
+    assert_false(flag(&y.done)); /* X is still blocked */
+
+    gate_open(&gates[0]);
+    opener_join(&watchdog);
+    assert_int_equal(pthread_join(y.thread, NULL), 0);
+    assert_int_equal(y.status, XRT_SUCCESS);
+    OK(xrt_free(d));
+    OK(xrt_stream_destroy(x));
+}
+
 /* Destroying a stream returns at once; its queued work still completes. */
 static void test_destroy_with_pending_work(void **state)
 {
@@ -460,10 +561,9 @@ static void test_full_ring(void **state)
    checker holds it to that) and a new xrt_init starts afresh. */
 static void test_shutdown_and_init_again(void **state)
 {
-    unsigned char h[64];
     xrt_stream s;
     xrt_event e;
-    void *d, *leaked;
+    void *leaked;
     int round;
     (void)state;
     for (round = 0; round < 3; round++) {
@@ -477,14 +577,9 @@ static void test_shutdown_and_init_again(void **state)
         OK(xrt_init());
         OK(xrt_init());
         OK(xrt_set_backend("cpu"));
-        OK(xrt_malloc(&d, sizeof h));
         OK(xrt_stream_create(&s));
-        OK(xrt_memset_async(d, 0x4b, sizeof h, s));
-        OK(xrt_memcpy_async(h, d, sizeof h, XRT_MEMCPY_DEVICE_TO_HOST, s));
-        OK(xrt_stream_synchronize(s));
-        assert_bytes(h, sizeof h, 0x4b);
+        assert_stream_works(s, 0x4b);
         OK(xrt_stream_destroy(s));
-        OK(xrt_free(d));
     }
 }
 
@@ -514,24 +609,25 @@ static void test_idle_workers_park(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_asynchrony, gates_reset, gates_release),
-        cmocka_unit_test_setup_teardown(test_async_copy_reads_source_late, gates_reset, gates_release),
+        gated_test(test_asynchrony),
+        gated_test(test_async_copy_reads_source_late),
         cmocka_unit_test(test_in_order_execution),
         cmocka_unit_test(test_event_timing),
-        cmocka_unit_test_setup_teardown(test_cross_stream_wait, gates_reset, gates_release),
-        cmocka_unit_test_setup_teardown(test_event_destroyed_while_waited_on, gates_reset, gates_release),
-        cmocka_unit_test_setup_teardown(test_malloc_free_async_order, gates_reset, gates_release),
-        cmocka_unit_test_setup_teardown(test_sync_ops_ordered_on_null_stream, gates_reset, gates_release),
-        cmocka_unit_test_setup_teardown(test_free_waits_for_queued_work, gates_reset, gates_release),
+        gated_test(test_cross_stream_wait),
+        gated_test(test_event_destroyed_while_waited_on),
+        gated_test(test_wait_captures_the_record_at_the_time),
+        gated_test(test_elapsed_time_of_the_newest_record),
+        gated_test(test_event_outlives_its_stream),
+        gated_test(test_malloc_free_async_order),
+        gated_test(test_sync_ops_ordered_on_null_stream),
+        gated_test(test_free_waits_for_queued_work),
         cmocka_unit_test(test_device_synchronize_waits_for_all),
-        cmocka_unit_test_setup_teardown(test_destroy_with_pending_work, gates_reset, gates_release),
-        cmocka_unit_test_setup_teardown(test_full_ring, gates_reset, gates_release),
+        gated_test(test_device_synchronize_blocks_no_other_thread),
+        gated_test(test_destroy_with_pending_work),
+        gated_test(test_full_ring),
         cmocka_unit_test(test_shutdown_and_init_again),
         cmocka_unit_test(test_idle_workers_park),
     };
-    int failed;
-    xrt_test_backend = "cpu";
-    failed = cmocka_run_group_tests_name("cpu", tests, xrt_test_group_setup, xrt_test_group_teardown);
-    xrt_shutdown();
-    return failed;
+    static const char *const cpu[] = {"cpu", NULL};
+    return xrt_test_run_on_backends("semantics", tests, sizeof tests / sizeof tests[0], cpu);
 }

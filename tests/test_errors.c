@@ -6,56 +6,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <strings.h>
-#include <time.h>
-
-#define OK(call)                                                                                   \
-    do {                                                                                           \
-        xrt_status ok_ = (call);                                                                   \
-        if (ok_ != XRT_SUCCESS) {                                                                  \
-            print_error("%s -> %s: %s\n", #call, xrt_status_string(ok_), xrt_get_last_error_string()); \
-            fail();                                                                                \
-        }                                                                                          \
-    } while (0)
-
-/* A call that must fail with `status`, record it as the last error and log
-   it at XRT_LOG_ERROR, the detail and the log line both containing `needle`. */
-#define FAILS(call, status, needle)                                                                \
-    do {                                                                                           \
-        int logs_;                                                                                 \
-        xrt_status st2_;                                                                           \
-        xrt_get_last_error();                                                                      \
-        logs_ = xrt_test_log.count;                                                                \
-        st2_ = (call);                                                                             \
-        if (st2_ != (status) || !strstr(xrt_get_last_error_string(), (needle)))                    \
-            print_error("%s -> %s: \"%s\"; expected %s with \"%s\"\n", #call, xrt_status_string(st2_), \
-                        xrt_get_last_error_string(), xrt_status_string(status), (needle));         \
-        XRT_ASSERT_FAILS(st2_, (status), (needle));                                                \
-        assert_int_equal(xrt_peek_at_last_error(), (status));                                      \
-        assert_true(xrt_test_log.count > logs_);                                                   \
-        assert_int_equal(xrt_test_log.level, XRT_LOG_ERROR);                                       \
-        assert_non_null(strstr(xrt_test_log.last, (needle)));                                      \
-    } while (0)
-
-#define SKIP_UNLESS(cond, why)                                                   \
-    do {                                                                         \
-        if (!(cond)) {                                                           \
-            print_message("skipped: %s: %s\n", xrt_test_backend, (why));         \
-            skip();                                                              \
-        }                                                                        \
-    } while (0)
-
-static unsigned caps(void)
-{
-    unsigned c = 0;
-    OK(xrt_get_capabilities(&c));
-    return c;
-}
-
-static void sleep_ms(int ms)
-{
-    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-    while (nanosleep(&ts, &ts) != 0) {}
-}
 
 static void nop(void *user) { (void)user; }
 
@@ -448,21 +398,6 @@ static void test_elapsed_time_errors(void **state)
 }
 
 /* NOT_READY is an answer: not recorded as the last error, nothing logged. */
-static int gate_is_open;
-static void gate_wait(void *user)
-{
-    (void)user;
-    while (!__atomic_load_n(&gate_is_open, __ATOMIC_ACQUIRE)) sleep_ms(1);
-}
-static int gate_reset(void **state) { (void)state; gate_is_open = 0; return 0; }
-static int gate_release(void **state)
-{
-    (void)state;
-    __atomic_store_n(&gate_is_open, 1, __ATOMIC_RELEASE);
-    xrt_device_synchronize();
-    return 0;
-}
-
 static void test_not_ready_is_not_an_error(void **state)
 {
     xrt_stream s;
@@ -475,7 +410,7 @@ static void test_not_ready_is_not_an_error(void **state)
     OK(xrt_event_create(&before, 0));
     OK(xrt_event_create(&after, 0));
     OK(xrt_event_record(before, s));
-    OK(xrt_launch_host_func(s, gate_wait, NULL));
+    OK(xrt_launch_host_func(s, gate_wait, &gates[0]));
     OK(xrt_event_record(after, s));
     xrt_get_last_error();
     logs = xrt_test_log.count;
@@ -485,7 +420,7 @@ static void test_not_ready_is_not_an_error(void **state)
         assert_int_equal(xrt_event_elapsed_time(&ms, before, after), XRT_ERROR_NOT_READY);
     assert_int_equal(xrt_peek_at_last_error(), XRT_SUCCESS);
     assert_int_equal(xrt_test_log.count, logs);
-    __atomic_store_n(&gate_is_open, 1, __ATOMIC_RELEASE);
+    gate_open(&gates[0]);
     OK(xrt_stream_synchronize(s));
     OK(xrt_event_query(after));
     OK(xrt_event_destroy(before));
@@ -618,12 +553,10 @@ int main(void)
         cmocka_unit_test(test_memset_errors),
         cmocka_unit_test(test_event_flags),
         cmocka_unit_test(test_elapsed_time_errors),
-        cmocka_unit_test_setup_teardown(test_not_ready_is_not_an_error, gate_reset, gate_release),
+        gated_test(test_not_ready_is_not_an_error),
         cmocka_unit_test(test_status_strings),
         cmocka_unit_test(test_last_error),
         cmocka_unit_test_teardown(test_logging, restore_log),
     };
-    int failed = xrt_test_run_on_backends("errors", tests, sizeof tests / sizeof tests[0]);
-    xrt_shutdown();
-    return failed;
+    return xrt_test_run_on_backends("errors", tests, sizeof tests / sizeof tests[0], NULL);
 }

@@ -7,24 +7,7 @@
 
 #include <dlfcn.h>
 #include <stdlib.h>
-#include <time.h>
 #include <unistd.h>
-
-#define OK(call)                                                                                       \
-    do {                                                                                               \
-        xrt_status ok_ = (call);                                                                       \
-        if (ok_ != XRT_SUCCESS)                                                                        \
-            fail_msg("%s -> %s: %s", #call, xrt_status_string(ok_), xrt_get_last_error_string());      \
-    } while (0)
-
-#define SKIP_UNLESS(cond, ...)                                                                         \
-    do {                                                                                               \
-        if (!(cond)) {                                                                                 \
-            print_message("skipped: " __VA_ARGS__);                                                    \
-            print_message("\n");                                                                       \
-            skip();                                                                                    \
-        }                                                                                              \
-    } while (0)
 
 /* >> helpers */
 static const char *const gpu_names[] = {
@@ -36,21 +19,10 @@ static const char *const gpu_names[] = {
 #endif
     NULL};
 
-static int find_info(const char *name, xrt_backend_info *info)
-{
-    int n = 0, i;
-    OK(xrt_backend_count(&n));
-    for (i = 0; i < n; i++) {
-        OK(xrt_backend_get_info(i, info));
-        if (strcmp(info->name, name) == 0) return 1;
-    }
-    return 0;
-}
-
 static int available(const char *name)
 {
     xrt_backend_info info;
-    return find_info(name, &info) && info.available;
+    return backend_index(name, &info) >= 0 && info.available;
 }
 
 #if defined(XRT_ENABLE_CUDA) || defined(XRT_ENABLE_HIP)
@@ -103,16 +75,6 @@ static int env_restore(void **state)
     return 0;
 }
 
-/* Re-initialises with one variable changed (NULL: unset). */
-static xrt_status reinit(const char *name, const char *value)
-{
-    xrt_shutdown();
-    if (value) setenv(name, value, 1);
-    else unsetenv(name);
-    xrt_get_last_error();
-    return xrt_init();
-}
-
 /* Every log line, for tests that look at more than the last one. */
 static struct { char text[4096]; int errors; } logs;
 
@@ -132,7 +94,7 @@ static void test_listing(void **state)
     xrt_backend_info info;
     (void)state;
 #ifdef XRT_ENABLE_CUDA
-    assert_true(find_info("cuda", &info));
+    assert_true(backend_index("cuda", &info) >= 0);
     assert_int_equal(info.abi_version, XRT_BACKEND_ABI_VERSION);
     if (info.available) {
         assert_string_equal(info.reason, "");
@@ -146,7 +108,7 @@ static void test_listing(void **state)
     print_message("cuda: %s\n", info.available ? "available" : info.reason);
 #endif
 #ifdef XRT_ENABLE_HIP
-    assert_true(find_info("hip", &info));
+    assert_true(backend_index("hip", &info) >= 0);
     if (!kfd_present()) {
         static const char *const hip_names[] = {"libamdhip64.so.6", "libamdhip64.so.5", "libamdhip64.so"};
         size_t i;
@@ -178,7 +140,7 @@ static void test_absent_is_quiet(void **state)
     for (i = 0; i < n; i++) OK(xrt_backend_get_info(i, &info));
     for (g = gpu_names; *g; g++) {
         char line[300];
-        if (available(*g) || !find_info(*g, &info)) continue;
+        if (available(*g) || backend_index(*g, &info) < 0) continue;
         snprintf(line, sizeof line, "%d %s: unavailable: %s\n", (int)XRT_LOG_INFO, *g, info.reason);
         assert_non_null(strstr(logs.text, line));
     }
@@ -195,7 +157,7 @@ static void test_env_backend_gpu(void **state)
         xrt_backend_info info;
         xrt_status st = reinit("XRT_BACKEND", *g);
         void *p = NULL;
-        assert_true(find_info(*g, &info));
+        assert_true(backend_index(*g, &info) >= 0);
         if (info.available) {
             const char *name = NULL;
             assert_int_equal(st, XRT_SUCCESS);
@@ -234,7 +196,7 @@ static void test_set_backend_refused(void **state)
         xrt_backend_info info;
         const char *before = NULL, *after = NULL;
         char needle[300];
-        if (!find_info(*g, &info) || info.available) continue;
+        if (backend_index(*g, &info) < 0 || info.available) continue;
         OK(xrt_get_backend(&before));
         snprintf(needle, sizeof needle, "xrt_set_backend: %s: unavailable: %s", *g, info.reason);
         XRT_ASSERT_FAILS(xrt_set_backend(*g), XRT_ERROR_BACKEND_UNAVAILABLE, needle);
@@ -252,7 +214,7 @@ static void check_library_override(const char *gpu, const char *var, const char 
     void *d = NULL;
     const char *name = NULL;
     OK(reinit(var, value));
-    assert_true(find_info(gpu, &info));
+    assert_true(backend_index(gpu, &info) >= 0);
     assert_false(info.available);
     if (!strstr(info.reason, needle)) fail_msg("%s: reason \"%s\" lacks \"%s\"", gpu, info.reason, needle);
     OK(xrt_get_backend(&name));
@@ -462,13 +424,6 @@ static void test_tables_complete(void **state)
 }
 
 /* >> with a GPU (each test runs on every available GPU backend) */
-static const char *gpu(void)
-{
-    const char *name = NULL;
-    OK(xrt_get_backend(&name));
-    return name;
-}
-
 static void test_gpu_properties(void **state)
 {
     xrt_device_prop p;
@@ -482,7 +437,7 @@ static void test_gpu_properties(void **state)
     assert_true(p.name[0] != 0);
     assert_true(p.total_memory > 0);
     assert_true(p.multiprocessor_count > 0);
-    if (strcmp(gpu(), "cuda") == 0) {
+    if (strcmp(current_backend(), "cuda") == 0) {
         assert_int_equal(p.warp_size, 32);
         assert_memory_equal(p.arch, "sm_", 3);
     } else {
@@ -490,8 +445,8 @@ static void test_gpu_properties(void **state)
         assert_memory_equal(p.arch, "gfx", 3);
         assert_null(strchr(p.arch, ':'));
     }
-    print_message("%s: device %d: %s, %s, %d SMs, warp %d\n", gpu(), d, p.name, p.arch, p.multiprocessor_count,
-                  p.warp_size);
+    print_message("%s: device %d: %s, %s, %d SMs, warp %d\n", current_backend(), d, p.name, p.arch,
+                  p.multiprocessor_count, p.warp_size);
     snprintf(needle, sizeof needle, "device %d out of range (%d device", n, n);
     XRT_ASSERT_FAILS(xrt_set_device(n), XRT_ERROR_INVALID_DEVICE, needle);
     XRT_ASSERT_FAILS(xrt_get_device_properties(&p, n), XRT_ERROR_INVALID_DEVICE, needle);
@@ -522,7 +477,7 @@ static void test_gpu_native_pointers(void **state)
     xrt_pointer_attributes a;
     void *native = NULL, *pinned = NULL;
     char host[16];
-    int d = 0, is_cuda = strcmp(gpu(), "cuda") == 0;
+    int d = 0, is_cuda = strcmp(current_backend(), "cuda") == 0;
     (void)state;
     (void)is_cuda;
     OK(xrt_get_device(&d));
@@ -534,7 +489,7 @@ static void test_gpu_native_pointers(void **state)
 #endif
     OK(xrt_pointer_get_attributes(&a, (char *)native + 100));
     assert_int_equal(a.type, XRT_MEMORY_DEVICE);
-    assert_string_equal(a.backend, gpu());
+    assert_string_equal(a.backend, current_backend());
     assert_int_equal(a.device, d);
     OK(xrt_memset(native, 7, 4096)); /* usable through xrt */
 #ifdef XRT_ENABLE_CUDA
@@ -559,10 +514,10 @@ static void *native_symbol(const char *name)
 {
     void *lib = NULL;
 #ifdef XRT_ENABLE_CUDA
-    if (strcmp(gpu(), "cuda") == 0) lib = xrt__cuda_state.lib;
+    if (strcmp(current_backend(), "cuda") == 0) lib = xrt__cuda_state.lib;
 #endif
 #ifdef XRT_ENABLE_HIP
-    if (strcmp(gpu(), "hip") == 0) lib = xrt__hip_state.lib;
+    if (strcmp(current_backend(), "hip") == 0) lib = xrt__hip_state.lib;
 #endif
     return lib ? dlsym(lib, name) : NULL;
 }
@@ -582,7 +537,7 @@ static void test_gpu_native_handles(void **state)
     OK(xrt_stream_create(&s));
     OK(xrt_stream_get_native(s, &native));
     assert_non_null(native);
-    fp = native_symbol(strcmp(gpu(), "cuda") == 0 ? "cudaStreamGetFlags" : "hipStreamGetFlags");
+    fp = native_symbol(strcmp(current_backend(), "cuda") == 0 ? "cudaStreamGetFlags" : "hipStreamGetFlags");
     if (fp) {
         get_flags_fn get_flags;
         memcpy(&get_flags, &fp, sizeof get_flags);
@@ -601,30 +556,17 @@ static void test_gpu_native_handles(void **state)
     OK(xrt_stream_destroy(s));
 }
 
-static void sleep_ms(int ms)
-{
-    struct timespec ts = {0, ms * 1000000L};
-    while (nanosleep(&ts, &ts) != 0) {}
-}
-
-static void hold_stream(void *user)
-{
-    while (!__atomic_load_n((int *)user, __ATOMIC_ACQUIRE)) sleep_ms(1);
-}
-
 /* NOT_READY is an answer: neither recorded nor logged. Host functions run
    (on HIP 5 through a stream callback). */
 static void test_gpu_not_ready(void **state)
 {
-    static int release;
     xrt_stream s;
     xrt_event e;
     int logs;
     (void)state;
-    release = 0;
     OK(xrt_stream_create(&s));
     OK(xrt_event_create(&e, XRT_EVENT_DEFAULT));
-    OK(xrt_launch_host_func(s, hold_stream, &release));
+    OK(xrt_launch_host_func(s, gate_wait, &gates[0]));
     OK(xrt_event_record(e, s));
     xrt_get_last_error();
     logs = xrt_test_log.count;
@@ -632,7 +574,7 @@ static void test_gpu_not_ready(void **state)
     assert_int_equal(xrt_event_query(e), XRT_ERROR_NOT_READY);
     assert_int_equal(xrt_peek_at_last_error(), XRT_SUCCESS);
     assert_int_equal(xrt_test_log.count, logs);
-    __atomic_store_n(&release, 1, __ATOMIC_RELEASE);
+    gate_open(&gates[0]);
     OK(xrt_stream_synchronize(s));
     OK(xrt_stream_query(s));
     OK(xrt_event_query(e));
@@ -644,7 +586,7 @@ static void test_gpu_not_ready(void **state)
    works again (the runtime stays loaded until the last free). */
 static void test_gpu_shutdown_with_live_memory(void **state)
 {
-    const char *name = gpu();
+    const char *name = current_backend();
     char h[32] = "still works", back[32] = {0};
     void *d = NULL, *pinned = NULL;
     xrt_stream s;
@@ -661,25 +603,6 @@ static void test_gpu_shutdown_with_live_memory(void **state)
     assert_string_equal(back, h);
     OK(xrt_free(d));
     xrt_test_log_capture(); /* the group's logger, as before the shutdown */
-}
-
-static int run_gpu_groups(const struct CMUnitTest *tests, size_t count)
-{
-    const char *const *g;
-    int failed = 0;
-    char name[64];
-    for (g = gpu_names; *g; g++) {
-        xrt_backend_info info;
-        if (!find_info(*g, &info)) continue;
-        if (!info.available) {
-            printf("[ SKIPPED  ] gpu on %s: skipped: %s\n", *g, info.reason);
-            continue;
-        }
-        xrt_test_backend = *g;
-        snprintf(name, sizeof name, "gpu on %s", *g);
-        failed += _cmocka_run_group_tests(name, tests, count, xrt_test_group_setup, xrt_test_group_teardown);
-    }
-    return failed;
 }
 
 int main(void)
@@ -702,14 +625,13 @@ int main(void)
         cmocka_unit_test(test_gpu_capabilities),
         cmocka_unit_test(test_gpu_native_pointers),
         cmocka_unit_test(test_gpu_native_handles),
-        cmocka_unit_test(test_gpu_not_ready),
+        gated_test(test_gpu_not_ready),
         cmocka_unit_test(test_gpu_shutdown_with_live_memory),
     };
     int failed;
     env_save();
     xrt_test_log_capture();
     failed = cmocka_run_group_tests_name("gpu: selection and errors", everywhere, NULL, NULL);
-    failed += run_gpu_groups(with_gpu, sizeof with_gpu / sizeof with_gpu[0]);
-    xrt_shutdown();
+    failed += xrt_test_run_on_backends("gpu", with_gpu, sizeof with_gpu / sizeof with_gpu[0], gpu_names);
     return failed;
 }

@@ -7,34 +7,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#define OK(call)                                                                                   \
-    do {                                                                                           \
-        xrt_status ok_ = (call);                                                                   \
-        if (ok_ != XRT_SUCCESS) {                                                                  \
-            print_error("%s -> %s: %s\n", #call, xrt_status_string(ok_), xrt_get_last_error_string()); \
-            fail();                                                                                \
-        }                                                                                          \
-    } while (0)
-
-/* A call that must fail with `status`, record it as the last error and log
-   it at XRT_LOG_ERROR, the detail and the log line both containing `needle`. */
-#define FAILS(call, status, needle)                                                                \
-    do {                                                                                           \
-        int logs_;                                                                                 \
-        xrt_status st2_;                                                                           \
-        xrt_get_last_error();                                                                      \
-        logs_ = xrt_test_log.count;                                                                \
-        st2_ = (call);                                                                             \
-        if (st2_ != (status) || !strstr(xrt_get_last_error_string(), (needle)))                    \
-            print_error("%s -> %s: \"%s\"; expected %s with \"%s\"\n", #call, xrt_status_string(st2_), \
-                        xrt_get_last_error_string(), xrt_status_string(status), (needle));         \
-        XRT_ASSERT_FAILS(st2_, (status), (needle));                                                \
-        assert_int_equal(xrt_peek_at_last_error(), (status));                                      \
-        assert_true(xrt_test_log.count > logs_);                                                   \
-        assert_int_equal(xrt_test_log.level, XRT_LOG_ERROR);                                       \
-        assert_non_null(strstr(xrt_test_log.last, (needle)));                                      \
-    } while (0)
-
 static int fresh(void **state)
 {
     (void)state;
@@ -55,38 +27,6 @@ static int cleanup(void **state)
     xrt_set_log_level(XRT_LOG_WARN);
     xrt_set_log_callback(NULL, NULL);
     return 0;
-}
-
-/* Sets XRT_BACKEND (NULL: unset) and starts xrt again; returns xrt_init's status. */
-static xrt_status restart_with(const char *backend_env)
-{
-    if (backend_env) setenv("XRT_BACKEND", backend_env, 1);
-    else unsetenv("XRT_BACKEND");
-    xrt_shutdown();
-    return xrt_init();
-}
-
-static const char *current_backend(void)
-{
-    const char *name = NULL;
-    OK(xrt_get_backend(&name));
-    return name;
-}
-
-/* Index of a registered backend by name, or -1. */
-static int backend_index(const char *name, xrt_backend_info *out)
-{
-    xrt_backend_info info;
-    int n = 0, i;
-    OK(xrt_backend_count(&n));
-    for (i = 0; i < n; i++) {
-        OK(xrt_backend_get_info(i, &info));
-        if (strcmp(info.name, name) == 0) {
-            if (out) *out = info;
-            return i;
-        }
-    }
-    return -1;
 }
 
 /* The process default with XRT_BACKEND unset: the first available backend. */
@@ -391,9 +331,9 @@ static void test_unavailable_backend(void **state)
 static void test_env_selects_backend(void **state)
 {
     (void)state;
-    OK(restart_with("cpu"));
+    OK(reinit("XRT_BACKEND", "cpu"));
     assert_string_equal(current_backend(), "cpu");
-    OK(restart_with(NULL));
+    OK(reinit("XRT_BACKEND", NULL));
     assert_string_equal(current_backend(), first_available());
 }
 
@@ -420,7 +360,7 @@ static void test_env_unknown_name_fails(void **state)
         char needle[96];
         const char *bad = strcmp(lists[i], "cpu,,cpu") == 0 ? "''" : "'nosuch'";
         snprintf(needle, sizeof needle, "XRT_BACKEND=%s: unknown backend %s (valid: ", lists[i], bad);
-        FAILS(restart_with(lists[i]), XRT_ERROR_NOT_FOUND, needle);
+        FAILS(reinit("XRT_BACKEND", lists[i]), XRT_ERROR_NOT_FOUND, needle);
         assert_non_null(strstr(xrt_get_last_error_string(), "cpu")); /* lists the valid names */
         /* no silent fallback: every call reports why */
         FAILS(xrt_get_backend(&name), XRT_ERROR_NOT_FOUND, needle);
@@ -436,11 +376,51 @@ static void test_env_unknown_name_fails(void **state)
     OK(xrt_set_backend("cpu"));
     OK(xrt_malloc(&p, 16));
     OK(xrt_free(p));
-
-    FAILS(restart_with(""), XRT_ERROR_INVALID_VALUE, "XRT_BACKEND is empty");
 }
 
-/* "cuda,cpu": the first available of the list, as xrt_backend_get_info says. */
+/* A failed start is reported once, by the call that needed it: a thread's
+   first call logs one error line, which names the unknown backend, not a
+   second one for the implicit xrt_init. */
+static void test_env_failure_logged_once_per_call(void **state)
+{
+    void *p = NULL, *ret = NULL;
+    pthread_t t;
+    (void)state;
+    setenv("XRT_BACKEND", "nosuch", 1);
+    xrt_shutdown();
+    xrt_test_log_capture();
+    assert_int_equal(xrt_malloc(&p, 16), XRT_ERROR_NOT_FOUND); /* this thread's first call starts xrt */
+    assert_int_equal(xrt_test_log.count, 1);
+    assert_int_equal(xrt_test_log.level, XRT_LOG_ERROR);
+    assert_non_null(strstr(xrt_test_log.last, "unknown backend 'nosuch'"));
+    assert_non_null(strstr(xrt_get_last_error_string(), "unknown backend 'nosuch'"));
+
+    xrt_test_log_capture();
+    assert_int_equal(pthread_create(&t, NULL, thread_malloc_status, NULL), 0); /* a new thread's first call */
+    assert_int_equal(pthread_join(t, &ret), 0);
+    assert_int_equal((uintptr_t)ret, XRT_ERROR_NOT_FOUND);
+    assert_int_equal(xrt_test_log.count, 1);
+    assert_int_equal(xrt_test_log.level, XRT_LOG_ERROR);
+    assert_non_null(strstr(xrt_test_log.last, "unknown backend 'nosuch'"));
+}
+
+/* An empty XRT_BACKEND is the same as none: automatic selection. */
+static void test_env_empty_is_unset(void **state)
+{
+    const char *dflt;
+    (void)state;
+    OK(reinit("XRT_BACKEND", NULL));
+    dflt = first_available();
+    xrt_test_log_capture();
+    OK(reinit("XRT_BACKEND", ""));
+    assert_string_equal(current_backend(), dflt);
+    assert_int_equal(xrt_test_log.count, 0);
+    assert_stream_works(NULL, 0x5f);
+}
+
+/* "cuda,cpu": the first available of the list, as xrt_backend_get_info says.
+   The built-in names are known in every build (test_cpu_only.c: when not
+   enabled, they are listed as unavailable). */
 static void test_env_priority_list(void **state)
 {
     static const char *const lists[] = {"cuda,cpu", "hip,cpu", "cuda,hip,cpu"};
@@ -449,22 +429,16 @@ static void test_env_priority_list(void **state)
     for (i = 0; i < sizeof lists / sizeof lists[0]; i++) {
         char list[32], *name, *save = NULL;
         const char *expect = NULL;
-        int unknown = 0;
         xrt_backend_info info;
-        OK(restart_with(NULL));
+        OK(reinit("XRT_BACKEND", NULL));
         snprintf(list, sizeof list, "%s", lists[i]);
         for (name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
-            if (backend_index(name, &info) < 0) unknown = 1;
-            else if (!expect && info.available) expect = info.name;
+            assert_true(backend_index(name, &info) >= 0);
+            if (!expect && info.available) expect = info.name;
         }
-        if (unknown) { /* a GPU backend this build does not enable: an unknown name */
-            FAILS(restart_with(lists[i]), XRT_ERROR_NOT_FOUND, "unknown backend");
-            print_message("XRT_BACKEND=%s: %s\n", lists[i], xrt_get_last_error_string());
-        } else {
-            OK(restart_with(lists[i]));
-            assert_string_equal(current_backend(), expect);
-            print_message("XRT_BACKEND=%s selects %s\n", lists[i], expect);
-        }
+        OK(reinit("XRT_BACKEND", lists[i]));
+        assert_string_equal(current_backend(), expect);
+        print_message("XRT_BACKEND=%s selects %s\n", lists[i], expect);
     }
 }
 
@@ -474,20 +448,75 @@ static void test_env_unavailable_and_late_registration(void **state)
 {
     static xrt_backend mine;
     (void)state;
-    FAILS(restart_with("broken,flaky"), XRT_ERROR_NOT_FOUND, "unknown backend 'broken'");
+    FAILS(reinit("XRT_BACKEND", "broken,flaky"), XRT_ERROR_NOT_FOUND, "unknown backend 'broken'");
     register_failing(); /* nothing was selected, so registering selects again */
     FAILS(xrt_get_device_count(&(int){0}), XRT_ERROR_BACKEND_UNAVAILABLE,
           "XRT_BACKEND=broken,flaky: none available; last: flaky: unavailable: backend unavailable");
 
-    FAILS(restart_with("broken"), XRT_ERROR_NOT_FOUND, "unknown backend 'broken'");
+    FAILS(reinit("XRT_BACKEND", "broken"), XRT_ERROR_NOT_FOUND, "unknown backend 'broken'");
     register_failing();
     FAILS(xrt_get_device_count(&(int){0}), XRT_ERROR_NO_DEVICE,
           "XRT_BACKEND=broken: broken: unavailable: no widget found");
 
-    FAILS(restart_with("mine"), XRT_ERROR_NOT_FOUND, "unknown backend 'mine'");
+    FAILS(reinit("XRT_BACKEND", "mine"), XRT_ERROR_NOT_FOUND, "unknown backend 'mine'");
     mine = mine_table("mine");
     OK(xrt_register_backend(&mine));
     assert_string_equal(current_backend(), "mine");
+}
+
+/* >> handles across a restart */
+/* A handle from before xrt_shutdown never equals one handed out after the
+   next xrt_init, and stays detectably stale. */
+static void test_handles_stale_across_restart(void **state)
+{
+    enum { K = 3 };
+    xrt_stream s0[K], s1[K];
+    xrt_event e0[K], e1[K];
+    float ms;
+    void *d;
+    int i, j;
+    (void)state;
+    for (i = 0; i < K; i++) {
+        OK(xrt_stream_create(&s0[i]));
+        OK(xrt_event_create(&e0[i], 0));
+    }
+    OK(xrt_event_record(e0[0], s0[0]));
+    xrt_shutdown();
+    OK(xrt_init());
+    xrt_test_log_capture();
+    for (i = 0; i < K; i++) {
+        OK(xrt_stream_create(&s1[i]));
+        OK(xrt_event_create(&e1[i], 0));
+    }
+    for (i = 0; i < K; i++)
+        for (j = 0; j < K; j++) {
+            assert_ptr_not_equal(s0[i], s1[j]);
+            assert_ptr_not_equal(e0[i], e1[j]);
+        }
+    OK(xrt_malloc(&d, 64));
+    for (i = 0; i < K; i++) {
+        FAILS(xrt_stream_query(s0[i]), XRT_ERROR_INVALID_HANDLE, "destroyed");
+        FAILS(xrt_stream_synchronize(s0[i]), XRT_ERROR_INVALID_HANDLE, "destroyed");
+        FAILS(xrt_memset_async(d, 0, 64, s0[i]), XRT_ERROR_INVALID_HANDLE, "destroyed");
+        FAILS(xrt_launch_host_func(s0[i], set_flag, &(int){0}), XRT_ERROR_INVALID_HANDLE, "destroyed");
+        FAILS(xrt_event_record(e1[i], s0[i]), XRT_ERROR_INVALID_HANDLE, "destroyed");
+        FAILS(xrt_stream_wait_event(s0[i], e1[i]), XRT_ERROR_INVALID_HANDLE, "destroyed");
+        FAILS(xrt_stream_destroy(s0[i]), XRT_ERROR_INVALID_HANDLE, "destroyed");
+        FAILS(xrt_event_query(e0[i]), XRT_ERROR_INVALID_HANDLE, "destroyed");
+        FAILS(xrt_event_synchronize(e0[i]), XRT_ERROR_INVALID_HANDLE, "destroyed");
+        FAILS(xrt_event_record(e0[i], s1[i]), XRT_ERROR_INVALID_HANDLE, "destroyed");
+        FAILS(xrt_stream_wait_event(s1[i], e0[i]), XRT_ERROR_INVALID_HANDLE, "destroyed");
+        FAILS(xrt_event_elapsed_time(&ms, e0[i], e1[i]), XRT_ERROR_INVALID_HANDLE, "destroyed");
+        FAILS(xrt_event_destroy(e0[i]), XRT_ERROR_INVALID_HANDLE, "destroyed");
+    }
+    for (i = 0; i < K; i++) { /* the new ones were not touched */
+        OK(xrt_event_record(e1[i], s1[i]));
+        OK(xrt_stream_synchronize(s1[i]));
+        OK(xrt_event_query(e1[i]));
+        OK(xrt_event_destroy(e1[i]));
+        OK(xrt_stream_destroy(s1[i]));
+    }
+    OK(xrt_free(d));
 }
 
 /* >> XRT_LOG */
@@ -496,7 +525,7 @@ static void test_env_log_level(void **state)
     void *p;
     (void)state;
     setenv("XRT_LOG", "debug", 1);
-    OK(restart_with(NULL));
+    OK(reinit("XRT_BACKEND", NULL));
     xrt_test_log_capture();
     register_failing();
     assert_true(backend_index("broken", NULL) >= 0); /* the probe logs at info */
@@ -504,7 +533,7 @@ static void test_env_log_level(void **state)
     assert_int_equal(xrt_test_log.level, XRT_LOG_INFO);
 
     setenv("XRT_LOG", "ERROR", 1); /* any case */
-    OK(restart_with(NULL));
+    OK(reinit("XRT_BACKEND", NULL));
     xrt_test_log_capture();
     register_failing();
     assert_true(backend_index("broken", NULL) >= 0);
@@ -514,14 +543,14 @@ static void test_env_log_level(void **state)
     assert_int_equal(xrt_test_log.level, XRT_LOG_ERROR);
 
     setenv("XRT_LOG", "none", 1);
-    OK(restart_with(NULL));
+    OK(reinit("XRT_BACKEND", NULL));
     xrt_test_log_capture();
     assert_int_equal(xrt_malloc(&p, 0), XRT_ERROR_INVALID_VALUE);
     assert_int_equal(xrt_get_last_error(), XRT_ERROR_INVALID_VALUE); /* recorded, not logged */
     assert_int_equal(xrt_test_log.count, 0);
 
     setenv("XRT_LOG", "3", 1); /* a number is a level */
-    OK(restart_with(NULL));
+    OK(reinit("XRT_BACKEND", NULL));
     xrt_test_log_capture();
     register_failing();
     assert_true(backend_index("flaky", NULL) >= 0); /* probes broken, then flaky */
@@ -630,8 +659,11 @@ int main(void)
         T(test_unavailable_backend),
         T(test_env_selects_backend),
         T(test_env_unknown_name_fails),
+        T(test_env_failure_logged_once_per_call),
+        T(test_env_empty_is_unset),
         T(test_env_priority_list),
         T(test_env_unavailable_and_late_registration),
+        T(test_handles_stale_across_restart),
         T(test_env_log_level),
         T(test_selection_is_per_thread),
         T(test_concurrent_init),

@@ -5,8 +5,11 @@
    finish in well under a minute on a 2-core machine under TSan. */
 #include "xrt_test.h"
 
+#include <signal.h>
+#include <time.h>
+#include <unistd.h>
+
 #include <pthread.h>
-#include <stdlib.h>
 
 enum { THREADS = 8, STREAMS = 4, ROUNDS = 12, REPS = 40, BYTES = 2048 };
 
@@ -61,8 +64,6 @@ static void check_copy(void *user)
             return;
         }
 }
-
-static void count_up(void *user) { __atomic_add_fetch((int *)user, 1, __ATOMIC_RELAXED); }
 
 /* Per thread, STREAMS streams in a ring: stream i sets its buffer, stream i+1
    waits for that and copies it out, and stream i waits for the copy before it
@@ -228,16 +229,47 @@ static void test_many_producers_one_stream(void **state)
     assert_int_equal(xrt_stream_destroy(shared), XRT_SUCCESS);
 }
 
+/* The enqueue that meets a worker on its way to sleep must still wake it: each
+   round lets the workers go idle for a random time around their spin-then-park
+   and waits for one op. A lost wake-up hangs; the alarm turns that into a failure. */
+static void nop(void *user) { (void)user; }
+
+static void on_alarm(int sig)
+{
+    static const char msg[] = "HANG: a stream worker missed its wake-up (synchronize waited > 5 s)\n";
+    (void)sig;
+    if (write(2, msg, sizeof msg - 1) < 0) _exit(2);
+    _exit(1);
+}
+
+static void test_parking_worker_wakes(void **state)
+{
+    xrt_stream s[4];
+    unsigned seed = 1;
+    double end = now_ms(CLOCK_MONOTONIC) + 2000;
+    int i;
+    (void)state;
+    signal(SIGALRM, on_alarm);
+    for (i = 0; i < 4; i++) assert_int_equal(xrt_stream_create(&s[i]), XRT_SUCCESS);
+    while (now_ms(CLOCK_MONOTONIC) < end) {
+        struct timespec ts = {0, (long)((seed = seed * 1103515245u + 12345u) >> 8) % 200000};
+        nanosleep(&ts, NULL);
+        for (i = 0; i < 4; i++) assert_int_equal(xrt_launch_host_func(s[i], nop, NULL), XRT_SUCCESS);
+        alarm(5);
+        for (i = 0; i < 4; i++) assert_int_equal(xrt_stream_synchronize(s[i]), XRT_SUCCESS);
+        alarm(0);
+    }
+    for (i = 0; i < 4; i++) assert_int_equal(xrt_stream_destroy(s[i]), XRT_SUCCESS);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_streams_and_events),
         cmocka_unit_test(test_alloc_and_event_churn),
         cmocka_unit_test(test_many_producers_one_stream),
+        cmocka_unit_test(test_parking_worker_wakes),
     };
-    int failed;
-    xrt_test_backend = "cpu";
-    failed = cmocka_run_group_tests_name("stress", tests, xrt_test_group_setup, xrt_test_group_teardown);
-    xrt_shutdown();
-    return failed;
+    static const char *const cpu[] = {"cpu", NULL};
+    return xrt_test_run_on_backends("stress", tests, sizeof tests / sizeof tests[0], cpu);
 }

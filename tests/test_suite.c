@@ -4,68 +4,7 @@
    code is valid on a GPU. Backend-specific proofs live in test_cpu.c. */
 #include "xrt_test.h"
 
-#include <time.h>
-
-/* A call that must succeed; on failure shows the status and the detail. */
-#define OK(call)                                                                                   \
-    do {                                                                                           \
-        xrt_status ok_ = (call);                                                                   \
-        if (ok_ != XRT_SUCCESS) {                                                                  \
-            print_error("%s -> %s: %s\n", #call, xrt_status_string(ok_), xrt_get_last_error_string()); \
-            fail();                                                                                \
-        }                                                                                          \
-    } while (0)
-
-/* A call that must fail with `status`, record it as the last error and log
-   it at XRT_LOG_ERROR, the detail and the log line both containing `needle`. */
-#define FAILS(call, status, needle)                                                                \
-    do {                                                                                           \
-        int logs_;                                                                                 \
-        xrt_status st2_;                                                                           \
-        xrt_get_last_error();                                                                      \
-        logs_ = xrt_test_log.count;                                                                \
-        st2_ = (call);                                                                             \
-        if (st2_ != (status) || !strstr(xrt_get_last_error_string(), (needle)))                    \
-            print_error("%s -> %s: \"%s\"; expected %s with \"%s\"\n", #call, xrt_status_string(st2_), \
-                        xrt_get_last_error_string(), xrt_status_string(status), (needle));         \
-        XRT_ASSERT_FAILS(st2_, (status), (needle));                                                \
-        assert_int_equal(xrt_peek_at_last_error(), (status));                                      \
-        assert_true(xrt_test_log.count > logs_);                                                   \
-        assert_int_equal(xrt_test_log.level, XRT_LOG_ERROR);                                       \
-        assert_non_null(strstr(xrt_test_log.last, (needle)));                                      \
-    } while (0)
-
 #define N 4133 /* odd on purpose: not a multiple of any vector width */
-
-static void sleep_ms(int ms)
-{
-    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-    while (nanosleep(&ts, &ts) != 0) {}
-}
-
-static unsigned caps(void)
-{
-    unsigned c = 0;
-    OK(xrt_get_capabilities(&c));
-    return c;
-}
-
-static const char *backend_name(void)
-{
-    const char *name = NULL;
-    OK(xrt_get_backend(&name));
-    assert_non_null(name);
-    return name;
-}
-
-/* cmocka's skip, with the reason that tests/run.sh shows. */
-#define SKIP_UNLESS(cond, why)                                                   \
-    do {                                                                         \
-        if (!(cond)) {                                                           \
-            print_message("skipped: %s: %s\n", xrt_test_backend, (why));         \
-            skip();                                                              \
-        }                                                                        \
-    } while (0)
 
 static void fill(unsigned char *p, size_t n, unsigned seed)
 {
@@ -78,44 +17,6 @@ static void assert_filled(const unsigned char *p, size_t n, unsigned seed)
     size_t i;
     for (i = 0; i < n; i++)
         if (p[i] != (unsigned char)(i * 131u + seed * 7u + 1u)) fail_msg("byte %zu differs", i);
-}
-
-static void assert_bytes(const unsigned char *p, size_t n, unsigned char v)
-{
-    size_t i;
-    for (i = 0; i < n; i++)
-        if (p[i] != v) fail_msg("byte %zu is 0x%02x, expected 0x%02x", i, p[i], v);
-}
-
-/* A host function that blocks its stream until the test opens the gate. The
-   per-test teardown opens every gate, so a failed test never leaves a stream
-   blocked. */
-typedef struct gate { int open, entered; } gate;
-static gate gates[2];
-
-static void gate_wait(void *user)
-{
-    gate *g = (gate *)user;
-    __atomic_store_n(&g->entered, 1, __ATOMIC_RELEASE);
-    while (!__atomic_load_n(&g->open, __ATOMIC_ACQUIRE)) sleep_ms(1);
-}
-
-static void gate_open(gate *g) { __atomic_store_n(&g->open, 1, __ATOMIC_RELEASE); }
-
-static int gates_reset(void **state)
-{
-    (void)state;
-    memset(gates, 0, sizeof gates);
-    return 0;
-}
-
-static int gates_release(void **state)
-{
-    (void)state;
-    gate_open(&gates[0]);
-    gate_open(&gates[1]);
-    xrt_device_synchronize();
-    return 0;
 }
 
 /* >> devices */
@@ -163,26 +64,19 @@ static void test_capabilities(void **state)
     char needle[64];
     (void)state;
     assert_int_equal(c & ~known, 0);
-    snprintf(needle, sizeof needle, "not supported by backend %s", backend_name());
+    snprintf(needle, sizeof needle, "not supported by backend %s", current_backend());
     if (!(c & XRT_CAP_NATIVE_HANDLES)) {
         FAILS(xrt_stream_get_native(NULL, &native), XRT_ERROR_UNSUPPORTED, needle);
     } else {
         xrt_stream s, w;
-        void *d;
-        unsigned char h[64];
         OK(xrt_stream_create(&s));
         OK(xrt_stream_get_native(s, &native));
         assert_non_null(native);
         OK(xrt_stream_wrap_native(&w, native)); /* not owned: destroying w leaves s alive */
-        OK(xrt_malloc(&d, sizeof h));
-        OK(xrt_memset_async(d, 0x42, sizeof h, w));
-        OK(xrt_memcpy_async(h, d, sizeof h, XRT_MEMCPY_DEVICE_TO_HOST, w));
-        OK(xrt_stream_synchronize(w));
-        assert_bytes(h, sizeof h, 0x42);
+        assert_stream_works(w, 0x42);
         OK(xrt_stream_destroy(w));
         OK(xrt_stream_synchronize(s));
         OK(xrt_stream_destroy(s));
-        OK(xrt_free(d));
     }
 }
 
@@ -286,33 +180,31 @@ static void test_memset(void **state)
    XRT_MEMCPY_DEFAULT, at aligned and odd offsets. */
 static void test_memcpy_kinds(void **state)
 {
+    static const xrt_memcpy_kind explicit_kinds[4] = {XRT_MEMCPY_HOST_TO_DEVICE, XRT_MEMCPY_DEVICE_TO_DEVICE,
+                                                      XRT_MEMCPY_DEVICE_TO_HOST, XRT_MEMCPY_HOST_TO_HOST};
+    static const xrt_memcpy_kind inferred[4] = {XRT_MEMCPY_DEFAULT, XRT_MEMCPY_DEFAULT, XRT_MEMCPY_DEFAULT,
+                                                XRT_MEMCPY_DEFAULT};
     static unsigned char h1[N], h2[N], h3[N];
     void *d1, *d2;
     unsigned char *d1c;
+    unsigned k;
     (void)state;
     OK(xrt_malloc(&d1, N));
     OK(xrt_malloc(&d2, N));
     d1c = (unsigned char *)d1;
 
-    fill(h1, N, 1);
-    memset(h2, 0, N);
-    memset(h3, 0, N);
-    OK(xrt_memcpy(d1, h1, N, XRT_MEMCPY_HOST_TO_DEVICE));
-    OK(xrt_memcpy(d2, d1, N, XRT_MEMCPY_DEVICE_TO_DEVICE));
-    OK(xrt_memcpy(h2, d2, N, XRT_MEMCPY_DEVICE_TO_HOST));
-    assert_filled(h2, N, 1);
-    OK(xrt_memcpy(h3, h2, N, XRT_MEMCPY_HOST_TO_HOST));
-    assert_filled(h3, N, 1);
-
-    fill(h1, N, 2);
-    memset(h2, 0, N);
-    memset(h3, 0, N);
-    OK(xrt_memcpy(d1, h1, N, XRT_MEMCPY_DEFAULT));
-    OK(xrt_memcpy(d2, d1, N, XRT_MEMCPY_DEFAULT));
-    OK(xrt_memcpy(h2, d2, N, XRT_MEMCPY_DEFAULT));
-    assert_filled(h2, N, 2);
-    OK(xrt_memcpy(h3, h2, N, XRT_MEMCPY_DEFAULT));
-    assert_filled(h3, N, 2);
+    for (k = 1; k <= 2; k++) {
+        const xrt_memcpy_kind *kind = k == 1 ? explicit_kinds : inferred;
+        fill(h1, N, k);
+        memset(h2, 0, N);
+        memset(h3, 0, N);
+        OK(xrt_memcpy(d1, h1, N, kind[0]));
+        OK(xrt_memcpy(d2, d1, N, kind[1]));
+        OK(xrt_memcpy(h2, d2, N, kind[2]));
+        assert_filled(h2, N, k);
+        OK(xrt_memcpy(h3, h2, N, kind[3]));
+        assert_filled(h3, N, k);
+    }
 
     memset(h2, 0, N);
     OK(xrt_memcpy(d1c + 13, h1 + 7, N / 2, XRT_MEMCPY_HOST_TO_DEVICE));
@@ -408,7 +300,7 @@ static void test_pointer_attributes(void **state)
 
     OK(xrt_pointer_get_attributes(&a, d));
     assert_int_equal(a.type, XRT_MEMORY_DEVICE);
-    assert_string_equal(a.backend, backend_name());
+    assert_string_equal(a.backend, current_backend());
     assert_int_equal(a.device, dev);
     assert_ptr_equal(a.base, d);
     assert_int_equal(a.size, N);
@@ -422,7 +314,7 @@ static void test_pointer_attributes(void **state)
         OK(xrt_malloc_host(&p, 100));
         OK(xrt_pointer_get_attributes(&a, (char *)p + 99));
         assert_int_equal(a.type, XRT_MEMORY_PINNED_HOST);
-        assert_string_equal(a.backend, backend_name());
+        assert_string_equal(a.backend, current_backend());
         assert_int_equal(a.device, -1);
         assert_ptr_equal(a.base, p);
         assert_int_equal(a.size, 100);
@@ -565,24 +457,17 @@ static void test_stream_wait_event(void **state)
 /* Waiting on an event that was never recorded imposes no wait. */
 static void test_wait_unrecorded_event(void **state)
 {
-    unsigned char h[64];
     xrt_stream s;
     xrt_event e;
-    void *d;
     (void)state;
-    OK(xrt_malloc(&d, sizeof h));
     OK(xrt_stream_create(&s));
     OK(xrt_event_create(&e, 0));
     OK(xrt_stream_wait_event(s, e));
-    OK(xrt_memset_async(d, 0x21, sizeof h, s));
-    OK(xrt_memcpy_async(h, d, sizeof h, XRT_MEMCPY_DEVICE_TO_HOST, s));
-    OK(xrt_stream_synchronize(s));
-    assert_bytes(h, sizeof h, 0x21);
+    assert_stream_works(s, 0x21);
     OK(xrt_stream_wait_event(NULL, e)); /* the NULL stream can wait too */
     OK(xrt_stream_synchronize(NULL));
     OK(xrt_event_destroy(e));
     OK(xrt_stream_destroy(s));
-    OK(xrt_free(d));
 }
 
 /* >> host functions */
@@ -681,12 +566,10 @@ int main(void)
         cmocka_unit_test(test_pointer_attributes),
         cmocka_unit_test(test_streams),
         cmocka_unit_test(test_events),
-        cmocka_unit_test_setup_teardown(test_stream_wait_event, gates_reset, gates_release),
+        gated_test(test_stream_wait_event),
         cmocka_unit_test(test_wait_unrecorded_event),
         cmocka_unit_test(test_host_func_order),
-        cmocka_unit_test_setup_teardown(test_stream_independence, gates_reset, gates_release),
+        gated_test(test_stream_independence),
     };
-    int failed = xrt_test_run_on_backends("suite", tests, sizeof tests / sizeof tests[0]);
-    xrt_shutdown();
-    return failed;
+    return xrt_test_run_on_backends("suite", tests, sizeof tests / sizeof tests[0], NULL);
 }

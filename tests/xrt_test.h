@@ -1,6 +1,11 @@
 /* Shared helpers for the xrt test programs (cmocka). Each tests/test_*.c is one
    program: it defines XRT_IMPL, includes this header, and the Makefile enables
-   every backend whose headers are installed. */
+   every backend whose headers are installed.
+
+   The helpers are `static inline` functions and macros, so that a program that
+   uses only some of them still compiles under -Werror. The short names (OK,
+   FAILS, sleep_ms, gate_wait, ...) are the tests' vocabulary: a test program
+   does not define its own under these names. */
 #ifndef XRT_TEST_H
 #define XRT_TEST_H
 
@@ -12,10 +17,12 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <cmocka.h>
 
-/* Log capture: tests assert on what was logged, not only on the status. */
+/* >> log capture: tests assert on what was logged, not only on the status */
 static struct { int count; xrt_log_level level; char last[1024]; } xrt_test_log;
 
 static inline void xrt_test_log_fn(xrt_log_level level, const char *msg, void *user)
@@ -32,6 +39,21 @@ static inline void xrt_test_log_capture(void)
     xrt_set_log_callback(xrt_test_log_fn, NULL);
 }
 
+/* The backend the current group runs on (set by xrt_test_run_on_backends);
+   NULL outside such a group. */
+static const char *xrt_test_backend;
+
+/* >> assertions */
+/* A call that must succeed; on failure shows the status and the detail. */
+#define OK(call)                                                                                   \
+    do {                                                                                           \
+        xrt_status ok_ = (call);                                                                   \
+        if (ok_ != XRT_SUCCESS) {                                                                  \
+            print_error("%s -> %s: %s\n", #call, xrt_status_string(ok_), xrt_get_last_error_string()); \
+            fail();                                                                                \
+        }                                                                                          \
+    } while (0)
+
 /* Asserts a call's exact status and that the detail string mentions `needle`. */
 #define XRT_ASSERT_FAILS(call, status, needle)                                      \
     do {                                                                            \
@@ -40,9 +62,168 @@ static inline void xrt_test_log_capture(void)
         assert_non_null(strstr(xrt_get_last_error_string(), (needle)));             \
     } while (0)
 
-/* The backend the current group runs on (set by xrt_test_setup_backend). */
-static const char *xrt_test_backend;
+/* A call that must fail with `status`, record it as the last error and log
+   it at XRT_LOG_ERROR, the detail and the log line both containing `needle`
+   (the log must be captured: xrt_test_log_capture). */
+#define FAILS(call, status, needle)                                                                \
+    do {                                                                                           \
+        int logs_;                                                                                 \
+        xrt_status st2_;                                                                           \
+        xrt_get_last_error();                                                                      \
+        logs_ = xrt_test_log.count;                                                                \
+        st2_ = (call);                                                                             \
+        if (st2_ != (status) || !strstr(xrt_get_last_error_string(), (needle)))                    \
+            print_error("%s -> %s: \"%s\"; expected %s with \"%s\"\n", #call, xrt_status_string(st2_), \
+                        xrt_get_last_error_string(), xrt_status_string(status), (needle));         \
+        XRT_ASSERT_FAILS(st2_, (status), (needle));                                                \
+        assert_int_equal(xrt_peek_at_last_error(), (status));                                      \
+        assert_true(xrt_test_log.count > logs_);                                                   \
+        assert_int_equal(xrt_test_log.level, XRT_LOG_ERROR);                                       \
+        assert_non_null(strstr(xrt_test_log.last, (needle)));                                      \
+    } while (0)
 
+/* cmocka's skip, with the reason that tests/run.sh shows ("skipped: <backend>:
+   <why>" inside a per-backend group, "skipped: <why>" outside one). */
+#define SKIP_UNLESS(cond, why)                                                                     \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            if (xrt_test_backend) print_message("skipped: %s: %s\n", xrt_test_backend, (why));     \
+            else print_message("skipped: %s\n", (why));                                            \
+            skip();                                                                                \
+        }                                                                                          \
+    } while (0)
+
+static inline void assert_bytes(const unsigned char *p, size_t n, unsigned char v)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (p[i] != v) fail_msg("byte %zu is 0x%02x, expected 0x%02x", i, p[i], v);
+}
+
+/* Sets 64 bytes of fresh device memory to `v` on stream `s`, copies them
+   back on `s` and checks them: the stream runs work in order. */
+static inline void assert_stream_works(xrt_stream s, unsigned char v)
+{
+    unsigned char h[64];
+    void *d;
+    OK(xrt_malloc(&d, sizeof h));
+    memset(h, (unsigned char)~v, sizeof h);
+    OK(xrt_memset_async(d, v, sizeof h, s));
+    OK(xrt_memcpy_async(h, d, sizeof h, XRT_MEMCPY_DEVICE_TO_HOST, s));
+    OK(xrt_stream_synchronize(s));
+    assert_bytes(h, sizeof h, v);
+    OK(xrt_free(d));
+}
+
+/* >> backends */
+static inline unsigned caps(void)
+{
+    unsigned c = 0;
+    OK(xrt_get_capabilities(&c));
+    return c;
+}
+
+/* The calling thread's backend. */
+static inline const char *current_backend(void)
+{
+    const char *name = NULL;
+    OK(xrt_get_backend(&name));
+    assert_non_null(name);
+    return name;
+}
+
+/* Index of a registered backend by name (its info in *out when not NULL), or
+   -1 (*out zeroed). */
+static inline int backend_index(const char *name, xrt_backend_info *out)
+{
+    xrt_backend_info info;
+    int n = 0, i;
+    if (out) memset(out, 0, sizeof *out);
+    OK(xrt_backend_count(&n));
+    for (i = 0; i < n; i++) {
+        OK(xrt_backend_get_info(i, &info));
+        if (strcmp(info.name, name) == 0) {
+            if (out) *out = info;
+            return i;
+        }
+    }
+    return -1;
+}
+
+/* Sets environment variable `name` (value NULL: unsets it), clears the last
+   error and starts xrt again; returns xrt_init's status. */
+static inline xrt_status reinit(const char *name, const char *value)
+{
+    xrt_shutdown();
+    if (value) setenv(name, value, 1);
+    else unsetenv(name);
+    xrt_get_last_error();
+    return xrt_init();
+}
+
+/* >> time */
+static inline void sleep_ms(int ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) != 0) {}
+}
+
+static inline double now_ms(clockid_t clock)
+{
+    struct timespec ts;
+    clock_gettime(clock, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* >> gates and flags */
+/* A host function that blocks its stream until the test opens the gate: it
+   stands in for a long kernel. With gates_reset / gates_release as a test's
+   setup and teardown, a failed test never leaves a stream blocked. */
+typedef struct gate { int open, entered; } gate;
+static gate gates[2];
+
+static inline void gate_wait(void *user)
+{
+    gate *g = (gate *)user;
+    __atomic_store_n(&g->entered, 1, __ATOMIC_RELEASE);
+    while (!__atomic_load_n(&g->open, __ATOMIC_ACQUIRE)) sleep_ms(1);
+}
+
+static inline void gate_open(gate *g) { __atomic_store_n(&g->open, 1, __ATOMIC_RELEASE); }
+
+/* Waits (up to 5 s) until a stream has reached the gate. */
+static inline void gate_wait_entered(gate *g)
+{
+    int i;
+    for (i = 0; i < 5000 && !__atomic_load_n(&g->entered, __ATOMIC_ACQUIRE); i++) sleep_ms(1);
+    assert_true(__atomic_load_n(&g->entered, __ATOMIC_ACQUIRE));
+}
+
+static inline int gates_reset(void **state)
+{
+    (void)state;
+    memset(gates, 0, sizeof gates);
+    return 0;
+}
+
+static inline int gates_release(void **state)
+{
+    (void)state;
+    gate_open(&gates[0]);
+    gate_open(&gates[1]);
+    xrt_device_synchronize();
+    return 0;
+}
+
+/* A test that blocks streams with gates. */
+#define gated_test(f) cmocka_unit_test_setup_teardown(f, gates_reset, gates_release)
+
+/* Host functions that leave a trace for the test thread. */
+static inline void set_flag(void *user) { __atomic_store_n((int *)user, 1, __ATOMIC_RELEASE); }
+static inline int flag(int *f) { return __atomic_load_n(f, __ATOMIC_ACQUIRE); }
+static inline void count_up(void *user) { __atomic_add_fetch((int *)user, 1, __ATOMIC_ACQ_REL); }
+
+/* >> running groups */
 static inline int xrt_test_group_setup(void **state)
 {
     (void)state;
@@ -57,9 +238,21 @@ static inline int xrt_test_group_teardown(void **state)
     return 0;
 }
 
-/* Runs `tests` once per enabled backend; prints "skipped: <reason>" for the
-   unavailable ones. Returns the number of failed tests. */
-static inline int xrt_test_run_on_backends(const char *suite, const struct CMUnitTest *tests, size_t count)
+static inline int xrt_test_listed(const char *name, const char *const *only)
+{
+    if (!only) return 1;
+    for (; *only; only++)
+        if (strcmp(*only, name) == 0) return 1;
+    return 0;
+}
+
+/* Runs `tests` as the group "<suite> on <backend>" once per registered
+   backend named in `only` (a NULL-terminated list; NULL: every backend);
+   prints "skipped: <reason>" for the unavailable ones. Then shuts xrt down,
+   so that the leak checker sees everything released. Returns the number of
+   failed tests. */
+static inline int xrt_test_run_on_backends(const char *suite, const struct CMUnitTest *tests, size_t count,
+                                           const char *const *only)
 {
     int n = 0, i, failed = 0;
     char name[128];
@@ -67,6 +260,7 @@ static inline int xrt_test_run_on_backends(const char *suite, const struct CMUni
     for (i = 0; i < n; i++) {
         xrt_backend_info info;
         if (xrt_backend_get_info(i, &info) != XRT_SUCCESS) return 1;
+        if (!xrt_test_listed(info.name, only)) continue;
         if (!info.available) {
             printf("[ SKIPPED  ] %s on %s: skipped: %s\n", suite, info.name, info.reason);
             continue;
@@ -75,6 +269,8 @@ static inline int xrt_test_run_on_backends(const char *suite, const struct CMUni
         snprintf(name, sizeof name, "%s on %s", suite, info.name);
         failed += _cmocka_run_group_tests(name, tests, count, xrt_test_group_setup, xrt_test_group_teardown);
     }
+    xrt_test_backend = NULL;
+    xrt_shutdown();
     return failed;
 }
 
