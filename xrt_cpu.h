@@ -148,7 +148,41 @@ static struct {
     xrt__cpu_stream *dflt;
     xrt__cpu_counter exited; /* worker threads that have finished */
     uint64_t started;
+    pthread_t *zombies; /* finished workers not joined yet */
+    size_t nzombies, cap;
 } xrt__cpu;
+
+/* Workers are joined, not detached, so that xrt_shutdown returns with every
+   thread gone. A finished worker leaves its id here; the next stream creation
+   or the shutdown joins it. Called with the list lock held. */
+static void xrt__cpu_bury_locked(pthread_t self)
+{
+    if (xrt__cpu.nzombies == xrt__cpu.cap) {
+        size_t cap = xrt__cpu.cap ? 2 * xrt__cpu.cap : 16;
+        pthread_t *z = (pthread_t *)realloc(xrt__cpu.zombies, cap * sizeof *z);
+        if (!z) {
+            pthread_detach(self); /* no memory to remember it: let it go */
+            return;
+        }
+        xrt__cpu.zombies = z;
+        xrt__cpu.cap = cap;
+    }
+    xrt__cpu.zombies[xrt__cpu.nzombies++] = self;
+}
+
+static void xrt__cpu_reap(void)
+{
+    pthread_t *z;
+    size_t n, i;
+    pthread_mutex_lock(&xrt__cpu_list_lock);
+    z = xrt__cpu.zombies;
+    n = xrt__cpu.nzombies;
+    xrt__cpu.zombies = NULL;
+    xrt__cpu.nzombies = xrt__cpu.cap = 0;
+    pthread_mutex_unlock(&xrt__cpu_list_lock);
+    for (i = 0; i < n; i++) pthread_join(z[i], NULL);
+    free(z);
+}
 
 /* >> cpu: the worker */
 /* The destroying thread still touches the stream after it publishes the exit
@@ -198,6 +232,7 @@ static void *xrt__cpu_worker(void *arg)
     xrt__cpu_stream_unlink(s);
     xrt__cpu_stream_unref(s);
     pthread_mutex_lock(&xrt__cpu_list_lock);
+    xrt__cpu_bury_locked(pthread_self());
     xrt__cpu_counter_publish(&xrt__cpu.exited, xrt__cpu.exited.value + 1);
     pthread_mutex_unlock(&xrt__cpu_list_lock);
     return NULL;
@@ -277,12 +312,12 @@ static xrt_status xrt__cpu_stream_new(xrt__cpu_stream **out)
     xrt__cpu_stream *s = (xrt__cpu_stream *)aligned_alloc(64, sizeof *s);
     int rc;
     if (!s) return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_stream_create", "no memory for a stream");
+    xrt__cpu_reap(); /* streams destroyed earlier: join their workers */
     memset(s, 0, sizeof *s);
     s->refs = 2;
     pthread_mutex_lock(&xrt__cpu_list_lock);
     rc = pthread_create(&s->thread, NULL, xrt__cpu_worker, s);
     if (rc == 0) {
-        pthread_detach(s->thread);
         xrt__cpu.started++;
         s->next = &xrt__cpu.list;
         s->prev = xrt__cpu.list.prev;
@@ -715,6 +750,7 @@ static void xrt__cpu_shutdown(void)
     started = xrt__cpu.started;
     pthread_mutex_unlock(&xrt__cpu_list_lock);
     xrt__cpu_wait(&xrt__cpu.exited, started, XRT__CPU_SPIN);
+    xrt__cpu_reap();
 }
 
 const xrt_backend xrt__cpu_backend = {

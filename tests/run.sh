@@ -20,7 +20,7 @@ step() {
 
 # cmocka PROGRAM: runs a test program and counts its tests.
 cmocka() {
-    name=$1
+    name="$*"
     log="$LOG/$(echo "$name" | tr -c 'A-Za-z0-9_.-' '_').log"
     "$@" > "$log" 2>&1
     rc=$?
@@ -52,6 +52,16 @@ echo "== runtime suite under ASan+UBSan"
 for t in $TESTS; do
     [ -x "$B/asan/$t" ] && ASAN_OPTIONS=detect_leaks=1 cmocka "$B/asan/$t"
 done
+
+echo "== runtime suite under valgrind"
+if command -v valgrind > /dev/null; then
+    for t in $TESTS; do
+        [ "$t" = test_stress ] && continue
+        [ -x "$B/plain/$t" ] && cmocka valgrind -q --error-exitcode=9 --leak-check=full "$B/plain/$t"
+    done
+else
+    echo "  skipped: valgrind is not installed"
+fi
 
 echo "== stress under TSan"
 [ -x "$B/tsan/test_stress" ] && TSAN_OPTIONS=halt_on_error=1 cmocka "$B/tsan/test_stress"
