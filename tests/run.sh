@@ -66,6 +66,9 @@ fi
 echo "== stress under TSan"
 [ -x "$B/tsan/test_stress" ] && TSAN_OPTIONS=halt_on_error=1 cmocka "$B/tsan/test_stress"
 
+echo "== examples"
+step "examples: xrt_info, demo, vector_add" env MAKE="$MAKE" sh tests/examples.sh
+
 echo "== install"
 step "install + pkg-config consumer" sh tests/install.sh
 
