@@ -66,6 +66,9 @@ fi
 echo "== stress under TSan"
 [ -x "$B/tsan/test_stress" ] && TSAN_OPTIONS=halt_on_error=1 cmocka "$B/tsan/test_stress"
 
+echo "== fast paths make no system call"
+step "cpu fast paths under strace" env CC="$CC" sh tests/fastpath.sh
+
 echo "== examples"
 step "examples: xrt_info, demo, vector_add" env MAKE="$MAKE" sh tests/examples.sh
 

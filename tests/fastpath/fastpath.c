@@ -1,0 +1,48 @@
+/* The CPU backend's fast paths make no system call: enqueue while the worker
+   is busy, query of a finished stream, record of an event on an idle stream,
+   query of a completed event. Run under strace by tests/fastpath.sh: the
+   markers getppid()..getpgrp() bracket the region, which must hold no other
+   system call of any thread. */
+#define XRT_IMPL
+#define XRT_ENABLE_CPU
+#include "xrt.h"
+
+#include <stdio.h>
+#include <unistd.h>
+
+static int gate;
+
+static void hold(void *user)
+{
+    (void)user;
+    while (!__atomic_load_n(&gate, __ATOMIC_ACQUIRE)) { /* spin: a busy worker, no syscall */
+    }
+}
+
+static void nop(void *user) { (void)user; }
+
+int main(void)
+{
+    xrt_stream s;
+    xrt_event e;
+    int i, bad = 0;
+    if (xrt_stream_create(&s) || xrt_event_create(&e, XRT_EVENT_DEFAULT) || xrt_launch_host_func(s, hold, NULL))
+        return 2;
+    getppid(); /* marker: region starts */
+    for (i = 0; i < 500; i++) bad |= xrt_launch_host_func(s, nop, NULL) != XRT_SUCCESS;
+    getpgrp(); /* marker: region ends */
+    __atomic_store_n(&gate, 1, __ATOMIC_RELEASE);
+    if (xrt_stream_synchronize(s)) return 2;
+    getppid();
+    for (i = 0; i < 1000; i++) {
+        bad |= xrt_stream_query(s) != XRT_SUCCESS;
+        bad |= xrt_event_record(e, s) != XRT_SUCCESS;
+        bad |= xrt_event_query(e) != XRT_SUCCESS;
+    }
+    getpgrp();
+    xrt_event_destroy(e);
+    xrt_stream_destroy(s);
+    xrt_shutdown();
+    printf("%s\n", bad ? "calls failed" : "calls ok");
+    return bad;
+}
