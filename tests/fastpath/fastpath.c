@@ -2,21 +2,32 @@
    is busy, query of a finished stream, record of an event on an idle stream,
    query of a completed event. Run under strace by tests/fastpath.sh: the
    markers getppid()..getpgrp() bracket the region, which must hold no other
-   system call of any thread. */
+   system call of any thread. Before each region the workers are made to be
+   either running (past their start-up) or asleep, so that only the calls
+   under test can make a system call there. */
 #define XRT_IMPL
 #define XRT_ENABLE_CPU
 #include "xrt.h"
 
 #include <stdio.h>
+#include <time.h>
 #include <unistd.h>
 
-static int gate;
+static int gate, holding;
 
 static void hold(void *user)
 {
     (void)user;
+    __atomic_store_n(&holding, 1, __ATOMIC_RELEASE);
     while (!__atomic_load_n(&gate, __ATOMIC_ACQUIRE)) { /* spin: a busy worker, no syscall */
     }
+}
+
+/* Idle workers spin for well under a millisecond, then sleep: let them. */
+static void let_idle_workers_sleep(void)
+{
+    struct timespec ts = {0, 50 * 1000 * 1000};
+    nanosleep(&ts, NULL);
 }
 
 static void nop(void *user) { (void)user; }
@@ -28,11 +39,15 @@ int main(void)
     int i, bad = 0;
     if (xrt_stream_create(&s) || xrt_event_create(&e, XRT_EVENT_DEFAULT) || xrt_launch_host_func(s, hold, NULL))
         return 2;
+    while (!__atomic_load_n(&holding, __ATOMIC_ACQUIRE)) { /* the worker is up and busy */
+    }
+    let_idle_workers_sleep(); /* the default stream's worker */
     getppid(); /* marker: region starts */
     for (i = 0; i < 500; i++) bad |= xrt_launch_host_func(s, nop, NULL) != XRT_SUCCESS;
     getpgrp(); /* marker: region ends */
     __atomic_store_n(&gate, 1, __ATOMIC_RELEASE);
     if (xrt_stream_synchronize(s)) return 2;
+    let_idle_workers_sleep();
     getppid();
     for (i = 0; i < 1000; i++) {
         bad |= xrt_stream_query(s) != XRT_SUCCESS;
