@@ -1015,7 +1015,7 @@ static int xrt__on_host(xrt_memory_type t) { return t != XRT_MEMORY_DEVICE; }
 static xrt_status xrt__check_range(const xrt_backend *b, const void *p, size_t n, const char *what,
                                    const char *fn, const xrt_pointer_attributes *a)
 {
-    if (a->backend && strcmp(a->backend, b->name) != 0)
+    if (a->backend && a->backend != b->name && strcmp(a->backend, b->name) != 0) /* registry names are b->name */
         return xrt_error(XRT_ERROR_INVALID_POINTER, fn, "%s %p belongs to backend %s, not %s", what, p,
                          a->backend, b->name);
     if (a->size && (uintptr_t)p - (uintptr_t)a->base + n > a->size)
@@ -1030,7 +1030,8 @@ static const char *const xrt__kind_names[] = {"host-to-host", "host-to-device", 
 xrt_status xrt__memcpy_check(const xrt_backend *b, void *dst, const void *src, size_t n,
                              xrt_memcpy_kind *kind, const char *fn)
 {
-    xrt_pointer_attributes as[2], d, s;
+    xrt_pointer_attributes as[2];
+    const xrt_pointer_attributes *d = &as[0], *s = &as[1];
     const void *ps[2];
     int want_dst_dev, want_src_dev;
     xrt_status st;
@@ -1041,22 +1042,20 @@ xrt_status xrt__memcpy_check(const xrt_backend *b, void *dst, const void *src, s
     ps[0] = dst;
     ps[1] = src;
     xrt__classify(b, 2, ps, as);
-    d = as[0];
-    s = as[1];
-    if ((st = xrt__check_range(b, dst, n, "dst", fn, &d)) != XRT_SUCCESS) return st;
-    if ((st = xrt__check_range(b, src, n, "src", fn, &s)) != XRT_SUCCESS) return st;
+    if ((st = xrt__check_range(b, dst, n, "dst", fn, d)) != XRT_SUCCESS) return st;
+    if ((st = xrt__check_range(b, src, n, "src", fn, s)) != XRT_SUCCESS) return st;
     if (*kind == XRT_MEMCPY_DEFAULT) {
-        *kind = (xrt_memcpy_kind)((xrt__on_device(s.type) ? 2 : 0) + (xrt__on_device(d.type) ? 1 : 0));
+        *kind = (xrt_memcpy_kind)((xrt__on_device(s->type) ? 2 : 0) + (xrt__on_device(d->type) ? 1 : 0));
         return XRT_SUCCESS;
     }
     want_dst_dev = *kind == XRT_MEMCPY_HOST_TO_DEVICE || *kind == XRT_MEMCPY_DEVICE_TO_DEVICE;
     want_src_dev = *kind == XRT_MEMCPY_DEVICE_TO_HOST || *kind == XRT_MEMCPY_DEVICE_TO_DEVICE;
-    if (want_dst_dev ? !xrt__on_device(d.type) : !xrt__on_host(d.type))
+    if (want_dst_dev ? !xrt__on_device(d->type) : !xrt__on_host(d->type))
         return xrt_error(XRT_ERROR_INVALID_MEMCPY_KIND, fn, "kind %s but dst %p is %s memory",
-                         xrt__kind_names[*kind], dst, xrt__mem_names[d.type]);
-    if (want_src_dev ? !xrt__on_device(s.type) : !xrt__on_host(s.type))
+                         xrt__kind_names[*kind], dst, xrt__mem_names[d->type]);
+    if (want_src_dev ? !xrt__on_device(s->type) : !xrt__on_host(s->type))
         return xrt_error(XRT_ERROR_INVALID_MEMCPY_KIND, fn, "kind %s but src %p is %s memory",
-                         xrt__kind_names[*kind], src, xrt__mem_names[s.type]);
+                         xrt__kind_names[*kind], src, xrt__mem_names[s->type]);
     return XRT_SUCCESS;
 }
 
