@@ -219,6 +219,7 @@ typedef struct xrt__slot { uintptr_t tag; void *obj; const xrt_backend *owner; u
 extern xrt__slot *xrt__chunks[1u << (XRT__H_INDEX_BITS - XRT__H_CHUNK_BITS)];
 extern xrt__slot xrt__null_stream_slot;
 
+/* NULL for a NULL, stale, foreign or wrong-kind handle (NULL has kind bits 0). */
 static inline xrt__slot *xrt__slot_of(const xrt_backend *b, const void *handle, uintptr_t kind)
 {
     uintptr_t h = (uintptr_t)handle;
@@ -432,17 +433,33 @@ static inline xrt_status xrt_pointer_get_attributes(xrt_pointer_attributes *attr
 }
 
 /* >> streams */
+static inline xrt_status xrt__destroy_object(const xrt_backend *b, uintptr_t kind, void *obj)
+{
+    return kind == XRT__H_STREAM ? b->stream_destroy(obj) : b->event_destroy(obj);
+}
+
 static inline xrt_status xrt__handle_create(const xrt_backend *b, void *obj, uintptr_t kind,
                                             int owned, void **out)
 {
     uintptr_t h = 0;
     xrt_status st = xrt__handle_new(b, obj, kind, owned, &h);
-    if (st != XRT_SUCCESS && owned) {
-        if (kind == XRT__H_STREAM) b->stream_destroy(obj);
-        else b->event_destroy(obj);
-    }
+    if (st != XRT_SUCCESS && owned) xrt__destroy_object(b, kind, obj);
     *out = (void *)h;
     return st;
+}
+
+/* Releases the handle first, then the object (unless it wraps a native one). */
+static inline xrt_status xrt__handle_destroy(const xrt_backend *b, const void *handle, uintptr_t kind,
+                                             const char *fn)
+{
+    xrt__slot *s = xrt__slot_of(b, handle, kind);
+    void *obj;
+    uintptr_t flags;
+    if (XRT__UNLIKELY(!s)) return xrt__bad_handle(fn, handle);
+    obj = s->obj;
+    flags = s->flags;
+    xrt__handle_free((uintptr_t)handle);
+    return (flags & XRT__H_OWNED) ? xrt__destroy_object(b, kind, obj) : XRT_SUCCESS;
 }
 
 static inline xrt_status xrt_stream_create(xrt_stream *stream)
@@ -460,15 +477,7 @@ static inline xrt_status xrt_stream_create(xrt_stream *stream)
 /* Returns at once; work already enqueued still completes, as with CUDA. */
 static inline xrt_status xrt_stream_destroy(xrt_stream stream)
 {
-    const xrt_backend *b = xrt__be();
-    xrt__slot *s = stream ? xrt__slot_of(b, stream, XRT__H_STREAM) : NULL;
-    void *obj;
-    uintptr_t flags;
-    if (XRT__UNLIKELY(!s)) return xrt__bad_handle("xrt_stream_destroy", stream);
-    obj = s->obj;
-    flags = s->flags;
-    xrt__handle_free((uintptr_t)stream);
-    return (flags & XRT__H_OWNED) ? b->stream_destroy(obj) : XRT_SUCCESS;
+    return xrt__handle_destroy(xrt__be(), stream, XRT__H_STREAM, "xrt_stream_destroy");
 }
 
 static inline xrt_status xrt_stream_synchronize(xrt_stream stream)
@@ -495,7 +504,7 @@ static inline xrt_status xrt_stream_wait_event(xrt_stream stream, xrt_event even
 {
     const xrt_backend *b = xrt__be();
     xrt__slot *s = xrt__stream_slot(b, stream);
-    xrt__slot *e = event ? xrt__slot_of(b, event, XRT__H_EVENT) : NULL;
+    xrt__slot *e = xrt__slot_of(b, event, XRT__H_EVENT);
     if (XRT__UNLIKELY(!s)) return xrt__bad_handle("xrt_stream_wait_event", stream);
     if (XRT__UNLIKELY(!e)) return xrt__bad_handle("xrt_stream_wait_event", event);
     return b->stream_wait_event(s->obj, e->obj);
@@ -529,21 +538,13 @@ static inline xrt_status xrt_event_create(xrt_event *event, unsigned flags)
 
 static inline xrt_status xrt_event_destroy(xrt_event event)
 {
-    const xrt_backend *b = xrt__be();
-    xrt__slot *e = event ? xrt__slot_of(b, event, XRT__H_EVENT) : NULL;
-    void *obj;
-    uintptr_t flags;
-    if (XRT__UNLIKELY(!e)) return xrt__bad_handle("xrt_event_destroy", event);
-    obj = e->obj;
-    flags = e->flags;
-    xrt__handle_free((uintptr_t)event);
-    return (flags & XRT__H_OWNED) ? b->event_destroy(obj) : XRT_SUCCESS;
+    return xrt__handle_destroy(xrt__be(), event, XRT__H_EVENT, "xrt_event_destroy");
 }
 
 static inline xrt_status xrt_event_record(xrt_event event, xrt_stream stream)
 {
     const xrt_backend *b = xrt__be();
-    xrt__slot *e = event ? xrt__slot_of(b, event, XRT__H_EVENT) : NULL;
+    xrt__slot *e = xrt__slot_of(b, event, XRT__H_EVENT);
     xrt__slot *s = xrt__stream_slot(b, stream);
     if (XRT__UNLIKELY(!e)) return xrt__bad_handle("xrt_event_record", event);
     if (XRT__UNLIKELY(!s)) return xrt__bad_handle("xrt_event_record", stream);
@@ -554,7 +555,7 @@ static inline xrt_status xrt_event_record(xrt_event event, xrt_stream stream)
 static inline xrt_status xrt_event_query(xrt_event event)
 {
     const xrt_backend *b = xrt__be();
-    xrt__slot *e = event ? xrt__slot_of(b, event, XRT__H_EVENT) : NULL;
+    xrt__slot *e = xrt__slot_of(b, event, XRT__H_EVENT);
     if (XRT__UNLIKELY(!e)) return xrt__bad_handle("xrt_event_query", event);
     return b->event_query(e->obj);
 }
@@ -562,7 +563,7 @@ static inline xrt_status xrt_event_query(xrt_event event)
 static inline xrt_status xrt_event_synchronize(xrt_event event)
 {
     const xrt_backend *b = xrt__be();
-    xrt__slot *e = event ? xrt__slot_of(b, event, XRT__H_EVENT) : NULL;
+    xrt__slot *e = xrt__slot_of(b, event, XRT__H_EVENT);
     if (XRT__UNLIKELY(!e)) return xrt__bad_handle("xrt_event_synchronize", event);
     return b->event_synchronize(e->obj);
 }
@@ -573,8 +574,8 @@ static inline xrt_status xrt_event_synchronize(xrt_event event)
 static inline xrt_status xrt_event_elapsed_time(float *ms, xrt_event start, xrt_event end)
 {
     const xrt_backend *b = xrt__be();
-    xrt__slot *s = start ? xrt__slot_of(b, start, XRT__H_EVENT) : NULL;
-    xrt__slot *e = end ? xrt__slot_of(b, end, XRT__H_EVENT) : NULL;
+    xrt__slot *s = xrt__slot_of(b, start, XRT__H_EVENT);
+    xrt__slot *e = xrt__slot_of(b, end, XRT__H_EVENT);
     XRT__CHECK_PTR(ms, "xrt_event_elapsed_time");
     if (XRT__UNLIKELY(!s)) return xrt__bad_handle("xrt_event_elapsed_time", start);
     if (XRT__UNLIKELY(!e)) return xrt__bad_handle("xrt_event_elapsed_time", end);
@@ -594,7 +595,7 @@ static inline xrt_status xrt_stream_get_native(xrt_stream stream, void **native)
 static inline xrt_status xrt_event_get_native(xrt_event event, void **native)
 {
     const xrt_backend *b = xrt__be();
-    xrt__slot *e = event ? xrt__slot_of(b, event, XRT__H_EVENT) : NULL;
+    xrt__slot *e = xrt__slot_of(b, event, XRT__H_EVENT);
     if (XRT__UNLIKELY(!e)) return xrt__bad_handle("xrt_event_get_native", event);
     XRT__CHECK_PTR(native, "xrt_event_get_native");
     return b->event_get_native(e->obj, native);
@@ -849,10 +850,7 @@ void xrt__handles_shutdown(void)
     for (i = 0; i < xrt__h_next; i++) {
         xrt__slot *s = xrt__slot_at(i);
         if (!(kind = s->tag & ((1u << XRT__H_KIND_BITS) - 1))) continue;
-        if (s->flags & XRT__H_OWNED) {
-            if (kind == XRT__H_STREAM) s->owner->stream_destroy(s->obj);
-            else s->owner->event_destroy(s->obj);
-        }
+        if (s->flags & XRT__H_OWNED) xrt__destroy_object(s->owner, kind, s->obj);
         xrt__slot_release_locked(i);
     }
     pthread_mutex_unlock(&xrt__h_lock);
