@@ -364,25 +364,34 @@ static xrt_status xrt__cpu_stream_query(void *stream)
 }
 
 /* Waits for what every stream had queued at the call. The list lock is held
-   only to take a reference on each stream, not while waiting, so other
-   threads keep creating and destroying streams meanwhile. */
+   only to take a reference on each busy stream, not while waiting, so other
+   threads keep creating and destroying streams meanwhile. With nothing queued
+   (the usual xrt_free) it allocates nothing. */
 typedef struct xrt__cpu_pending { xrt__cpu_stream *s; uint64_t pos; } xrt__cpu_pending;
+
+static int xrt__cpu_busy(xrt__cpu_stream *s)
+{
+    return !xrt__cpu_reached(&s->head, __atomic_load_n(&s->tail, __ATOMIC_ACQUIRE));
+}
 
 static xrt_status xrt__cpu_device_synchronize(void)
 {
-    xrt__cpu_pending *v;
+    xrt__cpu_pending *v = NULL;
     xrt__cpu_stream *s;
-    size_t n = 0, i;
+    size_t n = 0, busy = 0, i;
     pthread_mutex_lock(&xrt__cpu_list_lock);
-    for (s = xrt__cpu.list.next; s != &xrt__cpu.list; s = s->next) n++;
-    v = (xrt__cpu_pending *)malloc((n + 1) * sizeof *v);
-    for (s = xrt__cpu.list.next, n = 0; v && s != &xrt__cpu.list; s = s->next, n++) {
-        __atomic_add_fetch(&s->refs, 1, __ATOMIC_RELAXED);
-        v[n].s = s;
-        v[n].pos = __atomic_load_n(&s->tail, __ATOMIC_ACQUIRE);
-    }
+    for (s = xrt__cpu.list.next; s != &xrt__cpu.list; s = s->next) busy += xrt__cpu_busy(s);
+    if (busy) /* room for every stream: more may have become busy by the second pass */
+        for (s = xrt__cpu.list.next; s != &xrt__cpu.list; s = s->next) busy++;
+    if (busy && (v = (xrt__cpu_pending *)malloc(busy * sizeof *v)) != NULL)
+        for (s = xrt__cpu.list.next; s != &xrt__cpu.list && n < busy; s = s->next) {
+            if (!xrt__cpu_busy(s)) continue;
+            __atomic_add_fetch(&s->refs, 1, __ATOMIC_RELAXED);
+            v[n].s = s;
+            v[n++].pos = __atomic_load_n(&s->tail, __ATOMIC_ACQUIRE);
+        }
     pthread_mutex_unlock(&xrt__cpu_list_lock);
-    if (!v) return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_device_synchronize", "no memory");
+    if (busy && !v) return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_device_synchronize", "no memory");
     for (i = 0; i < n; i++) {
         xrt__cpu_wait(&v[i].s->head, v[i].pos, XRT__CPU_SPIN);
         xrt__cpu_stream_unref(v[i].s);
