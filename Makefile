@@ -51,7 +51,7 @@ $(B)/tsan/%: tests/%.c tests/xrt_test.h $(HEADERS)
 $(B)/examples/%: examples/%.c $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(XCFLAGS) $(CFLAGS) $(ENABLE) -o $@ $< $(LDLIBS)
-$(B)/bench/%: bench/%.c $(HEADERS)
+$(B)/bench/%: bench/%.c bench/bench.h $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(XCFLAGS) -O2 -g -DNDEBUG $(ENABLE) -o $@ $< $(LDLIBS)
 

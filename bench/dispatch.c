@@ -5,29 +5,23 @@
 #define XRT_IMPL
 #include "xrt.h"
 
+#include "bench.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define CALLS 20000000
-
-static double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
 
 __attribute__((noinline)) static double via_xrt(int calls)
 {
     int i, d = 0, sum = 0;
-    double t0 = now_ns();
+    double t0 = bench_now_ns();
     for (i = 0; i < calls; i++) {
         xrt_get_device(&d);
         sum += d;
     }
-    t0 = now_ns() - t0;
+    t0 = bench_now_ns() - t0;
     return sum ? -1 : t0 / calls;
 }
 
@@ -35,12 +29,12 @@ __attribute__((noinline)) static double direct(int calls)
 {
     xrt_status (*volatile fn)(int *) = xrt__cpu_get_device;
     int i, d = 0, sum = 0;
-    double t0 = now_ns();
+    double t0 = bench_now_ns();
     for (i = 0; i < calls; i++) {
         fn(&d);
         sum += d;
     }
-    t0 = now_ns() - t0;
+    t0 = bench_now_ns() - t0;
     return sum ? -1 : t0 / calls;
 }
 

@@ -4,16 +4,10 @@
 #define XRT_IMPL
 #include "xrt.h"
 
+#include "bench.h"
+
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static double gbps(size_t n, int reps, double s) { return (double)n * reps / s / 1e9; }
 
@@ -34,16 +28,16 @@ int main(void)
         size_t n = sizes[i];
         int reps = (int)((1u << 30) / n), r;
         double t, libc, sync, async;
-        t = now_s();
+        t = bench_now_ns();
         for (r = 0; r < reps; r++) memcpy(b, a, n);
-        libc = gbps(n, reps, now_s() - t);
-        t = now_s();
+        libc = gbps(n, reps, (bench_now_ns() - t) * 1e-9);
+        t = bench_now_ns();
         for (r = 0; r < reps; r++) xrt_memcpy(b, a, n, XRT_MEMCPY_DEVICE_TO_DEVICE);
-        sync = gbps(n, reps, now_s() - t);
-        t = now_s();
+        sync = gbps(n, reps, (bench_now_ns() - t) * 1e-9);
+        t = bench_now_ns();
         for (r = 0; r < reps; r++) xrt_memcpy_async(b, a, n, XRT_MEMCPY_DEVICE_TO_DEVICE, s);
         xrt_stream_synchronize(s);
-        async = gbps(n, reps, now_s() - t);
+        async = gbps(n, reps, (bench_now_ns() - t) * 1e-9);
         printf("%10zu %10.2f %10.2f %10.2f %8.2fx %8.2fx\n", n, libc, sync, async, sync / libc, async / libc);
     }
     xrt_stream_destroy(s);

@@ -4,24 +4,18 @@
 #define XRT_IMPL
 #include "xrt.h"
 
+#include "bench.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
-}
 
 /* Runs this program in `mode` once and returns its wall time. */
 static double run(const char *self, const char *mode)
 {
-    double t0 = now_ms();
+    double t0 = bench_now_ns();
     pid_t pid = fork();
     int status;
     if (pid == 0) {
@@ -29,7 +23,7 @@ static double run(const char *self, const char *mode)
         _exit(127);
     }
     waitpid(pid, &status, 0);
-    return now_ms() - t0;
+    return (bench_now_ns() - t0) * 1e-6;
 }
 
 static int cmp(const void *a, const void *b)

@@ -5,18 +5,12 @@
 #define XRT_IMPL
 #include "xrt.h"
 
+#include "bench.h"
+
 #include <pthread.h>
 #include <stdio.h>
-#include <time.h>
 
 #define ROUNDS 200000
-
-static double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
 
 /* >> baseline: spinning hand-off */
 static unsigned long spin_req, spin_ack;
@@ -38,12 +32,12 @@ static double bench_spin(void)
     unsigned long i;
     double t0;
     pthread_create(&t, NULL, spin_worker, NULL);
-    t0 = now_ns();
+    t0 = bench_now_ns();
     for (i = 1; i <= ROUNDS; i++) {
         __atomic_store_n(&spin_req, i, __ATOMIC_RELEASE);
         while (__atomic_load_n(&spin_ack, __ATOMIC_ACQUIRE) != i) __builtin_ia32_pause();
     }
-    t0 = (now_ns() - t0) / ROUNDS;
+    t0 = (bench_now_ns() - t0) / ROUNDS;
     pthread_join(t, NULL);
     return t0;
 }
@@ -74,7 +68,7 @@ static double bench_condvar(void)
     unsigned long i;
     double t0;
     pthread_create(&t, NULL, cv_worker, NULL);
-    t0 = now_ns();
+    t0 = bench_now_ns();
     for (i = 1; i <= CV_ROUNDS; i++) {
         pthread_mutex_lock(&cv_lock);
         cv_req_n = i;
@@ -82,7 +76,7 @@ static double bench_condvar(void)
         while (cv_ack_n != i) pthread_cond_wait(&cv_ack, &cv_lock);
         pthread_mutex_unlock(&cv_lock);
     }
-    t0 = (now_ns() - t0) / CV_ROUNDS;
+    t0 = (bench_now_ns() - t0) / CV_ROUNDS;
     pthread_join(t, NULL);
     return t0;
 }
@@ -98,12 +92,12 @@ static double bench_xrt(void)
     if (xrt_set_backend("cpu") || xrt_stream_create(&s)) return -1;
     xrt_launch_host_func(s, empty, NULL); /* wake the worker once */
     xrt_stream_synchronize(s);
-    t0 = now_ns();
+    t0 = bench_now_ns();
     for (i = 0; i < ROUNDS; i++) {
         xrt_launch_host_func(s, empty, NULL);
         xrt_stream_synchronize(s);
     }
-    t0 = (now_ns() - t0) / ROUNDS;
+    t0 = (bench_now_ns() - t0) / ROUNDS;
     xrt_stream_destroy(s);
     return t0;
 }
