@@ -1082,8 +1082,8 @@ static void xrt__mem_shutdown(xrt__mnode *t)
     free(t);
 }
 
-/* Called by xrt_shutdown, with the registry lock held, after the backends
-   were shut down (so no queued work still uses the memory). */
+/* Called by xrt_shutdown, with the registry lock held, before the backends
+   shut down; a backend's free waits for queued work that may use the memory. */
 void xrt__core_shutdown_memory(void)
 {
     pthread_mutex_lock(&xrt__m_lock);

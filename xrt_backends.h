@@ -77,8 +77,10 @@ typedef struct xrt_backend {
     /* Probe: XRT_SUCCESS if usable, else a status and a one-line reason. Called once,
        with the registry lock held, the first time the backend is needed. */
     xrt_status (*init)(char *reason, size_t reason_size);
-    /* Waits for all queued work and releases the backend's objects; may be NULL.
-       Allocations still live afterwards are released through free/free_host. */
+    /* Waits for all queued work and releases everything; may be NULL. Called
+       last: xrt has already destroyed the live handles and freed the remaining
+       allocations through stream_destroy, event_destroy, free and free_host
+       (which, like cudaFree, wait for the work that may still use them). */
     void (*shutdown)(void);
 #define XRT__OP_FIELD(name, params, args) xrt_status(*name) params;
     XRT__BACKEND_OPS(XRT__OP_FIELD)
@@ -371,11 +373,11 @@ void xrt_shutdown(void)
     int i;
     pthread_mutex_lock(&xrt__reg_lock);
     if (xrt__inited) {
-        xrt__handles_shutdown(); /* destroys live streams and events */
+        xrt__handles_shutdown();     /* destroys live streams and events */
+        xrt__core_shutdown_memory(); /* frees what the program did not, backends still up */
         for (i = 0; i < xrt__nentries; i++)
             if (xrt__entries[i].probed && xrt__entries[i].probe_status == XRT_SUCCESS && xrt__entries[i].t.shutdown)
-                xrt__entries[i].t.shutdown(); /* waits for queued work */
-        xrt__core_shutdown_memory(); /* frees what the program did not */
+                xrt__entries[i].t.shutdown();
         xrt__nentries = 0;
         xrt__inited = 0;
         xrt__default_be = NULL;

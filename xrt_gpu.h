@@ -68,8 +68,6 @@ typedef struct xrt__gpu_state {
     void *lib;     /* dlopen handle; NULL when not loaded or linked directly */
     int count;     /* devices, fixed at init as in the runtimes */
     int version;   /* cudaRuntimeGetVersion / hipRuntimeGetVersion */
-    int closing;   /* shut down: the runtime goes when the last allocation is freed */
-    long live;     /* allocations not yet freed: xrt_shutdown frees them after shutdown */
     uint64_t used; /* devices worked on, synchronized at shutdown (bit 63: 63 and up) */
 } xrt__gpu_state;
 
@@ -205,7 +203,6 @@ static int XRT__GPU_F(load)(char *reason, size_t n)
 #else
     static const char *const sonames[] = {XRT__GPU_SONAMES, NULL};
     void *lib;
-    XRT__GPU_F(unload)(); /* a runtime kept by a shutdown whose frees failed */
     lib = xrt__dl_open(XRT__GPU_LIBRARY_ENV, sonames, reason, n);
     if (!lib) return 0;
     if (!xrt__dl_bind(lib, XRT__GPU_F(syms), XRT__GPU_F(nsyms), reason, n)) {
@@ -248,8 +245,6 @@ static xrt_status XRT__GPU_F(init)(char *reason, size_t n)
     }
     (void)XRT__GPU_RT.RuntimeGetVersion(&XRT__GPU_ST.version);
     XRT__GPU_ST.used = 0;
-    XRT__GPU_ST.live = 0;
-    XRT__GPU_ST.closing = 0;
     return XRT_SUCCESS;
 }
 
@@ -264,13 +259,11 @@ static void XRT__GPU_F(synchronize_used)(void)
     (void)XRT__GPU_RT.SetDevice(current);
 }
 
-/* xrt_shutdown frees the program's remaining allocations after this, through
-   free and free_host, so the runtime stays until the last of them is gone. */
+/* Called after xrt_shutdown freed the remaining allocations and handles. */
 static void XRT__GPU_F(shutdown)(void)
 {
     XRT__GPU_F(synchronize_used)();
-    __atomic_store_n(&XRT__GPU_ST.closing, 1, __ATOMIC_SEQ_CST);
-    if (__atomic_load_n(&XRT__GPU_ST.live, __ATOMIC_SEQ_CST) == 0) XRT__GPU_F(unload)();
+    XRT__GPU_F(unload)();
 }
 
 /* >> gpu: devices */
@@ -350,17 +343,8 @@ static xrt_status XRT__GPU_F(allocated)(void **ptr, xrt_status st)
         *ptr = NULL;
         return st;
     }
-    __atomic_add_fetch(&XRT__GPU_ST.live, 1, __ATOMIC_RELAXED);
     XRT__GPU_F(mark_current)();
     return XRT_SUCCESS;
-}
-
-static xrt_status XRT__GPU_F(released)(xrt_status st)
-{
-    if (st == XRT_SUCCESS && __atomic_sub_fetch(&XRT__GPU_ST.live, 1, __ATOMIC_SEQ_CST) == 0 &&
-        __atomic_load_n(&XRT__GPU_ST.closing, __ATOMIC_SEQ_CST))
-        XRT__GPU_F(unload)(); /* the last allocation that xrt_shutdown freed */
-    return st;
 }
 
 static xrt_status XRT__GPU_F(malloc)(void **ptr, size_t size)
@@ -368,14 +352,14 @@ static xrt_status XRT__GPU_F(malloc)(void **ptr, size_t size)
     return XRT__GPU_F(allocated)(ptr, XRT__GPU_TRY(Malloc, (ptr, size)));
 }
 
-static xrt_status XRT__GPU_F(free)(void *ptr) { return XRT__GPU_F(released)(XRT__GPU_TRY(Free, (ptr))); }
+static xrt_status XRT__GPU_F(free)(void *ptr) { return XRT__GPU_TRY(Free, (ptr)); }
 
 static xrt_status XRT__GPU_F(malloc_host)(void **ptr, size_t size)
 {
     return XRT__GPU_F(allocated)(ptr, XRT__GPU_TRY(HostAlloc, (ptr, size, 0))); /* 0: default flags in both */
 }
 
-static xrt_status XRT__GPU_F(free_host)(void *ptr) { return XRT__GPU_F(released)(XRT__GPU_TRY(FreeHost, (ptr))); }
+static xrt_status XRT__GPU_F(free_host)(void *ptr) { return XRT__GPU_TRY(FreeHost, (ptr)); }
 
 static xrt_status XRT__GPU_F(no_pools)(const char *who, int device)
 {
@@ -395,7 +379,7 @@ static xrt_status XRT__GPU_F(free_async)(void *ptr, void *stream)
 {
     int d;
     if (!XRT__GPU_F(has_pools)(&d)) return XRT__GPU_F(no_pools)(XRT__GPU_NAME ": xrt_free_async", d);
-    return XRT__GPU_F(released)(XRT__GPU_TRY(FreeAsync, (ptr, (XRT__GPU_STREAM_T)stream)));
+    return XRT__GPU_TRY(FreeAsync, (ptr, (XRT__GPU_STREAM_T)stream));
 }
 
 static xrt_status XRT__GPU_F(mem_get_info)(size_t *free_bytes, size_t *total_bytes)

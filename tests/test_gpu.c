@@ -372,32 +372,6 @@ static void test_hip_native_errors(void **state)
 #endif
 }
 
-/* After shutdown the runtime stays loaded while xrt_shutdown still frees
-   allocations through the backend; the last free unloads it. */
-static void test_unload_after_last_free(void **state)
-{
-#ifdef XRT_ENABLE_CUDA
-    char why[256] = "";
-    (void)state;
-    SKIP_UNLESS(!available("cuda") && can_load(cudart_names), "cuda: in use, or no runtime library");
-    assert_true(xrt__cuda_load(why, sizeof why));
-    xrt__cuda_state.live = 2; /* as if two allocations were still registered */
-    xrt__cuda_shutdown();
-    assert_non_null(xrt__cuda_state.lib);
-    assert_int_equal(xrt__cuda_released(XRT_SUCCESS), XRT_SUCCESS);
-    assert_non_null(xrt__cuda_rt.Free);
-    assert_int_equal(xrt__cuda_released(XRT_ERROR_BACKEND), XRT_ERROR_BACKEND); /* a failed free keeps it */
-    assert_non_null(xrt__cuda_state.lib);
-    assert_int_equal(xrt__cuda_released(XRT_SUCCESS), XRT_SUCCESS);
-    assert_null(xrt__cuda_state.lib);
-    assert_null(xrt__cuda_rt.Free);
-    xrt__cuda_state.closing = 0;
-#else
-    (void)state;
-    SKIP_UNLESS(0, "cuda: not enabled in this build");
-#endif
-}
-
 /* Every slot is filled, in both tables. */
 static void test_tables_complete(void **state)
 {
@@ -617,7 +591,6 @@ int main(void)
         cmocka_unit_test(test_error_mapping),
         cmocka_unit_test_teardown(test_cuda_native_errors, env_restore),
         cmocka_unit_test_teardown(test_hip_native_errors, env_restore),
-        cmocka_unit_test_teardown(test_unload_after_last_free, env_restore),
         cmocka_unit_test(test_tables_complete),
     };
     const struct CMUnitTest with_gpu[] = {

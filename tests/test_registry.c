@@ -117,6 +117,28 @@ static void register_failing(void)
 }
 
 /* >> registration and dispatch */
+/* xrt_shutdown frees what the program did not while the backend is still up,
+   and shuts the backend down last. */
+static int mine_frees_before_shutdown = -1;
+static void mine_shutdown(void) { mine_frees_before_shutdown = mine_calls.free; }
+
+static void test_shutdown_frees_before_backend_shutdown(void **state)
+{
+    static xrt_backend mine;
+    void *p, *q;
+    (void)state;
+    memset(&mine_calls, 0, sizeof mine_calls);
+    mine = mine_table("leaky");
+    mine.shutdown = mine_shutdown;
+    OK(xrt_register_backend(&mine));
+    OK(xrt_set_backend("leaky"));
+    OK(xrt_malloc(&p, 64));
+    OK(xrt_malloc(&q, 64));
+    xrt_shutdown();
+    assert_int_equal(mine_calls.free, 2);
+    assert_int_equal(mine_frees_before_shutdown, 2);
+}
+
 static void test_register_and_dispatch(void **state)
 {
     static xrt_backend mine;
@@ -651,6 +673,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         T(test_register_and_dispatch),
+        T(test_shutdown_frees_before_backend_shutdown),
         T(test_null_slots_are_unsupported),
         T(test_register_errors),
         T(test_older_table),
