@@ -306,6 +306,7 @@ static void xrt__cpu_run_host_fn(xrt__cpu_op *op)
     memcpy(&fn, &op->b, sizeof fn);
     fn(op->a);
 }
+
 /* >> cpu: streams */
 static xrt_status xrt__cpu_stream_new(xrt__cpu_stream **out)
 {
@@ -356,11 +357,14 @@ static xrt_status xrt__cpu_stream_synchronize(void *stream)
     return XRT_SUCCESS;
 }
 
+static int xrt__cpu_busy(xrt__cpu_stream *s)
+{
+    return !xrt__cpu_reached(&s->head, __atomic_load_n(&s->tail, __ATOMIC_ACQUIRE));
+}
+
 static xrt_status xrt__cpu_stream_query(void *stream)
 {
-    xrt__cpu_stream *s = xrt__cpu_stream_of(stream);
-    return xrt__cpu_reached(&s->head, __atomic_load_n(&s->tail, __ATOMIC_ACQUIRE)) ? XRT_SUCCESS
-                                                                                  : XRT_ERROR_NOT_READY;
+    return xrt__cpu_busy(xrt__cpu_stream_of(stream)) ? XRT_ERROR_NOT_READY : XRT_SUCCESS;
 }
 
 /* Waits for what every stream had queued at the call. The list lock is held
@@ -368,11 +372,6 @@ static xrt_status xrt__cpu_stream_query(void *stream)
    threads keep creating and destroying streams meanwhile. With nothing queued
    (the usual xrt_free) it allocates nothing. */
 typedef struct xrt__cpu_pending { xrt__cpu_stream *s; uint64_t pos; } xrt__cpu_pending;
-
-static int xrt__cpu_busy(xrt__cpu_stream *s)
-{
-    return !xrt__cpu_reached(&s->head, __atomic_load_n(&s->tail, __ATOMIC_ACQUIRE));
-}
 
 static xrt_status xrt__cpu_device_synchronize(void)
 {
