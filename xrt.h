@@ -188,8 +188,8 @@ xrt_status xrt__bad_handle(const char *fn, const void *handle) XRT__COLD;
 xrt_status xrt__handle_new(const xrt_backend *b, void *obj, uintptr_t kind, int owned, uintptr_t *out);
 void xrt__handle_free(uintptr_t h);
 xrt_status xrt__mem_add(const xrt_backend *b, void *p, size_t n, xrt_memory_type t);
-xrt_status xrt__mem_take(const xrt_backend *b, void *p, xrt_memory_type t, const char *fn);
-xrt_status xrt__mem_finish(void *p, xrt_status freed);
+xrt_status xrt__mem_take(const xrt_backend *b, void *p, xrt_memory_type t, const char *fn, void **record);
+xrt_status xrt__mem_finish(void *record, xrt_status freed);
 xrt_status xrt__memcpy_check(const xrt_backend *b, void *dst, const void *src, size_t n,
                              xrt_memcpy_kind *kind, const char *fn);
 xrt_status xrt__pointer_lookup(const xrt_backend *b, xrt_pointer_attributes *a, const void *p);
@@ -346,21 +346,23 @@ static inline xrt_status xrt_malloc_async(void **ptr, size_t size, xrt_stream st
 static inline xrt_status xrt_free(void *ptr)
 {
     const xrt_backend *b = xrt__be();
+    void *record;
     xrt_status st;
     if (!ptr) return XRT_SUCCESS;
-    st = xrt__mem_take(b, ptr, XRT_MEMORY_DEVICE, "xrt_free");
+    st = xrt__mem_take(b, ptr, XRT_MEMORY_DEVICE, "xrt_free", &record);
     if (st != XRT_SUCCESS) return st;
-    return xrt__mem_finish(ptr, b->free(ptr));
+    return xrt__mem_finish(record, b->free(ptr));
 }
 
 static inline xrt_status xrt_free_host(void *ptr)
 {
     const xrt_backend *b = xrt__be();
+    void *record;
     xrt_status st;
     if (!ptr) return XRT_SUCCESS;
-    st = xrt__mem_take(b, ptr, XRT_MEMORY_PINNED_HOST, "xrt_free_host");
+    st = xrt__mem_take(b, ptr, XRT_MEMORY_PINNED_HOST, "xrt_free_host", &record);
     if (st != XRT_SUCCESS) return st;
-    return xrt__mem_finish(ptr, b->free_host(ptr));
+    return xrt__mem_finish(record, b->free_host(ptr));
 }
 
 /* Stream-ordered free: the memory is released when `stream` reaches this point. */
@@ -368,12 +370,13 @@ static inline xrt_status xrt_free_async(void *ptr, xrt_stream stream)
 {
     const xrt_backend *b = xrt__be();
     xrt__slot *s = xrt__stream_slot(b, stream);
+    void *record;
     xrt_status st;
     if (XRT__UNLIKELY(!s)) return xrt__bad_handle("xrt_free_async", stream);
     if (!ptr) return XRT_SUCCESS;
-    st = xrt__mem_take(b, ptr, XRT_MEMORY_DEVICE, "xrt_free_async");
+    st = xrt__mem_take(b, ptr, XRT_MEMORY_DEVICE, "xrt_free_async", &record);
     if (st != XRT_SUCCESS) return st;
-    return xrt__mem_finish(ptr, b->free_async(ptr, s->obj));
+    return xrt__mem_finish(record, b->free_async(ptr, s->obj));
 }
 
 static inline xrt_status xrt_mem_get_info(size_t *free_bytes, size_t *total_bytes)
@@ -862,7 +865,6 @@ typedef struct xrt__mnode {
     size_t size;
     const xrt_backend *be;
     int device;
-    int dying; /* being freed by another call */
     xrt_memory_type type;
     unsigned prio;
     struct xrt__mnode *l, *r;
@@ -898,12 +900,25 @@ static xrt__mnode *xrt__m_find(uintptr_t p)
     return best && p - best->base < best->size ? best : NULL;
 }
 
-static void xrt__m_remove(uintptr_t base)
+/* Keys are unique: a record leaves the tree before its memory goes back to
+   the allocator, which may hand the same address out again at once. */
+static void xrt__m_insert(xrt__mnode *node)
+{
+    xrt__mnode *a, *c;
+    xrt__m_seed ^= xrt__m_seed << 13;
+    xrt__m_seed ^= xrt__m_seed >> 17;
+    xrt__m_seed ^= xrt__m_seed << 5;
+    node->prio = xrt__m_seed;
+    node->l = node->r = NULL;
+    xrt__m_split(xrt__m_root, node->base, &a, &c);
+    xrt__m_root = xrt__m_merge(xrt__m_merge(a, node), c);
+}
+
+static void xrt__m_unlink(uintptr_t base)
 {
     xrt__mnode *a, *m, *c;
     xrt__m_split(xrt__m_root, base, &a, &m);
     xrt__m_split(m, base + 1, &m, &c);
-    free(m);
     xrt__m_root = xrt__m_merge(a, c);
 }
 
@@ -911,7 +926,7 @@ static const char *const xrt__mem_names[] = {"unknown", "host", "pinned host", "
 
 xrt_status xrt__mem_add(const xrt_backend *b, void *p, size_t n, xrt_memory_type t)
 {
-    xrt__mnode *node = (xrt__mnode *)calloc(1, sizeof *node), *a, *c;
+    xrt__mnode *node = (xrt__mnode *)calloc(1, sizeof *node);
     int dev = -1;
     if (!node) {
         if (t == XRT_MEMORY_PINNED_HOST) b->free_host(p);
@@ -925,19 +940,16 @@ xrt_status xrt__mem_add(const xrt_backend *b, void *p, size_t n, xrt_memory_type
     node->device = dev;
     node->type = t;
     pthread_mutex_lock(&xrt__m_lock);
-    xrt__m_seed ^= xrt__m_seed << 13;
-    xrt__m_seed ^= xrt__m_seed >> 17;
-    xrt__m_seed ^= xrt__m_seed << 5;
-    node->prio = xrt__m_seed;
-    xrt__m_split(xrt__m_root, node->base, &a, &c);
-    xrt__m_root = xrt__m_merge(xrt__m_merge(a, node), c);
+    xrt__m_insert(node);
     pthread_mutex_unlock(&xrt__m_lock);
     return XRT_SUCCESS;
 }
 
 /* Checks that p is the start of a live allocation of backend b of type t and
-   marks it as being freed, so a concurrent double free is caught too. */
-xrt_status xrt__mem_take(const xrt_backend *b, void *p, xrt_memory_type t, const char *fn)
+   takes its record out of the registry (so a concurrent double free fails
+   too); xrt__mem_finish then drops the record or, if the free failed, puts it
+   back. */
+xrt_status xrt__mem_take(const xrt_backend *b, void *p, xrt_memory_type t, const char *fn, void **record)
 {
     xrt__mnode *n;
     const char *why = NULL;
@@ -945,22 +957,24 @@ xrt_status xrt__mem_take(const xrt_backend *b, void *p, xrt_memory_type t, const
     n = xrt__m_find((uintptr_t)p);
     if (!n) why = "was not allocated by xrt or is already freed";
     else if (n->base != (uintptr_t)p) why = "is inside an allocation, not at its start";
-    else if (n->dying) why = "is already being freed";
     else if (n->be != b) why = "belongs to another backend";
     else if (n->type != t) why = t == XRT_MEMORY_PINNED_HOST ? "is not pinned host memory (use xrt_free)"
                                                              : "is pinned host memory (use xrt_free_host)";
-    else n->dying = 1;
+    else xrt__m_unlink(n->base);
     pthread_mutex_unlock(&xrt__m_lock);
+    *record = n;
     if (why) return xrt_error(XRT_ERROR_INVALID_POINTER, fn, "%p %s", p, why);
     return XRT_SUCCESS;
 }
 
-/* After the backend's free: drop the record, or keep it if the free failed. */
-xrt_status xrt__mem_finish(void *p, xrt_status freed)
+xrt_status xrt__mem_finish(void *record, xrt_status freed)
 {
+    if (freed == XRT_SUCCESS) {
+        free(record);
+        return freed;
+    }
     pthread_mutex_lock(&xrt__m_lock);
-    if (freed == XRT_SUCCESS) xrt__m_remove((uintptr_t)p);
-    else xrt__m_find((uintptr_t)p)->dying = 0;
+    xrt__m_insert((xrt__mnode *)record);
     pthread_mutex_unlock(&xrt__m_lock);
     return freed;
 }

@@ -139,6 +139,58 @@ static void test_shutdown_frees_before_backend_shutdown(void **state)
     assert_int_equal(mine_frees_before_shutdown, 2);
 }
 
+/* A backend with one buffer whose free pauses after releasing it: another
+   thread is handed the same address while the first xrt_free is still inside
+   the backend. The registry must end up knowing the new allocation. */
+static unsigned char reuse_buf[256] __attribute__((aligned(XRT_ALIGNMENT)));
+static gate reuse_gate;
+static xrt_status reuse_malloc(void **p, size_t n)
+{
+    (void)n;
+    *p = reuse_buf;
+    return XRT_SUCCESS;
+}
+static xrt_status reuse_free(void *p)
+{
+    (void)p;
+    gate_wait(&reuse_gate); /* the buffer is back with the "allocator" */
+    return XRT_SUCCESS;
+}
+
+static void *free_on_reuse(void *arg)
+{
+    OK(xrt_set_backend("reuse"));
+    return (void *)(uintptr_t)xrt_free(arg);
+}
+
+static void test_address_reused_during_free(void **state)
+{
+    static xrt_backend reuse;
+    xrt_pointer_attributes a;
+    void *p, *q, *ret = NULL;
+    pthread_t t;
+    (void)state;
+    memset(&reuse_gate, 0, sizeof reuse_gate);
+    reuse = mine_table("reuse");
+    reuse.malloc = reuse_malloc;
+    reuse.free = reuse_free;
+    OK(xrt_register_backend(&reuse));
+    OK(xrt_set_backend("reuse"));
+    OK(xrt_malloc(&p, 64));
+    assert_int_equal(pthread_create(&t, NULL, free_on_reuse, p), 0);
+    gate_wait_entered(&reuse_gate);
+    OK(xrt_malloc(&q, 64)); /* the same address, while the first free is unfinished */
+    assert_ptr_equal(p, q);
+    gate_open(&reuse_gate);
+    assert_int_equal(pthread_join(t, &ret), 0);
+    assert_int_equal((uintptr_t)ret, XRT_SUCCESS);
+    OK(xrt_pointer_get_attributes(&a, q));
+    assert_int_equal(a.type, XRT_MEMORY_DEVICE);
+    assert_ptr_equal(a.base, q);
+    OK(xrt_free(q));
+    xrt_shutdown(); /* forgets the backend */
+}
+
 static void test_register_and_dispatch(void **state)
 {
     static xrt_backend mine;
@@ -674,6 +726,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         T(test_register_and_dispatch),
         T(test_shutdown_frees_before_backend_shutdown),
+        T(test_address_reused_during_free),
         T(test_null_slots_are_unsupported),
         T(test_register_errors),
         T(test_older_table),
