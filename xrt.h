@@ -216,6 +216,13 @@ typedef enum xrt_log_level {
 } xrt_log_level;
 typedef void (*xrt_log_fn)(xrt_log_level level, const char *message, void *user);
 
+typedef struct xrt_plugin_info {
+    const char *path;    /* as given to xrt_load_plugin or in XRT_PLUGINS */
+    int loaded;          /* 1 if its backend is registered */
+    const char *backend; /* that backend's name, NULL if not loaded */
+    const char *reason;  /* why not, when loaded == 0 ("" otherwise) */
+} xrt_plugin_info;
+
 typedef struct xrt_backend_info {
     const char *name;
     int available;      /* 1 if usable on this machine */
@@ -256,6 +263,11 @@ XRT_API xrt_status xrt_backend_get_info(int index, xrt_backend_info *info);
 XRT_API xrt_status xrt_set_backend(const char *name);      /* for the calling thread */
 XRT_API xrt_status xrt_get_backend(const char **name);     /* the calling thread's */
 static inline xrt_status xrt_get_capabilities(unsigned *caps); /* XRT_CAP_* of the thread's backend */
+
+/* plugins: backends in shared objects (see xrt_backends.h); never unloaded */
+XRT_API xrt_status xrt_load_plugin(const char *path);      /* a path or soname; once per process */
+XRT_API xrt_status xrt_plugin_count(int *count);           /* loaded or failed, in load order */
+XRT_API xrt_status xrt_plugin_get_info(int index, xrt_plugin_info *info);
 
 /* devices (per thread, as in CUDA) */
 static inline xrt_status xrt_get_device_count(int *count);
@@ -810,6 +822,7 @@ static XRT__TLS struct {
     char detail[512];
     int quiet;     /* > 0: a failure is an answer, neither recorded nor logged */
     int locks;     /* xrt locks held by this thread */
+    int reg_held;  /* of which the registry's (a plugin's init may look backends up) */
     int ndeferred;
     xrt__log_msg deferred[XRT__LOG_DEFERRED];
 } xrt__err;
@@ -846,14 +859,21 @@ static void xrt__log_flush(void)
 }
 
 /* Every lock of the core is taken through these, so that logging knows. */
+/* The core's locks, all here for the fork handlers; taken in this order. */
+static pthread_mutex_t xrt__reg_lock = PTHREAD_MUTEX_INITIALIZER;    /* backends, selection */
+static pthread_mutex_t xrt__handle_lock = PTHREAD_MUTEX_INITIALIZER; /* the handle table */
+static pthread_mutex_t xrt__mem_lock = PTHREAD_MUTEX_INITIALIZER;    /* the pointer registry */
+
 static void xrt__lock(pthread_mutex_t *m)
 {
     pthread_mutex_lock(m);
     xrt__err.locks++;
+    xrt__err.reg_held += m == &xrt__reg_lock;
 }
 
 static void xrt__unlock(pthread_mutex_t *m)
 {
+    xrt__err.reg_held -= m == &xrt__reg_lock;
     pthread_mutex_unlock(m);
     if (--xrt__err.locks == 0 && xrt__err.ndeferred) xrt__log_flush();
 }
@@ -967,10 +987,6 @@ typedef struct xrt__reg_entry {
     char reason[256];
 } xrt__reg_entry;
 
-/* The core's locks, all here for the fork handlers; taken in this order. */
-static pthread_mutex_t xrt__reg_lock = PTHREAD_MUTEX_INITIALIZER;    /* backends, selection */
-static pthread_mutex_t xrt__handle_lock = PTHREAD_MUTEX_INITIALIZER; /* the handle table */
-static pthread_mutex_t xrt__mem_lock = PTHREAD_MUTEX_INITIALIZER;    /* the pointer registry */
 static xrt__reg_entry xrt__reg_entries[XRT_MAX_BACKENDS];
 static int xrt__reg_count;
 static int xrt__reg_inited;
@@ -1249,6 +1265,178 @@ static void xrt__reg_add_builtin_locked(const xrt__reg_builtin *b)
     snprintf(e->reason, sizeof e->reason, "not enabled in this build (define %s in the XRT_IMPL unit)", b->macro);
 }
 
+/* >> impl: plugins. A plugin is tried once per process: its outcome, and on
+   success its table, are kept, so that every init registers it again and
+   neither XRT_PLUGINS nor a repeated xrt_load_plugin loads it twice. The
+   shared object is opened with RTLD_NODELETE and never closed: its code
+   stays mapped while any handle, pointer or thread of it may be live. */
+#define XRT__PLUGIN_MAX 16
+typedef struct xrt__plugin {
+    char path[256];
+    int loaded;
+    xrt_backend table;
+    char reason[256];
+} xrt__plugin;
+static xrt__plugin xrt__plugins[XRT__PLUGIN_MAX];
+static int xrt__plugin_count;
+
+static xrt__reg_entry *xrt__reg_find_locked(const char *name, size_t len);
+static xrt_status xrt__reg_probe_locked(xrt__reg_entry *e);
+
+static const xrt_backend *xrt__plugin_find_backend(const char *name)
+{
+    xrt__reg_entry *e;
+    int held = xrt__err.reg_held > 0; /* from a plugin's init, under the registry's lock */
+    if (!name) return NULL;
+    if (!held) xrt__lock(&xrt__reg_lock);
+    e = xrt__reg_find_locked(name, strlen(name));
+    if (e && xrt__reg_probe_locked(e) != XRT_SUCCESS) e = NULL;
+    if (!held) xrt__unlock(&xrt__reg_lock);
+    return e ? &e->t : NULL;
+}
+
+XRT_API void xrt__host_fn_run(const xrt_backend *b, xrt_host_fn fn, void *user);
+
+static const xrt_plugin_host xrt__plugin_host = {
+    XRT_BACKEND_ABI_VERSION, sizeof(xrt_plugin_host), xrt_error, xrt_native_error, xrt_log,
+    xrt_get_last_error_string, xrt__plugin_find_backend, xrt__host_fn_run,
+};
+
+static xrt__plugin *xrt__plugin_find_locked(const char *path)
+{
+    int i;
+    for (i = 0; i < xrt__plugin_count; i++)
+        if (strcmp(xrt__plugins[i].path, path) == 0) return &xrt__plugins[i];
+    return NULL;
+}
+
+/* Opens the object and has it fill its table; on failure writes why. */
+static int xrt__plugin_open(xrt__plugin *pl)
+{
+    xrt_plugin_register_fn reg;
+    void *lib = dlopen(pl->path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE), *sym;
+    xrt_status st;
+    if (!lib) {
+        snprintf(pl->reason, sizeof pl->reason, "cannot load: %s", dlerror());
+        return 0;
+    }
+    if (!(sym = dlsym(lib, XRT_PLUGIN_SYMBOL))) {
+        snprintf(pl->reason, sizeof pl->reason, "no function %s in it", XRT_PLUGIN_SYMBOL);
+        return 0;
+    }
+    memcpy(&reg, &sym, sizeof reg);
+    memset(&pl->table, 0, sizeof pl->table);
+    xrt__err.status = XRT_SUCCESS;
+    xrt__err.detail[0] = 0;
+    if ((st = reg(&xrt__plugin_host, &pl->table)) != XRT_SUCCESS) {
+        snprintf(pl->reason, sizeof pl->reason, "%s failed: %s%s%.160s", XRT_PLUGIN_SYMBOL, xrt_status_string(st),
+                 xrt__err.detail[0] ? ": " : "", xrt__err.detail);
+        return 0;
+    }
+    return 1;
+}
+
+/* Loads `path` unless it was tried before; registers its backend. */
+static xrt_status xrt__plugin_load_locked(const char *path, xrt__plugin **out)
+{
+    xrt__plugin *pl = xrt__plugin_find_locked(path);
+    *out = pl;
+    if (pl) return pl->loaded ? XRT_SUCCESS : XRT_ERROR_BACKEND_UNAVAILABLE;
+    if (xrt__plugin_count == XRT__PLUGIN_MAX) return XRT_ERROR_OUT_OF_MEMORY;
+    *out = pl = &xrt__plugins[xrt__plugin_count++];
+    snprintf(pl->path, sizeof pl->path, "%s", path);
+    xrt__err.quiet++;
+    pl->loaded = xrt__plugin_open(pl);
+    xrt__err.quiet--;
+    if (pl->loaded) {
+        xrt_status st = xrt__reg_add_locked(&pl->table); /* ABI version, size, name */
+        if (st != XRT_SUCCESS) {
+            snprintf(pl->reason, sizeof pl->reason, "%.200s", xrt__err.detail);
+            pl->loaded = 0;
+        }
+    }
+    if (!pl->loaded) {
+        xrt_log(XRT_LOG_WARN, "plugin %s skipped: %s", pl->path, pl->reason);
+        return XRT_ERROR_BACKEND_UNAVAILABLE;
+    }
+    pl->reason[0] = 0;
+    return XRT_SUCCESS;
+}
+
+/* At init: the plugins loaded before register again, then XRT_PLUGINS. */
+static void xrt__plugin_init_locked(void)
+{
+    const char *env = getenv("XRT_PLUGINS"), *p;
+    char path[sizeof xrt__plugins[0].path];
+    xrt__plugin *pl;
+    int i;
+    for (i = 0; i < xrt__plugin_count; i++)
+        if (xrt__plugins[i].loaded) {
+            xrt__err.quiet++;
+            xrt__reg_add_locked(&xrt__plugins[i].table);
+            xrt__err.quiet--;
+        }
+    for (p = env; p && *p; p += strcspn(p, ":") + (p[strcspn(p, ":")] == ':')) {
+        size_t len = strcspn(p, ":");
+        if (len == 0 || len >= sizeof path) continue;
+        memcpy(path, p, len);
+        path[len] = 0;
+        xrt__plugin_load_locked(path, &pl);
+    }
+}
+
+XRT_API xrt_status xrt_load_plugin(const char *path)
+{
+    xrt__plugin *pl;
+    char reason[sizeof pl->reason];
+    xrt_status st;
+    if (!path || !path[0]) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_load_plugin", "path is NULL or empty");
+    if (strlen(path) >= sizeof pl->path) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_load_plugin", "path too long");
+    xrt__err.quiet++;
+    xrt_init();
+    xrt__err.quiet--;
+    xrt__lock(&xrt__reg_lock);
+    st = xrt__plugin_load_locked(path, &pl);
+    if (st == XRT_SUCCESS && xrt__reg_default == &xrt__none_backend) {
+        xrt__reg_status = xrt__reg_select_locked();
+        __atomic_store_n(&xrt__gen, xrt__gen + 2, __ATOMIC_RELEASE);
+    }
+    snprintf(reason, sizeof reason, "%s", pl ? pl->reason : "too many plugins");
+    xrt__unlock(&xrt__reg_lock);
+    if (st != XRT_SUCCESS) return xrt_error(st, "xrt_load_plugin", "%.200s: %s", path, reason);
+    return XRT_SUCCESS;
+}
+
+XRT_API xrt_status xrt_plugin_count(int *count)
+{
+    if (!count) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_plugin_count", "count is NULL");
+    xrt_init();
+    xrt__lock(&xrt__reg_lock);
+    *count = xrt__plugin_count;
+    xrt__unlock(&xrt__reg_lock);
+    return XRT_SUCCESS;
+}
+
+XRT_API xrt_status xrt_plugin_get_info(int index, xrt_plugin_info *info)
+{
+    xrt_status st = XRT_SUCCESS;
+    if (!info) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_plugin_get_info", "info is NULL");
+    xrt_init();
+    xrt__lock(&xrt__reg_lock);
+    if (index < 0 || index >= xrt__plugin_count) {
+        st = XRT_ERROR_INVALID_VALUE;
+    } else {
+        const xrt__plugin *pl = &xrt__plugins[index];
+        info->path = pl->path;
+        info->loaded = pl->loaded;
+        info->backend = pl->loaded ? pl->table.name : NULL;
+        info->reason = pl->reason;
+    }
+    xrt__unlock(&xrt__reg_lock);
+    if (st != XRT_SUCCESS) return xrt_error(st, "xrt_plugin_get_info", "index %d out of range", index);
+    return st;
+}
+
 static void xrt__handle_shutdown(void);
 static void xrt__mem_shutdown(void);
 static void xrt__fork_prepare(void);
@@ -1269,6 +1457,7 @@ XRT_API xrt_status xrt_init(void)
         xrt__log_init_from_env();
         for (i = 0; i < sizeof xrt__reg_builtins / sizeof xrt__reg_builtins[0]; i++)
             xrt__reg_add_builtin_locked(&xrt__reg_builtins[i]);
+        xrt__plugin_init_locked();
         xrt__reg_status = xrt__reg_select_locked();
         xrt__reg_inited = 1;
         __atomic_store_n(&xrt__gen, xrt__gen + 1, __ATOMIC_RELEASE);

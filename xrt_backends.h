@@ -127,6 +127,33 @@ XRT_API xrt_status xrt_native_error(xrt_status st, const char *backend, const ch
                                     const char *code_name, const char *message) XRT__COLD;
 XRT_API void xrt_log(xrt_log_level level, const char *fmt, ...) XRT__PRINTF(2, 3);
 
+/* >> plugins: a backend in a shared object, loaded with xrt_load_plugin() or
+   env XRT_PLUGINS. The object exports one function, named XRT_PLUGIN_SYMBOL,
+   of type xrt_plugin_register_fn: it fills `table` (abi_version, size, name,
+   init and the operations it has; `user` is its own) and returns
+   XRT_SUCCESS. xrt registers the table as xrt_register_backend() does, and
+   again after every xrt_shutdown() + init; the object is never unloaded.
+   A plugin must not define XRT_IMPL: it reaches xrt through `host`, which
+   lives as long as the process. */
+#define XRT_PLUGIN_SYMBOL "xrt_plugin_register"
+
+typedef struct xrt_plugin_host {
+    uint32_t abi_version; /* XRT_BACKEND_ABI_VERSION of the loading xrt */
+    uint32_t size;        /* sizeof(xrt_plugin_host) */
+    xrt_status (*error)(xrt_status st, const char *who, const char *fmt, ...) XRT__PRINTF(3, 4);
+    xrt_status (*native_error)(xrt_status st, const char *backend, const char *call, long code,
+                               const char *code_name, const char *message);
+    void (*log)(xrt_log_level level, const char *fmt, ...) XRT__PRINTF(2, 3);
+    const char *(*last_error_string)(void);
+    /* A registered, available backend by name (probed if need be), or NULL;
+       callable from the plugin's init. Its operations take it as `self`. */
+    const xrt_backend *(*find_backend)(const char *name);
+    /* For a backend that runs host functions on threads of its own. */
+    void (*host_fn_run)(const xrt_backend *b, xrt_host_fn fn, void *user);
+} xrt_plugin_host;
+
+typedef xrt_status (*xrt_plugin_register_fn)(const xrt_plugin_host *host, xrt_backend *table);
+
 #ifdef __cplusplus
 }
 #endif
