@@ -189,6 +189,17 @@ typedef struct xrt_device_prop {
     int multiprocessor_count;/* SMs, CUs, or CPU cores */
 } xrt_device_prop;
 
+/* What a compiler cache keys on: one device's code target. Fill with
+   xrt_get_target; the fingerprint is the same in every run, process and
+   machine for the same fields, and changes when any field does. */
+typedef struct xrt_target {
+    char backend[16];     /* "cuda", "hip", "cpu", ... */
+    char arch[32];        /* "sm_90", "gfx942", "x86_64", "aarch64" */
+    int vector_width;     /* warp or wavefront size; CPU: 32-bit lanes of its widest vectors */
+    char features[224];   /* comma-separated instruction-set features, sorted; "" if none */
+    uint64_t fingerprint; /* FNV-1a 64 of the fields above (xrt_target_fingerprint) */
+} xrt_target;
+
 /* Opaque handles. A handle records its owner and a generation: a destroyed or
    foreign handle returns XRT_ERROR_INVALID_HANDLE. NULL is the default stream. */
 typedef struct xrt_stream_s *xrt_stream;
@@ -275,6 +286,9 @@ static inline xrt_status xrt_set_device(int device);
 static inline xrt_status xrt_get_device(int *device);
 static inline xrt_status xrt_device_synchronize(void);
 static inline xrt_status xrt_get_device_properties(xrt_device_prop *prop, int device);
+static inline xrt_status xrt_get_target(xrt_target *target);  /* of the current device, computed now */
+XRT_API uint64_t xrt_target_fingerprint(const xrt_target *target); /* of backend, arch, width, features */
+XRT_API xrt_status xrt_target_to_string(const xrt_target *target, char *buf, size_t size); /* "cuda:sm_90:32" */
 
 /* memory: every allocation is aligned to XRT_ALIGNMENT; size 0 is invalid;
    freeing NULL is a no-op; freeing what xrt did not allocate, or twice, is
@@ -445,6 +459,15 @@ static inline xrt_status xrt_get_device_properties(xrt_device_prop *prop, int de
     if (XRT__UNLIKELY(device < 0))
         return xrt_error(XRT_ERROR_INVALID_DEVICE, "xrt_get_device_properties", "device %d is negative", device);
     return b->get_device_properties(b, prop, device);
+}
+
+XRT_API xrt_status xrt__target_get(const xrt_backend *b, xrt_target *t);
+
+static inline xrt_status xrt_get_target(xrt_target *target)
+{
+    const xrt_backend *b = xrt__be();
+    XRT__CHECK_PTR(target, "xrt_get_target");
+    return xrt__target_get(b, target);
 }
 
 /* >> dispatch: memory */
@@ -1674,6 +1697,63 @@ static void xrt__fork_child(void)
     xrt__fork_parent();
     if (xrt__reg_inited) xrt__reg_forked = 1;
     __atomic_store_n(&xrt__gen, xrt__gen + 2, __ATOMIC_RELEASE);
+}
+
+/* >> impl: compile targets */
+XRT_API uint64_t xrt_target_fingerprint(const xrt_target *t)
+{
+    char width[16];
+    const char *parts[4];
+    uint64_t h = 0xcbf29ce484222325u; /* FNV-1a 64: fixed, so keys agree across builds */
+    size_t i, j;
+    if (!t) return 0;
+    snprintf(width, sizeof width, "%d", t->vector_width);
+    parts[0] = t->backend;
+    parts[1] = t->arch;
+    parts[2] = width;
+    parts[3] = t->features;
+    for (i = 0; i < 4; i++)
+        for (j = 0; j <= strnlen(parts[i], 256); j++) { /* the terminating 0 separates fields */
+            h ^= (unsigned char)(j < strnlen(parts[i], 256) ? parts[i][j] : 0);
+            h *= 0x100000001b3u;
+        }
+    return h;
+}
+
+XRT_API xrt_status xrt_target_to_string(const xrt_target *t, char *buf, size_t size)
+{
+    int n;
+    if (!t || !buf || size == 0)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_target_to_string", "%s", !t ? "target is NULL" : "no buffer");
+    n = snprintf(buf, size, "%s:%s:%d%s%s", t->backend, t->arch, t->vector_width, t->features[0] ? ":" : "",
+                 t->features);
+    if (n < 0 || (size_t)n >= size)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_target_to_string", "buffer of %zu bytes is too small", size);
+    return XRT_SUCCESS;
+}
+
+/* The backend fills arch, width and features; xrt adds its name and the
+   fingerprint. A backend without get_target (a custom one) gets a target
+   made of its device properties' arch and warp size. */
+XRT_API xrt_status xrt__target_get(const xrt_backend *b, xrt_target *t)
+{
+    xrt_device_prop p;
+    int device = 0;
+    xrt_status st = b->get_device(b, &device);
+    memset(t, 0, sizeof *t);
+    if (st == XRT_SUCCESS && b->get_target != xrt__unsupported_get_target) {
+        st = b->get_target(b, device, t);
+    } else if (st == XRT_SUCCESS && (st = b->get_device_properties(b, &p, device)) == XRT_SUCCESS) {
+        snprintf(t->arch, sizeof t->arch, "%s", p.arch);
+        t->vector_width = p.warp_size;
+    }
+    if (st != XRT_SUCCESS) {
+        memset(t, 0, sizeof *t);
+        return st;
+    }
+    snprintf(t->backend, sizeof t->backend, "%.15s", b->name);
+    t->fingerprint = xrt_target_fingerprint(t);
+    return XRT_SUCCESS;
 }
 
 /* >> impl: run-time loading of vendor libraries (GPU backends, RDMA) */

@@ -95,7 +95,8 @@ enum { /* xrt_backend.flags */
     X(stream_get_native, (const xrt_backend *self, void *stream, void **native))                              \
     X(event_get_native, (const xrt_backend *self, void *event, void **native))                                \
     X(stream_wrap_native, (const xrt_backend *self, void *native, void **stream))                             \
-    X(mem_export_dmabuf, (const xrt_backend *self, const void *ptr, size_t size, int *fd, uint64_t *offset))
+    X(mem_export_dmabuf, (const xrt_backend *self, const void *ptr, size_t size, int *fd, uint64_t *offset))    \
+    X(get_target, (const xrt_backend *self, int device, xrt_target *target))
 
 struct xrt_backend {
     uint32_t abi_version; /* XRT_BACKEND_ABI_VERSION the backend was built against */

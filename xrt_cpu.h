@@ -794,31 +794,88 @@ static void xrt__cpu_model_name(char *out, size_t n)
     fclose(f);
 }
 
-static void xrt__cpu_simd(char *arch, size_t n, int *lanes)
+/* The widest vectors in 32-bit lanes, and the instruction-set features a
+   compiler would target, sorted, detected at run time: two CPUs that differ
+   in any of them never share a target fingerprint. */
+static void xrt__cpu_feature(char *out, size_t n, int has, const char *name)
 {
+    size_t used = strlen(out);
+    if (has && used + strlen(name) + 2 < n) snprintf(out + used, n - used, "%s%s", used ? "," : "", name);
+}
+
 #if defined(__x86_64__)
-    const char *isa = "sse2";
-    *lanes = 4;
+static int xrt__cpu_isa(char *features, size_t n)
+{
+    int lanes = 4; /* sse2 is the x86-64 baseline */
     __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f")) { isa = "avx512f"; *lanes = 16; }
-    else if (__builtin_cpu_supports("avx2")) { isa = "avx2"; *lanes = 8; }
-    snprintf(arch, n, "x86_64-%s", isa);
+    features[0] = 0;
+    xrt__cpu_feature(features, n, __builtin_cpu_supports("avx"), "avx");
+    xrt__cpu_feature(features, n, __builtin_cpu_supports("avx2"), "avx2");
+    xrt__cpu_feature(features, n, __builtin_cpu_supports("avx512bw"), "avx512bw");
+    xrt__cpu_feature(features, n, __builtin_cpu_supports("avx512cd"), "avx512cd");
+    xrt__cpu_feature(features, n, __builtin_cpu_supports("avx512dq"), "avx512dq");
+    xrt__cpu_feature(features, n, __builtin_cpu_supports("avx512f"), "avx512f");
+    xrt__cpu_feature(features, n, __builtin_cpu_supports("avx512vl"), "avx512vl");
+    xrt__cpu_feature(features, n, __builtin_cpu_supports("avx512vnni"), "avx512vnni");
+    xrt__cpu_feature(features, n, __builtin_cpu_supports("bmi"), "bmi");
+    xrt__cpu_feature(features, n, __builtin_cpu_supports("bmi2"), "bmi2");
+    xrt__cpu_feature(features, n, __builtin_cpu_supports("fma"), "fma");
+    xrt__cpu_feature(features, n, __builtin_cpu_supports("popcnt"), "popcnt");
+    xrt__cpu_feature(features, n, __builtin_cpu_supports("sse3"), "sse3");
+    xrt__cpu_feature(features, n, __builtin_cpu_supports("sse4.1"), "sse4.1");
+    xrt__cpu_feature(features, n, __builtin_cpu_supports("sse4.2"), "sse4.2");
+    xrt__cpu_feature(features, n, __builtin_cpu_supports("ssse3"), "ssse3");
+    if (__builtin_cpu_supports("avx")) lanes = 8;
+    if (__builtin_cpu_supports("avx512f")) lanes = 16;
+    return lanes;
+}
+#define XRT__CPU_ARCH "x86_64"
 #elif defined(__aarch64__)
-    *lanes = 4;
-    snprintf(arch, n, "aarch64-neon");
+#include <sys/auxv.h>
+#include <sys/prctl.h>
+static int xrt__cpu_isa(char *features, size_t n)
+{
+    unsigned long hw = getauxval(AT_HWCAP), hw2 = getauxval(AT_HWCAP2);
+    int lanes = 4, vl;
+    features[0] = 0;
+    xrt__cpu_feature(features, n, (hw & (1ul << 1)) != 0, "neon");   /* HWCAP_ASIMD */
+    xrt__cpu_feature(features, n, (hw & (1ul << 22)) != 0, "sve");   /* HWCAP_SVE */
+    xrt__cpu_feature(features, n, (hw2 & (1ul << 1)) != 0, "sve2");  /* HWCAP2_SVE2 */
+#ifdef PR_SVE_GET_VL
+    if ((hw & (1ul << 22)) && (vl = prctl(PR_SVE_GET_VL)) > 0) lanes = (vl & 0xffff) / 4;
 #else
-    *lanes = 1;
-    snprintf(arch, n, "cpu");
+    (void)vl;
 #endif
+    return lanes;
+}
+#define XRT__CPU_ARCH "aarch64"
+#else
+static int xrt__cpu_isa(char *features, size_t n)
+{
+    if (n) features[0] = 0;
+    return 1;
+}
+#define XRT__CPU_ARCH "cpu"
+#endif
+
+static xrt_status xrt__cpu_get_target(const xrt_backend *self, int device, xrt_target *t)
+{
+    xrt_status st = xrt__cpu_check_device(device, "cpu: xrt_get_target");
+    if (st != XRT_SUCCESS) return st;
+    snprintf(t->arch, sizeof t->arch, "%s", XRT__CPU_ARCH);
+    t->vector_width = xrt__cpu_isa(t->features, sizeof t->features);
+    return XRT_SUCCESS;
 }
 
 static xrt_status xrt__cpu_get_device_properties(const xrt_backend *self, xrt_device_prop *prop, int device)
 {
+    char features[sizeof ((xrt_target *)0)->features];
     xrt_status st = xrt__cpu_check_device(device, "cpu: xrt_get_device_properties");
     if (st != XRT_SUCCESS) return st;
     memset(prop, 0, sizeof *prop);
     xrt__cpu_model_name(prop->name, sizeof prop->name);
-    xrt__cpu_simd(prop->arch, sizeof prop->arch, &prop->warp_size);
+    prop->warp_size = xrt__cpu_isa(features, sizeof features);
+    snprintf(prop->arch, sizeof prop->arch, "%s", XRT__CPU_ARCH);
     prop->total_memory = (size_t)sysconf(_SC_PHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE);
     prop->multiprocessor_count = (int)sysconf(_SC_NPROCESSORS_ONLN);
     return XRT_SUCCESS;
@@ -916,6 +973,7 @@ static void xrt__cpu_fill(xrt_backend *t)
     t->event_get_native = xrt__unsupported_event_get_native;
     t->stream_wrap_native = xrt__unsupported_stream_wrap_native;
     t->mem_export_dmabuf = xrt__unsupported_mem_export_dmabuf;
+    t->get_target = xrt__cpu_get_target;
 }
 
 #pragma GCC diagnostic pop

@@ -554,6 +554,17 @@ static xrt_status XRT__GPU_F(mem_export_dmabuf)(const xrt_backend *self, const v
     return xrt__unsupported_mem_export_dmabuf(self, ptr, size, fd, offset);
 }
 
+/* The compile target: the architecture and warp size of the properties. */
+static xrt_status XRT__GPU_F(get_target)(const xrt_backend *self, int device, xrt_target *t)
+{
+    xrt_device_prop p;
+    xrt_status st = XRT__GPU_F(get_device_properties)(self, &p, device);
+    if (st != XRT_SUCCESS) return st;
+    snprintf(t->arch, sizeof t->arch, "%s", p.arch);
+    t->vector_width = p.warp_size;
+    return XRT_SUCCESS;
+}
+
 #pragma GCC diagnostic pop
 
 /* >> gpu: the table */
