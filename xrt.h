@@ -1936,6 +1936,20 @@ typedef struct xrt__mem_node {
 
 static xrt__mem_node *xrt__mem_root;
 static unsigned xrt__mem_seed = 2463534242u;
+static unsigned xrt__mem_version; /* bumped by every change of the tree, under the lock */
+
+/* A per-thread cache of recent answers of the tree, valid while the tree's
+   version has not changed: a copy loop over the same buffers takes no lock. */
+#define XRT__MEM_CACHE 4
+typedef struct xrt__mem_hit {
+    uintptr_t key;            /* the looked-up pointer for a miss, the base for a hit */
+    xrt_pointer_attributes a; /* type XRT_MEMORY_UNKNOWN and backend NULL: not in the tree */
+} xrt__mem_hit;
+static XRT__TLS struct {
+    unsigned version;
+    unsigned next, count;
+    xrt__mem_hit e[XRT__MEM_CACHE];
+} xrt__mem_cache;
 
 static void xrt__mem_split(xrt__mem_node *t, uintptr_t key, xrt__mem_node **l, xrt__mem_node **r)
 {
@@ -1975,6 +1989,7 @@ static void xrt__mem_insert(xrt__mem_node *node)
     node->l = node->r = NULL;
     xrt__mem_split(xrt__mem_root, node->base, &a, &c);
     xrt__mem_root = xrt__mem_merge(xrt__mem_merge(a, node), c);
+    __atomic_store_n(&xrt__mem_version, xrt__mem_version + 1, __ATOMIC_RELEASE);
 }
 
 static void xrt__mem_unlink(uintptr_t base)
@@ -1983,6 +1998,7 @@ static void xrt__mem_unlink(uintptr_t base)
     xrt__mem_split(xrt__mem_root, base, &a, &m);
     xrt__mem_split(m, base + 1, &m, &c);
     xrt__mem_root = xrt__mem_merge(a, c);
+    __atomic_store_n(&xrt__mem_version, xrt__mem_version + 1, __ATOMIC_RELEASE);
 }
 
 static const char *const xrt__mem_names[] = {"unknown", "host", "pinned host", "device", "managed"};
@@ -2066,19 +2082,56 @@ static int xrt__mem_describe(const void *p, xrt_pointer_attributes *a)
     return n != NULL;
 }
 
-/* Registry first (one lock for all pointers), then the backend, for memory
-   it allocated natively. An unknown pointer is an answer, not an error: the
-   backend's failure (or a custom backend's UNSUPPORTED stub) must neither log
-   nor replace the thread's last error. */
+/* The cached answer for p, if the tree has not changed since. */
+static int xrt__mem_cached(const void *p, xrt_pointer_attributes *a)
+{
+    uintptr_t x = (uintptr_t)p;
+    unsigned i;
+    if (xrt__mem_cache.version != __atomic_load_n(&xrt__mem_version, __ATOMIC_ACQUIRE)) return 0;
+    for (i = 0; i < xrt__mem_cache.count; i++) {
+        const xrt__mem_hit *h = &xrt__mem_cache.e[i];
+        if (h->a.backend ? x - h->key < h->a.size : x == h->key) {
+            *a = h->a;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Remembers an answer given under the lock, at the tree's version then. */
+static void xrt__mem_remember(const void *p, const xrt_pointer_attributes *a)
+{
+    xrt__mem_hit *h;
+    if (xrt__mem_cache.version != xrt__mem_version) {
+        xrt__mem_cache.version = xrt__mem_version;
+        xrt__mem_cache.count = xrt__mem_cache.next = 0;
+    }
+    h = &xrt__mem_cache.e[xrt__mem_cache.next++ % XRT__MEM_CACHE];
+    if (xrt__mem_cache.count < XRT__MEM_CACHE) xrt__mem_cache.count++;
+    h->key = a->backend ? (uintptr_t)a->base : (uintptr_t)p;
+    h->a = *a;
+}
+
+/* Registry first (the thread's cache, else one lock for all pointers),
+   then the backend, for memory it allocated natively. An unknown pointer is
+   an answer, not an error: the backend's failure (or a custom backend's
+   UNSUPPORTED stub) must neither log nor replace the thread's last error. */
 static void xrt__mem_classify(const xrt_backend *b, size_t count, const void *const *ps, xrt_pointer_attributes *as)
 {
-    int known[2] = {0, 0}; /* count <= 2: a copy's dst and src */
+    int cached[2] = {0, 0}; /* count <= 2: a copy's dst and src */
     size_t i;
-    xrt__lock(&xrt__mem_lock);
-    for (i = 0; i < count; i++) known[i] = xrt__mem_describe(ps[i], &as[i]);
-    xrt__unlock(&xrt__mem_lock);
+    for (i = 0; i < count; i++) cached[i] = xrt__mem_cached(ps[i], &as[i]);
+    if (!cached[0] || (count > 1 && !cached[1])) {
+        xrt__lock(&xrt__mem_lock);
+        for (i = 0; i < count; i++)
+            if (!cached[i]) {
+                xrt__mem_describe(ps[i], &as[i]);
+                xrt__mem_remember(ps[i], &as[i]);
+            }
+        xrt__unlock(&xrt__mem_lock);
+    }
     for (i = 0; i < count; i++) {
-        if (known[i] || !ps[i]) continue;
+        if (as[i].backend || !ps[i]) continue;
         xrt__err.quiet++;
         if (b->pointer_get_attributes(b, &as[i], ps[i]) != XRT_SUCCESS) {
             as[i].type = XRT_MEMORY_UNKNOWN;
@@ -2202,6 +2255,7 @@ static void xrt__mem_shutdown(void)
     xrt__lock(&xrt__mem_lock);
     xrt__mem_free_tree(xrt__mem_root);
     xrt__mem_root = NULL;
+    __atomic_store_n(&xrt__mem_version, xrt__mem_version + 1, __ATOMIC_RELEASE);
     xrt__unlock(&xrt__mem_lock);
 }
 

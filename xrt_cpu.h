@@ -276,7 +276,8 @@ static xrt__cpu_op *xrt__cpu_reserve(xrt__cpu_stream *s)
         s->room = __atomic_load_n(&s->head.value, __ATOMIC_ACQUIRE) + XRT__CPU_RING;
         if (s->tail < s->room) break;
         xrt__cpu_unlock(&s->lock);
-        xrt__cpu_wait(&s->head, s->tail - XRT__CPU_RING + 1, XRT__CPU_SPIN);
+        /* half the ring: the worker drains a batch before the producer looks again */
+        xrt__cpu_wait(&s->head, s->tail - XRT__CPU_RING / 2 + 1, XRT__CPU_SPIN);
         xrt__cpu_lock(&s->lock);
     }
     return &s->ring[s->tail % XRT__CPU_RING].op;
