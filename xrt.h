@@ -339,6 +339,7 @@ XRT_API const xrt_backend *xrt__be_slow(void);
 XRT_API xrt_status xrt__handle_bad(const char *fn, const void *handle) XRT__COLD;
 XRT_API xrt_status xrt__handle_alloc(const xrt_backend *b, void *obj, uintptr_t kind, int owned, uintptr_t *out);
 XRT_API int xrt__handle_release(const xrt_backend *b, uintptr_t h, void **obj, uintptr_t *flags);
+XRT_API xrt_status xrt__handle_retire(const xrt_backend *b, uintptr_t h, void *obj, uintptr_t flags);
 XRT_API xrt_status xrt__mem_add(const xrt_backend *b, void **p, size_t n, xrt_memory_type t, const char *fn);
 XRT_API xrt_status xrt__mem_take(const xrt_backend *b, void *p, xrt_memory_type t, const char *fn, void **record);
 XRT_API xrt_status xrt__mem_finish(void *record, xrt_status freed);
@@ -369,6 +370,37 @@ struct xrt__tls_state {
 XRT__GLOBAL(XRT__TLS struct xrt__tls_state xrt__tls, );
 XRT__GLOBAL(unsigned xrt__gen, = XRT__GEN_START);
 
+/* Calls that use a handle's object announce it, so that a destroy racing
+   with them frees the object only once they are done: `seq` is odd while
+   the thread is inside such a call. The announcement is two plain stores;
+   a destroy makes them visible with membarrier(2) (or, where that is
+   unavailable, xrt__call_fence makes every call fence itself). */
+struct xrt__call_state {
+    uint64_t seq;
+    unsigned depth;
+    int registered;
+    struct xrt__call_state *prev, *next; /* all threads that made calls */
+};
+XRT__GLOBAL(XRT__TLS struct xrt__call_state xrt__call, );
+XRT__GLOBAL(int xrt__call_fence, );
+
+static inline void xrt__call_enter(void)
+{
+    if (xrt__call.depth++ == 0) {
+        if (XRT__UNLIKELY(__atomic_load_n(&xrt__call_fence, __ATOMIC_RELAXED)))
+            __atomic_store_n(&xrt__call.seq, xrt__call.seq + 1, __ATOMIC_SEQ_CST); /* a full barrier */
+        else
+            __atomic_store_n(&xrt__call.seq, xrt__call.seq + 1, __ATOMIC_RELAXED);
+        __atomic_signal_fence(__ATOMIC_SEQ_CST); /* the compiler keeps the lookup after the store */
+    }
+}
+
+static inline xrt_status xrt__call_exit(xrt_status st)
+{
+    if (--xrt__call.depth == 0) __atomic_store_n(&xrt__call.seq, xrt__call.seq + 1, __ATOMIC_RELEASE);
+    return st;
+}
+
 /* The thread's backend: a TLS load and one compare on the fast path. */
 static inline const xrt_backend *xrt__be(void)
 {
@@ -398,7 +430,7 @@ static inline xrt__handle_slot *xrt__handle_lookup(const xrt_backend *b, const v
     xrt__handle_slot *s;
     if (XRT__UNLIKELY(!c || (h & ((1u << XRT__HANDLE_KIND_BITS) - 1)) != kind)) return NULL;
     s = &c[i & ((1u << XRT__HANDLE_CHUNK_BITS) - 1)];
-    return (s->tag == h && s->owner == b) ? s : NULL;
+    return (__atomic_load_n(&s->tag, __ATOMIC_ACQUIRE) == h && s->owner == b) ? s : NULL;
 }
 
 static inline xrt__handle_slot *xrt__handle_stream(const xrt_backend *b, xrt_stream s)
@@ -500,12 +532,13 @@ static inline xrt_status xrt_malloc_host(void **ptr, size_t size)
 static inline xrt_status xrt_malloc_async(void **ptr, size_t size, xrt_stream stream)
 {
     const xrt_backend *b = xrt__be();
+    xrt__call_enter();
     xrt__handle_slot *s = xrt__handle_stream(b, stream);
     xrt_status st;
-    if (XRT__UNLIKELY(!s)) return xrt__handle_bad("xrt_malloc_async", stream);
+    if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_malloc_async", stream));
     st = xrt__mem_check_alloc(ptr, size, "xrt_malloc_async");
     if (st == XRT_SUCCESS) st = b->malloc_async(b, ptr, size, s->obj);
-    return st == XRT_SUCCESS ? xrt__mem_add(b, ptr, size, XRT_MEMORY_DEVICE, "xrt_malloc_async") : st;
+    return xrt__call_exit(st == XRT_SUCCESS ? xrt__mem_add(b, ptr, size, XRT_MEMORY_DEVICE, "xrt_malloc_async") : st);
 }
 
 static inline xrt_status xrt_free(void *ptr)
@@ -536,14 +569,15 @@ static inline xrt_status xrt_free_host(void *ptr)
 static inline xrt_status xrt_free_async(void *ptr, xrt_stream stream)
 {
     const xrt_backend *b = xrt__be();
+    xrt__call_enter();
     xrt__handle_slot *s = xrt__handle_stream(b, stream);
     void *record;
     xrt_status st;
-    if (XRT__UNLIKELY(!s)) return xrt__handle_bad("xrt_free_async", stream);
-    if (!ptr) return XRT_SUCCESS;
+    if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_free_async", stream));
+    if (!ptr) return xrt__call_exit(XRT_SUCCESS);
     st = xrt__mem_take(b, ptr, XRT_MEMORY_DEVICE, "xrt_free_async", &record);
-    if (st != XRT_SUCCESS) return st;
-    return xrt__mem_finish(record, b->free_async(b, ptr, s->obj));
+    if (st != XRT_SUCCESS) return xrt__call_exit(st);
+    return xrt__call_exit(xrt__mem_finish(record, b->free_async(b, ptr, s->obj)));
 }
 
 static inline xrt_status xrt_mem_get_info(size_t *free_bytes, size_t *total_bytes)
@@ -567,12 +601,13 @@ static inline xrt_status xrt_memset(void *dst, int value, size_t size)
 static inline xrt_status xrt_memset_async(void *dst, int value, size_t size, xrt_stream stream)
 {
     const xrt_backend *b = xrt__be();
+    xrt__call_enter();
     xrt__handle_slot *s = xrt__handle_stream(b, stream);
     xrt_status st;
-    if (XRT__UNLIKELY(!s)) return xrt__handle_bad("xrt_memset_async", stream);
+    if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_memset_async", stream));
     st = xrt__mem_check_set(b, dst, size, "xrt_memset_async");
-    if (st != XRT_SUCCESS || size == 0) return st;
-    return b->memset_async(b, dst, value, size, s->obj);
+    if (st != XRT_SUCCESS || size == 0) return xrt__call_exit(st);
+    return xrt__call_exit(b->memset_async(b, dst, value, size, s->obj));
 }
 
 static inline xrt_status xrt_memcpy(void *dst, const void *src, size_t size, xrt_memcpy_kind kind)
@@ -589,12 +624,13 @@ static inline xrt_status xrt_memcpy_async(void *dst, const void *src, size_t siz
                                           xrt_memcpy_kind kind, xrt_stream stream)
 {
     const xrt_backend *b = xrt__be();
+    xrt__call_enter();
     xrt__handle_slot *s = xrt__handle_stream(b, stream);
     xrt_status st;
-    if (XRT__UNLIKELY(!s)) return xrt__handle_bad("xrt_memcpy_async", stream);
+    if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_memcpy_async", stream));
     st = xrt__mem_check_copy(b, dst, src, size, &kind, "xrt_memcpy_async");
-    if (st != XRT_SUCCESS || size == 0) return st;
-    return b->memcpy_async(b, dst, src, size, kind, s->obj);
+    if (st != XRT_SUCCESS || size == 0) return xrt__call_exit(st);
+    return xrt__call_exit(b->memcpy_async(b, dst, src, size, kind, s->obj));
 }
 
 /* Owning backend, device and memory type of any pointer; a pointer unknown to
@@ -639,7 +675,7 @@ static inline xrt_status xrt__handle_destroy(const xrt_backend *b, const void *h
     uintptr_t flags;
     if (XRT__UNLIKELY(!xrt__handle_lookup(b, handle, kind) || !xrt__handle_release(b, (uintptr_t)handle, &obj, &flags)))
         return xrt__handle_bad(fn, handle);
-    return (flags & XRT__HANDLE_OWNED) ? xrt__handle_destroy_object(b, kind, obj) : XRT_SUCCESS;
+    return xrt__handle_retire(b, (uintptr_t)handle, obj, flags);
 }
 
 static inline xrt_status xrt_stream_create(xrt_stream *stream)
@@ -663,10 +699,11 @@ static inline xrt_status xrt_stream_destroy(xrt_stream stream)
 static inline xrt_status xrt_stream_synchronize(xrt_stream stream)
 {
     const xrt_backend *b = xrt__be();
-    xrt__handle_slot *s = xrt__handle_stream(b, stream);
-    if (XRT__UNLIKELY(!s)) return xrt__handle_bad("xrt_stream_synchronize", stream);
     XRT__CHECK_MAY_WAIT("xrt_stream_synchronize");
-    return b->stream_synchronize(b, s->obj);
+    xrt__call_enter();
+    xrt__handle_slot *s = xrt__handle_stream(b, stream);
+    if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_stream_synchronize", stream));
+    return xrt__call_exit(b->stream_synchronize(b, s->obj));
 }
 
 /* XRT_SUCCESS if all work on the stream has completed, else XRT_ERROR_NOT_READY
@@ -674,9 +711,10 @@ static inline xrt_status xrt_stream_synchronize(xrt_stream stream)
 static inline xrt_status xrt_stream_query(xrt_stream stream)
 {
     const xrt_backend *b = xrt__be();
+    xrt__call_enter();
     xrt__handle_slot *s = xrt__handle_stream(b, stream);
-    if (XRT__UNLIKELY(!s)) return xrt__handle_bad("xrt_stream_query", stream);
-    return b->stream_query(b, s->obj);
+    if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_stream_query", stream));
+    return xrt__call_exit(b->stream_query(b, s->obj));
 }
 
 /* Later work on `stream` waits for the event's most recent record (at the
@@ -684,11 +722,12 @@ static inline xrt_status xrt_stream_query(xrt_stream stream)
 static inline xrt_status xrt_stream_wait_event(xrt_stream stream, xrt_event event)
 {
     const xrt_backend *b = xrt__be();
+    xrt__call_enter();
     xrt__handle_slot *s = xrt__handle_stream(b, stream);
     xrt__handle_slot *e = xrt__handle_lookup(b, event, XRT__HANDLE_EVENT);
-    if (XRT__UNLIKELY(!s)) return xrt__handle_bad("xrt_stream_wait_event", stream);
-    if (XRT__UNLIKELY(!e)) return xrt__handle_bad("xrt_stream_wait_event", event);
-    return b->stream_wait_event(b, s->obj, e->obj);
+    if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_stream_wait_event", stream));
+    if (XRT__UNLIKELY(!e)) return xrt__call_exit(xrt__handle_bad("xrt_stream_wait_event", event));
+    return xrt__call_exit(b->stream_wait_event(b, s->obj, e->obj));
 }
 
 /* Runs fn(user) on a backend thread when the stream reaches this point. fn
@@ -696,10 +735,11 @@ static inline xrt_status xrt_stream_wait_event(xrt_stream stream, xrt_event even
 static inline xrt_status xrt_launch_host_func(xrt_stream stream, xrt_host_fn fn, void *user)
 {
     const xrt_backend *b = xrt__be();
-    xrt__handle_slot *s = xrt__handle_stream(b, stream);
-    if (XRT__UNLIKELY(!s)) return xrt__handle_bad("xrt_launch_host_func", stream);
     XRT__CHECK_PTR(fn, "xrt_launch_host_func");
-    return b->launch_host_func(b, s->obj, fn, user);
+    xrt__call_enter();
+    xrt__handle_slot *s = xrt__handle_stream(b, stream);
+    if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_launch_host_func", stream));
+    return xrt__call_exit(b->launch_host_func(b, s->obj, fn, user));
 }
 
 /* >> dispatch: events */
@@ -725,29 +765,32 @@ static inline xrt_status xrt_event_destroy(xrt_event event)
 static inline xrt_status xrt_event_record(xrt_event event, xrt_stream stream)
 {
     const xrt_backend *b = xrt__be();
+    xrt__call_enter();
     xrt__handle_slot *e = xrt__handle_lookup(b, event, XRT__HANDLE_EVENT);
     xrt__handle_slot *s = xrt__handle_stream(b, stream);
-    if (XRT__UNLIKELY(!e)) return xrt__handle_bad("xrt_event_record", event);
-    if (XRT__UNLIKELY(!s)) return xrt__handle_bad("xrt_event_record", stream);
-    return b->event_record(b, e->obj, s->obj);
+    if (XRT__UNLIKELY(!e)) return xrt__call_exit(xrt__handle_bad("xrt_event_record", event));
+    if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_event_record", stream));
+    return xrt__call_exit(b->event_record(b, e->obj, s->obj));
 }
 
 /* XRT_SUCCESS when the most recent record completed (or none was made). */
 static inline xrt_status xrt_event_query(xrt_event event)
 {
     const xrt_backend *b = xrt__be();
+    xrt__call_enter();
     xrt__handle_slot *e = xrt__handle_lookup(b, event, XRT__HANDLE_EVENT);
-    if (XRT__UNLIKELY(!e)) return xrt__handle_bad("xrt_event_query", event);
-    return b->event_query(b, e->obj);
+    if (XRT__UNLIKELY(!e)) return xrt__call_exit(xrt__handle_bad("xrt_event_query", event));
+    return xrt__call_exit(b->event_query(b, e->obj));
 }
 
 static inline xrt_status xrt_event_synchronize(xrt_event event)
 {
     const xrt_backend *b = xrt__be();
-    xrt__handle_slot *e = xrt__handle_lookup(b, event, XRT__HANDLE_EVENT);
-    if (XRT__UNLIKELY(!e)) return xrt__handle_bad("xrt_event_synchronize", event);
     XRT__CHECK_MAY_WAIT("xrt_event_synchronize");
-    return b->event_synchronize(b, e->obj);
+    xrt__call_enter();
+    xrt__handle_slot *e = xrt__handle_lookup(b, event, XRT__HANDLE_EVENT);
+    if (XRT__UNLIKELY(!e)) return xrt__call_exit(xrt__handle_bad("xrt_event_synchronize", event));
+    return xrt__call_exit(b->event_synchronize(b, e->obj));
 }
 
 /* Milliseconds between two completed records. XRT_ERROR_NOT_READY while one is
@@ -756,31 +799,34 @@ static inline xrt_status xrt_event_synchronize(xrt_event event)
 static inline xrt_status xrt_event_elapsed_time(float *ms, xrt_event start, xrt_event end)
 {
     const xrt_backend *b = xrt__be();
+    XRT__CHECK_PTR(ms, "xrt_event_elapsed_time");
+    xrt__call_enter();
     xrt__handle_slot *s = xrt__handle_lookup(b, start, XRT__HANDLE_EVENT);
     xrt__handle_slot *e = xrt__handle_lookup(b, end, XRT__HANDLE_EVENT);
-    XRT__CHECK_PTR(ms, "xrt_event_elapsed_time");
-    if (XRT__UNLIKELY(!s)) return xrt__handle_bad("xrt_event_elapsed_time", start);
-    if (XRT__UNLIKELY(!e)) return xrt__handle_bad("xrt_event_elapsed_time", end);
-    return b->event_elapsed_time(b, ms, s->obj, e->obj);
+    if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_event_elapsed_time", start));
+    if (XRT__UNLIKELY(!e)) return xrt__call_exit(xrt__handle_bad("xrt_event_elapsed_time", end));
+    return xrt__call_exit(b->event_elapsed_time(b, ms, s->obj, e->obj));
 }
 
 /* >> dispatch: interop: native handles (cudaStream_t, hipStream_t, ...) */
 static inline xrt_status xrt_stream_get_native(xrt_stream stream, void **native)
 {
     const xrt_backend *b = xrt__be();
-    xrt__handle_slot *s = xrt__handle_stream(b, stream);
-    if (XRT__UNLIKELY(!s)) return xrt__handle_bad("xrt_stream_get_native", stream);
     XRT__CHECK_PTR(native, "xrt_stream_get_native");
-    return b->stream_get_native(b, s->obj, native);
+    xrt__call_enter();
+    xrt__handle_slot *s = xrt__handle_stream(b, stream);
+    if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_stream_get_native", stream));
+    return xrt__call_exit(b->stream_get_native(b, s->obj, native));
 }
 
 static inline xrt_status xrt_event_get_native(xrt_event event, void **native)
 {
     const xrt_backend *b = xrt__be();
-    xrt__handle_slot *e = xrt__handle_lookup(b, event, XRT__HANDLE_EVENT);
-    if (XRT__UNLIKELY(!e)) return xrt__handle_bad("xrt_event_get_native", event);
     XRT__CHECK_PTR(native, "xrt_event_get_native");
-    return b->event_get_native(b, e->obj, native);
+    xrt__call_enter();
+    xrt__handle_slot *e = xrt__handle_lookup(b, event, XRT__HANDLE_EVENT);
+    if (XRT__UNLIKELY(!e)) return xrt__call_exit(xrt__handle_bad("xrt_event_get_native", event));
+    return xrt__call_exit(b->event_get_native(b, e->obj, native));
 }
 
 /* Wraps a native stream without taking ownership: xrt_stream_destroy releases
@@ -886,6 +932,7 @@ static void xrt__log_flush(void)
 static pthread_mutex_t xrt__reg_lock = PTHREAD_MUTEX_INITIALIZER;    /* backends, selection */
 static pthread_mutex_t xrt__handle_lock = PTHREAD_MUTEX_INITIALIZER; /* the handle table */
 static pthread_mutex_t xrt__mem_lock = PTHREAD_MUTEX_INITIALIZER;    /* the pointer registry */
+static pthread_mutex_t xrt__call_lock = PTHREAD_MUTEX_INITIALIZER;   /* threads in calls, retired handles */
 
 static void xrt__lock(pthread_mutex_t *m)
 {
@@ -1022,6 +1069,8 @@ static xrt_backend xrt__none_backend, xrt__forbidden_backend;
 #ifndef XRT_STATIC
 XRT__TLS struct xrt__tls_state xrt__tls;
 unsigned xrt__gen = XRT__GEN_START;
+XRT__TLS struct xrt__call_state xrt__call;
+int xrt__call_fence;
 #endif
 
 /* Stubs ignore their parameters by design. */
@@ -1463,6 +1512,8 @@ XRT_API xrt_status xrt_plugin_get_info(int index, xrt_plugin_info *info)
 static void xrt__handle_shutdown(void);
 static void xrt__mem_shutdown(void);
 static void xrt__fork_prepare(void);
+static void xrt__limbo_reclaim(int all);
+static void xrt__call_fork_child(void);
 static void xrt__fork_parent(void);
 static void xrt__fork_child(void);
 
@@ -1520,6 +1571,7 @@ XRT_API void xrt_shutdown(void)
         return;
     }
     xrt__reg_drain();
+    xrt__limbo_reclaim(1); /* no other thread may be in a call now */
     xrt__lock(&xrt__reg_lock);
     if (xrt__reg_inited) {
         xrt__handle_shutdown();           /* destroys live streams and events */
@@ -1539,9 +1591,12 @@ XRT_API void xrt_shutdown(void)
 /* The thread's backend after a change of generation: its own choice, unless
    xrt was shut down since, else the default; in a forked child, a backend
    that does not survive fork() is replaced by the table that says so. */
+static void xrt__call_register(void);
+
 XRT_API const xrt_backend *xrt__be_slow(void)
 {
     const xrt_backend *be;
+    if (XRT__UNLIKELY(!xrt__call.registered)) xrt__call_register();
     if (xrt__tls.host_fn) return &xrt__forbidden_backend; /* a GPU runtime's host function */
     xrt__err.quiet++; /* a failed init is reported once, by the call that needed it */
     xrt_init();
@@ -1567,6 +1622,7 @@ XRT_API const xrt_backend *xrt__be_slow(void)
 XRT_API void xrt__host_fn_run(const xrt_backend *b, xrt_host_fn fn, void *user)
 {
     struct xrt__tls_state saved = xrt__tls;
+    if (XRT__UNLIKELY(!xrt__call.registered)) xrt__call_register();
     xrt__tls.host_fn = 1;
     xrt__tls.forbidden_by = b->name;
     if (b->flags & XRT_BACKEND_HOST_FN_CALLS) {
@@ -1681,12 +1737,14 @@ static void xrt__fork_prepare(void)
     pthread_mutex_lock(&xrt__reg_lock);
     pthread_mutex_lock(&xrt__handle_lock);
     pthread_mutex_lock(&xrt__mem_lock);
+    pthread_mutex_lock(&xrt__call_lock);
     pthread_mutex_lock(&xrt__log_lock);
 }
 
 static void xrt__fork_parent(void)
 {
     pthread_mutex_unlock(&xrt__log_lock);
+    pthread_mutex_unlock(&xrt__call_lock);
     pthread_mutex_unlock(&xrt__mem_lock);
     pthread_mutex_unlock(&xrt__handle_lock);
     pthread_mutex_unlock(&xrt__reg_lock);
@@ -1694,6 +1752,7 @@ static void xrt__fork_parent(void)
 
 static void xrt__fork_child(void)
 {
+    xrt__call_fork_child();
     xrt__fork_parent();
     if (xrt__reg_inited) xrt__reg_forked = 1;
     __atomic_store_n(&xrt__gen, xrt__gen + 2, __ATOMIC_RELEASE);
@@ -1842,24 +1901,40 @@ XRT_API xrt_status xrt__handle_alloc(const xrt_backend *b, void *obj, uintptr_t 
                          "no free handle (at most %lu live streams and events)", (unsigned long)XRT__HANDLE_MAX);
     }
     s = xrt__handle_slot_at(i);
-    s->tag = (((s->tag >> XRT__HANDLE_GEN_SHIFT) + 1) << XRT__HANDLE_GEN_SHIFT) | (i << XRT__HANDLE_KIND_BITS) | kind;
     s->obj = obj;
     s->owner = b;
     s->flags = owned ? XRT__HANDLE_OWNED : 0;
+    __atomic_store_n(&s->tag, (((s->tag >> XRT__HANDLE_GEN_SHIFT) + 1) << XRT__HANDLE_GEN_SHIFT) |
+                                  (i << XRT__HANDLE_KIND_BITS) | kind, __ATOMIC_RELEASE);
     *out = s->tag;
     xrt__unlock(&xrt__handle_lock);
     return XRT_SUCCESS;
 }
 
 /* Keeps the generation (kind bits cleared) and pushes the slot on the free list. */
+/* A released slot matches no handle (its kind bits are cleared, its
+   generation kept) but keeps its object for calls that matched it before:
+   it is reused only once they are done (xrt__handle_recycle). */
 static void xrt__handle_release_locked(uintptr_t i)
 {
     xrt__handle_slot *s = xrt__handle_slot_at(i);
-    s->tag &= ~(uintptr_t)((1u << XRT__HANDLE_KIND_BITS) - 1);
+    __atomic_store_n(&s->tag, s->tag & ~(uintptr_t)((1u << XRT__HANDLE_KIND_BITS) - 1), __ATOMIC_RELEASE);
+}
+
+static void xrt__handle_recycle_locked(uintptr_t i)
+{
+    xrt__handle_slot *s = xrt__handle_slot_at(i);
     s->obj = NULL;
     s->owner = NULL;
     s->flags = xrt__handle_free_list;
     xrt__handle_free_list = i;
+}
+
+static void xrt__handle_recycle(uintptr_t h)
+{
+    xrt__lock(&xrt__handle_lock);
+    xrt__handle_recycle_locked((h >> XRT__HANDLE_KIND_BITS) & (XRT__HANDLE_MAX - 1));
+    xrt__unlock(&xrt__handle_lock);
 }
 
 XRT_API int xrt__handle_release(const xrt_backend *b, uintptr_t h, void **obj, uintptr_t *flags)
@@ -1919,8 +1994,174 @@ static void xrt__handle_shutdown(void)
         if ((s->flags & XRT__HANDLE_OWNED) && xrt__survives_fork(s->owner))
             xrt__handle_destroy_object(s->owner, kind, s->obj);
         xrt__handle_release_locked(i);
+        xrt__handle_recycle_locked(i);
     }
     xrt__unlock(&xrt__handle_lock);
+}
+
+/* >> impl: handle retirement. A destroyed handle's object is destroyed at
+   once when no other thread can be inside a call that uses it; otherwise it
+   waits in `limbo` until every thread that was inside a call when the
+   handle died has left that call. Readers only announce their calls
+   (xrt__call_enter); the destroying side pays: membarrier(2) makes those
+   announcements visible, so the fast paths take no atomic operation. */
+#include <linux/membarrier.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static struct xrt__call_state xrt__call_list = {0, 0, 0, &xrt__call_list, &xrt__call_list};
+static int xrt__call_threads;           /* registered threads */
+static pthread_key_t xrt__call_key;     /* its destructor unregisters an exiting thread */
+static pthread_once_t xrt__call_once = PTHREAD_ONCE_INIT;
+
+typedef struct xrt__limbo_wait { const struct xrt__call_state *thread; uint64_t seq; } xrt__limbo_wait;
+typedef struct xrt__limbo {
+    struct xrt__limbo *next;
+    const xrt_backend *owner;
+    uintptr_t handle, flags;
+    void *obj;
+    size_t nwait;
+    xrt__limbo_wait wait[1]; /* nwait entries */
+} xrt__limbo;
+static xrt__limbo *xrt__limbo_list;
+
+static void xrt__call_unregister(void *state)
+{
+    struct xrt__call_state *c = (struct xrt__call_state *)state;
+    pthread_mutex_lock(&xrt__call_lock);
+    c->prev->next = c->next;
+    c->next->prev = c->prev;
+    xrt__call_threads--;
+    pthread_mutex_unlock(&xrt__call_lock);
+}
+
+static void xrt__call_setup(void)
+{
+    pthread_key_create(&xrt__call_key, xrt__call_unregister);
+    if (syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) != 0)
+        __atomic_store_n(&xrt__call_fence, 1, __ATOMIC_RELAXED); /* every call fences instead */
+}
+
+static void xrt__call_register(void)
+{
+    pthread_once(&xrt__call_once, xrt__call_setup);
+    pthread_mutex_lock(&xrt__call_lock);
+    xrt__call.next = &xrt__call_list;
+    xrt__call.prev = xrt__call_list.prev;
+    xrt__call.prev->next = &xrt__call;
+    xrt__call_list.prev = &xrt__call;
+    xrt__call_threads++;
+    xrt__call.registered = 1;
+    pthread_mutex_unlock(&xrt__call_lock);
+    pthread_setspecific(xrt__call_key, &xrt__call);
+}
+
+/* Whether `w` is still inside the call it was in; the caller holds the lock. */
+static int xrt__limbo_waiting(const xrt__limbo_wait *w)
+{
+    const struct xrt__call_state *c;
+    for (c = xrt__call_list.next; c != &xrt__call_list; c = c->next)
+        if (c == w->thread) return __atomic_load_n(&c->seq, __ATOMIC_ACQUIRE) == w->seq;
+    return 0; /* the thread has exited */
+}
+
+/* Destroys a retired handle's object (unless it wraps a native one) and
+   makes its slot free for a new handle. */
+static xrt_status xrt__handle_finish(const xrt_backend *b, uintptr_t h, void *obj, uintptr_t flags)
+{
+    xrt_status st = XRT_SUCCESS;
+    if ((flags & XRT__HANDLE_OWNED) && xrt__survives_fork(b))
+        st = xrt__handle_destroy_object(b, h & ((1u << XRT__HANDLE_KIND_BITS) - 1), obj);
+    xrt__handle_recycle(h);
+    return st;
+}
+
+/* Destroys the objects nobody can be using any more (all of them: `all`). */
+static void xrt__limbo_reclaim(int all)
+{
+    xrt__limbo **pp, *ready = NULL, *l;
+    size_t i;
+    if (!__atomic_load_n(&xrt__limbo_list, __ATOMIC_RELAXED)) return;
+    pthread_mutex_lock(&xrt__call_lock);
+    for (pp = &xrt__limbo_list; (l = *pp) != NULL;) {
+        for (i = 0; !all && i < l->nwait && !xrt__limbo_waiting(&l->wait[i]); i++) {}
+        if (all || i == l->nwait) {
+            __atomic_store_n(pp, l->next, __ATOMIC_RELAXED); /* the head is read without the lock */
+            l->next = ready;
+            ready = l;
+        } else {
+            pp = &l->next;
+        }
+    }
+    pthread_mutex_unlock(&xrt__call_lock);
+    while ((l = ready) != NULL) {
+        ready = l->next;
+        xrt__handle_finish(l->owner, l->handle, l->obj, l->flags);
+        XRT_FREE(l);
+    }
+}
+
+/* The other threads inside a call now, after their announcements are made
+   visible; NULL with *n = 0 when there are none. */
+static xrt__limbo *xrt__limbo_snapshot_locked(size_t *n)
+{
+    const struct xrt__call_state *c;
+    xrt__limbo *l;
+    size_t cap = 0;
+    *n = 0;
+    if (xrt__call_threads <= (xrt__call.registered ? 1 : 0)) return NULL; /* no other thread ever called */
+    if (__atomic_load_n(&xrt__call_fence, __ATOMIC_RELAXED)) {
+        static int barrier;
+        __atomic_exchange_n(&barrier, 0, __ATOMIC_SEQ_CST); /* pairs with the callers' seq_cst stores */
+    } else {
+        syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
+    }
+    for (c = xrt__call_list.next; c != &xrt__call_list; c = c->next)
+        cap += c != &xrt__call && (__atomic_load_n(&c->seq, __ATOMIC_ACQUIRE) & 1);
+    if (!cap) return NULL;
+    l = (xrt__limbo *)XRT_MALLOC(sizeof *l + cap * sizeof l->wait[0]);
+    if (!l) return NULL;
+    for (c = xrt__call_list.next; c != &xrt__call_list && *n < cap; c = c->next) {
+        uint64_t seq = __atomic_load_n(&c->seq, __ATOMIC_ACQUIRE);
+        if (c == &xrt__call || !(seq & 1)) continue;
+        l->wait[*n].thread = c;
+        l->wait[(*n)++].seq = seq;
+    }
+    return l;
+}
+
+XRT_API xrt_status xrt__handle_retire(const xrt_backend *b, uintptr_t h, void *obj, uintptr_t flags)
+{
+    xrt__limbo *l;
+    size_t n;
+    xrt__limbo_reclaim(0);
+    pthread_mutex_lock(&xrt__call_lock);
+    l = xrt__limbo_snapshot_locked(&n);
+    if (l && n) {
+        l->owner = b;
+        l->handle = h;
+        l->flags = flags;
+        l->obj = obj;
+        l->nwait = n;
+        l->next = xrt__limbo_list;
+        __atomic_store_n(&xrt__limbo_list, l, __ATOMIC_RELAXED);
+    }
+    pthread_mutex_unlock(&xrt__call_lock);
+    if (l && n) return XRT_SUCCESS; /* destroyed by whoever reclaims after the last of them */
+    XRT_FREE(l);
+    return xrt__handle_finish(b, h, obj, flags);
+}
+
+/* A forked child has one thread: the others' records are gone. */
+static void xrt__call_fork_child(void)
+{
+    xrt__call_list.next = xrt__call_list.prev = &xrt__call_list;
+    xrt__call_threads = 0;
+    if (xrt__call.registered) {
+        xrt__call.next = xrt__call.prev = &xrt__call_list;
+        xrt__call_list.next = xrt__call_list.prev = &xrt__call;
+        xrt__call_threads = 1;
+    }
 }
 
 /* >> impl: pointer registry (a treap of allocations keyed by base address) */
