@@ -890,6 +890,7 @@ static XRT__TLS struct {
     xrt_status status;
     char detail[512];
     int quiet;     /* > 0: a failure is an answer, neither recorded nor logged */
+    int capture;   /* > 0: a failure is recorded, not logged (why a plugin is skipped) */
     int locks;     /* xrt locks held by this thread */
     int reg_held;  /* of which the registry's (a plugin's init may look backends up) */
     int ndeferred;
@@ -1020,7 +1021,7 @@ XRT_API xrt_status xrt_error(xrt_status st, const char *who, const char *fmt, ..
         va_end(ap);
     }
     xrt__err.status = st;
-    xrt_log(XRT_LOG_ERROR, "%s (%s)", xrt__err.detail, xrt_status_string(st));
+    if (!xrt__err.capture) xrt_log(XRT_LOG_ERROR, "%s (%s)", xrt__err.detail, xrt_status_string(st));
     return st;
 }
 
@@ -1382,7 +1383,8 @@ static xrt__plugin *xrt__plugin_find_locked(const char *path)
     return NULL;
 }
 
-/* Opens the object and has it fill its table; on failure writes why. */
+/* Opens the object, has it fill its table and registers that; on failure
+   writes why. */
 static int xrt__plugin_open(xrt__plugin *pl)
 {
     xrt_plugin_register_fn reg;
@@ -1398,14 +1400,37 @@ static int xrt__plugin_open(xrt__plugin *pl)
     }
     memcpy(&reg, &sym, sizeof reg);
     memset(&pl->table, 0, sizeof pl->table);
-    xrt__err.status = XRT_SUCCESS;
     xrt__err.detail[0] = 0;
     if ((st = reg(&xrt__plugin_host, &pl->table)) != XRT_SUCCESS) {
         snprintf(pl->reason, sizeof pl->reason, "%s failed: %s%s%.160s", XRT_PLUGIN_SYMBOL, xrt_status_string(st),
                  xrt__err.detail[0] ? ": " : "", xrt__err.detail);
         return 0;
     }
+    if (xrt__reg_add_locked(&pl->table) != XRT_SUCCESS) { /* ABI version, size, name */
+        snprintf(pl->reason, sizeof pl->reason, "%.200s", xrt__err.detail);
+        return 0;
+    }
     return 1;
+}
+
+/* xrt__plugin_open with the errors recorded meanwhile (the plugin's own,
+   through host->error, or the registry's) kept as the reason only: not
+   logged, not dropped by an enclosing quiet section, and the thread's last
+   error left as it was. */
+static int xrt__plugin_open_captured(xrt__plugin *pl)
+{
+    char detail[sizeof xrt__err.detail];
+    xrt_status status = xrt__err.status;
+    int quiet = xrt__err.quiet, ok;
+    memcpy(detail, xrt__err.detail, sizeof detail);
+    xrt__err.quiet = 0;
+    xrt__err.capture++;
+    ok = xrt__plugin_open(pl);
+    xrt__err.capture--;
+    xrt__err.quiet = quiet;
+    xrt__err.status = status;
+    memcpy(xrt__err.detail, detail, sizeof detail);
+    return ok;
 }
 
 /* Loads `path` unless it was tried before; registers its backend. */
@@ -1417,31 +1442,21 @@ static xrt_status xrt__plugin_load_locked(const char *path, xrt__plugin **out)
     if (xrt__plugin_count == XRT__PLUGIN_MAX) return XRT_ERROR_OUT_OF_MEMORY;
     *out = pl = &xrt__plugins[xrt__plugin_count++];
     snprintf(pl->path, sizeof pl->path, "%s", path);
-    xrt__err.quiet++;
-    pl->loaded = xrt__plugin_open(pl);
-    xrt__err.quiet--;
-    if (pl->loaded) {
-        xrt_status st = xrt__reg_add_locked(&pl->table); /* ABI version, size, name */
-        if (st != XRT_SUCCESS) {
-            snprintf(pl->reason, sizeof pl->reason, "%.200s", xrt__err.detail);
-            pl->loaded = 0;
-        }
-    }
-    if (!pl->loaded) {
-        xrt_log(XRT_LOG_WARN, "plugin %s skipped: %s", pl->path, pl->reason);
-        return XRT_ERROR_BACKEND_UNAVAILABLE;
-    }
+    pl->loaded = xrt__plugin_open_captured(pl);
+    if (!pl->loaded) return XRT_ERROR_BACKEND_UNAVAILABLE;
     pl->reason[0] = 0;
     return XRT_SUCCESS;
 }
 
-/* At init: the plugins loaded before register again, then XRT_PLUGINS. */
+/* At init: the plugins loaded before register again, then XRT_PLUGINS; one
+   that fails is logged once, as a warning (xrt_load_plugin returns the
+   reason instead). */
 static void xrt__plugin_init_locked(void)
 {
     const char *env = getenv("XRT_PLUGINS"), *p;
     char path[sizeof xrt__plugins[0].path];
     xrt__plugin *pl;
-    int i;
+    int i, n;
     for (i = 0; i < xrt__plugin_count; i++)
         if (xrt__plugins[i].loaded) {
             xrt__err.quiet++;
@@ -1453,7 +1468,9 @@ static void xrt__plugin_init_locked(void)
         if (len == 0 || len >= sizeof path) continue;
         memcpy(path, p, len);
         path[len] = 0;
-        xrt__plugin_load_locked(path, &pl);
+        n = xrt__plugin_count;
+        if (xrt__plugin_load_locked(path, &pl) != XRT_SUCCESS && xrt__plugin_count > n) /* tried just now */
+            xrt_log(XRT_LOG_WARN, "plugin %s skipped: %s", pl->path, pl->reason);
     }
 }
 
