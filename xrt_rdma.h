@@ -225,6 +225,7 @@ void xrt__rdma_invalidate(uintptr_t base, size_t size);
 #include <errno.h>
 #include <infiniband/verbs.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -619,7 +620,7 @@ typedef struct xrt__rdma_ctx {
     struct ibv_pd *pd;
     int owns; /* opened the device and allocated the PD */
     char name[64];
-    pthread_mutex_t lock; /* everything below */
+    int lock; /* everything below (xrt__rdma_lock_ctx) */
     xrt__rdma_entry *root;
     xrt__rdma_link lru;      /* unreferenced cached entries, oldest first */
     xrt__rdma_link detached; /* referenced entries no longer in the cache */
@@ -631,6 +632,30 @@ typedef struct xrt__rdma_ctx {
     int cache, dmabuf_mode, peer_mode, nic_dmabuf;
     char nic_dmabuf_why[160];
 } xrt__rdma_ctx;
+
+/* A context's lock guards a few pointer moves per call (never a system call
+   on the hit path, never ibv_reg_mr): a spinlock, released with a plain
+   store, costs half the atomic operations of a mutex there. A waiter yields
+   the CPU while the holder may be descheduled. */
+static void xrt__rdma_lock_ctx(xrt__rdma_ctx *c)
+{
+    int spins = 0;
+    while (__atomic_exchange_n(&c->lock, 1, __ATOMIC_ACQUIRE)) {
+        while (__atomic_load_n(&c->lock, __ATOMIC_RELAXED)) {
+            if (++spins < 64) {
+#if defined(__x86_64__) || defined(__i386__)
+                __builtin_ia32_pause();
+#elif defined(__aarch64__)
+                __asm__ __volatile__("yield");
+#endif
+            } else {
+                sched_yield();
+            }
+        }
+    }
+}
+
+static void xrt__rdma_unlock_ctx(xrt__rdma_ctx *c) { __atomic_store_n(&c->lock, 0, __ATOMIC_RELEASE); }
 
 /* Handles: generation << 6 | slot. A handle from before a close, or from a
    closed slot now reused, no longer matches its slot. */
@@ -737,7 +762,6 @@ static xrt_status xrt__rdma_ctx_new(struct ibv_context *vc, struct ibv_pd *pd, i
     c->pd = pd;
     c->owns = owns;
     snprintf(c->name, sizeof c->name, "%s", name);
-    pthread_mutex_init(&c->lock, NULL);
     c->lru.prev = c->lru.next = &c->lru;
     c->detached.prev = c->detached.next = &c->detached;
     c->privates.prev = c->privates.next = &c->privates;
@@ -757,7 +781,6 @@ static xrt_status xrt__rdma_ctx_new(struct ibv_context *vc, struct ibv_pd *pd, i
     }
     pthread_mutex_unlock(&xrt__rdma_lock);
     if (i == XRT__RDMA_SLOTS) {
-        pthread_mutex_destroy(&c->lock);
         free(c);
         return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "at most %d contexts may be open", XRT__RDMA_SLOTS);
     }
@@ -1253,10 +1276,10 @@ static xrt_status xrt__rdma_register_private(xrt__rdma_ctx *c, xrt__rdma_req *r,
     x->refs = 1;
     x->where = XRT__RDMA_PRIVATE;
     x->ctx = c;
-    pthread_mutex_lock(&c->lock);
+    xrt__rdma_lock_ctx(c);
     xrt__rdma_list_add(&c->privates, &x->link); /* so that close can deregister it */
     c->uncached++;
-    pthread_mutex_unlock(&c->lock);
+    xrt__rdma_unlock_ctx(c);
     xrt__rdma_fill(reg, x, r);
     return XRT_SUCCESS;
 }
@@ -1284,9 +1307,9 @@ static struct ibv_mr *xrt__rdma_reg_retry(xrt__rdma_ctx *c, const xrt__rdma_req 
     xrt__rdma_entry *victims = NULL;
     struct ibv_mr *mr = xrt__rdma_reg_paths(c, r, path, err, why, n);
     if (mr || *err != ENOMEM) return mr;
-    pthread_mutex_lock(&c->lock);
+    xrt__rdma_lock_ctx(c);
     xrt__rdma_evict(c, 1, &victims);
-    pthread_mutex_unlock(&c->lock);
+    xrt__rdma_unlock_ctx(c);
     if (!victims) return NULL;
     xrt__rdma_destroy(victims);
     return xrt__rdma_reg_paths(c, r, path, err, why, n);
@@ -1307,7 +1330,7 @@ static xrt_status xrt__rdma_miss(xrt__rdma_ctx *c, xrt__rdma_req *r, xrt__rdma_e
         c->misses--;
         c->hits++;
         xrt__rdma_fill(reg, hit, r);
-        pthread_mutex_unlock(&c->lock);
+        xrt__rdma_unlock_ctx(c);
         free(x);
         return XRT_SUCCESS;
     }
@@ -1318,11 +1341,11 @@ static xrt_status xrt__rdma_miss(xrt__rdma_ctx *c, xrt__rdma_req *r, xrt__rdma_e
     pend.next = c->pending;
     c->pending = &pend;
     xrt__rdma_track(1);
-    pthread_mutex_unlock(&c->lock);
+    xrt__rdma_unlock_ctx(c);
 
     x->mr = xrt__rdma_reg_retry(c, r, &x->path, &err, why, sizeof why);
 
-    pthread_mutex_lock(&c->lock);
+    xrt__rdma_lock_ctx(c);
     for (pp = &c->pending; *pp != &pend; pp = &(*pp)->next) {}
     *pp = pend.next;
     xrt__rdma_track(-1);
@@ -1339,7 +1362,7 @@ static xrt_status xrt__rdma_miss(xrt__rdma_ctx *c, xrt__rdma_req *r, xrt__rdma_e
         xrt__rdma_fill(reg, x, r);
         x = NULL;
     }
-    pthread_mutex_unlock(&c->lock);
+    xrt__rdma_unlock_ctx(c);
     xrt__rdma_destroy(victims);
     if (!x) return XRT_SUCCESS;
     if (x->mr) { /* registered, but the memory was freed meanwhile */
@@ -1359,17 +1382,17 @@ static xrt_status xrt__rdma_register_cached(xrt__rdma_ctx *c, xrt__rdma_req *r, 
     uintptr_t p = (uintptr_t)r->ptr, q = p + r->size;
     xrt__rdma_entry *x;
     xrt_status st;
-    pthread_mutex_lock(&c->lock);
+    xrt__rdma_lock_ctx(c);
     x = xrt__rdma_floor(c->root, p);
     if (x && x->end >= q && (x->access & r->access) == r->access) {
         xrt__rdma_ref(c, x);
         c->hits++;
         xrt__rdma_fill(reg, x, r);
-        pthread_mutex_unlock(&c->lock);
+        xrt__rdma_unlock_ctx(c);
         return XRT_SUCCESS;
     }
     c->misses++;
-    pthread_mutex_unlock(&c->lock);
+    xrt__rdma_unlock_ctx(c);
     /* Not (or not fully) cached: classify, then register. */
     if ((st = xrt_pointer_get_attributes(&r->attr, r->ptr)) != XRT_SUCCESS) return st;
     if (r->attr.base && r->size > r->attr.size - (p - (uintptr_t)r->attr.base))
@@ -1380,7 +1403,7 @@ static xrt_status xrt__rdma_register_cached(xrt__rdma_ctx *c, xrt__rdma_req *r, 
     xrt__rdma_span(r);
     if ((x = (xrt__rdma_entry *)calloc(1, sizeof *x)) == NULL)
         return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "xrt_rdma_register", "no memory for a registration");
-    pthread_mutex_lock(&c->lock);
+    xrt__rdma_lock_ctx(c);
     return xrt__rdma_miss(c, r, x, reg); /* unlocks */
 }
 
@@ -1396,27 +1419,34 @@ static xrt_status xrt__rdma_check_access(unsigned access)
     return XRT_SUCCESS;
 }
 
-xrt_status xrt_rdma_register(xrt_rdma_ctx ctx, const void *ptr, size_t size, unsigned access, xrt_rdma_reg *reg)
+static xrt_status xrt__rdma_register(xrt_rdma_ctx ctx, const void *ptr, size_t size, unsigned access,
+                                     xrt_rdma_reg *reg)
 {
     static const char fn[] = "xrt_rdma_register";
     xrt__rdma_ctx *c;
-    xrt__rdma_req r;
+    xrt__rdma_req r; /* its other fields are set on a miss */
     xrt_status st;
-    if (!reg) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "reg is NULL");
-    memset(reg, 0, sizeof *reg);
     if ((st = xrt__rdma_ctx_of(ctx, fn, 0, &c)) != XRT_SUCCESS) return st;
     if (!ptr) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "ptr is NULL");
     if (size == 0) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "size is 0");
     if ((uintptr_t)ptr + size < (uintptr_t)ptr)
         return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%zu bytes at %p wrap around the address space", size, ptr);
     if ((st = xrt__rdma_check_access(access)) != XRT_SUCCESS) return st;
-    memset(&r, 0, sizeof r);
     r.ptr = ptr;
     r.size = size;
     r.access = access;
     if (c->cache) return xrt__rdma_register_cached(c, &r, reg);
     if ((st = xrt_pointer_get_attributes(&r.attr, ptr)) != XRT_SUCCESS) return st;
     return xrt__rdma_register_private(c, &r, reg);
+}
+
+xrt_status xrt_rdma_register(xrt_rdma_ctx ctx, const void *ptr, size_t size, unsigned access, xrt_rdma_reg *reg)
+{
+    xrt_status st;
+    if (!reg) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_rdma_register", "reg is NULL");
+    st = xrt__rdma_register(ctx, ptr, size, access, reg);
+    if (st != XRT_SUCCESS) memset(reg, 0, sizeof *reg);
+    return st;
 }
 
 /* The last reference of an entry is gone; the caller holds the lock. */
@@ -1450,9 +1480,9 @@ xrt_status xrt_rdma_release(xrt_rdma_reg *reg)
     if (!(x = (xrt__rdma_entry *)reg->opaque))
         return xrt_error(XRT_ERROR_INVALID_HANDLE, "xrt_rdma_release", "registration is released or was never made");
     c = x->ctx;
-    pthread_mutex_lock(&c->lock);
+    xrt__rdma_lock_ctx(c);
     if (--x->refs == 0) xrt__rdma_unref_last(c, x, &victims);
-    pthread_mutex_unlock(&c->lock);
+    xrt__rdma_unlock_ctx(c);
     xrt__rdma_destroy(victims);
     memset(reg, 0, sizeof *reg);
     return XRT_SUCCESS;
@@ -1486,7 +1516,7 @@ static int xrt__rdma_invalidate_ctx(xrt__rdma_ctx *c, uintptr_t s, uintptr_t e, 
     xrt__rdma_link *l, *ln;
     xrt__rdma_pending *p;
     int held = 0, forked = xrt__rdma_forked(c);
-    pthread_mutex_lock(&c->lock);
+    xrt__rdma_lock_ctx(c);
     for (x = xrt__rdma_take_overlapping(c, s, e); x; x = next) {
         next = x->victim;
         if (x->refs) {
@@ -1507,7 +1537,7 @@ static int xrt__rdma_invalidate_ctx(xrt__rdma_ctx *c, uintptr_t s, uintptr_t e, 
     }
     for (p = c->pending; p; p = p->next)
         if (p->start < e && p->end > s) p->invalidated = 1;
-    pthread_mutex_unlock(&c->lock);
+    xrt__rdma_unlock_ctx(c);
     return held;
 }
 
@@ -1536,7 +1566,7 @@ xrt_status xrt_rdma_cache_get_stats(xrt_rdma_ctx ctx, xrt_rdma_cache_stats *stat
     if (!stats) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_rdma_cache_get_stats", "stats is NULL");
     memset(stats, 0, sizeof *stats);
     if ((st = xrt__rdma_ctx_of(ctx, "xrt_rdma_cache_get_stats", 0, &c)) != XRT_SUCCESS) return st;
-    pthread_mutex_lock(&c->lock);
+    xrt__rdma_lock_ctx(c);
     stats->hits = c->hits;
     stats->misses = c->misses;
     stats->evictions = c->evictions;
@@ -1547,7 +1577,7 @@ xrt_status xrt_rdma_cache_get_stats(xrt_rdma_ctx ctx, xrt_rdma_cache_stats *stat
     stats->referenced = c->referenced;
     stats->max_entries = c->max_count;
     stats->max_bytes = c->max_bytes;
-    pthread_mutex_unlock(&c->lock);
+    xrt__rdma_unlock_ctx(c);
     return XRT_SUCCESS;
 }
 
@@ -1557,13 +1587,13 @@ static xrt_status xrt__rdma_trim(xrt_rdma_ctx ctx, const char *fn, int all, size
     xrt__rdma_entry *victims = NULL;
     xrt_status st;
     if ((st = xrt__rdma_ctx_of(ctx, fn, 0, &c)) != XRT_SUCCESS) return st;
-    pthread_mutex_lock(&c->lock);
+    xrt__rdma_lock_ctx(c);
     if (!all) {
         c->max_count = max_entries;
         c->max_bytes = max_bytes;
     }
     xrt__rdma_evict(c, all, &victims);
-    pthread_mutex_unlock(&c->lock);
+    xrt__rdma_unlock_ctx(c);
     xrt__rdma_destroy(victims);
     return XRT_SUCCESS;
 }
@@ -1598,7 +1628,7 @@ xrt_status xrt_rdma_close(xrt_rdma_ctx ctx)
     __atomic_store_n(&xrt__rdma_ctxs[c->handle % XRT__RDMA_SLOTS], (xrt__rdma_ctx *)NULL, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&xrt__rdma_lock);
     forked = xrt__rdma_forked(c);
-    pthread_mutex_lock(&c->lock);
+    xrt__rdma_lock_ctx(c);
     xrt__rdma_gather(c->root, &all);
     held = c->referenced;
     xrt__rdma_track(-(long)c->count);
@@ -1610,7 +1640,7 @@ xrt_status xrt_rdma_close(xrt_rdma_ctx ctx)
         all = x;
         held++;
     }
-    pthread_mutex_unlock(&c->lock);
+    xrt__rdma_unlock_ctx(c);
     if (held)
         xrt_log(XRT_LOG_WARN, "rdma: %s closed with %zu registration(s) still held: deregistered (release them before "
                 "closing; their xrt_rdma_reg must not be released now)", c->name, held);
@@ -1619,7 +1649,6 @@ xrt_status xrt_rdma_close(xrt_rdma_ctx ctx)
         xrt__rdma_rt.dealloc_pd(c->pd);
         xrt__rdma_rt.close_device(c->vc);
     }
-    pthread_mutex_destroy(&c->lock);
     free(c);
     return XRT_SUCCESS;
 }

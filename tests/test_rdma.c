@@ -266,7 +266,6 @@ static void span_is_pages_clipped_to_the_allocation(void **state)
 static void fake_ctx(xrt__rdma_ctx *c)
 {
     memset(c, 0, sizeof *c);
-    pthread_mutex_init(&c->lock, NULL);
     c->lru.prev = c->lru.next = &c->lru;
     c->detached.prev = c->detached.next = &c->detached;
     c->privates.prev = c->privates.next = &c->privates;
@@ -348,7 +347,6 @@ static void tree_matches_a_model(void **state)
         xrt__rdma_destroy(victims);
     }
     assert_int_equal(c.count, 0);
-    pthread_mutex_destroy(&c.lock);
 }
 
 static void lru_evicts_oldest_unreferenced_first(void **state)
@@ -382,7 +380,6 @@ static void lru_evicts_oldest_unreferenced_first(void **state)
     assert_ptr_equal(victims, held);
     assert_int_equal(c.count, 0);
     xrt__rdma_destroy(victims);
-    pthread_mutex_destroy(&c.lock);
     assert_int_equal(xrt__rdma_tracked, 0);
 }
 
