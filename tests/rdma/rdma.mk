@@ -18,13 +18,23 @@ RDMA_ENABLE = $(if $(ENABLE),$(ENABLE),-DXRT_ENABLE_CPU) # the sources define XR
 RDMA_CFLAGS = -std=c11 -Wall -Wextra -Werror -pedantic -I. -O2 -g
 RDMA_LIBS = -lpthread -libverbs
 RDMA_HEADERS = $(wildcard xrt*.h)
-RDMA_PROGRAMS = $(B)/rdma/test_rdma_vm $(B)/examples/rdma_pingpong $(B)/bench/rdma_cache
+RDMA_SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+RDMA_PROGRAMS = $(B)/rdma/test_rdma_vm $(B)/rdma/test_rdma_vm_asan $(B)/rdma/test_rdma_vm_tsan \
+                $(B)/examples/rdma_pingpong $(B)/bench/rdma_cache
 
 .PHONY: rdma-programs test-rdma rdma-compile
 
 $(B)/rdma/test_rdma_vm: tests/rdma/test_rdma_vm.c tests/rdma/rc.h tests/xrt_test.h $(RDMA_HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(RDMA_CFLAGS) $(RDMA_ENABLE) -o $@ $< $(RDMA_LIBS) -lcmocka
+
+# the suite under ASan+UBSan and under TSan, as the other test programs
+$(B)/rdma/test_rdma_vm_asan: tests/rdma/test_rdma_vm.c tests/rdma/rc.h tests/xrt_test.h $(RDMA_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(RDMA_CFLAGS) -O1 $(RDMA_SAN) $(RDMA_ENABLE) -o $@ $< $(RDMA_LIBS) -lcmocka
+$(B)/rdma/test_rdma_vm_tsan: tests/rdma/test_rdma_vm.c tests/rdma/rc.h tests/xrt_test.h $(RDMA_HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(RDMA_CFLAGS) -O1 -fsanitize=thread $(RDMA_ENABLE) -o $@ $< $(RDMA_LIBS) -lcmocka
 
 $(B)/examples/rdma_pingpong: examples/rdma_pingpong.c $(RDMA_HEADERS)
 	@mkdir -p $(@D)

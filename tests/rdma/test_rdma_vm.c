@@ -16,6 +16,14 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 
+#if defined(__SANITIZE_ADDRESS__)
+#define ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ASAN 1
+#endif
+#endif
+
 #define DEV "rxe0"
 #define RW (XRT_RDMA_LOCAL_WRITE | XRT_RDMA_REMOTE_WRITE | XRT_RDMA_REMOTE_READ)
 #define MIB (1u << 20)
@@ -306,6 +314,9 @@ static void free_and_reallocate_at_the_same_address_registers_afresh(void **stat
     rc_ep a, b;
     int i, k = 0;
     (void)state;
+#ifdef ASAN
+    SKIP_UNLESS(0, "ASan's allocator holds freed memory back: the address is not handed out again at once");
+#endif
     OK(xrt_malloc_host(&src, n));
     OK(xrt_rdma_register(ctx, src, n, XRT_RDMA_LOCAL_WRITE, &rs));
     OK(xrt_malloc_host(&buf, n));

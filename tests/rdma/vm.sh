@@ -1,22 +1,31 @@
 #!/bin/sh
-# tests/rdma/vm.sh - boots a throw-away QEMU VM with Debian's own kernel and
-# soft-RoCE (rdma_rxe), and runs a test plan inside it.
+# tests/rdma/vm.sh - boots two throw-away QEMU VMs with Debian's own kernel
+# and soft-RoCE (rdma_rxe), and runs a test plan in both.
 #
 #   sh tests/rdma/vm.sh PLAN [BINARY...]
 #
-# PLAN is a shell script run by the VM's /init after the RDMA modules are
-# loaded; the BINARY files (with their shared libraries, libibverbs and the rxe
-# provider) are copied to /bin in the VM. The console is relayed to stdout,
-# CR-free. The exit status is the plan's (via a marker line on the console);
-# 124 when the VM did not finish in time. Exit status 77 with a line
-# "skipped: <reason>" means this machine cannot run the VM.
+# Hosts "a" and "b" each run their own kernel with an rxe device on a virtio
+# NIC; the NICs are joined by a virtual cable (a pair of unix datagram
+# sockets). They are two hosts because rdma_rxe cannot be two hosts inside
+# one kernel: up to Linux 6.11 at least it opens its UDP socket and routes
+# only in the initial network namespace, so rxe devices on the two ends of a
+# veth pair in two namespaces never reach each other (measured here:
+# ibv_rc_pingpong fails with "local QP operation error").
+#
+# PLAN is a shell script that the VMs' /init (tests/rdma/vm-init.sh) sources
+# once rxe0 is up; the BINARY files, with their shared libraries, libibverbs
+# and the rxe provider, are in /usr/bin there. Host a's console is relayed
+# live, CR-free, then host b's. The exit status is a plan's (host a's, if not
+# 0, else host b's), read from a marker line on the console; 124 when a VM did
+# not report one (timeout or crash); 77, with a line "skipped: <reason>",
+# when this machine cannot run the VMs.
 #
 # Everything it fetches or builds lives under build/rdma-vm/ (git-ignored):
 # the kernel package is fetched with `apt-get download` on first use, unpacked
 # without installing, and cached per version. Env:
 #   XRT_RDMA_KERNEL_DEB   a linux-image .deb to use instead of downloading one
-#   XRT_RDMA_VM_TIMEOUT   seconds before the VM is killed (default 300)
-#   XRT_RDMA_VM_SMP       virtual CPUs (default 2)
+#   XRT_RDMA_VM_TIMEOUT   seconds before a VM is killed (default 300)
+#   XRT_RDMA_VM_SMP       virtual CPUs per VM (default 2)
 set -u
 cd "$(dirname "$0")/../.."
 B=${B:-build}
@@ -86,29 +95,38 @@ kernel_unpack() {
     rm -rf "$tmp"
 }
 
+# The newest kernel an earlier run unpacked, for when none can be fetched.
+kernel_cached() {
+    for d in $(ls -d "$VM"/linux-image-*/ 2> /dev/null | sort -r); do
+        [ "$(cat "$d/modules.wanted" 2> /dev/null)" = "$MODULES" ] && { echo "${d%/}"; return; }
+    done
+}
+
+kernel_fetch() { # kernel_fetch PACKAGE: the .deb's path, downloading it if needed
+    deb=$(ls "$VM"/"$1"_*.deb 2> /dev/null | head -n 1)
+    if [ -z "$deb" ]; then
+        echo "rdma vm: fetching $1 (cached in $VM)" >&2
+        rm -f "$VM"/linux-image-*.deb
+        (cd "$VM" && apt-get download "$1") > "$VM/download.log" 2>&1 || return 1
+        deb=$(ls "$VM"/"$1"_*.deb | head -n 1)
+    fi
+    echo "$deb"
+}
+
 kernel() {
     mkdir -p "$VM"
     pkg=$(kernel_package)
-    if [ -z "$pkg" ]; then # no apt metadata: use what an earlier run cached
-        pkg=$(ls -d "$VM"/linux-image-*/ 2> /dev/null | tail -n 1)
-        pkg=$(basename "$pkg")
-    fi
-    [ -n "$pkg" ] || skip "cannot tell which kernel to fetch (apt-cache knows no linux-image-amd64; run apt-get update)"
     K=$VM/$pkg
-    [ "$(cat "$K/modules.wanted" 2> /dev/null)" = "$MODULES" ] && return 0
-    if [ -n "${XRT_RDMA_KERNEL_DEB:-}" ]; then
-        deb=$XRT_RDMA_KERNEL_DEB
+    [ -n "$pkg" ] && [ "$(cat "$K/modules.wanted" 2> /dev/null)" = "$MODULES" ] && return 0
+    if [ -n "$pkg" ]; then
+        deb=${XRT_RDMA_KERNEL_DEB:-$(kernel_fetch "$pkg")} && kernel_unpack "$deb" && return 0
+        why="apt-get download $pkg failed: $(tail -n 1 "$VM/download.log" 2> /dev/null)"
     else
-        deb=$(ls "$VM"/"$pkg"_*.deb 2> /dev/null | head -n 1)
-        if [ -z "$deb" ]; then
-            echo "rdma vm: fetching $pkg (cached in $VM)"
-            rm -f "$VM"/linux-image-*.deb
-            (cd "$VM" && apt-get download "$pkg") > "$VM/download.log" 2>&1 ||
-                skip "apt-get download $pkg failed: $(tail -n 1 "$VM/download.log")"
-            deb=$(ls "$VM"/"$pkg"_*.deb | head -n 1)
-        fi
+        why="apt-cache knows no linux-image-amd64 (run apt-get update, or set XRT_RDMA_KERNEL_DEB)"
     fi
-    kernel_unpack "$deb" || die "cannot unpack $deb"
+    K=$(kernel_cached)
+    [ -n "$K" ] || skip "no kernel for the VM: $why"
+    echo "rdma vm: $why; using the cached $(basename "$K")"
 }
 
 # >> initramfs: busybox, ip and rdma (iproute2), the binaries, their libraries
