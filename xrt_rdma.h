@@ -666,8 +666,21 @@ static unsigned xrt__rdma_fork_gen;  /* bumped in the child of every fork() */
 static size_t xrt__rdma_tracked;     /* cache entries, detached entries and pending registrations, all contexts */
 static pthread_once_t xrt__rdma_once = PTHREAD_ONCE_INIT;
 
-static void xrt__rdma_atfork_child(void) { __atomic_add_fetch(&xrt__rdma_fork_gen, 1, __ATOMIC_RELEASE); }
-static void xrt__rdma_install_atfork(void) { pthread_atfork(NULL, NULL, xrt__rdma_atfork_child); }
+/* The context table's lock is held across fork(), so that the child never
+   starts with it taken; the child's contexts from before are marked foreign.
+   Their own locks are never taken in the child (see xrt__rdma_forked). */
+static void xrt__rdma_atfork_prepare(void) { pthread_mutex_lock(&xrt__rdma_lock); }
+static void xrt__rdma_atfork_parent(void) { pthread_mutex_unlock(&xrt__rdma_lock); }
+static void xrt__rdma_atfork_child(void)
+{
+    __atomic_add_fetch(&xrt__rdma_fork_gen, 1, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&xrt__rdma_lock);
+}
+
+static void xrt__rdma_install_atfork(void)
+{
+    pthread_atfork(xrt__rdma_atfork_prepare, xrt__rdma_atfork_parent, xrt__rdma_atfork_child);
+}
 
 static void xrt__rdma_track(long delta) { __atomic_add_fetch(&xrt__rdma_tracked, (size_t)delta, __ATOMIC_RELEASE); }
 
@@ -1548,8 +1561,9 @@ void xrt__rdma_invalidate(uintptr_t base, size_t size)
     int i, held = 0;
     if (XRT__LIKELY(!__atomic_load_n(&xrt__rdma_tracked, __ATOMIC_ACQUIRE)) || !size) return;
     pthread_mutex_lock(&xrt__rdma_lock);
-    for (i = 0; i < XRT__RDMA_SLOTS; i++)
-        if (xrt__rdma_ctxs[i]) held += xrt__rdma_invalidate_ctx(xrt__rdma_ctxs[i], base, end, &victims);
+    for (i = 0; i < XRT__RDMA_SLOTS; i++) /* a context from before fork() is the parent's business */
+        if (xrt__rdma_ctxs[i] && !xrt__rdma_forked(xrt__rdma_ctxs[i]))
+            held += xrt__rdma_invalidate_ctx(xrt__rdma_ctxs[i], base, end, &victims);
     pthread_mutex_unlock(&xrt__rdma_lock);
     xrt__rdma_destroy(victims);
     if (held)
@@ -1628,7 +1642,7 @@ xrt_status xrt_rdma_close(xrt_rdma_ctx ctx)
     __atomic_store_n(&xrt__rdma_ctxs[c->handle % XRT__RDMA_SLOTS], (xrt__rdma_ctx *)NULL, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&xrt__rdma_lock);
     forked = xrt__rdma_forked(c);
-    xrt__rdma_lock_ctx(c);
+    if (!forked) xrt__rdma_lock_ctx(c); /* in a fork() child a parent's thread may have held it */
     xrt__rdma_gather(c->root, &all);
     held = c->referenced;
     xrt__rdma_track(-(long)c->count);
@@ -1641,7 +1655,7 @@ xrt_status xrt_rdma_close(xrt_rdma_ctx ctx)
         held++;
     }
     xrt__rdma_unlock_ctx(c);
-    if (held)
+    if (held && !forked)
         xrt_log(XRT_LOG_WARN, "rdma: %s closed with %zu registration(s) still held: deregistered (release them before "
                 "closing; their xrt_rdma_reg must not be released now)", c->name, held);
     xrt__rdma_destroy(all);
