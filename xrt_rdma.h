@@ -38,7 +38,7 @@
    xrt_malloc_async) is registered through the cache: a registration covers the
    pages of the requested range, clipped to the allocation; registering a range
    inside a cached one again, with no more access flags, is a hit that returns
-   the same MR with one more reference. A miss that overlaps cached entries
+   the same MR with one more reference, without a system call. A miss that overlaps cached entries
    registers their union (with the union of their access flags) and replaces
    them, so cached entries never overlap and a lookup is one O(log n) search.
    An entry whose references are all released stays cached, in LRU order,
@@ -47,9 +47,9 @@
    ibv_reg_mr fails with ENOMEM, unreferenced entries are dropped and the
    registration is tried once more. xrt_free, xrt_free_host and xrt_free_async
    deregister every cached entry that overlaps the freed allocation before the
-   memory is released. Registrations still held at that point are deregistered
-   too (a warning is logged): their keys stop working instead of reaching
-   memory that now belongs to someone else.
+   memory is released. A cached registration still held at that point is
+   deregistered too, with a warning: its keys stop working instead of
+   reaching memory that now belongs to someone else (release it as usual).
 
    Memory xrt did not allocate (malloc, mmap, cudaMalloc) is registered
    uncached: every xrt_rdma_register makes a private MR that xrt_rdma_release
@@ -59,13 +59,15 @@
    fork(). Contexts belong to the process that opened them. In a child, every
    call on a context opened before fork() fails with XRT_ERROR_INVALID_HANDLE
    (the child shares the parent's verbs file: deregistering there would destroy
-   the parent's MRs); xrt_rdma_close there frees only xrt's bookkeeping. A
-   child opens its own context. The parent's registrations keep working: with
+   the parent's MRs); xrt_rdma_release of a parent's registration and
+   xrt_rdma_close there only forget xrt's records. A child opens its own
+   context. The parent's registrations keep working: with
    Linux 5.13 or later, fork() copies registered pages for the child rather
    than sharing them (xrt_rdma_context_info.fork says what libibverbs found).
 
    Threads: every function is thread-safe. A context's cache has one lock,
-   never held across ibv_reg_mr.
+   never held across ibv_reg_mr. Release every registration before closing
+   its context (xrt_rdma_close deregisters what is still held, with a warning).
 
    Environment (read when a context is opened, except XRT_IBVERBS_LIBRARY):
      XRT_RDMA_DEVICE        device xrt_rdma_open(ctx, NULL) opens (default: the first with an active port)
@@ -1493,6 +1495,10 @@ xrt_status xrt_rdma_release(xrt_rdma_reg *reg)
     if (!(x = (xrt__rdma_entry *)reg->opaque))
         return xrt_error(XRT_ERROR_INVALID_HANDLE, "xrt_rdma_release", "registration is released or was never made");
     c = x->ctx;
+    if (XRT__UNLIKELY(xrt__rdma_forked(c))) { /* a fork() child: the parent's, not ours to touch */
+        memset(reg, 0, sizeof *reg);
+        return XRT_SUCCESS;
+    }
     xrt__rdma_lock_ctx(c);
     if (--x->refs == 0) xrt__rdma_unref_last(c, x, &victims);
     xrt__rdma_unlock_ctx(c);

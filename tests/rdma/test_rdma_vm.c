@@ -573,12 +573,14 @@ static void eight_threads_register_and_release(void **state)
 
 /* >> fork */
 /* In the child: the parent's context is refused; a context of its own works;
-   closing the parent's frees only bookkeeping. Exit status: 0 or the check that failed. */
-static int child_after_fork(void *parent_buf)
+   releasing the parent's registration and closing its context only forget
+   xrt's records. Exit status: 0 or the check that failed. */
+static int child_after_fork(void *parent_buf, xrt_rdma_reg parent_reg)
 {
     xrt_rdma_ctx mine;
     xrt_rdma_reg r;
     char buf[4096];
+    if (xrt_rdma_release(&parent_reg) != XRT_SUCCESS || parent_reg.opaque) return 7;
     if (xrt_rdma_register(ctx, parent_buf, 4096, RW, &r) != XRT_ERROR_INVALID_HANDLE) return 1;
     if (!strstr(xrt_get_last_error_string(), "was opened before fork(), in the parent process")) return 2;
     if (xrt_rdma_open(&mine, DEV) != XRT_SUCCESS) return 3;
@@ -605,7 +607,7 @@ static void fork_leaves_the_parent_working(void **state)
     fflush(NULL);
     pid = fork();
     assert_true(pid >= 0);
-    if (pid == 0) _exit(child_after_fork(buf));
+    if (pid == 0) _exit(child_after_fork(buf, r));
     assert_int_equal(waitpid(pid, &status, 0), pid);
     assert_true(WIFEXITED(status));
     assert_int_equal(WEXITSTATUS(status), 0);
