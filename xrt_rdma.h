@@ -193,7 +193,8 @@ xrt_status xrt_rdma_get_info(xrt_rdma_ctx ctx, xrt_rdma_context_info *info);
 /* >> rdma: registration */
 xrt_status xrt_rdma_register(xrt_rdma_ctx ctx, const void *ptr, size_t size, unsigned access,
                              xrt_rdma_reg *reg);
-/* Drops the reference (a private registration is deregistered); zeroes *reg. */
+/* Drops the reference (a private registration is deregistered); zeroes *reg.
+   A copy of an xrt_rdma_reg is the same reference: release it once. */
 xrt_status xrt_rdma_release(xrt_rdma_reg *reg);
 const char *xrt_rdma_path_name(xrt_rdma_path path);
 
