@@ -1391,6 +1391,20 @@ static xrt_status xrt__rdma_miss(xrt__rdma_ctx *c, xrt__rdma_req *r, xrt__rdma_e
     return xrt__rdma_reg_error(r, c->name, err, why);
 }
 
+/* The memory's type and allocation, from xrt's pointer query; a range that
+   runs past its allocation is refused. */
+static xrt_status xrt__rdma_classify(xrt__rdma_req *r)
+{
+    uintptr_t p = (uintptr_t)r->ptr;
+    xrt_status st = xrt_pointer_get_attributes(&r->attr, r->ptr);
+    if (st != XRT_SUCCESS) return st;
+    if (r->attr.base && r->size > r->attr.size - (p - (uintptr_t)r->attr.base))
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_rdma_register",
+                         "%zu bytes at %p overrun its allocation (%zu bytes at %p)", r->size, r->ptr, r->attr.size,
+                         r->attr.base);
+    return XRT_SUCCESS;
+}
+
 /* A hit needs no classification: the cache holds only live xrt allocations
    (a free takes its entries out before the memory goes), clipped to them. */
 static xrt_status xrt__rdma_register_cached(xrt__rdma_ctx *c, xrt__rdma_req *r, xrt_rdma_reg *reg)
@@ -1410,11 +1424,7 @@ static xrt_status xrt__rdma_register_cached(xrt__rdma_ctx *c, xrt__rdma_req *r, 
     c->misses++;
     xrt__rdma_unlock_ctx(c);
     /* Not (or not fully) cached: classify, then register. */
-    if ((st = xrt_pointer_get_attributes(&r->attr, r->ptr)) != XRT_SUCCESS) return st;
-    if (r->attr.base && r->size > r->attr.size - (p - (uintptr_t)r->attr.base))
-        return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_rdma_register",
-                         "%zu bytes at %p overrun its allocation (%zu bytes at %p)", r->size, r->ptr, r->attr.size,
-                         r->attr.base);
+    if ((st = xrt__rdma_classify(r)) != XRT_SUCCESS) return st;
     if (!r->attr.base) return xrt__rdma_register_private(c, r, reg); /* xrt did not allocate it */
     xrt__rdma_span(r);
     if ((x = (xrt__rdma_entry *)calloc(1, sizeof *x)) == NULL)
@@ -1452,7 +1462,7 @@ static xrt_status xrt__rdma_register(xrt_rdma_ctx ctx, const void *ptr, size_t s
     r.size = size;
     r.access = access;
     if (c->cache) return xrt__rdma_register_cached(c, &r, reg);
-    if ((st = xrt_pointer_get_attributes(&r.attr, ptr)) != XRT_SUCCESS) return st;
+    if ((st = xrt__rdma_classify(&r)) != XRT_SUCCESS) return st;
     return xrt__rdma_register_private(c, &r, reg);
 }
 

@@ -464,6 +464,8 @@ static void limits_evict_least_recently_used(void **state)
     OK(xrt_rdma_register(c, b[0], 4096, RW, &r[1]));
     assert_false(r[0].cached);
     assert_ptr_not_equal(r[0].mr, r[1].mr);
+    FAILS(xrt_rdma_register(c, (char *)b[0] + 16, 32 * 1024, RW, &r[2]), XRT_ERROR_INVALID_VALUE,
+          "overrun its allocation");
     OK(xrt_rdma_release(&r[0]));
     OK(xrt_rdma_release(&r[1]));
     OK(xrt_rdma_close(c));
