@@ -95,3 +95,4 @@ bench-instructions: $(B)/bench/dispatch
 	sh bench/instructions.sh $(B)/bench/dispatch
 
 include examples/plugin/plugin.mk
+include tests/rdma/rdma.mk

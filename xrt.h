@@ -2292,7 +2292,7 @@ XRT_API xrt_status xrt__mem_add(const xrt_backend *b, void **p, size_t n, xrt_me
    too); xrt__mem_finish then drops the record or, if the free failed, puts it
    back. */
 #ifdef XRT_ENABLE_RDMA
-static void xrt__rdma_invalidate(uintptr_t base, size_t size);
+XRT_API void xrt__rdma_invalidate(uintptr_t base, size_t size); /* xrt_rdma.h */
 #endif
 
 XRT_API xrt_status xrt__mem_take(const xrt_backend *b, void *p, xrt_memory_type t, const char *fn, void **record)

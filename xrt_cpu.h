@@ -906,12 +906,17 @@ static void xrt__cpu_fork_child(void)
 }
 
 /* >> cpu: lifecycle */
+/* Registered before main, so before the core's (xrt_init): prepare handlers
+   run in reverse order, so the core's locks are taken before the list lock,
+   the order every other path takes them in. */
+__attribute__((constructor)) static void xrt__cpu_atfork(void)
+{
+    pthread_atfork(xrt__cpu_fork_prepare, xrt__cpu_fork_parent, xrt__cpu_fork_child);
+}
+
 static xrt_status xrt__cpu_init(const xrt_backend *self, char *reason, size_t n)
 {
-    static int atfork_done;
     xrt_status st;
-    if (!atfork_done && pthread_atfork(xrt__cpu_fork_prepare, xrt__cpu_fork_parent, xrt__cpu_fork_child) == 0)
-        atfork_done = 1; /* once a process: handlers cannot be removed */
     xrt__cpu.self = self;
     xrt__cpu.list.next = xrt__cpu.list.prev = &xrt__cpu.list;
     st = xrt__cpu_stream_new(&xrt__cpu.dflt);

@@ -91,6 +91,10 @@ step "examples: xrt_info, demo, vector_add" env MAKE="$MAKE" sh tests/examples.s
 step "xrt_info lists a plugin's backend" sh -c "XRT_PLUGINS=$B/plugins/libxrt_trace.so XRT_TRACE_FILE=/dev/null \
     $B/examples/xrt_info | grep '^  trace available'"
 
+echo "== RDMA on soft-RoCE (two VMs)"
+cmocka sh tests/rdma/run.sh
+step "xrt_rdma.h compile checks" sh tests/rdma/compile.sh
+
 echo "== install"
 step "install + pkg-config consumer" sh tests/install.sh
 
