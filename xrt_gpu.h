@@ -19,10 +19,14 @@
        return xrt__gpu_check(g, g->rt.MemcpyAsync(dst, src, size, (int)kind, stream),
                              XRT__GPU_CALL(MemcpyAsync));
 
-   `grep MemcpyAsync xrt_*.h` finds the symbol list entry (cudaMemcpyAsync,
-   hipMemcpyAsync) and this, the one function that calls it.
-   XRT__GPU_CALL names the entry point in an error detail ("cuda:
-   cudaMemcpyAsync: invalid argument (cudaErrorInvalidValue=1)").
+   `grep MemcpyAsync xrt_*.h` finds the symbol list entries (cudaMemcpyAsync,
+   hipMemcpyAsync), the field of xrt__gpu_rt and xrt__gpu_memcpy_async, the
+   one function that calls it. XRT__GPU_CALL names the entry point in an
+   error detail ("cuda: cudaMemcpyAsync: invalid argument
+   (cudaErrorInvalidValue=1)").
+
+   Adding an entry point: a field in xrt__gpu_rt, an entry in both symbol
+   lists (test_gpu.c checks that each list names every field once).
 
    Hooks (xrt__cuda_* in xrt_cuda.h, xrt__hip_* in xrt_hip.h):
      probe(reason, n)        a cheap check before loading (HIP: /dev/kfd)
