@@ -236,8 +236,9 @@ static void xrt__hip_loaded(xrt__gpu *g)
 }
 
 /* "gfx90a:sramecc+:xnack-": the target without its feature flags. */
-static void xrt__hip_arch(xrt_device_prop *out, const char *gcn_arch_name)
+static void xrt__hip_arch(xrt_device_prop *out, char *gcn_arch_name /* [256] */)
 {
+    gcn_arch_name[255] = 0;
     snprintf(out->arch, sizeof out->arch, "%.*s", (int)strcspn(gcn_arch_name, ":"), gcn_arch_name);
 }
 
@@ -246,17 +247,19 @@ static xrt_status xrt__hip_fill_prop(const xrt__gpu *g, xrt_device_prop *out, co
     (void)g;
     (void)device;
     if (xrt__hip_ext.r0600) {
-        const xrt__hip_prop_r0600 *p = (const xrt__hip_prop_r0600 *)prop;
-        out->total_memory = p->totalGlobalMem;
-        out->warp_size = p->warpSize;
-        out->multiprocessor_count = p->multiProcessorCount;
-        xrt__hip_arch(out, p->gcnArchName);
+        xrt__hip_prop_r0600 p;
+        memcpy(&p, prop, sizeof p);
+        out->total_memory = p.totalGlobalMem;
+        out->warp_size = p.warpSize;
+        out->multiprocessor_count = p.multiProcessorCount;
+        xrt__hip_arch(out, p.gcnArchName);
     } else {
-        const xrt__hip_prop_r0000 *p = (const xrt__hip_prop_r0000 *)prop;
-        out->total_memory = p->totalGlobalMem;
-        out->warp_size = p->warpSize;
-        out->multiprocessor_count = p->multiProcessorCount;
-        xrt__hip_arch(out, p->gcnArchName);
+        xrt__hip_prop_r0000 p;
+        memcpy(&p, prop, sizeof p);
+        out->total_memory = p.totalGlobalMem;
+        out->warp_size = p.warpSize;
+        out->multiprocessor_count = p.multiProcessorCount;
+        xrt__hip_arch(out, p.gcnArchName);
     }
     return XRT_SUCCESS;
 }
