@@ -196,7 +196,10 @@ typedef struct xrt__hip_pointer_attr {
 /* The installed headers must agree with the declarations above for their
    own version. */
 #if HIP_VERSION_MAJOR >= 6
-XRT__GPU_ASSERT(offsetof(hipDeviceProp_tR0600, gcnArchName) == offsetof(xrt__hip_prop_r0600, gcnArchName),
+XRT__GPU_ASSERT(offsetof(hipDeviceProp_tR0600, totalGlobalMem) == offsetof(xrt__hip_prop_r0600, totalGlobalMem) &&
+                    offsetof(hipDeviceProp_tR0600, warpSize) == offsetof(xrt__hip_prop_r0600, warpSize) &&
+                    offsetof(hipDeviceProp_tR0600, multiProcessorCount) == offsetof(xrt__hip_prop_r0600, multiProcessorCount) &&
+                    offsetof(hipDeviceProp_tR0600, gcnArchName) == offsetof(xrt__hip_prop_r0600, gcnArchName),
                 "hipDeviceProp_tR0600 differs from xrt's declaration");
 XRT__GPU_ASSERT(offsetof(hipPointerAttribute_t, type) == offsetof(xrt__hip_pointer_attr, type),
                 "hipPointerAttribute_t differs from xrt's declaration");
