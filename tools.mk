@@ -1,0 +1,48 @@
+# tools.mk: the tools' and benchmarks' targets; the Makefile includes it after
+# its own rules (it uses B, CC, XCFLAGS, ENABLE, HEADERS, LDLIBS, CUDA_HOME,
+# HAVE_CUDA from there).
+#   make plot     measure with examples/bandwidth and draw build/bandwidth.png and .svg
+#                 (BANDWIDTH_ARGS="--backend cuda" to choose; BANDWIDTH_CSV=file to draw
+#                 a CSV measured elsewhere; PLOT_OUT=path to write elsewhere)
+#   make bench    build and run every benchmark (bench/run.sh); each prints its ratios
+#   make bench-compile   only the compile cost of including xrt.h
+
+GNUPLOT        ?= gnuplot
+BANDWIDTH_ARGS ?=
+BANDWIDTH_CSV  ?= $(B)/bandwidth.csv
+PLOT_OUT       ?= $(B)/bandwidth
+
+.PHONY: plot bench-compile FORCE
+
+# The command-line tools share their option parsing.
+$(B)/examples/xrt_info $(B)/examples/bandwidth: examples/cli.h
+
+# Measured again on every `make plot`: a sweep takes a few seconds.
+$(B)/bandwidth.csv: $(B)/examples/bandwidth FORCE
+	$(B)/examples/bandwidth --csv $(BANDWIDTH_ARGS) > $@.tmp
+	mv $@.tmp $@
+
+plot: $(BANDWIDTH_CSV) bench/bandwidth.gp
+	@mkdir -p $(dir $(PLOT_OUT))
+	$(GNUPLOT) -e "csv='$(BANDWIDTH_CSV)'; out='$(PLOT_OUT)'" bench/bandwidth.gp
+	@echo "plot: $(PLOT_OUT).png $(PLOT_OUT).svg"
+
+# The GPU overhead benchmark calls the CUDA runtime itself, so it links
+# libcudart; the XRT_IMPL unit's CUDA backend then finds the same library
+# already loaded. Without the toolkit the pattern rule builds a program that
+# says so.
+ifeq ($(HAVE_CUDA),1)
+$(B)/bench/gpu_overhead: bench/gpu_overhead.c bench/bench.h $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(XCFLAGS) -O2 -g -DNDEBUG $(ENABLE) -DBENCH_CUDART -o $@ $< \
+	  -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcudart $(LDLIBS)
+endif
+
+# `make bench`: the Makefile's rule builds the benchmarks, this one runs them.
+bench:
+	@B=$(B) CC="$(CC)" CXX="$(CXX)" sh bench/run.sh
+
+bench-compile:
+	@CC="$(CC)" CXX="$(CXX)" sh bench/compile_cost.sh
+
+FORCE:
