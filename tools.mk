@@ -36,6 +36,14 @@ $(B)/bench/gpu_overhead: bench/gpu_overhead.c bench/bench.h $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(XCFLAGS) -O2 -g -DNDEBUG $(ENABLE) -DBENCH_CUDART -o $@ $< \
 	  -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcudart $(LDLIBS)
+
+# A runtime whose calls do nothing: without a GPU, gpu_overhead run on it
+# shows what xrt adds to each call.
+$(B)/bench/stub/libcudart.so.13: bench/stub/cudart_stub.c bench/stub/cudart_stub.map
+	@mkdir -p $(@D)
+	$(CC) $(XCFLAGS) -O2 -isystem $(CUDA_HOME)/include -shared -fPIC -Wl,-soname,libcudart.so.13 \
+	  -Wl,--version-script,bench/stub/cudart_stub.map -o $@ $<
+bench: $(B)/bench/stub/libcudart.so.13
 endif
 
 # `make bench`: the Makefile's rule builds the benchmarks, this one runs them.
