@@ -50,7 +50,7 @@ endif
 bench:
 	@B=$(B) CC="$(CC)" CXX="$(CXX)" sh bench/run.sh
 
-bench-compile:
-	@CC="$(CC)" CXX="$(CXX)" sh bench/compile_cost.sh
+bench-compile: $(B)/bench/compile_cost
+	@CC="$(CC)" CXX="$(CXX)" $(B)/bench/compile_cost
 
 FORCE:

@@ -67,13 +67,15 @@ static inline const char *bench_fmt_ns(char *buf, size_t n, double ns)
     return buf;
 }
 
-/* "ok (target <= 1.03x)" or "MISSED (target >= 0.90x)": a ratio against its
-   target. Costs are ratios of times (lower is better), speeds ratios of rates
-   (higher is better). */
-static inline const char *bench_verdict(char *buf, size_t n, double ratio, double target, int higher_is_better)
+/* "ok (target <= 1.03x)" or "MISSED (target >= 1 M/s)": a value against its
+   target. For costs (times, their ratios) lower is better; for speeds (rates,
+   their ratios) higher is better. unit: "x" for a ratio, else e.g. " ms". */
+static inline const char *bench_verdict(char *buf, size_t n, double value, double target, int higher_is_better,
+                                        const char *unit)
 {
-    int ok = higher_is_better ? ratio >= target : ratio <= target;
-    snprintf(buf, n, "%s (target %s %.2fx)", ok ? "ok" : "MISSED", higher_is_better ? ">=" : "<=", target);
+    int ok = higher_is_better ? value >= target : value <= target;
+    snprintf(buf, n, "%s (target %s %.*f%s)", ok ? "ok" : "MISSED", higher_is_better ? ">=" : "<=",
+             unit[0] == 'x' ? 2 : 0, target, unit);
     return buf;
 }
 

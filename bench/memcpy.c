@@ -54,8 +54,8 @@ static void row(copies *c)
     bench_pair(libc_copies, async_copies, c, iters, BENCH_REPS, &libc2, &async);
     printf("%8zu KiB %9.2f %9.2f %9.2f %7.2fx %-24s %7.2fx %s\n", c->n >> 10, (double)c->n / libc,
            (double)c->n / sync, (double)c->n / async, libc / sync,
-           bench_verdict(v1, sizeof v1, libc / sync, target, 1), libc2 / async,
-           c->n < (64u << 10) ? "(no target)" : bench_verdict(v2, sizeof v2, libc2 / async, target, 1));
+           bench_verdict(v1, sizeof v1, libc / sync, target, 1, "x"), libc2 / async,
+           c->n < (64u << 10) ? "(no target)" : bench_verdict(v2, sizeof v2, libc2 / async, target, 1, "x"));
 }
 
 int main(void)

@@ -21,7 +21,7 @@ $B/bench/stream_roundtrip
 section "CPU stream throughput, idle workers"
 $B/bench/stream_throughput
 section "compile cost"
-sh bench/compile_cost.sh
+$B/bench/compile_cost
 section "GPU overhead (CUDA)"
 $B/bench/gpu_overhead | tee $B/bench/gpu_overhead.out
 if grep -q "no CUDA GPU here" $B/bench/gpu_overhead.out && [ -f $B/bench/stub/libcudart.so.13 ]; then

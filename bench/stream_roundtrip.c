@@ -124,7 +124,7 @@ int main(void)
     printf("spinning hand-off      %8.0f ns\n", spin[0]);
     printf("mutex+condvar queue    %8.0f ns\n", cv[0]);
     printf("xrt cpu stream         %8.0f ns   %.2fx spin %s, %.3fx condvar\n", x[0], x[0] / spin[0],
-           bench_verdict(verdict, sizeof verdict, x[0] / spin[0], 3, 0), x[0] / cv[0]);
+           bench_verdict(verdict, sizeof verdict, x[0] / spin[0], 3, 0, "x"), x[0] / cv[0]);
     xrt_shutdown();
     return 0;
 }

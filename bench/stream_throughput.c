@@ -120,7 +120,7 @@ static void throughput(long burst)
     char v[48];
     bench_pair(cv_memsets, xrt_memsets, &burst, OPS, BENCH_REPS, &cv, &x);
     printf("%-24s %10.2f %10.2f %7.2fx  %s\n", burst < OPS ? "bursts of 256" : "200000 in one go", 1e3 / cv,
-           1e3 / x, cv / x, bench_verdict(v, sizeof v, 1e3 / x, 1, 1));
+           1e3 / x, cv / x, bench_verdict(v, sizeof v, 1e3 / x, 1, 1, " M/s"));
 }
 
 /* >> idle workers */

@@ -239,6 +239,10 @@ static void setup(run *r)
         if (!r->buf[x->dst]) r->buf[x->dst] = alloc_buffer(x->dst, r->sizes[r->nsizes - 1]);
         r->points += r->nsizes * __builtin_popcount(r->o.modes);
     }
+    if (r->points == 0) {
+        fprintf(stderr, "bandwidth: nothing to measure on %s with these --dir and --memory\n", r->backend);
+        exit(1);
+    }
 }
 
 static void teardown(run *r)

@@ -106,4 +106,14 @@ if have gnuplot "make plot"; then
     grep -q 'width="1280" height="720"' $T/plot.svg || fail "SVG size"
     grep -q "H2D pinned" $T/plot.svg || fail "SVG has no legend"
 fi
+echo "== gpu_overhead (its code paths, on a stub runtime when there is no GPU)"
+if [ -f "${CUDA_HOME:-/usr/local/cuda}/include/cuda_runtime_api.h" ]; then
+    $MAKE -s $B/bench/gpu_overhead $B/bench/stub/libcudart.so.13
+    $B/bench/gpu_overhead > $T/gpu.out || fail "gpu_overhead without the stub"
+    LD_LIBRARY_PATH=$B/bench/stub $B/bench/gpu_overhead > $T/stub.out 2>&1 || { cat $T/stub.out; fail "gpu_overhead"; }
+    grep -q "^stub runtime: " $T/stub.out || fail "gpu_overhead did not find the stub runtime"
+    [ "$(grep -c ' ns *[+-][0-9]*$' $T/stub.out)" -eq 23 ] || { cat $T/stub.out; fail "gpu_overhead rows"; }
+else
+    echo "skipped: gpu_overhead (no CUDA Toolkit)"
+fi
 echo "tools: ok"
