@@ -6,13 +6,14 @@
 #                 a CSV measured elsewhere; PLOT_OUT=path to write elsewhere)
 #   make bench    build and run every benchmark (bench/run.sh); each prints its ratios
 #   make bench-compile   only the compile cost of including xrt.h
+#   make bench-gpu-instructions   instructions xrt adds to each CUDA call (callgrind, stub runtime)
 
 GNUPLOT        ?= gnuplot
 BANDWIDTH_ARGS ?=
 BANDWIDTH_CSV  ?= $(B)/bandwidth.csv
 PLOT_OUT       ?= $(B)/bandwidth
 
-.PHONY: plot bench-compile FORCE
+.PHONY: plot bench-compile bench-gpu-instructions FORCE
 
 # The command-line tools share their option parsing.
 $(B)/examples/xrt_info $(B)/examples/bandwidth: examples/cli.h
@@ -44,6 +45,10 @@ $(B)/bench/stub/libcudart.so.13: bench/stub/cudart_stub.c bench/stub/cudart_stub
 	$(CC) $(XCFLAGS) -O2 -isystem $(CUDA_HOME)/include -shared -fPIC -Wl,-soname,libcudart.so.13 \
 	  -Wl,--version-script,bench/stub/cudart_stub.map -o $@ $<
 bench: $(B)/bench/stub/libcudart.so.13
+
+# Instructions xrt adds to each GPU call (callgrind on the stub; ~40 s).
+bench-gpu-instructions: $(B)/bench/gpu_overhead $(B)/bench/stub/libcudart.so.13
+	@sh bench/gpu_instructions.sh $(B)/bench/gpu_overhead $(B)/bench/stub
 endif
 
 # `make bench`: the Makefile's rule builds the benchmarks, this one runs them.

@@ -264,7 +264,9 @@ static int have_gpu(void)
     return 0;
 }
 
-static void setup(ctx *c)
+/* quiet: for --count, no header and no first touch of the host buffers
+   (under callgrind, touching 512 MiB would take most of the run). */
+static void setup(ctx *c, int quiet)
 {
     xrt_device_prop prop;
     int version = 0;
@@ -275,12 +277,13 @@ static void setup(ctx *c)
     XRT(xrt_malloc_host(&c->pinned, BIG));
     XRT(xrt_malloc(&c->dev, BIG));
     if (!(c->pageable = malloc(BIG))) exit(1);
-    memset(c->pageable, 1, BIG);
-    memset(c->pinned, 1, BIG);
     RAW(cudaStreamCreateWithFlags(&c->rs, cudaStreamNonBlocking));
     XRT(xrt_stream_create(&c->xs));
     RAW(cudaEventCreateWithFlags(&c->re, cudaEventDefault));
     XRT(xrt_event_create(&c->xe, XRT_EVENT_DEFAULT));
+    if (quiet) return;
+    memset(c->pageable, 1, BIG);
+    memset(c->pinned, 1, BIG);
     printf("gpu_overhead: cuda device 0 (%s, %s), CUDA runtime %d, medians of %d\n", prop.name, prop.arch, version,
            BENCH_REPS);
     if (stub)
@@ -298,14 +301,27 @@ static void teardown(ctx *c)
     free(c->pageable);
 }
 
-int main(void)
+/* `gpu_overhead --count ROW raw|xrt N` runs one row's loop N times and
+   nothing else, for bench/gpu_instructions.sh (callgrind); `--rows` lists
+   the rows with their numbers. */
+static int count_one(char **argv)
+{
+    size_t k = (size_t)atol(argv[2]);
+    ctx c;
+    if (k >= sizeof rows / sizeof rows[0]) return 2;
+    setup(&c, 1);
+    c.n = rows[k].n;
+    (strcmp(argv[3], "raw") == 0 ? rows[k].raw : rows[k].xrt)(&c, atol(argv[4]));
+    teardown(&c);
+    xrt_shutdown();
+    return 0;
+}
+
+static void measure_all(void)
 {
     ctx c;
     size_t k;
-    same_runtime();
-    stub = dlsym(RTLD_DEFAULT, "xrt_bench_cudart_stub") != NULL;
-    if (!have_gpu()) return 0;
-    setup(&c);
+    setup(&c, 0);
     print_header("call (per iteration)");
     for (k = 0; k < sizeof rows / sizeof rows[0]; k++) {
         double raw, x;
@@ -316,6 +332,20 @@ int main(void)
     threads_table(&c);
     teardown(&c);
     xrt_shutdown();
+}
+
+int main(int argc, char **argv)
+{
+    size_t k;
+    if (argc == 2 && strcmp(argv[1], "--rows") == 0) {
+        for (k = 0; k < sizeof rows / sizeof rows[0]; k++) printf("%zu %s\n", k, rows[k].name);
+        return 0;
+    }
+    same_runtime();
+    stub = dlsym(RTLD_DEFAULT, "xrt_bench_cudart_stub") != NULL;
+    if (!have_gpu()) return 0;
+    if (argc == 5 && strcmp(argv[1], "--count") == 0) return count_one(argv);
+    measure_all();
     return 0;
 }
 #endif
