@@ -1,13 +1,16 @@
 /* CPU backend copies against libc memcpy on the same buffers, in the same
    run: xrt_memcpy (synchronous) and xrt_memcpy_async back to back on one
    stream, then one synchronize. Medians of BENCH_REPS alternating runs.
-   Targets: at least 0.9x libc at 4 KiB (sync), at least 0.95x from 64 KiB. */
+   Targets: at least 0.9x libc at 4 KiB (sync), at least 0.95x from 64 KiB.
+   `memcpy xrt N` or `memcpy direct N` makes N 4 KiB copies only, for
+   bench/instructions.sh (callgrind): xrt_memcpy's extra instructions. */
 #define XRT_IMPL
 #include "xrt.h"
 
 #include "bench.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define BIG (64u << 20)
@@ -58,7 +61,14 @@ static void row(copies *c)
            c->n < (64u << 10) ? "(no target)" : bench_verdict(v2, sizeof v2, libc2 / async, target, 1, "x"));
 }
 
-int main(void)
+static int count_mode(copies *c, char **argv)
+{
+    c->n = 4u << 10;
+    (strcmp(argv[1], "xrt") == 0 ? sync_copies : libc_copies)(c, atol(argv[2]));
+    return 0;
+}
+
+int main(int argc, char **argv)
 {
     static const size_t sizes[] = {4u << 10, 64u << 10, 1u << 20, BIG};
     copies c;
@@ -67,6 +77,7 @@ int main(void)
         fprintf(stderr, "memcpy: %s\n", xrt_get_last_error_string());
         return 1;
     }
+    if (argc == 3) return count_mode(&c, argv);
     memset(c.src, 1, BIG);
     memset(c.dst, 2, BIG);
     printf("copies on the cpu backend against libc memcpy, same buffers; GB/s, medians of %d\n", BENCH_REPS);

@@ -16,6 +16,8 @@ section "start-up"
 $B/bench/startup
 section "CPU copies"
 $B/bench/memcpy
+if command -v valgrind > /dev/null; then sh bench/instructions.sh $B/bench/memcpy "xrt_memcpy 4 KiB" -
+else echo "skipped: instruction count (valgrind is not installed)"; fi
 section "CPU stream round trip"
 $B/bench/stream_roundtrip
 section "CPU stream throughput, idle workers"
