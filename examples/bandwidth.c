@@ -7,13 +7,12 @@
 #define XRT_IMPL
 #include "xrt.h"
 
+#include "bench/bench.h" /* clock and median, shared with the benchmarks */
 #include "cli.h"
 
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 static const char usage[] =
@@ -89,13 +88,6 @@ typedef struct run {
     long iters[NMODES][NTRANSFERS][MAX_SIZES];
     int points, done, show_progress;
 } run;
-
-static double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
 
 static void fail_xrt(void)
 {
@@ -260,20 +252,14 @@ static void teardown(run *r)
 static double copy_batch(run *r, const transfer *x, int mode, size_t n, long iters)
 {
     void *dst = r->buf[x->dst], *src = r->buf[x->src];
-    double t0 = now_ns();
+    double t0 = bench_now_ns();
     long i;
     for (i = 0; i < iters; i++) {
         xrt_status st = mode ? xrt_memcpy_async(dst, src, n, x->kind, r->stream) : xrt_memcpy(dst, src, n, x->kind);
         if (st != XRT_SUCCESS) fail_xrt();
     }
     if (mode && xrt_stream_synchronize(r->stream) != XRT_SUCCESS) fail_xrt();
-    return now_ns() - t0;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    return bench_now_ns() - t0;
 }
 
 /* Copies per batch so that a batch takes its share of the time budget:
@@ -298,8 +284,7 @@ static void measure(run *r, int mode, int t, int s)
     copy_batch(r, &transfers[t], mode, n, 1); /* warm-up */
     iters = calibrate(r, &transfers[t], mode, n);
     for (b = 0; b < BATCHES; b++) gbps[b] = (double)n * (double)iters / copy_batch(r, &transfers[t], mode, n, iters);
-    qsort(gbps, BATCHES, sizeof gbps[0], cmp_double);
-    r->gbps[mode][t][s] = gbps[BATCHES / 2];
+    r->gbps[mode][t][s] = bench_median(gbps, BATCHES);
     r->iters[mode][t][s] = iters;
 }
 
