@@ -48,7 +48,7 @@ $(B)/bench/stub/libcudart.so.13: bench/stub/cudart_stub.c bench/stub/cudart_stub
 	  -Wl,--version-script,bench/stub/cudart_stub.map -o $@ $<
 bench: $(B)/bench/stub/libcudart.so.13
 
-# Instructions xrt adds to each GPU call (callgrind on the stub; ~40 s).
+# Instructions xrt adds to each GPU call (callgrind on the stub; about a minute).
 bench-gpu-instructions: $(B)/bench/gpu_overhead $(B)/bench/stub/libcudart.so.13
 	@sh bench/gpu_instructions.sh $(B)/bench/gpu_overhead $(B)/bench/stub
 endif
