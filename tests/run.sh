@@ -88,6 +88,7 @@ step "cpu fast paths under strace" env CC="$CC" sh tests/fastpath.sh
 
 echo "== examples"
 step "examples: xrt_info, demo, vector_add" env MAKE="$MAKE" sh tests/examples.sh
+step "tools: xrt_info --json, bandwidth, plot, gpu_overhead" env MAKE="$MAKE" CUDA_HOME="$CUDA_HOME" sh tests/tools.sh
 step "xrt_info lists a plugin's backend" sh -c "XRT_PLUGINS=$B/plugins/libxrt_trace.so XRT_TRACE_FILE=/dev/null \
     $B/examples/xrt_info | grep '^  trace available'"
 
