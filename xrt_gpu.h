@@ -150,6 +150,7 @@ struct xrt__gpu {
     int version;   /* cudaRuntimeGetVersion / hipRuntimeGetVersion; 0 if unknown */
     int count;     /* devices, fixed at init as in the runtimes */
     uint64_t used; /* devices worked on, synchronized at shutdown (bit 63: 63 and up) */
+    uint64_t pools_known, pools; /* devices 0-63: whether memory pools were asked, and the answer */
 };
 
 /* What the trampoline of a host function needs (malloc'd, freed when it runs). */
@@ -304,6 +305,7 @@ static xrt_status xrt__gpu_init(const xrt_backend *self, char *reason, size_t n)
         return st;
     }
     g->used = 0;
+    g->pools_known = g->pools = 0;
     return XRT_SUCCESS;
 }
 
@@ -344,19 +346,28 @@ static void xrt__gpu_shutdown(const xrt_backend *self)
 }
 
 /* Stream-ordered allocation needs the entry points and a device with memory pools. */
-static int xrt__gpu_has_pools(const xrt__gpu *g, int *device)
+/* Whether the current device has memory pools; the answer, which cannot
+   change, is asked once per device: a stream-ordered allocation then costs
+   one runtime call beyond its own. */
+static int xrt__gpu_has_pools(xrt__gpu *g, int *device)
 {
     int v = 0;
+    uint64_t bit;
     *device = -1;
     if (!g->rt.MallocAsync || !g->rt.FreeAsync || g->rt.GetDevice(device) != g->success) return 0;
-    return g->rt.DeviceGetAttribute(&v, g->attr_pools, *device) == g->success && v != 0;
+    bit = *device < 64 ? (uint64_t)1 << *device : 0;
+    if (bit & __atomic_load_n(&g->pools_known, __ATOMIC_ACQUIRE)) return (__atomic_load_n(&g->pools, __ATOMIC_RELAXED) & bit) != 0;
+    if (g->rt.DeviceGetAttribute(&v, g->attr_pools, *device) != g->success) v = 0;
+    if (v) __atomic_fetch_or(&g->pools, bit, __ATOMIC_RELAXED);
+    __atomic_fetch_or(&g->pools_known, bit, __ATOMIC_RELEASE);
+    return v != 0;
 }
 
 static xrt_status xrt__gpu_get_capabilities(const xrt_backend *self, unsigned *caps)
 {
     int d;
     *caps = XRT_CAP_PINNED_HOST | XRT_CAP_HOST_FUNC | XRT_CAP_EVENT_TIMING | XRT_CAP_NATIVE_HANDLES;
-    if (xrt__gpu_has_pools((const xrt__gpu *)self->user, &d)) *caps |= XRT_CAP_MALLOC_ASYNC;
+    if (xrt__gpu_has_pools((xrt__gpu *)self->user, &d)) *caps |= XRT_CAP_MALLOC_ASYNC;
     return XRT_SUCCESS;
 }
 
@@ -479,15 +490,20 @@ static xrt_status xrt__gpu_malloc_async(const xrt_backend *self, void **ptr, siz
 {
     xrt__gpu *g = (xrt__gpu *)self->user;
     int d;
+    xrt_status st;
     if (!xrt__gpu_has_pools(g, &d)) return xrt__gpu_no_pools(g, "xrt_malloc_async", d);
-    return xrt__gpu_allocated(g, ptr, xrt__gpu_check(g, g->rt.MallocAsync(ptr, size, stream), XRT__GPU_CALL(MallocAsync)));
+    st = xrt__gpu_check(g, g->rt.MallocAsync(ptr, size, stream), XRT__GPU_CALL(MallocAsync));
+    if (st != XRT_SUCCESS) *ptr = NULL;
+    else xrt__gpu_mark_used(g, d); /* the device is known: no second GetDevice */
+    return st;
 }
 
+/* The runtime answers for memory it cannot free in stream order; a pool
+   check here would cost two runtime calls per free. */
 static xrt_status xrt__gpu_free_async(const xrt_backend *self, void *ptr, void *stream)
 {
     const xrt__gpu *g = (const xrt__gpu *)self->user;
-    int d;
-    if (!xrt__gpu_has_pools(g, &d)) return xrt__gpu_no_pools(g, "xrt_free_async", d);
+    if (!g->rt.FreeAsync) return xrt__gpu_no_pools(g, "xrt_free_async", -1);
     return xrt__gpu_check(g, g->rt.FreeAsync(ptr, stream), XRT__GPU_CALL(FreeAsync));
 }
 
