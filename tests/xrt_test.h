@@ -12,14 +12,19 @@
 #define XRT_IMPL
 #include "xrt.h"
 
+#include <pthread.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 /* >> log capture: tests assert on what was logged, not only on the status */
@@ -222,6 +227,185 @@ static inline int gates_release(void **state)
 static inline void set_flag(void *user) { __atomic_store_n((int *)user, 1, __ATOMIC_RELEASE); }
 static inline int flag(int *f) { return __atomic_load_n(f, __ATOMIC_ACQUIRE); }
 static inline void count_up(void *user) { __atomic_add_fetch((int *)user, 1, __ATOMIC_ACQ_REL); }
+
+/* >> threads: every thread a test starts picks its backend */
+/* A new thread uses the process default backend, which is cuda or hip on a
+   machine with a GPU, whatever the group runs on. start_thread runs fn(arg)
+   on a new thread that first selects `backend` (NULL: the calling thread's;
+   XRT_TEST_DEFAULT: none, for tests of the process default itself).
+   If the selection fails, the thread prints why and returns
+   XRT_TEST_NO_BACKEND instead of running fn. Returns pthread_create's code. */
+#define XRT_TEST_NO_BACKEND ((void *)(intptr_t)-1)
+#define XRT_TEST_DEFAULT ""
+
+typedef struct xrt_test_start { void *(*fn)(void *); void *arg; const char *backend; } xrt_test_start;
+
+static inline void *xrt_test_thread_main(void *p)
+{
+    xrt_test_start st = *(xrt_test_start *)p;
+    free(p);
+    if (!st.backend || (st.backend[0] && xrt_set_backend(st.backend) != XRT_SUCCESS)) {
+        fprintf(stderr, "thread: cannot select backend %s: %s\n", st.backend ? st.backend : "(none)",
+                xrt_get_last_error_string());
+        return XRT_TEST_NO_BACKEND;
+    }
+    return st.fn(st.arg);
+}
+
+static inline int start_thread(pthread_t *t, const char *backend, void *(*fn)(void *), void *arg)
+{
+    xrt_test_start *st = (xrt_test_start *)malloc(sizeof *st);
+    int rc;
+    if (!st) return -1;
+    if (!backend && xrt_get_backend(&backend) != XRT_SUCCESS) backend = NULL;
+    st->fn = fn;
+    st->arg = arg;
+    st->backend = backend;
+    rc = pthread_create(t, NULL, xrt_test_thread_main, st);
+    if (rc != 0) free(st);
+    return rc;
+}
+
+/* >> child processes: a case that may crash or hang fails the test, not the program */
+/* Under valgrind everything is slower: deadlines are multiplied by this. */
+static inline int xrt_test_slowdown(void)
+{
+    const char *pre = getenv("LD_PRELOAD");
+    return pre && strstr(pre, "vgpreload") ? 4 : 1;
+}
+
+/* In a child, cmocka's asserts must not be used: they would jump back into
+   the child's copy of the test runner. These print where and why, then end
+   the child with status 1. */
+#define CHILD_FAIL(...)                                                                            \
+    do {                                                                                           \
+        fprintf(stderr, "child: %s:%d: ", __FILE__, __LINE__);                                     \
+        fprintf(stderr, __VA_ARGS__);                                                              \
+        fprintf(stderr, "\n");                                                                     \
+        _exit(1);                                                                                  \
+    } while (0)
+#define CHILD_TRUE(cond)                                                                           \
+    do {                                                                                           \
+        if (!(cond)) CHILD_FAIL("%s is false (last xrt error: %s)", #cond, xrt_get_last_error_string()); \
+    } while (0)
+/* The call's exact status. */
+#define CHILD_EXPECT(call, status)                                                                 \
+    do {                                                                                           \
+        xrt_status ce_ = (call);                                                                   \
+        if (ce_ != (status))                                                                       \
+            CHILD_FAIL("%s -> %s (\"%s\"), expected %s", #call, xrt_status_string(ce_),            \
+                       xrt_get_last_error_string(), xrt_status_string(status));                    \
+    } while (0)
+#define CHILD_OK(call) CHILD_EXPECT(call, XRT_SUCCESS)
+
+/* fork() for a test case: flushes stdio first (or the child would print the
+   parent's buffered output again) and, in the child, gives the crash signals
+   back their default action (cmocka's handlers would jump into the child's copy
+   of the runner) and arms an alarm of `seconds` (times the slowdown) so that
+   a hang ends the child. */
+static inline pid_t child_fork(int seconds)
+{
+    static const int crash[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGSYS, SIGALRM};
+    pid_t pid;
+    size_t i;
+    fflush(NULL);
+    pid = fork();
+    if (pid == 0) {
+        for (i = 0; i < sizeof crash / sizeof crash[0]; i++) signal(crash[i], SIG_DFL);
+        alarm((unsigned)(seconds * xrt_test_slowdown()));
+    }
+    return pid;
+}
+
+/* Waits for the child (killing it once it overran its alarm by 5 s).
+   Returns 0 if it exited with status 0, else 1 with what happened in `why`. */
+static inline int child_status(pid_t pid, int seconds, char *why, size_t n)
+{
+    double end = now_ms(CLOCK_MONOTONIC) + 1000.0 * (seconds * xrt_test_slowdown() + 5);
+    int status = 0;
+    pid_t r = -1;
+    if (pid > 0)
+        while ((r = waitpid(pid, &status, WNOHANG)) == 0 && now_ms(CLOCK_MONOTONIC) < end) sleep_ms(2);
+    if (pid <= 0) snprintf(why, n, "fork failed");
+    else if (r == 0) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &status, 0);
+        snprintf(why, n, "HANG: the child ignored its alarm (killed)");
+    } else if (r != pid) snprintf(why, n, "waitpid failed");
+    else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
+        snprintf(why, n, "HANG: the child did not finish within %d s", seconds * xrt_test_slowdown());
+    else if (WIFSIGNALED(status))
+        snprintf(why, n, "CRASH: the child died of signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
+    else if (WEXITSTATUS(status) != 0)
+        snprintf(why, n, "the child failed with exit status %d (its message is above)", WEXITSTATUS(status));
+    else return 0;
+    return 1;
+}
+
+/* The same, as a cmocka failure naming `what`. */
+static inline void child_wait(pid_t pid, int seconds, const char *what)
+{
+    char why[256];
+    if (child_status(pid, seconds, why, sizeof why)) fail_msg("%s: %s", what, why);
+}
+
+/* Runs fn(arg) in a child on a fresh xrt: the parent shuts xrt down first, so
+   the child inherits no streams or worker threads; the child selects the
+   parent's backend and ends with fn's return value (0: passed). The parent
+   selects its backend again afterwards (xrt_shutdown forgot it). Returns 0,
+   or 1 with what went wrong in `why`. */
+static inline int run_child(int (*fn)(void *), void *arg, int seconds, char *why, size_t n)
+{
+    const char *name = NULL;
+    char backend[64] = "";
+    pid_t pid;
+    if (xrt_get_backend(&name) == XRT_SUCCESS && name) snprintf(backend, sizeof backend, "%s", name);
+    xrt_shutdown();
+    pid = child_fork(seconds);
+    if (pid == 0) {
+        if (backend[0] && xrt_set_backend(backend) != XRT_SUCCESS)
+            CHILD_FAIL("xrt_set_backend(%s): %s", backend, xrt_get_last_error_string());
+        _exit(fn(arg));
+    }
+    if (backend[0]) xrt_set_backend(backend);
+    return child_status(pid, seconds, why, n);
+}
+
+static inline void in_child(const char *what, int (*fn)(void *), void *arg, int seconds)
+{
+    char why[256];
+    if (run_child(fn, arg, seconds, why, sizeof why)) fail_msg("%s: %s", what, why);
+}
+
+/* For a call that may hang: runs fn(arg) on a thread of the backend `backend`
+   (NULL: the caller's) and waits up to `ms` (times the slowdown) for it.
+   Returns 1 if it finished, 0 if it is still blocked (the thread is then
+   left behind: use it in a child only). */
+typedef struct xrt_test_watch { void *(*fn)(void *); void *arg; int done; } xrt_test_watch;
+
+static inline void *xrt_test_watch_main(void *p)
+{
+    xrt_test_watch *w = (xrt_test_watch *)p;
+    w->fn(w->arg);
+    __atomic_store_n(&w->done, 1, __ATOMIC_RELEASE);
+    return NULL;
+}
+
+static inline int finishes_within(int ms, const char *backend, void *(*fn)(void *), void *arg)
+{
+    static xrt_test_watch w; /* static: it outlives a call that never returns */
+    pthread_t t;
+    double end;
+    w.fn = fn;
+    w.arg = arg;
+    w.done = 0;
+    if (start_thread(&t, backend, xrt_test_watch_main, &w) != 0) return 0;
+    end = now_ms(CLOCK_MONOTONIC) + (double)ms * xrt_test_slowdown();
+    while (!__atomic_load_n(&w.done, __ATOMIC_ACQUIRE) && now_ms(CLOCK_MONOTONIC) < end) sleep_ms(1);
+    if (!__atomic_load_n(&w.done, __ATOMIC_ACQUIRE)) return 0;
+    pthread_join(t, NULL);
+    return 1;
+}
 
 /* >> running groups */
 static inline int xrt_test_group_setup(void **state)
