@@ -271,8 +271,12 @@ static inline int start_thread(pthread_t *t, const char *backend, void *(*fn)(vo
 static inline int xrt_test_slowdown(void)
 {
     const char *pre = getenv("LD_PRELOAD");
-    return pre && strstr(pre, "vgpreload") ? 4 : 1;
+    return pre && strstr(pre, "vgpreload") ? 3 : 1;
 }
+
+/* What a child is doing, for the message when its alarm goes off. */
+static const char *volatile xrt_test_child_step;
+#define child_step(what) (xrt_test_child_step = (what))
 
 /* In a child, cmocka's asserts must not be used: they would jump back into
    the child's copy of the test runner. These print where and why, then end
@@ -291,27 +295,41 @@ static inline int xrt_test_slowdown(void)
 /* The call's exact status. */
 #define CHILD_EXPECT(call, status)                                                                 \
     do {                                                                                           \
-        xrt_status ce_ = (call);                                                                   \
+        xrt_status ce_;                                                                            \
+        child_step(#call);                                                                         \
+        ce_ = (call);                                                                              \
         if (ce_ != (status))                                                                       \
             CHILD_FAIL("%s -> %s (\"%s\"), expected %s", #call, xrt_status_string(ce_),            \
                        xrt_get_last_error_string(), xrt_status_string(status));                    \
     } while (0)
 #define CHILD_OK(call) CHILD_EXPECT(call, XRT_SUCCESS)
 
+
+static inline void xrt_test_child_alarm(int sig)
+{
+    const char *step = xrt_test_child_step;
+    static const char head[] = "child: hung in: ";
+    if (step && write(2, head, sizeof head - 1) > 0 && write(2, step, strlen(step)) > 0 && write(2, "\n", 1) > 0) {}
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
 /* fork() for a test case: flushes stdio first (or the child would print the
    parent's buffered output again) and, in the child, gives the crash signals
    back their default action (cmocka's handlers would jump into the child's copy
    of the runner) and arms an alarm of `seconds` (times the slowdown) so that
-   a hang ends the child. */
+   a hang ends the child, after printing the step set by child_step. */
 static inline pid_t child_fork(int seconds)
 {
-    static const int crash[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGSYS, SIGALRM};
+    static const int crash[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGSYS};
     pid_t pid;
     size_t i;
     fflush(NULL);
     pid = fork();
     if (pid == 0) {
         for (i = 0; i < sizeof crash / sizeof crash[0]; i++) signal(crash[i], SIG_DFL);
+        xrt_test_child_step = NULL;
+        signal(SIGALRM, xrt_test_child_alarm);
         alarm((unsigned)(seconds * xrt_test_slowdown()));
     }
     return pid;
@@ -432,7 +450,8 @@ static inline int xrt_test_listed(const char *name, const char *const *only)
 
 /* Runs `tests` as the group "<suite> on <backend>" once per registered
    backend named in `only` (a NULL-terminated list; NULL: every backend);
-   prints "skipped: <reason>" for the unavailable ones. Then shuts xrt down,
+   prints "skipped: <reason>" for the unavailable ones. XRT_TEST_FILTER=<glob>
+   runs only the tests whose names match. Then shuts xrt down,
    so that the leak checker sees everything released. Returns the number of
    failed tests. */
 static inline int xrt_test_run_on_backends(const char *suite, const struct CMUnitTest *tests, size_t count,
@@ -440,6 +459,7 @@ static inline int xrt_test_run_on_backends(const char *suite, const struct CMUni
 {
     int n = 0, i, failed = 0;
     char name[128];
+    if (getenv("XRT_TEST_FILTER")) cmocka_set_test_filter(getenv("XRT_TEST_FILTER")); /* e.g. "test_fork*" */
     if (xrt_backend_count(&n) != XRT_SUCCESS) return 1;
     for (i = 0; i < n; i++) {
         xrt_backend_info info;
