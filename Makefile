@@ -93,3 +93,5 @@ clean:
 # Exact instruction counts of a dispatched call against a direct one.
 bench-instructions: $(B)/bench/dispatch
 	sh bench/instructions.sh $(B)/bench/dispatch
+
+include examples/plugin/plugin.mk

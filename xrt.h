@@ -36,9 +36,41 @@
    work across streams with events. xrt_memcpy and xrt_memset are ordered on
    the NULL stream and return when they have completed.
 
+   Rules that bite:
+   - Host functions (xrt_launch_host_func) run on a backend thread. They must
+     not wait for xrt work: a synchronize, a synchronous copy or set, or a free
+     from inside one would wait for itself.
+   - xrt_shutdown() needs every other thread to have stopped using xrt; handles
+     and pointers from before it are invalid after it (stale handles are
+     detected).
+   - fork(): a child must not use xrt objects its parent created; the GPU
+     runtimes do not survive a fork at all.
+   - Signal handlers must not call xrt: calls take locks and allocate.
+   - Thread exit: a thread's backend choice and last error live in
+     thread-local storage and need no clean-up.
+
    Environment: XRT_BACKEND (see above), XRT_LOG (none, error, warn, info,
    debug; default warn), XRT_CUDA_LIBRARY / XRT_HIP_LIBRARY (path or soname of
    the vendor runtime to load). See README.md.
+
+   Compile-time switches (define before including xrt.h in the XRT_IMPL unit):
+   - XRT_STATIC: the implementation is private to that unit (static), for a
+     single-unit program or to hide xrt inside a library; define XRT_IMPL too.
+   - XRT_API: the storage class of xrt's non-inline functions. By default they
+     are extern with hidden visibility, so two copies of xrt in two shared
+     libraries of one process do not bind to each other's internals.
+   - XRT_MALLOC(n), XRT_CALLOC(n, size), XRT_REALLOC(p, n),
+     XRT_ALIGNED_ALLOC(align, n), XRT_FREE(p): the allocator of xrt's own
+     memory and of the CPU backend's (default: the C library's); define all.
+
+   How this file is laid out (grep for the ">> " markers):
+     >> status, >> types            the public types
+     >> api                         every public function, one line each
+     >> dispatch                    private: the inline bodies of that list
+     >> impl: errors and logging    then lifecycle and selection, handles,
+        pointer registry, run-time loading: the XRT_IMPL unit only
+   xrt_backends.h is the backend ABI (with an "adding an operation"
+   checklist); xrt_cpu.h, xrt_gpu.h (+ xrt_cuda.h, xrt_hip.h) the backends.
 */
 #ifndef XRT_H_INCLUDED
 #define XRT_H_INCLUDED
@@ -56,7 +88,7 @@
 
 /* >> version */
 #define XRT_VERSION_MAJOR 0
-#define XRT_VERSION_MINOR 1
+#define XRT_VERSION_MINOR 2
 #define XRT_VERSION_PATCH 0
 #define XRT_VERSION (XRT_VERSION_MAJOR * 10000 + XRT_VERSION_MINOR * 100 + XRT_VERSION_PATCH)
 
@@ -72,6 +104,23 @@ extern "C" {
 #define XRT__PRINTF(f, a) __attribute__((format(printf, f, a)))
 #else
 #error "xrt needs GCC, Clang or a compiler with their builtins (__atomic, __thread)"
+#endif
+
+#if UINTPTR_MAX < 0xffffffffffffffffu
+#error "xrt needs a 64-bit target: handles carry a generation in the upper bits of a pointer-sized value"
+#endif
+
+/* XRT_API: storage class of the functions the XRT_IMPL unit defines. */
+#if defined(XRT_STATIC)
+#if !defined(XRT_IMPL)
+#error "XRT_STATIC makes the implementation private to one unit: define XRT_IMPL there too"
+#endif
+#undef XRT_API
+#define XRT_API static __attribute__((unused))
+#else
+#ifndef XRT_API
+#define XRT_API extern __attribute__((visibility("hidden")))
+#endif
 #endif
 
 /* >> status */
@@ -92,7 +141,8 @@ extern "C" {
     X(XRT_ERROR_ALREADY_EXISTS, "already exists")                                  \
     X(XRT_ERROR_ABI_MISMATCH, "backend ABI version mismatch")                      \
     X(XRT_ERROR_BACKEND, "backend native error")                                   \
-    X(XRT_ERROR_SYSTEM, "operating system error")
+    X(XRT_ERROR_SYSTEM, "operating system error")                                  \
+    X(XRT_ERROR_NOT_PERMITTED, "operation not permitted")
 
 #define XRT__STATUS_ENUM(name, msg) name,
 typedef enum xrt_status { XRT__STATUS_LIST(XRT__STATUS_ENUM) XRT_STATUS_COUNT } xrt_status;
@@ -139,6 +189,17 @@ typedef struct xrt_device_prop {
     int multiprocessor_count;/* SMs, CUs, or CPU cores */
 } xrt_device_prop;
 
+/* What a compiler cache keys on: one device's code target. Fill with
+   xrt_get_target; the fingerprint is the same in every run, process and
+   machine for the same fields, and changes when any field does. */
+typedef struct xrt_target {
+    char backend[16];     /* "cuda", "hip", "cpu", ... */
+    char arch[32];        /* "sm_90", "gfx942", "x86_64", "aarch64" */
+    int vector_width;     /* warp or wavefront size; CPU: 32-bit lanes of its widest vectors */
+    char features[224];   /* comma-separated instruction-set features, sorted; "" if none */
+    uint64_t fingerprint; /* FNV-1a 64 of the fields above (xrt_target_fingerprint) */
+} xrt_target;
+
 /* Opaque handles. A handle records its owner and a generation: a destroyed or
    foreign handle returns XRT_ERROR_INVALID_HANDLE. NULL is the default stream. */
 typedef struct xrt_stream_s *xrt_stream;
@@ -161,9 +222,17 @@ enum { /* capability bits (xrt_get_capabilities) */
 typedef void (*xrt_host_fn)(void *user);
 
 typedef enum xrt_log_level {
+    XRT_LOG_ENV = -1, /* for xrt_set_log_level: back to XRT_LOG (or warn) */
     XRT_LOG_NONE = 0, XRT_LOG_ERROR, XRT_LOG_WARN, XRT_LOG_INFO, XRT_LOG_DEBUG
 } xrt_log_level;
 typedef void (*xrt_log_fn)(xrt_log_level level, const char *message, void *user);
+
+typedef struct xrt_plugin_info {
+    const char *path;    /* as given to xrt_load_plugin or in XRT_PLUGINS */
+    int loaded;          /* 1 if its backend is registered */
+    const char *backend; /* that backend's name, NULL if not loaded */
+    const char *reason;  /* why not, when loaded == 0 ("" otherwise) */
+} xrt_plugin_info;
 
 typedef struct xrt_backend_info {
     const char *name;
@@ -171,6 +240,7 @@ typedef struct xrt_backend_info {
     const char *reason; /* why not, when available == 0 ("" otherwise) */
     uint32_t abi_version;
 } xrt_backend_info;
+
 
 #ifdef __cplusplus
 }
@@ -182,22 +252,154 @@ typedef struct xrt_backend_info {
 extern "C" {
 #endif
 
-/* >> private: implemented in the XRT_IMPL translation unit */
-const xrt_backend *xrt__be_slow(void);
-xrt_status xrt__bad_handle(const char *fn, const void *handle) XRT__COLD;
-xrt_status xrt__handle_new(const xrt_backend *b, void *obj, uintptr_t kind, int owned, uintptr_t *out);
-void xrt__handle_free(uintptr_t h);
-xrt_status xrt__mem_add(const xrt_backend *b, void *p, size_t n, xrt_memory_type t);
-xrt_status xrt__mem_take(const xrt_backend *b, void *p, xrt_memory_type t, const char *fn, void **record);
-xrt_status xrt__mem_finish(void *record, xrt_status freed);
-xrt_status xrt__memcpy_check(const xrt_backend *b, void *dst, const void *src, size_t n,
-                             xrt_memcpy_kind *kind, const char *fn);
-xrt_status xrt__pointer_lookup(const xrt_backend *b, xrt_pointer_attributes *a, const void *p);
-xrt_status xrt__memset_check(const xrt_backend *b, void *p, size_t n, const char *fn);
+/* >> api: every public function. The inline ones dispatch to the calling
+   thread's backend (bodies under ">> dispatch" below); the others live in the
+   XRT_IMPL unit. All return XRT_SUCCESS or an error status. */
 
-struct xrt__tls_state { const xrt_backend *be; unsigned gen; };
-extern XRT__TLS struct xrt__tls_state xrt__tls;
-extern unsigned xrt__gen;
+/* errors and logging */
+XRT_API xrt_status xrt_get_last_error(void);               /* the thread's last error; resets it */
+XRT_API xrt_status xrt_peek_at_last_error(void);           /* the thread's last error */
+XRT_API const char *xrt_get_last_error_string(void);       /* its detail: call, backend, native code */
+XRT_API void xrt_set_log_callback(xrt_log_fn fn, void *user); /* NULL: back to stderr; called with no xrt lock held */
+XRT_API void xrt_set_log_level(xrt_log_level level);       /* overrides XRT_LOG, also after xrt_init */
+
+/* lifecycle */
+XRT_API xrt_status xrt_init(void);                         /* idempotent; any first call does it */
+XRT_API void xrt_shutdown(void);                           /* drains, frees everything; others must be idle */
+XRT_API xrt_status xrt_runtime_get_version(int *version);  /* XRT_VERSION of the XRT_IMPL unit */
+
+/* backends */
+XRT_API xrt_status xrt_backend_count(int *count);          /* built-in and registered */
+XRT_API xrt_status xrt_backend_get_info(int index, xrt_backend_info *info);
+XRT_API xrt_status xrt_set_backend(const char *name);      /* for the calling thread */
+XRT_API xrt_status xrt_get_backend(const char **name);     /* the calling thread's */
+static inline xrt_status xrt_get_capabilities(unsigned *caps); /* XRT_CAP_* of the thread's backend */
+
+/* plugins: backends in shared objects (see xrt_backends.h); never unloaded */
+XRT_API xrt_status xrt_load_plugin(const char *path);      /* a path or soname; once per process */
+XRT_API xrt_status xrt_plugin_count(int *count);           /* loaded or failed, in load order */
+XRT_API xrt_status xrt_plugin_get_info(int index, xrt_plugin_info *info);
+
+/* devices (per thread, as in CUDA) */
+static inline xrt_status xrt_get_device_count(int *count);
+static inline xrt_status xrt_set_device(int device);
+static inline xrt_status xrt_get_device(int *device);
+static inline xrt_status xrt_device_synchronize(void);
+static inline xrt_status xrt_get_device_properties(xrt_device_prop *prop, int device);
+static inline xrt_status xrt_get_target(xrt_target *target);  /* of the current device, computed now */
+XRT_API uint64_t xrt_target_fingerprint(const xrt_target *target); /* of backend, arch, width, features */
+XRT_API xrt_status xrt_target_to_string(const xrt_target *target, char *buf, size_t size); /* "cuda:sm_90:32" */
+
+/* memory: every allocation is aligned to XRT_ALIGNMENT; size 0 is invalid;
+   freeing NULL is a no-op; freeing what xrt did not allocate, or twice, is
+   XRT_ERROR_INVALID_POINTER */
+#define XRT_ALIGNMENT 256
+static inline xrt_status xrt_malloc(void **ptr, size_t size);            /* device memory */
+static inline xrt_status xrt_free(void *ptr);                            /* waits for the device, as cudaFree */
+static inline xrt_status xrt_malloc_host(void **ptr, size_t size);       /* pinned host memory */
+static inline xrt_status xrt_free_host(void *ptr);
+static inline xrt_status xrt_malloc_async(void **ptr, size_t size, xrt_stream stream); /* stream-ordered */
+static inline xrt_status xrt_free_async(void *ptr, xrt_stream stream);   /* released when the stream gets there */
+static inline xrt_status xrt_mem_get_info(size_t *free_bytes, size_t *total_bytes);
+static inline xrt_status xrt_memset(void *dst, int value, size_t size);  /* returns when done */
+static inline xrt_status xrt_memset_async(void *dst, int value, size_t size, xrt_stream stream);
+static inline xrt_status xrt_memcpy(void *dst, const void *src, size_t size, xrt_memcpy_kind kind); /* returns when done */
+static inline xrt_status xrt_memcpy_async(void *dst, const void *src, size_t size, xrt_memcpy_kind kind,
+                                          xrt_stream stream);
+static inline xrt_status xrt_pointer_get_attributes(xrt_pointer_attributes *attr, const void *ptr);
+/* The host-page-aligned range of device memory around [ptr, ptr+size) as a
+   dma-buf file descriptor (the caller closes it); *offset is ptr's offset in
+   it. For RDMA registration (ibv_reg_dmabuf_mr); UNSUPPORTED on the CPU. */
+static inline xrt_status xrt_mem_export_dmabuf(const void *ptr, size_t size, int *fd, uint64_t *offset);
+
+/* streams (NULL is the default stream) */
+static inline xrt_status xrt_stream_create(xrt_stream *stream);          /* non-blocking, as every xrt stream */
+static inline xrt_status xrt_stream_destroy(xrt_stream stream);          /* returns at once; queued work completes */
+static inline xrt_status xrt_stream_synchronize(xrt_stream stream);
+static inline xrt_status xrt_stream_query(xrt_stream stream);            /* XRT_ERROR_NOT_READY while busy */
+static inline xrt_status xrt_stream_wait_event(xrt_stream stream, xrt_event event); /* the event's latest record */
+static inline xrt_status xrt_launch_host_func(xrt_stream stream, xrt_host_fn fn, void *user);
+
+/* events */
+static inline xrt_status xrt_event_create(xrt_event *event, unsigned flags); /* XRT_EVENT_* */
+static inline xrt_status xrt_event_destroy(xrt_event event);
+static inline xrt_status xrt_event_record(xrt_event event, xrt_stream stream);
+static inline xrt_status xrt_event_query(xrt_event event);               /* XRT_ERROR_NOT_READY while pending */
+static inline xrt_status xrt_event_synchronize(xrt_event event);
+static inline xrt_status xrt_event_elapsed_time(float *ms, xrt_event start, xrt_event end);
+
+/* interop: the native handles behind xrt's (cudaStream_t, hipEvent_t, ...) */
+static inline xrt_status xrt_stream_get_native(xrt_stream stream, void **native);
+static inline xrt_status xrt_event_get_native(xrt_event event, void **native);
+static inline xrt_status xrt_stream_wrap_native(xrt_stream *stream, void *native); /* does not take ownership */
+
+/* >> dispatch: private from here to the end of the public part. The bodies
+   of the inline functions listed above, and what they use of the XRT_IMPL unit. */
+XRT_API const xrt_backend *xrt__be_slow(void);
+XRT_API xrt_status xrt__handle_bad(const char *fn, const void *handle) XRT__COLD;
+XRT_API xrt_status xrt__handle_alloc(const xrt_backend *b, void *obj, uintptr_t kind, int owned, uintptr_t *out);
+XRT_API int xrt__handle_release(const xrt_backend *b, uintptr_t h, void **obj, uintptr_t *flags);
+XRT_API xrt_status xrt__handle_retire(const xrt_backend *b, uintptr_t h, void *obj, uintptr_t flags);
+XRT_API xrt_status xrt__mem_add(const xrt_backend *b, void **p, size_t n, xrt_memory_type t, const char *fn);
+XRT_API xrt_status xrt__mem_take(const xrt_backend *b, void *p, xrt_memory_type t, const char *fn, void **record);
+XRT_API xrt_status xrt__mem_finish(void *record, xrt_status freed);
+XRT_API xrt_status xrt__mem_check_copy(const xrt_backend *b, void *dst, const void *src, size_t n,
+                                       xrt_memcpy_kind *kind, const char *fn);
+XRT_API xrt_status xrt__mem_lookup(const xrt_backend *b, xrt_pointer_attributes *a, const void *p);
+XRT_API xrt_status xrt__mem_check_set(const xrt_backend *b, void *p, size_t n, const char *fn);
+XRT_API xrt_status xrt__mem_check_export(const xrt_backend *b, const void *p, size_t n, int *fd, uint64_t *offset);
+XRT_API xrt_status xrt__not_permitted(const char *fn) XRT__COLD;
+XRT_API void xrt__host_fn_run(const xrt_backend *b, xrt_host_fn fn, void *user);
+
+/* The globals the inline dispatch reads. Under XRT_STATIC they are defined
+   here, private to the one unit; otherwise the XRT_IMPL unit defines them. */
+struct xrt__tls_state {
+    const xrt_backend *be;    /* the thread's backend, valid while gen == xrt__gen */
+    unsigned gen;
+    unsigned epoch;           /* of the thread's own choice (xrt_set_backend) */
+    int chosen;               /* be is the thread's own choice */
+    int host_fn;              /* inside a host function */
+    const char *forbidden_by; /* the backend that refuses the thread's calls */
+};
+#define XRT__GEN_START 1u /* odd: not initialised; even: initialised (see xrt__be) */
+#if defined(XRT_STATIC)
+#define XRT__GLOBAL(decl, init) static decl init
+#else
+#define XRT__GLOBAL(decl, init) extern __attribute__((visibility("hidden"))) decl
+#endif
+XRT__GLOBAL(XRT__TLS struct xrt__tls_state xrt__tls, );
+XRT__GLOBAL(unsigned xrt__gen, = XRT__GEN_START);
+
+/* Calls that use a handle's object announce it, so that a destroy racing
+   with them frees the object only once they are done: `seq` is odd while
+   the thread is inside such a call. The announcement is two plain stores;
+   a destroy makes them visible with membarrier(2) (or, where that is
+   unavailable, xrt__call_fence makes every call fence itself). */
+struct xrt__call_state {
+    uint64_t seq;
+    unsigned depth;
+    int registered;
+    struct xrt__call_state *prev, *next; /* all threads that made calls */
+};
+XRT__GLOBAL(XRT__TLS struct xrt__call_state xrt__call, );
+XRT__GLOBAL(int xrt__call_fence, );
+
+static inline void xrt__call_enter(void)
+{
+    if (xrt__call.depth++ == 0) {
+        if (XRT__UNLIKELY(__atomic_load_n(&xrt__call_fence, __ATOMIC_RELAXED)))
+            __atomic_store_n(&xrt__call.seq, xrt__call.seq + 1, __ATOMIC_SEQ_CST); /* a full barrier */
+        else
+            __atomic_store_n(&xrt__call.seq, xrt__call.seq + 1, __ATOMIC_RELAXED);
+        __atomic_signal_fence(__ATOMIC_SEQ_CST); /* the compiler keeps the lookup after the store */
+    }
+}
+
+static inline xrt_status xrt__call_exit(xrt_status st)
+{
+    if (--xrt__call.depth == 0) __atomic_store_n(&xrt__call.seq, xrt__call.seq + 1, __ATOMIC_RELEASE);
+    return st;
+}
 
 /* The thread's backend: a TLS load and one compare on the fast path. */
 static inline const xrt_backend *xrt__be(void)
@@ -209,67 +411,55 @@ static inline const xrt_backend *xrt__be(void)
 
 /* Handle = generation | 20-bit slot index | 2-bit kind; the slot's tag must
    equal the handle and its owner the calling thread's backend. */
-#define XRT__H_STREAM ((uintptr_t)1)
-#define XRT__H_EVENT ((uintptr_t)2)
-#define XRT__H_KIND_BITS 2
-#define XRT__H_INDEX_BITS 20
-#define XRT__H_CHUNK_BITS 10
-#define XRT__H_OWNED ((uintptr_t)1)
-typedef struct xrt__slot { uintptr_t tag; void *obj; const xrt_backend *owner; uintptr_t flags; } xrt__slot;
-extern xrt__slot *xrt__chunks[1u << (XRT__H_INDEX_BITS - XRT__H_CHUNK_BITS)];
-extern xrt__slot xrt__null_stream_slot;
+#define XRT__HANDLE_STREAM ((uintptr_t)1)
+#define XRT__HANDLE_EVENT ((uintptr_t)2)
+#define XRT__HANDLE_KIND_BITS 2
+#define XRT__HANDLE_INDEX_BITS 20
+#define XRT__HANDLE_CHUNK_BITS 10
+#define XRT__HANDLE_OWNED ((uintptr_t)1)
+typedef struct xrt__handle_slot { uintptr_t tag; void *obj; const xrt_backend *owner; uintptr_t flags; } xrt__handle_slot;
+XRT__GLOBAL(xrt__handle_slot *xrt__handle_chunks[1u << (XRT__HANDLE_INDEX_BITS - XRT__HANDLE_CHUNK_BITS)], );
+XRT__GLOBAL(xrt__handle_slot xrt__handle_null_stream, );
 
 /* NULL for a NULL, stale, foreign or wrong-kind handle (NULL has kind bits 0). */
-static inline xrt__slot *xrt__slot_of(const xrt_backend *b, const void *handle, uintptr_t kind)
+static inline xrt__handle_slot *xrt__handle_lookup(const xrt_backend *b, const void *handle, uintptr_t kind)
 {
     uintptr_t h = (uintptr_t)handle;
-    uintptr_t i = (h >> XRT__H_KIND_BITS) & ((1u << XRT__H_INDEX_BITS) - 1);
-    xrt__slot *c = __atomic_load_n(&xrt__chunks[i >> XRT__H_CHUNK_BITS], __ATOMIC_ACQUIRE);
-    xrt__slot *s;
-    if (XRT__UNLIKELY(!c || (h & ((1u << XRT__H_KIND_BITS) - 1)) != kind)) return NULL;
-    s = &c[i & ((1u << XRT__H_CHUNK_BITS) - 1)];
-    return (s->tag == h && s->owner == b) ? s : NULL;
+    uintptr_t i = (h >> XRT__HANDLE_KIND_BITS) & ((1u << XRT__HANDLE_INDEX_BITS) - 1);
+    xrt__handle_slot *c = __atomic_load_n(&xrt__handle_chunks[i >> XRT__HANDLE_CHUNK_BITS], __ATOMIC_ACQUIRE);
+    xrt__handle_slot *s;
+    if (XRT__UNLIKELY(!c || (h & ((1u << XRT__HANDLE_KIND_BITS) - 1)) != kind)) return NULL;
+    s = &c[i & ((1u << XRT__HANDLE_CHUNK_BITS) - 1)];
+    return (__atomic_load_n(&s->tag, __ATOMIC_ACQUIRE) == h && s->owner == b) ? s : NULL;
 }
 
-static inline xrt__slot *xrt__stream_slot(const xrt_backend *b, xrt_stream s)
+static inline xrt__handle_slot *xrt__handle_stream(const xrt_backend *b, xrt_stream s)
 {
-    return s ? xrt__slot_of(b, s, XRT__H_STREAM) : &xrt__null_stream_slot;
+    return s ? xrt__handle_lookup(b, s, XRT__HANDLE_STREAM) : &xrt__handle_null_stream;
 }
 
 #define XRT__CHECK_PTR(p, fn) \
     if (XRT__UNLIKELY(!(p))) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%s is NULL", #p)
 
-/* >> errors and logging */
-xrt_status xrt_get_last_error(void);   /* returns the thread's last error and resets it */
-xrt_status xrt_peek_at_last_error(void);
-const char *xrt_get_last_error_string(void); /* detail of the thread's last error */
-void xrt_set_log_callback(xrt_log_fn fn, void *user); /* NULL restores the stderr logger */
-void xrt_set_log_level(xrt_log_level level);
+/* A call that waits for queued work, made from a host function, would wait
+   for itself: refused on every backend. */
+#define XRT__CHECK_MAY_WAIT(fn) \
+    if (XRT__UNLIKELY(xrt__tls.host_fn)) return xrt__not_permitted(fn)
 
-/* >> lifecycle */
-xrt_status xrt_init(void);      /* idempotent; the first call of any other function does it */
-void xrt_shutdown(void);        /* frees everything; no other thread may use xrt meanwhile */
-xrt_status xrt_runtime_get_version(int *version); /* XRT_VERSION of the XRT_IMPL unit */
-
-/* >> backends */
-xrt_status xrt_backend_count(int *count);
-xrt_status xrt_backend_get_info(int index, xrt_backend_info *info);
-xrt_status xrt_set_backend(const char *name); /* for the calling thread */
-xrt_status xrt_get_backend(const char **name);
-
+/* >> dispatch: backends */
 static inline xrt_status xrt_get_capabilities(unsigned *caps)
 {
     const xrt_backend *b = xrt__be();
     XRT__CHECK_PTR(caps, "xrt_get_capabilities");
-    return b->get_capabilities(caps);
+    return b->get_capabilities(b, caps);
 }
 
-/* >> devices */
+/* >> dispatch: devices */
 static inline xrt_status xrt_get_device_count(int *count)
 {
     const xrt_backend *b = xrt__be();
     XRT__CHECK_PTR(count, "xrt_get_device_count");
-    return b->get_device_count(count);
+    return b->get_device_count(b, count);
 }
 
 static inline xrt_status xrt_set_device(int device)
@@ -277,19 +467,21 @@ static inline xrt_status xrt_set_device(int device)
     const xrt_backend *b = xrt__be();
     if (XRT__UNLIKELY(device < 0))
         return xrt_error(XRT_ERROR_INVALID_DEVICE, "xrt_set_device", "device %d is negative", device);
-    return b->set_device(device);
+    return b->set_device(b, device);
 }
 
 static inline xrt_status xrt_get_device(int *device)
 {
     const xrt_backend *b = xrt__be();
     XRT__CHECK_PTR(device, "xrt_get_device");
-    return b->get_device(device);
+    return b->get_device(b, device);
 }
 
 static inline xrt_status xrt_device_synchronize(void)
 {
-    return xrt__be()->device_synchronize();
+    const xrt_backend *b = xrt__be();
+    XRT__CHECK_MAY_WAIT("xrt_device_synchronize");
+    return b->device_synchronize(b);
 }
 
 static inline xrt_status xrt_get_device_properties(xrt_device_prop *prop, int device)
@@ -298,16 +490,21 @@ static inline xrt_status xrt_get_device_properties(xrt_device_prop *prop, int de
     XRT__CHECK_PTR(prop, "xrt_get_device_properties");
     if (XRT__UNLIKELY(device < 0))
         return xrt_error(XRT_ERROR_INVALID_DEVICE, "xrt_get_device_properties", "device %d is negative", device);
-    return b->get_device_properties(prop, device);
+    return b->get_device_properties(b, prop, device);
 }
 
-/* >> memory */
-/* All allocations are aligned to at least XRT_ALIGNMENT bytes. Size 0 is an
-   invalid value. xrt_free(NULL) is a no-op; freeing a pointer that this
-   backend did not allocate (or freeing twice) is XRT_ERROR_INVALID_POINTER. */
-#define XRT_ALIGNMENT 256
+XRT_API xrt_status xrt__target_get(const xrt_backend *b, xrt_target *t);
 
-static inline xrt_status xrt__alloc_check(void **ptr, size_t size, const char *fn)
+static inline xrt_status xrt_get_target(xrt_target *target)
+{
+    const xrt_backend *b = xrt__be();
+    XRT__CHECK_PTR(target, "xrt_get_target");
+    return xrt__target_get(b, target);
+}
+
+/* >> dispatch: memory */
+
+static inline xrt_status xrt__mem_check_alloc(void **ptr, size_t size, const char *fn)
 {
     XRT__CHECK_PTR(ptr, fn);
     *ptr = NULL;
@@ -318,29 +515,30 @@ static inline xrt_status xrt__alloc_check(void **ptr, size_t size, const char *f
 static inline xrt_status xrt_malloc(void **ptr, size_t size)
 {
     const xrt_backend *b = xrt__be();
-    xrt_status st = xrt__alloc_check(ptr, size, "xrt_malloc");
-    if (st == XRT_SUCCESS) st = b->malloc(ptr, size);
-    return st == XRT_SUCCESS ? xrt__mem_add(b, *ptr, size, XRT_MEMORY_DEVICE) : st;
+    xrt_status st = xrt__mem_check_alloc(ptr, size, "xrt_malloc");
+    if (st == XRT_SUCCESS) st = b->malloc(b, ptr, size);
+    return st == XRT_SUCCESS ? xrt__mem_add(b, ptr, size, XRT_MEMORY_DEVICE, "xrt_malloc") : st;
 }
 
 static inline xrt_status xrt_malloc_host(void **ptr, size_t size)
 {
     const xrt_backend *b = xrt__be();
-    xrt_status st = xrt__alloc_check(ptr, size, "xrt_malloc_host");
-    if (st == XRT_SUCCESS) st = b->malloc_host(ptr, size);
-    return st == XRT_SUCCESS ? xrt__mem_add(b, *ptr, size, XRT_MEMORY_PINNED_HOST) : st;
+    xrt_status st = xrt__mem_check_alloc(ptr, size, "xrt_malloc_host");
+    if (st == XRT_SUCCESS) st = b->malloc_host(b, ptr, size);
+    return st == XRT_SUCCESS ? xrt__mem_add(b, ptr, size, XRT_MEMORY_PINNED_HOST, "xrt_malloc_host") : st;
 }
 
 /* Stream-ordered allocation: usable by work enqueued on `stream` after this call. */
 static inline xrt_status xrt_malloc_async(void **ptr, size_t size, xrt_stream stream)
 {
     const xrt_backend *b = xrt__be();
-    xrt__slot *s = xrt__stream_slot(b, stream);
+    xrt__call_enter();
+    xrt__handle_slot *s = xrt__handle_stream(b, stream);
     xrt_status st;
-    if (XRT__UNLIKELY(!s)) return xrt__bad_handle("xrt_malloc_async", stream);
-    st = xrt__alloc_check(ptr, size, "xrt_malloc_async");
-    if (st == XRT_SUCCESS) st = b->malloc_async(ptr, size, s->obj);
-    return st == XRT_SUCCESS ? xrt__mem_add(b, *ptr, size, XRT_MEMORY_DEVICE) : st;
+    if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_malloc_async", stream));
+    st = xrt__mem_check_alloc(ptr, size, "xrt_malloc_async");
+    if (st == XRT_SUCCESS) st = b->malloc_async(b, ptr, size, s->obj);
+    return xrt__call_exit(st == XRT_SUCCESS ? xrt__mem_add(b, ptr, size, XRT_MEMORY_DEVICE, "xrt_malloc_async") : st);
 }
 
 static inline xrt_status xrt_free(void *ptr)
@@ -349,9 +547,10 @@ static inline xrt_status xrt_free(void *ptr)
     void *record;
     xrt_status st;
     if (!ptr) return XRT_SUCCESS;
+    XRT__CHECK_MAY_WAIT("xrt_free");
     st = xrt__mem_take(b, ptr, XRT_MEMORY_DEVICE, "xrt_free", &record);
     if (st != XRT_SUCCESS) return st;
-    return xrt__mem_finish(record, b->free(ptr));
+    return xrt__mem_finish(record, b->free(b, ptr));
 }
 
 static inline xrt_status xrt_free_host(void *ptr)
@@ -360,23 +559,25 @@ static inline xrt_status xrt_free_host(void *ptr)
     void *record;
     xrt_status st;
     if (!ptr) return XRT_SUCCESS;
+    XRT__CHECK_MAY_WAIT("xrt_free_host");
     st = xrt__mem_take(b, ptr, XRT_MEMORY_PINNED_HOST, "xrt_free_host", &record);
     if (st != XRT_SUCCESS) return st;
-    return xrt__mem_finish(record, b->free_host(ptr));
+    return xrt__mem_finish(record, b->free_host(b, ptr));
 }
 
 /* Stream-ordered free: the memory is released when `stream` reaches this point. */
 static inline xrt_status xrt_free_async(void *ptr, xrt_stream stream)
 {
     const xrt_backend *b = xrt__be();
-    xrt__slot *s = xrt__stream_slot(b, stream);
+    xrt__call_enter();
+    xrt__handle_slot *s = xrt__handle_stream(b, stream);
     void *record;
     xrt_status st;
-    if (XRT__UNLIKELY(!s)) return xrt__bad_handle("xrt_free_async", stream);
-    if (!ptr) return XRT_SUCCESS;
+    if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_free_async", stream));
+    if (!ptr) return xrt__call_exit(XRT_SUCCESS);
     st = xrt__mem_take(b, ptr, XRT_MEMORY_DEVICE, "xrt_free_async", &record);
-    if (st != XRT_SUCCESS) return st;
-    return xrt__mem_finish(record, b->free_async(ptr, s->obj));
+    if (st != XRT_SUCCESS) return xrt__call_exit(st);
+    return xrt__call_exit(xrt__mem_finish(record, b->free_async(b, ptr, s->obj)));
 }
 
 static inline xrt_status xrt_mem_get_info(size_t *free_bytes, size_t *total_bytes)
@@ -384,46 +585,52 @@ static inline xrt_status xrt_mem_get_info(size_t *free_bytes, size_t *total_byte
     const xrt_backend *b = xrt__be();
     XRT__CHECK_PTR(free_bytes, "xrt_mem_get_info");
     XRT__CHECK_PTR(total_bytes, "xrt_mem_get_info");
-    return b->mem_get_info(free_bytes, total_bytes);
+    return b->mem_get_info(b, free_bytes, total_bytes);
 }
 
 static inline xrt_status xrt_memset(void *dst, int value, size_t size)
 {
     const xrt_backend *b = xrt__be();
-    xrt_status st = xrt__memset_check(b, dst, size, "xrt_memset");
+    xrt_status st;
+    XRT__CHECK_MAY_WAIT("xrt_memset");
+    st = xrt__mem_check_set(b, dst, size, "xrt_memset");
     if (st != XRT_SUCCESS || size == 0) return st;
-    return b->memset(dst, value, size);
+    return b->memset(b, dst, value, size);
 }
 
 static inline xrt_status xrt_memset_async(void *dst, int value, size_t size, xrt_stream stream)
 {
     const xrt_backend *b = xrt__be();
-    xrt__slot *s = xrt__stream_slot(b, stream);
+    xrt__call_enter();
+    xrt__handle_slot *s = xrt__handle_stream(b, stream);
     xrt_status st;
-    if (XRT__UNLIKELY(!s)) return xrt__bad_handle("xrt_memset_async", stream);
-    st = xrt__memset_check(b, dst, size, "xrt_memset_async");
-    if (st != XRT_SUCCESS || size == 0) return st;
-    return b->memset_async(dst, value, size, s->obj);
+    if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_memset_async", stream));
+    st = xrt__mem_check_set(b, dst, size, "xrt_memset_async");
+    if (st != XRT_SUCCESS || size == 0) return xrt__call_exit(st);
+    return xrt__call_exit(b->memset_async(b, dst, value, size, s->obj));
 }
 
 static inline xrt_status xrt_memcpy(void *dst, const void *src, size_t size, xrt_memcpy_kind kind)
 {
     const xrt_backend *b = xrt__be();
-    xrt_status st = xrt__memcpy_check(b, dst, src, size, &kind, "xrt_memcpy");
+    xrt_status st;
+    XRT__CHECK_MAY_WAIT("xrt_memcpy");
+    st = xrt__mem_check_copy(b, dst, src, size, &kind, "xrt_memcpy");
     if (st != XRT_SUCCESS || size == 0) return st;
-    return b->memcpy(dst, src, size, kind);
+    return b->memcpy(b, dst, src, size, kind);
 }
 
 static inline xrt_status xrt_memcpy_async(void *dst, const void *src, size_t size,
                                           xrt_memcpy_kind kind, xrt_stream stream)
 {
     const xrt_backend *b = xrt__be();
-    xrt__slot *s = xrt__stream_slot(b, stream);
+    xrt__call_enter();
+    xrt__handle_slot *s = xrt__handle_stream(b, stream);
     xrt_status st;
-    if (XRT__UNLIKELY(!s)) return xrt__bad_handle("xrt_memcpy_async", stream);
-    st = xrt__memcpy_check(b, dst, src, size, &kind, "xrt_memcpy_async");
-    if (st != XRT_SUCCESS || size == 0) return st;
-    return b->memcpy_async(dst, src, size, kind, s->obj);
+    if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_memcpy_async", stream));
+    st = xrt__mem_check_copy(b, dst, src, size, &kind, "xrt_memcpy_async");
+    if (st != XRT_SUCCESS || size == 0) return xrt__call_exit(st);
+    return xrt__call_exit(b->memcpy_async(b, dst, src, size, kind, s->obj));
 }
 
 /* Owning backend, device and memory type of any pointer; a pointer unknown to
@@ -432,37 +639,43 @@ static inline xrt_status xrt_pointer_get_attributes(xrt_pointer_attributes *attr
 {
     const xrt_backend *b = xrt__be();
     XRT__CHECK_PTR(attr, "xrt_pointer_get_attributes");
-    return xrt__pointer_lookup(b, attr, ptr);
+    return xrt__mem_lookup(b, attr, ptr);
 }
 
-/* >> streams */
-static inline xrt_status xrt__destroy_object(const xrt_backend *b, uintptr_t kind, void *obj)
+static inline xrt_status xrt_mem_export_dmabuf(const void *ptr, size_t size, int *fd, uint64_t *offset)
 {
-    return kind == XRT__H_STREAM ? b->stream_destroy(obj) : b->event_destroy(obj);
+    const xrt_backend *b = xrt__be();
+    xrt_status st = xrt__mem_check_export(b, ptr, size, fd, offset);
+    return st == XRT_SUCCESS ? b->mem_export_dmabuf(b, ptr, size, fd, offset) : st;
+}
+
+/* >> dispatch: streams */
+static inline xrt_status xrt__handle_destroy_object(const xrt_backend *b, uintptr_t kind, void *obj)
+{
+    return kind == XRT__HANDLE_STREAM ? b->stream_destroy(b, obj) : b->event_destroy(b, obj);
 }
 
 static inline xrt_status xrt__handle_create(const xrt_backend *b, void *obj, uintptr_t kind,
                                             int owned, void **out)
 {
     uintptr_t h = 0;
-    xrt_status st = xrt__handle_new(b, obj, kind, owned, &h);
-    if (st != XRT_SUCCESS && owned) xrt__destroy_object(b, kind, obj);
+    xrt_status st = xrt__handle_alloc(b, obj, kind, owned, &h);
+    if (st != XRT_SUCCESS && owned) xrt__handle_destroy_object(b, kind, obj);
     *out = (void *)h;
     return st;
 }
 
-/* Releases the handle first, then the object (unless it wraps a native one). */
+/* Releases the handle first, then the object (unless it wraps a native one).
+   The release checks the handle again under the table's lock, so of two
+   threads destroying one handle exactly one wins. */
 static inline xrt_status xrt__handle_destroy(const xrt_backend *b, const void *handle, uintptr_t kind,
                                              const char *fn)
 {
-    xrt__slot *s = xrt__slot_of(b, handle, kind);
     void *obj;
     uintptr_t flags;
-    if (XRT__UNLIKELY(!s)) return xrt__bad_handle(fn, handle);
-    obj = s->obj;
-    flags = s->flags;
-    xrt__handle_free((uintptr_t)handle);
-    return (flags & XRT__H_OWNED) ? xrt__destroy_object(b, kind, obj) : XRT_SUCCESS;
+    if (XRT__UNLIKELY(!xrt__handle_lookup(b, handle, kind) || !xrt__handle_release(b, (uintptr_t)handle, &obj, &flags)))
+        return xrt__handle_bad(fn, handle);
+    return xrt__handle_retire(b, (uintptr_t)handle, obj, flags);
 }
 
 static inline xrt_status xrt_stream_create(xrt_stream *stream)
@@ -472,23 +685,25 @@ static inline xrt_status xrt_stream_create(xrt_stream *stream)
     xrt_status st;
     XRT__CHECK_PTR(stream, "xrt_stream_create");
     *stream = NULL;
-    st = b->stream_create(&obj);
+    st = b->stream_create(b, &obj);
     if (st != XRT_SUCCESS) return st;
-    return xrt__handle_create(b, obj, XRT__H_STREAM, 1, (void **)stream);
+    return xrt__handle_create(b, obj, XRT__HANDLE_STREAM, 1, (void **)stream);
 }
 
 /* Returns at once; work already enqueued still completes, as with CUDA. */
 static inline xrt_status xrt_stream_destroy(xrt_stream stream)
 {
-    return xrt__handle_destroy(xrt__be(), stream, XRT__H_STREAM, "xrt_stream_destroy");
+    return xrt__handle_destroy(xrt__be(), stream, XRT__HANDLE_STREAM, "xrt_stream_destroy");
 }
 
 static inline xrt_status xrt_stream_synchronize(xrt_stream stream)
 {
     const xrt_backend *b = xrt__be();
-    xrt__slot *s = xrt__stream_slot(b, stream);
-    if (XRT__UNLIKELY(!s)) return xrt__bad_handle("xrt_stream_synchronize", stream);
-    return b->stream_synchronize(s->obj);
+    XRT__CHECK_MAY_WAIT("xrt_stream_synchronize");
+    xrt__call_enter();
+    xrt__handle_slot *s = xrt__handle_stream(b, stream);
+    if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_stream_synchronize", stream));
+    return xrt__call_exit(b->stream_synchronize(b, s->obj));
 }
 
 /* XRT_SUCCESS if all work on the stream has completed, else XRT_ERROR_NOT_READY
@@ -496,9 +711,10 @@ static inline xrt_status xrt_stream_synchronize(xrt_stream stream)
 static inline xrt_status xrt_stream_query(xrt_stream stream)
 {
     const xrt_backend *b = xrt__be();
-    xrt__slot *s = xrt__stream_slot(b, stream);
-    if (XRT__UNLIKELY(!s)) return xrt__bad_handle("xrt_stream_query", stream);
-    return b->stream_query(s->obj);
+    xrt__call_enter();
+    xrt__handle_slot *s = xrt__handle_stream(b, stream);
+    if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_stream_query", stream));
+    return xrt__call_exit(b->stream_query(b, s->obj));
 }
 
 /* Later work on `stream` waits for the event's most recent record (at the
@@ -506,11 +722,12 @@ static inline xrt_status xrt_stream_query(xrt_stream stream)
 static inline xrt_status xrt_stream_wait_event(xrt_stream stream, xrt_event event)
 {
     const xrt_backend *b = xrt__be();
-    xrt__slot *s = xrt__stream_slot(b, stream);
-    xrt__slot *e = xrt__slot_of(b, event, XRT__H_EVENT);
-    if (XRT__UNLIKELY(!s)) return xrt__bad_handle("xrt_stream_wait_event", stream);
-    if (XRT__UNLIKELY(!e)) return xrt__bad_handle("xrt_stream_wait_event", event);
-    return b->stream_wait_event(s->obj, e->obj);
+    xrt__call_enter();
+    xrt__handle_slot *s = xrt__handle_stream(b, stream);
+    xrt__handle_slot *e = xrt__handle_lookup(b, event, XRT__HANDLE_EVENT);
+    if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_stream_wait_event", stream));
+    if (XRT__UNLIKELY(!e)) return xrt__call_exit(xrt__handle_bad("xrt_stream_wait_event", event));
+    return xrt__call_exit(b->stream_wait_event(b, s->obj, e->obj));
 }
 
 /* Runs fn(user) on a backend thread when the stream reaches this point. fn
@@ -518,13 +735,14 @@ static inline xrt_status xrt_stream_wait_event(xrt_stream stream, xrt_event even
 static inline xrt_status xrt_launch_host_func(xrt_stream stream, xrt_host_fn fn, void *user)
 {
     const xrt_backend *b = xrt__be();
-    xrt__slot *s = xrt__stream_slot(b, stream);
-    if (XRT__UNLIKELY(!s)) return xrt__bad_handle("xrt_launch_host_func", stream);
     XRT__CHECK_PTR(fn, "xrt_launch_host_func");
-    return b->launch_host_func(s->obj, fn, user);
+    xrt__call_enter();
+    xrt__handle_slot *s = xrt__handle_stream(b, stream);
+    if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_launch_host_func", stream));
+    return xrt__call_exit(b->launch_host_func(b, s->obj, fn, user));
 }
 
-/* >> events */
+/* >> dispatch: events */
 static inline xrt_status xrt_event_create(xrt_event *event, unsigned flags)
 {
     const xrt_backend *b = xrt__be();
@@ -534,41 +752,45 @@ static inline xrt_status xrt_event_create(xrt_event *event, unsigned flags)
     *event = NULL;
     if (XRT__UNLIKELY(flags & ~(unsigned)(XRT_EVENT_BLOCKING_SYNC | XRT_EVENT_DISABLE_TIMING)))
         return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_event_create", "unknown flags 0x%x", flags);
-    st = b->event_create(&obj, flags);
+    st = b->event_create(b, &obj, flags);
     if (st != XRT_SUCCESS) return st;
-    return xrt__handle_create(b, obj, XRT__H_EVENT, 1, (void **)event);
+    return xrt__handle_create(b, obj, XRT__HANDLE_EVENT, 1, (void **)event);
 }
 
 static inline xrt_status xrt_event_destroy(xrt_event event)
 {
-    return xrt__handle_destroy(xrt__be(), event, XRT__H_EVENT, "xrt_event_destroy");
+    return xrt__handle_destroy(xrt__be(), event, XRT__HANDLE_EVENT, "xrt_event_destroy");
 }
 
 static inline xrt_status xrt_event_record(xrt_event event, xrt_stream stream)
 {
     const xrt_backend *b = xrt__be();
-    xrt__slot *e = xrt__slot_of(b, event, XRT__H_EVENT);
-    xrt__slot *s = xrt__stream_slot(b, stream);
-    if (XRT__UNLIKELY(!e)) return xrt__bad_handle("xrt_event_record", event);
-    if (XRT__UNLIKELY(!s)) return xrt__bad_handle("xrt_event_record", stream);
-    return b->event_record(e->obj, s->obj);
+    xrt__call_enter();
+    xrt__handle_slot *e = xrt__handle_lookup(b, event, XRT__HANDLE_EVENT);
+    xrt__handle_slot *s = xrt__handle_stream(b, stream);
+    if (XRT__UNLIKELY(!e)) return xrt__call_exit(xrt__handle_bad("xrt_event_record", event));
+    if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_event_record", stream));
+    return xrt__call_exit(b->event_record(b, e->obj, s->obj));
 }
 
 /* XRT_SUCCESS when the most recent record completed (or none was made). */
 static inline xrt_status xrt_event_query(xrt_event event)
 {
     const xrt_backend *b = xrt__be();
-    xrt__slot *e = xrt__slot_of(b, event, XRT__H_EVENT);
-    if (XRT__UNLIKELY(!e)) return xrt__bad_handle("xrt_event_query", event);
-    return b->event_query(e->obj);
+    xrt__call_enter();
+    xrt__handle_slot *e = xrt__handle_lookup(b, event, XRT__HANDLE_EVENT);
+    if (XRT__UNLIKELY(!e)) return xrt__call_exit(xrt__handle_bad("xrt_event_query", event));
+    return xrt__call_exit(b->event_query(b, e->obj));
 }
 
 static inline xrt_status xrt_event_synchronize(xrt_event event)
 {
     const xrt_backend *b = xrt__be();
-    xrt__slot *e = xrt__slot_of(b, event, XRT__H_EVENT);
-    if (XRT__UNLIKELY(!e)) return xrt__bad_handle("xrt_event_synchronize", event);
-    return b->event_synchronize(e->obj);
+    XRT__CHECK_MAY_WAIT("xrt_event_synchronize");
+    xrt__call_enter();
+    xrt__handle_slot *e = xrt__handle_lookup(b, event, XRT__HANDLE_EVENT);
+    if (XRT__UNLIKELY(!e)) return xrt__call_exit(xrt__handle_bad("xrt_event_synchronize", event));
+    return xrt__call_exit(b->event_synchronize(b, e->obj));
 }
 
 /* Milliseconds between two completed records. XRT_ERROR_NOT_READY while one is
@@ -577,31 +799,34 @@ static inline xrt_status xrt_event_synchronize(xrt_event event)
 static inline xrt_status xrt_event_elapsed_time(float *ms, xrt_event start, xrt_event end)
 {
     const xrt_backend *b = xrt__be();
-    xrt__slot *s = xrt__slot_of(b, start, XRT__H_EVENT);
-    xrt__slot *e = xrt__slot_of(b, end, XRT__H_EVENT);
     XRT__CHECK_PTR(ms, "xrt_event_elapsed_time");
-    if (XRT__UNLIKELY(!s)) return xrt__bad_handle("xrt_event_elapsed_time", start);
-    if (XRT__UNLIKELY(!e)) return xrt__bad_handle("xrt_event_elapsed_time", end);
-    return b->event_elapsed_time(ms, s->obj, e->obj);
+    xrt__call_enter();
+    xrt__handle_slot *s = xrt__handle_lookup(b, start, XRT__HANDLE_EVENT);
+    xrt__handle_slot *e = xrt__handle_lookup(b, end, XRT__HANDLE_EVENT);
+    if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_event_elapsed_time", start));
+    if (XRT__UNLIKELY(!e)) return xrt__call_exit(xrt__handle_bad("xrt_event_elapsed_time", end));
+    return xrt__call_exit(b->event_elapsed_time(b, ms, s->obj, e->obj));
 }
 
-/* >> interop: native handles (cudaStream_t, hipStream_t, ...) */
+/* >> dispatch: interop: native handles (cudaStream_t, hipStream_t, ...) */
 static inline xrt_status xrt_stream_get_native(xrt_stream stream, void **native)
 {
     const xrt_backend *b = xrt__be();
-    xrt__slot *s = xrt__stream_slot(b, stream);
-    if (XRT__UNLIKELY(!s)) return xrt__bad_handle("xrt_stream_get_native", stream);
     XRT__CHECK_PTR(native, "xrt_stream_get_native");
-    return b->stream_get_native(s->obj, native);
+    xrt__call_enter();
+    xrt__handle_slot *s = xrt__handle_stream(b, stream);
+    if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_stream_get_native", stream));
+    return xrt__call_exit(b->stream_get_native(b, s->obj, native));
 }
 
 static inline xrt_status xrt_event_get_native(xrt_event event, void **native)
 {
     const xrt_backend *b = xrt__be();
-    xrt__slot *e = xrt__slot_of(b, event, XRT__H_EVENT);
-    if (XRT__UNLIKELY(!e)) return xrt__bad_handle("xrt_event_get_native", event);
     XRT__CHECK_PTR(native, "xrt_event_get_native");
-    return b->event_get_native(e->obj, native);
+    xrt__call_enter();
+    xrt__handle_slot *e = xrt__handle_lookup(b, event, XRT__HANDLE_EVENT);
+    if (XRT__UNLIKELY(!e)) return xrt__call_exit(xrt__handle_bad("xrt_event_get_native", event));
+    return xrt__call_exit(b->event_get_native(b, e->obj, native));
 }
 
 /* Wraps a native stream without taking ownership: xrt_stream_destroy releases
@@ -614,9 +839,9 @@ static inline xrt_status xrt_stream_wrap_native(xrt_stream *stream, void *native
     XRT__CHECK_PTR(stream, "xrt_stream_wrap_native");
     *stream = NULL;
     XRT__CHECK_PTR(native, "xrt_stream_wrap_native");
-    st = b->stream_wrap_native(native, &obj);
+    st = b->stream_wrap_native(b, native, &obj);
     if (st != XRT_SUCCESS) return st;
-    return xrt__handle_create(b, obj, XRT__H_STREAM, 0, (void **)stream);
+    return xrt__handle_create(b, obj, XRT__HANDLE_STREAM, 0, (void **)stream);
 }
 
 #ifdef __cplusplus
@@ -631,6 +856,7 @@ static inline xrt_status xrt_stream_wrap_native(xrt_stream *stream, void *native
 #if !defined(XRT_ENABLE_CPU) && !defined(XRT_ENABLE_CUDA) && !defined(XRT_ENABLE_HIP)
 #define XRT_ENABLE_CPU
 #endif
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -638,14 +864,40 @@ static inline xrt_status xrt_stream_wrap_native(xrt_stream *stream, void *native
 #include <string.h>
 #include <strings.h>
 
+/* xrt's own allocations (and the CPU backend's memory) go through these. */
+#if !defined(XRT_MALLOC) && !defined(XRT_CALLOC) && !defined(XRT_REALLOC) && !defined(XRT_ALIGNED_ALLOC) && \
+    !defined(XRT_FREE)
+#define XRT_MALLOC(n) malloc(n)
+#define XRT_CALLOC(n, size) calloc(n, size)
+#define XRT_REALLOC(p, n) realloc(p, n)
+#define XRT_ALIGNED_ALLOC(align, n) aligned_alloc(align, n)
+#define XRT_FREE(p) free(p)
+#elif !defined(XRT_MALLOC) || !defined(XRT_CALLOC) || !defined(XRT_REALLOC) || !defined(XRT_ALIGNED_ALLOC) || \
+    !defined(XRT_FREE)
+#error "define all of XRT_MALLOC, XRT_CALLOC, XRT_REALLOC, XRT_ALIGNED_ALLOC and XRT_FREE, or none"
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /* >> impl: errors and logging */
-static XRT__TLS struct { xrt_status status; char detail[512]; } xrt__err;
-static XRT__TLS int xrt__quiet; /* > 0: a failure is an answer, neither recorded nor logged */
+/* Messages logged while the thread holds an xrt lock wait here and go out
+   when it lets go of the last one: a log callback may call xrt. */
+#define XRT__LOG_DEFERRED 8
+typedef struct xrt__log_msg { xrt_log_level level; char text[768]; } xrt__log_msg;
+static XRT__TLS struct {
+    xrt_status status;
+    char detail[512];
+    int quiet;     /* > 0: a failure is an answer, neither recorded nor logged */
+    int capture;   /* > 0: a failure is recorded, not logged (why a plugin is skipped) */
+    int locks;     /* xrt locks held by this thread */
+    int reg_held;  /* of which the registry's (a plugin's init may look backends up) */
+    int ndeferred;
+    xrt__log_msg deferred[XRT__LOG_DEFERRED];
+} xrt__err;
 static int xrt__log_level = XRT_LOG_WARN;
+static int xrt__log_level_set; /* by xrt_set_log_level: XRT_LOG no longer applies */
 static pthread_mutex_t xrt__log_lock = PTHREAD_MUTEX_INITIALIZER;
 static xrt_log_fn xrt__log_fn;
 static void *xrt__log_user;
@@ -658,21 +910,59 @@ static void xrt__log_stderr(xrt_log_level level, const char *msg, void *user)
     fprintf(stderr, "xrt: %s: %s\n", xrt__level_names[level], msg);
 }
 
-static void xrt__vlog(xrt_log_level level, const char *fmt, va_list ap)
+static void xrt__log_emit(xrt_log_level level, const char *msg)
 {
-    char msg[768];
     xrt_log_fn fn;
     void *user;
-    if ((int)level > __atomic_load_n(&xrt__log_level, __ATOMIC_RELAXED)) return;
-    vsnprintf(msg, sizeof msg, fmt, ap);
     pthread_mutex_lock(&xrt__log_lock);
     fn = xrt__log_fn ? xrt__log_fn : xrt__log_stderr;
     user = xrt__log_user;
-    fn(level, msg, user);
     pthread_mutex_unlock(&xrt__log_lock);
+    fn(level, msg, user);
 }
 
-void xrt_log(xrt_log_level level, const char *fmt, ...)
+static void xrt__log_flush(void)
+{
+    int i;
+    for (i = 0; i < xrt__err.ndeferred; i++) xrt__log_emit(xrt__err.deferred[i].level, xrt__err.deferred[i].text);
+    xrt__err.ndeferred = 0;
+}
+
+/* Every lock of the core is taken through these, so that logging knows. */
+/* The core's locks, all here for the fork handlers; taken in this order. */
+static pthread_mutex_t xrt__reg_lock = PTHREAD_MUTEX_INITIALIZER;    /* backends, selection */
+static pthread_mutex_t xrt__handle_lock = PTHREAD_MUTEX_INITIALIZER; /* the handle table */
+static pthread_mutex_t xrt__mem_lock = PTHREAD_MUTEX_INITIALIZER;    /* the pointer registry */
+static pthread_mutex_t xrt__call_lock = PTHREAD_MUTEX_INITIALIZER;   /* threads in calls, retired handles */
+
+static void xrt__lock(pthread_mutex_t *m)
+{
+    pthread_mutex_lock(m);
+    xrt__err.locks++;
+    xrt__err.reg_held += m == &xrt__reg_lock;
+}
+
+static void xrt__unlock(pthread_mutex_t *m)
+{
+    xrt__err.reg_held -= m == &xrt__reg_lock;
+    pthread_mutex_unlock(m);
+    if (--xrt__err.locks == 0 && xrt__err.ndeferred) xrt__log_flush();
+}
+
+static void xrt__vlog(xrt_log_level level, const char *fmt, va_list ap)
+{
+    char msg[sizeof xrt__err.deferred[0].text];
+    if ((int)level <= XRT_LOG_NONE || (int)level > __atomic_load_n(&xrt__log_level, __ATOMIC_RELAXED)) return;
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    if (!xrt__err.locks) {
+        xrt__log_emit(level, msg);
+    } else if (xrt__err.ndeferred < XRT__LOG_DEFERRED) {
+        xrt__err.deferred[xrt__err.ndeferred].level = level;
+        memcpy(xrt__err.deferred[xrt__err.ndeferred++].text, msg, sizeof msg);
+    }
+}
+
+XRT_API void xrt_log(xrt_log_level level, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -680,7 +970,7 @@ void xrt_log(xrt_log_level level, const char *fmt, ...)
     va_end(ap);
 }
 
-void xrt_set_log_callback(xrt_log_fn fn, void *user)
+XRT_API void xrt_set_log_callback(xrt_log_fn fn, void *user)
 {
     pthread_mutex_lock(&xrt__log_lock);
     xrt__log_fn = fn;
@@ -688,155 +978,1018 @@ void xrt_set_log_callback(xrt_log_fn fn, void *user)
     pthread_mutex_unlock(&xrt__log_lock);
 }
 
-void xrt_set_log_level(xrt_log_level level)
+static void xrt__log_set_level(xrt_log_level level)
 {
     if ((int)level < XRT_LOG_NONE) level = XRT_LOG_NONE;
     if ((int)level > XRT_LOG_DEBUG) level = XRT_LOG_DEBUG;
     __atomic_store_n(&xrt__log_level, (int)level, __ATOMIC_RELAXED);
 }
 
-void xrt__log_init_from_env(void)
+static void xrt__log_init_from_env(void);
+
+XRT_API void xrt_set_log_level(xrt_log_level level)
+{
+    __atomic_store_n(&xrt__log_level_set, level != XRT_LOG_ENV, __ATOMIC_RELAXED);
+    xrt__log_set_level(level == XRT_LOG_ENV ? XRT_LOG_WARN : level);
+    if (level == XRT_LOG_ENV) xrt__log_init_from_env();
+}
+
+/* XRT_LOG applies until the program sets a level itself; empty means unset. */
+static void xrt__log_init_from_env(void)
 {
     const char *env = getenv("XRT_LOG");
     int i;
-    if (!env) return;
+    if (!env || !env[0] || __atomic_load_n(&xrt__log_level_set, __ATOMIC_RELAXED)) return;
     for (i = XRT_LOG_NONE; i <= XRT_LOG_DEBUG; i++)
         if (strcasecmp(env, xrt__level_names[i]) == 0 || (env[0] == '0' + i && !env[1])) {
-            xrt_set_log_level((xrt_log_level)i);
+            xrt__log_set_level((xrt_log_level)i);
             return;
         }
-    xrt_log(XRT_LOG_WARN, "XRT_LOG=%s: unknown level (valid: none, error, warn, info, debug)", env);
+    xrt_log(XRT_LOG_WARN, "XRT_LOG=%.64s: unknown level (valid: none, error, warn, info, debug)", env);
 }
 
-xrt_status xrt_error(xrt_status st, const char *who, const char *fmt, ...)
+XRT_API xrt_status xrt_error(xrt_status st, const char *who, const char *fmt, ...)
 {
     va_list ap;
     int n;
-    if (xrt__quiet) return st;
+    if (xrt__err.quiet) return st;
     n = snprintf(xrt__err.detail, sizeof xrt__err.detail, "%s: ", who);
-    va_start(ap, fmt);
-    vsnprintf(xrt__err.detail + n, sizeof xrt__err.detail - (size_t)n, fmt, ap);
-    va_end(ap);
+    if (n < 0) n = 0;
+    if ((size_t)n < sizeof xrt__err.detail) { /* a long `who` leaves no room for the rest */
+        va_start(ap, fmt);
+        vsnprintf(xrt__err.detail + n, sizeof xrt__err.detail - (size_t)n, fmt, ap);
+        va_end(ap);
+    }
     xrt__err.status = st;
-    xrt_log(XRT_LOG_ERROR, "%s (%s)", xrt__err.detail, xrt_status_string(st));
+    if (!xrt__err.capture) xrt_log(XRT_LOG_ERROR, "%s (%s)", xrt__err.detail, xrt_status_string(st));
     return st;
 }
 
-xrt_status xrt_native_error(xrt_status st, const char *backend, const char *call, long code,
-                            const char *code_name, const char *message)
+XRT_API xrt_status xrt_native_error(xrt_status st, const char *backend, const char *call, long code,
+                                    const char *code_name, const char *message)
 {
     return xrt_error(st, backend, "%s: %s (%s=%ld)", call, message ? message : "?",
                      code_name ? code_name : "code", code);
 }
 
-xrt_status xrt_get_last_error(void)
+XRT_API xrt_status xrt_get_last_error(void)
 {
     xrt_status st = xrt__err.status;
     xrt__err.status = XRT_SUCCESS;
     return st;
 }
 
-xrt_status xrt_peek_at_last_error(void) { return xrt__err.status; }
+XRT_API xrt_status xrt_peek_at_last_error(void) { return xrt__err.status; }
 
-const char *xrt_get_last_error_string(void) { return xrt__err.detail; }
+XRT_API const char *xrt_get_last_error_string(void) { return xrt__err.detail; }
 
-xrt_status xrt_runtime_get_version(int *version)
+XRT_API xrt_status xrt_runtime_get_version(int *version)
 {
     if (!version) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_runtime_get_version", "version is NULL");
     *version = XRT_VERSION;
     return XRT_SUCCESS;
 }
 
-/* >> impl: handle table */
-#define XRT__H_CHUNK ((uintptr_t)1 << XRT__H_CHUNK_BITS)
-#define XRT__H_MAX ((uintptr_t)1 << XRT__H_INDEX_BITS)
-#define XRT__H_GEN_SHIFT (XRT__H_KIND_BITS + XRT__H_INDEX_BITS)
-xrt__slot *xrt__chunks[1u << (XRT__H_INDEX_BITS - XRT__H_CHUNK_BITS)];
-xrt__slot xrt__null_stream_slot;
-static pthread_mutex_t xrt__h_lock = PTHREAD_MUTEX_INITIALIZER;
-static uintptr_t xrt__h_free = XRT__H_MAX; /* head of the free list, XRT__H_MAX = empty */
-static uintptr_t xrt__h_next;              /* first never-used index */
+/* >> impl: lifecycle and selection (the backend registry) */
+typedef struct xrt__reg_entry {
+    xrt_backend t;   /* first: an entry is used as its table */
+    int probed;
+    xrt_status probe_status;
+    char reason[256];
+} xrt__reg_entry;
 
-static xrt__slot *xrt__slot_at(uintptr_t i) { return &xrt__chunks[i / XRT__H_CHUNK][i % XRT__H_CHUNK]; }
+static xrt__reg_entry xrt__reg_entries[XRT_MAX_BACKENDS];
+static int xrt__reg_count;
+static int xrt__reg_inited;
+static xrt_status xrt__reg_status;
+static char xrt__reg_reason[512];
+static const xrt_backend *xrt__reg_default;
+static unsigned xrt__reg_epoch = 1; /* bumped by xrt_shutdown: thread choices older than it are void */
+static int xrt__reg_forked;         /* this process is a child forked after xrt was initialised */
+static xrt_backend xrt__none_backend, xrt__forbidden_backend;
+#ifndef XRT_STATIC
+XRT__TLS struct xrt__tls_state xrt__tls;
+unsigned xrt__gen = XRT__GEN_START;
+XRT__TLS struct xrt__call_state xrt__call;
+int xrt__call_fence;
+#endif
+
+/* Stubs ignore their parameters by design. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+
+/* Every slot a backend leaves empty gets a named stub returning UNSUPPORTED. */
+#define XRT__UNSUPPORTED_STUB(op, params)                                                   \
+    static xrt_status xrt__unsupported_##op params                                          \
+    {                                                                                       \
+        return xrt_error(XRT_ERROR_UNSUPPORTED, "xrt_" #op, "not supported by backend %s", \
+                         self->name);                                                       \
+    }
+XRT__BACKEND_OPS(XRT__UNSUPPORTED_STUB)
+#undef XRT__UNSUPPORTED_STUB
+
+/* The table used while no backend can be selected: every slot reports why. */
+static xrt_status xrt__none_fail(const char *fn)
+{
+    char reason[sizeof xrt__reg_reason];
+    xrt_status st;
+    xrt__lock(&xrt__reg_lock); /* xrt_register_backend may be selecting again */
+    st = xrt__reg_status;
+    memcpy(reason, xrt__reg_reason, sizeof reason);
+    xrt__unlock(&xrt__reg_lock);
+    return xrt_error(st, fn, "%s", reason);
+}
+#define XRT__NONE_STUB(op, params) \
+    static xrt_status xrt__none_##op params { return xrt__none_fail("xrt_" #op); }
+XRT__BACKEND_OPS(XRT__NONE_STUB)
+#undef XRT__NONE_STUB
+
+/* The table of a thread that may not use its backend now: inside a host
+   function of a GPU runtime, or in a forked child. */
+static xrt_status xrt__forbidden_fail(const char *fn)
+{
+    const char *name = xrt__tls.forbidden_by ? xrt__tls.forbidden_by : "?";
+    if (xrt__tls.host_fn)
+        return xrt_error(XRT_ERROR_NOT_PERMITTED, fn, "called from a host function: the %s runtime forbids runtime calls there",
+                         name);
+    return xrt_error(XRT_ERROR_NOT_PERMITTED, fn, "forked child: %s cannot be used after fork()", name);
+}
+#define XRT__FORBIDDEN_STUB(op, params) \
+    static xrt_status xrt__forbidden_##op params { return xrt__forbidden_fail("xrt_" #op); }
+XRT__BACKEND_OPS(XRT__FORBIDDEN_STUB)
+#undef XRT__FORBIDDEN_STUB
+#pragma GCC diagnostic pop
+
+static void xrt__fill_unsupported(xrt_backend *t)
+{
+#define XRT__FILL(op, params) if (!t->op) t->op = xrt__unsupported_##op;
+    XRT__BACKEND_OPS(XRT__FILL)
+#undef XRT__FILL
+}
+
+static void xrt__fill_special(void)
+{
+    xrt_backend *n = &xrt__none_backend, *f = &xrt__forbidden_backend;
+    n->abi_version = f->abi_version = XRT_BACKEND_ABI_VERSION;
+    n->size = f->size = sizeof(xrt_backend);
+    n->name = "none";
+    f->name = "forbidden";
+#define XRT__FILL(op, params) n->op = xrt__none_##op; f->op = xrt__forbidden_##op;
+    XRT__BACKEND_OPS(XRT__FILL)
+#undef XRT__FILL
+}
+
+static xrt_status xrt__reg_add_locked(const xrt_backend *b)
+{
+    xrt__reg_entry *e;
+    int i;
+    if (!b || !b->name || !b->name[0] || !b->init)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_register_backend", "backend needs a name and an init function");
+    if (b->abi_version != XRT_BACKEND_ABI_VERSION)
+        return xrt_error(XRT_ERROR_ABI_MISMATCH, "xrt_register_backend", "%.64s: ABI version %u, expected %u",
+                         b->name, b->abi_version, XRT_BACKEND_ABI_VERSION);
+    if (b->size < offsetof(xrt_backend, get_capabilities) || b->size > sizeof(xrt_backend))
+        return xrt_error(XRT_ERROR_ABI_MISMATCH, "xrt_register_backend", "%.64s: table size %u, expected at most %u",
+                         b->name, b->size, (unsigned)sizeof(xrt_backend));
+    for (i = 0; i < xrt__reg_count; i++)
+        if (strcasecmp(xrt__reg_entries[i].t.name, b->name) == 0)
+            return xrt_error(XRT_ERROR_ALREADY_EXISTS, "xrt_register_backend", "a backend named %.64s is registered",
+                             b->name);
+    if (xrt__reg_count == XRT_MAX_BACKENDS)
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "xrt_register_backend", "at most %d backends", XRT_MAX_BACKENDS);
+    e = &xrt__reg_entries[xrt__reg_count++];
+    memset(e, 0, sizeof *e);
+    memcpy(&e->t, b, b->size);
+    e->t.size = sizeof(xrt_backend);
+    xrt__fill_unsupported(&e->t);
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__reg_probe_locked(xrt__reg_entry *e)
+{
+    if (!e->probed) {
+        e->probed = 1;
+        e->probe_status = e->t.init(&e->t, e->reason, sizeof e->reason);
+        if (e->probe_status != XRT_SUCCESS) {
+            if (!e->reason[0]) snprintf(e->reason, sizeof e->reason, "%s", xrt_status_string(e->probe_status));
+            xrt_log(XRT_LOG_INFO, "%.64s: unavailable: %s", e->t.name, e->reason);
+        }
+    }
+    return e->probe_status;
+}
+
+/* Names match without regard to case, as XRT_LOG's levels do. */
+static xrt__reg_entry *xrt__reg_find_locked(const char *name, size_t len)
+{
+    int i;
+    for (i = 0; i < xrt__reg_count; i++)
+        if (strlen(xrt__reg_entries[i].t.name) == len && strncasecmp(xrt__reg_entries[i].t.name, name, len) == 0)
+            return &xrt__reg_entries[i];
+    return NULL;
+}
+
+static void xrt__reg_names_locked(char *out, size_t n)
+{
+    int i;
+    size_t used = 0;
+    out[0] = 0;
+    for (i = 0; i < xrt__reg_count && used < n; i++)
+        used += (size_t)snprintf(out + used, n - used, "%s%.64s", i ? ", " : "", xrt__reg_entries[i].t.name);
+}
+
+/* The next entry of a comma-separated list, without surrounding blanks;
+   returns where the one after it starts. */
+static const char *xrt__reg_next_name(const char *p, const char **name, size_t *len)
+{
+    size_t n = strcspn(p, ",");
+    const char *end = p + n;
+    while (p < end && (*p == ' ' || *p == '\t')) p++;
+    while (end > p && (end[-1] == ' ' || end[-1] == '\t')) end--;
+    *name = p;
+    *len = (size_t)(end - p);
+    p += strcspn(p, ",");
+    return *p ? p + 1 : p;
+}
+
+/* XRT_BACKEND: a name or a comma-separated priority list; the first available
+   wins. An unknown name is an error wherever it stands, so that a typo is
+   reported even on a machine where an earlier entry happens to be available. */
+static xrt_status xrt__reg_select_env_locked(const char *list)
+{
+    char names[256];
+    const char *p, *name;
+    size_t len;
+    xrt__reg_entry *e, *last = NULL;
+    int count = 0;
+    for (p = list; *p;) {
+        p = xrt__reg_next_name(p, &name, &len);
+        if (!xrt__reg_find_locked(name, len)) {
+            xrt__reg_names_locked(names, sizeof names);
+            snprintf(xrt__reg_reason, sizeof xrt__reg_reason, "XRT_BACKEND=%.128s: unknown backend '%.*s' (valid: %s)",
+                     list, (int)(len < 64 ? len : 64), name, names);
+            return XRT_ERROR_NOT_FOUND;
+        }
+    }
+    for (p = list; *p;) {
+        p = xrt__reg_next_name(p, &name, &len);
+        e = xrt__reg_find_locked(name, len);
+        if (xrt__reg_probe_locked(e) == XRT_SUCCESS) {
+            xrt__reg_default = &e->t;
+            return XRT_SUCCESS;
+        }
+        last = e;
+        count++;
+    }
+    if (!last) return XRT_ERROR_BACKEND_UNAVAILABLE; /* only commas and blanks: treated as unset by the caller */
+    snprintf(xrt__reg_reason, sizeof xrt__reg_reason, "XRT_BACKEND=%.128s: %s%.64s: unavailable: %s", list,
+             count > 1 ? "none available; last: " : "", last->t.name, last->reason);
+    return last->probe_status == XRT_ERROR_NO_DEVICE ? XRT_ERROR_NO_DEVICE : XRT_ERROR_BACKEND_UNAVAILABLE;
+}
+
+static int xrt__reg_blank(const char *s) { return s[strspn(s, " \t,")] == 0; }
+
+static xrt_status xrt__reg_select_locked(void)
+{
+    const char *env = getenv("XRT_BACKEND");
+    int i;
+    xrt__reg_default = &xrt__none_backend;
+    if (env && !xrt__reg_blank(env)) return xrt__reg_select_env_locked(env); /* blank means unset */
+    for (i = 0; i < xrt__reg_count; i++)
+        if (xrt__reg_probe_locked(&xrt__reg_entries[i]) == XRT_SUCCESS) {
+            xrt__reg_default = &xrt__reg_entries[i].t;
+            return XRT_SUCCESS;
+        }
+    snprintf(xrt__reg_reason, sizeof xrt__reg_reason, "no backend available%s",
+             xrt__reg_count ? " (see xrt_backend_get_info)" : "");
+    return XRT_ERROR_BACKEND_UNAVAILABLE;
+}
+
+/* Built-in backends in auto-selection order; each header defines a function
+   that fills its table by name. A built-in backend that this build does not
+   enable is still listed, as unavailable, so that XRT_BACKEND=cuda,cpu means
+   the same in every build. */
+#ifdef XRT_ENABLE_CUDA
+static void xrt__cuda_fill(xrt_backend *t);
+#define XRT__CUDA_FILL xrt__cuda_fill
+#else
+#define XRT__CUDA_FILL NULL
+#endif
+#ifdef XRT_ENABLE_HIP
+static void xrt__hip_fill(xrt_backend *t);
+#define XRT__HIP_FILL xrt__hip_fill
+#else
+#define XRT__HIP_FILL NULL
+#endif
+#ifdef XRT_ENABLE_CPU
+static void xrt__cpu_fill(xrt_backend *t);
+#define XRT__CPU_FILL xrt__cpu_fill
+#else
+#define XRT__CPU_FILL NULL
+#endif
+
+typedef struct xrt__reg_builtin {
+    const char *name;
+    void (*fill)(xrt_backend *t);
+    const char *macro;
+} xrt__reg_builtin;
+static const xrt__reg_builtin xrt__reg_builtins[] = {
+    {"cuda", XRT__CUDA_FILL, "XRT_ENABLE_CUDA"},
+    {"hip", XRT__HIP_FILL, "XRT_ENABLE_HIP"},
+    {"cpu", XRT__CPU_FILL, "XRT_ENABLE_CPU"},
+};
+
+static xrt_status xrt__disabled_init(const xrt_backend *self, char *reason, size_t n)
+{
+    (void)self;
+    snprintf(reason, n, "not enabled in this build");
+    return XRT_ERROR_BACKEND_UNAVAILABLE;
+}
+
+/* A built-in table as its backend fills it, before the registry fills any
+   gap; NULL slots here are a bug (tests/test_registry.c checks). */
+XRT_API int xrt__builtin_table(const char *name, xrt_backend *t)
+{
+    size_t i;
+    memset(t, 0, sizeof *t);
+    t->abi_version = XRT_BACKEND_ABI_VERSION;
+    t->size = sizeof *t;
+    for (i = 0; i < sizeof xrt__reg_builtins / sizeof xrt__reg_builtins[0]; i++)
+        if (strcmp(xrt__reg_builtins[i].name, name) == 0 && xrt__reg_builtins[i].fill) {
+            xrt__reg_builtins[i].fill(t);
+            return 1;
+        }
+    return 0;
+}
+
+static void xrt__reg_add_builtin_locked(const xrt__reg_builtin *b)
+{
+    xrt_backend t;
+    xrt__reg_entry *e;
+    if (xrt__builtin_table(b->name, &t)) {
+        xrt__reg_add_locked(&t);
+        return;
+    }
+    t.name = b->name;
+    t.init = xrt__disabled_init;
+    if (xrt__reg_add_locked(&t) != XRT_SUCCESS) return;
+    e = &xrt__reg_entries[xrt__reg_count - 1];
+    e->probed = 1; /* known now: no probe, no log line */
+    e->probe_status = XRT_ERROR_BACKEND_UNAVAILABLE;
+    snprintf(e->reason, sizeof e->reason, "not enabled in this build (define %s in the XRT_IMPL unit)", b->macro);
+}
+
+/* >> impl: plugins. A plugin is tried once per process: its outcome, and on
+   success its table, are kept, so that every init registers it again and
+   neither XRT_PLUGINS nor a repeated xrt_load_plugin loads it twice. The
+   shared object is opened with RTLD_NODELETE and never closed: its code
+   stays mapped while any handle, pointer or thread of it may be live. */
+#define XRT__PLUGIN_MAX 16
+typedef struct xrt__plugin {
+    char path[256];
+    int loaded;
+    xrt_backend table;
+    char reason[256];
+} xrt__plugin;
+static xrt__plugin xrt__plugins[XRT__PLUGIN_MAX];
+static int xrt__plugin_count;
+
+static xrt__reg_entry *xrt__reg_find_locked(const char *name, size_t len);
+static xrt_status xrt__reg_probe_locked(xrt__reg_entry *e);
+
+static const xrt_backend *xrt__plugin_find_backend(const char *name)
+{
+    xrt__reg_entry *e;
+    int held = xrt__err.reg_held > 0; /* from a plugin's init, under the registry's lock */
+    if (!name) return NULL;
+    if (!held) xrt__lock(&xrt__reg_lock);
+    e = xrt__reg_find_locked(name, strlen(name));
+    if (e && xrt__reg_probe_locked(e) != XRT_SUCCESS) e = NULL;
+    if (!held) xrt__unlock(&xrt__reg_lock);
+    return e ? &e->t : NULL;
+}
+
+XRT_API void xrt__host_fn_run(const xrt_backend *b, xrt_host_fn fn, void *user);
+
+static const xrt_plugin_host xrt__plugin_host = {
+    XRT_BACKEND_ABI_VERSION, sizeof(xrt_plugin_host), xrt_error, xrt_native_error, xrt_log,
+    xrt_get_last_error_string, xrt__plugin_find_backend, xrt__host_fn_run,
+};
+
+static xrt__plugin *xrt__plugin_find_locked(const char *path)
+{
+    int i;
+    for (i = 0; i < xrt__plugin_count; i++)
+        if (strcmp(xrt__plugins[i].path, path) == 0) return &xrt__plugins[i];
+    return NULL;
+}
+
+/* Opens the object, has it fill its table and registers that; on failure
+   writes why. */
+static int xrt__plugin_open(xrt__plugin *pl)
+{
+    xrt_plugin_register_fn reg;
+    void *lib = dlopen(pl->path, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE), *sym;
+    xrt_status st;
+    if (!lib) {
+        snprintf(pl->reason, sizeof pl->reason, "cannot load: %s", dlerror());
+        return 0;
+    }
+    if (!(sym = dlsym(lib, XRT_PLUGIN_SYMBOL))) {
+        snprintf(pl->reason, sizeof pl->reason, "no function %s in it", XRT_PLUGIN_SYMBOL);
+        return 0;
+    }
+    memcpy(&reg, &sym, sizeof reg);
+    memset(&pl->table, 0, sizeof pl->table);
+    xrt__err.detail[0] = 0;
+    if ((st = reg(&xrt__plugin_host, &pl->table)) != XRT_SUCCESS) {
+        snprintf(pl->reason, sizeof pl->reason, "%s failed: %s%s%.160s", XRT_PLUGIN_SYMBOL, xrt_status_string(st),
+                 xrt__err.detail[0] ? ": " : "", xrt__err.detail);
+        return 0;
+    }
+    if (xrt__reg_add_locked(&pl->table) != XRT_SUCCESS) { /* ABI version, size, name */
+        snprintf(pl->reason, sizeof pl->reason, "%.200s", xrt__err.detail);
+        return 0;
+    }
+    return 1;
+}
+
+/* xrt__plugin_open with the errors recorded meanwhile (the plugin's own,
+   through host->error, or the registry's) kept as the reason only: not
+   logged, not dropped by an enclosing quiet section, and the thread's last
+   error left as it was. */
+static int xrt__plugin_open_captured(xrt__plugin *pl)
+{
+    char detail[sizeof xrt__err.detail];
+    xrt_status status = xrt__err.status;
+    int quiet = xrt__err.quiet, ok;
+    memcpy(detail, xrt__err.detail, sizeof detail);
+    xrt__err.quiet = 0;
+    xrt__err.capture++;
+    ok = xrt__plugin_open(pl);
+    xrt__err.capture--;
+    xrt__err.quiet = quiet;
+    xrt__err.status = status;
+    memcpy(xrt__err.detail, detail, sizeof detail);
+    return ok;
+}
+
+/* Loads `path` unless it was tried before; registers its backend. */
+static xrt_status xrt__plugin_load_locked(const char *path, xrt__plugin **out)
+{
+    xrt__plugin *pl = xrt__plugin_find_locked(path);
+    *out = pl;
+    if (pl) return pl->loaded ? XRT_SUCCESS : XRT_ERROR_BACKEND_UNAVAILABLE;
+    if (xrt__plugin_count == XRT__PLUGIN_MAX) return XRT_ERROR_OUT_OF_MEMORY;
+    *out = pl = &xrt__plugins[xrt__plugin_count++];
+    snprintf(pl->path, sizeof pl->path, "%s", path);
+    pl->loaded = xrt__plugin_open_captured(pl);
+    if (!pl->loaded) return XRT_ERROR_BACKEND_UNAVAILABLE;
+    pl->reason[0] = 0;
+    return XRT_SUCCESS;
+}
+
+/* At init: the plugins loaded before register again, then XRT_PLUGINS; one
+   that fails is logged once, as a warning (xrt_load_plugin returns the
+   reason instead). */
+static void xrt__plugin_init_locked(void)
+{
+    const char *env = getenv("XRT_PLUGINS"), *p;
+    char path[sizeof xrt__plugins[0].path];
+    xrt__plugin *pl;
+    int i, n;
+    for (i = 0; i < xrt__plugin_count; i++)
+        if (xrt__plugins[i].loaded) {
+            xrt__err.quiet++;
+            xrt__reg_add_locked(&xrt__plugins[i].table);
+            xrt__err.quiet--;
+        }
+    for (p = env; p && *p; p += strcspn(p, ":") + (p[strcspn(p, ":")] == ':')) {
+        size_t len = strcspn(p, ":");
+        if (len == 0 || len >= sizeof path) continue;
+        memcpy(path, p, len);
+        path[len] = 0;
+        n = xrt__plugin_count;
+        if (xrt__plugin_load_locked(path, &pl) != XRT_SUCCESS && xrt__plugin_count > n) /* tried just now */
+            xrt_log(XRT_LOG_WARN, "plugin %s skipped: %s", pl->path, pl->reason);
+    }
+}
+
+XRT_API xrt_status xrt_load_plugin(const char *path)
+{
+    xrt__plugin *pl;
+    char reason[sizeof pl->reason];
+    xrt_status st;
+    if (!path || !path[0]) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_load_plugin", "path is NULL or empty");
+    if (strlen(path) >= sizeof pl->path) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_load_plugin", "path too long");
+    xrt__err.quiet++;
+    xrt_init();
+    xrt__err.quiet--;
+    xrt__lock(&xrt__reg_lock);
+    st = xrt__plugin_load_locked(path, &pl);
+    if (st == XRT_SUCCESS && xrt__reg_default == &xrt__none_backend) {
+        xrt__reg_status = xrt__reg_select_locked();
+        __atomic_store_n(&xrt__gen, xrt__gen + 2, __ATOMIC_RELEASE);
+    }
+    snprintf(reason, sizeof reason, "%s", pl ? pl->reason : "too many plugins");
+    xrt__unlock(&xrt__reg_lock);
+    if (st != XRT_SUCCESS) return xrt_error(st, "xrt_load_plugin", "%.200s: %s", path, reason);
+    return XRT_SUCCESS;
+}
+
+XRT_API xrt_status xrt_plugin_count(int *count)
+{
+    if (!count) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_plugin_count", "count is NULL");
+    xrt_init();
+    xrt__lock(&xrt__reg_lock);
+    *count = xrt__plugin_count;
+    xrt__unlock(&xrt__reg_lock);
+    return XRT_SUCCESS;
+}
+
+XRT_API xrt_status xrt_plugin_get_info(int index, xrt_plugin_info *info)
+{
+    xrt_status st = XRT_SUCCESS;
+    if (!info) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_plugin_get_info", "info is NULL");
+    xrt_init();
+    xrt__lock(&xrt__reg_lock);
+    if (index < 0 || index >= xrt__plugin_count) {
+        st = XRT_ERROR_INVALID_VALUE;
+    } else {
+        const xrt__plugin *pl = &xrt__plugins[index];
+        info->path = pl->path;
+        info->loaded = pl->loaded;
+        info->backend = pl->loaded ? pl->table.name : NULL;
+        info->reason = pl->reason;
+    }
+    xrt__unlock(&xrt__reg_lock);
+    if (st != XRT_SUCCESS) return xrt_error(st, "xrt_plugin_get_info", "index %d out of range", index);
+    return st;
+}
+
+static void xrt__handle_shutdown(void);
+static void xrt__mem_shutdown(void);
+static void xrt__fork_prepare(void);
+static void xrt__limbo_reclaim(int all);
+static void xrt__call_fork_child(void);
+static void xrt__fork_parent(void);
+static void xrt__fork_child(void);
+
+XRT_API xrt_status xrt_init(void)
+{
+    static int atfork_done;
+    char reason[sizeof xrt__reg_reason];
+    xrt_status st;
+    size_t i;
+    xrt__lock(&xrt__reg_lock);
+    if (!xrt__reg_inited) {
+        if (!atfork_done && pthread_atfork(xrt__fork_prepare, xrt__fork_parent, xrt__fork_child) == 0)
+            atfork_done = 1; /* once a process: handlers cannot be removed */
+        xrt__fill_special();
+        xrt__log_init_from_env();
+        for (i = 0; i < sizeof xrt__reg_builtins / sizeof xrt__reg_builtins[0]; i++)
+            xrt__reg_add_builtin_locked(&xrt__reg_builtins[i]);
+        xrt__plugin_init_locked();
+        xrt__reg_status = xrt__reg_select_locked();
+        xrt__reg_inited = 1;
+        __atomic_store_n(&xrt__gen, xrt__gen + 1, __ATOMIC_RELEASE);
+    }
+    st = xrt__reg_status; /* read under the lock: xrt_register_backend may select again */
+    if (st != XRT_SUCCESS) memcpy(reason, xrt__reg_reason, sizeof reason);
+    xrt__unlock(&xrt__reg_lock);
+    if (st != XRT_SUCCESS) return xrt_error(st, "xrt_init", "%s", reason);
+    return XRT_SUCCESS;
+}
+
+static int xrt__reg_usable(const xrt__reg_entry *e)
+{
+    return e->probed && e->probe_status == XRT_SUCCESS && (!xrt__reg_forked || (e->t.flags & XRT_BACKEND_FORK_SAFE));
+}
+
+/* Drains every backend before taking a lock: a host function still queued may
+   make an xrt call (which takes the locks) and must be able to finish. */
+static void xrt__reg_drain(void)
+{
+    xrt__reg_entry *usable[XRT_MAX_BACKENDS];
+    int i, n = 0;
+    xrt__lock(&xrt__reg_lock);
+    for (i = 0; xrt__reg_inited && i < xrt__reg_count; i++)
+        if (xrt__reg_usable(&xrt__reg_entries[i])) usable[n++] = &xrt__reg_entries[i];
+    xrt__unlock(&xrt__reg_lock);
+    xrt__err.quiet++;
+    for (i = 0; i < n; i++) usable[i]->t.device_synchronize(&usable[i]->t);
+    xrt__err.quiet--;
+}
+
+XRT_API void xrt_shutdown(void)
+{
+    int i;
+    if (XRT__UNLIKELY(xrt__tls.host_fn)) {
+        xrt_error(XRT_ERROR_NOT_PERMITTED, "xrt_shutdown", "called from a host function: it would wait for itself");
+        return;
+    }
+    xrt__reg_drain();
+    xrt__limbo_reclaim(1); /* no other thread may be in a call now */
+    xrt__lock(&xrt__reg_lock);
+    if (xrt__reg_inited) {
+        xrt__handle_shutdown();           /* destroys live streams and events */
+        xrt__mem_shutdown();              /* frees what the program did not, backends still up */
+        for (i = 0; i < xrt__reg_count; i++)
+            if (xrt__reg_usable(&xrt__reg_entries[i]) && xrt__reg_entries[i].t.shutdown)
+                xrt__reg_entries[i].t.shutdown(&xrt__reg_entries[i].t);
+        xrt__reg_count = 0;
+        xrt__reg_inited = 0;
+        xrt__reg_default = NULL;
+        xrt__reg_epoch++;
+        __atomic_store_n(&xrt__gen, xrt__gen + 1, __ATOMIC_RELEASE);
+    }
+    xrt__unlock(&xrt__reg_lock);
+}
+
+/* The thread's backend after a change of generation: its own choice, unless
+   xrt was shut down since, else the default; in a forked child, a backend
+   that does not survive fork() is replaced by the table that says so. */
+static void xrt__call_register(void);
+
+XRT_API const xrt_backend *xrt__be_slow(void)
+{
+    const xrt_backend *be;
+    if (XRT__UNLIKELY(!xrt__call.registered)) xrt__call_register();
+    if (xrt__tls.host_fn) return &xrt__forbidden_backend; /* a GPU runtime's host function */
+    xrt__err.quiet++; /* a failed init is reported once, by the call that needed it */
+    xrt_init();
+    xrt__err.quiet--;
+    xrt__lock(&xrt__reg_lock);
+    be = xrt__tls.chosen && xrt__tls.epoch == xrt__reg_epoch ? xrt__tls.be : NULL;
+    if (!be) be = xrt__reg_default ? xrt__reg_default : &xrt__none_backend;
+    xrt__tls.chosen = be == xrt__tls.be && xrt__tls.chosen;
+    xrt__tls.epoch = xrt__reg_epoch;
+    if (xrt__reg_forked && be != &xrt__none_backend && !(be->flags & XRT_BACKEND_FORK_SAFE)) {
+        xrt__tls.forbidden_by = be->name;
+        be = &xrt__forbidden_backend;
+    }
+    xrt__tls.be = be;
+    xrt__tls.gen = __atomic_load_n(&xrt__gen, __ATOMIC_ACQUIRE);
+    xrt__unlock(&xrt__reg_lock);
+    return be;
+}
+
+/* Runs a host function for backend b. While it runs, the thread dispatches to
+   b; a backend without XRT_BACKEND_HOST_FN_CALLS refuses every call, and the
+   dispatch layer refuses calls that wait on every backend. */
+XRT_API void xrt__host_fn_run(const xrt_backend *b, xrt_host_fn fn, void *user)
+{
+    struct xrt__tls_state saved = xrt__tls;
+    if (XRT__UNLIKELY(!xrt__call.registered)) xrt__call_register();
+    xrt__tls.host_fn = 1;
+    xrt__tls.forbidden_by = b->name;
+    if (b->flags & XRT_BACKEND_HOST_FN_CALLS) {
+        xrt__tls.be = b;
+        xrt__tls.gen = __atomic_load_n(&xrt__gen, __ATOMIC_ACQUIRE);
+    } else {
+        xrt__tls.be = &xrt__forbidden_backend;
+        xrt__tls.gen = xrt__gen - 1; /* never current: every call takes xrt__be_slow */
+    }
+    fn(user);
+    xrt__tls = saved;
+}
+
+XRT_API xrt_status xrt__not_permitted(const char *fn)
+{
+    return xrt_error(XRT_ERROR_NOT_PERMITTED, fn, "called from a host function: it would wait for itself");
+}
+
+XRT_API xrt_status xrt_register_backend(const xrt_backend *backend)
+{
+    xrt_status st;
+    xrt__err.quiet++; /* XRT_BACKEND may name the backend being registered */
+    xrt_init();
+    xrt__err.quiet--;
+    xrt__lock(&xrt__reg_lock);
+    st = xrt__reg_add_locked(backend);
+    if (st == XRT_SUCCESS && xrt__reg_default == &xrt__none_backend) {
+        xrt__reg_status = xrt__reg_select_locked(); /* the first usable backend may be this one */
+        __atomic_store_n(&xrt__gen, xrt__gen + 2, __ATOMIC_RELEASE); /* threads' own choices survive */
+    }
+    xrt__unlock(&xrt__reg_lock);
+    return st;
+}
+
+XRT_API xrt_status xrt_backend_count(int *count)
+{
+    if (!count) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_backend_count", "count is NULL");
+    xrt_init();
+    xrt__lock(&xrt__reg_lock);
+    *count = xrt__reg_count;
+    xrt__unlock(&xrt__reg_lock);
+    return XRT_SUCCESS;
+}
+
+/* Probes the backend if needed, so the listing is complete. */
+XRT_API xrt_status xrt_backend_get_info(int index, xrt_backend_info *info)
+{
+    xrt_status st = XRT_SUCCESS;
+    if (!info) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_backend_get_info", "info is NULL");
+    xrt_init();
+    xrt__lock(&xrt__reg_lock);
+    if (index < 0 || index >= xrt__reg_count) {
+        st = XRT_ERROR_INVALID_VALUE;
+    } else {
+        xrt__reg_entry *e = &xrt__reg_entries[index];
+        info->available = xrt__reg_probe_locked(e) == XRT_SUCCESS;
+        info->name = e->t.name;
+        info->reason = info->available ? "" : e->reason;
+        info->abi_version = e->t.abi_version;
+    }
+    xrt__unlock(&xrt__reg_lock);
+    if (st != XRT_SUCCESS) return xrt_error(st, "xrt_backend_get_info", "index %d out of range", index);
+    return st;
+}
+
+XRT_API xrt_status xrt_set_backend(const char *name)
+{
+    char names[256];
+    xrt__reg_entry *e;
+    xrt_status st = XRT_SUCCESS;
+    if (!name) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_set_backend", "name is NULL");
+    if (xrt__tls.host_fn) return xrt__forbidden_fail("xrt_set_backend");
+    xrt__be(); /* initialises and fixes this thread's generation */
+    xrt__lock(&xrt__reg_lock);
+    e = xrt__reg_find_locked(name, strlen(name));
+    if (!e) {
+        xrt__reg_names_locked(names, sizeof names);
+        st = XRT_ERROR_NOT_FOUND;
+    } else if (xrt__reg_probe_locked(e) != XRT_SUCCESS) {
+        st = e->probe_status == XRT_ERROR_NO_DEVICE ? XRT_ERROR_NO_DEVICE : XRT_ERROR_BACKEND_UNAVAILABLE;
+        snprintf(names, sizeof names, "%s", e->reason);
+    } else if (xrt__reg_forked && !(e->t.flags & XRT_BACKEND_FORK_SAFE)) {
+        st = XRT_ERROR_NOT_PERMITTED;
+        snprintf(names, sizeof names, "forked child: %.64s cannot be used after fork()", e->t.name);
+    } else {
+        xrt__tls.be = &e->t;
+        xrt__tls.chosen = 1;
+    }
+    xrt__unlock(&xrt__reg_lock);
+    if (st == XRT_ERROR_NOT_FOUND)
+        return xrt_error(st, "xrt_set_backend", "unknown backend '%.64s' (valid: %s)", name, names);
+    if (st == XRT_ERROR_NOT_PERMITTED) return xrt_error(st, "xrt_set_backend", "%s", names);
+    if (st != XRT_SUCCESS) return xrt_error(st, "xrt_set_backend", "%.64s: unavailable: %s", name, names);
+    return st;
+}
+
+XRT_API xrt_status xrt_get_backend(const char **name)
+{
+    const xrt_backend *b;
+    if (!name) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_get_backend", "name is NULL");
+    b = xrt__be();
+    *name = b == &xrt__none_backend || b == &xrt__forbidden_backend ? NULL : b->name;
+    if (b == &xrt__forbidden_backend) return xrt__forbidden_fail("xrt_get_backend");
+    return b == &xrt__none_backend ? xrt__none_fail("xrt_get_backend") : XRT_SUCCESS;
+}
+
+/* >> impl: fork. The prepare handler takes every core lock so that the child
+   starts with consistent state; the child then marks itself forked, so that
+   backends that do not survive fork() answer XRT_ERROR_NOT_PERMITTED. */
+static void xrt__fork_prepare(void)
+{
+    pthread_mutex_lock(&xrt__reg_lock);
+    pthread_mutex_lock(&xrt__handle_lock);
+    pthread_mutex_lock(&xrt__mem_lock);
+    pthread_mutex_lock(&xrt__call_lock);
+    pthread_mutex_lock(&xrt__log_lock);
+}
+
+static void xrt__fork_parent(void)
+{
+    pthread_mutex_unlock(&xrt__log_lock);
+    pthread_mutex_unlock(&xrt__call_lock);
+    pthread_mutex_unlock(&xrt__mem_lock);
+    pthread_mutex_unlock(&xrt__handle_lock);
+    pthread_mutex_unlock(&xrt__reg_lock);
+}
+
+static void xrt__fork_child(void)
+{
+    xrt__call_fork_child();
+    xrt__fork_parent();
+    if (xrt__reg_inited) xrt__reg_forked = 1;
+    __atomic_store_n(&xrt__gen, xrt__gen + 2, __ATOMIC_RELEASE);
+}
+
+/* >> impl: compile targets */
+XRT_API uint64_t xrt_target_fingerprint(const xrt_target *t)
+{
+    char width[16];
+    const char *parts[4];
+    uint64_t h = 0xcbf29ce484222325u; /* FNV-1a 64: fixed, so keys agree across builds */
+    size_t i, j;
+    if (!t) return 0;
+    snprintf(width, sizeof width, "%d", t->vector_width);
+    parts[0] = t->backend;
+    parts[1] = t->arch;
+    parts[2] = width;
+    parts[3] = t->features;
+    for (i = 0; i < 4; i++)
+        for (j = 0; j <= strnlen(parts[i], 256); j++) { /* the terminating 0 separates fields */
+            h ^= (unsigned char)(j < strnlen(parts[i], 256) ? parts[i][j] : 0);
+            h *= 0x100000001b3u;
+        }
+    return h;
+}
+
+XRT_API xrt_status xrt_target_to_string(const xrt_target *t, char *buf, size_t size)
+{
+    int n;
+    if (!t || !buf || size == 0)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_target_to_string", "%s", !t ? "target is NULL" : "no buffer");
+    n = snprintf(buf, size, "%s:%s:%d%s%s", t->backend, t->arch, t->vector_width, t->features[0] ? ":" : "",
+                 t->features);
+    if (n < 0 || (size_t)n >= size)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_target_to_string", "buffer of %zu bytes is too small", size);
+    return XRT_SUCCESS;
+}
+
+/* The backend fills arch, width and features; xrt adds its name and the
+   fingerprint. A backend without get_target (a custom one) gets a target
+   made of its device properties' arch and warp size. */
+XRT_API xrt_status xrt__target_get(const xrt_backend *b, xrt_target *t)
+{
+    xrt_device_prop p;
+    int device = 0;
+    xrt_status st = b->get_device(b, &device);
+    memset(t, 0, sizeof *t);
+    if (st == XRT_SUCCESS && b->get_target != xrt__unsupported_get_target) {
+        st = b->get_target(b, device, t);
+    } else if (st == XRT_SUCCESS && (st = b->get_device_properties(b, &p, device)) == XRT_SUCCESS) {
+        snprintf(t->arch, sizeof t->arch, "%s", p.arch);
+        t->vector_width = p.warp_size;
+    }
+    if (st != XRT_SUCCESS) {
+        memset(t, 0, sizeof *t);
+        return st;
+    }
+    snprintf(t->backend, sizeof t->backend, "%.15s", b->name);
+    t->fingerprint = xrt_target_fingerprint(t);
+    return XRT_SUCCESS;
+}
+
+/* >> impl: run-time loading of vendor libraries (GPU backends, RDMA) */
+
+/* Opens the library named by env `env_var`, else the first of `sonames` that
+   loads. On failure writes the reason and returns NULL. */
+XRT_API void *xrt__dl_open(const char *env_var, const char *const *sonames, char *reason, size_t n)
+{
+    const char *env = getenv(env_var);
+    const char *err = "no candidate";
+    void *h;
+    size_t i;
+    if (env && env[0]) {
+        h = dlopen(env, RTLD_NOW | RTLD_LOCAL);
+        if (!h) snprintf(reason, n, "%s=%s: %s", env_var, env, dlerror());
+        return h;
+    }
+    for (i = 0; sonames[i]; i++) {
+        if ((h = dlopen(sonames[i], RTLD_NOW | RTLD_LOCAL)) != NULL) return h;
+        err = dlerror();
+    }
+    snprintf(reason, n, "cannot load %s (set %s): %s", sonames[0], env_var, err ? err : "");
+    return NULL;
+}
+
+/* Looks up `count` symbols into `slots` (function pointers, filled through
+   memcpy to stay -pedantic clean). Optional symbols may be missing. */
+typedef struct xrt__dl_sym { const char *name; void *slot; int optional; } xrt__dl_sym;
+
+XRT_API int xrt__dl_bind(void *lib, const xrt__dl_sym *syms, size_t count, char *reason, size_t n)
+{
+    size_t i;
+    for (i = 0; i < count; i++) {
+        void *f = dlsym(lib, syms[i].name);
+        if (!f && !syms[i].optional) {
+            snprintf(reason, n, "symbol %s not found in the runtime library", syms[i].name);
+            return 0;
+        }
+        memcpy(syms[i].slot, &f, sizeof f);
+    }
+    return 1;
+}
+
+/* >> impl: handle table */
+#define XRT__HANDLE_CHUNK ((uintptr_t)1 << XRT__HANDLE_CHUNK_BITS)
+#define XRT__HANDLE_MAX ((uintptr_t)1 << XRT__HANDLE_INDEX_BITS)
+#define XRT__HANDLE_GEN_SHIFT (XRT__HANDLE_KIND_BITS + XRT__HANDLE_INDEX_BITS)
+#ifndef XRT_STATIC
+xrt__handle_slot *xrt__handle_chunks[1u << (XRT__HANDLE_INDEX_BITS - XRT__HANDLE_CHUNK_BITS)];
+xrt__handle_slot xrt__handle_null_stream;
+#endif
+static uintptr_t xrt__handle_free_list = XRT__HANDLE_MAX; /* head of the free list, XRT__HANDLE_MAX = empty */
+static uintptr_t xrt__handle_next;              /* first never-used index */
+
+static xrt__handle_slot *xrt__handle_slot_at(uintptr_t i) { return &xrt__handle_chunks[i / XRT__HANDLE_CHUNK][i % XRT__HANDLE_CHUNK]; }
 
 /* A free slot keeps its generation in `tag` (kind bits 0, so no handle matches)
    and the next free index in `flags`. */
-static int xrt__h_alloc_index(uintptr_t *index)
+static int xrt__handle_alloc_index(uintptr_t *index)
 {
-    uintptr_t i = xrt__h_free;
-    if (i != XRT__H_MAX) {
-        xrt__h_free = xrt__slot_at(i)->flags;
+    uintptr_t i = xrt__handle_free_list;
+    if (i != XRT__HANDLE_MAX) {
+        xrt__handle_free_list = xrt__handle_slot_at(i)->flags;
     } else {
-        if (xrt__h_next == XRT__H_MAX) return 0;
-        i = xrt__h_next;
-        if (!xrt__chunks[i / XRT__H_CHUNK]) {
-            xrt__slot *c = (xrt__slot *)calloc(XRT__H_CHUNK, sizeof *c);
+        if (xrt__handle_next == XRT__HANDLE_MAX) return 0;
+        i = xrt__handle_next;
+        if (!xrt__handle_chunks[i / XRT__HANDLE_CHUNK]) {
+            xrt__handle_slot *c = (xrt__handle_slot *)XRT_CALLOC(XRT__HANDLE_CHUNK, sizeof *c);
             if (!c) return 0;
-            __atomic_store_n(&xrt__chunks[i / XRT__H_CHUNK], c, __ATOMIC_RELEASE);
+            __atomic_store_n(&xrt__handle_chunks[i / XRT__HANDLE_CHUNK], c, __ATOMIC_RELEASE);
         }
-        xrt__h_next++;
+        xrt__handle_next++;
     }
     *index = i;
     return 1;
 }
 
-xrt_status xrt__handle_new(const xrt_backend *b, void *obj, uintptr_t kind, int owned, uintptr_t *out)
+XRT_API xrt_status xrt__handle_alloc(const xrt_backend *b, void *obj, uintptr_t kind, int owned, uintptr_t *out)
 {
     uintptr_t i;
-    xrt__slot *s;
-    pthread_mutex_lock(&xrt__h_lock);
-    if (!xrt__h_alloc_index(&i)) {
-        pthread_mutex_unlock(&xrt__h_lock);
-        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, kind == XRT__H_STREAM ? "xrt_stream_create" : "xrt_event_create",
-                         "no free handle (at most %lu live streams and events)", (unsigned long)XRT__H_MAX);
+    xrt__handle_slot *s;
+    xrt__lock(&xrt__handle_lock);
+    if (!xrt__handle_alloc_index(&i)) {
+        xrt__unlock(&xrt__handle_lock);
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, kind == XRT__HANDLE_STREAM ? "xrt_stream_create" : "xrt_event_create",
+                         "no free handle (at most %lu live streams and events)", (unsigned long)XRT__HANDLE_MAX);
     }
-    s = xrt__slot_at(i);
-    s->tag = (((s->tag >> XRT__H_GEN_SHIFT) + 1) << XRT__H_GEN_SHIFT) | (i << XRT__H_KIND_BITS) | kind;
+    s = xrt__handle_slot_at(i);
     s->obj = obj;
     s->owner = b;
-    s->flags = owned ? XRT__H_OWNED : 0;
+    s->flags = owned ? XRT__HANDLE_OWNED : 0;
+    __atomic_store_n(&s->tag, (((s->tag >> XRT__HANDLE_GEN_SHIFT) + 1) << XRT__HANDLE_GEN_SHIFT) |
+                                  (i << XRT__HANDLE_KIND_BITS) | kind, __ATOMIC_RELEASE);
     *out = s->tag;
-    pthread_mutex_unlock(&xrt__h_lock);
+    xrt__unlock(&xrt__handle_lock);
     return XRT_SUCCESS;
 }
 
 /* Keeps the generation (kind bits cleared) and pushes the slot on the free list. */
-static void xrt__slot_release_locked(uintptr_t i)
+/* A released slot matches no handle (its kind bits are cleared, its
+   generation kept) but keeps its object for calls that matched it before:
+   it is reused only once they are done (xrt__handle_recycle). */
+static void xrt__handle_release_locked(uintptr_t i)
 {
-    xrt__slot *s = xrt__slot_at(i);
-    s->tag &= ~(uintptr_t)((1u << XRT__H_KIND_BITS) - 1);
+    xrt__handle_slot *s = xrt__handle_slot_at(i);
+    __atomic_store_n(&s->tag, s->tag & ~(uintptr_t)((1u << XRT__HANDLE_KIND_BITS) - 1), __ATOMIC_RELEASE);
+}
+
+static void xrt__handle_recycle_locked(uintptr_t i)
+{
+    xrt__handle_slot *s = xrt__handle_slot_at(i);
     s->obj = NULL;
     s->owner = NULL;
-    s->flags = xrt__h_free;
-    xrt__h_free = i;
+    s->flags = xrt__handle_free_list;
+    xrt__handle_free_list = i;
 }
 
-void xrt__handle_free(uintptr_t h)
+static void xrt__handle_recycle(uintptr_t h)
 {
-    pthread_mutex_lock(&xrt__h_lock);
-    xrt__slot_release_locked((h >> XRT__H_KIND_BITS) & (XRT__H_MAX - 1));
-    pthread_mutex_unlock(&xrt__h_lock);
+    xrt__lock(&xrt__handle_lock);
+    xrt__handle_recycle_locked((h >> XRT__HANDLE_KIND_BITS) & (XRT__HANDLE_MAX - 1));
+    xrt__unlock(&xrt__handle_lock);
 }
 
-xrt_status xrt__bad_handle(const char *fn, const void *handle)
+XRT_API int xrt__handle_release(const xrt_backend *b, uintptr_t h, void **obj, uintptr_t *flags)
 {
-    uintptr_t h = (uintptr_t)handle, kind = h & ((1u << XRT__H_KIND_BITS) - 1);
-    uintptr_t i = (h >> XRT__H_KIND_BITS) & (XRT__H_MAX - 1);
-    const char *what = kind == XRT__H_STREAM ? "stream" : kind == XRT__H_EVENT ? "event" : "handle";
+    uintptr_t i = (h >> XRT__HANDLE_KIND_BITS) & (XRT__HANDLE_MAX - 1);
+    xrt__handle_slot *s;
+    int won;
+    xrt__lock(&xrt__handle_lock);
+    s = xrt__handle_slot_at(i);
+    won = i < xrt__handle_next && s->tag == h && s->owner == b;
+    if (won) {
+        *obj = s->obj;
+        *flags = s->flags;
+        xrt__handle_release_locked(i);
+    }
+    xrt__unlock(&xrt__handle_lock);
+    return won;
+}
+
+XRT_API xrt_status xrt__handle_bad(const char *fn, const void *handle)
+{
+    uintptr_t h = (uintptr_t)handle, kind = h & ((1u << XRT__HANDLE_KIND_BITS) - 1);
+    uintptr_t i = (h >> XRT__HANDLE_KIND_BITS) & (XRT__HANDLE_MAX - 1);
+    const char *what = kind == XRT__HANDLE_STREAM ? "stream" : kind == XRT__HANDLE_EVENT ? "event" : "handle";
     const xrt_backend *owner = NULL;
     const char *why = "was never created";
-    pthread_mutex_lock(&xrt__h_lock);
+    xrt__lock(&xrt__handle_lock);
     if (!h) {
         why = "is NULL";
-    } else if (kind && i < xrt__h_next) {
-        xrt__slot *s = xrt__slot_at(i);
+    } else if (kind && i < xrt__handle_next) {
+        xrt__handle_slot *s = xrt__handle_slot_at(i);
         if (s->tag == h) owner = s->owner;
-        else if ((s->tag >> XRT__H_GEN_SHIFT) >= (h >> XRT__H_GEN_SHIFT)) why = "was destroyed";
+        else if ((s->tag >> XRT__HANDLE_GEN_SHIFT) >= (h >> XRT__HANDLE_GEN_SHIFT)) why = "was destroyed";
     }
-    pthread_mutex_unlock(&xrt__h_lock);
+    xrt__unlock(&xrt__handle_lock);
     if (owner && owner == xrt__tls.be) /* live and ours: only the kind can be wrong */
         return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "%p is %s handle, not %s handle", handle,
-                         kind == XRT__H_STREAM ? "a stream" : "an event", kind == XRT__H_STREAM ? "an event" : "a stream");
+                         kind == XRT__HANDLE_STREAM ? "a stream" : "an event", kind == XRT__HANDLE_STREAM ? "an event" : "a stream");
     if (owner)
         return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "%s %p belongs to backend %s, not %s", what, handle,
                          owner->name, xrt__tls.be ? xrt__tls.be->name : "?");
@@ -846,53 +1999,235 @@ xrt_status xrt__bad_handle(const char *fn, const void *handle)
 /* Destroys every live handle's object. Slots keep their generation and the
    table is kept, so a handle from before xrt_shutdown never equals a later
    one and stays detectably stale. */
-void xrt__handles_shutdown(void)
+static int xrt__survives_fork(const xrt_backend *b) { return !xrt__reg_forked || (b->flags & XRT_BACKEND_FORK_SAFE); }
+
+static void xrt__handle_shutdown(void)
 {
     uintptr_t i, kind;
-    pthread_mutex_lock(&xrt__h_lock);
-    for (i = 0; i < xrt__h_next; i++) {
-        xrt__slot *s = xrt__slot_at(i);
-        if (!(kind = s->tag & ((1u << XRT__H_KIND_BITS) - 1))) continue;
-        if (s->flags & XRT__H_OWNED) xrt__destroy_object(s->owner, kind, s->obj);
-        xrt__slot_release_locked(i);
+    xrt__lock(&xrt__handle_lock);
+    for (i = 0; i < xrt__handle_next; i++) {
+        xrt__handle_slot *s = xrt__handle_slot_at(i);
+        if (!(kind = s->tag & ((1u << XRT__HANDLE_KIND_BITS) - 1))) continue;
+        if ((s->flags & XRT__HANDLE_OWNED) && xrt__survives_fork(s->owner))
+            xrt__handle_destroy_object(s->owner, kind, s->obj);
+        xrt__handle_release_locked(i);
+        xrt__handle_recycle_locked(i);
     }
-    pthread_mutex_unlock(&xrt__h_lock);
+    xrt__unlock(&xrt__handle_lock);
+}
+
+/* >> impl: handle retirement. A destroyed handle's object is destroyed at
+   once when no other thread can be inside a call that uses it; otherwise it
+   waits in `limbo` until every thread that was inside a call when the
+   handle died has left that call. Readers only announce their calls
+   (xrt__call_enter); the destroying side pays: membarrier(2) makes those
+   announcements visible, so the fast paths take no atomic operation. */
+#include <linux/membarrier.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static struct xrt__call_state xrt__call_list = {0, 0, 0, &xrt__call_list, &xrt__call_list};
+static int xrt__call_threads;           /* registered threads */
+static pthread_key_t xrt__call_key;     /* its destructor unregisters an exiting thread */
+static pthread_once_t xrt__call_once = PTHREAD_ONCE_INIT;
+
+typedef struct xrt__limbo_wait { const struct xrt__call_state *thread; uint64_t seq; } xrt__limbo_wait;
+typedef struct xrt__limbo {
+    struct xrt__limbo *next;
+    const xrt_backend *owner;
+    uintptr_t handle, flags;
+    void *obj;
+    size_t nwait;
+    xrt__limbo_wait wait[1]; /* nwait entries */
+} xrt__limbo;
+static xrt__limbo *xrt__limbo_list;
+
+static void xrt__call_unregister(void *state)
+{
+    struct xrt__call_state *c = (struct xrt__call_state *)state;
+    pthread_mutex_lock(&xrt__call_lock);
+    c->prev->next = c->next;
+    c->next->prev = c->prev;
+    xrt__call_threads--;
+    pthread_mutex_unlock(&xrt__call_lock);
+}
+
+static void xrt__call_setup(void)
+{
+    pthread_key_create(&xrt__call_key, xrt__call_unregister);
+    if (syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) != 0)
+        __atomic_store_n(&xrt__call_fence, 1, __ATOMIC_RELAXED); /* every call fences instead */
+}
+
+static void xrt__call_register(void)
+{
+    pthread_once(&xrt__call_once, xrt__call_setup);
+    pthread_mutex_lock(&xrt__call_lock);
+    xrt__call.next = &xrt__call_list;
+    xrt__call.prev = xrt__call_list.prev;
+    xrt__call.prev->next = &xrt__call;
+    xrt__call_list.prev = &xrt__call;
+    xrt__call_threads++;
+    xrt__call.registered = 1;
+    pthread_mutex_unlock(&xrt__call_lock);
+    pthread_setspecific(xrt__call_key, &xrt__call);
+}
+
+/* Whether `w` is still inside the call it was in; the caller holds the lock. */
+static int xrt__limbo_waiting(const xrt__limbo_wait *w)
+{
+    const struct xrt__call_state *c;
+    for (c = xrt__call_list.next; c != &xrt__call_list; c = c->next)
+        if (c == w->thread) return __atomic_load_n(&c->seq, __ATOMIC_ACQUIRE) == w->seq;
+    return 0; /* the thread has exited */
+}
+
+/* Destroys a retired handle's object (unless it wraps a native one) and
+   makes its slot free for a new handle. */
+static xrt_status xrt__handle_finish(const xrt_backend *b, uintptr_t h, void *obj, uintptr_t flags)
+{
+    xrt_status st = XRT_SUCCESS;
+    if ((flags & XRT__HANDLE_OWNED) && xrt__survives_fork(b))
+        st = xrt__handle_destroy_object(b, h & ((1u << XRT__HANDLE_KIND_BITS) - 1), obj);
+    xrt__handle_recycle(h);
+    return st;
+}
+
+/* Destroys the objects nobody can be using any more (all of them: `all`). */
+static void xrt__limbo_reclaim(int all)
+{
+    xrt__limbo **pp, *ready = NULL, *l;
+    size_t i;
+    if (!__atomic_load_n(&xrt__limbo_list, __ATOMIC_RELAXED)) return;
+    pthread_mutex_lock(&xrt__call_lock);
+    for (pp = &xrt__limbo_list; (l = *pp) != NULL;) {
+        for (i = 0; !all && i < l->nwait && !xrt__limbo_waiting(&l->wait[i]); i++) {}
+        if (all || i == l->nwait) {
+            __atomic_store_n(pp, l->next, __ATOMIC_RELAXED); /* the head is read without the lock */
+            l->next = ready;
+            ready = l;
+        } else {
+            pp = &l->next;
+        }
+    }
+    pthread_mutex_unlock(&xrt__call_lock);
+    while ((l = ready) != NULL) {
+        ready = l->next;
+        xrt__handle_finish(l->owner, l->handle, l->obj, l->flags);
+        XRT_FREE(l);
+    }
+}
+
+/* The other threads inside a call now, after their announcements are made
+   visible; NULL with *n = 0 when there are none. */
+static xrt__limbo *xrt__limbo_snapshot_locked(size_t *n)
+{
+    const struct xrt__call_state *c;
+    xrt__limbo *l;
+    size_t cap = 0;
+    *n = 0;
+    if (xrt__call_threads <= (xrt__call.registered ? 1 : 0)) return NULL; /* no other thread ever called */
+    if (__atomic_load_n(&xrt__call_fence, __ATOMIC_RELAXED)) {
+        static int barrier;
+        __atomic_exchange_n(&barrier, 0, __ATOMIC_SEQ_CST); /* pairs with the callers' seq_cst stores */
+    } else {
+        syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
+    }
+    for (c = xrt__call_list.next; c != &xrt__call_list; c = c->next)
+        cap += c != &xrt__call && (__atomic_load_n(&c->seq, __ATOMIC_ACQUIRE) & 1);
+    if (!cap) return NULL;
+    l = (xrt__limbo *)XRT_MALLOC(sizeof *l + cap * sizeof l->wait[0]);
+    if (!l) return NULL;
+    for (c = xrt__call_list.next; c != &xrt__call_list && *n < cap; c = c->next) {
+        uint64_t seq = __atomic_load_n(&c->seq, __ATOMIC_ACQUIRE);
+        if (c == &xrt__call || !(seq & 1)) continue;
+        l->wait[*n].thread = c;
+        l->wait[(*n)++].seq = seq;
+    }
+    return l;
+}
+
+XRT_API xrt_status xrt__handle_retire(const xrt_backend *b, uintptr_t h, void *obj, uintptr_t flags)
+{
+    xrt__limbo *l;
+    size_t n;
+    xrt__limbo_reclaim(0);
+    pthread_mutex_lock(&xrt__call_lock);
+    l = xrt__limbo_snapshot_locked(&n);
+    if (l && n) {
+        l->owner = b;
+        l->handle = h;
+        l->flags = flags;
+        l->obj = obj;
+        l->nwait = n;
+        l->next = xrt__limbo_list;
+        __atomic_store_n(&xrt__limbo_list, l, __ATOMIC_RELAXED);
+    }
+    pthread_mutex_unlock(&xrt__call_lock);
+    if (l && n) return XRT_SUCCESS; /* destroyed by whoever reclaims after the last of them */
+    XRT_FREE(l);
+    return xrt__handle_finish(b, h, obj, flags);
+}
+
+/* A forked child has one thread: the others' records are gone. */
+static void xrt__call_fork_child(void)
+{
+    xrt__call_list.next = xrt__call_list.prev = &xrt__call_list;
+    xrt__call_threads = 0;
+    if (xrt__call.registered) {
+        xrt__call.next = xrt__call.prev = &xrt__call_list;
+        xrt__call_list.next = xrt__call_list.prev = &xrt__call;
+        xrt__call_threads = 1;
+    }
 }
 
 /* >> impl: pointer registry (a treap of allocations keyed by base address) */
-typedef struct xrt__mnode {
+typedef struct xrt__mem_node {
     uintptr_t base;
     size_t size;
     const xrt_backend *be;
     int device;
     xrt_memory_type type;
     unsigned prio;
-    struct xrt__mnode *l, *r;
-} xrt__mnode;
+    struct xrt__mem_node *l, *r;
+} xrt__mem_node;
 
-static pthread_mutex_t xrt__m_lock = PTHREAD_MUTEX_INITIALIZER;
-static xrt__mnode *xrt__m_root;
-static unsigned xrt__m_seed = 2463534242u;
+static xrt__mem_node *xrt__mem_root;
+static unsigned xrt__mem_seed = 2463534242u;
+static unsigned xrt__mem_version; /* bumped by every change of the tree, under the lock */
 
-static void xrt__m_split(xrt__mnode *t, uintptr_t key, xrt__mnode **l, xrt__mnode **r)
+/* A per-thread cache of recent answers of the tree, valid while the tree's
+   version has not changed: a copy loop over the same buffers takes no lock. */
+#define XRT__MEM_CACHE 4
+typedef struct xrt__mem_hit {
+    uintptr_t key;            /* the looked-up pointer for a miss, the base for a hit */
+    xrt_pointer_attributes a; /* type XRT_MEMORY_UNKNOWN and backend NULL: not in the tree */
+} xrt__mem_hit;
+static XRT__TLS struct {
+    unsigned version;
+    unsigned next, count;
+    xrt__mem_hit e[XRT__MEM_CACHE];
+} xrt__mem_cache;
+
+static void xrt__mem_split(xrt__mem_node *t, uintptr_t key, xrt__mem_node **l, xrt__mem_node **r)
 {
     if (!t) { *l = *r = NULL; return; }
-    if (t->base < key) { xrt__m_split(t->r, key, &t->r, r); *l = t; }
-    else { xrt__m_split(t->l, key, l, &t->l); *r = t; }
+    if (t->base < key) { xrt__mem_split(t->r, key, &t->r, r); *l = t; }
+    else { xrt__mem_split(t->l, key, l, &t->l); *r = t; }
 }
 
-static xrt__mnode *xrt__m_merge(xrt__mnode *l, xrt__mnode *r)
+static xrt__mem_node *xrt__mem_merge(xrt__mem_node *l, xrt__mem_node *r)
 {
     if (!l || !r) return l ? l : r;
-    if (l->prio > r->prio) { l->r = xrt__m_merge(l->r, r); return l; }
-    r->l = xrt__m_merge(l, r->l);
+    if (l->prio > r->prio) { l->r = xrt__mem_merge(l->r, r); return l; }
+    r->l = xrt__mem_merge(l, r->l);
     return r;
 }
 
 /* The allocation containing p, or NULL. */
-static xrt__mnode *xrt__m_find(uintptr_t p)
+static xrt__mem_node *xrt__mem_find(uintptr_t p)
 {
-    xrt__mnode *t = xrt__m_root, *best = NULL;
+    xrt__mem_node *t = xrt__mem_root, *best = NULL;
     while (t) {
         if (t->base <= p) { best = t; t = t->r; }
         else t = t->l;
@@ -902,46 +2237,53 @@ static xrt__mnode *xrt__m_find(uintptr_t p)
 
 /* Keys are unique: a record leaves the tree before its memory goes back to
    the allocator, which may hand the same address out again at once. */
-static void xrt__m_insert(xrt__mnode *node)
+static void xrt__mem_insert(xrt__mem_node *node)
 {
-    xrt__mnode *a, *c;
-    xrt__m_seed ^= xrt__m_seed << 13;
-    xrt__m_seed ^= xrt__m_seed >> 17;
-    xrt__m_seed ^= xrt__m_seed << 5;
-    node->prio = xrt__m_seed;
+    xrt__mem_node *a, *c;
+    xrt__mem_seed ^= xrt__mem_seed << 13;
+    xrt__mem_seed ^= xrt__mem_seed >> 17;
+    xrt__mem_seed ^= xrt__mem_seed << 5;
+    node->prio = xrt__mem_seed;
     node->l = node->r = NULL;
-    xrt__m_split(xrt__m_root, node->base, &a, &c);
-    xrt__m_root = xrt__m_merge(xrt__m_merge(a, node), c);
+    xrt__mem_split(xrt__mem_root, node->base, &a, &c);
+    xrt__mem_root = xrt__mem_merge(xrt__mem_merge(a, node), c);
+    __atomic_store_n(&xrt__mem_version, xrt__mem_version + 1, __ATOMIC_RELEASE);
 }
 
-static void xrt__m_unlink(uintptr_t base)
+static void xrt__mem_unlink(uintptr_t base)
 {
-    xrt__mnode *a, *m, *c;
-    xrt__m_split(xrt__m_root, base, &a, &m);
-    xrt__m_split(m, base + 1, &m, &c);
-    xrt__m_root = xrt__m_merge(a, c);
+    xrt__mem_node *a, *m, *c;
+    xrt__mem_split(xrt__mem_root, base, &a, &m);
+    xrt__mem_split(m, base + 1, &m, &c);
+    xrt__mem_root = xrt__mem_merge(a, c);
+    __atomic_store_n(&xrt__mem_version, xrt__mem_version + 1, __ATOMIC_RELEASE);
 }
 
 static const char *const xrt__mem_names[] = {"unknown", "host", "pinned host", "device", "managed"};
 
-xrt_status xrt__mem_add(const xrt_backend *b, void *p, size_t n, xrt_memory_type t)
+/* Records a new allocation; without room for its record, the allocation is
+   given back and *p is NULL. */
+XRT_API xrt_status xrt__mem_add(const xrt_backend *b, void **p, size_t n, xrt_memory_type t, const char *fn)
 {
-    xrt__mnode *node = (xrt__mnode *)calloc(1, sizeof *node);
+    xrt__mem_node *node = (xrt__mem_node *)XRT_CALLOC(1, sizeof *node);
     int dev = -1;
     if (!node) {
-        if (t == XRT_MEMORY_PINNED_HOST) b->free_host(p);
-        else b->free(p);
-        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "xrt_malloc", "no memory for the pointer registry");
+        if (t == XRT_MEMORY_PINNED_HOST) b->free_host(b, *p);
+        else b->free(b, *p);
+        *p = NULL;
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "no memory for the pointer registry");
     }
-    if (t != XRT_MEMORY_PINNED_HOST && b->get_device(&dev) != XRT_SUCCESS) dev = -1;
-    node->base = (uintptr_t)p;
+    xrt__err.quiet++;
+    if (t != XRT_MEMORY_PINNED_HOST && b->get_device(b, &dev) != XRT_SUCCESS) dev = -1;
+    xrt__err.quiet--;
+    node->base = (uintptr_t)*p;
     node->size = n;
     node->be = b;
     node->device = dev;
     node->type = t;
-    pthread_mutex_lock(&xrt__m_lock);
-    xrt__m_insert(node);
-    pthread_mutex_unlock(&xrt__m_lock);
+    xrt__lock(&xrt__mem_lock);
+    xrt__mem_insert(node);
+    xrt__unlock(&xrt__mem_lock);
     return XRT_SUCCESS;
 }
 
@@ -949,40 +2291,47 @@ xrt_status xrt__mem_add(const xrt_backend *b, void *p, size_t n, xrt_memory_type
    takes its record out of the registry (so a concurrent double free fails
    too); xrt__mem_finish then drops the record or, if the free failed, puts it
    back. */
-xrt_status xrt__mem_take(const xrt_backend *b, void *p, xrt_memory_type t, const char *fn, void **record)
+#ifdef XRT_ENABLE_RDMA
+static void xrt__rdma_invalidate(uintptr_t base, size_t size);
+#endif
+
+XRT_API xrt_status xrt__mem_take(const xrt_backend *b, void *p, xrt_memory_type t, const char *fn, void **record)
 {
-    xrt__mnode *n;
+    xrt__mem_node *n;
     const char *why = NULL;
-    pthread_mutex_lock(&xrt__m_lock);
-    n = xrt__m_find((uintptr_t)p);
+    xrt__lock(&xrt__mem_lock);
+    n = xrt__mem_find((uintptr_t)p);
     if (!n) why = "was not allocated by xrt or is already freed";
     else if (n->base != (uintptr_t)p) why = "is inside an allocation, not at its start";
     else if (n->be != b) why = "belongs to another backend";
     else if (n->type != t) why = t == XRT_MEMORY_PINNED_HOST ? "is not pinned host memory (use xrt_free)"
                                                              : "is pinned host memory (use xrt_free_host)";
-    else xrt__m_unlink(n->base);
-    pthread_mutex_unlock(&xrt__m_lock);
+    else xrt__mem_unlink(n->base);
+    xrt__unlock(&xrt__mem_lock);
     *record = n;
     if (why) return xrt_error(XRT_ERROR_INVALID_POINTER, fn, "%p %s", p, why);
+#ifdef XRT_ENABLE_RDMA
+    xrt__rdma_invalidate(n->base, n->size); /* before the memory can be handed out again */
+#endif
     return XRT_SUCCESS;
 }
 
-xrt_status xrt__mem_finish(void *record, xrt_status freed)
+XRT_API xrt_status xrt__mem_finish(void *record, xrt_status freed)
 {
     if (freed == XRT_SUCCESS) {
-        free(record);
+        XRT_FREE(record);
         return freed;
     }
-    pthread_mutex_lock(&xrt__m_lock);
-    xrt__m_insert((xrt__mnode *)record);
-    pthread_mutex_unlock(&xrt__m_lock);
+    xrt__lock(&xrt__mem_lock);
+    xrt__mem_insert((xrt__mem_node *)record);
+    xrt__unlock(&xrt__mem_lock);
     return freed;
 }
 
-/* From the registry; the caller holds xrt__m_lock. Returns 0 if unknown. */
-static int xrt__m_describe(const void *p, xrt_pointer_attributes *a)
+/* From the registry; the caller holds xrt__mem_lock. Returns 0 if unknown. */
+static int xrt__mem_describe(const void *p, xrt_pointer_attributes *a)
 {
-    xrt__mnode *n = xrt__m_find((uintptr_t)p);
+    xrt__mem_node *n = xrt__mem_find((uintptr_t)p);
     a->type = n ? n->type : XRT_MEMORY_UNKNOWN;
     a->device = n ? n->device : -1;
     a->backend = n ? n->be->name : NULL;
@@ -991,55 +2340,92 @@ static int xrt__m_describe(const void *p, xrt_pointer_attributes *a)
     return n != NULL;
 }
 
-/* Registry first (one lock for all pointers), then the backend, for memory
-   it allocated natively. An unknown pointer is an answer, not an error: the
-   backend's failure (or a custom backend's UNSUPPORTED stub) must neither log
-   nor replace the thread's last error. */
-static void xrt__classify(const xrt_backend *b, size_t count, const void *const *ps, xrt_pointer_attributes *as)
+/* The cached answer for p, if the tree has not changed since. */
+static int xrt__mem_cached(const void *p, xrt_pointer_attributes *a)
 {
-    int known[2] = {0, 0}; /* count <= 2: a copy's dst and src */
+    uintptr_t x = (uintptr_t)p;
+    unsigned i;
+    if (xrt__mem_cache.version != __atomic_load_n(&xrt__mem_version, __ATOMIC_ACQUIRE)) return 0;
+    for (i = 0; i < xrt__mem_cache.count; i++) {
+        const xrt__mem_hit *h = &xrt__mem_cache.e[i];
+        if (h->a.backend ? x - h->key < h->a.size : x == h->key) {
+            *a = h->a;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Remembers an answer given under the lock, at the tree's version then. */
+static void xrt__mem_remember(const void *p, const xrt_pointer_attributes *a)
+{
+    xrt__mem_hit *h;
+    if (xrt__mem_cache.version != xrt__mem_version) {
+        xrt__mem_cache.version = xrt__mem_version;
+        xrt__mem_cache.count = xrt__mem_cache.next = 0;
+    }
+    h = &xrt__mem_cache.e[xrt__mem_cache.next++ % XRT__MEM_CACHE];
+    if (xrt__mem_cache.count < XRT__MEM_CACHE) xrt__mem_cache.count++;
+    h->key = a->backend ? (uintptr_t)a->base : (uintptr_t)p;
+    h->a = *a;
+}
+
+/* Registry first (the thread's cache, else one lock for all pointers),
+   then the backend, for memory it allocated natively. An unknown pointer is
+   an answer, not an error: the backend's failure (or a custom backend's
+   UNSUPPORTED stub) must neither log nor replace the thread's last error. */
+static void xrt__mem_classify(const xrt_backend *b, size_t count, const void *const *ps, xrt_pointer_attributes *as)
+{
+    int cached[2] = {0, 0}; /* count <= 2: a copy's dst and src */
     size_t i;
-    pthread_mutex_lock(&xrt__m_lock);
-    for (i = 0; i < count; i++) known[i] = xrt__m_describe(ps[i], &as[i]);
-    pthread_mutex_unlock(&xrt__m_lock);
+    for (i = 0; i < count; i++) cached[i] = xrt__mem_cached(ps[i], &as[i]);
+    if (!cached[0] || (count > 1 && !cached[1])) {
+        xrt__lock(&xrt__mem_lock);
+        for (i = 0; i < count; i++)
+            if (!cached[i]) {
+                xrt__mem_describe(ps[i], &as[i]);
+                xrt__mem_remember(ps[i], &as[i]);
+            }
+        xrt__unlock(&xrt__mem_lock);
+    }
     for (i = 0; i < count; i++) {
-        if (known[i] || !ps[i]) continue;
-        xrt__quiet++;
-        if (b->pointer_get_attributes(&as[i], ps[i]) != XRT_SUCCESS) {
+        if (as[i].backend || !ps[i]) continue;
+        xrt__err.quiet++;
+        if (b->pointer_get_attributes(b, &as[i], ps[i]) != XRT_SUCCESS) {
             as[i].type = XRT_MEMORY_UNKNOWN;
             as[i].backend = NULL;
         }
-        xrt__quiet--;
+        xrt__err.quiet--;
     }
 }
 
-xrt_status xrt__pointer_lookup(const xrt_backend *b, xrt_pointer_attributes *a, const void *p)
+XRT_API xrt_status xrt__mem_lookup(const xrt_backend *b, xrt_pointer_attributes *a, const void *p)
 {
-    xrt__classify(b, 1, &p, a);
+    xrt__mem_classify(b, 1, &p, a);
     return XRT_SUCCESS;
 }
 
-static int xrt__on_device(xrt_memory_type t) { return t == XRT_MEMORY_DEVICE || t == XRT_MEMORY_MANAGED; }
-static int xrt__on_host(xrt_memory_type t) { return t != XRT_MEMORY_DEVICE; }
+static int xrt__mem_on_device(xrt_memory_type t) { return t == XRT_MEMORY_DEVICE || t == XRT_MEMORY_MANAGED; }
+static int xrt__mem_on_host(xrt_memory_type t) { return t != XRT_MEMORY_DEVICE; }
 
 /* One side of a copy or set: belongs to b (or is plain host memory), and
    [p, p+n) stays inside its allocation. */
-static xrt_status xrt__check_range(const xrt_backend *b, const void *p, size_t n, const char *what,
+static xrt_status xrt__mem_check_range(const xrt_backend *b, const void *p, size_t n, const char *what,
                                    const char *fn, const xrt_pointer_attributes *a)
 {
     if (a->backend && a->backend != b->name && strcmp(a->backend, b->name) != 0) /* registry names are b->name */
         return xrt_error(XRT_ERROR_INVALID_POINTER, fn, "%s %p belongs to backend %s, not %s", what, p,
                          a->backend, b->name);
-    if (a->size && (uintptr_t)p - (uintptr_t)a->base + n > a->size)
+    if (a->size && n > a->size - ((uintptr_t)p - (uintptr_t)a->base)) /* p is inside: no wrap-around */
         return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%zu bytes at %s %p overrun its allocation (%zu bytes at %p)",
                          n, what, p, a->size, a->base);
     return XRT_SUCCESS;
 }
 
-static const char *const xrt__kind_names[] = {"host-to-host", "host-to-device", "device-to-host",
+static const char *const xrt__mem_kind_names[] = {"host-to-host", "host-to-device", "device-to-host",
                                               "device-to-device", "default"};
 
-xrt_status xrt__memcpy_check(const xrt_backend *b, void *dst, const void *src, size_t n,
+XRT_API xrt_status xrt__mem_check_copy(const xrt_backend *b, void *dst, const void *src, size_t n,
                              xrt_memcpy_kind *kind, const char *fn)
 {
     xrt_pointer_attributes as[2];
@@ -1053,64 +2439,88 @@ xrt_status xrt__memcpy_check(const xrt_backend *b, void *dst, const void *src, s
     if (!dst || !src) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%s is NULL", dst ? "src" : "dst");
     ps[0] = dst;
     ps[1] = src;
-    xrt__classify(b, 2, ps, as);
-    if ((st = xrt__check_range(b, dst, n, "dst", fn, d)) != XRT_SUCCESS) return st;
-    if ((st = xrt__check_range(b, src, n, "src", fn, s)) != XRT_SUCCESS) return st;
+    xrt__mem_classify(b, 2, ps, as);
+    if ((st = xrt__mem_check_range(b, dst, n, "dst", fn, d)) != XRT_SUCCESS) return st;
+    if ((st = xrt__mem_check_range(b, src, n, "src", fn, s)) != XRT_SUCCESS) return st;
     if (*kind == XRT_MEMCPY_DEFAULT) {
-        *kind = (xrt_memcpy_kind)((xrt__on_device(s->type) ? 2 : 0) + (xrt__on_device(d->type) ? 1 : 0));
+        *kind = (xrt_memcpy_kind)((xrt__mem_on_device(s->type) ? 2 : 0) + (xrt__mem_on_device(d->type) ? 1 : 0));
         return XRT_SUCCESS;
     }
     want_dst_dev = *kind == XRT_MEMCPY_HOST_TO_DEVICE || *kind == XRT_MEMCPY_DEVICE_TO_DEVICE;
     want_src_dev = *kind == XRT_MEMCPY_DEVICE_TO_HOST || *kind == XRT_MEMCPY_DEVICE_TO_DEVICE;
-    if (want_dst_dev ? !xrt__on_device(d->type) : !xrt__on_host(d->type))
+    if (want_dst_dev ? !xrt__mem_on_device(d->type) : !xrt__mem_on_host(d->type))
         return xrt_error(XRT_ERROR_INVALID_MEMCPY_KIND, fn, "kind %s but dst %p is %s memory",
-                         xrt__kind_names[*kind], dst, xrt__mem_names[d->type]);
-    if (want_src_dev ? !xrt__on_device(s->type) : !xrt__on_host(s->type))
+                         xrt__mem_kind_names[*kind], dst, xrt__mem_names[d->type]);
+    if (want_src_dev ? !xrt__mem_on_device(s->type) : !xrt__mem_on_host(s->type))
         return xrt_error(XRT_ERROR_INVALID_MEMCPY_KIND, fn, "kind %s but src %p is %s memory",
-                         xrt__kind_names[*kind], src, xrt__mem_names[s->type]);
+                         xrt__mem_kind_names[*kind], src, xrt__mem_names[s->type]);
     return XRT_SUCCESS;
 }
 
 /* memset targets device, managed or pinned memory, as cudaMemset does. */
-xrt_status xrt__memset_check(const xrt_backend *b, void *p, size_t n, const char *fn)
+XRT_API xrt_status xrt__mem_check_set(const xrt_backend *b, void *p, size_t n, const char *fn)
 {
     xrt_pointer_attributes a;
     xrt_status st;
     if (n == 0) return XRT_SUCCESS;
     if (!p) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "dst is NULL");
-    xrt__classify(b, 1, (const void *const *)&p, &a);
-    if ((st = xrt__check_range(b, p, n, "dst", fn, &a)) != XRT_SUCCESS) return st;
+    xrt__mem_classify(b, 1, (const void *const *)&p, &a);
+    if ((st = xrt__mem_check_range(b, p, n, "dst", fn, &a)) != XRT_SUCCESS) return st;
     if (a.type == XRT_MEMORY_UNKNOWN || a.type == XRT_MEMORY_HOST)
         return xrt_error(XRT_ERROR_INVALID_POINTER, fn, "dst %p is %s memory, not device memory", p,
                          xrt__mem_names[a.type]);
     return XRT_SUCCESS;
 }
 
-static void xrt__mem_shutdown(xrt__mnode *t)
+/* A dma-buf export covers device memory of b only, inside one allocation. */
+XRT_API xrt_status xrt__mem_check_export(const xrt_backend *b, const void *p, size_t n, int *fd, uint64_t *offset)
+{
+    static const char fn[] = "xrt_mem_export_dmabuf";
+    xrt_pointer_attributes a;
+    xrt_status st;
+    if (!p || !fd || !offset) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%s is NULL", !p ? "ptr" : !fd ? "fd" : "offset");
+    *fd = -1;
+    *offset = 0;
+    if (n == 0) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "size is 0");
+    xrt__mem_classify(b, 1, &p, &a);
+    if ((st = xrt__mem_check_range(b, p, n, "ptr", fn, &a)) != XRT_SUCCESS) return st;
+    if (a.type != XRT_MEMORY_DEVICE)
+        return xrt_error(XRT_ERROR_INVALID_POINTER, fn, "ptr %p is %s memory, not device memory", p, xrt__mem_names[a.type]);
+    return XRT_SUCCESS;
+}
+
+/* In a forked child, memory of a backend that does not survive fork() is
+   only forgotten: its runtime cannot be called there. */
+static void xrt__mem_free_tree(xrt__mem_node *t)
 {
     if (!t) return;
-    xrt__mem_shutdown(t->l);
-    xrt__mem_shutdown(t->r);
-    if (t->type == XRT_MEMORY_PINNED_HOST) t->be->free_host((void *)t->base);
-    else t->be->free((void *)t->base);
-    free(t);
+    xrt__mem_free_tree(t->l);
+    xrt__mem_free_tree(t->r);
+#ifdef XRT_ENABLE_RDMA
+    xrt__rdma_invalidate(t->base, t->size);
+#endif
+    if (xrt__survives_fork(t->be)) {
+        if (t->type == XRT_MEMORY_PINNED_HOST) t->be->free_host(t->be, (void *)t->base);
+        else t->be->free(t->be, (void *)t->base);
+    }
+    XRT_FREE(t);
 }
 
 /* Called by xrt_shutdown, with the registry lock held, before the backends
    shut down; a backend's free waits for queued work that may use the memory. */
-void xrt__core_shutdown_memory(void)
+static void xrt__mem_shutdown(void)
 {
-    pthread_mutex_lock(&xrt__m_lock);
-    xrt__mem_shutdown(xrt__m_root);
-    xrt__m_root = NULL;
-    pthread_mutex_unlock(&xrt__m_lock);
+    xrt__lock(&xrt__mem_lock);
+    xrt__mem_free_tree(xrt__mem_root);
+    xrt__mem_root = NULL;
+    __atomic_store_n(&xrt__mem_version, xrt__mem_version + 1, __ATOMIC_RELEASE);
+    xrt__unlock(&xrt__mem_lock);
 }
 
 #ifdef __cplusplus
 }
 #endif
 
-#include "xrt_backends.h" /* its implementation part */
 #ifdef XRT_ENABLE_CUDA
 #include "xrt_cuda.h"
 #endif
@@ -1119,5 +2529,8 @@ void xrt__core_shutdown_memory(void)
 #endif
 #ifdef XRT_ENABLE_CPU
 #include "xrt_cpu.h"
+#endif
+#ifdef XRT_ENABLE_RDMA
+#include "xrt_rdma.h"
 #endif
 #endif

@@ -38,6 +38,10 @@
 extern "C" {
 #endif
 
+/* Operations take the backend's table (`self`) by ABI and rarely need it. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+
 #define XRT__CPU_RING 1024u /* ops in flight per stream before enqueue waits */
 #define XRT__CPU_SPIN 4000u /* polls before a waiter or an idle worker parks */
 
@@ -111,13 +115,20 @@ static uint64_t xrt__cpu_now_ns(void)
 
 /* >> cpu: objects */
 struct xrt__cpu_op;
+struct xrt__cpu_stream;
+struct xrt__cpu_event;
 typedef void (*xrt__cpu_run_fn)(struct xrt__cpu_op *op);
+/* One queued operation: `run` and the arguments of its kind. */
 typedef struct xrt__cpu_op {
-    xrt__cpu_run_fn run;
-    void *a;
-    const void *b;
-    size_t n;
-    uint64_t x;
+    xrt__cpu_run_fn run; /* NULL: the worker's exit */
+    union {
+        struct { void *dst; const void *src; size_t size; } copy;
+        struct { void *dst; size_t size; int value; } set;
+        struct { void *ptr; } release;
+        struct { xrt_host_fn fn; void *user; } host;
+        struct { struct xrt__cpu_event *event; struct xrt__cpu_stream *stream; uint64_t pos; } record;
+        struct { struct xrt__cpu_stream *stream; uint64_t pos; } wait;
+    } u;
 } xrt__cpu_op;
 
 /* One cache line: the worker polls `seq`, which says the op in the same line
@@ -130,6 +141,7 @@ typedef struct xrt__cpu_slot {
 /* Producers, the worker and waiters each write their own cache line. */
 typedef struct xrt__cpu_stream {
     int lock;      /* producers' spinlock */
+    int orphan;    /* no worker: a forked child's copy; one starts with the next op */
     int refs;      /* the worker and the handle: the last to let go frees the stream */
     uint64_t tail; /* ops enqueued (written under lock) */
     uint64_t room; /* ops may be enqueued without looking at head while tail < room */
@@ -144,6 +156,7 @@ typedef struct xrt__cpu_stream {
    -Wmissing-field-initializers; hence the lock stands apart. */
 static pthread_mutex_t xrt__cpu_list_lock = PTHREAD_MUTEX_INITIALIZER; /* guards the stream list */
 static struct {
+    const xrt_backend *self; /* the registry's table, for host functions */
     xrt__cpu_stream list; /* sentinel of a circular list of all streams */
     xrt__cpu_stream *dflt;
     xrt__cpu_counter exited; /* worker threads that have finished */
@@ -159,7 +172,7 @@ static void xrt__cpu_bury_locked(pthread_t self)
 {
     if (xrt__cpu.nzombies == xrt__cpu.cap) {
         size_t cap = xrt__cpu.cap ? 2 * xrt__cpu.cap : 16;
-        pthread_t *z = (pthread_t *)realloc(xrt__cpu.zombies, cap * sizeof *z);
+        pthread_t *z = (pthread_t *)XRT_REALLOC(xrt__cpu.zombies, cap * sizeof *z);
         if (!z) {
             pthread_detach(self); /* no memory to remember it: let it go */
             return;
@@ -181,7 +194,7 @@ static void xrt__cpu_reap(void)
     xrt__cpu.nzombies = xrt__cpu.cap = 0;
     pthread_mutex_unlock(&xrt__cpu_list_lock);
     for (i = 0; i < n; i++) pthread_join(z[i], NULL);
-    free(z);
+    XRT_FREE(z);
 }
 
 /* >> cpu: the worker */
@@ -189,7 +202,7 @@ static void xrt__cpu_reap(void)
    op (unlock, wake), while the worker may already be done with it. */
 static void xrt__cpu_stream_unref(xrt__cpu_stream *s)
 {
-    if (__atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL) == 0) free(s);
+    if (__atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL) == 0) XRT_FREE(s);
 }
 
 static void xrt__cpu_stream_unlink(xrt__cpu_stream *s)
@@ -220,7 +233,7 @@ static void xrt__cpu_worker_idle(xrt__cpu_stream *s, xrt__cpu_slot *slot, uint64
 static void *xrt__cpu_worker(void *arg)
 {
     xrt__cpu_stream *s = (xrt__cpu_stream *)arg;
-    uint64_t h = 0;
+    uint64_t h = __atomic_load_n(&s->head.value, __ATOMIC_ACQUIRE); /* not 0 after a fork */
     for (;;) {
         xrt__cpu_slot *slot = &s->ring[h % XRT__CPU_RING];
         if (__atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE) != h + 1) xrt__cpu_worker_idle(s, slot, h);
@@ -263,7 +276,8 @@ static xrt__cpu_op *xrt__cpu_reserve(xrt__cpu_stream *s)
         s->room = __atomic_load_n(&s->head.value, __ATOMIC_ACQUIRE) + XRT__CPU_RING;
         if (s->tail < s->room) break;
         xrt__cpu_unlock(&s->lock);
-        xrt__cpu_wait(&s->head, s->tail - XRT__CPU_RING + 1, XRT__CPU_SPIN);
+        /* half the ring: the worker drains a batch before the producer looks again */
+        xrt__cpu_wait(&s->head, s->tail - XRT__CPU_RING / 2 + 1, XRT__CPU_SPIN);
         xrt__cpu_lock(&s->lock);
     }
     return &s->ring[s->tail % XRT__CPU_RING].op;
@@ -282,75 +296,101 @@ static void xrt__cpu_publish(xrt__cpu_stream *s)
         xrt__cpu_futex(&s->parked, FUTEX_WAKE_PRIVATE, 1);
 }
 
-static xrt_status xrt__cpu_enqueue(void *stream, xrt__cpu_run_fn run, void *a, const void *b, size_t n, uint64_t x)
+static xrt_status xrt__cpu_adopt_locked(xrt__cpu_stream *s);
+
+/* Enqueues a copy of *op on the stream (NULL: the default stream). */
+static xrt_status xrt__cpu_enqueue(void *stream, const xrt__cpu_op *op)
 {
     xrt__cpu_stream *s = xrt__cpu_stream_of(stream);
-    xrt__cpu_op *op;
+    xrt_status st;
     xrt__cpu_lock(&s->lock);
-    op = xrt__cpu_reserve(s);
-    op->run = run;
-    op->a = a;
-    op->b = b;
-    op->n = n;
-    op->x = x;
+    if (XRT__UNLIKELY(s->orphan) && (st = xrt__cpu_adopt_locked(s)) != XRT_SUCCESS) {
+        xrt__cpu_unlock(&s->lock);
+        return st;
+    }
+    *xrt__cpu_reserve(s) = *op;
     xrt__cpu_publish(s);
     return XRT_SUCCESS;
 }
 
-static void xrt__cpu_run_memcpy(xrt__cpu_op *op) { memcpy(op->a, op->b, op->n); }
-static void xrt__cpu_run_memset(xrt__cpu_op *op) { memset(op->a, (int)op->x, op->n); }
-static void xrt__cpu_run_free(xrt__cpu_op *op) { free(op->a); }
-static void xrt__cpu_run_host_fn(xrt__cpu_op *op)
-{
-    xrt_host_fn fn;
-    memcpy(&fn, &op->b, sizeof fn);
-    fn(op->a);
-}
+static void xrt__cpu_run_memcpy(xrt__cpu_op *op) { memcpy(op->u.copy.dst, op->u.copy.src, op->u.copy.size); }
+static void xrt__cpu_run_memset(xrt__cpu_op *op) { memset(op->u.set.dst, op->u.set.value, op->u.set.size); }
+static void xrt__cpu_run_free(xrt__cpu_op *op) { XRT_FREE(op->u.release.ptr); }
+static void xrt__cpu_run_host_fn(xrt__cpu_op *op) { xrt__host_fn_run(xrt__cpu.self, op->u.host.fn, op->u.host.user); }
 
 /* >> cpu: streams */
+static xrt_status xrt__cpu_start_worker_locked(xrt__cpu_stream *s)
+{
+    int rc = pthread_create(&s->thread, NULL, xrt__cpu_worker, s);
+    if (rc != 0) return xrt_native_error(XRT_ERROR_SYSTEM, "cpu", "pthread_create", rc, "errno", strerror(rc));
+    xrt__cpu.started++;
+    return XRT_SUCCESS;
+}
+
 static xrt_status xrt__cpu_stream_new(xrt__cpu_stream **out)
 {
-    xrt__cpu_stream *s = (xrt__cpu_stream *)aligned_alloc(64, sizeof *s);
-    int rc;
+    xrt__cpu_stream *s = (xrt__cpu_stream *)XRT_ALIGNED_ALLOC(64, sizeof *s);
+    xrt_status st;
     if (!s) return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_stream_create", "no memory for a stream");
     xrt__cpu_reap(); /* streams destroyed earlier: join their workers */
     memset(s, 0, sizeof *s);
     s->refs = 2;
     pthread_mutex_lock(&xrt__cpu_list_lock);
-    rc = pthread_create(&s->thread, NULL, xrt__cpu_worker, s);
-    if (rc == 0) {
-        xrt__cpu.started++;
+    st = xrt__cpu_start_worker_locked(s);
+    if (st == XRT_SUCCESS) {
         s->next = &xrt__cpu.list;
         s->prev = xrt__cpu.list.prev;
         s->prev->next = s;
         xrt__cpu.list.prev = s;
     }
     pthread_mutex_unlock(&xrt__cpu_list_lock);
-    if (rc != 0) {
-        free(s);
-        return xrt_native_error(XRT_ERROR_SYSTEM, "cpu", "pthread_create", rc, "errno", strerror(rc));
+    if (st != XRT_SUCCESS) {
+        XRT_FREE(s);
+        return st;
     }
     *out = s;
     return XRT_SUCCESS;
 }
 
-static xrt_status xrt__cpu_stream_create(void **stream)
+/* A stream copied into a forked child has no worker: the first op after
+   the fork starts one. Called with the stream's lock held. */
+static xrt_status xrt__cpu_adopt_locked(xrt__cpu_stream *s)
+{
+    xrt_status st;
+    pthread_mutex_lock(&xrt__cpu_list_lock);
+    st = s->orphan ? xrt__cpu_start_worker_locked(s) : XRT_SUCCESS;
+    if (st == XRT_SUCCESS) s->orphan = 0;
+    pthread_mutex_unlock(&xrt__cpu_list_lock);
+    return st;
+}
+
+static xrt_status xrt__cpu_stream_create(const xrt_backend *self, void **stream)
 {
     return xrt__cpu_stream_new((xrt__cpu_stream **)stream);
 }
 
 /* Returns at once: the worker drains what is queued, then exits. */
-static xrt_status xrt__cpu_stream_destroy(void *stream)
+static void xrt__cpu_stream_close(xrt__cpu_stream *s)
 {
-    xrt__cpu_stream *s = (xrt__cpu_stream *)stream;
     xrt__cpu_lock(&s->lock);
-    xrt__cpu_reserve(s)->run = NULL;
-    xrt__cpu_publish(s);
+    if (s->orphan) { /* no worker to stop: drop the worker's reference here */
+        xrt__cpu_unlock(&s->lock);
+        xrt__cpu_stream_unlink(s);
+        xrt__cpu_stream_unref(s);
+    } else {
+        xrt__cpu_reserve(s)->run = NULL;
+        xrt__cpu_publish(s);
+    }
     xrt__cpu_stream_unref(s);
+}
+
+static xrt_status xrt__cpu_stream_destroy(const xrt_backend *self, void *stream)
+{
+    xrt__cpu_stream_close((xrt__cpu_stream *)stream);
     return XRT_SUCCESS;
 }
 
-static xrt_status xrt__cpu_stream_synchronize(void *stream)
+static xrt_status xrt__cpu_stream_synchronize(const xrt_backend *self, void *stream)
 {
     xrt__cpu_stream *s = xrt__cpu_stream_of(stream);
     xrt__cpu_wait(&s->head, __atomic_load_n(&s->tail, __ATOMIC_ACQUIRE), XRT__CPU_SPIN);
@@ -362,7 +402,7 @@ static int xrt__cpu_busy(xrt__cpu_stream *s)
     return !xrt__cpu_reached(&s->head, __atomic_load_n(&s->tail, __ATOMIC_ACQUIRE));
 }
 
-static xrt_status xrt__cpu_stream_query(void *stream)
+static xrt_status xrt__cpu_stream_query(const xrt_backend *self, void *stream)
 {
     return xrt__cpu_busy(xrt__cpu_stream_of(stream)) ? XRT_ERROR_NOT_READY : XRT_SUCCESS;
 }
@@ -373,7 +413,7 @@ static xrt_status xrt__cpu_stream_query(void *stream)
    (the usual xrt_free) it allocates nothing. */
 typedef struct xrt__cpu_pending { xrt__cpu_stream *s; uint64_t pos; } xrt__cpu_pending;
 
-static xrt_status xrt__cpu_device_synchronize(void)
+static xrt_status xrt__cpu_device_synchronize(const xrt_backend *self)
 {
     xrt__cpu_pending *v = NULL;
     xrt__cpu_stream *s;
@@ -382,7 +422,7 @@ static xrt_status xrt__cpu_device_synchronize(void)
     for (s = xrt__cpu.list.next; s != &xrt__cpu.list; s = s->next) busy += xrt__cpu_busy(s);
     if (busy) /* room for every stream: more may have become busy by the second pass */
         for (s = xrt__cpu.list.next; s != &xrt__cpu.list; s = s->next) busy++;
-    if (busy && (v = (xrt__cpu_pending *)malloc(busy * sizeof *v)) != NULL)
+    if (busy && (v = (xrt__cpu_pending *)XRT_MALLOC(busy * sizeof *v)) != NULL)
         for (s = xrt__cpu.list.next; s != &xrt__cpu.list && n < busy; s = s->next) {
             if (!xrt__cpu_busy(s)) continue;
             __atomic_add_fetch(&s->refs, 1, __ATOMIC_RELAXED);
@@ -395,15 +435,17 @@ static xrt_status xrt__cpu_device_synchronize(void)
         xrt__cpu_wait(&v[i].s->head, v[i].pos, XRT__CPU_SPIN);
         xrt__cpu_stream_unref(v[i].s);
     }
-    free(v);
+    XRT_FREE(v);
     return XRT_SUCCESS;
 }
 
-static xrt_status xrt__cpu_launch_host_func(void *stream, xrt_host_fn fn, void *user)
+static xrt_status xrt__cpu_launch_host_func(const xrt_backend *self, void *stream, xrt_host_fn fn, void *user)
 {
-    const void *f;
-    memcpy(&f, &fn, sizeof f);
-    return xrt__cpu_enqueue(stream, xrt__cpu_run_host_fn, user, f, 0, 0);
+    xrt__cpu_op op;
+    op.run = xrt__cpu_run_host_fn;
+    op.u.host.fn = fn;
+    op.u.host.user = user;
+    return xrt__cpu_enqueue(stream, &op);
 }
 
 /* >> cpu: events */
@@ -424,7 +466,7 @@ static void xrt__cpu_event_unref(xrt__cpu_event *e)
 {
     if (__atomic_sub_fetch(&e->refs, 1, __ATOMIC_ACQ_REL)) return;
     if (e->stream) xrt__cpu_stream_unref(e->stream);
-    free(e);
+    XRT_FREE(e);
 }
 
 /* The latest record; with `ref`, a reference on its stream for the caller. */
@@ -464,19 +506,19 @@ static void xrt__cpu_event_stamp(xrt__cpu_event *e, xrt__cpu_stream *s, uint64_t
 
 static void xrt__cpu_run_record(xrt__cpu_op *op)
 {
-    xrt__cpu_event_stamp((xrt__cpu_event *)op->a, (xrt__cpu_stream *)(uintptr_t)op->b, op->x);
-    xrt__cpu_event_unref((xrt__cpu_event *)op->a);
+    xrt__cpu_event_stamp(op->u.record.event, op->u.record.stream, op->u.record.pos);
+    xrt__cpu_event_unref(op->u.record.event);
 }
 
 static void xrt__cpu_run_wait(xrt__cpu_op *op)
 {
-    xrt__cpu_wait(&((xrt__cpu_stream *)op->a)->head, op->x, XRT__CPU_SPIN);
-    xrt__cpu_stream_unref((xrt__cpu_stream *)op->a);
+    xrt__cpu_wait(&op->u.wait.stream->head, op->u.wait.pos, XRT__CPU_SPIN);
+    xrt__cpu_stream_unref(op->u.wait.stream);
 }
 
-static xrt_status xrt__cpu_event_create(void **event, unsigned flags)
+static xrt_status xrt__cpu_event_create(const xrt_backend *self, void **event, unsigned flags)
 {
-    xrt__cpu_event *e = (xrt__cpu_event *)calloc(1, sizeof *e);
+    xrt__cpu_event *e = (xrt__cpu_event *)XRT_CALLOC(1, sizeof *e);
     if (!e) return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_event_create", "no memory for an event");
     e->flags = flags;
     e->refs = 1;
@@ -484,18 +526,19 @@ static xrt_status xrt__cpu_event_create(void **event, unsigned flags)
     return XRT_SUCCESS;
 }
 
-static xrt_status xrt__cpu_event_destroy(void *event)
+static xrt_status xrt__cpu_event_destroy(const xrt_backend *self, void *event)
 {
     xrt__cpu_event_unref((xrt__cpu_event *)event);
     return XRT_SUCCESS;
 }
 
 /* On an idle stream the record completes here, without waking the worker. */
-static xrt_status xrt__cpu_event_record(void *event, void *stream)
+static xrt_status xrt__cpu_event_record(const xrt_backend *self, void *event, void *stream)
 {
     xrt__cpu_event *e = (xrt__cpu_event *)event;
     xrt__cpu_stream *s = xrt__cpu_stream_of(stream);
     xrt__cpu_op *op;
+    xrt_status st;
     xrt__cpu_lock(&s->lock);
     if (xrt__cpu_reached(&s->head, s->tail)) {
         xrt__cpu_event_set(e, s, s->tail);
@@ -503,25 +546,29 @@ static xrt_status xrt__cpu_event_record(void *event, void *stream)
         xrt__cpu_unlock(&s->lock);
         return XRT_SUCCESS;
     }
+    if (XRT__UNLIKELY(s->orphan) && (st = xrt__cpu_adopt_locked(s)) != XRT_SUCCESS) {
+        xrt__cpu_unlock(&s->lock);
+        return st;
+    }
     op = xrt__cpu_reserve(s);
     xrt__cpu_event_set(e, s, s->tail + 1); /* done when this op has run */
     __atomic_add_fetch(&e->refs, 1, __ATOMIC_RELAXED);
     op->run = xrt__cpu_run_record;
-    op->a = e;
-    op->b = s;
-    op->x = s->tail + 1;
+    op->u.record.event = e;
+    op->u.record.stream = s;
+    op->u.record.pos = s->tail + 1;
     xrt__cpu_publish(s);
     return XRT_SUCCESS;
 }
 
-static xrt_status xrt__cpu_event_query(void *event)
+static xrt_status xrt__cpu_event_query(const xrt_backend *self, void *event)
 {
     uint64_t pos;
     xrt__cpu_stream *s = xrt__cpu_event_latest((xrt__cpu_event *)event, &pos, 0);
     return !s || xrt__cpu_reached(&s->head, pos) ? XRT_SUCCESS : XRT_ERROR_NOT_READY;
 }
 
-static xrt_status xrt__cpu_event_synchronize(void *event)
+static xrt_status xrt__cpu_event_synchronize(const xrt_backend *self, void *event)
 {
     xrt__cpu_event *e = (xrt__cpu_event *)event;
     uint64_t pos;
@@ -532,19 +579,25 @@ static xrt_status xrt__cpu_event_synchronize(void *event)
     return XRT_SUCCESS;
 }
 
-static xrt_status xrt__cpu_stream_wait_event(void *stream, void *event)
+static xrt_status xrt__cpu_stream_wait_event(const xrt_backend *self, void *stream, void *event)
 {
+    xrt__cpu_op op;
     uint64_t pos;
+    xrt_status st;
     xrt__cpu_stream *s = xrt__cpu_event_latest((xrt__cpu_event *)event, &pos, 1);
     if (!s) return XRT_SUCCESS; /* never recorded: nothing to wait for */
     if (xrt__cpu_reached(&s->head, pos)) {
         xrt__cpu_stream_unref(s);
         return XRT_SUCCESS;
     }
-    return xrt__cpu_enqueue(stream, xrt__cpu_run_wait, s, NULL, 0, pos);
+    op.run = xrt__cpu_run_wait;
+    op.u.wait.stream = s;
+    op.u.wait.pos = pos;
+    if ((st = xrt__cpu_enqueue(stream, &op)) != XRT_SUCCESS) xrt__cpu_stream_unref(s);
+    return st;
 }
 
-static xrt_status xrt__cpu_event_elapsed_time(float *ms, void *start, void *end)
+static xrt_status xrt__cpu_event_elapsed_time(const xrt_backend *self, float *ms, void *start, void *end)
 {
     xrt__cpu_event *ev[2] = {(xrt__cpu_event *)start, (xrt__cpu_event *)end};
     uint64_t pos;
@@ -556,7 +609,7 @@ static xrt_status xrt__cpu_event_elapsed_time(float *ms, void *start, void *end)
         if (!xrt__cpu_event_latest(ev[i], &pos, 0))
             return xrt_error(XRT_ERROR_INVALID_HANDLE, "cpu: xrt_event_elapsed_time", "%s event was never recorded",
                              i ? "end" : "start");
-        if (xrt__cpu_event_query(ev[i]) != XRT_SUCCESS) return XRT_ERROR_NOT_READY;
+        if (xrt__cpu_event_query(self, ev[i]) != XRT_SUCCESS) return XRT_ERROR_NOT_READY;
     }
     *ms = (float)((double)((int64_t)(__atomic_load_n(&ev[1]->time_ns, __ATOMIC_RELAXED) -
                                       __atomic_load_n(&ev[0]->time_ns, __ATOMIC_RELAXED))) / 1e6);
@@ -567,70 +620,102 @@ static xrt_status xrt__cpu_event_elapsed_time(float *ms, void *start, void *end)
 static xrt_status xrt__cpu_alloc(void **ptr, size_t size, const char *fn)
 {
     size_t rounded = (size + XRT_ALIGNMENT - 1) & ~(size_t)(XRT_ALIGNMENT - 1);
-    *ptr = rounded >= size ? aligned_alloc(XRT_ALIGNMENT, rounded) : NULL;
+    *ptr = rounded >= size ? XRT_ALIGNED_ALLOC(XRT_ALIGNMENT, rounded) : NULL;
     if (!*ptr) return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "cannot allocate %zu bytes", size);
     return XRT_SUCCESS;
 }
 
-static xrt_status xrt__cpu_malloc(void **ptr, size_t size) { return xrt__cpu_alloc(ptr, size, "cpu: xrt_malloc"); }
-static xrt_status xrt__cpu_malloc_host(void **ptr, size_t size)
+static xrt_status xrt__cpu_malloc(const xrt_backend *self, void **ptr, size_t size)
+{
+    return xrt__cpu_alloc(ptr, size, "cpu: xrt_malloc");
+}
+
+static xrt_status xrt__cpu_malloc_host(const xrt_backend *self, void **ptr, size_t size)
 {
     return xrt__cpu_alloc(ptr, size, "cpu: xrt_malloc_host");
 }
+
 /* Like cudaFree and cudaFreeHost, waits for all queued work first: work
-   enqueued before the free may still use the memory. */
-static xrt_status xrt__cpu_free(void *ptr)
+   enqueued before the free may still use the memory. Serves both. */
+static xrt_status xrt__cpu_free(const xrt_backend *self, void *ptr)
 {
-    xrt__cpu_device_synchronize();
-    free(ptr);
-    return XRT_SUCCESS;
+    xrt_status st = xrt__cpu_device_synchronize(self);
+    if (st == XRT_SUCCESS) XRT_FREE(ptr);
+    return st;
 }
 
-static xrt_status xrt__cpu_malloc_async(void **ptr, size_t size, void *stream)
+static xrt_status xrt__cpu_malloc_async(const xrt_backend *self, void **ptr, size_t size, void *stream)
 {
     (void)stream; /* memory valid from now on is valid from the stream's point on */
     return xrt__cpu_alloc(ptr, size, "cpu: xrt_malloc_async");
 }
 
-static xrt_status xrt__cpu_free_async(void *ptr, void *stream)
+static xrt_status xrt__cpu_free_async(const xrt_backend *self, void *ptr, void *stream)
 {
-    return xrt__cpu_enqueue(stream, xrt__cpu_run_free, ptr, NULL, 0, 0);
+    xrt__cpu_op op;
+    op.run = xrt__cpu_run_free;
+    op.u.release.ptr = ptr;
+    return xrt__cpu_enqueue(stream, &op);
 }
 
 /* Synchronous operations are ordered on the default stream: done in place when
    it is idle, else queued behind its work and waited for. */
-static xrt_status xrt__cpu_sync_op(xrt__cpu_run_fn run, void *a, const void *b, size_t n, uint64_t x)
+static xrt_status xrt__cpu_sync_op(const xrt_backend *self, xrt__cpu_op *op)
 {
     xrt__cpu_stream *s = xrt__cpu.dflt;
-    if (xrt__cpu_stream_query(s) == XRT_SUCCESS) {
-        xrt__cpu_op op = {run, a, b, n, x};
-        run(&op);
+    xrt_status st;
+    if (!xrt__cpu_busy(s)) {
+        op->run(op);
         return XRT_SUCCESS;
     }
-    xrt__cpu_enqueue(s, run, a, b, n, x);
-    return xrt__cpu_stream_synchronize(s);
+    if ((st = xrt__cpu_enqueue(s, op)) != XRT_SUCCESS) return st;
+    return xrt__cpu_stream_synchronize(self, s);
 }
 
-static xrt_status xrt__cpu_memcpy(void *dst, const void *src, size_t size, xrt_memcpy_kind kind)
+static void xrt__cpu_copy_op(xrt__cpu_op *op, void *dst, const void *src, size_t size)
 {
-    (void)kind;
-    return xrt__cpu_sync_op(xrt__cpu_run_memcpy, dst, src, size, 0);
+    op->run = xrt__cpu_run_memcpy;
+    op->u.copy.dst = dst;
+    op->u.copy.src = src;
+    op->u.copy.size = size;
 }
 
-static xrt_status xrt__cpu_memcpy_async(void *dst, const void *src, size_t size, xrt_memcpy_kind kind, void *stream)
+static void xrt__cpu_set_op(xrt__cpu_op *op, void *dst, int value, size_t size)
 {
-    (void)kind;
-    return xrt__cpu_enqueue(stream, xrt__cpu_run_memcpy, dst, src, size, 0);
+    op->run = xrt__cpu_run_memset;
+    op->u.set.dst = dst;
+    op->u.set.value = (unsigned char)value;
+    op->u.set.size = size;
 }
 
-static xrt_status xrt__cpu_memset(void *dst, int value, size_t size)
+static xrt_status xrt__cpu_memcpy(const xrt_backend *self, void *dst, const void *src, size_t size,
+                                  xrt_memcpy_kind kind)
 {
-    return xrt__cpu_sync_op(xrt__cpu_run_memset, dst, NULL, size, (uint64_t)(unsigned char)value);
+    xrt__cpu_op op;
+    xrt__cpu_copy_op(&op, dst, src, size);
+    return xrt__cpu_sync_op(self, &op);
 }
 
-static xrt_status xrt__cpu_memset_async(void *dst, int value, size_t size, void *stream)
+static xrt_status xrt__cpu_memcpy_async(const xrt_backend *self, void *dst, const void *src, size_t size,
+                                        xrt_memcpy_kind kind, void *stream)
 {
-    return xrt__cpu_enqueue(stream, xrt__cpu_run_memset, dst, NULL, size, (uint64_t)(unsigned char)value);
+    xrt__cpu_op op;
+    xrt__cpu_copy_op(&op, dst, src, size);
+    return xrt__cpu_enqueue(stream, &op);
+}
+
+static xrt_status xrt__cpu_memset(const xrt_backend *self, void *dst, int value, size_t size)
+{
+    xrt__cpu_op op;
+    xrt__cpu_set_op(&op, dst, value, size);
+    return xrt__cpu_sync_op(self, &op);
+}
+
+static xrt_status xrt__cpu_memset_async(const xrt_backend *self, void *dst, int value, size_t size, void *stream)
+{
+    xrt__cpu_op op;
+    xrt__cpu_set_op(&op, dst, value, size);
+    return xrt__cpu_enqueue(stream, &op);
 }
 
 static size_t xrt__cpu_meminfo(const char *key)
@@ -648,7 +733,7 @@ static size_t xrt__cpu_meminfo(const char *key)
     return kb * 1024;
 }
 
-static xrt_status xrt__cpu_mem_get_info(size_t *free_bytes, size_t *total_bytes)
+static xrt_status xrt__cpu_mem_get_info(const xrt_backend *self, size_t *free_bytes, size_t *total_bytes)
 {
     *total_bytes = (size_t)sysconf(_SC_PHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE);
     *free_bytes = xrt__cpu_meminfo("MemAvailable");
@@ -657,34 +742,37 @@ static xrt_status xrt__cpu_mem_get_info(size_t *free_bytes, size_t *total_bytes)
 }
 
 /* The registry knows every pointer this backend allocated; others are unknown. */
-static xrt_status xrt__cpu_pointer_get_attributes(xrt_pointer_attributes *attr, const void *ptr)
+static xrt_status xrt__cpu_pointer_get_attributes(const xrt_backend *self, xrt_pointer_attributes *attr,
+                                                  const void *ptr)
 {
-    (void)attr;
-    (void)ptr;
     return XRT_SUCCESS;
 }
 
 /* >> cpu: device */
-static xrt_status xrt__cpu_get_capabilities(unsigned *caps)
+static xrt_status xrt__cpu_get_capabilities(const xrt_backend *self, unsigned *caps)
 {
     *caps = XRT_CAP_PINNED_HOST | XRT_CAP_MALLOC_ASYNC | XRT_CAP_HOST_FUNC | XRT_CAP_EVENT_TIMING;
     return XRT_SUCCESS;
 }
 
-static xrt_status xrt__cpu_get_device_count(int *count)
+static xrt_status xrt__cpu_get_device_count(const xrt_backend *self, int *count)
 {
     *count = 1;
     return XRT_SUCCESS;
 }
 
-static xrt_status xrt__cpu_set_device(int device)
+static xrt_status xrt__cpu_check_device(int device, const char *who)
 {
-    if (device != 0)
-        return xrt_error(XRT_ERROR_INVALID_DEVICE, "cpu: xrt_set_device", "device %d out of range (1 device)", device);
-    return XRT_SUCCESS;
+    if (device == 0) return XRT_SUCCESS;
+    return xrt_error(XRT_ERROR_INVALID_DEVICE, who, "device %d out of range (1 device)", device);
 }
 
-static xrt_status xrt__cpu_get_device(int *device)
+static xrt_status xrt__cpu_set_device(const xrt_backend *self, int device)
+{
+    return xrt__cpu_check_device(device, "cpu: xrt_set_device");
+}
+
+static xrt_status xrt__cpu_get_device(const xrt_backend *self, int *device)
 {
     *device = 0;
     return XRT_SUCCESS;
@@ -707,41 +795,124 @@ static void xrt__cpu_model_name(char *out, size_t n)
     fclose(f);
 }
 
-static void xrt__cpu_simd(char *arch, size_t n, int *lanes)
+/* The widest vectors in 32-bit lanes, and the instruction-set features a
+   compiler would target, sorted, detected at run time: two CPUs that differ
+   in any of them never share a target fingerprint. */
+static void xrt__cpu_feature(char *out, size_t n, int has, const char *name)
 {
-#if defined(__x86_64__)
-    const char *isa = "sse2";
-    *lanes = 4;
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f")) { isa = "avx512f"; *lanes = 16; }
-    else if (__builtin_cpu_supports("avx2")) { isa = "avx2"; *lanes = 8; }
-    snprintf(arch, n, "x86_64-%s", isa);
-#elif defined(__aarch64__)
-    *lanes = 4;
-    snprintf(arch, n, "aarch64-neon");
-#else
-    *lanes = 1;
-    snprintf(arch, n, "cpu");
-#endif
+    size_t used = strlen(out);
+    if (has && used + strlen(name) + 2 < n) snprintf(out + used, n - used, "%s%s", used ? "," : "", name);
 }
 
-static xrt_status xrt__cpu_get_device_properties(xrt_device_prop *prop, int device)
+#if defined(__x86_64__)
+static int xrt__cpu_isa(char *features, size_t n)
 {
-    if (device != 0)
-        return xrt_error(XRT_ERROR_INVALID_DEVICE, "cpu: xrt_get_device_properties",
-                         "device %d out of range (1 device)", device);
+    int lanes = 4; /* sse2 is the x86-64 baseline */
+    __builtin_cpu_init();
+    features[0] = 0;
+    xrt__cpu_feature(features, n, __builtin_cpu_supports("avx"), "avx");
+    xrt__cpu_feature(features, n, __builtin_cpu_supports("avx2"), "avx2");
+    xrt__cpu_feature(features, n, __builtin_cpu_supports("avx512bw"), "avx512bw");
+    xrt__cpu_feature(features, n, __builtin_cpu_supports("avx512cd"), "avx512cd");
+    xrt__cpu_feature(features, n, __builtin_cpu_supports("avx512dq"), "avx512dq");
+    xrt__cpu_feature(features, n, __builtin_cpu_supports("avx512f"), "avx512f");
+    xrt__cpu_feature(features, n, __builtin_cpu_supports("avx512vl"), "avx512vl");
+    xrt__cpu_feature(features, n, __builtin_cpu_supports("avx512vnni"), "avx512vnni");
+    xrt__cpu_feature(features, n, __builtin_cpu_supports("bmi"), "bmi");
+    xrt__cpu_feature(features, n, __builtin_cpu_supports("bmi2"), "bmi2");
+    xrt__cpu_feature(features, n, __builtin_cpu_supports("fma"), "fma");
+    xrt__cpu_feature(features, n, __builtin_cpu_supports("popcnt"), "popcnt");
+    xrt__cpu_feature(features, n, __builtin_cpu_supports("sse3"), "sse3");
+    xrt__cpu_feature(features, n, __builtin_cpu_supports("sse4.1"), "sse4.1");
+    xrt__cpu_feature(features, n, __builtin_cpu_supports("sse4.2"), "sse4.2");
+    xrt__cpu_feature(features, n, __builtin_cpu_supports("ssse3"), "ssse3");
+    if (__builtin_cpu_supports("avx")) lanes = 8;
+    if (__builtin_cpu_supports("avx512f")) lanes = 16;
+    return lanes;
+}
+#define XRT__CPU_ARCH "x86_64"
+#elif defined(__aarch64__)
+#include <sys/auxv.h>
+#include <sys/prctl.h>
+static int xrt__cpu_isa(char *features, size_t n)
+{
+    unsigned long hw = getauxval(AT_HWCAP), hw2 = getauxval(AT_HWCAP2);
+    int lanes = 4, vl;
+    features[0] = 0;
+    xrt__cpu_feature(features, n, (hw & (1ul << 1)) != 0, "neon");   /* HWCAP_ASIMD */
+    xrt__cpu_feature(features, n, (hw & (1ul << 22)) != 0, "sve");   /* HWCAP_SVE */
+    xrt__cpu_feature(features, n, (hw2 & (1ul << 1)) != 0, "sve2");  /* HWCAP2_SVE2 */
+#ifdef PR_SVE_GET_VL
+    if ((hw & (1ul << 22)) && (vl = prctl(PR_SVE_GET_VL)) > 0) lanes = (vl & 0xffff) / 4;
+#else
+    (void)vl;
+#endif
+    return lanes;
+}
+#define XRT__CPU_ARCH "aarch64"
+#else
+static int xrt__cpu_isa(char *features, size_t n)
+{
+    if (n) features[0] = 0;
+    return 1;
+}
+#define XRT__CPU_ARCH "cpu"
+#endif
+
+static xrt_status xrt__cpu_get_target(const xrt_backend *self, int device, xrt_target *t)
+{
+    xrt_status st = xrt__cpu_check_device(device, "cpu: xrt_get_target");
+    if (st != XRT_SUCCESS) return st;
+    snprintf(t->arch, sizeof t->arch, "%s", XRT__CPU_ARCH);
+    t->vector_width = xrt__cpu_isa(t->features, sizeof t->features);
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_get_device_properties(const xrt_backend *self, xrt_device_prop *prop, int device)
+{
+    char features[sizeof ((xrt_target *)0)->features];
+    xrt_status st = xrt__cpu_check_device(device, "cpu: xrt_get_device_properties");
+    if (st != XRT_SUCCESS) return st;
     memset(prop, 0, sizeof *prop);
     xrt__cpu_model_name(prop->name, sizeof prop->name);
-    xrt__cpu_simd(prop->arch, sizeof prop->arch, &prop->warp_size);
+    prop->warp_size = xrt__cpu_isa(features, sizeof features);
+    snprintf(prop->arch, sizeof prop->arch, "%s", XRT__CPU_ARCH);
     prop->total_memory = (size_t)sysconf(_SC_PHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE);
     prop->multiprocessor_count = (int)sysconf(_SC_NPROCESSORS_ONLN);
     return XRT_SUCCESS;
 }
 
-/* >> cpu: lifecycle */
-static xrt_status xrt__cpu_init(char *reason, size_t n)
+/* >> cpu: fork. A forked child has no workers: each stream it inherited
+   becomes an orphan (its queued work, which would never run, is dropped) and
+   gets a new worker with its next operation. */
+static void xrt__cpu_fork_prepare(void) { pthread_mutex_lock(&xrt__cpu_list_lock); }
+static void xrt__cpu_fork_parent(void) { pthread_mutex_unlock(&xrt__cpu_list_lock); }
+
+static void xrt__cpu_fork_child(void)
 {
+    xrt__cpu_stream *s;
+    for (s = xrt__cpu.list.next; s && s != &xrt__cpu.list; s = s->next) {
+        s->lock = 0; /* its holder did not come along */
+        s->orphan = 1;
+        s->parked = 0;
+        s->head.waiters = 0;
+        s->head.value = s->tail;
+        s->room = s->tail + XRT__CPU_RING;
+    }
+    xrt__cpu.exited.value = xrt__cpu.started; /* the parent's workers are not ours to wait for */
+    xrt__cpu.exited.waiters = 0;
+    xrt__cpu.nzombies = 0; /* nor to join */
+    pthread_mutex_unlock(&xrt__cpu_list_lock);
+}
+
+/* >> cpu: lifecycle */
+static xrt_status xrt__cpu_init(const xrt_backend *self, char *reason, size_t n)
+{
+    static int atfork_done;
     xrt_status st;
+    if (!atfork_done && pthread_atfork(xrt__cpu_fork_prepare, xrt__cpu_fork_parent, xrt__cpu_fork_child) == 0)
+        atfork_done = 1; /* once a process: handlers cannot be removed */
+    xrt__cpu.self = self;
     xrt__cpu.list.next = xrt__cpu.list.prev = &xrt__cpu.list;
     st = xrt__cpu_stream_new(&xrt__cpu.dflt);
     if (st != XRT_SUCCESS) snprintf(reason, n, "%s", xrt_get_last_error_string());
@@ -749,10 +920,10 @@ static xrt_status xrt__cpu_init(char *reason, size_t n)
 }
 
 /* Stops every worker once it has drained its stream (handles are gone already). */
-static void xrt__cpu_shutdown(void)
+static void xrt__cpu_shutdown(const xrt_backend *self)
 {
     uint64_t started;
-    xrt__cpu_stream_destroy(xrt__cpu.dflt);
+    xrt__cpu_stream_close(xrt__cpu.dflt);
     xrt__cpu.dflt = NULL;
     pthread_mutex_lock(&xrt__cpu_list_lock);
     started = xrt__cpu.started;
@@ -761,18 +932,52 @@ static void xrt__cpu_shutdown(void)
     xrt__cpu_reap();
 }
 
-const xrt_backend xrt__cpu_backend = {
-    XRT_BACKEND_ABI_VERSION, sizeof(xrt_backend), "cpu", xrt__cpu_init, xrt__cpu_shutdown,
-    xrt__cpu_get_capabilities, xrt__cpu_get_device_count, xrt__cpu_set_device, xrt__cpu_get_device,
-    xrt__cpu_device_synchronize, xrt__cpu_get_device_properties, xrt__cpu_malloc, xrt__cpu_free,
-    xrt__cpu_malloc_host, xrt__cpu_free, xrt__cpu_malloc_async, xrt__cpu_free_async, xrt__cpu_mem_get_info,
-    xrt__cpu_memset, xrt__cpu_memset_async, xrt__cpu_memcpy, xrt__cpu_memcpy_async,
-    xrt__cpu_pointer_get_attributes, xrt__cpu_stream_create, xrt__cpu_stream_destroy,
-    xrt__cpu_stream_synchronize, xrt__cpu_stream_query, xrt__cpu_stream_wait_event, xrt__cpu_launch_host_func,
-    xrt__cpu_event_create, xrt__cpu_event_destroy, xrt__cpu_event_record, xrt__cpu_event_query,
-    xrt__cpu_event_synchronize, xrt__cpu_event_elapsed_time,
-    NULL, NULL, NULL /* native handles: the CPU backend has none (XRT_ERROR_UNSUPPORTED) */
-};
+/* The table, every operation by name; the CPU has no native handles and
+   exports no dma-buf (host memory is registered for RDMA directly). */
+static void xrt__cpu_fill(xrt_backend *t)
+{
+    t->name = "cpu";
+    t->flags = XRT_BACKEND_FORK_SAFE | XRT_BACKEND_HOST_FN_CALLS;
+    t->init = xrt__cpu_init;
+    t->shutdown = xrt__cpu_shutdown;
+    t->get_capabilities = xrt__cpu_get_capabilities;
+    t->get_device_count = xrt__cpu_get_device_count;
+    t->set_device = xrt__cpu_set_device;
+    t->get_device = xrt__cpu_get_device;
+    t->device_synchronize = xrt__cpu_device_synchronize;
+    t->get_device_properties = xrt__cpu_get_device_properties;
+    t->malloc = xrt__cpu_malloc;
+    t->free = xrt__cpu_free;
+    t->malloc_host = xrt__cpu_malloc_host;
+    t->free_host = xrt__cpu_free;
+    t->malloc_async = xrt__cpu_malloc_async;
+    t->free_async = xrt__cpu_free_async;
+    t->mem_get_info = xrt__cpu_mem_get_info;
+    t->memset = xrt__cpu_memset;
+    t->memset_async = xrt__cpu_memset_async;
+    t->memcpy = xrt__cpu_memcpy;
+    t->memcpy_async = xrt__cpu_memcpy_async;
+    t->pointer_get_attributes = xrt__cpu_pointer_get_attributes;
+    t->stream_create = xrt__cpu_stream_create;
+    t->stream_destroy = xrt__cpu_stream_destroy;
+    t->stream_synchronize = xrt__cpu_stream_synchronize;
+    t->stream_query = xrt__cpu_stream_query;
+    t->stream_wait_event = xrt__cpu_stream_wait_event;
+    t->launch_host_func = xrt__cpu_launch_host_func;
+    t->event_create = xrt__cpu_event_create;
+    t->event_destroy = xrt__cpu_event_destroy;
+    t->event_record = xrt__cpu_event_record;
+    t->event_query = xrt__cpu_event_query;
+    t->event_synchronize = xrt__cpu_event_synchronize;
+    t->event_elapsed_time = xrt__cpu_event_elapsed_time;
+    t->stream_get_native = xrt__unsupported_stream_get_native;
+    t->event_get_native = xrt__unsupported_event_get_native;
+    t->stream_wrap_native = xrt__unsupported_stream_wrap_native;
+    t->mem_export_dmabuf = xrt__unsupported_mem_export_dmabuf;
+    t->get_target = xrt__cpu_get_target;
+}
+
+#pragma GCC diagnostic pop
 
 #ifdef __cplusplus
 }

@@ -116,6 +116,9 @@ static void xrt__gpu_pin(void *lib, const char *symbol)
 extern "C" {
 #endif
 
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+
 /* >> gpu: the runtime's symbols */
 #define XRT__GPU_SYM_FIELD(field, sym, opt, ret, params) ret(*field) params;
 static struct { XRT__GPU_SYMBOLS(XRT__GPU_SYM_FIELD) } XRT__GPU_RT;
@@ -232,7 +235,7 @@ static xrt_status XRT__GPU_F(count_devices)(char *reason, size_t n)
     return XRT_SUCCESS;
 }
 
-static xrt_status XRT__GPU_F(init)(char *reason, size_t n)
+static xrt_status XRT__GPU_F(init)(const xrt_backend *self, char *reason, size_t n)
 {
     xrt_status st;
     XRT__GPU_ST.count = 0;
@@ -260,7 +263,7 @@ static void XRT__GPU_F(synchronize_used)(void)
 }
 
 /* Called after xrt_shutdown freed the remaining allocations and handles. */
-static void XRT__GPU_F(shutdown)(void)
+static void XRT__GPU_F(shutdown)(const xrt_backend *self)
 {
     XRT__GPU_F(synchronize_used)();
     XRT__GPU_F(unload)();
@@ -282,7 +285,7 @@ static int XRT__GPU_F(has_pools)(int *device)
     return XRT__GPU_RT.DeviceGetAttribute(&v, XRT__GPU_ATTR_POOLS, *device) == 0 && v != 0;
 }
 
-static xrt_status XRT__GPU_F(get_capabilities)(unsigned *caps)
+static xrt_status XRT__GPU_F(get_capabilities)(const xrt_backend *self, unsigned *caps)
 {
     int d;
     *caps = XRT_CAP_PINNED_HOST | XRT_CAP_HOST_FUNC | XRT_CAP_EVENT_TIMING | XRT_CAP_NATIVE_HANDLES;
@@ -290,7 +293,7 @@ static xrt_status XRT__GPU_F(get_capabilities)(unsigned *caps)
     return XRT_SUCCESS;
 }
 
-static xrt_status XRT__GPU_F(get_device_count)(int *count)
+static xrt_status XRT__GPU_F(get_device_count)(const xrt_backend *self, int *count)
 {
     *count = XRT__GPU_ST.count;
     return XRT_SUCCESS;
@@ -304,7 +307,7 @@ static xrt_status XRT__GPU_F(check_device)(int device, const char *who)
 }
 
 /* The runtime's current device is per thread already, as xrt's is. */
-static xrt_status XRT__GPU_F(set_device)(int device)
+static xrt_status XRT__GPU_F(set_device)(const xrt_backend *self, int device)
 {
     xrt_status st = XRT__GPU_F(check_device)(device, XRT__GPU_NAME ": xrt_set_device");
     if (st == XRT_SUCCESS) st = XRT__GPU_TRY(SetDevice, (device));
@@ -312,9 +315,9 @@ static xrt_status XRT__GPU_F(set_device)(int device)
     return st;
 }
 
-static xrt_status XRT__GPU_F(get_device)(int *device) { return XRT__GPU_TRY(GetDevice, (device)); }
+static xrt_status XRT__GPU_F(get_device)(const xrt_backend *self, int *device) { return XRT__GPU_TRY(GetDevice, (device)); }
 
-static xrt_status XRT__GPU_F(device_synchronize)(void) { return XRT__GPU_TRY(DeviceSynchronize, ()); }
+static xrt_status XRT__GPU_F(device_synchronize)(const xrt_backend *self) { return XRT__GPU_TRY(DeviceSynchronize, ()); }
 
 /* For the hooks: one integer attribute of a device (inline: a backend may not need it). */
 static inline xrt_status XRT__GPU_F(attribute)(int *value, XRT__GPU_ATTR_T attr, int device)
@@ -323,7 +326,7 @@ static inline xrt_status XRT__GPU_F(attribute)(int *value, XRT__GPU_ATTR_T attr,
     return XRT__GPU_TRY(DeviceGetAttribute, (value, attr, device));
 }
 
-static xrt_status XRT__GPU_F(get_device_properties)(xrt_device_prop *prop, int device)
+static xrt_status XRT__GPU_F(get_device_properties)(const xrt_backend *self, xrt_device_prop *prop, int device)
 {
     union { XRT__GPU_PROP_T p; char pad[XRT__GPU_PAD]; } u;
     xrt_status st = XRT__GPU_F(check_device)(device, XRT__GPU_NAME ": xrt_get_device_properties");
@@ -347,19 +350,19 @@ static xrt_status XRT__GPU_F(allocated)(void **ptr, xrt_status st)
     return XRT_SUCCESS;
 }
 
-static xrt_status XRT__GPU_F(malloc)(void **ptr, size_t size)
+static xrt_status XRT__GPU_F(malloc)(const xrt_backend *self, void **ptr, size_t size)
 {
     return XRT__GPU_F(allocated)(ptr, XRT__GPU_TRY(Malloc, (ptr, size)));
 }
 
-static xrt_status XRT__GPU_F(free)(void *ptr) { return XRT__GPU_TRY(Free, (ptr)); }
+static xrt_status XRT__GPU_F(free)(const xrt_backend *self, void *ptr) { return XRT__GPU_TRY(Free, (ptr)); }
 
-static xrt_status XRT__GPU_F(malloc_host)(void **ptr, size_t size)
+static xrt_status XRT__GPU_F(malloc_host)(const xrt_backend *self, void **ptr, size_t size)
 {
     return XRT__GPU_F(allocated)(ptr, XRT__GPU_TRY(HostAlloc, (ptr, size, 0))); /* 0: default flags in both */
 }
 
-static xrt_status XRT__GPU_F(free_host)(void *ptr) { return XRT__GPU_TRY(FreeHost, (ptr)); }
+static xrt_status XRT__GPU_F(free_host)(const xrt_backend *self, void *ptr) { return XRT__GPU_TRY(FreeHost, (ptr)); }
 
 static xrt_status XRT__GPU_F(no_pools)(const char *who, int device)
 {
@@ -368,60 +371,60 @@ static xrt_status XRT__GPU_F(no_pools)(const char *who, int device)
     return xrt_error(XRT_ERROR_UNSUPPORTED, who, "device %d has no memory pools (stream-ordered allocation)", device);
 }
 
-static xrt_status XRT__GPU_F(malloc_async)(void **ptr, size_t size, void *stream)
+static xrt_status XRT__GPU_F(malloc_async)(const xrt_backend *self, void **ptr, size_t size, void *stream)
 {
     int d;
     if (!XRT__GPU_F(has_pools)(&d)) return XRT__GPU_F(no_pools)(XRT__GPU_NAME ": xrt_malloc_async", d);
     return XRT__GPU_F(allocated)(ptr, XRT__GPU_TRY(MallocAsync, (ptr, size, (XRT__GPU_STREAM_T)stream)));
 }
 
-static xrt_status XRT__GPU_F(free_async)(void *ptr, void *stream)
+static xrt_status XRT__GPU_F(free_async)(const xrt_backend *self, void *ptr, void *stream)
 {
     int d;
     if (!XRT__GPU_F(has_pools)(&d)) return XRT__GPU_F(no_pools)(XRT__GPU_NAME ": xrt_free_async", d);
     return XRT__GPU_TRY(FreeAsync, (ptr, (XRT__GPU_STREAM_T)stream));
 }
 
-static xrt_status XRT__GPU_F(mem_get_info)(size_t *free_bytes, size_t *total_bytes)
+static xrt_status XRT__GPU_F(mem_get_info)(const xrt_backend *self, size_t *free_bytes, size_t *total_bytes)
 {
     return XRT__GPU_TRY(MemGetInfo, (free_bytes, total_bytes));
 }
 
 /* >> gpu: streams (NULL is the legacy default stream, handle 0) */
-static xrt_status XRT__GPU_F(stream_synchronize)(void *stream)
+static xrt_status XRT__GPU_F(stream_synchronize)(const xrt_backend *self, void *stream)
 {
     return XRT__GPU_TRY(StreamSynchronize, ((XRT__GPU_STREAM_T)stream));
 }
 
-static xrt_status XRT__GPU_F(memset_async)(void *dst, int value, size_t size, void *stream)
+static xrt_status XRT__GPU_F(memset_async)(const xrt_backend *self, void *dst, int value, size_t size, void *stream)
 {
     return XRT__GPU_TRY(MemsetAsync, (dst, value, size, (XRT__GPU_STREAM_T)stream));
 }
 
 /* cudaMemset and a device-to-device cudaMemcpy may return before they are
    done; xrt's synchronous forms return when the work is complete. */
-static xrt_status XRT__GPU_F(memset)(void *dst, int value, size_t size)
+static xrt_status XRT__GPU_F(memset)(const xrt_backend *self, void *dst, int value, size_t size)
 {
-    xrt_status st = XRT__GPU_F(memset_async)(dst, value, size, NULL);
-    return st == XRT_SUCCESS ? XRT__GPU_F(stream_synchronize)(NULL) : st;
+    xrt_status st = XRT__GPU_F(memset_async)(self, dst, value, size, NULL);
+    return st == XRT_SUCCESS ? XRT__GPU_F(stream_synchronize)(self, NULL) : st;
 }
 
-static xrt_status XRT__GPU_F(memcpy_async)(void *dst, const void *src, size_t size, xrt_memcpy_kind kind,
+static xrt_status XRT__GPU_F(memcpy_async)(const xrt_backend *self, void *dst, const void *src, size_t size, xrt_memcpy_kind kind,
                                            void *stream)
 {
     /* xrt's kinds have the runtime's values; the dispatch layer has resolved XRT_MEMCPY_DEFAULT. */
     return XRT__GPU_TRY(MemcpyAsync, (dst, src, size, (XRT__GPU_KIND_T)kind, (XRT__GPU_STREAM_T)stream));
 }
 
-static xrt_status XRT__GPU_F(memcpy)(void *dst, const void *src, size_t size, xrt_memcpy_kind kind)
+static xrt_status XRT__GPU_F(memcpy)(const xrt_backend *self, void *dst, const void *src, size_t size, xrt_memcpy_kind kind)
 {
-    xrt_status st = XRT__GPU_F(memcpy_async)(dst, src, size, kind, NULL);
-    return st == XRT_SUCCESS ? XRT__GPU_F(stream_synchronize)(NULL) : st;
+    xrt_status st = XRT__GPU_F(memcpy_async)(self, dst, src, size, kind, NULL);
+    return st == XRT_SUCCESS ? XRT__GPU_F(stream_synchronize)(self, NULL) : st;
 }
 
 /* Runs for every pointer the registry does not know (pageable host buffers of
    every memcpy), so an unknown pointer is an answer, never a logged error. */
-static xrt_status XRT__GPU_F(pointer_get_attributes)(xrt_pointer_attributes *attr, const void *ptr)
+static xrt_status XRT__GPU_F(pointer_get_attributes)(const xrt_backend *self, xrt_pointer_attributes *attr, const void *ptr)
 {
     union { XRT__GPU_POINTER_T a; char pad[256]; } u;
     memset(&u, 0, sizeof u);
@@ -437,7 +440,7 @@ static xrt_status XRT__GPU_F(pointer_get_attributes)(xrt_pointer_attributes *att
 }
 
 /* Non-blocking: xrt's NULL stream does not synchronise with other streams. */
-static xrt_status XRT__GPU_F(stream_create)(void **stream)
+static xrt_status XRT__GPU_F(stream_create)(const xrt_backend *self, void **stream)
 {
     XRT__GPU_STREAM_T s = NULL;
     xrt_status st = XRT__GPU_TRY(StreamCreateWithFlags, (&s, XRT__GPU_STREAM_NON_BLOCKING));
@@ -447,17 +450,17 @@ static xrt_status XRT__GPU_F(stream_create)(void **stream)
     return XRT_SUCCESS;
 }
 
-static xrt_status XRT__GPU_F(stream_destroy)(void *stream)
+static xrt_status XRT__GPU_F(stream_destroy)(const xrt_backend *self, void *stream)
 {
     return XRT__GPU_TRY(StreamDestroy, ((XRT__GPU_STREAM_T)stream));
 }
 
-static xrt_status XRT__GPU_F(stream_query)(void *stream)
+static xrt_status XRT__GPU_F(stream_query)(const xrt_backend *self, void *stream)
 {
     return XRT__GPU_TRY(StreamQuery, ((XRT__GPU_STREAM_T)stream));
 }
 
-static xrt_status XRT__GPU_F(stream_wait_event)(void *stream, void *event)
+static xrt_status XRT__GPU_F(stream_wait_event)(const xrt_backend *self, void *stream, void *event)
 {
     return XRT__GPU_TRY(StreamWaitEvent, ((XRT__GPU_STREAM_T)stream, (XRT__GPU_EVENT_T)event, 0));
 }
@@ -473,7 +476,7 @@ static void XRT__GPU_F(host_call)(XRT__GPU_STREAM_T stream, XRT__GPU_ERROR_T sta
 
 /* HIP 5 declares hipLaunchHostFunc but does not export it: a stream callback
    that calls fn does the same work. */
-static xrt_status XRT__GPU_F(launch_host_func)(void *stream, xrt_host_fn fn, void *user)
+static xrt_status XRT__GPU_F(launch_host_func)(const xrt_backend *self, void *stream, xrt_host_fn fn, void *user)
 {
     xrt__gpu_host_call *c;
     xrt_status st;
@@ -488,7 +491,7 @@ static xrt_status XRT__GPU_F(launch_host_func)(void *stream, xrt_host_fn fn, voi
 }
 
 /* >> gpu: events (xrt's flags have the runtimes' values) */
-static xrt_status XRT__GPU_F(event_create)(void **event, unsigned flags)
+static xrt_status XRT__GPU_F(event_create)(const xrt_backend *self, void **event, unsigned flags)
 {
     XRT__GPU_EVENT_T e = NULL;
     xrt_status st = XRT__GPU_TRY(EventCreateWithFlags, (&e, flags));
@@ -498,60 +501,82 @@ static xrt_status XRT__GPU_F(event_create)(void **event, unsigned flags)
     return XRT_SUCCESS;
 }
 
-static xrt_status XRT__GPU_F(event_destroy)(void *event)
+static xrt_status XRT__GPU_F(event_destroy)(const xrt_backend *self, void *event)
 {
     return XRT__GPU_TRY(EventDestroy, ((XRT__GPU_EVENT_T)event));
 }
 
-static xrt_status XRT__GPU_F(event_record)(void *event, void *stream)
+static xrt_status XRT__GPU_F(event_record)(const xrt_backend *self, void *event, void *stream)
 {
     return XRT__GPU_TRY(EventRecord, ((XRT__GPU_EVENT_T)event, (XRT__GPU_STREAM_T)stream));
 }
 
-static xrt_status XRT__GPU_F(event_query)(void *event)
+static xrt_status XRT__GPU_F(event_query)(const xrt_backend *self, void *event)
 {
     return XRT__GPU_TRY(EventQuery, ((XRT__GPU_EVENT_T)event));
 }
 
-static xrt_status XRT__GPU_F(event_synchronize)(void *event)
+static xrt_status XRT__GPU_F(event_synchronize)(const xrt_backend *self, void *event)
 {
     return XRT__GPU_TRY(EventSynchronize, ((XRT__GPU_EVENT_T)event));
 }
 
 /* Never recorded or XRT_EVENT_DISABLE_TIMING: the runtime's invalid resource
    handle, so XRT_ERROR_INVALID_HANDLE as documented. */
-static xrt_status XRT__GPU_F(event_elapsed_time)(float *ms, void *start, void *end)
+static xrt_status XRT__GPU_F(event_elapsed_time)(const xrt_backend *self, float *ms, void *start, void *end)
 {
     return XRT__GPU_TRY(EventElapsedTime, (ms, (XRT__GPU_EVENT_T)start, (XRT__GPU_EVENT_T)end));
 }
 
 /* >> gpu: interop. A backend stream or event object IS the native handle. */
-static xrt_status XRT__GPU_F(stream_get_native)(void *stream, void **native)
+static xrt_status XRT__GPU_F(stream_get_native)(const xrt_backend *self, void *stream, void **native)
 {
     *native = stream; /* NULL: the legacy default stream, 0 */
     return XRT_SUCCESS;
 }
 
-static xrt_status XRT__GPU_F(event_get_native)(void *event, void **native)
+static xrt_status XRT__GPU_F(event_get_native)(const xrt_backend *self, void *event, void **native)
 {
     *native = event;
     return XRT_SUCCESS;
 }
 
-static xrt_status XRT__GPU_F(stream_wrap_native)(void *native, void **stream)
+static xrt_status XRT__GPU_F(stream_wrap_native)(const xrt_backend *self, void *native, void **stream)
 {
     *stream = native;
     XRT__GPU_F(mark_current)(); /* work may reach the device through it */
     return XRT_SUCCESS;
 }
 
-/* >> gpu: the table, in the ABI's order */
-const xrt_backend XRT__GPU_F(backend) = {
-    XRT_BACKEND_ABI_VERSION, sizeof(xrt_backend), XRT__GPU_NAME, XRT__GPU_F(init), XRT__GPU_F(shutdown),
-#define XRT__GPU_SLOT(name, params, args) XRT__GPU_F(name),
+static xrt_status XRT__GPU_F(mem_export_dmabuf)(const xrt_backend *self, const void *ptr, size_t size, int *fd,
+                                                uint64_t *offset)
+{
+    return xrt__unsupported_mem_export_dmabuf(self, ptr, size, fd, offset);
+}
+
+/* The compile target: the architecture and warp size of the properties. */
+static xrt_status XRT__GPU_F(get_target)(const xrt_backend *self, int device, xrt_target *t)
+{
+    xrt_device_prop p;
+    xrt_status st = XRT__GPU_F(get_device_properties)(self, &p, device);
+    if (st != XRT_SUCCESS) return st;
+    snprintf(t->arch, sizeof t->arch, "%s", p.arch);
+    t->vector_width = p.warp_size;
+    return XRT_SUCCESS;
+}
+
+#pragma GCC diagnostic pop
+
+/* >> gpu: the table */
+static void XRT__GPU_F(fill)(xrt_backend *t)
+{
+    t->name = XRT__GPU_NAME;
+    t->init = XRT__GPU_F(init);
+    t->shutdown = XRT__GPU_F(shutdown);
+#define XRT__GPU_SLOT(name, params) t->name = XRT__GPU_F(name);
     XRT__BACKEND_OPS(XRT__GPU_SLOT)
 #undef XRT__GPU_SLOT
-};
+}
 
 #ifdef __cplusplus
 }

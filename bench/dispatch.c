@@ -27,11 +27,11 @@ __attribute__((noinline)) static double via_xrt(int calls)
 
 __attribute__((noinline)) static double direct(int calls)
 {
-    xrt_status (*volatile fn)(int *) = xrt__cpu_get_device;
+    xrt_status (*volatile fn)(const xrt_backend *, int *) = xrt__cpu_get_device;
     int i, d = 0, sum = 0;
     double t0 = bench_now_ns();
     for (i = 0; i < calls; i++) {
-        fn(&d);
+        fn(NULL, &d);
         sum += d;
     }
     t0 = bench_now_ns() - t0;

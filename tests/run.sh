@@ -76,6 +76,23 @@ else
     skip "valgrind is not installed"
 fi
 
+# The shared suite with the tracing plugin in front of the CPU backend: a
+# "suite on trace" group. The trace file proves that the group ran on it.
+echo "== runtime suite through the tracing plugin"
+suite_on_trace() { # FLAVOUR PLUGIN-DIR COMMAND... (cmocka and step set $name)
+    tflavour=$1 tdir=$2
+    shift 2
+    tf="$LOG/trace-suite-$tflavour.txt"
+    rm -f "$tf"
+    cmocka env XRT_PLUGINS="$tdir/libxrt_trace.so" XRT_TRACE_BACKEND=cpu XRT_TRACE_FILE="$tf" "$@"
+    step "suite ($tflavour) ran on trace" grep -q "^trace: init(target=cpu) -> success" "$tf"
+}
+suite_on_trace plain "$B/plugins" "$B/plain/test_suite"
+suite_on_trace asan "$B/plugins/asan" env ASAN_OPTIONS=detect_leaks=1 "$B/asan/test_suite"
+if command -v valgrind > /dev/null; then
+    suite_on_trace valgrind "$B/plugins" valgrind -q --error-exitcode=9 --leak-check=full "$B/plain/test_suite"
+fi
+
 echo "== stress under TSan"
 [ -x "$B/tsan/test_stress" ] && TSAN_OPTIONS=halt_on_error=1 cmocka "$B/tsan/test_stress"
 
@@ -95,6 +112,8 @@ fi
 
 echo "== examples"
 step "examples: xrt_info, demo, vector_add" env MAKE="$MAKE" sh tests/examples.sh
+step "xrt_info lists a plugin's backend" sh -c "XRT_PLUGINS=$B/plugins/libxrt_trace.so XRT_TRACE_FILE=/dev/null \
+    $B/examples/xrt_info | grep '^  trace available'"
 
 echo "== install"
 if have pkg-config; then

@@ -4,6 +4,9 @@
    backends registered at run time are gone after xrt_shutdown. */
 #include "xrt_test.h"
 
+/* Backend callbacks take their table (`self`) by ABI; these ignore it. */
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+
 #include <pthread.h>
 #include <stdlib.h>
 
@@ -13,7 +16,7 @@ static int fresh(void **state)
     unsetenv("XRT_BACKEND");
     unsetenv("XRT_LOG");
     xrt_shutdown();
-    xrt_set_log_level(XRT_LOG_WARN);
+    xrt_set_log_level(XRT_LOG_ENV); /* XRT_LOG applies again: unset, so warn */
     xrt_test_log_capture();
     return xrt_init() == XRT_SUCCESS ? 0 : -1;
 }
@@ -24,7 +27,7 @@ static int cleanup(void **state)
     unsetenv("XRT_BACKEND");
     unsetenv("XRT_LOG");
     xrt_shutdown();
-    xrt_set_log_level(XRT_LOG_WARN);
+    xrt_set_log_level(XRT_LOG_ENV);
     xrt_set_log_callback(NULL, NULL);
     return 0;
 }
@@ -45,28 +48,28 @@ static const char *first_available(void)
 /* >> a custom backend: malloc, free, memcpy and device queries; the rest NULL */
 static struct { int init, malloc, free, memcpy; } mine_calls;
 
-static xrt_status mine_init(char *reason, size_t n)
+static xrt_status mine_init(const xrt_backend *self, char *reason, size_t n)
 {
     (void)reason;
     (void)n;
     mine_calls.init++;
     return XRT_SUCCESS;
 }
-static xrt_status mine_get_device_count(int *count) { *count = 1; return XRT_SUCCESS; }
-static xrt_status mine_get_device(int *device) { *device = 0; return XRT_SUCCESS; }
-static xrt_status mine_malloc(void **p, size_t n)
+static xrt_status mine_get_device_count(const xrt_backend *self, int *count) { *count = 1; return XRT_SUCCESS; }
+static xrt_status mine_get_device(const xrt_backend *self, int *device) { *device = 0; return XRT_SUCCESS; }
+static xrt_status mine_malloc(const xrt_backend *self, void **p, size_t n)
 {
     mine_calls.malloc++;
     *p = aligned_alloc(XRT_ALIGNMENT, (n + XRT_ALIGNMENT - 1) & ~(size_t)(XRT_ALIGNMENT - 1));
     return *p ? XRT_SUCCESS : xrt_error(XRT_ERROR_OUT_OF_MEMORY, "mine: xrt_malloc", "%zu bytes", n);
 }
-static xrt_status mine_free(void *p)
+static xrt_status mine_free(const xrt_backend *self, void *p)
 {
     mine_calls.free++;
     free(p);
     return XRT_SUCCESS;
 }
-static xrt_status mine_memcpy(void *dst, const void *src, size_t n, xrt_memcpy_kind kind)
+static xrt_status mine_memcpy(const xrt_backend *self, void *dst, const void *src, size_t n, xrt_memcpy_kind kind)
 {
     (void)kind;
     mine_calls.memcpy++;
@@ -92,13 +95,13 @@ static xrt_backend mine_table(const char *name)
 
 /* Backends whose probe fails: one with a reason, one without. */
 static int broken_inits;
-static xrt_status broken_init(char *reason, size_t n)
+static xrt_status broken_init(const xrt_backend *self, char *reason, size_t n)
 {
     broken_inits++;
     snprintf(reason, n, "no widget found");
     return XRT_ERROR_NO_DEVICE;
 }
-static xrt_status flaky_init(char *reason, size_t n)
+static xrt_status flaky_init(const xrt_backend *self, char *reason, size_t n)
 {
     (void)reason;
     (void)n;
@@ -120,7 +123,7 @@ static void register_failing(void)
 /* xrt_shutdown frees what the program did not while the backend is still up,
    and shuts the backend down last. */
 static int mine_frees_before_shutdown = -1;
-static void mine_shutdown(void) { mine_frees_before_shutdown = mine_calls.free; }
+static void mine_shutdown(const xrt_backend *self) { mine_frees_before_shutdown = mine_calls.free; }
 
 static void test_shutdown_frees_before_backend_shutdown(void **state)
 {
@@ -144,13 +147,13 @@ static void test_shutdown_frees_before_backend_shutdown(void **state)
    the backend. The registry must end up knowing the new allocation. */
 static unsigned char reuse_buf[256] __attribute__((aligned(XRT_ALIGNMENT)));
 static gate reuse_gate;
-static xrt_status reuse_malloc(void **p, size_t n)
+static xrt_status reuse_malloc(const xrt_backend *self, void **p, size_t n)
 {
     (void)n;
     *p = reuse_buf;
     return XRT_SUCCESS;
 }
-static xrt_status reuse_free(void *p)
+static xrt_status reuse_free(const xrt_backend *self, void *p)
 {
     (void)p;
     gate_wait(&reuse_gate); /* the buffer is back with the "allocator" */
@@ -262,6 +265,7 @@ static void test_null_slots_are_unsupported(void **state)
 static void test_register_errors(void **state)
 {
     static xrt_backend mine, b;
+    char needle[96];
     int n0 = 0, n1 = 0;
     (void)state;
     mine = mine_table("mine");
@@ -272,7 +276,9 @@ static void test_register_errors(void **state)
     FAILS(xrt_register_backend(&b), XRT_ERROR_ALREADY_EXISTS, "a backend named cpu is registered");
     b = mine_table("v2");
     b.abi_version = XRT_BACKEND_ABI_VERSION + 1;
-    FAILS(xrt_register_backend(&b), XRT_ERROR_ABI_MISMATCH, "xrt_register_backend: v2: ABI version 2, expected 1");
+    snprintf(needle, sizeof needle, "xrt_register_backend: v2: ABI version %u, expected %u",
+             XRT_BACKEND_ABI_VERSION + 1, XRT_BACKEND_ABI_VERSION);
+    FAILS(xrt_register_backend(&b), XRT_ERROR_ABI_MISMATCH, needle);
     b.abi_version = 0;
     FAILS(xrt_register_backend(&b), XRT_ERROR_ABI_MISMATCH, "ABI version 0");
     b = mine_table("big");
@@ -294,7 +300,7 @@ static void test_register_errors(void **state)
 
 /* A table from an older ABI minor (smaller size): the missing tail is filled
    with UNSUPPORTED, never read from the caller's memory. */
-static xrt_status must_not_be_called(void **obj)
+static xrt_status must_not_be_called(const xrt_backend *self, void **obj)
 {
     (void)obj;
     fail_msg("a slot beyond the table's size was used");
@@ -632,12 +638,26 @@ static void test_env_log_level(void **state)
 
     setenv("XRT_LOG", "loud", 1);
     xrt_shutdown();
-    xrt_set_log_level(XRT_LOG_WARN);
+    xrt_set_log_level(XRT_LOG_ENV);
     xrt_test_log_capture();
     OK(xrt_init());
     assert_int_equal(xrt_test_log.count, 1);
     assert_int_equal(xrt_test_log.level, XRT_LOG_WARN);
     assert_non_null(strstr(xrt_test_log.last, "XRT_LOG=loud: unknown level"));
+
+    /* the program's own level outlives XRT_LOG and restarts */
+    setenv("XRT_LOG", "debug", 1);
+    xrt_set_log_level(XRT_LOG_NONE);
+    OK(reinit("XRT_BACKEND", NULL));
+    xrt_test_log_capture();
+    assert_int_equal(xrt_malloc(&p, 0), XRT_ERROR_INVALID_VALUE);
+    assert_int_equal(xrt_test_log.count, 0);
+
+    setenv("XRT_LOG", "", 1); /* empty means unset, without a warning */
+    xrt_set_log_level(XRT_LOG_ENV);
+    xrt_test_log_capture();
+    OK(reinit("XRT_BACKEND", NULL));
+    assert_int_equal(xrt_test_log.count, 0);
 }
 
 /* >> threads */
@@ -719,6 +739,31 @@ static void test_version(void **state)
     assert_int_equal(XRT_VERSION, XRT_VERSION_MAJOR * 10000 + XRT_VERSION_MINOR * 100 + XRT_VERSION_PATCH);
 }
 
+/* Every built-in backend that this build enables fills every slot of its
+   table itself, by name: none is left for the registry's UNSUPPORTED filler. */
+static void test_builtin_tables_complete(void **state)
+{
+    static const char *const names[] = {"cpu", "cuda", "hip"};
+    int filled = 0;
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+        xrt_backend t;
+        if (!xrt__builtin_table(names[i], &t)) continue;
+        filled++;
+        assert_string_equal(t.name, names[i]);
+        assert_int_equal(t.abi_version, XRT_BACKEND_ABI_VERSION);
+        assert_int_equal(t.size, sizeof(xrt_backend));
+        assert_non_null(t.init);
+        assert_non_null(t.shutdown);
+#define CHECK_SLOT(op, params) \
+    if (!t.op) fail_msg("%s: slot %s is NULL", names[i], #op);
+        XRT__BACKEND_OPS(CHECK_SLOT)
+#undef CHECK_SLOT
+    }
+    assert_true(filled >= 1); /* the CPU backend at least */
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, fresh, cleanup)
 
 int main(void)
@@ -744,6 +789,7 @@ int main(void)
         T(test_selection_is_per_thread),
         T(test_concurrent_init),
         T(test_version),
+        T(test_builtin_tables_complete),
     };
     return cmocka_run_group_tests_name("registry", tests, NULL, NULL);
 }

@@ -1,0 +1,32 @@
+# >> plugins (included by the Makefile): the tracing backend of examples/plugin
+# and the small plugins that tests/test_plugin.c loads. Each is a shared object
+# that includes xrt.h for its types only (no XRT_IMPL). The ASan test programs
+# load copies built with the sanitizers, from $(B)/plugins/asan.
+PLUGIN_CFLAGS := -std=c11 $(WARN) -I. -shared -fPIC
+PLUGINS       := $(B)/plugins/libxrt_trace.so \
+                 $(patsubst tests/plugins/%.c,$(B)/plugins/test_%.so,$(wildcard tests/plugins/*.c))
+PLUGINS_ASAN  := $(patsubst $(B)/plugins/%,$(B)/plugins/asan/%,$(PLUGINS))
+
+$(B)/plugins/libxrt_trace.so: examples/plugin/trace.c xrt.h xrt_backends.h
+	@mkdir -p $(@D)
+	$(CC) $(PLUGIN_CFLAGS) $(CFLAGS) -o $@ $<
+$(B)/plugins/test_%.so: tests/plugins/%.c xrt.h xrt_backends.h
+	@mkdir -p $(@D)
+	$(CC) $(PLUGIN_CFLAGS) $(CFLAGS) -o $@ $<
+$(B)/plugins/asan/libxrt_trace.so: examples/plugin/trace.c xrt.h xrt_backends.h
+	@mkdir -p $(@D)
+	$(CC) $(PLUGIN_CFLAGS) -O1 -g $(SAN) -o $@ $<
+$(B)/plugins/asan/test_%.so: tests/plugins/%.c xrt.h xrt_backends.h
+	@mkdir -p $(@D)
+	$(CC) $(PLUGIN_CFLAGS) -O1 -g $(SAN) -o $@ $<
+
+.PHONY: plugins
+plugins: $(PLUGINS) $(PLUGINS_ASAN)
+examples: $(B)/plugins/libxrt_trace.so
+tests: plugins
+
+# tests/test_plugin.c finds the plugins of its own flavour here.
+$(B)/plain/test_plugin: ENABLE += -DXRT_TEST_PLUGIN_DIR=\"$(B)/plugins\"
+$(B)/asan/test_plugin: ENABLE += -DXRT_TEST_PLUGIN_DIR=\"$(B)/plugins/asan\"
+$(B)/plain/test_plugin: | $(PLUGINS)
+$(B)/asan/test_plugin: | $(PLUGINS_ASAN)

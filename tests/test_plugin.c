@@ -1,0 +1,563 @@
+/* Plugins: backends in shared objects (XRT_PLUGINS, xrt_load_plugin). The
+   failure cases (tests/plugins/: no symbol, another ABI, a failing
+   registration, a taken name, a missing file) are skipped with a reason that
+   is logged and queryable while xrt and the other plugins carry on; a plugin
+   loads once per process and registers again at every init; its backend takes
+   part in selection. Then the tracing backend (examples/plugin/trace.c): its
+   lines, its handle and pointer rule, host functions, fork, its target.
+
+   Plugins are loaded once per process and never unloaded, so the tests run in
+   order and each sets the environment it needs, then restarts xrt. The
+   Makefile passes XRT_TEST_PLUGIN_DIR, where the plugins of this program's
+   flavour (plain or ASan) are. */
+#include "xrt_test.h"
+
+#include <dlfcn.h>
+#include <regex.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifndef XRT_TEST_PLUGIN_DIR
+#define XRT_TEST_PLUGIN_DIR "build/plugins"
+#endif
+#define PLUGIN(file) XRT_TEST_PLUGIN_DIR "/" file
+#define TRACE PLUGIN("libxrt_trace.so")
+#define GOOD PLUGIN("test_good.so")
+#define MISSING PLUGIN("test_missing.so")
+
+/* >> helpers */
+/* Every log line of the test, "level: message\n" each (xrt_test_log keeps the last one). */
+static struct { char text[16384]; size_t len; int count; } logged;
+
+static void collect(xrt_log_level level, const char *msg, void *user)
+{
+    static const char *const names[] = {"none", "error", "warn", "info", "debug"};
+    int n = snprintf(logged.text + logged.len, sizeof logged.text - logged.len, "%s: %s\n", names[level], msg);
+    if (n > 0 && logged.len + (size_t)n < sizeof logged.text) logged.len += (size_t)n;
+    logged.count++;
+    xrt_test_log_fn(level, msg, user);
+}
+
+static int capture(void **state)
+{
+    (void)state;
+    xrt_test_log_capture();
+    memset(&logged, 0, sizeof logged);
+    xrt_set_log_callback(collect, NULL);
+    return 0;
+}
+
+static void set_env(const char *name, const char *value)
+{
+    if (value) setenv(name, value, 1);
+    else unsetenv(name);
+}
+
+/* Starts xrt again with the given XRT_PLUGINS and XRT_BACKEND (NULL: unset). */
+static xrt_status restart(const char *plugins, const char *backend)
+{
+    set_env("XRT_PLUGINS", plugins);
+    set_env("XRT_BACKEND", backend);
+    xrt_shutdown();
+    xrt_get_last_error();
+    return xrt_init();
+}
+
+/* The plugin loaded from `path` (its info in *info), or -1. */
+static int plugin_index(const char *path, xrt_plugin_info *info)
+{
+    int n = 0, i;
+    OK(xrt_plugin_count(&n));
+    for (i = 0; i < n; i++) {
+        OK(xrt_plugin_get_info(i, info));
+        if (strcmp(info->path, path) == 0) return i;
+    }
+    memset(info, 0, sizeof *info);
+    return -1;
+}
+
+static int plugins_loaded(void)
+{
+    int n = 0;
+    OK(xrt_plugin_count(&n));
+    return n;
+}
+
+/* How many registered backends are called `name`. */
+static int backends_named(const char *name)
+{
+    xrt_backend_info info;
+    int n = 0, i, found = 0;
+    OK(xrt_backend_count(&n));
+    for (i = 0; i < n; i++) {
+        OK(xrt_backend_get_info(i, &info));
+        found += strcmp(info.name, name) == 0;
+    }
+    return found;
+}
+
+/* A synchronous round trip through device memory (good has no streams). */
+static void assert_memory_works(unsigned char v)
+{
+    unsigned char h[64];
+    void *d;
+    OK(xrt_malloc(&d, sizeof h));
+    OK(xrt_memset(d, v, sizeof h));
+    memset(h, 0, sizeof h);
+    OK(xrt_memcpy(h, d, sizeof h, XRT_MEMCPY_DEVICE_TO_HOST));
+    assert_bytes(h, sizeof h, v);
+    OK(xrt_free(d));
+}
+
+/* A skipped plugin: queryable with its reason, logged once at warn level with it. */
+static void assert_skipped(const char *path, const char *why)
+{
+    xrt_plugin_info info;
+    char line[512];
+    assert_true(plugin_index(path, &info) >= 0);
+    assert_int_equal(info.loaded, 0);
+    assert_null(info.backend);
+    if (!strstr(info.reason, why)) fail_msg("%s: reason \"%s\", expected \"%s\"", path, info.reason, why);
+    snprintf(line, sizeof line, "warn: plugin %s skipped: %s\n", path, info.reason);
+    assert_non_null(strstr(logged.text, line));
+    assert_null(strstr(strstr(logged.text, line) + 1, line));
+}
+
+/* >> loading */
+/* No plugins: nothing loaded, nothing logged, only the built-in backends. */
+static void test_no_plugins(void **state)
+{
+    (void)state;
+    OK(restart(NULL, NULL));
+    assert_int_equal(plugins_loaded(), 0);
+    assert_int_equal(backends_named("cuda") + backends_named("hip") + backends_named("cpu"), 3);
+    assert_int_equal(backends_named("good") + backends_named("trace"), 0);
+    assert_int_equal(logged.count, 0);
+}
+
+static void test_failures_skipped(void **state)
+{
+    char names[256];
+    const char *name = NULL;
+    (void)state;
+    OK(restart(PLUGIN("test_nosym.so") ":" PLUGIN("test_badabi.so") ":" PLUGIN("test_fails.so") ":"
+               PLUGIN("test_dupname.so") ":" MISSING ":" GOOD, NULL));
+    assert_int_equal(xrt_get_last_error(), XRT_SUCCESS); /* skipping is not an error of xrt_init */
+    assert_int_equal(plugins_loaded(), 6);
+    assert_skipped(PLUGIN("test_nosym.so"), "no function xrt_plugin_register in it");
+    snprintf(names, sizeof names, "badabi: ABI version %u, expected %u", XRT_BACKEND_ABI_VERSION + 1,
+             XRT_BACKEND_ABI_VERSION);
+    assert_skipped(PLUGIN("test_badabi.so"), names);
+    assert_skipped(PLUGIN("test_fails.so"), "xrt_plugin_register failed: no device: fails: no widget at /dev/widget0");
+    assert_skipped(PLUGIN("test_dupname.so"), "a backend named cpu is registered");
+    assert_skipped(MISSING, "cannot load: " MISSING);
+    assert_int_equal(logged.count, 5); /* one line per skipped plugin, nothing else */
+
+    /* the others carry on: good is loaded after them, cpu is still the built-in one */
+    {
+        xrt_plugin_info info;
+        assert_true(plugin_index(GOOD, &info) >= 0);
+        assert_int_equal(info.loaded, 1);
+        assert_string_equal(info.backend, "good");
+        assert_string_equal(info.reason, "");
+    }
+    assert_int_equal(backends_named("cpu"), 1);
+    assert_int_equal(backends_named("good"), 1);
+    assert_int_equal(backends_named("badabi"), 0);
+    OK(xrt_get_backend(&name));
+    assert_string_equal(name, "cpu");
+    assert_stream_works(NULL, 0x31);
+    FAILS(xrt_plugin_get_info(6, &(xrt_plugin_info){0}), XRT_ERROR_INVALID_VALUE, "index 6 out of range");
+}
+
+/* Through XRT_PLUGINS and xrt_load_plugin, twice each: one load, one backend. */
+static void test_load_twice(void **state)
+{
+    int n;
+    (void)state;
+    OK(restart(GOOD ":" GOOD, NULL));
+    n = plugins_loaded();
+    OK(xrt_load_plugin(GOOD));
+    assert_int_equal(plugins_loaded(), n);
+    assert_int_equal(backends_named("good"), 1);
+
+    OK(xrt_load_plugin(TRACE));
+    OK(xrt_load_plugin(TRACE));
+    assert_int_equal(plugins_loaded(), n + 1);
+    assert_int_equal(backends_named("trace"), 1);
+
+    /* a failed plugin is not tried again; a new one fails through the API: one error line, no warning */
+    FAILS(xrt_load_plugin(MISSING), XRT_ERROR_BACKEND_UNAVAILABLE, "cannot load: " MISSING);
+    logged.len = 0;
+    logged.text[0] = 0;
+    FAILS(xrt_load_plugin(PLUGIN("test_nosym.so")), XRT_ERROR_BACKEND_UNAVAILABLE,
+          "xrt_load_plugin: " PLUGIN("test_nosym.so") ": no function xrt_plugin_register");
+    assert_null(strstr(logged.text, "warn:"));
+    assert_int_equal(plugins_loaded(), n + 1);
+    FAILS(xrt_load_plugin(""), XRT_ERROR_INVALID_VALUE, "path is NULL or empty");
+    FAILS(xrt_load_plugin(NULL), XRT_ERROR_INVALID_VALUE, "path is NULL or empty");
+}
+
+/* After xrt_shutdown + init, every plugin loaded before is back, once, with
+   or without XRT_PLUGINS. */
+static void test_reinit(void **state)
+{
+    int n;
+    (void)state;
+    OK(restart(GOOD, NULL));
+    OK(xrt_load_plugin(TRACE));
+    n = plugins_loaded();
+    OK(restart(NULL, NULL));
+    assert_int_equal(plugins_loaded(), n);
+    assert_int_equal(backends_named("good"), 1);
+    assert_int_equal(backends_named("trace"), 1);
+    OK(restart(TRACE ":" GOOD, NULL));
+    assert_int_equal(plugins_loaded(), n);
+    assert_int_equal(backends_named("good"), 1);
+    assert_int_equal(backends_named("trace"), 1);
+    OK(xrt_set_backend("good"));
+    assert_memory_works(0x32);
+}
+
+/* The code of a plugin stays mapped after xrt_shutdown, and a dlclose of our
+   own reference does not unmap it either (RTLD_NODELETE). */
+static void test_never_unloaded(void **state)
+{
+    void *h;
+    (void)state;
+    OK(restart(GOOD, NULL));
+    xrt_shutdown();
+    h = dlopen(GOOD, RTLD_NOW | RTLD_NOLOAD);
+    assert_non_null(h);
+    dlclose(h);
+    h = dlopen(GOOD, RTLD_NOW | RTLD_NOLOAD);
+    assert_non_null(h);
+    dlclose(h);
+}
+
+/* >> selection */
+static void test_select_plugin_backend(void **state)
+{
+    xrt_backend_info info;
+    xrt_pointer_attributes a;
+    xrt_stream s;
+    void *d;
+    (void)state;
+    OK(restart(GOOD, "good"));
+    assert_string_equal(current_backend(), "good");
+    assert_memory_works(0x44);
+    OK(xrt_malloc(&d, 64));
+    OK(xrt_pointer_get_attributes(&a, d));
+    assert_string_equal(a.backend, "good");
+    OK(xrt_free(d));
+    FAILS(xrt_stream_create(&s), XRT_ERROR_UNSUPPORTED, "not supported by backend good");
+
+    /* a priority list: an unavailable plugin backend is passed over */
+    set_env("XRT_TRACE_BACKEND", "nosuch");
+    OK(restart(GOOD ":" TRACE, "trace, good, cpu"));
+    assert_string_equal(current_backend(), "good");
+    OK(restart(GOOD, "GOOD"));
+    assert_string_equal(current_backend(), "good");
+
+    /* xrt_set_backend, and the listing (what xrt_info prints) */
+    OK(restart(GOOD, NULL));
+    assert_string_equal(current_backend(), "cpu");
+    OK(xrt_set_backend("good"));
+    assert_string_equal(current_backend(), "good");
+    assert_true(backend_index("good", &info) > backend_index("cpu", NULL));
+    assert_int_equal(info.available, 1);
+    assert_string_equal(info.reason, "");
+    assert_int_equal(info.abi_version, XRT_BACKEND_ABI_VERSION);
+    FAILS(xrt_set_backend("badabi"), XRT_ERROR_NOT_FOUND, "unknown backend 'badabi'");
+    set_env("XRT_TRACE_BACKEND", "cpu");
+}
+
+/* >> the tracer */
+/* A fresh, empty file for the trace; its name in `path`. */
+static void trace_to_temp_file(char *path, size_t n)
+{
+    int fd;
+    snprintf(path, n, "/tmp/xrt-trace-XXXXXX");
+    fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    set_env("XRT_TRACE_FILE", path);
+}
+
+static char *read_file(const char *path)
+{
+    static char text[65536];
+    FILE *f = fopen(path, "r");
+    size_t n;
+    assert_non_null(f);
+    n = fread(text, 1, sizeof text - 1, f);
+    text[n] = 0;
+    fclose(f);
+    return text;
+}
+
+/* The line of the trace that starts with `start` (NULL if none); checks
+   that it ends in "-> <status> <duration> us". */
+static const char *trace_line(const char *text, const char *start, const char *status)
+{
+    const char *p;
+    char line[512], want[128];
+    regex_t re;
+    for (p = text; (p = strstr(p, start)) != NULL; p++)
+        if (p == text || p[-1] == '\n') break;
+    if (!p) fail_msg("no trace line starts with \"%s\" in:\n%s", start, text);
+    snprintf(line, sizeof line, "%.*s", (int)strcspn(p, "\n"), p);
+    snprintf(want, sizeof want, "^trace: [a-z_]+\\(.*\\) -> %s [0-9]+\\.[0-9] us$", status);
+    assert_int_equal(regcomp(&re, want, REG_EXTENDED | REG_NOSUB), 0);
+    if (regexec(&re, line, 0, NULL, 0) != 0) fail_msg("\"%s\" does not match \"%s\"", line, want);
+    regfree(&re);
+    return p;
+}
+
+static void test_trace_lines(void **state)
+{
+    static unsigned char h[4096];
+    char path[64], start[256];
+    const char *text;
+    xrt_stream s;
+    void *d, *native = NULL;
+    int calls = 0;
+    (void)state;
+    trace_to_temp_file(path, sizeof path);
+    set_env("XRT_TRACE_BACKEND", "cpu");
+    OK(restart(TRACE, "trace"));
+    assert_string_equal(current_backend(), "trace");
+    OK(xrt_malloc(&d, sizeof h));
+    OK(xrt_stream_create(&s));
+    OK(xrt_memcpy_async(d, h, sizeof h, XRT_MEMCPY_HOST_TO_DEVICE, s));
+    OK(xrt_launch_host_func(s, count_up, &calls));
+    OK(xrt_stream_synchronize(s));
+    assert_int_equal(calls, 1);
+    OK(xrt_stream_destroy(s));
+    OK(xrt_free(d));
+    FAILS(xrt_set_device(7), XRT_ERROR_INVALID_DEVICE, "device");
+    FAILS(xrt_stream_get_native(NULL, &native), XRT_ERROR_UNSUPPORTED, "not supported by backend trace");
+    assert_non_null(strstr(xrt_get_last_error_string(), "(target: xrt_stream_get_native: not supported by backend cpu)"));
+    xrt_shutdown(); /* closes the file */
+
+    text = read_file(path);
+    trace_line(text, "trace: init(target=cpu)", "success");
+    snprintf(start, sizeof start, "trace: malloc(size=4096, *ptr=%p)", d);
+    trace_line(text, start, "success");
+    snprintf(start, sizeof start, "trace: memcpy_async(dst=%p, src=%p, size=4096, kind=1, stream=0x", d, (void *)h);
+    trace_line(text, start, "success");
+    snprintf(start, sizeof start, "trace: host_fn(fn=0x");
+    trace_line(text, start, "success");
+    snprintf(start, sizeof start, "trace: free(ptr=%p)", d);
+    trace_line(text, start, "success");
+    trace_line(text, "trace: set_device(device=7)", "invalid device");
+    trace_line(text, "trace: stream_get_native(stream=(nil), *native=(nil))", "operation not supported by this backend");
+    trace_line(text, "trace: shutdown(target=cpu)", "success");
+    remove(path);
+    set_env("XRT_TRACE_FILE", "/dev/null");
+}
+
+/* Handles and allocations made through the tracer are the tracer's; those
+   made on its target are the target's; neither is usable with the other. */
+static void test_trace_handle_rule(void **state)
+{
+    xrt_pointer_attributes a;
+    unsigned char h[64];
+    xrt_stream sc, st;
+    xrt_event ec, et;
+    void *pc, *pt;
+    (void)state;
+    set_env("XRT_TRACE_BACKEND", "cpu");
+    OK(restart(TRACE, "cpu"));
+    OK(xrt_stream_create(&sc));
+    OK(xrt_event_create(&ec, 0));
+    OK(xrt_malloc(&pc, sizeof h));
+    OK(xrt_set_backend("trace"));
+    OK(xrt_stream_create(&st));
+    OK(xrt_event_create(&et, 0));
+    OK(xrt_malloc(&pt, sizeof h));
+    OK(xrt_pointer_get_attributes(&a, pt));
+    assert_string_equal(a.backend, "trace");
+
+    FAILS(xrt_stream_synchronize(sc), XRT_ERROR_INVALID_HANDLE, "belongs to backend cpu, not trace");
+    FAILS(xrt_event_record(ec, st), XRT_ERROR_INVALID_HANDLE, "belongs to backend cpu, not trace");
+    FAILS(xrt_memcpy(h, pc, sizeof h, XRT_MEMCPY_DEVICE_TO_HOST), XRT_ERROR_INVALID_POINTER,
+          "belongs to backend cpu, not trace");
+    FAILS(xrt_free(pc), XRT_ERROR_INVALID_POINTER, "belongs to another backend");
+    assert_stream_works(st, 0x51);
+    OK(xrt_event_record(et, st));
+    OK(xrt_event_synchronize(et));
+
+    OK(xrt_set_backend("cpu"));
+    FAILS(xrt_stream_synchronize(st), XRT_ERROR_INVALID_HANDLE, "belongs to backend trace, not cpu");
+    FAILS(xrt_stream_wait_event(sc, et), XRT_ERROR_INVALID_HANDLE, "belongs to backend trace, not cpu");
+    FAILS(xrt_memset(pt, 0, sizeof h), XRT_ERROR_INVALID_POINTER, "belongs to backend trace, not cpu");
+    FAILS(xrt_free(pt), XRT_ERROR_INVALID_POINTER, "belongs to another backend");
+    assert_stream_works(sc, 0x52);
+    OK(xrt_event_destroy(ec));
+    OK(xrt_stream_destroy(sc));
+    OK(xrt_free(pc));
+
+    OK(xrt_set_backend("trace"));
+    OK(xrt_event_destroy(et));
+    OK(xrt_stream_destroy(st));
+    OK(xrt_free(pt));
+}
+
+/* A host function launched through the tracer (on cpu, which lets host
+   functions call xrt) dispatches to the tracer: the tracer's handles and
+   memory are valid there, and calls that wait are refused as everywhere. */
+typedef struct host_calls {
+    xrt_stream s;
+    void *d;
+    const char *backend;
+    xrt_status set, sync;
+} host_calls;
+
+static void call_from_host_fn(void *user)
+{
+    host_calls *c = (host_calls *)user;
+    xrt_get_backend(&c->backend);
+    c->set = xrt_memset_async(c->d, 0x5c, 64, c->s);
+    c->sync = xrt_stream_synchronize(c->s);
+}
+
+static void test_trace_host_fn_calls(void **state)
+{
+    unsigned char h[64];
+    host_calls c;
+    (void)state;
+    memset(&c, 0, sizeof c);
+    set_env("XRT_TRACE_BACKEND", "cpu");
+    OK(restart(TRACE, "trace"));
+    OK(xrt_stream_create(&c.s));
+    OK(xrt_malloc(&c.d, sizeof h));
+    OK(xrt_memset(c.d, 0, sizeof h));
+    OK(xrt_launch_host_func(c.s, call_from_host_fn, &c));
+    OK(xrt_stream_synchronize(c.s)); /* the host function has run ... */
+    OK(xrt_stream_synchronize(c.s)); /* ... and what it enqueued too */
+    assert_non_null(c.backend);
+    assert_string_equal(c.backend, "trace");
+    assert_int_equal(c.set, XRT_SUCCESS);
+    assert_int_equal(c.sync, XRT_ERROR_NOT_PERMITTED);
+    OK(xrt_memcpy(h, c.d, sizeof h, XRT_MEMCPY_DEVICE_TO_HOST));
+    assert_bytes(h, sizeof h, 0x5c);
+    OK(xrt_free(c.d));
+    OK(xrt_stream_destroy(c.s));
+}
+
+/* The tracer is not fork-safe (its target is not known when it registers):
+   a forked child is refused it, and can still use cpu directly. */
+static void test_trace_fork(void **state)
+{
+    int status = -1;
+    pid_t pid;
+    (void)state;
+    set_env("XRT_TRACE_BACKEND", "cpu");
+    OK(restart(TRACE, "trace"));
+    assert_string_equal(current_backend(), "trace");
+    fflush(NULL);
+    pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        void *d = NULL;
+        int bad = 0;
+        xrt_set_log_callback(NULL, NULL);
+        xrt_set_log_level(XRT_LOG_NONE);
+        bad |= xrt_malloc(&d, 64) != XRT_ERROR_NOT_PERMITTED;
+        bad |= (!strstr(xrt_get_last_error_string(), "forked child: trace cannot be used after fork()")) << 1;
+        bad |= (xrt_set_backend("trace") != XRT_ERROR_NOT_PERMITTED) << 2;
+        bad |= (xrt_set_backend("cpu") != XRT_SUCCESS) << 3;
+        bad |= (xrt_malloc(&d, 64) != XRT_SUCCESS || xrt_memset(d, 1, 64) != XRT_SUCCESS || xrt_free(d) != XRT_SUCCESS) << 4;
+        _exit(bad);
+    }
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+    assert_stream_works(NULL, 0x53); /* the parent still traces */
+}
+
+static void assert_trace_unavailable(const char *why)
+{
+    xrt_backend_info info;
+    assert_true(backend_index("trace", &info) >= 0);
+    assert_int_equal(info.available, 0);
+    if (!strstr(info.reason, why)) fail_msg("reason \"%s\", expected \"%s\"", info.reason, why);
+    FAILS(xrt_set_backend("trace"), XRT_ERROR_BACKEND_UNAVAILABLE, why);
+}
+
+/* XRT_TRACE_BACKEND: unknown, the tracer itself, another plugin's backend,
+   unset (the first available of cuda, hip, cpu); read again at every init.
+   XRT_TRACE_FILE that cannot be opened. */
+static void test_trace_targets(void **state)
+{
+    static const char *const order[] = {"cuda", "hip", "cpu"};
+    xrt_backend_info info;
+    char path[64], start[64];
+    xrt_stream s;
+    size_t i;
+    (void)state;
+    set_env("XRT_TRACE_BACKEND", "nosuch");
+    OK(restart(TRACE, NULL));
+    assert_trace_unavailable("XRT_TRACE_BACKEND=nosuch: no such backend, or it is unavailable");
+    set_env("XRT_TRACE_BACKEND", "TRACE");
+    OK(restart(TRACE, NULL));
+    assert_trace_unavailable("XRT_TRACE_BACKEND=TRACE: the tracer cannot trace itself");
+    set_env("XRT_TRACE_BACKEND", "cpu");
+    set_env("XRT_TRACE_FILE", "/nonexistent/trace.log");
+    OK(restart(TRACE, NULL));
+    assert_trace_unavailable("XRT_TRACE_FILE=/nonexistent/trace.log: No such file or directory");
+    set_env("XRT_TRACE_FILE", "/dev/null");
+
+    /* re-resolved at every init: cpu, then good (no capabilities, no streams) */
+    OK(restart(TRACE ":" GOOD, "trace"));
+    assert_true(caps() & XRT_CAP_HOST_FUNC);
+    set_env("XRT_TRACE_BACKEND", "good");
+    OK(restart(TRACE ":" GOOD, "trace"));
+    assert_int_equal(caps(), 0);
+    assert_memory_works(0x54); /* good's synchronous copies and sets, traced */
+    FAILS(xrt_stream_create(&s), XRT_ERROR_UNSUPPORTED, "not supported by backend trace");
+
+    /* unset: the first available of cuda, hip, cpu */
+    set_env("XRT_TRACE_BACKEND", NULL);
+    trace_to_temp_file(path, sizeof path);
+    OK(restart(TRACE, "trace"));
+    for (i = 0; i < sizeof order / sizeof order[0]; i++)
+        if (backend_index(order[i], &info) >= 0 && info.available) break;
+    assert_true(i < sizeof order / sizeof order[0]);
+    xrt_shutdown();
+    snprintf(start, sizeof start, "trace: init(target=%s)", order[i]);
+    trace_line(read_file(path), start, "success");
+    remove(path);
+    set_env("XRT_TRACE_FILE", "/dev/null");
+    set_env("XRT_TRACE_BACKEND", "cpu");
+}
+
+static int finish(void **state)
+{
+    (void)state;
+    xrt_shutdown();
+    xrt_set_log_callback(NULL, NULL);
+    return 0;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup(test_no_plugins, capture),
+        cmocka_unit_test_setup(test_failures_skipped, capture),
+        cmocka_unit_test_setup(test_load_twice, capture),
+        cmocka_unit_test_setup(test_reinit, capture),
+        cmocka_unit_test_setup(test_never_unloaded, capture),
+        cmocka_unit_test_setup(test_select_plugin_backend, capture),
+        cmocka_unit_test_setup(test_trace_lines, capture),
+        cmocka_unit_test_setup(test_trace_handle_rule, capture),
+        cmocka_unit_test_setup(test_trace_host_fn_calls, capture),
+        cmocka_unit_test_setup(test_trace_fork, capture),
+        cmocka_unit_test_setup(test_trace_targets, capture),
+    };
+    set_env("XRT_TRACE_FILE", "/dev/null"); /* listing the backends probes the tracer: keep stderr clean */
+    set_env("XRT_TRACE_BACKEND", "cpu");
+    set_env("XRT_LOG", NULL);
+    return cmocka_run_group_tests_name("plugins", tests, NULL, finish);
+}

@@ -1,0 +1,1691 @@
+/* xrt_rdma.h - RDMA memory registration over libibverbs, with a registration cache.
+
+   Registers any buffer xrt can classify (host, pinned host, device memory) with
+   an RDMA device, and keeps the registrations in a cache that xrt's free calls
+   invalidate, so that memory freed and allocated again at the same address
+   never gets a stale registration.
+
+   Enable it in the XRT_IMPL unit (it needs <infiniband/verbs.h>: libibverbs-dev):
+
+       #define XRT_IMPL
+       #define XRT_ENABLE_RDMA
+       #include "xrt_rdma.h"      // includes xrt.h
+
+   Other units include "xrt_rdma.h" for the declarations; they see no verbs
+   header (struct ibv_pd and struct ibv_mr are only declared). libibverbs is
+   loaded at run time when first needed (XRT_NO_RUNTIME_LINKING: link
+   -libverbs instead); where /sys/class/infiniband is absent nothing is loaded
+   and every call says why there is no device.
+
+       xrt_rdma_ctx ctx; xrt_rdma_reg reg; void *buf;
+       if (xrt_rdma_open(&ctx, NULL)) { puts(xrt_get_last_error_string()); return 1; }
+       xrt_malloc_host(&buf, 1 << 20);
+       xrt_rdma_register(ctx, buf, 1 << 20, XRT_RDMA_LOCAL_WRITE | XRT_RDMA_REMOTE_WRITE, &reg);
+       ... post work requests with reg.lkey / reg.rkey / reg.addr ...
+       xrt_rdma_release(&reg); xrt_free_host(buf); xrt_rdma_close(ctx);
+
+   Paths. Host, pinned host and managed memory (and the cpu backend's device
+   memory, which is host memory) are registered with ibv_reg_mr. GPU device
+   memory tries dma-buf first (xrt_mem_export_dmabuf + ibv_reg_dmabuf_mr), then
+   peer memory (ibv_reg_mr on the device pointer, served by nvidia_peermem or
+   the amdgpu peer-memory client). A path is tried when it is detected: the
+   device takes dma-bufs when ibv_reg_dmabuf_mr with fd -1 fails with EBADF
+   (not EOPNOTSUPP); peer memory when /sys/module/nvidia_peermem (cuda) or
+   /sys/kernel/mm/memory_peers/amdkfd (hip) exists. When no path works, the
+   error names every path and why it was skipped or failed.
+
+   Cache. Memory that xrt allocated (xrt_malloc, xrt_malloc_host,
+   xrt_malloc_async) is registered through the cache: a registration covers the
+   pages of the requested range, clipped to the allocation; registering a range
+   inside a cached one again, with no more access flags, is a hit that returns
+   the same MR with one more reference, without a system call. A miss that overlaps cached entries
+   registers their union (with the union of their access flags) and replaces
+   them, so cached entries never overlap and a lookup is one O(log n) search.
+   An entry whose references are all released stays cached, in LRU order,
+   within the limits (XRT_RDMA_CACHE_ENTRIES, XRT_RDMA_CACHE_BYTES or
+   xrt_rdma_cache_set_limits); referenced entries are never evicted. When
+   ibv_reg_mr fails with ENOMEM, unreferenced entries are dropped and the
+   registration is tried once more. xrt_free, xrt_free_host and xrt_free_async
+   deregister every cached entry that overlaps the freed allocation before the
+   memory is released. A cached registration still held at that point is
+   deregistered too, with a warning: its keys stop working instead of
+   reaching memory that now belongs to someone else (release it as usual).
+
+   Memory xrt did not allocate (malloc, mmap, cudaMalloc) is registered
+   uncached: every xrt_rdma_register makes a private MR that xrt_rdma_release
+   deregisters. xrt cannot see such memory being freed, so it never caches it;
+   register it once and keep the registration while you use it.
+
+   fork(). Contexts belong to the process that opened them. In a child, every
+   call on a context opened before fork() fails with XRT_ERROR_INVALID_HANDLE
+   (the child shares the parent's verbs file: deregistering there would destroy
+   the parent's MRs); xrt_rdma_release of a parent's registration and
+   xrt_rdma_close there only forget xrt's records. A child opens its own
+   context. The parent's registrations keep working: with
+   Linux 5.13 or later, fork() copies registered pages for the child rather
+   than sharing them (xrt_rdma_context_info.fork says what libibverbs found).
+
+   Threads: every function is thread-safe. A context's cache has one lock,
+   never held across ibv_reg_mr. Release every registration before closing
+   its context (xrt_rdma_close deregisters what is still held, with a warning).
+
+   Environment (read when a context is opened, except XRT_IBVERBS_LIBRARY):
+     XRT_RDMA_DEVICE        device xrt_rdma_open(ctx, NULL) opens (default: the first with an active port)
+     XRT_RDMA_DMABUF        auto (default), 0: never use dma-buf, 1: try it even when not detected
+     XRT_RDMA_PEERMEM       auto (default), 0: never use peer memory, 1: try it even when not detected
+     XRT_RDMA_CACHE         1 (default), 0: every registration is uncached
+     XRT_RDMA_CACHE_ENTRIES most cached registrations (default 4096)
+     XRT_RDMA_CACHE_BYTES   most cached bytes, suffix k, m or g allowed (default: no limit)
+     XRT_IBVERBS_LIBRARY    path or soname of libibverbs (default libibverbs.so.1)
+*/
+#ifndef XRT_RDMA_H_INCLUDED
+#define XRT_RDMA_H_INCLUDED
+
+#include "xrt.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct ibv_context;
+struct ibv_pd;
+struct ibv_mr;
+
+/* A device context with its protection domain and registration cache. The
+   handle records a generation: a closed context gives XRT_ERROR_INVALID_HANDLE. */
+typedef struct xrt_rdma_ctx_s *xrt_rdma_ctx;
+
+enum { /* access flags: the values of enum ibv_access_flags */
+    XRT_RDMA_LOCAL_WRITE = 1,
+    XRT_RDMA_REMOTE_WRITE = 2, /* needs XRT_RDMA_LOCAL_WRITE */
+    XRT_RDMA_REMOTE_READ = 4,
+    XRT_RDMA_REMOTE_ATOMIC = 8, /* needs XRT_RDMA_LOCAL_WRITE */
+    XRT_RDMA_RELAXED_ORDERING = 1 << 20
+};
+
+typedef enum xrt_rdma_path {
+    XRT_RDMA_PATH_NONE = 0,
+    XRT_RDMA_PATH_HOST,   /* ibv_reg_mr on host memory */
+    XRT_RDMA_PATH_DMABUF, /* device memory exported as a dma-buf, ibv_reg_dmabuf_mr */
+    XRT_RDMA_PATH_PEER    /* ibv_reg_mr on a device pointer, through a peer-memory driver */
+} xrt_rdma_path;
+
+/* One registration. addr is the pointer that was registered: use it (and
+   offsets from it) as the address in work requests; lkey and rkey may cover
+   more than [addr, addr+size) when the registration came from the cache. */
+typedef struct xrt_rdma_reg {
+    uint32_t lkey;
+    uint32_t rkey;         /* 0 without remote access flags */
+    uint64_t addr;
+    size_t size;
+    xrt_rdma_path path;
+    int cached;            /* 1: shared through the cache; 0: a private registration */
+    struct ibv_mr *mr;     /* the verbs MR (shared when cached: never deregister it yourself) */
+    void *opaque;          /* xrt's: NULL once released */
+} xrt_rdma_reg;
+
+#define XRT_RDMA_MAX_PORTS 4
+#define XRT_RDMA_MAX_GIDS 8
+#define XRT_RDMA_UNLIMITED ((size_t)-1)
+
+typedef struct xrt_rdma_gid {
+    int index;
+    uint8_t raw[16];
+    char type[16]; /* "IB", "RoCE v1", "RoCE v2" */
+} xrt_rdma_gid;
+
+typedef struct xrt_rdma_port_info {
+    int port;               /* 1-based */
+    int active;             /* 1 when the port state is active */
+    const char *state;      /* "down", "init", "armed", "active", ... */
+    const char *link_layer; /* "InfiniBand", "Ethernet" */
+    int active_mtu;         /* bytes */
+    int max_mtu;            /* bytes */
+    unsigned lid;
+    int gid_table_size;
+    int gid_count;          /* valid GIDs listed below (at most XRT_RDMA_MAX_GIDS) */
+    xrt_rdma_gid gids[XRT_RDMA_MAX_GIDS];
+} xrt_rdma_port_info;
+
+typedef struct xrt_rdma_device_info {
+    char name[64];
+    uint64_t node_guid;     /* host byte order */
+    int port_count;         /* ports of the device; the first XRT_RDMA_MAX_PORTS are listed */
+    xrt_rdma_port_info ports[XRT_RDMA_MAX_PORTS];
+} xrt_rdma_device_info;
+
+typedef struct xrt_rdma_context_info {
+    char device[64];
+    struct ibv_context *context;
+    struct ibv_pd *pd;
+    int owns_pd;            /* 0 when the PD was adopted (xrt_rdma_open_pd) */
+    int dmabuf;             /* 1 when the device takes dma-buf registrations */
+    char dmabuf_reason[160];/* why not, when dmabuf is 0 */
+    int cache;              /* 0 when XRT_RDMA_CACHE=0 */
+    const char *fork;       /* what libibverbs says of fork(): "unneeded", "enabled", "disabled", "unknown" */
+} xrt_rdma_context_info;
+
+typedef struct xrt_rdma_cache_stats {
+    uint64_t hits, misses;
+    uint64_t evictions;     /* unreferenced entries dropped for the limits or after ENOMEM */
+    uint64_t invalidations; /* entries dropped because their memory was freed */
+    uint64_t uncached;      /* private registrations made */
+    size_t entries, bytes;  /* in the cache now, referenced or not */
+    size_t referenced;      /* entries with at least one reference */
+    size_t max_entries, max_bytes;
+} xrt_rdma_cache_stats;
+
+/* >> rdma: devices */
+xrt_status xrt_rdma_device_count(int *count);
+xrt_status xrt_rdma_device_get_info(int index, xrt_rdma_device_info *info);
+
+/* >> rdma: contexts */
+/* device: a name, or NULL for env XRT_RDMA_DEVICE or else the first device
+   with an active port. Allocates a protection domain. */
+xrt_status xrt_rdma_open(xrt_rdma_ctx *ctx, const char *device);
+/* Uses the caller's protection domain (and its device context); close leaves both open. */
+xrt_status xrt_rdma_open_pd(xrt_rdma_ctx *ctx, struct ibv_pd *pd);
+/* Deregisters everything; release your registrations first. */
+xrt_status xrt_rdma_close(xrt_rdma_ctx ctx);
+xrt_status xrt_rdma_get_pd(xrt_rdma_ctx ctx, struct ibv_pd **pd);
+xrt_status xrt_rdma_get_info(xrt_rdma_ctx ctx, xrt_rdma_context_info *info);
+
+/* >> rdma: registration */
+xrt_status xrt_rdma_register(xrt_rdma_ctx ctx, const void *ptr, size_t size, unsigned access,
+                             xrt_rdma_reg *reg);
+/* Drops the reference (a private registration is deregistered); zeroes *reg.
+   A copy of an xrt_rdma_reg is the same reference: release it once. */
+xrt_status xrt_rdma_release(xrt_rdma_reg *reg);
+const char *xrt_rdma_path_name(xrt_rdma_path path);
+
+/* >> rdma: cache */
+xrt_status xrt_rdma_cache_get_stats(xrt_rdma_ctx ctx, xrt_rdma_cache_stats *stats);
+/* XRT_RDMA_UNLIMITED for no limit; evicts unreferenced entries at once to meet them. */
+xrt_status xrt_rdma_cache_set_limits(xrt_rdma_ctx ctx, size_t max_entries, size_t max_bytes);
+/* Deregisters every unreferenced entry. */
+xrt_status xrt_rdma_cache_flush(xrt_rdma_ctx ctx);
+
+/* Called by xrt's free paths, after the allocation left xrt's registry and
+   before the memory is released: drops every cached registration overlapping
+   [base, base+size) in every context. */
+void xrt__rdma_invalidate(uintptr_t base, size_t size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#define XRT__RDMA_DECLARED
+#endif /* XRT_RDMA_H_INCLUDED */
+
+/* >> rdma: implementation. XRT__RDMA_DECLARED: when xrt.h includes this file
+   while the user's own #include of it is still at its top, wait for that one. */
+#if defined(XRT__IMPL_INCLUDED) && defined(XRT_ENABLE_RDMA) && defined(XRT__RDMA_DECLARED) && \
+    !defined(XRT__RDMA_IMPL_INCLUDED)
+#define XRT__RDMA_IMPL_INCLUDED
+
+#include <dirent.h>
+#include <endian.h>
+#include <errno.h>
+#include <infiniband/verbs.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The public flags are verbs' own values, passed through unchanged. */
+#define XRT__RDMA_SAME(a, b) ((int)(a) == (int)(b))
+typedef char xrt__rdma_access_values_match[(XRT__RDMA_SAME(XRT_RDMA_LOCAL_WRITE, IBV_ACCESS_LOCAL_WRITE) &&
+                                            XRT__RDMA_SAME(XRT_RDMA_REMOTE_WRITE, IBV_ACCESS_REMOTE_WRITE) &&
+                                            XRT__RDMA_SAME(XRT_RDMA_REMOTE_READ, IBV_ACCESS_REMOTE_READ) &&
+                                            XRT__RDMA_SAME(XRT_RDMA_REMOTE_ATOMIC, IBV_ACCESS_REMOTE_ATOMIC) &&
+                                            XRT__RDMA_SAME(XRT_RDMA_RELAXED_ORDERING, IBV_ACCESS_RELAXED_ORDERING))
+                                               ? 1 : -1];
+#undef XRT__RDMA_SAME
+
+/* >> rdma impl: libibverbs symbols */
+/* X(field, symbol, optional, return type, parameters). ibv_query_port is
+   the exported function behind verbs.h's macro of that name (the macro is
+   not expanded here: no parenthesis follows the name). */
+#define XRT__RDMA_SYMBOLS(X)                                                                            \
+    X(get_device_list, ibv_get_device_list, 0, struct ibv_device **, (int *num_devices))                \
+    X(free_device_list, ibv_free_device_list, 0, void, (struct ibv_device **list))                      \
+    X(get_device_name, ibv_get_device_name, 0, const char *, (struct ibv_device *device))               \
+    X(get_device_guid, ibv_get_device_guid, 0, __be64, (struct ibv_device *device))                      \
+    X(open_device, ibv_open_device, 0, struct ibv_context *, (struct ibv_device *device))               \
+    X(close_device, ibv_close_device, 0, int, (struct ibv_context *context))                            \
+    X(query_device, ibv_query_device, 0, int, (struct ibv_context *context, struct ibv_device_attr *attr)) \
+    X(query_port, ibv_query_port, 0, int,                                                               \
+      (struct ibv_context *context, uint8_t port_num, struct _compat_ibv_port_attr *port_attr))         \
+    X(query_gid, ibv_query_gid, 0, int, (struct ibv_context *context, uint8_t port_num, int index, union ibv_gid *gid)) \
+    X(query_gid_table, _ibv_query_gid_table, 1, ssize_t,                                                \
+      (struct ibv_context *context, struct ibv_gid_entry *entries, size_t max_entries, uint32_t flags,  \
+       size_t entry_size))                                                                              \
+    X(alloc_pd, ibv_alloc_pd, 0, struct ibv_pd *, (struct ibv_context *context))                        \
+    X(dealloc_pd, ibv_dealloc_pd, 0, int, (struct ibv_pd *pd))                                          \
+    X(reg_mr, ibv_reg_mr, 0, struct ibv_mr *, (struct ibv_pd *pd, void *addr, size_t length, int access)) \
+    X(dereg_mr, ibv_dereg_mr, 0, int, (struct ibv_mr *mr))                                              \
+    X(reg_dmabuf_mr, ibv_reg_dmabuf_mr, 1, struct ibv_mr *,                                             \
+      (struct ibv_pd *pd, uint64_t offset, size_t length, uint64_t iova, int fd, int access))           \
+    X(is_fork_initialized, ibv_is_fork_initialized, 1, enum ibv_fork_status, (void))
+
+#define XRT__RDMA_SYM_FIELD(field, sym, opt, ret, params) ret(*field) params;
+static struct { XRT__RDMA_SYMBOLS(XRT__RDMA_SYM_FIELD) } xrt__rdma_rt;
+#undef XRT__RDMA_SYM_FIELD
+
+#ifdef XRT_NO_RUNTIME_LINKING
+/* Optional symbols: redeclared weak, so an older libibverbs links and they are NULL. */
+#define XRT__RDMA_WEAK_0(sym, ret, params)
+#define XRT__RDMA_WEAK_1(sym, ret, params) ret sym params __attribute__((weak));
+#define XRT__RDMA_SYM_WEAK(field, sym, opt, ret, params) XRT__RDMA_WEAK_##opt(sym, ret, params)
+XRT__RDMA_SYMBOLS(XRT__RDMA_SYM_WEAK)
+#undef XRT__RDMA_SYM_WEAK
+#undef XRT__RDMA_WEAK_0
+#undef XRT__RDMA_WEAK_1
+#else
+#define XRT__RDMA_SYM_ENTRY(field, sym, opt, ret, params) {#sym, (void *)&xrt__rdma_rt.field, opt},
+static const xrt__dl_sym xrt__rdma_syms[] = {XRT__RDMA_SYMBOLS(XRT__RDMA_SYM_ENTRY)};
+#undef XRT__RDMA_SYM_ENTRY
+#endif
+
+/* >> rdma impl: loading */
+static pthread_mutex_t xrt__rdma_lock = PTHREAD_MUTEX_INITIALIZER; /* loading; the context table */
+static int xrt__rdma_state;                  /* 0: not loaded, 1: loaded, 2: the library failed */
+static char xrt__rdma_load_reason[256];
+static const char *xrt__rdma_sysfs = "/sys/class/infiniband"; /* the tests point it elsewhere */
+
+static int xrt__rdma_bind(char *reason, size_t n)
+{
+#ifdef XRT_NO_RUNTIME_LINKING
+#define XRT__RDMA_SYM_LINK(field, sym, opt, ret, params) xrt__rdma_rt.field = &sym;
+    XRT__RDMA_SYMBOLS(XRT__RDMA_SYM_LINK)
+#undef XRT__RDMA_SYM_LINK
+    (void)reason;
+    (void)n;
+    return 1;
+#else
+    static const char *const sonames[] = {"libibverbs.so.1", "libibverbs.so", NULL};
+    void *lib = xrt__dl_open("XRT_IBVERBS_LIBRARY", sonames, reason, n);
+    if (!lib) return 0;
+    if (!xrt__dl_bind(lib, xrt__rdma_syms, sizeof xrt__rdma_syms / sizeof xrt__rdma_syms[0], reason, n)) {
+        memset(&xrt__rdma_rt, 0, sizeof xrt__rdma_rt);
+        dlclose(lib);
+        return 0;
+    }
+    return 1; /* never unloaded: providers keep threads and state of their own */
+#endif
+}
+
+/* Loads libibverbs once. Without /sys/class/infiniband the kernel offers no
+   RDMA device and libibverbs could only report ENOSYS, so nothing is loaded:
+   probing costs one stat(). Checked again on every call until it loads, since
+   modules may be loaded later. */
+static xrt_status xrt__rdma_load(const char *fn)
+{
+    struct stat sb;
+    char reason[sizeof xrt__rdma_load_reason];
+    int state;
+    if (XRT__LIKELY(__atomic_load_n(&xrt__rdma_state, __ATOMIC_ACQUIRE) == 1)) return XRT_SUCCESS;
+    if (stat(xrt__rdma_sysfs, &sb) != 0)
+        return xrt_error(XRT_ERROR_NO_DEVICE, fn,
+                         "no RDMA device: %s is absent, the kernel has no RDMA support loaded "
+                         "(ibv_get_device_list would fail with ENOSYS); load ib_uverbs and a device driver "
+                         "(soft-RoCE: rdma_rxe)", xrt__rdma_sysfs);
+    pthread_mutex_lock(&xrt__rdma_lock);
+    if (xrt__rdma_state == 0)
+        __atomic_store_n(&xrt__rdma_state, xrt__rdma_bind(xrt__rdma_load_reason, sizeof xrt__rdma_load_reason) ? 1 : 2,
+                         __ATOMIC_RELEASE);
+    state = xrt__rdma_state;
+    memcpy(reason, xrt__rdma_load_reason, sizeof reason);
+    pthread_mutex_unlock(&xrt__rdma_lock);
+    if (state != 1) return xrt_error(XRT_ERROR_BACKEND_UNAVAILABLE, fn, "libibverbs: %s", reason);
+    return XRT_SUCCESS;
+}
+
+/* >> rdma impl: errors */
+static const char *xrt__rdma_errno_name(int e)
+{
+    switch (e) {
+    case EPERM: return "EPERM";
+    case ENOENT: return "ENOENT";
+    case EIO: return "EIO";
+    case EBADF: return "EBADF";
+    case EAGAIN: return "EAGAIN";
+    case ENOMEM: return "ENOMEM";
+    case EACCES: return "EACCES";
+    case EFAULT: return "EFAULT";
+    case EBUSY: return "EBUSY";
+    case ENODEV: return "ENODEV";
+    case EINVAL: return "EINVAL";
+    case ENOSPC: return "ENOSPC";
+    case ENOSYS: return "ENOSYS";
+    case EPROTONOSUPPORT: return "EPROTONOSUPPORT";
+    case EOPNOTSUPP: return "EOPNOTSUPP";
+    default: return "errno";
+    }
+}
+
+static xrt_status xrt__rdma_errno_status(int e)
+{
+    switch (e) {
+    case ENOMEM: return XRT_ERROR_OUT_OF_MEMORY;
+    case EINVAL:
+    case EFAULT: return XRT_ERROR_INVALID_VALUE;
+    case ENOSYS:
+    case EPROTONOSUPPORT:
+    case EOPNOTSUPP: return XRT_ERROR_UNSUPPORTED;
+    case ENODEV: return XRT_ERROR_NO_DEVICE;
+    default: return XRT_ERROR_SYSTEM;
+    }
+}
+
+/* "call: message (ENAME=n)", the format of xrt_native_error. */
+static void xrt__rdma_describe(char *out, size_t n, const char *call, int e)
+{
+    char buf[128];
+    const char *msg = strerror_r(e, buf, sizeof buf); /* GNU: returns the message */
+    snprintf(out, n, "%s: %s (%s=%d)", call, msg, xrt__rdma_errno_name(e), e);
+}
+
+/* Pinning fails with ENOMEM (or EPERM) at RLIMIT_MEMLOCK: say what it is. */
+static void xrt__rdma_memlock_hint(char *out, size_t n, int e)
+{
+    struct rlimit rl;
+    size_t used = strlen(out);
+    if ((e != ENOMEM && e != EPERM) || getrlimit(RLIMIT_MEMLOCK, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) return;
+    snprintf(out + used, n - used, "; RLIMIT_MEMLOCK is %llu KiB (ulimit -l)", (unsigned long long)rl.rlim_cur / 1024);
+}
+
+/* >> rdma impl: devices */
+/* The device list, or an error naming why there is none. */
+static xrt_status xrt__rdma_devices(struct ibv_device ***list, int *count, const char *fn)
+{
+    char why[200];
+    int e, listed = 0;
+    DIR *d;
+    struct dirent *de;
+    xrt_status st = xrt__rdma_load(fn);
+    *list = NULL;
+    *count = 0;
+    if (st != XRT_SUCCESS) return st;
+    errno = 0;
+    *list = xrt__rdma_rt.get_device_list(count);
+    if (!*list) {
+        e = errno;
+        xrt__rdma_describe(why, sizeof why, "ibv_get_device_list", e);
+        *count = 0;
+        return xrt_error(e == ENOSYS ? XRT_ERROR_NO_DEVICE : XRT_ERROR_SYSTEM, fn, "%s%s", why,
+                         e == ENOSYS ? ": the kernel has no RDMA (uverbs) support loaded" : "");
+    }
+    if (*count > 0) return XRT_SUCCESS;
+    xrt__rdma_rt.free_device_list(*list);
+    *list = NULL;
+    if ((d = opendir(xrt__rdma_sysfs)) != NULL) {
+        while ((de = readdir(d)) != NULL) listed += de->d_name[0] != '.';
+        closedir(d);
+    }
+    if (listed)
+        return xrt_error(XRT_ERROR_NO_DEVICE, fn,
+                         "no RDMA device: ibv_get_device_list found none of the %d in %s "
+                         "(is the userspace provider installed? Debian: ibverbs-providers)", listed, xrt__rdma_sysfs);
+    return xrt_error(XRT_ERROR_NO_DEVICE, fn, "no RDMA device: %s is empty (load a device driver, e.g. rdma_rxe)",
+                     xrt__rdma_sysfs);
+}
+
+static const char *xrt__rdma_port_state(int s)
+{
+    static const char *const names[] = {"nop", "down", "init", "armed", "active", "active defer"};
+    return s >= 0 && s < 6 ? names[s] : "unknown";
+}
+
+static const char *xrt__rdma_link_layer(int l)
+{
+    return l == IBV_LINK_LAYER_ETHERNET ? "Ethernet" : l == IBV_LINK_LAYER_INFINIBAND ? "InfiniBand" : "unspecified";
+}
+
+static int xrt__rdma_mtu_bytes(int mtu) { return mtu >= IBV_MTU_256 && mtu <= IBV_MTU_4096 ? 128 << mtu : 0; }
+
+/* ibv_query_port through the exported function, as verbs.h's inline wrapper
+   does when the provider has no extended query. */
+static int xrt__rdma_query_port(struct ibv_context *vc, int port, struct ibv_port_attr *pa)
+{
+    memset(pa, 0, sizeof *pa);
+    return xrt__rdma_rt.query_port(vc, (uint8_t)port, (struct _compat_ibv_port_attr *)(void *)pa);
+}
+
+static void xrt__rdma_add_gid(xrt_rdma_port_info *p, int index, const union ibv_gid *gid, const char *type)
+{
+    xrt_rdma_gid *g;
+    if (p->gid_count >= XRT_RDMA_MAX_GIDS) return;
+    g = &p->gids[p->gid_count++];
+    g->index = index;
+    memcpy(g->raw, gid->raw, sizeof g->raw);
+    snprintf(g->type, sizeof g->type, "%s", type);
+}
+
+static const char *xrt__rdma_gid_type(uint32_t t)
+{
+    return t == IBV_GID_TYPE_ROCE_V2 ? "RoCE v2" : t == IBV_GID_TYPE_ROCE_V1 ? "RoCE v1" : "IB";
+}
+
+/* Valid GIDs of the listed ports: one call with ibv_query_gid_table
+   (rdma-core 32+), else entry by entry, with the type from sysfs. */
+static void xrt__rdma_fill_gids(struct ibv_context *vc, xrt_rdma_device_info *info)
+{
+    size_t total = 0;
+    ssize_t got, i;
+    int p, k;
+    struct ibv_gid_entry *t;
+    for (p = 0; p < info->port_count && p < XRT_RDMA_MAX_PORTS; p++) total += (size_t)info->ports[p].gid_table_size;
+    if (xrt__rdma_rt.query_gid_table && total &&
+        (t = (struct ibv_gid_entry *)calloc(total, sizeof *t)) != NULL) {
+        got = xrt__rdma_rt.query_gid_table(vc, t, total, 0, sizeof *t);
+        for (i = 0; i < got; i++)
+            if (t[i].port_num >= 1 && t[i].port_num <= XRT_RDMA_MAX_PORTS)
+                xrt__rdma_add_gid(&info->ports[t[i].port_num - 1], (int)t[i].gid_index, &t[i].gid,
+                                  xrt__rdma_gid_type(t[i].gid_type));
+        free(t);
+        return;
+    }
+    for (p = 0; p < info->port_count && p < XRT_RDMA_MAX_PORTS; p++)
+        for (k = 0; k < info->ports[p].gid_table_size && k < 64; k++) {
+            union ibv_gid gid;
+            static const uint8_t zero[16] = {0};
+            char path[256], type[16] = "IB";
+            FILE *f;
+            if (xrt__rdma_rt.query_gid(vc, (uint8_t)(p + 1), k, &gid) != 0 || !memcmp(gid.raw, zero, 16)) continue;
+            snprintf(path, sizeof path, "%s/%s/ports/%d/gid_attrs/types/%d", xrt__rdma_sysfs, info->name, p + 1, k);
+            if ((f = fopen(path, "r")) != NULL) {
+                if (fgets(type, sizeof type, f)) type[strcspn(type, "\n")] = 0;
+                fclose(f);
+            }
+            xrt__rdma_add_gid(&info->ports[p], k, &gid, strstr(type, "v2") ? "RoCE v2" : strstr(type, "v1") ? "RoCE v1" : "IB");
+        }
+}
+
+static xrt_status xrt__rdma_fill_info(struct ibv_device *dev, struct ibv_context *vc, xrt_rdma_device_info *info,
+                                      const char *fn)
+{
+    struct ibv_device_attr da;
+    struct ibv_port_attr pa;
+    char why[200];
+    int p, e;
+    memset(info, 0, sizeof *info);
+    snprintf(info->name, sizeof info->name, "%s", xrt__rdma_rt.get_device_name(dev));
+    info->node_guid = be64toh(xrt__rdma_rt.get_device_guid(dev));
+    if ((e = xrt__rdma_rt.query_device(vc, &da)) != 0) {
+        xrt__rdma_describe(why, sizeof why, "ibv_query_device", e < 0 ? errno : e);
+        return xrt_error(XRT_ERROR_SYSTEM, fn, "%s: %s", info->name, why);
+    }
+    info->port_count = da.phys_port_cnt;
+    for (p = 0; p < info->port_count && p < XRT_RDMA_MAX_PORTS; p++) {
+        xrt_rdma_port_info *o = &info->ports[p];
+        if ((e = xrt__rdma_query_port(vc, p + 1, &pa)) != 0) {
+            xrt__rdma_describe(why, sizeof why, "ibv_query_port", e < 0 ? errno : e);
+            return xrt_error(XRT_ERROR_SYSTEM, fn, "%s port %d: %s", info->name, p + 1, why);
+        }
+        o->port = p + 1;
+        o->active = pa.state == IBV_PORT_ACTIVE;
+        o->state = xrt__rdma_port_state(pa.state);
+        o->link_layer = xrt__rdma_link_layer(pa.link_layer);
+        o->active_mtu = xrt__rdma_mtu_bytes(pa.active_mtu);
+        o->max_mtu = xrt__rdma_mtu_bytes(pa.max_mtu);
+        o->lid = pa.lid;
+        o->gid_table_size = pa.gid_tbl_len;
+    }
+    xrt__rdma_fill_gids(vc, info);
+    return XRT_SUCCESS;
+}
+
+xrt_status xrt_rdma_device_count(int *count)
+{
+    struct ibv_device **list;
+    xrt_status st;
+    if (!count) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_rdma_device_count", "count is NULL");
+    st = xrt__rdma_devices(&list, count, "xrt_rdma_device_count");
+    if (list) xrt__rdma_rt.free_device_list(list);
+    return st;
+}
+
+xrt_status xrt_rdma_device_get_info(int index, xrt_rdma_device_info *info)
+{
+    static const char fn[] = "xrt_rdma_device_get_info";
+    struct ibv_device **list;
+    struct ibv_context *vc;
+    int n, e;
+    char why[200];
+    xrt_status st;
+    if (!info) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "info is NULL");
+    if ((st = xrt__rdma_devices(&list, &n, fn)) != XRT_SUCCESS) return st;
+    if (index < 0 || index >= n) {
+        xrt__rdma_rt.free_device_list(list);
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "index %d out of range (%d devices)", index, n);
+    }
+    errno = 0;
+    if ((vc = xrt__rdma_rt.open_device(list[index])) == NULL) {
+        e = errno;
+        xrt__rdma_describe(why, sizeof why, "ibv_open_device", e);
+        st = xrt_error(xrt__rdma_errno_status(e), fn, "%s: %s", xrt__rdma_rt.get_device_name(list[index]), why);
+    } else {
+        st = xrt__rdma_fill_info(list[index], vc, info, fn);
+        xrt__rdma_rt.close_device(vc);
+    }
+    xrt__rdma_rt.free_device_list(list);
+    return st;
+}
+
+/* >> rdma impl: contexts */
+typedef struct xrt__rdma_link { struct xrt__rdma_link *prev, *next; } xrt__rdma_link;
+
+enum { XRT__RDMA_IN_CACHE, XRT__RDMA_DETACHED, XRT__RDMA_PRIVATE, XRT__RDMA_DEAD };
+
+/* One MR. In the cache it is a node of the context's treap (keyed by start;
+   entries never overlap) and, while unreferenced, on the LRU list. A cached
+   entry replaced by a wider one while referenced is DETACHED (on the detached
+   list, never found again); a private registration is PRIVATE; an entry whose
+   memory was freed while referenced is DEAD (its MR is gone). */
+typedef struct xrt__rdma_entry {
+    xrt__rdma_link link; /* first: LRU or detached list */
+    uintptr_t start, end;
+    unsigned access;
+    int refs;
+    int where;
+    xrt_rdma_path path;
+    struct ibv_mr *mr;
+    struct xrt__rdma_ctx *ctx;
+    unsigned prio;
+    struct xrt__rdma_entry *l, *r;
+    struct xrt__rdma_entry *victim; /* next in a list of entries to deregister */
+} xrt__rdma_entry;
+
+/* A registration in flight (ibv_reg_mr runs without the lock): an
+   invalidation that overlaps it marks it, and it is then not cached. */
+typedef struct xrt__rdma_pending {
+    uintptr_t start, end;
+    int invalidated;
+    struct xrt__rdma_pending *next;
+} xrt__rdma_pending;
+
+enum { XRT__RDMA_AUTO, XRT__RDMA_NEVER, XRT__RDMA_FORCE };
+
+typedef struct xrt__rdma_ctx {
+    uintptr_t handle;
+    unsigned fork_gen;
+    struct ibv_context *vc;
+    struct ibv_pd *pd;
+    int owns; /* opened the device and allocated the PD */
+    char name[64];
+    int lock; /* everything below (xrt__rdma_lock_ctx) */
+    xrt__rdma_entry *root;
+    xrt__rdma_link lru;      /* unreferenced cached entries, oldest first */
+    xrt__rdma_link detached; /* referenced entries no longer in the cache */
+    xrt__rdma_link privates; /* private registrations */
+    xrt__rdma_pending *pending;
+    size_t count, bytes, referenced, max_count, max_bytes;
+    uint64_t hits, misses, evictions, invalidations, uncached;
+    unsigned seed;
+    int cache, dmabuf_mode, peer_mode, nic_dmabuf;
+    char nic_dmabuf_why[160];
+} xrt__rdma_ctx;
+
+/* A context's lock guards a few pointer moves per call (never a system call
+   on the hit path, never ibv_reg_mr): a spinlock, released with a plain
+   store, costs half the atomic operations of a mutex there. A waiter yields
+   the CPU while the holder may be descheduled. */
+static void xrt__rdma_lock_ctx(xrt__rdma_ctx *c)
+{
+    int spins = 0;
+    while (__atomic_exchange_n(&c->lock, 1, __ATOMIC_ACQUIRE)) {
+        while (__atomic_load_n(&c->lock, __ATOMIC_RELAXED)) {
+            if (++spins < 64) {
+#if defined(__x86_64__) || defined(__i386__)
+                __builtin_ia32_pause();
+#elif defined(__aarch64__)
+                __asm__ __volatile__("yield");
+#endif
+            } else {
+                sched_yield();
+            }
+        }
+    }
+}
+
+static void xrt__rdma_unlock_ctx(xrt__rdma_ctx *c) { __atomic_store_n(&c->lock, 0, __ATOMIC_RELEASE); }
+
+/* Handles: generation << 6 | slot. A handle from before a close, or from a
+   closed slot now reused, no longer matches its slot. */
+#define XRT__RDMA_SLOTS 64
+static xrt__rdma_ctx *xrt__rdma_ctxs[XRT__RDMA_SLOTS];
+static uintptr_t xrt__rdma_slot_gen[XRT__RDMA_SLOTS];
+static unsigned xrt__rdma_fork_gen;  /* bumped in the child of every fork() */
+static size_t xrt__rdma_tracked;     /* cache entries, detached entries and pending registrations, all contexts */
+static pthread_once_t xrt__rdma_once = PTHREAD_ONCE_INIT;
+
+/* The context table's lock is held across fork(), so that the child never
+   starts with it taken; the child's contexts from before are marked foreign.
+   Their own locks are never taken in the child (see xrt__rdma_forked). */
+static void xrt__rdma_atfork_prepare(void) { pthread_mutex_lock(&xrt__rdma_lock); }
+static void xrt__rdma_atfork_parent(void) { pthread_mutex_unlock(&xrt__rdma_lock); }
+static void xrt__rdma_atfork_child(void)
+{
+    __atomic_add_fetch(&xrt__rdma_fork_gen, 1, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&xrt__rdma_lock);
+}
+
+static void xrt__rdma_install_atfork(void)
+{
+    pthread_atfork(xrt__rdma_atfork_prepare, xrt__rdma_atfork_parent, xrt__rdma_atfork_child);
+}
+
+static void xrt__rdma_track(long delta) { __atomic_add_fetch(&xrt__rdma_tracked, (size_t)delta, __ATOMIC_RELEASE); }
+
+static int xrt__rdma_forked(const xrt__rdma_ctx *c)
+{
+    return c->fork_gen != __atomic_load_n(&xrt__rdma_fork_gen, __ATOMIC_ACQUIRE);
+}
+
+/* The context behind a handle, or XRT_ERROR_INVALID_HANDLE saying why not.
+   `forked_ok`: xrt_rdma_close accepts a context inherited through fork(). */
+static xrt_status xrt__rdma_ctx_of(xrt_rdma_ctx h, const char *fn, int forked_ok, xrt__rdma_ctx **out)
+{
+    uintptr_t v = (uintptr_t)h;
+    xrt__rdma_ctx *c = v ? __atomic_load_n(&xrt__rdma_ctxs[v % XRT__RDMA_SLOTS], __ATOMIC_ACQUIRE) : NULL;
+    *out = NULL;
+    if (XRT__UNLIKELY(!c || c->handle != v)) {
+        if (!v) return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "context is NULL");
+        return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "context %p %s", (void *)h,
+                         v / XRT__RDMA_SLOTS <= __atomic_load_n(&xrt__rdma_slot_gen[v % XRT__RDMA_SLOTS], __ATOMIC_RELAXED)
+                             ? "was closed" : "was never opened");
+    }
+    if (XRT__UNLIKELY(!forked_ok && xrt__rdma_forked(c)))
+        return xrt_error(XRT_ERROR_INVALID_HANDLE, fn,
+                         "context %p was opened before fork(), in the parent process: a child opens its own", (void *)h);
+    *out = c;
+    return XRT_SUCCESS;
+}
+
+static int xrt__rdma_env_mode(const char *var)
+{
+    const char *v = getenv(var);
+    if (!v || !v[0] || !strcasecmp(v, "auto")) return XRT__RDMA_AUTO;
+    if (!strcmp(v, "0") || !strcasecmp(v, "off") || !strcasecmp(v, "no") || !strcasecmp(v, "never")) return XRT__RDMA_NEVER;
+    if (!strcmp(v, "1") || !strcasecmp(v, "on") || !strcasecmp(v, "yes") || !strcasecmp(v, "force")) return XRT__RDMA_FORCE;
+    xrt_log(XRT_LOG_WARN, "%s=%s: unknown value (valid: auto, 0, 1); using auto", var, v);
+    return XRT__RDMA_AUTO;
+}
+
+/* A size with an optional k, m or g suffix (binary units); `fallback` when unset or invalid. */
+static size_t xrt__rdma_env_size(const char *var, size_t fallback)
+{
+    const char *v = getenv(var);
+    char *end;
+    unsigned long long n;
+    if (!v || !v[0]) return fallback;
+    errno = 0;
+    n = strtoull(v, &end, 10);
+    switch (*end) {
+    case 'k': case 'K': n <<= 10; end++; break;
+    case 'm': case 'M': n <<= 20; end++; break;
+    case 'g': case 'G': n <<= 30; end++; break;
+    default: break;
+    }
+    if (errno || end == v || *end || v[0] == '-') {
+        xrt_log(XRT_LOG_WARN, "%s=%s: not a size; using the default", var, v);
+        return fallback;
+    }
+    return (size_t)n;
+}
+
+/* Does the device take dma-bufs? ibv_reg_dmabuf_mr with fd -1 fails with
+   EBADF where the driver supports them (it got as far as looking the fd up)
+   and with EOPNOTSUPP where it does not. */
+static void xrt__rdma_probe_dmabuf(xrt__rdma_ctx *c)
+{
+    struct ibv_mr *mr;
+    int e;
+    c->nic_dmabuf = 0;
+    if (!xrt__rdma_rt.reg_dmabuf_mr) {
+        snprintf(c->nic_dmabuf_why, sizeof c->nic_dmabuf_why, "libibverbs has no ibv_reg_dmabuf_mr (rdma-core < 34)");
+        return;
+    }
+    errno = 0;
+    mr = xrt__rdma_rt.reg_dmabuf_mr(c->pd, 0, 4096, 0, -1, IBV_ACCESS_LOCAL_WRITE);
+    e = errno;
+    if (mr) xrt__rdma_rt.dereg_mr(mr);
+    c->nic_dmabuf = mr || e == EBADF;
+    if (!c->nic_dmabuf)
+        snprintf(c->nic_dmabuf_why, sizeof c->nic_dmabuf_why,
+                 "%s does not take dma-bufs (ibv_reg_dmabuf_mr with fd -1: %s, not EBADF)", c->name,
+                 xrt__rdma_errno_name(e));
+}
+
+static xrt_status xrt__rdma_ctx_new(struct ibv_context *vc, struct ibv_pd *pd, int owns, const char *name,
+                                    const char *fn, xrt_rdma_ctx *out)
+{
+    xrt__rdma_ctx *c = (xrt__rdma_ctx *)calloc(1, sizeof *c);
+    int i;
+    if (!c) return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "no memory for the context");
+    pthread_once(&xrt__rdma_once, xrt__rdma_install_atfork);
+    c->vc = vc;
+    c->pd = pd;
+    c->owns = owns;
+    snprintf(c->name, sizeof c->name, "%s", name);
+    c->lru.prev = c->lru.next = &c->lru;
+    c->detached.prev = c->detached.next = &c->detached;
+    c->privates.prev = c->privates.next = &c->privates;
+    c->seed = 2463534242u;
+    c->cache = xrt__rdma_env_mode("XRT_RDMA_CACHE") != XRT__RDMA_NEVER;
+    c->dmabuf_mode = xrt__rdma_env_mode("XRT_RDMA_DMABUF");
+    c->peer_mode = xrt__rdma_env_mode("XRT_RDMA_PEERMEM");
+    c->max_count = xrt__rdma_env_size("XRT_RDMA_CACHE_ENTRIES", 4096);
+    c->max_bytes = xrt__rdma_env_size("XRT_RDMA_CACHE_BYTES", XRT_RDMA_UNLIMITED);
+    c->fork_gen = __atomic_load_n(&xrt__rdma_fork_gen, __ATOMIC_ACQUIRE);
+    xrt__rdma_probe_dmabuf(c);
+    pthread_mutex_lock(&xrt__rdma_lock);
+    for (i = 0; i < XRT__RDMA_SLOTS && xrt__rdma_ctxs[i]; i++) {}
+    if (i < XRT__RDMA_SLOTS) {
+        c->handle = ++xrt__rdma_slot_gen[i] * XRT__RDMA_SLOTS + (uintptr_t)i;
+        __atomic_store_n(&xrt__rdma_ctxs[i], c, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&xrt__rdma_lock);
+    if (i == XRT__RDMA_SLOTS) {
+        free(c);
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "at most %d contexts may be open", XRT__RDMA_SLOTS);
+    }
+    *out = (xrt_rdma_ctx)c->handle;
+    return XRT_SUCCESS;
+}
+
+static int xrt__rdma_has_active_port(struct ibv_context *vc)
+{
+    struct ibv_device_attr da;
+    struct ibv_port_attr pa;
+    int p;
+    if (xrt__rdma_rt.query_device(vc, &da) != 0) return 0;
+    for (p = 1; p <= da.phys_port_cnt; p++)
+        if (xrt__rdma_query_port(vc, p, &pa) == 0 && pa.state == IBV_PORT_ACTIVE) return 1;
+    return 0;
+}
+
+/* Opens the device called `name`, or the first with an active port. */
+static xrt_status xrt__rdma_open_device(struct ibv_device **list, int n, const char *name, const char *from,
+                                        struct ibv_context **vc, const char *fn)
+{
+    char names[256] = "", why[200];
+    size_t used = 0;
+    int i, e;
+    for (i = 0; i < n; i++) {
+        const char *dn = xrt__rdma_rt.get_device_name(list[i]);
+        if (used < sizeof names) used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "", dn);
+        if (name && strcmp(dn, name) != 0) continue;
+        errno = 0;
+        if ((*vc = xrt__rdma_rt.open_device(list[i])) == NULL) {
+            e = errno;
+            xrt__rdma_describe(why, sizeof why, "ibv_open_device", e);
+            return xrt_error(xrt__rdma_errno_status(e), fn, "%s: %s", dn, why);
+        }
+        if (name || xrt__rdma_has_active_port(*vc)) return XRT_SUCCESS;
+        xrt__rdma_rt.close_device(*vc);
+    }
+    *vc = NULL;
+    if (name) return xrt_error(XRT_ERROR_NOT_FOUND, fn, "%sno RDMA device named '%s' (devices: %s)", from, name, names);
+    return xrt_error(XRT_ERROR_NO_DEVICE, fn, "no RDMA device has an active port (devices: %s)", names);
+}
+
+xrt_status xrt_rdma_open(xrt_rdma_ctx *ctx, const char *device)
+{
+    static const char fn[] = "xrt_rdma_open";
+    struct ibv_device **list;
+    struct ibv_context *vc = NULL;
+    struct ibv_pd *pd;
+    const char *env = getenv("XRT_RDMA_DEVICE"), *from = "";
+    char name[64], why[200];
+    int n;
+    xrt_status st;
+    if (!ctx) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "ctx is NULL");
+    *ctx = NULL;
+    if (!device && env && env[0]) {
+        device = env;
+        from = "XRT_RDMA_DEVICE: ";
+    }
+    if ((st = xrt__rdma_devices(&list, &n, fn)) != XRT_SUCCESS) return st;
+    st = xrt__rdma_open_device(list, n, device, from, &vc, fn);
+    xrt__rdma_rt.free_device_list(list);
+    if (st != XRT_SUCCESS) return st;
+    snprintf(name, sizeof name, "%s", xrt__rdma_rt.get_device_name(vc->device));
+    errno = 0;
+    if ((pd = xrt__rdma_rt.alloc_pd(vc)) == NULL) {
+        int e = errno;
+        xrt__rdma_describe(why, sizeof why, "ibv_alloc_pd", e);
+        xrt__rdma_rt.close_device(vc);
+        return xrt_error(xrt__rdma_errno_status(e), fn, "%s: %s", name, why);
+    }
+    if ((st = xrt__rdma_ctx_new(vc, pd, 1, name, fn, ctx)) != XRT_SUCCESS) {
+        xrt__rdma_rt.dealloc_pd(pd);
+        xrt__rdma_rt.close_device(vc);
+    }
+    return st;
+}
+
+xrt_status xrt_rdma_open_pd(xrt_rdma_ctx *ctx, struct ibv_pd *pd)
+{
+    static const char fn[] = "xrt_rdma_open_pd";
+    xrt_status st;
+    if (!ctx) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "ctx is NULL");
+    *ctx = NULL;
+    if (!pd || !pd->context) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "pd is NULL or has no device context");
+    if ((st = xrt__rdma_load(fn)) != XRT_SUCCESS) return st;
+    return xrt__rdma_ctx_new(pd->context, pd, 0, xrt__rdma_rt.get_device_name(pd->context->device), fn, ctx);
+}
+
+xrt_status xrt_rdma_get_pd(xrt_rdma_ctx ctx, struct ibv_pd **pd)
+{
+    xrt__rdma_ctx *c;
+    xrt_status st;
+    if (!pd) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_rdma_get_pd", "pd is NULL");
+    *pd = NULL;
+    if ((st = xrt__rdma_ctx_of(ctx, "xrt_rdma_get_pd", 0, &c)) != XRT_SUCCESS) return st;
+    *pd = c->pd;
+    return XRT_SUCCESS;
+}
+
+static const char *xrt__rdma_fork_status(void)
+{
+    if (!xrt__rdma_rt.is_fork_initialized) return "unknown";
+    switch (xrt__rdma_rt.is_fork_initialized()) {
+    case IBV_FORK_UNNEEDED: return "unneeded";
+    case IBV_FORK_ENABLED: return "enabled";
+    default: return "disabled";
+    }
+}
+
+xrt_status xrt_rdma_get_info(xrt_rdma_ctx ctx, xrt_rdma_context_info *info)
+{
+    xrt__rdma_ctx *c;
+    xrt_status st;
+    if (!info) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_rdma_get_info", "info is NULL");
+    memset(info, 0, sizeof *info);
+    if ((st = xrt__rdma_ctx_of(ctx, "xrt_rdma_get_info", 0, &c)) != XRT_SUCCESS) return st;
+    snprintf(info->device, sizeof info->device, "%s", c->name);
+    info->context = c->vc;
+    info->pd = c->pd;
+    info->owns_pd = c->owns;
+    info->dmabuf = c->nic_dmabuf;
+    snprintf(info->dmabuf_reason, sizeof info->dmabuf_reason, "%s", c->nic_dmabuf ? "" : c->nic_dmabuf_why);
+    info->cache = c->cache;
+    info->fork = xrt__rdma_fork_status();
+    return XRT_SUCCESS;
+}
+
+/* >> rdma impl: the cache's treap (entries keyed by start; they never overlap) */
+static void xrt__rdma_split(xrt__rdma_entry *t, uintptr_t key, xrt__rdma_entry **l, xrt__rdma_entry **r)
+{
+    if (!t) { *l = *r = NULL; return; }
+    if (t->start < key) { xrt__rdma_split(t->r, key, &t->r, r); *l = t; }
+    else { xrt__rdma_split(t->l, key, l, &t->l); *r = t; }
+}
+
+static xrt__rdma_entry *xrt__rdma_merge(xrt__rdma_entry *l, xrt__rdma_entry *r)
+{
+    if (!l || !r) return l ? l : r;
+    if (l->prio > r->prio) { l->r = xrt__rdma_merge(l->r, r); return l; }
+    r->l = xrt__rdma_merge(l, r->l);
+    return r;
+}
+
+/* The entry with the greatest start <= p: the only one that can contain p. */
+static xrt__rdma_entry *xrt__rdma_floor(xrt__rdma_entry *t, uintptr_t p)
+{
+    xrt__rdma_entry *best = NULL;
+    while (t) {
+        if (t->start <= p) { best = t; t = t->r; }
+        else t = t->l;
+    }
+    return best;
+}
+
+static void xrt__rdma_list_add(xrt__rdma_link *head, xrt__rdma_link *n)
+{
+    n->prev = head->prev;
+    n->next = head;
+    head->prev->next = n;
+    head->prev = n;
+}
+
+static void xrt__rdma_list_del(xrt__rdma_link *n)
+{
+    n->prev->next = n->next;
+    n->next->prev = n->prev;
+    n->prev = n->next = n;
+}
+
+static void xrt__rdma_insert(xrt__rdma_ctx *c, xrt__rdma_entry *x)
+{
+    xrt__rdma_entry *a, *b;
+    c->seed ^= c->seed << 13;
+    c->seed ^= c->seed >> 17;
+    c->seed ^= c->seed << 5;
+    x->prio = c->seed;
+    x->l = x->r = NULL;
+    x->where = XRT__RDMA_IN_CACHE;
+    xrt__rdma_split(c->root, x->start, &a, &b);
+    c->root = xrt__rdma_merge(xrt__rdma_merge(a, x), b);
+    c->count++;
+    c->bytes += x->end - x->start;
+    xrt__rdma_track(1);
+}
+
+/* Takes x out of the tree (and the LRU list if unreferenced). */
+static void xrt__rdma_remove(xrt__rdma_ctx *c, xrt__rdma_entry *x)
+{
+    xrt__rdma_entry *a, *m, *b;
+    xrt__rdma_split(c->root, x->start, &a, &m);
+    xrt__rdma_split(m, x->start + 1, &m, &b);
+    c->root = xrt__rdma_merge(a, b);
+    x->l = x->r = NULL;
+    if (!x->refs) xrt__rdma_list_del(&x->link);
+    else c->referenced--;
+    c->count--;
+    c->bytes -= x->end - x->start;
+    xrt__rdma_track(-1);
+}
+
+/* Entries overlapping [s, e), in order, into `out` (through ->victim), and
+   out of the tree. Disjoint entries sorted by start are sorted by end too, so
+   only the subtrees that can hold one are visited: O(k + log n). */
+static void xrt__rdma_collect(xrt__rdma_entry *t, uintptr_t s, uintptr_t e, xrt__rdma_entry ***tail)
+{
+    if (!t) return;
+    if (t->start > s) xrt__rdma_collect(t->l, s, e, tail);
+    if (t->start < e && t->end > s) {
+        **tail = t;
+        *tail = &t->victim;
+    }
+    if (t->end < e) xrt__rdma_collect(t->r, s, e, tail);
+}
+
+static xrt__rdma_entry *xrt__rdma_take_overlapping(xrt__rdma_ctx *c, uintptr_t s, uintptr_t e)
+{
+    xrt__rdma_entry *head = NULL, **tail = &head, *x;
+    xrt__rdma_collect(c->root, s, e, &tail);
+    *tail = NULL;
+    for (x = head; x; x = x->victim) xrt__rdma_remove(c, x);
+    return head;
+}
+
+/* Widens [*s, *e) and *access to cover the entries it overlaps, which the
+   new registration then replaces. */
+static void xrt__rdma_widen(xrt__rdma_entry *t, uintptr_t s0, uintptr_t e0, uintptr_t *s, uintptr_t *e,
+                            unsigned *access)
+{
+    if (!t) return;
+    if (t->start > s0) xrt__rdma_widen(t->l, s0, e0, s, e, access);
+    if (t->start < e0 && t->end > s0) {
+        if (t->start < *s) *s = t->start;
+        if (t->end > *e) *e = t->end;
+        *access |= t->access;
+    }
+    if (t->end < e0) xrt__rdma_widen(t->r, s0, e0, s, e, access);
+}
+
+/* Unreferenced entries, oldest first, until the limits hold (all of them
+   when `all`), onto *victims. */
+static void xrt__rdma_evict(xrt__rdma_ctx *c, int all, xrt__rdma_entry **victims)
+{
+    while (c->lru.next != &c->lru && (all || c->count > c->max_count || c->bytes > c->max_bytes)) {
+        xrt__rdma_entry *x = (xrt__rdma_entry *)(void *)c->lru.next;
+        xrt__rdma_remove(c, x);
+        x->victim = *victims;
+        *victims = x;
+        c->evictions++;
+    }
+}
+
+/* Deregisters and frees a list of entries that nothing references any more
+   (no lock held: ibv_dereg_mr is a system call). In a fork() child the MRs
+   are the parent's and are left alone. */
+static void xrt__rdma_destroy(xrt__rdma_entry *x)
+{
+    while (x) {
+        xrt__rdma_entry *next = x->victim;
+        if (x->mr && !xrt__rdma_forked(x->ctx)) {
+            int e = xrt__rdma_rt.dereg_mr(x->mr);
+            if (e) xrt_log(XRT_LOG_WARN, "rdma: ibv_dereg_mr of [%p, %p): %s", (void *)x->start, (void *)x->end,
+                           strerror(e < 0 ? errno : e));
+        }
+        free(x);
+        x = next;
+    }
+}
+
+/* Replaced entries: the referenced ones stay alive, detached; the others go. */
+static void xrt__rdma_retire(xrt__rdma_ctx *c, xrt__rdma_entry *taken, xrt__rdma_entry **victims)
+{
+    while (taken) {
+        xrt__rdma_entry *next = taken->victim;
+        if (taken->refs) {
+            taken->where = XRT__RDMA_DETACHED;
+            xrt__rdma_list_add(&c->detached, &taken->link);
+            xrt__rdma_track(1);
+        } else {
+            taken->victim = *victims;
+            *victims = taken;
+        }
+        taken = next;
+    }
+}
+
+/* >> rdma impl: registration paths */
+typedef struct xrt__rdma_req {
+    const void *ptr;               /* what the caller asked for */
+    size_t size;
+    uintptr_t start, end;          /* what is registered */
+    unsigned access;
+    xrt_pointer_attributes attr;
+} xrt__rdma_req;
+
+/* What decides which paths device memory may take (a struct, so that the
+   decision can be tested on a machine without any of them). */
+typedef struct xrt__rdma_facts {
+    int dmabuf_mode, peer_mode; /* XRT_RDMA_DMABUF, XRT_RDMA_PEERMEM */
+    int have_reg_dmabuf;        /* libibverbs has ibv_reg_dmabuf_mr */
+    int have_export;            /* this xrt can export device memory as a dma-buf */
+    int nic_dmabuf;             /* the device takes dma-bufs */
+    const char *nic_why;
+    int peer;                   /* a peer-memory driver serves the memory's backend */
+    const char *peer_why;
+} xrt__rdma_facts;
+
+typedef struct xrt__rdma_plan {
+    int dmabuf, peer;           /* 1: try it */
+    char dmabuf_why[192], peer_why[192]; /* why not, or (after trying) why it failed */
+} xrt__rdma_plan;
+
+static void xrt__rdma_plan_device(const xrt__rdma_facts *f, xrt__rdma_plan *p)
+{
+    memset(p, 0, sizeof *p);
+    if (f->dmabuf_mode == XRT__RDMA_NEVER)
+        snprintf(p->dmabuf_why, sizeof p->dmabuf_why, "disabled by XRT_RDMA_DMABUF=0");
+    else if (!f->have_reg_dmabuf)
+        snprintf(p->dmabuf_why, sizeof p->dmabuf_why, "libibverbs has no ibv_reg_dmabuf_mr (rdma-core < 34)");
+    else if (!f->have_export)
+        snprintf(p->dmabuf_why, sizeof p->dmabuf_why, "this xrt cannot export device memory as a dma-buf");
+    else if (f->dmabuf_mode == XRT__RDMA_AUTO && !f->nic_dmabuf)
+        snprintf(p->dmabuf_why, sizeof p->dmabuf_why, "%s", f->nic_why);
+    else
+        p->dmabuf = 1;
+    if (f->peer_mode == XRT__RDMA_NEVER)
+        snprintf(p->peer_why, sizeof p->peer_why, "disabled by XRT_RDMA_PEERMEM=0");
+    else if (f->peer_mode == XRT__RDMA_AUTO && !f->peer)
+        snprintf(p->peer_why, sizeof p->peer_why, "%s", f->peer_why);
+    else
+        p->peer = 1;
+}
+
+static int xrt__rdma_exists(const char *path)
+{
+    struct stat sb;
+    return stat(path, &sb) == 0;
+}
+
+/* Is a peer-memory driver there for this backend's device memory? */
+static int xrt__rdma_peer_present(const char *backend, char *why, size_t n)
+{
+    if (backend && !strcmp(backend, "cuda")) {
+        if (xrt__rdma_exists("/sys/module/nvidia_peermem") || xrt__rdma_exists("/sys/module/nv_peer_mem")) return 1;
+        snprintf(why, n, "no peer-memory driver: /sys/module/nvidia_peermem is absent (modprobe nvidia_peermem)");
+    } else if (backend && !strcmp(backend, "hip")) {
+        if (xrt__rdma_exists("/dev/kfd") && xrt__rdma_exists("/sys/kernel/mm/memory_peers/amdkfd")) return 1;
+        snprintf(why, n, "no peer-memory client: /sys/kernel/mm/memory_peers/amdkfd is absent (amdgpu without it)");
+    } else {
+        snprintf(why, n, "backend %s has no known peer-memory driver", backend ? backend : "(unknown)");
+    }
+    return 0;
+}
+
+/* ibv_reg_mr of [start, end); on failure `why` names the call and errno. */
+static struct ibv_mr *xrt__rdma_try_reg_mr(xrt__rdma_ctx *c, const xrt__rdma_req *r, int *err, char *why, size_t n)
+{
+    struct ibv_mr *mr;
+    errno = 0;
+    mr = xrt__rdma_rt.reg_mr(c->pd, (void *)r->start, r->end - r->start, (int)r->access);
+    *err = mr ? 0 : errno ? errno : EINVAL;
+    if (!mr) {
+        xrt__rdma_describe(why, n, "ibv_reg_mr", *err);
+        xrt__rdma_memlock_hint(why, n, *err);
+    }
+    return mr;
+}
+
+static struct ibv_mr *xrt__rdma_try_dmabuf(xrt__rdma_ctx *c, const xrt__rdma_req *r, int *err, char *why, size_t n)
+{
+#ifdef XRT__HAVE_EXPORT_DMABUF /* removed when the core has xrt_mem_export_dmabuf */
+    struct ibv_mr *mr;
+    uint64_t offset = 0;
+    int fd = -1;
+    xrt_status st;
+    xrt__quiet++; /* a failed export is a reason to try the next path, not an error */
+    st = xrt_mem_export_dmabuf((const void *)r->start, r->end - r->start, &fd, &offset);
+    xrt__quiet--;
+    if (st != XRT_SUCCESS) {
+        *err = EOPNOTSUPP;
+        snprintf(why, n, "xrt_mem_export_dmabuf: %s", xrt_status_string(st));
+        return NULL;
+    }
+    errno = 0;
+    mr = xrt__rdma_rt.reg_dmabuf_mr(c->pd, offset, r->end - r->start, (uint64_t)r->start, fd, (int)r->access);
+    *err = mr ? 0 : errno ? errno : EINVAL;
+    close(fd); /* the MR holds its own reference to the dma-buf */
+    if (!mr) xrt__rdma_describe(why, n, "ibv_reg_dmabuf_mr", *err);
+    return mr;
+#else
+    (void)c;
+    (void)r;
+    *err = EOPNOTSUPP;
+    snprintf(why, n, "this xrt cannot export device memory as a dma-buf");
+    return NULL;
+#endif
+}
+
+/* The cpu backend's device memory is host memory. */
+static int xrt__rdma_is_device(const xrt_pointer_attributes *a)
+{
+    return a->type == XRT_MEMORY_DEVICE && !(a->backend && !strcmp(a->backend, "cpu"));
+}
+
+static const char *const xrt__rdma_mem_names[] = {"host", "host", "pinned host", "device", "managed"};
+
+/* Registers r through the first path that works. On failure *err is the last
+   errno and `why` names every path and why it was skipped or failed. */
+static struct ibv_mr *xrt__rdma_reg_paths(xrt__rdma_ctx *c, const xrt__rdma_req *r, xrt_rdma_path *path, int *err,
+                                          char *why, size_t n)
+{
+    xrt__rdma_facts f;
+    xrt__rdma_plan p;
+    char peer_why[160];
+    struct ibv_mr *mr;
+    if (!xrt__rdma_is_device(&r->attr)) {
+        *path = XRT_RDMA_PATH_HOST;
+        return xrt__rdma_try_reg_mr(c, r, err, why, n);
+    }
+    memset(&f, 0, sizeof f);
+    f.dmabuf_mode = c->dmabuf_mode;
+    f.peer_mode = c->peer_mode;
+    f.have_reg_dmabuf = xrt__rdma_rt.reg_dmabuf_mr != NULL;
+#ifdef XRT__HAVE_EXPORT_DMABUF /* removed when the core has xrt_mem_export_dmabuf */
+    f.have_export = 1;
+#endif
+    f.nic_dmabuf = c->nic_dmabuf;
+    f.nic_why = c->nic_dmabuf_why;
+    f.peer = xrt__rdma_peer_present(r->attr.backend, peer_why, sizeof peer_why);
+    f.peer_why = peer_why;
+    xrt__rdma_plan_device(&f, &p);
+    *err = EOPNOTSUPP;
+    if (p.dmabuf) {
+        *path = XRT_RDMA_PATH_DMABUF;
+        if ((mr = xrt__rdma_try_dmabuf(c, r, err, p.dmabuf_why, sizeof p.dmabuf_why)) != NULL) return mr;
+    }
+    if (p.peer) {
+        *path = XRT_RDMA_PATH_PEER;
+        if ((mr = xrt__rdma_try_reg_mr(c, r, err, p.peer_why, sizeof p.peer_why)) != NULL) return mr;
+    }
+    *path = XRT_RDMA_PATH_NONE;
+    snprintf(why, n, "no path registers device memory of backend %s: dma-buf: %s; peer memory: %s",
+             r->attr.backend ? r->attr.backend : "?", p.dmabuf_why, p.peer_why);
+    return NULL;
+}
+
+/* The final error of a registration that failed. */
+static xrt_status xrt__rdma_reg_error(const xrt__rdma_req *r, const char *name, int err, const char *why)
+{
+    xrt_status st = xrt__rdma_errno_status(err);
+    return xrt_error(st == XRT_ERROR_SYSTEM ? XRT_ERROR_BACKEND : st, "xrt_rdma_register",
+                     "%s: %zu bytes of %s memory at %p: %s", name, r->size,
+                     xrt__rdma_mem_names[r->attr.type <= XRT_MEMORY_MANAGED ? r->attr.type : 0], r->ptr, why);
+}
+
+/* >> rdma impl: register and release */
+static void xrt__rdma_fill(xrt_rdma_reg *reg, const xrt__rdma_entry *x, const xrt__rdma_req *r)
+{
+    reg->lkey = x->mr->lkey;
+    reg->rkey = x->mr->rkey;
+    reg->addr = (uint64_t)(uintptr_t)r->ptr;
+    reg->size = r->size;
+    reg->path = x->path;
+    reg->cached = x->where == XRT__RDMA_IN_CACHE;
+    reg->mr = x->mr;
+    reg->opaque = (void *)x;
+}
+
+/* A reference to a cached entry; the caller holds the lock. */
+static void xrt__rdma_ref(xrt__rdma_ctx *c, xrt__rdma_entry *x)
+{
+    if (x->refs++ == 0 && x->where == XRT__RDMA_IN_CACHE) {
+        xrt__rdma_list_del(&x->link);
+        c->referenced++;
+    }
+}
+
+static xrt_status xrt__rdma_register_private(xrt__rdma_ctx *c, xrt__rdma_req *r, xrt_rdma_reg *reg)
+{
+    char why[512];
+    int err;
+    xrt__rdma_entry *x = (xrt__rdma_entry *)calloc(1, sizeof *x);
+    if (!x) return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "xrt_rdma_register", "no memory for a registration");
+    r->start = (uintptr_t)r->ptr;
+    r->end = r->start + r->size;
+    if ((x->mr = xrt__rdma_reg_paths(c, r, &x->path, &err, why, sizeof why)) == NULL) {
+        free(x);
+        return xrt__rdma_reg_error(r, c->name, err, why);
+    }
+    x->start = r->start;
+    x->end = r->end;
+    x->access = r->access;
+    x->refs = 1;
+    x->where = XRT__RDMA_PRIVATE;
+    x->ctx = c;
+    xrt__rdma_lock_ctx(c);
+    xrt__rdma_list_add(&c->privates, &x->link); /* so that close can deregister it */
+    c->uncached++;
+    xrt__rdma_unlock_ctx(c);
+    xrt__rdma_fill(reg, x, r);
+    return XRT_SUCCESS;
+}
+
+/* The pages of [ptr, ptr+size), clipped to the allocation: entries of two
+   allocations never overlap, and a later sub-range of the same pages hits. */
+static void xrt__rdma_span(xrt__rdma_req *r)
+{
+    static uintptr_t page_size;
+    uintptr_t p = (uintptr_t)r->ptr, q = p + r->size;
+    uintptr_t b = (uintptr_t)r->attr.base, be = b + r->attr.size;
+    uintptr_t page = __atomic_load_n(&page_size, __ATOMIC_RELAXED);
+    if (!page) __atomic_store_n(&page_size, page = (uintptr_t)sysconf(_SC_PAGESIZE), __ATOMIC_RELAXED);
+    r->start = p & ~(page - 1);
+    r->end = (q + page - 1) & ~(page - 1);
+    if (r->start < b) r->start = b;
+    if (r->end > be) r->end = be;
+}
+
+/* ibv_reg_mr through the paths; on ENOMEM (RLIMIT_MEMLOCK or pinned memory
+   exhausted) drops the unreferenced entries and tries once more. */
+static struct ibv_mr *xrt__rdma_reg_retry(xrt__rdma_ctx *c, const xrt__rdma_req *r, xrt_rdma_path *path, int *err,
+                                          char *why, size_t n)
+{
+    xrt__rdma_entry *victims = NULL;
+    struct ibv_mr *mr = xrt__rdma_reg_paths(c, r, path, err, why, n);
+    if (mr || *err != ENOMEM) return mr;
+    xrt__rdma_lock_ctx(c);
+    xrt__rdma_evict(c, 1, &victims);
+    xrt__rdma_unlock_ctx(c);
+    if (!victims) return NULL;
+    xrt__rdma_destroy(victims);
+    return xrt__rdma_reg_paths(c, r, path, err, why, n);
+}
+
+/* A miss: registers the span widened over the entries it overlaps, without
+   the lock, then replaces them, unless the memory was freed meanwhile. */
+static xrt_status xrt__rdma_miss(xrt__rdma_ctx *c, xrt__rdma_req *r, xrt__rdma_entry *x, xrt_rdma_reg *reg)
+{
+    xrt__rdma_pending pend;
+    xrt__rdma_pending **pp;
+    xrt__rdma_entry *victims = NULL;
+    char why[512];
+    int err = 0;
+    xrt__rdma_entry *hit = xrt__rdma_floor(c->root, (uintptr_t)r->ptr);
+    if (hit && hit->end >= (uintptr_t)r->ptr + r->size && (hit->access & r->access) == r->access) {
+        xrt__rdma_ref(c, hit); /* another thread registered it meanwhile */
+        c->misses--;
+        c->hits++;
+        xrt__rdma_fill(reg, hit, r);
+        xrt__rdma_unlock_ctx(c);
+        free(x);
+        return XRT_SUCCESS;
+    }
+    xrt__rdma_widen(c->root, r->start, r->end, &r->start, &r->end, &r->access);
+    pend.start = r->start;
+    pend.end = r->end;
+    pend.invalidated = 0;
+    pend.next = c->pending;
+    c->pending = &pend;
+    xrt__rdma_track(1);
+    xrt__rdma_unlock_ctx(c);
+
+    x->mr = xrt__rdma_reg_retry(c, r, &x->path, &err, why, sizeof why);
+
+    xrt__rdma_lock_ctx(c);
+    for (pp = &c->pending; *pp != &pend; pp = &(*pp)->next) {}
+    *pp = pend.next;
+    xrt__rdma_track(-1);
+    if (x->mr && !pend.invalidated) {
+        x->start = r->start;
+        x->end = r->end;
+        x->access = r->access;
+        x->refs = 1;
+        x->ctx = c;
+        xrt__rdma_retire(c, xrt__rdma_take_overlapping(c, x->start, x->end), &victims);
+        xrt__rdma_insert(c, x);
+        c->referenced++;
+        xrt__rdma_evict(c, 0, &victims);
+        xrt__rdma_fill(reg, x, r);
+        x = NULL;
+    }
+    xrt__rdma_unlock_ctx(c);
+    xrt__rdma_destroy(victims);
+    if (!x) return XRT_SUCCESS;
+    if (x->mr) { /* registered, but the memory was freed meanwhile */
+        x->ctx = c;
+        xrt__rdma_destroy(x);
+        return xrt_error(XRT_ERROR_INVALID_POINTER, "xrt_rdma_register", "%s: %p was freed while being registered",
+                         c->name, r->ptr);
+    }
+    free(x);
+    return xrt__rdma_reg_error(r, c->name, err, why);
+}
+
+/* The memory's type and allocation, from xrt's pointer query; a range that
+   runs past its allocation is refused. */
+static xrt_status xrt__rdma_classify(xrt__rdma_req *r)
+{
+    uintptr_t p = (uintptr_t)r->ptr;
+    xrt_status st = xrt_pointer_get_attributes(&r->attr, r->ptr);
+    if (st != XRT_SUCCESS) return st;
+    if (r->attr.base && r->size > r->attr.size - (p - (uintptr_t)r->attr.base))
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_rdma_register",
+                         "%zu bytes at %p overrun its allocation (%zu bytes at %p)", r->size, r->ptr, r->attr.size,
+                         r->attr.base);
+    return XRT_SUCCESS;
+}
+
+/* A hit needs no classification: the cache holds only live xrt allocations
+   (a free takes its entries out before the memory goes), clipped to them. */
+static xrt_status xrt__rdma_register_cached(xrt__rdma_ctx *c, xrt__rdma_req *r, xrt_rdma_reg *reg)
+{
+    uintptr_t p = (uintptr_t)r->ptr, q = p + r->size;
+    xrt__rdma_entry *x;
+    xrt_status st;
+    xrt__rdma_lock_ctx(c);
+    x = xrt__rdma_floor(c->root, p);
+    if (x && x->end >= q && (x->access & r->access) == r->access) {
+        xrt__rdma_ref(c, x);
+        c->hits++;
+        xrt__rdma_fill(reg, x, r);
+        xrt__rdma_unlock_ctx(c);
+        return XRT_SUCCESS;
+    }
+    c->misses++;
+    xrt__rdma_unlock_ctx(c);
+    /* Not (or not fully) cached: classify, then register. */
+    if ((st = xrt__rdma_classify(r)) != XRT_SUCCESS) return st;
+    if (!r->attr.base) return xrt__rdma_register_private(c, r, reg); /* xrt did not allocate it */
+    xrt__rdma_span(r);
+    if ((x = (xrt__rdma_entry *)calloc(1, sizeof *x)) == NULL)
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "xrt_rdma_register", "no memory for a registration");
+    xrt__rdma_lock_ctx(c);
+    return xrt__rdma_miss(c, r, x, reg); /* unlocks */
+}
+
+static xrt_status xrt__rdma_check_access(unsigned access)
+{
+    const unsigned all = XRT_RDMA_LOCAL_WRITE | XRT_RDMA_REMOTE_WRITE | XRT_RDMA_REMOTE_READ | XRT_RDMA_REMOTE_ATOMIC |
+                         XRT_RDMA_RELAXED_ORDERING;
+    if (access & ~all)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_rdma_register", "unknown access flags 0x%x", access & ~all);
+    if ((access & (XRT_RDMA_REMOTE_WRITE | XRT_RDMA_REMOTE_ATOMIC)) && !(access & XRT_RDMA_LOCAL_WRITE))
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_rdma_register", "%s needs XRT_RDMA_LOCAL_WRITE (verbs rule)",
+                         access & XRT_RDMA_REMOTE_WRITE ? "XRT_RDMA_REMOTE_WRITE" : "XRT_RDMA_REMOTE_ATOMIC");
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__rdma_register(xrt_rdma_ctx ctx, const void *ptr, size_t size, unsigned access,
+                                     xrt_rdma_reg *reg)
+{
+    static const char fn[] = "xrt_rdma_register";
+    xrt__rdma_ctx *c;
+    xrt__rdma_req r; /* its other fields are set on a miss */
+    xrt_status st;
+    if ((st = xrt__rdma_ctx_of(ctx, fn, 0, &c)) != XRT_SUCCESS) return st;
+    if (!ptr) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "ptr is NULL");
+    if (size == 0) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "size is 0");
+    if ((uintptr_t)ptr + size < (uintptr_t)ptr)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%zu bytes at %p wrap around the address space", size, ptr);
+    if ((st = xrt__rdma_check_access(access)) != XRT_SUCCESS) return st;
+    r.ptr = ptr;
+    r.size = size;
+    r.access = access;
+    if (c->cache) return xrt__rdma_register_cached(c, &r, reg);
+    if ((st = xrt__rdma_classify(&r)) != XRT_SUCCESS) return st;
+    return xrt__rdma_register_private(c, &r, reg);
+}
+
+xrt_status xrt_rdma_register(xrt_rdma_ctx ctx, const void *ptr, size_t size, unsigned access, xrt_rdma_reg *reg)
+{
+    xrt_status st;
+    if (!reg) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_rdma_register", "reg is NULL");
+    st = xrt__rdma_register(ctx, ptr, size, access, reg);
+    if (st != XRT_SUCCESS) memset(reg, 0, sizeof *reg);
+    return st;
+}
+
+/* The last reference of an entry is gone; the caller holds the lock. */
+static void xrt__rdma_unref_last(xrt__rdma_ctx *c, xrt__rdma_entry *x, xrt__rdma_entry **victims)
+{
+    switch (x->where) {
+    case XRT__RDMA_IN_CACHE:
+        c->referenced--;
+        xrt__rdma_list_add(&c->lru, &x->link);
+        xrt__rdma_evict(c, 0, victims); /* over a limit: this one (the newest) goes last */
+        return;
+    case XRT__RDMA_DETACHED:
+        xrt__rdma_list_del(&x->link);
+        xrt__rdma_track(-1);
+        break;
+    case XRT__RDMA_PRIVATE:
+        xrt__rdma_list_del(&x->link);
+        break;
+    default: /* dead: its MR is already gone */
+        break;
+    }
+    x->victim = *victims;
+    *victims = x;
+}
+
+xrt_status xrt_rdma_release(xrt_rdma_reg *reg)
+{
+    xrt__rdma_entry *x, *victims = NULL;
+    xrt__rdma_ctx *c;
+    if (!reg) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_rdma_release", "reg is NULL");
+    if (!(x = (xrt__rdma_entry *)reg->opaque))
+        return xrt_error(XRT_ERROR_INVALID_HANDLE, "xrt_rdma_release", "registration is released or was never made");
+    c = x->ctx;
+    if (XRT__UNLIKELY(xrt__rdma_forked(c))) { /* a fork() child: the parent's, not ours to touch */
+        memset(reg, 0, sizeof *reg);
+        return XRT_SUCCESS;
+    }
+    xrt__rdma_lock_ctx(c);
+    if (--x->refs == 0) xrt__rdma_unref_last(c, x, &victims);
+    xrt__rdma_unlock_ctx(c);
+    xrt__rdma_destroy(victims);
+    memset(reg, 0, sizeof *reg);
+    return XRT_SUCCESS;
+}
+
+const char *xrt_rdma_path_name(xrt_rdma_path path)
+{
+    switch (path) {
+    case XRT_RDMA_PATH_HOST: return "host";
+    case XRT_RDMA_PATH_DMABUF: return "dma-buf";
+    case XRT_RDMA_PATH_PEER: return "peer memory";
+    default: return "none";
+    }
+}
+
+/* >> rdma impl: invalidation */
+/* Referenced entries of freed memory are deregistered now, under the lock
+   (rare: a registration outlived its memory); returns how many. */
+static int xrt__rdma_kill_held(xrt__rdma_ctx *c, xrt__rdma_entry *x, int forked)
+{
+    if (x->mr && !forked) xrt__rdma_rt.dereg_mr(x->mr);
+    x->mr = NULL;
+    x->where = XRT__RDMA_DEAD;
+    c->invalidations++;
+    return 1;
+}
+
+static int xrt__rdma_invalidate_ctx(xrt__rdma_ctx *c, uintptr_t s, uintptr_t e, xrt__rdma_entry **victims)
+{
+    xrt__rdma_entry *x, *next;
+    xrt__rdma_link *l, *ln;
+    xrt__rdma_pending *p;
+    int held = 0, forked = xrt__rdma_forked(c);
+    xrt__rdma_lock_ctx(c);
+    for (x = xrt__rdma_take_overlapping(c, s, e); x; x = next) {
+        next = x->victim;
+        if (x->refs) {
+            held += xrt__rdma_kill_held(c, x, forked);
+            continue;
+        }
+        c->invalidations++;
+        x->victim = *victims;
+        *victims = x;
+    }
+    for (l = c->detached.next; l != &c->detached; l = ln) {
+        ln = l->next;
+        x = (xrt__rdma_entry *)(void *)l;
+        if (x->start >= e || x->end <= s) continue;
+        xrt__rdma_list_del(l);
+        xrt__rdma_track(-1);
+        held += xrt__rdma_kill_held(c, x, forked);
+    }
+    for (p = c->pending; p; p = p->next)
+        if (p->start < e && p->end > s) p->invalidated = 1;
+    xrt__rdma_unlock_ctx(c);
+    return held;
+}
+
+void xrt__rdma_invalidate(uintptr_t base, size_t size)
+{
+    uintptr_t end = size > UINTPTR_MAX - base ? UINTPTR_MAX : base + size;
+    xrt__rdma_entry *victims = NULL;
+    int i, held = 0;
+    if (XRT__LIKELY(!__atomic_load_n(&xrt__rdma_tracked, __ATOMIC_ACQUIRE)) || !size) return;
+    pthread_mutex_lock(&xrt__rdma_lock);
+    for (i = 0; i < XRT__RDMA_SLOTS; i++) /* a context from before fork() is the parent's business */
+        if (xrt__rdma_ctxs[i] && !xrt__rdma_forked(xrt__rdma_ctxs[i]))
+            held += xrt__rdma_invalidate_ctx(xrt__rdma_ctxs[i], base, end, &victims);
+    pthread_mutex_unlock(&xrt__rdma_lock);
+    xrt__rdma_destroy(victims);
+    if (held)
+        xrt_log(XRT_LOG_WARN,
+                "rdma: %zu bytes at %p freed while %d registration(s) of them were held: deregistered, their keys no "
+                "longer work (release registrations before freeing)", size, (void *)base, held);
+}
+
+/* >> rdma impl: cache control */
+xrt_status xrt_rdma_cache_get_stats(xrt_rdma_ctx ctx, xrt_rdma_cache_stats *stats)
+{
+    xrt__rdma_ctx *c;
+    xrt_status st;
+    if (!stats) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_rdma_cache_get_stats", "stats is NULL");
+    memset(stats, 0, sizeof *stats);
+    if ((st = xrt__rdma_ctx_of(ctx, "xrt_rdma_cache_get_stats", 0, &c)) != XRT_SUCCESS) return st;
+    xrt__rdma_lock_ctx(c);
+    stats->hits = c->hits;
+    stats->misses = c->misses;
+    stats->evictions = c->evictions;
+    stats->invalidations = c->invalidations;
+    stats->uncached = c->uncached;
+    stats->entries = c->count;
+    stats->bytes = c->bytes;
+    stats->referenced = c->referenced;
+    stats->max_entries = c->max_count;
+    stats->max_bytes = c->max_bytes;
+    xrt__rdma_unlock_ctx(c);
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__rdma_trim(xrt_rdma_ctx ctx, const char *fn, int all, size_t max_entries, size_t max_bytes)
+{
+    xrt__rdma_ctx *c;
+    xrt__rdma_entry *victims = NULL;
+    xrt_status st;
+    if ((st = xrt__rdma_ctx_of(ctx, fn, 0, &c)) != XRT_SUCCESS) return st;
+    xrt__rdma_lock_ctx(c);
+    if (!all) {
+        c->max_count = max_entries;
+        c->max_bytes = max_bytes;
+    }
+    xrt__rdma_evict(c, all, &victims);
+    xrt__rdma_unlock_ctx(c);
+    xrt__rdma_destroy(victims);
+    return XRT_SUCCESS;
+}
+
+xrt_status xrt_rdma_cache_set_limits(xrt_rdma_ctx ctx, size_t max_entries, size_t max_bytes)
+{
+    return xrt__rdma_trim(ctx, "xrt_rdma_cache_set_limits", 0, max_entries, max_bytes);
+}
+
+xrt_status xrt_rdma_cache_flush(xrt_rdma_ctx ctx) { return xrt__rdma_trim(ctx, "xrt_rdma_cache_flush", 1, 0, 0); }
+
+/* >> rdma impl: close */
+static void xrt__rdma_gather(xrt__rdma_entry *t, xrt__rdma_entry **list)
+{
+    if (!t) return;
+    xrt__rdma_gather(t->l, list);
+    xrt__rdma_gather(t->r, list);
+    t->victim = *list;
+    *list = t;
+}
+
+xrt_status xrt_rdma_close(xrt_rdma_ctx ctx)
+{
+    xrt__rdma_ctx *c;
+    xrt__rdma_entry *all = NULL, *x;
+    xrt__rdma_link *l;
+    size_t held = 0;
+    int forked;
+    xrt_status st;
+    if ((st = xrt__rdma_ctx_of(ctx, "xrt_rdma_close", 1, &c)) != XRT_SUCCESS) return st;
+    pthread_mutex_lock(&xrt__rdma_lock); /* no invalidation sees it from now on */
+    __atomic_store_n(&xrt__rdma_ctxs[c->handle % XRT__RDMA_SLOTS], (xrt__rdma_ctx *)NULL, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&xrt__rdma_lock);
+    forked = xrt__rdma_forked(c);
+    if (!forked) xrt__rdma_lock_ctx(c); /* in a fork() child a parent's thread may have held it */
+    xrt__rdma_gather(c->root, &all);
+    held = c->referenced;
+    xrt__rdma_track(-(long)c->count);
+    while ((l = c->detached.next) != &c->detached || (l = c->privates.next) != &c->privates) {
+        x = (xrt__rdma_entry *)(void *)l;
+        xrt__rdma_list_del(l);
+        if (x->where == XRT__RDMA_DETACHED) xrt__rdma_track(-1);
+        x->victim = all;
+        all = x;
+        held++;
+    }
+    xrt__rdma_unlock_ctx(c);
+    if (held && !forked)
+        xrt_log(XRT_LOG_WARN, "rdma: %s closed with %zu registration(s) still held: deregistered (release them before "
+                "closing; their xrt_rdma_reg must not be released now)", c->name, held);
+    xrt__rdma_destroy(all);
+    if (c->owns && !forked) { /* in a fork() child these are the parent's */
+        xrt__rdma_rt.dealloc_pd(c->pd);
+        xrt__rdma_rt.close_device(c->vc);
+    }
+    free(c);
+    return XRT_SUCCESS;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* implementation */
