@@ -29,16 +29,40 @@ static void nop(void *user) { (void)user; }
 
 /* A second backend that owns a stream, an event and memory the tested one
    does not. */
-static xrt_status other_init(char *reason, size_t n) { (void)reason; (void)n; return XRT_SUCCESS; }
-static xrt_status other_get_device(int *device) { *device = 0; return XRT_SUCCESS; }
-static xrt_status other_malloc(void **p, size_t n)
+static xrt_status other_init(const xrt_backend *self, char *reason, size_t n)
 {
+    (void)self, (void)reason, (void)n;
+    return XRT_SUCCESS;
+}
+static xrt_status other_get_device(const xrt_backend *self, int *device)
+{
+    (void)self;
+    *device = 0;
+    return XRT_SUCCESS;
+}
+static xrt_status other_malloc(const xrt_backend *self, void **p, size_t n)
+{
+    (void)self;
     *p = aligned_alloc(XRT_ALIGNMENT, (n + XRT_ALIGNMENT - 1) & ~(size_t)(XRT_ALIGNMENT - 1));
     return *p ? XRT_SUCCESS : XRT_ERROR_OUT_OF_MEMORY;
 }
-static xrt_status other_free(void *p) { free(p); return XRT_SUCCESS; }
-static xrt_status other_object_create(void **s) { *s = malloc(1); return *s ? XRT_SUCCESS : XRT_ERROR_OUT_OF_MEMORY; }
-static xrt_status other_event_create(void **e, unsigned flags) { (void)flags; return other_object_create(e); }
+static xrt_status other_free(const xrt_backend *self, void *p)
+{
+    (void)self;
+    free(p);
+    return XRT_SUCCESS;
+}
+static xrt_status other_object_create(const xrt_backend *self, void **s)
+{
+    (void)self;
+    *s = malloc(1);
+    return *s ? XRT_SUCCESS : XRT_ERROR_OUT_OF_MEMORY;
+}
+static xrt_status other_event_create(const xrt_backend *self, void **e, unsigned flags)
+{
+    (void)flags;
+    return other_object_create(self, e);
+}
 
 static xrt_backend other_table(void)
 {

@@ -1,6 +1,6 @@
 /* Allocation-failure injection. xrt routes every allocation of its own (the
    core's tables and records, the backends' objects, the CPU backend's memory)
-   through XRT_MALLOC, XRT_CALLOC, XRT_REALLOC and XRT_FREE, which a program
+   through XRT_MALLOC, XRT_CALLOC, XRT_REALLOC, XRT_ALIGNED_ALLOC and XRT_FREE, which a program
    may define before it includes xrt.h in its XRT_IMPL unit (as stb does).
    This program defines them to a counting allocator that fails the Nth call,
    and runs a representative scenario (init, allocations, streams, events,
@@ -53,6 +53,13 @@ static inline void *oom_calloc(size_t n, size_t size)
     return p;
 }
 
+static inline void *oom_aligned_alloc(size_t align, size_t size)
+{
+    void *p = oom_fail_now() ? NULL : aligned_alloc(align, size);
+    if (p) __atomic_add_fetch(&oom.live, 1, __ATOMIC_ACQ_REL);
+    return p;
+}
+
 static inline void *oom_realloc(void *old, size_t size)
 {
     void *p;
@@ -71,6 +78,7 @@ static inline void oom_free(void *p)
 #define XRT_MALLOC(size) oom_malloc(size)
 #define XRT_CALLOC(n, size) oom_calloc(n, size)
 #define XRT_REALLOC(p, size) oom_realloc(p, size)
+#define XRT_ALIGNED_ALLOC(align, size) oom_aligned_alloc(align, size)
 #define XRT_FREE(p) oom_free(p)
 #include "xrt_test.h"
 
@@ -267,11 +275,11 @@ static void test_allocation_failures(void **state)
     if (pid == 0) round_child(&probe);
     if (child_status(pid, 20, why, sizeof why)) fail_msg("the scenario fails without any injected failure: %s", why);
     xrt_set_backend(backend);
-    print_message("%s: the scenario makes %ld allocations through XRT_MALLOC/XRT_CALLOC/XRT_REALLOC\n", backend,
+    print_message("%s: the scenario makes %ld allocations through the XRT_* allocator\n", backend,
                   shared->calls);
     if (shared->calls == 0)
-        fail_msg("xrt made no allocation through XRT_MALLOC, XRT_CALLOC or XRT_REALLOC: the core does not use the "
-                 "override macros yet");
+        fail_msg("xrt made no allocation through XRT_MALLOC, XRT_CALLOC, XRT_REALLOC or XRT_ALIGNED_ALLOC: the core "
+                 "does not use the override macros");
     for (pass = 0; pass < 4; pass++) {
         int persistent = pass & 1, warm = pass >> 1, n = injection_pass(backend, persistent, warm, &failed);
         print_message("%s: %s, %s: N = 1..%d\n", backend, warm ? "warm" : "cold",

@@ -32,20 +32,6 @@
 #include <malloc.h>
 #include <sched.h>
 
-/* TEMPORARY, delete when xrt.h has the status: XRT_ERROR_NOT_PERMITTED
-   ("operation not permitted"). An enum constant is invisible to #ifndef, so
-   this guard cannot tell when the real one arrives: test_not_permitted_status
-   fails while this stand-in is in use, also after xrt.h gains the status. */
-#ifndef XRT_ERROR_NOT_PERMITTED
-#define XRT_ERROR_NOT_PERMITTED XRT_STATUS_COUNT
-#endif
-
-/* A status's name for messages; the stand-in above has none yet. */
-static const char *status_name(xrt_status st)
-{
-    return st == XRT_ERROR_NOT_PERMITTED ? "XRT_ERROR_NOT_PERMITTED" : xrt_status_string(st);
-}
-
 static int on_gpu(void)
 {
     const char *name = NULL;
@@ -316,8 +302,8 @@ static int host_func_child(void *arg)
     if (!wait_flag(&hf_out.done, 2000))
         CHILD_FAIL("%s from inside a host function did not return within 2 s (a hang)", c->fn);
     if (hf_out.st != want)
-        CHILD_FAIL("%s from inside a host function returned %s (\"%s\"), expected %s", c->fn, status_name(hf_out.st),
-                   hf_out.st == XRT_SUCCESS ? "" : hf_out.detail, status_name(want));
+        CHILD_FAIL("%s from inside a host function returned %s (\"%s\"), expected %s", c->fn, xrt_status_string(hf_out.st),
+                   hf_out.st == XRT_SUCCESS ? "" : hf_out.detail, xrt_status_string(want));
     if (want == XRT_ERROR_NOT_PERMITTED && !strstr(hf_out.detail, c->fn))
         CHILD_FAIL("the detail \"%s\" does not name %s", hf_out.detail, c->fn);
     /* the stream and xrt carry on */
@@ -759,8 +745,9 @@ static void *do_set_unknown_backend(void *arg)
     return NULL;
 }
 
-static xrt_status broken_init(char *reason, size_t n)
+static xrt_status broken_init(const xrt_backend *self, char *reason, size_t n)
 {
+    (void)self;
     snprintf(reason, n, "no widget found");
     return XRT_ERROR_NO_DEVICE;
 }
@@ -799,7 +786,9 @@ static int log_init_child(void *arg)
     (void)arg;
     memset(&cb, 0, sizeof cb);
     xrt_shutdown();
-    setenv("XRT_LOG", "loud", 1); /* xrt_init warns about it */
+    unsetenv("XRT_LOG");
+    xrt_set_log_level(XRT_LOG_ENV); /* XRT_LOG decides again (earlier tests set a level) */
+    setenv("XRT_LOG", "loud", 1);   /* xrt_init warns about it */
     xrt_set_log_callback(calling_callback, NULL);
     if (!finishes_within(3000, XRT_TEST_DEFAULT, do_init, NULL))
         CHILD_FAIL("xrt_init deadlocks when the log callback (called for a bad XRT_LOG) calls xrt_get_device_count");
@@ -916,17 +905,26 @@ static void test_shutdown_behind_host_function(void **state)
 enum { LONG_NAME = 600 };
 static char long_name[LONG_NAME + 1], long_unknown[LONG_NAME + 101];
 
-static xrt_status long_init(char *reason, size_t n) { (void)reason, (void)n; return XRT_SUCCESS; }
-static xrt_status long_get_device(int *device) { *device = 0; return XRT_SUCCESS; }
-static xrt_status long_malloc(void **p, size_t n)
+static xrt_status long_init(const xrt_backend *self, char *reason, size_t n)
 {
-    (void)p, (void)n;
+    (void)self, (void)reason, (void)n;
+    return XRT_SUCCESS;
+}
+static xrt_status long_get_device(const xrt_backend *self, int *device)
+{
+    (void)self;
+    *device = 0;
+    return XRT_SUCCESS;
+}
+static xrt_status long_malloc(const xrt_backend *self, void **p, size_t n)
+{
+    (void)self, (void)p, (void)n;
     return xrt_native_error(XRT_ERROR_OUT_OF_MEMORY, long_name, "long_malloc", 2, "LONG_ERROR_MEMORY", "no memory left");
 }
-static xrt_status long_get_device_count(int *count)
+static xrt_status long_get_device_count(const xrt_backend *self, int *count)
 {
     char who[LONG_NAME + 64];
-    (void)count;
+    (void)self, (void)count;
     snprintf(who, sizeof who, "%s: xrt_get_device_count", long_name);
     return xrt_error(XRT_ERROR_BACKEND, who, "%s", "a failure with a long caller name");
 }
@@ -1061,6 +1059,8 @@ static int log_level_kept_child(void *arg)
     void *p;
     (void)arg;
     xrt_test_log_capture();
+    unsetenv("XRT_LOG");
+    xrt_set_log_level(XRT_LOG_ENV); /* from XRT_LOG, as in a fresh process */
     setenv("XRT_LOG", "error", 1);
     xrt_shutdown();
     CHILD_OK(xrt_init());
@@ -1091,6 +1091,8 @@ static int log_empty_child(void *arg)
     void *p;
     (void)arg;
     xrt_test_log_capture();
+    unsetenv("XRT_LOG");
+    xrt_set_log_level(XRT_LOG_ENV); /* from XRT_LOG, as in a fresh process */
     setenv("XRT_LOG", "", 1);
     xrt_shutdown();
     CHILD_OK(xrt_init());
@@ -1142,7 +1144,11 @@ static int backend_list_child(void *arg)
 
 /* Registering the backend that XRT_BACKEND names: no spurious "unknown
    backend" error, and another thread's xrt_set_backend choice stays. */
-static xrt_status mine_init(char *reason, size_t n) { (void)reason, (void)n; return XRT_SUCCESS; }
+static xrt_status mine_init(const xrt_backend *self, char *reason, size_t n)
+{
+    (void)self, (void)reason, (void)n;
+    return XRT_SUCCESS;
+}
 static int chooser_ready, chooser_go;
 static const char *chooser_after;
 
