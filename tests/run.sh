@@ -88,9 +88,12 @@ suite_on_trace() { # FLAVOUR PLUGIN-DIR COMMAND... (cmocka and step set $name)
     step "suite ($tflavour) ran on trace" grep -q "^trace: init(target=cpu) -> success" "$tf"
 }
 suite_on_trace plain "$B/plugins" "$B/plain/test_suite"
-suite_on_trace asan "$B/plugins/asan" env ASAN_OPTIONS=detect_leaks=1 "$B/asan/test_suite"
-if command -v valgrind > /dev/null; then
-    suite_on_trace valgrind "$B/plugins" valgrind -q --error-exitcode=9 --leak-check=full "$B/plain/test_suite"
+suite_on_trace asan "$B/plugins/asan" env ASAN_OPTIONS=detect_leaks=1:protect_shadow_gap=0 "$B/asan/test_suite"
+if have valgrind; then
+    suite_on_trace valgrind "$B/plugins" valgrind -q --error-exitcode=9 --leak-check=full \
+        --suppressions=tests/valgrind.supp "$B/plain/test_suite"
+else
+    skip "suite on trace under valgrind: valgrind is not installed"
 fi
 
 echo "== stress under TSan"
