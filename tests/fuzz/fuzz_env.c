@@ -6,9 +6,9 @@
    the value of XRT_BACKEND, a NUL byte, the value of XRT_LOG.
 
    Checked against a model of the documented rules:
-   - XRT_BACKEND: "" means unset (the first available backend); otherwise a
-     comma-separated list whose entries are trimmed of spaces and matched
-     case-insensitively. If every entry names a backend, the first available
+   - XRT_BACKEND: "" (or only blanks and commas) means unset (the first
+     available backend); otherwise a comma-separated list whose entries are
+     trimmed of spaces and matched case-insensitively. If every entry names a backend, the first available
      one is selected (none available: backend unavailable or no device); an
      entry that names none (also an empty one) fails xrt_init with not found,
      a detail that says "unknown backend", and every call fails the same way.
@@ -70,6 +70,7 @@ static int model_backend(const char *v, const char **expect, xrt_status *status)
     const char *p = v;
     int all_known = 1, n = 0, i;
     *expect = NULL;
+    if (!v[strspn(v, " \t,")]) v = ""; /* blank: unset */
     for (; *p; p++)
         if (*p == '\t' || *p == '\n' || *p == '\r' || *p == '\v' || *p == '\f') return 0;
     if (!v[0]) { /* unset: the first available */
