@@ -4,8 +4,8 @@
    may define before it includes xrt.h in its XRT_IMPL unit (as stb does).
    This program defines them to a counting allocator that fails the Nth call,
    and runs a representative scenario (init, allocations, streams, events,
-   copies, frees, shutdown) for every N until the scenario makes fewer than N
-   allocations, twice: with one failure at the Nth call, and with every call
+   copies, frees, shutdown) for every N up to the number of allocations it
+   makes, twice: with one failure at the Nth call, and with every call
    from the Nth on failing. Each N runs in a forked child, so a crash fails
    that N. For each: every call returns XRT_SUCCESS or XRT_ERROR_OUT_OF_MEMORY
    (a failed allocation leaves *ptr NULL and a detail naming the call),
@@ -16,7 +16,6 @@
 #define _GNU_SOURCE /* before any header: xrt.h comes after the allocator */
 #include <stddef.h>
 #include <stdlib.h>
-#include <sys/mman.h>
 
 /* >> the counting allocator */
 static struct {
@@ -82,9 +81,10 @@ static inline void oom_free(void *p)
 #define XRT_FREE(p) oom_free(p)
 #include "xrt_test.h"
 
-/* What a child tells the parent (shared memory). */
+/* What a child tells its parent (child_report): the allocation calls it
+   counted, how many it made fail, and that the scenario ran to its end. */
 typedef struct report { long calls; long failed; int done; } report;
-static report *shared;
+static report rep;
 
 static void arm(long fail_at, int persistent)
 {
@@ -97,8 +97,10 @@ static void arm(long fail_at, int persistent)
 static void disarm(void)
 {
     __atomic_store_n(&oom.counting, 0, __ATOMIC_RELEASE);
-    shared->calls = oom.calls;
-    shared->failed = oom.failed;
+    rep.calls = oom.calls;
+    rep.failed = oom.failed;
+    rep.done = 1;
+    child_report(&rep, sizeof rep);
 }
 
 /* >> the scenario */
@@ -208,8 +210,9 @@ static void leak_check(long before, const char *when)
                    oom.persistent ? " (and every one after it)" : "", oom.live - before, when);
 }
 
-static void round_child(const round_args *a)
+static int round_child(void *arg)
 {
+    const round_args *a = (const round_args *)arg;
     long base;
     int inited;
     xrt_test_log_capture();
@@ -222,7 +225,6 @@ static void round_child(const round_args *a)
     arm(a->fail_at, a->persistent);
     inited = scenario(a->backend);
     disarm();
-    shared->done = 1;
     if (inited) works(a->backend); /* at once: a failure poisoned nothing */
     xrt_shutdown();
     if (a->warm) leak_check(base, "after xrt_shutdown");
@@ -230,63 +232,68 @@ static void round_child(const round_args *a)
     works(a->backend);
     xrt_shutdown();
     if (a->warm) leak_check(base, "after a second xrt_init and xrt_shutdown");
-    _exit(0);
+    return 0;
 }
 
-/* Runs N = 1, 2, ... until the scenario makes fewer than N allocations;
-   returns the number of N values and lists every failing one. */
-static int injection_pass(const char *backend, int persistent, int warm, int *failed)
+/* Runs one round in a child that starts with xrt shut down; returns 1 if it
+   failed (why says how) and fills rep with what it reported. */
+static int run_round(const round_args *a, char *why, size_t n)
+{
+    int bad = run_child_raw(round_child, (void *)(uintptr_t)a, 20, why, n);
+    memset(&rep, 0, sizeof rep);
+    child_report_get(&rep, sizeof rep);
+    return bad;
+}
+
+/* Runs N = 1 .. calls + 4 (the scenario makes about `calls` allocations; a
+   few more or less depending on timing) and lists every failing N. The loop
+   does not depend on what the children report, so that a re-executed child
+   (xrt_test.h) meets the same cases in the same order. Returns the number of
+   N values run; *injected counts those whose child reported a failed
+   allocation and ran to its end. */
+static int injection_pass(const char *backend, long calls, int persistent, int warm, int *failed, int *injected)
 {
     char why[256];
     long n;
-    for (n = 1; n < 100000; n++) {
+    for (n = 1; n <= calls + 4; n++) {
         round_args a = {backend, n, persistent, warm};
-        pid_t pid;
-        memset(shared, 0, sizeof *shared);
-        xrt_shutdown();
-        pid = child_fork(20);
-        if (pid == 0) round_child(&a);
-        if (child_status(pid, 20, why, sizeof why)) {
+        if (run_round(&a, why, sizeof why)) {
             (*failed)++;
             print_error("%s, %s, allocation %ld fails%s: %s\n", backend, warm ? "warm" : "cold", n,
                         persistent ? " and every one after it" : "", why);
             if (*failed > 20) break; /* enough to go on */
         }
-        if (shared->done && shared->failed == 0) break; /* the scenario made fewer than n allocations */
+        *injected += rep.failed > 0;
     }
-    xrt_set_backend(backend);
-    return (int)n;
+    return (int)n - 1;
 }
 
 static void test_allocation_failures(void **state)
 {
     const char *backend = xrt_test_backend;
     round_args probe = {backend, 0, 0, 1};
-    char why[256];
+    char why[256], count[32];
     int failed = 0, pass, total = 0;
-    pid_t pid;
+    long calls;
     (void)state;
-    shared = (report *)mmap(NULL, sizeof *shared, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    assert_true(shared != MAP_FAILED);
-    /* first, without failures: how many allocations the scenario makes */
-    memset(shared, 0, sizeof *shared);
-    xrt_shutdown();
-    pid = child_fork(20);
-    if (pid == 0) round_child(&probe);
-    if (child_status(pid, 20, why, sizeof why)) fail_msg("the scenario fails without any injected failure: %s", why);
-    xrt_set_backend(backend);
-    print_message("%s: the scenario makes %ld allocations through the XRT_* allocator\n", backend,
-                  shared->calls);
-    if (shared->calls == 0)
+    /* first, without failures: how many allocations the scenario makes (a
+       re-executed child learns it from its parent, through the environment) */
+    if (run_round(&probe, why, sizeof why)) fail_msg("the scenario fails without any injected failure: %s", why);
+    calls = child_rerun() && getenv("XRT_TEST_OOM_CALLS") ? atol(getenv("XRT_TEST_OOM_CALLS")) : rep.calls;
+    snprintf(count, sizeof count, "%ld", calls);
+    setenv("XRT_TEST_OOM_CALLS", count, 1);
+    print_message("%s: the scenario makes %ld allocations through the XRT_* allocator\n", backend, calls);
+    if (calls == 0)
         fail_msg("xrt made no allocation through XRT_MALLOC, XRT_CALLOC, XRT_REALLOC or XRT_ALIGNED_ALLOC: the core "
                  "does not use the override macros");
     for (pass = 0; pass < 4; pass++) {
-        int persistent = pass & 1, warm = pass >> 1, n = injection_pass(backend, persistent, warm, &failed);
-        print_message("%s: %s, %s: N = 1..%d\n", backend, warm ? "warm" : "cold",
-                      persistent ? "every allocation from the Nth fails" : "the Nth allocation fails", n);
+        int persistent = pass & 1, warm = pass >> 1, injected = 0;
+        int n = injection_pass(backend, calls, persistent, warm, &failed, &injected);
+        print_message("%s: %s, %s: N = 1..%d (%d ran to the end with a failed allocation)\n", backend,
+                      warm ? "warm" : "cold", persistent ? "every allocation from the Nth fails" : "the Nth allocation fails",
+                      n, injected);
         total += n;
     }
-    munmap(shared, sizeof *shared);
     if (failed) fail_msg("%d of %d injected failures broke xrt (listed above)", failed, total);
 }
 
