@@ -1049,6 +1049,7 @@ static int log_level_child(void *arg)
     }
     fclose(f);
     xrt_set_log_level(XRT_LOG_WARN);
+    xrt_shutdown();
     return 0;
 }
 
