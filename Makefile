@@ -20,6 +20,7 @@ LDLIBS   := -lpthread
 HAVE_CUDA := $(shell test -f $(CUDA_HOME)/include/cuda_runtime_api.h && echo 1)
 HAVE_HIP  := $(shell test -f /usr/include/hip/hip_runtime_api.h && echo 1)
 HAVE_NVCC := $(shell test -x $(NVCC) && echo 1)
+HAVE_VERBS := $(shell test -f /usr/include/infiniband/verbs.h && echo 1)
 ENABLE    := -DXRT_ENABLE_CPU
 ifeq ($(HAVE_CUDA),1)
 ENABLE    += -DXRT_ENABLE_CUDA -isystem $(CUDA_HOME)/include
@@ -56,6 +57,12 @@ $(B)/bench/%: bench/%.c bench/bench.h $(HEADERS)
 	$(CC) $(XCFLAGS) -O2 -g -DNDEBUG $(ENABLE) -o $@ $< $(LDLIBS)
 
 examples: $(addprefix $(B)/examples/,$(EXAMPLES))
+
+# xrt_info lists RDMA devices where the verbs headers are (libibverbs itself
+# is loaded at run time, if at all).
+ifeq ($(HAVE_VERBS),1)
+$(B)/examples/xrt_info: XCFLAGS += -DXRT_INFO_RDMA
+endif
 
 # >> CUDA example (added with the GPU backends): a kernel on an xrt stream. nvcc
 # builds the .cu file; its XRT_IMPL unit is C, compiled with the backend flags.
@@ -95,3 +102,5 @@ bench-instructions: $(B)/bench/dispatch
 	sh bench/instructions.sh $(B)/bench/dispatch
 
 include examples/plugin/plugin.mk
+include tests/rdma/rdma.mk
+include tools.mk

@@ -893,7 +893,7 @@ static XRT__TLS struct {
     int capture;   /* > 0: a failure is recorded, not logged (why a plugin is skipped) */
     int locks;     /* xrt locks held by this thread */
     int reg_held;  /* of which the registry's (a plugin's init may look backends up) */
-    int ndeferred;
+    int ndeferred, dropped;
     xrt__log_msg deferred[XRT__LOG_DEFERRED];
 } xrt__err;
 static int xrt__log_level = XRT_LOG_WARN;
@@ -923,9 +923,15 @@ static void xrt__log_emit(xrt_log_level level, const char *msg)
 
 static void xrt__log_flush(void)
 {
+    char note[64];
     int i;
     for (i = 0; i < xrt__err.ndeferred; i++) xrt__log_emit(xrt__err.deferred[i].level, xrt__err.deferred[i].text);
     xrt__err.ndeferred = 0;
+    if (xrt__err.dropped) {
+        snprintf(note, sizeof note, "%d more log message(s) dropped", xrt__err.dropped);
+        xrt__err.dropped = 0;
+        xrt__log_emit(XRT_LOG_WARN, note);
+    }
 }
 
 /* Every lock of the core is taken through these, so that logging knows. */
@@ -946,7 +952,7 @@ static void xrt__unlock(pthread_mutex_t *m)
 {
     xrt__err.reg_held -= m == &xrt__reg_lock;
     pthread_mutex_unlock(m);
-    if (--xrt__err.locks == 0 && xrt__err.ndeferred) xrt__log_flush();
+    if (--xrt__err.locks == 0 && (xrt__err.ndeferred || xrt__err.dropped)) xrt__log_flush();
 }
 
 static void xrt__vlog(xrt_log_level level, const char *fmt, va_list ap)
@@ -959,6 +965,8 @@ static void xrt__vlog(xrt_log_level level, const char *fmt, va_list ap)
     } else if (xrt__err.ndeferred < XRT__LOG_DEFERRED) {
         xrt__err.deferred[xrt__err.ndeferred].level = level;
         memcpy(xrt__err.deferred[xrt__err.ndeferred++].text, msg, sizeof msg);
+    } else {
+        xrt__err.dropped++;
     }
 }
 
@@ -1165,10 +1173,20 @@ static xrt_status xrt__reg_add_locked(const xrt_backend *b)
     return XRT_SUCCESS;
 }
 
+/* A backend's init runs once; while it runs (a plugin's init may look other
+   backends up) the backend counts as unavailable. In a forked child, a
+   backend that does not survive fork() is not probed at all. */
 static xrt_status xrt__reg_probe_locked(xrt__reg_entry *e)
 {
     if (!e->probed) {
         e->probed = 1;
+        e->probe_status = XRT_ERROR_BACKEND_UNAVAILABLE;
+        snprintf(e->reason, sizeof e->reason, "its init is running");
+        if (xrt__reg_forked && !(e->t.flags & XRT_BACKEND_FORK_SAFE)) {
+            snprintf(e->reason, sizeof e->reason, "forked child: %.64s cannot be used after fork()", e->t.name);
+            return e->probe_status;
+        }
+        e->reason[0] = 0;
         e->probe_status = e->t.init(&e->t, e->reason, sizeof e->reason);
         if (e->probe_status != XRT_SUCCESS) {
             if (!e->reason[0]) snprintf(e->reason, sizeof e->reason, "%s", xrt_status_string(e->probe_status));
@@ -1346,6 +1364,7 @@ static void xrt__reg_add_builtin_locked(const xrt__reg_builtin *b)
 #define XRT__PLUGIN_MAX 16
 typedef struct xrt__plugin {
     char path[256];
+    char real[4096]; /* the file a path with a slash names (realpath), else "" */
     int loaded;
     xrt_backend table;
     char reason[256];
@@ -1375,11 +1394,21 @@ static const xrt_plugin_host xrt__plugin_host = {
     xrt_get_last_error_string, xrt__plugin_find_backend, xrt__host_fn_run,
 };
 
-static xrt__plugin *xrt__plugin_find_locked(const char *path)
+/* The file `path` names, when it has a slash (a soname is looked up by the
+   loader, so only its text can be compared). */
+static void xrt__plugin_real(const char *path, char *real)
+{
+    real[0] = 0;
+    if (strchr(path, '/') && !realpath(path, real)) real[0] = 0;
+}
+
+/* One file named two ways (./a.so, dir/../a.so) is one plugin. */
+static xrt__plugin *xrt__plugin_find_locked(const char *path, const char *real)
 {
     int i;
     for (i = 0; i < xrt__plugin_count; i++)
-        if (strcmp(xrt__plugins[i].path, path) == 0) return &xrt__plugins[i];
+        if (strcmp(xrt__plugins[i].path, path) == 0 || (real[0] && strcmp(xrt__plugins[i].real, real) == 0))
+            return &xrt__plugins[i];
     return NULL;
 }
 
@@ -1436,12 +1465,15 @@ static int xrt__plugin_open_captured(xrt__plugin *pl)
 /* Loads `path` unless it was tried before; registers its backend. */
 static xrt_status xrt__plugin_load_locked(const char *path, xrt__plugin **out)
 {
-    xrt__plugin *pl = xrt__plugin_find_locked(path);
-    *out = pl;
+    static char real[sizeof xrt__plugins[0].real]; /* under the registry's lock */
+    xrt__plugin *pl;
+    xrt__plugin_real(path, real);
+    *out = pl = xrt__plugin_find_locked(path, real);
     if (pl) return pl->loaded ? XRT_SUCCESS : XRT_ERROR_BACKEND_UNAVAILABLE;
     if (xrt__plugin_count == XRT__PLUGIN_MAX) return XRT_ERROR_OUT_OF_MEMORY;
     *out = pl = &xrt__plugins[xrt__plugin_count++];
     snprintf(pl->path, sizeof pl->path, "%s", path);
+    memcpy(pl->real, real, sizeof real);
     pl->loaded = xrt__plugin_open_captured(pl);
     if (!pl->loaded) return XRT_ERROR_BACKEND_UNAVAILABLE;
     pl->reason[0] = 0;
@@ -2292,7 +2324,7 @@ XRT_API xrt_status xrt__mem_add(const xrt_backend *b, void **p, size_t n, xrt_me
    too); xrt__mem_finish then drops the record or, if the free failed, puts it
    back. */
 #ifdef XRT_ENABLE_RDMA
-static void xrt__rdma_invalidate(uintptr_t base, size_t size);
+XRT_API void xrt__rdma_invalidate(uintptr_t base, size_t size); /* xrt_rdma.h */
 #endif
 
 XRT_API xrt_status xrt__mem_take(const xrt_backend *b, void *p, xrt_memory_type t, const char *fn, void **record)

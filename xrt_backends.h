@@ -34,8 +34,9 @@
      3. CPU: write xrt__cpu_<name> and assign it in xrt__cpu_fill (xrt_cpu.h),
         or assign xrt__unsupported_<name> when the CPU cannot do it;
      4. CUDA and HIP: write xrt__gpu_<name> (xrt_gpu.h) and assign it in
-        xrt__gpu_fill; add the runtime entry points it needs to the symbol
-        lists of xrt_cuda.h and xrt_hip.h;
+        xrt__gpu_fill; a runtime entry point it needs is a field of
+        xrt__gpu_rt plus an entry in the symbol lists of both xrt_cuda.h and
+        xrt_hip.h (a test checks that each list names every field once);
      5. a test in tests/test_suite.c (runs on every backend) and a row in the
         README's support table.
 */

@@ -60,28 +60,74 @@ static void xrt__cpu_futex(uint32_t *word, int op, uint32_t val)
     syscall(SYS_futex, word, op, val, NULL, NULL, 0);
 }
 
-/* A monotonically increasing 64-bit counter that threads can sleep on: the
-   futex word is the low half of the value, so publishing is one store; waiters
-   register in `waiters` so the writer makes no syscall when nobody sleeps. */
+/* A monotonically increasing 64-bit counter that threads can sleep on until
+   it reaches a target. Each sleeper queues a node with its target and sleeps
+   on the node's own word; `next` is the smallest queued target, so the
+   writer makes no system call while nobody sleeps or while no sleeper's
+   target is reached: a thread synchronizing behind a long queue is woken
+   once, not after every operation. */
+typedef struct xrt__cpu_sleeper {
+    uint64_t target;
+    uint32_t woken; /* the futex word: 1 once the writer has taken the node off */
+    struct xrt__cpu_sleeper *next;
+} xrt__cpu_sleeper;
+
 typedef struct xrt__cpu_counter {
     uint64_t value;
-    uint32_t waiters;
+    uint64_t next;             /* smallest target of `sleepers`; UINT64_MAX: none */
+    int lock;                  /* guards `sleepers` and `next` */
+    xrt__cpu_sleeper *sleepers;
 } xrt__cpu_counter;
 
-static uint32_t *xrt__cpu_low_half(uint64_t *v)
+static void xrt__cpu_lock(int *l);
+static void xrt__cpu_unlock(int *l);
+
+static void xrt__cpu_counter_init(xrt__cpu_counter *c, uint64_t v)
 {
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    return (uint32_t *)v + 1;
-#else
-    return (uint32_t *)v;
-#endif
+    c->value = v;
+    c->next = UINT64_MAX;
+    c->lock = 0;
+    c->sleepers = NULL;
+}
+
+static uint64_t xrt__cpu_next_target_locked(const xrt__cpu_counter *c)
+{
+    const xrt__cpu_sleeper *n;
+    uint64_t t = UINT64_MAX;
+    for (n = c->sleepers; n; n = n->next)
+        if (n->target < t) t = n->target;
+    return t;
+}
+
+/* Wakes the sleepers whose target v reaches. */
+static void xrt__cpu_counter_wake(xrt__cpu_counter *c, uint64_t v)
+{
+    xrt__cpu_sleeper **pp, *n, *woken = NULL;
+    xrt__cpu_lock(&c->lock);
+    for (pp = &c->sleepers; (n = *pp) != NULL;) {
+        if (n->target <= v) {
+            *pp = n->next;
+            n->next = woken;
+            woken = n;
+        } else {
+            pp = &n->next;
+        }
+    }
+    __atomic_store_n(&c->next, xrt__cpu_next_target_locked(c), __ATOMIC_SEQ_CST);
+    /* Under the lock: a woken sleeper takes it before it returns, so every
+       node lives until its wake is done. */
+    while ((n = woken) != NULL) {
+        woken = n->next;
+        __atomic_store_n(&n->woken, 1, __ATOMIC_SEQ_CST);
+        xrt__cpu_futex(&n->woken, FUTEX_WAKE_PRIVATE, 1);
+    }
+    xrt__cpu_unlock(&c->lock);
 }
 
 static void xrt__cpu_counter_publish(xrt__cpu_counter *c, uint64_t v)
 {
     __atomic_store_n(&c->value, v, __ATOMIC_SEQ_CST);
-    if (__atomic_load_n(&c->waiters, __ATOMIC_SEQ_CST))
-        xrt__cpu_futex(xrt__cpu_low_half(&c->value), FUTEX_WAKE_PRIVATE, INT_MAX);
+    if (XRT__UNLIKELY(v >= __atomic_load_n(&c->next, __ATOMIC_SEQ_CST))) xrt__cpu_counter_wake(c, v);
 }
 
 static int xrt__cpu_reached(xrt__cpu_counter *c, uint64_t target)
@@ -89,21 +135,41 @@ static int xrt__cpu_reached(xrt__cpu_counter *c, uint64_t target)
     return __atomic_load_n(&c->value, __ATOMIC_ACQUIRE) >= target;
 }
 
+/* Sleeps until the counter reaches target: queues a node, then checks the
+   value again (the writer's store and its look at `next` are ordered against
+   ours, so one of the two sees the other). */
+static void xrt__cpu_sleep(xrt__cpu_counter *c, uint64_t target)
+{
+    xrt__cpu_sleeper me, **pp;
+    me.target = target;
+    me.woken = 0;
+    xrt__cpu_lock(&c->lock);
+    me.next = c->sleepers;
+    c->sleepers = &me;
+    if (target < c->next) __atomic_store_n(&c->next, target, __ATOMIC_SEQ_CST);
+    xrt__cpu_unlock(&c->lock);
+    while (!__atomic_load_n(&me.woken, __ATOMIC_SEQ_CST)) {
+        if (__atomic_load_n(&c->value, __ATOMIC_SEQ_CST) >= target) break;
+        xrt__cpu_futex(&me.woken, FUTEX_WAIT_PRIVATE, 0);
+    }
+    xrt__cpu_lock(&c->lock); /* take the node off if the writer has not */
+    for (pp = &c->sleepers; *pp && *pp != &me; pp = &(*pp)->next) {}
+    if (*pp) {
+        *pp = me.next;
+        __atomic_store_n(&c->next, xrt__cpu_next_target_locked(c), __ATOMIC_SEQ_CST);
+    }
+    xrt__cpu_unlock(&c->lock);
+}
+
 static void xrt__cpu_wait(xrt__cpu_counter *c, uint64_t target, unsigned spin)
 {
-    unsigned i;
-    for (i = 0; i < spin; i++) {
+    unsigned i, k, gap = 1;
+    for (i = 0; i < spin; i += gap) {
         if (xrt__cpu_reached(c, target)) return;
-        xrt__cpu_pause();
+        for (k = 0; k < gap; k++) xrt__cpu_pause();
+        if (gap < 64) gap *= 2; /* a poll pulls the writer's cache line: fewer of them as the wait grows */
     }
-    for (;;) {
-        uint64_t v;
-        __atomic_add_fetch(&c->waiters, 1, __ATOMIC_SEQ_CST);
-        if ((v = __atomic_load_n(&c->value, __ATOMIC_SEQ_CST)) < target)
-            xrt__cpu_futex(xrt__cpu_low_half(&c->value), FUTEX_WAIT_PRIVATE, (uint32_t)v);
-        __atomic_sub_fetch(&c->waiters, 1, __ATOMIC_RELEASE);
-        if (xrt__cpu_reached(c, target)) return;
-    }
+    while (!xrt__cpu_reached(c, target)) xrt__cpu_sleep(c, target);
 }
 
 static uint64_t xrt__cpu_now_ns(void)
@@ -334,6 +400,7 @@ static xrt_status xrt__cpu_stream_new(xrt__cpu_stream **out)
     if (!s) return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_stream_create", "no memory for a stream");
     xrt__cpu_reap(); /* streams destroyed earlier: join their workers */
     memset(s, 0, sizeof *s);
+    xrt__cpu_counter_init(&s->head, 0);
     s->refs = 2;
     pthread_mutex_lock(&xrt__cpu_list_lock);
     st = xrt__cpu_start_worker_locked(s);
@@ -895,24 +962,28 @@ static void xrt__cpu_fork_child(void)
         s->lock = 0; /* its holder did not come along */
         s->orphan = 1;
         s->parked = 0;
-        s->head.waiters = 0;
-        s->head.value = s->tail;
+        xrt__cpu_counter_init(&s->head, s->tail);
         s->room = s->tail + XRT__CPU_RING;
     }
-    xrt__cpu.exited.value = xrt__cpu.started; /* the parent's workers are not ours to wait for */
-    xrt__cpu.exited.waiters = 0;
+    xrt__cpu_counter_init(&xrt__cpu.exited, xrt__cpu.started); /* the parent's workers are not ours to wait for */
     xrt__cpu.nzombies = 0; /* nor to join */
     pthread_mutex_unlock(&xrt__cpu_list_lock);
 }
 
 /* >> cpu: lifecycle */
+/* Registered before main, so before the core's (xrt_init): prepare handlers
+   run in reverse order, so the core's locks are taken before the list lock,
+   the order every other path takes them in. */
+__attribute__((constructor)) static void xrt__cpu_atfork(void)
+{
+    pthread_atfork(xrt__cpu_fork_prepare, xrt__cpu_fork_parent, xrt__cpu_fork_child);
+}
+
 static xrt_status xrt__cpu_init(const xrt_backend *self, char *reason, size_t n)
 {
-    static int atfork_done;
     xrt_status st;
-    if (!atfork_done && pthread_atfork(xrt__cpu_fork_prepare, xrt__cpu_fork_parent, xrt__cpu_fork_child) == 0)
-        atfork_done = 1; /* once a process: handlers cannot be removed */
     xrt__cpu.self = self;
+    xrt__cpu_counter_init(&xrt__cpu.exited, xrt__cpu.exited.value);
     xrt__cpu.list.next = xrt__cpu.list.prev = &xrt__cpu.list;
     st = xrt__cpu_stream_new(&xrt__cpu.dflt);
     if (st != XRT_SUCCESS) snprintf(reason, n, "%s", xrt_get_last_error_string());

@@ -10,87 +10,112 @@
    with CUDA runs, on the CPU backend, where CUDA is absent. Define
    XRT_NO_RUNTIME_LINKING to call the runtime directly and link -lcudart.
 
-   The logic is shared with HIP (xrt_gpu.h); this file holds what is CUDA's:
-   the symbols, the errors, the types and three hooks.
+   xrt_mem_export_dmabuf needs the driver API (libcuda.so.1, or the file env
+   XRT_CUDA_DRIVER_LIBRARY names), loaded the first time it is used; without
+   it the export is unsupported and says why.
+
+   The operations are xrt__gpu_* (xrt_gpu.h); this file holds what is CUDA's:
+   the symbol list, the error table, the hooks and xrt__cuda_fill.
 */
 #if defined(XRT__IMPL_INCLUDED) && !defined(XRT__CUDA_IMPL_INCLUDED)
 #define XRT__CUDA_IMPL_INCLUDED
 
+#include <cuda.h> /* the driver API, for the dma-buf export */
 #include <cuda_runtime_api.h>
+#include <pthread.h>
 
-/* X(field, symbol, optional, return type, parameters). cudaGetDeviceProperties
-   keeps one name across versions; its struct does not (see fill_prop). */
-#define XRT__CUDA_SYMBOLS(X)                                                                             \
-    X(GetErrorName, cudaGetErrorName, 0, const char *, (cudaError_t error))                              \
-    X(GetErrorString, cudaGetErrorString, 0, const char *, (cudaError_t error))                          \
-    X(GetLastError, cudaGetLastError, 0, cudaError_t, (void))                                            \
-    X(RuntimeGetVersion, cudaRuntimeGetVersion, 0, cudaError_t, (int *version))                          \
-    X(GetDeviceCount, cudaGetDeviceCount, 0, cudaError_t, (int *count))                                  \
-    X(SetDevice, cudaSetDevice, 0, cudaError_t, (int device))                                            \
-    X(GetDevice, cudaGetDevice, 0, cudaError_t, (int *device))                                           \
-    X(DeviceSynchronize, cudaDeviceSynchronize, 0, cudaError_t, (void))                                  \
-    X(GetDeviceProperties, cudaGetDeviceProperties, 0, cudaError_t, (struct cudaDeviceProp * prop, int device)) \
-    X(DeviceGetAttribute, cudaDeviceGetAttribute, 0, cudaError_t, (int *value, enum cudaDeviceAttr attr, int device)) \
-    X(Malloc, cudaMalloc, 0, cudaError_t, (void **ptr, size_t size))                                     \
-    X(Free, cudaFree, 0, cudaError_t, (void *ptr))                                                       \
-    X(HostAlloc, cudaHostAlloc, 0, cudaError_t, (void **ptr, size_t size, unsigned int flags))           \
-    X(FreeHost, cudaFreeHost, 0, cudaError_t, (void *ptr))                                               \
-    X(MallocAsync, cudaMallocAsync, 0, cudaError_t, (void **ptr, size_t size, cudaStream_t stream))      \
-    X(FreeAsync, cudaFreeAsync, 0, cudaError_t, (void *ptr, cudaStream_t stream))                        \
-    X(MemGetInfo, cudaMemGetInfo, 0, cudaError_t, (size_t *free_bytes, size_t *total_bytes))             \
-    X(MemsetAsync, cudaMemsetAsync, 0, cudaError_t, (void *dst, int value, size_t size, cudaStream_t stream)) \
-    X(MemcpyAsync, cudaMemcpyAsync, 0, cudaError_t,                                                      \
-      (void *dst, const void *src, size_t size, enum cudaMemcpyKind kind, cudaStream_t stream))          \
-    X(PointerGetAttributes, cudaPointerGetAttributes, 0, cudaError_t,                                    \
-      (struct cudaPointerAttributes * attr, const void *ptr))                                            \
-    X(StreamCreateWithFlags, cudaStreamCreateWithFlags, 0, cudaError_t, (cudaStream_t * stream, unsigned int flags)) \
-    X(StreamDestroy, cudaStreamDestroy, 0, cudaError_t, (cudaStream_t stream))                           \
-    X(StreamSynchronize, cudaStreamSynchronize, 0, cudaError_t, (cudaStream_t stream))                   \
-    X(StreamQuery, cudaStreamQuery, 0, cudaError_t, (cudaStream_t stream))                               \
-    X(StreamWaitEvent, cudaStreamWaitEvent, 0, cudaError_t, (cudaStream_t stream, cudaEvent_t event, unsigned int flags)) \
-    X(StreamAddCallback, cudaStreamAddCallback, 0, cudaError_t,                                          \
-      (cudaStream_t stream, cudaStreamCallback_t callback, void *user, unsigned int flags))               \
-    X(LaunchHostFunc, cudaLaunchHostFunc, 0, cudaError_t, (cudaStream_t stream, cudaHostFn_t fn, void *user)) \
-    X(EventCreateWithFlags, cudaEventCreateWithFlags, 0, cudaError_t, (cudaEvent_t * event, unsigned int flags)) \
-    X(EventDestroy, cudaEventDestroy, 0, cudaError_t, (cudaEvent_t event))                               \
-    X(EventRecord, cudaEventRecord, 0, cudaError_t, (cudaEvent_t event, cudaStream_t stream))            \
-    X(EventQuery, cudaEventQuery, 0, cudaError_t, (cudaEvent_t event))                                   \
-    X(EventSynchronize, cudaEventSynchronize, 0, cudaError_t, (cudaEvent_t event))                       \
-    X(EventElapsedTime, cudaEventElapsedTime, 0, cudaError_t, (float *ms, cudaEvent_t start, cudaEvent_t end))
-
-/* E(native error, xrt status); every other error is XRT_ERROR_BACKEND. */
-#define XRT__CUDA_ERRORS(E)                                              \
-    E(cudaErrorInvalidValue, XRT_ERROR_INVALID_VALUE)                    \
-    E(cudaErrorMemoryAllocation, XRT_ERROR_OUT_OF_MEMORY)                \
-    E(cudaErrorInsufficientDriver, XRT_ERROR_BACKEND_UNAVAILABLE)        \
-    E(cudaErrorNoDevice, XRT_ERROR_NO_DEVICE)                            \
-    E(cudaErrorInvalidDevice, XRT_ERROR_INVALID_DEVICE)                  \
-    E(cudaErrorInvalidDevicePointer, XRT_ERROR_INVALID_POINTER)          \
-    E(cudaErrorInvalidMemcpyDirection, XRT_ERROR_INVALID_MEMCPY_KIND)    \
-    E(cudaErrorInvalidResourceHandle, XRT_ERROR_INVALID_HANDLE)          \
-    E(cudaErrorNotReady, XRT_ERROR_NOT_READY)                            \
-    E(cudaErrorNotSupported, XRT_ERROR_UNSUPPORTED)
-
-#define XRT__GPU_ID cuda
-#define XRT__GPU_NAME "cuda"
-#define XRT__GPU_SYMBOLS XRT__CUDA_SYMBOLS
-#define XRT__GPU_ERRORS XRT__CUDA_ERRORS
-#define XRT__GPU_LIBRARY_ENV "XRT_CUDA_LIBRARY"
-#define XRT__GPU_SONAMES "libcudart.so.13", "libcudart.so.12", "libcudart.so"
-#define XRT__GPU_ERROR_T cudaError_t
-#define XRT__GPU_STREAM_T cudaStream_t
-#define XRT__GPU_EVENT_T cudaEvent_t
-#define XRT__GPU_KIND_T enum cudaMemcpyKind
-#define XRT__GPU_ATTR_T enum cudaDeviceAttr
-#define XRT__GPU_PROP_T struct cudaDeviceProp
-#define XRT__GPU_POINTER_T struct cudaPointerAttributes
-#define XRT__GPU_STREAM_NON_BLOCKING cudaStreamNonBlocking
-#define XRT__GPU_ATTR_POOLS cudaDevAttrMemoryPoolsSupported
 #include "xrt_gpu.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* >> cuda: the runtime's symbols */
+
+/* X(field of xrt__gpu_rt, symbol, optional, return type, parameters). The
+   types are CUDA's: with XRT_NO_RUNTIME_LINKING every entry is assigned
+   through a pointer of this prototype, so a drift fails to compile.
+   cudaGetDeviceProperties keeps one name across versions; its struct does
+   not (see xrt__cuda_fill_prop). */
+#define XRT__CUDA_SYMBOLS(X)                                                                                  \
+    X(GetErrorName, cudaGetErrorName, 0, const char *, (cudaError_t error))                                   \
+    X(GetErrorString, cudaGetErrorString, 0, const char *, (cudaError_t error))                               \
+    X(GetLastError, cudaGetLastError, 0, cudaError_t, (void))                                                 \
+    X(RuntimeGetVersion, cudaRuntimeGetVersion, 0, cudaError_t, (int *version))                               \
+    X(GetDeviceCount, cudaGetDeviceCount, 0, cudaError_t, (int *count))                                       \
+    X(SetDevice, cudaSetDevice, 0, cudaError_t, (int device))                                                 \
+    X(GetDevice, cudaGetDevice, 0, cudaError_t, (int *device))                                                \
+    X(DeviceSynchronize, cudaDeviceSynchronize, 0, cudaError_t, (void))                                       \
+    X(GetDeviceProperties, cudaGetDeviceProperties, 0, cudaError_t, (struct cudaDeviceProp * prop, int device)) \
+    X(DeviceGetAttribute, cudaDeviceGetAttribute, 0, cudaError_t, (int *value, enum cudaDeviceAttr attr, int device)) \
+    X(Malloc, cudaMalloc, 0, cudaError_t, (void **ptr, size_t size))                                          \
+    X(Free, cudaFree, 0, cudaError_t, (void *ptr))                                                            \
+    X(HostAlloc, cudaHostAlloc, 0, cudaError_t, (void **ptr, size_t size, unsigned int flags))                \
+    X(FreeHost, cudaFreeHost, 0, cudaError_t, (void *ptr))                                                    \
+    X(MallocAsync, cudaMallocAsync, 0, cudaError_t, (void **ptr, size_t size, cudaStream_t stream))           \
+    X(FreeAsync, cudaFreeAsync, 0, cudaError_t, (void *ptr, cudaStream_t stream))                             \
+    X(MemGetInfo, cudaMemGetInfo, 0, cudaError_t, (size_t *free_bytes, size_t *total_bytes))                  \
+    X(MemsetAsync, cudaMemsetAsync, 0, cudaError_t, (void *dst, int value, size_t size, cudaStream_t stream)) \
+    X(MemcpyAsync, cudaMemcpyAsync, 0, cudaError_t,                                                           \
+      (void *dst, const void *src, size_t size, enum cudaMemcpyKind kind, cudaStream_t stream))               \
+    X(PointerGetAttributes, cudaPointerGetAttributes, 0, cudaError_t,                                         \
+      (struct cudaPointerAttributes * attr, const void *ptr))                                                 \
+    X(StreamCreateWithFlags, cudaStreamCreateWithFlags, 0, cudaError_t, (cudaStream_t * stream, unsigned int flags)) \
+    X(StreamDestroy, cudaStreamDestroy, 0, cudaError_t, (cudaStream_t stream))                                \
+    X(StreamSynchronize, cudaStreamSynchronize, 0, cudaError_t, (cudaStream_t stream))                        \
+    X(StreamQuery, cudaStreamQuery, 0, cudaError_t, (cudaStream_t stream))                                    \
+    X(StreamWaitEvent, cudaStreamWaitEvent, 0, cudaError_t, (cudaStream_t stream, cudaEvent_t event, unsigned int flags)) \
+    X(StreamAddCallback, cudaStreamAddCallback, 0, cudaError_t,                                               \
+      (cudaStream_t stream, cudaStreamCallback_t callback, void *user, unsigned int flags))                   \
+    X(LaunchHostFunc, cudaLaunchHostFunc, 0, cudaError_t, (cudaStream_t stream, cudaHostFn_t fn, void *user)) \
+    X(EventCreateWithFlags, cudaEventCreateWithFlags, 0, cudaError_t, (cudaEvent_t * event, unsigned int flags)) \
+    X(EventDestroy, cudaEventDestroy, 0, cudaError_t, (cudaEvent_t event))                                    \
+    X(EventRecord, cudaEventRecord, 0, cudaError_t, (cudaEvent_t event, cudaStream_t stream))                 \
+    X(EventQuery, cudaEventQuery, 0, cudaError_t, (cudaEvent_t event))                                        \
+    X(EventSynchronize, cudaEventSynchronize, 0, cudaError_t, (cudaEvent_t event))                            \
+    X(EventElapsedTime, cudaEventElapsedTime, 0, cudaError_t, (float *ms, cudaEvent_t start, cudaEvent_t end))
+
+#define XRT__CUDA_SYM(field, sym, optional, ret, params) {#sym, XRT__GPU_CALL(field), optional},
+static const xrt__gpu_sym xrt__cuda_syms[] = {XRT__CUDA_SYMBOLS(XRT__CUDA_SYM)};
+#undef XRT__CUDA_SYM
+
+#ifdef XRT_NO_RUNTIME_LINKING
+/* Optional symbols: redeclared weak, so a library without them links and they are NULL. */
+#define XRT__CUDA_WEAK_0(sym, ret, params)
+#define XRT__CUDA_WEAK_1(sym, ret, params) ret sym params __attribute__((weak));
+#define XRT__CUDA_WEAK(field, sym, optional, ret, params) XRT__CUDA_WEAK_##optional(sym, ret, params)
+XRT__CUDA_SYMBOLS(XRT__CUDA_WEAK)
+#undef XRT__CUDA_WEAK
+#undef XRT__CUDA_WEAK_0
+#undef XRT__CUDA_WEAK_1
+
+/* The entry points of the linked runtime, each through a pointer of its
+   CUDA prototype (the type check), copied into the vendor-neutral field. */
+static void xrt__cuda_link(xrt__gpu *g)
+{
+#define XRT__CUDA_LINK(field, sym, optional, ret, params)        \
+    {                                                            \
+        ret(*checked_) params = &sym;                            \
+        memcpy(&g->rt.field, &checked_, sizeof checked_);        \
+    }
+    XRT__CUDA_SYMBOLS(XRT__CUDA_LINK)
+#undef XRT__CUDA_LINK
+}
+#endif
+
+/* >> cuda: errors. Every other error is XRT_ERROR_BACKEND. */
+static const xrt__gpu_error xrt__cuda_errors[] = {
+    {cudaErrorInvalidValue, XRT_ERROR_INVALID_VALUE},
+    {cudaErrorMemoryAllocation, XRT_ERROR_OUT_OF_MEMORY},
+    {cudaErrorInsufficientDriver, XRT_ERROR_BACKEND_UNAVAILABLE},
+    {cudaErrorNoDevice, XRT_ERROR_NO_DEVICE},
+    {cudaErrorInvalidDevice, XRT_ERROR_INVALID_DEVICE},
+    {cudaErrorInvalidDevicePointer, XRT_ERROR_INVALID_POINTER},
+    {cudaErrorInvalidMemcpyDirection, XRT_ERROR_INVALID_MEMCPY_KIND},
+    {cudaErrorInvalidResourceHandle, XRT_ERROR_INVALID_HANDLE},
+    {cudaErrorNotReady, XRT_ERROR_NOT_READY},
+    {cudaErrorNotSupported, XRT_ERROR_UNSUPPORTED},
+};
 
 /* >> cuda: hooks */
 static xrt_status xrt__cuda_probe(char *reason, size_t n)
@@ -102,31 +127,196 @@ static xrt_status xrt__cuda_probe(char *reason, size_t n)
     return XRT_SUCCESS;
 }
 
+static void xrt__cuda_loaded(xrt__gpu *g)
+{
+    (void)g; /* every CUDA entry point xrt uses has kept its name and layout-free signature */
+}
+
 /* The numbers come from attributes: cudaDeviceProp lost fields in CUDA 13,
    moving everything after its head (name, totalGlobalMem), and run-time
    loading may find a runtime of another major version than the header. */
-static xrt_status xrt__cuda_fill_prop(xrt_device_prop *out, const struct cudaDeviceProp *p, int device)
+static xrt_status xrt__cuda_fill_prop(const xrt__gpu *g, xrt_device_prop *out, const void *prop, int device)
 {
     int major, minor;
     xrt_status st;
-    (void)p;
-    if ((st = xrt__cuda_attribute(&major, cudaDevAttrComputeCapabilityMajor, device)) != XRT_SUCCESS ||
-        (st = xrt__cuda_attribute(&minor, cudaDevAttrComputeCapabilityMinor, device)) != XRT_SUCCESS ||
-        (st = xrt__cuda_attribute(&out->warp_size, cudaDevAttrWarpSize, device)) != XRT_SUCCESS ||
-        (st = xrt__cuda_attribute(&out->multiprocessor_count, cudaDevAttrMultiProcessorCount, device)) != XRT_SUCCESS)
+    memcpy(&out->total_memory, (const char *)prop + offsetof(struct cudaDeviceProp, totalGlobalMem),
+           sizeof out->total_memory);
+    if ((st = xrt__gpu_attribute(g, &major, cudaDevAttrComputeCapabilityMajor, device)) != XRT_SUCCESS ||
+        (st = xrt__gpu_attribute(g, &minor, cudaDevAttrComputeCapabilityMinor, device)) != XRT_SUCCESS ||
+        (st = xrt__gpu_attribute(g, &out->warp_size, cudaDevAttrWarpSize, device)) != XRT_SUCCESS ||
+        (st = xrt__gpu_attribute(g, &out->multiprocessor_count, cudaDevAttrMultiProcessorCount, device)) != XRT_SUCCESS)
         return st;
     snprintf(out->arch, sizeof out->arch, "sm_%d%d", major, minor);
     return XRT_SUCCESS;
 }
+XRT__GPU_ASSERT(offsetof(struct cudaDeviceProp, totalGlobalMem) == 288, "cudaDeviceProp's head moved");
 
-static xrt_memory_type xrt__cuda_memory_type(const struct cudaPointerAttributes *a)
+/* cudaPointerAttributes has had this layout since CUDA 11. */
+static xrt_memory_type xrt__cuda_memory_type(const xrt__gpu *g, const void *attr, int *device)
 {
-    switch (a->type) {
+    struct cudaPointerAttributes a;
+    (void)g;
+    memcpy(&a, attr, sizeof a);
+    *device = a.device;
+    switch (a.type) {
     case cudaMemoryTypeHost: return XRT_MEMORY_PINNED_HOST; /* page-locked or registered */
     case cudaMemoryTypeDevice: return XRT_MEMORY_DEVICE;
     case cudaMemoryTypeManaged: return XRT_MEMORY_MANAGED;
     default: return XRT_MEMORY_UNKNOWN; /* cudaMemoryTypeUnregistered: plain host memory */
     }
+}
+
+/* >> cuda: the driver API (dma-buf export only) */
+
+/* The driver's entry points, vendor-neutral as xrt__gpu_rt (CUresult is int,
+   CUdevice int, CUdeviceptr unsigned long long). */
+typedef struct xrt__cuda_driver {
+    void *lib; /* set last: a loaded table is complete */
+    int (*Init)(unsigned flags);
+    int (*GetErrorName)(int error, const char **name);
+    int (*GetErrorString)(int error, const char **text);
+    int (*DeviceGet)(int *device, int ordinal);
+    int (*DeviceGetAttribute)(int *value, int attr, int device);
+    int (*MemGetHandleForAddressRange)(void *handle, unsigned long long ptr, size_t size, int type,
+                                       unsigned long long flags);
+} xrt__cuda_driver;
+
+/* X(field of xrt__cuda_driver, symbol, optional, return type, parameters).
+   cuMemGetHandleForAddressRange came with CUDA 11.7 drivers. The types are
+   checked against cuda.h in every build (the driver is never linked). */
+#define XRT__CUDA_DRIVER_SYMBOLS(X)                                                                        \
+    X(Init, cuInit, 0, CUresult, (unsigned int flags))                                                     \
+    X(GetErrorName, cuGetErrorName, 0, CUresult, (CUresult error, const char **name))                      \
+    X(GetErrorString, cuGetErrorString, 0, CUresult, (CUresult error, const char **text))                  \
+    X(DeviceGet, cuDeviceGet, 0, CUresult, (CUdevice * device, int ordinal))                               \
+    X(DeviceGetAttribute, cuDeviceGetAttribute, 0, CUresult, (int *value, CUdevice_attribute attr, CUdevice device)) \
+    X(MemGetHandleForAddressRange, cuMemGetHandleForAddressRange, 1, CUresult,                             \
+      (void *handle, CUdeviceptr ptr, size_t size, CUmemRangeHandleType type, unsigned long long flags))
+
+#define XRT__CUDA_DRIVER_SYM(field, sym, optional, ret, params) {#sym, offsetof(xrt__cuda_driver, field), optional},
+static const xrt__gpu_sym xrt__cuda_driver_syms[] = {XRT__CUDA_DRIVER_SYMBOLS(XRT__CUDA_DRIVER_SYM)};
+#undef XRT__CUDA_DRIVER_SYM
+
+/* Unevaluated (sizeof), so the driver need not be linked. */
+#define XRT__CUDA_DRIVER_TYPE(field, sym, optional, ret, params) \
+    typedef char xrt__cuda_driver_type_##field[sizeof((ret(*) params)0 == &sym)];
+XRT__CUDA_DRIVER_SYMBOLS(XRT__CUDA_DRIVER_TYPE)
+#undef XRT__CUDA_DRIVER_TYPE
+
+static const xrt__gpu_error xrt__cuda_driver_errors[] = {
+    {CUDA_ERROR_INVALID_VALUE, XRT_ERROR_INVALID_VALUE},
+    {CUDA_ERROR_OUT_OF_MEMORY, XRT_ERROR_OUT_OF_MEMORY},
+    {CUDA_ERROR_NO_DEVICE, XRT_ERROR_NO_DEVICE},
+    {CUDA_ERROR_INVALID_DEVICE, XRT_ERROR_INVALID_DEVICE},
+    {CUDA_ERROR_NOT_SUPPORTED, XRT_ERROR_UNSUPPORTED},
+};
+
+static xrt__cuda_driver xrt__cuda_drv; /* loaded on first use, kept for the process */
+static pthread_mutex_t xrt__cuda_drv_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static xrt_status xrt__cuda_driver_fail(const xrt__cuda_driver *d, int e, const char *call) XRT__COLD;
+static xrt_status xrt__cuda_driver_fail(const xrt__cuda_driver *d, int e, const char *call)
+{
+    const char *name = NULL, *text = NULL;
+    if (d->GetErrorName(e, &name) != CUDA_SUCCESS) name = NULL;
+    if (d->GetErrorString(e, &text) != CUDA_SUCCESS) text = NULL;
+    return xrt_native_error(xrt__gpu_error_status(xrt__cuda_driver_errors, sizeof xrt__cuda_driver_errors /
+                                                  sizeof xrt__cuda_driver_errors[0], e),
+                            "cuda", call, e, name, text);
+}
+
+/* Opens the driver into *d; on failure says why. */
+static int xrt__cuda_driver_open(xrt__cuda_driver *d, char *reason, size_t n)
+{
+    static const char *const sonames[] = {"libcuda.so.1", NULL};
+    void *lib = xrt__dl_open("XRT_CUDA_DRIVER_LIBRARY", sonames, reason, n);
+    const char *name = NULL, *text = NULL;
+    int e;
+    memset(d, 0, sizeof *d);
+    if (!lib) return 0;
+    if (!xrt__gpu_bind(d, xrt__cuda_driver_syms, sizeof xrt__cuda_driver_syms / sizeof xrt__cuda_driver_syms[0], lib,
+                       reason, n)) {
+        dlclose(lib);
+        return 0;
+    }
+    if ((e = d->Init(0)) != CUDA_SUCCESS) {
+        (void)d->GetErrorName(e, &name);
+        (void)d->GetErrorString(e, &text);
+        snprintf(reason, n, "cuInit: %s (%s=%d)", text ? text : "?", name ? name : "code", e);
+        dlclose(lib);
+        return 0;
+    }
+    xrt__gpu_pin(lib, "cuInit");
+    d->lib = lib;
+    return 1;
+}
+
+/* The driver, loaded on first use; NULL and the reason if it cannot be. A
+   failure is not remembered: exports are rare (RDMA registration). */
+static const xrt__cuda_driver *xrt__cuda_driver_get(char *reason, size_t n)
+{
+    if (!__atomic_load_n(&xrt__cuda_drv.lib, __ATOMIC_ACQUIRE)) {
+        xrt__cuda_driver d;
+        pthread_mutex_lock(&xrt__cuda_drv_lock);
+        if (!xrt__cuda_drv.lib && xrt__cuda_driver_open(&d, reason, n)) {
+            void *lib = d.lib;
+            d.lib = NULL;
+            xrt__cuda_drv = d;
+            __atomic_store_n(&xrt__cuda_drv.lib, lib, __ATOMIC_RELEASE);
+        }
+        pthread_mutex_unlock(&xrt__cuda_drv_lock);
+    }
+    return __atomic_load_n(&xrt__cuda_drv.lib, __ATOMIC_ACQUIRE) ? &xrt__cuda_drv : NULL;
+}
+
+static xrt_status xrt__cuda_export_dmabuf(xrt__gpu *g, int device, void *start, size_t len, int *fd)
+{
+    static const char who[] = "cuda: xrt_mem_export_dmabuf";
+    const xrt__cuda_driver *d;
+    char reason[256] = "";
+    int dev = 0, supported = 0, e;
+    (void)g;
+    if (!(d = xrt__cuda_driver_get(reason, sizeof reason)))
+        return xrt_error(XRT_ERROR_UNSUPPORTED, who, "no CUDA driver API: %s", reason);
+    if (!d->MemGetHandleForAddressRange)
+        return xrt_error(XRT_ERROR_UNSUPPORTED, who,
+                         "the CUDA driver has no cuMemGetHandleForAddressRange (it came with CUDA 11.7)");
+    if ((e = d->DeviceGet(&dev, device)) != CUDA_SUCCESS) return xrt__cuda_driver_fail(d, e, "cuDeviceGet");
+    if ((e = d->DeviceGetAttribute(&supported, CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED, dev)) != CUDA_SUCCESS)
+        return xrt__cuda_driver_fail(d, e, "cuDeviceGetAttribute");
+    if (!supported)
+        return xrt_error(XRT_ERROR_UNSUPPORTED, who,
+                         "device %d cannot export dma-bufs (CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED is 0)", device);
+    e = d->MemGetHandleForAddressRange(fd, (unsigned long long)(uintptr_t)start, len, CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD, 0);
+    return e == CUDA_SUCCESS ? XRT_SUCCESS : xrt__cuda_driver_fail(d, e, "cuMemGetHandleForAddressRange");
+}
+
+/* >> cuda: the table */
+static xrt__gpu xrt__cuda; /* the backend's data: self->user */
+
+static void xrt__cuda_fill(xrt_backend *t)
+{
+    static const char *const sonames[] = {"libcudart.so.13", "libcudart.so.12", "libcudart.so", NULL};
+    xrt__gpu *g = &xrt__cuda;
+    g->name = "cuda";
+    g->library_env = "XRT_CUDA_LIBRARY";
+    g->sonames = sonames;
+    g->syms = xrt__cuda_syms;
+    g->nsyms = sizeof xrt__cuda_syms / sizeof xrt__cuda_syms[0];
+    g->errors = xrt__cuda_errors;
+    g->nerrors = sizeof xrt__cuda_errors / sizeof xrt__cuda_errors[0];
+    g->success = cudaSuccess;
+    g->stream_non_blocking = cudaStreamNonBlocking;
+    g->attr_pools = cudaDevAttrMemoryPoolsSupported;
+    g->probe = xrt__cuda_probe;
+    g->loaded = xrt__cuda_loaded;
+    g->fill_prop = xrt__cuda_fill_prop;
+    g->memory_type = xrt__cuda_memory_type;
+    g->export_dmabuf = xrt__cuda_export_dmabuf;
+#ifdef XRT_NO_RUNTIME_LINKING
+    g->link = xrt__cuda_link;
+#endif
+    xrt__gpu_fill(t, g);
 }
 
 #ifdef __cplusplus

@@ -1,98 +1,212 @@
-/* xrt_gpu.h - the logic of the CUDA and HIP backends, written once.
+/* xrt_gpu.h - the CUDA and HIP backends, written once.
 
    Implementation only: included by xrt_cuda.h and xrt_hip.h, never by user
-   code. HIP mirrors the CUDA runtime call for call, so the two backends differ
-   only in data (their symbol list, error table and types) and in three small
-   hooks. This file is a template: a backend header defines the parameters
-   below and includes it; it then defines one complete backend, every function
-   named xrt__<id>_*, and #undefs the parameters so the next backend can
-   define its own.
+   code. HIP mirrors the CUDA runtime call for call, so one set of functions,
+   xrt__gpu_<op>, serves both; what differs is data, in one xrt__gpu struct
+   per vendor that the operations reach through `self->user`:
 
-   Parameters:
-     XRT__GPU_ID           cuda | hip: the prefix of every generated name
-     XRT__GPU_NAME         "cuda" | "hip": the backend's name in the registry and in errors
-     XRT__GPU_SYMBOLS(X)   X(field, symbol, optional, return type, (parameters)): every
-                           runtime call the backend makes; optional is 0 or 1
-     XRT__GPU_ERRORS(E)    E(native error, xrt_status): native errors that have an xrt meaning
-     XRT__GPU_LIBRARY_ENV  env variable naming the runtime library to load
-     XRT__GPU_SONAMES      the sonames to try, newest first
-     XRT__GPU_ERROR_T, XRT__GPU_STREAM_T, XRT__GPU_EVENT_T, XRT__GPU_KIND_T,
-     XRT__GPU_ATTR_T, XRT__GPU_PROP_T, XRT__GPU_POINTER_T   the runtime's types
-     XRT__GPU_STREAM_NON_BLOCKING, XRT__GPU_ATTR_POOLS   its constants
+     - the vendor's description, filled by name in xrt__cuda_fill or
+       xrt__hip_fill: its name, the library to load, the symbol list, the
+       error table, a few constants and five hooks (below);
+     - `rt`, the loaded runtime's entry points, in vendor-neutral types:
+       error codes are int, streams and events void *, enums int, and the
+       structs the runtime fills are opaque buffers that only the hooks read;
+     - the backend's state: the library handle, the device count, the
+       runtime's version and the devices worked on.
 
-   Hooks the backend header defines after including this file:
-     xrt_status xrt__<id>_probe(char *reason, size_t n)
-         a cheap check before loading the runtime (HIP: is there a /dev/kfd?)
-     xrt_status xrt__<id>_fill_prop(xrt_device_prop *out, const PROP_T *p, int device)
-         arch, warp size and multiprocessor count (name and memory are filled here)
-     xrt_memory_type xrt__<id>_memory_type(const POINTER_T *a)
-         the runtime's memory type as an xrt_memory_type
+   Every call into the runtime is written out where it is made:
 
-   Run-time loading (the default) dlopens the runtime and looks every symbol
-   up; with XRT_NO_RUNTIME_LINKING the table is filled from the linked
-   library instead (`rt.Malloc = &cudaMalloc;`), so a prototype that no
-   longer matches the list fails to compile. Optional symbols are then weak
-   references: NULL when the linked library lacks them.
+       return xrt__gpu_check(g, g->rt.MemcpyAsync(dst, src, size, (int)kind, stream),
+                             XRT__GPU_CALL(MemcpyAsync));
+
+   `grep MemcpyAsync xrt_*.h` finds the symbol list entries (cudaMemcpyAsync,
+   hipMemcpyAsync), the field of xrt__gpu_rt and xrt__gpu_memcpy_async, the
+   one function that calls it. XRT__GPU_CALL names the entry point in an
+   error detail ("cuda: cudaMemcpyAsync: invalid argument
+   (cudaErrorInvalidValue=1)").
+
+   Adding an entry point: a field in xrt__gpu_rt, an entry in both symbol
+   lists (test_gpu.c checks that each list names every field once).
+
+   Hooks (xrt__cuda_* in xrt_cuda.h, xrt__hip_* in xrt_hip.h):
+     probe(reason, n)        a cheap check before loading (HIP: /dev/kfd)
+     loaded(g)               after loading: entry points chosen by version
+     fill_prop(g, out, p, d) arch, memory, warp size, SMs from the runtime's
+                             device struct `p` (the name is copied here)
+     memory_type(g, a, &d)   the runtime's pointer attributes `a` as an
+                             xrt_memory_type, and their device
+     export_dmabuf(g, d, start, len, &fd)   a dma-buf of whole pages
+
+   Host functions: the runtimes forbid runtime calls from inside one, so
+   every host function runs through a trampoline that tells the core
+   (xrt__host_fn_run): an xrt call from inside then returns
+   XRT_ERROR_NOT_PERMITTED instead of deadlocking in the runtime.
 */
-
-/* >> gpu: shared by every instantiation (defined once) */
-#if defined(XRT__IMPL_INCLUDED) && !defined(XRT__GPU_SHARED_INCLUDED)
-#define XRT__GPU_SHARED_INCLUDED
+#if defined(XRT__IMPL_INCLUDED) && !defined(XRT__GPU_IMPL_INCLUDED)
+#define XRT__GPU_IMPL_INCLUDED
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-/* xrt__<id>_<name>: two levels so that XRT__GPU_ID is expanded before pasting. */
-#define XRT__GPU_F(name) XRT__GPU_F2(XRT__GPU_ID, name)
-#define XRT__GPU_F2(id, name) XRT__GPU_F3(id, name)
-#define XRT__GPU_F3(id, name) xrt__##id##_##name
-#define XRT__GPU_RT XRT__GPU_F(rt)    /* the runtime's function table */
-#define XRT__GPU_ST XRT__GPU_F(state) /* the backend's state */
-
-/* Calls a runtime function; a failure is recorded with the native name, code and message. */
-#define XRT__GPU_TRY(field, args) XRT__GPU_F(check)(XRT__GPU_RT.field args, XRT__GPU_F(i_##field))
-
-/* Room for a runtime's struct that is bigger than the header's (another major version). */
-#define XRT__GPU_PAD 4096
+#ifdef __cplusplus
+#define XRT__GPU_ASSERT(cond, msg) static_assert(cond, msg)
+#else
+#define XRT__GPU_ASSERT(cond, msg) _Static_assert(cond, msg)
+#endif
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-typedef struct xrt__gpu_state {
-    void *lib;     /* dlopen handle; NULL when not loaded or linked directly */
-    int count;     /* devices, fixed at init as in the runtimes */
-    int version;   /* cudaRuntimeGetVersion / hipRuntimeGetVersion */
-    uint64_t used; /* devices worked on, synchronized at shutdown (bit 63: 63 and up) */
-} xrt__gpu_state;
+/* >> gpu: data */
 
-/* What a stream callback needs to run an xrt_host_fn. */
+/* A stream callback (cudaStreamCallback_t, hipStreamCallback_t). */
+typedef void (*xrt__gpu_callback)(void *stream, int status, void *user);
+
+/* The runtime's entry points. The vendor's symbol list names the function
+   behind each field; optional ones are NULL when the runtime lacks them. */
+typedef struct xrt__gpu_rt {
+    const char *(*GetErrorName)(int error);
+    const char *(*GetErrorString)(int error);
+    int (*GetLastError)(void);
+    int (*RuntimeGetVersion)(int *version);
+    int (*GetDeviceCount)(int *count);
+    int (*SetDevice)(int device);
+    int (*GetDevice)(int *device);
+    int (*DeviceSynchronize)(void);
+    int (*GetDeviceProperties)(void *prop, int device);
+    int (*DeviceGetAttribute)(int *value, int attr, int device);
+    int (*Malloc)(void **ptr, size_t size);
+    int (*Free)(void *ptr);
+    int (*HostAlloc)(void **ptr, size_t size, unsigned flags);
+    int (*FreeHost)(void *ptr);
+    int (*MallocAsync)(void **ptr, size_t size, void *stream); /* optional on HIP */
+    int (*FreeAsync)(void *ptr, void *stream);                  /* optional on HIP */
+    int (*MemGetInfo)(size_t *free_bytes, size_t *total_bytes);
+    int (*MemsetAsync)(void *dst, int value, size_t size, void *stream);
+    int (*MemcpyAsync)(void *dst, const void *src, size_t size, int kind, void *stream);
+    int (*PointerGetAttributes)(void *attr, const void *ptr);
+    int (*StreamCreateWithFlags)(void **stream, unsigned flags);
+    int (*StreamDestroy)(void *stream);
+    int (*StreamSynchronize)(void *stream);
+    int (*StreamQuery)(void *stream);
+    int (*StreamWaitEvent)(void *stream, void *event, unsigned flags);
+    int (*StreamAddCallback)(void *stream, xrt__gpu_callback callback, void *user, unsigned flags);
+    int (*LaunchHostFunc)(void *stream, xrt_host_fn fn, void *user); /* optional on HIP */
+    int (*EventCreateWithFlags)(void **event, unsigned flags);
+    int (*EventDestroy)(void *event);
+    int (*EventRecord)(void *event, void *stream);
+    int (*EventQuery)(void *event);
+    int (*EventSynchronize)(void *event);
+    int (*EventElapsedTime)(float *ms, void *start, void *end);
+} xrt__gpu_rt;
+
+/* Which entry point, for error details: its field's offset in xrt__gpu_rt. */
+#define XRT__GPU_CALL(field) offsetof(xrt__gpu_rt, field)
+
+/* One entry of a symbol list: the library's name for a field of a table of
+   entry points (xrt__gpu_rt), at its offset. */
+typedef struct xrt__gpu_sym {
+    const char *name;
+    size_t offset; /* XRT__GPU_CALL(field) for xrt__gpu_rt */
+    int optional;
+} xrt__gpu_sym;
+
+/* One native error that has an xrt meaning; every other is XRT_ERROR_BACKEND. */
+typedef struct xrt__gpu_error {
+    int native;
+    xrt_status status;
+} xrt__gpu_error;
+
+typedef struct xrt__gpu xrt__gpu;
+struct xrt__gpu {
+    /* the vendor: set by xrt__cuda_fill / xrt__hip_fill */
+    const char *name;              /* "cuda": the backend's name, first word of its errors */
+    const char *library_env;       /* "XRT_CUDA_LIBRARY" */
+    const char *const *sonames;    /* tried in order, newest first; NULL-terminated */
+    const xrt__gpu_sym *syms;      /* every field of rt */
+    size_t nsyms;
+    const xrt__gpu_error *errors;
+    size_t nerrors;
+    int success;                   /* cudaSuccess, hipSuccess */
+    unsigned stream_non_blocking;  /* cudaStreamNonBlocking, hipStreamNonBlocking */
+    int attr_pools;                /* cudaDevAttrMemoryPoolsSupported, hipDeviceAttributeMemoryPoolsSupported */
+    xrt_status (*probe)(char *reason, size_t n);
+    void (*loaded)(xrt__gpu *g);
+    xrt_status (*fill_prop)(const xrt__gpu *g, xrt_device_prop *out, const void *prop, int device);
+    xrt_memory_type (*memory_type)(const xrt__gpu *g, const void *attr, int *device);
+    xrt_status (*export_dmabuf)(xrt__gpu *g, int device, void *start, size_t len, int *fd);
+#ifdef XRT_NO_RUNTIME_LINKING
+    void (*link)(xrt__gpu *g);     /* fills rt from the linked runtime, type-checked */
+#endif
+    /* the runtime, once loaded */
+    xrt__gpu_rt rt;
+    void *lib;     /* dlopen handle; NULL when not loaded or linked directly */
+    int version;   /* cudaRuntimeGetVersion / hipRuntimeGetVersion; 0 if unknown */
+    int count;     /* devices, fixed at init as in the runtimes */
+    uint64_t used; /* devices worked on, synchronized at shutdown (bit 63: 63 and up) */
+    uint64_t pools_known, pools; /* devices 0-63: whether memory pools were asked, and the answer */
+};
+
+/* What the trampoline of a host function needs (malloc'd, freed when it runs). */
 typedef struct xrt__gpu_host_call {
+    const xrt_backend *self;
     xrt_host_fn fn;
     void *user;
 } xrt__gpu_host_call;
 
-static void xrt__gpu_mark_used(xrt__gpu_state *s, int device)
+/* >> gpu: errors */
+static inline xrt_status xrt__gpu_error_status(const xrt__gpu_error *table, size_t count, int e)
 {
-    if (device >= 0) __atomic_fetch_or(&s->used, (uint64_t)1 << (device < 63 ? device : 63), __ATOMIC_RELAXED);
+    size_t i;
+    for (i = 0; i < count; i++)
+        if (table[i].native == e) return table[i].status;
+    return XRT_ERROR_BACKEND;
 }
 
-static int xrt__gpu_was_used(const xrt__gpu_state *s, int device)
+static xrt_status xrt__gpu_status(const xrt__gpu *g, int e) { return xrt__gpu_error_status(g->errors, g->nerrors, e); }
+
+static const char *xrt__gpu_call_name(const xrt__gpu *g, size_t call)
 {
-    return (int)((__atomic_load_n(&s->used, __ATOMIC_RELAXED) >> (device < 63 ? device : 63)) & 1);
+    size_t i;
+    for (i = 0; i < g->nsyms; i++)
+        if (g->syms[i].offset == call) return g->syms[i].name;
+    return "?";
 }
 
-#ifndef XRT_NO_RUNTIME_LINKING
+/* Records a failed call with the native name, code and message. */
+static xrt_status xrt__gpu_fail(const xrt__gpu *g, int e, const char *call) XRT__COLD;
+static xrt_status xrt__gpu_fail(const xrt__gpu *g, int e, const char *call)
+{
+    xrt_status st = xrt__gpu_status(g, e);
+    if (st == XRT_ERROR_NOT_READY) return st; /* the answer to a query, not an error */
+    return xrt_native_error(st, g->name, call, (long)e, g->rt.GetErrorName(e), g->rt.GetErrorString(e));
+}
+
+static inline xrt_status xrt__gpu_check(const xrt__gpu *g, int e, size_t call)
+{
+    return XRT__LIKELY(e == g->success) ? XRT_SUCCESS : xrt__gpu_fail(g, e, xrt__gpu_call_name(g, call));
+}
+
+/* The reason an init failed, in the format of xrt_native_error (the registry adds the name). */
+static void xrt__gpu_describe(const xrt__gpu *g, int e, size_t call, char *reason, size_t n)
+{
+    snprintf(reason, n, "%s: %s (%s=%ld)", xrt__gpu_call_name(g, call), g->rt.GetErrorString(e),
+             g->rt.GetErrorName(e), (long)e);
+}
+
+/* >> gpu: loading */
+
 /* Vendor runtimes keep worker threads and thread-exit destructors after their
    last call, so unmapping one can crash the process later. Mark the loaded
    library as never to be unmapped: dlclose then just drops our reference, and
    loading it again after xrt_shutdown finds it initialised. */
-static void xrt__gpu_pin(void *lib, const char *symbol)
+static inline void xrt__gpu_pin(void *lib, const char *symbol)
 {
     Dl_info info;
     void *self;
@@ -101,501 +215,599 @@ static void xrt__gpu_pin(void *lib, const char *symbol)
     self = dlopen(info.dli_fname, RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE);
     if (self) dlclose(self);
 }
-#endif
 
-#ifdef __cplusplus
-}
-#endif
-
-#endif /* shared part */
-
-/* >> gpu: one backend (instantiated once per runtime) */
-#if defined(XRT__IMPL_INCLUDED) && defined(XRT__GPU_ID)
-
-#ifdef __cplusplus
-extern "C" {
-#endif
-
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-
-/* >> gpu: the runtime's symbols */
-#define XRT__GPU_SYM_FIELD(field, sym, opt, ret, params) ret(*field) params;
-static struct { XRT__GPU_SYMBOLS(XRT__GPU_SYM_FIELD) } XRT__GPU_RT;
-#undef XRT__GPU_SYM_FIELD
-
-#define XRT__GPU_SYM_INDEX(field, sym, opt, ret, params) XRT__GPU_F(i_##field),
-enum { XRT__GPU_SYMBOLS(XRT__GPU_SYM_INDEX) XRT__GPU_F(nsyms) };
-#undef XRT__GPU_SYM_INDEX
-
-/* Names for the dlsym loop and for error messages, in both linking modes. */
-#define XRT__GPU_SYM_ENTRY(field, sym, opt, ret, params) {#sym, (void *)&XRT__GPU_RT.field, opt},
-static const xrt__dl_sym XRT__GPU_F(syms)[] = {XRT__GPU_SYMBOLS(XRT__GPU_SYM_ENTRY)};
-#undef XRT__GPU_SYM_ENTRY
-
-#ifdef XRT_NO_RUNTIME_LINKING
-/* Optional symbols: redeclared weak, so a library without them links and they are NULL. */
-#define XRT__GPU_WEAK_0(sym, ret, params)
-#define XRT__GPU_WEAK_1(sym, ret, params) ret sym params __attribute__((weak));
-#define XRT__GPU_SYM_WEAK(field, sym, opt, ret, params) XRT__GPU_WEAK_##opt(sym, ret, params)
-XRT__GPU_SYMBOLS(XRT__GPU_SYM_WEAK)
-#undef XRT__GPU_SYM_WEAK
-#undef XRT__GPU_WEAK_0
-#undef XRT__GPU_WEAK_1
-#endif
-
-static xrt__gpu_state XRT__GPU_ST;
-
-/* Hooks: defined by the backend header. */
-static xrt_status XRT__GPU_F(probe)(char *reason, size_t n);
-static xrt_status XRT__GPU_F(fill_prop)(xrt_device_prop *out, const XRT__GPU_PROP_T *p, int device);
-static xrt_memory_type XRT__GPU_F(memory_type)(const XRT__GPU_POINTER_T *a);
-
-/* >> gpu: errors */
-static xrt_status XRT__GPU_F(status)(XRT__GPU_ERROR_T e)
+/* An entry point that not every header declares (so it cannot be in the
+   type-checked list): looked up by name in the loaded runtime, or in the
+   process when the runtime is linked directly. NULL if absent. */
+static inline void *xrt__gpu_lookup(const xrt__gpu *g, const char *name)
 {
-#define XRT__GPU_ERROR_CASE(native, status) case native: return status;
-    switch (e) {
-    XRT__GPU_ERRORS(XRT__GPU_ERROR_CASE)
-    default: return XRT_ERROR_BACKEND;
+    return dlsym(g->lib ? g->lib : RTLD_DEFAULT, name);
+}
+
+/* Looks up the symbols of a list into the function pointers of `table`
+   (xrt__gpu_rt, or the CUDA driver's table), with the core's xrt__dl_bind. */
+static inline int xrt__gpu_bind(void *table, const xrt__gpu_sym *syms, size_t count, void *lib, char *reason, size_t n)
+{
+    xrt__dl_sym batch[16];
+    size_t i, k;
+    for (i = 0; i < count; i += k) {
+        for (k = 0; k < 16 && i + k < count; k++) {
+            batch[k].name = syms[i + k].name;
+            batch[k].slot = (char *)table + syms[i + k].offset;
+            batch[k].optional = syms[i + k].optional;
+        }
+        if (!xrt__dl_bind(lib, batch, k, reason, n)) return 0;
     }
-#undef XRT__GPU_ERROR_CASE
+    return 1;
 }
 
-static xrt_status XRT__GPU_F(fail)(XRT__GPU_ERROR_T e, int sym) XRT__COLD;
-static xrt_status XRT__GPU_F(fail)(XRT__GPU_ERROR_T e, int sym)
-{
-    xrt_status st = XRT__GPU_F(status)(e);
-    if (st == XRT_ERROR_NOT_READY) return st; /* the answer to a query, not an error */
-    return xrt_native_error(st, XRT__GPU_NAME, XRT__GPU_F(syms)[sym].name, (long)e, XRT__GPU_RT.GetErrorName(e),
-                            XRT__GPU_RT.GetErrorString(e));
-}
-
-static inline xrt_status XRT__GPU_F(check)(XRT__GPU_ERROR_T e, int sym)
-{
-    return XRT__LIKELY(e == 0) ? XRT_SUCCESS : XRT__GPU_F(fail)(e, sym); /* cudaSuccess, hipSuccess */
-}
-
-/* The reason an init failed, in the format of xrt_native_error (the registry adds the name). */
-static void XRT__GPU_F(describe)(XRT__GPU_ERROR_T e, int sym, char *reason, size_t n)
-{
-    snprintf(reason, n, "%s: %s (%s=%ld)", XRT__GPU_F(syms)[sym].name, XRT__GPU_RT.GetErrorString(e),
-             XRT__GPU_RT.GetErrorName(e), (long)e);
-}
-
-/* >> gpu: loading */
-static void XRT__GPU_F(unload)(void)
+static void xrt__gpu_unload(xrt__gpu *g)
 {
 #ifndef XRT_NO_RUNTIME_LINKING
-    void *lib = __atomic_exchange_n(&XRT__GPU_ST.lib, NULL, __ATOMIC_ACQ_REL);
+    void *lib = __atomic_exchange_n(&g->lib, NULL, __ATOMIC_ACQ_REL);
     if (!lib) return;
-    memset(&XRT__GPU_RT, 0, sizeof XRT__GPU_RT);
+    memset(&g->rt, 0, sizeof g->rt);
     dlclose(lib);
+#else
+    (void)g;
 #endif
 }
 
-static int XRT__GPU_F(load)(char *reason, size_t n)
+/* Fills rt: from the linked runtime, or from the library that loads. */
+static int xrt__gpu_load(xrt__gpu *g, char *reason, size_t n)
 {
 #ifdef XRT_NO_RUNTIME_LINKING
-#define XRT__GPU_SYM_LINK(field, sym, opt, ret, params) XRT__GPU_RT.field = &sym;
-    XRT__GPU_SYMBOLS(XRT__GPU_SYM_LINK)
-#undef XRT__GPU_SYM_LINK
     (void)reason;
     (void)n;
-    return 1;
+    g->link(g);
 #else
-    static const char *const sonames[] = {XRT__GPU_SONAMES, NULL};
-    void *lib;
-    lib = xrt__dl_open(XRT__GPU_LIBRARY_ENV, sonames, reason, n);
+    void *lib = xrt__dl_open(g->library_env, g->sonames, reason, n);
     if (!lib) return 0;
-    if (!xrt__dl_bind(lib, XRT__GPU_F(syms), XRT__GPU_F(nsyms), reason, n)) {
+    if (!xrt__gpu_bind(&g->rt, g->syms, g->nsyms, lib, reason, n)) {
         dlclose(lib);
         return 0;
     }
-    xrt__gpu_pin(lib, XRT__GPU_F(syms)[0].name);
-    XRT__GPU_ST.lib = lib;
-    return 1;
+    xrt__gpu_pin(lib, g->syms[0].name);
+    g->lib = lib;
 #endif
+    g->version = 0;
+    (void)g->rt.RuntimeGetVersion(&g->version);
+    g->loaded(g);
+    return 1;
 }
 
-static xrt_status XRT__GPU_F(count_devices)(char *reason, size_t n)
+static xrt_status xrt__gpu_count_devices(xrt__gpu *g, char *reason, size_t n)
 {
     int count = 0; /* cudaGetDeviceCount leaves it untouched when it fails */
-    XRT__GPU_ERROR_T e = XRT__GPU_RT.GetDeviceCount(&count);
-    if (e != 0) {
-        XRT__GPU_F(describe)(e, XRT__GPU_F(i_GetDeviceCount), reason, n);
-        (void)XRT__GPU_RT.GetLastError(); /* leave no error behind for code that uses the runtime directly */
-        return XRT__GPU_F(status)(e) == XRT_ERROR_NO_DEVICE ? XRT_ERROR_NO_DEVICE : XRT_ERROR_BACKEND_UNAVAILABLE;
+    int e = g->rt.GetDeviceCount(&count);
+    if (e != g->success) {
+        xrt__gpu_describe(g, e, XRT__GPU_CALL(GetDeviceCount), reason, n);
+        (void)g->rt.GetLastError(); /* leave no error behind for code that uses the runtime directly */
+        return xrt__gpu_status(g, e) == XRT_ERROR_NO_DEVICE ? XRT_ERROR_NO_DEVICE : XRT_ERROR_BACKEND_UNAVAILABLE;
     }
     if (count <= 0) {
-        snprintf(reason, n, "%s: no device", XRT__GPU_F(syms)[XRT__GPU_F(i_GetDeviceCount)].name);
+        snprintf(reason, n, "%s: no device", xrt__gpu_call_name(g, XRT__GPU_CALL(GetDeviceCount)));
         return XRT_ERROR_NO_DEVICE;
     }
-    XRT__GPU_ST.count = count;
+    g->count = count;
     return XRT_SUCCESS;
 }
 
-static xrt_status XRT__GPU_F(init)(const xrt_backend *self, char *reason, size_t n)
+static xrt_status xrt__gpu_init(const xrt_backend *self, char *reason, size_t n)
 {
+    xrt__gpu *g = (xrt__gpu *)self->user;
     xrt_status st;
-    XRT__GPU_ST.count = 0;
-    if ((st = XRT__GPU_F(probe)(reason, n)) != XRT_SUCCESS) return st;
-    if (!XRT__GPU_F(load)(reason, n)) return XRT_ERROR_BACKEND_UNAVAILABLE;
-    st = XRT__GPU_F(count_devices)(reason, n);
-    if (st != XRT_SUCCESS) {
-        XRT__GPU_F(unload)();
+    g->count = 0;
+    if ((st = g->probe(reason, n)) != XRT_SUCCESS) return st;
+    if (!xrt__gpu_load(g, reason, n)) return XRT_ERROR_BACKEND_UNAVAILABLE;
+    if ((st = xrt__gpu_count_devices(g, reason, n)) != XRT_SUCCESS) {
+        xrt__gpu_unload(g);
         return st;
     }
-    (void)XRT__GPU_RT.RuntimeGetVersion(&XRT__GPU_ST.version);
-    XRT__GPU_ST.used = 0;
+    g->used = 0;
+    g->pools_known = g->pools = 0;
     return XRT_SUCCESS;
-}
-
-/* Waits for the devices this backend worked on; the thread keeps its device. */
-static void XRT__GPU_F(synchronize_used)(void)
-{
-    int current, d;
-    if (!__atomic_load_n(&XRT__GPU_ST.used, __ATOMIC_RELAXED) || XRT__GPU_RT.GetDevice(&current) != 0) return;
-    for (d = 0; d < XRT__GPU_ST.count; d++)
-        if (xrt__gpu_was_used(&XRT__GPU_ST, d) && XRT__GPU_TRY(SetDevice, (d)) == XRT_SUCCESS)
-            XRT__GPU_TRY(DeviceSynchronize, ());
-    (void)XRT__GPU_RT.SetDevice(current);
-}
-
-/* Called after xrt_shutdown freed the remaining allocations and handles. */
-static void XRT__GPU_F(shutdown)(const xrt_backend *self)
-{
-    XRT__GPU_F(synchronize_used)();
-    XRT__GPU_F(unload)();
 }
 
 /* >> gpu: devices */
-static void XRT__GPU_F(mark_current)(void)
+static void xrt__gpu_mark_used(xrt__gpu *g, int device)
+{
+    if (device >= 0) __atomic_fetch_or(&g->used, (uint64_t)1 << (device < 63 ? device : 63), __ATOMIC_RELAXED);
+}
+
+static int xrt__gpu_was_used(const xrt__gpu *g, int device)
+{
+    return (int)((__atomic_load_n(&g->used, __ATOMIC_RELAXED) >> (device < 63 ? device : 63)) & 1);
+}
+
+static void xrt__gpu_mark_current(xrt__gpu *g)
 {
     int d;
-    if (XRT__GPU_RT.GetDevice(&d) == 0) xrt__gpu_mark_used(&XRT__GPU_ST, d);
+    if (g->rt.GetDevice(&d) == g->success) xrt__gpu_mark_used(g, d);
+}
+
+/* Waits for the devices this backend worked on; the thread keeps its device. */
+static void xrt__gpu_synchronize_used(xrt__gpu *g)
+{
+    int current, d;
+    if (!__atomic_load_n(&g->used, __ATOMIC_RELAXED) || g->rt.GetDevice(&current) != g->success) return;
+    for (d = 0; d < g->count; d++)
+        if (xrt__gpu_was_used(g, d) && xrt__gpu_check(g, g->rt.SetDevice(d), XRT__GPU_CALL(SetDevice)) == XRT_SUCCESS)
+            xrt__gpu_check(g, g->rt.DeviceSynchronize(), XRT__GPU_CALL(DeviceSynchronize));
+    (void)g->rt.SetDevice(current);
+}
+
+/* Called after xrt_shutdown freed the remaining allocations and handles. */
+static void xrt__gpu_shutdown(const xrt_backend *self)
+{
+    xrt__gpu *g = (xrt__gpu *)self->user;
+    xrt__gpu_synchronize_used(g);
+    xrt__gpu_unload(g);
 }
 
 /* Stream-ordered allocation needs the entry points and a device with memory pools. */
-static int XRT__GPU_F(has_pools)(int *device)
+/* Whether the current device has memory pools; the answer, which cannot
+   change, is asked once per device: a stream-ordered allocation then costs
+   one runtime call beyond its own. */
+static int xrt__gpu_has_pools(xrt__gpu *g, int *device)
 {
     int v = 0;
+    uint64_t bit;
     *device = -1;
-    if (!XRT__GPU_RT.MallocAsync || !XRT__GPU_RT.FreeAsync || XRT__GPU_RT.GetDevice(device) != 0) return 0;
-    return XRT__GPU_RT.DeviceGetAttribute(&v, XRT__GPU_ATTR_POOLS, *device) == 0 && v != 0;
+    if (!g->rt.MallocAsync || !g->rt.FreeAsync || g->rt.GetDevice(device) != g->success) return 0;
+    bit = *device < 64 ? (uint64_t)1 << *device : 0;
+    if (bit & __atomic_load_n(&g->pools_known, __ATOMIC_ACQUIRE)) return (__atomic_load_n(&g->pools, __ATOMIC_RELAXED) & bit) != 0;
+    if (g->rt.DeviceGetAttribute(&v, g->attr_pools, *device) != g->success) v = 0;
+    if (v) __atomic_fetch_or(&g->pools, bit, __ATOMIC_RELAXED);
+    __atomic_fetch_or(&g->pools_known, bit, __ATOMIC_RELEASE);
+    return v != 0;
 }
 
-static xrt_status XRT__GPU_F(get_capabilities)(const xrt_backend *self, unsigned *caps)
+static xrt_status xrt__gpu_get_capabilities(const xrt_backend *self, unsigned *caps)
 {
     int d;
     *caps = XRT_CAP_PINNED_HOST | XRT_CAP_HOST_FUNC | XRT_CAP_EVENT_TIMING | XRT_CAP_NATIVE_HANDLES;
-    if (XRT__GPU_F(has_pools)(&d)) *caps |= XRT_CAP_MALLOC_ASYNC;
+    if (xrt__gpu_has_pools((xrt__gpu *)self->user, &d)) *caps |= XRT_CAP_MALLOC_ASYNC;
     return XRT_SUCCESS;
 }
 
-static xrt_status XRT__GPU_F(get_device_count)(const xrt_backend *self, int *count)
+static xrt_status xrt__gpu_get_device_count(const xrt_backend *self, int *count)
 {
-    *count = XRT__GPU_ST.count;
+    *count = ((const xrt__gpu *)self->user)->count;
     return XRT_SUCCESS;
 }
 
-static xrt_status XRT__GPU_F(check_device)(int device, const char *who)
+static xrt_status xrt__gpu_bad_device(const xrt__gpu *g, int device, const char *op) XRT__COLD;
+static xrt_status xrt__gpu_bad_device(const xrt__gpu *g, int device, const char *op)
 {
-    if (device < XRT__GPU_ST.count) return XRT_SUCCESS;
-    return xrt_error(XRT_ERROR_INVALID_DEVICE, who, "device %d out of range (%d device%s)", device,
-                     XRT__GPU_ST.count, XRT__GPU_ST.count == 1 ? "" : "s");
+    char who[64];
+    snprintf(who, sizeof who, "%s: %s", g->name, op);
+    return xrt_error(XRT_ERROR_INVALID_DEVICE, who, "device %d out of range (%d device%s)", device, g->count,
+                     g->count == 1 ? "" : "s");
+}
+
+static inline xrt_status xrt__gpu_check_device(const xrt__gpu *g, int device, const char *op)
+{
+    return XRT__LIKELY(device < g->count) ? XRT_SUCCESS : xrt__gpu_bad_device(g, device, op);
 }
 
 /* The runtime's current device is per thread already, as xrt's is. */
-static xrt_status XRT__GPU_F(set_device)(const xrt_backend *self, int device)
+static xrt_status xrt__gpu_set_device(const xrt_backend *self, int device)
 {
-    xrt_status st = XRT__GPU_F(check_device)(device, XRT__GPU_NAME ": xrt_set_device");
-    if (st == XRT_SUCCESS) st = XRT__GPU_TRY(SetDevice, (device));
-    if (st == XRT_SUCCESS) xrt__gpu_mark_used(&XRT__GPU_ST, device);
+    xrt__gpu *g = (xrt__gpu *)self->user;
+    xrt_status st;
+    if ((st = xrt__gpu_check_device(g, device, "xrt_set_device")) != XRT_SUCCESS) return st;
+    if ((st = xrt__gpu_check(g, g->rt.SetDevice(device), XRT__GPU_CALL(SetDevice))) == XRT_SUCCESS)
+        xrt__gpu_mark_used(g, device);
     return st;
 }
 
-static xrt_status XRT__GPU_F(get_device)(const xrt_backend *self, int *device) { return XRT__GPU_TRY(GetDevice, (device)); }
-
-static xrt_status XRT__GPU_F(device_synchronize)(const xrt_backend *self) { return XRT__GPU_TRY(DeviceSynchronize, ()); }
-
-/* For the hooks: one integer attribute of a device (inline: a backend may not need it). */
-static inline xrt_status XRT__GPU_F(attribute)(int *value, XRT__GPU_ATTR_T attr, int device)
+static xrt_status xrt__gpu_get_device(const xrt_backend *self, int *device)
 {
-    *value = 0;
-    return XRT__GPU_TRY(DeviceGetAttribute, (value, attr, device));
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    return xrt__gpu_check(g, g->rt.GetDevice(device), XRT__GPU_CALL(GetDevice));
 }
 
-static xrt_status XRT__GPU_F(get_device_properties)(const xrt_backend *self, xrt_device_prop *prop, int device)
+static xrt_status xrt__gpu_device_synchronize(const xrt_backend *self)
 {
-    union { XRT__GPU_PROP_T p; char pad[XRT__GPU_PAD]; } u;
-    xrt_status st = XRT__GPU_F(check_device)(device, XRT__GPU_NAME ": xrt_get_device_properties");
-    if (st != XRT_SUCCESS) return st;
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    return xrt__gpu_check(g, g->rt.DeviceSynchronize(), XRT__GPU_CALL(DeviceSynchronize));
+}
+
+/* For the hooks: one integer attribute of a device (inline: a vendor may not need it). */
+static inline xrt_status xrt__gpu_attribute(const xrt__gpu *g, int *value, int attr, int device)
+{
+    *value = 0;
+    return xrt__gpu_check(g, g->rt.DeviceGetAttribute(value, attr, device), XRT__GPU_CALL(DeviceGetAttribute));
+}
+
+/* The runtime fills its device struct, whose layout changes between major
+   versions (CUDA 13 dropped fields; ROCm 6 has a new one): the buffer has room
+   for a bigger struct than any header shows, and only the vendor's hook reads
+   it, by the layout of the runtime that was loaded. */
+#define XRT__GPU_PROP_BYTES 4096
+
+static xrt_status xrt__gpu_get_device_properties(const xrt_backend *self, xrt_device_prop *prop, int device)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    union { double align; void *ptr; char bytes[XRT__GPU_PROP_BYTES]; } u;
+    xrt_status st;
+    if ((st = xrt__gpu_check_device(g, device, "xrt_get_device_properties")) != XRT_SUCCESS) return st;
     memset(&u, 0, sizeof u);
-    if ((st = XRT__GPU_TRY(GetDeviceProperties, (&u.p, device))) != XRT_SUCCESS) return st;
+    st = xrt__gpu_check(g, g->rt.GetDeviceProperties(u.bytes, device), XRT__GPU_CALL(GetDeviceProperties));
+    if (st != XRT_SUCCESS) return st;
     memset(prop, 0, sizeof *prop);
-    memcpy(prop->name, u.p.name, sizeof prop->name - 1);
-    prop->total_memory = u.p.totalGlobalMem; /* name and totalGlobalMem: the stable head of the struct */
-    return XRT__GPU_F(fill_prop)(prop, &u.p, device);
+    memcpy(prop->name, u.bytes, sizeof prop->name - 1); /* every layout opens with char name[256] */
+    return g->fill_prop(g, prop, u.bytes, device);
 }
 
 /* >> gpu: memory */
-static xrt_status XRT__GPU_F(allocated)(void **ptr, xrt_status st)
+static xrt_status xrt__gpu_allocated(xrt__gpu *g, void **ptr, xrt_status st)
 {
     if (st != XRT_SUCCESS) {
         *ptr = NULL;
         return st;
     }
-    XRT__GPU_F(mark_current)();
+    xrt__gpu_mark_current(g);
     return XRT_SUCCESS;
 }
 
-static xrt_status XRT__GPU_F(malloc)(const xrt_backend *self, void **ptr, size_t size)
+static xrt_status xrt__gpu_malloc(const xrt_backend *self, void **ptr, size_t size)
 {
-    return XRT__GPU_F(allocated)(ptr, XRT__GPU_TRY(Malloc, (ptr, size)));
+    xrt__gpu *g = (xrt__gpu *)self->user;
+    return xrt__gpu_allocated(g, ptr, xrt__gpu_check(g, g->rt.Malloc(ptr, size), XRT__GPU_CALL(Malloc)));
 }
 
-static xrt_status XRT__GPU_F(free)(const xrt_backend *self, void *ptr) { return XRT__GPU_TRY(Free, (ptr)); }
-
-static xrt_status XRT__GPU_F(malloc_host)(const xrt_backend *self, void **ptr, size_t size)
+static xrt_status xrt__gpu_free(const xrt_backend *self, void *ptr)
 {
-    return XRT__GPU_F(allocated)(ptr, XRT__GPU_TRY(HostAlloc, (ptr, size, 0))); /* 0: default flags in both */
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    return xrt__gpu_check(g, g->rt.Free(ptr), XRT__GPU_CALL(Free));
 }
 
-static xrt_status XRT__GPU_F(free_host)(const xrt_backend *self, void *ptr) { return XRT__GPU_TRY(FreeHost, (ptr)); }
-
-static xrt_status XRT__GPU_F(no_pools)(const char *who, int device)
+static xrt_status xrt__gpu_malloc_host(const xrt_backend *self, void **ptr, size_t size)
 {
-    if (!XRT__GPU_RT.MallocAsync || !XRT__GPU_RT.FreeAsync)
+    xrt__gpu *g = (xrt__gpu *)self->user;
+    /* 0: cudaHostAllocDefault, hipHostMallocDefault */
+    return xrt__gpu_allocated(g, ptr, xrt__gpu_check(g, g->rt.HostAlloc(ptr, size, 0), XRT__GPU_CALL(HostAlloc)));
+}
+
+static xrt_status xrt__gpu_free_host(const xrt_backend *self, void *ptr)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    return xrt__gpu_check(g, g->rt.FreeHost(ptr), XRT__GPU_CALL(FreeHost));
+}
+
+static xrt_status xrt__gpu_no_pools(const xrt__gpu *g, const char *op, int device)
+{
+    char who[64];
+    snprintf(who, sizeof who, "%s: %s", g->name, op);
+    if (!g->rt.MallocAsync || !g->rt.FreeAsync)
         return xrt_error(XRT_ERROR_UNSUPPORTED, who, "the runtime has no stream-ordered allocator");
     return xrt_error(XRT_ERROR_UNSUPPORTED, who, "device %d has no memory pools (stream-ordered allocation)", device);
 }
 
-static xrt_status XRT__GPU_F(malloc_async)(const xrt_backend *self, void **ptr, size_t size, void *stream)
+static xrt_status xrt__gpu_malloc_async(const xrt_backend *self, void **ptr, size_t size, void *stream)
 {
+    xrt__gpu *g = (xrt__gpu *)self->user;
     int d;
-    if (!XRT__GPU_F(has_pools)(&d)) return XRT__GPU_F(no_pools)(XRT__GPU_NAME ": xrt_malloc_async", d);
-    return XRT__GPU_F(allocated)(ptr, XRT__GPU_TRY(MallocAsync, (ptr, size, (XRT__GPU_STREAM_T)stream)));
+    xrt_status st;
+    if (!xrt__gpu_has_pools(g, &d)) return xrt__gpu_no_pools(g, "xrt_malloc_async", d);
+    st = xrt__gpu_check(g, g->rt.MallocAsync(ptr, size, stream), XRT__GPU_CALL(MallocAsync));
+    if (st != XRT_SUCCESS) *ptr = NULL;
+    else xrt__gpu_mark_used(g, d); /* the device is known: no second GetDevice */
+    return st;
 }
 
-static xrt_status XRT__GPU_F(free_async)(const xrt_backend *self, void *ptr, void *stream)
+/* The runtime answers for memory it cannot free in stream order; a pool
+   check here would cost two runtime calls per free. */
+static xrt_status xrt__gpu_free_async(const xrt_backend *self, void *ptr, void *stream)
 {
-    int d;
-    if (!XRT__GPU_F(has_pools)(&d)) return XRT__GPU_F(no_pools)(XRT__GPU_NAME ": xrt_free_async", d);
-    return XRT__GPU_TRY(FreeAsync, (ptr, (XRT__GPU_STREAM_T)stream));
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    if (!g->rt.FreeAsync) return xrt__gpu_no_pools(g, "xrt_free_async", -1);
+    return xrt__gpu_check(g, g->rt.FreeAsync(ptr, stream), XRT__GPU_CALL(FreeAsync));
 }
 
-static xrt_status XRT__GPU_F(mem_get_info)(const xrt_backend *self, size_t *free_bytes, size_t *total_bytes)
+static xrt_status xrt__gpu_mem_get_info(const xrt_backend *self, size_t *free_bytes, size_t *total_bytes)
 {
-    return XRT__GPU_TRY(MemGetInfo, (free_bytes, total_bytes));
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    return xrt__gpu_check(g, g->rt.MemGetInfo(free_bytes, total_bytes), XRT__GPU_CALL(MemGetInfo));
 }
 
-/* >> gpu: streams (NULL is the legacy default stream, handle 0) */
-static xrt_status XRT__GPU_F(stream_synchronize)(const xrt_backend *self, void *stream)
+/* >> gpu: streams (NULL is the runtime's legacy default stream, handle 0) */
+static xrt_status xrt__gpu_stream_synchronize(const xrt_backend *self, void *stream)
 {
-    return XRT__GPU_TRY(StreamSynchronize, ((XRT__GPU_STREAM_T)stream));
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    return xrt__gpu_check(g, g->rt.StreamSynchronize(stream), XRT__GPU_CALL(StreamSynchronize));
 }
 
-static xrt_status XRT__GPU_F(memset_async)(const xrt_backend *self, void *dst, int value, size_t size, void *stream)
+static xrt_status xrt__gpu_memset_async(const xrt_backend *self, void *dst, int value, size_t size, void *stream)
 {
-    return XRT__GPU_TRY(MemsetAsync, (dst, value, size, (XRT__GPU_STREAM_T)stream));
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    return xrt__gpu_check(g, g->rt.MemsetAsync(dst, value, size, stream), XRT__GPU_CALL(MemsetAsync));
 }
 
 /* cudaMemset and a device-to-device cudaMemcpy may return before they are
    done; xrt's synchronous forms return when the work is complete. */
-static xrt_status XRT__GPU_F(memset)(const xrt_backend *self, void *dst, int value, size_t size)
+static xrt_status xrt__gpu_memset(const xrt_backend *self, void *dst, int value, size_t size)
 {
-    xrt_status st = XRT__GPU_F(memset_async)(self, dst, value, size, NULL);
-    return st == XRT_SUCCESS ? XRT__GPU_F(stream_synchronize)(self, NULL) : st;
+    xrt_status st = xrt__gpu_memset_async(self, dst, value, size, NULL);
+    return st == XRT_SUCCESS ? xrt__gpu_stream_synchronize(self, NULL) : st;
 }
 
-static xrt_status XRT__GPU_F(memcpy_async)(const xrt_backend *self, void *dst, const void *src, size_t size, xrt_memcpy_kind kind,
-                                           void *stream)
+/* xrt's kinds have the runtimes' values; the dispatch layer has resolved XRT_MEMCPY_DEFAULT. */
+static xrt_status xrt__gpu_memcpy_async(const xrt_backend *self, void *dst, const void *src, size_t size,
+                                        xrt_memcpy_kind kind, void *stream)
 {
-    /* xrt's kinds have the runtime's values; the dispatch layer has resolved XRT_MEMCPY_DEFAULT. */
-    return XRT__GPU_TRY(MemcpyAsync, (dst, src, size, (XRT__GPU_KIND_T)kind, (XRT__GPU_STREAM_T)stream));
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    return xrt__gpu_check(g, g->rt.MemcpyAsync(dst, src, size, (int)kind, stream), XRT__GPU_CALL(MemcpyAsync));
 }
 
-static xrt_status XRT__GPU_F(memcpy)(const xrt_backend *self, void *dst, const void *src, size_t size, xrt_memcpy_kind kind)
+static xrt_status xrt__gpu_memcpy(const xrt_backend *self, void *dst, const void *src, size_t size,
+                                  xrt_memcpy_kind kind)
 {
-    xrt_status st = XRT__GPU_F(memcpy_async)(self, dst, src, size, kind, NULL);
-    return st == XRT_SUCCESS ? XRT__GPU_F(stream_synchronize)(self, NULL) : st;
+    xrt_status st = xrt__gpu_memcpy_async(self, dst, src, size, kind, NULL);
+    return st == XRT_SUCCESS ? xrt__gpu_stream_synchronize(self, NULL) : st;
 }
 
 /* Runs for every pointer the registry does not know (pageable host buffers of
    every memcpy), so an unknown pointer is an answer, never a logged error. */
-static xrt_status XRT__GPU_F(pointer_get_attributes)(const xrt_backend *self, xrt_pointer_attributes *attr, const void *ptr)
+static xrt_status xrt__gpu_pointer_get_attributes(const xrt_backend *self, xrt_pointer_attributes *attr,
+                                                  const void *ptr)
 {
-    union { XRT__GPU_POINTER_T a; char pad[256]; } u;
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    union { double align; void *ptr; char bytes[256]; } u; /* cudaPointerAttributes, hipPointerAttribute_t: 32 bytes */
+    int device = -1;
     memset(&u, 0, sizeof u);
-    if (XRT__GPU_RT.PointerGetAttributes(&u.a, ptr) != 0) {
-        (void)XRT__GPU_RT.GetLastError(); /* HIP 5 fails for plain host memory and keeps it as its last error */
+    if (g->rt.PointerGetAttributes(u.bytes, ptr) != g->success) {
+        (void)g->rt.GetLastError(); /* HIP 5 fails for plain host memory and keeps it as its last error */
         return XRT_SUCCESS;
     }
-    attr->type = XRT__GPU_F(memory_type)(&u.a);
+    attr->type = g->memory_type(g, u.bytes, &device);
     if (attr->type == XRT_MEMORY_UNKNOWN) return XRT_SUCCESS;
-    attr->backend = XRT__GPU_NAME;
-    if (attr->type != XRT_MEMORY_PINNED_HOST) attr->device = u.a.device; /* xrt: -1 for host memory */
+    attr->backend = g->name;
+    if (attr->type != XRT_MEMORY_PINNED_HOST) attr->device = device; /* xrt: -1 for host memory */
     return XRT_SUCCESS;
 }
 
 /* Non-blocking: xrt's NULL stream does not synchronise with other streams. */
-static xrt_status XRT__GPU_F(stream_create)(const xrt_backend *self, void **stream)
+static xrt_status xrt__gpu_stream_create(const xrt_backend *self, void **stream)
 {
-    XRT__GPU_STREAM_T s = NULL;
-    xrt_status st = XRT__GPU_TRY(StreamCreateWithFlags, (&s, XRT__GPU_STREAM_NON_BLOCKING));
+    xrt__gpu *g = (xrt__gpu *)self->user;
+    void *s = NULL;
+    xrt_status st = xrt__gpu_check(g, g->rt.StreamCreateWithFlags(&s, g->stream_non_blocking),
+                                   XRT__GPU_CALL(StreamCreateWithFlags));
     if (st != XRT_SUCCESS) return st;
-    *stream = (void *)s;
-    XRT__GPU_F(mark_current)();
+    *stream = s;
+    xrt__gpu_mark_current(g);
     return XRT_SUCCESS;
 }
 
-static xrt_status XRT__GPU_F(stream_destroy)(const xrt_backend *self, void *stream)
+static xrt_status xrt__gpu_stream_destroy(const xrt_backend *self, void *stream)
 {
-    return XRT__GPU_TRY(StreamDestroy, ((XRT__GPU_STREAM_T)stream));
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    return xrt__gpu_check(g, g->rt.StreamDestroy(stream), XRT__GPU_CALL(StreamDestroy));
 }
 
-static xrt_status XRT__GPU_F(stream_query)(const xrt_backend *self, void *stream)
+static xrt_status xrt__gpu_stream_query(const xrt_backend *self, void *stream)
 {
-    return XRT__GPU_TRY(StreamQuery, ((XRT__GPU_STREAM_T)stream));
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    return xrt__gpu_check(g, g->rt.StreamQuery(stream), XRT__GPU_CALL(StreamQuery));
 }
 
-static xrt_status XRT__GPU_F(stream_wait_event)(const xrt_backend *self, void *stream, void *event)
+static xrt_status xrt__gpu_stream_wait_event(const xrt_backend *self, void *stream, void *event)
 {
-    return XRT__GPU_TRY(StreamWaitEvent, ((XRT__GPU_STREAM_T)stream, (XRT__GPU_EVENT_T)event, 0));
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    return xrt__gpu_check(g, g->rt.StreamWaitEvent(stream, event, 0), XRT__GPU_CALL(StreamWaitEvent));
 }
 
-static void XRT__GPU_F(host_call)(XRT__GPU_STREAM_T stream, XRT__GPU_ERROR_T status, void *p)
+/* >> gpu: host functions. The runtime calls a trampoline, which runs the
+   user's function through the core: inside it, every xrt call returns
+   XRT_ERROR_NOT_PERMITTED (the GPU tables lack XRT_BACKEND_HOST_FN_CALLS). */
+static void xrt__gpu_host_trampoline(void *closure)
 {
-    xrt__gpu_host_call c = *(xrt__gpu_host_call *)p;
+    xrt__gpu_host_call c = *(xrt__gpu_host_call *)closure;
+    XRT_FREE(closure);
+    xrt__host_fn_run(c.self, c.fn, c.user);
+}
+
+/* A stream callback: the runtime's status is ignored, xrt runs fn when the
+   stream reaches it, as the runtimes' host functions do. */
+static void xrt__gpu_host_callback(void *stream, int status, void *closure)
+{
     (void)stream;
-    (void)status; /* xrt runs fn when the stream reaches it, as the runtimes' host functions do */
-    free(p);
-    c.fn(c.user);
+    (void)status;
+    xrt__gpu_host_trampoline(closure);
 }
 
 /* HIP 5 declares hipLaunchHostFunc but does not export it: a stream callback
-   that calls fn does the same work. */
-static xrt_status XRT__GPU_F(launch_host_func)(const xrt_backend *self, void *stream, xrt_host_fn fn, void *user)
+   does the same work there. */
+static xrt_status xrt__gpu_launch_host_func(const xrt_backend *self, void *stream, xrt_host_fn fn, void *user)
 {
-    xrt__gpu_host_call *c;
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    xrt__gpu_host_call *c = (xrt__gpu_host_call *)XRT_MALLOC(sizeof *c);
     xrt_status st;
-    if (XRT__GPU_RT.LaunchHostFunc) return XRT__GPU_TRY(LaunchHostFunc, ((XRT__GPU_STREAM_T)stream, fn, user));
-    c = (xrt__gpu_host_call *)malloc(sizeof *c);
-    if (!c) return xrt_error(XRT_ERROR_OUT_OF_MEMORY, XRT__GPU_NAME ": xrt_launch_host_func", "no memory");
+    if (!c) {
+        char who[64];
+        snprintf(who, sizeof who, "%s: xrt_launch_host_func", g->name);
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, who, "no memory for the host function's closure");
+    }
+    c->self = self;
     c->fn = fn;
     c->user = user;
-    st = XRT__GPU_TRY(StreamAddCallback, ((XRT__GPU_STREAM_T)stream, XRT__GPU_F(host_call), c, 0));
-    if (st != XRT_SUCCESS) free(c);
+    if (g->rt.LaunchHostFunc)
+        st = xrt__gpu_check(g, g->rt.LaunchHostFunc(stream, xrt__gpu_host_trampoline, c), XRT__GPU_CALL(LaunchHostFunc));
+    else
+        st = xrt__gpu_check(g, g->rt.StreamAddCallback(stream, xrt__gpu_host_callback, c, 0),
+                            XRT__GPU_CALL(StreamAddCallback));
+    if (st != XRT_SUCCESS) XRT_FREE(c); /* the runtime took nothing */
     return st;
 }
 
 /* >> gpu: events (xrt's flags have the runtimes' values) */
-static xrt_status XRT__GPU_F(event_create)(const xrt_backend *self, void **event, unsigned flags)
+static xrt_status xrt__gpu_event_create(const xrt_backend *self, void **event, unsigned flags)
 {
-    XRT__GPU_EVENT_T e = NULL;
-    xrt_status st = XRT__GPU_TRY(EventCreateWithFlags, (&e, flags));
+    xrt__gpu *g = (xrt__gpu *)self->user;
+    void *e = NULL;
+    xrt_status st = xrt__gpu_check(g, g->rt.EventCreateWithFlags(&e, flags), XRT__GPU_CALL(EventCreateWithFlags));
     if (st != XRT_SUCCESS) return st;
-    *event = (void *)e;
-    XRT__GPU_F(mark_current)();
+    *event = e;
+    xrt__gpu_mark_current(g);
     return XRT_SUCCESS;
 }
 
-static xrt_status XRT__GPU_F(event_destroy)(const xrt_backend *self, void *event)
+static xrt_status xrt__gpu_event_destroy(const xrt_backend *self, void *event)
 {
-    return XRT__GPU_TRY(EventDestroy, ((XRT__GPU_EVENT_T)event));
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    return xrt__gpu_check(g, g->rt.EventDestroy(event), XRT__GPU_CALL(EventDestroy));
 }
 
-static xrt_status XRT__GPU_F(event_record)(const xrt_backend *self, void *event, void *stream)
+static xrt_status xrt__gpu_event_record(const xrt_backend *self, void *event, void *stream)
 {
-    return XRT__GPU_TRY(EventRecord, ((XRT__GPU_EVENT_T)event, (XRT__GPU_STREAM_T)stream));
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    return xrt__gpu_check(g, g->rt.EventRecord(event, stream), XRT__GPU_CALL(EventRecord));
 }
 
-static xrt_status XRT__GPU_F(event_query)(const xrt_backend *self, void *event)
+static xrt_status xrt__gpu_event_query(const xrt_backend *self, void *event)
 {
-    return XRT__GPU_TRY(EventQuery, ((XRT__GPU_EVENT_T)event));
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    return xrt__gpu_check(g, g->rt.EventQuery(event), XRT__GPU_CALL(EventQuery));
 }
 
-static xrt_status XRT__GPU_F(event_synchronize)(const xrt_backend *self, void *event)
+static xrt_status xrt__gpu_event_synchronize(const xrt_backend *self, void *event)
 {
-    return XRT__GPU_TRY(EventSynchronize, ((XRT__GPU_EVENT_T)event));
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    return xrt__gpu_check(g, g->rt.EventSynchronize(event), XRT__GPU_CALL(EventSynchronize));
 }
 
 /* Never recorded or XRT_EVENT_DISABLE_TIMING: the runtime's invalid resource
    handle, so XRT_ERROR_INVALID_HANDLE as documented. */
-static xrt_status XRT__GPU_F(event_elapsed_time)(const xrt_backend *self, float *ms, void *start, void *end)
+static xrt_status xrt__gpu_event_elapsed_time(const xrt_backend *self, float *ms, void *start, void *end)
 {
-    return XRT__GPU_TRY(EventElapsedTime, (ms, (XRT__GPU_EVENT_T)start, (XRT__GPU_EVENT_T)end));
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    return xrt__gpu_check(g, g->rt.EventElapsedTime(ms, start, end), XRT__GPU_CALL(EventElapsedTime));
 }
 
 /* >> gpu: interop. A backend stream or event object IS the native handle. */
-static xrt_status XRT__GPU_F(stream_get_native)(const xrt_backend *self, void *stream, void **native)
+static xrt_status xrt__gpu_stream_get_native(const xrt_backend *self, void *stream, void **native)
 {
+    (void)self;
     *native = stream; /* NULL: the legacy default stream, 0 */
     return XRT_SUCCESS;
 }
 
-static xrt_status XRT__GPU_F(event_get_native)(const xrt_backend *self, void *event, void **native)
+static xrt_status xrt__gpu_event_get_native(const xrt_backend *self, void *event, void **native)
 {
+    (void)self;
     *native = event;
     return XRT_SUCCESS;
 }
 
-static xrt_status XRT__GPU_F(stream_wrap_native)(const xrt_backend *self, void *native, void **stream)
+static xrt_status xrt__gpu_stream_wrap_native(const xrt_backend *self, void *native, void **stream)
 {
     *stream = native;
-    XRT__GPU_F(mark_current)(); /* work may reach the device through it */
+    xrt__gpu_mark_current((xrt__gpu *)self->user); /* work may reach the device through it */
     return XRT_SUCCESS;
 }
 
-static xrt_status XRT__GPU_F(mem_export_dmabuf)(const xrt_backend *self, const void *ptr, size_t size, int *fd,
-                                                uint64_t *offset)
+/* >> gpu: dma-buf export */
+
+/* The whole host pages around [p, p+size): what the drivers export (they
+   need page-aligned ranges). The core has checked that [p, p+size) lies in
+   one allocation; the pages around it may hold bytes of the allocation's
+   neighbours when it does not start or end on a page boundary, which no
+   aligned range can leave out. */
+static void xrt__gpu_page_range(uintptr_t p, size_t size, size_t page, uintptr_t *start, size_t *len)
 {
-    return xrt__unsupported_mem_export_dmabuf(self, ptr, size, fd, offset);
+    uintptr_t lo = p & ~(uintptr_t)(page - 1);
+    uintptr_t end = p + size; /* no wrap: inside an allocation */
+    uintptr_t hi = end + ((page - end % page) % page);
+    *start = lo;
+    *len = (size_t)(hi - lo);
 }
 
-/* The compile target: the architecture and warp size of the properties. */
-static xrt_status XRT__GPU_F(get_target)(const xrt_backend *self, int device, xrt_target *t)
+/* The driver APIs behind the export work on the thread's current context:
+   the allocation's device is made current for the call, then put back. */
+static xrt_status xrt__gpu_mem_export_dmabuf(const xrt_backend *self, const void *ptr, size_t size, int *fd,
+                                             uint64_t *offset)
+{
+    xrt__gpu *g = (xrt__gpu *)self->user;
+    xrt_pointer_attributes a;
+    uintptr_t start;
+    size_t len;
+    long page = sysconf(_SC_PAGESIZE);
+    int current = 0, device;
+    xrt_status st;
+    xrt__mem_lookup(self, &a, ptr);
+    if ((st = xrt__gpu_check(g, g->rt.GetDevice(&current), XRT__GPU_CALL(GetDevice))) != XRT_SUCCESS) return st;
+    device = a.device >= 0 ? a.device : current;
+    if ((st = xrt__gpu_check(g, g->rt.SetDevice(device), XRT__GPU_CALL(SetDevice))) != XRT_SUCCESS) return st;
+    xrt__gpu_page_range((uintptr_t)ptr, size, page > 0 ? (size_t)page : 4096, &start, &len);
+    st = g->export_dmabuf(g, device, (void *)start, len, fd);
+    if (device != current) (void)g->rt.SetDevice(current);
+    if (st == XRT_SUCCESS) *offset = (uint64_t)((uintptr_t)ptr - start);
+    else *fd = -1;
+    return st;
+}
+
+/* The compile target: the architecture and warp size of the properties
+   (sm_90 and 32; gfx942 and 64). */
+static xrt_status xrt__gpu_get_target(const xrt_backend *self, int device, xrt_target *t)
 {
     xrt_device_prop p;
-    xrt_status st = XRT__GPU_F(get_device_properties)(self, &p, device);
+    xrt_status st = xrt__gpu_get_device_properties(self, &p, device);
     if (st != XRT_SUCCESS) return st;
     snprintf(t->arch, sizeof t->arch, "%s", p.arch);
     t->vector_width = p.warp_size;
     return XRT_SUCCESS;
 }
 
-#pragma GCC diagnostic pop
-
 /* >> gpu: the table */
-static void XRT__GPU_F(fill)(xrt_backend *t)
+static void xrt__gpu_fill(xrt_backend *t, xrt__gpu *g)
 {
-    t->name = XRT__GPU_NAME;
-    t->init = XRT__GPU_F(init);
-    t->shutdown = XRT__GPU_F(shutdown);
-#define XRT__GPU_SLOT(name, params) t->name = XRT__GPU_F(name);
-    XRT__BACKEND_OPS(XRT__GPU_SLOT)
-#undef XRT__GPU_SLOT
+    t->name = g->name;
+    t->user = g;
+    t->flags = 0; /* not fork-safe; host functions may make no xrt call (the runtimes forbid it) */
+    t->init = xrt__gpu_init;
+    t->shutdown = xrt__gpu_shutdown;
+    t->get_capabilities = xrt__gpu_get_capabilities;
+    t->get_device_count = xrt__gpu_get_device_count;
+    t->set_device = xrt__gpu_set_device;
+    t->get_device = xrt__gpu_get_device;
+    t->device_synchronize = xrt__gpu_device_synchronize;
+    t->get_device_properties = xrt__gpu_get_device_properties;
+    t->malloc = xrt__gpu_malloc;
+    t->free = xrt__gpu_free;
+    t->malloc_host = xrt__gpu_malloc_host;
+    t->free_host = xrt__gpu_free_host;
+    t->malloc_async = xrt__gpu_malloc_async;
+    t->free_async = xrt__gpu_free_async;
+    t->mem_get_info = xrt__gpu_mem_get_info;
+    t->memset = xrt__gpu_memset;
+    t->memset_async = xrt__gpu_memset_async;
+    t->memcpy = xrt__gpu_memcpy;
+    t->memcpy_async = xrt__gpu_memcpy_async;
+    t->pointer_get_attributes = xrt__gpu_pointer_get_attributes;
+    t->stream_create = xrt__gpu_stream_create;
+    t->stream_destroy = xrt__gpu_stream_destroy;
+    t->stream_synchronize = xrt__gpu_stream_synchronize;
+    t->stream_query = xrt__gpu_stream_query;
+    t->stream_wait_event = xrt__gpu_stream_wait_event;
+    t->launch_host_func = xrt__gpu_launch_host_func;
+    t->event_create = xrt__gpu_event_create;
+    t->event_destroy = xrt__gpu_event_destroy;
+    t->event_record = xrt__gpu_event_record;
+    t->event_query = xrt__gpu_event_query;
+    t->event_synchronize = xrt__gpu_event_synchronize;
+    t->event_elapsed_time = xrt__gpu_event_elapsed_time;
+    t->stream_get_native = xrt__gpu_stream_get_native;
+    t->event_get_native = xrt__gpu_event_get_native;
+    t->stream_wrap_native = xrt__gpu_stream_wrap_native;
+    t->mem_export_dmabuf = xrt__gpu_mem_export_dmabuf;
+    t->get_target = xrt__gpu_get_target;
 }
 
 #ifdef __cplusplus
 }
 #endif
 
-#undef XRT__GPU_ID
-#undef XRT__GPU_NAME
-#undef XRT__GPU_SYMBOLS
-#undef XRT__GPU_ERRORS
-#undef XRT__GPU_LIBRARY_ENV
-#undef XRT__GPU_SONAMES
-#undef XRT__GPU_ERROR_T
-#undef XRT__GPU_STREAM_T
-#undef XRT__GPU_EVENT_T
-#undef XRT__GPU_KIND_T
-#undef XRT__GPU_ATTR_T
-#undef XRT__GPU_PROP_T
-#undef XRT__GPU_POINTER_T
-#undef XRT__GPU_STREAM_NON_BLOCKING
-#undef XRT__GPU_ATTR_POOLS
-
-#endif /* one backend */
+#endif /* XRT__GPU_IMPL_INCLUDED */

@@ -10,8 +10,13 @@
    and could only fail. Define XRT_NO_RUNTIME_LINKING to call the runtime
    directly and link -lamdhip64.
 
-   The logic is shared with CUDA (xrt_gpu.h); this file holds what is HIP's:
-   the symbols, the errors, the types and three hooks.
+   HIP 5 and ROCm 6 runtimes both work, whichever headers are installed: the
+   structs the runtime fills are read by the layout of the runtime that was
+   loaded (hipRuntimeGetVersion), through xrt's own declarations below.
+
+   The operations are xrt__gpu_* (xrt_gpu.h); this file holds what is HIP's:
+   the symbol list, the error table, the struct layouts, the hooks and
+   xrt__hip_fill.
 */
 #if defined(XRT__IMPL_INCLUDED) && !defined(XRT__HIP_IMPL_INCLUDED)
 #define XRT__HIP_IMPL_INCLUDED
@@ -32,81 +37,185 @@
 #include <hip/hip_runtime_api.h>
 #endif
 
-/* X(field, symbol, optional, return type, parameters). hipGetDeviceProperties
-   fills the HIP 5 struct in every runtime (HIP 6 added ...R0600 for its own).
-   Optional: HIP 5 declares hipLaunchHostFunc without exporting it, and the
-   stream-ordered allocator came with HIP 5.1. */
-#define XRT__HIP_SYMBOLS(X)                                                                              \
-    X(GetErrorName, hipGetErrorName, 0, const char *, (hipError_t error))                                \
-    X(GetErrorString, hipGetErrorString, 0, const char *, (hipError_t error))                            \
-    X(GetLastError, hipGetLastError, 0, hipError_t, (void))                                              \
-    X(RuntimeGetVersion, hipRuntimeGetVersion, 0, hipError_t, (int *version))                            \
-    X(GetDeviceCount, hipGetDeviceCount, 0, hipError_t, (int *count))                                    \
-    X(SetDevice, hipSetDevice, 0, hipError_t, (int device))                                              \
-    X(GetDevice, hipGetDevice, 0, hipError_t, (int *device))                                             \
-    X(DeviceSynchronize, hipDeviceSynchronize, 0, hipError_t, (void))                                    \
-    X(GetDeviceProperties, hipGetDeviceProperties, 0, hipError_t, (hipDeviceProp_t * prop, int device)) \
-    X(DeviceGetAttribute, hipDeviceGetAttribute, 0, hipError_t, (int *value, hipDeviceAttribute_t attr, int device)) \
-    X(Malloc, hipMalloc, 0, hipError_t, (void **ptr, size_t size))                                       \
-    X(Free, hipFree, 0, hipError_t, (void *ptr))                                                         \
-    X(HostAlloc, hipHostMalloc, 0, hipError_t, (void **ptr, size_t size, unsigned int flags))            \
-    X(FreeHost, hipHostFree, 0, hipError_t, (void *ptr))                                                 \
-    X(MallocAsync, hipMallocAsync, 1, hipError_t, (void **ptr, size_t size, hipStream_t stream))         \
-    X(FreeAsync, hipFreeAsync, 1, hipError_t, (void *ptr, hipStream_t stream))                           \
-    X(MemGetInfo, hipMemGetInfo, 0, hipError_t, (size_t *free_bytes, size_t *total_bytes))               \
-    X(MemsetAsync, hipMemsetAsync, 0, hipError_t, (void *dst, int value, size_t size, hipStream_t stream)) \
-    X(MemcpyAsync, hipMemcpyAsync, 0, hipError_t,                                                        \
-      (void *dst, const void *src, size_t size, hipMemcpyKind kind, hipStream_t stream))                 \
-    X(PointerGetAttributes, hipPointerGetAttributes, 0, hipError_t, (hipPointerAttribute_t * attr, const void *ptr)) \
-    X(StreamCreateWithFlags, hipStreamCreateWithFlags, 0, hipError_t, (hipStream_t * stream, unsigned int flags)) \
-    X(StreamDestroy, hipStreamDestroy, 0, hipError_t, (hipStream_t stream))                              \
-    X(StreamSynchronize, hipStreamSynchronize, 0, hipError_t, (hipStream_t stream))                      \
-    X(StreamQuery, hipStreamQuery, 0, hipError_t, (hipStream_t stream))                                  \
-    X(StreamWaitEvent, hipStreamWaitEvent, 0, hipError_t, (hipStream_t stream, hipEvent_t event, unsigned int flags)) \
-    X(StreamAddCallback, hipStreamAddCallback, 0, hipError_t,                                            \
-      (hipStream_t stream, hipStreamCallback_t callback, void *user, unsigned int flags))                \
-    X(LaunchHostFunc, hipLaunchHostFunc, 1, hipError_t, (hipStream_t stream, hipHostFn_t fn, void *user)) \
-    X(EventCreateWithFlags, hipEventCreateWithFlags, 0, hipError_t, (hipEvent_t * event, unsigned flags)) \
-    X(EventDestroy, hipEventDestroy, 0, hipError_t, (hipEvent_t event))                                  \
-    X(EventRecord, hipEventRecord, 0, hipError_t, (hipEvent_t event, hipStream_t stream))                \
-    X(EventQuery, hipEventQuery, 0, hipError_t, (hipEvent_t event))                                      \
-    X(EventSynchronize, hipEventSynchronize, 0, hipError_t, (hipEvent_t event))                          \
-    X(EventElapsedTime, hipEventElapsedTime, 0, hipError_t, (float *ms, hipEvent_t start, hipEvent_t end))
-
-/* E(native error, xrt status); every other error is XRT_ERROR_BACKEND.
-   hipErrorMemoryAllocation and hipErrorInvalidResourceHandle are aliases. */
-#define XRT__HIP_ERRORS(E)                                              \
-    E(hipErrorInvalidValue, XRT_ERROR_INVALID_VALUE)                    \
-    E(hipErrorOutOfMemory, XRT_ERROR_OUT_OF_MEMORY)                     \
-    E(hipErrorInsufficientDriver, XRT_ERROR_BACKEND_UNAVAILABLE)        \
-    E(hipErrorNoDevice, XRT_ERROR_NO_DEVICE)                            \
-    E(hipErrorInvalidDevice, XRT_ERROR_INVALID_DEVICE)                  \
-    E(hipErrorInvalidDevicePointer, XRT_ERROR_INVALID_POINTER)          \
-    E(hipErrorInvalidMemcpyDirection, XRT_ERROR_INVALID_MEMCPY_KIND)    \
-    E(hipErrorInvalidHandle, XRT_ERROR_INVALID_HANDLE)                  \
-    E(hipErrorNotReady, XRT_ERROR_NOT_READY)                            \
-    E(hipErrorNotSupported, XRT_ERROR_UNSUPPORTED)
-
-#define XRT__GPU_ID hip
-#define XRT__GPU_NAME "hip"
-#define XRT__GPU_SYMBOLS XRT__HIP_SYMBOLS
-#define XRT__GPU_ERRORS XRT__HIP_ERRORS
-#define XRT__GPU_LIBRARY_ENV "XRT_HIP_LIBRARY"
-#define XRT__GPU_SONAMES "libamdhip64.so.6", "libamdhip64.so.5", "libamdhip64.so"
-#define XRT__GPU_ERROR_T hipError_t
-#define XRT__GPU_STREAM_T hipStream_t
-#define XRT__GPU_EVENT_T hipEvent_t
-#define XRT__GPU_KIND_T hipMemcpyKind
-#define XRT__GPU_ATTR_T hipDeviceAttribute_t
-#define XRT__GPU_PROP_T hipDeviceProp_t
-#define XRT__GPU_POINTER_T hipPointerAttribute_t
-#define XRT__GPU_STREAM_NON_BLOCKING hipStreamNonBlocking
-#define XRT__GPU_ATTR_POOLS hipDeviceAttributeMemoryPoolsSupported
 #include "xrt_gpu.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* >> hip: the runtime's symbols */
+
+/* X(field of xrt__gpu_rt, symbol, optional, return type, parameters), in
+   HIP's types (checked under XRT_NO_RUNTIME_LINKING, as for CUDA).
+   Optional: HIP 5 declares hipLaunchHostFunc without exporting it, and the
+   stream-ordered allocator came with HIP 5.1. hipGetDeviceProperties fills
+   the HIP 5 layout in every runtime; xrt__hip_loaded picks ROCm 6's. */
+#define XRT__HIP_SYMBOLS(X)                                                                                   \
+    X(GetErrorName, hipGetErrorName, 0, const char *, (hipError_t error))                                     \
+    X(GetErrorString, hipGetErrorString, 0, const char *, (hipError_t error))                                 \
+    X(GetLastError, hipGetLastError, 0, hipError_t, (void))                                                   \
+    X(RuntimeGetVersion, hipRuntimeGetVersion, 0, hipError_t, (int *version))                                 \
+    X(GetDeviceCount, hipGetDeviceCount, 0, hipError_t, (int *count))                                         \
+    X(SetDevice, hipSetDevice, 0, hipError_t, (int device))                                                   \
+    X(GetDevice, hipGetDevice, 0, hipError_t, (int *device))                                                  \
+    X(DeviceSynchronize, hipDeviceSynchronize, 0, hipError_t, (void))                                         \
+    X(GetDeviceProperties, hipGetDeviceProperties, 0, hipError_t, (hipDeviceProp_t * prop, int device))       \
+    X(DeviceGetAttribute, hipDeviceGetAttribute, 0, hipError_t, (int *value, hipDeviceAttribute_t attr, int device)) \
+    X(Malloc, hipMalloc, 0, hipError_t, (void **ptr, size_t size))                                            \
+    X(Free, hipFree, 0, hipError_t, (void *ptr))                                                              \
+    X(HostAlloc, hipHostMalloc, 0, hipError_t, (void **ptr, size_t size, unsigned int flags))                 \
+    X(FreeHost, hipHostFree, 0, hipError_t, (void *ptr))                                                      \
+    X(MallocAsync, hipMallocAsync, 1, hipError_t, (void **ptr, size_t size, hipStream_t stream))              \
+    X(FreeAsync, hipFreeAsync, 1, hipError_t, (void *ptr, hipStream_t stream))                                \
+    X(MemGetInfo, hipMemGetInfo, 0, hipError_t, (size_t *free_bytes, size_t *total_bytes))                    \
+    X(MemsetAsync, hipMemsetAsync, 0, hipError_t, (void *dst, int value, size_t size, hipStream_t stream))     \
+    X(MemcpyAsync, hipMemcpyAsync, 0, hipError_t,                                                             \
+      (void *dst, const void *src, size_t size, hipMemcpyKind kind, hipStream_t stream))                      \
+    X(PointerGetAttributes, hipPointerGetAttributes, 0, hipError_t, (hipPointerAttribute_t * attr, const void *ptr)) \
+    X(StreamCreateWithFlags, hipStreamCreateWithFlags, 0, hipError_t, (hipStream_t * stream, unsigned int flags)) \
+    X(StreamDestroy, hipStreamDestroy, 0, hipError_t, (hipStream_t stream))                                   \
+    X(StreamSynchronize, hipStreamSynchronize, 0, hipError_t, (hipStream_t stream))                           \
+    X(StreamQuery, hipStreamQuery, 0, hipError_t, (hipStream_t stream))                                       \
+    X(StreamWaitEvent, hipStreamWaitEvent, 0, hipError_t, (hipStream_t stream, hipEvent_t event, unsigned int flags)) \
+    X(StreamAddCallback, hipStreamAddCallback, 0, hipError_t,                                                 \
+      (hipStream_t stream, hipStreamCallback_t callback, void *user, unsigned int flags))                     \
+    X(LaunchHostFunc, hipLaunchHostFunc, 1, hipError_t, (hipStream_t stream, hipHostFn_t fn, void *user))     \
+    X(EventCreateWithFlags, hipEventCreateWithFlags, 0, hipError_t, (hipEvent_t * event, unsigned flags))     \
+    X(EventDestroy, hipEventDestroy, 0, hipError_t, (hipEvent_t event))                                       \
+    X(EventRecord, hipEventRecord, 0, hipError_t, (hipEvent_t event, hipStream_t stream))                     \
+    X(EventQuery, hipEventQuery, 0, hipError_t, (hipEvent_t event))                                           \
+    X(EventSynchronize, hipEventSynchronize, 0, hipError_t, (hipEvent_t event))                               \
+    X(EventElapsedTime, hipEventElapsedTime, 0, hipError_t, (float *ms, hipEvent_t start, hipEvent_t end))
+
+#define XRT__HIP_SYM(field, sym, optional, ret, params) {#sym, XRT__GPU_CALL(field), optional},
+static const xrt__gpu_sym xrt__hip_syms[] = {XRT__HIP_SYMBOLS(XRT__HIP_SYM)};
+#undef XRT__HIP_SYM
+
+#ifdef XRT_NO_RUNTIME_LINKING
+/* Optional symbols: redeclared weak, so a library without them links and they are NULL. */
+#define XRT__HIP_WEAK_0(sym, ret, params)
+#define XRT__HIP_WEAK_1(sym, ret, params) ret sym params __attribute__((weak));
+#define XRT__HIP_WEAK(field, sym, optional, ret, params) XRT__HIP_WEAK_##optional(sym, ret, params)
+XRT__HIP_SYMBOLS(XRT__HIP_WEAK)
+#undef XRT__HIP_WEAK
+#undef XRT__HIP_WEAK_0
+#undef XRT__HIP_WEAK_1
+
+static void xrt__hip_link(xrt__gpu *g)
+{
+#define XRT__HIP_LINK(field, sym, optional, ret, params)         \
+    {                                                            \
+        ret(*checked_) params = &sym;                            \
+        memcpy(&g->rt.field, &checked_, sizeof checked_);        \
+    }
+    XRT__HIP_SYMBOLS(XRT__HIP_LINK)
+#undef XRT__HIP_LINK
+}
+#endif
+
+/* Entry points that HIP 5's headers do not declare, so they cannot be in the
+   checked list: looked up by name after loading (xrt__hip_loaded). Both take
+   ROCm 6's types. */
+static struct {
+    int r0600; /* GetDeviceProperties is hipGetDevicePropertiesR0600 */
+    int (*MemGetHandleForAddressRange)(void *handle, void *ptr, size_t size, int type, unsigned long long flags);
+} xrt__hip_ext;
+#define XRT__HIP_DMABUF_FD 1 /* hipMemRangeHandleTypeDmaBufFd (ROCm 6) */
+
+/* >> hip: errors. Every other error is XRT_ERROR_BACKEND; hipErrorMemoryAllocation
+   and hipErrorInvalidResourceHandle are aliases of hipErrorOutOfMemory and
+   hipErrorInvalidHandle. */
+static const xrt__gpu_error xrt__hip_errors[] = {
+    {hipErrorInvalidValue, XRT_ERROR_INVALID_VALUE},
+    {hipErrorOutOfMemory, XRT_ERROR_OUT_OF_MEMORY},
+    {hipErrorInsufficientDriver, XRT_ERROR_BACKEND_UNAVAILABLE},
+    {hipErrorNoDevice, XRT_ERROR_NO_DEVICE},
+    {hipErrorInvalidDevice, XRT_ERROR_INVALID_DEVICE},
+    {hipErrorInvalidDevicePointer, XRT_ERROR_INVALID_POINTER},
+    {hipErrorInvalidMemcpyDirection, XRT_ERROR_INVALID_MEMCPY_KIND},
+    {hipErrorInvalidHandle, XRT_ERROR_INVALID_HANDLE},
+    {hipErrorNotReady, XRT_ERROR_NOT_READY},
+    {hipErrorNotSupported, XRT_ERROR_UNSUPPORTED},
+};
+
+/* >> hip: layouts. The structs the runtime fills, as each major version lays
+   them out, written from ROCm's documentation: only the fields xrt reads are
+   named; the rest is counted. HIP_VERSION = major * 10^7 + minor * 10^5 + patch. */
+#define XRT__HIP_VERSION_6 60000000
+
+/* hipDeviceProp_t of HIP 5 (ROCm 6 keeps it as hipDeviceProp_tR0000, still
+   filled by the plain hipGetDeviceProperties). */
+typedef struct xrt__hip_prop_r0000 {
+    char name[256];
+    size_t totalGlobalMem, sharedMemPerBlock;
+    int regsPerBlock, warpSize;
+    int unread1[10];          /* maxThreadsPerBlock .. memoryBusWidth */
+    size_t totalConstMem;
+    int major, minor, multiProcessorCount;
+    int unread2[9];           /* l2CacheSize .. pciDeviceID */
+    size_t maxSharedMemoryPerMultiProcessor;
+    int isMultiGpuBoard, canMapHostMemory, gcnArch;
+    char gcnArchName[256];
+} xrt__hip_prop_r0000;
+XRT__GPU_ASSERT(offsetof(xrt__hip_prop_r0000, warpSize) == 276, "HIP 5 hipDeviceProp_t layout");
+XRT__GPU_ASSERT(offsetof(xrt__hip_prop_r0000, multiProcessorCount) == 336, "HIP 5 hipDeviceProp_t layout");
+XRT__GPU_ASSERT(offsetof(xrt__hip_prop_r0000, gcnArchName) == 396, "HIP 5 hipDeviceProp_t layout");
+
+/* hipDeviceProp_tR0600 (ROCm 6 and 7, hipGetDevicePropertiesR0600): CUDA's
+   head with uuid and luid, then HIP's own fields after 95 reserved ints. */
+typedef struct xrt__hip_prop_r0600 {
+    char name[256];
+    char uuid_luid[28];       /* hipUUID uuid, char luid[8], unsigned luidDeviceNodeMask */
+    size_t totalGlobalMem, sharedMemPerBlock;
+    int regsPerBlock, warpSize;
+    size_t memPitch;
+    int unread1[8];           /* maxThreadsPerBlock .. clockRate */
+    size_t totalConstMem;
+    int major, minor;
+    size_t textureAlignment, texturePitchAlignment;
+    int deviceOverlap, multiProcessorCount;
+    int unread2[192];         /* kernelExecTimeoutEnabled .. hipReserved[32] */
+    char gcnArchName[256];
+} xrt__hip_prop_r0600;
+XRT__GPU_ASSERT(offsetof(xrt__hip_prop_r0600, totalGlobalMem) == 288, "ROCm 6 hipDeviceProp_tR0600 layout");
+XRT__GPU_ASSERT(offsetof(xrt__hip_prop_r0600, warpSize) == 308, "ROCm 6 hipDeviceProp_tR0600 layout");
+XRT__GPU_ASSERT(offsetof(xrt__hip_prop_r0600, multiProcessorCount) == 388, "ROCm 6 hipDeviceProp_tR0600 layout");
+XRT__GPU_ASSERT(offsetof(xrt__hip_prop_r0600, gcnArchName) == 1160, "ROCm 6 hipDeviceProp_tR0600 layout");
+
+/* hipPointerAttribute_t: one layout in HIP 5 and ROCm 6, but ROCm 6 renamed
+   memoryType to type and renumbered hipMemoryType (adding Unregistered = 0
+   and Managed = 3). */
+typedef struct xrt__hip_pointer_attr {
+    int type; /* HIP 5: memoryType */
+    int device;
+    void *devicePointer, *hostPointer;
+    int isManaged;
+    unsigned allocationFlags;
+} xrt__hip_pointer_attr;
+
+/* The installed headers must agree with the declarations above for their
+   own version. */
+#if HIP_VERSION_MAJOR >= 6
+XRT__GPU_ASSERT(offsetof(hipDeviceProp_tR0600, totalGlobalMem) == offsetof(xrt__hip_prop_r0600, totalGlobalMem) &&
+                    offsetof(hipDeviceProp_tR0600, warpSize) == offsetof(xrt__hip_prop_r0600, warpSize) &&
+                    offsetof(hipDeviceProp_tR0600, multiProcessorCount) == offsetof(xrt__hip_prop_r0600, multiProcessorCount) &&
+                    offsetof(hipDeviceProp_tR0600, gcnArchName) == offsetof(xrt__hip_prop_r0600, gcnArchName),
+                "hipDeviceProp_tR0600 differs from xrt's declaration");
+XRT__GPU_ASSERT(offsetof(hipPointerAttribute_t, type) == offsetof(xrt__hip_pointer_attr, type),
+                "hipPointerAttribute_t differs from xrt's declaration");
+#else
+XRT__GPU_ASSERT(offsetof(hipDeviceProp_t, totalGlobalMem) == offsetof(xrt__hip_prop_r0000, totalGlobalMem) &&
+                    offsetof(hipDeviceProp_t, warpSize) == offsetof(xrt__hip_prop_r0000, warpSize) &&
+                    offsetof(hipDeviceProp_t, multiProcessorCount) == offsetof(xrt__hip_prop_r0000, multiProcessorCount) &&
+                    offsetof(hipDeviceProp_t, gcnArchName) == offsetof(xrt__hip_prop_r0000, gcnArchName),
+                "hipDeviceProp_t differs from xrt's declaration");
+XRT__GPU_ASSERT(offsetof(hipPointerAttribute_t, memoryType) == offsetof(xrt__hip_pointer_attr, type),
+                "hipPointerAttribute_t differs from xrt's declaration");
+#endif
+XRT__GPU_ASSERT(offsetof(hipPointerAttribute_t, device) == offsetof(xrt__hip_pointer_attr, device) &&
+                    offsetof(hipPointerAttribute_t, isManaged) == offsetof(xrt__hip_pointer_attr, isManaged) &&
+                    sizeof(hipPointerAttribute_t) == sizeof(xrt__hip_pointer_attr),
+                "hipPointerAttribute_t differs from xrt's declaration");
 
 /* >> hip: hooks */
 static xrt_status xrt__hip_probe(char *reason, size_t n)
@@ -118,31 +227,100 @@ static xrt_status xrt__hip_probe(char *reason, size_t n)
     return XRT_ERROR_BACKEND_UNAVAILABLE;
 }
 
-static xrt_status xrt__hip_fill_prop(xrt_device_prop *out, const hipDeviceProp_t *p, int device)
+/* ROCm 6 fills its new device struct through a new symbol (its headers map
+   hipGetDeviceProperties to it); the plain one keeps filling HIP 5's. */
+static void xrt__hip_loaded(xrt__gpu *g)
 {
+    void *r0600 = g->version >= XRT__HIP_VERSION_6 ? xrt__gpu_lookup(g, "hipGetDevicePropertiesR0600") : NULL;
+    void *handle = xrt__gpu_lookup(g, "hipMemGetHandleForAddressRange");
+    xrt__hip_ext.r0600 = r0600 != NULL;
+    if (r0600) memcpy(&g->rt.GetDeviceProperties, &r0600, sizeof r0600);
+    memcpy(&xrt__hip_ext.MemGetHandleForAddressRange, &handle, sizeof handle);
+}
+
+/* "gfx90a:sramecc+:xnack-": the target without its feature flags. */
+static void xrt__hip_arch(xrt_device_prop *out, char *gcn_arch_name /* [256] */)
+{
+    gcn_arch_name[255] = 0;
+    snprintf(out->arch, sizeof out->arch, "%.*s", (int)strcspn(gcn_arch_name, ":"), gcn_arch_name);
+}
+
+static xrt_status xrt__hip_fill_prop(const xrt__gpu *g, xrt_device_prop *out, const void *prop, int device)
+{
+    (void)g;
     (void)device;
-    out->warp_size = p->warpSize;
-    out->multiprocessor_count = p->multiProcessorCount;
-    /* "gfx90a:sramecc+:xnack-": the target without its feature flags */
-    snprintf(out->arch, sizeof out->arch, "%.*s", (int)strcspn(p->gcnArchName, ":"), p->gcnArchName);
+    if (xrt__hip_ext.r0600) {
+        xrt__hip_prop_r0600 p;
+        memcpy(&p, prop, sizeof p);
+        out->total_memory = p.totalGlobalMem;
+        out->warp_size = p.warpSize;
+        out->multiprocessor_count = p.multiProcessorCount;
+        xrt__hip_arch(out, p.gcnArchName);
+    } else {
+        xrt__hip_prop_r0000 p;
+        memcpy(&p, prop, sizeof p);
+        out->total_memory = p.totalGlobalMem;
+        out->warp_size = p.warpSize;
+        out->multiprocessor_count = p.multiProcessorCount;
+        xrt__hip_arch(out, p.gcnArchName);
+    }
     return XRT_SUCCESS;
 }
 
-/* HIP 6 renumbered hipMemoryType (adding Unregistered = 0, Managed = 3) and
-   dropped isManaged; the fields before it kept their place. */
-static xrt_memory_type xrt__hip_memory_type(const hipPointerAttribute_t *a)
+static xrt_memory_type xrt__hip_memory_type(const xrt__gpu *g, const void *attr, int *device)
 {
-    int t = (int)a->memoryType;
-    if (xrt__hip_state.version >= 60000000) /* HIP_VERSION: major * 10^7 + minor * 10^5 + patch */
-        return t == 1 ? XRT_MEMORY_PINNED_HOST : t == 2 || t == 10 ? XRT_MEMORY_DEVICE
-             : t == 3 || t == 11 ? XRT_MEMORY_MANAGED : XRT_MEMORY_UNKNOWN;
-    if (a->isManaged) return XRT_MEMORY_MANAGED;
-    switch (t) {
-    case hipMemoryTypeHost: return XRT_MEMORY_PINNED_HOST;
-    case hipMemoryTypeDevice: case hipMemoryTypeArray: return XRT_MEMORY_DEVICE;
-    case hipMemoryTypeUnified: return XRT_MEMORY_MANAGED;
+    xrt__hip_pointer_attr a;
+    memcpy(&a, attr, sizeof a);
+    *device = a.device;
+    if (g->version >= XRT__HIP_VERSION_6) /* Unregistered 0, Host 1, Device 2, Managed 3, Array 10, Unified 11 */
+        return a.type == 1 ? XRT_MEMORY_PINNED_HOST : a.type == 2 || a.type == 10 ? XRT_MEMORY_DEVICE
+             : a.type == 3 || a.type == 11 ? XRT_MEMORY_MANAGED : XRT_MEMORY_UNKNOWN;
+    if (a.isManaged) return XRT_MEMORY_MANAGED;
+    switch (a.type) { /* HIP 5: Host 0, Device 1, Array 2, Unified 3 */
+    case 0: return XRT_MEMORY_PINNED_HOST;
+    case 1: case 2: return XRT_MEMORY_DEVICE;
+    case 3: return XRT_MEMORY_MANAGED;
     default: return XRT_MEMORY_UNKNOWN;
     }
+}
+
+static xrt_status xrt__hip_export_dmabuf(xrt__gpu *g, int device, void *start, size_t len, int *fd)
+{
+    int e;
+    (void)device;
+    if (!xrt__hip_ext.MemGetHandleForAddressRange)
+        return xrt_error(XRT_ERROR_UNSUPPORTED, "hip: xrt_mem_export_dmabuf",
+                         "the HIP runtime has no hipMemGetHandleForAddressRange");
+    e = xrt__hip_ext.MemGetHandleForAddressRange(fd, start, len, XRT__HIP_DMABUF_FD, 0);
+    return e == g->success ? XRT_SUCCESS : xrt__gpu_fail(g, e, "hipMemGetHandleForAddressRange");
+}
+
+/* >> hip: the table */
+static xrt__gpu xrt__hip; /* the backend's data: self->user */
+
+static void xrt__hip_fill(xrt_backend *t)
+{
+    static const char *const sonames[] = {"libamdhip64.so.6", "libamdhip64.so.5", "libamdhip64.so", NULL};
+    xrt__gpu *g = &xrt__hip;
+    g->name = "hip";
+    g->library_env = "XRT_HIP_LIBRARY";
+    g->sonames = sonames;
+    g->syms = xrt__hip_syms;
+    g->nsyms = sizeof xrt__hip_syms / sizeof xrt__hip_syms[0];
+    g->errors = xrt__hip_errors;
+    g->nerrors = sizeof xrt__hip_errors / sizeof xrt__hip_errors[0];
+    g->success = hipSuccess;
+    g->stream_non_blocking = hipStreamNonBlocking;
+    g->attr_pools = hipDeviceAttributeMemoryPoolsSupported;
+    g->probe = xrt__hip_probe;
+    g->loaded = xrt__hip_loaded;
+    g->fill_prop = xrt__hip_fill_prop;
+    g->memory_type = xrt__hip_memory_type;
+    g->export_dmabuf = xrt__hip_export_dmabuf;
+#ifdef XRT_NO_RUNTIME_LINKING
+    g->link = xrt__hip_link;
+#endif
+    xrt__gpu_fill(t, g);
 }
 
 #ifdef __cplusplus

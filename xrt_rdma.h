@@ -176,39 +176,39 @@ typedef struct xrt_rdma_cache_stats {
 } xrt_rdma_cache_stats;
 
 /* >> rdma: devices */
-xrt_status xrt_rdma_device_count(int *count);
-xrt_status xrt_rdma_device_get_info(int index, xrt_rdma_device_info *info);
+XRT_API xrt_status xrt_rdma_device_count(int *count);
+XRT_API xrt_status xrt_rdma_device_get_info(int index, xrt_rdma_device_info *info);
 
 /* >> rdma: contexts */
 /* device: a name, or NULL for env XRT_RDMA_DEVICE or else the first device
    with an active port. Allocates a protection domain. */
-xrt_status xrt_rdma_open(xrt_rdma_ctx *ctx, const char *device);
+XRT_API xrt_status xrt_rdma_open(xrt_rdma_ctx *ctx, const char *device);
 /* Uses the caller's protection domain (and its device context); close leaves both open. */
-xrt_status xrt_rdma_open_pd(xrt_rdma_ctx *ctx, struct ibv_pd *pd);
+XRT_API xrt_status xrt_rdma_open_pd(xrt_rdma_ctx *ctx, struct ibv_pd *pd);
 /* Deregisters everything; release your registrations first. */
-xrt_status xrt_rdma_close(xrt_rdma_ctx ctx);
-xrt_status xrt_rdma_get_pd(xrt_rdma_ctx ctx, struct ibv_pd **pd);
-xrt_status xrt_rdma_get_info(xrt_rdma_ctx ctx, xrt_rdma_context_info *info);
+XRT_API xrt_status xrt_rdma_close(xrt_rdma_ctx ctx);
+XRT_API xrt_status xrt_rdma_get_pd(xrt_rdma_ctx ctx, struct ibv_pd **pd);
+XRT_API xrt_status xrt_rdma_get_info(xrt_rdma_ctx ctx, xrt_rdma_context_info *info);
 
 /* >> rdma: registration */
-xrt_status xrt_rdma_register(xrt_rdma_ctx ctx, const void *ptr, size_t size, unsigned access,
+XRT_API xrt_status xrt_rdma_register(xrt_rdma_ctx ctx, const void *ptr, size_t size, unsigned access,
                              xrt_rdma_reg *reg);
 /* Drops the reference (a private registration is deregistered); zeroes *reg.
    A copy of an xrt_rdma_reg is the same reference: release it once. */
-xrt_status xrt_rdma_release(xrt_rdma_reg *reg);
-const char *xrt_rdma_path_name(xrt_rdma_path path);
+XRT_API xrt_status xrt_rdma_release(xrt_rdma_reg *reg);
+XRT_API const char *xrt_rdma_path_name(xrt_rdma_path path);
 
 /* >> rdma: cache */
-xrt_status xrt_rdma_cache_get_stats(xrt_rdma_ctx ctx, xrt_rdma_cache_stats *stats);
+XRT_API xrt_status xrt_rdma_cache_get_stats(xrt_rdma_ctx ctx, xrt_rdma_cache_stats *stats);
 /* XRT_RDMA_UNLIMITED for no limit; evicts unreferenced entries at once to meet them. */
-xrt_status xrt_rdma_cache_set_limits(xrt_rdma_ctx ctx, size_t max_entries, size_t max_bytes);
+XRT_API xrt_status xrt_rdma_cache_set_limits(xrt_rdma_ctx ctx, size_t max_entries, size_t max_bytes);
 /* Deregisters every unreferenced entry. */
-xrt_status xrt_rdma_cache_flush(xrt_rdma_ctx ctx);
+XRT_API xrt_status xrt_rdma_cache_flush(xrt_rdma_ctx ctx);
 
 /* Called by xrt's free paths, after the allocation left xrt's registry and
    before the memory is released: drops every cached registration overlapping
    [base, base+size) in every context. */
-void xrt__rdma_invalidate(uintptr_t base, size_t size);
+XRT_API void xrt__rdma_invalidate(uintptr_t base, size_t size);
 
 #ifdef __cplusplus
 }
@@ -545,7 +545,7 @@ static xrt_status xrt__rdma_fill_info(struct ibv_device *dev, struct ibv_context
     return XRT_SUCCESS;
 }
 
-xrt_status xrt_rdma_device_count(int *count)
+XRT_API xrt_status xrt_rdma_device_count(int *count)
 {
     struct ibv_device **list;
     xrt_status st;
@@ -555,7 +555,7 @@ xrt_status xrt_rdma_device_count(int *count)
     return st;
 }
 
-xrt_status xrt_rdma_device_get_info(int index, xrt_rdma_device_info *info)
+XRT_API xrt_status xrt_rdma_device_get_info(int index, xrt_rdma_device_info *info)
 {
     static const char fn[] = "xrt_rdma_device_get_info";
     struct ibv_device **list;
@@ -840,7 +840,7 @@ static xrt_status xrt__rdma_open_device(struct ibv_device **list, int n, const c
     return xrt_error(XRT_ERROR_NO_DEVICE, fn, "no RDMA device has an active port (devices: %s)", names);
 }
 
-xrt_status xrt_rdma_open(xrt_rdma_ctx *ctx, const char *device)
+XRT_API xrt_status xrt_rdma_open(xrt_rdma_ctx *ctx, const char *device)
 {
     static const char fn[] = "xrt_rdma_open";
     struct ibv_device **list;
@@ -875,7 +875,7 @@ xrt_status xrt_rdma_open(xrt_rdma_ctx *ctx, const char *device)
     return st;
 }
 
-xrt_status xrt_rdma_open_pd(xrt_rdma_ctx *ctx, struct ibv_pd *pd)
+XRT_API xrt_status xrt_rdma_open_pd(xrt_rdma_ctx *ctx, struct ibv_pd *pd)
 {
     static const char fn[] = "xrt_rdma_open_pd";
     xrt_status st;
@@ -886,7 +886,7 @@ xrt_status xrt_rdma_open_pd(xrt_rdma_ctx *ctx, struct ibv_pd *pd)
     return xrt__rdma_ctx_new(pd->context, pd, 0, xrt__rdma_rt.get_device_name(pd->context->device), fn, ctx);
 }
 
-xrt_status xrt_rdma_get_pd(xrt_rdma_ctx ctx, struct ibv_pd **pd)
+XRT_API xrt_status xrt_rdma_get_pd(xrt_rdma_ctx ctx, struct ibv_pd **pd)
 {
     xrt__rdma_ctx *c;
     xrt_status st;
@@ -907,7 +907,7 @@ static const char *xrt__rdma_fork_status(void)
     }
 }
 
-xrt_status xrt_rdma_get_info(xrt_rdma_ctx ctx, xrt_rdma_context_info *info)
+XRT_API xrt_status xrt_rdma_get_info(xrt_rdma_ctx ctx, xrt_rdma_context_info *info)
 {
     xrt__rdma_ctx *c;
     xrt_status st;
@@ -1167,14 +1167,13 @@ static struct ibv_mr *xrt__rdma_try_reg_mr(xrt__rdma_ctx *c, const xrt__rdma_req
 
 static struct ibv_mr *xrt__rdma_try_dmabuf(xrt__rdma_ctx *c, const xrt__rdma_req *r, int *err, char *why, size_t n)
 {
-#ifdef XRT__HAVE_EXPORT_DMABUF /* removed when the core has xrt_mem_export_dmabuf */
     struct ibv_mr *mr;
     uint64_t offset = 0;
     int fd = -1;
     xrt_status st;
-    xrt__quiet++; /* a failed export is a reason to try the next path, not an error */
+    xrt__err.quiet++; /* a failed export is a reason to try the next path, not an error */
     st = xrt_mem_export_dmabuf((const void *)r->start, r->end - r->start, &fd, &offset);
-    xrt__quiet--;
+    xrt__err.quiet--;
     if (st != XRT_SUCCESS) {
         *err = EOPNOTSUPP;
         snprintf(why, n, "xrt_mem_export_dmabuf: %s", xrt_status_string(st));
@@ -1186,13 +1185,6 @@ static struct ibv_mr *xrt__rdma_try_dmabuf(xrt__rdma_ctx *c, const xrt__rdma_req
     close(fd); /* the MR holds its own reference to the dma-buf */
     if (!mr) xrt__rdma_describe(why, n, "ibv_reg_dmabuf_mr", *err);
     return mr;
-#else
-    (void)c;
-    (void)r;
-    *err = EOPNOTSUPP;
-    snprintf(why, n, "this xrt cannot export device memory as a dma-buf");
-    return NULL;
-#endif
 }
 
 /* The cpu backend's device memory is host memory. */
@@ -1220,9 +1212,7 @@ static struct ibv_mr *xrt__rdma_reg_paths(xrt__rdma_ctx *c, const xrt__rdma_req 
     f.dmabuf_mode = c->dmabuf_mode;
     f.peer_mode = c->peer_mode;
     f.have_reg_dmabuf = xrt__rdma_rt.reg_dmabuf_mr != NULL;
-#ifdef XRT__HAVE_EXPORT_DMABUF /* removed when the core has xrt_mem_export_dmabuf */
     f.have_export = 1;
-#endif
     f.nic_dmabuf = c->nic_dmabuf;
     f.nic_why = c->nic_dmabuf_why;
     f.peer = xrt__rdma_peer_present(r->attr.backend, peer_why, sizeof peer_why);
@@ -1466,7 +1456,7 @@ static xrt_status xrt__rdma_register(xrt_rdma_ctx ctx, const void *ptr, size_t s
     return xrt__rdma_register_private(c, &r, reg);
 }
 
-xrt_status xrt_rdma_register(xrt_rdma_ctx ctx, const void *ptr, size_t size, unsigned access, xrt_rdma_reg *reg)
+XRT_API xrt_status xrt_rdma_register(xrt_rdma_ctx ctx, const void *ptr, size_t size, unsigned access, xrt_rdma_reg *reg)
 {
     xrt_status st;
     if (!reg) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_rdma_register", "reg is NULL");
@@ -1498,7 +1488,7 @@ static void xrt__rdma_unref_last(xrt__rdma_ctx *c, xrt__rdma_entry *x, xrt__rdma
     *victims = x;
 }
 
-xrt_status xrt_rdma_release(xrt_rdma_reg *reg)
+XRT_API xrt_status xrt_rdma_release(xrt_rdma_reg *reg)
 {
     xrt__rdma_entry *x, *victims = NULL;
     xrt__rdma_ctx *c;
@@ -1518,7 +1508,7 @@ xrt_status xrt_rdma_release(xrt_rdma_reg *reg)
     return XRT_SUCCESS;
 }
 
-const char *xrt_rdma_path_name(xrt_rdma_path path)
+XRT_API const char *xrt_rdma_path_name(xrt_rdma_path path)
 {
     switch (path) {
     case XRT_RDMA_PATH_HOST: return "host";
@@ -1571,7 +1561,7 @@ static int xrt__rdma_invalidate_ctx(xrt__rdma_ctx *c, uintptr_t s, uintptr_t e, 
     return held;
 }
 
-void xrt__rdma_invalidate(uintptr_t base, size_t size)
+XRT_API void xrt__rdma_invalidate(uintptr_t base, size_t size)
 {
     uintptr_t end = size > UINTPTR_MAX - base ? UINTPTR_MAX : base + size;
     xrt__rdma_entry *victims = NULL;
@@ -1590,7 +1580,7 @@ void xrt__rdma_invalidate(uintptr_t base, size_t size)
 }
 
 /* >> rdma impl: cache control */
-xrt_status xrt_rdma_cache_get_stats(xrt_rdma_ctx ctx, xrt_rdma_cache_stats *stats)
+XRT_API xrt_status xrt_rdma_cache_get_stats(xrt_rdma_ctx ctx, xrt_rdma_cache_stats *stats)
 {
     xrt__rdma_ctx *c;
     xrt_status st;
@@ -1629,12 +1619,12 @@ static xrt_status xrt__rdma_trim(xrt_rdma_ctx ctx, const char *fn, int all, size
     return XRT_SUCCESS;
 }
 
-xrt_status xrt_rdma_cache_set_limits(xrt_rdma_ctx ctx, size_t max_entries, size_t max_bytes)
+XRT_API xrt_status xrt_rdma_cache_set_limits(xrt_rdma_ctx ctx, size_t max_entries, size_t max_bytes)
 {
     return xrt__rdma_trim(ctx, "xrt_rdma_cache_set_limits", 0, max_entries, max_bytes);
 }
 
-xrt_status xrt_rdma_cache_flush(xrt_rdma_ctx ctx) { return xrt__rdma_trim(ctx, "xrt_rdma_cache_flush", 1, 0, 0); }
+XRT_API xrt_status xrt_rdma_cache_flush(xrt_rdma_ctx ctx) { return xrt__rdma_trim(ctx, "xrt_rdma_cache_flush", 1, 0, 0); }
 
 /* >> rdma impl: close */
 static void xrt__rdma_gather(xrt__rdma_entry *t, xrt__rdma_entry **list)
@@ -1646,7 +1636,7 @@ static void xrt__rdma_gather(xrt__rdma_entry *t, xrt__rdma_entry **list)
     *list = t;
 }
 
-xrt_status xrt_rdma_close(xrt_rdma_ctx ctx)
+XRT_API xrt_status xrt_rdma_close(xrt_rdma_ctx ctx)
 {
     xrt__rdma_ctx *c;
     xrt__rdma_entry *all = NULL, *x;

@@ -1,14 +1,82 @@
-/* Shared by the benchmarks: a monotonic clock in nanoseconds. */
+/* Shared by the benchmarks: a monotonic clock, medians, and a harness that
+   times a baseline and xrt alternately, repetition by repetition, so that
+   both see the same machine state (frequency, caches, neighbours). */
 #ifndef XRT_BENCH_H
 #define XRT_BENCH_H
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
+
+#define BENCH_REPS 9 /* repetitions behind every median */
 
 static inline double bench_now_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static inline int bench__cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Sorts v in place. */
+static inline double bench_median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof v[0], bench__cmp);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* A timed loop: runs its operation `iters` times on `ctx`. */
+typedef void (*bench_loop)(void *ctx, long iters);
+
+static inline double bench__time(bench_loop loop, void *ctx, long iters)
+{
+    double t0 = bench_now_ns();
+    loop(ctx, iters);
+    return (bench_now_ns() - t0) / (double)iters;
+}
+
+/* Median nanoseconds per iteration of `base` and of `test`, measured in
+   alternation over `reps` repetitions (at most 64) after one warm-up each. */
+static inline void bench_pair(bench_loop base, bench_loop test, void *ctx, long iters, int reps,
+                              double *base_ns, double *test_ns)
+{
+    double b[64], t[64];
+    int r;
+    if (reps > 64) reps = 64;
+    base(ctx, iters);
+    test(ctx, iters);
+    for (r = 0; r < reps; r++) {
+        b[r] = bench__time(base, ctx, iters);
+        t[r] = bench__time(test, ctx, iters);
+    }
+    *base_ns = bench_median(b, reps);
+    *test_ns = bench_median(t, reps);
+}
+
+/* "12.3 us": a duration in a readable unit. */
+static inline const char *bench_fmt_ns(char *buf, size_t n, double ns)
+{
+    if (ns < 1e3) snprintf(buf, n, "%.0f ns", ns);
+    else if (ns < 1e6) snprintf(buf, n, "%.2f us", ns / 1e3);
+    else snprintf(buf, n, "%.2f ms", ns / 1e6);
+    return buf;
+}
+
+/* "ok (target <= 1.03x)" or "MISSED (target >= 1 M/s)": a value against its
+   target. For costs (times, their ratios) lower is better; for speeds (rates,
+   their ratios) higher is better. unit: "x" for a ratio, else e.g. " ms". */
+static inline const char *bench_verdict(char *buf, size_t n, double value, double target, int higher_is_better,
+                                        const char *unit)
+{
+    int ok = higher_is_better ? value >= target : value <= target;
+    snprintf(buf, n, "%s (target %s %.*f%s)", ok ? "ok" : "MISSED", higher_is_better ? ">=" : "<=",
+             unit[0] == 'x' ? 2 : 0, target, unit);
+    return buf;
 }
 
 #endif

@@ -7,7 +7,6 @@
 #include "bench.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -26,19 +25,12 @@ static double run(const char *self, const char *mode)
     return (bench_now_ns() - t0) * 1e-6;
 }
 
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static double median(const char *self, const char *mode)
 {
     double t[21];
     int i;
     for (i = 0; i < 21; i++) t[i] = run(self, mode);
-    qsort(t, 21, sizeof t[0], cmp);
-    return t[10];
+    return bench_median(t, 21);
 }
 
 int main(int argc, char **argv)

@@ -118,8 +118,13 @@ fi
 
 echo "== examples"
 step "examples: xrt_info, demo, vector_add" env MAKE="$MAKE" sh tests/examples.sh
+step "tools: xrt_info --json, bandwidth, plot, gpu_overhead" env MAKE="$MAKE" CUDA_HOME="$CUDA_HOME" sh tests/tools.sh
 step "xrt_info lists a plugin's backend" sh -c "XRT_PLUGINS=$B/plugins/libxrt_trace.so XRT_TRACE_FILE=/dev/null \
     $B/examples/xrt_info | grep '^  trace available'"
+
+echo "== RDMA on soft-RoCE (two VMs)"
+cmocka sh tests/rdma/run.sh
+step "xrt_rdma.h compile checks" sh tests/rdma/compile.sh
 
 echo "== install"
 if have pkg-config; then

@@ -1,8 +1,10 @@
 /* The CUDA and HIP backends. Most of it runs everywhere: how an absent
    driver, device or library is reported, how the program falls back to the
-   CPU, how native errors read and map. What needs a GPU runs on every GPU
-   backend that is available and says "skipped: <reason>" otherwise; the
-   shared runtime suite (test_suite.c) covers the common behaviour there. */
+   CPU, how native errors read and map, and (with a fake runtime in place of
+   the real one) the host-function trampoline, the dma-buf export and the
+   HIP 5 / ROCm 6 struct layouts. What needs a GPU runs on every GPU backend
+   that is available and says "skipped: <reason>" otherwise; the shared
+   runtime suite (test_suite.c) covers the common behaviour there. */
 #include "xrt_test.h"
 
 #include <dlfcn.h>
@@ -26,19 +28,22 @@ static int available(const char *name)
 }
 
 #if defined(XRT_ENABLE_CUDA) || defined(XRT_ENABLE_HIP)
-/* NODELETE: unmapping a vendor runtime orphans what its constructors
-   allocated (LeakSanitizer reports it), as xrt's own loader knows. */
-static int can_load(const char *const *names)
+/* The first of `names` that loads, or NULL. NODELETE: unmapping a vendor
+   runtime orphans what its constructors allocated (LeakSanitizer reports
+   it), as xrt's own loader knows. */
+static const char *loadable(const char *const *names)
 {
     for (; *names; names++) {
         void *h = dlopen(*names, RTLD_LAZY | RTLD_LOCAL | RTLD_NODELETE);
         if (h) {
             dlclose(h);
-            return 1;
+            return *names;
         }
     }
-    return 0;
+    return NULL;
 }
+
+static int can_load(const char *const *names) { return loadable(names) != NULL; }
 #endif
 #ifdef XRT_ENABLE_CUDA
 static const char *const cudart_names[] = {"libcudart.so.13", "libcudart.so.12", "libcudart.so", NULL};
@@ -46,16 +51,29 @@ static const char *const cuda_driver_names[] = {"libcuda.so.1", NULL};
 #endif
 #ifdef XRT_ENABLE_HIP
 static int kfd_present(void) { return access("/dev/kfd", F_OK) == 0; }
+static const char *const hip_names[] = {"libamdhip64.so.6", "libamdhip64.so.5", "libamdhip64.so", NULL};
+#endif
+
+#if defined(XRT_ENABLE_CUDA) || defined(XRT_ENABLE_HIP)
+/* A GPU backend's table as the registry gets it, and its data (self->user). */
+static xrt__gpu *gpu_table(const char *name, xrt_backend *table)
+{
+    assert_true(xrt__builtin_table(name, table));
+    assert_non_null(table->user);
+    return (xrt__gpu *)table->user;
+}
 #endif
 
 /* Environment of the run, restored after every test that changes it. */
-static const char *const env_names[] = {"XRT_BACKEND", "XRT_CUDA_LIBRARY", "XRT_HIP_LIBRARY", "XRT_LOG"};
-static char *env_saved[4];
+static const char *const env_names[] = {"XRT_BACKEND", "XRT_CUDA_LIBRARY", "XRT_HIP_LIBRARY", "XRT_LOG",
+                                        "XRT_CUDA_DRIVER_LIBRARY"};
+#define ENV_COUNT (sizeof env_names / sizeof env_names[0])
+static char *env_saved[ENV_COUNT];
 
 static void env_save(void)
 {
     size_t i;
-    for (i = 0; i < 4; i++) {
+    for (i = 0; i < ENV_COUNT; i++) {
         const char *v = getenv(env_names[i]);
         env_saved[i] = v ? strdup(v) : NULL;
     }
@@ -65,7 +83,7 @@ static int env_restore(void **state)
 {
     size_t i;
     (void)state;
-    for (i = 0; i < 4; i++) {
+    for (i = 0; i < ENV_COUNT; i++) {
         if (env_saved[i]) setenv(env_names[i], env_saved[i], 1);
         else unsetenv(env_names[i]);
     }
@@ -110,7 +128,6 @@ static void test_listing(void **state)
 #ifdef XRT_ENABLE_HIP
     assert_true(backend_index("hip", &info) >= 0);
     if (!kfd_present()) {
-        static const char *const hip_names[] = {"libamdhip64.so.6", "libamdhip64.so.5", "libamdhip64.so"};
         size_t i;
         assert_false(info.available);
         assert_string_equal(info.reason, "no /dev/kfd: no AMD GPU driver");
@@ -248,67 +265,126 @@ static void test_library_override(void **state)
 /* Every native error with an xrt meaning maps to it; any other is BACKEND. */
 static void test_error_mapping(void **state)
 {
+    xrt_backend t;
+    xrt__gpu *g;
     (void)state;
+    (void)t;
+    (void)g;
 #ifdef XRT_ENABLE_CUDA
-    assert_int_equal(xrt__cuda_status(cudaErrorInvalidValue), XRT_ERROR_INVALID_VALUE);
-    assert_int_equal(xrt__cuda_status(cudaErrorMemoryAllocation), XRT_ERROR_OUT_OF_MEMORY);
-    assert_int_equal(xrt__cuda_status(cudaErrorInsufficientDriver), XRT_ERROR_BACKEND_UNAVAILABLE);
-    assert_int_equal(xrt__cuda_status(cudaErrorNoDevice), XRT_ERROR_NO_DEVICE);
-    assert_int_equal(xrt__cuda_status(cudaErrorInvalidDevice), XRT_ERROR_INVALID_DEVICE);
-    assert_int_equal(xrt__cuda_status(cudaErrorInvalidDevicePointer), XRT_ERROR_INVALID_POINTER);
-    assert_int_equal(xrt__cuda_status(cudaErrorInvalidMemcpyDirection), XRT_ERROR_INVALID_MEMCPY_KIND);
-    assert_int_equal(xrt__cuda_status(cudaErrorInvalidResourceHandle), XRT_ERROR_INVALID_HANDLE);
-    assert_int_equal(xrt__cuda_status(cudaErrorNotReady), XRT_ERROR_NOT_READY);
-    assert_int_equal(xrt__cuda_status(cudaErrorNotSupported), XRT_ERROR_UNSUPPORTED);
-    assert_int_equal(xrt__cuda_status(cudaErrorLaunchFailure), XRT_ERROR_BACKEND);
-    assert_int_equal(xrt__cuda_status(cudaErrorIllegalAddress), XRT_ERROR_BACKEND);
+    g = gpu_table("cuda", &t);
+    assert_int_equal(xrt__gpu_status(g, cudaErrorInvalidValue), XRT_ERROR_INVALID_VALUE);
+    assert_int_equal(xrt__gpu_status(g, cudaErrorMemoryAllocation), XRT_ERROR_OUT_OF_MEMORY);
+    assert_int_equal(xrt__gpu_status(g, cudaErrorInsufficientDriver), XRT_ERROR_BACKEND_UNAVAILABLE);
+    assert_int_equal(xrt__gpu_status(g, cudaErrorNoDevice), XRT_ERROR_NO_DEVICE);
+    assert_int_equal(xrt__gpu_status(g, cudaErrorInvalidDevice), XRT_ERROR_INVALID_DEVICE);
+    assert_int_equal(xrt__gpu_status(g, cudaErrorInvalidDevicePointer), XRT_ERROR_INVALID_POINTER);
+    assert_int_equal(xrt__gpu_status(g, cudaErrorInvalidMemcpyDirection), XRT_ERROR_INVALID_MEMCPY_KIND);
+    assert_int_equal(xrt__gpu_status(g, cudaErrorInvalidResourceHandle), XRT_ERROR_INVALID_HANDLE);
+    assert_int_equal(xrt__gpu_status(g, cudaErrorNotReady), XRT_ERROR_NOT_READY);
+    assert_int_equal(xrt__gpu_status(g, cudaErrorNotSupported), XRT_ERROR_UNSUPPORTED);
+    assert_int_equal(xrt__gpu_status(g, cudaErrorLaunchFailure), XRT_ERROR_BACKEND);
+    assert_int_equal(xrt__gpu_status(g, cudaErrorIllegalAddress), XRT_ERROR_BACKEND);
 #endif
 #ifdef XRT_ENABLE_HIP
-    assert_int_equal(xrt__hip_status(hipErrorInvalidValue), XRT_ERROR_INVALID_VALUE);
-    assert_int_equal(xrt__hip_status(hipErrorMemoryAllocation), XRT_ERROR_OUT_OF_MEMORY);
-    assert_int_equal(xrt__hip_status(hipErrorInsufficientDriver), XRT_ERROR_BACKEND_UNAVAILABLE);
-    assert_int_equal(xrt__hip_status(hipErrorNoDevice), XRT_ERROR_NO_DEVICE);
-    assert_int_equal(xrt__hip_status(hipErrorInvalidDevice), XRT_ERROR_INVALID_DEVICE);
-    assert_int_equal(xrt__hip_status(hipErrorInvalidDevicePointer), XRT_ERROR_INVALID_POINTER);
-    assert_int_equal(xrt__hip_status(hipErrorInvalidMemcpyDirection), XRT_ERROR_INVALID_MEMCPY_KIND);
-    assert_int_equal(xrt__hip_status(hipErrorInvalidResourceHandle), XRT_ERROR_INVALID_HANDLE);
-    assert_int_equal(xrt__hip_status(hipErrorNotReady), XRT_ERROR_NOT_READY);
-    assert_int_equal(xrt__hip_status(hipErrorNotSupported), XRT_ERROR_UNSUPPORTED);
-    assert_int_equal(xrt__hip_status(hipErrorLaunchFailure), XRT_ERROR_BACKEND);
+    g = gpu_table("hip", &t);
+    assert_int_equal(xrt__gpu_status(g, hipErrorInvalidValue), XRT_ERROR_INVALID_VALUE);
+    assert_int_equal(xrt__gpu_status(g, hipErrorMemoryAllocation), XRT_ERROR_OUT_OF_MEMORY);
+    assert_int_equal(xrt__gpu_status(g, hipErrorInsufficientDriver), XRT_ERROR_BACKEND_UNAVAILABLE);
+    assert_int_equal(xrt__gpu_status(g, hipErrorNoDevice), XRT_ERROR_NO_DEVICE);
+    assert_int_equal(xrt__gpu_status(g, hipErrorInvalidDevice), XRT_ERROR_INVALID_DEVICE);
+    assert_int_equal(xrt__gpu_status(g, hipErrorInvalidDevicePointer), XRT_ERROR_INVALID_POINTER);
+    assert_int_equal(xrt__gpu_status(g, hipErrorInvalidMemcpyDirection), XRT_ERROR_INVALID_MEMCPY_KIND);
+    assert_int_equal(xrt__gpu_status(g, hipErrorInvalidResourceHandle), XRT_ERROR_INVALID_HANDLE);
+    assert_int_equal(xrt__gpu_status(g, hipErrorNotReady), XRT_ERROR_NOT_READY);
+    assert_int_equal(xrt__gpu_status(g, hipErrorNotSupported), XRT_ERROR_UNSUPPORTED);
+    assert_int_equal(xrt__gpu_status(g, hipErrorLaunchFailure), XRT_ERROR_BACKEND);
+#endif
+}
+
+#if defined(XRT_ENABLE_CUDA) || defined(XRT_ENABLE_HIP)
+/* An error table maps each native error once, to a real meaning, and never success. */
+static void check_error_table(const char *what, const xrt__gpu_error *table, size_t count, int success)
+{
+    size_t i, j;
+    for (i = 0; i < count; i++) {
+        if (table[i].native == success) fail_msg("%s: entry %zu is the success code", what, i);
+        if (table[i].status == XRT_SUCCESS || table[i].status == XRT_ERROR_BACKEND || table[i].status >= XRT_STATUS_COUNT)
+            fail_msg("%s: entry %zu (%d) maps to %d, which says nothing", what, i, table[i].native, (int)table[i].status);
+        for (j = 0; j < i; j++)
+            if (table[j].native == table[i].native) fail_msg("%s: %d is listed twice", what, table[i].native);
+        assert_int_equal(xrt__gpu_error_status(table, count, table[i].native), table[i].status);
+    }
+    assert_int_equal(xrt__gpu_error_status(table, count, 12345), XRT_ERROR_BACKEND);
+}
+
+/* A symbol list names every entry point of xrt__gpu_rt exactly once, by the
+   vendor's name; the runtime table maps NOT_READY (queries depend on it). */
+static void check_gpu_tables(const char *name, const char *memcpy_async)
+{
+    xrt_backend t;
+    xrt__gpu *g = gpu_table(name, &t);
+    size_t i, j, fields = sizeof(xrt__gpu_rt) / sizeof(void (*)(void));
+    int not_ready = 0;
+    check_error_table(name, g->errors, g->nerrors, g->success);
+    for (i = 0; i < g->nerrors; i++) not_ready |= g->errors[i].status == XRT_ERROR_NOT_READY;
+    assert_true(not_ready);
+    assert_int_equal(g->nsyms, fields);
+    for (i = 0; i < g->nsyms; i++) {
+        assert_memory_equal(g->syms[i].name, name, strlen(name));
+        assert_true(g->syms[i].offset < sizeof(xrt__gpu_rt) && g->syms[i].offset % sizeof(void (*)(void)) == 0);
+        for (j = 0; j < i; j++)
+            if (g->syms[j].offset == g->syms[i].offset) fail_msg("%s: %s and %s fill one field", name, g->syms[j].name, g->syms[i].name);
+    }
+    assert_string_equal(xrt__gpu_call_name(g, XRT__GPU_CALL(MemcpyAsync)), memcpy_async);
+    assert_string_equal(t.name, name);
+    assert_int_equal(t.flags, 0); /* neither fork-safe nor open to calls from host functions */
+}
+#endif
+
+static void test_error_tables(void **state)
+{
+    (void)state;
+#ifdef XRT_ENABLE_CUDA
+    check_gpu_tables("cuda", "cudaMemcpyAsync");
+    check_error_table("cuda driver", xrt__cuda_driver_errors,
+                      sizeof xrt__cuda_driver_errors / sizeof xrt__cuda_driver_errors[0], CUDA_SUCCESS);
+#endif
+#ifdef XRT_ENABLE_HIP
+    check_gpu_tables("hip", "hipMemcpyAsync");
 #endif
 }
 
 /* A failure is recorded and logged as "<backend>: <native call>: <message>
    (<name>=<code>)"; NOT_READY is returned without either. */
-#define CHECK_NATIVE_DETAIL(id, err, sym, expected)                                           \
+#define CHECK_NATIVE_DETAIL(g, err, call, expected)                                            \
     do {                                                                                      \
         int logs_;                                                                            \
         xrt_get_last_error();                                                                 \
         logs_ = xrt_test_log.count;                                                           \
-        assert_int_equal(xrt__##id##_check(err, sym), xrt__##id##_status(err));               \
+        assert_int_equal(xrt__gpu_check(g, err, XRT__GPU_CALL(call)), xrt__gpu_status(g, err)); \
         assert_string_equal(xrt_get_last_error_string(), expected);                           \
-        assert_int_equal(xrt_peek_at_last_error(), xrt__##id##_status(err));                  \
+        assert_int_equal(xrt_peek_at_last_error(), xrt__gpu_status(g, err));                  \
         assert_int_equal(xrt_test_log.count, logs_ + 1);                                      \
         assert_int_equal(xrt_test_log.level, XRT_LOG_ERROR);                                  \
     } while (0)
 
-#define CHECK_NOT_READY(id, err, sym)                                                         \
+#define CHECK_NOT_READY(g, err, call)                                                          \
     do {                                                                                      \
         int logs_;                                                                            \
         xrt_get_last_error();                                                                 \
         logs_ = xrt_test_log.count;                                                           \
-        assert_int_equal(xrt__##id##_check(err, sym), XRT_ERROR_NOT_READY);                   \
+        assert_int_equal(xrt__gpu_check(g, err, XRT__GPU_CALL(call)), XRT_ERROR_NOT_READY);   \
         assert_int_equal(xrt_peek_at_last_error(), XRT_SUCCESS);                              \
         assert_int_equal(xrt_test_log.count, logs_);                                          \
     } while (0)
 
 /* Loads the runtime's table unless the backend already did (a GPU is there). */
-#define LOAD_OR_SKIP(id, names)                                                               \
+#define LOAD_OR_SKIP(g, names)                                                                \
     int loaded_ = 0;                                                                          \
     char why_[256] = "";                                                                      \
-    if (!xrt__##id##_rt.GetErrorName) {                                                       \
-        SKIP_UNLESS(can_load(names), #id ": no runtime library");                             \
-        assert_true(xrt__##id##_load(why_, sizeof why_));                                     \
+    if (!(g)->rt.GetErrorName) {                                                              \
+        SKIP_UNLESS(can_load(names), "no runtime library");                                   \
+        if (!xrt__gpu_load(g, why_, sizeof why_)) fail_msg("%s", why_);                       \
         loaded_ = 1;                                                                          \
     }
 
@@ -318,23 +394,26 @@ static void test_cuda_native_errors(void **state)
     void *p = &p;
     /* before loading: probing the backend (inside available) resets the table */
     int no_driver = !available("cuda") && !can_load(cuda_driver_names);
+    xrt_backend t;
+    xrt__gpu *g = gpu_table("cuda", &t);
     (void)state;
     {
-        LOAD_OR_SKIP(cuda, cudart_names)
+        LOAD_OR_SKIP(g, cudart_names)
         xrt_test_log_capture();
-        CHECK_NATIVE_DETAIL(cuda, cudaErrorMemoryAllocation, xrt__cuda_i_Malloc,
+        assert_true(g->version >= 12000); /* cudaRuntimeGetVersion works without a driver */
+        CHECK_NATIVE_DETAIL(g, cudaErrorMemoryAllocation, Malloc,
                             "cuda: cudaMalloc: out of memory (cudaErrorMemoryAllocation=2)");
-        CHECK_NATIVE_DETAIL(cuda, cudaErrorInvalidResourceHandle, xrt__cuda_i_StreamSynchronize,
+        CHECK_NATIVE_DETAIL(g, cudaErrorInvalidResourceHandle, StreamSynchronize,
                             "cuda: cudaStreamSynchronize: invalid resource handle "
                             "(cudaErrorInvalidResourceHandle=400)");
-        CHECK_NOT_READY(cuda, cudaErrorNotReady, xrt__cuda_i_StreamQuery);
+        CHECK_NOT_READY(g, cudaErrorNotReady, StreamQuery);
         if (no_driver) { /* a real call into the runtime */
-            XRT_ASSERT_FAILS(xrt__cuda_malloc(NULL, &p, 64), XRT_ERROR_BACKEND_UNAVAILABLE,
+            XRT_ASSERT_FAILS(xrt__gpu_malloc(&t, &p, 64), XRT_ERROR_BACKEND_UNAVAILABLE,
                              "cuda: cudaMalloc: CUDA driver version is insufficient for CUDA runtime version "
                              "(cudaErrorInsufficientDriver=35)");
             assert_null(p);
         }
-        if (loaded_) xrt__cuda_unload();
+        if (loaded_) xrt__gpu_unload(g);
         (void)why_;
     }
 #else
@@ -346,26 +425,609 @@ static void test_cuda_native_errors(void **state)
 static void test_hip_native_errors(void **state)
 {
 #ifdef XRT_ENABLE_HIP
-    static const char *const names[] = {"libamdhip64.so.6", "libamdhip64.so.5", "libamdhip64.so", NULL};
     void *p = &p;
     int no_device = !available("hip"); /* before loading, as for CUDA */
+    xrt_backend t;
+    xrt__gpu *g = gpu_table("hip", &t);
     (void)state;
     {
-        LOAD_OR_SKIP(hip, names)
+        LOAD_OR_SKIP(g, hip_names)
         char expected[256];
+        void *r0600 = dlsym(g->lib, "hipGetDevicePropertiesR0600"), *handle;
+        int fd = -1;
         snprintf(expected, sizeof expected, "hip: hipHostMalloc: %s (hipErrorOutOfMemory=2)", /* HIP 5 gives the name */
-                 xrt__hip_rt.GetErrorString(hipErrorOutOfMemory));
+                 g->rt.GetErrorString(hipErrorOutOfMemory));
         xrt_test_log_capture();
-        CHECK_NATIVE_DETAIL(hip, hipErrorOutOfMemory, xrt__hip_i_HostAlloc, expected);
-        CHECK_NOT_READY(hip, hipErrorNotReady, xrt__hip_i_EventQuery);
+        CHECK_NATIVE_DETAIL(g, hipErrorOutOfMemory, HostAlloc, expected);
+        CHECK_NOT_READY(g, hipErrorNotReady, EventQuery);
         if (no_device) { /* a real call: it fails, whatever the runtime calls the reason */
-            assert_int_not_equal(xrt__hip_malloc(NULL, &p, 64), XRT_SUCCESS);
+            assert_int_not_equal(xrt__gpu_malloc(&t, &p, 64), XRT_SUCCESS);
             assert_non_null(strstr(xrt_get_last_error_string(), "hip: hipMalloc: "));
             assert_null(p);
         }
-        if (loaded_) xrt__hip_unload();
+        /* the entry points chosen for the loaded runtime's version */
+        print_message("hip: runtime version %d\n", g->version);
+        assert_int_equal(xrt__hip_ext.r0600, g->version >= XRT__HIP_VERSION_6 && r0600 != NULL);
+        memcpy(&handle, &xrt__hip_ext.MemGetHandleForAddressRange, sizeof handle);
+        assert_ptr_equal(handle, dlsym(g->lib, "hipMemGetHandleForAddressRange"));
+        if (!xrt__hip_ext.MemGetHandleForAddressRange) /* HIP 5.2 */
+            FAILS(xrt__hip_export_dmabuf(g, 0, (void *)(uintptr_t)0x200000, 4096, &fd), XRT_ERROR_UNSUPPORTED,
+                  "hip: xrt_mem_export_dmabuf: the HIP runtime has no hipMemGetHandleForAddressRange");
+        if (loaded_) xrt__gpu_unload(g);
         (void)why_;
     }
+#else
+    (void)state;
+    SKIP_UNLESS(0, "hip: not enabled in this build");
+#endif
+}
+
+#if defined(XRT_ENABLE_CUDA) || defined(XRT_ENABLE_HIP)
+/* >> a fake runtime: the shared code runs against these functions in place
+   of the vendor's, so that what it does with the runtime's answers (host
+   function closures, struct layouts, the dma-buf range) is tested without a
+   GPU. The types are xrt__gpu_rt's. */
+static struct {
+    int fail;             /* what the fakes return; 0: success */
+    int device;           /* GetDevice's answer */
+    int set_devices[4];   /* SetDevice's arguments, in order */
+    int nset;
+    int launches, callbacks;
+    int attr[8];          /* what PointerGetAttributes fills (32 bytes) */
+    unsigned char prop[XRT__GPU_PROP_BYTES];
+    int supported;        /* the driver's CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED */
+    uintptr_t handle_ptr; /* what the dma-buf export was asked for */
+    size_t handle_len;
+    int handle_type;
+    unsigned long long handle_flags;
+} fake;
+
+static const char *fake_error_name(int e) { return e == 1 ? "fakeErrorInvalidValue" : "fakeError"; }
+static const char *fake_error_string(int e) { return e ? "fake failure" : "no error"; }
+static int fake_get_last_error(void) { return 0; }
+
+static int fake_get_device(int *device)
+{
+    *device = fake.device;
+    return 0;
+}
+
+static int fake_set_device(int device)
+{
+    if (fake.nset < 4) fake.set_devices[fake.nset++] = device;
+    return 0;
+}
+
+static int fake_get_device_properties(void *prop, int device)
+{
+    (void)device;
+    memcpy(prop, fake.prop, sizeof fake.prop);
+    return fake.fail;
+}
+
+static int fake_pointer_get_attributes(void *attr, const void *ptr)
+{
+    (void)ptr;
+    memcpy(attr, fake.attr, sizeof fake.attr);
+    return fake.fail;
+}
+
+/* Both run the function at once, as if the stream were idle. */
+static int fake_launch_host_func(void *stream, xrt_host_fn fn, void *user)
+{
+    (void)stream;
+    if (fake.fail) return fake.fail;
+    fake.launches++;
+    fn(user);
+    return 0;
+}
+
+static int fake_stream_add_callback(void *stream, xrt__gpu_callback callback, void *user, unsigned flags)
+{
+    assert_int_equal(flags, 0);
+    if (fake.fail) return fake.fail;
+    fake.callbacks++;
+    callback(stream, 0, user);
+    return 0;
+}
+
+static xrt__gpu *fake_gpu; /* whose runtime the fake replaces */
+static xrt__gpu fake_saved;
+
+/* Puts the fake runtime in place of g's; fake_end puts g back (and so does
+   fakes_restore, the teardown of every test that uses a fake). */
+static void fake_begin(xrt__gpu *g)
+{
+    memcpy(&fake_saved, g, sizeof *g);
+    fake_gpu = g;
+    memset(&g->rt, 0, sizeof g->rt);
+    memset(&fake, 0, sizeof fake);
+    g->rt.GetErrorName = fake_error_name;
+    g->rt.GetErrorString = fake_error_string;
+    g->rt.GetLastError = fake_get_last_error;
+    g->rt.GetDevice = fake_get_device;
+    g->rt.SetDevice = fake_set_device;
+    g->rt.GetDeviceProperties = fake_get_device_properties;
+    g->rt.PointerGetAttributes = fake_pointer_get_attributes;
+    g->rt.LaunchHostFunc = fake_launch_host_func;
+    g->rt.StreamAddCallback = fake_stream_add_callback;
+    g->count = 1;
+}
+
+#ifdef XRT_ENABLE_CUDA
+static xrt__cuda_driver driver_saved;
+static int driver_faked;
+#endif
+#ifdef XRT_ENABLE_HIP
+static int hip_ext_saved_r0600;
+static int hip_ext_faked;
+static int (*hip_ext_saved_handle)(void *, void *, size_t, int, unsigned long long);
+#endif
+
+static void fake_end(void)
+{
+    if (fake_gpu) memcpy(fake_gpu, &fake_saved, sizeof *fake_gpu);
+    fake_gpu = NULL;
+}
+
+static void fakes_end(void)
+{
+    fake_end();
+#ifdef XRT_ENABLE_CUDA
+    if (driver_faked) xrt__cuda_drv = driver_saved;
+    driver_faked = 0;
+#endif
+#ifdef XRT_ENABLE_HIP
+    if (hip_ext_faked) {
+        xrt__hip_ext.r0600 = hip_ext_saved_r0600;
+        xrt__hip_ext.MemGetHandleForAddressRange = hip_ext_saved_handle;
+    }
+    hip_ext_faked = 0;
+#endif
+}
+#else
+static void fakes_end(void) {}
+#endif
+
+static int fakes_restore(void **state)
+{
+    fakes_end();
+    return env_restore(state);
+}
+
+/* >> host functions */
+
+/* What a host function saw when it made an xrt call. */
+static struct { int ran; xrt_status status; char detail[512]; } inside;
+
+static void call_xrt_inside(void *user)
+{
+    int d = 0;
+    (void)user;
+    inside.ran++;
+    inside.status = xrt_get_device(&d);
+    snprintf(inside.detail, sizeof inside.detail, "%s", xrt_get_last_error_string());
+}
+
+static void assert_refused_inside(const char *gpu, int runs)
+{
+    char expected[160];
+    snprintf(expected, sizeof expected, "xrt_get_device: called from a host function: the %s runtime forbids runtime calls there",
+             gpu);
+    assert_int_equal(inside.ran, runs);
+    assert_int_equal(inside.status, XRT_ERROR_NOT_PERMITTED);
+    assert_string_equal(inside.detail, expected);
+}
+
+/* The trampoline the runtime calls: the user's function runs as a host
+   function of the backend (every xrt call refused), its closure is freed
+   (ASan checks), and the thread is itself again afterwards. */
+static void test_host_fn_trampoline(void **state)
+{
+    const char *const *name;
+    (void)state;
+    for (name = gpu_names; *name; name++) {
+#if defined(XRT_ENABLE_CUDA) || defined(XRT_ENABLE_HIP)
+        xrt_backend t;
+        xrt__gpu_host_call *c;
+        int d = -1;
+        gpu_table(*name, &t);
+        memset(&inside, 0, sizeof inside);
+        c = (xrt__gpu_host_call *)XRT_MALLOC(sizeof *c);
+        assert_non_null(c);
+        c->self = &t;
+        c->fn = call_xrt_inside;
+        c->user = NULL;
+        xrt__gpu_host_trampoline(c);
+        assert_refused_inside(*name, 1);
+        c = (xrt__gpu_host_call *)XRT_MALLOC(sizeof *c);
+        assert_non_null(c);
+        c->self = &t;
+        c->fn = call_xrt_inside;
+        c->user = NULL;
+        xrt__gpu_host_callback(NULL, 0, c); /* the stream callback's form */
+        assert_refused_inside(*name, 2);
+        OK(xrt_get_device(&d)); /* outside, the thread's own backend again */
+#endif
+    }
+}
+
+/* xrt_launch_host_func hands the runtime the trampoline: through
+   LaunchHostFunc where the runtime has it, else through StreamAddCallback
+   (HIP 5); a refused launch frees the closure. */
+static void test_launch_host_func_fake(void **state)
+{
+    const char *const *name;
+    (void)state;
+    for (name = gpu_names; *name; name++) {
+#if defined(XRT_ENABLE_CUDA) || defined(XRT_ENABLE_HIP)
+        xrt_backend t;
+        xrt__gpu *g = gpu_table(*name, &t);
+        char expected[160];
+        fake_begin(g);
+        memset(&inside, 0, sizeof inside);
+        OK(xrt__gpu_launch_host_func(&t, NULL, call_xrt_inside, NULL));
+        assert_int_equal(fake.launches, 1);
+        assert_refused_inside(*name, 1);
+        g->rt.LaunchHostFunc = NULL;
+        OK(xrt__gpu_launch_host_func(&t, NULL, call_xrt_inside, NULL));
+        assert_int_equal(fake.callbacks, 1);
+        assert_refused_inside(*name, 2);
+        fake.fail = 1;
+        snprintf(expected, sizeof expected, "%s: %sStreamAddCallback: fake failure (fakeErrorInvalidValue=1)", *name,
+                 *name);
+        FAILS(xrt__gpu_launch_host_func(&t, NULL, call_xrt_inside, NULL), XRT_ERROR_INVALID_VALUE, expected);
+        assert_int_equal(inside.ran, 2);
+        fake_end();
+#endif
+    }
+}
+
+/* >> HIP 5 and ROCm 6 layouts */
+#ifdef XRT_ENABLE_HIP
+static void put_bytes(size_t offset, const void *value, size_t n) { memcpy(fake.prop + offset, value, n); }
+
+/* The device struct at the offsets ROCm's documentation gives for the layout. */
+static void fake_hip_prop(size_t mem_at, size_t warp_at, size_t cus_at, size_t arch_at)
+{
+    size_t mem = (size_t)192 << 30;
+    int warp = 64, cus = 304;
+    memset(fake.prop, 0, sizeof fake.prop);
+    put_bytes(0, "AMD Instinct MI300X", 20);
+    put_bytes(mem_at, &mem, sizeof mem);
+    put_bytes(warp_at, &warp, sizeof warp);
+    put_bytes(cus_at, &cus, sizeof cus);
+    put_bytes(arch_at, "gfx942:sramecc+:xnack-", 23);
+}
+
+static void assert_mi300x(const xrt_device_prop *p)
+{
+    assert_string_equal(p->name, "AMD Instinct MI300X");
+    assert_int_equal(p->total_memory, (size_t)192 << 30);
+    assert_int_equal(p->warp_size, 64);
+    assert_int_equal(p->multiprocessor_count, 304);
+    assert_string_equal(p->arch, "gfx942");
+}
+
+/* The pointer attributes a runtime of `version` reports as type `type`. */
+static void check_hip_pointer(xrt_backend *t, int version, int type, int managed, xrt_memory_type want)
+{
+    xrt__gpu *g = (xrt__gpu *)t->user;
+    xrt_pointer_attributes a;
+    int host = 0;
+    memset(&a, 0, sizeof a);
+    a.type = XRT_MEMORY_UNKNOWN; /* as the core asks: filled only when the runtime knows the pointer */
+    a.device = -1;
+    g->version = version;
+    memset(fake.attr, 0, sizeof fake.attr);
+    fake.attr[0] = type; /* memoryType (HIP 5), type (ROCm 6) */
+    fake.attr[1] = 3;    /* device */
+    fake.attr[6] = managed;
+    OK(xrt__gpu_pointer_get_attributes(t, &a, &host));
+    if (a.type != want) fail_msg("version %d, type %d, managed %d: got %d, want %d", version, type, managed, (int)a.type, (int)want);
+    if (want == XRT_MEMORY_UNKNOWN) {
+        assert_null(a.backend);
+    } else {
+        assert_string_equal(a.backend, "hip");
+        assert_int_equal(a.device, want == XRT_MEMORY_PINNED_HOST ? -1 : 3);
+    }
+}
+#endif
+
+/* Properties and pointer attributes are read by the layout of the runtime
+   that was loaded, not of the installed headers (Debian's are HIP 5). */
+static void test_hip_layouts(void **state)
+{
+#ifdef XRT_ENABLE_HIP
+    xrt_backend t;
+    xrt__gpu *g = gpu_table("hip", &t);
+    xrt_device_prop p;
+    (void)state;
+    fake_begin(g);
+    hip_ext_saved_r0600 = xrt__hip_ext.r0600;
+    hip_ext_saved_handle = xrt__hip_ext.MemGetHandleForAddressRange;
+    hip_ext_faked = 1;
+    /* ROCm 6: hipDeviceProp_tR0600 through hipGetDevicePropertiesR0600 */
+    xrt__hip_ext.r0600 = 1;
+    fake_hip_prop(288, 308, 388, 1160);
+    OK(xrt__gpu_get_device_properties(&t, &p, 0));
+    assert_mi300x(&p);
+    /* HIP 5 (and ROCm 6's plain hipGetDeviceProperties): hipDeviceProp_t / R0000 */
+    xrt__hip_ext.r0600 = 0;
+    fake_hip_prop(256, 276, 336, 396);
+    OK(xrt__gpu_get_device_properties(&t, &p, 0));
+    assert_mi300x(&p);
+#if HIP_VERSION_MAJOR < 6
+    { /* the same through the installed HIP 5 header's struct */
+        hipDeviceProp_t h;
+        memset(&h, 0, sizeof h);
+        strcpy(h.name, "AMD Instinct MI210");
+        h.totalGlobalMem = (size_t)64 << 30;
+        h.warpSize = 64;
+        h.multiProcessorCount = 104;
+        strcpy(h.gcnArchName, "gfx90a:sramecc+:xnack-");
+        memset(fake.prop, 0, sizeof fake.prop);
+        memcpy(fake.prop, &h, sizeof h);
+        OK(xrt__gpu_get_device_properties(&t, &p, 0));
+        assert_string_equal(p.name, "AMD Instinct MI210");
+        assert_int_equal(p.total_memory, (size_t)64 << 30);
+        assert_int_equal(p.multiprocessor_count, 104);
+        assert_string_equal(p.arch, "gfx90a");
+    }
+#endif
+    /* hipPointerAttribute_t: ROCm 6 (hipMemoryType renumbered) */
+    check_hip_pointer(&t, 60032830, 0, 0, XRT_MEMORY_UNKNOWN);
+    check_hip_pointer(&t, 60032830, 1, 0, XRT_MEMORY_PINNED_HOST);
+    check_hip_pointer(&t, 60032830, 2, 0, XRT_MEMORY_DEVICE);
+    check_hip_pointer(&t, 60032830, 3, 1, XRT_MEMORY_MANAGED);
+    check_hip_pointer(&t, 60032830, 10, 0, XRT_MEMORY_DEVICE);
+    check_hip_pointer(&t, 60032830, 11, 0, XRT_MEMORY_MANAGED);
+    /* HIP 5 */
+    check_hip_pointer(&t, 50221153, 0, 0, XRT_MEMORY_PINNED_HOST);
+    check_hip_pointer(&t, 50221153, 1, 0, XRT_MEMORY_DEVICE);
+    check_hip_pointer(&t, 50221153, 1, 1, XRT_MEMORY_MANAGED);
+    check_hip_pointer(&t, 50221153, 2, 0, XRT_MEMORY_DEVICE);
+    check_hip_pointer(&t, 50221153, 3, 0, XRT_MEMORY_MANAGED);
+    check_hip_pointer(&t, 50221153, 7, 0, XRT_MEMORY_UNKNOWN);
+#if HIP_VERSION_MAJOR < 6
+    { /* the installed header's names for HIP 5 */
+        hipPointerAttribute_t h;
+        xrt_pointer_attributes a;
+        int host = 0;
+        memset(&h, 0, sizeof h);
+        h.memoryType = hipMemoryTypeDevice;
+        h.device = 2;
+        memcpy(fake.attr, &h, sizeof h);
+        memset(&a, 0, sizeof a);
+        OK(xrt__gpu_pointer_get_attributes(&t, &a, &host));
+        assert_int_equal(a.type, XRT_MEMORY_DEVICE);
+        assert_int_equal(a.device, 2);
+    }
+#endif
+    /* a pointer the runtime does not know: an answer, not an error */
+    {
+        xrt_pointer_attributes a;
+        int host = 0;
+        memset(&a, 0, sizeof a);
+        fake.fail = 1;
+        xrt_get_last_error();
+        OK(xrt__gpu_pointer_get_attributes(&t, &a, &host));
+        assert_int_equal(a.type, XRT_MEMORY_UNKNOWN);
+        assert_int_equal(xrt_peek_at_last_error(), XRT_SUCCESS);
+    }
+#else
+    (void)state;
+    SKIP_UNLESS(0, "hip: not enabled in this build");
+#endif
+}
+
+/* >> dma-buf export */
+
+/* Whole host pages around the range, for any page size. */
+static void test_dmabuf_page_range(void **state)
+{
+#if defined(XRT_ENABLE_CUDA) || defined(XRT_ENABLE_HIP)
+    static const struct { uintptr_t p; size_t size, page; uintptr_t start; size_t len; } cases[] = {
+        {0x10000, 1, 4096, 0x10000, 4096},
+        {0x10000, 4096, 4096, 0x10000, 4096},
+        {0x10064, 4096, 4096, 0x10000, 8192},
+        {0x10fff, 2, 4096, 0x10000, 8192},
+        {0x11000, 4097, 4096, 0x11000, 8192},
+        {0x200064, (2u << 20) - 100, 4096, 0x200000, 2u << 20},
+        {0x12345, 10, 65536, 0x10000, 65536},
+    };
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        uintptr_t start = 0;
+        size_t len = 0;
+        xrt__gpu_page_range(cases[i].p, cases[i].size, cases[i].page, &start, &len);
+        if (start != cases[i].start || len != cases[i].len)
+            fail_msg("case %zu: [%#lx, +%zu) -> %#lx +%zu", i, (unsigned long)cases[i].p, cases[i].size,
+                     (unsigned long)start, len);
+    }
+#else
+    (void)state;
+    SKIP_UNLESS(0, "no GPU backend in this build");
+#endif
+}
+
+#ifdef XRT_ENABLE_CUDA
+static int fake_cu_error_name(int e, const char **name)
+{
+    *name = e == CUDA_ERROR_INVALID_VALUE ? "CUDA_ERROR_INVALID_VALUE"
+          : e == CUDA_ERROR_NOT_SUPPORTED ? "CUDA_ERROR_NOT_SUPPORTED" : "CUDA_ERROR_UNKNOWN";
+    return 0;
+}
+static int fake_cu_error_string(int e, const char **text)
+{
+    (void)e;
+    *text = "fake driver failure";
+    return 0;
+}
+static int fake_cu_device_get(int *device, int ordinal)
+{
+    *device = ordinal + 100; /* a CUdevice is not the ordinal */
+    return 0;
+}
+static int fake_cu_attribute(int *value, int attr, int device)
+{
+    assert_int_equal(attr, CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED);
+    assert_true(device >= 100);
+    *value = fake.supported;
+    return 0;
+}
+static int fake_cu_get_handle(void *handle, unsigned long long ptr, size_t size, int type, unsigned long long flags)
+{
+    fake.handle_ptr = (uintptr_t)ptr;
+    fake.handle_len = size;
+    fake.handle_type = type;
+    fake.handle_flags = flags;
+    if (fake.fail) return fake.fail;
+    *(int *)handle = 77;
+    return 0;
+}
+#endif
+
+/* Without libcuda.so.1 (no driver, as here), or with a library that is not
+   the driver, the export is unsupported and says why; a failure is not
+   remembered. */
+static void test_cuda_dmabuf_without_driver(void **state)
+{
+#ifdef XRT_ENABLE_CUDA
+    xrt_backend t;
+    xrt__gpu *g = gpu_table("cuda", &t);
+    const char *cudart;
+    int fd = -1;
+    (void)state;
+    SKIP_UNLESS(!__atomic_load_n(&xrt__cuda_drv.lib, __ATOMIC_ACQUIRE), "the CUDA driver API is loaded");
+    xrt_test_log_capture();
+    setenv("XRT_CUDA_DRIVER_LIBRARY", "/nonexistent/libcuda.so.1", 1);
+    FAILS(xrt__cuda_export_dmabuf(g, 0, (void *)(uintptr_t)0x200000, 4096, &fd), XRT_ERROR_UNSUPPORTED,
+          "cuda: xrt_mem_export_dmabuf: no CUDA driver API: XRT_CUDA_DRIVER_LIBRARY=/nonexistent/libcuda.so.1: "
+          "/nonexistent/libcuda.so.1: cannot open shared object file");
+    /* the runtime named by mistake (not libm: closing a library that the
+       process holds only as HIP's dependency leaks in glibc, valgrind says) */
+    if ((cudart = loadable(cudart_names)) != NULL) {
+        setenv("XRT_CUDA_DRIVER_LIBRARY", cudart, 1);
+        FAILS(xrt__cuda_export_dmabuf(g, 0, (void *)(uintptr_t)0x200000, 4096, &fd), XRT_ERROR_UNSUPPORTED,
+              "cuda: xrt_mem_export_dmabuf: no CUDA driver API: symbol cuInit not found");
+    }
+    unsetenv("XRT_CUDA_DRIVER_LIBRARY");
+    if (!can_load(cuda_driver_names))
+        FAILS(xrt__cuda_export_dmabuf(g, 0, (void *)(uintptr_t)0x200000, 4096, &fd), XRT_ERROR_UNSUPPORTED,
+              "cuda: xrt_mem_export_dmabuf: no CUDA driver API: cannot load libcuda.so.1 (set XRT_CUDA_DRIVER_LIBRARY): "
+              "libcuda.so.1: cannot open shared object file");
+    assert_int_equal(fd, -1);
+    assert_null(xrt__cuda_drv.lib);
+#else
+    (void)state;
+    SKIP_UNLESS(0, "cuda: not enabled in this build");
+#endif
+}
+
+/* With a fake driver: each refusal says why; a success hands over the fd,
+   the page-aligned range and ptr's offset in it, on the allocation's device. */
+static void test_cuda_dmabuf_fake_driver(void **state)
+{
+#ifdef XRT_ENABLE_CUDA
+    xrt_backend t;
+    xrt__gpu *g = gpu_table("cuda", &t);
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    uintptr_t base = (uintptr_t)0x7f0000000000ull;
+    uint64_t offset = 0;
+    int fd = -1;
+    (void)state;
+    fake_begin(g);
+    driver_saved = xrt__cuda_drv;
+    driver_faked = 1;
+    memset(&xrt__cuda_drv, 0, sizeof xrt__cuda_drv);
+    xrt__cuda_drv.GetErrorName = fake_cu_error_name;
+    xrt__cuda_drv.GetErrorString = fake_cu_error_string;
+    xrt__cuda_drv.DeviceGet = fake_cu_device_get;
+    xrt__cuda_drv.DeviceGetAttribute = fake_cu_attribute;
+    xrt__cuda_drv.lib = &driver_saved; /* "loaded" */
+    xrt_test_log_capture();
+    FAILS(xrt__cuda_export_dmabuf(g, 0, (void *)base, page, &fd), XRT_ERROR_UNSUPPORTED,
+          "cuda: xrt_mem_export_dmabuf: the CUDA driver has no cuMemGetHandleForAddressRange (it came with CUDA 11.7)");
+    xrt__cuda_drv.MemGetHandleForAddressRange = fake_cu_get_handle;
+    FAILS(xrt__cuda_export_dmabuf(g, 0, (void *)base, page, &fd), XRT_ERROR_UNSUPPORTED,
+          "cuda: xrt_mem_export_dmabuf: device 0 cannot export dma-bufs (CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED is 0)");
+    fake.supported = 1;
+    fake.fail = CUDA_ERROR_INVALID_VALUE;
+    FAILS(xrt__cuda_export_dmabuf(g, 0, (void *)base, page, &fd), XRT_ERROR_INVALID_VALUE,
+          "cuda: cuMemGetHandleForAddressRange: fake driver failure (CUDA_ERROR_INVALID_VALUE=1)");
+    fake.fail = CUDA_ERROR_NOT_SUPPORTED;
+    FAILS(xrt__gpu_mem_export_dmabuf(&t, (void *)(base + 100), 10, &fd, &offset), XRT_ERROR_UNSUPPORTED,
+          "cuda: cuMemGetHandleForAddressRange: fake driver failure (CUDA_ERROR_NOT_SUPPORTED=801)");
+    assert_int_equal(fd, -1);
+    /* the whole operation: device memory on device 1 while the thread is on 0 */
+    fake.fail = 0;
+    fake.attr[0] = cudaMemoryTypeDevice;
+    fake.attr[1] = 1;
+    OK(xrt__gpu_mem_export_dmabuf(&t, (void *)(base + page + 100), page, &fd, &offset));
+    assert_int_equal(fd, 77);
+    assert_int_equal(offset, 100);
+    assert_int_equal(fake.handle_ptr, base + page);
+    assert_int_equal(fake.handle_len, 2 * page);
+    assert_int_equal(fake.handle_type, CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD);
+    assert_int_equal(fake.handle_flags, 0);
+    assert_int_equal(fake.nset, 3);
+    assert_int_equal(fake.set_devices[1], 1); /* the allocation's device for the export, */
+    assert_int_equal(fake.set_devices[2], 0); /* then the thread's again */
+#else
+    (void)state;
+    SKIP_UNLESS(0, "cuda: not enabled in this build");
+#endif
+}
+
+#ifdef XRT_ENABLE_HIP
+static int fake_hip_get_handle(void *handle, void *ptr, size_t size, int type, unsigned long long flags)
+{
+    fake.handle_ptr = (uintptr_t)ptr;
+    fake.handle_len = size;
+    fake.handle_type = type;
+    fake.handle_flags = flags;
+    if (fake.fail) return fake.fail;
+    *(int *)handle = 78;
+    return 0;
+}
+#endif
+
+/* HIP 5 has no hipMemGetHandleForAddressRange: unsupported, with that reason;
+   a runtime that has it exports (a fake here). */
+static void test_hip_dmabuf_fake(void **state)
+{
+#ifdef XRT_ENABLE_HIP
+    xrt_backend t;
+    xrt__gpu *g = gpu_table("hip", &t);
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    uintptr_t base = (uintptr_t)0x7f0000000000ull;
+    uint64_t offset = 7;
+    int fd = 5;
+    (void)state;
+    fake_begin(g);
+    hip_ext_saved_r0600 = xrt__hip_ext.r0600;
+    hip_ext_saved_handle = xrt__hip_ext.MemGetHandleForAddressRange;
+    hip_ext_faked = 1;
+    xrt__hip_ext.MemGetHandleForAddressRange = NULL;
+    g->version = 60032830;
+    fake.attr[0] = 2; /* hipMemoryTypeDevice (ROCm 6) */
+    xrt_test_log_capture();
+    FAILS(xrt__gpu_mem_export_dmabuf(&t, (void *)(base + 100), 10, &fd, &offset), XRT_ERROR_UNSUPPORTED,
+          "hip: xrt_mem_export_dmabuf: the HIP runtime has no hipMemGetHandleForAddressRange");
+    assert_int_equal(fd, -1);
+    xrt__hip_ext.MemGetHandleForAddressRange = fake_hip_get_handle;
+    fake.fail = 1;
+    FAILS(xrt__gpu_mem_export_dmabuf(&t, (void *)(base + 100), 10, &fd, &offset), XRT_ERROR_INVALID_VALUE,
+          "hip: hipMemGetHandleForAddressRange: fake failure (fakeErrorInvalidValue=1)");
+    fake.fail = 0;
+    OK(xrt__gpu_mem_export_dmabuf(&t, (void *)(base + 3 * page - 1), 2, &fd, &offset));
+    assert_int_equal(fd, 78);
+    assert_int_equal(offset, page - 1);
+    assert_int_equal(fake.handle_ptr, base + 2 * page);
+    assert_int_equal(fake.handle_len, 2 * page);
+    assert_int_equal(fake.handle_type, 1); /* hipMemRangeHandleTypeDmaBufFd */
 #else
     (void)state;
     SKIP_UNLESS(0, "hip: not enabled in this build");
@@ -420,33 +1082,33 @@ static void test_gpu_capabilities(void **state)
     }
 }
 
-/* Memory the program allocated natively is known through the runtime. */
+/* The data of the GPU backend the group runs on. */
+static xrt__gpu *current_gpu(void)
+{
+    static xrt_backend t;
+    return gpu_table(current_backend(), &t);
+}
+
+/* Memory the program allocated natively is known through the runtime. The
+   test clears the thread's last error first: it asserts that these calls
+   leave none, whatever earlier tests left. */
 static void test_gpu_native_pointers(void **state)
 {
     xrt_pointer_attributes a;
+    xrt__gpu *g = current_gpu();
     void *native = NULL, *pinned = NULL;
     char host[16];
-    int d = 0, is_cuda = strcmp(current_backend(), "cuda") == 0;
+    int d = 0;
     (void)state;
-    (void)is_cuda;
+    xrt_get_last_error();
     OK(xrt_get_device(&d));
-#ifdef XRT_ENABLE_CUDA
-    if (is_cuda) assert_int_equal(xrt__cuda_rt.Malloc(&native, 4096), 0);
-#endif
-#ifdef XRT_ENABLE_HIP
-    if (!is_cuda) assert_int_equal(xrt__hip_rt.Malloc(&native, 4096), 0);
-#endif
+    assert_int_equal(g->rt.Malloc(&native, 4096), g->success);
     OK(xrt_pointer_get_attributes(&a, (char *)native + 100));
     assert_int_equal(a.type, XRT_MEMORY_DEVICE);
     assert_string_equal(a.backend, current_backend());
     assert_int_equal(a.device, d);
     OK(xrt_memset(native, 7, 4096)); /* usable through xrt */
-#ifdef XRT_ENABLE_CUDA
-    if (is_cuda) assert_int_equal(xrt__cuda_rt.Free(native), 0);
-#endif
-#ifdef XRT_ENABLE_HIP
-    if (!is_cuda) assert_int_equal(xrt__hip_rt.Free(native), 0);
-#endif
+    assert_int_equal(g->rt.Free(native), g->success);
     OK(xrt_pointer_get_attributes(&a, host));
     assert_int_equal(a.type, XRT_MEMORY_UNKNOWN);
     assert_null(a.backend);
@@ -461,13 +1123,7 @@ static void test_gpu_native_pointers(void **state)
 /* Looks a runtime function up in the loaded library (run-time loading only). */
 static void *native_symbol(const char *name)
 {
-    void *lib = NULL;
-#ifdef XRT_ENABLE_CUDA
-    if (strcmp(current_backend(), "cuda") == 0) lib = xrt__cuda_state.lib;
-#endif
-#ifdef XRT_ENABLE_HIP
-    if (strcmp(current_backend(), "hip") == 0) lib = xrt__hip_state.lib;
-#endif
+    void *lib = current_gpu()->lib;
     return lib ? dlsym(lib, name) : NULL;
 }
 
@@ -531,6 +1187,50 @@ static void test_gpu_not_ready(void **state)
     OK(xrt_stream_destroy(s));
 }
 
+/* A host function's xrt calls are refused with the reason, on the runtime's
+   own thread; the stream and the caller's thread carry on. */
+static void test_gpu_host_fn_refused(void **state)
+{
+    xrt_stream s;
+    (void)state;
+    memset(&inside, 0, sizeof inside);
+    OK(xrt_stream_create(&s));
+    OK(xrt_launch_host_func(s, call_xrt_inside, NULL));
+    OK(xrt_launch_host_func(NULL, call_xrt_inside, NULL));
+    OK(xrt_stream_synchronize(s));
+    OK(xrt_stream_synchronize(NULL));
+    assert_refused_inside(current_backend(), 2);
+    assert_stream_works(s, 0x5a);
+    OK(xrt_stream_destroy(s));
+}
+
+/* A page-sized range inside a 2 MiB allocation exports as a dma-buf (where
+   the device and runtime can); otherwise the reason is given. */
+static void test_gpu_dmabuf_export(void **state)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    void *d = NULL;
+    uint64_t offset = 0;
+    int fd = -1;
+    xrt_status st;
+    (void)state;
+    OK(xrt_malloc(&d, 2u << 20));
+    st = xrt_mem_export_dmabuf((char *)d + page + 100, 4096, &fd, &offset);
+    if (st == XRT_ERROR_UNSUPPORTED) {
+        assert_non_null(strstr(xrt_get_last_error_string(), "xrt_mem_export_dmabuf: "));
+        print_message("%s: dma-buf export: %s\n", current_backend(), xrt_get_last_error_string());
+    } else {
+        if (st != XRT_SUCCESS) fail_msg("%s", xrt_get_last_error_string());
+        assert_true(fd >= 0);
+        assert_int_equal(offset, 100);
+        close(fd);
+        OK(xrt_mem_export_dmabuf(d, 2u << 20, &fd, &offset)); /* the whole allocation */
+        assert_int_equal(offset, (uintptr_t)d % page);
+        close(fd);
+    }
+    OK(xrt_free(d));
+}
+
 /* xrt_shutdown with memory still allocated frees it, then a new xrt_init
    works again (the runtime stays loaded until the last free). */
 static void test_gpu_shutdown_with_live_memory(void **state)
@@ -564,8 +1264,16 @@ int main(void)
         cmocka_unit_test_teardown(test_set_backend_refused, env_restore),
         cmocka_unit_test_teardown(test_library_override, env_restore),
         cmocka_unit_test(test_error_mapping),
+        cmocka_unit_test(test_error_tables),
         cmocka_unit_test_teardown(test_cuda_native_errors, env_restore),
         cmocka_unit_test_teardown(test_hip_native_errors, env_restore),
+        cmocka_unit_test_teardown(test_host_fn_trampoline, env_restore),
+        cmocka_unit_test_teardown(test_launch_host_func_fake, fakes_restore),
+        cmocka_unit_test_teardown(test_hip_layouts, fakes_restore),
+        cmocka_unit_test(test_dmabuf_page_range),
+        cmocka_unit_test_teardown(test_cuda_dmabuf_without_driver, env_restore),
+        cmocka_unit_test_teardown(test_cuda_dmabuf_fake_driver, fakes_restore),
+        cmocka_unit_test_teardown(test_hip_dmabuf_fake, fakes_restore),
     };
     const struct CMUnitTest with_gpu[] = {
         cmocka_unit_test(test_gpu_properties),
@@ -573,6 +1281,8 @@ int main(void)
         cmocka_unit_test(test_gpu_native_pointers),
         cmocka_unit_test(test_gpu_native_handles),
         gated_test(test_gpu_not_ready),
+        cmocka_unit_test(test_gpu_host_fn_refused),
+        cmocka_unit_test(test_gpu_dmabuf_export),
         cmocka_unit_test(test_gpu_shutdown_with_live_memory),
     };
     int failed;

@@ -52,6 +52,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 typedef struct trace_state {
@@ -120,10 +121,13 @@ static const xrt_backend *trace_resolve(const xrt_backend *self, char *reason, s
     const xrt_backend *t = NULL;
     size_t i;
     if (want && want[0]) {
-        t = trace.host->find_backend(want); /* names match without regard to case */
+        if (strcasecmp(want, self->name) == 0) { /* names match without regard to case */
+            snprintf(reason, n, "XRT_TRACE_BACKEND=%.64s: the tracer cannot trace itself", want);
+            return NULL;
+        }
+        t = trace.host->find_backend(want);
         if (!t) snprintf(reason, n, "XRT_TRACE_BACKEND=%.64s: no such backend, or it is unavailable", want);
-        if (t == self) snprintf(reason, n, "XRT_TRACE_BACKEND=%.64s: the tracer cannot trace itself", want);
-        return t == self ? NULL : t;
+        return t;
     }
     for (i = 0; i < sizeof dflt / sizeof dflt[0] && !t; i++) t = trace.host->find_backend(dflt[i]);
     if (!t) snprintf(reason, n, "none of cuda, hip, cpu is available to trace (set XRT_TRACE_BACKEND)");

@@ -7,6 +7,14 @@
 #     clang++ (C++17), under -Wall -Wextra -Werror -pedantic;
 #   - the same with XRT_NO_RUNTIME_LINKING, linked to -lcudart -lamdhip64: the
 #     type-checked symbol table, and a library that lacks an optional symbol;
+#   - signature drift: a copy of the headers with one prototype of a symbol
+#     list changed must NOT compile (cudaMalloc, hipMalloc with
+#     XRT_NO_RUNTIME_LINKING; the CUDA driver's cuInit in every build);
+#   - HIP against ROCm 6 shaped headers: the installed HIP 5 headers with
+#     what ROCm 6 changed for xrt (HIP_VERSION_MAJOR 6, hipPointerAttribute_t's
+#     `type`, hipDeviceProp_tR0600 and the hipGetDeviceProperties macro),
+#     compiled in both linking modes (xrt_hip.h checks its own layouts
+#     against them);
 #   - a .cu file that includes xrt.h (not the implementation), built by nvcc and
 #     linked with a C XRT_IMPL unit.
 #
@@ -135,6 +143,128 @@ if [ $have_cuda = 1 ] && [ $have_hip = 1 ]; then
             done
             wait
         }
+    fi
+fi
+
+# >> signature drift: change one prototype of a symbol list in a copy of the
+# headers; the build must fail and name the symbol.
+drift() {
+    dir=$1 file=$2 from=$3 to=$4 sym=$5
+    shift 5
+    rm -rf "$dir" && mkdir -p "$dir" && cp xrt*.h "$dir/" || return 1
+    sed -i "s/$from/$to/" "$dir/$file" && ! cmp -s "$dir/$file" "$file" || { echo "pattern not found: $from"; return 1; }
+    # shellcheck disable=SC2086
+    if gcc -std=c11 $WARN -I"$dir" "$@" -c -o "$dir/impl.o" "$SRC/impl_main.c" > "$dir/out.log" 2>&1; then
+        echo "compiled despite the changed prototype of $sym"
+        return 1
+    fi
+    cat "$dir/out.log"
+    grep -q "$sym" "$dir/out.log"
+}
+if [ $have_cuda = 1 ]; then
+    check "gpu: a drifted cudaMalloc prototype fails to compile (direct linking)" drift "$SRC/drift-cudart" xrt_cuda.h \
+        'X(Malloc, cudaMalloc, 0, cudaError_t, (void \*\*ptr, size_t size))' \
+        'X(Malloc, cudaMalloc, 0, cudaError_t, (void **ptr, int size))' cudaMalloc -DXRT_NO_RUNTIME_LINKING $CUDA_FLAGS
+    check "gpu: a drifted cuInit prototype fails to compile (run-time loading)" drift "$SRC/drift-cuda" xrt_cuda.h \
+        'X(Init, cuInit, 0, CUresult, (unsigned int flags))' 'X(Init, cuInit, 0, CUresult, (int flags))' cuInit \
+        $CUDA_FLAGS
+fi
+if [ $have_hip = 1 ]; then
+    check "gpu: a drifted hipMalloc prototype fails to compile (direct linking)" drift "$SRC/drift-hip" xrt_hip.h \
+        'X(Malloc, hipMalloc, 0, hipError_t, (void \*\*ptr, size_t size))' \
+        'X(Malloc, hipMalloc, 0, hipError_t, (void **ptr, int size))' hipMalloc -DXRT_NO_RUNTIME_LINKING $HIP_FLAGS
+fi
+
+# >> ROCm 6 shaped headers, made from the installed HIP 5 ones. The device
+# struct is ROCm 6's hipDeviceProp_tR0600, field by field as its documentation
+# lists them (xrt_hip.h declares only what it reads, and asserts that its
+# offsets agree with this one).
+rocm6_headers() {
+    dir=$1
+    rm -rf "$dir" && mkdir -p "$dir" && cp -r "$HIP_INCLUDE/hip" "$dir/" || return 1
+    sed -i 's/^#define HIP_VERSION_MAJOR .*/#define HIP_VERSION_MAJOR 6/; s/^#define HIP_VERSION_MINOR .*/#define HIP_VERSION_MINOR 0/' \
+        "$dir/hip/hip_version.h"
+    sed -i 's/^    enum hipMemoryType memoryType;/    enum hipMemoryType type;/' "$dir/hip/hip_runtime_api.h"
+    grep -q '^    enum hipMemoryType type;' "$dir/hip/hip_runtime_api.h" || return 1
+    cat > "$SRC/rocm6_prop.h" <<'PROP'
+typedef struct hipDeviceProp_tR0600 {
+    char name[256];
+    hipUUID uuid;
+    char luid[8];
+    unsigned int luidDeviceNodeMask;
+    size_t totalGlobalMem, sharedMemPerBlock;
+    int regsPerBlock, warpSize;
+    size_t memPitch;
+    int maxThreadsPerBlock, maxThreadsDim[3], maxGridSize[3], clockRate;
+    size_t totalConstMem;
+    int major, minor;
+    size_t textureAlignment, texturePitchAlignment;
+    int deviceOverlap, multiProcessorCount, kernelExecTimeoutEnabled, integrated, canMapHostMemory, computeMode;
+    int maxTexture1D, maxTexture1DMipmap, maxTexture1DLinear, maxTexture2D[2], maxTexture2DMipmap[2];
+    int maxTexture2DLinear[3], maxTexture2DGather[2], maxTexture3D[3], maxTexture3DAlt[3], maxTextureCubemap;
+    int maxTexture1DLayered[2], maxTexture2DLayered[3], maxTextureCubemapLayered[2];
+    int maxSurface1D, maxSurface2D[2], maxSurface3D[3], maxSurface1DLayered[2], maxSurface2DLayered[3];
+    int maxSurfaceCubemap, maxSurfaceCubemapLayered[2];
+    size_t surfaceAlignment;
+    int concurrentKernels, ECCEnabled, pciBusID, pciDeviceID, pciDomainID, tccDriver, asyncEngineCount;
+    int unifiedAddressing, memoryClockRate, memoryBusWidth, l2CacheSize, persistingL2CacheMaxSize;
+    int maxThreadsPerMultiProcessor, streamPrioritiesSupported, globalL1CacheSupported, localL1CacheSupported;
+    size_t sharedMemPerMultiprocessor;
+    int regsPerMultiprocessor, managedMemory, isMultiGpuBoard, multiGpuBoardGroupID, hostNativeAtomicSupported;
+    int singleToDoublePrecisionPerfRatio, pageableMemoryAccess, concurrentManagedAccess, computePreemptionSupported;
+    int canUseHostPointerForRegisteredMem, cooperativeLaunch, cooperativeMultiDeviceLaunch;
+    size_t sharedMemPerBlockOptin;
+    int pageableMemoryAccessUsesHostPageTables, directManagedMemAccessFromHost, maxBlocksPerMultiProcessor;
+    int accessPolicyMaxWindowSize;
+    size_t reservedSharedMemPerBlock;
+    int hostRegisterSupported, sparseHipArraySupported, hostRegisterReadOnlySupported;
+    int timelineSemaphoreInteropSupported, memoryPoolsSupported, gpuDirectRDMASupported;
+    unsigned int gpuDirectRDMAFlushWritesOptions;
+    int gpuDirectRDMAWritesOrdering;
+    unsigned int memoryPoolSupportedHandleTypes;
+    int deferredMappingHipArraySupported, ipcEventSupported, clusterLaunch, unifiedFunctionPointers;
+    int reserved[63], hipReserved[32];
+    char gcnArchName[256];
+    size_t maxSharedMemoryPerMultiProcessor;
+    int clockInstructionRate;
+    hipDeviceArch_t arch;
+    unsigned int *hdpMemFlushCntl, *hdpRegFlushCntl;
+    int cooperativeMultiDeviceUnmatchedFunc, cooperativeMultiDeviceUnmatchedGridDim;
+    int cooperativeMultiDeviceUnmatchedBlockDim, cooperativeMultiDeviceUnmatchedSharedMem, isLargeBar, asicRevision;
+} hipDeviceProp_tR0600;
+#ifdef __cplusplus
+extern "C" {
+#endif
+hipError_t hipGetDevicePropertiesR0600(hipDeviceProp_tR0600 *prop, int deviceId);
+#ifdef __cplusplus
+}
+#endif
+#define hipDeviceProp_t hipDeviceProp_tR0600
+#define hipGetDeviceProperties hipGetDevicePropertiesR0600
+PROP
+    # after the last include of the header's prologue, where hipUUID, hipDeviceArch_t and hipError_t exist
+    awk -v f="$SRC/rocm6_prop.h" '{print} /^#include <hip\/surface_types.h>/ {while ((getline l < f) > 0) print l}' \
+        "$dir/hip/hip_runtime_api.h" > "$dir/hip/api.tmp" && mv "$dir/hip/api.tmp" "$dir/hip/hip_runtime_api.h"
+    grep -q hipGetDevicePropertiesR0600 "$dir/hip/hip_runtime_api.h"
+}
+rocm6() {
+    cc=$1 lang=$2 mode=$3
+    # shellcheck disable=SC2086
+    $cc $lang $WARN -I. -isystem "$SRC/rocm6" -DXRT_ENABLE_CPU -DXRT_ENABLE_HIP -D__HIP_PLATFORM_AMD__ $mode -O1 \
+        -c -o "$SRC/rocm6-$cc.o" "$SRC/impl_main.c"
+}
+if [ $have_hip = 1 ]; then
+    if rocm6_headers "$SRC/rocm6" > "$LOG/gpu_rocm6_headers.log" 2>&1; then
+        compilers | {
+            while IFS=: read -r cc lang; do
+                check "gpu: hip on ROCm 6 headers ($cc)" rocm6 "$cc" "$lang" "" &
+                check "gpu: hip on ROCm 6 headers, direct linking ($cc)" rocm6 "$cc" "$lang" -DXRT_NO_RUNTIME_LINKING &
+                wait
+            done
+        }
+    else
+        echo "fail|gpu: ROCm 6 shaped headers|$LOG/gpu_rocm6_headers.log" >> "$RESULTS"
+        echo "  FAIL  gpu: ROCm 6 shaped headers"
     fi
 fi
 

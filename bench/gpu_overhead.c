@@ -1,0 +1,351 @@
+/* GPU overhead: every xrt call against the same call made directly on the
+   CUDA runtime, in one process, on the same memory and the same kind of
+   stream (non-blocking), medians of BENCH_REPS alternating runs; then small
+   copies from 1 to 16 threads at once. Target: at most 1.03x on every row,
+   and no worse scaling with threads than the runtime's.
+
+   tools.mk builds it with -DBENCH_CUDART and links libcudart; xrt's CUDA
+   backend is pointed (XRT_CUDA_LIBRARY) at the very library the direct calls
+   resolve to, so both sides use one runtime. Without a CUDA GPU it says so
+   and exits 0. Run against bench/stub/cudart_stub.c (a runtime whose calls do
+   nothing; `make bench` does so without a GPU) it shows what xrt alone adds
+   to each call: there the differences count, not the ratios. */
+#define XRT_IMPL
+#include "xrt.h"
+
+#include "bench.h"
+
+#include <stdio.h>
+
+#ifndef BENCH_CUDART
+int main(void)
+{
+    puts("gpu_overhead: built without the CUDA Toolkit: nothing to measure");
+    return 0;
+}
+#else
+#include <cuda_runtime_api.h>
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SMALL ((size_t)64)
+#define BIG ((size_t)256 << 20)
+#define MIB ((size_t)1 << 20)
+#define MAX_THREADS 16
+#define THREAD_COPIES 2000
+
+typedef struct ctx {
+    cudaStream_t rs; /* raw stream */
+    xrt_stream xs;
+    cudaEvent_t re;
+    xrt_event xe;
+    void *pinned, *pageable, *dev; /* BIG bytes each, shared by both sides */
+    size_t n;                      /* bytes per copy, memset or allocation in this row */
+} ctx;
+
+static void raw_check(cudaError_t e, const char *call)
+{
+    if (e == cudaSuccess || e == cudaErrorNotReady) return;
+    fprintf(stderr, "gpu_overhead: %s: %s (%s)\n", call, cudaGetErrorString(e), cudaGetErrorName(e));
+    exit(1);
+}
+
+static void xrt_check(xrt_status st, const char *call)
+{
+    if (st == XRT_SUCCESS || st == XRT_ERROR_NOT_READY) return;
+    fprintf(stderr, "gpu_overhead: %s: %s\n", call, xrt_get_last_error_string());
+    exit(1);
+}
+
+#define RAW(call) raw_check(call, #call)
+#define XRT(call) xrt_check(call, #call)
+
+static void CUDART_CB nothing(void *user) { (void)user; }
+
+/* PAIR(name, raw body, xrt body): two loops that do the same work, one on the
+   runtime, one through xrt. A body sees the context c, the index i and the
+   count n (to synchronize after the last of a series of enqueues). */
+#define PAIR(name, raw_body, xrt_body)                                                             \
+    static void raw_##name(void *p, long n)                                                        \
+    {                                                                                              \
+        ctx *c = p;                                                                                \
+        long i;                                                                                    \
+        (void)c;                                                                                   \
+        for (i = 0; i < n; i++) { raw_body; }                                                      \
+    }                                                                                              \
+    static void via_xrt_##name(void *p, long n)                                                    \
+    {                                                                                              \
+        ctx *c = p;                                                                                \
+        long i;                                                                                    \
+        (void)c;                                                                                   \
+        for (i = 0; i < n; i++) { xrt_body; }                                                      \
+    }
+
+#define RAW_SYNC RAW(cudaStreamSynchronize(c->rs))
+#define XRT_SYNC XRT(xrt_stream_synchronize(c->xs))
+#define H2D cudaMemcpyHostToDevice
+#define XH2D XRT_MEMCPY_HOST_TO_DEVICE
+
+PAIR(get_device, int d; RAW(cudaGetDevice(&d)), int d; XRT(xrt_get_device(&d)))
+PAIR(sync, RAW_SYNC, XRT_SYNC)
+PAIR(query, RAW(cudaStreamQuery(c->rs)), XRT(xrt_stream_query(c->xs)))
+PAIR(event, RAW(cudaEventRecord(c->re, c->rs)); RAW(cudaEventQuery(c->re)),
+     XRT(xrt_event_record(c->xe, c->xs)); XRT(xrt_event_query(c->xe)))
+PAIR(memcpy_sync, RAW(cudaMemcpy(c->dev, c->pinned, c->n, H2D)), XRT(xrt_memcpy(c->dev, c->pinned, c->n, XH2D)))
+PAIR(h2d_pinned, RAW(cudaMemcpyAsync(c->dev, c->pinned, c->n, H2D, c->rs)); RAW_SYNC,
+     XRT(xrt_memcpy_async(c->dev, c->pinned, c->n, XH2D, c->xs)); XRT_SYNC)
+PAIR(h2d_pageable, RAW(cudaMemcpyAsync(c->dev, c->pageable, c->n, H2D, c->rs)); RAW_SYNC,
+     XRT(xrt_memcpy_async(c->dev, c->pageable, c->n, XH2D, c->xs)); XRT_SYNC)
+PAIR(d2h_pinned, RAW(cudaMemcpyAsync(c->pinned, c->dev, c->n, cudaMemcpyDeviceToHost, c->rs)); RAW_SYNC,
+     XRT(xrt_memcpy_async(c->pinned, c->dev, c->n, XRT_MEMCPY_DEVICE_TO_HOST, c->xs)); XRT_SYNC)
+PAIR(h2d_enqueue, RAW(cudaMemcpyAsync(c->dev, c->pinned, c->n, H2D, c->rs)); if (i == n - 1) RAW_SYNC,
+     XRT(xrt_memcpy_async(c->dev, c->pinned, c->n, XH2D, c->xs)); if (i == n - 1) XRT_SYNC)
+PAIR(memset, RAW(cudaMemsetAsync(c->dev, (int)i, c->n, c->rs)); RAW_SYNC,
+     XRT(xrt_memset_async(c->dev, (int)i, c->n, c->xs)); XRT_SYNC)
+PAIR(host_func, RAW(cudaLaunchHostFunc(c->rs, nothing, NULL)); RAW_SYNC,
+     XRT(xrt_launch_host_func(c->xs, nothing, NULL)); XRT_SYNC)
+PAIR(malloc, void *q; RAW(cudaMalloc(&q, c->n)); RAW(cudaFree(q)), void *q; XRT(xrt_malloc(&q, c->n)); XRT(xrt_free(q)))
+PAIR(malloc_async, void *q; RAW(cudaMallocAsync(&q, c->n, c->rs)); RAW(cudaFreeAsync(q, c->rs)); if (i == n - 1) RAW_SYNC,
+     void *q; XRT(xrt_malloc_async(&q, c->n, c->xs)); XRT(xrt_free_async(q, c->xs)); if (i == n - 1) XRT_SYNC)
+PAIR(stream, cudaStream_t s; RAW(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking)); RAW(cudaStreamDestroy(s)),
+     xrt_stream s; XRT(xrt_stream_create(&s)); XRT(xrt_stream_destroy(s)))
+PAIR(event_create, cudaEvent_t e; RAW(cudaEventCreateWithFlags(&e, cudaEventDefault)); RAW(cudaEventDestroy(e)),
+     xrt_event e; XRT(xrt_event_create(&e, XRT_EVENT_DEFAULT)); XRT(xrt_event_destroy(e)))
+
+typedef struct row {
+    const char *name;
+    bench_loop raw, xrt;
+    size_t n;
+    long iters;
+} row;
+
+#define ROW(name, fn, n, iters) {name, raw_##fn, via_xrt_##fn, n, iters}
+static const row rows[] = {
+    ROW("get device", get_device, 0, 100000),
+    ROW("stream synchronize, idle", sync, 0, 20000),
+    ROW("stream query, idle", query, 0, 20000),
+    ROW("event record + query", event, 0, 20000),
+    ROW("memcpy H2D 64 B pinned (sync)", memcpy_sync, SMALL, 5000),
+    ROW("memcpy_async H2D 64 B pinned + sync", h2d_pinned, SMALL, 5000),
+    ROW("memcpy_async H2D 64 B pageable + sync", h2d_pageable, SMALL, 5000),
+    ROW("memcpy_async D2H 64 B pinned + sync", d2h_pinned, SMALL, 5000),
+    ROW("memcpy_async H2D 64 B pinned, enqueue", h2d_enqueue, SMALL, 1000),
+    ROW("memcpy_async H2D 256 MiB pinned + sync", h2d_pinned, BIG, 4),
+    ROW("memcpy_async H2D 256 MiB pageable + sync", h2d_pageable, BIG, 2),
+    ROW("memset_async 64 B + sync", memset, SMALL, 5000),
+    ROW("memset_async 256 MiB + sync", memset, BIG, 20),
+    ROW("host function + sync", host_func, 0, 2000),
+    ROW("malloc + free 1 MiB", malloc, MIB, 200),
+    ROW("malloc_async + free_async 1 MiB", malloc_async, MIB, 5000),
+    ROW("stream create + destroy", stream, 0, 1000),
+    ROW("event create + destroy", event_create, 0, 5000),
+};
+
+static int stub; /* running on bench/stub/cudart_stub.c: no GPU behind the calls */
+
+static void print_row(const char *name, double raw, double x)
+{
+    char a[32], b[32], v[48];
+    printf("%-42s %10s %10s %+8.0f", name, bench_fmt_ns(a, sizeof a, raw), bench_fmt_ns(b, sizeof b, x), x - raw);
+    if (stub) printf("\n");
+    else printf(" %7.3fx  %s\n", x / raw, bench_verdict(v, sizeof v, x / raw, 1.03, 0, "x"));
+}
+
+static void print_header(const char *first)
+{
+    printf("%-42s %10s %10s %8s%s\n", first, "raw", "xrt", "xrt-raw", stub ? " (ns)" : "  xrt/raw");
+}
+
+/* >> threads: each copies 64 bytes and synchronizes its own stream */
+typedef struct worker {
+    pthread_t thread;
+    pthread_barrier_t *start;
+    int raw;
+    cudaStream_t rs;
+    xrt_stream xs;
+    void *src, *dst;
+    double t0, t1;
+} worker;
+
+static void *copier(void *p)
+{
+    worker *w = p;
+    int i;
+    XRT(xrt_set_backend("cuda"));
+    pthread_barrier_wait(w->start);
+    w->t0 = bench_now_ns();
+    for (i = 0; i < THREAD_COPIES; i++) {
+        if (w->raw) {
+            RAW(cudaMemcpyAsync(w->dst, w->src, SMALL, H2D, w->rs));
+            RAW(cudaStreamSynchronize(w->rs));
+        } else {
+            XRT(xrt_memcpy_async(w->dst, w->src, SMALL, XH2D, w->xs));
+            XRT(xrt_stream_synchronize(w->xs));
+        }
+    }
+    w->t1 = bench_now_ns();
+    return NULL;
+}
+
+/* Wall time per copy, all threads together. */
+static double copies_from_threads(worker *w, int threads, int raw)
+{
+    pthread_barrier_t start;
+    double t0 = 1e300, t1 = 0;
+    int k;
+    pthread_barrier_init(&start, NULL, (unsigned)threads);
+    for (k = 0; k < threads; k++) {
+        w[k].start = &start;
+        w[k].raw = raw;
+        pthread_create(&w[k].thread, NULL, copier, &w[k]);
+    }
+    for (k = 0; k < threads; k++) {
+        pthread_join(w[k].thread, NULL);
+        t0 = w[k].t0 < t0 ? w[k].t0 : t0;
+        t1 = w[k].t1 > t1 ? w[k].t1 : t1;
+    }
+    pthread_barrier_destroy(&start);
+    return (t1 - t0) / ((double)threads * THREAD_COPIES);
+}
+
+static void threads_table(ctx *c)
+{
+    static const int counts[] = {1, 2, 4, 8, 16};
+    worker w[MAX_THREADS];
+    size_t k;
+    int r;
+    memset(w, 0, sizeof w);
+    for (k = 0; k < MAX_THREADS; k++) {
+        RAW(cudaStreamCreateWithFlags(&w[k].rs, cudaStreamNonBlocking));
+        XRT(xrt_stream_create(&w[k].xs));
+        w[k].src = (char *)c->pinned + k * 4096;
+        w[k].dst = (char *)c->dev + k * 4096;
+    }
+    printf("\n64 B pinned memcpy_async H2D + synchronize, each thread on its own stream, %d per thread\n",
+           THREAD_COPIES);
+    print_header("threads (wall time per copy, all threads)");
+    for (k = 0; k < sizeof counts / sizeof counts[0]; k++) {
+        double raw[BENCH_REPS], x[BENCH_REPS];
+        char name[64];
+        for (r = 0; r < BENCH_REPS; r++) {
+            raw[r] = copies_from_threads(w, counts[k], 1);
+            x[r] = copies_from_threads(w, counts[k], 0);
+        }
+        snprintf(name, sizeof name, "%d thread%s", counts[k], counts[k] == 1 ? "" : "s");
+        print_row(name, bench_median(raw, BENCH_REPS), bench_median(x, BENCH_REPS));
+    }
+    for (k = 0; k < MAX_THREADS; k++) {
+        RAW(cudaStreamDestroy(w[k].rs));
+        XRT(xrt_stream_destroy(w[k].xs));
+    }
+}
+
+/* >> set-up */
+/* xrt's CUDA backend must load the library the direct calls resolve to. */
+static void same_runtime(void)
+{
+    cudaError_t (*sym)(cudaStream_t) = cudaStreamSynchronize;
+    Dl_info info;
+    void *fn;
+    memcpy(&fn, &sym, sizeof fn); /* -pedantic: no cast from a function pointer */
+    if (dladdr(fn, &info) && info.dli_fname) setenv("XRT_CUDA_LIBRARY", info.dli_fname, 1);
+}
+
+/* 0 when there is a GPU to measure on. */
+static int have_gpu(void)
+{
+    int count = 0; /* cudaGetDeviceCount leaves it untouched on failure */
+    cudaError_t e = cudaGetDeviceCount(&count);
+    if (e == cudaSuccess && count > 0) return 1;
+    printf("gpu_overhead: no CUDA GPU here (cudaGetDeviceCount: %s): nothing to measure\n",
+           e == cudaSuccess ? "0 devices" : cudaGetErrorString(e));
+    return 0;
+}
+
+/* quiet: for --count, no header and no first touch of the host buffers
+   (under callgrind, touching 512 MiB would take most of the run). */
+static void setup(ctx *c, int quiet)
+{
+    xrt_device_prop prop;
+    int version = 0;
+    memset(c, 0, sizeof *c);
+    XRT(xrt_set_backend("cuda"));
+    XRT(xrt_get_device_properties(&prop, 0));
+    RAW(cudaRuntimeGetVersion(&version));
+    XRT(xrt_malloc_host(&c->pinned, BIG));
+    XRT(xrt_malloc(&c->dev, BIG));
+    if (!(c->pageable = malloc(BIG))) exit(1);
+    RAW(cudaStreamCreateWithFlags(&c->rs, cudaStreamNonBlocking));
+    XRT(xrt_stream_create(&c->xs));
+    RAW(cudaEventCreateWithFlags(&c->re, cudaEventDefault));
+    XRT(xrt_event_create(&c->xe, XRT_EVENT_DEFAULT));
+    if (quiet) return;
+    memset(c->pageable, 1, BIG);
+    memset(c->pinned, 1, BIG);
+    printf("gpu_overhead: cuda device 0 (%s, %s), CUDA runtime %d, medians of %d\n", prop.name, prop.arch, version,
+           BENCH_REPS);
+    if (stub)
+        printf("stub runtime: its calls do nothing, so xrt-raw is what xrt adds to each call; ratios are left out\n");
+}
+
+static void teardown(ctx *c)
+{
+    XRT(xrt_event_destroy(c->xe));
+    RAW(cudaEventDestroy(c->re));
+    XRT(xrt_stream_destroy(c->xs));
+    RAW(cudaStreamDestroy(c->rs));
+    XRT(xrt_free(c->dev));
+    XRT(xrt_free_host(c->pinned));
+    free(c->pageable);
+}
+
+/* `gpu_overhead --count ROW raw|xrt N` runs one row's loop N times and
+   nothing else, for bench/gpu_instructions.sh (callgrind); `--rows` lists
+   the rows with their numbers. */
+static int count_one(char **argv)
+{
+    size_t k = (size_t)atol(argv[2]);
+    ctx c;
+    if (k >= sizeof rows / sizeof rows[0]) return 2;
+    setup(&c, 1);
+    c.n = rows[k].n;
+    (strcmp(argv[3], "raw") == 0 ? rows[k].raw : rows[k].xrt)(&c, atol(argv[4]));
+    teardown(&c);
+    xrt_shutdown();
+    return 0;
+}
+
+static void measure_all(void)
+{
+    ctx c;
+    size_t k;
+    setup(&c, 0);
+    print_header("call (per iteration)");
+    for (k = 0; k < sizeof rows / sizeof rows[0]; k++) {
+        double raw, x;
+        c.n = rows[k].n;
+        bench_pair(rows[k].raw, rows[k].xrt, &c, rows[k].iters, BENCH_REPS, &raw, &x);
+        print_row(rows[k].name, raw, x);
+    }
+    threads_table(&c);
+    teardown(&c);
+    xrt_shutdown();
+}
+
+int main(int argc, char **argv)
+{
+    size_t k;
+    if (argc == 2 && strcmp(argv[1], "--rows") == 0) {
+        for (k = 0; k < sizeof rows / sizeof rows[0]; k++) printf("%zu %s\n", k, rows[k].name);
+        return 0;
+    }
+    same_runtime();
+    stub = dlsym(RTLD_DEFAULT, "xrt_bench_cudart_stub") != NULL;
+    if (!have_gpu()) return 0;
+    if (argc == 5 && strcmp(argv[1], "--count") == 0) return count_one(argv);
+    measure_all();
+    return 0;
+}
+#endif

@@ -1,0 +1,32 @@
+#!/bin/sh
+# `make bench`: runs every benchmark in turn. Each prints its figures and
+# its ratio against a baseline measured in the same run; none of them fails
+# on a missed target (they are measurements, not tests).
+set -eu
+B=${B:-build}
+section() { printf '\n== %s\n' "$1"; }
+
+echo "xrt benchmarks: $(date -u '+%Y-%m-%d %H:%M UTC'), $(uname -m), $(nproc) cores," \
+     "load average $(cut -d' ' -f1-3 /proc/loadavg)"
+section "dispatch (CPU backend)"
+$B/bench/dispatch
+if command -v valgrind > /dev/null; then sh bench/instructions.sh $B/bench/dispatch
+else echo "skipped: instruction count (valgrind is not installed)"; fi
+section "start-up"
+$B/bench/startup
+section "CPU copies"
+$B/bench/memcpy
+if command -v valgrind > /dev/null; then sh bench/instructions.sh $B/bench/memcpy "xrt_memcpy 4 KiB" -
+else echo "skipped: instruction count (valgrind is not installed)"; fi
+section "CPU stream round trip"
+$B/bench/stream_roundtrip
+section "CPU stream throughput, idle workers"
+$B/bench/stream_throughput
+section "compile cost"
+$B/bench/compile_cost
+section "GPU overhead (CUDA)"
+$B/bench/gpu_overhead | tee $B/bench/gpu_overhead.out
+if grep -q "no CUDA GPU here" $B/bench/gpu_overhead.out && [ -f $B/bench/stub/libcudart.so.13 ]; then
+    section "GPU overhead against a stub runtime (xrt's own cost per call)"
+    LD_LIBRARY_PATH=$B/bench/stub $B/bench/gpu_overhead
+fi

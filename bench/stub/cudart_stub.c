@@ -1,0 +1,110 @@
+/* A stand-in for libcudart whose calls do nothing (allocations return host
+   memory; copies, memsets and synchronizations return at once), exporting the
+   calls xrt's CUDA backend and bench/gpu_overhead.c make. gpu_overhead run
+   against it (LD_LIBRARY_PATH) on a machine without a GPU measures what xrt
+   alone adds to each call: the ratios mean nothing there, the differences are
+   xrt's own cost. Not a test double for correctness: nothing is checked. */
+#include <cuda_runtime_api.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+int xrt_bench_cudart_stub = 1; /* gpu_overhead looks for this symbol */
+
+static char objects[4096];
+static unsigned next_object;
+static __thread int current_device;
+
+static void *new_object(void) { return &objects[__atomic_fetch_add(&next_object, 1, __ATOMIC_RELAXED) % sizeof objects]; }
+
+#define UNUSED(x) (void)(x)
+
+const char *cudaGetErrorName(cudaError_t e) { return e ? "cudaErrorStub" : "cudaSuccess"; }
+const char *cudaGetErrorString(cudaError_t e) { return e ? "stub runtime error" : "no error"; }
+cudaError_t cudaGetLastError(void) { return cudaSuccess; }
+cudaError_t cudaRuntimeGetVersion(int *v) { *v = CUDART_VERSION; return cudaSuccess; }
+cudaError_t cudaGetDeviceCount(int *count) { *count = 1; return cudaSuccess; }
+cudaError_t cudaSetDevice(int d) { current_device = d; return d == 0 ? cudaSuccess : cudaErrorInvalidDevice; }
+cudaError_t cudaGetDevice(int *d) { *d = current_device; return cudaSuccess; }
+cudaError_t cudaDeviceSynchronize(void) { return cudaSuccess; }
+
+cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int d)
+{
+    UNUSED(d);
+    strcpy(p->name, "stub runtime (no GPU)");
+    p->totalGlobalMem = (size_t)1 << 34;
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetAttribute(int *v, enum cudaDeviceAttr a, int d)
+{
+    UNUSED(d);
+    *v = a == cudaDevAttrComputeCapabilityMajor ? 9 : a == cudaDevAttrComputeCapabilityMinor ? 0 :
+         a == cudaDevAttrWarpSize ? 32 : a == cudaDevAttrMultiProcessorCount ? 1 : 1;
+    return cudaSuccess;
+}
+
+cudaError_t cudaMalloc(void **p, size_t n)
+{
+    *p = aligned_alloc(256, (n + 255) & ~(size_t)255);
+    return *p ? cudaSuccess : cudaErrorMemoryAllocation;
+}
+cudaError_t cudaFree(void *p) { free(p); return cudaSuccess; }
+cudaError_t cudaHostAlloc(void **p, size_t n, unsigned f) { UNUSED(f); return cudaMalloc(p, n); }
+cudaError_t cudaFreeHost(void *p) { free(p); return cudaSuccess; }
+cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t s) { UNUSED(s); return cudaMalloc(p, n); }
+cudaError_t cudaFreeAsync(void *p, cudaStream_t s) { UNUSED(s); free(p); return cudaSuccess; }
+cudaError_t cudaMemGetInfo(size_t *f, size_t *t) { *f = *t = (size_t)1 << 34; return cudaSuccess; }
+
+cudaError_t cudaMemsetAsync(void *d, int v, size_t n, cudaStream_t s)
+{
+    UNUSED(d), UNUSED(v), UNUSED(n), UNUSED(s);
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemcpyAsync(void *d, const void *src, size_t n, enum cudaMemcpyKind k, cudaStream_t s)
+{
+    UNUSED(d), UNUSED(src), UNUSED(n), UNUSED(k), UNUSED(s);
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemcpy(void *d, const void *src, size_t n, enum cudaMemcpyKind k)
+{
+    UNUSED(d), UNUSED(src), UNUSED(n), UNUSED(k);
+    return cudaSuccess;
+}
+
+/* Every pointer is unknown to the stub, as plain host memory is to CUDA. */
+cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *a, const void *p)
+{
+    UNUSED(p);
+    memset(a, 0, sizeof *a);
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned f) { UNUSED(f); *s = new_object(); return cudaSuccess; }
+cudaError_t cudaStreamDestroy(cudaStream_t s) { UNUSED(s); return cudaSuccess; }
+cudaError_t cudaStreamSynchronize(cudaStream_t s) { UNUSED(s); return cudaSuccess; }
+cudaError_t cudaStreamQuery(cudaStream_t s) { UNUSED(s); return cudaSuccess; }
+cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned f) { UNUSED(s), UNUSED(e), UNUSED(f); return cudaSuccess; }
+
+cudaError_t cudaStreamAddCallback(cudaStream_t s, cudaStreamCallback_t cb, void *u, unsigned f)
+{
+    UNUSED(f);
+    cb(s, cudaSuccess, u);
+    return cudaSuccess;
+}
+
+cudaError_t cudaLaunchHostFunc(cudaStream_t s, cudaHostFn_t fn, void *u) { UNUSED(s); fn(u); return cudaSuccess; }
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned f) { UNUSED(f); *e = new_object(); return cudaSuccess; }
+cudaError_t cudaEventDestroy(cudaEvent_t e) { UNUSED(e); return cudaSuccess; }
+cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s) { UNUSED(e), UNUSED(s); return cudaSuccess; }
+cudaError_t cudaEventQuery(cudaEvent_t e) { UNUSED(e); return cudaSuccess; }
+cudaError_t cudaEventSynchronize(cudaEvent_t e) { UNUSED(e); return cudaSuccess; }
+
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b)
+{
+    UNUSED(a), UNUSED(b);
+    *ms = 0;
+    return cudaSuccess;
+}

@@ -1,0 +1,129 @@
+#!/bin/sh
+# The command-line tools: xrt_info (text and JSON, checked with a real JSON
+# parser, strings with quotes, control characters and bad UTF-8 included),
+# bandwidth (table, CSV, progress line, argument errors) and `make plot` (a
+# valid PNG of the expected size, and an SVG). A tool this needs that is
+# missing fails under CI (CI is set) and is skipped elsewhere.
+set -eu
+B=build
+T=$B/tools
+BIN=$B/examples
+MAKE=${MAKE:-make}
+mkdir -p $T
+
+fail() { echo "FAIL: $*"; exit 1; }
+have() {
+    command -v "$1" > /dev/null && return 0
+    [ -z "${CI:-}" ] || fail "$1 is needed (CI installs it)"
+    echo "skipped: $2 ($1 is not installed)"
+    return 1
+}
+
+# expect STATUS PATTERN CMD...: CMD exits with STATUS and its stderr matches PATTERN.
+expect() {
+    want=$1 pattern=$2
+    shift 2
+    set +e
+    "$@" > $T/out 2> $T/err
+    got=$?
+    set -e
+    [ "$got" -eq "$want" ] || { cat $T/err; fail "'$*' exited $got, not $want"; }
+    grep -q -- "$pattern" $T/err || { cat $T/err; fail "'$*': stderr lacks '$pattern'"; }
+}
+
+# json FILE FILTER: FILE parses as JSON and jq's FILTER is true for it.
+json() { jq -e "$2" "$1" > /dev/null || { cat "$1"; fail "$1: not JSON, or not $2"; }; }
+
+$MAKE -s examples
+
+echo "== xrt_info"
+$BIN/xrt_info --help | grep -q "^Usage: xrt_info" || fail "xrt_info --help"
+expect 2 "unknown option '--bogus'" $BIN/xrt_info --bogus
+expect 2 "takes no value" $BIN/xrt_info --json=yes
+expect 2 "unexpected argument 'extra'" $BIN/xrt_info extra
+$BIN/xrt_info > $T/info.txt
+$BIN/xrt_info --json > $T/info.json
+if have jq "xrt_info --json checks"; then
+    json $T/info.json '.xrt_version and (.backends | map(.name) | contains(["cuda", "hip", "cpu"]))'
+    json $T/info.json '.backends[] | select(.name == "cpu") | .available and (.devices | length) == 1
+                       and .devices[0].total_memory_bytes > 0 and .capabilities.host_func'
+    # each device has its compile target and a 16-digit fingerprint; RDMA and plugins are listed
+    json $T/info.json '.backends[] | select(.name == "cpu") | (.devices[0].target | startswith("cpu:"))
+                       and (.devices[0].fingerprint | test("^[0-9a-f]{16}$"))'
+    json $T/info.json '(.plugins | type) == "array" and (.rdma.devices | type) == "array"'
+    if [ -f build/plugins/libxrt_trace.so ]; then
+        XRT_PLUGINS=build/plugins/libxrt_trace.so:/nonexistent/libnone.so XRT_TRACE_FILE=/dev/null \
+            $BIN/xrt_info --json > $T/plugins.json
+        json $T/plugins.json '(.plugins | length) == 2 and .plugins[0].loaded and .plugins[0].backend == "trace"
+                              and (.plugins[1].loaded | not) and (.plugins[1].reason | contains("cannot load"))'
+    fi
+    # the text listing says the same as the JSON
+    jq -r '.backends[] | "\(.name) \(if .available then "available" else "unavailable" end)"' $T/info.json |
+        while read -r name state; do
+            grep -q "^  $name *$state" $T/info.txt || fail "text listing disagrees on $name: $state"
+        done
+    # quotes and backslashes (an unknown XRT_BACKEND is echoed in the error)
+    XRT_BACKEND='no"such\name' $BIN/xrt_info --json > $T/bad.json && fail "xrt_info exits 0 without a backend"
+    json $T/bad.json '.default_backend == null and (.default_backend_error | contains("no\"such\\name"))'
+    # control characters and bytes that are not UTF-8 (a library path is echoed in cuda's reason)
+    XRT_CUDA_LIBRARY="$(printf '/nonexistent/"tab\there\001\377\303\251.so')" $BIN/xrt_info --json > $T/ctl.json
+    json $T/ctl.json '.backends[] | select(.name == "cuda") | .available == false'
+    if ! grep -q "not enabled in this build" $T/ctl.json; then
+        json $T/ctl.json '.backends[] | select(.name == "cuda") | .reason | contains("\"tab\there\u0001\ufffd\u00e9.so")'
+    fi
+fi
+if command -v python3 > /dev/null; then # a second parser, strict about UTF-8
+    python3 -c 'import json, sys; [json.load(open(f, encoding="utf-8")) for f in sys.argv[1:]]' $T/*.json ||
+        fail "python rejects xrt_info --json"
+fi
+
+echo "== bandwidth"
+$BIN/bandwidth --help | grep -q "^Usage: bandwidth" || fail "bandwidth --help"
+expect 2 "unknown option '--bogus'" $BIN/bandwidth --bogus
+expect 2 "needs a value" $BIN/bandwidth --device
+expect 2 "'x' is not a whole number" $BIN/bandwidth --device x
+expect 2 "not a size" $BIN/bandwidth --min 0
+expect 2 "not a size" $BIN/bandwidth --max 12Q
+expect 2 "larger than --max" $BIN/bandwidth --min 2M --max 1M
+expect 2 "unknown item 'up'" $BIN/bandwidth --dir h2d,up
+expect 2 "unknown item 'paged'" $BIN/bandwidth --memory=paged
+expect 2 "not a whole number from 2" $BIN/bandwidth --factor 1
+expect 1 "unknown backend 'nosuch'" $BIN/bandwidth --quick --backend nosuch
+expect 1 "device 7" $BIN/bandwidth --quick --backend cpu --device 7
+$BIN/bandwidth --quick --backend cpu > $T/bw.txt 2> $T/bw.err
+[ ! -s $T/bw.err ] || { cat $T/bw.err; fail "bandwidth wrote to stderr that is not a terminal"; }
+grep -q "^sync: xrt_memcpy" $T/bw.txt && grep -q "^async: xrt_memcpy_async" $T/bw.txt || fail "table sections"
+[ "$(grep -c '^ *\(4\|64\) KiB ' $T/bw.txt)" -eq 4 ] || fail "table rows"
+$BIN/bandwidth --quick --backend cpu --csv > $T/bw.csv
+head -1 $T/bw.csv | grep -q '^backend,device,direction,memory,mode,bytes,gbps,iterations$' || fail "CSV header"
+awk -F, 'NR > 1 { n++; if (NF != 8 || $1 != "cpu" || !($7 > 0)) bad = 1 }
+         END { exit bad || n != 28 }' $T/bw.csv || { cat $T/bw.csv; fail "CSV rows"; }
+if have script "bandwidth progress line on a terminal"; then
+    script -qec "$BIN/bandwidth --dir d2d --mode sync --min 4K --max 8K --time 600 --csv > /dev/null" /dev/null \
+        > $T/tty.out < /dev/null
+    grep -q "bandwidth:   0/2  sync" $T/tty.out || { cat -v $T/tty.out; fail "no progress line on a terminal"; }
+fi
+
+echo "== make plot"
+if have gnuplot "make plot"; then
+    rm -f $T/plot.png $T/plot.svg
+    $MAKE -s plot BANDWIDTH_CSV=$T/bw.csv PLOT_OUT=$T/plot > /dev/null
+    # PNG signature, then the IHDR chunk: width and height, big-endian
+    [ "$(od -An -tx1 -N16 $T/plot.png | tr -d ' \n')" = 89504e470d0a1a0a0000000d49484452 ] || fail "not a PNG"
+    size=$(od -An -tu1 -j16 -N8 $T/plot.png | awk '{ print ($1*2^24 + $2*2^16 + $3*2^8 + $4) "x" ($5*2^24 + $6*2^16 + $7*2^8 + $8) }')
+    [ "$size" = 1280x720 ] || fail "PNG is $size, not 1280x720"
+    [ "$(wc -c < $T/plot.png)" -gt 20000 ] || fail "PNG too small to hold a chart"
+    grep -q 'width="1280" height="720"' $T/plot.svg || fail "SVG size"
+    grep -q "H2D pinned" $T/plot.svg || fail "SVG has no legend"
+fi
+echo "== gpu_overhead (its code paths, on a stub runtime when there is no GPU)"
+if [ -f "${CUDA_HOME:-/usr/local/cuda}/include/cuda_runtime_api.h" ]; then
+    $MAKE -s $B/bench/gpu_overhead $B/bench/stub/libcudart.so.13
+    $B/bench/gpu_overhead > $T/gpu.out || fail "gpu_overhead without the stub"
+    LD_LIBRARY_PATH=$B/bench/stub $B/bench/gpu_overhead > $T/stub.out 2>&1 || { cat $T/stub.out; fail "gpu_overhead"; }
+    grep -q "^stub runtime: " $T/stub.out || fail "gpu_overhead did not find the stub runtime"
+    [ "$(grep -c ' ns *[+-][0-9]*$' $T/stub.out)" -eq 23 ] || { cat $T/stub.out; fail "gpu_overhead rows"; }
+else
+    echo "skipped: gpu_overhead (no CUDA Toolkit)"
+fi
+echo "tools: ok"

@@ -1,0 +1,63 @@
+# tools.mk: the tools' and benchmarks' targets; the Makefile includes it after
+# its own rules (it uses B, CC, XCFLAGS, ENABLE, HEADERS, LDLIBS, CUDA_HOME,
+# HAVE_CUDA from there).
+#   make plot     measure with examples/bandwidth and draw build/bandwidth.png and .svg
+#                 (BANDWIDTH_ARGS="--backend cuda" to choose; BANDWIDTH_CSV=file to draw
+#                 a CSV measured elsewhere; PLOT_OUT=path to write elsewhere)
+#   make bench    build and run every benchmark (bench/run.sh); each prints its ratios
+#   make bench-compile   only the compile cost of including xrt.h
+#   make bench-gpu-instructions   instructions xrt adds to each CUDA call (callgrind, stub runtime)
+
+GNUPLOT        ?= gnuplot
+BANDWIDTH_ARGS ?=
+BANDWIDTH_CSV  ?= $(B)/bandwidth.csv
+PLOT_OUT       ?= $(B)/bandwidth
+
+.PHONY: plot bench-compile bench-gpu-instructions FORCE
+
+# The command-line tools share their option parsing; bandwidth measures with
+# the benchmarks' clock and median.
+$(B)/examples/xrt_info $(B)/examples/bandwidth: examples/cli.h
+$(B)/examples/bandwidth: bench/bench.h
+
+# Measured again on every `make plot`: a sweep takes a few seconds.
+$(B)/bandwidth.csv: $(B)/examples/bandwidth FORCE
+	$(B)/examples/bandwidth --csv $(BANDWIDTH_ARGS) > $@.tmp
+	mv $@.tmp $@
+
+plot: $(BANDWIDTH_CSV) bench/bandwidth.gp
+	@mkdir -p $(dir $(PLOT_OUT))
+	$(GNUPLOT) -e "csv='$(BANDWIDTH_CSV)'; out='$(PLOT_OUT)'" bench/bandwidth.gp
+	@echo "plot: $(PLOT_OUT).png $(PLOT_OUT).svg"
+
+# The GPU overhead benchmark calls the CUDA runtime itself, so it links
+# libcudart; the XRT_IMPL unit's CUDA backend then finds the same library
+# already loaded. Without the toolkit the pattern rule builds a program that
+# says so.
+ifeq ($(HAVE_CUDA),1)
+$(B)/bench/gpu_overhead: bench/gpu_overhead.c bench/bench.h $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(XCFLAGS) -O2 -g -DNDEBUG $(ENABLE) -DBENCH_CUDART -o $@ $< \
+	  -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcudart $(LDLIBS)
+
+# A runtime whose calls do nothing: without a GPU, gpu_overhead run on it
+# shows what xrt adds to each call.
+$(B)/bench/stub/libcudart.so.13: bench/stub/cudart_stub.c bench/stub/cudart_stub.map
+	@mkdir -p $(@D)
+	$(CC) $(XCFLAGS) -O2 -isystem $(CUDA_HOME)/include -shared -fPIC -Wl,-soname,libcudart.so.13 \
+	  -Wl,--version-script,bench/stub/cudart_stub.map -o $@ $<
+bench: $(B)/bench/stub/libcudart.so.13
+
+# Instructions xrt adds to each GPU call (callgrind on the stub; about a minute).
+bench-gpu-instructions: $(B)/bench/gpu_overhead $(B)/bench/stub/libcudart.so.13
+	@sh bench/gpu_instructions.sh $(B)/bench/gpu_overhead $(B)/bench/stub
+endif
+
+# `make bench`: the Makefile's rule builds the benchmarks, this one runs them.
+bench:
+	@B=$(B) CC="$(CC)" CXX="$(CXX)" sh bench/run.sh
+
+bench-compile: $(B)/bench/compile_cost
+	@CC="$(CC)" CXX="$(CXX)" $(B)/bench/compile_cost
+
+FORCE:
