@@ -32,6 +32,14 @@
 #include <malloc.h>
 #include <sched.h>
 
+#if defined(__SANITIZE_ADDRESS__)
+#define XRT_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define XRT_TEST_ASAN 1
+#endif
+#endif
+
 static int on_gpu(void)
 {
     const char *name = NULL;
@@ -422,25 +430,47 @@ static void test_fork_shutdown_in_child_work_in_flight(void **state) { (void)sta
    must not inherit a lock that no thread will release. */
 static int churn_stop;
 
+/* The other thread's calls: they take xrt's registry, handle, stream and
+   log locks, and create and free memory, streams and events. */
 static void *churn(void *arg)
 {
     unsigned i;
+    xrt_stream s0 = NULL, stale = NULL;
+    xrt_event e0 = NULL;
+    void *d0 = NULL;
     (void)arg;
+    if (xrt_stream_create(&s0) || xrt_event_create(&e0, 0) || xrt_malloc(&d0, 64) || xrt_stream_create(&stale) ||
+        xrt_stream_destroy(stale))
+        return (void *)1;
     for (i = 0; !__atomic_load_n(&churn_stop, __ATOMIC_ACQUIRE); i++) {
+        xrt_pointer_attributes a;
         void *p = NULL;
-        xrt_stream s;
-        xrt_event e;
+        int n;
+        xrt_pointer_get_attributes(&a, d0);
+        xrt_backend_count(&n);
+        xrt_stream_query(stale); /* an error: the log path */
+        xrt_memset_async(d0, (int)i, 64, s0);
+        xrt_event_record(e0, s0);
+        xrt_event_query(e0);
+        xrt_stream_query(s0);
         if (xrt_malloc(&p, 64) == XRT_SUCCESS) xrt_free(p);
-        xrt_malloc(&p, 0); /* an error: the log path */
-        if (i % 8 == 0 && xrt_stream_create(&s) == XRT_SUCCESS) {
-            xrt_launch_host_func(s, nop, NULL);
-            xrt_stream_destroy(s);
-        }
-        if (xrt_event_create(&e, 0) == XRT_SUCCESS) {
-            xrt_event_record(e, NULL);
-            xrt_event_destroy(e);
+        if (i % 8 == 0) {
+            xrt_stream s;
+            xrt_event e;
+            if (xrt_stream_create(&s) == XRT_SUCCESS) {
+                xrt_launch_host_func(s, nop, NULL);
+                xrt_stream_destroy(s);
+            }
+            if (xrt_event_create(&e, 0) == XRT_SUCCESS) {
+                xrt_event_record(e, NULL);
+                xrt_event_destroy(e);
+            }
         }
     }
+    xrt_stream_synchronize(s0);
+    xrt_event_destroy(e0);
+    xrt_stream_destroy(s0);
+    xrt_free(d0);
     return NULL;
 }
 
@@ -469,9 +499,16 @@ static void test_fork_while_another_thread_calls(void **state)
 {
     enum { FORKS = 12 };
     char why[256];
+    void *ret = NULL;
     pthread_t t;
     int k, failed = 0;
     (void)state;
+#ifdef XRT_TEST_ASAN
+    /* gcc's ASan runtime takes no lock around fork() for its allocator: a
+       child forked while any other thread is inside it deadlocks in its own
+       first allocation, xrt or not */
+    SKIP_UNLESS(0, "under ASan: its allocator does not survive fork() during other threads' allocations");
+#endif
     xrt_set_log_level(XRT_LOG_NONE); /* the churn's errors */
     churn_stop = 0;
     assert_int_equal(start_thread(&t, NULL, churn, NULL), 0);
@@ -486,7 +523,8 @@ static void test_fork_while_another_thread_calls(void **state)
         }
     }
     __atomic_store_n(&churn_stop, 1, __ATOMIC_RELEASE);
-    assert_int_equal(pthread_join(t, NULL), 0);
+    assert_int_equal(pthread_join(t, &ret), 0);
+    assert_null(ret); /* its set-up worked */
     xrt_set_log_level(XRT_LOG_WARN);
     OK(xrt_device_synchronize());
     if (failed) fail_msg("fork %d of %d while another thread was in xrt: the child failed (above)", k, FORKS);
@@ -1211,13 +1249,6 @@ static void test_smaller_ones(void **state)
 }
 
 /* >> thread exit: per-thread state is released when a thread exits */
-#if defined(__SANITIZE_ADDRESS__)
-#define XRT_TEST_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define XRT_TEST_ASAN 1
-#endif
-#endif
 #ifdef XRT_TEST_ASAN
 size_t __sanitizer_get_current_allocated_bytes(void);
 #endif
