@@ -14,7 +14,8 @@ fail=0
 ok()  { pass=$((pass + 1)); echo "  ok    $1"; }
 skip() { echo "  skipped: $1"; }
 have() { command -v "$1" > /dev/null; }
-bad() { fail=$((fail + 1)); echo "  FAIL  $1"; sed 's/^/        /' "$2" | tail -40; }
+show() { echo "  FAIL  $1"; sed 's/^/        /' "$2" | tail -40; }
+bad() { fail=$((fail + 1)); show "$@"; }
 
 # step NAME CMD...: a single check.
 step() {
@@ -35,7 +36,7 @@ cmocka() {
     pass=$((pass + p))
     fail=$((fail + f))
     if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then bad "$name (exit $rc)" "$log"; return; fi
-    if [ "$f" -ne 0 ]; then bad "$name: $f failed" "$log"; else echo "  ok    $name: $p tests"; fi
+    if [ "$f" -ne 0 ]; then show "$name: $f failed" "$log"; else echo "  ok    $name: $p tests"; fi
 }
 
 echo "== compile matrix"
