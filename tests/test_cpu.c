@@ -24,7 +24,7 @@ static void opener_start(opener *o, gate *g, int ms)
 {
     o->g = g;
     o->ms = ms;
-    assert_int_equal(pthread_create(&o->thread, NULL, opener_main, o), 0);
+    assert_int_equal(start_thread(&o->thread, NULL, opener_main, o), 0);
 }
 
 static void opener_join(opener *o) { assert_int_equal(pthread_join(o->thread, NULL), 0); }
@@ -482,7 +482,7 @@ static void test_device_synchronize_blocks_no_other_thread(void **state)
     OK(xrt_launch_host_func(x, gate_wait, &gates[0]));
     gate_wait_entered(&gates[0]);
     opener_start(&watchdog, &gates[0], 5000); /* a call that waits for X fails the test, not hangs */
-    assert_int_equal(pthread_create(&y.thread, NULL, syncer_main, &y), 0);
+    assert_int_equal(start_thread(&y.thread, NULL, syncer_main, &y), 0); /* on this group's backend */
     sleep_ms(50); /* let it block in xrt_device_synchronize */
     assert_false(flag(&y.done));
 

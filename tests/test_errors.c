@@ -472,7 +472,7 @@ static void test_last_error(void **state)
     assert_int_equal(xrt_peek_at_last_error(), XRT_SUCCESS);
 
     /* the last error is per thread */
-    assert_int_equal(pthread_create(&t, NULL, error_in_thread, NULL), 0);
+    assert_int_equal(start_thread(&t, NULL, error_in_thread, NULL), 0);
     assert_int_equal(pthread_join(t, &ret), 0);
     assert_int_equal((uintptr_t)ret, XRT_ERROR_INVALID_VALUE);
     assert_int_equal(xrt_peek_at_last_error(), XRT_SUCCESS);

@@ -160,11 +160,7 @@ static xrt_status reuse_free(const xrt_backend *self, void *p)
     return XRT_SUCCESS;
 }
 
-static void *free_on_reuse(void *arg)
-{
-    OK(xrt_set_backend("reuse"));
-    return (void *)(uintptr_t)xrt_free(arg);
-}
+static void *free_on_reuse(void *arg) { return (void *)(uintptr_t)xrt_free(arg); }
 
 static void test_address_reused_during_free(void **state)
 {
@@ -180,7 +176,7 @@ static void test_address_reused_during_free(void **state)
     OK(xrt_register_backend(&reuse));
     OK(xrt_set_backend("reuse"));
     OK(xrt_malloc(&p, 64));
-    assert_int_equal(pthread_create(&t, NULL, free_on_reuse, p), 0);
+    assert_int_equal(start_thread(&t, "reuse", free_on_reuse, p), 0);
     gate_wait_entered(&reuse_gate);
     OK(xrt_malloc(&q, 64)); /* the same address, while the first free is unfinished */
     assert_ptr_equal(p, q);
@@ -417,6 +413,8 @@ static void test_env_selects_backend(void **state)
     assert_string_equal(current_backend(), first_available());
 }
 
+/* A new thread that uses the process default: these tests are about the
+   default itself, so their threads do not select a backend. */
 static void *thread_malloc_status(void *arg)
 {
     void *p = NULL;
@@ -698,6 +696,8 @@ static void *thread_starts_xrt(void *arg)
 {
     void *p = NULL;
     xrt_status st;
+    /* on the process default: the first call of each thread takes part in
+       starting xrt, which an explicit xrt_set_backend would do before the barrier */
     pthread_barrier_wait(&barrier);
     /* half call xrt_init, half let their first call initialise */
     st = ((uintptr_t)arg % 2) ? xrt_init() : xrt_malloc(&p, 64);

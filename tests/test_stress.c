@@ -34,14 +34,20 @@ static void note_failure(const char *what, int line)
     } while (0)
 #define CHECK_OK(call) CHECK((call) == XRT_SUCCESS)
 
+/* The threads run on the group's backend, not the process default (a GPU
+   backend on a machine that has one): the shared stream is the group's. */
 static void run_threads(void *(*fn)(void *))
 {
     pthread_t t[THREADS];
     intptr_t i;
     failures = 0;
     first_failure[0] = 0;
-    for (i = 0; i < THREADS; i++) assert_int_equal(pthread_create(&t[i], NULL, fn, (void *)i), 0);
-    for (i = 0; i < THREADS; i++) assert_int_equal(pthread_join(t[i], NULL), 0);
+    void *ret;
+    for (i = 0; i < THREADS; i++) assert_int_equal(start_thread(&t[i], xrt_test_backend, fn, (void *)i), 0);
+    for (i = 0; i < THREADS; i++) {
+        assert_int_equal(pthread_join(t[i], &ret), 0);
+        if (ret == XRT_TEST_NO_BACKEND) note_failure("a thread could not select the group's backend", __LINE__);
+    }
     assert_int_equal(xrt_device_synchronize(), XRT_SUCCESS);
     if (failures) fail_msg("%d failures; first: %s", failures, first_failure);
 }

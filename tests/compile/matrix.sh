@@ -1,7 +1,8 @@
 #!/bin/sh
 # The compile matrix, run from the repository root by tests/run.sh. Writes
-# build/matrix.results: one line per check, "ok|<name>|<log>" or
-# "fail|<name>|<log>", logs in build/test-logs/. Checks run in parallel.
+# build/matrix.results: one line per check, "ok|<name>|<log>",
+# "fail|<name>|<log>" or, when its compiler is not installed,
+# "skip|<name>|<reason>"; logs in build/test-logs/. Checks run in parallel.
 #
 #   - the user-visible header (no XRT_IMPL) as C11 and C++11/17 with gcc,
 #     clang, g++ and clang++, and that it pulls no vendor header;
@@ -30,12 +31,28 @@ rm -f "$OUT"/*.res
 
 n=0
 running=0
+# The compiler of a check that is not installed (gcc, g++, clang, clang++
+# named as a word of its command line), or nothing.
+missing_compiler() {
+    for tool in gcc g++ clang clang++; do
+        case " $1 " in
+        *" $tool "*) command -v "$tool" > /dev/null || { echo "$tool"; return; } ;;
+        esac
+    done
+}
+
 # check NAME CMD: runs CMD (a shell command line) in the background; its
-# output goes to the check's log, its exit status decides ok or fail.
+# output goes to the check's log, its exit status decides ok or fail. A check
+# whose compiler is missing is recorded as "skip|NAME|<reason>".
 check() {
     n=$((n + 1))
     id=$(printf '%03d' "$n")
     log="$LOG/matrix-$(echo "$1" | tr -c 'A-Za-z0-9_.+-' '_').log"
+    tool=$(missing_compiler "$2")
+    if [ -n "$tool" ]; then
+        echo "skip|$1|$tool is not installed" > "$OUT/$id.res"
+        return
+    fi
     (
         if sh -c "$2" > "$log" 2>&1; then r=ok; else r=fail; fi
         echo "$r|$1|$log" > "$OUT/$id.res"

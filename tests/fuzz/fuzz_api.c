@@ -1,0 +1,502 @@
+/* libFuzzer target: random sequences of API calls on the CPU backend, each
+   checked against a simple model. Build: make fuzz (tests/fuzz/fuzz.mk).
+
+   The model keeps, for up to four xrt allocations (device, pinned host or
+   stream-ordered) and two plain host arrays, the value of every byte that is
+   known; the live and destroyed streams and events; and the number of host
+   functions enqueued. Each call's status must be the one the model expects:
+   success with the contents updated; invalid value for a size 0 allocation or
+   a range that leaves its allocation (also sizes near SIZE_MAX, where the
+   arithmetic would wrap); out of memory for a huge allocation; invalid
+   pointer for a bad free; invalid memcpy kind for a kind that does not match
+   the pointers; invalid handle for a destroyed, garbage or wrong-kind handle.
+   Where a call has two faults, either status is accepted. Data is compared
+   after synchronizing. So that the model stays deterministic, work that
+   touches data is kept on one stream at a time: before data work moves to
+   another stream, the harness synchronizes the previous one.
+
+   Input: a sequence of operations, one byte each for the opcode and then its
+   arguments; a short input runs out of arguments and reads zeros. */
+#define XRT_IMPL
+#define XRT_ENABLE_CPU
+#include "xrt.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "fuzz_api: op %d: %s: ", op_index, #cond);                             \
+            fprintf(stderr, __VA_ARGS__);                                                          \
+            fprintf(stderr, " (last error: %s)\n", xrt_get_last_error_string());                  \
+            abort();                                                                               \
+        }                                                                                          \
+    } while (0)
+
+/* The status must be one of the (one or two) expected. */
+#define EXPECT2(call, a, b)                                                                        \
+    do {                                                                                           \
+        xrt_status st_ = (call);                                                                   \
+        if (trace) fprintf(stderr, "  %s -> %s\n", #call, xrt_status_string(st_));                 \
+        CHECK(st_ == (a) || st_ == (b), "%s -> %s, expected %s%s%s", #call, xrt_status_string(st_), \
+              xrt_status_string(a), (a) == (b) ? "" : " or ", (a) == (b) ? "" : xrt_status_string(b)); \
+    } while (0)
+#define EXPECT(call, a) EXPECT2(call, a, a)
+
+enum { BUFS = 4, HOSTS = 2, HOST_SIZE = 4096, MAX_ALLOC = 4096, STREAMS = 3, EVENTS = 3, STALE = 8 };
+enum { NONE = 0, DEVICE, PINNED, ASYNC };
+enum { ANYWHERE = STREAMS + 1 };
+
+typedef struct buffer {
+    unsigned char *p;
+    size_t size;
+    int kind;
+    unsigned char model[MAX_ALLOC], known[MAX_ALLOC];
+} buffer;
+
+static struct {
+    const uint8_t *in;
+    size_t left;
+    buffer buf[BUFS];
+    unsigned char host[HOSTS][HOST_SIZE], host_model[HOSTS][HOST_SIZE], host_known[HOSTS][HOST_SIZE];
+    xrt_stream s[STREAMS];
+    xrt_event e[EVENTS];
+    unsigned eflags[EVENTS];
+    int erec[EVENTS];  /* stream slot of the latest record + 1; 0: never recorded */
+    int edone[EVENTS]; /* the latest record is known to be complete */
+    void *stale_s[STALE], *stale_e[STALE], *stale_p[STALE];
+    int dirty; /* stream slot (STREAMS = the NULL stream) with unsynchronized data work, -1: none,
+                  ANYWHERE: a destroyed stream's */
+    int host_calls, host_expected;
+} F;
+static int op_index, trace; /* FUZZ_API_TRACE=1: print each call and its status */
+
+/* >> input */
+static unsigned byte(void)
+{
+    if (!F.left) return 0;
+    F.left--;
+    return *F.in++;
+}
+static unsigned u16(void) { unsigned a = byte(); return a | byte() << 8; }
+
+/* A size: mostly small, sometimes 0, sometimes near SIZE_MAX. */
+static size_t any_size(size_t small)
+{
+    unsigned sel = byte();
+    if (sel < 200) return small ? u16() % (small + 1) : 0;
+    if (sel < 220) return 0;
+    return SIZE_MAX - byte();
+}
+
+/* >> streams: slot STREAMS is the NULL stream */
+static int stream_slot(void) { return (int)(byte() % (STREAMS + 1)); }
+static xrt_stream stream_of(int slot) { return slot == STREAMS ? NULL : F.s[slot]; }
+static int stream_ok(int slot) { return slot == STREAMS || F.s[slot] != NULL; }
+
+/* The latest records on stream `slot` (-1: every stream) have completed. */
+static void events_done(int slot)
+{
+    int i;
+    for (i = 0; i < EVENTS; i++)
+        if (F.e[i] && F.erec[i] && (slot < 0 || F.erec[i] == slot + 1)) F.edone[i] = 1;
+}
+
+static void sync_slot(int slot)
+{
+    if (slot == STREAMS) EXPECT(xrt_stream_synchronize(NULL), XRT_SUCCESS);
+    else if (F.s[slot]) EXPECT(xrt_stream_synchronize(F.s[slot]), XRT_SUCCESS);
+    if (F.dirty == slot) F.dirty = -1;
+    events_done(slot);
+}
+
+static void all_done(void)
+{
+    EXPECT(xrt_device_synchronize(), XRT_SUCCESS);
+    F.dirty = -1;
+    events_done(-1);
+}
+
+/* Data work goes to `slot` next: the previous stream with data work finishes first. */
+static void data_on(int slot)
+{
+    if (F.dirty >= 0 && F.dirty != slot) all_done();
+    F.dirty = slot;
+}
+
+
+static void remember(void **list, void *h)
+{
+    memmove(list + 1, list, (STALE - 1) * sizeof *list);
+    list[0] = h;
+}
+
+/* >> memory: a side of a copy or set */
+typedef struct side {
+    unsigned char *p, *model, *known;
+    size_t room;      /* bytes from p to the end of its memory */
+    int xrt;          /* an xrt allocation (range-checked) */
+    int device;       /* device memory for the kind check */
+} side;
+
+/* A pointer inside a live buffer or a host array. Returns 0 if the chosen
+   buffer is not allocated. */
+static int pick_side(side *sd)
+{
+    unsigned which = byte() % (BUFS + HOSTS);
+    size_t off;
+    if (which < BUFS) {
+        buffer *b = &F.buf[which];
+        if (!b->p) return 0;
+        off = u16() % b->size;
+        sd->p = b->p + off;
+        sd->model = b->model + off;
+        sd->known = b->known + off;
+        sd->room = b->size - off;
+        sd->xrt = 1;
+        sd->device = b->kind != PINNED;
+    } else {
+        which -= BUFS;
+        off = u16() % HOST_SIZE;
+        sd->p = F.host[which] + off;
+        sd->model = F.host_model[which] + off;
+        sd->known = F.host_known[which] + off;
+        sd->room = HOST_SIZE - off;
+        sd->xrt = 0;
+        sd->device = 0;
+    }
+    return 1;
+}
+
+static int overlaps(const side *a, const side *b, size_t n)
+{
+    return a->p < b->p + n && b->p < a->p + n;
+}
+
+/* >> operations */
+static void op_malloc(void)
+{
+    int slot = (int)(byte() % BUFS), kind = 1 + (int)(byte() % 3), ss = stream_slot();
+    size_t size = any_size(MAX_ALLOC);
+    buffer *b = &F.buf[slot];
+    void *p = &p;
+    xrt_status st, want;
+    if (b->p) return;
+    if (kind == ASYNC && !stream_ok(ss)) return;
+    want = size == 0 ? XRT_ERROR_INVALID_VALUE : size > MAX_ALLOC ? XRT_ERROR_OUT_OF_MEMORY : XRT_SUCCESS;
+    st = kind == DEVICE ? xrt_malloc(&p, size) : kind == PINNED ? xrt_malloc_host(&p, size)
+                                                                 : xrt_malloc_async(&p, size, stream_of(ss));
+    if (trace) fprintf(stderr, "  malloc kind %d, %zu bytes -> %s\n", kind, size, xrt_status_string(st));
+    CHECK(st == want, "malloc (kind %d) of %zu bytes -> %s, expected %s", kind, size, xrt_status_string(st),
+          xrt_status_string(want));
+    if (st != XRT_SUCCESS) {
+        CHECK(p == NULL, "a failed allocation left %p", p);
+        return;
+    }
+    CHECK(((uintptr_t)p % XRT_ALIGNMENT) == 0, "%p is not aligned", p);
+    b->p = (unsigned char *)p;
+    b->size = size;
+    b->kind = kind;
+    memset(b->known, 0, sizeof b->known);
+}
+
+static void op_free(void)
+{
+    int slot = (int)(byte() % BUFS), how = (int)(byte() % 4), ss = stream_slot(), i;
+    buffer *b = &F.buf[slot];
+    xrt_status st;
+    if (how == 3) { /* a stale pointer, when no live buffer holds that address now */
+        unsigned char *p = (unsigned char *)F.stale_p[byte() % STALE];
+        if (!p) return;
+        for (i = 0; i < BUFS; i++)
+            if (F.buf[i].p && p >= F.buf[i].p && p < F.buf[i].p + F.buf[i].size) return;
+        EXPECT(xrt_free(p), XRT_ERROR_INVALID_POINTER);
+        EXPECT(xrt_free_host(p), XRT_ERROR_INVALID_POINTER);
+        return;
+    }
+    if (!b->p) return;
+    if (how == 2) { /* inside, not at the start */
+        if (b->size < 2) return;
+        EXPECT(xrt_free(b->p + 1 + byte() % (b->size - 1)), XRT_ERROR_INVALID_POINTER);
+        return;
+    }
+    if (how == 1 && stream_ok(ss)) { /* stream-ordered */
+        if (b->kind == PINNED) {
+            EXPECT(xrt_free_async(b->p, stream_of(ss)), XRT_ERROR_INVALID_POINTER);
+            return;
+        }
+        data_on(ss);
+        st = xrt_free_async(b->p, stream_of(ss));
+    } else if (byte() % 4 == 0) { /* the wrong function for its type */
+        EXPECT(b->kind == PINNED ? xrt_free(b->p) : xrt_free_host(b->p), XRT_ERROR_INVALID_POINTER);
+        return;
+    } else {
+        st = b->kind == PINNED ? xrt_free_host(b->p) : xrt_free(b->p);
+        F.dirty = -1; /* a free waits for all queued work */
+        events_done(-1);
+    }
+    if (trace) fprintf(stderr, "  free -> %s\n", xrt_status_string(st));
+    CHECK(st == XRT_SUCCESS, "free of a live buffer -> %s", xrt_status_string(st));
+    remember(F.stale_p, b->p);
+    b->p = NULL;
+}
+
+static void op_memset(void)
+{
+    side d;
+    int value = (int)byte(), async = (int)(byte() & 1), ss = stream_slot();
+    size_t n;
+    xrt_status st, want;
+    if (!pick_side(&d) || !stream_ok(ss)) return;
+    n = any_size(d.room + 64);
+    if (n == 0) want = XRT_SUCCESS;
+    else if (!d.xrt) want = XRT_ERROR_INVALID_POINTER; /* plain host memory */
+    else if (n > d.room) want = XRT_ERROR_INVALID_VALUE;
+    else want = XRT_SUCCESS;
+    if (want == XRT_SUCCESS && n) data_on(async ? ss : STREAMS);
+    st = async ? xrt_memset_async(d.p, value, n, stream_of(ss)) : xrt_memset(d.p, value, n);
+    if (trace) fprintf(stderr, "  memset%s %zu bytes -> %s\n", async ? "_async" : "", n, xrt_status_string(st));
+    CHECK(st == want, "memset%s of %zu bytes (%zu in range) -> %s, expected %s", async ? "_async" : "", n, d.room,
+          xrt_status_string(st), xrt_status_string(want));
+    if (st == XRT_SUCCESS && n) {
+        memset(d.model, value, n);
+        memset(d.known, 1, n);
+        if (!async) F.dirty = -1;
+    }
+}
+
+static int kind_fits(xrt_memcpy_kind k, const side *dst, const side *src)
+{
+    int want_dst = k == XRT_MEMCPY_HOST_TO_DEVICE || k == XRT_MEMCPY_DEVICE_TO_DEVICE;
+    int want_src = k == XRT_MEMCPY_DEVICE_TO_HOST || k == XRT_MEMCPY_DEVICE_TO_DEVICE;
+    if (k == XRT_MEMCPY_DEFAULT) return 1;
+    return dst->device == want_dst && src->device == want_src;
+}
+
+static void op_memcpy(void)
+{
+    side d, s;
+    unsigned kb = byte();
+    xrt_memcpy_kind kind = kb < 160 ? XRT_MEMCPY_DEFAULT : (xrt_memcpy_kind)(kb % 6); /* 5: not a kind */
+    int async = (int)(byte() & 1), ss = stream_slot();
+    size_t n, room;
+    xrt_status st, a = XRT_SUCCESS, b = XRT_SUCCESS;
+    if (!pick_side(&d) || !pick_side(&s) || !stream_ok(ss)) return;
+    room = d.room < s.room ? d.room : s.room;
+    n = any_size(room + 64);
+    if ((unsigned)kind > XRT_MEMCPY_DEFAULT) a = b = XRT_ERROR_INVALID_MEMCPY_KIND;
+    else if (n == 0) a = b = XRT_SUCCESS;
+    else {
+        int range = (d.xrt && n > d.room) || (s.xrt && n > s.room);
+        int kind_bad = !kind_fits(kind, &d, &s);
+        if (!range && ((!d.xrt && n > d.room) || (!s.xrt && n > s.room))) return; /* would overrun plain memory */
+        if (range) a = XRT_ERROR_INVALID_VALUE;
+        if (kind_bad) b = XRT_ERROR_INVALID_MEMCPY_KIND;
+        if (range && !kind_bad) b = a;
+        if (kind_bad && !range) a = b;
+        if (a == XRT_SUCCESS && overlaps(&d, &s, n)) return; /* memcpy's own rule */
+    }
+    if (a == XRT_SUCCESS && n) data_on(async ? ss : STREAMS);
+    st = async ? xrt_memcpy_async(d.p, s.p, n, kind, stream_of(ss)) : xrt_memcpy(d.p, s.p, n, kind);
+    if (trace) fprintf(stderr, "  memcpy%s %zu bytes, kind %d -> %s\n", async ? "_async" : "", n, (int)kind, xrt_status_string(st));
+    CHECK(st == a || st == b, "memcpy%s of %zu bytes (room %zu, %zu; xrt %d, %d; kind %d) -> %s, expected %s",
+          async ? "_async" : "", n, d.room, s.room, d.xrt, s.xrt, (int)kind, xrt_status_string(st), xrt_status_string(a));
+    if (st == XRT_SUCCESS && n) {
+        memmove(d.model, s.model, n);
+        memmove(d.known, s.known, n);
+        if (!async) F.dirty = -1;
+    }
+}
+
+/* Synchronizes and compares a buffer or host array with the model. */
+static void op_check(void)
+{
+    static unsigned char back[MAX_ALLOC];
+    unsigned which = byte() % (BUFS + HOSTS);
+    size_t i, n;
+    const unsigned char *got, *model, *known;
+    all_done();
+    if (which < BUFS) {
+        buffer *b = &F.buf[which];
+        xrt_pointer_attributes a;
+        if (!b->p) return;
+        n = b->size;
+        EXPECT(xrt_pointer_get_attributes(&a, b->p + n - 1), XRT_SUCCESS);
+        CHECK(a.base == b->p && a.size == n && a.type == (b->kind == PINNED ? XRT_MEMORY_PINNED_HOST : XRT_MEMORY_DEVICE),
+              "attributes: base %p size %zu type %d", a.base, a.size, (int)a.type);
+        EXPECT(xrt_memcpy(back, b->p, n, XRT_MEMCPY_DEFAULT), XRT_SUCCESS);
+        got = back;
+        model = b->model;
+        known = b->known;
+    } else {
+        n = HOST_SIZE;
+        got = F.host[which - BUFS];
+        model = F.host_model[which - BUFS];
+        known = F.host_known[which - BUFS];
+    }
+    for (i = 0; i < n; i++) CHECK(!known[i] || got[i] == model[i], "byte %zu is 0x%02x, model 0x%02x", i, got[i], model[i]);
+}
+
+static void count_up(void *user) { __atomic_add_fetch((int *)user, 1, __ATOMIC_ACQ_REL); }
+
+static void op_stream(void)
+{
+    int slot = (int)(byte() % STREAMS), what = (int)(byte() % 6);
+    xrt_stream s = F.s[slot];
+    if (what == 0) { /* create, or destroy the live one */
+        if (!s) {
+            EXPECT(xrt_stream_create(&F.s[slot]), XRT_SUCCESS);
+            CHECK(F.s[slot] != NULL, "no handle");
+            return;
+        }
+        if (F.dirty == slot) F.dirty = ANYWHERE; /* its work completes on its own, in its own time */
+        EXPECT(xrt_stream_destroy(s), XRT_SUCCESS);
+        remember(F.stale_s, s);
+        F.s[slot] = NULL;
+        return;
+    }
+    if (!s) return;
+    if (what == 1) sync_slot(slot);
+    else if (what == 2) EXPECT2(xrt_stream_query(s), XRT_SUCCESS, XRT_ERROR_NOT_READY);
+    else if (what == 3) {
+        EXPECT(xrt_launch_host_func(s, count_up, &F.host_calls), XRT_SUCCESS);
+        F.host_expected++;
+    } else if (what == 4) {
+        int e = (int)(byte() % EVENTS);
+        if (F.e[e]) EXPECT(xrt_stream_wait_event(s, F.e[e]), XRT_SUCCESS);
+    } else {
+        EXPECT(xrt_launch_host_func(s, NULL, NULL), XRT_ERROR_INVALID_VALUE);
+    }
+}
+
+static void op_event(void)
+{
+    int slot = (int)(byte() % EVENTS), what = (int)(byte() % 6), ss;
+    xrt_event e = F.e[slot];
+    float ms;
+    if (what == 0) {
+        if (!e) {
+            unsigned flags = byte();
+            flags = flags < 200 ? flags % 4 : flags; /* mostly valid */
+            EXPECT(xrt_event_create(&F.e[slot], flags), flags < 4 ? XRT_SUCCESS : XRT_ERROR_INVALID_VALUE);
+            F.eflags[slot] = flags;
+            F.erec[slot] = F.edone[slot] = 0;
+            return;
+        }
+        EXPECT(xrt_event_destroy(e), XRT_SUCCESS);
+        remember(F.stale_e, e);
+        F.e[slot] = NULL;
+        return;
+    }
+    if (!e) return;
+    if (what == 1) {
+        ss = stream_slot();
+        if (!stream_ok(ss)) return;
+        EXPECT(xrt_event_record(e, stream_of(ss)), XRT_SUCCESS);
+        F.erec[slot] = ss + 1;
+        F.edone[slot] = 0;
+    } else if (what == 2) {
+        if (!F.erec[slot] || F.edone[slot]) EXPECT(xrt_event_query(e), XRT_SUCCESS);
+        else EXPECT2(xrt_event_query(e), XRT_SUCCESS, XRT_ERROR_NOT_READY);
+    } else if (what == 3) {
+        EXPECT(xrt_event_synchronize(e), XRT_SUCCESS);
+        if (F.erec[slot]) F.edone[slot] = 1;
+        EXPECT(xrt_event_query(e), XRT_SUCCESS);
+    } else {
+        int o = (int)(byte() % EVENTS), bad, known;
+        if (!F.e[o]) return;
+        bad = ((F.eflags[slot] | F.eflags[o]) & XRT_EVENT_DISABLE_TIMING) || !F.erec[slot] || !F.erec[o];
+        known = (!F.erec[slot] || F.edone[slot]) && (!F.erec[o] || F.edone[o]);
+        /* with an event pending, which answer comes first is not specified */
+        if (bad) EXPECT2(xrt_event_elapsed_time(&ms, e, F.e[o]), XRT_ERROR_INVALID_HANDLE, known ? XRT_ERROR_INVALID_HANDLE : XRT_ERROR_NOT_READY);
+        else if (known) EXPECT(xrt_event_elapsed_time(&ms, e, F.e[o]), XRT_SUCCESS);
+        else EXPECT2(xrt_event_elapsed_time(&ms, e, F.e[o]), XRT_SUCCESS, XRT_ERROR_NOT_READY);
+    }
+}
+
+/* Destroyed, garbage and wrong-kind handles: invalid handle, nothing else. */
+static int live_handle(const void *h)
+{
+    int i;
+    if (!h) return 0;
+    for (i = 0; i < STREAMS; i++)
+        if ((const void *)F.s[i] == h) return 1;
+    for (i = 0; i < EVENTS; i++)
+        if ((const void *)F.e[i] == h) return 1;
+    return 0;
+}
+
+static void op_bad_handle(void)
+{
+    unsigned src = byte() % 4, call = byte() % 10;
+    void *h;
+    unsigned char tmp[16] = {0};
+    float ms;
+    if (src == 0) h = F.stale_s[byte() % STALE];
+    else if (src == 1) h = F.stale_e[byte() % STALE];
+    else if (src == 2) { /* a live handle of the other kind */
+        int i = (int)(byte() % STREAMS);
+        h = byte() & 1 ? (void *)F.s[i] : (void *)F.e[i % EVENTS];
+        if (!h) return;
+        /* passed below as the other kind only */
+        if ((void *)F.s[i] == h) {
+            EXPECT(xrt_event_query((xrt_event)h), XRT_ERROR_INVALID_HANDLE);
+            EXPECT(xrt_event_destroy((xrt_event)h), XRT_ERROR_INVALID_HANDLE);
+        } else {
+            EXPECT(xrt_stream_query((xrt_stream)h), XRT_ERROR_INVALID_HANDLE);
+            EXPECT(xrt_stream_destroy((xrt_stream)h), XRT_ERROR_INVALID_HANDLE);
+        }
+        return;
+    } else {
+        uintptr_t v = 0;
+        int k;
+        for (k = 0; k < 8; k++) v |= (uintptr_t)byte() << (8 * k);
+        h = (void *)v;
+    }
+    if (!h || live_handle(h)) return;
+    switch (call) {
+    case 0: EXPECT(xrt_stream_query((xrt_stream)h), XRT_ERROR_INVALID_HANDLE); break;
+    case 1: EXPECT(xrt_stream_synchronize((xrt_stream)h), XRT_ERROR_INVALID_HANDLE); break;
+    case 2: EXPECT(xrt_stream_destroy((xrt_stream)h), XRT_ERROR_INVALID_HANDLE); break;
+    case 3: EXPECT(xrt_launch_host_func((xrt_stream)h, count_up, &F.host_calls), XRT_ERROR_INVALID_HANDLE); break;
+    case 4: EXPECT(xrt_memcpy_async(tmp, tmp + 8, 8, XRT_MEMCPY_HOST_TO_HOST, (xrt_stream)h), XRT_ERROR_INVALID_HANDLE); break;
+    case 5: EXPECT(xrt_event_query((xrt_event)h), XRT_ERROR_INVALID_HANDLE); break;
+    case 6: EXPECT(xrt_event_synchronize((xrt_event)h), XRT_ERROR_INVALID_HANDLE); break;
+    case 7: EXPECT(xrt_event_destroy((xrt_event)h), XRT_ERROR_INVALID_HANDLE); break;
+    case 8: EXPECT(xrt_event_record((xrt_event)h, NULL), XRT_ERROR_INVALID_HANDLE); break;
+    default: EXPECT(xrt_event_elapsed_time(&ms, (xrt_event)h, (xrt_event)h), XRT_ERROR_INVALID_HANDLE); break;
+    }
+}
+
+static void cleanup(void)
+{
+    int i;
+    all_done();
+    CHECK(__atomic_load_n(&F.host_calls, __ATOMIC_ACQUIRE) == F.host_expected, "%d host functions ran, %d enqueued",
+          F.host_calls, F.host_expected);
+    for (i = 0; i < BUFS; i++)
+        if (F.buf[i].p) EXPECT(F.buf[i].kind == PINNED ? xrt_free_host(F.buf[i].p) : xrt_free(F.buf[i].p), XRT_SUCCESS);
+    for (i = 0; i < STREAMS; i++)
+        if (F.s[i]) EXPECT(xrt_stream_destroy(F.s[i]), XRT_SUCCESS);
+    for (i = 0; i < EVENTS; i++)
+        if (F.e[i]) EXPECT(xrt_event_destroy(F.e[i]), XRT_SUCCESS);
+    xrt_shutdown();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static void (*const ops[])(void) = {op_malloc, op_free, op_memset, op_memcpy, op_check, op_stream, op_event, op_bad_handle};
+    memset(&F, 0, sizeof F);
+    trace = getenv("FUZZ_API_TRACE") != NULL;
+    F.in = data;
+    F.left = size;
+    F.dirty = -1;
+    xrt_set_log_level(XRT_LOG_NONE); /* the expected failures */
+    if (xrt_set_backend("cpu") != XRT_SUCCESS) abort();
+    for (op_index = 0; F.left && op_index < 256; op_index++) ops[byte() % (sizeof ops / sizeof ops[0])]();
+    cleanup();
+    return 0;
+}

@@ -1,0 +1,306 @@
+/* Allocation-failure injection. xrt routes every allocation of its own (the
+   core's tables and records, the backends' objects, the CPU backend's memory)
+   through XRT_MALLOC, XRT_CALLOC, XRT_REALLOC, XRT_ALIGNED_ALLOC and XRT_FREE, which a program
+   may define before it includes xrt.h in its XRT_IMPL unit (as stb does).
+   This program defines them to a counting allocator that fails the Nth call,
+   and runs a representative scenario (init, allocations, streams, events,
+   copies, frees, shutdown) for every N up to the number of allocations it
+   makes, twice: with one failure at the Nth call, and with every call
+   from the Nth on failing. Each N runs in a forked child, so a crash fails
+   that N. For each: every call returns XRT_SUCCESS or XRT_ERROR_OUT_OF_MEMORY
+   (a failed allocation leaves *ptr NULL and a detail naming the call),
+   nothing xrt allocated is left after xrt_shutdown, and once allocations
+   succeed again xrt works (at once if xrt_init had succeeded, else after
+   xrt_shutdown). Under ASan and valgrind (make test) the same runs also check
+   every access. */
+#define _GNU_SOURCE /* before any header: xrt.h comes after the allocator */
+#include <stddef.h>
+#include <stdlib.h>
+
+/* >> the counting allocator */
+static struct {
+    long calls;     /* allocation calls while counting */
+    long fail_at;   /* the call that fails (1-based); 0: none */
+    int persistent; /* every call from fail_at on fails */
+    int counting;
+    long failed;    /* calls that were made to fail */
+    long live;      /* blocks from these functions not yet freed */
+} oom;
+
+/* Returns 1 if this allocation call must fail. */
+static inline int oom_fail_now(void)
+{
+    long n;
+    if (!__atomic_load_n(&oom.counting, __ATOMIC_ACQUIRE)) return 0;
+    n = __atomic_add_fetch(&oom.calls, 1, __ATOMIC_ACQ_REL);
+    if (!oom.fail_at || n < oom.fail_at || (n > oom.fail_at && !oom.persistent)) return 0;
+    __atomic_add_fetch(&oom.failed, 1, __ATOMIC_ACQ_REL);
+    return 1;
+}
+
+static inline void *oom_malloc(size_t size)
+{
+    void *p = oom_fail_now() ? NULL : malloc(size);
+    if (p) __atomic_add_fetch(&oom.live, 1, __ATOMIC_ACQ_REL);
+    return p;
+}
+
+static inline void *oom_calloc(size_t n, size_t size)
+{
+    void *p = oom_fail_now() ? NULL : calloc(n, size);
+    if (p) __atomic_add_fetch(&oom.live, 1, __ATOMIC_ACQ_REL);
+    return p;
+}
+
+static inline void *oom_aligned_alloc(size_t align, size_t size)
+{
+    void *p = oom_fail_now() ? NULL : aligned_alloc(align, size);
+    if (p) __atomic_add_fetch(&oom.live, 1, __ATOMIC_ACQ_REL);
+    return p;
+}
+
+static inline void *oom_realloc(void *old, size_t size)
+{
+    void *p;
+    if (!old) return oom_malloc(size);
+    if (oom_fail_now()) return NULL;
+    p = realloc(old, size);
+    return p;
+}
+
+static inline void oom_free(void *p)
+{
+    if (p) __atomic_sub_fetch(&oom.live, 1, __ATOMIC_ACQ_REL);
+    free(p);
+}
+
+#define XRT_MALLOC(size) oom_malloc(size)
+#define XRT_CALLOC(n, size) oom_calloc(n, size)
+#define XRT_REALLOC(p, size) oom_realloc(p, size)
+#define XRT_ALIGNED_ALLOC(align, size) oom_aligned_alloc(align, size)
+#define XRT_FREE(p) oom_free(p)
+#include "xrt_test.h"
+
+/* What a child tells its parent (child_report): the allocation calls it
+   counted, how many it made fail, and that the scenario ran to its end. */
+typedef struct report { long calls; long failed; int done; } report;
+static report rep;
+
+static void arm(long fail_at, int persistent)
+{
+    oom.calls = oom.failed = 0;
+    oom.fail_at = fail_at;
+    oom.persistent = persistent;
+    __atomic_store_n(&oom.counting, 1, __ATOMIC_RELEASE);
+}
+
+static void disarm(void)
+{
+    __atomic_store_n(&oom.counting, 0, __ATOMIC_RELEASE);
+    rep.calls = oom.calls;
+    rep.failed = oom.failed;
+    rep.done = 1;
+    child_report(&rep, sizeof rep);
+}
+
+/* >> the scenario */
+/* A call under injection: success or out of memory, and a failure names the
+   call. Evaluates to 1 on success. */
+#define TRY(call, fn) try_call((call), #call, fn)
+
+static int try_call(xrt_status st, const char *call, const char *fn)
+{
+    if (st == XRT_SUCCESS) return 1;
+    if (st != XRT_ERROR_OUT_OF_MEMORY)
+        CHILD_FAIL("allocation %ld of %ld failed: %s -> %s (\"%s\"), expected success or out of memory", oom.fail_at,
+                   oom.calls, call, xrt_status_string(st), xrt_get_last_error_string());
+    if (!strstr(xrt_get_last_error_string(), fn))
+        CHILD_FAIL("%s -> out of memory, but the detail \"%s\" does not name %s", call, xrt_get_last_error_string(), fn);
+    return 0;
+}
+
+/* An allocation under injection: on failure the out-pointer is NULL. */
+#define TRY_ALLOC(call, p, fn) try_alloc((call), &(p), #call, fn)
+
+static int try_alloc(xrt_status st, void **p, const char *call, const char *fn)
+{
+    if (try_call(st, call, fn)) return 1;
+    if (*p) CHILD_FAIL("%s failed but left %p in its out-pointer", call, *p);
+    return 0;
+}
+
+static int host_calls;
+
+/* Runs the scenario; every step that depends on a failed one is left out. The
+   out-pointers start non-NULL: a failed allocation must clear them.
+   Returns 1 if xrt_init succeeded. */
+static int scenario(const char *backend)
+{
+    enum { N = 4096 };
+    unsigned char *h = NULL;
+    void *d = &d, *ph = &ph, *da = &da;
+    xrt_stream s1 = (xrt_stream)&s1, s2 = (xrt_stream)&s2;
+    xrt_event e = (xrt_event)&e;
+    unsigned caps = 0;
+    int ok_d, ok_ph, ok_da = 0, ok_s1, ok_s2, ok_e, inited, all = 1, i;
+    host_calls = 0;
+    inited = TRY(xrt_init(), "xrt_init");
+    if (!TRY(xrt_set_backend(backend), "xrt_set_backend")) return inited;
+    if (!TRY(xrt_get_capabilities(&caps), "xrt_get_capabilities")) return inited;
+    ok_d = TRY_ALLOC(xrt_malloc(&d, N), d, "xrt_malloc");
+    ok_ph = TRY_ALLOC(xrt_malloc_host(&ph, N), ph, "xrt_malloc_host");
+    if (caps & XRT_CAP_MALLOC_ASYNC) ok_da = TRY_ALLOC(xrt_malloc_async(&da, N, NULL), da, "xrt_malloc_async");
+    ok_s1 = TRY(xrt_stream_create(&s1), "xrt_stream_create");
+    ok_s2 = TRY(xrt_stream_create(&s2), "xrt_stream_create");
+    ok_e = TRY(xrt_event_create(&e, 0), "xrt_event_create");
+    if ((!ok_s1 && s1) || (!ok_s2 && s2)) CHILD_FAIL("xrt_stream_create failed but left a handle");
+    if (!ok_e && e) CHILD_FAIL("xrt_event_create failed but left a handle");
+    h = (unsigned char *)ph;
+    if (ok_d && ok_s1) all &= TRY(xrt_memset_async(d, 0x2b, N, s1), "xrt_memset_async");
+    else all = 0;
+    if (ok_d && ok_ph && ok_s1) all &= TRY(xrt_memcpy_async(ph, d, N, XRT_MEMCPY_DEVICE_TO_HOST, s1), "xrt_memcpy_async");
+    else all = 0;
+    if (ok_e && ok_s1) TRY(xrt_event_record(e, s1), "xrt_event_record");
+    if (ok_e && ok_s2) TRY(xrt_stream_wait_event(s2, e), "xrt_stream_wait_event");
+    if (ok_s1 && (caps & XRT_CAP_HOST_FUNC)) TRY(xrt_launch_host_func(s1, count_up, &host_calls), "xrt_launch_host_func");
+    if (ok_da && ok_s2) TRY(xrt_memset_async(da, 0, N, s2), "xrt_memset_async");
+    if (ok_s1) all &= TRY(xrt_stream_synchronize(s1), "xrt_stream_synchronize");
+    if (ok_s2) TRY(xrt_stream_synchronize(s2), "xrt_stream_synchronize");
+    TRY(xrt_device_synchronize(), "xrt_device_synchronize");
+    if (all && ok_ph)
+        for (i = 0; i < N; i++)
+            if (h[i] != 0x2b) CHILD_FAIL("allocation %ld failed: byte %d of the copy is 0x%02x", oom.fail_at, i, h[i]);
+    if (ok_d) TRY(xrt_memset(d, 0x3c, N), "xrt_memset");
+    if (ok_d && ok_ph) TRY(xrt_memcpy(ph, d, N, XRT_MEMCPY_DEVICE_TO_HOST), "xrt_memcpy");
+    if (ok_da) TRY(xrt_free_async(da, ok_s2 ? s2 : NULL), "xrt_free_async");
+    if (ok_e) TRY(xrt_event_destroy(e), "xrt_event_destroy");
+    if (ok_s1) TRY(xrt_stream_destroy(s1), "xrt_stream_destroy");
+    if (ok_s2) TRY(xrt_stream_destroy(s2), "xrt_stream_destroy");
+    if (ok_d) TRY(xrt_free(d), "xrt_free");
+    if (ok_ph) TRY(xrt_free_host(ph), "xrt_free_host");
+    return inited;
+}
+
+/* With allocations succeeding: everything works. */
+static void works(const char *backend)
+{
+    unsigned char h[256];
+    xrt_stream s;
+    void *d;
+    int i;
+    CHILD_OK(xrt_set_backend(backend));
+    CHILD_OK(xrt_malloc(&d, sizeof h));
+    CHILD_OK(xrt_stream_create(&s));
+    CHILD_OK(xrt_memset_async(d, 0x4d, sizeof h, s));
+    CHILD_OK(xrt_memcpy_async(h, d, sizeof h, XRT_MEMCPY_DEVICE_TO_HOST, s));
+    CHILD_OK(xrt_stream_synchronize(s));
+    for (i = 0; i < (int)sizeof h; i++)
+        if (h[i] != 0x4d) CHILD_FAIL("after the failures: byte %d is 0x%02x", i, h[i]);
+    CHILD_OK(xrt_stream_destroy(s));
+    CHILD_OK(xrt_free(d));
+}
+
+/* >> one N in a child */
+typedef struct round_args { const char *backend; long fail_at; int persistent, warm; } round_args;
+
+static void leak_check(long before, const char *when)
+{
+    if (oom.live != before)
+        CHILD_FAIL("allocation %ld failed%s: %ld block(s) xrt allocated are left %s", oom.fail_at,
+                   oom.persistent ? " (and every one after it)" : "", oom.live - before, when);
+}
+
+static int round_child(void *arg)
+{
+    const round_args *a = (const round_args *)arg;
+    long base;
+    int inited;
+    xrt_test_log_capture();
+    xrt_set_log_level(XRT_LOG_NONE);
+    if (a->warm) { /* the handle table's chunks and the backends' first-use state, before counting */
+        scenario(a->backend);
+        xrt_shutdown();
+    }
+    base = oom.live;
+    arm(a->fail_at, a->persistent);
+    inited = scenario(a->backend);
+    disarm();
+    if (inited) works(a->backend); /* at once: a failure poisoned nothing */
+    xrt_shutdown();
+    if (a->warm) leak_check(base, "after xrt_shutdown");
+    CHILD_OK(xrt_init());
+    works(a->backend);
+    xrt_shutdown();
+    if (a->warm) leak_check(base, "after a second xrt_init and xrt_shutdown");
+    return 0;
+}
+
+/* Runs one round in a child that starts with xrt shut down; returns 1 if it
+   failed (why says how) and fills rep with what it reported. */
+static int run_round(const round_args *a, char *why, size_t n)
+{
+    int bad = run_child_raw(round_child, (void *)(uintptr_t)a, 20, why, n);
+    memset(&rep, 0, sizeof rep);
+    child_report_get(&rep, sizeof rep);
+    return bad;
+}
+
+/* Runs N = 1 .. calls + 4 (the scenario makes about `calls` allocations; a
+   few more or less depending on timing) and lists every failing N. The loop
+   does not depend on what the children report, so that a re-executed child
+   (xrt_test.h) meets the same cases in the same order. Returns the number of
+   N values run; *injected counts those whose child reported a failed
+   allocation and ran to its end. */
+static int injection_pass(const char *backend, long calls, int persistent, int warm, int *failed, int *injected)
+{
+    char why[256];
+    long n;
+    for (n = 1; n <= calls + 4; n++) {
+        round_args a = {backend, n, persistent, warm};
+        if (run_round(&a, why, sizeof why)) {
+            (*failed)++;
+            print_error("%s, %s, allocation %ld fails%s: %s\n", backend, warm ? "warm" : "cold", n,
+                        persistent ? " and every one after it" : "", why);
+            if (*failed > 20) break; /* enough to go on */
+        }
+        *injected += rep.failed > 0;
+    }
+    return (int)n - 1;
+}
+
+static void test_allocation_failures(void **state)
+{
+    const char *backend = xrt_test_backend;
+    round_args probe = {backend, 0, 0, 1};
+    char why[256], count[32];
+    int failed = 0, pass, total = 0;
+    long calls;
+    (void)state;
+    /* first, without failures: how many allocations the scenario makes (a
+       re-executed child learns it from its parent, through the environment) */
+    if (run_round(&probe, why, sizeof why)) fail_msg("the scenario fails without any injected failure: %s", why);
+    calls = child_rerun() && getenv("XRT_TEST_OOM_CALLS") ? atol(getenv("XRT_TEST_OOM_CALLS")) : rep.calls;
+    snprintf(count, sizeof count, "%ld", calls);
+    setenv("XRT_TEST_OOM_CALLS", count, 1);
+    print_message("%s: the scenario makes %ld allocations through the XRT_* allocator\n", backend, calls);
+    if (calls == 0)
+        fail_msg("xrt made no allocation through XRT_MALLOC, XRT_CALLOC, XRT_REALLOC or XRT_ALIGNED_ALLOC: the core "
+                 "does not use the override macros");
+    for (pass = 0; pass < 4; pass++) {
+        int persistent = pass & 1, warm = pass >> 1, injected = 0;
+        int n = injection_pass(backend, calls, persistent, warm, &failed, &injected);
+        print_message("%s: %s, %s: N = 1..%d (%d ran to the end with a failed allocation)\n", backend,
+                      warm ? "warm" : "cold", persistent ? "every allocation from the Nth fails" : "the Nth allocation fails",
+                      n, injected);
+        total += n;
+    }
+    if (failed) fail_msg("%d of %d injected failures broke xrt (listed above)", failed, total);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_allocation_failures),
+    };
+    return xrt_test_run_on_backends("allocation failures", tests, sizeof tests / sizeof tests[0], NULL);
+}
