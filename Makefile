@@ -104,3 +104,6 @@ bench-instructions: $(B)/bench/dispatch
 include examples/plugin/plugin.mk
 include tests/rdma/rdma.mk
 include tools.mk
+
+# last: its first rule must not become the default target
+include tests/fuzz/fuzz.mk

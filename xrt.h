@@ -1188,6 +1188,7 @@ static xrt_status xrt__reg_probe_locked(xrt__reg_entry *e)
         }
         e->reason[0] = 0;
         e->probe_status = e->t.init(&e->t, e->reason, sizeof e->reason);
+        e->probed = e->probe_status != XRT_ERROR_OUT_OF_MEMORY; /* transient: probed again when next needed */
         if (e->probe_status != XRT_SUCCESS) {
             if (!e->reason[0]) snprintf(e->reason, sizeof e->reason, "%s", xrt_status_string(e->probe_status));
             xrt_log(XRT_LOG_INFO, "%.64s: unavailable: %s", e->t.name, e->reason);
@@ -1213,6 +1214,13 @@ static void xrt__reg_names_locked(char *out, size_t n)
     out[0] = 0;
     for (i = 0; i < xrt__reg_count && used < n; i++)
         used += (size_t)snprintf(out + used, n - used, "%s%.64s", i ? ", " : "", xrt__reg_entries[i].t.name);
+}
+
+/* What asking for a backend whose probe failed answers: no device and out
+   of memory say so; any other failure is "unavailable". */
+static xrt_status xrt__reg_unavailable(xrt_status probe)
+{
+    return probe == XRT_ERROR_NO_DEVICE || probe == XRT_ERROR_OUT_OF_MEMORY ? probe : XRT_ERROR_BACKEND_UNAVAILABLE;
 }
 
 /* The next entry of a comma-separated list, without surrounding blanks;
@@ -1261,7 +1269,7 @@ static xrt_status xrt__reg_select_env_locked(const char *list)
     if (!last) return XRT_ERROR_BACKEND_UNAVAILABLE; /* only commas and blanks: treated as unset by the caller */
     snprintf(xrt__reg_reason, sizeof xrt__reg_reason, "XRT_BACKEND=%.128s: %s%.64s: unavailable: %s", list,
              count > 1 ? "none available; last: " : "", last->t.name, last->reason);
-    return last->probe_status == XRT_ERROR_NO_DEVICE ? XRT_ERROR_NO_DEVICE : XRT_ERROR_BACKEND_UNAVAILABLE;
+    return xrt__reg_unavailable(last->probe_status);
 }
 
 static int xrt__reg_blank(const char *s) { return s[strspn(s, " \t,")] == 0; }
@@ -1269,14 +1277,22 @@ static int xrt__reg_blank(const char *s) { return s[strspn(s, " \t,")] == 0; }
 static xrt_status xrt__reg_select_locked(void)
 {
     const char *env = getenv("XRT_BACKEND");
+    xrt__reg_entry *oom = NULL;
     int i;
     xrt__reg_default = &xrt__none_backend;
     if (env && !xrt__reg_blank(env)) return xrt__reg_select_env_locked(env); /* blank means unset */
-    for (i = 0; i < xrt__reg_count; i++)
-        if (xrt__reg_probe_locked(&xrt__reg_entries[i]) == XRT_SUCCESS) {
+    for (i = 0; i < xrt__reg_count; i++) {
+        xrt_status st = xrt__reg_probe_locked(&xrt__reg_entries[i]);
+        if (st == XRT_SUCCESS) {
             xrt__reg_default = &xrt__reg_entries[i].t;
             return XRT_SUCCESS;
         }
+        if (st == XRT_ERROR_OUT_OF_MEMORY && !oom) oom = &xrt__reg_entries[i];
+    }
+    if (oom) { /* the answer may change: say why, and select again next time */
+        snprintf(xrt__reg_reason, sizeof xrt__reg_reason, "no backend available: %.64s: %s", oom->t.name, oom->reason);
+        return XRT_ERROR_OUT_OF_MEMORY;
+    }
     snprintf(xrt__reg_reason, sizeof xrt__reg_reason, "no backend available%s",
              xrt__reg_count ? " (see xrt_backend_get_info)" : "");
     return XRT_ERROR_BACKEND_UNAVAILABLE;
@@ -1584,6 +1600,9 @@ XRT_API xrt_status xrt_init(void)
         xrt__reg_status = xrt__reg_select_locked();
         xrt__reg_inited = 1;
         __atomic_store_n(&xrt__gen, xrt__gen + 1, __ATOMIC_RELEASE);
+    } else if (xrt__reg_status == XRT_ERROR_OUT_OF_MEMORY) {
+        xrt__reg_status = xrt__reg_select_locked(); /* a probe ran out of memory: try again */
+        if (xrt__reg_status == XRT_SUCCESS) __atomic_store_n(&xrt__gen, xrt__gen + 2, __ATOMIC_RELEASE);
     }
     st = xrt__reg_status; /* read under the lock: xrt_register_backend may select again */
     if (st != XRT_SUCCESS) memcpy(reason, xrt__reg_reason, sizeof reason);
@@ -1751,7 +1770,7 @@ XRT_API xrt_status xrt_set_backend(const char *name)
         xrt__reg_names_locked(names, sizeof names);
         st = XRT_ERROR_NOT_FOUND;
     } else if (xrt__reg_probe_locked(e) != XRT_SUCCESS) {
-        st = e->probe_status == XRT_ERROR_NO_DEVICE ? XRT_ERROR_NO_DEVICE : XRT_ERROR_BACKEND_UNAVAILABLE;
+        st = xrt__reg_unavailable(e->probe_status);
         snprintf(names, sizeof names, "%s", e->reason);
     } else if (xrt__reg_forked && !(e->t.flags & XRT_BACKEND_FORK_SAFE)) {
         st = XRT_ERROR_NOT_PERMITTED;

@@ -480,7 +480,7 @@ static xrt_status xrt__cpu_stream_query(const xrt_backend *self, void *stream)
    (the usual xrt_free) it allocates nothing. */
 typedef struct xrt__cpu_pending { xrt__cpu_stream *s; uint64_t pos; } xrt__cpu_pending;
 
-static xrt_status xrt__cpu_device_synchronize(const xrt_backend *self)
+static xrt_status xrt__cpu_sync_all(const char *who)
 {
     xrt__cpu_pending *v = NULL;
     xrt__cpu_stream *s;
@@ -497,13 +497,18 @@ static xrt_status xrt__cpu_device_synchronize(const xrt_backend *self)
             v[n++].pos = __atomic_load_n(&s->tail, __ATOMIC_ACQUIRE);
         }
     pthread_mutex_unlock(&xrt__cpu_list_lock);
-    if (busy && !v) return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_device_synchronize", "no memory");
+    if (busy && !v) return xrt_error(XRT_ERROR_OUT_OF_MEMORY, who, "no memory to wait for %zu busy streams", busy);
     for (i = 0; i < n; i++) {
         xrt__cpu_wait(&v[i].s->head, v[i].pos, XRT__CPU_SPIN);
         xrt__cpu_stream_unref(v[i].s);
     }
     XRT_FREE(v);
     return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_device_synchronize(const xrt_backend *self)
+{
+    return xrt__cpu_sync_all("cpu: xrt_device_synchronize");
 }
 
 static xrt_status xrt__cpu_launch_host_func(const xrt_backend *self, void *stream, xrt_host_fn fn, void *user)
@@ -703,12 +708,20 @@ static xrt_status xrt__cpu_malloc_host(const xrt_backend *self, void **ptr, size
 }
 
 /* Like cudaFree and cudaFreeHost, waits for all queued work first: work
-   enqueued before the free may still use the memory. Serves both. */
-static xrt_status xrt__cpu_free(const xrt_backend *self, void *ptr)
+   enqueued before the free may still use the memory. On failure the memory
+   stays allocated (and in xrt's registry). */
+static xrt_status xrt__cpu_release(void *ptr, const char *who)
 {
-    xrt_status st = xrt__cpu_device_synchronize(self);
+    xrt_status st = xrt__cpu_sync_all(who);
     if (st == XRT_SUCCESS) XRT_FREE(ptr);
     return st;
+}
+
+static xrt_status xrt__cpu_free(const xrt_backend *self, void *ptr) { return xrt__cpu_release(ptr, "cpu: xrt_free"); }
+
+static xrt_status xrt__cpu_free_host(const xrt_backend *self, void *ptr)
+{
+    return xrt__cpu_release(ptr, "cpu: xrt_free_host");
 }
 
 static xrt_status xrt__cpu_malloc_async(const xrt_backend *self, void **ptr, size_t size, void *stream)
@@ -1020,7 +1033,7 @@ static void xrt__cpu_fill(xrt_backend *t)
     t->malloc = xrt__cpu_malloc;
     t->free = xrt__cpu_free;
     t->malloc_host = xrt__cpu_malloc_host;
-    t->free_host = xrt__cpu_free;
+    t->free_host = xrt__cpu_free_host;
     t->malloc_async = xrt__cpu_malloc_async;
     t->free_async = xrt__cpu_free_async;
     t->mem_get_info = xrt__cpu_mem_get_info;
