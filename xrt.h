@@ -1249,7 +1249,7 @@ static xrt_status xrt__reg_select_env_locked(const char *list)
     int count = 0;
     for (p = list; *p;) {
         p = xrt__reg_next_name(p, &name, &len);
-        if (!xrt__reg_find_locked(name, len)) {
+        if (len && !xrt__reg_find_locked(name, len)) {
             xrt__reg_names_locked(names, sizeof names);
             snprintf(xrt__reg_reason, sizeof xrt__reg_reason, "XRT_BACKEND=%.128s: unknown backend '%.*s' (valid: %s)",
                      list, (int)(len < 64 ? len : 64), name, names);
@@ -1258,6 +1258,7 @@ static xrt_status xrt__reg_select_env_locked(const char *list)
     }
     for (p = list; *p;) {
         p = xrt__reg_next_name(p, &name, &len);
+        if (!len) continue; /* an empty entry (", cpu", "cpu,,hip") is skipped */
         e = xrt__reg_find_locked(name, len);
         if (xrt__reg_probe_locked(e) == XRT_SUCCESS) {
             xrt__reg_default = &e->t;

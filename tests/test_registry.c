@@ -426,7 +426,7 @@ static void *thread_malloc_status(void *arg)
 
 static void test_env_unknown_name_fails(void **state)
 {
-    static const char *const lists[] = {"nosuch", "nosuch,cpu", "cpu,nosuch", "cpu,,cpu"};
+    static const char *const lists[] = {"nosuch", "nosuch,cpu", "cpu,nosuch", "cpu,,nosuch"};
     const char *name = (const char *)&name;
     void *p, *ret = NULL;
     xrt_stream s;
@@ -436,7 +436,7 @@ static void test_env_unknown_name_fails(void **state)
     (void)state;
     for (i = 0; i < sizeof lists / sizeof lists[0]; i++) {
         char needle[96];
-        const char *bad = strcmp(lists[i], "cpu,,cpu") == 0 ? "''" : "'nosuch'";
+        const char *bad = "'nosuch'"; /* empty entries are skipped, not unknown */
         snprintf(needle, sizeof needle, "XRT_BACKEND=%s: unknown backend %s (valid: ", lists[i], bad);
         FAILS(reinit("XRT_BACKEND", lists[i]), XRT_ERROR_NOT_FOUND, needle);
         assert_non_null(strstr(xrt_get_last_error_string(), "cpu")); /* lists the valid names */

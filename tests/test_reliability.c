@@ -1145,7 +1145,7 @@ static int log_empty_child(void *arg)
 
 /* XRT_BACKEND entries are trimmed of spaces and matched case-insensitively. */
 static const char *const backend_lists[] = {"CPU", "Cpu", " cpu", "cpu ", " cpu ", "cuda, cpu", "cuda , CPU", "HIP,cpu",
-                                            " cuda , hip , cpu "};
+                                            " cuda , hip , cpu ", ", cpu", "cpu,,hip", ",cpu,"};
 
 static int backend_list_child(void *arg)
 {

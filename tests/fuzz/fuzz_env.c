@@ -8,12 +8,12 @@
    Checked against a model of the documented rules:
    - XRT_BACKEND: "" (or only blanks and commas) means unset (the first
      available backend); otherwise a comma-separated list whose entries are
-     trimmed of spaces and matched case-insensitively. If every entry names a backend, the first available
-     one is selected (none available: backend unavailable or no device); an
-     entry that names none (also an empty one) fails xrt_init with not found,
-     a detail that says "unknown backend", and every call fails the same way.
-     Values with other white space than ' ', and lists that end in an empty
-     entry ("cpu,"), are checked for the invariants only.
+     trimmed of spaces and matched case-insensitively; empty entries are
+     skipped. If every other entry names a backend, the first available one
+     is selected (none available: backend unavailable or no device); an entry
+     that names none fails xrt_init with not found, a detail that says
+     "unknown backend", and every call fails the same way. Values with other
+     white space than ' ' are checked for the invariants only.
    - XRT_LOG: "" means unset, and a valid level (a name in any case, or 0-4)
      draws no warning.
    - Always: xrt_init returns one of success, not found, backend unavailable,
@@ -90,8 +90,9 @@ static int model_backend(const char *v, const char **expect, xrt_status *status)
         int found = 0;
         while (a < b && p[a] == ' ') a++;
         while (b > a && p[b - 1] == ' ') b--;
-        if (!p[len] && a == b && p != v) return 0; /* "cpu," : whether a trailing empty entry counts is open */
-        if (b - a >= sizeof word) {
+        if (a == b) {
+            /* an empty entry is skipped */
+        } else if (b - a >= sizeof word) {
             all_known = 0;
         } else {
             for (k = a; k < b; k++) word[k - a] = lower(p[k]);
