@@ -2261,6 +2261,16 @@ static XRT__TLS struct {
     xrt__mem_hit e[XRT__MEM_CACHE];
 } xrt__mem_cache;
 
+/* The thread's last copy that passed its checks: the same call again, with
+   the tree unchanged, passes them again. */
+static XRT__TLS struct {
+    const xrt_backend *b;
+    const void *dst, *src;
+    size_t n;
+    unsigned version;
+    xrt_memcpy_kind kind, resolved;
+} xrt__mem_last;
+
 static void xrt__mem_split(xrt__mem_node *t, uintptr_t key, xrt__mem_node **l, xrt__mem_node **r)
 {
     if (!t) { *l = *r = NULL; return; }
@@ -2441,7 +2451,7 @@ static void xrt__mem_classify(const xrt_backend *b, size_t count, const void *co
         xrt__unlock(&xrt__mem_lock);
     }
     for (i = 0; i < count; i++) {
-        if (as[i].backend || !ps[i]) continue;
+        if (as[i].backend || !ps[i] || b->pointer_get_attributes == xrt__unsupported_pointer_get_attributes) continue;
         xrt__err.quiet++;
         if (b->pointer_get_attributes(b, &as[i], ps[i]) != XRT_SUCCESS) {
             as[i].type = XRT_MEMORY_UNKNOWN;
@@ -2477,17 +2487,64 @@ static xrt_status xrt__mem_check_range(const xrt_backend *b, const void *p, size
 static const char *const xrt__mem_kind_names[] = {"host-to-host", "host-to-device", "device-to-host",
                                               "device-to-device", "default"};
 
+/* The thread's cached answer for one side of a copy, in the form the checks
+   need: 1 (device or managed memory of b, the range inside it), 0 (host
+   memory: b's pinned memory, or memory no one knows when b keeps no memory
+   the registry does not), -1 (no answer here: take the full path). */
+static int xrt__mem_fast_side(const xrt_backend *b, uintptr_t p, size_t n)
+{
+    unsigned i;
+    for (i = 0; i < xrt__mem_cache.count; i++) {
+        const xrt__mem_hit *h = &xrt__mem_cache.e[i];
+        if (!h->a.backend) {
+            if (p == h->key) return b->pointer_get_attributes == xrt__unsupported_pointer_get_attributes ? 0 : -1;
+        } else if (p - h->key < h->a.size) {
+            if (h->a.backend != b->name || n > h->a.size - (p - h->key)) return -1;
+            return xrt__mem_on_device(h->a.type);
+        }
+    }
+    return -1;
+}
+
+/* The common copy between buffers the thread has used before, without a
+   lock or a copy of their attributes; 0 when the full check must answer. */
+static int xrt__mem_fast_copy(const xrt_backend *b, void *dst, const void *src, size_t n, xrt_memcpy_kind *kind)
+{
+    int d, s;
+    if (xrt__mem_cache.version != __atomic_load_n(&xrt__mem_version, __ATOMIC_ACQUIRE) || !dst || !src) return 0;
+    if ((d = xrt__mem_fast_side(b, (uintptr_t)dst, n)) < 0 || (s = xrt__mem_fast_side(b, (uintptr_t)src, n)) < 0)
+        return 0;
+    if (*kind == XRT_MEMCPY_DEFAULT) *kind = (xrt_memcpy_kind)(s * 2 + d);
+    return (unsigned)*kind == (unsigned)(s * 2 + d);
+}
+
 XRT_API xrt_status xrt__mem_check_copy(const xrt_backend *b, void *dst, const void *src, size_t n,
                              xrt_memcpy_kind *kind, const char *fn)
 {
+    xrt_memcpy_kind kind_in = *kind;
     xrt_pointer_attributes as[2];
     const xrt_pointer_attributes *d = &as[0], *s = &as[1];
     const void *ps[2];
     int want_dst_dev, want_src_dev;
     xrt_status st;
+    if (dst == xrt__mem_last.dst && src == xrt__mem_last.src && n == xrt__mem_last.n && *kind == xrt__mem_last.kind &&
+        b == xrt__mem_last.b && xrt__mem_last.version == __atomic_load_n(&xrt__mem_version, __ATOMIC_ACQUIRE)) {
+        *kind = xrt__mem_last.resolved;
+        return XRT_SUCCESS;
+    }
     if ((unsigned)*kind > XRT_MEMCPY_DEFAULT)
         return xrt_error(XRT_ERROR_INVALID_MEMCPY_KIND, fn, "kind %d is not an xrt_memcpy_kind", (int)*kind);
     if (n == 0) return XRT_SUCCESS;
+    if (xrt__mem_fast_copy(b, dst, src, n, kind)) {
+        xrt__mem_last.b = b;
+        xrt__mem_last.dst = dst;
+        xrt__mem_last.src = src;
+        xrt__mem_last.n = n;
+        xrt__mem_last.kind = kind_in;
+        xrt__mem_last.resolved = *kind;
+        xrt__mem_last.version = xrt__mem_cache.version;
+        return XRT_SUCCESS;
+    }
     if (!dst || !src) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%s is NULL", dst ? "src" : "dst");
     ps[0] = dst;
     ps[1] = src;

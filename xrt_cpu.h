@@ -821,13 +821,6 @@ static xrt_status xrt__cpu_mem_get_info(const xrt_backend *self, size_t *free_by
     return XRT_SUCCESS;
 }
 
-/* The registry knows every pointer this backend allocated; others are unknown. */
-static xrt_status xrt__cpu_pointer_get_attributes(const xrt_backend *self, xrt_pointer_attributes *attr,
-                                                  const void *ptr)
-{
-    return XRT_SUCCESS;
-}
-
 /* >> cpu: device */
 static xrt_status xrt__cpu_get_capabilities(const xrt_backend *self, unsigned *caps)
 {
@@ -1041,7 +1034,7 @@ static void xrt__cpu_fill(xrt_backend *t)
     t->memset_async = xrt__cpu_memset_async;
     t->memcpy = xrt__cpu_memcpy;
     t->memcpy_async = xrt__cpu_memcpy_async;
-    t->pointer_get_attributes = xrt__cpu_pointer_get_attributes;
+    t->pointer_get_attributes = xrt__unsupported_pointer_get_attributes; /* the registry knows all its memory */
     t->stream_create = xrt__cpu_stream_create;
     t->stream_destroy = xrt__cpu_stream_destroy;
     t->stream_synchronize = xrt__cpu_stream_synchronize;
