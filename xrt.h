@@ -2083,7 +2083,8 @@ static int xrt__call_threads;           /* registered threads */
 static pthread_key_t xrt__call_key;     /* its destructor unregisters an exiting thread */
 static pthread_once_t xrt__call_once = PTHREAD_ONCE_INIT;
 
-typedef struct xrt__limbo_wait { const struct xrt__call_state *thread; uint64_t seq; } xrt__limbo_wait;
+/* A thread the object waits for, until its seq reaches `until`. */
+typedef struct xrt__limbo_wait { const struct xrt__call_state *thread; uint64_t until; } xrt__limbo_wait;
 typedef struct xrt__limbo {
     struct xrt__limbo *next;
     const xrt_backend *owner;
@@ -2130,7 +2131,7 @@ static int xrt__limbo_waiting(const xrt__limbo_wait *w)
 {
     const struct xrt__call_state *c;
     for (c = xrt__call_list.next; c != &xrt__call_list; c = c->next)
-        if (c == w->thread) return __atomic_load_n(&c->seq, __ATOMIC_ACQUIRE) == w->seq;
+        if (c == w->thread) return __atomic_load_n(&c->seq, __ATOMIC_ACQUIRE) < w->until;
     return 0; /* the thread has exited */
 }
 
@@ -2172,29 +2173,38 @@ static void xrt__limbo_reclaim(int all)
 
 /* The other threads inside a call now, after their announcements are made
    visible; NULL with *n = 0 when there are none. */
+/* Makes every other thread's announcements visible. Where membarrier fails
+   (refused, or not registered), calls fence themselves from now on, and 0
+   says that this once every other thread must be assumed inside a call. */
+static int xrt__call_barrier(void)
+{
+    static int barrier;
+    if (!__atomic_load_n(&xrt__call_fence, __ATOMIC_RELAXED) &&
+        syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0)
+        return 1;
+    __atomic_store_n(&xrt__call_fence, 1, __ATOMIC_SEQ_CST);
+    __atomic_exchange_n(&barrier, 0, __ATOMIC_SEQ_CST); /* pairs with the callers' seq_cst stores */
+    return 0;
+}
+
+/* The other threads that may be inside a call that found the handle alive:
+   each seq is read once, in one pass (a thread that left its call and
+   entered another between two reads would be missed in its first). */
 static xrt__limbo *xrt__limbo_snapshot_locked(size_t *n)
 {
     const struct xrt__call_state *c;
     xrt__limbo *l;
-    size_t cap = 0;
+    int all; /* no barrier: wait for every other thread's next step */
     *n = 0;
     if (xrt__call_threads <= (xrt__call.registered ? 1 : 0)) return NULL; /* no other thread ever called */
-    if (__atomic_load_n(&xrt__call_fence, __ATOMIC_RELAXED)) {
-        static int barrier;
-        __atomic_exchange_n(&barrier, 0, __ATOMIC_SEQ_CST); /* pairs with the callers' seq_cst stores */
-    } else {
-        syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
-    }
-    for (c = xrt__call_list.next; c != &xrt__call_list; c = c->next)
-        cap += c != &xrt__call && (__atomic_load_n(&c->seq, __ATOMIC_ACQUIRE) & 1);
-    if (!cap) return NULL;
-    l = (xrt__limbo *)XRT_MALLOC(sizeof *l + cap * sizeof l->wait[0]);
+    all = !xrt__call_barrier();
+    l = (xrt__limbo *)XRT_MALLOC(sizeof *l + (size_t)xrt__call_threads * sizeof l->wait[0]);
     if (!l) return NULL;
-    for (c = xrt__call_list.next; c != &xrt__call_list && *n < cap; c = c->next) {
+    for (c = xrt__call_list.next; c != &xrt__call_list; c = c->next) {
         uint64_t seq = __atomic_load_n(&c->seq, __ATOMIC_ACQUIRE);
-        if (c == &xrt__call || !(seq & 1)) continue;
+        if (c == &xrt__call || (!all && !(seq & 1))) continue;
         l->wait[*n].thread = c;
-        l->wait[(*n)++].seq = seq;
+        l->wait[(*n)++].until = seq + ((seq & 1) ? 1 : 2); /* the end of its call, or of its next */
     }
     return l;
 }
@@ -2221,9 +2231,13 @@ XRT_API xrt_status xrt__handle_retire(const xrt_backend *b, uintptr_t h, void *o
     return xrt__handle_finish(b, h, obj, flags);
 }
 
-/* A forked child has one thread: the others' records are gone. */
+/* A forked child has one thread: the others' records are gone; and its
+   address space registers for membarrier again where that is needed. */
 static void xrt__call_fork_child(void)
 {
+    if (!__atomic_load_n(&xrt__call_fence, __ATOMIC_RELAXED) &&
+        syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) != 0)
+        xrt__call_fence = 1;
     xrt__call_list.next = xrt__call_list.prev = &xrt__call_list;
     xrt__call_threads = 0;
     if (xrt__call.registered) {
