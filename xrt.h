@@ -51,7 +51,9 @@
 
    Environment: XRT_BACKEND (see above), XRT_LOG (none, error, warn, info,
    debug; default warn), XRT_CUDA_LIBRARY / XRT_HIP_LIBRARY (path or soname of
-   the vendor runtime to load). See README.md.
+   the vendor runtime to load), XRT_CUDA_DRIVER_LIBRARY (for dma-buf export),
+   XRT_PLUGINS (shared objects to load as backends, ':'-separated); RDMA's
+   in xrt_rdma.h. See README.md.
 
    Compile-time switches (define before including xrt.h in the XRT_IMPL unit):
    - XRT_STATIC: the implementation is private to that unit (static), for a
