@@ -103,7 +103,7 @@ bench-instructions: $(B)/bench/dispatch
 
 include examples/plugin/plugin.mk
 include tests/rdma/rdma.mk
-include tools.mk
+include bench/tools.mk
 
 # last: its first rule must not become the default target
 include tests/fuzz/fuzz.mk

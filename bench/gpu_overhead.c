@@ -4,7 +4,7 @@
    copies from 1 to 16 threads at once. Target: at most 1.03x on every row,
    and no worse scaling with threads than the runtime's.
 
-   tools.mk builds it with -DBENCH_CUDART and links libcudart; xrt's CUDA
+   bench/tools.mk builds it with -DBENCH_CUDART and links libcudart; xrt's CUDA
    backend is pointed (XRT_CUDA_LIBRARY) at the very library the direct calls
    resolve to, so both sides use one runtime. Without a CUDA GPU it says so
    and exits 0. Run against bench/stub/cudart_stub.c (a runtime whose calls do

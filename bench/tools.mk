@@ -1,4 +1,4 @@
-# tools.mk: the tools' and benchmarks' targets; the Makefile includes it after
+# bench/tools.mk: the tools' and benchmarks' targets; the Makefile includes it after
 # its own rules (it uses B, CC, XCFLAGS, ENABLE, HEADERS, LDLIBS, CUDA_HOME,
 # HAVE_CUDA from there).
 #   make plot     measure with examples/bandwidth and draw build/bandwidth.png and .svg
