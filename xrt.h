@@ -1614,9 +1614,11 @@ XRT_API xrt_status xrt_init(void)
     return XRT_SUCCESS;
 }
 
+static int xrt__survives_fork(const xrt_backend *b);
+
 static int xrt__reg_usable(const xrt__reg_entry *e)
 {
-    return e->probed && e->probe_status == XRT_SUCCESS && (!xrt__reg_forked || (e->t.flags & XRT_BACKEND_FORK_SAFE));
+    return e->probed && e->probe_status == XRT_SUCCESS && xrt__survives_fork(&e->t);
 }
 
 /* Drains every backend before taking a lock: a host function still queued may

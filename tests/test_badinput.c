@@ -212,6 +212,19 @@ static xrt_backend table_other(void) { return other_table(); }
     X(mem_info_free_null, "xrt_mem_get_info", XRT_ERROR_INVALID_VALUE, 0, xrt_mem_get_info(NULL, &total))              \
     X(mem_info_total_null, "xrt_mem_get_info", XRT_ERROR_INVALID_VALUE, 0, xrt_mem_get_info(&total, NULL))             \
     X(attributes_null, "xrt_pointer_get_attributes", XRT_ERROR_INVALID_VALUE, 0, xrt_pointer_get_attributes(NULL, f->d)) \
+    X(export_null_ptr, "xrt_mem_export_dmabuf", XRT_ERROR_INVALID_VALUE, 0, xrt_mem_export_dmabuf(NULL, 64, &fd, &off)) \
+    X(export_null_fd, "xrt_mem_export_dmabuf", XRT_ERROR_INVALID_VALUE, 0, xrt_mem_export_dmabuf(f->d, 64, NULL, &off)) \
+    X(export_null_offset, "xrt_mem_export_dmabuf", XRT_ERROR_INVALID_VALUE, 0, xrt_mem_export_dmabuf(f->d, 64, &fd, NULL)) \
+    X(export_size_zero, "xrt_mem_export_dmabuf", XRT_ERROR_INVALID_VALUE, 0, xrt_mem_export_dmabuf(f->d, 0, &fd, &off)) \
+    X(export_host, "xrt_mem_export_dmabuf", XRT_ERROR_INVALID_POINTER, 0, xrt_mem_export_dmabuf(h, 64, &fd, &off))   \
+    X(export_pinned, "xrt_mem_export_dmabuf", XRT_ERROR_INVALID_POINTER, 0,                                           \
+      xrt_mem_export_dmabuf(f->pinned, 64, &fd, &off))                                                               \
+    X(export_foreign, "xrt_mem_export_dmabuf", XRT_ERROR_INVALID_POINTER, 0,                                          \
+      xrt_mem_export_dmabuf(f->other_d, 64, &fd, &off))                                                              \
+    X(export_overrun, "xrt_mem_export_dmabuf", XRT_ERROR_INVALID_VALUE, 0, xrt_mem_export_dmabuf(f->d, N + 1, &fd, &off)) \
+    X(export_wraps, "xrt_mem_export_dmabuf", XRT_ERROR_INVALID_VALUE, 0,                                              \
+      xrt_mem_export_dmabuf((char *)f->d + 16, SIZE_MAX - 15, &fd, &off))                                            \
+    X(target_null, "xrt_get_target", XRT_ERROR_INVALID_VALUE, 0, xrt_get_target(NULL))                                \
     /* >> memset */                                                                                                    \
     X(memset_null, "xrt_memset", XRT_ERROR_INVALID_VALUE, 0, xrt_memset(NULL, 0, 64))                                  \
     X(memset_host, "xrt_memset", XRT_ERROR_INVALID_POINTER, 0, xrt_memset(h, 0, 64))                                   \
@@ -329,6 +342,8 @@ static xrt_backend table_other(void) { return other_table(); }
     {                                                                                                                  \
         void *p = NULL;                                                                                                \
         size_t total = 0;                                                                                              \
+        int fd = -1;                                                                                                   \
+        uint64_t off = 0;                                                                                              \
         float ms = 0;                                                                                                  \
         xrt_event ev = NULL;                                                                                           \
         xrt_stream ws = NULL;                                                                                          \
@@ -336,7 +351,7 @@ static xrt_backend table_other(void) { return other_table(); }
         xrt_device_prop prop;                                                                                          \
         xrt_backend b;                                                                                                 \
         xrt_status st;                                                                                                 \
-        (void)f, (void)p, (void)total, (void)ms, (void)ev, (void)ws, (void)info, (void)prop, (void)b;                 \
+        (void)f, (void)p, (void)total, (void)fd, (void)off, (void)ms, (void)ev, (void)ws, (void)info, (void)prop, (void)b;                 \
         memset(&b, 0, sizeof b);                                                                                       \
         st = (__VA_ARGS__);                                                                                            \
         if (st == XRT_SUCCESS) { /* a row that wrongly succeeds must not leak */                                       \
