@@ -1009,49 +1009,25 @@ static void xrt__cpu_shutdown(const xrt_backend *self)
     xrt__cpu_reap();
 }
 
-/* The table, every operation by name; the CPU has no native handles and
-   exports no dma-buf (host memory is registered for RDMA directly). */
+/* The table, filled from the operation list: every operation is
+   xrt__cpu_<name>, so a new operation without one fails to compile here
+   ("xrt__cpu_<name> undeclared"). What the CPU cannot do is named here: it
+   has no native handles and exports no dma-buf (host memory is registered
+   for RDMA directly). */
+#define xrt__cpu_pointer_get_attributes xrt__unsupported_pointer_get_attributes /* the registry knows all its memory */
+#define xrt__cpu_stream_get_native xrt__unsupported_stream_get_native         /* no native handles */
+#define xrt__cpu_event_get_native xrt__unsupported_event_get_native
+#define xrt__cpu_stream_wrap_native xrt__unsupported_stream_wrap_native
+#define xrt__cpu_mem_export_dmabuf xrt__unsupported_mem_export_dmabuf         /* no dma-buf exporter */
 static void xrt__cpu_fill(xrt_backend *t)
 {
     t->name = "cpu";
     t->flags = XRT_BACKEND_FORK_SAFE | XRT_BACKEND_HOST_FN_CALLS;
     t->init = xrt__cpu_init;
     t->shutdown = xrt__cpu_shutdown;
-    t->get_capabilities = xrt__cpu_get_capabilities;
-    t->get_device_count = xrt__cpu_get_device_count;
-    t->set_device = xrt__cpu_set_device;
-    t->get_device = xrt__cpu_get_device;
-    t->device_synchronize = xrt__cpu_device_synchronize;
-    t->get_device_properties = xrt__cpu_get_device_properties;
-    t->malloc = xrt__cpu_malloc;
-    t->free = xrt__cpu_free;
-    t->malloc_host = xrt__cpu_malloc_host;
-    t->free_host = xrt__cpu_free_host;
-    t->malloc_async = xrt__cpu_malloc_async;
-    t->free_async = xrt__cpu_free_async;
-    t->mem_get_info = xrt__cpu_mem_get_info;
-    t->memset = xrt__cpu_memset;
-    t->memset_async = xrt__cpu_memset_async;
-    t->memcpy = xrt__cpu_memcpy;
-    t->memcpy_async = xrt__cpu_memcpy_async;
-    t->pointer_get_attributes = xrt__unsupported_pointer_get_attributes; /* the registry knows all its memory */
-    t->stream_create = xrt__cpu_stream_create;
-    t->stream_destroy = xrt__cpu_stream_destroy;
-    t->stream_synchronize = xrt__cpu_stream_synchronize;
-    t->stream_query = xrt__cpu_stream_query;
-    t->stream_wait_event = xrt__cpu_stream_wait_event;
-    t->launch_host_func = xrt__cpu_launch_host_func;
-    t->event_create = xrt__cpu_event_create;
-    t->event_destroy = xrt__cpu_event_destroy;
-    t->event_record = xrt__cpu_event_record;
-    t->event_query = xrt__cpu_event_query;
-    t->event_synchronize = xrt__cpu_event_synchronize;
-    t->event_elapsed_time = xrt__cpu_event_elapsed_time;
-    t->stream_get_native = xrt__unsupported_stream_get_native;
-    t->event_get_native = xrt__unsupported_event_get_native;
-    t->stream_wrap_native = xrt__unsupported_stream_wrap_native;
-    t->mem_export_dmabuf = xrt__unsupported_mem_export_dmabuf;
-    t->get_target = xrt__cpu_get_target;
+#define XRT__CPU_OP(op, params) t->op = xrt__cpu_##op;
+    XRT__BACKEND_OPS(XRT__CPU_OP)
+#undef XRT__CPU_OP
 }
 
 #pragma GCC diagnostic pop

@@ -17,26 +17,13 @@
    The operations are xrt__gpu_* (xrt_gpu.h); this file holds what is CUDA's:
    the symbol list, the error table, the hooks and xrt__cuda_fill.
 */
-#if defined(XRT__IMPL_INCLUDED) && !defined(XRT__CUDA_IMPL_INCLUDED)
-#define XRT__CUDA_IMPL_INCLUDED
-
-#include <cuda.h> /* the driver API, for the dma-buf export */
-#include <cuda_runtime_api.h>
-#include <pthread.h>
-
-#include "xrt_gpu.h"
-
-#ifdef __cplusplus
-extern "C" {
-#endif
-
-/* >> cuda: the runtime's symbols */
-
 /* X(field of xrt__gpu_rt, symbol, optional, return type, parameters). The
    types are CUDA's: with XRT_NO_RUNTIME_LINKING every entry is assigned
    through a pointer of this prototype, so a drift fails to compile.
    cudaGetDeviceProperties keeps one name across versions; its struct does
-   not (see xrt__cuda_fill_prop). */
+   not (see xrt__cuda_fill_prop). Outside the implementation guard, so that
+   bench/stub/cudart_stub.c can check that it exports every symbol here. */
+#ifndef XRT__CUDA_SYMBOLS
 #define XRT__CUDA_SYMBOLS(X)                                                                                  \
     X(GetErrorName, cudaGetErrorName, 0, const char *, (cudaError_t error))                                   \
     X(GetErrorString, cudaGetErrorString, 0, const char *, (cudaError_t error))                               \
@@ -74,6 +61,28 @@ extern "C" {
     X(EventQuery, cudaEventQuery, 0, cudaError_t, (cudaEvent_t event))                                        \
     X(EventSynchronize, cudaEventSynchronize, 0, cudaError_t, (cudaEvent_t event))                            \
     X(EventElapsedTime, cudaEventElapsedTime, 0, cudaError_t, (float *ms, cudaEvent_t start, cudaEvent_t end))
+#endif
+
+#if defined(XRT__IMPL_INCLUDED) && !defined(XRT__CUDA_IMPL_INCLUDED)
+#define XRT__CUDA_IMPL_INCLUDED
+
+#include <cuda.h> /* the driver API, for the dma-buf export */
+#include <cuda_runtime_api.h>
+#include <pthread.h>
+
+#include "xrt_gpu.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* >> cuda: the runtime's symbols */
+
+#define XRT__CUDA_ROW(field, sym, optional, ret, params) xrt__cuda_row_##field,
+#define XRT__CUDA_HAS(field, ret, params) xrt__cuda_has_##field = xrt__cuda_row_##field,
+XRT__GPU_CHECK_SYMBOLS(XRT__CUDA_SYMBOLS, XRT__CUDA_ROW, XRT__CUDA_HAS)
+#undef XRT__CUDA_ROW
+#undef XRT__CUDA_HAS
 
 #define XRT__CUDA_SYM(field, sym, optional, ret, params) {#sym, XRT__GPU_CALL(field), optional},
 static const xrt__gpu_sym xrt__cuda_syms[] = {XRT__CUDA_SYMBOLS(XRT__CUDA_SYM)};

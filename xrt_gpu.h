@@ -68,43 +68,61 @@ extern "C" {
 /* A stream callback (cudaStreamCallback_t, hipStreamCallback_t). */
 typedef void (*xrt__gpu_callback)(void *stream, int status, void *user);
 
-/* The runtime's entry points. The vendor's symbol list names the function
-   behind each field; optional ones are NULL when the runtime lacks them. */
+/* X(field, return type, parameters): the runtime's entry points, in vendor-
+   neutral types; optional ones are NULL when the runtime lacks them (on
+   HIP: MallocAsync, FreeAsync, LaunchHostFunc). Each vendor's symbol list
+   names the function behind every field, and XRT__GPU_CHECK_SYMBOLS makes
+   a field without its row fail to compile. */
+#define XRT__GPU_RT_FIELDS(X)                                                                          \
+    X(GetErrorName, const char *, (int error))                                                         \
+    X(GetErrorString, const char *, (int error))                                                       \
+    X(GetLastError, int, (void))                                                                       \
+    X(RuntimeGetVersion, int, (int *version))                                                          \
+    X(GetDeviceCount, int, (int *count))                                                               \
+    X(SetDevice, int, (int device))                                                                    \
+    X(GetDevice, int, (int *device))                                                                   \
+    X(DeviceSynchronize, int, (void))                                                                  \
+    X(GetDeviceProperties, int, (void *prop, int device))                                              \
+    X(DeviceGetAttribute, int, (int *value, int attr, int device))                                     \
+    X(Malloc, int, (void **ptr, size_t size))                                                          \
+    X(Free, int, (void *ptr))                                                                          \
+    X(HostAlloc, int, (void **ptr, size_t size, unsigned flags))                                       \
+    X(FreeHost, int, (void *ptr))                                                                      \
+    X(MallocAsync, int, (void **ptr, size_t size, void *stream))                                       \
+    X(FreeAsync, int, (void *ptr, void *stream))                                                       \
+    X(MemGetInfo, int, (size_t *free_bytes, size_t *total_bytes))                                      \
+    X(MemsetAsync, int, (void *dst, int value, size_t size, void *stream))                             \
+    X(MemcpyAsync, int, (void *dst, const void *src, size_t size, int kind, void *stream))             \
+    X(PointerGetAttributes, int, (void *attr, const void *ptr))                                        \
+    X(StreamCreateWithFlags, int, (void **stream, unsigned flags))                                     \
+    X(StreamDestroy, int, (void *stream))                                                              \
+    X(StreamSynchronize, int, (void *stream))                                                          \
+    X(StreamQuery, int, (void *stream))                                                                \
+    X(StreamWaitEvent, int, (void *stream, void *event, unsigned flags))                               \
+    X(StreamAddCallback, int, (void *stream, xrt__gpu_callback callback, void *user, unsigned flags))  \
+    X(LaunchHostFunc, int, (void *stream, xrt_host_fn fn, void *user))                                 \
+    X(EventCreateWithFlags, int, (void **event, unsigned flags))                                       \
+    X(EventDestroy, int, (void *event))                                                                \
+    X(EventRecord, int, (void *event, void *stream))                                                   \
+    X(EventQuery, int, (void *event))                                                                  \
+    X(EventSynchronize, int, (void *event))                                                            \
+    X(EventElapsedTime, int, (float *ms, void *start, void *end))
+
 typedef struct xrt__gpu_rt {
-    const char *(*GetErrorName)(int error);
-    const char *(*GetErrorString)(int error);
-    int (*GetLastError)(void);
-    int (*RuntimeGetVersion)(int *version);
-    int (*GetDeviceCount)(int *count);
-    int (*SetDevice)(int device);
-    int (*GetDevice)(int *device);
-    int (*DeviceSynchronize)(void);
-    int (*GetDeviceProperties)(void *prop, int device);
-    int (*DeviceGetAttribute)(int *value, int attr, int device);
-    int (*Malloc)(void **ptr, size_t size);
-    int (*Free)(void *ptr);
-    int (*HostAlloc)(void **ptr, size_t size, unsigned flags);
-    int (*FreeHost)(void *ptr);
-    int (*MallocAsync)(void **ptr, size_t size, void *stream); /* optional on HIP */
-    int (*FreeAsync)(void *ptr, void *stream);                  /* optional on HIP */
-    int (*MemGetInfo)(size_t *free_bytes, size_t *total_bytes);
-    int (*MemsetAsync)(void *dst, int value, size_t size, void *stream);
-    int (*MemcpyAsync)(void *dst, const void *src, size_t size, int kind, void *stream);
-    int (*PointerGetAttributes)(void *attr, const void *ptr);
-    int (*StreamCreateWithFlags)(void **stream, unsigned flags);
-    int (*StreamDestroy)(void *stream);
-    int (*StreamSynchronize)(void *stream);
-    int (*StreamQuery)(void *stream);
-    int (*StreamWaitEvent)(void *stream, void *event, unsigned flags);
-    int (*StreamAddCallback)(void *stream, xrt__gpu_callback callback, void *user, unsigned flags);
-    int (*LaunchHostFunc)(void *stream, xrt_host_fn fn, void *user); /* optional on HIP */
-    int (*EventCreateWithFlags)(void **event, unsigned flags);
-    int (*EventDestroy)(void *event);
-    int (*EventRecord)(void *event, void *stream);
-    int (*EventQuery)(void *event);
-    int (*EventSynchronize)(void *event);
-    int (*EventElapsedTime)(float *ms, void *start, void *end);
+#define XRT__GPU_RT_FIELD(field, ret, params) ret(*field) params;
+    XRT__GPU_RT_FIELDS(XRT__GPU_RT_FIELD)
+#undef XRT__GPU_RT_FIELD
 } xrt__gpu_rt;
+
+/* In a vendor header, after its symbol list LIST(X) with rows X(field, symbol,
+   optional, return type, parameters): every field of xrt__gpu_rt has exactly
+   one row. A field without one fails as "xrt__<vendor>_row_<field>
+   undeclared", a row twice as a redeclared enumerator, a row for no field in
+   XRT__GPU_CALL ("no member named"). ROW and HAS are the vendor's two
+   one-line macros (see xrt_cuda.h). */
+#define XRT__GPU_CHECK_SYMBOLS(LIST, ROW, HAS) \
+    enum { LIST(ROW) XRT__GPU_CHECK_END_##ROW }; \
+    enum { XRT__GPU_RT_FIELDS(HAS) XRT__GPU_CHECK_END_##HAS };
 
 /* Which entry point, for error details: its field's offset in xrt__gpu_rt. */
 #define XRT__GPU_CALL(field) offsetof(xrt__gpu_rt, field)
@@ -762,6 +780,8 @@ static xrt_status xrt__gpu_get_target(const xrt_backend *self, int device, xrt_t
 }
 
 /* >> gpu: the table */
+/* Filled from the operation list: a new operation without its
+   xrt__gpu_<name> fails to compile here ("xrt__gpu_<name> undeclared"). */
 static void xrt__gpu_fill(xrt_backend *t, xrt__gpu *g)
 {
     t->name = g->name;
@@ -769,41 +789,9 @@ static void xrt__gpu_fill(xrt_backend *t, xrt__gpu *g)
     t->flags = 0; /* not fork-safe; host functions may make no xrt call (the runtimes forbid it) */
     t->init = xrt__gpu_init;
     t->shutdown = xrt__gpu_shutdown;
-    t->get_capabilities = xrt__gpu_get_capabilities;
-    t->get_device_count = xrt__gpu_get_device_count;
-    t->set_device = xrt__gpu_set_device;
-    t->get_device = xrt__gpu_get_device;
-    t->device_synchronize = xrt__gpu_device_synchronize;
-    t->get_device_properties = xrt__gpu_get_device_properties;
-    t->malloc = xrt__gpu_malloc;
-    t->free = xrt__gpu_free;
-    t->malloc_host = xrt__gpu_malloc_host;
-    t->free_host = xrt__gpu_free_host;
-    t->malloc_async = xrt__gpu_malloc_async;
-    t->free_async = xrt__gpu_free_async;
-    t->mem_get_info = xrt__gpu_mem_get_info;
-    t->memset = xrt__gpu_memset;
-    t->memset_async = xrt__gpu_memset_async;
-    t->memcpy = xrt__gpu_memcpy;
-    t->memcpy_async = xrt__gpu_memcpy_async;
-    t->pointer_get_attributes = xrt__gpu_pointer_get_attributes;
-    t->stream_create = xrt__gpu_stream_create;
-    t->stream_destroy = xrt__gpu_stream_destroy;
-    t->stream_synchronize = xrt__gpu_stream_synchronize;
-    t->stream_query = xrt__gpu_stream_query;
-    t->stream_wait_event = xrt__gpu_stream_wait_event;
-    t->launch_host_func = xrt__gpu_launch_host_func;
-    t->event_create = xrt__gpu_event_create;
-    t->event_destroy = xrt__gpu_event_destroy;
-    t->event_record = xrt__gpu_event_record;
-    t->event_query = xrt__gpu_event_query;
-    t->event_synchronize = xrt__gpu_event_synchronize;
-    t->event_elapsed_time = xrt__gpu_event_elapsed_time;
-    t->stream_get_native = xrt__gpu_stream_get_native;
-    t->event_get_native = xrt__gpu_event_get_native;
-    t->stream_wrap_native = xrt__gpu_stream_wrap_native;
-    t->mem_export_dmabuf = xrt__gpu_mem_export_dmabuf;
-    t->get_target = xrt__gpu_get_target;
+#define XRT__GPU_OP(op, params) t->op = xrt__gpu_##op;
+    XRT__BACKEND_OPS(XRT__GPU_OP)
+#undef XRT__GPU_OP
 }
 
 #ifdef __cplusplus

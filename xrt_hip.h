@@ -87,6 +87,12 @@ extern "C" {
     X(EventSynchronize, hipEventSynchronize, 0, hipError_t, (hipEvent_t event))                               \
     X(EventElapsedTime, hipEventElapsedTime, 0, hipError_t, (float *ms, hipEvent_t start, hipEvent_t end))
 
+#define XRT__HIP_ROW(field, sym, optional, ret, params) xrt__hip_row_##field,
+#define XRT__HIP_HAS(field, ret, params) xrt__hip_has_##field = xrt__hip_row_##field,
+XRT__GPU_CHECK_SYMBOLS(XRT__HIP_SYMBOLS, XRT__HIP_ROW, XRT__HIP_HAS)
+#undef XRT__HIP_ROW
+#undef XRT__HIP_HAS
+
 #define XRT__HIP_SYM(field, sym, optional, ret, params) {#sym, XRT__GPU_CALL(field), optional},
 static const xrt__gpu_sym xrt__hip_syms[] = {XRT__HIP_SYMBOLS(XRT__HIP_SYM)};
 #undef XRT__HIP_SYM

@@ -108,3 +108,14 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b)
     *ms = 0;
     return cudaSuccess;
 }
+
+/* Every entry point of xrt's CUDA symbol list, through a pointer of its CUDA
+   prototype: the library is linked with -z defs, so an entry this file does
+   not define fails the build ("undefined reference to `cudaX'"), and one
+   whose prototype drifted fails to compile. */
+#include "xrt_cuda.h"
+#define STUB_FIELD(field, sym, optional, ret, params) ret(*field) params;
+#define STUB_ADDRESS(field, sym, optional, ret, params) &sym,
+const struct stub_exports { XRT__CUDA_SYMBOLS(STUB_FIELD) } xrt_bench_cudart_stub_exports = {
+    XRT__CUDA_SYMBOLS(STUB_ADDRESS)
+};
