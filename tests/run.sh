@@ -96,6 +96,12 @@ if have valgrind; then
 else
     skip "suite on trace under valgrind: valgrind is not installed"
 fi
+# test_target through the tracer: a traced program gets its target's record
+# (the CPU's features), and the trace file shows the forwarded call.
+rm -f "$LOG/trace-target.txt"
+cmocka env XRT_PLUGINS="$B/plugins/libxrt_trace.so" XRT_TRACE_BACKEND=cpu XRT_TRACE_FILE="$LOG/trace-target.txt" \
+    "$B/plain/test_target"
+step "target on trace: get_target forwarded" grep -q "^trace: get_target(device=0, arch=" "$LOG/trace-target.txt"
 
 echo "== stress under TSan"
 [ -x "$B/tsan/test_stress" ] && TSAN_OPTIONS=halt_on_error=1 cmocka "$B/tsan/test_stress"

@@ -485,7 +485,18 @@ static xrt_status trace_stream_wrap_native(const xrt_backend *self, void *native
     return trace_end(self, "stream_wrap_native", t0, st, "native=%p, *stream=%p", native, *stream);
 }
 
-/* >> trace: registration. The table is filled by name, every slot. */
+static xrt_status trace_get_target(const xrt_backend *self, int device, xrt_target *target)
+{
+    const xrt_backend *t = trace_target(self);
+    uint64_t t0 = trace_now();
+    xrt_status st = t->get_target(t, device, target);
+    return trace_end(self, "get_target", t0, st, "device=%d, arch=%s, vector_width=%d, features=%s", device,
+                     st == XRT_SUCCESS ? target->arch : "", st == XRT_SUCCESS ? target->vector_width : 0,
+                     st == XRT_SUCCESS ? target->features : "");
+}
+
+/* >> trace: registration. The table is filled from xrt's operation list: an
+   operation without its trace_<name> fails to compile here. */
 xrt_status xrt_plugin_register(const xrt_plugin_host *host, xrt_backend *t);
 
 xrt_status xrt_plugin_register(const xrt_plugin_host *host, xrt_backend *t)
@@ -500,39 +511,8 @@ xrt_status xrt_plugin_register(const xrt_plugin_host *host, xrt_backend *t)
     t->flags = XRT_BACKEND_HOST_FN_CALLS; /* not FORK_SAFE: see the top of the file */
     t->init = trace_init;
     t->shutdown = trace_shutdown;
-    t->get_capabilities = trace_get_capabilities;
-    t->get_device_count = trace_get_device_count;
-    t->set_device = trace_set_device;
-    t->get_device = trace_get_device;
-    t->device_synchronize = trace_device_synchronize;
-    t->get_device_properties = trace_get_device_properties;
-    t->malloc = trace_malloc;
-    t->free = trace_free;
-    t->malloc_host = trace_malloc_host;
-    t->free_host = trace_free_host;
-    t->malloc_async = trace_malloc_async;
-    t->free_async = trace_free_async;
-    t->mem_get_info = trace_mem_get_info;
-    t->memset = trace_memset;
-    t->memset_async = trace_memset_async;
-    t->memcpy = trace_memcpy;
-    t->memcpy_async = trace_memcpy_async;
-    t->pointer_get_attributes = trace_pointer_get_attributes;
-    t->stream_create = trace_stream_create;
-    t->stream_destroy = trace_stream_destroy;
-    t->stream_synchronize = trace_stream_synchronize;
-    t->stream_query = trace_stream_query;
-    t->stream_wait_event = trace_stream_wait_event;
-    t->launch_host_func = trace_launch_host_func;
-    t->event_create = trace_event_create;
-    t->event_destroy = trace_event_destroy;
-    t->event_record = trace_event_record;
-    t->event_query = trace_event_query;
-    t->event_synchronize = trace_event_synchronize;
-    t->event_elapsed_time = trace_event_elapsed_time;
-    t->stream_get_native = trace_stream_get_native;
-    t->event_get_native = trace_event_get_native;
-    t->stream_wrap_native = trace_stream_wrap_native;
-    t->mem_export_dmabuf = trace_mem_export_dmabuf;
+#define TRACE_OP(op, params) t->op = trace_##op;
+    XRT__BACKEND_OPS(TRACE_OP)
+#undef TRACE_OP
     return XRT_SUCCESS;
 }
