@@ -474,10 +474,38 @@ static void test_bad_input_table(void **state)
     if (failed) fail_msg("%d of %d bad-input rows failed on %s (listed above)", failed, ran, xrt_test_backend);
 }
 
+/* >> every operation of XRT__BACKEND_OPS has a row above, or says here why
+   it takes no bad input; a new operation without either fails, named. */
+static const char *const no_bad_input[] = {
+    "xrt_device_synchronize", /* takes no argument */
+};
+
+static void test_every_operation_has_a_row(void **state)
+{
+#define OP_NAME(op, params) "xrt_" #op,
+    static const char *const ops[] = {XRT__BACKEND_OPS(OP_NAME)};
+#undef OP_NAME
+    size_t i, j;
+    int missing = 0;
+    (void)state;
+    for (i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+        int found = 0;
+        for (j = 0; j < sizeof rows / sizeof rows[0] && !found; j++) found = strcmp(rows[j].fn, ops[i]) == 0;
+        for (j = 0; j < sizeof no_bad_input / sizeof no_bad_input[0] && !found; j++)
+            found = strcmp(no_bad_input[j], ops[i]) == 0;
+        if (!found) {
+            missing++;
+            print_error("operation %s has no row in BAD_ROWS of tests/test_badinput.c\n", ops[i]);
+        }
+    }
+    if (missing) fail_msg("%d operations of XRT__BACKEND_OPS have no bad-input row (listed above)", missing);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bad_input_table),
+        cmocka_unit_test(test_every_operation_has_a_row),
     };
     return xrt_test_run_on_backends("bad input", tests, sizeof tests / sizeof tests[0], NULL);
 }
