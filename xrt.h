@@ -1301,6 +1301,18 @@ static xrt_status xrt__reg_select_locked(void)
     return XRT_ERROR_BACKEND_UNAVAILABLE;
 }
 
+/* Selecting again, where there is no default yet: a backend just registered
+   or loaded may be the first usable one, and a probe that ran out of memory
+   may succeed now. A new default steps the generation by 2 (it stays even:
+   initialised), so that every thread looks its backend up again; threads'
+   own choices survive. */
+static void xrt__reg_select_again_locked(void)
+{
+    if (xrt__reg_default != &xrt__none_backend) return;
+    xrt__reg_status = xrt__reg_select_locked();
+    if (xrt__reg_status == XRT_SUCCESS) __atomic_store_n(&xrt__gen, xrt__gen + 2, __ATOMIC_RELEASE);
+}
+
 /* Built-in backends in auto-selection order; each header defines a function
    that fills its table by name. A built-in backend that this build does not
    enable is still listed, as unavailable, so that XRT_BACKEND=cuda,cpu means
@@ -1537,10 +1549,7 @@ XRT_API xrt_status xrt_load_plugin(const char *path)
     xrt__err.quiet--;
     xrt__lock(&xrt__reg_lock);
     st = xrt__plugin_load_locked(path, &pl);
-    if (st == XRT_SUCCESS && xrt__reg_default == &xrt__none_backend) {
-        xrt__reg_status = xrt__reg_select_locked();
-        __atomic_store_n(&xrt__gen, xrt__gen + 2, __ATOMIC_RELEASE);
-    }
+    if (st == XRT_SUCCESS) xrt__reg_select_again_locked();
     snprintf(reason, sizeof reason, "%s", pl ? pl->reason : "too many plugins");
     xrt__unlock(&xrt__reg_lock);
     if (st != XRT_SUCCESS) return xrt_error(st, "xrt_load_plugin", "%.200s: %s", path, reason);
@@ -1604,8 +1613,7 @@ XRT_API xrt_status xrt_init(void)
         xrt__reg_inited = 1;
         __atomic_store_n(&xrt__gen, xrt__gen + 1, __ATOMIC_RELEASE);
     } else if (xrt__reg_status == XRT_ERROR_OUT_OF_MEMORY) {
-        xrt__reg_status = xrt__reg_select_locked(); /* a probe ran out of memory: try again */
-        if (xrt__reg_status == XRT_SUCCESS) __atomic_store_n(&xrt__gen, xrt__gen + 2, __ATOMIC_RELEASE);
+        xrt__reg_select_again_locked();
     }
     st = xrt__reg_status; /* read under the lock: xrt_register_backend may select again */
     if (st != XRT_SUCCESS) memcpy(reason, xrt__reg_reason, sizeof reason);
@@ -1722,10 +1730,7 @@ XRT_API xrt_status xrt_register_backend(const xrt_backend *backend)
     xrt__err.quiet--;
     xrt__lock(&xrt__reg_lock);
     st = xrt__reg_add_locked(backend);
-    if (st == XRT_SUCCESS && xrt__reg_default == &xrt__none_backend) {
-        xrt__reg_status = xrt__reg_select_locked(); /* the first usable backend may be this one */
-        __atomic_store_n(&xrt__gen, xrt__gen + 2, __ATOMIC_RELEASE); /* threads' own choices survive */
-    }
+    if (st == XRT_SUCCESS) xrt__reg_select_again_locked();
     xrt__unlock(&xrt__reg_lock);
     return st;
 }
