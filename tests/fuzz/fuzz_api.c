@@ -74,6 +74,54 @@ static struct {
 } F;
 static int op_index, trace; /* FUZZ_API_TRACE=1: print each call and its status */
 
+/* >> the operations. X(name, modelled): every operation of xrt's backend list,
+   either modelled above and below (1) or left out (0, with the reason). An
+   operation added to XRT__BACKEND_OPS without its row here fails to compile
+   ("fuzz_row_<name> undeclared"): decide what the model makes of it. */
+#define FUZZ_OPERATIONS(X)                                                          \
+    X(get_capabilities, 0) /* device queries: no state (the bad-input table) */     \
+    X(get_device_count, 0)                                                          \
+    X(set_device, 0)                                                                \
+    X(get_device, 0)                                                                \
+    X(device_synchronize, 1)                                                        \
+    X(get_device_properties, 0)                                                     \
+    X(malloc, 1)                                                                    \
+    X(free, 1)                                                                      \
+    X(malloc_host, 1)                                                               \
+    X(free_host, 1)                                                                 \
+    X(malloc_async, 1)                                                              \
+    X(free_async, 1)                                                                \
+    X(mem_get_info, 0) /* a query of the allocator, not of the model */            \
+    X(memset, 1)                                                                    \
+    X(memset_async, 1)                                                              \
+    X(memcpy, 1)                                                                    \
+    X(memcpy_async, 1)                                                              \
+    X(pointer_get_attributes, 1)                                                    \
+    X(stream_create, 1)                                                             \
+    X(stream_destroy, 1)                                                            \
+    X(stream_synchronize, 1)                                                        \
+    X(stream_query, 1)                                                              \
+    X(stream_wait_event, 1)                                                         \
+    X(launch_host_func, 1)                                                          \
+    X(event_create, 1)                                                              \
+    X(event_destroy, 1)                                                             \
+    X(event_record, 1)                                                              \
+    X(event_query, 1)                                                               \
+    X(event_synchronize, 1)                                                         \
+    X(event_elapsed_time, 1)                                                        \
+    X(stream_get_native, 0) /* the CPU backend has no native handles */             \
+    X(event_get_native, 0)                                                          \
+    X(stream_wrap_native, 0)                                                        \
+    X(mem_export_dmabuf, 0) /* the CPU backend exports no dma-buf */                \
+    X(get_target, 0) /* a query of the machine */
+
+#define FUZZ_ROW(op, modelled) fuzz_row_##op,
+enum { FUZZ_OPERATIONS(FUZZ_ROW) fuzz_rows };
+#undef FUZZ_ROW
+#define FUZZ_HAS(op, params) fuzz_has_##op = fuzz_row_##op,
+enum { XRT__BACKEND_OPS(FUZZ_HAS) fuzz_has };
+#undef FUZZ_HAS
+
 /* >> input */
 static unsigned byte(void)
 {
