@@ -9,8 +9,8 @@
    never sees an invalid handle, a NULL out-pointer or a pointer it did not
    allocate.
 
-   Built-in backends fill every slot, by name (see xrt__cpu_fill in
-   xrt_cpu.h). A backend registered at run time (xrt_register_backend) may
+   Built-in backends fill every slot from the operation list, by name:
+   xrt__cpu_<name>, xrt__gpu_<name> (see xrt__cpu_fill in xrt_cpu.h). A backend registered at run time (xrt_register_backend) may
    leave slots NULL: they are filled with functions that return
    XRT_ERROR_UNSUPPORTED, so no call site tests for NULL. A table built
    against an older ABI minor (smaller `size`) is accepted; its missing tail
@@ -25,20 +25,38 @@
        my.name = "mine"; my.init = my_init; my.malloc = my_malloc; ...
        xrt_register_backend(&my);  xrt_set_backend("mine");
 
-   Adding an operation (the checklist; the compiler checks the rest):
-     1. append X(name, (const xrt_backend *self, ...)) to XRT__BACKEND_OPS
-        below (append only: the order is the ABI);
-     2. declare the public call in xrt.h's function list and write its
-        dispatch body in xrt.h's ">> dispatch" section: argument checks and
-        handle lookups there, never in a backend;
-     3. CPU: write xrt__cpu_<name> and assign it in xrt__cpu_fill (xrt_cpu.h),
-        or assign xrt__unsupported_<name> when the CPU cannot do it;
-     4. CUDA and HIP: write xrt__gpu_<name> (xrt_gpu.h) and assign it in
-        xrt__gpu_fill; a runtime entry point it needs is a field of
-        xrt__gpu_rt plus an entry in the symbol lists of both xrt_cuda.h and
-        xrt_hip.h (a test checks that each list names every field once);
-     5. a test in tests/test_suite.c (runs on every backend) and a row in the
-        README's support table.
+   Adding an operation: every place, and what catches a place left out
+   ("compile": the build fails naming it; "test": the named test fails).
+     1. xrt_backends.h: append X(name, (const xrt_backend *self, ...)) to
+        XRT__BACKEND_OPS below (append only: the order is the ABI). The
+        registry's stubs (unsupported, none, forbidden) follow by themselves.
+     2. xrt.h: declare the public call in the ">> api" list and write its
+        body under ">> dispatch": argument checks and handle lookups there,
+        never in a backend. Host-function rule: a call that waits for queued
+        work starts with XRT__CHECK_MAY_WAIT (it would wait for itself), and
+        gets a row in hf_cases of tests/test_reliability.c, as does one that
+        does not wait (with its status on the CPU backend). Not checked.
+     3. CPU (xrt_cpu.h): write xrt__cpu_<name>, or, where the CPU cannot do
+        it, #define xrt__cpu_<name> xrt__unsupported_<name> above
+        xrt__cpu_fill. compile: "xrt__cpu_<name> undeclared".
+     4. CUDA and HIP (xrt_gpu.h): write xrt__gpu_<name>. compile:
+        "xrt__gpu_<name> undeclared". A runtime entry point it needs is a row
+        of XRT__GPU_RT_FIELDS (xrt_gpu.h) and of both symbol lists,
+        XRT__CUDA_SYMBOLS (xrt_cuda.h) and XRT__HIP_SYMBOLS (xrt_hip.h):
+        compile, "xrt__hip_row_<Field> undeclared"; and a definition in the
+        benchmarks' stub runtime, bench/stub/cudart_stub.c: its link fails
+        with "undefined reference to `cuda<Name>'".
+     5. The tracing plugin (examples/plugin/trace.c): write trace_<name>,
+        forwarding to the target and logging the call. compile:
+        "trace_<name> undeclared".
+     6. The bad-input table (tests/test_badinput.c): rows for every misuse,
+        or an entry in no_bad_input saying why there is none. test:
+        test_every_operation_has_a_row names the operation.
+     7. The fuzzer's model (tests/fuzz/fuzz_api.c): a row of FUZZ_OPERATIONS,
+        modelled or left out with the reason. compile (make fuzz-build):
+        "fuzz_row_<name> undeclared".
+     8. A test in tests/test_suite.c (it runs on every backend, and through
+        the tracer), a row in the README's support table. Not checked.
 */
 #ifndef XRT_BACKENDS_H_INCLUDED
 #define XRT_BACKENDS_H_INCLUDED

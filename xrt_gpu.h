@@ -25,8 +25,9 @@
    error detail ("cuda: cudaMemcpyAsync: invalid argument
    (cudaErrorInvalidValue=1)").
 
-   Adding an entry point: a field in xrt__gpu_rt, an entry in both symbol
-   lists (test_gpu.c checks that each list names every field once).
+   Adding an entry point: a row in XRT__GPU_RT_FIELDS and in both symbol
+   lists (a field without its row fails to compile), and a definition in
+   bench/stub/cudart_stub.c (its link fails without one).
 
    Hooks (xrt__cuda_* in xrt_cuda.h, xrt__hip_* in xrt_hip.h):
      probe(reason, n)        a cheap check before loading (HIP: /dev/kfd)
