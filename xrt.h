@@ -997,13 +997,6 @@ static void xrt__log_set_level(xrt_log_level level)
 
 static void xrt__log_init_from_env(void);
 
-XRT_API void xrt_set_log_level(xrt_log_level level)
-{
-    __atomic_store_n(&xrt__log_level_set, level != XRT_LOG_ENV, __ATOMIC_RELAXED);
-    xrt__log_set_level(level == XRT_LOG_ENV ? XRT_LOG_WARN : level);
-    if (level == XRT_LOG_ENV) xrt__log_init_from_env();
-}
-
 /* XRT_LOG applies until the program sets a level itself; empty means unset. */
 static void xrt__log_init_from_env(void)
 {
@@ -1016,6 +1009,13 @@ static void xrt__log_init_from_env(void)
             return;
         }
     xrt_log(XRT_LOG_WARN, "XRT_LOG=%.64s: unknown level (valid: none, error, warn, info, debug)", env);
+}
+
+XRT_API void xrt_set_log_level(xrt_log_level level)
+{
+    __atomic_store_n(&xrt__log_level_set, level != XRT_LOG_ENV, __ATOMIC_RELAXED);
+    xrt__log_set_level(level == XRT_LOG_ENV ? XRT_LOG_WARN : level);
+    if (level == XRT_LOG_ENV) xrt__log_init_from_env();
 }
 
 XRT_API xrt_status xrt_error(xrt_status st, const char *who, const char *fmt, ...)
@@ -1058,6 +1058,47 @@ XRT_API xrt_status xrt_runtime_get_version(int *version)
     if (!version) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_runtime_get_version", "version is NULL");
     *version = XRT_VERSION;
     return XRT_SUCCESS;
+}
+
+/* >> impl: run-time loading of vendor libraries (GPU backends, RDMA) */
+
+/* Opens the library named by env `env_var`, else the first of `sonames` that
+   loads. On failure writes the reason and returns NULL. */
+XRT_API void *xrt__dl_open(const char *env_var, const char *const *sonames, char *reason, size_t n)
+{
+    const char *env = getenv(env_var);
+    const char *err = "no candidate";
+    void *h;
+    size_t i;
+    if (env && env[0]) {
+        h = dlopen(env, RTLD_NOW | RTLD_LOCAL);
+        if (!h) snprintf(reason, n, "%s=%s: %s", env_var, env, dlerror());
+        return h;
+    }
+    for (i = 0; sonames[i]; i++) {
+        if ((h = dlopen(sonames[i], RTLD_NOW | RTLD_LOCAL)) != NULL) return h;
+        err = dlerror();
+    }
+    snprintf(reason, n, "cannot load %s (set %s): %s", sonames[0], env_var, err ? err : "");
+    return NULL;
+}
+
+/* Looks up `count` symbols into `slots` (function pointers, filled through
+   memcpy to stay -pedantic clean). Optional symbols may be missing. */
+typedef struct xrt__dl_sym { const char *name; void *slot; int optional; } xrt__dl_sym;
+
+XRT_API int xrt__dl_bind(void *lib, const xrt__dl_sym *syms, size_t count, char *reason, size_t n)
+{
+    size_t i;
+    for (i = 0; i < count; i++) {
+        void *f = dlsym(lib, syms[i].name);
+        if (!f && !syms[i].optional) {
+            snprintf(reason, n, "symbol %s not found in the runtime library", syms[i].name);
+            return 0;
+        }
+        memcpy(syms[i].slot, &f, sizeof f);
+    }
+    return 1;
 }
 
 /* >> impl: lifecycle and selection (the backend registry) */
@@ -1313,6 +1354,24 @@ static void xrt__reg_select_again_locked(void)
     if (xrt__reg_status == XRT_SUCCESS) __atomic_store_n(&xrt__gen, xrt__gen + 2, __ATOMIC_RELEASE);
 }
 
+/* >> impl: the built-in backends, each in its own header (they include
+   vendor headers: outside extern "C") */
+#ifdef __cplusplus
+}
+#endif
+#ifdef XRT_ENABLE_CUDA
+#include "xrt_cuda.h"
+#endif
+#ifdef XRT_ENABLE_HIP
+#include "xrt_hip.h"
+#endif
+#ifdef XRT_ENABLE_CPU
+#include "xrt_cpu.h"
+#endif
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Built-in backends in auto-selection order; each header defines a function
    that fills its table by name. A built-in backend that this build does not
    enable is still listed, as unavailable, so that XRT_BACKEND=cuda,cpu means
@@ -1537,305 +1596,6 @@ static void xrt__plugin_init_locked(void)
     }
 }
 
-XRT_API xrt_status xrt_load_plugin(const char *path)
-{
-    xrt__plugin *pl;
-    char reason[sizeof pl->reason];
-    xrt_status st;
-    if (!path || !path[0]) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_load_plugin", "path is NULL or empty");
-    if (strlen(path) >= sizeof pl->path) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_load_plugin", "path too long");
-    xrt__err.quiet++;
-    xrt_init();
-    xrt__err.quiet--;
-    xrt__lock(&xrt__reg_lock);
-    st = xrt__plugin_load_locked(path, &pl);
-    if (st == XRT_SUCCESS) xrt__reg_select_again_locked();
-    snprintf(reason, sizeof reason, "%s", pl ? pl->reason : "too many plugins");
-    xrt__unlock(&xrt__reg_lock);
-    if (st != XRT_SUCCESS) return xrt_error(st, "xrt_load_plugin", "%.200s: %s", path, reason);
-    return XRT_SUCCESS;
-}
-
-XRT_API xrt_status xrt_plugin_count(int *count)
-{
-    if (!count) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_plugin_count", "count is NULL");
-    xrt_init();
-    xrt__lock(&xrt__reg_lock);
-    *count = xrt__plugin_count;
-    xrt__unlock(&xrt__reg_lock);
-    return XRT_SUCCESS;
-}
-
-XRT_API xrt_status xrt_plugin_get_info(int index, xrt_plugin_info *info)
-{
-    xrt_status st = XRT_SUCCESS;
-    if (!info) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_plugin_get_info", "info is NULL");
-    xrt_init();
-    xrt__lock(&xrt__reg_lock);
-    if (index < 0 || index >= xrt__plugin_count) {
-        st = XRT_ERROR_INVALID_VALUE;
-    } else {
-        const xrt__plugin *pl = &xrt__plugins[index];
-        info->path = pl->path;
-        info->loaded = pl->loaded;
-        info->backend = pl->loaded ? pl->table.name : NULL;
-        info->reason = pl->reason;
-    }
-    xrt__unlock(&xrt__reg_lock);
-    if (st != XRT_SUCCESS) return xrt_error(st, "xrt_plugin_get_info", "index %d out of range", index);
-    return st;
-}
-
-static void xrt__handle_shutdown(void);
-static void xrt__mem_shutdown(void);
-static void xrt__fork_prepare(void);
-static void xrt__limbo_reclaim(int all);
-static void xrt__call_fork_child(void);
-static void xrt__fork_parent(void);
-static void xrt__fork_child(void);
-
-XRT_API xrt_status xrt_init(void)
-{
-    static int atfork_done;
-    char reason[sizeof xrt__reg_reason];
-    xrt_status st;
-    size_t i;
-    xrt__lock(&xrt__reg_lock);
-    if (!xrt__reg_inited) {
-        if (!atfork_done && pthread_atfork(xrt__fork_prepare, xrt__fork_parent, xrt__fork_child) == 0)
-            atfork_done = 1; /* once a process: handlers cannot be removed */
-        xrt__fill_special();
-        xrt__log_init_from_env();
-        for (i = 0; i < sizeof xrt__reg_builtins / sizeof xrt__reg_builtins[0]; i++)
-            xrt__reg_add_builtin_locked(&xrt__reg_builtins[i]);
-        xrt__plugin_init_locked();
-        xrt__reg_status = xrt__reg_select_locked();
-        xrt__reg_inited = 1;
-        __atomic_store_n(&xrt__gen, xrt__gen + 1, __ATOMIC_RELEASE);
-    } else if (xrt__reg_status == XRT_ERROR_OUT_OF_MEMORY) {
-        xrt__reg_select_again_locked();
-    }
-    st = xrt__reg_status; /* read under the lock: xrt_register_backend may select again */
-    if (st != XRT_SUCCESS) memcpy(reason, xrt__reg_reason, sizeof reason);
-    xrt__unlock(&xrt__reg_lock);
-    if (st != XRT_SUCCESS) return xrt_error(st, "xrt_init", "%s", reason);
-    return XRT_SUCCESS;
-}
-
-static int xrt__survives_fork(const xrt_backend *b);
-
-static int xrt__reg_usable(const xrt__reg_entry *e)
-{
-    return e->probed && e->probe_status == XRT_SUCCESS && xrt__survives_fork(&e->t);
-}
-
-/* Drains every backend before taking a lock: a host function still queued may
-   make an xrt call (which takes the locks) and must be able to finish. */
-static void xrt__reg_drain(void)
-{
-    xrt__reg_entry *usable[XRT_MAX_BACKENDS];
-    int i, n = 0;
-    xrt__lock(&xrt__reg_lock);
-    for (i = 0; xrt__reg_inited && i < xrt__reg_count; i++)
-        if (xrt__reg_usable(&xrt__reg_entries[i])) usable[n++] = &xrt__reg_entries[i];
-    xrt__unlock(&xrt__reg_lock);
-    xrt__err.quiet++;
-    for (i = 0; i < n; i++) usable[i]->t.device_synchronize(&usable[i]->t);
-    xrt__err.quiet--;
-}
-
-XRT_API void xrt_shutdown(void)
-{
-    int i;
-    if (XRT__UNLIKELY(xrt__tls.host_fn)) {
-        xrt_error(XRT_ERROR_NOT_PERMITTED, "xrt_shutdown", "called from a host function: it would wait for itself");
-        return;
-    }
-    xrt__reg_drain();
-    xrt__limbo_reclaim(1); /* no other thread may be in a call now */
-    xrt__lock(&xrt__reg_lock);
-    if (xrt__reg_inited) {
-        xrt__handle_shutdown();           /* destroys live streams and events */
-        xrt__mem_shutdown();              /* frees what the program did not, backends still up */
-        for (i = 0; i < xrt__reg_count; i++)
-            if (xrt__reg_usable(&xrt__reg_entries[i]) && xrt__reg_entries[i].t.shutdown)
-                xrt__reg_entries[i].t.shutdown(&xrt__reg_entries[i].t);
-        xrt__reg_count = 0;
-        xrt__reg_inited = 0;
-        xrt__reg_default = NULL;
-        xrt__reg_epoch++;
-        __atomic_store_n(&xrt__gen, xrt__gen + 1, __ATOMIC_RELEASE);
-    }
-    xrt__unlock(&xrt__reg_lock);
-}
-
-/* The thread's backend after a change of generation: its own choice, unless
-   xrt was shut down since, else the default; in a forked child, a backend
-   that does not survive fork() is replaced by the table that says so. */
-static void xrt__call_register(void);
-
-XRT_API const xrt_backend *xrt__be_slow(void)
-{
-    const xrt_backend *be;
-    if (XRT__UNLIKELY(!xrt__call.registered)) xrt__call_register();
-    if (xrt__tls.host_fn) return &xrt__forbidden_backend; /* a GPU runtime's host function */
-    xrt__err.quiet++; /* a failed init is reported once, by the call that needed it */
-    xrt_init();
-    xrt__err.quiet--;
-    xrt__lock(&xrt__reg_lock);
-    be = xrt__tls.chosen && xrt__tls.epoch == xrt__reg_epoch ? xrt__tls.be : NULL;
-    if (!be) be = xrt__reg_default ? xrt__reg_default : &xrt__none_backend;
-    xrt__tls.chosen = be == xrt__tls.be && xrt__tls.chosen;
-    xrt__tls.epoch = xrt__reg_epoch;
-    if (xrt__reg_forked && be != &xrt__none_backend && !(be->flags & XRT_BACKEND_FORK_SAFE)) {
-        xrt__tls.forbidden_by = be->name;
-        be = &xrt__forbidden_backend;
-    }
-    xrt__tls.be = be;
-    xrt__tls.gen = __atomic_load_n(&xrt__gen, __ATOMIC_ACQUIRE);
-    xrt__unlock(&xrt__reg_lock);
-    return be;
-}
-
-/* Runs a host function for backend b. While it runs, the thread dispatches to
-   b; a backend without XRT_BACKEND_HOST_FN_CALLS refuses every call, and the
-   dispatch layer refuses calls that wait on every backend. */
-XRT_API void xrt__host_fn_run(const xrt_backend *b, xrt_host_fn fn, void *user)
-{
-    struct xrt__tls_state saved = xrt__tls;
-    if (XRT__UNLIKELY(!xrt__call.registered)) xrt__call_register();
-    xrt__tls.host_fn = 1;
-    xrt__tls.forbidden_by = b->name;
-    if (b->flags & XRT_BACKEND_HOST_FN_CALLS) {
-        xrt__tls.be = b;
-        xrt__tls.gen = __atomic_load_n(&xrt__gen, __ATOMIC_ACQUIRE);
-    } else {
-        xrt__tls.be = &xrt__forbidden_backend;
-        xrt__tls.gen = xrt__gen - 1; /* never current: every call takes xrt__be_slow */
-    }
-    fn(user);
-    xrt__tls = saved;
-}
-
-XRT_API xrt_status xrt__not_permitted(const char *fn)
-{
-    return xrt_error(XRT_ERROR_NOT_PERMITTED, fn, "called from a host function: it would wait for itself");
-}
-
-XRT_API xrt_status xrt_register_backend(const xrt_backend *backend)
-{
-    xrt_status st;
-    xrt__err.quiet++; /* XRT_BACKEND may name the backend being registered */
-    xrt_init();
-    xrt__err.quiet--;
-    xrt__lock(&xrt__reg_lock);
-    st = xrt__reg_add_locked(backend);
-    if (st == XRT_SUCCESS) xrt__reg_select_again_locked();
-    xrt__unlock(&xrt__reg_lock);
-    return st;
-}
-
-XRT_API xrt_status xrt_backend_count(int *count)
-{
-    if (!count) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_backend_count", "count is NULL");
-    xrt_init();
-    xrt__lock(&xrt__reg_lock);
-    *count = xrt__reg_count;
-    xrt__unlock(&xrt__reg_lock);
-    return XRT_SUCCESS;
-}
-
-/* Probes the backend if needed, so the listing is complete. */
-XRT_API xrt_status xrt_backend_get_info(int index, xrt_backend_info *info)
-{
-    xrt_status st = XRT_SUCCESS;
-    if (!info) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_backend_get_info", "info is NULL");
-    xrt_init();
-    xrt__lock(&xrt__reg_lock);
-    if (index < 0 || index >= xrt__reg_count) {
-        st = XRT_ERROR_INVALID_VALUE;
-    } else {
-        xrt__reg_entry *e = &xrt__reg_entries[index];
-        info->available = xrt__reg_probe_locked(e) == XRT_SUCCESS;
-        info->name = e->t.name;
-        info->reason = info->available ? "" : e->reason;
-        info->abi_version = e->t.abi_version;
-    }
-    xrt__unlock(&xrt__reg_lock);
-    if (st != XRT_SUCCESS) return xrt_error(st, "xrt_backend_get_info", "index %d out of range", index);
-    return st;
-}
-
-XRT_API xrt_status xrt_set_backend(const char *name)
-{
-    char names[256];
-    xrt__reg_entry *e;
-    xrt_status st = XRT_SUCCESS;
-    if (!name) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_set_backend", "name is NULL");
-    if (xrt__tls.host_fn) return xrt__forbidden_fail("xrt_set_backend");
-    xrt__be(); /* initialises and fixes this thread's generation */
-    xrt__lock(&xrt__reg_lock);
-    e = xrt__reg_find_locked(name, strlen(name));
-    if (!e) {
-        xrt__reg_names_locked(names, sizeof names);
-        st = XRT_ERROR_NOT_FOUND;
-    } else if (xrt__reg_probe_locked(e) != XRT_SUCCESS) {
-        st = xrt__reg_unavailable(e->probe_status);
-        snprintf(names, sizeof names, "%s", e->reason);
-    } else if (xrt__reg_forked && !(e->t.flags & XRT_BACKEND_FORK_SAFE)) {
-        st = XRT_ERROR_NOT_PERMITTED;
-        snprintf(names, sizeof names, "forked child: %.64s cannot be used after fork()", e->t.name);
-    } else {
-        xrt__tls.be = &e->t;
-        xrt__tls.chosen = 1;
-    }
-    xrt__unlock(&xrt__reg_lock);
-    if (st == XRT_ERROR_NOT_FOUND)
-        return xrt_error(st, "xrt_set_backend", "unknown backend '%.64s' (valid: %s)", name, names);
-    if (st == XRT_ERROR_NOT_PERMITTED) return xrt_error(st, "xrt_set_backend", "%s", names);
-    if (st != XRT_SUCCESS) return xrt_error(st, "xrt_set_backend", "%.64s: unavailable: %s", name, names);
-    return st;
-}
-
-XRT_API xrt_status xrt_get_backend(const char **name)
-{
-    const xrt_backend *b;
-    if (!name) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_get_backend", "name is NULL");
-    b = xrt__be();
-    *name = b == &xrt__none_backend || b == &xrt__forbidden_backend ? NULL : b->name;
-    if (b == &xrt__forbidden_backend) return xrt__forbidden_fail("xrt_get_backend");
-    return b == &xrt__none_backend ? xrt__none_fail("xrt_get_backend") : XRT_SUCCESS;
-}
-
-/* >> impl: fork. The prepare handler takes every core lock so that the child
-   starts with consistent state; the child then marks itself forked, so that
-   backends that do not survive fork() answer XRT_ERROR_NOT_PERMITTED. */
-static void xrt__fork_prepare(void)
-{
-    pthread_mutex_lock(&xrt__reg_lock);
-    pthread_mutex_lock(&xrt__handle_lock);
-    pthread_mutex_lock(&xrt__mem_lock);
-    pthread_mutex_lock(&xrt__call_lock);
-    pthread_mutex_lock(&xrt__log_lock);
-}
-
-static void xrt__fork_parent(void)
-{
-    pthread_mutex_unlock(&xrt__log_lock);
-    pthread_mutex_unlock(&xrt__call_lock);
-    pthread_mutex_unlock(&xrt__mem_lock);
-    pthread_mutex_unlock(&xrt__handle_lock);
-    pthread_mutex_unlock(&xrt__reg_lock);
-}
-
-static void xrt__fork_child(void)
-{
-    xrt__call_fork_child();
-    xrt__fork_parent();
-    if (xrt__reg_inited) xrt__reg_forked = 1;
-    __atomic_store_n(&xrt__gen, xrt__gen + 2, __ATOMIC_RELEASE);
-}
-
 /* >> impl: compile targets */
 XRT_API uint64_t xrt_target_fingerprint(const xrt_target *t)
 {
@@ -1891,47 +1651,6 @@ XRT_API xrt_status xrt__target_get(const xrt_backend *b, xrt_target *t)
     snprintf(t->backend, sizeof t->backend, "%.15s", b->name);
     t->fingerprint = xrt_target_fingerprint(t);
     return XRT_SUCCESS;
-}
-
-/* >> impl: run-time loading of vendor libraries (GPU backends, RDMA) */
-
-/* Opens the library named by env `env_var`, else the first of `sonames` that
-   loads. On failure writes the reason and returns NULL. */
-XRT_API void *xrt__dl_open(const char *env_var, const char *const *sonames, char *reason, size_t n)
-{
-    const char *env = getenv(env_var);
-    const char *err = "no candidate";
-    void *h;
-    size_t i;
-    if (env && env[0]) {
-        h = dlopen(env, RTLD_NOW | RTLD_LOCAL);
-        if (!h) snprintf(reason, n, "%s=%s: %s", env_var, env, dlerror());
-        return h;
-    }
-    for (i = 0; sonames[i]; i++) {
-        if ((h = dlopen(sonames[i], RTLD_NOW | RTLD_LOCAL)) != NULL) return h;
-        err = dlerror();
-    }
-    snprintf(reason, n, "cannot load %s (set %s): %s", sonames[0], env_var, err ? err : "");
-    return NULL;
-}
-
-/* Looks up `count` symbols into `slots` (function pointers, filled through
-   memcpy to stay -pedantic clean). Optional symbols may be missing. */
-typedef struct xrt__dl_sym { const char *name; void *slot; int optional; } xrt__dl_sym;
-
-XRT_API int xrt__dl_bind(void *lib, const xrt__dl_sym *syms, size_t count, char *reason, size_t n)
-{
-    size_t i;
-    for (i = 0; i < count; i++) {
-        void *f = dlsym(lib, syms[i].name);
-        if (!f && !syms[i].optional) {
-            snprintf(reason, n, "symbol %s not found in the runtime library", syms[i].name);
-            return 0;
-        }
-        memcpy(syms[i].slot, &f, sizeof f);
-    }
-    return 1;
 }
 
 /* >> impl: handle table */
@@ -2649,19 +2368,309 @@ static void xrt__mem_shutdown(void)
     xrt__unlock(&xrt__mem_lock);
 }
 
+/* >> impl: fork. The prepare handler takes every core lock so that the child
+   starts with consistent state; the child then marks itself forked, so that
+   backends that do not survive fork() answer XRT_ERROR_NOT_PERMITTED. */
+static void xrt__fork_prepare(void)
+{
+    pthread_mutex_lock(&xrt__reg_lock);
+    pthread_mutex_lock(&xrt__handle_lock);
+    pthread_mutex_lock(&xrt__mem_lock);
+    pthread_mutex_lock(&xrt__call_lock);
+    pthread_mutex_lock(&xrt__log_lock);
+}
+
+static void xrt__fork_parent(void)
+{
+    pthread_mutex_unlock(&xrt__log_lock);
+    pthread_mutex_unlock(&xrt__call_lock);
+    pthread_mutex_unlock(&xrt__mem_lock);
+    pthread_mutex_unlock(&xrt__handle_lock);
+    pthread_mutex_unlock(&xrt__reg_lock);
+}
+
+static void xrt__fork_child(void)
+{
+    xrt__call_fork_child();
+    xrt__fork_parent();
+    if (xrt__reg_inited) xrt__reg_forked = 1;
+    __atomic_store_n(&xrt__gen, xrt__gen + 2, __ATOMIC_RELEASE);
+}
+
+static void xrt__handle_shutdown(void);
+static void xrt__mem_shutdown(void);
+static void xrt__fork_prepare(void);
+static void xrt__limbo_reclaim(int all);
+static void xrt__call_fork_child(void);
+static void xrt__fork_parent(void);
+static void xrt__fork_child(void);
+
+XRT_API xrt_status xrt_init(void)
+{
+    static int atfork_done;
+    char reason[sizeof xrt__reg_reason];
+    xrt_status st;
+    size_t i;
+    xrt__lock(&xrt__reg_lock);
+    if (!xrt__reg_inited) {
+        if (!atfork_done && pthread_atfork(xrt__fork_prepare, xrt__fork_parent, xrt__fork_child) == 0)
+            atfork_done = 1; /* once a process: handlers cannot be removed */
+        xrt__fill_special();
+        xrt__log_init_from_env();
+        for (i = 0; i < sizeof xrt__reg_builtins / sizeof xrt__reg_builtins[0]; i++)
+            xrt__reg_add_builtin_locked(&xrt__reg_builtins[i]);
+        xrt__plugin_init_locked();
+        xrt__reg_status = xrt__reg_select_locked();
+        xrt__reg_inited = 1;
+        __atomic_store_n(&xrt__gen, xrt__gen + 1, __ATOMIC_RELEASE);
+    } else if (xrt__reg_status == XRT_ERROR_OUT_OF_MEMORY) {
+        xrt__reg_select_again_locked();
+    }
+    st = xrt__reg_status; /* read under the lock: xrt_register_backend may select again */
+    if (st != XRT_SUCCESS) memcpy(reason, xrt__reg_reason, sizeof reason);
+    xrt__unlock(&xrt__reg_lock);
+    if (st != XRT_SUCCESS) return xrt_error(st, "xrt_init", "%s", reason);
+    return XRT_SUCCESS;
+}
+
+static int xrt__survives_fork(const xrt_backend *b);
+
+static int xrt__reg_usable(const xrt__reg_entry *e)
+{
+    return e->probed && e->probe_status == XRT_SUCCESS && xrt__survives_fork(&e->t);
+}
+
+/* Drains every backend before taking a lock: a host function still queued may
+   make an xrt call (which takes the locks) and must be able to finish. */
+static void xrt__reg_drain(void)
+{
+    xrt__reg_entry *usable[XRT_MAX_BACKENDS];
+    int i, n = 0;
+    xrt__lock(&xrt__reg_lock);
+    for (i = 0; xrt__reg_inited && i < xrt__reg_count; i++)
+        if (xrt__reg_usable(&xrt__reg_entries[i])) usable[n++] = &xrt__reg_entries[i];
+    xrt__unlock(&xrt__reg_lock);
+    xrt__err.quiet++;
+    for (i = 0; i < n; i++) usable[i]->t.device_synchronize(&usable[i]->t);
+    xrt__err.quiet--;
+}
+
+XRT_API void xrt_shutdown(void)
+{
+    int i;
+    if (XRT__UNLIKELY(xrt__tls.host_fn)) {
+        xrt_error(XRT_ERROR_NOT_PERMITTED, "xrt_shutdown", "called from a host function: it would wait for itself");
+        return;
+    }
+    xrt__reg_drain();
+    xrt__limbo_reclaim(1); /* no other thread may be in a call now */
+    xrt__lock(&xrt__reg_lock);
+    if (xrt__reg_inited) {
+        xrt__handle_shutdown();           /* destroys live streams and events */
+        xrt__mem_shutdown();              /* frees what the program did not, backends still up */
+        for (i = 0; i < xrt__reg_count; i++)
+            if (xrt__reg_usable(&xrt__reg_entries[i]) && xrt__reg_entries[i].t.shutdown)
+                xrt__reg_entries[i].t.shutdown(&xrt__reg_entries[i].t);
+        xrt__reg_count = 0;
+        xrt__reg_inited = 0;
+        xrt__reg_default = NULL;
+        xrt__reg_epoch++;
+        __atomic_store_n(&xrt__gen, xrt__gen + 1, __ATOMIC_RELEASE);
+    }
+    xrt__unlock(&xrt__reg_lock);
+}
+
+/* The thread's backend after a change of generation: its own choice, unless
+   xrt was shut down since, else the default; in a forked child, a backend
+   that does not survive fork() is replaced by the table that says so. */
+static void xrt__call_register(void);
+
+XRT_API const xrt_backend *xrt__be_slow(void)
+{
+    const xrt_backend *be;
+    if (XRT__UNLIKELY(!xrt__call.registered)) xrt__call_register();
+    if (xrt__tls.host_fn) return &xrt__forbidden_backend; /* a GPU runtime's host function */
+    xrt__err.quiet++; /* a failed init is reported once, by the call that needed it */
+    xrt_init();
+    xrt__err.quiet--;
+    xrt__lock(&xrt__reg_lock);
+    be = xrt__tls.chosen && xrt__tls.epoch == xrt__reg_epoch ? xrt__tls.be : NULL;
+    if (!be) be = xrt__reg_default ? xrt__reg_default : &xrt__none_backend;
+    xrt__tls.chosen = be == xrt__tls.be && xrt__tls.chosen;
+    xrt__tls.epoch = xrt__reg_epoch;
+    if (xrt__reg_forked && be != &xrt__none_backend && !(be->flags & XRT_BACKEND_FORK_SAFE)) {
+        xrt__tls.forbidden_by = be->name;
+        be = &xrt__forbidden_backend;
+    }
+    xrt__tls.be = be;
+    xrt__tls.gen = __atomic_load_n(&xrt__gen, __ATOMIC_ACQUIRE);
+    xrt__unlock(&xrt__reg_lock);
+    return be;
+}
+
+/* Runs a host function for backend b. While it runs, the thread dispatches to
+   b; a backend without XRT_BACKEND_HOST_FN_CALLS refuses every call, and the
+   dispatch layer refuses calls that wait on every backend. */
+XRT_API void xrt__host_fn_run(const xrt_backend *b, xrt_host_fn fn, void *user)
+{
+    struct xrt__tls_state saved = xrt__tls;
+    if (XRT__UNLIKELY(!xrt__call.registered)) xrt__call_register();
+    xrt__tls.host_fn = 1;
+    xrt__tls.forbidden_by = b->name;
+    if (b->flags & XRT_BACKEND_HOST_FN_CALLS) {
+        xrt__tls.be = b;
+        xrt__tls.gen = __atomic_load_n(&xrt__gen, __ATOMIC_ACQUIRE);
+    } else {
+        xrt__tls.be = &xrt__forbidden_backend;
+        xrt__tls.gen = xrt__gen - 1; /* never current: every call takes xrt__be_slow */
+    }
+    fn(user);
+    xrt__tls = saved;
+}
+
+XRT_API xrt_status xrt__not_permitted(const char *fn)
+{
+    return xrt_error(XRT_ERROR_NOT_PERMITTED, fn, "called from a host function: it would wait for itself");
+}
+
+XRT_API xrt_status xrt_register_backend(const xrt_backend *backend)
+{
+    xrt_status st;
+    xrt__err.quiet++; /* XRT_BACKEND may name the backend being registered */
+    xrt_init();
+    xrt__err.quiet--;
+    xrt__lock(&xrt__reg_lock);
+    st = xrt__reg_add_locked(backend);
+    if (st == XRT_SUCCESS) xrt__reg_select_again_locked();
+    xrt__unlock(&xrt__reg_lock);
+    return st;
+}
+
+XRT_API xrt_status xrt_backend_count(int *count)
+{
+    if (!count) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_backend_count", "count is NULL");
+    xrt_init();
+    xrt__lock(&xrt__reg_lock);
+    *count = xrt__reg_count;
+    xrt__unlock(&xrt__reg_lock);
+    return XRT_SUCCESS;
+}
+
+/* Probes the backend if needed, so the listing is complete. */
+XRT_API xrt_status xrt_backend_get_info(int index, xrt_backend_info *info)
+{
+    xrt_status st = XRT_SUCCESS;
+    if (!info) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_backend_get_info", "info is NULL");
+    xrt_init();
+    xrt__lock(&xrt__reg_lock);
+    if (index < 0 || index >= xrt__reg_count) {
+        st = XRT_ERROR_INVALID_VALUE;
+    } else {
+        xrt__reg_entry *e = &xrt__reg_entries[index];
+        info->available = xrt__reg_probe_locked(e) == XRT_SUCCESS;
+        info->name = e->t.name;
+        info->reason = info->available ? "" : e->reason;
+        info->abi_version = e->t.abi_version;
+    }
+    xrt__unlock(&xrt__reg_lock);
+    if (st != XRT_SUCCESS) return xrt_error(st, "xrt_backend_get_info", "index %d out of range", index);
+    return st;
+}
+
+XRT_API xrt_status xrt_set_backend(const char *name)
+{
+    char names[256];
+    xrt__reg_entry *e;
+    xrt_status st = XRT_SUCCESS;
+    if (!name) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_set_backend", "name is NULL");
+    if (xrt__tls.host_fn) return xrt__forbidden_fail("xrt_set_backend");
+    xrt__be(); /* initialises and fixes this thread's generation */
+    xrt__lock(&xrt__reg_lock);
+    e = xrt__reg_find_locked(name, strlen(name));
+    if (!e) {
+        xrt__reg_names_locked(names, sizeof names);
+        st = XRT_ERROR_NOT_FOUND;
+    } else if (xrt__reg_probe_locked(e) != XRT_SUCCESS) {
+        st = xrt__reg_unavailable(e->probe_status);
+        snprintf(names, sizeof names, "%s", e->reason);
+    } else if (xrt__reg_forked && !(e->t.flags & XRT_BACKEND_FORK_SAFE)) {
+        st = XRT_ERROR_NOT_PERMITTED;
+        snprintf(names, sizeof names, "forked child: %.64s cannot be used after fork()", e->t.name);
+    } else {
+        xrt__tls.be = &e->t;
+        xrt__tls.chosen = 1;
+    }
+    xrt__unlock(&xrt__reg_lock);
+    if (st == XRT_ERROR_NOT_FOUND)
+        return xrt_error(st, "xrt_set_backend", "unknown backend '%.64s' (valid: %s)", name, names);
+    if (st == XRT_ERROR_NOT_PERMITTED) return xrt_error(st, "xrt_set_backend", "%s", names);
+    if (st != XRT_SUCCESS) return xrt_error(st, "xrt_set_backend", "%.64s: unavailable: %s", name, names);
+    return st;
+}
+
+XRT_API xrt_status xrt_get_backend(const char **name)
+{
+    const xrt_backend *b;
+    if (!name) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_get_backend", "name is NULL");
+    b = xrt__be();
+    *name = b == &xrt__none_backend || b == &xrt__forbidden_backend ? NULL : b->name;
+    if (b == &xrt__forbidden_backend) return xrt__forbidden_fail("xrt_get_backend");
+    return b == &xrt__none_backend ? xrt__none_fail("xrt_get_backend") : XRT_SUCCESS;
+}
+
+XRT_API xrt_status xrt_load_plugin(const char *path)
+{
+    xrt__plugin *pl;
+    char reason[sizeof pl->reason];
+    xrt_status st;
+    if (!path || !path[0]) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_load_plugin", "path is NULL or empty");
+    if (strlen(path) >= sizeof pl->path) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_load_plugin", "path too long");
+    xrt__err.quiet++;
+    xrt_init();
+    xrt__err.quiet--;
+    xrt__lock(&xrt__reg_lock);
+    st = xrt__plugin_load_locked(path, &pl);
+    if (st == XRT_SUCCESS) xrt__reg_select_again_locked();
+    snprintf(reason, sizeof reason, "%s", pl ? pl->reason : "too many plugins");
+    xrt__unlock(&xrt__reg_lock);
+    if (st != XRT_SUCCESS) return xrt_error(st, "xrt_load_plugin", "%.200s: %s", path, reason);
+    return XRT_SUCCESS;
+}
+
+XRT_API xrt_status xrt_plugin_count(int *count)
+{
+    if (!count) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_plugin_count", "count is NULL");
+    xrt_init();
+    xrt__lock(&xrt__reg_lock);
+    *count = xrt__plugin_count;
+    xrt__unlock(&xrt__reg_lock);
+    return XRT_SUCCESS;
+}
+
+XRT_API xrt_status xrt_plugin_get_info(int index, xrt_plugin_info *info)
+{
+    xrt_status st = XRT_SUCCESS;
+    if (!info) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_plugin_get_info", "info is NULL");
+    xrt_init();
+    xrt__lock(&xrt__reg_lock);
+    if (index < 0 || index >= xrt__plugin_count) {
+        st = XRT_ERROR_INVALID_VALUE;
+    } else {
+        const xrt__plugin *pl = &xrt__plugins[index];
+        info->path = pl->path;
+        info->loaded = pl->loaded;
+        info->backend = pl->loaded ? pl->table.name : NULL;
+        info->reason = pl->reason;
+    }
+    xrt__unlock(&xrt__reg_lock);
+    if (st != XRT_SUCCESS) return xrt_error(st, "xrt_plugin_get_info", "index %d out of range", index);
+    return st;
+}
+
 #ifdef __cplusplus
 }
 #endif
 
-#ifdef XRT_ENABLE_CUDA
-#include "xrt_cuda.h"
-#endif
-#ifdef XRT_ENABLE_HIP
-#include "xrt_hip.h"
-#endif
-#ifdef XRT_ENABLE_CPU
-#include "xrt_cpu.h"
-#endif
 #ifdef XRT_ENABLE_RDMA
 #include "xrt_rdma.h"
 #endif
