@@ -65,13 +65,26 @@
      XRT_ALIGNED_ALLOC(align, n), XRT_FREE(p): the allocator of xrt's own
      memory and of the CPU backend's (default: the C library's); define all.
 
-   How this file is laid out (grep for the ">> " markers):
-     >> status, >> types            the public types
-     >> api                         every public function, one line each
-     >> dispatch                    private: the inline bodies of that list
-     >> impl: errors and logging    then lifecycle and selection, handles,
-        pointer registry, run-time loading: the XRT_IMPL unit only
-   xrt_backends.h is the backend ABI (with an "adding an operation"
+   How this file is laid out (grep for the ">> " markers). The implementation
+   reads bottom-up: a function is defined before its first use.
+     >> version, >> status, >> types   the public types
+     >> api                   every public function, one line each
+     >> dispatch              private: the inline bodies of that list
+     >> implementation        the XRT_IMPL unit only, in this order:
+     >> impl: errors and logging
+     >> impl: run-time loading of vendor libraries (dlopen, symbol lists)
+     >> impl: the backend registry and default selection (with the stubs
+                              that fill a table's empty slots)
+     >> impl: the built-in backends (xrt_cuda.h, xrt_hip.h, xrt_cpu.h)
+     >> impl: plugins         loading shared objects as backends
+     >> impl: compile targets
+     >> impl: handle table, handle retirement, pointer registry
+     >> impl: fork
+     >> impl: lifecycle       xrt_init, xrt_shutdown, the thread's backend
+     >> impl: backends        xrt_register_backend, xrt_set_backend, ...
+     >> impl: plugins: the public calls
+     then xrt_rdma.h's implementation (XRT_ENABLE_RDMA).
+   xrt_backends.h is the backend ABI (with the "adding an operation"
    checklist); xrt_cpu.h, xrt_gpu.h (+ xrt_cuda.h, xrt_hip.h) the backends.
 */
 #ifndef XRT_H_INCLUDED
@@ -995,8 +1008,6 @@ static void xrt__log_set_level(xrt_log_level level)
     __atomic_store_n(&xrt__log_level, (int)level, __ATOMIC_RELAXED);
 }
 
-static void xrt__log_init_from_env(void);
-
 /* XRT_LOG applies until the program sets a level itself; empty means unset. */
 static void xrt__log_init_from_env(void)
 {
@@ -1101,7 +1112,7 @@ XRT_API int xrt__dl_bind(void *lib, const xrt__dl_sym *syms, size_t count, char 
     return 1;
 }
 
-/* >> impl: lifecycle and selection (the backend registry) */
+/* >> impl: the backend registry and default selection */
 typedef struct xrt__reg_entry {
     xrt_backend t;   /* first: an entry is used as its table */
     int probed;
@@ -1377,19 +1388,16 @@ extern "C" {
    enable is still listed, as unavailable, so that XRT_BACKEND=cuda,cpu means
    the same in every build. */
 #ifdef XRT_ENABLE_CUDA
-static void xrt__cuda_fill(xrt_backend *t);
 #define XRT__CUDA_FILL xrt__cuda_fill
 #else
 #define XRT__CUDA_FILL NULL
 #endif
 #ifdef XRT_ENABLE_HIP
-static void xrt__hip_fill(xrt_backend *t);
 #define XRT__HIP_FILL xrt__hip_fill
 #else
 #define XRT__HIP_FILL NULL
 #endif
 #ifdef XRT_ENABLE_CPU
-static void xrt__cpu_fill(xrt_backend *t);
 #define XRT__CPU_FILL xrt__cpu_fill
 #else
 #define XRT__CPU_FILL NULL
@@ -1462,9 +1470,6 @@ typedef struct xrt__plugin {
 static xrt__plugin xrt__plugins[XRT__PLUGIN_MAX];
 static int xrt__plugin_count;
 
-static xrt__reg_entry *xrt__reg_find_locked(const char *name, size_t len);
-static xrt_status xrt__reg_probe_locked(xrt__reg_entry *e);
-
 static const xrt_backend *xrt__plugin_find_backend(const char *name)
 {
     xrt__reg_entry *e;
@@ -1477,8 +1482,7 @@ static const xrt_backend *xrt__plugin_find_backend(const char *name)
     return e ? &e->t : NULL;
 }
 
-XRT_API void xrt__host_fn_run(const xrt_backend *b, xrt_host_fn fn, void *user);
-
+/* xrt__host_fn_run: declared with the dispatch layer, defined with the lifecycle. */
 static const xrt_plugin_host xrt__plugin_host = {
     XRT_BACKEND_ABI_VERSION, sizeof(xrt_plugin_host), xrt_error, xrt_native_error, xrt_log,
     xrt_get_last_error_string, xrt__plugin_find_backend, xrt__host_fn_run,
@@ -2397,14 +2401,7 @@ static void xrt__fork_child(void)
     __atomic_store_n(&xrt__gen, xrt__gen + 2, __ATOMIC_RELEASE);
 }
 
-static void xrt__handle_shutdown(void);
-static void xrt__mem_shutdown(void);
-static void xrt__fork_prepare(void);
-static void xrt__limbo_reclaim(int all);
-static void xrt__call_fork_child(void);
-static void xrt__fork_parent(void);
-static void xrt__fork_child(void);
-
+/* >> impl: lifecycle: init and shutdown, the thread's backend, host functions */
 XRT_API xrt_status xrt_init(void)
 {
     static int atfork_done;
@@ -2432,8 +2429,6 @@ XRT_API xrt_status xrt_init(void)
     if (st != XRT_SUCCESS) return xrt_error(st, "xrt_init", "%s", reason);
     return XRT_SUCCESS;
 }
-
-static int xrt__survives_fork(const xrt_backend *b);
 
 static int xrt__reg_usable(const xrt__reg_entry *e)
 {
@@ -2483,8 +2478,6 @@ XRT_API void xrt_shutdown(void)
 /* The thread's backend after a change of generation: its own choice, unless
    xrt was shut down since, else the default; in a forked child, a backend
    that does not survive fork() is replaced by the table that says so. */
-static void xrt__call_register(void);
-
 XRT_API const xrt_backend *xrt__be_slow(void)
 {
     const xrt_backend *be;
@@ -2533,6 +2526,7 @@ XRT_API xrt_status xrt__not_permitted(const char *fn)
     return xrt_error(XRT_ERROR_NOT_PERMITTED, fn, "called from a host function: it would wait for itself");
 }
 
+/* >> impl: backends: registration, listing, the thread's choice */
 XRT_API xrt_status xrt_register_backend(const xrt_backend *backend)
 {
     xrt_status st;
@@ -2618,6 +2612,7 @@ XRT_API xrt_status xrt_get_backend(const char **name)
     return b == &xrt__none_backend ? xrt__none_fail("xrt_get_backend") : XRT_SUCCESS;
 }
 
+/* >> impl: plugins: the public calls */
 XRT_API xrt_status xrt_load_plugin(const char *path)
 {
     xrt__plugin *pl;
