@@ -381,7 +381,10 @@ static struct fi_info *make_hints(const session *s, int hmem)
 
 static int get_info(session *s, int hmem)
 {
-    const char *prov = s->opt.provider ? s->opt.provider : "libfabric's choice";
+    const char *env = getenv("FI_PROVIDER");
+    char prov[128];
+    snprintf(prov, sizeof prov, "%s%s", s->opt.provider ? s->opt.provider : env ? "FI_PROVIDER=" : "any",
+             s->opt.provider ? "" : env ? env : "");
     struct fi_info *h = make_hints(s, hmem);
     int rc;
     if (!h) return fail(s, "fi_allocinfo: out of memory");
@@ -467,7 +470,10 @@ static ssize_t write_delivered(session *s, uint64_t raddr, uint64_t key)
     struct iovec iov = {s->buf.ptr, s->opt.size};
     struct fi_rma_iov rma = {raddr, s->opt.size, key};
     struct fi_msg_rma m = {&iov, &s->buf.desc, 1, s->f.peer, &rma, 1, NULL, 0};
-    return fi_writemsg(s->f.ep, &m, FI_COMPLETION | FI_DELIVERY_COMPLETE);
+    ssize_t rc = fi_writemsg(s->f.ep, &m, FI_COMPLETION | FI_DELIVERY_COMPLETE);
+    if (rc == -FI_EBADFLAGS || rc == -FI_EOPNOTSUPP) /* the provider cannot: the target's check still holds */
+        rc = fi_write(s->f.ep, s->buf.ptr, s->opt.size, s->buf.desc, s->f.peer, raddr, key, NULL);
+    return rc;
 }
 
 /* Posts one fi_write or fi_read of the whole buffer and waits for it.
@@ -650,7 +656,7 @@ static int run(session *s)
     buffer *b = &s->buf;
     if (s->opt.backend && xrt_set_backend(s->opt.backend)) return xrt_fail(s);
     if (alloc_buffer(s, b) || memory_iface(s, b)) return -1;
-    say(s, "%zu bytes of %s memory from backend %s, registered as %s", s->opt.size, type_name(b->attr.type),
+    say(s, "%zu bytes of %s memory from backend %s: registering it as %s", s->opt.size, type_name(b->attr.type),
         b->attr.backend ? b->attr.backend : "none", iface_name(b->iface));
     s->host = malloc(s->opt.size);
     if (!s->host) return fail(s, "out of host memory for %zu bytes", s->opt.size);
