@@ -4,7 +4,7 @@
 # rule overrides the Makefile's pattern rule for examples: it links -lfabric.
 #   make fabric-test   fabric_rma over the tcp provider on loopback (tests/fabric.sh)
 
-HAVE_FABRIC := $(shell printf '\#include <rdma/fabric.h>\n' | $(CC) -E -x c - > /dev/null 2>&1 && echo 1)
+HAVE_FABRIC := $(shell $(CC) -E -include rdma/fabric.h -x c /dev/null > /dev/null 2>&1 && echo 1)
 
 .PHONY: fabric-test
 ifeq ($(HAVE_FABRIC),1)
