@@ -412,6 +412,11 @@ static int open_fabric(session *s)
     struct fi_cq_attr cq = {.format = FI_CQ_FORMAT_CONTEXT, .wait_obj = FI_WAIT_NONE, .size = 16};
     struct fi_av_attr av = {.type = FI_AV_TABLE, .count = 1};
     int rc;
+    /* One peer: a universe of two processes, unless the user says otherwise.
+       ofi_rxm sizes its completion queue to (rx + tx queue size) x the
+       universe size: with the default 256 over verbs that is 196608 entries,
+       and soft-RoCE (rxe) allows 32767, so fi_enable fails with EINVAL. */
+    setenv("FI_UNIVERSE_SIZE", "2", 0);
     if (get_info(s, s->buf.iface != FI_HMEM_SYSTEM)) return -1;
     if ((rc = fi_fabric(f->info->fabric_attr, &f->fabric, NULL))) return f->fabric = NULL, fi_fail(s, "fi_fabric", rc);
     if ((rc = fi_domain(f->fabric, f->info, &f->domain, NULL))) return f->domain = NULL, fi_fail(s, "fi_domain", rc);
@@ -420,7 +425,13 @@ static int open_fabric(session *s)
     if ((rc = fi_endpoint(f->domain, f->info, &f->ep, NULL))) return f->ep = NULL, fi_fail(s, "fi_endpoint", rc);
     if ((rc = fi_ep_bind(f->ep, &f->av->fid, 0))) return fi_fail(s, "fi_ep_bind (av)", rc);
     if ((rc = fi_ep_bind(f->ep, &f->cq->fid, FI_TRANSMIT | FI_RECV))) return fi_fail(s, "fi_ep_bind (cq)", rc);
-    if ((rc = fi_enable(f->ep))) return fi_fail(s, "fi_enable", rc);
+    if ((rc = fi_enable(f->ep))) {
+        fi_fail(s, "fi_enable", rc);
+        if (strstr(f->info->fabric_attr->prov_name, "ofi_rxm"))
+            fail(s, "ofi_rxm's completion queue has (rx + tx queue size) x FI_UNIVERSE_SIZE (now %s) entries; the "
+                    "device may allow fewer: set FI_UNIVERSE_SIZE lower", getenv("FI_UNIVERSE_SIZE"));
+        return -1;
+    }
     say(s, "libfabric %u.%u, provider %s, fabric %s, domain %s", FI_MAJOR(fi_version()), FI_MINOR(fi_version()),
         f->info->fabric_attr->prov_name, f->info->fabric_attr->name, f->info->domain_attr->name);
     return 0;
