@@ -174,7 +174,10 @@ static void parse(int argc, char **argv, options *o)
         else if (argv[c.i][0] == '-' || npos == 2) cli_unknown(&c);
         else pos[npos++] = argv[c.i];
     }
+    struct in_addr ip;
+    if (inet_pton(AF_INET, o->address, &ip) != 1) cli_fail(&c, "--address: '%s' is not an IPv4 address", o->address);
     if (npos == 1) cli_fail(&c, "the initiator needs HOST and PORT");
+    if (npos == 2 && inet_pton(AF_INET, pos[0], &ip) != 1) cli_fail(&c, "HOST: '%s' is not an IPv4 address", pos[0]);
     if (npos == 2) {
         o->peer = pos[0];
         c.i = argc - 1;
@@ -201,7 +204,7 @@ static int oob_listen(session *s)
     socklen_t len = sizeof a;
     int one = 1, fd, c;
     struct pollfd p;
-    if (inet_pton(AF_INET, s->opt.address, &a.sin_addr) != 1) return fail(s, "--address: '%s' is not an IPv4 address", s->opt.address);
+    inet_pton(AF_INET, s->opt.address, &a.sin_addr); /* checked by parse() */
     fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (fd < 0) return fail(s, "socket: %s", strerror(errno));
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
@@ -229,7 +232,7 @@ static int oob_connect(session *s)
 {
     struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)s->opt.port)};
     double end = now_s() + s->opt.timeout_s;
-    if (inet_pton(AF_INET, s->opt.peer, &a.sin_addr) != 1) return fail(s, "HOST: '%s' is not an IPv4 address", s->opt.peer);
+    inet_pton(AF_INET, s->opt.peer, &a.sin_addr);
     for (;;) {
         s->sock = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
         if (s->sock < 0) return fail(s, "socket: %s", strerror(errno));
@@ -238,7 +241,8 @@ static int oob_connect(session *s)
         close(s->sock);
         s->sock = -1;
         if ((e != ECONNREFUSED && e != ENETUNREACH) || now_s() > end)
-            return fail(s, "connecting to %s port %d: %s", s->opt.peer, s->opt.port, strerror(e));
+            return fail(s, "connecting to %s port %d: %s (tried for %d s)", s->opt.peer, s->opt.port, strerror(e),
+                        s->opt.timeout_s);
         nanosleep(&(struct timespec){0, 50 * 1000 * 1000}, NULL);
     }
 }
@@ -684,6 +688,7 @@ int main(int argc, char **argv)
     s.sock = -1;
     parse(argc, argv, &s.opt);
     s.role = s.opt.peer ? "initiator" : "target";
+    if (!getenv("XRT_LOG")) xrt_set_log_level(XRT_LOG_NONE); /* its errors are printed here, once */
     rc = run(&s);
     close_mr(&s.buf);
     close_fabric(&s.f);
