@@ -573,27 +573,20 @@ static int send_simple(session *s, uint32_t type, uint32_t ok)
     return oob_send(s, &m);
 }
 
-static int target(session *s)
+/* Frees the buffer and allocates it again, trying for the same address (the
+   case where a stale key is dangerous): allocations at other addresses are
+   held, up to four, then freed. */
+static int reallocate(session *s)
 {
     buffer *b = &s->buf;
-    uint64_t old_key = b->key;
-    void *old_ptr = b->ptr, *held[4];
+    void *old = b->ptr, *held[4];
     int nheld = 0, rc = 0;
-    msg m;
-    if (xrt_memset(b->ptr, 0, s->opt.size)) return xrt_fail(s);
-    /* 1. the initiator writes */
-    if (hello(s) || oob_recv(s, MSG_WRITTEN, &m)) return -1;
-    if (expect_pattern(s, 1, "fi_write from the initiator")) return -1;
-    say(s, "fi_write of %zu bytes from the initiator: every byte verified", s->opt.size);
-    /* 2. the initiator reads */
-    if (send_simple(s, MSG_CHECKED, 1) || fill(s, 2) || send_simple(s, MSG_FILLED, 1) || oob_recv(s, MSG_READ_OK, &m)) return -1;
-    /* 3. free, allocate again at the same address if the allocator gives it back, register again */
     close_mr(b);
     if (free_buffer(s, b)) return -1;
     for (;;) {
         b->ptr = NULL;
         if (alloc_buffer(s, b)) { rc = -1; break; }
-        if (b->ptr == old_ptr || nheld == 4) break;
+        if (b->ptr == old || nheld == 4) break;
         held[nheld++] = b->ptr;
     }
     while (nheld) {
@@ -602,25 +595,40 @@ static int target(session *s)
         rc |= free_buffer(s, b);
         b->ptr = p;
     }
-    if (!b->ptr || rc) return -1;
-    if (memory_iface(s, b) || register_buffer(s, b) || fill(s, 3)) return -1;
-    say(s, "freed and allocated again: %s address %p; old key 0x%llx, new key 0x%llx", b->ptr == old_ptr ? "the same" : "another",
-        b->ptr, (unsigned long long)old_key, (unsigned long long)b->key);
+    if (rc || memory_iface(s, b) || register_buffer(s, b)) return -1;
+    say(s, "freed and allocated again: %s address %p", b->ptr == old ? "the same" : "another", b->ptr);
+    return 0;
+}
+
+static int target(session *s)
+{
+    buffer *b = &s->buf;
+    uint64_t old_key = b->key;
+    size_t at;
+    msg m;
+    if (xrt_memset(b->ptr, 0, s->opt.size)) return xrt_fail(s);
+    /* 1. the initiator writes */
+    if (hello(s) || oob_recv(s, MSG_WRITTEN, &m) || expect_pattern(s, 1, "fi_write from the initiator")) return -1;
+    say(s, "fi_write of %zu bytes from the initiator: every byte verified", s->opt.size);
+    /* 2. the initiator reads */
+    if (send_simple(s, MSG_CHECKED, 1) || fill(s, 2) || send_simple(s, MSG_FILLED, 1) || oob_recv(s, MSG_READ_OK, &m)) return -1;
+    /* 3. a new buffer, a new registration, the new key to the initiator */
+    if (reallocate(s) || fill(s, 3)) return -1;
+    say(s, "old key 0x%llx, new key 0x%llx", (unsigned long long)old_key, (unsigned long long)b->key);
     if (b->key == old_key) return fail(s, "the provider gave the new registration the old key: a stale key would reach the new buffer");
     memset(&m, 0, sizeof m);
     m.type = MSG_NEW_KEY;
     m.addr = b->addr;
     m.key = b->key;
-    if (oob_send(s, &m) || oob_recv(s, MSG_WRITTEN, &m)) return -1;
-    if (expect_pattern(s, 4, "fi_write with the new key")) return -1;
+    if (oob_send(s, &m) || oob_recv(s, MSG_WRITTEN, &m) || expect_pattern(s, 4, "fi_write with the new key")) return -1;
     say(s, "fi_write with the new key: every byte verified");
-    /* 4. the initiator writes with the old key: the buffer must not change */
+    /* 4. the initiator writes with the old key: the buffer must not change.
+       Drive progress a while first, so that a write in flight would land. */
     if (send_simple(s, MSG_CHECKED, 1) || oob_recv(s, MSG_STALE_DONE, &m)) return -1;
-    for (double end = now_s() + (m.ok ? 0.1 : 1.0); now_s() < end;) progress(s); /* let anything in flight land */
-    size_t at;
+    for (double end = now_s() + (m.ok ? 0.1 : 1.0); now_s() < end; nanosleep(&(struct timespec){0, 1000 * 1000}, NULL))
+        progress(s);
     if (mismatch(s, 4, &at)) return -1;
-    if (at != s->opt.size)
-        return fail(s, "the old key reached the new buffer: byte %zu changed to 0x%02x", at, s->host[at]);
+    if (at != s->opt.size) return fail(s, "the old key reached the new buffer: byte %zu changed to 0x%02x", at, s->host[at]);
     say(s, "the old key did not reach the new buffer: every byte unchanged");
     return send_simple(s, MSG_CHECKED, 1);
 }

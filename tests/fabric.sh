@@ -79,7 +79,8 @@ pair() {
     [ $trc -eq 0 ] && [ $irc -eq 0 ] || return 1
     has "$t" "fabric_rma: target: fi_write of 1048576 bytes from the initiator: every byte verified" &&
         has "$i" "fabric_rma: initiator: fi_read of 1048576 bytes: every byte verified" &&
-        grep -q '^fabric_rma: target: freed and allocated again: the same address 0x[0-9a-f]*; old key 0x1, new key 0x2$' "$t" &&
+        grep -q '^fabric_rma: target: freed and allocated again: the same address 0x[0-9a-f]*$' "$t" &&
+        has "$t" "fabric_rma: target: old key 0x1, new key 0x2" &&
         has "$t" "fabric_rma: target: fi_write with the new key: every byte verified" &&
         grep -q '^fabric_rma: initiator: fi_write with the old key: refused: ' "$i" &&
         has "$t" "fabric_rma: target: the old key did not reach the new buffer: every byte unchanged" &&
