@@ -102,6 +102,7 @@ bench-instructions: $(B)/bench/dispatch
 	sh bench/instructions.sh $(B)/bench/dispatch
 
 include examples/plugin/plugin.mk
+include examples/fabric.mk
 include tests/rdma/rdma.mk
 include bench/tools.mk
 

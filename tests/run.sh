@@ -129,6 +129,9 @@ step "tools: xrt_info --json, bandwidth, plot, gpu_overhead" env MAKE="$MAKE" CU
 step "xrt_info lists a plugin's backend" sh -c "XRT_PLUGINS=$B/plugins/libxrt_trace.so XRT_TRACE_FILE=/dev/null \
     $B/examples/xrt_info | grep '^  trace available'"
 
+echo "== libfabric: fabric_rma, two processes over tcp on loopback"
+cmocka env MAKE="$MAKE" sh tests/fabric.sh
+
 echo "== RDMA on soft-RoCE (two VMs)"
 cmocka sh tests/rdma/run.sh
 step "xrt_rdma.h compile checks" sh tests/rdma/compile.sh

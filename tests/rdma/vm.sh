@@ -30,8 +30,9 @@ set -u
 cd "$(dirname "$0")/../.."
 B=${B:-build}
 VM=$B/rdma-vm
-# rdma_rxe with what it needs, and the virtio NIC it runs on
-MODULES="crc32_generic virtio_pci virtio_net rdma_rxe"
+# rdma_rxe with what it needs, and the virtio NIC it runs on; rdma_ucm
+# (/dev/infiniband/rdma_cm) for librdmacm, which libfabric's verbs provider uses
+MODULES="crc32_generic virtio_pci virtio_net rdma_rxe rdma_ucm"
 PLAN=$1
 shift
 

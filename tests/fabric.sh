@@ -1,0 +1,118 @@
+#!/bin/sh
+# examples/fabric_rma on libfabric's tcp provider, two processes on loopback
+# (127.0.0.1): xrt buffers written and read with fi_write and fi_read, then
+# freed, allocated again at the same address and registered again; the old
+# key must not reach the new buffer. Prints cmocka-style lines
+# ("[  PASSED  ] 1 test(s)." per check) for tests/run.sh to count, and
+# "skipped: <reason>" (exit 0) where libfabric is not installed. Every
+# process runs under a time limit; fabric_rma bounds each of its own waits.
+set -u
+cd "$(dirname "$0")/.."
+B=${B:-build}
+MAKE=${MAKE:-make}
+OUT=$B/fabric
+EX=$B/examples/fabric_rma
+STUB=$B/bench/stub/libcudart.so.13
+mkdir -p "$OUT"
+failures=0
+
+built=$($MAKE -s "$EX" 2>&1) || { echo "$built"; echo "[  FAILED  ] 1 test(s): building fabric_rma"; exit 1; }
+if [ ! -x "$EX" ]; then
+    echo "$built" | grep '^skipped: ' || echo "skipped: fabric_rma was not built"
+    exit 0
+fi
+
+check() { # check NAME COMMAND...: one test
+    name=$1
+    shift
+    echo "[ RUN      ] $name"
+    if "$@"; then
+        echo "[       OK ] $name"
+        echo "[  PASSED  ] 1 test(s)."
+    else
+        echo "[  FAILED  ] $name"
+        echo "[  FAILED  ] 1 test(s), listed above"
+        failures=$((failures + 1))
+    fi
+}
+
+has() { # has FILE TEXT: FILE holds the line TEXT (fixed string, whole line)
+    grep -qxF "$2" "$1" || { echo "missing in $1: $2"; sed 's/^/    /' "$1"; return 1; }
+}
+
+# pair NAME TARGET-ARGS -- INITIATOR-ARGS: the target in the background, the
+# initiator on the port it prints; their outputs in $OUT/NAME.{target,initiator}.
+# glibc moves a freed 1 MiB block's size to the heap (its dynamic mmap
+# threshold), so the next allocation would land elsewhere; a fixed threshold
+# lets munmap + mmap give the address back, the case that matters here.
+pair() {
+    n=$1
+    shift
+    ta=
+    while [ "$1" != -- ]; do ta="$ta $1"; shift; done
+    shift
+    t=$OUT/$n.target i=$OUT/$n.initiator
+    rm -f "$t" "$i"
+    # shellcheck disable=SC2086
+    MALLOC_MMAP_THRESHOLD_=131072 FI_PROVIDER=tcp timeout 60 "$EX" --timeout 20 $ta > "$t" 2>&1 &
+    tpid=$!
+    k=0
+    while ! grep -q '^fabric_rma: target: listening on ' "$t" 2> /dev/null; do
+        k=$((k + 1))
+        if [ $k -gt 300 ] || ! kill -0 $tpid 2> /dev/null; then
+            wait $tpid
+            echo "the target did not start listening within 30 s:"
+            sed 's/^/    /' "$t"
+            return 1
+        fi
+        sleep 0.1
+    done
+    port=$(sed -n 's/^fabric_rma: target: listening on 127\.0\.0\.1 port \([0-9]*\)$/\1/p' "$t")
+    FI_PROVIDER=tcp timeout 60 "$EX" --timeout 20 "$@" 127.0.0.1 "$port" > "$i" 2>&1
+    irc=$?
+    wait $tpid
+    trc=$?
+    echo "target (exit $trc):"
+    sed 's/^/    /' "$t"
+    echo "initiator (exit $irc):"
+    sed 's/^/    /' "$i"
+    [ $trc -eq 0 ] && [ $irc -eq 0 ] || return 1
+    has "$t" "fabric_rma: target: fi_write of 1048576 bytes from the initiator: every byte verified" &&
+        has "$i" "fabric_rma: initiator: fi_read of 1048576 bytes: every byte verified" &&
+        grep -q '^fabric_rma: target: freed and allocated again: the same address 0x[0-9a-f]*$' "$t" &&
+        has "$t" "fabric_rma: target: old key 0x1, new key 0x2" &&
+        has "$t" "fabric_rma: target: fi_write with the new key: every byte verified" &&
+        grep -q '^fabric_rma: initiator: fi_write with the old key: refused: ' "$i" &&
+        has "$t" "fabric_rma: target: the old key did not reach the new buffer: every byte unchanged" &&
+        has "$t" "fabric_rma: target: all checks passed" &&
+        has "$i" "fabric_rma: initiator: all checks passed"
+}
+
+usage() {
+    "$EX" --help > "$OUT/help.out" && grep -q '^usage: fabric_rma \[options\] ' "$OUT/help.out" || return 1
+    "$EX" --size 0 > /dev/null 2> "$OUT/usage.err"
+    [ $? -eq 2 ] && has "$OUT/usage.err" "fabric_rma: --size: '0' is not a whole number from 1 to 1073741824"
+}
+
+# GPU memory without a GPU: the stub CUDA runtime of bench/ hands out host
+# memory that xrt records as CUDA device memory; Debian's libfabric has no
+# CUDA hmem, which fabric_rma must say instead of registering it.
+no_cuda_hmem() {
+    XRT_LOG=none XRT_CUDA_LIBRARY=$PWD/$STUB FI_PROVIDER=tcp timeout 30 "$EX" --backend cuda --timeout 5 \
+        > "$OUT/cuda.out" 2> "$OUT/cuda.err"
+    rc=$?
+    cat "$OUT/cuda.out" "$OUT/cuda.err"
+    [ $rc -eq 1 ] &&
+        has "$OUT/cuda.out" "fabric_rma: target: 1048576 bytes of device memory from backend cuda: registering it as FI_HMEM_CUDA" &&
+        grep -q '^fabric_rma: target: this libfabric has no CUDA hmem: ' "$OUT/cuda.err"
+}
+
+check "fabric_rma --help and a bad option" usage
+check "fabric_rma over tcp on loopback: cpu device memory" pair device --backend cpu -- --backend cpu
+check "fabric_rma over tcp on loopback: cpu pinned memory" pair pinned --backend cpu --memory pinned -- --backend cpu --memory pinned
+if $MAKE -s "$STUB" > /dev/null 2>&1 && [ -f "$STUB" ]; then
+    check "fabric_rma: CUDA memory, libfabric without CUDA hmem" no_cuda_hmem
+else
+    echo "skipped: fabric_rma with CUDA memory: no stub CUDA runtime (the CUDA toolkit's headers are missing)"
+fi
+[ $failures -eq 0 ]
