@@ -97,6 +97,17 @@ else
     skip "suite on trace under valgrind: valgrind is not installed"
 fi
 
+# The same with a timeline (XRT_TRACE_JSON), then the timeline of a known program.
+tj="$LOG/trace-suite.json"
+rm -f "$tj"
+cmocka env XRT_PLUGINS="$B/plugins/libxrt_trace.so" XRT_TRACE_BACKEND=cpu XRT_TRACE_JSON="$tj" "$B/plain/test_suite"
+if have python3; then
+    step "suite on trace: its timeline is valid JSON" python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$tj"
+else
+    skip "suite on trace: its timeline (python3 is not installed)"
+fi
+step "trace timeline: spans of a known program" env MAKE="$MAKE" sh tests/trace.sh
+
 echo "== stress under TSan"
 [ -x "$B/tsan/test_stress" ] && TSAN_OPTIONS=halt_on_error=1 cmocka "$B/tsan/test_stress"
 

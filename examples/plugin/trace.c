@@ -148,6 +148,9 @@ static const char *trace_kind(xrt_memcpy_kind kind)
 typedef struct tl_op {
     struct tl_op *next;
     void *start, *end; /* the target's events around it; start NULL: an instant (an event record) */
+    int host;          /* a host function: timed where it runs, done once `done` is set */
+    int done;
+    uint64_t host_start, host_end;
     int device, track;
     uint64_t call_ns, seq; /* the call that queued it */
     char name[64], args[200];
@@ -171,6 +174,7 @@ static struct {
     uint64_t seq;       /* calls so far */
     int timing;         /* the target has event timing */
     tl_op *head, *tail; /* queued operations, in the order they were queued */
+    tl_op *abandoned;   /* host functions still queued at exit: they may yet run */
     void *pool[TL_DEVICES][64];
     int npool[TL_DEVICES];
     void *ref[TL_DEVICES]; /* reference event per device, and its host time */
@@ -180,7 +184,7 @@ static struct {
     pid_t threads[TL_THREADS];
     int nthreads;
     unsigned long unmeasured; /* operations left out (still queued at exit, or no event) */
-} tl = {PTHREAD_MUTEX_INITIALIZER, NULL, "", 0, 0, NULL, 0, 0, 0, 0, NULL, NULL, {{0}}, {0}, {0}, {0},
+} tl = {PTHREAD_MUTEX_INITIALIZER, NULL, "", 0, 0, NULL, 0, 0, 0, 0, NULL, NULL, NULL, {{0}}, {0}, {0}, {0},
         {{0, 0, 0, 0}}, 0, 0, {0}, 0, 0};
 
 static __thread int tl_device = -1; /* the thread's current device as the tracer last saw it */
@@ -310,6 +314,7 @@ static uint64_t tl_call(const char *op, uint64_t t0, uint64_t t1, xrt_status st,
         pthread_mutex_unlock(&tl.lock);
         return 0;
     }
+    if (t0 < tl.base_ns) t0 = tl.base_ns; /* init began before the file was opened */
     seq = tl_reserved ? tl_reserved : ++tl.seq;
     tl_reserved = 0;
     tid = tl_thread();
@@ -414,32 +419,50 @@ static uint64_t tl_event_time(const xrt_backend *t, int device, void *ev)
     return ns > 0 ? (uint64_t)ns : 0;
 }
 
+/* The times of a completed operation; 0 if it has not completed or cannot
+   be placed yet. */
+static int tl_times(const xrt_backend *t, tl_op *op, uint64_t *start, uint64_t *end)
+{
+    if (op->host) {
+        if (!__atomic_load_n(&op->done, __ATOMIC_ACQUIRE)) return 0;
+        *start = op->host_start;
+        *end = op->host_end;
+        return 1;
+    }
+    if (t->event_query(t, op->end) != XRT_SUCCESS || !tl.ref[op->device] ||
+        !(*end = tl_event_time(t, op->device, op->end)))
+        return 0;
+    *start = op->start ? tl_event_time(t, op->device, op->start) : *end;
+    return 1;
+}
+
 /* Emits the queued operations that have completed: all of them with `all`,
-   else from the head while they have. The lock is held. */
+   else from the head while they have; a stream's operations in its order
+   (one that cannot be placed yet holds back the later ones of its stream).
+   The lock is held. */
 static void tl_resolve(const xrt_backend *t, int all)
 {
     tl_op **pp = &tl.head, *op;
     tl_op *last = NULL;
+    int held[64], nheld = 0, i;
     trace_depth++;
     while ((op = *pp) != NULL) {
-        uint64_t start, end;
-        if (t->event_query(t, op->end) != XRT_SUCCESS || !tl.ref[op->device] ||
-            !(end = tl_event_time(t, op->device, op->end))) {
-            if (!all) break;
+        uint64_t start = 0, end = 0;
+        for (i = 0; i < nheld && held[i] != op->track; i++) continue;
+        if (i < nheld || !tl_times(t, op, &start, &end)) {
+            if (!all || (i == nheld && nheld == 64)) break;
+            if (i == nheld) held[nheld++] = op->track;
             last = op;
             pp = &op->next;
             continue;
         }
-        start = op->start ? tl_event_time(t, op->device, op->start) : end;
         tl_stream_span(op->track, start ? start : end, end, op->call_ns, op->seq, op->name, op->args);
         tl_release_event(t, op->device, op->start);
         tl_release_event(t, op->device, op->end);
         *pp = op->next;
+        if (op == tl.tail) tl.tail = last; /* the last one kept before it */
         free(op);
     }
-    tl.tail = last;
-    if (tl.tail == NULL && tl.head) /* stopped early: find the tail again */
-        for (tl.tail = tl.head; tl.tail->next; tl.tail = tl.tail->next) continue;
     trace_depth--;
 }
 
@@ -566,8 +589,13 @@ static void tl_finish(const xrt_backend *t)
     if (t && tl.timing) tl_resolve(t, 1);
     for (op = tl.head; op; op = tl.head) { /* still queued: their events stay with the target */
         tl.head = op->next;
-        free(op);
         tl.unmeasured++;
+        if (op->host && !__atomic_load_n(&op->done, __ATOMIC_ACQUIRE)) { /* it may yet run and write here */
+            op->next = tl.abandoned;
+            tl.abandoned = op;
+        } else {
+            free(op);
+        }
     }
     tl.tail = NULL;
     if (tl.unmeasured) {
@@ -580,14 +608,18 @@ static void tl_finish(const xrt_backend *t)
     tl_write();
 }
 
-static void tl_at_exit(void)
+/* Completes and closes the file; at exit, the target may still be up. */
+static void tl_close(const xrt_backend *target)
 {
     pthread_mutex_lock(&tl.lock);
-    tl_finish(trace.target);
+    tl_finish(target);
     if (tl.file && tl.pid == getpid()) fclose(tl.file);
     tl.file = NULL;
+    tl.path[0] = 0;
     pthread_mutex_unlock(&tl.lock);
 }
+
+static void tl_at_exit(void) { tl_close(trace.target); }
 
 /* Opens XRT_TRACE_JSON at the first init; a later init with the same name
    extends the same timeline, another name starts a new file. */
@@ -727,7 +759,8 @@ static xrt_status trace_init(const xrt_backend *self, char *reason, size_t n)
         }
         setvbuf(ts->out, NULL, _IOLBF, 0); /* a line is out when its call returns */
     }
-    if (json && json[0] && tl_open(json, ts->target, reason, n) != 0) {
+    if (!json || !json[0]) tl_close(NULL); /* a later init without it ends the timeline */
+    else if (tl_open(json, ts->target, reason, n) != 0) {
         if (ts->out && ts->out != stderr) fclose(ts->out);
         ts->out = NULL;
         return XRT_ERROR_BACKEND_UNAVAILABLE;
@@ -1009,27 +1042,59 @@ typedef struct trace_host_call {
     const xrt_backend *self;
     xrt_host_fn fn;
     void *user;
-    int calls;             /* the target lets host functions call xrt */
-    int track;             /* the stream's track on the timeline; 0: none */
-    uint64_t call_ns, seq; /* the call that queued it */
+    int calls; /* the target lets host functions call xrt */
+    tl_op *op; /* its place on the timeline, or NULL */
 } trace_host_call;
 
-/* Timed where it runs: a span on its stream's track (and on the thread's). */
+/* Timed where it runs: a span on the thread's track, and its times go to its
+   place in the stream's queue (the span there is written in stream order). */
 static void trace_host_call_run(void *p)
 {
     trace_host_call c = *(trace_host_call *)p;
     trace_state *ts = (trace_state *)c.self->user;
     uint64_t t0 = trace_now(), t1;
-    char args[64];
     free(p);
     if (c.calls) ts->host->host_fn_run(c.self, c.fn, c.user);
     else c.fn(c.user);
     t1 = trace_now();
     trace_end(c.self, "host_fn", t0, XRT_SUCCESS, "fn=%p, user=%p", trace_fn_addr(c.fn), c.user);
-    if (!c.track) return;
-    snprintf(args, sizeof args, "fn=%p, user=%p", trace_fn_addr(c.fn), c.user);
+    if (!c.op) return;
+    c.op->host_start = t0;
+    c.op->host_end = t1;
+    __atomic_store_n(&c.op->done, 1, __ATOMIC_RELEASE); /* the op is not ours after this */
+}
+
+/* A host function's place in its stream's queue; NULL when there is no timeline. */
+static tl_op *tl_host_op(const xrt_backend *t, void *stream, uint64_t t0, xrt_host_fn fn, void *user)
+{
+    tl_op *op;
+    int device;
+    if (!tl_on() || (device = tl_current_device(t)) < 0 || !(op = (tl_op *)calloc(1, sizeof *op))) return NULL;
     pthread_mutex_lock(&tl.lock);
-    if (tl_on()) tl_stream_span(c.track, t0, t1, c.call_ns, c.seq, "host function", args);
+    op->host = 1;
+    op->device = device;
+    op->track = tl_track_of(stream, device);
+    op->call_ns = t0;
+    op->seq = tl_reserved = ++tl.seq; /* this call's number, given to its span */
+    pthread_mutex_unlock(&tl.lock);
+    snprintf(op->name, sizeof op->name, "host function");
+    snprintf(op->args, sizeof op->args, "fn=%p, user=%p", trace_fn_addr(fn), user);
+    return op;
+}
+
+/* Queues it, or drops it when the launch failed. */
+static void tl_host_queued(const xrt_backend *t, tl_op *op, xrt_status st)
+{
+    if (!op) return;
+    if (st != XRT_SUCCESS) {
+        free(op);
+        return;
+    }
+    pthread_mutex_lock(&tl.lock);
+    if (tl.tail) tl.tail->next = op;
+    else tl.head = op;
+    tl.tail = op;
+    if (tl.timing) tl_resolve(t, 0);
     pthread_mutex_unlock(&tl.lock);
 }
 
@@ -1039,20 +1104,16 @@ static xrt_status trace_launch_host_func(const xrt_backend *self, void *stream, 
     uint64_t t0 = trace_now();
     trace_host_call *c = (trace_host_call *)malloc(sizeof *c);
     xrt_status st = XRT_ERROR_OUT_OF_MEMORY;
-    int device;
+    tl_op *op = NULL;
     if (c) {
         c->self = self;
         c->fn = fn;
         c->user = user;
         c->calls = (t->flags & XRT_BACKEND_HOST_FN_CALLS) != 0;
-        c->track = 0;
-        c->call_ns = t0;
-        pthread_mutex_lock(&tl.lock);
-        if (tl_on() && (device = tl_current_device(t)) >= 0) c->track = tl_track_of(stream, device);
-        c->seq = tl_reserved = tl_on() ? ++tl.seq : 0; /* this call's, before the function can run */
-        pthread_mutex_unlock(&tl.lock);
+        c->op = op = tl_host_op(t, stream, t0, fn, user);
         st = TRACE_FWD(t->launch_host_func(t, stream, trace_host_call_run, c));
         if (st != XRT_SUCCESS) free(c);
+        tl_host_queued(t, op, st);
     } else {
         trace_depth++;
         ((trace_state *)self->user)->host->error(st, "trace: xrt_launch_host_func", "no memory");
