@@ -167,6 +167,10 @@ fi
 echo "== gpu_overhead (its code paths, on a stub runtime when there is no GPU)"
 if [ -f "${CUDA_HOME:-/usr/local/cuda}/include/cuda_runtime_api.h" ]; then
     $MAKE -s $B/bench/gpu_overhead $B/bench/stub/libcudart.so.13
+    $B/bench/gpu_overhead --help | grep -q "^Usage: gpu_overhead" || fail "gpu_overhead --help"
+    expect 2 "unknown option '--bogus'" $B/bench/gpu_overhead --bogus
+    expect 2 "count: unknown value 'foo' (valid: raw, xrt)" $B/bench/gpu_overhead --count 0 foo 5
+    expect 2 "needs ROW raw|xrt N" $B/bench/gpu_overhead --count 0
     $B/bench/gpu_overhead > $T/gpu.out || fail "gpu_overhead without the stub"
     LD_LIBRARY_PATH=$B/bench/stub $B/bench/gpu_overhead > $T/stub.out 2>&1 || { cat $T/stub.out; fail "gpu_overhead"; }
     grep -q "^stub runtime: " $T/stub.out || fail "gpu_overhead did not find the stub runtime"

@@ -345,8 +345,8 @@ static void tl_rejected(xrt_status st, const char *detail)
     pthread_mutex_unlock(&tl.lock);
 }
 
-/* A span (or, with start == end, an instant) on a stream's track, linked to
-   the call that queued it (a flow arrow in Perfetto). */
+/* A span (zero-long for an event record) on a stream's track; its args name
+   the call that queued it (`call` is that span's `seq`) and when. */
 static void tl_stream_span(int track, uint64_t start, uint64_t end, uint64_t call_ns, uint64_t seq, const char *name,
                            const char *args)
 {
