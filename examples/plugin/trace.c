@@ -166,6 +166,7 @@ static struct {
     pthread_mutex_t lock;
     FILE *file;
     char path[4096];
+    int on;             /* the file is open: read without the lock (tl_on) */
     pid_t pid;          /* of the process that opened it: a forked child writes nothing */
     long footer_at;     /* where the closing "]}" starts; the next write replaces it */
     char *buf;
@@ -184,13 +185,15 @@ static struct {
     pid_t threads[TL_THREADS];
     int nthreads;
     unsigned long unmeasured; /* operations left out (still queued at exit, or no event) */
-} tl = {PTHREAD_MUTEX_INITIALIZER, NULL, "", 0, 0, NULL, 0, 0, 0, 0, NULL, NULL, NULL, {{0}}, {0}, {0}, {0},
+} tl = {PTHREAD_MUTEX_INITIALIZER, NULL, "", 0, 0, 0, NULL, 0, 0, 0, 0, NULL, NULL, NULL, {{0}}, {0}, {0}, {0},
         {{0, 0, 0, 0}}, 0, 0, {0}, 0, 0};
 
 static __thread int tl_device = -1; /* the thread's current device as the tracer last saw it */
 static __thread uint64_t tl_reserved; /* the sequence number the thread's current call will have */
 
-static int tl_on(void) { return tl.file != NULL; }
+/* Read without the lock by every traced call; set under it. */
+static int tl_on(void) { return __atomic_load_n(&tl.on, __ATOMIC_ACQUIRE); }
+static int tl_timed(void) { return __atomic_load_n(&tl.timing, __ATOMIC_ACQUIRE); }
 
 /* Appends to the buffer (the lock is held). */
 static void tl_put(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -472,7 +475,7 @@ static tl_op *tl_begin(const xrt_backend *t, void *stream, uint64_t t0, int inst
 {
     tl_op *op;
     int device;
-    if (!tl_on() || !tl.timing || (device = tl_current_device(t)) < 0) return NULL;
+    if (!tl_on() || !tl_timed() || (device = tl_current_device(t)) < 0) return NULL;
     if (!(op = (tl_op *)calloc(1, sizeof *op))) return NULL;
     pthread_mutex_lock(&tl.lock);
     op->device = device;
@@ -537,7 +540,7 @@ static void tl_end(const xrt_backend *t, tl_op *op, void *stream, xrt_status st,
 static void tl_synced(const xrt_backend *t, void *stream)
 {
     int device;
-    if (!tl_on() || !tl.timing) return;
+    if (!tl_on() || !tl_timed()) return;
     pthread_mutex_lock(&tl.lock);
     if ((device = tl_current_device(t)) >= 0) tl_calibrate(t, stream, device);
     tl_resolve(t, 1);
@@ -552,7 +555,7 @@ static void tl_release_all(const xrt_backend *t)
 {
     int device, busy = 0;
     tl_op *op;
-    if (!tl_on() || !tl.timing) return;
+    if (!tl_on() || !tl_timed()) return;
     pthread_mutex_lock(&tl.lock);
     trace_depth++;
     if ((device = tl_current_device(t)) >= 0) {
@@ -615,6 +618,7 @@ static void tl_close(const xrt_backend *target)
     tl_finish(target);
     if (tl.file && tl.pid == getpid()) fclose(tl.file);
     tl.file = NULL;
+    __atomic_store_n(&tl.on, 0, __ATOMIC_RELEASE);
     tl.path[0] = 0;
     pthread_mutex_unlock(&tl.lock);
 }
@@ -628,7 +632,8 @@ static int tl_open(const char *path, const xrt_backend *target, char *reason, si
     static int registered;
     unsigned caps = 0;
     pthread_mutex_lock(&tl.lock);
-    tl.timing = target->get_capabilities(target, &caps) == XRT_SUCCESS && (caps & XRT_CAP_EVENT_TIMING);
+    __atomic_store_n(&tl.timing, target->get_capabilities(target, &caps) == XRT_SUCCESS && (caps & XRT_CAP_EVENT_TIMING),
+                     __ATOMIC_RELEASE);
     if (tl.file && strcmp(tl.path, path) == 0) {
         pthread_mutex_unlock(&tl.lock);
         return 0;
@@ -636,6 +641,7 @@ static int tl_open(const char *path, const xrt_backend *target, char *reason, si
     if (tl.file) {
         tl_finish(NULL);
         fclose(tl.file);
+        __atomic_store_n(&tl.on, 0, __ATOMIC_RELEASE);
     }
     tl.file = fopen(path, "w");
     if (!tl.file) {
@@ -649,6 +655,7 @@ static int tl_open(const char *path, const xrt_backend *target, char *reason, si
     tl.nthreads = tl.ntracks = 0;
     tl_header(target->name);
     tl_write();
+    __atomic_store_n(&tl.on, 1, __ATOMIC_RELEASE);
     if (!registered) registered = atexit(tl_at_exit) == 0;
     pthread_mutex_unlock(&tl.lock);
     return 0;
