@@ -121,6 +121,17 @@ grep -v '^#' $T/bw.csv | awk -F, 'NR > 1 { n++; if (NF != 11 || $1 != "cpu" || $
 # one device: no device-to-device pairs
 $BIN/bandwidth --quick --backend cpu --dir d2d --mode sync > $T/pairs.txt
 grep -q "row: source" $T/pairs.txt && fail "pairs of devices on a one-device backend"
+# two devices (a test plugin whose two devices are the CPU): every ordered pair, at the largest size
+$MAKE -s $B/plugins/test_twodev.so
+XRT_PLUGINS=$B/plugins/test_twodev.so $BIN/bandwidth --quick --backend twodev --dir d2d --mode sync > $T/pairs.txt
+grep -q "^sync, device to device (row: source, column: destination), 64 KiB" $T/pairs.txt || fail "no pair matrix"
+grep -q "^ *0 *- *[0-9.]*$" $T/pairs.txt && grep -q "^ *1 *[0-9.]* *-$" $T/pairs.txt ||
+    { cat $T/pairs.txt; fail "pair matrix rows"; }
+XRT_PLUGINS=$B/plugins/test_twodev.so $BIN/bandwidth --quick --backend twodev --dir d2d --csv > $T/pairs.csv
+grep -q "^# device: 0 of 2, twodev 0$" $T/pairs.csv || fail "CSV device line"
+[ "$(grep -c '^twodev,0,1,d2d,device,\(sync\|async\),65536,' $T/pairs.csv)" -eq 2 ] &&
+    [ "$(grep -c '^twodev,1,0,d2d,device,\(sync\|async\),65536,' $T/pairs.csv)" -eq 2 ] &&
+    [ "$(grep -c '^twodev,0,0,d2d,' $T/pairs.csv)" -eq 4 ] || { cat $T/pairs.csv; fail "CSV pair rows"; }
 if have script "bandwidth progress line on a terminal"; then
     script -qec "$BIN/bandwidth --dir d2d --mode sync --min 4K --max 8K --time 600 --csv > /dev/null" /dev/null \
         > $T/tty.out < /dev/null
