@@ -237,9 +237,11 @@ static void tl_write(void)
     fseek(tl.file, tl.footer_at, SEEK_SET);
 }
 
+/* Before each event: room for the largest one (an event that did not fit
+   would leave a dangling comma). */
 static void tl_event_start(void)
 {
-    if (tl.len > TL_BUF - 1024) tl_write();
+    if (tl.len > TL_BUF - 4096) tl_write();
     tl_put(",\n");
 }
 
@@ -334,11 +336,12 @@ static uint64_t tl_call(const char *op, uint64_t t0, uint64_t t1, xrt_status st,
 /* A call xrt rejected: an instant on its thread's track. */
 static void tl_rejected(xrt_status st, const char *detail)
 {
-    char name[64], esc[1100];
+    char call[64], name[400], esc[1100];
     size_t n = strcspn(detail, ":");
     pthread_mutex_lock(&tl.lock);
     if (tl_on()) {
-        snprintf(name, sizeof name, "%.*s", (int)(n < 48 ? n : 48), detail);
+        snprintf(call, sizeof call, "%.*s", (int)(n < 48 ? n : 48), detail);
+        tl_escape(name, sizeof name, call);
         tl_escape(esc, sizeof esc, detail);
         tl_event_start();
         tl_put("{\"ph\":\"i\",\"s\":\"t\",\"cat\":\"rejected\",\"name\":\"%s rejected\",\"pid\":%d,\"tid\":%d,"
