@@ -396,23 +396,35 @@ static int tl_current_device(const xrt_backend *t)
     return tl_device < TL_DEVICES ? tl_device : -1;
 }
 
-/* A reference for `device`: an event recorded on an idle stream completes at
-   once, so its time is the host time of the record. The lock is held. */
+static int tl_ref_wanted(int device) { return !tl.ref[device] || trace_now() - tl.ref_ns[device] >= TL_REF_AGE; }
+
+/* A reference for `device` when it has none (or an old one): an event
+   recorded on an idle stream completes at once, so its time is the host time
+   of the record. Called without the lock: the target is never asked to
+   queue work while the tracer holds it (a host function's span waits for it). */
 static void tl_calibrate(const xrt_backend *t, void *stream, int device)
 {
     uint64_t a, b;
-    void *ev;
-    if (tl.ref[device] && trace_now() - tl.ref_ns[device] < TL_REF_AGE) return;
-    if (t->stream_query(t, stream) != XRT_SUCCESS || !(ev = tl_take_event(t, device))) return;
+    void *ev = NULL;
+    xrt_status st = XRT_ERROR_NOT_READY;
+    pthread_mutex_lock(&tl.lock);
+    if (tl_ref_wanted(device)) ev = tl_take_event(t, device);
+    pthread_mutex_unlock(&tl.lock);
+    if (!ev) return;
+    trace_depth++;
     a = trace_now();
-    if (t->event_record(t, ev, stream) != XRT_SUCCESS) {
-        tl_release_event(t, device, ev);
-        return;
-    }
+    if (t->stream_query(t, stream) == XRT_SUCCESS) st = t->event_record(t, ev, stream);
     b = trace_now();
-    if (tl.ref[device]) tl_release_event(t, device, tl.ref[device]);
-    tl.ref[device] = ev;
-    tl.ref_ns[device] = a + (b - a) / 2;
+    trace_depth--;
+    pthread_mutex_lock(&tl.lock);
+    if (st == XRT_SUCCESS && tl_ref_wanted(device)) {
+        if (tl.ref[device]) tl_release_event(t, device, tl.ref[device]);
+        tl.ref[device] = ev;
+        tl.ref_ns[device] = a + (b - a) / 2;
+    } else {
+        tl_release_event(t, device, ev);
+    }
+    pthread_mutex_unlock(&tl.lock);
 }
 
 /* Host time of a completed event, through the reference; 0 if unknown. */
@@ -480,11 +492,11 @@ static tl_op *tl_begin(const xrt_backend *t, void *stream, uint64_t t0, int inst
     int device;
     if (!tl_on() || !tl_timed() || (device = tl_current_device(t)) < 0) return NULL;
     if (!(op = (tl_op *)calloc(1, sizeof *op))) return NULL;
+    tl_calibrate(t, stream, device);
     pthread_mutex_lock(&tl.lock);
     op->device = device;
     op->track = tl_track_of(stream, device);
     op->call_ns = t0;
-    tl_calibrate(t, stream, device);
     if (!instant) op->start = tl_take_event(t, device);
     pthread_mutex_unlock(&tl.lock);
     if (!instant && (!op->start || t->event_record(t, op->start, stream) != XRT_SUCCESS)) {
@@ -544,8 +556,8 @@ static void tl_synced(const xrt_backend *t, void *stream)
 {
     int device;
     if (!tl_on() || !tl_timed()) return;
-    pthread_mutex_lock(&tl.lock);
     if ((device = tl_current_device(t)) >= 0) tl_calibrate(t, stream, device);
+    pthread_mutex_lock(&tl.lock);
     tl_resolve(t, 1);
     pthread_mutex_unlock(&tl.lock);
 }
@@ -559,10 +571,10 @@ static void tl_release_all(const xrt_backend *t)
     int device, busy = 0;
     tl_op *op;
     if (!tl_on() || !tl_timed()) return;
+    if ((device = tl_current_device(t)) >= 0) tl_calibrate(t, NULL, device);
     pthread_mutex_lock(&tl.lock);
     trace_depth++;
-    if ((device = tl_current_device(t)) >= 0) {
-        tl_calibrate(t, NULL, device);
+    if (device >= 0) {
         tl_resolve(t, 1);
         for (op = tl.head; op; op = op->next) busy |= op->device == device;
         if (!busy) {
