@@ -407,14 +407,18 @@ static void tl_calibrate(const xrt_backend *t, void *stream, int device)
     uint64_t a, b;
     void *ev = NULL;
     xrt_status st = XRT_ERROR_NOT_READY;
+    int tries;
     pthread_mutex_lock(&tl.lock);
     if (tl_ref_wanted(device)) ev = tl_take_event(t, device);
     pthread_mutex_unlock(&tl.lock);
     if (!ev) return;
     trace_depth++;
-    a = trace_now();
-    if (t->stream_query(t, stream) == XRT_SUCCESS) st = t->event_record(t, ev, stream);
-    b = trace_now();
+    for (tries = 0; tries < 4; tries++) { /* again when the thread was held up meanwhile */
+        a = trace_now();
+        st = t->stream_query(t, stream) == XRT_SUCCESS ? t->event_record(t, ev, stream) : XRT_ERROR_NOT_READY;
+        b = trace_now();
+        if (st != XRT_SUCCESS || b - a < 20000) break;
+    }
     trace_depth--;
     pthread_mutex_lock(&tl.lock);
     if (st == XRT_SUCCESS && tl_ref_wanted(device)) {
