@@ -66,11 +66,11 @@ for tid, spans in tracks.items():
     for a, b in zip(spans, spans[1:]):
         if b["ts"] < a["ts"] + a["dur"] - 0.002: bad("%s and %s overlap on %s" % (a["name"], b["name"], names[tid]))
 by = lambda n: [t for t, s in tracks.items() if [x["name"] for x in s] == n]
-s1 = by(["host-to-device", "host function", "record"])
-s2 = by(["wait", "device-to-device", "device-to-host"])
+s1 = by(["copy host-to-device", "host function", "record"])
+s2 = by(["wait", "copy device-to-device", "copy device-to-host"])
 dflt = [t for t in tracks if names[t].startswith("default stream")]
 if len(s1) != 1 or len(s2) != 1: bad("streams: %s" % {names[t]: [x["name"] for x in s] for t, s in tracks.items()})
-if [x["name"] for x in tracks[dflt[0]]] != ["host-to-device"]: bad("the synchronous copy is not on the default stream")
+if [x["name"] for x in tracks[dflt[0]]] != ["copy host-to-device"]: bad("the synchronous copy is not on the default stream")
 h2d, fn, rec = tracks[s1[0]]
 wait, d2d, d2h = tracks[s2[0]]
 if fn["dur"] < 3000: bad("the host function slept 3 ms, its span is %.1f us" % fn["dur"])

@@ -136,6 +136,14 @@ static const char *trace_kind(xrt_memcpy_kind kind)
     return (unsigned)kind < sizeof names / sizeof names[0] ? names[kind] : "invalid";
 }
 
+/* A copy's span on a stream track, as Nsight Systems names them. */
+static const char *trace_copy_name(xrt_memcpy_kind kind)
+{
+    static const char *const names[] = {"copy host-to-host", "copy host-to-device", "copy device-to-host",
+                                        "copy device-to-device", "copy"};
+    return (unsigned)kind < sizeof names / sizeof names[0] ? names[kind] : "copy";
+}
+
 /* >> timeline: Chrome trace event JSON, written as it goes */
 #define TL_BUF (256u << 10)  /* events buffered before a write */
 #define TL_DEVICES 16        /* devices with stream timing */
@@ -958,7 +966,7 @@ static xrt_status trace_memcpy(const xrt_backend *self, void *dst, const void *s
     tl_op *op = tl_begin(t, NULL, t0, 0); /* ordered on the default stream */
     xrt_status st = TRACE_FWD(t->memcpy(t, dst, src, size, kind));
     trace_end_seq(self, &seq, "memcpy", t0, st, "dst=%p, src=%p, size=%zu, kind=%s", dst, src, size, trace_kind(kind));
-    tl_end(t, op, NULL, st, seq, trace_kind(kind), "%zu bytes, %p to %p", size, src, dst);
+    tl_end(t, op, NULL, st, seq, trace_copy_name(kind), "%zu bytes, %p to %p", size, src, dst);
     return st;
 }
 
@@ -971,7 +979,7 @@ static xrt_status trace_memcpy_async(const xrt_backend *self, void *dst, const v
     xrt_status st = TRACE_FWD(t->memcpy_async(t, dst, src, size, kind, stream));
     trace_end_seq(self, &seq, "memcpy_async", t0, st, "dst=%p, src=%p, size=%zu, kind=%s, stream=%p", dst, src, size,
                   trace_kind(kind), stream);
-    tl_end(t, op, stream, st, seq, trace_kind(kind), "%zu bytes, %p to %p", size, src, dst);
+    tl_end(t, op, stream, st, seq, trace_copy_name(kind), "%zu bytes, %p to %p", size, src, dst);
     return st;
 }
 
