@@ -919,6 +919,32 @@ static void *xrt__log_user;
 
 static const char *const xrt__level_names[] = {"none", "error", "warn", "info", "debug"};
 
+/* A plugin's error observer (xrt_plugin_host.set_error_observer), read under
+   xrt__log_lock; the flag keeps the lock off the path when there is none. */
+static int xrt__err_observed;
+static xrt_error_observer_fn xrt__err_observer;
+static void *xrt__err_observer_user;
+
+static void xrt__set_error_observer(xrt_error_observer_fn fn, void *user)
+{
+    pthread_mutex_lock(&xrt__log_lock);
+    xrt__err_observer = fn;
+    xrt__err_observer_user = user;
+    __atomic_store_n(&xrt__err_observed, fn != NULL, __ATOMIC_RELAXED);
+    pthread_mutex_unlock(&xrt__log_lock);
+}
+
+static void xrt__err_observe(xrt_status st, const char *detail)
+{
+    xrt_error_observer_fn fn;
+    void *user;
+    pthread_mutex_lock(&xrt__log_lock);
+    fn = xrt__err_observer;
+    user = xrt__err_observer_user;
+    pthread_mutex_unlock(&xrt__log_lock);
+    if (fn) fn(st, xrt__tls.be ? xrt__tls.be->name : NULL, detail, user);
+}
+
 static void xrt__log_stderr(xrt_log_level level, const char *msg, void *user)
 {
     (void)user;
@@ -1042,7 +1068,9 @@ XRT_API xrt_status xrt_error(xrt_status st, const char *who, const char *fmt, ..
         va_end(ap);
     }
     xrt__err.status = st;
-    if (!xrt__err.capture) xrt_log(XRT_LOG_ERROR, "%s (%s)", xrt__err.detail, xrt_status_string(st));
+    if (xrt__err.capture) return st;
+    xrt_log(XRT_LOG_ERROR, "%s (%s)", xrt__err.detail, xrt_status_string(st));
+    if (__atomic_load_n(&xrt__err_observed, __ATOMIC_RELAXED)) xrt__err_observe(st, xrt__err.detail);
     return st;
 }
 
@@ -1485,7 +1513,7 @@ static const xrt_backend *xrt__plugin_find_backend(const char *name)
 /* xrt__host_fn_run: declared with the dispatch layer, defined with the lifecycle. */
 static const xrt_plugin_host xrt__plugin_host = {
     XRT_BACKEND_ABI_VERSION, sizeof(xrt_plugin_host), xrt_error, xrt_native_error, xrt_log,
-    xrt_get_last_error_string, xrt__plugin_find_backend, xrt__host_fn_run,
+    xrt_get_last_error_string, xrt__plugin_find_backend, xrt__host_fn_run, xrt__set_error_observer,
 };
 
 /* The file `path` names, when it has a slash (a soname is looked up by the

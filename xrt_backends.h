@@ -157,6 +157,9 @@ XRT_API void xrt_log(xrt_log_level level, const char *fmt, ...) XRT__PRINTF(2, 3
    lives as long as the process. */
 #define XRT_PLUGIN_SYMBOL "xrt_plugin_register"
 
+/* Sees every error xrt records (see xrt_plugin_host.set_error_observer). */
+typedef void (*xrt_error_observer_fn)(xrt_status st, const char *backend, const char *detail, void *user);
+
 typedef struct xrt_plugin_host {
     uint32_t abi_version; /* XRT_BACKEND_ABI_VERSION of the loading xrt */
     uint32_t size;        /* sizeof(xrt_plugin_host) */
@@ -170,6 +173,15 @@ typedef struct xrt_plugin_host {
     const xrt_backend *(*find_backend)(const char *name);
     /* For a backend that runs host functions on threads of its own. */
     void (*host_fn_run)(const xrt_backend *b, xrt_host_fn fn, void *user);
+    /* Present when `size` covers it (xrt 0.2 on). Calls fn(st, backend,
+       detail, user) for every error xrt records for a thread, also for the
+       calls its dispatch layer rejects before any backend sees them: the
+       status, the thread's backend (NULL if it has none yet) and the detail
+       that xrt_get_last_error_string returns. Not for failures that are
+       answers (an internal lookup); whatever the log level. One observer at a
+       time; NULL removes it. fn runs on the failing thread, possibly with
+       xrt's locks held: it must not call xrt. */
+    void (*set_error_observer)(xrt_error_observer_fn fn, void *user);
 } xrt_plugin_host;
 
 typedef xrt_status (*xrt_plugin_register_fn)(const xrt_plugin_host *host, xrt_backend *table);

@@ -1,29 +1,36 @@
 # Bandwidth against copy size from the CSV of examples/bandwidth --csv:
-# one panel per mode (sync, async), one line per transfer; colour is the
-# direction, a dashed line pageable host memory. Writes OUT.png (1280x720)
-# and OUT.svg.
+# one panel per mode (sync, async), one line per transfer (the median, with
+# the min-max range of the batches as error bars); colour is the direction,
+# a dashed line pageable host memory. The title and a footer carry the
+# device, host, date and versions of the CSV's "# key: value" lines.
+# Device-to-device pairs (rows whose peer is another device) are not drawn.
+# Writes OUT.png (1280x720) and OUT.svg.
 #   gnuplot -e "csv='build/bandwidth.csv'; out='build/bandwidth'" bench/bandwidth.gp
 if (!exists("csv")) csv = "build/bandwidth.csv"
 if (!exists("out")) out = "build/bandwidth"
 
 set datafile separator ","
-# backend,device,direction,memory,mode,bytes,gbps,iterations
+# backend,device,peer,direction,memory,mode,bytes,gbps_min,gbps_median,gbps_max,iterations
 rows(mode) = int(system(sprintf("grep -c ',%s,[0-9]' '%s' || true", mode, csv)))
-where = system(sprintf("awk -F, 'NR == 2 { print $1 \" device \" $2 }' '%s'", csv))
+meta(key) = system(sprintf("sed -n 's/^# %s: //p' '%s' | head -1", key, csv))
+where = meta("backend") . " device " . meta("device")
+footer = meta("host") . ", " . meta("date") . "; " . meta("versions")
 if (rows("sync") + rows("async") == 0) { print "bandwidth.gp: no measurements in ", csv; exit status 1 }
-stats csv using 6:7 nooutput
+stats csv using 7:10 nooutput
 set xrange [STATS_min_x / 1.3:STATS_max_x * 1.3]
 set yrange [0:STATS_max_y * 1.08]
 
-dirs = "h2d h2d d2h d2h d2d h2h h2h"
-mems = "pinned pageable pinned pageable device pinned pageable"
-names = "'H2D pinned' 'H2D pageable' 'D2H pinned' 'D2H pageable' 'D2D' 'H2H pinned' 'H2H pageable'"
-colour(i) = word("#1f77b4 #1f77b4 #d62728 #d62728 #2ca02c #7f3c8d #7f3c8d", i)
+N = 9
+dirs = "h2d h2d d2h d2h bidir bidir d2d h2h h2h"
+mems = "pinned pageable pinned pageable pinned pageable device pinned pageable"
+names = "'H2D pinned' 'H2D pageable' 'D2H pinned' 'D2H pageable' 'Bidir pinned' 'Bidir pageable' 'D2D' 'H2H pinned' 'H2H pageable'"
+colour(i) = word("#1f77b4 #1f77b4 #d62728 #d62728 #ff7f0e #ff7f0e #2ca02c #7f3c8d #7f3c8d", i)
 dash(i) = word(mems, i) eq "pageable" ? 2 : 1
-pick(i, mode) = (strcol(3) eq word(dirs, i) && strcol(4) eq word(mems, i) && strcol(5) eq mode) ? $7 : NaN
+mine(i, mode) = strcol(2) eq strcol(3) && strcol(4) eq word(dirs, i) && strcol(5) eq word(mems, i) && strcol(6) eq mode
+pick(i, mode, col) = mine(i, mode) ? column(col) : NaN
 count(i) = int(system(sprintf("grep -c ',%s,%s,' '%s' || true", word(dirs, i), word(mems, i), csv)))
 shown = ""
-do for [i = 1:7] { shown = shown . (count(i) > 0 ? " 1" : " 0") }
+do for [i = 1:N] { shown = shown . (count(i) > 0 ? " 1" : " 0") }
 legend(i) = word(shown, i) eq "1" ? word(names, i) : ""
 panels = (rows("sync") > 0 ? "sync" : "") . " " . (rows("async") > 0 ? "async" : "")
 titles = "'sync: xrt\\_memcpy' 'async: xrt\\_memcpy\\_async, back to back on one stream'"
@@ -43,17 +50,17 @@ do for [t in "png svg"] {
     if (t eq "png") { set terminal pngcairo size 1280,720 font "sans,11" linewidth 1.5 }
     else { set terminal svg size 1280,720 font "sans,11" linewidth 1.5 background "white" }
     set output out . "." . t
-    set multiplot title "xrt bandwidth: " . where font ",14"
+    set multiplot title "xrt bandwidth: " . where . "\n" . footer noenhanced font ",13"
     do for [p = 1:words(panels)] {
         mode = word(panels, p)
         @axes
         set title word(titles, mode eq "sync" ? 1 : 2)
         set lmargin at screen 0.06 + (p - 1) * 0.94 / words(panels)
         set rmargin at screen 0.06 + p * 0.94 / words(panels) - 0.04
-        set tmargin at screen 0.88
+        set tmargin at screen 0.85
         set bmargin at screen 0.2
-        plot for [i = 1:7] csv using 6:(pick(i, mode)) skip 1 title word(names, i) \
-            lc rgb colour(i) dt dash(i) pt 7 ps 0.6
+        plot for [i = 1:N] csv using 7:(pick(i, mode, 9)):(pick(i, mode, 8)):(pick(i, mode, 10)) \
+            with yerrorlines title word(names, i) lc rgb colour(i) dt dash(i) pt 7 ps 0.6
     }
     # the legend: an empty plot across the bottom with its key in one row
     set lmargin at screen 0.02
@@ -62,7 +69,7 @@ do for [t in "png svg"] {
     set bmargin at screen 0.03
     unset title; unset xlabel; unset ylabel; unset tics; unset grid; unset border
     set key center center horizontal maxrows 1 reverse Left samplen 3 width 1
-    plot for [i = 1:7] NaN title legend(i) lc rgb colour(i) dt dash(i) pt 7 ps 0.6
+    plot for [i = 1:N] NaN title legend(i) lc rgb colour(i) dt dash(i) pt 7 ps 0.6
     unset multiplot
     set output
 }

@@ -14,12 +14,29 @@
 #include "xrt.h"
 
 #include "bench.h"
+#include "examples/cli.h" /* the tools' argument convention */
 
 #include <stdio.h>
 
+static const char usage[] =
+    "Usage: gpu_overhead [--rows | --count ROW raw|xrt N]\n"
+    "Every xrt call against the same CUDA runtime call, medians of alternating runs.\n"
+    "\n"
+    "  --rows                 list the rows with their numbers and exit\n"
+    "  --count ROW raw|xrt N  run one row's loop N times and nothing else (for callgrind)\n"
+    "  -h, --help             print this help and exit\n"
+    "\n"
+    "Exit status: 0 (also without a CUDA GPU: it says so); 1 when xrt fails; 2 for\n"
+    "bad arguments.\n";
+
 #ifndef BENCH_CUDART
-int main(void)
+int main(int argc, char **argv)
 {
+    cli c = {"gpu_overhead", argc, 1, argv};
+    for (; c.i < argc; c.i++) {
+        cli_help(&c, usage);
+        cli_unknown(&c);
+    }
     puts("gpu_overhead: built without the CUDA Toolkit: nothing to measure");
     return 0;
 }
@@ -304,14 +321,41 @@ static void teardown(ctx *c)
 /* `gpu_overhead --count ROW raw|xrt N` runs one row's loop N times and
    nothing else, for bench/gpu_instructions.sh (callgrind); `--rows` lists
    the rows with their numbers. */
-static int count_one(char **argv)
+typedef struct args {
+    int rows;       /* --rows */
+    long row, iters; /* --count; row -1: not asked */
+    int raw;
+} args;
+
+static args parse_args(int argc, char **argv)
 {
-    size_t k = (size_t)atol(argv[2]);
+    static const char *const sides[] = {"raw", "xrt"};
+    args a = {0, -1, 0, 0};
+    cli c = {"gpu_overhead", argc, 1, argv};
+    const char *v;
+    for (; c.i < argc; c.i++) {
+        cli_help(&c, usage);
+        if (cli_flag(&c, "--rows")) {
+            a.rows = 1;
+        } else if (cli_option(&c, "--count", &v)) {
+            a.row = cli_long(&c, "--count ROW", v, 0, (long)(sizeof rows / sizeof rows[0]) - 1);
+            if (c.i + 2 >= argc) cli_fail(&c, "option '--count' needs ROW raw|xrt N");
+            a.raw = cli_choice(&c, "--count", argv[++c.i], sides, 2) == 0;
+            a.iters = cli_long(&c, "--count N", argv[++c.i], 1, 1000000000);
+        } else {
+            cli_unknown(&c);
+        }
+    }
+    return a;
+}
+
+static int count_one(const args *a)
+{
+    size_t k = (size_t)a->row;
     ctx c;
-    if (k >= sizeof rows / sizeof rows[0]) return 2;
     setup(&c, 1);
     c.n = rows[k].n;
-    (strcmp(argv[3], "raw") == 0 ? rows[k].raw : rows[k].xrt)(&c, atol(argv[4]));
+    (a->raw ? rows[k].raw : rows[k].xrt)(&c, a->iters);
     teardown(&c);
     xrt_shutdown();
     return 0;
@@ -336,15 +380,16 @@ static void measure_all(void)
 
 int main(int argc, char **argv)
 {
+    args a = parse_args(argc, argv);
     size_t k;
-    if (argc == 2 && strcmp(argv[1], "--rows") == 0) {
+    if (a.rows) {
         for (k = 0; k < sizeof rows / sizeof rows[0]; k++) printf("%zu %s\n", k, rows[k].name);
         return 0;
     }
     same_runtime();
     stub = dlsym(RTLD_DEFAULT, "xrt_bench_cudart_stub") != NULL;
     if (!have_gpu()) return 0;
-    if (argc == 5 && strcmp(argv[1], "--count") == 0) return count_one(argv);
+    if (a.row >= 0) return count_one(&a);
     measure_all();
     return 0;
 }

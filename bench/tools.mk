@@ -17,7 +17,7 @@ PLOT_OUT       ?= $(B)/bandwidth
 
 # The command-line tools share their option parsing; bandwidth measures with
 # the benchmarks' clock and median.
-$(B)/examples/xrt_info $(B)/examples/bandwidth: examples/cli.h
+$(B)/examples/xrt_info $(B)/examples/bandwidth $(B)/examples/rdma_pingpong $(B)/bench/gpu_overhead: examples/cli.h
 $(B)/examples/bandwidth: bench/bench.h
 
 # Measured again on every `make plot`: a sweep takes a few seconds.

@@ -1,6 +1,13 @@
-/* Shared by the command-line tools in examples/: options of the forms
-   `--name value` and `--name=value`, and usage errors that name the tool,
-   say what is wrong and exit with status 2. */
+/* Shared by the command-line tools in examples/ (and any tool built on xrt):
+   one convention for every tool.
+   - Options are `--name value` or `--name=value`; a short alias (`-s`) takes
+     its value from the next argument. `-h`/`--help` prints the usage to
+     stdout and exits 0.
+   - A bad argument prints "TOOL: what is wrong" (for a choice, the valid
+     values too) and "Try 'TOOL --help'" to stderr and exits 2
+     (CLI_USAGE_ERROR). A failure of xrt exits 1 with xrt's detail, once.
+   Include it after xrt.h: cli_backend() checks a backend name against the
+   registered backends. */
 #ifndef XRT_EXAMPLES_CLI_H
 #define XRT_EXAMPLES_CLI_H
 
@@ -9,8 +16,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define CLI_USAGE_ERROR 2 /* exit status for bad arguments */
+#define CLI_XRT_ERROR 1   /* exit status when xrt fails */
 
 typedef struct cli {
     const char *prog;
@@ -29,6 +38,16 @@ static inline void cli_fail(const cli *c, const char *fmt, ...)
     va_end(ap);
     fprintf(stderr, "\nTry '%s --help' for more information.\n", c->prog);
     exit(CLI_USAGE_ERROR);
+}
+
+/* Prints `usage` to stdout and exits 0 when the current argument is -h or --help. */
+static inline int cli_flag(const cli *c, const char *name);
+static inline void cli_help(const cli *c, const char *usage)
+{
+    if (cli_flag(c, "--help") || cli_flag(c, "-h")) {
+        fputs(usage, stdout);
+        exit(0);
+    }
 }
 
 /* 1 if the current argument is the flag `name` (which takes no value). */
@@ -58,6 +77,17 @@ static inline int cli_option(cli *c, const char *name, const char **value)
     return 1;
 }
 
+/* The same with a short alias: `-s VALUE` or `--size VALUE`. */
+static inline int cli_option2(cli *c, const char *alias, const char *name, const char **value)
+{
+    if (strcmp(c->argv[c->i], alias) == 0) {
+        if (c->i + 1 >= c->argc || !c->argv[c->i + 1][0]) cli_fail(c, "option '%s' needs a value", alias);
+        *value = c->argv[++c->i];
+        return 1;
+    }
+    return cli_option(c, name, value);
+}
+
 /* A decimal integer in [min, max], or a usage error naming the option. */
 static inline long cli_long(const cli *c, const char *name, const char *s, long min, long max)
 {
@@ -70,11 +100,94 @@ static inline long cli_long(const cli *c, const char *name, const char *s, long 
     return v;
 }
 
+/* A byte count from 1 to `max`: digits with an optional K, M, G or T (powers
+   of 1024; KiB, MiB... too). */
+static inline size_t cli_size(const cli *c, const char *name, const char *s, unsigned long long max)
+{
+    static const char suffixes[] = "kmgt";
+    char *end;
+    const char *p;
+    unsigned long long v;
+    int shift = 0;
+    errno = 0;
+    v = strtoull(s, &end, 10);
+    if (!errno && end != s && *s != '-' && *end && (p = strchr(suffixes, *end | 0x20)) != NULL) {
+        shift = 10 * (int)(p - suffixes + 1);
+        end++;
+        if ((*end | 0x20) == 'i' && (end[1] | 0x20) == 'b') end += 2;
+    }
+    if (errno || end == s || *s == '-' || *end || v == 0 || v > max >> shift)
+        cli_fail(c, "%s: '%s' is not a size from 1 byte to %llu bytes (e.g. 4096, 64K, 1M)", name, s, max);
+    return (size_t)(v << shift);
+}
+
+/* "a, b, c" into buf. */
+static inline const char *cli_join(char *buf, size_t n, const char *const *names, int count)
+{
+    size_t len = 0;
+    int i;
+    buf[0] = 0;
+    for (i = 0; i < count && len < n; i++) len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? ", " : "", names[i]);
+    return buf;
+}
+
+/* The index of `s` in names, or a usage error that lists them. */
+static inline int cli_choice(const cli *c, const char *name, const char *s, const char *const *names, int n)
+{
+    char valid[256];
+    int i;
+    for (i = 0; i < n; i++)
+        if (strcmp(s, names[i]) == 0) return i;
+    cli_fail(c, "%s: unknown value '%s' (valid: %s)", name, s, cli_join(valid, sizeof valid, names, n));
+}
+
+/* A comma-separated list of names as a bit set (bit i: names[i]), or a usage
+   error that lists the valid names. */
+static inline unsigned cli_list(const cli *c, const char *name, const char *s, const char *const *names, int n)
+{
+    const char *all = s;
+    char valid[256];
+    unsigned set = 0;
+    if (!*s) cli_fail(c, "option '%s' needs a value", name);
+    while (*s) {
+        size_t len = strcspn(s, ",");
+        int i;
+        for (i = 0; i < n && (strlen(names[i]) != len || strncmp(s, names[i], len) != 0); i++) continue;
+        if (i == n)
+            cli_fail(c, "%s: unknown item '%.*s' in '%s' (valid: %s)", name, (int)len, s, all,
+                     cli_join(valid, sizeof valid, names, n));
+        set |= 1u << i;
+        s += len + (s[len] == ',');
+    }
+    return set;
+}
+
 static inline __attribute__((noreturn)) void cli_unknown(const cli *c)
 {
     const char *a = c->argv[c->i];
     if (a[0] == '-') cli_fail(c, "unknown option '%s'", a);
     cli_fail(c, "unexpected argument '%s'", a);
 }
+
+#ifdef XRT_H_INCLUDED
+/* A name of a registered backend (built in, registered or from a plugin;
+   matched without regard to case, as xrt does), or a usage error listing
+   them. Whether it is available here is xrt_set_backend's to say. */
+static inline void cli_backend(const cli *c, const char *option, const char *name)
+{
+    xrt_backend_info info;
+    char valid[256];
+    size_t len = 0;
+    int count = 0, i;
+    valid[0] = 0;
+    if (xrt_backend_count(&count) != XRT_SUCCESS) count = 0;
+    for (i = 0; i < count; i++) {
+        if (xrt_backend_get_info(i, &info) != XRT_SUCCESS) continue;
+        if (strcasecmp(info.name, name) == 0) return;
+        if (len < sizeof valid) len += (size_t)snprintf(valid + len, sizeof valid - len, "%s%s", len ? ", " : "", info.name);
+    }
+    cli_fail(c, "%s: unknown backend '%s' (valid: %s)", option, name, valid);
+}
+#endif
 
 #endif

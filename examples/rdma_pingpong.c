@@ -15,8 +15,10 @@
 #define XRT_ENABLE_RDMA
 #include "xrt_rdma.h"
 
+#include "cli.h"
+
 #include <arpa/inet.h>
-#include <getopt.h>
+#include <errno.h>
 #include <infiniband/verbs.h>
 #include <netdb.h>
 #include <stdio.h>
@@ -50,62 +52,61 @@ typedef struct pingpong {
     int completed[4];          /* completions seen but not yet waited for, by wr_id */
 } pingpong;
 
-static void usage(FILE *f, const char *argv0)
+static const char usage[] =
+    "Usage: rdma_pingpong [options] [SERVER-ADDRESS]\n"
+    "RC ping-pong over RDMA with xrt buffers; no address: be the server.\n"
+    "\n"
+    "  -d, --device NAME     RDMA device (default: XRT_RDMA_DEVICE, else the first active)\n"
+    "  -p, --port PORT       TCP port for the handshake (default 18516)\n"
+    "  -s, --size SIZE       message size (default 4096; suffixes K, M are powers of 1024)\n"
+    "  -n, --iters N         round trips (default 1000)\n"
+    "  -b, --backend NAME    xrt backend that allocates the buffers (default: xrt's choice)\n"
+    "  -m, --memory KIND     device (xrt_malloc, default) or pinned (xrt_malloc_host)\n"
+    "  -g, --gid-index N     local GID index (default: the IPv4 RoCE v2 GID, else 0)\n"
+    "  -h, --help            print this help and exit\n"
+    "\n"
+    "Exit status: 0; 1 when xrt, verbs or the connection fails (the message says\n"
+    "why); 2 for bad arguments.\n";
+
+static const char *const memory_kinds[] = {"device", "pinned"};
+
+static void parse_option(cli *c, options *o)
 {
-    fprintf(f,
-            "usage: %s [options] [SERVER-ADDRESS]\n"
-            "RC ping-pong over RDMA with xrt buffers; no address: be the server.\n"
-            "  -d, --device NAME     RDMA device (default: XRT_RDMA_DEVICE, else the first active)\n"
-            "  -p, --port PORT       TCP port for the handshake (default 18516)\n"
-            "  -s, --size BYTES      message size (default 4096)\n"
-            "  -n, --iters N         round trips (default 1000)\n"
-            "  -b, --backend NAME    xrt backend that allocates the buffers (default: xrt's choice)\n"
-            "  -m, --memory KIND     device (xrt_malloc, default) or pinned (xrt_malloc_host)\n"
-            "  -g, --gid-index N     local GID index (default: the IPv4 RoCE v2 GID, else 0)\n"
-            "  -h, --help            this text\n",
-            argv0);
+    const char *v;
+    if (cli_option2(c, "-d", "--device", &o->device)) return;
+    if (cli_option2(c, "-b", "--backend", &o->backend)) return;
+    if (cli_option2(c, "-p", "--port", &v)) o->port = (int)cli_long(c, "--port", v, 1, 65535);
+    else if (cli_option2(c, "-s", "--size", &v)) o->size = cli_size(c, "--size", v, 1ull << 31);
+    else if (cli_option2(c, "-n", "--iters", &v)) o->iters = (int)cli_long(c, "--iters", v, 1, 1000000000);
+    else if (cli_option2(c, "-m", "--memory", &v)) o->memory = memory_kinds[cli_choice(c, "--memory", v, memory_kinds, 2)];
+    else if (cli_option2(c, "-g", "--gid-index", &v)) o->gid_index = (int)cli_long(c, "--gid-index", v, 0, 255);
+    else if (c->argv[c->i][0] != '-' && !o->server) o->server = c->argv[c->i];
+    else cli_unknown(c);
 }
 
-static int parse(int argc, char **argv, options *o)
+static void parse(int argc, char **argv, options *o)
 {
-    static const struct option longs[] = {
-        {"device", required_argument, NULL, 'd'}, {"port", required_argument, NULL, 'p'},
-        {"size", required_argument, NULL, 's'},   {"iters", required_argument, NULL, 'n'},
-        {"backend", required_argument, NULL, 'b'}, {"memory", required_argument, NULL, 'm'},
-        {"gid-index", required_argument, NULL, 'g'}, {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0}};
-    int c;
+    cli c = {"rdma_pingpong", argc, 1, argv};
     memset(o, 0, sizeof *o);
     o->port = 18516;
     o->size = 4096;
     o->iters = 1000;
     o->memory = "device";
     o->gid_index = -1;
-    while ((c = getopt_long(argc, argv, "d:p:s:n:b:m:g:h", longs, NULL)) != -1) {
-        switch (c) {
-        case 'd': o->device = optarg; break;
-        case 'p': o->port = atoi(optarg); break;
-        case 's': o->size = (size_t)strtoull(optarg, NULL, 0); break;
-        case 'n': o->iters = atoi(optarg); break;
-        case 'b': o->backend = optarg; break;
-        case 'm': o->memory = optarg; break;
-        case 'g': o->gid_index = atoi(optarg); break;
-        case 'h': usage(stdout, argv[0]); exit(0);
-        default: usage(stderr, argv[0]); return -1;
-        }
+    for (; c.i < argc; c.i++) {
+        cli_help(&c, usage);
+        parse_option(&c, o);
     }
-    if (optind < argc) o->server = argv[optind++];
-    if (optind < argc || o->size == 0 || o->iters <= 0 || o->port <= 0 ||
-        (strcmp(o->memory, "device") && strcmp(o->memory, "pinned"))) {
-        usage(stderr, argv[0]);
-        return -1;
-    }
-    return 0;
+    if (o->backend) cli_backend(&c, "--backend", o->backend);
 }
 
+/* xrt's detail names the call that failed; `what` says what the tool was
+   doing, when the detail does not already say it. */
 static int fail(const char *what)
 {
-    fprintf(stderr, "rdma_pingpong: %s: %s\n", what, xrt_get_last_error_string());
+    const char *detail = xrt_get_last_error_string();
+    if (strncmp(detail, what, strlen(what)) == 0) fprintf(stderr, "rdma_pingpong: %s\n", detail);
+    else fprintf(stderr, "rdma_pingpong: %s: %s\n", what, detail);
     return -1;
 }
 
@@ -117,7 +118,10 @@ static int alloc_buffers(pingpong *pp)
     if ((device ? xrt_malloc(&pp->send_buf, pp->opt.size) : xrt_malloc_host(&pp->send_buf, pp->opt.size)) ||
         (device ? xrt_malloc(&pp->recv_buf, pp->opt.size) : xrt_malloc_host(&pp->recv_buf, pp->opt.size)))
         return fail("allocating the buffers");
-    if (!(pp->host = (unsigned char *)malloc(pp->opt.size))) return -1;
+    if (!(pp->host = (unsigned char *)malloc(pp->opt.size))) {
+        fprintf(stderr, "rdma_pingpong: out of host memory (%zu bytes)\n", pp->opt.size);
+        return -1;
+    }
     return 0;
 }
 
@@ -360,7 +364,12 @@ static int run(pingpong *pp)
     char ack;
     int fd, i;
     if (xrt_rdma_open(&pp->ctx, pp->opt.device) || xrt_rdma_get_pd(pp->ctx, &pp->pd)) return fail("xrt_rdma_open");
-    if (alloc_buffers(pp) || pick_gid(pp) || create_qp(pp)) return -1;
+    if (alloc_buffers(pp) || pick_gid(pp)) return -1;
+    if (create_qp(pp)) {
+        fprintf(stderr, "rdma_pingpong: creating the queue pair on %s failed: %s\n", pp->opt.device ? pp->opt.device : "the device",
+                strerror(errno));
+        return -1;
+    }
     if (post(pp, 0, pp->recv_buf, &pp->recv_reg)) return -1;
     xrt_get_backend(&backend);
     xrt_rdma_get_info(pp->ctx, &ci);
@@ -418,9 +427,9 @@ int main(int argc, char **argv)
     pingpong pp;
     int rc;
     memset(&pp, 0, sizeof pp);
-    if (parse(argc, argv, &pp.opt)) return 2;
-    srand((unsigned)time(NULL) ^ (unsigned)getpid());
     xrt_set_log_level(XRT_LOG_NONE); /* errors are printed here, once */
+    parse(argc, argv, &pp.opt);
+    srand((unsigned)time(NULL) ^ (unsigned)getpid());
     rc = run(&pp);
     cleanup(&pp);
     xrt_shutdown();

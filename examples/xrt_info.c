@@ -459,10 +459,7 @@ static int parse_args(int argc, char **argv)
     cli c = {"xrt_info", argc, 1, argv};
     int as_json = 0;
     for (; c.i < argc; c.i++) {
-        if (cli_flag(&c, "--help") || cli_flag(&c, "-h")) {
-            fputs(usage, stdout);
-            exit(0);
-        }
+        cli_help(&c, usage);
         if (cli_flag(&c, "--json")) as_json = 1;
         else cli_unknown(&c);
     }

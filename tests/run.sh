@@ -103,6 +103,19 @@ cmocka env XRT_PLUGINS="$B/plugins/libxrt_trace.so" XRT_TRACE_BACKEND=cpu XRT_TR
     "$B/plain/test_target"
 step "target on trace: get_target forwarded" grep -q "^trace: get_target(device=0, arch=" "$LOG/trace-target.txt"
 
+# The same with a timeline (XRT_TRACE_JSON), then the timeline of a known program.
+tj="$LOG/trace-suite.json"
+rm -f "$tj"
+cmocka env XRT_PLUGINS="$B/plugins/libxrt_trace.so" XRT_TRACE_BACKEND=cpu XRT_TRACE_JSON="$tj" "$B/plain/test_suite"
+if have jq; then
+    step "suite on trace: its timeline is valid JSON" jq -e '.traceEvents | length > 0' "$tj"
+elif have python3; then
+    step "suite on trace: its timeline is valid JSON" python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$tj"
+else
+    skip "suite on trace: its timeline (neither jq nor python3 is installed)"
+fi
+step "trace timeline: spans of a known program" env MAKE="$MAKE" sh tests/trace.sh
+
 echo "== stress under TSan"
 [ -x "$B/tsan/test_stress" ] && TSAN_OPTIONS=halt_on_error=1 cmocka "$B/tsan/test_stress"
 

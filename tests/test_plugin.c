@@ -317,6 +317,7 @@ static const char *trace_line(const char *text, const char *start, const char *s
 static void test_trace_lines(void **state)
 {
     static unsigned char h[4096];
+    unsigned char plain[64] = {0};
     char path[64], start[256];
     const char *text;
     xrt_stream s;
@@ -325,6 +326,7 @@ static void test_trace_lines(void **state)
     (void)state;
     trace_to_temp_file(path, sizeof path);
     set_env("XRT_TRACE_BACKEND", "cpu");
+    set_env("XRT_TRACE_LOOKUPS", "1");
     OK(restart(TRACE, "trace"));
     assert_string_equal(current_backend(), "trace");
     OK(xrt_malloc(&d, sizeof h));
@@ -334,6 +336,8 @@ static void test_trace_lines(void **state)
     OK(xrt_stream_synchronize(s));
     assert_int_equal(calls, 1);
     OK(xrt_stream_destroy(s));
+    FAILS(xrt_memcpy(d, h, sizeof h + 1, XRT_MEMCPY_HOST_TO_DEVICE), XRT_ERROR_INVALID_VALUE, "overrun");
+    OK(xrt_memcpy(d, plain, sizeof plain, XRT_MEMCPY_DEFAULT)); /* xrt looks `plain` up: the tracer answers */
     OK(xrt_free(d));
     FAILS(xrt_set_device(7), XRT_ERROR_INVALID_DEVICE, "device");
     FAILS(xrt_stream_get_native(NULL, &native), XRT_ERROR_UNSUPPORTED, "not supported by backend trace");
@@ -344,17 +348,28 @@ static void test_trace_lines(void **state)
     trace_line(text, "trace: init(target=cpu)", "success");
     snprintf(start, sizeof start, "trace: malloc(size=4096, *ptr=%p)", d);
     trace_line(text, start, "success");
-    snprintf(start, sizeof start, "trace: memcpy_async(dst=%p, src=%p, size=4096, kind=1, stream=0x", d, (void *)h);
+    snprintf(start, sizeof start, "trace: memcpy_async(dst=%p, src=%p, size=4096, kind=host-to-device, stream=0x", d, (void *)h);
     trace_line(text, start, "success");
     snprintf(start, sizeof start, "trace: host_fn(fn=0x");
     trace_line(text, start, "success");
     snprintf(start, sizeof start, "trace: free(ptr=%p)", d);
     trace_line(text, start, "success");
     trace_line(text, "trace: set_device(device=7)", "invalid device");
+    /* rejected by xrt before the tracer is called: seen through the host's error observer */
+    snprintf(start, sizeof start, "trace: rejected: xrt_memcpy: 4097 bytes at dst %p overrun its allocation (4096 bytes at %p) -> invalid value\n",
+             d, d);
+    if (!strstr(text, start)) fail_msg("no line \"%s\" in:\n%s", start, text);
+    /* xrt's lookup of `plain` (XRT_TRACE_LOOKUPS=1): an answer, not a failure */
+    snprintf(start, sizeof start, "trace: pointer lookup(ptr=%p) -> unknown to cpu ", (void *)plain);
+    if (!strstr(text, start)) fail_msg("no line starts \"%s\" in:\n%s", start, text);
+    snprintf(start, sizeof start, "trace: memcpy(dst=%p, src=%p, size=64, kind=host-to-device)", d, (void *)plain);
+    trace_line(text, start, "success");
+    assert_null(strstr(text, "pointer_get_attributes"));
     trace_line(text, "trace: stream_get_native(stream=(nil), *native=(nil))", "operation not supported by this backend");
     trace_line(text, "trace: shutdown(target=cpu)", "success");
     remove(path);
     set_env("XRT_TRACE_FILE", "/dev/null");
+    set_env("XRT_TRACE_LOOKUPS", "");
 }
 
 /* Handles and allocations made through the tracer are the tracer's; those
@@ -508,6 +523,10 @@ static void test_trace_targets(void **state)
     OK(restart(TRACE, NULL));
     assert_trace_unavailable("XRT_TRACE_FILE=/nonexistent/trace.log: No such file or directory");
     set_env("XRT_TRACE_FILE", "/dev/null");
+    set_env("XRT_TRACE_JSON", "/nonexistent/trace.json");
+    OK(restart(TRACE, NULL));
+    assert_trace_unavailable("XRT_TRACE_JSON=/nonexistent/trace.json: No such file or directory");
+    set_env("XRT_TRACE_JSON", "");
 
     /* re-resolved at every init: cpu, then good (no capabilities, no streams) */
     OK(restart(TRACE ":" GOOD, "trace"));

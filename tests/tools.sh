@@ -1,8 +1,12 @@
 #!/bin/sh
-# The command-line tools: xrt_info (text and JSON, checked with a real JSON
-# parser, strings with quotes, control characters and bad UTF-8 included),
-# bandwidth (table, CSV, progress line, argument errors) and `make plot` (a
-# valid PNG of the expected size, and an SVG). A tool this needs that is
+# The command-line tools and their one convention (--help exits 0; a bad
+# argument says what is wrong, lists the valid values of a choice and exits
+# 2; an xrt failure is one line and exits 1): xrt_info (text and JSON,
+# checked with a real JSON parser, strings with quotes, control characters
+# and bad UTF-8 included), bandwidth (table, CSV with min/median/max and
+# where it was measured, bidirectional copies, progress line), rdma_pingpong
+# (its arguments) and `make plot` (a valid PNG of the expected size, and an
+# SVG with the CSV's date and versions). A tool this needs that is
 # missing fails under CI (CI is set) and is skipped elsewhere.
 set -eu
 B=build
@@ -85,23 +89,75 @@ expect 2 "'x' is not a whole number" $BIN/bandwidth --device x
 expect 2 "not a size" $BIN/bandwidth --min 0
 expect 2 "not a size" $BIN/bandwidth --max 12Q
 expect 2 "larger than --max" $BIN/bandwidth --min 2M --max 1M
-expect 2 "unknown item 'up'" $BIN/bandwidth --dir h2d,up
-expect 2 "unknown item 'paged'" $BIN/bandwidth --memory=paged
+expect 2 "unknown item 'up' in 'h2d,up' (valid: h2d, d2h, bidir, d2d, h2h)" $BIN/bandwidth --dir h2d,up
+expect 2 "unknown item 'paged' in 'paged' (valid: pageable, pinned)" $BIN/bandwidth --memory=paged
+expect 2 "--stat: unknown value 'avg' (valid: min, median, max)" $BIN/bandwidth --stat avg
 expect 2 "not a whole number from 2" $BIN/bandwidth --factor 1
-expect 1 "unknown backend 'nosuch'" $BIN/bandwidth --quick --backend nosuch
-expect 1 "device 7" $BIN/bandwidth --quick --backend cpu --device 7
+expect 2 "option '--csv' takes no value" $BIN/bandwidth --csv=yes
+expect 2 "^Try 'bandwidth --help'" $BIN/bandwidth --bogus
+expect 2 "--backend: unknown backend 'nosuch' (valid: cuda, hip, cpu)" $BIN/bandwidth --quick --backend nosuch
+expect 1 "device 7: backend cpu has 1 device" $BIN/bandwidth --quick --backend cpu --device 7
+[ "$(grep -c . $T/err)" -eq 1 ] || { cat $T/err; fail "an xrt failure is reported in one line"; }
 $BIN/bandwidth --quick --backend cpu > $T/bw.txt 2> $T/bw.err
 [ ! -s $T/bw.err ] || { cat $T/bw.err; fail "bandwidth wrote to stderr that is not a terminal"; }
 grep -q "^sync: xrt_memcpy" $T/bw.txt && grep -q "^async: xrt_memcpy_async" $T/bw.txt || fail "table sections"
 [ "$(grep -c '^ *\(4\|64\) KiB ' $T/bw.txt)" -eq 4 ] || fail "table rows"
+grep -q "Bidir pinned" $T/bw.txt || fail "no bidirectional column"
+for key in backend device target host date versions; do
+    grep -q "^$key: ." $T/bw.txt || fail "table lacks '$key:'"
+done
+grep -q "^versions: xrt [0-9]*\.[0-9]*\.[0-9]*; " $T/bw.txt || fail "table lacks the xrt version"
 $BIN/bandwidth --quick --backend cpu --csv > $T/bw.csv
-head -1 $T/bw.csv | grep -q '^backend,device,direction,memory,mode,bytes,gbps,iterations$' || fail "CSV header"
-awk -F, 'NR > 1 { n++; if (NF != 8 || $1 != "cpu" || !($7 > 0)) bad = 1 }
-         END { exit bad || n != 28 }' $T/bw.csv || { cat $T/bw.csv; fail "CSV rows"; }
+for key in backend device target host date versions; do
+    grep -q "^# $key: ." $T/bw.csv || fail "CSV lacks '# $key:'"
+done
+grep -v '^#' $T/bw.csv | head -1 |
+    grep -q '^backend,device,peer,direction,memory,mode,bytes,gbps_min,gbps_median,gbps_max,iterations$' ||
+    fail "CSV header"
+# 7 sync transfers (no bidirectional) and 9 async ones, 2 sizes each; min <= median <= max
+grep -v '^#' $T/bw.csv | awk -F, 'NR > 1 { n++; if (NF != 11 || $1 != "cpu" || $2 != 0 || $3 != 0 || !($8 > 0) ||
+                                        $8 > $9 || $9 > $10) bad = 1; if ($4 == "bidir") b[$6]++ }
+         END { exit bad || n != 32 || b["sync"] || b["async"] != 4 }' || { cat $T/bw.csv; fail "CSV rows"; }
+# one device: no device-to-device pairs
+$BIN/bandwidth --quick --backend cpu --dir d2d --mode sync > $T/pairs.txt
+grep -q "row: source" $T/pairs.txt && fail "pairs of devices on a one-device backend"
+# two devices (a test plugin whose two devices are the CPU): every ordered pair, at the largest size
+$MAKE -s $B/plugins/test_twodev.so
+XRT_PLUGINS=$B/plugins/test_twodev.so $BIN/bandwidth --quick --backend twodev --dir d2d --mode sync > $T/pairs.txt
+grep -q "^sync, device to device (row: source, column: destination), 64 KiB" $T/pairs.txt || fail "no pair matrix"
+grep -q "^ *0 *- *[0-9.]*$" $T/pairs.txt && grep -q "^ *1 *[0-9.]* *-$" $T/pairs.txt ||
+    { cat $T/pairs.txt; fail "pair matrix rows"; }
+XRT_PLUGINS=$B/plugins/test_twodev.so $BIN/bandwidth --quick --backend twodev --dir d2d --csv > $T/pairs.csv
+grep -q "^# device: 0 of 2, twodev 0$" $T/pairs.csv || fail "CSV device line"
+[ "$(grep -c '^twodev,0,1,d2d,device,\(sync\|async\),65536,' $T/pairs.csv)" -eq 2 ] &&
+    [ "$(grep -c '^twodev,1,0,d2d,device,\(sync\|async\),65536,' $T/pairs.csv)" -eq 2 ] &&
+    [ "$(grep -c '^twodev,0,0,d2d,' $T/pairs.csv)" -eq 4 ] || { cat $T/pairs.csv; fail "CSV pair rows"; }
 if have script "bandwidth progress line on a terminal"; then
     script -qec "$BIN/bandwidth --dir d2d --mode sync --min 4K --max 8K --time 600 --csv > /dev/null" /dev/null \
         > $T/tty.out < /dev/null
     grep -q "bandwidth:   0/2  sync" $T/tty.out || { cat -v $T/tty.out; fail "no progress line on a terminal"; }
+fi
+
+echo "== rdma_pingpong"
+if [ -x $BIN/rdma_pingpong ]; then
+    $BIN/rdma_pingpong --help | grep -q "^Usage: rdma_pingpong" || fail "rdma_pingpong --help"
+    expect 2 "unknown option '--bogus'" $BIN/rdma_pingpong --bogus
+    expect 2 "^Try 'rdma_pingpong --help'" $BIN/rdma_pingpong --bogus
+    expect 2 "size: '0' is not a size" $BIN/rdma_pingpong -s 0
+    expect 2 "port: '70000' is not a whole number from 1 to 65535" $BIN/rdma_pingpong --port 70000
+    expect 2 "iters: 'x' is not a whole number" $BIN/rdma_pingpong -n x
+    expect 2 "option '-n' needs a value" $BIN/rdma_pingpong -n
+    expect 2 "memory: unknown value 'paged' (valid: device, pinned)" $BIN/rdma_pingpong --memory=paged
+    expect 2 "backend: unknown backend 'nosuch' (valid: " $BIN/rdma_pingpong -b nosuch
+    expect 2 "unexpected argument 'host2'" $BIN/rdma_pingpong host1 host2
+    if [ ! -d /sys/class/infiniband ] || [ -z "$(ls /sys/class/infiniband)" ]; then
+        # no RDMA device: one line that names the call once
+        expect 1 "^rdma_pingpong: xrt_rdma_open: " $BIN/rdma_pingpong --iters 1
+        grep -q "xrt_rdma_open: xrt_rdma_open" $T/err && fail "rdma_pingpong repeats its prefix"
+        [ "$(grep -c . $T/err)" -eq 1 ] || { cat $T/err; fail "rdma_pingpong: more than one line"; }
+    fi
+else
+    echo "skipped: rdma_pingpong (not built: no verbs headers)"
 fi
 
 echo "== make plot"
@@ -115,10 +171,17 @@ if have gnuplot "make plot"; then
     [ "$(wc -c < $T/plot.png)" -gt 20000 ] || fail "PNG too small to hold a chart"
     grep -q 'width="1280" height="720"' $T/plot.svg || fail "SVG size"
     grep -q "H2D pinned" $T/plot.svg || fail "SVG has no legend"
+    grep -q "Bidir pinned" $T/plot.svg || fail "SVG has no bidirectional line"
+    grep -q "$(sed -n 's/^# date: //p' $T/bw.csv)" $T/plot.svg || fail "SVG lacks the date of the CSV"
+    grep -q "xrt [0-9]*\.[0-9]*\.[0-9]*" $T/plot.svg || fail "SVG lacks the xrt version"
 fi
 echo "== gpu_overhead (its code paths, on a stub runtime when there is no GPU)"
 if [ -f "${CUDA_HOME:-/usr/local/cuda}/include/cuda_runtime_api.h" ]; then
     $MAKE -s $B/bench/gpu_overhead $B/bench/stub/libcudart.so.13
+    $B/bench/gpu_overhead --help | grep -q "^Usage: gpu_overhead" || fail "gpu_overhead --help"
+    expect 2 "unknown option '--bogus'" $B/bench/gpu_overhead --bogus
+    expect 2 "count: unknown value 'foo' (valid: raw, xrt)" $B/bench/gpu_overhead --count 0 foo 5
+    expect 2 "needs ROW raw|xrt N" $B/bench/gpu_overhead --count 0
     $B/bench/gpu_overhead > $T/gpu.out || fail "gpu_overhead without the stub"
     LD_LIBRARY_PATH=$B/bench/stub $B/bench/gpu_overhead > $T/stub.out 2>&1 || { cat $T/stub.out; fail "gpu_overhead"; }
     grep -q "^stub runtime: " $T/stub.out || fail "gpu_overhead did not find the stub runtime"

@@ -30,3 +30,11 @@ $(B)/plain/test_plugin: ENABLE += -DXRT_TEST_PLUGIN_DIR=\"$(B)/plugins\"
 $(B)/asan/test_plugin: ENABLE += -DXRT_TEST_PLUGIN_DIR=\"$(B)/plugins/asan\"
 $(B)/plain/test_plugin: | $(PLUGINS)
 $(B)/asan/test_plugin: | $(PLUGINS_ASAN)
+
+# The known program whose timeline tests/trace.sh checks.
+$(B)/trace/timeline: tests/trace/timeline.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(XCFLAGS) $(CFLAGS) $(ENABLE) -o $@ $< $(LDLIBS)
+$(B)/trace/timeline_asan: tests/trace/timeline.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(XCFLAGS) -O1 -g $(SAN) $(ENABLE) -o $@ $< $(LDLIBS)

@@ -48,7 +48,7 @@ echo "== host $XRT_HOST ($XRT_SELF): $(rdma link show rxe0/1)"
 if [ "$XRT_HOST" = a ]; then
     cmocka 240 test_rdma_vm --two-hosts server
     step "rdma_pingpong, server on host a, device memory of the cpu backend" 120 rdma_pingpong -n 200 -s 8192
-    step "rdma_pingpong --help" 10 sh -c 'rdma_pingpong --help | grep -q "^usage: rdma_pingpong"'
+    step "rdma_pingpong --help" 10 sh -c 'rdma_pingpong --help | grep -q "^Usage: rdma_pingpong"'
     fabric target
     cmocka 300 test_rdma_vm
     cmocka 300 env ASAN_OPTIONS=detect_leaks=1 test_rdma_vm_asan

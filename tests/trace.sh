@@ -1,0 +1,116 @@
+#!/bin/sh
+# The trace plugin's timeline (XRT_TRACE_JSON): a known program
+# (tests/trace/timeline.c: two streams, copies, a host function, an event, a
+# rejected copy) leaves a file that is valid JSON (jq and python3), whose spans
+# nest on each host thread and follow one another on each stream, each after
+# the call that queued it, in the order the program implies; the rejected
+# copy is there, xrt's pointer lookup is not, copy kinds are named. The same
+# with exit() instead of xrt_shutdown(), under ASan, and on every target
+# backend that is available. A tool this needs that is missing fails under CI
+# (CI is set) and is skipped elsewhere.
+set -eu
+B=build
+T=$B/trace
+MAKE=${MAKE:-make}
+fail() { echo "FAIL: $*"; exit 1; }
+if ! command -v python3 > /dev/null; then
+    [ -z "${CI:-}" ] || fail "python3 is needed (CI installs it)"
+    echo "skipped: trace timeline (python3 is not installed)"
+    exit 0
+fi
+$MAKE -s $T/timeline $T/timeline_asan $B/plugins/libxrt_trace.so $B/plugins/asan/libxrt_trace.so
+mkdir -p $T
+
+# check FILE: the timeline of tests/trace/timeline.c, complete.
+check() {
+    if command -v jq > /dev/null; then jq -e '.traceEvents | length > 0' "$1" > /dev/null || fail "$1: jq rejects it"; fi
+    python3 - "$1" <<'PY' || fail "$1: the timeline is wrong (above)"
+import json, sys
+path = sys.argv[1]
+with open(path, encoding="utf-8") as f:
+    doc = json.load(f)
+ev = doc["traceEvents"]
+def bad(msg):
+    print("%s: %s" % (path, msg)); sys.exit(1)
+calls = [e for e in ev if e.get("cat") == "call"]
+ops = [e for e in ev if e.get("cat") == "stream"]
+names = {(e["tid"]): e["args"]["name"] for e in ev if e.get("ph") == "M" and e["name"] == "thread_name"}
+if doc["otherData"]["tool"] != "xrt trace plugin": bad("otherData")
+for e in calls + ops:
+    if e["ph"] != "X" or e["dur"] < 0 or e["ts"] < 0: bad("not a span: %r" % e)
+    if e["tid"] not in names: bad("track %d has no name" % e["tid"])
+# on each host thread, spans nest or follow one another
+for tid in {e["tid"] for e in calls}:
+    open_ = []
+    for e in sorted((e for e in calls if e["tid"] == tid), key=lambda e: (e["ts"], -e["dur"])):
+        while open_ and open_[-1] <= e["ts"]: open_.pop()
+        end = e["ts"] + e["dur"]
+        if open_ and end > open_[-1] + 0.002: bad("span %s overlaps its parent on thread %d" % (e["name"], tid))
+        open_.append(end)
+# the main thread's calls, in program order
+main = [e["name"] for e in sorted(calls, key=lambda e: e["ts"]) if names[e["tid"]].startswith("timeline")]
+want = ["memcpy_async", "launch_host_func", "event_record", "stream_wait_event", "memcpy_async", "memcpy_async",
+        "stream_synchronize", "stream_synchronize", "memcpy"]
+it = iter(main)
+if not all(w in it for w in want): bad("main thread calls out of order: %s" % main)
+if "pointer_get_attributes" in main: bad("xrt's pointer lookup is on the timeline")
+seq = {e["args"]["seq"]: e for e in calls}
+# each stream: operations one after another, each after the call that queued it
+tracks = {}
+for e in sorted(ops, key=lambda e: e["ts"]):
+    tracks.setdefault(e["tid"], []).append(e)
+    call = seq.get(e["args"]["call"])
+    if call is None: bad("%s has no call" % e["name"])
+    if e["ts"] < call["ts"]: bad("%s starts before %s queued it" % (e["name"], call["name"]))
+for tid, spans in tracks.items():
+    for a, b in zip(spans, spans[1:]):
+        if b["ts"] < a["ts"] + a["dur"] - 0.002: bad("%s and %s overlap on %s" % (a["name"], b["name"], names[tid]))
+by = lambda n: [t for t, s in tracks.items() if [x["name"] for x in s] == n]
+s1 = by(["copy host-to-device", "host function", "record"])
+s2 = by(["wait", "copy device-to-device", "copy device-to-host"])
+dflt = [t for t in tracks if names[t].startswith("default stream")]
+if len(s1) != 1 or len(s2) != 1: bad("streams: %s" % {names[t]: [x["name"] for x in s] for t, s in tracks.items()})
+if [x["name"] for x in tracks[dflt[0]]] != ["copy host-to-device"]: bad("the synchronous copy is not on the default stream")
+h2d, fn, rec = tracks[s1[0]]
+wait, d2d, d2h = tracks[s2[0]]
+if fn["dur"] < 3000: bad("the host function slept 3 ms, its span is %.1f us" % fn["dur"])
+# host functions are timed on the host clock, the rest through a reference
+# event: across the two, allow the placement error (20 us at most; see trace.c)
+if rec["ts"] < fn["ts"] + fn["dur"] - 0.002: bad("the event was recorded before the host function ended")
+if wait["ts"] + wait["dur"] < fn["ts"] + fn["dur"] - 20: bad("s2 stopped waiting before the event")
+if d2d["ts"] < fn["ts"] + fn["dur"] - 20: bad("the copy after the wait started before the event")
+if h2d["args"]["args"].split()[0] != "1048576": bad("copy size: %r" % h2d["args"])
+rej = [e for e in ev if e.get("cat") == "rejected"]
+if len(rej) != 1 or rej[0]["name"] != "xrt_memcpy rejected" or "overrun its allocation" not in rej[0]["args"]["detail"]:
+    bad("the rejected copy: %r" % rej)
+if any("not supported" in e.get("args", {}).get("status", "") for e in calls): bad("a call failed as unsupported")
+PY
+}
+
+# run TARGET FLAVOUR [exit]: the program on the tracer over TARGET.
+run() {
+    bin=$T/timeline plugin=$B/plugins/libxrt_trace.so
+    [ "$2" = asan ] && bin=$T/timeline_asan plugin=$B/plugins/asan/libxrt_trace.so
+    out=$T/$1-$2${3:+-$3}.json
+    rm -f $out
+    env XRT_PLUGINS=$plugin XRT_TRACE_BACKEND=$1 XRT_TRACE_JSON=$out XRT_TRACE_FILE=$T/$1.txt XRT_LOG=none \
+        ASAN_OPTIONS=detect_leaks=1:protect_shadow_gap=0 $bin ${3:-} || fail "timeline on $1 ($2${3:+, $3})"
+    check $out
+    grep -q "^trace: rejected: xrt_memcpy: 1048577 bytes at dst 0x[0-9a-f]* overrun its allocation" $T/$1.txt ||
+        fail "the text trace lacks the rejected copy"
+    grep -q "kind=device-to-device" $T/$1.txt || fail "copy kinds are not named in the text trace"
+    ! grep -q "pointer_get_attributes" $T/$1.txt || fail "xrt's pointer lookup is in the text trace"
+    rm -f $T/$1.txt
+}
+
+for target in cpu cuda hip; do
+    if ! XRT_BACKEND=$target $B/examples/xrt_info > /dev/null 2>&1; then
+        echo "skipped: trace timeline on $target (unavailable here)"
+        continue
+    fi
+    run $target plain
+    run $target plain exit
+    run $target asan
+    run $target asan exit
+done
+echo "trace timeline: ok"
