@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # xrt: header-only; this Makefile builds the examples, tests and benchmarks.
 #   make run      build the examples and run the demo on the default backend
 #   make test     compile matrix + runtime suite (plain, ASan+UBSan) + TSan stress

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xrt.h - one runtime API over several accelerator backends (CPU, CUDA, HIP).
 
    xrt is header-only. In exactly ONE C or C++ translation unit of your program:

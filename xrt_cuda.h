@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xrt_cuda.h - the CUDA backend: the CUDA runtime (libcudart) behind xrt.
 
    Enabled by XRT_ENABLE_CUDA; the XRT_IMPL unit needs the CUDA headers

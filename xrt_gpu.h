@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xrt_gpu.h - the CUDA and HIP backends, written once.
 
    Implementation only: included by xrt_cuda.h and xrt_hip.h, never by user

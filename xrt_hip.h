@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xrt_hip.h - the HIP backend: AMD's HIP runtime (libamdhip64) behind xrt.
 
    Enabled by XRT_ENABLE_HIP; the XRT_IMPL unit needs the HIP headers and

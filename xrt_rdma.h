@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xrt_rdma.h - RDMA memory registration over libibverbs, with a registration cache.
 
    Registers any buffer xrt can classify (host, pinned host, device memory) with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bandwidth: copy bandwidth of any xrt backend, in the manner of CUDA's
    bandwidthTest: host to device, device to host, device to device and host to
    host, from pageable (malloc) and pinned (xrt_malloc_host) host memory, with

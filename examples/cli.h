@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shared by the command-line tools in examples/: options of the forms
    `--name value` and `--name=value`, and usage errors that name the tool,
    say what is wrong and exit with status 2. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* demo: allocates device memory, copies through a stream, runs a host
    function in stream order and times the work with events. */
 #define XRT_IMPL

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xrt_info: what `nvidia-smi -L`, `rocminfo` and `ibv_devinfo` tell, for
    every xrt backend: the built-in, registered and plugin backends, whether
    each is available here (and why not), each available backend's

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # `make install` into a scratch prefix, then build and run a consumer with the
 # installed headers and pkg-config file only: it is compiled in a directory
 # outside the repository, so it cannot pick up the repository's headers.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Everything `make test` checks. Each step is a pass or a fail; a cmocka
 # program counts its tests. A step whose tool is not installed (valgrind,
 # strace, clang, pkg-config: the GPU machines lack some) prints

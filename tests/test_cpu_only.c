@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A CPU-only build: the Makefile enables every backend whose headers are
    installed, so this program takes CUDA and HIP out again before xrt.h sees
    the macros. __HIP_PLATFORM_AMD__ may still be defined: it says which HIP

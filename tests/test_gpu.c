@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The CUDA and HIP backends. Most of it runs everywhere: how an absent
    driver, device or library is reported, how the program falls back to the
    CPU, how native errors read and map, and (with a fake runtime in place of

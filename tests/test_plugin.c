@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Plugins: backends in shared objects (XRT_PLUGINS, xrt_load_plugin). The
    failure cases (tests/plugins/: no symbol, another ABI, a failing
    registration, a taken name, a missing file) are skipped with a reason that

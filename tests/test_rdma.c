@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xrt_rdma.h on any machine, without an RDMA device: the errors that say why
    there is none, the choice of registration paths, argument checks, and the
    cache's tree against a model. The registrations themselves are tested on a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The backend registry and run-time selection: custom backends, probing,
    XRT_BACKEND and XRT_LOG, per-thread selection, init/shutdown. Every test
    starts from a fresh xrt_shutdown + xrt_init with no environment set;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Reliability: misuse gives a clear status, never a crash or a hang. One
    regression test per defect of the reliability issue (size overflow in the
    range checks, waiting inside host functions, fork, destroy racing with use,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The runtime suite: behaviour every backend shares, written once and run on
    every enabled and available backend (xrt_test_run_on_backends). Device
    memory is only touched through xrt calls, never dereferenced, so the same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Compile targets: the record of the current device, its printable form and
    its fingerprint (fixed vectors, so that a key never changes between
    releases, runs or machines); the per-backend part runs on every backend. */

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The command-line tools: xrt_info (text and JSON, checked with a real JSON
 # parser, strings with quotes, control characters and bad UTF-8 included),
 # bandwidth (table, CSV, progress line, argument errors) and `make plot` (a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shared helpers for the xrt test programs (cmocka). Each tests/test_*.c is one
    program: it defines XRT_IMPL, includes this header, and the Makefile enables
    every backend whose headers are installed.

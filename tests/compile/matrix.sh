@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The compile matrix, run from the repository root by tests/run.sh. Writes
 # build/matrix.results: one line per check, "ok|<name>|<log>",
 # "fail|<name>|<log>" or, when its compiler is not installed,

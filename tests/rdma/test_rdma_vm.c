@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xrt_rdma.h on a real kernel RDMA stack: soft-RoCE (rdma_rxe) in the test
    VM (tests/rdma/vm.sh). Every registration is a real MR, and every claim
    about one is checked by moving bytes with RDMA WRITE and READ.
