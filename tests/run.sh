@@ -51,7 +51,11 @@ while IFS='|' read -r res name logf; do
 done < "$B/matrix.results"
 
 echo "== build"
-step "build tests" $MAKE -s tests
+if [ "${HAVE_CMOCKA:-1}" = 1 ]; then
+    step "build tests" $MAKE -s tests
+else
+    skip "${SKIP_CMOCKA:-test programs: cmocka.h not found}"
+fi
 
 echo "== runtime suite"
 for t in $TESTS; do
@@ -129,11 +133,14 @@ cmocka sh tests/rdma/run.sh
 step "xrt_rdma.h compile checks" sh tests/rdma/compile.sh
 
 echo "== install"
-if have pkg-config; then
-    step "install + pkg-config consumer" sh tests/install.sh
-else
-    skip "install + pkg-config consumer: pkg-config is not installed"
-fi
+step "install, pkg-config and CMake consumers, uninstall" env MAKE="$MAKE" CC="$CC" sh tests/install.sh
+grep -h '^skipped:' "$LOG/install__pkg-config_and_CMake_consumers__uninstall.log" | sed 's/^/  /'
+
+echo "== a newcomer's machine"
+step "make run with build-essential alone (optional headers hidden)" env CC="$CC" sh tests/bare.sh
+grep -h '^skipped: bare' "$LOG/make_run_with_build-essential_alone__optional_headers_hidden_.log" | sed 's/^/  /'
+step "README's first program compiles and runs" env CC="$CC" sh tests/readme.sh
+step "every header, source and script has an SPDX licence line" sh tests/spdx.sh
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
