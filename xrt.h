@@ -50,8 +50,18 @@
    - Thread exit: a thread's backend choice and last error live in
      thread-local storage and need no clean-up.
 
+   Logging: xrt is quiet by default, as the CUDA and HIP runtimes are: a
+   failed call is answered by its status and xrt_get_last_error_string, and
+   only warnings (what a caller cannot see otherwise: a plugin skipped, a
+   registration released at close, a bad XRT_LOG) go to stderr. Ask for more
+   with XRT_LOG or xrt_set_log_level; each level prints itself and the ones
+   before it: none, error (every failed call, "xrt: error: ..."), warn, info
+   (why a backend is unavailable), debug (which library file each backend
+   loaded, runtime and driver versions, why a backend was chosen, plugins,
+   RDMA paths). xrt_set_log_callback sends the lines elsewhere.
+
    Environment: XRT_BACKEND (see above), XRT_LOG (none, error, warn, info,
-   debug; default warn), XRT_CUDA_LIBRARY / XRT_HIP_LIBRARY (path or soname of
+   debug; unset: warnings only), XRT_CUDA_LIBRARY / XRT_HIP_LIBRARY (path or soname of
    the vendor runtime to load), XRT_CUDA_DRIVER_LIBRARY (for dma-buf export),
    XRT_PLUGINS (shared objects to load as backends, ':'-separated); RDMA's
    in xrt_rdma.h. See README.md.
@@ -225,7 +235,7 @@ enum { /* capability bits (xrt_get_capabilities) */
 typedef void (*xrt_host_fn)(void *user);
 
 typedef enum xrt_log_level {
-    XRT_LOG_ENV = -1, /* for xrt_set_log_level: back to XRT_LOG (or warn) */
+    XRT_LOG_ENV = -1, /* for xrt_set_log_level: back to XRT_LOG (or, unset, warnings only) */
     XRT_LOG_NONE = 0, XRT_LOG_ERROR, XRT_LOG_WARN, XRT_LOG_INFO, XRT_LOG_DEBUG
 } xrt_log_level;
 typedef void (*xrt_log_fn)(xrt_log_level level, const char *message, void *user);
@@ -901,6 +911,10 @@ static XRT__TLS struct {
 } xrt__err;
 static int xrt__log_level = XRT_LOG_WARN;
 static int xrt__log_level_set; /* by xrt_set_log_level: XRT_LOG no longer applies */
+/* Failed calls are answered by their status and xrt_get_last_error_string, as
+   in CUDA, HIP and libibverbs: they are logged (at XRT_LOG_ERROR) only once a
+   level was asked for, by XRT_LOG or xrt_set_log_level. */
+static int xrt__log_calls;
 static pthread_mutex_t xrt__log_lock = PTHREAD_MUTEX_INITIALIZER;
 static xrt_log_fn xrt__log_fn;
 static void *xrt__log_user;
@@ -989,11 +1003,12 @@ XRT_API void xrt_set_log_callback(xrt_log_fn fn, void *user)
     pthread_mutex_unlock(&xrt__log_lock);
 }
 
-static void xrt__log_set_level(xrt_log_level level)
+static void xrt__log_set_level(xrt_log_level level, int asked)
 {
     if ((int)level < XRT_LOG_NONE) level = XRT_LOG_NONE;
     if ((int)level > XRT_LOG_DEBUG) level = XRT_LOG_DEBUG;
     __atomic_store_n(&xrt__log_level, (int)level, __ATOMIC_RELAXED);
+    __atomic_store_n(&xrt__log_calls, asked, __ATOMIC_RELAXED);
 }
 
 static void xrt__log_init_from_env(void);
@@ -1001,7 +1016,7 @@ static void xrt__log_init_from_env(void);
 XRT_API void xrt_set_log_level(xrt_log_level level)
 {
     __atomic_store_n(&xrt__log_level_set, level != XRT_LOG_ENV, __ATOMIC_RELAXED);
-    xrt__log_set_level(level == XRT_LOG_ENV ? XRT_LOG_WARN : level);
+    xrt__log_set_level(level == XRT_LOG_ENV ? XRT_LOG_WARN : level, level != XRT_LOG_ENV);
     if (level == XRT_LOG_ENV) xrt__log_init_from_env();
 }
 
@@ -1013,7 +1028,7 @@ static void xrt__log_init_from_env(void)
     if (!env || !env[0] || __atomic_load_n(&xrt__log_level_set, __ATOMIC_RELAXED)) return;
     for (i = XRT_LOG_NONE; i <= XRT_LOG_DEBUG; i++)
         if (strcasecmp(env, xrt__level_names[i]) == 0 || (env[0] == '0' + i && !env[1])) {
-            xrt__log_set_level((xrt_log_level)i);
+            xrt__log_set_level((xrt_log_level)i, 1);
             return;
         }
     xrt_log(XRT_LOG_WARN, "XRT_LOG=%.64s: unknown level (valid: none, error, warn, info, debug)", env);
@@ -1032,7 +1047,8 @@ XRT_API xrt_status xrt_error(xrt_status st, const char *who, const char *fmt, ..
         va_end(ap);
     }
     xrt__err.status = st;
-    if (!xrt__err.capture) xrt_log(XRT_LOG_ERROR, "%s (%s)", xrt__err.detail, xrt_status_string(st));
+    if (!xrt__err.capture && __atomic_load_n(&xrt__log_calls, __ATOMIC_RELAXED))
+        xrt_log(XRT_LOG_ERROR, "%s (%s)", xrt__err.detail, xrt_status_string(st));
     return st;
 }
 

@@ -42,7 +42,7 @@ static void collect(xrt_log_level level, const char *msg, void *user)
 static int capture(void **state)
 {
     (void)state;
-    xrt_test_log_capture();
+    xrt_test_log_calls();
     memset(&logged, 0, sizeof logged);
     xrt_set_log_callback(collect, NULL);
     return 0;
