@@ -196,10 +196,17 @@ typedef struct xrt_pointer_attributes {
 
 typedef struct xrt_device_prop {
     char name[256];
-    char arch[32];           /* "sm_90", "gfx942", "x86_64-avx2", ... */
+    char arch[32];           /* "sm_90", "gfx942", "x86_64", "aarch64" (CPU features: xrt_get_target) */
     size_t total_memory;     /* bytes */
     int warp_size;           /* threads per warp / wavefront; SIMD lanes of 32-bit on CPU */
     int multiprocessor_count;/* SMs, CUs, or CPU cores */
+    /* Where the device sits, as nvidia-smi, deviceQuery and rocminfo show it
+       (cudaDeviceProp's pciDomainID, pciBusID, pciDeviceID and uuid). The CPU
+       has no PCI address and no UUID: all of these are 0 there. */
+    int pci_domain_id;
+    int pci_bus_id;
+    int pci_device_id;
+    unsigned char uuid[16];  /* all zero when the backend has none */
 } xrt_device_prop;
 
 /* What a compiler cache keys on: one device's code target. Fill with
@@ -252,6 +259,14 @@ typedef struct xrt_backend_info {
     int available;      /* 1 if usable on this machine */
     const char *reason; /* why not, when available == 0 ("" otherwise) */
     uint32_t abi_version;
+    /* The vendor runtime the backend loaded when it was probed, also when it
+       then found no device or driver: its file (a path; "" for the CPU,
+       plugins, or a runtime that did not load) and the versions it reports
+       (cudaRuntimeGetVersion / cudaDriverGetVersion, HIP's equivalents:
+       13000 is 13.0; 0 when unknown or, for the driver, absent). */
+    const char *library;
+    int runtime_version;
+    int driver_version;
 } xrt_backend_info;
 
 
@@ -870,6 +885,7 @@ static inline xrt_status xrt_stream_wrap_native(xrt_stream *stream, void *native
 #define XRT_ENABLE_CPU
 #endif
 #include <dlfcn.h>
+#include <link.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -970,6 +986,12 @@ static void xrt__unlock(pthread_mutex_t *m)
     xrt__err.reg_held -= m == &xrt__reg_lock;
     pthread_mutex_unlock(m);
     if (--xrt__err.locks == 0 && (xrt__err.ndeferred || xrt__err.dropped)) xrt__log_flush();
+}
+
+/* Whether a message at `level` would go out: to skip building costly ones. */
+static int xrt__log_would(xrt_log_level level)
+{
+    return (int)level > XRT_LOG_NONE && (int)level <= __atomic_load_n(&xrt__log_level, __ATOMIC_RELAXED);
 }
 
 static void xrt__vlog(xrt_log_level level, const char *fmt, va_list ap)
@@ -1083,6 +1105,8 @@ typedef struct xrt__reg_entry {
     int probed;
     xrt_status probe_status;
     char reason[256];
+    char library[256];                   /* xrt__backend_runtime: the vendor runtime's file */
+    int runtime_version, driver_version; /* and its versions */
 } xrt__reg_entry;
 
 static xrt__reg_entry xrt__reg_entries[XRT_MAX_BACKENDS];
@@ -1206,11 +1230,15 @@ static xrt_status xrt__reg_probe_locked(xrt__reg_entry *e)
             return e->probe_status;
         }
         e->reason[0] = 0;
+        e->library[0] = 0;
+        e->runtime_version = e->driver_version = 0;
         e->probe_status = e->t.init(&e->t, e->reason, sizeof e->reason);
         e->probed = e->probe_status != XRT_ERROR_OUT_OF_MEMORY; /* transient: probed again when next needed */
         if (e->probe_status != XRT_SUCCESS) {
             if (!e->reason[0]) snprintf(e->reason, sizeof e->reason, "%s", xrt_status_string(e->probe_status));
             xrt_log(XRT_LOG_INFO, "%.64s: unavailable: %s", e->t.name, e->reason);
+        } else {
+            xrt_log(XRT_LOG_DEBUG, "%.64s: available", e->t.name);
         }
     }
     return e->probe_status;
@@ -1281,6 +1309,7 @@ static xrt_status xrt__reg_select_env_locked(const char *list)
         e = xrt__reg_find_locked(name, len);
         if (xrt__reg_probe_locked(e) == XRT_SUCCESS) {
             xrt__reg_default = &e->t;
+            xrt_log(XRT_LOG_DEBUG, "default backend %.64s: the first available in XRT_BACKEND=%.128s", e->t.name, list);
             return XRT_SUCCESS;
         }
         last = e;
@@ -1290,6 +1319,18 @@ static xrt_status xrt__reg_select_env_locked(const char *list)
     snprintf(xrt__reg_reason, sizeof xrt__reg_reason, "XRT_BACKEND=%.128s: %s%.64s: unavailable: %s", list,
              count > 1 ? "none available; last: " : "", last->t.name, last->reason);
     return xrt__reg_unavailable(last->probe_status);
+}
+
+/* Why entry `chosen` is the default: the ones before it were unavailable. */
+static void xrt__reg_log_choice(int chosen)
+{
+    char order[256] = "";
+    size_t used = 0;
+    int i;
+    for (i = 0; i < xrt__reg_count && used < sizeof order; i++)
+        used += (size_t)snprintf(order + used, sizeof order - used, "%s%.32s", i ? ", " : "", xrt__reg_entries[i].t.name);
+    xrt_log(XRT_LOG_DEBUG, "default backend %.64s: the first available of %s (XRT_BACKEND unset)",
+            xrt__reg_entries[chosen].t.name, order);
 }
 
 static int xrt__reg_blank(const char *s) { return s[strspn(s, " \t,")] == 0; }
@@ -1305,6 +1346,7 @@ static xrt_status xrt__reg_select_locked(void)
         xrt_status st = xrt__reg_probe_locked(&xrt__reg_entries[i]);
         if (st == XRT_SUCCESS) {
             xrt__reg_default = &xrt__reg_entries[i].t;
+            if (xrt__log_would(XRT_LOG_DEBUG)) xrt__reg_log_choice(i);
             return XRT_SUCCESS;
         }
         if (st == XRT_ERROR_OUT_OF_MEMORY && !oom) oom = &xrt__reg_entries[i];
@@ -1450,6 +1492,8 @@ static xrt__plugin *xrt__plugin_find_locked(const char *path, const char *real)
 
 /* Opens the object, has it fill its table and registers that; on failure
    writes why. */
+XRT_API void xrt__dl_path(void *lib, char *out, size_t n);
+
 static int xrt__plugin_open(xrt__plugin *pl)
 {
     xrt_plugin_register_fn reg;
@@ -1474,6 +1518,11 @@ static int xrt__plugin_open(xrt__plugin *pl)
     if (xrt__reg_add_locked(&pl->table) != XRT_SUCCESS) { /* ABI version, size, name */
         snprintf(pl->reason, sizeof pl->reason, "%.200s", xrt__err.detail);
         return 0;
+    }
+    if (xrt__log_would(XRT_LOG_DEBUG)) {
+        char file[256];
+        xrt__dl_path(lib, file, sizeof file);
+        xrt_log(XRT_LOG_DEBUG, "plugin %s: loaded %s: backend %.64s", pl->path, file, pl->table.name);
     }
     return 1;
 }
@@ -1540,6 +1589,7 @@ static void xrt__plugin_init_locked(void)
         if (xrt__plugin_load_locked(path, &pl) != XRT_SUCCESS && xrt__plugin_count > n) /* tried just now */
             xrt_log(XRT_LOG_WARN, "plugin %s skipped: %s", pl->path, pl->reason);
     }
+    if (env && *env) xrt_log(XRT_LOG_DEBUG, "XRT_PLUGINS=%.200s: %d plugin(s) tried", env, xrt__plugin_count);
 }
 
 XRT_API xrt_status xrt_load_plugin(const char *path)
@@ -1772,6 +1822,9 @@ XRT_API xrt_status xrt_backend_get_info(int index, xrt_backend_info *info)
         info->name = e->t.name;
         info->reason = info->available ? "" : e->reason;
         info->abi_version = e->t.abi_version;
+        info->library = e->library;
+        info->runtime_version = e->runtime_version;
+        info->driver_version = e->driver_version;
     }
     xrt__unlock(&xrt__reg_lock);
     if (st != XRT_SUCCESS) return xrt_error(st, "xrt_backend_get_info", "index %d out of range", index);
@@ -1909,6 +1962,32 @@ XRT_API xrt_status xrt__target_get(const xrt_backend *b, xrt_target *t)
 
 /* Opens the library named by env `env_var`, else the first of `sonames` that
    loads. On failure writes the reason and returns NULL. */
+/* The file a dlopen handle maps (its link map's name), or "" if unknown. */
+XRT_API void xrt__dl_path(void *lib, char *out, size_t n)
+{
+    struct link_map *map = NULL;
+    snprintf(out, n, "%s", lib && dlinfo(lib, RTLD_DI_LINKMAP, &map) == 0 && map && map->l_name ? map->l_name : "");
+}
+
+static void xrt__dl_loaded(void *lib, const char *name, const char *env_var)
+{
+    char file[256];
+    if (!xrt__log_would(XRT_LOG_DEBUG)) return;
+    xrt__dl_path(lib, file, sizeof file);
+    xrt_log(XRT_LOG_DEBUG, "loaded %s: %s (%s chooses another)", name, file, env_var);
+}
+
+/* What a backend's init loaded, for xrt_backend_get_info (self: the table
+   the registry passed to init). */
+XRT_API void xrt__backend_runtime(const xrt_backend *self, const char *library, int runtime_version, int driver_version)
+{
+    xrt__reg_entry *e = (xrt__reg_entry *)(uintptr_t)self;
+    if (e < xrt__reg_entries || e >= xrt__reg_entries + XRT_MAX_BACKENDS) return; /* not probed by the registry */
+    snprintf(e->library, sizeof e->library, "%s", library ? library : "");
+    e->runtime_version = runtime_version;
+    e->driver_version = driver_version;
+}
+
 XRT_API void *xrt__dl_open(const char *env_var, const char *const *sonames, char *reason, size_t n)
 {
     const char *env = getenv(env_var);
@@ -1918,11 +1997,16 @@ XRT_API void *xrt__dl_open(const char *env_var, const char *const *sonames, char
     if (env && env[0]) {
         h = dlopen(env, RTLD_NOW | RTLD_LOCAL);
         if (!h) snprintf(reason, n, "%s=%s: %s", env_var, env, dlerror());
+        else xrt__dl_loaded(h, env, env_var);
         return h;
     }
     for (i = 0; sonames[i]; i++) {
-        if ((h = dlopen(sonames[i], RTLD_NOW | RTLD_LOCAL)) != NULL) return h;
+        if ((h = dlopen(sonames[i], RTLD_NOW | RTLD_LOCAL)) != NULL) {
+            xrt__dl_loaded(h, sonames[i], env_var);
+            return h;
+        }
         err = dlerror();
+        xrt_log(XRT_LOG_DEBUG, "cannot load %s: %s", sonames[i], err ? err : "?");
     }
     snprintf(reason, n, "cannot load %s (set %s): %s", sonames[0], env_var, err ? err : "");
     return NULL;
