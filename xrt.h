@@ -1492,7 +1492,12 @@ static xrt__plugin *xrt__plugin_find_locked(const char *path, const char *real)
 
 /* Opens the object, has it fill its table and registers that; on failure
    writes why. */
-XRT_API void xrt__dl_path(void *lib, char *out, size_t n);
+/* At debug level: which file a plugin is and the backend it gave. */
+static void xrt__plugin_log(const xrt__plugin *pl)
+{
+    xrt_log(XRT_LOG_DEBUG, "plugin %s: loaded %s: backend %.64s", pl->path, pl->real[0] ? pl->real : pl->path,
+            pl->table.name);
+}
 
 static int xrt__plugin_open(xrt__plugin *pl)
 {
@@ -1519,11 +1524,7 @@ static int xrt__plugin_open(xrt__plugin *pl)
         snprintf(pl->reason, sizeof pl->reason, "%.200s", xrt__err.detail);
         return 0;
     }
-    if (xrt__log_would(XRT_LOG_DEBUG)) {
-        char file[256];
-        xrt__dl_path(lib, file, sizeof file);
-        xrt_log(XRT_LOG_DEBUG, "plugin %s: loaded %s: backend %.64s", pl->path, file, pl->table.name);
-    }
+    xrt__plugin_log(pl);
     return 1;
 }
 
@@ -1579,6 +1580,7 @@ static void xrt__plugin_init_locked(void)
             xrt__err.quiet++;
             xrt__reg_add_locked(&xrt__plugins[i].table);
             xrt__err.quiet--;
+            xrt__plugin_log(&xrt__plugins[i]);
         }
     for (p = env; p && *p; p += strcspn(p, ":") + (p[strcspn(p, ":")] == ':')) {
         size_t len = strcspn(p, ":");

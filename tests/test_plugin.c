@@ -172,6 +172,18 @@ static void test_failures_skipped(void **state)
 }
 
 /* Through XRT_PLUGINS and xrt_load_plugin, twice each: one load, one backend. */
+/* XRT_LOG=debug names the file each plugin was loaded from and its backend. */
+static void test_debug_names_plugin(void **state)
+{
+    (void)state;
+    xrt_set_log_level(XRT_LOG_DEBUG);
+    OK(restart(GOOD, NULL));
+    xrt_set_log_level(XRT_LOG_WARN);
+    assert_non_null(strstr(logged.text, "debug: plugin " GOOD ": loaded "));
+    assert_non_null(strstr(logged.text, "test_good.so: backend good\n"));
+    assert_non_null(strstr(logged.text, "debug: XRT_PLUGINS=" GOOD ": "));
+}
+
 static void test_load_twice(void **state)
 {
     int n;
@@ -547,6 +559,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_no_plugins, capture),
         cmocka_unit_test_setup(test_failures_skipped, capture),
+        cmocka_unit_test_setup(test_debug_names_plugin, capture),
         cmocka_unit_test_setup(test_load_twice, capture),
         cmocka_unit_test_setup(test_reinit, capture),
         cmocka_unit_test_setup(test_never_unloaded, capture),
