@@ -93,6 +93,9 @@
    (xrt.h included earlier without XRT_IMPL counts as another header), or
    compile with -D_GNU_SOURCE. */
 #if defined(XRT_IMPL) && !defined(_GNU_SOURCE)
+#if defined(_FEATURES_H) /* glibc's and musl's <features.h>: a system header came first */
+#error "xrt.h: in the unit that defines XRT_IMPL, #define XRT_IMPL and #include \"xrt.h\" before any other header (a system header included first hides the POSIX and GNU declarations xrt needs), or compile that unit with -D_GNU_SOURCE"
+#endif
 #define _GNU_SOURCE
 #endif
 
@@ -881,6 +884,9 @@ static inline xrt_status xrt_stream_wrap_native(xrt_stream *stream, void *native
 /* >> implementation */
 #if defined(XRT_IMPL) && !defined(XRT__IMPL_INCLUDED)
 #define XRT__IMPL_INCLUDED
+#if !defined(_GNU_SOURCE) /* xrt.h was included before XRT_IMPL was defined */
+#error "xrt.h: the unit that defines XRT_IMPL needs _GNU_SOURCE: #define XRT_IMPL before the first #include \"xrt.h\" and before any other header, or compile that unit with -D_GNU_SOURCE"
+#endif
 #if !defined(XRT_ENABLE_CPU) && !defined(XRT_ENABLE_CUDA) && !defined(XRT_ENABLE_HIP)
 #define XRT_ENABLE_CPU
 #endif

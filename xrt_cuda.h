@@ -21,6 +21,11 @@
 #if defined(XRT__IMPL_INCLUDED) && !defined(XRT__CUDA_IMPL_INCLUDED)
 #define XRT__CUDA_IMPL_INCLUDED
 
+#if defined(__has_include)
+#if !__has_include(<cuda_runtime_api.h>)
+#error "XRT_ENABLE_CUDA: cuda_runtime_api.h not found: add the CUDA Toolkit's include directory to this unit's flags (-isystem /usr/local/cuda/include; pkg-config: cuda-13.0; CMake: find_package(xrt COMPONENTS cuda)), or do not define XRT_ENABLE_CUDA"
+#endif
+#endif
 #include <cuda.h> /* the driver API, for the dma-buf export */
 #include <cuda_runtime_api.h>
 #include <pthread.h>

@@ -25,6 +25,11 @@
 #ifndef __HIP_PLATFORM_AMD__
 #error "the xrt HIP backend needs -D__HIP_PLATFORM_AMD__ (HIP's NVIDIA path is CUDA: use XRT_ENABLE_CUDA)"
 #endif
+#if defined(__has_include)
+#if !__has_include(<hip/hip_runtime_api.h>)
+#error "XRT_ENABLE_HIP: hip/hip_runtime_api.h not found: install libamdhip64-dev (Debian, Ubuntu) or ROCm and add its include directory (-I/opt/rocm/include), or do not define XRT_ENABLE_HIP"
+#endif
+#endif
 
 #ifdef XRT_ENABLE_CUDA
 /* CUDA's runtime header is in: keep HIP's vector types and dim3 out of its
