@@ -12,7 +12,7 @@
 static int fresh(void **state)
 {
     (void)state;
-    xrt_test_log_capture();
+    xrt_test_log_calls();
     return reinit("XRT_BACKEND", NULL) == XRT_SUCCESS ? 0 : -1;
 }
 

@@ -57,7 +57,7 @@ static xrt_rdma_cache_stats stats(void)
 static int setup(void **state)
 {
     (void)state;
-    xrt_test_log_capture();
+    xrt_test_log_calls(); /* the tests assert on the log line of each failed call */
     if (xrt_rdma_open(&ctx, DEV) != XRT_SUCCESS) return -1;
     return xrt_rdma_get_pd(ctx, &pd) == XRT_SUCCESS ? 0 : -1;
 }
