@@ -47,6 +47,23 @@ if command -v cmake > /dev/null; then
     out=$("$tmp/cm/build/consumer")
     echo "cmake: $out"
     test "$out" = "$expected"
+    # Each backend component: where its headers are, the consumer builds with
+    # that backend enabled and runs (on the CPU when there is no GPU); where
+    # they are not, find_package fails and says why.
+    for c in cuda hip rdma; do
+        if cmake -S "$tmp/cm" -B "$tmp/cm/$c" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_C_COMPILER="${CC:-cc}" \
+            -DXRT_COMPONENTS="cpu;$c" > "$tmp/cmake-$c.log" 2>&1; then
+            cmake --build "$tmp/cm/$c" > "$tmp/cmake-build-$c.log" 2>&1 || { cat "$tmp/cmake-build-$c.log"; exit 1; }
+            grep -q "XRT_ENABLE_$(echo $c | tr a-z A-Z)" "$tmp/cm/$c/CMakeFiles/consumer.dir/flags.make"
+            out=$("$tmp/cm/$c/consumer")
+            test "$out" = "$expected"
+            echo "cmake: component $c: built and ran"
+        else
+            why=$(tr -s '\n ' '  ' < "$tmp/cmake-$c.log" | grep -o "$c: [^(]*not found ([^)]*)" | head -1)
+            [ -n "$why" ] || { cat "$tmp/cmake-$c.log"; exit 1; }
+            echo "skipped: CMake component $why"
+        fi
+    done
     # A component whose headers are missing fails find_package with a reason.
     if cmake -S "$tmp/cm" -B "$tmp/cm/bad" -DCMAKE_PREFIX_PATH="$prefix" -DXRT_COMPONENTS="cpu;nosuch" \
         > "$tmp/cmake-bad.log" 2>&1; then
