@@ -1496,14 +1496,15 @@ static xrt__plugin *xrt__plugin_find_locked(const char *path, const char *real)
     return NULL;
 }
 
-/* Opens the object, has it fill its table and registers that; on failure
-   writes why. */
 /* At debug level: which file a plugin is and the backend it gave. */
 static void xrt__plugin_log(const xrt__plugin *pl)
 {
     xrt_log(XRT_LOG_DEBUG, "plugin %s: loaded %s: backend %.64s", pl->path, pl->real[0] ? pl->real : pl->path,
             pl->table.name);
 }
+
+/* Opens the object, has it fill its table and registers that; on failure
+   writes why. */
 
 static int xrt__plugin_open(xrt__plugin *pl)
 {
@@ -1968,8 +1969,6 @@ XRT_API xrt_status xrt__target_get(const xrt_backend *b, xrt_target *t)
 
 /* >> impl: run-time loading of vendor libraries (GPU backends, RDMA) */
 
-/* Opens the library named by env `env_var`, else the first of `sonames` that
-   loads. On failure writes the reason and returns NULL. */
 /* The file a dlopen handle maps (its link map's name), or "" if unknown. */
 XRT_API void xrt__dl_path(void *lib, char *out, size_t n)
 {
@@ -1996,6 +1995,8 @@ XRT_API void xrt__backend_runtime(const xrt_backend *self, const char *library, 
     e->driver_version = driver_version;
 }
 
+/* Opens the library named by env `env_var`, else the first of `sonames` that
+   loads. On failure writes the reason and returns NULL. */
 XRT_API void *xrt__dl_open(const char *env_var, const char *const *sonames, char *reason, size_t n)
 {
     const char *env = getenv(env_var);
