@@ -1,7 +1,13 @@
-# xrt: header-only; this Makefile builds the examples, tests and benchmarks.
-#   make run      build the examples and run the demo on the default backend
-#   make test     compile matrix + runtime suite (plain, ASan+UBSan) + TSan stress
-#   make install  PREFIX=/usr/local: headers and a pkg-config file (xrt.pc)
+# SPDX-License-Identifier: MIT
+# xrt: header-only; this Makefile builds the examples, tools, tests and benchmarks.
+#   make          the examples and tools (build-essential is enough)
+#   make run      build them, then run xrt_info and the demo on the default backend
+#   make tests    build the test programs (needs libcmocka-dev)
+#   make test     everything make test checks (tests/run.sh)
+#   make install  PREFIX=/usr/local: headers, tools, pkg-config and CMake files
+#   make uninstall  the same PREFIX: removes what make install put there
+# Optional packages: each enables what it names and is otherwise reported as
+# "skipped: <reason>" (make deps lists them).
 
 CC       ?= cc
 CXX      ?= c++
@@ -15,12 +21,16 @@ CFLAGS   ?= -O2 -g
 XCFLAGS  := -std=c11 $(WARN) -I.
 LDLIBS   := -lpthread
 
+# have-header HEADER [FLAGS]: 1 when the C compiler finds it (and it compiles).
+have-header = $(shell printf '\043include <%s>\n' '$(1)' | $(CC) $(2) -E -x c - > /dev/null 2>&1 && echo 1)
+
 # GPU backends are compiled in when their headers are present; their runtimes
 # are loaded at run time, so the binaries run without them.
 HAVE_CUDA := $(shell test -f $(CUDA_HOME)/include/cuda_runtime_api.h && echo 1)
-HAVE_HIP  := $(shell test -f /usr/include/hip/hip_runtime_api.h && echo 1)
+HAVE_HIP  := $(call have-header,hip/hip_runtime_api.h,-D__HIP_PLATFORM_AMD__)
 HAVE_NVCC := $(shell test -x $(NVCC) && echo 1)
-HAVE_VERBS := $(shell test -f /usr/include/infiniband/verbs.h && echo 1)
+HAVE_VERBS := $(call have-header,infiniband/verbs.h)
+HAVE_CMOCKA := $(call have-header,cmocka.h,-include stdarg.h -include stddef.h -include stdint.h -include setjmp.h)
 ENABLE    := -DXRT_ENABLE_CPU
 ifeq ($(HAVE_CUDA),1)
 ENABLE    += -DXRT_ENABLE_CUDA -isystem $(CUDA_HOME)/include
@@ -29,14 +39,21 @@ ifeq ($(HAVE_HIP),1)
 ENABLE    += -DXRT_ENABLE_HIP -D__HIP_PLATFORM_AMD__
 endif
 
+# What is skipped for want of a package: `skipped: <what>: <reason>` lines.
+SKIP_CUDA   := CUDA backend: $(CUDA_HOME)/include/cuda_runtime_api.h not found (install the CUDA Toolkit or set CUDA_HOME)
+SKIP_HIP    := HIP backend: hip/hip_runtime_api.h not found (install libamdhip64-dev)
+SKIP_NVCC   := $(B)/examples/vector_add: $(NVCC) not found (install the CUDA Toolkit)
+SKIP_VERBS  := $(B)/examples/rdma_pingpong and RDMA in xrt_info: infiniband/verbs.h not found (install libibverbs-dev)
+SKIP_CMOCKA := test programs: cmocka.h not found (install libcmocka-dev)
+
 HEADERS  := $(wildcard xrt*.h)
 TESTS    := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
 EXAMPLES := $(patsubst examples/%.c,%,$(wildcard examples/*.c))
 BENCHES  := $(patsubst bench/%.c,%,$(wildcard bench/*.c))
 SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all run test install examples tests bench bench-instructions clean
-all: examples tests
+.PHONY: all run test install uninstall examples tests bench bench-instructions clean deps skipped
+all: examples
 
 # one binary per test file, three flavours: plain, ASan+UBSan, TSan
 $(B)/plain/%: tests/%.c tests/xrt_test.h $(HEADERS)
@@ -56,7 +73,38 @@ $(B)/bench/%: bench/%.c bench/bench.h $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(XCFLAGS) -O2 -g -DNDEBUG $(ENABLE) -o $@ $< $(LDLIBS)
 
+# rdma_pingpong needs the verbs headers and library (tests/rdma/rdma.mk builds it).
+examples: skipped
+ifeq ($(HAVE_VERBS),1)
 examples: $(addprefix $(B)/examples/,$(EXAMPLES))
+else
+examples: $(addprefix $(B)/examples/,$(filter-out rdma_pingpong,$(EXAMPLES)))
+endif
+
+# One line per optional package that is missing, before the build starts.
+skipped:
+ifneq ($(HAVE_CUDA),1)
+	@echo "skipped: $(SKIP_CUDA)"
+endif
+ifneq ($(HAVE_HIP),1)
+	@echo "skipped: $(SKIP_HIP)"
+endif
+ifneq ($(HAVE_NVCC),1)
+	@echo "skipped: $(SKIP_NVCC)"
+endif
+ifneq ($(HAVE_VERBS),1)
+	@echo "skipped: $(SKIP_VERBS)"
+endif
+
+# Which optional package enables what, and which are here.
+deps:
+	@echo "build-essential        required: the examples, tools and xrt itself"
+	@echo "CUDA Toolkit           CUDA backend, examples/cuda/vector_add (nvcc): $(if $(HAVE_CUDA),found,not found)"
+	@echo "libamdhip64-dev        HIP backend: $(if $(HAVE_HIP),found,not found)"
+	@echo "libibverbs-dev         RDMA (xrt_rdma.h), rdma_pingpong, RDMA in xrt_info: $(if $(HAVE_VERBS),found,not found)"
+	@echo "libcmocka-dev          the test programs (make tests, make test): $(if $(HAVE_CMOCKA),found,not found)"
+	@echo "pkg-config, cmake      the install checks of make test: $(if $(shell command -v pkg-config),found,not found), $(if $(shell command -v cmake),found,not found)"
+	@echo "valgrind, strace, clang, qemu-system-x86 ...   more checks of make test (see .ci/run)"
 
 # xrt_info lists RDMA devices where the verbs headers are (libibverbs itself
 # is loaded at run time, if at all).
@@ -77,7 +125,12 @@ $(B)/examples/vector_add: examples/cuda/vector_add.cu $(B)/examples/cuda/vector_
 examples: $(B)/examples/vector_add
 endif
 
+ifeq ($(HAVE_CMOCKA),1)
 tests: $(addprefix $(B)/plain/,$(TESTS)) $(addprefix $(B)/asan/,$(TESTS)) $(B)/tsan/test_stress
+else
+tests:
+	@echo "skipped: $(SKIP_CMOCKA)"
+endif
 bench: $(addprefix $(B)/bench/,$(BENCHES))
 
 run: examples
@@ -86,13 +139,27 @@ run: examples
 
 test:
 	@CC="$(CC)" CXX="$(CXX)" NVCC="$(NVCC)" CUDA_HOME="$(CUDA_HOME)" HAVE_CUDA="$(HAVE_CUDA)" \
-	  HAVE_HIP="$(HAVE_HIP)" HAVE_NVCC="$(HAVE_NVCC)" TESTS="$(TESTS)" MAKE="$(MAKE)" sh tests/run.sh
+	  HAVE_HIP="$(HAVE_HIP)" HAVE_NVCC="$(HAVE_NVCC)" HAVE_CMOCKA="$(HAVE_CMOCKA)" HAVE_VERBS="$(HAVE_VERBS)" \
+	  SKIP_CMOCKA="$(SKIP_CMOCKA)" TESTS="$(TESTS)" MAKE="$(MAKE)" sh tests/run.sh
 
-install:
-	install -d $(DESTDIR)$(PREFIX)/include/xrt $(DESTDIR)$(PREFIX)/lib/pkgconfig
+# The tools users run; the rest of examples/ is for reading.
+TOOLS    := xrt_info bandwidth
+VERSION  := $(shell sed -n 's/^\#define XRT_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\)/\2/p' xrt.h | paste -sd.)
+INSTALLED := $(addprefix include/xrt/,$(HEADERS)) $(addprefix bin/,$(TOOLS)) lib/pkgconfig/xrt.pc \
+	     lib/cmake/xrt/xrtConfig.cmake lib/cmake/xrt/xrtConfigVersion.cmake
+
+install: $(addprefix $(B)/examples/,$(TOOLS))
+	install -d $(DESTDIR)$(PREFIX)/include/xrt $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/bin \
+	  $(DESTDIR)$(PREFIX)/lib/cmake/xrt
 	install -m 644 $(HEADERS) $(DESTDIR)$(PREFIX)/include/xrt/
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(shell sed -n 's/^#define XRT_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\)/\2/p' xrt.h | paste -sd.)|' \
-	  xrt.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/xrt.pc
+	install -m 755 $(addprefix $(B)/examples/,$(TOOLS)) $(DESTDIR)$(PREFIX)/bin/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' xrt.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/xrt.pc
+	install -m 644 cmake/xrtConfig.cmake $(DESTDIR)$(PREFIX)/lib/cmake/xrt/
+	sed -e 's|@VERSION@|$(VERSION)|' cmake/xrtConfigVersion.cmake.in > $(DESTDIR)$(PREFIX)/lib/cmake/xrt/xrtConfigVersion.cmake
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/,$(INSTALLED))
+	-rmdir $(DESTDIR)$(PREFIX)/include/xrt $(DESTDIR)$(PREFIX)/lib/cmake/xrt 2> /dev/null
 
 clean:
 	rm -rf $(B)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xrt.h - one runtime API over several accelerator backends (CPU, CUDA, HIP).
 
    xrt is header-only. In exactly ONE C or C++ translation unit of your program:
@@ -49,8 +50,18 @@
    - Thread exit: a thread's backend choice and last error live in
      thread-local storage and need no clean-up.
 
+   Logging: xrt is quiet by default, as the CUDA and HIP runtimes are: a
+   failed call is answered by its status and xrt_get_last_error_string, and
+   only warnings (what a caller cannot see otherwise: a plugin skipped, a
+   registration released at close, a bad XRT_LOG) go to stderr. Ask for more
+   with XRT_LOG or xrt_set_log_level; each level prints itself and the ones
+   before it: none, error (every failed call, "xrt: error: ..."), warn, info
+   (why a backend is unavailable), debug (which library file each backend
+   loaded, runtime and driver versions, why a backend was chosen, plugins,
+   RDMA paths). xrt_set_log_callback sends the lines elsewhere.
+
    Environment: XRT_BACKEND (see above), XRT_LOG (none, error, warn, info,
-   debug; default warn), XRT_CUDA_LIBRARY / XRT_HIP_LIBRARY (path or soname of
+   debug; unset: warnings only), XRT_CUDA_LIBRARY / XRT_HIP_LIBRARY (path or soname of
    the vendor runtime to load), XRT_CUDA_DRIVER_LIBRARY (for dma-buf export),
    XRT_PLUGINS (shared objects to load as backends, ':'-separated); RDMA's
    in xrt_rdma.h. See README.md.
@@ -95,6 +106,9 @@
    (xrt.h included earlier without XRT_IMPL counts as another header), or
    compile with -D_GNU_SOURCE. */
 #if defined(XRT_IMPL) && !defined(_GNU_SOURCE)
+#if defined(_FEATURES_H) /* glibc's and musl's <features.h>: a system header came first */
+#error "xrt.h: in the unit that defines XRT_IMPL, #define XRT_IMPL and #include \"xrt.h\" before any other header (a system header included first hides the POSIX and GNU declarations xrt needs), or compile that unit with -D_GNU_SOURCE"
+#endif
 #define _GNU_SOURCE
 #endif
 
@@ -198,10 +212,17 @@ typedef struct xrt_pointer_attributes {
 
 typedef struct xrt_device_prop {
     char name[256];
-    char arch[32];           /* "sm_90", "gfx942", "x86_64-avx2", ... */
+    char arch[32];           /* "sm_90", "gfx942", "x86_64", "aarch64" (CPU features: xrt_get_target) */
     size_t total_memory;     /* bytes */
     int warp_size;           /* threads per warp / wavefront; SIMD lanes of 32-bit on CPU */
     int multiprocessor_count;/* SMs, CUs, or CPU cores */
+    /* Where the device sits, as nvidia-smi, deviceQuery and rocminfo show it
+       (cudaDeviceProp's pciDomainID, pciBusID, pciDeviceID and uuid). The CPU
+       has no PCI address and no UUID: all of these are 0 there. */
+    int pci_domain_id;
+    int pci_bus_id;
+    int pci_device_id;
+    unsigned char uuid[16];  /* all zero when the backend has none */
 } xrt_device_prop;
 
 /* What a compiler cache keys on: one device's code target. Fill with
@@ -237,7 +258,7 @@ enum { /* capability bits (xrt_get_capabilities) */
 typedef void (*xrt_host_fn)(void *user);
 
 typedef enum xrt_log_level {
-    XRT_LOG_ENV = -1, /* for xrt_set_log_level: back to XRT_LOG (or warn) */
+    XRT_LOG_ENV = -1, /* for xrt_set_log_level: back to XRT_LOG (or, unset, warnings only) */
     XRT_LOG_NONE = 0, XRT_LOG_ERROR, XRT_LOG_WARN, XRT_LOG_INFO, XRT_LOG_DEBUG
 } xrt_log_level;
 typedef void (*xrt_log_fn)(xrt_log_level level, const char *message, void *user);
@@ -254,6 +275,14 @@ typedef struct xrt_backend_info {
     int available;      /* 1 if usable on this machine */
     const char *reason; /* why not, when available == 0 ("" otherwise) */
     uint32_t abi_version;
+    /* The vendor runtime the backend loaded when it was probed, also when it
+       then found no device or driver: its file (a path; "" for the CPU,
+       plugins, or a runtime that did not load) and the versions it reports
+       (cudaRuntimeGetVersion / cudaDriverGetVersion, HIP's equivalents:
+       13000 is 13.0; 0 when unknown or, for the driver, absent). */
+    const char *library;
+    int runtime_version;
+    int driver_version;
 } xrt_backend_info;
 
 
@@ -868,10 +897,14 @@ static inline xrt_status xrt_stream_wrap_native(xrt_stream *stream, void *native
 /* >> implementation */
 #if defined(XRT_IMPL) && !defined(XRT__IMPL_INCLUDED)
 #define XRT__IMPL_INCLUDED
+#if !defined(_GNU_SOURCE) /* xrt.h was included before XRT_IMPL was defined */
+#error "xrt.h: the unit that defines XRT_IMPL needs _GNU_SOURCE: #define XRT_IMPL before the first #include \"xrt.h\" and before any other header, or compile that unit with -D_GNU_SOURCE"
+#endif
 #if !defined(XRT_ENABLE_CPU) && !defined(XRT_ENABLE_CUDA) && !defined(XRT_ENABLE_HIP)
 #define XRT_ENABLE_CPU
 #endif
 #include <dlfcn.h>
+#include <link.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -913,6 +946,10 @@ static XRT__TLS struct {
 } xrt__err;
 static int xrt__log_level = XRT_LOG_WARN;
 static int xrt__log_level_set; /* by xrt_set_log_level: XRT_LOG no longer applies */
+/* Failed calls are answered by their status and xrt_get_last_error_string, as
+   in CUDA, HIP and libibverbs: they are logged (at XRT_LOG_ERROR) only once a
+   level was asked for, by XRT_LOG or xrt_set_log_level. */
+static int xrt__log_calls;
 static pthread_mutex_t xrt__log_lock = PTHREAD_MUTEX_INITIALIZER;
 static xrt_log_fn xrt__log_fn;
 static void *xrt__log_user;
@@ -996,6 +1033,12 @@ static void xrt__unlock(pthread_mutex_t *m)
     if (--xrt__err.locks == 0 && (xrt__err.ndeferred || xrt__err.dropped)) xrt__log_flush();
 }
 
+/* Whether a message at `level` would go out: to skip building costly ones. */
+static int xrt__log_would(xrt_log_level level)
+{
+    return (int)level > XRT_LOG_NONE && (int)level <= __atomic_load_n(&xrt__log_level, __ATOMIC_RELAXED);
+}
+
 static void xrt__vlog(xrt_log_level level, const char *fmt, va_list ap)
 {
     char msg[sizeof xrt__err.deferred[0].text];
@@ -1027,11 +1070,12 @@ XRT_API void xrt_set_log_callback(xrt_log_fn fn, void *user)
     pthread_mutex_unlock(&xrt__log_lock);
 }
 
-static void xrt__log_set_level(xrt_log_level level)
+static void xrt__log_set_level(xrt_log_level level, int asked)
 {
     if ((int)level < XRT_LOG_NONE) level = XRT_LOG_NONE;
     if ((int)level > XRT_LOG_DEBUG) level = XRT_LOG_DEBUG;
     __atomic_store_n(&xrt__log_level, (int)level, __ATOMIC_RELAXED);
+    __atomic_store_n(&xrt__log_calls, asked, __ATOMIC_RELAXED);
 }
 
 /* XRT_LOG applies until the program sets a level itself; empty means unset. */
@@ -1042,7 +1086,7 @@ static void xrt__log_init_from_env(void)
     if (!env || !env[0] || __atomic_load_n(&xrt__log_level_set, __ATOMIC_RELAXED)) return;
     for (i = XRT_LOG_NONE; i <= XRT_LOG_DEBUG; i++)
         if (strcasecmp(env, xrt__level_names[i]) == 0 || (env[0] == '0' + i && !env[1])) {
-            xrt__log_set_level((xrt_log_level)i);
+            xrt__log_set_level((xrt_log_level)i, 1);
             return;
         }
     xrt_log(XRT_LOG_WARN, "XRT_LOG=%.64s: unknown level (valid: none, error, warn, info, debug)", env);
@@ -1051,7 +1095,7 @@ static void xrt__log_init_from_env(void)
 XRT_API void xrt_set_log_level(xrt_log_level level)
 {
     __atomic_store_n(&xrt__log_level_set, level != XRT_LOG_ENV, __ATOMIC_RELAXED);
-    xrt__log_set_level(level == XRT_LOG_ENV ? XRT_LOG_WARN : level);
+    xrt__log_set_level(level == XRT_LOG_ENV ? XRT_LOG_WARN : level, level != XRT_LOG_ENV);
     if (level == XRT_LOG_ENV) xrt__log_init_from_env();
 }
 
@@ -1069,7 +1113,8 @@ XRT_API xrt_status xrt_error(xrt_status st, const char *who, const char *fmt, ..
     }
     xrt__err.status = st;
     if (xrt__err.capture) return st;
-    xrt_log(XRT_LOG_ERROR, "%s (%s)", xrt__err.detail, xrt_status_string(st));
+    if (__atomic_load_n(&xrt__log_calls, __ATOMIC_RELAXED))
+        xrt_log(XRT_LOG_ERROR, "%s (%s)", xrt__err.detail, xrt_status_string(st));
     if (__atomic_load_n(&xrt__err_observed, __ATOMIC_RELAXED)) xrt__err_observe(st, xrt__err.detail);
     return st;
 }
@@ -1101,6 +1146,24 @@ XRT_API xrt_status xrt_runtime_get_version(int *version)
 
 /* >> impl: run-time loading of vendor libraries (GPU backends, RDMA) */
 
+/* The file a dlopen handle maps (its link map's name), or "" if unknown. */
+XRT_API void xrt__dl_path(void *lib, char *out, size_t n)
+{
+    struct link_map *map = NULL;
+    snprintf(out, n, "%s", lib && dlinfo(lib, RTLD_DI_LINKMAP, &map) == 0 && map && map->l_name ? map->l_name : "");
+}
+
+static void xrt__dl_loaded(void *lib, const char *name, const char *env_var)
+{
+    char file[256];
+    if (!xrt__log_would(XRT_LOG_DEBUG)) return;
+    xrt__dl_path(lib, file, sizeof file);
+    xrt_log(XRT_LOG_DEBUG, "loaded %s: %s (%s chooses another)", name, file, env_var);
+}
+
+/* What a backend's init loaded, for xrt_backend_get_info (defined with the registry). */
+XRT_API void xrt__backend_runtime(const xrt_backend *self, const char *library, int runtime_version, int driver_version);
+
 /* Opens the library named by env `env_var`, else the first of `sonames` that
    loads. On failure writes the reason and returns NULL. */
 XRT_API void *xrt__dl_open(const char *env_var, const char *const *sonames, char *reason, size_t n)
@@ -1112,11 +1175,16 @@ XRT_API void *xrt__dl_open(const char *env_var, const char *const *sonames, char
     if (env && env[0]) {
         h = dlopen(env, RTLD_NOW | RTLD_LOCAL);
         if (!h) snprintf(reason, n, "%s=%s: %s", env_var, env, dlerror());
+        else xrt__dl_loaded(h, env, env_var);
         return h;
     }
     for (i = 0; sonames[i]; i++) {
-        if ((h = dlopen(sonames[i], RTLD_NOW | RTLD_LOCAL)) != NULL) return h;
+        if ((h = dlopen(sonames[i], RTLD_NOW | RTLD_LOCAL)) != NULL) {
+            xrt__dl_loaded(h, sonames[i], env_var);
+            return h;
+        }
         err = dlerror();
+        xrt_log(XRT_LOG_DEBUG, "cannot load %s: %s", sonames[i], err ? err : "?");
     }
     snprintf(reason, n, "cannot load %s (set %s): %s", sonames[0], env_var, err ? err : "");
     return NULL;
@@ -1146,9 +1214,22 @@ typedef struct xrt__reg_entry {
     int probed;
     xrt_status probe_status;
     char reason[256];
+    char library[256];                   /* xrt__backend_runtime: the vendor runtime's file */
+    int runtime_version, driver_version; /* and its versions */
 } xrt__reg_entry;
 
 static xrt__reg_entry xrt__reg_entries[XRT_MAX_BACKENDS];
+
+/* What a backend's init loaded, for xrt_backend_get_info (self: the table
+   the registry passed to init). */
+XRT_API void xrt__backend_runtime(const xrt_backend *self, const char *library, int runtime_version, int driver_version)
+{
+    xrt__reg_entry *e = (xrt__reg_entry *)(uintptr_t)self;
+    if (e < xrt__reg_entries || e >= xrt__reg_entries + XRT_MAX_BACKENDS) return; /* not probed by the registry */
+    snprintf(e->library, sizeof e->library, "%s", library ? library : "");
+    e->runtime_version = runtime_version;
+    e->driver_version = driver_version;
+}
 static int xrt__reg_count;
 static int xrt__reg_inited;
 static xrt_status xrt__reg_status;
@@ -1269,11 +1350,15 @@ static xrt_status xrt__reg_probe_locked(xrt__reg_entry *e)
             return e->probe_status;
         }
         e->reason[0] = 0;
+        e->library[0] = 0;
+        e->runtime_version = e->driver_version = 0;
         e->probe_status = e->t.init(&e->t, e->reason, sizeof e->reason);
         e->probed = e->probe_status != XRT_ERROR_OUT_OF_MEMORY; /* transient: probed again when next needed */
         if (e->probe_status != XRT_SUCCESS) {
             if (!e->reason[0]) snprintf(e->reason, sizeof e->reason, "%s", xrt_status_string(e->probe_status));
             xrt_log(XRT_LOG_INFO, "%.64s: unavailable: %s", e->t.name, e->reason);
+        } else {
+            xrt_log(XRT_LOG_DEBUG, "%.64s: available", e->t.name);
         }
     }
     return e->probe_status;
@@ -1344,6 +1429,7 @@ static xrt_status xrt__reg_select_env_locked(const char *list)
         e = xrt__reg_find_locked(name, len);
         if (xrt__reg_probe_locked(e) == XRT_SUCCESS) {
             xrt__reg_default = &e->t;
+            xrt_log(XRT_LOG_DEBUG, "default backend %.64s: the first available in XRT_BACKEND=%.128s", e->t.name, list);
             return XRT_SUCCESS;
         }
         last = e;
@@ -1353,6 +1439,18 @@ static xrt_status xrt__reg_select_env_locked(const char *list)
     snprintf(xrt__reg_reason, sizeof xrt__reg_reason, "XRT_BACKEND=%.128s: %s%.64s: unavailable: %s", list,
              count > 1 ? "none available; last: " : "", last->t.name, last->reason);
     return xrt__reg_unavailable(last->probe_status);
+}
+
+/* Why entry `chosen` is the default: the ones before it were unavailable. */
+static void xrt__reg_log_choice(int chosen)
+{
+    char order[256] = "";
+    size_t used = 0;
+    int i;
+    for (i = 0; i < xrt__reg_count && used < sizeof order; i++)
+        used += (size_t)snprintf(order + used, sizeof order - used, "%s%.32s", i ? ", " : "", xrt__reg_entries[i].t.name);
+    xrt_log(XRT_LOG_DEBUG, "default backend %.64s: the first available of %s (XRT_BACKEND unset)",
+            xrt__reg_entries[chosen].t.name, order);
 }
 
 static int xrt__reg_blank(const char *s) { return s[strspn(s, " \t,")] == 0; }
@@ -1368,6 +1466,7 @@ static xrt_status xrt__reg_select_locked(void)
         xrt_status st = xrt__reg_probe_locked(&xrt__reg_entries[i]);
         if (st == XRT_SUCCESS) {
             xrt__reg_default = &xrt__reg_entries[i].t;
+            if (xrt__log_would(XRT_LOG_DEBUG)) xrt__reg_log_choice(i);
             return XRT_SUCCESS;
         }
         if (st == XRT_ERROR_OUT_OF_MEMORY && !oom) oom = &xrt__reg_entries[i];
@@ -1534,8 +1633,16 @@ static xrt__plugin *xrt__plugin_find_locked(const char *path, const char *real)
     return NULL;
 }
 
+/* At debug level: which file a plugin is and the backend it gave. */
+static void xrt__plugin_log(const xrt__plugin *pl)
+{
+    xrt_log(XRT_LOG_DEBUG, "plugin %s: loaded %s: backend %.64s", pl->path, pl->real[0] ? pl->real : pl->path,
+            pl->table.name);
+}
+
 /* Opens the object, has it fill its table and registers that; on failure
    writes why. */
+
 static int xrt__plugin_open(xrt__plugin *pl)
 {
     xrt_plugin_register_fn reg;
@@ -1561,6 +1668,7 @@ static int xrt__plugin_open(xrt__plugin *pl)
         snprintf(pl->reason, sizeof pl->reason, "%.200s", xrt__err.detail);
         return 0;
     }
+    xrt__plugin_log(pl);
     return 1;
 }
 
@@ -1616,6 +1724,7 @@ static void xrt__plugin_init_locked(void)
             xrt__err.quiet++;
             xrt__reg_add_locked(&xrt__plugins[i].table);
             xrt__err.quiet--;
+            xrt__plugin_log(&xrt__plugins[i]);
         }
     for (p = env; p && *p; p += strcspn(p, ":") + (p[strcspn(p, ":")] == ':')) {
         size_t len = strcspn(p, ":");
@@ -1626,6 +1735,7 @@ static void xrt__plugin_init_locked(void)
         if (xrt__plugin_load_locked(path, &pl) != XRT_SUCCESS && xrt__plugin_count > n) /* tried just now */
             xrt_log(XRT_LOG_WARN, "plugin %s skipped: %s", pl->path, pl->reason);
     }
+    if (env && *env) xrt_log(XRT_LOG_DEBUG, "XRT_PLUGINS=%.200s: %d plugin(s) tried", env, xrt__plugin_count);
 }
 
 /* >> impl: compile targets */
@@ -2593,6 +2703,9 @@ XRT_API xrt_status xrt_backend_get_info(int index, xrt_backend_info *info)
         info->name = e->t.name;
         info->reason = info->available ? "" : e->reason;
         info->abi_version = e->t.abi_version;
+        info->library = e->library;
+        info->runtime_version = e->runtime_version;
+        info->driver_version = e->driver_version;
     }
     xrt__unlock(&xrt__reg_lock);
     if (st != XRT_SUCCESS) return xrt_error(st, "xrt_backend_get_info", "index %d out of range", index);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xrt_backends.h - the backend ABI: what a backend is and may call.
 
    A backend is one xrt_backend struct: its name, the ABI version it was built

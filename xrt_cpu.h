@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xrt_cpu.h - the CPU backend: one device, asynchronous streams on worker threads.
 
    Enabled by XRT_ENABLE_CPU (the default when nothing is enabled). Included by

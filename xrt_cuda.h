@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xrt_cuda.h - the CUDA backend: the CUDA runtime (libcudart) behind xrt.
 
    Enabled by XRT_ENABLE_CUDA; the XRT_IMPL unit needs the CUDA headers
@@ -65,6 +66,12 @@
 
 #if defined(XRT__IMPL_INCLUDED) && !defined(XRT__CUDA_IMPL_INCLUDED)
 #define XRT__CUDA_IMPL_INCLUDED
+
+#if defined(__has_include)
+#if !__has_include(<cuda_runtime_api.h>)
+#error "XRT_ENABLE_CUDA: cuda_runtime_api.h not found: add the CUDA Toolkit's include directory to this unit's flags (-isystem /usr/local/cuda/include; pkg-config: cuda-13.0; CMake: find_package(xrt COMPONENTS cuda)), or do not define XRT_ENABLE_CUDA"
+#endif
+#endif
 
 #include <cuda.h> /* the driver API, for the dma-buf export */
 #include <cuda_runtime_api.h>
@@ -136,6 +143,27 @@ static xrt_status xrt__cuda_probe(char *reason, size_t n)
     return XRT_SUCCESS;
 }
 
+/* cudart says "CUDA driver version is insufficient" also when there is no
+   driver at all (no libcuda.so.1): say which. */
+static int xrt__cuda_no_driver(const xrt__gpu *g, int e, char *reason, size_t n)
+{
+    const char *env = getenv("XRT_CUDA_DRIVER_LIBRARY");
+    const char *file = env && env[0] ? env : "libcuda.so.1";
+    void *lib;
+    (void)g;
+    if (e != cudaErrorInsufficientDriver) return 0;
+    if ((lib = dlopen(file, RTLD_LAZY | RTLD_LOCAL | RTLD_NOLOAD)) != NULL) {
+        dlclose(lib);
+        return 0;
+    }
+    if ((lib = dlopen(file, RTLD_LAZY | RTLD_LOCAL | RTLD_NODELETE)) != NULL) {
+        dlclose(lib);
+        return 0;
+    }
+    snprintf(reason, n, "no NVIDIA driver: %s not found", file);
+    return 1;
+}
+
 static void xrt__cuda_loaded(xrt__gpu *g)
 {
     (void)g; /* every CUDA entry point xrt uses has kept its name and layout-free signature */
@@ -156,6 +184,7 @@ static xrt_status xrt__cuda_fill_prop(const xrt__gpu *g, xrt_device_prop *out, c
         (st = xrt__gpu_attribute(g, &out->multiprocessor_count, cudaDevAttrMultiProcessorCount, device)) != XRT_SUCCESS)
         return st;
     snprintf(out->arch, sizeof out->arch, "sm_%d%d", major, minor);
+    memcpy(out->uuid, (const char *)prop + offsetof(struct cudaDeviceProp, uuid), sizeof out->uuid);
     return XRT_SUCCESS;
 }
 XRT__GPU_ASSERT(offsetof(struct cudaDeviceProp, totalGlobalMem) == 288, "cudaDeviceProp's head moved");
@@ -317,7 +346,12 @@ static void xrt__cuda_fill(xrt_backend *t)
     g->success = cudaSuccess;
     g->stream_non_blocking = cudaStreamNonBlocking;
     g->attr_pools = cudaDevAttrMemoryPoolsSupported;
+    g->attr_pci[0] = cudaDevAttrPciDomainId;
+    g->attr_pci[1] = cudaDevAttrPciBusId;
+    g->attr_pci[2] = cudaDevAttrPciDeviceId;
+    g->driver_version = "cudaDriverGetVersion";
     g->probe = xrt__cuda_probe;
+    g->no_driver = xrt__cuda_no_driver;
     g->loaded = xrt__cuda_loaded;
     g->fill_prop = xrt__cuda_fill_prop;
     g->memory_type = xrt__cuda_memory_type;

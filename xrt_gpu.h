@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xrt_gpu.h - the CUDA and HIP backends, written once.
 
    Implementation only: included by xrt_cuda.h and xrt_hip.h, never by user
@@ -155,7 +156,12 @@ struct xrt__gpu {
     int success;                   /* cudaSuccess, hipSuccess */
     unsigned stream_non_blocking;  /* cudaStreamNonBlocking, hipStreamNonBlocking */
     int attr_pools;                /* cudaDevAttrMemoryPoolsSupported, hipDeviceAttributeMemoryPoolsSupported */
+    int attr_pci[3];               /* the PCI domain, bus and device attributes */
+    const char *driver_version;    /* "cudaDriverGetVersion": looked up by name, optional */
     xrt_status (*probe)(char *reason, size_t n);
+    /* Called when counting devices failed with `e`: nonzero (and the reason
+       written) when that is because there is no driver at all. */
+    int (*no_driver)(const xrt__gpu *g, int e, char *reason, size_t n);
     void (*loaded)(xrt__gpu *g);
     xrt_status (*fill_prop)(const xrt__gpu *g, xrt_device_prop *out, const void *prop, int device);
     xrt_memory_type (*memory_type)(const xrt__gpu *g, const void *attr, int *device);
@@ -295,12 +301,40 @@ static int xrt__gpu_load(xrt__gpu *g, char *reason, size_t n)
     return 1;
 }
 
+/* The file that holds the runtime's entry points (loaded or linked). */
+static void xrt__gpu_library(const xrt__gpu *g, char *out, size_t n)
+{
+    Dl_info info;
+    void *addr;
+    memcpy(&addr, &g->rt.RuntimeGetVersion, sizeof addr);
+    snprintf(out, n, "%s", addr && dladdr(addr, &info) && info.dli_fname ? info.dli_fname : "");
+}
+
+/* Which runtime was loaded and what it says of itself and of the driver:
+   recorded for xrt_backend_get_info and logged at debug level. */
+static void xrt__gpu_describe_runtime(const xrt_backend *self, xrt__gpu *g)
+{
+    int (*get)(int *) = NULL;
+    void *sym = xrt__gpu_lookup(g, g->driver_version);
+    char file[256];
+    int driver = 0;
+    if (sym) {
+        memcpy(&get, &sym, sizeof get);
+        if (get(&driver) != g->success) driver = 0;
+        (void)g->rt.GetLastError();
+    }
+    xrt__gpu_library(g, file, sizeof file);
+    xrt__backend_runtime(self, file, g->version, driver);
+    xrt_log(XRT_LOG_DEBUG, "%s: runtime version %d in %s; driver version %d%s", g->name, g->version,
+            file[0] ? file : "?", driver, driver ? "" : " (none reported)");
+}
+
 static xrt_status xrt__gpu_count_devices(xrt__gpu *g, char *reason, size_t n)
 {
     int count = 0; /* cudaGetDeviceCount leaves it untouched when it fails */
     int e = g->rt.GetDeviceCount(&count);
     if (e != g->success) {
-        xrt__gpu_describe(g, e, XRT__GPU_CALL(GetDeviceCount), reason, n);
+        if (!g->no_driver(g, e, reason, n)) xrt__gpu_describe(g, e, XRT__GPU_CALL(GetDeviceCount), reason, n);
         (void)g->rt.GetLastError(); /* leave no error behind for code that uses the runtime directly */
         return xrt__gpu_status(g, e) == XRT_ERROR_NO_DEVICE ? XRT_ERROR_NO_DEVICE : XRT_ERROR_BACKEND_UNAVAILABLE;
     }
@@ -319,6 +353,7 @@ static xrt_status xrt__gpu_init(const xrt_backend *self, char *reason, size_t n)
     g->count = 0;
     if ((st = g->probe(reason, n)) != XRT_SUCCESS) return st;
     if (!xrt__gpu_load(g, reason, n)) return XRT_ERROR_BACKEND_UNAVAILABLE;
+    xrt__gpu_describe_runtime(self, g);
     if ((st = xrt__gpu_count_devices(g, reason, n)) != XRT_SUCCESS) {
         xrt__gpu_unload(g);
         return st;
@@ -457,6 +492,14 @@ static xrt_status xrt__gpu_get_device_properties(const xrt_backend *self, xrt_de
     if (st != XRT_SUCCESS) return st;
     memset(prop, 0, sizeof *prop);
     memcpy(prop->name, u.bytes, sizeof prop->name - 1); /* every layout opens with char name[256] */
+    /* Where the device sits: for the listing only, so a runtime that cannot
+       tell leaves 0 rather than failing the call. */
+    if (g->rt.DeviceGetAttribute(&prop->pci_domain_id, g->attr_pci[0], device) != g->success ||
+        g->rt.DeviceGetAttribute(&prop->pci_bus_id, g->attr_pci[1], device) != g->success ||
+        g->rt.DeviceGetAttribute(&prop->pci_device_id, g->attr_pci[2], device) != g->success) {
+        prop->pci_domain_id = prop->pci_bus_id = prop->pci_device_id = 0;
+        (void)g->rt.GetLastError();
+    }
     return g->fill_prop(g, prop, u.bytes, device);
 }
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xrt_hip.h - the HIP backend: AMD's HIP runtime (libamdhip64) behind xrt.
 
    Enabled by XRT_ENABLE_HIP; the XRT_IMPL unit needs the HIP headers and
@@ -23,6 +24,11 @@
 
 #ifndef __HIP_PLATFORM_AMD__
 #error "the xrt HIP backend needs -D__HIP_PLATFORM_AMD__ (HIP's NVIDIA path is CUDA: use XRT_ENABLE_CUDA)"
+#endif
+#if defined(__has_include)
+#if !__has_include(<hip/hip_runtime_api.h>)
+#error "XRT_ENABLE_HIP: hip/hip_runtime_api.h not found: install libamdhip64-dev (Debian, Ubuntu) or ROCm and add its include directory (-I/opt/rocm/include), or do not define XRT_ENABLE_HIP"
+#endif
 #endif
 
 #ifdef XRT_ENABLE_CUDA
@@ -251,10 +257,34 @@ static void xrt__hip_arch(xrt_device_prop *out, char *gcn_arch_name /* [256] */)
     snprintf(out->arch, sizeof out->arch, "%.*s", (int)strcspn(gcn_arch_name, ":"), gcn_arch_name);
 }
 
-static xrt_status xrt__hip_fill_prop(const xrt__gpu *g, xrt_device_prop *out, const void *prop, int device)
+/* HIP 5's hipDeviceProp_t has no uuid: ask hipDeviceGetUuid (HIP 5.1 on),
+   where it is exported; otherwise the uuid stays zero. */
+static void xrt__hip_uuid(const xrt__gpu *g, xrt_device_prop *out, int device)
+{
+    int (*get)(unsigned char *uuid, int device) = NULL;
+    void *sym;
+    unsigned char uuid[16];
+#ifndef XRT_NO_RUNTIME_LINKING
+    if (!g->lib) return; /* no runtime loaded: a stand-in table (tests) */
+#endif
+    if (!(sym = xrt__gpu_lookup(g, "hipDeviceGetUuid"))) return;
+    memcpy(&get, &sym, sizeof get);
+    if (get(uuid, device) == hipSuccess) memcpy(out->uuid, uuid, sizeof uuid);
+    else (void)g->rt.GetLastError();
+}
+
+/* HIP has no "no driver" error of its own: a missing /dev/kfd is found by the probe. */
+static int xrt__hip_no_driver(const xrt__gpu *g, int e, char *reason, size_t n)
 {
     (void)g;
-    (void)device;
+    (void)e;
+    (void)reason;
+    (void)n;
+    return 0;
+}
+
+static xrt_status xrt__hip_fill_prop(const xrt__gpu *g, xrt_device_prop *out, const void *prop, int device)
+{
     if (xrt__hip_ext.r0600) {
         xrt__hip_prop_r0600 p;
         memcpy(&p, prop, sizeof p);
@@ -262,6 +292,7 @@ static xrt_status xrt__hip_fill_prop(const xrt__gpu *g, xrt_device_prop *out, co
         out->warp_size = p.warpSize;
         out->multiprocessor_count = p.multiProcessorCount;
         xrt__hip_arch(out, p.gcnArchName);
+        memcpy(out->uuid, p.uuid_luid, sizeof out->uuid); /* hipUUID uuid */
     } else {
         xrt__hip_prop_r0000 p;
         memcpy(&p, prop, sizeof p);
@@ -269,6 +300,7 @@ static xrt_status xrt__hip_fill_prop(const xrt__gpu *g, xrt_device_prop *out, co
         out->warp_size = p.warpSize;
         out->multiprocessor_count = p.multiProcessorCount;
         xrt__hip_arch(out, p.gcnArchName);
+        xrt__hip_uuid(g, out, device);
     }
     return XRT_SUCCESS;
 }
@@ -318,7 +350,12 @@ static void xrt__hip_fill(xrt_backend *t)
     g->success = hipSuccess;
     g->stream_non_blocking = hipStreamNonBlocking;
     g->attr_pools = hipDeviceAttributeMemoryPoolsSupported;
+    g->attr_pci[0] = hipDeviceAttributePciDomainID;
+    g->attr_pci[1] = hipDeviceAttributePciBusId;
+    g->attr_pci[2] = hipDeviceAttributePciDeviceId;
+    g->driver_version = "hipDriverGetVersion";
     g->probe = xrt__hip_probe;
+    g->no_driver = xrt__hip_no_driver;
     g->loaded = xrt__hip_loaded;
     g->fill_prop = xrt__hip_fill_prop;
     g->memory_type = xrt__hip_memory_type;

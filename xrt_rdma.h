@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xrt_rdma.h - RDMA memory registration over libibverbs, with a registration cache.
 
    Registers any buffer xrt can classify (host, pinned host, device memory) with
@@ -1221,11 +1222,20 @@ static struct ibv_mr *xrt__rdma_reg_paths(xrt__rdma_ctx *c, const xrt__rdma_req 
     *err = EOPNOTSUPP;
     if (p.dmabuf) {
         *path = XRT_RDMA_PATH_DMABUF;
-        if ((mr = xrt__rdma_try_dmabuf(c, r, err, p.dmabuf_why, sizeof p.dmabuf_why)) != NULL) return mr;
+        if ((mr = xrt__rdma_try_dmabuf(c, r, err, p.dmabuf_why, sizeof p.dmabuf_why)) != NULL) {
+            xrt_log(XRT_LOG_DEBUG, "rdma: %s: %zu bytes of %s device memory at %p: through a dma-buf", c->name,
+                    r->size, r->attr.backend ? r->attr.backend : "?", r->ptr);
+            return mr;
+        }
     }
     if (p.peer) {
         *path = XRT_RDMA_PATH_PEER;
-        if ((mr = xrt__rdma_try_reg_mr(c, r, err, p.peer_why, sizeof p.peer_why)) != NULL) return mr;
+        if ((mr = xrt__rdma_try_reg_mr(c, r, err, p.peer_why, sizeof p.peer_why)) != NULL) {
+            xrt_log(XRT_LOG_DEBUG, "rdma: %s: %zu bytes of %s device memory at %p: through peer memory%s%s%s", c->name,
+                    r->size, r->attr.backend ? r->attr.backend : "?", r->ptr, p.dmabuf ? " (dma-buf failed: " : "",
+                    p.dmabuf ? p.dmabuf_why : "", p.dmabuf ? ")" : "");
+            return mr;
+        }
     }
     *path = XRT_RDMA_PATH_NONE;
     snprintf(why, n, "no path registers device memory of backend %s: dma-buf: %s; peer memory: %s",

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shared by the benchmarks: a monotonic clock, medians, and a harness that
    times a baseline and xrt alternately, repetition by repetition, so that
    both see the same machine state (frequency, caches, neighbours). */

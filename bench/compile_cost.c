@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Compile cost of xrt.h: a unit that includes xrt.h (without XRT_IMPL)
    against an empty unit, compiled to an object with the same compiler and
    flags, alternating, medians of REPS compilations. The figure is the CPU

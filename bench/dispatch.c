@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Cost of dispatch: an xrt call against a direct call of the same backend
    function through a volatile function pointer, medians of BENCH_REPS
    alternating runs. `dispatch xrt N` or `dispatch direct N` runs one loop

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Instructions that xrt adds to each GPU call, counted by callgrind on the
 # stub runtime (bench/stub/cudart_stub.c, whose calls do nothing): each row
 # of gpu_overhead runs N and 2N times, directly and through xrt; the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* GPU overhead: every xrt call against the same call made directly on the
    CUDA runtime, in one process, on the same memory and the same kind of
    stream (non-blocking), medians of BENCH_REPS alternating runs; then small

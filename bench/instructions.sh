@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Extra instructions per call: callgrind counts the instructions of N and 2N
 # calls, through xrt and directly; the differences cancel start-up.
 # Usage: instructions.sh BIN [LABEL [TARGET]]: BIN runs `BIN xrt N` and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* CPU backend copies against libc memcpy on the same buffers, in the same
    run: xrt_memcpy (synchronous) and xrt_memcpy_async back to back on one
    stream, then one synchronize. Medians of BENCH_REPS alternating runs.

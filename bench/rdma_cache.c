@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A registration-cache hit against registering from scratch, in one run, on
    the first active RDMA device: xrt_rdma_register + xrt_rdma_release of a
    cached buffer against ibv_reg_mr + ibv_dereg_mr of the same buffer. Median

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # `make bench`: runs every benchmark in turn. Each prints its figures and
 # its ratio against a baseline measured in the same run; none of them fails
 # on a missed target (they are measurements, not tests).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Start-up cost: xrt_init with every compiled-in backend probed (the listing
    probes all of them), against an empty main measured by the same harness.
    Target: under 5 ms with every backend enabled and no GPU. */

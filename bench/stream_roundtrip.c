@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Round trip of an empty host function through a CPU stream (enqueue, then
    synchronize), against two baselines measured in the same run: a bare
    spinning hand-off between two threads, and a mutex + condition variable

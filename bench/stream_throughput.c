@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* CPU stream throughput: 64-byte xrt_memset_async calls per second on one
    stream, against the same memsets handed to a worker thread through a
    mutex + condition variable queue, medians of BENCH_REPS alternating runs.

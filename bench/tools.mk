@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # bench/tools.mk: the tools' and benchmarks' targets; the Makefile includes it after
 # its own rules (it uses B, CC, XCFLAGS, ENABLE, HEADERS, LDLIBS, CUDA_HOME,
 # HAVE_CUDA from there).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bandwidth: copy bandwidth of any xrt backend, in the manner of CUDA's
    bandwidthTest and nvbandwidth: host to device, device to host, both at
    once (bidirectional), device to device and host to host, from pageable

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Shared by the command-line tools in examples/ (and any tool built on xrt):
    one convention for every tool.
    - Options are `--name value` or `--name=value`; a short alias (`-s`) takes

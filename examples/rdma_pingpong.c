@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* rdma_pingpong - RC ping-pong between two hosts, like rdma-core's
    ibv_rc_pingpong, with its buffers from xrt (device or pinned memory of any
    backend) and every registration through xrt's registration cache.

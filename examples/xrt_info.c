@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xrt_info: what `nvidia-smi -L`, `rocminfo` and `ibv_devinfo` tell, for
    every xrt backend: the built-in, registered and plugin backends, whether
    each is available here (and why not), each available backend's
@@ -173,6 +174,34 @@ static void free_report(report *r)
 /* >> text */
 static double gib(size_t bytes) { return (double)bytes / (1u << 30); }
 
+/* "00000000:3b:00.0", as nvidia-smi and lspci -D write a PCI address; "" for none. */
+static void pci_text(const xrt_device_prop *p, char *out, size_t n)
+{
+    if (!p->pci_domain_id && !p->pci_bus_id && !p->pci_device_id) snprintf(out, n, "%s", "");
+    else snprintf(out, n, "%08x:%02x:%02x.0", (unsigned)p->pci_domain_id, (unsigned)p->pci_bus_id,
+                  (unsigned)p->pci_device_id);
+}
+
+/* "GPU-8-4-4-4-12" hex digits, as nvidia-smi -L writes it; "" when all zero. */
+static void uuid_text(const xrt_device_prop *p, char *out, size_t n)
+{
+    const unsigned char *u = p->uuid;
+    size_t i, zero = 1;
+    for (i = 0; i < sizeof p->uuid; i++) zero &= u[i] == 0;
+    if (zero) snprintf(out, n, "%s", "");
+    else snprintf(out, n, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", u[0], u[1], u[2],
+                  u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15]);
+}
+
+/* "13.0 (13000)" for CUDA's 1000 * major + 10 * minor, "5.2 (50221151)" for
+   HIP's 10000000 * major + 100000 * minor + patch; "none" for 0. */
+static void version_text(int v, char *out, size_t n)
+{
+    if (v >= 10000000) snprintf(out, n, "%d.%d (%d)", v / 10000000, v / 100000 % 100, v);
+    else if (v) snprintf(out, n, "%d.%d (%d)", v / 1000, v % 1000 / 10, v);
+    else snprintf(out, n, "none");
+}
+
 static void text_device(const device_report *d, int index)
 {
     if (d->error[0]) {
@@ -186,6 +215,22 @@ static void text_device(const device_report *d, int index)
     else printf("      memory %.1f GiB total\n", gib(d->prop.total_memory));
     if (d->have_target)
         printf("      target %s, fingerprint %016llx\n", d->target_text, (unsigned long long)d->target.fingerprint);
+    {
+        char pci[32], uuid[48];
+        pci_text(&d->prop, pci, sizeof pci);
+        uuid_text(&d->prop, uuid, sizeof uuid);
+        printf("      pci %s, uuid %s\n", pci[0] ? pci : "none", uuid[0] ? uuid : "none");
+    }
+}
+
+/* The vendor runtime a backend loaded: file and versions. */
+static void text_runtime(const backend_report *b)
+{
+    char rv[32], dv[32];
+    if (!b->info.library || !b->info.library[0]) return;
+    version_text(b->info.runtime_version, rv, sizeof rv);
+    version_text(b->info.driver_version, dv, sizeof dv);
+    printf("    runtime %s in %s, driver %s\n", rv, b->info.library, dv);
 }
 
 static void text_backend(const backend_report *b)
@@ -194,6 +239,7 @@ static void text_backend(const backend_report *b)
     const char *name = b->info.name ? b->info.name : "?";
     if (!b->info.available || !b->info.name) {
         printf("  %-5s unavailable: %s\n", name, b->error[0] ? b->error : b->info.reason);
+        text_runtime(b);
         return;
     }
     if (b->error[0]) {
@@ -201,6 +247,7 @@ static void text_backend(const backend_report *b)
         return;
     }
     printf("  %-5s available, %d device%s\n", name, b->device_count, b->device_count == 1 ? "" : "s");
+    text_runtime(b);
     printf("    capabilities:");
     for (i = 0; i < NCAPS; i++)
         if (b->caps & (1u << i)) printf(" %s", cap_names[i]);
@@ -362,6 +409,13 @@ static void json_device(json *j, const device_report *d, int index)
         } else {
             json_str(j, "fingerprint", NULL);
         }
+        {
+            char pci[32], uuid[48];
+            pci_text(&d->prop, pci, sizeof pci);
+            uuid_text(&d->prop, uuid, sizeof uuid);
+            json_str(j, "pci_bus_id", pci);
+            json_str(j, "uuid", uuid);
+        }
     }
     json_close(j, '}');
 }
@@ -374,6 +428,9 @@ static void json_backend(json *j, const backend_report *b)
     json_bool(j, "available", b->info.available && b->info.name);
     json_str(j, "reason", b->info.available ? NULL : b->info.reason);
     json_num(j, "abi_version", b->info.abi_version);
+    json_str(j, "library", b->info.library);
+    json_num(j, "runtime_version", (unsigned long long)b->info.runtime_version);
+    json_num(j, "driver_version", (unsigned long long)b->info.driver_version);
     json_str(j, "error", b->error);
     if (b->info.available && !b->error[0]) {
         json_open(j, "capabilities", '{');

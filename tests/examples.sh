@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The examples run and say what they should: xrt_info lists every backend,
 # demo verifies its copies, and vector_add either verifies its kernel (a CUDA
 # GPU is there) or exits 1 with the backend's unavailable reason.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Builds tests/fastpath/fastpath.c and traces it: between each getppid() and
 # the next getpgrp() no thread may make any other system call.
 set -eu

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The bad-input table: one row per misuse of the public API, each with its
    exact status, a last-error detail and an error log line that name the
    function, and the status recorded as the thread's last error. The table runs

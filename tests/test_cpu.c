@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* CPU backend: proofs that it keeps GPU semantics (asynchrony, stream order,
    sources read late, cross-stream waits, timing), so that code developed on it
    shows the bugs it would show on a GPU. A host function that waits on a gate

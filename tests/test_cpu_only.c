@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A CPU-only build: the Makefile enables every backend whose headers are
    installed, so this program takes CUDA and HIP out again before xrt.h sees
    the macros. __HIP_PLATFORM_AMD__ may still be defined: it says which HIP
@@ -11,7 +12,7 @@
 static int fresh(void **state)
 {
     (void)state;
-    xrt_test_log_capture();
+    xrt_test_log_calls();
     return reinit("XRT_BACKEND", NULL) == XRT_SUCCESS ? 0 : -1;
 }
 

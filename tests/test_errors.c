@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Bad inputs, each with its exact status, detail and log line; run on every
    enabled and available backend. */
 #include "xrt_test.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The CUDA and HIP backends. Most of it runs everywhere: how an absent
    driver, device or library is reported, how the program falls back to the
    CPU, how native errors read and map, and (with a fake runtime in place of
@@ -127,10 +128,17 @@ static void test_listing(void **state)
         assert_string_equal(info.reason, "");
     } else if (!can_load(cudart_names)) {
         assert_non_null(strstr(info.reason, "cannot load libcudart.so.13 (set XRT_CUDA_LIBRARY)"));
+    } else if (!can_load(cuda_driver_names)) { /* not cudart's "driver version is insufficient" */
+        assert_string_equal(info.reason, "no NVIDIA driver: libcuda.so.1 not found");
     } else {
         assert_non_null(strstr(info.reason, "cudaGetDeviceCount: "));
-        if (!can_load(cuda_driver_names))
-            assert_non_null(strstr(info.reason, "(cudaErrorInsufficientDriver=35)"));
+    }
+    if (can_load(cudart_names)) { /* the runtime that was loaded, and its version */
+        assert_non_null(strstr(info.library, "libcudart.so"));
+        assert_true(info.library[0] == '/');
+        assert_true(info.runtime_version >= 12000);
+        if (!can_load(cuda_driver_names)) assert_int_equal(info.driver_version, 0);
+        else assert_true(info.driver_version >= 12000);
     }
     print_message("cuda: %s\n", info.available ? "available" : info.reason);
 #endif
@@ -171,6 +179,35 @@ static void test_absent_is_quiet(void **state)
         assert_non_null(strstr(logs.text, line));
     }
     assert_int_equal(logs.errors, 0);
+}
+
+/* XRT_LOG=debug names the file of each runtime loaded and its versions. */
+static void test_debug_names_runtime(void **state)
+{
+    xrt_backend_info info;
+    (void)state;
+#ifdef XRT_ENABLE_CUDA
+    SKIP_UNLESS(can_load(cudart_names), "libcudart is not installed");
+    unsetenv("XRT_LOG");
+    memset(&logs, 0, sizeof logs);
+    xrt_set_log_callback(log_all, NULL);
+    xrt_set_log_level(XRT_LOG_DEBUG);
+    xrt_shutdown();
+    xrt_init();
+    assert_true(backend_index("cuda", &info) >= 0);
+    {
+        char line[400];
+        snprintf(line, sizeof line, "%d loaded %s: %s (XRT_CUDA_LIBRARY chooses another)\n", (int)XRT_LOG_DEBUG,
+                 loadable(cudart_names), info.library);
+        assert_non_null(strstr(logs.text, line));
+        snprintf(line, sizeof line, "%d cuda: runtime version %d in %s; driver version %d", (int)XRT_LOG_DEBUG,
+                 info.runtime_version, info.library, info.driver_version);
+        assert_non_null(strstr(logs.text, line));
+    }
+#else
+    (void)info;
+    SKIP_UNLESS(0, "cuda: not enabled in this build");
+#endif
 }
 
 /* XRT_BACKEND=<gpu> without that GPU: xrt_init fails with the reason, and
@@ -501,6 +538,18 @@ static int fake_get_device(int *device)
     return 0;
 }
 
+static xrt__gpu *fake_gpu; /* whose runtime the fake replaces */
+
+/* A device at PCI 0000:c1:00.0; any other attribute is "not supported" (1). */
+static int fake_device_get_attribute(int *value, int attr, int device)
+{
+    (void)device;
+    if (attr == fake_gpu->attr_pci[0] || attr == fake_gpu->attr_pci[2]) *value = 0;
+    else if (attr == fake_gpu->attr_pci[1]) *value = 0xc1;
+    else return 1;
+    return 0;
+}
+
 static int fake_set_device(int device)
 {
     if (fake.nset < 4) fake.set_devices[fake.nset++] = device;
@@ -540,7 +589,6 @@ static int fake_stream_add_callback(void *stream, xrt__gpu_callback callback, vo
     return 0;
 }
 
-static xrt__gpu *fake_gpu; /* whose runtime the fake replaces */
 static xrt__gpu fake_saved;
 
 /* Puts the fake runtime in place of g's; fake_end puts g back (and so does
@@ -557,6 +605,7 @@ static void fake_begin(xrt__gpu *g)
     g->rt.GetDevice = fake_get_device;
     g->rt.SetDevice = fake_set_device;
     g->rt.GetDeviceProperties = fake_get_device_properties;
+    g->rt.DeviceGetAttribute = fake_device_get_attribute;
     g->rt.PointerGetAttributes = fake_pointer_get_attributes;
     g->rt.LaunchHostFunc = fake_launch_host_func;
     g->rt.StreamAddCallback = fake_stream_add_callback;
@@ -716,6 +765,9 @@ static void assert_mi300x(const xrt_device_prop *p)
     assert_int_equal(p->warp_size, 64);
     assert_int_equal(p->multiprocessor_count, 304);
     assert_string_equal(p->arch, "gfx942");
+    assert_int_equal(p->pci_domain_id, 0); /* from hipDeviceGetAttribute */
+    assert_int_equal(p->pci_bus_id, 0xc1);
+    assert_int_equal(p->pci_device_id, 0);
 }
 
 /* The pointer attributes a runtime of `version` reports as type `type`. */
@@ -1270,6 +1322,7 @@ int main(void)
     const struct CMUnitTest everywhere[] = {
         cmocka_unit_test_teardown(test_listing, env_restore),
         cmocka_unit_test_teardown(test_absent_is_quiet, env_restore),
+        cmocka_unit_test_teardown(test_debug_names_runtime, env_restore),
         cmocka_unit_test_teardown(test_env_backend_gpu, env_restore),
         cmocka_unit_test_teardown(test_auto_falls_back_to_cpu, env_restore),
         cmocka_unit_test_teardown(test_set_backend_refused, env_restore),

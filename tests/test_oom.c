@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Allocation-failure injection. xrt routes every allocation of its own (the
    core's tables and records, the backends' objects, the CPU backend's memory)
    through XRT_MALLOC, XRT_CALLOC, XRT_REALLOC, XRT_ALIGNED_ALLOC and XRT_FREE, which a program

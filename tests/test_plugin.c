@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Plugins: backends in shared objects (XRT_PLUGINS, xrt_load_plugin). The
    failure cases (tests/plugins/: no symbol, another ABI, a failing
    registration, a taken name, a missing file) are skipped with a reason that
@@ -41,7 +42,7 @@ static void collect(xrt_log_level level, const char *msg, void *user)
 static int capture(void **state)
 {
     (void)state;
-    xrt_test_log_capture();
+    xrt_test_log_calls();
     memset(&logged, 0, sizeof logged);
     xrt_set_log_callback(collect, NULL);
     return 0;
@@ -171,6 +172,18 @@ static void test_failures_skipped(void **state)
 }
 
 /* Through XRT_PLUGINS and xrt_load_plugin, twice each: one load, one backend. */
+/* XRT_LOG=debug names the file each plugin was loaded from and its backend. */
+static void test_debug_names_plugin(void **state)
+{
+    (void)state;
+    xrt_set_log_level(XRT_LOG_DEBUG);
+    OK(restart(GOOD, NULL));
+    xrt_set_log_level(XRT_LOG_WARN);
+    assert_non_null(strstr(logged.text, "debug: plugin " GOOD ": loaded "));
+    assert_non_null(strstr(logged.text, "test_good.so: backend good\n"));
+    assert_non_null(strstr(logged.text, "debug: XRT_PLUGINS=" GOOD ": "));
+}
+
 static void test_load_twice(void **state)
 {
     int n;
@@ -565,6 +578,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup(test_no_plugins, capture),
         cmocka_unit_test_setup(test_failures_skipped, capture),
+        cmocka_unit_test_setup(test_debug_names_plugin, capture),
         cmocka_unit_test_setup(test_load_twice, capture),
         cmocka_unit_test_setup(test_reinit, capture),
         cmocka_unit_test_setup(test_never_unloaded, capture),

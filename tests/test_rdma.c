@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xrt_rdma.h on any machine, without an RDMA device: the errors that say why
    there is none, the choice of registration paths, argument checks, and the
    cache's tree against a model. The registrations themselves are tested on a
@@ -37,6 +38,22 @@ static void no_device_says_why_and_loads_nothing(void **state)
     assert_null(ctx);
     FAILS(xrt_rdma_open(&ctx, "mlx5_0"), XRT_ERROR_NO_DEVICE, "no RDMA device");
     assert_false(libibverbs_loaded()); /* no sysfs, no dlopen: probing costs one stat() */
+}
+
+/* By default a failed query is answered by its status alone: nothing logged. */
+static void no_device_is_quiet_by_default(void **state)
+{
+    int n = -1;
+    (void)state;
+    SKIP_UNLESS(!exists("/sys/class/infiniband"), "this kernel has RDMA devices (the VM tests cover them)");
+    unsetenv("XRT_LOG");
+    xrt_set_log_level(XRT_LOG_ENV);
+    xrt_test_log_capture();
+    assert_int_equal(xrt_rdma_device_count(&n), XRT_ERROR_NO_DEVICE);
+    assert_int_equal(n, 0);
+    assert_int_equal(xrt_test_log.count, 0);
+    assert_non_null(strstr(xrt_get_last_error_string(), "/sys/class/infiniband is absent"));
+    xrt_test_log_calls(); /* as the other tests of this group expect */
 }
 
 /* Past the sysfs check, libibverbs itself reports the kernel's ENOSYS. */
@@ -398,6 +415,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(missing_library_is_named),
         cmocka_unit_test(no_device_says_why_and_loads_nothing),
+        cmocka_unit_test(no_device_is_quiet_by_default),
         cmocka_unit_test(enosys_from_libibverbs_is_named),
         cmocka_unit_test(bad_arguments_and_handles),
         cmocka_unit_test(access_flags_are_checked),
@@ -411,7 +429,7 @@ int main(void)
         cmocka_unit_test(invalidate_without_contexts_is_a_no_op),
     };
     int failed;
-    xrt_test_log_capture();
+    xrt_test_log_calls();
     failed = cmocka_run_group_tests_name("rdma without a device", tests, NULL, NULL);
     xrt_set_log_callback(NULL, NULL);
     xrt_shutdown();

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The backend registry and run-time selection: custom backends, probing,
    XRT_BACKEND and XRT_LOG, per-thread selection, init/shutdown. Every test
    starts from a fresh xrt_shutdown + xrt_init with no environment set;
@@ -16,8 +17,7 @@ static int fresh(void **state)
     unsetenv("XRT_BACKEND");
     unsetenv("XRT_LOG");
     xrt_shutdown();
-    xrt_set_log_level(XRT_LOG_ENV); /* XRT_LOG applies again: unset, so warn */
-    xrt_test_log_capture();
+    xrt_test_log_calls(); /* failed calls are logged: the tests assert on their lines */
     return xrt_init() == XRT_SUCCESS ? 0 : -1;
 }
 
@@ -598,10 +598,22 @@ static void test_handles_stale_across_restart(void **state)
 }
 
 /* >> XRT_LOG */
+/* Every line logged, for tests that look at more than the last one. */
+static struct { char text[8192]; } debug_lines;
+
+static void collect_debug(xrt_log_level level, const char *msg, void *user)
+{
+    size_t used = strlen(debug_lines.text);
+    (void)level;
+    (void)user;
+    snprintf(debug_lines.text + used, sizeof debug_lines.text - used, "%s\n", msg);
+}
+
 static void test_env_log_level(void **state)
 {
     void *p;
     (void)state;
+    xrt_set_log_level(XRT_LOG_ENV); /* XRT_LOG applies again */
     setenv("XRT_LOG", "debug", 1);
     OK(reinit("XRT_BACKEND", NULL));
     xrt_test_log_capture();
@@ -658,6 +670,35 @@ static void test_env_log_level(void **state)
     xrt_test_log_capture();
     OK(reinit("XRT_BACKEND", NULL));
     assert_int_equal(xrt_test_log.count, 0);
+}
+
+/* XRT_LOG=debug says why the default backend is the one it is. */
+static void test_debug_says_why(void **state)
+{
+    const char *name = NULL;
+    char line[256];
+    (void)state;
+    xrt_set_log_level(XRT_LOG_ENV);
+    setenv("XRT_LOG", "debug", 1);
+    xrt_shutdown();
+    memset(&debug_lines, 0, sizeof debug_lines);
+    xrt_set_log_callback(collect_debug, NULL);
+    OK(xrt_init());
+    OK(xrt_get_backend(&name));
+    snprintf(line, sizeof line, "default backend %s: the first available of ", name);
+    assert_non_null(strstr(debug_lines.text, line));
+    assert_non_null(strstr(debug_lines.text, " (XRT_BACKEND unset)"));
+    snprintf(line, sizeof line, "%s: available\n", name);
+    assert_non_null(strstr(debug_lines.text, line));
+
+    xrt_shutdown();
+    memset(&debug_lines, 0, sizeof debug_lines);
+    setenv("XRT_BACKEND", "cpu", 1);
+    OK(xrt_init());
+    assert_non_null(strstr(debug_lines.text, "default backend cpu: the first available in XRT_BACKEND=cpu"));
+    unsetenv("XRT_BACKEND");
+    unsetenv("XRT_LOG");
+    xrt_test_log_calls();
 }
 
 /* >> threads */
@@ -786,6 +827,7 @@ int main(void)
         T(test_env_unavailable_and_late_registration),
         T(test_handles_stale_across_restart),
         T(test_env_log_level),
+        T(test_debug_says_why),
         T(test_selection_is_per_thread),
         T(test_concurrent_init),
         T(test_version),

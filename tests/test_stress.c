@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Stress, built and run under ThreadSanitizer: many host threads, each with
    several streams linked by events, plus concurrent allocation, event churn
    and many producers on one stream. Every byte is verified, and TSan checks

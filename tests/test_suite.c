@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The runtime suite: behaviour every backend shares, written once and run on
    every enabled and available backend (xrt_test_run_on_backends). Device
    memory is only touched through xrt calls, never dereferenced, so the same
@@ -51,6 +52,17 @@ static void test_device_properties(void **state)
         assert_true(p.total_memory > 0);
         assert_true(p.warp_size > 0);
         assert_true(p.multiprocessor_count > 0);
+        if (strcmp(xrt_test_backend, "cpu") == 0) { /* no PCI address, no UUID */
+            static const unsigned char zero[sizeof p.uuid];
+            assert_int_equal(p.pci_domain_id, 0);
+            assert_int_equal(p.pci_bus_id, 0);
+            assert_int_equal(p.pci_device_id, 0);
+            assert_memory_equal(p.uuid, zero, sizeof zero);
+        } else if (strcmp(xrt_test_backend, "cuda") == 0 || strcmp(xrt_test_backend, "hip") == 0) {
+            static const unsigned char zero[sizeof p.uuid];
+            assert_true(p.pci_bus_id > 0 || p.pci_device_id > 0 || p.pci_domain_id > 0); /* as nvidia-smi shows */
+            assert_memory_not_equal(p.uuid, zero, sizeof zero);
+        }
     }
     FAILS(xrt_get_device_properties(&p, n), XRT_ERROR_INVALID_DEVICE, "device");
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Compile targets: the record of the current device, its printable form and
    its fingerprint (fixed vectors, so that a key never changes between
    releases, runs or machines); the per-backend part runs on every backend. */
@@ -52,7 +53,7 @@ static void test_to_string(void **state)
     xrt_target a = make("cuda", "sm_90", 32, ""), c = make("cpu", "x86_64", 8, "avx,avx2");
     char buf[64], tiny[8];
     (void)state;
-    xrt_test_log_capture();
+    xrt_test_log_calls();
     OK(xrt_target_to_string(&a, buf, sizeof buf));
     assert_string_equal(buf, "cuda:sm_90:32");
     OK(xrt_target_to_string(&c, buf, sizeof buf));

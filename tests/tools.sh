@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The command-line tools and their one convention (--help exits 0; a bad
 # argument says what is wrong, lists the valid values of a choice and exits
 # 2; an xrt failure is one line and exits 1): xrt_info (text and JSON,

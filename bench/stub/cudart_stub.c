@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A stand-in for libcudart whose calls do nothing (allocations return host
    memory; copies, memsets and synchronizations return at once), exporting the
    calls xrt's CUDA backend and bench/gpu_overhead.c make. gpu_overhead run

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* vector_add: a CUDA kernel on an xrt stream. xrt allocates the memory and
    orders the copies; the kernel is launched with <<<>>> on the stream's
    native handle (xrt_stream_get_native). This file sees only the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # >> plugins (included by the Makefile): the tracing backend of examples/plugin
 # and the small plugins that tests/test_plugin.c loads. Each is a shared object
 # that includes xrt.h for its types only (no XRT_IMPL). The ASan test programs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* trace.c - an xrt plugin: a backend named "trace" that forwards every
    operation to another backend and logs each call with its arguments, status
    and duration, one line per call; and, on request, writes a timeline that

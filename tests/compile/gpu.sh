@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Compile checks of the GPU backends (xrt_cuda.h, xrt_hip.h, xrt_gpu.h), run by
 # tests/compile/matrix.sh when this file exists, or alone: sh tests/compile/gpu.sh
 #

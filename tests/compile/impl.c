@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The XRT_IMPL unit; the enable macros come from the command line. */
 #define XRT_IMPL
 #include "xrt.h"

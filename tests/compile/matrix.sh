@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The compile matrix, run from the repository root by tests/run.sh. Writes
 # build/matrix.results: one line per check, "ok|<name>|<log>",
 # "fail|<name>|<log>" or, when its compiler is not installed,
@@ -12,6 +13,9 @@
 #   - a two-TU program (C+C, C impl + C++ user, C++ impl + C user) that links
 #     and runs;
 #   - xrt.h included before and after XRT_IMPL in one unit;
+#   - build mistakes (a system header before xrt.h in the XRT_IMPL unit,
+#     XRT_ENABLE_CUDA without its include path) fail with an #error that
+#     says what to do (fails.sh);
 #   - then tests/compile/gpu.sh, when it exists, appends its own lines.
 set -u
 B=build
@@ -146,6 +150,22 @@ check "xrt.h before and after XRT_IMPL: g++ -std=c++17" \
     "g++ $CXX17 $SRC/twice.c -o $OUT/twice-gxx -lpthread $(run_ok $OUT/twice-gxx)"
 check "xrt.h before and after XRT_IMPL: clang++ -std=c++17" \
     "clang++ $CXX17 $SRC/twice.c -o $OUT/twice-clangxx -lpthread $(run_ok $OUT/twice-clangxx)"
+
+# >> build mistakes fail with an #error that says what to do
+F="sh $SRC/fails.sh"
+for cc in gcc clang; do
+    check "a system header before xrt.h in the XRT_IMPL unit: #error: $cc" \
+        "$F 'before any other header' $cc $C11 -c $SRC/impl_late.c -o $OUT/late.o"
+    check "xrt.h before XRT_IMPL without -D_GNU_SOURCE: #error: $cc" \
+        "$F 'needs _GNU_SOURCE' $cc $C11 -c $SRC/twice.c -o $OUT/twice-bad.o"
+done
+if ! printf '#include <cuda_runtime_api.h>\n' | gcc -E -x c - > /dev/null 2>&1; then
+    check "XRT_ENABLE_CUDA without the CUDA include path: #error: gcc" \
+        "$F 'include directory to this unit' gcc $C11 -DXRT_ENABLE_CUDA -c $SRC/impl.c -o $OUT/nocuda.o"
+else
+    echo "skip|XRT_ENABLE_CUDA without the CUDA include path|cuda_runtime_api.h is on the default include path" \
+        > "$OUT/nocuda.res"
+fi
 wait
 
 cat "$OUT"/*.res >> "$RESULTS"

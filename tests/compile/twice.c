@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xrt.h included before and after XRT_IMPL is defined, in one unit: the
    declarations once, the implementation once. */
 #include "xrt.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A program of two translation units: this one holds the implementation and
    main, two_tu_user.c only includes xrt.h. Both use the API; state (the
    registry, the thread's last error, allocations) is shared between them. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The user half of the two-TU program (compiled as C or as C++). */
 #include "xrt.h"
 

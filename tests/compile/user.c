@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* What user code sees: xrt.h without XRT_IMPL, compiled as C11 and C++17. It
    must pull no vendor header and use a few calls of each kind. */
 #include "xrt.h"

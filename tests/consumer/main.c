@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A program built against an installed xrt: one unit with the implementation,
    compiled with `cc $(pkg-config --cflags --libs xrt)` outside the source tree. */
 #define XRT_IMPL

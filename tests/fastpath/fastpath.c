@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The CPU backend's fast paths make no system call: enqueue while the worker
    is busy, query of a finished stream, record of an event on an idle stream,
    query of a completed event. Run under strace by tests/fastpath.sh: the

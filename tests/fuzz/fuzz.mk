@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # libFuzzer targets (clang -fsanitize=fuzzer,address,undefined): tests/fuzz/*.c.
 # The Makefile includes this file; it also works alone (make -f tests/fuzz/fuzz.mk ...).
 #   make fuzz         each target for FUZZ_SECONDS (default 60), starting from its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: random sequences of API calls on the CPU backend, each
    checked against a simple model. Build: make fuzz (tests/fuzz/fuzz.mk).
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libFuzzer target: the environment variables xrt parses at xrt_init
    (XRT_BACKEND, XRT_LOG), set from the input, then xrt_init, a call, and
    xrt_shutdown. Build: make fuzz (tests/fuzz/fuzz.mk).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # Exits 0 if $FUZZ_CC (default clang) links a libFuzzer target with ASan and
 # UBSan; else prints why on its last line. Debian: libFuzzer is in
 # libclang-rt-<version>-dev, which `clang` only recommends.

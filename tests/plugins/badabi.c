@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A plugin built against another backend ABI: xrt skips it (ABI mismatch). */
 #include "xrt.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A plugin that takes a built-in backend's name: xrt skips it and cpu stays
    the built-in one. */
 #include "xrt.h"

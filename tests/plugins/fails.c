@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A plugin whose registration fails with a reason: xrt skips it and keeps
    the reason. */
 #include "xrt.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A minimal valid plugin backend, "good": one device whose memory is host
    memory, synchronous copies and sets; every other operation is left NULL,
    so xrt answers XRT_ERROR_UNSUPPORTED for it. */

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tests/rdma/compile.sh - xrt_rdma.h compiles and links: the user part as C11
 # and C++11/17 with gcc, clang, g++ and clang++ (and pulls no verbs header),
 # the XRT_IMPL unit as C11 and C++17 in both linking modes, C and C++ units

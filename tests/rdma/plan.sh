@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # The RDMA test plan, run in both VMs by tests/rdma/vm-init.sh (sourced, with
 # XRT_HOST = a or b, XRT_SELF and XRT_PEER set, rxe0 up).
 #   host a: the cross-host test (server), pingpong (server), fabric_rma

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Reliable-connected queue pairs for the RDMA tests: just enough verbs to
    move bytes with RDMA WRITE and READ between two QPs, on one device (rxe
    loops back through its own GID) or across two hosts (the QP details go

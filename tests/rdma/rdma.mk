@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/rdma/rdma.mk - builds and tests of xrt_rdma.h. Included by the
 # Makefile, or used alone: make -f tests/rdma/rdma.mk TARGET
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The RDMA tests on a real kernel RDMA stack: builds the programs of
 # tests/rdma/rdma.mk, boots two soft-RoCE VMs (tests/rdma/vm.sh) and runs
 # tests/rdma/plan.sh in them. The output holds the guests' cmocka lines

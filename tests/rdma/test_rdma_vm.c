@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xrt_rdma.h on a real kernel RDMA stack: soft-RoCE (rdma_rxe) in the test
    VM (tests/rdma/vm.sh). Every registration is a real MR, and every claim
    about one is checked by moving bytes with RDMA WRITE and READ.
@@ -56,7 +57,7 @@ static xrt_rdma_cache_stats stats(void)
 static int setup(void **state)
 {
     (void)state;
-    xrt_test_log_capture();
+    xrt_test_log_calls(); /* the tests assert on the log line of each failed call */
     if (xrt_rdma_open(&ctx, DEV) != XRT_SUCCESS) return -1;
     return xrt_rdma_get_pd(ctx, &pd) == XRT_SUCCESS ? 0 : -1;
 }

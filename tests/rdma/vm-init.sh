@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # /init of the RDMA test VMs (see tests/rdma/vm.sh). Host "a" is 10.7.0.1,
 # host "b" 10.7.0.2, on eth0 (the virtual cable between them), each with the
 # soft-RoCE device rxe0 on it. Loads the modules, runs /plan.sh with XRT_HOST

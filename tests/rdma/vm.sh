@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # tests/rdma/vm.sh - boots two throw-away QEMU VMs with Debian's own kernel
 # and soft-RoCE (rdma_rxe), and runs a test plan in both.
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The XRT_IMPL unit with xrt.h first, xrt_rdma.h after (xrt.h may already
    have included its implementation). */
 #define XRT_IMPL

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* The XRT_IMPL unit with xrt_rdma.h included first (it includes xrt.h). */
 #define XRT_IMPL
 #define XRT_ENABLE_RDMA

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A unit that uses xrt_rdma.h without XRT_IMPL: declarations only, no verbs header. */
 #include "xrt_rdma.h"
 
