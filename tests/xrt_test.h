@@ -545,6 +545,143 @@ static inline int finishes_within(int ms, const char *backend, void *(*fn)(void 
     return 1;
 }
 
+/* >> sanitizers: some cases cannot run under them */
+#if defined(__SANITIZE_ADDRESS__)
+#define XRT_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define XRT_TEST_ASAN 1
+#endif
+#endif
+
+/* >> small shared pieces */
+/* Whether the group runs on a GPU backend (cuda or hip). Decided by the
+   group's backend, not by asking xrt: after xrt_shutdown the thread's choice
+   is forgotten, and in a forked child on a GPU backend xrt_get_backend is
+   refused. */
+static inline int on_gpu(void)
+{
+    return xrt_test_backend && (strcmp(xrt_test_backend, "cuda") == 0 || strcmp(xrt_test_backend, "hip") == 0);
+}
+
+/* A host function that does nothing. */
+static inline void nop(void *user) { (void)user; }
+
+/* Waits (up to ms, times the slowdown) for *f to become nonzero. */
+static inline int wait_flag(int *f, int ms)
+{
+    double end = now_ms(CLOCK_MONOTONIC) + (double)ms * xrt_test_slowdown();
+    while (!__atomic_load_n(f, __ATOMIC_ACQUIRE) && now_ms(CLOCK_MONOTONIC) < end) sleep_ms(1);
+    return __atomic_load_n(f, __ATOMIC_ACQUIRE);
+}
+
+/* In a child: 64 bytes set and read back on stream s, in order. */
+static inline void child_stream_works(xrt_stream s, unsigned char v)
+{
+    unsigned char h[64];
+    void *d;
+    int i;
+    CHILD_OK(xrt_malloc(&d, sizeof h));
+    memset(h, (unsigned char)~v, sizeof h);
+    CHILD_OK(xrt_memset_async(d, v, sizeof h, s));
+    CHILD_OK(xrt_memcpy_async(h, d, sizeof h, XRT_MEMCPY_DEVICE_TO_HOST, s));
+    CHILD_OK(xrt_stream_synchronize(s));
+    for (i = 0; i < (int)sizeof h; i++)
+        if (h[i] != v) CHILD_FAIL("byte %d is 0x%02x, expected 0x%02x", i, h[i], v);
+    CHILD_OK(xrt_free(d));
+}
+
+/* Runs each case of a table in its own child (run_child); lists every
+   failing case, then fails the test if any did. */
+typedef struct child_case { const char *name; int (*fn)(void *); const void *arg; } child_case;
+
+static inline void run_cases(const char *what, const child_case *cases, size_t n, int seconds)
+{
+    char why[256];
+    size_t i;
+    int failed = 0;
+    for (i = 0; i < n; i++)
+        if (run_child(cases[i].fn, (void *)(uintptr_t)cases[i].arg, seconds, why, sizeof why)) {
+            failed++;
+            print_error("%s: %s: %s\n", what, cases[i].name, why);
+        }
+    if (failed) fail_msg("%d of %d %s cases failed (listed above)", failed, (int)n, what);
+}
+
+/* >> another backend: it owns streams, events and memory that the tested
+   backend does not, for the tests of foreign handles and pointers. Its
+   memory is host memory; its streams and events are one-byte tokens. */
+#define XRT_TEST_OTHER "other"
+
+static inline xrt_status xrt_test_other_init(const xrt_backend *self, char *reason, size_t n)
+{
+    (void)self, (void)reason, (void)n;
+    return XRT_SUCCESS;
+}
+static inline xrt_status xrt_test_other_get_device(const xrt_backend *self, int *device)
+{
+    (void)self;
+    *device = 0;
+    return XRT_SUCCESS;
+}
+static inline xrt_status xrt_test_other_malloc(const xrt_backend *self, void **p, size_t n)
+{
+    (void)self;
+    *p = aligned_alloc(XRT_ALIGNMENT, (n + XRT_ALIGNMENT - 1) & ~(size_t)(XRT_ALIGNMENT - 1));
+    return *p ? XRT_SUCCESS : XRT_ERROR_OUT_OF_MEMORY;
+}
+static inline xrt_status xrt_test_other_free(const xrt_backend *self, void *p)
+{
+    (void)self;
+    free(p);
+    return XRT_SUCCESS;
+}
+static inline xrt_status xrt_test_other_object_create(const xrt_backend *self, void **obj)
+{
+    (void)self;
+    *obj = malloc(1);
+    return *obj ? XRT_SUCCESS : XRT_ERROR_OUT_OF_MEMORY;
+}
+static inline xrt_status xrt_test_other_event_create(const xrt_backend *self, void **e, unsigned flags)
+{
+    (void)flags;
+    return xrt_test_other_object_create(self, e);
+}
+
+/* Its table, named XRT_TEST_OTHER (tests of registration change a copy). */
+static inline xrt_backend xrt_test_other_table(void)
+{
+    xrt_backend b;
+    memset(&b, 0, sizeof b);
+    b.abi_version = XRT_BACKEND_ABI_VERSION;
+    b.size = sizeof b;
+    b.name = XRT_TEST_OTHER;
+    b.init = xrt_test_other_init;
+    b.get_device = xrt_test_other_get_device;
+    b.malloc = xrt_test_other_malloc;
+    b.free = xrt_test_other_free;
+    b.stream_create = xrt_test_other_object_create;
+    b.stream_destroy = xrt_test_other_free;
+    b.event_create = xrt_test_other_event_create;
+    b.event_destroy = xrt_test_other_free;
+    return b;
+}
+
+/* Registers it unless it is registered (groups run once per backend):
+   XRT_SUCCESS, or the registration's error. */
+static inline xrt_status xrt_test_other_register(void)
+{
+    static xrt_backend other;
+    xrt_status st;
+    other = xrt_test_other_table();
+    st = xrt_register_backend(&other);
+    if (st == XRT_ERROR_ALREADY_EXISTS) {
+        xrt_get_last_error(); /* not the caller's error */
+        st = XRT_SUCCESS;
+    }
+    return st;
+}
+
 /* >> running groups */
 static inline int xrt_test_group_setup(void **state)
 {

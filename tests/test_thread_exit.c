@@ -1,0 +1,109 @@
+/* Thread exit: the per-thread state xrt keeps (last error, backend choice,
+   caches, the in-call registration) is released when a thread exits. Every
+   group runs on each available backend. */
+#include "xrt_test.h"
+
+#include <malloc.h>
+
+/* >> thread exit: per-thread state is released when a thread exits */
+#ifdef XRT_TEST_ASAN
+size_t __sanitizer_get_current_allocated_bytes(void);
+#endif
+#if defined(__has_include)
+#if __has_include(<valgrind/memcheck.h>)
+#include <valgrind/memcheck.h>
+#define XRT_TEST_VALGRIND 1
+#endif
+#endif
+
+/* Bytes the program has allocated and not freed. */
+static size_t heap_in_use(void)
+{
+#ifdef XRT_TEST_ASAN
+    return __sanitizer_get_current_allocated_bytes();
+#else
+#ifdef XRT_TEST_VALGRIND
+    if (RUNNING_ON_VALGRIND) {
+        unsigned long leaked = 0, dubious = 0, reachable = 0, suppressed = 0;
+        VALGRIND_DO_QUICK_LEAK_CHECK;
+        VALGRIND_COUNT_LEAKS(leaked, dubious, reachable, suppressed);
+        return leaked + dubious + reachable + suppressed;
+    }
+#endif
+    {
+        struct mallinfo2 m = mallinfo2();
+        return m.uordblks + m.hblkhd;
+    }
+#endif
+}
+
+static long rss_kib(void)
+{
+    long pages = 0, resident = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (f) {
+        if (fscanf(f, "%ld %ld", &pages, &resident) != 2) resident = 0;
+        fclose(f);
+    }
+    return resident * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+static void *one_call(void *arg)
+{
+    void *p;
+    int n;
+    switch ((uintptr_t)arg % 4) {
+    case 0: return (void *)(uintptr_t)xrt_get_device_count(&n);
+    case 1: xrt_malloc(&p, 0); return (void *)(uintptr_t)(xrt_get_last_error() != XRT_ERROR_INVALID_VALUE);
+    case 2: return (void *)(uintptr_t)xrt_stream_query(NULL);
+    default: return (void *)(uintptr_t)xrt_get_device(&n);
+    }
+}
+
+/* In batches of 8 threads at a time; one at a time under valgrind, which
+   runs one thread at a time and hands over slowly. */
+static int short_lived_threads(int count)
+{
+    int i, j, bad = 0, batch = xrt_test_slowdown() > 1 ? 1 : 8;
+    for (i = 0; i < count; i += batch) {
+        pthread_t t[8];
+        for (j = 0; j < batch; j++) assert_int_equal(start_thread(&t[j], NULL, one_call, (void *)(uintptr_t)(i + j)), 0);
+        for (j = 0; j < batch; j++) {
+            void *ret = NULL;
+            assert_int_equal(pthread_join(t[j], &ret), 0);
+            bad += ret != NULL;
+        }
+    }
+    return bad;
+}
+
+static void test_thread_exit_releases_state(void **state)
+{
+    enum { THREADS = 10000 };
+    size_t heap0, heap1;
+    long rss0, rss1;
+    double t0;
+    (void)state;
+    xrt_set_log_level(XRT_LOG_NONE); /* every fourth thread fails a call on purpose */
+    assert_int_equal(short_lived_threads(256), 0); /* thread stacks, malloc arenas */
+    heap0 = heap_in_use();
+    rss0 = rss_kib();
+    t0 = now_ms(CLOCK_MONOTONIC);
+    assert_int_equal(short_lived_threads(THREADS), 0);
+    heap1 = heap_in_use();
+    rss1 = rss_kib();
+    xrt_set_log_level(XRT_LOG_WARN);
+    print_message("%d threads in %.0f ms: heap in use %zu -> %zu bytes, RSS %ld -> %ld KiB\n", THREADS,
+                  now_ms(CLOCK_MONOTONIC) - t0, heap0, heap1, rss0, rss1);
+    /* 32 KiB: a per-thread leak of even 4 bytes would be 40 KB */
+    if (heap1 > heap0 + 32 * 1024)
+        fail_msg("%d short-lived threads left %zu bytes allocated", THREADS, heap1 - heap0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_thread_exit_releases_state),
+    };
+    return xrt_test_run_on_backends("thread exit", tests, sizeof tests / sizeof tests[0], NULL);
+}
