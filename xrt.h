@@ -351,6 +351,7 @@ XRT_API xrt_status xrt__mem_lookup(const xrt_backend *b, xrt_pointer_attributes 
 XRT_API xrt_status xrt__mem_check_set(const xrt_backend *b, void *p, size_t n, const char *fn);
 XRT_API xrt_status xrt__mem_check_export(const xrt_backend *b, const void *p, size_t n, int *fd, uint64_t *offset);
 XRT_API xrt_status xrt__not_permitted(const char *fn) XRT__COLD;
+XRT_API xrt_status xrt__no_op(const xrt_backend *b, const char *fn) XRT__COLD;
 XRT_API void xrt__host_fn_run(const xrt_backend *b, xrt_host_fn fn, void *user);
 
 /* The globals the inline dispatch reads. Under XRT_STATIC they are defined
@@ -548,7 +549,7 @@ static inline xrt_status xrt_free(void *ptr)
     const xrt_backend *b = xrt__be();
     void *record;
     xrt_status st;
-    if (!ptr) return XRT_SUCCESS;
+    if (!ptr) return xrt__no_op(b, "xrt_free");
     XRT__CHECK_MAY_WAIT("xrt_free");
     st = xrt__mem_take(b, ptr, XRT_MEMORY_DEVICE, "xrt_free", &record);
     if (st != XRT_SUCCESS) return st;
@@ -560,7 +561,7 @@ static inline xrt_status xrt_free_host(void *ptr)
     const xrt_backend *b = xrt__be();
     void *record;
     xrt_status st;
-    if (!ptr) return XRT_SUCCESS;
+    if (!ptr) return xrt__no_op(b, "xrt_free_host");
     XRT__CHECK_MAY_WAIT("xrt_free_host");
     st = xrt__mem_take(b, ptr, XRT_MEMORY_PINNED_HOST, "xrt_free_host", &record);
     if (st != XRT_SUCCESS) return st;
@@ -576,7 +577,7 @@ static inline xrt_status xrt_free_async(void *ptr, xrt_stream stream)
     void *record;
     xrt_status st;
     if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_free_async", stream));
-    if (!ptr) return xrt__call_exit(XRT_SUCCESS);
+    if (!ptr) return xrt__call_exit(xrt__no_op(b, "xrt_free_async"));
     st = xrt__mem_take(b, ptr, XRT_MEMORY_DEVICE, "xrt_free_async", &record);
     if (st != XRT_SUCCESS) return xrt__call_exit(st);
     return xrt__call_exit(xrt__mem_finish(record, b->free_async(b, ptr, s->obj)));
@@ -1018,10 +1019,17 @@ static void xrt__log_init_from_env(void)
     xrt_log(XRT_LOG_WARN, "XRT_LOG=%.64s: unknown level (valid: none, error, warn, info, debug)", env);
 }
 
+static int xrt__refused(void);
+static xrt_status xrt__forbidden_fail(const char *fn);
+
+/* A thread whose backend refuses it (inside a GPU runtime's host function,
+   or in a forked child) gets that refusal from every call, whatever else is
+   wrong with the call: the refusal is what the caller must fix. */
 XRT_API xrt_status xrt_error(xrt_status st, const char *who, const char *fmt, ...)
 {
     va_list ap;
     int n;
+    if (XRT__UNLIKELY(st != XRT_ERROR_NOT_PERMITTED && xrt__refused())) return xrt__forbidden_fail(who);
     if (xrt__err.quiet) return st;
     n = snprintf(xrt__err.detail, sizeof xrt__err.detail, "%s: ", who);
     if (n < 0) n = 0;
@@ -1124,6 +1132,29 @@ static xrt_status xrt__forbidden_fail(const char *fn)
                          name);
     return xrt_error(XRT_ERROR_NOT_PERMITTED, fn, "forked child: %s cannot be used after fork()", name);
 }
+/* Whether the calling thread is refused now, as far as its state tells
+   without taking a lock: xrt_error's check. An entry point that succeeds
+   without its backend asks xrt__refuse instead. */
+static int xrt__refused(void)
+{
+    return xrt__tls.be == &xrt__forbidden_backend &&
+           (xrt__tls.host_fn || xrt__tls.gen == __atomic_load_n(&xrt__gen, __ATOMIC_ACQUIRE));
+}
+
+/* The refusal for an entry point that answers without its backend (backend
+   listing, pointer attributes, no-ops): XRT_SUCCESS where the thread may
+   call. Not under a lock (it may select the thread's backend). */
+static xrt_status xrt__refuse(const char *fn)
+{
+    const xrt_backend *b = xrt__tls.host_fn ? xrt__tls.be : xrt__be();
+    return b == &xrt__forbidden_backend ? xrt__forbidden_fail(fn) : XRT_SUCCESS;
+}
+
+XRT_API xrt_status xrt__no_op(const xrt_backend *b, const char *fn)
+{
+    return b == &xrt__forbidden_backend ? xrt__forbidden_fail(fn) : XRT_SUCCESS;
+}
+
 #define XRT__FORBIDDEN_STUB(op, params) \
     static xrt_status xrt__forbidden_##op params { return xrt__forbidden_fail("xrt_" #op); }
 XRT__BACKEND_OPS(XRT__FORBIDDEN_STUB)
@@ -1732,6 +1763,8 @@ XRT_API xrt_status xrt_register_backend(const xrt_backend *backend)
 
 XRT_API xrt_status xrt_backend_count(int *count)
 {
+    xrt_status st = xrt__refuse("xrt_backend_count");
+    if (st != XRT_SUCCESS) return st;
     if (!count) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_backend_count", "count is NULL");
     xrt_init();
     xrt__lock(&xrt__reg_lock);
@@ -1743,7 +1776,8 @@ XRT_API xrt_status xrt_backend_count(int *count)
 /* Probes the backend if needed, so the listing is complete. */
 XRT_API xrt_status xrt_backend_get_info(int index, xrt_backend_info *info)
 {
-    xrt_status st = XRT_SUCCESS;
+    xrt_status st = xrt__refuse("xrt_backend_get_info");
+    if (st != XRT_SUCCESS) return st;
     if (!info) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_backend_get_info", "info is NULL");
     xrt_init();
     xrt__lock(&xrt__reg_lock);
@@ -1871,8 +1905,10 @@ XRT_API xrt_status xrt__target_get(const xrt_backend *b, xrt_target *t)
 {
     xrt_device_prop p;
     int device = 0;
-    xrt_status st = b->get_device(b, &device);
+    xrt_status st;
     memset(t, 0, sizeof *t);
+    if (b == &xrt__forbidden_backend) return xrt__forbidden_fail("xrt_get_target");
+    st = b->get_device(b, &device);
     if (st == XRT_SUCCESS && b->get_target != xrt__unsupported_get_target) {
         st = b->get_target(b, device, t);
     } else if (st == XRT_SUCCESS && (st = b->get_device_properties(b, &p, device)) == XRT_SUCCESS) {
@@ -2481,6 +2517,7 @@ static void xrt__mem_classify(const xrt_backend *b, size_t count, const void *co
 
 XRT_API xrt_status xrt__mem_lookup(const xrt_backend *b, xrt_pointer_attributes *a, const void *p)
 {
+    if (XRT__UNLIKELY(b == &xrt__forbidden_backend)) return xrt__forbidden_fail("xrt_pointer_get_attributes");
     xrt__mem_classify(b, 1, &p, a);
     return XRT_SUCCESS;
 }
@@ -2552,7 +2589,7 @@ XRT_API xrt_status xrt__mem_check_copy(const xrt_backend *b, void *dst, const vo
     }
     if ((unsigned)*kind > XRT_MEMCPY_DEFAULT)
         return xrt_error(XRT_ERROR_INVALID_MEMCPY_KIND, fn, "kind %d is not an xrt_memcpy_kind", (int)*kind);
-    if (n == 0) return XRT_SUCCESS;
+    if (n == 0) return xrt__no_op(b, fn);
     if (xrt__mem_fast_copy(b, dst, src, n, kind)) {
         xrt__mem_last.b = b;
         xrt__mem_last.dst = dst;
@@ -2589,7 +2626,7 @@ XRT_API xrt_status xrt__mem_check_set(const xrt_backend *b, void *p, size_t n, c
 {
     xrt_pointer_attributes a;
     xrt_status st;
-    if (n == 0) return XRT_SUCCESS;
+    if (n == 0) return xrt__no_op(b, fn);
     if (!p) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "dst is NULL");
     xrt__mem_classify(b, 1, (const void *const *)&p, &a);
     if ((st = xrt__mem_check_range(b, p, n, "dst", fn, &a)) != XRT_SUCCESS) return st;

@@ -29,7 +29,7 @@ static void forked_child(xrt_stream s, void *d, unsigned char first, int shutdow
         CHILD_EXPECT(xrt_get_device_count(&n), XRT_ERROR_NOT_PERMITTED);
         CHILD_EXPECT(xrt_free(d), XRT_ERROR_NOT_PERMITTED);
         xrt_shutdown();
-        _exit(0);
+        child_end_quietly(); /* the parent's GPU objects are lost to the child */
     }
     CHILD_OK(xrt_stream_query(s)); /* the parent's work in flight is not the child's */
     CHILD_OK(xrt_stream_synchronize(s));
@@ -192,6 +192,40 @@ static void test_fork_while_another_thread_calls(void **state)
     if (failed) fail_msg("fork %d of %d while another thread was in xrt: the child failed (above)", k, FORKS);
 }
 
+/* >> the refusal comes first */
+/* In a forked child, on a backend that does not survive fork() (the refuser
+   here, cuda and hip where a group runs on them), every entry point called
+   with the parent's live handles and memory returns XRT_ERROR_NOT_PERMITTED,
+   before any check of its handles, pointers or arguments, and says why. */
+static void refused_in_forked_child(const char *backend)
+{
+    static xrt_test_calls c;
+    char why[256];
+    pid_t pid;
+    int line, bad;
+    OK(xrt_set_backend(backend));
+    if ((line = xrt_test_calls_make(&c)) != 0) fail_msg("%s: objects: line %d: %s", backend, line, xrt_get_last_error_string());
+    pid = child_fork(10);
+    if (pid == 0) {
+        xrt_test_calls_run(&c);
+        if (!xrt_test_calls_refused(&c, "forked child")) CHILD_FAIL("on %s: calls in a forked child (above)", backend);
+        xrt_shutdown();
+        child_end_quietly(); /* the parent's objects are lost to the child */
+    }
+    bad = child_status(pid, 10, why, sizeof why);
+    xrt_test_calls_free(&c);
+    OK(xrt_set_backend(xrt_test_backend));
+    if (bad) fail_msg("forked child on %s: %s", backend, why);
+}
+
+static void test_fork_refusal_comes_first(void **state)
+{
+    (void)state;
+    OK(xrt_test_refuser_register());
+    refused_in_forked_child(XRT_TEST_REFUSER);
+    if (on_gpu()) refused_in_forked_child(xrt_test_backend);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -200,6 +234,7 @@ int main(void)
         gated_test(test_fork_shutdown_in_child_parent_idle),
         gated_test(test_fork_shutdown_in_child_work_in_flight),
         cmocka_unit_test(test_fork_while_another_thread_calls),
+        cmocka_unit_test(test_fork_refusal_comes_first),
     };
     return xrt_test_run_on_backends("fork", tests, sizeof tests / sizeof tests[0], NULL);
 }

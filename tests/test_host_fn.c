@@ -175,11 +175,39 @@ static void test_waiting_inside_host_function(void **state)
     run_cases("host function", cases, sizeof cases / sizeof cases[0], 10);
 }
 
+/* >> the refusal comes first */
+/* On a backend whose runtime forbids calls from its host functions (the
+   refuser here, cuda and hip where a group runs on them), every entry point
+   called from a host function with live handles and memory of that backend
+   returns XRT_ERROR_NOT_PERMITTED, before any check of its handles, pointers
+   or arguments, and says why. */
+static void refused_in_host_function(const char *backend)
+{
+    static xrt_test_calls c;
+    int line;
+    OK(xrt_set_backend(backend));
+    if ((line = xrt_test_calls_make(&c)) != 0) fail_msg("%s: objects: line %d: %s", backend, line, xrt_get_last_error_string());
+    OK(xrt_launch_host_func(c.s, xrt_test_calls_run, &c));
+    OK(xrt_stream_synchronize(c.s));
+    xrt_test_calls_free(&c);
+    OK(xrt_set_backend(xrt_test_backend));
+    if (!xrt_test_calls_refused(&c, "called from a host function")) fail_msg("on %s: calls from a host function (above)", backend);
+}
+
+static void test_refusal_comes_first(void **state)
+{
+    (void)state;
+    OK(xrt_test_refuser_register());
+    refused_in_host_function(XRT_TEST_REFUSER);
+    if (on_gpu()) refused_in_host_function(xrt_test_backend);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_not_permitted_status),
         cmocka_unit_test(test_waiting_inside_host_function),
+        cmocka_unit_test(test_refusal_comes_first),
     };
     return xrt_test_run_on_backends("host functions", tests, sizeof tests / sizeof tests[0], NULL);
 }

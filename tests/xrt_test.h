@@ -682,6 +682,181 @@ static inline xrt_status xrt_test_other_register(void)
     return st;
 }
 
+/* >> a backend that refuses: like the other backend, but neither fork-safe
+   nor letting host functions call xrt (flags 0), as CUDA and HIP; its host
+   functions run at once, on the launching thread, through xrt's host-function
+   runner. It stands in for a GPU backend where there is none. */
+#define XRT_TEST_REFUSER "refuser"
+
+static inline xrt_status xrt_test_refuser_launch(const xrt_backend *self, void *stream, xrt_host_fn fn, void *user)
+{
+    (void)stream;
+    xrt__host_fn_run(self, fn, user);
+    return XRT_SUCCESS;
+}
+static inline xrt_status xrt_test_refuser_sync(const xrt_backend *self, void *stream)
+{
+    (void)self, (void)stream;
+    return XRT_SUCCESS;
+}
+static inline xrt_status xrt_test_refuser_count(const xrt_backend *self, int *count)
+{
+    (void)self;
+    *count = 1;
+    return XRT_SUCCESS;
+}
+
+static inline xrt_status xrt_test_refuser_register(void)
+{
+    static xrt_backend t;
+    xrt_status st;
+    t = xrt_test_other_table();
+    t.name = XRT_TEST_REFUSER;
+    t.malloc_host = xrt_test_other_malloc;
+    t.free_host = xrt_test_other_free;
+    t.get_device_count = xrt_test_refuser_count;
+    t.launch_host_func = xrt_test_refuser_launch;
+    t.stream_synchronize = xrt_test_refuser_sync;
+    st = xrt_register_backend(&t);
+    if (st == XRT_ERROR_ALREADY_EXISTS) {
+        xrt_get_last_error();
+        st = XRT_SUCCESS;
+    }
+    return st;
+}
+
+/* >> every entry point, called with live arguments of one backend: for the
+   rule that a refused thread gets XRT_ERROR_NOT_PERMITTED from each, before
+   any check of its arguments. xrt_test_calls_make creates the objects on the
+   thread's backend; xrt_test_calls_run makes every call (from a host function
+   or a forked child) and keeps each status and detail. */
+typedef struct xrt_test_calls {
+    xrt_stream s;
+    xrt_event e;
+    void *d, *pinned;
+    unsigned char h[64];
+    const char *backend;
+    int count;
+    struct { const char *fn; xrt_status st; char detail[160]; } out[64];
+} xrt_test_calls;
+
+static inline int xrt_test_calls_make(xrt_test_calls *c)
+{
+    memset(c, 0, sizeof *c);
+    if (xrt_get_backend(&c->backend) || xrt_stream_create(&c->s) || xrt_event_create(&c->e, 0) ||
+        xrt_malloc(&c->d, 4096) || xrt_malloc_host(&c->pinned, 4096))
+        return __LINE__;
+    return 0;
+}
+
+static inline void xrt_test_calls_free(xrt_test_calls *c)
+{
+    xrt_stream_synchronize(c->s);
+    xrt_stream_destroy(c->s);
+    xrt_event_destroy(c->e);
+    xrt_free(c->d);
+    xrt_free_host(c->pinned);
+}
+
+static inline void xrt_test_calls_note(xrt_test_calls *c, const char *fn, xrt_status st)
+{
+    if (c->count >= (int)(sizeof c->out / sizeof c->out[0])) return;
+    c->out[c->count].fn = fn;
+    c->out[c->count].st = st;
+    snprintf(c->out[c->count].detail, sizeof c->out[c->count].detail, "%.150s", st ? xrt_get_last_error_string() : "");
+    c->count++;
+}
+
+/* Every call; `user` is an xrt_test_calls. A host function. */
+static inline void xrt_test_calls_run(void *user)
+{
+#define XRT_TEST_CALL(fn, call) xrt_test_calls_note(c, fn, (call))
+    xrt_test_calls *c = (xrt_test_calls *)user;
+    xrt_pointer_attributes a;
+    xrt_device_prop prop;
+    xrt_backend_info info;
+    xrt_target target;
+    xrt_stream s2 = NULL;
+    xrt_event e2 = NULL;
+    const char *name = NULL;
+    void *p = NULL;
+    size_t f = 0, t = 0;
+    uint64_t off = 0;
+    unsigned caps = 0;
+    float ms = 0;
+    int n = 0, fd = -1;
+    XRT_TEST_CALL("xrt_get_capabilities", xrt_get_capabilities(&caps));
+    XRT_TEST_CALL("xrt_get_device_count", xrt_get_device_count(&n));
+    XRT_TEST_CALL("xrt_set_device", xrt_set_device(0));
+    XRT_TEST_CALL("xrt_get_device", xrt_get_device(&n));
+    XRT_TEST_CALL("xrt_device_synchronize", xrt_device_synchronize());
+    XRT_TEST_CALL("xrt_get_device_properties", xrt_get_device_properties(&prop, 0));
+    XRT_TEST_CALL("xrt_get_target", xrt_get_target(&target));
+    XRT_TEST_CALL("xrt_backend_count", xrt_backend_count(&n));
+    XRT_TEST_CALL("xrt_backend_get_info", xrt_backend_get_info(0, &info));
+    XRT_TEST_CALL("xrt_get_backend", xrt_get_backend(&name));
+    XRT_TEST_CALL("xrt_set_backend", xrt_set_backend(c->backend));
+    XRT_TEST_CALL("xrt_malloc", xrt_malloc(&p, 64));
+    XRT_TEST_CALL("xrt_malloc", xrt_malloc(NULL, 64));
+    XRT_TEST_CALL("xrt_malloc", xrt_malloc(&p, 0));
+    XRT_TEST_CALL("xrt_malloc_host", xrt_malloc_host(&p, 64));
+    XRT_TEST_CALL("xrt_malloc_async", xrt_malloc_async(&p, 64, c->s));
+    XRT_TEST_CALL("xrt_free", xrt_free(c->d));
+    XRT_TEST_CALL("xrt_free", xrt_free(NULL));
+    XRT_TEST_CALL("xrt_free_host", xrt_free_host(c->pinned));
+    XRT_TEST_CALL("xrt_free_async", xrt_free_async(c->d, c->s));
+    XRT_TEST_CALL("xrt_free_async", xrt_free_async(NULL, c->s));
+    XRT_TEST_CALL("xrt_mem_get_info", xrt_mem_get_info(&f, &t));
+    XRT_TEST_CALL("xrt_memset", xrt_memset(c->d, 1, 64));
+    XRT_TEST_CALL("xrt_memset", xrt_memset(c->d, 1, 0));
+    XRT_TEST_CALL("xrt_memset_async", xrt_memset_async(c->d, 1, 64, c->s));
+    XRT_TEST_CALL("xrt_memset_async", xrt_memset_async(c->d, 1, 64, NULL));
+    XRT_TEST_CALL("xrt_memcpy", xrt_memcpy(c->d, c->h, 64, XRT_MEMCPY_HOST_TO_DEVICE));
+    XRT_TEST_CALL("xrt_memcpy", xrt_memcpy(c->d, c->h, 0, XRT_MEMCPY_HOST_TO_DEVICE));
+    XRT_TEST_CALL("xrt_memcpy", xrt_memcpy(c->d, c->h, 64, (xrt_memcpy_kind)7));
+    XRT_TEST_CALL("xrt_memcpy_async", xrt_memcpy_async(c->h, c->d, 64, XRT_MEMCPY_DEVICE_TO_HOST, c->s));
+    XRT_TEST_CALL("xrt_pointer_get_attributes", xrt_pointer_get_attributes(&a, c->d));
+    XRT_TEST_CALL("xrt_pointer_get_attributes", xrt_pointer_get_attributes(&a, c->h));
+    XRT_TEST_CALL("xrt_mem_export_dmabuf", xrt_mem_export_dmabuf(c->d, 64, &fd, &off));
+    XRT_TEST_CALL("xrt_stream_create", xrt_stream_create(&s2));
+    XRT_TEST_CALL("xrt_stream_destroy", xrt_stream_destroy(c->s));
+    XRT_TEST_CALL("xrt_stream_synchronize", xrt_stream_synchronize(c->s));
+    XRT_TEST_CALL("xrt_stream_query", xrt_stream_query(c->s));
+    XRT_TEST_CALL("xrt_stream_query", xrt_stream_query(NULL));
+    XRT_TEST_CALL("xrt_stream_wait_event", xrt_stream_wait_event(c->s, c->e));
+    XRT_TEST_CALL("xrt_launch_host_func", xrt_launch_host_func(c->s, nop, NULL));
+    XRT_TEST_CALL("xrt_event_create", xrt_event_create(&e2, 0));
+    XRT_TEST_CALL("xrt_event_destroy", xrt_event_destroy(c->e));
+    XRT_TEST_CALL("xrt_event_record", xrt_event_record(c->e, c->s));
+    XRT_TEST_CALL("xrt_event_query", xrt_event_query(c->e));
+    XRT_TEST_CALL("xrt_event_synchronize", xrt_event_synchronize(c->e));
+    XRT_TEST_CALL("xrt_event_elapsed_time", xrt_event_elapsed_time(&ms, c->e, c->e));
+    XRT_TEST_CALL("xrt_stream_get_native", xrt_stream_get_native(c->s, &p));
+    XRT_TEST_CALL("xrt_event_get_native", xrt_event_get_native(c->e, &p));
+    XRT_TEST_CALL("xrt_stream_wrap_native", xrt_stream_wrap_native(&s2, c->h));
+#undef XRT_TEST_CALL
+}
+
+/* Every call was refused with XRT_ERROR_NOT_PERMITTED and a detail that
+   names it and says `why`; else prints each that was not and returns 0. */
+static inline int xrt_test_calls_refused(const xrt_test_calls *c, const char *why)
+{
+    int i, bad = 0;
+    if (c->count < 40) {
+        fprintf(stderr, "only %d calls were made\n", c->count);
+        return 0;
+    }
+    for (i = 0; i < c->count; i++)
+        if (c->out[i].st != XRT_ERROR_NOT_PERMITTED || !strstr(c->out[i].detail, c->out[i].fn) ||
+            !strstr(c->out[i].detail, why)) {
+            fprintf(stderr, "call %d, %s: %s (\"%s\"), expected %s naming it and \"%s\"\n", i, c->out[i].fn,
+                    xrt_status_string(c->out[i].st), c->out[i].detail, xrt_status_string(XRT_ERROR_NOT_PERMITTED), why);
+            bad++;
+        }
+    if (bad) fprintf(stderr, "%d of %d calls were not refused first\n", bad, c->count);
+    return bad == 0;
+}
+
 /* >> running groups */
 static inline int xrt_test_group_setup(void **state)
 {
