@@ -382,6 +382,7 @@ struct xrt__call_state {
     uint64_t seq;
     unsigned depth;
     int registered;
+    int exits;                           /* unregistered at thread exit so far */
     struct xrt__call_state *prev, *next; /* all threads that made calls */
 };
 XRT__GLOBAL(XRT__TLS struct xrt__call_state xrt__call, );
@@ -1127,6 +1128,9 @@ XRT__BACKEND_OPS(XRT__NONE_STUB)
 static xrt_status xrt__forbidden_fail(const char *fn)
 {
     const char *name = xrt__tls.forbidden_by ? xrt__tls.forbidden_by : "?";
+    if (!xrt__call.registered && xrt__call.exits)
+        return xrt_error(XRT_ERROR_NOT_PERMITTED, fn, "called from the last round of thread-exit destructors, "
+                         "after xrt released the thread's state");
     if (xrt__tls.host_fn)
         return xrt_error(XRT_ERROR_NOT_PERMITTED, fn, "called from a host function: the %s runtime forbids runtime calls there",
                          name);
@@ -1138,7 +1142,8 @@ static xrt_status xrt__forbidden_fail(const char *fn)
 static int xrt__refused(void)
 {
     return xrt__tls.be == &xrt__forbidden_backend &&
-           (xrt__tls.host_fn || xrt__tls.gen == __atomic_load_n(&xrt__gen, __ATOMIC_ACQUIRE));
+           (xrt__tls.host_fn || (!xrt__call.registered && xrt__call.exits) ||
+            xrt__tls.gen == __atomic_load_n(&xrt__gen, __ATOMIC_ACQUIRE));
 }
 
 /* The refusal for an entry point that answers without its backend (backend
@@ -1701,6 +1706,11 @@ XRT_API const xrt_backend *xrt__be_slow(void)
 {
     const xrt_backend *be;
     if (XRT__UNLIKELY(!xrt__call.registered)) xrt__call_register();
+    if (XRT__UNLIKELY(!xrt__call.registered)) { /* an exiting thread in its last destructor round */
+        xrt__tls.be = &xrt__forbidden_backend;
+        xrt__tls.gen = __atomic_load_n(&xrt__gen, __ATOMIC_ACQUIRE) - 1;
+        return &xrt__forbidden_backend;
+    }
     if (xrt__tls.host_fn) return &xrt__forbidden_backend; /* a GPU runtime's host function */
     xrt__err.quiet++; /* a failed init is reported once, by the call that needed it */
     xrt_init();
@@ -2118,7 +2128,7 @@ static void xrt__handle_shutdown(void)
 #include <sys/syscall.h>
 #include <unistd.h>
 
-static struct xrt__call_state xrt__call_list = {0, 0, 0, &xrt__call_list, &xrt__call_list};
+static struct xrt__call_state xrt__call_list = {0, 0, 0, 0, &xrt__call_list, &xrt__call_list};
 static int xrt__call_threads;           /* registered threads */
 static pthread_key_t xrt__call_key;     /* its destructor unregisters an exiting thread */
 static pthread_once_t xrt__call_once = PTHREAD_ONCE_INIT;
@@ -2135,6 +2145,20 @@ typedef struct xrt__limbo {
 } xrt__limbo;
 static xrt__limbo *xrt__limbo_list;
 
+/* Rounds of thread-specific-data destructors at thread exit (POSIX: at
+   least 4; glibc runs 4). */
+#ifdef PTHREAD_DESTRUCTOR_ITERATIONS
+#define XRT__EXIT_ROUNDS PTHREAD_DESTRUCTOR_ITERATIONS
+#else
+#define XRT__EXIT_ROUNDS 4
+#endif
+
+/* At thread exit (the key's destructor, on the exiting thread). A later
+   destructor of the program may still call xrt: that call finds the thread
+   unregistered and registers it again, so that a concurrent destroy waits
+   for it, and this destructor runs again in the next round; in the last
+   round, which has no next, the call is refused instead
+   (XRT_ERROR_NOT_PERMITTED): its record could not be unlinked. */
 static void xrt__call_unregister(void *state)
 {
     struct xrt__call_state *c = (struct xrt__call_state *)state;
@@ -2142,7 +2166,10 @@ static void xrt__call_unregister(void *state)
     c->prev->next = c->next;
     c->next->prev = c->prev;
     xrt__call_threads--;
+    c->registered = 0;
+    c->exits++;
     pthread_mutex_unlock(&xrt__call_lock);
+    xrt__tls.gen = __atomic_load_n(&xrt__gen, __ATOMIC_ACQUIRE) - 1; /* the next call takes xrt__be_slow */
 }
 
 static void xrt__call_setup(void)
@@ -2155,6 +2182,7 @@ static void xrt__call_setup(void)
 static void xrt__call_register(void)
 {
     pthread_once(&xrt__call_once, xrt__call_setup);
+    if (xrt__call.exits >= XRT__EXIT_ROUNDS) return; /* no round left to unregister it in */
     pthread_mutex_lock(&xrt__call_lock);
     xrt__call.next = &xrt__call_list;
     xrt__call.prev = xrt__call_list.prev;

@@ -100,10 +100,80 @@ static void test_thread_exit_releases_state(void **state)
         fail_msg("%d short-lived threads left %zu bytes allocated", THREADS, heap1 - heap0);
 }
 
+/* >> calls from thread-exit destructors that run after xrt's own */
+/* A thread-specific-data destructor of the program that runs after xrt
+   released the thread's state (its key was made later) calls
+   xrt_stream_synchronize on a stream blocked by a host function, while the
+   main thread destroys that stream. The destroy must wait for that call (a
+   use after free otherwise), and the call returns a status. Then calls in
+   every later round of destructors return a status too. */
+static struct { xrt_stream s; pthread_key_t key; int entered, rounds; xrt_status sync, later[8]; } dx;
+
+static void late_destructor(void *value)
+{
+    int round = (int)(uintptr_t)value;
+    int n;
+    if (round == 1) {
+        __atomic_store_n(&dx.entered, 1, __ATOMIC_RELEASE);
+        dx.sync = xrt_stream_synchronize(dx.s);
+    }
+    if (round <= 8) dx.later[round - 1] = xrt_get_device_count(&n);
+    dx.rounds = round;
+    pthread_setspecific(dx.key, (void *)(uintptr_t)(round + 1)); /* once more, in the next round */
+}
+
+static void *exiting_thread(void *arg)
+{
+    int n;
+    (void)arg;
+    if (xrt_get_device_count(&n) != XRT_SUCCESS) return (void *)1; /* xrt's own key and state first */
+    pthread_setspecific(dx.key, (void *)(uintptr_t)1);
+    return NULL;
+}
+
+static int late_destructor_child(void *arg)
+{
+    pthread_t t;
+    int i;
+    (void)arg;
+    memset(&dx, 0, sizeof dx);
+    xrt_set_log_level(XRT_LOG_NONE);
+    CHILD_OK(xrt_stream_create(&dx.s));
+    CHILD_OK(xrt_launch_host_func(dx.s, gate_wait, &gates[0]));
+    CHILD_TRUE(pthread_key_create(&dx.key, late_destructor) == 0);
+    if (start_thread(&t, NULL, exiting_thread, NULL) != 0) CHILD_FAIL("pthread_create");
+    if (!wait_flag(&dx.entered, 3000)) CHILD_FAIL("the destructor did not run");
+    sleep_ms(50); /* its xrt_stream_synchronize is waiting now */
+    child_step("xrt_stream_destroy while a destructor synchronizes the stream");
+    CHILD_OK(xrt_stream_destroy(dx.s));
+    sleep_ms(20);
+    gate_open(&gates[0]);
+    child_step("joining the exiting thread");
+    pthread_join(t, NULL);
+    CHILD_TRUE(dx.rounds >= 2);
+    CHILD_EXPECT(dx.sync, XRT_SUCCESS);
+    /* every round but the last can still register the thread; the last is refused */
+    for (i = 0; i < dx.rounds && i < 8; i++)
+        if (dx.later[i] != (i + 1 < dx.rounds ? XRT_SUCCESS : XRT_ERROR_NOT_PERMITTED))
+            CHILD_FAIL("the call in destructor round %d of %d returned %s", i + 1, dx.rounds, xrt_status_string(dx.later[i]));
+    pthread_key_delete(dx.key);
+    CHILD_OK(xrt_device_synchronize());
+    xrt_shutdown();
+    return 0;
+}
+
+static void test_calls_from_later_destructors(void **state)
+{
+    (void)state;
+    SKIP_UNLESS(caps() & XRT_CAP_HOST_FUNC, "no host functions to block a stream with");
+    in_child("calls from thread-exit destructors after xrt's own", late_destructor_child, NULL, 10);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_thread_exit_releases_state),
+        gated_test(test_calls_from_later_destructors),
     };
     return xrt_test_run_on_backends("thread exit", tests, sizeof tests / sizeof tests[0], NULL);
 }
