@@ -77,7 +77,10 @@ $(B)/examples/vector_add: examples/cuda/vector_add.cu $(B)/examples/cuda/vector_
 examples: $(B)/examples/vector_add
 endif
 
-tests: $(addprefix $(B)/plain/,$(TESTS)) $(addprefix $(B)/asan/,$(TESTS)) $(B)/tsan/test_stress
+# the handle tests again with xrt's fallback for a missing membarrier(2)
+$(B)/plain/test_handles_no_membarrier $(B)/asan/test_handles_no_membarrier $(B)/tsan/test_handles_no_membarrier: tests/test_handles.c
+
+tests: $(addprefix $(B)/plain/,$(TESTS)) $(addprefix $(B)/asan/,$(TESTS)) $(B)/tsan/test_stress $(B)/tsan/test_handles $(B)/tsan/test_handles_no_membarrier
 bench: $(addprefix $(B)/bench/,$(BENCHES))
 
 run: examples

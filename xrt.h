@@ -434,7 +434,9 @@ static inline xrt__handle_slot *xrt__handle_lookup(const xrt_backend *b, const v
     xrt__handle_slot *s;
     if (XRT__UNLIKELY(!c || (h & ((1u << XRT__HANDLE_KIND_BITS) - 1)) != kind)) return NULL;
     s = &c[i & ((1u << XRT__HANDLE_CHUNK_BITS) - 1)];
-    return (__atomic_load_n(&s->tag, __ATOMIC_ACQUIRE) == h && s->owner == b) ? s : NULL;
+    /* owner is atomic: a destroy on another thread may recycle the slot meanwhile */
+    return (__atomic_load_n(&s->tag, __ATOMIC_ACQUIRE) == h && __atomic_load_n(&s->owner, __ATOMIC_RELAXED) == b) ? s
+                                                                                                             : NULL;
 }
 
 static inline xrt__handle_slot *xrt__handle_stream(const xrt_backend *b, xrt_stream s)
@@ -1070,8 +1072,10 @@ XRT_API xrt_status xrt_runtime_get_version(int *version)
 }
 
 /* >> impl: lifecycle and selection (the backend registry) */
+#define XRT__NAME_MAX 1024
 typedef struct xrt__reg_entry {
     xrt_backend t;   /* first: an entry is used as its table */
+    char name[XRT__NAME_MAX]; /* t.name points here: the caller's string may not outlive the call */
     int probed;
     xrt_status probe_status;
     char reason[256];
@@ -1197,6 +1201,9 @@ static xrt_status xrt__reg_add_locked(const xrt_backend *b)
     if (b->size < offsetof(xrt_backend, get_capabilities) || b->size > sizeof(xrt_backend))
         return xrt_error(XRT_ERROR_ABI_MISMATCH, "xrt_register_backend", "%.64s: table size %u, expected at most %u",
                          b->name, b->size, (unsigned)sizeof(xrt_backend));
+    if (strlen(b->name) >= XRT__NAME_MAX)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_register_backend", "%.64s...: name longer than %d characters",
+                         b->name, XRT__NAME_MAX - 1);
     for (i = 0; i < xrt__reg_count; i++)
         if (strcasecmp(xrt__reg_entries[i].t.name, b->name) == 0)
             return xrt_error(XRT_ERROR_ALREADY_EXISTS, "xrt_register_backend", "a backend named %.64s is registered",
@@ -1207,6 +1214,8 @@ static xrt_status xrt__reg_add_locked(const xrt_backend *b)
     memset(e, 0, sizeof *e);
     memcpy(&e->t, b, b->size);
     e->t.size = sizeof(xrt_backend);
+    memcpy(e->name, b->name, strlen(b->name) + 1);
+    e->t.name = e->name;
     xrt__fill_unsupported(&e->t);
     return XRT_SUCCESS;
 }
@@ -1416,6 +1425,23 @@ static void xrt__reg_add_builtin_locked(const xrt__reg_builtin *b)
    neither XRT_PLUGINS nor a repeated xrt_load_plugin loads it twice. The
    shared object is opened with RTLD_NODELETE and never closed: its code
    stays mapped while any handle, pointer or thread of it may be live. */
+/* A program that runs with privileges its file gave it (setuid, setgid, file
+   capabilities: AT_SECURE) must not load code its caller names: there the
+   variables that name code (XRT_PLUGINS, XRT_*_LIBRARY) are ignored, as
+   glibc ignores LD_PRELOAD, and xrt_load_plugin takes no relative path. */
+#include <sys/auxv.h>
+static int xrt__secure(void) { return getauxval(AT_SECURE) != 0; }
+
+static const char *xrt__getenv_code(const char *name)
+{
+    const char *v = getenv(name);
+    if (v && v[0] && xrt__secure()) {
+        xrt_log(XRT_LOG_INFO, "%.64s ignored: the program runs with elevated privileges (setuid, setgid or capabilities)", name);
+        return NULL;
+    }
+    return v;
+}
+
 #define XRT__PLUGIN_MAX 16
 typedef struct xrt__plugin {
     char path[256];
@@ -1467,6 +1493,15 @@ static xrt__plugin *xrt__plugin_find_locked(const char *path, const char *real)
     return NULL;
 }
 
+/* Where a plugin fills its table: a plugin built against a later, larger
+   table may write all of it before xrt can see its ABI version, so it gets
+   room for a table many times the size of this one (under the registry's
+   lock). */
+static union {
+    xrt_backend t;
+    unsigned char room[16 * sizeof(xrt_backend)];
+} xrt__plugin_room;
+
 /* Opens the object, has it fill its table and registers that; on failure
    writes why. */
 static int xrt__plugin_open(xrt__plugin *pl)
@@ -1483,17 +1518,18 @@ static int xrt__plugin_open(xrt__plugin *pl)
         return 0;
     }
     memcpy(&reg, &sym, sizeof reg);
-    memset(&pl->table, 0, sizeof pl->table);
+    memset(&xrt__plugin_room, 0, sizeof xrt__plugin_room);
     xrt__err.detail[0] = 0;
-    if ((st = reg(&xrt__plugin_host, &pl->table)) != XRT_SUCCESS) {
+    if ((st = reg(&xrt__plugin_host, &xrt__plugin_room.t)) != XRT_SUCCESS) {
         snprintf(pl->reason, sizeof pl->reason, "%s failed: %s%s%.160s", XRT_PLUGIN_SYMBOL, xrt_status_string(st),
                  xrt__err.detail[0] ? ": " : "", xrt__err.detail);
         return 0;
     }
-    if (xrt__reg_add_locked(&pl->table) != XRT_SUCCESS) { /* ABI version, size, name */
+    if (xrt__reg_add_locked(&xrt__plugin_room.t) != XRT_SUCCESS) { /* ABI version, size, name */
         snprintf(pl->reason, sizeof pl->reason, "%.200s", xrt__err.detail);
         return 0;
     }
+    memcpy(&pl->table, &xrt__plugin_room.t, sizeof pl->table); /* its size is checked: at most ours */
     return 1;
 }
 
@@ -1540,7 +1576,7 @@ static xrt_status xrt__plugin_load_locked(const char *path, xrt__plugin **out)
    reason instead). */
 static void xrt__plugin_init_locked(void)
 {
-    const char *env = getenv("XRT_PLUGINS"), *p;
+    const char *env = xrt__getenv_code("XRT_PLUGINS"), *p;
     char path[sizeof xrt__plugins[0].path];
     xrt__plugin *pl;
     int i, n;
@@ -1568,6 +1604,9 @@ XRT_API xrt_status xrt_load_plugin(const char *path)
     xrt_status st;
     if (!path || !path[0]) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_load_plugin", "path is NULL or empty");
     if (strlen(path) >= sizeof pl->path) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_load_plugin", "path too long");
+    if (path[0] != '/' && strchr(path, '/') && xrt__secure())
+        return xrt_error(XRT_ERROR_NOT_PERMITTED, "xrt_load_plugin",
+                         "%.200s: a relative path in a program with elevated privileges (setuid, setgid or capabilities)", path);
     xrt__err.quiet++;
     xrt_init();
     xrt__err.quiet--;
@@ -1940,7 +1979,7 @@ XRT_API xrt_status xrt__target_get(const xrt_backend *b, xrt_target *t)
    loads. On failure writes the reason and returns NULL. */
 XRT_API void *xrt__dl_open(const char *env_var, const char *const *sonames, char *reason, size_t n)
 {
-    const char *env = getenv(env_var);
+    const char *env = xrt__getenv_code(env_var);
     const char *err = "no candidate";
     void *h;
     size_t i;
@@ -2021,7 +2060,7 @@ XRT_API xrt_status xrt__handle_alloc(const xrt_backend *b, void *obj, uintptr_t 
     }
     s = xrt__handle_slot_at(i);
     s->obj = obj;
-    s->owner = b;
+    __atomic_store_n(&s->owner, b, __ATOMIC_RELAXED); /* read without the lock (xrt__handle_lookup) */
     s->flags = owned ? XRT__HANDLE_OWNED : 0;
     __atomic_store_n(&s->tag, (((s->tag >> XRT__HANDLE_GEN_SHIFT) + 1) << XRT__HANDLE_GEN_SHIFT) |
                                   (i << XRT__HANDLE_KIND_BITS) | kind, __ATOMIC_RELEASE);
@@ -2044,7 +2083,7 @@ static void xrt__handle_recycle_locked(uintptr_t i)
 {
     xrt__handle_slot *s = xrt__handle_slot_at(i);
     s->obj = NULL;
-    s->owner = NULL;
+    __atomic_store_n(&s->owner, (const xrt_backend *)NULL, __ATOMIC_RELAXED);
     s->flags = xrt__handle_free_list;
     xrt__handle_free_list = i;
 }
@@ -2172,11 +2211,25 @@ static void xrt__call_unregister(void *state)
     xrt__tls.gen = __atomic_load_n(&xrt__gen, __ATOMIC_ACQUIRE) - 1; /* the next call takes xrt__be_slow */
 }
 
+/* membarrier(2), or -1 where it is missing, refused (a seccomp sandbox) or,
+   in xrt's own tests of the fallback (XRT__TEST_NO_MEMBARRIER), pretended to be. */
+static long xrt__membarrier(int cmd)
+{
+#ifdef XRT__TEST_NO_MEMBARRIER
+    (void)cmd;
+    return -1;
+#else
+    return syscall(SYS_membarrier, cmd, 0, 0);
+#endif
+}
+
+/* Decided before the first call announces itself: where membarrier cannot
+   be registered, every call fences from the start. */
 static void xrt__call_setup(void)
 {
     pthread_key_create(&xrt__call_key, xrt__call_unregister);
-    if (syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) != 0)
-        __atomic_store_n(&xrt__call_fence, 1, __ATOMIC_RELAXED); /* every call fences instead */
+    if (xrt__membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) != 0)
+        __atomic_store_n(&xrt__call_fence, 1, __ATOMIC_SEQ_CST); /* every call fences instead */
 }
 
 static void xrt__call_register(void)
@@ -2239,19 +2292,23 @@ static void xrt__limbo_reclaim(int all)
     }
 }
 
-/* The other threads inside a call now, after their announcements are made
-   visible; NULL with *n = 0 when there are none. */
-/* Makes every other thread's announcements visible. Where membarrier fails
-   (refused, or not registered), calls fence themselves from now on, and 0
-   says that this once every other thread must be assumed inside a call. */
+/* Makes every other thread's announcements visible; returns 1 when they
+   are. Where calls fence (membarrier could not be registered), a full fence
+   here pairs with theirs: a call either announced itself before the handle
+   died, and is seen, or finds the handle dead. Where membarrier fails only
+   now (a sandbox installed later), calls fence from now on, and 0 says that
+   this once every other thread must be assumed inside a call: calls under
+   way made their announcements without a fence. */
 static int xrt__call_barrier(void)
 {
     static int barrier;
-    if (!__atomic_load_n(&xrt__call_fence, __ATOMIC_RELAXED) &&
-        syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0)
+    if (__atomic_load_n(&xrt__call_fence, __ATOMIC_RELAXED)) {
+        __atomic_exchange_n(&barrier, 0, __ATOMIC_SEQ_CST); /* a full fence */
         return 1;
+    }
+    if (xrt__membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) == 0) return 1;
     __atomic_store_n(&xrt__call_fence, 1, __ATOMIC_SEQ_CST);
-    __atomic_exchange_n(&barrier, 0, __ATOMIC_SEQ_CST); /* pairs with the callers' seq_cst stores */
+    __atomic_exchange_n(&barrier, 0, __ATOMIC_SEQ_CST);
     return 0;
 }
 
@@ -2304,7 +2361,7 @@ XRT_API xrt_status xrt__handle_retire(const xrt_backend *b, uintptr_t h, void *o
 static void xrt__call_fork_child(void)
 {
     if (!__atomic_load_n(&xrt__call_fence, __ATOMIC_RELAXED) &&
-        syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) != 0)
+        xrt__membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) != 0)
         xrt__call_fence = 1;
     xrt__call_list.next = xrt__call_list.prev = &xrt__call_list;
     xrt__call_threads = 0;
@@ -2328,7 +2385,7 @@ typedef struct xrt__mem_node {
 
 static xrt__mem_node *xrt__mem_root;
 static unsigned xrt__mem_seed = 2463534242u;
-static unsigned xrt__mem_version; /* bumped by every change of the tree, under the lock */
+static uint64_t xrt__mem_version; /* bumped by every change of the tree, under the lock; 64 bits never wrap */
 
 /* A per-thread cache of recent answers of the tree, valid while the tree's
    version has not changed: a copy loop over the same buffers takes no lock. */
@@ -2338,7 +2395,7 @@ typedef struct xrt__mem_hit {
     xrt_pointer_attributes a; /* type XRT_MEMORY_UNKNOWN and backend NULL: not in the tree */
 } xrt__mem_hit;
 static XRT__TLS struct {
-    unsigned version;
+    uint64_t version;
     unsigned next, count;
     xrt__mem_hit e[XRT__MEM_CACHE];
 } xrt__mem_cache;
@@ -2349,7 +2406,7 @@ static XRT__TLS struct {
     const xrt_backend *b;
     const void *dst, *src;
     size_t n;
-    unsigned version;
+    uint64_t version;
     xrt_memcpy_kind kind, resolved;
 } xrt__mem_last;
 

@@ -99,6 +99,11 @@ fi
 
 echo "== stress under TSan"
 [ -x "$B/tsan/test_stress" ] && TSAN_OPTIONS=halt_on_error=1 cmocka "$B/tsan/test_stress"
+# two threads destroying one handle, with membarrier(2) and with the fallback
+# (the racing-use tests write one buffer from several streams on purpose)
+for t in test_handles test_handles_no_membarrier; do
+    [ -x "$B/tsan/$t" ] && XRT_TEST_FILTER='test_double_destroy_*' TSAN_OPTIONS=halt_on_error=1 cmocka "$B/tsan/$t"
+done
 
 echo "== fast paths make no system call"
 if have strace; then

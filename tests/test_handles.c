@@ -8,6 +8,10 @@
 
 #include <sched.h>
 
+#ifndef XRT_TEST_HANDLES_GROUP
+#define XRT_TEST_HANDLES_GROUP "handles"
+#endif
+
 /* >> destroy racing with use */
 enum { USERS = 3 };
 static void *race_handle; /* the handle the users hammer; the destroyer swaps it */
@@ -222,6 +226,55 @@ static void test_double_destroy_stream(void **state)
     in_child("two threads destroying one stream", double_destroy_child, (void *)1, 10);
 }
 
+/* >> destroys and idle threads */
+/* A thread that made xrt calls and then idles (a pool thread, a thread that
+   initialised xrt) is in no call: destroys do not wait for it. 300 streams
+   and events created and destroyed: none is left waiting for it, with
+   membarrier(2) and without (tests/test_handles_no_membarrier.c). */
+static int idle_stop;
+
+static void *idle_thread(void *arg)
+{
+    int n;
+    (void)arg;
+    xrt_get_device_count(&n);
+    while (!__atomic_load_n(&idle_stop, __ATOMIC_ACQUIRE)) sleep_ms(1);
+    return NULL;
+}
+
+static size_t limbo_length(void)
+{
+    size_t n = 0;
+    const xrt__limbo *l;
+    pthread_mutex_lock(&xrt__call_lock);
+    for (l = xrt__limbo_list; l; l = l->next) n++;
+    pthread_mutex_unlock(&xrt__call_lock);
+    return n;
+}
+
+static void test_idle_thread_does_not_hold_destroys(void **state)
+{
+    pthread_t t;
+    int i;
+    (void)state;
+    idle_stop = 0;
+    assert_int_equal(start_thread(&t, NULL, idle_thread, NULL), 0);
+    sleep_ms(20); /* it made its call */
+    for (i = 0; i < 300; i++) {
+        xrt_stream s;
+        xrt_event e;
+        OK(xrt_stream_create(&s));
+        OK(xrt_event_create(&e, 0));
+        OK(xrt_stream_destroy(s));
+        OK(xrt_event_destroy(e));
+    }
+    i = (int)limbo_length();
+    __atomic_store_n(&idle_stop, 1, __ATOMIC_RELEASE);
+    pthread_join(t, NULL);
+    if (i) fail_msg("%d of 600 destroyed objects wait for a thread that is in no call (membarrier %s)", i,
+                    __atomic_load_n(&xrt__call_fence, __ATOMIC_RELAXED) ? "not used: calls fence" : "used");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -229,6 +282,7 @@ int main(void)
         cmocka_unit_test(test_destroy_stream_racing_with_use),
         cmocka_unit_test(test_double_destroy_event),
         cmocka_unit_test(test_double_destroy_stream),
+        cmocka_unit_test(test_idle_thread_does_not_hold_destroys),
     };
-    return xrt_test_run_on_backends("handles", tests, sizeof tests / sizeof tests[0], NULL);
+    return xrt_test_run_on_backends(XRT_TEST_HANDLES_GROUP, tests, sizeof tests / sizeof tests[0], NULL);
 }

@@ -764,6 +764,34 @@ static void test_builtin_tables_complete(void **state)
     assert_true(filled >= 1); /* the CPU backend at least */
 }
 
+/* The registry keeps its own copy of a backend's name: the caller's string
+   may be a buffer it reuses. */
+static void test_register_copies_name(void **state)
+{
+    static xrt_backend b;
+    char *name = (char *)malloc(16);
+    xrt_backend_info info;
+    int i;
+    (void)state;
+    assert_non_null(name);
+    snprintf(name, 16, "transient");
+    b = mine_table(name);
+    OK(xrt_register_backend(&b));
+    memset(name, 'x', 15);
+    free(name);
+    i = backend_index("transient", &info);
+    assert_true(i >= 0);
+    assert_string_equal(info.name, "transient");
+    OK(xrt_set_backend("transient"));
+    assert_string_equal(current_backend(), "transient");
+    {
+        static char huge[2048];
+        memset(huge, 'h', sizeof huge - 1);
+        b.name = huge;
+        FAILS(xrt_register_backend(&b), XRT_ERROR_INVALID_VALUE, "name longer than 1023 characters");
+    }
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, fresh, cleanup)
 
 int main(void)
@@ -774,6 +802,7 @@ int main(void)
         T(test_address_reused_during_free),
         T(test_null_slots_are_unsupported),
         T(test_register_errors),
+        T(test_register_copies_name),
         T(test_older_table),
         T(test_backend_limit),
         T(test_backend_info),

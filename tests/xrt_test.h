@@ -319,10 +319,11 @@ static struct {
     int target;       /* in a re-executed child: the run_child call it is for; else 0 */
     const char *only; /* in a re-executed child: its group's backend */
     int report_fd;    /* in a child: the pipe to its parent, else -1 */
+    int stderr_fd;    /* in a re-executed child: its stderr, kept while the tests before its case run */
     int read_fd;      /* in the parent: the pipe from the child being waited for, else -1 */
     unsigned char report[XRT_TEST_REPORT];
     size_t report_len;
-} xrt_test_child = {0, 0, NULL, -1, -1, {0}, 0};
+} xrt_test_child = {0, 0, NULL, -1, -1, -1, {0}, 0};
 
 /* A child that ends with this marker and SIGKILL passed (child_end_quietly). */
 static const char xrt_test_ok_marker[] = "\001xrt-child-passed";
@@ -471,6 +472,7 @@ static inline int xrt_test_run_child(int (*fn)(void *), void *arg, int seconds, 
     if (xrt_get_backend(&name) == XRT_SUCCESS && name) snprintf(backend, sizeof backend, "%s", name);
     if (xrt_test_child.target) { /* a re-executed child: only its own case */
         if (k != xrt_test_child.target) return 0;
+        if (xrt_test_child.stderr_fd >= 0) dup2(xrt_test_child.stderr_fd, 2); /* its own case speaks */
         xrt_test_child_enter(seconds);
         xrt_shutdown();
         if (select && backend[0] && xrt_set_backend(backend) != XRT_SUCCESS)
@@ -482,13 +484,18 @@ static inline int xrt_test_run_child(int (*fn)(void *), void *arg, int seconds, 
     pid = child_fork(seconds + (re_exec ? 30 : 0)); /* a re-executed child first runs the tests before */
     if (pid == 0) {
         if (re_exec) {
-            char spec[128];
-            int null = open("/dev/null", O_WRONLY);
-            snprintf(spec, sizeof spec, "%s:%d:%d", backend, k, xrt_test_child.report_fd);
+            char spec[128], self[4096];
+            int null = open("/dev/null", O_WRONLY), err = dup(2);
+            /* the program itself: under valgrind /proc/self/exe is valgrind's tool */
+            if (!realpath(program_invocation_name, self)) snprintf(self, sizeof self, "/proc/self/exe");
+            snprintf(spec, sizeof spec, "%s:%d:%d:%d", backend, k, xrt_test_child.report_fd, err);
             setenv("XRT_TEST_CHILD", spec, 1);
+            unsetenv("LD_PRELOAD"); /* valgrind's: the copy runs on its own */
             if (null >= 0) dup2(null, 1); /* its copy of the tests before the case says nothing */
-            execl("/proc/self/exe", "xrt-test-child", (char *)NULL);
-            CHILD_FAIL("cannot re-execute the test program: %s", strerror(errno));
+            if (null >= 0) dup2(null, 2);
+            execl(self, "xrt-test-child", (char *)NULL);
+            if (err >= 0) dup2(err, 2);
+            CHILD_FAIL("cannot re-execute the test program %s: %s", self, strerror(errno));
         }
         if (select && backend[0] && xrt_set_backend(backend) != XRT_SUCCESS)
             CHILD_FAIL("xrt_set_backend(%s): %s", backend, xrt_get_last_error_string());
@@ -886,17 +893,18 @@ static inline int xrt_test_listed(const char *name, const char *const *only)
    runs only the tests whose names match. Then shuts xrt down,
    so that the leak checker sees everything released. Returns the number of
    failed tests. */
-/* A re-executed child (XRT_TEST_CHILD=<backend>:<call>:<report fd>, set by
+/* A re-executed child (XRT_TEST_CHILD=<backend>:<call>:<report fd>:<stderr fd>, set by
    xrt_test_run_child) runs only its backend's group, up to its case. */
 static inline void xrt_test_child_spec(void)
 {
     static char only[64];
     const char *spec = getenv("XRT_TEST_CHILD");
-    int k = 0, fd = -1;
-    if (!spec || sscanf(spec, "%63[^:]:%d:%d", only, &k, &fd) != 3 || k < 1) return;
+    int k = 0, fd = -1, err = -1;
+    if (!spec || sscanf(spec, "%63[^:]:%d:%d:%d", only, &k, &fd, &err) != 4 || k < 1) return;
     xrt_test_child.only = only;
     xrt_test_child.target = k;
     xrt_test_child.report_fd = fd;
+    xrt_test_child.stderr_fd = err;
     unsetenv("XRT_TEST_CHILD"); /* not for its own children */
 }
 
