@@ -206,6 +206,7 @@ static int double_destroy_child(void *arg)
             if (fresh[i] == fresh[j]) CHILD_FAIL("xrt_event_create handed out %p twice", (void *)fresh[i]);
         CHILD_TRUE(fresh[i] != bystander);
         CHILD_OK(xrt_event_record(fresh[i], NULL));
+        CHILD_OK(xrt_event_synchronize(fresh[i])); /* a GPU's NULL stream may still be busy */
         CHILD_OK(xrt_event_query(fresh[i]));
     }
     for (i = 0; i < 64; i++) CHILD_OK(xrt_event_destroy(fresh[i]));

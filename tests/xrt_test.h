@@ -157,6 +157,20 @@ static inline int backend_index(const char *name, xrt_backend_info *out)
     return -1;
 }
 
+/* The process default with XRT_BACKEND unset: the first available backend
+   (cuda or hip on a machine with a GPU, else cpu). */
+static inline const char *first_available(void)
+{
+    xrt_backend_info info;
+    int n = 0, i;
+    OK(xrt_backend_count(&n));
+    for (i = 0; i < n; i++) {
+        OK(xrt_backend_get_info(i, &info));
+        if (info.available) return info.name;
+    }
+    return NULL;
+}
+
 /* Sets environment variable `name` (value NULL: unsets it), clears the last
    error and starts xrt again; returns xrt_init's status. */
 static inline xrt_status reinit(const char *name, const char *value)
