@@ -79,6 +79,7 @@ static void alloc_remove(void *p)
 typedef struct event {
     pthread_mutex_t lock;
     pthread_cond_t cond;
+    int refs; /* its handle and each queued record or wait */
     unsigned long long recorded, completed;
     unsigned flags;
     double ms;
@@ -96,6 +97,18 @@ static double now_ms(void)
 }
 
 static void *worker(void *arg);
+
+static void event_unref(event *e)
+{
+    int last;
+    pthread_mutex_lock(&e->lock);
+    last = --e->refs == 0;
+    pthread_mutex_unlock(&e->lock);
+    if (!last) return;
+    pthread_cond_destroy(&e->cond);
+    pthread_mutex_destroy(&e->lock);
+    free(e);
+}
 
 static stream *stream_new(void)
 {
@@ -163,6 +176,7 @@ static void *worker(void *arg)
         o = s->head;
         pthread_mutex_unlock(&s->lock);
         run(o);
+        if (o->e) event_unref(o->e);
         pthread_mutex_lock(&s->lock);
         s->head = o->next;
         if (!s->head) s->tail = NULL;
@@ -407,6 +421,7 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t ev, unsigned f)
     if (!(o = op_new(4))) return cudaErrorMemoryAllocation;
     pthread_mutex_lock(&e->lock);
     o->e = e, o->target = e->recorded;
+    e->refs++;
     pthread_mutex_unlock(&e->lock);
     return enqueue(s, o);
 }
@@ -436,13 +451,18 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t *ev, unsigned f)
     pthread_mutex_init(&e->lock, NULL);
     pthread_cond_init(&e->cond, NULL);
     e->flags = f;
+    e->refs = 1;
     *ev = (cudaEvent_t)(void *)e;
     return cudaSuccess;
 }
 
-/* Freed when no queued record or wait can still use it: simply never, the
-   double's memory is the test's. */
-cudaError_t cudaEventDestroy(cudaEvent_t ev) { return ev ? cudaSuccess : cudaErrorInvalidResourceHandle; }
+/* Freed once no queued record or wait uses it. */
+cudaError_t cudaEventDestroy(cudaEvent_t ev)
+{
+    if (!ev) return cudaErrorInvalidResourceHandle;
+    event_unref((event *)(void *)ev);
+    return cudaSuccess;
+}
 
 cudaError_t cudaEventRecord(cudaEvent_t ev, cudaStream_t s)
 {
@@ -452,6 +472,7 @@ cudaError_t cudaEventRecord(cudaEvent_t ev, cudaStream_t s)
     if (!(o = op_new(3))) return cudaErrorMemoryAllocation;
     pthread_mutex_lock(&e->lock);
     o->e = e, o->target = ++e->recorded;
+    e->refs++;
     pthread_mutex_unlock(&e->lock);
     return enqueue(s, o);
 }
