@@ -2267,6 +2267,28 @@ static xrt_status xrt__handle_finish(const xrt_backend *b, uintptr_t h, void *ob
     return st;
 }
 
+/* Destroys a retired object whose destroy returned long ago, on whichever
+   thread reclaims it: a failure is logged as that destroy's (the handle, the
+   backend's detail), not recorded as this thread's last error, which belongs
+   to its own calls. */
+static void xrt__limbo_finish(const xrt__limbo *l)
+{
+    char detail[sizeof xrt__err.detail];
+    xrt_status status = xrt__err.status, st;
+    uintptr_t kind = l->handle & ((1u << XRT__HANDLE_KIND_BITS) - 1);
+    memcpy(detail, xrt__err.detail, sizeof detail);
+    xrt__err.detail[0] = 0;
+    xrt__err.capture++;
+    st = xrt__handle_finish(l->owner, l->handle, l->obj, l->flags);
+    xrt__err.capture--;
+    if (st != XRT_SUCCESS)
+        xrt_log(XRT_LOG_ERROR, "%s %p, destroyed once the calls using it were done: %.300s (%s)",
+                kind == XRT__HANDLE_STREAM ? "xrt_stream_destroy: stream" : "xrt_event_destroy: event",
+                (void *)l->handle, xrt__err.detail, xrt_status_string(st));
+    xrt__err.status = status;
+    memcpy(xrt__err.detail, detail, sizeof detail);
+}
+
 /* Destroys the objects nobody can be using any more (all of them: `all`). */
 static void xrt__limbo_reclaim(int all)
 {
@@ -2287,7 +2309,7 @@ static void xrt__limbo_reclaim(int all)
     pthread_mutex_unlock(&xrt__call_lock);
     while ((l = ready) != NULL) {
         ready = l->next;
-        xrt__handle_finish(l->owner, l->handle, l->obj, l->flags);
+        xrt__limbo_finish(l);
         XRT_FREE(l);
     }
 }

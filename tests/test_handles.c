@@ -276,6 +276,83 @@ static void test_idle_thread_does_not_hold_destroys(void **state)
                     __atomic_load_n(&xrt__call_fence, __ATOMIC_RELAXED) ? "not used: calls fence" : "used");
 }
 
+/* >> a deferred destroy that fails */
+/* A destroy while another thread is inside a call on the stream returns at
+   once; the backend's destroy runs when that call is done, on whichever
+   thread then reclaims it. If it fails, the failure is logged as that
+   destroy's, and the reclaiming thread's last error stays its own. A backend
+   whose streams block in synchronize until told, and whose first stream
+   cannot be destroyed. */
+static int fd_block, fd_inside;
+
+static xrt_status fd_stream_create(const xrt_backend *self, void **s)
+{
+    static int made;
+    (void)self;
+    *s = malloc(1);
+    if (!*s) return XRT_ERROR_OUT_OF_MEMORY;
+    *(unsigned char *)*s = made++ == 0; /* the first one fails its destroy */
+    return XRT_SUCCESS;
+}
+static xrt_status fd_stream_destroy(const xrt_backend *self, void *s)
+{
+    int fails = *(unsigned char *)s;
+    (void)self;
+    free(s);
+    return fails ? xrt_error(XRT_ERROR_BACKEND, "failing_destroy", "cannot destroy stream") : XRT_SUCCESS;
+}
+static xrt_status fd_stream_synchronize(const xrt_backend *self, void *s)
+{
+    (void)self, (void)s;
+    __atomic_store_n(&fd_inside, 1, __ATOMIC_RELEASE);
+    while (__atomic_load_n(&fd_block, __ATOMIC_ACQUIRE)) sleep_ms(1);
+    return XRT_SUCCESS;
+}
+
+static void *fd_synchronizer(void *arg) { return (void *)(uintptr_t)xrt_stream_synchronize((xrt_stream)arg); }
+
+static int deferred_destroy_child(void *arg)
+{
+    static xrt_backend t;
+    xrt_stream s, s2;
+    pthread_t th;
+    void *p, *ret = NULL;
+    (void)arg;
+    t = xrt_test_other_table();
+    t.name = "failing_destroy";
+    t.stream_create = fd_stream_create;
+    t.stream_destroy = fd_stream_destroy;
+    t.stream_synchronize = fd_stream_synchronize;
+    CHILD_OK(xrt_register_backend(&t));
+    CHILD_OK(xrt_set_backend("failing_destroy"));
+    CHILD_OK(xrt_stream_create(&s));
+    fd_block = 1;
+    if (start_thread(&th, "failing_destroy", fd_synchronizer, s) != 0) CHILD_FAIL("pthread_create");
+    if (!wait_flag(&fd_inside, 3000)) CHILD_FAIL("the other thread did not reach the backend's synchronize");
+    CHILD_OK(xrt_stream_destroy(s)); /* deferred: the other thread is inside a call on it */
+    __atomic_store_n(&fd_block, 0, __ATOMIC_RELEASE);
+    pthread_join(th, &ret);
+    CHILD_EXPECT((xrt_status)(uintptr_t)ret, XRT_SUCCESS);
+    xrt_test_log_capture();
+    CHILD_EXPECT(xrt_malloc(&p, 0), XRT_ERROR_INVALID_VALUE); /* this thread's last error */
+    CHILD_OK(xrt_stream_create(&s2));
+    CHILD_OK(xrt_stream_destroy(s2)); /* reclaims the first stream first */
+    CHILD_TRUE(xrt_peek_at_last_error() == XRT_ERROR_INVALID_VALUE);
+    CHILD_TRUE(strstr(xrt_get_last_error_string(), "xrt_malloc: size is 0") != NULL);
+    if (xrt_test_log.level != XRT_LOG_ERROR || !strstr(xrt_test_log.last, "xrt_stream_destroy: stream") ||
+        !strstr(xrt_test_log.last, "destroyed once the calls using it were done: failing_destroy: cannot destroy stream"))
+        CHILD_FAIL("the deferred destroy's failure was logged as \"%s\"", xrt_test_log.last);
+    CHILD_OK(xrt_set_backend(xrt_test_backend));
+    xrt_shutdown();
+    return 0;
+}
+
+static void test_deferred_destroy_failure_is_its_own(void **state)
+{
+    (void)state;
+    in_child("a deferred destroy that fails", deferred_destroy_child, NULL, 10);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -284,6 +361,7 @@ int main(void)
         cmocka_unit_test(test_double_destroy_event),
         cmocka_unit_test(test_double_destroy_stream),
         cmocka_unit_test(test_idle_thread_does_not_hold_destroys),
+        cmocka_unit_test(test_deferred_destroy_failure_is_its_own),
     };
     return xrt_test_run_on_backends(XRT_TEST_HANDLES_GROUP, tests, sizeof tests / sizeof tests[0], NULL);
 }
