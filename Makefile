@@ -125,13 +125,25 @@ $(B)/examples/vector_add: examples/cuda/vector_add.cu $(B)/examples/cuda/vector_
 examples: $(B)/examples/vector_add
 endif
 
+# the handle tests again with xrt's fallback for a missing membarrier(2)
+$(B)/plain/test_handles_no_membarrier $(B)/asan/test_handles_no_membarrier $(B)/tsan/test_handles_no_membarrier: tests/test_handles.c
+
 ifeq ($(HAVE_CMOCKA),1)
-tests: $(addprefix $(B)/plain/,$(TESTS)) $(addprefix $(B)/asan/,$(TESTS)) $(B)/tsan/test_stress
+tests: $(addprefix $(B)/plain/,$(TESTS)) $(addprefix $(B)/asan/,$(TESTS)) $(B)/tsan/test_stress $(B)/tsan/test_handles $(B)/tsan/test_handles_no_membarrier
 else
 tests:
 	@echo "skipped: $(SKIP_CMOCKA)"
 endif
 bench: $(addprefix $(B)/bench/,$(BENCHES))
+
+# A test double of the CUDA runtime: tests/run.sh runs the suite with cuda
+# as the default backend on it (XRT_CUDA_LIBRARY), as on a machine with a GPU.
+ifeq ($(HAVE_CUDA),1)
+$(B)/doubles/libcudart.so.13: tests/doubles/cudart_double.c
+	@mkdir -p $(@D)
+	$(CC) -std=c11 $(WARN) -O2 -g -isystem $(CUDA_HOME)/include -shared -fPIC -Wl,-soname,libcudart.so.13 -o $@ $< -lpthread
+tests: $(B)/doubles/libcudart.so.13
+endif
 
 run: examples
 	$(B)/examples/xrt_info

@@ -393,6 +393,10 @@ XRT_API xrt_status xrt__mem_lookup(const xrt_backend *b, xrt_pointer_attributes 
 XRT_API xrt_status xrt__mem_check_set(const xrt_backend *b, void *p, size_t n, const char *fn);
 XRT_API xrt_status xrt__mem_check_export(const xrt_backend *b, const void *p, size_t n, int *fd, uint64_t *offset);
 XRT_API xrt_status xrt__not_permitted(const char *fn) XRT__COLD;
+/* xrt_error's refusal check: whether the thread is refused now, and its error. */
+XRT_API int xrt__refused(void);
+XRT_API xrt_status xrt__forbidden_fail(const char *fn) XRT__COLD;
+XRT_API xrt_status xrt__no_op(const xrt_backend *b, const char *fn) XRT__COLD;
 XRT_API void xrt__host_fn_run(const xrt_backend *b, xrt_host_fn fn, void *user);
 
 /* The globals the inline dispatch reads. Under XRT_STATIC they are defined
@@ -423,6 +427,7 @@ struct xrt__call_state {
     uint64_t seq;
     unsigned depth;
     int registered;
+    int exits;                           /* unregistered at thread exit so far */
     struct xrt__call_state *prev, *next; /* all threads that made calls */
 };
 XRT__GLOBAL(XRT__TLS struct xrt__call_state xrt__call, );
@@ -474,7 +479,9 @@ static inline xrt__handle_slot *xrt__handle_lookup(const xrt_backend *b, const v
     xrt__handle_slot *s;
     if (XRT__UNLIKELY(!c || (h & ((1u << XRT__HANDLE_KIND_BITS) - 1)) != kind)) return NULL;
     s = &c[i & ((1u << XRT__HANDLE_CHUNK_BITS) - 1)];
-    return (__atomic_load_n(&s->tag, __ATOMIC_ACQUIRE) == h && s->owner == b) ? s : NULL;
+    /* owner is atomic: a destroy on another thread may recycle the slot meanwhile */
+    return (__atomic_load_n(&s->tag, __ATOMIC_ACQUIRE) == h && __atomic_load_n(&s->owner, __ATOMIC_RELAXED) == b) ? s
+                                                                                                             : NULL;
 }
 
 static inline xrt__handle_slot *xrt__handle_stream(const xrt_backend *b, xrt_stream s)
@@ -590,7 +597,7 @@ static inline xrt_status xrt_free(void *ptr)
     const xrt_backend *b = xrt__be();
     void *record;
     xrt_status st;
-    if (!ptr) return XRT_SUCCESS;
+    if (!ptr) return xrt__no_op(b, "xrt_free");
     XRT__CHECK_MAY_WAIT("xrt_free");
     st = xrt__mem_take(b, ptr, XRT_MEMORY_DEVICE, "xrt_free", &record);
     if (st != XRT_SUCCESS) return st;
@@ -602,7 +609,7 @@ static inline xrt_status xrt_free_host(void *ptr)
     const xrt_backend *b = xrt__be();
     void *record;
     xrt_status st;
-    if (!ptr) return XRT_SUCCESS;
+    if (!ptr) return xrt__no_op(b, "xrt_free_host");
     XRT__CHECK_MAY_WAIT("xrt_free_host");
     st = xrt__mem_take(b, ptr, XRT_MEMORY_PINNED_HOST, "xrt_free_host", &record);
     if (st != XRT_SUCCESS) return st;
@@ -618,7 +625,7 @@ static inline xrt_status xrt_free_async(void *ptr, xrt_stream stream)
     void *record;
     xrt_status st;
     if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_free_async", stream));
-    if (!ptr) return xrt__call_exit(XRT_SUCCESS);
+    if (!ptr) return xrt__call_exit(xrt__no_op(b, "xrt_free_async"));
     st = xrt__mem_take(b, ptr, XRT_MEMORY_DEVICE, "xrt_free_async", &record);
     if (st != XRT_SUCCESS) return xrt__call_exit(st);
     return xrt__call_exit(xrt__mem_finish(record, b->free_async(b, ptr, s->obj)));
@@ -911,6 +918,7 @@ static inline xrt_status xrt_stream_wrap_native(xrt_stream *stream, void *native
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/auxv.h>
 
 /* xrt's own allocations (and the CPU backend's memory) go through these. */
 #if !defined(XRT_MALLOC) && !defined(XRT_CALLOC) && !defined(XRT_REALLOC) && !defined(XRT_ALIGNED_ALLOC) && \
@@ -1099,10 +1107,14 @@ XRT_API void xrt_set_log_level(xrt_log_level level)
     if (level == XRT_LOG_ENV) xrt__log_init_from_env();
 }
 
+/* A thread whose backend refuses it (inside a GPU runtime's host function,
+   or in a forked child) gets that refusal from every call, whatever else is
+   wrong with the call: the refusal is what the caller must fix. */
 XRT_API xrt_status xrt_error(xrt_status st, const char *who, const char *fmt, ...)
 {
     va_list ap;
     int n;
+    if (XRT__UNLIKELY(st != XRT_ERROR_NOT_PERMITTED && xrt__refused())) return xrt__forbidden_fail(who);
     if (xrt__err.quiet) return st;
     n = snprintf(xrt__err.detail, sizeof xrt__err.detail, "%s: ", who);
     if (n < 0) n = 0;
@@ -1146,6 +1158,23 @@ XRT_API xrt_status xrt_runtime_get_version(int *version)
 
 /* >> impl: run-time loading of vendor libraries (GPU backends, RDMA) */
 
+/* A program that runs with privileges its file gave it (setuid, setgid, file
+   capabilities: AT_SECURE) must not load code its caller names: there the
+   variables that name code (XRT_PLUGINS, XRT_*_LIBRARY) are ignored, as
+   glibc ignores LD_PRELOAD, and xrt_load_plugin takes no relative path. */
+static int xrt__secure(void) { return getauxval(AT_SECURE) != 0; }
+
+static const char *xrt__getenv_code(const char *name)
+{
+    const char *v = getenv(name);
+    if (v && v[0] && xrt__secure()) {
+        xrt_log(XRT_LOG_INFO, "%.64s ignored: the program runs with elevated privileges (setuid, setgid or capabilities)", name);
+        return NULL;
+    }
+    return v;
+}
+
+
 /* The file a dlopen handle maps (its link map's name), or "" if unknown. */
 XRT_API void xrt__dl_path(void *lib, char *out, size_t n)
 {
@@ -1168,7 +1197,7 @@ XRT_API void xrt__backend_runtime(const xrt_backend *self, const char *library, 
    loads. On failure writes the reason and returns NULL. */
 XRT_API void *xrt__dl_open(const char *env_var, const char *const *sonames, char *reason, size_t n)
 {
-    const char *env = getenv(env_var);
+    const char *env = xrt__getenv_code(env_var);
     const char *err = "no candidate";
     void *h;
     size_t i;
@@ -1209,8 +1238,10 @@ XRT_API int xrt__dl_bind(void *lib, const xrt__dl_sym *syms, size_t count, char 
 }
 
 /* >> impl: the backend registry and default selection */
+#define XRT__NAME_MAX 1024
 typedef struct xrt__reg_entry {
     xrt_backend t;   /* first: an entry is used as its table */
+    char name[XRT__NAME_MAX]; /* t.name points here: the caller's string may not outlive the call */
     int probed;
     xrt_status probe_status;
     char reason[256];
@@ -1277,14 +1308,41 @@ XRT__BACKEND_OPS(XRT__NONE_STUB)
 
 /* The table of a thread that may not use its backend now: inside a host
    function of a GPU runtime, or in a forked child. */
-static xrt_status xrt__forbidden_fail(const char *fn)
+XRT_API xrt_status xrt__forbidden_fail(const char *fn)
 {
     const char *name = xrt__tls.forbidden_by ? xrt__tls.forbidden_by : "?";
+    if (!xrt__call.registered && xrt__call.exits)
+        return xrt_error(XRT_ERROR_NOT_PERMITTED, fn, "called from the last round of thread-exit destructors, "
+                         "after xrt released the thread's state");
     if (xrt__tls.host_fn)
         return xrt_error(XRT_ERROR_NOT_PERMITTED, fn, "called from a host function: the %s runtime forbids runtime calls there",
                          name);
     return xrt_error(XRT_ERROR_NOT_PERMITTED, fn, "forked child: %s cannot be used after fork()", name);
 }
+/* Whether the calling thread is refused now, as far as its state tells
+   without taking a lock: xrt_error's check. An entry point that succeeds
+   without its backend asks xrt__refuse instead. */
+XRT_API int xrt__refused(void)
+{
+    return xrt__tls.be == &xrt__forbidden_backend &&
+           (xrt__tls.host_fn || (!xrt__call.registered && xrt__call.exits) ||
+            xrt__tls.gen == __atomic_load_n(&xrt__gen, __ATOMIC_ACQUIRE));
+}
+
+/* The refusal for an entry point that answers without its backend (backend
+   listing, pointer attributes, no-ops): XRT_SUCCESS where the thread may
+   call. Not under a lock (it may select the thread's backend). */
+static xrt_status xrt__refuse(const char *fn)
+{
+    const xrt_backend *b = xrt__tls.host_fn ? xrt__tls.be : xrt__be();
+    return b == &xrt__forbidden_backend ? xrt__forbidden_fail(fn) : XRT_SUCCESS;
+}
+
+XRT_API xrt_status xrt__no_op(const xrt_backend *b, const char *fn)
+{
+    return b == &xrt__forbidden_backend ? xrt__forbidden_fail(fn) : XRT_SUCCESS;
+}
+
 #define XRT__FORBIDDEN_STUB(op, params) \
     static xrt_status xrt__forbidden_##op params { return xrt__forbidden_fail("xrt_" #op); }
 XRT__BACKEND_OPS(XRT__FORBIDDEN_STUB)
@@ -1322,6 +1380,9 @@ static xrt_status xrt__reg_add_locked(const xrt_backend *b)
     if (b->size < offsetof(xrt_backend, get_capabilities) || b->size > sizeof(xrt_backend))
         return xrt_error(XRT_ERROR_ABI_MISMATCH, "xrt_register_backend", "%.64s: table size %u, expected at most %u",
                          b->name, b->size, (unsigned)sizeof(xrt_backend));
+    if (strlen(b->name) >= XRT__NAME_MAX)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_register_backend", "%.64s...: name longer than %d characters",
+                         b->name, XRT__NAME_MAX - 1);
     for (i = 0; i < xrt__reg_count; i++)
         if (strcasecmp(xrt__reg_entries[i].t.name, b->name) == 0)
             return xrt_error(XRT_ERROR_ALREADY_EXISTS, "xrt_register_backend", "a backend named %.64s is registered",
@@ -1332,6 +1393,8 @@ static xrt_status xrt__reg_add_locked(const xrt_backend *b)
     memset(e, 0, sizeof *e);
     memcpy(&e->t, b, b->size);
     e->t.size = sizeof(xrt_backend);
+    memcpy(e->name, b->name, strlen(b->name) + 1);
+    e->t.name = e->name;
     xrt__fill_unsupported(&e->t);
     return XRT_SUCCESS;
 }
@@ -1640,6 +1703,15 @@ static void xrt__plugin_log(const xrt__plugin *pl)
             pl->table.name);
 }
 
+/* Where a plugin fills its table: a plugin built against a later, larger
+   table may write all of it before xrt can see its ABI version, so it gets
+   room for a table many times the size of this one (under the registry's
+   lock). */
+static union {
+    xrt_backend t;
+    unsigned char room[16 * sizeof(xrt_backend)];
+} xrt__plugin_room;
+
 /* Opens the object, has it fill its table and registers that; on failure
    writes why. */
 
@@ -1657,17 +1729,18 @@ static int xrt__plugin_open(xrt__plugin *pl)
         return 0;
     }
     memcpy(&reg, &sym, sizeof reg);
-    memset(&pl->table, 0, sizeof pl->table);
+    memset(&xrt__plugin_room, 0, sizeof xrt__plugin_room);
     xrt__err.detail[0] = 0;
-    if ((st = reg(&xrt__plugin_host, &pl->table)) != XRT_SUCCESS) {
+    if ((st = reg(&xrt__plugin_host, &xrt__plugin_room.t)) != XRT_SUCCESS) {
         snprintf(pl->reason, sizeof pl->reason, "%s failed: %s%s%.160s", XRT_PLUGIN_SYMBOL, xrt_status_string(st),
                  xrt__err.detail[0] ? ": " : "", xrt__err.detail);
         return 0;
     }
-    if (xrt__reg_add_locked(&pl->table) != XRT_SUCCESS) { /* ABI version, size, name */
+    if (xrt__reg_add_locked(&xrt__plugin_room.t) != XRT_SUCCESS) { /* ABI version, size, name */
         snprintf(pl->reason, sizeof pl->reason, "%.200s", xrt__err.detail);
         return 0;
     }
+    memcpy(&pl->table, &xrt__plugin_room.t, sizeof pl->table); /* its size is checked: at most ours */
     xrt__plugin_log(pl);
     return 1;
 }
@@ -1715,7 +1788,7 @@ static xrt_status xrt__plugin_load_locked(const char *path, xrt__plugin **out)
    reason instead). */
 static void xrt__plugin_init_locked(void)
 {
-    const char *env = getenv("XRT_PLUGINS"), *p;
+    const char *env = xrt__getenv_code("XRT_PLUGINS"), *p;
     char path[sizeof xrt__plugins[0].path];
     xrt__plugin *pl;
     int i, n;
@@ -1778,8 +1851,10 @@ XRT_API xrt_status xrt__target_get(const xrt_backend *b, xrt_target *t)
 {
     xrt_device_prop p;
     int device = 0;
-    xrt_status st = b->get_device(b, &device);
+    xrt_status st;
     memset(t, 0, sizeof *t);
+    if (b == &xrt__forbidden_backend) return xrt__forbidden_fail("xrt_get_target");
+    st = b->get_device(b, &device);
     if (st == XRT_SUCCESS && b->get_target != xrt__unsupported_get_target) {
         st = b->get_target(b, device, t);
     } else if (st == XRT_SUCCESS && (st = b->get_device_properties(b, &p, device)) == XRT_SUCCESS) {
@@ -1841,7 +1916,7 @@ XRT_API xrt_status xrt__handle_alloc(const xrt_backend *b, void *obj, uintptr_t 
     }
     s = xrt__handle_slot_at(i);
     s->obj = obj;
-    s->owner = b;
+    __atomic_store_n(&s->owner, b, __ATOMIC_RELAXED); /* read without the lock (xrt__handle_lookup) */
     s->flags = owned ? XRT__HANDLE_OWNED : 0;
     __atomic_store_n(&s->tag, (((s->tag >> XRT__HANDLE_GEN_SHIFT) + 1) << XRT__HANDLE_GEN_SHIFT) |
                                   (i << XRT__HANDLE_KIND_BITS) | kind, __ATOMIC_RELEASE);
@@ -1864,7 +1939,7 @@ static void xrt__handle_recycle_locked(uintptr_t i)
 {
     xrt__handle_slot *s = xrt__handle_slot_at(i);
     s->obj = NULL;
-    s->owner = NULL;
+    __atomic_store_n(&s->owner, (const xrt_backend *)NULL, __ATOMIC_RELAXED);
     s->flags = xrt__handle_free_list;
     xrt__handle_free_list = i;
 }
@@ -1948,7 +2023,7 @@ static void xrt__handle_shutdown(void)
 #include <sys/syscall.h>
 #include <unistd.h>
 
-static struct xrt__call_state xrt__call_list = {0, 0, 0, &xrt__call_list, &xrt__call_list};
+static struct xrt__call_state xrt__call_list = {0, 0, 0, 0, &xrt__call_list, &xrt__call_list};
 static int xrt__call_threads;           /* registered threads */
 static pthread_key_t xrt__call_key;     /* its destructor unregisters an exiting thread */
 static pthread_once_t xrt__call_once = PTHREAD_ONCE_INIT;
@@ -1965,6 +2040,20 @@ typedef struct xrt__limbo {
 } xrt__limbo;
 static xrt__limbo *xrt__limbo_list;
 
+/* Rounds of thread-specific-data destructors at thread exit (POSIX: at
+   least 4; glibc runs 4). */
+#ifdef PTHREAD_DESTRUCTOR_ITERATIONS
+#define XRT__EXIT_ROUNDS PTHREAD_DESTRUCTOR_ITERATIONS
+#else
+#define XRT__EXIT_ROUNDS 4
+#endif
+
+/* At thread exit (the key's destructor, on the exiting thread). A later
+   destructor of the program may still call xrt: that call finds the thread
+   unregistered and registers it again, so that a concurrent destroy waits
+   for it, and this destructor runs again in the next round; in the last
+   round, which has no next, the call is refused instead
+   (XRT_ERROR_NOT_PERMITTED): its record could not be unlinked. */
 static void xrt__call_unregister(void *state)
 {
     struct xrt__call_state *c = (struct xrt__call_state *)state;
@@ -1972,19 +2061,37 @@ static void xrt__call_unregister(void *state)
     c->prev->next = c->next;
     c->next->prev = c->prev;
     xrt__call_threads--;
+    c->registered = 0;
+    c->exits++;
     pthread_mutex_unlock(&xrt__call_lock);
+    xrt__tls.gen = __atomic_load_n(&xrt__gen, __ATOMIC_ACQUIRE) - 1; /* the next call takes xrt__be_slow */
 }
 
+/* membarrier(2), or -1 where it is missing, refused (a seccomp sandbox) or,
+   in xrt's own tests of the fallback (XRT__TEST_NO_MEMBARRIER), pretended to be. */
+static long xrt__membarrier(int cmd)
+{
+#ifdef XRT__TEST_NO_MEMBARRIER
+    (void)cmd;
+    return -1;
+#else
+    return syscall(SYS_membarrier, cmd, 0, 0);
+#endif
+}
+
+/* Decided before the first call announces itself: where membarrier cannot
+   be registered, every call fences from the start. */
 static void xrt__call_setup(void)
 {
     pthread_key_create(&xrt__call_key, xrt__call_unregister);
-    if (syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) != 0)
-        __atomic_store_n(&xrt__call_fence, 1, __ATOMIC_RELAXED); /* every call fences instead */
+    if (xrt__membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) != 0)
+        __atomic_store_n(&xrt__call_fence, 1, __ATOMIC_SEQ_CST); /* every call fences instead */
 }
 
 static void xrt__call_register(void)
 {
     pthread_once(&xrt__call_once, xrt__call_setup);
+    if (xrt__call.exits >= XRT__EXIT_ROUNDS) return; /* no round left to unregister it in */
     pthread_mutex_lock(&xrt__call_lock);
     xrt__call.next = &xrt__call_list;
     xrt__call.prev = xrt__call_list.prev;
@@ -2016,6 +2123,28 @@ static xrt_status xrt__handle_finish(const xrt_backend *b, uintptr_t h, void *ob
     return st;
 }
 
+/* Destroys a retired object whose destroy returned long ago, on whichever
+   thread reclaims it: a failure is logged as that destroy's (the handle, the
+   backend's detail), not recorded as this thread's last error, which belongs
+   to its own calls. */
+static void xrt__limbo_finish(const xrt__limbo *l)
+{
+    char detail[sizeof xrt__err.detail];
+    xrt_status status = xrt__err.status, st;
+    uintptr_t kind = l->handle & ((1u << XRT__HANDLE_KIND_BITS) - 1);
+    memcpy(detail, xrt__err.detail, sizeof detail);
+    xrt__err.detail[0] = 0;
+    xrt__err.capture++;
+    st = xrt__handle_finish(l->owner, l->handle, l->obj, l->flags);
+    xrt__err.capture--;
+    if (st != XRT_SUCCESS)
+        xrt_log(XRT_LOG_ERROR, "%s %p, destroyed once the calls using it were done: %.300s (%s)",
+                kind == XRT__HANDLE_STREAM ? "xrt_stream_destroy: stream" : "xrt_event_destroy: event",
+                (void *)l->handle, xrt__err.detail, xrt_status_string(st));
+    xrt__err.status = status;
+    memcpy(xrt__err.detail, detail, sizeof detail);
+}
+
 /* Destroys the objects nobody can be using any more (all of them: `all`). */
 static void xrt__limbo_reclaim(int all)
 {
@@ -2036,24 +2165,28 @@ static void xrt__limbo_reclaim(int all)
     pthread_mutex_unlock(&xrt__call_lock);
     while ((l = ready) != NULL) {
         ready = l->next;
-        xrt__handle_finish(l->owner, l->handle, l->obj, l->flags);
+        xrt__limbo_finish(l);
         XRT_FREE(l);
     }
 }
 
-/* The other threads inside a call now, after their announcements are made
-   visible; NULL with *n = 0 when there are none. */
-/* Makes every other thread's announcements visible. Where membarrier fails
-   (refused, or not registered), calls fence themselves from now on, and 0
-   says that this once every other thread must be assumed inside a call. */
+/* Makes every other thread's announcements visible; returns 1 when they
+   are. Where calls fence (membarrier could not be registered), a full fence
+   here pairs with theirs: a call either announced itself before the handle
+   died, and is seen, or finds the handle dead. Where membarrier fails only
+   now (a sandbox installed later), calls fence from now on, and 0 says that
+   this once every other thread must be assumed inside a call: calls under
+   way made their announcements without a fence. */
 static int xrt__call_barrier(void)
 {
     static int barrier;
-    if (!__atomic_load_n(&xrt__call_fence, __ATOMIC_RELAXED) &&
-        syscall(SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0) == 0)
+    if (__atomic_load_n(&xrt__call_fence, __ATOMIC_RELAXED)) {
+        __atomic_exchange_n(&barrier, 0, __ATOMIC_SEQ_CST); /* a full fence */
         return 1;
+    }
+    if (xrt__membarrier(MEMBARRIER_CMD_PRIVATE_EXPEDITED) == 0) return 1;
     __atomic_store_n(&xrt__call_fence, 1, __ATOMIC_SEQ_CST);
-    __atomic_exchange_n(&barrier, 0, __ATOMIC_SEQ_CST); /* pairs with the callers' seq_cst stores */
+    __atomic_exchange_n(&barrier, 0, __ATOMIC_SEQ_CST);
     return 0;
 }
 
@@ -2106,7 +2239,7 @@ XRT_API xrt_status xrt__handle_retire(const xrt_backend *b, uintptr_t h, void *o
 static void xrt__call_fork_child(void)
 {
     if (!__atomic_load_n(&xrt__call_fence, __ATOMIC_RELAXED) &&
-        syscall(SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED, 0, 0) != 0)
+        xrt__membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) != 0)
         xrt__call_fence = 1;
     xrt__call_list.next = xrt__call_list.prev = &xrt__call_list;
     xrt__call_threads = 0;
@@ -2130,7 +2263,7 @@ typedef struct xrt__mem_node {
 
 static xrt__mem_node *xrt__mem_root;
 static unsigned xrt__mem_seed = 2463534242u;
-static unsigned xrt__mem_version; /* bumped by every change of the tree, under the lock */
+static uint64_t xrt__mem_version; /* bumped by every change of the tree, under the lock; 64 bits never wrap */
 
 /* A per-thread cache of recent answers of the tree, valid while the tree's
    version has not changed: a copy loop over the same buffers takes no lock. */
@@ -2140,7 +2273,7 @@ typedef struct xrt__mem_hit {
     xrt_pointer_attributes a; /* type XRT_MEMORY_UNKNOWN and backend NULL: not in the tree */
 } xrt__mem_hit;
 static XRT__TLS struct {
-    unsigned version;
+    uint64_t version;
     unsigned next, count;
     xrt__mem_hit e[XRT__MEM_CACHE];
 } xrt__mem_cache;
@@ -2151,7 +2284,7 @@ static XRT__TLS struct {
     const xrt_backend *b;
     const void *dst, *src;
     size_t n;
-    unsigned version;
+    uint64_t version;
     xrt_memcpy_kind kind, resolved;
 } xrt__mem_last;
 
@@ -2347,6 +2480,7 @@ static void xrt__mem_classify(const xrt_backend *b, size_t count, const void *co
 
 XRT_API xrt_status xrt__mem_lookup(const xrt_backend *b, xrt_pointer_attributes *a, const void *p)
 {
+    if (XRT__UNLIKELY(b == &xrt__forbidden_backend)) return xrt__forbidden_fail("xrt_pointer_get_attributes");
     xrt__mem_classify(b, 1, &p, a);
     return XRT_SUCCESS;
 }
@@ -2418,7 +2552,7 @@ XRT_API xrt_status xrt__mem_check_copy(const xrt_backend *b, void *dst, const vo
     }
     if ((unsigned)*kind > XRT_MEMCPY_DEFAULT)
         return xrt_error(XRT_ERROR_INVALID_MEMCPY_KIND, fn, "kind %d is not an xrt_memcpy_kind", (int)*kind);
-    if (n == 0) return XRT_SUCCESS;
+    if (n == 0) return xrt__no_op(b, fn);
     if (xrt__mem_fast_copy(b, dst, src, n, kind)) {
         xrt__mem_last.b = b;
         xrt__mem_last.dst = dst;
@@ -2455,7 +2589,7 @@ XRT_API xrt_status xrt__mem_check_set(const xrt_backend *b, void *p, size_t n, c
 {
     xrt_pointer_attributes a;
     xrt_status st;
-    if (n == 0) return XRT_SUCCESS;
+    if (n == 0) return xrt__no_op(b, fn);
     if (!p) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "dst is NULL");
     xrt__mem_classify(b, 1, (const void *const *)&p, &a);
     if ((st = xrt__mem_check_range(b, p, n, "dst", fn, &a)) != XRT_SUCCESS) return st;
@@ -2620,6 +2754,11 @@ XRT_API const xrt_backend *xrt__be_slow(void)
 {
     const xrt_backend *be;
     if (XRT__UNLIKELY(!xrt__call.registered)) xrt__call_register();
+    if (XRT__UNLIKELY(!xrt__call.registered)) { /* an exiting thread in its last destructor round */
+        xrt__tls.be = &xrt__forbidden_backend;
+        xrt__tls.gen = __atomic_load_n(&xrt__gen, __ATOMIC_ACQUIRE) - 1;
+        return &xrt__forbidden_backend;
+    }
     if (xrt__tls.host_fn) return &xrt__forbidden_backend; /* a GPU runtime's host function */
     xrt__err.quiet++; /* a failed init is reported once, by the call that needed it */
     xrt_init();
@@ -2680,6 +2819,8 @@ XRT_API xrt_status xrt_register_backend(const xrt_backend *backend)
 
 XRT_API xrt_status xrt_backend_count(int *count)
 {
+    xrt_status st = xrt__refuse("xrt_backend_count");
+    if (st != XRT_SUCCESS) return st;
     if (!count) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_backend_count", "count is NULL");
     xrt_init();
     xrt__lock(&xrt__reg_lock);
@@ -2691,7 +2832,8 @@ XRT_API xrt_status xrt_backend_count(int *count)
 /* Probes the backend if needed, so the listing is complete. */
 XRT_API xrt_status xrt_backend_get_info(int index, xrt_backend_info *info)
 {
-    xrt_status st = XRT_SUCCESS;
+    xrt_status st = xrt__refuse("xrt_backend_get_info");
+    if (st != XRT_SUCCESS) return st;
     if (!info) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_backend_get_info", "info is NULL");
     xrt_init();
     xrt__lock(&xrt__reg_lock);
@@ -2761,6 +2903,9 @@ XRT_API xrt_status xrt_load_plugin(const char *path)
     xrt_status st;
     if (!path || !path[0]) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_load_plugin", "path is NULL or empty");
     if (strlen(path) >= sizeof pl->path) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_load_plugin", "path too long");
+    if (path[0] != '/' && strchr(path, '/') && xrt__secure())
+        return xrt_error(XRT_ERROR_NOT_PERMITTED, "xrt_load_plugin",
+                         "%.200s: a relative path in a program with elevated privileges (setuid, setgid or capabilities)", path);
     xrt__err.quiet++;
     xrt_init();
     xrt__err.quiet--;

@@ -218,6 +218,24 @@ static inline xrt_status xrt__gpu_check(const xrt__gpu *g, int e, size_t call)
     return XRT__LIKELY(e == g->success) ? XRT_SUCCESS : xrt__gpu_fail(g, e, xrt__gpu_call_name(g, call));
 }
 
+/* The same in an operation xrt__gpu_<op>: the detail names the xrt call too
+   ("xrt_malloc: cuda: cudaMalloc: out of memory (cudaErrorMemoryAllocation=2)"),
+   as the manual promises. */
+static xrt_status xrt__gpu_fail_in(const xrt__gpu *g, int e, size_t call, const char *op) XRT__COLD;
+static xrt_status xrt__gpu_fail_in(const xrt__gpu *g, int e, size_t call, const char *op)
+{
+    char who[96];
+    xrt_status st = xrt__gpu_status(g, e);
+    if (st == XRT_ERROR_NOT_READY) return st;
+    snprintf(who, sizeof who, "xrt_%.40s: %s", op, g->name);
+    return xrt_native_error(st, who, xrt__gpu_call_name(g, call), (long)e, g->rt.GetErrorName(e), g->rt.GetErrorString(e));
+}
+static inline xrt_status xrt__gpu_check_in(const xrt__gpu *g, int e, size_t call, const char *op)
+{
+    return XRT__LIKELY(e == g->success) ? XRT_SUCCESS : xrt__gpu_fail_in(g, e, call, op);
+}
+#define XRT__GPU_CHECK(g, e, call) xrt__gpu_check_in((g), (e), (call), __func__ + sizeof "xrt__gpu_" - 1)
+
 /* The reason an init failed, in the format of xrt_native_error (the registry adds the name). */
 static void xrt__gpu_describe(const xrt__gpu *g, int e, size_t call, char *reason, size_t n)
 {
@@ -451,7 +469,7 @@ static xrt_status xrt__gpu_set_device(const xrt_backend *self, int device)
     xrt__gpu *g = (xrt__gpu *)self->user;
     xrt_status st;
     if ((st = xrt__gpu_check_device(g, device, "xrt_set_device")) != XRT_SUCCESS) return st;
-    if ((st = xrt__gpu_check(g, g->rt.SetDevice(device), XRT__GPU_CALL(SetDevice))) == XRT_SUCCESS)
+    if ((st = XRT__GPU_CHECK(g, g->rt.SetDevice(device), XRT__GPU_CALL(SetDevice))) == XRT_SUCCESS)
         xrt__gpu_mark_used(g, device);
     return st;
 }
@@ -459,13 +477,13 @@ static xrt_status xrt__gpu_set_device(const xrt_backend *self, int device)
 static xrt_status xrt__gpu_get_device(const xrt_backend *self, int *device)
 {
     const xrt__gpu *g = (const xrt__gpu *)self->user;
-    return xrt__gpu_check(g, g->rt.GetDevice(device), XRT__GPU_CALL(GetDevice));
+    return XRT__GPU_CHECK(g, g->rt.GetDevice(device), XRT__GPU_CALL(GetDevice));
 }
 
 static xrt_status xrt__gpu_device_synchronize(const xrt_backend *self)
 {
     const xrt__gpu *g = (const xrt__gpu *)self->user;
-    return xrt__gpu_check(g, g->rt.DeviceSynchronize(), XRT__GPU_CALL(DeviceSynchronize));
+    return XRT__GPU_CHECK(g, g->rt.DeviceSynchronize(), XRT__GPU_CALL(DeviceSynchronize));
 }
 
 /* For the hooks: one integer attribute of a device (inline: a vendor may not need it). */
@@ -488,7 +506,7 @@ static xrt_status xrt__gpu_get_device_properties(const xrt_backend *self, xrt_de
     xrt_status st;
     if ((st = xrt__gpu_check_device(g, device, "xrt_get_device_properties")) != XRT_SUCCESS) return st;
     memset(&u, 0, sizeof u);
-    st = xrt__gpu_check(g, g->rt.GetDeviceProperties(u.bytes, device), XRT__GPU_CALL(GetDeviceProperties));
+    st = XRT__GPU_CHECK(g, g->rt.GetDeviceProperties(u.bytes, device), XRT__GPU_CALL(GetDeviceProperties));
     if (st != XRT_SUCCESS) return st;
     memset(prop, 0, sizeof *prop);
     memcpy(prop->name, u.bytes, sizeof prop->name - 1); /* every layout opens with char name[256] */
@@ -517,26 +535,26 @@ static xrt_status xrt__gpu_allocated(xrt__gpu *g, void **ptr, xrt_status st)
 static xrt_status xrt__gpu_malloc(const xrt_backend *self, void **ptr, size_t size)
 {
     xrt__gpu *g = (xrt__gpu *)self->user;
-    return xrt__gpu_allocated(g, ptr, xrt__gpu_check(g, g->rt.Malloc(ptr, size), XRT__GPU_CALL(Malloc)));
+    return xrt__gpu_allocated(g, ptr, XRT__GPU_CHECK(g, g->rt.Malloc(ptr, size), XRT__GPU_CALL(Malloc)));
 }
 
 static xrt_status xrt__gpu_free(const xrt_backend *self, void *ptr)
 {
     const xrt__gpu *g = (const xrt__gpu *)self->user;
-    return xrt__gpu_check(g, g->rt.Free(ptr), XRT__GPU_CALL(Free));
+    return XRT__GPU_CHECK(g, g->rt.Free(ptr), XRT__GPU_CALL(Free));
 }
 
 static xrt_status xrt__gpu_malloc_host(const xrt_backend *self, void **ptr, size_t size)
 {
     xrt__gpu *g = (xrt__gpu *)self->user;
     /* 0: cudaHostAllocDefault, hipHostMallocDefault */
-    return xrt__gpu_allocated(g, ptr, xrt__gpu_check(g, g->rt.HostAlloc(ptr, size, 0), XRT__GPU_CALL(HostAlloc)));
+    return xrt__gpu_allocated(g, ptr, XRT__GPU_CHECK(g, g->rt.HostAlloc(ptr, size, 0), XRT__GPU_CALL(HostAlloc)));
 }
 
 static xrt_status xrt__gpu_free_host(const xrt_backend *self, void *ptr)
 {
     const xrt__gpu *g = (const xrt__gpu *)self->user;
-    return xrt__gpu_check(g, g->rt.FreeHost(ptr), XRT__GPU_CALL(FreeHost));
+    return XRT__GPU_CHECK(g, g->rt.FreeHost(ptr), XRT__GPU_CALL(FreeHost));
 }
 
 static xrt_status xrt__gpu_no_pools(const xrt__gpu *g, const char *op, int device)
@@ -554,7 +572,7 @@ static xrt_status xrt__gpu_malloc_async(const xrt_backend *self, void **ptr, siz
     int d;
     xrt_status st;
     if (!xrt__gpu_has_pools(g, &d)) return xrt__gpu_no_pools(g, "xrt_malloc_async", d);
-    st = xrt__gpu_check(g, g->rt.MallocAsync(ptr, size, stream), XRT__GPU_CALL(MallocAsync));
+    st = XRT__GPU_CHECK(g, g->rt.MallocAsync(ptr, size, stream), XRT__GPU_CALL(MallocAsync));
     if (st != XRT_SUCCESS) *ptr = NULL;
     else xrt__gpu_mark_used(g, d); /* the device is known: no second GetDevice */
     return st;
@@ -566,34 +584,35 @@ static xrt_status xrt__gpu_free_async(const xrt_backend *self, void *ptr, void *
 {
     const xrt__gpu *g = (const xrt__gpu *)self->user;
     if (!g->rt.FreeAsync) return xrt__gpu_no_pools(g, "xrt_free_async", -1);
-    return xrt__gpu_check(g, g->rt.FreeAsync(ptr, stream), XRT__GPU_CALL(FreeAsync));
+    return XRT__GPU_CHECK(g, g->rt.FreeAsync(ptr, stream), XRT__GPU_CALL(FreeAsync));
 }
 
 static xrt_status xrt__gpu_mem_get_info(const xrt_backend *self, size_t *free_bytes, size_t *total_bytes)
 {
     const xrt__gpu *g = (const xrt__gpu *)self->user;
-    return xrt__gpu_check(g, g->rt.MemGetInfo(free_bytes, total_bytes), XRT__GPU_CALL(MemGetInfo));
+    return XRT__GPU_CHECK(g, g->rt.MemGetInfo(free_bytes, total_bytes), XRT__GPU_CALL(MemGetInfo));
 }
 
 /* >> gpu: streams (NULL is the runtime's legacy default stream, handle 0) */
 static xrt_status xrt__gpu_stream_synchronize(const xrt_backend *self, void *stream)
 {
     const xrt__gpu *g = (const xrt__gpu *)self->user;
-    return xrt__gpu_check(g, g->rt.StreamSynchronize(stream), XRT__GPU_CALL(StreamSynchronize));
+    return XRT__GPU_CHECK(g, g->rt.StreamSynchronize(stream), XRT__GPU_CALL(StreamSynchronize));
 }
 
 static xrt_status xrt__gpu_memset_async(const xrt_backend *self, void *dst, int value, size_t size, void *stream)
 {
     const xrt__gpu *g = (const xrt__gpu *)self->user;
-    return xrt__gpu_check(g, g->rt.MemsetAsync(dst, value, size, stream), XRT__GPU_CALL(MemsetAsync));
+    return XRT__GPU_CHECK(g, g->rt.MemsetAsync(dst, value, size, stream), XRT__GPU_CALL(MemsetAsync));
 }
 
 /* cudaMemset and a device-to-device cudaMemcpy may return before they are
    done; xrt's synchronous forms return when the work is complete. */
 static xrt_status xrt__gpu_memset(const xrt_backend *self, void *dst, int value, size_t size)
 {
-    xrt_status st = xrt__gpu_memset_async(self, dst, value, size, NULL);
-    return st == XRT_SUCCESS ? xrt__gpu_stream_synchronize(self, NULL) : st;
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    xrt_status st = XRT__GPU_CHECK(g, g->rt.MemsetAsync(dst, value, size, NULL), XRT__GPU_CALL(MemsetAsync));
+    return st == XRT_SUCCESS ? XRT__GPU_CHECK(g, g->rt.StreamSynchronize(NULL), XRT__GPU_CALL(StreamSynchronize)) : st;
 }
 
 /* xrt's kinds have the runtimes' values; the dispatch layer has resolved XRT_MEMCPY_DEFAULT. */
@@ -601,14 +620,15 @@ static xrt_status xrt__gpu_memcpy_async(const xrt_backend *self, void *dst, cons
                                         xrt_memcpy_kind kind, void *stream)
 {
     const xrt__gpu *g = (const xrt__gpu *)self->user;
-    return xrt__gpu_check(g, g->rt.MemcpyAsync(dst, src, size, (int)kind, stream), XRT__GPU_CALL(MemcpyAsync));
+    return XRT__GPU_CHECK(g, g->rt.MemcpyAsync(dst, src, size, (int)kind, stream), XRT__GPU_CALL(MemcpyAsync));
 }
 
 static xrt_status xrt__gpu_memcpy(const xrt_backend *self, void *dst, const void *src, size_t size,
                                   xrt_memcpy_kind kind)
 {
-    xrt_status st = xrt__gpu_memcpy_async(self, dst, src, size, kind, NULL);
-    return st == XRT_SUCCESS ? xrt__gpu_stream_synchronize(self, NULL) : st;
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    xrt_status st = XRT__GPU_CHECK(g, g->rt.MemcpyAsync(dst, src, size, (int)kind, NULL), XRT__GPU_CALL(MemcpyAsync));
+    return st == XRT_SUCCESS ? XRT__GPU_CHECK(g, g->rt.StreamSynchronize(NULL), XRT__GPU_CALL(StreamSynchronize)) : st;
 }
 
 /* Runs for every pointer the registry does not know (pageable host buffers of
@@ -636,7 +656,7 @@ static xrt_status xrt__gpu_stream_create(const xrt_backend *self, void **stream)
 {
     xrt__gpu *g = (xrt__gpu *)self->user;
     void *s = NULL;
-    xrt_status st = xrt__gpu_check(g, g->rt.StreamCreateWithFlags(&s, g->stream_non_blocking),
+    xrt_status st = XRT__GPU_CHECK(g, g->rt.StreamCreateWithFlags(&s, g->stream_non_blocking),
                                    XRT__GPU_CALL(StreamCreateWithFlags));
     if (st != XRT_SUCCESS) return st;
     *stream = s;
@@ -647,19 +667,19 @@ static xrt_status xrt__gpu_stream_create(const xrt_backend *self, void **stream)
 static xrt_status xrt__gpu_stream_destroy(const xrt_backend *self, void *stream)
 {
     const xrt__gpu *g = (const xrt__gpu *)self->user;
-    return xrt__gpu_check(g, g->rt.StreamDestroy(stream), XRT__GPU_CALL(StreamDestroy));
+    return XRT__GPU_CHECK(g, g->rt.StreamDestroy(stream), XRT__GPU_CALL(StreamDestroy));
 }
 
 static xrt_status xrt__gpu_stream_query(const xrt_backend *self, void *stream)
 {
     const xrt__gpu *g = (const xrt__gpu *)self->user;
-    return xrt__gpu_check(g, g->rt.StreamQuery(stream), XRT__GPU_CALL(StreamQuery));
+    return XRT__GPU_CHECK(g, g->rt.StreamQuery(stream), XRT__GPU_CALL(StreamQuery));
 }
 
 static xrt_status xrt__gpu_stream_wait_event(const xrt_backend *self, void *stream, void *event)
 {
     const xrt__gpu *g = (const xrt__gpu *)self->user;
-    return xrt__gpu_check(g, g->rt.StreamWaitEvent(stream, event, 0), XRT__GPU_CALL(StreamWaitEvent));
+    return XRT__GPU_CHECK(g, g->rt.StreamWaitEvent(stream, event, 0), XRT__GPU_CALL(StreamWaitEvent));
 }
 
 /* >> gpu: host functions. The runtime calls a trampoline, which runs the
@@ -697,9 +717,9 @@ static xrt_status xrt__gpu_launch_host_func(const xrt_backend *self, void *strea
     c->fn = fn;
     c->user = user;
     if (g->rt.LaunchHostFunc)
-        st = xrt__gpu_check(g, g->rt.LaunchHostFunc(stream, xrt__gpu_host_trampoline, c), XRT__GPU_CALL(LaunchHostFunc));
+        st = XRT__GPU_CHECK(g, g->rt.LaunchHostFunc(stream, xrt__gpu_host_trampoline, c), XRT__GPU_CALL(LaunchHostFunc));
     else
-        st = xrt__gpu_check(g, g->rt.StreamAddCallback(stream, xrt__gpu_host_callback, c, 0),
+        st = XRT__GPU_CHECK(g, g->rt.StreamAddCallback(stream, xrt__gpu_host_callback, c, 0),
                             XRT__GPU_CALL(StreamAddCallback));
     if (st != XRT_SUCCESS) XRT_FREE(c); /* the runtime took nothing */
     return st;
@@ -710,7 +730,7 @@ static xrt_status xrt__gpu_event_create(const xrt_backend *self, void **event, u
 {
     xrt__gpu *g = (xrt__gpu *)self->user;
     void *e = NULL;
-    xrt_status st = xrt__gpu_check(g, g->rt.EventCreateWithFlags(&e, flags), XRT__GPU_CALL(EventCreateWithFlags));
+    xrt_status st = XRT__GPU_CHECK(g, g->rt.EventCreateWithFlags(&e, flags), XRT__GPU_CALL(EventCreateWithFlags));
     if (st != XRT_SUCCESS) return st;
     *event = e;
     xrt__gpu_mark_current(g);
@@ -720,25 +740,25 @@ static xrt_status xrt__gpu_event_create(const xrt_backend *self, void **event, u
 static xrt_status xrt__gpu_event_destroy(const xrt_backend *self, void *event)
 {
     const xrt__gpu *g = (const xrt__gpu *)self->user;
-    return xrt__gpu_check(g, g->rt.EventDestroy(event), XRT__GPU_CALL(EventDestroy));
+    return XRT__GPU_CHECK(g, g->rt.EventDestroy(event), XRT__GPU_CALL(EventDestroy));
 }
 
 static xrt_status xrt__gpu_event_record(const xrt_backend *self, void *event, void *stream)
 {
     const xrt__gpu *g = (const xrt__gpu *)self->user;
-    return xrt__gpu_check(g, g->rt.EventRecord(event, stream), XRT__GPU_CALL(EventRecord));
+    return XRT__GPU_CHECK(g, g->rt.EventRecord(event, stream), XRT__GPU_CALL(EventRecord));
 }
 
 static xrt_status xrt__gpu_event_query(const xrt_backend *self, void *event)
 {
     const xrt__gpu *g = (const xrt__gpu *)self->user;
-    return xrt__gpu_check(g, g->rt.EventQuery(event), XRT__GPU_CALL(EventQuery));
+    return XRT__GPU_CHECK(g, g->rt.EventQuery(event), XRT__GPU_CALL(EventQuery));
 }
 
 static xrt_status xrt__gpu_event_synchronize(const xrt_backend *self, void *event)
 {
     const xrt__gpu *g = (const xrt__gpu *)self->user;
-    return xrt__gpu_check(g, g->rt.EventSynchronize(event), XRT__GPU_CALL(EventSynchronize));
+    return XRT__GPU_CHECK(g, g->rt.EventSynchronize(event), XRT__GPU_CALL(EventSynchronize));
 }
 
 /* Never recorded or XRT_EVENT_DISABLE_TIMING: the runtime's invalid resource
@@ -746,7 +766,7 @@ static xrt_status xrt__gpu_event_synchronize(const xrt_backend *self, void *even
 static xrt_status xrt__gpu_event_elapsed_time(const xrt_backend *self, float *ms, void *start, void *end)
 {
     const xrt__gpu *g = (const xrt__gpu *)self->user;
-    return xrt__gpu_check(g, g->rt.EventElapsedTime(ms, start, end), XRT__GPU_CALL(EventElapsedTime));
+    return XRT__GPU_CHECK(g, g->rt.EventElapsedTime(ms, start, end), XRT__GPU_CALL(EventElapsedTime));
 }
 
 /* >> gpu: interop. A backend stream or event object IS the native handle. */
@@ -800,9 +820,9 @@ static xrt_status xrt__gpu_mem_export_dmabuf(const xrt_backend *self, const void
     int current = 0, device;
     xrt_status st;
     xrt__mem_lookup(self, &a, ptr);
-    if ((st = xrt__gpu_check(g, g->rt.GetDevice(&current), XRT__GPU_CALL(GetDevice))) != XRT_SUCCESS) return st;
+    if ((st = XRT__GPU_CHECK(g, g->rt.GetDevice(&current), XRT__GPU_CALL(GetDevice))) != XRT_SUCCESS) return st;
     device = a.device >= 0 ? a.device : current;
-    if ((st = xrt__gpu_check(g, g->rt.SetDevice(device), XRT__GPU_CALL(SetDevice))) != XRT_SUCCESS) return st;
+    if ((st = XRT__GPU_CHECK(g, g->rt.SetDevice(device), XRT__GPU_CALL(SetDevice))) != XRT_SUCCESS) return st;
     xrt__gpu_page_range((uintptr_t)ptr, size, page > 0 ? (size_t)page : 4096, &start, &len);
     st = g->export_dmabuf(g, device, (void *)start, len, fd);
     if (device != current) (void)g->rt.SetDevice(current);

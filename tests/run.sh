@@ -82,6 +82,24 @@ else
     skip "valgrind is not installed"
 fi
 
+# What a machine with a GPU runs: cuda is the default backend, here on a test
+# double of the CUDA runtime (tests/doubles/cudart_double.c) whose work is
+# real and in order. Each program's groups run on cuda and cpu.
+echo "== runtime suite with cuda as the default (CUDA runtime test double)"
+double="$PWD/$B/doubles/libcudart.so.13"
+if [ -f "$double" ]; then
+    for t in $TESTS; do
+        [ "$t" = test_stress ] && continue
+        [ -x "$B/plain/$t" ] && cmocka env XRT_CUDA_LIBRARY="$double" "$B/plain/$t"
+    done
+    for t in $TESTS; do
+        [ -x "$B/asan/$t" ] &&
+            cmocka env XRT_CUDA_LIBRARY="$double" ASAN_OPTIONS=detect_leaks=1:protect_shadow_gap=0 "$B/asan/$t"
+    done
+else
+    skip "suite with cuda as the default: no CUDA headers, no runtime double"
+fi
+
 # The shared suite with the tracing plugin in front of the CPU backend: a
 # "suite on trace" group. The trace file proves that the group ran on it.
 echo "== runtime suite through the tracing plugin"
@@ -123,6 +141,11 @@ step "trace timeline: spans of a known program" env MAKE="$MAKE" sh tests/trace.
 
 echo "== stress under TSan"
 [ -x "$B/tsan/test_stress" ] && TSAN_OPTIONS=halt_on_error=1 cmocka "$B/tsan/test_stress"
+# two threads destroying one handle, with membarrier(2) and with the fallback
+# (the racing-use tests write one buffer from several streams on purpose)
+for t in test_handles test_handles_no_membarrier; do
+    [ -x "$B/tsan/$t" ] && XRT_TEST_FILTER='test_double_destroy_*' TSAN_OPTIONS=halt_on_error=1 cmocka "$B/tsan/$t"
+done
 
 echo "== fast paths make no system call"
 if have strace; then

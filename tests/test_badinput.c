@@ -1,17 +1,26 @@
 /* SPDX-License-Identifier: MIT */
-/* The bad-input table: one row per misuse of the public API, each with its
-   exact status, a last-error detail and an error log line that name the
-   function, and the status recorded as the thread's last error. The table runs
-   on every enabled and available backend; all rows run and every failing row
-   is listed before the test fails. A row that gives another status on cuda or
-   hip than on cpu is a defect unless CUDA itself differs: such rows say why.
+/* Errors: every misuse of the public API gets its exact status, a last-error
+   detail and an error log line that name the function, and the status is
+   recorded as the thread's last error; never a crash or a hang. Everything
+   runs on every enabled and available backend.
 
-   Rows marked CHILD may crash a core that lacks the check (a range check
-   that wraps lets the copy run): each runs in a forked child on a fresh xrt,
-   so a crash fails that row, not the program. */
+   - Single checks by subject: out-pointers and sizes, devices, backends,
+     stale, mixed and foreign handles, frees, copies and sets, events,
+     status strings, the last error, logging.
+   - The bad-input table: one row per misuse; all rows run and every failing
+     row is listed before the test fails. A row that gives another status on
+     cuda or hip than on cpu is a defect unless CUDA itself differs: such
+     rows say why. Rows marked CHILD may crash a core that lacks the check (a
+     range check that wraps lets the copy run): each runs in a forked child
+     on a fresh xrt, so a crash fails that row, not the program.
+   - Size overflow in the range checks, a log callback that calls xrt, an
+     error detail longer than its buffer: each case in a child.
+
+   Handles used by several threads at once: tests/test_handles.c. */
 #include "xrt_test.h"
 
 #include <limits.h>
+#include <sched.h>
 
 /* >> fixtures: live and dead handles, xrt memory, plain host memory */
 typedef struct fixtures {
@@ -26,74 +35,13 @@ enum { N = 4096 };
 static unsigned char h[N], h2[N];
 static fixtures fx;
 
-static void nop(void *user) { (void)user; }
-
-/* A second backend that owns a stream, an event and memory the tested one
-   does not. */
-static xrt_status other_init(const xrt_backend *self, char *reason, size_t n)
-{
-    (void)self, (void)reason, (void)n;
-    return XRT_SUCCESS;
-}
-static xrt_status other_get_device(const xrt_backend *self, int *device)
-{
-    (void)self;
-    *device = 0;
-    return XRT_SUCCESS;
-}
-static xrt_status other_malloc(const xrt_backend *self, void **p, size_t n)
-{
-    (void)self;
-    *p = aligned_alloc(XRT_ALIGNMENT, (n + XRT_ALIGNMENT - 1) & ~(size_t)(XRT_ALIGNMENT - 1));
-    return *p ? XRT_SUCCESS : XRT_ERROR_OUT_OF_MEMORY;
-}
-static xrt_status other_free(const xrt_backend *self, void *p)
-{
-    (void)self;
-    free(p);
-    return XRT_SUCCESS;
-}
-static xrt_status other_object_create(const xrt_backend *self, void **s)
-{
-    (void)self;
-    *s = malloc(1);
-    return *s ? XRT_SUCCESS : XRT_ERROR_OUT_OF_MEMORY;
-}
-static xrt_status other_event_create(const xrt_backend *self, void **e, unsigned flags)
-{
-    (void)flags;
-    return other_object_create(self, e);
-}
-
-static xrt_backend other_table(void)
-{
-    xrt_backend b;
-    memset(&b, 0, sizeof b);
-    b.abi_version = XRT_BACKEND_ABI_VERSION;
-    b.size = sizeof b;
-    b.name = "badinput_other";
-    b.init = other_init;
-    b.get_device = other_get_device;
-    b.malloc = other_malloc;
-    b.free = other_free;
-    b.stream_create = other_object_create;
-    b.stream_destroy = other_free;
-    b.event_create = other_event_create;
-    b.event_destroy = other_free;
-    return b;
-}
-
 /* Creates the fixtures on the calling thread's backend `backend`. Returns 0
    or the line that failed (usable in a child, where cmocka cannot assert). */
 static int fixtures_make(fixtures *f, const char *backend)
 {
-    static xrt_backend other;
-    xrt_status st;
     memset(f, 0, sizeof *f);
-    other = other_table();
-    st = xrt_register_backend(&other);
-    if (st != XRT_SUCCESS && st != XRT_ERROR_ALREADY_EXISTS) return __LINE__;
-    if (xrt_set_backend("badinput_other") || xrt_stream_create(&f->other_s) || xrt_event_create(&f->other_e, 0) ||
+    if (xrt_test_other_register() != XRT_SUCCESS) return __LINE__;
+    if (xrt_set_backend(XRT_TEST_OTHER) || xrt_stream_create(&f->other_s) || xrt_event_create(&f->other_e, 0) ||
         xrt_malloc(&f->other_d, N) || xrt_set_backend(backend))
         return __LINE__;
     if (xrt_get_capabilities(&f->caps) || xrt_get_device_count(&f->devices) || xrt_backend_count(&f->backends))
@@ -121,13 +69,516 @@ static void fixtures_free(fixtures *f, const char *backend)
     xrt_free(f->d);
     xrt_free(f->d2);
     xrt_free_host(f->pinned);
-    if (xrt_set_backend("badinput_other") == XRT_SUCCESS) {
+    if (xrt_set_backend(XRT_TEST_OTHER) == XRT_SUCCESS) {
         xrt_stream_destroy(f->other_s);
         xrt_event_destroy(f->other_e);
         xrt_free(f->other_d);
     }
     xrt_set_backend(backend);
 }
+
+/* >> out-pointers and sizes */
+static void test_null_out_pointers(void **state)
+{
+    xrt_event e;
+    xrt_stream s = (xrt_stream)&s;
+    size_t sz = 0;
+    int i = 0;
+    (void)state;
+    OK(xrt_event_create(&e, 0));
+    FAILS(xrt_get_capabilities(NULL), XRT_ERROR_INVALID_VALUE, "xrt_get_capabilities: caps is NULL");
+    FAILS(xrt_get_device_count(NULL), XRT_ERROR_INVALID_VALUE, "xrt_get_device_count: count is NULL");
+    FAILS(xrt_get_device(NULL), XRT_ERROR_INVALID_VALUE, "xrt_get_device: device is NULL");
+    FAILS(xrt_get_device_properties(NULL, 0), XRT_ERROR_INVALID_VALUE, "xrt_get_device_properties: prop is NULL");
+    FAILS(xrt_malloc(NULL, 64), XRT_ERROR_INVALID_VALUE, "xrt_malloc: ptr is NULL");
+    FAILS(xrt_malloc_host(NULL, 64), XRT_ERROR_INVALID_VALUE, "xrt_malloc_host: ptr is NULL");
+    FAILS(xrt_malloc_async(NULL, 64, NULL), XRT_ERROR_INVALID_VALUE, "xrt_malloc_async: ptr is NULL");
+    FAILS(xrt_mem_get_info(NULL, &sz), XRT_ERROR_INVALID_VALUE, "xrt_mem_get_info: free_bytes is NULL");
+    FAILS(xrt_mem_get_info(&sz, NULL), XRT_ERROR_INVALID_VALUE, "xrt_mem_get_info: total_bytes is NULL");
+    FAILS(xrt_pointer_get_attributes(NULL, &i), XRT_ERROR_INVALID_VALUE, "xrt_pointer_get_attributes: attr is NULL");
+    FAILS(xrt_stream_create(NULL), XRT_ERROR_INVALID_VALUE, "xrt_stream_create: stream is NULL");
+    FAILS(xrt_event_create(NULL, 0), XRT_ERROR_INVALID_VALUE, "xrt_event_create: event is NULL");
+    FAILS(xrt_event_elapsed_time(NULL, e, e), XRT_ERROR_INVALID_VALUE, "xrt_event_elapsed_time: ms is NULL");
+    FAILS(xrt_launch_host_func(NULL, NULL, NULL), XRT_ERROR_INVALID_VALUE, "xrt_launch_host_func: fn is NULL");
+    FAILS(xrt_stream_get_native(NULL, NULL), XRT_ERROR_INVALID_VALUE, "xrt_stream_get_native: native is NULL");
+    FAILS(xrt_event_get_native(e, NULL), XRT_ERROR_INVALID_VALUE, "xrt_event_get_native: native is NULL");
+    FAILS(xrt_stream_wrap_native(NULL, &i), XRT_ERROR_INVALID_VALUE, "xrt_stream_wrap_native: stream is NULL");
+    FAILS(xrt_stream_wrap_native(&s, NULL), XRT_ERROR_INVALID_VALUE, "xrt_stream_wrap_native: native is NULL");
+    assert_null(s);
+    FAILS(xrt_runtime_get_version(NULL), XRT_ERROR_INVALID_VALUE, "xrt_runtime_get_version: version is NULL");
+    FAILS(xrt_backend_count(NULL), XRT_ERROR_INVALID_VALUE, "xrt_backend_count: count is NULL");
+    FAILS(xrt_backend_get_info(0, NULL), XRT_ERROR_INVALID_VALUE, "xrt_backend_get_info: info is NULL");
+    FAILS(xrt_set_backend(NULL), XRT_ERROR_INVALID_VALUE, "xrt_set_backend: name is NULL");
+    FAILS(xrt_get_backend(NULL), XRT_ERROR_INVALID_VALUE, "xrt_get_backend: name is NULL");
+    OK(xrt_event_destroy(e));
+}
+
+static void test_zero_size(void **state)
+{
+    void *p = (void *)&p;
+    (void)state;
+    FAILS(xrt_malloc(&p, 0), XRT_ERROR_INVALID_VALUE, "xrt_malloc: size is 0");
+    assert_null(p);
+    p = (void *)&p;
+    FAILS(xrt_malloc_host(&p, 0), XRT_ERROR_INVALID_VALUE, "xrt_malloc_host: size is 0");
+    assert_null(p);
+    p = (void *)&p;
+    FAILS(xrt_malloc_async(&p, 0, NULL), XRT_ERROR_INVALID_VALUE, "xrt_malloc_async: size is 0");
+    assert_null(p);
+}
+
+static void test_bad_device(void **state)
+{
+    xrt_device_prop prop;
+    int n = 0, d = -1;
+    (void)state;
+    OK(xrt_get_device_count(&n));
+    FAILS(xrt_set_device(-1), XRT_ERROR_INVALID_DEVICE, "xrt_set_device: device -1 is negative");
+    FAILS(xrt_set_device(INT_MIN), XRT_ERROR_INVALID_DEVICE, "is negative");
+    FAILS(xrt_set_device(n), XRT_ERROR_INVALID_DEVICE, "device");
+    FAILS(xrt_set_device(INT_MAX), XRT_ERROR_INVALID_DEVICE, "device");
+    FAILS(xrt_get_device_properties(&prop, -1), XRT_ERROR_INVALID_DEVICE,
+          "xrt_get_device_properties: device -1 is negative");
+    FAILS(xrt_get_device_properties(&prop, n), XRT_ERROR_INVALID_DEVICE, "device");
+    OK(xrt_get_device(&d));
+    assert_int_equal(d, 0); /* failed sets leave the device alone */
+}
+
+static void test_unknown_backend(void **state)
+{
+    const char *name = NULL;
+    (void)state;
+    FAILS(xrt_set_backend("nosuch"), XRT_ERROR_NOT_FOUND, "xrt_set_backend: unknown backend 'nosuch' (valid: ");
+    assert_non_null(strstr(xrt_get_last_error_string(), xrt_test_backend)); /* lists the valid names */
+    FAILS(xrt_set_backend(""), XRT_ERROR_NOT_FOUND, "unknown backend ''");
+    OK(xrt_get_backend(&name));
+    assert_string_equal(name, xrt_test_backend); /* the thread's backend is unchanged */
+}
+
+/* >> handles */
+static void test_destroyed_stream(void **state)
+{
+    xrt_stream s, s2;
+    xrt_event e;
+    void *d, *p = NULL;
+    (void)state;
+    OK(xrt_malloc(&d, 64));
+    OK(xrt_event_create(&e, 0));
+    OK(xrt_stream_create(&s));
+    OK(xrt_stream_destroy(s));
+    FAILS(xrt_stream_query(s), XRT_ERROR_INVALID_HANDLE, "xrt_stream_query: stream");
+    FAILS(xrt_stream_query(s), XRT_ERROR_INVALID_HANDLE, "was destroyed");
+    FAILS(xrt_stream_synchronize(s), XRT_ERROR_INVALID_HANDLE, "was destroyed");
+    FAILS(xrt_stream_destroy(s), XRT_ERROR_INVALID_HANDLE, "was destroyed");
+    FAILS(xrt_memset_async(d, 0, 64, s), XRT_ERROR_INVALID_HANDLE, "was destroyed");
+    FAILS(xrt_memcpy_async(d, d, 64, XRT_MEMCPY_DEVICE_TO_DEVICE, s), XRT_ERROR_INVALID_HANDLE, "was destroyed");
+    FAILS(xrt_launch_host_func(s, nop, NULL), XRT_ERROR_INVALID_HANDLE, "was destroyed");
+    FAILS(xrt_event_record(e, s), XRT_ERROR_INVALID_HANDLE, "was destroyed");
+    FAILS(xrt_stream_wait_event(s, e), XRT_ERROR_INVALID_HANDLE, "was destroyed");
+    FAILS(xrt_malloc_async(&p, 64, s), XRT_ERROR_INVALID_HANDLE, "was destroyed");
+    FAILS(xrt_free_async(d, s), XRT_ERROR_INVALID_HANDLE, "was destroyed");
+
+    /* the slot is reused with a new generation: the old handle stays dead */
+    OK(xrt_stream_create(&s2));
+    FAILS(xrt_stream_query(s), XRT_ERROR_INVALID_HANDLE, "was destroyed");
+    OK(xrt_stream_query(s2));
+    /* a handle from a future generation was never handed out */
+    FAILS(xrt_stream_query((xrt_stream)((uintptr_t)s2 + ((uintptr_t)1 << 22))), XRT_ERROR_INVALID_HANDLE,
+          "was never created");
+    FAILS(xrt_stream_query((xrt_stream)(uintptr_t)0x7ffff01u), XRT_ERROR_INVALID_HANDLE, "was never created");
+    OK(xrt_stream_destroy(s2));
+    OK(xrt_event_destroy(e));
+    OK(xrt_free(d)); /* still allocated: the failed free_async kept it */
+}
+
+static void test_destroyed_event(void **state)
+{
+    xrt_event e, live;
+    float ms;
+    (void)state;
+    OK(xrt_event_create(&live, 0));
+    OK(xrt_event_create(&e, 0));
+    OK(xrt_event_record(e, NULL));
+    OK(xrt_event_destroy(e));
+    FAILS(xrt_event_query(e), XRT_ERROR_INVALID_HANDLE, "xrt_event_query: event");
+    FAILS(xrt_event_query(e), XRT_ERROR_INVALID_HANDLE, "was destroyed");
+    FAILS(xrt_event_synchronize(e), XRT_ERROR_INVALID_HANDLE, "was destroyed");
+    FAILS(xrt_event_record(e, NULL), XRT_ERROR_INVALID_HANDLE, "was destroyed");
+    FAILS(xrt_event_destroy(e), XRT_ERROR_INVALID_HANDLE, "was destroyed");
+    FAILS(xrt_event_elapsed_time(&ms, e, live), XRT_ERROR_INVALID_HANDLE, "was destroyed");
+    FAILS(xrt_event_elapsed_time(&ms, live, e), XRT_ERROR_INVALID_HANDLE, "was destroyed");
+    FAILS(xrt_stream_wait_event(NULL, e), XRT_ERROR_INVALID_HANDLE, "was destroyed");
+    OK(xrt_event_destroy(live));
+}
+
+static void test_null_and_mixed_handles(void **state)
+{
+    xrt_stream s;
+    xrt_event e;
+    (void)state;
+    OK(xrt_stream_create(&s));
+    OK(xrt_event_create(&e, 0));
+    FAILS(xrt_stream_destroy(NULL), XRT_ERROR_INVALID_HANDLE, "xrt_stream_destroy: handle");
+    assert_non_null(strstr(xrt_get_last_error_string(), "is NULL"));
+    FAILS(xrt_event_query(NULL), XRT_ERROR_INVALID_HANDLE, "is NULL");
+    FAILS(xrt_event_record(NULL, s), XRT_ERROR_INVALID_HANDLE, "is NULL");
+    FAILS(xrt_stream_wait_event(s, NULL), XRT_ERROR_INVALID_HANDLE, "is NULL");
+    /* an event where a stream belongs, and the reverse */
+    FAILS(xrt_stream_query((xrt_stream)e), XRT_ERROR_INVALID_HANDLE, "is an event handle, not a stream handle");
+    FAILS(xrt_event_query((xrt_event)s), XRT_ERROR_INVALID_HANDLE, "is a stream handle, not an event handle");
+    FAILS(xrt_stream_destroy((xrt_stream)e), XRT_ERROR_INVALID_HANDLE, "is an event handle");
+    OK(xrt_event_query(e)); /* neither was harmed */
+    OK(xrt_stream_query(s));
+    OK(xrt_event_destroy(e));
+    OK(xrt_stream_destroy(s));
+}
+
+/* Handles and memory of another backend are rejected, not misused. */
+static void test_foreign_objects(void **state)
+{
+    unsigned char h[64];
+    xrt_stream fs;
+    xrt_event fe;
+    void *fp, *d;
+    (void)state;
+    OK(xrt_test_other_register());
+    OK(xrt_set_backend("other"));
+    OK(xrt_stream_create(&fs));
+    OK(xrt_event_create(&fe, 0));
+    OK(xrt_malloc(&fp, sizeof h));
+    OK(xrt_set_backend(xrt_test_backend));
+    OK(xrt_malloc(&d, sizeof h));
+
+    FAILS(xrt_stream_query(fs), XRT_ERROR_INVALID_HANDLE, "belongs to backend other");
+    FAILS(xrt_stream_synchronize(fs), XRT_ERROR_INVALID_HANDLE, "belongs to backend other");
+    FAILS(xrt_memset_async(d, 0, sizeof h, fs), XRT_ERROR_INVALID_HANDLE, "belongs to backend other");
+    FAILS(xrt_stream_destroy(fs), XRT_ERROR_INVALID_HANDLE, "belongs to backend other");
+    FAILS(xrt_event_record(fe, NULL), XRT_ERROR_INVALID_HANDLE, "belongs to backend other");
+    FAILS(xrt_event_query(fe), XRT_ERROR_INVALID_HANDLE, "belongs to backend other");
+    FAILS(xrt_stream_wait_event(NULL, fe), XRT_ERROR_INVALID_HANDLE, "belongs to backend other");
+    assert_non_null(strstr(xrt_get_last_error_string(), xrt_test_backend)); /* "..., not <this one>" */
+    FAILS(xrt_free(fp), XRT_ERROR_INVALID_POINTER, "belongs to another backend");
+    FAILS(xrt_memcpy(h, fp, sizeof h, XRT_MEMCPY_DEFAULT), XRT_ERROR_INVALID_POINTER,
+          "belongs to backend other");
+    assert_non_null(strstr(xrt_get_last_error_string(), "xrt_memcpy: src"));
+    FAILS(xrt_memcpy(d, fp, sizeof h, XRT_MEMCPY_DEVICE_TO_DEVICE), XRT_ERROR_INVALID_POINTER,
+          "belongs to backend other");
+    FAILS(xrt_memset(fp, 0, sizeof h), XRT_ERROR_INVALID_POINTER, "belongs to backend other");
+
+    OK(xrt_set_backend("other")); /* the owner can still use and release them */
+    OK(xrt_stream_destroy(fs));
+    OK(xrt_event_destroy(fe));
+    OK(xrt_free(fp));
+    OK(xrt_set_backend(xrt_test_backend));
+    OK(xrt_free(d));
+}
+
+/* >> frees */
+static void test_bad_frees(void **state)
+{
+    unsigned char h[64];
+    char stack[64];
+    char *heap = (char *)malloc(64);
+    void *d;
+    (void)state;
+    assert_non_null(heap);
+    OK(xrt_malloc(&d, sizeof h));
+    FAILS(xrt_free(stack), XRT_ERROR_INVALID_POINTER, "was not allocated by xrt");
+    FAILS(xrt_free(heap), XRT_ERROR_INVALID_POINTER, "was not allocated by xrt");
+    FAILS(xrt_free((char *)d + 16), XRT_ERROR_INVALID_POINTER, "is inside an allocation, not at its start");
+    FAILS(xrt_free_async((char *)d + 1, NULL), XRT_ERROR_INVALID_POINTER, "is inside an allocation");
+    FAILS(xrt_free_host(d), XRT_ERROR_INVALID_POINTER, "xrt_free_host");
+    FAILS(xrt_free_host(d), XRT_ERROR_INVALID_POINTER, "is not pinned host memory (use xrt_free)");
+    OK(xrt_memset(d, 0x61, sizeof h)); /* the failed frees left it intact */
+    OK(xrt_memcpy(h, d, sizeof h, XRT_MEMCPY_DEVICE_TO_HOST));
+    assert_int_equal(h[63], 0x61);
+    OK(xrt_free(d));
+    FAILS(xrt_free(d), XRT_ERROR_INVALID_POINTER, "was not allocated by xrt or is already freed");
+    FAILS(xrt_free_async(d, NULL), XRT_ERROR_INVALID_POINTER, "is already freed");
+    free(heap);
+}
+
+static void test_bad_frees_pinned(void **state)
+{
+    void *p;
+    (void)state;
+    SKIP_UNLESS(caps() & XRT_CAP_PINNED_HOST, "no pinned host memory");
+    OK(xrt_malloc_host(&p, 64));
+    FAILS(xrt_free(p), XRT_ERROR_INVALID_POINTER, "xrt_free");
+    FAILS(xrt_free(p), XRT_ERROR_INVALID_POINTER, "is pinned host memory (use xrt_free_host)");
+    FAILS(xrt_free_async(p, NULL), XRT_ERROR_INVALID_POINTER, "is pinned host memory (use xrt_free_host)");
+    FAILS(xrt_free_host((char *)p + 8), XRT_ERROR_INVALID_POINTER, "is inside an allocation");
+    OK(xrt_free_host(p));
+    FAILS(xrt_free_host(p), XRT_ERROR_INVALID_POINTER, "is already freed");
+}
+
+/* >> copies and sets */
+static void test_memcpy_errors(void **state)
+{
+    unsigned char h[64];
+    void *d, *d2;
+    unsigned char *dc;
+    (void)state;
+    OK(xrt_malloc(&d, sizeof h));
+    OK(xrt_malloc(&d2, sizeof h));
+    dc = (unsigned char *)d;
+    memset(h, 0, sizeof h);
+
+    FAILS(xrt_memcpy(NULL, h, 16, XRT_MEMCPY_HOST_TO_DEVICE), XRT_ERROR_INVALID_VALUE, "xrt_memcpy: dst is NULL");
+    FAILS(xrt_memcpy(d, NULL, 16, XRT_MEMCPY_HOST_TO_DEVICE), XRT_ERROR_INVALID_VALUE, "xrt_memcpy: src is NULL");
+    FAILS(xrt_memcpy_async(NULL, h, 16, XRT_MEMCPY_DEFAULT, NULL), XRT_ERROR_INVALID_VALUE,
+          "xrt_memcpy_async: dst is NULL");
+    FAILS(xrt_memcpy(d, h, 16, (xrt_memcpy_kind)7), XRT_ERROR_INVALID_MEMCPY_KIND, "xrt_memcpy: kind 7 is not");
+    FAILS(xrt_memcpy(d, h, 16, (xrt_memcpy_kind)-1), XRT_ERROR_INVALID_MEMCPY_KIND, "kind -1 is not");
+    FAILS(xrt_memcpy(d, h, 0, (xrt_memcpy_kind)5), XRT_ERROR_INVALID_MEMCPY_KIND, "kind 5"); /* even for 0 bytes */
+    FAILS(xrt_memcpy_async(d, h, 16, (xrt_memcpy_kind)7, NULL), XRT_ERROR_INVALID_MEMCPY_KIND,
+          "xrt_memcpy_async: kind 7");
+
+    /* the kind must match the memory */
+    FAILS(xrt_memcpy(d, d2, 16, XRT_MEMCPY_HOST_TO_DEVICE), XRT_ERROR_INVALID_MEMCPY_KIND,
+          "kind host-to-device but src");
+    FAILS(xrt_memcpy(h, h + 32, 16, XRT_MEMCPY_HOST_TO_DEVICE), XRT_ERROR_INVALID_MEMCPY_KIND,
+          "kind host-to-device but dst");
+    assert_non_null(strstr(xrt_get_last_error_string(), "is unknown memory"));
+    FAILS(xrt_memcpy(d, d2, 16, XRT_MEMCPY_DEVICE_TO_HOST), XRT_ERROR_INVALID_MEMCPY_KIND,
+          "kind device-to-host but dst");
+    assert_non_null(strstr(xrt_get_last_error_string(), "is device memory"));
+    FAILS(xrt_memcpy(h, h + 32, 16, XRT_MEMCPY_DEVICE_TO_HOST), XRT_ERROR_INVALID_MEMCPY_KIND,
+          "kind device-to-host but src");
+    FAILS(xrt_memcpy(d, h, 16, XRT_MEMCPY_DEVICE_TO_DEVICE), XRT_ERROR_INVALID_MEMCPY_KIND,
+          "kind device-to-device but src");
+    FAILS(xrt_memcpy(d, h, 16, XRT_MEMCPY_HOST_TO_HOST), XRT_ERROR_INVALID_MEMCPY_KIND,
+          "kind host-to-host but dst");
+    FAILS(xrt_memcpy_async(h, d, 16, XRT_MEMCPY_HOST_TO_DEVICE, NULL), XRT_ERROR_INVALID_MEMCPY_KIND,
+          "xrt_memcpy_async: kind host-to-device but dst");
+
+    /* copies that run off the end of an allocation */
+    FAILS(xrt_memcpy(dc + 56, h, 16, XRT_MEMCPY_HOST_TO_DEVICE), XRT_ERROR_INVALID_VALUE,
+          "16 bytes at dst");
+    assert_non_null(strstr(xrt_get_last_error_string(), "overrun its allocation (64 bytes"));
+    FAILS(xrt_memcpy(h, dc + 1, 64, XRT_MEMCPY_DEVICE_TO_HOST), XRT_ERROR_INVALID_VALUE, "at src");
+    assert_non_null(strstr(xrt_get_last_error_string(), "overrun"));
+    FAILS(xrt_memcpy(d2, d, 65, XRT_MEMCPY_DEFAULT), XRT_ERROR_INVALID_VALUE, "overrun");
+    FAILS(xrt_memcpy_async(dc + 63, h, 2, XRT_MEMCPY_HOST_TO_DEVICE, NULL), XRT_ERROR_INVALID_VALUE, "overrun");
+
+    OK(xrt_memcpy(dc + 48, h, 16, XRT_MEMCPY_HOST_TO_DEVICE)); /* exactly to the end is fine */
+    OK(xrt_memcpy(NULL, NULL, 0, XRT_MEMCPY_DEFAULT));
+    OK(xrt_free(d));
+    OK(xrt_free(d2));
+}
+
+static void test_memset_errors(void **state)
+{
+    char stack[64];
+    char *heap = (char *)malloc(64);
+    void *d;
+    (void)state;
+    assert_non_null(heap);
+    OK(xrt_malloc(&d, 64));
+    FAILS(xrt_memset(NULL, 0, 16), XRT_ERROR_INVALID_VALUE, "xrt_memset: dst is NULL");
+    FAILS(xrt_memset(stack, 0, 16), XRT_ERROR_INVALID_POINTER, "xrt_memset: dst");
+    FAILS(xrt_memset(stack, 0, 16), XRT_ERROR_INVALID_POINTER, "is unknown memory, not device memory");
+    FAILS(xrt_memset(heap, 0, 16), XRT_ERROR_INVALID_POINTER, "not device memory");
+    FAILS(xrt_memset_async(stack, 0, 16, NULL), XRT_ERROR_INVALID_POINTER, "xrt_memset_async: dst");
+    FAILS(xrt_memset((char *)d + 60, 0, 8), XRT_ERROR_INVALID_VALUE, "overrun");
+    FAILS(xrt_memset_async((char *)d + 1, 0, 64, NULL), XRT_ERROR_INVALID_VALUE, "overrun");
+    OK(xrt_memset(NULL, 0, 0));
+    OK(xrt_memset(stack, 0, 0)); /* nothing to set: nothing to check */
+    OK(xrt_free(d));
+    free(heap);
+}
+
+/* >> events */
+static void test_event_flags(void **state)
+{
+    xrt_event e = (xrt_event)&e;
+    (void)state;
+    FAILS(xrt_event_create(&e, 4), XRT_ERROR_INVALID_VALUE, "xrt_event_create: unknown flags 0x4");
+    assert_null(e);
+    FAILS(xrt_event_create(&e, 0x80000001u), XRT_ERROR_INVALID_VALUE, "unknown flags 0x80000001");
+    assert_null(e);
+}
+
+/* The dispatch layer does not know an event's flags or records, so the words
+   are the backend's: the CPU backend's are pinned down exactly; another must
+   at least name the call (xrt_event_elapsed_time, cudaEventElapsedTime). */
+static const char *backend_words(const char *cpu_words)
+{
+    return strcmp(xrt_test_backend, "cpu") == 0 ? cpu_words : "lapsed";
+}
+
+static void test_elapsed_time_errors(void **state)
+{
+    xrt_event t0, t1, untimed, never;
+    float ms = -1.0f;
+    (void)state;
+    OK(xrt_event_create(&t0, 0));
+    OK(xrt_event_create(&t1, 0));
+    OK(xrt_event_create(&untimed, XRT_EVENT_DISABLE_TIMING));
+    OK(xrt_event_create(&never, 0));
+    OK(xrt_event_record(t0, NULL));
+    OK(xrt_event_record(untimed, NULL));
+    OK(xrt_event_record(t1, NULL));
+    OK(xrt_event_synchronize(t1));
+    if (!(caps() & XRT_CAP_EVENT_TIMING)) {
+        FAILS(xrt_event_elapsed_time(&ms, t0, t1), XRT_ERROR_UNSUPPORTED, "xrt_event_elapsed_time");
+    } else {
+        FAILS(xrt_event_elapsed_time(&ms, untimed, t1), XRT_ERROR_INVALID_HANDLE,
+              backend_words("xrt_event_elapsed_time: start event was created with XRT_EVENT_DISABLE_TIMING"));
+        FAILS(xrt_event_elapsed_time(&ms, t0, untimed), XRT_ERROR_INVALID_HANDLE,
+              backend_words("end event was created with XRT_EVENT_DISABLE_TIMING"));
+        FAILS(xrt_event_elapsed_time(&ms, never, t1), XRT_ERROR_INVALID_HANDLE,
+              backend_words("start event was never recorded"));
+        FAILS(xrt_event_elapsed_time(&ms, t0, never), XRT_ERROR_INVALID_HANDLE,
+              backend_words("end event was never recorded"));
+        OK(xrt_event_elapsed_time(&ms, t0, t1));
+        assert_true(ms >= 0.0f);
+    }
+    OK(xrt_event_destroy(t0));
+    OK(xrt_event_destroy(t1));
+    OK(xrt_event_destroy(untimed));
+    OK(xrt_event_destroy(never));
+}
+
+/* NOT_READY is an answer: not recorded as the last error, nothing logged. */
+static void test_not_ready_is_not_an_error(void **state)
+{
+    xrt_stream s;
+    xrt_event before, after;
+    float ms = -1.0f;
+    int logs;
+    (void)state;
+    SKIP_UNLESS(caps() & XRT_CAP_HOST_FUNC, "no host functions to block a stream with");
+    OK(xrt_stream_create(&s));
+    OK(xrt_event_create(&before, 0));
+    OK(xrt_event_create(&after, 0));
+    OK(xrt_event_record(before, s));
+    OK(xrt_launch_host_func(s, gate_wait, &gates[0]));
+    OK(xrt_event_record(after, s));
+    xrt_get_last_error();
+    logs = xrt_test_log.count;
+    assert_int_equal(xrt_stream_query(s), XRT_ERROR_NOT_READY);
+    assert_int_equal(xrt_event_query(after), XRT_ERROR_NOT_READY);
+    if (caps() & XRT_CAP_EVENT_TIMING)
+        assert_int_equal(xrt_event_elapsed_time(&ms, before, after), XRT_ERROR_NOT_READY);
+    assert_int_equal(xrt_peek_at_last_error(), XRT_SUCCESS);
+    assert_int_equal(xrt_test_log.count, logs);
+    gate_open(&gates[0]);
+    OK(xrt_stream_synchronize(s));
+    OK(xrt_event_query(after));
+    OK(xrt_event_destroy(before));
+    OK(xrt_event_destroy(after));
+    OK(xrt_stream_destroy(s));
+}
+
+/* >> status codes, last error, logging */
+static void test_status_strings(void **state)
+{
+    int i, j;
+    (void)state;
+    for (i = 0; i < XRT_STATUS_COUNT; i++) {
+        const char *s = xrt_status_string((xrt_status)i);
+        assert_non_null(s);
+        assert_true(s[0] != 0);
+        assert_string_not_equal(s, "unknown status");
+        for (j = 0; j < i; j++) assert_string_not_equal(s, xrt_status_string((xrt_status)j));
+    }
+    assert_string_equal(xrt_status_string(XRT_SUCCESS), "success");
+    assert_string_equal(xrt_status_string(XRT_STATUS_COUNT), "unknown status");
+    assert_string_equal(xrt_status_string((xrt_status)-1), "unknown status");
+}
+
+static void *error_in_thread(void *arg)
+{
+    void *p;
+    (void)arg;
+    xrt_malloc(&p, 0);
+    return (void *)(uintptr_t)xrt_peek_at_last_error();
+}
+
+static void test_last_error(void **state)
+{
+    void *p, *ret = NULL;
+    int n;
+    pthread_t t;
+    (void)state;
+    FAILS(xrt_malloc(&p, 0), XRT_ERROR_INVALID_VALUE, "size is 0");
+    assert_int_equal(xrt_peek_at_last_error(), XRT_ERROR_INVALID_VALUE); /* peeking keeps it */
+    assert_int_equal(xrt_peek_at_last_error(), XRT_ERROR_INVALID_VALUE);
+    OK(xrt_get_device_count(&n)); /* a success does not clear it, as in CUDA */
+    assert_int_equal(xrt_peek_at_last_error(), XRT_ERROR_INVALID_VALUE);
+    assert_int_equal(xrt_get_last_error(), XRT_ERROR_INVALID_VALUE); /* getting resets it */
+    assert_int_equal(xrt_get_last_error(), XRT_SUCCESS);
+    assert_int_equal(xrt_peek_at_last_error(), XRT_SUCCESS);
+
+    /* the last error is per thread */
+    assert_int_equal(start_thread(&t, NULL, error_in_thread, NULL), 0);
+    assert_int_equal(pthread_join(t, &ret), 0);
+    assert_int_equal((uintptr_t)ret, XRT_ERROR_INVALID_VALUE);
+    assert_int_equal(xrt_peek_at_last_error(), XRT_SUCCESS);
+}
+
+static struct { int count; void *user; } own_log;
+static void own_log_fn(xrt_log_level level, const char *msg, void *user)
+{
+    (void)level;
+    (void)msg;
+    own_log.count++;
+    own_log.user = user;
+}
+
+static void test_logging(void **state)
+{
+    unsigned char h[64];
+    xrt_stream s;
+    xrt_event e;
+    xrt_pointer_attributes a;
+    xrt_device_prop prop;
+    void *d, *p;
+    int logs, marker = 0;
+    (void)state;
+    FAILS(xrt_malloc(&p, 0), XRT_ERROR_INVALID_VALUE, "xrt_malloc: size is 0");
+    assert_non_null(strstr(xrt_test_log.last, "(invalid value)")); /* the status is in the line */
+
+    /* success logs nothing */
+    logs = xrt_test_log.count;
+    OK(xrt_malloc(&d, sizeof h));
+    OK(xrt_memset(d, 1, sizeof h));
+    OK(xrt_memcpy(h, d, sizeof h, XRT_MEMCPY_DEFAULT));
+    OK(xrt_stream_create(&s));
+    OK(xrt_event_create(&e, 0));
+    OK(xrt_memcpy_async(d, h, sizeof h, XRT_MEMCPY_HOST_TO_DEVICE, s));
+    OK(xrt_event_record(e, s));
+    OK(xrt_stream_wait_event(NULL, e));
+    OK(xrt_event_synchronize(e));
+    OK(xrt_stream_synchronize(s));
+    OK(xrt_pointer_get_attributes(&a, h));
+    OK(xrt_get_device_properties(&prop, 0));
+    OK(xrt_event_destroy(e));
+    OK(xrt_stream_destroy(s));
+    OK(xrt_free(d));
+    assert_int_equal(xrt_test_log.count, logs);
+
+    /* the callback gets its user pointer; level NONE silences errors but not the status */
+    xrt_set_log_callback(own_log_fn, &marker);
+    memset(&own_log, 0, sizeof own_log);
+    assert_int_equal(xrt_malloc(&p, 0), XRT_ERROR_INVALID_VALUE);
+    assert_int_equal(own_log.count, 1);
+    assert_ptr_equal(own_log.user, &marker);
+    xrt_set_log_level(XRT_LOG_NONE);
+    assert_int_equal(xrt_malloc(&p, 0), XRT_ERROR_INVALID_VALUE);
+    assert_int_equal(xrt_get_last_error(), XRT_ERROR_INVALID_VALUE);
+    assert_int_equal(own_log.count, 1);
+}
+
+static int restore_log(void **state)
+{
+    (void)state;
+    xrt_set_log_level(XRT_LOG_WARN);
+    xrt_test_log_capture();
+    return 0;
+}
+
 
 /* >> the table */
 enum {
@@ -137,14 +588,14 @@ enum {
     ASYNC_ALLOC = 8   /* XRT_ERROR_UNSUPPORTED instead where the backend lacks XRT_CAP_MALLOC_ASYNC */
 };
 
-static xrt_backend table_no_name(void) { xrt_backend b = other_table(); b.name = NULL; return b; }
-static xrt_backend table_empty_name(void) { xrt_backend b = other_table(); b.name = ""; return b; }
-static xrt_backend table_no_init(void) { xrt_backend b = other_table(); b.name = "badinput_noinit"; b.init = NULL; return b; }
-static xrt_backend table_abi(void) { xrt_backend b = other_table(); b.name = "badinput_abi"; b.abi_version = 999; return b; }
-static xrt_backend table_tiny(void) { xrt_backend b = other_table(); b.name = "badinput_tiny"; b.size = 4; return b; }
-static xrt_backend table_huge(void) { xrt_backend b = other_table(); b.name = "badinput_huge"; b.size = sizeof b + 64; return b; }
-static xrt_backend table_cpu(void) { xrt_backend b = other_table(); b.name = "cpu"; return b; }
-static xrt_backend table_other(void) { return other_table(); }
+static xrt_backend table_no_name(void) { xrt_backend b = xrt_test_other_table(); b.name = NULL; return b; }
+static xrt_backend table_empty_name(void) { xrt_backend b = xrt_test_other_table(); b.name = ""; return b; }
+static xrt_backend table_no_init(void) { xrt_backend b = xrt_test_other_table(); b.name = "badinput_noinit"; b.init = NULL; return b; }
+static xrt_backend table_abi(void) { xrt_backend b = xrt_test_other_table(); b.name = "badinput_abi"; b.abi_version = 999; return b; }
+static xrt_backend table_tiny(void) { xrt_backend b = xrt_test_other_table(); b.name = "badinput_tiny"; b.size = 4; return b; }
+static xrt_backend table_huge(void) { xrt_backend b = xrt_test_other_table(); b.name = "badinput_huge"; b.size = sizeof b + 64; return b; }
+static xrt_backend table_cpu(void) { xrt_backend b = xrt_test_other_table(); b.name = "cpu"; return b; }
+static xrt_backend table_other(void) { return xrt_test_other_table(); }
 
 /* X(id, function named in the detail, expected status, flags, call...). The
    call sees the fixtures as `f`; p, attr, ms and friends are scratch. */
@@ -502,11 +953,405 @@ static void test_every_operation_has_a_row(void **state)
     if (missing) fail_msg("%d operations of XRT__BACKEND_OPS have no bad-input row (listed above)", missing);
 }
 
+/* >> size overflow in the range checks */
+enum { BIG = 8192 };
+typedef struct overflow_case {
+    const char *fn;
+    int op;        /* 0 memcpy, 1 memcpy_async, 2 memset, 3 memset_async */
+    int dst, src;  /* 0 host buffer, 1 device d, 2 device d2, 3 pinned */
+    size_t offset; /* into the xrt allocation that is the range-checked side */
+    size_t size;
+    xrt_memcpy_kind kind;
+} overflow_case;
+
+static const overflow_case overflow_cases[] = {
+    {"xrt_memcpy", 0, 1, 0, 16, SIZE_MAX - 15, XRT_MEMCPY_HOST_TO_DEVICE},
+    {"xrt_memcpy", 0, 0, 1, 16, SIZE_MAX - 15, XRT_MEMCPY_DEVICE_TO_HOST},
+    {"xrt_memcpy", 0, 1, 0, 4095, SIZE_MAX - 4094, XRT_MEMCPY_DEFAULT},
+    {"xrt_memcpy", 0, 3, 0, 16, SIZE_MAX - 15, XRT_MEMCPY_HOST_TO_HOST},
+    {"xrt_memcpy", 0, 0, 3, 1, SIZE_MAX, XRT_MEMCPY_HOST_TO_HOST},
+    {"xrt_memcpy", 0, 1, 2, 16, SIZE_MAX - 15, XRT_MEMCPY_DEVICE_TO_DEVICE},
+    {"xrt_memcpy_async", 1, 1, 0, 4095, SIZE_MAX - 4094, XRT_MEMCPY_HOST_TO_DEVICE},
+    {"xrt_memcpy_async", 1, 0, 1, 4095, SIZE_MAX - 4094, XRT_MEMCPY_DEVICE_TO_HOST},
+    {"xrt_memcpy_async", 1, 0, 1, BIG - 1, SIZE_MAX - (BIG - 2), XRT_MEMCPY_DEFAULT},
+    {"xrt_memset", 2, 1, 0, 16, SIZE_MAX - 15, XRT_MEMCPY_DEFAULT},
+    {"xrt_memset", 2, 3, 0, 1, SIZE_MAX, XRT_MEMCPY_DEFAULT},
+    {"xrt_memset_async", 3, 1, 0, 4095, SIZE_MAX - 4094, XRT_MEMCPY_DEFAULT},
+    {"xrt_memset_async", 3, 1, 0, BIG - 1, SIZE_MAX - (BIG - 2), XRT_MEMCPY_DEFAULT},
+};
+
+static int overflow_child(void *arg)
+{
+    const overflow_case *c = (const overflow_case *)arg;
+    static unsigned char host[64], back[BIG];
+    unsigned char *mem[4];
+    void *d, *d2, *pinned;
+    xrt_stream s;
+    xrt_status st;
+    int i;
+    xrt_test_log_capture();
+    CHILD_OK(xrt_malloc(&d, BIG));
+    CHILD_OK(xrt_malloc(&d2, BIG));
+    CHILD_OK(xrt_malloc_host(&pinned, BIG));
+    CHILD_OK(xrt_stream_create(&s));
+    CHILD_OK(xrt_memset(d, 0x5a, BIG));
+    CHILD_OK(xrt_memset(pinned, 0x5a, BIG));
+    memset(host, 0x77, sizeof host);
+    mem[0] = host;
+    mem[1] = (unsigned char *)d;
+    mem[2] = (unsigned char *)d2;
+    mem[3] = (unsigned char *)pinned;
+    {
+        unsigned char *dst = mem[c->dst] + (c->dst ? c->offset : 0);
+        unsigned char *src = mem[c->src] + (c->dst ? 0 : c->offset);
+        xrt_get_last_error();
+        switch (c->op) {
+        case 0: st = xrt_memcpy(dst, src, c->size, c->kind); break;
+        case 1: st = xrt_memcpy_async(dst, src, c->size, c->kind, s); break;
+        case 2: st = xrt_memset(dst, 0, c->size); break;
+        default: st = xrt_memset_async(dst, 0, c->size, s); break;
+        }
+    }
+    if (st == XRT_SUCCESS) CHILD_FAIL("%s of %zu bytes at offset %zu returned success", c->fn, c->size, c->offset);
+    CHILD_EXPECT(st, XRT_ERROR_INVALID_VALUE);
+    if (!strstr(xrt_get_last_error_string(), c->fn)) CHILD_FAIL("detail \"%s\" does not name %s", xrt_get_last_error_string(), c->fn);
+    CHILD_OK(xrt_device_synchronize());
+    /* nothing was written: not the allocation, not the host buffer */
+    CHILD_OK(xrt_memcpy(back, d, BIG, XRT_MEMCPY_DEVICE_TO_HOST));
+    for (i = 0; i < BIG; i++)
+        if (back[i] != 0x5a || ((unsigned char *)pinned)[i] != 0x5a) CHILD_FAIL("byte %d of an allocation was written", i);
+    for (i = 0; i < (int)sizeof host; i++)
+        if (host[i] != 0x77) CHILD_FAIL("byte %d of the host buffer was written", i);
+    child_stream_works(s, 0x21);
+    CHILD_OK(xrt_stream_destroy(s));
+    CHILD_OK(xrt_free(d));
+    CHILD_OK(xrt_free(d2));
+    CHILD_OK(xrt_free_host(pinned));
+    xrt_shutdown();
+    return 0;
+}
+
+static void test_size_overflow(void **state)
+{
+    child_case cases[sizeof overflow_cases / sizeof overflow_cases[0]];
+    char names[sizeof cases / sizeof cases[0]][96];
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const overflow_case *c = &overflow_cases[i];
+        snprintf(names[i], sizeof names[i], "%s, offset %zu, SIZE_MAX - %zu bytes", c->fn, c->offset, SIZE_MAX - c->size);
+        cases[i].name = names[i];
+        cases[i].fn = overflow_child;
+        cases[i].arg = c;
+    }
+    run_cases("size overflow", cases, sizeof cases / sizeof cases[0], 10);
+}
+
+/* >> a log callback that calls xrt */
+static __thread int cb_depth;
+static struct { int calls; xrt_status failing, count, backends; } cb;
+
+static void calling_callback(xrt_log_level level, const char *msg, void *user)
+{
+    int n;
+    void *p;
+    (void)level, (void)msg;
+    if (cb_depth) return; /* its own failing call logs too */
+    cb_depth++;
+    __atomic_add_fetch(&cb.calls, 1, __ATOMIC_ACQ_REL);
+    if (user) cb.failing = xrt_malloc(&p, 0);
+    cb.count = xrt_get_device_count(&n);
+    cb.backends = xrt_backend_count(&n);
+    cb_depth--;
+}
+
+static xrt_status watched_status;
+static void *do_failing_malloc(void *arg)
+{
+    void *p;
+    (void)arg;
+    watched_status = xrt_malloc(&p, 0);
+    return NULL;
+}
+static void *do_init(void *arg)
+{
+    (void)arg;
+    watched_status = xrt_init();
+    return NULL;
+}
+static void *do_set_unknown_backend(void *arg)
+{
+    (void)arg;
+    watched_status = xrt_set_backend("nosuch");
+    return NULL;
+}
+
+static xrt_status broken_init(const xrt_backend *self, char *reason, size_t n)
+{
+    (void)self;
+    snprintf(reason, n, "no widget found");
+    return XRT_ERROR_NO_DEVICE;
+}
+static int broken_index;
+static void *do_probe(void *arg)
+{
+    xrt_backend_info info;
+    (void)arg;
+    watched_status = xrt_backend_get_info(broken_index, &info);
+    if (watched_status == XRT_SUCCESS && info.available) watched_status = XRT_ERROR_BACKEND;
+    return NULL;
+}
+
+static int log_error_child(void *arg)
+{
+    (void)arg;
+    memset(&cb, 0, sizeof cb);
+    xrt_set_log_callback(calling_callback, &cb);
+    if (!finishes_within(3000, NULL, do_failing_malloc, NULL))
+        CHILD_FAIL("a failing xrt_malloc deadlocks when the log callback makes a failing xrt call");
+    CHILD_EXPECT(watched_status, XRT_ERROR_INVALID_VALUE);
+    CHILD_TRUE(cb.calls >= 1);
+    CHILD_EXPECT(cb.failing, XRT_ERROR_INVALID_VALUE);
+    CHILD_EXPECT(cb.count, XRT_SUCCESS);
+    CHILD_EXPECT(cb.backends, XRT_SUCCESS);
+    if (!finishes_within(3000, NULL, do_set_unknown_backend, NULL))
+        CHILD_FAIL("xrt_set_backend(\"nosuch\") deadlocks when the log callback calls xrt");
+    CHILD_EXPECT(watched_status, XRT_ERROR_NOT_FOUND);
+    xrt_set_log_callback(NULL, NULL);
+    xrt_shutdown();
+    return 0;
+}
+
+static int log_init_child(void *arg)
+{
+    (void)arg;
+    memset(&cb, 0, sizeof cb);
+    xrt_shutdown();
+    unsetenv("XRT_LOG");
+    xrt_set_log_level(XRT_LOG_ENV); /* XRT_LOG decides again (earlier tests set a level) */
+    setenv("XRT_LOG", "loud", 1);   /* xrt_init warns about it */
+    xrt_set_log_callback(calling_callback, NULL);
+    if (!finishes_within(3000, XRT_TEST_DEFAULT, do_init, NULL))
+        CHILD_FAIL("xrt_init deadlocks when the log callback (called for a bad XRT_LOG) calls xrt_get_device_count");
+    CHILD_TRUE(cb.calls >= 1);
+    CHILD_OK(watched_status);
+    unsetenv("XRT_LOG");
+    xrt_set_log_callback(NULL, NULL);
+    xrt_shutdown();
+    return 0;
+}
+
+static int log_probe_child(void *arg)
+{
+    static xrt_backend broken;
+    (void)arg;
+    memset(&cb, 0, sizeof cb);
+    memset(&broken, 0, sizeof broken);
+    broken.abi_version = XRT_BACKEND_ABI_VERSION;
+    broken.size = sizeof broken;
+    broken.name = "broken";
+    broken.init = broken_init;
+    CHILD_OK(xrt_register_backend(&broken));
+    CHILD_OK(xrt_backend_count(&broken_index));
+    broken_index--;
+    xrt_set_log_level(XRT_LOG_DEBUG); /* the probe logs at info */
+    xrt_set_log_callback(calling_callback, NULL);
+    if (!finishes_within(3000, NULL, do_probe, NULL))
+        CHILD_FAIL("probing a backend deadlocks when the log callback (called for its info line) calls xrt_backend_count");
+    CHILD_OK(watched_status);
+    CHILD_TRUE(cb.calls >= 1);
+    CHILD_OK(cb.count);
+    CHILD_OK(cb.backends);
+    xrt_set_log_callback(NULL, NULL);
+    xrt_set_log_level(XRT_LOG_WARN);
+    xrt_shutdown();
+    return 0;
+}
+
+static void test_log_callback_calls_xrt(void **state)
+{
+    static const child_case cases[] = {
+        {"error logging; the callback makes a failing call, xrt_get_device_count, xrt_backend_count", log_error_child, NULL},
+        {"init logging (bad XRT_LOG); the callback calls xrt_get_device_count, xrt_backend_count", log_init_child, NULL},
+        {"probe logging (info); the callback calls xrt_get_device_count, xrt_backend_count", log_probe_child, NULL},
+    };
+    (void)state;
+    run_cases("log callback", cases, sizeof cases / sizeof cases[0], 10);
+}
+
+/* >> an error detail longer than the per-thread buffer */
+enum { LONG_NAME = 600 };
+static char long_name[LONG_NAME + 1], long_unknown[LONG_NAME + 101];
+
+static xrt_status long_init(const xrt_backend *self, char *reason, size_t n)
+{
+    (void)self, (void)reason, (void)n;
+    return XRT_SUCCESS;
+}
+static xrt_status long_get_device(const xrt_backend *self, int *device)
+{
+    (void)self;
+    *device = 0;
+    return XRT_SUCCESS;
+}
+static xrt_status long_malloc(const xrt_backend *self, void **p, size_t n)
+{
+    (void)self, (void)p, (void)n;
+    return xrt_native_error(XRT_ERROR_OUT_OF_MEMORY, long_name, "long_malloc", 2, "LONG_ERROR_MEMORY", "no memory left");
+}
+static xrt_status long_get_device_count(const xrt_backend *self, int *count)
+{
+    char who[LONG_NAME + 64];
+    (void)self, (void)count;
+    snprintf(who, sizeof who, "%s: xrt_get_device_count", long_name);
+    return xrt_error(XRT_ERROR_BACKEND, who, "%s", "a failure with a long caller name");
+}
+
+/* After each failure: the detail is a sane string, and the thread's memory
+   around it is intact (printf, a new thread, another call). */
+static void *long_thread(void *arg)
+{
+    void *p;
+    (void)arg;
+    return (void *)(uintptr_t)xrt_malloc(&p, 64);
+}
+
+static void detail_is_sane(const char *what)
+{
+    const char *d = xrt_get_last_error_string();
+    pthread_t t;
+    void *ret = NULL;
+    CHILD_TRUE(strlen(d) < 4096);
+    {
+    FILE *null = fopen("/dev/null", "w");
+    CHILD_TRUE(null != NULL);
+    fprintf(null, "after %s: the detail has %zu characters\n", what, strlen(d)); /* stdio takes the thread's lock */
+    fclose(null);
+    }
+    CHILD_OK(xrt_get_device(&(int){0})); /* the thread's backend choice is intact */
+    child_step(what);
+    if (start_thread(&t, long_name, long_thread, NULL) != 0) CHILD_FAIL("pthread_create after %s", what);
+    pthread_join(t, &ret);
+    CHILD_TRUE((xrt_status)(uintptr_t)ret == XRT_ERROR_OUT_OF_MEMORY);
+}
+
+static int long_detail_child(void *arg)
+{
+    static xrt_backend table;
+    const char *group = (const char *)arg;
+    xrt_stream s;
+    void *p;
+    int n;
+    memset(long_name, 'n', LONG_NAME);
+    memset(long_unknown, 'u', sizeof long_unknown - 1);
+    memset(&table, 0, sizeof table);
+    table.abi_version = XRT_BACKEND_ABI_VERSION;
+    table.size = sizeof table;
+    table.name = long_name;
+    table.init = long_init;
+    table.get_device = long_get_device;
+    table.malloc = long_malloc;
+    table.get_device_count = long_get_device_count;
+    xrt_set_log_callback(NULL, NULL); /* the stderr logger formats the line too */
+    CHILD_OK(xrt_stream_create(&s)); /* on the group's backend */
+    CHILD_OK(xrt_register_backend(&table));
+    CHILD_OK(xrt_set_backend(long_name));
+    CHILD_EXPECT(xrt_malloc(&p, 64), XRT_ERROR_OUT_OF_MEMORY);
+    CHILD_TRUE(strncmp(xrt_get_last_error_string(), long_name, 32) == 0);
+    detail_is_sane("a native error of a backend with a 600-character name");
+    CHILD_EXPECT(xrt_get_device_count(&n), XRT_ERROR_BACKEND);
+    detail_is_sane("an error whose caller is 600 characters long");
+    CHILD_EXPECT(xrt_stream_create(&s), XRT_ERROR_UNSUPPORTED);
+    detail_is_sane("an unsupported call on a backend with a 600-character name");
+    CHILD_OK(xrt_set_backend(group));
+    CHILD_OK(xrt_stream_create(&s));
+    CHILD_OK(xrt_set_backend(long_name));
+    CHILD_EXPECT(xrt_stream_query(s), XRT_ERROR_INVALID_HANDLE);
+    detail_is_sane("a foreign stream used from a backend with a 600-character name");
+    CHILD_EXPECT(xrt_set_backend(long_unknown), XRT_ERROR_NOT_FOUND);
+    detail_is_sane("xrt_set_backend of an unknown 700-character name");
+    CHILD_EXPECT(xrt_register_backend(&table), XRT_ERROR_ALREADY_EXISTS);
+    detail_is_sane("registering a 600-character name twice");
+    /* where the overrun lands depends on the length: a backend's own errors
+       with caller names of every length around the buffer's */
+    xrt_test_log_capture();
+    for (n = 480; n <= LONG_NAME; n += 4) {
+        char who[LONG_NAME + 1];
+        memset(who, 'w', (size_t)n);
+        who[n] = 0;
+        CHILD_EXPECT(xrt_native_error(XRT_ERROR_BACKEND, who, "native_call", 7, "NATIVE_CODE", "native message"),
+                     XRT_ERROR_BACKEND);
+        detail_is_sane("xrt_native_error with a long backend name");
+    }
+    CHILD_OK(xrt_set_backend(group));
+    xrt_shutdown();
+    return 0;
+}
+
+static void test_error_detail_longer_than_its_buffer(void **state)
+{
+    (void)state;
+    in_child("a 600-character backend name in error details", long_detail_child, (void *)xrt_test_backend, 10);
+}
+
+/* >> the registry's version after 2^32 changes */
+/* A thread remembers its last copy that passed the checks, with the
+   version of the pointer registry. After 2^32 changes (made here by moving
+   the private counter on, as 2^32 allocations would) and a free of the copy's
+   destination, the same copy must be checked again and refused, not let
+   through by a 32-bit version that wrapped back to the remembered one. */
+static int version_wrap_child(void *arg)
+{
+    unsigned char h[64];
+    void *d, *d2;
+    (void)arg;
+    xrt_test_log_capture();
+    CHILD_OK(xrt_malloc(&d, sizeof h));
+    CHILD_OK(xrt_malloc(&d2, sizeof h));
+    CHILD_OK(xrt_memcpy(d2, d, sizeof h, XRT_MEMCPY_DEVICE_TO_DEVICE)); /* remembered */
+    CHILD_OK(xrt_memcpy(d2, d, sizeof h, XRT_MEMCPY_DEVICE_TO_DEVICE));
+    xrt__mem_version += 0xffffffffu; /* 2^32 - 1 changes; the free below is the 2^32nd */
+    CHILD_OK(xrt_free(d2));
+    CHILD_EXPECT(xrt_memcpy(d2, d, sizeof h, XRT_MEMCPY_DEVICE_TO_DEVICE), XRT_ERROR_INVALID_MEMCPY_KIND);
+    CHILD_TRUE(strstr(xrt_get_last_error_string(), "xrt_memcpy: kind device-to-device but dst") != NULL);
+    CHILD_OK(xrt_free(d));
+    xrt_shutdown();
+    return 0;
+}
+
+static void test_copy_check_after_version_wraps(void **state)
+{
+    (void)state;
+    in_child("a copy into freed memory after 2^32 registry changes", version_wrap_child, NULL, 10);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_null_out_pointers),
+        cmocka_unit_test(test_zero_size),
+        cmocka_unit_test(test_bad_device),
+        cmocka_unit_test(test_unknown_backend),
+        cmocka_unit_test(test_destroyed_stream),
+        cmocka_unit_test(test_destroyed_event),
+        cmocka_unit_test(test_null_and_mixed_handles),
+        cmocka_unit_test(test_foreign_objects),
+        cmocka_unit_test(test_bad_frees),
+        cmocka_unit_test(test_bad_frees_pinned),
+        cmocka_unit_test(test_memcpy_errors),
+        cmocka_unit_test(test_memset_errors),
+        cmocka_unit_test(test_event_flags),
+        cmocka_unit_test(test_elapsed_time_errors),
+        gated_test(test_not_ready_is_not_an_error),
+        cmocka_unit_test(test_status_strings),
+        cmocka_unit_test(test_last_error),
+        cmocka_unit_test_teardown(test_logging, restore_log),
         cmocka_unit_test(test_bad_input_table),
         cmocka_unit_test(test_every_operation_has_a_row),
+        cmocka_unit_test(test_size_overflow),
+        cmocka_unit_test(test_log_callback_calls_xrt),
+        cmocka_unit_test(test_error_detail_longer_than_its_buffer),
+        cmocka_unit_test(test_copy_check_after_version_wraps),
     };
     return xrt_test_run_on_backends("bad input", tests, sizeof tests / sizeof tests[0], NULL);
 }

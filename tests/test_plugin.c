@@ -14,7 +14,10 @@
 #include "xrt_test.h"
 
 #include <dlfcn.h>
+#include <limits.h>
 #include <regex.h>
+#include <sys/auxv.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -110,6 +113,19 @@ static void assert_memory_works(unsigned char v)
     OK(xrt_free(d));
 }
 
+/* The same, in a child (no cmocka asserts there). */
+static void assert_memory_works_in_child(void)
+{
+    unsigned char h[64];
+    void *d;
+    int i;
+    CHILD_OK(xrt_malloc(&d, sizeof h));
+    CHILD_OK(xrt_memset(d, 0x3e, sizeof h));
+    CHILD_OK(xrt_memcpy(h, d, sizeof h, XRT_MEMCPY_DEVICE_TO_HOST));
+    for (i = 0; i < (int)sizeof h; i++) CHILD_TRUE(h[i] == 0x3e);
+    CHILD_OK(xrt_free(d));
+}
+
 /* A skipped plugin: queryable with its reason, logged once at warn level with it. */
 static void assert_skipped(const char *path, const char *why)
 {
@@ -166,7 +182,7 @@ static void test_failures_skipped(void **state)
     assert_int_equal(backends_named("good"), 1);
     assert_int_equal(backends_named("badabi"), 0);
     OK(xrt_get_backend(&name));
-    assert_string_equal(name, "cpu");
+    assert_string_equal(name, first_available()); /* cpu, or a GPU backend where there is one */
     assert_stream_works(NULL, 0x31);
     FAILS(xrt_plugin_get_info(6, &(xrt_plugin_info){0}), XRT_ERROR_INVALID_VALUE, "index 6 out of range");
 }
@@ -274,7 +290,7 @@ static void test_select_plugin_backend(void **state)
 
     /* xrt_set_backend, and the listing (what xrt_info prints) */
     OK(restart(GOOD, NULL));
-    assert_string_equal(current_backend(), "cpu");
+    assert_string_equal(current_backend(), first_available());
     OK(xrt_set_backend("good"));
     assert_string_equal(current_backend(), "good");
     assert_true(backend_index("good", &info) > backend_index("cpu", NULL));
@@ -565,6 +581,127 @@ static void test_trace_targets(void **state)
     set_env("XRT_TRACE_BACKEND", "cpu");
 }
 
+/* A plugin built against a later, larger backend table fills all of it
+   before xrt can check its ABI version: xrt gives it room, skips it, and
+   writes nothing past its own tables, also in the last plugin slot (ASan
+   sees any write past them). In a child: the slots it fills are for good. */
+static void test_later_larger_table(void **state)
+{
+    char why[256];
+    pid_t pid;
+    (void)state;
+    pid = child_fork(20);
+    if (pid == 0) {
+        xrt_plugin_info info;
+        char path[64];
+        int n = 0, i;
+        xrt_set_log_level(XRT_LOG_NONE);
+        CHILD_OK(xrt_plugin_count(&n));
+        for (i = n; i < 15; i++) { /* every slot but the last, with plugins that are not there */
+            snprintf(path, sizeof path, "/nonexistent/xrt-plugin-%d.so", i);
+            CHILD_EXPECT(xrt_load_plugin(path), XRT_ERROR_BACKEND_UNAVAILABLE);
+        }
+        CHILD_EXPECT(xrt_load_plugin(PLUGIN("test_bigtable.so")), XRT_ERROR_BACKEND_UNAVAILABLE);
+        CHILD_TRUE(strstr(xrt_get_last_error_string(), "bigtable: ABI version") != NULL);
+        CHILD_OK(xrt_plugin_count(&n));
+        CHILD_TRUE(n == 16);
+        CHILD_OK(xrt_plugin_get_info(15, &info));
+        CHILD_TRUE(!info.loaded && strstr(info.reason, "ABI version") != NULL);
+        CHILD_OK(xrt_plugin_get_info(14, &info));
+        CHILD_TRUE(strcmp(info.path, "/nonexistent/xrt-plugin-14.so") == 0 && strstr(info.reason, "cannot load"));
+        assert_memory_works_in_child();
+        xrt_shutdown();
+        _exit(0);
+    }
+    if (child_status(pid, 20, why, sizeof why)) fail_msg("a plugin with a larger table: %s", why);
+}
+
+/* >> programs with elevated privileges */
+/* A copy of this program with the setuid bit, run by another user, runs in
+   secure mode (AT_SECURE): XRT_PLUGINS and XRT_*_LIBRARY are ignored there
+   and xrt_load_plugin refuses a relative path. The copy, run as it is (root,
+   no AT_SECURE), loads them: the control. The copy runs secure_child. */
+static int secure_child(const char *mode)
+{
+    int want = mode[0] == '1', secure = getauxval(AT_SECURE) != 0, n = -1;
+    char abs[PATH_MAX];
+    xrt_set_log_level(XRT_LOG_NONE);
+    if (secure != want) return fprintf(stderr, "secure child: AT_SECURE is %d, expected %d\n", secure, want), 2;
+    if (xrt_plugin_count(&n) != XRT_SUCCESS) return 3;
+    if (n != (want ? 0 : 1))
+        return fprintf(stderr, "secure child: XRT_PLUGINS loaded %d plugins with AT_SECURE %d\n", n, secure), 4;
+#ifdef XRT_ENABLE_CUDA
+    {
+        xrt_backend_info info;
+        int i = backend_index("cuda", &info);
+        int named = i >= 0 && strstr(info.reason, "XRT_CUDA_LIBRARY=") != NULL;
+        if (named == want)
+            return fprintf(stderr, "secure child: cuda: \"%s\" with AT_SECURE %d\n", info.reason, secure), 5;
+    }
+#endif
+    if (want) {
+        if (xrt_load_plugin(GOOD) != XRT_ERROR_NOT_PERMITTED ||
+            !strstr(xrt_get_last_error_string(), "relative path in a program with elevated privileges"))
+            return fprintf(stderr, "secure child: xrt_load_plugin(%s): %s\n", GOOD, xrt_get_last_error_string()), 6;
+        if (!realpath(GOOD, abs) || xrt_load_plugin(abs) != XRT_SUCCESS)
+            return fprintf(stderr, "secure child: xrt_load_plugin(%s): %s\n", abs, xrt_get_last_error_string()), 7;
+    }
+    xrt_shutdown();
+    return 0;
+}
+
+/* Runs `prog` with XRT_TEST_SECURE_CHILD=mode, through setpriv as uid/gid
+   65534 when `as_nobody`; returns its exit status, or -1. */
+static int run_copy(const char *prog, const char *mode, int as_nobody)
+{
+    int status = 0;
+    pid_t pid;
+    fflush(NULL);
+    pid = fork();
+    if (pid == 0) {
+        setenv("XRT_TEST_SECURE_CHILD", mode, 1);
+        setenv("XRT_PLUGINS", GOOD, 1);
+        setenv("XRT_CUDA_LIBRARY", "/nonexistent/libcudart.so.13", 1);
+        unsetenv("LD_PRELOAD"); /* valgrind's, if any: the copy runs on its own */
+        if (as_nobody)
+            execl("/usr/bin/setpriv", "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", prog, (char *)NULL);
+        else
+            execl(prog, prog, (char *)NULL);
+        _exit(127);
+    }
+    if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status)) return -1;
+    return WEXITSTATUS(status);
+}
+
+static void test_setuid_program_ignores_code_from_environment(void **state)
+{
+    char dir[] = "/tmp/xrt-setuid-XXXXXX", prog[sizeof dir + 16], self[PATH_MAX];
+    int in, out, rc_secure, rc_plain;
+    char buf[65536];
+    ssize_t got;
+    (void)state;
+    SKIP_UNLESS(getuid() == 0, "not root: cannot make a setuid copy owned by root");
+    SKIP_UNLESS(access("/usr/bin/setpriv", X_OK) == 0, "no setpriv (util-linux) to run the copy as another user");
+    assert_non_null(realpath(program_invocation_name, self)); /* not /proc/self/exe: that is valgrind under valgrind */
+    assert_non_null(mkdtemp(dir));
+    snprintf(prog, sizeof prog, "%s/prog", dir);
+    in = open(self, O_RDONLY);
+    out = open(prog, O_WRONLY | O_CREAT | O_TRUNC, 0755);
+    assert_true(in >= 0 && out >= 0);
+    while ((got = read(in, buf, sizeof buf)) > 0) assert_int_equal(write(out, buf, (size_t)got), got);
+    close(in);
+    close(out);
+    assert_int_equal(chmod(dir, 0755), 0);
+    assert_int_equal(chmod(prog, 04755), 0);
+    rc_plain = run_copy(prog, "0", 0);
+    rc_secure = run_copy(prog, "1", 1);
+    unlink(prog);
+    rmdir(dir);
+    assert_int_equal(rc_plain, 0);
+    if (rc_secure == 2) skip(); /* the file system ignores setuid (nosuid): AT_SECURE could not be had */
+    assert_int_equal(rc_secure, 0);
+}
+
 static int finish(void **state)
 {
     (void)state;
@@ -588,7 +725,10 @@ int main(void)
         cmocka_unit_test_setup(test_trace_host_fn_calls, capture),
         cmocka_unit_test_setup(test_trace_fork, capture),
         cmocka_unit_test_setup(test_trace_targets, capture),
+        cmocka_unit_test_setup(test_later_larger_table, capture),
+        cmocka_unit_test_setup(test_setuid_program_ignores_code_from_environment, capture),
     };
+    if (getenv("XRT_TEST_SECURE_CHILD")) return secure_child(getenv("XRT_TEST_SECURE_CHILD"));
     set_env("XRT_TRACE_FILE", "/dev/null"); /* listing the backends probes the tracer: keep stderr clean */
     set_env("XRT_TRACE_BACKEND", "cpu");
     set_env("XRT_LOG", NULL);

@@ -32,18 +32,6 @@ static int cleanup(void **state)
     return 0;
 }
 
-/* The process default with XRT_BACKEND unset: the first available backend. */
-static const char *first_available(void)
-{
-    xrt_backend_info info;
-    int n = 0, i;
-    OK(xrt_backend_count(&n));
-    for (i = 0; i < n; i++) {
-        OK(xrt_backend_get_info(i, &info));
-        if (info.available) return info.name;
-    }
-    return NULL;
-}
 
 /* >> a custom backend: malloc, free, memcpy and device queries; the rest NULL */
 static struct { int init, malloc, free, memcpy; } mine_calls;
@@ -377,11 +365,19 @@ static void test_backend_info(void **state)
     FAILS(xrt_backend_get_info(-1, &info), XRT_ERROR_INVALID_VALUE, "index -1 out of range");
 }
 
+/* Probes every built-in backend now: where a GPU backend is the default, the
+   ones after it are probed only when listed, and would log then. */
+static void probe_builtins(void)
+{
+    assert_int_equal(backend_index("nosuch", NULL), -1);
+}
+
 static void test_unavailable_backend(void **state)
 {
     xrt_backend_info info;
     (void)state;
     broken_inits = 0;
+    probe_builtins();
     register_failing();
     xrt_set_log_level(XRT_LOG_INFO);
     xrt_test_log_capture();
@@ -616,6 +612,7 @@ static void test_env_log_level(void **state)
     xrt_set_log_level(XRT_LOG_ENV); /* XRT_LOG applies again */
     setenv("XRT_LOG", "debug", 1);
     OK(reinit("XRT_BACKEND", NULL));
+    probe_builtins();
     xrt_test_log_capture();
     register_failing();
     assert_true(backend_index("broken", NULL) >= 0); /* the probe logs at info */
@@ -624,6 +621,7 @@ static void test_env_log_level(void **state)
 
     setenv("XRT_LOG", "ERROR", 1); /* any case */
     OK(reinit("XRT_BACKEND", NULL));
+    probe_builtins();
     xrt_test_log_capture();
     register_failing();
     assert_true(backend_index("broken", NULL) >= 0);
@@ -641,6 +639,7 @@ static void test_env_log_level(void **state)
 
     setenv("XRT_LOG", "3", 1); /* a number is a level */
     OK(reinit("XRT_BACKEND", NULL));
+    probe_builtins();
     xrt_test_log_capture();
     register_failing();
     assert_true(backend_index("flaky", NULL) >= 0); /* probes broken, then flaky */
@@ -805,6 +804,34 @@ static void test_builtin_tables_complete(void **state)
     assert_true(filled >= 1); /* the CPU backend at least */
 }
 
+/* The registry keeps its own copy of a backend's name: the caller's string
+   may be a buffer it reuses. */
+static void test_register_copies_name(void **state)
+{
+    static xrt_backend b;
+    char *name = (char *)malloc(16);
+    xrt_backend_info info;
+    int i;
+    (void)state;
+    assert_non_null(name);
+    snprintf(name, 16, "transient");
+    b = mine_table(name);
+    OK(xrt_register_backend(&b));
+    memset(name, 'x', 15);
+    free(name);
+    i = backend_index("transient", &info);
+    assert_true(i >= 0);
+    assert_string_equal(info.name, "transient");
+    OK(xrt_set_backend("transient"));
+    assert_string_equal(current_backend(), "transient");
+    {
+        static char huge[2048];
+        memset(huge, 'h', sizeof huge - 1);
+        b.name = huge;
+        FAILS(xrt_register_backend(&b), XRT_ERROR_INVALID_VALUE, "name longer than 1023 characters");
+    }
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, fresh, cleanup)
 
 int main(void)
@@ -815,6 +842,7 @@ int main(void)
         T(test_address_reused_during_free),
         T(test_null_slots_are_unsupported),
         T(test_register_errors),
+        T(test_register_copies_name),
         T(test_older_table),
         T(test_backend_limit),
         T(test_backend_info),

@@ -239,7 +239,6 @@ static void test_many_producers_one_stream(void **state)
 /* The enqueue that meets a worker on its way to sleep must still wake it: each
    round lets the workers go idle for a random time around their spin-then-park
    and waits for one op. A lost wake-up hangs; the alarm turns that into a failure. */
-static void nop(void *user) { (void)user; }
 
 static void on_alarm(int sig)
 {

@@ -166,6 +166,20 @@ static inline int backend_index(const char *name, xrt_backend_info *out)
     return -1;
 }
 
+/* The process default with XRT_BACKEND unset: the first available backend
+   (cuda or hip on a machine with a GPU, else cpu). */
+static inline const char *first_available(void)
+{
+    xrt_backend_info info;
+    int n = 0, i;
+    OK(xrt_backend_count(&n));
+    for (i = 0; i < n; i++) {
+        OK(xrt_backend_get_info(i, &info));
+        if (info.available) return info.name;
+    }
+    return NULL;
+}
+
 /* Sets environment variable `name` (value NULL: unsets it), clears the last
    error and starts xrt again; returns xrt_init's status. */
 static inline xrt_status reinit(const char *name, const char *value)
@@ -328,10 +342,11 @@ static struct {
     int target;       /* in a re-executed child: the run_child call it is for; else 0 */
     const char *only; /* in a re-executed child: its group's backend */
     int report_fd;    /* in a child: the pipe to its parent, else -1 */
+    int stderr_fd;    /* in a re-executed child: its stderr, kept while the tests before its case run */
     int read_fd;      /* in the parent: the pipe from the child being waited for, else -1 */
     unsigned char report[XRT_TEST_REPORT];
     size_t report_len;
-} xrt_test_child = {0, 0, NULL, -1, -1, {0}, 0};
+} xrt_test_child = {0, 0, NULL, -1, -1, -1, {0}, 0};
 
 /* A child that ends with this marker and SIGKILL passed (child_end_quietly). */
 static const char xrt_test_ok_marker[] = "\001xrt-child-passed";
@@ -480,6 +495,7 @@ static inline int xrt_test_run_child(int (*fn)(void *), void *arg, int seconds, 
     if (xrt_get_backend(&name) == XRT_SUCCESS && name) snprintf(backend, sizeof backend, "%s", name);
     if (xrt_test_child.target) { /* a re-executed child: only its own case */
         if (k != xrt_test_child.target) return 0;
+        if (xrt_test_child.stderr_fd >= 0) dup2(xrt_test_child.stderr_fd, 2); /* its own case speaks */
         xrt_test_child_enter(seconds);
         xrt_shutdown();
         if (select && backend[0] && xrt_set_backend(backend) != XRT_SUCCESS)
@@ -491,13 +507,18 @@ static inline int xrt_test_run_child(int (*fn)(void *), void *arg, int seconds, 
     pid = child_fork(seconds + (re_exec ? 30 : 0)); /* a re-executed child first runs the tests before */
     if (pid == 0) {
         if (re_exec) {
-            char spec[128];
-            int null = open("/dev/null", O_WRONLY);
-            snprintf(spec, sizeof spec, "%s:%d:%d", backend, k, xrt_test_child.report_fd);
+            char spec[128], self[4096];
+            int null = open("/dev/null", O_WRONLY), err = dup(2);
+            /* the program itself: under valgrind /proc/self/exe is valgrind's tool */
+            if (!realpath(program_invocation_name, self)) snprintf(self, sizeof self, "/proc/self/exe");
+            snprintf(spec, sizeof spec, "%s:%d:%d:%d", backend, k, xrt_test_child.report_fd, err);
             setenv("XRT_TEST_CHILD", spec, 1);
+            unsetenv("LD_PRELOAD"); /* valgrind's: the copy runs on its own */
             if (null >= 0) dup2(null, 1); /* its copy of the tests before the case says nothing */
-            execl("/proc/self/exe", "xrt-test-child", (char *)NULL);
-            CHILD_FAIL("cannot re-execute the test program: %s", strerror(errno));
+            if (null >= 0) dup2(null, 2);
+            execl(self, "xrt-test-child", (char *)NULL);
+            if (err >= 0) dup2(err, 2);
+            CHILD_FAIL("cannot re-execute the test program %s: %s", self, strerror(errno));
         }
         if (select && backend[0] && xrt_set_backend(backend) != XRT_SUCCESS)
             CHILD_FAIL("xrt_set_backend(%s): %s", backend, xrt_get_last_error_string());
@@ -554,6 +575,318 @@ static inline int finishes_within(int ms, const char *backend, void *(*fn)(void 
     return 1;
 }
 
+/* >> sanitizers: some cases cannot run under them */
+#if defined(__SANITIZE_ADDRESS__)
+#define XRT_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define XRT_TEST_ASAN 1
+#endif
+#endif
+
+/* >> small shared pieces */
+/* Whether the group runs on a GPU backend (cuda or hip). Decided by the
+   group's backend, not by asking xrt: after xrt_shutdown the thread's choice
+   is forgotten, and in a forked child on a GPU backend xrt_get_backend is
+   refused. */
+static inline int on_gpu(void)
+{
+    return xrt_test_backend && (strcmp(xrt_test_backend, "cuda") == 0 || strcmp(xrt_test_backend, "hip") == 0);
+}
+
+/* A host function that does nothing. */
+static inline void nop(void *user) { (void)user; }
+
+/* Waits (up to ms, times the slowdown) for *f to become nonzero. */
+static inline int wait_flag(int *f, int ms)
+{
+    double end = now_ms(CLOCK_MONOTONIC) + (double)ms * xrt_test_slowdown();
+    while (!__atomic_load_n(f, __ATOMIC_ACQUIRE) && now_ms(CLOCK_MONOTONIC) < end) sleep_ms(1);
+    return __atomic_load_n(f, __ATOMIC_ACQUIRE);
+}
+
+/* In a child: 64 bytes set and read back on stream s, in order. */
+static inline void child_stream_works(xrt_stream s, unsigned char v)
+{
+    unsigned char h[64];
+    void *d;
+    int i;
+    CHILD_OK(xrt_malloc(&d, sizeof h));
+    memset(h, (unsigned char)~v, sizeof h);
+    CHILD_OK(xrt_memset_async(d, v, sizeof h, s));
+    CHILD_OK(xrt_memcpy_async(h, d, sizeof h, XRT_MEMCPY_DEVICE_TO_HOST, s));
+    CHILD_OK(xrt_stream_synchronize(s));
+    for (i = 0; i < (int)sizeof h; i++)
+        if (h[i] != v) CHILD_FAIL("byte %d is 0x%02x, expected 0x%02x", i, h[i], v);
+    CHILD_OK(xrt_free(d));
+}
+
+/* Runs each case of a table in its own child (run_child); lists every
+   failing case, then fails the test if any did. */
+typedef struct child_case { const char *name; int (*fn)(void *); const void *arg; } child_case;
+
+static inline void run_cases(const char *what, const child_case *cases, size_t n, int seconds)
+{
+    char why[256];
+    size_t i;
+    int failed = 0;
+    for (i = 0; i < n; i++)
+        if (run_child(cases[i].fn, (void *)(uintptr_t)cases[i].arg, seconds, why, sizeof why)) {
+            failed++;
+            print_error("%s: %s: %s\n", what, cases[i].name, why);
+        }
+    if (failed) fail_msg("%d of %d %s cases failed (listed above)", failed, (int)n, what);
+}
+
+/* >> another backend: it owns streams, events and memory that the tested
+   backend does not, for the tests of foreign handles and pointers. Its
+   memory is host memory; its streams and events are one-byte tokens. */
+#define XRT_TEST_OTHER "other"
+
+static inline xrt_status xrt_test_other_init(const xrt_backend *self, char *reason, size_t n)
+{
+    (void)self, (void)reason, (void)n;
+    return XRT_SUCCESS;
+}
+static inline xrt_status xrt_test_other_get_device(const xrt_backend *self, int *device)
+{
+    (void)self;
+    *device = 0;
+    return XRT_SUCCESS;
+}
+static inline xrt_status xrt_test_other_malloc(const xrt_backend *self, void **p, size_t n)
+{
+    (void)self;
+    *p = aligned_alloc(XRT_ALIGNMENT, (n + XRT_ALIGNMENT - 1) & ~(size_t)(XRT_ALIGNMENT - 1));
+    return *p ? XRT_SUCCESS : XRT_ERROR_OUT_OF_MEMORY;
+}
+static inline xrt_status xrt_test_other_free(const xrt_backend *self, void *p)
+{
+    (void)self;
+    free(p);
+    return XRT_SUCCESS;
+}
+static inline xrt_status xrt_test_other_object_create(const xrt_backend *self, void **obj)
+{
+    (void)self;
+    *obj = malloc(1);
+    return *obj ? XRT_SUCCESS : XRT_ERROR_OUT_OF_MEMORY;
+}
+static inline xrt_status xrt_test_other_event_create(const xrt_backend *self, void **e, unsigned flags)
+{
+    (void)flags;
+    return xrt_test_other_object_create(self, e);
+}
+
+/* Its table, named XRT_TEST_OTHER (tests of registration change a copy). */
+static inline xrt_backend xrt_test_other_table(void)
+{
+    xrt_backend b;
+    memset(&b, 0, sizeof b);
+    b.abi_version = XRT_BACKEND_ABI_VERSION;
+    b.size = sizeof b;
+    b.name = XRT_TEST_OTHER;
+    b.init = xrt_test_other_init;
+    b.get_device = xrt_test_other_get_device;
+    b.malloc = xrt_test_other_malloc;
+    b.free = xrt_test_other_free;
+    b.stream_create = xrt_test_other_object_create;
+    b.stream_destroy = xrt_test_other_free;
+    b.event_create = xrt_test_other_event_create;
+    b.event_destroy = xrt_test_other_free;
+    return b;
+}
+
+/* Registers it unless it is registered (groups run once per backend):
+   XRT_SUCCESS, or the registration's error. */
+static inline xrt_status xrt_test_other_register(void)
+{
+    static xrt_backend other;
+    xrt_status st;
+    other = xrt_test_other_table();
+    st = xrt_register_backend(&other);
+    if (st == XRT_ERROR_ALREADY_EXISTS) {
+        xrt_get_last_error(); /* not the caller's error */
+        st = XRT_SUCCESS;
+    }
+    return st;
+}
+
+/* >> a backend that refuses: like the other backend, but neither fork-safe
+   nor letting host functions call xrt (flags 0), as CUDA and HIP; its host
+   functions run at once, on the launching thread, through xrt's host-function
+   runner. It stands in for a GPU backend where there is none. */
+#define XRT_TEST_REFUSER "refuser"
+
+static inline xrt_status xrt_test_refuser_launch(const xrt_backend *self, void *stream, xrt_host_fn fn, void *user)
+{
+    (void)stream;
+    xrt__host_fn_run(self, fn, user);
+    return XRT_SUCCESS;
+}
+static inline xrt_status xrt_test_refuser_sync(const xrt_backend *self, void *stream)
+{
+    (void)self, (void)stream;
+    return XRT_SUCCESS;
+}
+static inline xrt_status xrt_test_refuser_count(const xrt_backend *self, int *count)
+{
+    (void)self;
+    *count = 1;
+    return XRT_SUCCESS;
+}
+
+static inline xrt_status xrt_test_refuser_register(void)
+{
+    static xrt_backend t;
+    xrt_status st;
+    t = xrt_test_other_table();
+    t.name = XRT_TEST_REFUSER;
+    t.malloc_host = xrt_test_other_malloc;
+    t.free_host = xrt_test_other_free;
+    t.get_device_count = xrt_test_refuser_count;
+    t.launch_host_func = xrt_test_refuser_launch;
+    t.stream_synchronize = xrt_test_refuser_sync;
+    st = xrt_register_backend(&t);
+    if (st == XRT_ERROR_ALREADY_EXISTS) {
+        xrt_get_last_error();
+        st = XRT_SUCCESS;
+    }
+    return st;
+}
+
+/* >> every entry point, called with live arguments of one backend: for the
+   rule that a refused thread gets XRT_ERROR_NOT_PERMITTED from each, before
+   any check of its arguments. xrt_test_calls_make creates the objects on the
+   thread's backend; xrt_test_calls_run makes every call (from a host function
+   or a forked child) and keeps each status and detail. */
+typedef struct xrt_test_calls {
+    xrt_stream s;
+    xrt_event e;
+    void *d, *pinned;
+    unsigned char h[64];
+    const char *backend;
+    int count;
+    struct { const char *fn; xrt_status st; char detail[160]; } out[64];
+} xrt_test_calls;
+
+static inline int xrt_test_calls_make(xrt_test_calls *c)
+{
+    memset(c, 0, sizeof *c);
+    if (xrt_get_backend(&c->backend) || xrt_stream_create(&c->s) || xrt_event_create(&c->e, 0) ||
+        xrt_malloc(&c->d, 4096) || xrt_malloc_host(&c->pinned, 4096))
+        return __LINE__;
+    return 0;
+}
+
+static inline void xrt_test_calls_free(xrt_test_calls *c)
+{
+    xrt_stream_synchronize(c->s);
+    xrt_stream_destroy(c->s);
+    xrt_event_destroy(c->e);
+    xrt_free(c->d);
+    xrt_free_host(c->pinned);
+}
+
+static inline void xrt_test_calls_note(xrt_test_calls *c, const char *fn, xrt_status st)
+{
+    if (c->count >= (int)(sizeof c->out / sizeof c->out[0])) return;
+    c->out[c->count].fn = fn;
+    c->out[c->count].st = st;
+    snprintf(c->out[c->count].detail, sizeof c->out[c->count].detail, "%.150s", st ? xrt_get_last_error_string() : "");
+    c->count++;
+}
+
+/* Every call; `user` is an xrt_test_calls. A host function. */
+static inline void xrt_test_calls_run(void *user)
+{
+#define XRT_TEST_CALL(fn, call) xrt_test_calls_note(c, fn, (call))
+    xrt_test_calls *c = (xrt_test_calls *)user;
+    xrt_pointer_attributes a;
+    xrt_device_prop prop;
+    xrt_backend_info info;
+    xrt_target target;
+    xrt_stream s2 = NULL;
+    xrt_event e2 = NULL;
+    const char *name = NULL;
+    void *p = NULL;
+    size_t f = 0, t = 0;
+    uint64_t off = 0;
+    unsigned caps = 0;
+    float ms = 0;
+    int n = 0, fd = -1;
+    XRT_TEST_CALL("xrt_get_capabilities", xrt_get_capabilities(&caps));
+    XRT_TEST_CALL("xrt_get_device_count", xrt_get_device_count(&n));
+    XRT_TEST_CALL("xrt_set_device", xrt_set_device(0));
+    XRT_TEST_CALL("xrt_get_device", xrt_get_device(&n));
+    XRT_TEST_CALL("xrt_device_synchronize", xrt_device_synchronize());
+    XRT_TEST_CALL("xrt_get_device_properties", xrt_get_device_properties(&prop, 0));
+    XRT_TEST_CALL("xrt_get_target", xrt_get_target(&target));
+    XRT_TEST_CALL("xrt_backend_count", xrt_backend_count(&n));
+    XRT_TEST_CALL("xrt_backend_get_info", xrt_backend_get_info(0, &info));
+    XRT_TEST_CALL("xrt_get_backend", xrt_get_backend(&name));
+    XRT_TEST_CALL("xrt_set_backend", xrt_set_backend(c->backend));
+    XRT_TEST_CALL("xrt_malloc", xrt_malloc(&p, 64));
+    XRT_TEST_CALL("xrt_malloc", xrt_malloc(NULL, 64));
+    XRT_TEST_CALL("xrt_malloc", xrt_malloc(&p, 0));
+    XRT_TEST_CALL("xrt_malloc_host", xrt_malloc_host(&p, 64));
+    XRT_TEST_CALL("xrt_malloc_async", xrt_malloc_async(&p, 64, c->s));
+    XRT_TEST_CALL("xrt_free", xrt_free(c->d));
+    XRT_TEST_CALL("xrt_free", xrt_free(NULL));
+    XRT_TEST_CALL("xrt_free_host", xrt_free_host(c->pinned));
+    XRT_TEST_CALL("xrt_free_async", xrt_free_async(c->d, c->s));
+    XRT_TEST_CALL("xrt_free_async", xrt_free_async(NULL, c->s));
+    XRT_TEST_CALL("xrt_mem_get_info", xrt_mem_get_info(&f, &t));
+    XRT_TEST_CALL("xrt_memset", xrt_memset(c->d, 1, 64));
+    XRT_TEST_CALL("xrt_memset", xrt_memset(c->d, 1, 0));
+    XRT_TEST_CALL("xrt_memset_async", xrt_memset_async(c->d, 1, 64, c->s));
+    XRT_TEST_CALL("xrt_memset_async", xrt_memset_async(c->d, 1, 64, NULL));
+    XRT_TEST_CALL("xrt_memcpy", xrt_memcpy(c->d, c->h, 64, XRT_MEMCPY_HOST_TO_DEVICE));
+    XRT_TEST_CALL("xrt_memcpy", xrt_memcpy(c->d, c->h, 0, XRT_MEMCPY_HOST_TO_DEVICE));
+    XRT_TEST_CALL("xrt_memcpy", xrt_memcpy(c->d, c->h, 64, (xrt_memcpy_kind)7));
+    XRT_TEST_CALL("xrt_memcpy_async", xrt_memcpy_async(c->h, c->d, 64, XRT_MEMCPY_DEVICE_TO_HOST, c->s));
+    XRT_TEST_CALL("xrt_pointer_get_attributes", xrt_pointer_get_attributes(&a, c->d));
+    XRT_TEST_CALL("xrt_pointer_get_attributes", xrt_pointer_get_attributes(&a, c->h));
+    XRT_TEST_CALL("xrt_mem_export_dmabuf", xrt_mem_export_dmabuf(c->d, 64, &fd, &off));
+    XRT_TEST_CALL("xrt_stream_create", xrt_stream_create(&s2));
+    XRT_TEST_CALL("xrt_stream_destroy", xrt_stream_destroy(c->s));
+    XRT_TEST_CALL("xrt_stream_synchronize", xrt_stream_synchronize(c->s));
+    XRT_TEST_CALL("xrt_stream_query", xrt_stream_query(c->s));
+    XRT_TEST_CALL("xrt_stream_query", xrt_stream_query(NULL));
+    XRT_TEST_CALL("xrt_stream_wait_event", xrt_stream_wait_event(c->s, c->e));
+    XRT_TEST_CALL("xrt_launch_host_func", xrt_launch_host_func(c->s, nop, NULL));
+    XRT_TEST_CALL("xrt_event_create", xrt_event_create(&e2, 0));
+    XRT_TEST_CALL("xrt_event_destroy", xrt_event_destroy(c->e));
+    XRT_TEST_CALL("xrt_event_record", xrt_event_record(c->e, c->s));
+    XRT_TEST_CALL("xrt_event_query", xrt_event_query(c->e));
+    XRT_TEST_CALL("xrt_event_synchronize", xrt_event_synchronize(c->e));
+    XRT_TEST_CALL("xrt_event_elapsed_time", xrt_event_elapsed_time(&ms, c->e, c->e));
+    XRT_TEST_CALL("xrt_stream_get_native", xrt_stream_get_native(c->s, &p));
+    XRT_TEST_CALL("xrt_event_get_native", xrt_event_get_native(c->e, &p));
+    XRT_TEST_CALL("xrt_stream_wrap_native", xrt_stream_wrap_native(&s2, c->h));
+#undef XRT_TEST_CALL
+}
+
+/* Every call was refused with XRT_ERROR_NOT_PERMITTED and a detail that
+   names it and says `why`; else prints each that was not and returns 0. */
+static inline int xrt_test_calls_refused(const xrt_test_calls *c, const char *why)
+{
+    int i, bad = 0;
+    if (c->count < 40) {
+        fprintf(stderr, "only %d calls were made\n", c->count);
+        return 0;
+    }
+    for (i = 0; i < c->count; i++)
+        if (c->out[i].st != XRT_ERROR_NOT_PERMITTED || !strstr(c->out[i].detail, c->out[i].fn) ||
+            !strstr(c->out[i].detail, why)) {
+            fprintf(stderr, "call %d, %s: %s (\"%s\"), expected %s naming it and \"%s\"\n", i, c->out[i].fn,
+                    xrt_status_string(c->out[i].st), c->out[i].detail, xrt_status_string(XRT_ERROR_NOT_PERMITTED), why);
+            bad++;
+        }
+    if (bad) fprintf(stderr, "%d of %d calls were not refused first\n", bad, c->count);
+    return bad == 0;
+}
+
 /* >> running groups */
 static inline int xrt_test_group_setup(void **state)
 {
@@ -584,17 +917,18 @@ static inline int xrt_test_listed(const char *name, const char *const *only)
    runs only the tests whose names match. Then shuts xrt down,
    so that the leak checker sees everything released. Returns the number of
    failed tests. */
-/* A re-executed child (XRT_TEST_CHILD=<backend>:<call>:<report fd>, set by
+/* A re-executed child (XRT_TEST_CHILD=<backend>:<call>:<report fd>:<stderr fd>, set by
    xrt_test_run_child) runs only its backend's group, up to its case. */
 static inline void xrt_test_child_spec(void)
 {
     static char only[64];
     const char *spec = getenv("XRT_TEST_CHILD");
-    int k = 0, fd = -1;
-    if (!spec || sscanf(spec, "%63[^:]:%d:%d", only, &k, &fd) != 3 || k < 1) return;
+    int k = 0, fd = -1, err = -1;
+    if (!spec || sscanf(spec, "%63[^:]:%d:%d:%d", only, &k, &fd, &err) != 4 || k < 1) return;
     xrt_test_child.only = only;
     xrt_test_child.target = k;
     xrt_test_child.report_fd = fd;
+    xrt_test_child.stderr_fd = err;
     unsetenv("XRT_TEST_CHILD"); /* not for its own children */
 }
 

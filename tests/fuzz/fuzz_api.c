@@ -16,12 +16,20 @@
    touches data is kept on one stream at a time: before data work moves to
    another stream, the harness synchronizes the previous one.
 
+   Thread exit: a thread makes a call, then exits; destructors of a key made
+   after xrt's own query a stream and an event of the model in every round of
+   thread-specific-data destructors, while the harness may destroy them
+   meanwhile. Each such call returns success, not ready or invalid handle, and
+   in the last round, after xrt released the thread's state for good, not
+   permitted; ASan sees any use after free.
+
    Input: a sequence of operations, one byte each for the opcode and then its
    arguments; a short input runs out of arguments and reads zeros. */
 #define XRT_IMPL
 #define XRT_ENABLE_CPU
 #include "xrt.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -520,6 +528,70 @@ static void op_bad_handle(void)
     }
 }
 
+/* >> thread exit */
+static pthread_key_t exit_key;
+static pthread_once_t exit_once = PTHREAD_ONCE_INIT;
+static struct { xrt_stream s; xrt_event e; int rounds; char bad[256]; } X;
+
+static void exit_note(int round, const char *call, xrt_status st)
+{
+    int last = round >= XRT__EXIT_ROUNDS;
+    int ok = last ? st == XRT_ERROR_NOT_PERMITTED
+                  : st == XRT_SUCCESS || st == XRT_ERROR_NOT_READY || st == XRT_ERROR_INVALID_HANDLE;
+    if (!ok && !X.bad[0])
+        snprintf(X.bad, sizeof X.bad, "%s in destructor round %d -> %s", call, round, xrt_status_string(st));
+}
+
+static void exit_destructor(void *value)
+{
+    int round = (int)(uintptr_t)value;
+    exit_note(round, "xrt_stream_query", xrt_stream_query(X.s));
+    if (X.e) exit_note(round, "xrt_event_query", xrt_event_query(X.e));
+    X.rounds = round;
+    pthread_setspecific(exit_key, (void *)(uintptr_t)(round + 1)); /* and again in the next round */
+}
+
+static void exit_key_make(void)
+{
+    if (pthread_key_create(&exit_key, exit_destructor) != 0) abort();
+}
+
+static void *exiting(void *arg)
+{
+    int n;
+    (void)arg;
+    if (xrt_set_backend("cpu") != XRT_SUCCESS || xrt_get_device_count(&n) != XRT_SUCCESS) return (void *)1;
+    pthread_setspecific(exit_key, (void *)(uintptr_t)1);
+    return NULL;
+}
+
+static void op_thread_exit(void)
+{
+    int ss = stream_slot(), es = (int)(byte() % EVENTS), destroy = (int)(byte() % 3);
+    pthread_t t;
+    void *ret = NULL;
+    if (!stream_ok(ss)) return;
+    xrt_get_last_error(); /* exit_key is made on the first xrt call's key: after xrt's own */
+    pthread_once(&exit_once, exit_key_make);
+    memset(&X, 0, sizeof X);
+    X.s = stream_of(ss);
+    X.e = F.e[es];
+    CHECK(pthread_create(&t, NULL, exiting, NULL) == 0, "pthread_create");
+    if (destroy == 1 && ss < STREAMS) { /* while the thread exits */
+        if (F.dirty == ss) F.dirty = ANYWHERE;
+        EXPECT(xrt_stream_destroy(F.s[ss]), XRT_SUCCESS);
+        remember(F.stale_s, F.s[ss]);
+        F.s[ss] = NULL;
+    } else if (destroy == 2 && F.e[es]) {
+        EXPECT(xrt_event_destroy(F.e[es]), XRT_SUCCESS);
+        remember(F.stale_e, F.e[es]);
+        F.e[es] = NULL;
+    }
+    CHECK(pthread_join(t, &ret) == 0 && ret == NULL, "the exiting thread failed");
+    CHECK(!X.bad[0], "%s", X.bad);
+    CHECK(X.rounds >= XRT__EXIT_ROUNDS, "%d destructor rounds", X.rounds);
+}
+
 static void cleanup(void)
 {
     int i;
@@ -537,7 +609,8 @@ static void cleanup(void)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static void (*const ops[])(void) = {op_malloc, op_free, op_memset, op_memcpy, op_check, op_stream, op_event, op_bad_handle};
+    static void (*const ops[])(void) = {op_malloc,  op_free,  op_memset,     op_memcpy,     op_check,
+                                        op_stream,  op_event, op_bad_handle, op_thread_exit};
     memset(&F, 0, sizeof F);
     trace = getenv("FUZZ_API_TRACE") != NULL;
     F.in = data;

@@ -1,0 +1,259 @@
+/* SPDX-License-Identifier: MIT */
+/* The environment and the log level, each case in a child on a fresh xrt:
+   xrt_log with levels outside the enum, xrt_set_log_level against XRT_LOG
+   across restarts, XRT_LOG='' as unset, XRT_BACKEND lists (spaces, case,
+   empty entries) and registering the backend XRT_BACKEND names. Every group
+   runs on each available backend. The registry's own rules for XRT_BACKEND
+   and XRT_LOG: tests/test_registry.c. */
+#include "xrt_test.h"
+
+#include <limits.h>
+
+/* xrt_log with a level outside the enum: nothing read outside the level names
+   (ASan sees it), and whatever is printed names a real level. */
+static int log_level_child(void *arg)
+{
+    static const char *const names[] = {"none", "error", "warn", "info", "debug"};
+    char line[512];
+    FILE *f = tmpfile();
+    int saved = dup(2), i;
+    (void)arg;
+    CHILD_TRUE(f != NULL && saved >= 0);
+    xrt_set_log_callback(NULL, NULL);
+    xrt_set_log_level(XRT_LOG_DEBUG);
+    fflush(stderr);
+    dup2(fileno(f), 2);
+    xrt_log((xrt_log_level)-1, "level minus one");
+    xrt_log((xrt_log_level)INT_MIN, "level INT_MIN");
+    xrt_log((xrt_log_level)5, "level five");
+    xrt_log((xrt_log_level)INT_MAX, "level INT_MAX");
+    fflush(stderr);
+    dup2(saved, 2);
+    rewind(f);
+    while (fgets(line, sizeof line, f)) {
+        int known = 0;
+        for (i = 0; i < 5; i++) {
+            char want[32];
+            snprintf(want, sizeof want, "xrt: %s: ", names[i]);
+            known |= strncmp(line, want, strlen(want)) == 0;
+        }
+        if (!known) CHILD_FAIL("xrt_log with a bad level printed \"%s\"", line);
+    }
+    fclose(f);
+    xrt_set_log_level(XRT_LOG_WARN);
+    xrt_shutdown();
+    return 0;
+}
+
+/* xrt_set_log_level wins over XRT_LOG, also across xrt_shutdown + xrt_init
+   and when it is called before the first xrt_init. */
+static int log_level_kept_child(void *arg)
+{
+    void *p;
+    (void)arg;
+    xrt_test_log_capture();
+    unsetenv("XRT_LOG");
+    xrt_set_log_level(XRT_LOG_ENV); /* from XRT_LOG, as in a fresh process */
+    setenv("XRT_LOG", "error", 1);
+    xrt_shutdown();
+    CHILD_OK(xrt_init());
+    xrt_set_log_level(XRT_LOG_NONE);
+    CHILD_EXPECT(xrt_malloc(&p, 0), XRT_ERROR_INVALID_VALUE);
+    CHILD_TRUE(xrt_test_log.count == 0);
+    CHILD_OK(xrt_init());
+    CHILD_EXPECT(xrt_malloc(&p, 0), XRT_ERROR_INVALID_VALUE);
+    if (xrt_test_log.count) CHILD_FAIL("xrt_init re-applied XRT_LOG over xrt_set_log_level");
+    xrt_shutdown();
+    CHILD_OK(xrt_init());
+    CHILD_EXPECT(xrt_malloc(&p, 0), XRT_ERROR_INVALID_VALUE);
+    if (xrt_test_log.count) CHILD_FAIL("xrt_shutdown + xrt_init re-applied XRT_LOG=error over xrt_set_log_level(NONE)");
+    xrt_shutdown();
+    xrt_set_log_level(XRT_LOG_NONE); /* before the next start */
+    setenv("XRT_LOG", "debug", 1);
+    CHILD_OK(xrt_init());
+    CHILD_EXPECT(xrt_malloc(&p, 0), XRT_ERROR_INVALID_VALUE);
+    if (xrt_test_log.count) CHILD_FAIL("xrt_init applied XRT_LOG=debug over an earlier xrt_set_log_level(NONE)");
+    unsetenv("XRT_LOG");
+    xrt_shutdown();
+    return 0;
+}
+
+/* XRT_LOG='' is unset: no warning, the default level. */
+static int log_empty_child(void *arg)
+{
+    void *p;
+    (void)arg;
+    xrt_test_log_capture();
+    unsetenv("XRT_LOG");
+    xrt_set_log_level(XRT_LOG_ENV); /* from XRT_LOG, as in a fresh process */
+    setenv("XRT_LOG", "", 1);
+    xrt_shutdown();
+    CHILD_OK(xrt_init());
+    if (xrt_test_log.count) CHILD_FAIL("XRT_LOG='' logged \"%s\"", xrt_test_log.last);
+    CHILD_EXPECT(xrt_malloc(&p, 0), XRT_ERROR_INVALID_VALUE);
+    CHILD_TRUE(xrt_test_log.count == 0); /* the default logs warnings, not failed calls */
+    unsetenv("XRT_LOG");
+    xrt_shutdown();
+    return 0;
+}
+
+/* XRT_BACKEND entries are trimmed of spaces and matched case-insensitively. */
+static const char *const backend_lists[] = {"CPU", "Cpu", " cpu", "cpu ", " cpu ", "cuda, cpu", "cuda , CPU", "HIP,cpu",
+                                            " cuda , hip , cpu ", ", cpu", "cpu,,hip", ",cpu,"};
+
+static int backend_list_child(void *arg)
+{
+    const char *list = (const char *)arg, *name = NULL, *expect = NULL;
+    char copy[64], *tok, *save = NULL;
+    xrt_status st;
+    xrt_set_log_level(XRT_LOG_NONE);
+    setenv("XRT_BACKEND", list, 1);
+    xrt_shutdown();
+    st = xrt_init();
+    snprintf(copy, sizeof copy, "%s", list);
+    for (tok = strtok_r(copy, ",", &save); tok && !expect; tok = strtok_r(NULL, ",", &save)) {
+        char word[16];
+        size_t i = 0;
+        xrt_backend_info info;
+        int n = 0, k;
+        while (*tok == ' ') tok++;
+        while (*tok && *tok != ' ' && i < sizeof word - 1) word[i++] = (char)(*tok >= 'A' && *tok <= 'Z' ? *tok + 32 : *tok), tok++;
+        word[i] = 0;
+        CHILD_OK(xrt_backend_count(&n));
+        for (k = 0; k < n; k++) {
+            CHILD_OK(xrt_backend_get_info(k, &info));
+            if (strcmp(info.name, word) == 0 && info.available) expect = info.name;
+        }
+    }
+    CHILD_TRUE(expect != NULL);
+    if (st != XRT_SUCCESS) CHILD_FAIL("XRT_BACKEND=\"%s\": xrt_init -> %s (\"%s\"), expected %s", list, xrt_status_string(st),
+                                      xrt_get_last_error_string(), expect);
+    CHILD_OK(xrt_get_backend(&name));
+    if (strcmp(name, expect) != 0) CHILD_FAIL("XRT_BACKEND=\"%s\" selects %s, expected %s", list, name, expect);
+    unsetenv("XRT_BACKEND");
+    xrt_shutdown();
+    return 0;
+}
+
+/* Registering the backend that XRT_BACKEND names: no spurious "unknown
+   backend" error, and another thread's xrt_set_backend choice stays. */
+static xrt_status mine_init(const xrt_backend *self, char *reason, size_t n)
+{
+    (void)self, (void)reason, (void)n;
+    return XRT_SUCCESS;
+}
+static int chooser_ready, chooser_go;
+static const char *chooser_after;
+
+static void *chooser(void *arg)
+{
+    (void)arg;
+    __atomic_store_n(&chooser_ready, 1, __ATOMIC_RELEASE);
+    while (!__atomic_load_n(&chooser_go, __ATOMIC_ACQUIRE)) sleep_ms(1);
+    if (xrt_get_backend(&chooser_after) != XRT_SUCCESS) chooser_after = NULL;
+    return NULL;
+}
+
+static int register_named_child(void *arg)
+{
+    static xrt_backend mine;
+    const char *group = (const char *)arg, *name = NULL;
+    pthread_t t;
+    memset(&mine, 0, sizeof mine);
+    mine.abi_version = XRT_BACKEND_ABI_VERSION;
+    mine.size = sizeof mine;
+    mine.name = "mine";
+    mine.init = mine_init;
+    setenv("XRT_BACKEND", "mine", 1);
+    xrt_shutdown();
+    if (start_thread(&t, group, chooser, NULL) != 0) CHILD_FAIL("pthread_create");
+    if (!wait_flag(&chooser_ready, 3000)) CHILD_FAIL("the thread could not select %s", group);
+    xrt_test_log_capture();
+    CHILD_OK(xrt_register_backend(&mine));
+    if (xrt_test_log.count)
+        CHILD_FAIL("registering the backend XRT_BACKEND names logged \"%s\"", xrt_test_log.last);
+    CHILD_OK(xrt_get_backend(&name));
+    CHILD_TRUE(strcmp(name, "mine") == 0);
+    __atomic_store_n(&chooser_go, 1, __ATOMIC_RELEASE);
+    pthread_join(t, NULL);
+    if (!chooser_after || strcmp(chooser_after, group) != 0)
+        CHILD_FAIL("registering a backend dropped another thread's xrt_set_backend(\"%s\"): it now uses %s", group,
+                   chooser_after ? chooser_after : "none");
+    unsetenv("XRT_BACKEND");
+    xrt_shutdown();
+    return 0;
+}
+
+/* Size of what fd 2 wrote into f since the last call, and its text in buf. */
+static long stderr_text(FILE *f, long from, char *buf, size_t size)
+{
+    long end;
+    size_t n;
+    fflush(stderr);
+    end = lseek(fileno(f), 0, SEEK_END);
+    if (end < from) return -1;
+    n = (size_t)(end - from) < size - 1 ? (size_t)(end - from) : size - 1;
+    buf[pread(fileno(f), buf, n, from) == (ssize_t)n ? n : 0] = '\0';
+    return end;
+}
+
+/* The default prints nothing for a failed call (its status and
+   xrt_get_last_error_string answer it, as in CUDA); XRT_LOG=error prints it. */
+static int quiet_default_child(void *arg)
+{
+    static const char line[] = "xrt: error: xrt_malloc: size is 0 (invalid value)\n";
+    char text[512];
+    void *p;
+    long at;
+    FILE *f = tmpfile();
+    (void)arg;
+    if (!f) CHILD_FAIL("tmpfile: %s", strerror(errno));
+    xrt_set_log_callback(NULL, NULL); /* stderr */
+    unsetenv("XRT_LOG");
+    xrt_set_log_level(XRT_LOG_ENV);
+    xrt_shutdown();
+    fflush(stderr);
+    if (dup2(fileno(f), 2) < 0) CHILD_FAIL("dup2: %s", strerror(errno));
+    CHILD_OK(xrt_init());
+    CHILD_EXPECT(xrt_malloc(&p, 0), XRT_ERROR_INVALID_VALUE);
+    at = stderr_text(f, 0, text, sizeof text);
+    if (at != 0) CHILD_FAIL("by default a failed call printed \"%s\"", text);
+    CHILD_TRUE(strcmp(xrt_get_last_error_string(), "xrt_malloc: size is 0") == 0);
+    setenv("XRT_LOG", "error", 1);
+    xrt_shutdown();
+    CHILD_OK(xrt_init());
+    CHILD_EXPECT(xrt_malloc(&p, 0), XRT_ERROR_INVALID_VALUE);
+    stderr_text(f, at, text, sizeof text);
+    if (strcmp(text, line) != 0) CHILD_FAIL("XRT_LOG=error printed \"%s\", not \"%.*s\"", text, (int)sizeof line - 2, line);
+    unsetenv("XRT_LOG");
+    xrt_shutdown();
+    fclose(f);
+    return 0;
+}
+
+static void test_log_level_and_backend_env(void **state)
+{
+    child_case cases[6 + sizeof backend_lists / sizeof backend_lists[0]];
+    char names[sizeof cases / sizeof cases[0]][64];
+    size_t i, n = 0;
+    (void)state;
+    cases[n++] = (child_case){"xrt_log with levels outside the enum", log_level_child, NULL};
+    cases[n++] = (child_case){"xrt_set_log_level survives xrt_init and XRT_LOG", log_level_kept_child, NULL};
+    cases[n++] = (child_case){"XRT_LOG='' means unset", log_empty_child, NULL};
+    cases[n++] = (child_case){"a failed call prints nothing by default", quiet_default_child, NULL};
+    cases[n++] = (child_case){"registering the backend XRT_BACKEND names", register_named_child, xrt_test_backend};
+    for (i = 0; i < sizeof backend_lists / sizeof backend_lists[0]; i++) {
+        snprintf(names[n], sizeof names[n], "XRT_BACKEND=\"%s\"", backend_lists[i]);
+        cases[n] = (child_case){names[n], backend_list_child, backend_lists[i]};
+        n++;
+    }
+    run_cases("environment", cases, n, 10);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_log_level_and_backend_env),
+    };
+    return xrt_test_run_on_backends("environment", tests, sizeof tests / sizeof tests[0], NULL);
+}

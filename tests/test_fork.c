@@ -1,0 +1,240 @@
+/* fork(): after fork(), the child's CPU backend works, whether the parent
+   was idle or had work in flight (the child's copy of queued work is
+   dropped; the parent's streams are usable); xrt_shutdown in the child
+   returns. In a child, a GPU backend answers every call with
+   XRT_ERROR_NOT_PERMITTED and a detail that mentions fork. A fork while
+   another thread is inside xrt leaves the child no lock that no thread will
+   release. Every group runs on each available backend; each child has an
+   alarm (xrt_test.h: child_fork, child_status). */
+#include "xrt_test.h"
+
+/* >> fork */
+/* In the child of a fork: the CPU backend works on the parent's stream and
+   memory; a GPU backend refuses every call. `first` is the value the
+   parent's allocation held before any work in flight. */
+static void forked_child(xrt_stream s, void *d, unsigned char first, int shutdown_only)
+{
+    unsigned char b[64];
+    xrt_stream t;
+    void *p = NULL;
+    int n, i;
+    if (shutdown_only) {
+        xrt_shutdown();
+        _exit(0);
+    }
+    if (on_gpu()) {
+        CHILD_EXPECT(xrt_stream_synchronize(s), XRT_ERROR_NOT_PERMITTED);
+        CHILD_TRUE(strstr(xrt_get_last_error_string(), "fork") != NULL);
+        CHILD_EXPECT(xrt_malloc(&p, 64), XRT_ERROR_NOT_PERMITTED);
+        CHILD_EXPECT(xrt_get_device_count(&n), XRT_ERROR_NOT_PERMITTED);
+        CHILD_EXPECT(xrt_free(d), XRT_ERROR_NOT_PERMITTED);
+        xrt_shutdown();
+        child_end_quietly(); /* the parent's GPU objects are lost to the child */
+    }
+    CHILD_OK(xrt_stream_query(s)); /* the parent's work in flight is not the child's */
+    CHILD_OK(xrt_stream_synchronize(s));
+    CHILD_OK(xrt_memcpy(b, d, sizeof b, XRT_MEMCPY_DEVICE_TO_HOST));
+    for (i = 0; i < (int)sizeof b; i++)
+        if (b[i] != first) CHILD_FAIL("byte %d is 0x%02x: queued work of the parent ran in the child", i, b[i]);
+    child_stream_works(s, 0x41);
+    child_stream_works(NULL, 0x42);
+    CHILD_OK(xrt_stream_create(&t));
+    child_stream_works(t, 0x43);
+    CHILD_OK(xrt_stream_destroy(t));
+    CHILD_OK(xrt_device_synchronize());
+    CHILD_OK(xrt_free(d));
+    CHILD_OK(xrt_stream_destroy(s));
+    xrt_shutdown();
+    _exit(0);
+}
+
+/* Parent: a stream and 64 bytes of memory, idle or with work in flight (a
+   host function blocked on a gate, a memset queued behind it); forks; the
+   child checks what forked_child says; the parent's xrt is unaffected. */
+static void fork_case(int in_flight, int shutdown_only)
+{
+    const unsigned char first = 0x11;
+    unsigned char b[64];
+    char why[256];
+    xrt_stream s;
+    void *d;
+    pid_t pid;
+    int bad;
+    OK(xrt_stream_create(&s));
+    OK(xrt_malloc(&d, sizeof b));
+    OK(xrt_memset(d, first, sizeof b));
+    assert_stream_works(s, 0x10);
+    if (in_flight) {
+        OK(xrt_launch_host_func(s, gate_wait, &gates[0]));
+        OK(xrt_memset_async(d, 0x33, sizeof b, s));
+        gate_wait_entered(&gates[0]);
+    }
+    pid = child_fork(4);
+    if (pid == 0) forked_child(s, d, first, shutdown_only);
+    bad = child_status(pid, 4, why, sizeof why);
+    gate_open(&gates[0]);
+    OK(xrt_stream_synchronize(s));
+    OK(xrt_memcpy(b, d, sizeof b, XRT_MEMCPY_DEVICE_TO_HOST));
+    assert_bytes(b, sizeof b, in_flight ? 0x33 : first);
+    assert_stream_works(s, 0x44);
+    OK(xrt_stream_destroy(s));
+    OK(xrt_free(d));
+    if (bad) fail_msg("fork with the parent %s, child %s: %s", in_flight ? "having work in flight" : "idle",
+                      shutdown_only ? "calling xrt_shutdown" : "using xrt", why);
+}
+
+static void test_fork_parent_idle(void **state) { (void)state; fork_case(0, 0); }
+static void test_fork_work_in_flight(void **state) { (void)state; fork_case(1, 0); }
+static void test_fork_shutdown_in_child_parent_idle(void **state) { (void)state; fork_case(0, 1); }
+static void test_fork_shutdown_in_child_work_in_flight(void **state) { (void)state; fork_case(1, 1); }
+
+/* fork() while another thread is inside xrt (holding its locks): the child
+   must not inherit a lock that no thread will release. */
+static int churn_stop;
+
+/* The other thread's calls: they take xrt's registry, handle, stream and
+   log locks, and create and free memory, streams and events. */
+static void *churn(void *arg)
+{
+    unsigned i;
+    xrt_stream s0 = NULL, stale = NULL;
+    xrt_event e0 = NULL;
+    void *d0 = NULL;
+    (void)arg;
+    if (xrt_stream_create(&s0) || xrt_event_create(&e0, 0) || xrt_malloc(&d0, 64) || xrt_stream_create(&stale) ||
+        xrt_stream_destroy(stale))
+        return (void *)1;
+    for (i = 0; !__atomic_load_n(&churn_stop, __ATOMIC_ACQUIRE); i++) {
+        xrt_pointer_attributes a;
+        void *p = NULL;
+        int n;
+        xrt_pointer_get_attributes(&a, d0);
+        xrt_backend_count(&n);
+        xrt_stream_query(stale); /* an error: the log path */
+        xrt_memset_async(d0, (int)i, 64, s0);
+        xrt_event_record(e0, s0);
+        xrt_event_query(e0);
+        xrt_stream_query(s0);
+        if (xrt_malloc(&p, 64) == XRT_SUCCESS) xrt_free(p);
+        if (i % 8 == 0) {
+            xrt_stream s;
+            xrt_event e;
+            if (xrt_stream_create(&s) == XRT_SUCCESS) {
+                xrt_launch_host_func(s, nop, NULL);
+                xrt_stream_destroy(s);
+            }
+            if (xrt_event_create(&e, 0) == XRT_SUCCESS) {
+                xrt_event_record(e, NULL);
+                xrt_event_destroy(e);
+            }
+        }
+    }
+    xrt_stream_synchronize(s0);
+    xrt_event_destroy(e0);
+    xrt_stream_destroy(s0);
+    xrt_free(d0);
+    return NULL;
+}
+
+static void churn_child(void)
+{
+    xrt_stream s;
+    void *p = NULL;
+    child_step("xrt_malloc in a child forked while another thread was in xrt");
+    if (on_gpu()) {
+        CHILD_EXPECT(xrt_malloc(&p, 64), XRT_ERROR_NOT_PERMITTED);
+        xrt_shutdown();
+        _exit(0);
+    }
+    CHILD_OK(xrt_malloc(&p, 64));
+    CHILD_OK(xrt_free(p));
+    CHILD_EXPECT(xrt_malloc(&p, 0), XRT_ERROR_INVALID_VALUE);
+    CHILD_OK(xrt_stream_create(&s));
+    child_stream_works(s, 0x51);
+    CHILD_OK(xrt_stream_destroy(s));
+    child_step("xrt_shutdown in a child forked while another thread was in xrt");
+    xrt_shutdown();
+    child_end_quietly(); /* the other thread's allocations in flight are lost to the child */
+}
+
+static void test_fork_while_another_thread_calls(void **state)
+{
+    enum { FORKS = 12 };
+    char why[256];
+    void *ret = NULL;
+    pthread_t t;
+    int k, failed = 0;
+    (void)state;
+#ifdef XRT_TEST_ASAN
+    /* gcc's ASan runtime takes no lock around fork() for its allocator: a
+       child forked while any other thread is inside it deadlocks in its own
+       first allocation, xrt or not */
+    SKIP_UNLESS(0, "under ASan: its allocator does not survive fork() during other threads' allocations");
+#endif
+    xrt_set_log_level(XRT_LOG_NONE); /* the churn's errors */
+    churn_stop = 0;
+    assert_int_equal(start_thread(&t, NULL, churn, NULL), 0);
+    for (k = 0; k < FORKS && !failed; k++) { /* the first failure says it all */
+        pid_t pid;
+        sleep_ms(1 + k % 3);
+        pid = child_fork(4);
+        if (pid == 0) churn_child();
+        if (child_status(pid, 4, why, sizeof why)) {
+            failed++;
+            print_error("fork %d: %s\n", k, why);
+        }
+    }
+    __atomic_store_n(&churn_stop, 1, __ATOMIC_RELEASE);
+    assert_int_equal(pthread_join(t, &ret), 0);
+    assert_null(ret); /* its set-up worked */
+    xrt_set_log_level(XRT_LOG_WARN);
+    OK(xrt_device_synchronize());
+    if (failed) fail_msg("fork %d of %d while another thread was in xrt: the child failed (above)", k, FORKS);
+}
+
+/* >> the refusal comes first */
+/* In a forked child, on a backend that does not survive fork() (the refuser
+   here, cuda and hip where a group runs on them), every entry point called
+   with the parent's live handles and memory returns XRT_ERROR_NOT_PERMITTED,
+   before any check of its handles, pointers or arguments, and says why. */
+static void refused_in_forked_child(const char *backend)
+{
+    static xrt_test_calls c;
+    char why[256];
+    pid_t pid;
+    int line, bad;
+    OK(xrt_set_backend(backend));
+    if ((line = xrt_test_calls_make(&c)) != 0) fail_msg("%s: objects: line %d: %s", backend, line, xrt_get_last_error_string());
+    pid = child_fork(10);
+    if (pid == 0) {
+        xrt_test_calls_run(&c);
+        if (!xrt_test_calls_refused(&c, "forked child")) CHILD_FAIL("on %s: calls in a forked child (above)", backend);
+        xrt_shutdown();
+        child_end_quietly(); /* the parent's objects are lost to the child */
+    }
+    bad = child_status(pid, 10, why, sizeof why);
+    xrt_test_calls_free(&c);
+    OK(xrt_set_backend(xrt_test_backend));
+    if (bad) fail_msg("forked child on %s: %s", backend, why);
+}
+
+static void test_fork_refusal_comes_first(void **state)
+{
+    (void)state;
+    OK(xrt_test_refuser_register());
+    refused_in_forked_child(XRT_TEST_REFUSER);
+    if (on_gpu()) refused_in_forked_child(xrt_test_backend);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        gated_test(test_fork_parent_idle),
+        gated_test(test_fork_work_in_flight),
+        gated_test(test_fork_shutdown_in_child_parent_idle),
+        gated_test(test_fork_shutdown_in_child_work_in_flight),
+        cmocka_unit_test(test_fork_while_another_thread_calls),
+        cmocka_unit_test(test_fork_refusal_comes_first),
+    };
+    return xrt_test_run_on_backends("fork", tests, sizeof tests / sizeof tests[0], NULL);
+}

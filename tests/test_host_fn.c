@@ -1,0 +1,213 @@
+/* Host functions: what an xrt call made from inside one returns. Waiting
+   from inside a host function (stream, device or event synchronize;
+   xrt_memcpy / xrt_memset, which wait on the NULL stream; xrt_free /
+   xrt_free_host; xrt_shutdown) returns XRT_ERROR_NOT_PERMITTED on every
+   backend. Calls that do not wait (enqueue, query, allocate, record) are
+   allowed inside host functions on the CPU backend; on CUDA and HIP every xrt
+   call from a host function returns XRT_ERROR_NOT_PERMITTED (the runtimes
+   forbid runtime calls there). Each case runs in a child (xrt_test.h:
+   run_cases), so that a hang or a crash fails that case only. Every group
+   runs on each available backend.
+
+   xrt_shutdown behind a host function that calls xrt: tests/test_shutdown.c. */
+#include "xrt_test.h"
+
+/* >> the status */
+static void test_not_permitted_status(void **state)
+{
+    (void)state;
+    assert_string_equal(xrt_status_string(XRT_ERROR_NOT_PERMITTED), "operation not permitted");
+    assert_true(XRT_ERROR_NOT_PERMITTED < XRT_STATUS_COUNT);
+}
+
+/* >> waiting from inside a host function */
+typedef struct hf_env {
+    xrt_stream s, other;
+    xrt_event after, never, mine;
+    void *d, *d2, *pinned, *p;
+    unsigned char h[64];
+} hf_env;
+static hf_env env; /* each child has its own copy */
+
+typedef struct hf_case {
+    const char *fn;
+    xrt_status (*call)(hf_env *e);
+    int waits;         /* a waiting call: XRT_ERROR_NOT_PERMITTED everywhere */
+    xrt_status on_cpu; /* else its status on the CPU backend (GPU: NOT_PERMITTED) */
+} hf_case;
+
+static xrt_status hf_sync_own(hf_env *e) { return xrt_stream_synchronize(e->s); }
+static xrt_status hf_sync_null(hf_env *e) { (void)e; return xrt_stream_synchronize(NULL); }
+static xrt_status hf_sync_other(hf_env *e) { return xrt_stream_synchronize(e->other); }
+static xrt_status hf_device_sync(hf_env *e) { (void)e; return xrt_device_synchronize(); }
+static xrt_status hf_memcpy(hf_env *e) { return xrt_memcpy(e->d, e->h, sizeof e->h, XRT_MEMCPY_HOST_TO_DEVICE); }
+static xrt_status hf_memset(hf_env *e) { return xrt_memset(e->d, 1, 64); }
+static xrt_status hf_event_sync_after(hf_env *e) { return xrt_event_synchronize(e->after); }
+static xrt_status hf_event_sync_never(hf_env *e) { return xrt_event_synchronize(e->never); }
+static xrt_status hf_free(hf_env *e) { return xrt_free(e->d); }
+static xrt_status hf_free_host(hf_env *e) { return xrt_free_host(e->pinned); }
+static xrt_status hf_shutdown(hf_env *e)
+{
+    (void)e;
+    xrt_get_last_error();
+    xrt_shutdown();
+    return xrt_peek_at_last_error();
+}
+static xrt_status hf_memset_async(hf_env *e) { return xrt_memset_async(e->d, 7, 64, e->s); }
+static xrt_status hf_memcpy_async(hf_env *e)
+{
+    return xrt_memcpy_async(e->h, e->d2, sizeof e->h, XRT_MEMCPY_DEVICE_TO_HOST, e->other);
+}
+static xrt_status hf_record(hf_env *e) { return xrt_event_record(e->mine, e->s); }
+static xrt_status hf_query_own(hf_env *e) { return xrt_stream_query(e->s); }
+static xrt_status hf_event_query(hf_env *e) { return xrt_event_query(e->never); }
+static xrt_status hf_malloc(hf_env *e) { return xrt_malloc(&e->p, 64); }
+static xrt_status hf_free_async(hf_env *e) { return xrt_free_async(e->d2, e->s); }
+static xrt_status hf_launch(hf_env *e) { return xrt_launch_host_func(e->s, nop, NULL); }
+static xrt_status hf_device_count(hf_env *e)
+{
+    int n;
+    (void)e;
+    return xrt_get_device_count(&n);
+}
+static xrt_status hf_attributes(hf_env *e)
+{
+    xrt_pointer_attributes a;
+    return xrt_pointer_get_attributes(&a, e->d);
+}
+
+static const hf_case hf_cases[] = {
+    {"xrt_stream_synchronize", hf_sync_own, 1, XRT_SUCCESS},
+    {"xrt_stream_synchronize", hf_sync_null, 1, XRT_SUCCESS},
+    {"xrt_stream_synchronize", hf_sync_other, 1, XRT_SUCCESS},
+    {"xrt_device_synchronize", hf_device_sync, 1, XRT_SUCCESS},
+    {"xrt_memcpy", hf_memcpy, 1, XRT_SUCCESS},
+    {"xrt_memset", hf_memset, 1, XRT_SUCCESS},
+    {"xrt_event_synchronize", hf_event_sync_after, 1, XRT_SUCCESS},
+    {"xrt_event_synchronize", hf_event_sync_never, 1, XRT_SUCCESS},
+    {"xrt_free", hf_free, 1, XRT_SUCCESS},
+    {"xrt_free_host", hf_free_host, 1, XRT_SUCCESS},
+    {"xrt_shutdown", hf_shutdown, 1, XRT_SUCCESS},
+    {"xrt_memset_async", hf_memset_async, 0, XRT_SUCCESS},
+    {"xrt_memcpy_async", hf_memcpy_async, 0, XRT_SUCCESS},
+    {"xrt_event_record", hf_record, 0, XRT_SUCCESS},
+    {"xrt_stream_query", hf_query_own, 0, XRT_ERROR_NOT_READY}, /* its own host function is running */
+    {"xrt_event_query", hf_event_query, 0, XRT_SUCCESS},
+    {"xrt_malloc", hf_malloc, 0, XRT_SUCCESS},
+    {"xrt_free_async", hf_free_async, 0, XRT_SUCCESS},
+    {"xrt_launch_host_func", hf_launch, 0, XRT_SUCCESS},
+    {"xrt_get_device_count", hf_device_count, 0, XRT_SUCCESS},
+    {"xrt_pointer_get_attributes", hf_attributes, 0, XRT_SUCCESS},
+};
+static const char *const hf_names[] = {
+    "stream synchronize of its own stream", "stream synchronize of the NULL stream",
+    "stream synchronize of another stream", "device synchronize", "memcpy (NULL stream)", "memset (NULL stream)",
+    "event synchronize of an event recorded after it", "event synchronize of a never-recorded event", "free",
+    "free_host", "shutdown", "memset_async on its own stream", "memcpy_async on another stream", "event record",
+    "stream query of its own stream", "event query", "malloc", "free_async", "launch_host_func", "get_device_count",
+    "pointer_get_attributes",
+};
+
+static struct { xrt_status st; char detail[1024]; int done; } hf_out;
+
+static void hf_run(void *user)
+{
+    const hf_case *c = (const hf_case *)user;
+    hf_out.st = c->call(&env);
+    snprintf(hf_out.detail, sizeof hf_out.detail, "%s", xrt_get_last_error_string());
+    __atomic_store_n(&hf_out.done, 1, __ATOMIC_RELEASE);
+}
+
+static int host_func_child(void *arg)
+{
+    const hf_case *c = (const hf_case *)arg;
+    xrt_status want = (c->waits || on_gpu()) ? XRT_ERROR_NOT_PERMITTED : c->on_cpu;
+    CHILD_OK(xrt_stream_create(&env.s));
+    CHILD_OK(xrt_stream_create(&env.other));
+    CHILD_OK(xrt_event_create(&env.after, 0));
+    CHILD_OK(xrt_event_create(&env.never, 0));
+    CHILD_OK(xrt_event_create(&env.mine, 0));
+    CHILD_OK(xrt_malloc(&env.d, 4096));
+    CHILD_OK(xrt_malloc(&env.d2, 4096));
+    CHILD_OK(xrt_malloc_host(&env.pinned, 4096));
+    CHILD_OK(xrt_memset(env.d, 0, 4096));
+    /* the gate holds the stream until the record behind the host function is queued */
+    CHILD_OK(xrt_launch_host_func(env.s, gate_wait, &gates[0]));
+    CHILD_OK(xrt_launch_host_func(env.s, hf_run, (void *)(uintptr_t)c));
+    CHILD_OK(xrt_event_record(env.after, env.s)); /* completes after the host function */
+    gate_open(&gates[0]);
+    if (!wait_flag(&hf_out.done, 2000))
+        CHILD_FAIL("%s from inside a host function did not return within 2 s (a hang)", c->fn);
+    if (hf_out.st != want)
+        CHILD_FAIL("%s from inside a host function returned %s (\"%s\"), expected %s", c->fn, xrt_status_string(hf_out.st),
+                   hf_out.st == XRT_SUCCESS ? "" : hf_out.detail, xrt_status_string(want));
+    if (want == XRT_ERROR_NOT_PERMITTED && !strstr(hf_out.detail, c->fn))
+        CHILD_FAIL("the detail \"%s\" does not name %s", hf_out.detail, c->fn);
+    /* the stream and xrt carry on */
+    CHILD_OK(xrt_stream_synchronize(env.s));
+    CHILD_OK(xrt_event_synchronize(env.after));
+    child_stream_works(env.s, 0x3c);
+    child_stream_works(NULL, 0x3d);
+    if (c->call == hf_memset_async && want == XRT_SUCCESS) { /* a refused memset did not run */
+        unsigned char b[64];
+        int i;
+        CHILD_OK(xrt_memcpy(b, env.d, 64, XRT_MEMCPY_DEVICE_TO_HOST));
+        for (i = 0; i < 64; i++)
+            if (b[i] != 7) CHILD_FAIL("the memset_async from the host function did not run");
+    }
+    if (env.p) CHILD_OK(xrt_free(env.p));
+    xrt_shutdown();
+    return 0;
+}
+
+static void test_waiting_inside_host_function(void **state)
+{
+    child_case cases[sizeof hf_cases / sizeof hf_cases[0]];
+    size_t i;
+    (void)state;
+    assert_int_equal(sizeof hf_names / sizeof hf_names[0], sizeof cases / sizeof cases[0]);
+    SKIP_UNLESS(caps() & XRT_CAP_HOST_FUNC, "no host functions");
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cases[i].name = hf_names[i];
+        cases[i].fn = host_func_child;
+        cases[i].arg = &hf_cases[i];
+    }
+    run_cases("host function", cases, sizeof cases / sizeof cases[0], 10);
+}
+
+/* >> the refusal comes first */
+/* On a backend whose runtime forbids calls from its host functions (the
+   refuser here, cuda and hip where a group runs on them), every entry point
+   called from a host function with live handles and memory of that backend
+   returns XRT_ERROR_NOT_PERMITTED, before any check of its handles, pointers
+   or arguments, and says why. */
+static void refused_in_host_function(const char *backend)
+{
+    static xrt_test_calls c;
+    int line;
+    OK(xrt_set_backend(backend));
+    if ((line = xrt_test_calls_make(&c)) != 0) fail_msg("%s: objects: line %d: %s", backend, line, xrt_get_last_error_string());
+    OK(xrt_launch_host_func(c.s, xrt_test_calls_run, &c));
+    OK(xrt_stream_synchronize(c.s));
+    xrt_test_calls_free(&c);
+    OK(xrt_set_backend(xrt_test_backend));
+    if (!xrt_test_calls_refused(&c, "called from a host function")) fail_msg("on %s: calls from a host function (above)", backend);
+}
+
+static void test_refusal_comes_first(void **state)
+{
+    (void)state;
+    OK(xrt_test_refuser_register());
+    refused_in_host_function(XRT_TEST_REFUSER);
+    if (on_gpu()) refused_in_host_function(xrt_test_backend);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_not_permitted_status),
+        cmocka_unit_test(test_waiting_inside_host_function),
+        cmocka_unit_test(test_refusal_comes_first),
+    };
+    return xrt_test_run_on_backends("host functions", tests, sizeof tests / sizeof tests[0], NULL);
+}

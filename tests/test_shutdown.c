@@ -1,0 +1,76 @@
+/* xrt_shutdown while other work is under way: behind a host function that
+   calls xrt, xrt_shutdown neither deadlocks nor frees what the host function
+   still uses; xrt starts again afterwards. Every group runs on each
+   available backend, in a child with an alarm. */
+#include "xrt_test.h"
+
+/* >> xrt_shutdown behind a host function that calls xrt */
+static struct { xrt_status attr, count, devices, stale, alloc; int shutting_down, done; xrt_stream stale_s; void *d, *p; } sh;
+
+static void calls_during_shutdown(void *user)
+{
+    xrt_pointer_attributes a;
+    int n;
+    (void)user;
+    wait_flag(&sh.shutting_down, 3000);
+    sleep_ms(100); /* xrt_shutdown is waiting meanwhile */
+    sh.attr = xrt_pointer_get_attributes(&a, sh.d);
+    sh.count = xrt_backend_count(&n);
+    sh.devices = xrt_get_device_count(&n);
+    sh.stale = xrt_stream_query(sh.stale_s);
+    sh.alloc = xrt_malloc(&sh.p, 64); /* xrt_shutdown frees it */
+    __atomic_store_n(&sh.done, 1, __ATOMIC_RELEASE);
+}
+
+static void *do_shutdown(void *arg)
+{
+    (void)arg;
+    __atomic_store_n(&sh.shutting_down, 1, __ATOMIC_RELEASE);
+    xrt_shutdown();
+    return NULL;
+}
+
+static int shutdown_behind_host_func_child(void *arg)
+{
+    xrt_status want = on_gpu() ? XRT_ERROR_NOT_PERMITTED : XRT_SUCCESS;
+    xrt_stream s;
+    (void)arg;
+    memset(&sh, 0, sizeof sh);
+    xrt_set_log_level(XRT_LOG_NONE);
+    CHILD_OK(xrt_stream_create(&sh.stale_s));
+    CHILD_OK(xrt_stream_destroy(sh.stale_s));
+    CHILD_OK(xrt_malloc(&sh.d, 64));
+    CHILD_OK(xrt_stream_create(&s));
+    CHILD_OK(xrt_launch_host_func(s, calls_during_shutdown, NULL));
+    if (!finishes_within(5000, NULL, do_shutdown, NULL))
+        CHILD_FAIL("xrt_shutdown deadlocks behind a host function that makes non-waiting xrt calls (host function %s)",
+                   sh.done ? "returned" : "did not return");
+    CHILD_TRUE(sh.done);
+    CHILD_EXPECT(sh.attr, want);
+    CHILD_EXPECT(sh.count, want);
+    CHILD_EXPECT(sh.devices, want);
+    CHILD_EXPECT(sh.stale, on_gpu() ? XRT_ERROR_NOT_PERMITTED : XRT_ERROR_INVALID_HANDLE);
+    CHILD_EXPECT(sh.alloc, want);
+    /* and xrt starts again */
+    CHILD_OK(xrt_init());
+    CHILD_OK(xrt_stream_create(&s));
+    child_stream_works(s, 0x61);
+    CHILD_OK(xrt_stream_destroy(s));
+    xrt_shutdown();
+    return 0;
+}
+
+static void test_shutdown_behind_host_function(void **state)
+{
+    (void)state;
+    SKIP_UNLESS(caps() & XRT_CAP_HOST_FUNC, "no host functions");
+    in_child("xrt_shutdown while a host function calls xrt", shutdown_behind_host_func_child, NULL, 15);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_shutdown_behind_host_function),
+    };
+    return xrt_test_run_on_backends("shutdown", tests, sizeof tests / sizeof tests[0], NULL);
+}
