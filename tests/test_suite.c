@@ -549,6 +549,129 @@ static void test_stream_independence(void **state)
     }
 }
 
+/* >> pageable memory: CUDA's rule. A copy from pageable memory has read its
+   source when the call returns (CUDA stages it), and a copy to pageable
+   memory has written its destination (CUDA returns once it is done), even
+   with the stream busy; copies between pinned and device memory stay
+   asynchronous. */
+static void sleep_20ms(void *user)
+{
+    (void)user;
+    sleep_ms(20);
+}
+
+static void test_pageable_copies(void **state)
+{
+    unsigned char *h = (unsigned char *)malloc(N), *out = (unsigned char *)malloc(N), *pinned;
+    int hf = (caps() & XRT_CAP_HOST_FUNC) != 0, k;
+    xrt_stream s;
+    void *d;
+    (void)state;
+    assert_non_null(h);
+    assert_non_null(out);
+    OK(xrt_stream_create(&s));
+    OK(xrt_malloc(&d, N));
+    for (k = 0; k < 2; k++) {
+        xrt_stream on = k ? NULL : s;
+        fill(h, N, 1);
+        if (hf) OK(xrt_launch_host_func(on, sleep_20ms, NULL)); /* the stream is busy at the copy */
+        OK(xrt_memcpy_async(d, h, N, XRT_MEMCPY_HOST_TO_DEVICE, on));
+        fill(h, N, 2); /* the copy has its bytes already */
+        OK(xrt_stream_synchronize(on));
+        memset(out, 0, N);
+        OK(xrt_memcpy(out, d, N, XRT_MEMCPY_DEVICE_TO_HOST));
+        assert_filled(out, N, 1);
+
+        if (hf) OK(xrt_launch_host_func(on, sleep_20ms, NULL));
+        OK(xrt_memset_async(d, 0x6b, N, on));
+        memset(out, 0, N);
+        OK(xrt_memcpy_async(out, d, N, XRT_MEMCPY_DEVICE_TO_HOST, on));
+        assert_bytes(out, N, 0x6b); /* written before the call returned, after the memset */
+        OK(xrt_stream_synchronize(on));
+    }
+    if (hf) { /* pinned memory: the copy waits in the stream, the call does not */
+        OK(xrt_malloc_host((void **)&pinned, N));
+        fill(pinned, N, 3);
+        OK(xrt_launch_host_func(s, gate_wait, &gates[0]));
+        OK(xrt_memcpy_async(d, pinned, N, XRT_MEMCPY_HOST_TO_DEVICE, s));
+        assert_int_equal(xrt_stream_query(s), XRT_ERROR_NOT_READY);
+        gate_open(&gates[0]);
+        OK(xrt_stream_synchronize(s));
+        OK(xrt_memcpy(out, d, N, XRT_MEMCPY_DEVICE_TO_HOST));
+        assert_filled(out, N, 3);
+        OK(xrt_free_host(pinned));
+    }
+    OK(xrt_free(d));
+    OK(xrt_stream_destroy(s));
+    free(h);
+    free(out);
+}
+
+/* >> a host function that fills its own stream. Where a backend lets host
+   functions call it (the CPU backend), an enqueue from a stream's own host
+   function never waits: the queue grows (only that host function's return
+   could free a slot). Elsewhere the call is refused. */
+enum { FLOOD = 5000 }; /* several times a queue's initial size */
+static struct {
+    xrt_stream s;
+    void *d;
+    int n, order[FLOOD];
+    xrt_status first_error;
+    int sent, done;
+} flood;
+
+static void flood_note(void *user) { flood.order[flood.n++] = (int)(intptr_t)user; }
+
+static void flood_fill(void *user)
+{
+    int i;
+    (void)user;
+    flood.first_error = XRT_SUCCESS;
+    for (i = 0; i < FLOOD; i++) {
+        xrt_status st = xrt_launch_host_func(flood.s, flood_note, (void *)(intptr_t)i);
+        if (st == XRT_SUCCESS && i == FLOOD / 2) st = xrt_memset_async(flood.d, 0x3e, 64, flood.s);
+        if (st != XRT_SUCCESS) {
+            flood.first_error = st;
+            break;
+        }
+        __atomic_store_n(&flood.sent, i + 1, __ATOMIC_RELEASE);
+    }
+    __atomic_store_n(&flood.done, 1, __ATOMIC_RELEASE);
+}
+
+static void test_host_func_fills_own_stream(void **state)
+{
+    const char *name = current_backend();
+    int calls_allowed = strcmp(name, "cpu") == 0, i;
+    unsigned char h[64];
+    double end;
+    (void)state;
+    SKIP_UNLESS(caps() & XRT_CAP_HOST_FUNC, "no host functions");
+    memset(&flood, 0, sizeof flood);
+    OK(xrt_stream_create(&flood.s));
+    OK(xrt_malloc(&flood.d, sizeof h));
+    OK(xrt_launch_host_func(flood.s, flood_fill, NULL));
+    end = now_ms(CLOCK_MONOTONIC) + 10000.0 * xrt_test_slowdown();
+    while (!__atomic_load_n(&flood.done, __ATOMIC_ACQUIRE) && now_ms(CLOCK_MONOTONIC) < end) sleep_ms(1);
+    if (!__atomic_load_n(&flood.done, __ATOMIC_ACQUIRE))
+        fail_msg("the host function hung at enqueue #%d onto its own stream", __atomic_load_n(&flood.sent, __ATOMIC_ACQUIRE) + 1);
+    OK(xrt_stream_synchronize(flood.s));
+    if (calls_allowed) {
+        assert_int_equal(flood.first_error, XRT_SUCCESS);
+        assert_int_equal(flood.n, FLOOD);
+        for (i = 0; i < FLOOD; i++)
+            if (flood.order[i] != i) fail_msg("op %d ran at position %d", flood.order[i], i);
+        OK(xrt_memcpy(h, flood.d, sizeof h, XRT_MEMCPY_DEVICE_TO_HOST));
+        assert_bytes(h, sizeof h, 0x3e);
+    } else {
+        assert_int_equal(flood.first_error, XRT_ERROR_NOT_PERMITTED);
+        assert_int_equal(flood.n, 0);
+    }
+    assert_stream_works(flood.s, 0x3f); /* the grown queue goes on working */
+    OK(xrt_free(flood.d));
+    OK(xrt_stream_destroy(flood.s));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -570,6 +693,8 @@ int main(void)
         cmocka_unit_test(test_wait_unrecorded_event),
         cmocka_unit_test(test_host_func_order),
         gated_test(test_stream_independence),
+        gated_test(test_pageable_copies),
+        cmocka_unit_test(test_host_func_fills_own_stream),
     };
     return xrt_test_run_on_backends("suite", tests, sizeof tests / sizeof tests[0], NULL);
 }
