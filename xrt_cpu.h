@@ -1153,7 +1153,7 @@ static xrt_status xrt__cpu_mem_get_info(const xrt_backend *self, size_t *free_by
 /* >> cpu: device */
 static xrt_status xrt__cpu_get_capabilities(const xrt_backend *self, unsigned *caps)
 {
-    *caps = XRT_CAP_PINNED_HOST | XRT_CAP_MALLOC_ASYNC | XRT_CAP_HOST_FUNC | XRT_CAP_EVENT_TIMING;
+    *caps = XRT_CAP_PINNED_HOST | XRT_CAP_MALLOC_ASYNC | XRT_CAP_HOST_FUNC | XRT_CAP_EVENT_TIMING | XRT_CAP_MODULES;
     return XRT_SUCCESS;
 }
 
@@ -1282,6 +1282,347 @@ static xrt_status xrt__cpu_get_device_properties(const xrt_backend *self, xrt_de
     prop->total_memory = (size_t)sysconf(_SC_PHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE);
     prop->multiprocessor_count = (int)sysconf(_SC_NPROCESSORS_ONLN);
     return XRT_SUCCESS;
+}
+
+/* >> cpu: kernels. A module is a shared object (given, or built from C
+   source with XRT_CC through the kernel cache) opened with dlopen; a
+   function is one of its symbols, a C function called once per block:
+   void k(const xrt_kernel_ctx *ctx, void *args). A launch is one stream
+   operation: when the stream reaches it, its blocks run over the pool (the
+   worker and the helpers), each part a contiguous range of blocks with its
+   own shared memory. A launch holds a reference to its module, so an
+   unloaded module stays open until the launches queued before are done. */
+#include <dlfcn.h>
+
+#define XRT__CPU_MAX_BLOCK 1024u          /* threads per block */
+#define XRT__CPU_MAX_SHARED (1u << 20)   /* shared bytes per block */
+
+typedef struct xrt__cpu_function {
+    xrt_cpu_kernel_fn kernel;
+    struct xrt__cpu_module *module;
+    struct xrt__cpu_function *next;
+} xrt__cpu_function;
+
+typedef struct xrt__cpu_module {
+    int refs; /* the handle and every queued launch */
+    void *dl;
+    xrt__cpu_function *fns;
+} xrt__cpu_module;
+
+static void xrt__cpu_module_unref(xrt__cpu_module *m)
+{
+    xrt__cpu_function *f;
+    if (__atomic_sub_fetch(&m->refs, 1, __ATOMIC_ACQ_REL)) return;
+    while ((f = m->fns) != NULL) {
+        m->fns = f->next;
+        XRT_FREE(f);
+    }
+    dlclose(m->dl);
+    XRT_FREE(m);
+}
+
+static int xrt__cpu_dlopen(void *ctx, const char *path, void **out, char *err, size_t n)
+{
+    const char *why;
+    (void)ctx;
+    dlerror();
+    if ((*out = dlopen(path, RTLD_NOW | RTLD_LOCAL)) != NULL) return 1;
+    why = dlerror();
+    snprintf(err, n, "%s", why ? why : "dlopen failed");
+    return 0;
+}
+
+/* What a C build needs: the compiler (XRT_CC split at spaces), the options
+   and the source. */
+typedef struct xrt__cpu_build {
+    char ccbuf[1024], optbuf[2048];
+    char *cc[32], *opt[64];
+    size_t ncc, nopt;
+    const xrt_module_image *image;
+} xrt__cpu_build;
+
+static xrt_status xrt__cpu_write_file(const char *who, const char *path, const void *data, size_t size)
+{
+    FILE *f = fopen(path, "wb");
+    int ok = f && fwrite(data, 1, size, f) == size;
+    if (f && fclose(f) != 0) ok = 0;
+    if (!ok) return xrt_native_error(XRT_ERROR_SYSTEM, who, "write", errno, "errno", strerror(errno));
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_build_so(void *ctx, const char *path, char *log, size_t log_size)
+{
+    const xrt_module_image *im = ((xrt__cpu_build *)ctx)->image;
+    (void)log, (void)log_size;
+    return xrt__cpu_write_file("cpu: xrt_module_load", path, im->data, im->size);
+}
+
+/* cc -shared -fPIC -O2 [options] -o path source.c */
+static xrt_status xrt__cpu_build_c(void *ctx, const char *path, char *log, size_t log_size)
+{
+    xrt__cpu_build *b = (xrt__cpu_build *)ctx;
+    char src[PATH_MAX + 8], *argv[32 + 64 + 8];
+    size_t n = 0, i;
+    int code = 0;
+    xrt_status st;
+    snprintf(src, sizeof src, "%s.c", path);
+    if ((st = xrt__cpu_write_file("cpu: xrt_module_load", src, b->image->data, b->image->size)) != XRT_SUCCESS) return st;
+    for (i = 0; i < b->ncc; i++) argv[n++] = b->cc[i];
+    argv[n++] = (char *)"-shared";
+    argv[n++] = (char *)"-fPIC";
+    argv[n++] = (char *)"-O2";
+    for (i = 0; i < b->nopt; i++) argv[n++] = b->opt[i];
+    argv[n++] = (char *)"-o";
+    argv[n++] = (char *)path;
+    argv[n++] = src;
+    argv[n] = NULL;
+    xrt__cache_count(&xrt__cache_stats.builds, 1);
+    st = xrt__run("cpu: xrt_module_load", argv, log, log_size, &code);
+    unlink(src);
+    if (st == XRT_SUCCESS && code != 0)
+        st = xrt_error(XRT_ERROR_COMPILE_FAILED, "cpu: xrt_module_load", "%s exited with %d (the log: xrt_module_get_log): %.200s",
+                       argv[0], code, log);
+    return st;
+}
+
+/* The compiler's identity: its resolved path and a hash of its --version
+   output, remembered per path, size and modification time. */
+static struct {
+    char path[PATH_MAX];
+    struct stat st;
+    uint64_t version;
+    int valid;
+} xrt__cpu_cc_memo;
+
+static int xrt__cpu_resolve(const char *name, char *out)
+{
+    const char *path = getenv("PATH");
+    char try_[PATH_MAX];
+    if (strchr(name, '/')) return realpath(name, out) != NULL;
+    while (path && *path) {
+        size_t len = strcspn(path, ":");
+        snprintf(try_, sizeof try_, "%.*s/%s", (int)len, path, name);
+        if (access(try_, X_OK) == 0 && realpath(try_, out)) return 1;
+        path += len + (path[len] == ':');
+    }
+    return 0;
+}
+
+static xrt_status xrt__cpu_cc_identity(xrt__cpu_build *b, xrt__key *key, char *log, size_t log_size)
+{
+    char path[PATH_MAX], *argv[34];
+    struct stat st;
+    size_t i;
+    int code = 0, hit;
+    xrt_status rc;
+    xrt__key v;
+    if (!xrt__cpu_resolve(b->cc[0], path) || stat(path, &st) != 0) {
+        snprintf(log, log_size, "compiler '%s' not found\n", b->cc[0]);
+        return xrt_error(XRT_ERROR_COMPILE_FAILED, "cpu: xrt_module_load", "compiler '%s' (XRT_CC) not found", b->cc[0]);
+    }
+    pthread_mutex_lock(&xrt__cache_lock);
+    hit = xrt__cpu_cc_memo.valid && !strcmp(xrt__cpu_cc_memo.path, path) && xrt__cpu_cc_memo.st.st_size == st.st_size &&
+          xrt__cpu_cc_memo.st.st_mtim.tv_sec == st.st_mtim.tv_sec && xrt__cpu_cc_memo.st.st_mtim.tv_nsec == st.st_mtim.tv_nsec &&
+          xrt__cpu_cc_memo.st.st_ino == st.st_ino;
+    v.a = xrt__cpu_cc_memo.version;
+    pthread_mutex_unlock(&xrt__cache_lock);
+    if (!hit) {
+        for (i = 0; i < b->ncc; i++) argv[i] = b->cc[i];
+        argv[i++] = (char *)"--version";
+        argv[i] = NULL;
+        if ((rc = xrt__run("cpu: xrt_module_load", argv, log, log_size, &code)) != XRT_SUCCESS) return rc;
+        xrt__key_init(&v, "cc --version");
+        xrt__key_str(&v, log);
+        log[0] = 0;
+        pthread_mutex_lock(&xrt__cache_lock);
+        memcpy(xrt__cpu_cc_memo.path, path, sizeof path);
+        xrt__cpu_cc_memo.st = st;
+        xrt__cpu_cc_memo.version = v.a;
+        xrt__cpu_cc_memo.valid = 1;
+        pthread_mutex_unlock(&xrt__cache_lock);
+    }
+    xrt__key_str(key, path);
+    xrt__key_add(key, &v.a, sizeof v.a);
+    return XRT_SUCCESS;
+}
+
+/* The key of an image on this CPU: target, toolchain, options, input, and
+   the environment that changes what the compiler does. */
+static xrt_status xrt__cpu_module_key(const xrt_backend *self, xrt__cpu_build *b, const char *options, xrt__key *key,
+                                      char *log, size_t log_size)
+{
+    static const char *const env[] = {"CPATH", "C_INCLUDE_PATH", "LIBRARY_PATH", "GCC_EXEC_PREFIX", "COMPILER_PATH",
+                                      "SOURCE_DATE_EPOCH"};
+    xrt_target t;
+    size_t i;
+    xrt_status st = xrt__target_get(self, &t);
+    if (st != XRT_SUCCESS) return st;
+    xrt__key_init(key, xrt__image_kind_name(b->image->kind));
+    xrt__key_add(key, &t.fingerprint, sizeof t.fingerprint);
+    xrt__key_add(key, b->image->data, b->image->size);
+    if (b->image->kind != XRT_IMAGE_CPU_C_SOURCE) return XRT_SUCCESS;
+    xrt__key_str(key, options);
+    for (i = 0; i < sizeof env / sizeof env[0]; i++) xrt__key_str(key, getenv(env[i]));
+    return xrt__cpu_cc_identity(b, key, log, log_size);
+}
+
+static xrt_status xrt__cpu_module_load(const xrt_backend *self, void **module, const xrt_module_image *images,
+                                       size_t n, const char *options, char *log, size_t log_size)
+{
+    const char *cc = getenv("XRT_CC");
+    xrt__cpu_build *b;
+    xrt__cpu_module *m;
+    xrt__key key;
+    xrt_target t;
+    size_t pick = 0;
+    void *dl = NULL;
+    xrt_status st = xrt__target_get(self, &t);
+    if (st == XRT_SUCCESS)
+        st = xrt__image_pick("cpu: xrt_module_load", &t, images, n,
+                             1u << XRT_IMAGE_CPU_SHARED_OBJECT | 1u << XRT_IMAGE_CPU_C_SOURCE, NULL, &pick);
+    if (st != XRT_SUCCESS) return st;
+    if (!(b = (xrt__cpu_build *)XRT_CALLOC(1, sizeof *b)))
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_module_load", "no memory");
+    b->image = &images[pick];
+    b->ncc = xrt__split_args(cc && *cc ? cc : "cc", b->ccbuf, sizeof b->ccbuf, b->cc, 32);
+    b->nopt = xrt__split_args(options, b->optbuf, sizeof b->optbuf, b->opt, 64);
+    if (!b->ncc) b->ncc = xrt__split_args("cc", b->ccbuf, sizeof b->ccbuf, b->cc, 32);
+    st = xrt__cpu_module_key(self, b, options, &key, log, log_size);
+    if (st == XRT_SUCCESS)
+        st = xrt__cache_get("cpu: xrt_module_load", &key,
+                            b->image->kind == XRT_IMAGE_CPU_C_SOURCE ? xrt__cpu_build_c : xrt__cpu_build_so, b,
+                            xrt__cpu_dlopen, NULL, &dl, log, log_size);
+    XRT_FREE(b);
+    if (st != XRT_SUCCESS) return st;
+    if (!(m = (xrt__cpu_module *)XRT_CALLOC(1, sizeof *m))) {
+        dlclose(dl);
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_module_load", "no memory for a module");
+    }
+    m->refs = 1;
+    m->dl = dl;
+    *module = m;
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_module_unload(const xrt_backend *self, void *module)
+{
+    xrt__cpu_module_unref((xrt__cpu_module *)module);
+    return XRT_SUCCESS;
+}
+
+/* Called with the core's module lock held: the list needs no lock of its own. */
+static xrt_status xrt__cpu_module_get_function(const xrt_backend *self, void **function, void *module, const char *name)
+{
+    xrt__cpu_module *m = (xrt__cpu_module *)module;
+    xrt__cpu_function *f;
+    void *sym = dlsym(m->dl, name);
+    if (!sym) return xrt_error(XRT_ERROR_NOT_FOUND, "cpu: xrt_module_get_function", "no kernel named '%s' in the module", name);
+    if (!(f = (xrt__cpu_function *)XRT_CALLOC(1, sizeof *f)))
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_module_get_function", "no memory for a function");
+    memcpy(&f->kernel, &sym, sizeof sym);
+    f->module = m;
+    f->next = m->fns;
+    m->fns = f;
+    *function = f;
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_function_get_attributes(const xrt_backend *self, xrt_function_attributes *attr, void *function)
+{
+    attr->max_threads_per_block = (int)XRT__CPU_MAX_BLOCK;
+    attr->max_dynamic_shared_bytes = XRT__CPU_MAX_SHARED;
+    return XRT_SUCCESS;
+}
+
+/* One launch in flight: the packed arguments, then nparts shared areas. */
+typedef struct xrt__cpu_launch {
+    xrt_cpu_kernel_fn kernel;
+    xrt__cpu_module *module;
+    xrt_dim3 grid, block;
+    size_t shared, stride; /* bytes of shared memory; between two parts' areas */
+    uint64_t blocks, per_part;
+    unsigned char *args, *shared_base; /* in the same allocation, after the record */
+} xrt__cpu_launch;
+#define XRT__CPU_LAUNCH_HEAD ((sizeof(xrt__cpu_launch) + 63) & ~(size_t)63)
+
+static void xrt__cpu_kernel_part(void *ctx, size_t part, size_t nparts)
+{
+    const xrt__cpu_launch *l = (const xrt__cpu_launch *)ctx;
+    uint64_t i = part * l->per_part, end = i + l->per_part, plane = (uint64_t)l->grid.x * l->grid.y;
+    xrt_kernel_ctx k;
+    (void)nparts;
+    if (end > l->blocks) end = l->blocks;
+    k.grid_dim = l->grid;
+    k.block_dim = l->block;
+    k.shared = l->shared ? l->shared_base + part * l->stride : NULL;
+    k.shared_bytes = l->shared;
+    for (; i < end; i++) {
+        k.block_idx.x = (unsigned)(i % l->grid.x);
+        k.block_idx.y = (unsigned)(i / l->grid.x % l->grid.y);
+        k.block_idx.z = (unsigned)(i / plane);
+        l->kernel(&k, (void *)l->args);
+    }
+}
+
+static void xrt__cpu_run_kernel(xrt__cpu_op *op)
+{
+    xrt__cpu_launch *l = (xrt__cpu_launch *)op->u.host.user;
+    size_t nparts = (size_t)((l->blocks + l->per_part - 1) / l->per_part);
+    xrt__cpu_pool_run(xrt__cpu_kernel_part, l, nparts);
+    xrt__cpu_module_unref(l->module);
+    XRT_FREE(l);
+}
+
+static xrt_status xrt__cpu_launch_check(xrt_dim3 g, xrt_dim3 b, size_t shared)
+{
+    const char *who = "cpu: xrt_launch_kernel";
+    if ((uint64_t)b.x * b.y * b.z > XRT__CPU_MAX_BLOCK)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, who, "block (%u, %u, %u) has more than the device's %u threads", b.x, b.y,
+                         b.z, XRT__CPU_MAX_BLOCK);
+    if (g.x > 0x7fffffffu || g.y > 65535u || g.z > 65535u)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, who, "grid (%u, %u, %u) exceeds the device's (2147483647, 65535, 65535)",
+                         g.x, g.y, g.z);
+    if (shared > XRT__CPU_MAX_SHARED)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, who, "%zu bytes of shared memory exceed the device's %u", shared,
+                         XRT__CPU_MAX_SHARED);
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_launch_kernel(const xrt_backend *self, void *function, xrt_dim3 grid, xrt_dim3 block,
+                                         size_t shared, void *stream, const void *args, size_t args_size)
+{
+    xrt__cpu_function *f = (xrt__cpu_function *)function;
+    xrt__cpu_launch *l;
+    xrt__cpu_op op;
+    uint64_t blocks = (uint64_t)grid.x * grid.y * grid.z;
+    size_t width, nparts, head = (args_size + 63) & ~(size_t)63, stride = (shared + 63) & ~(size_t)63;
+    xrt_status st = xrt__cpu_launch_check(grid, block, shared);
+    if (st != XRT_SUCCESS) return st;
+    width = blocks > 1 ? xrt__cpu_pool_width() : 1;
+    nparts = blocks < width ? (size_t)blocks : width;
+    l = (xrt__cpu_launch *)XRT_ALIGNED_ALLOC(64, XRT__CPU_LAUNCH_HEAD + head + nparts * stride);
+    if (!l) return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_launch_kernel", "no memory for the launch");
+    l->kernel = f->kernel;
+    l->module = f->module;
+    l->grid = grid;
+    l->block = block;
+    l->shared = shared;
+    l->stride = stride;
+    l->blocks = blocks;
+    l->per_part = (blocks + nparts - 1) / nparts;
+    l->args = (unsigned char *)l + XRT__CPU_LAUNCH_HEAD;
+    l->shared_base = l->args + head;
+    if (args_size) memcpy(l->args, args, args_size);
+    memset(&op, 0, sizeof op);
+    op.run = xrt__cpu_run_kernel;
+    op.u.host.user = l;
+    __atomic_add_fetch(&f->module->refs, 1, __ATOMIC_ACQ_REL);
+    st = xrt__cpu_enqueue(stream, &op, "cpu: xrt_launch_kernel");
+    if (st != XRT_SUCCESS) {
+        xrt__cpu_module_unref(f->module);
+        XRT_FREE(l);
+    }
+    return st;
 }
 
 /* >> cpu: fork. A forked child has no workers: each stream it inherited

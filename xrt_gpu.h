@@ -780,6 +780,14 @@ static xrt_status xrt__gpu_get_target(const xrt_backend *self, int device, xrt_t
     return XRT_SUCCESS;
 }
 
+/* >> gpu: modules. Not yet implemented on CUDA and HIP: loading and
+   launching return XRT_ERROR_UNSUPPORTED (and XRT_CAP_MODULES is not set). */
+#define xrt__gpu_module_load xrt__unsupported_module_load
+#define xrt__gpu_module_unload xrt__unsupported_module_unload
+#define xrt__gpu_module_get_function xrt__unsupported_module_get_function
+#define xrt__gpu_launch_kernel xrt__unsupported_launch_kernel
+#define xrt__gpu_function_get_attributes xrt__unsupported_function_get_attributes
+
 /* >> gpu: the table */
 /* Filled from the operation list: a new operation without its
    xrt__gpu_<name> fails to compile here ("xrt__gpu_<name> undeclared"). */
