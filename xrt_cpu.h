@@ -1410,14 +1410,14 @@ static int xrt__cpu_resolve(const char *name, char *out)
 
 static xrt_status xrt__cpu_cc_identity(xrt__cpu_build *b, xrt__key *key, char *log, size_t log_size)
 {
-    char path[PATH_MAX], *argv[34];
+    char path[PATH_MAX], *argv[34], version[1024];
     struct stat st;
     size_t i;
     int code = 0, hit;
     xrt_status rc;
     xrt__key v;
     if (!xrt__cpu_resolve(b->cc[0], path) || stat(path, &st) != 0) {
-        snprintf(log, log_size, "compiler '%s' not found\n", b->cc[0]);
+        if (log_size) snprintf(log, log_size, "compiler '%s' not found\n", b->cc[0]);
         return xrt_error(XRT_ERROR_COMPILE_FAILED, "cpu: xrt_module_load", "compiler '%s' (XRT_CC) not found", b->cc[0]);
     }
     pthread_mutex_lock(&xrt__cache_lock);
@@ -1430,10 +1430,12 @@ static xrt_status xrt__cpu_cc_identity(xrt__cpu_build *b, xrt__key *key, char *l
         for (i = 0; i < b->ncc; i++) argv[i] = b->cc[i];
         argv[i++] = (char *)"--version";
         argv[i] = NULL;
-        if ((rc = xrt__run("cpu: xrt_module_load", argv, log, log_size, &code)) != XRT_SUCCESS) return rc;
+        if ((rc = xrt__run("cpu: xrt_module_load", argv, version, sizeof version, &code)) != XRT_SUCCESS) {
+            snprintf(log, log_size, "%s", version);
+            return rc;
+        }
         xrt__key_init(&v, "cc --version");
-        xrt__key_str(&v, log);
-        log[0] = 0;
+        xrt__key_str(&v, version);
         pthread_mutex_lock(&xrt__cache_lock);
         memcpy(xrt__cpu_cc_memo.path, path, sizeof path);
         xrt__cpu_cc_memo.st = st;
