@@ -1642,7 +1642,7 @@ static void xrt__cache_evict(const char *dir, const char *keep)
     for (;;) {
         DIR *d = opendir(dir);
         struct dirent *e;
-        char path[PATH_MAX], oldest[PATH_MAX] = "";
+        char path[PATH_MAX + 256], oldest[PATH_MAX + 256] = "";
         struct timespec old = {0, 0};
         uint64_t total = 0;
         if (!d) return;
