@@ -59,7 +59,7 @@ static void test_capabilities(void **state)
 {
     unsigned c = caps();
     unsigned known = XRT_CAP_PINNED_HOST | XRT_CAP_MALLOC_ASYNC | XRT_CAP_HOST_FUNC | XRT_CAP_EVENT_TIMING |
-                     XRT_CAP_NATIVE_HANDLES;
+                     XRT_CAP_NATIVE_HANDLES | XRT_CAP_MODULES;
     void *native = NULL;
     char needle[64];
     (void)state;
@@ -672,6 +672,49 @@ static void test_host_func_fills_own_stream(void **state)
     OK(xrt_stream_destroy(flood.s));
 }
 
+/* A kernel built from C source, launched on a stream; without modules,
+   loading is UNSUPPORTED. (tests/test_kernels.c has the rest.) */
+static void test_kernel_launch(void **state)
+{
+    static const char src[] =
+        "typedef struct { unsigned x, y, z; } d3;\n"
+        "typedef struct { d3 grid_dim, block_dim, block_idx; void *shared; unsigned long shared_bytes; } ctx;\n"
+        "void fill(const ctx *c, void *a) {\n"
+        "  unsigned char *p = *(unsigned char **)a, v = ((unsigned char *)a)[8];\n"
+        "  for (unsigned t = 0; t < c->block_dim.x; t++) p[c->block_idx.x * c->block_dim.x + t] = v;\n"
+        "}\n";
+    xrt_module_image im;
+    xrt_module m = NULL;
+    xrt_function f = NULL;
+    xrt_dim3 grid = {4, 1, 1}, block = {16, 1, 1};
+    unsigned char args[16] = {0}, h[64];
+    char needle[64];
+    xrt_stream s;
+    void *d;
+    (void)state;
+    setenv("XRT_CACHE", "0", 1); /* built privately: the suite leaves nothing in the user's cache */
+    im.kind = XRT_IMAGE_CPU_C_SOURCE, im.data = src, im.size = sizeof src - 1, im.arch = NULL;
+    if (!(caps() & XRT_CAP_MODULES)) {
+        snprintf(needle, sizeof needle, "not supported by backend %s", current_backend());
+        FAILS(xrt_module_load(&m, &im, 1, NULL), XRT_ERROR_UNSUPPORTED, needle);
+        assert_null(m);
+        return;
+    }
+    OK(xrt_module_load(&m, &im, 1, NULL));
+    OK(xrt_module_get_function(&f, m, "fill"));
+    OK(xrt_stream_create(&s));
+    OK(xrt_malloc(&d, sizeof h));
+    memcpy(args, &d, sizeof d);
+    args[8] = 0x7c;
+    OK(xrt_launch_kernel(f, grid, block, 0, s, args, sizeof args));
+    OK(xrt_memcpy_async(h, d, sizeof h, XRT_MEMCPY_DEVICE_TO_HOST, s));
+    OK(xrt_stream_synchronize(s));
+    assert_bytes(h, sizeof h, 0x7c);
+    OK(xrt_free(d));
+    OK(xrt_stream_destroy(s));
+    OK(xrt_module_unload(m));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -695,6 +738,7 @@ int main(void)
         gated_test(test_stream_independence),
         gated_test(test_pageable_copies),
         cmocka_unit_test(test_host_func_fills_own_stream),
+        cmocka_unit_test(test_kernel_launch),
     };
     return xrt_test_run_on_backends("suite", tests, sizeof tests / sizeof tests[0], NULL);
 }
