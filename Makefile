@@ -77,12 +77,32 @@ $(B)/examples/vector_add: examples/cuda/vector_add.cu $(B)/examples/cuda/vector_
 examples: $(B)/examples/vector_add
 endif
 
+# >> saxpy example: one kernel written once for the CPU (C, built into a shared
+# object by the system compiler) and once for CUDA GPUs (.cu, built into a
+# fatbin where nvcc is); the program offers both images to xrt_module_load.
+SAXPY := $(B)/examples/saxpy
+SAXPY_IMAGES := $(SAXPY)/saxpy_cpu.so
+$(SAXPY)/saxpy_cpu.so: examples/saxpy/saxpy_cpu.c examples/saxpy/saxpy_args.h xrt.h xrt_backends.h
+	@mkdir -p $(@D)
+	$(CC) -std=c11 $(WARN) -I. -shared -fPIC -O2 -o $@ $<
+ifeq ($(HAVE_NVCC),1)
+SAXPY_IMAGES += $(SAXPY)/saxpy.fatbin
+$(SAXPY)/saxpy.fatbin: examples/saxpy/saxpy.cu
+	@mkdir -p $(@D)
+	$(NVCC) -fatbin -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90 -o $@ $<
+endif
+$(SAXPY)/saxpy: examples/saxpy/saxpy.c examples/saxpy/saxpy_args.h $(HEADERS) $(SAXPY_IMAGES)
+	@mkdir -p $(@D)
+	$(CC) $(XCFLAGS) $(CFLAGS) $(ENABLE) -o $@ $< $(LDLIBS)
+examples: $(SAXPY)/saxpy
+
 tests: $(addprefix $(B)/plain/,$(TESTS)) $(addprefix $(B)/asan/,$(TESTS)) $(B)/tsan/test_stress
 bench: $(addprefix $(B)/bench/,$(BENCHES))
 
 run: examples
 	$(B)/examples/xrt_info
 	$(B)/examples/demo
+	XRT_BACKEND=cpu $(SAXPY)/saxpy
 
 test:
 	@CC="$(CC)" CXX="$(CXX)" NVCC="$(NVCC)" CUDA_HOME="$(CUDA_HOME)" HAVE_CUDA="$(HAVE_CUDA)" \

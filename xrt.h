@@ -1510,13 +1510,15 @@ static void xrt__reg_select_again_locked(void)
 #include <unistd.h>
 
 #define XRT__CACHE_FORMAT 1
+/* Used by the backends that build or pick images; a build without them leaves some unused. */
+#define XRT__BACKEND_HELPER static __attribute__((unused))
 extern char **environ;
 
 static pthread_mutex_t xrt__cache_lock = PTHREAD_MUTEX_INITIALIZER; /* the counters, the toolchain memo */
 static xrt_cache_stats xrt__cache_stats;
 static unsigned xrt__cache_seq; /* names of this process's temporary files */
 
-static void xrt__cache_count(uint64_t *counter, uint64_t n)
+XRT__BACKEND_HELPER void xrt__cache_count(uint64_t *counter, uint64_t n)
 {
     pthread_mutex_lock(&xrt__cache_lock);
     *counter += n;
@@ -1534,7 +1536,7 @@ XRT_API xrt_status xrt_cache_get_stats(xrt_cache_stats *stats)
 
 /* Two FNV-1a 64 streams with different seeds: a 128-bit key. */
 typedef struct xrt__key { uint64_t a, b; } xrt__key;
-static void xrt__key_add(xrt__key *k, const void *data, size_t n)
+XRT__BACKEND_HELPER void xrt__key_add(xrt__key *k, const void *data, size_t n)
 {
     const unsigned char *p = (const unsigned char *)data;
     size_t i;
@@ -1545,8 +1547,8 @@ static void xrt__key_add(xrt__key *k, const void *data, size_t n)
     k->a = (k->a ^ 0xff) * 0x100000001b3u; /* field separator */
     k->b = (k->b ^ 0xfe) * 0x100000001b3u;
 }
-static void xrt__key_str(xrt__key *k, const char *s) { xrt__key_add(k, s ? s : "", s ? strlen(s) : 0); }
-static void xrt__key_init(xrt__key *k, const char *kind)
+XRT__BACKEND_HELPER void xrt__key_str(xrt__key *k, const char *s) { xrt__key_add(k, s ? s : "", s ? strlen(s) : 0); }
+XRT__BACKEND_HELPER void xrt__key_init(xrt__key *k, const char *kind)
 {
     k->a = 0xcbf29ce484222325u;
     k->b = 0x84222325cbf29ce4u;
@@ -1557,7 +1559,7 @@ static void xrt__key_init(xrt__key *k, const char *kind)
 }
 
 /* Splits s at spaces into argv (at most max - 1 words, NULL-terminated) over buf. */
-static size_t xrt__split_args(const char *s, char *buf, size_t bufsize, char **argv, size_t max)
+XRT__BACKEND_HELPER size_t xrt__split_args(const char *s, char *buf, size_t bufsize, char **argv, size_t max)
 {
     size_t n = 0;
     char *p;
@@ -1569,7 +1571,7 @@ static size_t xrt__split_args(const char *s, char *buf, size_t bufsize, char **a
 
 /* Runs argv with stdout and stderr into log (the first log_size - 1 bytes
    kept, the rest drained); *code is its exit status (-1: killed). */
-static xrt_status xrt__run(const char *who, char *const *argv, char *log, size_t log_size, int *code)
+XRT__BACKEND_HELPER xrt_status xrt__run(const char *who, char *const *argv, char *log, size_t log_size, int *code)
 {
     posix_spawn_file_actions_t fa;
     int fds[2], rc, status = 0;
@@ -1610,7 +1612,7 @@ static xrt_status xrt__run(const char *who, char *const *argv, char *log, size_t
 }
 
 /* The cache directory, created if need be; 0 if the cache is off. */
-static int xrt__cache_dir(char *dir, size_t n)
+XRT__BACKEND_HELPER int xrt__cache_dir(char *dir, size_t n)
 {
     const char *off = getenv("XRT_CACHE"), *env = getenv("XRT_CACHE_DIR"), *base;
     char *p;
@@ -1635,7 +1637,7 @@ static int xrt__cache_dir(char *dir, size_t n)
 
 /* Removes least recently used entries (*.so files, by modification time)
    until the directory holds at most XRT_CACHE_BYTES; `keep` stays. */
-static void xrt__cache_evict(const char *dir, const char *keep)
+XRT__BACKEND_HELPER void xrt__cache_evict(const char *dir, const char *keep)
 {
     const char *env = getenv("XRT_CACHE_BYTES");
     unsigned long long bound = env && *env ? strtoull(env, NULL, 10) : 1ull << 30;
@@ -1676,7 +1678,7 @@ typedef xrt_status (*xrt__cache_build_fn)(void *ctx, const char *path, char *log
 /* Loads the entry at `path` into *out; 0 and a reason in err if it cannot. */
 typedef int (*xrt__cache_open_fn)(void *ctx, const char *path, void **out, char *err, size_t n);
 
-static int xrt__cache_try(xrt__cache_open_fn open_fn, void *ctx, const char *path, void **out)
+XRT__BACKEND_HELPER int xrt__cache_try(xrt__cache_open_fn open_fn, void *ctx, const char *path, void **out)
 {
     char err[512];
     if (access(path, R_OK) != 0) return 0;
@@ -1690,7 +1692,7 @@ static int xrt__cache_try(xrt__cache_open_fn open_fn, void *ctx, const char *pat
     return 0;
 }
 
-static xrt_status xrt__cache_open_new(const char *who, xrt__cache_open_fn open_fn, void *ctx, const char *path,
+XRT__BACKEND_HELPER xrt_status xrt__cache_open_new(const char *who, xrt__cache_open_fn open_fn, void *ctx, const char *path,
                                       void **out)
 {
     char err[512];
@@ -1699,7 +1701,7 @@ static xrt_status xrt__cache_open_new(const char *who, xrt__cache_open_fn open_f
 }
 
 /* Without a cache: build in a private directory, load, delete. */
-static xrt_status xrt__cache_private(const char *who, xrt__cache_build_fn build, void *bctx, xrt__cache_open_fn open_fn,
+XRT__BACKEND_HELPER xrt_status xrt__cache_private(const char *who, xrt__cache_build_fn build, void *bctx, xrt__cache_open_fn open_fn,
                                      void *octx, void **out, char *log, size_t log_size)
 {
     const char *tmp = getenv("TMPDIR");
@@ -1717,7 +1719,7 @@ static xrt_status xrt__cache_private(const char *who, xrt__cache_build_fn build,
 }
 
 /* The entry of `key`: loaded from the cache, or built, stored and loaded. */
-static xrt_status xrt__cache_get(const char *who, const xrt__key *key, xrt__cache_build_fn build, void *bctx,
+XRT__BACKEND_HELPER xrt_status xrt__cache_get(const char *who, const xrt__key *key, xrt__cache_build_fn build, void *bctx,
                                  xrt__cache_open_fn open_fn, void *octx, void **out, char *log, size_t log_size)
 {
     char dir[PATH_MAX - 64], path[PATH_MAX], tmp[PATH_MAX + 32];
@@ -1750,7 +1752,7 @@ static xrt_status xrt__cache_get(const char *who, const xrt__key *key, xrt__cach
 }
 
 /* >> impl: picking a module image for the device */
-static const char *xrt__image_kind_name(xrt_image_kind k)
+XRT__BACKEND_HELPER const char *xrt__image_kind_name(xrt_image_kind k)
 {
     static const char *const names[] = {"?", "cpu shared object", "cpu C source", "cuda cubin", "cuda ptx",
                                         "cuda fatbin", "hip code object", "hip offload bundle"};
@@ -1760,7 +1762,7 @@ static const char *xrt__image_kind_name(xrt_image_kind k)
 /* The image to load on a device of target t among those of the kinds in
    `kinds` (bit 1 << kind): one for exactly the device's arch first, then one
    `compatible` accepts (NULL: none), then one with no arch. */
-static xrt_status xrt__image_pick(const char *who, const xrt_target *t, const xrt_module_image *im, size_t n,
+XRT__BACKEND_HELPER xrt_status xrt__image_pick(const char *who, const xrt_target *t, const xrt_module_image *im, size_t n,
                                   unsigned kinds, int (*compatible)(const char *arch, const xrt_module_image *im),
                                   size_t *pick)
 {
