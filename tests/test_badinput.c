@@ -31,7 +31,10 @@ static void nop(void *user) { (void)user; }
 
 /* A module for every backend that loads C source, and images it cannot load. */
 static const char kernel_src[] = "void k(const void *ctx, void *args) { (void)ctx; (void)args; }\n";
-static const xrt_module_image src_image = {XRT_IMAGE_CPU_C_SOURCE, kernel_src, sizeof kernel_src - 1, NULL};
+static const char kernel_ptx[] = ".version 7.5\n.target sm_75\n.address_size 64\n.visible .entry k()\n{\n\tret;\n}\n";
+static const xrt_module_image src_images[2] = {{XRT_IMAGE_CPU_C_SOURCE, kernel_src, sizeof kernel_src - 1, NULL},
+                                               {XRT_IMAGE_CUDA_PTX, kernel_ptx, sizeof kernel_ptx - 1, "compute_75"}};
+#define src_image src_images[0]
 static const xrt_module_image cuda_only = {XRT_IMAGE_CUDA_CUBIN, kernel_src, sizeof kernel_src, "sm_1"};
 static const xrt_module_image no_data = {XRT_IMAGE_CPU_C_SOURCE, NULL, 16, NULL};
 static const xrt_module_image no_size = {XRT_IMAGE_CPU_C_SOURCE, kernel_src, 0, NULL};
@@ -118,8 +121,8 @@ static int fixtures_make(fixtures *f, const char *backend)
     if (xrt_malloc(&f->d, N) || xrt_malloc(&f->d2, N) || xrt_malloc_host(&f->pinned, N)) return __LINE__;
     if (xrt_malloc(&f->freed, N) || xrt_free(f->freed)) return __LINE__;
     if ((f->caps & XRT_CAP_MODULES) &&
-        (xrt_module_load(&f->mod, &src_image, 1, NULL) || xrt_module_get_function(&f->fn, f->mod, "k") ||
-         xrt_module_load(&f->dead_mod, &src_image, 1, NULL) || xrt_module_get_function(&f->dead_fn, f->dead_mod, "k") ||
+        (xrt_module_load(&f->mod, src_images, 2, NULL) || xrt_module_get_function(&f->fn, f->mod, "k") ||
+         xrt_module_load(&f->dead_mod, src_images, 2, NULL) || xrt_module_get_function(&f->dead_fn, f->dead_mod, "k") ||
          xrt_module_unload(f->dead_mod)))
         return __LINE__;
     if (xrt_memset(f->d, 0x5a, N) || xrt_event_record(f->e, f->s) || xrt_event_record(f->notiming, f->s) ||

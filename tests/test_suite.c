@@ -672,7 +672,8 @@ static void test_host_func_fills_own_stream(void **state)
     OK(xrt_stream_destroy(flood.s));
 }
 
-/* A kernel built from C source, launched on a stream; without modules,
+/* A kernel written twice, as C source for the CPU and as PTX for CUDA (the
+   image for the device is picked), launched on a stream; without modules,
    loading is UNSUPPORTED. (tests/test_kernels.c has the rest.) */
 static void test_kernel_launch(void **state)
 {
@@ -683,7 +684,34 @@ static void test_kernel_launch(void **state)
         "  unsigned char *p = *(unsigned char **)a, v = ((unsigned char *)a)[8];\n"
         "  for (unsigned t = 0; t < c->block_dim.x; t++) p[c->block_idx.x * c->block_dim.x + t] = v;\n"
         "}\n";
-    xrt_module_image im;
+    static const char ptx[] =
+        ".version 7.5\n"
+        ".target sm_75\n"
+        ".address_size 64\n"
+        ".visible .entry fill(.param .u64 fill_p, .param .u32 fill_v, .param .u32 fill_n)\n"
+        "{\n"
+        "	.reg .b16 %rs<2>;\n"
+        "	.reg .b32 %r<6>;\n"
+        "	.reg .b64 %rd<5>;\n"
+        "	ld.param.u64 %rd1, [fill_p];\n"
+        "	ld.param.u32 %r1, [fill_v];\n"
+        "	mov.u32 %r2, %ctaid.x;\n"
+        "	mov.u32 %r3, %ntid.x;\n"
+        "	mov.u32 %r4, %tid.x;\n"
+        "	mad.lo.s32 %r5, %r2, %r3, %r4;\n"
+        "	cvta.to.global.u64 %rd2, %rd1;\n"
+        "	cvt.u64.u32 %rd3, %r5;\n"
+        "	add.s64 %rd4, %rd2, %rd3;\n"
+        "	cvt.u16.u32 %rs1, %r1;\n"
+        "	st.global.u8 [%rd4], %rs1;\n"
+        "	ret;\n"
+        "}\n"
+        ".visible .entry k()\n"
+        "{\n"
+        "	ret;\n"
+        "}\n"
+;
+    xrt_module_image im[2];
     xrt_module m = NULL;
     xrt_function f = NULL;
     xrt_dim3 grid = {4, 1, 1}, block = {16, 1, 1};
@@ -693,14 +721,15 @@ static void test_kernel_launch(void **state)
     void *d;
     (void)state;
     setenv("XRT_CACHE", "0", 1); /* built privately: the suite leaves nothing in the user's cache */
-    im.kind = XRT_IMAGE_CPU_C_SOURCE, im.data = src, im.size = sizeof src - 1, im.arch = NULL;
+    im[0].kind = XRT_IMAGE_CPU_C_SOURCE, im[0].data = src, im[0].size = sizeof src - 1, im[0].arch = NULL;
+    im[1].kind = XRT_IMAGE_CUDA_PTX, im[1].data = ptx, im[1].size = sizeof ptx - 1, im[1].arch = "compute_75";
     if (!(caps() & XRT_CAP_MODULES)) {
         snprintf(needle, sizeof needle, "not supported by backend %s", current_backend());
-        FAILS(xrt_module_load(&m, &im, 1, NULL), XRT_ERROR_UNSUPPORTED, needle);
+        FAILS(xrt_module_load(&m, im, 2, NULL), XRT_ERROR_UNSUPPORTED, needle);
         assert_null(m);
         return;
     }
-    OK(xrt_module_load(&m, &im, 1, NULL));
+    OK(xrt_module_load(&m, im, 2, NULL));
     OK(xrt_module_get_function(&f, m, "fill"));
     OK(xrt_stream_create(&s));
     OK(xrt_malloc(&d, sizeof h));
