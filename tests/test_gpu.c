@@ -459,6 +459,9 @@ static void test_hip_native_errors(void **state)
         assert_int_equal(xrt__hip_ext.r0600, g->version >= XRT__HIP_VERSION_6 && r0600 != NULL);
         memcpy(&handle, &xrt__hip_ext.MemGetHandleForAddressRange, sizeof handle);
         assert_ptr_equal(handle, dlsym(g->lib, "hipMemGetHandleForAddressRange"));
+        memcpy(&handle, &xrt__hip_ext.ModuleLaunchKernel, sizeof handle); /* modules: found where exported */
+        assert_ptr_equal(handle, dlsym(g->lib, "hipModuleLaunchKernel"));
+        assert_int_equal(g->module_load != NULL, handle != NULL);
         if (!xrt__hip_ext.MemGetHandleForAddressRange) /* HIP 5.2 */
             FAILS(xrt__hip_export_dmabuf(g, 0, (void *)(uintptr_t)0x200000, 4096, &fd), XRT_ERROR_UNSUPPORTED,
                   "hip: xrt_mem_export_dmabuf: the HIP runtime has no hipMemGetHandleForAddressRange");
@@ -918,6 +921,7 @@ static struct {
     void *stream;
     unsigned char args[64];
     size_t args_size;
+    void *end; /* CU_LAUNCH_PARAM_END (0: as memset leaves it) or HIP_LAUNCH_PARAM_END */
 } fk;
 
 static int fake_rt_attribute(int *v, int attr, int device)
@@ -967,7 +971,7 @@ static int fake_cu_launch(void *f, unsigned gx, unsigned gy, unsigned gz, unsign
     if (extra) {
         assert_ptr_equal(extra[0], CU_LAUNCH_PARAM_BUFFER_POINTER);
         assert_ptr_equal(extra[2], CU_LAUNCH_PARAM_BUFFER_SIZE);
-        assert_ptr_equal(extra[4], CU_LAUNCH_PARAM_END);
+        assert_ptr_equal(extra[4], fk.end);
         fk.args_size = *(size_t *)extra[3];
         memcpy(fk.args, extra[1], fk.args_size);
     }
@@ -1068,6 +1072,42 @@ static void test_cuda_modules_fake_driver(void **state)
 #else
     (void)state;
     SKIP_UNLESS(0, "cuda: not enabled in this build");
+#endif
+}
+
+/* HIP's launch hands the packed arguments over as CUDA's does, with HIP's
+   end marker. */
+static void test_hip_launch_fake(void **state)
+{
+#if defined(XRT_ENABLE_HIP) && defined(XRT_ENABLE_CUDA)
+    xrt_backend t;
+    xrt__gpu *g = gpu_table("hip", &t);
+    int (*saved)(void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void *, void **, void **) =
+        xrt__hip_ext.ModuleLaunchKernel;
+    xrt_dim3 grid = {5, 1, 1}, block = {64, 2, 1};
+    unsigned char args[12] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+    (void)state;
+    assert_ptr_equal(HIP_LAUNCH_PARAM_BUFFER_POINTER, CU_LAUNCH_PARAM_BUFFER_POINTER);
+    assert_ptr_equal(HIP_LAUNCH_PARAM_BUFFER_SIZE, CU_LAUNCH_PARAM_BUFFER_SIZE);
+    memset(&fk, 0, sizeof fk);
+    fk.end = HIP_LAUNCH_PARAM_END;
+    xrt__hip_ext.ModuleLaunchKernel = fake_cu_launch;
+    OK(xrt__hip_launch(g, (void *)(uintptr_t)0x5678, grid, block, 64, (void *)(uintptr_t)0xdef, args, sizeof args));
+    xrt__hip_ext.ModuleLaunchKernel = saved;
+    assert_int_equal(fk.dims[0], 5);
+    assert_int_equal(fk.dims[4], 2);
+    assert_int_equal(fk.dims[6], 64);
+    assert_ptr_equal(fk.stream, (void *)(uintptr_t)0xdef);
+    assert_int_equal(fk.args_size, sizeof args);
+    assert_memory_equal(fk.args, args, sizeof args);
+    xrt__hip_ext.ModuleLaunchKernel = NULL;
+    xrt_test_log_capture();
+    FAILS(xrt__hip_launch(g, NULL, grid, block, 0, NULL, NULL, 0), XRT_ERROR_UNSUPPORTED,
+          "hip: xrt_launch_kernel: the HIP runtime lacks the module entry points");
+    xrt__hip_ext.ModuleLaunchKernel = saved;
+#else
+    (void)state;
+    SKIP_UNLESS(0, "hip and cuda: not both enabled in this build");
 #endif
 }
 
@@ -1451,6 +1491,7 @@ int main(void)
         cmocka_unit_test_teardown(test_cuda_dmabuf_fake_driver, fakes_restore),
         cmocka_unit_test_teardown(test_hip_dmabuf_fake, fakes_restore),
         cmocka_unit_test_teardown(test_cuda_modules_fake_driver, fakes_restore),
+        cmocka_unit_test_teardown(test_hip_launch_fake, fakes_restore),
     };
     const struct CMUnitTest with_gpu[] = {
         cmocka_unit_test(test_gpu_properties),
