@@ -58,6 +58,9 @@ $(B)/bench/%: bench/%.c bench/bench.h $(HEADERS)
 
 examples: $(addprefix $(B)/examples/,$(EXAMPLES))
 
+# The kernel benchmark's baseline is the same loop under OpenMP.
+$(B)/bench/kernels: XCFLAGS += -fopenmp
+
 # xrt_info lists RDMA devices where the verbs headers are (libibverbs itself
 # is loaded at run time, if at all).
 ifeq ($(HAVE_VERBS),1)
