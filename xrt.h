@@ -2953,6 +2953,7 @@ XRT_API xrt_status xrt_module_get_function(xrt_function *function, xrt_module mo
     xrt__module *m;
     uintptr_t h = 0;
     xrt_status st;
+    int dead;
     XRT__CHECK_PTR(function, "xrt_module_get_function");
     *function = NULL;
     XRT__CHECK_PTR(name, "xrt_module_get_function");
@@ -2962,9 +2963,10 @@ XRT_API xrt_status xrt_module_get_function(xrt_function *function, xrt_module mo
         return xrt__call_exit(xrt__handle_bad("xrt_module_get_function", module));
     m = (xrt__module *)s->obj;
     pthread_mutex_lock(&m->lock);
-    st = m->dead ? XRT_ERROR_INVALID_HANDLE : xrt__module_function_locked(b, m, name, &h);
+    dead = m->dead; /* unloaded since the lookup */
+    st = dead ? XRT_ERROR_INVALID_HANDLE : xrt__module_function_locked(b, m, name, &h);
     pthread_mutex_unlock(&m->lock);
-    if (st == XRT_ERROR_INVALID_HANDLE && !h) st = xrt__handle_bad("xrt_module_get_function", module);
+    if (dead) st = xrt__handle_bad("xrt_module_get_function", module);
     if (st == XRT_SUCCESS) *function = (xrt_function)h;
     return xrt__call_exit(st);
 }
