@@ -52,8 +52,19 @@
    Environment: XRT_BACKEND (see above), XRT_LOG (none, error, warn, info,
    debug; default warn), XRT_CUDA_LIBRARY / XRT_HIP_LIBRARY (path or soname of
    the vendor runtime to load), XRT_CUDA_DRIVER_LIBRARY (for dma-buf export),
-   XRT_PLUGINS (shared objects to load as backends, ':'-separated); RDMA's
-   in xrt_rdma.h. See README.md.
+   XRT_PLUGINS (shared objects to load as backends, ':'-separated); the
+   kernel cache and compiler: XRT_CC (the C compiler of CPU modules, default
+   cc), XRT_CACHE_DIR, XRT_CACHE=0, XRT_CACHE_BYTES (see xrt_module_load);
+   RDMA's in xrt_rdma.h. See README.md.
+
+   Kernels, five lines (the CPU kernel is a C function called per block;
+   give a PTX, cubin or fatbin image next to it for CUDA):
+
+       xrt_module_image im = {XRT_IMAGE_CPU_C_SOURCE, src, strlen(src), NULL};
+       xrt_module m; xrt_function k; struct { float *y; unsigned n; } a = {y, n};
+       xrt_dim3 grid = {n / 256, 1, 1}, block = {256, 1, 1};
+       xrt_module_load(&m, &im, 1, NULL); xrt_module_get_function(&k, m, "scale");
+       xrt_launch_kernel(k, grid, block, 0, stream, &a, sizeof a);
 
    Compile-time switches (define before including xrt.h in the XRT_IMPL unit):
    - XRT_STATIC: the implementation is private to that unit (static), for a
@@ -75,10 +86,12 @@
      >> impl: run-time loading of vendor libraries (dlopen, symbol lists)
      >> impl: the backend registry and default selection (with the stubs
                               that fill a table's empty slots)
+     >> impl: kernel cache, picking a module image (for the backends)
      >> impl: the built-in backends (xrt_cuda.h, xrt_hip.h, xrt_cpu.h)
      >> impl: plugins         loading shared objects as backends
      >> impl: compile targets
      >> impl: handle table, handle retirement, pointer registry
+     >> impl: modules         module and function handles
      >> impl: fork
      >> impl: lifecycle       xrt_init, xrt_shutdown, the thread's backend
      >> impl: backends        xrt_register_backend, xrt_set_backend, ...

@@ -27,6 +27,10 @@
    split across a shared pool of helper threads, one per usable core but the
    caller's (XRT_CPU_THREADS caps the total; 1 turns splitting off); it still
    completes in stream order. Linux only for now (futex).
+
+   Kernels (">> cpu: kernels"): a module is a shared object, given or built
+   from C source with XRT_CC through the kernel cache; a launch is a stream
+   operation whose blocks run over the same pool of helpers.
 */
 #if defined(XRT__IMPL_INCLUDED) && !defined(XRT__CPU_IMPL_INCLUDED)
 #define XRT__CPU_IMPL_INCLUDED

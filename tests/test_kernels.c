@@ -444,6 +444,27 @@ static void test_destroyed_stream(void **state)
     OK(xrt_module_unload(m));
 }
 
+/* xrt_shutdown with a module loaded and a launch queued: the launch runs,
+   the module is released (ASan and valgrind see no leak), its handles are
+   stale afterwards. */
+static void test_shutdown_with_live_module(void **state)
+{
+    xrt_module m = load_kernels();
+    xrt_function f = get(m, "inc");
+    xrt_function_attributes at;
+    unsigned *v;
+    inc_args a;
+    (void)state;
+    OK(xrt_malloc_host((void **)&v, 64 * sizeof *v));
+    memset(v, 0, 64 * sizeof *v);
+    a.v = v, a.n = 64, a.add = 3;
+    OK(xrt_launch_kernel(f, d3(1, 1, 1), d3(64, 1, 1), 0, NULL, &a, sizeof a));
+    xrt_shutdown(); /* drains the stream, then frees the module and the buffer */
+    OK(xrt_set_backend(xrt_test_backend));
+    FAILS(xrt_function_get_attributes(&at, f), XRT_ERROR_INVALID_HANDLE, "function");
+    FAILS(xrt_module_unload(m), XRT_ERROR_INVALID_HANDLE, "module");
+}
+
 /* >> fork: a child loads and launches on a fresh xrt */
 static int child_launch(void *arg)
 {
@@ -746,6 +767,7 @@ int main(void)
         gated_test(test_unload_with_queued_launches),
         cmocka_unit_test(test_destroyed_stream),
         cmocka_unit_test(test_after_fork),
+        cmocka_unit_test(test_shutdown_with_live_module),
         cmocka_unit_test_setup_teardown(test_cache_hits_and_misses, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_target, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_corrupt_entry, cache_setup, cache_teardown),
