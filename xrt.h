@@ -51,7 +51,8 @@
 
    Environment: XRT_BACKEND (see above), XRT_LOG (none, error, warn, info,
    debug; default warn), XRT_CUDA_LIBRARY / XRT_HIP_LIBRARY (path or soname of
-   the vendor runtime to load), XRT_CUDA_DRIVER_LIBRARY (for dma-buf export),
+   the vendor runtime to load), XRT_CUDA_DRIVER_LIBRARY (for dma-buf export
+   and CUDA modules),
    XRT_PLUGINS (shared objects to load as backends, ':'-separated); the
    kernel cache and compiler: XRT_CC (the C compiler of CPU modules, default
    cc), XRT_CACHE_DIR, XRT_CACHE=0, XRT_CACHE_BYTES (see xrt_module_load);
@@ -431,9 +432,11 @@ static inline xrt_status xrt_stream_wrap_native(xrt_stream *stream, void *native
    once. (CUDA and HIP get it through CU_LAUNCH_PARAM_BUFFER_POINTER /
    HIP_LAUNCH_PARAM_BUFFER_POINTER; CUDA's `void **` form cannot be used on
    the CPU, which cannot know the arguments' sizes.)
-   xrt_module_unload returns at once and invalidates the module's function
-   handles; launches already queued still run: the module is kept alive
-   until they have finished, on every backend. */
+   xrt_module_unload invalidates the module's function handles at once;
+   launches already queued still run: the module is kept alive until they
+   have finished, on every backend (the CPU returns at once and closes the
+   module after the last of them; CUDA and HIP wait for the module's device
+   first, as cudaFree does). */
 #define XRT_MAX_KERNEL_ARGS 4096
 XRT_API xrt_status xrt_module_load(xrt_module *module, const xrt_module_image *images, size_t n_images,
                                    const char *options);

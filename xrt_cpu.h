@@ -1390,7 +1390,9 @@ static xrt_status xrt__cpu_build_c(void *ctx, const char *path, char *log, size_
 }
 
 /* The compiler's identity: its resolved path and a hash of its --version
-   output, remembered per path, size and modification time. */
+   output, remembered per path, inode, size and modification time, in the
+   process and in the cache directory (cc-<hash>.id), so that a hit in a new
+   process runs no compiler at all. */
 static struct {
     char path[PATH_MAX];
     struct stat st;
@@ -1412,9 +1414,40 @@ static int xrt__cpu_resolve(const char *name, char *out)
     return 0;
 }
 
+/* The --version hash remembered on disk for this binary, or 0. */
+static uint64_t xrt__cpu_cc_disk(const char *path, const struct stat *st, char *file, size_t n)
+{
+    char dir[PATH_MAX - 64], text[32] = "";
+    xrt__key k;
+    FILE *f;
+    file[0] = 0;
+    if (!xrt__cache_dir(dir, sizeof dir)) return 0;
+    xrt__key_init(&k, "cc identity");
+    xrt__key_str(&k, path);
+    xrt__key_add(&k, &st->st_ino, sizeof st->st_ino);
+    xrt__key_add(&k, &st->st_size, sizeof st->st_size);
+    xrt__key_add(&k, &st->st_mtim, sizeof st->st_mtim);
+    snprintf(file, n, "%s/cc-%016llx.id", dir, (unsigned long long)k.a);
+    if (!(f = fopen(file, "r"))) return 0;
+    if (!fgets(text, sizeof text, f)) text[0] = 0;
+    fclose(f);
+    return strtoull(text, NULL, 16);
+}
+
+static void xrt__cpu_cc_remember(const char *file, uint64_t version)
+{
+    char tmp[PATH_MAX + 32];
+    FILE *f;
+    if (!file[0]) return;
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", file, (long)getpid());
+    if (!(f = fopen(tmp, "w"))) return;
+    fprintf(f, "%016llx\n", (unsigned long long)version);
+    if (fclose(f) != 0 || rename(tmp, file) != 0) unlink(tmp);
+}
+
 static xrt_status xrt__cpu_cc_identity(xrt__cpu_build *b, xrt__key *key, char *log, size_t log_size)
 {
-    char path[PATH_MAX], *argv[34], version[1024];
+    char path[PATH_MAX], *argv[34], version[1024], file[PATH_MAX];
     struct stat st;
     size_t i;
     int code = 0, hit;
@@ -1430,6 +1463,7 @@ static xrt_status xrt__cpu_cc_identity(xrt__cpu_build *b, xrt__key *key, char *l
           xrt__cpu_cc_memo.st.st_ino == st.st_ino;
     v.a = xrt__cpu_cc_memo.version;
     pthread_mutex_unlock(&xrt__cache_lock);
+    if (!hit && (v.a = xrt__cpu_cc_disk(path, &st, file, sizeof file)) != 0) hit = 2;
     if (!hit) {
         for (i = 0; i < b->ncc; i++) argv[i] = b->cc[i];
         argv[i++] = (char *)"--version";
@@ -1440,6 +1474,9 @@ static xrt_status xrt__cpu_cc_identity(xrt__cpu_build *b, xrt__key *key, char *l
         }
         xrt__key_init(&v, "cc --version");
         xrt__key_str(&v, version);
+        if (code == 0) xrt__cpu_cc_remember(file, v.a);
+    }
+    if (hit != 1) {
         pthread_mutex_lock(&xrt__cache_lock);
         memcpy(xrt__cpu_cc_memo.path, path, sizeof path);
         xrt__cpu_cc_memo.st = st;
@@ -1468,6 +1505,7 @@ static xrt_status xrt__cpu_module_key(const xrt_backend *self, xrt__cpu_build *b
     xrt__key_add(key, b->image->data, b->image->size);
     if (b->image->kind != XRT_IMAGE_CPU_C_SOURCE) return XRT_SUCCESS;
     xrt__key_str(key, options);
+    for (i = 0; i < b->ncc; i++) xrt__key_str(key, b->cc[i]); /* XRT_CC's own options too */
     for (i = 0; i < sizeof env / sizeof env[0]; i++) xrt__key_str(key, getenv(env[i]));
     return xrt__cpu_cc_identity(b, key, log, log_size);
 }
