@@ -99,7 +99,7 @@ $(SAXPY)/saxpy: examples/saxpy/saxpy.c examples/saxpy/saxpy_args.h $(HEADERS) $(
 	$(CC) $(XCFLAGS) $(CFLAGS) $(ENABLE) -o $@ $< $(LDLIBS)
 examples: $(SAXPY)/saxpy
 
-tests: $(addprefix $(B)/plain/,$(TESTS)) $(addprefix $(B)/asan/,$(TESTS)) $(B)/tsan/test_stress
+tests: $(addprefix $(B)/plain/,$(TESTS)) $(addprefix $(B)/asan/,$(TESTS)) $(B)/tsan/test_stress $(B)/tsan/test_kernels
 bench: $(addprefix $(B)/bench/,$(BENCHES))
 
 run: examples

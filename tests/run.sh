@@ -103,8 +103,9 @@ cmocka env XRT_PLUGINS="$B/plugins/libxrt_trace.so" XRT_TRACE_BACKEND=cpu XRT_TR
     "$B/plain/test_target"
 step "target on trace: get_target forwarded" grep -q "^trace: get_target(device=0, arch=" "$LOG/trace-target.txt"
 
-echo "== stress under TSan"
+echo "== stress and kernels under TSan"
 [ -x "$B/tsan/test_stress" ] && TSAN_OPTIONS=halt_on_error=1 cmocka "$B/tsan/test_stress"
+[ -x "$B/tsan/test_kernels" ] && TSAN_OPTIONS=halt_on_error=1 cmocka "$B/tsan/test_kernels"
 
 echo "== fast paths make no system call"
 if have strace; then
