@@ -1684,8 +1684,11 @@ XRT__BACKEND_HELPER void xrt__cache_evict(const char *dir, const char *keep)
             pthread_mutex_unlock(&xrt__cache_lock);
             return;
         }
-        if (unlink(oldest) == 0) xrt__cache_count(&xrt__cache_stats.evictions, 1);
-        else return;
+        if (unlink(oldest) != 0) return;
+        xrt__cache_count(&xrt__cache_stats.evictions, 1);
+        /* its lock file too (a builder that still holds it only builds an entry twice) */
+        memcpy(oldest + strlen(oldest) - 3, ".lock", 6);
+        unlink(oldest);
     }
 }
 

@@ -577,7 +577,7 @@ static int compiles(void)
     return n;
 }
 
-static int entries(const char *dir)
+static int files_ending(const char *dir, const char *suffix)
 {
     DIR *d = opendir(dir);
     struct dirent *e;
@@ -585,7 +585,7 @@ static int entries(const char *dir)
     if (!d) return 0;
     while ((e = readdir(d)) != NULL) {
         size_t len = strlen(e->d_name);
-        n += len > 3 && !strcmp(e->d_name + len - 3, ".so");
+        n += len > strlen(suffix) && !strcmp(e->d_name + len - strlen(suffix), suffix);
     }
     closedir(d);
     return n;
@@ -651,7 +651,7 @@ static void test_cache_hits_and_misses(void **state)
     assert_int_equal(compiles(), 5);
     load_unload(kernels_src, NULL); /* all of them still there */
     assert_int_equal(compiles(), 5);
-    assert_int_equal(entries(sub_dir), 5);
+    assert_int_equal(files_ending(sub_dir, ".so"), 5);
 }
 
 /* Another target: the CPU's loader called with a backend table whose target
@@ -719,7 +719,7 @@ static void test_cache_off_and_bound(void **state)
     load_unload(kernels_src, NULL);
     load_unload(kernels_src, NULL);
     assert_int_equal(compiles(), 2); /* no cache: built each time */
-    assert_int_equal(entries(sub_dir), 0);
+    assert_int_equal(files_ending(sub_dir, ".so"), 0);
     unsetenv("XRT_CACHE");
     setenv("XRT_CACHE_BYTES", "1", 1); /* room for nothing but the newest */
     OK(xrt_cache_get_stats(&a));
@@ -728,7 +728,8 @@ static void test_cache_off_and_bound(void **state)
     load_unload(kernels_src, "-DA=2");
     OK(xrt_cache_get_stats(&b));
     assert_int_equal(b.evictions - a.evictions, 2);
-    assert_int_equal(entries(sub_dir), 1);
+    assert_int_equal(files_ending(sub_dir, ".so"), 1);
+    assert_int_equal(files_ending(sub_dir, ".lock"), 1); /* evicted with their entries */
 }
 
 /* Two processes load the same new source at once: one compiles, the other
