@@ -194,6 +194,11 @@ typedef struct xrt__cuda_driver {
     int (*LaunchKernel)(void *function, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                         unsigned shared, void *stream, void **params, void **extra);
     int (*FuncGetAttribute)(int *value, int attr, void *function);
+    int (*LibraryLoadData)(void **library, const void *code, int *options, void **values, unsigned n,
+                           int *library_options, void **library_values, unsigned library_n);
+    int (*LibraryUnload)(void *library);
+    int (*LibraryGetKernel)(void **kernel, void *library, const char *name);
+    int (*KernelGetFunction)(void **function, void *kernel);
 } xrt__cuda_driver;
 
 /* X(field of xrt__cuda_driver, symbol, optional, return type, parameters).
@@ -214,7 +219,13 @@ typedef struct xrt__cuda_driver {
     X(LaunchKernel, cuLaunchKernel, 1, CUresult,                                                           \
       (CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz, unsigned int bx, unsigned int by,  \
        unsigned int bz, unsigned int shared, CUstream stream, void **params, void **extra))                \
-    X(FuncGetAttribute, cuFuncGetAttribute, 1, CUresult, (int *value, CUfunction_attribute attr, CUfunction f))
+    X(FuncGetAttribute, cuFuncGetAttribute, 1, CUresult, (int *value, CUfunction_attribute attr, CUfunction f)) \
+    X(LibraryLoadData, cuLibraryLoadData, 1, CUresult,                                                     \
+      (CUlibrary * library, const void *code, CUjit_option *options, void **values, unsigned int n,        \
+       CUlibraryOption *library_options, void **library_values, unsigned int library_n))                   \
+    X(LibraryUnload, cuLibraryUnload, 1, CUresult, (CUlibrary library))                                    \
+    X(LibraryGetKernel, cuLibraryGetKernel, 1, CUresult, (CUkernel * kernel, CUlibrary library, const char *name)) \
+    X(KernelGetFunction, cuKernelGetFunction, 1, CUresult, (CUfunction * function, CUkernel kernel))
 
 #define XRT__CUDA_DRIVER_SYM(field, sym, optional, ret, params) {#sym, offsetof(xrt__cuda_driver, field), optional},
 static const xrt__gpu_sym xrt__cuda_driver_syms[] = {XRT__CUDA_DRIVER_SYMBOLS(XRT__CUDA_DRIVER_SYM)};
@@ -321,9 +332,16 @@ static xrt_status xrt__cuda_export_dmabuf(xrt__gpu *g, int device, void *start, 
 }
 
 /* >> cuda: modules, through the driver API (libcuda.so.1, loaded at run
-   time): cuModuleLoadDataEx in the current device's primary context (the
-   runtime's), cuLaunchKernel with the packed arguments
+   time): a library (cuLibraryLoadData, CUDA 12 drivers: one load for every
+   device, launched as a CUkernel) where the driver has it, else a module
+   (cuModuleLoadDataEx) in the current device's primary context (the
+   runtime's); cuLaunchKernel with the packed arguments
    (CU_LAUNCH_PARAM_BUFFER_POINTER) on the stream's native handle. */
+static int xrt__cuda_has_libraries(const xrt__cuda_driver *d)
+{
+    return d->LibraryLoadData && d->LibraryUnload && d->LibraryGetKernel && d->KernelGetFunction;
+}
+
 static const xrt__cuda_driver *xrt__cuda_modules(const char *who)
 {
     const xrt__cuda_driver *d;
@@ -366,7 +384,8 @@ static int xrt__cuda_image_compatible(const char *arch, const xrt_module_image *
    current on this thread, as the driver calls need. */
 static void xrt__cuda_context(xrt__gpu *g) { (void)g->rt.Free(NULL); }
 
-static xrt_status xrt__cuda_module_load(xrt__gpu *g, const xrt_module_image *im, void **native, char *log, size_t n)
+static xrt_status xrt__cuda_module_load(xrt__gpu *g, const xrt_module_image *im, void **native, int *any_device,
+                                        char *log, size_t n)
 {
     const xrt__cuda_driver *d = xrt__cuda_modules("cuda: xrt_module_load");
     int options[2] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES}, e;
@@ -380,9 +399,12 @@ static xrt_status xrt__cuda_module_load(xrt__gpu *g, const xrt_module_image *im,
     memcpy(copy, im->data, im->size);
     copy[im->size] = 0;
     xrt__cuda_context(g);
-    e = d->ModuleLoadDataEx(native, copy, n ? 2u : 0u, options, values);
+    if ((*any_device = xrt__cuda_has_libraries(d)) != 0)
+        e = d->LibraryLoadData(native, copy, options, values, n ? 2u : 0u, NULL, NULL, 0);
+    else
+        e = d->ModuleLoadDataEx(native, copy, n ? 2u : 0u, options, values);
     XRT_FREE(copy);
-    return e == CUDA_SUCCESS ? XRT_SUCCESS : xrt__cuda_driver_fail(d, e, "cuModuleLoadDataEx");
+    return e == CUDA_SUCCESS ? XRT_SUCCESS : xrt__cuda_driver_fail(d, e, *any_device ? "cuLibraryLoadData" : "cuModuleLoadDataEx");
 }
 
 static xrt_status xrt__cuda_module_unload(xrt__gpu *g, void *native)
@@ -391,6 +413,10 @@ static xrt_status xrt__cuda_module_unload(xrt__gpu *g, void *native)
     int e;
     (void)g;
     if (!d) return XRT_ERROR_UNSUPPORTED;
+    if (xrt__cuda_has_libraries(d)) {
+        e = d->LibraryUnload(native);
+        return e == CUDA_SUCCESS ? XRT_SUCCESS : xrt__cuda_driver_fail(d, e, "cuLibraryUnload");
+    }
     e = d->ModuleUnload(native);
     return e == CUDA_SUCCESS ? XRT_SUCCESS : xrt__cuda_driver_fail(d, e, "cuModuleUnload");
 }
@@ -400,10 +426,12 @@ static xrt_status xrt__cuda_module_function(xrt__gpu *g, void *native, const cha
     const xrt__cuda_driver *d = xrt__cuda_modules("cuda: xrt_module_get_function");
     int e;
     (void)g;
+    int lib;
     if (!d) return XRT_ERROR_UNSUPPORTED;
-    if ((e = d->ModuleGetFunction(fn, native, name)) == CUDA_ERROR_NOT_FOUND)
+    lib = xrt__cuda_has_libraries(d); /* a CUkernel launches as a CUfunction */
+    if ((e = lib ? d->LibraryGetKernel(fn, native, name) : d->ModuleGetFunction(fn, native, name)) == CUDA_ERROR_NOT_FOUND)
         return xrt_error(XRT_ERROR_NOT_FOUND, "cuda: xrt_module_get_function", "no kernel named '%s' in the module", name);
-    return e == CUDA_SUCCESS ? XRT_SUCCESS : xrt__cuda_driver_fail(d, e, "cuModuleGetFunction");
+    return e == CUDA_SUCCESS ? XRT_SUCCESS : xrt__cuda_driver_fail(d, e, lib ? "cuLibraryGetKernel" : "cuModuleGetFunction");
 }
 
 static xrt_status xrt__cuda_launch(xrt__gpu *g, void *fn, xrt_dim3 grid, xrt_dim3 block, size_t shared, void *stream,
@@ -434,7 +462,10 @@ static xrt_status xrt__cuda_function_attributes(xrt__gpu *g, void *fn, xrt_funct
 {
     const xrt__cuda_driver *d = &xrt__cuda_drv;
     int v[4] = {0, 0, 0, 0}, e = CUDA_SUCCESS;
-    (void)g;
+    if (xrt__cuda_has_libraries(d)) { /* the kernel's function in the current context */
+        xrt__cuda_context(g);
+        if ((e = d->KernelGetFunction(&fn, fn)) != CUDA_SUCCESS) return xrt__cuda_driver_fail(d, e, "cuKernelGetFunction");
+    }
     if ((e = d->FuncGetAttribute(&v[0], CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, fn)) == CUDA_SUCCESS &&
         (e = d->FuncGetAttribute(&v[1], CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, fn)) == CUDA_SUCCESS &&
         (e = d->FuncGetAttribute(&v[2], CU_FUNC_ATTRIBUTE_NUM_REGS, fn)) == CUDA_SUCCESS)

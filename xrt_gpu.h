@@ -165,7 +165,8 @@ struct xrt__gpu {
        another arch runs on a device of `arch`, and the native calls */
     unsigned image_kinds;
     int (*image_compatible)(const char *arch, const xrt_module_image *im);
-    xrt_status (*module_load)(xrt__gpu *g, const xrt_module_image *im, void **native, char *log, size_t n);
+    xrt_status (*module_load)(xrt__gpu *g, const xrt_module_image *im, void **native, int *any_device, char *log,
+                              size_t n); /* any_device: not tied to the current device's context */
     xrt_status (*module_unload)(xrt__gpu *g, void *native);
     xrt_status (*module_function)(xrt__gpu *g, void *native, const char *name, void **fn);
     xrt_status (*launch)(xrt__gpu *g, void *fn, xrt_dim3 grid, xrt_dim3 block, size_t shared, void *stream,
@@ -795,9 +796,10 @@ static xrt_status xrt__gpu_get_target(const xrt_backend *self, int device, xrt_t
 /* >> gpu: modules. The template picks the image for the current device and
    keeps what xrt needs (the device a module was loaded on, its functions);
    the vendor's hooks make the native calls. A module lives in the context
-   of the device it was loaded on: launches must come from that device.
-   Unloading waits for that device first (as cudaFree does), so launches
-   queued before still run with their module. */
+   of the device it was loaded on, and launches must come from that device,
+   unless the vendor loaded it for every device (a CUDA 12 library).
+   Unloading waits for that device (or every device worked on) first, as
+   cudaFree does, so launches queued before still run with their module. */
 typedef struct xrt__gpu_function {
     void *native;
     struct xrt__gpu_module *module;
@@ -806,7 +808,7 @@ typedef struct xrt__gpu_function {
 
 typedef struct xrt__gpu_module {
     void *native;
-    int device;
+    int device; /* -1: any device */
     xrt__gpu_function *fns;
 } xrt__gpu_module;
 
@@ -825,17 +827,20 @@ static xrt_status xrt__gpu_module_load(const xrt_backend *self, void **module, c
     void *native = NULL;
     xrt_status st;
     char who[64];
+    int any = 0;
     (void)options; /* binaries: nothing to compile */
     snprintf(who, sizeof who, "%s: xrt_module_load", g->name);
     if (!g->module_load) return xrt__gpu_no_modules(g, who);
     if ((st = xrt__target_get(self, &t)) != XRT_SUCCESS) return st;
     if ((st = xrt__image_pick(who, &t, images, n, g->image_kinds, g->image_compatible, &pick)) != XRT_SUCCESS) return st;
     if (!(m = (xrt__gpu_module *)XRT_CALLOC(1, sizeof *m))) return xrt_error(XRT_ERROR_OUT_OF_MEMORY, who, "no memory");
-    if ((st = xrt__gpu_get_device(self, &m->device)) == XRT_SUCCESS) st = g->module_load(g, &images[pick], &native, log, log_size);
+    if ((st = xrt__gpu_get_device(self, &m->device)) == XRT_SUCCESS)
+        st = g->module_load(g, &images[pick], &native, &any, log, log_size);
     if (st != XRT_SUCCESS) {
         XRT_FREE(m);
         return st;
     }
+    if (any) m->device = -1;
     m->native = native;
     *module = m;
     return XRT_SUCCESS;
@@ -849,11 +854,16 @@ static xrt_status xrt__gpu_module_unload(const xrt_backend *self, void *module)
     int current = m->device;
     xrt_status st;
     if (!g->module_unload) return xrt__gpu_no_modules(g, "xrt_module_unload");
-    (void)g->rt.GetDevice(&current);
-    if (current != m->device) (void)g->rt.SetDevice(m->device);
-    st = xrt__gpu_check(g, g->rt.DeviceSynchronize(), XRT__GPU_CALL(DeviceSynchronize));
-    if (st == XRT_SUCCESS) st = g->module_unload(g, m->native);
-    if (current != m->device) (void)g->rt.SetDevice(current);
+    if (m->device < 0) { /* launched on any device */
+        xrt__gpu_synchronize_used(g);
+        st = g->module_unload(g, m->native);
+    } else {
+        (void)g->rt.GetDevice(&current);
+        if (current != m->device) (void)g->rt.SetDevice(m->device);
+        st = xrt__gpu_check(g, g->rt.DeviceSynchronize(), XRT__GPU_CALL(DeviceSynchronize));
+        if (st == XRT_SUCCESS) st = g->module_unload(g, m->native);
+        if (current != m->device) (void)g->rt.SetDevice(current);
+    }
     while ((f = m->fns) != NULL) {
         m->fns = f->next;
         XRT_FREE(f);
@@ -890,7 +900,8 @@ static xrt_status xrt__gpu_launch_kernel(const xrt_backend *self, void *function
     xrt_status st;
     if (!g->launch) return xrt__gpu_no_modules(g, "xrt_launch_kernel");
     if ((st = xrt__gpu_get_device(self, &device)) != XRT_SUCCESS) return st;
-    if (device != f->module->device)
+    if (f->module->device < 0) xrt__gpu_mark_used(g, device); /* unloading waits for it */
+    else if (device != f->module->device)
         return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_launch_kernel",
                          "the function's module was loaded on device %d, the thread's device is %d", f->module->device,
                          device);

@@ -350,10 +350,11 @@ static int xrt__hip_image_compatible(const char *arch, const xrt_module_image *i
     return im->kind == XRT_IMAGE_HIP_OFFLOAD_BUNDLE;
 }
 
-static xrt_status xrt__hip_module_load(xrt__gpu *g, const xrt_module_image *im, void **native, char *log, size_t n)
+static xrt_status xrt__hip_module_load(xrt__gpu *g, const xrt_module_image *im, void **native, int *any_device,
+                                       char *log, size_t n)
 {
     int e;
-    (void)log, (void)n;
+    (void)log, (void)n, (void)any_device; /* a module of the current device */
     if (!xrt__hip_ext.ModuleLoadData) return xrt__hip_no_modules("hip: xrt_module_load");
     e = xrt__hip_ext.ModuleLoadData(native, im->data);
     return e == g->success ? XRT_SUCCESS : xrt__gpu_fail(g, e, "hipModuleLoadData");

@@ -922,6 +922,7 @@ static struct {
     unsigned char args[64];
     size_t args_size;
     void *end; /* CU_LAUNCH_PARAM_END (0: as memset leaves it) or HIP_LAUNCH_PARAM_END */
+    int library_loads, library_unloads, kernel_functions;
 } fk;
 
 static int fake_rt_attribute(int *v, int attr, int device)
@@ -975,6 +976,37 @@ static int fake_cu_launch(void *f, unsigned gx, unsigned gy, unsigned gz, unsign
         fk.args_size = *(size_t *)extra[3];
         memcpy(fk.args, extra[1], fk.args_size);
     }
+    return 0;
+}
+static int fake_cu_library_load(void **lib, const void *code, int *options, void **values, unsigned n, int *lo,
+                                void **lv, unsigned ln)
+{
+    (void)options, (void)values, (void)lo, (void)lv;
+    assert_int_equal(n, 2);
+    assert_int_equal(ln, 0);
+    snprintf(fk.image, sizeof fk.image, "%s", (const char *)code);
+    fk.library_loads++;
+    *lib = (void *)(uintptr_t)0x4321;
+    return 0;
+}
+static int fake_cu_library_unload(void *lib)
+{
+    assert_ptr_equal(lib, (void *)(uintptr_t)0x4321);
+    fk.library_unloads++;
+    return 0;
+}
+static int fake_cu_library_kernel(void **k, void *lib, const char *name)
+{
+    assert_ptr_equal(lib, (void *)(uintptr_t)0x4321);
+    if (strcmp(name, "k") != 0) return CUDA_ERROR_NOT_FOUND;
+    *k = (void *)(uintptr_t)0x5678; /* what fake_cu_launch expects */
+    return 0;
+}
+static int fake_cu_kernel_function(void **f, void *k)
+{
+    assert_ptr_equal(k, (void *)(uintptr_t)0x5678);
+    fk.kernel_functions++;
+    *f = (void *)(uintptr_t)0x9999;
     return 0;
 }
 static int fake_cu_func_attribute(int *v, int attr, void *f)
@@ -1068,6 +1100,65 @@ static void test_cuda_modules_fake_driver(void **state)
     OK(xrt__gpu_module_unload(&t, mod));
     assert_int_equal(fk.unloads, 3);
     assert_int_equal(fake.set_devices[0], 0); /* unloading waited on the module's device */
+    assert_int_equal(fake.set_devices[1], 1);
+#else
+    (void)state;
+    SKIP_UNLESS(0, "cuda: not enabled in this build");
+#endif
+}
+
+/* With a CUDA 12 driver: a library, loaded once for every device, launched
+   as a CUkernel from any device; unloading waits for the devices used. */
+static void test_cuda_library_fake_driver(void **state)
+{
+#ifdef XRT_ENABLE_CUDA
+    xrt_backend t;
+    xrt__gpu *g = gpu_table("cuda", &t);
+    xrt_module_image im = {XRT_IMAGE_CUDA_PTX, "ptx75", 5, "compute_75"};
+    xrt_function_attributes at;
+    xrt_dim3 one = {1, 1, 1};
+    void *mod = NULL, *fn = NULL;
+    char log[64];
+    (void)state;
+    fake_begin(g);
+    g->rt.DeviceGetAttribute = fake_rt_attribute;
+    g->rt.DeviceSynchronize = fake_rt_synchronize;
+    g->rt.Free = fake_rt_free;
+    g->used = 0;
+    g->count = 2;
+    driver_saved = xrt__cuda_drv;
+    driver_faked = 1;
+    memset(&xrt__cuda_drv, 0, sizeof xrt__cuda_drv);
+    memset(&fk, 0, sizeof fk);
+    xrt__cuda_drv.GetErrorName = fake_cu_error_name;
+    xrt__cuda_drv.GetErrorString = fake_cu_error_string;
+    xrt__cuda_drv.ModuleLoadDataEx = fake_cu_load;
+    xrt__cuda_drv.ModuleUnload = fake_cu_unload;
+    xrt__cuda_drv.ModuleGetFunction = fake_cu_function;
+    xrt__cuda_drv.LaunchKernel = fake_cu_launch;
+    xrt__cuda_drv.FuncGetAttribute = fake_cu_func_attribute;
+    xrt__cuda_drv.LibraryLoadData = fake_cu_library_load;
+    xrt__cuda_drv.LibraryUnload = fake_cu_library_unload;
+    xrt__cuda_drv.LibraryGetKernel = fake_cu_library_kernel;
+    xrt__cuda_drv.KernelGetFunction = fake_cu_kernel_function;
+    xrt__cuda_drv.lib = &driver_saved;
+    xrt_test_log_capture();
+    OK(xrt__gpu_module_load(&t, &mod, &im, 1, "", log, sizeof log));
+    assert_int_equal(fk.library_loads, 1);
+    assert_int_equal(fk.loads, 0);
+    assert_string_equal(fk.image, "ptx75");
+    FAILS(xrt__gpu_module_get_function(&t, &fn, mod, "nope"), XRT_ERROR_NOT_FOUND, "no kernel named 'nope'");
+    OK(xrt__gpu_module_get_function(&t, &fn, mod, "k"));
+    fake.device = 1; /* not the device it was loaded on: a library runs anywhere */
+    OK(xrt__gpu_launch_kernel(&t, fn, one, one, 0, NULL, NULL, 0));
+    OK(xrt__gpu_function_get_attributes(&t, &at, fn));
+    assert_int_equal(fk.kernel_functions, 1);
+    assert_int_equal(at.max_threads_per_block, 1024);
+    OK(xrt__gpu_module_unload(&t, mod));
+    assert_int_equal(fk.library_unloads, 1);
+    assert_int_equal(fk.unloads, 0);
+    assert_int_equal(fake.nset, 2); /* device 1 was used: synchronized, then the thread's device again */
+    assert_int_equal(fake.set_devices[0], 1);
     assert_int_equal(fake.set_devices[1], 1);
 #else
     (void)state;
@@ -1492,6 +1583,7 @@ int main(void)
         cmocka_unit_test_teardown(test_hip_dmabuf_fake, fakes_restore),
         cmocka_unit_test_teardown(test_cuda_modules_fake_driver, fakes_restore),
         cmocka_unit_test_teardown(test_hip_launch_fake, fakes_restore),
+        cmocka_unit_test_teardown(test_cuda_library_fake_driver, fakes_restore),
     };
     const struct CMUnitTest with_gpu[] = {
         cmocka_unit_test(test_gpu_properties),
