@@ -1,5 +1,5 @@
 # xrt: header-only; this Makefile builds the examples, tests and benchmarks.
-#   make run      build the examples and run the demo on the default backend
+#   make run      build the examples, run the demo on the default backend and saxpy on the CPU
 #   make test     compile matrix + runtime suite (plain, ASan+UBSan) + TSan stress
 #   make install  PREFIX=/usr/local: headers and a pkg-config file (xrt.pc)
 
