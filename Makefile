@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # xrt: header-only; this Makefile builds the examples, tools, tests and benchmarks.
 #   make          the examples and tools (build-essential is enough)
-#   make run      build them, then run xrt_info and the demo on the default backend
+#   make run      build them, then run xrt_info and the demo on the default backend, and saxpy on the CPU
 #   make tests    build the test programs (needs libcmocka-dev)
 #   make test     everything make test checks (tests/run.sh)
 #   make install  PREFIX=/usr/local: headers, tools, pkg-config and CMake files
@@ -106,6 +106,9 @@ deps:
 	@echo "pkg-config, cmake      the install checks of make test: $(if $(shell command -v pkg-config),found,not found), $(if $(shell command -v cmake),found,not found)"
 	@echo "valgrind, strace, clang, qemu-system-x86 ...   more checks of make test (see .ci/run)"
 
+# The kernel benchmark's baseline is the same loop under OpenMP.
+$(B)/bench/kernels: XCFLAGS += -fopenmp
+
 # xrt_info lists RDMA devices where the verbs headers are (libibverbs itself
 # is loaded at run time, if at all).
 ifeq ($(HAVE_VERBS),1)
@@ -125,11 +128,31 @@ $(B)/examples/vector_add: examples/cuda/vector_add.cu $(B)/examples/cuda/vector_
 examples: $(B)/examples/vector_add
 endif
 
+# >> saxpy example: one kernel written once for the CPU (C, built into a shared
+# object by the system compiler) and once for CUDA GPUs (.cu, built into a
+# fatbin where nvcc is); the program offers both images to xrt_module_load.
+SAXPY := $(B)/examples/saxpy
+SAXPY_IMAGES := $(SAXPY)/saxpy_cpu.so
+$(SAXPY)/saxpy_cpu.so: examples/saxpy/saxpy_cpu.c examples/saxpy/saxpy_args.h xrt.h xrt_backends.h
+	@mkdir -p $(@D)
+	$(CC) -std=c11 $(WARN) -I. -shared -fPIC -O2 -o $@ $<
+ifeq ($(HAVE_NVCC),1)
+SAXPY_IMAGES += $(SAXPY)/saxpy.fatbin
+$(SAXPY)/saxpy.fatbin: examples/saxpy/saxpy.cu
+	@mkdir -p $(@D)
+	$(NVCC) -fatbin -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90 -o $@ $<
+endif
+$(SAXPY)/saxpy: examples/saxpy/saxpy.c examples/saxpy/saxpy_args.h $(HEADERS) $(SAXPY_IMAGES)
+	@mkdir -p $(@D)
+	$(CC) $(XCFLAGS) $(CFLAGS) $(ENABLE) -o $@ $< $(LDLIBS)
+examples: $(SAXPY)/saxpy
+
+
 # the handle tests again with xrt's fallback for a missing membarrier(2)
 $(B)/plain/test_handles_no_membarrier $(B)/asan/test_handles_no_membarrier $(B)/tsan/test_handles_no_membarrier: tests/test_handles.c
 
 ifeq ($(HAVE_CMOCKA),1)
-tests: $(addprefix $(B)/plain/,$(TESTS)) $(addprefix $(B)/asan/,$(TESTS)) $(B)/tsan/test_stress $(B)/tsan/test_handles $(B)/tsan/test_handles_no_membarrier
+tests: $(addprefix $(B)/plain/,$(TESTS)) $(addprefix $(B)/asan/,$(TESTS)) $(B)/tsan/test_stress $(B)/tsan/test_handles $(B)/tsan/test_handles_no_membarrier $(B)/tsan/test_kernels
 else
 tests:
 	@echo "skipped: $(SKIP_CMOCKA)"
@@ -148,6 +171,7 @@ endif
 run: examples
 	$(B)/examples/xrt_info
 	$(B)/examples/demo
+	XRT_BACKEND=cpu $(SAXPY)/saxpy
 
 test:
 	@CC="$(CC)" CXX="$(CXX)" NVCC="$(NVCC)" CUDA_HOME="$(CUDA_HOME)" HAVE_CUDA="$(HAVE_CUDA)" \

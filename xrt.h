@@ -62,9 +62,21 @@
 
    Environment: XRT_BACKEND (see above), XRT_LOG (none, error, warn, info,
    debug; unset: warnings only), XRT_CUDA_LIBRARY / XRT_HIP_LIBRARY (path or soname of
-   the vendor runtime to load), XRT_CUDA_DRIVER_LIBRARY (for dma-buf export),
-   XRT_PLUGINS (shared objects to load as backends, ':'-separated); RDMA's
-   in xrt_rdma.h. See README.md.
+   the vendor runtime to load), XRT_CUDA_DRIVER_LIBRARY (for dma-buf export
+   and CUDA modules),
+   XRT_PLUGINS (shared objects to load as backends, ':'-separated); the
+   kernel cache and compiler: XRT_CC (the C compiler of CPU modules, default
+   cc), XRT_CACHE_DIR, XRT_CACHE=0, XRT_CACHE_BYTES (see xrt_module_load);
+   RDMA's in xrt_rdma.h. See README.md.
+
+   Kernels, five lines (the CPU kernel is a C function called per block;
+   give a PTX, cubin or fatbin image next to it for CUDA):
+
+       xrt_module_image im = {XRT_IMAGE_CPU_C_SOURCE, src, strlen(src), NULL};
+       xrt_module m; xrt_function k; struct { float *y; unsigned n; } a = {y, n};
+       xrt_dim3 grid = {n / 256, 1, 1}, block = {256, 1, 1};
+       xrt_module_load(&m, &im, 1, NULL); xrt_module_get_function(&k, m, "scale");
+       xrt_launch_kernel(k, grid, block, 0, stream, &a, sizeof a);
 
    Compile-time switches (define before including xrt.h in the XRT_IMPL unit):
    - XRT_STATIC: the implementation is private to that unit (static), for a
@@ -86,10 +98,12 @@
      >> impl: run-time loading of vendor libraries (dlopen, symbol lists)
      >> impl: the backend registry and default selection (with the stubs
                               that fill a table's empty slots)
+     >> impl: kernel cache, picking a module image (for the backends)
      >> impl: the built-in backends (xrt_cuda.h, xrt_hip.h, xrt_cpu.h)
      >> impl: plugins         loading shared objects as backends
      >> impl: compile targets
      >> impl: handle table, handle retirement, pointer registry
+     >> impl: modules         module and function handles
      >> impl: fork
      >> impl: lifecycle       xrt_init, xrt_shutdown, the thread's backend
      >> impl: backends        xrt_register_backend, xrt_set_backend, ...
@@ -171,7 +185,10 @@ extern "C" {
     X(XRT_ERROR_ABI_MISMATCH, "backend ABI version mismatch")                      \
     X(XRT_ERROR_BACKEND, "backend native error")                                   \
     X(XRT_ERROR_SYSTEM, "operating system error")                                  \
-    X(XRT_ERROR_NOT_PERMITTED, "operation not permitted")
+    X(XRT_ERROR_NOT_PERMITTED, "operation not permitted")                        \
+    X(XRT_ERROR_NO_BINARY_FOR_DEVICE, "no module image for the device")            \
+    X(XRT_ERROR_COMPILE_FAILED, "module compilation failed")                       \
+    X(XRT_ERROR_INVALID_IMAGE, "invalid module image")
 
 #define XRT__STATUS_ENUM(name, msg) name,
 typedef enum xrt_status { XRT__STATUS_LIST(XRT__STATUS_ENUM) XRT_STATUS_COUNT } xrt_status;
@@ -240,6 +257,8 @@ typedef struct xrt_target {
    foreign handle returns XRT_ERROR_INVALID_HANDLE. NULL is the default stream. */
 typedef struct xrt_stream_s *xrt_stream;
 typedef struct xrt_event_s *xrt_event;
+typedef struct xrt_module_s *xrt_module;
+typedef struct xrt_function_s *xrt_function;
 
 enum { /* event flags, same values as CUDA's */
     XRT_EVENT_DEFAULT = 0,
@@ -252,8 +271,61 @@ enum { /* capability bits (xrt_get_capabilities) */
     XRT_CAP_MALLOC_ASYNC = 1u << 1, /* xrt_malloc_async / xrt_free_async */
     XRT_CAP_HOST_FUNC = 1u << 2,    /* xrt_launch_host_func */
     XRT_CAP_EVENT_TIMING = 1u << 3, /* xrt_event_elapsed_time */
-    XRT_CAP_NATIVE_HANDLES = 1u << 4 /* xrt_stream_get_native & co */
+    XRT_CAP_NATIVE_HANDLES = 1u << 4, /* xrt_stream_get_native & co */
+    XRT_CAP_MODULES = 1u << 5         /* xrt_module_load, xrt_launch_kernel & co */
 };
+
+/* >> types: modules and kernels. A module is loaded from a set of images;
+   xrt picks the one that fits the current device (xrt_get_target): an image
+   whose arch equals the device's first, then a compatible one (PTX or a
+   fatbin for CUDA, an image with no arch), else
+   XRT_ERROR_NO_BINARY_FOR_DEVICE naming the device's arch and those offered. */
+typedef enum xrt_image_kind {
+    XRT_IMAGE_CPU_SHARED_OBJECT = 1, /* a shared object built from C by the system compiler */
+    XRT_IMAGE_CPU_C_SOURCE = 2,      /* C source (data need not end in 0): built with XRT_CC on first use */
+    XRT_IMAGE_CUDA_CUBIN = 3,        /* arch "sm_90" */
+    XRT_IMAGE_CUDA_PTX = 4,          /* arch "compute_90": JIT-compiled for that arch or newer */
+    XRT_IMAGE_CUDA_FATBIN = 5,       /* nvcc -fatbin: the driver picks inside it */
+    XRT_IMAGE_HIP_CODE_OBJECT = 6,   /* arch "gfx90a" */
+    XRT_IMAGE_HIP_OFFLOAD_BUNDLE = 7 /* clang offload bundle: the runtime picks inside it */
+} xrt_image_kind;
+
+typedef struct xrt_module_image {
+    xrt_image_kind kind;
+    const void *data;
+    size_t size;      /* bytes of data */
+    const char *arch; /* the arch it was built for ("sm_90", "gfx90a", "x86_64"); NULL or "" = any */
+} xrt_module_image;
+
+typedef struct xrt_dim3 { unsigned x, y, z; } xrt_dim3;
+
+/* What a CPU kernel receives, once per block: `void k(const xrt_kernel_ctx
+   *ctx, void *args)`. The kernel loops over its block's threads itself;
+   `shared` is the block's shared memory (shared_bytes of the launch, 64-byte
+   aligned, not zeroed), private to the worker running the block; `args` is
+   the launch's packed argument buffer (a copy, aligned to 16 bytes). */
+typedef struct xrt_kernel_ctx {
+    xrt_dim3 grid_dim, block_dim, block_idx;
+    void *shared;
+    size_t shared_bytes;
+} xrt_kernel_ctx;
+typedef void (*xrt_cpu_kernel_fn)(const xrt_kernel_ctx *ctx, void *args);
+
+typedef struct xrt_function_attributes {
+    int max_threads_per_block;
+    size_t shared_size_bytes; /* static shared memory; 0 where unknown (CPU) */
+    size_t max_dynamic_shared_bytes; /* the most shared_bytes a launch may ask for */
+    int num_regs;             /* registers per thread; 0 where unknown (CPU) */
+} xrt_function_attributes;
+
+/* The kernel cache (see xrt_module_load): counters since the process started. */
+typedef struct xrt_cache_stats {
+    uint64_t hits;      /* a module found built in the cache */
+    uint64_t misses;    /* not found (or unloadable): built */
+    uint64_t builds;    /* compiler runs, failed ones included */
+    uint64_t evictions; /* entries removed to stay under XRT_CACHE_BYTES */
+    uint64_t bytes;     /* bytes in the cache directory after this process's last write */
+} xrt_cache_stats;
 
 typedef void (*xrt_host_fn)(void *user);
 
@@ -377,6 +449,37 @@ static inline xrt_status xrt_stream_get_native(xrt_stream stream, void **native)
 static inline xrt_status xrt_event_get_native(xrt_event event, void **native);
 static inline xrt_status xrt_stream_wrap_native(xrt_stream *stream, void *native); /* does not take ownership */
 
+/* modules and kernels (types under ">> types: modules and kernels").
+   xrt_module_load picks the image that fits the current device, builds it if
+   it is source (through the kernel cache, see below), and loads it. options:
+   compiler options for a source image (split at spaces; NULL = none).
+   A failed build returns XRT_ERROR_COMPILE_FAILED; the compiler's output is
+   the thread's build log (xrt_module_get_log), also after a success.
+   Arguments travel as ONE packed buffer (args, args_size bytes, at most
+   XRT_MAX_KERNEL_ARGS), laid out as the kernel's parameters are (each at its
+   alignment), copied when the launch is enqueued: the caller may reuse it at
+   once. (CUDA and HIP get it through CU_LAUNCH_PARAM_BUFFER_POINTER /
+   HIP_LAUNCH_PARAM_BUFFER_POINTER; CUDA's `void **` form cannot be used on
+   the CPU, which cannot know the arguments' sizes.)
+   xrt_module_unload invalidates the module's function handles at once;
+   launches already queued still run: the module is kept alive until they
+   have finished, on every backend (the CPU returns at once and closes the
+   module after the last of them; CUDA and HIP wait for the module's device
+   first, as cudaFree does). */
+#define XRT_MAX_KERNEL_ARGS 4096
+XRT_API xrt_status xrt_module_load(xrt_module *module, const xrt_module_image *images, size_t n_images,
+                                   const char *options);
+XRT_API xrt_status xrt_module_unload(xrt_module module);
+XRT_API xrt_status xrt_module_get_function(xrt_function *function, xrt_module module, const char *name);
+XRT_API const char *xrt_module_get_log(void);  /* the thread's last build log; "" if none */
+static inline xrt_status xrt_launch_kernel(xrt_function function, xrt_dim3 grid, xrt_dim3 block, size_t shared_bytes,
+                                           xrt_stream stream, const void *args, size_t args_size);
+static inline xrt_status xrt_function_get_attributes(xrt_function_attributes *attr, xrt_function function);
+/* The kernel cache: where built modules are kept (env XRT_CACHE_DIR, default
+   $XDG_CACHE_HOME/xrt or ~/.cache/xrt; XRT_CACHE=0 turns it off; XRT_CACHE_BYTES
+   bounds its size, least recently used entries go first). */
+XRT_API xrt_status xrt_cache_get_stats(xrt_cache_stats *stats);
+
 /* >> dispatch: private from here to the end of the public part. The bodies
    of the inline functions listed above, and what they use of the XRT_IMPL unit. */
 XRT_API const xrt_backend *xrt__be_slow(void);
@@ -398,6 +501,8 @@ XRT_API int xrt__refused(void);
 XRT_API xrt_status xrt__forbidden_fail(const char *fn) XRT__COLD;
 XRT_API xrt_status xrt__no_op(const xrt_backend *b, const char *fn) XRT__COLD;
 XRT_API void xrt__host_fn_run(const xrt_backend *b, xrt_host_fn fn, void *user);
+XRT_API xrt_status xrt__module_destroy(const xrt_backend *b, void *module);
+XRT_API xrt_status xrt__launch_bad(const char *fn, xrt_dim3 grid, xrt_dim3 block, const void *args, size_t args_size) XRT__COLD;
 
 /* The globals the inline dispatch reads. Under XRT_STATIC they are defined
    here, private to the one unit; otherwise the XRT_IMPL unit defines them. */
@@ -458,11 +563,13 @@ static inline const xrt_backend *xrt__be(void)
     return xrt__be_slow();
 }
 
-/* Handle = generation | 20-bit slot index | 2-bit kind; the slot's tag must
+/* Handle = generation | 20-bit slot index | 3-bit kind; the slot's tag must
    equal the handle and its owner the calling thread's backend. */
 #define XRT__HANDLE_STREAM ((uintptr_t)1)
 #define XRT__HANDLE_EVENT ((uintptr_t)2)
-#define XRT__HANDLE_KIND_BITS 2
+#define XRT__HANDLE_MODULE ((uintptr_t)3)
+#define XRT__HANDLE_FUNCTION ((uintptr_t)4)
+#define XRT__HANDLE_KIND_BITS 3
 #define XRT__HANDLE_INDEX_BITS 20
 #define XRT__HANDLE_CHUNK_BITS 10
 #define XRT__HANDLE_OWNED ((uintptr_t)1)
@@ -703,7 +810,9 @@ static inline xrt_status xrt_mem_export_dmabuf(const void *ptr, size_t size, int
 /* >> dispatch: streams */
 static inline xrt_status xrt__handle_destroy_object(const xrt_backend *b, uintptr_t kind, void *obj)
 {
-    return kind == XRT__HANDLE_STREAM ? b->stream_destroy(b, obj) : b->event_destroy(b, obj);
+    if (kind == XRT__HANDLE_STREAM) return b->stream_destroy(b, obj);
+    if (kind == XRT__HANDLE_EVENT) return b->event_destroy(b, obj);
+    return kind == XRT__HANDLE_MODULE ? xrt__module_destroy(b, obj) : XRT_SUCCESS; /* functions: their module's */
 }
 
 static inline xrt_status xrt__handle_create(const xrt_backend *b, void *obj, uintptr_t kind,
@@ -893,6 +1002,37 @@ static inline xrt_status xrt_stream_wrap_native(xrt_stream *stream, void *native
     st = b->stream_wrap_native(b, native, &obj);
     if (st != XRT_SUCCESS) return st;
     return xrt__handle_create(b, obj, XRT__HANDLE_STREAM, 0, (void **)stream);
+}
+
+/* >> dispatch: kernels */
+/* Enqueues fn on the stream with a copy of the packed arguments. Zero
+   dimensions and a NULL buffer of non-zero size are refused here; a backend
+   refuses what exceeds its limits. */
+static inline xrt_status xrt_launch_kernel(xrt_function function, xrt_dim3 grid, xrt_dim3 block, size_t shared_bytes,
+                                           xrt_stream stream, const void *args, size_t args_size)
+{
+    const xrt_backend *b = xrt__be();
+    xrt__call_enter();
+    xrt__handle_slot *f = xrt__handle_lookup(b, function, XRT__HANDLE_FUNCTION);
+    xrt__handle_slot *s = xrt__handle_stream(b, stream);
+    if (XRT__UNLIKELY(!f)) return xrt__call_exit(xrt__handle_bad("xrt_launch_kernel", function));
+    if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_launch_kernel", stream));
+    if (XRT__UNLIKELY(!grid.x || !grid.y || !grid.z || !block.x || !block.y || !block.z || (!args && args_size) ||
+                      args_size > XRT_MAX_KERNEL_ARGS))
+        return xrt__call_exit(xrt__launch_bad("xrt_launch_kernel", grid, block, args, args_size));
+    return xrt__call_exit(b->launch_kernel(b, f->obj, grid, block, shared_bytes, s->obj, args, args_size));
+}
+
+static inline xrt_status xrt_function_get_attributes(xrt_function_attributes *attr, xrt_function function)
+{
+    const xrt_backend *b = xrt__be();
+    XRT__CHECK_PTR(attr, "xrt_function_get_attributes");
+    xrt__call_enter();
+    xrt__handle_slot *f = xrt__handle_lookup(b, function, XRT__HANDLE_FUNCTION);
+    if (XRT__UNLIKELY(!f)) return xrt__call_exit(xrt__handle_bad("xrt_function_get_attributes", function));
+    attr->max_threads_per_block = attr->num_regs = 0;
+    attr->shared_size_bytes = attr->max_dynamic_shared_bytes = 0;
+    return xrt__call_exit(b->function_get_attributes(b, attr, f->obj));
 }
 
 #ifdef __cplusplus
@@ -1555,6 +1695,309 @@ static void xrt__reg_select_again_locked(void)
     if (xrt__reg_status == XRT_SUCCESS) __atomic_store_n(&xrt__gen, xrt__gen + 2, __ATOMIC_RELEASE);
 }
 
+/* >> impl: kernel cache. Built modules live on disk under XRT_CACHE_DIR
+   (default $XDG_CACHE_HOME/xrt, else ~/.cache/xrt), one file per key: the
+   key hashes the target fingerprint, the toolchain identity, the options,
+   the input, the format version and the environment variables that change
+   a compilation. An entry is written to a temporary name and renamed into
+   place; a lock file per key makes one process build while the others wait;
+   an entry that fails to load is deleted and built again. XRT_CACHE_BYTES
+   bounds the size (default 1 GiB): least recently used entries go first
+   (a hit refreshes the entry's time). XRT_CACHE=0: build in a private
+   temporary directory, deleted after loading. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <spawn.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define XRT__CACHE_FORMAT 1
+/* Used by the backends that build or pick images; a build without them leaves some unused. */
+#define XRT__BACKEND_HELPER static __attribute__((unused))
+extern char **environ;
+
+static pthread_mutex_t xrt__cache_lock = PTHREAD_MUTEX_INITIALIZER; /* the counters, the toolchain memo */
+static xrt_cache_stats xrt__cache_stats;
+static unsigned xrt__cache_seq; /* names of this process's temporary files */
+
+XRT__BACKEND_HELPER void xrt__cache_count(uint64_t *counter, uint64_t n)
+{
+    pthread_mutex_lock(&xrt__cache_lock);
+    *counter += n;
+    pthread_mutex_unlock(&xrt__cache_lock);
+}
+
+XRT_API xrt_status xrt_cache_get_stats(xrt_cache_stats *stats)
+{
+    if (!stats) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_cache_get_stats", "stats is NULL");
+    pthread_mutex_lock(&xrt__cache_lock);
+    *stats = xrt__cache_stats;
+    pthread_mutex_unlock(&xrt__cache_lock);
+    return XRT_SUCCESS;
+}
+
+/* Two FNV-1a 64 streams with different seeds: a 128-bit key. */
+typedef struct xrt__key { uint64_t a, b; } xrt__key;
+XRT__BACKEND_HELPER void xrt__key_add(xrt__key *k, const void *data, size_t n)
+{
+    const unsigned char *p = (const unsigned char *)data;
+    size_t i;
+    for (i = 0; i < n; i++) {
+        k->a = (k->a ^ p[i]) * 0x100000001b3u;
+        k->b = (k->b ^ p[i]) * 0x100000001b3u;
+    }
+    k->a = (k->a ^ 0xff) * 0x100000001b3u; /* field separator */
+    k->b = (k->b ^ 0xfe) * 0x100000001b3u;
+}
+XRT__BACKEND_HELPER void xrt__key_str(xrt__key *k, const char *s) { xrt__key_add(k, s ? s : "", s ? strlen(s) : 0); }
+XRT__BACKEND_HELPER void xrt__key_init(xrt__key *k, const char *kind)
+{
+    k->a = 0xcbf29ce484222325u;
+    k->b = 0x84222325cbf29ce4u;
+    xrt__key_str(k, "xrt-cache");
+    int format = XRT__CACHE_FORMAT;
+    xrt__key_add(k, &format, sizeof format);
+    xrt__key_str(k, kind);
+}
+
+/* Splits s at spaces into argv (at most max - 1 words, NULL-terminated) over buf. */
+XRT__BACKEND_HELPER size_t xrt__split_args(const char *s, char *buf, size_t bufsize, char **argv, size_t max)
+{
+    size_t n = 0;
+    char *p;
+    snprintf(buf, bufsize, "%s", s ? s : "");
+    for (p = strtok(buf, " \t\n"); p && n + 1 < max; p = strtok(NULL, " \t\n")) argv[n++] = p;
+    argv[n] = NULL;
+    return n;
+}
+
+/* Runs argv with stdout and stderr into log (the first log_size - 1 bytes
+   kept, the rest drained); *code is its exit status (-1: killed). */
+XRT__BACKEND_HELPER xrt_status xrt__run(const char *who, char *const *argv, char *log, size_t log_size, int *code)
+{
+    posix_spawn_file_actions_t fa;
+    int fds[2], rc, status = 0;
+    size_t used = 0;
+    pid_t pid;
+    char chunk[4096];
+    ssize_t got;
+    if (log_size) log[0] = 0;
+    if (pipe2(fds, O_CLOEXEC) != 0)
+        return xrt_native_error(XRT_ERROR_SYSTEM, who, "pipe2", errno, "errno", strerror(errno));
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+    posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
+    rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    close(fds[1]);
+    if (rc != 0) {
+        close(fds[0]);
+        if (log_size) snprintf(log, log_size, "%s: %s\n", argv[0], strerror(rc));
+        return xrt_error(XRT_ERROR_COMPILE_FAILED, who, "cannot run the compiler '%s': %s", argv[0], strerror(rc));
+    }
+    while ((got = read(fds[0], chunk, sizeof chunk)) != 0) {
+        size_t take;
+        if (got < 0) {
+            if (errno == EINTR) continue;
+            break;
+        }
+        take = log_size > used + 1 ? log_size - used - 1 : 0;
+        if (take > (size_t)got) take = (size_t)got;
+        memcpy(log + used, chunk, take);
+        used += take;
+    }
+    if (log_size) log[used] = 0;
+    close(fds[0]);
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+    *code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return XRT_SUCCESS;
+}
+
+/* The cache directory, created if need be; 0 if the cache is off. */
+XRT__BACKEND_HELPER int xrt__cache_dir(char *dir, size_t n)
+{
+    const char *off = getenv("XRT_CACHE"), *env = getenv("XRT_CACHE_DIR"), *base;
+    char *p;
+    if (off && !strcmp(off, "0")) return 0;
+    if (env && *env) snprintf(dir, n, "%s", env);
+    else if ((base = getenv("XDG_CACHE_HOME")) && *base) snprintf(dir, n, "%s/xrt", base);
+    else if ((base = getenv("HOME")) && *base) snprintf(dir, n, "%s/.cache/xrt", base);
+    else return 0;
+    for (p = dir + 1; *p; p++) /* mkdir -p */
+        if (*p == '/') {
+            *p = 0;
+            mkdir(dir, 0755);
+            *p = '/';
+        }
+    if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+        xrt_log(XRT_LOG_WARN, "xrt: kernel cache %s cannot be created (%s): building in a temporary directory", dir,
+                strerror(errno));
+        return 0;
+    }
+    return 1;
+}
+
+/* Removes least recently used entries (*.so files, by modification time)
+   until the directory holds at most XRT_CACHE_BYTES; `keep` stays. */
+XRT__BACKEND_HELPER void xrt__cache_evict(const char *dir, const char *keep)
+{
+    const char *env = getenv("XRT_CACHE_BYTES");
+    unsigned long long bound = env && *env ? strtoull(env, NULL, 10) : 1ull << 30;
+    for (;;) {
+        DIR *d = opendir(dir);
+        struct dirent *e;
+        char path[PATH_MAX + 256], oldest[PATH_MAX + 256] = "";
+        struct timespec old = {0, 0};
+        uint64_t total = 0;
+        if (!d) return;
+        while ((e = readdir(d)) != NULL) {
+            size_t len = strlen(e->d_name);
+            struct stat st;
+            if (len < 4 || strcmp(e->d_name + len - 3, ".so")) continue;
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            if (stat(path, &st) != 0) continue;
+            total += (uint64_t)st.st_size;
+            if (strcmp(path, keep) && (!oldest[0] || st.st_mtim.tv_sec < old.tv_sec ||
+                                       (st.st_mtim.tv_sec == old.tv_sec && st.st_mtim.tv_nsec < old.tv_nsec))) {
+                old = st.st_mtim;
+                memcpy(oldest, path, sizeof path);
+            }
+        }
+        closedir(d);
+        if (total <= bound || !oldest[0]) {
+            pthread_mutex_lock(&xrt__cache_lock);
+            xrt__cache_stats.bytes = total;
+            pthread_mutex_unlock(&xrt__cache_lock);
+            return;
+        }
+        if (unlink(oldest) != 0) return;
+        xrt__cache_count(&xrt__cache_stats.evictions, 1);
+        /* its lock file too (a builder that still holds it only builds an entry twice) */
+        memcpy(oldest + strlen(oldest) - 3, ".lock", 6);
+        unlink(oldest);
+    }
+}
+
+/* Writes the output of a build to `path`; compiler output goes to log. */
+typedef xrt_status (*xrt__cache_build_fn)(void *ctx, const char *path, char *log, size_t log_size);
+/* Loads the entry at `path` into *out; 0 and a reason in err if it cannot. */
+typedef int (*xrt__cache_open_fn)(void *ctx, const char *path, void **out, char *err, size_t n);
+
+XRT__BACKEND_HELPER int xrt__cache_try(xrt__cache_open_fn open_fn, void *ctx, const char *path, void **out)
+{
+    char err[512];
+    if (access(path, R_OK) != 0) return 0;
+    if (open_fn(ctx, path, out, err, sizeof err)) {
+        utimensat(AT_FDCWD, path, NULL, 0); /* recently used */
+        xrt__cache_count(&xrt__cache_stats.hits, 1);
+        return 1;
+    }
+    xrt_log(XRT_LOG_INFO, "xrt: cache entry %s does not load (%s): built again", path, err);
+    unlink(path);
+    return 0;
+}
+
+XRT__BACKEND_HELPER xrt_status xrt__cache_open_new(const char *who, xrt__cache_open_fn open_fn, void *ctx, const char *path,
+                                      void **out)
+{
+    char err[512];
+    if (open_fn(ctx, path, out, err, sizeof err)) return XRT_SUCCESS;
+    return xrt_error(XRT_ERROR_INVALID_IMAGE, who, "the module does not load: %s", err);
+}
+
+/* Without a cache: build in a private directory, load, delete. */
+XRT__BACKEND_HELPER xrt_status xrt__cache_private(const char *who, xrt__cache_build_fn build, void *bctx, xrt__cache_open_fn open_fn,
+                                     void *octx, void **out, char *log, size_t log_size)
+{
+    const char *tmp = getenv("TMPDIR");
+    char dir[PATH_MAX], path[PATH_MAX + 16];
+    xrt_status st;
+    snprintf(dir, sizeof dir, "%s/xrt-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir)) return xrt_native_error(XRT_ERROR_SYSTEM, who, "mkdtemp", errno, "errno", strerror(errno));
+    snprintf(path, sizeof path, "%s/module.so", dir);
+    xrt__cache_count(&xrt__cache_stats.misses, 1);
+    st = build(bctx, path, log, log_size);
+    if (st == XRT_SUCCESS) st = xrt__cache_open_new(who, open_fn, octx, path, out);
+    unlink(path);
+    rmdir(dir);
+    return st;
+}
+
+/* The entry of `key`: loaded from the cache, or built, stored and loaded. */
+XRT__BACKEND_HELPER xrt_status xrt__cache_get(const char *who, const xrt__key *key, xrt__cache_build_fn build, void *bctx,
+                                 xrt__cache_open_fn open_fn, void *octx, void **out, char *log, size_t log_size)
+{
+    char dir[PATH_MAX - 64], path[PATH_MAX], tmp[PATH_MAX + 32];
+    xrt_status st;
+    unsigned seq;
+    int lock;
+    if (!xrt__cache_dir(dir, sizeof dir)) return xrt__cache_private(who, build, bctx, open_fn, octx, out, log, log_size);
+    snprintf(path, sizeof path, "%s/%016llx%016llx.so", dir, (unsigned long long)key->a, (unsigned long long)key->b);
+    if (xrt__cache_try(open_fn, octx, path, out)) return XRT_SUCCESS;
+    snprintf(tmp, sizeof tmp, "%.*s.lock", (int)(strlen(path) - 3), path);
+    lock = open(tmp, O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+    if (lock >= 0) while (flock(lock, LOCK_EX) != 0 && errno == EINTR) {} /* another process may be building it */
+    if (lock >= 0 && xrt__cache_try(open_fn, octx, path, out)) {
+        close(lock);
+        return XRT_SUCCESS;
+    }
+    xrt__cache_count(&xrt__cache_stats.misses, 1);
+    seq = __atomic_add_fetch(&xrt__cache_seq, 1, __ATOMIC_RELAXED);
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%u", path, (long)getpid(), seq);
+    st = build(bctx, tmp, log, log_size);
+    if (st == XRT_SUCCESS && rename(tmp, path) != 0)
+        st = xrt_native_error(XRT_ERROR_SYSTEM, who, "rename", errno, "errno", strerror(errno));
+    if (st != XRT_SUCCESS) unlink(tmp);
+    if (lock >= 0) close(lock); /* unlocks */
+    if (st != XRT_SUCCESS) return st;
+    xrt__cache_evict(dir, path);
+    st = xrt__cache_open_new(who, open_fn, octx, path, out);
+    if (st != XRT_SUCCESS) unlink(path);
+    return st;
+}
+
+/* >> impl: picking a module image for the device */
+XRT__BACKEND_HELPER const char *xrt__image_kind_name(xrt_image_kind k)
+{
+    static const char *const names[] = {"?", "cpu shared object", "cpu C source", "cuda cubin", "cuda ptx",
+                                        "cuda fatbin", "hip code object", "hip offload bundle"};
+    return (unsigned)k < sizeof names / sizeof names[0] ? names[k] : "?";
+}
+
+/* The image to load on a device of target t among those of the kinds in
+   `kinds` (bit 1 << kind): one for exactly the device's arch first, then one
+   `compatible` accepts (NULL: none), then one with no arch. */
+XRT__BACKEND_HELPER xrt_status xrt__image_pick(const char *who, const xrt_target *t, const xrt_module_image *im, size_t n,
+                                  unsigned kinds, int (*compatible)(const char *arch, const xrt_module_image *im),
+                                  size_t *pick)
+{
+    char offered[512] = "";
+    size_t i, used = 0;
+    int pass;
+    for (pass = 0; pass < 3; pass++)
+        for (i = 0; i < n; i++) {
+            const char *a = im[i].arch ? im[i].arch : "";
+            if (!(kinds & (1u << im[i].kind))) continue;
+            if ((pass == 0 && a[0] && !strcmp(a, t->arch)) || (pass == 1 && a[0] && compatible && compatible(t->arch, &im[i])) ||
+                (pass == 2 && !a[0])) {
+                *pick = i;
+                return XRT_SUCCESS;
+            }
+        }
+    for (i = 0; i < n && used + 1 < sizeof offered; i++) {
+        int w = snprintf(offered + used, sizeof offered - used, "%s%s %s", i ? ", " : "", xrt__image_kind_name(im[i].kind),
+                         im[i].arch && im[i].arch[0] ? im[i].arch : "(any arch)");
+        if (w < 0) break;
+        used += (size_t)w < sizeof offered - used ? (size_t)w : sizeof offered - used - 1;
+    }
+    return xrt_error(XRT_ERROR_NO_BINARY_FOR_DEVICE, who, "no image for %s arch %s among the %zu offered: %s", t->backend,
+                     t->arch, n, offered);
+}
+
 /* >> impl: the built-in backends, each in its own header (they include
    vendor headers: outside extern "C") */
 #ifdef __cplusplus
@@ -1883,6 +2326,12 @@ static uintptr_t xrt__handle_next;              /* first never-used index */
 
 static xrt__handle_slot *xrt__handle_slot_at(uintptr_t i) { return &xrt__handle_chunks[i / XRT__HANDLE_CHUNK][i % XRT__HANDLE_CHUNK]; }
 
+static const char *xrt__handle_kind_name(uintptr_t kind)
+{
+    static const char *const names[] = {"handle", "stream", "event", "module", "function"};
+    return kind < sizeof names / sizeof names[0] ? names[kind] : "handle";
+}
+
 /* A free slot keeps its generation in `tag` (kind bits 0, so no handle matches)
    and the next free index in `flags`. */
 static int xrt__handle_alloc_index(uintptr_t *index)
@@ -1911,8 +2360,12 @@ XRT_API xrt_status xrt__handle_alloc(const xrt_backend *b, void *obj, uintptr_t 
     xrt__lock(&xrt__handle_lock);
     if (!xrt__handle_alloc_index(&i)) {
         xrt__unlock(&xrt__handle_lock);
-        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, kind == XRT__HANDLE_STREAM ? "xrt_stream_create" : "xrt_event_create",
-                         "no free handle (at most %lu live streams and events)", (unsigned long)XRT__HANDLE_MAX);
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, kind == XRT__HANDLE_STREAM  ? "xrt_stream_create"
+                                                  : kind == XRT__HANDLE_EVENT ? "xrt_event_create"
+                                                  : kind == XRT__HANDLE_MODULE ? "xrt_module_load"
+                                                                               : "xrt_module_get_function",
+                         "no free handle (at most %lu live streams, events, modules and functions)",
+                         (unsigned long)XRT__HANDLE_MAX);
     }
     s = xrt__handle_slot_at(i);
     s->obj = obj;
@@ -1972,7 +2425,7 @@ XRT_API xrt_status xrt__handle_bad(const char *fn, const void *handle)
 {
     uintptr_t h = (uintptr_t)handle, kind = h & ((1u << XRT__HANDLE_KIND_BITS) - 1);
     uintptr_t i = (h >> XRT__HANDLE_KIND_BITS) & (XRT__HANDLE_MAX - 1);
-    const char *what = kind == XRT__HANDLE_STREAM ? "stream" : kind == XRT__HANDLE_EVENT ? "event" : "handle";
+    const char *what = xrt__handle_kind_name(kind);
     const xrt_backend *owner = NULL;
     const char *why = "was never created";
     xrt__lock(&xrt__handle_lock);
@@ -1984,7 +2437,11 @@ XRT_API xrt_status xrt__handle_bad(const char *fn, const void *handle)
         else if ((s->tag >> XRT__HANDLE_GEN_SHIFT) >= (h >> XRT__HANDLE_GEN_SHIFT)) why = "was destroyed";
     }
     xrt__unlock(&xrt__handle_lock);
-    if (owner && owner == xrt__tls.be) /* live and ours: only the kind can be wrong */
+    if (owner && owner == xrt__tls.be && /* live and ours: only the kind can be wrong */
+        (kind > XRT__HANDLE_EVENT || !strncmp(fn, "xrt_module", 10) || !strncmp(fn, "xrt_function", 12) ||
+         !strcmp(fn, "xrt_launch_kernel")))
+        return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "%p is a %s handle, not the kind %s takes", handle, what, fn);
+    if (owner && owner == xrt__tls.be)
         return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "%p is %s handle, not %s handle", handle,
                          kind == XRT__HANDLE_STREAM ? "a stream" : "an event", kind == XRT__HANDLE_STREAM ? "an event" : "a stream");
     if (owner)
@@ -2642,6 +3099,167 @@ static void xrt__mem_shutdown(void)
     xrt__mem_root = NULL;
     __atomic_store_n(&xrt__mem_version, xrt__mem_version + 1, __ATOMIC_RELEASE);
     xrt__unlock(&xrt__mem_lock);
+}
+
+/* >> impl: modules. A module handle's object is the core's record of the
+   backend's module and of the function handles given out for it, so that
+   unloading the module invalidates them all. Function handles own nothing:
+   the backend's functions belong to its module. */
+typedef struct xrt__module_fn { char *name; uintptr_t handle; } xrt__module_fn;
+typedef struct xrt__module {
+    void *obj; /* the backend's module */
+    pthread_mutex_t lock;
+    int dead;  /* unloaded: no more functions */
+    size_t n, cap;
+    xrt__module_fn *fns;
+} xrt__module;
+
+static XRT__TLS char xrt__module_log[8192]; /* the thread's last build log */
+
+XRT_API const char *xrt_module_get_log(void) { return xrt__module_log; }
+
+XRT_API xrt_status xrt__module_destroy(const xrt_backend *b, void *module)
+{
+    xrt__module *m = (xrt__module *)module;
+    xrt_status st = b->module_unload(b, m->obj);
+    size_t i;
+    for (i = 0; i < m->n; i++) XRT_FREE(m->fns[i].name);
+    XRT_FREE(m->fns);
+    pthread_mutex_destroy(&m->lock);
+    XRT_FREE(m);
+    return st;
+}
+
+XRT_API xrt_status xrt__launch_bad(const char *fn, xrt_dim3 g, xrt_dim3 b, const void *args, size_t args_size)
+{
+    if (!args && args_size) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "args is NULL but args_size is %zu", args_size);
+    if (args_size > XRT_MAX_KERNEL_ARGS)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "args_size %zu exceeds XRT_MAX_KERNEL_ARGS (%d)", args_size,
+                         XRT_MAX_KERNEL_ARGS);
+    return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%s dimension of 0: grid (%u, %u, %u), block (%u, %u, %u)",
+                     (!g.x || !g.y || !g.z) ? "grid" : "block", g.x, g.y, g.z, b.x, b.y, b.z);
+}
+
+static xrt_status xrt__images_check(const xrt_module_image *images, size_t n)
+{
+    size_t i;
+    if (!images) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_module_load", "images is NULL");
+    if (!n) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_module_load", "n_images is 0");
+    for (i = 0; i < n; i++) {
+        if ((int)images[i].kind < XRT_IMAGE_CPU_SHARED_OBJECT || images[i].kind > XRT_IMAGE_HIP_OFFLOAD_BUNDLE)
+            return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_module_load", "image %zu: unknown kind %d", i,
+                             (int)images[i].kind);
+        if (!images[i].data || !images[i].size)
+            return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_module_load", "image %zu: %s", i,
+                             !images[i].data ? "data is NULL" : "size is 0");
+    }
+    return XRT_SUCCESS;
+}
+
+XRT_API xrt_status xrt_module_load(xrt_module *module, const xrt_module_image *images, size_t n_images,
+                                   const char *options)
+{
+    const xrt_backend *b = xrt__be();
+    xrt__module *m;
+    uintptr_t h = 0;
+    void *obj = NULL;
+    xrt_status st;
+    XRT__CHECK_PTR(module, "xrt_module_load");
+    *module = NULL;
+    xrt__module_log[0] = 0;
+    if ((st = xrt__images_check(images, n_images)) != XRT_SUCCESS) return st;
+    if (!(m = (xrt__module *)XRT_CALLOC(1, sizeof *m)))
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "xrt_module_load", "no memory for a module");
+    st = b->module_load(b, &obj, images, n_images, options ? options : "", xrt__module_log, sizeof xrt__module_log);
+    if (st != XRT_SUCCESS) {
+        XRT_FREE(m);
+        return st;
+    }
+    m->obj = obj;
+    pthread_mutex_init(&m->lock, NULL);
+    if ((st = xrt__handle_alloc(b, m, XRT__HANDLE_MODULE, 1, &h)) != XRT_SUCCESS) {
+        xrt__module_destroy(b, m);
+        return st;
+    }
+    *module = (xrt_module)h;
+    return XRT_SUCCESS;
+}
+
+/* Releases the module's handle and then its functions' (a launch racing
+   with this either found its function alive, and then the module waits
+   for that call to end, or fails with an invalid handle). */
+XRT_API xrt_status xrt_module_unload(xrt_module module)
+{
+    const xrt_backend *b = xrt__be();
+    uintptr_t h = (uintptr_t)module, flags, fflags;
+    void *obj, *fobj;
+    xrt__module *m;
+    size_t i;
+    if (!xrt__handle_lookup(b, module, XRT__HANDLE_MODULE) || !xrt__handle_release(b, h, &obj, &flags))
+        return xrt__handle_bad("xrt_module_unload", module);
+    m = (xrt__module *)obj;
+    pthread_mutex_lock(&m->lock);
+    m->dead = 1;
+    pthread_mutex_unlock(&m->lock);
+    for (i = 0; i < m->n; i++)
+        if (xrt__handle_release(b, m->fns[i].handle, &fobj, &fflags)) xrt__handle_retire(b, m->fns[i].handle, fobj, fflags);
+    return xrt__handle_retire(b, h, m, flags);
+}
+
+static xrt_status xrt__module_function_locked(const xrt_backend *b, xrt__module *m, const char *name, uintptr_t *out)
+{
+    void *fobj = NULL;
+    size_t i;
+    xrt_status st;
+    for (i = 0; i < m->n; i++)
+        if (!strcmp(m->fns[i].name, name)) {
+            *out = m->fns[i].handle;
+            return XRT_SUCCESS;
+        }
+    if (m->n == m->cap) {
+        size_t cap = m->cap ? 2 * m->cap : 8;
+        xrt__module_fn *fns = (xrt__module_fn *)XRT_REALLOC(m->fns, cap * sizeof *fns);
+        if (!fns) return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "xrt_module_get_function", "no memory for a function");
+        m->fns = fns;
+        m->cap = cap;
+    }
+    if (!(m->fns[m->n].name = (char *)XRT_MALLOC(strlen(name) + 1)))
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "xrt_module_get_function", "no memory for a function");
+    strcpy(m->fns[m->n].name, name);
+    st = b->module_get_function(b, &fobj, m->obj, name);
+    if (st == XRT_SUCCESS) st = xrt__handle_alloc(b, fobj, XRT__HANDLE_FUNCTION, 0, &m->fns[m->n].handle);
+    if (st != XRT_SUCCESS) {
+        XRT_FREE(m->fns[m->n].name);
+        return st;
+    }
+    *out = m->fns[m->n++].handle;
+    return XRT_SUCCESS;
+}
+
+/* The same name gives the same handle, valid until the module is unloaded. */
+XRT_API xrt_status xrt_module_get_function(xrt_function *function, xrt_module module, const char *name)
+{
+    const xrt_backend *b = xrt__be();
+    xrt__handle_slot *s;
+    xrt__module *m;
+    uintptr_t h = 0;
+    xrt_status st;
+    int dead;
+    XRT__CHECK_PTR(function, "xrt_module_get_function");
+    *function = NULL;
+    XRT__CHECK_PTR(name, "xrt_module_get_function");
+    if (!name[0]) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_module_get_function", "name is empty");
+    xrt__call_enter();
+    if (!(s = xrt__handle_lookup(b, module, XRT__HANDLE_MODULE)))
+        return xrt__call_exit(xrt__handle_bad("xrt_module_get_function", module));
+    m = (xrt__module *)s->obj;
+    pthread_mutex_lock(&m->lock);
+    dead = m->dead; /* unloaded since the lookup */
+    st = dead ? XRT_ERROR_INVALID_HANDLE : xrt__module_function_locked(b, m, name, &h);
+    pthread_mutex_unlock(&m->lock);
+    if (dead) st = xrt__handle_bad("xrt_module_get_function", module);
+    if (st == XRT_SUCCESS) *function = (xrt_function)h;
+    return xrt__call_exit(st);
 }
 
 /* >> impl: fork. The prepare handler takes every core lock so that the child

@@ -116,7 +116,14 @@ enum { /* xrt_backend.flags */
     X(event_get_native, (const xrt_backend *self, void *event, void **native))                                \
     X(stream_wrap_native, (const xrt_backend *self, void *native, void **stream))                             \
     X(mem_export_dmabuf, (const xrt_backend *self, const void *ptr, size_t size, int *fd, uint64_t *offset))    \
-    X(get_target, (const xrt_backend *self, int device, xrt_target *target))
+    X(get_target, (const xrt_backend *self, int device, xrt_target *target))                                 \
+    X(module_load, (const xrt_backend *self, void **module, const xrt_module_image *images, size_t n_images,   \
+                    const char *options, char *log, size_t log_size))                                          \
+    X(module_unload, (const xrt_backend *self, void *module))                                                  \
+    X(module_get_function, (const xrt_backend *self, void **function, void *module, const char *name))        \
+    X(launch_kernel, (const xrt_backend *self, void *function, xrt_dim3 grid, xrt_dim3 block,                 \
+                      size_t shared_bytes, void *stream, const void *args, size_t args_size))                  \
+    X(function_get_attributes, (const xrt_backend *self, xrt_function_attributes *attr, void *function))
 
 struct xrt_backend {
     uint32_t abi_version; /* XRT_BACKEND_ABI_VERSION the backend was built against */
@@ -136,6 +143,16 @@ struct xrt_backend {
     XRT__BACKEND_OPS(XRT__OP_FIELD)
 #undef XRT__OP_FIELD
 };
+
+/* Modules (module_load .. function_get_attributes): module_load gets the
+   images as given (checked: n_images > 0, data and size set) and picks one,
+   writing a compiler's output to `log` (log_size bytes, 0-terminated).
+   module_unload releases the backend's module: work already queued that
+   uses its functions must still run (the backend keeps what it needs alive
+   until then). Functions belong to their module: module_unload frees them.
+   launch_kernel gets grid and block dimensions that are not 0 and a packed
+   argument buffer that it copies before returning (args may be NULL when
+   args_size is 0); it checks its own limits. */
 
 /* Registers a backend (copied; probed lazily). XRT_ERROR_ALREADY_EXISTS for a
    taken name, XRT_ERROR_ABI_MISMATCH for another ABI version. */

@@ -10,11 +10,28 @@
    when the stream reaches it, not when it is enqueued; events complete in
    stream order and carry CLOCK_MONOTONIC timestamps; cross-stream waits work.
 
-   Threading: each stream has a bounded ring (XRT__CPU_RING entries) filled by
-   any thread under a short spinlock and drained by its worker. The enqueue,
-   the query of a finished stream and the record of an event on an idle stream
-   make no system call. A worker spins briefly when idle, then parks on a futex;
-   a waiter (synchronize) does the same. Linux only for now (futex).
+   Copies follow CUDA's rule for pageable memory: a copy whose host side is
+   not from xrt_malloc_host waits for the stream's earlier work and is done
+   before the call returns (from a host function, where waiting could hang,
+   it is done in place when the stream is idle and queued otherwise); copies
+   between pinned and device memory stay asynchronous.
+
+   Threading: each stream has a ring of XRT__CPU_RING entries (it doubles
+   when full, if the stream's own host function enqueues: that enqueue never
+   waits for itself) filled by any thread under a short spinlock and drained
+   by its worker. The enqueue, the query of a finished stream and the record
+   of an event on an idle stream make no system call. Every wait (an idle
+   worker, synchronize, a full ring) spins for a budget it learns, then sleeps
+   on a futex: the budget follows what recent spins needed and collapses when
+   they fail, so a thread never keeps spinning against one that is not
+   running. A copy or memset of XRT_CPU_SPLIT_BYTES (default 8 MiB) or more is
+   split across a shared pool of helper threads, one per usable core but the
+   caller's (XRT_CPU_THREADS caps the total; 1 turns splitting off); it still
+   completes in stream order. Linux only for now (futex).
+
+   Kernels (">> cpu: kernels"): a module is a shared object, given or built
+   from C source with XRT_CC through the kernel cache; a launch is a stream
+   operation whose blocks run over the same pool of helpers.
 */
 #if defined(XRT__IMPL_INCLUDED) && !defined(XRT__CPU_IMPL_INCLUDED)
 #define XRT__CPU_IMPL_INCLUDED
@@ -43,8 +60,9 @@ extern "C" {
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 
-#define XRT__CPU_RING 1024u /* ops in flight per stream before enqueue waits */
-#define XRT__CPU_SPIN 4000u /* polls before a waiter or an idle worker parks */
+#define XRT__CPU_RING 1024u    /* ops in flight per stream before enqueue waits; a power of two */
+#define XRT__CPU_SPIN_MAX 4096u /* most pauses a waiter spins before it sleeps */
+#define XRT__CPU_SPIN_MIN 32u   /* least: a spin that keeps failing still polls a little */
 
 /* >> cpu: waiting */
 static void xrt__cpu_pause(void)
@@ -77,6 +95,7 @@ typedef struct xrt__cpu_counter {
     uint64_t value;
     uint64_t next;             /* smallest target of `sleepers`; UINT64_MAX: none */
     int lock;                  /* guards `sleepers` and `next` */
+    unsigned spin;             /* waiters' spin budget (xrt__cpu_spin) */
     xrt__cpu_sleeper *sleepers;
 } xrt__cpu_counter;
 
@@ -88,6 +107,7 @@ static void xrt__cpu_counter_init(xrt__cpu_counter *c, uint64_t v)
     c->value = v;
     c->next = UINT64_MAX;
     c->lock = 0;
+    c->spin = XRT__CPU_SPIN_MAX / 4;
     c->sleepers = NULL;
 }
 
@@ -131,6 +151,13 @@ static void xrt__cpu_counter_publish(xrt__cpu_counter *c, uint64_t v)
     if (XRT__UNLIKELY(v >= __atomic_load_n(&c->next, __ATOMIC_SEQ_CST))) xrt__cpu_counter_wake(c, v);
 }
 
+/* For counters that several threads advance (the pool's finished parts). */
+static void xrt__cpu_counter_add(xrt__cpu_counter *c, uint64_t n)
+{
+    uint64_t v = __atomic_add_fetch(&c->value, n, __ATOMIC_SEQ_CST);
+    if (XRT__UNLIKELY(v >= __atomic_load_n(&c->next, __ATOMIC_SEQ_CST))) xrt__cpu_counter_wake(c, v);
+}
+
 static int xrt__cpu_reached(xrt__cpu_counter *c, uint64_t target)
 {
     return __atomic_load_n(&c->value, __ATOMIC_ACQUIRE) >= target;
@@ -162,14 +189,37 @@ static void xrt__cpu_sleep(xrt__cpu_counter *c, uint64_t target)
     xrt__cpu_unlock(&c->lock);
 }
 
-static void xrt__cpu_wait(xrt__cpu_counter *c, uint64_t target, unsigned spin)
+/* Spins until *word reaches target, for at most *budget pauses; 1: reached.
+   The budget is learned where the wait happens: a spin that succeeds moves
+   it toward twice what it took, one that fails halves it. While the thread
+   being waited for runs on another core, spins succeed and the budget covers
+   the hand-off; when it is descheduled (other processes hold the cores),
+   spins fail, the budget falls to a few polls and the waiter goes to sleep
+   at once instead of burning the time slice that thread needs. */
+static int xrt__cpu_spin(unsigned *budget, const uint64_t *word, uint64_t target)
 {
-    unsigned i, k, gap = 1;
-    for (i = 0; i < spin; i += gap) {
-        if (xrt__cpu_reached(c, target)) return;
+    unsigned b = __atomic_load_n(budget, __ATOMIC_RELAXED), i, k, gap = 1, nb;
+    for (i = 0; i < b; i += gap) {
+        if (__atomic_load_n(word, __ATOMIC_ACQUIRE) >= target) {
+            unsigned want = 2 * i + XRT__CPU_SPIN_MIN;
+            if (want > XRT__CPU_SPIN_MAX) want = XRT__CPU_SPIN_MAX;
+            nb = want > b ? b + (want - b + 3) / 4 : b - (b - want) / 4;
+            if (nb != b) __atomic_store_n(budget, nb, __ATOMIC_RELAXED);
+            return 1;
+        }
         for (k = 0; k < gap; k++) xrt__cpu_pause();
-        if (gap < 64) gap *= 2; /* a poll pulls the writer's cache line: fewer of them as the wait grows */
+        if (gap < 16) gap *= 2; /* a poll pulls the writer's cache line: fewer of them as the wait grows */
     }
+    if (__atomic_load_n(word, __ATOMIC_ACQUIRE) >= target) return 1;
+    nb = b / 2 < XRT__CPU_SPIN_MIN ? XRT__CPU_SPIN_MIN : b / 2;
+    if (nb != b) __atomic_store_n(budget, nb, __ATOMIC_RELAXED);
+    return 0;
+}
+
+/* spin: 0 sleeps at once (XRT_EVENT_BLOCKING_SYNC). */
+static void xrt__cpu_wait(xrt__cpu_counter *c, uint64_t target, int spin)
+{
+    if (xrt__cpu_reached(c, target) || (spin && xrt__cpu_spin(&c->spin, &c->value, target))) return;
     while (!xrt__cpu_reached(c, target)) xrt__cpu_sleep(c, target);
 }
 
@@ -205,19 +255,26 @@ typedef struct xrt__cpu_slot {
     xrt__cpu_op op;
 } __attribute__((aligned(64))) xrt__cpu_slot;
 
-/* Producers, the worker and waiters each write their own cache line. */
+/* Producers, the worker and waiters each write their own cache line. The
+   ring is replaced (grown) only by the stream's own worker, from a host
+   function, under the lock: the worker reads `ring` and `mask` without it. */
 typedef struct xrt__cpu_stream {
     int lock;      /* producers' spinlock */
     int orphan;    /* no worker: a forked child's copy; one starts with the next op */
     int refs;      /* the worker and the handle: the last to let go frees the stream */
     uint64_t tail; /* ops enqueued (written under lock) */
     uint64_t room; /* ops may be enqueued without looking at head while tail < room */
+    xrt__cpu_slot *ring;
+    uint64_t mask; /* ring entries - 1 */
     pthread_t thread;
     struct xrt__cpu_stream *prev, *next;
     uint32_t parked __attribute__((aligned(64))); /* the idle worker sleeps on it */
+    unsigned idle_spin;                           /* its spin budget (xrt__cpu_spin) */
     xrt__cpu_counter head __attribute__((aligned(64))); /* ops completed */
-    xrt__cpu_slot ring[XRT__CPU_RING];
 } xrt__cpu_stream;
+
+/* The stream whose worker is the calling thread (NULL on other threads). */
+static XRT__TLS xrt__cpu_stream *xrt__cpu_serving;
 
 /* Zero-initialised without an initialiser list, which C++ would reject under
    -Wmissing-field-initializers; hence the lock stands apart. */
@@ -269,7 +326,9 @@ static void xrt__cpu_reap(void)
    op (unlock, wake), while the worker may already be done with it. */
 static void xrt__cpu_stream_unref(xrt__cpu_stream *s)
 {
-    if (__atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL) == 0) XRT_FREE(s);
+    if (__atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL)) return;
+    XRT_FREE(s->ring);
+    XRT_FREE(s);
 }
 
 static void xrt__cpu_stream_unlink(xrt__cpu_stream *s)
@@ -280,20 +339,17 @@ static void xrt__cpu_stream_unlink(xrt__cpu_stream *s)
     pthread_mutex_unlock(&xrt__cpu_list_lock);
 }
 
-/* Waits until op number h is published: spins, then parks. */
+/* Waits until op number h is published (a slot's seq is h + 1 - entries
+   until then): spins, then parks. */
 static void xrt__cpu_worker_idle(xrt__cpu_stream *s, xrt__cpu_slot *slot, uint64_t h)
 {
-    unsigned i;
-    for (i = 0; i < XRT__CPU_SPIN; i++) {
-        if (__atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE) == h + 1) return;
-        xrt__cpu_pause();
-    }
+    if (xrt__cpu_spin(&s->idle_spin, &slot->seq, h + 1)) return;
     for (;;) {
         __atomic_store_n(&s->parked, 1, __ATOMIC_SEQ_CST);
-        if (__atomic_load_n(&slot->seq, __ATOMIC_SEQ_CST) != h + 1)
+        if (__atomic_load_n(&slot->seq, __ATOMIC_SEQ_CST) < h + 1)
             xrt__cpu_futex(&s->parked, FUTEX_WAIT_PRIVATE, 1);
         __atomic_store_n(&s->parked, 0, __ATOMIC_RELAXED);
-        if (__atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE) == h + 1) return;
+        if (__atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE) >= h + 1) return;
     }
 }
 
@@ -301,14 +357,16 @@ static void *xrt__cpu_worker(void *arg)
 {
     xrt__cpu_stream *s = (xrt__cpu_stream *)arg;
     uint64_t h = __atomic_load_n(&s->head.value, __ATOMIC_ACQUIRE); /* not 0 after a fork */
+    xrt__cpu_serving = s;
     for (;;) {
-        xrt__cpu_slot *slot = &s->ring[h % XRT__CPU_RING];
-        if (__atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE) != h + 1) xrt__cpu_worker_idle(s, slot, h);
+        xrt__cpu_slot *slot = &s->ring[h & s->mask]; /* re-read: a host function may have grown the ring */
+        if (__atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE) < h + 1) xrt__cpu_worker_idle(s, slot, h);
         if (slot->op.run == NULL) break; /* the exit op */
         slot->op.run(&slot->op);
         xrt__cpu_counter_publish(&s->head, ++h);
     }
     xrt__cpu_counter_publish(&s->head, ++h);
+    xrt__cpu_serving = NULL;
     xrt__cpu_stream_unlink(s);
     xrt__cpu_stream_unref(s);
     pthread_mutex_lock(&xrt__cpu_list_lock);
@@ -333,28 +391,53 @@ static void xrt__cpu_unlock(int *l) { __atomic_store_n(l, 0, __ATOMIC_RELEASE); 
 
 static xrt__cpu_stream *xrt__cpu_stream_of(void *obj) { return obj ? (xrt__cpu_stream *)obj : xrt__cpu.dflt; }
 
+/* Doubles the ring of a full stream; called by its own worker (inside a host
+   function, so the worker reads no slot meanwhile) with the lock held. The
+   op that runs the host function lives in the old ring: its arguments were
+   read before the call, and nothing reads it after. */
+static int xrt__cpu_grow_locked(xrt__cpu_stream *s)
+{
+    uint64_t mask = 2 * s->mask + 1, p, head = __atomic_load_n(&s->head.value, __ATOMIC_ACQUIRE);
+    xrt__cpu_slot *ring = mask < s->mask ? NULL : (xrt__cpu_slot *)XRT_ALIGNED_ALLOC(64, (mask + 1) * sizeof *ring);
+    if (!ring) return 0;
+    memset(ring, 0, (mask + 1) * sizeof *ring);
+    for (p = head; p < s->tail; p++) ring[p & mask] = s->ring[p & s->mask];
+    XRT_FREE(s->ring);
+    s->ring = ring;
+    s->mask = mask;
+    s->room = head + mask + 1;
+    return 1;
+}
+
 /* Called with the lock held; returns the free slot for op number s->tail,
-   waiting (lock released) while the ring is full. Reads head only when the
-   room it saw last time is used up, so the common case touches no line that
-   the worker writes. */
-static xrt__cpu_op *xrt__cpu_reserve(xrt__cpu_stream *s)
+   waiting (lock released) while the ring is full, or NULL (lock held, error
+   recorded) where the stream's own worker finds no memory to grow it. Reads
+   head only when the room it saw last time is used up, so the common case
+   touches no line that the worker writes. */
+static xrt__cpu_op *xrt__cpu_reserve(xrt__cpu_stream *s, const char *who)
 {
     while (s->tail >= s->room) {
-        s->room = __atomic_load_n(&s->head.value, __ATOMIC_ACQUIRE) + XRT__CPU_RING;
+        s->room = __atomic_load_n(&s->head.value, __ATOMIC_ACQUIRE) + s->mask + 1;
         if (s->tail < s->room) break;
+        if (xrt__cpu_serving == s) { /* only this thread could free a slot: never wait for it */
+            if (xrt__cpu_grow_locked(s)) break;
+            xrt_error(XRT_ERROR_OUT_OF_MEMORY, who, "no memory to grow the stream's queue beyond %llu operations",
+                      (unsigned long long)(s->mask + 1));
+            return NULL;
+        }
         xrt__cpu_unlock(&s->lock);
         /* half the ring: the worker drains a batch before the producer looks again */
-        xrt__cpu_wait(&s->head, s->tail - XRT__CPU_RING / 2 + 1, XRT__CPU_SPIN);
+        xrt__cpu_wait(&s->head, s->tail - (s->mask + 1) / 2 + 1, 1);
         xrt__cpu_lock(&s->lock);
     }
-    return &s->ring[s->tail % XRT__CPU_RING].op;
+    return &s->ring[s->tail & s->mask].op;
 }
 
 /* Publishes the op reserved last, unlocks, and wakes a parked worker. */
 static void xrt__cpu_publish(xrt__cpu_stream *s)
 {
     uint64_t t = s->tail;
-    __atomic_store_n(&s->ring[t % XRT__CPU_RING].seq, t + 1, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&s->ring[t & s->mask].seq, t + 1, __ATOMIC_SEQ_CST);
     __atomic_store_n(&s->tail, t + 1, __ATOMIC_RELEASE);
     xrt__cpu_unlock(&s->lock);
     /* Clearing the word, not only waking, closes the window between the
@@ -365,17 +448,23 @@ static void xrt__cpu_publish(xrt__cpu_stream *s)
 
 static xrt_status xrt__cpu_adopt_locked(xrt__cpu_stream *s);
 
-/* Enqueues a copy of *op on the stream (NULL: the default stream). */
-static xrt_status xrt__cpu_enqueue(void *stream, const xrt__cpu_op *op)
+/* Enqueues a copy of *op on the stream (NULL: the default stream); `who`
+   names the call in an error. */
+static xrt_status xrt__cpu_enqueue(void *stream, const xrt__cpu_op *op, const char *who)
 {
     xrt__cpu_stream *s = xrt__cpu_stream_of(stream);
+    xrt__cpu_op *slot;
     xrt_status st;
     xrt__cpu_lock(&s->lock);
     if (XRT__UNLIKELY(s->orphan) && (st = xrt__cpu_adopt_locked(s)) != XRT_SUCCESS) {
         xrt__cpu_unlock(&s->lock);
         return st;
     }
-    *xrt__cpu_reserve(s) = *op;
+    if (!(slot = xrt__cpu_reserve(s, who))) {
+        xrt__cpu_unlock(&s->lock);
+        return XRT_ERROR_OUT_OF_MEMORY;
+    }
+    *slot = *op;
     xrt__cpu_publish(s);
     return XRT_SUCCESS;
 }
@@ -384,6 +473,206 @@ static void xrt__cpu_run_memcpy(xrt__cpu_op *op) { memcpy(op->u.copy.dst, op->u.
 static void xrt__cpu_run_memset(xrt__cpu_op *op) { memset(op->u.set.dst, op->u.set.value, op->u.set.size); }
 static void xrt__cpu_run_free(xrt__cpu_op *op) { XRT_FREE(op->u.release.ptr); }
 static void xrt__cpu_run_host_fn(xrt__cpu_op *op) { xrt__host_fn_run(xrt__cpu.self, op->u.host.fn, op->u.host.user); }
+
+/* >> cpu: the pool */
+/* One pool of helper threads for every operation that is worth running on
+   several cores: xrt__cpu_pool_run(fn, ctx, n) runs fn(ctx, i, n) for each
+   part i < n on the calling thread and on idle helpers, and returns when all
+   n are done. A split copy uses it; a kernel launch runs its blocks through
+   the same entry. One operation holds the pool at a time: a caller that
+   finds it taken runs its parts alone (its helpers are not idle).
+
+   `job` is the operation in one word: generation (32 bits), parts (16), next
+   part to take (16). A helper takes a part with one compare-and-swap on it,
+   so a helper that wakes late for an operation that is over cannot take a
+   part of the next one under the old operation's fn. */
+typedef void (*xrt__cpu_part_fn)(void *ctx, size_t part, size_t nparts);
+
+#define XRT__CPU_PARTS_MAX 0xffffu
+
+static pthread_mutex_t xrt__cpu_pool_start = PTHREAD_MUTEX_INITIALIZER; /* starts and stops helpers */
+static struct {
+    int lock;            /* held by the operation in the pool */
+    int ready;           /* helpers started (as many as could be: usable cores - 1) */
+    int started;         /* helpers running */
+    int stop;
+    pthread_t *threads;
+    xrt__cpu_part_fn fn; /* of the operation in the pool */
+    void *ctx;
+    uint64_t job __attribute__((aligned(64)));
+    uint32_t bell;       /* helpers sleep on it; rung with every operation and at stop */
+    uint32_t sleeping;   /* helpers asleep or about to be */
+    unsigned spin;       /* helpers' spin budget for the next operation */
+    xrt__cpu_counter done __attribute__((aligned(64))); /* parts finished, over all operations */
+} xrt__cpu_pool;
+
+static size_t xrt__cpu_split_bytes = 8u << 20; /* XRT_CPU_SPLIT_BYTES */
+
+static int xrt__cpu_pool_take(size_t *part, size_t *nparts)
+{
+    uint64_t j = __atomic_load_n(&xrt__cpu_pool.job, __ATOMIC_ACQUIRE);
+    for (;;) {
+        size_t n = (size_t)(j >> 16) & XRT__CPU_PARTS_MAX, i = (size_t)j & XRT__CPU_PARTS_MAX;
+        if (i >= n) return 0;
+        if (__atomic_compare_exchange_n(&xrt__cpu_pool.job, &j, j + 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+            *part = i;
+            *nparts = n;
+            return 1;
+        }
+    }
+}
+
+/* Runs every part the caller can take; fn and ctx are the operation's: it
+   cannot end (nor another begin) before the part taken is done. */
+static void xrt__cpu_pool_work(void)
+{
+    size_t i, n;
+    while (xrt__cpu_pool_take(&i, &n)) {
+        xrt__cpu_pool.fn(xrt__cpu_pool.ctx, i, n);
+        xrt__cpu_counter_add(&xrt__cpu_pool.done, 1);
+    }
+}
+
+static void *xrt__cpu_helper(void *arg)
+{
+    (void)arg;
+    for (;;) {
+        uint32_t bell = __atomic_load_n(&xrt__cpu_pool.bell, __ATOMIC_SEQ_CST);
+        uint64_t next = ((__atomic_load_n(&xrt__cpu_pool.job, __ATOMIC_SEQ_CST) >> 32) + 1) << 32;
+        if (__atomic_load_n(&xrt__cpu_pool.stop, __ATOMIC_SEQ_CST)) break;
+        xrt__cpu_pool_work();
+        if (xrt__cpu_spin(&xrt__cpu_pool.spin, &xrt__cpu_pool.job, next)) continue;
+        __atomic_add_fetch(&xrt__cpu_pool.sleeping, 1, __ATOMIC_SEQ_CST);
+        xrt__cpu_futex(&xrt__cpu_pool.bell, FUTEX_WAIT_PRIVATE, bell); /* returns at once if rung since */
+        __atomic_sub_fetch(&xrt__cpu_pool.sleeping, 1, __ATOMIC_SEQ_CST);
+    }
+    return NULL;
+}
+
+/* Usable cores (the affinity mask: `taskset -c 0` gives 1), capped by XRT_CPU_THREADS. */
+static int xrt__cpu_cores(void)
+{
+    cpu_set_t set;
+    const char *env = getenv("XRT_CPU_THREADS");
+    long n = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : sysconf(_SC_NPROCESSORS_ONLN);
+    if (env && *env) {
+        long cap = strtol(env, NULL, 10);
+        if (cap >= 1 && cap < n) n = cap;
+    }
+    return n < 1 ? 1 : n > 256 ? 256 : (int)n;
+}
+
+/* Threads an operation can use now (the caller and the helpers); starts the
+   helpers the first time. A helper that cannot start is done without. */
+static size_t xrt__cpu_pool_width(void)
+{
+    int i;
+    if (XRT__LIKELY(__atomic_load_n(&xrt__cpu_pool.ready, __ATOMIC_ACQUIRE)))
+        return (size_t)xrt__cpu_pool.started + 1;
+    pthread_mutex_lock(&xrt__cpu_pool_start);
+    if (!xrt__cpu_pool.ready) {
+        int want = xrt__cpu_cores() - 1;
+        xrt__cpu_pool.threads = want ? (pthread_t *)XRT_MALLOC((size_t)want * sizeof(pthread_t)) : NULL;
+        if (!xrt__cpu_pool.threads) want = 0;
+        xrt__cpu_pool.spin = XRT__CPU_SPIN_MAX / 4;
+        for (i = 0; i < want; i++) {
+            if (pthread_create(&xrt__cpu_pool.threads[i], NULL, xrt__cpu_helper, NULL) != 0) break;
+            xrt__cpu_pool.started++;
+        }
+        __atomic_store_n(&xrt__cpu_pool.ready, 1, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&xrt__cpu_pool_start);
+    return (size_t)xrt__cpu_pool.started + 1;
+}
+
+static void xrt__cpu_pool_run(xrt__cpu_part_fn fn, void *ctx, size_t nparts)
+{
+    size_t i;
+    uint64_t gen, target;
+    if (nparts > XRT__CPU_PARTS_MAX) nparts = XRT__CPU_PARTS_MAX; /* callers size parts to the pool */
+    if (nparts < 2 || __atomic_exchange_n(&xrt__cpu_pool.lock, 1, __ATOMIC_ACQUIRE)) {
+        for (i = 0; i < nparts; i++) fn(ctx, i, nparts);
+        return;
+    }
+    xrt__cpu_pool.fn = fn;
+    xrt__cpu_pool.ctx = ctx;
+    target = __atomic_load_n(&xrt__cpu_pool.done.value, __ATOMIC_ACQUIRE) + nparts;
+    gen = (__atomic_load_n(&xrt__cpu_pool.job, __ATOMIC_RELAXED) >> 32) + 1;
+    __atomic_store_n(&xrt__cpu_pool.job, gen << 32 | (uint64_t)nparts << 16, __ATOMIC_SEQ_CST);
+    __atomic_add_fetch(&xrt__cpu_pool.bell, 1, __ATOMIC_SEQ_CST);
+    if (__atomic_load_n(&xrt__cpu_pool.sleeping, __ATOMIC_SEQ_CST))
+        syscall(SYS_futex, &xrt__cpu_pool.bell, FUTEX_WAKE_PRIVATE, (int)(nparts - 1), NULL, NULL, 0);
+    xrt__cpu_pool_work();
+    xrt__cpu_wait(&xrt__cpu_pool.done, target, 1); /* the parts helpers took are running */
+    __atomic_store_n(&xrt__cpu_pool.lock, 0, __ATOMIC_RELEASE);
+}
+
+/* Stops the helpers (at shutdown, once the streams are drained). */
+static void xrt__cpu_pool_stop(void)
+{
+    int i;
+    pthread_mutex_lock(&xrt__cpu_pool_start);
+    __atomic_store_n(&xrt__cpu_pool.stop, 1, __ATOMIC_SEQ_CST);
+    __atomic_add_fetch(&xrt__cpu_pool.bell, 1, __ATOMIC_SEQ_CST);
+    syscall(SYS_futex, &xrt__cpu_pool.bell, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+    for (i = 0; i < xrt__cpu_pool.started; i++) pthread_join(xrt__cpu_pool.threads[i], NULL);
+    XRT_FREE(xrt__cpu_pool.threads);
+    xrt__cpu_pool.threads = NULL;
+    xrt__cpu_pool.started = 0;
+    xrt__cpu_pool.stop = 0;
+    __atomic_store_n(&xrt__cpu_pool.ready, 0, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&xrt__cpu_pool_start);
+}
+
+/* A split copy or memset: parts of whole pages, one per thread. */
+typedef struct xrt__cpu_split {
+    unsigned char *dst;
+    const unsigned char *src; /* NULL: a memset of `value` */
+    size_t size, chunk;
+    int value;
+} xrt__cpu_split;
+
+static void xrt__cpu_split_part(void *ctx, size_t part, size_t nparts)
+{
+    const xrt__cpu_split *sp = (const xrt__cpu_split *)ctx;
+    size_t off = part * sp->chunk, len;
+    if (off >= sp->size) return;
+    len = part + 1 == nparts || sp->size - off < sp->chunk ? sp->size - off : sp->chunk;
+    if (sp->src) memcpy(sp->dst + off, sp->src + off, len);
+    else memset(sp->dst + off, sp->value, len);
+}
+
+static void xrt__cpu_split_run(xrt__cpu_split *sp)
+{
+    size_t n = xrt__cpu_pool_width();
+    if (n > 1) {
+        sp->chunk = ((sp->size + n - 1) / n + 4095) & ~(size_t)4095;
+        xrt__cpu_pool_run(xrt__cpu_split_part, sp, n);
+    } else {
+        sp->chunk = sp->size;
+        xrt__cpu_split_part(sp, 0, 1);
+    }
+}
+
+static void xrt__cpu_run_memcpy_split(xrt__cpu_op *op)
+{
+    xrt__cpu_split sp;
+    sp.dst = (unsigned char *)op->u.copy.dst;
+    sp.src = (const unsigned char *)op->u.copy.src;
+    sp.size = op->u.copy.size;
+    sp.value = 0;
+    xrt__cpu_split_run(&sp);
+}
+
+static void xrt__cpu_run_memset_split(xrt__cpu_op *op)
+{
+    xrt__cpu_split sp;
+    sp.dst = (unsigned char *)op->u.set.dst;
+    sp.src = NULL;
+    sp.size = op->u.set.size;
+    sp.value = op->u.set.value;
+    xrt__cpu_split_run(&sp);
+}
 
 /* >> cpu: streams */
 static xrt_status xrt__cpu_start_worker_locked(xrt__cpu_stream *s)
@@ -397,10 +686,19 @@ static xrt_status xrt__cpu_start_worker_locked(xrt__cpu_stream *s)
 static xrt_status xrt__cpu_stream_new(xrt__cpu_stream **out)
 {
     xrt__cpu_stream *s = (xrt__cpu_stream *)XRT_ALIGNED_ALLOC(64, sizeof *s);
+    xrt__cpu_slot *ring = (xrt__cpu_slot *)XRT_ALIGNED_ALLOC(64, XRT__CPU_RING * sizeof *ring);
     xrt_status st;
-    if (!s) return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_stream_create", "no memory for a stream");
+    if (!s || !ring) {
+        XRT_FREE(s);
+        XRT_FREE(ring);
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_stream_create", "no memory for a stream");
+    }
     xrt__cpu_reap(); /* streams destroyed earlier: join their workers */
     memset(s, 0, sizeof *s);
+    memset(ring, 0, XRT__CPU_RING * sizeof *ring);
+    s->ring = ring;
+    s->mask = XRT__CPU_RING - 1;
+    s->idle_spin = XRT__CPU_SPIN_MAX / 4;
     xrt__cpu_counter_init(&s->head, 0);
     s->refs = 2;
     pthread_mutex_lock(&xrt__cpu_list_lock);
@@ -413,6 +711,7 @@ static xrt_status xrt__cpu_stream_new(xrt__cpu_stream **out)
     }
     pthread_mutex_unlock(&xrt__cpu_list_lock);
     if (st != XRT_SUCCESS) {
+        XRT_FREE(ring);
         XRT_FREE(s);
         return st;
     }
@@ -437,31 +736,37 @@ static xrt_status xrt__cpu_stream_create(const xrt_backend *self, void **stream)
     return xrt__cpu_stream_new((xrt__cpu_stream **)stream);
 }
 
-/* Returns at once: the worker drains what is queued, then exits. */
-static void xrt__cpu_stream_close(xrt__cpu_stream *s)
+/* Returns at once: the worker drains what is queued, then exits. Fails only
+   where a host function destroys its own full stream and there is no memory
+   to queue the worker's exit: the stream then stays as it was. */
+static xrt_status xrt__cpu_stream_close(xrt__cpu_stream *s)
 {
+    xrt__cpu_op *op;
     xrt__cpu_lock(&s->lock);
     if (s->orphan) { /* no worker to stop: drop the worker's reference here */
         xrt__cpu_unlock(&s->lock);
         xrt__cpu_stream_unlink(s);
         xrt__cpu_stream_unref(s);
-    } else {
-        xrt__cpu_reserve(s)->run = NULL;
+    } else if ((op = xrt__cpu_reserve(s, "cpu: xrt_stream_destroy")) != NULL) {
+        op->run = NULL;
         xrt__cpu_publish(s);
+    } else {
+        xrt__cpu_unlock(&s->lock);
+        return XRT_ERROR_OUT_OF_MEMORY;
     }
     xrt__cpu_stream_unref(s);
+    return XRT_SUCCESS;
 }
 
 static xrt_status xrt__cpu_stream_destroy(const xrt_backend *self, void *stream)
 {
-    xrt__cpu_stream_close((xrt__cpu_stream *)stream);
-    return XRT_SUCCESS;
+    return xrt__cpu_stream_close((xrt__cpu_stream *)stream);
 }
 
 static xrt_status xrt__cpu_stream_synchronize(const xrt_backend *self, void *stream)
 {
     xrt__cpu_stream *s = xrt__cpu_stream_of(stream);
-    xrt__cpu_wait(&s->head, __atomic_load_n(&s->tail, __ATOMIC_ACQUIRE), XRT__CPU_SPIN);
+    xrt__cpu_wait(&s->head, __atomic_load_n(&s->tail, __ATOMIC_ACQUIRE), 1);
     return XRT_SUCCESS;
 }
 
@@ -500,7 +805,7 @@ static xrt_status xrt__cpu_sync_all(const char *who)
     pthread_mutex_unlock(&xrt__cpu_list_lock);
     if (busy && !v) return xrt_error(XRT_ERROR_OUT_OF_MEMORY, who, "no memory to wait for %zu busy streams", busy);
     for (i = 0; i < n; i++) {
-        xrt__cpu_wait(&v[i].s->head, v[i].pos, XRT__CPU_SPIN);
+        xrt__cpu_wait(&v[i].s->head, v[i].pos, 1);
         xrt__cpu_stream_unref(v[i].s);
     }
     XRT_FREE(v);
@@ -518,7 +823,7 @@ static xrt_status xrt__cpu_launch_host_func(const xrt_backend *self, void *strea
     op.run = xrt__cpu_run_host_fn;
     op.u.host.fn = fn;
     op.u.host.user = user;
-    return xrt__cpu_enqueue(stream, &op);
+    return xrt__cpu_enqueue(stream, &op, "cpu: xrt_launch_host_func");
 }
 
 /* >> cpu: events */
@@ -585,7 +890,7 @@ static void xrt__cpu_run_record(xrt__cpu_op *op)
 
 static void xrt__cpu_run_wait(xrt__cpu_op *op)
 {
-    xrt__cpu_wait(&op->u.wait.stream->head, op->u.wait.pos, XRT__CPU_SPIN);
+    xrt__cpu_wait(&op->u.wait.stream->head, op->u.wait.pos, 1);
     xrt__cpu_stream_unref(op->u.wait.stream);
 }
 
@@ -623,7 +928,10 @@ static xrt_status xrt__cpu_event_record(const xrt_backend *self, void *event, vo
         xrt__cpu_unlock(&s->lock);
         return st;
     }
-    op = xrt__cpu_reserve(s);
+    if (!(op = xrt__cpu_reserve(s, "cpu: xrt_event_record"))) {
+        xrt__cpu_unlock(&s->lock);
+        return XRT_ERROR_OUT_OF_MEMORY;
+    }
     xrt__cpu_event_set(e, s, s->tail + 1); /* done when this op has run */
     __atomic_add_fetch(&e->refs, 1, __ATOMIC_RELAXED);
     op->run = xrt__cpu_run_record;
@@ -647,7 +955,7 @@ static xrt_status xrt__cpu_event_synchronize(const xrt_backend *self, void *even
     uint64_t pos;
     xrt__cpu_stream *s = xrt__cpu_event_latest(e, &pos, 1);
     if (!s) return XRT_SUCCESS;
-    xrt__cpu_wait(&s->head, pos, (e->flags & XRT_EVENT_BLOCKING_SYNC) ? 0 : XRT__CPU_SPIN);
+    xrt__cpu_wait(&s->head, pos, (e->flags & XRT_EVENT_BLOCKING_SYNC) ? 0 : 1);
     xrt__cpu_stream_unref(s);
     return XRT_SUCCESS;
 }
@@ -666,7 +974,7 @@ static xrt_status xrt__cpu_stream_wait_event(const xrt_backend *self, void *stre
     op.run = xrt__cpu_run_wait;
     op.u.wait.stream = s;
     op.u.wait.pos = pos;
-    if ((st = xrt__cpu_enqueue(stream, &op)) != XRT_SUCCESS) xrt__cpu_stream_unref(s);
+    if ((st = xrt__cpu_enqueue(stream, &op, "cpu: xrt_stream_wait_event")) != XRT_SUCCESS) xrt__cpu_stream_unref(s);
     return st;
 }
 
@@ -736,12 +1044,12 @@ static xrt_status xrt__cpu_free_async(const xrt_backend *self, void *ptr, void *
     xrt__cpu_op op;
     op.run = xrt__cpu_run_free;
     op.u.release.ptr = ptr;
-    return xrt__cpu_enqueue(stream, &op);
+    return xrt__cpu_enqueue(stream, &op, "cpu: xrt_free_async");
 }
 
 /* Synchronous operations are ordered on the default stream: done in place when
    it is idle, else queued behind its work and waited for. */
-static xrt_status xrt__cpu_sync_op(const xrt_backend *self, xrt__cpu_op *op)
+static xrt_status xrt__cpu_sync_op(const xrt_backend *self, xrt__cpu_op *op, const char *who)
 {
     xrt__cpu_stream *s = xrt__cpu.dflt;
     xrt_status st;
@@ -749,13 +1057,13 @@ static xrt_status xrt__cpu_sync_op(const xrt_backend *self, xrt__cpu_op *op)
         op->run(op);
         return XRT_SUCCESS;
     }
-    if ((st = xrt__cpu_enqueue(s, op)) != XRT_SUCCESS) return st;
+    if ((st = xrt__cpu_enqueue(s, op, who)) != XRT_SUCCESS) return st;
     return xrt__cpu_stream_synchronize(self, s);
 }
 
 static void xrt__cpu_copy_op(xrt__cpu_op *op, void *dst, const void *src, size_t size)
 {
-    op->run = xrt__cpu_run_memcpy;
+    op->run = size >= xrt__cpu_split_bytes ? xrt__cpu_run_memcpy_split : xrt__cpu_run_memcpy;
     op->u.copy.dst = dst;
     op->u.copy.src = src;
     op->u.copy.size = size;
@@ -763,7 +1071,7 @@ static void xrt__cpu_copy_op(xrt__cpu_op *op, void *dst, const void *src, size_t
 
 static void xrt__cpu_set_op(xrt__cpu_op *op, void *dst, int value, size_t size)
 {
-    op->run = xrt__cpu_run_memset;
+    op->run = size >= xrt__cpu_split_bytes ? xrt__cpu_run_memset_split : xrt__cpu_run_memset;
     op->u.set.dst = dst;
     op->u.set.value = (unsigned char)value;
     op->u.set.size = size;
@@ -774,7 +1082,28 @@ static xrt_status xrt__cpu_memcpy(const xrt_backend *self, void *dst, const void
 {
     xrt__cpu_op op;
     xrt__cpu_copy_op(&op, dst, src, size);
-    return xrt__cpu_sync_op(self, &op);
+    return xrt__cpu_sync_op(self, &op, "cpu: xrt_memcpy");
+}
+
+/* Host memory that is not pinned (not from xrt_malloc_host). */
+static int xrt__cpu_pageable(const xrt_backend *self, const void *p)
+{
+    xrt_pointer_attributes a;
+    xrt__mem_lookup(self, &a, p);
+    return a.type != XRT_MEMORY_PINNED_HOST;
+}
+
+/* A copy with a pageable host side, as CUDA does it: after the stream's
+   earlier work, before the call returns. A host function must not wait (the
+   stream may be its own, or wait for its own): there the copy is done in
+   place when the stream is idle, else queued like any other. */
+static xrt_status xrt__cpu_copy_now(const xrt_backend *self, xrt__cpu_op *op, void *stream)
+{
+    xrt__cpu_stream *s = xrt__cpu_stream_of(stream);
+    if (xrt__cpu_serving && xrt__cpu_busy(s)) return xrt__cpu_enqueue(stream, op, "cpu: xrt_memcpy_async");
+    xrt__cpu_wait(&s->head, __atomic_load_n(&s->tail, __ATOMIC_ACQUIRE), 1);
+    op->run(op);
+    return XRT_SUCCESS;
 }
 
 static xrt_status xrt__cpu_memcpy_async(const xrt_backend *self, void *dst, const void *src, size_t size,
@@ -782,21 +1111,25 @@ static xrt_status xrt__cpu_memcpy_async(const xrt_backend *self, void *dst, cons
 {
     xrt__cpu_op op;
     xrt__cpu_copy_op(&op, dst, src, size);
-    return xrt__cpu_enqueue(stream, &op);
+    if (kind != XRT_MEMCPY_DEVICE_TO_DEVICE &&
+        ((kind != XRT_MEMCPY_DEVICE_TO_HOST && xrt__cpu_pageable(self, src)) ||
+         (kind != XRT_MEMCPY_HOST_TO_DEVICE && xrt__cpu_pageable(self, dst))))
+        return xrt__cpu_copy_now(self, &op, stream);
+    return xrt__cpu_enqueue(stream, &op, "cpu: xrt_memcpy_async");
 }
 
 static xrt_status xrt__cpu_memset(const xrt_backend *self, void *dst, int value, size_t size)
 {
     xrt__cpu_op op;
     xrt__cpu_set_op(&op, dst, value, size);
-    return xrt__cpu_sync_op(self, &op);
+    return xrt__cpu_sync_op(self, &op, "cpu: xrt_memset");
 }
 
 static xrt_status xrt__cpu_memset_async(const xrt_backend *self, void *dst, int value, size_t size, void *stream)
 {
     xrt__cpu_op op;
     xrt__cpu_set_op(&op, dst, value, size);
-    return xrt__cpu_enqueue(stream, &op);
+    return xrt__cpu_enqueue(stream, &op, "cpu: xrt_memset_async");
 }
 
 static size_t xrt__cpu_meminfo(const char *key)
@@ -825,7 +1158,7 @@ static xrt_status xrt__cpu_mem_get_info(const xrt_backend *self, size_t *free_by
 /* >> cpu: device */
 static xrt_status xrt__cpu_get_capabilities(const xrt_backend *self, unsigned *caps)
 {
-    *caps = XRT_CAP_PINNED_HOST | XRT_CAP_MALLOC_ASYNC | XRT_CAP_HOST_FUNC | XRT_CAP_EVENT_TIMING;
+    *caps = XRT_CAP_PINNED_HOST | XRT_CAP_MALLOC_ASYNC | XRT_CAP_HOST_FUNC | XRT_CAP_EVENT_TIMING | XRT_CAP_MODULES;
     return XRT_SUCCESS;
 }
 
@@ -956,11 +1289,413 @@ static xrt_status xrt__cpu_get_device_properties(const xrt_backend *self, xrt_de
     return XRT_SUCCESS;
 }
 
+/* >> cpu: kernels. A module is a shared object (given, or built from C
+   source with XRT_CC through the kernel cache) opened with dlopen; a
+   function is one of its symbols, a C function called once per block:
+   void k(const xrt_kernel_ctx *ctx, void *args). A launch is one stream
+   operation: when the stream reaches it, its blocks run over the pool (the
+   worker and the helpers), each part a contiguous range of blocks with its
+   own shared memory. A launch holds a reference to its module, so an
+   unloaded module stays open until the launches queued before are done. */
+#include <dlfcn.h>
+
+#define XRT__CPU_MAX_BLOCK 1024u          /* threads per block */
+#define XRT__CPU_MAX_SHARED (1u << 20)   /* shared bytes per block */
+
+typedef struct xrt__cpu_function {
+    xrt_cpu_kernel_fn kernel;
+    struct xrt__cpu_module *module;
+    struct xrt__cpu_function *next;
+} xrt__cpu_function;
+
+typedef struct xrt__cpu_module {
+    int refs; /* the handle and every queued launch */
+    void *dl;
+    xrt__cpu_function *fns;
+} xrt__cpu_module;
+
+static void xrt__cpu_module_unref(xrt__cpu_module *m)
+{
+    xrt__cpu_function *f;
+    if (__atomic_sub_fetch(&m->refs, 1, __ATOMIC_ACQ_REL)) return;
+    while ((f = m->fns) != NULL) {
+        m->fns = f->next;
+        XRT_FREE(f);
+    }
+    dlclose(m->dl);
+    XRT_FREE(m);
+}
+
+static int xrt__cpu_dlopen(void *ctx, const char *path, void **out, char *err, size_t n)
+{
+    const char *why;
+    (void)ctx;
+    dlerror();
+    if ((*out = dlopen(path, RTLD_NOW | RTLD_LOCAL)) != NULL) return 1;
+    why = dlerror();
+    snprintf(err, n, "%s", why ? why : "dlopen failed");
+    return 0;
+}
+
+/* What a C build needs: the compiler (XRT_CC split at spaces), the options
+   and the source. */
+typedef struct xrt__cpu_build {
+    char ccbuf[1024], optbuf[2048];
+    char *cc[32], *opt[64];
+    size_t ncc, nopt;
+    const xrt_module_image *image;
+} xrt__cpu_build;
+
+static xrt_status xrt__cpu_write_file(const char *who, const char *path, const void *data, size_t size)
+{
+    FILE *f = fopen(path, "wb");
+    int ok = f && fwrite(data, 1, size, f) == size;
+    if (f && fclose(f) != 0) ok = 0;
+    if (!ok) return xrt_native_error(XRT_ERROR_SYSTEM, who, "write", errno, "errno", strerror(errno));
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_build_so(void *ctx, const char *path, char *log, size_t log_size)
+{
+    const xrt_module_image *im = ((xrt__cpu_build *)ctx)->image;
+    (void)log, (void)log_size;
+    return xrt__cpu_write_file("cpu: xrt_module_load", path, im->data, im->size);
+}
+
+/* cc -shared -fPIC -O2 [options] -o path source.c */
+static xrt_status xrt__cpu_build_c(void *ctx, const char *path, char *log, size_t log_size)
+{
+    xrt__cpu_build *b = (xrt__cpu_build *)ctx;
+    char src[PATH_MAX + 8], *argv[32 + 64 + 8];
+    size_t n = 0, i;
+    int code = 0;
+    xrt_status st;
+    snprintf(src, sizeof src, "%s.c", path);
+    if ((st = xrt__cpu_write_file("cpu: xrt_module_load", src, b->image->data, b->image->size)) != XRT_SUCCESS) return st;
+    for (i = 0; i < b->ncc; i++) argv[n++] = b->cc[i];
+    argv[n++] = (char *)"-shared";
+    argv[n++] = (char *)"-fPIC";
+    argv[n++] = (char *)"-O2";
+    for (i = 0; i < b->nopt; i++) argv[n++] = b->opt[i];
+    argv[n++] = (char *)"-o";
+    argv[n++] = (char *)path;
+    argv[n++] = src;
+    argv[n] = NULL;
+    xrt__cache_count(&xrt__cache_stats.builds, 1);
+    st = xrt__run("cpu: xrt_module_load", argv, log, log_size, &code);
+    unlink(src);
+    if (st == XRT_SUCCESS && code != 0)
+        st = xrt_error(XRT_ERROR_COMPILE_FAILED, "cpu: xrt_module_load", "%s exited with %d (the log: xrt_module_get_log): %.200s",
+                       argv[0], code, log);
+    return st;
+}
+
+/* The compiler's identity: its resolved path and a hash of its --version
+   output, remembered per path, inode, size and modification time, in the
+   process and in the cache directory (cc-<hash>.id), so that a hit in a new
+   process runs no compiler at all. */
+static struct {
+    char path[PATH_MAX];
+    struct stat st;
+    uint64_t version;
+    int valid;
+} xrt__cpu_cc_memo;
+
+static int xrt__cpu_resolve(const char *name, char *out)
+{
+    const char *path = getenv("PATH");
+    char try_[PATH_MAX];
+    if (strchr(name, '/')) return realpath(name, out) != NULL;
+    while (path && *path) {
+        size_t len = strcspn(path, ":");
+        snprintf(try_, sizeof try_, "%.*s/%s", (int)len, path, name);
+        if (access(try_, X_OK) == 0 && realpath(try_, out)) return 1;
+        path += len + (path[len] == ':');
+    }
+    return 0;
+}
+
+/* The --version hash remembered on disk for this binary, or 0. */
+static uint64_t xrt__cpu_cc_disk(const char *path, const struct stat *st, char *file, size_t n)
+{
+    char dir[PATH_MAX - 64], text[32] = "";
+    xrt__key k;
+    FILE *f;
+    file[0] = 0;
+    if (!xrt__cache_dir(dir, sizeof dir)) return 0;
+    xrt__key_init(&k, "cc identity");
+    xrt__key_str(&k, path);
+    xrt__key_add(&k, &st->st_ino, sizeof st->st_ino);
+    xrt__key_add(&k, &st->st_size, sizeof st->st_size);
+    xrt__key_add(&k, &st->st_mtim, sizeof st->st_mtim);
+    snprintf(file, n, "%s/cc-%016llx.id", dir, (unsigned long long)k.a);
+    if (!(f = fopen(file, "r"))) return 0;
+    if (!fgets(text, sizeof text, f)) text[0] = 0;
+    fclose(f);
+    return strtoull(text, NULL, 16);
+}
+
+static void xrt__cpu_cc_remember(const char *file, uint64_t version)
+{
+    char tmp[PATH_MAX + 32];
+    FILE *f;
+    if (!file[0]) return;
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", file, (long)getpid());
+    if (!(f = fopen(tmp, "w"))) return;
+    fprintf(f, "%016llx\n", (unsigned long long)version);
+    if (fclose(f) != 0 || rename(tmp, file) != 0) unlink(tmp);
+}
+
+static xrt_status xrt__cpu_cc_identity(xrt__cpu_build *b, xrt__key *key, char *log, size_t log_size)
+{
+    char path[PATH_MAX], *argv[34], version[1024], file[PATH_MAX];
+    struct stat st;
+    size_t i;
+    int code = 0, hit;
+    xrt_status rc;
+    xrt__key v;
+    if (!xrt__cpu_resolve(b->cc[0], path) || stat(path, &st) != 0) {
+        if (log_size) snprintf(log, log_size, "compiler '%s' not found\n", b->cc[0]);
+        return xrt_error(XRT_ERROR_COMPILE_FAILED, "cpu: xrt_module_load", "compiler '%s' (XRT_CC) not found", b->cc[0]);
+    }
+    pthread_mutex_lock(&xrt__cache_lock);
+    hit = xrt__cpu_cc_memo.valid && !strcmp(xrt__cpu_cc_memo.path, path) && xrt__cpu_cc_memo.st.st_size == st.st_size &&
+          xrt__cpu_cc_memo.st.st_mtim.tv_sec == st.st_mtim.tv_sec && xrt__cpu_cc_memo.st.st_mtim.tv_nsec == st.st_mtim.tv_nsec &&
+          xrt__cpu_cc_memo.st.st_ino == st.st_ino;
+    v.a = xrt__cpu_cc_memo.version;
+    pthread_mutex_unlock(&xrt__cache_lock);
+    if (!hit && (v.a = xrt__cpu_cc_disk(path, &st, file, sizeof file)) != 0) hit = 2;
+    if (!hit) {
+        for (i = 0; i < b->ncc; i++) argv[i] = b->cc[i];
+        argv[i++] = (char *)"--version";
+        argv[i] = NULL;
+        if ((rc = xrt__run("cpu: xrt_module_load", argv, version, sizeof version, &code)) != XRT_SUCCESS) {
+            snprintf(log, log_size, "%s", version);
+            return rc;
+        }
+        xrt__key_init(&v, "cc --version");
+        xrt__key_str(&v, version);
+        if (code == 0) xrt__cpu_cc_remember(file, v.a);
+    }
+    if (hit != 1) {
+        pthread_mutex_lock(&xrt__cache_lock);
+        memcpy(xrt__cpu_cc_memo.path, path, sizeof path);
+        xrt__cpu_cc_memo.st = st;
+        xrt__cpu_cc_memo.version = v.a;
+        xrt__cpu_cc_memo.valid = 1;
+        pthread_mutex_unlock(&xrt__cache_lock);
+    }
+    xrt__key_str(key, path);
+    xrt__key_add(key, &v.a, sizeof v.a);
+    return XRT_SUCCESS;
+}
+
+/* The key of an image on this CPU: target, toolchain, options, input, and
+   the environment that changes what the compiler does. */
+static xrt_status xrt__cpu_module_key(const xrt_backend *self, xrt__cpu_build *b, const char *options, xrt__key *key,
+                                      char *log, size_t log_size)
+{
+    static const char *const env[] = {"CPATH", "C_INCLUDE_PATH", "LIBRARY_PATH", "GCC_EXEC_PREFIX", "COMPILER_PATH",
+                                      "SOURCE_DATE_EPOCH"};
+    xrt_target t;
+    size_t i;
+    xrt_status st = xrt__target_get(self, &t);
+    if (st != XRT_SUCCESS) return st;
+    xrt__key_init(key, xrt__image_kind_name(b->image->kind));
+    xrt__key_add(key, &t.fingerprint, sizeof t.fingerprint);
+    xrt__key_add(key, b->image->data, b->image->size);
+    if (b->image->kind != XRT_IMAGE_CPU_C_SOURCE) return XRT_SUCCESS;
+    xrt__key_str(key, options);
+    for (i = 0; i < b->ncc; i++) xrt__key_str(key, b->cc[i]); /* XRT_CC's own options too */
+    for (i = 0; i < sizeof env / sizeof env[0]; i++) xrt__key_str(key, getenv(env[i]));
+    return xrt__cpu_cc_identity(b, key, log, log_size);
+}
+
+static xrt_status xrt__cpu_module_load(const xrt_backend *self, void **module, const xrt_module_image *images,
+                                       size_t n, const char *options, char *log, size_t log_size)
+{
+    const char *cc = getenv("XRT_CC");
+    xrt__cpu_build *b;
+    xrt__cpu_module *m;
+    xrt__key key;
+    xrt_target t;
+    size_t pick = 0;
+    void *dl = NULL;
+    xrt_status st = xrt__target_get(self, &t);
+    if (st == XRT_SUCCESS)
+        st = xrt__image_pick("cpu: xrt_module_load", &t, images, n,
+                             1u << XRT_IMAGE_CPU_SHARED_OBJECT | 1u << XRT_IMAGE_CPU_C_SOURCE, NULL, &pick);
+    if (st != XRT_SUCCESS) return st;
+    if (!(b = (xrt__cpu_build *)XRT_CALLOC(1, sizeof *b)))
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_module_load", "no memory");
+    b->image = &images[pick];
+    b->ncc = xrt__split_args(cc && *cc ? cc : "cc", b->ccbuf, sizeof b->ccbuf, b->cc, 32);
+    b->nopt = xrt__split_args(options, b->optbuf, sizeof b->optbuf, b->opt, 64);
+    if (!b->ncc) b->ncc = xrt__split_args("cc", b->ccbuf, sizeof b->ccbuf, b->cc, 32);
+    st = xrt__cpu_module_key(self, b, options, &key, log, log_size);
+    if (st == XRT_SUCCESS)
+        st = xrt__cache_get("cpu: xrt_module_load", &key,
+                            b->image->kind == XRT_IMAGE_CPU_C_SOURCE ? xrt__cpu_build_c : xrt__cpu_build_so, b,
+                            xrt__cpu_dlopen, NULL, &dl, log, log_size);
+    XRT_FREE(b);
+    if (st != XRT_SUCCESS) return st;
+    if (!(m = (xrt__cpu_module *)XRT_CALLOC(1, sizeof *m))) {
+        dlclose(dl);
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_module_load", "no memory for a module");
+    }
+    m->refs = 1;
+    m->dl = dl;
+    *module = m;
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_module_unload(const xrt_backend *self, void *module)
+{
+    xrt__cpu_module_unref((xrt__cpu_module *)module);
+    return XRT_SUCCESS;
+}
+
+/* Called with the core's module lock held: the list needs no lock of its own. */
+static xrt_status xrt__cpu_module_get_function(const xrt_backend *self, void **function, void *module, const char *name)
+{
+    xrt__cpu_module *m = (xrt__cpu_module *)module;
+    xrt__cpu_function *f;
+    void *sym = dlsym(m->dl, name);
+    if (!sym) return xrt_error(XRT_ERROR_NOT_FOUND, "cpu: xrt_module_get_function", "no kernel named '%s' in the module", name);
+    if (!(f = (xrt__cpu_function *)XRT_CALLOC(1, sizeof *f)))
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_module_get_function", "no memory for a function");
+    memcpy(&f->kernel, &sym, sizeof sym);
+    f->module = m;
+    f->next = m->fns;
+    m->fns = f;
+    *function = f;
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_function_get_attributes(const xrt_backend *self, xrt_function_attributes *attr, void *function)
+{
+    attr->max_threads_per_block = (int)XRT__CPU_MAX_BLOCK;
+    attr->max_dynamic_shared_bytes = XRT__CPU_MAX_SHARED;
+    return XRT_SUCCESS;
+}
+
+/* One launch in flight: the packed arguments, then nparts shared areas. */
+typedef struct xrt__cpu_launch {
+    xrt_cpu_kernel_fn kernel;
+    xrt__cpu_module *module;
+    xrt_dim3 grid, block;
+    size_t shared, stride; /* bytes of shared memory; between two parts' areas */
+    uint64_t blocks, per_part;
+    unsigned char *args, *shared_base; /* in the same allocation, after the record */
+} xrt__cpu_launch;
+#define XRT__CPU_LAUNCH_HEAD ((sizeof(xrt__cpu_launch) + 63) & ~(size_t)63)
+
+static void xrt__cpu_kernel_part(void *ctx, size_t part, size_t nparts)
+{
+    const xrt__cpu_launch *l = (const xrt__cpu_launch *)ctx;
+    uint64_t i = part * l->per_part, end = i + l->per_part, plane = (uint64_t)l->grid.x * l->grid.y;
+    xrt_kernel_ctx k;
+    (void)nparts;
+    if (end > l->blocks) end = l->blocks;
+    k.grid_dim = l->grid;
+    k.block_dim = l->block;
+    k.shared = l->shared ? l->shared_base + part * l->stride : NULL;
+    k.shared_bytes = l->shared;
+    for (; i < end; i++) {
+        k.block_idx.x = (unsigned)(i % l->grid.x);
+        k.block_idx.y = (unsigned)(i / l->grid.x % l->grid.y);
+        k.block_idx.z = (unsigned)(i / plane);
+        l->kernel(&k, (void *)l->args);
+    }
+}
+
+static void xrt__cpu_run_kernel(xrt__cpu_op *op)
+{
+    xrt__cpu_launch *l = (xrt__cpu_launch *)op->u.host.user;
+    size_t nparts = (size_t)((l->blocks + l->per_part - 1) / l->per_part);
+    xrt__cpu_pool_run(xrt__cpu_kernel_part, l, nparts);
+    xrt__cpu_module_unref(l->module);
+    XRT_FREE(l);
+}
+
+static xrt_status xrt__cpu_launch_check(xrt_dim3 g, xrt_dim3 b, size_t shared)
+{
+    const char *who = "cpu: xrt_launch_kernel";
+    if ((uint64_t)b.x * b.y * b.z > XRT__CPU_MAX_BLOCK)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, who, "block (%u, %u, %u) has more than the device's %u threads", b.x, b.y,
+                         b.z, XRT__CPU_MAX_BLOCK);
+    if (g.x > 0x7fffffffu || g.y > 65535u || g.z > 65535u)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, who, "grid (%u, %u, %u) exceeds the device's (2147483647, 65535, 65535)",
+                         g.x, g.y, g.z);
+    if (shared > XRT__CPU_MAX_SHARED)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, who, "%zu bytes of shared memory exceed the device's %u", shared,
+                         XRT__CPU_MAX_SHARED);
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_launch_kernel(const xrt_backend *self, void *function, xrt_dim3 grid, xrt_dim3 block,
+                                         size_t shared, void *stream, const void *args, size_t args_size)
+{
+    xrt__cpu_function *f = (xrt__cpu_function *)function;
+    xrt__cpu_launch *l;
+    xrt__cpu_op op;
+    uint64_t blocks = (uint64_t)grid.x * grid.y * grid.z;
+    size_t width, nparts, head = (args_size + 63) & ~(size_t)63, stride = (shared + 63) & ~(size_t)63;
+    xrt_status st = xrt__cpu_launch_check(grid, block, shared);
+    if (st != XRT_SUCCESS) return st;
+    width = blocks > 1 ? xrt__cpu_pool_width() : 1;
+    nparts = blocks < width ? (size_t)blocks : width;
+    l = (xrt__cpu_launch *)XRT_ALIGNED_ALLOC(64, XRT__CPU_LAUNCH_HEAD + head + nparts * stride);
+    if (!l) return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_launch_kernel", "no memory for the launch");
+    l->kernel = f->kernel;
+    l->module = f->module;
+    l->grid = grid;
+    l->block = block;
+    l->shared = shared;
+    l->stride = stride;
+    l->blocks = blocks;
+    l->per_part = (blocks + nparts - 1) / nparts;
+    l->args = (unsigned char *)l + XRT__CPU_LAUNCH_HEAD;
+    l->shared_base = l->args + head;
+    if (args_size) memcpy(l->args, args, args_size);
+    memset(&op, 0, sizeof op);
+    op.run = xrt__cpu_run_kernel;
+    op.u.host.user = l;
+    __atomic_add_fetch(&f->module->refs, 1, __ATOMIC_ACQ_REL);
+    st = xrt__cpu_enqueue(stream, &op, "cpu: xrt_launch_kernel");
+    if (st != XRT_SUCCESS) {
+        xrt__cpu_module_unref(f->module);
+        XRT_FREE(l);
+    }
+    return st;
+}
+
 /* >> cpu: fork. A forked child has no workers: each stream it inherited
    becomes an orphan (its queued work, which would never run, is dropped) and
    gets a new worker with its next operation. */
-static void xrt__cpu_fork_prepare(void) { pthread_mutex_lock(&xrt__cpu_list_lock); }
-static void xrt__cpu_fork_parent(void) { pthread_mutex_unlock(&xrt__cpu_list_lock); }
+static void xrt__cpu_fork_prepare(void)
+{
+    pthread_mutex_lock(&xrt__cpu_list_lock);
+    pthread_mutex_lock(&xrt__cpu_pool_start);
+}
+
+static void xrt__cpu_fork_parent(void)
+{
+    pthread_mutex_unlock(&xrt__cpu_pool_start);
+    pthread_mutex_unlock(&xrt__cpu_list_lock);
+}
+
+/* The child has no helpers: the next split operation starts them. */
+static void xrt__cpu_fork_pool(void)
+{
+    XRT_FREE(xrt__cpu_pool.threads);
+    xrt__cpu_pool.threads = NULL;
+    xrt__cpu_pool.ready = xrt__cpu_pool.started = xrt__cpu_pool.lock = 0;
+    xrt__cpu_pool.sleeping = 0;
+    xrt__cpu_pool.job &= ~(uint64_t)0xffffffffu; /* no parts left to take */
+    xrt__cpu_counter_init(&xrt__cpu_pool.done, xrt__cpu_pool.done.value);
+    pthread_mutex_unlock(&xrt__cpu_pool_start);
+}
 
 static void xrt__cpu_fork_child(void)
 {
@@ -970,10 +1705,11 @@ static void xrt__cpu_fork_child(void)
         s->orphan = 1;
         s->parked = 0;
         xrt__cpu_counter_init(&s->head, s->tail);
-        s->room = s->tail + XRT__CPU_RING;
+        s->room = s->tail + s->mask + 1;
     }
     xrt__cpu_counter_init(&xrt__cpu.exited, xrt__cpu.started); /* the parent's workers are not ours to wait for */
     xrt__cpu.nzombies = 0; /* nor to join */
+    xrt__cpu_fork_pool();
     pthread_mutex_unlock(&xrt__cpu_list_lock);
 }
 
@@ -988,8 +1724,14 @@ __attribute__((constructor)) static void xrt__cpu_atfork(void)
 
 static xrt_status xrt__cpu_init(const xrt_backend *self, char *reason, size_t n)
 {
+    const char *split = getenv("XRT_CPU_SPLIT_BYTES");
     xrt_status st;
     xrt__cpu.self = self;
+    if (split && *split) {
+        char *end;
+        unsigned long long v = strtoull(split, &end, 10);
+        if (*end == 0) xrt__cpu_split_bytes = v == 0 || v > SIZE_MAX ? SIZE_MAX : (size_t)v; /* 0: never split */
+    }
     xrt__cpu_counter_init(&xrt__cpu.exited, xrt__cpu.exited.value);
     xrt__cpu.list.next = xrt__cpu.list.prev = &xrt__cpu.list;
     st = xrt__cpu_stream_new(&xrt__cpu.dflt);
@@ -1006,8 +1748,9 @@ static void xrt__cpu_shutdown(const xrt_backend *self)
     pthread_mutex_lock(&xrt__cpu_list_lock);
     started = xrt__cpu.started;
     pthread_mutex_unlock(&xrt__cpu_list_lock);
-    xrt__cpu_wait(&xrt__cpu.exited, started, XRT__CPU_SPIN);
+    xrt__cpu_wait(&xrt__cpu.exited, started, 1);
     xrt__cpu_reap();
+    xrt__cpu_pool_stop();
 }
 
 /* The table, filled from the operation list: every operation is

@@ -217,6 +217,17 @@ typedef struct xrt__cuda_driver {
     int (*DeviceGetAttribute)(int *value, int attr, int device);
     int (*MemGetHandleForAddressRange)(void *handle, unsigned long long ptr, size_t size, int type,
                                        unsigned long long flags);
+    int (*ModuleLoadDataEx)(void **module, const void *image, unsigned n, int *options, void **values);
+    int (*ModuleUnload)(void *module);
+    int (*ModuleGetFunction)(void **function, void *module, const char *name);
+    int (*LaunchKernel)(void *function, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                        unsigned shared, void *stream, void **params, void **extra);
+    int (*FuncGetAttribute)(int *value, int attr, void *function);
+    int (*LibraryLoadData)(void **library, const void *code, int *options, void **values, unsigned n,
+                           int *library_options, void **library_values, unsigned library_n);
+    int (*LibraryUnload)(void *library);
+    int (*LibraryGetKernel)(void **kernel, void *library, const char *name);
+    int (*KernelGetFunction)(void **function, void *kernel);
 } xrt__cuda_driver;
 
 /* X(field of xrt__cuda_driver, symbol, optional, return type, parameters).
@@ -229,7 +240,21 @@ typedef struct xrt__cuda_driver {
     X(DeviceGet, cuDeviceGet, 0, CUresult, (CUdevice * device, int ordinal))                               \
     X(DeviceGetAttribute, cuDeviceGetAttribute, 0, CUresult, (int *value, CUdevice_attribute attr, CUdevice device)) \
     X(MemGetHandleForAddressRange, cuMemGetHandleForAddressRange, 1, CUresult,                             \
-      (void *handle, CUdeviceptr ptr, size_t size, CUmemRangeHandleType type, unsigned long long flags))
+      (void *handle, CUdeviceptr ptr, size_t size, CUmemRangeHandleType type, unsigned long long flags))   \
+    X(ModuleLoadDataEx, cuModuleLoadDataEx, 1, CUresult,                                                   \
+      (CUmodule * module, const void *image, unsigned int n, CUjit_option *options, void **values))        \
+    X(ModuleUnload, cuModuleUnload, 1, CUresult, (CUmodule module))                                        \
+    X(ModuleGetFunction, cuModuleGetFunction, 1, CUresult, (CUfunction * function, CUmodule module, const char *name)) \
+    X(LaunchKernel, cuLaunchKernel, 1, CUresult,                                                           \
+      (CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz, unsigned int bx, unsigned int by,  \
+       unsigned int bz, unsigned int shared, CUstream stream, void **params, void **extra))                \
+    X(FuncGetAttribute, cuFuncGetAttribute, 1, CUresult, (int *value, CUfunction_attribute attr, CUfunction f)) \
+    X(LibraryLoadData, cuLibraryLoadData, 1, CUresult,                                                     \
+      (CUlibrary * library, const void *code, CUjit_option *options, void **values, unsigned int n,        \
+       CUlibraryOption *library_options, void **library_values, unsigned int library_n))                   \
+    X(LibraryUnload, cuLibraryUnload, 1, CUresult, (CUlibrary library))                                    \
+    X(LibraryGetKernel, cuLibraryGetKernel, 1, CUresult, (CUkernel * kernel, CUlibrary library, const char *name)) \
+    X(KernelGetFunction, cuKernelGetFunction, 1, CUresult, (CUfunction * function, CUkernel kernel))
 
 #define XRT__CUDA_DRIVER_SYM(field, sym, optional, ret, params) {#sym, offsetof(xrt__cuda_driver, field), optional},
 static const xrt__gpu_sym xrt__cuda_driver_syms[] = {XRT__CUDA_DRIVER_SYMBOLS(XRT__CUDA_DRIVER_SYM)};
@@ -247,6 +272,12 @@ static const xrt__gpu_error xrt__cuda_driver_errors[] = {
     {CUDA_ERROR_NO_DEVICE, XRT_ERROR_NO_DEVICE},
     {CUDA_ERROR_INVALID_DEVICE, XRT_ERROR_INVALID_DEVICE},
     {CUDA_ERROR_NOT_SUPPORTED, XRT_ERROR_UNSUPPORTED},
+    {CUDA_ERROR_NO_BINARY_FOR_GPU, XRT_ERROR_NO_BINARY_FOR_DEVICE},
+    {CUDA_ERROR_INVALID_IMAGE, XRT_ERROR_INVALID_IMAGE},
+    {CUDA_ERROR_INVALID_PTX, XRT_ERROR_INVALID_IMAGE},
+    {CUDA_ERROR_UNSUPPORTED_PTX_VERSION, XRT_ERROR_INVALID_IMAGE},
+    {CUDA_ERROR_NOT_FOUND, XRT_ERROR_NOT_FOUND},
+    {CUDA_ERROR_INVALID_HANDLE, XRT_ERROR_INVALID_HANDLE},
 };
 
 static xrt__cuda_driver xrt__cuda_drv; /* loaded on first use, kept for the process */
@@ -329,6 +360,153 @@ static xrt_status xrt__cuda_export_dmabuf(xrt__gpu *g, int device, void *start, 
     return e == CUDA_SUCCESS ? XRT_SUCCESS : xrt__cuda_driver_fail(d, e, "cuMemGetHandleForAddressRange");
 }
 
+/* >> cuda: modules, through the driver API (libcuda.so.1, loaded at run
+   time): a library (cuLibraryLoadData, CUDA 12 drivers: one load for every
+   device, launched as a CUkernel) where the driver has it, else a module
+   (cuModuleLoadDataEx) in the current device's primary context (the
+   runtime's); cuLaunchKernel with the packed arguments
+   (CU_LAUNCH_PARAM_BUFFER_POINTER) on the stream's native handle. */
+static int xrt__cuda_has_libraries(const xrt__cuda_driver *d)
+{
+    return d->LibraryLoadData && d->LibraryUnload && d->LibraryGetKernel && d->KernelGetFunction;
+}
+
+static const xrt__cuda_driver *xrt__cuda_modules(const char *who)
+{
+    const xrt__cuda_driver *d;
+    char reason[256] = "";
+    if (!(d = xrt__cuda_driver_get(reason, sizeof reason))) {
+        xrt_error(XRT_ERROR_UNSUPPORTED, who, "no CUDA driver API: %s", reason);
+        return NULL;
+    }
+    if (!d->ModuleLoadDataEx || !d->ModuleUnload || !d->ModuleGetFunction || !d->LaunchKernel || !d->FuncGetAttribute) {
+        xrt_error(XRT_ERROR_UNSUPPORTED, who, "the CUDA driver lacks the module entry points (cuModuleLoadDataEx & co)");
+        return NULL;
+    }
+    return d;
+}
+
+/* sm_XY or compute_XY as XY (sm_100: 100), -1 if not one of those. */
+static int xrt__cuda_arch_number(const char *arch, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    char *end;
+    long v;
+    if (!arch || strncmp(arch, prefix, n) != 0) return -1;
+    v = strtol(arch + n, &end, 10);
+    return end == arch + n || *end || v <= 0 || v > 10000 ? -1 : (int)v;
+}
+
+/* A cubin runs on the same major arch with an equal or newer minor; PTX
+   is JIT-compiled for its arch or newer; a fatbin: the driver decides. */
+static int xrt__cuda_image_compatible(const char *arch, const xrt_module_image *im)
+{
+    int dev = xrt__cuda_arch_number(arch, "sm_"), v;
+    if (im->kind == XRT_IMAGE_CUDA_FATBIN) return 1;
+    if (dev < 0) return 0;
+    if (im->kind == XRT_IMAGE_CUDA_PTX) return (v = xrt__cuda_arch_number(im->arch, "compute_")) > 0 && v <= dev;
+    v = xrt__cuda_arch_number(im->arch, "sm_");
+    return v > 0 && v / 10 == dev / 10 && v <= dev;
+}
+
+/* The runtime creates the primary context lazily: cudaFree(0) makes it
+   current on this thread, as the driver calls need. */
+static void xrt__cuda_context(xrt__gpu *g) { (void)g->rt.Free(NULL); }
+
+static xrt_status xrt__cuda_module_load(xrt__gpu *g, const xrt_module_image *im, void **native, int *any_device,
+                                        char *log, size_t n)
+{
+    const xrt__cuda_driver *d = xrt__cuda_modules("cuda: xrt_module_load");
+    int options[2] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES}, e;
+    void *values[2];
+    char *copy;
+    if (!d) return XRT_ERROR_UNSUPPORTED;
+    values[0] = log;
+    values[1] = (void *)(uintptr_t)(n ? n : 0);
+    /* PTX must end in 0; the image's size need not include it */
+    if (!(copy = (char *)XRT_MALLOC(im->size + 1))) return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cuda: xrt_module_load", "no memory");
+    memcpy(copy, im->data, im->size);
+    copy[im->size] = 0;
+    xrt__cuda_context(g);
+    if ((*any_device = xrt__cuda_has_libraries(d)) != 0)
+        e = d->LibraryLoadData(native, copy, options, values, n ? 2u : 0u, NULL, NULL, 0);
+    else
+        e = d->ModuleLoadDataEx(native, copy, n ? 2u : 0u, options, values);
+    XRT_FREE(copy);
+    return e == CUDA_SUCCESS ? XRT_SUCCESS : xrt__cuda_driver_fail(d, e, *any_device ? "cuLibraryLoadData" : "cuModuleLoadDataEx");
+}
+
+static xrt_status xrt__cuda_module_unload(xrt__gpu *g, void *native)
+{
+    const xrt__cuda_driver *d = xrt__cuda_modules("cuda: xrt_module_unload");
+    int e;
+    (void)g;
+    if (!d) return XRT_ERROR_UNSUPPORTED;
+    if (xrt__cuda_has_libraries(d)) {
+        e = d->LibraryUnload(native);
+        return e == CUDA_SUCCESS ? XRT_SUCCESS : xrt__cuda_driver_fail(d, e, "cuLibraryUnload");
+    }
+    e = d->ModuleUnload(native);
+    return e == CUDA_SUCCESS ? XRT_SUCCESS : xrt__cuda_driver_fail(d, e, "cuModuleUnload");
+}
+
+static xrt_status xrt__cuda_module_function(xrt__gpu *g, void *native, const char *name, void **fn)
+{
+    const xrt__cuda_driver *d = xrt__cuda_modules("cuda: xrt_module_get_function");
+    int e;
+    (void)g;
+    int lib;
+    if (!d) return XRT_ERROR_UNSUPPORTED;
+    lib = xrt__cuda_has_libraries(d); /* a CUkernel launches as a CUfunction */
+    if ((e = lib ? d->LibraryGetKernel(fn, native, name) : d->ModuleGetFunction(fn, native, name)) == CUDA_ERROR_NOT_FOUND)
+        return xrt_error(XRT_ERROR_NOT_FOUND, "cuda: xrt_module_get_function", "no kernel named '%s' in the module", name);
+    return e == CUDA_SUCCESS ? XRT_SUCCESS : xrt__cuda_driver_fail(d, e, lib ? "cuLibraryGetKernel" : "cuModuleGetFunction");
+}
+
+static xrt_status xrt__cuda_launch(xrt__gpu *g, void *fn, xrt_dim3 grid, xrt_dim3 block, size_t shared, void *stream,
+                                   const void *args, size_t args_size)
+{
+    const xrt__cuda_driver *d = &xrt__cuda_drv; /* loaded: the function came from it */
+    size_t size = args_size;
+    void *extra[5];
+    int e;
+    if (shared > 0xffffffffu)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "cuda: xrt_launch_kernel", "%zu bytes of shared memory", shared);
+    extra[0] = CU_LAUNCH_PARAM_BUFFER_POINTER;
+    extra[1] = (void *)args;
+    extra[2] = CU_LAUNCH_PARAM_BUFFER_SIZE;
+    extra[3] = &size;
+    extra[4] = CU_LAUNCH_PARAM_END;
+    e = d->LaunchKernel(fn, grid.x, grid.y, grid.z, block.x, block.y, block.z, (unsigned)shared, stream, NULL,
+                        args_size ? extra : NULL);
+    if (e == CUDA_ERROR_INVALID_CONTEXT) { /* a thread that made no runtime call yet */
+        xrt__cuda_context(g);
+        e = d->LaunchKernel(fn, grid.x, grid.y, grid.z, block.x, block.y, block.z, (unsigned)shared, stream, NULL,
+                            args_size ? extra : NULL);
+    }
+    return e == CUDA_SUCCESS ? XRT_SUCCESS : xrt__cuda_driver_fail(d, e, "cuLaunchKernel");
+}
+
+static xrt_status xrt__cuda_function_attributes(xrt__gpu *g, void *fn, xrt_function_attributes *a)
+{
+    const xrt__cuda_driver *d = &xrt__cuda_drv;
+    int v[4] = {0, 0, 0, 0}, e = CUDA_SUCCESS;
+    if (xrt__cuda_has_libraries(d)) { /* the kernel's function in the current context */
+        xrt__cuda_context(g);
+        if ((e = d->KernelGetFunction(&fn, fn)) != CUDA_SUCCESS) return xrt__cuda_driver_fail(d, e, "cuKernelGetFunction");
+    }
+    if ((e = d->FuncGetAttribute(&v[0], CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, fn)) == CUDA_SUCCESS &&
+        (e = d->FuncGetAttribute(&v[1], CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, fn)) == CUDA_SUCCESS &&
+        (e = d->FuncGetAttribute(&v[2], CU_FUNC_ATTRIBUTE_NUM_REGS, fn)) == CUDA_SUCCESS)
+        e = d->FuncGetAttribute(&v[3], CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, fn);
+    if (e != CUDA_SUCCESS) return xrt__cuda_driver_fail(d, e, "cuFuncGetAttribute");
+    a->max_threads_per_block = v[0];
+    a->shared_size_bytes = (size_t)v[1];
+    a->num_regs = v[2];
+    a->max_dynamic_shared_bytes = (size_t)v[3];
+    return XRT_SUCCESS;
+}
+
 /* >> cuda: the table */
 static xrt__gpu xrt__cuda; /* the backend's data: self->user */
 
@@ -356,6 +534,13 @@ static void xrt__cuda_fill(xrt_backend *t)
     g->fill_prop = xrt__cuda_fill_prop;
     g->memory_type = xrt__cuda_memory_type;
     g->export_dmabuf = xrt__cuda_export_dmabuf;
+    g->image_kinds = 1u << XRT_IMAGE_CUDA_CUBIN | 1u << XRT_IMAGE_CUDA_PTX | 1u << XRT_IMAGE_CUDA_FATBIN;
+    g->image_compatible = xrt__cuda_image_compatible;
+    g->module_load = xrt__cuda_module_load;
+    g->module_unload = xrt__cuda_module_unload;
+    g->module_function = xrt__cuda_module_function;
+    g->launch = xrt__cuda_launch;
+    g->function_attributes = xrt__cuda_function_attributes;
 #ifdef XRT_NO_RUNTIME_LINKING
     g->link = xrt__cuda_link;
 #endif

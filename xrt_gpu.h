@@ -166,6 +166,18 @@ struct xrt__gpu {
     xrt_status (*fill_prop)(const xrt__gpu *g, xrt_device_prop *out, const void *prop, int device);
     xrt_memory_type (*memory_type)(const xrt__gpu *g, const void *attr, int *device);
     xrt_status (*export_dmabuf)(xrt__gpu *g, int device, void *start, size_t len, int *fd);
+    /* modules (NULL where the vendor has none: XRT_ERROR_UNSUPPORTED): the
+       image kinds it loads (bits 1 << kind), whether an image built for
+       another arch runs on a device of `arch`, and the native calls */
+    unsigned image_kinds;
+    int (*image_compatible)(const char *arch, const xrt_module_image *im);
+    xrt_status (*module_load)(xrt__gpu *g, const xrt_module_image *im, void **native, int *any_device, char *log,
+                              size_t n); /* any_device: not tied to the current device's context */
+    xrt_status (*module_unload)(xrt__gpu *g, void *native);
+    xrt_status (*module_function)(xrt__gpu *g, void *native, const char *name, void **fn);
+    xrt_status (*launch)(xrt__gpu *g, void *fn, xrt_dim3 grid, xrt_dim3 block, size_t shared, void *stream,
+                         const void *args, size_t args_size);
+    xrt_status (*function_attributes)(xrt__gpu *g, void *fn, xrt_function_attributes *attr);
 #ifdef XRT_NO_RUNTIME_LINKING
     void (*link)(xrt__gpu *g);     /* fills rt from the linked runtime, type-checked */
 #endif
@@ -440,6 +452,7 @@ static xrt_status xrt__gpu_get_capabilities(const xrt_backend *self, unsigned *c
     int d;
     *caps = XRT_CAP_PINNED_HOST | XRT_CAP_HOST_FUNC | XRT_CAP_EVENT_TIMING | XRT_CAP_NATIVE_HANDLES;
     if (xrt__gpu_has_pools((xrt__gpu *)self->user, &d)) *caps |= XRT_CAP_MALLOC_ASYNC;
+    if (((const xrt__gpu *)self->user)->module_load) *caps |= XRT_CAP_MODULES;
     return XRT_SUCCESS;
 }
 
@@ -841,6 +854,129 @@ static xrt_status xrt__gpu_get_target(const xrt_backend *self, int device, xrt_t
     snprintf(t->arch, sizeof t->arch, "%s", p.arch);
     t->vector_width = p.warp_size;
     return XRT_SUCCESS;
+}
+
+/* >> gpu: modules. The template picks the image for the current device and
+   keeps what xrt needs (the device a module was loaded on, its functions);
+   the vendor's hooks make the native calls. A module lives in the context
+   of the device it was loaded on, and launches must come from that device,
+   unless the vendor loaded it for every device (a CUDA 12 library).
+   Unloading waits for that device (or every device worked on) first, as
+   cudaFree does, so launches queued before still run with their module. */
+typedef struct xrt__gpu_function {
+    void *native;
+    struct xrt__gpu_module *module;
+    struct xrt__gpu_function *next;
+} xrt__gpu_function;
+
+typedef struct xrt__gpu_module {
+    void *native;
+    int device; /* -1: any device */
+    xrt__gpu_function *fns;
+} xrt__gpu_module;
+
+static xrt_status xrt__gpu_no_modules(const xrt__gpu *g, const char *who)
+{
+    return xrt_error(XRT_ERROR_UNSUPPORTED, who, "not supported by backend %s: no module loader", g->name);
+}
+
+static xrt_status xrt__gpu_module_load(const xrt_backend *self, void **module, const xrt_module_image *images,
+                                       size_t n, const char *options, char *log, size_t log_size)
+{
+    xrt__gpu *g = (xrt__gpu *)self->user;
+    xrt__gpu_module *m;
+    xrt_target t;
+    size_t pick = 0;
+    void *native = NULL;
+    xrt_status st;
+    char who[64];
+    int any = 0;
+    (void)options; /* binaries: nothing to compile */
+    snprintf(who, sizeof who, "%s: xrt_module_load", g->name);
+    if (!g->module_load) return xrt__gpu_no_modules(g, who);
+    if ((st = xrt__target_get(self, &t)) != XRT_SUCCESS) return st;
+    if ((st = xrt__image_pick(who, &t, images, n, g->image_kinds, g->image_compatible, &pick)) != XRT_SUCCESS) return st;
+    if (!(m = (xrt__gpu_module *)XRT_CALLOC(1, sizeof *m))) return xrt_error(XRT_ERROR_OUT_OF_MEMORY, who, "no memory");
+    if ((st = xrt__gpu_get_device(self, &m->device)) == XRT_SUCCESS)
+        st = g->module_load(g, &images[pick], &native, &any, log, log_size);
+    if (st != XRT_SUCCESS) {
+        XRT_FREE(m);
+        return st;
+    }
+    if (any) m->device = -1;
+    m->native = native;
+    *module = m;
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__gpu_module_unload(const xrt_backend *self, void *module)
+{
+    xrt__gpu *g = (xrt__gpu *)self->user;
+    xrt__gpu_module *m = (xrt__gpu_module *)module;
+    xrt__gpu_function *f;
+    int current = m->device;
+    xrt_status st;
+    if (!g->module_unload) return xrt__gpu_no_modules(g, "xrt_module_unload");
+    if (m->device < 0) { /* launched on any device */
+        xrt__gpu_synchronize_used(g);
+        st = g->module_unload(g, m->native);
+    } else {
+        (void)g->rt.GetDevice(&current);
+        if (current != m->device) (void)g->rt.SetDevice(m->device);
+        st = xrt__gpu_check(g, g->rt.DeviceSynchronize(), XRT__GPU_CALL(DeviceSynchronize));
+        if (st == XRT_SUCCESS) st = g->module_unload(g, m->native);
+        if (current != m->device) (void)g->rt.SetDevice(current);
+    }
+    while ((f = m->fns) != NULL) {
+        m->fns = f->next;
+        XRT_FREE(f);
+    }
+    XRT_FREE(m);
+    return st;
+}
+
+static xrt_status xrt__gpu_module_get_function(const xrt_backend *self, void **function, void *module, const char *name)
+{
+    xrt__gpu *g = (xrt__gpu *)self->user;
+    xrt__gpu_module *m = (xrt__gpu_module *)module;
+    xrt__gpu_function *f;
+    void *native = NULL;
+    xrt_status st;
+    if (!g->module_function) return xrt__gpu_no_modules(g, "xrt_module_get_function");
+    if ((st = g->module_function(g, m->native, name, &native)) != XRT_SUCCESS) return st;
+    if (!(f = (xrt__gpu_function *)XRT_CALLOC(1, sizeof *f)))
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "xrt_module_get_function", "no memory for a function");
+    f->native = native;
+    f->module = m;
+    f->next = m->fns;
+    m->fns = f;
+    *function = f;
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__gpu_launch_kernel(const xrt_backend *self, void *function, xrt_dim3 grid, xrt_dim3 block,
+                                         size_t shared, void *stream, const void *args, size_t args_size)
+{
+    xrt__gpu *g = (xrt__gpu *)self->user;
+    xrt__gpu_function *f = (xrt__gpu_function *)function;
+    int device = 0;
+    xrt_status st;
+    if (!g->launch) return xrt__gpu_no_modules(g, "xrt_launch_kernel");
+    if ((st = xrt__gpu_get_device(self, &device)) != XRT_SUCCESS) return st;
+    if (f->module->device < 0) xrt__gpu_mark_used(g, device); /* unloading waits for it */
+    else if (device != f->module->device)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_launch_kernel",
+                         "the function's module was loaded on device %d, the thread's device is %d", f->module->device,
+                         device);
+    return g->launch(g, f->native, grid, block, shared, stream, args, args_size);
+}
+
+static xrt_status xrt__gpu_function_get_attributes(const xrt_backend *self, xrt_function_attributes *attr,
+                                                   void *function)
+{
+    xrt__gpu *g = (xrt__gpu *)self->user;
+    if (!g->function_attributes) return xrt__gpu_no_modules(g, "xrt_function_get_attributes");
+    return g->function_attributes(g, ((xrt__gpu_function *)function)->native, attr);
 }
 
 /* >> gpu: the table */

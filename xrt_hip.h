@@ -131,7 +131,30 @@ static void xrt__hip_link(xrt__gpu *g)
 static struct {
     int r0600; /* GetDeviceProperties is hipGetDevicePropertiesR0600 */
     int (*MemGetHandleForAddressRange)(void *handle, void *ptr, size_t size, int type, unsigned long long flags);
+    /* modules: declared by HIP 5 and 6 alike, looked up as optional (not
+       rows of the runtime table, which CUDA's runtime would need too) */
+    int (*ModuleLoadData)(void **module, const void *image);
+    int (*ModuleUnload)(void *module);
+    int (*ModuleGetFunction)(void **function, void *module, const char *name);
+    int (*ModuleLaunchKernel)(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                              unsigned shared, void *stream, void **params, void **extra);
+    int (*FuncGetAttribute)(int *value, int attr, void *function);
 } xrt__hip_ext;
+/* X(field of xrt__hip_ext, symbol, return type, parameters): the module
+   entry points, their types checked against the header in every build. */
+#define XRT__HIP_MODULE_SYMBOLS(X)                                                                            \
+    X(ModuleLoadData, hipModuleLoadData, hipError_t, (hipModule_t * module, const void *image))             \
+    X(ModuleUnload, hipModuleUnload, hipError_t, (hipModule_t module))                                       \
+    X(ModuleGetFunction, hipModuleGetFunction, hipError_t, (hipFunction_t * function, hipModule_t module, const char *kname)) \
+    X(ModuleLaunchKernel, hipModuleLaunchKernel, hipError_t,                                                \
+      (hipFunction_t f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, \
+       unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, hipStream_t stream,     \
+       void **kernelParams, void **extra))                                                                  \
+    X(FuncGetAttribute, hipFuncGetAttribute, hipError_t, (int *value, hipFunction_attribute attrib, hipFunction_t hfunc))
+#define XRT__HIP_MODULE_TYPE(field, sym, ret, params) \
+    typedef char xrt__hip_module_type_##field[sizeof((ret(*) params)0 == &sym)];
+XRT__HIP_MODULE_SYMBOLS(XRT__HIP_MODULE_TYPE)
+#undef XRT__HIP_MODULE_TYPE
 #define XRT__HIP_DMABUF_FD 1 /* hipMemRangeHandleTypeDmaBufFd (ROCm 6) */
 
 /* >> hip: errors. Every other error is XRT_ERROR_BACKEND; hipErrorMemoryAllocation
@@ -148,6 +171,9 @@ static const xrt__gpu_error xrt__hip_errors[] = {
     {hipErrorInvalidHandle, XRT_ERROR_INVALID_HANDLE},
     {hipErrorNotReady, XRT_ERROR_NOT_READY},
     {hipErrorNotSupported, XRT_ERROR_UNSUPPORTED},
+    {hipErrorNoBinaryForGpu, XRT_ERROR_NO_BINARY_FOR_DEVICE},
+    {hipErrorInvalidImage, XRT_ERROR_INVALID_IMAGE},
+    {hipErrorNotFound, XRT_ERROR_NOT_FOUND},
 };
 
 /* >> hip: layouts. The structs the runtime fills, as each major version lays
@@ -248,6 +274,14 @@ static void xrt__hip_loaded(xrt__gpu *g)
     xrt__hip_ext.r0600 = r0600 != NULL;
     if (r0600) memcpy(&g->rt.GetDeviceProperties, &r0600, sizeof r0600);
     memcpy(&xrt__hip_ext.MemGetHandleForAddressRange, &handle, sizeof handle);
+#define XRT__HIP_MODULE_LOOKUP(field, sym, ret, params) \
+    handle = xrt__gpu_lookup(g, #sym);                  \
+    memcpy(&xrt__hip_ext.field, &handle, sizeof handle);
+    XRT__HIP_MODULE_SYMBOLS(XRT__HIP_MODULE_LOOKUP)
+#undef XRT__HIP_MODULE_LOOKUP
+    if (!xrt__hip_ext.ModuleLoadData || !xrt__hip_ext.ModuleUnload || !xrt__hip_ext.ModuleGetFunction ||
+        !xrt__hip_ext.ModuleLaunchKernel || !xrt__hip_ext.FuncGetAttribute)
+        g->module_load = NULL; /* no XRT_CAP_MODULES: loading is XRT_ERROR_UNSUPPORTED */
 }
 
 /* "gfx90a:sramecc+:xnack-": the target without its feature flags. */
@@ -333,6 +367,83 @@ static xrt_status xrt__hip_export_dmabuf(xrt__gpu *g, int device, void *start, s
     return e == g->success ? XRT_SUCCESS : xrt__gpu_fail(g, e, "hipMemGetHandleForAddressRange");
 }
 
+/* >> hip: modules: hipModuleLoadData, hipModuleGetFunction and
+   hipModuleLaunchKernel with the packed arguments
+   (HIP_LAUNCH_PARAM_BUFFER_POINTER), where the runtime exports them. */
+static xrt_status xrt__hip_no_modules(const char *who)
+{
+    return xrt_error(XRT_ERROR_UNSUPPORTED, who, "the HIP runtime lacks the module entry points (hipModuleLoadData & co)");
+}
+
+/* A code object runs on its exact arch only; an offload bundle: the runtime picks. */
+static int xrt__hip_image_compatible(const char *arch, const xrt_module_image *im)
+{
+    (void)arch;
+    return im->kind == XRT_IMAGE_HIP_OFFLOAD_BUNDLE;
+}
+
+static xrt_status xrt__hip_module_load(xrt__gpu *g, const xrt_module_image *im, void **native, int *any_device,
+                                       char *log, size_t n)
+{
+    int e;
+    (void)log, (void)n, (void)any_device; /* a module of the current device */
+    if (!xrt__hip_ext.ModuleLoadData) return xrt__hip_no_modules("hip: xrt_module_load");
+    e = xrt__hip_ext.ModuleLoadData(native, im->data);
+    return e == g->success ? XRT_SUCCESS : xrt__gpu_fail(g, e, "hipModuleLoadData");
+}
+
+static xrt_status xrt__hip_module_unload(xrt__gpu *g, void *native)
+{
+    int e;
+    if (!xrt__hip_ext.ModuleUnload) return xrt__hip_no_modules("hip: xrt_module_unload");
+    e = xrt__hip_ext.ModuleUnload(native);
+    return e == g->success ? XRT_SUCCESS : xrt__gpu_fail(g, e, "hipModuleUnload");
+}
+
+static xrt_status xrt__hip_module_function(xrt__gpu *g, void *native, const char *name, void **fn)
+{
+    int e;
+    if (!xrt__hip_ext.ModuleGetFunction) return xrt__hip_no_modules("hip: xrt_module_get_function");
+    if ((e = xrt__hip_ext.ModuleGetFunction(fn, native, name)) == hipErrorNotFound)
+        return xrt_error(XRT_ERROR_NOT_FOUND, "hip: xrt_module_get_function", "no kernel named '%s' in the module", name);
+    return e == g->success ? XRT_SUCCESS : xrt__gpu_fail(g, e, "hipModuleGetFunction");
+}
+
+static xrt_status xrt__hip_launch(xrt__gpu *g, void *fn, xrt_dim3 grid, xrt_dim3 block, size_t shared, void *stream,
+                                  const void *args, size_t args_size)
+{
+    size_t size = args_size;
+    void *extra[5];
+    int e;
+    if (!xrt__hip_ext.ModuleLaunchKernel) return xrt__hip_no_modules("hip: xrt_launch_kernel");
+    if (shared > 0xffffffffu)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "hip: xrt_launch_kernel", "%zu bytes of shared memory", shared);
+    extra[0] = HIP_LAUNCH_PARAM_BUFFER_POINTER;
+    extra[1] = (void *)args;
+    extra[2] = HIP_LAUNCH_PARAM_BUFFER_SIZE;
+    extra[3] = &size;
+    extra[4] = HIP_LAUNCH_PARAM_END;
+    e = xrt__hip_ext.ModuleLaunchKernel(fn, grid.x, grid.y, grid.z, block.x, block.y, block.z, (unsigned)shared, stream,
+                                        NULL, args_size ? extra : NULL);
+    return e == g->success ? XRT_SUCCESS : xrt__gpu_fail(g, e, "hipModuleLaunchKernel");
+}
+
+static xrt_status xrt__hip_function_attributes(xrt__gpu *g, void *fn, xrt_function_attributes *a)
+{
+    int v[4] = {0, 0, 0, 0}, e;
+    if (!xrt__hip_ext.FuncGetAttribute) return xrt__hip_no_modules("hip: xrt_function_get_attributes");
+    if ((e = xrt__hip_ext.FuncGetAttribute(&v[0], HIP_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, fn)) == g->success &&
+        (e = xrt__hip_ext.FuncGetAttribute(&v[1], HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, fn)) == g->success &&
+        (e = xrt__hip_ext.FuncGetAttribute(&v[2], HIP_FUNC_ATTRIBUTE_NUM_REGS, fn)) == g->success)
+        e = xrt__hip_ext.FuncGetAttribute(&v[3], HIP_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, fn);
+    if (e != g->success) return xrt__gpu_fail(g, e, "hipFuncGetAttribute");
+    a->max_threads_per_block = v[0];
+    a->shared_size_bytes = (size_t)v[1];
+    a->num_regs = v[2];
+    a->max_dynamic_shared_bytes = (size_t)v[3];
+    return XRT_SUCCESS;
+}
+
 /* >> hip: the table */
 static xrt__gpu xrt__hip; /* the backend's data: self->user */
 
@@ -360,6 +471,13 @@ static void xrt__hip_fill(xrt_backend *t)
     g->fill_prop = xrt__hip_fill_prop;
     g->memory_type = xrt__hip_memory_type;
     g->export_dmabuf = xrt__hip_export_dmabuf;
+    g->image_kinds = 1u << XRT_IMAGE_HIP_CODE_OBJECT | 1u << XRT_IMAGE_HIP_OFFLOAD_BUNDLE;
+    g->image_compatible = xrt__hip_image_compatible;
+    g->module_load = xrt__hip_module_load;
+    g->module_unload = xrt__hip_module_unload;
+    g->module_function = xrt__hip_module_function;
+    g->launch = xrt__hip_launch;
+    g->function_attributes = xrt__hip_function_attributes;
 #ifdef XRT_NO_RUNTIME_LINKING
     g->link = xrt__hip_link;
 #endif

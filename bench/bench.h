@@ -5,9 +5,14 @@
 #ifndef XRT_BENCH_H
 #define XRT_BENCH_H
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #define BENCH_REPS 9 /* repetitions behind every median */
 
@@ -78,6 +83,57 @@ static inline const char *bench_verdict(char *buf, size_t n, double value, doubl
     snprintf(buf, n, "%s (target %s %.*f%s)", ok ? "ok" : "MISSED", higher_is_better ? ">=" : "<=",
              unit[0] == 'x' ? 2 : 0, target, unit);
     return buf;
+}
+
+/* >> load: BENCH_LOAD=N (or `--load N` where a benchmark takes it) starts N
+   processes that spin for the whole run, to measure under a busy machine:
+   N = the number of cores keeps every core busy besides the benchmark. */
+#define BENCH_MAX_LOAD 64
+static pid_t bench__load_pids[BENCH_MAX_LOAD];
+static int bench__load_n;
+
+static inline void bench_load_stop(void)
+{
+    int i;
+    for (i = 0; i < bench__load_n; i++) {
+        kill(bench__load_pids[i], SIGKILL);
+        waitpid(bench__load_pids[i], NULL, 0);
+    }
+    bench__load_n = 0;
+}
+
+/* Reads BENCH_LOAD (or `arg` when not NULL); returns the number of spinners started. */
+static inline int bench_load_start(const char *arg)
+{
+    const char *v = arg ? arg : getenv("BENCH_LOAD");
+    int n = v ? atoi(v) : 0, i;
+    if (n > BENCH_MAX_LOAD) n = BENCH_MAX_LOAD;
+    for (i = 0; i < n; i++) {
+        pid_t p = fork();
+        if (p == 0) {
+            volatile unsigned long spin = 0;
+            for (;;) spin++;
+        }
+        if (p > 0) bench__load_pids[bench__load_n++] = p;
+    }
+    if (bench__load_n) {
+        atexit(bench_load_stop);
+        usleep(20000); /* the spinners get going */
+    }
+    return bench__load_n;
+}
+
+/* One line that says under which load the figures were taken. */
+static inline void bench_load_report(void)
+{
+    FILE *f = fopen("/proc/loadavg", "r");
+    char la[64] = "?";
+    if (f) {
+        if (!fgets(la, sizeof la, f)) la[0] = 0;
+        fclose(f);
+    }
+    la[strcspn(la, "\n")] = 0;
+    printf("load: %d spinning processes started by the benchmark; /proc/loadavg %s\n", bench__load_n, la);
 }
 
 #endif

@@ -74,6 +74,8 @@ int main(int argc, char **argv)
     static const size_t sizes[] = {4u << 10, 64u << 10, 1u << 20, BIG};
     copies c;
     size_t i;
+    bench_load_start(NULL);
+    bench_load_report();
     if (xrt_set_backend("cpu") || xrt_malloc(&c.src, BIG) || xrt_malloc(&c.dst, BIG) || xrt_stream_create(&c.s)) {
         fprintf(stderr, "memcpy: %s\n", xrt_get_last_error_string());
         return 1;

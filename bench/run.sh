@@ -23,6 +23,8 @@ section "CPU stream round trip"
 $B/bench/stream_roundtrip
 section "CPU stream throughput, idle workers"
 $B/bench/stream_throughput
+section "CPU kernels"
+$B/bench/kernels
 section "compile cost"
 $B/bench/compile_cost
 section "GPU overhead (CUDA)"

@@ -109,6 +109,8 @@ int main(void)
     double spin[BENCH_REPS], cv[BENCH_REPS], x[BENCH_REPS];
     char verdict[48];
     int r;
+    bench_load_start(NULL);
+    bench_load_report();
     if (xrt_set_backend("cpu")) return 1;
     for (r = 0; r < BENCH_REPS; r++) {
         spin[r] = bench_spin();

@@ -156,6 +156,8 @@ static int idle_check(void)
 
 int main(void)
 {
+    bench_load_start(NULL);
+    bench_load_report();
     if (xrt_set_backend("cpu") || xrt_malloc((void **)&target, SLOTS * 64) || xrt_stream_create(&stream)) goto fail;
     printf("64-byte memsets on one stream, M calls/s, medians of %d\n", BENCH_REPS);
     printf("%-24s %10s %10s %8s\n", "", "condvar", "xrt", "xrt/cv");

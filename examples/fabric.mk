@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # examples/fabric.mk (included by the Makefile): examples/fabric_rma, xrt
 # buffers registered and moved by libfabric. Built where <rdma/fabric.h> is
 # (Debian: libfabric-dev); elsewhere `make` says why it skips it. Its explicit

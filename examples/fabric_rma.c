@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fabric_rma - xrt buffers in a distributed engine: one-sided RMA with
    libfabric between two processes, the buffers allocated by xrt.
 

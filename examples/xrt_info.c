@@ -35,7 +35,7 @@ static const char usage[] =
 
 /* Bit i of xrt_get_capabilities is cap_names[i]. */
 static const char *const cap_names[] = {"pinned_host", "malloc_async", "host_func", "event_timing",
-                                        "native_handles"};
+                                        "native_handles", "modules"};
 #define NCAPS (int)(sizeof cap_names / sizeof cap_names[0])
 #define ERR_LEN 512
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # examples/fabric_rma on libfabric's tcp provider, two processes on loopback
 # (127.0.0.1): xrt buffers written and read with fi_write and fi_read, then
 # freed, allocated again at the same address and registered again; the old

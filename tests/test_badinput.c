@@ -27,6 +27,8 @@ typedef struct fixtures {
     xrt_stream s, dead_s, other_s;
     xrt_event e, never, notiming, dead_e, other_e;
     void *d, *d2, *pinned, *freed, *other_d;
+    xrt_module mod, dead_mod; /* where the backend loads modules (XRT_CAP_MODULES) */
+    xrt_function fn, dead_fn;
     unsigned caps;
     int devices, backends;
 } fixtures;
@@ -34,6 +36,19 @@ typedef struct fixtures {
 enum { N = 4096 };
 static unsigned char h[N], h2[N];
 static fixtures fx;
+
+/* A module for every backend that loads C source, and images it cannot load. */
+static const char kernel_src[] = "void k(const void *ctx, void *args) { (void)ctx; (void)args; }\n";
+static const char kernel_ptx[] = ".version 7.5\n.target sm_75\n.address_size 64\n.visible .entry k()\n{\n\tret;\n}\n";
+static const xrt_module_image src_images[2] = {{XRT_IMAGE_CPU_C_SOURCE, kernel_src, sizeof kernel_src - 1, NULL},
+                                               {XRT_IMAGE_CUDA_PTX, kernel_ptx, sizeof kernel_ptx - 1, "compute_75"}};
+#define src_image src_images[0]
+static const xrt_module_image cuda_only = {XRT_IMAGE_CUDA_CUBIN, kernel_src, sizeof kernel_src, "sm_1"};
+static const xrt_module_image no_data = {XRT_IMAGE_CPU_C_SOURCE, NULL, 16, NULL};
+static const xrt_module_image no_size = {XRT_IMAGE_CPU_C_SOURCE, kernel_src, 0, NULL};
+static const xrt_module_image bad_kind = {(xrt_image_kind)0, kernel_src, sizeof kernel_src, NULL};
+static const xrt_dim3 one = {1, 1, 1}, zero_x = {0, 1, 1}, zero_z = {1, 1, 0}, huge_block = {1025, 1, 1};
+static unsigned char big_args[XRT_MAX_KERNEL_ARGS + 1];
 
 /* Creates the fixtures on the calling thread's backend `backend`. Returns 0
    or the line that failed (usable in a child, where cmocka cannot assert). */
@@ -54,6 +69,11 @@ static int fixtures_make(fixtures *f, const char *backend)
     /* the live allocations first: a later one could reuse the freed address */
     if (xrt_malloc(&f->d, N) || xrt_malloc(&f->d2, N) || xrt_malloc_host(&f->pinned, N)) return __LINE__;
     if (xrt_malloc(&f->freed, N) || xrt_free(f->freed)) return __LINE__;
+    if ((f->caps & XRT_CAP_MODULES) &&
+        (xrt_module_load(&f->mod, src_images, 2, NULL) || xrt_module_get_function(&f->fn, f->mod, "k") ||
+         xrt_module_load(&f->dead_mod, src_images, 2, NULL) || xrt_module_get_function(&f->dead_fn, f->dead_mod, "k") ||
+         xrt_module_unload(f->dead_mod)))
+        return __LINE__;
     if (xrt_memset(f->d, 0x5a, N) || xrt_event_record(f->e, f->s) || xrt_event_record(f->notiming, f->s) ||
         xrt_stream_synchronize(f->s))
         return __LINE__;
@@ -69,6 +89,7 @@ static void fixtures_free(fixtures *f, const char *backend)
     xrt_free(f->d);
     xrt_free(f->d2);
     xrt_free_host(f->pinned);
+    if (f->mod) xrt_module_unload(f->mod);
     if (xrt_set_backend(XRT_TEST_OTHER) == XRT_SUCCESS) {
         xrt_stream_destroy(f->other_s);
         xrt_event_destroy(f->other_e);
@@ -585,7 +606,9 @@ enum {
     CHILD = 1,     /* run in a forked child on a fresh xrt (may crash a core without the check) */
     IF_NATIVE = 2, /* a bad input only where the backend has native handles */
     IF_NO_NATIVE = 4, /* a bad input only where it has none: then XRT_ERROR_UNSUPPORTED */
-    ASYNC_ALLOC = 8   /* XRT_ERROR_UNSUPPORTED instead where the backend lacks XRT_CAP_MALLOC_ASYNC */
+    ASYNC_ALLOC = 8,  /* XRT_ERROR_UNSUPPORTED instead where the backend lacks XRT_CAP_MALLOC_ASYNC */
+    MODULES = 16,     /* XRT_ERROR_UNSUPPORTED instead where the backend lacks XRT_CAP_MODULES */
+    HAS_MODULES = 32  /* needs a loaded module: not run where the backend lacks XRT_CAP_MODULES */
 };
 
 static xrt_backend table_no_name(void) { xrt_backend b = xrt_test_other_table(); b.name = NULL; return b; }
@@ -677,6 +700,53 @@ static xrt_backend table_other(void) { return xrt_test_other_table(); }
     X(export_wraps, "xrt_mem_export_dmabuf", XRT_ERROR_INVALID_VALUE, 0,                                              \
       xrt_mem_export_dmabuf((char *)f->d + 16, SIZE_MAX - 15, &fd, &off))                                            \
     X(target_null, "xrt_get_target", XRT_ERROR_INVALID_VALUE, 0, xrt_get_target(NULL))                                \
+    /* >> modules and kernels */                                                                                       \
+    X(module_load_null, "xrt_module_load", XRT_ERROR_INVALID_VALUE, 0, xrt_module_load(NULL, &src_image, 1, NULL))     \
+    X(module_load_no_images, "xrt_module_load", XRT_ERROR_INVALID_VALUE, 0, xrt_module_load(&mod, NULL, 1, NULL))      \
+    X(module_load_zero_images, "xrt_module_load", XRT_ERROR_INVALID_VALUE, 0, xrt_module_load(&mod, &src_image, 0, NULL)) \
+    X(module_load_no_data, "xrt_module_load", XRT_ERROR_INVALID_VALUE, 0, xrt_module_load(&mod, &no_data, 1, NULL))    \
+    X(module_load_no_size, "xrt_module_load", XRT_ERROR_INVALID_VALUE, 0, xrt_module_load(&mod, &no_size, 1, NULL))    \
+    X(module_load_bad_kind, "xrt_module_load", XRT_ERROR_INVALID_VALUE, 0, xrt_module_load(&mod, &bad_kind, 1, NULL))  \
+    X(module_load_no_binary, "xrt_module_load", XRT_ERROR_NO_BINARY_FOR_DEVICE, MODULES,                               \
+      xrt_module_load(&mod, &cuda_only, 1, NULL))                                                                      \
+    X(module_unload_null, "xrt_module_unload", XRT_ERROR_INVALID_HANDLE, 0, xrt_module_unload(NULL))                   \
+    X(module_unload_dead, "xrt_module_unload", XRT_ERROR_INVALID_HANDLE, HAS_MODULES, xrt_module_unload(f->dead_mod))  \
+    X(module_unload_stream, "xrt_module_unload", XRT_ERROR_INVALID_HANDLE, 0, xrt_module_unload((xrt_module)f->s))     \
+    X(get_function_null, "xrt_module_get_function", XRT_ERROR_INVALID_VALUE, 0, xrt_module_get_function(NULL, f->mod, "k")) \
+    X(get_function_null_name, "xrt_module_get_function", XRT_ERROR_INVALID_VALUE, 0,                                  \
+      xrt_module_get_function(&fun, f->mod, NULL))                                                                      \
+    X(get_function_empty_name, "xrt_module_get_function", XRT_ERROR_INVALID_VALUE, 0, xrt_module_get_function(&fun, f->mod, "")) \
+    X(get_function_null_module, "xrt_module_get_function", XRT_ERROR_INVALID_HANDLE, 0,                               \
+      xrt_module_get_function(&fun, NULL, "k"))                                                                         \
+    X(get_function_dead_module, "xrt_module_get_function", XRT_ERROR_INVALID_HANDLE, HAS_MODULES,                     \
+      xrt_module_get_function(&fun, f->dead_mod, "k"))                                                                  \
+    X(get_function_missing, "xrt_module_get_function", XRT_ERROR_NOT_FOUND, HAS_MODULES,                             \
+      xrt_module_get_function(&fun, f->mod, "no_such_kernel"))                                                          \
+    X(launch_null_function, "xrt_launch_kernel", XRT_ERROR_INVALID_HANDLE, 0, xrt_launch_kernel(NULL, one, one, 0, f->s, NULL, 0)) \
+    X(launch_dead_function, "xrt_launch_kernel", XRT_ERROR_INVALID_HANDLE, HAS_MODULES,                               \
+      xrt_launch_kernel(f->dead_fn, one, one, 0, f->s, NULL, 0))                                                       \
+    X(launch_stream_as_function, "xrt_launch_kernel", XRT_ERROR_INVALID_HANDLE, 0,                                    \
+      xrt_launch_kernel((xrt_function)f->s, one, one, 0, f->s, NULL, 0))                                               \
+    X(launch_dead_stream, "xrt_launch_kernel", XRT_ERROR_INVALID_HANDLE, HAS_MODULES,                                 \
+      xrt_launch_kernel(f->fn, one, one, 0, f->dead_s, NULL, 0))                                                       \
+    X(launch_grid_zero, "xrt_launch_kernel", XRT_ERROR_INVALID_VALUE, HAS_MODULES,                                    \
+      xrt_launch_kernel(f->fn, zero_x, one, 0, f->s, NULL, 0))                                                         \
+    X(launch_block_zero, "xrt_launch_kernel", XRT_ERROR_INVALID_VALUE, HAS_MODULES,                                   \
+      xrt_launch_kernel(f->fn, one, zero_z, 0, f->s, NULL, 0))                                                         \
+    X(launch_block_huge, "xrt_launch_kernel", XRT_ERROR_INVALID_VALUE, HAS_MODULES,                                   \
+      xrt_launch_kernel(f->fn, one, huge_block, 0, f->s, NULL, 0))                                                     \
+    X(launch_shared_huge, "xrt_launch_kernel", XRT_ERROR_INVALID_VALUE, HAS_MODULES,                                  \
+      xrt_launch_kernel(f->fn, one, one, SIZE_MAX, f->s, NULL, 0))                                                     \
+    X(launch_args_null, "xrt_launch_kernel", XRT_ERROR_INVALID_VALUE, HAS_MODULES,                                    \
+      xrt_launch_kernel(f->fn, one, one, 0, f->s, NULL, 16))                                                           \
+    X(launch_args_huge, "xrt_launch_kernel", XRT_ERROR_INVALID_VALUE, HAS_MODULES,                                    \
+      xrt_launch_kernel(f->fn, one, one, 0, f->s, big_args, sizeof big_args))                                          \
+    X(fattr_null, "xrt_function_get_attributes", XRT_ERROR_INVALID_VALUE, 0, xrt_function_get_attributes(NULL, f->fn)) \
+    X(fattr_null_function, "xrt_function_get_attributes", XRT_ERROR_INVALID_HANDLE, 0,                           \
+      xrt_function_get_attributes(&fattr, NULL))                                                                       \
+    X(fattr_dead_function, "xrt_function_get_attributes", XRT_ERROR_INVALID_HANDLE, HAS_MODULES,                 \
+      xrt_function_get_attributes(&fattr, f->dead_fn))                                                                 \
+    X(cache_stats_null, "xrt_cache_get_stats", XRT_ERROR_INVALID_VALUE, 0, xrt_cache_get_stats(NULL))                  \
     /* >> memset */                                                                                                    \
     X(memset_null, "xrt_memset", XRT_ERROR_INVALID_VALUE, 0, xrt_memset(NULL, 0, 64))                                  \
     X(memset_host, "xrt_memset", XRT_ERROR_INVALID_POINTER, 0, xrt_memset(h, 0, 64))                                   \
@@ -802,7 +872,11 @@ static xrt_backend table_other(void) { return xrt_test_other_table(); }
         xrt_backend_info info;                                                                                         \
         xrt_device_prop prop;                                                                                          \
         xrt_backend b;                                                                                                 \
+        xrt_module mod = NULL;                                                                                         \
+        xrt_function fun = NULL;                                                                                       \
+        xrt_function_attributes fattr;                                                                                 \
         xrt_status st;                                                                                                 \
+        (void)mod, (void)fun, (void)fattr;                                                                              \
         (void)f, (void)p, (void)total, (void)fd, (void)off, (void)ms, (void)ev, (void)ws, (void)info, (void)prop, (void)b;                 \
         memset(&b, 0, sizeof b);                                                                                       \
         st = (__VA_ARGS__);                                                                                            \
@@ -810,6 +884,7 @@ static xrt_backend table_other(void) { return xrt_test_other_table(); }
             xrt_status keep = st;                                                                                      \
             if (ev) xrt_event_destroy(ev);                                                                             \
             if (ws) xrt_stream_destroy(ws);                                                                            \
+            if (mod) xrt_module_unload(mod);                                                                           \
             st = keep;                                                                                                 \
         }                                                                                                              \
         return st;                                                                                                     \
@@ -835,6 +910,8 @@ static xrt_status expected(const bad_row *r, unsigned caps)
     if ((r->flags & IF_NO_NATIVE) && (caps & XRT_CAP_NATIVE_HANDLES)) return XRT_STATUS_COUNT;
     if ((r->flags & IF_NATIVE) && !(caps & XRT_CAP_NATIVE_HANDLES)) return XRT_STATUS_COUNT;
     if ((r->flags & ASYNC_ALLOC) && !(caps & XRT_CAP_MALLOC_ASYNC)) return XRT_ERROR_UNSUPPORTED;
+    if ((r->flags & HAS_MODULES) && !(caps & XRT_CAP_MODULES)) return XRT_STATUS_COUNT;
+    if ((r->flags & MODULES) && !(caps & XRT_CAP_MODULES)) return XRT_ERROR_UNSUPPORTED;
     return r->status;
 }
 
@@ -1353,5 +1430,17 @@ int main(void)
         cmocka_unit_test(test_error_detail_longer_than_its_buffer),
         cmocka_unit_test(test_copy_check_after_version_wraps),
     };
-    return xrt_test_run_on_backends("bad input", tests, sizeof tests / sizeof tests[0], NULL);
+    char dir[] = "/tmp/xrt-badinput-XXXXXX", cmd[64];
+    int failed;
+    /* the fixtures' module is built once into a private cache, not the user's */
+    if (!getenv("XRT_TEST_CHILD")) {
+        if (!mkdtemp(dir)) return 1;
+        setenv("XRT_CACHE_DIR", dir, 1);
+    }
+    failed = xrt_test_run_on_backends("bad input", tests, sizeof tests / sizeof tests[0], NULL);
+    if (!getenv("XRT_TEST_CHILD")) { /* a re-executed child leaves the directory to its parent */
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+        if (system(cmd) != 0) fprintf(stderr, "cannot remove %s\n", dir);
+    }
+    return failed;
 }

@@ -31,35 +31,39 @@ static void opener_start(opener *o, gate *g, int ms)
 static void opener_join(opener *o) { assert_int_equal(pthread_join(o->thread, NULL), 0); }
 
 /* A blocked stream keeps later work pending (the enqueuing thread returned at
-   once), while another stream runs to completion. */
+   once), while another stream runs to completion. Host buffers are pinned:
+   a copy to pageable memory would wait, as in CUDA. */
 static void test_asynchrony(void **state)
 {
-    static unsigned char h1[4096], h2[4096];
+    enum { H = 4096 };
+    unsigned char *h1, *h2;
     xrt_stream s1, s2;
     xrt_event e;
     void *d1, *d2;
     int ran1 = 0, ran2 = 0;
     (void)state;
+    OK(xrt_malloc_host((void **)&h1, H));
+    OK(xrt_malloc_host((void **)&h2, H));
     OK(xrt_stream_create(&s1));
     OK(xrt_stream_create(&s2));
     OK(xrt_event_create(&e, 0));
-    OK(xrt_malloc(&d1, sizeof h1));
-    OK(xrt_malloc(&d2, sizeof h2));
-    memset(h1, 0, sizeof h1);
+    OK(xrt_malloc(&d1, H));
+    OK(xrt_malloc(&d2, H));
+    memset(h1, 0, H);
 
     OK(xrt_launch_host_func(s1, gate_wait, &gates[0]));
-    OK(xrt_memset_async(d1, 0x11, sizeof h1, s1));
-    OK(xrt_memcpy_async(h1, d1, sizeof h1, XRT_MEMCPY_DEVICE_TO_HOST, s1));
+    OK(xrt_memset_async(d1, 0x11, H, s1));
+    OK(xrt_memcpy_async(h1, d1, H, XRT_MEMCPY_DEVICE_TO_HOST, s1));
     OK(xrt_event_record(e, s1));
     OK(xrt_launch_host_func(s1, set_flag, &ran1));
     gate_wait_entered(&gates[0]);
 
-    OK(xrt_memset_async(d2, 0x22, sizeof h2, s2));
-    OK(xrt_memcpy_async(h2, d2, sizeof h2, XRT_MEMCPY_DEVICE_TO_HOST, s2));
+    OK(xrt_memset_async(d2, 0x22, H, s2));
+    OK(xrt_memcpy_async(h2, d2, H, XRT_MEMCPY_DEVICE_TO_HOST, s2));
     OK(xrt_launch_host_func(s2, set_flag, &ran2));
     OK(xrt_stream_synchronize(s2));
     assert_true(flag(&ran2));
-    assert_bytes(h2, sizeof h2, 0x22);
+    assert_bytes(h2, H, 0x22);
     OK(xrt_stream_query(s2));
 
     sleep_ms(10);
@@ -72,37 +76,46 @@ static void test_asynchrony(void **state)
     OK(xrt_stream_query(s1));
     OK(xrt_event_query(e));
     assert_true(flag(&ran1));
-    assert_bytes(h1, sizeof h1, 0x11);
+    assert_bytes(h1, H, 0x11);
 
     OK(xrt_event_destroy(e));
     OK(xrt_stream_destroy(s1));
     OK(xrt_stream_destroy(s2));
     OK(xrt_free(d1));
     OK(xrt_free(d2));
+    OK(xrt_free_host(h1));
+    OK(xrt_free_host(h2));
 }
 
-/* An async copy reads its source when the stream reaches it, not when it is
-   enqueued: changing the source before the stream gets there changes the
-   result. This is the bug a user would see on a GPU. */
+/* An async copy from pinned memory reads its source when the stream reaches
+   it, not when it is enqueued: changing the source before the stream gets
+   there changes the result. This is the bug a user would see on a GPU.
+   (From pageable memory the copy is done before the call returns, as in
+   CUDA: test_suite's test_pageable_copies.) */
 static void test_async_copy_reads_source_late(void **state)
 {
-    unsigned char src[256], dst[256];
+    enum { H = 256 };
+    unsigned char *src, *dst;
     xrt_stream s;
     void *d;
     (void)state;
     OK(xrt_stream_create(&s));
-    OK(xrt_malloc(&d, sizeof src));
-    memset(src, 1, sizeof src);
-    memset(dst, 0, sizeof dst);
+    OK(xrt_malloc(&d, H));
+    OK(xrt_malloc_host((void **)&src, H));
+    OK(xrt_malloc_host((void **)&dst, H));
+    memset(src, 1, H);
+    memset(dst, 0, H);
     OK(xrt_launch_host_func(s, gate_wait, &gates[0]));
-    OK(xrt_memcpy_async(d, src, sizeof src, XRT_MEMCPY_HOST_TO_DEVICE, s));
-    OK(xrt_memcpy_async(dst, d, sizeof dst, XRT_MEMCPY_DEVICE_TO_HOST, s));
-    memset(src, 2, sizeof src); /* legal only because the stream is blocked: a race otherwise */
+    OK(xrt_memcpy_async(d, src, H, XRT_MEMCPY_HOST_TO_DEVICE, s));
+    OK(xrt_memcpy_async(dst, d, H, XRT_MEMCPY_DEVICE_TO_HOST, s));
+    memset(src, 2, H); /* legal only because the stream is blocked: a race otherwise */
     gate_open(&gates[0]);
     OK(xrt_stream_synchronize(s));
-    assert_bytes(dst, sizeof dst, 2);
+    assert_bytes(dst, H, 2);
     OK(xrt_stream_destroy(s));
     OK(xrt_free(d));
+    OK(xrt_free_host(src));
+    OK(xrt_free_host(dst));
 }
 
 /* Many operations, more than the ring holds, complete in enqueue order. */
@@ -337,24 +350,27 @@ static void test_event_outlives_its_stream(void **state)
    would report a use after free otherwise). */
 static void test_malloc_free_async_order(void **state)
 {
-    unsigned char h[512];
+    enum { H = 512 };
+    unsigned char *h;
     xrt_pointer_attributes a;
     xrt_stream s;
     void *p;
     (void)state;
     OK(xrt_stream_create(&s));
-    memset(h, 0, sizeof h);
+    OK(xrt_malloc_host((void **)&h, H)); /* pinned: the copy stays queued */
+    memset(h, 0, H);
     OK(xrt_launch_host_func(s, gate_wait, &gates[0]));
-    OK(xrt_malloc_async(&p, sizeof h, s));
-    OK(xrt_memset_async(p, 7, sizeof h, s));
-    OK(xrt_memcpy_async(h, p, sizeof h, XRT_MEMCPY_DEVICE_TO_HOST, s));
+    OK(xrt_malloc_async(&p, H, s));
+    OK(xrt_memset_async(p, 7, H, s));
+    OK(xrt_memcpy_async(h, p, H, XRT_MEMCPY_DEVICE_TO_HOST, s));
     OK(xrt_free_async(p, s));
     OK(xrt_pointer_get_attributes(&a, p)); /* gone for the program at once */
     assert_int_equal(a.type, XRT_MEMORY_UNKNOWN);
     gate_open(&gates[0]);
     OK(xrt_stream_synchronize(s));
-    assert_bytes(h, sizeof h, 7);
+    assert_bytes(h, H, 7);
     OK(xrt_stream_destroy(s));
+    OK(xrt_free_host(h));
 }
 
 /* xrt_memcpy and xrt_memset are ordered on the NULL stream: they wait for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fork(): after fork(), the child's CPU backend works, whether the parent
    was idle or had work in flight (the child's copy of queued work is
    dropped; the parent's streams are usable); xrt_shutdown in the child

@@ -496,6 +496,9 @@ static void test_hip_native_errors(void **state)
         assert_int_equal(xrt__hip_ext.r0600, g->version >= XRT__HIP_VERSION_6 && r0600 != NULL);
         memcpy(&handle, &xrt__hip_ext.MemGetHandleForAddressRange, sizeof handle);
         assert_ptr_equal(handle, dlsym(g->lib, "hipMemGetHandleForAddressRange"));
+        memcpy(&handle, &xrt__hip_ext.ModuleLaunchKernel, sizeof handle); /* modules: found where exported */
+        assert_ptr_equal(handle, dlsym(g->lib, "hipModuleLaunchKernel"));
+        assert_int_equal(g->module_load != NULL, handle != NULL);
         if (!xrt__hip_ext.MemGetHandleForAddressRange) /* HIP 5.2 */
             FAILS(xrt__hip_export_dmabuf(g, 0, (void *)(uintptr_t)0x200000, 4096, &fd), XRT_ERROR_UNSUPPORTED,
                   "hip: xrt_mem_export_dmabuf: the HIP runtime has no hipMemGetHandleForAddressRange");
@@ -958,6 +961,299 @@ static int fake_cu_get_handle(void *handle, unsigned long long ptr, size_t size,
 }
 #endif
 
+
+/* >> modules on CUDA, with a fake driver: the image picked for an sm_90
+   device, the packed arguments handed over with CU_LAUNCH_PARAM_BUFFER_POINTER,
+   the JIT log of a failed load, the device a module belongs to. */
+#ifdef XRT_ENABLE_CUDA
+static struct {
+    int loads, unloads, fail_load;
+    char image[16];
+    unsigned dims[7];
+    void *stream;
+    unsigned char args[64];
+    size_t args_size;
+    void *end; /* CU_LAUNCH_PARAM_END (0: as memset leaves it) or HIP_LAUNCH_PARAM_END */
+    int library_loads, library_unloads, kernel_functions;
+} fk;
+
+static int fake_rt_attribute(int *v, int attr, int device)
+{
+    (void)device;
+    *v = attr == cudaDevAttrComputeCapabilityMajor ? 9 : attr == cudaDevAttrComputeCapabilityMinor ? 0
+       : attr == cudaDevAttrWarpSize ? 32 : 132;
+    return 0;
+}
+static int fake_rt_synchronize(void) { return 0; }
+static int fake_rt_free(void *p) { (void)p; return 0; }
+static int fake_cu_load(void **m, const void *image, unsigned n, int *options, void **values)
+{
+    fk.loads++;
+    snprintf(fk.image, sizeof fk.image, "%s", (const char *)image);
+    assert_int_equal(n, 2);
+    assert_int_equal(options[0], CU_JIT_ERROR_LOG_BUFFER);
+    if (fk.fail_load) {
+        snprintf((char *)values[0], (size_t)(uintptr_t)values[1], "ptxas fatal: fake");
+        return fk.fail_load;
+    }
+    *m = (void *)(uintptr_t)0x1234;
+    return 0;
+}
+static int fake_cu_unload(void *m)
+{
+    assert_ptr_equal(m, (void *)(uintptr_t)0x1234);
+    fk.unloads++;
+    return 0;
+}
+static int fake_cu_function(void **f, void *m, const char *name)
+{
+    assert_ptr_equal(m, (void *)(uintptr_t)0x1234);
+    if (strcmp(name, "k") != 0) return CUDA_ERROR_NOT_FOUND;
+    *f = (void *)(uintptr_t)0x5678;
+    return 0;
+}
+static int fake_cu_launch(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                          unsigned shared, void *stream, void **params, void **extra)
+{
+    assert_ptr_equal(f, (void *)(uintptr_t)0x5678);
+    assert_null(params);
+    fk.dims[0] = gx, fk.dims[1] = gy, fk.dims[2] = gz, fk.dims[3] = bx, fk.dims[4] = by, fk.dims[5] = bz;
+    fk.dims[6] = shared;
+    fk.stream = stream;
+    fk.args_size = 0;
+    if (extra) {
+        assert_ptr_equal(extra[0], CU_LAUNCH_PARAM_BUFFER_POINTER);
+        assert_ptr_equal(extra[2], CU_LAUNCH_PARAM_BUFFER_SIZE);
+        assert_ptr_equal(extra[4], fk.end);
+        fk.args_size = *(size_t *)extra[3];
+        memcpy(fk.args, extra[1], fk.args_size);
+    }
+    return 0;
+}
+static int fake_cu_library_load(void **lib, const void *code, int *options, void **values, unsigned n, int *lo,
+                                void **lv, unsigned ln)
+{
+    (void)options, (void)values, (void)lo, (void)lv;
+    assert_int_equal(n, 2);
+    assert_int_equal(ln, 0);
+    snprintf(fk.image, sizeof fk.image, "%s", (const char *)code);
+    fk.library_loads++;
+    *lib = (void *)(uintptr_t)0x4321;
+    return 0;
+}
+static int fake_cu_library_unload(void *lib)
+{
+    assert_ptr_equal(lib, (void *)(uintptr_t)0x4321);
+    fk.library_unloads++;
+    return 0;
+}
+static int fake_cu_library_kernel(void **k, void *lib, const char *name)
+{
+    assert_ptr_equal(lib, (void *)(uintptr_t)0x4321);
+    if (strcmp(name, "k") != 0) return CUDA_ERROR_NOT_FOUND;
+    *k = (void *)(uintptr_t)0x5678; /* what fake_cu_launch expects */
+    return 0;
+}
+static int fake_cu_kernel_function(void **f, void *k)
+{
+    assert_ptr_equal(k, (void *)(uintptr_t)0x5678);
+    fk.kernel_functions++;
+    *f = (void *)(uintptr_t)0x9999;
+    return 0;
+}
+static int fake_cu_func_attribute(int *v, int attr, void *f)
+{
+    (void)f;
+    *v = attr == CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK ? 1024 : attr == CU_FUNC_ATTRIBUTE_NUM_REGS ? 40
+       : attr == CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES ? 256 : 49152;
+    return 0;
+}
+#endif
+
+static void test_cuda_modules_fake_driver(void **state)
+{
+#ifdef XRT_ENABLE_CUDA
+    static const char src[] = "void k(void) {}";
+    xrt_backend t;
+    xrt__gpu *g = gpu_table("cuda", &t);
+    xrt_module_image im[3];
+    xrt_function_attributes at;
+    xrt_dim3 grid = {3, 2, 1}, block = {128, 1, 1};
+    unsigned char args[24];
+    void *mod = NULL, *fn = NULL;
+    char log[256] = "";
+    size_t i;
+    (void)state;
+    fake_begin(g);
+    g->rt.DeviceGetAttribute = fake_rt_attribute;
+    g->rt.DeviceSynchronize = fake_rt_synchronize;
+    g->rt.Free = fake_rt_free;
+    driver_saved = xrt__cuda_drv;
+    driver_faked = 1;
+    memset(&xrt__cuda_drv, 0, sizeof xrt__cuda_drv);
+    memset(&fk, 0, sizeof fk);
+    xrt__cuda_drv.GetErrorName = fake_cu_error_name;
+    xrt__cuda_drv.GetErrorString = fake_cu_error_string;
+    xrt__cuda_drv.lib = &driver_saved; /* "loaded" */
+    xrt_test_log_capture();
+    im[0].kind = XRT_IMAGE_CUDA_PTX, im[0].data = "ptx80", im[0].size = 5, im[0].arch = "compute_80";
+    im[1].kind = XRT_IMAGE_CUDA_CUBIN, im[1].data = "cubin90", im[1].size = 7, im[1].arch = "sm_90";
+    im[2].kind = XRT_IMAGE_CPU_C_SOURCE, im[2].data = src, im[2].size = sizeof src, im[2].arch = NULL;
+    FAILS(xrt__gpu_module_load(&t, &mod, im, 2, "", log, sizeof log), XRT_ERROR_UNSUPPORTED,
+          "cuda: xrt_module_load: the CUDA driver lacks the module entry points");
+    xrt__cuda_drv.ModuleLoadDataEx = fake_cu_load;
+    xrt__cuda_drv.ModuleUnload = fake_cu_unload;
+    xrt__cuda_drv.ModuleGetFunction = fake_cu_function;
+    xrt__cuda_drv.LaunchKernel = fake_cu_launch;
+    xrt__cuda_drv.FuncGetAttribute = fake_cu_func_attribute;
+    /* exact arch first, whatever the order */
+    OK(xrt__gpu_module_load(&t, &mod, im, 3, "", log, sizeof log));
+    assert_string_equal(fk.image, "cubin90");
+    OK(xrt__gpu_module_unload(&t, mod));
+    /* a cubin of another major does not run; PTX of an older arch is JIT-compiled */
+    im[1].arch = "sm_86";
+    OK(xrt__gpu_module_load(&t, &mod, im, 2, "", log, sizeof log));
+    assert_string_equal(fk.image, "ptx80");
+    OK(xrt__gpu_module_unload(&t, mod));
+    im[0].arch = "compute_100";
+    FAILS(xrt__gpu_module_load(&t, &mod, im, 3, "", log, sizeof log), XRT_ERROR_NO_BINARY_FOR_DEVICE,
+          "cuda: xrt_module_load: no image for cuda arch sm_90 among the 3 offered: cuda ptx compute_100, cuda cubin sm_86, "
+          "cpu C source (any arch)");
+    /* a load the driver refuses: its JIT log comes back */
+    im[0].arch = "compute_90";
+    fk.fail_load = CUDA_ERROR_INVALID_PTX;
+    FAILS(xrt__gpu_module_load(&t, &mod, im, 1, "", log, sizeof log), XRT_ERROR_INVALID_IMAGE, "cuda: cuModuleLoadDataEx");
+    assert_string_equal(log, "ptxas fatal: fake");
+    fk.fail_load = 0;
+    assert_int_equal(fk.loads, 3);
+    /* functions, launches, attributes */
+    OK(xrt__gpu_module_load(&t, &mod, im, 1, "", log, sizeof log));
+    FAILS(xrt__gpu_module_get_function(&t, &fn, mod, "nope"), XRT_ERROR_NOT_FOUND, "no kernel named 'nope'");
+    OK(xrt__gpu_module_get_function(&t, &fn, mod, "k"));
+    for (i = 0; i < sizeof args; i++) args[i] = (unsigned char)(i + 1);
+    OK(xrt__gpu_launch_kernel(&t, fn, grid, block, 512, (void *)(uintptr_t)0xabc, args, sizeof args));
+    assert_int_equal(fk.dims[0], 3);
+    assert_int_equal(fk.dims[1], 2);
+    assert_int_equal(fk.dims[3], 128);
+    assert_int_equal(fk.dims[6], 512);
+    assert_ptr_equal(fk.stream, (void *)(uintptr_t)0xabc);
+    assert_int_equal(fk.args_size, sizeof args);
+    assert_memory_equal(fk.args, args, sizeof args);
+    OK(xrt__gpu_launch_kernel(&t, fn, grid, block, 0, NULL, NULL, 0));
+    assert_int_equal(fk.args_size, 0);
+    OK(xrt__gpu_function_get_attributes(&t, &at, fn));
+    assert_int_equal(at.max_threads_per_block, 1024);
+    assert_int_equal(at.num_regs, 40);
+    assert_int_equal(at.shared_size_bytes, 256);
+    assert_int_equal(at.max_dynamic_shared_bytes, 49152);
+    fake.device = 1; /* the module lives in device 0's context */
+    FAILS(xrt__gpu_launch_kernel(&t, fn, grid, block, 0, NULL, NULL, 0), XRT_ERROR_INVALID_VALUE,
+          "the function's module was loaded on device 0, the thread's device is 1");
+    OK(xrt__gpu_module_unload(&t, mod));
+    assert_int_equal(fk.unloads, 3);
+    assert_int_equal(fake.set_devices[0], 0); /* unloading waited on the module's device */
+    assert_int_equal(fake.set_devices[1], 1);
+#else
+    (void)state;
+    SKIP_UNLESS(0, "cuda: not enabled in this build");
+#endif
+}
+
+/* With a CUDA 12 driver: a library, loaded once for every device, launched
+   as a CUkernel from any device; unloading waits for the devices used. */
+static void test_cuda_library_fake_driver(void **state)
+{
+#ifdef XRT_ENABLE_CUDA
+    xrt_backend t;
+    xrt__gpu *g = gpu_table("cuda", &t);
+    xrt_module_image im = {XRT_IMAGE_CUDA_PTX, "ptx75", 5, "compute_75"};
+    xrt_function_attributes at;
+    xrt_dim3 one = {1, 1, 1};
+    void *mod = NULL, *fn = NULL;
+    char log[64];
+    (void)state;
+    fake_begin(g);
+    g->rt.DeviceGetAttribute = fake_rt_attribute;
+    g->rt.DeviceSynchronize = fake_rt_synchronize;
+    g->rt.Free = fake_rt_free;
+    g->used = 0;
+    g->count = 2;
+    driver_saved = xrt__cuda_drv;
+    driver_faked = 1;
+    memset(&xrt__cuda_drv, 0, sizeof xrt__cuda_drv);
+    memset(&fk, 0, sizeof fk);
+    xrt__cuda_drv.GetErrorName = fake_cu_error_name;
+    xrt__cuda_drv.GetErrorString = fake_cu_error_string;
+    xrt__cuda_drv.ModuleLoadDataEx = fake_cu_load;
+    xrt__cuda_drv.ModuleUnload = fake_cu_unload;
+    xrt__cuda_drv.ModuleGetFunction = fake_cu_function;
+    xrt__cuda_drv.LaunchKernel = fake_cu_launch;
+    xrt__cuda_drv.FuncGetAttribute = fake_cu_func_attribute;
+    xrt__cuda_drv.LibraryLoadData = fake_cu_library_load;
+    xrt__cuda_drv.LibraryUnload = fake_cu_library_unload;
+    xrt__cuda_drv.LibraryGetKernel = fake_cu_library_kernel;
+    xrt__cuda_drv.KernelGetFunction = fake_cu_kernel_function;
+    xrt__cuda_drv.lib = &driver_saved;
+    xrt_test_log_capture();
+    OK(xrt__gpu_module_load(&t, &mod, &im, 1, "", log, sizeof log));
+    assert_int_equal(fk.library_loads, 1);
+    assert_int_equal(fk.loads, 0);
+    assert_string_equal(fk.image, "ptx75");
+    FAILS(xrt__gpu_module_get_function(&t, &fn, mod, "nope"), XRT_ERROR_NOT_FOUND, "no kernel named 'nope'");
+    OK(xrt__gpu_module_get_function(&t, &fn, mod, "k"));
+    fake.device = 1; /* not the device it was loaded on: a library runs anywhere */
+    OK(xrt__gpu_launch_kernel(&t, fn, one, one, 0, NULL, NULL, 0));
+    OK(xrt__gpu_function_get_attributes(&t, &at, fn));
+    assert_int_equal(fk.kernel_functions, 1);
+    assert_int_equal(at.max_threads_per_block, 1024);
+    OK(xrt__gpu_module_unload(&t, mod));
+    assert_int_equal(fk.library_unloads, 1);
+    assert_int_equal(fk.unloads, 0);
+    assert_int_equal(fake.nset, 2); /* device 1 was used: synchronized, then the thread's device again */
+    assert_int_equal(fake.set_devices[0], 1);
+    assert_int_equal(fake.set_devices[1], 1);
+#else
+    (void)state;
+    SKIP_UNLESS(0, "cuda: not enabled in this build");
+#endif
+}
+
+/* HIP's launch hands the packed arguments over as CUDA's does, with HIP's
+   end marker. */
+static void test_hip_launch_fake(void **state)
+{
+#if defined(XRT_ENABLE_HIP) && defined(XRT_ENABLE_CUDA)
+    xrt_backend t;
+    xrt__gpu *g = gpu_table("hip", &t);
+    int (*saved)(void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void *, void **, void **) =
+        xrt__hip_ext.ModuleLaunchKernel;
+    xrt_dim3 grid = {5, 1, 1}, block = {64, 2, 1};
+    unsigned char args[12] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+    (void)state;
+    assert_ptr_equal(HIP_LAUNCH_PARAM_BUFFER_POINTER, CU_LAUNCH_PARAM_BUFFER_POINTER);
+    assert_ptr_equal(HIP_LAUNCH_PARAM_BUFFER_SIZE, CU_LAUNCH_PARAM_BUFFER_SIZE);
+    memset(&fk, 0, sizeof fk);
+    fk.end = HIP_LAUNCH_PARAM_END;
+    xrt__hip_ext.ModuleLaunchKernel = fake_cu_launch;
+    OK(xrt__hip_launch(g, (void *)(uintptr_t)0x5678, grid, block, 64, (void *)(uintptr_t)0xdef, args, sizeof args));
+    xrt__hip_ext.ModuleLaunchKernel = saved;
+    assert_int_equal(fk.dims[0], 5);
+    assert_int_equal(fk.dims[4], 2);
+    assert_int_equal(fk.dims[6], 64);
+    assert_ptr_equal(fk.stream, (void *)(uintptr_t)0xdef);
+    assert_int_equal(fk.args_size, sizeof args);
+    assert_memory_equal(fk.args, args, sizeof args);
+    xrt__hip_ext.ModuleLaunchKernel = NULL;
+    xrt_test_log_capture();
+    FAILS(xrt__hip_launch(g, NULL, grid, block, 0, NULL, NULL, 0), XRT_ERROR_UNSUPPORTED,
+          "hip: xrt_launch_kernel: the HIP runtime lacks the module entry points");
+    xrt__hip_ext.ModuleLaunchKernel = saved;
+#else
+    (void)state;
+    SKIP_UNLESS(0, "hip and cuda: not both enabled in this build");
+#endif
+}
+
 /* Without libcuda.so.1 (no driver, as here), or with a library that is not
    the driver, the export is unsupported and says why; a failure is not
    remembered. */
@@ -1338,6 +1634,9 @@ int main(void)
         cmocka_unit_test_teardown(test_cuda_dmabuf_without_driver, env_restore),
         cmocka_unit_test_teardown(test_cuda_dmabuf_fake_driver, fakes_restore),
         cmocka_unit_test_teardown(test_hip_dmabuf_fake, fakes_restore),
+        cmocka_unit_test_teardown(test_cuda_modules_fake_driver, fakes_restore),
+        cmocka_unit_test_teardown(test_hip_launch_fake, fakes_restore),
+        cmocka_unit_test_teardown(test_cuda_library_fake_driver, fakes_restore),
     };
     const struct CMUnitTest with_gpu[] = {
         cmocka_unit_test(test_gpu_properties),

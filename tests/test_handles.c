@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Handles under concurrent use: a destroy racing with use, two destroys of
    one handle. The losers get XRT_ERROR_INVALID_HANDLE, never a crash or a
    use after free; of two destroys of one handle exactly one returns

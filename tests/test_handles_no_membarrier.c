@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tests/test_handles.c where membarrier(2) is missing or refused (old
    kernels, seccomp sandboxes): xrt's fallback, in which every call fences,
    forced by a private switch for this test only. The same tests must pass:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Host functions: what an xrt call made from inside one returns. Waiting
    from inside a host function (stream, device or event synchronize;
    xrt_memcpy / xrt_memset, which wait on the NULL stream; xrt_free /
@@ -26,6 +27,8 @@ typedef struct hf_env {
     xrt_event after, never, mine;
     void *d, *d2, *pinned, *p;
     unsigned char h[64];
+    xrt_module mod; /* the CPU's: a kernel that writes one byte */
+    xrt_function fn;
 } hf_env;
 static hf_env env; /* each child has its own copy */
 
@@ -76,6 +79,23 @@ static xrt_status hf_attributes(hf_env *e)
     return xrt_pointer_get_attributes(&a, e->d);
 }
 
+static xrt_status hf_kernel(hf_env *e)
+{
+    xrt_dim3 one = {1, 1, 1};
+    void *args = e->d2;
+    return xrt_launch_kernel(e->fn, one, one, 0, e->other, &args, sizeof args);
+}
+static xrt_status hf_get_function(hf_env *e)
+{
+    xrt_function f;
+    return xrt_module_get_function(&f, e->mod, "k");
+}
+static xrt_status hf_function_attributes(hf_env *e)
+{
+    xrt_function_attributes a;
+    return xrt_function_get_attributes(&a, e->fn);
+}
+
 static const hf_case hf_cases[] = {
     {"xrt_stream_synchronize", hf_sync_own, 1, XRT_SUCCESS},
     {"xrt_stream_synchronize", hf_sync_null, 1, XRT_SUCCESS},
@@ -98,6 +118,9 @@ static const hf_case hf_cases[] = {
     {"xrt_launch_host_func", hf_launch, 0, XRT_SUCCESS},
     {"xrt_get_device_count", hf_device_count, 0, XRT_SUCCESS},
     {"xrt_pointer_get_attributes", hf_attributes, 0, XRT_SUCCESS},
+    {"xrt_launch_kernel", hf_kernel, 0, XRT_SUCCESS},
+    {"xrt_module_get_function", hf_get_function, 0, XRT_SUCCESS},
+    {"xrt_function_get_attributes", hf_function_attributes, 0, XRT_SUCCESS},
 };
 static const char *const hf_names[] = {
     "stream synchronize of its own stream", "stream synchronize of the NULL stream",
@@ -105,7 +128,7 @@ static const char *const hf_names[] = {
     "event synchronize of an event recorded after it", "event synchronize of a never-recorded event", "free",
     "free_host", "shutdown", "memset_async on its own stream", "memcpy_async on another stream", "event record",
     "stream query of its own stream", "event query", "malloc", "free_async", "launch_host_func", "get_device_count",
-    "pointer_get_attributes",
+    "pointer_get_attributes", "launch_kernel on another stream", "module_get_function", "function_get_attributes",
 };
 
 static struct { xrt_status st; char detail[1024]; int done; } hf_out;
@@ -131,6 +154,13 @@ static int host_func_child(void *arg)
     CHILD_OK(xrt_malloc(&env.d2, 4096));
     CHILD_OK(xrt_malloc_host(&env.pinned, 4096));
     CHILD_OK(xrt_memset(env.d, 0, 4096));
+    if (!on_gpu()) { /* built privately: nothing left in the user's cache */
+        static const char src[] = "void k(const void *c, void *a) { (void)c; **(unsigned char **)a = 9; }\n";
+        xrt_module_image im = {XRT_IMAGE_CPU_C_SOURCE, src, sizeof src - 1, NULL};
+        setenv("XRT_CACHE", "0", 1);
+        CHILD_OK(xrt_module_load(&env.mod, &im, 1, NULL));
+        CHILD_OK(xrt_module_get_function(&env.fn, env.mod, "k"));
+    }
     /* the gate holds the stream until the record behind the host function is queued */
     CHILD_OK(xrt_launch_host_func(env.s, gate_wait, &gates[0]));
     CHILD_OK(xrt_launch_host_func(env.s, hf_run, (void *)(uintptr_t)c));
@@ -155,6 +185,13 @@ static int host_func_child(void *arg)
         for (i = 0; i < 64; i++)
             if (b[i] != 7) CHILD_FAIL("the memset_async from the host function did not run");
     }
+    if (c->call == hf_kernel) {
+        unsigned char b;
+        CHILD_OK(xrt_stream_synchronize(env.other));
+        CHILD_OK(xrt_memcpy(&b, env.d2, 1, XRT_MEMCPY_DEVICE_TO_HOST));
+        if (b != 9) CHILD_FAIL("the kernel launched from the host function did not run");
+    }
+    if (env.mod) CHILD_OK(xrt_module_unload(env.mod));
     if (env.p) CHILD_OK(xrt_free(env.p));
     xrt_shutdown();
     return 0;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* xrt_shutdown while other work is under way: behind a host function that
    calls xrt, xrt_shutdown neither deadlocks nor frees what the host function
    still uses; xrt starts again afterwards. Every group runs on each

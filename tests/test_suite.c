@@ -71,7 +71,7 @@ static void test_capabilities(void **state)
 {
     unsigned c = caps();
     unsigned known = XRT_CAP_PINNED_HOST | XRT_CAP_MALLOC_ASYNC | XRT_CAP_HOST_FUNC | XRT_CAP_EVENT_TIMING |
-                     XRT_CAP_NATIVE_HANDLES;
+                     XRT_CAP_NATIVE_HANDLES | XRT_CAP_MODULES;
     void *native = NULL;
     char needle[64];
     (void)state;
@@ -561,6 +561,201 @@ static void test_stream_independence(void **state)
     }
 }
 
+/* >> pageable memory: CUDA's rule. A copy from pageable memory has read its
+   source when the call returns (CUDA stages it), and a copy to pageable
+   memory has written its destination (CUDA returns once it is done), even
+   with the stream busy; copies between pinned and device memory stay
+   asynchronous. */
+static void sleep_20ms(void *user)
+{
+    (void)user;
+    sleep_ms(20);
+}
+
+static void test_pageable_copies(void **state)
+{
+    unsigned char *h = (unsigned char *)malloc(N), *out = (unsigned char *)malloc(N), *pinned;
+    int hf = (caps() & XRT_CAP_HOST_FUNC) != 0, k;
+    xrt_stream s;
+    void *d;
+    (void)state;
+    assert_non_null(h);
+    assert_non_null(out);
+    OK(xrt_stream_create(&s));
+    OK(xrt_malloc(&d, N));
+    for (k = 0; k < 2; k++) {
+        xrt_stream on = k ? NULL : s;
+        fill(h, N, 1);
+        if (hf) OK(xrt_launch_host_func(on, sleep_20ms, NULL)); /* the stream is busy at the copy */
+        OK(xrt_memcpy_async(d, h, N, XRT_MEMCPY_HOST_TO_DEVICE, on));
+        fill(h, N, 2); /* the copy has its bytes already */
+        OK(xrt_stream_synchronize(on));
+        memset(out, 0, N);
+        OK(xrt_memcpy(out, d, N, XRT_MEMCPY_DEVICE_TO_HOST));
+        assert_filled(out, N, 1);
+
+        if (hf) OK(xrt_launch_host_func(on, sleep_20ms, NULL));
+        OK(xrt_memset_async(d, 0x6b, N, on));
+        memset(out, 0, N);
+        OK(xrt_memcpy_async(out, d, N, XRT_MEMCPY_DEVICE_TO_HOST, on));
+        assert_bytes(out, N, 0x6b); /* written before the call returned, after the memset */
+        OK(xrt_stream_synchronize(on));
+    }
+    if (hf) { /* pinned memory: the copy waits in the stream, the call does not */
+        OK(xrt_malloc_host((void **)&pinned, N));
+        fill(pinned, N, 3);
+        OK(xrt_launch_host_func(s, gate_wait, &gates[0]));
+        OK(xrt_memcpy_async(d, pinned, N, XRT_MEMCPY_HOST_TO_DEVICE, s));
+        assert_int_equal(xrt_stream_query(s), XRT_ERROR_NOT_READY);
+        gate_open(&gates[0]);
+        OK(xrt_stream_synchronize(s));
+        OK(xrt_memcpy(out, d, N, XRT_MEMCPY_DEVICE_TO_HOST));
+        assert_filled(out, N, 3);
+        OK(xrt_free_host(pinned));
+    }
+    OK(xrt_free(d));
+    OK(xrt_stream_destroy(s));
+    free(h);
+    free(out);
+}
+
+/* >> a host function that fills its own stream. Where a backend lets host
+   functions call it (the CPU backend), an enqueue from a stream's own host
+   function never waits: the queue grows (only that host function's return
+   could free a slot). Elsewhere the call is refused. */
+enum { FLOOD = 5000 }; /* several times a queue's initial size */
+static struct {
+    xrt_stream s;
+    void *d;
+    int n, order[FLOOD];
+    xrt_status first_error;
+    int sent, done;
+} flood;
+
+static void flood_note(void *user) { flood.order[flood.n++] = (int)(intptr_t)user; }
+
+static void flood_fill(void *user)
+{
+    int i;
+    (void)user;
+    flood.first_error = XRT_SUCCESS;
+    for (i = 0; i < FLOOD; i++) {
+        xrt_status st = xrt_launch_host_func(flood.s, flood_note, (void *)(intptr_t)i);
+        if (st == XRT_SUCCESS && i == FLOOD / 2) st = xrt_memset_async(flood.d, 0x3e, 64, flood.s);
+        if (st != XRT_SUCCESS) {
+            flood.first_error = st;
+            break;
+        }
+        __atomic_store_n(&flood.sent, i + 1, __ATOMIC_RELEASE);
+    }
+    __atomic_store_n(&flood.done, 1, __ATOMIC_RELEASE);
+}
+
+static void test_host_func_fills_own_stream(void **state)
+{
+    const char *name = current_backend();
+    int calls_allowed = strcmp(name, "cpu") == 0, i;
+    unsigned char h[64];
+    double end;
+    (void)state;
+    SKIP_UNLESS(caps() & XRT_CAP_HOST_FUNC, "no host functions");
+    memset(&flood, 0, sizeof flood);
+    OK(xrt_stream_create(&flood.s));
+    OK(xrt_malloc(&flood.d, sizeof h));
+    OK(xrt_launch_host_func(flood.s, flood_fill, NULL));
+    end = now_ms(CLOCK_MONOTONIC) + 10000.0 * xrt_test_slowdown();
+    while (!__atomic_load_n(&flood.done, __ATOMIC_ACQUIRE) && now_ms(CLOCK_MONOTONIC) < end) sleep_ms(1);
+    if (!__atomic_load_n(&flood.done, __ATOMIC_ACQUIRE))
+        fail_msg("the host function hung at enqueue #%d onto its own stream", __atomic_load_n(&flood.sent, __ATOMIC_ACQUIRE) + 1);
+    OK(xrt_stream_synchronize(flood.s));
+    if (calls_allowed) {
+        assert_int_equal(flood.first_error, XRT_SUCCESS);
+        assert_int_equal(flood.n, FLOOD);
+        for (i = 0; i < FLOOD; i++)
+            if (flood.order[i] != i) fail_msg("op %d ran at position %d", flood.order[i], i);
+        OK(xrt_memcpy(h, flood.d, sizeof h, XRT_MEMCPY_DEVICE_TO_HOST));
+        assert_bytes(h, sizeof h, 0x3e);
+    } else {
+        assert_int_equal(flood.first_error, XRT_ERROR_NOT_PERMITTED);
+        assert_int_equal(flood.n, 0);
+    }
+    assert_stream_works(flood.s, 0x3f); /* the grown queue goes on working */
+    OK(xrt_free(flood.d));
+    OK(xrt_stream_destroy(flood.s));
+}
+
+/* A kernel written twice, as C source for the CPU and as PTX for CUDA (the
+   image for the device is picked), launched on a stream; without modules,
+   loading is UNSUPPORTED. (tests/test_kernels.c has the rest.) */
+static void test_kernel_launch(void **state)
+{
+    static const char src[] =
+        "typedef struct { unsigned x, y, z; } d3;\n"
+        "typedef struct { d3 grid_dim, block_dim, block_idx; void *shared; unsigned long shared_bytes; } ctx;\n"
+        "void fill(const ctx *c, void *a) {\n"
+        "  unsigned char *p = *(unsigned char **)a, v = ((unsigned char *)a)[8];\n"
+        "  for (unsigned t = 0; t < c->block_dim.x; t++) p[c->block_idx.x * c->block_dim.x + t] = v;\n"
+        "}\n";
+    static const char ptx[] =
+        ".version 7.5\n"
+        ".target sm_75\n"
+        ".address_size 64\n"
+        ".visible .entry fill(.param .u64 fill_p, .param .u32 fill_v, .param .u32 fill_n)\n"
+        "{\n"
+        "	.reg .b16 %rs<2>;\n"
+        "	.reg .b32 %r<6>;\n"
+        "	.reg .b64 %rd<5>;\n"
+        "	ld.param.u64 %rd1, [fill_p];\n"
+        "	ld.param.u32 %r1, [fill_v];\n"
+        "	mov.u32 %r2, %ctaid.x;\n"
+        "	mov.u32 %r3, %ntid.x;\n"
+        "	mov.u32 %r4, %tid.x;\n"
+        "	mad.lo.s32 %r5, %r2, %r3, %r4;\n"
+        "	cvta.to.global.u64 %rd2, %rd1;\n"
+        "	cvt.u64.u32 %rd3, %r5;\n"
+        "	add.s64 %rd4, %rd2, %rd3;\n"
+        "	cvt.u16.u32 %rs1, %r1;\n"
+        "	st.global.u8 [%rd4], %rs1;\n"
+        "	ret;\n"
+        "}\n"
+        ".visible .entry k()\n"
+        "{\n"
+        "	ret;\n"
+        "}\n"
+;
+    xrt_module_image im[2];
+    xrt_module m = NULL;
+    xrt_function f = NULL;
+    xrt_dim3 grid = {4, 1, 1}, block = {16, 1, 1};
+    unsigned char args[16] = {0}, h[64];
+    char needle[64];
+    xrt_stream s;
+    void *d;
+    (void)state;
+    setenv("XRT_CACHE", "0", 1); /* built privately: the suite leaves nothing in the user's cache */
+    im[0].kind = XRT_IMAGE_CPU_C_SOURCE, im[0].data = src, im[0].size = sizeof src - 1, im[0].arch = NULL;
+    im[1].kind = XRT_IMAGE_CUDA_PTX, im[1].data = ptx, im[1].size = sizeof ptx - 1, im[1].arch = "compute_75";
+    if (!(caps() & XRT_CAP_MODULES)) {
+        snprintf(needle, sizeof needle, "not supported by backend %s", current_backend());
+        FAILS(xrt_module_load(&m, im, 2, NULL), XRT_ERROR_UNSUPPORTED, needle);
+        assert_null(m);
+        return;
+    }
+    OK(xrt_module_load(&m, im, 2, NULL));
+    OK(xrt_module_get_function(&f, m, "fill"));
+    OK(xrt_stream_create(&s));
+    OK(xrt_malloc(&d, sizeof h));
+    memcpy(args, &d, sizeof d);
+    args[8] = 0x7c;
+    OK(xrt_launch_kernel(f, grid, block, 0, s, args, sizeof args));
+    OK(xrt_memcpy_async(h, d, sizeof h, XRT_MEMCPY_DEVICE_TO_HOST, s));
+    OK(xrt_stream_synchronize(s));
+    assert_bytes(h, sizeof h, 0x7c);
+    OK(xrt_free(d));
+    OK(xrt_stream_destroy(s));
+    OK(xrt_module_unload(m));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -582,6 +777,9 @@ int main(void)
         cmocka_unit_test(test_wait_unrecorded_event),
         cmocka_unit_test(test_host_func_order),
         gated_test(test_stream_independence),
+        gated_test(test_pageable_copies),
+        cmocka_unit_test(test_host_func_fills_own_stream),
+        cmocka_unit_test(test_kernel_launch),
     };
     return xrt_test_run_on_backends("suite", tests, sizeof tests / sizeof tests[0], NULL);
 }

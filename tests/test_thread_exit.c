@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Thread exit: the per-thread state xrt keeps (last error, backend choice,
    caches, the in-call registration) is released when a thread exits. Every
    group runs on each available backend. */

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # The trace plugin's timeline (XRT_TRACE_JSON): a known program
 # (tests/trace/timeline.c: two streams, copies, a host function, an event, a
 # rejected copy) leaves a file that is valid JSON (jq and python3), whose spans

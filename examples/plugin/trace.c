@@ -1252,6 +1252,53 @@ static xrt_status trace_get_target(const xrt_backend *self, int device, xrt_targ
                      st == XRT_SUCCESS ? target->features : "");
 }
 
+static xrt_status trace_module_load(const xrt_backend *self, void **module, const xrt_module_image *images,
+                                    size_t n_images, const char *options, char *log, size_t log_size)
+{
+    const xrt_backend *t = trace_target(self);
+    uint64_t t0 = trace_now();
+    xrt_status st = t->module_load(t, module, images, n_images, options, log, log_size);
+    return trace_end(self, "module_load", t0, st, "n_images=%zu, options=\"%s\", *module=%p", n_images, options,
+                     st == XRT_SUCCESS ? *module : NULL);
+}
+
+static xrt_status trace_module_unload(const xrt_backend *self, void *module)
+{
+    const xrt_backend *t = trace_target(self);
+    uint64_t t0 = trace_now();
+    xrt_status st = t->module_unload(t, module);
+    return trace_end(self, "module_unload", t0, st, "module=%p", module);
+}
+
+static xrt_status trace_module_get_function(const xrt_backend *self, void **function, void *module, const char *name)
+{
+    const xrt_backend *t = trace_target(self);
+    uint64_t t0 = trace_now();
+    xrt_status st = t->module_get_function(t, function, module, name);
+    return trace_end(self, "module_get_function", t0, st, "module=%p, name=%s, *function=%p", module, name,
+                     st == XRT_SUCCESS ? *function : NULL);
+}
+
+static xrt_status trace_launch_kernel(const xrt_backend *self, void *function, xrt_dim3 grid, xrt_dim3 block,
+                                      size_t shared_bytes, void *stream, const void *args, size_t args_size)
+{
+    const xrt_backend *t = trace_target(self);
+    uint64_t t0 = trace_now();
+    xrt_status st = t->launch_kernel(t, function, grid, block, shared_bytes, stream, args, args_size);
+    return trace_end(self, "launch_kernel", t0, st,
+                     "function=%p, grid=(%u,%u,%u), block=(%u,%u,%u), shared=%zu, stream=%p, args_size=%zu", function,
+                     grid.x, grid.y, grid.z, block.x, block.y, block.z, shared_bytes, stream, args_size);
+}
+
+static xrt_status trace_function_get_attributes(const xrt_backend *self, xrt_function_attributes *attr, void *function)
+{
+    const xrt_backend *t = trace_target(self);
+    uint64_t t0 = trace_now();
+    xrt_status st = t->function_get_attributes(t, attr, function);
+    return trace_end(self, "function_get_attributes", t0, st, "function=%p, max_threads_per_block=%d", function,
+                     st == XRT_SUCCESS ? attr->max_threads_per_block : 0);
+}
+
 /* >> trace: registration. The table is filled from xrt's operation list: an
    operation without its trace_<name> fails to compile here. */
 xrt_status xrt_plugin_register(const xrt_plugin_host *host, xrt_backend *t);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A test double of the CUDA runtime (libcudart.so.13) for running xrt's
    suite with cuda as the default backend on a machine without a GPU
    (tests/gpu_default.sh). Unlike bench/stub/cudart_stub.c, whose calls do

@@ -122,7 +122,12 @@ static int op_index, trace; /* FUZZ_API_TRACE=1: print each call and its status 
     X(event_get_native, 0)                                                          \
     X(stream_wrap_native, 0)                                                        \
     X(mem_export_dmabuf, 0) /* the CPU backend exports no dma-buf */                \
-    X(get_target, 0) /* a query of the machine */
+    X(get_target, 0) /* a query of the machine */                                 \
+    X(module_load, 0) /* runs a compiler: too slow for a fuzzer's iteration; */    \
+    X(module_unload, 0) /* tests/test_kernels.c covers modules and launches */     \
+    X(module_get_function, 0)                                                       \
+    X(launch_kernel, 0)                                                             \
+    X(function_get_attributes, 0)
 
 #define FUZZ_ROW(op, modelled) fuzz_row_##op,
 enum { FUZZ_OPERATIONS(FUZZ_ROW) fuzz_rows };

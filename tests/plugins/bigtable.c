@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A plugin built against a later xrt whose backend table is larger: it
    fills the whole of its table before xrt can see the ABI version. xrt must
    give it room and skip it (ABI mismatch), writing nothing past its own. */

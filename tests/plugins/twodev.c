@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A plugin backend, "twodev", with two devices that are both the CPU: every
    operation it has is the cpu backend's, and set_device/get_device keep a
    per-thread device number (0 or 1). For tools that treat several devices

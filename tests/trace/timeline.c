@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A known program for the trace plugin's timeline (tests/trace.sh checks the
    JSON it leaves): on two streams, s1 copies host to device, runs a host
    function that sleeps 3 ms and records an event; s2 waits for that event,

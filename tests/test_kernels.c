@@ -1,0 +1,850 @@
+/* SPDX-License-Identifier: MIT */
+/* Modules and kernels on every enabled and available backend: loading,
+   launch shapes and limits, packed arguments, shared memory, ordering with
+   copies, events and host functions, threads, unloading with launches
+   queued, bad images, compile errors, fork; and the kernel cache (hits,
+   misses, a corrupt entry, eviction, two processes). Backends without
+   modules (XRT_CAP_MODULES) say "skipped". The cache is a private directory
+   per run (XRT_CACHE_DIR). */
+#include "xrt_test.h"
+
+#include <dirent.h>
+#include <sys/stat.h>
+
+/* The kernel ABI, as a kernel file spells it (it could include xrt.h). */
+#define PRELUDE                                                                                   \
+    "typedef struct { unsigned x, y, z; } dim3;\n"                                                \
+    "typedef struct { dim3 grid_dim, block_dim, block_idx; void *shared; unsigned long shared_bytes; } ctx_t;\n"
+
+static const char kernels_src[] = PRELUDE
+    "typedef struct { float a; const float *x; float *y; unsigned n; } saxpy_args;\n"
+    "void saxpy(const ctx_t *c, void *p) {\n"
+    "  saxpy_args *a = (saxpy_args *)p;\n"
+    "  for (unsigned t = 0; t < c->block_dim.x; t++) {\n"
+    "    unsigned i = c->block_idx.x * c->block_dim.x + t;\n"
+    "    if (i < a->n) a->y[i] = a->a * a->x[i] + a->y[i];\n"
+    "  }\n"
+    "}\n"
+    "typedef struct { unsigned *out; } ids_args;\n"
+    "void ids(const ctx_t *c, void *p) {\n" /* one word per thread: its block and thread ids */
+    "  ids_args *a = (ids_args *)p;\n"
+    "  const dim3 g = c->grid_dim, b = c->block_dim, k = c->block_idx;\n"
+    "  unsigned long block = ((unsigned long)k.z * g.y + k.y) * g.x + k.x;\n"
+    "  for (unsigned z = 0; z < b.z; z++) for (unsigned y = 0; y < b.y; y++) for (unsigned x = 0; x < b.x; x++)\n"
+    "    a->out[block * b.x * b.y * b.z + (z * b.y + y) * b.x + x] = k.x | k.y << 8 | k.z << 16 | (x + y + z) << 24;\n"
+    "}\n"
+    "typedef struct { char c; double d; short s; long long ll; float f[3]; unsigned char tail; } mixed;\n"
+    "typedef struct { mixed m; double *out; } mixed_args;\n"
+    "void args_mixed(const ctx_t *c, void *p) {\n"
+    "  mixed_args *a = (mixed_args *)p; (void)c;\n"
+    "  a->out[0] = a->m.c; a->out[1] = a->m.d; a->out[2] = a->m.s; a->out[3] = (double)a->m.ll;\n"
+    "  a->out[4] = a->m.f[0] + a->m.f[1] + a->m.f[2]; a->out[5] = a->m.tail;\n"
+    "}\n"
+    "void args_big(const ctx_t *c, void *p) {\n" /* a pointer, then bytes up to the end of the buffer */
+    "  unsigned char **out = (unsigned char **)p; unsigned char *b = (unsigned char *)p; (void)c;\n"
+    "  for (unsigned i = 8; i < 4096; i++) (*out)[i] = b[i];\n"
+    "}\n"
+    "typedef struct { unsigned *out; } shared_args;\n"
+    "void shared_sum(const ctx_t *c, void *p) {\n" /* fills the block's shared memory, sums it */
+    "  shared_args *a = (shared_args *)p; unsigned *s = (unsigned *)c->shared, n = (unsigned)(c->shared_bytes / 4), sum = 0;\n"
+    "  for (unsigned i = 0; i < n; i++) s[i] = c->block_idx.x + i;\n"
+    "  for (unsigned i = 0; i < n; i++) sum += s[i];\n"
+    "  a->out[c->block_idx.x] = sum;\n"
+    "}\n"
+    "typedef struct { unsigned *v; unsigned n; unsigned add; } inc_args;\n"
+    "void inc(const ctx_t *c, void *p) {\n"
+    "  inc_args *a = (inc_args *)p;\n"
+    "  for (unsigned t = 0; t < c->block_dim.x; t++) {\n"
+    "    unsigned i = c->block_idx.x * c->block_dim.x + t;\n"
+    "    if (i < a->n) a->v[i] = a->v[i] * 2 + a->add;\n"
+    "  }\n"
+    "}\n"
+    "void empty(const ctx_t *c, void *p) { (void)c; (void)p; }\n";
+
+typedef struct { float a; const float *x; float *y; unsigned n; } saxpy_args;
+typedef struct { unsigned *out; } ptr_args;
+typedef struct { char c; double d; short s; long long ll; float f[3]; unsigned char tail; } mixed;
+typedef struct { mixed m; double *out; } mixed_args;
+typedef struct { unsigned *v; unsigned n; unsigned add; } inc_args;
+
+static char cache_dir[256];
+
+static xrt_module_image source_image(const char *src)
+{
+    xrt_module_image im;
+    im.kind = XRT_IMAGE_CPU_C_SOURCE;
+    im.data = src;
+    im.size = strlen(src);
+    im.arch = NULL;
+    return im;
+}
+
+/* Skips a backend without modules; loads the kernels otherwise. */
+static xrt_module load_kernels(void)
+{
+    xrt_module m = NULL;
+    xrt_module_image im = source_image(kernels_src);
+    SKIP_UNLESS(caps() & XRT_CAP_MODULES, "the backend loads no modules (XRT_CAP_MODULES)");
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0,
+                "these kernels are C for the CPU backend (a GPU launch: test_kernel_launch in test_suite)");
+    OK(xrt_module_load(&m, &im, 1, NULL));
+    return m;
+}
+
+static xrt_function get(xrt_module m, const char *name)
+{
+    xrt_function f = NULL;
+    OK(xrt_module_get_function(&f, m, name));
+    return f;
+}
+
+static xrt_dim3 d3(unsigned x, unsigned y, unsigned z)
+{
+    xrt_dim3 d;
+    d.x = x, d.y = y, d.z = z;
+    return d;
+}
+
+/* >> loading and launching */
+static void test_saxpy(void **state)
+{
+    enum { n = 100000 };
+    xrt_module m = load_kernels();
+    xrt_function f = get(m, "saxpy"), again = NULL;
+    float *x, *y;
+    saxpy_args a;
+    unsigned i;
+    (void)state;
+    OK(xrt_module_get_function(&again, m, "saxpy"));
+    assert_ptr_equal(again, f); /* the same name, the same handle */
+    OK(xrt_malloc((void **)&x, n * sizeof *x));
+    OK(xrt_malloc((void **)&y, n * sizeof *y));
+    for (i = 0; i < n; i++) x[i] = (float)i, y[i] = 1.0f;
+    a.a = 2.0f, a.x = x, a.y = y, a.n = n;
+    OK(xrt_launch_kernel(f, d3((n + 255) / 256, 1, 1), d3(256, 1, 1), 0, NULL, &a, sizeof a));
+    OK(xrt_stream_synchronize(NULL));
+    for (i = 0; i < n; i++)
+        if (y[i] != 2.0f * (float)i + 1.0f) fail_msg("y[%u] = %g", i, (double)y[i]);
+    OK(xrt_free(x));
+    OK(xrt_free(y));
+    OK(xrt_module_unload(m));
+}
+
+/* 1D, 2D and 3D grids and blocks: every thread of every block exactly once. */
+static void test_shapes(void **state)
+{
+    static const unsigned shapes[][6] = {{7, 1, 1, 5, 1, 1}, {3, 4, 1, 2, 3, 1}, {2, 3, 4, 4, 2, 3}, {1, 1, 1, 1024, 1, 1},
+                                         {65, 1, 2, 1, 1, 1}};
+    xrt_module m = load_kernels();
+    xrt_function f = get(m, "ids");
+    size_t s;
+    (void)state;
+    for (s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+        const unsigned *v = shapes[s];
+        size_t total = (size_t)v[0] * v[1] * v[2] * v[3] * v[4] * v[5], i;
+        unsigned *out;
+        ptr_args a;
+        OK(xrt_malloc((void **)&out, total * sizeof *out));
+        a.out = out;
+        OK(xrt_launch_kernel(f, d3(v[0], v[1], v[2]), d3(v[3], v[4], v[5]), 0, NULL, &a, sizeof a));
+        OK(xrt_device_synchronize());
+        for (i = 0; i < total; i++) {
+            size_t threads = (size_t)v[3] * v[4] * v[5], blk = i / threads, t = i % threads;
+            unsigned bx = (unsigned)(blk % v[0]), by = (unsigned)(blk / v[0] % v[1]), bz = (unsigned)(blk / v[0] / v[1]);
+            unsigned tx = (unsigned)(t % v[3]), ty = (unsigned)(t / v[3] % v[4]), tz = (unsigned)(t / v[3] / v[4]);
+            unsigned want = bx | by << 8 | bz << 16 | (tx + ty + tz) << 24;
+            if (out[i] != want) fail_msg("shape %zu: word %zu is 0x%x, expected 0x%x", s, i, out[i], want);
+        }
+        OK(xrt_free(out));
+    }
+    OK(xrt_module_unload(m));
+}
+
+static void test_bad_launches(void **state)
+{
+    xrt_module m = load_kernels();
+    xrt_function f = get(m, "empty");
+    xrt_function_attributes at;
+    char args[XRT_MAX_KERNEL_ARGS + 1] = {0};
+    (void)state;
+    FAILS(xrt_launch_kernel(f, d3(0, 1, 1), d3(1, 1, 1), 0, NULL, NULL, 0), XRT_ERROR_INVALID_VALUE, "grid dimension of 0");
+    FAILS(xrt_launch_kernel(f, d3(1, 1, 0), d3(1, 1, 1), 0, NULL, NULL, 0), XRT_ERROR_INVALID_VALUE, "grid dimension of 0");
+    FAILS(xrt_launch_kernel(f, d3(1, 1, 1), d3(1, 0, 1), 0, NULL, NULL, 0), XRT_ERROR_INVALID_VALUE, "block dimension of 0");
+    FAILS(xrt_launch_kernel(f, d3(1, 1, 1), d3(1, 1, 1), 0, NULL, NULL, 8), XRT_ERROR_INVALID_VALUE, "args is NULL");
+    FAILS(xrt_launch_kernel(f, d3(1, 1, 1), d3(1, 1, 1), 0, NULL, args, sizeof args), XRT_ERROR_INVALID_VALUE,
+          "XRT_MAX_KERNEL_ARGS");
+    OK(xrt_function_get_attributes(&at, f));
+    assert_true(at.max_threads_per_block >= 1);
+    FAILS(xrt_launch_kernel(f, d3(1, 1, 1), d3((unsigned)at.max_threads_per_block + 1, 1, 1), 0, NULL, NULL, 0),
+          XRT_ERROR_INVALID_VALUE, "threads");
+    FAILS(xrt_launch_kernel(f, d3(1, 1, 1), d3(32, 32, 2), 0, NULL, NULL, 0), XRT_ERROR_INVALID_VALUE, "threads");
+    FAILS(xrt_launch_kernel(f, d3(1, 65536, 1), d3(1, 1, 1), 0, NULL, NULL, 0), XRT_ERROR_INVALID_VALUE, "exceeds");
+    FAILS(xrt_launch_kernel(f, d3(1, 1, 1), d3(1, 1, 1), at.max_dynamic_shared_bytes + 1, NULL, NULL, 0),
+          XRT_ERROR_INVALID_VALUE, "shared memory");
+    OK(xrt_launch_kernel(f, d3(1, 1, 1), d3(1, 1, 1), 0, NULL, args, XRT_MAX_KERNEL_ARGS));
+    OK(xrt_device_synchronize());
+    OK(xrt_module_unload(m));
+}
+
+/* A struct of mixed alignments, and a full 4 KiB buffer; the caller's buffer
+   is overwritten right after each launch (the launch copied it). */
+static void test_arguments(void **state)
+{
+    xrt_module m = load_kernels();
+    xrt_function fm = get(m, "args_mixed"), fb = get(m, "args_big");
+    static unsigned char big[XRT_MAX_KERNEL_ARGS], *out;
+    mixed_args a;
+    double *res;
+    xrt_stream s;
+    xrt_event e;
+    size_t i;
+    (void)state;
+    OK(xrt_stream_create(&s));
+    OK(xrt_event_create(&e, 0));
+    OK(xrt_malloc((void **)&res, 6 * sizeof *res));
+    OK(xrt_malloc((void **)&out, sizeof big));
+    memset(&a, 0, sizeof a);
+    a.m.c = 'x', a.m.d = 2.5, a.m.s = -7, a.m.ll = 1ll << 40, a.m.f[0] = 1, a.m.f[1] = 2, a.m.f[2] = 4, a.m.tail = 200;
+    a.out = res;
+    OK(xrt_launch_host_func(s, gate_wait, &gates[0])); /* the launches wait: their buffers must have been copied */
+    OK(xrt_launch_kernel(fm, d3(1, 1, 1), d3(1, 1, 1), 0, s, &a, sizeof a));
+    memset(&a, 0xff, sizeof a);
+    memcpy(big, &out, sizeof out);
+    for (i = 8; i < sizeof big; i++) big[i] = (unsigned char)(i * 7);
+    OK(xrt_launch_kernel(fb, d3(1, 1, 1), d3(1, 1, 1), 0, s, big, sizeof big));
+    memset(big, 0, sizeof big);
+    OK(xrt_event_record(e, s));
+    assert_int_equal(xrt_event_query(e), XRT_ERROR_NOT_READY);
+    gate_open(&gates[0]);
+    OK(xrt_stream_synchronize(s));
+    assert_true(res[0] == 'x' && res[1] == 2.5 && res[2] == -7 && res[3] == (double)(1ll << 40) && res[4] == 7 &&
+                res[5] == 200);
+    for (i = 8; i < sizeof big; i++)
+        if (out[i] != (unsigned char)(i * 7)) fail_msg("byte %zu of the arguments is %u", i, out[i]);
+    OK(xrt_free(res));
+    OK(xrt_free(out));
+    OK(xrt_event_destroy(e));
+    OK(xrt_stream_destroy(s));
+    OK(xrt_module_unload(m));
+}
+
+static void test_shared_memory(void **state)
+{
+    static const size_t sizes[] = {64, 48 << 10, 1 << 20};
+    xrt_module m = load_kernels();
+    xrt_function f = get(m, "shared_sum");
+    xrt_function_attributes at;
+    enum { blocks = 37 };
+    unsigned *out;
+    ptr_args a;
+    size_t k;
+    (void)state;
+    OK(xrt_function_get_attributes(&at, f));
+    OK(xrt_malloc((void **)&out, blocks * sizeof *out));
+    a.out = out;
+    for (k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+        unsigned n = (unsigned)(sizes[k] / 4), b, i;
+        if (sizes[k] > at.max_dynamic_shared_bytes) continue;
+        OK(xrt_launch_kernel(f, d3(blocks, 1, 1), d3(1, 1, 1), sizes[k], NULL, &a, sizeof a));
+        OK(xrt_device_synchronize());
+        for (b = 0; b < blocks; b++) {
+            unsigned want = 0;
+            for (i = 0; i < n; i++) want += b + i;
+            if (out[b] != want) fail_msg("%zu bytes: block %u summed %u, expected %u", sizes[k], b, out[b], want);
+        }
+    }
+    OK(xrt_free(out));
+    OK(xrt_module_unload(m));
+}
+
+/* s1: set, kernel (v = 2v + 1), record; s2: wait, kernel (v = 2v + 3), host
+   function, copy back. Every step sees the one before. */
+static void test_ordering(void **state)
+{
+    enum { n = 1 << 16 };
+    xrt_module m = load_kernels();
+    xrt_function f = get(m, "inc");
+    xrt_stream s1, s2;
+    xrt_event e;
+    unsigned *v, *h;
+    inc_args a;
+    int ran = 0;
+    unsigned i;
+    (void)state;
+    OK(xrt_stream_create(&s1));
+    OK(xrt_stream_create(&s2));
+    OK(xrt_event_create(&e, 0));
+    OK(xrt_malloc((void **)&v, n * sizeof *v));
+    OK(xrt_malloc_host((void **)&h, n * sizeof *h));
+    OK(xrt_launch_host_func(s1, gate_wait, &gates[0]));
+    OK(xrt_memset_async(v, 0, n * sizeof *v, s1));
+    a.v = v, a.n = n, a.add = 1;
+    OK(xrt_launch_kernel(f, d3(n / 128, 1, 1), d3(128, 1, 1), 0, s1, &a, sizeof a));
+    OK(xrt_event_record(e, s1));
+    OK(xrt_stream_wait_event(s2, e));
+    a.add = 3;
+    OK(xrt_launch_kernel(f, d3(n / 128, 1, 1), d3(128, 1, 1), 0, s2, &a, sizeof a));
+    OK(xrt_launch_host_func(s2, set_flag, &ran));
+    OK(xrt_memcpy_async(h, v, n * sizeof *v, XRT_MEMCPY_DEVICE_TO_HOST, s2));
+    assert_int_equal(xrt_stream_query(s2), XRT_ERROR_NOT_READY);
+    gate_open(&gates[0]);
+    OK(xrt_stream_synchronize(s2));
+    assert_true(flag(&ran));
+    for (i = 0; i < n; i++)
+        if (h[i] != 5) fail_msg("word %u is %u, expected 5", i, h[i]);
+    OK(xrt_free_host(h));
+    OK(xrt_free(v));
+    OK(xrt_event_destroy(e));
+    OK(xrt_stream_destroy(s1));
+    OK(xrt_stream_destroy(s2));
+    OK(xrt_module_unload(m));
+}
+
+/* >> threads: one module, 8 threads, each with its stream and buffer */
+typedef struct kthread { xrt_module m; unsigned id; int failed; } kthread;
+
+static void *launcher(void *p)
+{
+    kthread *k = (kthread *)p;
+    enum { n = 4096, rounds = 50 };
+    xrt_function f = NULL;
+    xrt_stream s = NULL;
+    unsigned *v = NULL, i, want = 0;
+    inc_args a;
+    if (xrt_module_get_function(&f, k->m, "inc") || xrt_stream_create(&s) || xrt_malloc((void **)&v, n * sizeof *v) ||
+        xrt_memset_async(v, 0, n * sizeof *v, s)) {
+        k->failed = __LINE__;
+        return NULL;
+    }
+    a.v = v, a.n = n, a.add = k->id;
+    for (i = 0; i < rounds; i++)
+        if (xrt_launch_kernel(f, d3(n / 64, 1, 1), d3(64, 1, 1), 0, s, &a, sizeof a)) k->failed = __LINE__;
+    if (xrt_stream_synchronize(s)) k->failed = __LINE__;
+    for (i = 0; i < rounds; i++) want = want * 2 + k->id;
+    for (i = 0; i < n; i++)
+        if (v[i] != want) k->failed = __LINE__;
+    xrt_free(v);
+    xrt_stream_destroy(s);
+    return NULL;
+}
+
+static void test_threads(void **state)
+{
+    xrt_module m = load_kernels();
+    kthread k[8];
+    pthread_t t[8];
+    int i;
+    (void)state;
+    for (i = 0; i < 8; i++) {
+        k[i].m = m, k[i].id = (unsigned)i + 1, k[i].failed = 0;
+        assert_int_equal(start_thread(&t[i], xrt_test_backend, launcher, &k[i]), 0);
+    }
+    for (i = 0; i < 8; i++) {
+        pthread_join(t[i], NULL);
+        if (k[i].failed) fail_msg("thread %d failed at line %d", i, k[i].failed);
+    }
+    OK(xrt_module_unload(m));
+}
+
+/* Unloading races with launches and lookups on other threads: each call
+   either works or returns XRT_ERROR_INVALID_HANDLE, never anything else
+   (and ASan/TSan see no use after free); every launch that was accepted runs. */
+typedef struct racer { xrt_module m; xrt_function f; unsigned *v; int ok, refused, other; } racer;
+
+static void *race_launches(void *p)
+{
+    racer *r = (racer *)p;
+    inc_args a;
+    int i;
+    a.v = r->v, a.n = 1, a.add = 1;
+    for (i = 0; i < 2000; i++) {
+        xrt_function f = NULL;
+        xrt_status st = xrt_launch_kernel(r->f, d3(1, 1, 1), d3(1, 1, 1), 0, NULL, &a, sizeof a);
+        if (st == XRT_SUCCESS) r->ok++;
+        else if (st == XRT_ERROR_INVALID_HANDLE) r->refused++;
+        else r->other++;
+        st = xrt_module_get_function(&f, r->m, "inc");
+        if (st != XRT_SUCCESS && st != XRT_ERROR_INVALID_HANDLE) r->other++;
+    }
+    return NULL;
+}
+
+static void test_unload_races_launches(void **state)
+{
+    racer r[2];
+    pthread_t t[2];
+    unsigned *v;
+    int round, i;
+    (void)state;
+    for (round = 0; round < 5; round++) {
+        xrt_module m = load_kernels();
+        xrt_function f = get(m, "inc");
+        OK(xrt_malloc_host((void **)&v, 2 * sizeof *v));
+        v[0] = v[1] = 0;
+        xrt_set_log_level(XRT_LOG_NONE); /* the refusals would be logged from two threads into the test's capture */
+        for (i = 0; i < 2; i++) {
+            memset(&r[i], 0, sizeof r[i]);
+            r[i].m = m, r[i].f = f, r[i].v = v + i;
+            assert_int_equal(start_thread(&t[i], xrt_test_backend, race_launches, &r[i]), 0);
+        }
+        sleep_ms(round); /* unload early, or late */
+        OK(xrt_module_unload(m));
+        for (i = 0; i < 2; i++) pthread_join(t[i], NULL);
+        xrt_set_log_level(XRT_LOG_ENV);
+        OK(xrt_device_synchronize());
+        for (i = 0; i < 2; i++) {
+            unsigned want = 0;
+            int k;
+            assert_int_equal(r[i].other, 0);
+            for (k = 0; k < r[i].ok; k++) want = want * 2 + 1;
+            assert_int_equal(v[i], want); /* (2^ok - 1) mod 2^32: every accepted launch ran, in order */
+        }
+        OK(xrt_free_host(v));
+    }
+}
+
+/* >> errors */
+static void test_missing_function(void **state)
+{
+    xrt_module m = load_kernels();
+    xrt_function f = (xrt_function)1;
+    (void)state;
+    FAILS(xrt_module_get_function(&f, m, "no_such_kernel"), XRT_ERROR_NOT_FOUND, "no_such_kernel");
+    assert_null(f);
+    FAILS(xrt_module_get_function(&f, m, ""), XRT_ERROR_INVALID_VALUE, "name is empty");
+    OK(xrt_module_unload(m));
+    FAILS(xrt_module_get_function(&f, m, "saxpy"), XRT_ERROR_INVALID_HANDLE, "module");
+    FAILS(xrt_module_unload(m), XRT_ERROR_INVALID_HANDLE, "was destroyed");
+}
+
+static void test_bad_images(void **state)
+{
+    static const char garbage[] = "\x7f" "ELF this is not a shared object";
+    xrt_module m = (xrt_module)1;
+    xrt_module_image im[2];
+    xrt_target t;
+    char want[64];
+    (void)state;
+    SKIP_UNLESS(caps() & XRT_CAP_MODULES, "the backend loads no modules (XRT_CAP_MODULES)");
+    OK(xrt_get_target(&t));
+    im[0].kind = XRT_IMAGE_CUDA_FATBIN, im[0].data = garbage, im[0].size = sizeof garbage, im[0].arch = "sm_90";
+    im[1].kind = XRT_IMAGE_HIP_CODE_OBJECT, im[1].data = garbage, im[1].size = sizeof garbage, im[1].arch = "gfx90a";
+    if (strcmp(t.backend, "cpu") == 0) { /* the CPU loads none of these */
+        snprintf(want, sizeof want, "arch %s", t.arch);
+        FAILS(xrt_module_load(&m, im, 2, NULL), XRT_ERROR_NO_BINARY_FOR_DEVICE, want);
+        assert_null(m);
+        assert_non_null(strstr(xrt_get_last_error_string(), "cuda fatbin sm_90, hip code object gfx90a"));
+        im[0].kind = XRT_IMAGE_CPU_SHARED_OBJECT, im[0].arch = "not-this-arch";
+        FAILS(xrt_module_load(&m, im, 1, NULL), XRT_ERROR_NO_BINARY_FOR_DEVICE, "not-this-arch");
+        im[0].arch = t.arch; /* the right arch, a corrupt object */
+        FAILS(xrt_module_load(&m, im, 1, NULL), XRT_ERROR_INVALID_IMAGE, "does not load");
+        assert_null(m);
+    }
+    FAILS(xrt_module_load(&m, im, 0, NULL), XRT_ERROR_INVALID_VALUE, "n_images is 0");
+    im[0].kind = (xrt_image_kind)99;
+    FAILS(xrt_module_load(&m, im, 1, NULL), XRT_ERROR_INVALID_VALUE, "unknown kind 99");
+}
+
+static void test_compile_error(void **state)
+{
+    xrt_module m = (xrt_module)1;
+    xrt_module_image im = source_image("void broken(void) { this is not C }\n");
+    (void)state;
+    SKIP_UNLESS(caps() & XRT_CAP_MODULES, "the backend loads no modules (XRT_CAP_MODULES)");
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "C source is built on the CPU backend only");
+    FAILS(xrt_module_load(&m, &im, 1, NULL), XRT_ERROR_COMPILE_FAILED, "exited with");
+    assert_null(m);
+    assert_non_null(strstr(xrt_module_get_log(), "error"));
+    FAILS(xrt_module_load(&m, &im, 1, "-DX=1"), XRT_ERROR_COMPILE_FAILED, "exited with"); /* failures are not cached */
+}
+
+/* The module is unloaded while a launch waits behind a gate: the launch
+   still runs; the function's handle is dead at once. */
+static void test_unload_with_queued_launches(void **state)
+{
+    xrt_module m = load_kernels();
+    xrt_function f = get(m, "inc");
+    xrt_stream s;
+    unsigned *v;
+    inc_args a;
+    (void)state;
+    OK(xrt_stream_create(&s));
+    OK(xrt_malloc((void **)&v, 64 * sizeof *v));
+    OK(xrt_memset(v, 0, 64 * sizeof *v));
+    a.v = v, a.n = 64, a.add = 9;
+    OK(xrt_launch_host_func(s, gate_wait, &gates[0]));
+    OK(xrt_launch_kernel(f, d3(1, 1, 1), d3(64, 1, 1), 0, s, &a, sizeof a));
+    OK(xrt_module_unload(m));
+    FAILS(xrt_launch_kernel(f, d3(1, 1, 1), d3(64, 1, 1), 0, s, &a, sizeof a), XRT_ERROR_INVALID_HANDLE, "function");
+    gate_open(&gates[0]);
+    OK(xrt_stream_synchronize(s));
+    assert_int_equal(v[0], 9);
+    assert_int_equal(v[63], 9);
+    OK(xrt_free(v));
+    OK(xrt_stream_destroy(s));
+}
+
+static void test_destroyed_stream(void **state)
+{
+    xrt_module m = load_kernels();
+    xrt_function f = get(m, "empty");
+    xrt_stream s;
+    xrt_event e;
+    (void)state;
+    OK(xrt_stream_create(&s));
+    OK(xrt_stream_destroy(s));
+    FAILS(xrt_launch_kernel(f, d3(1, 1, 1), d3(1, 1, 1), 0, s, NULL, 0), XRT_ERROR_INVALID_HANDLE, "was destroyed");
+    OK(xrt_event_create(&e, 0));
+    FAILS(xrt_launch_kernel((xrt_function)e, d3(1, 1, 1), d3(1, 1, 1), 0, NULL, NULL, 0), XRT_ERROR_INVALID_HANDLE,
+          "not the kind xrt_launch_kernel takes");
+    FAILS(xrt_module_get_function(&f, (xrt_module)e, "empty"), XRT_ERROR_INVALID_HANDLE, "not the kind");
+    OK(xrt_event_destroy(e));
+    OK(xrt_module_unload(m));
+}
+
+/* xrt_shutdown with a module loaded and a launch queued: the launch runs,
+   the module is released (ASan and valgrind see no leak), its handles are
+   stale afterwards. */
+static void test_shutdown_with_live_module(void **state)
+{
+    xrt_module m = load_kernels();
+    xrt_function f = get(m, "inc");
+    xrt_function_attributes at;
+    unsigned *v;
+    inc_args a;
+    (void)state;
+    OK(xrt_malloc_host((void **)&v, 64 * sizeof *v));
+    memset(v, 0, 64 * sizeof *v);
+    a.v = v, a.n = 64, a.add = 3;
+    OK(xrt_launch_kernel(f, d3(1, 1, 1), d3(64, 1, 1), 0, NULL, &a, sizeof a));
+    xrt_shutdown(); /* drains the stream, then frees the module and the buffer */
+    OK(xrt_set_backend(xrt_test_backend));
+    FAILS(xrt_function_get_attributes(&at, f), XRT_ERROR_INVALID_HANDLE, "function");
+    FAILS(xrt_module_unload(m), XRT_ERROR_INVALID_HANDLE, "module");
+}
+
+/* >> fork: a child loads and launches on a fresh xrt */
+static int child_launch(void *arg)
+{
+    xrt_module m = NULL;
+    xrt_function f = NULL;
+    xrt_module_image im = source_image(kernels_src);
+    unsigned *v = NULL;
+    inc_args a;
+    (void)arg;
+    CHILD_EXPECT(xrt_module_load(&m, &im, 1, NULL), XRT_SUCCESS);
+    CHILD_EXPECT(xrt_module_get_function(&f, m, "inc"), XRT_SUCCESS);
+    CHILD_EXPECT(xrt_malloc((void **)&v, 64 * sizeof *v), XRT_SUCCESS);
+    CHILD_EXPECT(xrt_memset(v, 0, 64 * sizeof *v), XRT_SUCCESS);
+    a.v = v, a.n = 64, a.add = 4;
+    CHILD_EXPECT(xrt_launch_kernel(f, d3(2, 1, 1), d3(32, 1, 1), 0, NULL, &a, sizeof a), XRT_SUCCESS);
+    CHILD_EXPECT(xrt_device_synchronize(), XRT_SUCCESS);
+    CHILD_TRUE(v[0] == 4 && v[63] == 4);
+    CHILD_EXPECT(xrt_module_unload(m), XRT_SUCCESS);
+    xrt_free(v);
+    xrt_shutdown();
+    return 0;
+}
+
+static void test_after_fork(void **state)
+{
+    (void)state;
+    SKIP_UNLESS(caps() & XRT_CAP_MODULES, "the backend loads no modules (XRT_CAP_MODULES)");
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the GPU runtimes do not survive fork()");
+    in_child("launch after fork", child_launch, NULL, 60);
+}
+
+/* >> the kernel cache (CPU: the backend that compiles). XRT_CC is a wrapper
+   that counts its compilations, so a hit is proven to run no compiler. */
+static char wrapper[512], counter[512];
+
+static void write_wrapper(const char *version)
+{
+    FILE *f = fopen(wrapper, "w");
+    assert_non_null(f);
+    fprintf(f, "#!/bin/sh\ncase \"$1\" in --version) echo \"%s\"; exit 0;; esac\necho x >> '%s'\n%sexec cc \"$@\"\n",
+            version, counter, getenv("KERNELS_SLOW_CC") ? "sleep 0.3\n" : "");
+    fclose(f);
+    chmod(wrapper, 0755);
+}
+
+static int compiles(void)
+{
+    FILE *f = fopen(counter, "r");
+    int n = 0, c;
+    if (!f) return 0;
+    while ((c = fgetc(f)) != EOF) n += c == '\n';
+    fclose(f);
+    return n;
+}
+
+static int files_ending(const char *dir, const char *suffix)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int n = 0;
+    if (!d) return 0;
+    while ((e = readdir(d)) != NULL) {
+        size_t len = strlen(e->d_name);
+        n += len > strlen(suffix) && !strcmp(e->d_name + len - strlen(suffix), suffix);
+    }
+    closedir(d);
+    return n;
+}
+
+static char sub_dir[300];
+static int cache_setup(void **state)
+{
+    static int k;
+    (void)state;
+    snprintf(sub_dir, sizeof sub_dir, "%s/c%d", cache_dir, ++k);
+    snprintf(wrapper, sizeof wrapper, "%s/cc%d.sh", cache_dir, k);
+    snprintf(counter, sizeof counter, "%s/count%d", cache_dir, k);
+    write_wrapper("fakecc 1.0");
+    setenv("XRT_CC", wrapper, 1);
+    setenv("XRT_CACHE_DIR", sub_dir, 1);
+    return 0;
+}
+
+static int cache_teardown(void **state)
+{
+    (void)state;
+    unsetenv("XRT_CC");
+    unsetenv("XRT_CACHE");
+    unsetenv("XRT_CACHE_BYTES");
+    setenv("XRT_CACHE_DIR", cache_dir, 1);
+    return 0;
+}
+
+static void load_unload(const char *src, const char *options)
+{
+    xrt_module m;
+    xrt_module_image im = source_image(src);
+    OK(xrt_module_load(&m, &im, 1, options));
+    OK(xrt_module_unload(m));
+}
+
+static void test_cache_hits_and_misses(void **state)
+{
+    xrt_cache_stats a, b;
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    OK(xrt_cache_get_stats(&a));
+    load_unload(kernels_src, NULL);
+    assert_int_equal(compiles(), 1);
+    load_unload(kernels_src, NULL); /* identical: a hit, no compiler run */
+    load_unload(kernels_src, NULL);
+    assert_int_equal(compiles(), 1);
+    OK(xrt_cache_get_stats(&b));
+    assert_int_equal(b.hits - a.hits, 2);
+    assert_int_equal(b.misses - a.misses, 1);
+    assert_int_equal(b.builds - a.builds, 1);
+    assert_true(b.bytes > 0);
+    load_unload(kernels_src, "-DCHANGED=1"); /* another option */
+    assert_int_equal(compiles(), 2);
+    load_unload(PRELUDE "void other(const ctx_t *c, void *p) { (void)c; (void)p; }\n", NULL); /* another source */
+    assert_int_equal(compiles(), 3);
+    sleep_ms(20); /* the wrapper's modification time must change */
+    write_wrapper("fakecc 2.0"); /* another compiler version */
+    load_unload(kernels_src, NULL);
+    assert_int_equal(compiles(), 4);
+    load_unload(kernels_src, "-DCHANGED=1");
+    assert_int_equal(compiles(), 5);
+    load_unload(kernels_src, NULL); /* all of them still there */
+    assert_int_equal(compiles(), 5);
+    assert_int_equal(files_ending(sub_dir, ".so"), 5);
+}
+
+/* Another target: the CPU's loader called with a backend table whose target
+   has other features. */
+static xrt_status other_get_device(const xrt_backend *self, int *d) { (void)self; *d = 0; return XRT_SUCCESS; }
+static xrt_status other_get_target(const xrt_backend *self, int device, xrt_target *t)
+{
+    (void)self, (void)device;
+    snprintf(t->arch, sizeof t->arch, "x86_64");
+    snprintf(t->features, sizeof t->features, "imaginary");
+    t->vector_width = 4;
+    return XRT_SUCCESS;
+}
+
+static void test_cache_target(void **state)
+{
+    xrt_backend other;
+    xrt_module_image im = source_image(kernels_src);
+    void *mod = NULL;
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    load_unload(kernels_src, NULL);
+    assert_int_equal(compiles(), 1);
+    memset(&other, 0, sizeof other);
+    other.name = "cpu";
+    other.get_device = other_get_device;
+    other.get_target = other_get_target;
+    char log[256];
+    OK(xrt__cpu_module_load(&other, &mod, &im, 1, "", log, sizeof log));
+    assert_int_equal(compiles(), 2);
+    xrt__cpu_module_unload(&other, mod);
+}
+
+/* An entry that does not load is deleted and built again. */
+static void test_cache_corrupt_entry(void **state)
+{
+    DIR *d;
+    struct dirent *e;
+    char path[700] = "";
+    FILE *f;
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    load_unload(kernels_src, NULL);
+    d = opendir(sub_dir);
+    assert_non_null(d);
+    while ((e = readdir(d)) != NULL)
+        if (strstr(e->d_name, ".so")) snprintf(path, sizeof path, "%s/%s", sub_dir, e->d_name);
+    closedir(d);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("garbage", f);
+    fclose(f);
+    load_unload(kernels_src, NULL);
+    assert_int_equal(compiles(), 2);
+    load_unload(kernels_src, NULL);
+    assert_int_equal(compiles(), 2);
+}
+
+static void test_cache_off_and_bound(void **state)
+{
+    xrt_cache_stats a, b;
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    setenv("XRT_CACHE", "0", 1);
+    load_unload(kernels_src, NULL);
+    load_unload(kernels_src, NULL);
+    assert_int_equal(compiles(), 2); /* no cache: built each time */
+    assert_int_equal(files_ending(sub_dir, ".so"), 0);
+    unsetenv("XRT_CACHE");
+    setenv("XRT_CACHE_BYTES", "1", 1); /* room for nothing but the newest */
+    OK(xrt_cache_get_stats(&a));
+    load_unload(kernels_src, NULL);
+    load_unload(kernels_src, "-DA=1");
+    load_unload(kernels_src, "-DA=2");
+    OK(xrt_cache_get_stats(&b));
+    assert_int_equal(b.evictions - a.evictions, 2);
+    assert_int_equal(files_ending(sub_dir, ".so"), 1);
+    assert_int_equal(files_ending(sub_dir, ".lock"), 1); /* evicted with their entries */
+}
+
+/* Two processes load the same new source at once: one compiles, the other
+   waits for it and loads the result. */
+static int child_load(void *arg)
+{
+    xrt_module m = NULL;
+    xrt_module_image im = source_image(kernels_src);
+    (void)arg;
+    CHILD_EXPECT(xrt_set_backend("cpu"), XRT_SUCCESS);
+    CHILD_EXPECT(xrt_module_load(&m, &im, 1, "-DTWO_PROCESSES"), XRT_SUCCESS);
+    CHILD_EXPECT(xrt_module_unload(m), XRT_SUCCESS);
+    xrt_shutdown();
+    return 0;
+}
+
+static void test_cache_two_processes(void **state)
+{
+    pid_t p[2];
+    int i;
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    setenv("KERNELS_SLOW_CC", "1", 1);
+    write_wrapper("fakecc 1.0");
+    unsetenv("KERNELS_SLOW_CC");
+    for (i = 0; i < 2; i++) {
+        fflush(NULL);
+        p[i] = fork();
+        if (p[i] == 0) _exit(child_load(NULL));
+        assert_true(p[i] > 0);
+    }
+    for (i = 0; i < 2; i++) child_wait(p[i], 60, "loading in two processes");
+    assert_int_equal(compiles(), 1);
+}
+
+/* >> shared objects: built here with cc, given to xrt as bytes */
+static void test_shared_object_image(void **state)
+{
+    char src[300], so[300], cmd[1024];
+    xrt_module m;
+    xrt_module_image im;
+    xrt_function f;
+    FILE *fp;
+    long size;
+    void *data;
+    unsigned *v;
+    inc_args a;
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "a CPU shared object loads on the CPU backend only");
+    snprintf(src, sizeof src, "%s/k.c", cache_dir);
+    snprintf(so, sizeof so, "%s/k.so", cache_dir);
+    fp = fopen(src, "w");
+    assert_non_null(fp);
+    fputs(kernels_src, fp);
+    fclose(fp);
+    snprintf(cmd, sizeof cmd, "cc -shared -fPIC -O2 -o %s %s", so, src);
+    assert_int_equal(system(cmd), 0);
+    fp = fopen(so, "rb");
+    assert_non_null(fp);
+    fseek(fp, 0, SEEK_END);
+    size = ftell(fp);
+    rewind(fp);
+    data = malloc((size_t)size);
+    assert_int_equal(fread(data, 1, (size_t)size, fp), (size_t)size);
+    fclose(fp);
+    im.kind = XRT_IMAGE_CPU_SHARED_OBJECT, im.data = data, im.size = (size_t)size, im.arch = NULL;
+    OK(xrt_module_load(&m, &im, 1, NULL));
+    free(data);
+    f = get(m, "inc");
+    OK(xrt_malloc((void **)&v, 16 * sizeof *v));
+    OK(xrt_memset(v, 0, 16 * sizeof *v));
+    a.v = v, a.n = 16, a.add = 6;
+    OK(xrt_launch_kernel(f, d3(1, 1, 1), d3(16, 1, 1), 0, NULL, &a, sizeof a));
+    OK(xrt_device_synchronize());
+    assert_int_equal(v[15], 6);
+    OK(xrt_free(v));
+    OK(xrt_module_unload(m));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_saxpy),
+        cmocka_unit_test(test_shapes),
+        cmocka_unit_test(test_bad_launches),
+        gated_test(test_arguments),
+        cmocka_unit_test(test_shared_memory),
+        gated_test(test_ordering),
+        cmocka_unit_test(test_threads),
+        cmocka_unit_test(test_unload_races_launches),
+        cmocka_unit_test(test_missing_function),
+        cmocka_unit_test(test_bad_images),
+        cmocka_unit_test(test_compile_error),
+        gated_test(test_unload_with_queued_launches),
+        cmocka_unit_test(test_destroyed_stream),
+        cmocka_unit_test(test_after_fork),
+        cmocka_unit_test(test_shutdown_with_live_module),
+        cmocka_unit_test_setup_teardown(test_cache_hits_and_misses, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_target, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_corrupt_entry, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_off_and_bound, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_two_processes, cache_setup, cache_teardown),
+        cmocka_unit_test(test_shared_object_image),
+    };
+    char cmd[300];
+    int rc;
+    const char *tmp = getenv("TMPDIR");
+    snprintf(cache_dir, sizeof cache_dir, "%s/xrt-kernels-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(cache_dir)) return 1;
+    setenv("XRT_CACHE_DIR", cache_dir, 1);
+    rc = xrt_test_run_on_backends("kernels", tests, sizeof tests / sizeof tests[0], NULL);
+    if (!getenv("XRT_TEST_CHILD")) { /* a re-executed child leaves the directory to its parent */
+        snprintf(cmd, sizeof cmd, "rm -rf '%s'", cache_dir);
+        if (system(cmd) != 0) fprintf(stderr, "cannot remove %s\n", cache_dir);
+    }
+    return rc;
+}
