@@ -4,7 +4,7 @@
    real soft-RoCE stack, in a VM (tests/rdma/). */
 #define XRT_ENABLE_RDMA
 #include "xrt_test.h"
-#include "xrt_rdma.h"
+#include "xrt_rdma.h" /* after xrt.h: the core does not include it */
 
 #include <dlfcn.h>
 #include <sys/stat.h>
@@ -153,37 +153,41 @@ static void device_memory_paths_follow_detection_and_env(void **state)
     plan_is(facts(F, A, 1, 0, 0, 0), 0, "cannot export", 0, "nvidia_peermem");
 }
 
+/* The backends say what their memory is (flags), not their names. */
 static void memory_types_map_to_paths(void **state)
 {
-    xrt_pointer_attributes a;
+    xrt_backend cuda, hip, cpu, mine, real;
     char why[160];
     (void)state;
-    memset(&a, 0, sizeof a);
-    a.type = XRT_MEMORY_DEVICE;
-    a.backend = "cuda";
-    assert_true(xrt__rdma_is_device(&a));
-    a.backend = "hip";
-    assert_true(xrt__rdma_is_device(&a));
-    a.backend = "cpu"; /* its device memory is host memory */
-    assert_false(xrt__rdma_is_device(&a));
-    a.type = XRT_MEMORY_PINNED_HOST;
-    a.backend = "cuda";
-    assert_false(xrt__rdma_is_device(&a));
-    a.type = XRT_MEMORY_MANAGED;
-    assert_false(xrt__rdma_is_device(&a));
-    a.type = XRT_MEMORY_UNKNOWN;
-    a.backend = NULL;
-    assert_false(xrt__rdma_is_device(&a));
+    memset(&cuda, 0, sizeof cuda);
+    hip = cpu = mine = cuda;
+    cuda.name = "cuda";
+    cuda.flags = XRT_BACKEND_NVIDIA_MEMORY;
+    hip.name = "hip";
+    hip.flags = XRT_BACKEND_AMD_MEMORY;
+    cpu.name = "cpu";
+    cpu.flags = XRT_BACKEND_HOST_MEMORY | XRT_BACKEND_FORK_SAFE;
+    mine.name = "mine";
+    assert_true(xrt__rdma_is_device(XRT_MEMORY_DEVICE, &cuda));
+    assert_true(xrt__rdma_is_device(XRT_MEMORY_DEVICE, &hip));
+    assert_true(xrt__rdma_is_device(XRT_MEMORY_DEVICE, &mine));
+    assert_false(xrt__rdma_is_device(XRT_MEMORY_DEVICE, &cpu)); /* its device memory is host memory */
+    assert_false(xrt__rdma_is_device(XRT_MEMORY_PINNED_HOST, &cuda));
+    assert_false(xrt__rdma_is_device(XRT_MEMORY_MANAGED, &cuda));
+    assert_false(xrt__rdma_is_device(XRT_MEMORY_UNKNOWN, NULL));
+    /* the built-in tables carry the flags */
+    assert_true(xrt__builtin_table("cpu", &real));
+    assert_true(real.flags & XRT_BACKEND_HOST_MEMORY);
 
     if (!exists("/sys/module/nvidia_peermem") && !exists("/sys/module/nv_peer_mem")) {
-        assert_false(xrt__rdma_peer_present("cuda", why, sizeof why));
+        assert_false(xrt__rdma_peer_present(&cuda, why, sizeof why));
         assert_non_null(strstr(why, "/sys/module/nvidia_peermem is absent"));
     }
     if (!exists("/sys/kernel/mm/memory_peers/amdkfd")) {
-        assert_false(xrt__rdma_peer_present("hip", why, sizeof why));
+        assert_false(xrt__rdma_peer_present(&hip, why, sizeof why));
         assert_non_null(strstr(why, "memory_peers/amdkfd is absent"));
     }
-    assert_false(xrt__rdma_peer_present("mine", why, sizeof why));
+    assert_false(xrt__rdma_peer_present(&mine, why, sizeof why));
     assert_string_equal(why, "backend mine has no known peer-memory driver");
 }
 
@@ -197,12 +201,12 @@ static void failed_registration_names_every_path(void **state)
     memset(&r, 0, sizeof r);
     r.ptr = (void *)(uintptr_t)0x7f0000001000;
     r.size = 4096;
-    r.attr.type = XRT_MEMORY_DEVICE;
+    r.type = XRT_MEMORY_DEVICE;
     snprintf(why, sizeof why, "no path registers device memory of backend cuda: dma-buf: x; peer memory: y");
     FAILS(xrt__rdma_reg_error(&r, "rxe0", EOPNOTSUPP, why), XRT_ERROR_UNSUPPORTED,
           "xrt_rdma_register: rxe0: 4096 bytes of device memory at 0x7f0000001000: no path registers device memory "
           "of backend cuda: dma-buf: x; peer memory: y");
-    r.attr.type = XRT_MEMORY_PINNED_HOST;
+    r.type = XRT_MEMORY_PINNED_HOST;
     FAILS(xrt__rdma_reg_error(&r, "rxe0", ENOMEM, "ibv_reg_mr: Cannot allocate memory (ENOMEM=12)"),
           XRT_ERROR_OUT_OF_MEMORY, "pinned host memory at 0x7f0000001000: ibv_reg_mr: Cannot allocate memory");
     FAILS(xrt__rdma_reg_error(&r, "rxe0", EACCES, "ibv_reg_mr: Permission denied (EACCES=13)"), XRT_ERROR_BACKEND,
@@ -236,6 +240,27 @@ static void env_values_are_parsed(void **state)
     assert_non_null(strstr(xrt_test_log.last, "XRT_RDMA_CACHE_BYTES=12x: not a size"));
     setenv("XRT_RDMA_CACHE_BYTES", "-1", 1);
     assert_int_equal(xrt__rdma_env_size("XRT_RDMA_CACHE_BYTES", 7), 7);
+    /* what strtoull would take and wrap: a sign after a blank, a suffix that overflows */
+    xrt_test_log.count = 0;
+    setenv("XRT_RDMA_CACHE_BYTES", " -1", 1);
+    assert_int_equal(xrt__rdma_env_size("XRT_RDMA_CACHE_BYTES", 7), 7);
+    assert_non_null(strstr(xrt_test_log.last, "XRT_RDMA_CACHE_BYTES= -1: not a size"));
+    setenv("XRT_RDMA_CACHE_BYTES", "17179869184g", 1); /* 2^64: 0 after the shift */
+    assert_int_equal(xrt__rdma_env_size("XRT_RDMA_CACHE_BYTES", 7), 7);
+    assert_non_null(strstr(xrt_test_log.last, "XRT_RDMA_CACHE_BYTES=17179869184g: not a size"));
+    setenv("XRT_RDMA_CACHE_ENTRIES", "18446744073709551616", 1); /* 2^64: strtoull's ERANGE */
+    assert_int_equal(xrt__rdma_env_size("XRT_RDMA_CACHE_ENTRIES", 7), 7);
+    setenv("XRT_RDMA_CACHE_ENTRIES", "+5", 1);
+    assert_int_equal(xrt__rdma_env_size("XRT_RDMA_CACHE_ENTRIES", 7), 7);
+    setenv("XRT_RDMA_CACHE_ENTRIES", "5 ", 1);
+    assert_int_equal(xrt__rdma_env_size("XRT_RDMA_CACHE_ENTRIES", 7), 7);
+    assert_int_equal(xrt_test_log.count, 5);
+    setenv("XRT_RDMA_CACHE_ENTRIES", "18446744073709551615", 1); /* the largest: taken */
+    assert_true(xrt__rdma_env_size("XRT_RDMA_CACHE_ENTRIES", 7) == SIZE_MAX);
+    setenv("XRT_RDMA_CACHE_ENTRIES", "17179869183g", 1);
+    assert_true(xrt__rdma_env_size("XRT_RDMA_CACHE_ENTRIES", 7) == (size_t)17179869183u << 30);
+    assert_int_equal(xrt_test_log.count, 5);
+    unsetenv("XRT_RDMA_CACHE_ENTRIES");
     unsetenv("XRT_RDMA_CACHE_BYTES");
     assert_int_equal(xrt__rdma_env_size("XRT_RDMA_CACHE_BYTES", 7), 7);
     xrt_set_log_callback(NULL, NULL);
@@ -249,13 +274,13 @@ static void span_is_pages_clipped_to_the_allocation(void **state)
     uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
     (void)state;
     memset(&r, 0, sizeof r);
-    r.attr.base = (void *)(10 * page + 256);
-    r.attr.size = 3 * page;
+    r.base = 10 * page + 256;
+    r.alloc_size = 3 * page;
     r.ptr = (void *)(11 * page + 8);
     r.size = 16;
     xrt__rdma_span(&r);
     assert_true(r.start == 11 * page && r.end == 12 * page);
-    r.ptr = r.attr.base;
+    r.ptr = (void *)r.base;
     r.size = 3 * page;
     xrt__rdma_span(&r);
     assert_true(r.start == 10 * page + 256 && r.end == 13 * page + 256);
@@ -265,11 +290,13 @@ static void span_is_pages_clipped_to_the_allocation(void **state)
    entries with no MR. */
 static void fake_ctx(xrt__rdma_ctx *c)
 {
+    xrt__tree empty = XRT__TREE_INIT;
     memset(c, 0, sizeof *c);
+    c->tree = empty;
     c->lru.prev = c->lru.next = &c->lru;
     c->detached.prev = c->detached.next = &c->detached;
     c->privates.prev = c->privates.next = &c->privates;
-    c->seed = 12345;
+    c->dead.prev = c->dead.next = &c->dead;
     c->max_count = XRT_RDMA_UNLIMITED;
     c->max_bytes = XRT_RDMA_UNLIMITED;
     c->fork_gen = xrt__rdma_fork_gen;
@@ -279,8 +306,8 @@ static xrt__rdma_entry *fake_entry(xrt__rdma_ctx *c, uintptr_t s, uintptr_t e, i
 {
     xrt__rdma_entry *x = (xrt__rdma_entry *)calloc(1, sizeof *x);
     assert_non_null(x);
-    x->start = s;
-    x->end = e;
+    x->node.start = s;
+    x->node.end = e;
     x->ctx = c;
     x->refs = refs;
     xrt__rdma_insert(c, x);
@@ -308,14 +335,14 @@ static void tree_matches_a_model(void **state)
         s = (uintptr_t)i * 16 + 1000;
         e = s + 1 + (rnd >> 20) % 40; /* up to 40 bytes: may overlap the next two slots */
         /* floor finds the entry containing s, if any */
-        x = xrt__rdma_floor(c.root, s);
+        x = xrt__rdma_floor(&c, s);
         for (k = i; k >= 0 && !len[k]; k--) {}
-        if (k >= 0 && (uintptr_t)k * 16 + 1000 + len[k] > s) assert_true(x && x->start == (uintptr_t)k * 16 + 1000);
-        else assert_true(!x || x->end <= s);
+        if (k >= 0 && (uintptr_t)k * 16 + 1000 + len[k] > s) assert_true(x && x->node.start == (uintptr_t)k * 16 + 1000);
+        else assert_true(!x || x->node.end <= s);
         /* widen covers exactly the model's overlapping ranges */
         ws = s;
         we = e;
-        xrt__rdma_widen(c.root, s, e, &ws, &we, &acc);
+        xrt__rdma_widen(&c, s, e, &ws, &we, &acc);
         for (k = 0; k < MODEL; k++) {
             uintptr_t ks = (uintptr_t)k * 16 + 1000, ke = ks + len[k];
             if (len[k] && ks < e && ke > s) assert_true(ws <= ks && we >= ke);
@@ -324,8 +351,8 @@ static void tree_matches_a_model(void **state)
         taken = xrt__rdma_take_overlapping(&c, ws, we);
         while (taken) {
             xrt__rdma_entry *next = taken->victim;
-            k = (int)((taken->start - 1000) / 16);
-            assert_true(len[k] && taken->end == taken->start + len[k]);
+            k = (int)((taken->node.start - 1000) / 16);
+            assert_true(len[k] && taken->node.end == taken->node.start + len[k]);
             len[k] = 0;
             free(taken);
             taken = next;
@@ -339,14 +366,14 @@ static void tree_matches_a_model(void **state)
             len[(ws - 1000) / 16] = we - ws;
         }
         for (i = 0, k = 0; k < MODEL; k++) i += len[k] != 0;
-        assert_int_equal(c.count, (size_t)i);
+        assert_int_equal(c.tree.count, (size_t)i);
     }
     {
         xrt__rdma_entry *victims = NULL;
         xrt__rdma_evict(&c, 1, &victims);
         xrt__rdma_destroy(victims);
     }
-    assert_int_equal(c.count, 0);
+    assert_int_equal(c.tree.count, 0);
 }
 
 static void lru_evicts_oldest_unreferenced_first(void **state)
@@ -359,26 +386,26 @@ static void lru_evicts_oldest_unreferenced_first(void **state)
     held = fake_entry(&c, 0x3000, 0x4000, 1);
     b = fake_entry(&c, 0x5000, 0x6000, 0);
     d = fake_entry(&c, 0x7000, 0x9000, 0);
-    assert_int_equal(c.count, 4);
+    assert_int_equal(c.tree.count, 4);
     assert_int_equal(c.bytes, 0x5000);
     c.max_count = 2;
     xrt__rdma_evict(&c, 0, &victims);
     assert_ptr_equal(victims, b); /* pushed last: a first, then b */
     assert_ptr_equal(victims->victim, a);
-    assert_int_equal(c.count, 2);
-    assert_int_equal(c.evictions, 2);
+    assert_int_equal(c.tree.count, 2);
+    assert_int_equal(c.evict_limit, 2);
     c.max_bytes = 0x1000; /* d (8 KiB) goes; the referenced one stays over the limit */
     xrt__rdma_evict(&c, 0, &victims);
     assert_ptr_equal(victims, d);
-    assert_int_equal(c.count, 1);
-    assert_ptr_equal(xrt__rdma_floor(c.root, 0x3800), held);
+    assert_int_equal(c.tree.count, 1);
+    assert_ptr_equal(xrt__rdma_floor(&c, 0x3800), held);
     xrt__rdma_destroy(victims);
     victims = NULL;
     c.max_bytes = 0x800;
     held->refs = 0; /* its last release, while over the byte limit: evicted */
     xrt__rdma_unref_last(&c, held, &victims);
     assert_ptr_equal(victims, held);
-    assert_int_equal(c.count, 0);
+    assert_int_equal(c.tree.count, 0);
     xrt__rdma_destroy(victims);
     assert_int_equal(xrt__rdma_tracked, 0);
 }
@@ -387,10 +414,14 @@ static void lru_evicts_oldest_unreferenced_first(void **state)
 static void invalidate_without_contexts_is_a_no_op(void **state)
 {
     (void)state;
+    xrt_test_log_capture();
     assert_int_equal(xrt__rdma_tracked, 0);
-    xrt__rdma_invalidate(0x1000, 0x1000);
-    xrt__rdma_invalidate(0, (size_t)-1);
-    xrt__rdma_invalidate((uintptr_t)-4096, 1 << 20); /* wraps: clamped */
+    xrt__rdma_invalidate(0x1000, 0x1000, 5);
+    xrt__rdma_invalidate(0, (size_t)-1, 0);
+    xrt__rdma_invalidate((uintptr_t)-4096, 1 << 20, 0); /* wraps: clamped */
+    OK(xrt_rdma_notify_free((void *)(uintptr_t)0x1000, 0x1000));
+    OK(xrt_rdma_notify_free(NULL, 0));
+    FAILS(xrt_rdma_notify_free(NULL, 16), XRT_ERROR_INVALID_VALUE, "ptr is NULL");
 }
 
 int main(void)
