@@ -5,6 +5,7 @@
 #define XRT_ENABLE_RDMA
 #include "xrt_test.h"
 #include "xrt_rdma.h" /* after xrt.h: the core does not include it */
+#include "rdma/fake_verbs.h"
 
 #include <dlfcn.h>
 #include <sys/stat.h>
@@ -424,6 +425,321 @@ static void invalidate_without_contexts_is_a_no_op(void **state)
     FAILS(xrt_rdma_notify_free(NULL, 16), XRT_ERROR_INVALID_VALUE, "ptr is NULL");
 }
 
+/* >> registrations on the test double of libibverbs (tests/rdma/fake_verbs.h):
+   the cache's rules, checked on the MRs it makes; the VM tests check the
+   same with real WRITEs */
+#define RW (XRT_RDMA_LOCAL_WRITE | XRT_RDMA_REMOTE_WRITE | XRT_RDMA_REMOTE_READ)
+
+static xrt_rdma_cache_stats fstats(xrt_rdma_ctx c)
+{
+    xrt_rdma_cache_stats st;
+    OK(xrt_rdma_cache_get_stats(c, &st));
+    return st;
+}
+
+/* Freed memory never keeps a registration, with the cache off too: its MR
+   is deregistered and its rkey reaches nothing. */
+static void fake_cache_off_free_deregisters(void **state)
+{
+    xrt_rdma_ctx c;
+    xrt_rdma_reg r;
+    void *buf;
+    long live;
+    (void)state;
+    xrt_test_log_capture();
+    setenv("XRT_RDMA_CACHE", "0", 1);
+    OK(fake_open(&c));
+    unsetenv("XRT_RDMA_CACHE");
+    OK(xrt_malloc_host(&buf, 8192));
+    live = fake_live();
+    OK(xrt_rdma_register(c, buf, 8192, RW, &r));
+    assert_false(r.cached);
+    assert_non_null(fake_by_rkey(r.rkey));
+    assert_int_equal(fake_live(), live + 1);
+    OK(xrt_free_host(buf));
+    assert_null(fake_by_rkey(r.rkey));
+    assert_int_equal(fake_live(), live);
+    assert_int_equal(xrt_test_log.level, XRT_LOG_WARN);
+    assert_non_null(strstr(xrt_test_log.last, "freed while 1 registration(s) of them were held: deregistered"));
+    assert_int_equal(fstats(c).invalidations, 1);
+    OK(xrt_rdma_release(&r)); /* still to be released: frees xrt's record */
+    /* released before the free: nothing is left either */
+    OK(xrt_malloc_host(&buf, 8192));
+    OK(xrt_rdma_register(c, buf, 8192, RW, &r));
+    OK(xrt_rdma_release(&r));
+    assert_int_equal(fake_live(), live);
+    OK(xrt_free_host(buf));
+    OK(fake_close(c));
+    xrt_set_log_callback(NULL, NULL);
+}
+
+/* Remote access is part of the cache's key: a local-only request after a
+   remote one gets rkey 0 and an MR without remote access, and the remote MR
+   it replaced is gone; a request never gets more remote access than asked. */
+static void fake_remote_access_is_never_widened(void **state)
+{
+    xrt_rdma_ctx c;
+    xrt_rdma_reg a, b, d, e;
+    void *buf;
+    uint32_t old;
+    (void)state;
+    OK(fake_open(&c));
+    OK(xrt_malloc_host(&buf, 16384));
+    OK(xrt_rdma_register(c, buf, 16384, XRT_RDMA_LOCAL_WRITE | XRT_RDMA_REMOTE_WRITE, &a));
+    old = a.rkey;
+    assert_true(old != 0);
+    OK(xrt_rdma_release(&a));
+    OK(xrt_rdma_register(c, buf, 4096, XRT_RDMA_LOCAL_WRITE, &b)); /* was a hit on the remote MR */
+    assert_int_equal(b.rkey, 0);
+    assert_int_equal(fake_of(&b)->access, IBV_ACCESS_LOCAL_WRITE);
+    assert_null(fake_by_rkey(old)); /* the unreferenced remote entry was replaced */
+    assert_int_equal(fstats(c).hits, 0);
+    /* held remote entry, then a read-only request: its own MR, no write access */
+    OK(xrt_rdma_register(c, buf, 16384, RW, &d));
+    OK(xrt_rdma_register(c, buf, 100, XRT_RDMA_REMOTE_READ, &e));
+    assert_true(e.rkey != 0 && e.rkey != d.rkey);
+    assert_int_equal(fake_of(&e)->access, IBV_ACCESS_REMOTE_READ);
+    OK(xrt_rdma_release(&e));
+    OK(xrt_rdma_release(&d));
+    OK(xrt_rdma_release(&b));
+    /* the same remote access, less local access: a hit */
+    OK(xrt_rdma_register(c, buf, 16384, XRT_RDMA_LOCAL_WRITE | XRT_RDMA_REMOTE_READ, &d));
+    OK(xrt_rdma_register(c, (char *)buf + 8192, 10, XRT_RDMA_REMOTE_READ, &e));
+    assert_ptr_equal(e.mr, d.mr);
+    assert_int_equal(fstats(c).hits, 1);
+    OK(xrt_rdma_release(&e));
+    OK(xrt_rdma_release(&d));
+    OK(xrt_free_host(buf));
+    assert_int_equal(fstats(c).entries, 0);
+    OK(fake_close(c));
+}
+
+/* A copy of an xrt_rdma_reg is the same registration: releasing it after
+   the original is XRT_ERROR_INVALID_HANDLE, cached or private, and the
+   cache's counts stay right (a flush afterwards completes). */
+static void fake_double_release_of_a_copy(void **state)
+{
+    xrt_rdma_ctx c;
+    xrt_rdma_reg r, copy, r2, p, pcopy;
+    char foreign[3000];
+    void *buf;
+    long live;
+    (void)state;
+    xrt_test_log_capture();
+    OK(fake_open(&c));
+    OK(xrt_malloc_host(&buf, 8192));
+    OK(xrt_rdma_register(c, buf, 8192, RW, &r));
+    copy = r;
+    OK(xrt_rdma_register(c, buf, 8192, RW, &r2)); /* another holder of the same entry */
+    OK(xrt_rdma_release(&r));
+    FAILS(xrt_rdma_release(&copy), XRT_ERROR_INVALID_HANDLE, "was released already (a copy of an xrt_rdma_reg");
+    assert_int_equal(fstats(c).referenced, 1); /* r2 still holds it */
+    OK(xrt_rdma_release(&r2));
+    FAILS(xrt_rdma_release(&copy), XRT_ERROR_INVALID_HANDLE, "released already");
+    assert_int_equal(fstats(c).referenced, 0);
+    OK(xrt_rdma_cache_flush(c));
+    assert_int_equal(fstats(c).entries, 0);
+    /* private: the record is gone after the first release, the copy is refused */
+    live = fake_live();
+    OK(xrt_rdma_register(c, foreign, sizeof foreign, RW, &p));
+    pcopy = p;
+    OK(xrt_rdma_release(&p));
+    assert_int_equal(fake_live(), live);
+    FAILS(xrt_rdma_release(&pcopy), XRT_ERROR_INVALID_HANDLE, "released already");
+    /* a made-up handle */
+    pcopy.opaque = (void *)(uintptr_t)0x123456789abcdefull;
+    FAILS(xrt_rdma_release(&pcopy), XRT_ERROR_INVALID_HANDLE, "registration");
+    OK(xrt_free_host(buf));
+    OK(fake_close(c));
+    FAILS(xrt_rdma_release(&copy), XRT_ERROR_INVALID_HANDLE, "registration");
+    xrt_set_log_callback(NULL, NULL);
+}
+
+/* The free of a buffer while its registration is in ibv_reg_mr, and a new
+   allocation at the same address: the registration is refused, nothing of
+   the old pages stays cached, the new buffer gets an MR of its own. */
+static void *race_buf;
+static void free_and_reallocate(void *arg)
+{
+    void *again;
+    (void)arg;
+    OK(xrt_free_host(race_buf));
+    OK(xrt_malloc_host(&again, 65536));
+    race_buf = again;
+}
+
+static void fake_free_during_registration_is_refused(void **state)
+{
+    xrt_rdma_ctx c;
+    xrt_rdma_reg r;
+    xrt__mem_info m;
+    void *old;
+    long live;
+    (void)state;
+    xrt_test_log_capture();
+    OK(fake_open(&c));
+    OK(xrt_malloc_host(&race_buf, 65536));
+    old = race_buf;
+    live = fake_live();
+    fake_verbs.during_reg = free_and_reallocate;
+    FAILS(xrt_rdma_register(c, old, 65536, RW, &r), XRT_ERROR_INVALID_POINTER, "was freed while being registered");
+    assert_null(r.opaque);
+    assert_int_equal(fake_live(), live);
+    assert_int_equal(fstats(c).entries, 0);
+    OK(xrt_rdma_register(c, race_buf, 65536, RW, &r));
+    assert_true(xrt__mem_query(race_buf, &m));
+    assert_true(fake_of(&r)->gen == m.generation);
+    OK(xrt_rdma_release(&r));
+    /* with the cache off, the same */
+    OK(fake_close(c));
+    setenv("XRT_RDMA_CACHE", "0", 1);
+    OK(fake_open(&c));
+    unsetenv("XRT_RDMA_CACHE");
+    fake_verbs.during_reg = free_and_reallocate;
+    FAILS(xrt_rdma_register(c, race_buf, 65536, RW, &r), XRT_ERROR_INVALID_POINTER, "freed while being registered");
+    assert_int_equal(fake_live(), live);
+    OK(xrt_free_host(race_buf));
+    OK(fake_close(c));
+    xrt_set_log_callback(NULL, NULL);
+}
+
+/* xrt_rdma_notify_free: memory xrt did not allocate loses its registrations
+   (a held one with a warning) before its owner frees it. */
+static void fake_notify_free_drops_foreign_registrations(void **state)
+{
+    xrt_rdma_ctx c;
+    xrt_rdma_reg r, q;
+    char *m = (char *)malloc(1 << 16);
+    long live;
+    (void)state;
+    xrt_test_log_capture();
+    assert_non_null(m);
+    OK(fake_open(&c));
+    live = fake_live();
+    OK(xrt_rdma_register(c, m + 100, 1000, RW, &r));
+    OK(xrt_rdma_register(c, m + 30000, 1000, RW, &q));
+    OK(xrt_rdma_notify_free(m, 20000)); /* the first only */
+    assert_null(fake_by_rkey(r.rkey));
+    assert_non_null(fake_by_rkey(q.rkey));
+    assert_non_null(strstr(xrt_test_log.last, "freed while 1 registration(s) of them were held"));
+    OK(xrt_rdma_release(&r));
+    OK(xrt_rdma_release(&q));
+    assert_int_equal(fake_live(), live);
+    OK(fake_close(c));
+    free(m);
+    xrt_set_log_callback(NULL, NULL);
+}
+
+/* Evictions are counted by reason. */
+static void fake_evictions_by_reason(void **state)
+{
+    xrt_rdma_ctx c;
+    xrt_rdma_reg r;
+    xrt_rdma_cache_stats st;
+    void *b[3];
+    int i;
+    (void)state;
+    OK(fake_open(&c));
+    for (i = 0; i < 3; i++) OK(xrt_malloc_host(&b[i], 8192));
+    OK(xrt_rdma_cache_set_limits(c, 1, XRT_RDMA_UNLIMITED));
+    for (i = 0; i < 2; i++) {
+        OK(xrt_rdma_register(c, b[i], 8192, RW, &r));
+        OK(xrt_rdma_release(&r));
+    }
+    OK(xrt_rdma_register(c, b[2], 8192, RW, &r));
+    OK(xrt_rdma_release(&r));
+    fake_verbs.fail_errno = ENOMEM; /* the next ibv_reg_mr: the cache is dropped and it is tried again */
+    OK(xrt_rdma_register(c, b[0], 8192, RW, &r));
+    OK(xrt_rdma_release(&r));
+    OK(xrt_rdma_cache_flush(c));
+    st = fstats(c);
+    assert_int_equal(st.evictions_limit, 2);
+    assert_int_equal(st.evictions_enomem, 1);
+    assert_int_equal(st.evictions_flush, 1);
+    assert_int_equal(st.evictions, 4);
+    for (i = 0; i < 3; i++) OK(xrt_free_host(b[i]));
+    OK(fake_close(c));
+}
+
+/* Threads register a buffer while another frees it and allocates it again
+   at the same address, then registers the new one as its owner: that
+   registration must be of the new allocation, never a cached MR of the
+   freed one. */
+#define RACE_ROUNDS 3000
+static int race_stop;
+static void *race_shared;
+static xrt_rdma_ctx race_ctx;
+
+static void *race_registrar(void *arg)
+{
+    xrt_rdma_reg r;
+    (void)arg;
+    OK(xrt_set_backend("cpu"));
+    while (!__atomic_load_n(&race_stop, __ATOMIC_ACQUIRE)) {
+        void *p = __atomic_load_n(&race_shared, __ATOMIC_ACQUIRE);
+        if (xrt_rdma_register(race_ctx, p, 65536, RW, &r) == XRT_SUCCESS) xrt_rdma_release(&r);
+    }
+    return NULL;
+}
+
+static void fake_register_racing_free_never_caches_freed_memory(void **state)
+{
+    pthread_t t[3];
+    xrt_rdma_reg r;
+    xrt__mem_info m;
+    void *p;
+    int i, stale = 0, same = 0;
+    (void)state;
+    SKIP_UNLESS(xrt_set_backend("cpu") == XRT_SUCCESS, "no cpu backend");
+    xrt_test_log_capture();
+    xrt_set_log_level(XRT_LOG_ERROR); /* frees of held registrations warn: expected here */
+    OK(fake_open(&race_ctx));
+    OK(xrt_malloc_host(&p, 65536));
+    __atomic_store_n(&race_shared, p, __ATOMIC_RELEASE);
+    for (i = 0; i < 3; i++) assert_int_equal(pthread_create(&t[i], NULL, race_registrar, NULL), 0);
+    for (i = 0; i < RACE_ROUNDS; i++) {
+        void *q;
+        OK(xrt_free_host(p));
+        OK(xrt_malloc_host(&q, 65536));
+        same += q == p;
+        __atomic_store_n(&race_shared, q, __ATOMIC_RELEASE);
+        p = q;
+        OK(xrt_rdma_register(race_ctx, p, 65536, RW, &r)); /* the owner, correctly */
+        assert_true(xrt__mem_query(p, &m));
+        stale += fake_of(&r)->gen != m.generation;
+        OK(xrt_rdma_release(&r));
+    }
+    __atomic_store_n(&race_stop, 1, __ATOMIC_RELEASE);
+    for (i = 0; i < 3; i++) pthread_join(t[i], NULL);
+    print_message("%d rounds (%d at the same address): %d registrations of the new buffer got an MR of freed memory\n",
+                  RACE_ROUNDS, same, stale);
+    assert_int_equal(stale, 0);
+    OK(xrt_free_host(p));
+    OK(fake_close(race_ctx));
+    xrt_set_log_level(XRT_LOG_ENV);
+    xrt_set_log_callback(NULL, NULL);
+}
+
+/* xrt_shutdown frees what is left through the free hook too. */
+static void fake_shutdown_drops_registrations(void **state)
+{
+    xrt_rdma_ctx c;
+    xrt_rdma_reg r;
+    void *buf;
+    long live;
+    (void)state;
+    OK(fake_open(&c));
+    OK(xrt_malloc_host(&buf, 8192));
+    live = fake_live();
+    OK(xrt_rdma_register(c, buf, 8192, RW, &r));
+    OK(xrt_rdma_release(&r));
+    assert_int_equal(fake_live(), live + 1);
+    xrt_shutdown();
+    assert_int_equal(fake_live(), live);
+    assert_int_equal(fstats(c).entries, 0);
+    OK(fake_close(c));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -440,6 +756,14 @@ int main(void)
         cmocka_unit_test(tree_matches_a_model),
         cmocka_unit_test(lru_evicts_oldest_unreferenced_first),
         cmocka_unit_test(invalidate_without_contexts_is_a_no_op),
+        cmocka_unit_test(fake_cache_off_free_deregisters),
+        cmocka_unit_test(fake_remote_access_is_never_widened),
+        cmocka_unit_test(fake_double_release_of_a_copy),
+        cmocka_unit_test(fake_free_during_registration_is_refused),
+        cmocka_unit_test(fake_notify_free_drops_foreign_registrations),
+        cmocka_unit_test(fake_evictions_by_reason),
+        cmocka_unit_test(fake_register_racing_free_never_caches_freed_memory),
+        cmocka_unit_test(fake_shutdown_drops_registrations),
     };
     int failed;
     xrt_test_log_capture();
