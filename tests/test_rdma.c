@@ -699,14 +699,19 @@ static void fake_register_racing_free_never_caches_freed_memory(void **state)
     for (i = 0; i < 3; i++) assert_int_equal(pthread_create(&t[i], NULL, race_registrar, NULL), 0);
     for (i = 0; i < RACE_ROUNDS; i++) {
         void *q;
+        int k;
         OK(xrt_free_host(p));
+        __atomic_add_fetch(&fake_verbs.epoch, 1, __ATOMIC_ACQ_REL); /* odd: freed */
+        for (k = 0; k < 5000; k++) __asm__ __volatile__("" ::: "memory"); /* the allocator takes a while */
         OK(xrt_malloc_host(&q, 65536));
+        __atomic_add_fetch(&fake_verbs.epoch, 1, __ATOMIC_ACQ_REL);
         same += q == p;
         __atomic_store_n(&race_shared, q, __ATOMIC_RELEASE);
         p = q;
         OK(xrt_rdma_register(race_ctx, p, 65536, RW, &r)); /* the owner, correctly */
         assert_true(xrt__mem_query(p, &m));
-        stale += fake_of(&r)->gen != m.generation;
+        /* of another allocation, or made while the buffer was freed */
+        stale += fake_of(&r)->gen != m.generation || fake_of(&r)->epoch != __atomic_load_n(&fake_verbs.epoch, __ATOMIC_ACQUIRE);
         OK(xrt_rdma_release(&r));
     }
     __atomic_store_n(&race_stop, 1, __ATOMIC_RELEASE);
