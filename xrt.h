@@ -317,10 +317,11 @@ static inline xrt_status xrt_mem_export_dmabuf(const void *ptr, size_t size, int
 /* Free hooks, for modules that keep state about memory (registration caches):
    fn(user, base, size, generation) runs for every allocation xrt releases
    (xrt_free, xrt_free_host, xrt_free_async, xrt_shutdown), after it left the
-   pointer registry and before its memory goes back to the backend, with no
-   xrt lock held. `generation` numbers the allocation (never 0, never reused
+   pointer registry and before its memory goes back to the backend, on the
+   freeing thread. `generation` numbers the allocation (never 0, never reused
    in a process): the allocation at the same base later has another. A hook
-   must not free xrt memory itself. At most XRT_MAX_FREE_HOOKS hooks; adding
+   must not call xrt's API (xrt_shutdown holds the backend registry's lock
+   while it runs them); it may log. At most XRT_MAX_FREE_HOOKS hooks; adding
    the same (fn, user) twice is one hook. */
 #define XRT_MAX_FREE_HOOKS 8
 typedef void (*xrt_free_hook_fn)(void *user, uintptr_t base, size_t size, uint64_t generation);

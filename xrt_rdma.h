@@ -698,6 +698,7 @@ static uintptr_t xrt__rdma_slot_gen[XRT__RDMA_SLOTS];
 static unsigned xrt__rdma_fork_gen;  /* bumped in the child of every fork() */
 static size_t xrt__rdma_tracked;     /* entries (any list) and pending registrations, all contexts */
 static pthread_once_t xrt__rdma_once = PTHREAD_ONCE_INIT;
+static uint32_t xrt__rdma_ref_seed;     /* where the next context's reference generations start */
 
 /* The context table's lock is held across fork(), so that the child never
    starts with it taken; the child's contexts from before are marked foreign.
@@ -827,7 +828,9 @@ static xrt_status xrt__rdma_ctx_new(struct ibv_context *vc, struct ibv_pd *pd, i
     c->dead.prev = c->dead.next = &c->dead;
     c->tree = empty;
     c->ref_free = UINT32_MAX;
-    c->ref_gen = (uint32_t)(uintptr_t)c * 2654435761u; /* a stale handle of an earlier context rarely matches */
+    /* each context numbers its references in a block of its own: a stale
+       handle of an earlier context in the same slot does not match */
+    c->ref_gen = __atomic_add_fetch(&xrt__rdma_ref_seed, 1u << 24, __ATOMIC_RELAXED);
     c->cache = xrt__rdma_env_mode("XRT_RDMA_CACHE") != XRT__RDMA_NEVER;
     c->dmabuf_mode = xrt__rdma_env_mode("XRT_RDMA_DMABUF");
     c->peer_mode = xrt__rdma_env_mode("XRT_RDMA_PEERMEM");
