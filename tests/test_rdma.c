@@ -692,7 +692,8 @@ static void fake_register_racing_free_never_caches_freed_memory(void **state)
     (void)state;
     SKIP_UNLESS(xrt_set_backend("cpu") == XRT_SUCCESS, "no cpu backend");
     xrt_test_log_capture();
-    xrt_set_log_level(XRT_LOG_ERROR); /* frees of held registrations warn: expected here */
+    xrt_set_log_level(XRT_LOG_NONE); /* registrations of freed memory fail and frees of held ones warn, from
+                                          several threads at once: expected here, and the log capture is not thread-safe */
     OK(fake_open(&race_ctx));
     OK(xrt_malloc_host(&p, 65536));
     __atomic_store_n(&race_shared, p, __ATOMIC_RELEASE);
