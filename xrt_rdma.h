@@ -633,7 +633,7 @@ typedef struct xrt__rdma_entry {
 #define XRT__RDMA_START(x) ((x)->node.start)
 #define XRT__RDMA_END(x) ((x)->node.end)
 
-static xrt__rdma_entry *xrt__rdma_of_link(xrt__rdma_link *l)
+static inline xrt__rdma_entry *xrt__rdma_of_link(xrt__rdma_link *l)
 {
     return (xrt__rdma_entry *)(void *)((char *)l - offsetof(xrt__rdma_entry, link));
 }
@@ -725,20 +725,26 @@ static int xrt__rdma_forked(const xrt__rdma_ctx *c)
 
 /* The context behind a handle, or XRT_ERROR_INVALID_HANDLE saying why not.
    `forked_ok`: xrt_rdma_close accepts a context inherited through fork(). */
-static xrt_status xrt__rdma_ctx_of(xrt_rdma_ctx h, const char *fn, int forked_ok, xrt__rdma_ctx **out)
+static xrt_status xrt__rdma_ctx_bad(xrt_rdma_ctx h, const char *fn, const xrt__rdma_ctx *c) XRT__COLD;
+static xrt_status xrt__rdma_ctx_bad(xrt_rdma_ctx h, const char *fn, const xrt__rdma_ctx *c)
 {
     uintptr_t v = (uintptr_t)h;
-    xrt__rdma_ctx *c = v ? __atomic_load_n(&xrt__rdma_ctxs[v % XRT__RDMA_SLOTS], __ATOMIC_ACQUIRE) : NULL;
-    *out = NULL;
-    if (XRT__UNLIKELY(!c || c->handle != v)) {
-        if (!v) return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "context is NULL");
-        return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "context %p %s", (void *)h,
-                         v / XRT__RDMA_SLOTS <= __atomic_load_n(&xrt__rdma_slot_gen[v % XRT__RDMA_SLOTS], __ATOMIC_RELAXED)
-                             ? "was closed" : "was never opened");
-    }
-    if (XRT__UNLIKELY(!forked_ok && xrt__rdma_forked(c)))
+    if (!v) return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "context is NULL");
+    if (c && c->handle == v) /* a context from before fork() */
         return xrt_error(XRT_ERROR_INVALID_HANDLE, fn,
                          "context %p was opened before fork(), in the parent process: a child opens its own", (void *)h);
+    return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "context %p %s", (void *)h,
+                     v / XRT__RDMA_SLOTS <= __atomic_load_n(&xrt__rdma_slot_gen[v % XRT__RDMA_SLOTS], __ATOMIC_RELAXED)
+                         ? "was closed" : "was never opened");
+}
+
+static inline xrt_status xrt__rdma_ctx_of(xrt_rdma_ctx h, const char *fn, int forked_ok, xrt__rdma_ctx **out)
+{
+    uintptr_t v = (uintptr_t)h;
+    xrt__rdma_ctx *c = __atomic_load_n(&xrt__rdma_ctxs[v % XRT__RDMA_SLOTS], __ATOMIC_ACQUIRE);
+    *out = NULL;
+    if (XRT__UNLIKELY(!v || !c || c->handle != v || (!forked_ok && xrt__rdma_forked(c))))
+        return xrt__rdma_ctx_bad(h, fn, c);
     *out = c;
     return XRT_SUCCESS;
 }
@@ -975,12 +981,12 @@ XRT_API xrt_status xrt_rdma_get_info(xrt_rdma_ctx ctx, xrt_rdma_context_info *in
 }
 
 /* >> rdma impl: the cache (the core's interval tree and an LRU list) */
-static xrt__rdma_entry *xrt__rdma_floor(const xrt__rdma_ctx *c, uintptr_t p)
+static inline xrt__rdma_entry *xrt__rdma_floor(const xrt__rdma_ctx *c, uintptr_t p)
 {
     return (xrt__rdma_entry *)(void *)xrt__tree_floor(&c->tree, p);
 }
 
-static void xrt__rdma_list_add(xrt__rdma_link *head, xrt__rdma_link *n)
+static inline void xrt__rdma_list_add(xrt__rdma_link *head, xrt__rdma_link *n)
 {
     n->prev = head->prev;
     n->next = head;
@@ -988,7 +994,7 @@ static void xrt__rdma_list_add(xrt__rdma_link *head, xrt__rdma_link *n)
     head->prev = n;
 }
 
-static void xrt__rdma_list_del(xrt__rdma_link *n)
+static inline void xrt__rdma_list_del(xrt__rdma_link *n)
 {
     n->prev->next = n->next;
     n->next->prev = n->prev;
@@ -1000,7 +1006,7 @@ static void xrt__rdma_list_del(xrt__rdma_link *n)
 /* An MR registered with `have` serves a request for `want`: exactly the same
    remote access (a local-only request never gets a live remote key, and remote
    access is never widened behind the caller's back), at least the local. */
-static int xrt__rdma_serves(unsigned have, unsigned want)
+static inline int xrt__rdma_serves(unsigned have, unsigned want)
 {
     return !((have ^ want) & XRT__RDMA_REMOTE) && !(want & ~have);
 }
@@ -1117,7 +1123,7 @@ static void xrt__rdma_retire(xrt__rdma_ctx *c, xrt__rdma_entry *taken, xrt__rdma
 #define XRT__RDMA_REF_MAX ((uint32_t)1 << XRT__RDMA_REF_BITS)
 
 /* A new reference to x, or 0 without memory for it; the caller holds the lock. */
-static uintptr_t xrt__rdma_ref_new(xrt__rdma_ctx *c, xrt__rdma_entry *x)
+static inline uintptr_t xrt__rdma_ref_new(xrt__rdma_ctx *c, xrt__rdma_entry *x)
 {
     uint32_t i;
     if (c->ref_free == UINT32_MAX) {
@@ -1144,14 +1150,14 @@ static uintptr_t xrt__rdma_ref_new(xrt__rdma_ctx *c, xrt__rdma_entry *x)
 }
 
 /* The live reference behind handle h, or NULL; the caller holds the lock. */
-static xrt__rdma_ref *xrt__rdma_ref_at(const xrt__rdma_ctx *c, uintptr_t h)
+static inline xrt__rdma_ref *xrt__rdma_ref_at(const xrt__rdma_ctx *c, uintptr_t h)
 {
     uint32_t i = (uint32_t)(h >> 6) & (XRT__RDMA_REF_MAX - 1), gen = (uint32_t)(h >> 32);
     if (i >= c->nrefs || !gen || c->refs[i].gen != gen || !c->refs[i].x) return NULL;
     return &c->refs[i];
 }
 
-static void xrt__rdma_ref_drop(xrt__rdma_ctx *c, xrt__rdma_ref *ref)
+static inline void xrt__rdma_ref_drop(xrt__rdma_ctx *c, xrt__rdma_ref *ref)
 {
     ref->gen = 0;
     ref->x = NULL;
@@ -1324,7 +1330,9 @@ static xrt_status xrt__rdma_reg_error(const xrt__rdma_req *r, const char *name, 
 }
 
 /* >> rdma impl: register and release */
-static void xrt__rdma_fill(xrt_rdma_reg *reg, const xrt__rdma_entry *x, const xrt__rdma_req *r, uintptr_t handle)
+static const xrt_rdma_reg xrt__rdma_no_reg; /* all zero */
+
+static inline void xrt__rdma_fill(xrt_rdma_reg *reg, const xrt__rdma_entry *x, const xrt__rdma_req *r, uintptr_t handle)
 {
     reg->lkey = x->mr->lkey;
     reg->rkey = x->mr->rkey;
@@ -1338,7 +1346,7 @@ static void xrt__rdma_fill(xrt_rdma_reg *reg, const xrt__rdma_entry *x, const xr
 
 /* A hit on a cached entry: one more reference. Called with the lock held;
    unlocks. */
-static xrt_status xrt__rdma_hit(xrt__rdma_ctx *c, xrt__rdma_entry *x, const xrt__rdma_req *r, xrt_rdma_reg *reg)
+static inline xrt_status xrt__rdma_hit(xrt__rdma_ctx *c, xrt__rdma_entry *x, const xrt__rdma_req *r, xrt_rdma_reg *reg)
 {
     uintptr_t h = xrt__rdma_ref_new(c, x);
     if (!h) {
@@ -1356,7 +1364,7 @@ static xrt_status xrt__rdma_hit(xrt__rdma_ctx *c, xrt__rdma_entry *x, const xrt_
 }
 
 /* The cached entry that serves r, if any; the caller holds the lock. */
-static xrt__rdma_entry *xrt__rdma_lookup(const xrt__rdma_ctx *c, const xrt__rdma_req *r)
+static inline xrt__rdma_entry *xrt__rdma_lookup(const xrt__rdma_ctx *c, const xrt__rdma_req *r)
 {
     uintptr_t p = (uintptr_t)r->ptr;
     xrt__rdma_entry *x = xrt__rdma_floor(c, p);
@@ -1597,13 +1605,14 @@ XRT_API xrt_status xrt_rdma_register(xrt_rdma_ctx ctx, const void *ptr, size_t s
 }
 
 /* The last reference of an entry is gone; the caller holds the lock. */
-static void xrt__rdma_unref_last(xrt__rdma_ctx *c, xrt__rdma_entry *x, xrt__rdma_entry **victims)
+static inline void xrt__rdma_unref_last(xrt__rdma_ctx *c, xrt__rdma_entry *x, xrt__rdma_entry **victims)
 {
     switch (x->where) {
     case XRT__RDMA_IN_CACHE:
         c->referenced--;
         xrt__rdma_list_add(&c->lru, &x->link);
-        xrt__rdma_evict(c, XRT__RDMA_EVICT_LIMIT, victims); /* over a limit: this one (the newest) goes last */
+        if (c->tree.count > c->max_count || c->bytes > c->max_bytes) /* this one (the newest) goes last */
+            xrt__rdma_evict(c, XRT__RDMA_EVICT_LIMIT, victims);
         return;
     case XRT__RDMA_DETACHED:
     case XRT__RDMA_PRIVATE:
@@ -1645,8 +1654,8 @@ XRT_API xrt_status xrt_rdma_release(xrt_rdma_reg *reg)
     xrt__rdma_ref_drop(c, ref);
     if (--x->refs == 0) xrt__rdma_unref_last(c, x, &victims);
     xrt__rdma_unlock_ctx(c);
-    xrt__rdma_destroy(victims);
-    memset(reg, 0, sizeof *reg);
+    if (victims) xrt__rdma_destroy(victims);
+    *reg = xrt__rdma_no_reg;
     return XRT_SUCCESS;
 }
 
