@@ -1545,7 +1545,7 @@ static xrt_status xrt__rdma_register_new(xrt__rdma_ctx *c, xrt__rdma_req *r, xrt
     return xrt__rdma_reg_error(r, c->name, err, why);
 }
 
-static xrt_status xrt__rdma_check_access(unsigned access)
+static inline xrt_status xrt__rdma_check_access(unsigned access)
 {
     const unsigned all = XRT_RDMA_LOCAL_WRITE | XRT_RDMA_REMOTE_WRITE | XRT_RDMA_REMOTE_READ | XRT_RDMA_REMOTE_ATOMIC |
                          XRT_RDMA_RELAXED_ORDERING;
@@ -1561,7 +1561,7 @@ static xrt_status xrt__rdma_check_access(unsigned access)
    allocations (a free takes their entries out before the memory goes). A
    miss publishes itself as in flight before it looks the memory up, so that
    a free from then on is seen. */
-static xrt_status xrt__rdma_register(xrt_rdma_ctx ctx, const void *ptr, size_t size, unsigned access,
+static inline xrt_status xrt__rdma_register(xrt_rdma_ctx ctx, const void *ptr, size_t size, unsigned access,
                                      xrt_rdma_reg *reg)
 {
     static const char fn[] = "xrt_rdma_register";
