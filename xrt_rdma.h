@@ -1330,7 +1330,10 @@ static xrt_status xrt__rdma_reg_error(const xrt__rdma_req *r, const char *name, 
 }
 
 /* >> rdma impl: register and release */
-static const xrt_rdma_reg xrt__rdma_no_reg; /* all zero */
+static const xrt_rdma_reg xrt__rdma_no_reg = {0, 0, 0, 0, XRT_RDMA_PATH_NONE, 0, NULL, NULL};
+/* The hit path in one function: a hit is a few dozen instructions, calls cost
+   a noticeable part of them. */
+#define XRT__RDMA_HOT __attribute__((always_inline))
 
 static inline void xrt__rdma_fill(xrt_rdma_reg *reg, const xrt__rdma_entry *x, const xrt__rdma_req *r, uintptr_t handle)
 {
@@ -1346,6 +1349,8 @@ static inline void xrt__rdma_fill(xrt_rdma_reg *reg, const xrt__rdma_entry *x, c
 
 /* A hit on a cached entry: one more reference. Called with the lock held;
    unlocks. */
+static inline xrt_status xrt__rdma_hit(xrt__rdma_ctx *c, xrt__rdma_entry *x, const xrt__rdma_req *r,
+                                       xrt_rdma_reg *reg) XRT__RDMA_HOT;
 static inline xrt_status xrt__rdma_hit(xrt__rdma_ctx *c, xrt__rdma_entry *x, const xrt__rdma_req *r, xrt_rdma_reg *reg)
 {
     uintptr_t h = xrt__rdma_ref_new(c, x);
@@ -1561,6 +1566,8 @@ static inline xrt_status xrt__rdma_check_access(unsigned access)
    allocations (a free takes their entries out before the memory goes). A
    miss publishes itself as in flight before it looks the memory up, so that
    a free from then on is seen. */
+static inline xrt_status xrt__rdma_register(xrt_rdma_ctx ctx, const void *ptr, size_t size, unsigned access,
+                                            xrt_rdma_reg *reg) XRT__RDMA_HOT;
 static inline xrt_status xrt__rdma_register(xrt_rdma_ctx ctx, const void *ptr, size_t size, unsigned access,
                                      xrt_rdma_reg *reg)
 {
