@@ -71,6 +71,13 @@
    Registrations are handles: xrt_rdma_release of one already released (or of
    a copy of one released before) is XRT_ERROR_INVALID_HANDLE.
 
+   GPU memory: a cache hit on CUDA memory is checked with the driver's
+   buffer id of the allocation (cuPointerGetAttribute,
+   CU_POINTER_ATTRIBUTE_BUFFER_ID), one on HIP memory with its base and size
+   (hipMemGetAddressRange): memory freed behind xrt's back (cudaFree on an
+   xrt pointer) and allocated again at the same address gets a new MR, and
+   the stale one is deregistered (with a warning if it was still held).
+
    fork(). Contexts belong to the process that opened them. In a child, every
    call on a context opened before fork() fails with XRT_ERROR_INVALID_HANDLE
    (the child shares the parent's verbs file: deregistering there would destroy
@@ -248,6 +255,7 @@ XRT_API xrt_status xrt_rdma_notify_free(const void *ptr, size_t size);
 #define XRT__RDMA_IMPL_INCLUDED
 
 #include <dirent.h>
+#include <dlfcn.h>
 #include <endian.h>
 #include <errno.h>
 #include <infiniband/verbs.h>
@@ -625,6 +633,9 @@ typedef struct xrt__rdma_entry {
     int refs;
     int where;
     xrt_rdma_path path;
+    int has_ident;       /* GPU memory: ident was read from its driver at registration */
+    uint64_t ident;      /* the allocation's identity (xrt__rdma_ident) */
+    const xrt_backend *be;
     struct ibv_mr *mr;
     struct xrt__rdma_ctx *ctx;
     struct xrt__rdma_entry *victim; /* next in a list of entries to deregister */
@@ -1329,6 +1340,105 @@ static xrt_status xrt__rdma_reg_error(const xrt__rdma_req *r, const char *name, 
                      xrt__rdma_mem_names[r->type <= XRT_MEMORY_MANAGED ? r->type : 0], r->ptr, why);
 }
 
+/* >> rdma impl: the identity of GPU memory. A cached registration of GPU
+   memory is checked on every hit against the driver's own view of the
+   allocation, so that memory freed behind xrt's back (cudaFree, hipFree on
+   xrt's pointer) and allocated again at the same address is not served the
+   old MR: CUDA's buffer id (cuPointerGetAttribute with
+   CU_POINTER_ATTRIBUTE_BUFFER_ID, the driver API), HIP's allocation base
+   and size (hipMemGetAddressRange). The entry points are looked up in the
+   libraries the backend already loaded (RTLD_NOLOAD), once; without them
+   nothing is checked. A pointer-sized lookup in the driver, no system call. */
+#define XRT__RDMA_CU_POINTER_ATTRIBUTE_BUFFER_ID 7
+typedef int (*xrt__rdma_cu_attr_fn)(void *data, int attribute, unsigned long long ptr);
+typedef int (*xrt__rdma_hip_range_fn)(void **base, size_t *size, void *ptr);
+static struct {
+    int state; /* 0: not looked up, 1: done */
+    xrt__rdma_cu_attr_fn cu_attr;
+    xrt__rdma_hip_range_fn hip_range;
+} xrt__rdma_id;
+static pthread_mutex_t xrt__rdma_id_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void *xrt__rdma_loaded_sym(const char *const *libs, const char *sym)
+{
+    void *f = NULL, *h;
+    for (; *libs && !f; libs++)
+        if ((h = dlopen(*libs, RTLD_LAZY | RTLD_NOLOAD)) != NULL) {
+            f = dlsym(h, sym);
+            dlclose(h); /* NOLOAD: the backend keeps it loaded */
+        }
+    return f;
+}
+
+static void xrt__rdma_id_load(void)
+{
+    static const char *const cuda[] = {"libcuda.so.1", "libcuda.so", NULL};
+    static const char *const hip[] = {"libamdhip64.so.6", "libamdhip64.so.5", "libamdhip64.so", NULL};
+    void *f;
+    pthread_mutex_lock(&xrt__rdma_id_lock);
+    if (!xrt__rdma_id.state) {
+        if ((f = xrt__rdma_loaded_sym(cuda, "cuPointerGetAttribute")) != NULL) memcpy(&xrt__rdma_id.cu_attr, &f, sizeof f);
+        if ((f = xrt__rdma_loaded_sym(hip, "hipMemGetAddressRange")) != NULL) memcpy(&xrt__rdma_id.hip_range, &f, sizeof f);
+        __atomic_store_n(&xrt__rdma_id.state, 1, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&xrt__rdma_id_lock);
+}
+
+/* 1 and *id: the identity of the GPU allocation holding p; 0: not GPU
+   memory, or its driver cannot tell. */
+static int xrt__rdma_ident(const xrt_backend *be, uintptr_t p, uint64_t *id)
+{
+    uint32_t flags = be ? be->flags : 0;
+    if (!(flags & (XRT_BACKEND_NVIDIA_MEMORY | XRT_BACKEND_AMD_MEMORY))) return 0;
+    if (!__atomic_load_n(&xrt__rdma_id.state, __ATOMIC_ACQUIRE)) xrt__rdma_id_load();
+    if ((flags & XRT_BACKEND_NVIDIA_MEMORY) && xrt__rdma_id.cu_attr) {
+        unsigned long long v = 0;
+        if (xrt__rdma_id.cu_attr(&v, XRT__RDMA_CU_POINTER_ATTRIBUTE_BUFFER_ID, (unsigned long long)p) != 0) return 0;
+        *id = v;
+        return 1;
+    }
+    if ((flags & XRT_BACKEND_AMD_MEMORY) && xrt__rdma_id.hip_range) {
+        void *base = NULL;
+        size_t size = 0;
+        if (xrt__rdma_id.hip_range(&base, &size, (void *)p) != 0) return 0;
+        *id = (uint64_t)(uintptr_t)base * 1000003u ^ (uint64_t)size;
+        return 1;
+    }
+    return 0;
+}
+
+/* A hit on GPU memory whose driver now names another allocation: the entry
+   is stale (its memory was freed behind xrt's back). It leaves the cache;
+   held, its MR is deregistered at once, with a warning. The caller holds
+   the lock; returns 1 if x was stale. */
+static int xrt__rdma_stale(xrt__rdma_ctx *c, xrt__rdma_entry *x, xrt__rdma_entry **victims, int *held)
+{
+    uint64_t id = 0;
+    if (XRT__LIKELY(!x->has_ident)) return 0;
+    if (xrt__rdma_ident(x->be, XRT__RDMA_START(x), &id) && id == x->ident) return 0;
+    xrt__rdma_remove(c, x);
+    c->invalidations++;
+    if (x->refs) {
+        if (x->mr && !xrt__rdma_forked(c)) xrt__rdma_rt.dereg_mr(x->mr);
+        x->mr = NULL;
+        x->where = XRT__RDMA_DEAD;
+        xrt__rdma_list_add(&c->dead, &x->link);
+        (*held)++;
+    } else {
+        x->victim = *victims;
+        *victims = x;
+    }
+    return 1;
+}
+
+static void xrt__rdma_stale_done(xrt__rdma_entry *victims, int held, const void *ptr)
+{
+    xrt__rdma_destroy(victims);
+    if (held)
+        xrt_log(XRT_LOG_WARN, "rdma: the GPU memory at %p was freed and allocated again behind xrt's back while %d "
+                "registration(s) of it were held: deregistered (free xrt memory with xrt_free)", ptr, held);
+}
+
 /* >> rdma impl: register and release */
 static const xrt_rdma_reg xrt__rdma_no_reg = {0, 0, 0, 0, XRT_RDMA_PATH_NONE, 0, NULL, NULL};
 /* The hit path in one function: a hit is a few dozen instructions, calls cost
@@ -1511,6 +1621,8 @@ static xrt_status xrt__rdma_register_new(xrt__rdma_ctx *c, xrt__rdma_req *r, xrt
     if (r->end > pend->end) pend->end = r->end;
     xrt__rdma_unlock_ctx(c);
 
+    x->be = r->be;
+    if (cached) x->has_ident = xrt__rdma_ident(r->be, r->start, &x->ident);
     x->mr = xrt__rdma_reg_retry(c, r, &x->path, &err, why, sizeof why);
 
     xrt__rdma_lock_ctx(c);
@@ -1588,7 +1700,14 @@ static inline xrt_status xrt__rdma_register(xrt_rdma_ctx ctx, const void *ptr, s
     r.access = access;
     xrt__rdma_lock_ctx(c);
     if (c->cache) {
-        if ((x = xrt__rdma_lookup(c, &r)) != NULL) return xrt__rdma_hit(c, x, &r, reg); /* unlocks */
+        if ((x = xrt__rdma_lookup(c, &r)) != NULL) {
+            xrt__rdma_entry *victims = NULL;
+            int held = 0;
+            if (XRT__LIKELY(!xrt__rdma_stale(c, x, &victims, &held))) return xrt__rdma_hit(c, x, &r, reg); /* unlocks */
+            xrt__rdma_unlock_ctx(c);
+            xrt__rdma_stale_done(victims, held, ptr);
+            xrt__rdma_lock_ctx(c);
+        }
         c->misses++;
     }
     xrt__rdma_publish(c, &pend, &r);

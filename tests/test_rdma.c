@@ -726,6 +726,114 @@ static void fake_register_racing_free_never_caches_freed_memory(void **state)
     xrt_set_log_callback(NULL, NULL);
 }
 
+/* GPU memory freed behind xrt's back (cudaFree on xrt's pointer) and
+   allocated again at the same address: the driver's buffer id changes, and
+   the next registration is a miss with an MR of its own, not the cached one.
+   A backend that says its memory is NVIDIA GPU memory stands in for CUDA
+   (its "device memory" is host memory the test double can register), and a
+   double of cuPointerGetAttribute for the driver. */
+static unsigned long long fake_buffer_id = 41;
+static int fake_cu_calls;
+
+static int fake_cu_pointer_get_attribute(void *data, int attribute, unsigned long long ptr)
+{
+    (void)ptr;
+    fake_cu_calls++;
+    if (attribute != XRT__RDMA_CU_POINTER_ATTRIBUTE_BUFFER_ID) return 1; /* CUDA_ERROR_INVALID_VALUE */
+    *(unsigned long long *)data = fake_buffer_id;
+    return 0;
+}
+
+static xrt_status fakecu_init(const xrt_backend *self, char *reason, size_t n)
+{
+    (void)self;
+    (void)reason;
+    (void)n;
+    return XRT_SUCCESS;
+}
+
+static xrt_status fakecu_malloc(const xrt_backend *self, void **ptr, size_t size)
+{
+    (void)self;
+    return (*ptr = aligned_alloc(4096, (size + 4095) & ~(size_t)4095)) != NULL ? XRT_SUCCESS : XRT_ERROR_OUT_OF_MEMORY;
+}
+
+static xrt_status fakecu_free(const xrt_backend *self, void *ptr)
+{
+    (void)self;
+    free(ptr);
+    return XRT_SUCCESS;
+}
+
+static xrt_status fakecu_get_device(const xrt_backend *self, int *device)
+{
+    (void)self;
+    *device = 0;
+    return XRT_SUCCESS;
+}
+
+static void fake_gpu_hits_are_checked_with_the_driver(void **state)
+{
+    xrt_backend t;
+    xrt_rdma_ctx c;
+    xrt_rdma_reg r, held;
+    void *dev;
+    uint32_t old;
+    int calls;
+    (void)state;
+    xrt_test_log_capture();
+    memset(&t, 0, sizeof t);
+    t.abi_version = XRT_BACKEND_ABI_VERSION;
+    t.size = sizeof t;
+    t.name = "fakecu";
+    t.flags = XRT_BACKEND_NVIDIA_MEMORY;
+    t.init = fakecu_init;
+    t.malloc = fakecu_malloc;
+    t.free = fakecu_free;
+    t.get_device = fakecu_get_device;
+    if (xrt_register_backend(&t) != XRT_SUCCESS) assert_int_equal(xrt_get_last_error(), XRT_ERROR_ALREADY_EXISTS);
+    OK(xrt_set_backend("fakecu"));
+    xrt__rdma_id.state = 1; /* the driver's entry point: the double */
+    xrt__rdma_id.cu_attr = fake_cu_pointer_get_attribute;
+    setenv("XRT_RDMA_PEERMEM", "1", 1); /* the double registers "device pointers" */
+    OK(fake_open(&c));
+    unsetenv("XRT_RDMA_PEERMEM");
+    OK(xrt_malloc(&dev, 65536));
+    OK(xrt_rdma_register(c, dev, 65536, RW, &r));
+    assert_int_equal(r.path, XRT_RDMA_PATH_PEER);
+    old = r.rkey;
+    OK(xrt_rdma_release(&r));
+    calls = fake_cu_calls;
+    OK(xrt_rdma_register(c, dev, 4096, RW, &r)); /* the same buffer id: a hit, checked */
+    assert_int_equal(r.rkey, old);
+    assert_int_equal(fake_cu_calls, calls + 1);
+    assert_int_equal(fstats(c).hits, 1);
+    OK(xrt_rdma_release(&r));
+    fake_buffer_id++; /* cudaFree + cudaMalloc at the same address, behind xrt's back */
+    OK(xrt_rdma_register(c, dev, 65536, RW, &r));
+    assert_true(r.rkey != old);
+    assert_null(fake_by_rkey(old)); /* the stale MR is gone */
+    assert_int_equal(fstats(c).hits, 1);
+    assert_int_equal(fstats(c).invalidations, 1);
+    /* held while it goes stale: deregistered, with a warning */
+    OK(xrt_rdma_register(c, dev, 100, RW, &held)); /* a hit on r's entry */
+    OK(xrt_rdma_release(&r));
+    fake_buffer_id++;
+    OK(xrt_rdma_register(c, dev, 100, RW, &r));
+    assert_true(r.rkey != held.rkey);
+    assert_null(fake_by_rkey(held.rkey));
+    assert_non_null(strstr(xrt_test_log.last, "freed and allocated again behind xrt's back while 1 registration(s)"));
+    OK(xrt_rdma_release(&held));
+    OK(xrt_rdma_release(&r));
+    OK(xrt_free(dev));
+    assert_int_equal(fstats(c).entries, 0);
+    OK(fake_close(c));
+    xrt__rdma_id.cu_attr = NULL;
+    xrt__rdma_id.state = 0;
+    OK(xrt_set_backend("cpu"));
+    xrt_set_log_callback(NULL, NULL);
+}
+
 /* xrt_shutdown frees what is left through the free hook too. */
 static void fake_shutdown_drops_registrations(void **state)
 {
@@ -769,6 +877,7 @@ int main(void)
         cmocka_unit_test(fake_notify_free_drops_foreign_registrations),
         cmocka_unit_test(fake_evictions_by_reason),
         cmocka_unit_test(fake_register_racing_free_never_caches_freed_memory),
+        cmocka_unit_test(fake_gpu_hits_are_checked_with_the_driver),
         cmocka_unit_test(fake_shutdown_drops_registrations),
     };
     int failed;
