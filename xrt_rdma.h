@@ -1410,11 +1410,10 @@ static int xrt__rdma_ident(const xrt_backend *be, uintptr_t p, uint64_t *id)
 /* A hit on GPU memory whose driver now names another allocation: the entry
    is stale (its memory was freed behind xrt's back). It leaves the cache;
    held, its MR is deregistered at once, with a warning. The caller holds
-   the lock; returns 1 if x was stale. */
+   the lock; returns 1 if x was stale. Only for entries with an identity. */
 static int xrt__rdma_stale(xrt__rdma_ctx *c, xrt__rdma_entry *x, xrt__rdma_entry **victims, int *held)
 {
     uint64_t id = 0;
-    if (XRT__LIKELY(!x->has_ident)) return 0;
     if (xrt__rdma_ident(x->be, XRT__RDMA_START(x), &id) && id == x->ident) return 0;
     xrt__rdma_remove(c, x);
     c->invalidations++;
@@ -1703,7 +1702,8 @@ static inline xrt_status xrt__rdma_register(xrt_rdma_ctx ctx, const void *ptr, s
         if ((x = xrt__rdma_lookup(c, &r)) != NULL) {
             xrt__rdma_entry *victims = NULL;
             int held = 0;
-            if (XRT__LIKELY(!xrt__rdma_stale(c, x, &victims, &held))) return xrt__rdma_hit(c, x, &r, reg); /* unlocks */
+            if (XRT__LIKELY(!x->has_ident) || !xrt__rdma_stale(c, x, &victims, &held))
+                return xrt__rdma_hit(c, x, &r, reg); /* unlocks */
             xrt__rdma_unlock_ctx(c);
             xrt__rdma_stale_done(victims, held, ptr);
             xrt__rdma_lock_ctx(c);
