@@ -53,12 +53,12 @@
    Logging: xrt is quiet by default, as the CUDA and HIP runtimes are: a
    failed call is answered by its status and xrt_get_last_error_string, and
    only warnings (what a caller cannot see otherwise: a plugin skipped, a
-   registration released at close, a bad XRT_LOG) go to stderr. Ask for more
+   bad XRT_LOG, a resource a module released for the caller) go to stderr. Ask for more
    with XRT_LOG or xrt_set_log_level; each level prints itself and the ones
    before it: none, error (every failed call, "xrt: error: ..."), warn, info
    (why a backend is unavailable), debug (which library file each backend
    loaded, runtime and driver versions, why a backend was chosen, plugins,
-   RDMA paths). xrt_set_log_callback sends the lines elsewhere.
+   the paths modules above the core choose). xrt_set_log_callback sends the lines elsewhere.
 
    Environment: XRT_BACKEND (see above), XRT_LOG (none, error, warn, info,
    debug; unset: warnings only), XRT_CUDA_LIBRARY / XRT_HIP_LIBRARY (path or soname of
@@ -67,7 +67,7 @@
    XRT_PLUGINS (shared objects to load as backends, ':'-separated); the
    kernel cache and compiler: XRT_CC (the C compiler of CPU modules, default
    cc), XRT_CACHE_DIR, XRT_CACHE=0, XRT_CACHE_BYTES (see xrt_module_load);
-   RDMA's in xrt_rdma.h. See README.md.
+   See README.md.
 
    Kernels, five lines (the CPU kernel is a C function called per block;
    give a PTX, cubin or fatbin image next to it for CUDA):
@@ -94,6 +94,7 @@
      >> api                   every public function, one line each
      >> dispatch              private: the inline bodies of that list
      >> implementation        the XRT_IMPL unit only, in this order:
+     >> impl: spin lock       (the CPU backend's queues, modules' caches)
      >> impl: errors and logging
      >> impl: run-time loading of vendor libraries (dlopen, symbol lists)
      >> impl: the backend registry and default selection (with the stubs
@@ -102,15 +103,20 @@
      >> impl: the built-in backends (xrt_cuda.h, xrt_hip.h, xrt_cpu.h)
      >> impl: plugins         loading shared objects as backends
      >> impl: compile targets
-     >> impl: handle table, handle retirement, pointer registry
+     >> impl: handle table, handle retirement
+     >> impl: interval tree   (the pointer registry, modules' caches)
+     >> impl: pointer registry, free hooks ("memory is being freed": how
+                              modules above the core hear of every free;
+                              xrt_add_free_hook)
      >> impl: modules         module and function handles
      >> impl: fork
      >> impl: lifecycle       xrt_init, xrt_shutdown, the thread's backend
      >> impl: backends        xrt_register_backend, xrt_set_backend, ...
      >> impl: plugins: the public calls
-     then xrt_rdma.h's implementation (XRT_ENABLE_RDMA).
    xrt_backends.h is the backend ABI (with the "adding an operation"
    checklist); xrt_cpu.h, xrt_gpu.h (+ xrt_cuda.h, xrt_hip.h) the backends.
+   Modules above the core include xrt.h, never the reverse; the core knows
+   them only as free-hook subscribers.
 */
 #ifndef XRT_H_INCLUDED
 #define XRT_H_INCLUDED
@@ -425,8 +431,22 @@ static inline xrt_status xrt_memcpy_async(void *dst, const void *src, size_t siz
 static inline xrt_status xrt_pointer_get_attributes(xrt_pointer_attributes *attr, const void *ptr);
 /* The host-page-aligned range of device memory around [ptr, ptr+size) as a
    dma-buf file descriptor (the caller closes it); *offset is ptr's offset in
-   it. For RDMA registration (ibv_reg_dmabuf_mr); UNSUPPORTED on the CPU. */
+   it. For registration with a NIC (ibv_reg_dmabuf_mr); UNSUPPORTED on the CPU. */
 static inline xrt_status xrt_mem_export_dmabuf(const void *ptr, size_t size, int *fd, uint64_t *offset);
+
+/* Free hooks, for modules that keep state about memory (registration caches):
+   fn(user, base, size, generation) runs for every allocation xrt releases
+   (xrt_free, xrt_free_host, xrt_free_async, xrt_shutdown), after it left the
+   pointer registry and before its memory goes back to the backend, on the
+   freeing thread. `generation` numbers the allocation (never 0, never reused
+   in a process): the allocation at the same base later has another. A hook
+   must not call xrt's API (xrt_shutdown holds the backend registry's lock
+   while it runs them); it may log. At most XRT_MAX_FREE_HOOKS hooks; adding
+   the same (fn, user) twice is one hook. */
+#define XRT_MAX_FREE_HOOKS 8
+typedef void (*xrt_free_hook_fn)(void *user, uintptr_t base, size_t size, uint64_t generation);
+XRT_API xrt_status xrt_add_free_hook(xrt_free_hook_fn fn, void *user);
+XRT_API xrt_status xrt_remove_free_hook(xrt_free_hook_fn fn, void *user);
 
 /* streams (NULL is the default stream) */
 static inline xrt_status xrt_stream_create(xrt_stream *stream);          /* non-blocking, as every xrt stream */
@@ -495,6 +515,16 @@ XRT_API xrt_status xrt__mem_check_copy(const xrt_backend *b, void *dst, const vo
 XRT_API xrt_status xrt__mem_lookup(const xrt_backend *b, xrt_pointer_attributes *a, const void *p);
 XRT_API xrt_status xrt__mem_check_set(const xrt_backend *b, void *p, size_t n, const char *fn);
 XRT_API xrt_status xrt__mem_check_export(const xrt_backend *b, const void *p, size_t n, int *fd, uint64_t *offset);
+/* For xrt's modules: the allocation of xrt containing p, in one lookup. */
+typedef struct xrt__mem_info {
+    uintptr_t base;
+    size_t size;
+    uint64_t generation;
+    xrt_memory_type type;
+    int device;
+    const xrt_backend *backend;
+} xrt__mem_info;
+XRT_API int xrt__mem_query(const void *p, xrt__mem_info *info); /* 1 if found, else 0 and *info zeroed */
 XRT_API xrt_status xrt__not_permitted(const char *fn) XRT__COLD;
 /* xrt_error's refusal check: whether the thread is refused now, and its error. */
 XRT_API int xrt__refused(void);
@@ -1053,6 +1083,7 @@ static inline xrt_status xrt_function_get_attributes(xrt_function_attributes *at
 #include <dlfcn.h>
 #include <link.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1076,6 +1107,29 @@ static inline xrt_status xrt_function_get_attributes(xrt_function_attributes *at
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* >> impl: spin lock (private; the CPU backend's queues and the
+   modules' caches). For critical sections of a few pointer moves, never a system call:
+   released with a plain store, it costs half the atomic operations of a
+   mutex. A waiter yields the CPU now and then: the holder may be descheduled. */
+static inline void xrt__spin_lock(int *l)
+{
+    unsigned i = 0;
+    while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE))
+        while (__atomic_load_n(l, __ATOMIC_RELAXED)) {
+            if (++i % 64 == 0) {
+                sched_yield();
+            } else {
+#if defined(__x86_64__) || defined(__i386__)
+                __builtin_ia32_pause();
+#elif defined(__aarch64__)
+                __asm__ __volatile__("yield");
+#endif
+            }
+        }
+}
+
+static inline void xrt__spin_unlock(int *l) { __atomic_store_n(l, 0, __ATOMIC_RELEASE); }
 
 /* >> impl: errors and logging */
 /* Messages logged while the thread holds an xrt lock wait here and go out
@@ -1296,7 +1350,7 @@ XRT_API xrt_status xrt_runtime_get_version(int *version)
     return XRT_SUCCESS;
 }
 
-/* >> impl: run-time loading of vendor libraries (GPU backends, RDMA) */
+/* >> impl: run-time loading of vendor libraries (GPU backends, modules) */
 
 /* A program that runs with privileges its file gave it (setuid, setgid, file
    capabilities: AT_SECURE) must not load code its caller names: there the
@@ -2040,11 +2094,12 @@ typedef struct xrt__reg_builtin {
     const char *name;
     void (*fill)(xrt_backend *t);
     const char *macro;
+    uint32_t memory; /* XRT_BACKEND_*_MEMORY: what its memory is */
 } xrt__reg_builtin;
 static const xrt__reg_builtin xrt__reg_builtins[] = {
-    {"cuda", XRT__CUDA_FILL, "XRT_ENABLE_CUDA"},
-    {"hip", XRT__HIP_FILL, "XRT_ENABLE_HIP"},
-    {"cpu", XRT__CPU_FILL, "XRT_ENABLE_CPU"},
+    {"cuda", XRT__CUDA_FILL, "XRT_ENABLE_CUDA", XRT_BACKEND_NVIDIA_MEMORY},
+    {"hip", XRT__HIP_FILL, "XRT_ENABLE_HIP", XRT_BACKEND_AMD_MEMORY},
+    {"cpu", XRT__CPU_FILL, "XRT_ENABLE_CPU", XRT_BACKEND_HOST_MEMORY},
 };
 
 static xrt_status xrt__disabled_init(const xrt_backend *self, char *reason, size_t n)
@@ -2065,6 +2120,7 @@ XRT_API int xrt__builtin_table(const char *name, xrt_backend *t)
     for (i = 0; i < sizeof xrt__reg_builtins / sizeof xrt__reg_builtins[0]; i++)
         if (strcmp(xrt__reg_builtins[i].name, name) == 0 && xrt__reg_builtins[i].fill) {
             xrt__reg_builtins[i].fill(t);
+            t->flags |= xrt__reg_builtins[i].memory;
             return 1;
         }
     return 0;
@@ -2707,19 +2763,135 @@ static void xrt__call_fork_child(void)
     }
 }
 
-/* >> impl: pointer registry (a treap of allocations keyed by base address) */
+/* >> impl: interval tree (private; the pointer registry and the
+   modules' caches). A treap of non-overlapping [start, end) intervals keyed by start;
+   the node is embedded in the caller's record, the caller locks. Disjoint
+   intervals sorted by start are sorted by end too, so a range query visits
+   only subtrees that can hold an answer: O(k + log n). */
+typedef struct xrt__tree_node {
+    uintptr_t start, end;
+    unsigned prio;
+    struct xrt__tree_node *l, *r;
+    struct xrt__tree_node *next; /* in a list returned by xrt__tree_collect or xrt__tree_drain */
+} xrt__tree_node;
+
+typedef struct xrt__tree {
+    xrt__tree_node *root;
+    unsigned seed; /* xorshift state for priorities; never 0 */
+    size_t count;
+} xrt__tree;
+
+#define XRT__TREE_INIT {NULL, 2463534242u, 0}
+
+static inline void xrt__tree_split(xrt__tree_node *t, uintptr_t key, xrt__tree_node **l, xrt__tree_node **r)
+{
+    if (!t) { *l = *r = NULL; return; }
+    if (t->start < key) { xrt__tree_split(t->r, key, &t->r, r); *l = t; }
+    else { xrt__tree_split(t->l, key, l, &t->l); *r = t; }
+}
+
+static inline xrt__tree_node *xrt__tree_merge(xrt__tree_node *l, xrt__tree_node *r)
+{
+    if (!l || !r) return l ? l : r;
+    if (l->prio > r->prio) { l->r = xrt__tree_merge(l->r, r); return l; }
+    r->l = xrt__tree_merge(l, r->l);
+    return r;
+}
+
+/* The node with the greatest start <= p: the only one that can contain p. */
+static inline xrt__tree_node *xrt__tree_floor(const xrt__tree *t, uintptr_t p)
+{
+    xrt__tree_node *n = t->root, *best = NULL;
+    while (n) {
+        if (n->start <= p) { best = n; n = n->r; }
+        else n = n->l;
+    }
+    return best;
+}
+
+/* The node containing p, or NULL. */
+static inline xrt__tree_node *xrt__tree_find(const xrt__tree *t, uintptr_t p)
+{
+    xrt__tree_node *n = xrt__tree_floor(t, p);
+    return n && p < n->end ? n : NULL;
+}
+
+/* Keys are unique: the caller keeps intervals disjoint. */
+static inline void xrt__tree_insert(xrt__tree *t, xrt__tree_node *n)
+{
+    xrt__tree_node *a, *c;
+    t->seed ^= t->seed << 13;
+    t->seed ^= t->seed >> 17;
+    t->seed ^= t->seed << 5;
+    n->prio = t->seed;
+    n->l = n->r = NULL;
+    xrt__tree_split(t->root, n->start, &a, &c);
+    t->root = xrt__tree_merge(xrt__tree_merge(a, n), c);
+    t->count++;
+}
+
+static inline void xrt__tree_remove(xrt__tree *t, xrt__tree_node *n)
+{
+    xrt__tree_node *a, *m, *c;
+    xrt__tree_split(t->root, n->start, &a, &m);
+    xrt__tree_split(m, n->start + 1, &m, &c);
+    t->root = xrt__tree_merge(a, c);
+    n->l = n->r = NULL;
+    t->count--;
+}
+
+static inline void xrt__tree_collect_in(xrt__tree_node *n, uintptr_t s, uintptr_t e, xrt__tree_node ***tail)
+{
+    if (!n) return;
+    if (n->start > s) xrt__tree_collect_in(n->l, s, e, tail);
+    if (n->start < e && n->end > s) {
+        **tail = n;
+        *tail = &n->next;
+    }
+    if (n->end < e) xrt__tree_collect_in(n->r, s, e, tail);
+}
+
+/* The nodes overlapping [s, e), in order, linked through ->next; they stay
+   in the tree. */
+static inline xrt__tree_node *xrt__tree_collect(const xrt__tree *t, uintptr_t s, uintptr_t e)
+{
+    xrt__tree_node *head = NULL, **tail = &head;
+    xrt__tree_collect_in(t->root, s, e, &tail);
+    *tail = NULL;
+    return head;
+}
+
+static inline void xrt__tree_drain_in(xrt__tree_node *n, xrt__tree_node **list)
+{
+    if (!n) return;
+    xrt__tree_drain_in(n->l, list);
+    xrt__tree_drain_in(n->r, list);
+    n->l = n->r = NULL;
+    n->next = *list;
+    *list = n;
+}
+
+/* Empties the tree; its nodes, linked through ->next. */
+static inline xrt__tree_node *xrt__tree_drain(xrt__tree *t)
+{
+    xrt__tree_node *list = NULL;
+    xrt__tree_drain_in(t->root, &list);
+    t->root = NULL;
+    t->count = 0;
+    return list;
+}
+
+/* >> impl: pointer registry (the interval tree of live allocations) */
 typedef struct xrt__mem_node {
-    uintptr_t base;
-    size_t size;
+    xrt__tree_node node; /* first: [base, base + size) */
+    uint64_t gen;
     const xrt_backend *be;
     int device;
     xrt_memory_type type;
-    unsigned prio;
-    struct xrt__mem_node *l, *r;
 } xrt__mem_node;
 
-static xrt__mem_node *xrt__mem_root;
-static unsigned xrt__mem_seed = 2463534242u;
+static xrt__tree xrt__mem_tree = XRT__TREE_INIT;
+static uint64_t xrt__mem_gen;     /* the last allocation generation handed out */
 static uint64_t xrt__mem_version; /* bumped by every change of the tree, under the lock; 64 bits never wrap */
 
 /* A per-thread cache of recent answers of the tree, valid while the tree's
@@ -2745,54 +2917,91 @@ static XRT__TLS struct {
     xrt_memcpy_kind kind, resolved;
 } xrt__mem_last;
 
-static void xrt__mem_split(xrt__mem_node *t, uintptr_t key, xrt__mem_node **l, xrt__mem_node **r)
-{
-    if (!t) { *l = *r = NULL; return; }
-    if (t->base < key) { xrt__mem_split(t->r, key, &t->r, r); *l = t; }
-    else { xrt__mem_split(t->l, key, l, &t->l); *r = t; }
-}
-
-static xrt__mem_node *xrt__mem_merge(xrt__mem_node *l, xrt__mem_node *r)
-{
-    if (!l || !r) return l ? l : r;
-    if (l->prio > r->prio) { l->r = xrt__mem_merge(l->r, r); return l; }
-    r->l = xrt__mem_merge(l, r->l);
-    return r;
-}
-
 /* The allocation containing p, or NULL. */
-static xrt__mem_node *xrt__mem_find(uintptr_t p)
-{
-    xrt__mem_node *t = xrt__mem_root, *best = NULL;
-    while (t) {
-        if (t->base <= p) { best = t; t = t->r; }
-        else t = t->l;
-    }
-    return best && p - best->base < best->size ? best : NULL;
-}
+static xrt__mem_node *xrt__mem_find(uintptr_t p) { return (xrt__mem_node *)(void *)xrt__tree_find(&xrt__mem_tree, p); }
 
-/* Keys are unique: a record leaves the tree before its memory goes back to
-   the allocator, which may hand the same address out again at once. */
 static void xrt__mem_insert(xrt__mem_node *node)
 {
-    xrt__mem_node *a, *c;
-    xrt__mem_seed ^= xrt__mem_seed << 13;
-    xrt__mem_seed ^= xrt__mem_seed >> 17;
-    xrt__mem_seed ^= xrt__mem_seed << 5;
-    node->prio = xrt__mem_seed;
-    node->l = node->r = NULL;
-    xrt__mem_split(xrt__mem_root, node->base, &a, &c);
-    xrt__mem_root = xrt__mem_merge(xrt__mem_merge(a, node), c);
+    xrt__tree_insert(&xrt__mem_tree, &node->node);
     __atomic_store_n(&xrt__mem_version, xrt__mem_version + 1, __ATOMIC_RELEASE);
 }
 
-static void xrt__mem_unlink(uintptr_t base)
+static void xrt__mem_unlink(xrt__mem_node *node)
 {
-    xrt__mem_node *a, *m, *c;
-    xrt__mem_split(xrt__mem_root, base, &a, &m);
-    xrt__mem_split(m, base + 1, &m, &c);
-    xrt__mem_root = xrt__mem_merge(a, c);
+    xrt__tree_remove(&xrt__mem_tree, &node->node);
     __atomic_store_n(&xrt__mem_version, xrt__mem_version + 1, __ATOMIC_RELEASE);
+}
+
+/* >> impl: free hooks. Slots are published with a release store of fn and
+   read without a lock; an emptied slot keeps its place. */
+static struct { xrt_free_hook_fn fn; void *user; } xrt__hooks[XRT_MAX_FREE_HOOKS];
+static int xrt__hook_count; /* slots ever used */
+static pthread_mutex_t xrt__hook_lock = PTHREAD_MUTEX_INITIALIZER;
+
+XRT_API xrt_status xrt_add_free_hook(xrt_free_hook_fn fn, void *user)
+{
+    int i, empty = -1;
+    xrt_status st = XRT_SUCCESS;
+    if (!fn) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_add_free_hook", "fn is NULL");
+    pthread_mutex_lock(&xrt__hook_lock);
+    for (i = 0; i < xrt__hook_count; i++) {
+        if (xrt__hooks[i].fn == fn && xrt__hooks[i].user == user) break;
+        if (!xrt__hooks[i].fn && empty < 0) empty = i;
+    }
+    if (i == xrt__hook_count) { /* not there yet */
+        if (empty < 0 && xrt__hook_count == XRT_MAX_FREE_HOOKS) {
+            st = XRT_ERROR_OUT_OF_MEMORY;
+        } else {
+            if (empty < 0) empty = xrt__hook_count;
+            __atomic_store_n(&xrt__hooks[empty].user, user, __ATOMIC_RELAXED);
+            __atomic_store_n(&xrt__hooks[empty].fn, fn, __ATOMIC_RELEASE);
+            if (empty == xrt__hook_count) __atomic_store_n(&xrt__hook_count, xrt__hook_count + 1, __ATOMIC_RELEASE);
+        }
+    }
+    pthread_mutex_unlock(&xrt__hook_lock);
+    if (st != XRT_SUCCESS)
+        return xrt_error(st, "xrt_add_free_hook", "all %d free hooks are taken", XRT_MAX_FREE_HOOKS);
+    return XRT_SUCCESS;
+}
+
+XRT_API xrt_status xrt_remove_free_hook(xrt_free_hook_fn fn, void *user)
+{
+    int i, found = 0;
+    pthread_mutex_lock(&xrt__hook_lock);
+    for (i = 0; i < xrt__hook_count && !found; i++)
+        if (xrt__hooks[i].fn == fn && xrt__hooks[i].user == user) {
+            __atomic_store_n(&xrt__hooks[i].fn, (xrt_free_hook_fn)NULL, __ATOMIC_RELEASE);
+            found = 1;
+        }
+    pthread_mutex_unlock(&xrt__hook_lock);
+    return found ? XRT_SUCCESS : xrt_error(XRT_ERROR_NOT_FOUND, "xrt_remove_free_hook", "no such free hook");
+}
+
+/* Runs the hooks for an allocation that left the registry. */
+static void xrt__mem_run_hooks(const xrt__mem_node *n)
+{
+    int i, count = __atomic_load_n(&xrt__hook_count, __ATOMIC_ACQUIRE);
+    for (i = 0; i < count; i++) {
+        xrt_free_hook_fn fn = __atomic_load_n(&xrt__hooks[i].fn, __ATOMIC_ACQUIRE);
+        if (fn) fn(__atomic_load_n(&xrt__hooks[i].user, __ATOMIC_RELAXED), n->node.start, n->node.end - n->node.start, n->gen);
+    }
+}
+
+XRT_API int xrt__mem_query(const void *p, xrt__mem_info *info)
+{
+    xrt__mem_node *n;
+    memset(info, 0, sizeof *info);
+    xrt__lock(&xrt__mem_lock);
+    if ((n = xrt__mem_find((uintptr_t)p)) != NULL) {
+        info->base = n->node.start;
+        info->size = n->node.end - n->node.start;
+        info->generation = n->gen;
+        info->type = n->type;
+        info->device = n->device;
+        info->backend = n->be;
+    }
+    xrt__unlock(&xrt__mem_lock);
+    return n != NULL;
 }
 
 static const char *const xrt__mem_names[] = {"unknown", "host", "pinned host", "device", "managed"};
@@ -2812,12 +3021,13 @@ XRT_API xrt_status xrt__mem_add(const xrt_backend *b, void **p, size_t n, xrt_me
     xrt__err.quiet++;
     if (t != XRT_MEMORY_PINNED_HOST && b->get_device(b, &dev) != XRT_SUCCESS) dev = -1;
     xrt__err.quiet--;
-    node->base = (uintptr_t)*p;
-    node->size = n;
+    node->node.start = (uintptr_t)*p;
+    node->node.end = (uintptr_t)*p + n;
     node->be = b;
     node->device = dev;
     node->type = t;
     xrt__lock(&xrt__mem_lock);
+    node->gen = ++xrt__mem_gen;
     xrt__mem_insert(node);
     xrt__unlock(&xrt__mem_lock);
     return XRT_SUCCESS;
@@ -2825,11 +3035,8 @@ XRT_API xrt_status xrt__mem_add(const xrt_backend *b, void **p, size_t n, xrt_me
 
 /* Checks that p is the start of a live allocation of backend b of type t and
    takes its record out of the registry (so a concurrent double free fails
-   too); xrt__mem_finish then drops the record or, if the free failed, puts it
-   back. */
-#ifdef XRT_ENABLE_RDMA
-XRT_API void xrt__rdma_invalidate(uintptr_t base, size_t size); /* xrt_rdma.h */
-#endif
+   too) and runs the free hooks; xrt__mem_finish then drops the record or, if
+   the free failed, puts it back (under a new generation: the hooks forgot it). */
 
 XRT_API xrt_status xrt__mem_take(const xrt_backend *b, void *p, xrt_memory_type t, const char *fn, void **record)
 {
@@ -2838,17 +3045,15 @@ XRT_API xrt_status xrt__mem_take(const xrt_backend *b, void *p, xrt_memory_type 
     xrt__lock(&xrt__mem_lock);
     n = xrt__mem_find((uintptr_t)p);
     if (!n) why = "was not allocated by xrt or is already freed";
-    else if (n->base != (uintptr_t)p) why = "is inside an allocation, not at its start";
+    else if (n->node.start != (uintptr_t)p) why = "is inside an allocation, not at its start";
     else if (n->be != b) why = "belongs to another backend";
     else if (n->type != t) why = t == XRT_MEMORY_PINNED_HOST ? "is not pinned host memory (use xrt_free)"
                                                              : "is pinned host memory (use xrt_free_host)";
-    else xrt__mem_unlink(n->base);
+    else xrt__mem_unlink(n);
     xrt__unlock(&xrt__mem_lock);
     *record = n;
     if (why) return xrt_error(XRT_ERROR_INVALID_POINTER, fn, "%p %s", p, why);
-#ifdef XRT_ENABLE_RDMA
-    xrt__rdma_invalidate(n->base, n->size); /* before the memory can be handed out again */
-#endif
+    xrt__mem_run_hooks(n); /* before the memory can be handed out again */
     return XRT_SUCCESS;
 }
 
@@ -2859,6 +3064,7 @@ XRT_API xrt_status xrt__mem_finish(void *record, xrt_status freed)
         return freed;
     }
     xrt__lock(&xrt__mem_lock);
+    ((xrt__mem_node *)record)->gen = ++xrt__mem_gen;
     xrt__mem_insert((xrt__mem_node *)record);
     xrt__unlock(&xrt__mem_lock);
     return freed;
@@ -2871,8 +3077,8 @@ static int xrt__mem_describe(const void *p, xrt_pointer_attributes *a)
     a->type = n ? n->type : XRT_MEMORY_UNKNOWN;
     a->device = n ? n->device : -1;
     a->backend = n ? n->be->name : NULL;
-    a->base = n ? (void *)n->base : NULL;
-    a->size = n ? n->size : 0;
+    a->base = n ? (void *)n->node.start : NULL;
+    a->size = n ? n->node.end - n->node.start : 0;
     return n != NULL;
 }
 
@@ -3073,32 +3279,28 @@ XRT_API xrt_status xrt__mem_check_export(const xrt_backend *b, const void *p, si
     return XRT_SUCCESS;
 }
 
-/* In a forked child, memory of a backend that does not survive fork() is
-   only forgotten: its runtime cannot be called there. */
-static void xrt__mem_free_tree(xrt__mem_node *t)
-{
-    if (!t) return;
-    xrt__mem_free_tree(t->l);
-    xrt__mem_free_tree(t->r);
-#ifdef XRT_ENABLE_RDMA
-    xrt__rdma_invalidate(t->base, t->size);
-#endif
-    if (xrt__survives_fork(t->be)) {
-        if (t->type == XRT_MEMORY_PINNED_HOST) t->be->free_host(t->be, (void *)t->base);
-        else t->be->free(t->be, (void *)t->base);
-    }
-    XRT_FREE(t);
-}
-
 /* Called by xrt_shutdown, with the registry lock held, before the backends
-   shut down; a backend's free waits for queued work that may use the memory. */
+   shut down; a backend's free waits for queued work that may use the memory.
+   The tree is emptied under its lock, the hooks and frees run without it. In
+   a forked child, memory of a backend that does not survive fork() is only
+   forgotten: its runtime cannot be called there. */
 static void xrt__mem_shutdown(void)
 {
+    xrt__tree_node *list, *next;
     xrt__lock(&xrt__mem_lock);
-    xrt__mem_free_tree(xrt__mem_root);
-    xrt__mem_root = NULL;
+    list = xrt__tree_drain(&xrt__mem_tree);
     __atomic_store_n(&xrt__mem_version, xrt__mem_version + 1, __ATOMIC_RELEASE);
     xrt__unlock(&xrt__mem_lock);
+    for (; list; list = next) {
+        xrt__mem_node *t = (xrt__mem_node *)(void *)list;
+        next = list->next;
+        xrt__mem_run_hooks(t);
+        if (xrt__survives_fork(t->be)) {
+            if (t->type == XRT_MEMORY_PINNED_HOST) t->be->free_host(t->be, (void *)t->node.start);
+            else t->be->free(t->be, (void *)t->node.start);
+        }
+        XRT_FREE(t);
+    }
 }
 
 /* >> impl: modules. A module handle's object is the core's record of the
@@ -3570,7 +3772,4 @@ XRT_API xrt_status xrt_plugin_get_info(int index, xrt_plugin_info *info)
 }
 #endif
 
-#ifdef XRT_ENABLE_RDMA
-#include "xrt_rdma.h"
-#endif
 #endif

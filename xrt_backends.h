@@ -73,7 +73,11 @@ typedef struct xrt_backend xrt_backend;
 
 enum { /* xrt_backend.flags */
     XRT_BACKEND_FORK_SAFE = 1u << 0,   /* usable in a child process after fork() */
-    XRT_BACKEND_HOST_FN_CALLS = 1u << 1 /* host functions may make xrt calls that do not wait */
+    XRT_BACKEND_HOST_FN_CALLS = 1u << 1, /* host functions may make xrt calls that do not wait */
+    /* What its memory is, for modules that hand memory to other devices (xrt_rdma.h): */
+    XRT_BACKEND_HOST_MEMORY = 1u << 2,   /* its device memory is ordinary host memory */
+    XRT_BACKEND_NVIDIA_MEMORY = 1u << 3, /* its device memory is NVIDIA GPU memory (nvidia_peermem serves it) */
+    XRT_BACKEND_AMD_MEMORY = 1u << 4     /* its device memory is AMD GPU memory (amdkfd's peer-memory client) */
 };
 
 /* X(name, parameters): every operation of a backend. Each takes the backend's

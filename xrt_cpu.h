@@ -377,17 +377,8 @@ static void *xrt__cpu_worker(void *arg)
 }
 
 /* >> cpu: enqueue */
-static void xrt__cpu_lock(int *l)
-{
-    unsigned i = 0;
-    while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE))
-        while (__atomic_load_n(l, __ATOMIC_RELAXED)) {
-            if (++i % 64 == 0) sched_yield(); /* the holder may be descheduled */
-            else xrt__cpu_pause();
-        }
-}
-
-static void xrt__cpu_unlock(int *l) { __atomic_store_n(l, 0, __ATOMIC_RELEASE); }
+static void xrt__cpu_lock(int *l) { xrt__spin_lock(l); } /* the core's (xrt.h) */
+static void xrt__cpu_unlock(int *l) { xrt__spin_unlock(l); }
 
 static xrt__cpu_stream *xrt__cpu_stream_of(void *obj) { return obj ? (xrt__cpu_stream *)obj : xrt__cpu.dflt; }
 

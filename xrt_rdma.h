@@ -6,13 +6,16 @@
    invalidate, so that memory freed and allocated again at the same address
    never gets a stale registration.
 
-   Enable it in the XRT_IMPL unit (it needs <infiniband/verbs.h>: libibverbs-dev):
+   Enable it in the XRT_IMPL unit (it needs <infiniband/verbs.h>: libibverbs-dev),
+   including it after xrt.h (xrt.h does not include it; the core knows nothing
+   of RDMA: this module subscribes to xrt's free hook, xrt_add_free_hook):
 
        #define XRT_IMPL
        #define XRT_ENABLE_RDMA
-       #include "xrt_rdma.h"      // includes xrt.h
+       #include "xrt.h"
+       #include "xrt_rdma.h"
 
-   Other units include "xrt_rdma.h" for the declarations; they see no verbs
+   Other units include "xrt_rdma.h" (after xrt.h, or alone) for the declarations; they see no verbs
    header (struct ibv_pd and struct ibv_mr are only declared). libibverbs is
    loaded at run time when first needed (XRT_NO_RUNTIME_LINKING: link
    -libverbs instead); where /sys/class/infiniband is absent nothing is loaded
@@ -38,33 +41,56 @@
    Cache. Memory that xrt allocated (xrt_malloc, xrt_malloc_host,
    xrt_malloc_async) is registered through the cache: a registration covers the
    pages of the requested range, clipped to the allocation; registering a range
-   inside a cached one again, with no more access flags, is a hit that returns
-   the same MR with one more reference, without a system call. A miss that overlaps cached entries
-   registers their union (with the union of their access flags) and replaces
-   them, so cached entries never overlap and a lookup is one O(log n) search.
+   inside a cached one again, with the same remote access flags and no more
+   local ones, is a hit that returns the same MR with one more reference,
+   without a system call. Remote access is part of the key: a request without
+   remote flags never gets a live rkey (its rkey is 0), and no request gets
+   more remote access than it asked for. A miss that overlaps cached entries
+   registers their union with those of the same remote access (and the union
+   of their local flags) and replaces every entry it overlaps, so cached
+   entries never overlap and a lookup is one O(log n) search.
    An entry whose references are all released stays cached, in LRU order,
    within the limits (XRT_RDMA_CACHE_ENTRIES, XRT_RDMA_CACHE_BYTES or
    xrt_rdma_cache_set_limits); referenced entries are never evicted. When
    ibv_reg_mr fails with ENOMEM, unreferenced entries are dropped and the
-   registration is tried once more. xrt_free, xrt_free_host and xrt_free_async
-   deregister every cached entry that overlaps the freed allocation before the
-   memory is released. A cached registration still held at that point is
-   deregistered too, with a warning: its keys stop working instead of
-   reaching memory that now belongs to someone else (release it as usual).
+   registration is tried once more. xrt_free, xrt_free_host, xrt_free_async
+   and xrt_shutdown deregister every registration that overlaps the freed
+   allocation, cached or private (XRT_RDMA_CACHE=0), before the memory is
+   released: freed memory never keeps a registration. One still held at that
+   point is deregistered too, with a warning: its keys stop working instead
+   of reaching memory that now belongs to someone else (release it as usual).
+   A registration racing with the free of its memory fails with
+   XRT_ERROR_INVALID_POINTER ("was freed while being registered").
 
    Memory xrt did not allocate (malloc, mmap, cudaMalloc) is registered
    uncached: every xrt_rdma_register makes a private MR that xrt_rdma_release
-   deregisters. xrt cannot see such memory being freed, so it never caches it;
-   register it once and keep the registration while you use it.
+   deregisters. xrt cannot see such memory being freed: call
+   xrt_rdma_notify_free(ptr, size) before freeing it, so that registrations
+   still held are deregistered rather than left pointing at pages that are
+   reused.
+
+   Registrations are handles: xrt_rdma_release of one already released (or of
+   a copy of one released before) is XRT_ERROR_INVALID_HANDLE.
+
+   GPU memory: a cache hit on CUDA memory is checked with the driver's
+   buffer id of the allocation (cuPointerGetAttribute,
+   CU_POINTER_ATTRIBUTE_BUFFER_ID), one on HIP memory with its base and size
+   (hipMemGetAddressRange): memory freed behind xrt's back (cudaFree on an
+   xrt pointer) and allocated again at the same address gets a new MR, and
+   the stale one is deregistered (with a warning if it was still held).
 
    fork(). Contexts belong to the process that opened them. In a child, every
    call on a context opened before fork() fails with XRT_ERROR_INVALID_HANDLE
    (the child shares the parent's verbs file: deregistering there would destroy
    the parent's MRs); xrt_rdma_release of a parent's registration and
    xrt_rdma_close there only forget xrt's records. A child opens its own
-   context. The parent's registrations keep working: with
-   Linux 5.13 or later, fork() copies registered pages for the child rather
-   than sharing them (xrt_rdma_context_info.fork says what libibverbs found).
+   context, with a cache of its own. The parent's registrations keep working:
+   with Linux 5.13 or later, fork() copies registered pages for the child
+   rather than sharing them (xrt_rdma_context_info.fork says what libibverbs
+   found). On older kernels, without ibv_fork_init(), a registered buffer the
+   parent writes after fork() may move to new pages while the NIC keeps the
+   old ones: mark such buffers madvise(ptr, size, MADV_DONTFORK) (the child
+   does not get them at all) and MADV_DOFORK once they are freed.
 
    Threads: every function is thread-safe. A context's cache has one lock,
    never held across ibv_reg_mr. Release every registration before closing
@@ -77,6 +103,7 @@
      XRT_RDMA_CACHE         1 (default), 0: every registration is uncached
      XRT_RDMA_CACHE_ENTRIES most cached registrations (default 4096)
      XRT_RDMA_CACHE_BYTES   most cached bytes, suffix k, m or g allowed (default: no limit)
+                            (either: digits only, with a warning and the default otherwise or when it overflows)
      XRT_IBVERBS_LIBRARY    path or soname of libibverbs (default libibverbs.so.1)
 */
 #ifndef XRT_RDMA_H_INCLUDED
@@ -168,8 +195,11 @@ typedef struct xrt_rdma_context_info {
 
 typedef struct xrt_rdma_cache_stats {
     uint64_t hits, misses;
-    uint64_t evictions;     /* unreferenced entries dropped for the limits or after ENOMEM */
-    uint64_t invalidations; /* entries dropped because their memory was freed */
+    uint64_t evictions;     /* unreferenced entries dropped: the sum of the three below */
+    uint64_t evictions_limit;  /* to meet the limits */
+    uint64_t evictions_enomem; /* because ibv_reg_mr failed with ENOMEM */
+    uint64_t evictions_flush;  /* by xrt_rdma_cache_flush */
+    uint64_t invalidations; /* registrations dropped because their memory was freed (or notified so) */
     uint64_t uncached;      /* private registrations made */
     size_t entries, bytes;  /* in the cache now, referenced or not */
     size_t referenced;      /* entries with at least one reference */
@@ -206,25 +236,27 @@ XRT_API xrt_status xrt_rdma_cache_set_limits(xrt_rdma_ctx ctx, size_t max_entrie
 /* Deregisters every unreferenced entry. */
 XRT_API xrt_status xrt_rdma_cache_flush(xrt_rdma_ctx ctx);
 
-/* Called by xrt's free paths, after the allocation left xrt's registry and
-   before the memory is released: drops every cached registration overlapping
-   [base, base+size) in every context. */
-XRT_API void xrt__rdma_invalidate(uintptr_t base, size_t size);
+/* For memory xrt did not allocate: call it before [ptr, ptr+size) is freed
+   or unmapped (or handed to another owner). Every registration overlapping it,
+   in every context, is deregistered (one still held: with a warning, as for
+   xrt memory), and a registration of it in flight fails. xrt's own frees do
+   this by themselves. */
+XRT_API xrt_status xrt_rdma_notify_free(const void *ptr, size_t size);
 
 #ifdef __cplusplus
 }
 #endif
 
-#define XRT__RDMA_DECLARED
 #endif /* XRT_RDMA_H_INCLUDED */
 
-/* >> rdma: implementation. XRT__RDMA_DECLARED: when xrt.h includes this file
-   while the user's own #include of it is still at its top, wait for that one. */
-#if defined(XRT__IMPL_INCLUDED) && defined(XRT_ENABLE_RDMA) && defined(XRT__RDMA_DECLARED) && \
-    !defined(XRT__RDMA_IMPL_INCLUDED)
+/* >> rdma: implementation, in the XRT_IMPL unit (after xrt.h's). It reaches
+   the core through its public doors only: the free hook, the pointer
+   registry's lookup, the backends' flags and operations, the error API. */
+#if defined(XRT__IMPL_INCLUDED) && defined(XRT_ENABLE_RDMA) && !defined(XRT__RDMA_IMPL_INCLUDED)
 #define XRT__RDMA_IMPL_INCLUDED
 
 #include <dirent.h>
+#include <dlfcn.h>
 #include <endian.h>
 #include <errno.h>
 #include <infiniband/verbs.h>
@@ -235,6 +267,7 @@ XRT_API void xrt__rdma_invalidate(uintptr_t base, size_t size);
 #include <string.h>
 #include <strings.h>
 #include <sys/resource.h>
+#include <stddef.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -487,13 +520,13 @@ static void xrt__rdma_fill_gids(struct ibv_context *vc, xrt_rdma_device_info *in
     struct ibv_gid_entry *t;
     for (p = 0; p < info->port_count && p < XRT_RDMA_MAX_PORTS; p++) total += (size_t)info->ports[p].gid_table_size;
     if (xrt__rdma_rt.query_gid_table && total &&
-        (t = (struct ibv_gid_entry *)calloc(total, sizeof *t)) != NULL) {
+        (t = (struct ibv_gid_entry *)XRT_CALLOC(total, sizeof *t)) != NULL) {
         got = xrt__rdma_rt.query_gid_table(vc, t, total, 0, sizeof *t);
         for (i = 0; i < got; i++)
             if (t[i].port_num >= 1 && t[i].port_num <= XRT_RDMA_MAX_PORTS)
                 xrt__rdma_add_gid(&info->ports[t[i].port_num - 1], (int)t[i].gid_index, &t[i].gid,
                                   xrt__rdma_gid_type(t[i].gid_type));
-        free(t);
+        XRT_FREE(t);
         return;
     }
     for (p = 0; p < info->port_count && p < XRT_RDMA_MAX_PORTS; p++)
@@ -588,32 +621,57 @@ typedef struct xrt__rdma_link { struct xrt__rdma_link *prev, *next; } xrt__rdma_
 
 enum { XRT__RDMA_IN_CACHE, XRT__RDMA_DETACHED, XRT__RDMA_PRIVATE, XRT__RDMA_DEAD };
 
-/* One MR. In the cache it is a node of the context's treap (keyed by start;
-   entries never overlap) and, while unreferenced, on the LRU list. A cached
-   entry replaced by a wider one while referenced is DETACHED (on the detached
-   list, never found again); a private registration is PRIVATE; an entry whose
-   memory was freed while referenced is DEAD (its MR is gone). */
+/* One MR. In the cache it is a node of the context's interval tree (the
+   core's, keyed by start; entries never overlap) and, while unreferenced, on
+   the LRU list. A cached entry replaced by a wider one while referenced is
+   DETACHED (on the detached list, never found again); a private registration
+   is PRIVATE (on the privates list); an entry whose memory was freed while
+   referenced is DEAD (on the dead list; its MR is gone). */
 typedef struct xrt__rdma_entry {
-    xrt__rdma_link link; /* first: LRU or detached list */
-    uintptr_t start, end;
+    xrt__tree_node node; /* first: [start, end) */
+    xrt__rdma_link link; /* LRU, detached, privates or dead list */
     unsigned access;
     int refs;
     int where;
     xrt_rdma_path path;
+    int has_ident;       /* GPU memory: ident was read from its driver at registration */
+    uint64_t ident;      /* the allocation's identity (xrt__rdma_ident) */
+    const xrt_backend *be;
     struct ibv_mr *mr;
     struct xrt__rdma_ctx *ctx;
-    unsigned prio;
-    struct xrt__rdma_entry *l, *r;
     struct xrt__rdma_entry *victim; /* next in a list of entries to deregister */
 } xrt__rdma_entry;
 
-/* A registration in flight (ibv_reg_mr runs without the lock): an
-   invalidation that overlaps it marks it, and it is then not cached. */
+#define XRT__RDMA_START(x) ((x)->node.start)
+#define XRT__RDMA_END(x) ((x)->node.end)
+
+static inline xrt__rdma_entry *xrt__rdma_of_link(xrt__rdma_link *l)
+{
+    return (xrt__rdma_entry *)(void *)((char *)l - offsetof(xrt__rdma_entry, link));
+}
+
+/* A registration in flight (ibv_reg_mr runs without the lock), published
+   before the memory is looked up in xrt's registry. A free of the allocation
+   it found (the same generation) marks it, and it is then refused; a free
+   before the lookup is noted by generation, since the lookup may still have
+   seen the allocation. xrt_rdma_notify_free marks it by range. */
+#define XRT__RDMA_FREED_MAX 4
 typedef struct xrt__rdma_pending {
     uintptr_t start, end;
+    uint64_t gen;                          /* of the allocation found; 0 until then */
+    uint64_t freed[XRT__RDMA_FREED_MAX];   /* generations freed while gen was 0 */
+    int nfreed;
     int invalidated;
     struct xrt__rdma_pending *next;
 } xrt__rdma_pending;
+
+/* A reference: what an xrt_rdma_reg's opaque names, with a generation, so
+   that a released (or copied and released) registration is recognised. */
+typedef struct xrt__rdma_ref {
+    uint32_t gen;  /* 0: free */
+    uint32_t next; /* next free slot */
+    xrt__rdma_entry *x;
+} xrt__rdma_ref;
 
 enum { XRT__RDMA_AUTO, XRT__RDMA_NEVER, XRT__RDMA_FORCE };
 
@@ -625,41 +683,24 @@ typedef struct xrt__rdma_ctx {
     int owns; /* opened the device and allocated the PD */
     char name[64];
     int lock; /* everything below (xrt__rdma_lock_ctx) */
-    xrt__rdma_entry *root;
+    xrt__tree tree;
     xrt__rdma_link lru;      /* unreferenced cached entries, oldest first */
     xrt__rdma_link detached; /* referenced entries no longer in the cache */
     xrt__rdma_link privates; /* private registrations */
+    xrt__rdma_link dead;     /* referenced entries whose memory was freed */
     xrt__rdma_pending *pending;
-    size_t count, bytes, referenced, max_count, max_bytes;
-    uint64_t hits, misses, evictions, invalidations, uncached;
-    unsigned seed;
+    xrt__rdma_ref *refs;
+    uint32_t nrefs, ref_free, ref_gen;
+    size_t bytes, referenced, max_count, max_bytes;
+    uint64_t hits, misses, evict_limit, evict_enomem, evict_flush, invalidations, uncached;
     int cache, dmabuf_mode, peer_mode, nic_dmabuf;
     char nic_dmabuf_why[160];
 } xrt__rdma_ctx;
 
 /* A context's lock guards a few pointer moves per call (never a system call
-   on the hit path, never ibv_reg_mr): a spinlock, released with a plain
-   store, costs half the atomic operations of a mutex there. A waiter yields
-   the CPU while the holder may be descheduled. */
-static void xrt__rdma_lock_ctx(xrt__rdma_ctx *c)
-{
-    int spins = 0;
-    while (__atomic_exchange_n(&c->lock, 1, __ATOMIC_ACQUIRE)) {
-        while (__atomic_load_n(&c->lock, __ATOMIC_RELAXED)) {
-            if (++spins < 64) {
-#if defined(__x86_64__) || defined(__i386__)
-                __builtin_ia32_pause();
-#elif defined(__aarch64__)
-                __asm__ __volatile__("yield");
-#endif
-            } else {
-                sched_yield();
-            }
-        }
-    }
-}
-
-static void xrt__rdma_unlock_ctx(xrt__rdma_ctx *c) { __atomic_store_n(&c->lock, 0, __ATOMIC_RELEASE); }
+   on the hit path, never ibv_reg_mr): the core's spin lock. */
+static void xrt__rdma_lock_ctx(xrt__rdma_ctx *c) { xrt__spin_lock(&c->lock); }
+static void xrt__rdma_unlock_ctx(xrt__rdma_ctx *c) { xrt__spin_unlock(&c->lock); }
 
 /* Handles: generation << 6 | slot. A handle from before a close, or from a
    closed slot now reused, no longer matches its slot. */
@@ -667,8 +708,9 @@ static void xrt__rdma_unlock_ctx(xrt__rdma_ctx *c) { __atomic_store_n(&c->lock, 
 static xrt__rdma_ctx *xrt__rdma_ctxs[XRT__RDMA_SLOTS];
 static uintptr_t xrt__rdma_slot_gen[XRT__RDMA_SLOTS];
 static unsigned xrt__rdma_fork_gen;  /* bumped in the child of every fork() */
-static size_t xrt__rdma_tracked;     /* cache entries, detached entries and pending registrations, all contexts */
+static size_t xrt__rdma_tracked;     /* entries (any list) and pending registrations, all contexts */
 static pthread_once_t xrt__rdma_once = PTHREAD_ONCE_INIT;
+static uint32_t xrt__rdma_ref_seed;     /* where the next context's reference generations start */
 
 /* The context table's lock is held across fork(), so that the child never
    starts with it taken; the child's contexts from before are marked foreign.
@@ -695,23 +737,31 @@ static int xrt__rdma_forked(const xrt__rdma_ctx *c)
 
 /* The context behind a handle, or XRT_ERROR_INVALID_HANDLE saying why not.
    `forked_ok`: xrt_rdma_close accepts a context inherited through fork(). */
-static xrt_status xrt__rdma_ctx_of(xrt_rdma_ctx h, const char *fn, int forked_ok, xrt__rdma_ctx **out)
+static xrt_status xrt__rdma_ctx_bad(xrt_rdma_ctx h, const char *fn, const xrt__rdma_ctx *c) XRT__COLD;
+static xrt_status xrt__rdma_ctx_bad(xrt_rdma_ctx h, const char *fn, const xrt__rdma_ctx *c)
 {
     uintptr_t v = (uintptr_t)h;
-    xrt__rdma_ctx *c = v ? __atomic_load_n(&xrt__rdma_ctxs[v % XRT__RDMA_SLOTS], __ATOMIC_ACQUIRE) : NULL;
-    *out = NULL;
-    if (XRT__UNLIKELY(!c || c->handle != v)) {
-        if (!v) return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "context is NULL");
-        return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "context %p %s", (void *)h,
-                         v / XRT__RDMA_SLOTS <= __atomic_load_n(&xrt__rdma_slot_gen[v % XRT__RDMA_SLOTS], __ATOMIC_RELAXED)
-                             ? "was closed" : "was never opened");
-    }
-    if (XRT__UNLIKELY(!forked_ok && xrt__rdma_forked(c)))
+    if (!v) return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "context is NULL");
+    if (c && c->handle == v) /* a context from before fork() */
         return xrt_error(XRT_ERROR_INVALID_HANDLE, fn,
                          "context %p was opened before fork(), in the parent process: a child opens its own", (void *)h);
+    return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "context %p %s", (void *)h,
+                     v / XRT__RDMA_SLOTS <= __atomic_load_n(&xrt__rdma_slot_gen[v % XRT__RDMA_SLOTS], __ATOMIC_RELAXED)
+                         ? "was closed" : "was never opened");
+}
+
+static inline xrt_status xrt__rdma_ctx_of(xrt_rdma_ctx h, const char *fn, int forked_ok, xrt__rdma_ctx **out)
+{
+    uintptr_t v = (uintptr_t)h;
+    xrt__rdma_ctx *c = __atomic_load_n(&xrt__rdma_ctxs[v % XRT__RDMA_SLOTS], __ATOMIC_ACQUIRE);
+    *out = NULL;
+    if (XRT__UNLIKELY(!v || !c || c->handle != v || (!forked_ok && xrt__rdma_forked(c))))
+        return xrt__rdma_ctx_bad(h, fn, c);
     *out = c;
     return XRT_SUCCESS;
 }
+
+static void xrt__rdma_on_free(void *user, uintptr_t base, size_t size, uint64_t gen);
 
 static int xrt__rdma_env_mode(const char *var)
 {
@@ -723,26 +773,32 @@ static int xrt__rdma_env_mode(const char *var)
     return XRT__RDMA_AUTO;
 }
 
-/* A size with an optional k, m or g suffix (binary units); `fallback` when unset or invalid. */
+/* A size: decimal digits with an optional k, m or g suffix (binary units);
+   `fallback` when unset, and with a warning when it is not a size or does
+   not fit in a size_t (no sign, no blank, no wrap-around). */
 static size_t xrt__rdma_env_size(const char *var, size_t fallback)
 {
     const char *v = getenv(var);
     char *end;
     unsigned long long n;
+    unsigned shift = 0;
     if (!v || !v[0]) return fallback;
     errno = 0;
-    n = strtoull(v, &end, 10);
-    switch (*end) {
-    case 'k': case 'K': n <<= 10; end++; break;
-    case 'm': case 'M': n <<= 20; end++; break;
-    case 'g': case 'G': n <<= 30; end++; break;
-    default: break;
+    n = v[0] >= '0' && v[0] <= '9' ? strtoull(v, &end, 10) : 0;
+    if (v[0] >= '0' && v[0] <= '9') {
+        switch (*end) {
+        case 'k': case 'K': shift = 10; end++; break;
+        case 'm': case 'M': shift = 20; end++; break;
+        case 'g': case 'G': shift = 30; end++; break;
+        default: break;
+        }
     }
-    if (errno || end == v || *end || v[0] == '-') {
-        xrt_log(XRT_LOG_WARN, "%s=%s: not a size; using the default", var, v);
+    if (v[0] < '0' || v[0] > '9' || errno || *end || n > (unsigned long long)SIZE_MAX >> shift) {
+        xrt_log(XRT_LOG_WARN, "%s=%s: not a size (digits with an optional k, m or g, at most %zu bytes); using the "
+                "default", var, v, (size_t)SIZE_MAX);
         return fallback;
     }
-    return (size_t)n;
+    return (size_t)(n << shift);
 }
 
 /* Does the device take dma-bufs? ibv_reg_dmabuf_mr with fd -1 fails with
@@ -771,10 +827,15 @@ static void xrt__rdma_probe_dmabuf(xrt__rdma_ctx *c)
 static xrt_status xrt__rdma_ctx_new(struct ibv_context *vc, struct ibv_pd *pd, int owns, const char *name,
                                     const char *fn, xrt_rdma_ctx *out)
 {
-    xrt__rdma_ctx *c = (xrt__rdma_ctx *)calloc(1, sizeof *c);
+    xrt__rdma_ctx *c;
+    xrt__tree empty = XRT__TREE_INIT;
+    xrt_status st;
     int i;
-    if (!c) return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "no memory for the context");
     pthread_once(&xrt__rdma_once, xrt__rdma_install_atfork);
+    /* every free of xrt memory reaches the caches (idempotent: one hook for all contexts) */
+    if ((st = xrt_add_free_hook(xrt__rdma_on_free, NULL)) != XRT_SUCCESS) return st;
+    if ((c = (xrt__rdma_ctx *)XRT_CALLOC(1, sizeof *c)) == NULL)
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "no memory for the context");
     c->vc = vc;
     c->pd = pd;
     c->owns = owns;
@@ -782,7 +843,12 @@ static xrt_status xrt__rdma_ctx_new(struct ibv_context *vc, struct ibv_pd *pd, i
     c->lru.prev = c->lru.next = &c->lru;
     c->detached.prev = c->detached.next = &c->detached;
     c->privates.prev = c->privates.next = &c->privates;
-    c->seed = 2463534242u;
+    c->dead.prev = c->dead.next = &c->dead;
+    c->tree = empty;
+    c->ref_free = UINT32_MAX;
+    /* each context numbers its references in a block of its own: a stale
+       handle of an earlier context in the same slot does not match */
+    c->ref_gen = __atomic_add_fetch(&xrt__rdma_ref_seed, 1u << 24, __ATOMIC_RELAXED);
     c->cache = xrt__rdma_env_mode("XRT_RDMA_CACHE") != XRT__RDMA_NEVER;
     c->dmabuf_mode = xrt__rdma_env_mode("XRT_RDMA_DMABUF");
     c->peer_mode = xrt__rdma_env_mode("XRT_RDMA_PEERMEM");
@@ -798,7 +864,7 @@ static xrt_status xrt__rdma_ctx_new(struct ibv_context *vc, struct ibv_pd *pd, i
     }
     pthread_mutex_unlock(&xrt__rdma_lock);
     if (i == XRT__RDMA_SLOTS) {
-        free(c);
+        XRT_FREE(c);
         return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "at most %d contexts may be open", XRT__RDMA_SLOTS);
     }
     *out = (xrt_rdma_ctx)c->handle;
@@ -926,34 +992,13 @@ XRT_API xrt_status xrt_rdma_get_info(xrt_rdma_ctx ctx, xrt_rdma_context_info *in
     return XRT_SUCCESS;
 }
 
-/* >> rdma impl: the cache's treap (entries keyed by start; they never overlap) */
-static void xrt__rdma_split(xrt__rdma_entry *t, uintptr_t key, xrt__rdma_entry **l, xrt__rdma_entry **r)
+/* >> rdma impl: the cache (the core's interval tree and an LRU list) */
+static inline xrt__rdma_entry *xrt__rdma_floor(const xrt__rdma_ctx *c, uintptr_t p)
 {
-    if (!t) { *l = *r = NULL; return; }
-    if (t->start < key) { xrt__rdma_split(t->r, key, &t->r, r); *l = t; }
-    else { xrt__rdma_split(t->l, key, l, &t->l); *r = t; }
+    return (xrt__rdma_entry *)(void *)xrt__tree_floor(&c->tree, p);
 }
 
-static xrt__rdma_entry *xrt__rdma_merge(xrt__rdma_entry *l, xrt__rdma_entry *r)
-{
-    if (!l || !r) return l ? l : r;
-    if (l->prio > r->prio) { l->r = xrt__rdma_merge(l->r, r); return l; }
-    r->l = xrt__rdma_merge(l, r->l);
-    return r;
-}
-
-/* The entry with the greatest start <= p: the only one that can contain p. */
-static xrt__rdma_entry *xrt__rdma_floor(xrt__rdma_entry *t, uintptr_t p)
-{
-    xrt__rdma_entry *best = NULL;
-    while (t) {
-        if (t->start <= p) { best = t; t = t->r; }
-        else t = t->l;
-    }
-    return best;
-}
-
-static void xrt__rdma_list_add(xrt__rdma_link *head, xrt__rdma_link *n)
+static inline void xrt__rdma_list_add(xrt__rdma_link *head, xrt__rdma_link *n)
 {
     n->prev = head->prev;
     n->next = head;
@@ -961,92 +1006,90 @@ static void xrt__rdma_list_add(xrt__rdma_link *head, xrt__rdma_link *n)
     head->prev = n;
 }
 
-static void xrt__rdma_list_del(xrt__rdma_link *n)
+static inline void xrt__rdma_list_del(xrt__rdma_link *n)
 {
     n->prev->next = n->next;
     n->next->prev = n->prev;
     n->prev = n->next = n;
 }
 
+#define XRT__RDMA_REMOTE (XRT_RDMA_REMOTE_WRITE | XRT_RDMA_REMOTE_READ | XRT_RDMA_REMOTE_ATOMIC)
+
+/* An MR registered with `have` serves a request for `want`: exactly the same
+   remote access (a local-only request never gets a live remote key, and remote
+   access is never widened behind the caller's back), at least the local. */
+static inline int xrt__rdma_serves(unsigned have, unsigned want)
+{
+    return !((have ^ want) & XRT__RDMA_REMOTE) && !(want & ~have);
+}
+
 static void xrt__rdma_insert(xrt__rdma_ctx *c, xrt__rdma_entry *x)
 {
-    xrt__rdma_entry *a, *b;
-    c->seed ^= c->seed << 13;
-    c->seed ^= c->seed >> 17;
-    c->seed ^= c->seed << 5;
-    x->prio = c->seed;
-    x->l = x->r = NULL;
     x->where = XRT__RDMA_IN_CACHE;
-    xrt__rdma_split(c->root, x->start, &a, &b);
-    c->root = xrt__rdma_merge(xrt__rdma_merge(a, x), b);
-    c->count++;
-    c->bytes += x->end - x->start;
+    xrt__tree_insert(&c->tree, &x->node);
+    c->bytes += XRT__RDMA_END(x) - XRT__RDMA_START(x);
     xrt__rdma_track(1);
 }
 
 /* Takes x out of the tree (and the LRU list if unreferenced). */
 static void xrt__rdma_remove(xrt__rdma_ctx *c, xrt__rdma_entry *x)
 {
-    xrt__rdma_entry *a, *m, *b;
-    xrt__rdma_split(c->root, x->start, &a, &m);
-    xrt__rdma_split(m, x->start + 1, &m, &b);
-    c->root = xrt__rdma_merge(a, b);
-    x->l = x->r = NULL;
+    xrt__tree_remove(&c->tree, &x->node);
     if (!x->refs) xrt__rdma_list_del(&x->link);
     else c->referenced--;
-    c->count--;
-    c->bytes -= x->end - x->start;
+    c->bytes -= XRT__RDMA_END(x) - XRT__RDMA_START(x);
     xrt__rdma_track(-1);
 }
 
-/* Entries overlapping [s, e), in order, into `out` (through ->victim), and
-   out of the tree. Disjoint entries sorted by start are sorted by end too, so
-   only the subtrees that can hold one are visited: O(k + log n). */
-static void xrt__rdma_collect(xrt__rdma_entry *t, uintptr_t s, uintptr_t e, xrt__rdma_entry ***tail)
-{
-    if (!t) return;
-    if (t->start > s) xrt__rdma_collect(t->l, s, e, tail);
-    if (t->start < e && t->end > s) {
-        **tail = t;
-        *tail = &t->victim;
-    }
-    if (t->end < e) xrt__rdma_collect(t->r, s, e, tail);
-}
-
+/* Entries overlapping [s, e), in order, into a list (through ->victim), and
+   out of the tree. */
 static xrt__rdma_entry *xrt__rdma_take_overlapping(xrt__rdma_ctx *c, uintptr_t s, uintptr_t e)
 {
-    xrt__rdma_entry *head = NULL, **tail = &head, *x;
-    xrt__rdma_collect(c->root, s, e, &tail);
+    xrt__tree_node *n = xrt__tree_collect(&c->tree, s, e), *next;
+    xrt__rdma_entry *head = NULL, **tail = &head;
+    for (; n; n = next) {
+        xrt__rdma_entry *x = (xrt__rdma_entry *)(void *)n;
+        next = n->next;
+        xrt__rdma_remove(c, x);
+        *tail = x;
+        tail = &x->victim;
+    }
     *tail = NULL;
-    for (x = head; x; x = x->victim) xrt__rdma_remove(c, x);
     return head;
 }
 
-/* Widens [*s, *e) and *access to cover the entries it overlaps, which the
-   new registration then replaces. */
-static void xrt__rdma_widen(xrt__rdma_entry *t, uintptr_t s0, uintptr_t e0, uintptr_t *s, uintptr_t *e,
+/* Widens [*s, *e) and *access over the entries overlapping [s0, e0) that
+   have the same remote access; the new registration then replaces every
+   entry it overlaps. */
+static void xrt__rdma_widen(const xrt__rdma_ctx *c, uintptr_t s0, uintptr_t e0, uintptr_t *s, uintptr_t *e,
                             unsigned *access)
 {
-    if (!t) return;
-    if (t->start > s0) xrt__rdma_widen(t->l, s0, e0, s, e, access);
-    if (t->start < e0 && t->end > s0) {
-        if (t->start < *s) *s = t->start;
-        if (t->end > *e) *e = t->end;
-        *access |= t->access;
+    xrt__tree_node *n;
+    for (n = xrt__tree_collect(&c->tree, s0, e0); n; n = n->next) {
+        const xrt__rdma_entry *x = (const xrt__rdma_entry *)(void *)n;
+        if ((x->access ^ *access) & XRT__RDMA_REMOTE) continue;
+        if (n->start < *s) *s = n->start;
+        if (n->end > *e) *e = n->end;
+        *access |= x->access;
     }
-    if (t->end < e0) xrt__rdma_widen(t->r, s0, e0, s, e, access);
 }
 
+/* Why unreferenced entries go (xrt_rdma_cache_stats counts each). */
+enum { XRT__RDMA_EVICT_LIMIT, XRT__RDMA_EVICT_ENOMEM, XRT__RDMA_EVICT_FLUSH };
+
 /* Unreferenced entries, oldest first, until the limits hold (all of them
-   when `all`), onto *victims. */
-static void xrt__rdma_evict(xrt__rdma_ctx *c, int all, xrt__rdma_entry **victims)
+   after ENOMEM or for a flush), onto *victims. */
+static void xrt__rdma_evict(xrt__rdma_ctx *c, int reason, xrt__rdma_entry **victims)
 {
-    while (c->lru.next != &c->lru && (all || c->count > c->max_count || c->bytes > c->max_bytes)) {
-        xrt__rdma_entry *x = (xrt__rdma_entry *)(void *)c->lru.next;
+    int all = reason != XRT__RDMA_EVICT_LIMIT;
+    while (c->lru.next != &c->lru && (all || c->tree.count > c->max_count || c->bytes > c->max_bytes)) {
+        xrt__rdma_entry *x = xrt__rdma_of_link(c->lru.next);
         xrt__rdma_remove(c, x);
         x->victim = *victims;
         *victims = x;
-        c->evictions++;
+        if (reason == XRT__RDMA_EVICT_LIMIT) c->evict_limit++;
+        else if (reason == XRT__RDMA_EVICT_ENOMEM) c->evict_enomem++;
+        else c->evict_flush++;
     }
 }
 
@@ -1059,10 +1102,10 @@ static void xrt__rdma_destroy(xrt__rdma_entry *x)
         xrt__rdma_entry *next = x->victim;
         if (x->mr && !xrt__rdma_forked(x->ctx)) {
             int e = xrt__rdma_rt.dereg_mr(x->mr);
-            if (e) xrt_log(XRT_LOG_WARN, "rdma: ibv_dereg_mr of [%p, %p): %s", (void *)x->start, (void *)x->end,
-                           strerror(e < 0 ? errno : e));
+            if (e) xrt_log(XRT_LOG_WARN, "rdma: ibv_dereg_mr of [%p, %p): %s", (void *)XRT__RDMA_START(x),
+                           (void *)XRT__RDMA_END(x), strerror(e < 0 ? errno : e));
         }
-        free(x);
+        XRT_FREE(x);
         x = next;
     }
 }
@@ -1084,13 +1127,67 @@ static void xrt__rdma_retire(xrt__rdma_ctx *c, xrt__rdma_entry *taken, xrt__rdma
     }
 }
 
+/* >> rdma impl: references. An xrt_rdma_reg's opaque is a handle: the
+   reference's generation << 32 | its slot << 6 | the context's slot. A
+   released reference's slot no longer matches, so releasing a registration
+   (or a copy of it) twice is XRT_ERROR_INVALID_HANDLE, not a use after free. */
+#define XRT__RDMA_REF_BITS 26
+#define XRT__RDMA_REF_MAX ((uint32_t)1 << XRT__RDMA_REF_BITS)
+
+/* A new reference to x, or 0 without memory for it; the caller holds the lock. */
+static inline uintptr_t xrt__rdma_ref_new(xrt__rdma_ctx *c, xrt__rdma_entry *x)
+{
+    uint32_t i;
+    if (c->ref_free == UINT32_MAX) {
+        uint32_t n = c->nrefs ? c->nrefs * 2 : 64, k;
+        xrt__rdma_ref *t;
+        if (c->nrefs >= XRT__RDMA_REF_MAX) return 0;
+        if (n > XRT__RDMA_REF_MAX) n = XRT__RDMA_REF_MAX;
+        if ((t = (xrt__rdma_ref *)XRT_REALLOC(c->refs, n * sizeof *t)) == NULL) return 0;
+        for (k = c->nrefs; k < n; k++) {
+            t[k].gen = 0;
+            t[k].x = NULL;
+            t[k].next = k + 1 < n ? k + 1 : UINT32_MAX;
+        }
+        c->ref_free = c->nrefs;
+        c->refs = t;
+        c->nrefs = n;
+    }
+    i = c->ref_free;
+    c->ref_free = c->refs[i].next;
+    if (++c->ref_gen == 0) c->ref_gen = 1;
+    c->refs[i].gen = c->ref_gen;
+    c->refs[i].x = x;
+    return ((uintptr_t)c->ref_gen << 32) | ((uintptr_t)i << 6) | (c->handle % XRT__RDMA_SLOTS);
+}
+
+/* The live reference behind handle h, or NULL; the caller holds the lock. */
+static inline xrt__rdma_ref *xrt__rdma_ref_at(const xrt__rdma_ctx *c, uintptr_t h)
+{
+    uint32_t i = (uint32_t)(h >> 6) & (XRT__RDMA_REF_MAX - 1), gen = (uint32_t)(h >> 32);
+    if (i >= c->nrefs || !gen || c->refs[i].gen != gen || !c->refs[i].x) return NULL;
+    return &c->refs[i];
+}
+
+static inline void xrt__rdma_ref_drop(xrt__rdma_ctx *c, xrt__rdma_ref *ref)
+{
+    ref->gen = 0;
+    ref->x = NULL;
+    ref->next = c->ref_free;
+    c->ref_free = (uint32_t)(ref - c->refs);
+}
+
 /* >> rdma impl: registration paths */
 typedef struct xrt__rdma_req {
     const void *ptr;               /* what the caller asked for */
     size_t size;
     uintptr_t start, end;          /* what is registered */
     unsigned access;
-    xrt_pointer_attributes attr;
+    xrt_memory_type type;          /* of the memory (XRT_MEMORY_UNKNOWN: plain host memory) */
+    const xrt_backend *be;         /* the backend that knows the memory, or NULL */
+    uintptr_t base;                /* the xrt allocation holding it (0: not xrt's) */
+    size_t alloc_size;
+    uint64_t gen;                  /* that allocation's generation (0: not xrt's) */
 } xrt__rdma_req;
 
 /* What decides which paths device memory may take (a struct, so that the
@@ -1137,17 +1234,19 @@ static int xrt__rdma_exists(const char *path)
     return stat(path, &sb) == 0;
 }
 
-/* Is a peer-memory driver there for this backend's device memory? */
-static int xrt__rdma_peer_present(const char *backend, char *why, size_t n)
+/* Is a peer-memory driver there for this backend's device memory? The
+   backend says what its memory is (XRT_BACKEND_*_MEMORY). */
+static int xrt__rdma_peer_present(const xrt_backend *be, char *why, size_t n)
 {
-    if (backend && !strcmp(backend, "cuda")) {
+    uint32_t flags = be ? be->flags : 0;
+    if (flags & XRT_BACKEND_NVIDIA_MEMORY) {
         if (xrt__rdma_exists("/sys/module/nvidia_peermem") || xrt__rdma_exists("/sys/module/nv_peer_mem")) return 1;
         snprintf(why, n, "no peer-memory driver: /sys/module/nvidia_peermem is absent (modprobe nvidia_peermem)");
-    } else if (backend && !strcmp(backend, "hip")) {
+    } else if (flags & XRT_BACKEND_AMD_MEMORY) {
         if (xrt__rdma_exists("/dev/kfd") && xrt__rdma_exists("/sys/kernel/mm/memory_peers/amdkfd")) return 1;
         snprintf(why, n, "no peer-memory client: /sys/kernel/mm/memory_peers/amdkfd is absent (amdgpu without it)");
     } else {
-        snprintf(why, n, "backend %s has no known peer-memory driver", backend ? backend : "(unknown)");
+        snprintf(why, n, "backend %s has no known peer-memory driver", be && be->name ? be->name : "(unknown)");
     }
     return 0;
 }
@@ -1171,10 +1270,9 @@ static struct ibv_mr *xrt__rdma_try_dmabuf(xrt__rdma_ctx *c, const xrt__rdma_req
     struct ibv_mr *mr;
     uint64_t offset = 0;
     int fd = -1;
-    xrt_status st;
-    xrt__err.quiet++; /* a failed export is a reason to try the next path, not an error */
-    st = xrt_mem_export_dmabuf((const void *)r->start, r->end - r->start, &fd, &offset);
-    xrt__err.quiet--;
+    /* the allocation's own backend, with the record already found (the
+       backend logs a failure; the next path is tried) */
+    xrt_status st = r->be->mem_export_dmabuf(r->be, (const void *)r->start, r->end - r->start, &fd, &offset);
     if (st != XRT_SUCCESS) {
         *err = EOPNOTSUPP;
         snprintf(why, n, "xrt_mem_export_dmabuf: %s", xrt_status_string(st));
@@ -1188,10 +1286,10 @@ static struct ibv_mr *xrt__rdma_try_dmabuf(xrt__rdma_ctx *c, const xrt__rdma_req
     return mr;
 }
 
-/* The cpu backend's device memory is host memory. */
-static int xrt__rdma_is_device(const xrt_pointer_attributes *a)
+/* Device memory that is not host memory (the cpu backend's is). */
+static int xrt__rdma_is_device(xrt_memory_type type, const xrt_backend *be)
 {
-    return a->type == XRT_MEMORY_DEVICE && !(a->backend && !strcmp(a->backend, "cpu"));
+    return type == XRT_MEMORY_DEVICE && be && !(be->flags & XRT_BACKEND_HOST_MEMORY);
 }
 
 static const char *const xrt__rdma_mem_names[] = {"host", "host", "pinned host", "device", "managed"};
@@ -1205,7 +1303,7 @@ static struct ibv_mr *xrt__rdma_reg_paths(xrt__rdma_ctx *c, const xrt__rdma_req 
     xrt__rdma_plan p;
     char peer_why[160];
     struct ibv_mr *mr;
-    if (!xrt__rdma_is_device(&r->attr)) {
+    if (!xrt__rdma_is_device(r->type, r->be)) {
         *path = XRT_RDMA_PATH_HOST;
         return xrt__rdma_try_reg_mr(c, r, err, why, n);
     }
@@ -1216,7 +1314,7 @@ static struct ibv_mr *xrt__rdma_reg_paths(xrt__rdma_ctx *c, const xrt__rdma_req 
     f.have_export = 1;
     f.nic_dmabuf = c->nic_dmabuf;
     f.nic_why = c->nic_dmabuf_why;
-    f.peer = xrt__rdma_peer_present(r->attr.backend, peer_why, sizeof peer_why);
+    f.peer = xrt__rdma_peer_present(r->be, peer_why, sizeof peer_why);
     f.peer_why = peer_why;
     xrt__rdma_plan_device(&f, &p);
     *err = EOPNOTSUPP;
@@ -1224,7 +1322,7 @@ static struct ibv_mr *xrt__rdma_reg_paths(xrt__rdma_ctx *c, const xrt__rdma_req 
         *path = XRT_RDMA_PATH_DMABUF;
         if ((mr = xrt__rdma_try_dmabuf(c, r, err, p.dmabuf_why, sizeof p.dmabuf_why)) != NULL) {
             xrt_log(XRT_LOG_DEBUG, "rdma: %s: %zu bytes of %s device memory at %p: through a dma-buf", c->name,
-                    r->size, r->attr.backend ? r->attr.backend : "?", r->ptr);
+                    r->size, r->be ? r->be->name : "?", r->ptr);
             return mr;
         }
     }
@@ -1232,14 +1330,14 @@ static struct ibv_mr *xrt__rdma_reg_paths(xrt__rdma_ctx *c, const xrt__rdma_req 
         *path = XRT_RDMA_PATH_PEER;
         if ((mr = xrt__rdma_try_reg_mr(c, r, err, p.peer_why, sizeof p.peer_why)) != NULL) {
             xrt_log(XRT_LOG_DEBUG, "rdma: %s: %zu bytes of %s device memory at %p: through peer memory%s%s%s", c->name,
-                    r->size, r->attr.backend ? r->attr.backend : "?", r->ptr, p.dmabuf ? " (dma-buf failed: " : "",
+                    r->size, r->be ? r->be->name : "?", r->ptr, p.dmabuf ? " (dma-buf failed: " : "",
                     p.dmabuf ? p.dmabuf_why : "", p.dmabuf ? ")" : "");
             return mr;
         }
     }
     *path = XRT_RDMA_PATH_NONE;
     snprintf(why, n, "no path registers device memory of backend %s: dma-buf: %s; peer memory: %s",
-             r->attr.backend ? r->attr.backend : "?", p.dmabuf_why, p.peer_why);
+             r->be->name, p.dmabuf_why, p.peer_why);
     return NULL;
 }
 
@@ -1249,11 +1347,114 @@ static xrt_status xrt__rdma_reg_error(const xrt__rdma_req *r, const char *name, 
     xrt_status st = xrt__rdma_errno_status(err);
     return xrt_error(st == XRT_ERROR_SYSTEM ? XRT_ERROR_BACKEND : st, "xrt_rdma_register",
                      "%s: %zu bytes of %s memory at %p: %s", name, r->size,
-                     xrt__rdma_mem_names[r->attr.type <= XRT_MEMORY_MANAGED ? r->attr.type : 0], r->ptr, why);
+                     xrt__rdma_mem_names[r->type <= XRT_MEMORY_MANAGED ? r->type : 0], r->ptr, why);
+}
+
+/* >> rdma impl: the identity of GPU memory. A cached registration of GPU
+   memory is checked on every hit against the driver's own view of the
+   allocation, so that memory freed behind xrt's back (cudaFree, hipFree on
+   xrt's pointer) and allocated again at the same address is not served the
+   old MR: CUDA's buffer id (cuPointerGetAttribute with
+   CU_POINTER_ATTRIBUTE_BUFFER_ID, the driver API), HIP's allocation base
+   and size (hipMemGetAddressRange). The entry points are looked up in the
+   libraries the backend already loaded (RTLD_NOLOAD), once; without them
+   nothing is checked. A pointer-sized lookup in the driver, no system call. */
+#define XRT__RDMA_CU_POINTER_ATTRIBUTE_BUFFER_ID 7
+typedef int (*xrt__rdma_cu_attr_fn)(void *data, int attribute, unsigned long long ptr);
+typedef int (*xrt__rdma_hip_range_fn)(void **base, size_t *size, void *ptr);
+static struct {
+    int state; /* 0: not looked up, 1: done */
+    xrt__rdma_cu_attr_fn cu_attr;
+    xrt__rdma_hip_range_fn hip_range;
+} xrt__rdma_id;
+static pthread_mutex_t xrt__rdma_id_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void *xrt__rdma_loaded_sym(const char *const *libs, const char *sym)
+{
+    void *f = NULL, *h;
+    for (; *libs && !f; libs++)
+        if ((h = dlopen(*libs, RTLD_LAZY | RTLD_NOLOAD)) != NULL) {
+            f = dlsym(h, sym);
+            dlclose(h); /* NOLOAD: the backend keeps it loaded */
+        }
+    return f;
+}
+
+static void xrt__rdma_id_load(void)
+{
+    static const char *const cuda[] = {"libcuda.so.1", "libcuda.so", NULL};
+    static const char *const hip[] = {"libamdhip64.so.6", "libamdhip64.so.5", "libamdhip64.so", NULL};
+    void *f;
+    pthread_mutex_lock(&xrt__rdma_id_lock);
+    if (!xrt__rdma_id.state) {
+        if ((f = xrt__rdma_loaded_sym(cuda, "cuPointerGetAttribute")) != NULL) memcpy(&xrt__rdma_id.cu_attr, &f, sizeof f);
+        if ((f = xrt__rdma_loaded_sym(hip, "hipMemGetAddressRange")) != NULL) memcpy(&xrt__rdma_id.hip_range, &f, sizeof f);
+        __atomic_store_n(&xrt__rdma_id.state, 1, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&xrt__rdma_id_lock);
+}
+
+/* 1 and *id: the identity of the GPU allocation holding p; 0: not GPU
+   memory, or its driver cannot tell. */
+static int xrt__rdma_ident(const xrt_backend *be, uintptr_t p, uint64_t *id)
+{
+    uint32_t flags = be ? be->flags : 0;
+    if (!(flags & (XRT_BACKEND_NVIDIA_MEMORY | XRT_BACKEND_AMD_MEMORY))) return 0;
+    if (!__atomic_load_n(&xrt__rdma_id.state, __ATOMIC_ACQUIRE)) xrt__rdma_id_load();
+    if ((flags & XRT_BACKEND_NVIDIA_MEMORY) && xrt__rdma_id.cu_attr) {
+        unsigned long long v = 0;
+        if (xrt__rdma_id.cu_attr(&v, XRT__RDMA_CU_POINTER_ATTRIBUTE_BUFFER_ID, (unsigned long long)p) != 0) return 0;
+        *id = v;
+        return 1;
+    }
+    if ((flags & XRT_BACKEND_AMD_MEMORY) && xrt__rdma_id.hip_range) {
+        void *base = NULL;
+        size_t size = 0;
+        if (xrt__rdma_id.hip_range(&base, &size, (void *)p) != 0) return 0;
+        *id = (uint64_t)(uintptr_t)base * 1000003u ^ (uint64_t)size;
+        return 1;
+    }
+    return 0;
+}
+
+/* A hit on GPU memory whose driver now names another allocation: the entry
+   is stale (its memory was freed behind xrt's back). It leaves the cache;
+   held, its MR is deregistered at once, with a warning. The caller holds
+   the lock; returns 1 if x was stale. Only for entries with an identity. */
+static int xrt__rdma_stale(xrt__rdma_ctx *c, xrt__rdma_entry *x, xrt__rdma_entry **victims, int *held)
+{
+    uint64_t id = 0;
+    if (xrt__rdma_ident(x->be, XRT__RDMA_START(x), &id) && id == x->ident) return 0;
+    xrt__rdma_remove(c, x);
+    c->invalidations++;
+    if (x->refs) {
+        if (x->mr && !xrt__rdma_forked(c)) xrt__rdma_rt.dereg_mr(x->mr);
+        x->mr = NULL;
+        x->where = XRT__RDMA_DEAD;
+        xrt__rdma_list_add(&c->dead, &x->link);
+        (*held)++;
+    } else {
+        x->victim = *victims;
+        *victims = x;
+    }
+    return 1;
+}
+
+static void xrt__rdma_stale_done(xrt__rdma_entry *victims, int held, const void *ptr)
+{
+    xrt__rdma_destroy(victims);
+    if (held)
+        xrt_log(XRT_LOG_WARN, "rdma: the GPU memory at %p was freed and allocated again behind xrt's back while %d "
+                "registration(s) of it were held: deregistered (free xrt memory with xrt_free)", ptr, held);
 }
 
 /* >> rdma impl: register and release */
-static void xrt__rdma_fill(xrt_rdma_reg *reg, const xrt__rdma_entry *x, const xrt__rdma_req *r)
+static const xrt_rdma_reg xrt__rdma_no_reg = {0, 0, 0, 0, XRT_RDMA_PATH_NONE, 0, NULL, NULL};
+/* The hit path in one function: a hit is a few dozen instructions, calls cost
+   a noticeable part of them. */
+#define XRT__RDMA_HOT __attribute__((always_inline))
+
+static inline void xrt__rdma_fill(xrt_rdma_reg *reg, const xrt__rdma_entry *x, const xrt__rdma_req *r, uintptr_t handle)
 {
     reg->lkey = x->mr->lkey;
     reg->rkey = x->mr->rkey;
@@ -1262,42 +1463,36 @@ static void xrt__rdma_fill(xrt_rdma_reg *reg, const xrt__rdma_entry *x, const xr
     reg->path = x->path;
     reg->cached = x->where == XRT__RDMA_IN_CACHE;
     reg->mr = x->mr;
-    reg->opaque = (void *)x;
+    reg->opaque = (void *)handle;
 }
 
-/* A reference to a cached entry; the caller holds the lock. */
-static void xrt__rdma_ref(xrt__rdma_ctx *c, xrt__rdma_entry *x)
+/* A hit on a cached entry: one more reference. Called with the lock held;
+   unlocks. */
+static inline xrt_status xrt__rdma_hit(xrt__rdma_ctx *c, xrt__rdma_entry *x, const xrt__rdma_req *r,
+                                       xrt_rdma_reg *reg) XRT__RDMA_HOT;
+static inline xrt_status xrt__rdma_hit(xrt__rdma_ctx *c, xrt__rdma_entry *x, const xrt__rdma_req *r, xrt_rdma_reg *reg)
 {
-    if (x->refs++ == 0 && x->where == XRT__RDMA_IN_CACHE) {
+    uintptr_t h = xrt__rdma_ref_new(c, x);
+    if (!h) {
+        xrt__rdma_unlock_ctx(c);
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "xrt_rdma_register", "no memory for a registration");
+    }
+    if (x->refs++ == 0) {
         xrt__rdma_list_del(&x->link);
         c->referenced++;
     }
+    c->hits++;
+    xrt__rdma_fill(reg, x, r, h);
+    xrt__rdma_unlock_ctx(c);
+    return XRT_SUCCESS;
 }
 
-static xrt_status xrt__rdma_register_private(xrt__rdma_ctx *c, xrt__rdma_req *r, xrt_rdma_reg *reg)
+/* The cached entry that serves r, if any; the caller holds the lock. */
+static inline xrt__rdma_entry *xrt__rdma_lookup(const xrt__rdma_ctx *c, const xrt__rdma_req *r)
 {
-    char why[512];
-    int err;
-    xrt__rdma_entry *x = (xrt__rdma_entry *)calloc(1, sizeof *x);
-    if (!x) return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "xrt_rdma_register", "no memory for a registration");
-    r->start = (uintptr_t)r->ptr;
-    r->end = r->start + r->size;
-    if ((x->mr = xrt__rdma_reg_paths(c, r, &x->path, &err, why, sizeof why)) == NULL) {
-        free(x);
-        return xrt__rdma_reg_error(r, c->name, err, why);
-    }
-    x->start = r->start;
-    x->end = r->end;
-    x->access = r->access;
-    x->refs = 1;
-    x->where = XRT__RDMA_PRIVATE;
-    x->ctx = c;
-    xrt__rdma_lock_ctx(c);
-    xrt__rdma_list_add(&c->privates, &x->link); /* so that close can deregister it */
-    c->uncached++;
-    xrt__rdma_unlock_ctx(c);
-    xrt__rdma_fill(reg, x, r);
-    return XRT_SUCCESS;
+    uintptr_t p = (uintptr_t)r->ptr;
+    xrt__rdma_entry *x = xrt__rdma_floor(c, p);
+    return x && XRT__RDMA_END(x) >= p + r->size && xrt__rdma_serves(x->access, r->access) ? x : NULL;
 }
 
 /* The pages of [ptr, ptr+size), clipped to the allocation: entries of two
@@ -1306,7 +1501,7 @@ static void xrt__rdma_span(xrt__rdma_req *r)
 {
     static uintptr_t page_size;
     uintptr_t p = (uintptr_t)r->ptr, q = p + r->size;
-    uintptr_t b = (uintptr_t)r->attr.base, be = b + r->attr.size;
+    uintptr_t b = r->base, be = b + r->alloc_size;
     uintptr_t page = __atomic_load_n(&page_size, __ATOMIC_RELAXED);
     if (!page) __atomic_store_n(&page_size, page = (uintptr_t)sysconf(_SC_PAGESIZE), __ATOMIC_RELAXED);
     r->start = p & ~(page - 1);
@@ -1324,116 +1519,159 @@ static struct ibv_mr *xrt__rdma_reg_retry(xrt__rdma_ctx *c, const xrt__rdma_req 
     struct ibv_mr *mr = xrt__rdma_reg_paths(c, r, path, err, why, n);
     if (mr || *err != ENOMEM) return mr;
     xrt__rdma_lock_ctx(c);
-    xrt__rdma_evict(c, 1, &victims);
+    xrt__rdma_evict(c, XRT__RDMA_EVICT_ENOMEM, &victims);
     xrt__rdma_unlock_ctx(c);
     if (!victims) return NULL;
     xrt__rdma_destroy(victims);
     return xrt__rdma_reg_paths(c, r, path, err, why, n);
 }
 
-/* A miss: registers the span widened over the entries it overlaps, without
-   the lock, then replaces them, unless the memory was freed meanwhile. */
-static xrt_status xrt__rdma_miss(xrt__rdma_ctx *c, xrt__rdma_req *r, xrt__rdma_entry *x, xrt_rdma_reg *reg)
+/* >> rdma impl: registrations in flight; the caller holds the lock */
+static void xrt__rdma_publish(xrt__rdma_ctx *c, xrt__rdma_pending *p, const xrt__rdma_req *r)
 {
-    xrt__rdma_pending pend;
+    memset(p, 0, sizeof *p);
+    p->start = (uintptr_t)r->ptr;
+    p->end = (uintptr_t)r->ptr + r->size;
+    p->next = c->pending;
+    c->pending = p;
+    xrt__rdma_track(1);
+}
+
+static void xrt__rdma_unpublish(xrt__rdma_ctx *c, xrt__rdma_pending *p)
+{
     xrt__rdma_pending **pp;
-    xrt__rdma_entry *victims = NULL;
-    char why[512];
-    int err = 0;
-    xrt__rdma_entry *hit = xrt__rdma_floor(c->root, (uintptr_t)r->ptr);
-    if (hit && hit->end >= (uintptr_t)r->ptr + r->size && (hit->access & r->access) == r->access) {
-        xrt__rdma_ref(c, hit); /* another thread registered it meanwhile */
-        c->misses--;
-        c->hits++;
-        xrt__rdma_fill(reg, hit, r);
-        xrt__rdma_unlock_ctx(c);
-        free(x);
+    for (pp = &c->pending; *pp != p; pp = &(*pp)->next) {}
+    *pp = p->next;
+    xrt__rdma_track(-1);
+}
+
+/* Was the memory found freed since p was published? */
+static int xrt__rdma_pend_freed(const xrt__rdma_pending *p)
+{
+    int i;
+    if (p->invalidated) return 1;
+    for (i = 0; i < p->nfreed; i++)
+        if (p->gen && p->freed[i] == p->gen) return 1;
+    return 0;
+}
+
+static xrt_status xrt__rdma_freed_error(const xrt__rdma_ctx *c, const xrt__rdma_req *r)
+{
+    return xrt_error(XRT_ERROR_INVALID_POINTER, "xrt_rdma_register", "%s: %p was freed while being registered",
+                     c->name, r->ptr);
+}
+
+/* The memory's type and allocation, from xrt's registry (one lookup), else
+   from the thread's backend (memory it allocated natively); a range that runs
+   past its allocation is refused. */
+static xrt_status xrt__rdma_classify(xrt__rdma_req *r)
+{
+    uintptr_t p = (uintptr_t)r->ptr;
+    xrt__mem_info m;
+    xrt_pointer_attributes a;
+    xrt_status st;
+    if (xrt__mem_query(r->ptr, &m)) {
+        if (r->size > m.size - (p - m.base))
+            return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_rdma_register",
+                             "%zu bytes at %p overrun its allocation (%zu bytes at %p)", r->size, r->ptr, m.size,
+                             (void *)m.base);
+        r->type = m.type;
+        r->be = m.backend;
+        r->base = m.base;
+        r->alloc_size = m.size;
+        r->gen = m.generation;
         return XRT_SUCCESS;
     }
-    xrt__rdma_widen(c->root, r->start, r->end, &r->start, &r->end, &r->access);
-    pend.start = r->start;
-    pend.end = r->end;
-    pend.invalidated = 0;
-    pend.next = c->pending;
-    c->pending = &pend;
-    xrt__rdma_track(1);
+    if ((st = xrt_pointer_get_attributes(&a, r->ptr)) != XRT_SUCCESS) return st;
+    r->type = a.backend ? a.type : XRT_MEMORY_UNKNOWN;
+    r->be = a.backend ? xrt__be() : NULL; /* the thread's backend answered */
+    r->base = 0;
+    r->alloc_size = 0;
+    r->gen = 0;
+    return XRT_SUCCESS;
+}
+
+/* A miss: registers r (xrt memory through the cache: its pages, widened over
+   the entries it overlaps; other memory, or any with the cache off, as a
+   private MR), without the lock, unless the memory was freed meanwhile.
+   `pend` was published before the lookup. */
+static xrt_status xrt__rdma_register_new(xrt__rdma_ctx *c, xrt__rdma_req *r, xrt__rdma_pending *pend,
+                                         xrt_rdma_reg *reg)
+{
+    xrt__rdma_entry *x = (xrt__rdma_entry *)XRT_CALLOC(1, sizeof *x), *hit, *victims = NULL;
+    uintptr_t h = 0;
+    char why[512];
+    int err = 0, freed, cached;
+    xrt__rdma_lock_ctx(c);
+    pend->gen = r->gen;
+    cached = c->cache && r->gen;
+    freed = xrt__rdma_pend_freed(pend);
+    if (!x || freed) {
+        xrt__rdma_unpublish(c, pend);
+        xrt__rdma_unlock_ctx(c);
+        XRT_FREE(x);
+        if (freed) return xrt__rdma_freed_error(c, r);
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "xrt_rdma_register", "no memory for a registration");
+    }
+    if (cached && (hit = xrt__rdma_lookup(c, r)) != NULL) { /* another thread registered it meanwhile */
+        xrt__rdma_unpublish(c, pend);
+        c->misses--;
+        XRT_FREE(x);
+        return xrt__rdma_hit(c, hit, r, reg); /* unlocks */
+    }
+    if (cached) {
+        xrt__rdma_span(r);
+        xrt__rdma_widen(c, r->start, r->end, &r->start, &r->end, &r->access);
+    } else {
+        r->start = (uintptr_t)r->ptr;
+        r->end = r->start + r->size;
+    }
+    if (r->start < pend->start) pend->start = r->start;
+    if (r->end > pend->end) pend->end = r->end;
     xrt__rdma_unlock_ctx(c);
 
+    x->be = r->be;
+    if (cached) x->has_ident = xrt__rdma_ident(r->be, r->start, &x->ident);
     x->mr = xrt__rdma_reg_retry(c, r, &x->path, &err, why, sizeof why);
 
     xrt__rdma_lock_ctx(c);
-    for (pp = &c->pending; *pp != &pend; pp = &(*pp)->next) {}
-    *pp = pend.next;
-    xrt__rdma_track(-1);
-    if (x->mr && !pend.invalidated) {
-        x->start = r->start;
-        x->end = r->end;
+    xrt__rdma_unpublish(c, pend);
+    freed = xrt__rdma_pend_freed(pend);
+    if (x->mr && !freed && (h = xrt__rdma_ref_new(c, x)) != 0) {
+        x->node.start = r->start;
+        x->node.end = r->end;
         x->access = r->access;
         x->refs = 1;
         x->ctx = c;
-        xrt__rdma_retire(c, xrt__rdma_take_overlapping(c, x->start, x->end), &victims);
-        xrt__rdma_insert(c, x);
-        c->referenced++;
-        xrt__rdma_evict(c, 0, &victims);
-        xrt__rdma_fill(reg, x, r);
+        if (cached) {
+            xrt__rdma_retire(c, xrt__rdma_take_overlapping(c, r->start, r->end), &victims);
+            xrt__rdma_insert(c, x);
+            c->referenced++;
+            xrt__rdma_evict(c, XRT__RDMA_EVICT_LIMIT, &victims);
+        } else {
+            x->where = XRT__RDMA_PRIVATE;
+            xrt__rdma_list_add(&c->privates, &x->link); /* a free or close finds it there */
+            xrt__rdma_track(1);
+            c->uncached++;
+        }
+        xrt__rdma_fill(reg, x, r, h);
         x = NULL;
     }
     xrt__rdma_unlock_ctx(c);
     xrt__rdma_destroy(victims);
     if (!x) return XRT_SUCCESS;
-    if (x->mr) { /* registered, but the memory was freed meanwhile */
+    if (x->mr) { /* registered, but the memory was freed meanwhile (or no memory for the reference) */
         x->ctx = c;
+        x->victim = NULL;
         xrt__rdma_destroy(x);
-        return xrt_error(XRT_ERROR_INVALID_POINTER, "xrt_rdma_register", "%s: %p was freed while being registered",
-                         c->name, r->ptr);
+        if (freed) return xrt__rdma_freed_error(c, r);
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "xrt_rdma_register", "no memory for a registration");
     }
-    free(x);
+    XRT_FREE(x);
     return xrt__rdma_reg_error(r, c->name, err, why);
 }
 
-/* The memory's type and allocation, from xrt's pointer query; a range that
-   runs past its allocation is refused. */
-static xrt_status xrt__rdma_classify(xrt__rdma_req *r)
-{
-    uintptr_t p = (uintptr_t)r->ptr;
-    xrt_status st = xrt_pointer_get_attributes(&r->attr, r->ptr);
-    if (st != XRT_SUCCESS) return st;
-    if (r->attr.base && r->size > r->attr.size - (p - (uintptr_t)r->attr.base))
-        return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_rdma_register",
-                         "%zu bytes at %p overrun its allocation (%zu bytes at %p)", r->size, r->ptr, r->attr.size,
-                         r->attr.base);
-    return XRT_SUCCESS;
-}
-
-/* A hit needs no classification: the cache holds only live xrt allocations
-   (a free takes its entries out before the memory goes), clipped to them. */
-static xrt_status xrt__rdma_register_cached(xrt__rdma_ctx *c, xrt__rdma_req *r, xrt_rdma_reg *reg)
-{
-    uintptr_t p = (uintptr_t)r->ptr, q = p + r->size;
-    xrt__rdma_entry *x;
-    xrt_status st;
-    xrt__rdma_lock_ctx(c);
-    x = xrt__rdma_floor(c->root, p);
-    if (x && x->end >= q && (x->access & r->access) == r->access) {
-        xrt__rdma_ref(c, x);
-        c->hits++;
-        xrt__rdma_fill(reg, x, r);
-        xrt__rdma_unlock_ctx(c);
-        return XRT_SUCCESS;
-    }
-    c->misses++;
-    xrt__rdma_unlock_ctx(c);
-    /* Not (or not fully) cached: classify, then register. */
-    if ((st = xrt__rdma_classify(r)) != XRT_SUCCESS) return st;
-    if (!r->attr.base) return xrt__rdma_register_private(c, r, reg); /* xrt did not allocate it */
-    xrt__rdma_span(r);
-    if ((x = (xrt__rdma_entry *)calloc(1, sizeof *x)) == NULL)
-        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "xrt_rdma_register", "no memory for a registration");
-    xrt__rdma_lock_ctx(c);
-    return xrt__rdma_miss(c, r, x, reg); /* unlocks */
-}
-
-static xrt_status xrt__rdma_check_access(unsigned access)
+static inline xrt_status xrt__rdma_check_access(unsigned access)
 {
     const unsigned all = XRT_RDMA_LOCAL_WRITE | XRT_RDMA_REMOTE_WRITE | XRT_RDMA_REMOTE_READ | XRT_RDMA_REMOTE_ATOMIC |
                          XRT_RDMA_RELAXED_ORDERING;
@@ -1445,12 +1683,20 @@ static xrt_status xrt__rdma_check_access(unsigned access)
     return XRT_SUCCESS;
 }
 
-static xrt_status xrt__rdma_register(xrt_rdma_ctx ctx, const void *ptr, size_t size, unsigned access,
+/* A hit needs no lookup in xrt's registry: the cache holds only live xrt
+   allocations (a free takes their entries out before the memory goes). A
+   miss publishes itself as in flight before it looks the memory up, so that
+   a free from then on is seen. */
+static inline xrt_status xrt__rdma_register(xrt_rdma_ctx ctx, const void *ptr, size_t size, unsigned access,
+                                            xrt_rdma_reg *reg) XRT__RDMA_HOT;
+static inline xrt_status xrt__rdma_register(xrt_rdma_ctx ctx, const void *ptr, size_t size, unsigned access,
                                      xrt_rdma_reg *reg)
 {
     static const char fn[] = "xrt_rdma_register";
     xrt__rdma_ctx *c;
     xrt__rdma_req r; /* its other fields are set on a miss */
+    xrt__rdma_pending pend;
+    xrt__rdma_entry *x;
     xrt_status st;
     if ((st = xrt__rdma_ctx_of(ctx, fn, 0, &c)) != XRT_SUCCESS) return st;
     if (!ptr) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "ptr is NULL");
@@ -1461,9 +1707,28 @@ static xrt_status xrt__rdma_register(xrt_rdma_ctx ctx, const void *ptr, size_t s
     r.ptr = ptr;
     r.size = size;
     r.access = access;
-    if (c->cache) return xrt__rdma_register_cached(c, &r, reg);
-    if ((st = xrt__rdma_classify(&r)) != XRT_SUCCESS) return st;
-    return xrt__rdma_register_private(c, &r, reg);
+    xrt__rdma_lock_ctx(c);
+    if (c->cache) {
+        if ((x = xrt__rdma_lookup(c, &r)) != NULL) {
+            xrt__rdma_entry *victims = NULL;
+            int held = 0;
+            if (XRT__LIKELY(!x->has_ident) || !xrt__rdma_stale(c, x, &victims, &held))
+                return xrt__rdma_hit(c, x, &r, reg); /* unlocks */
+            xrt__rdma_unlock_ctx(c);
+            xrt__rdma_stale_done(victims, held, ptr);
+            xrt__rdma_lock_ctx(c);
+        }
+        c->misses++;
+    }
+    xrt__rdma_publish(c, &pend, &r);
+    xrt__rdma_unlock_ctx(c);
+    if ((st = xrt__rdma_classify(&r)) != XRT_SUCCESS) {
+        xrt__rdma_lock_ctx(c);
+        xrt__rdma_unpublish(c, &pend);
+        xrt__rdma_unlock_ctx(c);
+        return st;
+    }
+    return xrt__rdma_register_new(c, &r, &pend, reg);
 }
 
 XRT_API xrt_status xrt_rdma_register(xrt_rdma_ctx ctx, const void *ptr, size_t size, unsigned access, xrt_rdma_reg *reg)
@@ -1476,22 +1741,22 @@ XRT_API xrt_status xrt_rdma_register(xrt_rdma_ctx ctx, const void *ptr, size_t s
 }
 
 /* The last reference of an entry is gone; the caller holds the lock. */
-static void xrt__rdma_unref_last(xrt__rdma_ctx *c, xrt__rdma_entry *x, xrt__rdma_entry **victims)
+static inline void xrt__rdma_unref_last(xrt__rdma_ctx *c, xrt__rdma_entry *x, xrt__rdma_entry **victims)
 {
     switch (x->where) {
     case XRT__RDMA_IN_CACHE:
         c->referenced--;
         xrt__rdma_list_add(&c->lru, &x->link);
-        xrt__rdma_evict(c, 0, victims); /* over a limit: this one (the newest) goes last */
+        if (c->tree.count > c->max_count || c->bytes > c->max_bytes) /* this one (the newest) goes last */
+            xrt__rdma_evict(c, XRT__RDMA_EVICT_LIMIT, victims);
         return;
     case XRT__RDMA_DETACHED:
+    case XRT__RDMA_PRIVATE:
         xrt__rdma_list_del(&x->link);
         xrt__rdma_track(-1);
         break;
-    case XRT__RDMA_PRIVATE:
-        xrt__rdma_list_del(&x->link);
-        break;
     default: /* dead: its MR is already gone */
+        xrt__rdma_list_del(&x->link);
         break;
     }
     x->victim = *victims;
@@ -1500,21 +1765,33 @@ static void xrt__rdma_unref_last(xrt__rdma_ctx *c, xrt__rdma_entry *x, xrt__rdma
 
 XRT_API xrt_status xrt_rdma_release(xrt_rdma_reg *reg)
 {
+    static const char fn[] = "xrt_rdma_release";
     xrt__rdma_entry *x, *victims = NULL;
     xrt__rdma_ctx *c;
-    if (!reg) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_rdma_release", "reg is NULL");
-    if (!(x = (xrt__rdma_entry *)reg->opaque))
-        return xrt_error(XRT_ERROR_INVALID_HANDLE, "xrt_rdma_release", "registration is released or was never made");
-    c = x->ctx;
+    xrt__rdma_ref *ref;
+    uintptr_t h;
+    if (!reg) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "reg is NULL");
+    if (!(h = (uintptr_t)reg->opaque))
+        return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "registration is released or was never made");
+    c = __atomic_load_n(&xrt__rdma_ctxs[h % XRT__RDMA_SLOTS], __ATOMIC_ACQUIRE);
+    if (!c) return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "registration %p: its context was closed", reg->opaque);
     if (XRT__UNLIKELY(xrt__rdma_forked(c))) { /* a fork() child: the parent's, not ours to touch */
         memset(reg, 0, sizeof *reg);
         return XRT_SUCCESS;
     }
     xrt__rdma_lock_ctx(c);
+    if ((ref = xrt__rdma_ref_at(c, h)) == NULL) {
+        xrt__rdma_unlock_ctx(c);
+        return xrt_error(XRT_ERROR_INVALID_HANDLE, fn,
+                         "registration %p was released already (a copy of an xrt_rdma_reg is the same "
+                         "registration: release it once), or its context was closed", reg->opaque);
+    }
+    x = ref->x;
+    xrt__rdma_ref_drop(c, ref);
     if (--x->refs == 0) xrt__rdma_unref_last(c, x, &victims);
     xrt__rdma_unlock_ctx(c);
-    xrt__rdma_destroy(victims);
-    memset(reg, 0, sizeof *reg);
+    if (victims) xrt__rdma_destroy(victims);
+    *reg = xrt__rdma_no_reg;
     return XRT_SUCCESS;
 }
 
@@ -1528,23 +1805,55 @@ XRT_API const char *xrt_rdma_path_name(xrt_rdma_path path)
     }
 }
 
-/* >> rdma impl: invalidation */
-/* Referenced entries of freed memory are deregistered now, under the lock
-   (rare: a registration outlived its memory); returns how many. */
+/* >> rdma impl: invalidation (xrt's free hook and xrt_rdma_notify_free) */
+/* A referenced entry of freed memory is deregistered now, under the lock
+   (rare: a registration outlived its memory), and waits on the dead list
+   for its release; returns 1. */
 static int xrt__rdma_kill_held(xrt__rdma_ctx *c, xrt__rdma_entry *x, int forked)
 {
     if (x->mr && !forked) xrt__rdma_rt.dereg_mr(x->mr);
     x->mr = NULL;
     x->where = XRT__RDMA_DEAD;
+    xrt__rdma_list_add(&c->dead, &x->link);
     c->invalidations++;
     return 1;
 }
 
-static int xrt__rdma_invalidate_ctx(xrt__rdma_ctx *c, uintptr_t s, uintptr_t e, xrt__rdma_entry **victims)
+/* Referenced entries of a list (detached or private) overlapping [s, e). */
+static int xrt__rdma_kill_listed(xrt__rdma_ctx *c, xrt__rdma_link *head, uintptr_t s, uintptr_t e, int forked)
+{
+    xrt__rdma_link *l, *ln;
+    int held = 0;
+    for (l = head->next; l != head; l = ln) {
+        xrt__rdma_entry *x = xrt__rdma_of_link(l);
+        ln = l->next;
+        if (XRT__RDMA_START(x) >= e || XRT__RDMA_END(x) <= s) continue;
+        xrt__rdma_list_del(l);
+        xrt__rdma_track(-1);
+        held += xrt__rdma_kill_held(c, x, forked);
+    }
+    return held;
+}
+
+/* A registration in flight over freed memory: refused when it found the
+   freed allocation (by generation; gen 0: any memory in the range). */
+static void xrt__rdma_mark_pending(xrt__rdma_ctx *c, uintptr_t s, uintptr_t e, uint64_t gen)
+{
+    xrt__rdma_pending *p;
+    for (p = c->pending; p; p = p->next) {
+        if (gen && p->gen) {
+            if (p->gen == gen) p->invalidated = 1;
+        } else if (p->start < e && p->end > s) {
+            if (!gen || p->nfreed == XRT__RDMA_FREED_MAX) p->invalidated = 1;
+            else p->freed[p->nfreed++] = gen; /* its lookup may still have found it */
+        }
+    }
+}
+
+static int xrt__rdma_invalidate_ctx(xrt__rdma_ctx *c, uintptr_t s, uintptr_t e, uint64_t gen,
+                                    xrt__rdma_entry **victims)
 {
     xrt__rdma_entry *x, *next;
-    xrt__rdma_link *l, *ln;
-    xrt__rdma_pending *p;
     int held = 0, forked = xrt__rdma_forked(c);
     xrt__rdma_lock_ctx(c);
     for (x = xrt__rdma_take_overlapping(c, s, e); x; x = next) {
@@ -1557,21 +1866,16 @@ static int xrt__rdma_invalidate_ctx(xrt__rdma_ctx *c, uintptr_t s, uintptr_t e, 
         x->victim = *victims;
         *victims = x;
     }
-    for (l = c->detached.next; l != &c->detached; l = ln) {
-        ln = l->next;
-        x = (xrt__rdma_entry *)(void *)l;
-        if (x->start >= e || x->end <= s) continue;
-        xrt__rdma_list_del(l);
-        xrt__rdma_track(-1);
-        held += xrt__rdma_kill_held(c, x, forked);
-    }
-    for (p = c->pending; p; p = p->next)
-        if (p->start < e && p->end > s) p->invalidated = 1;
+    held += xrt__rdma_kill_listed(c, &c->detached, s, e, forked);
+    held += xrt__rdma_kill_listed(c, &c->privates, s, e, forked);
+    xrt__rdma_mark_pending(c, s, e, gen);
     xrt__rdma_unlock_ctx(c);
     return held;
 }
 
-XRT_API void xrt__rdma_invalidate(uintptr_t base, size_t size)
+/* Drops every registration overlapping [base, base+size) in every context:
+   cached, detached and private ones, and marks those in flight. */
+static void xrt__rdma_invalidate(uintptr_t base, size_t size, uint64_t gen)
 {
     uintptr_t end = size > UINTPTR_MAX - base ? UINTPTR_MAX : base + size;
     xrt__rdma_entry *victims = NULL;
@@ -1580,13 +1884,27 @@ XRT_API void xrt__rdma_invalidate(uintptr_t base, size_t size)
     pthread_mutex_lock(&xrt__rdma_lock);
     for (i = 0; i < XRT__RDMA_SLOTS; i++) /* a context from before fork() is the parent's business */
         if (xrt__rdma_ctxs[i] && !xrt__rdma_forked(xrt__rdma_ctxs[i]))
-            held += xrt__rdma_invalidate_ctx(xrt__rdma_ctxs[i], base, end, &victims);
+            held += xrt__rdma_invalidate_ctx(xrt__rdma_ctxs[i], base, end, gen, &victims);
     pthread_mutex_unlock(&xrt__rdma_lock);
     xrt__rdma_destroy(victims);
     if (held)
         xrt_log(XRT_LOG_WARN,
                 "rdma: %zu bytes at %p freed while %d registration(s) of them were held: deregistered, their keys no "
                 "longer work (release registrations before freeing)", size, (void *)base, held);
+}
+
+static void xrt__rdma_on_free(void *user, uintptr_t base, size_t size, uint64_t gen)
+{
+    (void)user;
+    xrt__rdma_invalidate(base, size, gen); /* never 0 */
+}
+
+XRT_API xrt_status xrt_rdma_notify_free(const void *ptr, size_t size)
+{
+    if (size == 0) return XRT_SUCCESS;
+    if (!ptr) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_rdma_notify_free", "ptr is NULL");
+    xrt__rdma_invalidate((uintptr_t)ptr, size, 0);
+    return XRT_SUCCESS;
 }
 
 /* >> rdma impl: cache control */
@@ -1600,10 +1918,13 @@ XRT_API xrt_status xrt_rdma_cache_get_stats(xrt_rdma_ctx ctx, xrt_rdma_cache_sta
     xrt__rdma_lock_ctx(c);
     stats->hits = c->hits;
     stats->misses = c->misses;
-    stats->evictions = c->evictions;
+    stats->evictions = c->evict_limit + c->evict_enomem + c->evict_flush;
+    stats->evictions_limit = c->evict_limit;
+    stats->evictions_enomem = c->evict_enomem;
+    stats->evictions_flush = c->evict_flush;
     stats->invalidations = c->invalidations;
     stats->uncached = c->uncached;
-    stats->entries = c->count;
+    stats->entries = c->tree.count;
     stats->bytes = c->bytes;
     stats->referenced = c->referenced;
     stats->max_entries = c->max_count;
@@ -1612,18 +1933,18 @@ XRT_API xrt_status xrt_rdma_cache_get_stats(xrt_rdma_ctx ctx, xrt_rdma_cache_sta
     return XRT_SUCCESS;
 }
 
-static xrt_status xrt__rdma_trim(xrt_rdma_ctx ctx, const char *fn, int all, size_t max_entries, size_t max_bytes)
+static xrt_status xrt__rdma_trim(xrt_rdma_ctx ctx, const char *fn, int flush, size_t max_entries, size_t max_bytes)
 {
     xrt__rdma_ctx *c;
     xrt__rdma_entry *victims = NULL;
     xrt_status st;
     if ((st = xrt__rdma_ctx_of(ctx, fn, 0, &c)) != XRT_SUCCESS) return st;
     xrt__rdma_lock_ctx(c);
-    if (!all) {
+    if (!flush) {
         c->max_count = max_entries;
         c->max_bytes = max_bytes;
     }
-    xrt__rdma_evict(c, all, &victims);
+    xrt__rdma_evict(c, flush ? XRT__RDMA_EVICT_FLUSH : XRT__RDMA_EVICT_LIMIT, &victims);
     xrt__rdma_unlock_ctx(c);
     xrt__rdma_destroy(victims);
     return XRT_SUCCESS;
@@ -1637,20 +1958,27 @@ XRT_API xrt_status xrt_rdma_cache_set_limits(xrt_rdma_ctx ctx, size_t max_entrie
 XRT_API xrt_status xrt_rdma_cache_flush(xrt_rdma_ctx ctx) { return xrt__rdma_trim(ctx, "xrt_rdma_cache_flush", 1, 0, 0); }
 
 /* >> rdma impl: close */
-static void xrt__rdma_gather(xrt__rdma_entry *t, xrt__rdma_entry **list)
+/* Moves every entry of a list onto *all; returns how many. */
+static size_t xrt__rdma_gather_list(xrt__rdma_link *head, xrt__rdma_entry **all, int tracked)
 {
-    if (!t) return;
-    xrt__rdma_gather(t->l, list);
-    xrt__rdma_gather(t->r, list);
-    t->victim = *list;
-    *list = t;
+    xrt__rdma_link *l;
+    size_t n = 0;
+    while ((l = head->next) != head) {
+        xrt__rdma_entry *x = xrt__rdma_of_link(l);
+        xrt__rdma_list_del(l);
+        if (tracked) xrt__rdma_track(-1);
+        x->victim = *all;
+        *all = x;
+        n++;
+    }
+    return n;
 }
 
 XRT_API xrt_status xrt_rdma_close(xrt_rdma_ctx ctx)
 {
     xrt__rdma_ctx *c;
-    xrt__rdma_entry *all = NULL, *x;
-    xrt__rdma_link *l;
+    xrt__rdma_entry *all = NULL;
+    xrt__tree_node *n, *next;
     size_t held = 0;
     int forked;
     xrt_status st;
@@ -1660,27 +1988,28 @@ XRT_API xrt_status xrt_rdma_close(xrt_rdma_ctx ctx)
     pthread_mutex_unlock(&xrt__rdma_lock);
     forked = xrt__rdma_forked(c);
     if (!forked) xrt__rdma_lock_ctx(c); /* in a fork() child a parent's thread may have held it */
-    xrt__rdma_gather(c->root, &all);
     held = c->referenced;
-    xrt__rdma_track(-(long)c->count);
-    while ((l = c->detached.next) != &c->detached || (l = c->privates.next) != &c->privates) {
-        x = (xrt__rdma_entry *)(void *)l;
-        xrt__rdma_list_del(l);
-        if (x->where == XRT__RDMA_DETACHED) xrt__rdma_track(-1);
+    xrt__rdma_track(-(long)c->tree.count);
+    for (n = xrt__tree_drain(&c->tree); n; n = next) {
+        xrt__rdma_entry *x = (xrt__rdma_entry *)(void *)n;
+        next = n->next;
         x->victim = all;
         all = x;
-        held++;
     }
+    held += xrt__rdma_gather_list(&c->detached, &all, 1);
+    held += xrt__rdma_gather_list(&c->privates, &all, 1);
+    xrt__rdma_gather_list(&c->dead, &all, 0); /* counted when their memory was freed */
     xrt__rdma_unlock_ctx(c);
     if (held && !forked)
         xrt_log(XRT_LOG_WARN, "rdma: %s closed with %zu registration(s) still held: deregistered (release them before "
-                "closing; their xrt_rdma_reg must not be released now)", c->name, held);
+                "closing; releasing them now is XRT_ERROR_INVALID_HANDLE)", c->name, held);
     xrt__rdma_destroy(all);
     if (c->owns && !forked) { /* in a fork() child these are the parent's */
         xrt__rdma_rt.dealloc_pd(c->pd);
         xrt__rdma_rt.close_device(c->vc);
     }
-    free(c);
+    XRT_FREE(c->refs);
+    XRT_FREE(c);
     return XRT_SUCCESS;
 }
 

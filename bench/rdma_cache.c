@@ -2,11 +2,13 @@
 /* A registration-cache hit against registering from scratch, in one run, on
    the first active RDMA device: xrt_rdma_register + xrt_rdma_release of a
    cached buffer against ibv_reg_mr + ibv_dereg_mr of the same buffer. Median
-   of 21 repetitions each; the design target is a hit at least 300x cheaper.
+   of 21 repetitions each; the targets: a hit at least 200x cheaper at 4 KiB,
+   500x from 1 MiB.
    Needs an RDMA device: `make test-rdma` runs it on soft-RoCE in the test VM
    (emulated, so only the ratios mean something there). Link -libverbs. */
 #define XRT_IMPL
 #define XRT_ENABLE_RDMA
+#include "xrt.h"
 #include "xrt_rdma.h"
 #include "bench.h"
 
@@ -93,11 +95,12 @@ int main(void)
         }
         printf("  %8zu bytes: hit %8.0f ns, ibv_reg_mr + ibv_dereg_mr %10.0f ns: %6.0fx\n", sizes[k], hit, reg,
                reg / hit);
-        below += reg / hit < 300;
+        below += reg / hit < (sizes[k] < (1 << 20) ? 200 : 500);
         xrt_free_host(buf);
     }
     xrt_rdma_cache_get_stats(ctx, &s);
-    printf("  cache: %llu hits, %llu misses; target: a hit >= 300x cheaper: %s\n", (unsigned long long)s.hits,
+    printf("  cache: %llu hits, %llu misses; target: a hit >= 200x cheaper at 4 KiB, >= 500x from 1 MiB: %s\n",
+           (unsigned long long)s.hits,
            (unsigned long long)s.misses, below ? "not met for every size" : "met");
     xrt_rdma_close(ctx);
     xrt_shutdown();

@@ -14,6 +14,7 @@
    (queue pairs are plain verbs; xrt_rdma.h does the registration). */
 #define XRT_IMPL
 #define XRT_ENABLE_RDMA
+#include "xrt.h"
 #include "xrt_rdma.h"
 
 #include "cli.h"

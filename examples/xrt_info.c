@@ -9,9 +9,10 @@
 #define XRT_IMPL
 #ifdef XRT_INFO_RDMA /* the Makefile defines it where the verbs headers are */
 #define XRT_ENABLE_RDMA
-#include "xrt_rdma.h"
-#else
+#endif
 #include "xrt.h"
+#ifdef XRT_INFO_RDMA
+#include "xrt_rdma.h" /* after xrt.h, which does not include it */
 #endif
 
 #include "cli.h"

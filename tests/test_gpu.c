@@ -383,7 +383,10 @@ static void check_gpu_tables(const char *name, const char *memcpy_async)
     }
     assert_string_equal(xrt__gpu_call_name(g, XRT__GPU_CALL(MemcpyAsync)), memcpy_async);
     assert_string_equal(t.name, name);
-    assert_int_equal(t.flags, 0); /* neither fork-safe nor open to calls from host functions */
+    /* neither fork-safe nor open to calls from host functions; what its memory is */
+    assert_int_equal(t.flags & (XRT_BACKEND_FORK_SAFE | XRT_BACKEND_HOST_FN_CALLS), 0);
+    assert_int_equal(t.flags & ~(XRT_BACKEND_FORK_SAFE | XRT_BACKEND_HOST_FN_CALLS),
+                     strcmp(name, "cuda") == 0 ? XRT_BACKEND_NVIDIA_MEMORY : XRT_BACKEND_AMD_MEMORY);
 }
 #endif
 

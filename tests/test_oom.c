@@ -13,7 +13,9 @@
    nothing xrt allocated is left after xrt_shutdown, and once allocations
    succeed again xrt works (at once if xrt_init had succeeded, else after
    xrt_shutdown). Under ASan and valgrind (make test) the same runs also check
-   every access. */
+   every access. The scenario includes RDMA registration (xrt_rdma.h's
+   cache, references and free hook) on the test double of libibverbs
+   (tests/rdma/fake_verbs.h), which needs no RDMA device. */
 #define _GNU_SOURCE /* before any header: xrt.h comes after the allocator */
 #include <stddef.h>
 #include <stdlib.h>
@@ -80,7 +82,10 @@ static inline void oom_free(void *p)
 #define XRT_REALLOC(p, size) oom_realloc(p, size)
 #define XRT_ALIGNED_ALLOC(align, size) oom_aligned_alloc(align, size)
 #define XRT_FREE(p) oom_free(p)
+#define XRT_ENABLE_RDMA
 #include "xrt_test.h"
+#include "xrt_rdma.h"
+#include "rdma/fake_verbs.h"
 
 /* What a child tells its parent (child_report): the allocation calls it
    counted, how many it made fail, and that the scenario ran to its end. */
@@ -132,6 +137,40 @@ static int try_alloc(xrt_status st, void **p, const char *call, const char *fn)
 
 static int host_calls;
 
+/* >> RDMA on the test double: a context, a miss, a hit, a private
+   registration of memory xrt did not allocate; `held` stays referenced
+   until the buffer is freed (the free hook deregisters it). */
+#define RW (XRT_RDMA_LOCAL_WRITE | XRT_RDMA_REMOTE_WRITE | XRT_RDMA_REMOTE_READ)
+typedef struct rdma_state { xrt_rdma_ctx ctx; xrt_rdma_reg held; int ok_ctx, ok_held; } rdma_state;
+
+static int try_reg(xrt_status st, xrt_rdma_reg *r, const char *call)
+{
+    if (try_call(st, call, "xrt_rdma_register")) return 1;
+    if (r->opaque || r->mr) CHILD_FAIL("%s failed but left a registration", call);
+    return 0;
+}
+
+static void rdma_steps(rdma_state *rs, void *buf, size_t n)
+{
+    static char foreign[512];
+    xrt_rdma_reg a, p;
+    memset(rs, 0, sizeof *rs);
+    if (!(rs->ok_ctx = TRY(fake_open(&rs->ctx), "xrt_rdma_open_pd"))) return;
+    if (!buf) return;
+    if (try_reg(xrt_rdma_register(rs->ctx, buf, n, RW, &a), &a, "register (miss)")) {
+        rs->ok_held = try_reg(xrt_rdma_register(rs->ctx, (char *)buf + 64, 64, RW, &rs->held), &rs->held, "register (hit)");
+        CHILD_OK(xrt_rdma_release(&a));
+    }
+    if (try_reg(xrt_rdma_register(rs->ctx, foreign, sizeof foreign, RW, &p), &p, "register (private)"))
+        CHILD_OK(xrt_rdma_release(&p));
+}
+
+static void rdma_finish(rdma_state *rs)
+{
+    if (rs->ok_held) CHILD_OK(xrt_rdma_release(&rs->held)); /* its MR went with the buffer */
+    if (rs->ok_ctx) CHILD_OK(fake_close(rs->ctx));
+}
+
 /* Runs the scenario; every step that depends on a failed one is left out. The
    out-pointers start non-NULL: a failed allocation must clear them.
    Returns 1 if xrt_init succeeded. */
@@ -144,12 +183,14 @@ static int scenario(const char *backend)
     xrt_event e = (xrt_event)&e;
     unsigned caps = 0;
     int ok_d, ok_ph, ok_da = 0, ok_s1, ok_s2, ok_e, inited, all = 1, i;
+    rdma_state rs;
     host_calls = 0;
     inited = TRY(xrt_init(), "xrt_init");
     if (!TRY(xrt_set_backend(backend), "xrt_set_backend")) return inited;
     if (!TRY(xrt_get_capabilities(&caps), "xrt_get_capabilities")) return inited;
     ok_d = TRY_ALLOC(xrt_malloc(&d, N), d, "xrt_malloc");
     ok_ph = TRY_ALLOC(xrt_malloc_host(&ph, N), ph, "xrt_malloc_host");
+    rdma_steps(&rs, ok_ph ? ph : NULL, N);
     if (caps & XRT_CAP_MALLOC_ASYNC) ok_da = TRY_ALLOC(xrt_malloc_async(&da, N, NULL), da, "xrt_malloc_async");
     ok_s1 = TRY(xrt_stream_create(&s1), "xrt_stream_create");
     ok_s2 = TRY(xrt_stream_create(&s2), "xrt_stream_create");
@@ -179,6 +220,7 @@ static int scenario(const char *backend)
     if (ok_s2) TRY(xrt_stream_destroy(s2), "xrt_stream_destroy");
     if (ok_d) TRY(xrt_free(d), "xrt_free");
     if (ok_ph) TRY(xrt_free_host(ph), "xrt_free_host");
+    rdma_finish(&rs);
     return inited;
 }
 

@@ -5,7 +5,8 @@
    real soft-RoCE stack, in a VM (tests/rdma/). */
 #define XRT_ENABLE_RDMA
 #include "xrt_test.h"
-#include "xrt_rdma.h"
+#include "xrt_rdma.h" /* after xrt.h: the core does not include it */
+#include "rdma/fake_verbs.h"
 
 #include <dlfcn.h>
 #include <sys/stat.h>
@@ -170,37 +171,41 @@ static void device_memory_paths_follow_detection_and_env(void **state)
     plan_is(facts(F, A, 1, 0, 0, 0), 0, "cannot export", 0, "nvidia_peermem");
 }
 
+/* The backends say what their memory is (flags), not their names. */
 static void memory_types_map_to_paths(void **state)
 {
-    xrt_pointer_attributes a;
+    xrt_backend cuda, hip, cpu, mine, real;
     char why[160];
     (void)state;
-    memset(&a, 0, sizeof a);
-    a.type = XRT_MEMORY_DEVICE;
-    a.backend = "cuda";
-    assert_true(xrt__rdma_is_device(&a));
-    a.backend = "hip";
-    assert_true(xrt__rdma_is_device(&a));
-    a.backend = "cpu"; /* its device memory is host memory */
-    assert_false(xrt__rdma_is_device(&a));
-    a.type = XRT_MEMORY_PINNED_HOST;
-    a.backend = "cuda";
-    assert_false(xrt__rdma_is_device(&a));
-    a.type = XRT_MEMORY_MANAGED;
-    assert_false(xrt__rdma_is_device(&a));
-    a.type = XRT_MEMORY_UNKNOWN;
-    a.backend = NULL;
-    assert_false(xrt__rdma_is_device(&a));
+    memset(&cuda, 0, sizeof cuda);
+    hip = cpu = mine = cuda;
+    cuda.name = "cuda";
+    cuda.flags = XRT_BACKEND_NVIDIA_MEMORY;
+    hip.name = "hip";
+    hip.flags = XRT_BACKEND_AMD_MEMORY;
+    cpu.name = "cpu";
+    cpu.flags = XRT_BACKEND_HOST_MEMORY | XRT_BACKEND_FORK_SAFE;
+    mine.name = "mine";
+    assert_true(xrt__rdma_is_device(XRT_MEMORY_DEVICE, &cuda));
+    assert_true(xrt__rdma_is_device(XRT_MEMORY_DEVICE, &hip));
+    assert_true(xrt__rdma_is_device(XRT_MEMORY_DEVICE, &mine));
+    assert_false(xrt__rdma_is_device(XRT_MEMORY_DEVICE, &cpu)); /* its device memory is host memory */
+    assert_false(xrt__rdma_is_device(XRT_MEMORY_PINNED_HOST, &cuda));
+    assert_false(xrt__rdma_is_device(XRT_MEMORY_MANAGED, &cuda));
+    assert_false(xrt__rdma_is_device(XRT_MEMORY_UNKNOWN, NULL));
+    /* the built-in tables carry the flags */
+    assert_true(xrt__builtin_table("cpu", &real));
+    assert_true(real.flags & XRT_BACKEND_HOST_MEMORY);
 
     if (!exists("/sys/module/nvidia_peermem") && !exists("/sys/module/nv_peer_mem")) {
-        assert_false(xrt__rdma_peer_present("cuda", why, sizeof why));
+        assert_false(xrt__rdma_peer_present(&cuda, why, sizeof why));
         assert_non_null(strstr(why, "/sys/module/nvidia_peermem is absent"));
     }
     if (!exists("/sys/kernel/mm/memory_peers/amdkfd")) {
-        assert_false(xrt__rdma_peer_present("hip", why, sizeof why));
+        assert_false(xrt__rdma_peer_present(&hip, why, sizeof why));
         assert_non_null(strstr(why, "memory_peers/amdkfd is absent"));
     }
-    assert_false(xrt__rdma_peer_present("mine", why, sizeof why));
+    assert_false(xrt__rdma_peer_present(&mine, why, sizeof why));
     assert_string_equal(why, "backend mine has no known peer-memory driver");
 }
 
@@ -214,12 +219,12 @@ static void failed_registration_names_every_path(void **state)
     memset(&r, 0, sizeof r);
     r.ptr = (void *)(uintptr_t)0x7f0000001000;
     r.size = 4096;
-    r.attr.type = XRT_MEMORY_DEVICE;
+    r.type = XRT_MEMORY_DEVICE;
     snprintf(why, sizeof why, "no path registers device memory of backend cuda: dma-buf: x; peer memory: y");
     FAILS(xrt__rdma_reg_error(&r, "rxe0", EOPNOTSUPP, why), XRT_ERROR_UNSUPPORTED,
           "xrt_rdma_register: rxe0: 4096 bytes of device memory at 0x7f0000001000: no path registers device memory "
           "of backend cuda: dma-buf: x; peer memory: y");
-    r.attr.type = XRT_MEMORY_PINNED_HOST;
+    r.type = XRT_MEMORY_PINNED_HOST;
     FAILS(xrt__rdma_reg_error(&r, "rxe0", ENOMEM, "ibv_reg_mr: Cannot allocate memory (ENOMEM=12)"),
           XRT_ERROR_OUT_OF_MEMORY, "pinned host memory at 0x7f0000001000: ibv_reg_mr: Cannot allocate memory");
     FAILS(xrt__rdma_reg_error(&r, "rxe0", EACCES, "ibv_reg_mr: Permission denied (EACCES=13)"), XRT_ERROR_BACKEND,
@@ -253,6 +258,27 @@ static void env_values_are_parsed(void **state)
     assert_non_null(strstr(xrt_test_log.last, "XRT_RDMA_CACHE_BYTES=12x: not a size"));
     setenv("XRT_RDMA_CACHE_BYTES", "-1", 1);
     assert_int_equal(xrt__rdma_env_size("XRT_RDMA_CACHE_BYTES", 7), 7);
+    /* what strtoull would take and wrap: a sign after a blank, a suffix that overflows */
+    xrt_test_log.count = 0;
+    setenv("XRT_RDMA_CACHE_BYTES", " -1", 1);
+    assert_int_equal(xrt__rdma_env_size("XRT_RDMA_CACHE_BYTES", 7), 7);
+    assert_non_null(strstr(xrt_test_log.last, "XRT_RDMA_CACHE_BYTES= -1: not a size"));
+    setenv("XRT_RDMA_CACHE_BYTES", "17179869184g", 1); /* 2^64: 0 after the shift */
+    assert_int_equal(xrt__rdma_env_size("XRT_RDMA_CACHE_BYTES", 7), 7);
+    assert_non_null(strstr(xrt_test_log.last, "XRT_RDMA_CACHE_BYTES=17179869184g: not a size"));
+    setenv("XRT_RDMA_CACHE_ENTRIES", "18446744073709551616", 1); /* 2^64: strtoull's ERANGE */
+    assert_int_equal(xrt__rdma_env_size("XRT_RDMA_CACHE_ENTRIES", 7), 7);
+    setenv("XRT_RDMA_CACHE_ENTRIES", "+5", 1);
+    assert_int_equal(xrt__rdma_env_size("XRT_RDMA_CACHE_ENTRIES", 7), 7);
+    setenv("XRT_RDMA_CACHE_ENTRIES", "5 ", 1);
+    assert_int_equal(xrt__rdma_env_size("XRT_RDMA_CACHE_ENTRIES", 7), 7);
+    assert_int_equal(xrt_test_log.count, 5);
+    setenv("XRT_RDMA_CACHE_ENTRIES", "18446744073709551615", 1); /* the largest: taken */
+    assert_true(xrt__rdma_env_size("XRT_RDMA_CACHE_ENTRIES", 7) == SIZE_MAX);
+    setenv("XRT_RDMA_CACHE_ENTRIES", "17179869183g", 1);
+    assert_true(xrt__rdma_env_size("XRT_RDMA_CACHE_ENTRIES", 7) == (size_t)17179869183u << 30);
+    assert_int_equal(xrt_test_log.count, 5);
+    unsetenv("XRT_RDMA_CACHE_ENTRIES");
     unsetenv("XRT_RDMA_CACHE_BYTES");
     assert_int_equal(xrt__rdma_env_size("XRT_RDMA_CACHE_BYTES", 7), 7);
     xrt_set_log_callback(NULL, NULL);
@@ -266,13 +292,13 @@ static void span_is_pages_clipped_to_the_allocation(void **state)
     uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
     (void)state;
     memset(&r, 0, sizeof r);
-    r.attr.base = (void *)(10 * page + 256);
-    r.attr.size = 3 * page;
+    r.base = 10 * page + 256;
+    r.alloc_size = 3 * page;
     r.ptr = (void *)(11 * page + 8);
     r.size = 16;
     xrt__rdma_span(&r);
     assert_true(r.start == 11 * page && r.end == 12 * page);
-    r.ptr = r.attr.base;
+    r.ptr = (void *)r.base;
     r.size = 3 * page;
     xrt__rdma_span(&r);
     assert_true(r.start == 10 * page + 256 && r.end == 13 * page + 256);
@@ -282,11 +308,13 @@ static void span_is_pages_clipped_to_the_allocation(void **state)
    entries with no MR. */
 static void fake_ctx(xrt__rdma_ctx *c)
 {
+    xrt__tree empty = XRT__TREE_INIT;
     memset(c, 0, sizeof *c);
+    c->tree = empty;
     c->lru.prev = c->lru.next = &c->lru;
     c->detached.prev = c->detached.next = &c->detached;
     c->privates.prev = c->privates.next = &c->privates;
-    c->seed = 12345;
+    c->dead.prev = c->dead.next = &c->dead;
     c->max_count = XRT_RDMA_UNLIMITED;
     c->max_bytes = XRT_RDMA_UNLIMITED;
     c->fork_gen = xrt__rdma_fork_gen;
@@ -296,8 +324,8 @@ static xrt__rdma_entry *fake_entry(xrt__rdma_ctx *c, uintptr_t s, uintptr_t e, i
 {
     xrt__rdma_entry *x = (xrt__rdma_entry *)calloc(1, sizeof *x);
     assert_non_null(x);
-    x->start = s;
-    x->end = e;
+    x->node.start = s;
+    x->node.end = e;
     x->ctx = c;
     x->refs = refs;
     xrt__rdma_insert(c, x);
@@ -325,14 +353,14 @@ static void tree_matches_a_model(void **state)
         s = (uintptr_t)i * 16 + 1000;
         e = s + 1 + (rnd >> 20) % 40; /* up to 40 bytes: may overlap the next two slots */
         /* floor finds the entry containing s, if any */
-        x = xrt__rdma_floor(c.root, s);
+        x = xrt__rdma_floor(&c, s);
         for (k = i; k >= 0 && !len[k]; k--) {}
-        if (k >= 0 && (uintptr_t)k * 16 + 1000 + len[k] > s) assert_true(x && x->start == (uintptr_t)k * 16 + 1000);
-        else assert_true(!x || x->end <= s);
+        if (k >= 0 && (uintptr_t)k * 16 + 1000 + len[k] > s) assert_true(x && x->node.start == (uintptr_t)k * 16 + 1000);
+        else assert_true(!x || x->node.end <= s);
         /* widen covers exactly the model's overlapping ranges */
         ws = s;
         we = e;
-        xrt__rdma_widen(c.root, s, e, &ws, &we, &acc);
+        xrt__rdma_widen(&c, s, e, &ws, &we, &acc);
         for (k = 0; k < MODEL; k++) {
             uintptr_t ks = (uintptr_t)k * 16 + 1000, ke = ks + len[k];
             if (len[k] && ks < e && ke > s) assert_true(ws <= ks && we >= ke);
@@ -341,8 +369,8 @@ static void tree_matches_a_model(void **state)
         taken = xrt__rdma_take_overlapping(&c, ws, we);
         while (taken) {
             xrt__rdma_entry *next = taken->victim;
-            k = (int)((taken->start - 1000) / 16);
-            assert_true(len[k] && taken->end == taken->start + len[k]);
+            k = (int)((taken->node.start - 1000) / 16);
+            assert_true(len[k] && taken->node.end == taken->node.start + len[k]);
             len[k] = 0;
             free(taken);
             taken = next;
@@ -356,14 +384,14 @@ static void tree_matches_a_model(void **state)
             len[(ws - 1000) / 16] = we - ws;
         }
         for (i = 0, k = 0; k < MODEL; k++) i += len[k] != 0;
-        assert_int_equal(c.count, (size_t)i);
+        assert_int_equal(c.tree.count, (size_t)i);
     }
     {
         xrt__rdma_entry *victims = NULL;
         xrt__rdma_evict(&c, 1, &victims);
         xrt__rdma_destroy(victims);
     }
-    assert_int_equal(c.count, 0);
+    assert_int_equal(c.tree.count, 0);
 }
 
 static void lru_evicts_oldest_unreferenced_first(void **state)
@@ -376,26 +404,26 @@ static void lru_evicts_oldest_unreferenced_first(void **state)
     held = fake_entry(&c, 0x3000, 0x4000, 1);
     b = fake_entry(&c, 0x5000, 0x6000, 0);
     d = fake_entry(&c, 0x7000, 0x9000, 0);
-    assert_int_equal(c.count, 4);
+    assert_int_equal(c.tree.count, 4);
     assert_int_equal(c.bytes, 0x5000);
     c.max_count = 2;
     xrt__rdma_evict(&c, 0, &victims);
     assert_ptr_equal(victims, b); /* pushed last: a first, then b */
     assert_ptr_equal(victims->victim, a);
-    assert_int_equal(c.count, 2);
-    assert_int_equal(c.evictions, 2);
+    assert_int_equal(c.tree.count, 2);
+    assert_int_equal(c.evict_limit, 2);
     c.max_bytes = 0x1000; /* d (8 KiB) goes; the referenced one stays over the limit */
     xrt__rdma_evict(&c, 0, &victims);
     assert_ptr_equal(victims, d);
-    assert_int_equal(c.count, 1);
-    assert_ptr_equal(xrt__rdma_floor(c.root, 0x3800), held);
+    assert_int_equal(c.tree.count, 1);
+    assert_ptr_equal(xrt__rdma_floor(&c, 0x3800), held);
     xrt__rdma_destroy(victims);
     victims = NULL;
     c.max_bytes = 0x800;
     held->refs = 0; /* its last release, while over the byte limit: evicted */
     xrt__rdma_unref_last(&c, held, &victims);
     assert_ptr_equal(victims, held);
-    assert_int_equal(c.count, 0);
+    assert_int_equal(c.tree.count, 0);
     xrt__rdma_destroy(victims);
     assert_int_equal(xrt__rdma_tracked, 0);
 }
@@ -404,10 +432,443 @@ static void lru_evicts_oldest_unreferenced_first(void **state)
 static void invalidate_without_contexts_is_a_no_op(void **state)
 {
     (void)state;
+    xrt_test_log_capture();
     assert_int_equal(xrt__rdma_tracked, 0);
-    xrt__rdma_invalidate(0x1000, 0x1000);
-    xrt__rdma_invalidate(0, (size_t)-1);
-    xrt__rdma_invalidate((uintptr_t)-4096, 1 << 20); /* wraps: clamped */
+    xrt__rdma_invalidate(0x1000, 0x1000, 5);
+    xrt__rdma_invalidate(0, (size_t)-1, 0);
+    xrt__rdma_invalidate((uintptr_t)-4096, 1 << 20, 0); /* wraps: clamped */
+    OK(xrt_rdma_notify_free((void *)(uintptr_t)0x1000, 0x1000));
+    OK(xrt_rdma_notify_free(NULL, 0));
+    FAILS(xrt_rdma_notify_free(NULL, 16), XRT_ERROR_INVALID_VALUE, "ptr is NULL");
+}
+
+/* >> registrations on the test double of libibverbs (tests/rdma/fake_verbs.h):
+   the cache's rules, checked on the MRs it makes; the VM tests check the
+   same with real WRITEs */
+#define RW (XRT_RDMA_LOCAL_WRITE | XRT_RDMA_REMOTE_WRITE | XRT_RDMA_REMOTE_READ)
+
+static xrt_rdma_cache_stats fstats(xrt_rdma_ctx c)
+{
+    xrt_rdma_cache_stats st;
+    OK(xrt_rdma_cache_get_stats(c, &st));
+    return st;
+}
+
+/* Freed memory never keeps a registration, with the cache off too: its MR
+   is deregistered and its rkey reaches nothing. */
+static void fake_cache_off_free_deregisters(void **state)
+{
+    xrt_rdma_ctx c;
+    xrt_rdma_reg r;
+    void *buf;
+    long live;
+    (void)state;
+    xrt_test_log_capture();
+    setenv("XRT_RDMA_CACHE", "0", 1);
+    OK(fake_open(&c));
+    unsetenv("XRT_RDMA_CACHE");
+    OK(xrt_malloc_host(&buf, 8192));
+    live = fake_live();
+    OK(xrt_rdma_register(c, buf, 8192, RW, &r));
+    assert_false(r.cached);
+    assert_non_null(fake_by_rkey(r.rkey));
+    assert_int_equal(fake_live(), live + 1);
+    OK(xrt_free_host(buf));
+    assert_null(fake_by_rkey(r.rkey));
+    assert_int_equal(fake_live(), live);
+    assert_int_equal(xrt_test_log.level, XRT_LOG_WARN);
+    assert_non_null(strstr(xrt_test_log.last, "freed while 1 registration(s) of them were held: deregistered"));
+    assert_int_equal(fstats(c).invalidations, 1);
+    OK(xrt_rdma_release(&r)); /* still to be released: frees xrt's record */
+    /* released before the free: nothing is left either */
+    OK(xrt_malloc_host(&buf, 8192));
+    OK(xrt_rdma_register(c, buf, 8192, RW, &r));
+    OK(xrt_rdma_release(&r));
+    assert_int_equal(fake_live(), live);
+    OK(xrt_free_host(buf));
+    OK(fake_close(c));
+    xrt_set_log_callback(NULL, NULL);
+}
+
+/* Remote access is part of the cache's key: a local-only request after a
+   remote one gets rkey 0 and an MR without remote access, and the remote MR
+   it replaced is gone; a request never gets more remote access than asked. */
+static void fake_remote_access_is_never_widened(void **state)
+{
+    xrt_rdma_ctx c;
+    xrt_rdma_reg a, b, d, e;
+    void *buf;
+    uint32_t old;
+    (void)state;
+    OK(fake_open(&c));
+    OK(xrt_malloc_host(&buf, 16384));
+    OK(xrt_rdma_register(c, buf, 16384, XRT_RDMA_LOCAL_WRITE | XRT_RDMA_REMOTE_WRITE, &a));
+    old = a.rkey;
+    assert_true(old != 0);
+    OK(xrt_rdma_release(&a));
+    OK(xrt_rdma_register(c, buf, 4096, XRT_RDMA_LOCAL_WRITE, &b)); /* was a hit on the remote MR */
+    assert_int_equal(b.rkey, 0);
+    assert_int_equal(fake_of(&b)->access, IBV_ACCESS_LOCAL_WRITE);
+    assert_null(fake_by_rkey(old)); /* the unreferenced remote entry was replaced */
+    assert_int_equal(fstats(c).hits, 0);
+    /* held remote entry, then a read-only request: its own MR, no write access */
+    OK(xrt_rdma_register(c, buf, 16384, RW, &d));
+    OK(xrt_rdma_register(c, buf, 100, XRT_RDMA_REMOTE_READ, &e));
+    assert_true(e.rkey != 0 && e.rkey != d.rkey);
+    assert_int_equal(fake_of(&e)->access, IBV_ACCESS_REMOTE_READ);
+    OK(xrt_rdma_release(&e));
+    OK(xrt_rdma_release(&d));
+    OK(xrt_rdma_release(&b));
+    /* the same remote access, less local access: a hit */
+    OK(xrt_rdma_register(c, buf, 16384, XRT_RDMA_LOCAL_WRITE | XRT_RDMA_REMOTE_READ, &d));
+    OK(xrt_rdma_register(c, (char *)buf + 8192, 10, XRT_RDMA_REMOTE_READ, &e));
+    assert_ptr_equal(e.mr, d.mr);
+    assert_int_equal(fstats(c).hits, 1);
+    OK(xrt_rdma_release(&e));
+    OK(xrt_rdma_release(&d));
+    OK(xrt_free_host(buf));
+    assert_int_equal(fstats(c).entries, 0);
+    OK(fake_close(c));
+}
+
+/* A copy of an xrt_rdma_reg is the same registration: releasing it after
+   the original is XRT_ERROR_INVALID_HANDLE, cached or private, and the
+   cache's counts stay right (a flush afterwards completes). */
+static void fake_double_release_of_a_copy(void **state)
+{
+    xrt_rdma_ctx c;
+    xrt_rdma_reg r, copy, r2, p, pcopy;
+    char foreign[3000];
+    void *buf;
+    long live;
+    (void)state;
+    xrt_test_log_capture();
+    OK(fake_open(&c));
+    OK(xrt_malloc_host(&buf, 8192));
+    OK(xrt_rdma_register(c, buf, 8192, RW, &r));
+    copy = r;
+    OK(xrt_rdma_register(c, buf, 8192, RW, &r2)); /* another holder of the same entry */
+    OK(xrt_rdma_release(&r));
+    FAILS(xrt_rdma_release(&copy), XRT_ERROR_INVALID_HANDLE, "was released already (a copy of an xrt_rdma_reg");
+    assert_int_equal(fstats(c).referenced, 1); /* r2 still holds it */
+    OK(xrt_rdma_release(&r2));
+    FAILS(xrt_rdma_release(&copy), XRT_ERROR_INVALID_HANDLE, "released already");
+    assert_int_equal(fstats(c).referenced, 0);
+    OK(xrt_rdma_cache_flush(c));
+    assert_int_equal(fstats(c).entries, 0);
+    /* private: the record is gone after the first release, the copy is refused */
+    live = fake_live();
+    OK(xrt_rdma_register(c, foreign, sizeof foreign, RW, &p));
+    pcopy = p;
+    OK(xrt_rdma_release(&p));
+    assert_int_equal(fake_live(), live);
+    FAILS(xrt_rdma_release(&pcopy), XRT_ERROR_INVALID_HANDLE, "released already");
+    /* a made-up handle */
+    pcopy.opaque = (void *)(uintptr_t)0x123456789abcdefull;
+    FAILS(xrt_rdma_release(&pcopy), XRT_ERROR_INVALID_HANDLE, "registration");
+    OK(xrt_free_host(buf));
+    OK(fake_close(c));
+    FAILS(xrt_rdma_release(&copy), XRT_ERROR_INVALID_HANDLE, "registration");
+    xrt_set_log_callback(NULL, NULL);
+}
+
+/* The free of a buffer while its registration is in ibv_reg_mr, and a new
+   allocation at the same address: the registration is refused, nothing of
+   the old pages stays cached, the new buffer gets an MR of its own. */
+static void *race_buf;
+static void free_and_reallocate(void *arg)
+{
+    void *again;
+    (void)arg;
+    OK(xrt_free_host(race_buf));
+    OK(xrt_malloc_host(&again, 65536));
+    race_buf = again;
+}
+
+static void fake_free_during_registration_is_refused(void **state)
+{
+    xrt_rdma_ctx c;
+    xrt_rdma_reg r;
+    xrt__mem_info m;
+    void *old;
+    long live;
+    (void)state;
+    xrt_test_log_capture();
+    OK(fake_open(&c));
+    OK(xrt_malloc_host(&race_buf, 65536));
+    old = race_buf;
+    live = fake_live();
+    fake_verbs.during_reg = free_and_reallocate;
+    FAILS(xrt_rdma_register(c, old, 65536, RW, &r), XRT_ERROR_INVALID_POINTER, "was freed while being registered");
+    assert_null(r.opaque);
+    assert_int_equal(fake_live(), live);
+    assert_int_equal(fstats(c).entries, 0);
+    OK(xrt_rdma_register(c, race_buf, 65536, RW, &r));
+    assert_true(xrt__mem_query(race_buf, &m));
+    assert_true(fake_of(&r)->gen == m.generation);
+    OK(xrt_rdma_release(&r));
+    /* with the cache off, the same */
+    OK(fake_close(c));
+    setenv("XRT_RDMA_CACHE", "0", 1);
+    OK(fake_open(&c));
+    unsetenv("XRT_RDMA_CACHE");
+    fake_verbs.during_reg = free_and_reallocate;
+    FAILS(xrt_rdma_register(c, race_buf, 65536, RW, &r), XRT_ERROR_INVALID_POINTER, "freed while being registered");
+    assert_int_equal(fake_live(), live);
+    OK(xrt_free_host(race_buf));
+    OK(fake_close(c));
+    xrt_set_log_callback(NULL, NULL);
+}
+
+/* xrt_rdma_notify_free: memory xrt did not allocate loses its registrations
+   (a held one with a warning) before its owner frees it. */
+static void fake_notify_free_drops_foreign_registrations(void **state)
+{
+    xrt_rdma_ctx c;
+    xrt_rdma_reg r, q;
+    char *m = (char *)malloc(1 << 16);
+    long live;
+    (void)state;
+    xrt_test_log_capture();
+    assert_non_null(m);
+    OK(fake_open(&c));
+    live = fake_live();
+    OK(xrt_rdma_register(c, m + 100, 1000, RW, &r));
+    OK(xrt_rdma_register(c, m + 30000, 1000, RW, &q));
+    OK(xrt_rdma_notify_free(m, 20000)); /* the first only */
+    assert_null(fake_by_rkey(r.rkey));
+    assert_non_null(fake_by_rkey(q.rkey));
+    assert_non_null(strstr(xrt_test_log.last, "freed while 1 registration(s) of them were held"));
+    OK(xrt_rdma_release(&r));
+    OK(xrt_rdma_release(&q));
+    assert_int_equal(fake_live(), live);
+    OK(fake_close(c));
+    free(m);
+    xrt_set_log_callback(NULL, NULL);
+}
+
+/* Evictions are counted by reason. */
+static void fake_evictions_by_reason(void **state)
+{
+    xrt_rdma_ctx c;
+    xrt_rdma_reg r;
+    xrt_rdma_cache_stats st;
+    void *b[3];
+    int i;
+    (void)state;
+    OK(fake_open(&c));
+    for (i = 0; i < 3; i++) OK(xrt_malloc_host(&b[i], 8192));
+    OK(xrt_rdma_cache_set_limits(c, 1, XRT_RDMA_UNLIMITED));
+    for (i = 0; i < 2; i++) {
+        OK(xrt_rdma_register(c, b[i], 8192, RW, &r));
+        OK(xrt_rdma_release(&r));
+    }
+    OK(xrt_rdma_register(c, b[2], 8192, RW, &r));
+    OK(xrt_rdma_release(&r));
+    fake_verbs.fail_errno = ENOMEM; /* the next ibv_reg_mr: the cache is dropped and it is tried again */
+    OK(xrt_rdma_register(c, b[0], 8192, RW, &r));
+    OK(xrt_rdma_release(&r));
+    OK(xrt_rdma_cache_flush(c));
+    st = fstats(c);
+    assert_int_equal(st.evictions_limit, 2);
+    assert_int_equal(st.evictions_enomem, 1);
+    assert_int_equal(st.evictions_flush, 1);
+    assert_int_equal(st.evictions, 4);
+    for (i = 0; i < 3; i++) OK(xrt_free_host(b[i]));
+    OK(fake_close(c));
+}
+
+/* Threads register a buffer while another frees it and allocates it again
+   at the same address, then registers the new one as its owner: that
+   registration must be of the new allocation, never a cached MR of the
+   freed one. */
+#define RACE_ROUNDS 3000
+static int race_stop;
+static void *race_shared;
+static xrt_rdma_ctx race_ctx;
+
+static void *race_registrar(void *arg)
+{
+    xrt_rdma_reg r;
+    (void)arg;
+    OK(xrt_set_backend("cpu"));
+    while (!__atomic_load_n(&race_stop, __ATOMIC_ACQUIRE)) {
+        void *p = __atomic_load_n(&race_shared, __ATOMIC_ACQUIRE);
+        if (xrt_rdma_register(race_ctx, p, 65536, RW, &r) == XRT_SUCCESS) xrt_rdma_release(&r);
+    }
+    return NULL;
+}
+
+static void fake_register_racing_free_never_caches_freed_memory(void **state)
+{
+    pthread_t t[3];
+    xrt_rdma_reg r;
+    xrt__mem_info m;
+    void *p;
+    int i, stale = 0, same = 0;
+    (void)state;
+    SKIP_UNLESS(xrt_set_backend("cpu") == XRT_SUCCESS, "no cpu backend");
+    xrt_test_log_capture();
+    xrt_set_log_level(XRT_LOG_NONE); /* registrations of freed memory fail and frees of held ones warn, from
+                                          several threads at once: expected here, and the log capture is not thread-safe */
+    OK(fake_open(&race_ctx));
+    OK(xrt_malloc_host(&p, 65536));
+    __atomic_store_n(&race_shared, p, __ATOMIC_RELEASE);
+    for (i = 0; i < 3; i++) assert_int_equal(pthread_create(&t[i], NULL, race_registrar, NULL), 0);
+    for (i = 0; i < RACE_ROUNDS; i++) {
+        void *q;
+        int k;
+        OK(xrt_free_host(p));
+        __atomic_add_fetch(&fake_verbs.epoch, 1, __ATOMIC_ACQ_REL); /* odd: freed */
+        for (k = 0; k < 5000; k++) __asm__ __volatile__("" ::: "memory"); /* the allocator takes a while */
+        OK(xrt_malloc_host(&q, 65536));
+        __atomic_add_fetch(&fake_verbs.epoch, 1, __ATOMIC_ACQ_REL);
+        same += q == p;
+        __atomic_store_n(&race_shared, q, __ATOMIC_RELEASE);
+        p = q;
+        OK(xrt_rdma_register(race_ctx, p, 65536, RW, &r)); /* the owner, correctly */
+        assert_true(xrt__mem_query(p, &m));
+        /* of another allocation, or made while the buffer was freed */
+        stale += fake_of(&r)->gen != m.generation || fake_of(&r)->epoch != __atomic_load_n(&fake_verbs.epoch, __ATOMIC_ACQUIRE);
+        OK(xrt_rdma_release(&r));
+    }
+    __atomic_store_n(&race_stop, 1, __ATOMIC_RELEASE);
+    for (i = 0; i < 3; i++) pthread_join(t[i], NULL);
+    print_message("%d rounds (%d at the same address): %d registrations of the new buffer got an MR of freed memory\n",
+                  RACE_ROUNDS, same, stale);
+    assert_int_equal(stale, 0);
+    OK(xrt_free_host(p));
+    OK(fake_close(race_ctx));
+    xrt_set_log_level(XRT_LOG_ENV);
+    xrt_set_log_callback(NULL, NULL);
+}
+
+/* GPU memory freed behind xrt's back (cudaFree on xrt's pointer) and
+   allocated again at the same address: the driver's buffer id changes, and
+   the next registration is a miss with an MR of its own, not the cached one.
+   A backend that says its memory is NVIDIA GPU memory stands in for CUDA
+   (its "device memory" is host memory the test double can register), and a
+   double of cuPointerGetAttribute for the driver. */
+static unsigned long long fake_buffer_id = 41;
+static int fake_cu_calls;
+
+static int fake_cu_pointer_get_attribute(void *data, int attribute, unsigned long long ptr)
+{
+    (void)ptr;
+    fake_cu_calls++;
+    if (attribute != XRT__RDMA_CU_POINTER_ATTRIBUTE_BUFFER_ID) return 1; /* CUDA_ERROR_INVALID_VALUE */
+    *(unsigned long long *)data = fake_buffer_id;
+    return 0;
+}
+
+static xrt_status fakecu_init(const xrt_backend *self, char *reason, size_t n)
+{
+    (void)self;
+    (void)reason;
+    (void)n;
+    return XRT_SUCCESS;
+}
+
+static xrt_status fakecu_malloc(const xrt_backend *self, void **ptr, size_t size)
+{
+    (void)self;
+    return (*ptr = aligned_alloc(4096, (size + 4095) & ~(size_t)4095)) != NULL ? XRT_SUCCESS : XRT_ERROR_OUT_OF_MEMORY;
+}
+
+static xrt_status fakecu_free(const xrt_backend *self, void *ptr)
+{
+    (void)self;
+    free(ptr);
+    return XRT_SUCCESS;
+}
+
+static xrt_status fakecu_get_device(const xrt_backend *self, int *device)
+{
+    (void)self;
+    *device = 0;
+    return XRT_SUCCESS;
+}
+
+static void fake_gpu_hits_are_checked_with_the_driver(void **state)
+{
+    xrt_backend t;
+    xrt_rdma_ctx c;
+    xrt_rdma_reg r, held;
+    void *dev;
+    uint32_t old;
+    int calls;
+    (void)state;
+    xrt_test_log_capture();
+    memset(&t, 0, sizeof t);
+    t.abi_version = XRT_BACKEND_ABI_VERSION;
+    t.size = sizeof t;
+    t.name = "fakecu";
+    t.flags = XRT_BACKEND_NVIDIA_MEMORY;
+    t.init = fakecu_init;
+    t.malloc = fakecu_malloc;
+    t.free = fakecu_free;
+    t.get_device = fakecu_get_device;
+    if (xrt_register_backend(&t) != XRT_SUCCESS) assert_int_equal(xrt_get_last_error(), XRT_ERROR_ALREADY_EXISTS);
+    OK(xrt_set_backend("fakecu"));
+    xrt__rdma_id.state = 1; /* the driver's entry point: the double */
+    xrt__rdma_id.cu_attr = fake_cu_pointer_get_attribute;
+    setenv("XRT_RDMA_PEERMEM", "1", 1); /* the double registers "device pointers" */
+    OK(fake_open(&c));
+    unsetenv("XRT_RDMA_PEERMEM");
+    OK(xrt_malloc(&dev, 65536));
+    OK(xrt_rdma_register(c, dev, 65536, RW, &r));
+    assert_int_equal(r.path, XRT_RDMA_PATH_PEER);
+    old = r.rkey;
+    OK(xrt_rdma_release(&r));
+    calls = fake_cu_calls;
+    OK(xrt_rdma_register(c, dev, 4096, RW, &r)); /* the same buffer id: a hit, checked */
+    assert_int_equal(r.rkey, old);
+    assert_int_equal(fake_cu_calls, calls + 1);
+    assert_int_equal(fstats(c).hits, 1);
+    OK(xrt_rdma_release(&r));
+    fake_buffer_id++; /* cudaFree + cudaMalloc at the same address, behind xrt's back */
+    OK(xrt_rdma_register(c, dev, 65536, RW, &r));
+    assert_true(r.rkey != old);
+    assert_null(fake_by_rkey(old)); /* the stale MR is gone */
+    assert_int_equal(fstats(c).hits, 1);
+    assert_int_equal(fstats(c).invalidations, 1);
+    /* held while it goes stale: deregistered, with a warning */
+    OK(xrt_rdma_register(c, dev, 100, RW, &held)); /* a hit on r's entry */
+    OK(xrt_rdma_release(&r));
+    fake_buffer_id++;
+    OK(xrt_rdma_register(c, dev, 100, RW, &r));
+    assert_true(r.rkey != held.rkey);
+    assert_null(fake_by_rkey(held.rkey));
+    assert_non_null(strstr(xrt_test_log.last, "freed and allocated again behind xrt's back while 1 registration(s)"));
+    OK(xrt_rdma_release(&held));
+    OK(xrt_rdma_release(&r));
+    OK(xrt_free(dev));
+    assert_int_equal(fstats(c).entries, 0);
+    OK(fake_close(c));
+    xrt__rdma_id.cu_attr = NULL;
+    xrt__rdma_id.state = 0;
+    OK(xrt_set_backend("cpu"));
+    xrt_set_log_callback(NULL, NULL);
+}
+
+/* xrt_shutdown frees what is left through the free hook too. */
+static void fake_shutdown_drops_registrations(void **state)
+{
+    xrt_rdma_ctx c;
+    xrt_rdma_reg r;
+    void *buf;
+    long live;
+    (void)state;
+    OK(fake_open(&c));
+    OK(xrt_malloc_host(&buf, 8192));
+    live = fake_live();
+    OK(xrt_rdma_register(c, buf, 8192, RW, &r));
+    OK(xrt_rdma_release(&r));
+    assert_int_equal(fake_live(), live + 1);
+    xrt_shutdown();
+    assert_int_equal(fake_live(), live);
+    assert_int_equal(fstats(c).entries, 0);
+    OK(fake_close(c));
 }
 
 int main(void)
@@ -427,6 +888,15 @@ int main(void)
         cmocka_unit_test(tree_matches_a_model),
         cmocka_unit_test(lru_evicts_oldest_unreferenced_first),
         cmocka_unit_test(invalidate_without_contexts_is_a_no_op),
+        cmocka_unit_test(fake_cache_off_free_deregisters),
+        cmocka_unit_test(fake_remote_access_is_never_widened),
+        cmocka_unit_test(fake_double_release_of_a_copy),
+        cmocka_unit_test(fake_free_during_registration_is_refused),
+        cmocka_unit_test(fake_notify_free_drops_foreign_registrations),
+        cmocka_unit_test(fake_evictions_by_reason),
+        cmocka_unit_test(fake_register_racing_free_never_caches_freed_memory),
+        cmocka_unit_test(fake_gpu_hits_are_checked_with_the_driver),
+        cmocka_unit_test(fake_shutdown_drops_registrations),
     };
     int failed;
     xrt_test_log_calls();

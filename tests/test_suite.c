@@ -756,6 +756,76 @@ static void test_kernel_launch(void **state)
     OK(xrt_module_unload(m));
 }
 
+/* >> free hooks: every free path tells the subscribers, with the
+   allocation's base, size and a generation of its own */
+typedef struct hook_log { int calls; uintptr_t base; size_t size; uint64_t gen; } hook_log;
+
+static void hook_record(void *user, uintptr_t base, size_t size, uint64_t gen)
+{
+    hook_log *l = (hook_log *)user;
+    l->calls++;
+    l->base = base;
+    l->size = size;
+    l->gen = gen;
+}
+
+static void test_free_hooks(void **state)
+{
+    hook_log a, b;
+    void *p, *q;
+    uint64_t first;
+    int i;
+    (void)state;
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    OK(xrt_add_free_hook(hook_record, &a));
+    OK(xrt_add_free_hook(hook_record, &a)); /* the same (fn, user): one hook */
+    OK(xrt_add_free_hook(hook_record, &b));
+    OK(xrt_malloc(&p, N));
+    OK(xrt_free(p));
+    assert_int_equal(a.calls, 1);
+    assert_int_equal(b.calls, 1);
+    assert_true(a.base == (uintptr_t)p && a.size == N && a.gen != 0);
+    first = a.gen;
+    OK(xrt_malloc(&q, N)); /* maybe at the same address: another generation */
+    OK(xrt_free(q));
+    assert_true(a.base == (uintptr_t)q && a.gen > first);
+    if (caps() & XRT_CAP_PINNED_HOST) {
+        OK(xrt_malloc_host(&p, 100));
+        OK(xrt_free_host(p));
+        assert_true(a.calls == 3 && a.base == (uintptr_t)p && a.size == 100);
+    }
+    if (caps() & XRT_CAP_MALLOC_ASYNC) {
+        int before = a.calls;
+        OK(xrt_malloc_async(&p, 64, NULL));
+        OK(xrt_free_async(p, NULL));
+        assert_true(a.calls == before + 1 && a.base == (uintptr_t)p && a.size == 64);
+        OK(xrt_stream_synchronize(NULL));
+    }
+    /* a failed free calls no hook */
+    i = a.calls;
+    FAILS(xrt_free((char *)&a), XRT_ERROR_INVALID_POINTER, "was not allocated by xrt");
+    assert_int_equal(a.calls, i);
+    OK(xrt_remove_free_hook(hook_record, &a));
+    FAILS(xrt_remove_free_hook(hook_record, &a), XRT_ERROR_NOT_FOUND, "no such free hook");
+    OK(xrt_malloc(&p, 8));
+    OK(xrt_free(p));
+    assert_int_equal(a.calls, i);
+    assert_true(b.calls > i - 1);
+    OK(xrt_remove_free_hook(hook_record, &b));
+    FAILS(xrt_add_free_hook(NULL, &a), XRT_ERROR_INVALID_VALUE, "fn is NULL");
+    {
+        hook_log many[XRT_MAX_FREE_HOOKS + 1];
+        int k, added = 0;
+        xrt_status st = XRT_SUCCESS;
+        for (k = 0; k <= XRT_MAX_FREE_HOOKS && st == XRT_SUCCESS; k++)
+            if ((st = xrt_add_free_hook(hook_record, &many[k])) == XRT_SUCCESS) added++;
+        assert_int_equal(st, XRT_ERROR_OUT_OF_MEMORY);
+        assert_non_null(strstr(xrt_get_last_error_string(), "free hooks are taken"));
+        for (k = 0; k < added; k++) OK(xrt_remove_free_hook(hook_record, &many[k]));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -780,6 +850,7 @@ int main(void)
         gated_test(test_pageable_copies),
         cmocka_unit_test(test_host_func_fills_own_stream),
         cmocka_unit_test(test_kernel_launch),
+        cmocka_unit_test(test_free_hooks),
     };
     return xrt_test_run_on_backends("suite", tests, sizeof tests / sizeof tests[0], NULL);
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The XRT_IMPL unit with xrt.h first, xrt_rdma.h after (xrt.h may already
-   have included its implementation). */
+/* The XRT_IMPL unit with xrt.h first, xrt_rdma.h after: the documented
+   order (xrt.h does not include xrt_rdma.h). */
 #define XRT_IMPL
 #define XRT_ENABLE_RDMA
 #include "xrt.h"
