@@ -265,8 +265,11 @@ typedef struct xrt__cpu_stream {
     struct xrt__cpu_stream *prev, *next;
     uint32_t parked __attribute__((aligned(64))); /* the idle worker sleeps on it */
     unsigned idle_spin;                           /* its spin budget (xrt__cpu_spin) */
+    uint32_t exec; /* who runs ops: XRT__CPU_FREE, _WORKER, _WAITER, _WAITER_WANTED (xrt__cpu_drain) */
     xrt__cpu_counter head __attribute__((aligned(64))); /* ops completed */
 } xrt__cpu_stream;
+
+enum { XRT__CPU_FREE, XRT__CPU_WORKER, XRT__CPU_WAITER, XRT__CPU_WAITER_WANTED };
 
 /* The stream whose worker is the calling thread (NULL on other threads). */
 static XRT__TLS xrt__cpu_stream *xrt__cpu_serving;
@@ -348,14 +351,37 @@ static void xrt__cpu_worker_idle(xrt__cpu_stream *s, xrt__cpu_slot *slot, uint64
     }
 }
 
+/* The worker runs ops while it holds `exec`; it lets go while idle, so a
+   thread waiting for the stream can run them meanwhile (xrt__cpu_drain), and
+   takes it back, waiting for such a thread to finish, when work comes. */
+static void xrt__cpu_exec_take(xrt__cpu_stream *s)
+{
+    for (;;) {
+        uint32_t v = XRT__CPU_FREE;
+        if (__atomic_compare_exchange_n(&s->exec, &v, XRT__CPU_WORKER, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) return;
+        if (v == XRT__CPU_WAITER &&
+            !__atomic_compare_exchange_n(&s->exec, &v, XRT__CPU_WAITER_WANTED, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+            continue;
+        xrt__cpu_futex(&s->exec, FUTEX_WAIT_PRIVATE, XRT__CPU_WAITER_WANTED);
+    }
+}
+
 static void *xrt__cpu_worker(void *arg)
 {
     xrt__cpu_stream *s = (xrt__cpu_stream *)arg;
-    uint64_t h = __atomic_load_n(&s->head.value, __ATOMIC_ACQUIRE); /* not 0 after a fork */
+    uint64_t h;
     xrt__cpu_serving = s;
+    xrt__cpu_exec_take(s);
+    h = __atomic_load_n(&s->head.value, __ATOMIC_ACQUIRE); /* not 0 after a fork */
     for (;;) {
         xrt__cpu_slot *slot = &s->ring[h & s->mask]; /* re-read: a host function may have grown the ring */
-        if (__atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE) < h + 1) xrt__cpu_worker_idle(s, slot, h);
+        if (__atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE) < h + 1) {
+            __atomic_store_n(&s->exec, XRT__CPU_FREE, __ATOMIC_RELEASE);
+            xrt__cpu_worker_idle(s, slot, h);
+            xrt__cpu_exec_take(s);
+            h = __atomic_load_n(&s->head.value, __ATOMIC_ACQUIRE); /* a waiting thread may have run some */
+            continue;
+        }
         if (slot->op.run == NULL) break; /* the exit op */
         slot->op.run(&slot->op);
         xrt__cpu_counter_publish(&s->head, ++h);
@@ -409,8 +435,11 @@ static int xrt__cpu_grow_locked(xrt__cpu_stream *s)
    recorded) where the stream's own worker finds no memory to grow it. Reads
    head only when the room it saw last time is used up, so the common case
    touches no line that the worker writes. */
+static void xrt__cpu_drain(xrt__cpu_stream *s, uint64_t target);
+
 static xrt__cpu_op *xrt__cpu_reserve(xrt__cpu_stream *s, const char *who)
 {
+    uint64_t target;
     while (s->tail >= s->room) {
         s->room = __atomic_load_n(&s->head.value, __ATOMIC_ACQUIRE) + s->mask + 1;
         if (s->tail < s->room) break;
@@ -420,9 +449,10 @@ static xrt__cpu_op *xrt__cpu_reserve(xrt__cpu_stream *s, const char *who)
                       (unsigned long long)(s->mask + 1));
             return NULL;
         }
+        target = s->tail - (s->mask + 1) / 2 + 1;
         xrt__cpu_unlock(&s->lock);
         /* half the ring: the worker drains a batch before the producer looks again */
-        xrt__cpu_wait(&s->head, s->tail - (s->mask + 1) / 2 + 1, 1);
+        xrt__cpu_drain(s, target);
         xrt__cpu_lock(&s->lock);
     }
     return &s->ring[s->tail & s->mask].op;
@@ -669,6 +699,53 @@ static void xrt__cpu_run_memset_split(xrt__cpu_op *op)
     xrt__cpu_split_run(&sp);
 }
 
+/* >> cpu: waiting threads run the work */
+static void xrt__cpu_run_record(xrt__cpu_op *op);
+
+/* Ops a waiting thread may run in the worker's place: host functions and
+   cross-stream waits stay on the worker (a host function runs on the
+   stream's thread, as on a GPU runtime's). */
+static int xrt__cpu_anyone_runs(xrt__cpu_run_fn run)
+{
+    return run == xrt__cpu_run_memcpy || run == xrt__cpu_run_memset || run == xrt__cpu_run_memcpy_split ||
+           run == xrt__cpu_run_memset_split || run == xrt__cpu_run_record || run == xrt__cpu_run_free;
+}
+
+/* Runs s's ops below target on the calling thread, which holds `exec`,
+   until one must be the worker's. */
+static void xrt__cpu_help(xrt__cpu_stream *s, uint64_t target)
+{
+    uint64_t h = __atomic_load_n(&s->head.value, __ATOMIC_ACQUIRE);
+    for (; h < target; h++) {
+        xrt__cpu_slot *slot = &s->ring[h & s->mask];
+        if (__atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE) < h + 1 || !xrt__cpu_anyone_runs(slot->op.run)) break;
+        slot->op.run(&slot->op);
+        xrt__cpu_counter_publish(&s->head, h + 1);
+    }
+}
+
+/* Waits until s has completed its ops below target. While the worker does
+   not hold `exec` (it is asleep, or woken but not yet on a core: under load
+   that is a scheduling delay per hand-off), the waiting thread runs the
+   queued copies, memsets and records itself, in order, as fast as the
+   worker would: a synchronize behind queued copies costs what the copies
+   cost on the calling thread. */
+static void xrt__cpu_drain(xrt__cpu_stream *s, uint64_t target)
+{
+    while (!xrt__cpu_reached(&s->head, target)) {
+        uint32_t v = XRT__CPU_FREE;
+        if (__atomic_load_n(&s->exec, __ATOMIC_RELAXED) == XRT__CPU_FREE &&
+            __atomic_compare_exchange_n(&s->exec, &v, XRT__CPU_WAITER, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+            xrt__cpu_help(s, target);
+            if (__atomic_exchange_n(&s->exec, XRT__CPU_FREE, __ATOMIC_RELEASE) == XRT__CPU_WAITER_WANTED)
+                xrt__cpu_futex(&s->exec, FUTEX_WAKE_PRIVATE, 1);
+            if (xrt__cpu_reached(&s->head, target)) return;
+        }
+        /* the worker runs (or must run: a host function): wait for what it publishes next */
+        xrt__cpu_wait(&s->head, __atomic_load_n(&s->head.value, __ATOMIC_ACQUIRE) + 1, 1);
+    }
+}
+
 /* >> cpu: streams */
 static xrt_status xrt__cpu_start_worker_locked(xrt__cpu_stream *s)
 {
@@ -761,7 +838,7 @@ static xrt_status xrt__cpu_stream_destroy(const xrt_backend *self, void *stream)
 static xrt_status xrt__cpu_stream_synchronize(const xrt_backend *self, void *stream)
 {
     xrt__cpu_stream *s = xrt__cpu_stream_of(stream);
-    xrt__cpu_wait(&s->head, __atomic_load_n(&s->tail, __ATOMIC_ACQUIRE), 1);
+    xrt__cpu_drain(s, __atomic_load_n(&s->tail, __ATOMIC_ACQUIRE));
     return XRT_SUCCESS;
 }
 
@@ -1096,7 +1173,7 @@ static xrt_status xrt__cpu_copy_now(const xrt_backend *self, xrt__cpu_op *op, vo
 {
     xrt__cpu_stream *s = xrt__cpu_stream_of(stream);
     if (xrt__cpu_serving && xrt__cpu_busy(s)) return xrt__cpu_enqueue(stream, op, "cpu: xrt_memcpy_async");
-    xrt__cpu_wait(&s->head, __atomic_load_n(&s->tail, __ATOMIC_ACQUIRE), 1);
+    xrt__cpu_drain(s, __atomic_load_n(&s->tail, __ATOMIC_ACQUIRE));
     op->run(op);
     return XRT_SUCCESS;
 }
@@ -1316,6 +1393,7 @@ static void xrt__cpu_fork_child(void)
     xrt__cpu_stream *s;
     for (s = xrt__cpu.list.next; s && s != &xrt__cpu.list; s = s->next) {
         s->lock = 0; /* its holder did not come along */
+        s->exec = XRT__CPU_FREE;
         s->orphan = 1;
         s->parked = 0;
         xrt__cpu_counter_init(&s->head, s->tail);
