@@ -732,6 +732,7 @@ static void xrt__cpu_help(xrt__cpu_stream *s, uint64_t target)
    cost on the calling thread. */
 static void xrt__cpu_drain(xrt__cpu_stream *s, uint64_t target)
 {
+    uint64_t h;
     while (!xrt__cpu_reached(&s->head, target)) {
         uint32_t v = XRT__CPU_FREE;
         if (__atomic_load_n(&s->exec, __ATOMIC_RELAXED) == XRT__CPU_FREE &&
@@ -742,7 +743,8 @@ static void xrt__cpu_drain(xrt__cpu_stream *s, uint64_t target)
             if (xrt__cpu_reached(&s->head, target)) return;
         }
         /* the worker runs (or must run: a host function): wait for what it publishes next */
-        xrt__cpu_wait(&s->head, __atomic_load_n(&s->head.value, __ATOMIC_ACQUIRE) + 1, 1);
+        h = __atomic_load_n(&s->head.value, __ATOMIC_ACQUIRE);
+        if (h < target) xrt__cpu_wait(&s->head, h + 1, 1);
     }
 }
 
