@@ -662,17 +662,24 @@ static void xrt__cpu_split_part(void *ctx, size_t part, size_t nparts)
     const xrt__cpu_split *sp = (const xrt__cpu_split *)ctx;
     size_t off = part * sp->chunk, len;
     if (off >= sp->size) return;
-    len = part + 1 == nparts || sp->size - off < sp->chunk ? sp->size - off : sp->chunk;
+    (void)nparts;
+    len = sp->size - off < sp->chunk ? sp->size - off : sp->chunk;
     if (sp->src) memcpy(sp->dst + off, sp->src + off, len);
     else memset(sp->dst + off, sp->value, len);
 }
 
+/* Four parts per thread, of 1 MiB at least: a helper that is slow to come
+   (asleep, or its core taken by another process) takes fewer parts, and the
+   threads that run do the rest, instead of everyone waiting for its half. */
 static void xrt__cpu_split_run(xrt__cpu_split *sp)
 {
-    size_t n = xrt__cpu_pool_width();
+    size_t n = xrt__cpu_pool_width(), chunk;
     if (n > 1) {
-        sp->chunk = ((sp->size + n - 1) / n + 4095) & ~(size_t)4095;
-        xrt__cpu_pool_run(xrt__cpu_split_part, sp, n);
+        chunk = (sp->size + 4 * n - 1) / (4 * n);
+        if (chunk < ((size_t)1 << 20)) chunk = (size_t)1 << 20;
+        if (chunk < sp->size / XRT__CPU_PARTS_MAX + 1) chunk = sp->size / XRT__CPU_PARTS_MAX + 1;
+        sp->chunk = (chunk + 4095) & ~(size_t)4095;
+        xrt__cpu_pool_run(xrt__cpu_split_part, sp, (sp->size + sp->chunk - 1) / sp->chunk);
     } else {
         sp->chunk = sp->size;
         xrt__cpu_split_part(sp, 0, 1);
