@@ -57,7 +57,7 @@ extern "C" {
 
 #define XRT__CPU_RING 1024u    /* ops in flight per stream before enqueue waits; a power of two */
 #define XRT__CPU_SPIN_MAX 4096u /* most pauses a waiter spins before it sleeps */
-#define XRT__CPU_SPIN_MIN 32u   /* least: a spin that keeps failing still polls a little */
+#define XRT__CPU_SPIN_MIN 256u  /* least (~6 us at 24 ns a pause): a hand-off to a thread that runs */
 
 /* >> cpu: waiting */
 static void xrt__cpu_pause(void)
@@ -337,11 +337,10 @@ static void xrt__cpu_stream_unlink(xrt__cpu_stream *s)
     pthread_mutex_unlock(&xrt__cpu_list_lock);
 }
 
-/* Waits until op number h is published (a slot's seq is h + 1 - entries
-   until then): spins, then parks. */
-static void xrt__cpu_worker_idle(xrt__cpu_stream *s, xrt__cpu_slot *slot, uint64_t h)
+/* Sleeps until op number h is published (a slot's seq is h + 1 - entries
+   until then). */
+static void xrt__cpu_worker_park(xrt__cpu_stream *s, xrt__cpu_slot *slot, uint64_t h)
 {
-    if (xrt__cpu_spin(&s->idle_spin, &slot->seq, h + 1)) return;
     for (;;) {
         __atomic_store_n(&s->parked, 1, __ATOMIC_SEQ_CST);
         if (__atomic_load_n(&slot->seq, __ATOMIC_SEQ_CST) < h + 1)
@@ -351,9 +350,10 @@ static void xrt__cpu_worker_idle(xrt__cpu_stream *s, xrt__cpu_slot *slot, uint64
     }
 }
 
-/* The worker runs ops while it holds `exec`; it lets go while idle, so a
-   thread waiting for the stream can run them meanwhile (xrt__cpu_drain), and
-   takes it back, waiting for such a thread to finish, when work comes. */
+/* The worker runs ops while it holds `exec`, and keeps it while it spins
+   for the next op; it lets go while asleep, so that a thread waiting for the
+   stream can run them meanwhile (xrt__cpu_drain), and takes it back, waiting
+   for such a thread to finish, when it wakes. */
 static void xrt__cpu_exec_take(xrt__cpu_stream *s)
 {
     for (;;) {
@@ -375,9 +375,10 @@ static void *xrt__cpu_worker(void *arg)
     h = __atomic_load_n(&s->head.value, __ATOMIC_ACQUIRE); /* not 0 after a fork */
     for (;;) {
         xrt__cpu_slot *slot = &s->ring[h & s->mask]; /* re-read: a host function may have grown the ring */
-        if (__atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE) < h + 1) {
+        if (__atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE) < h + 1 &&
+            !xrt__cpu_spin(&s->idle_spin, &slot->seq, h + 1)) {
             __atomic_store_n(&s->exec, XRT__CPU_FREE, __ATOMIC_RELEASE);
-            xrt__cpu_worker_idle(s, slot, h);
+            xrt__cpu_worker_park(s, slot, h);
             xrt__cpu_exec_take(s);
             h = __atomic_load_n(&s->head.value, __ATOMIC_ACQUIRE); /* a waiting thread may have run some */
             continue;
@@ -733,7 +734,8 @@ static void xrt__cpu_help(xrt__cpu_stream *s, uint64_t target)
 
 /* Waits until s has completed its ops below target. While the worker does
    not hold `exec` (it is asleep, or woken but not yet on a core: under load
-   that is a scheduling delay per hand-off), the waiting thread runs the
+   that is a scheduling delay per hand-off; a worker that runs or spins for
+   work holds it), the waiting thread runs the
    queued copies, memsets and records itself, in order, as fast as the
    worker would: a synchronize behind queued copies costs what the copies
    cost on the calling thread. */
