@@ -23,7 +23,7 @@
    worker, synchronize, a full ring) spins for a budget it learns, then sleeps
    on a futex: the budget follows what recent spins needed and collapses when
    they fail, so a thread never keeps spinning against one that is not
-   running. A copy or memset of XRT_CPU_SPLIT_BYTES (default 8 MiB) or more is
+   running. A copy or memset of XRT_CPU_SPLIT_BYTES (default 16 MiB) or more is
    split across a shared pool of helper threads, one per usable core but the
    caller's (XRT_CPU_THREADS caps the total; 1 turns splitting off); it still
    completes in stream order. Linux only for now (futex).
@@ -532,7 +532,7 @@ static struct {
     xrt__cpu_counter done __attribute__((aligned(64))); /* parts finished, over all operations */
 } xrt__cpu_pool;
 
-static size_t xrt__cpu_split_bytes = 8u << 20; /* XRT_CPU_SPLIT_BYTES */
+static size_t xrt__cpu_split_bytes = 16u << 20; /* XRT_CPU_SPLIT_BYTES; bench/RESULTS.md says why */
 
 static int xrt__cpu_pool_take(size_t *part, size_t *nparts)
 {

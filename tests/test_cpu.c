@@ -622,7 +622,7 @@ static void test_idle_workers_park(void **state)
     for (i = 0; i < 4; i++) OK(xrt_stream_destroy(s[i]));
 }
 
-/* Copies and memsets above the split size (XRT_CPU_SPLIT_BYTES, 8 MiB by
+/* Copies and memsets above the split size (XRT_CPU_SPLIT_BYTES, 16 MiB by
    default) run in parts across the pool's threads: every byte lands where
    it should, and stream order holds between whole and split operations. */
 static void test_split_operations(void **state)
