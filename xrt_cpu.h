@@ -21,11 +21,15 @@
    by its worker. The enqueue, the query of a finished stream and the record
    of an event on an idle stream make no system call. Every wait (an idle
    worker, synchronize, a full ring) spins for a budget it learns, then sleeps
-   on a futex: the budget follows what recent spins needed and collapses when
-   they fail, so a thread never keeps spinning against one that is not
-   running. A copy or memset of XRT_CPU_SPLIT_BYTES (default 16 MiB) or more is
-   split across a shared pool of helper threads, one per usable core but the
-   caller's (XRT_CPU_THREADS caps the total; 1 turns splitting off); it still
+   on a futex: the budget follows what recent spins needed and halves, down
+   to a few microseconds, when they fail, so a thread does not keep spinning
+   against one that is not running. A thread that waits for a stream (synchronize, a full ring, a
+   pageable copy) while its worker sleeps runs the queued copies, memsets and
+   event records itself, in order, instead of waiting for the worker to wake;
+   host functions always run on the worker. A copy or memset of
+   XRT_CPU_SPLIT_BYTES (default 16 MiB; 0: never) or more is split across a
+   shared pool of helper threads, one per usable core but the caller's
+   (XRT_CPU_THREADS caps the total; 1 turns splitting off); it still
    completes in stream order. Linux only for now (futex).
 */
 #if defined(XRT__IMPL_INCLUDED) && !defined(XRT__CPU_IMPL_INCLUDED)
