@@ -22,11 +22,15 @@
    by its worker. The enqueue, the query of a finished stream and the record
    of an event on an idle stream make no system call. Every wait (an idle
    worker, synchronize, a full ring) spins for a budget it learns, then sleeps
-   on a futex: the budget follows what recent spins needed and collapses when
-   they fail, so a thread never keeps spinning against one that is not
-   running. A copy or memset of XRT_CPU_SPLIT_BYTES (default 8 MiB) or more is
-   split across a shared pool of helper threads, one per usable core but the
-   caller's (XRT_CPU_THREADS caps the total; 1 turns splitting off); it still
+   on a futex: the budget follows what recent spins needed and halves, down
+   to a few microseconds, when they fail, so a thread does not keep spinning
+   against one that is not running. A thread that waits for a stream (synchronize, a full ring, a
+   pageable copy) while its worker sleeps runs the queued copies, memsets and
+   event records itself, in order, instead of waiting for the worker to wake;
+   host functions always run on the worker. A copy or memset of
+   XRT_CPU_SPLIT_BYTES (default 16 MiB; 0: never) or more is split across a
+   shared pool of helper threads, one per usable core but the caller's
+   (XRT_CPU_THREADS caps the total; 1 turns splitting off); it still
    completes in stream order. Linux only for now (futex).
 
    Kernels (">> cpu: kernels"): a module is a shared object, given or built
@@ -62,7 +66,7 @@ extern "C" {
 
 #define XRT__CPU_RING 1024u    /* ops in flight per stream before enqueue waits; a power of two */
 #define XRT__CPU_SPIN_MAX 4096u /* most pauses a waiter spins before it sleeps */
-#define XRT__CPU_SPIN_MIN 32u   /* least: a spin that keeps failing still polls a little */
+#define XRT__CPU_SPIN_MIN 256u  /* least (~6 us at 24 ns a pause): a hand-off to a thread that runs */
 
 /* >> cpu: waiting */
 static void xrt__cpu_pause(void)
@@ -270,8 +274,11 @@ typedef struct xrt__cpu_stream {
     struct xrt__cpu_stream *prev, *next;
     uint32_t parked __attribute__((aligned(64))); /* the idle worker sleeps on it */
     unsigned idle_spin;                           /* its spin budget (xrt__cpu_spin) */
+    uint32_t exec; /* who runs ops: XRT__CPU_FREE, _WORKER, _WAITER, _WAITER_WANTED (xrt__cpu_drain) */
     xrt__cpu_counter head __attribute__((aligned(64))); /* ops completed */
 } xrt__cpu_stream;
+
+enum { XRT__CPU_FREE, XRT__CPU_WORKER, XRT__CPU_WAITER, XRT__CPU_WAITER_WANTED };
 
 /* The stream whose worker is the calling thread (NULL on other threads). */
 static XRT__TLS xrt__cpu_stream *xrt__cpu_serving;
@@ -339,11 +346,10 @@ static void xrt__cpu_stream_unlink(xrt__cpu_stream *s)
     pthread_mutex_unlock(&xrt__cpu_list_lock);
 }
 
-/* Waits until op number h is published (a slot's seq is h + 1 - entries
-   until then): spins, then parks. */
-static void xrt__cpu_worker_idle(xrt__cpu_stream *s, xrt__cpu_slot *slot, uint64_t h)
+/* Sleeps until op number h is published (a slot's seq is h + 1 - entries
+   until then). */
+static void xrt__cpu_worker_park(xrt__cpu_stream *s, xrt__cpu_slot *slot, uint64_t h)
 {
-    if (xrt__cpu_spin(&s->idle_spin, &slot->seq, h + 1)) return;
     for (;;) {
         __atomic_store_n(&s->parked, 1, __ATOMIC_SEQ_CST);
         if (__atomic_load_n(&slot->seq, __ATOMIC_SEQ_CST) < h + 1)
@@ -353,14 +359,39 @@ static void xrt__cpu_worker_idle(xrt__cpu_stream *s, xrt__cpu_slot *slot, uint64
     }
 }
 
+/* The worker runs ops while it holds `exec`, and keeps it while it spins
+   for the next op; it lets go while asleep, so that a thread waiting for the
+   stream can run them meanwhile (xrt__cpu_drain), and takes it back, waiting
+   for such a thread to finish, when it wakes. */
+static void xrt__cpu_exec_take(xrt__cpu_stream *s)
+{
+    for (;;) {
+        uint32_t v = XRT__CPU_FREE;
+        if (__atomic_compare_exchange_n(&s->exec, &v, XRT__CPU_WORKER, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) return;
+        if (v == XRT__CPU_WAITER &&
+            !__atomic_compare_exchange_n(&s->exec, &v, XRT__CPU_WAITER_WANTED, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+            continue;
+        xrt__cpu_futex(&s->exec, FUTEX_WAIT_PRIVATE, XRT__CPU_WAITER_WANTED);
+    }
+}
+
 static void *xrt__cpu_worker(void *arg)
 {
     xrt__cpu_stream *s = (xrt__cpu_stream *)arg;
-    uint64_t h = __atomic_load_n(&s->head.value, __ATOMIC_ACQUIRE); /* not 0 after a fork */
+    uint64_t h;
     xrt__cpu_serving = s;
+    xrt__cpu_exec_take(s);
+    h = __atomic_load_n(&s->head.value, __ATOMIC_ACQUIRE); /* not 0 after a fork */
     for (;;) {
         xrt__cpu_slot *slot = &s->ring[h & s->mask]; /* re-read: a host function may have grown the ring */
-        if (__atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE) < h + 1) xrt__cpu_worker_idle(s, slot, h);
+        if (__atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE) < h + 1 &&
+            !xrt__cpu_spin(&s->idle_spin, &slot->seq, h + 1)) {
+            __atomic_store_n(&s->exec, XRT__CPU_FREE, __ATOMIC_RELEASE);
+            xrt__cpu_worker_park(s, slot, h);
+            xrt__cpu_exec_take(s);
+            h = __atomic_load_n(&s->head.value, __ATOMIC_ACQUIRE); /* a waiting thread may have run some */
+            continue;
+        }
         if (slot->op.run == NULL) break; /* the exit op */
         slot->op.run(&slot->op);
         xrt__cpu_counter_publish(&s->head, ++h);
@@ -405,8 +436,11 @@ static int xrt__cpu_grow_locked(xrt__cpu_stream *s)
    recorded) where the stream's own worker finds no memory to grow it. Reads
    head only when the room it saw last time is used up, so the common case
    touches no line that the worker writes. */
+static void xrt__cpu_drain(xrt__cpu_stream *s, uint64_t target);
+
 static xrt__cpu_op *xrt__cpu_reserve(xrt__cpu_stream *s, const char *who)
 {
+    uint64_t target;
     while (s->tail >= s->room) {
         s->room = __atomic_load_n(&s->head.value, __ATOMIC_ACQUIRE) + s->mask + 1;
         if (s->tail < s->room) break;
@@ -416,9 +450,10 @@ static xrt__cpu_op *xrt__cpu_reserve(xrt__cpu_stream *s, const char *who)
                       (unsigned long long)(s->mask + 1));
             return NULL;
         }
+        target = s->tail - (s->mask + 1) / 2 + 1;
         xrt__cpu_unlock(&s->lock);
         /* half the ring: the worker drains a batch before the producer looks again */
-        xrt__cpu_wait(&s->head, s->tail - (s->mask + 1) / 2 + 1, 1);
+        xrt__cpu_drain(s, target);
         xrt__cpu_lock(&s->lock);
     }
     return &s->ring[s->tail & s->mask].op;
@@ -497,7 +532,7 @@ static struct {
     xrt__cpu_counter done __attribute__((aligned(64))); /* parts finished, over all operations */
 } xrt__cpu_pool;
 
-static size_t xrt__cpu_split_bytes = 8u << 20; /* XRT_CPU_SPLIT_BYTES */
+static size_t xrt__cpu_split_bytes = 16u << 20; /* XRT_CPU_SPLIT_BYTES; bench/RESULTS.md says why */
 
 static int xrt__cpu_pool_take(size_t *part, size_t *nparts)
 {
@@ -628,17 +663,24 @@ static void xrt__cpu_split_part(void *ctx, size_t part, size_t nparts)
     const xrt__cpu_split *sp = (const xrt__cpu_split *)ctx;
     size_t off = part * sp->chunk, len;
     if (off >= sp->size) return;
-    len = part + 1 == nparts || sp->size - off < sp->chunk ? sp->size - off : sp->chunk;
+    (void)nparts;
+    len = sp->size - off < sp->chunk ? sp->size - off : sp->chunk;
     if (sp->src) memcpy(sp->dst + off, sp->src + off, len);
     else memset(sp->dst + off, sp->value, len);
 }
 
+/* Four parts per thread, of 1 MiB at least: a helper that is slow to come
+   (asleep, or its core taken by another process) takes fewer parts, and the
+   threads that run do the rest, instead of everyone waiting for its half. */
 static void xrt__cpu_split_run(xrt__cpu_split *sp)
 {
-    size_t n = xrt__cpu_pool_width();
+    size_t n = xrt__cpu_pool_width(), chunk;
     if (n > 1) {
-        sp->chunk = ((sp->size + n - 1) / n + 4095) & ~(size_t)4095;
-        xrt__cpu_pool_run(xrt__cpu_split_part, sp, n);
+        chunk = (sp->size + 4 * n - 1) / (4 * n);
+        if (chunk < ((size_t)1 << 20)) chunk = (size_t)1 << 20;
+        if (chunk < sp->size / XRT__CPU_PARTS_MAX + 1) chunk = sp->size / XRT__CPU_PARTS_MAX + 1;
+        sp->chunk = (chunk + 4095) & ~(size_t)4095;
+        xrt__cpu_pool_run(xrt__cpu_split_part, sp, (sp->size + sp->chunk - 1) / sp->chunk);
     } else {
         sp->chunk = sp->size;
         xrt__cpu_split_part(sp, 0, 1);
@@ -663,6 +705,56 @@ static void xrt__cpu_run_memset_split(xrt__cpu_op *op)
     sp.size = op->u.set.size;
     sp.value = op->u.set.value;
     xrt__cpu_split_run(&sp);
+}
+
+/* >> cpu: waiting threads run the work */
+static void xrt__cpu_run_record(xrt__cpu_op *op);
+
+/* Ops a waiting thread may run in the worker's place: host functions and
+   cross-stream waits stay on the worker (a host function runs on the
+   stream's thread, as on a GPU runtime's). */
+static int xrt__cpu_anyone_runs(xrt__cpu_run_fn run)
+{
+    return run == xrt__cpu_run_memcpy || run == xrt__cpu_run_memset || run == xrt__cpu_run_memcpy_split ||
+           run == xrt__cpu_run_memset_split || run == xrt__cpu_run_record || run == xrt__cpu_run_free;
+}
+
+/* Runs s's ops below target on the calling thread, which holds `exec`,
+   until one must be the worker's. */
+static void xrt__cpu_help(xrt__cpu_stream *s, uint64_t target)
+{
+    uint64_t h = __atomic_load_n(&s->head.value, __ATOMIC_ACQUIRE);
+    for (; h < target; h++) {
+        xrt__cpu_slot *slot = &s->ring[h & s->mask];
+        if (__atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE) < h + 1 || !xrt__cpu_anyone_runs(slot->op.run)) break;
+        slot->op.run(&slot->op);
+        xrt__cpu_counter_publish(&s->head, h + 1);
+    }
+}
+
+/* Waits until s has completed its ops below target. While the worker does
+   not hold `exec` (it is asleep, or woken but not yet on a core: under load
+   that is a scheduling delay per hand-off; a worker that runs or spins for
+   work holds it), the waiting thread runs the
+   queued copies, memsets and records itself, in order, as fast as the
+   worker would: a synchronize behind queued copies costs what the copies
+   cost on the calling thread. */
+static void xrt__cpu_drain(xrt__cpu_stream *s, uint64_t target)
+{
+    uint64_t h;
+    while (!xrt__cpu_reached(&s->head, target)) {
+        uint32_t v = XRT__CPU_FREE;
+        if (__atomic_load_n(&s->exec, __ATOMIC_RELAXED) == XRT__CPU_FREE &&
+            __atomic_compare_exchange_n(&s->exec, &v, XRT__CPU_WAITER, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+            xrt__cpu_help(s, target);
+            if (__atomic_exchange_n(&s->exec, XRT__CPU_FREE, __ATOMIC_RELEASE) == XRT__CPU_WAITER_WANTED)
+                xrt__cpu_futex(&s->exec, FUTEX_WAKE_PRIVATE, 1);
+            if (xrt__cpu_reached(&s->head, target)) return;
+        }
+        /* the worker runs (or must run: a host function): wait for what it publishes next */
+        h = __atomic_load_n(&s->head.value, __ATOMIC_ACQUIRE);
+        if (h < target) xrt__cpu_wait(&s->head, h + 1, 1);
+    }
 }
 
 /* >> cpu: streams */
@@ -757,7 +849,7 @@ static xrt_status xrt__cpu_stream_destroy(const xrt_backend *self, void *stream)
 static xrt_status xrt__cpu_stream_synchronize(const xrt_backend *self, void *stream)
 {
     xrt__cpu_stream *s = xrt__cpu_stream_of(stream);
-    xrt__cpu_wait(&s->head, __atomic_load_n(&s->tail, __ATOMIC_ACQUIRE), 1);
+    xrt__cpu_drain(s, __atomic_load_n(&s->tail, __ATOMIC_ACQUIRE));
     return XRT_SUCCESS;
 }
 
@@ -1092,7 +1184,7 @@ static xrt_status xrt__cpu_copy_now(const xrt_backend *self, xrt__cpu_op *op, vo
 {
     xrt__cpu_stream *s = xrt__cpu_stream_of(stream);
     if (xrt__cpu_serving && xrt__cpu_busy(s)) return xrt__cpu_enqueue(stream, op, "cpu: xrt_memcpy_async");
-    xrt__cpu_wait(&s->head, __atomic_load_n(&s->tail, __ATOMIC_ACQUIRE), 1);
+    xrt__cpu_drain(s, __atomic_load_n(&s->tail, __ATOMIC_ACQUIRE));
     op->run(op);
     return XRT_SUCCESS;
 }
@@ -1693,6 +1785,7 @@ static void xrt__cpu_fork_child(void)
     xrt__cpu_stream *s;
     for (s = xrt__cpu.list.next; s && s != &xrt__cpu.list; s = s->next) {
         s->lock = 0; /* its holder did not come along */
+        s->exec = XRT__CPU_FREE;
         s->orphan = 1;
         s->parked = 0;
         xrt__cpu_counter_init(&s->head, s->tail);

@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: MIT
 # `make bench`: runs every benchmark in turn. Each prints its figures and
 # its ratio against a baseline measured in the same run; none of them fails
-# on a missed target (they are measurements, not tests).
+# on a missed target (they are measurements, not tests). BENCH_LOAD=N runs
+# every benchmark beside N spinning processes; the loaded section uses
+# BENCH_LOAD_RUN (default: one per core). Run it on a quiet machine: the
+# CPU-stream figures depend on both cores being free.
 set -eu
 B=${B:-build}
 section() { printf '\n== %s\n' "$1"; }
@@ -25,6 +28,14 @@ section "CPU stream throughput, idle workers"
 $B/bench/stream_throughput
 section "CPU kernels"
 $B/bench/kernels
+section "CPU copies split across cores (all usable cores, then one)"
+$B/bench/split
+if command -v taskset > /dev/null; then taskset -c 0 $B/bench/split 64
+else echo "skipped: one core (taskset is not installed)"; fi
+LOAD=${BENCH_LOAD_RUN:-$(nproc)}
+section "CPU streams under load: $LOAD spinning processes beside the benchmark"
+BENCH_LOAD=$LOAD $B/bench/stream_roundtrip
+BENCH_LOAD=$LOAD $B/bench/stream_throughput
 section "compile cost"
 $B/bench/compile_cost
 section "GPU overhead (CUDA)"

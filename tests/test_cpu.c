@@ -623,6 +623,36 @@ static void test_idle_workers_park(void **state)
     for (i = 0; i < 4; i++) OK(xrt_stream_destroy(s[i]));
 }
 
+/* Copies and memsets above the split size (XRT_CPU_SPLIT_BYTES, 16 MiB by
+   default) run in parts across the pool's threads: every byte lands where
+   it should, and stream order holds between whole and split operations. */
+static void test_split_operations(void **state)
+{
+    const size_t n = (24u << 20) + 4133; /* not a multiple of a part */
+    unsigned char *a, *b;
+    xrt_stream s;
+    size_t i;
+    (void)state;
+    OK(xrt_stream_create(&s));
+    OK(xrt_malloc((void **)&a, n));
+    OK(xrt_malloc((void **)&b, n));
+    for (i = 0; i < n; i++) a[i] = (unsigned char)(i * 131u + (i >> 20));
+    OK(xrt_memset_async(b, 0x77, n, s));
+    OK(xrt_memcpy_async(b, a, n, XRT_MEMCPY_DEVICE_TO_DEVICE, s)); /* after the memset */
+    OK(xrt_memset_async(a, 0x11, 4096, s));                        /* after the copy read a */
+    OK(xrt_stream_synchronize(s));
+    for (i = 0; i < n; i++)
+        if (b[i] != (unsigned char)(i * 131u + (i >> 20))) fail_msg("byte %zu of the split copy is 0x%02x", i, b[i]);
+    assert_bytes(a, 4096, 0x11);
+    OK(xrt_memset(b + 1, 0x3c, n - 2)); /* synchronous, split too */
+    assert_int_equal(b[0], 0);
+    assert_bytes(b + 1, n - 2, 0x3c);
+    assert_int_equal(b[n - 1], (unsigned char)((n - 1) * 131u + ((n - 1) >> 20)));
+    OK(xrt_stream_destroy(s));
+    OK(xrt_free(a));
+    OK(xrt_free(b));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -644,6 +674,7 @@ int main(void)
         gated_test(test_full_ring),
         cmocka_unit_test(test_shutdown_and_init_again),
         cmocka_unit_test(test_idle_workers_park),
+        cmocka_unit_test(test_split_operations),
     };
     static const char *const cpu[] = {"cpu", NULL};
     return xrt_test_run_on_backends("semantics", tests, sizeof tests / sizeof tests[0], cpu);

@@ -23,6 +23,16 @@
    in the last round, after xrt released the thread's state for good, not
    permitted; ASan sees any use after free.
 
+   Copies with a plain host array on one side are pageable copies: the model
+   checks, before any synchronize, that a pageable destination already holds
+   its bytes, and overwrites a pageable source right after the call (the copy
+   has read it already). Host functions that enqueue: one may launch up to
+   3000 host functions onto its own stream (more than its queue holds at
+   first: the queue grows) and make a pageable copy between the host arrays;
+   every call it makes must succeed. Work a host function enqueues is waited
+   for with a second synchronize (the first ends once the host function has
+   run, and with it every enqueue it made).
+
    Input: a sequence of operations, one byte each for the opcode and then its
    arguments; a short input runs out of arguments and reads zeros. */
 #define XRT_IMPL
@@ -80,6 +90,7 @@ static struct {
     int dirty; /* stream slot (STREAMS = the NULL stream) with unsynchronized data work, -1: none,
                   ANYWHERE: a destroyed stream's */
     int host_calls, host_expected;
+    int nested; /* a host function that enqueues has been launched since the last wait for everything */
 } F;
 static int op_index, trace; /* FUZZ_API_TRACE=1: print each call and its status */
 
@@ -175,17 +186,26 @@ static void sync_slot(int slot)
     events_done(slot);
 }
 
+static void nest_check(void);
+
 static void all_done(void)
 {
     EXPECT(xrt_device_synchronize(), XRT_SUCCESS);
+    if (F.nested) { /* what the host functions enqueued while the first one waited */
+        EXPECT(xrt_device_synchronize(), XRT_SUCCESS);
+        nest_check();
+        F.nested = 0;
+    }
     F.dirty = -1;
     events_done(-1);
 }
 
-/* Data work goes to `slot` next: the previous stream with data work finishes first. */
+/* Data work goes to `slot` next: the previous stream with data work finishes
+   first, and so does a host function that enqueues (its copy's place in its
+   stream is not the harness's to know). */
 static void data_on(int slot)
 {
-    if (F.dirty >= 0 && F.dirty != slot) all_done();
+    if ((F.dirty >= 0 && F.dirty != slot) || F.nested) all_done();
     F.dirty = slot;
 }
 
@@ -367,9 +387,20 @@ static void op_memcpy(void)
     CHECK(st == a || st == b, "memcpy%s of %zu bytes (room %zu, %zu; xrt %d, %d; kind %d) -> %s, expected %s",
           async ? "_async" : "", n, d.room, s.room, d.xrt, s.xrt, (int)kind, xrt_status_string(st), xrt_status_string(a));
     if (st == XRT_SUCCESS && n) {
+        size_t i;
         memmove(d.model, s.model, n);
         memmove(d.known, s.known, n);
         if (!async) F.dirty = -1;
+        if (async && !d.xrt) /* pageable destination: written before the call returned */
+            for (i = 0; i < n; i++)
+                CHECK(!d.known[i] || d.p[i] == d.model[i], "pageable copy: byte %zu is 0x%02x at return, model 0x%02x",
+                      i, d.p[i], d.model[i]);
+        if (async && !s.xrt) { /* pageable source: read before the call returned */
+            unsigned char v = (unsigned char)byte();
+            memset(s.p, v, n);
+            memset(s.model, v, n);
+            memset(s.known, 1, n);
+        }
     }
 }
 
@@ -404,6 +435,58 @@ static void op_check(void)
 
 static void count_up(void *user) { __atomic_add_fetch((int *)user, 1, __ATOMIC_ACQ_REL); }
 
+/* >> host functions that enqueue (on the CPU backend; GPU runtimes refuse) */
+static struct {
+    xrt_stream s; /* its own stream */
+    int count, copy;
+    size_t src, dst; /* a 64-byte copy from host array 0 to host array 1 */
+    xrt_status bad;  /* the first failing call's status */
+    int done;
+} nest;
+
+static void nest_run(void *user)
+{
+    int i;
+    xrt_status st = XRT_SUCCESS;
+    (void)user;
+    for (i = 0; i < nest.count && st == XRT_SUCCESS; i++) st = xrt_launch_host_func(nest.s, count_up, &F.host_calls);
+    if (st == XRT_SUCCESS && nest.copy)
+        st = xrt_memcpy_async(F.host[1] + nest.dst, F.host[0] + nest.src, 64, XRT_MEMCPY_HOST_TO_HOST, nest.s);
+    nest.bad = st;
+    __atomic_store_n(&nest.done, 1, __ATOMIC_RELEASE);
+}
+
+/* After the wait for everything: the host function ran and every call it made succeeded. */
+static void nest_check(void)
+{
+    CHECK(__atomic_load_n(&nest.done, __ATOMIC_ACQUIRE), "a host function that enqueues did not run");
+    CHECK(nest.bad == XRT_SUCCESS, "a call from a host function -> %s", xrt_status_string(nest.bad));
+}
+
+static void op_nested(void)
+{
+    int slot = stream_slot(), big = byte() < 40;
+    unsigned count = big ? 1024 + u16() % 2000 : byte() % 8;
+    int copy = (int)(byte() & 1);
+    size_t src = u16() % (HOST_SIZE - 64), dst = u16() % (HOST_SIZE - 64);
+    if (!stream_ok(slot)) return;
+    if (F.dirty >= 0 || F.nested) all_done(); /* the copy's host arrays are the host function's alone */
+    memset(&nest, 0, sizeof nest);
+    nest.s = stream_of(slot);
+    nest.count = (int)count;
+    nest.copy = copy;
+    nest.src = src;
+    nest.dst = dst;
+    EXPECT(xrt_launch_host_func(nest.s, nest_run, NULL), XRT_SUCCESS);
+    F.host_expected += (int)count;
+    F.nested = 1;
+    F.dirty = slot;
+    if (copy) {
+        memmove(F.host_model[1] + dst, F.host_model[0] + src, 64);
+        memmove(F.host_known[1] + dst, F.host_known[0] + src, 64);
+    }
+}
+
 static void op_stream(void)
 {
     int slot = (int)(byte() % STREAMS), what = (int)(byte() % 6);
@@ -414,6 +497,7 @@ static void op_stream(void)
             CHECK(F.s[slot] != NULL, "no handle");
             return;
         }
+        if (F.nested) all_done(); /* the host function that enqueues uses the handle */
         if (F.dirty == slot) F.dirty = ANYWHERE; /* its work completes on its own, in its own time */
         EXPECT(xrt_stream_destroy(s), XRT_SUCCESS);
         remember(F.stale_s, s);
@@ -614,8 +698,8 @@ static void cleanup(void)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static void (*const ops[])(void) = {op_malloc,  op_free,  op_memset,     op_memcpy,     op_check,
-                                        op_stream,  op_event, op_bad_handle, op_thread_exit};
+    static void (*const ops[])(void) = {op_malloc, op_free,  op_memset,     op_memcpy,      op_check, op_stream,
+                                        op_event,  op_bad_handle, op_nested, op_thread_exit};
     memset(&F, 0, sizeof F);
     trace = getenv("FUZZ_API_TRACE") != NULL;
     F.in = data;
