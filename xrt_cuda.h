@@ -164,11 +164,6 @@ static int xrt__cuda_no_driver(const xrt__gpu *g, int e, char *reason, size_t n)
     return 1;
 }
 
-static void xrt__cuda_loaded(xrt__gpu *g)
-{
-    (void)g; /* every CUDA entry point xrt uses has kept its name and layout-free signature */
-}
-
 /* The numbers come from attributes: cudaDeviceProp lost fields in CUDA 13,
    moving everything after its head (name, totalGlobalMem), and run-time
    loading may find a runtime of another major version than the header. */
@@ -505,6 +500,18 @@ static xrt_status xrt__cuda_function_attributes(xrt__gpu *g, void *fn, xrt_funct
     a->num_regs = v[2];
     a->max_dynamic_shared_bytes = (size_t)v[3];
     return XRT_SUCCESS;
+}
+
+/* Every CUDA entry point xrt uses has kept its name and layout-free
+   signature. Modules need the driver library: without it (no NVIDIA driver)
+   CUDA offers no XRT_CAP_MODULES and loading is XRT_ERROR_UNSUPPORTED. */
+static void xrt__cuda_loaded(xrt__gpu *g)
+{
+    char reason[256] = "";
+    if (!xrt__cuda_driver_get(reason, sizeof reason)) {
+        g->module_load = NULL;
+        xrt_log(XRT_LOG_DEBUG, "cuda: no modules: %s", reason);
+    }
 }
 
 /* >> cuda: the table */

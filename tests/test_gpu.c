@@ -197,8 +197,9 @@ static void test_debug_names_runtime(void **state)
     assert_true(backend_index("cuda", &info) >= 0);
     {
         char line[400];
+        const char *env = getenv("XRT_CUDA_LIBRARY"); /* the suite's run with a runtime double sets it */
         snprintf(line, sizeof line, "%d loaded %s: %s (XRT_CUDA_LIBRARY chooses another)\n", (int)XRT_LOG_DEBUG,
-                 loadable(cudart_names), info.library);
+                 env && *env ? env : loadable(cudart_names), info.library);
         assert_non_null(strstr(logs.text, line));
         snprintf(line, sizeof line, "%d cuda: runtime version %d in %s; driver version %d", (int)XRT_LOG_DEBUG,
                  info.runtime_version, info.library, info.driver_version);

@@ -265,6 +265,10 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int d)
     p->major = 9;
     p->warpSize = 32;
     p->multiProcessorCount = 1;
+    memcpy(p->uuid.bytes, "cudart-double-00", sizeof p->uuid.bytes); /* a GPU has one */
+    p->pciBusID = 0x41;
+    p->pciDeviceID = 0;
+    p->pciDomainID = 0;
     return cudaSuccess;
 }
 
@@ -272,7 +276,8 @@ cudaError_t cudaDeviceGetAttribute(int *v, enum cudaDeviceAttr a, int d)
 {
     if (d != 0) return cudaErrorInvalidDevice;
     *v = a == cudaDevAttrComputeCapabilityMajor ? 9 : a == cudaDevAttrComputeCapabilityMinor ? 0 :
-         a == cudaDevAttrWarpSize ? 32 : a == cudaDevAttrMultiProcessorCount ? 1 : 1;
+         a == cudaDevAttrWarpSize ? 32 : a == cudaDevAttrMultiProcessorCount ? 1 :
+         a == cudaDevAttrPciBusId ? 0x41 : a == cudaDevAttrPciDeviceId || a == cudaDevAttrPciDomainId ? 0 : 1;
     return cudaSuccess;
 }
 
@@ -311,13 +316,27 @@ cudaError_t cudaMemsetAsync(void *d, int v, size_t n, cudaStream_t s)
     return enqueue(s, o);
 }
 
+static int known(const void *p)
+{
+    const alloc *a;
+    int found = 0;
+    pthread_mutex_lock(&live_lock);
+    for (a = allocs; a && !found; a = a->next) found = (const char *)p >= a->base && (const char *)p < a->base + a->size;
+    pthread_mutex_unlock(&live_lock);
+    return found;
+}
+
+/* As CUDA: a copy with a pageable (unregistered) host side has read its
+   source, or written its destination, when the call returns. */
 cudaError_t cudaMemcpyAsync(void *d, const void *src, size_t n, enum cudaMemcpyKind k, cudaStream_t s)
 {
     op *o = op_new(1);
-    UNUSED(k);
+    cudaError_t e;
     if (!o) return cudaErrorMemoryAllocation;
     o->dst = d, o->src = src, o->n = n;
-    return enqueue(s, o);
+    e = enqueue(s, o);
+    if (e == cudaSuccess && n && (!known(d) || !known(src)) && k != cudaMemcpyDeviceToDevice) e = cudaStreamSynchronize(s);
+    return e;
 }
 
 cudaError_t cudaMemcpy(void *d, const void *src, size_t n, enum cudaMemcpyKind k)
