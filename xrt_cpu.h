@@ -103,8 +103,8 @@ typedef struct xrt__cpu_counter {
     xrt__cpu_sleeper *sleepers;
 } xrt__cpu_counter;
 
-static void xrt__cpu_lock(int *l);
-static void xrt__cpu_unlock(int *l);
+static void xrt__cpu_lock(int *l) { xrt__spin_lock(l); } /* the core's (xrt.h) */
+static void xrt__cpu_unlock(int *l) { xrt__spin_unlock(l); }
 
 static void xrt__cpu_counter_init(xrt__cpu_counter *c, uint64_t v)
 {
@@ -408,9 +408,6 @@ static void *xrt__cpu_worker(void *arg)
 }
 
 /* >> cpu: enqueue */
-static void xrt__cpu_lock(int *l) { xrt__spin_lock(l); } /* the core's (xrt.h) */
-static void xrt__cpu_unlock(int *l) { xrt__spin_unlock(l); }
-
 static xrt__cpu_stream *xrt__cpu_stream_of(void *obj) { return obj ? (xrt__cpu_stream *)obj : xrt__cpu.dflt; }
 
 /* Doubles the ring of a full stream; called by its own worker (inside a host
