@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* Where splitting a copy across the CPU backend's pool pays: for each size,
    xrt_memcpy_async + synchronize with splitting off and on (the threshold is
    the backend's own variable, set between runs of the same process), against

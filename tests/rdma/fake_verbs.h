@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* A test double of libibverbs's registration calls, for tests on machines
    without an RDMA device (tests/test_rdma.c, tests/test_oom.c). It replaces
    ibv_reg_mr and ibv_dereg_mr in xrt_rdma.h's symbol table and opens a
