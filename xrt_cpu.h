@@ -290,7 +290,8 @@ static struct {
     const xrt_backend *self; /* the registry's table, for host functions */
     xrt__cpu_stream list; /* sentinel of a circular list of all streams */
     xrt__cpu_stream *dflt;
-    xrt__cpu_counter exited; /* worker threads that have finished */
+    xrt__cpu_counter exited;  /* worker threads that have finished */
+    xrt__cpu_counter entered; /* worker threads that have reached xrt__cpu_worker (a fork waits for them) */
     uint64_t started;
     pthread_t *zombies; /* finished workers not joined yet */
     size_t nzombies, cap;
@@ -314,18 +315,22 @@ static void xrt__cpu_bury_locked(pthread_t self)
     xrt__cpu.zombies[xrt__cpu.nzombies++] = self;
 }
 
-static void xrt__cpu_reap(void)
+/* Joins under the list lock, which a finished worker no longer needs: a
+   fork (which takes the lock) then never finds a worker half gone. */
+static void xrt__cpu_reap_locked(void)
 {
-    pthread_t *z;
-    size_t n, i;
-    pthread_mutex_lock(&xrt__cpu_list_lock);
-    z = xrt__cpu.zombies;
-    n = xrt__cpu.nzombies;
+    size_t i;
+    for (i = 0; i < xrt__cpu.nzombies; i++) pthread_join(xrt__cpu.zombies[i], NULL);
+    XRT_FREE(xrt__cpu.zombies);
     xrt__cpu.zombies = NULL;
     xrt__cpu.nzombies = xrt__cpu.cap = 0;
+}
+
+static void xrt__cpu_reap(void)
+{
+    pthread_mutex_lock(&xrt__cpu_list_lock);
+    xrt__cpu_reap_locked();
     pthread_mutex_unlock(&xrt__cpu_list_lock);
-    for (i = 0; i < n; i++) pthread_join(z[i], NULL);
-    XRT_FREE(z);
 }
 
 /* >> cpu: the worker */
@@ -379,6 +384,7 @@ static void *xrt__cpu_worker(void *arg)
 {
     xrt__cpu_stream *s = (xrt__cpu_stream *)arg;
     uint64_t h;
+    xrt__cpu_counter_add(&xrt__cpu.entered, 1);
     xrt__cpu_serving = s;
     xrt__cpu_exec_take(s);
     h = __atomic_load_n(&s->head.value, __ATOMIC_ACQUIRE); /* not 0 after a fork */
@@ -398,9 +404,12 @@ static void *xrt__cpu_worker(void *arg)
     }
     xrt__cpu_counter_publish(&s->head, ++h);
     xrt__cpu_serving = NULL;
-    xrt__cpu_stream_unlink(s);
-    xrt__cpu_stream_unref(s);
+    /* All of the way out under the list lock (the free included): a fork
+       finds the worker before it or buried (xrt__cpu_fork_prepare). */
     pthread_mutex_lock(&xrt__cpu_list_lock);
+    s->prev->next = s->next;
+    s->next->prev = s->prev;
+    xrt__cpu_stream_unref(s);
     xrt__cpu_bury_locked(pthread_self());
     xrt__cpu_counter_publish(&xrt__cpu.exited, xrt__cpu.exited.value + 1);
     pthread_mutex_unlock(&xrt__cpu_list_lock);
@@ -526,6 +535,7 @@ static struct {
     uint32_t bell;       /* helpers sleep on it; rung with every operation and at stop */
     uint32_t sleeping;   /* helpers asleep or about to be */
     unsigned spin;       /* helpers' spin budget for the next operation */
+    xrt__cpu_counter entered; /* helpers that have reached xrt__cpu_helper (a fork waits for them) */
     xrt__cpu_counter done __attribute__((aligned(64))); /* parts finished, over all operations */
 } xrt__cpu_pool;
 
@@ -559,6 +569,7 @@ static void xrt__cpu_pool_work(void)
 static void *xrt__cpu_helper(void *arg)
 {
     (void)arg;
+    xrt__cpu_counter_add(&xrt__cpu_pool.entered, 1);
     for (;;) {
         uint32_t bell = __atomic_load_n(&xrt__cpu_pool.bell, __ATOMIC_SEQ_CST);
         uint64_t next = ((__atomic_load_n(&xrt__cpu_pool.job, __ATOMIC_SEQ_CST) >> 32) + 1) << 32;
@@ -598,6 +609,7 @@ static size_t xrt__cpu_pool_width(void)
         xrt__cpu_pool.threads = want ? (pthread_t *)XRT_MALLOC((size_t)want * sizeof(pthread_t)) : NULL;
         if (!xrt__cpu_pool.threads) want = 0;
         xrt__cpu_pool.spin = XRT__CPU_SPIN_MAX / 4;
+        xrt__cpu_counter_init(&xrt__cpu_pool.entered, 0);
         for (i = 0; i < want; i++) {
             if (pthread_create(&xrt__cpu_pool.threads[i], NULL, xrt__cpu_helper, NULL) != 0) break;
             xrt__cpu_pool.started++;
@@ -642,6 +654,7 @@ static void xrt__cpu_pool_stop(void)
     XRT_FREE(xrt__cpu_pool.threads);
     xrt__cpu_pool.threads = NULL;
     xrt__cpu_pool.started = 0;
+    xrt__cpu_counter_init(&xrt__cpu_pool.entered, 0);
     xrt__cpu_pool.stop = 0;
     __atomic_store_n(&xrt__cpu_pool.ready, 0, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&xrt__cpu_pool_start);
@@ -1752,11 +1765,38 @@ static xrt_status xrt__cpu_launch_kernel(const xrt_backend *self, void *function
 
 /* >> cpu: fork. A forked child has no workers: each stream it inherited
    becomes an orphan (its queued work, which would never run, is dropped) and
-   gets a new worker with its next operation. */
+   gets a new worker with its next operation.
+   No thread of ours is half started or half gone at the fork: one that is
+   inside the C library's (or a sanitizer's) thread set-up or tear-down may
+   hold an allocator lock, which the child would inherit held; gcc's ASan
+   takes none around fork(), and the child's first new thread hung on it. So
+   a fork waits for every worker and helper created to reach its function
+   (which needs no lock), and joins the workers that have finished (they
+   finish under the list lock). The joins come first, before the core's
+   prepare handler: a finished worker that called xrt from a host function
+   takes the core's call lock on its way out (xrt__call_unregister). */
+static void xrt__cpu_fork_started(void)
+{
+    xrt__cpu_wait(&xrt__cpu.entered, xrt__cpu.started, 1);
+    xrt__cpu_wait(&xrt__cpu_pool.entered, (uint64_t)xrt__cpu_pool.started, 1);
+}
+
+/* Registered by xrt__cpu_init, after the core's handlers: runs before them. */
+static void xrt__cpu_fork_settle(void)
+{
+    pthread_mutex_lock(&xrt__cpu_list_lock);
+    pthread_mutex_lock(&xrt__cpu_pool_start);
+    xrt__cpu_fork_started();
+    xrt__cpu_reap_locked();
+    pthread_mutex_unlock(&xrt__cpu_pool_start);
+    pthread_mutex_unlock(&xrt__cpu_list_lock);
+}
+
 static void xrt__cpu_fork_prepare(void)
 {
     pthread_mutex_lock(&xrt__cpu_list_lock);
     pthread_mutex_lock(&xrt__cpu_pool_start);
+    xrt__cpu_fork_started(); /* those another thread started since xrt__cpu_fork_settle */
 }
 
 static void xrt__cpu_fork_parent(void)
@@ -1772,6 +1812,7 @@ static void xrt__cpu_fork_pool(void)
     xrt__cpu_pool.threads = NULL;
     xrt__cpu_pool.ready = xrt__cpu_pool.started = xrt__cpu_pool.lock = 0;
     xrt__cpu_pool.sleeping = 0;
+    xrt__cpu_counter_init(&xrt__cpu_pool.entered, 0);
     xrt__cpu_pool.job &= ~(uint64_t)0xffffffffu; /* no parts left to take */
     xrt__cpu_counter_init(&xrt__cpu_pool.done, xrt__cpu_pool.done.value);
     pthread_mutex_unlock(&xrt__cpu_pool_start);
@@ -1789,7 +1830,8 @@ static void xrt__cpu_fork_child(void)
         s->room = s->tail + s->mask + 1;
     }
     xrt__cpu_counter_init(&xrt__cpu.exited, xrt__cpu.started); /* the parent's workers are not ours to wait for */
-    xrt__cpu.nzombies = 0; /* nor to join */
+    xrt__cpu_counter_init(&xrt__cpu.entered, xrt__cpu.started);
+    xrt__cpu.nzombies = 0; /* nor to join (the prepare handler joined those there were) */
     xrt__cpu_fork_pool();
     pthread_mutex_unlock(&xrt__cpu_list_lock);
 }
@@ -1805,15 +1847,18 @@ __attribute__((constructor)) static void xrt__cpu_atfork(void)
 
 static xrt_status xrt__cpu_init(const xrt_backend *self, char *reason, size_t n)
 {
+    static int settle_registered; /* once a process: handlers cannot be removed */
     const char *split = getenv("XRT_CPU_SPLIT_BYTES");
     xrt_status st;
     xrt__cpu.self = self;
+    if (!settle_registered && pthread_atfork(xrt__cpu_fork_settle, NULL, NULL) == 0) settle_registered = 1;
     if (split && *split) {
         char *end;
         unsigned long long v = strtoull(split, &end, 10);
         if (*end == 0) xrt__cpu_split_bytes = v == 0 || v > SIZE_MAX ? SIZE_MAX : (size_t)v; /* 0: never split */
     }
     xrt__cpu_counter_init(&xrt__cpu.exited, xrt__cpu.exited.value);
+    xrt__cpu_counter_init(&xrt__cpu.entered, xrt__cpu.entered.value);
     xrt__cpu.list.next = xrt__cpu.list.prev = &xrt__cpu.list;
     st = xrt__cpu_stream_new(&xrt__cpu.dflt);
     if (st != XRT_SUCCESS) snprintf(reason, n, "%s", xrt_get_last_error_string());

@@ -89,6 +89,58 @@ static void test_fork_work_in_flight(void **state) { (void)state; fork_case(1, 0
 static void test_fork_shutdown_in_child_parent_idle(void **state) { (void)state; fork_case(0, 1); }
 static void test_fork_shutdown_in_child_work_in_flight(void **state) { (void)state; fork_case(1, 1); }
 
+/* fork() just after streams were created and destroyed: their workers may
+   still be starting or exiting, inside the C library's (or a sanitizer's)
+   thread set-up and tear-down, which allocate. A child forked then would
+   inherit an allocator lock that no thread releases (gcc's ASan takes none
+   around fork()), and its own first new thread would hang: the CPU backend
+   lets no worker of its own be half started or half gone at a fork. The
+   child needs a new worker: a host function runs only on one. Some of the
+   exiting workers have called xrt (a host function): their exit takes the
+   core's call lock, which a fork must not be holding while it waits for them. */
+static void calls_xrt(void *user)
+{
+    int n;
+    (void)user;
+    xrt_get_device_count(&n);
+}
+
+static void fork_as_workers_come_and_go_child(void)
+{
+    xrt_stream t;
+    child_step("a new stream's host function, in a child forked as workers started and exited");
+    CHILD_OK(xrt_stream_create(&t));
+    CHILD_OK(xrt_launch_host_func(t, nop, NULL));
+    CHILD_OK(xrt_stream_synchronize(t));
+    CHILD_OK(xrt_stream_destroy(t));
+    CHILD_OK(xrt_device_synchronize());
+    xrt_shutdown();
+    _exit(0);
+}
+
+static void test_fork_as_workers_come_and_go(void **state)
+{
+    enum { FORKS = 16, STREAMS = 6 };
+    char why[256];
+    xrt_stream s[STREAMS];
+    int k, i, bad = 0;
+    (void)state;
+    SKIP_UNLESS(!on_gpu(), "the CPU backend's workers: a GPU backend refuses every call in a child");
+    for (k = 0; k < FORKS && !bad; k++) {
+        pid_t pid;
+        for (i = 0; i < STREAMS; i++) OK(xrt_stream_create(&s[i]));
+        for (i = 0; i < STREAMS / 2; i++) {
+            if (i % 2 == 0) OK(xrt_launch_host_func(s[i], calls_xrt, NULL));
+            OK(xrt_stream_destroy(s[i])); /* its worker exits now */
+        }
+        pid = child_fork(4);
+        if (pid == 0) fork_as_workers_come_and_go_child();
+        bad = child_status(pid, 4, why, sizeof why);
+        for (i = STREAMS / 2; i < STREAMS; i++) OK(xrt_stream_destroy(s[i]));
+    }
+    if (bad) fail_msg("fork %d, as stream workers started and exited: %s", k, why);
+}
+
 /* fork() while another thread is inside xrt (holding its locks): the child
    must not inherit a lock that no thread will release. */
 static int churn_stop;
@@ -234,6 +286,7 @@ int main(void)
         gated_test(test_fork_work_in_flight),
         gated_test(test_fork_shutdown_in_child_parent_idle),
         gated_test(test_fork_shutdown_in_child_work_in_flight),
+        cmocka_unit_test(test_fork_as_workers_come_and_go),
         cmocka_unit_test(test_fork_while_another_thread_calls),
         cmocka_unit_test(test_fork_refusal_comes_first),
     };
