@@ -1635,7 +1635,6 @@ static xrt_status xrt__rdma_register_new(xrt__rdma_ctx *c, xrt__rdma_req *r, xrt
     x->mr = xrt__rdma_reg_retry(c, r, &x->path, &err, why, sizeof why);
 
     xrt__rdma_lock_ctx(c);
-    xrt__rdma_unpublish(c, pend);
     freed = xrt__rdma_pend_freed(pend);
     if (x->mr && !freed && (h = xrt__rdma_ref_new(c, x)) != 0) {
         x->node.start = r->start;
@@ -1657,6 +1656,10 @@ static xrt_status xrt__rdma_register_new(xrt__rdma_ctx *c, xrt__rdma_req *r, xrt
         xrt__rdma_fill(reg, x, r, h);
         x = NULL;
     }
+    /* Last: until the entry is counted, the registration in flight keeps
+       xrt__rdma_tracked above 0, or a free that reads it between the two
+       (xrt__rdma_invalidate's unlocked test) would skip the entry. */
+    xrt__rdma_unpublish(c, pend);
     xrt__rdma_unlock_ctx(c);
     xrt__rdma_destroy(victims);
     if (!x) return XRT_SUCCESS;
@@ -1880,6 +1883,10 @@ static void xrt__rdma_invalidate(uintptr_t base, size_t size, uint64_t gen)
     uintptr_t end = size > UINTPTR_MAX - base ? UINTPTR_MAX : base + size;
     xrt__rdma_entry *victims = NULL;
     int i, held = 0;
+    /* Unlocked: 0 means no entry and no registration in flight anywhere. A
+       registration that found this allocation was published (counted)
+       before its lookup, so before this free took the allocation out of the
+       registry; it stays counted until its entry is (xrt__rdma_register_new). */
     if (XRT__LIKELY(!__atomic_load_n(&xrt__rdma_tracked, __ATOMIC_ACQUIRE)) || !size) return;
     pthread_mutex_lock(&xrt__rdma_lock);
     for (i = 0; i < XRT__RDMA_SLOTS; i++) /* a context from before fork() is the parent's business */

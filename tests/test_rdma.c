@@ -718,17 +718,22 @@ static void fake_register_racing_free_never_caches_freed_memory(void **state)
     for (i = 0; i < RACE_ROUNDS; i++) {
         void *q;
         int k;
+        /* The odd epoch must lie inside the time the buffer is really
+           freed: bumped after the free, and again before the allocation,
+           since a registrar may register the new buffer (rightly) between
+           xrt_malloc_host's record of it and its return. */
         OK(xrt_free_host(p));
         __atomic_add_fetch(&fake_verbs.epoch, 1, __ATOMIC_ACQ_REL); /* odd: freed */
         for (k = 0; k < 5000; k++) __asm__ __volatile__("" ::: "memory"); /* the allocator takes a while */
-        OK(xrt_malloc_host(&q, 65536));
         __atomic_add_fetch(&fake_verbs.epoch, 1, __ATOMIC_ACQ_REL);
+        OK(xrt_malloc_host(&q, 65536));
         same += q == p;
         __atomic_store_n(&race_shared, q, __ATOMIC_RELEASE);
         p = q;
         OK(xrt_rdma_register(race_ctx, p, 65536, RW, &r)); /* the owner, correctly */
         assert_true(xrt__mem_query(p, &m));
-        /* of another allocation, or made while the buffer was freed */
+        /* of another allocation, or made while the buffer was freed (an MR
+           records the epoch after the generation it found) */
         stale += fake_of(&r)->gen != m.generation || fake_of(&r)->epoch != __atomic_load_n(&fake_verbs.epoch, __ATOMIC_ACQUIRE);
         OK(xrt_rdma_release(&r));
     }
