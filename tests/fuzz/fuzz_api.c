@@ -660,6 +660,7 @@ static void op_thread_exit(void)
     pthread_t t;
     void *ret = NULL;
     if (!stream_ok(ss)) return;
+    if (F.nested && destroy == 1) all_done(); /* the host function that enqueues uses the stream's handle */
     xrt_get_last_error(); /* exit_key is made on the first xrt call's key: after xrt's own */
     pthread_once(&exit_once, exit_key_make);
     memset(&X, 0, sizeof X);
