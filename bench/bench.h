@@ -136,4 +136,33 @@ static inline void bench_load_report(void)
     printf("load: %d spinning processes started by the benchmark; /proc/loadavg %s\n", bench__load_n, la);
 }
 
+/* >> copies: one copy loop per side, for the copy benchmarks (memcpy.c,
+   split.c): libc memcpy on the calling thread against xrt_memcpy_async back
+   to back on one stream, then one synchronize. */
+#ifdef XRT_H_INCLUDED
+typedef struct bench_copies {
+    void *dst, *src;
+    size_t n;
+    xrt_stream s;
+} bench_copies;
+
+static inline void bench_libc_copies(void *p, long iters)
+{
+    bench_copies *c = (bench_copies *)p;
+    long i;
+    for (i = 0; i < iters; i++) {
+        memcpy(c->dst, c->src, c->n);
+        __asm__ volatile("" ::: "memory"); /* every copy happens */
+    }
+}
+
+static inline void bench_async_copies(void *p, long iters)
+{
+    bench_copies *c = (bench_copies *)p;
+    long i;
+    for (i = 0; i < iters; i++) xrt_memcpy_async(c->dst, c->src, c->n, XRT_MEMCPY_DEVICE_TO_DEVICE, c->s);
+    xrt_stream_synchronize(c->s);
+}
+#endif
+
 #endif

@@ -17,63 +17,39 @@
 
 #define BIG (256u << 20)
 
-typedef struct copies {
-    void *dst, *src;
-    size_t n;
-    xrt_stream s;
-} copies;
-
-static void libc_copies(void *p, long iters)
-{
-    copies *c = p;
-    long i;
-    for (i = 0; i < iters; i++) {
-        memcpy(c->dst, c->src, c->n);
-        __asm__ volatile("" ::: "memory"); /* every copy happens */
-    }
-}
-
 static void sync_copies(void *p, long iters)
 {
-    copies *c = p;
+    bench_copies *c = p;
     long i;
     for (i = 0; i < iters; i++) xrt_memcpy(c->dst, c->src, c->n, XRT_MEMCPY_DEVICE_TO_DEVICE);
 }
 
-static void async_copies(void *p, long iters)
-{
-    copies *c = p;
-    long i;
-    for (i = 0; i < iters; i++) xrt_memcpy_async(c->dst, c->src, c->n, XRT_MEMCPY_DEVICE_TO_DEVICE, c->s);
-    xrt_stream_synchronize(c->s);
-}
-
 /* One row: bandwidths, and speed ratios against libc with their targets. */
-static void row(copies *c)
+static void row(bench_copies *c)
 {
     long iters = (long)((c->n < (1u << 20) ? 64u << 20 : 512u << 20) / c->n);
     double libc, sync, libc2, async;
     char v1[48], v2[48];
     double target = c->n < (64u << 10) ? 0.9 : 0.95, atarget = c->n >= (256u << 20) ? 1.0 : 0.95;
-    bench_pair(libc_copies, sync_copies, c, iters, BENCH_REPS, &libc, &sync);
-    bench_pair(libc_copies, async_copies, c, iters, BENCH_REPS, &libc2, &async);
+    bench_pair(bench_libc_copies, sync_copies, c, iters, BENCH_REPS, &libc, &sync);
+    bench_pair(bench_libc_copies, bench_async_copies, c, iters, BENCH_REPS, &libc2, &async);
     printf("%8zu KiB %9.2f %9.2f %9.2f %7.2fx %-24s %7.2fx %s\n", c->n >> 10, (double)c->n / libc,
            (double)c->n / sync, (double)c->n / async, libc / sync,
            bench_verdict(v1, sizeof v1, libc / sync, target, 1, "x"), libc2 / async,
            c->n < (64u << 10) ? "(no target)" : bench_verdict(v2, sizeof v2, libc2 / async, atarget, 1, "x"));
 }
 
-static int count_mode(copies *c, char **argv)
+static int count_mode(bench_copies *c, char **argv)
 {
     c->n = 4u << 10;
-    (strcmp(argv[1], "xrt") == 0 ? sync_copies : libc_copies)(c, atol(argv[2]));
+    (strcmp(argv[1], "xrt") == 0 ? sync_copies : bench_libc_copies)(c, atol(argv[2]));
     return 0;
 }
 
 int main(int argc, char **argv)
 {
     static const size_t sizes[] = {4u << 10, 64u << 10, 1u << 20, 64u << 20, BIG};
-    copies c;
+    bench_copies c;
     size_t i;
     bench_load_start(NULL);
     bench_load_report();

@@ -15,47 +15,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct copies {
-    void *dst, *src;
-    size_t n;
-    xrt_stream s;
-} copies;
-
-static void libc_copy(void *p, long iters)
-{
-    copies *c = p;
-    long i;
-    for (i = 0; i < iters; i++) {
-        memcpy(c->dst, c->src, c->n);
-        __asm__ volatile("" ::: "memory");
-    }
-}
-
-static void xrt_copy(void *p, long iters)
-{
-    copies *c = p;
-    long i;
-    for (i = 0; i < iters; i++) xrt_memcpy_async(c->dst, c->src, c->n, XRT_MEMCPY_DEVICE_TO_DEVICE, c->s);
-    xrt_stream_synchronize(c->s);
-}
-
 static void whole(void *p, long iters)
 {
     xrt__cpu_split_bytes = SIZE_MAX;
-    xrt_copy(p, iters);
+    bench_async_copies(p, iters);
 }
 
 static void split(void *p, long iters)
 {
     xrt__cpu_split_bytes = 1;
-    xrt_copy(p, iters);
+    bench_async_copies(p, iters);
 }
 
 int main(int argc, char **argv)
 {
     static const size_t mib[] = {1, 2, 4, 8, 16, 32, 64, 256};
     size_t max = 256u << 20, i;
-    copies c;
+    bench_copies c;
     bench_load_start(NULL);
     bench_load_report();
     if (argc > 1) max = (size_t)atol(argv[1]) << 20;
@@ -74,8 +50,8 @@ int main(int argc, char **argv)
         c.n = mib[i] << 20;
         if (c.n > max || (argc > 1 && c.n != max)) continue;
         iters = (long)((512u << 20) / c.n);
-        bench_pair(libc_copy, whole, &c, iters, BENCH_REPS, &l1, &w);
-        bench_pair(libc_copy, split, &c, iters, BENCH_REPS, &l2, &sp);
+        bench_pair(bench_libc_copies, whole, &c, iters, BENCH_REPS, &l1, &w);
+        bench_pair(bench_libc_copies, split, &c, iters, BENCH_REPS, &l2, &sp);
         bench_pair(whole, split, &c, iters, BENCH_REPS, &w2, &sp2);
         printf("%5zu MiB %9.2f %9.2f %9.2f %10.2fx %10.2fx\n", mib[i], c.n / l1, c.n / w, c.n / sp, w2 / sp2, l2 / sp);
     }
