@@ -1840,6 +1840,11 @@ XRT__BACKEND_HELPER xrt_status xrt__run(const char *who, char *const *argv, char
     char chunk[4096];
     ssize_t got;
     if (log_size) log[0] = 0;
+    if (xrt__secure()) /* PATH and XRT_CC are the caller's: never run them with the program's privileges */
+        return xrt_error(XRT_ERROR_NOT_PERMITTED, who,
+                         "%.64s not run: a program with elevated privileges (setuid, setgid or capabilities) runs no "
+                         "compiler its environment chooses",
+                         argv[0]);
     if (pipe2(fds, O_CLOEXEC) != 0)
         return xrt_native_error(XRT_ERROR_SYSTEM, who, "pipe2", errno, "errno", strerror(errno));
     posix_spawn_file_actions_init(&fa);
@@ -1877,6 +1882,7 @@ XRT__BACKEND_HELPER int xrt__cache_dir(char *dir, size_t n)
     const char *off = getenv("XRT_CACHE"), *env = getenv("XRT_CACHE_DIR"), *base;
     char *p;
     if (off && !strcmp(off, "0")) return 0;
+    if (xrt__secure()) return 0; /* its directory is the caller's, its entries code: a private one each time */
     if (env && *env) snprintf(dir, n, "%s", env);
     else if ((base = getenv("XDG_CACHE_HOME")) && *base) snprintf(dir, n, "%s/xrt", base);
     else if ((base = getenv("HOME")) && *base) snprintf(dir, n, "%s/.cache/xrt", base);

@@ -147,7 +147,7 @@ static xrt_status xrt__cuda_probe(char *reason, size_t n)
    driver at all (no libcuda.so.1): say which. */
 static int xrt__cuda_no_driver(const xrt__gpu *g, int e, char *reason, size_t n)
 {
-    const char *env = getenv("XRT_CUDA_DRIVER_LIBRARY");
+    const char *env = xrt__getenv_code("XRT_CUDA_DRIVER_LIBRARY");
     const char *file = env && env[0] ? env : "libcuda.so.1";
     void *lib;
     (void)g;

@@ -646,6 +646,19 @@ static int secure_child(const char *mode)
         if (!realpath(GOOD, abs) || xrt_load_plugin(abs) != XRT_SUCCESS)
             return fprintf(stderr, "secure child: xrt_load_plugin(%s): %s\n", abs, xrt_get_last_error_string()), 7;
     }
+    { /* C source needs a compiler the environment (PATH, XRT_CC) chooses: never run with privileges */
+        static const char src[] = "void k(const void *c, void *a) { (void)c; (void)a; }\n";
+        xrt_module_image im = {XRT_IMAGE_CPU_C_SOURCE, src, sizeof src - 1, NULL};
+        xrt_module m = NULL;
+        xrt_status st;
+        setenv("XRT_CACHE", "0", 1);
+        if (xrt_set_backend("cpu") != XRT_SUCCESS) return 8;
+        st = xrt_module_load(&m, &im, 1, NULL);
+        if (want ? st != XRT_ERROR_NOT_PERMITTED || !strstr(xrt_get_last_error_string(), "elevated privileges")
+                 : st != XRT_SUCCESS)
+            return fprintf(stderr, "secure child: xrt_module_load of C source: %s\n", xrt_get_last_error_string()), 9;
+        if (m) xrt_module_unload(m);
+    }
     xrt_shutdown();
     return 0;
 }
