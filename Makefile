@@ -14,6 +14,7 @@ CXX      ?= c++
 PREFIX   ?= /usr/local
 CUDA_HOME ?= /usr/local/cuda
 NVCC     ?= $(CUDA_HOME)/bin/nvcc
+HIPCC    ?= hipcc
 B        := build
 
 WARN     := -Wall -Wextra -Werror -pedantic
@@ -29,6 +30,7 @@ have-header = $(shell printf '\043include <%s>\n' '$(1)' | $(CC) $(2) -E -x c - 
 HAVE_CUDA := $(shell test -f $(CUDA_HOME)/include/cuda_runtime_api.h && echo 1)
 HAVE_HIP  := $(call have-header,hip/hip_runtime_api.h,-D__HIP_PLATFORM_AMD__)
 HAVE_NVCC := $(shell test -x $(NVCC) && echo 1)
+HAVE_HIPCC := $(shell command -v $(HIPCC) > /dev/null 2>&1 && echo 1)
 HAVE_VERBS := $(call have-header,infiniband/verbs.h)
 HAVE_CMOCKA := $(call have-header,cmocka.h,-include stdarg.h -include stddef.h -include stdint.h -include setjmp.h)
 ENABLE    := -DXRT_ENABLE_CPU
@@ -43,6 +45,7 @@ endif
 SKIP_CUDA   := CUDA backend: $(CUDA_HOME)/include/cuda_runtime_api.h not found (install the CUDA Toolkit or set CUDA_HOME)
 SKIP_HIP    := HIP backend: hip/hip_runtime_api.h not found (install libamdhip64-dev)
 SKIP_NVCC   := $(B)/examples/vector_add: $(NVCC) not found (install the CUDA Toolkit)
+SKIP_HIPCC  := HIP code objects of $(B)/examples/saxpy: $(HIPCC) not found (install hipcc)
 SKIP_VERBS  := $(B)/examples/rdma_pingpong and RDMA in xrt_info: infiniband/verbs.h not found (install libibverbs-dev)
 SKIP_CMOCKA := test programs: cmocka.h not found (install libcmocka-dev)
 
@@ -92,6 +95,9 @@ endif
 ifneq ($(HAVE_NVCC),1)
 	@echo "skipped: $(SKIP_NVCC)"
 endif
+ifneq ($(HAVE_HIPCC),1)
+	@echo "skipped: $(SKIP_HIPCC)"
+endif
 ifneq ($(HAVE_VERBS),1)
 	@echo "skipped: $(SKIP_VERBS)"
 endif
@@ -101,6 +107,7 @@ deps:
 	@echo "build-essential        required: the examples, tools and xrt itself"
 	@echo "CUDA Toolkit           CUDA backend, examples/cuda/vector_add (nvcc): $(if $(HAVE_CUDA),found,not found)"
 	@echo "libamdhip64-dev        HIP backend: $(if $(HAVE_HIP),found,not found)"
+	@echo "hipcc                  HIP code objects of examples/saxpy and their tests: $(if $(HAVE_HIPCC),found,not found)"
 	@echo "libibverbs-dev         RDMA (xrt_rdma.h), rdma_pingpong, RDMA in xrt_info: $(if $(HAVE_VERBS),found,not found)"
 	@echo "libcmocka-dev          the test programs (make tests, make test): $(if $(HAVE_CMOCKA),found,not found)"
 	@echo "pkg-config, cmake      the install checks of make test: $(if $(shell command -v pkg-config),found,not found), $(if $(shell command -v cmake),found,not found)"
@@ -129,8 +136,9 @@ examples: $(B)/examples/vector_add
 endif
 
 # >> saxpy example: one kernel written once for the CPU (C, built into a shared
-# object by the system compiler) and once for CUDA GPUs (.cu, built into a
-# fatbin where nvcc is); the program offers both images to xrt_module_load.
+# object by the system compiler) and once for GPUs (.cu, built into a CUDA
+# fatbin where nvcc is, and into HIP images where hipcc is); the program offers
+# every image to xrt_module_load.
 SAXPY := $(B)/examples/saxpy
 SAXPY_IMAGES := $(SAXPY)/saxpy_cpu.so
 $(SAXPY)/saxpy_cpu.so: examples/saxpy/saxpy_cpu.c examples/saxpy/saxpy_args.h xrt.h xrt_backends.h
@@ -142,9 +150,27 @@ $(SAXPY)/saxpy.fatbin: examples/saxpy/saxpy.cu
 	@mkdir -p $(@D)
 	$(NVCC) -fatbin -gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90 -o $@ $<
 endif
+# hipcc --genco writes a clang offload bundle (XRT_IMAGE_HIP_OFFLOAD_BUNDLE);
+# with --no-gpu-bundle-output and one arch, the bare code object, an AMDGPU
+# ELF (XRT_IMAGE_HIP_CODE_OBJECT). Debian 12's hipcc (clang 15, ROCm device
+# libraries 5.2) knows gfx908, gfx90a and gfx1030 but not gfx942 or gfx1100.
+# HIP_BUNDLE_LABEL, comma-separated, is the arch saxpy gives the bundle (for
+# messages: xrt reads the bundle's own entries).
+HIP_BUNDLE_ARCHS ?= gfx908 gfx90a gfx1030
+comma := ,
+HIP_BUNDLE_LABEL := $(subst $(eval) $(eval),$(comma),$(strip $(HIP_BUNDLE_ARCHS)))
+ifeq ($(HAVE_HIPCC),1)
+SAXPY_IMAGES += $(SAXPY)/saxpy_gfx90a.hsaco $(SAXPY)/saxpy.hipfb
+$(SAXPY)/saxpy_gfx90a.hsaco: examples/saxpy/saxpy.cu
+	@mkdir -p $(@D)
+	$(HIPCC) --genco --offload-arch=gfx90a --no-gpu-bundle-output -o $@ $<
+$(SAXPY)/saxpy.hipfb: examples/saxpy/saxpy.cu
+	@mkdir -p $(@D)
+	$(HIPCC) --genco $(addprefix --offload-arch=,$(HIP_BUNDLE_ARCHS)) -o $@ $<
+endif
 $(SAXPY)/saxpy: examples/saxpy/saxpy.c examples/saxpy/saxpy_args.h $(HEADERS) $(SAXPY_IMAGES)
 	@mkdir -p $(@D)
-	$(CC) $(XCFLAGS) $(CFLAGS) $(ENABLE) -o $@ $< $(LDLIBS)
+	$(CC) $(XCFLAGS) $(CFLAGS) $(ENABLE) -DSAXPY_HIP_BUNDLE_ARCHS=\"$(HIP_BUNDLE_LABEL)\" -o $@ $< $(LDLIBS)
 examples: $(SAXPY)/saxpy
 
 

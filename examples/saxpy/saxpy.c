@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* saxpy: one program, one kernel written for the CPU (saxpy_cpu.c, built into
-   a shared object) and for CUDA GPUs (saxpy.cu, built into a fatbin where nvcc
-   is installed). Both images are offered to xrt_module_load, which picks the
-   one for the current backend's device; the program runs wherever XRT_BACKEND
-   points and verifies the result. The images are read from the program's own
-   directory. */
+   a shared object) and for GPUs (saxpy.cu, built into a CUDA fatbin where nvcc
+   is installed, and into a HIP code object for gfx90a and an offload bundle
+   for several AMD archs where hipcc is). Every image found is offered to
+   xrt_module_load, which picks the one for the current backend's device; the
+   program runs wherever XRT_BACKEND points and verifies the result. The
+   images are read from the program's own directory. */
 #define XRT_IMPL
 #include "xrt.h"
 #include "examples/saxpy/saxpy_args.h"
@@ -14,6 +15,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#ifndef SAXPY_HIP_BUNDLE_ARCHS /* the archs of saxpy.hipfb (the Makefile's HIP_BUNDLE_ARCHS) */
+#define SAXPY_HIP_BUNDLE_ARCHS "gfx908,gfx90a,gfx1030"
+#endif
+
+/* The images saxpy looks for, and what it tells xrt about each. */
+static const struct { const char *file; xrt_image_kind kind; const char *arch; } files[] = {
+    {"saxpy_cpu.so", XRT_IMAGE_CPU_SHARED_OBJECT, NULL},
+    {"saxpy.fatbin", XRT_IMAGE_CUDA_FATBIN, "sm_90"},
+    {"saxpy_gfx90a.hsaco", XRT_IMAGE_HIP_CODE_OBJECT, "gfx90a"},
+    {"saxpy.hipfb", XRT_IMAGE_HIP_OFFLOAD_BUNDLE, SAXPY_HIP_BUNDLE_ARCHS},
+};
+#define N_FILES (sizeof files / sizeof files[0])
 
 #define CHECK(call)                                                                   \
     do {                                                                              \
@@ -50,9 +64,8 @@ static void *read_image(const char *name, size_t *size)
 int main(void)
 {
     const unsigned n = 1u << 20, block = 256;
-    xrt_module_image images[2];
+    xrt_module_image images[N_FILES];
     size_t count = 0, i;
-    void *so, *fatbin;
     const char *backend;
     xrt_module module;
     xrt_function fn;
@@ -61,17 +74,16 @@ int main(void)
     float *x, *y, *h;
     xrt_stream s;
     int bad = 0;
-    if ((so = read_image("saxpy_cpu.so", &images[count].size)) != NULL) {
-        images[count].kind = XRT_IMAGE_CPU_SHARED_OBJECT, images[count].data = so, images[count++].arch = NULL;
-    }
-    if ((fatbin = read_image("saxpy.fatbin", &images[count].size)) != NULL) {
-        images[count].kind = XRT_IMAGE_CUDA_FATBIN, images[count].data = fatbin, images[count++].arch = "sm_90";
-    }
+    xrt_status st;
     CHECK(xrt_get_backend(&backend));
+    for (i = 0; i < N_FILES; i++) {
+        if ((images[count].data = read_image(files[i].file, &images[count].size)) != NULL)
+            images[count].kind = files[i].kind, images[count++].arch = files[i].arch;
+    }
     printf("saxpy on %s: y = 2x + y over %u floats, %zu module images offered\n", backend, n, count);
-    CHECK(xrt_module_load(&module, images, count, NULL));
-    free(so);
-    free(fatbin);
+    st = xrt_module_load(&module, images, count, NULL);
+    for (i = 0; i < count; i++) free((void *)images[i].data); /* xrt keeps what it needs */
+    CHECK(st);
     CHECK(xrt_module_get_function(&fn, module, "saxpy"));
     CHECK(xrt_stream_create(&s));
     CHECK(xrt_malloc((void **)&x, n * sizeof *x));
