@@ -172,6 +172,11 @@ $(SAXPY)/saxpy: examples/saxpy/saxpy.c examples/saxpy/saxpy_args.h $(HEADERS) $(
 	@mkdir -p $(@D)
 	$(CC) $(XCFLAGS) $(CFLAGS) $(ENABLE) -DSAXPY_HIP_BUNDLE_ARCHS=\"$(HIP_BUNDLE_LABEL)\" -o $@ $< $(LDLIBS)
 examples: $(SAXPY)/saxpy
+# The tests that load these images read them from $(SAXPY).
+SAXPY_TESTS := $(foreach f,plain asan tsan,$(B)/$(f)/test_kernels $(B)/$(f)/test_gpu)
+$(SAXPY_TESTS): ENABLE += -DXRT_TEST_SAXPY_DIR=\"$(SAXPY)\" -DXRT_TEST_HIPCC=$(if $(HAVE_HIPCC),1,0) \
+	-DXRT_TEST_HIP_BUNDLE_ARCHS=\"$(HIP_BUNDLE_LABEL)\"
+$(SAXPY_TESTS): | $(SAXPY_IMAGES)
 
 
 # the handle tests again with xrt's fallback for a missing membarrier(2)

@@ -375,19 +375,148 @@ static xrt_status xrt__hip_no_modules(const char *who)
     return xrt_error(XRT_ERROR_UNSUPPORTED, who, "the HIP runtime lacks the module entry points (hipModuleLoadData & co)");
 }
 
-/* A code object runs on its exact arch only; an offload bundle: the runtime picks. */
+/* >> hip: images. hipModuleLoadData takes no size, so xrt reads an image
+   first, within its size: an AMDGPU code object (a 64-bit ELF with e_machine
+   EM_AMDGPU, 224: hipcc --genco --no-gpu-bundle-output), or a clang offload
+   bundle (magic "__CLANG_OFFLOAD_BUNDLE__": what hipcc --genco writes), its
+   entries and the code objects in them, or a compressed bundle ("CCOB",
+   clang 19 on: read by the runtime only). The runtime loads either format
+   under either image kind; the kind says how xrt picks. */
+#define XRT__HIP_BUNDLE_MAGIC "__CLANG_OFFLOAD_BUNDLE__"
+#define XRT__HIP_EM_AMDGPU 224
+
+static uint64_t xrt__hip_le(const unsigned char *p, int bytes)
+{
+    uint64_t v = 0;
+    while (bytes--) v = v << 8 | p[bytes];
+    return v;
+}
+
+/* Whether [offset, offset + len) lies within size bytes. */
+static int xrt__hip_within(uint64_t offset, uint64_t len, size_t size)
+{
+    return offset <= size && len <= size - offset;
+}
+
+static int xrt__hip_is_bundle(const unsigned char *p, size_t size)
+{
+    return size >= sizeof XRT__HIP_BUNDLE_MAGIC - 1 && !memcmp(p, XRT__HIP_BUNDLE_MAGIC, sizeof XRT__HIP_BUNDLE_MAGIC - 1);
+}
+
+/* An AMDGPU ELF whose headers, segments and sections lie within size bytes:
+   0, or 1 and why. */
+static int xrt__hip_elf_bad(const unsigned char *p, size_t size, char *why, size_t n)
+{
+    uint64_t phoff, shoff, i, phnum, shnum, phent, shent;
+    if (size < 64 || memcmp(p, "\177ELF", 4) != 0 || p[4] != 2 || p[5] != 1)
+        return snprintf(why, n, "not a 64-bit little-endian ELF") > 0;
+    if (xrt__hip_le(p + 18, 2) != XRT__HIP_EM_AMDGPU)
+        return snprintf(why, n, "an ELF for machine %u, not AMDGPU (EM_AMDGPU, %d)", (unsigned)xrt__hip_le(p + 18, 2),
+                        XRT__HIP_EM_AMDGPU) > 0;
+    phoff = xrt__hip_le(p + 32, 8), shoff = xrt__hip_le(p + 40, 8);
+    phent = xrt__hip_le(p + 54, 2), phnum = xrt__hip_le(p + 56, 2);
+    shent = xrt__hip_le(p + 58, 2), shnum = xrt__hip_le(p + 60, 2);
+    if ((phnum && (phent < 56 || !xrt__hip_within(phoff, phnum * phent, size))) ||
+        (shnum && (shent < 64 || !xrt__hip_within(shoff, shnum * shent, size))))
+        return snprintf(why, n, "cut short: its headers end past its %zu bytes", size) > 0;
+    for (i = 0; i < phnum; i++) { /* p_offset, p_filesz */
+        const unsigned char *ph = p + phoff + i * phent;
+        if (!xrt__hip_within(xrt__hip_le(ph + 8, 8), xrt__hip_le(ph + 32, 8), size))
+            return snprintf(why, n, "cut short: segment %u ends past its %zu bytes", (unsigned)i, size) > 0;
+    }
+    for (i = 0; i < shnum; i++) { /* sh_type (8: no bytes in the file), sh_offset, sh_size */
+        const unsigned char *sh = p + shoff + i * shent;
+        if (xrt__hip_le(sh + 4, 4) != 8 && !xrt__hip_within(xrt__hip_le(sh + 24, 8), xrt__hip_le(sh + 32, 8), size))
+            return snprintf(why, n, "cut short: section %u ends past its %zu bytes", (unsigned)i, size) > 0;
+    }
+    return 0;
+}
+
+/* The processor of a bundle entry's id ("hipv4-amdgcn-amd-amdhsa--gfx90a:xnack+",
+   "hip-amdgcn-amd-amdhsa-gfx906"), copied into cpu; 0 for another target
+   (the host's entry). */
+static int xrt__hip_entry_cpu(const unsigned char *id, uint64_t len, char *cpu, size_t n)
+{
+    static const char triple[] = "amdgcn-amd-amdhsa-";
+    char buf[128];
+    const char *at;
+    if (len >= sizeof buf) return 0;
+    memcpy(buf, id, (size_t)len);
+    buf[len] = 0;
+    if (!(at = strstr(buf, triple))) return 0;
+    at += sizeof triple - 1;
+    if (*at == '-') at++; /* the empty environment of hipv4 ids */
+    snprintf(cpu, n, "%.*s", (int)strcspn(at, ":"), at);
+    return 1;
+}
+
+/* Walks a bundle's entries, checking each lies within size and each AMDGPU
+   entry is a sound code object. Returns 0 when the bundle is sound (and
+   *has_arch: whether an entry is for arch), or 1 and why. */
+static int xrt__hip_bundle_bad(const unsigned char *p, size_t size, const char *arch, int *has_arch, char *why,
+                               size_t n)
+{
+    uint64_t count, at = sizeof XRT__HIP_BUNDLE_MAGIC - 1 + 8, i;
+    char cpu[64], inner[160];
+    *has_arch = 0;
+    if (!xrt__hip_within(0, at, size)) return snprintf(why, n, "a clang offload bundle cut short (%zu bytes)", size) > 0;
+    count = xrt__hip_le(p + at - 8, 8);
+    for (i = 0; i < count; i++) {
+        uint64_t off, len, id_len = 0;
+        if (xrt__hip_within(at, 24, size)) id_len = xrt__hip_le(p + at + 16, 8);
+        if (!xrt__hip_within(at, 24, size) || !xrt__hip_within(at + 24, id_len, size))
+            return snprintf(why, n, "a clang offload bundle cut short: entry %u of %llu ends past its %zu bytes",
+                            (unsigned)i, (unsigned long long)count, size) > 0;
+        off = xrt__hip_le(p + at, 8), len = xrt__hip_le(p + at + 8, 8);
+        if (!xrt__hip_within(off, len, size))
+            return snprintf(why, n, "a clang offload bundle cut short: the code of entry %u ends past its %zu bytes",
+                            (unsigned)i, size) > 0;
+        if (xrt__hip_entry_cpu(p + at + 24, id_len, cpu, sizeof cpu)) {
+            if (xrt__hip_elf_bad(p + off, (size_t)len, inner, sizeof inner))
+                return snprintf(why, n, "a clang offload bundle whose %s code object is %s", cpu, inner) > 0;
+            if (arch && !strcmp(cpu, arch)) *has_arch = 1;
+        }
+        at += 24 + id_len;
+    }
+    return 0;
+}
+
+/* A code object runs on its exact arch only (xrt__image_pick's first pass);
+   a bundle fits the archs of its entries. A compressed or unreadable bundle
+   is tried (the runtime, or the check before loading, says more). */
 static int xrt__hip_image_compatible(const char *arch, const xrt_module_image *im)
 {
-    (void)arch;
+    const unsigned char *p = (const unsigned char *)im->data;
+    char why[200]; /* unused: an unsound image is tried, and refused by the check before loading */
+    int has = 0;
+    if (xrt__hip_is_bundle(p, im->size)) return xrt__hip_bundle_bad(p, im->size, arch, &has, why, sizeof why) || has;
+    if (im->size >= 4 && !memcmp(p, "\177ELF", 4)) return 0;
     return im->kind == XRT_IMAGE_HIP_OFFLOAD_BUNDLE;
+}
+
+/* XRT_SUCCESS, or XRT_ERROR_INVALID_IMAGE saying what the image is. */
+static xrt_status xrt__hip_image_check(const xrt_module_image *im)
+{
+    const unsigned char *p = (const unsigned char *)im->data;
+    char why[200];
+    int has, bad;
+    if (xrt__hip_is_bundle(p, im->size)) bad = xrt__hip_bundle_bad(p, im->size, NULL, &has, why, sizeof why);
+    else if (im->size >= 4 && !memcmp(p, "CCOB", 4)) bad = 0;
+    else if (im->size >= 4 && !memcmp(p, "\177ELF", 4)) bad = xrt__hip_elf_bad(p, im->size, why, sizeof why);
+    else bad = snprintf(why, sizeof why, "neither an AMDGPU code object (ELF) nor a clang offload bundle") > 0;
+    if (!bad) return XRT_SUCCESS;
+    return xrt_error(XRT_ERROR_INVALID_IMAGE, "hip: xrt_module_load", "the image (%s %s, %zu bytes) is %s",
+                     xrt__image_kind_name(im->kind), im->arch && im->arch[0] ? im->arch : "(any arch)", im->size, why);
 }
 
 static xrt_status xrt__hip_module_load(xrt__gpu *g, const xrt_module_image *im, void **native, int *any_device,
                                        char *log, size_t n)
 {
+    xrt_status st;
     int e;
     (void)log, (void)n, (void)any_device; /* a module of the current device */
     if (!xrt__hip_ext.ModuleLoadData) return xrt__hip_no_modules("hip: xrt_module_load");
+    if ((st = xrt__hip_image_check(im)) != XRT_SUCCESS) return st;
     e = xrt__hip_ext.ModuleLoadData(native, im->data);
     return e == g->success ? XRT_SUCCESS : xrt__gpu_fail(g, e, "hipModuleLoadData");
 }

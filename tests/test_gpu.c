@@ -624,9 +624,15 @@ static xrt__cuda_driver driver_saved;
 static int driver_faked;
 #endif
 #ifdef XRT_ENABLE_HIP
-static int hip_ext_saved_r0600;
+static unsigned char hip_ext_saved[sizeof xrt__hip_ext];
 static int hip_ext_faked;
-static int (*hip_ext_saved_handle)(void *, void *, size_t, int, unsigned long long);
+
+/* The HIP entry points looked up by name are faked too: fakes_end restores them. */
+static void hip_ext_fake(void)
+{
+    memcpy(hip_ext_saved, &xrt__hip_ext, sizeof hip_ext_saved);
+    hip_ext_faked = 1;
+}
 #endif
 
 static void fake_end(void)
@@ -643,10 +649,7 @@ static void fakes_end(void)
     driver_faked = 0;
 #endif
 #ifdef XRT_ENABLE_HIP
-    if (hip_ext_faked) {
-        xrt__hip_ext.r0600 = hip_ext_saved_r0600;
-        xrt__hip_ext.MemGetHandleForAddressRange = hip_ext_saved_handle;
-    }
+    if (hip_ext_faked) memcpy(&xrt__hip_ext, hip_ext_saved, sizeof hip_ext_saved);
     hip_ext_faked = 0;
 #endif
 }
@@ -812,9 +815,7 @@ static void test_hip_layouts(void **state)
     xrt_device_prop p;
     (void)state;
     fake_begin(g);
-    hip_ext_saved_r0600 = xrt__hip_ext.r0600;
-    hip_ext_saved_handle = xrt__hip_ext.MemGetHandleForAddressRange;
-    hip_ext_faked = 1;
+    hip_ext_fake();
     /* ROCm 6: hipDeviceProp_tR0600 through hipGetDevicePropertiesR0600 */
     xrt__hip_ext.r0600 = 1;
     fake_hip_prop(288, 308, 388, 1160);
@@ -1258,6 +1259,198 @@ static void test_hip_launch_fake(void **state)
 #endif
 }
 
+/* >> HIP modules on the images hipcc built from examples/saxpy/saxpy.cu: with
+   a fake runtime, the image picked for each device arch and what xrt reads in
+   an image before the runtime may; with the real runtime and no device, how
+   far a real code object gets. */
+#ifdef XRT_ENABLE_HIP
+static struct { int loads, unloads, fail; const void *image; } fh;
+
+static int fake_hip_load(void **m, const void *image)
+{
+    fh.loads++;
+    fh.image = image;
+    if (fh.fail) return fh.fail;
+    *m = (void *)(uintptr_t)0x1234;
+    return 0;
+}
+static int fake_hip_unload(void *m)
+{
+    assert_ptr_equal(m, (void *)(uintptr_t)0x1234);
+    fh.unloads++;
+    return 0;
+}
+static int fake_hip_function(void **f, void *m, const char *name)
+{
+    assert_ptr_equal(m, (void *)(uintptr_t)0x1234);
+    if (strcmp(name, "saxpy") != 0) return hipErrorNotFound;
+    *f = (void *)(uintptr_t)0x5678;
+    return 0;
+}
+static int fake_hip_synchronize(void) { return 0; }
+
+/* A device whose arch HIP 5 names `gcn_arch_name` (features and all). */
+static void fake_hip_device(const char *gcn_arch_name)
+{
+    fake_hip_prop(256, 276, 336, 396);
+    memset(fake.prop + 396, 0, 256);
+    put_bytes(396, gcn_arch_name, strlen(gcn_arch_name) + 1);
+}
+
+/* The image the runtime is handed when xrt loads from `im`. */
+static const void *hip_picked(xrt_backend *t, const xrt_module_image *im, size_t n)
+{
+    void *mod = NULL;
+    char log[64];
+    int loads = fh.loads;
+    OK(xrt__gpu_module_load(t, &mod, im, n, "", log, sizeof log));
+    assert_int_equal(fh.loads, loads + 1);
+    OK(xrt__gpu_module_unload(t, mod));
+    return fh.image;
+}
+
+/* xrt refuses the image (XRT_ERROR_INVALID_IMAGE, saying `why`) on a gfx90a
+   device without handing it to the runtime. */
+static void hip_refused(xrt_backend *t, xrt_image_kind kind, const void *data, size_t size, const char *why)
+{
+    xrt_module_image im;
+    void *mod = NULL;
+    char log[64];
+    int loads = fh.loads;
+    im.kind = kind, im.data = data, im.size = size, im.arch = "gfx90a";
+    FAILS(xrt__gpu_module_load(t, &mod, &im, 1, "", log, sizeof log), XRT_ERROR_INVALID_IMAGE, why);
+    assert_null(mod);
+    assert_int_equal(fh.loads, loads);
+}
+
+/* The first AMDGPU ELF inside a bundle. */
+static size_t first_elf(const unsigned char *p, size_t size)
+{
+    size_t i;
+    for (i = 64; i + 4 <= size; i++)
+        if (!memcmp(p + i, "\177ELF", 4)) return i;
+    fail_msg("no code object in the bundle");
+    return 0;
+}
+#endif
+
+static void test_hip_modules_fake(void **state)
+{
+#ifdef XRT_ENABLE_HIP
+    xrt_backend t;
+    xrt__gpu *g = gpu_table("hip", &t);
+    xrt_module_image im[3], any;
+    void *mod = NULL, *fn = NULL;
+    unsigned char *copy;
+    char log[64], want[300];
+    size_t elf;
+    (void)state;
+    saxpy_hip_images(&im[0], &im[1]);
+    im[2].kind = XRT_IMAGE_CUDA_FATBIN, im[2].data = "fatbin", im[2].size = 6, im[2].arch = "sm_90"; /* not HIP's */
+    fake_begin(g);
+    hip_ext_fake();
+    xrt__hip_ext.r0600 = 0;
+    xrt__hip_ext.ModuleLoadData = fake_hip_load;
+    xrt__hip_ext.ModuleUnload = fake_hip_unload;
+    xrt__hip_ext.ModuleGetFunction = fake_hip_function;
+    g->rt.DeviceSynchronize = fake_hip_synchronize;
+    memset(&fh, 0, sizeof fh);
+    xrt_test_log_capture();
+    /* gfx90a: the code object built for exactly it; gfx1030: the bundle, which holds code for it */
+    fake_hip_device("gfx90a:sramecc+:xnack-");
+    assert_ptr_equal(hip_picked(&t, im, 3), im[0].data);
+    fake_hip_device("gfx1030");
+    assert_ptr_equal(hip_picked(&t, im, 3), im[1].data);
+    /* gfx942 (Debian's hipcc cannot build for it): neither; the bundle was read, not tried */
+    fake_hip_device("gfx942:sramecc+:xnack-");
+    snprintf(want, sizeof want,
+             "hip: xrt_module_load: no image for hip arch gfx942 among the 3 offered: hip code object gfx90a, "
+             "hip offload bundle %s, cuda fatbin sm_90", XRT_TEST_HIP_BUNDLE_ARCHS);
+    FAILS(xrt__gpu_module_load(&t, &mod, im, 3, "", log, sizeof log), XRT_ERROR_NO_BINARY_FOR_DEVICE, want);
+    assert_null(mod);
+    assert_int_equal(fh.loads, 2);
+    /* a bundle offered for any arch is the runtime's to refuse */
+    any = im[1], any.arch = NULL;
+    fh.fail = hipErrorNoBinaryForGpu;
+    FAILS(xrt__gpu_module_load(&t, &mod, &any, 1, "", log, sizeof log), XRT_ERROR_NO_BINARY_FOR_DEVICE,
+          "hip: hipModuleLoadData: ");
+    assert_ptr_equal(fh.image, im[1].data);
+    fh.fail = 0;
+    /* its functions */
+    fake_hip_device("gfx90a");
+    OK(xrt__gpu_module_load(&t, &mod, im, 3, "", log, sizeof log));
+    FAILS(xrt__gpu_module_get_function(&t, &fn, mod, "nope"), XRT_ERROR_NOT_FOUND, "no kernel named 'nope'");
+    OK(xrt__gpu_module_get_function(&t, &fn, mod, "saxpy"));
+    OK(xrt__gpu_module_unload(&t, mod));
+    assert_int_equal(fh.unloads, 3);
+    /* what xrt reads first: the runtime takes no size and would read past a short image */
+    hip_refused(&t, XRT_IMAGE_HIP_CODE_OBJECT, "not a code object", 17,
+                "hip: xrt_module_load: the image (hip code object gfx90a, 17 bytes) is neither an AMDGPU code object "
+                "(ELF) nor a clang offload bundle");
+    hip_refused(&t, XRT_IMAGE_HIP_CODE_OBJECT, im[0].data, 40, "is not a 64-bit little-endian ELF");
+    hip_refused(&t, XRT_IMAGE_HIP_CODE_OBJECT, im[0].data, im[0].size - 1, "is cut short: ");
+    hip_refused(&t, XRT_IMAGE_HIP_OFFLOAD_BUNDLE, im[1].data, im[1].size - 1, "is a clang offload bundle cut short: ");
+    hip_refused(&t, XRT_IMAGE_HIP_OFFLOAD_BUNDLE, im[1].data, 40, "is a clang offload bundle cut short: entry 0");
+    copy = (unsigned char *)malloc(im[1].size);
+    assert_non_null(copy);
+    memcpy(copy, im[1].data, im[1].size);
+    elf = first_elf(copy, im[1].size);
+    copy[elf + 18] = 62; /* e_machine: x86-64 */
+    hip_refused(&t, XRT_IMAGE_HIP_OFFLOAD_BUNDLE, copy, im[1].size, "code object is an ELF for machine 62, not AMDGPU");
+    memcpy(copy, im[0].data, im[0].size);
+    copy[18] = 62;
+    hip_refused(&t, XRT_IMAGE_HIP_CODE_OBJECT, copy, im[0].size,
+                "hip: xrt_module_load: the image (hip code object gfx90a, ");
+    hip_refused(&t, XRT_IMAGE_HIP_CODE_OBJECT, copy, im[0].size, "is an ELF for machine 62, not AMDGPU (EM_AMDGPU, 224)");
+    free(copy);
+    free((void *)im[0].data);
+    free((void *)im[1].data);
+#else
+    (void)state;
+    SKIP_UNLESS(0, "hip: not enabled in this build");
+#endif
+}
+
+/* The real runtime, where it loads: a real code object reaches
+   hipModuleLoadData, which, without a device, refuses it for that reason. */
+static void test_hip_module_real_runtime(void **state)
+{
+#ifdef XRT_ENABLE_HIP
+    int no_device = !available("hip");
+    xrt_backend t;
+    xrt__gpu *g = gpu_table("hip", &t);
+    xrt_module_image co, bundle;
+    (void)state;
+    saxpy_hip_images(&co, &bundle);
+    free((void *)bundle.data);
+    {
+        LOAD_OR_SKIP(g, hip_names)
+        void *native = NULL;
+        char log[64];
+        int any = 0;
+        xrt_test_log_capture();
+        if (!g->module_load) {
+            free((void *)co.data);
+            SKIP_UNLESS(0, "the HIP runtime lacks the module entry points");
+        }
+        if (no_device) {
+            FAILS(xrt__hip_module_load(g, &co, &native, &any, log, sizeof log), XRT_ERROR_INVALID_DEVICE,
+                  "hip: hipModuleLoadData: ");
+        } else if (xrt__hip_module_load(g, &co, &native, &any, log, sizeof log) == XRT_SUCCESS) { /* a gfx90a */
+            OK(xrt__hip_module_unload(g, native));
+        }
+        co.size = 100; /* refused before the runtime reads it */
+        FAILS(xrt__hip_module_load(g, &co, &native, &any, log, sizeof log), XRT_ERROR_INVALID_IMAGE, "is cut short");
+        if (loaded_) xrt__gpu_unload(g);
+        (void)why_;
+    }
+    free((void *)co.data);
+#else
+    (void)state;
+    SKIP_UNLESS(0, "hip: not enabled in this build");
+#endif
+}
+
 /* Without libcuda.so.1 (no driver, as here), or with a library that is not
    the driver, the export is unsupported and says why; a failure is not
    remembered. */
@@ -1370,9 +1563,7 @@ static void test_hip_dmabuf_fake(void **state)
     int fd = 5;
     (void)state;
     fake_begin(g);
-    hip_ext_saved_r0600 = xrt__hip_ext.r0600;
-    hip_ext_saved_handle = xrt__hip_ext.MemGetHandleForAddressRange;
-    hip_ext_faked = 1;
+    hip_ext_fake();
     xrt__hip_ext.MemGetHandleForAddressRange = NULL;
     g->version = 60032830;
     fake.attr[0] = 2; /* hipMemoryTypeDevice (ROCm 6) */
@@ -1640,6 +1831,8 @@ int main(void)
         cmocka_unit_test_teardown(test_hip_dmabuf_fake, fakes_restore),
         cmocka_unit_test_teardown(test_cuda_modules_fake_driver, fakes_restore),
         cmocka_unit_test_teardown(test_hip_launch_fake, fakes_restore),
+        cmocka_unit_test_teardown(test_hip_modules_fake, fakes_restore),
+        cmocka_unit_test_teardown(test_hip_module_real_runtime, env_restore),
         cmocka_unit_test_teardown(test_cuda_library_fake_driver, fakes_restore),
     };
     const struct CMUnitTest with_gpu[] = {

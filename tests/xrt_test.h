@@ -131,6 +131,57 @@ static inline void assert_stream_works(xrt_stream s, unsigned char v)
     OK(xrt_free(d));
 }
 
+/* >> the images the Makefile builds from examples/saxpy, in
+   XRT_TEST_SAXPY_DIR; XRT_TEST_HIPCC is 1 where hipcc was there to build the
+   HIP ones. */
+#ifndef XRT_TEST_SAXPY_DIR
+#define XRT_TEST_SAXPY_DIR "build/examples/saxpy"
+#endif
+#ifndef XRT_TEST_HIPCC
+#define XRT_TEST_HIPCC 0
+#endif
+#ifndef XRT_TEST_HIP_BUNDLE_ARCHS /* the Makefile's HIP_BUNDLE_LABEL */
+#define XRT_TEST_HIP_BUNDLE_ARCHS "gfx908,gfx90a,gfx1030"
+#endif
+#define XRT_TEST_HIP_CODE_OBJECT "saxpy_gfx90a.hsaco"
+#define XRT_TEST_HIP_BUNDLE "saxpy.hipfb"
+
+/* The file `name` of that directory, read whole (free it); NULL if absent. */
+static inline void *saxpy_image(const char *name, size_t *size)
+{
+    char path[512];
+    FILE *f;
+    long len;
+    void *data = NULL;
+    snprintf(path, sizeof path, "%s/%s", XRT_TEST_SAXPY_DIR, name);
+    if (!(f = fopen(path, "rb"))) return NULL;
+    if (fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 &&
+        (data = malloc((size_t)len)) != NULL && fread(data, 1, (size_t)len, f) == (size_t)len) {
+        *size = (size_t)len;
+    } else {
+        free(data);
+        data = NULL;
+    }
+    fclose(f);
+    return data;
+}
+
+/* The gfx90a code object and the offload bundle hipcc built, or "skipped"
+   where hipcc is not installed (a failure where it is and they are missing). */
+static inline void saxpy_hip_images(xrt_module_image *co, xrt_module_image *bundle)
+{
+    void *c = saxpy_image(XRT_TEST_HIP_CODE_OBJECT, &co->size), *b = saxpy_image(XRT_TEST_HIP_BUNDLE, &bundle->size);
+    if (!c || !b) {
+        free(c);
+        free(b);
+        if (XRT_TEST_HIPCC) fail_msg("hipcc is installed, but %s/%s or %s is missing", XRT_TEST_SAXPY_DIR,
+                                     XRT_TEST_HIP_CODE_OBJECT, XRT_TEST_HIP_BUNDLE);
+        SKIP_UNLESS(0, XRT_TEST_SAXPY_DIR "/" XRT_TEST_HIP_CODE_OBJECT " not built: hipcc not installed (install hipcc)");
+    }
+    co->kind = XRT_IMAGE_HIP_CODE_OBJECT, co->data = c, co->arch = "gfx90a";
+    bundle->kind = XRT_IMAGE_HIP_OFFLOAD_BUNDLE, bundle->data = b, bundle->arch = XRT_TEST_HIP_BUNDLE_ARCHS;
+}
+
 /* >> backends */
 static inline unsigned caps(void)
 {
