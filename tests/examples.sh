@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # The examples run and say what they should: xrt_info lists every backend,
-# demo verifies its copies, saxpy its kernel on the CPU, and vector_add either verifies its kernel (a CUDA
-# GPU is there) or exits 1 with the backend's unavailable reason.
+# demo verifies its copies, saxpy its kernel on the CPU and on each GPU backend, and vector_add, each
+# either verifies its kernel (the GPU is there) or exits 1 with the backend's unavailable reason.
 set -eu
 B=build
 $MAKE -s examples
@@ -13,6 +13,26 @@ $B/examples/demo | tee $B/demo.out
 grep -q "result verified" $B/demo.out
 XRT_BACKEND=cpu $B/examples/saxpy/saxpy | tee $B/saxpy.out
 grep -q "result verified" $B/saxpy.out
+# saxpy on each GPU backend: verified where its GPU is (and an image for it
+# was built), else exit status 1 and the backend's unavailable reason.
+for gpu in cuda hip; do
+    if grep -q "^  $gpu *available" $B/xrt_info.out; then
+        if XRT_BACKEND=$gpu $B/examples/saxpy/saxpy > $B/saxpy.out 2> $B/saxpy.err; then
+            cat $B/saxpy.out
+            grep -q "result verified" $B/saxpy.out
+        else
+            cat $B/saxpy.out $B/saxpy.err
+            grep -q "no image for $gpu arch" $B/saxpy.err
+            echo "skipped: saxpy on $gpu: no image built for the device's arch"
+        fi
+    else
+        status=0
+        XRT_BACKEND=$gpu $B/examples/saxpy/saxpy > $B/saxpy.out 2> $B/saxpy.err || status=$?
+        cat $B/saxpy.err
+        [ "$status" -eq 1 ] && [ ! -s $B/saxpy.out ]
+        grep -q "^saxpy: xrt_get_backend: XRT_BACKEND=$gpu: $gpu: unavailable: " $B/saxpy.err
+    fi
+done
 [ -x $B/examples/vector_add ] || { echo "skipped: vector_add (no nvcc)"; exit 0; }
 if grep -q "^  cuda  available" $B/xrt_info.out; then
     $B/examples/vector_add | tee $B/vector_add.out

@@ -1345,7 +1345,7 @@ static void test_hip_modules_fake(void **state)
     char log[64], want[300];
     size_t elf;
     (void)state;
-    saxpy_hip_images(&im[0], &im[1]);
+    SKIP_UNLESS(saxpy_hip_images(&im[0], &im[1]), XRT_TEST_NO_HIPCC);
     im[2].kind = XRT_IMAGE_CUDA_FATBIN, im[2].data = "fatbin", im[2].size = 6, im[2].arch = "sm_90"; /* not HIP's */
     fake_begin(g);
     hip_ext_fake();
@@ -1421,7 +1421,8 @@ static void test_hip_module_real_runtime(void **state)
     xrt__gpu *g = gpu_table("hip", &t);
     xrt_module_image co, bundle;
     (void)state;
-    saxpy_hip_images(&co, &bundle);
+    memset(&bundle, 0, sizeof bundle); /* gcc does not know that a skip does not return */
+    SKIP_UNLESS(saxpy_hip_images(&co, &bundle), XRT_TEST_NO_HIPCC);
     free((void *)bundle.data);
     {
         LOAD_OR_SKIP(g, hip_names)

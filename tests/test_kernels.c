@@ -810,6 +810,91 @@ static void test_shared_object_image(void **state)
     OK(xrt_module_unload(m));
 }
 
+/* >> the images the Makefile builds from examples/saxpy: the CPU shared
+   object, the CUDA fatbin where nvcc is, the HIP code object and offload
+   bundle where hipcc is. Offered together, as saxpy offers them, they give
+   each backend its own (run and checked) or, on a device none was built for,
+   XRT_ERROR_NO_BINARY_FOR_DEVICE naming its arch. */
+static void run_saxpy(xrt_module m)
+{
+    enum { n = 5000 };
+    xrt_function f = get(m, "saxpy");
+    float *x, *y, h[n];
+    saxpy_args a;
+    unsigned i;
+    OK(xrt_malloc((void **)&x, n * sizeof *x));
+    OK(xrt_malloc((void **)&y, n * sizeof *y));
+    for (i = 0; i < n; i++) h[i] = (float)i;
+    OK(xrt_memcpy(x, h, sizeof h, XRT_MEMCPY_HOST_TO_DEVICE));
+    for (i = 0; i < n; i++) h[i] = 1.0f;
+    OK(xrt_memcpy(y, h, sizeof h, XRT_MEMCPY_HOST_TO_DEVICE));
+    a.a = 2.0f, a.x = x, a.y = y, a.n = n;
+    OK(xrt_launch_kernel(f, d3((n + 127) / 128, 1, 1), d3(128, 1, 1), 0, NULL, &a, sizeof a));
+    OK(xrt_memcpy(h, y, sizeof h, XRT_MEMCPY_DEVICE_TO_HOST));
+    for (i = 0; i < n; i++)
+        if (h[i] != 2.0f * (float)i + 1.0f) fail_msg("y[%u] = %g", i, (double)h[i]);
+    OK(xrt_free(x));
+    OK(xrt_free(y));
+}
+
+/* The GPU images found (0 to 3) into im. */
+static size_t gpu_images(xrt_module_image *im)
+{
+    size_t n = saxpy_hip_images(&im[0], &im[1]) ? 2 : 0;
+    if ((im[n].data = saxpy_image("saxpy.fatbin", &im[n].size)) != NULL)
+        im[n].kind = XRT_IMAGE_CUDA_FATBIN, im[n++].arch = "sm_90";
+    return n;
+}
+
+static void test_saxpy_images(void **state)
+{
+    xrt_module_image im[4];
+    xrt_module m = NULL;
+    xrt_target t;
+    xrt_status st;
+    size_t n, i;
+    (void)state;
+    SKIP_UNLESS(caps() & XRT_CAP_MODULES, "the backend loads no modules (XRT_CAP_MODULES)");
+    OK(xrt_get_target(&t));
+    n = gpu_images(im);
+    im[n].data = saxpy_image("saxpy_cpu.so", &im[n].size);
+    assert_non_null(im[n].data); /* built wherever the tests are */
+    im[n].kind = XRT_IMAGE_CPU_SHARED_OBJECT, im[n++].arch = NULL;
+    st = xrt_module_load(&m, im, n, NULL);
+    for (i = 0; i < n; i++) free((void *)im[i].data);
+    if (st == XRT_ERROR_NO_BINARY_FOR_DEVICE) { /* a GPU none of the images was built for */
+        assert_string_not_equal(t.backend, "cpu");
+        assert_non_null(strstr(xrt_get_last_error_string(), t.arch));
+        SKIP_UNLESS(0, "no saxpy image for this device's arch");
+    }
+    OK(st);
+    run_saxpy(m);
+    OK(xrt_module_unload(m));
+}
+
+/* The HIP images alone (and the fatbin where there is one) on the CPU: the
+   error names the CPU's arch and every image offered, in order. */
+static void test_saxpy_gpu_images_on_cpu(void **state)
+{
+    xrt_module_image im[3];
+    xrt_module m = NULL;
+    xrt_target t;
+    char want[400];
+    size_t n, i;
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "GPU images on the CPU backend");
+    SKIP_UNLESS(saxpy_hip_images(&im[0], &im[1]), XRT_TEST_NO_HIPCC);
+    n = 2;
+    if ((im[n].data = saxpy_image("saxpy.fatbin", &im[n].size)) != NULL)
+        im[n].kind = XRT_IMAGE_CUDA_FATBIN, im[n++].arch = "sm_90";
+    OK(xrt_get_target(&t));
+    snprintf(want, sizeof want, "xrt_module_load: no image for cpu arch %s among the %zu offered: hip code object gfx90a, "
+             "hip offload bundle %s%s", t.arch, n, XRT_TEST_HIP_BUNDLE_ARCHS, n > 2 ? ", cuda fatbin sm_90" : "");
+    FAILS(xrt_module_load(&m, im, n, NULL), XRT_ERROR_NO_BINARY_FOR_DEVICE, want);
+    assert_null(m);
+    for (i = 0; i < n; i++) free((void *)im[i].data);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -834,6 +919,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_cache_off_and_bound, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_two_processes, cache_setup, cache_teardown),
         cmocka_unit_test(test_shared_object_image),
+        cmocka_unit_test(test_saxpy_images),
+        cmocka_unit_test(test_saxpy_gpu_images_on_cpu),
     };
     char cmd[300];
     int rc;

@@ -166,9 +166,10 @@ static inline void *saxpy_image(const char *name, size_t *size)
     return data;
 }
 
-/* The gfx90a code object and the offload bundle hipcc built, or "skipped"
+/* Reads the gfx90a code object and the offload bundle hipcc built: 1, or 0
    where hipcc is not installed (a failure where it is and they are missing). */
-static inline void saxpy_hip_images(xrt_module_image *co, xrt_module_image *bundle)
+#define XRT_TEST_NO_HIPCC XRT_TEST_SAXPY_DIR "/" XRT_TEST_HIP_CODE_OBJECT " not built: hipcc not installed (install hipcc)"
+static inline int saxpy_hip_images(xrt_module_image *co, xrt_module_image *bundle)
 {
     void *c = saxpy_image(XRT_TEST_HIP_CODE_OBJECT, &co->size), *b = saxpy_image(XRT_TEST_HIP_BUNDLE, &bundle->size);
     if (!c || !b) {
@@ -176,10 +177,11 @@ static inline void saxpy_hip_images(xrt_module_image *co, xrt_module_image *bund
         free(b);
         if (XRT_TEST_HIPCC) fail_msg("hipcc is installed, but %s/%s or %s is missing", XRT_TEST_SAXPY_DIR,
                                      XRT_TEST_HIP_CODE_OBJECT, XRT_TEST_HIP_BUNDLE);
-        SKIP_UNLESS(0, XRT_TEST_SAXPY_DIR "/" XRT_TEST_HIP_CODE_OBJECT " not built: hipcc not installed (install hipcc)");
+        return 0;
     }
     co->kind = XRT_IMAGE_HIP_CODE_OBJECT, co->data = c, co->arch = "gfx90a";
     bundle->kind = XRT_IMAGE_HIP_OFFLOAD_BUNDLE, bundle->data = b, bundle->arch = XRT_TEST_HIP_BUNDLE_ARCHS;
+    return 1;
 }
 
 /* >> backends */
