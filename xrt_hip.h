@@ -408,7 +408,8 @@ static int xrt__hip_is_bundle(const unsigned char *p, size_t size)
 static int xrt__hip_elf_bad(const unsigned char *p, size_t size, char *why, size_t n)
 {
     uint64_t phoff, shoff, i, phnum, shnum, phent, shent;
-    if (size < 64 || memcmp(p, "\177ELF", 4) != 0 || p[4] != 2 || p[5] != 1)
+    if (size < 64) return snprintf(why, n, "cut short: %zu bytes, less than an ELF header", size) > 0;
+    if (memcmp(p, "\177ELF", 4) != 0 || p[4] != 2 || p[5] != 1)
         return snprintf(why, n, "not a 64-bit little-endian ELF") > 0;
     if (xrt__hip_le(p + 18, 2) != XRT__HIP_EM_AMDGPU)
         return snprintf(why, n, "an ELF for machine %u, not AMDGPU (EM_AMDGPU, %d)", (unsigned)xrt__hip_le(p + 18, 2),

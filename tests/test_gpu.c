@@ -1387,7 +1387,7 @@ static void test_hip_modules_fake(void **state)
     hip_refused(&t, XRT_IMAGE_HIP_CODE_OBJECT, "not a code object", 17,
                 "hip: xrt_module_load: the image (hip code object gfx90a, 17 bytes) is neither an AMDGPU code object "
                 "(ELF) nor a clang offload bundle");
-    hip_refused(&t, XRT_IMAGE_HIP_CODE_OBJECT, im[0].data, 40, "is not a 64-bit little-endian ELF");
+    hip_refused(&t, XRT_IMAGE_HIP_CODE_OBJECT, im[0].data, 40, "is cut short: 40 bytes, less than an ELF header");
     hip_refused(&t, XRT_IMAGE_HIP_CODE_OBJECT, im[0].data, im[0].size - 1, "is cut short: ");
     hip_refused(&t, XRT_IMAGE_HIP_OFFLOAD_BUNDLE, im[1].data, im[1].size - 1, "is a clang offload bundle cut short: ");
     hip_refused(&t, XRT_IMAGE_HIP_OFFLOAD_BUNDLE, im[1].data, 40, "is a clang offload bundle cut short: entry 0");
@@ -1398,6 +1398,9 @@ static void test_hip_modules_fake(void **state)
     copy[elf + 18] = 62; /* e_machine: x86-64 */
     hip_refused(&t, XRT_IMAGE_HIP_OFFLOAD_BUNDLE, copy, im[1].size, "code object is an ELF for machine 62, not AMDGPU");
     memcpy(copy, im[0].data, im[0].size);
+    copy[4] = 1; /* ELFCLASS32 */
+    hip_refused(&t, XRT_IMAGE_HIP_CODE_OBJECT, copy, im[0].size, "is not a 64-bit little-endian ELF");
+    copy[4] = 2;
     copy[18] = 62;
     hip_refused(&t, XRT_IMAGE_HIP_CODE_OBJECT, copy, im[0].size,
                 "hip: xrt_module_load: the image (hip code object gfx90a, ");
