@@ -27,6 +27,14 @@ $(FUZZ_DIR)/fuzz_env: tests/fuzz/fuzz_env.c $(FUZZ_HEADERS)
 $(FUZZ_DIR)/fuzz_api: tests/fuzz/fuzz_api.c $(FUZZ_HEADERS)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< -lpthread
+# fuzz_hip_image: the HIP backend's image reader, where the HIP headers are.
+FUZZ_HIP     := $(shell printf '\043include <hip/hip_runtime_api.h>\n' | $(FUZZ_CC) -D__HIP_PLATFORM_AMD__ -E -x c - > /dev/null 2>&1 && echo 1)
+ifeq ($(FUZZ_HIP),1)
+FUZZ_TARGETS += fuzz_hip_image
+endif
+$(FUZZ_DIR)/fuzz_hip_image: tests/fuzz/fuzz_hip_image.c $(FUZZ_HEADERS)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -DXRT_ENABLE_HIP -D__HIP_PLATFORM_AMD__ -o $@ $< -lpthread
 
 .PHONY: fuzz fuzz-seeds fuzz-build
 fuzz-build: $(addprefix $(FUZZ_DIR)/,$(FUZZ_TARGETS))
