@@ -380,8 +380,9 @@ static xrt_status xrt__hip_no_modules(const char *who)
    EM_AMDGPU, 224: hipcc --genco --no-gpu-bundle-output), or a clang offload
    bundle (magic "__CLANG_OFFLOAD_BUNDLE__": what hipcc --genco writes), its
    entries and the code objects in them, or a compressed bundle ("CCOB",
-   clang 19 on: read by the runtime only). The runtime loads either format
-   under either image kind; the kind says how xrt picks. */
+   clang 19 on: its header only; from version 2 on, it gives the bundle's
+   size). The runtime loads either format under either image kind; the kind
+   says how xrt picks. */
 #define XRT__HIP_BUNDLE_MAGIC "__CLANG_OFFLOAD_BUNDLE__"
 #define XRT__HIP_EM_AMDGPU 224
 
@@ -495,6 +496,22 @@ static int xrt__hip_image_compatible(const char *arch, const xrt_module_image *i
     return im->kind == XRT_IMAGE_HIP_OFFLOAD_BUNDLE;
 }
 
+/* A compressed bundle's header: "CCOB", version (2 bytes), method (2), then
+   from version 2 on the bundle's size (4 bytes; 8 from version 3): 0, or 1
+   and why. */
+static int xrt__hip_ccob_bad(const unsigned char *p, size_t size, char *why, size_t n)
+{
+    uint64_t version, total;
+    if (size < 16) return snprintf(why, n, "a compressed offload bundle cut short (%zu bytes)", size) > 0;
+    version = xrt__hip_le(p + 4, 2);
+    if (version < 2) return 0;
+    total = xrt__hip_le(p + 8, version == 2 ? 4 : 8);
+    if (total > size)
+        return snprintf(why, n, "a compressed offload bundle cut short: %zu of its %llu bytes", size,
+                        (unsigned long long)total) > 0;
+    return 0;
+}
+
 /* XRT_SUCCESS, or XRT_ERROR_INVALID_IMAGE saying what the image is. */
 static xrt_status xrt__hip_image_check(const xrt_module_image *im)
 {
@@ -502,7 +519,7 @@ static xrt_status xrt__hip_image_check(const xrt_module_image *im)
     char why[200];
     int has, bad;
     if (xrt__hip_is_bundle(p, im->size)) bad = xrt__hip_bundle_bad(p, im->size, NULL, &has, why, sizeof why);
-    else if (im->size >= 4 && !memcmp(p, "CCOB", 4)) bad = 0;
+    else if (im->size >= 4 && !memcmp(p, "CCOB", 4)) bad = xrt__hip_ccob_bad(p, im->size, why, sizeof why);
     else if (im->size >= 4 && !memcmp(p, "\177ELF", 4)) bad = xrt__hip_elf_bad(p, im->size, why, sizeof why);
     else bad = snprintf(why, sizeof why, "neither an AMDGPU code object (ELF) nor a clang offload bundle") > 0;
     if (!bad) return XRT_SUCCESS;

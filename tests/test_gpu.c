@@ -1406,6 +1406,15 @@ static void test_hip_modules_fake(void **state)
                 "hip: xrt_module_load: the image (hip code object gfx90a, ");
     hip_refused(&t, XRT_IMAGE_HIP_CODE_OBJECT, copy, im[0].size, "is an ELF for machine 62, not AMDGPU (EM_AMDGPU, 224)");
     free(copy);
+    { /* a compressed bundle (clang 19 on): xrt reads its header, which gives its size from version 2 on */
+        static const unsigned char ccob[32] = {'C', 'C', 'O', 'B', 2, 0, 1, 0, 32, 0, 0, 0, 0xff, 0xff};
+        xrt_module_image z;
+        z.kind = XRT_IMAGE_HIP_OFFLOAD_BUNDLE, z.data = ccob, z.size = sizeof ccob, z.arch = NULL;
+        assert_ptr_equal(hip_picked(&t, &z, 1), ccob);
+        hip_refused(&t, XRT_IMAGE_HIP_OFFLOAD_BUNDLE, ccob, 31,
+                    "is a compressed offload bundle cut short: 31 of its 32 bytes");
+        hip_refused(&t, XRT_IMAGE_HIP_OFFLOAD_BUNDLE, ccob, 12, "is a compressed offload bundle cut short (12 bytes)");
+    }
     free((void *)im[0].data);
     free((void *)im[1].data);
 #else
