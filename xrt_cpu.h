@@ -587,6 +587,7 @@ static struct {
 } xrt__cpu_pool;
 
 static size_t xrt__cpu_split_bytes = 16u << 20; /* XRT_CPU_SPLIT_BYTES; bench/RESULTS.md says why */
+static unsigned long long xrt__cpu_threads;      /* XRT_CPU_THREADS; 0: every usable core */
 
 static int xrt__cpu_pool_take(size_t *part, size_t *nparts)
 {
@@ -634,12 +635,8 @@ static void *xrt__cpu_helper(void *arg)
 static int xrt__cpu_cores(void)
 {
     cpu_set_t set;
-    const char *env = getenv("XRT_CPU_THREADS");
     long n = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : sysconf(_SC_NPROCESSORS_ONLN);
-    if (env && *env) {
-        long cap = strtol(env, NULL, 10);
-        if (cap >= 1 && cap < n) n = cap;
-    }
+    if (xrt__cpu_threads >= 1 && xrt__cpu_threads < (unsigned long long)n) n = (long)xrt__cpu_threads;
     return n < 1 ? 1 : n > 256 ? 256 : (int)n;
 }
 
@@ -1920,15 +1917,12 @@ __attribute__((constructor)) static void xrt__cpu_atfork(void)
 static xrt_status xrt__cpu_init(const xrt_backend *self, char *reason, size_t n)
 {
     static int settle_registered; /* once a process: handlers cannot be removed */
-    const char *split = getenv("XRT_CPU_SPLIT_BYTES");
+    unsigned long long split = xrt__env_number("XRT_CPU_SPLIT_BYTES", 16u << 20);
     xrt_status st;
     xrt__cpu.self = self;
     if (!settle_registered && pthread_atfork(xrt__cpu_fork_settle, NULL, NULL) == 0) settle_registered = 1;
-    if (split && *split) {
-        char *end;
-        unsigned long long v = strtoull(split, &end, 10);
-        if (*end == 0) xrt__cpu_split_bytes = v == 0 || v > SIZE_MAX ? SIZE_MAX : (size_t)v; /* 0: never split */
-    }
+    xrt__cpu_split_bytes = split == 0 || split > SIZE_MAX ? SIZE_MAX : (size_t)split; /* 0: never split */
+    xrt__cpu_threads = xrt__env_number("XRT_CPU_THREADS", 0);
     xrt__cpu_counter_init(&xrt__cpu.exited, xrt__cpu.exited.value);
     xrt__cpu_counter_init(&xrt__cpu.entered, xrt__cpu.entered.value);
     xrt__cpu.list.next = xrt__cpu.list.prev = &xrt__cpu.list;
