@@ -3495,10 +3495,12 @@ static void xrt__fork_prepare(void)
     pthread_mutex_lock(&xrt__mem_lock);
     pthread_mutex_lock(&xrt__call_lock);
     pthread_mutex_lock(&xrt__log_lock);
+    pthread_mutex_lock(&xrt__cache_lock); /* a leaf: held with no other lock */
 }
 
 static void xrt__fork_parent(void)
 {
+    pthread_mutex_unlock(&xrt__cache_lock);
     pthread_mutex_unlock(&xrt__log_lock);
     pthread_mutex_unlock(&xrt__call_lock);
     pthread_mutex_unlock(&xrt__mem_lock);
