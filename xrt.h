@@ -1772,6 +1772,22 @@ static void xrt__reg_select_again_locked(void)
 #define XRT__CACHE_FORMAT 1
 /* Used by the backends that build or pick images; a build without them leaves some unused. */
 #define XRT__BACKEND_HELPER static __attribute__((unused))
+
+/* A whole decimal number from the environment variable `name`, or `dflt`
+   where it is unset or empty; a value that is not one is ignored with a
+   warning that names the variable. */
+XRT__BACKEND_HELPER unsigned long long xrt__env_number(const char *name, unsigned long long dflt)
+{
+    const char *env = getenv(name);
+    char *end;
+    unsigned long long v;
+    if (!env || !*env) return dflt;
+    errno = 0;
+    v = strtoull(env, &end, 10);
+    if (*end == 0 && errno == 0 && *env != '-') return v;
+    xrt_log(XRT_LOG_WARN, "%.64s=%.64s: not a whole number; using %llu", name, env, dflt);
+    return dflt;
+}
 extern char **environ;
 
 static pthread_mutex_t xrt__cache_lock = PTHREAD_MUTEX_INITIALIZER; /* the counters, the toolchain memo */
@@ -1905,8 +1921,7 @@ XRT__BACKEND_HELPER int xrt__cache_dir(char *dir, size_t n)
    until the directory holds at most XRT_CACHE_BYTES; `keep` stays. */
 XRT__BACKEND_HELPER void xrt__cache_evict(const char *dir, const char *keep)
 {
-    const char *env = getenv("XRT_CACHE_BYTES");
-    unsigned long long bound = env && *env ? strtoull(env, NULL, 10) : 1ull << 30;
+    unsigned long long bound = xrt__env_number("XRT_CACHE_BYTES", 1ull << 30);
     for (;;) {
         DIR *d = opendir(dir);
         struct dirent *e;
@@ -3480,10 +3495,12 @@ static void xrt__fork_prepare(void)
     pthread_mutex_lock(&xrt__mem_lock);
     pthread_mutex_lock(&xrt__call_lock);
     pthread_mutex_lock(&xrt__log_lock);
+    pthread_mutex_lock(&xrt__cache_lock); /* a leaf: held with no other lock */
 }
 
 static void xrt__fork_parent(void)
 {
+    pthread_mutex_unlock(&xrt__cache_lock);
     pthread_mutex_unlock(&xrt__log_lock);
     pthread_mutex_unlock(&xrt__call_lock);
     pthread_mutex_unlock(&xrt__mem_lock);

@@ -262,6 +262,11 @@ typedef struct xrt__cpu_slot {
 /* Producers, the worker and waiters each write their own cache line. The
    ring is replaced (grown) only by the stream's own worker, from a host
    function, under the lock: the worker reads `ring` and `mask` without it. */
+/* A block of memory a stream keeps for reuse (xrt__cpu_spare_take). */
+typedef struct xrt__cpu_spare {
+    struct xrt__cpu_spare *next;
+} xrt__cpu_spare;
+
 typedef struct xrt__cpu_stream {
     int lock;      /* producers' spinlock */
     int orphan;    /* no worker: a forked child's copy; one starts with the next op */
@@ -272,6 +277,8 @@ typedef struct xrt__cpu_stream {
     uint64_t mask; /* ring entries - 1 */
     pthread_t thread;
     struct xrt__cpu_stream *prev, *next;
+    xrt__cpu_spare *spares; /* pushed by the worker, taken under `lock` */
+    unsigned nspares;
     uint32_t parked __attribute__((aligned(64))); /* the idle worker sleeps on it */
     unsigned idle_spin;                           /* its spin budget (xrt__cpu_spin) */
     uint32_t exec; /* who runs ops: XRT__CPU_FREE, _WORKER, _WAITER, _WAITER_WANTED (xrt__cpu_drain) */
@@ -338,9 +345,49 @@ static void xrt__cpu_reap(void)
    op (unlock, wake), while the worker may already be done with it. */
 static void xrt__cpu_stream_unref(xrt__cpu_stream *s)
 {
+    xrt__cpu_spare *p;
     if (__atomic_sub_fetch(&s->refs, 1, __ATOMIC_ACQ_REL)) return;
+    while ((p = s->spares) != NULL) {
+        s->spares = p->next;
+        XRT_FREE(p);
+    }
     XRT_FREE(s->ring);
     XRT_FREE(s);
+}
+
+/* Spares: blocks of XRT__CPU_SPARE_BYTES that the stream's ops need for as
+   long as they are queued (a launch's record), given back by the worker when
+   the op is done and taken again by the next op, so that a small op costs no
+   allocation (an allocation by one thread freed by another costs more than
+   the hand-off here). One thread gives (the worker), producers take under the
+   stream's lock: a block taken cannot come back while the taker looks at it,
+   so the stack has no ABA. */
+#define XRT__CPU_SPARE_BYTES 512u
+#define XRT__CPU_SPARES_MAX 16u
+
+static void *xrt__cpu_spare_take(xrt__cpu_stream *s)
+{
+    xrt__cpu_spare *p;
+    xrt__cpu_lock(&s->lock);
+    p = __atomic_load_n(&s->spares, __ATOMIC_ACQUIRE);
+    while (p && !__atomic_compare_exchange_n(&s->spares, &p, p->next, 0, __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE)) {
+    }
+    if (p) __atomic_sub_fetch(&s->nspares, 1, __ATOMIC_RELAXED);
+    xrt__cpu_unlock(&s->lock);
+    return p ? (void *)p : XRT_ALIGNED_ALLOC(64, XRT__CPU_SPARE_BYTES);
+}
+
+static void xrt__cpu_spare_give(xrt__cpu_stream *s, void *block)
+{
+    xrt__cpu_spare *p = (xrt__cpu_spare *)block;
+    if (__atomic_load_n(&s->nspares, __ATOMIC_RELAXED) >= XRT__CPU_SPARES_MAX) {
+        XRT_FREE(p);
+        return;
+    }
+    __atomic_add_fetch(&s->nspares, 1, __ATOMIC_RELAXED);
+    p->next = __atomic_load_n(&s->spares, __ATOMIC_RELAXED);
+    while (!__atomic_compare_exchange_n(&s->spares, &p->next, p, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
+    }
 }
 
 static void xrt__cpu_stream_unlink(xrt__cpu_stream *s)
@@ -540,6 +587,7 @@ static struct {
 } xrt__cpu_pool;
 
 static size_t xrt__cpu_split_bytes = 16u << 20; /* XRT_CPU_SPLIT_BYTES; bench/RESULTS.md says why */
+static unsigned long long xrt__cpu_threads;      /* XRT_CPU_THREADS; 0: every usable core */
 
 static int xrt__cpu_pool_take(size_t *part, size_t *nparts)
 {
@@ -587,12 +635,8 @@ static void *xrt__cpu_helper(void *arg)
 static int xrt__cpu_cores(void)
 {
     cpu_set_t set;
-    const char *env = getenv("XRT_CPU_THREADS");
     long n = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : sysconf(_SC_NPROCESSORS_ONLN);
-    if (env && *env) {
-        long cap = strtol(env, NULL, 10);
-        if (cap >= 1 && cap < n) n = cap;
-    }
+    if (xrt__cpu_threads >= 1 && xrt__cpu_threads < (unsigned long long)n) n = (long)xrt__cpu_threads;
     return n < 1 ? 1 : n > 256 ? 256 : (int)n;
 }
 
@@ -719,6 +763,7 @@ static void xrt__cpu_run_memset_split(xrt__cpu_op *op)
 
 /* >> cpu: waiting threads run the work */
 static void xrt__cpu_run_record(xrt__cpu_op *op);
+static void xrt__cpu_run_kernel(xrt__cpu_op *op);
 
 /* Ops a waiting thread may run in the worker's place: host functions and
    cross-stream waits stay on the worker (a host function runs on the
@@ -726,7 +771,8 @@ static void xrt__cpu_run_record(xrt__cpu_op *op);
 static int xrt__cpu_anyone_runs(xrt__cpu_run_fn run)
 {
     return run == xrt__cpu_run_memcpy || run == xrt__cpu_run_memset || run == xrt__cpu_run_memcpy_split ||
-           run == xrt__cpu_run_memset_split || run == xrt__cpu_run_record || run == xrt__cpu_run_free;
+           run == xrt__cpu_run_memset_split || run == xrt__cpu_run_record || run == xrt__cpu_run_free ||
+           run == xrt__cpu_run_kernel;
 }
 
 /* Runs s's ops below target on the calling thread, which holds `exec`,
@@ -1674,6 +1720,7 @@ static xrt_status xrt__cpu_function_get_attributes(const xrt_backend *self, xrt_
 
 /* One launch in flight: the packed arguments, then nparts shared areas. */
 typedef struct xrt__cpu_launch {
+    xrt__cpu_stream *spare_of; /* the stream to give the record back to (a spare); NULL: freed */
     xrt_cpu_kernel_fn kernel;
     xrt__cpu_module *module;
     xrt_dim3 grid, block;
@@ -1682,6 +1729,11 @@ typedef struct xrt__cpu_launch {
     unsigned char *args, *shared_base; /* in the same allocation, after the record */
 } xrt__cpu_launch;
 #define XRT__CPU_LAUNCH_HEAD ((sizeof(xrt__cpu_launch) + 63) & ~(size_t)63)
+/* Parts per thread of the pool: a thread that comes late (a helper woken
+   onto a core another process holds waits for that process's time slice,
+   milliseconds) takes fewer parts and the others do the rest, where one part
+   per thread would make the whole launch wait for it. */
+#define XRT__CPU_LAUNCH_PARTS 4u
 
 static void xrt__cpu_kernel_part(void *ctx, size_t part, size_t nparts)
 {
@@ -1694,12 +1746,25 @@ static void xrt__cpu_kernel_part(void *ctx, size_t part, size_t nparts)
     k.block_dim = l->block;
     k.shared = l->shared ? l->shared_base + part * l->stride : NULL;
     k.shared_bytes = l->shared;
-    for (; i < end; i++) {
-        k.block_idx.x = (unsigned)(i % l->grid.x);
-        k.block_idx.y = (unsigned)(i / l->grid.x % l->grid.y);
-        k.block_idx.z = (unsigned)(i / plane);
+    if (i >= end) return;
+    k.block_idx.x = (unsigned)(i % l->grid.x); /* then counted, not divided, per block */
+    k.block_idx.y = (unsigned)(i / l->grid.x % l->grid.y);
+    k.block_idx.z = (unsigned)(i / plane);
+    for (;;) {
         l->kernel(&k, (void *)l->args);
+        if (++i == end) return;
+        if (++k.block_idx.x < l->grid.x) continue;
+        k.block_idx.x = 0;
+        if (++k.block_idx.y < l->grid.y) continue;
+        k.block_idx.y = 0;
+        k.block_idx.z++;
     }
+}
+
+static void xrt__cpu_launch_free(xrt__cpu_launch *l)
+{
+    if (l->spare_of) xrt__cpu_spare_give(l->spare_of, l);
+    else XRT_FREE(l);
 }
 
 static void xrt__cpu_run_kernel(xrt__cpu_op *op)
@@ -1708,7 +1773,7 @@ static void xrt__cpu_run_kernel(xrt__cpu_op *op)
     size_t nparts = (size_t)((l->blocks + l->per_part - 1) / l->per_part);
     xrt__cpu_pool_run(xrt__cpu_kernel_part, l, nparts);
     xrt__cpu_module_unref(l->module);
-    XRT_FREE(l);
+    xrt__cpu_launch_free(l);
 }
 
 static xrt_status xrt__cpu_launch_check(xrt_dim3 g, xrt_dim3 b, size_t shared)
@@ -1730,16 +1795,20 @@ static xrt_status xrt__cpu_launch_kernel(const xrt_backend *self, void *function
                                          size_t shared, void *stream, const void *args, size_t args_size)
 {
     xrt__cpu_function *f = (xrt__cpu_function *)function;
+    xrt__cpu_stream *s;
     xrt__cpu_launch *l;
     xrt__cpu_op op;
     uint64_t blocks = (uint64_t)grid.x * grid.y * grid.z;
-    size_t width, nparts, head = (args_size + 63) & ~(size_t)63, stride = (shared + 63) & ~(size_t)63;
+    size_t width, nparts, bytes, head = (args_size + 63) & ~(size_t)63, stride = (shared + 63) & ~(size_t)63;
     xrt_status st = xrt__cpu_launch_check(grid, block, shared);
     if (st != XRT_SUCCESS) return st;
     width = blocks > 1 ? xrt__cpu_pool_width() : 1;
-    nparts = blocks < width ? (size_t)blocks : width;
-    l = (xrt__cpu_launch *)XRT_ALIGNED_ALLOC(64, XRT__CPU_LAUNCH_HEAD + head + nparts * stride);
+    nparts = blocks < XRT__CPU_LAUNCH_PARTS * width ? (size_t)blocks : XRT__CPU_LAUNCH_PARTS * width;
+    bytes = XRT__CPU_LAUNCH_HEAD + head + nparts * stride;
+    s = xrt__cpu_stream_of(stream);
+    l = (xrt__cpu_launch *)(bytes <= XRT__CPU_SPARE_BYTES ? xrt__cpu_spare_take(s) : XRT_ALIGNED_ALLOC(64, bytes));
     if (!l) return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_launch_kernel", "no memory for the launch");
+    l->spare_of = bytes <= XRT__CPU_SPARE_BYTES ? s : NULL;
     l->kernel = f->kernel;
     l->module = f->module;
     l->grid = grid;
@@ -1758,7 +1827,7 @@ static xrt_status xrt__cpu_launch_kernel(const xrt_backend *self, void *function
     st = xrt__cpu_enqueue(stream, &op, "cpu: xrt_launch_kernel");
     if (st != XRT_SUCCESS) {
         xrt__cpu_module_unref(f->module);
-        XRT_FREE(l);
+        xrt__cpu_launch_free(l);
     }
     return st;
 }
@@ -1848,15 +1917,12 @@ __attribute__((constructor)) static void xrt__cpu_atfork(void)
 static xrt_status xrt__cpu_init(const xrt_backend *self, char *reason, size_t n)
 {
     static int settle_registered; /* once a process: handlers cannot be removed */
-    const char *split = getenv("XRT_CPU_SPLIT_BYTES");
+    unsigned long long split = xrt__env_number("XRT_CPU_SPLIT_BYTES", 16u << 20);
     xrt_status st;
     xrt__cpu.self = self;
     if (!settle_registered && pthread_atfork(xrt__cpu_fork_settle, NULL, NULL) == 0) settle_registered = 1;
-    if (split && *split) {
-        char *end;
-        unsigned long long v = strtoull(split, &end, 10);
-        if (*end == 0) xrt__cpu_split_bytes = v == 0 || v > SIZE_MAX ? SIZE_MAX : (size_t)v; /* 0: never split */
-    }
+    xrt__cpu_split_bytes = split == 0 || split > SIZE_MAX ? SIZE_MAX : (size_t)split; /* 0: never split */
+    xrt__cpu_threads = xrt__env_number("XRT_CPU_THREADS", 0);
     xrt__cpu_counter_init(&xrt__cpu.exited, xrt__cpu.exited.value);
     xrt__cpu_counter_init(&xrt__cpu.entered, xrt__cpu.entered.value);
     xrt__cpu.list.next = xrt__cpu.list.prev = &xrt__cpu.list;

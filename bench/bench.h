@@ -39,9 +39,17 @@ static inline double bench_median(double *v, int n)
 /* A timed loop: runs its operation `iters` times on `ctx`. */
 typedef void (*bench_loop)(void *ctx, long iters);
 
+/* Microseconds to sleep before each timed loop (0: none): where the two
+   sides keep threads of their own that spin after their work (an OpenMP team
+   spins for milliseconds after a parallel region), the gap lets them go to
+   sleep, so that neither side is timed against the other's spinning threads. */
+static long bench_gap_us;
+
 static inline double bench__time(bench_loop loop, void *ctx, long iters)
 {
-    double t0 = bench_now_ns();
+    double t0;
+    if (bench_gap_us) usleep((useconds_t)bench_gap_us);
+    t0 = bench_now_ns();
     loop(ctx, iters);
     return (bench_now_ns() - t0) / (double)iters;
 }

@@ -13,6 +13,12 @@
 #include <stdio.h>
 
 #define ROUNDS 50000
+/* Each timed loop ends after ROUNDS rounds or BUDGET_NS, whichever comes
+   first: under load a spinning hand-off can wait a whole time slice per
+   round (milliseconds), and 50,000 of those would run for many minutes. */
+#define BUDGET_NS 250e6
+static int stop; /* set by the timing thread: the partner thread returns */
+static int over_budget(double t0, unsigned long i) { return (i & 63) == 0 && bench_now_ns() - t0 > BUDGET_NS; }
 
 /* >> baseline: spinning hand-off */
 static unsigned long spin_req, spin_ack;
@@ -22,7 +28,9 @@ static void *spin_worker(void *arg)
     unsigned long i;
     (void)arg;
     for (i = 1; i <= ROUNDS; i++) {
-        while (__atomic_load_n(&spin_req, __ATOMIC_ACQUIRE) != i) __builtin_ia32_pause();
+        while (__atomic_load_n(&spin_req, __ATOMIC_ACQUIRE) != i)
+            if (__atomic_load_n(&stop, __ATOMIC_ACQUIRE)) return NULL;
+            else __builtin_ia32_pause();
         __atomic_store_n(&spin_ack, i, __ATOMIC_RELEASE);
     }
     return NULL;
@@ -33,13 +41,16 @@ static double bench_spin(void)
     pthread_t t;
     unsigned long i;
     double t0;
+    spin_req = spin_ack = 0;
+    stop = 0;
     pthread_create(&t, NULL, spin_worker, NULL);
     t0 = bench_now_ns();
-    for (i = 1; i <= ROUNDS; i++) {
+    for (i = 1; i <= ROUNDS && !over_budget(t0, i); i++) {
         __atomic_store_n(&spin_req, i, __ATOMIC_RELEASE);
         while (__atomic_load_n(&spin_ack, __ATOMIC_ACQUIRE) != i) __builtin_ia32_pause();
     }
-    t0 = (bench_now_ns() - t0) / ROUNDS;
+    t0 = (bench_now_ns() - t0) / (double)(i - 1);
+    __atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
     pthread_join(t, NULL);
     return t0;
 }
@@ -56,7 +67,11 @@ static void *cv_worker(void *arg)
     (void)arg;
     for (i = 1; i <= CV_ROUNDS; i++) {
         pthread_mutex_lock(&cv_lock);
-        while (cv_req_n != i) pthread_cond_wait(&cv_req, &cv_lock);
+        while (cv_req_n != i && !stop) pthread_cond_wait(&cv_req, &cv_lock);
+        if (stop) {
+            pthread_mutex_unlock(&cv_lock);
+            return NULL;
+        }
         cv_ack_n = i;
         pthread_cond_signal(&cv_ack);
         pthread_mutex_unlock(&cv_lock);
@@ -69,16 +84,22 @@ static double bench_condvar(void)
     pthread_t t;
     unsigned long i;
     double t0;
+    cv_req_n = cv_ack_n = 0;
+    stop = 0;
     pthread_create(&t, NULL, cv_worker, NULL);
     t0 = bench_now_ns();
-    for (i = 1; i <= CV_ROUNDS; i++) {
+    for (i = 1; i <= CV_ROUNDS && !over_budget(t0, i); i++) {
         pthread_mutex_lock(&cv_lock);
         cv_req_n = i;
         pthread_cond_signal(&cv_req);
         while (cv_ack_n != i) pthread_cond_wait(&cv_ack, &cv_lock);
         pthread_mutex_unlock(&cv_lock);
     }
-    t0 = (bench_now_ns() - t0) / CV_ROUNDS;
+    t0 = (bench_now_ns() - t0) / (double)(i - 1);
+    pthread_mutex_lock(&cv_lock);
+    stop = 1;
+    pthread_cond_signal(&cv_req);
+    pthread_mutex_unlock(&cv_lock);
     pthread_join(t, NULL);
     return t0;
 }
@@ -89,17 +110,17 @@ static void empty(void *user) { (void)user; }
 static double bench_xrt(void)
 {
     xrt_stream s;
-    int i;
+    unsigned long i;
     double t0;
     if (xrt_stream_create(&s)) return -1;
     xrt_launch_host_func(s, empty, NULL); /* wake the worker once */
     xrt_stream_synchronize(s);
     t0 = bench_now_ns();
-    for (i = 0; i < ROUNDS; i++) {
+    for (i = 1; i <= ROUNDS && !over_budget(t0, i); i++) {
         xrt_launch_host_func(s, empty, NULL);
         xrt_stream_synchronize(s);
     }
-    t0 = (bench_now_ns() - t0) / ROUNDS;
+    t0 = (bench_now_ns() - t0) / (double)(i - 1);
     xrt_stream_destroy(s);
     return t0;
 }

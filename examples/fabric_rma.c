@@ -132,24 +132,21 @@ static int fi_fail(const session *s, const char *call, long rc)
 static int xrt_fail(const session *s) { return fail(s, "%s", xrt_get_last_error_string()); }
 
 /* >> options */
-static void usage(FILE *f)
-{
-    fprintf(f,
-            "usage: fabric_rma [options]             be the target: print the port, wait for the initiator\n"
-            "       fabric_rma [options] HOST PORT   be the initiator of the target at HOST PORT\n"
-            "One-sided RMA (fi_write, fi_read) with libfabric between two processes, the buffers\n"
-            "allocated by xrt and registered with fi_mr_regattr; every byte is checked.\n"
-            "  --backend NAME    xrt backend that allocates the buffers (default: xrt's choice)\n"
-            "  --memory KIND     device (xrt_malloc, default) or pinned (xrt_malloc_host)\n"
-            "  --provider NAME   libfabric provider, e.g. tcp or 'verbs;ofi_rxm' (default: libfabric's\n"
-            "                    choice, which FI_PROVIDER filters)\n"
-            "  --address ADDR    local IPv4 address of the endpoint and of the target's TCP\n"
-            "                    listener (default 127.0.0.1)\n"
-            "  --port PORT       the target's TCP port (default 0: any free one)\n"
-            "  --size BYTES      buffer size (default 1048576)\n"
-            "  --timeout SEC     bound on every wait (default 30)\n"
-            "  --help            this text\n");
-}
+static const char usage[] =
+    "Usage: fabric_rma [options]             be the target: print the port, wait for the initiator\n"
+    "       fabric_rma [options] HOST PORT   be the initiator of the target at HOST PORT\n"
+    "One-sided RMA (fi_write, fi_read) with libfabric between two processes, the buffers\n"
+    "allocated by xrt and registered with fi_mr_regattr; every byte is checked.\n"
+    "  --backend NAME    xrt backend that allocates the buffers (default: xrt's choice)\n"
+    "  --memory KIND     device (xrt_malloc, default) or pinned (xrt_malloc_host)\n"
+    "  --provider NAME   libfabric provider, e.g. tcp or 'verbs;ofi_rxm' (default: libfabric's\n"
+    "                    choice, which FI_PROVIDER filters)\n"
+    "  --address ADDR    local IPv4 address of the endpoint and of the target's TCP\n"
+    "                    listener (default 127.0.0.1)\n"
+    "  --port PORT       the target's TCP port (default 0: any free one)\n"
+    "  --size BYTES      buffer size (default 1048576)\n"
+    "  --timeout SEC     bound on every wait (default 30)\n"
+    "  -h, --help        print this help and exit\n";
 
 static void parse(int argc, char **argv, options *o)
 {
@@ -162,8 +159,8 @@ static void parse(int argc, char **argv, options *o)
     o->size = 1 << 20;
     o->timeout_s = 30;
     for (; c.i < argc; c.i++) {
-        if (cli_flag(&c, "--help")) usage(stdout), exit(0);
-        else if (cli_option(&c, "--backend", &v)) o->backend = v;
+        cli_help(&c, usage);
+        if (cli_option(&c, "--backend", &v)) o->backend = v;
         else if (cli_option(&c, "--memory", &v)) {
             if (strcmp(v, "device") && strcmp(v, "pinned")) cli_fail(&c, "--memory: '%s' is neither device nor pinned", v);
             o->memory = v;

@@ -90,7 +90,7 @@ pair() {
 }
 
 usage() {
-    "$EX" --help > "$OUT/help.out" && grep -q '^usage: fabric_rma \[options\] ' "$OUT/help.out" || return 1
+    "$EX" --help > "$OUT/help.out" && grep -q '^Usage: fabric_rma \[options\] ' "$OUT/help.out" || return 1
     "$EX" --size 0 > /dev/null 2> "$OUT/usage.err"
     [ $? -eq 2 ] && has "$OUT/usage.err" "fabric_rma: --size: '0' is not a whole number from 1 to 1073741824"
 }

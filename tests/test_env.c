@@ -2,7 +2,8 @@
 /* The environment and the log level, each case in a child on a fresh xrt:
    xrt_log with levels outside the enum, xrt_set_log_level against XRT_LOG
    across restarts, XRT_LOG='' as unset, XRT_BACKEND lists (spaces, case,
-   empty entries) and registering the backend XRT_BACKEND names. Every group
+   empty entries), registering the backend XRT_BACKEND names, and number
+   variables that are not numbers (on the CPU backend). Every group
    runs on each available backend. The registry's own rules for XRT_BACKEND
    and XRT_LOG: tests/test_registry.c. */
 #include "xrt_test.h"
@@ -231,9 +232,31 @@ static int quiet_default_child(void *arg)
     return 0;
 }
 
+/* A number variable that is not a whole number is ignored with a warning
+   naming it, and the default holds. */
+static int bad_number_child(void *arg)
+{
+    static const char *const vars[][2] = {{"XRT_CPU_SPLIT_BYTES", "12abc"}, {"XRT_CPU_THREADS", "-1"}};
+    size_t i;
+    (void)arg;
+    for (i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+        char want[128];
+        xrt_shutdown();
+        setenv(vars[i][0], vars[i][1], 1);
+        xrt_test_log_calls();
+        CHILD_OK(xrt_set_backend("cpu"));
+        snprintf(want, sizeof want, "%s=%s: not a whole number; using ", vars[i][0], vars[i][1]);
+        if (xrt_test_log.level != XRT_LOG_WARN || !strstr(xrt_test_log.last, want))
+            CHILD_FAIL("%s=%s logged \"%s\", not \"%s...\"", vars[i][0], vars[i][1], xrt_test_log.last, want);
+        unsetenv(vars[i][0]);
+    }
+    xrt_shutdown();
+    return 0;
+}
+
 static void test_log_level_and_backend_env(void **state)
 {
-    child_case cases[6 + sizeof backend_lists / sizeof backend_lists[0]];
+    child_case cases[7 + sizeof backend_lists / sizeof backend_lists[0]];
     char names[sizeof cases / sizeof cases[0]][64];
     size_t i, n = 0;
     (void)state;
@@ -242,6 +265,8 @@ static void test_log_level_and_backend_env(void **state)
     cases[n++] = (child_case){"XRT_LOG='' means unset", log_empty_child, NULL};
     cases[n++] = (child_case){"a failed call prints nothing by default", quiet_default_child, NULL};
     cases[n++] = (child_case){"registering the backend XRT_BACKEND names", register_named_child, xrt_test_backend};
+    if (strcmp(xrt_test_backend, "cpu") == 0)
+        cases[n++] = (child_case){"a number variable that is not a number", bad_number_child, NULL};
     for (i = 0; i < sizeof backend_lists / sizeof backend_lists[0]; i++) {
         snprintf(names[n], sizeof names[n], "XRT_BACKEND=\"%s\"", backend_lists[i]);
         cases[n] = (child_case){names[n], backend_list_child, backend_lists[i]};

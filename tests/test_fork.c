@@ -159,9 +159,11 @@ static void *churn(void *arg)
         return (void *)1;
     for (i = 0; !__atomic_load_n(&churn_stop, __ATOMIC_ACQUIRE); i++) {
         xrt_pointer_attributes a;
+        xrt_cache_stats cs;
         void *p = NULL;
         int n;
         xrt_pointer_get_attributes(&a, d0);
+        xrt_cache_get_stats(&cs); /* the kernel cache's lock */
         xrt_backend_count(&n);
         xrt_stream_query(stale); /* an error: the log path */
         xrt_memset_async(d0, (int)i, 64, s0);
@@ -192,7 +194,10 @@ static void *churn(void *arg)
 static void churn_child(void)
 {
     xrt_stream s;
+    xrt_cache_stats cs;
     void *p = NULL;
+    child_step("xrt_cache_get_stats in a child forked while another thread was in xrt");
+    CHILD_OK(xrt_cache_get_stats(&cs));
     child_step("xrt_malloc in a child forked while another thread was in xrt");
     if (on_gpu()) {
         CHILD_EXPECT(xrt_malloc(&p, 64), XRT_ERROR_NOT_PERMITTED);

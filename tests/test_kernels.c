@@ -59,6 +59,11 @@ static const char kernels_src[] = PRELUDE
     "    if (i < a->n) a->v[i] = a->v[i] * 2 + a->add;\n"
     "  }\n"
     "}\n"
+    "typedef struct { unsigned *out; unsigned i; } chain_args;\n"
+    "void chain(const ctx_t *c, void *p) {\n" /* out[i] = out[i - 1] + 1: each launch sees the one before */
+    "  chain_args *a = (chain_args *)p; (void)c;\n"
+    "  a->out[a->i] = a->i ? a->out[a->i - 1] + 1 : 1;\n"
+    "}\n"
     "void empty(const ctx_t *c, void *p) { (void)c; (void)p; }\n";
 
 typedef struct { float a; const float *x; float *y; unsigned n; } saxpy_args;
@@ -66,6 +71,7 @@ typedef struct { unsigned *out; } ptr_args;
 typedef struct { char c; double d; short s; long long ll; float f[3]; unsigned char tail; } mixed;
 typedef struct { mixed m; double *out; } mixed_args;
 typedef struct { unsigned *v; unsigned n; unsigned add; } inc_args;
+typedef struct { unsigned *out; unsigned i; } chain_args;
 
 static char cache_dir[256];
 
@@ -254,6 +260,39 @@ static void test_shared_memory(void **state)
         }
     }
     OK(xrt_free(out));
+    OK(xrt_module_unload(m));
+}
+
+/* Many small launches, each with its own arguments: queued behind a host
+   function (all in flight at once), then back to back while the calling
+   thread synchronizes (it runs them itself when the worker sleeps). Each
+   sees its own arguments and the launch before it. */
+static void test_many_launches(void **state)
+{
+    enum { queued = 600, total = 3000 };
+    xrt_module m = load_kernels();
+    xrt_function f = get(m, "chain");
+    xrt_stream s;
+    unsigned *out, i;
+    chain_args a;
+    (void)state;
+    OK(xrt_stream_create(&s));
+    OK(xrt_malloc((void **)&out, total * sizeof *out));
+    memset(out, 0, total * sizeof *out);
+    a.out = out;
+    OK(xrt_launch_host_func(s, gate_wait, &gates[0]));
+    for (a.i = 0; a.i < queued; a.i++) OK(xrt_launch_kernel(f, d3(1, 1, 1), d3(1, 1, 1), 0, s, &a, sizeof a));
+    assert_int_equal(out[0], 0);
+    gate_open(&gates[0]);
+    for (; a.i < total; a.i++) {
+        OK(xrt_launch_kernel(f, d3(1, 1, 1), d3(1, 1, 1), 0, s, &a, sizeof a));
+        if (a.i % 7 == 0) OK(xrt_stream_synchronize(s));
+    }
+    OK(xrt_stream_synchronize(s));
+    for (i = 0; i < total; i++)
+        if (out[i] != i + 1) fail_msg("launch %u wrote %u, expected %u", i, out[i], i + 1);
+    OK(xrt_free(out));
+    OK(xrt_stream_destroy(s));
     OK(xrt_module_unload(m));
 }
 
@@ -903,6 +942,7 @@ int main(void)
         cmocka_unit_test(test_bad_launches),
         gated_test(test_arguments),
         cmocka_unit_test(test_shared_memory),
+        gated_test(test_many_launches),
         gated_test(test_ordering),
         cmocka_unit_test(test_threads),
         cmocka_unit_test(test_unload_races_launches),

@@ -161,6 +161,16 @@ else
     echo "skipped: rdma_pingpong (not built: no verbs headers)"
 fi
 
+echo "== fabric_rma"
+if [ -x $BIN/fabric_rma ]; then
+    $BIN/fabric_rma -h | grep -q "^Usage: fabric_rma" || fail "fabric_rma -h"
+    $BIN/fabric_rma --help | grep -q "^Usage: fabric_rma" || fail "fabric_rma --help"
+    expect 2 "^Try 'fabric_rma --help'" $BIN/fabric_rma --bogus
+    expect 2 "memory: '[a-z]*' is neither device nor pinned" $BIN/fabric_rma --memory paged
+else
+    echo "skipped: fabric_rma (not built: no libfabric headers)"
+fi
+
 echo "== make plot"
 if have gnuplot "make plot"; then
     rm -f $T/plot.png $T/plot.svg
