@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* The stub runtime's answer to every entry point of xrt's runtime table
-   (XRT__GPU_RT_FIELDS in xrt_gpu.h) that cudart_stub.c does not define:
+/* The stand-in CUDA runtimes' answer (this stub's and the tests' double,
+   tests/doubles/cudart_double.c) to every entry point of xrt's runtime
+   table (XRT__GPU_RT_FIELDS in xrt_gpu.h) that they do not define:
    weak definitions that return cudaErrorNotSupported (NULL for the error
    names), so an entry point added to the table needs no edit here. Each has
    the prototype of xrt's row in CUDA's types: a row that disagrees with
