@@ -20,16 +20,17 @@
        return xrt__gpu_check(g, g->rt.MemcpyAsync(dst, src, size, (int)kind, stream),
                              XRT__GPU_CALL(MemcpyAsync));
 
-   `grep MemcpyAsync xrt_*.h` finds the symbol list entries (cudaMemcpyAsync,
-   hipMemcpyAsync), the field of xrt__gpu_rt and xrt__gpu_memcpy_async, the
-   one function that calls it. XRT__GPU_CALL names the entry point in an
+   `grep MemcpyAsync xrt_*.h` finds its row of XRT__GPU_RT_FIELDS (the field
+   of xrt__gpu_rt, cudaMemcpyAsync, hipMemcpyAsync) and xrt__gpu_memcpy_async,
+   the one function that calls it. XRT__GPU_CALL names the entry point in an
    error detail ("cuda: cudaMemcpyAsync: invalid argument
    (cudaErrorInvalidValue=1)").
 
    Adding an entry point: one row of XRT__GPU_RT_FIELDS (below) names it for
    both vendors, in neutral types; each vendor's header is checked against it
-   when compiling. The benchmarks' stub runtime answers it "not supported"
-   until bench/stub/cudart_stub.c defines it.
+   when compiling. The stand-in runtimes (bench/stub/cudart_stub.c,
+   tests/doubles/cudart_double.c) answer it "not supported" until they
+   define it (bench/stub/cudart_unsupported.c).
 
    Hooks (xrt__cuda_* in xrt_cuda.h, xrt__hip_* in xrt_hip.h):
      probe(reason, n)        a cheap check before loading (HIP: /dev/kfd)

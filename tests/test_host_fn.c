@@ -248,7 +248,7 @@ static void test_every_operation_has_a_case(void **state)
             found = hf_no_case[j] && strcmp(hf_no_case[j], ops[i]) == 0;
         if (!found) {
             missing++;
-            print_error("operation %s has no row in hf_cases of tests/test_host_fn.c\n", ops[i]);
+            print_error("operation %s has no row in HF_CASES of tests/test_host_fn.c\n", ops[i]);
         }
     }
     if (missing) fail_msg("%d operations of XRT__BACKEND_OPS have no host-function case (listed above)", missing);
