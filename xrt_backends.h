@@ -27,37 +27,49 @@
        xrt_register_backend(&my);  xrt_set_backend("mine");
 
    Adding an operation: every place, and what catches a place left out
-   ("compile": the build fails naming it; "test": the named test fails).
+   ("compile": the build fails naming it; "test": the named test or make
+   test step fails naming the operation and the file).
      1. xrt_backends.h: append X(name, (const xrt_backend *self, ...)) to
         XRT__BACKEND_OPS below (append only: the order is the ABI). The
         registry's stubs (unsupported, none, forbidden) follow by themselves.
-     2. xrt.h: declare the public call in the ">> api" list and write its
-        body under ">> dispatch": argument checks and handle lookups there,
-        never in a backend. Host-function rule: a call that waits for queued
-        work starts with XRT__CHECK_MAY_WAIT (it would wait for itself), and
-        gets a row in hf_cases of tests/test_reliability.c, as does one that
-        does not wait (with its status on the CPU backend). Not checked.
+     2. xrt.h: declare the public call xrt_<name> in the ">> api" list and
+        write its body under ">> dispatch": argument checks and handle
+        lookups there, never in a backend; a call that waits for queued work
+        starts with XRT__CHECK_MAY_WAIT. compile (tests/test_suite.c,
+        public_calls): "'xrt_<name>' undeclared", or without the body
+        "'xrt_<name>' used but never defined".
      3. CPU (xrt_cpu.h): write xrt__cpu_<name>, or, where the CPU cannot do
         it, #define xrt__cpu_<name> xrt__unsupported_<name> above
         xrt__cpu_fill. compile: "xrt__cpu_<name> undeclared".
      4. CUDA and HIP (xrt_gpu.h): write xrt__gpu_<name>. compile:
-        "xrt__gpu_<name> undeclared". A runtime entry point it needs is a row
-        of XRT__GPU_RT_FIELDS (xrt_gpu.h) and of both symbol lists,
-        XRT__CUDA_SYMBOLS (xrt_cuda.h) and XRT__HIP_SYMBOLS (xrt_hip.h):
-        compile, "xrt__hip_row_<Field> undeclared"; and a definition in the
-        benchmarks' stub runtime, bench/stub/cudart_stub.c: its link fails
-        with "undefined reference to `cuda<Name>'".
+        "xrt__gpu_<name> undeclared". A runtime entry point it needs is one
+        row of XRT__GPU_RT_FIELDS (xrt_gpu.h): the field, the CUDA and the HIP
+        symbol, in neutral types; both vendor headers are checked against it
+        (compile: "comparison of distinct pointer types" at the row). The
+        benchmarks' stub runtime answers a new entry point "not supported" by
+        itself; the tests' CUDA runtime double (tests/doubles/cudart_double.c)
+        needs a definition when the suite's test uses it on cuda. test: the
+        suite with cuda as the default, on the double (make test), fails
+        naming the call ("... not supported").
      5. The tracing plugin (examples/plugin/trace.c): write trace_<name>,
         forwarding to the target and logging the call. compile:
         "trace_<name> undeclared".
      6. The bad-input table (tests/test_badinput.c): rows for every misuse,
         or an entry in no_bad_input saying why there is none. test:
-        test_every_operation_has_a_row names the operation.
-     7. The fuzzer's model (tests/fuzz/fuzz_api.c): a row of FUZZ_OPERATIONS,
+        test_every_operation_has_a_row.
+     7. Host functions (tests/test_host_fn.c): a row of HF_CASES, the call
+        made from inside a host function and its status on the CPU (waiting
+        calls: XRT_ERROR_NOT_PERMITTED). test: test_every_operation_has_a_case.
+     8. The fuzzer's model (tests/fuzz/fuzz_api.c): a row of FUZZ_OPERATIONS,
         modelled or left out with the reason. compile (make fuzz-build):
         "fuzz_row_<name> undeclared".
-     8. A test in tests/test_suite.c (it runs on every backend, and through
-        the tracer), a row in the README's support table. Not checked.
+     9. A test in tests/test_suite.c that calls it successfully on every
+        backend (where the CPU backend lacks it: its "not supported"). test:
+        make test's step "every operation is called by the suite"
+        (tests/operations.sh reads the suite's trace on the CPU).
+    10. A row of the README's table "What each backend supports", naming it.
+        test: make test's step "every operation has a row in the README's
+        support table" (tests/operations.sh).
 */
 #ifndef XRT_BACKENDS_H_INCLUDED
 #define XRT_BACKENDS_H_INCLUDED

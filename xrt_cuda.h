@@ -18,50 +18,22 @@
    The operations are xrt__gpu_* (xrt_gpu.h); this file holds what is CUDA's:
    the symbol list, the error table, the hooks and xrt__cuda_fill.
 */
-/* X(field of xrt__gpu_rt, symbol, optional, return type, parameters). The
-   types are CUDA's: with XRT_NO_RUNTIME_LINKING every entry is assigned
-   through a pointer of this prototype, so a drift fails to compile.
-   cudaGetDeviceProperties keeps one name across versions; its struct does
-   not (see xrt__cuda_fill_prop). Outside the implementation guard, so that
-   bench/stub/cudart_stub.c can check that it exports every symbol here. */
-#ifndef XRT__CUDA_SYMBOLS
-#define XRT__CUDA_SYMBOLS(X)                                                                                  \
-    X(GetErrorName, cudaGetErrorName, 0, const char *, (cudaError_t error))                                   \
-    X(GetErrorString, cudaGetErrorString, 0, const char *, (cudaError_t error))                               \
-    X(GetLastError, cudaGetLastError, 0, cudaError_t, (void))                                                 \
-    X(RuntimeGetVersion, cudaRuntimeGetVersion, 0, cudaError_t, (int *version))                               \
-    X(GetDeviceCount, cudaGetDeviceCount, 0, cudaError_t, (int *count))                                       \
-    X(SetDevice, cudaSetDevice, 0, cudaError_t, (int device))                                                 \
-    X(GetDevice, cudaGetDevice, 0, cudaError_t, (int *device))                                                \
-    X(DeviceSynchronize, cudaDeviceSynchronize, 0, cudaError_t, (void))                                       \
-    X(GetDeviceProperties, cudaGetDeviceProperties, 0, cudaError_t, (struct cudaDeviceProp * prop, int device)) \
-    X(DeviceGetAttribute, cudaDeviceGetAttribute, 0, cudaError_t, (int *value, enum cudaDeviceAttr attr, int device)) \
-    X(Malloc, cudaMalloc, 0, cudaError_t, (void **ptr, size_t size))                                          \
-    X(Free, cudaFree, 0, cudaError_t, (void *ptr))                                                            \
-    X(HostAlloc, cudaHostAlloc, 0, cudaError_t, (void **ptr, size_t size, unsigned int flags))                \
-    X(FreeHost, cudaFreeHost, 0, cudaError_t, (void *ptr))                                                    \
-    X(MallocAsync, cudaMallocAsync, 0, cudaError_t, (void **ptr, size_t size, cudaStream_t stream))           \
-    X(FreeAsync, cudaFreeAsync, 0, cudaError_t, (void *ptr, cudaStream_t stream))                             \
-    X(MemGetInfo, cudaMemGetInfo, 0, cudaError_t, (size_t *free_bytes, size_t *total_bytes))                  \
-    X(MemsetAsync, cudaMemsetAsync, 0, cudaError_t, (void *dst, int value, size_t size, cudaStream_t stream)) \
-    X(MemcpyAsync, cudaMemcpyAsync, 0, cudaError_t,                                                           \
-      (void *dst, const void *src, size_t size, enum cudaMemcpyKind kind, cudaStream_t stream))               \
-    X(PointerGetAttributes, cudaPointerGetAttributes, 0, cudaError_t,                                         \
-      (struct cudaPointerAttributes * attr, const void *ptr))                                                 \
-    X(StreamCreateWithFlags, cudaStreamCreateWithFlags, 0, cudaError_t, (cudaStream_t * stream, unsigned int flags)) \
-    X(StreamDestroy, cudaStreamDestroy, 0, cudaError_t, (cudaStream_t stream))                                \
-    X(StreamSynchronize, cudaStreamSynchronize, 0, cudaError_t, (cudaStream_t stream))                        \
-    X(StreamQuery, cudaStreamQuery, 0, cudaError_t, (cudaStream_t stream))                                    \
-    X(StreamWaitEvent, cudaStreamWaitEvent, 0, cudaError_t, (cudaStream_t stream, cudaEvent_t event, unsigned int flags)) \
-    X(StreamAddCallback, cudaStreamAddCallback, 0, cudaError_t,                                               \
-      (cudaStream_t stream, cudaStreamCallback_t callback, void *user, unsigned int flags))                   \
-    X(LaunchHostFunc, cudaLaunchHostFunc, 0, cudaError_t, (cudaStream_t stream, cudaHostFn_t fn, void *user)) \
-    X(EventCreateWithFlags, cudaEventCreateWithFlags, 0, cudaError_t, (cudaEvent_t * event, unsigned int flags)) \
-    X(EventDestroy, cudaEventDestroy, 0, cudaError_t, (cudaEvent_t event))                                    \
-    X(EventRecord, cudaEventRecord, 0, cudaError_t, (cudaEvent_t event, cudaStream_t stream))                 \
-    X(EventQuery, cudaEventQuery, 0, cudaError_t, (cudaEvent_t event))                                        \
-    X(EventSynchronize, cudaEventSynchronize, 0, cudaError_t, (cudaEvent_t event))                            \
-    X(EventElapsedTime, cudaEventElapsedTime, 0, cudaError_t, (float *ms, cudaEvent_t start, cudaEvent_t end))
+/* CUDA's types for the neutral ones of the runtime table's rows
+   (XRT__GPU_TYPES, XRT__GPU_RT_FIELDS in xrt_gpu.h): X(name, type). Expanded
+   with XRT__CUDA_TYPEDEF after <cuda_runtime_api.h>; outside the
+   implementation guard for bench/stub/cudart_stub.c. */
+#ifndef XRT__CUDA_TYPES
+#define XRT__CUDA_TYPES(X)                        \
+    X(error, cudaError_t)                         \
+    X(stream, cudaStream_t)                       \
+    X(event, cudaEvent_t)                         \
+    X(device_attr, enum cudaDeviceAttr)           \
+    X(device_prop, struct cudaDeviceProp *)       \
+    X(memcpy_kind, enum cudaMemcpyKind)           \
+    X(pointer_attr, struct cudaPointerAttributes *) \
+    X(callback, cudaStreamCallback_t)             \
+    X(host_fn, cudaHostFn_t)
+#define XRT__CUDA_TYPEDEF(name, type) typedef type xrt__cuda_t_##name;
 #endif
 
 #if defined(XRT__IMPL_INCLUDED) && !defined(XRT__CUDA_IMPL_INCLUDED)
@@ -83,41 +55,51 @@
 extern "C" {
 #endif
 
-/* >> cuda: the runtime's symbols */
+/* >> cuda: the runtime's symbols: the CUDA columns of XRT__GPU_RT_FIELDS
+   (xrt_gpu.h), in CUDA's types. Every row's prototype is checked against
+   cuda_runtime_api.h (XRT__GPU_SAME_TYPE), so a drift fails to compile;
+   cudaGetDeviceProperties keeps one name across versions, its struct does
+   not (see xrt__cuda_fill_prop). */
+#define XRT__GPU_VENDOR cuda
+XRT__CUDA_TYPES(XRT__CUDA_TYPEDEF)
+#define XRT__CUDA_SAME_SIZE(name, type) \
+    XRT__GPU_ASSERT(sizeof(xrt__cuda_t_##name) == sizeof(xrt__gpu_t_##name), "CUDA's " #type " is not the size of xrt's");
+XRT__CUDA_TYPES(XRT__CUDA_SAME_SIZE)
+#undef XRT__CUDA_SAME_SIZE
 
-#define XRT__CUDA_ROW(field, sym, optional, ret, params) xrt__cuda_row_##field,
-#define XRT__CUDA_HAS(field, ret, params) xrt__cuda_has_##field = xrt__cuda_row_##field,
-XRT__GPU_CHECK_SYMBOLS(XRT__CUDA_SYMBOLS, XRT__CUDA_ROW, XRT__CUDA_HAS)
-#undef XRT__CUDA_ROW
-#undef XRT__CUDA_HAS
+#define XRT__CUDA_TYPE(field, sym, optional, hip, hip_optional, ret, params) \
+    XRT__GPU_SAME_TYPE(xrt__cuda_type_##field, ret(*) params, sym)
+XRT__GPU_RT_FIELDS(XRT__CUDA_TYPE)
+#undef XRT__CUDA_TYPE
 
-#define XRT__CUDA_SYM(field, sym, optional, ret, params) {#sym, XRT__GPU_CALL(field), optional},
-static const xrt__gpu_sym xrt__cuda_syms[] = {XRT__CUDA_SYMBOLS(XRT__CUDA_SYM)};
+#define XRT__CUDA_SYM(field, sym, optional, hip, hip_optional, ret, params) {#sym, XRT__GPU_CALL(field), optional},
+static const xrt__gpu_sym xrt__cuda_syms[] = {XRT__GPU_RT_FIELDS(XRT__CUDA_SYM)};
 #undef XRT__CUDA_SYM
 
 #ifdef XRT_NO_RUNTIME_LINKING
 /* Optional symbols: redeclared weak, so a library without them links and they are NULL. */
 #define XRT__CUDA_WEAK_0(sym, ret, params)
 #define XRT__CUDA_WEAK_1(sym, ret, params) ret sym params __attribute__((weak));
-#define XRT__CUDA_WEAK(field, sym, optional, ret, params) XRT__CUDA_WEAK_##optional(sym, ret, params)
-XRT__CUDA_SYMBOLS(XRT__CUDA_WEAK)
+#define XRT__CUDA_WEAK(field, sym, optional, hip, hip_optional, ret, params) XRT__CUDA_WEAK_##optional(sym, ret, params)
+XRT__GPU_RT_FIELDS(XRT__CUDA_WEAK)
 #undef XRT__CUDA_WEAK
 #undef XRT__CUDA_WEAK_0
 #undef XRT__CUDA_WEAK_1
 
 /* The entry points of the linked runtime, each through a pointer of its
-   CUDA prototype (the type check), copied into the vendor-neutral field. */
+   CUDA prototype, copied into the neutral field. */
 static void xrt__cuda_link(xrt__gpu *g)
 {
-#define XRT__CUDA_LINK(field, sym, optional, ret, params)        \
-    {                                                            \
-        ret(*checked_) params = &sym;                            \
-        memcpy(&g->rt.field, &checked_, sizeof checked_);        \
+#define XRT__CUDA_LINK(field, sym, optional, hip, hip_optional, ret, params) \
+    {                                                                       \
+        ret(*checked_) params = &sym;                                       \
+        memcpy(&g->rt.field, &checked_, sizeof checked_);                   \
     }
-    XRT__CUDA_SYMBOLS(XRT__CUDA_LINK)
+    XRT__GPU_RT_FIELDS(XRT__CUDA_LINK)
 #undef XRT__CUDA_LINK
 }
 #endif
+#undef XRT__GPU_VENDOR
 
 /* >> cuda: errors. Every other error is XRT_ERROR_BACKEND. */
 static const xrt__gpu_error xrt__cuda_errors[] = {

@@ -20,15 +20,17 @@
        return xrt__gpu_check(g, g->rt.MemcpyAsync(dst, src, size, (int)kind, stream),
                              XRT__GPU_CALL(MemcpyAsync));
 
-   `grep MemcpyAsync xrt_*.h` finds the symbol list entries (cudaMemcpyAsync,
-   hipMemcpyAsync), the field of xrt__gpu_rt and xrt__gpu_memcpy_async, the
-   one function that calls it. XRT__GPU_CALL names the entry point in an
+   `grep MemcpyAsync xrt_*.h` finds its row of XRT__GPU_RT_FIELDS (the field
+   of xrt__gpu_rt, cudaMemcpyAsync, hipMemcpyAsync) and xrt__gpu_memcpy_async,
+   the one function that calls it. XRT__GPU_CALL names the entry point in an
    error detail ("cuda: cudaMemcpyAsync: invalid argument
    (cudaErrorInvalidValue=1)").
 
-   Adding an entry point: a row in XRT__GPU_RT_FIELDS and in both symbol
-   lists (a field without its row fails to compile), and a definition in
-   bench/stub/cudart_stub.c (its link fails without one).
+   Adding an entry point: one row of XRT__GPU_RT_FIELDS (below) names it for
+   both vendors, in neutral types; each vendor's header is checked against it
+   when compiling. The stand-in runtimes (bench/stub/cudart_stub.c,
+   tests/doubles/cudart_double.c) answer it "not supported" until they
+   define it (bench/stub/cudart_unsupported.c).
 
    Hooks (xrt__cuda_* in xrt_cuda.h, xrt__hip_* in xrt_hip.h):
      probe(reason, n)        a cheap check before loading (HIP: /dev/kfd)
@@ -44,6 +46,71 @@
    (xrt__host_fn_run): an xrt call from inside then returns
    XRT_ERROR_NOT_PERMITTED instead of deadlocking in the runtime.
 */
+/* X(field, CUDA symbol, optional in CUDA, HIP symbol, optional in HIP,
+   return type, parameters): the runtimes' entry points, one row each. It
+   gives the fields of the table xrt__gpu_rt (in neutral types), both symbol
+   lists (an optional symbol may be missing from the library: its field is
+   then NULL) and the signature checks against each vendor's header. Types
+   are written XRT__GPU_T(name): int or void * in the table, the vendor's own
+   type (cudaStream_t, hipStream_t) where a vendor file expands the list with
+   XRT__GPU_VENDOR defined as cuda or hip (see XRT__GPU_TYPES). Outside the
+   implementation guard for bench/stub/cudart_stub.c. HIP: hipLaunchHostFunc
+   is declared by HIP 5 but not exported; the stream-ordered allocator came
+   with HIP 5.1. */
+#ifndef XRT__GPU_RT_FIELDS
+#define XRT__GPU_T(name) XRT__GPU_T_(XRT__GPU_VENDOR, name)
+#define XRT__GPU_T_(vendor, name) XRT__GPU_T__(vendor, name)
+#define XRT__GPU_T__(vendor, name) xrt__##vendor##_t_##name
+#define XRT__GPU_RT_FIELDS(X) \
+    X(GetErrorName, cudaGetErrorName, 0, hipGetErrorName, 0, const char *, (XRT__GPU_T(error) error))                    \
+    X(GetErrorString, cudaGetErrorString, 0, hipGetErrorString, 0, const char *, (XRT__GPU_T(error) error))              \
+    X(GetLastError, cudaGetLastError, 0, hipGetLastError, 0, XRT__GPU_T(error), (void))                                  \
+    X(RuntimeGetVersion, cudaRuntimeGetVersion, 0, hipRuntimeGetVersion, 0, XRT__GPU_T(error), (int *version))           \
+    X(GetDeviceCount, cudaGetDeviceCount, 0, hipGetDeviceCount, 0, XRT__GPU_T(error), (int *count))                      \
+    X(SetDevice, cudaSetDevice, 0, hipSetDevice, 0, XRT__GPU_T(error), (int device))                                     \
+    X(GetDevice, cudaGetDevice, 0, hipGetDevice, 0, XRT__GPU_T(error), (int *device))                                    \
+    X(DeviceSynchronize, cudaDeviceSynchronize, 0, hipDeviceSynchronize, 0, XRT__GPU_T(error), (void))                   \
+    X(GetDeviceProperties, cudaGetDeviceProperties, 0, hipGetDeviceProperties, 0, XRT__GPU_T(error),                     \
+      (XRT__GPU_T(device_prop) prop, int device))                                                                        \
+    X(DeviceGetAttribute, cudaDeviceGetAttribute, 0, hipDeviceGetAttribute, 0, XRT__GPU_T(error),                        \
+      (int *value, XRT__GPU_T(device_attr) attr, int device))                                                            \
+    X(Malloc, cudaMalloc, 0, hipMalloc, 0, XRT__GPU_T(error), (void **ptr, size_t size))                                 \
+    X(Free, cudaFree, 0, hipFree, 0, XRT__GPU_T(error), (void *ptr))                                                     \
+    X(HostAlloc, cudaHostAlloc, 0, hipHostMalloc, 0, XRT__GPU_T(error), (void **ptr, size_t size, unsigned flags))       \
+    X(FreeHost, cudaFreeHost, 0, hipHostFree, 0, XRT__GPU_T(error), (void *ptr))                                         \
+    X(MallocAsync, cudaMallocAsync, 0, hipMallocAsync, 1, XRT__GPU_T(error),                                             \
+      (void **ptr, size_t size, XRT__GPU_T(stream) stream))                                                              \
+    X(FreeAsync, cudaFreeAsync, 0, hipFreeAsync, 1, XRT__GPU_T(error), (void *ptr, XRT__GPU_T(stream) stream))           \
+    X(MemGetInfo, cudaMemGetInfo, 0, hipMemGetInfo, 0, XRT__GPU_T(error), (size_t *free_bytes, size_t *total_bytes))     \
+    X(MemsetAsync, cudaMemsetAsync, 0, hipMemsetAsync, 0, XRT__GPU_T(error),                                             \
+      (void *dst, int value, size_t size, XRT__GPU_T(stream) stream))                                                    \
+    X(MemcpyAsync, cudaMemcpyAsync, 0, hipMemcpyAsync, 0, XRT__GPU_T(error),                                             \
+      (void *dst, const void *src, size_t size, XRT__GPU_T(memcpy_kind) kind, XRT__GPU_T(stream) stream))                \
+    X(PointerGetAttributes, cudaPointerGetAttributes, 0, hipPointerGetAttributes, 0, XRT__GPU_T(error),                  \
+      (XRT__GPU_T(pointer_attr) attr, const void *ptr))                                                                  \
+    X(StreamCreateWithFlags, cudaStreamCreateWithFlags, 0, hipStreamCreateWithFlags, 0, XRT__GPU_T(error),               \
+      (XRT__GPU_T(stream) *stream, unsigned flags))                                                                      \
+    X(StreamDestroy, cudaStreamDestroy, 0, hipStreamDestroy, 0, XRT__GPU_T(error), (XRT__GPU_T(stream) stream))          \
+    X(StreamSynchronize, cudaStreamSynchronize, 0, hipStreamSynchronize, 0, XRT__GPU_T(error),                           \
+      (XRT__GPU_T(stream) stream))                                                                                       \
+    X(StreamQuery, cudaStreamQuery, 0, hipStreamQuery, 0, XRT__GPU_T(error), (XRT__GPU_T(stream) stream))                \
+    X(StreamWaitEvent, cudaStreamWaitEvent, 0, hipStreamWaitEvent, 0, XRT__GPU_T(error),                                 \
+      (XRT__GPU_T(stream) stream, XRT__GPU_T(event) event, unsigned flags))                                              \
+    X(StreamAddCallback, cudaStreamAddCallback, 0, hipStreamAddCallback, 0, XRT__GPU_T(error),                           \
+      (XRT__GPU_T(stream) stream, XRT__GPU_T(callback) callback, void *user, unsigned flags))                            \
+    X(LaunchHostFunc, cudaLaunchHostFunc, 0, hipLaunchHostFunc, 1, XRT__GPU_T(error),                                    \
+      (XRT__GPU_T(stream) stream, XRT__GPU_T(host_fn) fn, void *user))                                                   \
+    X(EventCreateWithFlags, cudaEventCreateWithFlags, 0, hipEventCreateWithFlags, 0, XRT__GPU_T(error),                  \
+      (XRT__GPU_T(event) *event, unsigned flags))                                                                        \
+    X(EventDestroy, cudaEventDestroy, 0, hipEventDestroy, 0, XRT__GPU_T(error), (XRT__GPU_T(event) event))               \
+    X(EventRecord, cudaEventRecord, 0, hipEventRecord, 0, XRT__GPU_T(error),                                             \
+      (XRT__GPU_T(event) event, XRT__GPU_T(stream) stream))                                                              \
+    X(EventQuery, cudaEventQuery, 0, hipEventQuery, 0, XRT__GPU_T(error), (XRT__GPU_T(event) event))                     \
+    X(EventSynchronize, cudaEventSynchronize, 0, hipEventSynchronize, 0, XRT__GPU_T(error), (XRT__GPU_T(event) event))   \
+    X(EventElapsedTime, cudaEventElapsedTime, 0, hipEventElapsedTime, 0, XRT__GPU_T(error),                              \
+      (float *ms, XRT__GPU_T(event) start, XRT__GPU_T(event) end))
+#endif
+
 #if defined(XRT__IMPL_INCLUDED) && !defined(XRT__GPU_IMPL_INCLUDED)
 #define XRT__GPU_IMPL_INCLUDED
 
@@ -70,61 +137,39 @@ extern "C" {
 /* A stream callback (cudaStreamCallback_t, hipStreamCallback_t). */
 typedef void (*xrt__gpu_callback)(void *stream, int status, void *user);
 
-/* X(field, return type, parameters): the runtime's entry points, in vendor-
-   neutral types; optional ones are NULL when the runtime lacks them (on
-   HIP: MallocAsync, FreeAsync, LaunchHostFunc). Each vendor's symbol list
-   names the function behind every field, and XRT__GPU_CHECK_SYMBOLS makes
-   a field without its row fail to compile. */
-#define XRT__GPU_RT_FIELDS(X)                                                                          \
-    X(GetErrorName, const char *, (int error))                                                         \
-    X(GetErrorString, const char *, (int error))                                                       \
-    X(GetLastError, int, (void))                                                                       \
-    X(RuntimeGetVersion, int, (int *version))                                                          \
-    X(GetDeviceCount, int, (int *count))                                                               \
-    X(SetDevice, int, (int device))                                                                    \
-    X(GetDevice, int, (int *device))                                                                   \
-    X(DeviceSynchronize, int, (void))                                                                  \
-    X(GetDeviceProperties, int, (void *prop, int device))                                              \
-    X(DeviceGetAttribute, int, (int *value, int attr, int device))                                     \
-    X(Malloc, int, (void **ptr, size_t size))                                                          \
-    X(Free, int, (void *ptr))                                                                          \
-    X(HostAlloc, int, (void **ptr, size_t size, unsigned flags))                                       \
-    X(FreeHost, int, (void *ptr))                                                                      \
-    X(MallocAsync, int, (void **ptr, size_t size, void *stream))                                       \
-    X(FreeAsync, int, (void *ptr, void *stream))                                                       \
-    X(MemGetInfo, int, (size_t *free_bytes, size_t *total_bytes))                                      \
-    X(MemsetAsync, int, (void *dst, int value, size_t size, void *stream))                             \
-    X(MemcpyAsync, int, (void *dst, const void *src, size_t size, int kind, void *stream))             \
-    X(PointerGetAttributes, int, (void *attr, const void *ptr))                                        \
-    X(StreamCreateWithFlags, int, (void **stream, unsigned flags))                                     \
-    X(StreamDestroy, int, (void *stream))                                                              \
-    X(StreamSynchronize, int, (void *stream))                                                          \
-    X(StreamQuery, int, (void *stream))                                                                \
-    X(StreamWaitEvent, int, (void *stream, void *event, unsigned flags))                               \
-    X(StreamAddCallback, int, (void *stream, xrt__gpu_callback callback, void *user, unsigned flags))  \
-    X(LaunchHostFunc, int, (void *stream, xrt_host_fn fn, void *user))                                 \
-    X(EventCreateWithFlags, int, (void **event, unsigned flags))                                       \
-    X(EventDestroy, int, (void *event))                                                                \
-    X(EventRecord, int, (void *event, void *stream))                                                   \
-    X(EventQuery, int, (void *event))                                                                  \
-    X(EventSynchronize, int, (void *event))                                                            \
-    X(EventElapsedTime, int, (float *ms, void *start, void *end))
+/* The neutral types (XRT__GPU_T(name) in the rows of XRT__GPU_RT_FIELDS):
+   X(name, type). Each vendor maps every name to its own type (XRT__CUDA_TYPES,
+   XRT__HIP_TYPES), of the same size. */
+#define XRT__GPU_TYPES(X)                  \
+    X(error, int)                          \
+    X(stream, void *)                      \
+    X(event, void *)                       \
+    X(device_attr, int)                    \
+    X(device_prop, void *)                 \
+    X(memcpy_kind, int)                    \
+    X(pointer_attr, void *)                \
+    X(callback, xrt__gpu_callback)         \
+    X(host_fn, xrt_host_fn)
+#define XRT__GPU_TYPEDEF(name, type) typedef type xrt__gpu_t_##name;
+XRT__GPU_TYPES(XRT__GPU_TYPEDEF)
+#undef XRT__GPU_TYPEDEF
 
 typedef struct xrt__gpu_rt {
-#define XRT__GPU_RT_FIELD(field, ret, params) ret(*field) params;
+#define XRT__GPU_VENDOR gpu
+#define XRT__GPU_RT_FIELD(field, cuda, cuda_optional, hip, hip_optional, ret, params) ret(*field) params;
     XRT__GPU_RT_FIELDS(XRT__GPU_RT_FIELD)
 #undef XRT__GPU_RT_FIELD
+#undef XRT__GPU_VENDOR
 } xrt__gpu_rt;
 
-/* In a vendor header, after its symbol list LIST(X) with rows X(field, symbol,
-   optional, return type, parameters): every field of xrt__gpu_rt has exactly
-   one row. A field without one fails as "xrt__<vendor>_row_<field>
-   undeclared", a row twice as a redeclared enumerator, a row for no field in
-   XRT__GPU_CALL ("no member named"). ROW and HAS are the vendor's two
-   one-line macros (see xrt_cuda.h). */
-#define XRT__GPU_CHECK_SYMBOLS(LIST, ROW, HAS) \
-    enum { LIST(ROW) XRT__GPU_CHECK_END_##ROW }; \
-    enum { XRT__GPU_RT_FIELDS(HAS) XRT__GPU_CHECK_END_##HAS };
+/* A vendor's signature check, in every build (unevaluated: nothing is
+   linked): typedef `name` fails to compile unless `sym` has the type `type`.
+   C++: static_cast picks the overload of that type, or fails. */
+#ifdef __cplusplus
+#define XRT__GPU_SAME_TYPE(name, type, sym) typedef char name[sizeof(static_cast<type>(&sym))];
+#else
+#define XRT__GPU_SAME_TYPE(name, type, sym) typedef char name[sizeof((type)0 == &sym)];
+#endif
 
 /* Which entry point, for error details: its field's offset in xrt__gpu_rt. */
 #define XRT__GPU_CALL(field) offsetof(xrt__gpu_rt, field)

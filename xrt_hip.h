@@ -49,81 +49,60 @@
 extern "C" {
 #endif
 
-/* >> hip: the runtime's symbols */
+/* >> hip: the runtime's symbols: the HIP columns of XRT__GPU_RT_FIELDS
+   (xrt_gpu.h), in HIP's types, checked against hip_runtime_api.h as for
+   CUDA. hipGetDeviceProperties fills the HIP 5 layout in every runtime;
+   xrt__hip_loaded picks ROCm 6's. */
+#define XRT__HIP_TYPES(X)                         \
+    X(error, hipError_t)                          \
+    X(stream, hipStream_t)                        \
+    X(event, hipEvent_t)                          \
+    X(device_attr, hipDeviceAttribute_t)          \
+    X(device_prop, hipDeviceProp_t *)             \
+    X(memcpy_kind, hipMemcpyKind)                 \
+    X(pointer_attr, hipPointerAttribute_t *)      \
+    X(callback, hipStreamCallback_t)              \
+    X(host_fn, hipHostFn_t)
+#define XRT__HIP_TYPEDEF(name, type) typedef type xrt__hip_t_##name;
+XRT__HIP_TYPES(XRT__HIP_TYPEDEF)
+#undef XRT__HIP_TYPEDEF
+#define XRT__HIP_SAME_SIZE(name, type) \
+    XRT__GPU_ASSERT(sizeof(xrt__hip_t_##name) == sizeof(xrt__gpu_t_##name), "HIP's " #type " is not the size of xrt's");
+XRT__HIP_TYPES(XRT__HIP_SAME_SIZE)
+#undef XRT__HIP_SAME_SIZE
 
-/* X(field of xrt__gpu_rt, symbol, optional, return type, parameters), in
-   HIP's types (checked under XRT_NO_RUNTIME_LINKING, as for CUDA).
-   Optional: HIP 5 declares hipLaunchHostFunc without exporting it, and the
-   stream-ordered allocator came with HIP 5.1. hipGetDeviceProperties fills
-   the HIP 5 layout in every runtime; xrt__hip_loaded picks ROCm 6's. */
-#define XRT__HIP_SYMBOLS(X)                                                                                   \
-    X(GetErrorName, hipGetErrorName, 0, const char *, (hipError_t error))                                     \
-    X(GetErrorString, hipGetErrorString, 0, const char *, (hipError_t error))                                 \
-    X(GetLastError, hipGetLastError, 0, hipError_t, (void))                                                   \
-    X(RuntimeGetVersion, hipRuntimeGetVersion, 0, hipError_t, (int *version))                                 \
-    X(GetDeviceCount, hipGetDeviceCount, 0, hipError_t, (int *count))                                         \
-    X(SetDevice, hipSetDevice, 0, hipError_t, (int device))                                                   \
-    X(GetDevice, hipGetDevice, 0, hipError_t, (int *device))                                                  \
-    X(DeviceSynchronize, hipDeviceSynchronize, 0, hipError_t, (void))                                         \
-    X(GetDeviceProperties, hipGetDeviceProperties, 0, hipError_t, (hipDeviceProp_t * prop, int device))       \
-    X(DeviceGetAttribute, hipDeviceGetAttribute, 0, hipError_t, (int *value, hipDeviceAttribute_t attr, int device)) \
-    X(Malloc, hipMalloc, 0, hipError_t, (void **ptr, size_t size))                                            \
-    X(Free, hipFree, 0, hipError_t, (void *ptr))                                                              \
-    X(HostAlloc, hipHostMalloc, 0, hipError_t, (void **ptr, size_t size, unsigned int flags))                 \
-    X(FreeHost, hipHostFree, 0, hipError_t, (void *ptr))                                                      \
-    X(MallocAsync, hipMallocAsync, 1, hipError_t, (void **ptr, size_t size, hipStream_t stream))              \
-    X(FreeAsync, hipFreeAsync, 1, hipError_t, (void *ptr, hipStream_t stream))                                \
-    X(MemGetInfo, hipMemGetInfo, 0, hipError_t, (size_t *free_bytes, size_t *total_bytes))                    \
-    X(MemsetAsync, hipMemsetAsync, 0, hipError_t, (void *dst, int value, size_t size, hipStream_t stream))     \
-    X(MemcpyAsync, hipMemcpyAsync, 0, hipError_t,                                                             \
-      (void *dst, const void *src, size_t size, hipMemcpyKind kind, hipStream_t stream))                      \
-    X(PointerGetAttributes, hipPointerGetAttributes, 0, hipError_t, (hipPointerAttribute_t * attr, const void *ptr)) \
-    X(StreamCreateWithFlags, hipStreamCreateWithFlags, 0, hipError_t, (hipStream_t * stream, unsigned int flags)) \
-    X(StreamDestroy, hipStreamDestroy, 0, hipError_t, (hipStream_t stream))                                   \
-    X(StreamSynchronize, hipStreamSynchronize, 0, hipError_t, (hipStream_t stream))                           \
-    X(StreamQuery, hipStreamQuery, 0, hipError_t, (hipStream_t stream))                                       \
-    X(StreamWaitEvent, hipStreamWaitEvent, 0, hipError_t, (hipStream_t stream, hipEvent_t event, unsigned int flags)) \
-    X(StreamAddCallback, hipStreamAddCallback, 0, hipError_t,                                                 \
-      (hipStream_t stream, hipStreamCallback_t callback, void *user, unsigned int flags))                     \
-    X(LaunchHostFunc, hipLaunchHostFunc, 1, hipError_t, (hipStream_t stream, hipHostFn_t fn, void *user))     \
-    X(EventCreateWithFlags, hipEventCreateWithFlags, 0, hipError_t, (hipEvent_t * event, unsigned flags))     \
-    X(EventDestroy, hipEventDestroy, 0, hipError_t, (hipEvent_t event))                                       \
-    X(EventRecord, hipEventRecord, 0, hipError_t, (hipEvent_t event, hipStream_t stream))                     \
-    X(EventQuery, hipEventQuery, 0, hipError_t, (hipEvent_t event))                                           \
-    X(EventSynchronize, hipEventSynchronize, 0, hipError_t, (hipEvent_t event))                               \
-    X(EventElapsedTime, hipEventElapsedTime, 0, hipError_t, (float *ms, hipEvent_t start, hipEvent_t end))
+#define XRT__GPU_VENDOR hip
+#define XRT__HIP_TYPE(field, cuda, cuda_optional, sym, optional, ret, params) \
+    XRT__GPU_SAME_TYPE(xrt__hip_type_##field, ret(*) params, sym)
+XRT__GPU_RT_FIELDS(XRT__HIP_TYPE)
+#undef XRT__HIP_TYPE
 
-#define XRT__HIP_ROW(field, sym, optional, ret, params) xrt__hip_row_##field,
-#define XRT__HIP_HAS(field, ret, params) xrt__hip_has_##field = xrt__hip_row_##field,
-XRT__GPU_CHECK_SYMBOLS(XRT__HIP_SYMBOLS, XRT__HIP_ROW, XRT__HIP_HAS)
-#undef XRT__HIP_ROW
-#undef XRT__HIP_HAS
-
-#define XRT__HIP_SYM(field, sym, optional, ret, params) {#sym, XRT__GPU_CALL(field), optional},
-static const xrt__gpu_sym xrt__hip_syms[] = {XRT__HIP_SYMBOLS(XRT__HIP_SYM)};
+#define XRT__HIP_SYM(field, cuda, cuda_optional, sym, optional, ret, params) {#sym, XRT__GPU_CALL(field), optional},
+static const xrt__gpu_sym xrt__hip_syms[] = {XRT__GPU_RT_FIELDS(XRT__HIP_SYM)};
 #undef XRT__HIP_SYM
 
 #ifdef XRT_NO_RUNTIME_LINKING
 /* Optional symbols: redeclared weak, so a library without them links and they are NULL. */
 #define XRT__HIP_WEAK_0(sym, ret, params)
 #define XRT__HIP_WEAK_1(sym, ret, params) ret sym params __attribute__((weak));
-#define XRT__HIP_WEAK(field, sym, optional, ret, params) XRT__HIP_WEAK_##optional(sym, ret, params)
-XRT__HIP_SYMBOLS(XRT__HIP_WEAK)
+#define XRT__HIP_WEAK(field, cuda, cuda_optional, sym, optional, ret, params) XRT__HIP_WEAK_##optional(sym, ret, params)
+XRT__GPU_RT_FIELDS(XRT__HIP_WEAK)
 #undef XRT__HIP_WEAK
 #undef XRT__HIP_WEAK_0
 #undef XRT__HIP_WEAK_1
 
 static void xrt__hip_link(xrt__gpu *g)
 {
-#define XRT__HIP_LINK(field, sym, optional, ret, params)         \
-    {                                                            \
-        ret(*checked_) params = &sym;                            \
-        memcpy(&g->rt.field, &checked_, sizeof checked_);        \
+#define XRT__HIP_LINK(field, cuda, cuda_optional, sym, optional, ret, params) \
+    {                                                                        \
+        ret(*checked_) params = &sym;                                        \
+        memcpy(&g->rt.field, &checked_, sizeof checked_);                    \
     }
-    XRT__HIP_SYMBOLS(XRT__HIP_LINK)
+    XRT__GPU_RT_FIELDS(XRT__HIP_LINK)
 #undef XRT__HIP_LINK
 }
 #endif
+#undef XRT__GPU_VENDOR
 
 /* Entry points that HIP 5's headers do not declare, so they cannot be in the
    checked list: looked up by name after loading (xrt__hip_loaded). Both take

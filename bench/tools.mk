@@ -42,12 +42,15 @@ $(B)/bench/gpu_overhead: bench/gpu_overhead.c bench/bench.h $(HEADERS)
 	  -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcudart $(LDLIBS)
 
 # A runtime whose calls do nothing: without a GPU, gpu_overhead run on it
-# shows what xrt adds to each call. -z defs: an entry of xrt's CUDA symbol
-# list that the stub does not define fails the link, naming it.
-$(B)/bench/stub/libcudart.so.13: bench/stub/cudart_stub.c bench/stub/cudart_stub.map xrt_cuda.h
+# shows what xrt adds to each call. Every other entry point of xrt's list
+# answers "not supported" (cudart_unsupported.c, weak definitions generated
+# from the list).
+$(B)/bench/stub/libcudart.so.13: bench/stub/cudart_stub.c bench/stub/cudart_unsupported.c bench/stub/cudart_stub.map \
+		xrt_cuda.h xrt_gpu.h
 	@mkdir -p $(@D)
 	$(CC) $(XCFLAGS) -O2 -isystem $(CUDA_HOME)/include -shared -fPIC -Wl,-soname,libcudart.so.13 \
-	  -Wl,--version-script,bench/stub/cudart_stub.map -Wl,-z,defs -o $@ $<
+	  -Wl,--version-script,bench/stub/cudart_stub.map -Wl,-z,defs -o $@ bench/stub/cudart_stub.c \
+	  bench/stub/cudart_unsupported.c
 bench: $(B)/bench/stub/libcudart.so.13
 
 # Instructions xrt adds to each GPU call (callgrind on the stub; about a minute).

@@ -5,6 +5,20 @@
    code is valid on a GPU. Backend-specific proofs live in test_cpu.c. */
 #include "xrt_test.h"
 
+/* Every operation of XRT__BACKEND_OPS is a public call, xrt_<name>: one
+   without it fails to compile here ("'xrt_<name>' undeclared"), one declared
+   without its body fails as "used but never defined". */
+#define PUBLIC_CALL(name, params) (void (*)(void))xrt_##name,
+static void (*const public_calls[])(void) = {XRT__BACKEND_OPS(PUBLIC_CALL)};
+#undef PUBLIC_CALL
+
+static void test_every_operation_is_a_public_call(void **state)
+{
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof public_calls / sizeof public_calls[0]; i++) assert_non_null(public_calls[i]);
+}
+
 #define N 4133 /* odd on purpose: not a multiple of any vector width */
 
 static void fill(unsigned char *p, size_t n, unsigned seed)
@@ -78,9 +92,17 @@ static void test_capabilities(void **state)
     assert_int_equal(c & ~known, 0);
     snprintf(needle, sizeof needle, "not supported by backend %s", current_backend());
     if (!(c & XRT_CAP_NATIVE_HANDLES)) {
+        xrt_stream w = (xrt_stream)&native;
+        xrt_event e;
         FAILS(xrt_stream_get_native(NULL, &native), XRT_ERROR_UNSUPPORTED, needle);
+        OK(xrt_event_create(&e, 0));
+        FAILS(xrt_event_get_native(e, &native), XRT_ERROR_UNSUPPORTED, needle);
+        FAILS(xrt_stream_wrap_native(&w, &native), XRT_ERROR_UNSUPPORTED, needle);
+        assert_null(w);
+        OK(xrt_event_destroy(e));
     } else {
         xrt_stream s, w;
+        xrt_event e;
         OK(xrt_stream_create(&s));
         OK(xrt_stream_get_native(s, &native));
         assert_non_null(native);
@@ -89,7 +111,25 @@ static void test_capabilities(void **state)
         OK(xrt_stream_destroy(w));
         OK(xrt_stream_synchronize(s));
         OK(xrt_stream_destroy(s));
+        OK(xrt_event_create(&e, 0));
+        native = NULL;
+        OK(xrt_event_get_native(e, &native));
+        assert_non_null(native);
+        OK(xrt_event_destroy(e));
     }
+}
+
+/* The current device's compile target: its backend, an arch, a fingerprint. */
+static void test_target(void **state)
+{
+    xrt_target t;
+    (void)state;
+    memset(&t, 0, sizeof t);
+    OK(xrt_get_target(&t));
+    assert_string_equal(t.backend, current_backend());
+    assert_true(t.arch[0] != 0);
+    assert_true(t.vector_width > 0);
+    assert_true(t.fingerprint == xrt_target_fingerprint(&t));
 }
 
 /* >> memory */
@@ -280,6 +320,29 @@ static void test_async_ordered(void **state)
         OK(xrt_stream_query(on));
     }
     OK(xrt_stream_destroy(s));
+    OK(xrt_free(d));
+}
+
+/* Device memory as a dma-buf, for RDMA: an fd where the backend exports one;
+   unsupported, saying so, on the CPU (its memory is registered directly). */
+static void test_export_dmabuf(void **state)
+{
+    void *d;
+    int fd = -1;
+    uint64_t off = 1;
+    xrt_status st;
+    (void)state;
+    OK(xrt_malloc(&d, 1 << 16));
+    st = xrt_mem_export_dmabuf(d, 4096, &fd, &off);
+    if (st == XRT_SUCCESS) {
+        assert_true(on_gpu());
+        assert_true(fd >= 0);
+        assert_int_equal(off, 0);
+        close(fd);
+    } else {
+        assert_int_equal(st, XRT_ERROR_UNSUPPORTED);
+        assert_non_null(strstr(xrt_get_last_error_string(), "xrt_mem_export_dmabuf"));
+    }
     OK(xrt_free(d));
 }
 
@@ -725,6 +788,7 @@ static void test_kernel_launch(void **state)
     xrt_module_image im[2];
     xrt_module m = NULL;
     xrt_function f = NULL;
+    xrt_function_attributes fa;
     xrt_dim3 grid = {4, 1, 1}, block = {16, 1, 1};
     unsigned char args[16] = {0}, h[64];
     char needle[64];
@@ -742,6 +806,9 @@ static void test_kernel_launch(void **state)
     }
     OK(xrt_module_load(&m, im, 2, NULL));
     OK(xrt_module_get_function(&f, m, "fill"));
+    memset(&fa, 0, sizeof fa);
+    OK(xrt_function_get_attributes(&fa, f));
+    assert_true(fa.max_threads_per_block >= (int)block.x);
     OK(xrt_stream_create(&s));
     OK(xrt_malloc(&d, sizeof h));
     memcpy(args, &d, sizeof d);
@@ -828,9 +895,11 @@ static void test_free_hooks(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_operation_is_a_public_call),
         cmocka_unit_test(test_device_count_get_set),
         cmocka_unit_test(test_device_properties),
         cmocka_unit_test(test_capabilities),
+        cmocka_unit_test(test_target),
         cmocka_unit_test(test_malloc_free),
         cmocka_unit_test(test_malloc_host),
         cmocka_unit_test(test_malloc_async),
@@ -840,6 +909,7 @@ int main(void)
         cmocka_unit_test(test_memcpy_pinned),
         cmocka_unit_test(test_async_ordered),
         cmocka_unit_test(test_pointer_attributes),
+        cmocka_unit_test(test_export_dmabuf),
         cmocka_unit_test(test_streams),
         cmocka_unit_test(test_events),
         gated_test(test_stream_wait_event),

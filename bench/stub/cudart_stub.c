@@ -4,7 +4,9 @@
    calls xrt's CUDA backend and bench/gpu_overhead.c make. gpu_overhead run
    against it (LD_LIBRARY_PATH) on a machine without a GPU measures what xrt
    alone adds to each call: the ratios mean nothing there, the differences are
-   xrt's own cost. Not a test double for correctness: nothing is checked. */
+   xrt's own cost. Not a test double for correctness: nothing is checked.
+   Every other entry point of xrt's list answers "not supported"
+   (cudart_unsupported.c). */
 #include <cuda_runtime_api.h>
 
 #include <stdlib.h>
@@ -109,14 +111,3 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b)
     *ms = 0;
     return cudaSuccess;
 }
-
-/* Every entry point of xrt's CUDA symbol list, through a pointer of its CUDA
-   prototype: the library is linked with -z defs, so an entry this file does
-   not define fails the build ("undefined reference to `cudaX'"), and one
-   whose prototype drifted fails to compile. */
-#include "xrt_cuda.h"
-#define STUB_FIELD(field, sym, optional, ret, params) ret(*field) params;
-#define STUB_ADDRESS(field, sym, optional, ret, params) &sym,
-const struct stub_exports { XRT__CUDA_SYMBOLS(STUB_FIELD) } xrt_bench_cudart_stub_exports = {
-    XRT__CUDA_SYMBOLS(STUB_ADDRESS)
-};

@@ -9,8 +9,8 @@
 #   - the same with XRT_NO_RUNTIME_LINKING, linked to -lcudart -lamdhip64: the
 #     type-checked symbol table, and a library that lacks an optional symbol;
 #   - signature drift: a copy of the headers with one prototype of a symbol
-#     list changed must NOT compile (cudaMalloc, hipMalloc with
-#     XRT_NO_RUNTIME_LINKING; the CUDA driver's cuInit in every build);
+#     list changed must NOT compile, in both linking modes (the runtime row of
+#     cudaMalloc / hipMalloc; the CUDA driver's cuInit);
 #   - HIP against ROCm 6 shaped headers: the installed HIP 5 headers with
 #     what ROCm 6 changed for xrt (HIP_VERSION_MAJOR 6, hipPointerAttribute_t's
 #     `type`, hipDeviceProp_tR0600 and the hipGetDeviceProperties macro),
@@ -162,18 +162,24 @@ drift() {
     cat "$dir/out.log"
     grep -q "$sym" "$dir/out.log"
 }
+# The runtime's rows (xrt_gpu.h) are checked against both vendors' headers in
+# every build; the CUDA driver's list (xrt_cuda.h) too.
+malloc_row='X(Malloc, cudaMalloc, 0, hipMalloc, 0, XRT__GPU_T(error), (void \*\*ptr, size_t size))'
+malloc_drift='X(Malloc, cudaMalloc, 0, hipMalloc, 0, XRT__GPU_T(error), (void **ptr, int size))'
 if [ $have_cuda = 1 ]; then
-    check "gpu: a drifted cudaMalloc prototype fails to compile (direct linking)" drift "$SRC/drift-cudart" xrt_cuda.h \
-        'X(Malloc, cudaMalloc, 0, cudaError_t, (void \*\*ptr, size_t size))' \
-        'X(Malloc, cudaMalloc, 0, cudaError_t, (void **ptr, int size))' cudaMalloc -DXRT_NO_RUNTIME_LINKING $CUDA_FLAGS
+    check "gpu: a drifted cudaMalloc prototype fails to compile (run-time loading)" drift "$SRC/drift-cudart" xrt_gpu.h \
+        "$malloc_row" "$malloc_drift" cudaMalloc $CUDA_FLAGS
+    check "gpu: a drifted cudaMalloc prototype fails to compile (direct linking)" drift "$SRC/drift-cudart-direct" \
+        xrt_gpu.h "$malloc_row" "$malloc_drift" cudaMalloc -DXRT_NO_RUNTIME_LINKING $CUDA_FLAGS
     check "gpu: a drifted cuInit prototype fails to compile (run-time loading)" drift "$SRC/drift-cuda" xrt_cuda.h \
         'X(Init, cuInit, 0, CUresult, (unsigned int flags))' 'X(Init, cuInit, 0, CUresult, (int flags))' cuInit \
         $CUDA_FLAGS
 fi
 if [ $have_hip = 1 ]; then
-    check "gpu: a drifted hipMalloc prototype fails to compile (direct linking)" drift "$SRC/drift-hip" xrt_hip.h \
-        'X(Malloc, hipMalloc, 0, hipError_t, (void \*\*ptr, size_t size))' \
-        'X(Malloc, hipMalloc, 0, hipError_t, (void **ptr, int size))' hipMalloc -DXRT_NO_RUNTIME_LINKING $HIP_FLAGS
+    check "gpu: a drifted hipMalloc prototype fails to compile (run-time loading)" drift "$SRC/drift-hip" xrt_gpu.h \
+        "$malloc_row" "$malloc_drift" hipMalloc $HIP_FLAGS
+    check "gpu: a drifted hipMalloc prototype fails to compile (direct linking)" drift "$SRC/drift-hip-direct" xrt_gpu.h \
+        "$malloc_row" "$malloc_drift" hipMalloc -DXRT_NO_RUNTIME_LINKING $HIP_FLAGS
 fi
 
 # >> ROCm 6 shaped headers, made from the installed HIP 5 ones. The device
