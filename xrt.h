@@ -1475,7 +1475,7 @@ int xrt__call_fence;
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 
 /* Every slot a backend leaves empty gets a named stub returning UNSUPPORTED. */
-#define XRT__UNSUPPORTED_STUB(op, params)                                                   \
+#define XRT__UNSUPPORTED_STUB(op, params, args)                                             \
     static xrt_status xrt__unsupported_##op params                                          \
     {                                                                                       \
         return xrt_error(XRT_ERROR_UNSUPPORTED, "xrt_" #op, "not supported by backend %s", \
@@ -1495,7 +1495,7 @@ static xrt_status xrt__none_fail(const char *fn)
     xrt__unlock(&xrt__reg_lock);
     return xrt_error(st, fn, "%s", reason);
 }
-#define XRT__NONE_STUB(op, params) \
+#define XRT__NONE_STUB(op, params, args) \
     static xrt_status xrt__none_##op params { return xrt__none_fail("xrt_" #op); }
 XRT__BACKEND_OPS(XRT__NONE_STUB)
 #undef XRT__NONE_STUB
@@ -1537,7 +1537,7 @@ XRT_API xrt_status xrt__no_op(const xrt_backend *b, const char *fn)
     return b == &xrt__forbidden_backend ? xrt__forbidden_fail(fn) : XRT_SUCCESS;
 }
 
-#define XRT__FORBIDDEN_STUB(op, params) \
+#define XRT__FORBIDDEN_STUB(op, params, args) \
     static xrt_status xrt__forbidden_##op params { return xrt__forbidden_fail("xrt_" #op); }
 XRT__BACKEND_OPS(XRT__FORBIDDEN_STUB)
 #undef XRT__FORBIDDEN_STUB
@@ -1545,7 +1545,7 @@ XRT__BACKEND_OPS(XRT__FORBIDDEN_STUB)
 
 static void xrt__fill_unsupported(xrt_backend *t)
 {
-#define XRT__FILL(op, params) if (!t->op) t->op = xrt__unsupported_##op;
+#define XRT__FILL(op, params, args) if (!t->op) t->op = xrt__unsupported_##op;
     XRT__BACKEND_OPS(XRT__FILL)
 #undef XRT__FILL
 }
@@ -1557,7 +1557,7 @@ static void xrt__fill_special(void)
     n->size = f->size = sizeof(xrt_backend);
     n->name = "none";
     f->name = "forbidden";
-#define XRT__FILL(op, params) n->op = xrt__none_##op; f->op = xrt__forbidden_##op;
+#define XRT__FILL(op, params, args) n->op = xrt__none_##op; f->op = xrt__forbidden_##op;
     XRT__BACKEND_OPS(XRT__FILL)
 #undef XRT__FILL
 }

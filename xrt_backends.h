@@ -29,9 +29,11 @@
    Adding an operation: every place, and what catches a place left out
    ("compile": the build fails naming it; "test": the named test or make
    test step fails naming the operation and the file).
-     1. xrt_backends.h: append X(name, (const xrt_backend *self, ...)) to
-        XRT__BACKEND_OPS below (append only: the order is the ABI). The
-        registry's stubs (unsupported, none, forbidden) follow by themselves.
+     1. xrt_backends.h: append X(name, (const xrt_backend *self, int a,
+        ...), (self, a, ...)) to XRT__BACKEND_OPS below: the parameters, then
+        their names (append only: the order is the ABI). The registry's stubs
+        (unsupported, none, forbidden) and the tracing plugin's forwarder
+        follow by themselves.
      2. xrt.h: declare the public call xrt_<name> in the ">> api" list and
         write its body under ">> dispatch": argument checks and handle
         lookups there, never in a backend; a call that waits for queued work
@@ -51,9 +53,12 @@
         needs a definition when the suite's test uses it on cuda. test: the
         suite with cuda as the default, on the double (make test), fails
         naming the call ("... not supported").
-     5. The tracing plugin (examples/plugin/trace.c): write trace_<name>,
-        forwarding to the target and logging the call. compile:
-        "trace_<name> undeclared".
+     5. The tracing plugin (examples/plugin/trace.c): nothing to do. Its
+        generated forwarder logs the call with its arguments as passed
+        (numbers, strings, pointers as addresses) and puts it on the
+        timeline. Optional: to print what the call wrote (an out-value) or to
+        keep state (a stream's track), write trace_<name> and set it in
+        trace_fill (trace.c).
      6. The bad-input table (tests/test_badinput.c): rows for every misuse,
         or an entry in no_bad_input saying why there is none. test:
         test_every_operation_has_a_row.
@@ -92,54 +97,67 @@ enum { /* xrt_backend.flags */
     XRT_BACKEND_AMD_MEMORY = 1u << 4     /* its device memory is AMD GPU memory (amdkfd's peer-memory client) */
 };
 
-/* X(name, parameters): every operation of a backend. Each takes the backend's
-   own table first (`self`, the registry's copy: `self->user` reaches the
-   backend's data). Stream and event parameters are the backend's own objects.
-   Append only: the order is the ABI. */
-#define XRT__BACKEND_OPS(X)                                                                                   \
-    X(get_capabilities, (const xrt_backend *self, unsigned *caps))                                            \
-    X(get_device_count, (const xrt_backend *self, int *count))                                                \
-    X(set_device, (const xrt_backend *self, int device))                                                      \
-    X(get_device, (const xrt_backend *self, int *device))                                                     \
-    X(device_synchronize, (const xrt_backend *self))                                                          \
-    X(get_device_properties, (const xrt_backend *self, xrt_device_prop *prop, int device))                    \
-    X(malloc, (const xrt_backend *self, void **ptr, size_t size))                                             \
-    X(free, (const xrt_backend *self, void *ptr))                                                             \
-    X(malloc_host, (const xrt_backend *self, void **ptr, size_t size))                                        \
-    X(free_host, (const xrt_backend *self, void *ptr))                                                        \
-    X(malloc_async, (const xrt_backend *self, void **ptr, size_t size, void *stream))                         \
-    X(free_async, (const xrt_backend *self, void *ptr, void *stream))                                         \
-    X(mem_get_info, (const xrt_backend *self, size_t *free_bytes, size_t *total_bytes))                       \
-    X(memset, (const xrt_backend *self, void *dst, int value, size_t size))                                   \
-    X(memset_async, (const xrt_backend *self, void *dst, int value, size_t size, void *stream))               \
-    X(memcpy, (const xrt_backend *self, void *dst, const void *src, size_t size, xrt_memcpy_kind kind))       \
-    X(memcpy_async,                                                                                           \
-      (const xrt_backend *self, void *dst, const void *src, size_t size, xrt_memcpy_kind kind, void *stream)) \
-    X(pointer_get_attributes, (const xrt_backend *self, xrt_pointer_attributes *attr, const void *ptr))       \
-    X(stream_create, (const xrt_backend *self, void **stream))                                                \
-    X(stream_destroy, (const xrt_backend *self, void *stream))                                                \
-    X(stream_synchronize, (const xrt_backend *self, void *stream))                                            \
-    X(stream_query, (const xrt_backend *self, void *stream))                                                  \
-    X(stream_wait_event, (const xrt_backend *self, void *stream, void *event))                                \
-    X(launch_host_func, (const xrt_backend *self, void *stream, xrt_host_fn fn, void *user))                  \
-    X(event_create, (const xrt_backend *self, void **event, unsigned flags))                                  \
-    X(event_destroy, (const xrt_backend *self, void *event))                                                  \
-    X(event_record, (const xrt_backend *self, void *event, void *stream))                                     \
-    X(event_query, (const xrt_backend *self, void *event))                                                    \
-    X(event_synchronize, (const xrt_backend *self, void *event))                                              \
-    X(event_elapsed_time, (const xrt_backend *self, float *ms, void *start, void *end))                       \
-    X(stream_get_native, (const xrt_backend *self, void *stream, void **native))                              \
-    X(event_get_native, (const xrt_backend *self, void *event, void **native))                                \
-    X(stream_wrap_native, (const xrt_backend *self, void *native, void **stream))                             \
-    X(mem_export_dmabuf, (const xrt_backend *self, const void *ptr, size_t size, int *fd, uint64_t *offset))    \
-    X(get_target, (const xrt_backend *self, int device, xrt_target *target))                                 \
-    X(module_load, (const xrt_backend *self, void **module, const xrt_module_image *images, size_t n_images,   \
-                    const char *options, char *log, size_t log_size))                                          \
-    X(module_unload, (const xrt_backend *self, void *module))                                                  \
-    X(module_get_function, (const xrt_backend *self, void **function, void *module, const char *name))        \
-    X(launch_kernel, (const xrt_backend *self, void *function, xrt_dim3 grid, xrt_dim3 block,                 \
-                      size_t shared_bytes, void *stream, const void *args, size_t args_size))                  \
-    X(function_get_attributes, (const xrt_backend *self, xrt_function_attributes *attr, void *function))
+/* X(name, parameters, arguments): every operation of a backend. Each takes
+   the backend's own table first (`self`, the registry's copy: `self->user`
+   reaches the backend's data). Stream and event parameters are the backend's
+   own objects. `arguments` names the parameters, in order, so that generated
+   code can pass a call on (`other->name arguments`, with `self` bound to the
+   other table). Append only: the order is the ABI. */
+#define XRT__BACKEND_OPS(X)                                                                                        \
+    X(get_capabilities, (const xrt_backend *self, unsigned *caps), (self, caps))                                   \
+    X(get_device_count, (const xrt_backend *self, int *count), (self, count))                                      \
+    X(set_device, (const xrt_backend *self, int device), (self, device))                                           \
+    X(get_device, (const xrt_backend *self, int *device), (self, device))                                          \
+    X(device_synchronize, (const xrt_backend *self), (self))                                                       \
+    X(get_device_properties, (const xrt_backend *self, xrt_device_prop *prop, int device), (self, prop, device))   \
+    X(malloc, (const xrt_backend *self, void **ptr, size_t size), (self, ptr, size))                               \
+    X(free, (const xrt_backend *self, void *ptr), (self, ptr))                                                     \
+    X(malloc_host, (const xrt_backend *self, void **ptr, size_t size), (self, ptr, size))                          \
+    X(free_host, (const xrt_backend *self, void *ptr), (self, ptr))                                                \
+    X(malloc_async, (const xrt_backend *self, void **ptr, size_t size, void *stream), (self, ptr, size, stream))   \
+    X(free_async, (const xrt_backend *self, void *ptr, void *stream), (self, ptr, stream))                         \
+    X(mem_get_info, (const xrt_backend *self, size_t *free_bytes, size_t *total_bytes),                            \
+      (self, free_bytes, total_bytes))                                                                             \
+    X(memset, (const xrt_backend *self, void *dst, int value, size_t size), (self, dst, value, size))              \
+    X(memset_async, (const xrt_backend *self, void *dst, int value, size_t size, void *stream),                    \
+      (self, dst, value, size, stream))                                                                            \
+    X(memcpy, (const xrt_backend *self, void *dst, const void *src, size_t size, xrt_memcpy_kind kind),            \
+      (self, dst, src, size, kind))                                                                                \
+    X(memcpy_async, (const xrt_backend *self, void *dst, const void *src, size_t size, xrt_memcpy_kind kind,       \
+                     void *stream),                                                                                \
+      (self, dst, src, size, kind, stream))                                                                        \
+    X(pointer_get_attributes, (const xrt_backend *self, xrt_pointer_attributes *attr, const void *ptr),            \
+      (self, attr, ptr))                                                                                           \
+    X(stream_create, (const xrt_backend *self, void **stream), (self, stream))                                     \
+    X(stream_destroy, (const xrt_backend *self, void *stream), (self, stream))                                     \
+    X(stream_synchronize, (const xrt_backend *self, void *stream), (self, stream))                                 \
+    X(stream_query, (const xrt_backend *self, void *stream), (self, stream))                                       \
+    X(stream_wait_event, (const xrt_backend *self, void *stream, void *event), (self, stream, event))              \
+    X(launch_host_func, (const xrt_backend *self, void *stream, xrt_host_fn fn, void *user),                       \
+      (self, stream, fn, user))                                                                                    \
+    X(event_create, (const xrt_backend *self, void **event, unsigned flags), (self, event, flags))                 \
+    X(event_destroy, (const xrt_backend *self, void *event), (self, event))                                        \
+    X(event_record, (const xrt_backend *self, void *event, void *stream), (self, event, stream))                   \
+    X(event_query, (const xrt_backend *self, void *event), (self, event))                                          \
+    X(event_synchronize, (const xrt_backend *self, void *event), (self, event))                                    \
+    X(event_elapsed_time, (const xrt_backend *self, float *ms, void *start, void *end), (self, ms, start, end))    \
+    X(stream_get_native, (const xrt_backend *self, void *stream, void **native), (self, stream, native))           \
+    X(event_get_native, (const xrt_backend *self, void *event, void **native), (self, event, native))              \
+    X(stream_wrap_native, (const xrt_backend *self, void *native, void **stream), (self, native, stream))          \
+    X(mem_export_dmabuf, (const xrt_backend *self, const void *ptr, size_t size, int *fd, uint64_t *offset),       \
+      (self, ptr, size, fd, offset))                                                                               \
+    X(get_target, (const xrt_backend *self, int device, xrt_target *target), (self, device, target))               \
+    X(module_load, (const xrt_backend *self, void **module, const xrt_module_image *images, size_t n_images,       \
+                    const char *options, char *log, size_t log_size),                                              \
+      (self, module, images, n_images, options, log, log_size))                                                    \
+    X(module_unload, (const xrt_backend *self, void *module), (self, module))                                      \
+    X(module_get_function, (const xrt_backend *self, void **function, void *module, const char *name),             \
+      (self, function, module, name))                                                                              \
+    X(launch_kernel, (const xrt_backend *self, void *function, xrt_dim3 grid, xrt_dim3 block, size_t shared_bytes, \
+                      void *stream, const void *args, size_t args_size),                                           \
+      (self, function, grid, block, shared_bytes, stream, args, args_size))                                        \
+    X(function_get_attributes, (const xrt_backend *self, xrt_function_attributes *attr, void *function),           \
+      (self, attr, function))
 
 struct xrt_backend {
     uint32_t abi_version; /* XRT_BACKEND_ABI_VERSION the backend was built against */
@@ -155,7 +173,7 @@ struct xrt_backend {
        allocations through stream_destroy, event_destroy, free and free_host
        (which, like cudaFree, wait for the work that may still use them). */
     void (*shutdown)(const xrt_backend *self);
-#define XRT__OP_FIELD(name, params) xrt_status(*name) params;
+#define XRT__OP_FIELD(name, params, args) xrt_status(*name) params;
     XRT__BACKEND_OPS(XRT__OP_FIELD)
 #undef XRT__OP_FIELD
 };

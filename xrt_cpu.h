@@ -1961,7 +1961,7 @@ static void xrt__cpu_fill(xrt_backend *t)
     t->flags = XRT_BACKEND_FORK_SAFE | XRT_BACKEND_HOST_FN_CALLS;
     t->init = xrt__cpu_init;
     t->shutdown = xrt__cpu_shutdown;
-#define XRT__CPU_OP(op, params) t->op = xrt__cpu_##op;
+#define XRT__CPU_OP(op, params, args) t->op = xrt__cpu_##op;
     XRT__BACKEND_OPS(XRT__CPU_OP)
 #undef XRT__CPU_OP
 }

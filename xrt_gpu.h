@@ -1034,7 +1034,7 @@ static void xrt__gpu_fill(xrt_backend *t, xrt__gpu *g)
     t->flags = 0; /* not fork-safe; host functions may make no xrt call (the runtimes forbid it) */
     t->init = xrt__gpu_init;
     t->shutdown = xrt__gpu_shutdown;
-#define XRT__GPU_OP(op, params) t->op = xrt__gpu_##op;
+#define XRT__GPU_OP(op, params, args) t->op = xrt__gpu_##op;
     XRT__BACKEND_OPS(XRT__GPU_OP)
 #undef XRT__GPU_OP
 }

@@ -18,7 +18,7 @@ CC=${CC:-cc}
 what=${1:-}
 
 # The operations, in the list's order, as the compiler expands the list.
-ops=$(printf '#include "xrt.h"\n#define OP(name, params) XRT_OPERATION name\nXRT__BACKEND_OPS(OP)\n' |
+ops=$(printf '#include "xrt.h"\n#define OP(name, params, args) XRT_OPERATION name\nXRT__BACKEND_OPS(OP)\n' |
       $CC -std=c11 -E -P -I. -x c - | grep -o 'XRT_OPERATION [a-z_0-9]*' | cut -d' ' -f2)
 [ -n "$ops" ] || { echo "no operations found in XRT__BACKEND_OPS (xrt_backends.h)"; exit 1; }
 missing=0

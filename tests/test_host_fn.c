@@ -235,7 +235,7 @@ static const char *const hf_no_case[] = {
 
 static void test_every_operation_has_a_case(void **state)
 {
-#define OP_NAME(op, params) "xrt_" #op,
+#define OP_NAME(op, params, args) "xrt_" #op,
     static const char *const ops[] = {XRT__BACKEND_OPS(OP_NAME)};
 #undef OP_NAME
     size_t i, j;

@@ -796,7 +796,7 @@ static void test_builtin_tables_complete(void **state)
         assert_int_equal(t.size, sizeof(xrt_backend));
         assert_non_null(t.init);
         assert_non_null(t.shutdown);
-#define CHECK_SLOT(op, params) \
+#define CHECK_SLOT(op, params, args) \
     if (!t.op) fail_msg("%s: slot %s is NULL", names[i], #op);
         XRT__BACKEND_OPS(CHECK_SLOT)
 #undef CHECK_SLOT

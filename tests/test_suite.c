@@ -8,7 +8,7 @@
 /* Every operation of XRT__BACKEND_OPS is a public call, xrt_<name>: one
    without it fails to compile here ("'xrt_<name>' undeclared"), one declared
    without its body fails as "used but never defined". */
-#define PUBLIC_CALL(name, params) (void (*)(void))xrt_##name,
+#define PUBLIC_CALL(name, params, args) (void (*)(void))xrt_##name,
 static void (*const public_calls[])(void) = {XRT__BACKEND_OPS(PUBLIC_CALL)};
 #undef PUBLIC_CALL
 

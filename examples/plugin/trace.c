@@ -734,6 +734,114 @@ static xrt_status trace_end_seq(const xrt_backend *self, uint64_t *seq, const ch
 
 #define trace_end(self, op, t0, st, ...) trace_end_seq(self, NULL, op, t0, st, __VA_ARGS__)
 
+/* >> trace: the generated forwarders. Every operation of xrt's list gets one
+   (trace_default_<name>): it passes the call on to the target, logs it with
+   its arguments as passed and adds its span to the timeline. An operation
+   whose line should show more (what it wrote), or that keeps state for the
+   timeline, has its own trace_<name> below, set over the default in
+   trace_fill. */
+
+/* How an argument is printed, chosen by its type: numbers as numbers, a
+   string in quotes, a dim3 as (x,y,z), anything else of a pointer's size as
+   an address (an out-pointer shows where the result goes, not the result). */
+typedef enum trace_arg_kind {
+    TRACE_INT, TRACE_UINT, TRACE_LONG, TRACE_ULONG, TRACE_LLONG, TRACE_ULLONG, TRACE_DOUBLE, TRACE_FLOAT,
+    TRACE_STRING, TRACE_DIM3, TRACE_HOST_FN, TRACE_OTHER
+} trace_arg_kind;
+
+#define TRACE_ARG_KIND(x)                                                                                    \
+    _Generic((x), int: TRACE_INT, unsigned: TRACE_UINT, long: TRACE_LONG, unsigned long: TRACE_ULONG,       \
+             long long: TRACE_LLONG, unsigned long long: TRACE_ULLONG, double: TRACE_DOUBLE, float: TRACE_FLOAT, \
+             const char *: TRACE_STRING, xrt_dim3: TRACE_DIM3, xrt_host_fn: TRACE_HOST_FN, default: TRACE_OTHER)
+
+typedef struct trace_args {
+    char text[384];
+    size_t len;
+} trace_args;
+
+/* Appends "name=value" (p: the argument's address, size: its size). */
+static void trace_arg(trace_args *a, const char *name, trace_arg_kind kind, const void *p, size_t size)
+{
+    char *o = a->text + a->len;
+    size_t n = sizeof a->text - a->len;
+    const char *s;
+    const xrt_dim3 *d;
+    void *v = NULL;
+    int k;
+    if (n < 2) return;
+    switch (kind) {
+    case TRACE_INT: k = snprintf(o, n, "%s%s=%d", a->len ? ", " : "", name, *(const int *)p); break;
+    case TRACE_UINT: k = snprintf(o, n, "%s%s=%u", a->len ? ", " : "", name, *(const unsigned *)p); break;
+    case TRACE_LONG: k = snprintf(o, n, "%s%s=%ld", a->len ? ", " : "", name, *(const long *)p); break;
+    case TRACE_ULONG: k = snprintf(o, n, "%s%s=%lu", a->len ? ", " : "", name, *(const unsigned long *)p); break;
+    case TRACE_LLONG: k = snprintf(o, n, "%s%s=%lld", a->len ? ", " : "", name, *(const long long *)p); break;
+    case TRACE_ULLONG:
+        k = snprintf(o, n, "%s%s=%llu", a->len ? ", " : "", name, *(const unsigned long long *)p);
+        break;
+    case TRACE_DOUBLE: k = snprintf(o, n, "%s%s=%g", a->len ? ", " : "", name, *(const double *)p); break;
+    case TRACE_FLOAT: k = snprintf(o, n, "%s%s=%g", a->len ? ", " : "", name, (double)*(const float *)p); break;
+    case TRACE_STRING:
+        s = *(const char *const *)p;
+        k = s ? snprintf(o, n, "%s%s=\"%.64s\"", a->len ? ", " : "", name, s)
+              : snprintf(o, n, "%s%s=NULL", a->len ? ", " : "", name);
+        break;
+    case TRACE_DIM3:
+        d = (const xrt_dim3 *)p;
+        k = snprintf(o, n, "%s%s=(%u,%u,%u)", a->len ? ", " : "", name, d->x, d->y, d->z);
+        break;
+    default: /* an object or function pointer: its address; other values: their size */
+        if (size == sizeof v) memcpy(&v, p, sizeof v);
+        k = size == sizeof v ? snprintf(o, n, "%s%s=%p", a->len ? ", " : "", name, v)
+                             : snprintf(o, n, "%s%s=(%zu bytes)", a->len ? ", " : "", name, size);
+        break;
+    }
+    if (k > 0) a->len += (size_t)k < n ? (size_t)k : n - 1;
+}
+
+/* TRACE_ARGS((self, a, b)): appends a and b to `args` (self is not printed). */
+#define TRACE_ARG(x) trace_arg(&trace_args_, #x, TRACE_ARG_KIND(x), &(x), sizeof(x));
+#define TRACE_NARGS(...) TRACE_NARGS_(__VA_ARGS__, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+#define TRACE_NARGS_(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, n, ...) n
+#define TRACE_CAT(a, b) TRACE_CAT_(a, b)
+#define TRACE_CAT_(a, b) a##b
+#define TRACE_ARGS(list) TRACE_ARGS_ list
+#define TRACE_ARGS_(...) TRACE_CAT(TRACE_ARGS_, TRACE_NARGS(__VA_ARGS__))(__VA_ARGS__)
+#define TRACE_ARGS_1(s)
+#define TRACE_ARGS_2(s, a) TRACE_ARG(a)
+#define TRACE_ARGS_3(s, a, b) TRACE_ARG(a) TRACE_ARG(b)
+#define TRACE_ARGS_4(s, a, b, c) TRACE_ARGS_3(s, a, b) TRACE_ARG(c)
+#define TRACE_ARGS_5(s, a, b, c, d) TRACE_ARGS_4(s, a, b, c) TRACE_ARG(d)
+#define TRACE_ARGS_6(s, a, b, c, d, e) TRACE_ARGS_5(s, a, b, c, d) TRACE_ARG(e)
+#define TRACE_ARGS_7(s, a, b, c, d, e, f) TRACE_ARGS_6(s, a, b, c, d, e) TRACE_ARG(f)
+#define TRACE_ARGS_8(s, a, b, c, d, e, f, g) TRACE_ARGS_7(s, a, b, c, d, e, f) TRACE_ARG(g)
+#define TRACE_ARGS_9(s, a, b, c, d, e, f, g, h) TRACE_ARGS_8(s, a, b, c, d, e, f, g) TRACE_ARG(h)
+#define TRACE_ARGS_10(s, a, b, c, d, e, f, g, h, i) TRACE_ARGS_9(s, a, b, c, d, e, f, g, h) TRACE_ARG(i)
+#define TRACE_ARGS_11(s, a, b, c, d, e, f, g, h, i, j) TRACE_ARGS_10(s, a, b, c, d, e, f, g, h, i) TRACE_ARG(j)
+#define TRACE_ARGS_12(s, a, b, c, d, e, f, g, h, i, j, k) TRACE_ARGS_11(s, a, b, c, d, e, f, g, h, i, j) TRACE_ARG(k)
+
+/* The forwarder: the target's call is made with `self` bound to the target
+   (the list's arguments name `self` first), in a block of its own. Its own
+   names end in _ so that no parameter's name can clash with them. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wshadow"
+#define TRACE_DEFAULT(op, params, list)                                      \
+    static __attribute__((unused)) xrt_status trace_default_##op params      \
+    {                                                                        \
+        const xrt_backend *const trace_self_ = self;                         \
+        uint64_t trace_t0_ = trace_now();                                    \
+        trace_args trace_args_ = {"", 0};                                    \
+        xrt_status trace_st_;                                                \
+        {                                                                    \
+            const xrt_backend *const self = trace_target(trace_self_);       \
+            trace_st_ = TRACE_FWD(self->op list);                            \
+        }                                                                    \
+        TRACE_ARGS(list)                                                     \
+        return trace_end(trace_self_, #op, trace_t0_, trace_st_, "%s", trace_args_.text); \
+    }
+XRT__BACKEND_OPS(TRACE_DEFAULT)
+#undef TRACE_DEFAULT
+#pragma GCC diagnostic pop
+
 /* Every error xrt records, from the host's observer: those of calls xrt
    rejected before the tracer saw them are logged here. */
 static void trace_on_error(xrt_status st, const char *backend, const char *detail, void *user)
@@ -882,28 +990,12 @@ static xrt_status trace_malloc(const xrt_backend *self, void **ptr, size_t size)
     return trace_end(self, "malloc", t0, st, "size=%zu, *ptr=%p", size, *ptr);
 }
 
-static xrt_status trace_free(const xrt_backend *self, void *ptr)
-{
-    const xrt_backend *t = trace_target(self);
-    uint64_t t0 = trace_now();
-    xrt_status st = TRACE_FWD(t->free(t, ptr));
-    return trace_end(self, "free", t0, st, "ptr=%p", ptr);
-}
-
 static xrt_status trace_malloc_host(const xrt_backend *self, void **ptr, size_t size)
 {
     const xrt_backend *t = trace_target(self);
     uint64_t t0 = trace_now();
     xrt_status st = TRACE_FWD(t->malloc_host(t, ptr, size));
     return trace_end(self, "malloc_host", t0, st, "size=%zu, *ptr=%p", size, *ptr);
-}
-
-static xrt_status trace_free_host(const xrt_backend *self, void *ptr)
-{
-    const xrt_backend *t = trace_target(self);
-    uint64_t t0 = trace_now();
-    xrt_status st = TRACE_FWD(t->free_host(t, ptr));
-    return trace_end(self, "free_host", t0, st, "ptr=%p", ptr);
 }
 
 static xrt_status trace_malloc_async(const xrt_backend *self, void **ptr, size_t size, void *stream)
@@ -1052,14 +1144,6 @@ static xrt_status trace_stream_synchronize(const xrt_backend *self, void *stream
     return trace_end(self, "stream_synchronize", t0, st, "stream=%p", stream);
 }
 
-static xrt_status trace_stream_query(const xrt_backend *self, void *stream)
-{
-    const xrt_backend *t = trace_target(self);
-    uint64_t t0 = trace_now();
-    xrt_status st = TRACE_FWD(t->stream_query(t, stream));
-    return trace_end(self, "stream_query", t0, st, "stream=%p", stream);
-}
-
 static xrt_status trace_stream_wait_event(const xrt_backend *self, void *stream, void *event)
 {
     const xrt_backend *t = trace_target(self);
@@ -1166,14 +1250,6 @@ static xrt_status trace_event_create(const xrt_backend *self, void **event, unsi
     return trace_end(self, "event_create", t0, st, "flags=0x%x, *event=%p", flags, *event);
 }
 
-static xrt_status trace_event_destroy(const xrt_backend *self, void *event)
-{
-    const xrt_backend *t = trace_target(self);
-    uint64_t t0 = trace_now();
-    xrt_status st = TRACE_FWD(t->event_destroy(t, event));
-    return trace_end(self, "event_destroy", t0, st, "event=%p", event);
-}
-
 static xrt_status trace_event_record(const xrt_backend *self, void *event, void *stream)
 {
     const xrt_backend *t = trace_target(self);
@@ -1183,14 +1259,6 @@ static xrt_status trace_event_record(const xrt_backend *self, void *event, void 
     trace_end_seq(self, &seq, "event_record", t0, st, "event=%p, stream=%p", event, stream);
     tl_end(t, op, stream, st, seq, "record", "event %p", event);
     return st;
-}
-
-static xrt_status trace_event_query(const xrt_backend *self, void *event)
-{
-    const xrt_backend *t = trace_target(self);
-    uint64_t t0 = trace_now();
-    xrt_status st = TRACE_FWD(t->event_query(t, event));
-    return trace_end(self, "event_query", t0, st, "event=%p", event);
 }
 
 static xrt_status trace_event_synchronize(const xrt_backend *self, void *event)
@@ -1246,7 +1314,7 @@ static xrt_status trace_get_target(const xrt_backend *self, int device, xrt_targ
 {
     const xrt_backend *t = trace_target(self);
     uint64_t t0 = trace_now();
-    xrt_status st = t->get_target(t, device, target);
+    xrt_status st = TRACE_FWD(t->get_target(t, device, target));
     return trace_end(self, "get_target", t0, st, "device=%d, arch=%s, vector_width=%d, features=%s", device,
                      st == XRT_SUCCESS ? target->arch : "", st == XRT_SUCCESS ? target->vector_width : 0,
                      st == XRT_SUCCESS ? target->features : "");
@@ -1257,50 +1325,51 @@ static xrt_status trace_module_load(const xrt_backend *self, void **module, cons
 {
     const xrt_backend *t = trace_target(self);
     uint64_t t0 = trace_now();
-    xrt_status st = t->module_load(t, module, images, n_images, options, log, log_size);
+    xrt_status st = TRACE_FWD(t->module_load(t, module, images, n_images, options, log, log_size));
     return trace_end(self, "module_load", t0, st, "n_images=%zu, options=\"%s\", *module=%p", n_images, options,
                      st == XRT_SUCCESS ? *module : NULL);
-}
-
-static xrt_status trace_module_unload(const xrt_backend *self, void *module)
-{
-    const xrt_backend *t = trace_target(self);
-    uint64_t t0 = trace_now();
-    xrt_status st = t->module_unload(t, module);
-    return trace_end(self, "module_unload", t0, st, "module=%p", module);
 }
 
 static xrt_status trace_module_get_function(const xrt_backend *self, void **function, void *module, const char *name)
 {
     const xrt_backend *t = trace_target(self);
     uint64_t t0 = trace_now();
-    xrt_status st = t->module_get_function(t, function, module, name);
+    xrt_status st = TRACE_FWD(t->module_get_function(t, function, module, name));
     return trace_end(self, "module_get_function", t0, st, "module=%p, name=%s, *function=%p", module, name,
                      st == XRT_SUCCESS ? *function : NULL);
-}
-
-static xrt_status trace_launch_kernel(const xrt_backend *self, void *function, xrt_dim3 grid, xrt_dim3 block,
-                                      size_t shared_bytes, void *stream, const void *args, size_t args_size)
-{
-    const xrt_backend *t = trace_target(self);
-    uint64_t t0 = trace_now();
-    xrt_status st = t->launch_kernel(t, function, grid, block, shared_bytes, stream, args, args_size);
-    return trace_end(self, "launch_kernel", t0, st,
-                     "function=%p, grid=(%u,%u,%u), block=(%u,%u,%u), shared=%zu, stream=%p, args_size=%zu", function,
-                     grid.x, grid.y, grid.z, block.x, block.y, block.z, shared_bytes, stream, args_size);
 }
 
 static xrt_status trace_function_get_attributes(const xrt_backend *self, xrt_function_attributes *attr, void *function)
 {
     const xrt_backend *t = trace_target(self);
     uint64_t t0 = trace_now();
-    xrt_status st = t->function_get_attributes(t, attr, function);
+    xrt_status st = TRACE_FWD(t->function_get_attributes(t, attr, function));
     return trace_end(self, "function_get_attributes", t0, st, "function=%p, max_threads_per_block=%d", function,
                      st == XRT_SUCCESS ? attr->max_threads_per_block : 0);
 }
 
-/* >> trace: registration. The table is filled from xrt's operation list: an
-   operation without its trace_<name> fails to compile here. */
+/* >> trace: registration */
+/* The operations with a trace_<name> of their own: they print what the call
+   wrote, name a copy's kind, or keep the timeline's state. Every other
+   operation is traced by its generated forwarder. */
+#define TRACE_OWN(X)                                                                                            \
+    X(get_capabilities) X(get_device_count) X(set_device) X(get_device) X(device_synchronize)                  \
+    X(get_device_properties) X(malloc) X(malloc_host) X(malloc_async) X(free_async) X(mem_get_info) X(memset)  \
+    X(memset_async) X(memcpy) X(memcpy_async) X(pointer_get_attributes) X(mem_export_dmabuf) X(stream_create)  \
+    X(stream_destroy) X(stream_synchronize) X(stream_wait_event) X(launch_host_func) X(event_create)           \
+    X(event_record) X(event_synchronize) X(event_elapsed_time) X(stream_get_native) X(event_get_native)        \
+    X(stream_wrap_native) X(get_target) X(module_load) X(module_get_function) X(function_get_attributes)
+
+static void trace_fill(xrt_backend *t)
+{
+#define TRACE_OP(op, params, args) t->op = trace_default_##op;
+    XRT__BACKEND_OPS(TRACE_OP)
+#undef TRACE_OP
+#define TRACE_SET(op) t->op = trace_##op;
+    TRACE_OWN(TRACE_SET)
+#undef TRACE_SET
+}
+
 xrt_status xrt_plugin_register(const xrt_plugin_host *host, xrt_backend *t);
 
 xrt_status xrt_plugin_register(const xrt_plugin_host *host, xrt_backend *t)
@@ -1317,8 +1386,6 @@ xrt_status xrt_plugin_register(const xrt_plugin_host *host, xrt_backend *t)
     t->flags = XRT_BACKEND_HOST_FN_CALLS; /* not FORK_SAFE: see the top of the file */
     t->init = trace_init;
     t->shutdown = trace_shutdown;
-#define TRACE_OP(op, params) t->op = trace_##op;
-    XRT__BACKEND_OPS(TRACE_OP)
-#undef TRACE_OP
+    trace_fill(t);
     return XRT_SUCCESS;
 }

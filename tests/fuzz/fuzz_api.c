@@ -143,7 +143,7 @@ static int op_index, trace; /* FUZZ_API_TRACE=1: print each call and its status 
 #define FUZZ_ROW(op, modelled) fuzz_row_##op,
 enum { FUZZ_OPERATIONS(FUZZ_ROW) fuzz_rows };
 #undef FUZZ_ROW
-#define FUZZ_HAS(op, params) fuzz_has_##op = fuzz_row_##op,
+#define FUZZ_HAS(op, params, args) fuzz_has_##op = fuzz_row_##op,
 enum { XRT__BACKEND_OPS(FUZZ_HAS) fuzz_has };
 #undef FUZZ_HAS
 
