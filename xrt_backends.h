@@ -33,7 +33,9 @@
         ...), (self, a, ...)) to XRT__BACKEND_OPS below: the parameters, then
         their names (append only: the order is the ABI). The registry's stubs
         (unsupported, none, forbidden) and the tracing plugin's forwarder
-        follow by themselves.
+        follow by themselves. compile (make examples): a name that is no
+        parameter; test: test_operation_arguments_name_the_parameters
+        (tests/test_registry.c), names in another order.
      2. xrt.h: declare the public call xrt_<name> in the ">> api" list and
         write its body under ">> dispatch": argument checks and handle
         lookups there, never in a backend; a call that waits for queued work

@@ -364,6 +364,7 @@ static void test_trace_lines(void **state)
     OK(xrt_launch_host_func(s, count_up, &calls));
     OK(xrt_stream_synchronize(s));
     assert_int_equal(calls, 1);
+    OK(xrt_stream_query(s));
     OK(xrt_stream_destroy(s));
     FAILS(xrt_memcpy(d, h, sizeof h + 1, XRT_MEMCPY_HOST_TO_DEVICE), XRT_ERROR_INVALID_VALUE, "overrun");
     OK(xrt_memcpy(d, plain, sizeof plain, XRT_MEMCPY_DEFAULT)); /* xrt looks `plain` up: the tracer answers */
@@ -381,8 +382,10 @@ static void test_trace_lines(void **state)
     trace_line(text, start, "success");
     snprintf(start, sizeof start, "trace: host_fn(fn=0x");
     trace_line(text, start, "success");
+    /* free and stream_query: lines of the generated forwarder, its arguments as passed */
     snprintf(start, sizeof start, "trace: free(ptr=%p)", d);
     trace_line(text, start, "success");
+    trace_line(text, "trace: stream_query(stream=0x", "success");
     trace_line(text, "trace: set_device(device=7)", "invalid device");
     /* rejected by xrt before the tracer is called: seen through the host's error observer */
     snprintf(start, sizeof start, "trace: rejected: xrt_memcpy: 4097 bytes at dst %p overrun its allocation (4096 bytes at %p) -> invalid value\n",

@@ -8,6 +8,7 @@
 /* Backend callbacks take their table (`self`) by ABI; these ignore it. */
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 
+#include <ctype.h>
 #include <pthread.h>
 #include <stdlib.h>
 
@@ -804,6 +805,59 @@ static void test_builtin_tables_complete(void **state)
     assert_true(filled >= 1); /* the CPU backend at least */
 }
 
+/* The name a parameter declaration declares: "const char *name" -> name,
+   "void (*fn)(void *)" -> fn, "int a[4]" -> a. */
+static void param_name(const char *decl, size_t n, char *out, size_t outn)
+{
+    const char *fp = strstr(decl, "(*"), *end = decl + n, *b;
+    if (fp && fp < end) { /* a function pointer: the name follows "(*" */
+        for (b = fp + 2; b < end && *b == ' '; b++) continue;
+        for (end = b; end < decl + n && (isalnum((unsigned char)*end) || *end == '_'); end++) continue;
+    } else {
+        const char *br = memchr(decl, '[', n);
+        if (br) end = br;
+        while (end > decl && end[-1] == ' ') end--;
+        for (b = end; b > decl && (isalnum((unsigned char)b[-1]) || b[-1] == '_'); b--) continue;
+    }
+    snprintf(out, outn, "%.*s", (int)(end - b), b);
+}
+
+/* Every row of XRT__BACKEND_OPS names its parameters, in their order, as its
+   third argument: generated code passes calls on with it (the tracing
+   plugin's forwarders). A name that is no parameter fails to compile there;
+   this finds names in another order, which may still compile. */
+static void test_operation_arguments_name_the_parameters(void **state)
+{
+#define OP_ROW(op, params, args) {#op, #params, #args},
+    static const struct { const char *op, *params, *args; } rows[] = {XRT__BACKEND_OPS(OP_ROW)};
+#undef OP_ROW
+    size_t i;
+    int bad = 0;
+    (void)state;
+    for (i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        const char *p = rows[i].params + 1, *q;
+        char want[512] = "(", name[128];
+        int depth = 0;
+        for (q = p; *q; q++) { /* split at the commas outside parentheses */
+            if (*q == '(') depth++;
+            if (*q == ')' && depth-- > 0) continue;
+            if ((*q == ',' && depth == 0) || (*q == ')' && depth < 0)) {
+                while (*p == ' ') p++;
+                param_name(p, (size_t)(q - p), name, sizeof name);
+                snprintf(want + strlen(want), sizeof want - strlen(want), "%s%s", want[1] ? ", " : "", name);
+                p = q + 1;
+            }
+        }
+        snprintf(want + strlen(want), sizeof want - strlen(want), ")");
+        if (strcmp(want, rows[i].args) != 0) {
+            print_error("operation %s: arguments %s, but its parameters %s are %s\n", rows[i].op, rows[i].args,
+                        rows[i].params, want);
+            bad++;
+        }
+    }
+    if (bad) fail_msg("%d rows of XRT__BACKEND_OPS (xrt_backends.h) do not name their parameters (listed above)", bad);
+}
+
 /* The registry keeps its own copy of a backend's name: the caller's string
    may be a buffer it reuses. */
 static void test_register_copies_name(void **state)
@@ -860,6 +914,7 @@ int main(void)
         T(test_concurrent_init),
         T(test_version),
         T(test_builtin_tables_complete),
+        T(test_operation_arguments_name_the_parameters),
     };
     return cmocka_run_group_tests_name("registry", tests, NULL, NULL);
 }
