@@ -59,8 +59,9 @@
         generated forwarder logs the call with its arguments as passed
         (numbers, strings, pointers as addresses) and puts it on the
         timeline. Optional: to print what the call wrote (an out-value) or to
-        keep state (a stream's track), write trace_<name> and set it in
-        trace_fill (trace.c).
+        keep state for the timeline (a stream's track), write trace_<name>
+        and name it in TRACE_OWN there. compile: a trace_<name> left out of
+        TRACE_OWN is "defined but not used".
      6. The bad-input table (tests/test_badinput.c): rows for every misuse,
         or an entry in no_bad_input saying why there is none. test:
         test_every_operation_has_a_row.
