@@ -789,11 +789,48 @@ static inline xrt_status xrt_test_refuser_count(const xrt_backend *self, int *co
     return XRT_SUCCESS;
 }
 
+/* Its modules are the CPU backend's, where this build has it (C source
+   built with cc), so that the refused calls meet live module and function
+   handles, as on a GPU; a launch is not supported (its streams are no CPU
+   streams). */
+static xrt_backend xrt_test_refuser_cpu;
+
+static inline xrt_status xrt_test_refuser_module_load(const xrt_backend *self, void **module,
+                                                       const xrt_module_image *images, size_t n, const char *options,
+                                                       char *log, size_t log_size)
+{
+    (void)self;
+    return xrt_test_refuser_cpu.module_load(&xrt_test_refuser_cpu, module, images, n, options, log, log_size);
+}
+static inline xrt_status xrt_test_refuser_module_unload(const xrt_backend *self, void *module)
+{
+    (void)self;
+    return xrt_test_refuser_cpu.module_unload(&xrt_test_refuser_cpu, module);
+}
+static inline xrt_status xrt_test_refuser_module_get_function(const xrt_backend *self, void **function, void *module,
+                                                               const char *name)
+{
+    (void)self;
+    return xrt_test_refuser_cpu.module_get_function(&xrt_test_refuser_cpu, function, module, name);
+}
+static inline xrt_status xrt_test_refuser_function_get_attributes(const xrt_backend *self,
+                                                                   xrt_function_attributes *attr, void *function)
+{
+    (void)self;
+    return xrt_test_refuser_cpu.function_get_attributes(&xrt_test_refuser_cpu, attr, function);
+}
+
 static inline xrt_status xrt_test_refuser_register(void)
 {
     static xrt_backend t;
     xrt_status st;
     t = xrt_test_other_table();
+    if (xrt__builtin_table("cpu", &xrt_test_refuser_cpu)) {
+        t.module_load = xrt_test_refuser_module_load;
+        t.module_unload = xrt_test_refuser_module_unload;
+        t.module_get_function = xrt_test_refuser_module_get_function;
+        t.function_get_attributes = xrt_test_refuser_function_get_attributes;
+    }
     t.name = XRT_TEST_REFUSER;
     t.malloc_host = xrt_test_other_malloc;
     t.free_host = xrt_test_other_free;
@@ -811,17 +848,25 @@ static inline xrt_status xrt_test_refuser_register(void)
 /* >> every entry point, called with live arguments of one backend: for the
    rule that a refused thread gets XRT_ERROR_NOT_PERMITTED from each, before
    any check of its arguments. xrt_test_calls_make creates the objects on the
-   thread's backend; xrt_test_calls_run makes every call (from a host function
-   or a forked child) and keeps each status and detail. */
+   thread's backend (a module and its function where the backend loads the
+   CPU's C source; else they stay NULL, and the calls must be refused all the
+   same); xrt_test_calls_run makes every call (from a host function or a
+   forked child) and keeps each status and detail. */
 typedef struct xrt_test_calls {
     xrt_stream s;
     xrt_event e;
+    xrt_module m;
+    xrt_function fn;
     void *d, *pinned;
     unsigned char h[64];
     const char *backend;
     int count;
-    struct { const char *fn; xrt_status st; char detail[160]; } out[64];
+    struct { const char *fn; xrt_status st; char detail[160]; } out[96];
 } xrt_test_calls;
+
+static const char xrt_test_calls_source[] = "void k(const void *c, void *a) { (void)c; (void)a; }\n";
+static const xrt_module_image xrt_test_calls_image = {XRT_IMAGE_CPU_C_SOURCE, xrt_test_calls_source,
+                                                      sizeof xrt_test_calls_source - 1, NULL};
 
 static inline int xrt_test_calls_make(xrt_test_calls *c)
 {
@@ -829,6 +874,12 @@ static inline int xrt_test_calls_make(xrt_test_calls *c)
     if (xrt_get_backend(&c->backend) || xrt_stream_create(&c->s) || xrt_event_create(&c->e, 0) ||
         xrt_malloc(&c->d, 4096) || xrt_malloc_host(&c->pinned, 4096))
         return __LINE__;
+    if (xrt_module_load(&c->m, &xrt_test_calls_image, 1, NULL) != XRT_SUCCESS) {
+        xrt_get_last_error(); /* a backend without modules, or without a C compiler: no module */
+        c->m = NULL;
+    } else if (xrt_module_get_function(&c->fn, c->m, "k") != XRT_SUCCESS) {
+        return __LINE__;
+    }
     return 0;
 }
 
@@ -839,6 +890,7 @@ static inline void xrt_test_calls_free(xrt_test_calls *c)
     xrt_event_destroy(c->e);
     xrt_free(c->d);
     xrt_free_host(c->pinned);
+    if (c->m) xrt_module_unload(c->m);
 }
 
 static inline void xrt_test_calls_note(xrt_test_calls *c, const char *fn, xrt_status st)
@@ -850,17 +902,82 @@ static inline void xrt_test_calls_note(xrt_test_calls *c, const char *fn, xrt_st
     c->count++;
 }
 
+/* X(entry point, call): every call xrt_test_calls_run makes, on the objects
+   of `c` and the locals there. Every operation of XRT__BACKEND_OPS has a row
+   (xrt_test_calls_missing). */
+#define XRT_TEST_CALLS(X)                                                                    \
+    X("xrt_get_capabilities", xrt_get_capabilities(&caps))                                   \
+    X("xrt_get_device_count", xrt_get_device_count(&n))                                      \
+    X("xrt_set_device", xrt_set_device(0))                                                   \
+    X("xrt_get_device", xrt_get_device(&n))                                                  \
+    X("xrt_device_synchronize", xrt_device_synchronize())                                    \
+    X("xrt_get_device_properties", xrt_get_device_properties(&prop, 0))                      \
+    X("xrt_get_target", xrt_get_target(&target))                                             \
+    X("xrt_backend_count", xrt_backend_count(&n))                                            \
+    X("xrt_backend_get_info", xrt_backend_get_info(0, &info))                                \
+    X("xrt_get_backend", xrt_get_backend(&name))                                             \
+    X("xrt_set_backend", xrt_set_backend(c->backend))                                        \
+    X("xrt_malloc", xrt_malloc(&p, 64))                                                      \
+    X("xrt_malloc", xrt_malloc(NULL, 64))                                                    \
+    X("xrt_malloc", xrt_malloc(&p, 0))                                                       \
+    X("xrt_malloc_host", xrt_malloc_host(&p, 64))                                            \
+    X("xrt_malloc_async", xrt_malloc_async(&p, 64, c->s))                                    \
+    X("xrt_free", xrt_free(c->d))                                                            \
+    X("xrt_free", xrt_free(NULL))                                                            \
+    X("xrt_free_host", xrt_free_host(c->pinned))                                             \
+    X("xrt_free_async", xrt_free_async(c->d, c->s))                                          \
+    X("xrt_free_async", xrt_free_async(NULL, c->s))                                          \
+    X("xrt_mem_get_info", xrt_mem_get_info(&f, &t))                                          \
+    X("xrt_memset", xrt_memset(c->d, 1, 64))                                                 \
+    X("xrt_memset", xrt_memset(c->d, 1, 0))                                                  \
+    X("xrt_memset_async", xrt_memset_async(c->d, 1, 64, c->s))                               \
+    X("xrt_memset_async", xrt_memset_async(c->d, 1, 64, NULL))                               \
+    X("xrt_memcpy", xrt_memcpy(c->d, c->h, 64, XRT_MEMCPY_HOST_TO_DEVICE))                   \
+    X("xrt_memcpy", xrt_memcpy(c->d, c->h, 0, XRT_MEMCPY_HOST_TO_DEVICE))                    \
+    X("xrt_memcpy", xrt_memcpy(c->d, c->h, 64, (xrt_memcpy_kind)7))                          \
+    X("xrt_memcpy_async", xrt_memcpy_async(c->h, c->d, 64, XRT_MEMCPY_DEVICE_TO_HOST, c->s)) \
+    X("xrt_pointer_get_attributes", xrt_pointer_get_attributes(&a, c->d))                    \
+    X("xrt_pointer_get_attributes", xrt_pointer_get_attributes(&a, c->h))                    \
+    X("xrt_mem_export_dmabuf", xrt_mem_export_dmabuf(c->d, 64, &fd, &off))                   \
+    X("xrt_stream_create", xrt_stream_create(&s2))                                           \
+    X("xrt_stream_destroy", xrt_stream_destroy(c->s))                                        \
+    X("xrt_stream_synchronize", xrt_stream_synchronize(c->s))                                \
+    X("xrt_stream_query", xrt_stream_query(c->s))                                            \
+    X("xrt_stream_query", xrt_stream_query(NULL))                                            \
+    X("xrt_stream_wait_event", xrt_stream_wait_event(c->s, c->e))                            \
+    X("xrt_launch_host_func", xrt_launch_host_func(c->s, nop, NULL))                         \
+    X("xrt_event_create", xrt_event_create(&e2, 0))                                          \
+    X("xrt_event_destroy", xrt_event_destroy(c->e))                                          \
+    X("xrt_event_record", xrt_event_record(c->e, c->s))                                      \
+    X("xrt_event_query", xrt_event_query(c->e))                                              \
+    X("xrt_event_synchronize", xrt_event_synchronize(c->e))                                  \
+    X("xrt_event_elapsed_time", xrt_event_elapsed_time(&ms, c->e, c->e))                     \
+    X("xrt_stream_get_native", xrt_stream_get_native(c->s, &p))                              \
+    X("xrt_event_get_native", xrt_event_get_native(c->e, &p))                                \
+    X("xrt_stream_wrap_native", xrt_stream_wrap_native(&s2, c->h))                           \
+    X("xrt_module_load", xrt_module_load(&m2, &xrt_test_calls_image, 1, NULL))               \
+    X("xrt_module_load", xrt_module_load(NULL, &xrt_test_calls_image, 1, NULL))              \
+    X("xrt_module_unload", xrt_module_unload(c->m))                                          \
+    X("xrt_module_get_function", xrt_module_get_function(&f2, c->m, "k"))                    \
+    X("xrt_module_get_function", xrt_module_get_function(&f2, c->m, ""))                     \
+    X("xrt_launch_kernel", xrt_launch_kernel(c->fn, one, one, 0, c->s, &p, sizeof p))        \
+    X("xrt_launch_kernel", xrt_launch_kernel(c->fn, zero, one, 0, c->s, NULL, 8))            \
+    X("xrt_function_get_attributes", xrt_function_get_attributes(&fa, c->fn))
+
 /* Every call; `user` is an xrt_test_calls. A host function. */
 static inline void xrt_test_calls_run(void *user)
 {
-#define XRT_TEST_CALL(fn, call) xrt_test_calls_note(c, fn, (call))
     xrt_test_calls *c = (xrt_test_calls *)user;
     xrt_pointer_attributes a;
     xrt_device_prop prop;
     xrt_backend_info info;
     xrt_target target;
+    xrt_function_attributes fa;
     xrt_stream s2 = NULL;
     xrt_event e2 = NULL;
+    xrt_module m2 = NULL;
+    xrt_function f2 = NULL;
+    const xrt_dim3 one = {1, 1, 1}, zero = {0, 1, 1};
     const char *name = NULL;
     void *p = NULL;
     size_t f = 0, t = 0;
@@ -868,56 +985,39 @@ static inline void xrt_test_calls_run(void *user)
     unsigned caps = 0;
     float ms = 0;
     int n = 0, fd = -1;
-    XRT_TEST_CALL("xrt_get_capabilities", xrt_get_capabilities(&caps));
-    XRT_TEST_CALL("xrt_get_device_count", xrt_get_device_count(&n));
-    XRT_TEST_CALL("xrt_set_device", xrt_set_device(0));
-    XRT_TEST_CALL("xrt_get_device", xrt_get_device(&n));
-    XRT_TEST_CALL("xrt_device_synchronize", xrt_device_synchronize());
-    XRT_TEST_CALL("xrt_get_device_properties", xrt_get_device_properties(&prop, 0));
-    XRT_TEST_CALL("xrt_get_target", xrt_get_target(&target));
-    XRT_TEST_CALL("xrt_backend_count", xrt_backend_count(&n));
-    XRT_TEST_CALL("xrt_backend_get_info", xrt_backend_get_info(0, &info));
-    XRT_TEST_CALL("xrt_get_backend", xrt_get_backend(&name));
-    XRT_TEST_CALL("xrt_set_backend", xrt_set_backend(c->backend));
-    XRT_TEST_CALL("xrt_malloc", xrt_malloc(&p, 64));
-    XRT_TEST_CALL("xrt_malloc", xrt_malloc(NULL, 64));
-    XRT_TEST_CALL("xrt_malloc", xrt_malloc(&p, 0));
-    XRT_TEST_CALL("xrt_malloc_host", xrt_malloc_host(&p, 64));
-    XRT_TEST_CALL("xrt_malloc_async", xrt_malloc_async(&p, 64, c->s));
-    XRT_TEST_CALL("xrt_free", xrt_free(c->d));
-    XRT_TEST_CALL("xrt_free", xrt_free(NULL));
-    XRT_TEST_CALL("xrt_free_host", xrt_free_host(c->pinned));
-    XRT_TEST_CALL("xrt_free_async", xrt_free_async(c->d, c->s));
-    XRT_TEST_CALL("xrt_free_async", xrt_free_async(NULL, c->s));
-    XRT_TEST_CALL("xrt_mem_get_info", xrt_mem_get_info(&f, &t));
-    XRT_TEST_CALL("xrt_memset", xrt_memset(c->d, 1, 64));
-    XRT_TEST_CALL("xrt_memset", xrt_memset(c->d, 1, 0));
-    XRT_TEST_CALL("xrt_memset_async", xrt_memset_async(c->d, 1, 64, c->s));
-    XRT_TEST_CALL("xrt_memset_async", xrt_memset_async(c->d, 1, 64, NULL));
-    XRT_TEST_CALL("xrt_memcpy", xrt_memcpy(c->d, c->h, 64, XRT_MEMCPY_HOST_TO_DEVICE));
-    XRT_TEST_CALL("xrt_memcpy", xrt_memcpy(c->d, c->h, 0, XRT_MEMCPY_HOST_TO_DEVICE));
-    XRT_TEST_CALL("xrt_memcpy", xrt_memcpy(c->d, c->h, 64, (xrt_memcpy_kind)7));
-    XRT_TEST_CALL("xrt_memcpy_async", xrt_memcpy_async(c->h, c->d, 64, XRT_MEMCPY_DEVICE_TO_HOST, c->s));
-    XRT_TEST_CALL("xrt_pointer_get_attributes", xrt_pointer_get_attributes(&a, c->d));
-    XRT_TEST_CALL("xrt_pointer_get_attributes", xrt_pointer_get_attributes(&a, c->h));
-    XRT_TEST_CALL("xrt_mem_export_dmabuf", xrt_mem_export_dmabuf(c->d, 64, &fd, &off));
-    XRT_TEST_CALL("xrt_stream_create", xrt_stream_create(&s2));
-    XRT_TEST_CALL("xrt_stream_destroy", xrt_stream_destroy(c->s));
-    XRT_TEST_CALL("xrt_stream_synchronize", xrt_stream_synchronize(c->s));
-    XRT_TEST_CALL("xrt_stream_query", xrt_stream_query(c->s));
-    XRT_TEST_CALL("xrt_stream_query", xrt_stream_query(NULL));
-    XRT_TEST_CALL("xrt_stream_wait_event", xrt_stream_wait_event(c->s, c->e));
-    XRT_TEST_CALL("xrt_launch_host_func", xrt_launch_host_func(c->s, nop, NULL));
-    XRT_TEST_CALL("xrt_event_create", xrt_event_create(&e2, 0));
-    XRT_TEST_CALL("xrt_event_destroy", xrt_event_destroy(c->e));
-    XRT_TEST_CALL("xrt_event_record", xrt_event_record(c->e, c->s));
-    XRT_TEST_CALL("xrt_event_query", xrt_event_query(c->e));
-    XRT_TEST_CALL("xrt_event_synchronize", xrt_event_synchronize(c->e));
-    XRT_TEST_CALL("xrt_event_elapsed_time", xrt_event_elapsed_time(&ms, c->e, c->e));
-    XRT_TEST_CALL("xrt_stream_get_native", xrt_stream_get_native(c->s, &p));
-    XRT_TEST_CALL("xrt_event_get_native", xrt_event_get_native(c->e, &p));
-    XRT_TEST_CALL("xrt_stream_wrap_native", xrt_stream_wrap_native(&s2, c->h));
+#define XRT_TEST_CALL(fn, call) xrt_test_calls_note(c, fn, (call));
+    XRT_TEST_CALLS(XRT_TEST_CALL)
 #undef XRT_TEST_CALL
+}
+
+/* The entry points XRT_TEST_CALLS calls, a row each; their number in *n. */
+static inline const char *const *xrt_test_calls_names(size_t *n)
+{
+#define XRT_TEST_CALL(fn, call) fn,
+    static const char *const called[] = {XRT_TEST_CALLS(XRT_TEST_CALL)};
+#undef XRT_TEST_CALL
+    *n = sizeof called / sizeof called[0];
+    return called;
+}
+
+/* The operations of XRT__BACKEND_OPS that XRT_TEST_CALLS does not call, each
+   printed; their number. */
+static inline int xrt_test_calls_missing(void)
+{
+#define XRT_TEST_OP(op, params, args) "xrt_" #op,
+    static const char *const ops[] = {XRT__BACKEND_OPS(XRT_TEST_OP)};
+#undef XRT_TEST_OP
+    size_t i, j, n;
+    const char *const *called = xrt_test_calls_names(&n);
+    int missing = 0;
+    for (i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+        for (j = 0; j < n && strcmp(called[j], ops[i]) != 0; j++) continue;
+        if (j == n) {
+            print_error("operation %s has no call in XRT_TEST_CALLS of tests/xrt_test.h\n", ops[i]);
+            missing++;
+        }
+    }
+    return missing;
 }
 
 /* Every call was refused with XRT_ERROR_NOT_PERMITTED and a detail that
@@ -925,8 +1025,10 @@ static inline void xrt_test_calls_run(void *user)
 static inline int xrt_test_calls_refused(const xrt_test_calls *c, const char *why)
 {
     int i, bad = 0;
-    if (c->count < 40) {
-        fprintf(stderr, "only %d calls were made\n", c->count);
+    size_t rows;
+    xrt_test_calls_names(&rows);
+    if (c->count != (int)rows) {
+        fprintf(stderr, "%d calls were made, not the %zu of XRT_TEST_CALLS\n", c->count, rows);
         return 0;
     }
     for (i = 0; i < c->count; i++)
