@@ -75,9 +75,14 @@
         backend (where the CPU backend lacks it: its "not supported"). test:
         make test's step "every operation is called by the suite"
         (tests/operations.sh reads the suite's trace on the CPU).
-    10. A row of the README's table "What each backend supports", naming it.
-        test: make test's step "every operation has a row in the README's
-        support table" (tests/operations.sh).
+    10. A row of the README's table "What each backend supports", naming it,
+        and xrt_<name> in the first column of the table under "## API".
+        test: make test's step "every operation has its rows in the README"
+        (tests/operations.sh readme).
+    11. The refusal-first calls (tests/xrt_test.h): a row of XRT_TEST_CALLS,
+        the call made with the live objects of xrt_test_calls (a refused
+        thread must get XRT_ERROR_NOT_PERMITTED before any check). test:
+        test_every_operation_has_a_refusal_call (tests/test_fork.c).
 */
 #ifndef XRT_BACKENDS_H_INCLUDED
 #define XRT_BACKENDS_H_INCLUDED

@@ -3,7 +3,9 @@
 # The places of an operation that the compiler cannot check (see "Adding an
 # operation" in xrt_backends.h). Every operation of XRT__BACKEND_OPS must
 #   readme        have a row in the README's table "What each backend
-#                 supports", naming it in its first column;
+#                 supports", naming it in its first column, and its public
+#                 call xrt_<name> named in the first column of the table
+#                 under "## API";
 #   suite TRACE   be called by tests/test_suite.c through the tracing plugin
 #                 on the CPU backend, and succeed at least once: TRACE is the
 #                 trace file of that run (XRT_TRACE_LOOKUPS=1). An operation
@@ -28,9 +30,17 @@ readme)
     cells=$(awk '/^### What each backend supports/ { on = 1; next } on && /^#/ { exit }
                  on && /^\| / { split($0, c, "|"); print c[2] }' README.md)
     [ -n "$cells" ] || { echo "README.md: no table under \"### What each backend supports\""; exit 1; }
+    # The API table's first column spells calls as `xrt_<name>`, as tests/test_suite.c maps them (public_calls).
+    api=$(awk '/^## API/ { on = 1; next } on && /^#/ { exit }
+               on && /^\| / { split($0, c, "|"); print c[2] }' README.md)
+    [ -n "$api" ] || { echo "README.md: no table under \"## API\""; exit 1; }
     for op in $ops; do
-        if ! printf '%s\n' "$cells" | grep -q "\(^\|[^a-z_0-9]\)$op\([^a-z_0-9]\|$\)"; then
+        if ! printf '%s\n' "$cells" | grep -q "\(^\|[^A-Za-z_0-9]\)$op\([^A-Za-z_0-9]\|$\)"; then
             echo "operation $op has no row in the table \"What each backend supports\" of README.md"
+            missing=$((missing + 1))
+        fi
+        if ! printf '%s\n' "$api" | grep -q "\(^\|[^A-Za-z_0-9]\)xrt_$op\([^A-Za-z_0-9]\|$\)"; then
+            echo "operation $op: its call xrt_$op is not named in the first column of the table under \"## API\" of README.md"
             missing=$((missing + 1))
         fi
     done
