@@ -738,21 +738,20 @@ static xrt_status trace_end_seq(const xrt_backend *self, uint64_t *seq, const ch
    (trace_default_<name>): it passes the call on to the target, logs it with
    its arguments as passed and adds its span to the timeline. An operation
    whose line should show more (what it wrote), or that keeps state for the
-   timeline, has its own trace_<name> below, set over the default in
-   trace_fill. */
+   timeline, has its own trace_<name> below, named in TRACE_OWN. */
 
 /* How an argument is printed, chosen by its type: numbers as numbers, a
    string in quotes, a dim3 as (x,y,z), anything else of a pointer's size as
    an address (an out-pointer shows where the result goes, not the result). */
 typedef enum trace_arg_kind {
     TRACE_INT, TRACE_UINT, TRACE_LONG, TRACE_ULONG, TRACE_LLONG, TRACE_ULLONG, TRACE_DOUBLE, TRACE_FLOAT,
-    TRACE_STRING, TRACE_DIM3, TRACE_HOST_FN, TRACE_OTHER
+    TRACE_STRING, TRACE_DIM3, TRACE_OTHER
 } trace_arg_kind;
 
 #define TRACE_ARG_KIND(x)                                                                                    \
     _Generic((x), int: TRACE_INT, unsigned: TRACE_UINT, long: TRACE_LONG, unsigned long: TRACE_ULONG,       \
              long long: TRACE_LLONG, unsigned long long: TRACE_ULLONG, double: TRACE_DOUBLE, float: TRACE_FLOAT, \
-             const char *: TRACE_STRING, xrt_dim3: TRACE_DIM3, xrt_host_fn: TRACE_HOST_FN, default: TRACE_OTHER)
+             const char *: TRACE_STRING, xrt_dim3: TRACE_DIM3, default: TRACE_OTHER)
 
 typedef struct trace_args {
     char text[384];
@@ -762,53 +761,49 @@ typedef struct trace_args {
 /* Appends "name=value" (p: the argument's address, size: its size). */
 static void trace_arg(trace_args *a, const char *name, trace_arg_kind kind, const void *p, size_t size)
 {
-    char *o = a->text + a->len;
-    size_t n = sizeof a->text - a->len;
+    char v[96];
+    const xrt_dim3 *d = (const xrt_dim3 *)p;
     const char *s;
-    const xrt_dim3 *d;
-    void *v = NULL;
+    void *ptr = NULL;
     int k;
-    if (n < 2) return;
     switch (kind) {
-    case TRACE_INT: k = snprintf(o, n, "%s%s=%d", a->len ? ", " : "", name, *(const int *)p); break;
-    case TRACE_UINT: k = snprintf(o, n, "%s%s=%u", a->len ? ", " : "", name, *(const unsigned *)p); break;
-    case TRACE_LONG: k = snprintf(o, n, "%s%s=%ld", a->len ? ", " : "", name, *(const long *)p); break;
-    case TRACE_ULONG: k = snprintf(o, n, "%s%s=%lu", a->len ? ", " : "", name, *(const unsigned long *)p); break;
-    case TRACE_LLONG: k = snprintf(o, n, "%s%s=%lld", a->len ? ", " : "", name, *(const long long *)p); break;
-    case TRACE_ULLONG:
-        k = snprintf(o, n, "%s%s=%llu", a->len ? ", " : "", name, *(const unsigned long long *)p);
-        break;
-    case TRACE_DOUBLE: k = snprintf(o, n, "%s%s=%g", a->len ? ", " : "", name, *(const double *)p); break;
-    case TRACE_FLOAT: k = snprintf(o, n, "%s%s=%g", a->len ? ", " : "", name, (double)*(const float *)p); break;
+    case TRACE_INT: snprintf(v, sizeof v, "%d", *(const int *)p); break;
+    case TRACE_UINT: snprintf(v, sizeof v, "%u", *(const unsigned *)p); break;
+    case TRACE_LONG: snprintf(v, sizeof v, "%ld", *(const long *)p); break;
+    case TRACE_ULONG: snprintf(v, sizeof v, "%lu", *(const unsigned long *)p); break;
+    case TRACE_LLONG: snprintf(v, sizeof v, "%lld", *(const long long *)p); break;
+    case TRACE_ULLONG: snprintf(v, sizeof v, "%llu", *(const unsigned long long *)p); break;
+    case TRACE_DOUBLE: snprintf(v, sizeof v, "%g", *(const double *)p); break;
+    case TRACE_FLOAT: snprintf(v, sizeof v, "%g", (double)*(const float *)p); break;
     case TRACE_STRING:
         s = *(const char *const *)p;
-        k = s ? snprintf(o, n, "%s%s=\"%.64s\"", a->len ? ", " : "", name, s)
-              : snprintf(o, n, "%s%s=NULL", a->len ? ", " : "", name);
+        if (s) snprintf(v, sizeof v, "\"%.64s\"", s);
+        else snprintf(v, sizeof v, "NULL");
         break;
-    case TRACE_DIM3:
-        d = (const xrt_dim3 *)p;
-        k = snprintf(o, n, "%s%s=(%u,%u,%u)", a->len ? ", " : "", name, d->x, d->y, d->z);
-        break;
-    default: /* an object or function pointer: its address; other values: their size */
-        if (size == sizeof v) memcpy(&v, p, sizeof v);
-        k = size == sizeof v ? snprintf(o, n, "%s%s=%p", a->len ? ", " : "", name, v)
-                             : snprintf(o, n, "%s%s=(%zu bytes)", a->len ? ", " : "", name, size);
+    case TRACE_DIM3: snprintf(v, sizeof v, "(%u,%u,%u)", d->x, d->y, d->z); break;
+    default: /* an object or function pointer: its address; any other value: its size */
+        if (size == sizeof ptr) memcpy(&ptr, p, sizeof ptr);
+        if (size == sizeof ptr) snprintf(v, sizeof v, "%p", ptr);
+        else snprintf(v, sizeof v, "(%zu bytes)", size);
         break;
     }
-    if (k > 0) a->len += (size_t)k < n ? (size_t)k : n - 1;
+    k = snprintf(a->text + a->len, sizeof a->text - a->len, "%s%s=%s", a->len ? ", " : "", name, v);
+    if (k > 0) a->len = a->len + (size_t)k < sizeof a->text ? a->len + (size_t)k : sizeof a->text - 1;
 }
 
-/* TRACE_ARGS((self, a, b)): appends a and b to `args` (self is not printed). */
+/* TRACE_ARGS((self, a, b)): appends a and b to trace_args_ (self is not
+   printed). Up to 16 names, self included; a longer list fails to compile
+   here (an undeclared TRACE_ARGS_<name>): add rows. */
 #define TRACE_ARG(x) trace_arg(&trace_args_, #x, TRACE_ARG_KIND(x), &(x), sizeof(x));
-#define TRACE_NARGS(...) TRACE_NARGS_(__VA_ARGS__, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
-#define TRACE_NARGS_(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, n, ...) n
+#define TRACE_NARGS(...) TRACE_NARGS_(__VA_ARGS__, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+#define TRACE_NARGS_(a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, n, ...) n
 #define TRACE_CAT(a, b) TRACE_CAT_(a, b)
 #define TRACE_CAT_(a, b) a##b
 #define TRACE_ARGS(list) TRACE_ARGS_ list
 #define TRACE_ARGS_(...) TRACE_CAT(TRACE_ARGS_, TRACE_NARGS(__VA_ARGS__))(__VA_ARGS__)
 #define TRACE_ARGS_1(s)
 #define TRACE_ARGS_2(s, a) TRACE_ARG(a)
-#define TRACE_ARGS_3(s, a, b) TRACE_ARG(a) TRACE_ARG(b)
+#define TRACE_ARGS_3(s, a, b) TRACE_ARGS_2(s, a) TRACE_ARG(b)
 #define TRACE_ARGS_4(s, a, b, c) TRACE_ARGS_3(s, a, b) TRACE_ARG(c)
 #define TRACE_ARGS_5(s, a, b, c, d) TRACE_ARGS_4(s, a, b, c) TRACE_ARG(d)
 #define TRACE_ARGS_6(s, a, b, c, d, e) TRACE_ARGS_5(s, a, b, c, d) TRACE_ARG(e)
@@ -818,6 +813,10 @@ static void trace_arg(trace_args *a, const char *name, trace_arg_kind kind, cons
 #define TRACE_ARGS_10(s, a, b, c, d, e, f, g, h, i) TRACE_ARGS_9(s, a, b, c, d, e, f, g, h) TRACE_ARG(i)
 #define TRACE_ARGS_11(s, a, b, c, d, e, f, g, h, i, j) TRACE_ARGS_10(s, a, b, c, d, e, f, g, h, i) TRACE_ARG(j)
 #define TRACE_ARGS_12(s, a, b, c, d, e, f, g, h, i, j, k) TRACE_ARGS_11(s, a, b, c, d, e, f, g, h, i, j) TRACE_ARG(k)
+#define TRACE_ARGS_13(s, a, b, c, d, e, f, g, h, i, j, k, l) TRACE_ARGS_12(s, a, b, c, d, e, f, g, h, i, j, k) TRACE_ARG(l)
+#define TRACE_ARGS_14(s, a, b, c, d, e, f, g, h, i, j, k, l, m) TRACE_ARGS_13(s, a, b, c, d, e, f, g, h, i, j, k, l) TRACE_ARG(m)
+#define TRACE_ARGS_15(s, a, b, c, d, e, f, g, h, i, j, k, l, m, n) TRACE_ARGS_14(s, a, b, c, d, e, f, g, h, i, j, k, l, m) TRACE_ARG(n)
+#define TRACE_ARGS_16(s, a, b, c, d, e, f, g, h, i, j, k, l, m, n, o) TRACE_ARGS_15(s, a, b, c, d, e, f, g, h, i, j, k, l, m, n) TRACE_ARG(o)
 
 /* The forwarder: the target's call is made with `self` bound to the target
    (the list's arguments name `self` first), in a block of its own. Its own
