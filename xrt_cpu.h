@@ -199,10 +199,21 @@ static void xrt__cpu_sleep(xrt__cpu_counter *c, uint64_t target)
    being waited for runs on another core, spins succeed and the budget covers
    the hand-off; when it is descheduled (other processes hold the cores),
    spins fail, the budget falls to a few polls and the waiter goes to sleep
-   at once instead of burning the time slice that thread needs. */
-static int xrt__cpu_spin(unsigned *budget, const uint64_t *word, uint64_t target)
+   at once instead of burning the time slice that thread needs. `partner`
+   (NULL: unknown) is the CPU that thread was last seen on: where it is the
+   caller's own, the two share a core (a 1-core machine or affinity mask,
+   or another process holding the other cores), that thread cannot run
+   until the caller stops: there is no spin, the caller yields the core once
+   (the other thread may then finish, or a producer enqueue a whole batch,
+   before the caller looks again) and then sleeps. */
+static int xrt__cpu_spin(unsigned *budget, const uint64_t *word, uint64_t target, const int *partner)
 {
     unsigned b = __atomic_load_n(budget, __ATOMIC_RELAXED), i, k, gap = 1, nb;
+    int here;
+    if (partner && (here = sched_getcpu()) >= 0 && __atomic_load_n(partner, __ATOMIC_RELAXED) == here) {
+        sched_yield(); /* it cannot run while we spin: let it have the core once */
+        return __atomic_load_n(word, __ATOMIC_ACQUIRE) >= target;
+    }
     for (i = 0; i < b; i += gap) {
         if (__atomic_load_n(word, __ATOMIC_ACQUIRE) >= target) {
             unsigned want = 2 * i + XRT__CPU_SPIN_MIN;
@@ -220,10 +231,18 @@ static int xrt__cpu_spin(unsigned *budget, const uint64_t *word, uint64_t target
     return 0;
 }
 
-/* spin: 0 sleeps at once (XRT_EVENT_BLOCKING_SYNC). */
-static void xrt__cpu_wait(xrt__cpu_counter *c, uint64_t target, int spin)
+/* Records the calling thread's CPU in *where (a partner for xrt__cpu_spin),
+   writing only when it changed: others read it. */
+static void xrt__cpu_note_cpu(int *where)
 {
-    if (xrt__cpu_reached(c, target) || (spin && xrt__cpu_spin(&c->spin, &c->value, target))) return;
+    int here = sched_getcpu();
+    if (__atomic_load_n(where, __ATOMIC_RELAXED) != here) __atomic_store_n(where, here, __ATOMIC_RELAXED);
+}
+
+/* spin: 0 sleeps at once (XRT_EVENT_BLOCKING_SYNC); partner as in xrt__cpu_spin. */
+static void xrt__cpu_wait(xrt__cpu_counter *c, uint64_t target, int spin, const int *partner)
+{
+    if (xrt__cpu_reached(c, target) || (spin && xrt__cpu_spin(&c->spin, &c->value, target, partner))) return;
     while (!xrt__cpu_reached(c, target)) xrt__cpu_sleep(c, target);
 }
 
@@ -281,6 +300,11 @@ typedef struct xrt__cpu_stream {
     unsigned nspares;
     uint32_t parked __attribute__((aligned(64))); /* the idle worker sleeps on it */
     unsigned idle_spin;                           /* its spin budget (xrt__cpu_spin) */
+    int worker_cpu;                               /* where it ran last (xrt__cpu_spin's partner) */
+    /* Where the latest op was enqueued from (the worker's partner): its own
+       line, written only when it changes, so that the worker reading it
+       takes no line the producers write with every op. */
+    int producer_cpu __attribute__((aligned(64)));
     uint32_t exec; /* who runs ops: XRT__CPU_FREE, _WORKER, _WAITER, _WAITER_WANTED (xrt__cpu_drain) */
     xrt__cpu_counter head __attribute__((aligned(64))); /* ops completed */
 } xrt__cpu_stream;
@@ -438,10 +462,12 @@ static void *xrt__cpu_worker(void *arg)
     for (;;) {
         xrt__cpu_slot *slot = &s->ring[h & s->mask]; /* re-read: a host function may have grown the ring */
         if (__atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE) < h + 1 &&
-            !xrt__cpu_spin(&s->idle_spin, &slot->seq, h + 1)) {
+            (xrt__cpu_note_cpu(&s->worker_cpu),
+             !xrt__cpu_spin(&s->idle_spin, &slot->seq, h + 1, &s->producer_cpu))) {
             __atomic_store_n(&s->exec, XRT__CPU_FREE, __ATOMIC_RELEASE);
             xrt__cpu_worker_park(s, slot, h);
             xrt__cpu_exec_take(s);
+            xrt__cpu_note_cpu(&s->worker_cpu);
             h = __atomic_load_n(&s->head.value, __ATOMIC_ACQUIRE); /* a waiting thread may have run some */
             continue;
         }
@@ -516,6 +542,7 @@ static xrt__cpu_op *xrt__cpu_reserve(xrt__cpu_stream *s, const char *who)
 static void xrt__cpu_publish(xrt__cpu_stream *s)
 {
     uint64_t t = s->tail;
+    xrt__cpu_note_cpu(&s->producer_cpu);
     __atomic_store_n(&s->ring[t & s->mask].seq, t + 1, __ATOMIC_SEQ_CST);
     __atomic_store_n(&s->tail, t + 1, __ATOMIC_RELEASE);
     xrt__cpu_unlock(&s->lock);
@@ -623,7 +650,7 @@ static void *xrt__cpu_helper(void *arg)
         uint64_t next = ((__atomic_load_n(&xrt__cpu_pool.job, __ATOMIC_SEQ_CST) >> 32) + 1) << 32;
         if (__atomic_load_n(&xrt__cpu_pool.stop, __ATOMIC_SEQ_CST)) break;
         xrt__cpu_pool_work();
-        if (xrt__cpu_spin(&xrt__cpu_pool.spin, &xrt__cpu_pool.job, next)) continue;
+        if (xrt__cpu_spin(&xrt__cpu_pool.spin, &xrt__cpu_pool.job, next, NULL)) continue;
         __atomic_add_fetch(&xrt__cpu_pool.sleeping, 1, __ATOMIC_SEQ_CST);
         xrt__cpu_futex(&xrt__cpu_pool.bell, FUTEX_WAIT_PRIVATE, bell); /* returns at once if rung since */
         __atomic_sub_fetch(&xrt__cpu_pool.sleeping, 1, __ATOMIC_SEQ_CST);
@@ -682,7 +709,7 @@ static void xrt__cpu_pool_run(xrt__cpu_part_fn fn, void *ctx, size_t nparts)
     if (__atomic_load_n(&xrt__cpu_pool.sleeping, __ATOMIC_SEQ_CST))
         syscall(SYS_futex, &xrt__cpu_pool.bell, FUTEX_WAKE_PRIVATE, (int)(nparts - 1), NULL, NULL, 0);
     xrt__cpu_pool_work();
-    xrt__cpu_wait(&xrt__cpu_pool.done, target, 1); /* the parts helpers took are running */
+    xrt__cpu_wait(&xrt__cpu_pool.done, target, 1, NULL); /* the parts helpers took are running */
     __atomic_store_n(&xrt__cpu_pool.lock, 0, __ATOMIC_RELEASE);
 }
 
@@ -797,7 +824,6 @@ static void xrt__cpu_help(xrt__cpu_stream *s, uint64_t target)
    cost on the calling thread. */
 static void xrt__cpu_drain(xrt__cpu_stream *s, uint64_t target)
 {
-    uint64_t h;
     while (!xrt__cpu_reached(&s->head, target)) {
         uint32_t v = XRT__CPU_FREE;
         if (__atomic_load_n(&s->exec, __ATOMIC_RELAXED) == XRT__CPU_FREE &&
@@ -807,9 +833,11 @@ static void xrt__cpu_drain(xrt__cpu_stream *s, uint64_t target)
                 xrt__cpu_futex(&s->exec, FUTEX_WAKE_PRIVATE, 1);
             if (xrt__cpu_reached(&s->head, target)) return;
         }
-        /* the worker runs (or must run: a host function): wait for what it publishes next */
-        h = __atomic_load_n(&s->head.value, __ATOMIC_ACQUIRE);
-        if (h < target) xrt__cpu_wait(&s->head, h + 1, 1);
+        /* The worker runs (or must run: a host function), and once it holds
+           `exec` it lets go only when the queue is empty: wait for all of it,
+           woken once (a thread that shares the worker's core would
+           otherwise be woken, and take the core back, after every op). */
+        if (!xrt__cpu_reached(&s->head, target)) xrt__cpu_wait(&s->head, target, 1, &s->worker_cpu);
     }
 }
 
@@ -834,6 +862,7 @@ static xrt_status xrt__cpu_stream_new(xrt__cpu_stream **out)
     }
     xrt__cpu_reap(); /* streams destroyed earlier: join their workers */
     memset(s, 0, sizeof *s);
+    s->producer_cpu = s->worker_cpu = -1;
     memset(ring, 0, XRT__CPU_RING * sizeof *ring);
     s->ring = ring;
     s->mask = XRT__CPU_RING - 1;
@@ -944,7 +973,7 @@ static xrt_status xrt__cpu_sync_all(const char *who)
     pthread_mutex_unlock(&xrt__cpu_list_lock);
     if (busy && !v) return xrt_error(XRT_ERROR_OUT_OF_MEMORY, who, "no memory to wait for %zu busy streams", busy);
     for (i = 0; i < n; i++) {
-        xrt__cpu_wait(&v[i].s->head, v[i].pos, 1);
+        xrt__cpu_wait(&v[i].s->head, v[i].pos, 1, &v[i].s->worker_cpu);
         xrt__cpu_stream_unref(v[i].s);
     }
     XRT_FREE(v);
@@ -1029,7 +1058,7 @@ static void xrt__cpu_run_record(xrt__cpu_op *op)
 
 static void xrt__cpu_run_wait(xrt__cpu_op *op)
 {
-    xrt__cpu_wait(&op->u.wait.stream->head, op->u.wait.pos, 1);
+    xrt__cpu_wait(&op->u.wait.stream->head, op->u.wait.pos, 1, &op->u.wait.stream->worker_cpu);
     xrt__cpu_stream_unref(op->u.wait.stream);
 }
 
@@ -1094,7 +1123,7 @@ static xrt_status xrt__cpu_event_synchronize(const xrt_backend *self, void *even
     uint64_t pos;
     xrt__cpu_stream *s = xrt__cpu_event_latest(e, &pos, 1);
     if (!s) return XRT_SUCCESS;
-    xrt__cpu_wait(&s->head, pos, (e->flags & XRT_EVENT_BLOCKING_SYNC) ? 0 : 1);
+    xrt__cpu_wait(&s->head, pos, (e->flags & XRT_EVENT_BLOCKING_SYNC) ? 0 : 1, &s->worker_cpu);
     xrt__cpu_stream_unref(s);
     return XRT_SUCCESS;
 }
@@ -1846,8 +1875,8 @@ static xrt_status xrt__cpu_launch_kernel(const xrt_backend *self, void *function
    takes the core's call lock on its way out (xrt__call_unregister). */
 static void xrt__cpu_fork_started(void)
 {
-    xrt__cpu_wait(&xrt__cpu.entered, xrt__cpu.started, 1);
-    xrt__cpu_wait(&xrt__cpu_pool.entered, (uint64_t)xrt__cpu_pool.started, 1);
+    xrt__cpu_wait(&xrt__cpu.entered, xrt__cpu.started, 1, NULL);
+    xrt__cpu_wait(&xrt__cpu_pool.entered, (uint64_t)xrt__cpu_pool.started, 1, NULL);
 }
 
 /* Registered by xrt__cpu_init, after the core's handlers: runs before them. */
@@ -1940,7 +1969,7 @@ static void xrt__cpu_shutdown(const xrt_backend *self)
     pthread_mutex_lock(&xrt__cpu_list_lock);
     started = xrt__cpu.started;
     pthread_mutex_unlock(&xrt__cpu_list_lock);
-    xrt__cpu_wait(&xrt__cpu.exited, started, 1);
+    xrt__cpu_wait(&xrt__cpu.exited, started, 1, NULL);
     xrt__cpu_reap();
     xrt__cpu_pool_stop();
 }

@@ -60,6 +60,7 @@ static void *stream_user(void *arg)
 {
     unsigned char h[64];
     xrt_event own;
+    xrt_stream wrote = NULL; /* the stream this thread last used d on */
     void *d;
     unsigned i;
     (void)arg;
@@ -71,6 +72,12 @@ static void *stream_user(void *arg)
         xrt_stream s = (xrt_stream)__atomic_load_n(&race_handle, __ATOMIC_ACQUIRE);
         xrt_status st;
         const char *call;
+        if ((i % 7 == 0 || i % 7 == 6) && s != wrote) {
+            /* d is written and read on one stream at a time: the last one may
+               be destroyed already, so it cannot be synchronized by itself */
+            xrt_device_synchronize();
+            wrote = s;
+        }
         switch (i % 7) {
         case 0: call = "xrt_memset_async"; st = xrt_memset_async(d, (int)i, sizeof h, s); break;
         case 1: call = "xrt_stream_query"; st = xrt_stream_query(s); break;
