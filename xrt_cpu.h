@@ -67,6 +67,7 @@ extern "C" {
 #define XRT__CPU_RING 1024u    /* ops in flight per stream before enqueue waits; a power of two */
 #define XRT__CPU_SPIN_MAX 4096u /* most pauses a waiter spins before it sleeps */
 #define XRT__CPU_SPIN_MIN 256u  /* least (~6 us at 24 ns a pause): a hand-off to a thread that runs */
+#define XRT__CPU_YIELDS 16u     /* most yields to a thread on the waiter's own core before it sleeps */
 
 /* >> cpu: waiting */
 static void xrt__cpu_pause(void)
@@ -203,16 +204,20 @@ static void xrt__cpu_sleep(xrt__cpu_counter *c, uint64_t target)
    (NULL: unknown) is the CPU that thread was last seen on: where it is the
    caller's own, the two share a core (a 1-core machine or affinity mask,
    or another process holding the other cores), that thread cannot run
-   until the caller stops: there is no spin, the caller yields the core once
+   until the caller stops: instead of spinning, the caller yields the core
    (the other thread may then finish, or a producer enqueue a whole batch,
-   before the caller looks again) and then sleeps. */
+   before the caller looks again), up to XRT__CPU_YIELDS times, and then
+   sleeps. Both threads stay runnable meanwhile, so where another core is
+   idle the scheduler soon moves one of them there (a new worker starts on
+   its creator's core), and the spins then work again. */
 static int xrt__cpu_spin(unsigned *budget, const uint64_t *word, uint64_t target, const int *partner)
 {
     unsigned b = __atomic_load_n(budget, __ATOMIC_RELAXED), i, k, gap = 1, nb;
     int here;
-    if (partner && (here = sched_getcpu()) >= 0 && __atomic_load_n(partner, __ATOMIC_RELAXED) == here) {
-        sched_yield(); /* it cannot run while we spin: let it have the core once */
-        return __atomic_load_n(word, __ATOMIC_ACQUIRE) >= target;
+    for (i = 0; partner && (here = sched_getcpu()) >= 0 && __atomic_load_n(partner, __ATOMIC_RELAXED) == here; i++) {
+        if (i == XRT__CPU_YIELDS) return __atomic_load_n(word, __ATOMIC_ACQUIRE) >= target;
+        sched_yield(); /* it cannot run while we spin: let it have the core */
+        if (__atomic_load_n(word, __ATOMIC_ACQUIRE) >= target) return 1;
     }
     for (i = 0; i < b; i += gap) {
         if (__atomic_load_n(word, __ATOMIC_ACQUIRE) >= target) {
