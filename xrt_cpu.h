@@ -827,9 +827,27 @@ static void xrt__cpu_help(xrt__cpu_stream *s, uint64_t target)
    queued copies, memsets and records itself, in order, as fast as the
    worker would: a synchronize behind queued copies costs what the copies
    cost on the calling thread. */
+/* The op at h is a kernel launch that the worker runs over the pool: the
+   waiting thread, already on a core, takes its blocks too, as a helper does,
+   until the launch is done (or a spin's worth of waiting for it to start):
+   a helper woken for it may have had to share the worker's core. 1 if the
+   op at h is a launch. */
+static int xrt__cpu_help_launch(xrt__cpu_stream *s, uint64_t h)
+{
+    const xrt__cpu_slot *slot = &s->ring[h & s->mask];
+    unsigned i;
+    if (__atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE) < h + 1 || slot->op.run != xrt__cpu_run_kernel) return 0;
+    for (i = 0; i < XRT__CPU_SPIN_MAX && !xrt__cpu_reached(&s->head, h + 1); i++) {
+        xrt__cpu_pool_work();
+        xrt__cpu_pause();
+    }
+    return 1;
+}
+
 static void xrt__cpu_drain(xrt__cpu_stream *s, uint64_t target)
 {
     while (!xrt__cpu_reached(&s->head, target)) {
+        uint64_t h;
         uint32_t v = XRT__CPU_FREE;
         if (__atomic_load_n(&s->exec, __ATOMIC_RELAXED) == XRT__CPU_FREE &&
             __atomic_compare_exchange_n(&s->exec, &v, XRT__CPU_WAITER, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
@@ -841,8 +859,12 @@ static void xrt__cpu_drain(xrt__cpu_stream *s, uint64_t target)
         /* The worker runs (or must run: a host function), and once it holds
            `exec` it lets go only when the queue is empty: wait for all of it,
            woken once (a thread that shares the worker's core would
-           otherwise be woken, and take the core back, after every op). */
-        if (!xrt__cpu_reached(&s->head, target)) xrt__cpu_wait(&s->head, target, 1, &s->worker_cpu);
+           otherwise be woken, and take the core back, after every op);
+           but help with a launch on the way. */
+        h = __atomic_load_n(&s->head.value, __ATOMIC_ACQUIRE);
+        if (h >= target) return;
+        if (xrt__cpu_help_launch(s, h)) xrt__cpu_wait(&s->head, h + 1, 1, &s->worker_cpu);
+        else xrt__cpu_wait(&s->head, target, 1, &s->worker_cpu);
     }
 }
 
