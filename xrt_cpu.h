@@ -67,6 +67,7 @@ extern "C" {
 #define XRT__CPU_RING 1024u    /* ops in flight per stream before enqueue waits; a power of two */
 #define XRT__CPU_SPIN_MAX 4096u /* most pauses a waiter spins before it sleeps */
 #define XRT__CPU_SPIN_MIN 256u  /* least (~6 us at 24 ns a pause): a hand-off to a thread that runs */
+#define XRT__CPU_YIELDS 16u     /* most yields to a thread on the waiter's own core before it sleeps */
 
 /* >> cpu: waiting */
 static void xrt__cpu_pause(void)
@@ -203,16 +204,20 @@ static void xrt__cpu_sleep(xrt__cpu_counter *c, uint64_t target)
    (NULL: unknown) is the CPU that thread was last seen on: where it is the
    caller's own, the two share a core (a 1-core machine or affinity mask,
    or another process holding the other cores), that thread cannot run
-   until the caller stops: there is no spin, the caller yields the core once
+   until the caller stops: instead of spinning, the caller yields the core
    (the other thread may then finish, or a producer enqueue a whole batch,
-   before the caller looks again) and then sleeps. */
+   before the caller looks again), up to XRT__CPU_YIELDS times, and then
+   sleeps. Both threads stay runnable meanwhile, so where another core is
+   idle the scheduler soon moves one of them there (a new worker starts on
+   its creator's core), and the spins then work again. */
 static int xrt__cpu_spin(unsigned *budget, const uint64_t *word, uint64_t target, const int *partner)
 {
     unsigned b = __atomic_load_n(budget, __ATOMIC_RELAXED), i, k, gap = 1, nb;
     int here;
-    if (partner && (here = sched_getcpu()) >= 0 && __atomic_load_n(partner, __ATOMIC_RELAXED) == here) {
-        sched_yield(); /* it cannot run while we spin: let it have the core once */
-        return __atomic_load_n(word, __ATOMIC_ACQUIRE) >= target;
+    for (i = 0; partner && (here = sched_getcpu()) >= 0 && __atomic_load_n(partner, __ATOMIC_RELAXED) == here; i++) {
+        if (i == XRT__CPU_YIELDS) return __atomic_load_n(word, __ATOMIC_ACQUIRE) >= target;
+        sched_yield(); /* it cannot run while we spin: let it have the core */
+        if (__atomic_load_n(word, __ATOMIC_ACQUIRE) >= target) return 1;
     }
     for (i = 0; i < b; i += gap) {
         if (__atomic_load_n(word, __ATOMIC_ACQUIRE) >= target) {
@@ -822,9 +827,27 @@ static void xrt__cpu_help(xrt__cpu_stream *s, uint64_t target)
    queued copies, memsets and records itself, in order, as fast as the
    worker would: a synchronize behind queued copies costs what the copies
    cost on the calling thread. */
+/* The op at h is a kernel launch that the worker runs over the pool: the
+   waiting thread, already on a core, takes its blocks too, as a helper does,
+   until the launch is done (or a spin's worth of waiting for it to start):
+   a helper woken for it may have had to share the worker's core. 1 if the
+   op at h is a launch. */
+static int xrt__cpu_help_launch(xrt__cpu_stream *s, uint64_t h)
+{
+    const xrt__cpu_slot *slot = &s->ring[h & s->mask];
+    unsigned i;
+    if (__atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE) < h + 1 || slot->op.run != xrt__cpu_run_kernel) return 0;
+    for (i = 0; i < XRT__CPU_SPIN_MAX && !xrt__cpu_reached(&s->head, h + 1); i++) {
+        xrt__cpu_pool_work();
+        xrt__cpu_pause();
+    }
+    return 1;
+}
+
 static void xrt__cpu_drain(xrt__cpu_stream *s, uint64_t target)
 {
     while (!xrt__cpu_reached(&s->head, target)) {
+        uint64_t h;
         uint32_t v = XRT__CPU_FREE;
         if (__atomic_load_n(&s->exec, __ATOMIC_RELAXED) == XRT__CPU_FREE &&
             __atomic_compare_exchange_n(&s->exec, &v, XRT__CPU_WAITER, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
@@ -836,8 +859,12 @@ static void xrt__cpu_drain(xrt__cpu_stream *s, uint64_t target)
         /* The worker runs (or must run: a host function), and once it holds
            `exec` it lets go only when the queue is empty: wait for all of it,
            woken once (a thread that shares the worker's core would
-           otherwise be woken, and take the core back, after every op). */
-        if (!xrt__cpu_reached(&s->head, target)) xrt__cpu_wait(&s->head, target, 1, &s->worker_cpu);
+           otherwise be woken, and take the core back, after every op);
+           but help with a launch on the way. */
+        h = __atomic_load_n(&s->head.value, __ATOMIC_ACQUIRE);
+        if (h >= target) return;
+        if (xrt__cpu_help_launch(s, h)) xrt__cpu_wait(&s->head, h + 1, 1, &s->worker_cpu);
+        else xrt__cpu_wait(&s->head, target, 1, &s->worker_cpu);
     }
 }
 

@@ -296,6 +296,61 @@ static void test_many_launches(void **state)
     OK(xrt_module_unload(m));
 }
 
+/* With no helper threads (XRT_CPU_THREADS=1), a thread that synchronizes
+   while the worker runs a launch takes blocks of it: block 0 waits until
+   another thread has run a block, which only the synchronizing thread can. */
+static const char helper_src[] = PRELUDE
+    "#include <sys/syscall.h>\n"
+    "#include <time.h>\n"
+    "#include <unistd.h>\n"
+    "typedef struct { long first; int others; } helped;\n"
+    "long syscall(long, ...);\n"
+    "void help_me(const ctx_t *c, void *p) {\n"
+    "  helped *h = *(helped **)p; long me = syscall(SYS_gettid); long none = 0;\n"
+    "  struct timespec t0, t;\n"
+    "  __atomic_compare_exchange_n(&h->first, &none, me, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);\n"
+    "  if (__atomic_load_n(&h->first, __ATOMIC_SEQ_CST) != me) __atomic_store_n(&h->others, 1, __ATOMIC_SEQ_CST);\n"
+    "  if (c->block_idx.x != 0) return;\n"
+    "  clock_gettime(CLOCK_MONOTONIC, &t0);\n"
+    "  do clock_gettime(CLOCK_MONOTONIC, &t); while (!__atomic_load_n(&h->others, __ATOMIC_SEQ_CST) &&\n"
+    "                                               (t.tv_sec - t0.tv_sec) * 1000000000L + t.tv_nsec - t0.tv_nsec < 2000000000L);\n"
+    "}\n";
+
+typedef struct { long first; int others; } helped;
+
+static int sync_helps_child(void *arg)
+{
+    xrt_module_image im = source_image(helper_src);
+    xrt_module m;
+    xrt_function f;
+    xrt_stream s;
+    static helped h;
+    helped *hp = &h;
+    (void)arg;
+    xrt_shutdown();
+    setenv("XRT_CPU_THREADS", "1", 1);
+    CHILD_OK(xrt_set_backend("cpu"));
+    CHILD_OK(xrt_module_load(&m, &im, 1, NULL));
+    CHILD_OK(xrt_module_get_function(&f, m, "help_me"));
+    CHILD_OK(xrt_stream_create(&s));
+    CHILD_OK(xrt_launch_kernel(f, d3(64, 1, 1), d3(1, 1, 1), 0, s, &hp, sizeof hp));
+    while (!__atomic_load_n(&h.first, __ATOMIC_SEQ_CST)) sleep_ms(1); /* the worker is in the launch */
+    CHILD_OK(xrt_stream_synchronize(s));
+    if (!h.others) CHILD_FAIL("the synchronizing thread ran no block of the launch in flight");
+    CHILD_OK(xrt_stream_destroy(s));
+    CHILD_OK(xrt_module_unload(m));
+    xrt_shutdown();
+    return 0;
+}
+
+static void test_synchronize_helps_launch(void **state)
+{
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the CPU backend's pool");
+    SKIP_UNLESS(caps() & XRT_CAP_MODULES, "the backend loads no modules (XRT_CAP_MODULES)");
+    in_child("synchronize takes blocks of the launch in flight", sync_helps_child, NULL, 20);
+}
+
 /* s1: set, kernel (v = 2v + 1), record; s2: wait, kernel (v = 2v + 3), host
    function, copy back. Every step sees the one before. */
 static void test_ordering(void **state)
@@ -943,6 +998,7 @@ int main(void)
         gated_test(test_arguments),
         cmocka_unit_test(test_shared_memory),
         gated_test(test_many_launches),
+        cmocka_unit_test(test_synchronize_helps_launch),
         gated_test(test_ordering),
         cmocka_unit_test(test_threads),
         cmocka_unit_test(test_unload_races_launches),
