@@ -1009,25 +1009,22 @@ static const char *const no_bad_input[] = {
     "xrt_device_synchronize", /* takes no argument */
 };
 
+static int bad_has(const char *name)
+{
+    size_t j;
+    for (j = 0; j < sizeof rows / sizeof rows[0]; j++)
+        if (strcmp(rows[j].fn, name) == 0) return 1;
+    for (j = 0; j < sizeof no_bad_input / sizeof no_bad_input[0]; j++)
+        if (strcmp(no_bad_input[j], name) == 0) return 1;
+    return 0;
+}
+
 static void test_every_operation_has_a_row(void **state)
 {
-#define OP_NAME(op, params, args) "xrt_" #op,
-    static const char *const ops[] = {XRT__BACKEND_OPS(OP_NAME)};
-#undef OP_NAME
-    size_t i, j;
-    int missing = 0;
+    int missing;
     (void)state;
-    for (i = 0; i < sizeof ops / sizeof ops[0]; i++) {
-        int found = 0;
-        for (j = 0; j < sizeof rows / sizeof rows[0] && !found; j++) found = strcmp(rows[j].fn, ops[i]) == 0;
-        for (j = 0; j < sizeof no_bad_input / sizeof no_bad_input[0] && !found; j++)
-            found = strcmp(no_bad_input[j], ops[i]) == 0;
-        if (!found) {
-            missing++;
-            print_error("operation %s has no row in BAD_ROWS of tests/test_badinput.c\n", ops[i]);
-        }
-    }
-    if (missing) fail_msg("%d operations of XRT__BACKEND_OPS have no bad-input row (listed above)", missing);
+    if ((missing = xrt_test_ops_missing(bad_has, "BAD_ROWS of tests/test_badinput.c")) != 0)
+        fail_msg("%d operations of XRT__BACKEND_OPS have no bad-input row (listed above)", missing);
 }
 
 /* >> size overflow in the range checks */
