@@ -820,23 +820,23 @@ static void xrt__cpu_help(xrt__cpu_stream *s, uint64_t target)
     }
 }
 
-/* Waits until s has completed its ops below target. While the worker does
-   not hold `exec` (it is asleep, or woken but not yet on a core: under load
-   that is a scheduling delay per hand-off; a worker that runs or spins for
-   work holds it), the waiting thread runs the
-   queued copies, memsets and records itself, in order, as fast as the
-   worker would: a synchronize behind queued copies costs what the copies
-   cost on the calling thread. */
 /* The op at h is a kernel launch that the worker runs over the pool: the
    waiting thread, already on a core, takes its blocks too, as a helper does,
    until the launch is done (or a spin's worth of waiting for it to start):
    a helper woken for it may have had to share the worker's core. 1 if the
-   op at h is a launch. */
+   op at h is a launch. The slot is read under the producers' lock: the
+   worker holds `exec`, so op h may complete meanwhile, and its slot be
+   written again (or the ring grown by a host function) by others. */
 static int xrt__cpu_help_launch(xrt__cpu_stream *s, uint64_t h)
 {
-    const xrt__cpu_slot *slot = &s->ring[h & s->mask];
+    const xrt__cpu_slot *slot;
     unsigned i;
-    if (__atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE) < h + 1 || slot->op.run != xrt__cpu_run_kernel) return 0;
+    int launch;
+    xrt__cpu_lock(&s->lock);
+    slot = &s->ring[h & s->mask];
+    launch = __atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE) >= h + 1 && slot->op.run == xrt__cpu_run_kernel;
+    xrt__cpu_unlock(&s->lock);
+    if (!launch) return 0; /* a slot written again holds a later op: head is past h, the loop below ends at once */
     for (i = 0; i < XRT__CPU_SPIN_MAX && !xrt__cpu_reached(&s->head, h + 1); i++) {
         xrt__cpu_pool_work();
         xrt__cpu_pause();
@@ -844,6 +844,13 @@ static int xrt__cpu_help_launch(xrt__cpu_stream *s, uint64_t h)
     return 1;
 }
 
+/* Waits until s has completed its ops below target. While the worker does
+   not hold `exec` (it is asleep, or woken but not yet on a core: under load
+   that is a scheduling delay per hand-off; a worker that runs or spins for
+   work holds it), the waiting thread runs the
+   queued copies, memsets and records itself, in order, as fast as the
+   worker would: a synchronize behind queued copies costs what the copies
+   cost on the calling thread. */
 static void xrt__cpu_drain(xrt__cpu_stream *s, uint64_t target)
 {
     while (!xrt__cpu_reached(&s->head, target)) {
