@@ -303,7 +303,7 @@ static const char helper_src[] = PRELUDE
     "#include <sys/syscall.h>\n"
     "#include <time.h>\n"
     "#include <unistd.h>\n"
-    "typedef struct { long first; int others; } helped;\n"
+    "typedef struct { long first; int others; long bound_ns; } helped;\n"
     "long syscall(long, ...);\n"
     "void help_me(const ctx_t *c, void *p) {\n"
     "  helped *h = *(helped **)p; long me = syscall(SYS_gettid); long none = 0;\n"
@@ -313,10 +313,10 @@ static const char helper_src[] = PRELUDE
     "  if (c->block_idx.x != 0) return;\n"
     "  clock_gettime(CLOCK_MONOTONIC, &t0);\n"
     "  do clock_gettime(CLOCK_MONOTONIC, &t); while (!__atomic_load_n(&h->others, __ATOMIC_SEQ_CST) &&\n"
-    "                                               (t.tv_sec - t0.tv_sec) * 1000000000L + t.tv_nsec - t0.tv_nsec < 2000000000L);\n"
+    "                                               (t.tv_sec - t0.tv_sec) * 1000000000L + t.tv_nsec - t0.tv_nsec < h->bound_ns);\n"
     "}\n";
 
-typedef struct { long first; int others; } helped;
+typedef struct { long first; int others; long bound_ns; } helped;
 
 static int sync_helps_child(void *arg)
 {
@@ -327,6 +327,7 @@ static int sync_helps_child(void *arg)
     static helped h;
     helped *hp = &h;
     (void)arg;
+    h.bound_ns = 5000000000L * xrt_test_slowdown(); /* block 0 waits at most this long for another thread */
     xrt_shutdown();
     setenv("XRT_CPU_THREADS", "1", 1);
     CHILD_OK(xrt_set_backend("cpu"));
@@ -348,7 +349,7 @@ static void test_synchronize_helps_launch(void **state)
     (void)state;
     SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the CPU backend's pool");
     SKIP_UNLESS(caps() & XRT_CAP_MODULES, "the backend loads no modules (XRT_CAP_MODULES)");
-    in_child("synchronize takes blocks of the launch in flight", sync_helps_child, NULL, 20);
+    in_child("synchronize takes blocks of the launch in flight", sync_helps_child, NULL, 20 * xrt_test_slowdown());
 }
 
 /* s1: set, kernel (v = 2v + 1), record; s2: wait, kernel (v = 2v + 3), host
