@@ -1785,7 +1785,7 @@ XRT__BACKEND_HELPER unsigned long long xrt__env_number(const char *name, unsigne
     errno = 0;
     v = strtoull(env, &end, 10);
     if (*end == 0 && errno == 0 && *env != '-') return v;
-    xrt_log(XRT_LOG_WARN, "%.64s=%.64s: not a whole number; using %llu", name, env, dflt);
+    xrt_log(XRT_LOG_WARN, "%.64s=%.64s: not a whole number; ignored", name, env);
     return dflt;
 }
 extern char **environ;

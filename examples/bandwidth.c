@@ -518,7 +518,6 @@ static void print_csv(const run *r)
 int main(int argc, char **argv)
 {
     static run r; /* large: not on the stack */
-    if (!getenv("XRT_LOG")) xrt_set_log_level(XRT_LOG_NONE); /* failures are reported once, below */
     r.o = parse_args(argc, argv);
     setup(&r);
     r.show_progress = isatty(STDERR_FILENO) && r.points * r.o.ms_per_size > 1000;

@@ -529,7 +529,6 @@ int main(int argc, char **argv)
     int as_json = parse_args(argc, argv);
     report r;
     xrt_status st;
-    if (!getenv("XRT_LOG")) xrt_set_log_level(XRT_LOG_NONE);
     st = gather(&r);
     if (as_json) print_json(&r);
     else print_text(&r);

@@ -245,7 +245,7 @@ static int bad_number_child(void *arg)
         setenv(vars[i][0], vars[i][1], 1);
         xrt_test_log_calls();
         CHILD_OK(xrt_set_backend("cpu"));
-        snprintf(want, sizeof want, "%s=%s: not a whole number; using ", vars[i][0], vars[i][1]);
+        snprintf(want, sizeof want, "%s=%s: not a whole number; ignored", vars[i][0], vars[i][1]);
         if (xrt_test_log.level != XRT_LOG_WARN || !strstr(xrt_test_log.last, want))
             CHILD_FAIL("%s=%s logged \"%s\", not \"%s...\"", vars[i][0], vars[i][1], xrt_test_log.last, want);
         unsetenv(vars[i][0]);
