@@ -706,7 +706,7 @@ static void xrt__cpu_pool_run(xrt__cpu_part_fn fn, void *ctx, size_t nparts)
         return;
     }
     xrt__cpu_pool.fn = fn;
-    xrt__cpu_pool.ctx = ctx;
+    __atomic_store_n(&xrt__cpu_pool.ctx, ctx, __ATOMIC_RELAXED); /* published by the job's store */
     target = __atomic_load_n(&xrt__cpu_pool.done.value, __ATOMIC_ACQUIRE) + nparts;
     gen = (__atomic_load_n(&xrt__cpu_pool.job, __ATOMIC_RELAXED) >> 32) + 1;
     __atomic_store_n(&xrt__cpu_pool.job, gen << 32 | (uint64_t)nparts << 16, __ATOMIC_SEQ_CST);
@@ -715,6 +715,7 @@ static void xrt__cpu_pool_run(xrt__cpu_part_fn fn, void *ctx, size_t nparts)
         syscall(SYS_futex, &xrt__cpu_pool.bell, FUTEX_WAKE_PRIVATE, (int)(nparts - 1), NULL, NULL, 0);
     xrt__cpu_pool_work();
     xrt__cpu_wait(&xrt__cpu_pool.done, target, 1, NULL); /* the parts helpers took are running */
+    __atomic_store_n(&xrt__cpu_pool.ctx, NULL, __ATOMIC_RELAXED); /* ctx is in the pool no more */
     __atomic_store_n(&xrt__cpu_pool.lock, 0, __ATOMIC_RELEASE);
 }
 
@@ -830,15 +831,20 @@ static void xrt__cpu_help(xrt__cpu_stream *s, uint64_t target)
 static int xrt__cpu_help_launch(xrt__cpu_stream *s, uint64_t h)
 {
     const xrt__cpu_slot *slot;
+    void *l = NULL;
     unsigned i;
-    int launch;
     xrt__cpu_lock(&s->lock);
     slot = &s->ring[h & s->mask];
-    launch = __atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE) >= h + 1 && slot->op.run == xrt__cpu_run_kernel;
+    if (__atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE) >= h + 1 && slot->op.run == xrt__cpu_run_kernel)
+        l = slot->op.u.host.user;
     xrt__cpu_unlock(&s->lock);
-    if (!launch) return 0; /* a slot written again holds a later op: head is past h, the loop below ends at once */
+    if (!l) return 0; /* a slot written again holds a later op: head is past h, the loop below ends at once */
+    /* Until the launch is in the pool, then every part left; never spin
+       after that: the threads running the parts need the cores. */
     for (i = 0; i < XRT__CPU_SPIN_MAX && !xrt__cpu_reached(&s->head, h + 1); i++) {
+        int posted = __atomic_load_n(&xrt__cpu_pool.ctx, __ATOMIC_ACQUIRE) == l;
         xrt__cpu_pool_work();
+        if (posted) break;
         xrt__cpu_pause();
     }
     return 1;
