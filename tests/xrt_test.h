@@ -888,6 +888,12 @@ static inline xrt_status xrt_test_refuser_register(void)
      rows one after the other on the same objects, returns
      XRT_ERROR_NOT_PERMITTED before any check of its handles, pointers or
      arguments: hence the rows with bad arguments.
+   - A row whose status is an argument error (not success, not ready, not
+     permitted or unsupported) is also a bad input (tests/test_badinput.c):
+     outside a host function, on every backend, it gets that status, named
+     in the detail and logged. A simple operation's misuse (a NULL out-value)
+     is such a row; misuse that needs other objects (stale or foreign
+     handles) is a row of BAD_ROWS there.
    Every operation of XRT__BACKEND_OPS has a row (test_every_operation_has_a_case,
    tests/test_host_fn.c). xrt_test_calls_make creates the objects on the
    calling thread's backend (a module and its function where the backend
