@@ -28,8 +28,9 @@
 
    Adding an operation: every place, and what catches a place left out
    ("compile": the build fails naming it; "test": the named test or make
-   test step fails naming the operation and the file). Eight files, nine
-   edits; a new GPU runtime entry point adds two edits and a file (4).
+   test step fails naming the operation and the file; the messages are
+   GCC's, and clang's for the fuzzer). Eight files, nine edits; a new GPU
+   runtime entry point adds two edits and a file (4).
      1. xrt_backends.h: append X(name, (const xrt_backend *self, int a,
         ...), (self, a, ...)) to XRT__BACKEND_OPS below: the parameters, then
         their names (append only: the order is the ABI). The registry's stubs
@@ -41,21 +42,25 @@
         write its body under ">> dispatch": argument checks and handle
         lookups there, never in a backend; a call that waits for queued work
         starts with XRT__CHECK_MAY_WAIT. compile (tests/test_suite.c,
-        public_calls): "'xrt_<name>' undeclared", or without the body
-        "'xrt_<name>' used but never defined".
+        public_calls): "'xrt_<name>' undeclared here (not in a function)",
+        or without the body "'xrt_<name>' used but never defined".
      3. CPU (xrt_cpu.h): write xrt__cpu_<name>, or, where the CPU cannot do
         it, #define xrt__cpu_<name> xrt__unsupported_<name> above
-        xrt__cpu_fill. compile: "'xrt__cpu_<name>' undeclared".
-     4. CUDA and HIP (xrt_gpu.h): write xrt__gpu_<name>. compile:
-        "'xrt__gpu_<name>' undeclared". A runtime entry point it needs is one
+        xrt__cpu_fill. compile: "'xrt__cpu_<name>' undeclared (first use in
+        this function)".
+     4. CUDA and HIP (xrt_gpu.h): write xrt__gpu_<name> (or #define it as
+        xrt__unsupported_<name>). compile: "'xrt__gpu_<name>' undeclared
+        (first use in this function)". A runtime entry point it needs is one
         row of XRT__GPU_RT_FIELDS (xrt_gpu.h): the field, the CUDA and the HIP
-        symbol, in neutral types; both vendor headers are checked against it
-        (compile: "comparison of distinct pointer types" at the row). The
-        benchmarks' stub runtime answers a new entry point "not supported" by
-        itself; the tests' CUDA runtime double (tests/doubles/cudart_double.c)
-        needs a definition when the suite's test uses it on cuda. test: the
-        suite with cuda as the default, on the double (make test), fails
-        naming the call ("... not supported").
+        symbol, in neutral types. compile: "'xrt__gpu_rt' has no member named
+        '<Field>'"; both vendor headers are checked against the row: "comparison
+        of distinct pointer types lacks a cast". The benchmarks' stub runtime
+        answers a new entry point "not supported" by itself; the tests' CUDA
+        runtime double (tests/doubles/cudart_double.c) needs a definition when
+        the suite's test uses it on cuda. test: the suite with cuda as the
+        default, on the double (make test), fails naming the call:
+        "xrt_<name>: cuda: cuda<Entry>: operation not supported (not in the
+        test double) (cudaErrorNotSupported=801)".
      5. The tracing plugin (examples/plugin/trace.c): nothing to do. Its
         generated forwarder logs the call with its arguments as passed
         (numbers, strings, pointers as addresses) and puts it on the
@@ -84,7 +89,7 @@
         XRT_TEST_CALLS of tests/xrt_test.h".
      8. The fuzzer's model (tests/fuzz/fuzz_api.c): a row of FUZZ_OPERATIONS,
         modelled or left out with the reason. compile (make fuzz-build):
-        "'fuzz_row_<name>' undeclared".
+        "use of undeclared identifier 'fuzz_row_<name>'".
      9. A test in tests/test_suite.c, XRT_TEST(test_<...>) { ... } (listed
         where it is written), that calls it successfully on every backend
         (where the CPU backend lacks it: its "not supported"). test: make
@@ -95,7 +100,7 @@
     10. A row of the README's table "What each backend supports" (under
         "## API"): xrt_<name> in the first column, its CUDA / HIP
         counterpart, what cpu, cuda and hip do, notes. test: make test's
-        step "every operation has its rows in the README" (tests/operations.sh
+        step "every operation has its row in the README" (tests/operations.sh
         readme), "operation <name>: its call xrt_<name> has no row in the
         table \"What each backend supports\" (under \"## API\") of
         README.md".
