@@ -28,7 +28,9 @@
 
    Adding an operation: every place, and what catches a place left out
    ("compile": the build fails naming it; "test": the named test or make
-   test step fails naming the operation and the file).
+   test step fails naming the operation and the file; the messages are
+   GCC's, and clang's for the fuzzer). Eight files, nine edits; a new GPU
+   runtime entry point adds two edits and a file (4).
      1. xrt_backends.h: append X(name, (const xrt_backend *self, int a,
         ...), (self, a, ...)) to XRT__BACKEND_OPS below: the parameters, then
         their names (append only: the order is the ABI). The registry's stubs
@@ -40,21 +42,25 @@
         write its body under ">> dispatch": argument checks and handle
         lookups there, never in a backend; a call that waits for queued work
         starts with XRT__CHECK_MAY_WAIT. compile (tests/test_suite.c,
-        public_calls): "'xrt_<name>' undeclared", or without the body
-        "'xrt_<name>' used but never defined".
+        public_calls): "'xrt_<name>' undeclared here (not in a function)",
+        or without the body "'xrt_<name>' used but never defined".
      3. CPU (xrt_cpu.h): write xrt__cpu_<name>, or, where the CPU cannot do
         it, #define xrt__cpu_<name> xrt__unsupported_<name> above
-        xrt__cpu_fill. compile: "xrt__cpu_<name> undeclared".
-     4. CUDA and HIP (xrt_gpu.h): write xrt__gpu_<name>. compile:
-        "xrt__gpu_<name> undeclared". A runtime entry point it needs is one
+        xrt__cpu_fill. compile: "'xrt__cpu_<name>' undeclared (first use in
+        this function)".
+     4. CUDA and HIP (xrt_gpu.h): write xrt__gpu_<name> (or #define it as
+        xrt__unsupported_<name>). compile: "'xrt__gpu_<name>' undeclared
+        (first use in this function)". A runtime entry point it needs is one
         row of XRT__GPU_RT_FIELDS (xrt_gpu.h): the field, the CUDA and the HIP
-        symbol, in neutral types; both vendor headers are checked against it
-        (compile: "comparison of distinct pointer types" at the row). The
-        benchmarks' stub runtime answers a new entry point "not supported" by
-        itself; the tests' CUDA runtime double (tests/doubles/cudart_double.c)
-        needs a definition when the suite's test uses it on cuda. test: the
-        suite with cuda as the default, on the double (make test), fails
-        naming the call ("... not supported").
+        symbol, in neutral types. compile: "'xrt__gpu_rt' has no member named
+        '<Field>'"; both vendor headers are checked against the row: "comparison
+        of distinct pointer types lacks a cast". The benchmarks' stub runtime
+        answers a new entry point "not supported" by itself; the tests' CUDA
+        runtime double (tests/doubles/cudart_double.c) needs a definition when
+        the suite's test uses it on cuda. test: the suite with cuda as the
+        default, on the double (make test), fails naming the call:
+        "xrt_<name>: cuda: cuda<Entry>: operation not supported (not in the
+        test double) (cudaErrorNotSupported=801)".
      5. The tracing plugin (examples/plugin/trace.c): nothing to do. Its
         generated forwarder logs the call with its arguments as passed
         (numbers, strings, pointers as addresses) and puts it on the
@@ -62,27 +68,42 @@
         keep state for the timeline (a stream's track), write trace_<name>
         and name it in TRACE_OWN there. compile: a trace_<name> left out of
         TRACE_OWN is "defined but not used".
-     6. The bad-input table (tests/test_badinput.c): rows for every misuse,
-        or an entry in no_bad_input saying why there is none. test:
-        test_every_operation_has_a_row.
-     7. Host functions (tests/test_host_fn.c): a row of HF_CASES, the call
-        made from inside a host function and its status on the CPU (waiting
-        calls: XRT_ERROR_NOT_PERMITTED). test: test_every_operation_has_a_case.
+     6. The calls made with live objects (tests/xrt_test.h): rows of
+        XRT_TEST_CALLS, X(id, what, waits, status, call) on the objects of
+        xrt_test_calls (grow it for a new out-value): the call as a user
+        makes it, and its misuse, such as a NULL out-value. `status` is what
+        the call returns from inside a CPU host function: a call that waits,
+        XRT_ERROR_NOT_PERMITTED; else its own answer. Each row runs from
+        inside a host function on every backend (tests/test_host_fn.c), is
+        refused first on a refusing backend from a host function and in a
+        forked child (tests/test_fork.c), and a row with an argument error is
+        a bad input on every backend (tests/test_badinput.c). test:
+        test_every_operation_has_a_case (tests/test_host_fn.c), "operation
+        xrt_<name> has no row in XRT_TEST_CALLS of tests/xrt_test.h".
+     7. Bad input: a row of XRT_TEST_CALLS with a bad argument (6), or rows
+        of BAD_ROWS (tests/test_badinput.c) for misuse that needs other
+        objects (stale, foreign handles), or an entry in no_bad_input there
+        saying why there is none. test: test_every_operation_has_a_row
+        (tests/test_badinput.c), "operation xrt_<name> has no row in BAD_ROWS
+        of tests/test_badinput.c, nor a row with a bad argument in
+        XRT_TEST_CALLS of tests/xrt_test.h".
      8. The fuzzer's model (tests/fuzz/fuzz_api.c): a row of FUZZ_OPERATIONS,
         modelled or left out with the reason. compile (make fuzz-build):
-        "fuzz_row_<name> undeclared".
-     9. A test in tests/test_suite.c that calls it successfully on every
-        backend (where the CPU backend lacks it: its "not supported"). test:
-        make test's step "every operation is called by the suite"
-        (tests/operations.sh reads the suite's trace on the CPU).
-    10. A row of the README's table "What each backend supports", naming it,
-        and xrt_<name> in the first column of the table under "## API".
-        test: make test's step "every operation has its rows in the README"
-        (tests/operations.sh readme).
-    11. The refusal-first calls (tests/xrt_test.h): a row of XRT_TEST_CALLS,
-        the call made with the live objects of xrt_test_calls (a refused
-        thread must get XRT_ERROR_NOT_PERMITTED before any check). test:
-        test_every_operation_has_a_refusal_call (tests/test_fork.c).
+        "use of undeclared identifier 'fuzz_row_<name>'".
+     9. A test in tests/test_suite.c, XRT_TEST(test_<...>) { ... } (listed
+        where it is written), that calls it successfully on every backend
+        (where the CPU backend lacks it: its "not supported"). test: make
+        test's step "every operation is called by the suite"
+        (tests/operations.sh suite reads the suite's trace on the CPU),
+        "operation <name>: tests/test_suite.c never calls it with the answer
+        \"success\" on the CPU backend".
+    10. A row of the README's table "What each backend supports" (under
+        "## API"): xrt_<name> in the first column, its CUDA / HIP
+        counterpart, what cpu, cuda and hip do, notes. test: make test's
+        step "every operation has its row in the README" (tests/operations.sh
+        readme), "operation <name>: its call xrt_<name> has no row in the
+        table \"What each backend supports\" (under \"## API\") of
+        README.md".
 */
 #ifndef XRT_BACKENDS_H_INCLUDED
 #define XRT_BACKENDS_H_INCLUDED

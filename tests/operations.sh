@@ -3,9 +3,9 @@
 # The places of an operation that the compiler cannot check (see "Adding an
 # operation" in xrt_backends.h). Every operation of XRT__BACKEND_OPS must
 #   readme        have a row in the README's table "What each backend
-#                 supports", naming it in its first column, and its public
-#                 call xrt_<name> named in the first column of the table
-#                 under "## API";
+#                 supports" (under "## API") naming its public call
+#                 xrt_<name> in the first column and saying what the cpu,
+#                 cuda and hip backends do in theirs;
 #   suite TRACE   be called by tests/test_suite.c through the tracing plugin
 #                 on the CPU backend, and succeed at least once: TRACE is the
 #                 trace file of that run (XRT_TRACE_LOOKUPS=1). An operation
@@ -27,20 +27,20 @@ missing=0
 
 case $what in
 readme)
-    cells=$(awk '/^### What each backend supports/ { on = 1; next } on && /^#/ { exit }
-                 on && /^\| / { split($0, c, "|"); print c[2] }' README.md)
-    [ -n "$cells" ] || { echo "README.md: no table under \"### What each backend supports\""; exit 1; }
-    # The API table's first column spells calls as `xrt_<name>`, as tests/test_suite.c maps them (public_calls).
-    api=$(awk '/^## API/ { on = 1; next } on && /^#/ { exit }
-               on && /^\| / { split($0, c, "|"); print c[2] }' README.md)
-    [ -n "$api" ] || { echo "README.md: no table under \"## API\""; exit 1; }
+    # The table's first column spells calls as `xrt_<name>`, as tests/test_suite.c maps them (public_calls);
+    # the next four are the CUDA / HIP counterpart and what cpu, cuda and hip do.
+    title="What each backend supports"
+    rows=$(awk -v t="### $title" '$0 == t { on = 1; next } on && /^#/ { exit } on && /^\| / { print }' README.md)
+    [ -n "$rows" ] || { echo "README.md: no table under \"### $title\""; exit 1; }
     for op in $ops; do
-        if ! printf '%s\n' "$cells" | grep -q "\(^\|[^A-Za-z_0-9]\)$op\([^A-Za-z_0-9]\|$\)"; then
-            echo "operation $op has no row in the table \"What each backend supports\" of README.md"
+        row=$(printf '%s\n' "$rows" | awk -F'|' -v op="xrt_$op" '
+            { c = $2; gsub(/[^A-Za-z_0-9]+/, " ", c); n = split(c, w, " ")
+              for (i = 1; i <= n; i++) if (w[i] == op) { print; exit } }')
+        if [ -z "$row" ]; then
+            echo "operation $op: its call xrt_$op has no row in the table \"$title\" (under \"## API\") of README.md"
             missing=$((missing + 1))
-        fi
-        if ! printf '%s\n' "$api" | grep -q "\(^\|[^A-Za-z_0-9]\)xrt_$op\([^A-Za-z_0-9]\|$\)"; then
-            echo "operation $op: its call xrt_$op is not named in the first column of the table under \"## API\" of README.md"
+        elif ! printf '%s\n' "$row" | awk -F'|' '{ for (i = 4; i <= 6; i++) if ($i ~ /^ *$/) exit 1; exit NF < 8 }'; then
+            echo "operation $op: its row in the table \"$title\" of README.md does not say what cpu, cuda and hip do"
             missing=$((missing + 1))
         fi
     done

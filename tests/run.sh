@@ -113,10 +113,10 @@ suite_on_trace() { # FLAVOUR PLUGIN-DIR COMMAND... (cmocka and step set $name)
 }
 suite_on_trace plain "$B/plugins" "$B/plain/test_suite"
 # Every operation: the suite calls it on the CPU (the trace shows it), and
-# the README's support and API tables have its rows (tests/operations.sh
-# names a miss).
+# the README's table "What each backend supports" has its row
+# (tests/operations.sh names a miss).
 step "every operation is called by the suite" env CC="$CC" sh tests/operations.sh suite "$LOG/trace-suite-plain.txt"
-step "every operation has its rows in the README" env CC="$CC" sh tests/operations.sh readme
+step "every operation has its row in the README" env CC="$CC" sh tests/operations.sh readme
 suite_on_trace asan "$B/plugins/asan" env ASAN_OPTIONS=detect_leaks=1:protect_shadow_gap=0 "$B/asan/test_suite"
 if have valgrind; then
     suite_on_trace valgrind "$B/plugins" valgrind -q --error-exitcode=9 --leak-check=full \

@@ -19,6 +19,8 @@
    Handles used by several threads at once: tests/test_handles.c. */
 #include "xrt_test.h"
 
+#include <ctype.h>
+
 #include <limits.h>
 #include <sched.h>
 
@@ -915,22 +917,18 @@ static xrt_status expected(const bad_row *r, unsigned caps)
     return r->status;
 }
 
-/* Runs one row and checks it; returns 0, or 1 with the reason in why. */
-static int check_row(const bad_row *r, fixtures *f, char *why, size_t n)
+/* Checks a bad input's answer: status `st` (logs: the log count before the
+   call); returns 0, or 1 with the reason in why. */
+static int check_answer(const char *fn, xrt_status want, xrt_status st, int logs, char *why, size_t n)
 {
-    xrt_status want = expected(r, f->caps), st;
-    int logs;
-    xrt_get_last_error();
-    logs = xrt_test_log.count;
-    st = r->run(f);
     if (st != want) {
         if (st == XRT_SUCCESS) snprintf(why, n, "returned success, expected %s", xrt_status_string(want));
         else snprintf(why, n, "returned %s (\"%s\"), expected %s", xrt_status_string(st), xrt_get_last_error_string(),
                       xrt_status_string(want));
         return 1;
     }
-    if (!strstr(xrt_get_last_error_string(), r->fn)) {
-        snprintf(why, n, "the detail \"%s\" does not name %s", xrt_get_last_error_string(), r->fn);
+    if (!strstr(xrt_get_last_error_string(), fn)) {
+        snprintf(why, n, "the detail \"%s\" does not name %s", xrt_get_last_error_string(), fn);
         return 1;
     }
     if (xrt_peek_at_last_error() != want) {
@@ -938,11 +936,20 @@ static int check_row(const bad_row *r, fixtures *f, char *why, size_t n)
                  xrt_status_string(want));
         return 1;
     }
-    if (xrt_test_log.count <= logs || xrt_test_log.level != XRT_LOG_ERROR || !strstr(xrt_test_log.last, r->fn)) {
-        snprintf(why, n, "no error log line naming %s (last: \"%.300s\")", r->fn, xrt_test_log.last);
+    if (xrt_test_log.count <= logs || xrt_test_log.level != XRT_LOG_ERROR || !strstr(xrt_test_log.last, fn)) {
+        snprintf(why, n, "no error log line naming %s (last: \"%.300s\")", fn, xrt_test_log.last);
         return 1;
     }
     return 0;
+}
+
+/* Runs one row and checks it; returns 0, or 1 with the reason in why. */
+static int check_row(const bad_row *r, fixtures *f, char *why, size_t n)
+{
+    int logs;
+    xrt_get_last_error();
+    logs = xrt_test_log.count;
+    return check_answer(r->fn, expected(r, f->caps), r->run(f), logs, why, n);
 }
 
 /* A CHILD row: fresh xrt, its own fixtures, the same checks. */
@@ -1003,17 +1010,70 @@ static void test_bad_input_table(void **state)
     if (failed) fail_msg("%d of %d bad-input rows failed on %s (listed above)", failed, ran, xrt_test_backend);
 }
 
-/* >> every operation of XRT__BACKEND_OPS has a row above, or says here why
-   it takes no bad input; a new operation without either fails, named. */
+/* >> the bad arguments of XRT_TEST_CALLS (tests/xrt_test.h): a row whose
+   status from inside a CPU host function is an argument error (not success,
+   not ready, not permitted or unsupported) is a bad input too. Made here,
+   outside a host function, on every backend, it returns that status, with
+   the detail, the last error and an error log line naming its entry point.
+   Where the backend loaded no module (xrt_test_calls_make), a row that uses
+   the module or its function (c->m, c->fn) is not run. */
+static int calls_row_is_bad_input(const xrt_test_call *r)
+{
+    return r->on_cpu != XRT_SUCCESS && r->on_cpu != XRT_ERROR_NOT_READY && r->on_cpu != XRT_ERROR_NOT_PERMITTED &&
+           r->on_cpu != XRT_ERROR_UNSUPPORTED;
+}
+
+/* Whether the call's text uses the object `name` ("c->m"). */
+static int call_uses(const char *text, const char *name)
+{
+    const char *at;
+    for (at = strstr(text, name); at; at = strstr(at + 1, name))
+        if (!isalnum((unsigned char)at[strlen(name)]) && at[strlen(name)] != '_') return 1;
+    return 0;
+}
+
+static void test_bad_arguments_of_calls(void **state)
+{
+    static xrt_test_calls c;
+    size_t i, n;
+    const xrt_test_call *rows_ = xrt_test_calls_rows(&n);
+    int failed = 0, ran = 0, line, logs;
+    char why[1024], fn[64];
+    (void)state;
+    if ((line = xrt_test_calls_make(&c)) != 0) fail_msg("objects: tests/xrt_test.h line %d: %s", line, xrt_get_last_error_string());
+    for (i = 0; i < n; i++) {
+        const xrt_test_call *r = &rows_[i];
+        if (!calls_row_is_bad_input(r) || (!c.m && (call_uses(r->text, "c->m") || call_uses(r->text, "c->fn")))) continue;
+        ran++;
+        xrt_get_last_error();
+        logs = xrt_test_log.count;
+        if (check_answer(xrt_test_call_name(r, fn, sizeof fn), r->on_cpu, r->call(&c), logs, why, sizeof why)) {
+            failed++;
+            print_error("XRT_TEST_CALLS of tests/xrt_test.h: %s (%s): %s\n", r->text, r->what, why);
+        }
+    }
+    xrt_test_calls_free(&c);
+    print_message("%d bad-argument calls on %s, %d failed\n", ran, xrt_test_backend, failed);
+    if (failed) fail_msg("%d of %d bad-argument calls failed on %s (listed above)", failed, ran, xrt_test_backend);
+}
+
+/* >> every operation of XRT__BACKEND_OPS has a row above or a row with a bad
+   argument in XRT_TEST_CALLS, or says here why it takes no bad input; a new
+   operation without any fails, named. */
 static const char *const no_bad_input[] = {
     "xrt_device_synchronize", /* takes no argument */
 };
 
 static int bad_has(const char *name)
 {
-    size_t j;
+    char fn[64];
+    size_t j, n;
+    const xrt_test_call *calls = xrt_test_calls_rows(&n);
     for (j = 0; j < sizeof rows / sizeof rows[0]; j++)
         if (strcmp(rows[j].fn, name) == 0) return 1;
+    for (j = 0; j < n; j++)
+        if (calls_row_is_bad_input(&calls[j]) && strcmp(xrt_test_call_name(&calls[j], fn, sizeof fn), name) == 0)
+            return 1;
     for (j = 0; j < sizeof no_bad_input / sizeof no_bad_input[0]; j++)
         if (strcmp(no_bad_input[j], name) == 0) return 1;
     return 0;
@@ -1023,7 +1083,8 @@ static void test_every_operation_has_a_row(void **state)
 {
     int missing;
     (void)state;
-    if ((missing = xrt_test_ops_missing(bad_has, "BAD_ROWS of tests/test_badinput.c")) != 0)
+    if ((missing = xrt_test_ops_missing(bad_has, "BAD_ROWS of tests/test_badinput.c, nor a row with a bad argument in "
+                                                 "XRT_TEST_CALLS of tests/xrt_test.h")) != 0)
         fail_msg("%d operations of XRT__BACKEND_OPS have no bad-input row (listed above)", missing);
 }
 
@@ -1421,6 +1482,7 @@ int main(void)
         cmocka_unit_test(test_last_error),
         cmocka_unit_test_teardown(test_logging, restore_log),
         cmocka_unit_test(test_bad_input_table),
+        cmocka_unit_test(test_bad_arguments_of_calls),
         cmocka_unit_test(test_every_operation_has_a_row),
         cmocka_unit_test(test_size_overflow),
         cmocka_unit_test(test_log_callback_calls_xrt),

@@ -12,7 +12,7 @@
 static void (*const public_calls[])(void) = {XRT__BACKEND_OPS(PUBLIC_CALL)};
 #undef PUBLIC_CALL
 
-static void test_every_operation_is_a_public_call(void **state)
+XRT_TEST(test_every_operation_is_a_public_call)
 {
     size_t i;
     (void)state;
@@ -35,7 +35,7 @@ static void assert_filled(const unsigned char *p, size_t n, unsigned seed)
 }
 
 /* >> devices */
-static void test_device_count_get_set(void **state)
+XRT_TEST(test_device_count_get_set)
 {
     int n = -1, d = -1, i;
     (void)state;
@@ -52,7 +52,7 @@ static void test_device_count_get_set(void **state)
     OK(xrt_set_device(0));
 }
 
-static void test_device_properties(void **state)
+XRT_TEST(test_device_properties)
 {
     xrt_device_prop p;
     int n = 0, i;
@@ -81,7 +81,7 @@ static void test_device_properties(void **state)
     FAILS(xrt_get_device_properties(&p, n), XRT_ERROR_INVALID_DEVICE, "device");
 }
 
-static void test_capabilities(void **state)
+XRT_TEST(test_capabilities)
 {
     unsigned c = caps();
     unsigned known = XRT_CAP_PINNED_HOST | XRT_CAP_MALLOC_ASYNC | XRT_CAP_HOST_FUNC | XRT_CAP_EVENT_TIMING |
@@ -120,7 +120,7 @@ static void test_capabilities(void **state)
 }
 
 /* The current device's compile target: its backend, an arch, a fingerprint. */
-static void test_target(void **state)
+XRT_TEST(test_target)
 {
     xrt_target t;
     (void)state;
@@ -133,7 +133,7 @@ static void test_target(void **state)
 }
 
 /* >> memory */
-static void test_malloc_free(void **state)
+XRT_TEST(test_malloc_free)
 {
     static const size_t sizes[] = {1, 100, 256, 4097, (size_t)1 << 20};
     void *p[sizeof sizes / sizeof sizes[0]];
@@ -149,7 +149,7 @@ static void test_malloc_free(void **state)
     OK(xrt_free(NULL));
 }
 
-static void test_malloc_host(void **state)
+XRT_TEST(test_malloc_host)
 {
     void *p = (void *)&p;
     (void)state;
@@ -167,7 +167,7 @@ static void test_malloc_host(void **state)
     OK(xrt_free_host(NULL));
 }
 
-static void test_malloc_async(void **state)
+XRT_TEST(test_malloc_async)
 {
     unsigned char h[N];
     xrt_stream s;
@@ -196,7 +196,7 @@ static void test_malloc_async(void **state)
     OK(xrt_stream_destroy(s));
 }
 
-static void test_mem_get_info(void **state)
+XRT_TEST(test_mem_get_info)
 {
     size_t free_bytes = 0, total = 0;
     (void)state;
@@ -205,7 +205,7 @@ static void test_mem_get_info(void **state)
     assert_true(free_bytes <= total);
 }
 
-static void test_memset(void **state)
+XRT_TEST(test_memset)
 {
     unsigned char h[N];
     void *d;
@@ -230,7 +230,7 @@ static void test_memset(void **state)
 
 /* Host -> device -> device -> host -> host, with explicit kinds and with
    XRT_MEMCPY_DEFAULT, at aligned and odd offsets. */
-static void test_memcpy_kinds(void **state)
+XRT_TEST(test_memcpy_kinds)
 {
     static const xrt_memcpy_kind explicit_kinds[4] = {XRT_MEMCPY_HOST_TO_DEVICE, XRT_MEMCPY_DEVICE_TO_DEVICE,
                                                       XRT_MEMCPY_DEVICE_TO_HOST, XRT_MEMCPY_HOST_TO_HOST};
@@ -268,7 +268,7 @@ static void test_memcpy_kinds(void **state)
     OK(xrt_free(d2));
 }
 
-static void test_memcpy_pinned(void **state)
+XRT_TEST(test_memcpy_pinned)
 {
     void *p1, *p2, *d;
     (void)state;
@@ -294,7 +294,7 @@ static void test_memcpy_pinned(void **state)
 
 /* Async operations on one stream run in the order they were enqueued: each
    later one overwrites part of the earlier. */
-static void test_async_ordered(void **state)
+XRT_TEST(test_async_ordered)
 {
     static unsigned char src[N], out[N];
     xrt_stream s;
@@ -325,7 +325,7 @@ static void test_async_ordered(void **state)
 
 /* Device memory as a dma-buf, for RDMA: an fd where the backend exports one;
    unsupported, saying so, on the CPU (its memory is registered directly). */
-static void test_export_dmabuf(void **state)
+XRT_TEST(test_export_dmabuf)
 {
     void *d;
     int fd = -1;
@@ -359,7 +359,7 @@ static void assert_unknown(const void *p)
     assert_int_equal(a.device, -1);
 }
 
-static void test_pointer_attributes(void **state)
+XRT_TEST(test_pointer_attributes)
 {
     xrt_pointer_attributes a;
     char stack[16];
@@ -409,7 +409,7 @@ static void test_pointer_attributes(void **state)
 }
 
 /* >> streams */
-static void test_streams(void **state)
+XRT_TEST(test_streams)
 {
     xrt_stream s[16];
     void *d;
@@ -438,7 +438,7 @@ static void test_streams(void **state)
 }
 
 /* >> events */
-static void test_events(void **state)
+XRT_TEST(test_events)
 {
     static const unsigned flags[] = {XRT_EVENT_DEFAULT, XRT_EVENT_BLOCKING_SYNC, XRT_EVENT_DISABLE_TIMING,
                                      XRT_EVENT_BLOCKING_SYNC | XRT_EVENT_DISABLE_TIMING};
@@ -491,7 +491,7 @@ static void test_events(void **state)
    Blocked streams get device-side work only: on a GPU, an async copy to
    pageable host memory returns only when it has completed, which would
    wait for the gate this thread has yet to open. */
-static void test_stream_wait_event(void **state)
+XRT_GATED_TEST(test_stream_wait_event)
 {
     unsigned char h[256];
     xrt_stream a, b;
@@ -530,7 +530,7 @@ static void test_stream_wait_event(void **state)
 }
 
 /* Waiting on an event that was never recorded imposes no wait. */
-static void test_wait_unrecorded_event(void **state)
+XRT_TEST(test_wait_unrecorded_event)
 {
     xrt_stream s;
     xrt_event e;
@@ -555,7 +555,7 @@ static void seq_append(void *user)
     it->log->order[it->log->n++] = it->value;
 }
 
-static void test_host_func_order(void **state)
+XRT_TEST(test_host_func_order)
 {
     static seq_log log;
     static seq_item items[200];
@@ -591,7 +591,7 @@ static void test_host_func_order(void **state)
 
 /* Streams are independent: with one blocked, the others run to completion.
    The blocked one gets device-side work only (see test_stream_wait_event). */
-static void test_stream_independence(void **state)
+XRT_GATED_TEST(test_stream_independence)
 {
     enum { S = 4 };
     static unsigned char h[S][N];
@@ -635,7 +635,7 @@ static void sleep_20ms(void *user)
     sleep_ms(20);
 }
 
-static void test_pageable_copies(void **state)
+XRT_GATED_TEST(test_pageable_copies)
 {
     unsigned char *h = (unsigned char *)malloc(N), *out = (unsigned char *)malloc(N), *pinned;
     int hf = (caps() & XRT_CAP_HOST_FUNC) != 0, k;
@@ -714,7 +714,7 @@ static void flood_fill(void *user)
     __atomic_store_n(&flood.done, 1, __ATOMIC_RELEASE);
 }
 
-static void test_host_func_fills_own_stream(void **state)
+XRT_TEST(test_host_func_fills_own_stream)
 {
     int calls_allowed = !on_gpu(), i; /* the CPU's rule (also through the tracer); the GPU runtimes refuse */
     unsigned char h[64];
@@ -749,7 +749,7 @@ static void test_host_func_fills_own_stream(void **state)
 /* A kernel written twice, as C source for the CPU and as PTX for CUDA (the
    image for the device is picked), launched on a stream; without modules,
    loading is UNSUPPORTED. (tests/test_kernels.c has the rest.) */
-static void test_kernel_launch(void **state)
+XRT_TEST(test_kernel_launch)
 {
     static const char src[] =
         "typedef struct { unsigned x, y, z; } d3;\n"
@@ -835,7 +835,7 @@ static void hook_record(void *user, uintptr_t base, size_t size, uint64_t gen)
     l->gen = gen;
 }
 
-static void test_free_hooks(void **state)
+XRT_TEST(test_free_hooks)
 {
     hook_log a, b;
     void *p, *q;
@@ -894,32 +894,6 @@ static void test_free_hooks(void **state)
 
 int main(void)
 {
-    const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_every_operation_is_a_public_call),
-        cmocka_unit_test(test_device_count_get_set),
-        cmocka_unit_test(test_device_properties),
-        cmocka_unit_test(test_capabilities),
-        cmocka_unit_test(test_target),
-        cmocka_unit_test(test_malloc_free),
-        cmocka_unit_test(test_malloc_host),
-        cmocka_unit_test(test_malloc_async),
-        cmocka_unit_test(test_mem_get_info),
-        cmocka_unit_test(test_memset),
-        cmocka_unit_test(test_memcpy_kinds),
-        cmocka_unit_test(test_memcpy_pinned),
-        cmocka_unit_test(test_async_ordered),
-        cmocka_unit_test(test_pointer_attributes),
-        cmocka_unit_test(test_export_dmabuf),
-        cmocka_unit_test(test_streams),
-        cmocka_unit_test(test_events),
-        gated_test(test_stream_wait_event),
-        cmocka_unit_test(test_wait_unrecorded_event),
-        cmocka_unit_test(test_host_func_order),
-        gated_test(test_stream_independence),
-        gated_test(test_pageable_copies),
-        cmocka_unit_test(test_host_func_fills_own_stream),
-        cmocka_unit_test(test_kernel_launch),
-        cmocka_unit_test(test_free_hooks),
-    };
-    return xrt_test_run_on_backends("suite", tests, sizeof tests / sizeof tests[0], NULL);
+    const xrt_test_list *l = xrt_test_defined();
+    return xrt_test_run_on_backends("suite", l->tests, l->count, NULL);
 }

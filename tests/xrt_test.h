@@ -301,6 +301,37 @@ static inline int gates_release(void **state)
 /* A test that blocks streams with gates. */
 #define gated_test(f) cmocka_unit_test_setup_teardown(f, gates_reset, gates_release)
 
+/* >> tests listed where they are written: XRT_TEST(test_x) { ... } defines
+   the test and adds it, in the order of the file, to the program's list
+   (xrt_test_defined), so that a new test is one edit; XRT_GATED_TEST for a
+   test that blocks streams with gates. A test function written without them
+   is "defined but not used". (A constructor per test adds it before main;
+   GCC and Clang run a file's constructors in the order they are written.) */
+typedef struct xrt_test_list { struct CMUnitTest tests[256]; size_t count; } xrt_test_list;
+
+static inline xrt_test_list *xrt_test_defined(void)
+{
+    static xrt_test_list list;
+    return &list;
+}
+
+static inline void xrt_test_list_add(struct CMUnitTest t)
+{
+    xrt_test_list *l = xrt_test_defined();
+    if (l->count == sizeof l->tests / sizeof l->tests[0]) {
+        fprintf(stderr, "tests/xrt_test.h: more than %zu tests in xrt_test_list: make it larger\n", l->count);
+        abort();
+    }
+    l->tests[l->count++] = t;
+}
+
+#define XRT_TEST_LISTED(name, entry)                                                               \
+    static void name(void **state);                                                                \
+    __attribute__((constructor)) static void name##_listed(void) { xrt_test_list_add((struct CMUnitTest)entry); } \
+    static void name(void **state)
+#define XRT_TEST(name) XRT_TEST_LISTED(name, cmocka_unit_test(name))
+#define XRT_GATED_TEST(name) XRT_TEST_LISTED(name, gated_test(name))
+
 /* Host functions that leave a trace for the test thread. */
 static inline void set_flag(void *user) { __atomic_store_n((int *)user, 1, __ATOMIC_RELEASE); }
 static inline int flag(int *f) { return __atomic_load_n(f, __ATOMIC_ACQUIRE); }
@@ -845,35 +876,190 @@ static inline xrt_status xrt_test_refuser_register(void)
     return st;
 }
 
-/* >> every entry point, called with live arguments of one backend: for the
-   rule that a refused thread gets XRT_ERROR_NOT_PERMITTED from each, before
-   any check of its arguments. xrt_test_calls_make creates the objects on the
-   thread's backend (a module and its function where the backend loads the
-   CPU's C source; else they stay NULL, and the calls must be refused all the
-   same); xrt_test_calls_run makes every call (from a host function or a
-   forked child) and keeps each status and detail. */
+/* >> every call made with live objects: one table, XRT_TEST_CALLS, for two
+   rules.
+   - Inside a host function (tests/test_host_fn.c, each row in a child of its
+     own): on the CPU backend a call that waits returns
+     XRT_ERROR_NOT_PERMITTED, a call that does not wait its own status (the
+     table's); on a backend that refuses every call from its host functions
+     (cuda, hip), XRT_ERROR_NOT_PERMITTED.
+   - On a refusing backend, every call made from one of its host functions
+     (tests/test_host_fn.c) or in a forked child (tests/test_fork.c), all the
+     rows one after the other on the same objects, returns
+     XRT_ERROR_NOT_PERMITTED before any check of its handles, pointers or
+     arguments: hence the rows with bad arguments.
+   - A row whose status is an argument error (not success, not ready, not
+     permitted or unsupported) is also a bad input (tests/test_badinput.c):
+     outside a host function, on every backend, it gets that status, named
+     in the detail and logged. A simple operation's misuse (a NULL out-value)
+     is such a row; misuse that needs other objects (stale or foreign
+     handles) is a row of BAD_ROWS there.
+   Every operation of XRT__BACKEND_OPS has a row (test_every_operation_has_a_case,
+   tests/test_host_fn.c). xrt_test_calls_make creates the objects on the
+   calling thread's backend (a module and its function where the backend
+   loads the CPU's C source; else they stay NULL, and the calls must be
+   refused all the same). */
 typedef struct xrt_test_calls {
-    xrt_stream s;
-    xrt_event e;
-    xrt_module m;
-    xrt_function fn;
-    void *d, *pinned;
+    /* made by xrt_test_calls_make */
+    xrt_stream s;      /* the stream of the host function that makes a call */
+    xrt_stream other;  /* another stream; t0 and t1 may be recorded on it */
+    xrt_stream doomed; /* idle, for xrt_stream_destroy */
+    xrt_event after;   /* may be recorded on s behind the host function */
+    xrt_event never;   /* never recorded */
+    xrt_event mine, t0, t1, doomed_event;
+    void *d, *d2, *pinned; /* 4096 bytes each */
     unsigned char h[64];
+    xrt_module m;   /* the CPU's C source: k(a) writes 9 to the byte **a */
+    xrt_function fn;
+    xrt_dim3 one, zero;
     const char *backend;
+    /* what the calls make and write */
+    xrt_stream made, wrapped;
+    xrt_event made_event;
+    xrt_module made_mod;
+    xrt_function got;
+    void *p, *p_host, *p_async, *native;
+    const char *name;
+    unsigned caps;
+    int n, fd;
+    size_t free_bytes, total_bytes;
+    float ms;
+    uint64_t offset;
+    xrt_device_prop prop;
+    xrt_pointer_attributes attr;
+    xrt_function_attributes fattr;
+    xrt_target target;
+    xrt_backend_info info;
+    /* xrt_test_calls_run's record: each call's entry point, status and detail */
     int count;
-    struct { const char *fn; xrt_status st; char detail[160]; } out[96];
+    struct { const char *fn; xrt_status st; char detail[160]; } out[128];
 } xrt_test_calls;
 
-static const char xrt_test_calls_source[] = "void k(const void *c, void *a) { (void)c; (void)a; }\n";
+/* X(id, what, waits, status, call): a call on the objects of `c`. `what`
+   names the case; `waits`: 1 if it waits for queued work; `status`: what it
+   returns from inside a CPU host function (XRT_ERROR_NOT_PERMITTED where it
+   waits). The entry point is the call's own name. */
+#define XRT_TEST_CALLS(X)                                                                                               \
+    X(capabilities, "get_capabilities", 0, XRT_SUCCESS, xrt_get_capabilities(&c->caps))                                \
+    X(device_count, "get_device_count", 0, XRT_SUCCESS, xrt_get_device_count(&c->n))                                   \
+    X(set_device, "set_device", 0, XRT_SUCCESS, xrt_set_device(0))                                                     \
+    X(get_device, "get_device", 0, XRT_SUCCESS, xrt_get_device(&c->n))                                                 \
+    X(device_sync, "device synchronize", 1, XRT_ERROR_NOT_PERMITTED, xrt_device_synchronize())                         \
+    X(properties, "get_device_properties", 0, XRT_SUCCESS, xrt_get_device_properties(&c->prop, 0))                     \
+    X(target, "get_target", 0, XRT_SUCCESS, xrt_get_target(&c->target))                                               \
+    X(backend_count, "backend_count (the core's)", 0, XRT_SUCCESS, xrt_backend_count(&c->n))                          \
+    X(backend_info, "backend_get_info (the core's)", 0, XRT_SUCCESS, xrt_backend_get_info(0, &c->info))               \
+    X(get_backend, "get_backend (the core's)", 0, XRT_SUCCESS, xrt_get_backend(&c->name))                             \
+    X(set_backend, "set_backend of its own backend (the core's)", 0, XRT_ERROR_NOT_PERMITTED, xrt_set_backend(c->backend))         \
+    X(malloc, "malloc", 0, XRT_SUCCESS, xrt_malloc(&c->p, 64))                                                         \
+    X(malloc_null, "malloc to NULL", 0, XRT_ERROR_INVALID_VALUE, xrt_malloc(NULL, 64))                                 \
+    X(malloc_zero, "malloc of 0 bytes", 0, XRT_ERROR_INVALID_VALUE, xrt_malloc(&c->p, 0))                                          \
+    X(free, "free", 1, XRT_ERROR_NOT_PERMITTED, xrt_free(c->d))                                                        \
+    X(free_null, "free of NULL (a no-op, no wait)", 0, XRT_SUCCESS, xrt_free(NULL))                                           \
+    X(malloc_host, "malloc_host", 0, XRT_SUCCESS, xrt_malloc_host(&c->p_host, 64))                                     \
+    X(free_host, "free_host", 1, XRT_ERROR_NOT_PERMITTED, xrt_free_host(c->pinned))                                    \
+    X(malloc_async, "malloc_async on another stream", 0, XRT_SUCCESS, xrt_malloc_async(&c->p_async, 64, c->other))     \
+    X(free_async, "free_async", 0, XRT_SUCCESS, xrt_free_async(c->d2, c->s))                                           \
+    X(free_async_null, "free_async of NULL", 0, XRT_SUCCESS, xrt_free_async(NULL, c->s))                               \
+    X(mem_get_info, "mem_get_info", 0, XRT_SUCCESS, xrt_mem_get_info(&c->free_bytes, &c->total_bytes))                 \
+    X(memset, "memset (NULL stream)", 1, XRT_ERROR_NOT_PERMITTED, xrt_memset(c->d, 1, 64))                             \
+    X(memset_zero, "memset of 0 bytes", 1, XRT_ERROR_NOT_PERMITTED, xrt_memset(c->d, 1, 0))                            \
+    X(memset_async, "memset_async on its own stream", 0, XRT_SUCCESS, xrt_memset_async(c->d, 7, 64, c->s))             \
+    X(memset_async_null, "memset_async on the NULL stream", 0, XRT_SUCCESS, xrt_memset_async(c->d2, 1, 64, NULL))      \
+    X(memcpy, "memcpy (NULL stream)", 1, XRT_ERROR_NOT_PERMITTED,                                                      \
+      xrt_memcpy(c->d, c->h, sizeof c->h, XRT_MEMCPY_HOST_TO_DEVICE))                                                  \
+    X(memcpy_zero, "memcpy of 0 bytes", 1, XRT_ERROR_NOT_PERMITTED, xrt_memcpy(c->d, c->h, 0, XRT_MEMCPY_HOST_TO_DEVICE)) \
+    X(memcpy_kind, "memcpy of a bad kind", 1, XRT_ERROR_NOT_PERMITTED, xrt_memcpy(c->d, c->h, 64, (xrt_memcpy_kind)7)) \
+    X(memcpy_async, "memcpy_async on another stream", 0, XRT_SUCCESS,                                                  \
+      xrt_memcpy_async(c->h, c->d2, sizeof c->h, XRT_MEMCPY_DEVICE_TO_HOST, c->other))                                 \
+    X(attributes, "pointer_get_attributes of device memory", 0, XRT_SUCCESS, xrt_pointer_get_attributes(&c->attr, c->d)) \
+    X(attributes_host, "pointer_get_attributes of host memory", 0, XRT_SUCCESS,                                        \
+      xrt_pointer_get_attributes(&c->attr, c->h))                                                                      \
+    X(export, "mem_export_dmabuf", 0, XRT_ERROR_UNSUPPORTED, xrt_mem_export_dmabuf(c->d, 4096, &c->fd, &c->offset))    \
+    X(stream_create, "stream create", 0, XRT_SUCCESS, xrt_stream_create(&c->made))                                     \
+    X(stream_destroy, "stream destroy of an idle stream", 0, XRT_SUCCESS, xrt_stream_destroy(c->doomed))               \
+    X(sync_own, "stream synchronize of its own stream", 1, XRT_ERROR_NOT_PERMITTED, xrt_stream_synchronize(c->s))      \
+    X(sync_null, "stream synchronize of the NULL stream", 1, XRT_ERROR_NOT_PERMITTED, xrt_stream_synchronize(NULL))   \
+    X(sync_other, "stream synchronize of another stream", 1, XRT_ERROR_NOT_PERMITTED, xrt_stream_synchronize(c->other)) \
+    /* its own host function is running: */                                                                            \
+    X(query_own, "stream query of its own stream", 0, XRT_ERROR_NOT_READY, xrt_stream_query(c->s))                    \
+    X(query_null, "stream query of the NULL stream", 0, XRT_SUCCESS, xrt_stream_query(NULL))                           \
+    X(wait_event, "stream_wait_event", 0, XRT_SUCCESS, xrt_stream_wait_event(c->other, c->t1))                         \
+    X(launch, "launch_host_func", 0, XRT_SUCCESS, xrt_launch_host_func(c->s, nop, NULL))                               \
+    X(event_create, "event create", 0, XRT_SUCCESS, xrt_event_create(&c->made_event, 0))                               \
+    X(event_destroy, "event destroy", 0, XRT_SUCCESS, xrt_event_destroy(c->doomed_event))                              \
+    X(record, "event record", 0, XRT_SUCCESS, xrt_event_record(c->mine, c->s))                                         \
+    X(event_query, "event query of a never-recorded event", 0, XRT_SUCCESS, xrt_event_query(c->never))                 \
+    X(event_sync_after, "event synchronize of an event recorded after it", 1, XRT_ERROR_NOT_PERMITTED,                 \
+      xrt_event_synchronize(c->after))                                                                                 \
+    X(event_sync_never, "event synchronize of a never-recorded event", 1, XRT_ERROR_NOT_PERMITTED,                     \
+      xrt_event_synchronize(c->never))                                                                                 \
+    X(elapsed, "event_elapsed_time of completed events", 0, XRT_SUCCESS, xrt_event_elapsed_time(&c->ms, c->t0, c->t1)) \
+    X(stream_native, "stream_get_native", 0, XRT_ERROR_UNSUPPORTED, xrt_stream_get_native(c->s, &c->native))           \
+    X(event_native, "event_get_native", 0, XRT_ERROR_UNSUPPORTED, xrt_event_get_native(c->mine, &c->native))           \
+    X(wrap_native, "stream_wrap_native", 0, XRT_ERROR_UNSUPPORTED, xrt_stream_wrap_native(&c->wrapped, c->h))          \
+    X(module_load, "module_load (C source)", 0, XRT_SUCCESS, xrt_module_load(&c->made_mod, &xrt_test_calls_image, 1, NULL)) \
+    X(module_load_null, "module_load to NULL", 0, XRT_ERROR_INVALID_VALUE,                                             \
+      xrt_module_load(NULL, &xrt_test_calls_image, 1, NULL))                                                           \
+    X(module_unload, "module_unload", 0, XRT_SUCCESS, xrt_module_unload(c->m))                                         \
+    X(get_function, "module_get_function", 0, XRT_SUCCESS, xrt_module_get_function(&c->got, c->m, "k"))               \
+    X(get_function_empty, "module_get_function of \"\"", 0, XRT_ERROR_INVALID_VALUE,                                  \
+      xrt_module_get_function(&c->got, c->m, ""))                                                                      \
+    X(kernel, "launch_kernel on another stream", 0, XRT_SUCCESS,                                                       \
+      xrt_launch_kernel(c->fn, c->one, c->one, 0, c->other, &c->d2, sizeof c->d2))                                     \
+    X(kernel_zero, "launch_kernel of an empty grid", 0, XRT_ERROR_INVALID_VALUE,                                       \
+      xrt_launch_kernel(c->fn, c->zero, c->one, 0, c->s, NULL, 8))                                                     \
+    X(function_attributes, "function_get_attributes", 0, XRT_SUCCESS, xrt_function_get_attributes(&c->fattr, c->fn))
+
+static const char xrt_test_calls_source[] = "void k(const void *c, void *a) { (void)c; **(unsigned char **)a = 9; }\n";
 static const xrt_module_image xrt_test_calls_image = {XRT_IMAGE_CPU_C_SOURCE, xrt_test_calls_source,
                                                       sizeof xrt_test_calls_source - 1, NULL};
+
+/* Each row as a function xrt_test_call_<id>, and the table of rows. */
+#define XRT_TEST_CALL_FN(id, what, waits, status, ...)                                                                  \
+    static inline xrt_status xrt_test_call_##id(xrt_test_calls *c) { (void)c; return __VA_ARGS__; }
+XRT_TEST_CALLS(XRT_TEST_CALL_FN)
+#undef XRT_TEST_CALL_FN
+
+typedef struct xrt_test_call {
+    const char *what;
+    const char *text; /* the call as written: "xrt_<name>(...)" */
+    int waits;
+    xrt_status on_cpu;
+    xrt_status (*call)(xrt_test_calls *c);
+} xrt_test_call;
+
+/* The rows, in order; their number in *n. */
+static inline const xrt_test_call *xrt_test_calls_rows(size_t *n)
+{
+#define XRT_TEST_CALL_ROW(id, what, waits, status, ...) {what, #__VA_ARGS__, waits, status, xrt_test_call_##id},
+    static const xrt_test_call rows[] = {XRT_TEST_CALLS(XRT_TEST_CALL_ROW)};
+#undef XRT_TEST_CALL_ROW
+    *n = sizeof rows / sizeof rows[0];
+    return rows;
+}
+
+/* The entry point a row calls ("xrt_<name>"), in buf. */
+static inline const char *xrt_test_call_name(const xrt_test_call *r, char *buf, size_t size)
+{
+    snprintf(buf, size, "%.*s", (int)strcspn(r->text, "( "), r->text);
+    return buf;
+}
 
 static inline int xrt_test_calls_make(xrt_test_calls *c)
 {
     memset(c, 0, sizeof *c);
-    if (xrt_get_backend(&c->backend) || xrt_stream_create(&c->s) || xrt_event_create(&c->e, 0) ||
-        xrt_malloc(&c->d, 4096) || xrt_malloc_host(&c->pinned, 4096))
+    c->fd = -1;
+    c->one.x = c->one.y = c->one.z = 1;
+    c->zero = c->one;
+    c->zero.x = 0;
+    if (xrt_get_backend(&c->backend) || xrt_stream_create(&c->s) || xrt_stream_create(&c->other) ||
+        xrt_stream_create(&c->doomed))
         return __LINE__;
+    if (xrt_event_create(&c->after, 0) || xrt_event_create(&c->never, 0) || xrt_event_create(&c->mine, 0) ||
+        xrt_event_create(&c->t0, 0) || xrt_event_create(&c->t1, 0) || xrt_event_create(&c->doomed_event, 0))
+        return __LINE__;
+    if (xrt_malloc(&c->d, 4096) || xrt_malloc(&c->d2, 4096) || xrt_malloc_host(&c->pinned, 4096)) return __LINE__;
     if (xrt_module_load(&c->m, &xrt_test_calls_image, 1, NULL) != XRT_SUCCESS) {
         xrt_get_last_error(); /* a backend without modules, or without a C compiler: no module */
         c->m = NULL;
@@ -883,14 +1069,27 @@ static inline int xrt_test_calls_make(xrt_test_calls *c)
     return 0;
 }
 
+/* Releases the objects, those the calls made included (on the backend that
+   made them). */
 static inline void xrt_test_calls_free(xrt_test_calls *c)
 {
-    xrt_stream_synchronize(c->s);
-    xrt_stream_destroy(c->s);
-    xrt_event_destroy(c->e);
-    xrt_free(c->d);
-    xrt_free_host(c->pinned);
+    xrt_stream streams[] = {c->s, c->other, c->doomed, c->made};
+    xrt_event events[] = {c->after, c->never, c->mine, c->t0, c->t1, c->doomed_event, c->made_event};
+    void *mem[] = {c->d, c->d2, c->p, c->p_async};
+    size_t i;
+    for (i = 0; i < sizeof streams / sizeof streams[0]; i++)
+        if (streams[i]) xrt_stream_synchronize(streams[i]);
+    for (i = 0; i < sizeof streams / sizeof streams[0]; i++)
+        if (streams[i]) xrt_stream_destroy(streams[i]);
+    for (i = 0; i < sizeof events / sizeof events[0]; i++)
+        if (events[i]) xrt_event_destroy(events[i]);
+    for (i = 0; i < sizeof mem / sizeof mem[0]; i++)
+        if (mem[i]) xrt_free(mem[i]);
+    if (c->pinned) xrt_free_host(c->pinned);
+    if (c->p_host) xrt_free_host(c->p_host);
     if (c->m) xrt_module_unload(c->m);
+    if (c->made_mod) xrt_module_unload(c->made_mod);
+    xrt_get_last_error();
 }
 
 static inline void xrt_test_calls_note(xrt_test_calls *c, const char *fn, xrt_status st)
@@ -902,102 +1101,14 @@ static inline void xrt_test_calls_note(xrt_test_calls *c, const char *fn, xrt_st
     c->count++;
 }
 
-/* X(entry point, call): every call xrt_test_calls_run makes, on the objects
-   of `c` and the locals there. Every operation of XRT__BACKEND_OPS has a row
-   (xrt_test_calls_missing). */
-#define XRT_TEST_CALLS(X)                                                                    \
-    X("xrt_get_capabilities", xrt_get_capabilities(&caps))                                   \
-    X("xrt_get_device_count", xrt_get_device_count(&n))                                      \
-    X("xrt_set_device", xrt_set_device(0))                                                   \
-    X("xrt_get_device", xrt_get_device(&n))                                                  \
-    X("xrt_device_synchronize", xrt_device_synchronize())                                    \
-    X("xrt_get_device_properties", xrt_get_device_properties(&prop, 0))                      \
-    X("xrt_get_target", xrt_get_target(&target))                                             \
-    X("xrt_backend_count", xrt_backend_count(&n))                                            \
-    X("xrt_backend_get_info", xrt_backend_get_info(0, &info))                                \
-    X("xrt_get_backend", xrt_get_backend(&name))                                             \
-    X("xrt_set_backend", xrt_set_backend(c->backend))                                        \
-    X("xrt_malloc", xrt_malloc(&p, 64))                                                      \
-    X("xrt_malloc", xrt_malloc(NULL, 64))                                                    \
-    X("xrt_malloc", xrt_malloc(&p, 0))                                                       \
-    X("xrt_malloc_host", xrt_malloc_host(&p, 64))                                            \
-    X("xrt_malloc_async", xrt_malloc_async(&p, 64, c->s))                                    \
-    X("xrt_free", xrt_free(c->d))                                                            \
-    X("xrt_free", xrt_free(NULL))                                                            \
-    X("xrt_free_host", xrt_free_host(c->pinned))                                             \
-    X("xrt_free_async", xrt_free_async(c->d, c->s))                                          \
-    X("xrt_free_async", xrt_free_async(NULL, c->s))                                          \
-    X("xrt_mem_get_info", xrt_mem_get_info(&f, &t))                                          \
-    X("xrt_memset", xrt_memset(c->d, 1, 64))                                                 \
-    X("xrt_memset", xrt_memset(c->d, 1, 0))                                                  \
-    X("xrt_memset_async", xrt_memset_async(c->d, 1, 64, c->s))                               \
-    X("xrt_memset_async", xrt_memset_async(c->d, 1, 64, NULL))                               \
-    X("xrt_memcpy", xrt_memcpy(c->d, c->h, 64, XRT_MEMCPY_HOST_TO_DEVICE))                   \
-    X("xrt_memcpy", xrt_memcpy(c->d, c->h, 0, XRT_MEMCPY_HOST_TO_DEVICE))                    \
-    X("xrt_memcpy", xrt_memcpy(c->d, c->h, 64, (xrt_memcpy_kind)7))                          \
-    X("xrt_memcpy_async", xrt_memcpy_async(c->h, c->d, 64, XRT_MEMCPY_DEVICE_TO_HOST, c->s)) \
-    X("xrt_pointer_get_attributes", xrt_pointer_get_attributes(&a, c->d))                    \
-    X("xrt_pointer_get_attributes", xrt_pointer_get_attributes(&a, c->h))                    \
-    X("xrt_mem_export_dmabuf", xrt_mem_export_dmabuf(c->d, 64, &fd, &off))                   \
-    X("xrt_stream_create", xrt_stream_create(&s2))                                           \
-    X("xrt_stream_destroy", xrt_stream_destroy(c->s))                                        \
-    X("xrt_stream_synchronize", xrt_stream_synchronize(c->s))                                \
-    X("xrt_stream_query", xrt_stream_query(c->s))                                            \
-    X("xrt_stream_query", xrt_stream_query(NULL))                                            \
-    X("xrt_stream_wait_event", xrt_stream_wait_event(c->s, c->e))                            \
-    X("xrt_launch_host_func", xrt_launch_host_func(c->s, nop, NULL))                         \
-    X("xrt_event_create", xrt_event_create(&e2, 0))                                          \
-    X("xrt_event_destroy", xrt_event_destroy(c->e))                                          \
-    X("xrt_event_record", xrt_event_record(c->e, c->s))                                      \
-    X("xrt_event_query", xrt_event_query(c->e))                                              \
-    X("xrt_event_synchronize", xrt_event_synchronize(c->e))                                  \
-    X("xrt_event_elapsed_time", xrt_event_elapsed_time(&ms, c->e, c->e))                     \
-    X("xrt_stream_get_native", xrt_stream_get_native(c->s, &p))                              \
-    X("xrt_event_get_native", xrt_event_get_native(c->e, &p))                                \
-    X("xrt_stream_wrap_native", xrt_stream_wrap_native(&s2, c->h))                           \
-    X("xrt_module_load", xrt_module_load(&m2, &xrt_test_calls_image, 1, NULL))               \
-    X("xrt_module_load", xrt_module_load(NULL, &xrt_test_calls_image, 1, NULL))              \
-    X("xrt_module_unload", xrt_module_unload(c->m))                                          \
-    X("xrt_module_get_function", xrt_module_get_function(&f2, c->m, "k"))                    \
-    X("xrt_module_get_function", xrt_module_get_function(&f2, c->m, ""))                     \
-    X("xrt_launch_kernel", xrt_launch_kernel(c->fn, one, one, 0, c->s, &p, sizeof p))        \
-    X("xrt_launch_kernel", xrt_launch_kernel(c->fn, zero, one, 0, c->s, NULL, 8))            \
-    X("xrt_function_get_attributes", xrt_function_get_attributes(&fa, c->fn))
-
-/* Every call; `user` is an xrt_test_calls. A host function. */
+/* Makes every call of the table on `user`, an xrt_test_calls, and keeps each
+   status and detail. A host function. */
 static inline void xrt_test_calls_run(void *user)
 {
     xrt_test_calls *c = (xrt_test_calls *)user;
-    xrt_pointer_attributes a;
-    xrt_device_prop prop;
-    xrt_backend_info info;
-    xrt_target target;
-    xrt_function_attributes fa;
-    xrt_stream s2 = NULL;
-    xrt_event e2 = NULL;
-    xrt_module m2 = NULL;
-    xrt_function f2 = NULL;
-    const xrt_dim3 one = {1, 1, 1}, zero = {0, 1, 1};
-    const char *name = NULL;
-    void *p = NULL;
-    size_t f = 0, t = 0;
-    uint64_t off = 0;
-    unsigned caps = 0;
-    float ms = 0;
-    int n = 0, fd = -1;
-#define XRT_TEST_CALL(fn, call) xrt_test_calls_note(c, fn, (call));
-    XRT_TEST_CALLS(XRT_TEST_CALL)
-#undef XRT_TEST_CALL
-}
-
-/* The entry points XRT_TEST_CALLS calls, a row each; their number in *n. */
-static inline const char *const *xrt_test_calls_names(size_t *n)
-{
-#define XRT_TEST_CALL(fn, call) fn,
-    static const char *const called[] = {XRT_TEST_CALLS(XRT_TEST_CALL)};
-#undef XRT_TEST_CALL
-    *n = sizeof called / sizeof called[0];
-    return called;
+    size_t i, n;
+    const xrt_test_call *rows = xrt_test_calls_rows(&n);
+    for (i = 0; i < n; i++) xrt_test_calls_note(c, rows[i].text, rows[i].call(c));
 }
 
 /* >> every operation has its row: a list a new operation must join names
@@ -1021,36 +1132,50 @@ static inline int xrt_test_ops_missing(int (*has)(const char *name), const char 
 
 static inline int xrt_test_calls_has(const char *name)
 {
+    char fn[64];
     size_t j, n;
-    const char *const *called = xrt_test_calls_names(&n);
+    const xrt_test_call *rows = xrt_test_calls_rows(&n);
     for (j = 0; j < n; j++)
-        if (strcmp(called[j], name) == 0) return 1;
+        if (strcmp(xrt_test_call_name(&rows[j], fn, sizeof fn), name) == 0) return 1;
     return 0;
 }
 
-/* The operations of XRT__BACKEND_OPS that XRT_TEST_CALLS does not call, each
-   printed; their number. */
+/* The operations of XRT__BACKEND_OPS that XRT_TEST_CALLS does not call, and
+   the rows whose call waits but whose status on the CPU is not
+   XRT_ERROR_NOT_PERMITTED, each printed; their number. */
 static inline int xrt_test_calls_missing(void)
 {
-    return xrt_test_ops_missing(xrt_test_calls_has, "XRT_TEST_CALLS of tests/xrt_test.h");
+    size_t j, n;
+    const xrt_test_call *rows = xrt_test_calls_rows(&n);
+    int bad = xrt_test_ops_missing(xrt_test_calls_has, "XRT_TEST_CALLS of tests/xrt_test.h");
+    for (j = 0; j < n; j++)
+        if (rows[j].waits && rows[j].on_cpu != XRT_ERROR_NOT_PERMITTED) {
+            print_error("%s waits, but its status in XRT_TEST_CALLS of tests/xrt_test.h is %s, not %s\n", rows[j].text,
+                        xrt_status_string(rows[j].on_cpu), xrt_status_string(XRT_ERROR_NOT_PERMITTED));
+            bad++;
+        }
+    return bad;
 }
 
 /* Every call was refused with XRT_ERROR_NOT_PERMITTED and a detail that
-   names it and says `why`; else prints each that was not and returns 0. */
+   names its entry point and says `why`; else prints each that was not and
+   returns 0. */
 static inline int xrt_test_calls_refused(const xrt_test_calls *c, const char *why)
 {
+    char fn[64];
     int i, bad = 0;
     size_t rows;
-    xrt_test_calls_names(&rows);
+    const xrt_test_call *row = xrt_test_calls_rows(&rows);
     if (c->count != (int)rows) {
         fprintf(stderr, "%d calls were made, not the %zu of XRT_TEST_CALLS\n", c->count, rows);
         return 0;
     }
     for (i = 0; i < c->count; i++)
-        if (c->out[i].st != XRT_ERROR_NOT_PERMITTED || !strstr(c->out[i].detail, c->out[i].fn) ||
-            !strstr(c->out[i].detail, why)) {
-            fprintf(stderr, "call %d, %s: %s (\"%s\"), expected %s naming it and \"%s\"\n", i, c->out[i].fn,
-                    xrt_status_string(c->out[i].st), c->out[i].detail, xrt_status_string(XRT_ERROR_NOT_PERMITTED), why);
+        if (c->out[i].st != XRT_ERROR_NOT_PERMITTED ||
+            !strstr(c->out[i].detail, xrt_test_call_name(&row[i], fn, sizeof fn)) || !strstr(c->out[i].detail, why)) {
+            fprintf(stderr, "call %d, %s: %s (\"%s\"), expected %s naming %s and \"%s\"\n", i, c->out[i].fn,
+                    xrt_status_string(c->out[i].st), c->out[i].detail, xrt_status_string(XRT_ERROR_NOT_PERMITTED), fn,
+                    why);
             bad++;
         }
     if (bad) fprintf(stderr, "%d of %d calls were not refused first\n", bad, c->count);
