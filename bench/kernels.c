@@ -4,7 +4,9 @@
    xrt_launch_kernel against the same loop under OpenMP (gcc -fopenmp, the
    same -O2; both use every usable core); an empty kernel's launch +
    synchronize against the stream's round trip (a no-op host function +
-   synchronize); and xrt_module_load from the kernel cache against a
+   synchronize); SAXPY cut into blocks on one thread without xrt against the
+   whole loop (what the kernel ABI's per-block call costs, for the reading
+   of the first row); and xrt_module_load from the kernel cache against a
    compile. The kernels are built by xrt from C source with XRT_CC. */
 #define XRT_IMPL
 #include "xrt.h"
@@ -106,6 +108,42 @@ static void xrt_stencil(void *ctx, long iters)
     CHECK(xrt_stream_synchronize(b.s));
 }
 
+/* One thread, no xrt: the SAXPY loop whole, against the same loop called
+   once per block of BLOCK elements through a function pointer, as xrt's CPU
+   backend calls a kernel. What a kernel pays for being cut into blocks: the
+   memory pipeline drains at the end of each block's loop. */
+typedef struct { float a; const float *x; float *y; size_t begin, end; } block_args;
+
+static void saxpy_block(const block_args *a)
+{
+    size_t i;
+    for (i = a->begin; i < a->end; i++) a->y[i] = a->a * a->x[i] + a->y[i];
+}
+
+static void (*volatile saxpy_block_fn)(const block_args *) = saxpy_block;
+
+static void one_loop(void *ctx, long iters)
+{
+    block_args a = {2.0f, NULL, NULL, 0, N};
+    long r;
+    (void)ctx;
+    a.x = b.x, a.y = b.y;
+    for (r = 0; r < iters; r++) saxpy_block_fn(&a);
+}
+
+static void per_block(void *ctx, long iters)
+{
+    block_args a = {2.0f, NULL, NULL, 0, 0};
+    long r;
+    (void)ctx;
+    a.x = b.x, a.y = b.y;
+    for (r = 0; r < iters; r++)
+        for (a.begin = 0; a.begin < N; a.begin += BLOCK) {
+            a.end = a.begin + BLOCK;
+            saxpy_block_fn(&a);
+        }
+}
+
 static void roundtrip(void *ctx, long iters)
 {
     long r;
@@ -176,7 +214,7 @@ int main(void)
     xrt_module m;
     double base, test;
     size_t i;
-    char dir[] = "/tmp/xrt-bench-kernels-XXXXXX", cmd[128];
+    char dir[] = "/tmp/xrt-bench-kernels-XXXXXX", cmd[128], t1[32], t2[32];
     bench_load_start(NULL);
     CHECK(xrt_set_backend("cpu"));
     if (!mkdtemp(dir)) return 1;
@@ -202,6 +240,9 @@ int main(void)
     bench_pair(omp_stencil, xrt_stencil, NULL, 3, BENCH_REPS, &base, &test);
     report("2D stencil 4096^2 (vs OpenMP)", base, test, 0.9, 1);
     bench_gap_us = 0;
+    bench_pair(one_loop, per_block, NULL, 3, BENCH_REPS, &base, &test);
+    printf("  %-34s %10s  one loop %10s  %.2fx  (no target: what blocks cost)\n", "SAXPY per block, 1 thread, no xrt",
+           bench_fmt_ns(t1, sizeof t1, test), bench_fmt_ns(t2, sizeof t2, base), base / test);
     bench_pair(roundtrip, empty_launch, NULL, 2000, BENCH_REPS, &base, &test);
     report("empty kernel launch + sync", base, test, 2.0, 0);
     cache_bench();

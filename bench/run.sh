@@ -20,6 +20,10 @@ section "start-up"
 $B/bench/startup
 section "CPU copies"
 $B/bench/memcpy
+if command -v taskset > /dev/null; then
+    echo "one core (taskset -c 0: the stream's worker shares the caller's core and its caches):"
+    taskset -c 0 $B/bench/memcpy
+else echo "skipped: one core (taskset is not installed)"; fi
 if command -v valgrind > /dev/null; then sh bench/instructions.sh $B/bench/memcpy "xrt_memcpy 4 KiB" -
 else echo "skipped: instruction count (valgrind is not installed)"; fi
 section "CPU stream round trip"
