@@ -3702,8 +3702,11 @@ XRT_API xrt_status xrt_set_backend(const char *name)
     char names[256];
     xrt__reg_entry *e;
     xrt_status st = XRT_SUCCESS;
+    if (xrt__tls.host_fn && xrt__tls.be == &xrt__forbidden_backend) return xrt__forbidden_fail("xrt_set_backend");
+    if (xrt__tls.host_fn) /* a backend that allows calls there: still not this one */
+        return xrt_error(XRT_ERROR_NOT_PERMITTED, "xrt_set_backend",
+                         "called from a host function, which runs on its stream's backend: it may not select another");
     if (!name) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_set_backend", "name is NULL");
-    if (xrt__tls.host_fn) return xrt__forbidden_fail("xrt_set_backend");
     xrt__be(); /* initialises and fixes this thread's generation */
     xrt__lock(&xrt__reg_lock);
     e = xrt__reg_find_locked(name, strlen(name));
