@@ -331,6 +331,7 @@ static struct {
     uint64_t started;
     pthread_t *zombies; /* finished workers not joined yet */
     size_t nzombies, cap;
+    struct xrt__cpu_event *events; /* every live event, for a forked child (xrt__cpu_fork_child) */
 } xrt__cpu;
 
 /* Workers are joined, not detached, so that xrt_shutdown returns with every
@@ -1046,11 +1047,27 @@ typedef struct xrt__cpu_event {
     xrt__cpu_stream *stream; /* of the latest record; NULL: never recorded */
     uint64_t pos;
     uint64_t time_ns;        /* stamped when the latest record completed */
+    struct xrt__cpu_event *prev, *next; /* xrt__cpu.events, under the list lock */
 } xrt__cpu_event;
+
+static void xrt__cpu_event_link(xrt__cpu_event *e)
+{
+    pthread_mutex_lock(&xrt__cpu_list_lock);
+    e->prev = NULL;
+    e->next = xrt__cpu.events;
+    if (e->next) e->next->prev = e;
+    xrt__cpu.events = e;
+    pthread_mutex_unlock(&xrt__cpu_list_lock);
+}
 
 static void xrt__cpu_event_unref(xrt__cpu_event *e)
 {
     if (__atomic_sub_fetch(&e->refs, 1, __ATOMIC_ACQ_REL)) return;
+    pthread_mutex_lock(&xrt__cpu_list_lock);
+    if (e->prev) e->prev->next = e->next;
+    else xrt__cpu.events = e->next;
+    if (e->next) e->next->prev = e->prev;
+    pthread_mutex_unlock(&xrt__cpu_list_lock);
     if (e->stream) xrt__cpu_stream_unref(e->stream);
     XRT_FREE(e);
 }
@@ -1108,6 +1125,7 @@ static xrt_status xrt__cpu_event_create(const xrt_backend *self, void **event, u
     if (!e) return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_event_create", "no memory for an event");
     e->flags = flags;
     e->refs = 1;
+    xrt__cpu_event_link(e);
     *event = e;
     return XRT_SUCCESS;
 }
@@ -1959,6 +1977,8 @@ static void xrt__cpu_fork_pool(void)
 static void xrt__cpu_fork_child(void)
 {
     xrt__cpu_stream *s;
+    xrt__cpu_event *e;
+    for (e = xrt__cpu.events; e; e = e->next) e->lock = 0; /* its holder did not come along */
     for (s = xrt__cpu.list.next; s && s != &xrt__cpu.list; s = s->next) {
         s->lock = 0; /* its holder did not come along */
         s->exec = XRT__CPU_FREE;

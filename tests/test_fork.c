@@ -250,6 +250,43 @@ static void test_fork_while_another_thread_calls(void **state)
     if (failed) fail_msg("fork %d of %d while another thread was in xrt: the child failed (above)", k, FORKS);
 }
 
+/* An event's lock held at fork() by a thread inside the event (recording
+   it, or completing a record): that thread does not come along, so the child
+   frees the lock, and its calls on the event return instead of spinning for
+   ever. White-box: the test thread takes the CPU backend's event lock itself
+   around the fork, as such a thread would hold it. */
+static void test_fork_while_an_event_is_locked(void **state)
+{
+    xrt_stream s;
+    xrt_event e;
+    xrt__cpu_event *ce;
+    char why[256];
+    pid_t pid;
+    int bad;
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the CPU backend's event lock");
+    OK(xrt_stream_create(&s));
+    OK(xrt_event_create(&e, 0));
+    OK(xrt_event_record(e, s));
+    OK(xrt_stream_synchronize(s));
+    ce = (xrt__cpu_event *)xrt__handle_lookup(xrt__be(), e, XRT__HANDLE_EVENT)->obj;
+    xrt__cpu_lock(&ce->lock);
+    pid = child_fork(10);
+    if (pid == 0) {
+        CHILD_OK(xrt_event_query(e));
+        CHILD_OK(xrt_event_record(e, NULL));
+        CHILD_OK(xrt_event_synchronize(e));
+        CHILD_OK(xrt_event_destroy(e));
+        xrt_shutdown();
+        child_end_quietly();
+    }
+    xrt__cpu_unlock(&ce->lock);
+    bad = child_status(pid, 10, why, sizeof why);
+    OK(xrt_event_destroy(e));
+    OK(xrt_stream_destroy(s));
+    if (bad) fail_msg("child forked while an event was locked: %s", why);
+}
+
 /* >> the refusal comes first */
 /* In a forked child, on a backend that does not survive fork() (the refuser
    here, cuda and hip where a group runs on them), every entry point called
@@ -295,6 +332,7 @@ int main(void)
         gated_test(test_fork_shutdown_in_child_work_in_flight),
         cmocka_unit_test(test_fork_as_workers_come_and_go),
         cmocka_unit_test(test_fork_while_another_thread_calls),
+        cmocka_unit_test(test_fork_while_an_event_is_locked),
         cmocka_unit_test(test_fork_refusal_comes_first),
     };
     return xrt_test_run_on_backends("fork", tests, sizeof tests / sizeof tests[0], NULL);
