@@ -294,6 +294,7 @@ typedef struct xrt__cpu_spare {
 typedef struct xrt__cpu_stream {
     int lock;      /* producers' spinlock */
     int orphan;    /* no worker: a forked child's copy; one starts with the next op */
+    uint64_t dropped; /* an orphan's ops from here to tail never ran: released at adoption */
     int refs;      /* the worker and the handle: the last to let go frees the stream */
     uint64_t tail; /* ops enqueued (written under lock) */
     uint64_t room; /* ops may be enqueued without looking at head while tail < room */
@@ -930,9 +931,15 @@ static xrt_status xrt__cpu_stream_new(xrt__cpu_stream **out)
 
 /* A stream copied into a forked child has no worker: the first op after
    the fork starts one. Called with the stream's lock held. */
+static void xrt__cpu_release_dropped(xrt__cpu_stream *s);
+
+/* A forked child's first use of a stream it inherited: what the parent's
+   queued ops held is released (their slots are about to be reused), and the
+   stream gets a worker. */
 static xrt_status xrt__cpu_adopt_locked(xrt__cpu_stream *s)
 {
     xrt_status st;
+    xrt__cpu_release_dropped(s);
     pthread_mutex_lock(&xrt__cpu_list_lock);
     st = s->orphan ? xrt__cpu_start_worker_locked(s) : XRT_SUCCESS;
     if (st == XRT_SUCCESS) s->orphan = 0;
@@ -953,6 +960,7 @@ static xrt_status xrt__cpu_stream_close(xrt__cpu_stream *s)
     xrt__cpu_op *op;
     xrt__cpu_lock(&s->lock);
     if (s->orphan) { /* no worker to stop: drop the worker's reference here */
+        xrt__cpu_release_dropped(s);
         xrt__cpu_unlock(&s->lock);
         xrt__cpu_stream_unlink(s);
         xrt__cpu_stream_unref(s);
@@ -1974,6 +1982,28 @@ static void xrt__cpu_fork_pool(void)
     pthread_mutex_unlock(&xrt__cpu_pool_start);
 }
 
+/* Releases what the ops an orphan inherited hold (a launch's record and its
+   module, a recorded event, a waited-for stream, memory freed on the stream),
+   without running them: they were the parent's work. Under the stream's lock.
+   (Where dropped > tail, the stream was idle at the fork: nothing to do.) */
+static void xrt__cpu_release_dropped(xrt__cpu_stream *s)
+{
+    for (; s->dropped < s->tail; s->dropped++) {
+        xrt__cpu_op *op = &s->ring[s->dropped & s->mask].op;
+        if (op->run == xrt__cpu_run_kernel) {
+            xrt__cpu_launch *l = (xrt__cpu_launch *)op->u.host.user;
+            xrt__cpu_module_unref(l->module);
+            xrt__cpu_launch_free(l);
+        } else if (op->run == xrt__cpu_run_record) {
+            xrt__cpu_event_unref(op->u.record.event);
+        } else if (op->run == xrt__cpu_run_wait) {
+            xrt__cpu_stream_unref(op->u.wait.stream);
+        } else if (op->run == xrt__cpu_run_free) {
+            xrt__cpu_run_free(op);
+        }
+    }
+}
+
 static void xrt__cpu_fork_child(void)
 {
     xrt__cpu_stream *s;
@@ -1984,6 +2014,10 @@ static void xrt__cpu_fork_child(void)
         s->exec = XRT__CPU_FREE;
         s->orphan = 1;
         s->parked = 0;
+        /* The op at head may have run, all or part, its completion not yet
+           published: what it held may be released already, so it is left
+           alone; the ops after it never started. */
+        s->dropped = s->head.value + 1;
         xrt__cpu_counter_init(&s->head, s->tail);
         s->room = s->tail + s->mask + 1;
     }

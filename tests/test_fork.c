@@ -250,6 +250,72 @@ static void test_fork_while_another_thread_calls(void **state)
     if (failed) fail_msg("fork %d of %d while another thread was in xrt: the child failed (above)", k, FORKS);
 }
 
+/* Work queued in the parent behind a blocked host function never runs in
+   the child: what it held (a launch's arguments record, large and small, and
+   its module; a recorded event; a stream waited for; memory freed on the
+   stream) is released there all the same, when the child first uses the
+   stream or destroys it (white-box: the module's and the event's reference
+   counts; the rest valgrind's leak check sees). */
+static void test_fork_releases_queued_work(void **state)
+{
+    static unsigned char args[600], byte; /* more than a stream keeps for reuse: a record of its own */
+    unsigned char *to = &byte;             /* the kernel writes 9 where its first argument points */
+    const xrt_dim3 one = {1, 1, 1};
+    xrt_module m;
+    xrt_function f;
+    xrt_stream s, t;
+    xrt_event e, r;
+    void *d;
+    char why[256];
+    pid_t pid;
+    int bad;
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "a GPU backend refuses every call in a forked child");
+    setenv("XRT_CACHE", "0", 1); /* built privately: nothing left in the user's cache */
+    OK(xrt_module_load(&m, &xrt_test_calls_image, 1, NULL));
+    unsetenv("XRT_CACHE");
+    OK(xrt_module_get_function(&f, m, "k"));
+    OK(xrt_stream_create(&s));
+    OK(xrt_stream_create(&t));
+    OK(xrt_event_create(&e, 0));
+    OK(xrt_event_create(&r, 0));
+    OK(xrt_malloc(&d, 64));
+    OK(xrt_launch_host_func(t, gate_wait, &gates[0]));
+    OK(xrt_event_record(r, t));
+    OK(xrt_launch_host_func(s, gate_wait, &gates[1]));
+    gate_wait_entered(&gates[1]);
+    memcpy(args, &to, sizeof to);
+    OK(xrt_launch_kernel(f, one, one, 0, s, args, sizeof args));
+    OK(xrt_launch_kernel(f, one, one, 0, s, args, 8));
+    OK(xrt_event_record(e, s));
+    OK(xrt_stream_wait_event(s, r));
+    OK(xrt_free_async(d, s));
+    pid = child_fork(10);
+    if (pid == 0) {
+        xrt__module *core = (xrt__module *)xrt__handle_lookup(xrt__be(), m, XRT__HANDLE_MODULE)->obj;
+        xrt__cpu_module *cm = (xrt__cpu_module *)core->obj;
+        xrt__cpu_event *ce = (xrt__cpu_event *)xrt__handle_lookup(xrt__be(), e, XRT__HANDLE_EVENT)->obj;
+        int module_refs = cm->refs;
+        CHILD_OK(xrt_event_query(e)); /* the parent's records are not the child's to wait for */
+        CHILD_OK(xrt_stream_destroy(s));
+        if (cm->refs != module_refs - 2) CHILD_FAIL("the module has %d references, not %d", cm->refs, module_refs - 2);
+        if (ce->refs != 1) CHILD_FAIL("the event has %d references, not 1 (its handle)", ce->refs);
+        xrt_shutdown();
+        _exit(0);
+    }
+    bad = child_status(pid, 10, why, sizeof why);
+    gate_open(&gates[0]);
+    gate_open(&gates[1]);
+    OK(xrt_stream_synchronize(s));
+    assert_int_equal(byte, 9); /* the parent's launches ran */
+    OK(xrt_event_destroy(e));
+    OK(xrt_event_destroy(r));
+    OK(xrt_stream_destroy(s));
+    OK(xrt_stream_destroy(t));
+    OK(xrt_module_unload(m));
+    if (bad) fail_msg("child forked with work queued: %s", why);
+}
+
 /* An event's lock held at fork() by a thread inside the event (recording
    it, or completing a record): that thread does not come along, so the child
    frees the lock, and its calls on the event return instead of spinning for
@@ -333,6 +399,7 @@ int main(void)
         cmocka_unit_test(test_fork_as_workers_come_and_go),
         cmocka_unit_test(test_fork_while_another_thread_calls),
         cmocka_unit_test(test_fork_while_an_event_is_locked),
+        gated_test(test_fork_releases_queued_work),
         cmocka_unit_test(test_fork_refusal_comes_first),
     };
     return xrt_test_run_on_backends("fork", tests, sizeof tests / sizeof tests[0], NULL);
