@@ -616,6 +616,7 @@ static struct {
     uint32_t bell;       /* helpers sleep on it; rung with every operation and at stop */
     uint32_t sleeping;   /* helpers asleep or about to be */
     unsigned spin;       /* helpers' spin budget for the next operation */
+    int owner_cpu;       /* where the operation's caller was when it posted it */
     xrt__cpu_counter entered; /* helpers that have reached xrt__cpu_helper (a fork waits for them) */
     xrt__cpu_counter done __attribute__((aligned(64))); /* parts finished, over all operations */
 } xrt__cpu_pool;
@@ -648,6 +649,26 @@ static void xrt__cpu_pool_work(void)
     }
 }
 
+/* A helper woken while the other cores were busy for a moment (a stream
+   worker waking to find its queue taken) may be put on the core of the
+   thread that posted the operation, and share it, at half speed each, until
+   the scheduler's balancing moves it: at its next tick or later,
+   milliseconds. A helper that finds itself there moves: its affinity without
+   this core, and at once back to what it was. */
+static void xrt__cpu_helper_spread(void)
+{
+    cpu_set_t mask, away;
+    uint64_t j = __atomic_load_n(&xrt__cpu_pool.job, __ATOMIC_ACQUIRE);
+    int here = sched_getcpu();
+    if ((j & XRT__CPU_PARTS_MAX) >= ((j >> 16) & XRT__CPU_PARTS_MAX)) return; /* no part left to take */
+    if (here < 0 || here != __atomic_load_n(&xrt__cpu_pool.owner_cpu, __ATOMIC_RELAXED)) return;
+    if (sched_getaffinity(0, sizeof mask, &mask) != 0 || CPU_COUNT(&mask) < 2) return;
+    away = mask;
+    CPU_CLR(here, &away);
+    if (CPU_COUNT(&away) == 0 || sched_setaffinity(0, sizeof away, &away) != 0) return;
+    sched_setaffinity(0, sizeof mask, &mask);
+}
+
 static void *xrt__cpu_helper(void *arg)
 {
     (void)arg;
@@ -656,6 +677,7 @@ static void *xrt__cpu_helper(void *arg)
         uint32_t bell = __atomic_load_n(&xrt__cpu_pool.bell, __ATOMIC_SEQ_CST);
         uint64_t next = ((__atomic_load_n(&xrt__cpu_pool.job, __ATOMIC_SEQ_CST) >> 32) + 1) << 32;
         if (__atomic_load_n(&xrt__cpu_pool.stop, __ATOMIC_SEQ_CST)) break;
+        xrt__cpu_helper_spread();
         xrt__cpu_pool_work();
         if (xrt__cpu_spin(&xrt__cpu_pool.spin, &xrt__cpu_pool.job, next, NULL)) continue;
         __atomic_add_fetch(&xrt__cpu_pool.sleeping, 1, __ATOMIC_SEQ_CST);
@@ -711,6 +733,7 @@ static void xrt__cpu_pool_run(xrt__cpu_part_fn fn, void *ctx, size_t nparts)
     __atomic_store_n(&xrt__cpu_pool.ctx, ctx, __ATOMIC_RELAXED); /* published by the job's store */
     target = __atomic_load_n(&xrt__cpu_pool.done.value, __ATOMIC_ACQUIRE) + nparts;
     gen = (__atomic_load_n(&xrt__cpu_pool.job, __ATOMIC_RELAXED) >> 32) + 1;
+    __atomic_store_n(&xrt__cpu_pool.owner_cpu, sched_getcpu(), __ATOMIC_RELAXED);
     __atomic_store_n(&xrt__cpu_pool.job, gen << 32 | (uint64_t)nparts << 16, __ATOMIC_SEQ_CST);
     __atomic_add_fetch(&xrt__cpu_pool.bell, 1, __ATOMIC_SEQ_CST);
     if (__atomic_load_n(&xrt__cpu_pool.sleeping, __ATOMIC_SEQ_CST))
