@@ -639,14 +639,43 @@ static int xrt__cpu_pool_take(size_t *part, size_t *nparts)
 }
 
 /* Runs every part the caller can take; fn and ctx are the operation's: it
-   cannot end (nor another begin) before the part taken is done. */
-static void xrt__cpu_pool_work(void)
+   cannot end (nor another begin) before the part taken is done. Returns the
+   nanoseconds a part took here (0: it took none). */
+static uint64_t xrt__cpu_pool_work(void)
 {
-    size_t i, n;
+    size_t i, n, parts = 0;
+    uint64_t t0 = 0;
     while (xrt__cpu_pool_take(&i, &n)) {
+        if (!parts++) t0 = xrt__cpu_now_ns();
         xrt__cpu_pool.fn(xrt__cpu_pool.ctx, i, n);
         xrt__cpu_counter_add(&xrt__cpu_pool.done, 1);
     }
+    return parts ? (xrt__cpu_now_ns() - t0) / parts : 0;
+}
+
+#define XRT__CPU_LINGER_MAX_NS 4000000u /* about a scheduler tick: a wake-up costs less than a longer spin */
+
+/* Waits for *word to reach target for up to twice `part_ns` (what a part
+   took on this thread; at most XRT__CPU_LINGER_MAX_NS), polling, and giving
+   the core up now and then (another thread of the operation may share it);
+   1: reached. The other threads of an operation finish within about a part
+   of each other, and the next operation comes right after: a thread asleep
+   then would be woken late (a virtual core that idles can take milliseconds
+   to wake), and every other thread would wait for its parts. */
+static int xrt__cpu_linger(const uint64_t *word, uint64_t target, uint64_t part_ns)
+{
+    uint64_t end;
+    unsigned k;
+    if (!part_ns) return __atomic_load_n(word, __ATOMIC_ACQUIRE) >= target;
+    end = xrt__cpu_now_ns() + (part_ns < XRT__CPU_LINGER_MAX_NS / 2 ? 2 * part_ns : XRT__CPU_LINGER_MAX_NS);
+    do {
+        for (k = 0; k < 512; k++) {
+            if (k % 8 == 0 && __atomic_load_n(word, __ATOMIC_ACQUIRE) >= target) return 1;
+            xrt__cpu_pause();
+        }
+        sched_yield();
+    } while (xrt__cpu_now_ns() < end);
+    return __atomic_load_n(word, __ATOMIC_ACQUIRE) >= target;
 }
 
 /* A helper woken while the other cores were busy for a moment (a stream
@@ -678,8 +707,9 @@ static void *xrt__cpu_helper(void *arg)
         uint64_t next = ((__atomic_load_n(&xrt__cpu_pool.job, __ATOMIC_SEQ_CST) >> 32) + 1) << 32;
         if (__atomic_load_n(&xrt__cpu_pool.stop, __ATOMIC_SEQ_CST)) break;
         xrt__cpu_helper_spread();
-        xrt__cpu_pool_work();
-        if (xrt__cpu_spin(&xrt__cpu_pool.spin, &xrt__cpu_pool.job, next, NULL)) continue;
+        if (xrt__cpu_linger(&xrt__cpu_pool.job, next, xrt__cpu_pool_work()) ||
+            xrt__cpu_spin(&xrt__cpu_pool.spin, &xrt__cpu_pool.job, next, NULL))
+            continue;
         __atomic_add_fetch(&xrt__cpu_pool.sleeping, 1, __ATOMIC_SEQ_CST);
         xrt__cpu_futex(&xrt__cpu_pool.bell, FUTEX_WAIT_PRIVATE, bell); /* returns at once if rung since */
         __atomic_sub_fetch(&xrt__cpu_pool.sleeping, 1, __ATOMIC_SEQ_CST);
@@ -738,8 +768,8 @@ static void xrt__cpu_pool_run(xrt__cpu_part_fn fn, void *ctx, size_t nparts)
     __atomic_add_fetch(&xrt__cpu_pool.bell, 1, __ATOMIC_SEQ_CST);
     if (__atomic_load_n(&xrt__cpu_pool.sleeping, __ATOMIC_SEQ_CST))
         syscall(SYS_futex, &xrt__cpu_pool.bell, FUTEX_WAKE_PRIVATE, (int)(nparts - 1), NULL, NULL, 0);
-    xrt__cpu_pool_work();
-    xrt__cpu_wait(&xrt__cpu_pool.done, target, 1, NULL); /* the parts helpers took are running */
+    if (!xrt__cpu_linger(&xrt__cpu_pool.done.value, target, xrt__cpu_pool_work()))
+        xrt__cpu_wait(&xrt__cpu_pool.done, target, 1, NULL); /* the parts helpers took are running */
     __atomic_store_n(&xrt__cpu_pool.ctx, NULL, __ATOMIC_RELAXED); /* ctx is in the pool no more */
     __atomic_store_n(&xrt__cpu_pool.lock, 0, __ATOMIC_RELEASE);
 }
