@@ -982,13 +982,11 @@ static xrt_status xrt__cpu_stream_new(xrt__cpu_stream **out)
     return XRT_SUCCESS;
 }
 
-/* A stream copied into a forked child has no worker: the first op after
-   the fork starts one. Called with the stream's lock held. */
 static void xrt__cpu_release_dropped(xrt__cpu_stream *s);
 
-/* A forked child's first use of a stream it inherited: what the parent's
-   queued ops held is released (their slots are about to be reused), and the
-   stream gets a worker. */
+/* A stream copied into a forked child has no worker: the first op after
+   the fork releases what the parent's queued ops held (their slots are about
+   to be reused) and starts one. Called with the stream's lock held. */
 static xrt_status xrt__cpu_adopt_locked(xrt__cpu_stream *s)
 {
     xrt_status st;
