@@ -3529,6 +3529,10 @@ XRT_API xrt_status xrt_init(void)
             atfork_done = 1; /* once a process: handlers cannot be removed */
         xrt__fill_special();
         xrt__log_init_from_env();
+        /* Before the backends start threads: registering for membarrier
+           takes microseconds in a process of one thread, ~11 ms in one of
+           several (the kernel waits for a grace period). */
+        pthread_once(&xrt__call_once, xrt__call_setup);
         for (i = 0; i < sizeof xrt__reg_builtins / sizeof xrt__reg_builtins[0]; i++)
             xrt__reg_add_builtin_locked(&xrt__reg_builtins[i]);
         xrt__plugin_init_locked();
