@@ -1489,17 +1489,7 @@ int main(void)
         cmocka_unit_test(test_error_detail_longer_than_its_buffer),
         cmocka_unit_test(test_copy_check_after_version_wraps),
     };
-    char dir[] = "/tmp/xrt-badinput-XXXXXX", cmd[64];
-    int failed;
+    char dir[256];
     /* the fixtures' module is built once into a private cache, not the user's */
-    if (!getenv("XRT_TEST_CHILD")) {
-        if (!mkdtemp(dir)) return 1;
-        setenv("XRT_CACHE_DIR", dir, 1);
-    }
-    failed = xrt_test_run_on_backends("bad input", tests, sizeof tests / sizeof tests[0], NULL);
-    if (!getenv("XRT_TEST_CHILD")) { /* a re-executed child leaves the directory to its parent */
-        snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-        if (system(cmd) != 0) fprintf(stderr, "cannot remove %s\n", dir);
-    }
-    return failed;
+    return xrt_test_run_with_private_cache("bad input", tests, sizeof tests / sizeof tests[0], dir, sizeof dir);
 }

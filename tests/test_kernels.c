@@ -1022,16 +1022,5 @@ int main(void)
         cmocka_unit_test(test_saxpy_images),
         cmocka_unit_test(test_saxpy_gpu_images_on_cpu),
     };
-    char cmd[300];
-    int rc;
-    const char *tmp = getenv("TMPDIR");
-    snprintf(cache_dir, sizeof cache_dir, "%s/xrt-kernels-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(cache_dir)) return 1;
-    setenv("XRT_CACHE_DIR", cache_dir, 1);
-    rc = xrt_test_run_on_backends("kernels", tests, sizeof tests / sizeof tests[0], NULL);
-    if (!getenv("XRT_TEST_CHILD")) { /* a re-executed child leaves the directory to its parent */
-        snprintf(cmd, sizeof cmd, "rm -rf '%s'", cache_dir);
-        if (system(cmd) != 0) fprintf(stderr, "cannot remove %s\n", cache_dir);
-    }
-    return rc;
+    return xrt_test_run_with_private_cache("kernels", tests, sizeof tests / sizeof tests[0], cache_dir, sizeof cache_dir);
 }

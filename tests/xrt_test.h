@@ -1255,4 +1255,29 @@ static inline int xrt_test_run_on_backends(const char *suite, const struct CMUni
     return failed;
 }
 
+/* xrt_test_run_on_backends (every backend) with XRT_CACHE_DIR a new private
+   directory under $TMPDIR (or /tmp), its path written to dir[n], removed
+   afterwards: the modules the tests build leave nothing in the user's
+   cache. A re-executed child (xrt_test_run_child) uses its parent's
+   directory and leaves it to the parent. Returns the failed count, or 1
+   where the directory cannot be made. */
+static inline int xrt_test_run_with_private_cache(const char *suite, const struct CMUnitTest *tests, size_t count,
+                                                  char *dir, size_t n)
+{
+    const char *tmp = getenv("TMPDIR"), *inherited = getenv("XRT_CACHE_DIR");
+    char cmd[600];
+    int failed;
+    if (getenv("XRT_TEST_CHILD") && inherited) {
+        snprintf(dir, n, "%s", inherited);
+        return xrt_test_run_on_backends(suite, tests, count, NULL);
+    }
+    snprintf(dir, n, "%s/xrt-test-cache-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(dir)) return 1;
+    setenv("XRT_CACHE_DIR", dir, 1);
+    failed = xrt_test_run_on_backends(suite, tests, count, NULL);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0) fprintf(stderr, "cannot remove %s\n", dir);
+    return failed;
+}
+
 #endif
