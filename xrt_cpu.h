@@ -24,10 +24,14 @@
    worker, synchronize, a full ring) spins for a budget it learns, then sleeps
    on a futex: the budget follows what recent spins needed and halves, down
    to a few microseconds, when they fail, so a thread does not keep spinning
-   against one that is not running. A thread that waits for a stream (synchronize, a full ring, a
-   pageable copy) while its worker sleeps runs the queued copies, memsets and
-   event records itself, in order, instead of waiting for the worker to wake;
-   host functions always run on the worker. A copy or memset of
+   against one that is not running. A thread that synchronizes a stream (or
+   makes a pageable copy) runs the queued copies, memsets, event records and
+   launches itself, in order, instead of sleeping: at once where the worker
+   sleeps, else after the worker's current op, which the worker hands over;
+   a producer waiting for room in a full ring does so only while the worker
+   sleeps. Host functions always run on the worker. After a burst of work a
+   worker waits awake, up to twice the burst's length, before it sleeps. A
+   copy or memset of
    XRT_CPU_SPLIT_BYTES (default 16 MiB; 0: never) or more is split across a
    shared pool of helper threads, one per usable core but the caller's
    (XRT_CPU_THREADS caps the total; 1 turns splitting off); it still
@@ -258,6 +262,29 @@ static uint64_t xrt__cpu_now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+#define XRT__CPU_LINGER_MAX_NS 4000000u /* about a scheduler tick: a wake-up costs less than a longer spin */
+
+/* Waits for *word to reach target for up to twice `busy_ns` (how long the
+   caller was just busy: a part of a pooled operation, a stream's burst of
+   work; at most XRT__CPU_LINGER_MAX_NS), polling, and giving the core up
+   now and then (another thread may need it); 1: reached. Work comes in
+   bursts about as long as the last: a thread asleep when the next begins
+   would be woken late (a virtual core that idles can take milliseconds to
+   wake), and the threads that need it would wait meanwhile. */
+static int xrt__cpu_linger(const uint64_t *word, uint64_t target, uint64_t busy_ns)
+{
+    uint64_t end;
+    unsigned k;
+    if (!busy_ns) return __atomic_load_n(word, __ATOMIC_ACQUIRE) >= target;
+    end = xrt__cpu_now_ns() + (busy_ns < XRT__CPU_LINGER_MAX_NS / 2 ? 2 * busy_ns : XRT__CPU_LINGER_MAX_NS);
+    for (k = 1;; k++) {
+        if (__atomic_load_n(word, __ATOMIC_ACQUIRE) >= target) return 1;
+        xrt__cpu_pause();
+        if (k % 64 == 0 && xrt__cpu_now_ns() >= end) return __atomic_load_n(word, __ATOMIC_ACQUIRE) >= target;
+        if (k % 512 == 0) sched_yield();
+    }
+}
+
 /* >> cpu: objects */
 struct xrt__cpu_op;
 struct xrt__cpu_stream;
@@ -311,11 +338,24 @@ typedef struct xrt__cpu_stream {
        line, written only when it changes, so that the worker reading it
        takes no line the producers write with every op. */
     int producer_cpu __attribute__((aligned(64)));
-    uint32_t exec; /* who runs ops: XRT__CPU_FREE, _WORKER, _WAITER, _WAITER_WANTED (xrt__cpu_drain) */
+    uint32_t exec; /* who runs ops: an XRT__CPU_EXEC_ state */
     xrt__cpu_counter head __attribute__((aligned(64))); /* ops completed */
 } xrt__cpu_stream;
 
-enum { XRT__CPU_FREE, XRT__CPU_WORKER, XRT__CPU_WAITER, XRT__CPU_WAITER_WANTED };
+/* `exec`: who runs a stream's ops. The worker holds it while it runs or
+   waits awake for ops (WORKER), and lets go to sleep (FREE) or when a thread
+   waiting for the stream asks for the ops (HANDOVER, then HANDED); a waiting
+   thread that takes it (WAITER) runs them in the worker's place, and gives
+   it back, waking the worker if it asked (WAITER_WANTED). The worker and the
+   threads waiting for a handover sleep on it. */
+enum {
+    XRT__CPU_FREE,
+    XRT__CPU_WORKER,
+    XRT__CPU_WAITER,
+    XRT__CPU_WAITER_WANTED,
+    XRT__CPU_HANDOVER,
+    XRT__CPU_HANDED
+};
 
 /* The stream whose worker is the calling thread (NULL on other threads). */
 static XRT__TLS xrt__cpu_stream *xrt__cpu_serving;
@@ -442,46 +482,75 @@ static void xrt__cpu_worker_park(xrt__cpu_stream *s, xrt__cpu_slot *slot, uint64
     }
 }
 
-/* The worker runs ops while it holds `exec`, and keeps it while it spins
-   for the next op; it lets go while asleep, so that a thread waiting for the
-   stream can run them meanwhile (xrt__cpu_drain), and takes it back, waiting
-   for such a thread to finish, when it wakes. */
-static void xrt__cpu_exec_take(xrt__cpu_stream *s)
+/* The worker takes `exec` back (after a sleep or a handover), waiting for
+   a thread that runs its ops to finish; returns the op to run next. */
+static uint64_t xrt__cpu_exec_take(xrt__cpu_stream *s)
 {
     for (;;) {
         uint32_t v = XRT__CPU_FREE;
-        if (__atomic_compare_exchange_n(&s->exec, &v, XRT__CPU_WORKER, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) return;
-        if (v == XRT__CPU_WAITER &&
-            !__atomic_compare_exchange_n(&s->exec, &v, XRT__CPU_WAITER_WANTED, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-            continue;
-        xrt__cpu_futex(&s->exec, FUTEX_WAIT_PRIVATE, XRT__CPU_WAITER_WANTED);
+        if (__atomic_compare_exchange_n(&s->exec, &v, XRT__CPU_WORKER, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) break;
+        if (v == XRT__CPU_WAITER) {
+            if (!__atomic_compare_exchange_n(&s->exec, &v, XRT__CPU_WAITER_WANTED, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+                continue;
+            v = XRT__CPU_WAITER_WANTED;
+        }
+        xrt__cpu_futex(&s->exec, FUTEX_WAIT_PRIVATE, v); /* WAITER_WANTED, or HANDED until a waiter takes it */
     }
+    xrt__cpu_note_cpu(&s->worker_cpu);
+    return __atomic_load_n(&s->head.value, __ATOMIC_ACQUIRE); /* not 0 after a fork; waiters may have run some */
+}
+
+/* The worker lets go of `exec`: FREE to sleep or exit, HANDED to the
+   threads that asked for the ops (each wakes and one takes it). */
+static void xrt__cpu_exec_give(xrt__cpu_stream *s, uint32_t to)
+{
+    if (__atomic_exchange_n(&s->exec, to, __ATOMIC_RELEASE) == XRT__CPU_HANDOVER)
+        xrt__cpu_futex(&s->exec, FUTEX_WAKE_PRIVATE, INT_MAX);
+}
+
+/* After a burst of work the worker waits awake for more, for up to twice
+   the burst's length (xrt__cpu_linger), before it sleeps: asleep when the
+   next burst begins, it would wake late, and its producer enqueue alone
+   meanwhile. Not while its producer was last seen on this core: the two
+   would share it. 1: an op came, which begins the next burst at *busy. */
+static int xrt__cpu_worker_linger(xrt__cpu_stream *s, const xrt__cpu_slot *slot, uint64_t h, uint64_t *busy)
+{
+    if (__atomic_load_n(&s->producer_cpu, __ATOMIC_RELAXED) == sched_getcpu() ||
+        !xrt__cpu_linger(&slot->seq, h + 1, xrt__cpu_now_ns() - *busy))
+        return 0;
+    *busy = xrt__cpu_now_ns();
+    return 1;
 }
 
 static void *xrt__cpu_worker(void *arg)
 {
     xrt__cpu_stream *s = (xrt__cpu_stream *)arg;
-    uint64_t h;
+    uint64_t h, busy;
     xrt__cpu_counter_add(&xrt__cpu.entered, 1);
     xrt__cpu_serving = s;
-    xrt__cpu_exec_take(s);
-    h = __atomic_load_n(&s->head.value, __ATOMIC_ACQUIRE); /* not 0 after a fork */
+    h = xrt__cpu_exec_take(s);
+    busy = xrt__cpu_now_ns();
     for (;;) {
         xrt__cpu_slot *slot = &s->ring[h & s->mask]; /* re-read: a host function may have grown the ring */
         if (__atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE) < h + 1 &&
             (xrt__cpu_note_cpu(&s->worker_cpu),
-             !xrt__cpu_spin(&s->idle_spin, &slot->seq, h + 1, &s->producer_cpu))) {
-            __atomic_store_n(&s->exec, XRT__CPU_FREE, __ATOMIC_RELEASE);
+             !xrt__cpu_spin(&s->idle_spin, &slot->seq, h + 1, &s->producer_cpu)) &&
+            !xrt__cpu_worker_linger(s, slot, h, &busy)) {
+            xrt__cpu_exec_give(s, XRT__CPU_FREE);
             xrt__cpu_worker_park(s, slot, h);
-            xrt__cpu_exec_take(s);
-            xrt__cpu_note_cpu(&s->worker_cpu);
-            h = __atomic_load_n(&s->head.value, __ATOMIC_ACQUIRE); /* a waiting thread may have run some */
+            h = xrt__cpu_exec_take(s);
+            busy = xrt__cpu_now_ns();
             continue;
         }
         if (slot->op.run == NULL) break; /* the exit op */
         slot->op.run(&slot->op);
         xrt__cpu_counter_publish(&s->head, ++h);
+        if (XRT__UNLIKELY(__atomic_load_n(&s->exec, __ATOMIC_RELAXED) == XRT__CPU_HANDOVER)) {
+            xrt__cpu_exec_give(s, XRT__CPU_HANDED);
+            h = xrt__cpu_exec_take(s);
+        }
     }
+    xrt__cpu_exec_give(s, XRT__CPU_FREE); /* a thread that asked for the ops stops waiting */
     xrt__cpu_counter_publish(&s->head, ++h);
     xrt__cpu_serving = NULL;
     /* All of the way out under the list lock (the free included): a fork
@@ -522,7 +591,7 @@ static int xrt__cpu_grow_locked(xrt__cpu_stream *s)
    recorded) where the stream's own worker finds no memory to grow it. Reads
    head only when the room it saw last time is used up, so the common case
    touches no line that the worker writes. */
-static void xrt__cpu_drain(xrt__cpu_stream *s, uint64_t target);
+static void xrt__cpu_drain(xrt__cpu_stream *s, uint64_t target, int take);
 
 static xrt__cpu_op *xrt__cpu_reserve(xrt__cpu_stream *s, const char *who)
 {
@@ -539,7 +608,7 @@ static xrt__cpu_op *xrt__cpu_reserve(xrt__cpu_stream *s, const char *who)
         target = s->tail - (s->mask + 1) / 2 + 1;
         xrt__cpu_unlock(&s->lock);
         /* half the ring: the worker drains a batch before the producer looks again */
-        xrt__cpu_drain(s, target);
+        xrt__cpu_drain(s, target, 0);
         xrt__cpu_lock(&s->lock);
     }
     return &s->ring[s->tail & s->mask].op;
@@ -651,31 +720,6 @@ static uint64_t xrt__cpu_pool_work(void)
         xrt__cpu_counter_add(&xrt__cpu_pool.done, 1);
     }
     return parts ? (xrt__cpu_now_ns() - t0) / parts : 0;
-}
-
-#define XRT__CPU_LINGER_MAX_NS 4000000u /* about a scheduler tick: a wake-up costs less than a longer spin */
-
-/* Waits for *word to reach target for up to twice `part_ns` (what a part
-   took on this thread; at most XRT__CPU_LINGER_MAX_NS), polling, and giving
-   the core up now and then (another thread of the operation may share it);
-   1: reached. The other threads of an operation finish within about a part
-   of each other, and the next operation comes right after: a thread asleep
-   then would be woken late (a virtual core that idles can take milliseconds
-   to wake), and every other thread would wait for its parts. */
-static int xrt__cpu_linger(const uint64_t *word, uint64_t target, uint64_t part_ns)
-{
-    uint64_t end;
-    unsigned k;
-    if (!part_ns) return __atomic_load_n(word, __ATOMIC_ACQUIRE) >= target;
-    end = xrt__cpu_now_ns() + (part_ns < XRT__CPU_LINGER_MAX_NS / 2 ? 2 * part_ns : XRT__CPU_LINGER_MAX_NS);
-    do {
-        for (k = 0; k < 512; k++) {
-            if (k % 8 == 0 && __atomic_load_n(word, __ATOMIC_ACQUIRE) >= target) return 1;
-            xrt__cpu_pause();
-        }
-        sched_yield();
-    } while (xrt__cpu_now_ns() < end);
-    return __atomic_load_n(word, __ATOMIC_ACQUIRE) >= target;
 }
 
 /* A helper woken while the other cores were busy for a moment (a stream
@@ -905,34 +949,69 @@ static int xrt__cpu_help_launch(xrt__cpu_stream *s, uint64_t h)
     return 1;
 }
 
-/* Waits until s has completed its ops below target. While the worker does
-   not hold `exec` (it is asleep, or woken but not yet on a core: under load
-   that is a scheduling delay per hand-off; a worker that runs or spins for
-   work holds it), the waiting thread runs the
-   queued copies, memsets and records itself, in order, as fast as the
-   worker would: a synchronize behind queued copies costs what the copies
-   cost on the calling thread. */
-static void xrt__cpu_drain(xrt__cpu_stream *s, uint64_t target)
+/* Runs s's ops below target on the calling thread if `exec` is free (the
+   worker asleep, or woken but not yet on a core: under load that is a
+   scheduling delay per hand-off) or handed over; 1 if it did. */
+static int xrt__cpu_exec_run(xrt__cpu_stream *s, uint64_t target)
+{
+    uint32_t v = __atomic_load_n(&s->exec, __ATOMIC_RELAXED);
+    if ((v != XRT__CPU_FREE && v != XRT__CPU_HANDED) ||
+        !__atomic_compare_exchange_n(&s->exec, &v, v == XRT__CPU_FREE ? XRT__CPU_WAITER : XRT__CPU_WAITER_WANTED, 0,
+                                     __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+        return 0;
+    xrt__cpu_help(s, target);
+    if (__atomic_exchange_n(&s->exec, XRT__CPU_FREE, __ATOMIC_RELEASE) == XRT__CPU_WAITER_WANTED)
+        xrt__cpu_futex(&s->exec, FUTEX_WAKE_PRIVATE, INT_MAX);
+    return 1;
+}
+
+/* Asks the worker, which holds `exec`, for the ops after the one it runs,
+   when at least one is queued and the calling thread may run it; waits
+   (spinning a while: the op may be short) until the worker lets go; 1 then. */
+static int xrt__cpu_take_over(xrt__cpu_stream *s, uint64_t target)
+{
+    uint32_t v = XRT__CPU_WORKER;
+    uint64_t h;
+    unsigned i;
+    int runs;
+    xrt__cpu_lock(&s->lock); /* no producer writes slot h + 1 meanwhile */
+    h = __atomic_load_n(&s->head.value, __ATOMIC_ACQUIRE);
+    runs = h + 1 < target && xrt__cpu_anyone_runs(s->ring[(h + 1) & s->mask].op.run);
+    xrt__cpu_unlock(&s->lock);
+    if (!runs ||
+        (!__atomic_compare_exchange_n(&s->exec, &v, XRT__CPU_HANDOVER, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED) &&
+         v != XRT__CPU_HANDOVER))
+        return 0;
+    for (i = 1; i <= XRT__CPU_SPIN_MAX && __atomic_load_n(&s->exec, __ATOMIC_ACQUIRE) == XRT__CPU_HANDOVER; i++) {
+        xrt__cpu_pause();
+        if (i % 64 == 0) sched_yield(); /* the worker may share this core */
+    }
+    while (__atomic_load_n(&s->exec, __ATOMIC_ACQUIRE) == XRT__CPU_HANDOVER)
+        xrt__cpu_futex(&s->exec, FUTEX_WAIT_PRIVATE, XRT__CPU_HANDOVER);
+    return 1;
+}
+
+/* Waits until s has completed its ops below target, running them itself
+   where it can: while the worker sleeps (xrt__cpu_exec_run), and, after a
+   spin as long as a hand-off takes, instead of sleeping: the worker hands
+   the queue over after its current op (xrt__cpu_take_over). A synchronize
+   behind queued copies then costs what the copies cost on the calling
+   thread, whose caches hold their data, and the waiting thread wakes no
+   sleeping worker and is not woken. Only where `take`: not for a producer
+   waiting for room, which would run the ops in the worker's place and
+   enqueue none meanwhile. A host function or a cross-stream wait stays the
+   worker's: the thread waits for it, helping with a launch on the way. */
+static void xrt__cpu_drain(xrt__cpu_stream *s, uint64_t target, int take)
 {
     while (!xrt__cpu_reached(&s->head, target)) {
         uint64_t h;
-        uint32_t v = XRT__CPU_FREE;
-        if (__atomic_load_n(&s->exec, __ATOMIC_RELAXED) == XRT__CPU_FREE &&
-            __atomic_compare_exchange_n(&s->exec, &v, XRT__CPU_WAITER, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
-            xrt__cpu_help(s, target);
-            if (__atomic_exchange_n(&s->exec, XRT__CPU_FREE, __ATOMIC_RELEASE) == XRT__CPU_WAITER_WANTED)
-                xrt__cpu_futex(&s->exec, FUTEX_WAKE_PRIVATE, 1);
-            if (xrt__cpu_reached(&s->head, target)) return;
-        }
-        /* The worker runs (or must run: a host function), and once it holds
-           `exec` it lets go only when the queue is empty: wait for all of it,
-           woken once (a thread that shares the worker's core would
-           otherwise be woken, and take the core back, after every op);
-           but help with a launch on the way. */
+        if (xrt__cpu_exec_run(s, target) && xrt__cpu_reached(&s->head, target)) return;
         h = __atomic_load_n(&s->head.value, __ATOMIC_ACQUIRE);
         if (h >= target) return;
         if (xrt__cpu_help_launch(s, h)) xrt__cpu_wait(&s->head, h + 1, 1, &s->worker_cpu);
-        else xrt__cpu_wait(&s->head, target, 1, &s->worker_cpu);
+        else if (!take) xrt__cpu_wait(&s->head, target, 1, &s->worker_cpu);
+        else if (!xrt__cpu_spin(&s->head.spin, &s->head.value, target, &s->worker_cpu) && !xrt__cpu_take_over(s, target))
+            xrt__cpu_wait(&s->head, target, 0, NULL);
     }
 }
 
@@ -1034,7 +1113,7 @@ static xrt_status xrt__cpu_stream_destroy(const xrt_backend *self, void *stream)
 static xrt_status xrt__cpu_stream_synchronize(const xrt_backend *self, void *stream)
 {
     xrt__cpu_stream *s = xrt__cpu_stream_of(stream);
-    xrt__cpu_drain(s, __atomic_load_n(&s->tail, __ATOMIC_ACQUIRE));
+    xrt__cpu_drain(s, __atomic_load_n(&s->tail, __ATOMIC_ACQUIRE), 1);
     return XRT_SUCCESS;
 }
 
@@ -1386,7 +1465,7 @@ static xrt_status xrt__cpu_copy_now(const xrt_backend *self, xrt__cpu_op *op, vo
 {
     xrt__cpu_stream *s = xrt__cpu_stream_of(stream);
     if (xrt__cpu_serving && xrt__cpu_busy(s)) return xrt__cpu_enqueue(stream, op, "cpu: xrt_memcpy_async");
-    xrt__cpu_drain(s, __atomic_load_n(&s->tail, __ATOMIC_ACQUIRE));
+    xrt__cpu_drain(s, __atomic_load_n(&s->tail, __ATOMIC_ACQUIRE), 1);
     op->run(op);
     return XRT_SUCCESS;
 }

@@ -355,6 +355,66 @@ static void test_synchronize_helps_launch(void **state)
     in_child("synchronize takes blocks of the launch in flight", sync_helps_child, NULL, 20);
 }
 
+/* A thread that synchronizes while the worker runs an op asks for the rest
+   of the queue and runs it itself: a host function holds the worker until
+   the request is in (the default stream's `exec` reads HANDOVER), and the
+   launches after it run on the synchronizing thread. */
+static const char takeover_src[] = PRELUDE
+    "#include <sys/syscall.h>\n"
+    "long syscall(long, ...);\n"
+    "typedef struct { long *tid; } who_args;\n"
+    "void who(const ctx_t *c, void *p) { (void)c; *((who_args *)p)->tid = syscall(SYS_gettid); }\n";
+
+typedef struct { long *tid; } who_args;
+typedef struct { const unsigned *exec; long tid; } holder;
+
+static void hold_until_asked(void *p)
+{
+    holder *h = (holder *)p;
+    double t0 = now_ms(CLOCK_MONOTONIC);
+    h->tid = syscall(SYS_gettid);
+    while (__atomic_load_n(h->exec, __ATOMIC_SEQ_CST) != XRT__CPU_HANDOVER && now_ms(CLOCK_MONOTONIC) - t0 < 5000) sleep_ms(1);
+}
+
+static int takeover_child(void *arg)
+{
+    xrt_module_image im = source_image(takeover_src);
+    xrt_module m;
+    xrt_function f;
+    static holder h;
+    static long tid[3];
+    long me = syscall(SYS_gettid);
+    who_args a;
+    int i;
+    (void)arg;
+    xrt_shutdown();
+    setenv("XRT_CPU_THREADS", "1", 1); /* a launch runs on the thread that runs its op */
+    CHILD_OK(xrt_set_backend("cpu"));
+    CHILD_OK(xrt_module_load(&m, &im, 1, NULL));
+    CHILD_OK(xrt_module_get_function(&f, m, "who"));
+    h.exec = &xrt__cpu.dflt->exec;
+    CHILD_OK(xrt_launch_host_func(NULL, hold_until_asked, &h));
+    for (i = 0; i < 3; i++) {
+        a.tid = &tid[i];
+        CHILD_OK(xrt_launch_kernel(f, d3(1, 1, 1), d3(1, 1, 1), 0, NULL, &a, sizeof a));
+    }
+    CHILD_OK(xrt_stream_synchronize(NULL));
+    if (h.tid == me) CHILD_FAIL("the host function ran on the synchronizing thread, not the worker");
+    for (i = 0; i < 3; i++)
+        if (tid[i] != me) CHILD_FAIL("launch %d ran on thread %ld, not on the synchronizing thread %ld", i, tid[i], me);
+    CHILD_OK(xrt_module_unload(m));
+    xrt_shutdown();
+    return 0;
+}
+
+static void test_synchronize_takes_the_queue(void **state)
+{
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the CPU backend's streams");
+    SKIP_UNLESS(caps() & XRT_CAP_MODULES, "the backend loads no modules (XRT_CAP_MODULES)");
+    in_child("synchronize runs the queue after the worker's op", takeover_child, NULL, 20);
+}
+
 /* s1: set, kernel (v = 2v + 1), record; s2: wait, kernel (v = 2v + 3), host
    function, copy back. Every step sees the one before. */
 static void test_ordering(void **state)
@@ -1003,6 +1063,7 @@ int main(void)
         cmocka_unit_test(test_shared_memory),
         gated_test(test_many_launches),
         cmocka_unit_test(test_synchronize_helps_launch),
+        cmocka_unit_test(test_synchronize_takes_the_queue),
         gated_test(test_ordering),
         cmocka_unit_test(test_threads),
         cmocka_unit_test(test_unload_races_launches),
