@@ -56,6 +56,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -264,24 +265,34 @@ static uint64_t xrt__cpu_now_ns(void)
 
 #define XRT__CPU_LINGER_MAX_NS 4000000u /* about a scheduler tick: a wake-up costs less than a longer spin */
 
+#define XRT__CPU_CONTENDED_NS 50000u /* a gap in a linger this long: another thread had the core */
+
 /* Waits for *word to reach target for up to twice `busy_ns` (how long the
    caller was just busy: a part of a pooled operation, a stream's burst of
    work; at most XRT__CPU_LINGER_MAX_NS), polling, and giving the core up
-   now and then (another thread may need it); 1: reached. Work comes in
-   bursts about as long as the last: a thread asleep when the next begins
-   would be woken late (a virtual core that idles can take milliseconds to
-   wake), and the threads that need it would wait meanwhile. */
+   now and then; 1: reached. Work comes in bursts about as long as the last:
+   a thread asleep when the next begins would be woken late (a virtual core
+   that idles can take milliseconds to wake), and the threads that need it
+   would wait meanwhile. But a core is idle only where no other thread wants
+   it: the first time the clock jumps between two looks (the yield let
+   another thread run, or the thread was preempted), it stops, as the
+   learned spins do when they fail, and the caller sleeps. */
 static int xrt__cpu_linger(const uint64_t *word, uint64_t target, uint64_t busy_ns)
 {
-    uint64_t end;
+    uint64_t end, last, now;
     unsigned k;
     if (!busy_ns) return __atomic_load_n(word, __ATOMIC_ACQUIRE) >= target;
-    end = xrt__cpu_now_ns() + (busy_ns < XRT__CPU_LINGER_MAX_NS / 2 ? 2 * busy_ns : XRT__CPU_LINGER_MAX_NS);
+    last = xrt__cpu_now_ns();
+    end = last + (busy_ns < XRT__CPU_LINGER_MAX_NS / 2 ? 2 * busy_ns : XRT__CPU_LINGER_MAX_NS);
     for (k = 1;; k++) {
         if (__atomic_load_n(word, __ATOMIC_ACQUIRE) >= target) return 1;
         xrt__cpu_pause();
-        if (k % 64 == 0 && xrt__cpu_now_ns() >= end) return __atomic_load_n(word, __ATOMIC_ACQUIRE) >= target;
         if (k % 512 == 0) sched_yield();
+        if (k % 64 == 0) {
+            now = xrt__cpu_now_ns();
+            if (now >= end || now - last > XRT__CPU_CONTENDED_NS) return __atomic_load_n(word, __ATOMIC_ACQUIRE) >= target;
+            last = now;
+        }
     }
 }
 
@@ -511,13 +522,20 @@ static void xrt__cpu_exec_give(xrt__cpu_stream *s, uint32_t to)
 /* After a burst of work the worker waits awake for more, for up to twice
    the burst's length (xrt__cpu_linger), before it sleeps: asleep when the
    next burst begins, it would wake late, and its producer enqueue alone
-   meanwhile. Not while its producer was last seen on this core: the two
-   would share it. 1: an op came, which begins the next burst at *busy. */
-static int xrt__cpu_worker_linger(xrt__cpu_stream *s, const xrt__cpu_slot *slot, uint64_t h, uint64_t *busy)
+   meanwhile. Only where the cores are free: not while its producer was
+   last seen on this core (the two would share it), nor when the worker was
+   preempted since it last looked (*preempted: other threads want the
+   cores; a thread that spins there only takes time they and the producer
+   need). 1: an op came, which begins the next burst at *busy. */
+static int xrt__cpu_worker_linger(xrt__cpu_stream *s, const xrt__cpu_slot *slot, uint64_t h, uint64_t *busy,
+                                  long *preempted)
 {
-    if (__atomic_load_n(&s->producer_cpu, __ATOMIC_RELAXED) == sched_getcpu() ||
-        !xrt__cpu_linger(&slot->seq, h + 1, xrt__cpu_now_ns() - *busy))
+    struct rusage u;
+    long was = *preempted;
+    if (__atomic_load_n(&s->producer_cpu, __ATOMIC_RELAXED) == sched_getcpu() || getrusage(RUSAGE_THREAD, &u) != 0)
         return 0;
+    *preempted = u.ru_nivcsw;
+    if (u.ru_nivcsw != was || !xrt__cpu_linger(&slot->seq, h + 1, xrt__cpu_now_ns() - *busy)) return 0;
     *busy = xrt__cpu_now_ns();
     return 1;
 }
@@ -526,6 +544,7 @@ static void *xrt__cpu_worker(void *arg)
 {
     xrt__cpu_stream *s = (xrt__cpu_stream *)arg;
     uint64_t h, busy;
+    long preempted = -1;
     xrt__cpu_counter_add(&xrt__cpu.entered, 1);
     xrt__cpu_serving = s;
     h = xrt__cpu_exec_take(s);
@@ -535,7 +554,7 @@ static void *xrt__cpu_worker(void *arg)
         if (__atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE) < h + 1 &&
             (xrt__cpu_note_cpu(&s->worker_cpu),
              !xrt__cpu_spin(&s->idle_spin, &slot->seq, h + 1, &s->producer_cpu)) &&
-            !xrt__cpu_worker_linger(s, slot, h, &busy)) {
+            !xrt__cpu_worker_linger(s, slot, h, &busy, &preempted)) {
             xrt__cpu_exec_give(s, XRT__CPU_FREE);
             xrt__cpu_worker_park(s, slot, h);
             h = xrt__cpu_exec_take(s);
@@ -967,8 +986,11 @@ static int xrt__cpu_exec_run(xrt__cpu_stream *s, uint64_t target)
 
 /* Asks the worker, which holds `exec`, for the ops after the one it runs,
    when at least one is queued and the calling thread may run it; waits
-   (spinning a while: the op may be short) until the worker lets go; 1 then. */
-static int xrt__cpu_take_over(xrt__cpu_stream *s, uint64_t target)
+   (spinning a while: the op may be short) until the worker lets go, and
+   returns 0 then. Else returns the op to sleep until: target where no op
+   after h may be taken, h + 1 where the worker does not hold `exec` (it is
+   waking for op h, which must be its own: ask again once that is done). */
+static uint64_t xrt__cpu_take_over(xrt__cpu_stream *s, uint64_t target)
 {
     uint32_t v = XRT__CPU_WORKER;
     uint64_t h;
@@ -978,17 +1000,17 @@ static int xrt__cpu_take_over(xrt__cpu_stream *s, uint64_t target)
     h = __atomic_load_n(&s->head.value, __ATOMIC_ACQUIRE);
     runs = h + 1 < target && xrt__cpu_anyone_runs(s->ring[(h + 1) & s->mask].op.run);
     xrt__cpu_unlock(&s->lock);
-    if (!runs ||
-        (!__atomic_compare_exchange_n(&s->exec, &v, XRT__CPU_HANDOVER, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED) &&
-         v != XRT__CPU_HANDOVER))
-        return 0;
+    if (!runs) return target;
+    if (!__atomic_compare_exchange_n(&s->exec, &v, XRT__CPU_HANDOVER, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED) &&
+        v != XRT__CPU_HANDOVER)
+        return h + 1;
     for (i = 1; i <= XRT__CPU_SPIN_MAX && __atomic_load_n(&s->exec, __ATOMIC_ACQUIRE) == XRT__CPU_HANDOVER; i++) {
         xrt__cpu_pause();
         if (i % 64 == 0) sched_yield(); /* the worker may share this core */
     }
     while (__atomic_load_n(&s->exec, __ATOMIC_ACQUIRE) == XRT__CPU_HANDOVER)
         xrt__cpu_futex(&s->exec, FUTEX_WAIT_PRIVATE, XRT__CPU_HANDOVER);
-    return 1;
+    return 0;
 }
 
 /* Waits until s has completed its ops below target, running them itself
@@ -1010,8 +1032,9 @@ static void xrt__cpu_drain(xrt__cpu_stream *s, uint64_t target, int take)
         if (h >= target) return;
         if (xrt__cpu_help_launch(s, h)) xrt__cpu_wait(&s->head, h + 1, 1, &s->worker_cpu);
         else if (!take) xrt__cpu_wait(&s->head, target, 1, &s->worker_cpu);
-        else if (!xrt__cpu_spin(&s->head.spin, &s->head.value, target, &s->worker_cpu) && !xrt__cpu_take_over(s, target))
-            xrt__cpu_wait(&s->head, target, 0, NULL);
+        else if (!xrt__cpu_spin(&s->head.spin, &s->head.value, target, &s->worker_cpu) &&
+                 (h = xrt__cpu_take_over(s, target)) != 0)
+            xrt__cpu_wait(&s->head, h, 0, NULL);
     }
 }
 

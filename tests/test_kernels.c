@@ -372,7 +372,7 @@ static void hold_until_asked(void *p)
 {
     holder *h = (holder *)p;
     double t0 = now_ms(CLOCK_MONOTONIC);
-    h->tid = syscall(SYS_gettid);
+    __atomic_store_n(&h->tid, syscall(SYS_gettid), __ATOMIC_SEQ_CST);
     while (__atomic_load_n(h->exec, __ATOMIC_SEQ_CST) != XRT__CPU_HANDOVER && now_ms(CLOCK_MONOTONIC) - t0 < 5000) sleep_ms(1);
 }
 
@@ -398,6 +398,7 @@ static int takeover_child(void *arg)
         a.tid = &tid[i];
         CHILD_OK(xrt_launch_kernel(f, d3(1, 1, 1), d3(1, 1, 1), 0, NULL, &a, sizeof a));
     }
+    while (!__atomic_load_n(&h.tid, __ATOMIC_SEQ_CST)) sleep_ms(1); /* the worker holds the stream */
     CHILD_OK(xrt_stream_synchronize(NULL));
     if (h.tid == me) CHILD_FAIL("the host function ran on the synchronizing thread, not the worker");
     for (i = 0; i < 3; i++)
