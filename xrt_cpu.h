@@ -199,6 +199,34 @@ static void xrt__cpu_sleep(xrt__cpu_counter *c, uint64_t target)
     xrt__cpu_unlock(&c->lock);
 }
 
+static uint64_t xrt__cpu_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+#define XRT__CPU_CONTENDED_NS 50000u /* a yield or a gap this long: another thread had the core */
+#define XRT__CPU_NO_YIELD_NS 20000000u /* how long a thread sleeps instead of yielding after that */
+
+static XRT__TLS uint64_t xrt__cpu_no_yield_until; /* see xrt__cpu_yield */
+
+/* Yields the core to a thread of ours that shares it; 0 where that let
+   another thread run for long, or did so lately: other processes want this
+   core, each yield costs a time slice of theirs, and the caller should
+   sleep instead, to be woken when its partner is done (as a condition
+   variable's waiter is). */
+static int xrt__cpu_yield(void)
+{
+    uint64_t t0 = xrt__cpu_now_ns(), t1;
+    if (t0 < xrt__cpu_no_yield_until) return 0;
+    sched_yield();
+    t1 = xrt__cpu_now_ns();
+    if (t1 - t0 < XRT__CPU_CONTENDED_NS) return 1;
+    xrt__cpu_no_yield_until = t1 + XRT__CPU_NO_YIELD_NS;
+    return 0;
+}
+
 /* Spins until *word reaches target, for at most *budget pauses; 1: reached.
    The budget is learned where the wait happens: a spin that succeeds moves
    it toward twice what it took, one that fails halves it. While the thread
@@ -221,7 +249,7 @@ static int xrt__cpu_spin(unsigned *budget, const uint64_t *word, uint64_t target
     int here;
     for (i = 0; partner && (here = sched_getcpu()) >= 0 && __atomic_load_n(partner, __ATOMIC_RELAXED) == here; i++) {
         if (i == XRT__CPU_YIELDS) return __atomic_load_n(word, __ATOMIC_ACQUIRE) >= target;
-        sched_yield(); /* it cannot run while we spin: let it have the core */
+        if (!xrt__cpu_yield()) return __atomic_load_n(word, __ATOMIC_ACQUIRE) >= target; /* it cannot run while we spin */
         if (__atomic_load_n(word, __ATOMIC_ACQUIRE) >= target) return 1;
     }
     for (i = 0; i < b; i += gap) {
@@ -256,16 +284,8 @@ static void xrt__cpu_wait(xrt__cpu_counter *c, uint64_t target, int spin, const 
     while (!xrt__cpu_reached(c, target)) xrt__cpu_sleep(c, target);
 }
 
-static uint64_t xrt__cpu_now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 #define XRT__CPU_LINGER_MAX_NS 4000000u /* about a scheduler tick: a wake-up costs less than a longer spin */
 
-#define XRT__CPU_CONTENDED_NS 50000u /* a gap in a linger this long: another thread had the core */
 
 /* Waits for *word to reach target for up to twice `busy_ns` (how long the
    caller was just busy: a part of a pooled operation, a stream's burst of
@@ -1004,10 +1024,11 @@ static uint64_t xrt__cpu_take_over(xrt__cpu_stream *s, uint64_t target)
     if (!__atomic_compare_exchange_n(&s->exec, &v, XRT__CPU_HANDOVER, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED) &&
         v != XRT__CPU_HANDOVER)
         return h + 1;
-    for (i = 1; i <= XRT__CPU_SPIN_MAX && __atomic_load_n(&s->exec, __ATOMIC_ACQUIRE) == XRT__CPU_HANDOVER; i++) {
+    /* spin only where the worker runs on another core: it needs this one otherwise */
+    for (i = 1; i <= XRT__CPU_SPIN_MAX && __atomic_load_n(&s->worker_cpu, __ATOMIC_RELAXED) != sched_getcpu() &&
+                __atomic_load_n(&s->exec, __ATOMIC_ACQUIRE) == XRT__CPU_HANDOVER;
+         i++)
         xrt__cpu_pause();
-        if (i % 64 == 0) sched_yield(); /* the worker may share this core */
-    }
     while (__atomic_load_n(&s->exec, __ATOMIC_ACQUIRE) == XRT__CPU_HANDOVER)
         xrt__cpu_futex(&s->exec, FUTEX_WAIT_PRIVATE, XRT__CPU_HANDOVER);
     return 0;
