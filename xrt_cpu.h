@@ -207,23 +207,38 @@ static uint64_t xrt__cpu_now_ns(void)
 }
 
 #define XRT__CPU_CONTENDED_NS 50000u /* a yield or a gap this long: another thread had the core */
-#define XRT__CPU_NO_YIELD_NS 20000000u /* how long a thread sleeps instead of yielding after that */
+#define XRT__CPU_NO_YIELD_MIN_NS 20000000u    /* how long a thread sleeps instead of yielding after that, */
+#define XRT__CPU_NO_YIELD_MAX_NS 1280000000u  /* doubling while each yield tried again finds it so */
 
-static XRT__TLS uint64_t xrt__cpu_no_yield_until; /* see xrt__cpu_yield */
+/* Process-wide: whether other processes want the cores is the machine's
+   state, not a thread's (a stream's new worker would otherwise learn it
+   again). Written only after a yield that cost a time slice. */
+static uint64_t xrt__cpu_no_yield_until, xrt__cpu_no_yield_ns; /* see xrt__cpu_yield */
 
 /* Yields the core to a thread of ours that shares it; 0 where that let
    another thread run for long, or did so lately: other processes want this
    core, each yield costs a time slice of theirs, and the caller should
    sleep instead, to be woken when its partner is done (as a condition
-   variable's waiter is). */
+   variable's waiter is). It tries a yield again after a while, in case the
+   other processes are gone; each try that finds them costs a slice, so the
+   while doubles (20 ms to 1.28 s) as long as they stay: with one core
+   shared with two spinning processes, a try every 20 ms made a stream's
+   round trip 1.16x the condition variable's. */
 static int xrt__cpu_yield(void)
 {
-    uint64_t t0 = xrt__cpu_now_ns(), t1;
-    if (t0 < xrt__cpu_no_yield_until) return 0;
+    uint64_t t0 = xrt__cpu_now_ns(), t1, ns;
+    if (t0 < __atomic_load_n(&xrt__cpu_no_yield_until, __ATOMIC_RELAXED)) return 0;
     sched_yield();
     t1 = xrt__cpu_now_ns();
-    if (t1 - t0 < XRT__CPU_CONTENDED_NS) return 1;
-    xrt__cpu_no_yield_until = t1 + XRT__CPU_NO_YIELD_NS;
+    ns = __atomic_load_n(&xrt__cpu_no_yield_ns, __ATOMIC_RELAXED);
+    if (t1 - t0 < XRT__CPU_CONTENDED_NS) {
+        if (ns) __atomic_store_n(&xrt__cpu_no_yield_ns, 0, __ATOMIC_RELAXED);
+        return 1;
+    }
+    ns = ns ? 2 * ns : XRT__CPU_NO_YIELD_MIN_NS;
+    if (ns > XRT__CPU_NO_YIELD_MAX_NS) ns = XRT__CPU_NO_YIELD_MAX_NS;
+    __atomic_store_n(&xrt__cpu_no_yield_ns, ns, __ATOMIC_RELAXED);
+    __atomic_store_n(&xrt__cpu_no_yield_until, t1 + ns, __ATOMIC_RELAXED);
     return 0;
 }
 
