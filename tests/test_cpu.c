@@ -653,6 +653,82 @@ static void test_split_operations(void **state)
     OK(xrt_free(b));
 }
 
+/* >> the worker joins its producer under load */
+/* Two cores, each kept busy by a spinning thread: the test thread on one,
+   the stream's worker put on the other. A worker preempted there moves onto
+   its producer's core, where the two take turns (xrt__cpu_worker_join);
+   with each core as loaded as the other, the scheduler's balancing alone
+   would leave it apart. */
+static volatile int hogs_stop;
+
+static void *hog_main(void *arg)
+{
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET((int)(intptr_t)arg, &one);
+    if (sched_setaffinity(0, sizeof one, &one) != 0) return NULL;
+    while (!hogs_stop) {
+    }
+    return NULL;
+}
+
+typedef struct hop_to { int cpu, seen; } hop_to;
+
+/* On the worker: onto `cpu`, with its mask given back at once (as the
+   scheduler might have put it there); then says where it runs. */
+static void worker_hop(void *arg)
+{
+    hop_to *h = (hop_to *)arg;
+    cpu_set_t mask, one;
+    if (h->cpu >= 0 && sched_getaffinity(0, sizeof mask, &mask) == 0) {
+        CPU_ZERO(&one);
+        CPU_SET(h->cpu, &one);
+        if (sched_setaffinity(0, sizeof one, &one) == 0) sched_setaffinity(0, sizeof mask, &mask);
+    }
+    h->seen = sched_getcpu();
+}
+
+static void test_worker_joins_its_producer_under_load(void **state)
+{
+    cpu_set_t all, mine;
+    pthread_t hog[2];
+    int cpu[2], n = 0, i, joined = 0;
+    hop_to where = {-1, -1};
+    unsigned char *d;
+    xrt_stream s;
+    double end;
+    (void)state;
+    SKIP_UNLESS(xrt_test_slowdown() == 1, "under valgrind, which runs one thread at a time");
+    assert_int_equal(sched_getaffinity(0, sizeof all, &all), 0);
+    for (i = 0; i < CPU_SETSIZE && n < 2; i++)
+        if (CPU_ISSET(i, &all)) cpu[n++] = i;
+    SKIP_UNLESS(n == 2, "one usable core");
+    OK(xrt_stream_create(&s));
+    OK(xrt_malloc((void **)&d, 64));
+    where.cpu = cpu[1];
+    OK(xrt_launch_host_func(s, worker_hop, &where));
+    OK(xrt_stream_synchronize(s));
+    assert_int_equal(where.seen, cpu[1]);
+    CPU_ZERO(&mine);
+    CPU_SET(cpu[0], &mine);
+    assert_int_equal(sched_setaffinity(0, sizeof mine, &mine), 0);
+    hogs_stop = 0;
+    for (i = 0; i < 2; i++) assert_int_equal(start_thread(&hog[i], NULL, hog_main, (void *)(intptr_t)cpu[i]), 0);
+    where.cpu = -1;
+    for (end = now_ms(CLOCK_MONOTONIC) + 3000; !joined && now_ms(CLOCK_MONOTONIC) < end;) {
+        for (i = 0; i < 256; i++) OK(xrt_memset_async(d, i, 64, s));
+        OK(xrt_launch_host_func(s, worker_hop, &where));
+        OK(xrt_stream_synchronize(s));
+        joined = where.seen == cpu[0];
+    }
+    hogs_stop = 1;
+    for (i = 0; i < 2; i++) assert_int_equal(pthread_join(hog[i], NULL), 0);
+    assert_int_equal(sched_setaffinity(0, sizeof all, &all), 0);
+    OK(xrt_free(d));
+    OK(xrt_stream_destroy(s));
+    if (!joined) fail_msg("the worker stayed on cpu %d for 3 s, apart from its producer on cpu %d", where.seen, cpu[0]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -675,6 +751,7 @@ int main(void)
         cmocka_unit_test(test_shutdown_and_init_again),
         cmocka_unit_test(test_idle_workers_park),
         cmocka_unit_test(test_split_operations),
+        cmocka_unit_test(test_worker_joins_its_producer_under_load),
     };
     static const char *const cpu[] = {"cpu", NULL};
     return xrt_test_run_on_backends("semantics", tests, sizeof tests / sizeof tests[0], cpu);
