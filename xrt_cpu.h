@@ -212,33 +212,53 @@ static uint64_t xrt__cpu_now_ns(void)
 
 /* Process-wide: whether other processes want the cores is the machine's
    state, not a thread's (a stream's new worker would otherwise learn it
-   again). Written only after a yield that cost a time slice. */
+   again). Written only after a long yield. */
 static uint64_t xrt__cpu_no_yield_until, xrt__cpu_no_yield_ns; /* see xrt__cpu_yield */
+static int xrt__cpu_long_yield;
+
+static uint64_t xrt__cpu_process_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 
 /* Yields the core to a thread of ours that shares it; 0 where that let
-   another thread run for long, or did so lately: other processes want this
-   core, each yield costs a time slice of theirs, and the caller should
-   sleep instead, to be woken when its partner is done (as a condition
-   variable's waiter is). It tries a yield again after a while, in case the
-   other processes are gone; each try that finds them costs a slice, so the
-   while doubles (20 ms to 1.28 s) as long as they stay: with one core
-   shared with two spinning processes, a try every 20 ms made a stream's
-   round trip 1.16x the condition variable's. */
+   other processes run for long, or did so lately: each yield costs a time
+   slice of theirs, and the caller should sleep instead, to be woken when
+   its partner is done (as a condition variable's waiter is). A long yield
+   may also be the partner's work (a burst of copies on one core): the
+   yield after one looks at the process's CPU time (a system call) to tell
+   which. A yield is tried again after a while, in case the other processes
+   are gone; each try that finds them costs a slice, so the while doubles
+   (20 ms to 1.28 s) as long as they stay: with one core shared with two
+   spinning processes, a try every 20 ms made a stream's round trip 1.16x
+   the condition variable's. A yield that goes well does not show that they
+   are gone (the partner may have been picked first): many of them did, and
+   between them the long ones cost as much. */
 static int xrt__cpu_yield(void)
 {
-    uint64_t t0 = xrt__cpu_now_ns(), t1, ns;
+    uint64_t t0 = xrt__cpu_now_ns(), t1, c0 = 0, ns;
+    int look = __atomic_load_n(&xrt__cpu_long_yield, __ATOMIC_RELAXED);
     if (t0 < __atomic_load_n(&xrt__cpu_no_yield_until, __ATOMIC_RELAXED)) return 0;
+    if (look) c0 = xrt__cpu_process_ns();
     sched_yield();
     t1 = xrt__cpu_now_ns();
     ns = __atomic_load_n(&xrt__cpu_no_yield_ns, __ATOMIC_RELAXED);
-    if (t1 - t0 < XRT__CPU_CONTENDED_NS) {
-        if (ns) __atomic_store_n(&xrt__cpu_no_yield_ns, 0, __ATOMIC_RELAXED);
+    if (t1 - t0 < XRT__CPU_CONTENDED_NS || !look || xrt__cpu_process_ns() - c0 >= (t1 - t0) / 2) {
+        int long_yield = t1 - t0 >= XRT__CPU_CONTENDED_NS && !look; /* look at the next one */
+        if (long_yield != look) __atomic_store_n(&xrt__cpu_long_yield, long_yield, __ATOMIC_RELAXED);
+        /* a yield that went well may have been lucky: forget the others
+           only after twice the last while has gone by without them */
+        if (ns && t1 > __atomic_load_n(&xrt__cpu_no_yield_until, __ATOMIC_RELAXED) + 2 * ns)
+            __atomic_store_n(&xrt__cpu_no_yield_ns, 0, __ATOMIC_RELAXED);
         return 1;
     }
     ns = ns ? 2 * ns : XRT__CPU_NO_YIELD_MIN_NS;
     if (ns > XRT__CPU_NO_YIELD_MAX_NS) ns = XRT__CPU_NO_YIELD_MAX_NS;
     __atomic_store_n(&xrt__cpu_no_yield_ns, ns, __ATOMIC_RELAXED);
     __atomic_store_n(&xrt__cpu_no_yield_until, t1 + ns, __ATOMIC_RELAXED);
+    __atomic_store_n(&xrt__cpu_long_yield, 0, __ATOMIC_RELAXED);
     return 0;
 }
 
