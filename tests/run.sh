@@ -18,17 +18,21 @@ have() { command -v "$1" > /dev/null; }
 show() { echo "  FAIL  $1"; sed 's/^/        /' "$2" | tail -40; }
 bad() { fail=$((fail + 1)); show "$@"; }
 
+# The log of a step: its name made a file name, cut where a long command
+# line would pass the file system's 255 bytes.
+logof() { echo "$LOG/$(echo "$1" | tr -c 'A-Za-z0-9_.-' '_' | cut -c1-200).log"; }
+
 # step NAME CMD...: a single check.
 step() {
     name=$1; shift
-    log="$LOG/$(echo "$name" | tr -c 'A-Za-z0-9_.-' '_').log"
+    log=$(logof "$name")
     if "$@" > "$log" 2>&1; then ok "$name"; else bad "$name" "$log"; fi
 }
 
 # cmocka PROGRAM: runs a test program and counts its tests.
 cmocka() {
     name="$*"
-    log="$LOG/$(echo "$name" | tr -c 'A-Za-z0-9_.-' '_').log"
+    log=$(logof "$name")
     "$@" > "$log" 2>&1
     rc=$?
     p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | awk '{s+=$1} END {print s+0}')
@@ -189,7 +193,7 @@ step "xrt_rdma.h compile checks" sh tests/rdma/compile.sh
 
 echo "== install"
 # (the skips of a step's own parts are shown below it)
-skips_of() { grep -h '^skipped: [^<]' "$LOG/$(echo "$1" | tr -c 'A-Za-z0-9_.-' '_').log" | sed 's/^/  /'; }
+skips_of() { grep -h '^skipped: [^<]' "$(logof "$1")" | sed 's/^/  /'; }
 n="install, pkg-config and CMake consumers, uninstall"
 step "$n" env MAKE="$MAKE" CC="$CC" sh tests/install.sh
 skips_of "$n"
@@ -197,7 +201,7 @@ skips_of "$n"
 echo "== a newcomer's machine"
 n="make run with build-essential alone (optional headers hidden)"
 step "$n" env CC="$CC" sh tests/bare.sh
-grep -q '^skipped: bare' "$LOG/$(echo "$n" | tr -c 'A-Za-z0-9_.-' '_').log" && skips_of "$n"
+grep -q '^skipped: bare' "$(logof "$n")" && skips_of "$n"
 step "README's first program compiles and runs" env CC="$CC" sh tests/readme.sh
 step "every header, source and script has an SPDX licence line" sh tests/spdx.sh
 
