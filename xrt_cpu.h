@@ -199,12 +199,14 @@ static void xrt__cpu_sleep(xrt__cpu_counter *c, uint64_t target)
     xrt__cpu_unlock(&c->lock);
 }
 
-static uint64_t xrt__cpu_now_ns(void)
+static uint64_t xrt__cpu_clock_ns(clockid_t id)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(id, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
+
+static uint64_t xrt__cpu_now_ns(void) { return xrt__cpu_clock_ns(CLOCK_MONOTONIC); }
 
 #define XRT__CPU_CONTENDED_NS 50000u /* a yield or a gap this long: another thread had the core */
 #define XRT__CPU_NO_YIELD_MIN_NS 20000000u    /* how long a thread sleeps instead of yielding after that, */
@@ -215,13 +217,6 @@ static uint64_t xrt__cpu_now_ns(void)
    again). Written only after a long yield. */
 static uint64_t xrt__cpu_no_yield_until, xrt__cpu_no_yield_ns; /* see xrt__cpu_yield */
 static int xrt__cpu_long_yield;
-
-static uint64_t xrt__cpu_process_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /* Yields the core to a thread of ours that shares it; 0 where that let
    other processes run for long, or did so lately: each yield costs a time
@@ -241,11 +236,11 @@ static int xrt__cpu_yield(void)
     uint64_t t0 = xrt__cpu_now_ns(), t1, c0 = 0, ns;
     int look = __atomic_load_n(&xrt__cpu_long_yield, __ATOMIC_RELAXED);
     if (t0 < __atomic_load_n(&xrt__cpu_no_yield_until, __ATOMIC_RELAXED)) return 0;
-    if (look) c0 = xrt__cpu_process_ns();
+    if (look) c0 = xrt__cpu_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
     sched_yield();
     t1 = xrt__cpu_now_ns();
     ns = __atomic_load_n(&xrt__cpu_no_yield_ns, __ATOMIC_RELAXED);
-    if (t1 - t0 < XRT__CPU_CONTENDED_NS || !look || xrt__cpu_process_ns() - c0 >= (t1 - t0) / 2) {
+    if (t1 - t0 < XRT__CPU_CONTENDED_NS || !look || xrt__cpu_clock_ns(CLOCK_PROCESS_CPUTIME_ID) - c0 >= (t1 - t0) / 2) {
         int long_yield = t1 - t0 >= XRT__CPU_CONTENDED_NS && !look; /* look at the next one */
         if (long_yield != look) __atomic_store_n(&xrt__cpu_long_yield, long_yield, __ATOMIC_RELAXED);
         /* a yield that went well may have been lucky: forget the others
@@ -623,22 +618,21 @@ static int xrt__cpu_worker_linger(xrt__cpu_stream *s, const xrt__cpu_slot *slot,
    M/s together, in the same minutes). So a worker that finds it was
    preempted since it last looked (at most once a millisecond, and every
    16th time it waits for an op: a look costs a clock read) moves onto its
-   producer's core. Where the machine is quiet,
-   it is rarely preempted, and a core left idle soon takes one of the two
-   back. */
+   producer's core. Where the machine is quiet, it is rarely preempted, and
+   a core left idle soon takes one of the two back. */
 #define XRT__CPU_JOIN_LOOK_NS 1000000u
 
-static XRT__TLS unsigned xrt__cpu_join_waits; /* the worker's waits for an op, counted */
+typedef struct xrt__cpu_look { uint64_t next_ns; unsigned waits; } xrt__cpu_look;
 
-static void xrt__cpu_worker_join(xrt__cpu_stream *s, uint64_t *next_look, long *preempted)
+static void xrt__cpu_worker_join(xrt__cpu_stream *s, xrt__cpu_look *look, long *preempted)
 {
     struct rusage u;
     uint64_t now;
     long was = *preempted;
     int p;
-    if (++xrt__cpu_join_waits % 16 || (now = xrt__cpu_now_ns()) < *next_look || getrusage(RUSAGE_THREAD, &u) != 0)
+    if (++look->waits % 16 || (now = xrt__cpu_now_ns()) < look->next_ns || getrusage(RUSAGE_THREAD, &u) != 0)
         return;
-    *next_look = now + XRT__CPU_JOIN_LOOK_NS;
+    look->next_ns = now + XRT__CPU_JOIN_LOOK_NS;
     *preempted = u.ru_nivcsw;
     p = __atomic_load_n(&s->producer_cpu, __ATOMIC_RELAXED);
     if (was >= 0 && u.ru_nivcsw != was && p >= 0 && p != sched_getcpu()) xrt__cpu_hop(p, 1);
@@ -647,7 +641,8 @@ static void xrt__cpu_worker_join(xrt__cpu_stream *s, uint64_t *next_look, long *
 static void *xrt__cpu_worker(void *arg)
 {
     xrt__cpu_stream *s = (xrt__cpu_stream *)arg;
-    uint64_t h, busy, look = 0;
+    uint64_t h, busy;
+    xrt__cpu_look look = {0, 0};
     long preempted = -1;
     xrt__cpu_counter_add(&xrt__cpu.entered, 1);
     xrt__cpu_serving = s;
