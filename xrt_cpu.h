@@ -1079,7 +1079,10 @@ static int xrt__cpu_exec_run(xrt__cpu_stream *s, uint64_t target)
 /* Asks the worker, which holds `exec`, for the ops after the one it runs,
    when at least one is queued and the calling thread may run it; waits
    (spinning a while: the op may be short) until the worker lets go, and
-   returns 0 then. Else returns the op to sleep until: target where no op
+   returns 0 then: the caller must take the queue at once (and give it
+   back), even where the op the worker just finished was the last one it
+   waited for, or the worker waits for a taker for ever and a wait that
+   does not take queues (xrt_device_synchronize) hangs. Else returns the op to sleep until: target where no op
    after h may be taken, h + 1 where the worker does not hold `exec` (it is
    waking for op h, which must be its own: ask again once that is done). */
 static uint64_t xrt__cpu_take_over(xrt__cpu_stream *s, uint64_t target)
@@ -1125,9 +1128,10 @@ static void xrt__cpu_drain(xrt__cpu_stream *s, uint64_t target, int take)
         if (h >= target) return;
         if (xrt__cpu_help_launch(s, h)) xrt__cpu_wait(&s->head, h + 1, 1, &s->worker_cpu);
         else if (!take) xrt__cpu_wait(&s->head, target, 1, &s->worker_cpu);
-        else if (!xrt__cpu_spin(&s->head.spin, &s->head.value, target, &s->worker_cpu) &&
-                 (h = xrt__cpu_take_over(s, target)) != 0)
-            xrt__cpu_wait(&s->head, h, 0, NULL);
+        else if (!xrt__cpu_spin(&s->head.spin, &s->head.value, target, &s->worker_cpu)) {
+            if ((h = xrt__cpu_take_over(s, target)) != 0) xrt__cpu_wait(&s->head, h, 0, NULL);
+            else xrt__cpu_exec_run(s, target); /* handed over: see xrt__cpu_take_over */
+        }
     }
 }
 

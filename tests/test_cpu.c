@@ -729,6 +729,47 @@ static void test_worker_joins_its_producer_under_load(void **state)
     if (!joined) fail_msg("the worker stayed on cpu %d for 3 s, apart from its producer on cpu %d", where.seen, cpu[0]);
 }
 
+/* >> a handover that ends the wait */
+/* A synchronizing thread asks the worker for the ops after the one it runs;
+   where that very op was the last one waited for, the thread's wait ends
+   as the worker hands the queue over. The thread must still take the queue
+   (and give it back), or the worker waits for a taker for ever: the next
+   wait that does not take queues (xrt_device_synchronize, an event's) hung.
+   A race: many rounds of two copies and a synchronize, each followed by a
+   copy and a device synchronize, in a child with an alarm. */
+static int handover_child(void *arg)
+{
+    const size_t n = 64 << 10;
+    double end = now_ms(CLOCK_MONOTONIC) + 1500;
+    unsigned char *a, *b;
+    xrt_stream s;
+    long rounds = 0;
+    (void)arg;
+    CHILD_OK(xrt_stream_create(&s));
+    CHILD_OK(xrt_malloc((void **)&a, n));
+    CHILD_OK(xrt_malloc((void **)&b, n));
+    while (now_ms(CLOCK_MONOTONIC) < end) {
+        CHILD_OK(xrt_memcpy_async(b, a, n, XRT_MEMCPY_DEVICE_TO_DEVICE, s));
+        CHILD_OK(xrt_memcpy_async(a, b, n, XRT_MEMCPY_DEVICE_TO_DEVICE, s));
+        CHILD_OK(xrt_stream_synchronize(s));
+        CHILD_OK(xrt_memset_async(a, (int)rounds, 64, s));
+        child_step("xrt_device_synchronize after a synchronize");
+        CHILD_OK(xrt_device_synchronize());
+        rounds++;
+    }
+    CHILD_OK(xrt_free(a));
+    CHILD_OK(xrt_free(b));
+    CHILD_OK(xrt_stream_destroy(s));
+    fprintf(stderr, "%ld rounds\n", rounds);
+    return 0;
+}
+
+static void test_handover_after_the_wait_ends(void **state)
+{
+    (void)state;
+    in_child("synchronizes whose wait ends as the worker hands the queue over", handover_child, NULL, 10);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -752,6 +793,7 @@ int main(void)
         cmocka_unit_test(test_idle_workers_park),
         cmocka_unit_test(test_split_operations),
         cmocka_unit_test(test_worker_joins_its_producer_under_load),
+        cmocka_unit_test(test_handover_after_the_wait_ends),
     };
     static const char *const cpu[] = {"cpu", NULL};
     return xrt_test_run_on_backends("semantics", tests, sizeof tests / sizeof tests[0], cpu);
