@@ -272,18 +272,26 @@ static int xrt__cpu_yield(void)
    before the caller looks again), up to XRT__CPU_YIELDS times, and then
    sleeps. Both threads stay runnable meanwhile, so where another core is
    idle the scheduler soon moves one of them there (a new worker starts on
-   its creator's core), and the spins then work again. */
-static int xrt__cpu_spin(unsigned *budget, const uint64_t *word, uint64_t target, const int *partner)
+   its creator's core), and the spins then work again. `also`: a second
+   word that may reach target instead (`word` where there is none). */
+static int xrt__cpu_at(const uint64_t *word, const uint64_t *also, uint64_t target)
+{
+    return __atomic_load_n(word, __ATOMIC_ACQUIRE) >= target ||
+           (also != word && __atomic_load_n(also, __ATOMIC_ACQUIRE) >= target);
+}
+
+static int xrt__cpu_spin(unsigned *budget, const uint64_t *word, const uint64_t *also, uint64_t target,
+                         const int *partner)
 {
     unsigned b = __atomic_load_n(budget, __ATOMIC_RELAXED), i, k, gap = 1, nb;
     int here;
     for (i = 0; partner && (here = sched_getcpu()) >= 0 && __atomic_load_n(partner, __ATOMIC_RELAXED) == here; i++) {
-        if (i == XRT__CPU_YIELDS) return __atomic_load_n(word, __ATOMIC_ACQUIRE) >= target;
-        if (!xrt__cpu_yield()) return __atomic_load_n(word, __ATOMIC_ACQUIRE) >= target; /* it cannot run while we spin */
-        if (__atomic_load_n(word, __ATOMIC_ACQUIRE) >= target) return 1;
+        if (i == XRT__CPU_YIELDS) return xrt__cpu_at(word, also, target);
+        if (!xrt__cpu_yield()) return xrt__cpu_at(word, also, target); /* it cannot run while we spin */
+        if (xrt__cpu_at(word, also, target)) return 1;
     }
     for (i = 0; i < b; i += gap) {
-        if (__atomic_load_n(word, __ATOMIC_ACQUIRE) >= target) {
+        if (xrt__cpu_at(word, also, target)) {
             unsigned want = 2 * i + XRT__CPU_SPIN_MIN;
             if (want > XRT__CPU_SPIN_MAX) want = XRT__CPU_SPIN_MAX;
             nb = want > b ? b + (want - b + 3) / 4 : b - (b - want) / 4;
@@ -293,7 +301,7 @@ static int xrt__cpu_spin(unsigned *budget, const uint64_t *word, uint64_t target
         for (k = 0; k < gap; k++) xrt__cpu_pause();
         if (gap < 16) gap *= 2; /* a poll pulls the writer's cache line: fewer of them as the wait grows */
     }
-    if (__atomic_load_n(word, __ATOMIC_ACQUIRE) >= target) return 1;
+    if (xrt__cpu_at(word, also, target)) return 1;
     nb = b / 2 < XRT__CPU_SPIN_MIN ? XRT__CPU_SPIN_MIN : b / 2;
     if (nb != b) __atomic_store_n(budget, nb, __ATOMIC_RELAXED);
     return 0;
@@ -310,7 +318,7 @@ static void xrt__cpu_note_cpu(int *where)
 /* spin: 0 sleeps at once (XRT_EVENT_BLOCKING_SYNC); partner as in xrt__cpu_spin. */
 static void xrt__cpu_wait(xrt__cpu_counter *c, uint64_t target, int spin, const int *partner)
 {
-    if (xrt__cpu_reached(c, target) || (spin && xrt__cpu_spin(&c->spin, &c->value, target, partner))) return;
+    if (xrt__cpu_reached(c, target) || (spin && xrt__cpu_spin(&c->spin, &c->value, &c->value, target, partner))) return;
     while (!xrt__cpu_reached(c, target)) xrt__cpu_sleep(c, target);
 }
 
@@ -326,21 +334,22 @@ static void xrt__cpu_wait(xrt__cpu_counter *c, uint64_t target, int spin, const 
    would wait meanwhile. But a core is idle only where no other thread wants
    it: the first time the clock jumps between two looks (the yield let
    another thread run, or the thread was preempted), it stops, as the
-   learned spins do when they fail, and the caller sleeps. */
-static int xrt__cpu_linger(const uint64_t *word, uint64_t target, uint64_t busy_ns)
+   learned spins do when they fail, and the caller sleeps. `also` as in
+   xrt__cpu_spin. */
+static int xrt__cpu_linger(const uint64_t *word, const uint64_t *also, uint64_t target, uint64_t busy_ns)
 {
     uint64_t end, last, now;
     unsigned k;
-    if (!busy_ns) return __atomic_load_n(word, __ATOMIC_ACQUIRE) >= target;
+    if (!busy_ns) return xrt__cpu_at(word, also, target);
     last = xrt__cpu_now_ns();
     end = last + (busy_ns < XRT__CPU_LINGER_MAX_NS / 2 ? 2 * busy_ns : XRT__CPU_LINGER_MAX_NS);
     for (k = 1;; k++) {
-        if (__atomic_load_n(word, __ATOMIC_ACQUIRE) >= target) return 1;
+        if (xrt__cpu_at(word, also, target)) return 1;
         xrt__cpu_pause();
         if (k % 512 == 0) sched_yield();
         if (k % 64 == 0) {
             now = xrt__cpu_now_ns();
-            if (now >= end || now - last > XRT__CPU_CONTENDED_NS) return __atomic_load_n(word, __ATOMIC_ACQUIRE) >= target;
+            if (now >= end || now - last > XRT__CPU_CONTENDED_NS) return xrt__cpu_at(word, also, target);
             last = now;
         }
     }
@@ -385,15 +394,29 @@ typedef struct xrt__cpu_op {
 } xrt__cpu_op;
 
 /* One cache line: the worker polls `seq`, which says the op in the same line
-   is op number seq - 1, so signal and payload travel together. */
+   is op number seq - 1, so signal and payload travel together. `done` is
+   used only in a stream's express slot (see xrt__cpu_stream). */
 typedef struct xrt__cpu_slot {
     uint64_t seq;
+    uint64_t done;
     xrt__cpu_op op;
 } __attribute__((aligned(64))) xrt__cpu_slot;
 
-/* Producers, the worker and waiters each write their own cache line. The
-   ring is replaced (grown) only by the stream's own worker, from a host
-   function, under the lock: the worker reads `ring` and `mask` without it. */
+/* Producers, the worker and waiters each write their own cache line, and
+   no line one of them writes with every op is read by another but the
+   slots. The ring is replaced (grown) only by the stream's own worker, from
+   a host function, under the lock: the worker reads `ring` and `mask`
+   without it.
+   The express slot carries the ops enqueued while the stream is known to be
+   empty (a thread synchronized it and nothing was enqueued since: op number
+   `empty_at`), and whoever completes an op writes the count of ops done in
+   its `done` (xrt__cpu_complete), which synchronizing threads poll: an
+   enqueue-and-synchronize round trip then moves that one line back and
+   forth, as a bare spinning hand-off does, instead of the op's slot, the
+   next one and the head counter. While the stream is busy ops go through
+   the ring and the line stays the worker's. Op number h is in the ring
+   slot (h & mask) or in the express slot, the one whose seq is h + 1
+   (xrt__cpu_slot_of). */
 /* A block of memory a stream keeps for reuse (xrt__cpu_spare_take). */
 typedef struct xrt__cpu_spare {
     struct xrt__cpu_spare *next;
@@ -403,18 +426,21 @@ typedef struct xrt__cpu_stream {
     int lock;      /* producers' spinlock */
     int orphan;    /* no worker: a forked child's copy; one starts with the next op */
     uint64_t dropped; /* an orphan's ops from here to tail never ran: released at adoption */
-    int refs;      /* the worker and the handle: the last to let go frees the stream */
     uint64_t tail; /* ops enqueued (written under lock) */
     uint64_t room; /* ops may be enqueued without looking at head while tail < room */
-    xrt__cpu_slot *ring;
+    uint64_t empty_at;  /* ops below it are done: op empty_at may go to the express slot */
+    unsigned wait_spin; /* synchronizing threads' spin budget (xrt__cpu_spin) */
+    xrt__cpu_slot *ring __attribute__((aligned(64))); /* read by all, rarely written */
     uint64_t mask; /* ring entries - 1 */
+    int refs;      /* the worker and the handle: the last to let go frees the stream */
     pthread_t thread;
     struct xrt__cpu_stream *prev, *next;
-    xrt__cpu_spare *spares; /* pushed by the worker, taken under `lock` */
+    xrt__cpu_spare *spares __attribute__((aligned(64))); /* pushed by the worker, taken under `lock` */
     unsigned nspares;
     uint32_t parked __attribute__((aligned(64))); /* the idle worker sleeps on it */
-    unsigned idle_spin;                           /* its spin budget (xrt__cpu_spin) */
     int worker_cpu;                               /* where it ran last (xrt__cpu_spin's partner) */
+    uint64_t launch_at;                           /* 1 + the kernel launch it runs; 0: none (xrt__cpu_help_launch) */
+    xrt__cpu_slot express;                        /* aligned: a line of its own */
     /* Where the latest op was enqueued from (the worker's partner): its own
        line, written only when it changes, so that the worker reading it
        takes no line the producers write with every op. */
@@ -550,16 +576,16 @@ static void xrt__cpu_stream_unlink(xrt__cpu_stream *s)
     pthread_mutex_unlock(&xrt__cpu_list_lock);
 }
 
-/* Sleeps until op number h is published (a slot's seq is h + 1 - entries
-   until then). */
-static void xrt__cpu_worker_park(xrt__cpu_stream *s, xrt__cpu_slot *slot, uint64_t h)
+/* Sleeps until op number h is published in `seq` or `also` (the ring's
+   slot and the express one). */
+static void xrt__cpu_worker_park(xrt__cpu_stream *s, const uint64_t *seq, const uint64_t *also, uint64_t h)
 {
     for (;;) {
         __atomic_store_n(&s->parked, 1, __ATOMIC_SEQ_CST);
-        if (__atomic_load_n(&slot->seq, __ATOMIC_SEQ_CST) < h + 1)
+        if (__atomic_load_n(seq, __ATOMIC_SEQ_CST) < h + 1 && __atomic_load_n(also, __ATOMIC_SEQ_CST) < h + 1)
             xrt__cpu_futex(&s->parked, FUTEX_WAIT_PRIVATE, 1);
         __atomic_store_n(&s->parked, 0, __ATOMIC_RELAXED);
-        if (__atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE) >= h + 1) return;
+        if (xrt__cpu_at(seq, also, h + 1)) return;
     }
 }
 
@@ -597,7 +623,7 @@ static void xrt__cpu_exec_give(xrt__cpu_stream *s, uint32_t to)
    preempted since it last looked (*preempted: other threads want the
    cores; a thread that spins there only takes time they and the producer
    need). 1: an op came, which begins the next burst at *busy. */
-static int xrt__cpu_worker_linger(xrt__cpu_stream *s, const xrt__cpu_slot *slot, uint64_t h, uint64_t *busy,
+static int xrt__cpu_worker_linger(xrt__cpu_stream *s, const uint64_t *seq, uint64_t h, uint64_t *busy,
                                   long *preempted)
 {
     struct rusage u;
@@ -605,7 +631,7 @@ static int xrt__cpu_worker_linger(xrt__cpu_stream *s, const xrt__cpu_slot *slot,
     if (__atomic_load_n(&s->producer_cpu, __ATOMIC_RELAXED) == sched_getcpu() || getrusage(RUSAGE_THREAD, &u) != 0)
         return 0;
     *preempted = u.ru_nivcsw;
-    if (u.ru_nivcsw != was || !xrt__cpu_linger(&slot->seq, h + 1, xrt__cpu_now_ns() - *busy)) return 0;
+    if (u.ru_nivcsw != was || !xrt__cpu_linger(seq, &s->express.seq, h + 1, xrt__cpu_now_ns() - *busy)) return 0;
     *busy = xrt__cpu_now_ns();
     return 1;
 }
@@ -638,38 +664,67 @@ static void xrt__cpu_worker_join(xrt__cpu_stream *s, xrt__cpu_look *look, long *
     if (was >= 0 && u.ru_nivcsw != was && p >= 0 && p != sched_getcpu()) xrt__cpu_hop(p, 1);
 }
 
+/* Ops below h are done (see xrt__cpu_stream). */
+static void xrt__cpu_complete(xrt__cpu_stream *s, uint64_t h)
+{
+    __atomic_store_n(&s->express.done, h, __ATOMIC_RELEASE);
+    xrt__cpu_counter_publish(&s->head, h);
+}
+
+/* The slot of op number h, or NULL where it is not published yet. */
+static xrt__cpu_slot *xrt__cpu_slot_of(xrt__cpu_stream *s, uint64_t h)
+{
+    xrt__cpu_slot *slot = &s->ring[h & s->mask];
+    if (__atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE) >= h + 1) return slot;
+    return __atomic_load_n(&s->express.seq, __ATOMIC_ACQUIRE) >= h + 1 ? &s->express : NULL;
+}
+
+static void xrt__cpu_run_kernel(xrt__cpu_op *op);
+
+/* Runs op number h, then publishes it done; the caller holds `exec`. */
+static void xrt__cpu_run_op(xrt__cpu_stream *s, xrt__cpu_slot *slot, uint64_t h)
+{
+    int launch = slot->op.run == xrt__cpu_run_kernel;
+    if (launch) __atomic_store_n(&s->launch_at, h + 1, __ATOMIC_RELEASE);
+    slot->op.run(&slot->op);
+    if (launch) __atomic_store_n(&s->launch_at, 0, __ATOMIC_RELAXED);
+    xrt__cpu_complete(s, h + 1);
+}
+
 static void *xrt__cpu_worker(void *arg)
 {
     xrt__cpu_stream *s = (xrt__cpu_stream *)arg;
     uint64_t h, busy;
     xrt__cpu_look look = {0, 0};
     long preempted = -1;
+    unsigned spin = XRT__CPU_SPIN_MAX / 4; /* its budget for waiting awake (xrt__cpu_spin) */
     xrt__cpu_counter_add(&xrt__cpu.entered, 1);
     xrt__cpu_serving = s;
     h = xrt__cpu_exec_take(s);
     busy = xrt__cpu_now_ns();
     for (;;) {
-        xrt__cpu_slot *slot = &s->ring[h & s->mask]; /* re-read: a host function may have grown the ring */
-        if (__atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE) < h + 1 &&
+        const uint64_t *seq = &s->ring[h & s->mask].seq; /* re-read: a host function may have grown the ring */
+        xrt__cpu_slot *slot;
+        if (!xrt__cpu_at(seq, &s->express.seq, h + 1) &&
             (xrt__cpu_worker_join(s, &look, &preempted), xrt__cpu_note_cpu(&s->worker_cpu),
-             !xrt__cpu_spin(&s->idle_spin, &slot->seq, h + 1, &s->producer_cpu)) &&
-            !xrt__cpu_worker_linger(s, slot, h, &busy, &preempted)) {
+             !xrt__cpu_spin(&spin, seq, &s->express.seq, h + 1, &s->producer_cpu)) &&
+            !xrt__cpu_worker_linger(s, seq, h, &busy, &preempted)) {
             xrt__cpu_exec_give(s, XRT__CPU_FREE);
-            xrt__cpu_worker_park(s, slot, h);
+            xrt__cpu_worker_park(s, seq, &s->express.seq, h);
             h = xrt__cpu_exec_take(s);
             busy = xrt__cpu_now_ns();
             continue;
         }
+        slot = xrt__cpu_slot_of(s, h);
         if (slot->op.run == NULL) break; /* the exit op */
-        slot->op.run(&slot->op);
-        xrt__cpu_counter_publish(&s->head, ++h);
+        xrt__cpu_run_op(s, slot, h++);
         if (XRT__UNLIKELY(__atomic_load_n(&s->exec, __ATOMIC_RELAXED) == XRT__CPU_HANDOVER)) {
             xrt__cpu_exec_give(s, XRT__CPU_HANDED);
             h = xrt__cpu_exec_take(s);
         }
     }
     xrt__cpu_exec_give(s, XRT__CPU_FREE); /* a thread that asked for the ops stops waiting */
-    xrt__cpu_counter_publish(&s->head, ++h);
+    xrt__cpu_complete(s, ++h);
     xrt__cpu_serving = NULL;
     /* All of the way out under the list lock (the free included): a fork
        finds the worker before it or buried (xrt__cpu_fork_prepare). */
@@ -696,7 +751,7 @@ static int xrt__cpu_grow_locked(xrt__cpu_stream *s)
     xrt__cpu_slot *ring = mask < s->mask ? NULL : (xrt__cpu_slot *)XRT_ALIGNED_ALLOC(64, (mask + 1) * sizeof *ring);
     if (!ring) return 0;
     memset(ring, 0, (mask + 1) * sizeof *ring);
-    for (p = head; p < s->tail; p++) ring[p & mask] = s->ring[p & s->mask];
+    for (p = head; p < s->tail; p++) ring[p & mask] = s->ring[p & s->mask]; /* an express op's is stale: harmless */
     XRT_FREE(s->ring);
     s->ring = ring;
     s->mask = mask;
@@ -714,6 +769,7 @@ static void xrt__cpu_drain(xrt__cpu_stream *s, uint64_t target, int take);
 static xrt__cpu_op *xrt__cpu_reserve(xrt__cpu_stream *s, const char *who)
 {
     uint64_t target;
+    if (__atomic_load_n(&s->empty_at, __ATOMIC_ACQUIRE) == s->tail) return &s->express.op; /* done with its last op */
     while (s->tail >= s->room) {
         s->room = __atomic_load_n(&s->head.value, __ATOMIC_ACQUIRE) + s->mask + 1;
         if (s->tail < s->room) break;
@@ -732,12 +788,13 @@ static xrt__cpu_op *xrt__cpu_reserve(xrt__cpu_stream *s, const char *who)
     return &s->ring[s->tail & s->mask].op;
 }
 
-/* Publishes the op reserved last, unlocks, and wakes a parked worker. */
-static void xrt__cpu_publish(xrt__cpu_stream *s)
+/* Publishes op, reserved last, unlocks, and wakes a parked worker. */
+static void xrt__cpu_publish(xrt__cpu_stream *s, const xrt__cpu_op *op)
 {
     uint64_t t = s->tail;
+    xrt__cpu_slot *slot = op == &s->express.op ? &s->express : &s->ring[t & s->mask];
     xrt__cpu_note_cpu(&s->producer_cpu);
-    __atomic_store_n(&s->ring[t & s->mask].seq, t + 1, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&slot->seq, t + 1, __ATOMIC_SEQ_CST);
     __atomic_store_n(&s->tail, t + 1, __ATOMIC_RELEASE);
     xrt__cpu_unlock(&s->lock);
     /* Clearing the word, not only waking, closes the window between the
@@ -765,7 +822,7 @@ static xrt_status xrt__cpu_enqueue(void *stream, const xrt__cpu_op *op, const ch
         return XRT_ERROR_OUT_OF_MEMORY;
     }
     *slot = *op;
-    xrt__cpu_publish(s);
+    xrt__cpu_publish(s, slot);
     return XRT_SUCCESS;
 }
 
@@ -862,8 +919,8 @@ static void *xrt__cpu_helper(void *arg)
         uint64_t next = ((__atomic_load_n(&xrt__cpu_pool.job, __ATOMIC_SEQ_CST) >> 32) + 1) << 32;
         if (__atomic_load_n(&xrt__cpu_pool.stop, __ATOMIC_SEQ_CST)) break;
         xrt__cpu_helper_spread();
-        if (xrt__cpu_linger(&xrt__cpu_pool.job, next, xrt__cpu_pool_work()) ||
-            xrt__cpu_spin(&xrt__cpu_pool.spin, &xrt__cpu_pool.job, next, NULL))
+        if (xrt__cpu_linger(&xrt__cpu_pool.job, &xrt__cpu_pool.job, next, xrt__cpu_pool_work()) ||
+            xrt__cpu_spin(&xrt__cpu_pool.spin, &xrt__cpu_pool.job, &xrt__cpu_pool.job, next, NULL))
             continue;
         __atomic_add_fetch(&xrt__cpu_pool.sleeping, 1, __ATOMIC_SEQ_CST);
         xrt__cpu_futex(&xrt__cpu_pool.bell, FUTEX_WAIT_PRIVATE, bell); /* returns at once if rung since */
@@ -923,7 +980,7 @@ static void xrt__cpu_pool_run(xrt__cpu_part_fn fn, void *ctx, size_t nparts)
     __atomic_add_fetch(&xrt__cpu_pool.bell, 1, __ATOMIC_SEQ_CST);
     if (__atomic_load_n(&xrt__cpu_pool.sleeping, __ATOMIC_SEQ_CST))
         syscall(SYS_futex, &xrt__cpu_pool.bell, FUTEX_WAKE_PRIVATE, (int)(nparts - 1), NULL, NULL, 0);
-    if (!xrt__cpu_linger(&xrt__cpu_pool.done.value, target, xrt__cpu_pool_work()))
+    if (!xrt__cpu_linger(&xrt__cpu_pool.done.value, &xrt__cpu_pool.done.value, target, xrt__cpu_pool_work()))
         xrt__cpu_wait(&xrt__cpu_pool.done, target, 1, NULL); /* the parts helpers took are running */
     __atomic_store_n(&xrt__cpu_pool.ctx, NULL, __ATOMIC_RELAXED); /* ctx is in the pool no more */
     __atomic_store_n(&xrt__cpu_pool.lock, 0, __ATOMIC_RELEASE);
@@ -1006,7 +1063,6 @@ static void xrt__cpu_run_memset_split(xrt__cpu_op *op)
 
 /* >> cpu: waiting threads run the work */
 static void xrt__cpu_run_record(xrt__cpu_op *op);
-static void xrt__cpu_run_kernel(xrt__cpu_op *op);
 
 /* Ops a waiting thread may run in the worker's place: host functions and
    cross-stream waits stay on the worker (a host function runs on the
@@ -1024,10 +1080,9 @@ static void xrt__cpu_help(xrt__cpu_stream *s, uint64_t target)
 {
     uint64_t h = __atomic_load_n(&s->head.value, __ATOMIC_ACQUIRE);
     for (; h < target; h++) {
-        xrt__cpu_slot *slot = &s->ring[h & s->mask];
-        if (__atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE) < h + 1 || !xrt__cpu_anyone_runs(slot->op.run)) break;
-        slot->op.run(&slot->op);
-        xrt__cpu_counter_publish(&s->head, h + 1);
+        xrt__cpu_slot *slot = xrt__cpu_slot_of(s, h);
+        if (!slot || !xrt__cpu_anyone_runs(slot->op.run)) break;
+        xrt__cpu_run_op(s, slot, h);
     }
 }
 
@@ -1037,16 +1092,16 @@ static void xrt__cpu_help(xrt__cpu_stream *s, uint64_t target)
    a helper woken for it may have had to share the worker's core. 1 if the
    op at h is a launch. The slot is read under the producers' lock: the
    worker holds `exec`, so op h may complete meanwhile, and its slot be
-   written again (or the ring grown by a host function) by others. */
+   written again (or the ring grown by a host function) by others; that
+   lock only where op h was a launch when it began (launch_at), to keep it
+   off a synchronize's way. */
 static int xrt__cpu_help_launch(xrt__cpu_stream *s, uint64_t h)
 {
     const xrt__cpu_slot *slot;
     void *l = NULL;
     unsigned i;
     xrt__cpu_lock(&s->lock);
-    slot = &s->ring[h & s->mask];
-    if (__atomic_load_n(&slot->seq, __ATOMIC_ACQUIRE) >= h + 1 && slot->op.run == xrt__cpu_run_kernel)
-        l = slot->op.u.host.user;
+    if ((slot = xrt__cpu_slot_of(s, h)) != NULL && slot->op.run == xrt__cpu_run_kernel) l = slot->op.u.host.user;
     xrt__cpu_unlock(&s->lock);
     if (!l) return 0; /* a slot written again holds a later op: head is past h, the loop below ends at once */
     /* Until the launch is in the pool, then every part left; never spin
@@ -1093,7 +1148,7 @@ static uint64_t xrt__cpu_take_over(xrt__cpu_stream *s, uint64_t target)
     int runs;
     xrt__cpu_lock(&s->lock); /* no producer writes slot h + 1 meanwhile */
     h = __atomic_load_n(&s->head.value, __ATOMIC_ACQUIRE);
-    runs = h + 1 < target && xrt__cpu_anyone_runs(s->ring[(h + 1) & s->mask].op.run);
+    runs = h + 1 < target && xrt__cpu_anyone_runs(xrt__cpu_slot_of(s, h + 1)->op.run);
     xrt__cpu_unlock(&s->lock);
     if (!runs) return target;
     if (!__atomic_compare_exchange_n(&s->exec, &v, XRT__CPU_HANDOVER, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED) &&
@@ -1118,21 +1173,39 @@ static uint64_t xrt__cpu_take_over(xrt__cpu_stream *s, uint64_t target)
    sleeping worker and is not woken. Only where `take`: not for a producer
    waiting for room, which would run the ops in the worker's place and
    enqueue none meanwhile. A host function or a cross-stream wait stays the
-   worker's: the thread waits for it, helping with a launch on the way. */
+   worker's: the thread waits for it, helping with a launch on the way.
+   It reads head only once a spin on the express slot's `done` fails:
+   head's line is the worker's, written with every op. */
+static void xrt__cpu_wait_done(xrt__cpu_stream *s, uint64_t target, int take)
+{
+    const uint64_t *word = &s->express.done;
+    for (;;) {
+        uint64_t h;
+        if (__atomic_load_n(word, __ATOMIC_ACQUIRE) >= target) return;
+        if (xrt__cpu_exec_run(s, target) && xrt__cpu_reached(&s->head, target)) return;
+        if ((h = __atomic_load_n(&s->launch_at, __ATOMIC_ACQUIRE)) != 0 && h <= target && xrt__cpu_help_launch(s, h - 1)) {
+            xrt__cpu_wait(&s->head, h, 1, &s->worker_cpu);
+        } else if (!take) {
+            xrt__cpu_wait(&s->head, target, 1, &s->worker_cpu);
+            return;
+        } else if (xrt__cpu_spin(&s->wait_spin, word, word, target, &s->worker_cpu) || xrt__cpu_reached(&s->head, target)) {
+            return;
+        } else if ((h = xrt__cpu_take_over(s, target)) != 0) {
+            xrt__cpu_wait(&s->head, h, 0, NULL);
+        } else {
+            xrt__cpu_exec_run(s, target); /* handed over: see xrt__cpu_take_over */
+        }
+        if (xrt__cpu_reached(&s->head, target)) return;
+    }
+}
+
+/* xrt__cpu_wait_done; where `take`, it then leaves a note that ops below
+   target are done: an op enqueued next goes to the express slot. */
 static void xrt__cpu_drain(xrt__cpu_stream *s, uint64_t target, int take)
 {
-    while (!xrt__cpu_reached(&s->head, target)) {
-        uint64_t h;
-        if (xrt__cpu_exec_run(s, target) && xrt__cpu_reached(&s->head, target)) return;
-        h = __atomic_load_n(&s->head.value, __ATOMIC_ACQUIRE);
-        if (h >= target) return;
-        if (xrt__cpu_help_launch(s, h)) xrt__cpu_wait(&s->head, h + 1, 1, &s->worker_cpu);
-        else if (!take) xrt__cpu_wait(&s->head, target, 1, &s->worker_cpu);
-        else if (!xrt__cpu_spin(&s->head.spin, &s->head.value, target, &s->worker_cpu)) {
-            if ((h = xrt__cpu_take_over(s, target)) != 0) xrt__cpu_wait(&s->head, h, 0, NULL);
-            else xrt__cpu_exec_run(s, target); /* handed over: see xrt__cpu_take_over */
-        }
-    }
+    xrt__cpu_wait_done(s, target, take);
+    if (take && __atomic_load_n(&s->empty_at, __ATOMIC_RELAXED) != target)
+        __atomic_store_n(&s->empty_at, target, __ATOMIC_RELEASE); /* what the runner read of the ops happened before */
 }
 
 /* >> cpu: streams */
@@ -1160,7 +1233,7 @@ static xrt_status xrt__cpu_stream_new(xrt__cpu_stream **out)
     memset(ring, 0, XRT__CPU_RING * sizeof *ring);
     s->ring = ring;
     s->mask = XRT__CPU_RING - 1;
-    s->idle_spin = XRT__CPU_SPIN_MAX / 4;
+    s->wait_spin = XRT__CPU_SPIN_MAX / 4;
     xrt__cpu_counter_init(&s->head, 0);
     s->refs = 2;
     pthread_mutex_lock(&xrt__cpu_list_lock);
@@ -1216,7 +1289,7 @@ static xrt_status xrt__cpu_stream_close(xrt__cpu_stream *s)
         xrt__cpu_stream_unref(s);
     } else if ((op = xrt__cpu_reserve(s, "cpu: xrt_stream_destroy")) != NULL) {
         op->run = NULL;
-        xrt__cpu_publish(s);
+        xrt__cpu_publish(s, op);
     } else {
         xrt__cpu_unlock(&s->lock);
         return XRT_ERROR_OUT_OF_MEMORY;
@@ -1422,7 +1495,7 @@ static xrt_status xrt__cpu_event_record(const xrt_backend *self, void *event, vo
     op->u.record.event = e;
     op->u.record.stream = s;
     op->u.record.pos = s->tail + 1;
-    xrt__cpu_publish(s);
+    xrt__cpu_publish(s, op);
     return XRT_SUCCESS;
 }
 
@@ -2239,7 +2312,7 @@ static void xrt__cpu_fork_pool(void)
 static void xrt__cpu_release_dropped(xrt__cpu_stream *s)
 {
     for (; s->dropped < s->tail; s->dropped++) {
-        xrt__cpu_op *op = &s->ring[s->dropped & s->mask].op;
+        xrt__cpu_op *op = &xrt__cpu_slot_of(s, s->dropped)->op;
         if (op->run == xrt__cpu_run_kernel) {
             xrt__cpu_launch *l = (xrt__cpu_launch *)op->u.host.user;
             xrt__cpu_module_unref(l->module);
@@ -2269,6 +2342,7 @@ static void xrt__cpu_fork_child(void)
            alone; the ops after it never started. */
         s->dropped = s->head.value + 1;
         xrt__cpu_counter_init(&s->head, s->tail);
+        s->express.done = s->tail;
         s->room = s->tail + s->mask + 1;
     }
     xrt__cpu_counter_init(&xrt__cpu.exited, xrt__cpu.started); /* the parent's workers are not ours to wait for */
