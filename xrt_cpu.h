@@ -394,12 +394,14 @@ typedef struct xrt__cpu_op {
 } xrt__cpu_op;
 
 /* One cache line: the worker polls `seq`, which says the op in the same line
-   is op number seq - 1, so signal and payload travel together. `done` is
-   used only in a stream's express slot (see xrt__cpu_stream). */
+   is op number seq - 1, so signal and payload travel together. `done` and
+   `spare` are used only in a stream's express slot (see xrt__cpu_stream,
+   xrt__cpu_spare_give). */
 typedef struct xrt__cpu_slot {
     uint64_t seq;
     uint64_t done;
     xrt__cpu_op op;
+    void *spare;
 } __attribute__((aligned(64))) xrt__cpu_slot;
 
 /* Producers, the worker and waiters each write their own cache line, and
@@ -439,7 +441,7 @@ typedef struct xrt__cpu_stream {
     unsigned nspares;
     uint32_t parked __attribute__((aligned(64))); /* the idle worker sleeps on it */
     int worker_cpu;                               /* where it ran last (xrt__cpu_spin's partner) */
-    uint64_t launch_at;                           /* 1 + the kernel launch it runs; 0: none (xrt__cpu_help_launch) */
+    uint64_t launch_at;                           /* 1 + the pooled launch it runs; 0: none (xrt__cpu_help_launch) */
     xrt__cpu_slot express;                        /* aligned: a line of its own */
     /* Where the latest op was enqueued from (the worker's partner): its own
        line, written only when it changes, so that the worker reading it
@@ -529,6 +531,7 @@ static void xrt__cpu_stream_unref(xrt__cpu_stream *s)
         s->spares = p->next;
         XRT_FREE(p);
     }
+    XRT_FREE(s->express.spare);
     XRT_FREE(s->ring);
     XRT_FREE(s);
 }
@@ -539,7 +542,9 @@ static void xrt__cpu_stream_unref(xrt__cpu_stream *s)
    allocation (an allocation by one thread freed by another costs more than
    the hand-off here). One thread gives (the worker), producers take under the
    stream's lock: a block taken cannot come back while the taker looks at it,
-   so the stack has no ABA. */
+   so the stack has no ABA. A block given back goes first to the express
+   slot's line, which both sides write anyway where launches and
+   synchronizes alternate, and to the stack only while that place is taken. */
 #define XRT__CPU_SPARE_BYTES 512u
 #define XRT__CPU_SPARES_MAX 16u
 
@@ -547,10 +552,12 @@ static void *xrt__cpu_spare_take(xrt__cpu_stream *s)
 {
     xrt__cpu_spare *p;
     xrt__cpu_lock(&s->lock);
-    p = __atomic_load_n(&s->spares, __ATOMIC_ACQUIRE);
-    while (p && !__atomic_compare_exchange_n(&s->spares, &p, p->next, 0, __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE)) {
+    if ((p = (xrt__cpu_spare *)__atomic_exchange_n(&s->express.spare, NULL, __ATOMIC_ACQUIRE)) == NULL) {
+        p = __atomic_load_n(&s->spares, __ATOMIC_ACQUIRE);
+        while (p && !__atomic_compare_exchange_n(&s->spares, &p, p->next, 0, __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE)) {
+        }
+        if (p) __atomic_sub_fetch(&s->nspares, 1, __ATOMIC_RELAXED);
     }
-    if (p) __atomic_sub_fetch(&s->nspares, 1, __ATOMIC_RELAXED);
     xrt__cpu_unlock(&s->lock);
     return p ? (void *)p : XRT_ALIGNED_ALLOC(64, XRT__CPU_SPARE_BYTES);
 }
@@ -558,6 +565,8 @@ static void *xrt__cpu_spare_take(xrt__cpu_stream *s)
 static void xrt__cpu_spare_give(xrt__cpu_stream *s, void *block)
 {
     xrt__cpu_spare *p = (xrt__cpu_spare *)block;
+    void *none = NULL;
+    if (__atomic_compare_exchange_n(&s->express.spare, &none, block, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED)) return;
     if (__atomic_load_n(&s->nspares, __ATOMIC_RELAXED) >= XRT__CPU_SPARES_MAX) {
         XRT_FREE(p);
         return;
@@ -680,11 +689,12 @@ static xrt__cpu_slot *xrt__cpu_slot_of(xrt__cpu_stream *s, uint64_t h)
 }
 
 static void xrt__cpu_run_kernel(xrt__cpu_op *op);
+static int xrt__cpu_pooled(const xrt__cpu_op *op);
 
 /* Runs op number h, then publishes it done; the caller holds `exec`. */
 static void xrt__cpu_run_op(xrt__cpu_stream *s, xrt__cpu_slot *slot, uint64_t h)
 {
-    int launch = slot->op.run == xrt__cpu_run_kernel;
+    int launch = slot->op.run == xrt__cpu_run_kernel && xrt__cpu_pooled(&slot->op);
     if (launch) __atomic_store_n(&s->launch_at, h + 1, __ATOMIC_RELEASE);
     slot->op.run(&slot->op);
     if (launch) __atomic_store_n(&s->launch_at, 0, __ATOMIC_RELAXED);
@@ -1093,8 +1103,8 @@ static void xrt__cpu_help(xrt__cpu_stream *s, uint64_t target)
    op at h is a launch. The slot is read under the producers' lock: the
    worker holds `exec`, so op h may complete meanwhile, and its slot be
    written again (or the ring grown by a host function) by others; that
-   lock only where op h was a launch when it began (launch_at), to keep it
-   off a synchronize's way. */
+   lock only where op h is a launch over the pool that has begun (launch_at),
+   to keep it off a synchronize's way. */
 static int xrt__cpu_help_launch(xrt__cpu_stream *s, uint64_t h)
 {
     const xrt__cpu_slot *slot;
@@ -2185,11 +2195,21 @@ static void xrt__cpu_launch_free(xrt__cpu_launch *l)
     else XRT_FREE(l);
 }
 
+static size_t xrt__cpu_launch_parts(const xrt__cpu_launch *l)
+{
+    return (size_t)((l->blocks + l->per_part - 1) / l->per_part);
+}
+
+/* A launch op whose blocks go over the pool (xrt__cpu_help_launch). */
+static int xrt__cpu_pooled(const xrt__cpu_op *op)
+{
+    return xrt__cpu_launch_parts((const xrt__cpu_launch *)op->u.host.user) > 1;
+}
+
 static void xrt__cpu_run_kernel(xrt__cpu_op *op)
 {
     xrt__cpu_launch *l = (xrt__cpu_launch *)op->u.host.user;
-    size_t nparts = (size_t)((l->blocks + l->per_part - 1) / l->per_part);
-    xrt__cpu_pool_run(xrt__cpu_kernel_part, l, nparts);
+    xrt__cpu_pool_run(xrt__cpu_kernel_part, l, xrt__cpu_launch_parts(l));
     xrt__cpu_module_unref(l->module);
     xrt__cpu_launch_free(l);
 }
