@@ -19,10 +19,14 @@
    Threading: each stream has a ring of XRT__CPU_RING entries (it doubles
    when full, if the stream's own host function enqueues: that enqueue never
    waits for itself) filled by any thread under a short spinlock and drained
-   by its worker. The enqueue, the query of a finished stream and the record
-   of an event on an idle stream make no system call. Every wait (an idle
-   worker, synchronize, a full ring) spins for a budget it learns, then sleeps
-   on a futex: the budget follows what recent spins needed and halves, down
+   by its worker. An op enqueued on a stream that a thread has just seen
+   empty goes instead to the stream's express slot, the cache line where
+   completions are published and synchronizing threads poll, so an enqueue-
+   and-synchronize round trip moves one line back and forth, as two threads
+   handing a flag to each other do. The enqueue, the query of a finished
+   stream and the record of an event on an idle stream make no system call.
+   Every wait (an idle worker, synchronize, a full ring) spins for a budget
+   it learns, then sleeps on a futex: the budget follows what recent spins needed and halves, down
    to a few microseconds, when they fail, so a thread does not keep spinning
    against one that is not running. A thread that synchronizes a stream (or
    makes a pageable copy) runs the queued copies, memsets, event records and

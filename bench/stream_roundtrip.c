@@ -2,8 +2,10 @@
 /* Round trip of an empty host function through a CPU stream (enqueue, then
    synchronize), against two baselines measured in the same run: a bare
    spinning hand-off between two threads, and a mutex + condition variable
-   queue. Medians of BENCH_REPS alternating runs; the design target is
-   xrt / spin <= 2. */
+   queue. Medians of BENCH_REPS alternating runs; the design targets are
+   xrt / spin <= 2 on a quiet machine and, beside spinning processes
+   (BENCH_LOAD), xrt / queue <= 1: a spinning hand-off has no meaning when
+   the threads cannot both run. */
 #define XRT_IMPL
 #include "xrt.h"
 
@@ -135,8 +137,7 @@ int main(void)
 {
     double spin[BENCH_REPS], cv[BENCH_REPS], x[BENCH_REPS];
     char verdict[48];
-    int r;
-    bench_load_start(NULL);
+    int r, loaded = bench_load_start(NULL) > 0;
     bench_load_report();
     if (xrt_set_backend("cpu")) return 1;
     for (r = 0; r < BENCH_REPS; r++) {
@@ -153,8 +154,12 @@ int main(void)
     printf("round trip of an empty host function (enqueue + synchronize), medians of %d\n", BENCH_REPS);
     printf("spinning hand-off      %8.0f ns\n", spin[0]);
     printf("mutex+condvar queue    %8.0f ns\n", cv[0]);
-    printf("xrt cpu stream         %8.0f ns   %.2fx spin %s, %.3fx condvar\n", x[0], x[0] / spin[0],
-           bench_verdict(verdict, sizeof verdict, x[0] / spin[0], 2, 0, "x"), x[0] / cv[0]);
+    if (loaded)
+        printf("xrt cpu stream         %8.0f ns   %.2fx spin, %.3fx condvar %s\n", x[0], x[0] / spin[0], x[0] / cv[0],
+               bench_verdict(verdict, sizeof verdict, x[0] / cv[0], 1, 0, "x"));
+    else
+        printf("xrt cpu stream         %8.0f ns   %.2fx spin %s, %.3fx condvar\n", x[0], x[0] / spin[0],
+               bench_verdict(verdict, sizeof verdict, x[0] / spin[0], 2, 0, "x"), x[0] / cv[0]);
     xrt_shutdown();
     return 0;
 }

@@ -574,6 +574,50 @@ static void test_full_ring(void **state)
     OK(xrt_stream_destroy(s));
 }
 
+/* An op enqueued on a stream just seen empty takes the stream's express slot
+   and the ops after it the ring: mixed so, in every proportion, they still
+   run in enqueue order, an event recorded among them completes with its op,
+   and a synchronize waits for all of them (now and then the first one is
+   held at a gate while the others queue behind it). */
+static void test_express_slot_keeps_order(void **state)
+{
+    enum { ROUNDS = 2000 };
+    xrt_stream s;
+    xrt_event e;
+    opener o;
+    int r, i, n = 0;
+    (void)state;
+    memset(&seq, 0, sizeof seq);
+    OK(xrt_stream_create(&s));
+    OK(xrt_event_create(&e, 0));
+    for (r = 0; r < ROUNDS; r++) {
+        int ops = 1 + r % 4, held = r % 500 == 0;
+        OK(xrt_stream_synchronize(s));
+        if (held) {
+            gates_reset(NULL);
+            OK(xrt_launch_host_func(s, gate_wait, &gates[0]));
+            opener_start(&o, &gates[0], 20);
+        }
+        for (i = 0; i < ops; i++) {
+            OK(xrt_launch_host_func(s, seq_append, (void *)(intptr_t)n++));
+            if (i == 0) OK(xrt_event_record(e, s));
+        }
+        if (held) assert_int_equal(xrt_event_query(e), XRT_ERROR_NOT_READY);
+        OK(xrt_event_synchronize(e));
+        assert_true(__atomic_load_n(&seq.n, __ATOMIC_ACQUIRE) >= n - ops + 1);
+        if (held) {
+            OK(xrt_stream_synchronize(s));
+            opener_join(&o);
+        }
+    }
+    OK(xrt_stream_synchronize(s));
+    assert_int_equal(seq.n, n);
+    for (i = 0; i < n; i++)
+        if (seq.order[i] != i) fail_msg("op %d ran at position %d", seq.order[i], i);
+    OK(xrt_event_destroy(e));
+    OK(xrt_stream_destroy(s));
+}
+
 /* xrt_shutdown releases everything (streams, events, memory: the leak
    checker holds it to that) and a new xrt_init starts afresh. */
 static void test_shutdown_and_init_again(void **state)
@@ -789,6 +833,7 @@ int main(void)
         gated_test(test_device_synchronize_blocks_no_other_thread),
         gated_test(test_destroy_with_pending_work),
         gated_test(test_full_ring),
+        gated_test(test_express_slot_keeps_order),
         cmocka_unit_test(test_shutdown_and_init_again),
         cmocka_unit_test(test_idle_workers_park),
         cmocka_unit_test(test_split_operations),
