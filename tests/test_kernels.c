@@ -416,6 +416,48 @@ static void test_synchronize_takes_the_queue(void **state)
     in_child("synchronize runs the queue after the worker's op", takeover_child, NULL, 20);
 }
 
+/* Lines of /proc/self/maps that name a file under `dir`. */
+static int mapped(const char *dir)
+{
+    char line[1024];
+    int n = 0;
+    FILE *f = fopen("/proc/self/maps", "r");
+    assert_non_null(f);
+    while (fgets(line, sizeof line, f)) n += strstr(line, dir) != NULL;
+    fclose(f);
+    return n;
+}
+
+/* An unloaded module is closed once the launches queued before have run,
+   also where they ran back to back, each synchronized: its object leaves
+   the process's mappings. */
+static void test_unloaded_module_closes(void **state)
+{
+    static const char src[] = PRELUDE "void closes(const ctx_t *c, void *p) { (void)c; (void)p; }\n";
+    xrt_module_image im = source_image(src);
+    xrt_module m;
+    xrt_function f;
+    xrt_stream s;
+    double end;
+    int i, before;
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the CPU backend's modules are shared objects in the cache");
+    before = mapped(cache_dir);
+    OK(xrt_module_load(&m, &im, 1, NULL));
+    assert_true(mapped(cache_dir) > before);
+    f = get(m, "closes");
+    OK(xrt_stream_create(&s));
+    for (i = 0; i < 1000; i++) {
+        OK(xrt_launch_kernel(f, d3(1, 1, 1), d3(1, 1, 1), 0, s, NULL, 0));
+        OK(xrt_stream_synchronize(s));
+    }
+    OK(xrt_module_unload(m));
+    end = now_ms(CLOCK_MONOTONIC) + 2000.0 * xrt_test_slowdown();
+    while (mapped(cache_dir) > before && now_ms(CLOCK_MONOTONIC) < end) sleep_ms(1);
+    assert_int_equal(mapped(cache_dir), before);
+    OK(xrt_stream_destroy(s));
+}
+
 /* s1: set, kernel (v = 2v + 1), record; s2: wait, kernel (v = 2v + 3), host
    function, copy back. Every step sees the one before. */
 static void test_ordering(void **state)
@@ -1068,6 +1110,7 @@ int main(void)
         gated_test(test_ordering),
         cmocka_unit_test(test_threads),
         cmocka_unit_test(test_unload_races_launches),
+        cmocka_unit_test(test_unloaded_module_closes),
         cmocka_unit_test(test_missing_function),
         cmocka_unit_test(test_bad_images),
         cmocka_unit_test(test_compile_error),
