@@ -124,6 +124,16 @@ static struct { int n; int order[MANY]; } seq;
 
 static void seq_append(void *user) { seq.order[seq.n++] = (int)(intptr_t)user; }
 
+/* After a synchronize, which makes the worker's writes visible: ops 0..n-1
+   ran, in that order. */
+static void assert_seq_in_order(int n)
+{
+    int i;
+    assert_int_equal(seq.n, n);
+    for (i = 0; i < n; i++)
+        if (seq.order[i] != i) fail_msg("op %d ran at position %d", seq.order[i], i);
+}
+
 static void test_in_order_execution(void **state)
 {
     xrt_stream s;
@@ -135,9 +145,7 @@ static void test_in_order_execution(void **state)
         memset(&seq, 0, sizeof seq);
         for (i = 0; i < MANY; i++) OK(xrt_launch_host_func(on, seq_append, (void *)(intptr_t)i));
         OK(xrt_stream_synchronize(on));
-        assert_int_equal(seq.n, MANY); /* the synchronize makes the worker's writes visible */
-        for (i = 0; i < MANY; i++)
-            if (seq.order[i] != i) fail_msg("op %d ran at position %d", seq.order[i], i);
+        assert_seq_in_order(MANY);
     }
     OK(xrt_stream_destroy(s));
 }
@@ -568,9 +576,7 @@ static void test_full_ring(void **state)
     assert_true(now_ms(CLOCK_MONOTONIC) - t0 >= 49.0); /* it had to wait for room */
     opener_join(&o);
     OK(xrt_stream_synchronize(s));
-    assert_int_equal(seq.n, OPS);
-    for (i = 0; i < OPS; i++)
-        if (seq.order[i] != i) fail_msg("op %d ran at position %d", seq.order[i], i);
+    assert_seq_in_order(OPS);
     OK(xrt_stream_destroy(s));
 }
 
@@ -611,9 +617,7 @@ static void test_express_slot_keeps_order(void **state)
         }
     }
     OK(xrt_stream_synchronize(s));
-    assert_int_equal(seq.n, n);
-    for (i = 0; i < n; i++)
-        if (seq.order[i] != i) fail_msg("op %d ran at position %d", seq.order[i], i);
+    assert_seq_in_order(n);
     OK(xrt_event_destroy(e));
     OK(xrt_stream_destroy(s));
 }
