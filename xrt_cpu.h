@@ -26,16 +26,16 @@
    handing a flag to each other do. The enqueue, the query of a finished
    stream and the record of an event on an idle stream make no system call.
    Every wait (an idle worker, synchronize, a full ring) spins for a budget
-   it learns, then sleeps on a futex: the budget follows what recent spins needed and halves, down
-   to a few microseconds, when they fail, so a thread does not keep spinning
-   against one that is not running. A thread that synchronizes a stream (or
-   makes a pageable copy) runs the queued copies, memsets, event records and
-   launches itself, in order, instead of sleeping: at once where the worker
-   sleeps, else after the worker's current op, which the worker hands over;
-   a producer waiting for room in a full ring does so only while the worker
-   sleeps. Host functions always run on the worker. After a burst of work a
-   worker waits awake, up to twice the burst's length, before it sleeps. A
-   copy or memset of
+   it learns, then sleeps on a futex: the budget follows what recent spins
+   needed and halves, down to a few microseconds, when they fail, so a
+   thread does not keep spinning against one that is not running. A thread
+   that synchronizes a stream (or makes a pageable copy) runs the queued
+   copies, memsets, event records and launches itself, in order, instead of
+   sleeping: at once where the worker sleeps, else after the worker's
+   current op, which the worker hands over; a producer waiting for room in a
+   full ring does so only while the worker sleeps. Host functions always run
+   on the worker. After a burst of work a worker waits awake, up to twice the
+   burst's length, before it sleeps. A copy or memset of
    XRT_CPU_SPLIT_BYTES (default 16 MiB; 0: never) or more is split across a
    shared pool of helper threads, one per usable core but the caller's
    (XRT_CPU_THREADS caps the total; 1 turns splitting off); it still
@@ -408,6 +408,11 @@ typedef struct xrt__cpu_slot {
     void *spare;
 } __attribute__((aligned(64))) xrt__cpu_slot;
 
+/* A block of memory a stream keeps for reuse (xrt__cpu_spare_take). */
+typedef struct xrt__cpu_spare {
+    struct xrt__cpu_spare *next;
+} xrt__cpu_spare;
+
 /* Producers, the worker and waiters each write their own cache line, and
    no line one of them writes with every op is read by another but the
    slots. The ring is replaced (grown) only by the stream's own worker, from
@@ -423,10 +428,6 @@ typedef struct xrt__cpu_slot {
    the ring and the line stays the worker's. Op number h is in the ring
    slot (h & mask) or in the express slot, the one whose seq is h + 1
    (xrt__cpu_slot_of). */
-/* A block of memory a stream keeps for reuse (xrt__cpu_spare_take). */
-typedef struct xrt__cpu_spare {
-    struct xrt__cpu_spare *next;
-} xrt__cpu_spare;
 
 typedef struct xrt__cpu_stream {
     int lock;      /* producers' spinlock */
@@ -1197,12 +1198,14 @@ static void xrt__cpu_wait_done(xrt__cpu_stream *s, uint64_t target, int take)
         uint64_t h;
         if (__atomic_load_n(word, __ATOMIC_ACQUIRE) >= target) return;
         if (xrt__cpu_exec_run(s, target) && xrt__cpu_reached(&s->head, target)) return;
-        if ((h = __atomic_load_n(&s->launch_at, __ATOMIC_ACQUIRE)) != 0 && h <= target && xrt__cpu_help_launch(s, h - 1)) {
+        h = __atomic_load_n(&s->launch_at, __ATOMIC_ACQUIRE);
+        if (h != 0 && h <= target && xrt__cpu_help_launch(s, h - 1)) {
             xrt__cpu_wait(&s->head, h, 1, &s->worker_cpu);
         } else if (!take) {
             xrt__cpu_wait(&s->head, target, 1, &s->worker_cpu);
             return;
-        } else if (xrt__cpu_spin(&s->wait_spin, word, word, target, &s->worker_cpu) || xrt__cpu_reached(&s->head, target)) {
+        } else if (xrt__cpu_spin(&s->wait_spin, word, word, target, &s->worker_cpu) ||
+                   xrt__cpu_reached(&s->head, target)) {
             return;
         } else if ((h = xrt__cpu_take_over(s, target)) != 0) {
             xrt__cpu_wait(&s->head, h, 0, NULL);
