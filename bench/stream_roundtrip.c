@@ -22,11 +22,12 @@
 static int stop; /* set by the timing thread: the partner thread returns */
 static int over_budget(double t0, unsigned long i) { return (i & 63) == 0 && bench_now_ns() - t0 > BUDGET_NS; }
 
-/* Each side starts after a millisecond's sleep: a loop started right after
-   the previous side's threads ended ran slow throughout (the spinning
-   hand-off right after the xrt stream's teardown: 380-490 ns instead of
-   130-175 ns on a 2-vCPU Xeon), so without it the order of the sides,
-   not the sides, decided the ratio. */
+/* Each side starts after a millisecond's sleep. Started with no pause
+   after the previous side's loop, the spinning hand-off often ran slow
+   throughout (380-490 ns instead of 130-175 ns on a 2-vCPU Xeon VM; a
+   probe without xrt had such slow runs too), so the order of the sides,
+   not the sides, decided the ratio; with the pause it ran fast in 18 runs
+   of 18. */
 static void settle(void) { usleep(1000); }
 
 /* >> baseline: spinning hand-off. Request and acknowledgement share one
