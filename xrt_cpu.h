@@ -1152,9 +1152,10 @@ static int xrt__cpu_exec_run(xrt__cpu_stream *s, uint64_t target)
    returns 0 then: the caller must take the queue at once (and give it
    back), even where the op the worker just finished was the last one it
    waited for, or the worker waits for a taker for ever and a wait that
-   does not take queues (xrt_device_synchronize) hangs. Else returns the op to sleep until: target where no op
-   after h may be taken, h + 1 where the worker does not hold `exec` (it is
-   waking for op h, which must be its own: ask again once that is done). */
+   does not take queues (xrt_device_synchronize) hangs. Else returns the op
+   to sleep until: target where no op after h may be taken, h + 1 where the
+   worker does not hold `exec` (it is waking for op h, which must be its
+   own: ask again once that is done). */
 static uint64_t xrt__cpu_take_over(xrt__cpu_stream *s, uint64_t target)
 {
     uint32_t v = XRT__CPU_WORKER;
@@ -2161,6 +2162,7 @@ typedef struct xrt__cpu_launch {
     xrt_dim3 grid, block;
     size_t shared, stride; /* bytes of shared memory; between two parts' areas */
     uint64_t blocks, per_part;
+    size_t parts; /* that per_part makes (none of them empty) */
     unsigned char *args, *shared_base; /* in the same allocation, after the record */
 } xrt__cpu_launch;
 #define XRT__CPU_LAUNCH_HEAD ((sizeof(xrt__cpu_launch) + 63) & ~(size_t)63)
@@ -2202,21 +2204,16 @@ static void xrt__cpu_launch_free(xrt__cpu_launch *l)
     else XRT_FREE(l);
 }
 
-static size_t xrt__cpu_launch_parts(const xrt__cpu_launch *l)
-{
-    return (size_t)((l->blocks + l->per_part - 1) / l->per_part);
-}
-
 /* A launch op whose blocks go over the pool (xrt__cpu_help_launch). */
 static int xrt__cpu_pooled(const xrt__cpu_op *op)
 {
-    return xrt__cpu_launch_parts((const xrt__cpu_launch *)op->u.host.user) > 1;
+    return ((const xrt__cpu_launch *)op->u.host.user)->parts > 1;
 }
 
 static void xrt__cpu_run_kernel(xrt__cpu_op *op)
 {
     xrt__cpu_launch *l = (xrt__cpu_launch *)op->u.host.user;
-    xrt__cpu_pool_run(xrt__cpu_kernel_part, l, xrt__cpu_launch_parts(l));
+    xrt__cpu_pool_run(xrt__cpu_kernel_part, l, l->parts);
     xrt__cpu_module_unref(l->module);
     xrt__cpu_launch_free(l);
 }
@@ -2262,6 +2259,7 @@ static xrt_status xrt__cpu_launch_kernel(const xrt_backend *self, void *function
     l->stride = stride;
     l->blocks = blocks;
     l->per_part = (blocks + nparts - 1) / nparts;
+    l->parts = (size_t)((blocks + l->per_part - 1) / l->per_part);
     l->args = (unsigned char *)l + XRT__CPU_LAUNCH_HEAD;
     l->shared_base = l->args + head;
     if (args_size) memcpy(l->args, args, args_size);
