@@ -531,6 +531,7 @@ XRT_API int xrt__refused(void);
 XRT_API xrt_status xrt__forbidden_fail(const char *fn) XRT__COLD;
 XRT_API xrt_status xrt__no_op(const xrt_backend *b, const char *fn) XRT__COLD;
 XRT_API void xrt__host_fn_run(const xrt_backend *b, xrt_host_fn fn, void *user);
+XRT_API void xrt__host_fn_lend(const xrt_backend *b, xrt_host_fn fn, void *user);
 XRT_API xrt_status xrt__module_destroy(const xrt_backend *b, void *module);
 XRT_API xrt_status xrt__launch_bad(const char *fn, xrt_dim3 grid, xrt_dim3 block, const void *args, size_t args_size) XRT__COLD;
 
@@ -3643,6 +3644,20 @@ XRT_API void xrt__host_fn_run(const xrt_backend *b, xrt_host_fn fn, void *user)
     }
     fn(user);
     xrt__tls = saved;
+}
+
+/* xrt__host_fn_run on a thread that a caller lends while it waits for the
+   function's stream: the function's failures stay its own, as they do on a
+   backend's thread, and the caller's last error is what it was. */
+XRT_API void xrt__host_fn_lend(const xrt_backend *b, xrt_host_fn fn, void *user)
+{
+    xrt_status st = xrt__err.status;
+    char detail[sizeof xrt__err.detail];
+    size_t n = strlen(xrt__err.detail) + 1;
+    memcpy(detail, xrt__err.detail, n);
+    xrt__host_fn_run(b, fn, user);
+    xrt__err.status = st;
+    memcpy(xrt__err.detail, detail, n);
 }
 
 XRT_API xrt_status xrt__not_permitted(const char *fn)

@@ -30,11 +30,13 @@
    needed and halves, down to a few microseconds, when they fail, so a
    thread does not keep spinning against one that is not running. A thread
    that synchronizes a stream (or makes a pageable copy) runs the queued
-   copies, memsets, event records and launches itself, in order, instead of
-   sleeping: at once where the worker sleeps, else after the worker's
-   current op, which the worker hands over; a producer waiting for room in a
-   full ring does so only while the worker sleeps. Host functions always run
-   on the worker. After a burst of work a worker waits awake, up to twice the
+   copies, memsets, event records, launches and host functions itself, in
+   order, instead of sleeping: at once where the worker sleeps, else after
+   the worker's current op, which the worker hands over; a producer waiting
+   for room in a full ring does so only while the worker sleeps. A host
+   function then runs on that thread, as CUDA runs one on a thread of its
+   own choosing, under the same rules; cross-stream waits always run on the
+   worker. After a burst of work a worker waits awake, up to twice the
    burst's length, before it sleeps. A copy or memset of
    XRT_CPU_SPLIT_BYTES (default 16 MiB; 0: never) or more is split across a
    shared pool of helper threads, one per usable core but the caller's
@@ -415,9 +417,10 @@ typedef struct xrt__cpu_spare {
 
 /* Producers, the worker and waiters each write their own cache line, and
    no line one of them writes with every op is read by another but the
-   slots. The ring is replaced (grown) only by the stream's own worker, from
-   a host function, under the lock: the worker reads `ring` and `mask`
-   without it.
+   slots. The ring is replaced (grown) only from a host function of the
+   stream, by the thread that holds `exec`, under the lock: that thread
+   reads `ring` and `mask` without it, and a worker without `exec` reads
+   them under it (xrt__cpu_worker_park).
    The express slot carries the ops enqueued while the stream is known to be
    empty (a thread synchronized it and nothing was enqueued since: op number
    `empty_at`), and whoever completes an op writes the count of ops done in
@@ -471,8 +474,10 @@ enum {
     XRT__CPU_HANDED
 };
 
-/* The stream whose worker is the calling thread (NULL on other threads). */
+/* The stream whose ops the calling thread runs: its worker's, or one it
+   runs in the worker's place (xrt__cpu_help); NULL on other threads. */
 static XRT__TLS xrt__cpu_stream *xrt__cpu_serving;
+static XRT__TLS int xrt__cpu_lent; /* runs a stream's ops in its worker's place (xrt__cpu_help) */
 
 /* Zero-initialised without an initialiser list, which C++ would reject under
    -Wmissing-field-initializers; hence the lock stands apart. */
@@ -590,16 +595,27 @@ static void xrt__cpu_stream_unlink(xrt__cpu_stream *s)
     pthread_mutex_unlock(&xrt__cpu_list_lock);
 }
 
-/* Sleeps until op number h is published in `seq` or `also` (the ring's
-   slot and the express one). */
-static void xrt__cpu_worker_park(xrt__cpu_stream *s, const uint64_t *seq, const uint64_t *also, uint64_t h)
+/* Sleeps until op number h is published (in its ring slot or the express
+   one). The slot is read under the producers' lock: while the worker does
+   not hold `exec`, a waiting thread may run a host function that grows the
+   ring (xrt__cpu_grow_locked); the lock also orders the look against a
+   producer's look at `parked` (xrt__cpu_publish). */
+static int xrt__cpu_published(xrt__cpu_stream *s, uint64_t h)
+{
+    int at;
+    xrt__cpu_lock(&s->lock);
+    at = xrt__cpu_at(&s->ring[h & s->mask].seq, &s->express.seq, h + 1);
+    xrt__cpu_unlock(&s->lock);
+    return at;
+}
+
+static void xrt__cpu_worker_park(xrt__cpu_stream *s, uint64_t h)
 {
     for (;;) {
         __atomic_store_n(&s->parked, 1, __ATOMIC_SEQ_CST);
-        if (__atomic_load_n(seq, __ATOMIC_SEQ_CST) < h + 1 && __atomic_load_n(also, __ATOMIC_SEQ_CST) < h + 1)
-            xrt__cpu_futex(&s->parked, FUTEX_WAIT_PRIVATE, 1);
+        if (!xrt__cpu_published(s, h)) xrt__cpu_futex(&s->parked, FUTEX_WAIT_PRIVATE, 1);
         __atomic_store_n(&s->parked, 0, __ATOMIC_RELAXED);
-        if (xrt__cpu_at(seq, also, h + 1)) return;
+        if (xrt__cpu_published(s, h)) return;
     }
 }
 
@@ -725,7 +741,7 @@ static void *xrt__cpu_worker(void *arg)
              !xrt__cpu_spin(&spin, seq, &s->express.seq, h + 1, &s->producer_cpu)) &&
             !xrt__cpu_worker_linger(s, seq, h, &busy, &preempted)) {
             xrt__cpu_exec_give(s, XRT__CPU_FREE);
-            xrt__cpu_worker_park(s, seq, &s->express.seq, h);
+            xrt__cpu_worker_park(s, h);
             h = xrt__cpu_exec_take(s);
             busy = xrt__cpu_now_ns();
             continue;
@@ -756,8 +772,10 @@ static void *xrt__cpu_worker(void *arg)
 /* >> cpu: enqueue */
 static xrt__cpu_stream *xrt__cpu_stream_of(void *obj) { return obj ? (xrt__cpu_stream *)obj : xrt__cpu.dflt; }
 
-/* Doubles the ring of a full stream; called by its own worker (inside a host
-   function, so the worker reads no slot meanwhile) with the lock held. The
+/* Doubles the ring of a full stream; called by the thread that runs its ops
+   (inside a host function: that thread reads no slot meanwhile, and the
+   worker, if it is not that thread, reads one only under the lock) with the
+   lock held. The
    op that runs the host function lives in the old ring: its arguments were
    read before the call, and nothing reads it after. */
 static int xrt__cpu_grow_locked(xrt__cpu_stream *s)
@@ -844,7 +862,10 @@ static xrt_status xrt__cpu_enqueue(void *stream, const xrt__cpu_op *op, const ch
 static void xrt__cpu_run_memcpy(xrt__cpu_op *op) { memcpy(op->u.copy.dst, op->u.copy.src, op->u.copy.size); }
 static void xrt__cpu_run_memset(xrt__cpu_op *op) { memset(op->u.set.dst, op->u.set.value, op->u.set.size); }
 static void xrt__cpu_run_free(xrt__cpu_op *op) { XRT_FREE(op->u.release.ptr); }
-static void xrt__cpu_run_host_fn(xrt__cpu_op *op) { xrt__host_fn_run(xrt__cpu.self, op->u.host.fn, op->u.host.user); }
+static void xrt__cpu_run_host_fn(xrt__cpu_op *op)
+{
+    (xrt__cpu_lent ? xrt__host_fn_lend : xrt__host_fn_run)(xrt__cpu.self, op->u.host.fn, op->u.host.user);
+}
 
 /* >> cpu: the pool */
 /* One pool of helper threads for every operation that is worth running on
@@ -1079,26 +1100,35 @@ static void xrt__cpu_run_memset_split(xrt__cpu_op *op)
 /* >> cpu: waiting threads run the work */
 static void xrt__cpu_run_record(xrt__cpu_op *op);
 
-/* Ops a waiting thread may run in the worker's place: host functions and
-   cross-stream waits stay on the worker (a host function runs on the
-   stream's thread, as on a GPU runtime's). */
+/* Ops a waiting thread may run in the worker's place: all but a
+   cross-stream wait, which stays on the worker (a waiting thread would only
+   wait there). A host function run so keeps its rules (xrt__cpu_help). */
 static int xrt__cpu_anyone_runs(xrt__cpu_run_fn run)
 {
     return run == xrt__cpu_run_memcpy || run == xrt__cpu_run_memset || run == xrt__cpu_run_memcpy_split ||
            run == xrt__cpu_run_memset_split || run == xrt__cpu_run_record || run == xrt__cpu_run_free ||
-           run == xrt__cpu_run_kernel;
+           run == xrt__cpu_run_kernel || run == xrt__cpu_run_host_fn;
 }
 
 /* Runs s's ops below target on the calling thread, which holds `exec`,
-   until one must be the worker's. */
+   until one must be the worker's. While it does, the thread serves s: a
+   host function's enqueue onto s never waits for room (only this thread
+   could make it), and the function's failures do not become the thread's
+   last error (xrt__host_fn_lend). */
 static void xrt__cpu_help(xrt__cpu_stream *s, uint64_t target)
 {
     uint64_t h = __atomic_load_n(&s->head.value, __ATOMIC_ACQUIRE);
+    xrt__cpu_stream *was = xrt__cpu_serving; /* a worker waiting for room on another stream */
+    int lent = xrt__cpu_lent;
+    xrt__cpu_serving = s; /* a host function's enqueues onto s must not wait for this thread */
+    xrt__cpu_lent = 1;
     for (; h < target; h++) {
         xrt__cpu_slot *slot = xrt__cpu_slot_of(s, h);
         if (!slot || !xrt__cpu_anyone_runs(slot->op.run)) break;
         xrt__cpu_run_op(s, slot, h);
     }
+    xrt__cpu_serving = was;
+    xrt__cpu_lent = lent;
 }
 
 /* The op at h is a kernel launch that the worker runs over the pool: the
@@ -1188,8 +1218,8 @@ static uint64_t xrt__cpu_take_over(xrt__cpu_stream *s, uint64_t target)
    thread, whose caches hold their data, and the waiting thread wakes no
    sleeping worker and is not woken. Only where `take`: not for a producer
    waiting for room, which would run the ops in the worker's place and
-   enqueue none meanwhile. A host function or a cross-stream wait stays the
-   worker's: the thread waits for it, helping with a launch on the way.
+   enqueue none meanwhile. A cross-stream wait stays the worker's: the
+   thread waits for it, helping with a launch on the way.
    It reads head only once a spin on the express slot's `done` fails:
    head's line is the worker's, written with every op. */
 static void xrt__cpu_wait_done(xrt__cpu_stream *s, uint64_t target, int take)

@@ -152,9 +152,10 @@ else
 fi
 step "trace timeline: spans of a known program" env MAKE="$MAKE" sh tests/trace.sh
 
-echo "== stress and kernels under TSan"
+echo "== stress, kernels and the CPU engine under TSan"
 [ -x "$B/tsan/test_stress" ] && TSAN_OPTIONS=halt_on_error=1 cmocka "$B/tsan/test_stress"
 [ -x "$B/tsan/test_kernels" ] && TSAN_OPTIONS=halt_on_error=1 cmocka "$B/tsan/test_kernels"
+[ -x "$B/tsan/test_cpu" ] && TSAN_OPTIONS=halt_on_error=1 cmocka "$B/tsan/test_cpu"
 # two threads destroying one handle, with membarrier(2) and with the fallback
 # (the racing-use tests write one buffer from several streams on purpose)
 for t in test_handles test_handles_no_membarrier; do

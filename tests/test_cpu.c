@@ -6,6 +6,8 @@
 #include "xrt_test.h"
 
 #include <pthread.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 /* Opens a gate from another thread after `ms` (unless the test opened it
    first), for tests whose main thread blocks in xrt until the gate opens, and
@@ -122,7 +124,12 @@ static void test_async_copy_reads_source_late(void **state)
 enum { MANY = 10000 };
 static struct { int n; int order[MANY]; } seq;
 
-static void seq_append(void *user) { seq.order[seq.n++] = (int)(intptr_t)user; }
+static void seq_append(void *user)
+{
+    int n = __atomic_load_n(&seq.n, __ATOMIC_RELAXED); /* one writer at a time: stream order */
+    seq.order[n] = (int)(intptr_t)user;
+    __atomic_store_n(&seq.n, n + 1, __ATOMIC_RELEASE); /* read while later ops run */
+}
 
 /* After a synchronize, which makes the worker's writes visible: ops 0..n-1
    ran, in that order. */
@@ -622,6 +629,56 @@ static void test_express_slot_keeps_order(void **state)
     OK(xrt_stream_destroy(s));
 }
 
+/* Where the worker sleeps, a thread that synchronizes the stream runs the
+   queued host functions itself (as CUDA runs them on a thread of its own
+   choosing). Such a function keeps a host function's rules: a wait is
+   refused, and an enqueue onto its own full stream grows the queue instead
+   of waiting for the thread that runs it; its failures stay its own, not
+   the synchronizing caller's last error. A worker woken by the enqueue may
+   win the race to run it, so the test goes on until the caller has run one. */
+enum { LENT_OPS = 1500 }; /* more than a queue's initial size */
+static struct { xrt_stream s; long tid; xrt_status inner, flood; } lent;
+
+static void lent_fn(void *user)
+{
+    int i;
+    (void)user;
+    lent.tid = syscall(SYS_gettid);
+    lent.inner = xrt_stream_synchronize(lent.s);
+    lent.flood = XRT_SUCCESS;
+    for (i = 0; i < LENT_OPS && lent.flood == XRT_SUCCESS; i++)
+        lent.flood = xrt_launch_host_func(lent.s, seq_append, (void *)(intptr_t)i);
+}
+
+static void test_synchronizing_thread_runs_host_functions(void **state)
+{
+    long me = syscall(SYS_gettid);
+    char detail[512];
+    int tries, here = 0;
+    (void)state;
+    OK(xrt_stream_create(&lent.s));
+    for (tries = 0; tries < 100 && !here; tries++) {
+        memset(&seq, 0, sizeof seq);
+        lent.tid = 0;
+        sleep_ms(10); /* the worker goes to sleep (it stays awake for at most 4 ms) */
+        assert_int_equal(xrt_malloc(NULL, 1), XRT_ERROR_INVALID_VALUE);
+        snprintf(detail, sizeof detail, "%s", xrt_get_last_error_string());
+        OK(xrt_launch_host_func(lent.s, lent_fn, NULL));
+        OK(xrt_stream_synchronize(lent.s));
+        assert_int_equal(lent.inner, XRT_ERROR_NOT_PERMITTED);
+        assert_int_equal(lent.flood, XRT_SUCCESS);
+        assert_int_equal(xrt_peek_at_last_error(), XRT_ERROR_INVALID_VALUE);
+        assert_string_equal(xrt_get_last_error_string(), detail);
+        OK(xrt_stream_synchronize(lent.s));
+        assert_seq_in_order(LENT_OPS);
+        here = lent.tid == me;
+    }
+    if (!here) fail_msg("in %d tries the synchronizing thread never ran the host function", tries);
+    xrt_get_last_error();
+    assert_stream_works(lent.s, 0x5a); /* the queue it grew goes on working */
+    OK(xrt_stream_destroy(lent.s));
+}
+
 /* xrt_shutdown releases everything (streams, events, memory: the leak
    checker holds it to that) and a new xrt_init starts afresh. */
 static void test_shutdown_and_init_again(void **state)
@@ -707,7 +764,7 @@ static void test_split_operations(void **state)
    its producer's core, where the two take turns (xrt__cpu_worker_join);
    with each core as loaded as the other, the scheduler's balancing alone
    would leave it apart. */
-static volatile int hogs_stop;
+static int hogs_stop;
 
 static void *hog_main(void *arg)
 {
@@ -715,7 +772,7 @@ static void *hog_main(void *arg)
     CPU_ZERO(&one);
     CPU_SET((int)(intptr_t)arg, &one);
     if (sched_setaffinity(0, sizeof one, &one) != 0) return NULL;
-    while (!hogs_stop) {
+    while (!__atomic_load_n(&hogs_stop, __ATOMIC_RELAXED)) {
     }
     return NULL;
 }
@@ -760,7 +817,7 @@ static void test_worker_joins_its_producer_under_load(void **state)
     CPU_ZERO(&mine);
     CPU_SET(cpu[0], &mine);
     assert_int_equal(sched_setaffinity(0, sizeof mine, &mine), 0);
-    hogs_stop = 0;
+    __atomic_store_n(&hogs_stop, 0, __ATOMIC_RELAXED);
     for (i = 0; i < 2; i++) assert_int_equal(start_thread(&hog[i], NULL, hog_main, (void *)(intptr_t)cpu[i]), 0);
     where.cpu = -1;
     for (end = now_ms(CLOCK_MONOTONIC) + 3000; !joined && now_ms(CLOCK_MONOTONIC) < end;) {
@@ -769,7 +826,7 @@ static void test_worker_joins_its_producer_under_load(void **state)
         OK(xrt_stream_synchronize(s));
         joined = where.seen == cpu[0];
     }
-    hogs_stop = 1;
+    __atomic_store_n(&hogs_stop, 1, __ATOMIC_RELAXED);
     for (i = 0; i < 2; i++) assert_int_equal(pthread_join(hog[i], NULL), 0);
     assert_int_equal(sched_setaffinity(0, sizeof all, &all), 0);
     OK(xrt_free(d));
@@ -808,6 +865,7 @@ static int handover_child(void *arg)
     CHILD_OK(xrt_free(a));
     CHILD_OK(xrt_free(b));
     CHILD_OK(xrt_stream_destroy(s));
+    xrt_shutdown(); /* joins the worker */
     fprintf(stderr, "%ld rounds\n", rounds);
     return 0;
 }
@@ -838,6 +896,7 @@ int main(void)
         gated_test(test_destroy_with_pending_work),
         gated_test(test_full_ring),
         gated_test(test_express_slot_keeps_order),
+        cmocka_unit_test(test_synchronizing_thread_runs_host_functions),
         cmocka_unit_test(test_shutdown_and_init_again),
         cmocka_unit_test(test_idle_workers_park),
         cmocka_unit_test(test_split_operations),
