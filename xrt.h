@@ -2725,22 +2725,25 @@ static int xrt__call_barrier(void)
     return 0;
 }
 
-/* The other threads that may be inside a call that found the handle alive:
-   each seq is read once, in one pass (a thread that left its call and
-   entered another between two reads would be missed in its first). */
+/* The threads that may be inside a call that found the handle alive: the
+   others, and this one where the destroy is made from inside one of its
+   own calls (a host function that a synchronize runs on the waiting
+   thread, which goes on using the stream when the function returns). Each
+   seq is read once, in one pass (a thread that left its call and entered
+   another between two reads would be missed in its first). */
 static xrt__limbo *xrt__limbo_snapshot_locked(size_t *n)
 {
     const struct xrt__call_state *c;
     xrt__limbo *l;
-    int all; /* no barrier: wait for every other thread's next step */
+    int all, nested = xrt__call.depth > 0 && xrt__call.registered; /* all: no barrier, wait for every thread's next step */
     *n = 0;
-    if (xrt__call_threads <= (xrt__call.registered ? 1 : 0)) return NULL; /* no other thread ever called */
+    if (!nested && xrt__call_threads <= (xrt__call.registered ? 1 : 0)) return NULL; /* no other thread ever called */
     all = !xrt__call_barrier();
     l = (xrt__limbo *)XRT_MALLOC(sizeof *l + (size_t)xrt__call_threads * sizeof l->wait[0]);
     if (!l) return NULL;
     for (c = xrt__call_list.next; c != &xrt__call_list; c = c->next) {
         uint64_t seq = __atomic_load_n(&c->seq, __ATOMIC_ACQUIRE);
-        if (c == &xrt__call || (!all && !(seq & 1))) continue;
+        if (c == &xrt__call ? !nested : !all && !(seq & 1)) continue;
         l->wait[*n].thread = c;
         l->wait[(*n)++].until = seq + ((seq & 1) ? 1 : 2); /* the end of its call, or of its next */
     }

@@ -679,6 +679,39 @@ static void test_synchronizing_thread_runs_host_functions(void **state)
     OK(xrt_stream_destroy(lent.s));
 }
 
+/* A host function that destroys its own stream while a thread synchronizes
+   it: where the synchronizing thread runs the function, its synchronize goes
+   on using the stream after the function returns, so the destroy waits for
+   the end of that call (under TSan and ASan in make test: a stream freed
+   too early shows there). */
+static struct { xrt_stream s; long tid; xrt_status st; } doomed;
+
+static void destroy_own_stream(void *user)
+{
+    (void)user;
+    doomed.tid = syscall(SYS_gettid);
+    doomed.st = xrt_stream_destroy(doomed.s);
+}
+
+static void test_host_function_destroys_its_stream(void **state)
+{
+    long me = syscall(SYS_gettid);
+    int round, here = 0;
+    (void)state;
+    for (round = 0; round < 100 && here < 3; round++) {
+        OK(xrt_stream_create(&doomed.s));
+        doomed.st = XRT_ERROR_NOT_READY; /* until the function has run */
+        sleep_ms(5); /* the worker goes to sleep (it stays awake for at most 4 ms) */
+        OK(xrt_launch_host_func(doomed.s, destroy_own_stream, NULL));
+        OK(xrt_stream_synchronize(doomed.s));
+        OK(doomed.st);
+        assert_int_equal(xrt_stream_query(doomed.s), XRT_ERROR_INVALID_HANDLE);
+        here += doomed.tid == me;
+    }
+    if (here < 3) fail_msg("in %d rounds the synchronizing thread ran the host function %d times", round, here);
+    xrt_get_last_error();
+}
+
 /* xrt_shutdown releases everything (streams, events, memory: the leak
    checker holds it to that) and a new xrt_init starts afresh. */
 static void test_shutdown_and_init_again(void **state)
@@ -897,6 +930,7 @@ int main(void)
         gated_test(test_full_ring),
         gated_test(test_express_slot_keeps_order),
         cmocka_unit_test(test_synchronizing_thread_runs_host_functions),
+        cmocka_unit_test(test_host_function_destroys_its_stream),
         cmocka_unit_test(test_shutdown_and_init_again),
         cmocka_unit_test(test_idle_workers_park),
         cmocka_unit_test(test_split_operations),
