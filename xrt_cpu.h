@@ -772,12 +772,11 @@ static void *xrt__cpu_worker(void *arg)
 /* >> cpu: enqueue */
 static xrt__cpu_stream *xrt__cpu_stream_of(void *obj) { return obj ? (xrt__cpu_stream *)obj : xrt__cpu.dflt; }
 
-/* Doubles the ring of a full stream; called by the thread that runs its ops
-   (inside a host function: that thread reads no slot meanwhile, and the
-   worker, if it is not that thread, reads one only under the lock) with the
-   lock held. The
-   op that runs the host function lives in the old ring: its arguments were
-   read before the call, and nothing reads it after. */
+/* Doubles the ring of a full stream; called with the lock held by the
+   thread that runs its ops, inside a host function: that thread reads no
+   slot meanwhile, and the worker, if it is another thread, reads one only
+   under the lock. The op that runs the host function lives in the old ring:
+   its arguments were read before the call, and nothing reads it after. */
 static int xrt__cpu_grow_locked(xrt__cpu_stream *s)
 {
     uint64_t mask = 2 * s->mask + 1, p, head = __atomic_load_n(&s->head.value, __ATOMIC_ACQUIRE);
