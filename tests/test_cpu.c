@@ -683,27 +683,35 @@ static void test_synchronizing_thread_runs_host_functions(void **state)
    it: where the synchronizing thread runs the function, its synchronize goes
    on using the stream after the function returns, so the destroy waits for
    the end of that call (under TSan and ASan in make test: a stream freed
-   too early shows there). */
-static struct { xrt_stream s; long tid; xrt_status st; } doomed;
+   too early shows there). A worker woken by the enqueue may run the function
+   before the synchronize begins, which then finds the handle destroyed. */
+static struct { xrt_stream s; long tid; xrt_status st; int done; } doomed;
 
 static void destroy_own_stream(void *user)
 {
     (void)user;
     doomed.tid = syscall(SYS_gettid);
     doomed.st = xrt_stream_destroy(doomed.s);
+    __atomic_store_n(&doomed.done, 1, __ATOMIC_RELEASE);
 }
 
 static void test_host_function_destroys_its_stream(void **state)
 {
     long me = syscall(SYS_gettid);
-    int round, here = 0;
+    int round, here = 0, i;
     (void)state;
     for (round = 0; round < 100 && here < 3; round++) {
+        xrt_status st;
         OK(xrt_stream_create(&doomed.s));
-        doomed.st = XRT_ERROR_NOT_READY; /* until the function has run */
+        doomed.done = 0;
         sleep_ms(5); /* the worker goes to sleep (it stays awake for at most 4 ms) */
         OK(xrt_launch_host_func(doomed.s, destroy_own_stream, NULL));
-        OK(xrt_stream_synchronize(doomed.s));
+        st = xrt_stream_synchronize(doomed.s);
+        if (st != XRT_SUCCESS) { /* the worker ran it first */
+            assert_int_equal(st, XRT_ERROR_INVALID_HANDLE);
+            for (i = 0; i < 5000 && !__atomic_load_n(&doomed.done, __ATOMIC_ACQUIRE); i++) sleep_ms(1);
+        }
+        assert_true(__atomic_load_n(&doomed.done, __ATOMIC_ACQUIRE));
         OK(doomed.st);
         assert_int_equal(xrt_stream_query(doomed.s), XRT_ERROR_INVALID_HANDLE);
         here += doomed.tid == me;
