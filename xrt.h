@@ -1148,6 +1148,23 @@ static XRT__TLS struct {
     xrt__log_msg deferred[XRT__LOG_DEFERRED];
 } xrt__err;
 static int xrt__log_level = XRT_LOG_WARN;
+
+/* The thread's last error, kept aside while xrt runs code whose failures
+   are not the caller's (a plugin's start, a host function, a deferred
+   destroy) and put back after it. */
+typedef struct xrt__err_kept { xrt_status status; char detail[sizeof xrt__err.detail]; } xrt__err_kept;
+
+static void xrt__err_keep(xrt__err_kept *k)
+{
+    k->status = xrt__err.status;
+    memcpy(k->detail, xrt__err.detail, strlen(xrt__err.detail) + 1);
+}
+
+static void xrt__err_put_back(const xrt__err_kept *k)
+{
+    xrt__err.status = k->status;
+    memcpy(xrt__err.detail, k->detail, strlen(k->detail) + 1);
+}
 static int xrt__log_level_set; /* by xrt_set_log_level: XRT_LOG no longer applies */
 /* Failed calls are answered by their status and xrt_get_last_error_string, as
    in CUDA, HIP and libibverbs: they are logged (at XRT_LOG_ERROR) only once a
@@ -2272,17 +2289,15 @@ static int xrt__plugin_open(xrt__plugin *pl)
    error left as it was. */
 static int xrt__plugin_open_captured(xrt__plugin *pl)
 {
-    char detail[sizeof xrt__err.detail];
-    xrt_status status = xrt__err.status;
+    xrt__err_kept kept;
     int quiet = xrt__err.quiet, ok;
-    memcpy(detail, xrt__err.detail, sizeof detail);
+    xrt__err_keep(&kept);
     xrt__err.quiet = 0;
     xrt__err.capture++;
     ok = xrt__plugin_open(pl);
     xrt__err.capture--;
     xrt__err.quiet = quiet;
-    xrt__err.status = status;
-    memcpy(xrt__err.detail, detail, sizeof detail);
+    xrt__err_put_back(&kept);
     return ok;
 }
 
@@ -2664,10 +2679,10 @@ static xrt_status xrt__handle_finish(const xrt_backend *b, uintptr_t h, void *ob
    to its own calls. */
 static void xrt__limbo_finish(const xrt__limbo *l)
 {
-    char detail[sizeof xrt__err.detail];
-    xrt_status status = xrt__err.status, st;
+    xrt__err_kept kept;
+    xrt_status st;
     uintptr_t kind = l->handle & ((1u << XRT__HANDLE_KIND_BITS) - 1);
-    memcpy(detail, xrt__err.detail, sizeof detail);
+    xrt__err_keep(&kept);
     xrt__err.detail[0] = 0;
     xrt__err.capture++;
     st = xrt__handle_finish(l->owner, l->handle, l->obj, l->flags);
@@ -2676,8 +2691,7 @@ static void xrt__limbo_finish(const xrt__limbo *l)
         xrt_log(XRT_LOG_ERROR, "%s %p, destroyed once the calls using it were done: %.300s (%s)",
                 kind == XRT__HANDLE_STREAM ? "xrt_stream_destroy: stream" : "xrt_event_destroy: event",
                 (void *)l->handle, xrt__err.detail, xrt_status_string(st));
-    xrt__err.status = status;
-    memcpy(xrt__err.detail, detail, sizeof detail);
+    xrt__err_put_back(&kept);
 }
 
 /* Destroys the objects nobody can be using any more (all of them: `all`). */
@@ -3654,13 +3668,10 @@ XRT_API void xrt__host_fn_run(const xrt_backend *b, xrt_host_fn fn, void *user)
    backend's thread, and the caller's last error is what it was. */
 XRT_API void xrt__host_fn_lend(const xrt_backend *b, xrt_host_fn fn, void *user)
 {
-    xrt_status st = xrt__err.status;
-    char detail[sizeof xrt__err.detail];
-    size_t n = strlen(xrt__err.detail) + 1;
-    memcpy(detail, xrt__err.detail, n);
+    xrt__err_kept kept;
+    xrt__err_keep(&kept);
     xrt__host_fn_run(b, fn, user);
-    xrt__err.status = st;
-    memcpy(xrt__err.detail, detail, n);
+    xrt__err_put_back(&kept);
 }
 
 XRT_API xrt_status xrt__not_permitted(const char *fn)
