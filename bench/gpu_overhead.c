@@ -2,8 +2,10 @@
 /* GPU overhead: every xrt call against the same call made directly on the
    CUDA runtime, in one process, on the same memory and the same kind of
    stream (non-blocking), medians of BENCH_REPS alternating runs; then small
-   copies from 1 to 16 threads at once. Target: at most 1.03x on every row,
-   and no worse scaling with threads than the runtime's.
+   copies from 1 to 16 threads at once; then an empty kernel launched through
+   xrt_launch_kernel against cuLaunchKernel (the driver API, libcuda.so.1) on
+   the same stream. Target: at most 1.03x on every row, and no worse scaling
+   with threads than the runtime's.
 
    bench/tools.mk builds it with -DBENCH_CUDART and links libcudart; xrt's CUDA
    backend is pointed (XRT_CUDA_LIBRARY) at the very library the direct calls
@@ -42,6 +44,7 @@ int main(int argc, char **argv)
     return 0;
 }
 #else
+#include <cuda.h>
 #include <cuda_runtime_api.h>
 #include <dlfcn.h>
 #include <pthread.h>
@@ -61,6 +64,10 @@ typedef struct ctx {
     xrt_event xe;
     void *pinned, *pageable, *dev; /* BIG bytes each, shared by both sides */
     size_t n;                      /* bytes per copy, memset or allocation in this row */
+    CUresult (*launch)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream,
+                       void **, void **); /* the driver's cuLaunchKernel */
+    CUfunction rf;                        /* the empty kernel, loaded by the driver directly */
+    xrt_function xf;                      /* the same kernel, loaded through xrt */
 } ctx;
 
 static void raw_check(cudaError_t e, const char *call)
@@ -132,6 +139,21 @@ PAIR(stream, cudaStream_t s; RAW(cudaStreamCreateWithFlags(&s, cudaStreamNonBloc
 PAIR(event_create, cudaEvent_t e; RAW(cudaEventCreateWithFlags(&e, cudaEventDefault)); RAW(cudaEventDestroy(e)),
      xrt_event e; XRT(xrt_event_create(&e, XRT_EVENT_DEFAULT)); XRT(xrt_event_destroy(e)))
 
+/* An empty kernel with one pointer argument: one block of 32 threads. */
+static void raw_launch(ctx *c)
+{
+    void *arg = c->dev, *params[1] = {&arg};
+    CUresult e = c->launch(c->rf, 1, 1, 1, 32, 1, 1, 0, (CUstream)c->rs, params, NULL);
+    if (e == CUDA_SUCCESS) return;
+    fprintf(stderr, "gpu_overhead: cuLaunchKernel: CUresult %d\n", (int)e);
+    exit(1);
+}
+#define RAW_LAUNCH raw_launch(c)
+#define XRT_LAUNCH XRT(xrt_launch_kernel(c->xf, one, warp, 0, c->xs, &c->dev, sizeof c->dev))
+static const xrt_dim3 one = {1, 1, 1}, warp = {32, 1, 1};
+PAIR(launch_sync, RAW_LAUNCH; RAW_SYNC, XRT_LAUNCH; XRT_SYNC)
+PAIR(launch_enqueue, RAW_LAUNCH; if (i == n - 1) RAW_SYNC, XRT_LAUNCH; if (i == n - 1) XRT_SYNC)
+
 typedef struct row {
     const char *name;
     bench_loop raw, xrt;
@@ -159,6 +181,11 @@ static const row rows[] = {
     ROW("malloc_async + free_async 1 MiB", malloc_async, MIB, 5000),
     ROW("stream create + destroy", stream, 0, 1000),
     ROW("event create + destroy", event_create, 0, 5000),
+};
+
+static const row kernel_rows[] = {
+    ROW("empty kernel launch + sync", launch_sync, 0, 5000),
+    ROW("empty kernel launch, enqueue", launch_enqueue, 0, 1000),
 };
 
 static int stub; /* running on bench/stub/cudart_stub.c: no GPU behind the calls */
@@ -258,6 +285,62 @@ static void threads_table(ctx *c)
         RAW(cudaStreamDestroy(w[k].rs));
         XRT(xrt_stream_destroy(w[k].xs));
     }
+}
+
+/* >> kernel launch: the PTX below, JIT-compiled by the driver, loaded once
+   by the driver directly (cuModuleLoadData, as a CUDA program does) and once
+   through xrt_module_load */
+static const char empty_ptx[] = ".version 7.0\n.target sm_50\n.address_size 64\n"
+                                ".visible .entry empty(.param .u64 empty_p)\n{\n\tret;\n}\n";
+
+/* The driver's entry point `name` into *fn (a function pointer's bytes). */
+static int driver_sym(void *lib, const char *name, void *fn, size_t size)
+{
+    void *p = dlsym(lib, name);
+    if (p) memcpy(fn, &p, size);
+    return p != NULL;
+}
+
+/* 1 when the driver and xrt both loaded the kernel, else why not. */
+static int kernel_setup(ctx *c, CUmodule *rm, xrt_module *xm)
+{
+    const xrt_module_image im = {XRT_IMAGE_CUDA_PTX, empty_ptx, sizeof empty_ptx - 1, "compute_50"};
+    CUresult (*load)(CUmodule *, const void *) = NULL;
+    CUresult (*get)(CUfunction *, CUmodule, const char *) = NULL;
+    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!lib || !driver_sym(lib, "cuModuleLoadData", &load, sizeof load) ||
+        !driver_sym(lib, "cuModuleGetFunction", &get, sizeof get) ||
+        !driver_sym(lib, "cuLaunchKernel", &c->launch, sizeof c->launch)) {
+        printf("\nkernel launch: skipped: no CUDA driver API (libcuda.so.1: %s)\n", lib ? "symbols missing" : dlerror());
+        return 0;
+    }
+    if (load(rm, empty_ptx) != CUDA_SUCCESS || get(&c->rf, *rm, "empty") != CUDA_SUCCESS) {
+        printf("\nkernel launch: skipped: the driver did not load the PTX\n");
+        return 0;
+    }
+    if (xrt_module_load(xm, &im, 1, NULL) != XRT_SUCCESS || xrt_module_get_function(&c->xf, *xm, "empty") != XRT_SUCCESS) {
+        printf("\nkernel launch: skipped: %s\n", xrt_get_last_error_string());
+        return 0;
+    }
+    return 1;
+}
+
+static void kernel_table(ctx *c)
+{
+    CUmodule rm = NULL;
+    xrt_module xm = NULL;
+    size_t k;
+    if (kernel_setup(c, &rm, &xm)) {
+        printf("\nkernel launch: xrt_launch_kernel (packed arguments) against cuLaunchKernel (kernelParams)\n");
+        print_header("call (per iteration)");
+        for (k = 0; k < sizeof kernel_rows / sizeof kernel_rows[0]; k++) {
+            double raw, x;
+            bench_pair(kernel_rows[k].raw, kernel_rows[k].xrt, c, kernel_rows[k].iters, BENCH_REPS, &raw, &x);
+            print_row(kernel_rows[k].name, raw, x);
+        }
+    }
+    if (xm) XRT(xrt_module_unload(xm));
+    (void)rm; /* the driver's module goes with the context */
 }
 
 /* >> set-up */
@@ -375,6 +458,7 @@ static void measure_all(void)
         print_row(rows[k].name, raw, x);
     }
     threads_table(&c);
+    kernel_table(&c);
     teardown(&c);
     xrt_shutdown();
 }
