@@ -205,6 +205,9 @@ typedef struct xrt__cuda_driver {
     int (*LibraryUnload)(void *library);
     int (*LibraryGetKernel)(void **kernel, void *library, const char *name);
     int (*KernelGetFunction)(void **function, void *kernel);
+    /* CUDA 12.4 drivers; looked up by name, as older headers lack them */
+    int (*FuncGetParamInfo)(void *function, size_t index, size_t *offset, size_t *size);
+    int (*KernelGetParamInfo)(void *kernel, size_t index, size_t *offset, size_t *size);
 } xrt__cuda_driver;
 
 /* X(field of xrt__cuda_driver, symbol, optional, return type, parameters).
@@ -260,15 +263,27 @@ static const xrt__gpu_error xrt__cuda_driver_errors[] = {
 static xrt__cuda_driver xrt__cuda_drv; /* loaded on first use, kept for the process */
 static pthread_mutex_t xrt__cuda_drv_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static xrt_status xrt__cuda_driver_fail(const xrt__cuda_driver *d, int e, const char *call) XRT__COLD;
-static xrt_status xrt__cuda_driver_fail(const xrt__cuda_driver *d, int e, const char *call)
+/* A failed driver call in xrt_<op>: the detail names both, as the runtime's
+   do ("xrt_launch_kernel: cuda: cuLaunchKernel: ..."). */
+static xrt_status xrt__cuda_driver_fail(const xrt__cuda_driver *d, int e, const char *call, const char *op) XRT__COLD;
+static xrt_status xrt__cuda_driver_fail(const xrt__cuda_driver *d, int e, const char *call, const char *op)
 {
     const char *name = NULL, *text = NULL;
+    char who[64];
+    snprintf(who, sizeof who, "xrt_%.40s: cuda", op);
     if (d->GetErrorName(e, &name) != CUDA_SUCCESS) name = NULL;
     if (d->GetErrorString(e, &text) != CUDA_SUCCESS) text = NULL;
     return xrt_native_error(xrt__gpu_error_status(xrt__cuda_driver_errors, sizeof xrt__cuda_driver_errors /
                                                   sizeof xrt__cuda_driver_errors[0], e),
-                            "cuda", call, e, name, text);
+                            who, call, e, name, text);
+}
+
+/* Entry points not every cuda.h declares (so not in the type-checked list). */
+static void xrt__cuda_driver_extra(xrt__cuda_driver *d, void *lib)
+{
+    void *p;
+    if ((p = dlsym(lib, "cuFuncGetParamInfo")) != NULL) memcpy(&d->FuncGetParamInfo, &p, sizeof p);
+    if ((p = dlsym(lib, "cuKernelGetParamInfo")) != NULL) memcpy(&d->KernelGetParamInfo, &p, sizeof p);
 }
 
 /* Opens the driver into *d; on failure says why. */
@@ -292,6 +307,7 @@ static int xrt__cuda_driver_open(xrt__cuda_driver *d, char *reason, size_t n)
         dlclose(lib);
         return 0;
     }
+    xrt__cuda_driver_extra(d, lib);
     xrt__gpu_pin(lib, "cuInit");
     d->lib = lib;
     return 1;
@@ -327,14 +343,14 @@ static xrt_status xrt__cuda_export_dmabuf(xrt__gpu *g, int device, void *start, 
     if (!d->MemGetHandleForAddressRange)
         return xrt_error(XRT_ERROR_UNSUPPORTED, who,
                          "the CUDA driver has no cuMemGetHandleForAddressRange (it came with CUDA 11.7)");
-    if ((e = d->DeviceGet(&dev, device)) != CUDA_SUCCESS) return xrt__cuda_driver_fail(d, e, "cuDeviceGet");
+    if ((e = d->DeviceGet(&dev, device)) != CUDA_SUCCESS) return xrt__cuda_driver_fail(d, e, "cuDeviceGet", "mem_export_dmabuf");
     if ((e = d->DeviceGetAttribute(&supported, CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED, dev)) != CUDA_SUCCESS)
-        return xrt__cuda_driver_fail(d, e, "cuDeviceGetAttribute");
+        return xrt__cuda_driver_fail(d, e, "cuDeviceGetAttribute", "mem_export_dmabuf");
     if (!supported)
         return xrt_error(XRT_ERROR_UNSUPPORTED, who,
                          "device %d cannot export dma-bufs (CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED is 0)", device);
     e = d->MemGetHandleForAddressRange(fd, (unsigned long long)(uintptr_t)start, len, CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD, 0);
-    return e == CUDA_SUCCESS ? XRT_SUCCESS : xrt__cuda_driver_fail(d, e, "cuMemGetHandleForAddressRange");
+    return e == CUDA_SUCCESS ? XRT_SUCCESS : xrt__cuda_driver_fail(d, e, "cuMemGetHandleForAddressRange", "mem_export_dmabuf");
 }
 
 /* >> cuda: modules, through the driver API (libcuda.so.1, loaded at run
@@ -410,7 +426,7 @@ static xrt_status xrt__cuda_module_load(xrt__gpu *g, const xrt_module_image *im,
     else
         e = d->ModuleLoadDataEx(native, copy, n ? 2u : 0u, options, values);
     XRT_FREE(copy);
-    return e == CUDA_SUCCESS ? XRT_SUCCESS : xrt__cuda_driver_fail(d, e, *any_device ? "cuLibraryLoadData" : "cuModuleLoadDataEx");
+    return e == CUDA_SUCCESS ? XRT_SUCCESS : xrt__cuda_driver_fail(d, e, *any_device ? "cuLibraryLoadData" : "cuModuleLoadDataEx", "module_load");
 }
 
 static xrt_status xrt__cuda_module_unload(xrt__gpu *g, void *native)
@@ -421,10 +437,10 @@ static xrt_status xrt__cuda_module_unload(xrt__gpu *g, void *native)
     if (!d) return XRT_ERROR_UNSUPPORTED;
     if (xrt__cuda_has_libraries(d)) {
         e = d->LibraryUnload(native);
-        return e == CUDA_SUCCESS ? XRT_SUCCESS : xrt__cuda_driver_fail(d, e, "cuLibraryUnload");
+        return e == CUDA_SUCCESS ? XRT_SUCCESS : xrt__cuda_driver_fail(d, e, "cuLibraryUnload", "module_unload");
     }
     e = d->ModuleUnload(native);
-    return e == CUDA_SUCCESS ? XRT_SUCCESS : xrt__cuda_driver_fail(d, e, "cuModuleUnload");
+    return e == CUDA_SUCCESS ? XRT_SUCCESS : xrt__cuda_driver_fail(d, e, "cuModuleUnload", "module_unload");
 }
 
 static xrt_status xrt__cuda_module_function(xrt__gpu *g, void *native, const char *name, void **fn)
@@ -437,7 +453,7 @@ static xrt_status xrt__cuda_module_function(xrt__gpu *g, void *native, const cha
     lib = xrt__cuda_has_libraries(d); /* a CUkernel launches as a CUfunction */
     if ((e = lib ? d->LibraryGetKernel(fn, native, name) : d->ModuleGetFunction(fn, native, name)) == CUDA_ERROR_NOT_FOUND)
         return xrt_error(XRT_ERROR_NOT_FOUND, "cuda: xrt_module_get_function", "no kernel named '%s' in the module", name);
-    return e == CUDA_SUCCESS ? XRT_SUCCESS : xrt__cuda_driver_fail(d, e, lib ? "cuLibraryGetKernel" : "cuModuleGetFunction");
+    return e == CUDA_SUCCESS ? XRT_SUCCESS : xrt__cuda_driver_fail(d, e, lib ? "cuLibraryGetKernel" : "cuModuleGetFunction", "module_get_function");
 }
 
 static xrt_status xrt__cuda_launch(xrt__gpu *g, void *fn, xrt_dim3 grid, xrt_dim3 block, size_t shared, void *stream,
@@ -461,7 +477,24 @@ static xrt_status xrt__cuda_launch(xrt__gpu *g, void *fn, xrt_dim3 grid, xrt_dim
         e = d->LaunchKernel(fn, grid.x, grid.y, grid.z, block.x, block.y, block.z, (unsigned)shared, stream, NULL,
                             args_size ? extra : NULL);
     }
-    return e == CUDA_SUCCESS ? XRT_SUCCESS : xrt__cuda_driver_fail(d, e, "cuLaunchKernel");
+    return e == CUDA_SUCCESS ? XRT_SUCCESS : xrt__cuda_driver_fail(d, e, "cuLaunchKernel", "launch_kernel");
+}
+
+/* The end of the kernel's last parameter; 0 where the driver cannot tell. A
+   kernel without parameters answers CUDA_ERROR_INVALID_VALUE at index 0. */
+static int xrt__cuda_param_bytes(xrt__gpu *g, void *fn, size_t *bytes)
+{
+    const xrt__cuda_driver *d = &xrt__cuda_drv;
+    int (*info)(void *, size_t, size_t *, size_t *) =
+        xrt__cuda_has_libraries(d) ? d->KernelGetParamInfo : d->FuncGetParamInfo;
+    size_t i, offset, size;
+    int e = CUDA_SUCCESS;
+    (void)g;
+    *bytes = 0;
+    if (!info) return 0;
+    for (i = 0; (e = info(fn, i, &offset, &size)) == CUDA_SUCCESS; i++)
+        if (offset + size > *bytes) *bytes = offset + size;
+    return i > 0 || e == CUDA_ERROR_INVALID_VALUE;
 }
 
 static xrt_status xrt__cuda_function_attributes(xrt__gpu *g, void *fn, xrt_function_attributes *a)
@@ -470,13 +503,13 @@ static xrt_status xrt__cuda_function_attributes(xrt__gpu *g, void *fn, xrt_funct
     int v[4] = {0, 0, 0, 0}, e = CUDA_SUCCESS;
     if (xrt__cuda_has_libraries(d)) { /* the kernel's function in the current context */
         xrt__cuda_context(g);
-        if ((e = d->KernelGetFunction(&fn, fn)) != CUDA_SUCCESS) return xrt__cuda_driver_fail(d, e, "cuKernelGetFunction");
+        if ((e = d->KernelGetFunction(&fn, fn)) != CUDA_SUCCESS) return xrt__cuda_driver_fail(d, e, "cuKernelGetFunction", "function_get_attributes");
     }
     if ((e = d->FuncGetAttribute(&v[0], CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, fn)) == CUDA_SUCCESS &&
         (e = d->FuncGetAttribute(&v[1], CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, fn)) == CUDA_SUCCESS &&
         (e = d->FuncGetAttribute(&v[2], CU_FUNC_ATTRIBUTE_NUM_REGS, fn)) == CUDA_SUCCESS)
         e = d->FuncGetAttribute(&v[3], CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, fn);
-    if (e != CUDA_SUCCESS) return xrt__cuda_driver_fail(d, e, "cuFuncGetAttribute");
+    if (e != CUDA_SUCCESS) return xrt__cuda_driver_fail(d, e, "cuFuncGetAttribute", "function_get_attributes");
     a->max_threads_per_block = v[0];
     a->shared_size_bytes = (size_t)v[1];
     a->num_regs = v[2];
@@ -530,6 +563,7 @@ static void xrt__cuda_fill(xrt_backend *t)
     g->module_function = xrt__cuda_module_function;
     g->launch = xrt__cuda_launch;
     g->function_attributes = xrt__cuda_function_attributes;
+    g->param_bytes = xrt__cuda_param_bytes;
 #ifdef XRT_NO_RUNTIME_LINKING
     g->link = xrt__cuda_link;
 #endif

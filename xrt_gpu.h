@@ -223,6 +223,9 @@ struct xrt__gpu {
     xrt_status (*launch)(xrt__gpu *g, void *fn, xrt_dim3 grid, xrt_dim3 block, size_t shared, void *stream,
                          const void *args, size_t args_size);
     xrt_status (*function_attributes)(xrt__gpu *g, void *fn, xrt_function_attributes *attr);
+    /* the bytes of a kernel's parameters into *bytes; 0 where the runtime
+       cannot tell (may be NULL) */
+    int (*param_bytes)(xrt__gpu *g, void *fn, size_t *bytes);
 #ifdef XRT_NO_RUNTIME_LINKING
     void (*link)(xrt__gpu *g);     /* fills rt from the linked runtime, type-checked */
 #endif
@@ -277,15 +280,21 @@ static inline xrt_status xrt__gpu_check(const xrt__gpu *g, int e, size_t call)
 
 /* The same in an operation xrt__gpu_<op>: the detail names the xrt call too
    ("xrt_malloc: cuda: cudaMalloc: out of memory (cudaErrorMemoryAllocation=2)"),
-   as the manual promises. */
-static xrt_status xrt__gpu_fail_in(const xrt__gpu *g, int e, size_t call, const char *op) XRT__COLD;
-static xrt_status xrt__gpu_fail_in(const xrt__gpu *g, int e, size_t call, const char *op)
+   as the manual promises. `call` by name: xrt__gpu_fail_as, for entry points
+   outside the runtime's list (HIP's modules). */
+static xrt_status xrt__gpu_fail_as(const xrt__gpu *g, int e, const char *call, const char *op) XRT__COLD;
+static xrt_status xrt__gpu_fail_as(const xrt__gpu *g, int e, const char *call, const char *op)
 {
     char who[96];
     xrt_status st = xrt__gpu_status(g, e);
     if (st == XRT_ERROR_NOT_READY) return st;
     snprintf(who, sizeof who, "xrt_%.40s: %s", op, g->name);
-    return xrt_native_error(st, who, xrt__gpu_call_name(g, call), (long)e, g->rt.GetErrorName(e), g->rt.GetErrorString(e));
+    return xrt_native_error(st, who, call, (long)e, g->rt.GetErrorName(e), g->rt.GetErrorString(e));
+}
+static xrt_status xrt__gpu_fail_in(const xrt__gpu *g, int e, size_t call, const char *op) XRT__COLD;
+static xrt_status xrt__gpu_fail_in(const xrt__gpu *g, int e, size_t call, const char *op)
+{
+    return xrt__gpu_fail_as(g, e, xrt__gpu_call_name(g, call), op);
 }
 static inline xrt_status xrt__gpu_check_in(const xrt__gpu *g, int e, size_t call, const char *op)
 {
@@ -910,6 +919,8 @@ static xrt_status xrt__gpu_get_target(const xrt_backend *self, int device, xrt_t
    cudaFree does, so launches queued before still run with their module. */
 typedef struct xrt__gpu_function {
     void *native;
+    size_t params;      /* bytes of the kernel's parameters, where known */
+    int params_known;
     struct xrt__gpu_module *module;
     struct xrt__gpu_function *next;
 } xrt__gpu_function;
@@ -992,11 +1003,29 @@ static xrt_status xrt__gpu_module_get_function(const xrt_backend *self, void **f
     if (!(f = (xrt__gpu_function *)XRT_CALLOC(1, sizeof *f)))
         return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "xrt_module_get_function", "no memory for a function");
     f->native = native;
+    f->params_known = g->param_bytes && g->param_bytes(g, native, &f->params);
     f->module = m;
     f->next = m->fns;
     m->fns = f;
     *function = f;
     return XRT_SUCCESS;
+}
+
+/* The packed arguments against the kernel's parameters: a C struct of them
+   may end in padding (sizeof rounds up to its alignment, at most 16 bytes),
+   which CUDA refuses to take (CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES), so it is
+   cut off; fewer bytes than the parameters, more than such padding, or any
+   for a kernel without parameters, are an error. */
+#define XRT__GPU_ARGS_PADDING 16u
+static xrt_status xrt__gpu_args_fit(const xrt__gpu *g, const xrt__gpu_function *f, size_t *args_size)
+{
+    if (*args_size >= f->params && *args_size - f->params < XRT__GPU_ARGS_PADDING && (f->params || !*args_size)) {
+        *args_size = f->params;
+        return XRT_SUCCESS;
+    }
+    return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_launch_kernel",
+                     "%s: the kernel's parameters take %zu bytes, the arguments are %zu bytes", g->name, f->params,
+                     *args_size);
 }
 
 static xrt_status xrt__gpu_launch_kernel(const xrt_backend *self, void *function, xrt_dim3 grid, xrt_dim3 block,
@@ -1013,6 +1042,7 @@ static xrt_status xrt__gpu_launch_kernel(const xrt_backend *self, void *function
         return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_launch_kernel",
                          "the function's module was loaded on device %d, the thread's device is %d", f->module->device,
                          device);
+    if (f->params_known && (st = xrt__gpu_args_fit(g, f, &args_size)) != XRT_SUCCESS) return st;
     return g->launch(g, f->native, grid, block, shared, stream, args, args_size);
 }
 

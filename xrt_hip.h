@@ -343,7 +343,7 @@ static xrt_status xrt__hip_export_dmabuf(xrt__gpu *g, int device, void *start, s
         return xrt_error(XRT_ERROR_UNSUPPORTED, "hip: xrt_mem_export_dmabuf",
                          "the HIP runtime has no hipMemGetHandleForAddressRange");
     e = xrt__hip_ext.MemGetHandleForAddressRange(fd, start, len, XRT__HIP_DMABUF_FD, 0);
-    return e == g->success ? XRT_SUCCESS : xrt__gpu_fail(g, e, "hipMemGetHandleForAddressRange");
+    return e == g->success ? XRT_SUCCESS : xrt__gpu_fail_as(g, e, "hipMemGetHandleForAddressRange", "mem_export_dmabuf");
 }
 
 /* >> hip: modules: hipModuleLoadData, hipModuleGetFunction and
@@ -515,7 +515,7 @@ static xrt_status xrt__hip_module_load(xrt__gpu *g, const xrt_module_image *im, 
     if (!xrt__hip_ext.ModuleLoadData) return xrt__hip_no_modules("hip: xrt_module_load");
     if ((st = xrt__hip_image_check(im)) != XRT_SUCCESS) return st;
     e = xrt__hip_ext.ModuleLoadData(native, im->data);
-    return e == g->success ? XRT_SUCCESS : xrt__gpu_fail(g, e, "hipModuleLoadData");
+    return e == g->success ? XRT_SUCCESS : xrt__gpu_fail_as(g, e, "hipModuleLoadData", "module_load");
 }
 
 static xrt_status xrt__hip_module_unload(xrt__gpu *g, void *native)
@@ -523,7 +523,7 @@ static xrt_status xrt__hip_module_unload(xrt__gpu *g, void *native)
     int e;
     if (!xrt__hip_ext.ModuleUnload) return xrt__hip_no_modules("hip: xrt_module_unload");
     e = xrt__hip_ext.ModuleUnload(native);
-    return e == g->success ? XRT_SUCCESS : xrt__gpu_fail(g, e, "hipModuleUnload");
+    return e == g->success ? XRT_SUCCESS : xrt__gpu_fail_as(g, e, "hipModuleUnload", "module_unload");
 }
 
 static xrt_status xrt__hip_module_function(xrt__gpu *g, void *native, const char *name, void **fn)
@@ -532,7 +532,7 @@ static xrt_status xrt__hip_module_function(xrt__gpu *g, void *native, const char
     if (!xrt__hip_ext.ModuleGetFunction) return xrt__hip_no_modules("hip: xrt_module_get_function");
     if ((e = xrt__hip_ext.ModuleGetFunction(fn, native, name)) == hipErrorNotFound)
         return xrt_error(XRT_ERROR_NOT_FOUND, "hip: xrt_module_get_function", "no kernel named '%s' in the module", name);
-    return e == g->success ? XRT_SUCCESS : xrt__gpu_fail(g, e, "hipModuleGetFunction");
+    return e == g->success ? XRT_SUCCESS : xrt__gpu_fail_as(g, e, "hipModuleGetFunction", "module_get_function");
 }
 
 static xrt_status xrt__hip_launch(xrt__gpu *g, void *fn, xrt_dim3 grid, xrt_dim3 block, size_t shared, void *stream,
@@ -551,7 +551,7 @@ static xrt_status xrt__hip_launch(xrt__gpu *g, void *fn, xrt_dim3 grid, xrt_dim3
     extra[4] = HIP_LAUNCH_PARAM_END;
     e = xrt__hip_ext.ModuleLaunchKernel(fn, grid.x, grid.y, grid.z, block.x, block.y, block.z, (unsigned)shared, stream,
                                         NULL, args_size ? extra : NULL);
-    return e == g->success ? XRT_SUCCESS : xrt__gpu_fail(g, e, "hipModuleLaunchKernel");
+    return e == g->success ? XRT_SUCCESS : xrt__gpu_fail_as(g, e, "hipModuleLaunchKernel", "launch_kernel");
 }
 
 static xrt_status xrt__hip_function_attributes(xrt__gpu *g, void *fn, xrt_function_attributes *a)
@@ -562,7 +562,7 @@ static xrt_status xrt__hip_function_attributes(xrt__gpu *g, void *fn, xrt_functi
         (e = xrt__hip_ext.FuncGetAttribute(&v[1], HIP_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, fn)) == g->success &&
         (e = xrt__hip_ext.FuncGetAttribute(&v[2], HIP_FUNC_ATTRIBUTE_NUM_REGS, fn)) == g->success)
         e = xrt__hip_ext.FuncGetAttribute(&v[3], HIP_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, fn);
-    if (e != g->success) return xrt__gpu_fail(g, e, "hipFuncGetAttribute");
+    if (e != g->success) return xrt__gpu_fail_as(g, e, "hipFuncGetAttribute", "function_get_attributes");
     a->max_threads_per_block = v[0];
     a->shared_size_bytes = (size_t)v[1];
     a->num_regs = v[2];

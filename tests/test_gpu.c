@@ -1066,6 +1066,15 @@ static int fake_cu_kernel_function(void **f, void *k)
     *f = (void *)(uintptr_t)0x9999;
     return 0;
 }
+/* a kernel (float, pointer, unsigned) as saxpy's: its parameters end at 20 */
+static int fake_cu_param_info(void *f, size_t i, size_t *offset, size_t *size)
+{
+    static const size_t at[] = {0, 8, 16}, bytes[] = {4, 8, 4};
+    assert_ptr_equal(f, (void *)(uintptr_t)0x5678);
+    if (i >= 3) return CUDA_ERROR_INVALID_VALUE;
+    *offset = at[i], *size = bytes[i];
+    return 0;
+}
 static int fake_cu_func_attribute(int *v, int attr, void *f)
 {
     (void)f;
@@ -1084,7 +1093,7 @@ static void test_cuda_modules_fake_driver(void **state)
     xrt_module_image im[3];
     xrt_function_attributes at;
     xrt_dim3 grid = {3, 2, 1}, block = {128, 1, 1};
-    unsigned char args[24];
+    unsigned char args[24], big[36] = {0};
     void *mod = NULL, *fn = NULL;
     char log[256] = "";
     size_t i;
@@ -1151,6 +1160,22 @@ static void test_cuda_modules_fake_driver(void **state)
     assert_int_equal(at.num_regs, 40);
     assert_int_equal(at.shared_size_bytes, 256);
     assert_int_equal(at.max_dynamic_shared_bytes, 49152);
+    /* where the driver tells the parameters' size, a struct's end padding is
+       cut off (CUDA refuses it); too few bytes, or more than padding, fail */
+    xrt__cuda_drv.FuncGetParamInfo = fake_cu_param_info;
+    OK(xrt__gpu_module_get_function(&t, &fn, mod, "k"));
+    OK(xrt__gpu_launch_kernel(&t, fn, grid, block, 0, NULL, args, 24));
+    assert_int_equal(fk.args_size, 20);
+    assert_memory_equal(fk.args, args, 20);
+    OK(xrt__gpu_launch_kernel(&t, fn, grid, block, 0, NULL, args, 20));
+    assert_int_equal(fk.args_size, 20);
+    FAILS(xrt__gpu_launch_kernel(&t, fn, grid, block, 0, NULL, args, 16), XRT_ERROR_INVALID_VALUE,
+          "cuda: the kernel's parameters take 20 bytes, the arguments are 16 bytes");
+    FAILS(xrt__gpu_launch_kernel(&t, fn, grid, block, 0, NULL, NULL, 0), XRT_ERROR_INVALID_VALUE,
+          "cuda: the kernel's parameters take 20 bytes, the arguments are 0 bytes");
+    FAILS(xrt__gpu_launch_kernel(&t, fn, grid, block, 0, NULL, big, 36), XRT_ERROR_INVALID_VALUE,
+          "cuda: the kernel's parameters take 20 bytes, the arguments are 36 bytes");
+    xrt__cuda_drv.FuncGetParamInfo = NULL;
     fake.device = 1; /* the module lives in device 0's context */
     FAILS(xrt__gpu_launch_kernel(&t, fn, grid, block, 0, NULL, NULL, 0), XRT_ERROR_INVALID_VALUE,
           "the function's module was loaded on device 0, the thread's device is 1");
