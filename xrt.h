@@ -3618,13 +3618,16 @@ XRT_API void xrt_shutdown(void)
 XRT_API const xrt_backend *xrt__be_slow(void)
 {
     const xrt_backend *be;
+    /* a GPU runtime's host function: refused before any handle is used, so
+       its thread need not register (a destroy elsewhere then need not wait
+       for it, nor pay membarrier(2) for it) */
+    if (xrt__tls.host_fn) return &xrt__forbidden_backend;
     if (XRT__UNLIKELY(!xrt__call.registered)) xrt__call_register();
     if (XRT__UNLIKELY(!xrt__call.registered)) { /* an exiting thread in its last destructor round */
         xrt__tls.be = &xrt__forbidden_backend;
         xrt__tls.gen = __atomic_load_n(&xrt__gen, __ATOMIC_ACQUIRE) - 1;
         return &xrt__forbidden_backend;
     }
-    if (xrt__tls.host_fn) return &xrt__forbidden_backend; /* a GPU runtime's host function */
     xrt__err.quiet++; /* a failed init is reported once, by the call that needed it */
     xrt_init();
     xrt__err.quiet--;
@@ -3649,10 +3652,10 @@ XRT_API const xrt_backend *xrt__be_slow(void)
 XRT_API void xrt__host_fn_run(const xrt_backend *b, xrt_host_fn fn, void *user)
 {
     struct xrt__tls_state saved = xrt__tls;
-    if (XRT__UNLIKELY(!xrt__call.registered)) xrt__call_register();
     xrt__tls.host_fn = 1;
     xrt__tls.forbidden_by = b->name;
-    if (b->flags & XRT_BACKEND_HOST_FN_CALLS) {
+    if (b->flags & XRT_BACKEND_HOST_FN_CALLS) { /* its calls use handles: a destroy must see them */
+        if (XRT__UNLIKELY(!xrt__call.registered)) xrt__call_register();
         xrt__tls.be = b;
         xrt__tls.gen = __atomic_load_n(&xrt__gen, __ATOMIC_ACQUIRE);
     } else {

@@ -151,6 +151,34 @@ static void test_refusal_comes_first(void **state)
     if (on_gpu()) refused_in_host_function(xrt_test_backend);
 }
 
+/* >> a GPU runtime's thread that runs host functions: every xrt call it makes
+   is refused before a handle is looked at, so it does not register with the
+   handle retirement (a destroy on another thread then pays no membarrier(2)
+   and waits for nothing on its account) */
+static int refused_count;
+static xrt_status refused_status;
+static void hf_counts_devices(void *user)
+{
+    (void)user;
+    refused_status = xrt_get_device_count(&refused_count);
+}
+
+static void test_gpu_host_function_threads_stay_unregistered(void **state)
+{
+    xrt_stream s;
+    int before;
+    (void)state;
+    SKIP_UNLESS(on_gpu(), "the CPU runs host functions on its own streams' threads, which call xrt");
+    OK(xrt_stream_create(&s));
+    OK(xrt_stream_synchronize(s));
+    before = xrt__call_threads;
+    OK(xrt_launch_host_func(s, hf_counts_devices, NULL));
+    OK(xrt_stream_synchronize(s));
+    assert_int_equal(refused_status, XRT_ERROR_NOT_PERMITTED);
+    assert_int_equal(xrt__call_threads, before);
+    OK(xrt_stream_destroy(s));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -158,6 +186,7 @@ int main(void)
         cmocka_unit_test(test_every_operation_has_a_case),
         cmocka_unit_test(test_inside_host_function),
         cmocka_unit_test(test_refusal_comes_first),
+        cmocka_unit_test(test_gpu_host_function_threads_stay_unregistered),
     };
     char dir[256];
     /* the cases' module is built once into a private cache, not the user's */
