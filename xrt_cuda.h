@@ -278,12 +278,14 @@ static xrt_status xrt__cuda_driver_fail(const xrt__cuda_driver *d, int e, const 
                             who, call, e, name, text);
 }
 
-/* Entry points not every cuda.h declares (so not in the type-checked list). */
+/* Entry points not every cuda.h declares (so not in the type-checked list);
+   optional, so binding them cannot fail. */
 static void xrt__cuda_driver_extra(xrt__cuda_driver *d, void *lib)
 {
-    void *p;
-    if ((p = dlsym(lib, "cuFuncGetParamInfo")) != NULL) memcpy(&d->FuncGetParamInfo, &p, sizeof p);
-    if ((p = dlsym(lib, "cuKernelGetParamInfo")) != NULL) memcpy(&d->KernelGetParamInfo, &p, sizeof p);
+    const xrt__dl_sym syms[] = {{"cuFuncGetParamInfo", &d->FuncGetParamInfo, 1},
+                                {"cuKernelGetParamInfo", &d->KernelGetParamInfo, 1}};
+    char reason[8];
+    (void)xrt__dl_bind(lib, syms, sizeof syms / sizeof syms[0], reason, sizeof reason);
 }
 
 /* Opens the driver into *d; on failure says why. */
