@@ -194,7 +194,17 @@ extern "C" {
     X(XRT_ERROR_NOT_PERMITTED, "operation not permitted")                        \
     X(XRT_ERROR_NO_BINARY_FOR_DEVICE, "no module image for the device")            \
     X(XRT_ERROR_COMPILE_FAILED, "module compilation failed")                       \
-    X(XRT_ERROR_INVALID_IMAGE, "invalid module image")
+    X(XRT_ERROR_INVALID_IMAGE, "invalid module image")                             \
+    X(XRT_ERROR_ILLEGAL_STATE, "operation not valid in the object's current state") \
+    X(XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, "operation not permitted when stream is capturing") \
+    X(XRT_ERROR_STREAM_CAPTURE_INVALIDATED, "operation failed due to a previous error during capture") \
+    X(XRT_ERROR_STREAM_CAPTURE_MERGE, "operation would merge two independent captures") \
+    X(XRT_ERROR_STREAM_CAPTURE_UNMATCHED, "capture was not begun on this stream") \
+    X(XRT_ERROR_STREAM_CAPTURE_UNJOINED, "capture has a fork that was not joined to the origin stream") \
+    X(XRT_ERROR_STREAM_CAPTURE_ISOLATION, "dependency would cross the capture's boundary") \
+    X(XRT_ERROR_CAPTURED_EVENT, "operation not permitted on an event last recorded in a capture") \
+    X(XRT_ERROR_STREAM_CAPTURE_WRONG_THREAD, "capture ended from a thread that did not begin it") \
+    X(XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE, "graph update refused: the graphs differ in shape")
 
 #define XRT__STATUS_ENUM(name, msg) name,
 typedef enum xrt_status { XRT__STATUS_LIST(XRT__STATUS_ENUM) XRT_STATUS_COUNT } xrt_status;
@@ -278,8 +288,34 @@ enum { /* capability bits (xrt_get_capabilities) */
     XRT_CAP_HOST_FUNC = 1u << 2,    /* xrt_launch_host_func */
     XRT_CAP_EVENT_TIMING = 1u << 3, /* xrt_event_elapsed_time */
     XRT_CAP_NATIVE_HANDLES = 1u << 4, /* xrt_stream_get_native & co */
-    XRT_CAP_MODULES = 1u << 5         /* xrt_module_load, xrt_launch_kernel & co */
+    XRT_CAP_MODULES = 1u << 5,        /* xrt_module_load, xrt_launch_kernel & co */
+    XRT_CAP_GRAPHS = 1u << 6          /* stream capture and graphs (xrt_stream_begin_capture & co) */
 };
+
+/* >> types: graphs. A stream's work captured once (xrt_stream_begin_capture
+   .. xrt_stream_end_capture) is a graph; an instantiated graph (an exec) is
+   launched on any stream as one operation, as many times as wanted. Values
+   are CUDA's (cudaStreamCaptureMode, cudaStreamCaptureStatus). */
+typedef struct xrt_graph_s *xrt_graph;
+typedef struct xrt_graph_exec_s *xrt_graph_exec;
+
+typedef enum xrt_capture_mode {
+    XRT_CAPTURE_MODE_GLOBAL = 0,       /* no thread may make an unsafe call while it lasts */
+    XRT_CAPTURE_MODE_THREAD_LOCAL = 1, /* the capturing thread may not */
+    XRT_CAPTURE_MODE_RELAXED = 2       /* unsafe calls are not refused */
+} xrt_capture_mode;
+
+typedef enum xrt_capture_status {
+    XRT_CAPTURE_STATUS_NONE = 0,
+    XRT_CAPTURE_STATUS_ACTIVE = 1,
+    XRT_CAPTURE_STATUS_INVALIDATED = 2 /* xrt_stream_end_capture will fail, naming why */
+} xrt_capture_status;
+
+/* What a graph holds (xrt_graph_get_info): nodes by kind, and the edges
+   between them. Event records and waits inside a capture become edges. */
+typedef struct xrt_graph_info {
+    size_t nodes, kernels, copies, sets, host_fns, edges;
+} xrt_graph_info;
 
 /* >> types: modules and kernels. A module is loaded from a set of images;
    xrt picks the one that fits the current device (xrt_get_target): an image
@@ -500,10 +536,36 @@ static inline xrt_status xrt_function_get_attributes(xrt_function_attributes *at
    bounds its size, least recently used entries go first). */
 XRT_API xrt_status xrt_cache_get_stats(xrt_cache_stats *stats);
 
+/* graphs (types under ">> types: graphs"). Capture records the work
+   enqueued on a stream instead of running it: kernel launches, async copies
+   and sets, host functions; other streams join by waiting on an event
+   recorded in the capture and must be joined back to the origin before its
+   end (XRT_ERROR_STREAM_CAPTURE_UNJOINED). The NULL stream cannot be
+   captured. A call that would wait for captured work (a synchronize or query
+   of a capturing stream, xrt_device_synchronize, and in GLOBAL mode from any
+   thread, in THREAD_LOCAL mode from the capturing one, xrt_memcpy,
+   xrt_memset, xrt_free and xrt_free_host) fails with
+   XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED and invalidates the capture, whose
+   end then fails naming that call. A graph and an exec own copies of what
+   they need (kernel arguments, the module): each may outlive the other and
+   the module. Launches of one exec run one after the other, in launch order,
+   on whatever streams they are made. */
+static inline xrt_status xrt_stream_begin_capture(xrt_stream stream, xrt_capture_mode mode);
+static inline xrt_status xrt_stream_end_capture(xrt_stream stream, xrt_graph *graph);
+static inline xrt_status xrt_stream_is_capturing(xrt_stream stream, xrt_capture_status *status);
+static inline xrt_status xrt_graph_instantiate(xrt_graph_exec *exec, xrt_graph graph);
+static inline xrt_status xrt_graph_launch(xrt_graph_exec exec, xrt_stream stream);
+static inline xrt_status xrt_graph_exec_update(xrt_graph_exec exec, xrt_graph graph); /* same shape, new parameters */
+static inline xrt_status xrt_graph_exec_destroy(xrt_graph_exec exec); /* launches already made still run */
+static inline xrt_status xrt_graph_destroy(xrt_graph graph);
+static inline xrt_status xrt_graph_get_info(xrt_graph graph, xrt_graph_info *info);
+
 /* >> dispatch: private from here to the end of the public part. The bodies
    of the inline functions listed above, and what they use of the XRT_IMPL unit. */
 XRT_API const xrt_backend *xrt__be_slow(void);
 XRT_API xrt_status xrt__handle_bad(const char *fn, const void *handle) XRT__COLD;
+/* The live handle of a backend's object, for messages (a scan); 0 if none. */
+XRT_API uintptr_t xrt__handle_of(const xrt_backend *b, const void *obj, uintptr_t kind) XRT__COLD;
 XRT_API xrt_status xrt__handle_alloc(const xrt_backend *b, void *obj, uintptr_t kind, int owned, uintptr_t *out);
 XRT_API int xrt__handle_release(const xrt_backend *b, uintptr_t h, void **obj, uintptr_t *flags);
 XRT_API xrt_status xrt__handle_retire(const xrt_backend *b, uintptr_t h, void *obj, uintptr_t flags);
@@ -600,6 +662,8 @@ static inline const xrt_backend *xrt__be(void)
 #define XRT__HANDLE_EVENT ((uintptr_t)2)
 #define XRT__HANDLE_MODULE ((uintptr_t)3)
 #define XRT__HANDLE_FUNCTION ((uintptr_t)4)
+#define XRT__HANDLE_GRAPH ((uintptr_t)5)
+#define XRT__HANDLE_GRAPH_EXEC ((uintptr_t)6)
 #define XRT__HANDLE_KIND_BITS 3
 #define XRT__HANDLE_INDEX_BITS 20
 #define XRT__HANDLE_CHUNK_BITS 10
@@ -843,6 +907,8 @@ static inline xrt_status xrt__handle_destroy_object(const xrt_backend *b, uintpt
 {
     if (kind == XRT__HANDLE_STREAM) return b->stream_destroy(b, obj);
     if (kind == XRT__HANDLE_EVENT) return b->event_destroy(b, obj);
+    if (kind == XRT__HANDLE_GRAPH) return b->graph_destroy(b, obj);
+    if (kind == XRT__HANDLE_GRAPH_EXEC) return b->graph_exec_destroy(b, obj);
     return kind == XRT__HANDLE_MODULE ? xrt__module_destroy(b, obj) : XRT_SUCCESS; /* functions: their module's */
 }
 
@@ -1064,6 +1130,114 @@ static inline xrt_status xrt_function_get_attributes(xrt_function_attributes *at
     attr->max_threads_per_block = attr->num_regs = 0;
     attr->shared_size_bytes = attr->max_dynamic_shared_bytes = 0;
     return xrt__call_exit(b->function_get_attributes(b, attr, f->obj));
+}
+
+/* >> dispatch: graphs */
+static inline xrt_status xrt_stream_begin_capture(xrt_stream stream, xrt_capture_mode mode)
+{
+    const xrt_backend *b = xrt__be();
+    xrt__call_enter();
+    xrt__handle_slot *s = xrt__handle_stream(b, stream);
+    if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_stream_begin_capture", stream));
+    if (XRT__UNLIKELY(!stream))
+        return xrt__call_exit(xrt_error(XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, "xrt_stream_begin_capture",
+                                        "the NULL stream cannot be captured: capture a stream of xrt_stream_create"));
+    if (XRT__UNLIKELY((unsigned)mode > XRT_CAPTURE_MODE_RELAXED))
+        return xrt__call_exit(xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_stream_begin_capture",
+                                        "mode %d is none of XRT_CAPTURE_MODE_GLOBAL (0), _THREAD_LOCAL (1), _RELAXED (2)",
+                                        (int)mode));
+    return xrt__call_exit(b->stream_begin_capture(b, s->obj, (unsigned)mode));
+}
+
+static inline xrt_status xrt_stream_end_capture(xrt_stream stream, xrt_graph *graph)
+{
+    const xrt_backend *b = xrt__be();
+    void *obj = NULL;
+    xrt_status st;
+    XRT__CHECK_PTR(graph, "xrt_stream_end_capture");
+    *graph = NULL;
+    xrt__call_enter();
+    xrt__handle_slot *s = xrt__handle_stream(b, stream);
+    if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_stream_end_capture", stream));
+    if (XRT__UNLIKELY(!stream))
+        return xrt__call_exit(xrt_error(XRT_ERROR_ILLEGAL_STATE, "xrt_stream_end_capture",
+                                        "the NULL stream is never capturing"));
+    st = b->stream_end_capture(b, s->obj, &obj);
+    if (st != XRT_SUCCESS) return xrt__call_exit(st);
+    return xrt__call_exit(xrt__handle_create(b, obj, XRT__HANDLE_GRAPH, 1, (void **)graph));
+}
+
+static inline xrt_status xrt_stream_is_capturing(xrt_stream stream, xrt_capture_status *status)
+{
+    const xrt_backend *b = xrt__be();
+    unsigned st = XRT_CAPTURE_STATUS_NONE;
+    xrt_status r;
+    XRT__CHECK_PTR(status, "xrt_stream_is_capturing");
+    xrt__call_enter();
+    xrt__handle_slot *s = xrt__handle_stream(b, stream);
+    if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_stream_is_capturing", stream));
+    r = stream ? b->stream_is_capturing(b, s->obj, &st) : XRT_SUCCESS; /* the NULL stream never captures */
+    *status = (xrt_capture_status)st;
+    return xrt__call_exit(r);
+}
+
+static inline xrt_status xrt_graph_instantiate(xrt_graph_exec *exec, xrt_graph graph)
+{
+    const xrt_backend *b = xrt__be();
+    void *obj = NULL;
+    xrt_status st;
+    XRT__CHECK_PTR(exec, "xrt_graph_instantiate");
+    *exec = NULL;
+    xrt__call_enter();
+    xrt__handle_slot *g = xrt__handle_lookup(b, graph, XRT__HANDLE_GRAPH);
+    if (XRT__UNLIKELY(!g)) return xrt__call_exit(xrt__handle_bad("xrt_graph_instantiate", graph));
+    st = b->graph_instantiate(b, &obj, g->obj);
+    if (st != XRT_SUCCESS) return xrt__call_exit(st);
+    return xrt__call_exit(xrt__handle_create(b, obj, XRT__HANDLE_GRAPH_EXEC, 1, (void **)exec));
+}
+
+static inline xrt_status xrt_graph_launch(xrt_graph_exec exec, xrt_stream stream)
+{
+    const xrt_backend *b = xrt__be();
+    xrt__call_enter();
+    xrt__handle_slot *x = xrt__handle_lookup(b, exec, XRT__HANDLE_GRAPH_EXEC);
+    xrt__handle_slot *s = xrt__handle_stream(b, stream);
+    if (XRT__UNLIKELY(!x)) return xrt__call_exit(xrt__handle_bad("xrt_graph_launch", exec));
+    if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_graph_launch", stream));
+    return xrt__call_exit(b->graph_launch(b, x->obj, s->obj));
+}
+
+static inline xrt_status xrt_graph_exec_update(xrt_graph_exec exec, xrt_graph graph)
+{
+    const xrt_backend *b = xrt__be();
+    xrt__call_enter();
+    xrt__handle_slot *x = xrt__handle_lookup(b, exec, XRT__HANDLE_GRAPH_EXEC);
+    xrt__handle_slot *g = xrt__handle_lookup(b, graph, XRT__HANDLE_GRAPH);
+    if (XRT__UNLIKELY(!x)) return xrt__call_exit(xrt__handle_bad("xrt_graph_exec_update", exec));
+    if (XRT__UNLIKELY(!g)) return xrt__call_exit(xrt__handle_bad("xrt_graph_exec_update", graph));
+    return xrt__call_exit(b->graph_exec_update(b, x->obj, g->obj));
+}
+
+static inline xrt_status xrt_graph_exec_destroy(xrt_graph_exec exec)
+{
+    return xrt__handle_destroy(xrt__be(), exec, XRT__HANDLE_GRAPH_EXEC, "xrt_graph_exec_destroy");
+}
+
+static inline xrt_status xrt_graph_destroy(xrt_graph graph)
+{
+    return xrt__handle_destroy(xrt__be(), graph, XRT__HANDLE_GRAPH, "xrt_graph_destroy");
+}
+
+static inline xrt_status xrt_graph_get_info(xrt_graph graph, xrt_graph_info *info)
+{
+    const xrt_backend *b = xrt__be();
+    XRT__CHECK_PTR(info, "xrt_graph_get_info");
+    xrt__call_enter();
+    xrt__handle_slot *g = xrt__handle_lookup(b, graph, XRT__HANDLE_GRAPH);
+    xrt_graph_info none = {0, 0, 0, 0, 0, 0};
+    if (XRT__UNLIKELY(!g)) return xrt__call_exit(xrt__handle_bad("xrt_graph_get_info", graph));
+    *info = none;
+    return xrt__call_exit(b->graph_get_info(b, g->obj, info));
 }
 
 #ifdef __cplusplus
@@ -2421,7 +2595,7 @@ static xrt__handle_slot *xrt__handle_slot_at(uintptr_t i) { return &xrt__handle_
 
 static const char *xrt__handle_kind_name(uintptr_t kind)
 {
-    static const char *const names[] = {"handle", "stream", "event", "module", "function"};
+    static const char *const names[] = {"handle", "stream", "event", "module", "function", "graph", "graph exec"};
     return kind < sizeof names / sizeof names[0] ? names[kind] : "handle";
 }
 
@@ -2456,8 +2630,10 @@ XRT_API xrt_status xrt__handle_alloc(const xrt_backend *b, void *obj, uintptr_t 
         return xrt_error(XRT_ERROR_OUT_OF_MEMORY, kind == XRT__HANDLE_STREAM  ? "xrt_stream_create"
                                                   : kind == XRT__HANDLE_EVENT ? "xrt_event_create"
                                                   : kind == XRT__HANDLE_MODULE ? "xrt_module_load"
+                                                  : kind == XRT__HANDLE_GRAPH ? "xrt_stream_end_capture"
+                                                  : kind == XRT__HANDLE_GRAPH_EXEC ? "xrt_graph_instantiate"
                                                                                : "xrt_module_get_function",
-                         "no free handle (at most %lu live streams, events, modules and functions)",
+                         "no free handle (at most %lu live streams, events, modules, functions and graphs)",
                          (unsigned long)XRT__HANDLE_MAX);
     }
     s = xrt__handle_slot_at(i);
@@ -2514,6 +2690,18 @@ XRT_API int xrt__handle_release(const xrt_backend *b, uintptr_t h, void **obj, u
     return won;
 }
 
+XRT_API uintptr_t xrt__handle_of(const xrt_backend *b, const void *obj, uintptr_t kind)
+{
+    uintptr_t i, h = 0;
+    xrt__lock(&xrt__handle_lock);
+    for (i = 0; i < xrt__handle_next && !h; i++) {
+        const xrt__handle_slot *s = xrt__handle_slot_at(i);
+        if ((s->tag & ((1u << XRT__HANDLE_KIND_BITS) - 1)) == kind && s->obj == obj && s->owner == b) h = s->tag;
+    }
+    xrt__unlock(&xrt__handle_lock);
+    return h;
+}
+
 XRT_API xrt_status xrt__handle_bad(const char *fn, const void *handle)
 {
     uintptr_t h = (uintptr_t)handle, kind = h & ((1u << XRT__HANDLE_KIND_BITS) - 1);
@@ -2532,7 +2720,7 @@ XRT_API xrt_status xrt__handle_bad(const char *fn, const void *handle)
     xrt__unlock(&xrt__handle_lock);
     if (owner && owner == xrt__tls.be && /* live and ours: only the kind can be wrong */
         (kind > XRT__HANDLE_EVENT || !strncmp(fn, "xrt_module", 10) || !strncmp(fn, "xrt_function", 12) ||
-         !strcmp(fn, "xrt_launch_kernel")))
+         !strncmp(fn, "xrt_graph", 9) || !strcmp(fn, "xrt_launch_kernel")))
         return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "%p is a %s handle, not the kind %s takes", handle, what, fn);
     if (owner && owner == xrt__tls.be)
         return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "%p is %s handle, not %s handle", handle,

@@ -186,7 +186,16 @@ enum { /* xrt_backend.flags */
                       void *stream, const void *args, size_t args_size),                                           \
       (self, function, grid, block, shared_bytes, stream, args, args_size))                                        \
     X(function_get_attributes, (const xrt_backend *self, xrt_function_attributes *attr, void *function),           \
-      (self, attr, function))
+      (self, attr, function))                                                                                      \
+    X(stream_begin_capture, (const xrt_backend *self, void *stream, unsigned mode), (self, stream, mode))          \
+    X(stream_end_capture, (const xrt_backend *self, void *stream, void **graph), (self, stream, graph))            \
+    X(stream_is_capturing, (const xrt_backend *self, void *stream, unsigned *status), (self, stream, status))      \
+    X(graph_instantiate, (const xrt_backend *self, void **exec, void *graph), (self, exec, graph))                 \
+    X(graph_launch, (const xrt_backend *self, void *exec, void *stream), (self, exec, stream))                     \
+    X(graph_exec_update, (const xrt_backend *self, void *exec, void *graph), (self, exec, graph))                  \
+    X(graph_exec_destroy, (const xrt_backend *self, void *exec), (self, exec))                                     \
+    X(graph_destroy, (const xrt_backend *self, void *graph), (self, graph))                                        \
+    X(graph_get_info, (const xrt_backend *self, void *graph, xrt_graph_info *info), (self, graph, info))
 
 struct xrt_backend {
     uint32_t abi_version; /* XRT_BACKEND_ABI_VERSION the backend was built against */
@@ -216,6 +225,13 @@ struct xrt_backend {
    launch_kernel gets grid and block dimensions that are not 0 and a packed
    argument buffer that it copies before returning (args may be NULL when
    args_size is 0); it checks its own limits. */
+
+/* Graphs (stream_begin_capture .. graph_get_info): the dispatch layer checks
+   handles, modes and out-pointers and refuses capture of the NULL stream; a
+   backend keeps the capture rules (which calls a capture refuses, fork and
+   join, ABI: mode and status have the values of xrt_capture_mode and
+   xrt_capture_status). A graph and an exec hold what they need alive;
+   graph_exec_destroy returns at once, launches already enqueued still run. */
 
 /* Registers a backend (copied; probed lazily). XRT_ERROR_ALREADY_EXISTS for a
    taken name, XRT_ERROR_ABI_MISMATCH for another ABI version. */

@@ -440,6 +440,7 @@ typedef struct xrt__cpu_stream {
     uint64_t room; /* ops may be enqueued without looking at head while tail < room */
     uint64_t empty_at;  /* ops below it are done: op empty_at may go to the express slot */
     unsigned wait_spin; /* synchronizing threads' spin budget (xrt__cpu_spin) */
+    struct xrt__cpu_capture *cap; /* the capture it is in (">> cpu: graphs"); NULL: none */
     xrt__cpu_slot *ring __attribute__((aligned(64))); /* read by all, rarely written */
     uint64_t mask; /* ring entries - 1 */
     int refs;      /* the worker and the handle: the last to let go frees the stream */
@@ -457,6 +458,9 @@ typedef struct xrt__cpu_stream {
     int producer_cpu __attribute__((aligned(64)));
     uint32_t exec; /* who runs ops: an XRT__CPU_EXEC_ state */
     xrt__cpu_counter head __attribute__((aligned(64))); /* ops completed */
+    /* While in a capture, under its lock: the nodes its next op follows, and its name for messages. */
+    uint32_t *front, nfront, frontcap;
+    char cap_name[32];
 } xrt__cpu_stream;
 
 /* `exec`: who runs a stream's ops. The worker holds it while it runs or
@@ -530,6 +534,20 @@ static void xrt__cpu_reap(void)
     pthread_mutex_unlock(&xrt__cpu_list_lock);
 }
 
+/* Capture (">> cpu: graphs"): what the stream and event calls ask of it. */
+struct xrt__cpu_event;
+struct xrt__cpu_plan;
+static int xrt__cpu_cap_op(xrt__cpu_stream *s, const xrt__cpu_op *op, const char *who, xrt_status *st);
+static int xrt__cpu_cap_record(struct xrt__cpu_event *e, xrt__cpu_stream *s, xrt_status *st);
+static int xrt__cpu_cap_wait(xrt__cpu_stream *t, struct xrt__cpu_event *e, xrt_status *st);
+static xrt_status xrt__cpu_cap_wait_refused(xrt__cpu_stream *s, const char *who);
+static xrt_status xrt__cpu_cap_event_refused(struct xrt__cpu_event *e, const char *who);
+static xrt_status xrt__cpu_cap_unsafe(const char *who);
+static void xrt__cpu_cap_event_gone(struct xrt__cpu_event *e);
+static void xrt__cpu_cap_stream_gone(xrt__cpu_stream *s);
+static void xrt__cpu_run_graph(xrt__cpu_op *op);
+static void xrt__cpu_plan_unref(struct xrt__cpu_plan *p);
+
 /* >> cpu: the worker */
 /* The destroying thread still touches the stream after it publishes the exit
    op (unlock, wake), while the worker may already be done with it. */
@@ -542,6 +560,7 @@ static void xrt__cpu_stream_unref(xrt__cpu_stream *s)
         XRT_FREE(p);
     }
     XRT_FREE(s->express.spare);
+    XRT_FREE(s->front);
     XRT_FREE(s->ring);
     XRT_FREE(s);
 }
@@ -838,12 +857,14 @@ static void xrt__cpu_publish(xrt__cpu_stream *s, const xrt__cpu_op *op)
 static xrt_status xrt__cpu_adopt_locked(xrt__cpu_stream *s);
 
 /* Enqueues a copy of *op on the stream (NULL: the default stream); `who`
-   names the call in an error. */
-static xrt_status xrt__cpu_enqueue(void *stream, const xrt__cpu_op *op, const char *who)
+   names the call in an error; *pos (if pos) is the op's number + 1. On a
+   capturing stream the op becomes a graph node instead. */
+static xrt_status xrt__cpu_enqueue_at(void *stream, const xrt__cpu_op *op, const char *who, uint64_t *pos)
 {
     xrt__cpu_stream *s = xrt__cpu_stream_of(stream);
     xrt__cpu_op *slot;
     xrt_status st;
+    if (XRT__UNLIKELY(__atomic_load_n(&s->cap, __ATOMIC_ACQUIRE)) && xrt__cpu_cap_op(s, op, who, &st)) return st;
     xrt__cpu_lock(&s->lock);
     if (XRT__UNLIKELY(s->orphan) && (st = xrt__cpu_adopt_locked(s)) != XRT_SUCCESS) {
         xrt__cpu_unlock(&s->lock);
@@ -854,8 +875,14 @@ static xrt_status xrt__cpu_enqueue(void *stream, const xrt__cpu_op *op, const ch
         return XRT_ERROR_OUT_OF_MEMORY;
     }
     *slot = *op;
+    if (pos) *pos = s->tail + 1;
     xrt__cpu_publish(s, slot);
     return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_enqueue(void *stream, const xrt__cpu_op *op, const char *who)
+{
+    return xrt__cpu_enqueue_at(stream, op, who, NULL);
 }
 
 static void xrt__cpu_run_memcpy(xrt__cpu_op *op) { memcpy(op->u.copy.dst, op->u.copy.src, op->u.copy.size); }
@@ -1106,7 +1133,7 @@ static int xrt__cpu_anyone_runs(xrt__cpu_run_fn run)
 {
     return run == xrt__cpu_run_memcpy || run == xrt__cpu_run_memset || run == xrt__cpu_run_memcpy_split ||
            run == xrt__cpu_run_memset_split || run == xrt__cpu_run_record || run == xrt__cpu_run_free ||
-           run == xrt__cpu_run_kernel || run == xrt__cpu_run_host_fn;
+           run == xrt__cpu_run_kernel || run == xrt__cpu_run_host_fn || run == xrt__cpu_run_graph;
 }
 
 /* Runs s's ops below target on the calling thread, which holds `exec`,
@@ -1347,12 +1374,16 @@ static xrt_status xrt__cpu_stream_close(xrt__cpu_stream *s)
 
 static xrt_status xrt__cpu_stream_destroy(const xrt_backend *self, void *stream)
 {
+    if (XRT__UNLIKELY(__atomic_load_n(&((xrt__cpu_stream *)stream)->cap, __ATOMIC_ACQUIRE)))
+        xrt__cpu_cap_stream_gone((xrt__cpu_stream *)stream);
     return xrt__cpu_stream_close((xrt__cpu_stream *)stream);
 }
 
 static xrt_status xrt__cpu_stream_synchronize(const xrt_backend *self, void *stream)
 {
     xrt__cpu_stream *s = xrt__cpu_stream_of(stream);
+    if (XRT__UNLIKELY(__atomic_load_n(&s->cap, __ATOMIC_ACQUIRE)))
+        return xrt__cpu_cap_wait_refused(s, "cpu: xrt_stream_synchronize");
     xrt__cpu_drain(s, __atomic_load_n(&s->tail, __ATOMIC_ACQUIRE), 1);
     return XRT_SUCCESS;
 }
@@ -1364,7 +1395,10 @@ static int xrt__cpu_busy(xrt__cpu_stream *s)
 
 static xrt_status xrt__cpu_stream_query(const xrt_backend *self, void *stream)
 {
-    return xrt__cpu_busy(xrt__cpu_stream_of(stream)) ? XRT_ERROR_NOT_READY : XRT_SUCCESS;
+    xrt__cpu_stream *s = xrt__cpu_stream_of(stream);
+    if (XRT__UNLIKELY(__atomic_load_n(&s->cap, __ATOMIC_ACQUIRE)))
+        return xrt__cpu_cap_wait_refused(s, "cpu: xrt_stream_query");
+    return xrt__cpu_busy(s) ? XRT_ERROR_NOT_READY : XRT_SUCCESS;
 }
 
 /* Waits for what every stream had queued at the call. The list lock is held
@@ -1401,7 +1435,8 @@ static xrt_status xrt__cpu_sync_all(const char *who)
 
 static xrt_status xrt__cpu_device_synchronize(const xrt_backend *self)
 {
-    return xrt__cpu_sync_all("cpu: xrt_device_synchronize");
+    xrt_status st = xrt__cpu_cap_unsafe("cpu: xrt_device_synchronize");
+    return st != XRT_SUCCESS ? st : xrt__cpu_sync_all("cpu: xrt_device_synchronize");
 }
 
 static xrt_status xrt__cpu_launch_host_func(const xrt_backend *self, void *stream, xrt_host_fn fn, void *user)
@@ -1425,6 +1460,9 @@ typedef struct xrt__cpu_event {
     xrt__cpu_stream *stream; /* of the latest record; NULL: never recorded */
     uint64_t pos;
     uint64_t time_ns;        /* stamped when the latest record completed */
+    /* Last recorded in a capture (">> cpu: graphs"): it and the nodes it stands for. */
+    struct xrt__cpu_capture *cap;
+    uint32_t *front, nfront, frontcap;
     struct xrt__cpu_event *prev, *next; /* xrt__cpu.events, under the list lock */
 } xrt__cpu_event;
 
@@ -1447,6 +1485,7 @@ static void xrt__cpu_event_unref(xrt__cpu_event *e)
     if (e->next) e->next->prev = e->prev;
     pthread_mutex_unlock(&xrt__cpu_list_lock);
     if (e->stream) xrt__cpu_stream_unref(e->stream);
+    xrt__cpu_cap_event_gone(e);
     XRT_FREE(e);
 }
 
@@ -1521,6 +1560,9 @@ static xrt_status xrt__cpu_event_record(const xrt_backend *self, void *event, vo
     xrt__cpu_stream *s = xrt__cpu_stream_of(stream);
     xrt__cpu_op *op;
     xrt_status st;
+    if (XRT__UNLIKELY(__atomic_load_n(&s->cap, __ATOMIC_ACQUIRE) || __atomic_load_n(&e->cap, __ATOMIC_ACQUIRE)) &&
+        xrt__cpu_cap_record(e, s, &st))
+        return st;
     xrt__cpu_lock(&s->lock);
     if (xrt__cpu_reached(&s->head, s->tail)) {
         xrt__cpu_event_set(e, s, s->tail);
@@ -1549,6 +1591,8 @@ static xrt_status xrt__cpu_event_record(const xrt_backend *self, void *event, vo
 static xrt_status xrt__cpu_event_query(const xrt_backend *self, void *event)
 {
     uint64_t pos;
+    if (XRT__UNLIKELY(__atomic_load_n(&((xrt__cpu_event *)event)->cap, __ATOMIC_ACQUIRE)))
+        return xrt__cpu_cap_event_refused((xrt__cpu_event *)event, "cpu: xrt_event_query");
     xrt__cpu_stream *s = xrt__cpu_event_latest((xrt__cpu_event *)event, &pos, 0);
     return !s || xrt__cpu_reached(&s->head, pos) ? XRT_SUCCESS : XRT_ERROR_NOT_READY;
 }
@@ -1557,8 +1601,10 @@ static xrt_status xrt__cpu_event_synchronize(const xrt_backend *self, void *even
 {
     xrt__cpu_event *e = (xrt__cpu_event *)event;
     uint64_t pos;
-    xrt__cpu_stream *s = xrt__cpu_event_latest(e, &pos, 1);
-    if (!s) return XRT_SUCCESS;
+    xrt__cpu_stream *s;
+    if (XRT__UNLIKELY(__atomic_load_n(&e->cap, __ATOMIC_ACQUIRE)))
+        return xrt__cpu_cap_event_refused(e, "cpu: xrt_event_synchronize");
+    if (!(s = xrt__cpu_event_latest(e, &pos, 1))) return XRT_SUCCESS;
     xrt__cpu_wait(&s->head, pos, (e->flags & XRT_EVENT_BLOCKING_SYNC) ? 0 : 1, &s->worker_cpu);
     xrt__cpu_stream_unref(s);
     return XRT_SUCCESS;
@@ -1569,8 +1615,12 @@ static xrt_status xrt__cpu_stream_wait_event(const xrt_backend *self, void *stre
     xrt__cpu_op op;
     uint64_t pos;
     xrt_status st;
-    xrt__cpu_stream *s = xrt__cpu_event_latest((xrt__cpu_event *)event, &pos, 1);
-    if (!s) return XRT_SUCCESS; /* never recorded: nothing to wait for */
+    xrt__cpu_stream *s;
+    if (XRT__UNLIKELY(__atomic_load_n(&xrt__cpu_stream_of(stream)->cap, __ATOMIC_ACQUIRE) ||
+                      __atomic_load_n(&((xrt__cpu_event *)event)->cap, __ATOMIC_ACQUIRE)) &&
+        xrt__cpu_cap_wait(xrt__cpu_stream_of(stream), (xrt__cpu_event *)event, &st))
+        return st;
+    if (!(s = xrt__cpu_event_latest((xrt__cpu_event *)event, &pos, 1))) return XRT_SUCCESS; /* never recorded: nothing to wait for */
     if (xrt__cpu_reached(&s->head, pos)) {
         xrt__cpu_stream_unref(s);
         return XRT_SUCCESS;
@@ -1625,7 +1675,8 @@ static xrt_status xrt__cpu_malloc_host(const xrt_backend *self, void **ptr, size
    stays allocated (and in xrt's registry). */
 static xrt_status xrt__cpu_release(void *ptr, const char *who)
 {
-    xrt_status st = xrt__cpu_sync_all(who);
+    xrt_status st = xrt__cpu_cap_unsafe(who);
+    if (st == XRT_SUCCESS) st = xrt__cpu_sync_all(who);
     if (st == XRT_SUCCESS) XRT_FREE(ptr);
     return st;
 }
@@ -1656,7 +1707,8 @@ static xrt_status xrt__cpu_free_async(const xrt_backend *self, void *ptr, void *
 static xrt_status xrt__cpu_sync_op(const xrt_backend *self, xrt__cpu_op *op, const char *who)
 {
     xrt__cpu_stream *s = xrt__cpu.dflt;
-    xrt_status st;
+    xrt_status st = xrt__cpu_cap_unsafe(who);
+    if (st != XRT_SUCCESS) return st;
     if (!xrt__cpu_busy(s)) {
         op->run(op);
         return XRT_SUCCESS;
@@ -1715,7 +1767,7 @@ static xrt_status xrt__cpu_memcpy_async(const xrt_backend *self, void *dst, cons
 {
     xrt__cpu_op op;
     xrt__cpu_copy_op(&op, dst, src, size);
-    if (kind != XRT_MEMCPY_DEVICE_TO_DEVICE &&
+    if (kind != XRT_MEMCPY_DEVICE_TO_DEVICE && !__atomic_load_n(&xrt__cpu_stream_of(stream)->cap, __ATOMIC_ACQUIRE) &&
         ((kind != XRT_MEMCPY_DEVICE_TO_HOST && xrt__cpu_pageable(self, src)) ||
          (kind != XRT_MEMCPY_HOST_TO_DEVICE && xrt__cpu_pageable(self, dst))))
         return xrt__cpu_copy_now(self, &op, stream);
@@ -1762,7 +1814,8 @@ static xrt_status xrt__cpu_mem_get_info(const xrt_backend *self, size_t *free_by
 /* >> cpu: device */
 static xrt_status xrt__cpu_get_capabilities(const xrt_backend *self, unsigned *caps)
 {
-    *caps = XRT_CAP_PINNED_HOST | XRT_CAP_MALLOC_ASYNC | XRT_CAP_HOST_FUNC | XRT_CAP_EVENT_TIMING | XRT_CAP_MODULES;
+    *caps = XRT_CAP_PINNED_HOST | XRT_CAP_MALLOC_ASYNC | XRT_CAP_HOST_FUNC | XRT_CAP_EVENT_TIMING | XRT_CAP_MODULES |
+            XRT_CAP_GRAPHS;
     return XRT_SUCCESS;
 }
 
@@ -2304,6 +2357,851 @@ static xrt_status xrt__cpu_launch_kernel(const xrt_backend *self, void *function
     return st;
 }
 
+/* >> cpu: graphs. Capture records what a stream is given instead of
+   running it: each copy, set, launch and host function becomes a node that
+   depends on the stream's frontier (the nodes its next op must follow),
+   which it then replaces. An event recorded in the capture keeps a copy of
+   the frontier; a stream that waits for it joins the capture (a fork) or
+   adds it to its own frontier (a join). All capture state is guarded by
+   one lock: captures are rare, and only a capturing stream's calls take it
+   (the hot paths read one pointer of the stream's producer line). An exec
+   runs as ONE stream op: its plan (nodes, successor lists, pending counts)
+   is made at instantiate, so a launch allocates nothing; a graph with
+   independent branches and no host function runs them over the pool, each
+   part taking ready nodes. */
+enum { XRT__CPU_NODE_KERNEL, XRT__CPU_NODE_COPY, XRT__CPU_NODE_SET, XRT__CPU_NODE_HOST };
+static const char *const xrt__cpu_node_names[] = {"a kernel launch", "a copy", "a memset", "a host function"};
+
+typedef struct xrt__cpu_node {
+    int kind;
+    uint32_t ndeps, deps; /* its dependencies: the graph's dep[deps .. deps + ndeps), all earlier nodes */
+    xrt__cpu_op op;       /* a kernel's op.u.host.user is its launch record, owned by the node */
+} xrt__cpu_node;
+
+typedef struct xrt__cpu_graph {
+    xrt__cpu_node *node;
+    uint32_t n, cap;
+    uint32_t *dep;
+    uint32_t ndep, depcap;
+} xrt__cpu_graph;
+
+typedef struct xrt__cpu_capture {
+    xrt__cpu_graph g;
+    unsigned mode;
+    pthread_t thread;
+    xrt__cpu_stream *origin; /* NULL once the capture has ended */
+    int refs;                /* member streams and events recorded in it */
+    xrt_status invalid;      /* the first refusal; XRT_SUCCESS while valid */
+    char why[384];           /* its detail */
+    struct xrt__cpu_capture *next; /* active captures */
+} xrt__cpu_capture;
+
+static pthread_mutex_t xrt__cpu_cap_lock = PTHREAD_MUTEX_INITIALIZER;
+static xrt__cpu_capture *xrt__cpu_caps; /* active captures, under the lock */
+static int xrt__cpu_ncaps;              /* their count: read without the lock by the calls a capture may refuse */
+
+/* A stream as messages name it: "stream 0x..." or "the NULL stream". It
+   takes the core's handle lock: never called under the capture lock (a
+   stream in a capture keeps its name in cap_name). */
+static void xrt__cpu_stream_name(const xrt__cpu_stream *s, char *buf, size_t n)
+{
+    uintptr_t h = s == xrt__cpu.dflt ? 0 : xrt__handle_of(xrt__cpu.self, s, XRT__HANDLE_STREAM);
+    if (s == xrt__cpu.dflt) snprintf(buf, n, "the NULL stream");
+    else if (h) snprintf(buf, n, "stream %p", (void *)h);
+    else snprintf(buf, n, "a destroyed stream");
+}
+
+static void xrt__cpu_graph_clear(xrt__cpu_graph *g)
+{
+    uint32_t i;
+    for (i = 0; i < g->n; i++)
+        if (g->node[i].kind == XRT__CPU_NODE_KERNEL) {
+            xrt__cpu_launch *l = (xrt__cpu_launch *)g->node[i].op.u.host.user;
+            xrt__cpu_module_unref(l->module);
+            XRT_FREE(l);
+        }
+    XRT_FREE(g->node);
+    XRT_FREE(g->dep);
+    memset(g, 0, sizeof *g);
+}
+
+static void xrt__cpu_cap_unref_locked(xrt__cpu_capture *c)
+{
+    if (--c->refs || c->origin) return;
+    xrt__cpu_graph_clear(&c->g);
+    XRT_FREE(c);
+}
+
+/* Records the first reason a capture fails; returns st (an error, recorded). */
+static xrt_status xrt__cpu_cap_fail_locked(xrt__cpu_capture *c, xrt_status st, const char *who, const char *fmt, ...)
+    XRT__PRINTF(4, 5);
+static xrt_status xrt__cpu_cap_fail_locked(xrt__cpu_capture *c, xrt_status st, const char *who, const char *fmt, ...)
+{
+    char msg[320];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (c && c->origin && c->invalid == XRT_SUCCESS) {
+        c->invalid = st;
+        snprintf(c->why, sizeof c->why, "%s: %s", who, msg);
+    }
+    return xrt_error(st, who, "%s", msg);
+}
+
+/* The frontier of a stream or event: grows, never shrinks in place. */
+static int xrt__cpu_front_add(uint32_t **v, uint32_t *n, uint32_t *cap, uint32_t id)
+{
+    uint32_t i;
+    for (i = 0; i < *n; i++)
+        if ((*v)[i] == id) return 1;
+    if (*n == *cap) {
+        uint32_t c2 = *cap ? 2 * *cap : 4;
+        uint32_t *w = (uint32_t *)XRT_REALLOC(*v, c2 * sizeof *w);
+        if (!w) return 0;
+        *v = w;
+        *cap = c2;
+    }
+    (*v)[(*n)++] = id;
+    return 1;
+}
+
+static int xrt__cpu_front_copy(uint32_t **v, uint32_t *n, uint32_t *cap, const uint32_t *from, uint32_t nfrom)
+{
+    uint32_t i;
+    *n = 0;
+    for (i = 0; i < nfrom; i++)
+        if (!xrt__cpu_front_add(v, n, cap, from[i])) return 0;
+    return 1;
+}
+
+/* Drops from a frontier the nodes another of its nodes follows directly
+   (a join after a fork: the fork's node need not be an edge of its own). */
+static void xrt__cpu_front_prune(const xrt__cpu_graph *g, uint32_t *v, uint32_t *n)
+{
+    uint32_t i, j, k, kept = 0;
+    for (i = 0; i < *n; i++) {
+        int covered = 0;
+        for (j = 0; j < *n && !covered; j++)
+            for (k = 0; j != i && k < g->node[v[j]].ndeps && !covered; k++) covered = g->dep[g->node[v[j]].deps + k] == v[i];
+        if (!covered) v[kept++] = v[i];
+    }
+    *n = kept;
+}
+
+/* Appends a node after the stream's frontier, which it becomes. */
+static xrt_status xrt__cpu_cap_node_locked(xrt__cpu_stream *s, int kind, const xrt__cpu_op *op, const char *who)
+{
+    xrt__cpu_capture *c = s->cap;
+    xrt__cpu_graph *g = &c->g;
+    xrt__cpu_node *nd;
+    if (g->n == g->cap) {
+        uint32_t c2 = g->cap ? 2 * g->cap : 16;
+        xrt__cpu_node *v = (xrt__cpu_node *)XRT_REALLOC(g->node, c2 * sizeof *v);
+        if (!v) return xrt__cpu_cap_fail_locked(c, XRT_ERROR_OUT_OF_MEMORY, who, "no memory for a captured node");
+        g->node = v;
+        g->cap = c2;
+    }
+    while (g->ndep + s->nfront > g->depcap) {
+        uint32_t c2 = g->depcap ? 2 * g->depcap : 32;
+        uint32_t *v = (uint32_t *)XRT_REALLOC(g->dep, c2 * sizeof *v);
+        if (!v) return xrt__cpu_cap_fail_locked(c, XRT_ERROR_OUT_OF_MEMORY, who, "no memory for a captured node");
+        g->dep = v;
+        g->depcap = c2;
+    }
+    nd = &g->node[g->n];
+    nd->kind = kind;
+    nd->op = *op;
+    nd->ndeps = s->nfront;
+    nd->deps = g->ndep;
+    if (s->nfront) memcpy(g->dep + g->ndep, s->front, s->nfront * sizeof *s->front);
+    g->ndep += s->nfront;
+    s->front[0] = g->n++; /* s->frontcap >= 1: the stream joined with room for one */
+    s->nfront = 1;
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_cap_invalid_locked(xrt__cpu_capture *c, const char *who)
+{
+    return xrt_error(XRT_ERROR_STREAM_CAPTURE_INVALIDATED, who, "the capture begun on %s was invalidated earlier by %s",
+                     c->origin->cap_name, c->why);
+}
+
+/* An op enqueued on a capturing stream becomes a node; 1 if it was taken
+   (*st its status: on failure the caller releases what the op holds), 0
+   where the stream's capture ended meanwhile (enqueue it as usual). */
+static int xrt__cpu_cap_op(xrt__cpu_stream *s, const xrt__cpu_op *op, const char *who, xrt_status *st)
+{
+    int kind = op->run == xrt__cpu_run_kernel                                     ? XRT__CPU_NODE_KERNEL
+               : op->run == xrt__cpu_run_memcpy || op->run == xrt__cpu_run_memcpy_split ? XRT__CPU_NODE_COPY
+               : op->run == xrt__cpu_run_memset || op->run == xrt__cpu_run_memset_split ? XRT__CPU_NODE_SET
+               : op->run == xrt__cpu_run_host_fn                                   ? XRT__CPU_NODE_HOST
+                                                                                   : -1;
+    pthread_mutex_lock(&xrt__cpu_cap_lock);
+    if (!s->cap) {
+        pthread_mutex_unlock(&xrt__cpu_cap_lock);
+        return 0;
+    }
+    if (s->cap->invalid != XRT_SUCCESS) *st = xrt__cpu_cap_invalid_locked(s->cap, who);
+    else if (kind < 0)
+        *st = xrt__cpu_cap_fail_locked(s->cap, XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, who,
+                                       "%s is capturing, and the CPU backend cannot capture this operation "
+                                       "(stream-ordered free); the capture is invalidated", s->cap_name);
+    else {
+        *st = xrt__cpu_cap_node_locked(s, kind, op, who);
+        if (*st == XRT_SUCCESS && kind == XRT__CPU_NODE_KERNEL)
+            ((xrt__cpu_launch *)op->u.host.user)->spare_of = NULL; /* the node's own, freed with it */
+    }
+    pthread_mutex_unlock(&xrt__cpu_cap_lock);
+    return 1;
+}
+
+static int xrt__cpu_capturing(void *stream)
+{
+    return __atomic_load_n(&xrt__cpu_stream_of(stream)->cap, __ATOMIC_ACQUIRE) != NULL;
+}
+
+/* A synchronize or query of a capturing stream: refused, and the capture is invalidated. */
+static xrt_status xrt__cpu_cap_wait_refused(xrt__cpu_stream *s, const char *who)
+{
+    xrt_status st = XRT_SUCCESS;
+    pthread_mutex_lock(&xrt__cpu_cap_lock);
+    if (s->cap)
+        st = xrt__cpu_cap_fail_locked(s->cap, XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, who,
+                                      "%s is capturing: its work is recorded, not run, so there is nothing to wait "
+                                      "for; the capture is invalidated", s->cap_name);
+    pthread_mutex_unlock(&xrt__cpu_cap_lock);
+    return st;
+}
+
+/* The calls a capture's mode forbids (xrt_device_synchronize, the
+   synchronous copy and set, xrt_free, xrt_free_host): refused while a
+   GLOBAL capture is active, or a THREAD_LOCAL one of the calling thread;
+   those captures are invalidated. */
+static xrt_status xrt__cpu_cap_unsafe(const char *who)
+{
+    xrt__cpu_capture *c, *first = NULL;
+    xrt_status st = XRT_SUCCESS;
+    if (XRT__LIKELY(!__atomic_load_n(&xrt__cpu_ncaps, __ATOMIC_ACQUIRE))) return XRT_SUCCESS;
+    pthread_mutex_lock(&xrt__cpu_cap_lock);
+    for (c = xrt__cpu_caps; c; c = c->next)
+        if (c->mode == XRT_CAPTURE_MODE_GLOBAL ||
+            (c->mode == XRT_CAPTURE_MODE_THREAD_LOCAL && pthread_equal(c->thread, pthread_self())))
+            if (!first) first = c;
+    if (first) {
+        st = xrt_error(XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, who,
+                       "not permitted while %s is capturing in %s mode (begin the capture with "
+                       "XRT_CAPTURE_MODE_RELAXED to allow it); the capture is invalidated",
+                       first->origin->cap_name, first->mode == XRT_CAPTURE_MODE_GLOBAL ? "GLOBAL" : "THREAD_LOCAL");
+        for (c = xrt__cpu_caps; c; c = c->next)
+            if ((c->mode == XRT_CAPTURE_MODE_GLOBAL ||
+                 (c->mode == XRT_CAPTURE_MODE_THREAD_LOCAL && pthread_equal(c->thread, pthread_self()))) &&
+                c->invalid == XRT_SUCCESS) {
+                c->invalid = XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED;
+                snprintf(c->why, sizeof c->why, "%.380s", xrt_get_last_error_string());
+            }
+    }
+    pthread_mutex_unlock(&xrt__cpu_cap_lock);
+    return st;
+}
+
+/* Joins s to c with the frontier given (a fork), under the lock. */
+static int xrt__cpu_cap_join_locked(xrt__cpu_stream *s, xrt__cpu_capture *c, const uint32_t *front, uint32_t n,
+                                    const char *name)
+{
+    if (!xrt__cpu_front_copy(&s->front, &s->nfront, &s->frontcap, front, n)) return 0;
+    if (!s->frontcap) { /* room for the node it captures next (xrt__cpu_cap_node_locked) */
+        if (!(s->front = (uint32_t *)XRT_MALLOC(4 * sizeof *s->front))) return 0;
+        s->frontcap = 4;
+    }
+    snprintf(s->cap_name, sizeof s->cap_name, "%s", name);
+    c->refs++;
+    __atomic_store_n(&s->cap, c, __ATOMIC_RELEASE);
+    return 1;
+}
+
+static void xrt__cpu_cap_leave_locked(xrt__cpu_stream *s)
+{
+    xrt__cpu_capture *c = s->cap;
+    __atomic_store_n(&s->cap, NULL, __ATOMIC_RELEASE);
+    s->nfront = 0;
+    xrt__cpu_cap_unref_locked(c);
+}
+
+/* An event recorded on a capturing stream takes the stream's frontier; one
+   recorded elsewhere leaves any capture it was recorded in. 1 if handled. */
+static int xrt__cpu_cap_record(xrt__cpu_event *e, xrt__cpu_stream *s, xrt_status *st)
+{
+    xrt__cpu_capture *was;
+    int taken = 0;
+    pthread_mutex_lock(&xrt__cpu_cap_lock);
+    was = e->cap;
+    *st = XRT_SUCCESS;
+    if (s->cap && s->cap->invalid != XRT_SUCCESS) {
+        *st = xrt__cpu_cap_invalid_locked(s->cap, "cpu: xrt_event_record");
+        taken = 1;
+    } else if (s->cap) {
+        if (!xrt__cpu_front_copy(&e->front, &e->nfront, &e->frontcap, s->front, s->nfront)) {
+            *st = xrt__cpu_cap_fail_locked(s->cap, XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_event_record",
+                                           "no memory to record the event in the capture");
+        } else {
+            s->cap->refs++;
+            e->cap = s->cap;
+            if (was) xrt__cpu_cap_unref_locked(was);
+        }
+        taken = 1;
+    } else if (was) {
+        e->cap = NULL;
+        xrt__cpu_cap_unref_locked(was);
+    }
+    pthread_mutex_unlock(&xrt__cpu_cap_lock);
+    return taken;
+}
+
+/* stream_wait_event where the stream or the event is in a capture: a fork,
+   a join, or a refusal. 1 if handled. */
+static int xrt__cpu_cap_wait(xrt__cpu_stream *t, xrt__cpu_event *e, xrt_status *st)
+{
+    const char *who = "cpu: xrt_stream_wait_event";
+    xrt__cpu_capture *c;
+    char name[64];
+    uint32_t i;
+    xrt__cpu_stream_name(t, name, sizeof name); /* a rare path: the stream or the event is in a capture */
+    pthread_mutex_lock(&xrt__cpu_cap_lock);
+    c = e->cap;
+    *st = XRT_SUCCESS;
+    if (!c && !t->cap) {
+        pthread_mutex_unlock(&xrt__cpu_cap_lock);
+        return 0;
+    }
+    if (!c) { /* a capturing stream waits for work outside the capture */
+        if (e->stream)
+            *st = xrt__cpu_cap_fail_locked(t->cap, XRT_ERROR_STREAM_CAPTURE_ISOLATION, who,
+                                           "%s is capturing and the event was recorded outside the capture: a graph "
+                                           "cannot wait for work that is not in it; the capture is invalidated", name);
+    } else if (!c->origin) {
+        *st = xrt_error(XRT_ERROR_CAPTURED_EVENT, who,
+                        "the event was last recorded in a capture that has ended; record it again outside a capture");
+    } else if (t->cap && t->cap != c) {
+        *st = xrt__cpu_cap_fail_locked(t->cap, XRT_ERROR_STREAM_CAPTURE_MERGE, who,
+                                       "%s is capturing, and the event was recorded in another capture: two "
+                                       "captures cannot merge; the capture is invalidated", name);
+    } else if (t == xrt__cpu.dflt) {
+        *st = xrt__cpu_cap_fail_locked(c, XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, who,
+                                       "the NULL stream cannot join a capture; the capture is invalidated");
+    } else if (c->invalid != XRT_SUCCESS) {
+        *st = xrt__cpu_cap_invalid_locked(c, who);
+    } else if (!t->cap) {
+        if (!xrt__cpu_cap_join_locked(t, c, e->front, e->nfront, name))
+            *st = xrt__cpu_cap_fail_locked(c, XRT_ERROR_OUT_OF_MEMORY, who, "no memory to join %s to the capture", name);
+    } else {
+        for (i = 0; i < e->nfront && *st == XRT_SUCCESS; i++)
+            if (!xrt__cpu_front_add(&t->front, &t->nfront, &t->frontcap, e->front[i]))
+                *st = xrt__cpu_cap_fail_locked(c, XRT_ERROR_OUT_OF_MEMORY, who, "no memory to join the event");
+        xrt__cpu_front_prune(&c->g, t->front, &t->nfront);
+    }
+    pthread_mutex_unlock(&xrt__cpu_cap_lock);
+    return 1;
+}
+
+/* xrt_event_query and xrt_event_synchronize of an event last recorded in a
+   capture: there is no work to wait for. */
+static xrt_status xrt__cpu_cap_event_refused(xrt__cpu_event *e, const char *who)
+{
+    xrt_status st = XRT_SUCCESS;
+    pthread_mutex_lock(&xrt__cpu_cap_lock);
+    if (e->cap)
+        st = xrt__cpu_cap_fail_locked(e->cap, XRT_ERROR_CAPTURED_EVENT, who,
+                                      "the event was last recorded in a capture: it stands for work in a graph, "
+                                      "not on a stream%s", e->cap->origin ? "; the capture is invalidated" : "");
+    pthread_mutex_unlock(&xrt__cpu_cap_lock);
+    return st;
+}
+
+static void xrt__cpu_cap_event_gone(xrt__cpu_event *e)
+{
+    pthread_mutex_lock(&xrt__cpu_cap_lock);
+    if (e->cap) xrt__cpu_cap_unref_locked(e->cap);
+    e->cap = NULL;
+    pthread_mutex_unlock(&xrt__cpu_cap_lock);
+    XRT_FREE(e->front);
+}
+
+static xrt_status xrt__cpu_stream_begin_capture(const xrt_backend *self, void *stream, unsigned mode)
+{
+    xrt__cpu_stream *s = (xrt__cpu_stream *)stream;
+    xrt__cpu_capture *c;
+    char name[64];
+    xrt_status st = XRT_SUCCESS;
+    xrt__cpu_stream_name(s, name, sizeof name);
+    pthread_mutex_lock(&xrt__cpu_cap_lock);
+    if (s->cap) {
+        st = xrt_error(XRT_ERROR_ILLEGAL_STATE, "cpu: xrt_stream_begin_capture", "%s is capturing already%s", name,
+                       s->cap->origin == s ? "" : " (it joined a capture begun on another stream)");
+    } else if (!(c = (xrt__cpu_capture *)XRT_CALLOC(1, sizeof *c))) {
+        st = xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_stream_begin_capture", "no memory for a capture");
+    } else {
+        c->mode = mode;
+        c->thread = pthread_self();
+        c->origin = s;
+        if (!xrt__cpu_cap_join_locked(s, c, NULL, 0, name)) {
+            XRT_FREE(c);
+            st = xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_stream_begin_capture", "no memory for a capture");
+        } else {
+            c->next = xrt__cpu_caps;
+            xrt__cpu_caps = c;
+            __atomic_add_fetch(&xrt__cpu_ncaps, 1, __ATOMIC_RELEASE);
+        }
+    }
+    pthread_mutex_unlock(&xrt__cpu_cap_lock);
+    return st;
+}
+
+/* Nodes the origin's frontier reaches (itself included), marked 1. */
+static void xrt__cpu_cap_reach(const xrt__cpu_graph *g, const xrt__cpu_stream *origin, unsigned char *mark)
+{
+    uint32_t i, k;
+    for (i = 0; i < origin->nfront; i++) mark[origin->front[i]] = 1;
+    for (i = g->n; i-- > 0;)
+        if (mark[i])
+            for (k = 0; k < g->node[i].ndeps; k++) mark[g->dep[g->node[i].deps + k]] = 1;
+}
+
+/* The first stream of the capture whose work the origin did not join, by
+   name; "" where it was destroyed; 0 if every node is joined. */
+static int xrt__cpu_cap_unjoined_locked(xrt__cpu_capture *c, char *name, size_t n)
+{
+    xrt__cpu_stream *s;
+    unsigned char *mark;
+    uint32_t i;
+    int left = 0;
+    if (!c->g.n) return 0;
+    if (!(mark = (unsigned char *)XRT_CALLOC(c->g.n, 1))) return 0; /* no memory to check: let it pass */
+    xrt__cpu_cap_reach(&c->g, c->origin, mark);
+    for (i = 0; i < c->g.n && !left; i++) left = !mark[i];
+    if (left) {
+        snprintf(name, n, "a stream destroyed during the capture");
+        pthread_mutex_lock(&xrt__cpu_list_lock);
+        for (s = xrt__cpu.list.next; s != &xrt__cpu.list; s = s->next)
+            if (s->cap == c && s != c->origin)
+                for (i = 0; i < s->nfront; i++)
+                    if (!mark[s->front[i]]) snprintf(name, n, "%s", s->cap_name);
+        pthread_mutex_unlock(&xrt__cpu_list_lock);
+    }
+    XRT_FREE(mark);
+    return left;
+}
+
+/* Ends capture c: every member stream leaves it, the graph goes to *g
+   (NULL: freed). Under the lock. */
+static void xrt__cpu_cap_end_locked(xrt__cpu_capture *c, xrt__cpu_graph **g)
+{
+    xrt__cpu_capture **p;
+    xrt__cpu_stream *s;
+    for (p = &xrt__cpu_caps; *p != c; p = &(*p)->next) {
+    }
+    *p = c->next;
+    __atomic_sub_fetch(&xrt__cpu_ncaps, 1, __ATOMIC_RELEASE);
+    pthread_mutex_lock(&xrt__cpu_list_lock);
+    for (s = xrt__cpu.list.next; s != &xrt__cpu.list; s = s->next)
+        if (s->cap == c) {
+            __atomic_store_n(&s->cap, NULL, __ATOMIC_RELEASE);
+            s->nfront = 0;
+            c->refs--;
+        }
+    pthread_mutex_unlock(&xrt__cpu_list_lock);
+    c->origin = NULL;
+    if (g && (*g = (xrt__cpu_graph *)XRT_MALLOC(sizeof **g)) != NULL) {
+        **g = c->g;
+        memset(&c->g, 0, sizeof c->g);
+    }
+    c->refs++; /* freed below if nothing else holds it */
+    xrt__cpu_cap_unref_locked(c);
+}
+
+static xrt_status xrt__cpu_stream_end_capture(const xrt_backend *self, void *stream, void **graph)
+{
+    const char *who = "cpu: xrt_stream_end_capture";
+    xrt__cpu_stream *s = (xrt__cpu_stream *)stream;
+    xrt__cpu_capture *c;
+    xrt__cpu_graph *g = NULL;
+    char name[64], other[80];
+    xrt_status st = XRT_SUCCESS;
+    xrt__cpu_stream_name(s, name, sizeof name);
+    pthread_mutex_lock(&xrt__cpu_cap_lock);
+    if (!(c = s->cap)) {
+        pthread_mutex_unlock(&xrt__cpu_cap_lock);
+        return xrt_error(XRT_ERROR_ILLEGAL_STATE, who, "%s is not capturing", name);
+    }
+    if (c->origin != s) {
+        st = xrt__cpu_cap_fail_locked(c, XRT_ERROR_STREAM_CAPTURE_UNMATCHED, who,
+                                      "%s joined a capture begun on %s: end it there; the capture is invalidated",
+                                      name, c->origin->cap_name);
+    } else if (c->mode != XRT_CAPTURE_MODE_RELAXED && !pthread_equal(c->thread, pthread_self())) {
+        st = xrt_error(XRT_ERROR_STREAM_CAPTURE_WRONG_THREAD, who,
+                       "the capture of %s was begun by another thread in %s mode: end it there, or begin it with "
+                       "XRT_CAPTURE_MODE_RELAXED", name, c->mode == XRT_CAPTURE_MODE_GLOBAL ? "GLOBAL" : "THREAD_LOCAL");
+    } else if (c->invalid != XRT_SUCCESS) {
+        st = xrt_error(XRT_ERROR_STREAM_CAPTURE_INVALIDATED, who, "the capture of %s was invalidated by %s", name,
+                       c->why);
+        xrt__cpu_cap_end_locked(c, NULL);
+    } else if (xrt__cpu_cap_unjoined_locked(c, other, sizeof other)) {
+        st = xrt_error(XRT_ERROR_STREAM_CAPTURE_UNJOINED, who,
+                       "work captured on %s was not joined back into %s (record an event there and make %s wait "
+                       "for it before the end)", other, name, name);
+        xrt__cpu_cap_end_locked(c, NULL);
+    } else {
+        xrt__cpu_cap_end_locked(c, &g);
+        if (!g) st = xrt_error(XRT_ERROR_OUT_OF_MEMORY, who, "no memory for the graph");
+    }
+    pthread_mutex_unlock(&xrt__cpu_cap_lock);
+    *graph = g;
+    return st;
+}
+
+/* A stream destroyed while capturing leaves its capture; the origin's
+   destruction ends it (the graph is dropped). */
+static void xrt__cpu_cap_stream_gone(xrt__cpu_stream *s)
+{
+    pthread_mutex_lock(&xrt__cpu_cap_lock);
+    if (s->cap && s->cap->origin == s) xrt__cpu_cap_end_locked(s->cap, NULL);
+    else if (s->cap) xrt__cpu_cap_leave_locked(s);
+    pthread_mutex_unlock(&xrt__cpu_cap_lock);
+}
+
+static xrt_status xrt__cpu_stream_is_capturing(const xrt_backend *self, void *stream, unsigned *status)
+{
+    xrt__cpu_stream *s = (xrt__cpu_stream *)stream;
+    pthread_mutex_lock(&xrt__cpu_cap_lock);
+    *status = !s->cap ? XRT_CAPTURE_STATUS_NONE
+              : s->cap->invalid != XRT_SUCCESS ? XRT_CAPTURE_STATUS_INVALIDATED
+                                               : XRT_CAPTURE_STATUS_ACTIVE;
+    pthread_mutex_unlock(&xrt__cpu_cap_lock);
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_graph_destroy(const xrt_backend *self, void *graph)
+{
+    xrt__cpu_graph_clear((xrt__cpu_graph *)graph);
+    XRT_FREE(graph);
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_graph_get_info(const xrt_backend *self, void *graph, xrt_graph_info *info)
+{
+    const xrt__cpu_graph *g = (const xrt__cpu_graph *)graph;
+    uint32_t i;
+    info->nodes = g->n;
+    info->edges = g->ndep;
+    for (i = 0; i < g->n; i++) {
+        int k = g->node[i].kind;
+        info->kernels += k == XRT__CPU_NODE_KERNEL;
+        info->copies += k == XRT__CPU_NODE_COPY;
+        info->sets += k == XRT__CPU_NODE_SET;
+        info->host_fns += k == XRT__CPU_NODE_HOST;
+    }
+    return XRT_SUCCESS;
+}
+
+/* An instantiated graph. A launch holds a reference to the plan it runs, so
+   an update (a new plan) or a destroy leaves launches already enqueued as
+   they were. Only one launch of an exec runs at a time (xrt__cpu_graph_launch
+   orders them), so the run state lives here. */
+typedef struct xrt__cpu_plan {
+    int refs;
+    int parallel;           /* branches over the pool */
+    xrt__cpu_graph g;       /* own copies of the nodes */
+    uint32_t *succ, *succ_at; /* successors of node i: succ[succ_at[i] .. succ_at[i + 1]) */
+    uint32_t *indeg, *pending, *ready;
+    int lock __attribute__((aligned(64)));  /* guards rhead, rtail */
+    uint32_t rhead, rtail;
+    uint32_t done __attribute__((aligned(64)));
+} xrt__cpu_plan;
+
+typedef struct xrt__cpu_exec {
+    int lock;
+    xrt__cpu_plan *plan;
+    xrt__cpu_stream *last; /* the stream of the latest launch (a reference), and its position */
+    uint64_t last_pos;
+} xrt__cpu_exec;
+
+static void xrt__cpu_plan_unref(xrt__cpu_plan *p)
+{
+    if (__atomic_sub_fetch(&p->refs, 1, __ATOMIC_ACQ_REL)) return;
+    xrt__cpu_graph_clear(&p->g);
+    XRT_FREE(p->succ);
+    XRT_FREE(p->succ_at);
+    XRT_FREE(p->indeg);
+    XRT_FREE(p->pending);
+    XRT_FREE(p->ready);
+    XRT_FREE(p);
+}
+
+/* Bytes of a launch record (xrt__cpu_launch_kernel lays them out). */
+static size_t xrt__cpu_launch_bytes(const xrt__cpu_launch *l)
+{
+    return (size_t)(l->shared_base - (const unsigned char *)l) + l->parts * l->stride;
+}
+
+static xrt__cpu_launch *xrt__cpu_launch_clone(const xrt__cpu_launch *l)
+{
+    size_t bytes = xrt__cpu_launch_bytes(l);
+    xrt__cpu_launch *c = (xrt__cpu_launch *)XRT_ALIGNED_ALLOC(64, (bytes + 63) & ~(size_t)63);
+    if (!c) return NULL;
+    memcpy(c, l, bytes);
+    c->spare_of = NULL;
+    c->args = (unsigned char *)c + (l->args - (const unsigned char *)l);
+    c->shared_base = (unsigned char *)c + (l->shared_base - (const unsigned char *)l);
+    __atomic_add_fetch(&c->module->refs, 1, __ATOMIC_ACQ_REL);
+    return c;
+}
+
+/* Copies the graph's nodes (a kernel's record cloned, holding its module). */
+static int xrt__cpu_graph_copy(xrt__cpu_graph *to, const xrt__cpu_graph *from)
+{
+    uint32_t i;
+    memset(to, 0, sizeof *to);
+    to->node = (xrt__cpu_node *)XRT_MALLOC((from->n ? from->n : 1) * sizeof *to->node);
+    to->dep = (uint32_t *)XRT_MALLOC((from->ndep ? from->ndep : 1) * sizeof *to->dep);
+    if (!to->node || !to->dep) {
+        xrt__cpu_graph_clear(to);
+        return 0;
+    }
+    if (from->ndep) memcpy(to->dep, from->dep, from->ndep * sizeof *to->dep);
+    to->ndep = to->depcap = from->ndep;
+    to->cap = from->n;
+    for (i = 0; i < from->n; i++) {
+        to->node[i] = from->node[i];
+        if (from->node[i].kind == XRT__CPU_NODE_KERNEL &&
+            !(to->node[i].op.u.host.user = xrt__cpu_launch_clone((xrt__cpu_launch *)from->node[i].op.u.host.user)))
+            break;
+        to->n = i + 1;
+    }
+    if (to->n == from->n) return 1;
+    xrt__cpu_graph_clear(to);
+    return 0;
+}
+
+/* Successor lists, in-degrees, and whether branches may run in parallel:
+   some node has other than one predecessor, or two nodes share one (not a
+   chain), and no host function (those run on the launching thread, in
+   order, under the rules of host functions). */
+static int xrt__cpu_plan_index(xrt__cpu_plan *p)
+{
+    const xrt__cpu_graph *g = &p->g;
+    uint32_t i, k, n = g->n, roots = 0, host = 0, chain = 1;
+    p->succ_at = (uint32_t *)XRT_CALLOC(n + 1, sizeof *p->succ_at);
+    p->succ = (uint32_t *)XRT_MALLOC((g->ndep ? g->ndep : 1) * sizeof *p->succ);
+    p->indeg = (uint32_t *)XRT_MALLOC((n ? n : 1) * sizeof *p->indeg);
+    p->pending = (uint32_t *)XRT_MALLOC((n ? n : 1) * sizeof *p->pending);
+    p->ready = (uint32_t *)XRT_MALLOC((n ? n : 1) * sizeof *p->ready);
+    if (!p->succ_at || !p->succ || !p->indeg || !p->pending || !p->ready) return 0;
+    for (i = 0; i < g->ndep; i++) p->succ_at[g->dep[i] + 1]++;
+    for (i = 0; i < n; i++) {
+        p->succ_at[i + 1] += p->succ_at[i];
+        p->indeg[i] = g->node[i].ndeps;
+        roots += !g->node[i].ndeps;
+        host |= g->node[i].kind == XRT__CPU_NODE_HOST;
+        chain &= g->node[i].ndeps == (i ? 1u : 0u) && (!i || g->dep[g->node[i].deps] == i - 1);
+    }
+    memcpy(p->pending, p->succ_at, n * sizeof *p->pending); /* fill positions */
+    for (i = 0; i < n; i++)
+        for (k = 0; k < g->node[i].ndeps; k++) {
+            uint32_t d = g->dep[g->node[i].deps + k];
+            p->succ[p->pending[d]++] = i;
+        }
+    p->parallel = !chain && !host && roots >= 1 && xrt__cpu_pool_width() > 1;
+    return 1;
+}
+
+static xrt__cpu_plan *xrt__cpu_plan_new(const xrt__cpu_graph *g)
+{
+    xrt__cpu_plan *p = (xrt__cpu_plan *)XRT_ALIGNED_ALLOC(64, sizeof *p);
+    if (!p) return NULL;
+    memset(p, 0, sizeof *p);
+    p->refs = 1;
+    if (!xrt__cpu_graph_copy(&p->g, g)) {
+        XRT_FREE(p);
+        return NULL;
+    }
+    if (!xrt__cpu_plan_index(p)) {
+        xrt__cpu_plan_unref(p);
+        return NULL;
+    }
+    return p;
+}
+
+static void xrt__cpu_node_run(xrt__cpu_node *nd)
+{
+    if (nd->kind == XRT__CPU_NODE_KERNEL) {
+        xrt__cpu_launch *l = (xrt__cpu_launch *)nd->op.u.host.user;
+        xrt__cpu_pool_run(xrt__cpu_kernel_part, l, l->parts);
+    } else {
+        nd->op.run(&nd->op);
+    }
+}
+
+static void xrt__cpu_plan_ready(xrt__cpu_plan *p, uint32_t id)
+{
+    xrt__cpu_lock(&p->lock);
+    p->ready[p->rtail++] = id;
+    xrt__cpu_unlock(&p->lock);
+}
+
+/* One part of a parallel run: takes ready nodes until every node is done. */
+static void xrt__cpu_plan_part(void *ctx, size_t part, size_t nparts)
+{
+    xrt__cpu_plan *p = (xrt__cpu_plan *)ctx;
+    (void)part;
+    (void)nparts;
+    for (;;) {
+        uint32_t id = UINT32_MAX, k;
+        xrt__cpu_lock(&p->lock);
+        if (p->rhead < p->rtail) id = p->ready[p->rhead++];
+        xrt__cpu_unlock(&p->lock);
+        if (id == UINT32_MAX) {
+            if (__atomic_load_n(&p->done, __ATOMIC_ACQUIRE) == p->g.n) return;
+            xrt__cpu_pause();
+            continue;
+        }
+        xrt__cpu_node_run(&p->g.node[id]);
+        for (k = p->succ_at[id]; k < p->succ_at[id + 1]; k++)
+            if (__atomic_sub_fetch(&p->pending[p->succ[k]], 1, __ATOMIC_ACQ_REL) == 0) xrt__cpu_plan_ready(p, p->succ[k]);
+        __atomic_add_fetch(&p->done, 1, __ATOMIC_RELEASE);
+    }
+}
+
+static void xrt__cpu_run_graph(xrt__cpu_op *op)
+{
+    xrt__cpu_plan *p = (xrt__cpu_plan *)op->u.host.user;
+    uint32_t i;
+    if (p->parallel) {
+        memcpy(p->pending, p->indeg, p->g.n * sizeof *p->pending);
+        p->rhead = p->rtail = 0;
+        __atomic_store_n(&p->done, 0, __ATOMIC_RELAXED);
+        for (i = 0; i < p->g.n; i++)
+            if (!p->indeg[i]) p->ready[p->rtail++] = i;
+        xrt__cpu_pool_run(xrt__cpu_plan_part, p, xrt__cpu_pool_width());
+    } else {
+        for (i = 0; i < p->g.n; i++) xrt__cpu_node_run(&p->g.node[i]); /* capture order is a topological order */
+    }
+    xrt__cpu_plan_unref(p);
+}
+
+static xrt_status xrt__cpu_graph_instantiate(const xrt_backend *self, void **exec, void *graph)
+{
+    xrt__cpu_exec *x = (xrt__cpu_exec *)XRT_CALLOC(1, sizeof *x);
+    if (x && (x->plan = xrt__cpu_plan_new((const xrt__cpu_graph *)graph)) != NULL) {
+        *exec = x;
+        return XRT_SUCCESS;
+    }
+    XRT_FREE(x);
+    return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_graph_instantiate", "no memory for the exec of %u nodes",
+                     ((const xrt__cpu_graph *)graph)->n);
+}
+
+static xrt_status xrt__cpu_graph_exec_destroy(const xrt_backend *self, void *exec)
+{
+    xrt__cpu_exec *x = (xrt__cpu_exec *)exec;
+    if (x->last) xrt__cpu_stream_unref(x->last);
+    xrt__cpu_plan_unref(x->plan);
+    XRT_FREE(x);
+    return XRT_SUCCESS;
+}
+
+/* One op on the stream; behind the exec's previous launch where that was
+   made on another stream and is not done (launches of an exec are ordered). */
+static xrt_status xrt__cpu_graph_launch(const xrt_backend *self, void *exec, void *stream)
+{
+    xrt__cpu_exec *x = (xrt__cpu_exec *)exec;
+    xrt__cpu_stream *s = xrt__cpu_stream_of(stream);
+    xrt__cpu_op op;
+    uint64_t pos;
+    xrt_status st = XRT_SUCCESS;
+    if (XRT__UNLIKELY(xrt__cpu_capturing(stream))) {
+        pthread_mutex_lock(&xrt__cpu_cap_lock);
+        st = s->cap ? xrt__cpu_cap_fail_locked(s->cap, XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, "cpu: xrt_graph_launch",
+                                               "%s is capturing, and the CPU backend cannot capture a graph launch; "
+                                               "the capture is invalidated", s->cap_name)
+                    : XRT_SUCCESS;
+        pthread_mutex_unlock(&xrt__cpu_cap_lock);
+        if (st != XRT_SUCCESS) return st;
+    }
+    xrt__cpu_lock(&x->lock);
+    if (x->last && x->last != s && !xrt__cpu_reached(&x->last->head, x->last_pos)) {
+        op.run = xrt__cpu_run_wait;
+        op.u.wait.stream = x->last;
+        op.u.wait.pos = x->last_pos;
+        __atomic_add_fetch(&x->last->refs, 1, __ATOMIC_RELAXED);
+        if ((st = xrt__cpu_enqueue(s, &op, "cpu: xrt_graph_launch")) != XRT_SUCCESS) xrt__cpu_stream_unref(x->last);
+    }
+    if (st == XRT_SUCCESS) {
+        memset(&op, 0, sizeof op);
+        op.run = xrt__cpu_run_graph;
+        op.u.host.user = x->plan;
+        __atomic_add_fetch(&x->plan->refs, 1, __ATOMIC_RELAXED);
+        if ((st = xrt__cpu_enqueue_at(s, &op, "cpu: xrt_graph_launch", &pos)) != XRT_SUCCESS) {
+            __atomic_sub_fetch(&x->plan->refs, 1, __ATOMIC_RELAXED); /* the exec still holds it */
+        } else {
+            if (x->last != s) {
+                __atomic_add_fetch(&s->refs, 1, __ATOMIC_RELAXED);
+                if (x->last) xrt__cpu_stream_unref(x->last);
+                x->last = s;
+            }
+            x->last_pos = pos;
+        }
+    }
+    xrt__cpu_unlock(&x->lock);
+    return st;
+}
+
+/* The first difference in shape between an exec's plan and a graph, as a
+   detail; 0 where they have the same nodes, kinds and edges. */
+static int xrt__cpu_graph_differ(const xrt__cpu_graph *a, const xrt__cpu_graph *b, char *why, size_t n)
+{
+    uint32_t i, k;
+    if (a->n != b->n) return snprintf(why, n, "the exec has %u nodes, the graph %u", a->n, b->n) > 0;
+    for (i = 0; i < a->n; i++) {
+        const xrt__cpu_node *x = &a->node[i], *y = &b->node[i];
+        if (x->kind != y->kind)
+            return snprintf(why, n, "node %u is %s in the exec, %s in the graph", i, xrt__cpu_node_names[x->kind],
+                            xrt__cpu_node_names[y->kind]) > 0;
+        if (x->ndeps != y->ndeps)
+            return snprintf(why, n, "node %u (%s) follows %u nodes in the exec, %u in the graph", i,
+                            xrt__cpu_node_names[x->kind], x->ndeps, y->ndeps) > 0;
+        for (k = 0; k < x->ndeps; k++)
+            if (a->dep[x->deps + k] != b->dep[y->deps + k])
+                return snprintf(why, n, "node %u (%s) follows node %u in the exec, node %u in the graph", i,
+                                xrt__cpu_node_names[x->kind], a->dep[x->deps + k], b->dep[y->deps + k]) > 0;
+    }
+    return 0;
+}
+
+static xrt_status xrt__cpu_graph_exec_update(const xrt_backend *self, void *exec, void *graph)
+{
+    xrt__cpu_exec *x = (xrt__cpu_exec *)exec;
+    const xrt__cpu_graph *g = (const xrt__cpu_graph *)graph;
+    xrt__cpu_plan *p, *old;
+    char why[160];
+    xrt__cpu_lock(&x->lock);
+    old = x->plan;
+    __atomic_add_fetch(&old->refs, 1, __ATOMIC_RELAXED);
+    xrt__cpu_unlock(&x->lock);
+    if (xrt__cpu_graph_differ(&old->g, g, why, sizeof why)) {
+        xrt__cpu_plan_unref(old);
+        return xrt_error(XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE, "cpu: xrt_graph_exec_update", "%s", why);
+    }
+    xrt__cpu_plan_unref(old);
+    if (!(p = xrt__cpu_plan_new(g)))
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_graph_exec_update", "no memory for the new parameters");
+    xrt__cpu_lock(&x->lock); /* launches enqueued before keep the plan they hold */
+    old = x->plan;
+    x->plan = p;
+    xrt__cpu_unlock(&x->lock);
+    xrt__cpu_plan_unref(old);
+    return XRT_SUCCESS;
+}
+
 /* >> cpu: fork. A forked child has no workers: each stream it inherited
    becomes an orphan (its queued work, which would never run, is dropped) and
    gets a new worker with its next operation.
@@ -2335,6 +3233,7 @@ static void xrt__cpu_fork_settle(void)
 
 static void xrt__cpu_fork_prepare(void)
 {
+    pthread_mutex_lock(&xrt__cpu_cap_lock); /* before the list lock, as xrt__cpu_cap_end_locked takes them */
     pthread_mutex_lock(&xrt__cpu_list_lock);
     pthread_mutex_lock(&xrt__cpu_pool_start);
     xrt__cpu_fork_started(); /* those another thread started since xrt__cpu_fork_settle */
@@ -2344,6 +3243,7 @@ static void xrt__cpu_fork_parent(void)
 {
     pthread_mutex_unlock(&xrt__cpu_pool_start);
     pthread_mutex_unlock(&xrt__cpu_list_lock);
+    pthread_mutex_unlock(&xrt__cpu_cap_lock);
 }
 
 /* The child has no helpers: the next split operation starts them. */
@@ -2377,6 +3277,8 @@ static void xrt__cpu_release_dropped(xrt__cpu_stream *s)
             xrt__cpu_stream_unref(op->u.wait.stream);
         } else if (op->run == xrt__cpu_run_free) {
             xrt__cpu_run_free(op);
+        } else if (op->run == xrt__cpu_run_graph) {
+            xrt__cpu_plan_unref((xrt__cpu_plan *)op->u.host.user);
         }
     }
 }
@@ -2404,6 +3306,7 @@ static void xrt__cpu_fork_child(void)
     xrt__cpu.nzombies = 0; /* nor to join (the prepare handler joined those there were) */
     xrt__cpu_fork_pool();
     pthread_mutex_unlock(&xrt__cpu_list_lock);
+    pthread_mutex_unlock(&xrt__cpu_cap_lock);
 }
 
 /* >> cpu: lifecycle */

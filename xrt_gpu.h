@@ -1054,6 +1054,18 @@ static xrt_status xrt__gpu_function_get_attributes(const xrt_backend *self, xrt_
     return g->function_attributes(g, ((xrt__gpu_function *)function)->native, attr);
 }
 
+/* >> gpu: graphs: not bound to the runtimes' capture and graph calls yet
+   (XRT_CAP_GRAPHS is clear): each call is XRT_ERROR_UNSUPPORTED. */
+#define xrt__gpu_stream_begin_capture xrt__unsupported_stream_begin_capture
+#define xrt__gpu_stream_end_capture xrt__unsupported_stream_end_capture
+#define xrt__gpu_stream_is_capturing xrt__unsupported_stream_is_capturing
+#define xrt__gpu_graph_instantiate xrt__unsupported_graph_instantiate
+#define xrt__gpu_graph_launch xrt__unsupported_graph_launch
+#define xrt__gpu_graph_exec_update xrt__unsupported_graph_exec_update
+#define xrt__gpu_graph_exec_destroy xrt__unsupported_graph_exec_destroy
+#define xrt__gpu_graph_destroy xrt__unsupported_graph_destroy
+#define xrt__gpu_graph_get_info xrt__unsupported_graph_get_info
+
 /* >> gpu: the table */
 /* Filled from the operation list: a new operation without its
    xrt__gpu_<name> fails to compile here ("xrt__gpu_<name> undeclared"). */

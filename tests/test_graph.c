@@ -1,0 +1,550 @@
+/* SPDX-License-Identifier: MIT */
+/* Graphs: stream capture, instantiate, launch, update, and the capture
+   rules. Every group runs on each available backend; a backend without
+   XRT_CAP_GRAPHS says "skipped". Kernels are C source for the CPU backend,
+   built with the kernel cache off. */
+#include "xrt_test.h"
+
+#define N 1024
+
+/* add(a): a->p[i] += a->v for the block's threads; mul: a->p[i] *= a->v. */
+static const char graph_source[] =
+    "#include <stddef.h>\n"
+    "typedef struct { unsigned x, y, z; } d3;\n"
+    "typedef struct { d3 g, b, i; void *sh; size_t shb; } ctx_t;\n"
+    "typedef struct { int *p; int v; unsigned n; } arg_t;\n"
+    "void add(const ctx_t *c, arg_t *a) { unsigned t; for (t = 0; t < c->b.x; t++) { unsigned i = c->i.x * c->b.x + t;"
+    " if (i < a->n) a->p[i] += a->v; } }\n"
+    "void mul(const ctx_t *c, arg_t *a) { unsigned t; for (t = 0; t < c->b.x; t++) { unsigned i = c->i.x * c->b.x + t;"
+    " if (i < a->n) a->p[i] *= a->v; } }\n";
+
+typedef struct { int *p; int v; unsigned n; } arg_t;
+
+typedef struct fixture {
+    xrt_module m;
+    xrt_function add, mul;
+    xrt_stream s[3];
+    xrt_event e[3];
+    int *d, *h; /* N ints of device memory, N pinned */
+} fixture;
+
+static void need_graphs(void)
+{
+    SKIP_UNLESS(caps() & XRT_CAP_GRAPHS, "the backend has no graphs (XRT_CAP_GRAPHS is clear)");
+}
+
+static void fx_make(fixture *f)
+{
+    xrt_module_image im = {XRT_IMAGE_CPU_C_SOURCE, graph_source, sizeof graph_source - 1, NULL};
+    int i;
+    memset(f, 0, sizeof *f);
+    OK(xrt_module_load(&f->m, &im, 1, NULL));
+    OK(xrt_module_get_function(&f->add, f->m, "add"));
+    OK(xrt_module_get_function(&f->mul, f->m, "mul"));
+    for (i = 0; i < 3; i++) {
+        OK(xrt_stream_create(&f->s[i]));
+        OK(xrt_event_create(&f->e[i], XRT_EVENT_DISABLE_TIMING));
+    }
+    OK(xrt_malloc((void **)&f->d, N * sizeof(int)));
+    OK(xrt_malloc_host((void **)&f->h, N * sizeof(int)));
+}
+
+static void fx_free(fixture *f)
+{
+    int i;
+    OK(xrt_device_synchronize());
+    for (i = 0; i < 3; i++) {
+        OK(xrt_stream_destroy(f->s[i]));
+        OK(xrt_event_destroy(f->e[i]));
+    }
+    OK(xrt_free(f->d));
+    OK(xrt_free_host(f->h));
+    if (f->m) OK(xrt_module_unload(f->m));
+}
+
+static xrt_status launch_n(xrt_function k, int *p, int v, unsigned n, xrt_stream s)
+{
+    arg_t a;
+    xrt_dim3 grid = {(n + 63) / 64, 1, 1}, block = {64, 1, 1};
+    a.p = p;
+    a.v = v;
+    a.n = n;
+    return xrt_launch_kernel(k, grid, block, 0, s, &a, sizeof a);
+}
+
+static xrt_status launch(xrt_function k, int *p, int v, xrt_stream s) { return launch_n(k, p, v, N, s); }
+
+static void count_up_fn(void *user) { __atomic_add_fetch((int *)user, 1, __ATOMIC_ACQ_REL); }
+
+/* h = i; copy in; d += 3; d *= 2; host fn; copy out. */
+static void capture_pipeline(fixture *f, xrt_stream s, int *count, int add)
+{
+    OK(xrt_memcpy_async(f->d, f->h, N * sizeof(int), XRT_MEMCPY_HOST_TO_DEVICE, s));
+    OK(launch(f->add, f->d, add, s));
+    OK(launch(f->mul, f->d, 2, s));
+    OK(xrt_launch_host_func(s, count_up_fn, count));
+    OK(xrt_memcpy_async(f->h, f->d, N * sizeof(int), XRT_MEMCPY_DEVICE_TO_HOST, s));
+}
+
+/* >> a captured sequence gives what running it gives, launch after launch */
+XRT_TEST(test_captured_pipeline_runs_1000_times)
+{
+    fixture f;
+    xrt_graph g;
+    xrt_graph_exec x;
+    xrt_graph_info info;
+    xrt_capture_status cs;
+    int count = 0, i, r;
+    (void)state;
+    need_graphs();
+    fx_make(&f);
+    OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_GLOBAL));
+    OK(xrt_stream_is_capturing(f.s[0], &cs));
+    assert_int_equal(cs, XRT_CAPTURE_STATUS_ACTIVE);
+    capture_pipeline(&f, f.s[0], &count, 3);
+    OK(xrt_stream_end_capture(f.s[0], &g));
+    OK(xrt_stream_is_capturing(f.s[0], &cs));
+    assert_int_equal(cs, XRT_CAPTURE_STATUS_NONE);
+    assert_int_equal(count, 0); /* captured, not run */
+    OK(xrt_graph_get_info(g, &info));
+    assert_int_equal(info.nodes, 5);
+    assert_int_equal(info.kernels, 2);
+    assert_int_equal(info.copies, 2);
+    assert_int_equal(info.host_fns, 1);
+    assert_int_equal(info.sets, 0);
+    assert_int_equal(info.edges, 4);
+    OK(xrt_graph_instantiate(&x, g));
+    for (r = 0; r < 1000; r++) {
+        for (i = 0; i < N; i++) f.h[i] = i + r;
+        OK(xrt_graph_launch(x, f.s[r % 2]));
+        OK(xrt_stream_synchronize(f.s[r % 2]));
+        for (i = 0; i < N; i++)
+            if (f.h[i] != (i + r + 3) * 2) fail_msg("launch %d: h[%d] = %d, expected %d", r, i, f.h[i], (i + r + 3) * 2);
+        assert_int_equal(count, r + 1);
+    }
+    OK(xrt_graph_exec_destroy(x));
+    OK(xrt_graph_destroy(g));
+    fx_free(&f);
+}
+
+/* >> fork and join over three streams: branches run, the join waits for them */
+static void capture_fork_join(fixture *f, int v)
+{
+    OK(xrt_stream_begin_capture(f->s[0], XRT_CAPTURE_MODE_THREAD_LOCAL));
+    OK(xrt_memset_async(f->d, 0, N * sizeof(int), f->s[0]));
+    OK(xrt_event_record(f->e[0], f->s[0]));
+    OK(xrt_stream_wait_event(f->s[1], f->e[0])); /* fork */
+    OK(xrt_stream_wait_event(f->s[2], f->e[0]));
+    OK(launch_n(f->add, f->d, v, N / 2, f->s[1])); /* the first half += v, the second += 10 v */
+    OK(launch_n(f->add, f->d + N / 2, 10 * v, N / 2, f->s[2]));
+    OK(xrt_event_record(f->e[1], f->s[1]));
+    OK(xrt_event_record(f->e[2], f->s[2]));
+    OK(xrt_stream_wait_event(f->s[0], f->e[1])); /* join */
+    OK(xrt_stream_wait_event(f->s[0], f->e[2]));
+    OK(xrt_memcpy_async(f->h, f->d, N * sizeof(int), XRT_MEMCPY_DEVICE_TO_HOST, f->s[0]));
+}
+
+XRT_TEST(test_fork_join_three_streams)
+{
+    fixture f;
+    xrt_graph g;
+    xrt_graph_exec x;
+    xrt_graph_info info;
+    xrt_capture_status cs;
+    int i, r;
+    (void)state;
+    need_graphs();
+    fx_make(&f);
+    capture_fork_join(&f, 1);
+    OK(xrt_stream_is_capturing(f.s[1], &cs));
+    assert_int_equal(cs, XRT_CAPTURE_STATUS_ACTIVE); /* joined by the fork */
+    OK(xrt_stream_end_capture(f.s[0], &g));
+    OK(xrt_stream_is_capturing(f.s[1], &cs));
+    assert_int_equal(cs, XRT_CAPTURE_STATUS_NONE);
+    OK(xrt_graph_get_info(g, &info));
+    assert_int_equal(info.nodes, 4);
+    assert_int_equal(info.edges, 4); /* set -> two kernels -> copy */
+    OK(xrt_graph_instantiate(&x, g));
+    OK(xrt_graph_destroy(g)); /* the exec keeps what it needs */
+    for (r = 0; r < 50; r++) {
+        memset(f.h, 0xff, N * sizeof(int));
+        OK(xrt_graph_launch(x, f.s[2])); /* on a stream other than the one captured */
+        OK(xrt_stream_synchronize(f.s[2]));
+        for (i = 0; i < N; i++)
+            if (f.h[i] != (i < N / 2 ? 1 : 10)) fail_msg("launch %d: h[%d] = %d, expected %d", r, i, f.h[i], i < N / 2 ? 1 : 10);
+    }
+    OK(xrt_graph_exec_destroy(x));
+    fx_free(&f);
+}
+
+/* >> two launches of one exec on two streams run one after the other */
+static int busy, overlap, entered;
+static void exclusive(void *user)
+{
+    (void)user;
+    if (__atomic_add_fetch(&busy, 1, __ATOMIC_ACQ_REL) != 1) __atomic_store_n(&overlap, 1, __ATOMIC_RELEASE);
+    sleep_ms(1);
+    __atomic_add_fetch(&entered, 1, __ATOMIC_ACQ_REL);
+    __atomic_sub_fetch(&busy, 1, __ATOMIC_ACQ_REL);
+}
+
+XRT_TEST(test_launches_of_one_exec_are_ordered)
+{
+    fixture f;
+    xrt_graph g;
+    xrt_graph_exec x;
+    int i;
+    (void)state;
+    need_graphs();
+    fx_make(&f);
+    busy = overlap = entered = 0;
+    OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_GLOBAL));
+    OK(xrt_launch_host_func(f.s[0], exclusive, NULL));
+    OK(xrt_stream_end_capture(f.s[0], &g));
+    OK(xrt_graph_instantiate(&x, g));
+    for (i = 0; i < 20; i++) OK(xrt_graph_launch(x, f.s[i % 3]));
+    OK(xrt_graph_exec_destroy(x)); /* launches already made still run */
+    OK(xrt_device_synchronize());
+    assert_int_equal(entered, 20);
+    assert_int_equal(overlap, 0);
+    OK(xrt_graph_destroy(g));
+    fx_free(&f);
+}
+
+/* >> update: new parameters for the same shape; another shape is refused */
+XRT_TEST(test_exec_update)
+{
+    fixture f;
+    xrt_graph g, g2, g3;
+    xrt_graph_exec x;
+    int count = 0, i;
+    (void)state;
+    need_graphs();
+    fx_make(&f);
+    OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_GLOBAL));
+    capture_pipeline(&f, f.s[0], &count, 3);
+    OK(xrt_stream_end_capture(f.s[0], &g));
+    OK(xrt_graph_instantiate(&x, g));
+    OK(xrt_stream_begin_capture(f.s[1], XRT_CAPTURE_MODE_GLOBAL));
+    capture_pipeline(&f, f.s[1], &count, 5);
+    OK(xrt_stream_end_capture(f.s[1], &g2));
+    OK(xrt_graph_exec_update(x, g2));
+    for (i = 0; i < N; i++) f.h[i] = i;
+    OK(xrt_graph_launch(x, f.s[0]));
+    OK(xrt_stream_synchronize(f.s[0]));
+    for (i = 0; i < N; i++) assert_int_equal(f.h[i], (i + 5) * 2);
+    /* another shape: one node more */
+    OK(xrt_stream_begin_capture(f.s[1], XRT_CAPTURE_MODE_GLOBAL));
+    capture_pipeline(&f, f.s[1], &count, 5);
+    OK(launch(f.add, f.d, 1, f.s[1]));
+    OK(xrt_stream_end_capture(f.s[1], &g3));
+    FAILS(xrt_graph_exec_update(x, g3), XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE, "the exec has 5 nodes, the graph 6");
+    OK(xrt_graph_destroy(g3));
+    /* another kind at node 1 */
+    OK(xrt_stream_begin_capture(f.s[1], XRT_CAPTURE_MODE_GLOBAL));
+    OK(xrt_memcpy_async(f.d, f.h, N * sizeof(int), XRT_MEMCPY_HOST_TO_DEVICE, f.s[1]));
+    OK(xrt_memset_async(f.d, 0, 4, f.s[1]));
+    OK(launch(f.mul, f.d, 2, f.s[1]));
+    OK(xrt_launch_host_func(f.s[1], count_up_fn, &count));
+    OK(xrt_memcpy_async(f.h, f.d, N * sizeof(int), XRT_MEMCPY_DEVICE_TO_HOST, f.s[1]));
+    OK(xrt_stream_end_capture(f.s[1], &g3));
+    FAILS(xrt_graph_exec_update(x, g3), XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE,
+          "node 1 is a kernel launch in the exec, a memset in the graph");
+    /* the exec still runs with the parameters of the last update */
+    for (i = 0; i < N; i++) f.h[i] = i;
+    OK(xrt_graph_launch(x, f.s[0]));
+    OK(xrt_stream_synchronize(f.s[0]));
+    for (i = 0; i < N; i++) assert_int_equal(f.h[i], (i + 5) * 2);
+    OK(xrt_graph_destroy(g3));
+    OK(xrt_graph_destroy(g2));
+    OK(xrt_graph_destroy(g));
+    OK(xrt_graph_exec_destroy(x));
+    fx_free(&f);
+}
+
+/* >> a graph keeps its module: unloaded after the capture, it still runs */
+XRT_TEST(test_module_unloaded_after_capture)
+{
+    fixture f;
+    xrt_graph g;
+    xrt_graph_exec x;
+    int count = 0, i;
+    (void)state;
+    need_graphs();
+    fx_make(&f);
+    OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_GLOBAL));
+    capture_pipeline(&f, f.s[0], &count, 1);
+    OK(xrt_stream_end_capture(f.s[0], &g));
+    OK(xrt_module_unload(f.m));
+    f.m = NULL;
+    FAILS(launch(f.add, f.d, 1, f.s[0]), XRT_ERROR_INVALID_HANDLE, "was destroyed");
+    OK(xrt_graph_instantiate(&x, g));
+    OK(xrt_graph_destroy(g));
+    for (i = 0; i < N; i++) f.h[i] = 1;
+    OK(xrt_graph_launch(x, f.s[0]));
+    OK(xrt_graph_exec_destroy(x));
+    OK(xrt_stream_synchronize(f.s[0]));
+    for (i = 0; i < N; i++) assert_int_equal(f.h[i], 4);
+    fx_free(&f);
+}
+
+/* >> the capture rules, each refusal with its status and detail */
+XRT_TEST(test_capture_refusals)
+{
+    fixture f;
+    xrt_graph g = NULL;
+    xrt_graph_exec x;
+    xrt_capture_status cs;
+    int count = 0;
+    (void)state;
+    need_graphs();
+    fx_make(&f);
+    FAILS(xrt_stream_begin_capture(NULL, XRT_CAPTURE_MODE_GLOBAL), XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED,
+          "the NULL stream cannot be captured");
+    FAILS(xrt_stream_begin_capture(f.s[0], (xrt_capture_mode)7), XRT_ERROR_INVALID_VALUE, "mode 7");
+    FAILS(xrt_stream_end_capture(f.s[0], &g), XRT_ERROR_ILLEGAL_STATE, "is not capturing");
+    assert_null(g);
+    FAILS(xrt_stream_end_capture(f.s[0], NULL), XRT_ERROR_INVALID_VALUE, "graph is NULL");
+    FAILS(xrt_stream_is_capturing(f.s[0], NULL), XRT_ERROR_INVALID_VALUE, "status is NULL");
+    FAILS(xrt_graph_instantiate(NULL, g), XRT_ERROR_INVALID_VALUE, "exec is NULL");
+    FAILS(xrt_graph_instantiate(&x, NULL), XRT_ERROR_INVALID_HANDLE, "is NULL");
+    FAILS(xrt_graph_instantiate(&x, (xrt_graph)f.s[0]), XRT_ERROR_INVALID_HANDLE, "is a stream handle");
+
+    /* begun twice */
+    OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_GLOBAL));
+    FAILS(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_GLOBAL), XRT_ERROR_ILLEGAL_STATE, "is capturing already");
+    /* a synchronize of the capturing stream invalidates it; the end names that call */
+    FAILS(xrt_stream_synchronize(f.s[0]), XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, "is capturing");
+    OK(xrt_stream_is_capturing(f.s[0], &cs));
+    assert_int_equal(cs, XRT_CAPTURE_STATUS_INVALIDATED);
+    FAILS(launch(f.add, f.d, 1, f.s[0]), XRT_ERROR_STREAM_CAPTURE_INVALIDATED, "xrt_stream_synchronize");
+    FAILS(xrt_stream_end_capture(f.s[0], &g), XRT_ERROR_STREAM_CAPTURE_INVALIDATED, "xrt_stream_synchronize");
+    assert_null(g);
+    OK(xrt_stream_is_capturing(f.s[0], &cs));
+    assert_int_equal(cs, XRT_CAPTURE_STATUS_NONE);
+
+    /* a query too */
+    OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_RELAXED));
+    FAILS(xrt_stream_query(f.s[0]), XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, "is capturing");
+    FAILS(xrt_stream_end_capture(f.s[0], &g), XRT_ERROR_STREAM_CAPTURE_INVALIDATED, "xrt_stream_query");
+
+    /* GLOBAL: a synchronous copy is refused and invalidates; RELAXED allows it */
+    OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_GLOBAL));
+    FAILS(xrt_memcpy(f.h, f.d, 64, XRT_MEMCPY_DEVICE_TO_HOST), XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, "GLOBAL mode");
+    FAILS(xrt_device_synchronize(), XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, "GLOBAL mode");
+    FAILS(xrt_stream_end_capture(f.s[0], &g), XRT_ERROR_STREAM_CAPTURE_INVALIDATED, "xrt_memcpy");
+    OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_RELAXED));
+    OK(xrt_memcpy(f.h, f.d, 64, XRT_MEMCPY_DEVICE_TO_HOST));
+    OK(xrt_memset(f.d, 0, 64));
+    OK(xrt_stream_end_capture(f.s[0], &g));
+    OK(xrt_graph_destroy(g));
+
+    /* an event recorded in the capture cannot be waited for on the host */
+    OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_RELAXED));
+    OK(xrt_event_record(f.e[0], f.s[0]));
+    FAILS(xrt_event_query(f.e[0]), XRT_ERROR_CAPTURED_EVENT, "last recorded in a capture");
+    FAILS(xrt_event_synchronize(f.e[0]), XRT_ERROR_CAPTURED_EVENT, "last recorded in a capture");
+    FAILS(xrt_stream_end_capture(f.s[0], &g), XRT_ERROR_STREAM_CAPTURE_INVALIDATED, "xrt_event_query");
+    OK(xrt_event_record(f.e[0], f.s[0])); /* recorded outside a capture again: usable */
+    OK(xrt_event_synchronize(f.e[0]));
+
+    /* isolation: a capturing stream cannot wait for work outside the capture */
+    OK(xrt_launch_host_func(f.s[1], count_up_fn, &count));
+    OK(xrt_event_record(f.e[1], f.s[1]));
+    OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_GLOBAL));
+    FAILS(xrt_stream_wait_event(f.s[0], f.e[1]), XRT_ERROR_STREAM_CAPTURE_ISOLATION, "recorded outside the capture");
+    FAILS(xrt_stream_end_capture(f.s[0], &g), XRT_ERROR_STREAM_CAPTURE_INVALIDATED, "xrt_stream_wait_event");
+
+    /* unjoined work names the stream that did not rejoin */
+    OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_GLOBAL));
+    OK(xrt_event_record(f.e[0], f.s[0]));
+    OK(xrt_stream_wait_event(f.s[1], f.e[0]));
+    OK(launch(f.add, f.d, 1, f.s[1]));
+    {
+        char want[64];
+        snprintf(want, sizeof want, "work captured on stream %p was not joined", (void *)f.s[1]);
+        FAILS(xrt_stream_end_capture(f.s[1], &g), XRT_ERROR_STREAM_CAPTURE_UNMATCHED, "joined a capture begun on");
+        FAILS(xrt_stream_end_capture(f.s[0], &g), XRT_ERROR_STREAM_CAPTURE_INVALIDATED, "xrt_stream_end_capture");
+        OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_GLOBAL));
+        OK(xrt_event_record(f.e[0], f.s[0]));
+        OK(xrt_stream_wait_event(f.s[1], f.e[0]));
+        OK(launch(f.add, f.d, 1, f.s[1]));
+        FAILS(xrt_stream_end_capture(f.s[0], &g), XRT_ERROR_STREAM_CAPTURE_UNJOINED, want);
+    }
+    OK(xrt_stream_is_capturing(f.s[1], &cs));
+    assert_int_equal(cs, XRT_CAPTURE_STATUS_NONE);
+
+    /* a stream-ordered free cannot be captured here */
+    if (caps() & XRT_CAP_MALLOC_ASYNC) {
+        void *p;
+        OK(xrt_malloc_async(&p, 64, f.s[1]));
+        OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_GLOBAL));
+        FAILS(xrt_free_async(p, f.s[0]), XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, "stream-ordered free");
+        FAILS(xrt_stream_end_capture(f.s[0], &g), XRT_ERROR_STREAM_CAPTURE_INVALIDATED, "xrt_free_async");
+        OK(xrt_free_async(p, f.s[1]));
+    }
+
+    /* an exec destroyed is a stale handle */
+    OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_GLOBAL));
+    OK(xrt_launch_host_func(f.s[0], count_up_fn, &count));
+    OK(xrt_stream_end_capture(f.s[0], &g));
+    OK(xrt_graph_instantiate(&x, g));
+    OK(xrt_graph_exec_destroy(x));
+    FAILS(xrt_graph_launch(x, f.s[0]), XRT_ERROR_INVALID_HANDLE, "was destroyed");
+    FAILS(xrt_graph_exec_destroy(x), XRT_ERROR_INVALID_HANDLE, "was destroyed");
+    OK(xrt_graph_destroy(g));
+    FAILS(xrt_graph_instantiate(&x, g), XRT_ERROR_INVALID_HANDLE, "was destroyed");
+    fx_free(&f);
+}
+
+/* >> THREAD_LOCAL and RELAXED: other threads' unsafe calls */
+static void *memset_on_other_thread(void *arg)
+{
+    static xrt_status st;
+    st = xrt_memset(arg, 0, 64);
+    return &st;
+}
+
+static void *end_on_other_thread(void *arg)
+{
+    static xrt_status st;
+    xrt_graph g = NULL;
+    st = xrt_stream_end_capture((xrt_stream)arg, &g);
+    if (g) xrt_graph_destroy(g);
+    return &st;
+}
+
+static xrt_status on_thread(void *(*fn)(void *), void *arg)
+{
+    pthread_t t;
+    void *r;
+    assert_int_equal(start_thread(&t, NULL, fn, arg), 0);
+    assert_int_equal(pthread_join(t, &r), 0);
+    assert_true(r != XRT_TEST_NO_BACKEND);
+    return *(xrt_status *)r;
+}
+
+XRT_TEST(test_capture_modes_and_threads)
+{
+    fixture f;
+    xrt_graph g;
+    (void)state;
+    need_graphs();
+    fx_make(&f);
+    OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_THREAD_LOCAL));
+    assert_int_equal(on_thread(memset_on_other_thread, f.d), XRT_SUCCESS); /* another thread may */
+    assert_int_equal(on_thread(end_on_other_thread, f.s[0]), XRT_ERROR_STREAM_CAPTURE_WRONG_THREAD);
+    OK(xrt_stream_end_capture(f.s[0], &g));
+    OK(xrt_graph_destroy(g));
+    OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_GLOBAL));
+    assert_int_equal(on_thread(memset_on_other_thread, f.d), XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED);
+    FAILS(xrt_stream_end_capture(f.s[0], &g), XRT_ERROR_STREAM_CAPTURE_INVALIDATED, "xrt_memset");
+    OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_RELAXED));
+    assert_int_equal(on_thread(end_on_other_thread, f.s[0]), XRT_SUCCESS); /* relaxed: any thread ends it */
+    fx_free(&f);
+}
+
+/* >> a destroyed stream under capture ends its capture; a graph outlives its streams */
+XRT_TEST(test_destroyed_stream_ends_capture)
+{
+    fixture f;
+    xrt_stream t;
+    xrt_graph g;
+    xrt_capture_status cs;
+    int count = 0;
+    (void)state;
+    need_graphs();
+    fx_make(&f);
+    OK(xrt_stream_create(&t));
+    OK(xrt_stream_begin_capture(t, XRT_CAPTURE_MODE_GLOBAL));
+    OK(xrt_event_record(f.e[0], t));
+    OK(xrt_stream_wait_event(f.s[1], f.e[0]));
+    OK(xrt_launch_host_func(t, count_up_fn, &count));
+    OK(xrt_stream_destroy(t));
+    OK(xrt_stream_is_capturing(f.s[1], &cs));
+    assert_int_equal(cs, XRT_CAPTURE_STATUS_NONE);
+    OK(xrt_memset(f.d, 0, 64)); /* no capture is active any more */
+    FAILS(xrt_stream_end_capture(t, &g), XRT_ERROR_INVALID_HANDLE, "was destroyed");
+    FAILS(xrt_stream_wait_event(f.s[2], f.e[0]), XRT_ERROR_CAPTURED_EVENT, "capture that has ended");
+    assert_int_equal(count, 0);
+    fx_free(&f);
+}
+
+/* >> graphs alive at xrt_shutdown are released; the library starts again */
+XRT_TEST(test_graphs_alive_at_shutdown)
+{
+    fixture f;
+    xrt_graph g;
+    xrt_graph_exec x;
+    const char *be;
+    char backend[32];
+    int count = 0;
+    (void)state;
+    need_graphs();
+    OK(xrt_get_backend(&be));
+    snprintf(backend, sizeof backend, "%s", be);
+    fx_make(&f);
+    OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_GLOBAL));
+    capture_pipeline(&f, f.s[0], &count, 1);
+    OK(xrt_stream_end_capture(f.s[0], &g));
+    OK(xrt_graph_instantiate(&x, g));
+    OK(xrt_graph_launch(x, f.s[1]));
+    OK(xrt_stream_begin_capture(f.s[2], XRT_CAPTURE_MODE_GLOBAL)); /* a capture left open too */
+    OK(launch(f.add, f.d, 1, f.s[2]));
+    xrt_shutdown();
+    assert_int_equal(count, 1); /* the launch made before ran */
+    OK(xrt_init());
+    OK(xrt_set_backend(backend));
+    FAILS(xrt_graph_launch(x, NULL), XRT_ERROR_INVALID_HANDLE, "was destroyed");
+}
+
+/* >> captures on several threads at once, THREAD_LOCAL each */
+static void *capture_on_thread(void *arg)
+{
+    static xrt_status fail = XRT_ERROR_BACKEND;
+    int *out = (int *)arg, i, r, count = 0;
+    xrt_stream s;
+    xrt_graph g;
+    xrt_graph_exec x;
+    xrt_status st;
+    if (xrt_stream_create(&s) != XRT_SUCCESS) return &fail;
+    for (r = 0; r < 20; r++) {
+        if ((st = xrt_stream_begin_capture(s, XRT_CAPTURE_MODE_THREAD_LOCAL)) != XRT_SUCCESS) return &fail;
+        for (i = 0; i < 8; i++) xrt_launch_host_func(s, count_up_fn, &count);
+        if (xrt_stream_end_capture(s, &g) != XRT_SUCCESS || xrt_graph_instantiate(&x, g) != XRT_SUCCESS) return &fail;
+        xrt_graph_launch(x, s);
+        xrt_graph_launch(x, s);
+        xrt_graph_exec_destroy(x);
+        xrt_graph_destroy(g);
+        if (xrt_stream_synchronize(s) != XRT_SUCCESS) return &fail;
+    }
+    *out = count;
+    xrt_stream_destroy(s);
+    {
+        static xrt_status ok = XRT_SUCCESS;
+        return &ok;
+    }
+}
+
+XRT_TEST(test_concurrent_thread_local_captures)
+{
+    pthread_t t[4];
+    int out[4], i;
+    void *r;
+    (void)state;
+    need_graphs();
+    for (i = 0; i < 4; i++) assert_int_equal(start_thread(&t[i], NULL, capture_on_thread, &out[i]), 0);
+    for (i = 0; i < 4; i++) {
+        assert_int_equal(pthread_join(t[i], &r), 0);
+        assert_true(r != XRT_TEST_NO_BACKEND);
+        assert_int_equal(*(xrt_status *)r, XRT_SUCCESS);
+        assert_int_equal(out[i], 20 * 2 * 8);
+    }
+}
+
+int main(void)
+{
+    const xrt_test_list *l = xrt_test_defined();
+    setenv("XRT_CACHE", "0", 1); /* each load builds: no cache shared with other programs */
+    return xrt_test_run_on_backends("graph", l->tests, l->count, NULL);
+}
