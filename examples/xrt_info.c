@@ -36,7 +36,7 @@ static const char usage[] =
 
 /* Bit i of xrt_get_capabilities is cap_names[i]. */
 static const char *const cap_names[] = {"pinned_host", "malloc_async", "host_func", "event_timing",
-                                        "native_handles", "modules"};
+                                        "native_handles", "modules", "graphs"};
 #define NCAPS (int)(sizeof cap_names / sizeof cap_names[0])
 #define ERR_LEN 512
 

@@ -911,6 +911,8 @@ typedef struct xrt_test_calls {
     unsigned char h[64];
     xrt_module m;   /* the CPU's C source: k(a) writes 9 to the byte **a */
     xrt_function fn;
+    xrt_graph graph;     /* where the backend has graphs: a memset of d2 captured on other */
+    xrt_graph_exec exec; /* and its exec */
     xrt_dim3 one, zero;
     const char *backend;
     /* what the calls make and write */
@@ -918,6 +920,10 @@ typedef struct xrt_test_calls {
     xrt_event made_event;
     xrt_module made_mod;
     xrt_function got;
+    xrt_graph made_graph;
+    xrt_graph_exec made_exec;
+    xrt_capture_status capture;
+    xrt_graph_info ginfo;
     void *p, *p_host, *p_async, *native;
     const char *name;
     unsigned caps;
@@ -1009,7 +1015,30 @@ typedef struct xrt_test_calls {
       xrt_launch_kernel(c->fn, c->one, c->one, 0, c->other, &c->d2, sizeof c->d2))                                     \
     X(kernel_zero, "launch_kernel of an empty grid", 0, XRT_ERROR_INVALID_VALUE,                                       \
       xrt_launch_kernel(c->fn, c->zero, c->one, 0, c->s, NULL, 8))                                                     \
-    X(function_attributes, "function_get_attributes", 0, XRT_SUCCESS, xrt_function_get_attributes(&c->fattr, c->fn))
+    X(function_attributes, "function_get_attributes", 0, XRT_SUCCESS, xrt_function_get_attributes(&c->fattr, c->fn)) \
+    X(begin_capture, "stream_begin_capture", 0, XRT_SUCCESS, xrt_stream_begin_capture(c->doomed, XRT_CAPTURE_MODE_RELAXED)) \
+    X(begin_capture_null, "stream_begin_capture of the NULL stream", 0, XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED,         \
+      xrt_stream_begin_capture(NULL, XRT_CAPTURE_MODE_GLOBAL))                                                         \
+    X(end_capture_idle, "stream_end_capture of a stream that is not capturing", 0, XRT_ERROR_ILLEGAL_STATE,             \
+      xrt_stream_end_capture(c->other, &c->made_graph))                                                                \
+    X(end_capture_null, "stream_end_capture to NULL", 0, XRT_ERROR_INVALID_VALUE, xrt_stream_end_capture(c->other, NULL)) \
+    X(is_capturing, "stream_is_capturing", 0, XRT_SUCCESS, xrt_stream_is_capturing(c->other, &c->capture))             \
+    X(is_capturing_null, "stream_is_capturing to NULL", 0, XRT_ERROR_INVALID_VALUE, xrt_stream_is_capturing(c->other, NULL)) \
+    X(instantiate, "graph_instantiate", 0, XRT_SUCCESS, xrt_graph_instantiate(&c->made_exec, c->graph))                \
+    X(instantiate_null, "graph_instantiate to NULL", 0, XRT_ERROR_INVALID_VALUE, xrt_graph_instantiate(NULL, c->graph)) \
+    X(graph_launch, "graph_launch on another stream", 0, XRT_SUCCESS, xrt_graph_launch(c->exec, c->other))            \
+    X(graph_launch_event, "graph_launch on an event for a stream", 0, XRT_ERROR_INVALID_HANDLE,                        \
+      xrt_graph_launch(c->exec, (xrt_stream)c->mine))                                                                  \
+    X(exec_update, "graph_exec_update", 0, XRT_SUCCESS, xrt_graph_exec_update(c->exec, c->graph))                      \
+    X(exec_update_swapped, "graph_exec_update with a graph for the exec", 0, XRT_ERROR_INVALID_HANDLE,                 \
+      xrt_graph_exec_update((xrt_graph_exec)c->graph, c->graph))                                                       \
+    X(exec_destroy, "graph_exec_destroy", 0, XRT_SUCCESS, xrt_graph_exec_destroy(c->exec))                             \
+    X(exec_destroy_stream, "graph_exec_destroy of a stream", 0, XRT_ERROR_INVALID_HANDLE,                              \
+      xrt_graph_exec_destroy((xrt_graph_exec)c->other))                                                                \
+    X(graph_destroy, "graph_destroy", 0, XRT_SUCCESS, xrt_graph_destroy(c->graph))                                     \
+    X(graph_destroy_null, "graph_destroy of NULL", 0, XRT_ERROR_INVALID_HANDLE, xrt_graph_destroy(NULL))              \
+    X(graph_info, "graph_get_info", 0, XRT_SUCCESS, xrt_graph_get_info(c->graph, &c->ginfo))                          \
+    X(graph_info_null, "graph_get_info to NULL", 0, XRT_ERROR_INVALID_VALUE, xrt_graph_get_info(c->graph, NULL))
 
 static const char xrt_test_calls_source[] = "void k(const void *c, void *a) { (void)c; **(unsigned char **)a = 9; }\n";
 static const xrt_module_image xrt_test_calls_image = {XRT_IMAGE_CPU_C_SOURCE, xrt_test_calls_source,
@@ -1066,6 +1095,10 @@ static inline int xrt_test_calls_make(xrt_test_calls *c)
     } else if (xrt_module_get_function(&c->fn, c->m, "k") != XRT_SUCCESS) {
         return __LINE__;
     }
+    if (xrt_get_capabilities(&c->caps) || !(c->caps & XRT_CAP_GRAPHS)) return 0;
+    if (xrt_stream_begin_capture(c->other, XRT_CAPTURE_MODE_GLOBAL) || xrt_memset_async(c->d2, 0, 64, c->other) ||
+        xrt_stream_end_capture(c->other, &c->graph) || xrt_graph_instantiate(&c->exec, c->graph))
+        return __LINE__;
     return 0;
 }
 
@@ -1087,6 +1120,10 @@ static inline void xrt_test_calls_free(xrt_test_calls *c)
         if (mem[i]) xrt_free(mem[i]);
     if (c->pinned) xrt_free_host(c->pinned);
     if (c->p_host) xrt_free_host(c->p_host);
+    if (c->exec) xrt_graph_exec_destroy(c->exec);
+    if (c->made_exec) xrt_graph_exec_destroy(c->made_exec);
+    if (c->graph) xrt_graph_destroy(c->graph);
+    if (c->made_graph) xrt_graph_destroy(c->made_graph);
     if (c->m) xrt_module_unload(c->m);
     if (c->made_mod) xrt_module_unload(c->made_mod);
     xrt_get_last_error();

@@ -138,7 +138,16 @@ static int op_index, trace; /* FUZZ_API_TRACE=1: print each call and its status 
     X(module_unload, 0) /* tests/test_kernels.c covers modules and launches */     \
     X(module_get_function, 0)                                                       \
     X(launch_kernel, 0)                                                             \
-    X(function_get_attributes, 0)
+    X(function_get_attributes, 0)                                                   \
+    X(stream_begin_capture, 1) /* a graph round: capture, instantiate, launch */   \
+    X(stream_end_capture, 1)                                                        \
+    X(stream_is_capturing, 1)                                                       \
+    X(graph_instantiate, 1)                                                         \
+    X(graph_launch, 1)                                                              \
+    X(graph_exec_update, 0) /* tests/test_graph.c: needs two graphs of one shape */ \
+    X(graph_exec_destroy, 1)                                                        \
+    X(graph_destroy, 1)                                                             \
+    X(graph_get_info, 1)
 
 #define FUZZ_ROW(op, modelled) fuzz_row_##op,
 enum { FUZZ_OPERATIONS(FUZZ_ROW) fuzz_rows };
