@@ -3052,6 +3052,7 @@ static void xrt__cpu_plan_ready(xrt__cpu_plan *p, uint32_t id)
 static void xrt__cpu_plan_part(void *ctx, size_t part, size_t nparts)
 {
     xrt__cpu_plan *p = (xrt__cpu_plan *)ctx;
+    unsigned idle = 0;
     (void)part;
     (void)nparts;
     for (;;) {
@@ -3061,9 +3062,12 @@ static void xrt__cpu_plan_part(void *ctx, size_t part, size_t nparts)
         xrt__cpu_unlock(&p->lock);
         if (id == UINT32_MAX) {
             if (__atomic_load_n(&p->done, __ATOMIC_ACQUIRE) == p->g.n) return;
-            xrt__cpu_pause();
+            /* the nodes left run elsewhere: give the core to them where it is shared */
+            if (++idle % 64) xrt__cpu_pause();
+            else sched_yield();
             continue;
         }
+        idle = 0;
         xrt__cpu_node_run(&p->g.node[id]);
         for (k = p->succ_at[id]; k < p->succ_at[id + 1]; k++)
             if (__atomic_sub_fetch(&p->pending[p->succ[k]], 1, __ATOMIC_ACQ_REL) == 0) xrt__cpu_plan_ready(p, p->succ[k]);

@@ -32,6 +32,8 @@ section "CPU stream throughput, idle workers"
 $B/bench/stream_throughput
 section "CPU kernels"
 $B/bench/kernels
+section "CPU graphs"
+$B/bench/graph
 section "CPU copies split across cores (all usable cores, then one)"
 $B/bench/split
 if command -v taskset > /dev/null; then taskset -c 0 $B/bench/split 64
