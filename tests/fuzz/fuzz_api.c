@@ -33,6 +33,9 @@
    for with a second synchronize (the first ends once the host function has
    run, and with it every enqueue it made).
 
+   Graphs: a round captures copies and sets on a stream, checks that nothing
+   ran, and launches the graph up to three times (see op_graph).
+
    Input: a sequence of operations, one byte each for the opcode and then its
    arguments; a short input runs out of arguments and reads zeros. */
 #define XRT_IMPL
@@ -691,6 +694,87 @@ static void op_thread_exit(void)
     CHECK(X.rounds >= XRT__EXIT_ROUNDS, "%d destructor rounds", X.rounds);
 }
 
+/* A graph round: up to four copies and sets between xrt allocations
+   captured on a stream (nothing runs: the data must not change), sometimes
+   a call the capture refuses (the end then fails, naming it), else the graph
+   instantiated and launched up to three times on any streams, after which
+   the model applies the captured work as many times, in order. */
+typedef struct graph_op { side d, s; size_t n; int value, copy; } graph_op;
+
+static int graph_pick(graph_op *g)
+{
+    g->copy = (int)(byte() & 1);
+    g->value = (int)byte();
+    if (!pick_side(&g->d) || !g->d.xrt || (g->copy && (!pick_side(&g->s) || !g->s.xrt))) return 0;
+    g->n = 1 + u16() % (g->copy && g->s.room < g->d.room ? g->s.room : g->d.room);
+    return !g->copy || !overlaps(&g->d, &g->s, g->n);
+}
+
+static void graph_apply(const graph_op *g)
+{
+    if (g->copy) {
+        memmove(g->d.model, g->s.model, g->n);
+        memmove(g->d.known, g->s.known, g->n);
+    } else {
+        memset(g->d.model, g->value, g->n);
+        memset(g->d.known, 1, g->n);
+    }
+}
+
+static void op_graph(void)
+{
+    graph_op ops[4];
+    int cs = (int)(byte() % STREAMS), n = 1 + (int)(byte() % 4), launches = 1 + (int)(byte() % 3), i, k, refuse;
+    xrt_capture_mode mode = (xrt_capture_mode)(byte() % 3);
+    xrt_capture_status status;
+    xrt_graph g = NULL;
+    xrt_graph_exec x = NULL;
+    xrt_graph_info info;
+    size_t j;
+    refuse = byte() % 8 == 0;
+    if (!F.s[cs]) return;
+    for (i = 0; i < n; i++)
+        if (!graph_pick(&ops[i])) return;
+    all_done();
+    EXPECT(xrt_stream_begin_capture(F.s[cs], mode), XRT_SUCCESS);
+    for (i = 0; i < n; i++)
+        EXPECT(ops[i].copy ? xrt_memcpy_async(ops[i].d.p, ops[i].s.p, ops[i].n, XRT_MEMCPY_DEFAULT, F.s[cs])
+                           : xrt_memset_async(ops[i].d.p, ops[i].value, ops[i].n, F.s[cs]),
+               XRT_SUCCESS);
+    for (i = 0; i < n; i++) /* captured, not run */
+        for (j = 0; j < ops[i].n; j++)
+            CHECK(!ops[i].d.known[j] || ops[i].d.p[j] == ops[i].d.model[j], "captured work ran: byte %zu", j);
+    if (refuse) {
+        EXPECT(xrt_stream_synchronize(F.s[cs]), XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED);
+        EXPECT(xrt_stream_is_capturing(F.s[cs], &status), XRT_SUCCESS);
+        CHECK(status == XRT_CAPTURE_STATUS_INVALIDATED, "capture status %d after a refused call", (int)status);
+        EXPECT(xrt_stream_end_capture(F.s[cs], &g), XRT_ERROR_STREAM_CAPTURE_INVALIDATED);
+        CHECK(g == NULL && strstr(xrt_get_last_error_string(), "xrt_stream_synchronize"), "end: %s",
+              xrt_get_last_error_string());
+        return;
+    }
+    EXPECT(xrt_stream_end_capture(F.s[cs], &g), XRT_SUCCESS);
+    EXPECT(xrt_graph_get_info(g, &info), XRT_SUCCESS);
+    CHECK(info.nodes == (size_t)n && info.edges == (size_t)n - 1, "%zu nodes, %zu edges for %d ops", info.nodes,
+          info.edges, n);
+    EXPECT(xrt_graph_instantiate(&x, g), XRT_SUCCESS);
+    if (byte() & 1) { /* the exec keeps what it needs */
+        EXPECT(xrt_graph_destroy(g), XRT_SUCCESS);
+        g = NULL;
+    }
+    for (k = 0; k < launches; k++) {
+        int ls = stream_slot();
+        if (!stream_ok(ls)) ls = STREAMS;
+        EXPECT(xrt_graph_launch(x, stream_of(ls)), XRT_SUCCESS);
+    }
+    EXPECT(xrt_graph_exec_destroy(x), XRT_SUCCESS); /* launches made still run */
+    all_done();
+    for (k = 0; k < launches; k++)
+        for (i = 0; i < n; i++) graph_apply(&ops[i]);
+    EXPECT(xrt_graph_launch(x, NULL), XRT_ERROR_INVALID_HANDLE);
+    if (g) EXPECT(xrt_graph_destroy(g), XRT_SUCCESS);
+}
+
 static void cleanup(void)
 {
     int i;
@@ -709,7 +793,7 @@ static void cleanup(void)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static void (*const ops[])(void) = {op_malloc, op_free,  op_memset,     op_memcpy,      op_check, op_stream,
-                                        op_event,  op_bad_handle, op_nested, op_thread_exit};
+                                        op_event,  op_bad_handle, op_nested, op_thread_exit, op_graph};
     memset(&F, 0, sizeof F);
     trace = getenv("FUZZ_API_TRACE") != NULL;
     F.in = data;
