@@ -498,6 +498,49 @@ XRT_TEST(test_graphs_alive_at_shutdown)
     FAILS(xrt_graph_launch(x, NULL), XRT_ERROR_INVALID_HANDLE, "was destroyed");
 }
 
+/* >> a forked child launches its parent's exec; a launch in flight at the
+   fork is the parent's work, not the child's */
+XRT_TEST(test_exec_in_forked_child)
+{
+    fixture f;
+    xrt_graph g;
+    xrt_graph_exec x;
+    char why[256];
+    int count = 0, i;
+    pid_t pid;
+    (void)state;
+    need_graphs();
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "a GPU runtime does not survive fork()");
+    fx_make(&f);
+    OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_GLOBAL));
+    capture_pipeline(&f, f.s[0], &count, 4);
+    OK(xrt_stream_end_capture(f.s[0], &g));
+    OK(xrt_graph_instantiate(&x, g));
+    for (i = 0; i < N; i++) f.h[i] = i;
+    OK(xrt_graph_launch(x, f.s[1]));
+    pid = child_fork(20);
+    if (pid == 0) {
+        xrt_stream t;
+        CHILD_OK(xrt_stream_create(&t));
+        for (i = 0; i < N; i++) f.h[i] = 2 * i;
+        CHILD_OK(xrt_graph_launch(x, t));
+        CHILD_OK(xrt_stream_synchronize(t));
+        for (i = 0; i < N; i++) CHILD_TRUE(f.h[i] == (2 * i + 4) * 2);
+        CHILD_OK(xrt_graph_exec_destroy(x));
+        CHILD_OK(xrt_graph_destroy(g));
+        CHILD_OK(xrt_stream_destroy(t));
+        xrt_shutdown();
+        child_end_quietly(); /* the parent's objects are the parent's */
+    }
+    if (child_status(pid, 20, why, sizeof why)) fail_msg("forked child: %s", why);
+    OK(xrt_stream_synchronize(f.s[1]));
+    for (i = 0; i < N; i++) assert_int_equal(f.h[i], (i + 4) * 2);
+    assert_int_equal(count, 1);
+    OK(xrt_graph_exec_destroy(x));
+    OK(xrt_graph_destroy(g));
+    fx_free(&f);
+}
+
 /* >> captures on several threads at once, THREAD_LOCAL each */
 static void *capture_on_thread(void *arg)
 {
