@@ -2815,6 +2815,7 @@ static void xrt__cpu_cap_end_locked(xrt__cpu_capture *c, xrt__cpu_graph **g)
         **g = c->g;
         memset(&c->g, 0, sizeof c->g);
     }
+    xrt__cpu_graph_clear(&c->g); /* a graph dropped lets its modules go now, not with the last event */
     c->refs++; /* freed below if nothing else holds it */
     xrt__cpu_cap_unref_locked(c);
 }
