@@ -3049,6 +3049,22 @@ static void xrt__cpu_plan_ready(xrt__cpu_plan *p, uint32_t id)
     xrt__cpu_unlock(&p->lock);
 }
 
+/* Runs node id, then returns a successor it made ready for the caller to run
+   next (UINT32_MAX: none), queueing the others: a thread follows its branch
+   while it can, so a branch's data stays in one core's caches. */
+static uint32_t xrt__cpu_plan_step(xrt__cpu_plan *p, uint32_t id)
+{
+    uint32_t k, next = UINT32_MAX;
+    xrt__cpu_node_run(&p->g.node[id]);
+    for (k = p->succ_at[id]; k < p->succ_at[id + 1]; k++)
+        if (__atomic_sub_fetch(&p->pending[p->succ[k]], 1, __ATOMIC_ACQ_REL) == 0) {
+            if (next == UINT32_MAX) next = p->succ[k];
+            else xrt__cpu_plan_ready(p, p->succ[k]);
+        }
+    __atomic_add_fetch(&p->done, 1, __ATOMIC_RELEASE);
+    return next;
+}
+
 /* One part of a parallel run: takes ready nodes until every node is done. */
 static void xrt__cpu_plan_part(void *ctx, size_t part, size_t nparts)
 {
@@ -3057,7 +3073,7 @@ static void xrt__cpu_plan_part(void *ctx, size_t part, size_t nparts)
     (void)part;
     (void)nparts;
     for (;;) {
-        uint32_t id = UINT32_MAX, k;
+        uint32_t id = UINT32_MAX;
         xrt__cpu_lock(&p->lock);
         if (p->rhead < p->rtail) id = p->ready[p->rhead++];
         xrt__cpu_unlock(&p->lock);
@@ -3069,10 +3085,7 @@ static void xrt__cpu_plan_part(void *ctx, size_t part, size_t nparts)
             continue;
         }
         idle = 0;
-        xrt__cpu_node_run(&p->g.node[id]);
-        for (k = p->succ_at[id]; k < p->succ_at[id + 1]; k++)
-            if (__atomic_sub_fetch(&p->pending[p->succ[k]], 1, __ATOMIC_ACQ_REL) == 0) xrt__cpu_plan_ready(p, p->succ[k]);
-        __atomic_add_fetch(&p->done, 1, __ATOMIC_RELEASE);
+        while (id != UINT32_MAX) id = xrt__cpu_plan_step(p, id);
     }
 }
 
