@@ -2400,6 +2400,32 @@ static pthread_mutex_t xrt__cpu_cap_lock = PTHREAD_MUTEX_INITIALIZER;
 static xrt__cpu_capture *xrt__cpu_caps; /* active captures, under the lock */
 static int xrt__cpu_ncaps;              /* their count: read without the lock by the calls a capture may refuse */
 
+/* An error found under the capture lock is noted, and recorded (logged)
+   once the lock is released: the log's lock comes before the capture lock
+   in fork's handlers, so it is never taken while the capture lock is held. */
+static XRT__TLS struct { xrt_status st; const char *who; char msg[320]; } xrt__cpu_cap_err;
+
+static xrt_status xrt__cpu_cap_note(xrt_status st, const char *who, const char *fmt, ...) XRT__PRINTF(3, 4);
+static xrt_status xrt__cpu_cap_note(xrt_status st, const char *who, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(xrt__cpu_cap_err.msg, sizeof xrt__cpu_cap_err.msg, fmt, ap);
+    va_end(ap);
+    xrt__cpu_cap_err.st = st;
+    xrt__cpu_cap_err.who = who;
+    return st;
+}
+
+static void xrt__cpu_cap_unlock(void)
+{
+    xrt_status st = xrt__cpu_cap_err.st;
+    pthread_mutex_unlock(&xrt__cpu_cap_lock);
+    if (st == XRT_SUCCESS) return;
+    xrt__cpu_cap_err.st = XRT_SUCCESS;
+    xrt_error(st, xrt__cpu_cap_err.who, "%s", xrt__cpu_cap_err.msg);
+}
+
 /* A stream as messages name it: "stream 0x..." or "the NULL stream". It
    takes the core's handle lock: never called under the capture lock (a
    stream in a capture keeps its name in cap_name). */
@@ -2446,7 +2472,7 @@ static xrt_status xrt__cpu_cap_fail_locked(xrt__cpu_capture *c, xrt_status st, c
         c->invalid = st;
         snprintf(c->why, sizeof c->why, "%s: %s", who, msg);
     }
-    return xrt_error(st, who, "%s", msg);
+    return xrt__cpu_cap_note(st, who, "%s", msg);
 }
 
 /* The frontier of a stream or event: grows, never shrinks in place. */
@@ -2523,7 +2549,7 @@ static xrt_status xrt__cpu_cap_node_locked(xrt__cpu_stream *s, int kind, const x
 
 static xrt_status xrt__cpu_cap_invalid_locked(xrt__cpu_capture *c, const char *who)
 {
-    return xrt_error(XRT_ERROR_STREAM_CAPTURE_INVALIDATED, who, "the capture begun on %s was invalidated earlier by %s",
+    return xrt__cpu_cap_note(XRT_ERROR_STREAM_CAPTURE_INVALIDATED, who, "the capture begun on %s was invalidated earlier by %s",
                      c->origin->cap_name, c->why);
 }
 
@@ -2539,7 +2565,7 @@ static int xrt__cpu_cap_op(xrt__cpu_stream *s, const xrt__cpu_op *op, const char
                                                                                    : -1;
     pthread_mutex_lock(&xrt__cpu_cap_lock);
     if (!s->cap) {
-        pthread_mutex_unlock(&xrt__cpu_cap_lock);
+        xrt__cpu_cap_unlock();
         return 0;
     }
     if (s->cap->invalid != XRT_SUCCESS) *st = xrt__cpu_cap_invalid_locked(s->cap, who);
@@ -2552,7 +2578,7 @@ static int xrt__cpu_cap_op(xrt__cpu_stream *s, const xrt__cpu_op *op, const char
         if (*st == XRT_SUCCESS && kind == XRT__CPU_NODE_KERNEL)
             ((xrt__cpu_launch *)op->u.host.user)->spare_of = NULL; /* the node's own, freed with it */
     }
-    pthread_mutex_unlock(&xrt__cpu_cap_lock);
+    xrt__cpu_cap_unlock();
     return 1;
 }
 
@@ -2570,7 +2596,7 @@ static xrt_status xrt__cpu_cap_wait_refused(xrt__cpu_stream *s, const char *who)
         st = xrt__cpu_cap_fail_locked(s->cap, XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, who,
                                       "%s is capturing: its work is recorded, not run, so there is nothing to wait "
                                       "for; the capture is invalidated", s->cap_name);
-    pthread_mutex_unlock(&xrt__cpu_cap_lock);
+    xrt__cpu_cap_unlock();
     return st;
 }
 
@@ -2589,7 +2615,7 @@ static xrt_status xrt__cpu_cap_unsafe(const char *who)
             (c->mode == XRT_CAPTURE_MODE_THREAD_LOCAL && pthread_equal(c->thread, pthread_self())))
             if (!first) first = c;
     if (first) {
-        st = xrt_error(XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, who,
+        st = xrt__cpu_cap_note(XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, who,
                        "not permitted while %s is capturing in %s mode (begin the capture with "
                        "XRT_CAPTURE_MODE_RELAXED to allow it); the capture is invalidated",
                        first->origin->cap_name, first->mode == XRT_CAPTURE_MODE_GLOBAL ? "GLOBAL" : "THREAD_LOCAL");
@@ -2598,10 +2624,10 @@ static xrt_status xrt__cpu_cap_unsafe(const char *who)
                  (c->mode == XRT_CAPTURE_MODE_THREAD_LOCAL && pthread_equal(c->thread, pthread_self()))) &&
                 c->invalid == XRT_SUCCESS) {
                 c->invalid = XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED;
-                snprintf(c->why, sizeof c->why, "%.380s", xrt_get_last_error_string());
+                snprintf(c->why, sizeof c->why, "%s: %.320s", xrt__cpu_cap_err.who, xrt__cpu_cap_err.msg);
             }
     }
-    pthread_mutex_unlock(&xrt__cpu_cap_lock);
+    xrt__cpu_cap_unlock();
     return st;
 }
 
@@ -2654,7 +2680,7 @@ static int xrt__cpu_cap_record(xrt__cpu_event *e, xrt__cpu_stream *s, xrt_status
         e->cap = NULL;
         xrt__cpu_cap_unref_locked(was);
     }
-    pthread_mutex_unlock(&xrt__cpu_cap_lock);
+    xrt__cpu_cap_unlock();
     return taken;
 }
 
@@ -2671,7 +2697,7 @@ static int xrt__cpu_cap_wait(xrt__cpu_stream *t, xrt__cpu_event *e, xrt_status *
     c = e->cap;
     *st = XRT_SUCCESS;
     if (!c && !t->cap) {
-        pthread_mutex_unlock(&xrt__cpu_cap_lock);
+        xrt__cpu_cap_unlock();
         return 0;
     }
     if (!c) { /* a capturing stream waits for work outside the capture */
@@ -2680,7 +2706,7 @@ static int xrt__cpu_cap_wait(xrt__cpu_stream *t, xrt__cpu_event *e, xrt_status *
                                            "%s is capturing and the event was recorded outside the capture: a graph "
                                            "cannot wait for work that is not in it; the capture is invalidated", name);
     } else if (!c->origin) {
-        *st = xrt_error(XRT_ERROR_CAPTURED_EVENT, who,
+        *st = xrt__cpu_cap_note(XRT_ERROR_CAPTURED_EVENT, who,
                         "the event was last recorded in a capture that has ended; record it again outside a capture");
     } else if (t->cap && t->cap != c) {
         *st = xrt__cpu_cap_fail_locked(t->cap, XRT_ERROR_STREAM_CAPTURE_MERGE, who,
@@ -2700,7 +2726,7 @@ static int xrt__cpu_cap_wait(xrt__cpu_stream *t, xrt__cpu_event *e, xrt_status *
                 *st = xrt__cpu_cap_fail_locked(c, XRT_ERROR_OUT_OF_MEMORY, who, "no memory to join the event");
         xrt__cpu_front_prune(&c->g, t->front, &t->nfront);
     }
-    pthread_mutex_unlock(&xrt__cpu_cap_lock);
+    xrt__cpu_cap_unlock();
     return 1;
 }
 
@@ -2714,7 +2740,7 @@ static xrt_status xrt__cpu_cap_event_refused(xrt__cpu_event *e, const char *who)
         st = xrt__cpu_cap_fail_locked(e->cap, XRT_ERROR_CAPTURED_EVENT, who,
                                       "the event was last recorded in a capture: it stands for work in a graph, "
                                       "not on a stream%s", e->cap->origin ? "; the capture is invalidated" : "");
-    pthread_mutex_unlock(&xrt__cpu_cap_lock);
+    xrt__cpu_cap_unlock();
     return st;
 }
 
@@ -2723,7 +2749,7 @@ static void xrt__cpu_cap_event_gone(xrt__cpu_event *e)
     pthread_mutex_lock(&xrt__cpu_cap_lock);
     if (e->cap) xrt__cpu_cap_unref_locked(e->cap);
     e->cap = NULL;
-    pthread_mutex_unlock(&xrt__cpu_cap_lock);
+    xrt__cpu_cap_unlock();
     XRT_FREE(e->front);
 }
 
@@ -2736,24 +2762,24 @@ static xrt_status xrt__cpu_stream_begin_capture(const xrt_backend *self, void *s
     xrt__cpu_stream_name(s, name, sizeof name);
     pthread_mutex_lock(&xrt__cpu_cap_lock);
     if (s->cap) {
-        st = xrt_error(XRT_ERROR_ILLEGAL_STATE, "cpu: xrt_stream_begin_capture", "%s is capturing already%s", name,
+        st = xrt__cpu_cap_note(XRT_ERROR_ILLEGAL_STATE, "cpu: xrt_stream_begin_capture", "%s is capturing already%s", name,
                        s->cap->origin == s ? "" : " (it joined a capture begun on another stream)");
     } else if (!(c = (xrt__cpu_capture *)XRT_CALLOC(1, sizeof *c))) {
-        st = xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_stream_begin_capture", "no memory for a capture");
+        st = xrt__cpu_cap_note(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_stream_begin_capture", "no memory for a capture");
     } else {
         c->mode = mode;
         c->thread = pthread_self();
         c->origin = s;
         if (!xrt__cpu_cap_join_locked(s, c, NULL, 0, name)) {
             XRT_FREE(c);
-            st = xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_stream_begin_capture", "no memory for a capture");
+            st = xrt__cpu_cap_note(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_stream_begin_capture", "no memory for a capture");
         } else {
             c->next = xrt__cpu_caps;
             xrt__cpu_caps = c;
             __atomic_add_fetch(&xrt__cpu_ncaps, 1, __ATOMIC_RELEASE);
         }
     }
-    pthread_mutex_unlock(&xrt__cpu_cap_lock);
+    xrt__cpu_cap_unlock();
     return st;
 }
 
@@ -2831,7 +2857,7 @@ static xrt_status xrt__cpu_stream_end_capture(const xrt_backend *self, void *str
     xrt__cpu_stream_name(s, name, sizeof name);
     pthread_mutex_lock(&xrt__cpu_cap_lock);
     if (!(c = s->cap)) {
-        pthread_mutex_unlock(&xrt__cpu_cap_lock);
+        xrt__cpu_cap_unlock();
         return xrt_error(XRT_ERROR_ILLEGAL_STATE, who, "%s is not capturing", name);
     }
     if (c->origin != s) {
@@ -2839,23 +2865,23 @@ static xrt_status xrt__cpu_stream_end_capture(const xrt_backend *self, void *str
                                       "%s joined a capture begun on %s: end it there; the capture is invalidated",
                                       name, c->origin->cap_name);
     } else if (c->mode != XRT_CAPTURE_MODE_RELAXED && !pthread_equal(c->thread, pthread_self())) {
-        st = xrt_error(XRT_ERROR_STREAM_CAPTURE_WRONG_THREAD, who,
+        st = xrt__cpu_cap_note(XRT_ERROR_STREAM_CAPTURE_WRONG_THREAD, who,
                        "the capture of %s was begun by another thread in %s mode: end it there, or begin it with "
                        "XRT_CAPTURE_MODE_RELAXED", name, c->mode == XRT_CAPTURE_MODE_GLOBAL ? "GLOBAL" : "THREAD_LOCAL");
     } else if (c->invalid != XRT_SUCCESS) {
-        st = xrt_error(XRT_ERROR_STREAM_CAPTURE_INVALIDATED, who, "the capture of %s was invalidated by %s", name,
+        st = xrt__cpu_cap_note(XRT_ERROR_STREAM_CAPTURE_INVALIDATED, who, "the capture of %s was invalidated by %s", name,
                        c->why);
         xrt__cpu_cap_end_locked(c, NULL);
     } else if (xrt__cpu_cap_unjoined_locked(c, other, sizeof other)) {
-        st = xrt_error(XRT_ERROR_STREAM_CAPTURE_UNJOINED, who,
+        st = xrt__cpu_cap_note(XRT_ERROR_STREAM_CAPTURE_UNJOINED, who,
                        "work captured on %s was not joined back into %s (record an event there and make %s wait "
                        "for it before the end)", other, name, name);
         xrt__cpu_cap_end_locked(c, NULL);
     } else {
         xrt__cpu_cap_end_locked(c, &g);
-        if (!g) st = xrt_error(XRT_ERROR_OUT_OF_MEMORY, who, "no memory for the graph");
+        if (!g) st = xrt__cpu_cap_note(XRT_ERROR_OUT_OF_MEMORY, who, "no memory for the graph");
     }
-    pthread_mutex_unlock(&xrt__cpu_cap_lock);
+    xrt__cpu_cap_unlock();
     *graph = g;
     return st;
 }
@@ -2867,7 +2893,7 @@ static void xrt__cpu_cap_stream_gone(xrt__cpu_stream *s)
     pthread_mutex_lock(&xrt__cpu_cap_lock);
     if (s->cap && s->cap->origin == s) xrt__cpu_cap_end_locked(s->cap, NULL);
     else if (s->cap) xrt__cpu_cap_leave_locked(s);
-    pthread_mutex_unlock(&xrt__cpu_cap_lock);
+    xrt__cpu_cap_unlock();
 }
 
 static xrt_status xrt__cpu_stream_is_capturing(const xrt_backend *self, void *stream, unsigned *status)
@@ -2877,7 +2903,7 @@ static xrt_status xrt__cpu_stream_is_capturing(const xrt_backend *self, void *st
     *status = !s->cap ? XRT_CAPTURE_STATUS_NONE
               : s->cap->invalid != XRT_SUCCESS ? XRT_CAPTURE_STATUS_INVALIDATED
                                                : XRT_CAPTURE_STATUS_ACTIVE;
-    pthread_mutex_unlock(&xrt__cpu_cap_lock);
+    xrt__cpu_cap_unlock();
     return XRT_SUCCESS;
 }
 
@@ -3142,7 +3168,7 @@ static xrt_status xrt__cpu_graph_launch(const xrt_backend *self, void *exec, voi
                                                "%s is capturing, and the CPU backend cannot capture a graph launch; "
                                                "the capture is invalidated", s->cap_name)
                     : XRT_SUCCESS;
-        pthread_mutex_unlock(&xrt__cpu_cap_lock);
+        xrt__cpu_cap_unlock();
         if (st != XRT_SUCCESS) return st;
     }
     xrt__cpu_lock(&x->lock);

@@ -542,6 +542,9 @@ XRT_TEST(test_exec_in_forked_child)
     (void)state;
     need_graphs();
     SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "a GPU runtime does not survive fork()");
+#if defined(__SANITIZE_THREAD__)
+    SKIP_UNLESS(0, "ThreadSanitizer cannot start threads in a child forked from a threaded process");
+#endif
     fx_make(&f);
     OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_GLOBAL));
     capture_pipeline(&f, f.s[0], &count, 4);
