@@ -1262,6 +1262,69 @@ static void mini_cubin(unsigned char elf[64], unsigned sm)
 }
 #endif
 
+#ifdef XRT_ENABLE_CUDA
+/* A copy of n bytes of p that ends where an unreadable page begins, so that
+   reading one byte past it faults in any build; free with guarded_free. */
+static void *guarded(const void *p, size_t n, size_t *mapped)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), pages = (n + page - 1) / page + 1;
+    unsigned char *m = (unsigned char *)mmap(NULL, pages * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    assert_true(m != MAP_FAILED);
+    assert_int_equal(mprotect(m + (pages - 1) * page, page, PROT_NONE), 0);
+    *mapped = pages * page;
+    memcpy(m + (pages - 1) * page - n, p, n);
+    return m + (pages - 1) * page - n;
+}
+static void guarded_free(void *p, size_t n, size_t mapped)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    munmap((unsigned char *)p + n - (mapped - page), mapped);
+}
+
+/* xrt refuses the image with XRT_ERROR_INVALID_IMAGE and exactly `detail`,
+   and the driver never sees it. */
+static void cuda_refused(xrt_backend *t, xrt_image_kind kind, const char *arch, const void *data, size_t size,
+                         const char *detail)
+{
+    xrt_module_image im;
+    void *mod = NULL;
+    char log[64];
+    int loads = fk.library_loads + fk.loads;
+    im.kind = kind, im.data = data, im.size = size, im.arch = arch;
+    FAILS(xrt__gpu_module_load(t, &mod, &im, 1, "", log, sizeof log), XRT_ERROR_INVALID_IMAGE, detail);
+    assert_string_equal(xrt_get_last_error_string(), detail);
+    assert_null(mod);
+    assert_int_equal(fk.library_loads + fk.loads, loads);
+}
+
+/* Loads and unloads the image: what the driver read of it. */
+static const char *cuda_loaded(xrt_backend *t, const xrt_module_image *im)
+{
+    void *mod = NULL;
+    char log[64];
+    OK(xrt__gpu_module_load(t, &mod, im, 1, "", log, sizeof log));
+    OK(xrt__gpu_module_unload(t, mod));
+    return fk.image;
+}
+
+/* A little-endian 64-bit field of an ELF. */
+static uint64_t elf_u64(const unsigned char *p)
+{
+    uint64_t v = 0;
+    int i;
+    for (i = 7; i >= 0; i--) v = v << 8 | p[i];
+    return v;
+}
+
+/* The end of an ELF's header tables. */
+static size_t elf_tables_end(const unsigned char *p)
+{
+    size_t ph = (size_t)(p[32] | p[33] << 8 | p[34] << 16) + (size_t)(p[56] | p[57] << 8) * (size_t)(p[54] | p[55] << 8),
+           sh = (size_t)(p[40] | p[41] << 8 | p[42] << 16) + (size_t)(p[60] | p[61] << 8) * (size_t)(p[58] | p[59] << 8);
+    return ph > sh ? ph : sh;
+}
+#endif
+
 /* >> modules on CUDA, on the driver's double: the image picked for an sm_90
    device, the packed arguments handed over with CU_LAUNCH_PARAM_BUFFER_POINTER,
    the JIT log of a failed load, the device a module belongs to. */
@@ -1272,13 +1335,13 @@ static void test_cuda_modules_fake_driver(void **state)
                       broken[] = "// broken\n.version 8.0\n.target sm_90\n.entry k() {\n";
     xrt_backend t;
     xrt__gpu *g = gpu_table("cuda", &t);
-    xrt_module_image im[3];
+    xrt_module_image im[3], ptx = {XRT_IMAGE_CUDA_PTX, NULL, sizeof ptx80 - 1, "compute_80"};
     xrt_function_attributes at;
     xrt_dim3 grid = {3, 2, 1}, block = {128, 1, 1};
     unsigned char args[24], big[36] = {0}, cubin[64];
-    void *mod = NULL, *fn = NULL;
+    void *mod = NULL, *fn = NULL, *p;
     char log[256] = "";
-    size_t i;
+    size_t i, mapped;
     (void)state;
     fake_begin(g);
     fake_driver(g, 0);
@@ -1300,6 +1363,10 @@ static void test_cuda_modules_fake_driver(void **state)
     OK(xrt__gpu_module_load(&t, &mod, im, 2, "", log, sizeof log));
     assert_string_equal(fk.image, "// ptx80");
     OK(xrt__gpu_module_unload(&t, mod));
+    /* PTX without a NUL, right before an unreadable page: the driver reads xrt's copy */
+    ptx.data = p = guarded(ptx80, sizeof ptx80 - 1, &mapped);
+    assert_string_equal(cuda_loaded(&t, &ptx), "// ptx80");
+    guarded_free(p, sizeof ptx80 - 1, mapped);
     im[0].arch = "compute_100";
     FAILS(xrt__gpu_module_load(&t, &mod, im, 3, "", log, sizeof log), XRT_ERROR_NO_BINARY_FOR_DEVICE,
           "cuda: xrt_module_load: no image for cuda arch sm_90 among the 3 offered: cuda ptx compute_100, cuda cubin sm_86, "
@@ -1311,7 +1378,7 @@ static void test_cuda_modules_fake_driver(void **state)
           "xrt_module_load: cuda: cuModuleLoadDataEx: a PTX JIT compilation failed (CUDA_ERROR_INVALID_PTX=218)");
     assert_string_equal(log, "ptxas application ptx input, line 1; error   : syntax error");
     assert_null(mod);
-    assert_int_equal(fk.loads, 3);
+    assert_int_equal(fk.loads, 4);
     /* functions, launches, attributes */
     im[0].data = ptx80, im[0].size = sizeof ptx80 - 1;
     OK(xrt__gpu_module_load(&t, &mod, im, 1, "", log, sizeof log));
@@ -1355,7 +1422,7 @@ static void test_cuda_modules_fake_driver(void **state)
     FAILS(xrt__gpu_launch_kernel(&t, fn, grid, block, 0, NULL, NULL, 0), XRT_ERROR_INVALID_VALUE,
           "xrt_launch_kernel: the function's module was loaded on device 0, the thread's device is 1");
     OK(xrt__gpu_module_unload(&t, mod));
-    assert_int_equal(fk.unloads, 3);
+    assert_int_equal(fk.unloads, 4);
     assert_int_equal(fake.set_devices[0], 0); /* unloading waited on the module's device */
     assert_int_equal(fake.set_devices[1], 1);
 #else
@@ -1413,59 +1480,6 @@ static void test_cuda_library_fake_driver(void **state)
 #endif
 }
 
-#ifdef XRT_ENABLE_CUDA
-/* A copy of n bytes of p that ends where an unreadable page begins, so that
-   reading one byte past it faults in any build; free with guarded_free. */
-static void *guarded(const void *p, size_t n, size_t *mapped)
-{
-    size_t page = (size_t)sysconf(_SC_PAGESIZE), pages = (n + page - 1) / page + 1;
-    unsigned char *m = (unsigned char *)mmap(NULL, pages * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    assert_true(m != MAP_FAILED);
-    assert_int_equal(mprotect(m + (pages - 1) * page, page, PROT_NONE), 0);
-    *mapped = pages * page;
-    memcpy(m + (pages - 1) * page - n, p, n);
-    return m + (pages - 1) * page - n;
-}
-static void guarded_free(void *p, size_t n, size_t mapped)
-{
-    size_t page = (size_t)sysconf(_SC_PAGESIZE);
-    munmap((unsigned char *)p + n - (mapped - page), mapped);
-}
-
-/* xrt refuses the image with XRT_ERROR_INVALID_IMAGE and exactly `detail`,
-   and the driver never sees it. */
-static void cuda_refused(xrt_backend *t, xrt_image_kind kind, const char *arch, const void *data, size_t size,
-                         const char *detail)
-{
-    xrt_module_image im;
-    void *mod = NULL;
-    char log[64];
-    int loads = fk.library_loads + fk.loads;
-    im.kind = kind, im.data = data, im.size = size, im.arch = arch;
-    FAILS(xrt__gpu_module_load(t, &mod, &im, 1, "", log, sizeof log), XRT_ERROR_INVALID_IMAGE, detail);
-    assert_string_equal(xrt_get_last_error_string(), detail);
-    assert_null(mod);
-    assert_int_equal(fk.library_loads + fk.loads, loads);
-}
-
-/* Loads and unloads the image: what the driver read of it. */
-static const char *cuda_loaded(xrt_backend *t, const xrt_module_image *im)
-{
-    void *mod = NULL;
-    char log[64];
-    OK(xrt__gpu_module_load(t, &mod, im, 1, "", log, sizeof log));
-    OK(xrt__gpu_module_unload(t, mod));
-    return fk.image;
-}
-
-/* The end of an ELF's header tables. */
-static size_t elf_tables_end(const unsigned char *p)
-{
-    size_t ph = (size_t)(p[32] | p[33] << 8 | p[34] << 16) + (size_t)(p[56] | p[57] << 8) * (size_t)(p[54] | p[55] << 8),
-           sh = (size_t)(p[40] | p[41] << 8 | p[42] << 16) + (size_t)(p[60] | p[61] << 8) * (size_t)(p[58] | p[59] << 8);
-    return ph > sh ? ph : sh;
-}
-#endif
 
 /* The driver reads a cubin, a fatbin and PTX as far as their own headers (or
    NUL) say, whatever size xrt was given: xrt reads each within its size
@@ -1523,6 +1537,17 @@ static void test_cuda_images_within_size(void **state)
              "cuda: xrt_module_load: the image (cuda fatbin sm_90, %zu bytes) is a fatbin whose entry 0 ends past the "
              "%zu bytes its header declares", fatbin.size, fatbin.size);
     cuda_refused(&t, XRT_IMAGE_CUDA_FATBIN, "sm_90", copy, fatbin.size, want);
+    /* a cubin whose tables are whole but one of its sections claims more */
+    memcpy(copy, cubin.data, cubin.size);
+    {
+        unsigned char *sh = copy + elf_u64(copy + 40) + 1 * (size_t)(copy[58] | copy[59] << 8); /* section 1 */
+        uint64_t end = elf_u64(sh + 24) + elf_u64(sh + 32) + cubin.size;
+        memcpy(sh + 32, &(uint64_t){elf_u64(sh + 32) + cubin.size}, 8); /* sh_size, little-endian as this machine */
+        snprintf(want, sizeof want,
+                 "cuda: xrt_module_load: the image (cuda cubin sm_90, %zu bytes) is cut short: %zu bytes, its headers "
+                 "declare %llu", cubin.size, cubin.size, (unsigned long long)end);
+        cuda_refused(&t, XRT_IMAGE_CUDA_CUBIN, "sm_90", copy, cubin.size, want);
+    }
     /* what the driver would read as another format than the kind says */
     memcpy(copy, cubin.data, cubin.size);
     copy[18] = 62; /* e_machine: x86-64 */
