@@ -2209,6 +2209,30 @@ static void test_gpu_native_handles(void **state)
     OK(xrt_stream_destroy(s));
 }
 
+/* xrt's streams are non-blocking: work queued on one runs while the legacy
+   default stream (NULL) is held up by a host function; a blocking stream
+   would wait for it (on CUDA and on the runtime's double). Polled, so a
+   blocking stream fails the test instead of hanging it. */
+static void test_gpu_stream_not_blocked_by_null(void **state)
+{
+    xrt_status st = XRT_ERROR_NOT_READY;
+    xrt_stream s;
+    void *d;
+    int i;
+    (void)state;
+    OK(xrt_stream_create(&s));
+    OK(xrt_malloc(&d, 64));
+    OK(xrt_launch_host_func(NULL, gate_wait, &gates[0]));
+    gate_wait_entered(&gates[0]);
+    OK(xrt_memset_async(d, 0x3c, 64, s));
+    for (i = 0; i < 5000 && (st = xrt_stream_query(s)) == XRT_ERROR_NOT_READY; i++) sleep_ms(1);
+    gate_open(&gates[0]);
+    OK(xrt_stream_synchronize(NULL));
+    assert_int_equal(st, XRT_SUCCESS);
+    OK(xrt_free(d));
+    OK(xrt_stream_destroy(s));
+}
+
 /* NOT_READY is an answer: neither recorded nor logged. Host functions run
    (on HIP 5 through a stream callback). */
 static void test_gpu_not_ready(void **state)
@@ -2338,6 +2362,7 @@ int main(void)
         cmocka_unit_test(test_gpu_native_pointers),
         cmocka_unit_test(test_gpu_native_handles),
         gated_test(test_gpu_not_ready),
+        gated_test(test_gpu_stream_not_blocked_by_null),
         cmocka_unit_test(test_gpu_host_fn_refused),
         cmocka_unit_test(test_gpu_dmabuf_export),
         cmocka_unit_test(test_gpu_shutdown_with_live_memory),
