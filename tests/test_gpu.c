@@ -1468,6 +1468,11 @@ static void test_cuda_library_fake_driver(void **state)
     OK(xrt__gpu_function_get_attributes(&t, &at, fn));
     assert_int_equal(fk.kernel_functions, 1);
     assert_int_equal(at.max_threads_per_block, 1024);
+    /* a driver that cannot tell the parameters: the arguments go as they are */
+    fk.fail[CU_KERNEL_PARAMS] = CUDA_ERROR_NOT_SUPPORTED;
+    OK(xrt__gpu_module_get_function(&t, &fn, mod, "k"));
+    OK(xrt__gpu_launch_kernel(&t, fn, one, one, 0, NULL, args, sizeof args));
+    assert_int_equal(fk.args_size, sizeof args);
     OK(xrt__gpu_module_unload(&t, mod));
     assert_int_equal(fk.library_unloads, 1);
     assert_int_equal(fk.unloads, 0);
