@@ -665,6 +665,16 @@ static void test_bad_images(void **state)
         im[0].arch = t.arch; /* the right arch, a corrupt object */
         FAILS(xrt_module_load(&m, im, 1, NULL), XRT_ERROR_INVALID_IMAGE, "does not load");
         assert_null(m);
+    } else if (strcmp(t.backend, "cuda") == 0) { /* refused at the load, though the driver defers its errors */
+        static const char broken_ptx[] = ".version 7.0\n.target sm_50\n.address_size 64\n.visible .entry k()\n{\n\tret\n";
+        FAILS(xrt_module_load(&m, im, 1, NULL), XRT_ERROR_INVALID_IMAGE,
+              "cuda: xrt_module_load: the image (cuda fatbin sm_90, 33 bytes) is a cuda cubin, not a cuda fatbin");
+        assert_null(m);
+        im[0].kind = XRT_IMAGE_CUDA_PTX, im[0].data = broken_ptx, im[0].size = sizeof broken_ptx - 1;
+        im[0].arch = "compute_50";
+        FAILS(xrt_module_load(&m, im, 1, NULL), XRT_ERROR_INVALID_IMAGE, "(CUDA_ERROR_INVALID_PTX=218)");
+        assert_null(m);
+        assert_true(xrt_module_get_log()[0] != 0); /* ptxas's error */
     }
     FAILS(xrt_module_load(&m, im, 0, NULL), XRT_ERROR_INVALID_VALUE, "n_images is 0");
     im[0].kind = (xrt_image_kind)99;
