@@ -1768,15 +1768,17 @@ static void xrt__reg_select_again_locked(void)
 }
 
 /* >> impl: kernel cache. Built modules live on disk under XRT_CACHE_DIR
-   (default $XDG_CACHE_HOME/xrt, else ~/.cache/xrt), one file per key: the
-   key hashes the target fingerprint, the toolchain identity, the options,
-   the input, the format version and the environment variables that change
-   a compilation. An entry is written to a temporary name and renamed into
-   place; a lock file per key makes one process build while the others wait;
-   an entry that fails to load is deleted and built again. XRT_CACHE_BYTES
-   bounds the size (default 1 GiB): least recently used entries go first
-   (a hit refreshes the entry's time). XRT_CACHE=0: build in a private
-   temporary directory, deleted after loading. */
+   (default $XDG_CACHE_HOME/xrt, else ~/.cache/xrt), used only where it is
+   the user's alone (see "trust" below). The key hashes the target
+   fingerprint, the toolchain identity, the options, the input, the format
+   version and the environment variables that change a compilation; an
+   entry is named by the key and the contents of the files the build read
+   (see "what a build read"). An entry is written to a temporary name and
+   renamed into place; a lock file per key makes one process build while
+   the others wait; an entry that fails to load is deleted and built again.
+   XRT_CACHE_BYTES bounds the size (default 1 GiB): least recently used
+   entries go first (a hit refreshes the entry's time). XRT_CACHE=0: build
+   in a private temporary directory, deleted after loading. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -2028,10 +2030,11 @@ XRT__BACKEND_HELPER int xrt__cache_dir(char *dir, size_t n, int warn)
 }
 
 /* >> impl: kernel cache: names. xrt counts, evicts and sweeps only the
-   names it makes: <32 hex>.so entries, <32 hex>.lock locks, their
-   temporaries <32 hex>.so.tmp.<pid>.<n>[.c], cc-<16 hex>.id and its
-   temporaries cc-<16 hex>.id.tmp.<pid>. */
-enum { XRT__NAME_OTHER, XRT__NAME_ENTRY, XRT__NAME_LOCK, XRT__NAME_TEMP };
+   names it makes: <32 hex>.so entries, <32 hex>.deps manifests (see below),
+   <32 hex>.lock locks, the temporaries <32 hex>.so.tmp.<pid>.<n>[.c|.d] and
+   <32 hex>.deps.tmp.<pid>.<n>, cc-<16 hex>.id and its temporaries
+   cc-<16 hex>.id.tmp.<pid>. */
+enum { XRT__NAME_OTHER, XRT__NAME_ENTRY, XRT__NAME_MANIFEST, XRT__NAME_LOCK, XRT__NAME_TEMP };
 
 XRT__BACKEND_HELPER size_t xrt__hex_run(const char *s)
 {
@@ -2047,7 +2050,7 @@ XRT__BACKEND_HELPER size_t xrt__digit_run(const char *s)
     return i;
 }
 
-/* Whether s is ".tmp.<digits>" then, if `seq`, ".<digits>" and optionally ".c". */
+/* Whether s is ".tmp.<digits>" then, if `seq`, ".<digits>" and optionally ".c" or ".d". */
 XRT__BACKEND_HELPER int xrt__temp_suffix(const char *s, int seq)
 {
     size_t d;
@@ -2056,7 +2059,7 @@ XRT__BACKEND_HELPER int xrt__temp_suffix(const char *s, int seq)
     if (!seq) return !*s;
     if (*s != '.' || !(d = xrt__digit_run(s + 1))) return 0;
     s += 1 + d;
-    return !*s || !strcmp(s, ".c");
+    return !*s || !strcmp(s, ".c") || !strcmp(s, ".d");
 }
 
 XRT__BACKEND_HELPER int xrt__cache_name(const char *name)
@@ -2064,8 +2067,10 @@ XRT__BACKEND_HELPER int xrt__cache_name(const char *name)
     if (xrt__hex_run(name) == 32) {
         const char *s = name + 32;
         if (!strcmp(s, ".so")) return XRT__NAME_ENTRY;
+        if (!strcmp(s, ".deps")) return XRT__NAME_MANIFEST;
         if (!strcmp(s, ".lock")) return XRT__NAME_LOCK;
-        if (!strncmp(s, ".so", 3) && xrt__temp_suffix(s + 3, 1)) return XRT__NAME_TEMP;
+        if ((!strncmp(s, ".so", 3) && xrt__temp_suffix(s + 3, 1)) || (!strncmp(s, ".deps", 5) && xrt__temp_suffix(s + 5, 1)))
+            return XRT__NAME_TEMP;
         return XRT__NAME_OTHER;
     }
     if (!strncmp(name, "cc-", 3) && xrt__hex_run(name + 3) == 16 && !strncmp(name + 19, ".id", 3) &&
@@ -2075,25 +2080,30 @@ XRT__BACKEND_HELPER int xrt__cache_name(const char *name)
 }
 
 /* A leftover of a killed or failed build: a temporary, or a lock without
-   its entry, untouched for XRT__CACHE_STALE_S (a build in progress touches
-   its files, and a fresh lock may be held). */
+   its entry or manifest, untouched for XRT__CACHE_STALE_S (a build in
+   progress touches its files, and a fresh lock may be held). */
 XRT__BACKEND_HELPER int xrt__cache_stale(int dirfd, const char *name, int kind, const struct stat *st)
 {
-    char entry[64];
+    char entry[64], manifest[64];
     struct stat es;
     if (kind != XRT__NAME_TEMP && kind != XRT__NAME_LOCK) return 0;
     if (time(NULL) - st->st_mtim.tv_sec < XRT__CACHE_STALE_S) return 0;
     if (kind == XRT__NAME_TEMP) return 1;
     snprintf(entry, sizeof entry, "%.32s.so", name);
-    return fstatat(dirfd, entry, &es, AT_SYMLINK_NOFOLLOW) != 0 && errno == ENOENT;
+    snprintf(manifest, sizeof manifest, "%.32s.deps", name);
+    return fstatat(dirfd, entry, &es, AT_SYMLINK_NOFOLLOW) != 0 && errno == ENOENT &&
+           fstatat(dirfd, manifest, &es, AT_SYMLINK_NOFOLLOW) != 0 && errno == ENOENT;
 }
 
-/* Removes least recently used entries (by modification time) until the
-   entries take at most XRT_CACHE_BYTES; `keep` (a file name) stays. Stale
+/* Removes least recently used entries and manifests (by modification time)
+   until they take at most XRT_CACHE_BYTES; `keep` (an entry's file name)
+   and the manifest of `keep_key` (a key's 32 hex digits) stay. Stale
    leftovers go on the way. Only xrt's own names, never through a link. */
-XRT__BACKEND_HELPER void xrt__cache_evict(const char *dir, const char *keep)
+XRT__BACKEND_HELPER void xrt__cache_evict(const char *dir, const char *keep, const char *keep_key)
 {
     unsigned long long bound = xrt__env_number("XRT_CACHE_BYTES", 1ull << 30);
+    char keep_manifest[64];
+    snprintf(keep_manifest, sizeof keep_manifest, "%.32s.deps", keep_key);
     for (;;) {
         int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
         DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
@@ -2114,12 +2124,13 @@ XRT__BACKEND_HELPER void xrt__cache_evict(const char *dir, const char *keep)
                 unlinkat(fd, e->d_name, 0);
                 continue;
             }
-            if (kind != XRT__NAME_ENTRY) continue;
+            if (kind != XRT__NAME_ENTRY && kind != XRT__NAME_MANIFEST) continue;
             total += (uint64_t)st.st_size;
-            if (strcmp(e->d_name, keep) && (!oldest[0] || st.st_mtim.tv_sec < old.tv_sec ||
-                                            (st.st_mtim.tv_sec == old.tv_sec && st.st_mtim.tv_nsec < old.tv_nsec))) {
+            if (strcmp(e->d_name, keep) && strcmp(e->d_name, keep_manifest) &&
+                (!oldest[0] || st.st_mtim.tv_sec < old.tv_sec ||
+                 (st.st_mtim.tv_sec == old.tv_sec && st.st_mtim.tv_nsec < old.tv_nsec))) {
                 old = st.st_mtim;
-                memcpy(oldest, e->d_name, 36); /* an entry name: 32 + 3 + NUL */
+                snprintf(oldest, sizeof oldest, "%.40s", e->d_name); /* an entry's or manifest's name */
             }
         }
         if (total <= bound || !oldest[0] || unlinkat(fd, oldest, 0) != 0) {
@@ -2129,11 +2140,192 @@ XRT__BACKEND_HELPER void xrt__cache_evict(const char *dir, const char *keep)
             pthread_mutex_unlock(&xrt__cache_lock);
             return;
         }
-        xrt__cache_count(&xrt__cache_stats.evictions, 1);
+        if (xrt__cache_name(oldest) == XRT__NAME_ENTRY) xrt__cache_count(&xrt__cache_stats.evictions, 1);
         /* its lock file too (a builder that still holds it only builds an entry twice) */
         memcpy(oldest + 32, ".lock", 6);
         unlinkat(fd, oldest, 0);
         closedir(d);
+    }
+}
+
+/* >> impl: kernel cache: what a build read. A build may list the files it
+   read in <its output>.d (make syntax, as cc -MD -MF writes it). Their
+   absolute paths and content hashes make the manifest <key>.deps, and the
+   entry is named by the key and the manifest: a lookup reads the manifest
+   and hashes each file again (as ccache's direct mode does), so a changed
+   header is another entry, never a stale hit. A file that changed while
+   the build ran, or a list that cannot be read, leaves nothing cached. */
+#define XRT__CACHE_TEXT_MAX (1u << 20) /* the longest manifest or dependency list */
+
+/* A file read whole (NUL-terminated; free it), never through a link, only
+   the user's own regular file of at most XRT__CACHE_TEXT_MAX bytes; NULL
+   otherwise. */
+XRT__BACKEND_HELPER char *xrt__cache_read(const char *path, size_t *len)
+{
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    struct stat st;
+    char why[128], *text = NULL;
+    size_t got = 0;
+    ssize_t r = 1;
+    if (fd < 0) return NULL;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && !xrt__cache_distrust(&st, 0, why, sizeof why) &&
+        (uint64_t)st.st_size < XRT__CACHE_TEXT_MAX && (text = (char *)XRT_MALLOC((size_t)st.st_size + 1)) != NULL) {
+        while (got < (size_t)st.st_size && (r = read(fd, text + got, (size_t)st.st_size - got)) != 0)
+            if (r > 0) got += (size_t)r;
+            else if (errno != EINTR) break;
+        text[got] = 0;
+        *len = got;
+        if (r < 0 || got != (size_t)st.st_size) {
+            XRT_FREE(text);
+            text = NULL;
+        }
+    }
+    close(fd);
+    return text;
+}
+
+/* The hash of a file's contents (*mtime: its modification time); 0 if it
+   cannot be read. */
+XRT__BACKEND_HELPER int xrt__hash_file(const char *path, xrt__key *h, struct timespec *mtime)
+{
+    char buf[16384];
+    FILE *f = fopen(path, "rb");
+    struct stat st;
+    size_t got;
+    int ok;
+    if (!f) return 0;
+    xrt__key_init(h, "file");
+    while ((got = fread(buf, 1, sizeof buf, f)) > 0) xrt__key_add(h, buf, got);
+    ok = !ferror(f) && fstat(fileno(f), &st) == 0;
+    if (ok && mtime) *mtime = st.st_mtim;
+    fclose(f);
+    return ok;
+}
+
+/* The next file name of a make rule's prerequisites at *p (escapes "\ ",
+   "\#", "$$"; backslash-newline is a blank) into out; 0 at the end. */
+XRT__BACKEND_HELPER int xrt__deps_word(const char **p, char *out, size_t n)
+{
+    const char *s = *p;
+    size_t k = 0;
+    while (*s == ' ' || *s == '\t' || *s == '\n' || (*s == '\\' && s[1] == '\n')) s += *s == '\\' ? 2 : 1;
+    if (!*s) return 0;
+    while (*s && *s != ' ' && *s != '\t' && *s != '\n' && !(*s == '\\' && s[1] == '\n')) {
+        if ((*s == '\\' && (s[1] == ' ' || s[1] == '#')) || (*s == '$' && s[1] == '$')) s++;
+        if (k + 1 < n) out[k++] = *s;
+        s++;
+    }
+    out[k] = 0;
+    *p = s;
+    return 1;
+}
+
+/* The manifest of the dependency list `deps` of a build whose output is
+   `out`, started at `start`: one "<hash> <absolute path>" line per file,
+   the build's own temporaries left out (free it). NULL where a file
+   cannot be read or changed after `start`. */
+XRT__BACKEND_HELPER char *xrt__deps_manifest(const char *deps, const char *out, const struct timespec *start, size_t *len)
+{
+    size_t used = 0, cap = 0, outlen = strlen(out);
+    const char *p = !strncmp(deps, out, outlen) && deps[outlen] == ':' ? deps + outlen : strchr(deps, ':'); /* the target */
+    char word[PATH_MAX], real[PATH_MAX], *text = NULL, *grown;
+    if (!p) return NULL;
+    for (p++; xrt__deps_word(&p, word, sizeof word);) {
+        struct timespec m;
+        xrt__key h;
+        size_t need;
+        if (!strncmp(word, out, outlen) && word[outlen] == '.') continue; /* the build's own source */
+        if (!realpath(word, real) || !xrt__hash_file(real, &h, &m) || m.tv_sec > start->tv_sec ||
+            (m.tv_sec == start->tv_sec && m.tv_nsec >= start->tv_nsec) || strchr(real, '\n'))
+            goto fail;
+        need = strlen(real) + 35;
+        if (used + need + 1 > cap) {
+            cap = (used + need + 1) * 2;
+            if (cap > XRT__CACHE_TEXT_MAX || !(grown = (char *)XRT_REALLOC(text, cap))) goto fail;
+            text = grown;
+        }
+        used += (size_t)snprintf(text + used, cap - used, "%016llx%016llx %s\n", (unsigned long long)h.a,
+                                 (unsigned long long)h.b, real);
+    }
+    if (!text && !(text = (char *)XRT_MALLOC(1))) return NULL;
+    text[used] = 0;
+    *len = used;
+    return text;
+fail:
+    XRT_FREE(text);
+    return NULL;
+}
+
+/* Whether every file of a manifest still has the contents it lists. */
+XRT__BACKEND_HELPER int xrt__manifest_holds(const char *text)
+{
+    while (*text) {
+        const char *nl = strchr(text, '\n');
+        char path[PATH_MAX], hex[33];
+        xrt__key h;
+        size_t plen;
+        if (!nl || nl - text < 34 || xrt__hex_run(text) != 32 || text[32] != ' ') return 0;
+        plen = (size_t)(nl - text - 33);
+        if (plen >= sizeof path) return 0;
+        memcpy(path, text + 33, plen);
+        path[plen] = 0;
+        if (!xrt__hash_file(path, &h, NULL)) return 0;
+        snprintf(hex, sizeof hex, "%016llx%016llx", (unsigned long long)h.a, (unsigned long long)h.b);
+        if (memcmp(hex, text, 32)) return 0;
+        text = nl + 1;
+    }
+    return 1;
+}
+
+/* The entry's name for `key` and the files a build read (manifest text). */
+XRT__BACKEND_HELPER void xrt__entry_key(const xrt__key *key, const char *manifest, size_t len, xrt__key *entry)
+{
+    *entry = *key;
+    if (!len) return; /* it read nothing but its source: the key is the entry's */
+    xrt__key_str(entry, "files read");
+    xrt__key_add(entry, manifest, len);
+}
+
+/* The path of the entry of `key` (base: <dir>/<key>), as its manifest says
+   now; a manifest that does not hold (a file changed) names no entry. */
+XRT__BACKEND_HELPER int xrt__cache_entry_path(const char *dir, const char *base, const xrt__key *key, char *path, size_t n)
+{
+    char mpath[PATH_MAX + 16];
+    size_t len = 0;
+    char *text;
+    xrt__key e = *key;
+    snprintf(mpath, sizeof mpath, "%s.deps", base);
+    if ((text = xrt__cache_read(mpath, &len)) != NULL) {
+        int holds = xrt__manifest_holds(text);
+        xrt__entry_key(key, text, len, &e);
+        XRT_FREE(text);
+        if (!holds) return 0;
+        utimensat(AT_FDCWD, mpath, NULL, AT_SYMLINK_NOFOLLOW); /* recently used, as its entry */
+    }
+    snprintf(path, n, "%s/%016llx%016llx.so", dir, (unsigned long long)e.a, (unsigned long long)e.b);
+    return 1;
+}
+
+/* Stores the manifest of a build (none where it read nothing but its
+   source). Where it cannot be written, none is left: the entry is then not
+   found (built again), never wrongly found. */
+XRT__BACKEND_HELPER void xrt__cache_put_manifest(const char *base, const char *text, size_t len, unsigned seq)
+{
+    char mpath[PATH_MAX + 16], tmp[PATH_MAX + 64];
+    int fd, ok;
+    snprintf(mpath, sizeof mpath, "%s.deps", base);
+    if (!len) {
+        unlink(mpath);
+        return;
+    }
+    snprintf(tmp, sizeof tmp, "%s.deps.tmp.%ld.%u", base, (long)getpid(), seq);
+    unlink(tmp);
+    if ((fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600)) < 0) return;
+    ok = write(fd, text, len) == (ssize_t)len;
+    if (close(fd) != 0) ok = 0;
+    if (!ok || rename(tmp, mpath) != 0) {
+        unlink(tmp);
+        unlink(mpath); /* an old manifest would name an entry of other files: none is better */
     }
 }
 
@@ -2193,41 +2385,65 @@ XRT__BACKEND_HELPER xrt_status xrt__cache_private(const char *who, xrt__cache_bu
     st = build(bctx, path, log, log_size);
     if (st == XRT_SUCCESS) st = xrt__cache_open_new(who, open_fn, octx, path, out);
     unlink(path);
+    snprintf(path, sizeof path, "%s/module.so.d", dir); /* the files it read, if it said */
+    unlink(path);
     rmdir(dir);
     return st;
 }
 
-/* The lock file of an entry (its path in `path`, ".so" last; the lock's in
-   `lock`), created 0600 and never through a link, and locked; -1 (errno
+/* Opens (0600, never through a link) and takes a lock file; -1 (errno
    set) if it cannot be had. */
-XRT__BACKEND_HELPER int xrt__cache_lock_entry(const char *path, char *lock, size_t n)
+XRT__BACKEND_HELPER int xrt__cache_flock(const char *lockpath)
 {
-    int fd;
-    snprintf(lock, n, "%.*s.lock", (int)(strlen(path) - 3), path);
-    fd = open(lock, O_CREAT | O_RDWR | O_CLOEXEC | O_NOFOLLOW, 0600);
+    int fd = open(lockpath, O_CREAT | O_RDWR | O_CLOEXEC | O_NOFOLLOW, 0600);
     if (fd >= 0)
         while (flock(fd, LOCK_EX) != 0 && errno == EINTR) {} /* another process may be building it */
     return fd;
 }
 
-/* Builds the entry at path under its lock, renames it into place (0700)
-   and opens it before anything can evict it. */
-XRT__BACKEND_HELPER xrt_status xrt__cache_build(const char *who, const char *path, xrt__cache_build_fn build, void *bctx,
-                                   xrt__cache_open_fn open_fn, void *octx, void **out, char *log, size_t log_size)
+/* Builds the entry of `base` (<dir>/<key>) under its lock, names it by the
+   key and the files the build read, opens it, renames it into place (0700)
+   and stores the manifest; its file name into `name`. Opened before it has
+   its name, an entry cannot be evicted (by any process) before its load. */
+XRT__BACKEND_HELPER xrt_status xrt__cache_build(const char *who, const char *dir, const char *base, const xrt__key *key,
+                                   xrt__cache_build_fn build, void *bctx, xrt__cache_open_fn open_fn, void *octx,
+                                   void **out, char *name, char *log, size_t log_size)
 {
-    char tmp[PATH_MAX + 64];
+    char tmp[PATH_MAX + 64], deps_path[PATH_MAX + 80], path[PATH_MAX], *deps, *manifest = NULL;
     unsigned seq = __atomic_add_fetch(&xrt__cache_seq, 1, __ATOMIC_RELAXED);
+    struct timespec start;
+    size_t len = 0;
+    xrt__key e;
     xrt_status st;
     xrt__cache_count(&xrt__cache_stats.misses, 1);
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%u", path, (long)getpid(), seq);
+    snprintf(tmp, sizeof tmp, "%s.so.tmp.%ld.%u", base, (long)getpid(), seq);
+    snprintf(deps_path, sizeof deps_path, "%s.d", tmp);
+    clock_gettime(CLOCK_REALTIME, &start);
     st = build(bctx, tmp, log, log_size);
-    if (st == XRT_SUCCESS && (chmod(tmp, 0700) != 0 || rename(tmp, path) != 0))
-        st = xrt_native_error(XRT_ERROR_SYSTEM, who, "rename", errno, "errno", strerror(errno));
-    if (st != XRT_SUCCESS) {
-        unlink(tmp);
-        return st;
+    if ((deps = xrt__cache_read(deps_path, &len)) != NULL) {
+        manifest = xrt__deps_manifest(deps, tmp, &start, &len);
+        XRT_FREE(deps);
+    } else if (access(deps_path, F_OK) != 0) {
+        manifest = (char *)XRT_CALLOC(1, 1), len = 0; /* the build lists no files: its key is its entry's */
     }
-    if ((st = xrt__cache_open_new(who, open_fn, octx, path, out)) != XRT_SUCCESS) unlink(path);
+    unlink(deps_path);
+    if (st == XRT_SUCCESS && chmod(tmp, 0700) != 0)
+        st = xrt_native_error(XRT_ERROR_SYSTEM, who, "chmod", errno, "errno", strerror(errno));
+    if (st == XRT_SUCCESS) st = xrt__cache_open_new(who, open_fn, octx, tmp, out);
+    if (st == XRT_SUCCESS && !manifest)
+        xrt_log(XRT_LOG_INFO, "the files a build of %s read are not known (changed while it ran?): not cached", base);
+    if (st == XRT_SUCCESS && manifest) {
+        xrt__entry_key(key, manifest, len, &e);
+        snprintf(path, sizeof path, "%s/%016llx%016llx.so", dir, (unsigned long long)e.a, (unsigned long long)e.b);
+        if (rename(tmp, path) == 0) {
+            xrt__cache_put_manifest(base, manifest, len, seq);
+            memcpy(name, path + strlen(dir) + 1, 36);
+        } else {
+            xrt_log(XRT_LOG_INFO, "cache entry %s not stored (rename: %s)", path, strerror(errno));
+        }
+    }
+    unlink(tmp); /* where it was not renamed: a failed build, or loaded once, uncached */
+    XRT_FREE(manifest);
     return st;
 }
 
@@ -2236,28 +2452,30 @@ XRT__BACKEND_HELPER xrt_status xrt__cache_build(const char *who, const char *pat
 XRT__BACKEND_HELPER xrt_status xrt__cache_get(const char *who, const xrt__key *key, xrt__cache_build_fn build, void *bctx,
                                  xrt__cache_open_fn open_fn, void *octx, void **out, char *log, size_t log_size)
 {
-    char dir[PATH_MAX - 64], path[PATH_MAX], lockpath[PATH_MAX], *name;
+    char dir[PATH_MAX - 64], base[PATH_MAX], path[PATH_MAX], lockpath[PATH_MAX + 8], name[40] = "";
     xrt_status st = XRT_SUCCESS;
-    int lock, got;
+    int lock, got = 0;
     if (!xrt__cache_dir(dir, sizeof dir, 1)) return xrt__cache_private(who, build, bctx, open_fn, octx, out, log, log_size);
-    snprintf(path, sizeof path, "%s/%016llx%016llx.so", dir, (unsigned long long)key->a, (unsigned long long)key->b);
-    name = path + strlen(dir) + 1;
-    if ((got = xrt__cache_try(open_fn, octx, path, out)) != 0)
+    snprintf(base, sizeof base, "%s/%016llx%016llx", dir, (unsigned long long)key->a, (unsigned long long)key->b);
+    if (xrt__cache_entry_path(dir, base, key, path, sizeof path) && (got = xrt__cache_try(open_fn, octx, path, out)) != 0)
         return got > 0 ? XRT_SUCCESS : xrt__cache_private(who, build, bctx, open_fn, octx, out, log, log_size);
-    if ((lock = xrt__cache_lock_entry(path, lockpath, sizeof lockpath)) < 0) {
+    snprintf(lockpath, sizeof lockpath, "%s.lock", base);
+    if ((lock = xrt__cache_flock(lockpath)) < 0) {
         if (errno == EACCES || errno == EPERM || errno == EROFS || errno == ENOSPC || errno == EDQUOT) {
             xrt_log(XRT_LOG_WARN, "kernel cache %s cannot be written (%s): building privately", dir, strerror(errno));
             return xrt__cache_private(who, build, bctx, open_fn, octx, out, log, log_size);
         }
         return xrt_native_error(XRT_ERROR_SYSTEM, who, "open", errno, "errno", strerror(errno));
     }
-    if ((got = xrt__cache_try(open_fn, octx, path, out)) == 0) /* another process may have built it meanwhile */
-        st = xrt__cache_build(who, path, build, bctx, open_fn, octx, out, log, log_size);
+    /* another process may have built it meanwhile */
+    if (!xrt__cache_entry_path(dir, base, key, path, sizeof path) || (got = xrt__cache_try(open_fn, octx, path, out)) == 0)
+        st = xrt__cache_build(who, dir, base, key, build, bctx, open_fn, octx, out, name, log, log_size);
     if (st != XRT_SUCCESS) unlink(lockpath); /* no entry: nothing left behind (a waiter only builds too) */
-    close(lock); /* unlocks */
+    flock(lock, LOCK_UN); /* close alone would not unlock while a forked child still has the file open */
+    close(lock);
     if (got < 0) return xrt__cache_private(who, build, bctx, open_fn, octx, out, log, log_size);
     if (got > 0) return XRT_SUCCESS;
-    if (st == XRT_SUCCESS) xrt__cache_evict(dir, name);
+    if (st == XRT_SUCCESS) xrt__cache_evict(dir, name, base + strlen(dir) + 1);
     return st;
 }
 

@@ -1980,16 +1980,18 @@ static xrt_status xrt__cpu_build_so(void *ctx, const char *path, char *log, size
     return xrt__cpu_write_file("cpu: xrt_module_load", path, im->data, im->size);
 }
 
-/* cc -shared -fPIC -O2 [options] -o path source.c */
+/* cc -shared -fPIC -O2 [options] -MD -MF path.d -o path source.c: the
+   dependency list tells the cache which files the build read. */
 static xrt_status xrt__cpu_build_c(void *ctx, const char *path, char *log, size_t log_size)
 {
     xrt__cpu_build *b = (xrt__cpu_build *)ctx;
-    char src[PATH_MAX + 80], **argv;
+    char src[PATH_MAX + 80], deps[PATH_MAX + 80], **argv;
     size_t n = 0, i;
     int code = 0;
     xrt_status st;
     snprintf(src, sizeof src, "%s.c", path);
-    if (!(argv = (char **)XRT_MALLOC((b->ncc + b->nopt + 8) * sizeof *argv)))
+    snprintf(deps, sizeof deps, "%s.d", path);
+    if (!(argv = (char **)XRT_MALLOC((b->ncc + b->nopt + 11) * sizeof *argv)))
         return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_module_load", "no memory for the compiler's arguments");
     if ((st = xrt__cpu_write_file("cpu: xrt_module_load", src, b->image->data, b->image->size)) != XRT_SUCCESS) {
         XRT_FREE(argv);
@@ -2000,6 +2002,9 @@ static xrt_status xrt__cpu_build_c(void *ctx, const char *path, char *log, size_
     argv[n++] = (char *)"-fPIC";
     argv[n++] = (char *)"-O2";
     for (i = 0; i < b->nopt; i++) argv[n++] = b->opt[i];
+    argv[n++] = (char *)"-MD";
+    argv[n++] = (char *)"-MF";
+    argv[n++] = deps;
     argv[n++] = (char *)"-o";
     argv[n++] = (char *)path;
     argv[n++] = src;
@@ -2146,8 +2151,47 @@ static xrt_status xrt__cpu_cc_identity(xrt__cpu_build *b, xrt__key *key, char *l
     return XRT_SUCCESS;
 }
 
-/* The key of an image on this CPU: target, toolchain, options, input, and
-   the environment that changes what the compiler does. */
+/* Whether a word of the options or XRT_CC, or an element of CPATH or
+   C_INCLUDE_PATH, may name a path relative to the working directory (an
+   include directory, a file): then the working directory is part of the
+   key. Options that take no path (-D, -O, -W, -f, -m, -std=, ...) do not
+   count; an unknown word counts, to be safe. */
+static int xrt__cpu_relative_word(const char *w)
+{
+    static const char *const takes_path[] = {"-I", "-iquote", "-isystem", "-idirafter", "-include", "-imacros",
+                                             "-iprefix", "-iwithprefix", "-isysroot", "--sysroot=", "-B", "-L", "@"};
+    size_t i;
+    if (w[0] != '-' && w[0] != '@') return w[0] != '/'; /* an option's argument, or a file */
+    for (i = 0; i < sizeof takes_path / sizeof takes_path[0]; i++) {
+        size_t n = strlen(takes_path[i]);
+        if (!strncmp(w, takes_path[i], n)) return w[n] && w[n] != '/'; /* "-I" alone: the next word says */
+    }
+    return 0;
+}
+
+static int xrt__cpu_relative(const xrt__cpu_build *b)
+{
+    static const char *const lists[] = {"CPATH", "C_INCLUDE_PATH"};
+    size_t i;
+    for (i = 1; i < b->ncc; i++)
+        if (xrt__cpu_relative_word(b->cc[i])) return 1;
+    for (i = 0; i < b->nopt; i++)
+        if (xrt__cpu_relative_word(b->opt[i])) return 1;
+    for (i = 0; i < sizeof lists / sizeof lists[0]; i++) {
+        const char *p = getenv(lists[i]);
+        while (p && *p) { /* an empty element is the working directory too */
+            if (*p != '/') return 1;
+            p += strcspn(p, ":");
+            if (*p == ':' && (*++p == 0 || *p == ':')) return 1;
+        }
+    }
+    return 0;
+}
+
+/* The key of an image on this CPU: target, toolchain, options, input, the
+   environment that changes what the compiler does, and the working
+   directory where a path may be relative to it. The files the build
+   includes are added by the cache (xrt__cache_get: their manifest). */
 static xrt_status xrt__cpu_module_key(const xrt_backend *self, xrt__cpu_build *b, const char *options, xrt__key *key,
                                       char *log, size_t log_size)
 {
@@ -2164,6 +2208,12 @@ static xrt_status xrt__cpu_module_key(const xrt_backend *self, xrt__cpu_build *b
     xrt__key_str(key, options);
     for (i = 0; i < b->ncc; i++) xrt__key_str(key, b->cc[i]); /* XRT_CC's own options too */
     for (i = 0; i < sizeof env / sizeof env[0]; i++) xrt__key_str(key, getenv(env[i]));
+    if (xrt__cpu_relative(b)) {
+        char cwd[PATH_MAX];
+        if (!getcwd(cwd, sizeof cwd))
+            return xrt_native_error(XRT_ERROR_SYSTEM, "cpu: xrt_module_load", "getcwd", errno, "errno", strerror(errno));
+        xrt__key_str(key, cwd);
+    }
     return xrt__cpu_cc_identity(b, key, log, log_size);
 }
 

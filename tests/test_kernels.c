@@ -838,6 +838,7 @@ static int cache_teardown(void **state)
     unsetenv("XRT_CC");
     unsetenv("XRT_CACHE");
     unsetenv("XRT_CACHE_BYTES");
+    unsetenv("CPATH");
     setenv("XRT_CACHE_DIR", cache_dir, 1);
     return 0;
 }
@@ -1504,6 +1505,113 @@ static void test_cache_long_dir(void **state)
     assert_int_equal(stat(sub_dir, &st), -1);
 }
 
+/* A build's key covers every file it read: a changed header, one reached
+   through a relative -I (resolved against the working directory) and one
+   found through CPATH each rebuild; unchanged, they hit. */
+static void write_text(const char *dir, const char *name, const char *text)
+{
+    char path[700];
+    FILE *f;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    assert_non_null(f = fopen(path, "w"));
+    fputs(text, f);
+    fclose(f);
+}
+
+static void test_cache_includes(void **state)
+{
+    static const char src[] = "#include <myk.h>\n" VALUE_SRC("MYK");
+    char inc[300], a[400], b[400], opt[700], cwd[4096];
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    snprintf(inc, sizeof inc, "%s/inc", cache_dir);
+    snprintf(a, sizeof a, "%s.a", inc);
+    snprintf(b, sizeof b, "%s.b", inc);
+    assert_int_equal(mkdir(inc, 0700), 0);
+    assert_int_equal(mkdir(a, 0700), 0);
+    assert_int_equal(mkdir(b, 0700), 0);
+    write_text(inc, "myk.h", "#define MYK 2\n");
+    snprintf(opt, sizeof opt, "-I%s", inc);
+    assert_int_equal(value_of(src, opt), 2);
+    assert_int_equal(value_of(src, opt), 2);
+    assert_int_equal(compiles(), 1);
+    write_text(inc, "myk.h", "#define MYK 3\n"); /* a changed header */
+    assert_int_equal(value_of(src, opt), 3);
+    assert_int_equal(value_of(src, opt), 3);
+    assert_int_equal(compiles(), 2);
+    write_text(inc, "myk.h", "#define MYK 2\n"); /* and back */
+    assert_int_equal(value_of(src, opt), 2);
+    /* -I. in two working directories */
+    write_text(a, "myk.h", "#define MYK 5\n");
+    write_text(b, "myk.h", "#define MYK 7\n");
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    assert_int_equal(chdir(a), 0);
+    assert_int_equal(value_of(src, "-I."), 5);
+    assert_int_equal(chdir(b), 0);
+    assert_int_equal(value_of(src, "-I."), 7);
+    assert_int_equal(chdir(cwd), 0);
+    /* CPATH */
+    write_text(a, "myk.h", "#define MYK 11\n");
+    setenv("CPATH", a, 1);
+    assert_int_equal(value_of(src, NULL), 11);
+    write_text(a, "myk.h", "#define MYK 12\n");
+    assert_int_equal(value_of(src, NULL), 12);
+    unsetenv("CPATH");
+}
+
+/* A child forked while a build holds its lock shares the lock's open file:
+   the lock is released by the build, not only when every copy is closed,
+   or a later build of that key in any process would wait for the child. */
+static void *load_genuine(void *arg)
+{
+    (void)arg;
+    load_unload(genuine_src, NULL);
+    return NULL;
+}
+
+static void *load_genuine_watched(void *arg)
+{
+    xrt_module m;
+    xrt_module_image im = source_image(genuine_src);
+    xrt_status st = xrt_module_load(&m, &im, 1, NULL);
+    if (st == XRT_SUCCESS) xrt_module_unload(m);
+    __atomic_store_n((int *)arg, (int)st, __ATOMIC_RELEASE);
+    return NULL;
+}
+
+static void test_cache_lock_across_fork(void **state)
+{
+    char entry[700];
+    pthread_t t;
+    pid_t child;
+    int i, done, st = -1;
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    setenv("KERNELS_SLOW_CC", "1", 1);
+    write_wrapper("fakecc 1.0"); /* each compile takes 0.3 s */
+    unsetenv("KERNELS_SLOW_CC");
+    assert_int_equal(start_thread(&t, "cpu", load_genuine, NULL), 0);
+    for (i = 0; i < 5000 && files_ending(sub_dir, ".lock") == 0; i++) sleep_ms(1); /* the build holds its lock */
+    assert_int_equal(files_ending(sub_dir, ".lock"), 1);
+    fflush(NULL);
+    if ((child = fork()) == 0) { /* keeps its copy of the lock's file open */
+        sleep_ms(10000);
+        _exit(0);
+    }
+    assert_true(child > 0);
+    pthread_join(t, NULL);
+    only_entry(sub_dir, entry, sizeof entry);
+    assert_int_equal(unlink(entry), 0); /* evicted: the next load builds, under the same lock */
+    done = finishes_within(3000, "cpu", load_genuine_watched, &st);
+    kill(child, SIGKILL);
+    waitpid(child, NULL, 0);
+    if (!done) { /* the load waited for the child: wait for it now that the child is gone */
+        for (i = 0; i < 5000 && __atomic_load_n(&st, __ATOMIC_ACQUIRE) < 0; i++) sleep_ms(1);
+        fail_msg("a build waited for the lock of a forked child");
+    }
+    OK((xrt_status)st);
+}
+
 /* >> shared objects: built here with cc, given to xrt as bytes */
 static void test_shared_object_image(void **state)
 {
@@ -1672,6 +1780,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_cache_sigchld_ignored, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_bytes_digits_only, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_long_dir, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_includes, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_lock_across_fork, cache_setup, cache_teardown),
         cmocka_unit_test(test_shared_object_image),
         cmocka_unit_test(test_saxpy_images),
         cmocka_unit_test(test_saxpy_gpu_images_on_cpu),
