@@ -1944,7 +1944,7 @@ XRT__BACKEND_HELPER xrt_status xrt__run(const char *who, char *const *argv, char
    group and others cannot write (no symbolic link is followed). Otherwise
    the module is built privately, with a warning. xrt creates its
    directories 0700 and its files 0600 (entries 0700). */
-#define XRT__CACHE_STALE_S 3600 /* a temporary or lock file older than this, its entry absent, is swept */
+#define XRT__CACHE_STALE_S 3600 /* a temporary, or a lock without its entry, older than this is swept */
 
 /* Why `st` may not be trusted, or NULL. `dir_above`: a directory above the
    cache (root's, or sticky and others-writable, is fine). */
