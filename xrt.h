@@ -497,7 +497,10 @@ static inline xrt_status xrt_launch_kernel(xrt_function function, xrt_dim3 grid,
 static inline xrt_status xrt_function_get_attributes(xrt_function_attributes *attr, xrt_function function);
 /* The kernel cache: where built modules are kept (env XRT_CACHE_DIR, default
    $XDG_CACHE_HOME/xrt or ~/.cache/xrt; XRT_CACHE=0 turns it off; XRT_CACHE_BYTES
-   bounds its size, least recently used entries go first). */
+   bounds its size, least recently used entries go first). A directory or an
+   entry that another user owns or can write is never used: the module is
+   then built privately, with a warning. A hit checks every file the build
+   read (included headers too). */
 XRT_API xrt_status xrt_cache_get_stats(xrt_cache_stats *stats);
 
 /* >> dispatch: private from here to the end of the public part. The bodies
