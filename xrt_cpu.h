@@ -1995,21 +1995,35 @@ static int xrt__cpu_dlopen(void *ctx, const char *path, void **out, char *err, s
 }
 
 /* What a C build needs: the compiler (XRT_CC split at spaces), the options
-   and the source. */
+   (split likewise) and the source; the word arrays are the caller's. */
 typedef struct xrt__cpu_build {
-    char ccbuf[1024], optbuf[2048];
-    char *cc[32], *opt[64];
+    char **cc, **opt;
     size_t ncc, nopt;
     const xrt_module_image *image;
 } xrt__cpu_build;
 
+/* Writes a new private file (0600, never through a link) in a directory of
+   the user's own: whatever had the name (a leftover of a process with the
+   same id) goes first. 0, or an errno (the file removed). */
+static int xrt__cpu_write_new(const char *path, const void *data, size_t size)
+{
+    int fd = (unlink(path), open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600)), e = 0;
+    const char *p = (const char *)data;
+    if (fd < 0) return errno;
+    while (size && !e) {
+        ssize_t put = write(fd, p, size);
+        if (put > 0) p += put, size -= (size_t)put;
+        else if (put == 0 || errno != EINTR) e = put ? errno : EIO;
+    }
+    if (close(fd) != 0 && !e) e = errno;
+    if (e) unlink(path);
+    return e;
+}
+
 static xrt_status xrt__cpu_write_file(const char *who, const char *path, const void *data, size_t size)
 {
-    FILE *f = fopen(path, "wb");
-    int ok = f && fwrite(data, 1, size, f) == size;
-    if (f && fclose(f) != 0) ok = 0;
-    if (!ok) return xrt_native_error(XRT_ERROR_SYSTEM, who, "write", errno, "errno", strerror(errno));
-    return XRT_SUCCESS;
+    int e = xrt__cpu_write_new(path, data, size);
+    return e ? xrt_native_error(XRT_ERROR_SYSTEM, who, "write", e, "errno", strerror(e)) : XRT_SUCCESS;
 }
 
 static xrt_status xrt__cpu_build_so(void *ctx, const char *path, char *log, size_t log_size)
@@ -2019,21 +2033,31 @@ static xrt_status xrt__cpu_build_so(void *ctx, const char *path, char *log, size
     return xrt__cpu_write_file("cpu: xrt_module_load", path, im->data, im->size);
 }
 
-/* cc -shared -fPIC -O2 [options] -o path source.c */
+/* cc -shared -fPIC -O2 [options] -MD -MF path.d -o path source.c: the
+   dependency list tells the cache which files the build read. */
 static xrt_status xrt__cpu_build_c(void *ctx, const char *path, char *log, size_t log_size)
 {
     xrt__cpu_build *b = (xrt__cpu_build *)ctx;
-    char src[PATH_MAX + 8], *argv[32 + 64 + 8];
+    char src[PATH_MAX + 80], deps[PATH_MAX + 80], **argv;
     size_t n = 0, i;
     int code = 0;
     xrt_status st;
     snprintf(src, sizeof src, "%s.c", path);
-    if ((st = xrt__cpu_write_file("cpu: xrt_module_load", src, b->image->data, b->image->size)) != XRT_SUCCESS) return st;
+    snprintf(deps, sizeof deps, "%s.d", path);
+    if (!(argv = (char **)XRT_MALLOC((b->ncc + b->nopt + 11) * sizeof *argv)))
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_module_load", "no memory for the compiler's arguments");
+    if ((st = xrt__cpu_write_file("cpu: xrt_module_load", src, b->image->data, b->image->size)) != XRT_SUCCESS) {
+        XRT_FREE(argv);
+        return st;
+    }
     for (i = 0; i < b->ncc; i++) argv[n++] = b->cc[i];
     argv[n++] = (char *)"-shared";
     argv[n++] = (char *)"-fPIC";
     argv[n++] = (char *)"-O2";
     for (i = 0; i < b->nopt; i++) argv[n++] = b->opt[i];
+    argv[n++] = (char *)"-MD";
+    argv[n++] = (char *)"-MF";
+    argv[n++] = deps;
     argv[n++] = (char *)"-o";
     argv[n++] = (char *)path;
     argv[n++] = src;
@@ -2044,89 +2068,123 @@ static xrt_status xrt__cpu_build_c(void *ctx, const char *path, char *log, size_
     if (st == XRT_SUCCESS && code != 0)
         st = xrt_error(XRT_ERROR_COMPILE_FAILED, "cpu: xrt_module_load", "%s exited with %d (the log: xrt_module_get_log): %.200s",
                        argv[0], code, log);
+    XRT_FREE(argv);
     return st;
 }
 
-/* The compiler's identity: its resolved path and a hash of its --version
-   output, remembered per path, inode, size and modification time, in the
-   process and in the cache directory (cc-<hash>.id), so that a hit in a new
-   process runs no compiler at all. */
+/* The compiler's identity: a hash of its --version output, remembered per
+   program XRT_CC runs (each word that names an executable file, as
+   posix_spawnp finds it: the first is the compiler or a wrapper, a later one
+   may be the compiler a wrapper runs) by path, inode, size, modification
+   and change times, in the process and in the cache directory
+   (cc-<hash>.id), so that a hit in a new process runs no compiler at all. */
 static struct {
-    char path[PATH_MAX];
-    struct stat st;
+    xrt__key programs;
     uint64_t version;
     int valid;
 } xrt__cpu_cc_memo;
 
+/* The file posix_spawnp runs for `name`: with a slash, name itself; else the
+   first executable regular file along PATH (unset: /bin:/usr/bin), an empty
+   element meaning the working directory. Its absolute path in out. */
 static int xrt__cpu_resolve(const char *name, char *out)
 {
     const char *path = getenv("PATH");
     char try_[PATH_MAX];
-    if (strchr(name, '/')) return realpath(name, out) != NULL;
-    while (path && *path) {
+    struct stat st;
+    if (!*name) return 0;
+    if (strchr(name, '/')) return stat(name, &st) == 0 && S_ISREG(st.st_mode) && realpath(name, out) != NULL;
+    if (!path) path = "/bin:/usr/bin";
+    for (;;) {
         size_t len = strcspn(path, ":");
-        snprintf(try_, sizeof try_, "%.*s/%s", (int)len, path, name);
-        if (access(try_, X_OK) == 0 && realpath(try_, out)) return 1;
-        path += len + (path[len] == ':');
+        if (len) snprintf(try_, sizeof try_, "%.*s/%s", (int)len, path, name);
+        else snprintf(try_, sizeof try_, "./%s", name);
+        if (access(try_, X_OK) == 0 && stat(try_, &st) == 0 && S_ISREG(st.st_mode) && realpath(try_, out)) return 1;
+        if (!path[len]) return 0;
+        path += len + 1;
     }
-    return 0;
 }
 
-/* The --version hash remembered on disk for this binary, or 0. */
-static uint64_t xrt__cpu_cc_disk(const char *path, const struct stat *st, char *file, size_t n)
+/* The identity of the programs XRT_CC names; 0 if its first word is not
+   found (then nothing would run). */
+static int xrt__cpu_cc_programs(const xrt__cpu_build *b, xrt__key *k)
 {
-    char dir[PATH_MAX - 64], text[32] = "";
-    xrt__key k;
-    FILE *f;
+    char path[PATH_MAX];
+    struct stat st;
+    size_t i;
+    xrt__key_init(k, "cc programs");
+    for (i = 0; i < b->ncc; i++) {
+        if (!xrt__cpu_resolve(b->cc[i], path) || stat(path, &st) != 0) {
+            if (i == 0) return 0;
+            continue; /* an option, or an argument that is no program */
+        }
+        xrt__key_str(k, path);
+        xrt__key_add(k, &st.st_dev, sizeof st.st_dev);
+        xrt__key_add(k, &st.st_ino, sizeof st.st_ino);
+        xrt__key_add(k, &st.st_size, sizeof st.st_size);
+        xrt__key_add(k, &st.st_mtim, sizeof st.st_mtim);
+        xrt__key_add(k, &st.st_ctim, sizeof st.st_ctim);
+    }
+    return 1;
+}
+
+/* The --version hash remembered on disk for these programs, or 0; the
+   file's path in `file` ("" without a usable cache). */
+static uint64_t xrt__cpu_cc_disk(const xrt__key *programs, char *file, size_t n)
+{
+    char dir[PATH_MAX - 64], text[32] = "", why[128];
+    struct stat st;
+    ssize_t got;
+    int fd;
     file[0] = 0;
-    if (!xrt__cache_dir(dir, sizeof dir)) return 0;
-    xrt__key_init(&k, "cc identity");
-    xrt__key_str(&k, path);
-    xrt__key_add(&k, &st->st_ino, sizeof st->st_ino);
-    xrt__key_add(&k, &st->st_size, sizeof st->st_size);
-    xrt__key_add(&k, &st->st_mtim, sizeof st->st_mtim);
-    snprintf(file, n, "%s/cc-%016llx.id", dir, (unsigned long long)k.a);
-    if (!(f = fopen(file, "r"))) return 0;
-    if (!fgets(text, sizeof text, f)) text[0] = 0;
-    fclose(f);
+    if (!xrt__cache_dir(dir, sizeof dir, 0)) return 0; /* the load that follows says why */
+    snprintf(file, n, "%s/cc-%016llx.id", dir, (unsigned long long)(programs->a ^ programs->b));
+    if ((fd = open(file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) < 0) return 0;
+    got = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && !xrt__cache_distrust(&st, 0, why, sizeof why)
+              ? read(fd, text, sizeof text - 1)
+              : -1;
+    close(fd);
+    if (got <= 0) return 0;
+    text[got] = 0;
     return strtoull(text, NULL, 16);
 }
 
 static void xrt__cpu_cc_remember(const char *file, uint64_t version)
 {
-    char tmp[PATH_MAX + 32];
-    FILE *f;
+    char tmp[PATH_MAX + 32], text[32];
+    int len;
     if (!file[0]) return;
     snprintf(tmp, sizeof tmp, "%s.tmp.%ld", file, (long)getpid());
-    if (!(f = fopen(tmp, "w"))) return;
-    fprintf(f, "%016llx\n", (unsigned long long)version);
-    if (fclose(f) != 0 || rename(tmp, file) != 0) unlink(tmp);
+    len = snprintf(text, sizeof text, "%016llx\n", (unsigned long long)version);
+    /* remembering is an optimisation: its failure is no error of the load */
+    if (xrt__cpu_write_new(tmp, text, (size_t)len) == 0 && rename(tmp, file) != 0) unlink(tmp);
 }
 
 static xrt_status xrt__cpu_cc_identity(xrt__cpu_build *b, xrt__key *key, char *log, size_t log_size)
 {
-    char path[PATH_MAX], *argv[34], version[1024], file[PATH_MAX];
-    struct stat st;
+    char **argv, version[1024], file[PATH_MAX];
     size_t i;
     int code = 0, hit;
     xrt_status rc;
-    xrt__key v;
-    if (!xrt__cpu_resolve(b->cc[0], path) || stat(path, &st) != 0) {
+    xrt__key v, programs;
+    if (!xrt__cpu_cc_programs(b, &programs)) {
         if (log_size) snprintf(log, log_size, "compiler '%s' not found\n", b->cc[0]);
         return xrt_error(XRT_ERROR_COMPILE_FAILED, "cpu: xrt_module_load", "compiler '%s' (XRT_CC) not found", b->cc[0]);
     }
     pthread_mutex_lock(&xrt__cache_lock);
-    hit = xrt__cpu_cc_memo.valid && !strcmp(xrt__cpu_cc_memo.path, path) && xrt__cpu_cc_memo.st.st_size == st.st_size &&
-          xrt__cpu_cc_memo.st.st_mtim.tv_sec == st.st_mtim.tv_sec && xrt__cpu_cc_memo.st.st_mtim.tv_nsec == st.st_mtim.tv_nsec &&
-          xrt__cpu_cc_memo.st.st_ino == st.st_ino;
+    hit = xrt__cpu_cc_memo.valid && !memcmp(&xrt__cpu_cc_memo.programs, &programs, sizeof programs);
     v.a = xrt__cpu_cc_memo.version;
     pthread_mutex_unlock(&xrt__cache_lock);
-    if (!hit && (v.a = xrt__cpu_cc_disk(path, &st, file, sizeof file)) != 0) hit = 2;
+    if (!hit && (v.a = xrt__cpu_cc_disk(&programs, file, sizeof file)) != 0) hit = 2;
     if (!hit) {
+        if (!(argv = (char **)XRT_MALLOC((b->ncc + 2) * sizeof *argv)))
+            return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_module_load", "no memory for the compiler's arguments");
         for (i = 0; i < b->ncc; i++) argv[i] = b->cc[i];
         argv[i++] = (char *)"--version";
         argv[i] = NULL;
-        if ((rc = xrt__run("cpu: xrt_module_load", argv, version, sizeof version, &code)) != XRT_SUCCESS) {
+        rc = xrt__run("cpu: xrt_module_load", argv, version, sizeof version, &code);
+        XRT_FREE(argv);
+        if (rc != XRT_SUCCESS) {
             snprintf(log, log_size, "%s", version);
             return rc;
         }
@@ -2136,19 +2194,57 @@ static xrt_status xrt__cpu_cc_identity(xrt__cpu_build *b, xrt__key *key, char *l
     }
     if (hit != 1) {
         pthread_mutex_lock(&xrt__cache_lock);
-        memcpy(xrt__cpu_cc_memo.path, path, sizeof path);
-        xrt__cpu_cc_memo.st = st;
+        xrt__cpu_cc_memo.programs = programs;
         xrt__cpu_cc_memo.version = v.a;
         xrt__cpu_cc_memo.valid = 1;
         pthread_mutex_unlock(&xrt__cache_lock);
     }
-    xrt__key_str(key, path);
+    xrt__key_add(key, &programs, sizeof programs);
     xrt__key_add(key, &v.a, sizeof v.a);
     return XRT_SUCCESS;
 }
 
-/* The key of an image on this CPU: target, toolchain, options, input, and
-   the environment that changes what the compiler does. */
+/* Whether a word of the options or XRT_CC, or an element of CPATH or
+   C_INCLUDE_PATH, may name a path relative to the working directory (an
+   include directory, a file): then the working directory is part of the
+   key. Options that take no path (-D, -O, -W, -f, -m, -std=, ...) do not
+   count; an unknown word counts, to be safe. */
+static int xrt__cpu_relative_word(const char *w)
+{
+    static const char *const takes_path[] = {"-I", "-iquote", "-isystem", "-idirafter", "-include", "-imacros",
+                                             "-iprefix", "-iwithprefix", "-isysroot", "--sysroot=", "-B", "-L", "@"};
+    size_t i;
+    if (w[0] != '-' && w[0] != '@') return w[0] != '/'; /* an option's argument, or a file */
+    for (i = 0; i < sizeof takes_path / sizeof takes_path[0]; i++) {
+        size_t n = strlen(takes_path[i]);
+        if (!strncmp(w, takes_path[i], n)) return w[n] && w[n] != '/'; /* "-I" alone: the next word says */
+    }
+    return 0;
+}
+
+static int xrt__cpu_relative(const xrt__cpu_build *b)
+{
+    static const char *const lists[] = {"CPATH", "C_INCLUDE_PATH"};
+    size_t i;
+    for (i = 1; i < b->ncc; i++)
+        if (xrt__cpu_relative_word(b->cc[i])) return 1;
+    for (i = 0; i < b->nopt; i++)
+        if (xrt__cpu_relative_word(b->opt[i])) return 1;
+    for (i = 0; i < sizeof lists / sizeof lists[0]; i++) {
+        const char *p = getenv(lists[i]);
+        while (p && *p) { /* an empty element is the working directory too */
+            if (*p != '/') return 1;
+            p += strcspn(p, ":");
+            if (*p == ':' && (*++p == 0 || *p == ':')) return 1;
+        }
+    }
+    return 0;
+}
+
+/* The key of an image on this CPU: target, toolchain, options, input, the
+   environment that changes what the compiler does, and the working
+   directory where a path may be relative to it. The files the build
+   includes are added by the cache (xrt__cache_get: their manifest). */
 static xrt_status xrt__cpu_module_key(const xrt_backend *self, xrt__cpu_build *b, const char *options, xrt__key *key,
                                       char *log, size_t log_size)
 {
@@ -2165,6 +2261,12 @@ static xrt_status xrt__cpu_module_key(const xrt_backend *self, xrt__cpu_build *b
     xrt__key_str(key, options);
     for (i = 0; i < b->ncc; i++) xrt__key_str(key, b->cc[i]); /* XRT_CC's own options too */
     for (i = 0; i < sizeof env / sizeof env[0]; i++) xrt__key_str(key, getenv(env[i]));
+    if (xrt__cpu_relative(b)) {
+        char cwd[PATH_MAX];
+        if (!getcwd(cwd, sizeof cwd))
+            return xrt_native_error(XRT_ERROR_SYSTEM, "cpu: xrt_module_load", "getcwd", errno, "errno", strerror(errno));
+        xrt__key_str(key, cwd);
+    }
     return xrt__cpu_cc_identity(b, key, log, log_size);
 }
 
@@ -2186,14 +2288,20 @@ static xrt_status xrt__cpu_module_load(const xrt_backend *self, void **module, c
     if (!(b = (xrt__cpu_build *)XRT_CALLOC(1, sizeof *b)))
         return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_module_load", "no memory");
     b->image = &images[pick];
-    b->ncc = xrt__split_args(cc && *cc ? cc : "cc", b->ccbuf, sizeof b->ccbuf, b->cc, 32);
-    b->nopt = xrt__split_args(options, b->optbuf, sizeof b->optbuf, b->opt, 64);
-    if (!b->ncc) b->ncc = xrt__split_args("cc", b->ccbuf, sizeof b->ccbuf, b->cc, 32);
-    st = xrt__cpu_module_key(self, b, options, &key, log, log_size);
+    b->cc = xrt__split_args(cc && *cc ? cc : "cc", &b->ncc);
+    b->opt = xrt__split_args(options, &b->nopt);
+    if (b->cc && !b->ncc) { /* XRT_CC of spaces only */
+        XRT_FREE(b->cc);
+        b->cc = xrt__split_args("cc", &b->ncc);
+    }
+    if (!b->cc || !b->opt) st = xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_module_load", "no memory for the compiler's arguments");
+    if (st == XRT_SUCCESS) st = xrt__cpu_module_key(self, b, options, &key, log, log_size);
     if (st == XRT_SUCCESS)
         st = xrt__cache_get("cpu: xrt_module_load", &key,
                             b->image->kind == XRT_IMAGE_CPU_C_SOURCE ? xrt__cpu_build_c : xrt__cpu_build_so, b,
                             xrt__cpu_dlopen, NULL, &dl, log, log_size);
+    XRT_FREE(b->cc);
+    XRT_FREE(b->opt);
     XRT_FREE(b);
     if (st != XRT_SUCCESS) return st;
     if (!(m = (xrt__cpu_module *)XRT_CALLOC(1, sizeof *m))) {
