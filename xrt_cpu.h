@@ -2159,13 +2159,36 @@ static xrt_status xrt__cpu_module_unload(const xrt_backend *self, void *module)
     return XRT_SUCCESS;
 }
 
+/* The kernel `name` of the module: dlsym on its handle also searches its
+   dependencies (libc's free), and finds its variables; a launch would call
+   either as a kernel. So the symbol must be a function of the module's own
+   object. */
+static xrt_status xrt__cpu_kernel_symbol(xrt__cpu_module *m, const char *name, void **out)
+{
+    const char *who = "cpu: xrt_module_get_function";
+    struct link_map *own = NULL, *in = NULL;
+    const ElfW(Sym) *sym = NULL;
+    Dl_info info;
+    void *addr = dlsym(m->dl, name);
+    if (!addr) return xrt_error(XRT_ERROR_NOT_FOUND, who, "no kernel named '%s' in the module", name);
+    if (dlinfo(m->dl, RTLD_DI_LINKMAP, &own) != 0 || !dladdr1(addr, &info, (void **)&in, RTLD_DL_LINKMAP) || in != own)
+        return xrt_error(XRT_ERROR_NOT_FOUND, who, "'%s' is not defined in the module but in %s", name,
+                         in && in->l_name && in->l_name[0] ? in->l_name : "another object");
+    if (!dladdr1(addr, &info, (void **)&sym, RTLD_DL_SYMENT) || !sym ||
+        (ELF64_ST_TYPE(sym->st_info) != STT_FUNC && ELF64_ST_TYPE(sym->st_info) != STT_GNU_IFUNC)) /* ELF32's the same */
+        return xrt_error(XRT_ERROR_NOT_FOUND, who, "'%s' in the module is not a function", name);
+    *out = addr;
+    return XRT_SUCCESS;
+}
+
 /* Called with the core's module lock held: the list needs no lock of its own. */
 static xrt_status xrt__cpu_module_get_function(const xrt_backend *self, void **function, void *module, const char *name)
 {
     xrt__cpu_module *m = (xrt__cpu_module *)module;
     xrt__cpu_function *f;
-    void *sym = dlsym(m->dl, name);
-    if (!sym) return xrt_error(XRT_ERROR_NOT_FOUND, "cpu: xrt_module_get_function", "no kernel named '%s' in the module", name);
+    void *sym = NULL;
+    xrt_status st = xrt__cpu_kernel_symbol(m, name, &sym);
+    if (st != XRT_SUCCESS) return st;
     if (!(f = (xrt__cpu_function *)XRT_CALLOC(1, sizeof *f)))
         return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_module_get_function", "no memory for a function");
     memcpy(&f->kernel, &sym, sizeof sym);

@@ -643,6 +643,39 @@ static void test_missing_function(void **state)
     FAILS(xrt_module_unload(m), XRT_ERROR_INVALID_HANDLE, "was destroyed");
 }
 
+/* Only the module's own functions are kernels: a name its dependencies
+   define (libc's free, malloc) or one of its variables is not one. A launch
+   of either would call it as a kernel. */
+static const char globals_src[] = PRELUDE
+    "#include <stdlib.h>\n"
+    "unsigned count;\n"
+    "typedef struct { unsigned *out; } bump_args;\n"
+    "void bump(const ctx_t *c, void *p) {\n"
+    "  void *volatile q = malloc(1); (void)c;\n" /* the module needs libc */
+    "  free(q);\n"
+    "  *((bump_args *)p)->out = ++count;\n"
+    "}\n";
+
+static void test_function_not_in_module(void **state)
+{
+    xrt_module_image im = source_image(globals_src);
+    xrt_function f = (xrt_function)1;
+    xrt_module m;
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the CPU backend's modules are shared objects");
+    OK(xrt_module_load(&m, &im, 1, NULL));
+    FAILS(xrt_module_get_function(&f, m, "free"), XRT_ERROR_NOT_FOUND,
+          "cpu: xrt_module_get_function: 'free' is not defined in the module but in ");
+    assert_null(f);
+    assert_non_null(strstr(xrt_get_last_error_string(), "libc"));
+    FAILS(xrt_module_get_function(&f, m, "malloc"), XRT_ERROR_NOT_FOUND, "'malloc' is not defined in the module");
+    FAILS(xrt_module_get_function(&f, m, "count"), XRT_ERROR_NOT_FOUND,
+          "cpu: xrt_module_get_function: 'count' in the module is not a function");
+    assert_null(f);
+    OK(xrt_module_get_function(&f, m, "bump"));
+    OK(xrt_module_unload(m));
+}
+
 static void test_bad_images(void **state)
 {
     static const char garbage[] = "\x7f" "ELF this is not a shared object";
@@ -1137,6 +1170,7 @@ int main(void)
         cmocka_unit_test(test_unload_races_launches),
         cmocka_unit_test(test_unloaded_module_closes),
         cmocka_unit_test(test_missing_function),
+        cmocka_unit_test(test_function_not_in_module),
         cmocka_unit_test(test_bad_images),
         cmocka_unit_test(test_compile_error),
         gated_test(test_unload_with_queued_launches),
