@@ -70,7 +70,8 @@
    reused.
 
    Registrations are handles: xrt_rdma_release of one already released (or of
-   a copy of one released before) is XRT_ERROR_INVALID_HANDLE.
+   a copy of one released before, also of a context closed since) is
+   XRT_ERROR_INVALID_HANDLE. No handle value is given out twice in a process.
 
    GPU memory: a cache hit on CUDA memory is checked with the driver's
    buffer id of the allocation (cuPointerGetAttribute,
@@ -668,9 +669,9 @@ typedef struct xrt__rdma_pending {
 /* A reference: what an xrt_rdma_reg's opaque names, with a generation, so
    that a released (or copied and released) registration is recognised. */
 typedef struct xrt__rdma_ref {
-    uint32_t gen;  /* 0: free */
+    uint32_t gen;  /* the last given out in this slot (0: none yet) */
     uint32_t next; /* next free slot */
-    xrt__rdma_entry *x;
+    xrt__rdma_entry *x; /* NULL: free */
 } xrt__rdma_ref;
 
 enum { XRT__RDMA_AUTO, XRT__RDMA_NEVER, XRT__RDMA_FORCE };
@@ -690,7 +691,7 @@ typedef struct xrt__rdma_ctx {
     xrt__rdma_link dead;     /* referenced entries whose memory was freed */
     xrt__rdma_pending *pending;
     xrt__rdma_ref *refs;
-    uint32_t nrefs, ref_free, ref_gen;
+    uint32_t nrefs, ref_free;
     size_t bytes, referenced, max_count, max_bytes;
     uint64_t hits, misses, evict_limit, evict_enomem, evict_flush, invalidations, uncached;
     int cache, dmabuf_mode, peer_mode, nic_dmabuf;
@@ -710,7 +711,10 @@ static uintptr_t xrt__rdma_slot_gen[XRT__RDMA_SLOTS];
 static unsigned xrt__rdma_fork_gen;  /* bumped in the child of every fork() */
 static size_t xrt__rdma_tracked;     /* entries (any list) and pending registrations, all contexts */
 static pthread_once_t xrt__rdma_once = PTHREAD_ONCE_INIT;
-static uint32_t xrt__rdma_ref_seed;     /* where the next context's reference generations start */
+/* The reference tables of closed contexts, by context slot: the next
+   context in the slot goes on with their generations (xrt__rdma_refs_adopt). */
+static xrt__rdma_ref *xrt__rdma_slot_refs[XRT__RDMA_SLOTS];
+static uint32_t xrt__rdma_slot_nrefs[XRT__RDMA_SLOTS];
 
 /* The context table's lock is held across fork(), so that the child never
    starts with it taken; the child's contexts from before are marked foreign.
@@ -824,6 +828,8 @@ static void xrt__rdma_probe_dmabuf(xrt__rdma_ctx *c)
                  xrt__rdma_errno_name(e));
 }
 
+static void xrt__rdma_refs_adopt(xrt__rdma_ctx *c, int slot);
+
 static xrt_status xrt__rdma_ctx_new(struct ibv_context *vc, struct ibv_pd *pd, int owns, const char *name,
                                     const char *fn, xrt_rdma_ctx *out)
 {
@@ -846,9 +852,6 @@ static xrt_status xrt__rdma_ctx_new(struct ibv_context *vc, struct ibv_pd *pd, i
     c->dead.prev = c->dead.next = &c->dead;
     c->tree = empty;
     c->ref_free = UINT32_MAX;
-    /* each context numbers its references in a block of its own: a stale
-       handle of an earlier context in the same slot does not match */
-    c->ref_gen = __atomic_add_fetch(&xrt__rdma_ref_seed, 1u << 24, __ATOMIC_RELAXED);
     c->cache = xrt__rdma_env_mode("XRT_RDMA_CACHE") != XRT__RDMA_NEVER;
     c->dmabuf_mode = xrt__rdma_env_mode("XRT_RDMA_DMABUF");
     c->peer_mode = xrt__rdma_env_mode("XRT_RDMA_PEERMEM");
@@ -860,6 +863,7 @@ static xrt_status xrt__rdma_ctx_new(struct ibv_context *vc, struct ibv_pd *pd, i
     for (i = 0; i < XRT__RDMA_SLOTS && xrt__rdma_ctxs[i]; i++) {}
     if (i < XRT__RDMA_SLOTS) {
         c->handle = ++xrt__rdma_slot_gen[i] * XRT__RDMA_SLOTS + (uintptr_t)i;
+        xrt__rdma_refs_adopt(c, i);
         __atomic_store_n(&xrt__rdma_ctxs[i], c, __ATOMIC_RELEASE);
     }
     pthread_mutex_unlock(&xrt__rdma_lock);
@@ -1130,9 +1134,50 @@ static void xrt__rdma_retire(xrt__rdma_ctx *c, xrt__rdma_entry *taken, xrt__rdma
 /* >> rdma impl: references. An xrt_rdma_reg's opaque is a handle: the
    reference's generation << 32 | its slot << 6 | the context's slot. A
    released reference's slot no longer matches, so releasing a registration
-   (or a copy of it) twice is XRT_ERROR_INVALID_HANDLE, not a use after free. */
+   (or a copy of it) twice is XRT_ERROR_INVALID_HANDLE, not a use after free.
+   No handle is ever given out twice in a process: each reference slot counts
+   its own generations, a slot that reached the last one is never used
+   again, and a context takes over the table of the context closed before it
+   in its slot (xrt__rdma_refs_adopt, xrt__rdma_refs_leave), so that it goes
+   on with that one's generations. A kept copy of a registration therefore
+   never matches another one, of its context or of a later one. */
 #define XRT__RDMA_REF_BITS 26
 #define XRT__RDMA_REF_MAX ((uint32_t)1 << XRT__RDMA_REF_BITS)
+
+/* Frees slot i of c's table, unless its generations are all used. */
+static inline void xrt__rdma_ref_free(xrt__rdma_ctx *c, uint32_t i)
+{
+    c->refs[i].x = NULL;
+    if (c->refs[i].gen == UINT32_MAX) return; /* retired */
+    c->refs[i].next = c->ref_free;
+    c->ref_free = i;
+}
+
+/* The table left in context slot `slot` becomes c's (no reference is live
+   in it); the caller holds xrt__rdma_lock. */
+static void xrt__rdma_refs_adopt(xrt__rdma_ctx *c, int slot)
+{
+    uint32_t i;
+    c->refs = xrt__rdma_slot_refs[slot];
+    c->nrefs = xrt__rdma_slot_nrefs[slot];
+    xrt__rdma_slot_refs[slot] = NULL;
+    xrt__rdma_slot_nrefs[slot] = 0;
+    c->ref_free = UINT32_MAX;
+    for (i = c->nrefs; i-- > 0;) xrt__rdma_ref_free(c, i); /* the lowest slots first */
+}
+
+/* c's table stays with its context slot for the next context there; the
+   caller holds xrt__rdma_lock and c's lock. */
+static void xrt__rdma_refs_leave(xrt__rdma_ctx *c)
+{
+    int slot = (int)(c->handle % XRT__RDMA_SLOTS);
+    XRT_FREE(xrt__rdma_slot_refs[slot]); /* none: the slot was c's */
+    xrt__rdma_slot_refs[slot] = c->refs;
+    xrt__rdma_slot_nrefs[slot] = c->nrefs;
+    c->refs = NULL;
+    c->nrefs = 0;
+    c->ref_free = UINT32_MAX;
+}
 
 /* A new reference to x, or 0 without memory for it; the caller holds the lock. */
 static inline uintptr_t xrt__rdma_ref_new(xrt__rdma_ctx *c, xrt__rdma_entry *x)
@@ -1155,26 +1200,21 @@ static inline uintptr_t xrt__rdma_ref_new(xrt__rdma_ctx *c, xrt__rdma_entry *x)
     }
     i = c->ref_free;
     c->ref_free = c->refs[i].next;
-    if (++c->ref_gen == 0) c->ref_gen = 1;
-    c->refs[i].gen = c->ref_gen;
     c->refs[i].x = x;
-    return ((uintptr_t)c->ref_gen << 32) | ((uintptr_t)i << 6) | (c->handle % XRT__RDMA_SLOTS);
+    return ((uintptr_t)++c->refs[i].gen << 32) | ((uintptr_t)i << 6) | (c->handle % XRT__RDMA_SLOTS);
 }
 
 /* The live reference behind handle h, or NULL; the caller holds the lock. */
 static inline xrt__rdma_ref *xrt__rdma_ref_at(const xrt__rdma_ctx *c, uintptr_t h)
 {
     uint32_t i = (uint32_t)(h >> 6) & (XRT__RDMA_REF_MAX - 1), gen = (uint32_t)(h >> 32);
-    if (i >= c->nrefs || !gen || c->refs[i].gen != gen || !c->refs[i].x) return NULL;
+    if (i >= c->nrefs || !c->refs[i].x || c->refs[i].gen != gen) return NULL;
     return &c->refs[i];
 }
 
 static inline void xrt__rdma_ref_drop(xrt__rdma_ctx *c, xrt__rdma_ref *ref)
 {
-    ref->gen = 0;
-    ref->x = NULL;
-    ref->next = c->ref_free;
-    c->ref_free = (uint32_t)(ref - c->refs);
+    xrt__rdma_ref_free(c, (uint32_t)(ref - c->refs));
 }
 
 /* >> rdma impl: registration paths */
@@ -1990,11 +2030,12 @@ XRT_API xrt_status xrt_rdma_close(xrt_rdma_ctx ctx)
     int forked;
     xrt_status st;
     if ((st = xrt__rdma_ctx_of(ctx, "xrt_rdma_close", 1, &c)) != XRT_SUCCESS) return st;
+    forked = xrt__rdma_forked(c);
     pthread_mutex_lock(&xrt__rdma_lock); /* no invalidation sees it from now on */
     __atomic_store_n(&xrt__rdma_ctxs[c->handle % XRT__RDMA_SLOTS], (xrt__rdma_ctx *)NULL, __ATOMIC_RELEASE);
-    pthread_mutex_unlock(&xrt__rdma_lock);
-    forked = xrt__rdma_forked(c);
     if (!forked) xrt__rdma_lock_ctx(c); /* in a fork() child a parent's thread may have held it */
+    xrt__rdma_refs_leave(c); /* before the slot can be taken again */
+    pthread_mutex_unlock(&xrt__rdma_lock);
     held = c->referenced;
     xrt__rdma_track(-(long)c->tree.count);
     for (n = xrt__tree_drain(&c->tree); n; n = next) {
@@ -2015,7 +2056,6 @@ XRT_API xrt_status xrt_rdma_close(xrt_rdma_ctx ctx)
         xrt__rdma_rt.dealloc_pd(c->pd);
         xrt__rdma_rt.close_device(c->vc);
     }
-    XRT_FREE(c->refs);
     XRT_FREE(c);
     return XRT_SUCCESS;
 }

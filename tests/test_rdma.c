@@ -572,6 +572,76 @@ static void fake_double_release_of_a_copy(void **state)
     xrt_set_log_callback(NULL, NULL);
 }
 
+/* A kept copy of a registration of a closed context, made after 2^24
+   references, never matches a registration of a later context in its slot
+   (a handle that matched would release another owner's registration). */
+static void fake_stale_handle_of_a_closed_context(void **state)
+{
+    xrt_rdma_ctx c1, c2;
+    xrt_rdma_reg r, copy, live;
+    void *buf;
+    uint32_t i;
+    (void)state;
+    SKIP_UNLESS(xrt_test_slowdown() == 1, "16.8 million registrations: not under valgrind");
+    xrt_test_log_capture();
+    xrt_set_log_level(XRT_LOG_ERROR); /* closing c1 with r held warns */
+    OK(xrt_malloc_host(&buf, 4096));
+    OK(fake_open(&c1));
+    for (i = 0; i < 1u << 24; i++) {
+        OK(xrt_rdma_register(c1, buf, 4096, RW, &r));
+        OK(xrt_rdma_release(&r));
+    }
+    OK(xrt_rdma_register(c1, buf, 4096, RW, &r));
+    copy = r;
+    OK(fake_close(c1));
+    OK(fake_open(&c2));
+    assert_int_equal((uintptr_t)c2 % 64, (uintptr_t)c1 % 64); /* the same slot */
+    for (i = 0; i < 4096; i++) {
+        OK(xrt_rdma_register(c2, buf, 4096, RW, &live));
+        if (live.opaque == copy.opaque) break;
+        OK(xrt_rdma_release(&live));
+    }
+    if (i == 4096) OK(xrt_rdma_register(c2, buf, 4096, RW, &live));
+    FAILS(xrt_rdma_release(&copy), XRT_ERROR_INVALID_HANDLE, "released already");
+    OK(xrt_rdma_release(&live));
+    OK(xrt_free_host(buf));
+    OK(fake_close(c2));
+    xrt_test_log_calls();
+}
+
+/* A reference slot reused 2^32 times in one context: the generation of its
+   handles does not wrap around to one given out before; the slot is retired. */
+static void fake_reference_generations_do_not_wrap(void **state)
+{
+    xrt_rdma_ctx c;
+    xrt_rdma_reg r, copy, last, again;
+    xrt__rdma_ctx *cc;
+    uint32_t slot;
+    void *buf;
+    (void)state;
+    OK(xrt_malloc_host(&buf, 4096));
+    OK(fake_open(&c));
+    OK(xrt__rdma_ctx_of(c, "test", 0, &cc));
+    OK(xrt_rdma_register(c, buf, 4096, RW, &r));
+    copy = r;
+    OK(xrt_rdma_release(&r));
+    slot = (uint32_t)((uintptr_t)copy.opaque >> 6) & (XRT__RDMA_REF_MAX - 1);
+    cc->refs[slot].gen = UINT32_MAX - 1; /* as after 2^32 - 2 more references in it */
+    OK(xrt_rdma_register(c, buf, 4096, RW, &last));
+    assert_int_equal((uintptr_t)last.opaque >> 32, UINT32_MAX); /* its last generation */
+    assert_int_equal((uint32_t)((uintptr_t)last.opaque >> 6) & (XRT__RDMA_REF_MAX - 1), slot);
+    r = last;
+    OK(xrt_rdma_release(&r));
+    OK(xrt_rdma_register(c, buf, 4096, RW, &again));
+    assert_ptr_not_equal(again.opaque, copy.opaque);
+    assert_int_not_equal((uint32_t)((uintptr_t)again.opaque >> 6) & (XRT__RDMA_REF_MAX - 1), slot); /* retired */
+    FAILS(xrt_rdma_release(&copy), XRT_ERROR_INVALID_HANDLE, "released already");
+    FAILS(xrt_rdma_release(&last), XRT_ERROR_INVALID_HANDLE, "released already");
+    OK(xrt_rdma_release(&again));
+    OK(xrt_free_host(buf));
+    OK(fake_close(c));
+}
+
 /* The free of a buffer while its registration is in ibv_reg_mr, and a new
    allocation at the same address: the registration is refused, nothing of
    the old pages stays cached, the new buffer gets an MR of its own. */
@@ -896,6 +966,8 @@ int main(void)
         cmocka_unit_test(fake_cache_off_free_deregisters),
         cmocka_unit_test(fake_remote_access_is_never_widened),
         cmocka_unit_test(fake_double_release_of_a_copy),
+        cmocka_unit_test(fake_stale_handle_of_a_closed_context),
+        cmocka_unit_test(fake_reference_generations_do_not_wrap),
         cmocka_unit_test(fake_free_during_registration_is_refused),
         cmocka_unit_test(fake_notify_free_drops_foreign_registrations),
         cmocka_unit_test(fake_evictions_by_reason),
