@@ -383,8 +383,9 @@ static int xrt__hip_is_bundle(const unsigned char *p, size_t size)
     return size >= sizeof XRT__HIP_BUNDLE_MAGIC - 1 && !memcmp(p, XRT__HIP_BUNDLE_MAGIC, sizeof XRT__HIP_BUNDLE_MAGIC - 1);
 }
 
-/* An AMDGPU ELF whose headers, segments and sections lie within size bytes:
-   0, or 1 and why. */
+/* An AMDGPU ELF whose headers, segments and sections lie within size bytes
+   (counted as the loader counts them, extended numbering included): 0, or 1
+   and why. */
 static int xrt__hip_elf_bad(const unsigned char *p, size_t size, char *why, size_t n)
 {
     uint64_t phoff, shoff, i, phnum, shnum, phent, shent;
@@ -397,8 +398,14 @@ static int xrt__hip_elf_bad(const unsigned char *p, size_t size, char *why, size
     phoff = xrt__hip_le(p + 32, 8), shoff = xrt__hip_le(p + 40, 8);
     phent = xrt__hip_le(p + 54, 2), phnum = xrt__hip_le(p + 56, 2);
     shent = xrt__hip_le(p + 58, 2), shnum = xrt__hip_le(p + 60, 2);
-    if ((phnum && (phent < 56 || !xrt__hip_within(phoff, phnum * phent, size))) ||
-        (shnum && (shent < 64 || !xrt__hip_within(shoff, shnum * shent, size))))
+    if ((!shnum || phnum == 0xffff) && shoff) { /* extended numbering: the counts are section 0's sh_size, sh_info */
+        if (shent < 64 || !xrt__hip_within(shoff, 64, size))
+            return snprintf(why, n, "cut short: its headers end past its %zu bytes", size) > 0;
+        if (!shnum) shnum = xrt__hip_le(p + shoff + 32, 8);
+        if (phnum == 0xffff) phnum = xrt__hip_le(p + shoff + 44, 4);
+    }
+    if ((phnum && (phent < 56 || phnum > size / phent || !xrt__hip_within(phoff, phnum * phent, size))) ||
+        (shnum && (shent < 64 || shnum > size / shent || !xrt__hip_within(shoff, shnum * shent, size))))
         return snprintf(why, n, "cut short: its headers end past its %zu bytes", size) > 0;
     for (i = 0; i < phnum; i++) { /* p_offset, p_filesz */
         const unsigned char *ph = p + phoff + i * phent;

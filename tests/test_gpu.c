@@ -1470,6 +1470,26 @@ static void test_hip_modules_fake(void **state)
             free(b);
         }
     }
+    { /* extended numbering: e_shnum 0, the count in section 0's sh_size (e_phnum 0xffff: in its sh_info) */
+        const unsigned char *e = (const unsigned char *)im[0].data;
+        uint64_t shoff = 0, shnum = (uint64_t)e[60] | (uint64_t)e[61] << 8, phnum = (uint64_t)e[56] | (uint64_t)e[57] << 8;
+        xrt_module_image x;
+        int k;
+        for (k = 7; k >= 0; k--) shoff = shoff << 8 | e[40 + k];
+        assert_true(shnum > 0 && shoff + 64 <= im[0].size);
+        copy = (unsigned char *)malloc(im[0].size);
+        assert_non_null(copy);
+        memcpy(copy, im[0].data, im[0].size);
+        copy[60] = copy[61] = 0;
+        for (k = 0; k < 8; k++) copy[shoff + 32 + k] = (unsigned char)(shnum >> 8 * k); /* sh_size */
+        copy[56] = copy[57] = 0xff;
+        for (k = 0; k < 4; k++) copy[shoff + 44 + k] = (unsigned char)(phnum >> 8 * k); /* sh_info */
+        x.kind = XRT_IMAGE_HIP_CODE_OBJECT, x.data = copy, x.size = im[0].size, x.arch = "gfx90a";
+        assert_ptr_equal(hip_picked(&t, &x, 1), copy);
+        hip_refused(&t, XRT_IMAGE_HIP_CODE_OBJECT, copy, (size_t)(shoff + 64 * shnum - 1), "is cut short: ");
+        hip_refused(&t, XRT_IMAGE_HIP_CODE_OBJECT, copy, (size_t)shoff + 63, "is cut short: ");
+        free(copy);
+    }
     { /* a compressed bundle (clang 19 on): xrt reads its header, which gives its size from version 2 on */
         static const unsigned char ccob[32] = {'C', 'C', 'O', 'B', 2, 0, 1, 0, 32, 0, 0, 0, 0xff, 0xff};
         xrt_module_image z;
