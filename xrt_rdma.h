@@ -333,7 +333,7 @@ static const xrt__dl_sym xrt__rdma_syms[] = {XRT__RDMA_SYMBOLS(XRT__RDMA_SYM_ENT
 #endif
 
 /* >> rdma impl: loading */
-static pthread_mutex_t xrt__rdma_lock = PTHREAD_MUTEX_INITIALIZER; /* loading; the context table */
+static pthread_mutex_t xrt__rdma_lock = PTHREAD_MUTEX_INITIALIZER; /* loading; the context table; the slots' reference tables */
 static int xrt__rdma_state;                  /* 0: not loaded, 1: loaded, 2: the library failed */
 static char xrt__rdma_load_reason[256];
 static const char *xrt__rdma_sysfs = "/sys/class/infiniband"; /* the tests point it elsewhere */
@@ -631,11 +631,11 @@ enum { XRT__RDMA_IN_CACHE, XRT__RDMA_DETACHED, XRT__RDMA_PRIVATE, XRT__RDMA_DEAD
 /* One MR. In the cache it is a node of one of the context's interval trees
    (the core's, keyed by start), the one of its remote access: entries of one
    remote access never overlap, entries of another live beside them. While
-   unreferenced it is also on
-   the LRU list. A cached entry replaced by a wider one while referenced is
-   DETACHED (on the detached list, never found again); a private registration
-   is PRIVATE (on the privates list); an entry whose memory was freed while
-   referenced is DEAD (on the dead list; its MR is gone). */
+   unreferenced it is also on the LRU list. A cached entry replaced by a
+   wider one while referenced is DETACHED (on the detached list, never found
+   again); a private registration is PRIVATE (on the privates list); an entry
+   whose memory was freed while referenced is DEAD (on the dead list; its MR
+   is gone). */
 typedef struct xrt__rdma_entry {
     xrt__tree_node node; /* first: [start, end) */
     xrt__rdma_link link; /* LRU, detached, privates or dead list */
@@ -692,7 +692,7 @@ typedef struct xrt__rdma_ctx {
     int owns; /* opened the device and allocated the PD */
     char name[64];
     int lock; /* everything below (xrt__rdma_lock_ctx) */
-    xrt__tree trees[XRT__RDMA_CLASSES]; /* by remote access (xrt__rdma_tree) */
+    xrt__tree trees[XRT__RDMA_CLASSES]; /* by remote access (xrt__rdma_class) */
     size_t count;                       /* entries in them */
     xrt__rdma_link lru;      /* unreferenced cached entries, oldest first */
     xrt__rdma_link detached; /* referenced entries no longer in the cache */
