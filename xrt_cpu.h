@@ -2250,7 +2250,10 @@ static xrt_status xrt__cpu_module_load(const xrt_backend *self, void **module, c
                             xrt__cpu_dlopen, m, &dl, log, log_size);
     XRT_FREE(b);
     if (st != XRT_SUCCESS) {
-        if (m->dl) dlclose(m->dl), xrt__cpu_unclaim(m);
+        if (m->dl) { /* opened, then the cache failed: not so today, but m must not stay listed */
+            dlclose(m->dl);
+            xrt__cpu_unclaim(m);
+        }
         XRT_FREE(m);
         return st;
     }
