@@ -668,6 +668,7 @@ static void fake_reference_generations_do_not_wrap(void **state)
     uint32_t slot;
     void *buf;
     (void)state;
+    xrt_test_log_capture();
     OK(xrt_malloc_host(&buf, 4096));
     OK(fake_open(&c));
     OK(xrt__rdma_ctx_of(c, "test", 0, &cc));
@@ -689,6 +690,7 @@ static void fake_reference_generations_do_not_wrap(void **state)
     OK(xrt_rdma_release(&again));
     OK(xrt_free_host(buf));
     OK(fake_close(c));
+    xrt_set_log_callback(NULL, NULL);
 }
 
 /* The free of a buffer while its registration is in ibv_reg_mr, and a new
