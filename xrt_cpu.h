@@ -1969,7 +1969,42 @@ typedef struct xrt__cpu_module {
     int refs; /* the handle and every queued launch */
     void *dl;
     xrt__cpu_function *fns;
+    struct xrt__cpu_module *next_open; /* in xrt__cpu_open */
 } xrt__cpu_module;
+
+/* Each load is a module of its own, with its own globals, as a GPU runtime
+   gives: but dlopen of an object the process has open already (an earlier
+   load of the same cache entry, or one that stays after dlclose: -z
+   nodelete, unique symbols) returns that object. Such a load opens a
+   private copy of the file instead. The list of the live modules' objects
+   catches two threads that opened one path at once; xrt__cache_lock guards
+   it (a leaf lock, held for the list alone; fork takes it). */
+static xrt__cpu_module *xrt__cpu_open;
+
+/* Takes `dl` for `m`: 0 if a live module has it. */
+static int xrt__cpu_claim(xrt__cpu_module *m, void *dl)
+{
+    xrt__cpu_module *o;
+    pthread_mutex_lock(&xrt__cache_lock);
+    for (o = xrt__cpu_open; o && o->dl != dl; o = o->next_open) {}
+    if (!o) {
+        m->dl = dl;
+        m->next_open = xrt__cpu_open;
+        xrt__cpu_open = m;
+    }
+    pthread_mutex_unlock(&xrt__cache_lock);
+    return !o;
+}
+
+/* After the dlclose: until then a load that gets the same object makes a copy. */
+static void xrt__cpu_unclaim(xrt__cpu_module *m)
+{
+    xrt__cpu_module **p;
+    pthread_mutex_lock(&xrt__cache_lock);
+    for (p = &xrt__cpu_open; *p && *p != m; p = &(*p)->next_open) {}
+    if (*p) *p = m->next_open;
+    pthread_mutex_unlock(&xrt__cache_lock);
+}
 
 static void xrt__cpu_module_unref(xrt__cpu_module *m)
 {
@@ -1980,18 +2015,86 @@ static void xrt__cpu_module_unref(xrt__cpu_module *m)
         XRT_FREE(f);
     }
     dlclose(m->dl);
+    xrt__cpu_unclaim(m);
     XRT_FREE(m);
 }
 
-static int xrt__cpu_dlopen(void *ctx, const char *path, void **out, char *err, size_t n)
+static void *xrt__cpu_dlopen_path(const char *path, char *err, size_t n)
 {
     const char *why;
-    (void)ctx;
+    void *dl;
     dlerror();
-    if ((*out = dlopen(path, RTLD_NOW | RTLD_LOCAL)) != NULL) return 1;
+    if ((dl = dlopen(path, RTLD_NOW | RTLD_LOCAL)) != NULL) return dl;
     why = dlerror();
     snprintf(err, n, "%s", why ? why : "dlopen failed");
+    return NULL;
+}
+
+static int xrt__cpu_copy_fd(int from, int to)
+{
+    char buf[16384];
+    ssize_t got, put, off;
+    while ((got = read(from, buf, sizeof buf)) != 0) {
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) return 0;
+        for (off = 0; off < got; off += put > 0 ? put : 0)
+            if ((put = write(to, buf + off, (size_t)(got - off))) < 0 && errno != EINTR) return 0;
+    }
+    return 1;
+}
+
+/* A new temporary file for a copy, open for writing, under a name that no
+   object of the process bears (a copy that stayed after its dlclose keeps
+   its name, and dlopen would return it); -1 and errno if none. */
+static int xrt__cpu_copy_name(char *copy, size_t size)
+{
+    const char *tmp = getenv("TMPDIR");
+    void *dl;
+    int tries, fd;
+    for (tries = 0; tries < 8; tries++) {
+        snprintf(copy, size, "%s/xrt-module-XXXXXX.so", tmp && *tmp ? tmp : "/tmp");
+        if ((fd = mkostemps(copy, 3, O_CLOEXEC)) < 0) return -1;
+        if (!(dl = dlopen(copy, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD))) return fd;
+        dlclose(dl);
+        unlink(copy);
+        close(fd);
+    }
+    errno = EEXIST;
+    return -1;
+}
+
+/* Opens a private copy of `path` for m (in TMPDIR, as XRT_CACHE=0 builds;
+   deleted once open). */
+static int xrt__cpu_dlopen_copy(xrt__cpu_module *m, const char *path, char *err, size_t n)
+{
+    char copy[PATH_MAX];
+    void *dl = NULL;
+    int from = open(path, O_RDONLY | O_CLOEXEC), to = -1, ok;
+    ok = from >= 0 && (to = xrt__cpu_copy_name(copy, sizeof copy)) >= 0 && xrt__cpu_copy_fd(from, to);
+    if (to >= 0 && close(to) != 0) ok = 0;
+    if (!ok) snprintf(err, n, "a private copy of %s: %s", path, strerror(errno));
+    if (from >= 0) close(from);
+    if (ok) dl = xrt__cpu_dlopen_path(copy, err, n);
+    if (to >= 0) unlink(copy);
+    if (!dl) return 0;
+    if (xrt__cpu_claim(m, dl)) return 1;
+    dlclose(dl); /* a new file's object is no live module's: never here */
+    snprintf(err, n, "the private copy of %s opened a live module's object", path);
     return 0;
+}
+
+/* The cache's open function: m->dl is the object, m's own. */
+static int xrt__cpu_dlopen(void *ctx, const char *path, void **out, char *err, size_t n)
+{
+    xrt__cpu_module *m = (xrt__cpu_module *)ctx;
+    void *dl = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+    int own = 0;
+    if (dl) dlclose(dl); /* open already */
+    else if (!(dl = xrt__cpu_dlopen_path(path, err, n))) return 0;
+    else if (!(own = xrt__cpu_claim(m, dl))) dlclose(dl); /* another thread opened it at the same time */
+    if (!own && !xrt__cpu_dlopen_copy(m, path, err, n)) return 0;
+    *out = m->dl;
+    return 1;
 }
 
 /* What a C build needs: the compiler (XRT_CC split at spaces), the options
@@ -2287,6 +2390,10 @@ static xrt_status xrt__cpu_module_load(const xrt_backend *self, void **module, c
     if (st != XRT_SUCCESS) return st;
     if (!(b = (xrt__cpu_build *)XRT_CALLOC(1, sizeof *b)))
         return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_module_load", "no memory");
+    if (!(m = (xrt__cpu_module *)XRT_CALLOC(1, sizeof *m))) {
+        XRT_FREE(b);
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_module_load", "no memory for a module");
+    }
     b->image = &images[pick];
     b->cc = xrt__split_args(cc && *cc ? cc : "cc", &b->ncc);
     b->opt = xrt__split_args(options, &b->nopt);
@@ -2299,17 +2406,19 @@ static xrt_status xrt__cpu_module_load(const xrt_backend *self, void **module, c
     if (st == XRT_SUCCESS)
         st = xrt__cache_get("cpu: xrt_module_load", &key,
                             b->image->kind == XRT_IMAGE_CPU_C_SOURCE ? xrt__cpu_build_c : xrt__cpu_build_so, b,
-                            xrt__cpu_dlopen, NULL, &dl, log, log_size);
+                            xrt__cpu_dlopen, m, &dl, log, log_size);
     XRT_FREE(b->cc);
     XRT_FREE(b->opt);
     XRT_FREE(b);
-    if (st != XRT_SUCCESS) return st;
-    if (!(m = (xrt__cpu_module *)XRT_CALLOC(1, sizeof *m))) {
-        dlclose(dl);
-        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_module_load", "no memory for a module");
+    if (st != XRT_SUCCESS) {
+        if (m->dl) { /* opened, then the cache failed: not so today, but m must not stay listed */
+            dlclose(m->dl);
+            xrt__cpu_unclaim(m);
+        }
+        XRT_FREE(m);
+        return st;
     }
     m->refs = 1;
-    m->dl = dl;
     *module = m;
     return XRT_SUCCESS;
 }
@@ -2320,13 +2429,36 @@ static xrt_status xrt__cpu_module_unload(const xrt_backend *self, void *module)
     return XRT_SUCCESS;
 }
 
+/* The kernel `name` of the module: dlsym on its handle also searches its
+   dependencies (libc's free), and finds its variables; a launch would call
+   either as a kernel. So the symbol must be a function of the module's own
+   object. */
+static xrt_status xrt__cpu_kernel_symbol(xrt__cpu_module *m, const char *name, void **out)
+{
+    const char *who = "cpu: xrt_module_get_function";
+    struct link_map *own = NULL, *in = NULL;
+    const ElfW(Sym) *sym = NULL;
+    Dl_info info;
+    void *addr = dlsym(m->dl, name);
+    if (!addr) return xrt_error(XRT_ERROR_NOT_FOUND, who, "no kernel named '%s' in the module", name);
+    if (dlinfo(m->dl, RTLD_DI_LINKMAP, &own) != 0 || !dladdr1(addr, &info, (void **)&in, RTLD_DL_LINKMAP) || in != own)
+        return xrt_error(XRT_ERROR_NOT_FOUND, who, "'%s' is not defined in the module but in %s", name,
+                         in && in->l_name && in->l_name[0] ? in->l_name : "another object");
+    if (!dladdr1(addr, &info, (void **)&sym, RTLD_DL_SYMENT) || !sym ||
+        (ELF64_ST_TYPE(sym->st_info) != STT_FUNC && ELF64_ST_TYPE(sym->st_info) != STT_GNU_IFUNC)) /* ELF32's the same */
+        return xrt_error(XRT_ERROR_NOT_FOUND, who, "'%s' in the module is not a function", name);
+    *out = addr;
+    return XRT_SUCCESS;
+}
+
 /* Called with the core's module lock held: the list needs no lock of its own. */
 static xrt_status xrt__cpu_module_get_function(const xrt_backend *self, void **function, void *module, const char *name)
 {
     xrt__cpu_module *m = (xrt__cpu_module *)module;
     xrt__cpu_function *f;
-    void *sym = dlsym(m->dl, name);
-    if (!sym) return xrt_error(XRT_ERROR_NOT_FOUND, "cpu: xrt_module_get_function", "no kernel named '%s' in the module", name);
+    void *sym = NULL;
+    xrt_status st = xrt__cpu_kernel_symbol(m, name, &sym);
+    if (st != XRT_SUCCESS) return st;
     if (!(f = (xrt__cpu_function *)XRT_CALLOC(1, sizeof *f)))
         return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_module_get_function", "no memory for a function");
     memcpy(&f->kernel, &sym, sizeof sym);

@@ -933,6 +933,12 @@ static uint64_t xrt__gpu_end(uint64_t offset, uint64_t len)
     return offset > UINT64_MAX - len ? UINT64_MAX : offset + len;
 }
 
+/* The end of a table of count entries of `entry` bytes at offset, saturated. */
+static uint64_t xrt__gpu_table_end(uint64_t offset, uint64_t count, uint64_t entry)
+{
+    return count > UINT64_MAX / entry ? UINT64_MAX : xrt__gpu_end(offset, count * entry);
+}
+
 /* The end of the furthest of `count` entries of a header table at p (each
    `entry` bytes, its offset and length at `at_offset`, `at_len`), skipping
    those whose 4-byte type at `at_type` is `skip_type` (sections without
@@ -965,11 +971,18 @@ static int xrt__gpu_elf_bad(const unsigned char *p, size_t size, unsigned machin
     phoff = xrt__gpu_le(p + 32, 8), shoff = xrt__gpu_le(p + 40, 8);
     phent = xrt__gpu_le(p + 54, 2), phnum = xrt__gpu_le(p + 56, 2);
     shent = xrt__gpu_le(p + 58, 2), shnum = xrt__gpu_le(p + 60, 2);
+    if ((!shnum || phnum == 0xffff) && shoff) { /* extended numbering: the counts are section 0's sh_size, sh_info */
+        if (shent < 64 || !xrt__gpu_within(shoff, 64, size))
+            return snprintf(why, n, "cut short: %zu bytes, its headers declare at least %llu", size,
+                            (unsigned long long)xrt__gpu_end(shoff, 64)) > 0;
+        if (!shnum) shnum = xrt__gpu_le(p + shoff + 32, 8);
+        if (phnum == 0xffff) phnum = xrt__gpu_le(p + shoff + 44, 4);
+    }
     if ((phnum && phent < 56) || (shnum && shent < 64))
         return snprintf(why, n, "an ELF with header table entries of %u and %u bytes", (unsigned)phent,
                         (unsigned)shent) > 0;
-    end = phnum ? xrt__gpu_end(phoff, phnum * phent) : 0;
-    if (shnum && xrt__gpu_end(shoff, shnum * shent) > end) end = xrt__gpu_end(shoff, shnum * shent);
+    end = phnum ? xrt__gpu_table_end(phoff, phnum, phent) : 0;
+    if (shnum && xrt__gpu_table_end(shoff, shnum, shent) > end) end = xrt__gpu_table_end(shoff, shnum, shent);
     if (end > size) /* the tables themselves are past the end: what lies beyond is unknown */
         return snprintf(why, n, "cut short: %zu bytes, its headers declare at least %llu", size,
                         (unsigned long long)end) > 0;

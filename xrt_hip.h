@@ -377,20 +377,18 @@ static int xrt__hip_elf_bad(const unsigned char *p, size_t size, char *why, size
 }
 
 /* The processor of a bundle entry's id ("hipv4-amdgcn-amd-amdhsa--gfx90a:xnack+",
-   "hip-amdgcn-amd-amdhsa-gfx906"), copied into cpu; 0 for another target
-   (the host's entry). */
+   "hip-amdgcn-amd-amdhsa-gfx906"), of any length, copied into cpu; 0 for
+   another target (the host's entry). */
 static int xrt__hip_entry_cpu(const unsigned char *id, uint64_t len, char *cpu, size_t n)
 {
     static const char triple[] = "amdgcn-amd-amdhsa-";
-    char buf[128];
-    const char *at;
-    if (len >= sizeof buf) return 0;
-    memcpy(buf, id, (size_t)len);
-    buf[len] = 0;
-    if (!(at = strstr(buf, triple))) return 0;
+    const unsigned char *at = (const unsigned char *)memmem(id, (size_t)len, triple, sizeof triple - 1), *end = id + len;
+    const unsigned char *colon;
+    if (!at) return 0;
     at += sizeof triple - 1;
-    if (*at == '-') at++; /* the empty environment of hipv4 ids */
-    snprintf(cpu, n, "%.*s", (int)strcspn(at, ":"), at);
+    if (at < end && *at == '-') at++; /* the empty environment of hipv4 ids */
+    if ((colon = (const unsigned char *)memchr(at, ':', (size_t)(end - at))) != NULL) end = colon;
+    snprintf(cpu, n, "%.*s", (int)((size_t)(end - at) < n ? (size_t)(end - at) : n), (const char *)at);
     return 1;
 }
 

@@ -1809,6 +1809,25 @@ static void hip_refused(xrt_backend *t, xrt_image_kind kind, const void *data, s
     assert_int_equal(fh.loads, loads);
 }
 
+/* A clang offload bundle made by hand: one entry, `id`, holding `size`
+   bytes of `code` (the caller frees it; *total: its size). */
+static unsigned char *hand_bundle(const char *id, const void *code, size_t size, size_t *total)
+{
+    size_t id_len = strlen(id), head = 24 + 8 + 24 + id_len, i;
+    uint64_t fields[4] = {1, head, size, id_len};
+    unsigned char *b = (unsigned char *)malloc(head + size);
+    assert_non_null(b);
+    memcpy(b, "__CLANG_OFFLOAD_BUNDLE__", 24);
+    for (i = 0; i < 4; i++) { /* count; the entry's offset, size and id length, little-endian */
+        int k;
+        for (k = 0; k < 8; k++) b[24 + 8 * i + k] = (unsigned char)(fields[i] >> 8 * k);
+    }
+    memcpy(b + 56, id, id_len);
+    memcpy(b + head, code, size);
+    *total = head + size;
+    return b;
+}
+
 /* The first AMDGPU ELF inside a bundle. */
 static size_t first_elf(const unsigned char *p, size_t size)
 {
@@ -1892,6 +1911,46 @@ static void test_hip_modules_fake(void **state)
                 "hip: xrt_module_load: the image (hip code object gfx90a, ");
     hip_refused(&t, XRT_IMAGE_HIP_CODE_OBJECT, copy, im[0].size, "is an ELF for machine 62, not AMDGPU (EM_AMDGPU, 224)");
     free(copy);
+    { /* an entry's id of any length is read: behind it, a sound code object is picked, a cut one refused */
+        static const size_t lens[] = {31, 127, 128, 4096};
+        char id[4200];
+        size_t k, total;
+        unsigned char *b;
+        fake_hip_device("gfx90a");
+        for (k = 0; k < sizeof lens / sizeof lens[0]; k++) {
+            snprintf(id, sizeof id, "hipv4-amdgcn-amd-amdhsa--gfx90a"); /* 31 bytes; then features, ":xxxx..." */
+            if (lens[k] > 31) memset(id + 32, 'x', lens[k] - 32), id[31] = ':', id[lens[k]] = 0;
+            assert_int_equal(strlen(id), lens[k]);
+            b = hand_bundle(id, im[0].data, im[0].size, &total);
+            any.kind = XRT_IMAGE_HIP_OFFLOAD_BUNDLE, any.data = b, any.size = total, any.arch = "gfx90a,gfx1030";
+            assert_ptr_equal(hip_picked(&t, &any, 1), b);
+            free(b);
+            b = hand_bundle(id, im[0].data, im[0].size - 1, &total);
+            hip_refused(&t, XRT_IMAGE_HIP_OFFLOAD_BUNDLE, b, total,
+                        "is a clang offload bundle whose gfx90a code object is cut short: ");
+            free(b);
+        }
+    }
+    { /* extended numbering: e_shnum 0, the count in section 0's sh_size (e_phnum 0xffff: in its sh_info) */
+        const unsigned char *e = (const unsigned char *)im[0].data;
+        uint64_t shoff = 0, shnum = (uint64_t)e[60] | (uint64_t)e[61] << 8, phnum = (uint64_t)e[56] | (uint64_t)e[57] << 8;
+        xrt_module_image x;
+        int k;
+        for (k = 7; k >= 0; k--) shoff = shoff << 8 | e[40 + k];
+        assert_true(shnum > 0 && shoff + 64 <= im[0].size);
+        copy = (unsigned char *)malloc(im[0].size);
+        assert_non_null(copy);
+        memcpy(copy, im[0].data, im[0].size);
+        copy[60] = copy[61] = 0;
+        for (k = 0; k < 8; k++) copy[shoff + 32 + k] = (unsigned char)(shnum >> 8 * k); /* sh_size */
+        copy[56] = copy[57] = 0xff;
+        for (k = 0; k < 4; k++) copy[shoff + 44 + k] = (unsigned char)(phnum >> 8 * k); /* sh_info */
+        x.kind = XRT_IMAGE_HIP_CODE_OBJECT, x.data = copy, x.size = im[0].size, x.arch = "gfx90a";
+        assert_ptr_equal(hip_picked(&t, &x, 1), copy);
+        hip_refused(&t, XRT_IMAGE_HIP_CODE_OBJECT, copy, (size_t)(shoff + 64 * shnum - 1), "is cut short: ");
+        hip_refused(&t, XRT_IMAGE_HIP_CODE_OBJECT, copy, (size_t)shoff + 63, "is cut short: ");
+        free(copy);
+    }
     { /* a compressed bundle (clang 19 on): xrt reads its header, which gives its size from version 2 on */
         static const unsigned char ccob[32] = {'C', 'C', 'O', 'B', 2, 0, 1, 0, 32, 0, 0, 0, 0xff, 0xff};
         xrt_module_image z;

@@ -643,6 +643,39 @@ static void test_missing_function(void **state)
     FAILS(xrt_module_unload(m), XRT_ERROR_INVALID_HANDLE, "was destroyed");
 }
 
+/* Only the module's own functions are kernels: a name its dependencies
+   define (libc's free, malloc) or one of its variables is not one. A launch
+   of either would call it as a kernel. */
+static const char globals_src[] = PRELUDE
+    "#include <stdlib.h>\n"
+    "unsigned count;\n"
+    "typedef struct { unsigned *out; } bump_args;\n"
+    "void bump(const ctx_t *c, void *p) {\n"
+    "  void *volatile q = malloc(1); (void)c;\n" /* the module needs libc */
+    "  free(q);\n"
+    "  *((bump_args *)p)->out = ++count;\n"
+    "}\n";
+
+static void test_function_not_in_module(void **state)
+{
+    xrt_module_image im = source_image(globals_src);
+    xrt_function f = (xrt_function)1;
+    xrt_module m;
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the CPU backend's modules are shared objects");
+    OK(xrt_module_load(&m, &im, 1, NULL));
+    FAILS(xrt_module_get_function(&f, m, "free"), XRT_ERROR_NOT_FOUND,
+          "cpu: xrt_module_get_function: 'free' is not defined in the module but in ");
+    assert_null(f);
+    assert_non_null(strstr(xrt_get_last_error_string(), "libc"));
+    FAILS(xrt_module_get_function(&f, m, "malloc"), XRT_ERROR_NOT_FOUND, "'malloc' is not defined in the module");
+    FAILS(xrt_module_get_function(&f, m, "count"), XRT_ERROR_NOT_FOUND,
+          "cpu: xrt_module_get_function: 'count' in the module is not a function");
+    assert_null(f);
+    OK(xrt_module_get_function(&f, m, "bump"));
+    OK(xrt_module_unload(m));
+}
+
 static void test_bad_images(void **state)
 {
     static const char garbage[] = "\x7f" "ELF this is not a shared object";
@@ -1623,26 +1656,22 @@ static void test_cache_lock_across_fork(void **state)
 }
 
 /* >> shared objects: built here with cc, given to xrt as bytes */
-static void test_shared_object_image(void **state)
+/* `src` built as a shared object under the test's directory; its bytes
+   (the caller frees them). */
+static xrt_module_image so_image(const char *name, const char *src)
 {
-    char src[300], so[300], cmd[1024];
-    xrt_module m;
+    char c[300], so[300], cmd[1024];
     xrt_module_image im;
-    xrt_function f;
     FILE *fp;
     long size;
     void *data;
-    unsigned *v;
-    inc_args a;
-    (void)state;
-    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "a CPU shared object loads on the CPU backend only");
-    snprintf(src, sizeof src, "%s/k.c", cache_dir);
-    snprintf(so, sizeof so, "%s/k.so", cache_dir);
-    fp = fopen(src, "w");
+    snprintf(c, sizeof c, "%s/%s.c", cache_dir, name);
+    snprintf(so, sizeof so, "%s/%s.so", cache_dir, name);
+    fp = fopen(c, "w");
     assert_non_null(fp);
-    fputs(kernels_src, fp);
+    fputs(src, fp);
     fclose(fp);
-    snprintf(cmd, sizeof cmd, "cc -shared -fPIC -O2 -o %s %s", so, src);
+    snprintf(cmd, sizeof cmd, "cc -shared -fPIC -O2 -o %s %s", so, c);
     assert_int_equal(system(cmd), 0);
     fp = fopen(so, "rb");
     assert_non_null(fp);
@@ -1650,11 +1679,25 @@ static void test_shared_object_image(void **state)
     size = ftell(fp);
     rewind(fp);
     data = malloc((size_t)size);
+    assert_non_null(data);
     assert_int_equal(fread(data, 1, (size_t)size, fp), (size_t)size);
     fclose(fp);
     im.kind = XRT_IMAGE_CPU_SHARED_OBJECT, im.data = data, im.size = (size_t)size, im.arch = NULL;
+    return im;
+}
+
+static void test_shared_object_image(void **state)
+{
+    xrt_module m;
+    xrt_module_image im;
+    xrt_function f;
+    unsigned *v;
+    inc_args a;
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "a CPU shared object loads on the CPU backend only");
+    im = so_image("k", kernels_src);
     OK(xrt_module_load(&m, &im, 1, NULL));
-    free(data);
+    free((void *)im.data);
     f = get(m, "inc");
     OK(xrt_malloc((void **)&v, 16 * sizeof *v));
     OK(xrt_memset(v, 0, 16 * sizeof *v));
@@ -1664,6 +1707,91 @@ static void test_shared_object_image(void **state)
     assert_int_equal(v[15], 6);
     OK(xrt_free(v));
     OK(xrt_module_unload(m));
+}
+
+/* >> each load its own module: two loads of one image (one cache entry) do
+   not share their globals, as two cuModuleLoadData of one image do not. */
+static unsigned bump_once(xrt_module m)
+{
+    xrt_function f = get(m, "bump");
+    unsigned *out, v;
+    OK(xrt_malloc_host((void **)&out, sizeof *out));
+    *out = 0;
+    OK(xrt_launch_kernel(f, d3(1, 1, 1), d3(1, 1, 1), 0, NULL, &out, sizeof out));
+    OK(xrt_stream_synchronize(NULL));
+    v = *out;
+    OK(xrt_free_host(out));
+    return v;
+}
+
+/* Two loads, a third after the first is unloaded; with -z nodelete the
+   first one's object stays in the process after its unload. */
+static void own_globals(const xrt_module_image *im, const char *options)
+{
+    xrt_module m[3];
+    OK(xrt_module_load(&m[0], im, 1, options));
+    OK(xrt_module_load(&m[1], im, 1, options));
+    assert_int_equal(bump_once(m[0]), 1);
+    assert_int_equal(bump_once(m[1]), 1);
+    assert_int_equal(bump_once(m[0]), 2);
+    OK(xrt_module_unload(m[0]));
+    OK(xrt_module_load(&m[2], im, 1, options));
+    assert_int_equal(bump_once(m[2]), 1);
+    assert_int_equal(bump_once(m[1]), 2);
+    OK(xrt_module_unload(m[1]));
+    OK(xrt_module_unload(m[2]));
+}
+
+static void test_loads_have_own_globals(void **state)
+{
+    xrt_module_image im = source_image(globals_src);
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the CPU backend's modules are shared objects");
+    own_globals(&im, NULL);
+    own_globals(&im, "-Wl,-z,nodelete");
+    setenv("XRT_CACHE", "0", 1);
+    own_globals(&im, NULL);
+    unsetenv("XRT_CACHE");
+    im = so_image("globals", globals_src);
+    own_globals(&im, NULL);
+    free((void *)im.data);
+}
+
+/* Threads load one new image at once: each gets its own module. */
+typedef struct loader { unsigned seen; int failed; } loader;
+
+static void *load_and_bump(void *p)
+{
+    loader *l = (loader *)p;
+    xrt_module_image im = source_image(globals_src);
+    xrt_function f = NULL;
+    xrt_module m = NULL;
+    unsigned *out = NULL;
+    if (xrt_module_load(&m, &im, 1, "-DAT_ONCE") || xrt_module_get_function(&f, m, "bump") ||
+        xrt_malloc_host((void **)&out, sizeof *out) || xrt_launch_kernel(f, d3(1, 1, 1), d3(1, 1, 1), 0, NULL, &out, sizeof out) ||
+        xrt_stream_synchronize(NULL))
+        l->failed = __LINE__;
+    else l->seen = *out;
+    xrt_free_host(out);
+    if (m && xrt_module_unload(m)) l->failed = __LINE__;
+    return NULL;
+}
+
+static void test_threads_load_own_modules(void **state)
+{
+    enum { n = 4 };
+    pthread_t t[n];
+    loader l[n];
+    int i;
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the CPU backend's modules are shared objects");
+    memset(l, 0, sizeof l);
+    for (i = 0; i < n; i++) assert_int_equal(start_thread(&t[i], xrt_test_backend, load_and_bump, &l[i]), 0);
+    for (i = 0; i < n; i++) pthread_join(t[i], NULL);
+    for (i = 0; i < n; i++) {
+        if (l[i].failed) fail_msg("thread %d failed at line %d", i, l[i].failed);
+        assert_int_equal(l[i].seen, 1);
+    }
 }
 
 /* >> the images the Makefile builds from examples/saxpy: the CPU shared
@@ -1767,6 +1895,7 @@ int main(void)
         cmocka_unit_test(test_unload_races_launches),
         cmocka_unit_test(test_unloaded_module_closes),
         cmocka_unit_test(test_missing_function),
+        cmocka_unit_test(test_function_not_in_module),
         cmocka_unit_test(test_bad_images),
         cmocka_unit_test(test_compile_error),
         gated_test(test_unload_with_queued_launches),
@@ -1793,6 +1922,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_cache_includes, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_lock_across_fork, cache_setup, cache_teardown),
         cmocka_unit_test(test_shared_object_image),
+        cmocka_unit_test(test_loads_have_own_globals),
+        cmocka_unit_test(test_threads_load_own_modules),
         cmocka_unit_test(test_saxpy_images),
         cmocka_unit_test(test_saxpy_gpu_images_on_cpu),
     };
