@@ -4,13 +4,14 @@
    xrt is header-only. In exactly ONE C or C++ translation unit of your program:
 
        #define XRT_IMPL
-       #define XRT_ENABLE_CPU      // and/or XRT_ENABLE_CUDA, XRT_ENABLE_HIP
+       #define XRT_ENABLE_CUDA     // and/or XRT_ENABLE_HIP: the GPU backends wanted
        #include "xrt.h"
 
    Every other translation unit just includes "xrt.h" (the enable macros are
-   only needed in the XRT_IMPL unit). With no XRT_ENABLE_* defined, the CPU
-   backend is enabled. The part of this header that user code sees pulls no
-   vendor header, so it can be included from C11, C++11 and CUDA (.cu) files.
+   only needed in the XRT_IMPL unit). The CPU backend needs nothing and is
+   always built in; XRT_DISABLE_CPU leaves it out. The part of this header
+   that user code sees pulls no vendor header, so it can be included from
+   C11, C++11 and CUDA (.cu) files.
 
    Five-line example:
 
@@ -1255,7 +1256,12 @@ static inline xrt_status xrt_graph_get_info(xrt_graph graph, xrt_graph_info *inf
 #if !defined(_GNU_SOURCE) /* xrt.h was included before XRT_IMPL was defined */
 #error "xrt.h: the unit that defines XRT_IMPL needs _GNU_SOURCE: #define XRT_IMPL before the first #include \"xrt.h\" and before any other header, or compile that unit with -D_GNU_SOURCE"
 #endif
-#if !defined(XRT_ENABLE_CPU) && !defined(XRT_ENABLE_CUDA) && !defined(XRT_ENABLE_HIP)
+/* The CPU backend needs nothing: it is always built in, unless the program
+   leaves it out with XRT_DISABLE_CPU (XRT_ENABLE_CPU is accepted, and changes nothing). */
+#if defined(XRT_DISABLE_CPU) && defined(XRT_ENABLE_CPU)
+#error "xrt.h: both XRT_DISABLE_CPU and XRT_ENABLE_CPU are defined: keep one"
+#endif
+#if !defined(XRT_DISABLE_CPU) && !defined(XRT_ENABLE_CPU)
 #define XRT_ENABLE_CPU
 #endif
 #include <dlfcn.h>
@@ -1893,6 +1899,18 @@ static xrt_status xrt__reg_select_env_locked(const char *list)
     return xrt__reg_unavailable(last->probe_status);
 }
 
+/* "no backend available: cuda: <why>; hip: <why>; cpu: <why>", in the order
+   they were tried, cut to the reason's room. */
+static void xrt__reg_unavailable_locked(void)
+{
+    size_t at = (size_t)snprintf(xrt__reg_reason, sizeof xrt__reg_reason, "no backend available%s",
+                                 xrt__reg_count ? ":" : " (none is built in or registered)");
+    int i;
+    for (i = 0; i < xrt__reg_count && at < sizeof xrt__reg_reason; i++)
+        at += (size_t)snprintf(xrt__reg_reason + at, sizeof xrt__reg_reason - at, "%s %s: %s", i ? ";" : "",
+                               xrt__reg_entries[i].t.name, xrt__reg_entries[i].reason);
+}
+
 /* Why entry `chosen` is the default: the ones before it were unavailable. */
 static void xrt__reg_log_choice(int chosen)
 {
@@ -1927,8 +1945,7 @@ static xrt_status xrt__reg_select_locked(void)
         snprintf(xrt__reg_reason, sizeof xrt__reg_reason, "no backend available: %.64s: %s", oom->t.name, oom->reason);
         return XRT_ERROR_OUT_OF_MEMORY;
     }
-    snprintf(xrt__reg_reason, sizeof xrt__reg_reason, "no backend available%s",
-             xrt__reg_count ? " (see xrt_backend_get_info)" : "");
+    xrt__reg_unavailable_locked();
     return XRT_ERROR_BACKEND_UNAVAILABLE;
 }
 
@@ -2804,7 +2821,10 @@ static void xrt__reg_add_builtin_locked(const xrt__reg_builtin *b)
     e = &xrt__reg_entries[xrt__reg_count - 1];
     e->probed = 1; /* known now: no probe, no log line */
     e->probe_status = XRT_ERROR_BACKEND_UNAVAILABLE;
-    snprintf(e->reason, sizeof e->reason, "not enabled in this build (define %s in the XRT_IMPL unit)", b->macro);
+    if (!strcmp(b->name, "cpu"))
+        snprintf(e->reason, sizeof e->reason, "left out of this build (XRT_DISABLE_CPU in the XRT_IMPL unit)");
+    else
+        snprintf(e->reason, sizeof e->reason, "not enabled in this build (define %s in the XRT_IMPL unit)", b->macro);
 }
 
 /* >> impl: plugins. A plugin is tried once per process: its outcome, and on

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* xrt_cpu.h - the CPU backend: one device, asynchronous streams on worker threads.
 
-   Enabled by XRT_ENABLE_CPU (the default when nothing is enabled). Included by
+   Always built in, unless XRT_DISABLE_CPU is defined. Included by
    xrt.h in the XRT_IMPL translation unit; never include it yourself.
 
    It is held to GPU semantics so that code developed on it shows the ordering

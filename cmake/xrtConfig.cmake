@@ -2,8 +2,8 @@
 # CMake package of xrt, installed by `make install` as
 # <prefix>/lib/cmake/xrt/xrtConfig.cmake.
 #
-#   find_package(xrt 0.2 REQUIRED)                        # CPU backend only
-#   find_package(xrt 0.2 REQUIRED COMPONENTS cuda rdma)   # pick backends
+#   find_package(xrt 0.2 REQUIRED)                        # the CPU backend (always built in)
+#   find_package(xrt 0.2 REQUIRED COMPONENTS cuda rdma)   # and the backends picked
 #   target_link_libraries(app PRIVATE xrt::xrt)
 #
 # xrt::xrt is an interface target: the include directory (<prefix>/include/xrt,
@@ -11,7 +11,8 @@
 # library. Each component adds, to xrt::xrt, the XRT_ENABLE_* define of its
 # backend and what its implementation needs to compile (the enable defines
 # matter only in the unit that defines XRT_IMPL):
-#   cpu   XRT_ENABLE_CPU (the default when no backend is named)
+#   cpu   XRT_ENABLE_CPU (accepted: the CPU backend is always built in, unless
+#         the program defines XRT_DISABLE_CPU)
 #   cuda  XRT_ENABLE_CUDA and the CUDA Toolkit's include directory
 #         (find_package(CUDAToolkit)); libcudart is loaded at run time
 #   hip   XRT_ENABLE_HIP, __HIP_PLATFORM_AMD__ and HIP's include directory

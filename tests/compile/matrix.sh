@@ -131,6 +131,14 @@ check "two TUs, C impl (clang) + C++ user (clang++)" \
 check "two TUs, C++ impl (g++) + C user (gcc)" \
     "g++ $CXX17 -c $M -o $OUT/two-cxxm.o && gcc $C11 -c $U -o $OUT/two-cu.o &&
      g++ $OUT/two-cxxm.o $OUT/two-cu.o -o $OUT/two-cxx-c -lpthread $(run_ok $OUT/two-cxx-c)"
+if [ $have_cuda = 1 ]; then
+    check "CUDA alone enabled: the CPU backend is built in too, runs without a GPU" \
+        "gcc $C11 $CUDA $SRC/cpu_always.c -o $OUT/cpu-always -lpthread $(run_ok $OUT/cpu-always)"
+    check "XRT_DISABLE_CPU: no backend available names each backend's reason" \
+        "gcc $C11 $CUDA -DXRT_DISABLE_CPU $SRC/cpu_always.c -o $OUT/cpu-left-out -lpthread $(run_ok $OUT/cpu-left-out)"
+fi
+check "XRT_DISABLE_CPU with XRT_ENABLE_CPU is an error" \
+    "! gcc $C11 -DXRT_ENABLE_CPU -DXRT_DISABLE_CPU -c $SRC/cpu_always.c -o $OUT/cpu-both.o"
 if [ $have_cuda = 1 ] || [ $have_hip = 1 ]; then
     all="-DXRT_ENABLE_CPU"
     [ $have_cuda = 1 ] && all="$all $CUDA"
