@@ -516,7 +516,7 @@ static void test_trace_fork(void **state)
         bad |= (xrt_set_backend("trace") != XRT_ERROR_NOT_PERMITTED) << 2;
         bad |= (xrt_set_backend("cpu") != XRT_SUCCESS) << 3;
         bad |= (xrt_malloc(&d, 64) != XRT_SUCCESS || xrt_memset(d, 1, 64) != XRT_SUCCESS || xrt_free(d) != XRT_SUCCESS) << 4;
-        _exit(bad);
+        child_exit(bad);
     }
     assert_int_equal(waitpid(pid, &status, 0), pid);
     assert_true(WIFEXITED(status));
@@ -614,7 +614,7 @@ static void test_later_larger_table(void **state)
         CHILD_TRUE(strcmp(info.path, "/nonexistent/xrt-plugin-14.so") == 0 && strstr(info.reason, "cannot load"));
         assert_memory_works_in_child();
         xrt_shutdown();
-        _exit(0);
+        child_exit(0);
     }
     if (child_status(pid, 20, why, sizeof why)) fail_msg("a plugin with a larger table: %s", why);
 }
