@@ -1264,7 +1264,9 @@ static inline int xrt_test_run_on_backends(const char *suite, const struct CMUni
         if (!xrt_test_listed(info.name, only)) continue;
         if (xrt_test_child.only && strcmp(info.name, xrt_test_child.only) != 0) continue;
         if (!info.available) {
-            printf("[ SKIPPED  ] %s on %s: skipped: %s\n", suite, info.name, info.reason);
+            /* the group's tests did not run: counted as skipped (tests/run.sh) */
+            printf("skipped: %s on %s: %s\n", suite, info.name, info.reason);
+            printf("[  SKIPPED ] %d test(s): the group %s on %s\n", (int)count, suite, info.name);
             continue;
         }
         xrt_test_backend = info.name;
