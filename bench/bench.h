@@ -55,7 +55,9 @@ static inline double bench__time(bench_loop loop, void *ctx, long iters)
 }
 
 /* Median nanoseconds per iteration of `base` and of `test`, measured in
-   alternation over `reps` repetitions (at most 64) after one warm-up each. */
+   alternation over `reps` repetitions (at most 64) after one warm-up each;
+   which side goes first alternates too (the side that runs second finds
+   caches and clocks as the first left them). */
 static inline void bench_pair(bench_loop base, bench_loop test, void *ctx, long iters, int reps,
                               double *base_ns, double *test_ns)
 {
@@ -65,8 +67,13 @@ static inline void bench_pair(bench_loop base, bench_loop test, void *ctx, long 
     base(ctx, iters);
     test(ctx, iters);
     for (r = 0; r < reps; r++) {
-        b[r] = bench__time(base, ctx, iters);
-        t[r] = bench__time(test, ctx, iters);
+        if (r % 2 == 0) {
+            b[r] = bench__time(base, ctx, iters);
+            t[r] = bench__time(test, ctx, iters);
+        } else {
+            t[r] = bench__time(test, ctx, iters);
+            b[r] = bench__time(base, ctx, iters);
+        }
     }
     *base_ns = bench_median(b, reps);
     *test_ns = bench_median(t, reps);

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* GPU overhead: every xrt call against the same call made directly on the
    CUDA runtime, in one process, on the same memory and the same kind of
-   stream (non-blocking), medians of BENCH_REPS alternating runs; then small
+   stream (non-blocking), medians of BENCH_REPS alternating runs after a
+   warm-up of each side (which side goes first alternates too); then small
    copies from 1 to 16 threads at once; then an empty kernel launched through
-   xrt_launch_kernel against cuLaunchKernel (the driver API, libcuda.so.1) on
-   the same stream; then a fatbin's load and unload. Target: at most 1.03x on
+   xrt_launch_kernel against cuLaunchKernel (the driver API, libcuda.so.1,
+   the kernel loaded along xrt's path, arguments passed the same way) on the
+   same stream; then a fatbin's load and unload. Target: at most 1.03x on
    every row, and no worse scaling with threads than the runtime's.
 
    bench/tools.mk builds it with -DBENCH_CUDART and links libcudart; xrt's CUDA
@@ -118,7 +120,10 @@ PAIR(sync, RAW_SYNC, XRT_SYNC)
 PAIR(query, RAW(cudaStreamQuery(c->rs)), XRT(xrt_stream_query(c->xs)))
 PAIR(event, RAW(cudaEventRecord(c->re, c->rs)); RAW(cudaEventQuery(c->re)),
      XRT(xrt_event_record(c->xe, c->xs)); XRT(xrt_event_query(c->xe)))
-PAIR(memcpy_sync, RAW(cudaMemcpy(c->dev, c->pinned, c->n, H2D)), XRT(xrt_memcpy(c->dev, c->pinned, c->n, XH2D)))
+/* xrt_memcpy is cudaMemcpyAsync on stream 0 + cudaStreamSynchronize(0): the
+   raw side makes the same two calls (cudaMemcpy would be another call) */
+PAIR(memcpy_sync, RAW(cudaMemcpyAsync(c->dev, c->pinned, c->n, H2D, 0)); RAW(cudaStreamSynchronize(0)),
+     XRT(xrt_memcpy(c->dev, c->pinned, c->n, XH2D)))
 PAIR(h2d_pinned, RAW(cudaMemcpyAsync(c->dev, c->pinned, c->n, H2D, c->rs)); RAW_SYNC,
      XRT(xrt_memcpy_async(c->dev, c->pinned, c->n, XH2D, c->xs)); XRT_SYNC)
 PAIR(h2d_pageable, RAW(cudaMemcpyAsync(c->dev, c->pageable, c->n, H2D, c->rs)); RAW_SYNC,
@@ -139,20 +144,25 @@ PAIR(stream, cudaStream_t s; RAW(cudaStreamCreateWithFlags(&s, cudaStreamNonBloc
 PAIR(event_create, cudaEvent_t e; RAW(cudaEventCreateWithFlags(&e, cudaEventDefault)); RAW(cudaEventDestroy(e)),
      xrt_event e; XRT(xrt_event_create(&e, XRT_EVENT_DEFAULT)); XRT(xrt_event_destroy(e)))
 
-/* An empty kernel with one pointer argument: one block of 32 threads. */
-static void raw_launch(ctx *c)
+/* An empty kernel with one pointer argument: one block of 32 threads. The
+   raw side passes the argument as xrt does (packed, CU_LAUNCH_PARAM_BUFFER_POINTER),
+   or, for the last row, as kernelParams. */
+static void raw_launch(ctx *c, int packed)
 {
     void *arg = c->dev, *params[1] = {&arg};
-    CUresult e = c->launch(c->rf, 1, 1, 1, 32, 1, 1, 0, (CUstream)c->rs, params, NULL);
+    size_t size = sizeof arg;
+    void *extra[5] = {CU_LAUNCH_PARAM_BUFFER_POINTER, &arg, CU_LAUNCH_PARAM_BUFFER_SIZE, &size, CU_LAUNCH_PARAM_END};
+    CUresult e = c->launch(c->rf, 1, 1, 1, 32, 1, 1, 0, (CUstream)c->rs, packed ? NULL : params, packed ? extra : NULL);
     if (e == CUDA_SUCCESS) return;
     fprintf(stderr, "gpu_overhead: cuLaunchKernel: CUresult %d\n", (int)e);
     exit(1);
 }
-#define RAW_LAUNCH raw_launch(c)
+#define RAW_LAUNCH raw_launch(c, 1)
 #define XRT_LAUNCH XRT(xrt_launch_kernel(c->xf, one, warp, 0, c->xs, &c->dev, sizeof c->dev))
 static const xrt_dim3 one = {1, 1, 1}, warp = {32, 1, 1};
 PAIR(launch_sync, RAW_LAUNCH; RAW_SYNC, XRT_LAUNCH; XRT_SYNC)
 PAIR(launch_enqueue, RAW_LAUNCH; if (i == n - 1) RAW_SYNC, XRT_LAUNCH; if (i == n - 1) XRT_SYNC)
+PAIR(launch_params, raw_launch(c, 0); RAW_SYNC, XRT_LAUNCH; XRT_SYNC)
 
 typedef struct row {
     const char *name;
@@ -167,7 +177,7 @@ static const row rows[] = {
     ROW("stream synchronize, idle", sync, 0, 20000),
     ROW("stream query, idle", query, 0, 20000),
     ROW("event record + query", event, 0, 20000),
-    ROW("memcpy H2D 64 B pinned (sync)", memcpy_sync, SMALL, 5000),
+    ROW("memcpy H2D 64 B pinned (sync, stream 0)", memcpy_sync, SMALL, 5000),
     ROW("memcpy_async H2D 64 B pinned + sync", h2d_pinned, SMALL, 5000),
     ROW("memcpy_async H2D 64 B pageable + sync", h2d_pageable, SMALL, 5000),
     ROW("memcpy_async D2H 64 B pinned + sync", d2h_pinned, SMALL, 5000),
@@ -186,6 +196,7 @@ static const row rows[] = {
 static const row kernel_rows[] = {
     ROW("empty kernel launch + sync", launch_sync, 0, 5000),
     ROW("empty kernel launch, enqueue", launch_enqueue, 0, 1000),
+    ROW("launch + sync, raw with kernelParams", launch_params, 0, 5000),
 };
 
 static int stub; /* running on bench/stub/cudart_stub.c: no GPU behind the calls */
@@ -274,9 +285,12 @@ static void threads_table(ctx *c)
     for (k = 0; k < sizeof counts / sizeof counts[0]; k++) {
         double raw[BENCH_REPS], x[BENCH_REPS];
         char name[64];
-        for (r = 0; r < BENCH_REPS; r++) {
-            raw[r] = copies_from_threads(w, counts[k], 1);
+        copies_from_threads(w, counts[k], 1); /* warm-ups */
+        copies_from_threads(w, counts[k], 0);
+        for (r = 0; r < BENCH_REPS; r++) { /* alternating which side goes first */
+            if (r % 2 == 0) raw[r] = copies_from_threads(w, counts[k], 1);
             x[r] = copies_from_threads(w, counts[k], 0);
+            if (r % 2 == 1) raw[r] = copies_from_threads(w, counts[k], 1);
         }
         snprintf(name, sizeof name, "%d thread%s", counts[k], counts[k] == 1 ? "" : "s");
         print_row(name, bench_median(raw, BENCH_REPS), bench_median(x, BENCH_REPS));
@@ -288,8 +302,9 @@ static void threads_table(ctx *c)
 }
 
 /* >> kernel launch: the PTX below, JIT-compiled by the driver, loaded once
-   by the driver directly (cuModuleLoadData, as a CUDA program does) and once
-   through xrt_module_load */
+   by the driver directly along the path xrt's CUDA backend takes
+   (cuLibraryLoadData, cuLibraryGetKernel; the kernel handle is what
+   cuLaunchKernel gets) and once through xrt_module_load */
 static const char empty_ptx[] = ".version 7.0\n.target sm_50\n.address_size 64\n"
                                 ".visible .entry empty(.param .u64 empty_p)\n{\n\tret;\n}\n";
 
@@ -302,22 +317,26 @@ static int driver_sym(void *lib, const char *name, void *fn, size_t size)
 }
 
 /* 1 when the driver and xrt both loaded the kernel, else why not. */
-static int kernel_setup(ctx *c, CUmodule *rm, xrt_module *xm)
+static int kernel_setup(ctx *c, CUlibrary *rm, xrt_module *xm)
 {
     const xrt_module_image im = {XRT_IMAGE_CUDA_PTX, empty_ptx, sizeof empty_ptx - 1, "compute_50"};
-    CUresult (*load)(CUmodule *, const void *) = NULL;
-    CUresult (*get)(CUfunction *, CUmodule, const char *) = NULL;
+    CUresult (*load)(CUlibrary *, const void *, CUjit_option *, void **, unsigned, CUlibraryOption *, void **,
+                     unsigned) = NULL;
+    CUresult (*get)(CUkernel *, CUlibrary, const char *) = NULL;
+    CUkernel k = NULL;
     void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!lib || !driver_sym(lib, "cuModuleLoadData", &load, sizeof load) ||
-        !driver_sym(lib, "cuModuleGetFunction", &get, sizeof get) ||
+    if (!lib || !driver_sym(lib, "cuLibraryLoadData", &load, sizeof load) ||
+        !driver_sym(lib, "cuLibraryGetKernel", &get, sizeof get) ||
         !driver_sym(lib, "cuLaunchKernel", &c->launch, sizeof c->launch)) {
-        printf("\nkernel launch: skipped: no CUDA driver API (libcuda.so.1: %s)\n", lib ? "symbols missing" : dlerror());
+        printf("\nkernel launch: skipped: no CUDA driver API with libraries (libcuda.so.1: %s)\n",
+               lib ? "cuLibraryLoadData, cuLibraryGetKernel or cuLaunchKernel missing" : dlerror());
         return 0;
     }
-    if (load(rm, empty_ptx) != CUDA_SUCCESS || get(&c->rf, *rm, "empty") != CUDA_SUCCESS) {
+    if (load(rm, empty_ptx, NULL, NULL, 0, NULL, NULL, 0) != CUDA_SUCCESS || get(&k, *rm, "empty") != CUDA_SUCCESS) {
         printf("\nkernel launch: skipped: the driver did not load the PTX\n");
         return 0;
     }
+    c->rf = (CUfunction)k; /* cuLaunchKernel takes a CUkernel as a CUfunction (CUDA 12) */
     if (xrt_module_load(xm, &im, 1, NULL) != XRT_SUCCESS || xrt_module_get_function(&c->xf, *xm, "empty") != XRT_SUCCESS) {
         printf("\nkernel launch: skipped: %s\n", xrt_get_last_error_string());
         return 0;
@@ -327,11 +346,12 @@ static int kernel_setup(ctx *c, CUmodule *rm, xrt_module *xm)
 
 static void kernel_table(ctx *c)
 {
-    CUmodule rm = NULL;
+    CUlibrary rm = NULL;
     xrt_module xm = NULL;
     size_t k;
     if (kernel_setup(c, &rm, &xm)) {
-        printf("\nkernel launch: xrt_launch_kernel (packed arguments) against cuLaunchKernel (kernelParams)\n");
+        printf("\nkernel launch: xrt_launch_kernel against cuLaunchKernel, both with packed arguments\n"
+               "(CU_LAUNCH_PARAM_BUFFER_POINTER) on a kernel from cuLibraryLoadData; the last row: raw with kernelParams\n");
         print_header("call (per iteration)");
         for (k = 0; k < sizeof kernel_rows / sizeof kernel_rows[0]; k++) {
             double raw, x;
@@ -340,7 +360,7 @@ static void kernel_table(ctx *c)
         }
     }
     if (xm) XRT(xrt_module_unload(xm));
-    (void)rm; /* the driver's module goes with the context */
+    (void)rm; /* the driver's library goes with the context */
 }
 
 /* >> module load: a valid fatbin (saxpy's, which `make examples` builds

@@ -44,7 +44,10 @@ one() {
     ms=$((($(date +%s%N) - s) / 1000000))
     p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$L/$f.log" | awk '{s+=$1} END {print s+0}')
     n=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$L/$f.log" | awk '{s+=$1} END {print s+0}')
-    printf '%-36s rc=%-3d %6d ms passed=%-4d failed=%d\n' "$f" "$rc" "$ms" "$p" "$n"
+    k=$(sed -n 's/^\[  SKIPPED \] \([0-9]*\) test.*/\1/p' "$L/$f.log" | awk '{s+=$1} END {print s+0}')
+    # (as tests/run.sh: a program that ran no test is a failure)
+    [ $((p + n + k)) -eq 0 ] && n=1
+    printf '%-36s rc=%-3d %6d ms passed=%-4d failed=%d skipped=%d\n' "$f" "$rc" "$ms" "$p" "$n" "$k"
 }
 export -f one
 export L

@@ -21,7 +21,7 @@ static void forked_child(xrt_stream s, void *d, unsigned char first, int shutdow
     int n, i;
     if (shutdown_only) {
         xrt_shutdown();
-        _exit(0);
+        child_exit(0);
     }
     if (on_gpu()) {
         CHILD_EXPECT(xrt_stream_synchronize(s), XRT_ERROR_NOT_PERMITTED);
@@ -46,7 +46,7 @@ static void forked_child(xrt_stream s, void *d, unsigned char first, int shutdow
     CHILD_OK(xrt_free(d));
     CHILD_OK(xrt_stream_destroy(s));
     xrt_shutdown();
-    _exit(0);
+    child_exit(0);
 }
 
 /* Parent: a stream and 64 bytes of memory, idle or with work in flight (a
@@ -115,7 +115,7 @@ static void fork_as_workers_come_and_go_child(void)
     CHILD_OK(xrt_stream_destroy(t));
     CHILD_OK(xrt_device_synchronize());
     xrt_shutdown();
-    _exit(0);
+    child_exit(0);
 }
 
 static void test_fork_as_workers_come_and_go(void **state)
@@ -202,7 +202,7 @@ static void churn_child(void)
     if (on_gpu()) {
         CHILD_EXPECT(xrt_malloc(&p, 64), XRT_ERROR_NOT_PERMITTED);
         xrt_shutdown();
-        _exit(0);
+        child_exit(0);
     }
     CHILD_OK(xrt_malloc(&p, 64));
     CHILD_OK(xrt_free(p));
@@ -301,7 +301,7 @@ static void test_fork_releases_queued_work(void **state)
         if (cm->refs != module_refs - 2) CHILD_FAIL("the module has %d references, not %d", cm->refs, module_refs - 2);
         if (ce->refs != 1) CHILD_FAIL("the event has %d references, not 1 (its handle)", ce->refs);
         xrt_shutdown();
-        _exit(0);
+        child_exit(0);
     }
     bad = child_status(pid, 10, why, sizeof why);
     gate_open(&gates[0]);

@@ -1029,7 +1029,7 @@ static void test_cache_two_processes(void **state)
     for (i = 0; i < 2; i++) {
         fflush(NULL);
         p[i] = fork();
-        if (p[i] == 0) _exit(child_load(NULL));
+        if (p[i] == 0) child_exit(child_load(NULL));
         assert_true(p[i] > 0);
     }
     for (i = 0; i < 2; i++) child_wait(p[i], 60, "loading in two processes");

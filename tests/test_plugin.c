@@ -516,7 +516,7 @@ static void test_trace_fork(void **state)
         bad |= (xrt_set_backend("trace") != XRT_ERROR_NOT_PERMITTED) << 2;
         bad |= (xrt_set_backend("cpu") != XRT_SUCCESS) << 3;
         bad |= (xrt_malloc(&d, 64) != XRT_SUCCESS || xrt_memset(d, 1, 64) != XRT_SUCCESS || xrt_free(d) != XRT_SUCCESS) << 4;
-        _exit(bad);
+        child_exit(bad);
     }
     assert_int_equal(waitpid(pid, &status, 0), pid);
     assert_true(WIFEXITED(status));
@@ -614,7 +614,7 @@ static void test_later_larger_table(void **state)
         CHILD_TRUE(strcmp(info.path, "/nonexistent/xrt-plugin-14.so") == 0 && strstr(info.reason, "cannot load"));
         assert_memory_works_in_child();
         xrt_shutdown();
-        _exit(0);
+        child_exit(0);
     }
     if (child_status(pid, 20, why, sizeof why)) fail_msg("a plugin with a larger table: %s", why);
 }
@@ -696,8 +696,10 @@ static void test_setuid_program_ignores_code_from_environment(void **state)
     char buf[65536];
     ssize_t got;
     (void)state;
-    SKIP_UNLESS(getuid() == 0, "not root: cannot make a setuid copy owned by root");
-    SKIP_UNLESS(access("/usr/bin/setpriv", X_OK) == 0, "no setpriv (util-linux) to run the copy as another user");
+    /* tests/run.sh names this case next to its summary when it is skipped */
+    SKIP_UNLESS(getuid() == 0, "setuid plugin case: not root: cannot make a setuid copy owned by root");
+    SKIP_UNLESS(access("/usr/bin/setpriv", X_OK) == 0,
+                "setuid plugin case: no setpriv (util-linux) to run the copy as another user");
     assert_non_null(realpath(program_invocation_name, self)); /* not /proc/self/exe: that is valgrind under valgrind */
     assert_non_null(mkdtemp(dir));
     snprintf(prog, sizeof prog, "%s/prog", dir);
@@ -714,7 +716,7 @@ static void test_setuid_program_ignores_code_from_environment(void **state)
     unlink(prog);
     rmdir(dir);
     assert_int_equal(rc_plain, 0);
-    if (rc_secure == 2) skip(); /* the file system ignores setuid (nosuid): AT_SECURE could not be had */
+    SKIP_UNLESS(rc_secure != 2, "setuid plugin case: /tmp ignores setuid (nosuid): the copy did not run with AT_SECURE");
     assert_int_equal(rc_secure, 0);
 }
 

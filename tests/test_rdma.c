@@ -586,7 +586,7 @@ static void fake_access_classes_live_side_by_side(void **state)
 static void fake_double_release_of_a_copy(void **state)
 {
     xrt_rdma_ctx c;
-    xrt_rdma_reg r, copy, r2, p, pcopy;
+    xrt_rdma_reg r, copy, r2, r3, p, pcopy;
     char foreign[3000];
     void *buf;
     long live;
@@ -600,6 +600,11 @@ static void fake_double_release_of_a_copy(void **state)
     OK(xrt_rdma_release(&r));
     FAILS(xrt_rdma_release(&copy), XRT_ERROR_INVALID_HANDLE, "was released already (a copy of an xrt_rdma_reg");
     assert_int_equal(fstats(c).referenced, 1); /* r2 still holds it */
+    /* a new reference takes the slot r had: the copy's generation no longer matches */
+    OK(xrt_rdma_register(c, buf, 8192, RW, &r3));
+    assert_true((uintptr_t)r3.opaque != (uintptr_t)copy.opaque);
+    FAILS(xrt_rdma_release(&copy), XRT_ERROR_INVALID_HANDLE, "was released already");
+    OK(xrt_rdma_release(&r3));
     OK(xrt_rdma_release(&r2));
     FAILS(xrt_rdma_release(&copy), XRT_ERROR_INVALID_HANDLE, "released already");
     assert_int_equal(fstats(c).referenced, 0);
@@ -689,6 +694,30 @@ static void fake_reference_generations_do_not_wrap(void **state)
     FAILS(xrt_rdma_release(&last), XRT_ERROR_INVALID_HANDLE, "released already");
     OK(xrt_rdma_release(&again));
     OK(xrt_free_host(buf));
+    OK(fake_close(c));
+    xrt_set_log_callback(NULL, NULL);
+}
+
+/* A closed context's handle is refused, also once another context took its
+   slot (the handle's generation no longer matches). */
+static void fake_closed_context_is_refused(void **state)
+{
+    xrt_rdma_ctx old, c;
+    xrt_rdma_cache_stats stats;
+    xrt_rdma_reg r;
+    char buf[64];
+    (void)state;
+    xrt_test_log_capture();
+    OK(fake_open(&old));
+    OK(fake_close(old));
+    FAILS(xrt_rdma_cache_get_stats(old, &stats), XRT_ERROR_INVALID_HANDLE, "was closed");
+    OK(fake_open(&c));
+    assert_true((uintptr_t)c % 64 == (uintptr_t)old % 64); /* the same slot, the next generation */
+    assert_true(c != old);
+    FAILS(xrt_rdma_cache_get_stats(old, &stats), XRT_ERROR_INVALID_HANDLE, "was closed");
+    FAILS(xrt_rdma_register(old, buf, sizeof buf, RW, &r), XRT_ERROR_INVALID_HANDLE, "was closed");
+    FAILS(xrt_rdma_close(old), XRT_ERROR_INVALID_HANDLE, "was closed");
+    OK(xrt_rdma_cache_get_stats(c, &stats)); /* the new one is untouched */
     OK(fake_close(c));
     xrt_set_log_callback(NULL, NULL);
 }
@@ -1020,6 +1049,7 @@ int main(void)
         cmocka_unit_test(fake_double_release_of_a_copy),
         cmocka_unit_test(fake_stale_handle_of_a_closed_context),
         cmocka_unit_test(fake_reference_generations_do_not_wrap),
+        cmocka_unit_test(fake_closed_context_is_refused),
         cmocka_unit_test(fake_free_during_registration_is_refused),
         cmocka_unit_test(fake_notify_free_drops_foreign_registrations),
         cmocka_unit_test(fake_evictions_by_reason),

@@ -80,6 +80,62 @@ static int sorted(const char *list)
     return 1;
 }
 
+/* The CPU's features as the kernel lists them (/proc/cpuinfo's flags, or
+   Features on aarch64), in xrt's names, sorted and comma-separated, and the
+   widest vector they imply in 32-bit lanes: a source of its own, not the
+   code under test. Returns the lanes, or 0 where /proc/cpuinfo is not there
+   or names no flags; -1 where SVE sets the width (its length is per process). */
+static int cpuinfo_features(char *out, size_t n)
+{
+#if defined(__x86_64__)
+    static const char *const names[][2] = { /* xrt's name, the kernel's; xrt's order is sorted */
+        {"avx", "avx"},         {"avx2", "avx2"},         {"avx512bw", "avx512bw"}, {"avx512cd", "avx512cd"},
+        {"avx512dq", "avx512dq"}, {"avx512f", "avx512f"},  {"avx512vl", "avx512vl"}, {"avx512vnni", "avx512_vnni"},
+        {"bmi", "bmi1"},        {"bmi2", "bmi2"},         {"fma", "fma"},           {"popcnt", "popcnt"},
+        {"sse3", "pni"},        {"sse4.1", "sse4_1"},     {"sse4.2", "sse4_2"},     {"ssse3", "ssse3"}};
+    const char *key = "flags";
+#elif defined(__aarch64__)
+    static const char *const names[][2] = {{"neon", "asimd"}, {"sve", "sve"}, {"sve2", "sve2"}};
+    const char *key = "Features";
+#else
+    static const char *const names[][2] = {{"", ""}};
+    const char *key = NULL;
+#endif
+    char line[8192], word[64];
+    size_t i, used = 0;
+    int lanes = 4;
+    FILE *f = key ? fopen("/proc/cpuinfo", "r") : NULL;
+    out[0] = 0;
+    if (!f) return 0;
+    while (fgets(line, sizeof line, f) && strncmp(line, key, strlen(key)) != 0) {}
+    fclose(f);
+    if (strncmp(line, key, strlen(key)) != 0) return 0;
+    for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+        snprintf(word, sizeof word, " %s ", names[i][1]);
+        line[strcspn(line, "\n")] = ' ';
+        if (!strstr(line, word)) continue;
+        used += (size_t)snprintf(out + used, n - used, "%s%s", used ? "," : "", names[i][0]);
+        if (strcmp(names[i][0], "avx") == 0 && lanes < 8) lanes = 8;
+        if (strcmp(names[i][0], "avx512f") == 0) lanes = 16;
+        if (strcmp(names[i][0], "sve") == 0) lanes = -1;
+    }
+    return lanes;
+}
+
+/* On the CPU (directly or behind the tracing plugin): the features are the
+   kernel's list, exactly, and the vector width the widest they imply. */
+static void assert_cpu_target(const xrt_target *t)
+{
+    char want[sizeof t->features];
+    int lanes = cpuinfo_features(want, sizeof want);
+    if (lanes == 0) {
+        print_message("skipped: the CPU's features: /proc/cpuinfo lists none\n");
+        return;
+    }
+    assert_string_equal(t->features, want);
+    if (lanes > 0) assert_int_equal(t->vector_width, lanes);
+}
+
 static void test_current_target(void **state)
 {
     xrt_target t, again;
@@ -98,6 +154,11 @@ static void test_current_target(void **state)
     OK(xrt_get_device(&d));
     OK(xrt_get_device_properties(&p, d));
     assert_int_equal(t.vector_width, p.warp_size);
+#if defined(__x86_64__)
+    if (strcmp(t.arch, "x86_64") == 0) assert_cpu_target(&t);
+#elif defined(__aarch64__)
+    if (strcmp(t.arch, "aarch64") == 0) assert_cpu_target(&t);
+#endif
     OK(xrt_target_to_string(&t, text, sizeof text));
     snprintf(head, sizeof head, "%s:%s:%d", t.backend, t.arch, t.vector_width);
     assert_memory_equal(text, head, strlen(head));
