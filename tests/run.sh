@@ -237,5 +237,8 @@ step "every header, source and script has an SPDX licence line" sh tests/spdx.sh
 # to the count, not only in its program's log.
 grep -h '^skipped: setuid plugin case' "$LOG"/*test_plugin*.log 2> /dev/null | sort -u |
     sed 's/^skipped: /NOT RUN (security check): /'
+# The kill rate of the last `make mutants` (.ci/run runs it before make test).
+if [ -f "$B/mutants.log" ]; then grep -h '^mutants: [0-9]* of [0-9]* killed' "$B/mutants.log" | tail -1
+else echo "mutants: not run here (make mutants)"; fi
 echo "$pass passed, $fail failed, $skipped skipped"
 [ "$fail" -eq 0 ]
