@@ -1138,7 +1138,11 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t ev, unsigned f)
     op *o;
     UNUSED(f);
     if (!e || !st) return cudaErrorInvalidResourceHandle;
-    if (s && capture_wait(st, e, &err)) return err;
+    if (!s) { /* the legacy stream cannot wait for an event of a capture */
+        if (captured_event_refused(e)) return cudaErrorCapturedEvent;
+    } else if (capture_wait(st, e, &err)) {
+        return err;
+    }
     if (!(o = op_new(4))) return cudaErrorMemoryAllocation;
     pthread_mutex_lock(&e->lock);
     o->e = e, o->target = e->recorded;
@@ -1192,8 +1196,7 @@ cudaError_t cudaEventRecord(cudaEvent_t ev, cudaStream_t s)
     cudaError_t err;
     op *o;
     if (!e || !st) return cudaErrorInvalidResourceHandle;
-    if (s && capture_record(e, st, &err)) return err;
-    if (!s && e->cap) capture_record(e, st, &err); /* the legacy stream never captures */
+    if (capture_record(e, st, &err)) return err; /* the legacy stream never captures */
     if (!(o = op_new(3))) return cudaErrorMemoryAllocation;
     pthread_mutex_lock(&e->lock);
     o->e = e, o->target = ++e->recorded;
