@@ -172,18 +172,29 @@ $(SAXPY)/saxpy: examples/saxpy/saxpy.c examples/saxpy/saxpy_args.h $(HEADERS) $(
 	@mkdir -p $(@D)
 	$(CC) $(XCFLAGS) $(CFLAGS) $(ENABLE) -DSAXPY_HIP_BUNDLE_ARCHS=\"$(HIP_BUNDLE_LABEL)\" -o $@ $< $(LDLIBS)
 examples: $(SAXPY)/saxpy
-# The tests that load these images read them from $(SAXPY).
+# The tests that load these images read them from $(SAXPY); they also read
+# a bare cubin and the PTX, which saxpy does not offer.
+SAXPY_TEST_IMAGES := $(SAXPY_IMAGES)
+ifeq ($(HAVE_NVCC),1)
+SAXPY_TEST_IMAGES += $(SAXPY)/saxpy_sm90.cubin $(SAXPY)/saxpy.ptx
+$(SAXPY)/saxpy_sm90.cubin: examples/saxpy/saxpy.cu
+	@mkdir -p $(@D)
+	$(NVCC) -cubin -arch=sm_90 -o $@ $<
+$(SAXPY)/saxpy.ptx: examples/saxpy/saxpy.cu
+	@mkdir -p $(@D)
+	$(NVCC) -ptx -arch=compute_90 -o $@ $<
+endif
 SAXPY_TESTS := $(foreach f,plain asan tsan,$(B)/$(f)/test_kernels $(B)/$(f)/test_gpu)
 $(SAXPY_TESTS): ENABLE += -DXRT_TEST_SAXPY_DIR=\"$(SAXPY)\" -DXRT_TEST_HIPCC=$(if $(HAVE_HIPCC),1,0) \
-	-DXRT_TEST_HIP_BUNDLE_ARCHS=\"$(HIP_BUNDLE_LABEL)\"
-$(SAXPY_TESTS): | $(SAXPY_IMAGES)
+	-DXRT_TEST_NVCC=$(if $(HAVE_NVCC),1,0) -DXRT_TEST_HIP_BUNDLE_ARCHS=\"$(HIP_BUNDLE_LABEL)\"
+$(SAXPY_TESTS): | $(SAXPY_TEST_IMAGES)
 
 
 # the handle tests again with xrt's fallback for a missing membarrier(2)
 $(B)/plain/test_handles_no_membarrier $(B)/asan/test_handles_no_membarrier $(B)/tsan/test_handles_no_membarrier: tests/test_handles.c
 
 ifeq ($(HAVE_CMOCKA),1)
-tests: $(addprefix $(B)/plain/,$(TESTS)) $(addprefix $(B)/asan/,$(TESTS)) $(B)/tsan/test_stress $(B)/tsan/test_handles $(B)/tsan/test_handles_no_membarrier $(B)/tsan/test_kernels $(B)/tsan/test_cpu
+tests: $(addprefix $(B)/plain/,$(TESTS)) $(addprefix $(B)/asan/,$(TESTS)) $(B)/tsan/test_stress $(B)/tsan/test_handles $(B)/tsan/test_handles_no_membarrier $(B)/tsan/test_kernels $(B)/tsan/test_cpu $(B)/tsan/test_graph
 else
 tests:
 	@echo "skipped: $(SKIP_CMOCKA)"

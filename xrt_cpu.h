@@ -1969,7 +1969,42 @@ typedef struct xrt__cpu_module {
     int refs; /* the handle and every queued launch */
     void *dl;
     xrt__cpu_function *fns;
+    struct xrt__cpu_module *next_open; /* in xrt__cpu_open */
 } xrt__cpu_module;
+
+/* Each load is a module of its own, with its own globals, as a GPU runtime
+   gives: but dlopen of an object the process has open already (an earlier
+   load of the same cache entry, or one that stays after dlclose: -z
+   nodelete, unique symbols) returns that object. Such a load opens a
+   private copy of the file instead. The list of the live modules' objects
+   catches two threads that opened one path at once; xrt__cache_lock guards
+   it (a leaf lock, held for the list alone; fork takes it). */
+static xrt__cpu_module *xrt__cpu_open;
+
+/* Takes `dl` for `m`: 0 if a live module has it. */
+static int xrt__cpu_claim(xrt__cpu_module *m, void *dl)
+{
+    xrt__cpu_module *o;
+    pthread_mutex_lock(&xrt__cache_lock);
+    for (o = xrt__cpu_open; o && o->dl != dl; o = o->next_open) {}
+    if (!o) {
+        m->dl = dl;
+        m->next_open = xrt__cpu_open;
+        xrt__cpu_open = m;
+    }
+    pthread_mutex_unlock(&xrt__cache_lock);
+    return !o;
+}
+
+/* After the dlclose: until then a load that gets the same object makes a copy. */
+static void xrt__cpu_unclaim(xrt__cpu_module *m)
+{
+    xrt__cpu_module **p;
+    pthread_mutex_lock(&xrt__cache_lock);
+    for (p = &xrt__cpu_open; *p && *p != m; p = &(*p)->next_open) {}
+    if (*p) *p = m->next_open;
+    pthread_mutex_unlock(&xrt__cache_lock);
+}
 
 static void xrt__cpu_module_unref(xrt__cpu_module *m)
 {
@@ -1980,36 +2015,118 @@ static void xrt__cpu_module_unref(xrt__cpu_module *m)
         XRT_FREE(f);
     }
     dlclose(m->dl);
+    xrt__cpu_unclaim(m);
     XRT_FREE(m);
 }
 
-static int xrt__cpu_dlopen(void *ctx, const char *path, void **out, char *err, size_t n)
+static void *xrt__cpu_dlopen_path(const char *path, char *err, size_t n)
 {
     const char *why;
-    (void)ctx;
+    void *dl;
     dlerror();
-    if ((*out = dlopen(path, RTLD_NOW | RTLD_LOCAL)) != NULL) return 1;
+    if ((dl = dlopen(path, RTLD_NOW | RTLD_LOCAL)) != NULL) return dl;
     why = dlerror();
     snprintf(err, n, "%s", why ? why : "dlopen failed");
+    return NULL;
+}
+
+static int xrt__cpu_copy_fd(int from, int to)
+{
+    char buf[16384];
+    ssize_t got, put, off;
+    while ((got = read(from, buf, sizeof buf)) != 0) {
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) return 0;
+        for (off = 0; off < got; off += put > 0 ? put : 0)
+            if ((put = write(to, buf + off, (size_t)(got - off))) < 0 && errno != EINTR) return 0;
+    }
+    return 1;
+}
+
+/* A new temporary file for a copy, open for writing, under a name that no
+   object of the process bears (a copy that stayed after its dlclose keeps
+   its name, and dlopen would return it); -1 and errno if none. */
+static int xrt__cpu_copy_name(char *copy, size_t size)
+{
+    const char *tmp = getenv("TMPDIR");
+    void *dl;
+    int tries, fd;
+    for (tries = 0; tries < 8; tries++) {
+        snprintf(copy, size, "%s/xrt-module-XXXXXX.so", tmp && *tmp ? tmp : "/tmp");
+        if ((fd = mkostemps(copy, 3, O_CLOEXEC)) < 0) return -1;
+        if (!(dl = dlopen(copy, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD))) return fd;
+        dlclose(dl);
+        unlink(copy);
+        close(fd);
+    }
+    errno = EEXIST;
+    return -1;
+}
+
+/* Opens a private copy of `path` for m (in TMPDIR, as XRT_CACHE=0 builds;
+   deleted once open). */
+static int xrt__cpu_dlopen_copy(xrt__cpu_module *m, const char *path, char *err, size_t n)
+{
+    char copy[PATH_MAX];
+    void *dl = NULL;
+    int from = open(path, O_RDONLY | O_CLOEXEC), to = -1, ok;
+    ok = from >= 0 && (to = xrt__cpu_copy_name(copy, sizeof copy)) >= 0 && xrt__cpu_copy_fd(from, to);
+    if (to >= 0 && close(to) != 0) ok = 0;
+    if (!ok) snprintf(err, n, "a private copy of %s: %s", path, strerror(errno));
+    if (from >= 0) close(from);
+    if (ok) dl = xrt__cpu_dlopen_path(copy, err, n);
+    if (to >= 0) unlink(copy);
+    if (!dl) return 0;
+    if (xrt__cpu_claim(m, dl)) return 1;
+    dlclose(dl); /* a new file's object is no live module's: never here */
+    snprintf(err, n, "the private copy of %s opened a live module's object", path);
     return 0;
 }
 
+/* The cache's open function: m->dl is the object, m's own. */
+static int xrt__cpu_dlopen(void *ctx, const char *path, void **out, char *err, size_t n)
+{
+    xrt__cpu_module *m = (xrt__cpu_module *)ctx;
+    void *dl = dlopen(path, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD);
+    int own = 0;
+    if (dl) dlclose(dl); /* open already */
+    else if (!(dl = xrt__cpu_dlopen_path(path, err, n))) return 0;
+    else if (!(own = xrt__cpu_claim(m, dl))) dlclose(dl); /* another thread opened it at the same time */
+    if (!own && !xrt__cpu_dlopen_copy(m, path, err, n)) return 0;
+    *out = m->dl;
+    return 1;
+}
+
 /* What a C build needs: the compiler (XRT_CC split at spaces), the options
-   and the source. */
+   (split likewise) and the source; the word arrays are the caller's. */
 typedef struct xrt__cpu_build {
-    char ccbuf[1024], optbuf[2048];
-    char *cc[32], *opt[64];
+    char **cc, **opt;
     size_t ncc, nopt;
     const xrt_module_image *image;
 } xrt__cpu_build;
 
+/* Writes a new private file (0600, never through a link) in a directory of
+   the user's own: whatever had the name (a leftover of a process with the
+   same id) goes first. 0, or an errno (the file removed). */
+static int xrt__cpu_write_new(const char *path, const void *data, size_t size)
+{
+    int fd = (unlink(path), open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600)), e = 0;
+    const char *p = (const char *)data;
+    if (fd < 0) return errno;
+    while (size && !e) {
+        ssize_t put = write(fd, p, size);
+        if (put > 0) p += put, size -= (size_t)put;
+        else if (put == 0 || errno != EINTR) e = put ? errno : EIO;
+    }
+    if (close(fd) != 0 && !e) e = errno;
+    if (e) unlink(path);
+    return e;
+}
+
 static xrt_status xrt__cpu_write_file(const char *who, const char *path, const void *data, size_t size)
 {
-    FILE *f = fopen(path, "wb");
-    int ok = f && fwrite(data, 1, size, f) == size;
-    if (f && fclose(f) != 0) ok = 0;
-    if (!ok) return xrt_native_error(XRT_ERROR_SYSTEM, who, "write", errno, "errno", strerror(errno));
-    return XRT_SUCCESS;
+    int e = xrt__cpu_write_new(path, data, size);
+    return e ? xrt_native_error(XRT_ERROR_SYSTEM, who, "write", e, "errno", strerror(e)) : XRT_SUCCESS;
 }
 
 static xrt_status xrt__cpu_build_so(void *ctx, const char *path, char *log, size_t log_size)
@@ -2019,21 +2136,31 @@ static xrt_status xrt__cpu_build_so(void *ctx, const char *path, char *log, size
     return xrt__cpu_write_file("cpu: xrt_module_load", path, im->data, im->size);
 }
 
-/* cc -shared -fPIC -O2 [options] -o path source.c */
+/* cc -shared -fPIC -O2 [options] -MD -MF path.d -o path source.c: the
+   dependency list tells the cache which files the build read. */
 static xrt_status xrt__cpu_build_c(void *ctx, const char *path, char *log, size_t log_size)
 {
     xrt__cpu_build *b = (xrt__cpu_build *)ctx;
-    char src[PATH_MAX + 8], *argv[32 + 64 + 8];
+    char src[PATH_MAX + 80], deps[PATH_MAX + 80], **argv;
     size_t n = 0, i;
     int code = 0;
     xrt_status st;
     snprintf(src, sizeof src, "%s.c", path);
-    if ((st = xrt__cpu_write_file("cpu: xrt_module_load", src, b->image->data, b->image->size)) != XRT_SUCCESS) return st;
+    snprintf(deps, sizeof deps, "%s.d", path);
+    if (!(argv = (char **)XRT_MALLOC((b->ncc + b->nopt + 11) * sizeof *argv)))
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_module_load", "no memory for the compiler's arguments");
+    if ((st = xrt__cpu_write_file("cpu: xrt_module_load", src, b->image->data, b->image->size)) != XRT_SUCCESS) {
+        XRT_FREE(argv);
+        return st;
+    }
     for (i = 0; i < b->ncc; i++) argv[n++] = b->cc[i];
     argv[n++] = (char *)"-shared";
     argv[n++] = (char *)"-fPIC";
     argv[n++] = (char *)"-O2";
     for (i = 0; i < b->nopt; i++) argv[n++] = b->opt[i];
+    argv[n++] = (char *)"-MD";
+    argv[n++] = (char *)"-MF";
+    argv[n++] = deps;
     argv[n++] = (char *)"-o";
     argv[n++] = (char *)path;
     argv[n++] = src;
@@ -2044,89 +2171,123 @@ static xrt_status xrt__cpu_build_c(void *ctx, const char *path, char *log, size_
     if (st == XRT_SUCCESS && code != 0)
         st = xrt_error(XRT_ERROR_COMPILE_FAILED, "cpu: xrt_module_load", "%s exited with %d (the log: xrt_module_get_log): %.200s",
                        argv[0], code, log);
+    XRT_FREE(argv);
     return st;
 }
 
-/* The compiler's identity: its resolved path and a hash of its --version
-   output, remembered per path, inode, size and modification time, in the
-   process and in the cache directory (cc-<hash>.id), so that a hit in a new
-   process runs no compiler at all. */
+/* The compiler's identity: a hash of its --version output, remembered per
+   program XRT_CC runs (each word that names an executable file, as
+   posix_spawnp finds it: the first is the compiler or a wrapper, a later one
+   may be the compiler a wrapper runs) by path, inode, size, modification
+   and change times, in the process and in the cache directory
+   (cc-<hash>.id), so that a hit in a new process runs no compiler at all. */
 static struct {
-    char path[PATH_MAX];
-    struct stat st;
+    xrt__key programs;
     uint64_t version;
     int valid;
 } xrt__cpu_cc_memo;
 
+/* The file posix_spawnp runs for `name`: with a slash, name itself; else the
+   first executable regular file along PATH (unset: /bin:/usr/bin), an empty
+   element meaning the working directory. Its absolute path in out. */
 static int xrt__cpu_resolve(const char *name, char *out)
 {
     const char *path = getenv("PATH");
     char try_[PATH_MAX];
-    if (strchr(name, '/')) return realpath(name, out) != NULL;
-    while (path && *path) {
+    struct stat st;
+    if (!*name) return 0;
+    if (strchr(name, '/')) return stat(name, &st) == 0 && S_ISREG(st.st_mode) && realpath(name, out) != NULL;
+    if (!path) path = "/bin:/usr/bin";
+    for (;;) {
         size_t len = strcspn(path, ":");
-        snprintf(try_, sizeof try_, "%.*s/%s", (int)len, path, name);
-        if (access(try_, X_OK) == 0 && realpath(try_, out)) return 1;
-        path += len + (path[len] == ':');
+        if (len) snprintf(try_, sizeof try_, "%.*s/%s", (int)len, path, name);
+        else snprintf(try_, sizeof try_, "./%s", name);
+        if (access(try_, X_OK) == 0 && stat(try_, &st) == 0 && S_ISREG(st.st_mode) && realpath(try_, out)) return 1;
+        if (!path[len]) return 0;
+        path += len + 1;
     }
-    return 0;
 }
 
-/* The --version hash remembered on disk for this binary, or 0. */
-static uint64_t xrt__cpu_cc_disk(const char *path, const struct stat *st, char *file, size_t n)
+/* The identity of the programs XRT_CC names; 0 if its first word is not
+   found (then nothing would run). */
+static int xrt__cpu_cc_programs(const xrt__cpu_build *b, xrt__key *k)
 {
-    char dir[PATH_MAX - 64], text[32] = "";
-    xrt__key k;
-    FILE *f;
+    char path[PATH_MAX];
+    struct stat st;
+    size_t i;
+    xrt__key_init(k, "cc programs");
+    for (i = 0; i < b->ncc; i++) {
+        if (!xrt__cpu_resolve(b->cc[i], path) || stat(path, &st) != 0) {
+            if (i == 0) return 0;
+            continue; /* an option, or an argument that is no program */
+        }
+        xrt__key_str(k, path);
+        xrt__key_add(k, &st.st_dev, sizeof st.st_dev);
+        xrt__key_add(k, &st.st_ino, sizeof st.st_ino);
+        xrt__key_add(k, &st.st_size, sizeof st.st_size);
+        xrt__key_add(k, &st.st_mtim, sizeof st.st_mtim);
+        xrt__key_add(k, &st.st_ctim, sizeof st.st_ctim);
+    }
+    return 1;
+}
+
+/* The --version hash remembered on disk for these programs, or 0; the
+   file's path in `file` ("" without a usable cache). */
+static uint64_t xrt__cpu_cc_disk(const xrt__key *programs, char *file, size_t n)
+{
+    char dir[PATH_MAX - 64], text[32] = "", why[128];
+    struct stat st;
+    ssize_t got;
+    int fd;
     file[0] = 0;
-    if (!xrt__cache_dir(dir, sizeof dir)) return 0;
-    xrt__key_init(&k, "cc identity");
-    xrt__key_str(&k, path);
-    xrt__key_add(&k, &st->st_ino, sizeof st->st_ino);
-    xrt__key_add(&k, &st->st_size, sizeof st->st_size);
-    xrt__key_add(&k, &st->st_mtim, sizeof st->st_mtim);
-    snprintf(file, n, "%s/cc-%016llx.id", dir, (unsigned long long)k.a);
-    if (!(f = fopen(file, "r"))) return 0;
-    if (!fgets(text, sizeof text, f)) text[0] = 0;
-    fclose(f);
+    if (!xrt__cache_dir(dir, sizeof dir, 0)) return 0; /* the load that follows says why */
+    snprintf(file, n, "%s/cc-%016llx.id", dir, (unsigned long long)(programs->a ^ programs->b));
+    if ((fd = open(file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) < 0) return 0;
+    got = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && !xrt__cache_distrust(&st, 0, why, sizeof why)
+              ? read(fd, text, sizeof text - 1)
+              : -1;
+    close(fd);
+    if (got <= 0) return 0;
+    text[got] = 0;
     return strtoull(text, NULL, 16);
 }
 
 static void xrt__cpu_cc_remember(const char *file, uint64_t version)
 {
-    char tmp[PATH_MAX + 32];
-    FILE *f;
+    char tmp[PATH_MAX + 32], text[32];
+    int len;
     if (!file[0]) return;
     snprintf(tmp, sizeof tmp, "%s.tmp.%ld", file, (long)getpid());
-    if (!(f = fopen(tmp, "w"))) return;
-    fprintf(f, "%016llx\n", (unsigned long long)version);
-    if (fclose(f) != 0 || rename(tmp, file) != 0) unlink(tmp);
+    len = snprintf(text, sizeof text, "%016llx\n", (unsigned long long)version);
+    /* remembering is an optimisation: its failure is no error of the load */
+    if (xrt__cpu_write_new(tmp, text, (size_t)len) == 0 && rename(tmp, file) != 0) unlink(tmp);
 }
 
 static xrt_status xrt__cpu_cc_identity(xrt__cpu_build *b, xrt__key *key, char *log, size_t log_size)
 {
-    char path[PATH_MAX], *argv[34], version[1024], file[PATH_MAX];
-    struct stat st;
+    char **argv, version[1024], file[PATH_MAX];
     size_t i;
     int code = 0, hit;
     xrt_status rc;
-    xrt__key v;
-    if (!xrt__cpu_resolve(b->cc[0], path) || stat(path, &st) != 0) {
+    xrt__key v, programs;
+    if (!xrt__cpu_cc_programs(b, &programs)) {
         if (log_size) snprintf(log, log_size, "compiler '%s' not found\n", b->cc[0]);
         return xrt_error(XRT_ERROR_COMPILE_FAILED, "cpu: xrt_module_load", "compiler '%s' (XRT_CC) not found", b->cc[0]);
     }
     pthread_mutex_lock(&xrt__cache_lock);
-    hit = xrt__cpu_cc_memo.valid && !strcmp(xrt__cpu_cc_memo.path, path) && xrt__cpu_cc_memo.st.st_size == st.st_size &&
-          xrt__cpu_cc_memo.st.st_mtim.tv_sec == st.st_mtim.tv_sec && xrt__cpu_cc_memo.st.st_mtim.tv_nsec == st.st_mtim.tv_nsec &&
-          xrt__cpu_cc_memo.st.st_ino == st.st_ino;
+    hit = xrt__cpu_cc_memo.valid && !memcmp(&xrt__cpu_cc_memo.programs, &programs, sizeof programs);
     v.a = xrt__cpu_cc_memo.version;
     pthread_mutex_unlock(&xrt__cache_lock);
-    if (!hit && (v.a = xrt__cpu_cc_disk(path, &st, file, sizeof file)) != 0) hit = 2;
+    if (!hit && (v.a = xrt__cpu_cc_disk(&programs, file, sizeof file)) != 0) hit = 2;
     if (!hit) {
+        if (!(argv = (char **)XRT_MALLOC((b->ncc + 2) * sizeof *argv)))
+            return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_module_load", "no memory for the compiler's arguments");
         for (i = 0; i < b->ncc; i++) argv[i] = b->cc[i];
         argv[i++] = (char *)"--version";
         argv[i] = NULL;
-        if ((rc = xrt__run("cpu: xrt_module_load", argv, version, sizeof version, &code)) != XRT_SUCCESS) {
+        rc = xrt__run("cpu: xrt_module_load", argv, version, sizeof version, &code);
+        XRT_FREE(argv);
+        if (rc != XRT_SUCCESS) {
             snprintf(log, log_size, "%s", version);
             return rc;
         }
@@ -2136,19 +2297,57 @@ static xrt_status xrt__cpu_cc_identity(xrt__cpu_build *b, xrt__key *key, char *l
     }
     if (hit != 1) {
         pthread_mutex_lock(&xrt__cache_lock);
-        memcpy(xrt__cpu_cc_memo.path, path, sizeof path);
-        xrt__cpu_cc_memo.st = st;
+        xrt__cpu_cc_memo.programs = programs;
         xrt__cpu_cc_memo.version = v.a;
         xrt__cpu_cc_memo.valid = 1;
         pthread_mutex_unlock(&xrt__cache_lock);
     }
-    xrt__key_str(key, path);
+    xrt__key_add(key, &programs, sizeof programs);
     xrt__key_add(key, &v.a, sizeof v.a);
     return XRT_SUCCESS;
 }
 
-/* The key of an image on this CPU: target, toolchain, options, input, and
-   the environment that changes what the compiler does. */
+/* Whether a word of the options or XRT_CC, or an element of CPATH or
+   C_INCLUDE_PATH, may name a path relative to the working directory (an
+   include directory, a file): then the working directory is part of the
+   key. Options that take no path (-D, -O, -W, -f, -m, -std=, ...) do not
+   count; an unknown word counts, to be safe. */
+static int xrt__cpu_relative_word(const char *w)
+{
+    static const char *const takes_path[] = {"-I", "-iquote", "-isystem", "-idirafter", "-include", "-imacros",
+                                             "-iprefix", "-iwithprefix", "-isysroot", "--sysroot=", "-B", "-L", "@"};
+    size_t i;
+    if (w[0] != '-' && w[0] != '@') return w[0] != '/'; /* an option's argument, or a file */
+    for (i = 0; i < sizeof takes_path / sizeof takes_path[0]; i++) {
+        size_t n = strlen(takes_path[i]);
+        if (!strncmp(w, takes_path[i], n)) return w[n] && w[n] != '/'; /* "-I" alone: the next word says */
+    }
+    return 0;
+}
+
+static int xrt__cpu_relative(const xrt__cpu_build *b)
+{
+    static const char *const lists[] = {"CPATH", "C_INCLUDE_PATH"};
+    size_t i;
+    for (i = 1; i < b->ncc; i++)
+        if (xrt__cpu_relative_word(b->cc[i])) return 1;
+    for (i = 0; i < b->nopt; i++)
+        if (xrt__cpu_relative_word(b->opt[i])) return 1;
+    for (i = 0; i < sizeof lists / sizeof lists[0]; i++) {
+        const char *p = getenv(lists[i]);
+        while (p && *p) { /* an empty element is the working directory too */
+            if (*p != '/') return 1;
+            p += strcspn(p, ":");
+            if (*p == ':' && (*++p == 0 || *p == ':')) return 1;
+        }
+    }
+    return 0;
+}
+
+/* The key of an image on this CPU: target, toolchain, options, input, the
+   environment that changes what the compiler does, and the working
+   directory where a path may be relative to it. The files the build
+   includes are added by the cache (xrt__cache_get: their manifest). */
 static xrt_status xrt__cpu_module_key(const xrt_backend *self, xrt__cpu_build *b, const char *options, xrt__key *key,
                                       char *log, size_t log_size)
 {
@@ -2165,6 +2364,12 @@ static xrt_status xrt__cpu_module_key(const xrt_backend *self, xrt__cpu_build *b
     xrt__key_str(key, options);
     for (i = 0; i < b->ncc; i++) xrt__key_str(key, b->cc[i]); /* XRT_CC's own options too */
     for (i = 0; i < sizeof env / sizeof env[0]; i++) xrt__key_str(key, getenv(env[i]));
+    if (xrt__cpu_relative(b)) {
+        char cwd[PATH_MAX];
+        if (!getcwd(cwd, sizeof cwd))
+            return xrt_native_error(XRT_ERROR_SYSTEM, "cpu: xrt_module_load", "getcwd", errno, "errno", strerror(errno));
+        xrt__key_str(key, cwd);
+    }
     return xrt__cpu_cc_identity(b, key, log, log_size);
 }
 
@@ -2185,23 +2390,35 @@ static xrt_status xrt__cpu_module_load(const xrt_backend *self, void **module, c
     if (st != XRT_SUCCESS) return st;
     if (!(b = (xrt__cpu_build *)XRT_CALLOC(1, sizeof *b)))
         return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_module_load", "no memory");
+    if (!(m = (xrt__cpu_module *)XRT_CALLOC(1, sizeof *m))) {
+        XRT_FREE(b);
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_module_load", "no memory for a module");
+    }
     b->image = &images[pick];
-    b->ncc = xrt__split_args(cc && *cc ? cc : "cc", b->ccbuf, sizeof b->ccbuf, b->cc, 32);
-    b->nopt = xrt__split_args(options, b->optbuf, sizeof b->optbuf, b->opt, 64);
-    if (!b->ncc) b->ncc = xrt__split_args("cc", b->ccbuf, sizeof b->ccbuf, b->cc, 32);
-    st = xrt__cpu_module_key(self, b, options, &key, log, log_size);
+    b->cc = xrt__split_args(cc && *cc ? cc : "cc", &b->ncc);
+    b->opt = xrt__split_args(options, &b->nopt);
+    if (b->cc && !b->ncc) { /* XRT_CC of spaces only */
+        XRT_FREE(b->cc);
+        b->cc = xrt__split_args("cc", &b->ncc);
+    }
+    if (!b->cc || !b->opt) st = xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_module_load", "no memory for the compiler's arguments");
+    if (st == XRT_SUCCESS) st = xrt__cpu_module_key(self, b, options, &key, log, log_size);
     if (st == XRT_SUCCESS)
         st = xrt__cache_get("cpu: xrt_module_load", &key,
                             b->image->kind == XRT_IMAGE_CPU_C_SOURCE ? xrt__cpu_build_c : xrt__cpu_build_so, b,
-                            xrt__cpu_dlopen, NULL, &dl, log, log_size);
+                            xrt__cpu_dlopen, m, &dl, log, log_size);
+    XRT_FREE(b->cc);
+    XRT_FREE(b->opt);
     XRT_FREE(b);
-    if (st != XRT_SUCCESS) return st;
-    if (!(m = (xrt__cpu_module *)XRT_CALLOC(1, sizeof *m))) {
-        dlclose(dl);
-        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_module_load", "no memory for a module");
+    if (st != XRT_SUCCESS) {
+        if (m->dl) { /* opened, then the cache failed: not so today, but m must not stay listed */
+            dlclose(m->dl);
+            xrt__cpu_unclaim(m);
+        }
+        XRT_FREE(m);
+        return st;
     }
     m->refs = 1;
-    m->dl = dl;
     *module = m;
     return XRT_SUCCESS;
 }
@@ -2212,13 +2429,36 @@ static xrt_status xrt__cpu_module_unload(const xrt_backend *self, void *module)
     return XRT_SUCCESS;
 }
 
+/* The kernel `name` of the module: dlsym on its handle also searches its
+   dependencies (libc's free), and finds its variables; a launch would call
+   either as a kernel. So the symbol must be a function of the module's own
+   object. */
+static xrt_status xrt__cpu_kernel_symbol(xrt__cpu_module *m, const char *name, void **out)
+{
+    const char *who = "cpu: xrt_module_get_function";
+    struct link_map *own = NULL, *in = NULL;
+    const ElfW(Sym) *sym = NULL;
+    Dl_info info;
+    void *addr = dlsym(m->dl, name);
+    if (!addr) return xrt_error(XRT_ERROR_NOT_FOUND, who, "no kernel named '%s' in the module", name);
+    if (dlinfo(m->dl, RTLD_DI_LINKMAP, &own) != 0 || !dladdr1(addr, &info, (void **)&in, RTLD_DL_LINKMAP) || in != own)
+        return xrt_error(XRT_ERROR_NOT_FOUND, who, "'%s' is not defined in the module but in %s", name,
+                         in && in->l_name && in->l_name[0] ? in->l_name : "another object");
+    if (!dladdr1(addr, &info, (void **)&sym, RTLD_DL_SYMENT) || !sym ||
+        (ELF64_ST_TYPE(sym->st_info) != STT_FUNC && ELF64_ST_TYPE(sym->st_info) != STT_GNU_IFUNC)) /* ELF32's the same */
+        return xrt_error(XRT_ERROR_NOT_FOUND, who, "'%s' in the module is not a function", name);
+    *out = addr;
+    return XRT_SUCCESS;
+}
+
 /* Called with the core's module lock held: the list needs no lock of its own. */
 static xrt_status xrt__cpu_module_get_function(const xrt_backend *self, void **function, void *module, const char *name)
 {
     xrt__cpu_module *m = (xrt__cpu_module *)module;
     xrt__cpu_function *f;
-    void *sym = dlsym(m->dl, name);
-    if (!sym) return xrt_error(XRT_ERROR_NOT_FOUND, "cpu: xrt_module_get_function", "no kernel named '%s' in the module", name);
+    void *sym = NULL;
+    xrt_status st = xrt__cpu_kernel_symbol(m, name, &sym);
+    if (st != XRT_SUCCESS) return st;
     if (!(f = (xrt__cpu_function *)XRT_CALLOC(1, sizeof *f)))
         return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_module_get_function", "no memory for a function");
     memcpy(&f->kernel, &sym, sizeof sym);
@@ -2400,6 +2640,32 @@ static pthread_mutex_t xrt__cpu_cap_lock = PTHREAD_MUTEX_INITIALIZER;
 static xrt__cpu_capture *xrt__cpu_caps; /* active captures, under the lock */
 static int xrt__cpu_ncaps;              /* their count: read without the lock by the calls a capture may refuse */
 
+/* An error found under the capture lock is noted, and recorded (logged)
+   once the lock is released: the log's lock comes before the capture lock
+   in fork's handlers, so it is never taken while the capture lock is held. */
+static XRT__TLS struct { xrt_status st; const char *who; char msg[320]; } xrt__cpu_cap_err;
+
+static xrt_status xrt__cpu_cap_note(xrt_status st, const char *who, const char *fmt, ...) XRT__PRINTF(3, 4);
+static xrt_status xrt__cpu_cap_note(xrt_status st, const char *who, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(xrt__cpu_cap_err.msg, sizeof xrt__cpu_cap_err.msg, fmt, ap);
+    va_end(ap);
+    xrt__cpu_cap_err.st = st;
+    xrt__cpu_cap_err.who = who;
+    return st;
+}
+
+static void xrt__cpu_cap_unlock(void)
+{
+    xrt_status st = xrt__cpu_cap_err.st;
+    pthread_mutex_unlock(&xrt__cpu_cap_lock);
+    if (st == XRT_SUCCESS) return;
+    xrt__cpu_cap_err.st = XRT_SUCCESS;
+    xrt_error(st, xrt__cpu_cap_err.who, "%s", xrt__cpu_cap_err.msg);
+}
+
 /* A stream as messages name it: "stream 0x..." or "the NULL stream". It
    takes the core's handle lock: never called under the capture lock (a
    stream in a capture keeps its name in cap_name). */
@@ -2446,7 +2712,7 @@ static xrt_status xrt__cpu_cap_fail_locked(xrt__cpu_capture *c, xrt_status st, c
         c->invalid = st;
         snprintf(c->why, sizeof c->why, "%s: %s", who, msg);
     }
-    return xrt_error(st, who, "%s", msg);
+    return xrt__cpu_cap_note(st, who, "%s", msg);
 }
 
 /* The frontier of a stream or event: grows, never shrinks in place. */
@@ -2523,7 +2789,7 @@ static xrt_status xrt__cpu_cap_node_locked(xrt__cpu_stream *s, int kind, const x
 
 static xrt_status xrt__cpu_cap_invalid_locked(xrt__cpu_capture *c, const char *who)
 {
-    return xrt_error(XRT_ERROR_STREAM_CAPTURE_INVALIDATED, who, "the capture begun on %s was invalidated earlier by %s",
+    return xrt__cpu_cap_note(XRT_ERROR_STREAM_CAPTURE_INVALIDATED, who, "the capture begun on %s was invalidated earlier by %s",
                      c->origin->cap_name, c->why);
 }
 
@@ -2539,7 +2805,7 @@ static int xrt__cpu_cap_op(xrt__cpu_stream *s, const xrt__cpu_op *op, const char
                                                                                    : -1;
     pthread_mutex_lock(&xrt__cpu_cap_lock);
     if (!s->cap) {
-        pthread_mutex_unlock(&xrt__cpu_cap_lock);
+        xrt__cpu_cap_unlock();
         return 0;
     }
     if (s->cap->invalid != XRT_SUCCESS) *st = xrt__cpu_cap_invalid_locked(s->cap, who);
@@ -2552,7 +2818,7 @@ static int xrt__cpu_cap_op(xrt__cpu_stream *s, const xrt__cpu_op *op, const char
         if (*st == XRT_SUCCESS && kind == XRT__CPU_NODE_KERNEL)
             ((xrt__cpu_launch *)op->u.host.user)->spare_of = NULL; /* the node's own, freed with it */
     }
-    pthread_mutex_unlock(&xrt__cpu_cap_lock);
+    xrt__cpu_cap_unlock();
     return 1;
 }
 
@@ -2570,7 +2836,7 @@ static xrt_status xrt__cpu_cap_wait_refused(xrt__cpu_stream *s, const char *who)
         st = xrt__cpu_cap_fail_locked(s->cap, XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, who,
                                       "%s is capturing: its work is recorded, not run, so there is nothing to wait "
                                       "for; the capture is invalidated", s->cap_name);
-    pthread_mutex_unlock(&xrt__cpu_cap_lock);
+    xrt__cpu_cap_unlock();
     return st;
 }
 
@@ -2589,7 +2855,7 @@ static xrt_status xrt__cpu_cap_unsafe(const char *who)
             (c->mode == XRT_CAPTURE_MODE_THREAD_LOCAL && pthread_equal(c->thread, pthread_self())))
             if (!first) first = c;
     if (first) {
-        st = xrt_error(XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, who,
+        st = xrt__cpu_cap_note(XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, who,
                        "not permitted while %s is capturing in %s mode (begin the capture with "
                        "XRT_CAPTURE_MODE_RELAXED to allow it); the capture is invalidated",
                        first->origin->cap_name, first->mode == XRT_CAPTURE_MODE_GLOBAL ? "GLOBAL" : "THREAD_LOCAL");
@@ -2598,10 +2864,10 @@ static xrt_status xrt__cpu_cap_unsafe(const char *who)
                  (c->mode == XRT_CAPTURE_MODE_THREAD_LOCAL && pthread_equal(c->thread, pthread_self()))) &&
                 c->invalid == XRT_SUCCESS) {
                 c->invalid = XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED;
-                snprintf(c->why, sizeof c->why, "%.380s", xrt_get_last_error_string());
+                snprintf(c->why, sizeof c->why, "%s: %.320s", xrt__cpu_cap_err.who, xrt__cpu_cap_err.msg);
             }
     }
-    pthread_mutex_unlock(&xrt__cpu_cap_lock);
+    xrt__cpu_cap_unlock();
     return st;
 }
 
@@ -2654,7 +2920,7 @@ static int xrt__cpu_cap_record(xrt__cpu_event *e, xrt__cpu_stream *s, xrt_status
         e->cap = NULL;
         xrt__cpu_cap_unref_locked(was);
     }
-    pthread_mutex_unlock(&xrt__cpu_cap_lock);
+    xrt__cpu_cap_unlock();
     return taken;
 }
 
@@ -2671,7 +2937,7 @@ static int xrt__cpu_cap_wait(xrt__cpu_stream *t, xrt__cpu_event *e, xrt_status *
     c = e->cap;
     *st = XRT_SUCCESS;
     if (!c && !t->cap) {
-        pthread_mutex_unlock(&xrt__cpu_cap_lock);
+        xrt__cpu_cap_unlock();
         return 0;
     }
     if (!c) { /* a capturing stream waits for work outside the capture */
@@ -2680,7 +2946,7 @@ static int xrt__cpu_cap_wait(xrt__cpu_stream *t, xrt__cpu_event *e, xrt_status *
                                            "%s is capturing and the event was recorded outside the capture: a graph "
                                            "cannot wait for work that is not in it; the capture is invalidated", name);
     } else if (!c->origin) {
-        *st = xrt_error(XRT_ERROR_CAPTURED_EVENT, who,
+        *st = xrt__cpu_cap_note(XRT_ERROR_CAPTURED_EVENT, who,
                         "the event was last recorded in a capture that has ended; record it again outside a capture");
     } else if (t->cap && t->cap != c) {
         *st = xrt__cpu_cap_fail_locked(t->cap, XRT_ERROR_STREAM_CAPTURE_MERGE, who,
@@ -2700,7 +2966,7 @@ static int xrt__cpu_cap_wait(xrt__cpu_stream *t, xrt__cpu_event *e, xrt_status *
                 *st = xrt__cpu_cap_fail_locked(c, XRT_ERROR_OUT_OF_MEMORY, who, "no memory to join the event");
         xrt__cpu_front_prune(&c->g, t->front, &t->nfront);
     }
-    pthread_mutex_unlock(&xrt__cpu_cap_lock);
+    xrt__cpu_cap_unlock();
     return 1;
 }
 
@@ -2714,7 +2980,7 @@ static xrt_status xrt__cpu_cap_event_refused(xrt__cpu_event *e, const char *who)
         st = xrt__cpu_cap_fail_locked(e->cap, XRT_ERROR_CAPTURED_EVENT, who,
                                       "the event was last recorded in a capture: it stands for work in a graph, "
                                       "not on a stream%s", e->cap->origin ? "; the capture is invalidated" : "");
-    pthread_mutex_unlock(&xrt__cpu_cap_lock);
+    xrt__cpu_cap_unlock();
     return st;
 }
 
@@ -2723,7 +2989,7 @@ static void xrt__cpu_cap_event_gone(xrt__cpu_event *e)
     pthread_mutex_lock(&xrt__cpu_cap_lock);
     if (e->cap) xrt__cpu_cap_unref_locked(e->cap);
     e->cap = NULL;
-    pthread_mutex_unlock(&xrt__cpu_cap_lock);
+    xrt__cpu_cap_unlock();
     XRT_FREE(e->front);
 }
 
@@ -2736,24 +3002,24 @@ static xrt_status xrt__cpu_stream_begin_capture(const xrt_backend *self, void *s
     xrt__cpu_stream_name(s, name, sizeof name);
     pthread_mutex_lock(&xrt__cpu_cap_lock);
     if (s->cap) {
-        st = xrt_error(XRT_ERROR_ILLEGAL_STATE, "cpu: xrt_stream_begin_capture", "%s is capturing already%s", name,
+        st = xrt__cpu_cap_note(XRT_ERROR_ILLEGAL_STATE, "cpu: xrt_stream_begin_capture", "%s is capturing already%s", name,
                        s->cap->origin == s ? "" : " (it joined a capture begun on another stream)");
     } else if (!(c = (xrt__cpu_capture *)XRT_CALLOC(1, sizeof *c))) {
-        st = xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_stream_begin_capture", "no memory for a capture");
+        st = xrt__cpu_cap_note(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_stream_begin_capture", "no memory for a capture");
     } else {
         c->mode = mode;
         c->thread = pthread_self();
         c->origin = s;
         if (!xrt__cpu_cap_join_locked(s, c, NULL, 0, name)) {
             XRT_FREE(c);
-            st = xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_stream_begin_capture", "no memory for a capture");
+            st = xrt__cpu_cap_note(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_stream_begin_capture", "no memory for a capture");
         } else {
             c->next = xrt__cpu_caps;
             xrt__cpu_caps = c;
             __atomic_add_fetch(&xrt__cpu_ncaps, 1, __ATOMIC_RELEASE);
         }
     }
-    pthread_mutex_unlock(&xrt__cpu_cap_lock);
+    xrt__cpu_cap_unlock();
     return st;
 }
 
@@ -2815,6 +3081,7 @@ static void xrt__cpu_cap_end_locked(xrt__cpu_capture *c, xrt__cpu_graph **g)
         **g = c->g;
         memset(&c->g, 0, sizeof c->g);
     }
+    xrt__cpu_graph_clear(&c->g); /* a graph dropped lets its modules go now, not with the last event */
     c->refs++; /* freed below if nothing else holds it */
     xrt__cpu_cap_unref_locked(c);
 }
@@ -2830,7 +3097,7 @@ static xrt_status xrt__cpu_stream_end_capture(const xrt_backend *self, void *str
     xrt__cpu_stream_name(s, name, sizeof name);
     pthread_mutex_lock(&xrt__cpu_cap_lock);
     if (!(c = s->cap)) {
-        pthread_mutex_unlock(&xrt__cpu_cap_lock);
+        xrt__cpu_cap_unlock();
         return xrt_error(XRT_ERROR_ILLEGAL_STATE, who, "%s is not capturing", name);
     }
     if (c->origin != s) {
@@ -2838,23 +3105,23 @@ static xrt_status xrt__cpu_stream_end_capture(const xrt_backend *self, void *str
                                       "%s joined a capture begun on %s: end it there; the capture is invalidated",
                                       name, c->origin->cap_name);
     } else if (c->mode != XRT_CAPTURE_MODE_RELAXED && !pthread_equal(c->thread, pthread_self())) {
-        st = xrt_error(XRT_ERROR_STREAM_CAPTURE_WRONG_THREAD, who,
+        st = xrt__cpu_cap_note(XRT_ERROR_STREAM_CAPTURE_WRONG_THREAD, who,
                        "the capture of %s was begun by another thread in %s mode: end it there, or begin it with "
                        "XRT_CAPTURE_MODE_RELAXED", name, c->mode == XRT_CAPTURE_MODE_GLOBAL ? "GLOBAL" : "THREAD_LOCAL");
     } else if (c->invalid != XRT_SUCCESS) {
-        st = xrt_error(XRT_ERROR_STREAM_CAPTURE_INVALIDATED, who, "the capture of %s was invalidated by %s", name,
+        st = xrt__cpu_cap_note(XRT_ERROR_STREAM_CAPTURE_INVALIDATED, who, "the capture of %s was invalidated by %s", name,
                        c->why);
         xrt__cpu_cap_end_locked(c, NULL);
     } else if (xrt__cpu_cap_unjoined_locked(c, other, sizeof other)) {
-        st = xrt_error(XRT_ERROR_STREAM_CAPTURE_UNJOINED, who,
+        st = xrt__cpu_cap_note(XRT_ERROR_STREAM_CAPTURE_UNJOINED, who,
                        "work captured on %s was not joined back into %s (record an event there and make %s wait "
                        "for it before the end)", other, name, name);
         xrt__cpu_cap_end_locked(c, NULL);
     } else {
         xrt__cpu_cap_end_locked(c, &g);
-        if (!g) st = xrt_error(XRT_ERROR_OUT_OF_MEMORY, who, "no memory for the graph");
+        if (!g) st = xrt__cpu_cap_note(XRT_ERROR_OUT_OF_MEMORY, who, "no memory for the graph");
     }
-    pthread_mutex_unlock(&xrt__cpu_cap_lock);
+    xrt__cpu_cap_unlock();
     *graph = g;
     return st;
 }
@@ -2866,7 +3133,7 @@ static void xrt__cpu_cap_stream_gone(xrt__cpu_stream *s)
     pthread_mutex_lock(&xrt__cpu_cap_lock);
     if (s->cap && s->cap->origin == s) xrt__cpu_cap_end_locked(s->cap, NULL);
     else if (s->cap) xrt__cpu_cap_leave_locked(s);
-    pthread_mutex_unlock(&xrt__cpu_cap_lock);
+    xrt__cpu_cap_unlock();
 }
 
 static xrt_status xrt__cpu_stream_is_capturing(const xrt_backend *self, void *stream, unsigned *status)
@@ -2876,7 +3143,7 @@ static xrt_status xrt__cpu_stream_is_capturing(const xrt_backend *self, void *st
     *status = !s->cap ? XRT_CAPTURE_STATUS_NONE
               : s->cap->invalid != XRT_SUCCESS ? XRT_CAPTURE_STATUS_INVALIDATED
                                                : XRT_CAPTURE_STATUS_ACTIVE;
-    pthread_mutex_unlock(&xrt__cpu_cap_lock);
+    xrt__cpu_cap_unlock();
     return XRT_SUCCESS;
 }
 
@@ -3048,6 +3315,22 @@ static void xrt__cpu_plan_ready(xrt__cpu_plan *p, uint32_t id)
     xrt__cpu_unlock(&p->lock);
 }
 
+/* Runs node id, then returns a successor it made ready for the caller to run
+   next (UINT32_MAX: none), queueing the others: a thread follows its branch
+   while it can, so a branch's data stays in one core's caches. */
+static uint32_t xrt__cpu_plan_step(xrt__cpu_plan *p, uint32_t id)
+{
+    uint32_t k, next = UINT32_MAX;
+    xrt__cpu_node_run(&p->g.node[id]);
+    for (k = p->succ_at[id]; k < p->succ_at[id + 1]; k++)
+        if (__atomic_sub_fetch(&p->pending[p->succ[k]], 1, __ATOMIC_ACQ_REL) == 0) {
+            if (next == UINT32_MAX) next = p->succ[k];
+            else xrt__cpu_plan_ready(p, p->succ[k]);
+        }
+    __atomic_add_fetch(&p->done, 1, __ATOMIC_RELEASE);
+    return next;
+}
+
 /* One part of a parallel run: takes ready nodes until every node is done. */
 static void xrt__cpu_plan_part(void *ctx, size_t part, size_t nparts)
 {
@@ -3056,7 +3339,7 @@ static void xrt__cpu_plan_part(void *ctx, size_t part, size_t nparts)
     (void)part;
     (void)nparts;
     for (;;) {
-        uint32_t id = UINT32_MAX, k;
+        uint32_t id = UINT32_MAX;
         xrt__cpu_lock(&p->lock);
         if (p->rhead < p->rtail) id = p->ready[p->rhead++];
         xrt__cpu_unlock(&p->lock);
@@ -3068,10 +3351,7 @@ static void xrt__cpu_plan_part(void *ctx, size_t part, size_t nparts)
             continue;
         }
         idle = 0;
-        xrt__cpu_node_run(&p->g.node[id]);
-        for (k = p->succ_at[id]; k < p->succ_at[id + 1]; k++)
-            if (__atomic_sub_fetch(&p->pending[p->succ[k]], 1, __ATOMIC_ACQ_REL) == 0) xrt__cpu_plan_ready(p, p->succ[k]);
-        __atomic_add_fetch(&p->done, 1, __ATOMIC_RELEASE);
+        while (id != UINT32_MAX) id = xrt__cpu_plan_step(p, id);
     }
 }
 
@@ -3128,7 +3408,7 @@ static xrt_status xrt__cpu_graph_launch(const xrt_backend *self, void *exec, voi
                                                "%s is capturing, and the CPU backend cannot capture a graph launch; "
                                                "the capture is invalidated", s->cap_name)
                     : XRT_SUCCESS;
-        pthread_mutex_unlock(&xrt__cpu_cap_lock);
+        xrt__cpu_cap_unlock();
         if (st != XRT_SUCCESS) return st;
     }
     xrt__cpu_lock(&x->lock);

@@ -235,6 +235,7 @@ typedef struct xrt__cuda_driver {
     /* CUDA 12.4 drivers; looked up by name, as older headers lack them */
     int (*FuncGetParamInfo)(void *function, size_t index, size_t *offset, size_t *size);
     int (*KernelGetParamInfo)(void *kernel, size_t index, size_t *offset, size_t *size);
+    int (*LibraryGetKernelCount)(unsigned *count, void *library);
 } xrt__cuda_driver;
 
 /* X(field of xrt__cuda_driver, symbol, optional, return type, parameters).
@@ -310,8 +311,9 @@ static xrt_status xrt__cuda_driver_fail(const xrt__cuda_driver *d, int e, const 
 static void xrt__cuda_driver_extra(xrt__cuda_driver *d, void *lib)
 {
     const xrt__dl_sym syms[] = {{"cuFuncGetParamInfo", &d->FuncGetParamInfo, 1},
-                                {"cuKernelGetParamInfo", &d->KernelGetParamInfo, 1}};
-    char reason[8];
+                                {"cuKernelGetParamInfo", &d->KernelGetParamInfo, 1},
+                                {"cuLibraryGetKernelCount", &d->LibraryGetKernelCount, 1}};
+    char reason[96]; /* unused: every symbol is optional */
     (void)xrt__dl_bind(lib, syms, sizeof syms / sizeof syms[0], reason, sizeof reason);
 }
 
@@ -431,18 +433,123 @@ static int xrt__cuda_image_compatible(const char *arch, const xrt_module_image *
     return v > 0 && v / 10 == dev / 10 && v <= dev;
 }
 
+/* >> cuda: images. The driver takes no size and tells an image's format
+   from its bytes: an ELF (a cubin) or a fatbin it reads as far as its own
+   headers say, anything else as PTX text, to its NUL. So xrt reads a cubin
+   or fatbin within its size first, refuses an image that is not what its
+   kind says, and hands the driver a copy that ends in a NUL. */
+#define XRT__CUDA_EM_CUDA 190
+#define XRT__CUDA_FATBIN_MAGIC 0xBA55ED50u
+
+/* A fatbin (nvcc -fatbin): a header (magic 0xBA55ED50, version (2 bytes),
+   the header's size (2), the size of the entries after it (8)), then the
+   entries, each a header (kind (2), version (2), the header's size (4), the
+   payload's size (8), ...) and its payload. 0 when all of it lies within
+   size bytes, or 1 and why. */
+static int xrt__cuda_fatbin_bad(const unsigned char *p, size_t size, char *why, size_t n)
+{
+    uint64_t header, end, at, i, entry, payload;
+    if (size < 4 || xrt__gpu_le(p, 4) != XRT__CUDA_FATBIN_MAGIC)
+        return snprintf(why, n, "not a fatbin (no magic 0x%x)", XRT__CUDA_FATBIN_MAGIC) > 0;
+    if (size < 16) return snprintf(why, n, "a fatbin cut short: %zu bytes, less than its header", size) > 0;
+    header = xrt__gpu_le(p + 6, 2);
+    end = xrt__gpu_end(header, xrt__gpu_le(p + 8, 8));
+    if (header < 16) return snprintf(why, n, "a fatbin with a %u-byte header", (unsigned)header) > 0;
+    if (end > size)
+        return snprintf(why, n, "a fatbin cut short: %zu bytes, its header declares %llu", size, (unsigned long long)end) > 0;
+    for (at = header, i = 0; at < end; at += entry + payload, i++) {
+        entry = xrt__gpu_within(at, 16, (size_t)end) ? xrt__gpu_le(p + at + 4, 4) : 0;
+        payload = entry ? xrt__gpu_le(p + at + 8, 8) : 0;
+        if (entry < 16 || !xrt__gpu_within(at, entry, (size_t)end) || !xrt__gpu_within(at + entry, payload, (size_t)end))
+            return snprintf(why, n, "a fatbin whose entry %u ends past the %llu bytes its header declares", (unsigned)i,
+                            (unsigned long long)end) > 0;
+    }
+    return 0;
+}
+
+/* Whether PTX text (to its NUL, within size) begins, after white space and
+   comments, with the .version directive that begins every PTX module. */
+static int xrt__cuda_ptx_begins(const char *p, size_t size)
+{
+    size_t i = 0;
+    while (i < size && p[i]) {
+        if (p[i] == ' ' || p[i] == '\t' || p[i] == '\n' || p[i] == '\r') i++;
+        else if (i + 1 < size && p[i] == '/' && p[i + 1] == '/')
+            while (i < size && p[i] && p[i] != '\n') i++;
+        else if (i + 1 < size && p[i] == '/' && p[i + 1] == '*') {
+            for (i += 2; i + 1 < size && p[i] && !(p[i] == '*' && p[i + 1] == '/'); i++) {}
+            i += 2;
+        } else return size - i >= 8 && !memcmp(p + i, ".version", 8);
+    }
+    return 0;
+}
+
+/* The kind an image's bytes are, as the driver tells them. */
+static xrt_image_kind xrt__cuda_image_format(const unsigned char *p, size_t size)
+{
+    if (size >= 4 && !memcmp(p, "\177ELF", 4)) return XRT_IMAGE_CUDA_CUBIN;
+    if (size >= 4 && xrt__gpu_le(p, 4) == XRT__CUDA_FATBIN_MAGIC) return XRT_IMAGE_CUDA_FATBIN;
+    return XRT_IMAGE_CUDA_PTX;
+}
+
+/* XRT_SUCCESS, or XRT_ERROR_INVALID_IMAGE saying what the image is. */
+static xrt_status xrt__cuda_image_check(const xrt_module_image *im)
+{
+    const unsigned char *p = (const unsigned char *)im->data;
+    xrt_image_kind f = xrt__cuda_image_format(p, im->size);
+    char why[200];
+    int bad;
+    if (f != im->kind && f != XRT_IMAGE_CUDA_PTX)
+        bad = snprintf(why, sizeof why, "a %s, not a %s", xrt__image_kind_name(f), xrt__image_kind_name(im->kind)) > 0;
+    else if (im->kind == XRT_IMAGE_CUDA_CUBIN)
+        bad = xrt__gpu_elf_bad(p, im->size, XRT__CUDA_EM_CUDA, "CUDA", why, sizeof why);
+    else if (im->kind == XRT_IMAGE_CUDA_FATBIN)
+        bad = xrt__cuda_fatbin_bad(p, im->size, why, sizeof why);
+    else if ((bad = !xrt__cuda_ptx_begins((const char *)p, im->size)) != 0)
+        snprintf(why, sizeof why, "not PTX: it does not begin with a .version directive");
+    if (!bad) return XRT_SUCCESS;
+    return xrt_error(XRT_ERROR_INVALID_IMAGE, "cuda: xrt_module_load", "the image (%s %s, %zu bytes) is %s",
+                     xrt__image_kind_name(im->kind), im->arch && im->arch[0] ? im->arch : "(any arch)", im->size, why);
+}
+
 /* The runtime creates the primary context lazily: cudaFree(0) makes it
    current on this thread, as the driver calls need. */
 static void xrt__cuda_context(xrt__gpu *g) { (void)g->rt.Free(NULL); }
+
+/* A library loads lazily: cuLibraryLoadData accepts an image it cannot use
+   (one it does not recognise, PTX that does not compile: its JIT log says
+   why) and the error comes from the first kernel lookup (seen on an H200,
+   driver 580, also with CUDA_MODULE_LOADING=EAGER). Counting the library's
+   kernels asks for its contents but loads nothing on a device, so a valid
+   image keeps lazy loading's benefit and a broken one fails here. This
+   follows the test double's model of that driver; it has not run on a GPU
+   yet. Drivers before CUDA 12.4 lack the count: their errors still come at
+   the lookup. Returns the driver's code; *call names the call that gave it. */
+static int xrt__cuda_library_load(const xrt__cuda_driver *d, void **lib, const char *image, int *options,
+                                  void **values, unsigned n, const char **call)
+{
+    unsigned count = 0;
+    int e;
+    *call = "cuLibraryLoadData";
+    if ((e = d->LibraryLoadData(lib, image, options, values, n, NULL, NULL, 0)) != CUDA_SUCCESS ||
+        !d->LibraryGetKernelCount)
+        return e;
+    *call = "cuLibraryGetKernelCount";
+    if ((e = d->LibraryGetKernelCount(&count, *lib)) != CUDA_SUCCESS) (void)d->LibraryUnload(*lib);
+    return e;
+}
 
 static xrt_status xrt__cuda_module_load(xrt__gpu *g, const xrt_module_image *im, void **native, int *any_device,
                                         char *log, size_t n)
 {
     const xrt__cuda_driver *d = xrt__cuda_modules("cuda: xrt_module_load");
     int options[2] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES}, e;
+    const char *call = "cuModuleLoadDataEx";
     void *values[2];
+    xrt_status st;
     char *copy;
     if (!d) return XRT_ERROR_UNSUPPORTED;
+    if ((st = xrt__cuda_image_check(im)) != XRT_SUCCESS) return st;
     values[0] = log;
     values[1] = (void *)(uintptr_t)(n ? n : 0);
     /* PTX must end in 0; the image's size need not include it */
@@ -451,11 +558,11 @@ static xrt_status xrt__cuda_module_load(xrt__gpu *g, const xrt_module_image *im,
     copy[im->size] = 0;
     xrt__cuda_context(g);
     if ((*any_device = xrt__cuda_has_libraries(d)) != 0)
-        e = d->LibraryLoadData(native, copy, options, values, n ? 2u : 0u, NULL, NULL, 0);
+        e = xrt__cuda_library_load(d, native, copy, options, values, n ? 2u : 0u, &call);
     else
         e = d->ModuleLoadDataEx(native, copy, n ? 2u : 0u, options, values);
     XRT_FREE(copy);
-    return e == CUDA_SUCCESS ? XRT_SUCCESS : xrt__cuda_driver_fail(d, e, *any_device ? "cuLibraryLoadData" : "cuModuleLoadDataEx", "module_load");
+    return e == CUDA_SUCCESS ? XRT_SUCCESS : xrt__cuda_driver_fail(d, e, call, "module_load");
 }
 
 static xrt_status xrt__cuda_module_unload(xrt__gpu *g, void *native)

@@ -1043,6 +1043,95 @@ static xrt_status xrt__gpu_get_target(const xrt_backend *self, int device, xrt_t
     return XRT_SUCCESS;
 }
 
+/* >> gpu: images. cuLibraryLoadData, cuModuleLoadDataEx and
+   hipModuleLoadData take no size: they read an image as far as its own
+   headers say. So each backend reads its images first, within their size,
+   with these (little-endian, as every GPU image is). */
+static uint64_t xrt__gpu_le(const unsigned char *p, int bytes)
+{
+    uint64_t v = 0;
+    while (bytes--) v = v << 8 | p[bytes];
+    return v;
+}
+
+/* Whether [offset, offset + len) lies within size bytes. */
+static int xrt__gpu_within(uint64_t offset, uint64_t len, size_t size)
+{
+    return offset <= size && len <= size - offset;
+}
+
+/* offset + len, saturated: the end a header declares, for a message. */
+static uint64_t xrt__gpu_end(uint64_t offset, uint64_t len)
+{
+    return offset > UINT64_MAX - len ? UINT64_MAX : offset + len;
+}
+
+/* The end of a table of count entries of `entry` bytes at offset, saturated. */
+static uint64_t xrt__gpu_table_end(uint64_t offset, uint64_t count, uint64_t entry)
+{
+    return count > UINT64_MAX / entry ? UINT64_MAX : xrt__gpu_end(offset, count * entry);
+}
+
+/* The end of the furthest of `count` entries of a header table at p (each
+   `entry` bytes, its offset and length at `at_offset`, `at_len`), skipping
+   those whose 4-byte type at `at_type` is `skip_type` (sections without
+   bytes in the file). The table lies within the image. */
+static uint64_t xrt__gpu_elf_table_end(const unsigned char *p, uint64_t count, uint64_t entry, int at_type,
+                                       uint32_t skip_type, int at_offset, int at_len)
+{
+    uint64_t end = 0, i, e;
+    for (i = 0; i < count; i++, p += entry)
+        if ((at_type < 0 || xrt__gpu_le(p + at_type, 4) != skip_type) &&
+            (e = xrt__gpu_end(xrt__gpu_le(p + at_offset, 8), xrt__gpu_le(p + at_len, 8))) > end)
+            end = e;
+    return end;
+}
+
+/* A 64-bit little-endian ELF for `machine` (e_machine; its name is EM_`name`)
+   whose header, header tables, segments and sections all lie within size
+   bytes: 0, or 1 and why, naming the size it has and the size its headers
+   declare. */
+static int xrt__gpu_elf_bad(const unsigned char *p, size_t size, unsigned machine, const char *name, char *why,
+                            size_t n)
+{
+    uint64_t phoff, shoff, phnum, shnum, phent, shent, end;
+    if (size < 64) return snprintf(why, n, "cut short: %zu bytes, less than an ELF header", size) > 0;
+    if (memcmp(p, "\177ELF", 4) != 0 || p[4] != 2 || p[5] != 1)
+        return snprintf(why, n, "not a 64-bit little-endian ELF") > 0;
+    if (xrt__gpu_le(p + 18, 2) != machine)
+        return snprintf(why, n, "an ELF for machine %u, not %s (EM_%s, %u)", (unsigned)xrt__gpu_le(p + 18, 2), name,
+                        name, machine) > 0;
+    phoff = xrt__gpu_le(p + 32, 8), shoff = xrt__gpu_le(p + 40, 8);
+    phent = xrt__gpu_le(p + 54, 2), phnum = xrt__gpu_le(p + 56, 2);
+    shent = xrt__gpu_le(p + 58, 2), shnum = xrt__gpu_le(p + 60, 2);
+    if ((!shnum || phnum == 0xffff) && shoff) { /* extended numbering: the counts are section 0's sh_size, sh_info */
+        if (shent < 64 || !xrt__gpu_within(shoff, 64, size))
+            return snprintf(why, n, "cut short: %zu bytes, its headers declare at least %llu", size,
+                            (unsigned long long)xrt__gpu_end(shoff, 64)) > 0;
+        if (!shnum) shnum = xrt__gpu_le(p + shoff + 32, 8);
+        if (phnum == 0xffff) phnum = xrt__gpu_le(p + shoff + 44, 4);
+    }
+    if ((phnum && phent < 56) || (shnum && shent < 64))
+        return snprintf(why, n, "an ELF with header table entries of %u and %u bytes", (unsigned)phent,
+                        (unsigned)shent) > 0;
+    end = phnum ? xrt__gpu_table_end(phoff, phnum, phent) : 0;
+    if (shnum && xrt__gpu_table_end(shoff, shnum, shent) > end) end = xrt__gpu_table_end(shoff, shnum, shent);
+    if (end > size) /* the tables themselves are past the end: what lies beyond is unknown */
+        return snprintf(why, n, "cut short: %zu bytes, its headers declare at least %llu", size,
+                        (unsigned long long)end) > 0;
+    if (phnum) { /* p_offset, p_filesz */
+        uint64_t e = xrt__gpu_elf_table_end(p + phoff, phnum, phent, -1, 0, 8, 32);
+        if (e > end) end = e;
+    }
+    if (shnum) { /* sh_type (8, SHT_NOBITS: no bytes in the file), sh_offset, sh_size */
+        uint64_t e = xrt__gpu_elf_table_end(p + shoff, shnum, shent, 4, 8, 24, 32);
+        if (e > end) end = e;
+    }
+    if (end > size)
+        return snprintf(why, n, "cut short: %zu bytes, its headers declare %llu", size, (unsigned long long)end) > 0;
+    return 0;
+}
+
 /* >> gpu: modules. The template picks the image for the current device and
    keeps what xrt needs (the device a module was loaded on, its functions);
    the vendor's hooks make the native calls. A module lives in the context

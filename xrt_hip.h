@@ -446,69 +446,30 @@ static xrt_status xrt__hip_no_modules(const char *who)
 #define XRT__HIP_BUNDLE_MAGIC "__CLANG_OFFLOAD_BUNDLE__"
 #define XRT__HIP_EM_AMDGPU 224
 
-static uint64_t xrt__hip_le(const unsigned char *p, int bytes)
-{
-    uint64_t v = 0;
-    while (bytes--) v = v << 8 | p[bytes];
-    return v;
-}
-
-/* Whether [offset, offset + len) lies within size bytes. */
-static int xrt__hip_within(uint64_t offset, uint64_t len, size_t size)
-{
-    return offset <= size && len <= size - offset;
-}
-
 static int xrt__hip_is_bundle(const unsigned char *p, size_t size)
 {
     return size >= sizeof XRT__HIP_BUNDLE_MAGIC - 1 && !memcmp(p, XRT__HIP_BUNDLE_MAGIC, sizeof XRT__HIP_BUNDLE_MAGIC - 1);
 }
 
-/* An AMDGPU ELF whose headers, segments and sections lie within size bytes:
-   0, or 1 and why. */
+/* An AMDGPU ELF within size bytes (xrt__gpu_elf_bad): 0, or 1 and why. */
 static int xrt__hip_elf_bad(const unsigned char *p, size_t size, char *why, size_t n)
 {
-    uint64_t phoff, shoff, i, phnum, shnum, phent, shent;
-    if (size < 64) return snprintf(why, n, "cut short: %zu bytes, less than an ELF header", size) > 0;
-    if (memcmp(p, "\177ELF", 4) != 0 || p[4] != 2 || p[5] != 1)
-        return snprintf(why, n, "not a 64-bit little-endian ELF") > 0;
-    if (xrt__hip_le(p + 18, 2) != XRT__HIP_EM_AMDGPU)
-        return snprintf(why, n, "an ELF for machine %u, not AMDGPU (EM_AMDGPU, %d)", (unsigned)xrt__hip_le(p + 18, 2),
-                        XRT__HIP_EM_AMDGPU) > 0;
-    phoff = xrt__hip_le(p + 32, 8), shoff = xrt__hip_le(p + 40, 8);
-    phent = xrt__hip_le(p + 54, 2), phnum = xrt__hip_le(p + 56, 2);
-    shent = xrt__hip_le(p + 58, 2), shnum = xrt__hip_le(p + 60, 2);
-    if ((phnum && (phent < 56 || !xrt__hip_within(phoff, phnum * phent, size))) ||
-        (shnum && (shent < 64 || !xrt__hip_within(shoff, shnum * shent, size))))
-        return snprintf(why, n, "cut short: its headers end past its %zu bytes", size) > 0;
-    for (i = 0; i < phnum; i++) { /* p_offset, p_filesz */
-        const unsigned char *ph = p + phoff + i * phent;
-        if (!xrt__hip_within(xrt__hip_le(ph + 8, 8), xrt__hip_le(ph + 32, 8), size))
-            return snprintf(why, n, "cut short: segment %u ends past its %zu bytes", (unsigned)i, size) > 0;
-    }
-    for (i = 0; i < shnum; i++) { /* sh_type (8: no bytes in the file), sh_offset, sh_size */
-        const unsigned char *sh = p + shoff + i * shent;
-        if (xrt__hip_le(sh + 4, 4) != 8 && !xrt__hip_within(xrt__hip_le(sh + 24, 8), xrt__hip_le(sh + 32, 8), size))
-            return snprintf(why, n, "cut short: section %u ends past its %zu bytes", (unsigned)i, size) > 0;
-    }
-    return 0;
+    return xrt__gpu_elf_bad(p, size, XRT__HIP_EM_AMDGPU, "AMDGPU", why, n);
 }
 
 /* The processor of a bundle entry's id ("hipv4-amdgcn-amd-amdhsa--gfx90a:xnack+",
-   "hip-amdgcn-amd-amdhsa-gfx906"), copied into cpu; 0 for another target
-   (the host's entry). */
+   "hip-amdgcn-amd-amdhsa-gfx906"), of any length, copied into cpu; 0 for
+   another target (the host's entry). */
 static int xrt__hip_entry_cpu(const unsigned char *id, uint64_t len, char *cpu, size_t n)
 {
     static const char triple[] = "amdgcn-amd-amdhsa-";
-    char buf[128];
-    const char *at;
-    if (len >= sizeof buf) return 0;
-    memcpy(buf, id, (size_t)len);
-    buf[len] = 0;
-    if (!(at = strstr(buf, triple))) return 0;
+    const unsigned char *at = (const unsigned char *)memmem(id, (size_t)len, triple, sizeof triple - 1), *end = id + len;
+    const unsigned char *colon;
+    if (!at) return 0;
     at += sizeof triple - 1;
-    if (*at == '-') at++; /* the empty environment of hipv4 ids */
-    snprintf(cpu, n, "%.*s", (int)strcspn(at, ":"), at);
+    if (at < end && *at == '-') at++; /* the empty environment of hipv4 ids */
+    if ((colon = (const unsigned char *)memchr(at, ':', (size_t)(end - at))) != NULL) end = colon;
+    snprintf(cpu, n, "%.*s", (int)((size_t)(end - at) < n ? (size_t)(end - at) : n), (const char *)at);
     return 1;
 }
 
@@ -521,16 +482,16 @@ static int xrt__hip_bundle_bad(const unsigned char *p, size_t size, const char *
     uint64_t count, at = sizeof XRT__HIP_BUNDLE_MAGIC - 1 + 8, i;
     char cpu[64], inner[160];
     *has_arch = 0;
-    if (!xrt__hip_within(0, at, size)) return snprintf(why, n, "a clang offload bundle cut short (%zu bytes)", size) > 0;
-    count = xrt__hip_le(p + at - 8, 8);
+    if (!xrt__gpu_within(0, at, size)) return snprintf(why, n, "a clang offload bundle cut short (%zu bytes)", size) > 0;
+    count = xrt__gpu_le(p + at - 8, 8);
     for (i = 0; i < count; i++) {
         uint64_t off, len, id_len = 0;
-        if (xrt__hip_within(at, 24, size)) id_len = xrt__hip_le(p + at + 16, 8);
-        if (!xrt__hip_within(at, 24, size) || !xrt__hip_within(at + 24, id_len, size))
+        if (xrt__gpu_within(at, 24, size)) id_len = xrt__gpu_le(p + at + 16, 8);
+        if (!xrt__gpu_within(at, 24, size) || !xrt__gpu_within(at + 24, id_len, size))
             return snprintf(why, n, "a clang offload bundle cut short: entry %u of %llu ends past its %zu bytes",
                             (unsigned)i, (unsigned long long)count, size) > 0;
-        off = xrt__hip_le(p + at, 8), len = xrt__hip_le(p + at + 8, 8);
-        if (!xrt__hip_within(off, len, size))
+        off = xrt__gpu_le(p + at, 8), len = xrt__gpu_le(p + at + 8, 8);
+        if (!xrt__gpu_within(off, len, size))
             return snprintf(why, n, "a clang offload bundle cut short: the code of entry %u ends past its %zu bytes",
                             (unsigned)i, size) > 0;
         if (xrt__hip_entry_cpu(p + at + 24, id_len, cpu, sizeof cpu)) {
@@ -563,9 +524,9 @@ static int xrt__hip_ccob_bad(const unsigned char *p, size_t size, char *why, siz
 {
     uint64_t version, total;
     if (size < 16) return snprintf(why, n, "a compressed offload bundle cut short (%zu bytes)", size) > 0;
-    version = xrt__hip_le(p + 4, 2);
+    version = xrt__gpu_le(p + 4, 2);
     if (version < 2) return 0;
-    total = xrt__hip_le(p + 8, version == 2 ? 4 : 8);
+    total = xrt__gpu_le(p + 8, version == 2 ? 4 : 8);
     if (total > size)
         return snprintf(why, n, "a compressed offload bundle cut short: %zu of its %llu bytes", size,
                         (unsigned long long)total) > 0;

@@ -45,10 +45,11 @@
    local ones, is a hit that returns the same MR with one more reference,
    without a system call. Remote access is part of the key: a request without
    remote flags never gets a live rkey (its rkey is 0), and no request gets
-   more remote access than it asked for. A miss that overlaps cached entries
-   registers their union with those of the same remote access (and the union
-   of their local flags) and replaces every entry it overlaps, so cached
-   entries never overlap and a lookup is one O(log n) search.
+   more remote access than it asked for. Entries of one range with different
+   remote access live side by side. A miss that overlaps cached entries of
+   its own remote access registers their union (with the union of their
+   local flags) and replaces them, so entries of one remote access never
+   overlap and a lookup is one O(log n) search.
    An entry whose references are all released stays cached, in LRU order,
    within the limits (XRT_RDMA_CACHE_ENTRIES, XRT_RDMA_CACHE_BYTES or
    xrt_rdma_cache_set_limits); referenced entries are never evicted. When
@@ -70,7 +71,8 @@
    reused.
 
    Registrations are handles: xrt_rdma_release of one already released (or of
-   a copy of one released before) is XRT_ERROR_INVALID_HANDLE.
+   a copy of one released before, also of a context closed since) is
+   XRT_ERROR_INVALID_HANDLE. No handle value is given out twice in a process.
 
    GPU memory: a cache hit on CUDA memory is checked with the driver's
    buffer id of the allocation (cuPointerGetAttribute,
@@ -331,7 +333,7 @@ static const xrt__dl_sym xrt__rdma_syms[] = {XRT__RDMA_SYMBOLS(XRT__RDMA_SYM_ENT
 #endif
 
 /* >> rdma impl: loading */
-static pthread_mutex_t xrt__rdma_lock = PTHREAD_MUTEX_INITIALIZER; /* loading; the context table */
+static pthread_mutex_t xrt__rdma_lock = PTHREAD_MUTEX_INITIALIZER; /* loading; the context table; the slots' reference tables */
 static int xrt__rdma_state;                  /* 0: not loaded, 1: loaded, 2: the library failed */
 static char xrt__rdma_load_reason[256];
 static const char *xrt__rdma_sysfs = "/sys/class/infiniband"; /* the tests point it elsewhere */
@@ -621,12 +623,19 @@ typedef struct xrt__rdma_link { struct xrt__rdma_link *prev, *next; } xrt__rdma_
 
 enum { XRT__RDMA_IN_CACHE, XRT__RDMA_DETACHED, XRT__RDMA_PRIVATE, XRT__RDMA_DEAD };
 
-/* One MR. In the cache it is a node of the context's interval tree (the
-   core's, keyed by start; entries never overlap) and, while unreferenced, on
-   the LRU list. A cached entry replaced by a wider one while referenced is
-   DETACHED (on the detached list, never found again); a private registration
-   is PRIVATE (on the privates list); an entry whose memory was freed while
-   referenced is DEAD (on the dead list; its MR is gone). */
+/* The remote access flags: a cached MR serves requests of exactly its own
+   (xrt__rdma_serves), so the cache keeps a tree for each combination. */
+#define XRT__RDMA_REMOTE (XRT_RDMA_REMOTE_WRITE | XRT_RDMA_REMOTE_READ | XRT_RDMA_REMOTE_ATOMIC)
+#define XRT__RDMA_CLASSES 8
+
+/* One MR. In the cache it is a node of one of the context's interval trees
+   (the core's, keyed by start), the one of its remote access: entries of one
+   remote access never overlap, entries of another live beside them. While
+   unreferenced it is also on the LRU list. A cached entry replaced by a
+   wider one while referenced is DETACHED (on the detached list, never found
+   again); a private registration is PRIVATE (on the privates list); an entry
+   whose memory was freed while referenced is DEAD (on the dead list; its MR
+   is gone). */
 typedef struct xrt__rdma_entry {
     xrt__tree_node node; /* first: [start, end) */
     xrt__rdma_link link; /* LRU, detached, privates or dead list */
@@ -668,9 +677,9 @@ typedef struct xrt__rdma_pending {
 /* A reference: what an xrt_rdma_reg's opaque names, with a generation, so
    that a released (or copied and released) registration is recognised. */
 typedef struct xrt__rdma_ref {
-    uint32_t gen;  /* 0: free */
+    uint32_t gen;  /* the last given out in this slot (0: none yet) */
     uint32_t next; /* next free slot */
-    xrt__rdma_entry *x;
+    xrt__rdma_entry *x; /* NULL: free */
 } xrt__rdma_ref;
 
 enum { XRT__RDMA_AUTO, XRT__RDMA_NEVER, XRT__RDMA_FORCE };
@@ -683,14 +692,15 @@ typedef struct xrt__rdma_ctx {
     int owns; /* opened the device and allocated the PD */
     char name[64];
     int lock; /* everything below (xrt__rdma_lock_ctx) */
-    xrt__tree tree;
+    xrt__tree trees[XRT__RDMA_CLASSES]; /* by remote access (xrt__rdma_class) */
+    size_t count;                       /* entries in them */
     xrt__rdma_link lru;      /* unreferenced cached entries, oldest first */
     xrt__rdma_link detached; /* referenced entries no longer in the cache */
     xrt__rdma_link privates; /* private registrations */
     xrt__rdma_link dead;     /* referenced entries whose memory was freed */
     xrt__rdma_pending *pending;
     xrt__rdma_ref *refs;
-    uint32_t nrefs, ref_free, ref_gen;
+    uint32_t nrefs, ref_free;
     size_t bytes, referenced, max_count, max_bytes;
     uint64_t hits, misses, evict_limit, evict_enomem, evict_flush, invalidations, uncached;
     int cache, dmabuf_mode, peer_mode, nic_dmabuf;
@@ -710,7 +720,10 @@ static uintptr_t xrt__rdma_slot_gen[XRT__RDMA_SLOTS];
 static unsigned xrt__rdma_fork_gen;  /* bumped in the child of every fork() */
 static size_t xrt__rdma_tracked;     /* entries (any list) and pending registrations, all contexts */
 static pthread_once_t xrt__rdma_once = PTHREAD_ONCE_INIT;
-static uint32_t xrt__rdma_ref_seed;     /* where the next context's reference generations start */
+/* The reference tables of closed contexts, by context slot: the next
+   context in the slot goes on with their generations (xrt__rdma_refs_adopt). */
+static xrt__rdma_ref *xrt__rdma_slot_refs[XRT__RDMA_SLOTS];
+static uint32_t xrt__rdma_slot_nrefs[XRT__RDMA_SLOTS];
 
 /* The context table's lock is held across fork(), so that the child never
    starts with it taken; the child's contexts from before are marked foreign.
@@ -824,6 +837,8 @@ static void xrt__rdma_probe_dmabuf(xrt__rdma_ctx *c)
                  xrt__rdma_errno_name(e));
 }
 
+static void xrt__rdma_refs_adopt(xrt__rdma_ctx *c, int slot);
+
 static xrt_status xrt__rdma_ctx_new(struct ibv_context *vc, struct ibv_pd *pd, int owns, const char *name,
                                     const char *fn, xrt_rdma_ctx *out)
 {
@@ -844,11 +859,8 @@ static xrt_status xrt__rdma_ctx_new(struct ibv_context *vc, struct ibv_pd *pd, i
     c->detached.prev = c->detached.next = &c->detached;
     c->privates.prev = c->privates.next = &c->privates;
     c->dead.prev = c->dead.next = &c->dead;
-    c->tree = empty;
+    for (i = 0; i < XRT__RDMA_CLASSES; i++) c->trees[i] = empty;
     c->ref_free = UINT32_MAX;
-    /* each context numbers its references in a block of its own: a stale
-       handle of an earlier context in the same slot does not match */
-    c->ref_gen = __atomic_add_fetch(&xrt__rdma_ref_seed, 1u << 24, __ATOMIC_RELAXED);
     c->cache = xrt__rdma_env_mode("XRT_RDMA_CACHE") != XRT__RDMA_NEVER;
     c->dmabuf_mode = xrt__rdma_env_mode("XRT_RDMA_DMABUF");
     c->peer_mode = xrt__rdma_env_mode("XRT_RDMA_PEERMEM");
@@ -860,6 +872,7 @@ static xrt_status xrt__rdma_ctx_new(struct ibv_context *vc, struct ibv_pd *pd, i
     for (i = 0; i < XRT__RDMA_SLOTS && xrt__rdma_ctxs[i]; i++) {}
     if (i < XRT__RDMA_SLOTS) {
         c->handle = ++xrt__rdma_slot_gen[i] * XRT__RDMA_SLOTS + (uintptr_t)i;
+        xrt__rdma_refs_adopt(c, i);
         __atomic_store_n(&xrt__rdma_ctxs[i], c, __ATOMIC_RELEASE);
     }
     pthread_mutex_unlock(&xrt__rdma_lock);
@@ -992,10 +1005,16 @@ XRT_API xrt_status xrt_rdma_get_info(xrt_rdma_ctx ctx, xrt_rdma_context_info *in
     return XRT_SUCCESS;
 }
 
-/* >> rdma impl: the cache (the core's interval tree and an LRU list) */
-static inline xrt__rdma_entry *xrt__rdma_floor(const xrt__rdma_ctx *c, uintptr_t p)
+/* >> rdma impl: the cache (the core's interval trees and an LRU list) */
+typedef char xrt__rdma_classes_fit[XRT__RDMA_REMOTE >> 1 == XRT__RDMA_CLASSES - 1 ? 1 : -1];
+
+/* The index of the tree of the entries with the remote access of `access`. */
+static inline unsigned xrt__rdma_class(unsigned access) { return (access & XRT__RDMA_REMOTE) >> 1; }
+
+/* The entry of access `access`'s tree with the greatest start <= p. */
+static inline xrt__rdma_entry *xrt__rdma_floor(const xrt__rdma_ctx *c, unsigned access, uintptr_t p)
 {
-    return (xrt__rdma_entry *)(void *)xrt__tree_floor(&c->tree, p);
+    return (xrt__rdma_entry *)(void *)xrt__tree_floor(&c->trees[xrt__rdma_class(access)], p);
 }
 
 static inline void xrt__rdma_list_add(xrt__rdma_link *head, xrt__rdma_link *n)
@@ -1013,8 +1032,6 @@ static inline void xrt__rdma_list_del(xrt__rdma_link *n)
     n->prev = n->next = n;
 }
 
-#define XRT__RDMA_REMOTE (XRT_RDMA_REMOTE_WRITE | XRT_RDMA_REMOTE_READ | XRT_RDMA_REMOTE_ATOMIC)
-
 /* An MR registered with `have` serves a request for `want`: exactly the same
    remote access (a local-only request never gets a live remote key, and remote
    access is never widened behind the caller's back), at least the local. */
@@ -1026,7 +1043,8 @@ static inline int xrt__rdma_serves(unsigned have, unsigned want)
 static void xrt__rdma_insert(xrt__rdma_ctx *c, xrt__rdma_entry *x)
 {
     x->where = XRT__RDMA_IN_CACHE;
-    xrt__tree_insert(&c->tree, &x->node);
+    xrt__tree_insert(&c->trees[xrt__rdma_class(x->access)], &x->node);
+    c->count++;
     c->bytes += XRT__RDMA_END(x) - XRT__RDMA_START(x);
     xrt__rdma_track(1);
 }
@@ -1034,19 +1052,21 @@ static void xrt__rdma_insert(xrt__rdma_ctx *c, xrt__rdma_entry *x)
 /* Takes x out of the tree (and the LRU list if unreferenced). */
 static void xrt__rdma_remove(xrt__rdma_ctx *c, xrt__rdma_entry *x)
 {
-    xrt__tree_remove(&c->tree, &x->node);
+    xrt__tree_remove(&c->trees[xrt__rdma_class(x->access)], &x->node);
+    c->count--;
     if (!x->refs) xrt__rdma_list_del(&x->link);
     else c->referenced--;
     c->bytes -= XRT__RDMA_END(x) - XRT__RDMA_START(x);
     xrt__rdma_track(-1);
 }
 
-/* Entries overlapping [s, e), in order, into a list (through ->victim), and
-   out of the tree. */
-static xrt__rdma_entry *xrt__rdma_take_overlapping(xrt__rdma_ctx *c, uintptr_t s, uintptr_t e)
+/* The entries of `access`'s tree overlapping [s, e), in order, onto a list
+   (through ->victim) that *tail ends, and out of the tree; returns the new
+   end of the list. */
+static xrt__rdma_entry **xrt__rdma_take_overlapping(xrt__rdma_ctx *c, unsigned access, uintptr_t s, uintptr_t e,
+                                                    xrt__rdma_entry **tail)
 {
-    xrt__tree_node *n = xrt__tree_collect(&c->tree, s, e), *next;
-    xrt__rdma_entry *head = NULL, **tail = &head;
+    xrt__tree_node *n = xrt__tree_collect(&c->trees[xrt__rdma_class(access)], s, e), *next;
     for (; n; n = next) {
         xrt__rdma_entry *x = (xrt__rdma_entry *)(void *)n;
         next = n->next;
@@ -1055,19 +1075,17 @@ static xrt__rdma_entry *xrt__rdma_take_overlapping(xrt__rdma_ctx *c, uintptr_t s
         tail = &x->victim;
     }
     *tail = NULL;
-    return head;
+    return tail;
 }
 
 /* Widens [*s, *e) and *access over the entries overlapping [s0, e0) that
-   have the same remote access; the new registration then replaces every
-   entry it overlaps. */
+   have the same remote access; the new registration then replaces them. */
 static void xrt__rdma_widen(const xrt__rdma_ctx *c, uintptr_t s0, uintptr_t e0, uintptr_t *s, uintptr_t *e,
                             unsigned *access)
 {
     xrt__tree_node *n;
-    for (n = xrt__tree_collect(&c->tree, s0, e0); n; n = n->next) {
+    for (n = xrt__tree_collect(&c->trees[xrt__rdma_class(*access)], s0, e0); n; n = n->next) {
         const xrt__rdma_entry *x = (const xrt__rdma_entry *)(void *)n;
-        if ((x->access ^ *access) & XRT__RDMA_REMOTE) continue;
         if (n->start < *s) *s = n->start;
         if (n->end > *e) *e = n->end;
         *access |= x->access;
@@ -1082,7 +1100,7 @@ enum { XRT__RDMA_EVICT_LIMIT, XRT__RDMA_EVICT_ENOMEM, XRT__RDMA_EVICT_FLUSH };
 static void xrt__rdma_evict(xrt__rdma_ctx *c, int reason, xrt__rdma_entry **victims)
 {
     int all = reason != XRT__RDMA_EVICT_LIMIT;
-    while (c->lru.next != &c->lru && (all || c->tree.count > c->max_count || c->bytes > c->max_bytes)) {
+    while (c->lru.next != &c->lru && (all || c->count > c->max_count || c->bytes > c->max_bytes)) {
         xrt__rdma_entry *x = xrt__rdma_of_link(c->lru.next);
         xrt__rdma_remove(c, x);
         x->victim = *victims;
@@ -1130,9 +1148,50 @@ static void xrt__rdma_retire(xrt__rdma_ctx *c, xrt__rdma_entry *taken, xrt__rdma
 /* >> rdma impl: references. An xrt_rdma_reg's opaque is a handle: the
    reference's generation << 32 | its slot << 6 | the context's slot. A
    released reference's slot no longer matches, so releasing a registration
-   (or a copy of it) twice is XRT_ERROR_INVALID_HANDLE, not a use after free. */
+   (or a copy of it) twice is XRT_ERROR_INVALID_HANDLE, not a use after free.
+   No handle is ever given out twice in a process: each reference slot counts
+   its own generations, a slot that reached the last one is never used
+   again, and a context takes over the table of the context closed before it
+   in its slot (xrt__rdma_refs_adopt, xrt__rdma_refs_leave), so that it goes
+   on with that one's generations. A kept copy of a registration therefore
+   never matches another one, of its context or of a later one. */
 #define XRT__RDMA_REF_BITS 26
 #define XRT__RDMA_REF_MAX ((uint32_t)1 << XRT__RDMA_REF_BITS)
+
+/* Frees slot i of c's table, unless its generations are all used. */
+static inline void xrt__rdma_ref_free(xrt__rdma_ctx *c, uint32_t i)
+{
+    c->refs[i].x = NULL;
+    if (c->refs[i].gen == UINT32_MAX) return; /* retired */
+    c->refs[i].next = c->ref_free;
+    c->ref_free = i;
+}
+
+/* The table left in context slot `slot` becomes c's (no reference is live
+   in it); the caller holds xrt__rdma_lock. */
+static void xrt__rdma_refs_adopt(xrt__rdma_ctx *c, int slot)
+{
+    uint32_t i;
+    c->refs = xrt__rdma_slot_refs[slot];
+    c->nrefs = xrt__rdma_slot_nrefs[slot];
+    xrt__rdma_slot_refs[slot] = NULL;
+    xrt__rdma_slot_nrefs[slot] = 0;
+    c->ref_free = UINT32_MAX;
+    for (i = c->nrefs; i-- > 0;) xrt__rdma_ref_free(c, i); /* the lowest slots first */
+}
+
+/* c's table stays with its context slot for the next context there; the
+   caller holds xrt__rdma_lock and c's lock. */
+static void xrt__rdma_refs_leave(xrt__rdma_ctx *c)
+{
+    int slot = (int)(c->handle % XRT__RDMA_SLOTS);
+    XRT_FREE(xrt__rdma_slot_refs[slot]); /* none: the slot was c's */
+    xrt__rdma_slot_refs[slot] = c->refs;
+    xrt__rdma_slot_nrefs[slot] = c->nrefs;
+    c->refs = NULL;
+    c->nrefs = 0;
+    c->ref_free = UINT32_MAX;
+}
 
 /* A new reference to x, or 0 without memory for it; the caller holds the lock. */
 static inline uintptr_t xrt__rdma_ref_new(xrt__rdma_ctx *c, xrt__rdma_entry *x)
@@ -1155,26 +1214,21 @@ static inline uintptr_t xrt__rdma_ref_new(xrt__rdma_ctx *c, xrt__rdma_entry *x)
     }
     i = c->ref_free;
     c->ref_free = c->refs[i].next;
-    if (++c->ref_gen == 0) c->ref_gen = 1;
-    c->refs[i].gen = c->ref_gen;
     c->refs[i].x = x;
-    return ((uintptr_t)c->ref_gen << 32) | ((uintptr_t)i << 6) | (c->handle % XRT__RDMA_SLOTS);
+    return ((uintptr_t)++c->refs[i].gen << 32) | ((uintptr_t)i << 6) | (c->handle % XRT__RDMA_SLOTS);
 }
 
 /* The live reference behind handle h, or NULL; the caller holds the lock. */
 static inline xrt__rdma_ref *xrt__rdma_ref_at(const xrt__rdma_ctx *c, uintptr_t h)
 {
     uint32_t i = (uint32_t)(h >> 6) & (XRT__RDMA_REF_MAX - 1), gen = (uint32_t)(h >> 32);
-    if (i >= c->nrefs || !gen || c->refs[i].gen != gen || !c->refs[i].x) return NULL;
+    if (i >= c->nrefs || !c->refs[i].x || c->refs[i].gen != gen) return NULL;
     return &c->refs[i];
 }
 
 static inline void xrt__rdma_ref_drop(xrt__rdma_ctx *c, xrt__rdma_ref *ref)
 {
-    ref->gen = 0;
-    ref->x = NULL;
-    ref->next = c->ref_free;
-    c->ref_free = (uint32_t)(ref - c->refs);
+    xrt__rdma_ref_free(c, (uint32_t)(ref - c->refs));
 }
 
 /* >> rdma impl: registration paths */
@@ -1491,7 +1545,7 @@ static inline xrt_status xrt__rdma_hit(xrt__rdma_ctx *c, xrt__rdma_entry *x, con
 static inline xrt__rdma_entry *xrt__rdma_lookup(const xrt__rdma_ctx *c, const xrt__rdma_req *r)
 {
     uintptr_t p = (uintptr_t)r->ptr;
-    xrt__rdma_entry *x = xrt__rdma_floor(c, p);
+    xrt__rdma_entry *x = xrt__rdma_floor(c, r->access, p);
     return x && XRT__RDMA_END(x) >= p + r->size && xrt__rdma_serves(x->access, r->access) ? x : NULL;
 }
 
@@ -1643,7 +1697,9 @@ static xrt_status xrt__rdma_register_new(xrt__rdma_ctx *c, xrt__rdma_req *r, xrt
         x->refs = 1;
         x->ctx = c;
         if (cached) {
-            xrt__rdma_retire(c, xrt__rdma_take_overlapping(c, r->start, r->end), &victims);
+            xrt__rdma_entry *taken = NULL;
+            xrt__rdma_take_overlapping(c, r->access, r->start, r->end, &taken);
+            xrt__rdma_retire(c, taken, &victims);
             xrt__rdma_insert(c, x);
             c->referenced++;
             xrt__rdma_evict(c, XRT__RDMA_EVICT_LIMIT, &victims);
@@ -1750,7 +1806,7 @@ static inline void xrt__rdma_unref_last(xrt__rdma_ctx *c, xrt__rdma_entry *x, xr
     case XRT__RDMA_IN_CACHE:
         c->referenced--;
         xrt__rdma_list_add(&c->lru, &x->link);
-        if (c->tree.count > c->max_count || c->bytes > c->max_bytes) /* this one (the newest) goes last */
+        if (c->count > c->max_count || c->bytes > c->max_bytes) /* this one (the newest) goes last */
             xrt__rdma_evict(c, XRT__RDMA_EVICT_LIMIT, victims);
         return;
     case XRT__RDMA_DETACHED:
@@ -1856,10 +1912,12 @@ static void xrt__rdma_mark_pending(xrt__rdma_ctx *c, uintptr_t s, uintptr_t e, u
 static int xrt__rdma_invalidate_ctx(xrt__rdma_ctx *c, uintptr_t s, uintptr_t e, uint64_t gen,
                                     xrt__rdma_entry **victims)
 {
-    xrt__rdma_entry *x, *next;
+    xrt__rdma_entry *x, *next, *taken = NULL, **tail = &taken;
     int held = 0, forked = xrt__rdma_forked(c);
+    unsigned k;
     xrt__rdma_lock_ctx(c);
-    for (x = xrt__rdma_take_overlapping(c, s, e); x; x = next) {
+    for (k = 0; k < XRT__RDMA_CLASSES; k++) tail = xrt__rdma_take_overlapping(c, k << 1, s, e, tail);
+    for (x = taken; x; x = next) {
         next = x->victim;
         if (x->refs) {
             held += xrt__rdma_kill_held(c, x, forked);
@@ -1931,7 +1989,7 @@ XRT_API xrt_status xrt_rdma_cache_get_stats(xrt_rdma_ctx ctx, xrt_rdma_cache_sta
     stats->evictions_flush = c->evict_flush;
     stats->invalidations = c->invalidations;
     stats->uncached = c->uncached;
-    stats->entries = c->tree.count;
+    stats->entries = c->count;
     stats->bytes = c->bytes;
     stats->referenced = c->referenced;
     stats->max_entries = c->max_count;
@@ -1987,22 +2045,25 @@ XRT_API xrt_status xrt_rdma_close(xrt_rdma_ctx ctx)
     xrt__rdma_entry *all = NULL;
     xrt__tree_node *n, *next;
     size_t held = 0;
+    unsigned k;
     int forked;
     xrt_status st;
     if ((st = xrt__rdma_ctx_of(ctx, "xrt_rdma_close", 1, &c)) != XRT_SUCCESS) return st;
+    forked = xrt__rdma_forked(c);
     pthread_mutex_lock(&xrt__rdma_lock); /* no invalidation sees it from now on */
     __atomic_store_n(&xrt__rdma_ctxs[c->handle % XRT__RDMA_SLOTS], (xrt__rdma_ctx *)NULL, __ATOMIC_RELEASE);
-    pthread_mutex_unlock(&xrt__rdma_lock);
-    forked = xrt__rdma_forked(c);
     if (!forked) xrt__rdma_lock_ctx(c); /* in a fork() child a parent's thread may have held it */
+    xrt__rdma_refs_leave(c); /* before the slot can be taken again */
+    pthread_mutex_unlock(&xrt__rdma_lock);
     held = c->referenced;
-    xrt__rdma_track(-(long)c->tree.count);
-    for (n = xrt__tree_drain(&c->tree); n; n = next) {
-        xrt__rdma_entry *x = (xrt__rdma_entry *)(void *)n;
-        next = n->next;
-        x->victim = all;
-        all = x;
-    }
+    xrt__rdma_track(-(long)c->count);
+    for (k = 0; k < XRT__RDMA_CLASSES; k++)
+        for (n = xrt__tree_drain(&c->trees[k]); n; n = next) {
+            xrt__rdma_entry *x = (xrt__rdma_entry *)(void *)n;
+            next = n->next;
+            x->victim = all;
+            all = x;
+        }
     held += xrt__rdma_gather_list(&c->detached, &all, 1);
     held += xrt__rdma_gather_list(&c->privates, &all, 1);
     xrt__rdma_gather_list(&c->dead, &all, 0); /* counted when their memory was freed */
@@ -2015,7 +2076,6 @@ XRT_API xrt_status xrt_rdma_close(xrt_rdma_ctx ctx)
         xrt__rdma_rt.dealloc_pd(c->pd);
         xrt__rdma_rt.close_device(c->vc);
     }
-    XRT_FREE(c->refs);
     XRT_FREE(c);
     return XRT_SUCCESS;
 }

@@ -4,8 +4,8 @@
    stream (non-blocking), medians of BENCH_REPS alternating runs; then small
    copies from 1 to 16 threads at once; then an empty kernel launched through
    xrt_launch_kernel against cuLaunchKernel (the driver API, libcuda.so.1) on
-   the same stream. Target: at most 1.03x on every row, and no worse scaling
-   with threads than the runtime's.
+   the same stream; then a fatbin's load and unload. Target: at most 1.03x on
+   every row, and no worse scaling with threads than the runtime's.
 
    bench/tools.mk builds it with -DBENCH_CUDART and links libcudart; xrt's CUDA
    backend is pointed (XRT_CUDA_LIBRARY) at the very library the direct calls
@@ -343,6 +343,86 @@ static void kernel_table(ctx *c)
     (void)rm; /* the driver's module goes with the context */
 }
 
+/* >> module load: a valid fatbin (saxpy's, which `make examples` builds
+   where nvcc is; env BENCH_FATBIN names another) loaded and unloaded through
+   xrt_module_load against cuLibraryLoadData + cuLibraryUnload. xrt adds its
+   reading of the image within its size, its copy of it, the kernel count
+   that brings out what a lazily loaded library deferred, and, at unload, a
+   wait for the devices that ran the module's kernels (none here). */
+typedef struct load_ctx {
+    const void *image;
+    size_t size;
+    CUresult (*load)(CUlibrary *, const void *, CUjit_option *, void **, unsigned, CUlibraryOption *, void **, unsigned);
+    CUresult (*unload)(CUlibrary);
+} load_ctx;
+
+static void raw_module_load(void *p, long n)
+{
+    load_ctx *l = (load_ctx *)p;
+    CUlibrary lib;
+    long i;
+    for (i = 0; i < n; i++)
+        if (l->load(&lib, l->image, NULL, NULL, 0, NULL, NULL, 0) != CUDA_SUCCESS || l->unload(lib) != CUDA_SUCCESS) {
+            fprintf(stderr, "gpu_overhead: cuLibraryLoadData or cuLibraryUnload failed\n");
+            exit(1);
+        }
+}
+
+static void via_xrt_module_load(void *p, long n)
+{
+    load_ctx *l = (load_ctx *)p;
+    xrt_module_image im = {XRT_IMAGE_CUDA_FATBIN, NULL, 0, NULL};
+    xrt_module m;
+    long i;
+    im.data = l->image, im.size = l->size;
+    for (i = 0; i < n; i++) {
+        XRT(xrt_module_load(&m, &im, 1, NULL));
+        XRT(xrt_module_unload(m));
+    }
+}
+
+/* The whole file at path into *size bytes (free it), or NULL. */
+static void *read_file(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    void *data = NULL;
+    long len;
+    if (!f) return NULL;
+    if (fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 &&
+        (data = malloc((size_t)len)) != NULL && fread(data, 1, (size_t)len, f) == (size_t)len)
+        *size = (size_t)len;
+    else {
+        free(data);
+        data = NULL;
+    }
+    fclose(f);
+    return data;
+}
+
+static void module_load_table(void)
+{
+    const char *path = getenv("BENCH_FATBIN") ? getenv("BENCH_FATBIN") : "build/examples/saxpy/saxpy.fatbin";
+    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    load_ctx l;
+    double raw, x;
+    memset(&l, 0, sizeof l);
+    if (!lib || !driver_sym(lib, "cuLibraryLoadData", &l.load, sizeof l.load) ||
+        !driver_sym(lib, "cuLibraryUnload", &l.unload, sizeof l.unload)) {
+        printf("\nmodule load: skipped: no CUDA 12 driver API (libcuda.so.1: %s)\n", lib ? "no cuLibraryLoadData" : dlerror());
+        return;
+    }
+    if (!(l.image = read_file(path, &l.size))) {
+        printf("\nmodule load: skipped: %s not found (make examples builds it where nvcc is; env BENCH_FATBIN)\n", path);
+        return;
+    }
+    printf("\nmodule load: xrt_module_load + xrt_module_unload against cuLibraryLoadData + cuLibraryUnload, %s (%zu bytes)\n",
+           path, l.size);
+    print_header("call (per iteration)");
+    bench_pair(raw_module_load, via_xrt_module_load, &l, 200, BENCH_REPS, &raw, &x);
+    print_row("fatbin load + unload", raw, x);
+    free((void *)l.image);
+}
+
 /* >> set-up */
 /* xrt's CUDA backend must load the library the direct calls resolve to. */
 static void same_runtime(void)
@@ -459,6 +539,7 @@ static void measure_all(void)
     }
     threads_table(&c);
     kernel_table(&c);
+    module_load_table();
     teardown(&c);
     xrt_shutdown();
 }

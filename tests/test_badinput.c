@@ -31,6 +31,8 @@ typedef struct fixtures {
     void *d, *d2, *pinned, *freed, *other_d;
     xrt_module mod, dead_mod; /* where the backend loads modules (XRT_CAP_MODULES) */
     xrt_function fn, dead_fn;
+    xrt_graph graph, graph2, dead_graph; /* where the backend has graphs: one memset, two */
+    xrt_graph_exec exec, dead_exec;      /* of graph */
     unsigned caps;
     int devices, backends;
 } fixtures;
@@ -51,6 +53,15 @@ static const xrt_module_image no_size = {XRT_IMAGE_CPU_C_SOURCE, kernel_src, 0, 
 static const xrt_module_image bad_kind = {(xrt_image_kind)0, kernel_src, sizeof kernel_src, NULL};
 static const xrt_dim3 one = {1, 1, 1}, zero_x = {0, 1, 1}, zero_z = {1, 1, 0}, huge_block = {1025, 1, 1};
 static unsigned char big_args[XRT_MAX_KERNEL_ARGS + 1];
+
+/* A graph of n memsets of f->d2 captured on f->s. */
+static xrt_status graph_of(fixtures *f, int n, xrt_graph *g)
+{
+    xrt_status st = xrt_stream_begin_capture(f->s, XRT_CAPTURE_MODE_GLOBAL);
+    int i;
+    for (i = 0; i < n && st == XRT_SUCCESS; i++) st = xrt_memset_async(f->d2, i, 64, f->s);
+    return st != XRT_SUCCESS ? st : xrt_stream_end_capture(f->s, g);
+}
 
 /* Creates the fixtures on the calling thread's backend `backend`. Returns 0
    or the line that failed (usable in a child, where cmocka cannot assert). */
@@ -79,6 +90,11 @@ static int fixtures_make(fixtures *f, const char *backend)
     if (xrt_memset(f->d, 0x5a, N) || xrt_event_record(f->e, f->s) || xrt_event_record(f->notiming, f->s) ||
         xrt_stream_synchronize(f->s))
         return __LINE__;
+    if ((f->caps & XRT_CAP_GRAPHS) &&
+        (graph_of(f, 1, &f->graph) || graph_of(f, 2, &f->graph2) || graph_of(f, 1, &f->dead_graph) ||
+         xrt_graph_destroy(f->dead_graph) || xrt_graph_instantiate(&f->exec, f->graph) ||
+         xrt_graph_instantiate(&f->dead_exec, f->graph) || xrt_graph_exec_destroy(f->dead_exec)))
+        return __LINE__;
     return 0;
 }
 
@@ -92,6 +108,9 @@ static void fixtures_free(fixtures *f, const char *backend)
     xrt_free(f->d2);
     xrt_free_host(f->pinned);
     if (f->mod) xrt_module_unload(f->mod);
+    if (f->exec) xrt_graph_exec_destroy(f->exec);
+    if (f->graph) xrt_graph_destroy(f->graph);
+    if (f->graph2) xrt_graph_destroy(f->graph2);
     if (xrt_set_backend(XRT_TEST_OTHER) == XRT_SUCCESS) {
         xrt_stream_destroy(f->other_s);
         xrt_event_destroy(f->other_e);
@@ -610,7 +629,9 @@ enum {
     IF_NO_NATIVE = 4, /* a bad input only where it has none: then XRT_ERROR_UNSUPPORTED */
     ASYNC_ALLOC = 8,  /* XRT_ERROR_UNSUPPORTED instead where the backend lacks XRT_CAP_MALLOC_ASYNC */
     MODULES = 16,     /* XRT_ERROR_UNSUPPORTED instead where the backend lacks XRT_CAP_MODULES */
-    HAS_MODULES = 32  /* needs a loaded module: not run where the backend lacks XRT_CAP_MODULES */
+    HAS_MODULES = 32, /* needs a loaded module: not run where the backend lacks XRT_CAP_MODULES */
+    GRAPHS = 64,      /* XRT_ERROR_UNSUPPORTED instead where the backend lacks XRT_CAP_GRAPHS */
+    HAS_GRAPHS = 128  /* needs graphs made: not run where the backend lacks XRT_CAP_GRAPHS */
 };
 
 static xrt_backend table_no_name(void) { xrt_backend b = xrt_test_other_table(); b.name = NULL; return b; }
@@ -858,7 +879,41 @@ static xrt_backend table_other(void) { return xrt_test_other_table(); }
     /* the CPU backend has no native handles: a capability, not a CUDA difference */                                   \
     X(stream_native_unsupported, "xrt_stream_get_native", XRT_ERROR_UNSUPPORTED, IF_NO_NATIVE, xrt_stream_get_native(f->s, &p)) \
     X(event_native_unsupported, "xrt_event_get_native", XRT_ERROR_UNSUPPORTED, IF_NO_NATIVE, xrt_event_get_native(f->e, &p)) \
-    X(wrap_native_unsupported, "xrt_stream_wrap_native", XRT_ERROR_UNSUPPORTED, IF_NO_NATIVE, xrt_stream_wrap_native(&ws, h))
+    X(wrap_native_unsupported, "xrt_stream_wrap_native", XRT_ERROR_UNSUPPORTED, IF_NO_NATIVE, xrt_stream_wrap_native(&ws, h)) \
+    /* >> graphs */                                                                                                    \
+    X(capture_null_stream, "xrt_stream_begin_capture", XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, 0,                        \
+      xrt_stream_begin_capture(NULL, XRT_CAPTURE_MODE_GLOBAL))                                                         \
+    X(capture_dead_stream, "xrt_stream_begin_capture", XRT_ERROR_INVALID_HANDLE, 0,                                    \
+      xrt_stream_begin_capture(f->dead_s, XRT_CAPTURE_MODE_GLOBAL))                                                    \
+    X(capture_foreign_stream, "xrt_stream_begin_capture", XRT_ERROR_INVALID_HANDLE, 0,                                 \
+      xrt_stream_begin_capture(f->other_s, XRT_CAPTURE_MODE_GLOBAL))                                                   \
+    X(capture_bad_mode, "xrt_stream_begin_capture", XRT_ERROR_INVALID_VALUE, 0,                                        \
+      xrt_stream_begin_capture(f->s, (xrt_capture_mode)3))                                                             \
+    X(end_capture_idle, "xrt_stream_end_capture", XRT_ERROR_ILLEGAL_STATE, GRAPHS, xrt_stream_end_capture(f->s, &graph)) \
+    X(end_capture_null_stream, "xrt_stream_end_capture", XRT_ERROR_ILLEGAL_STATE, 0, xrt_stream_end_capture(NULL, &graph)) \
+    X(end_capture_dead_stream, "xrt_stream_end_capture", XRT_ERROR_INVALID_HANDLE, 0,                                  \
+      xrt_stream_end_capture(f->dead_s, &graph))                                                                       \
+    X(is_capturing_dead, "xrt_stream_is_capturing", XRT_ERROR_INVALID_HANDLE, 0, xrt_stream_is_capturing(f->dead_s, &cs)) \
+    X(instantiate_dead_graph, "xrt_graph_instantiate", XRT_ERROR_INVALID_HANDLE, HAS_GRAPHS,                          \
+      xrt_graph_instantiate(&exec, f->dead_graph))                                                                     \
+    X(instantiate_no_graph, "xrt_graph_instantiate", XRT_ERROR_INVALID_HANDLE, 0, xrt_graph_instantiate(&exec, NULL))  \
+    X(instantiate_stream, "xrt_graph_instantiate", XRT_ERROR_INVALID_HANDLE, 0,                                       \
+      xrt_graph_instantiate(&exec, (xrt_graph)f->s))                                                                   \
+    X(launch_dead_exec, "xrt_graph_launch", XRT_ERROR_INVALID_HANDLE, HAS_GRAPHS, xrt_graph_launch(f->dead_exec, f->s)) \
+    X(launch_exec_dead_stream, "xrt_graph_launch", XRT_ERROR_INVALID_HANDLE, HAS_GRAPHS,                              \
+      xrt_graph_launch(f->exec, f->dead_s))                                                                            \
+    X(launch_exec_foreign_stream, "xrt_graph_launch", XRT_ERROR_INVALID_HANDLE, HAS_GRAPHS,                           \
+      xrt_graph_launch(f->exec, f->other_s))                                                                           \
+    X(update_other_shape, "xrt_graph_exec_update", XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE, HAS_GRAPHS,                   \
+      xrt_graph_exec_update(f->exec, f->graph2))                                                                       \
+    X(update_dead_graph, "xrt_graph_exec_update", XRT_ERROR_INVALID_HANDLE, HAS_GRAPHS,                               \
+      xrt_graph_exec_update(f->exec, f->dead_graph))                                                                   \
+    X(update_dead_exec, "xrt_graph_exec_update", XRT_ERROR_INVALID_HANDLE, HAS_GRAPHS,                                \
+      xrt_graph_exec_update(f->dead_exec, f->graph))                                                                   \
+    X(exec_destroy_dead, "xrt_graph_exec_destroy", XRT_ERROR_INVALID_HANDLE, HAS_GRAPHS, xrt_graph_exec_destroy(f->dead_exec)) \
+    X(graph_destroy_dead, "xrt_graph_destroy", XRT_ERROR_INVALID_HANDLE, HAS_GRAPHS, xrt_graph_destroy(f->dead_graph)) \
+    X(graph_destroy_exec, "xrt_graph_destroy", XRT_ERROR_INVALID_HANDLE, HAS_GRAPHS, xrt_graph_destroy((xrt_graph)f->exec)) \
+    X(graph_info_dead, "xrt_graph_get_info", XRT_ERROR_INVALID_HANDLE, HAS_GRAPHS, xrt_graph_get_info(f->dead_graph, &ginfo))
 
 /* One function per row; the scratch variables are the rows' out-parameters. */
 #define BAD_ROW_FN(id, fn, status, flags, ...)                                                                         \
@@ -877,8 +932,12 @@ static xrt_backend table_other(void) { return xrt_test_other_table(); }
         xrt_module mod = NULL;                                                                                         \
         xrt_function fun = NULL;                                                                                       \
         xrt_function_attributes fattr;                                                                                 \
+        xrt_graph graph = NULL;                                                                                        \
+        xrt_graph_exec exec = NULL;                                                                                    \
+        xrt_graph_info ginfo;                                                                                          \
+        xrt_capture_status cs;                                                                                         \
         xrt_status st;                                                                                                 \
-        (void)mod, (void)fun, (void)fattr;                                                                              \
+        (void)mod, (void)fun, (void)fattr, (void)graph, (void)exec, (void)ginfo, (void)cs;                              \
         (void)f, (void)p, (void)total, (void)fd, (void)off, (void)ms, (void)ev, (void)ws, (void)info, (void)prop, (void)b;                 \
         memset(&b, 0, sizeof b);                                                                                       \
         st = (__VA_ARGS__);                                                                                            \
@@ -887,6 +946,8 @@ static xrt_backend table_other(void) { return xrt_test_other_table(); }
             if (ev) xrt_event_destroy(ev);                                                                             \
             if (ws) xrt_stream_destroy(ws);                                                                            \
             if (mod) xrt_module_unload(mod);                                                                           \
+            if (exec) xrt_graph_exec_destroy(exec);                                                                    \
+            if (graph) xrt_graph_destroy(graph);                                                                       \
             st = keep;                                                                                                 \
         }                                                                                                              \
         return st;                                                                                                     \
@@ -914,6 +975,8 @@ static xrt_status expected(const bad_row *r, unsigned caps)
     if ((r->flags & ASYNC_ALLOC) && !(caps & XRT_CAP_MALLOC_ASYNC)) return XRT_ERROR_UNSUPPORTED;
     if ((r->flags & HAS_MODULES) && !(caps & XRT_CAP_MODULES)) return XRT_STATUS_COUNT;
     if ((r->flags & MODULES) && !(caps & XRT_CAP_MODULES)) return XRT_ERROR_UNSUPPORTED;
+    if ((r->flags & HAS_GRAPHS) && !(caps & XRT_CAP_GRAPHS)) return XRT_STATUS_COUNT;
+    if ((r->flags & GRAPHS) && !(caps & XRT_CAP_GRAPHS)) return XRT_ERROR_UNSUPPORTED;
     return r->status;
 }
 

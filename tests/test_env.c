@@ -232,11 +232,14 @@ static int quiet_default_child(void *arg)
     return 0;
 }
 
-/* A number variable that is not a whole number is ignored with a warning
-   naming it, and the default holds. */
+/* A number variable that is not a whole number (digits only) is ignored
+   with one warning naming it and what is valid, and the default holds. */
 static int bad_number_child(void *arg)
 {
-    static const char *const vars[][2] = {{"XRT_CPU_SPLIT_BYTES", "12abc"}, {"XRT_CPU_THREADS", "-1"}};
+    static const char *const vars[][2] = {{"XRT_CPU_SPLIT_BYTES", "12abc"},  {"XRT_CPU_THREADS", "-1"},
+                                          {"XRT_CPU_THREADS", " -1"},         {"XRT_CPU_THREADS", "+2"},
+                                          {"XRT_CPU_SPLIT_BYTES", " 4096"},   {"XRT_CPU_SPLIT_BYTES", "4096 "},
+                                          {"XRT_CPU_SPLIT_BYTES", "18446744073709551616"}}; /* 2^64 */
     size_t i;
     (void)arg;
     for (i = 0; i < sizeof vars / sizeof vars[0]; i++) {
@@ -245,9 +248,11 @@ static int bad_number_child(void *arg)
         setenv(vars[i][0], vars[i][1], 1);
         xrt_test_log_calls();
         CHILD_OK(xrt_set_backend("cpu"));
-        snprintf(want, sizeof want, "%s=%s: not a whole number; ignored", vars[i][0], vars[i][1]);
-        if (xrt_test_log.level != XRT_LOG_WARN || !strstr(xrt_test_log.last, want))
-            CHILD_FAIL("%s=%s logged \"%s\", not \"%s...\"", vars[i][0], vars[i][1], xrt_test_log.last, want);
+        snprintf(want, sizeof want, "%s=%s: not a whole number (valid: digits 0-9, below 2^64); ignored", vars[i][0],
+                 vars[i][1]);
+        if (xrt_test_log.count != 1 || xrt_test_log.level != XRT_LOG_WARN || !strstr(xrt_test_log.last, want))
+            CHILD_FAIL("%s=%s logged %d lines, the last \"%s\", not one \"%s...\"", vars[i][0], vars[i][1],
+                       xrt_test_log.count, xrt_test_log.last, want);
         unsetenv(vars[i][0]);
     }
     xrt_shutdown();

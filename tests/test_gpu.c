@@ -10,6 +10,7 @@
 
 #include <dlfcn.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #if !defined(XRT_ENABLE_CUDA) && !defined(XRT_ENABLE_HIP)
@@ -1079,16 +1080,21 @@ static int fake_get_handle(int *handle, uintptr_t ptr, size_t size, int type, un
 #endif
 
 #ifdef XRT_ENABLE_CUDA
+/* The driver's names; its texts for the image errors, "fake driver failure" otherwise. */
 static int fake_cu_error_name(int e, const char **name)
 {
     *name = e == CUDA_ERROR_INVALID_VALUE ? "CUDA_ERROR_INVALID_VALUE"
+          : e == CUDA_ERROR_OUT_OF_MEMORY ? "CUDA_ERROR_OUT_OF_MEMORY"
+          : e == CUDA_ERROR_INVALID_IMAGE ? "CUDA_ERROR_INVALID_IMAGE"
+          : e == CUDA_ERROR_INVALID_PTX ? "CUDA_ERROR_INVALID_PTX"
+          : e == CUDA_ERROR_INVALID_HANDLE ? "CUDA_ERROR_INVALID_HANDLE"
           : e == CUDA_ERROR_NOT_SUPPORTED ? "CUDA_ERROR_NOT_SUPPORTED" : "CUDA_ERROR_UNKNOWN";
     return 0;
 }
 static int fake_cu_error_string(int e, const char **text)
 {
-    (void)e;
-    *text = "fake driver failure";
+    *text = e == CUDA_ERROR_INVALID_IMAGE ? "device kernel image is invalid"
+          : e == CUDA_ERROR_INVALID_PTX ? "a PTX JIT compilation failed" : "fake driver failure";
     return 0;
 }
 static int fake_cu_device_get(int *device, int ordinal)
@@ -1110,19 +1116,38 @@ static int fake_cu_get_handle(void *handle, unsigned long long ptr, size_t size,
 #endif
 
 
-/* >> modules on CUDA, with a fake driver: the image picked for an sm_90
-   device, the packed arguments handed over with CU_LAUNCH_PARAM_BUFFER_POINTER,
-   the JIT log of a failed load, the device a module belongs to. */
+/* >> the CUDA driver's double, for modules: as strict as the driver (what an
+   H200 showed, driver 580). It takes no image size and reads an image as far
+   as its own headers say (an ELF's header tables and sections, a fatbin's
+   header, PTX to its NUL), copying those bytes, so a short buffer is an ASan
+   error as on the driver. It tells the format from the bytes, as the driver
+   does; a cubin, a fatbin or PTX with .version, .target and balanced braces
+   loads. A library loads lazily: cuLibraryLoadData succeeds on anything,
+   writes what is wrong into the JIT error log, and the error (INVALID_IMAGE
+   for what it does not recognise, INVALID_PTX for PTX that does not
+   compile) comes from every call that looks into the library
+   (cuLibraryGetKernel, cuLibraryGetKernelCount); a module (cuModuleLoadDataEx)
+   fails at once. A library's kernel (a CUkernel, 0x6789) is not a module's
+   function (a CUfunction, 0x5678): cuFuncGetParamInfo refuses it. Every call
+   fails with fk.fail[its CU_ row] when that is set. */
 #ifdef XRT_ENABLE_CUDA
+enum { CU_LOAD, CU_UNLOAD, CU_FUNCTION, CU_LAUNCH, CU_ATTRIBUTE, CU_FUNC_PARAMS, CU_LIB_LOAD, CU_LIB_UNLOAD,
+       CU_LIB_KERNEL, CU_LIB_COUNT, CU_KERNEL_FUNCTION, CU_KERNEL_PARAMS, CU_CALLS };
+#define CU_MODULE ((void *)(uintptr_t)0x1234)
+#define CU_FUNCTION_HANDLE ((void *)(uintptr_t)0x5678)
+#define CU_KERNEL_HANDLE ((void *)(uintptr_t)0x6789)
+typedef struct { int live, verdict; } cu_lib;
 static struct {
-    int loads, unloads, fail_load;
-    char image[16];
+    int fail[CU_CALLS];
+    int loads, unloads;
+    char image[32]; /* what the last load read: "cubin sm_90", "fatbin", or the first line of PTX */
     unsigned dims[7];
     void *stream;
     unsigned char args[64];
     size_t args_size;
     void *end; /* CU_LAUNCH_PARAM_END (0: as memset leaves it) or HIP_LAUNCH_PARAM_END */
-    int library_loads, library_unloads, kernel_functions;
+    int library_loads, library_unloads, kernel_functions, kernel_counts;
+    cu_lib libs[4]; /* a CUlibrary is &libs[i] */
 } fk;
 
 static int fake_rt_attribute(int *v, int attr, int device)
@@ -1134,37 +1159,114 @@ static int fake_rt_attribute(int *v, int attr, int device)
 }
 static int fake_rt_synchronize(void) { return 0; }
 static int fake_rt_free(void *p) { (void)p; return 0; }
+
+/* Copies n bytes of the image from p, as the driver reads them. */
+static void cu_read(const void *p, uint64_t n)
+{
+    void *copy = malloc(n ? (size_t)n : 1);
+    assert_non_null(copy);
+    memcpy(copy, p, (size_t)n);
+    free(copy);
+}
+
+static uint64_t cu_le(const unsigned char *p, int bytes)
+{
+    uint64_t v = 0;
+    while (bytes--) v = v << 8 | p[bytes];
+    return v;
+}
+
+/* An ELF: its header, then its header tables, then to the end of its furthest section. */
+static void cu_read_elf(const unsigned char *p)
+{
+    unsigned char h[64];
+    uint64_t end, i, e;
+    memcpy(h, p, sizeof h);
+    end = sizeof h;
+    if ((e = cu_le(h + 32, 8) + cu_le(h + 56, 2) * cu_le(h + 54, 2)) > end) end = e;
+    if ((e = cu_le(h + 40, 8) + cu_le(h + 60, 2) * cu_le(h + 58, 2)) > end) end = e;
+    cu_read(p, end);
+    for (i = 0; i < cu_le(h + 60, 2); i++) {
+        const unsigned char *sh = p + cu_le(h + 40, 8) + i * cu_le(h + 58, 2);
+        if (cu_le(sh + 4, 4) != 8 && (e = cu_le(sh + 24, 8) + cu_le(sh + 32, 8)) > end) end = e;
+    }
+    cu_read(p, end);
+    snprintf(fk.image, sizeof fk.image, "cubin sm_%u", (unsigned)((cu_le(h + 48, 4) >> 8) & 0xff));
+}
+
+/* PTX "compiles" when it has .version and .target and its braces balance. */
+static int cu_ptx_verdict(const char *text, char *log, size_t n)
+{
+    const char *c;
+    int depth = 0;
+    for (c = text; *c; c++) depth += *c == '{' ? 1 : *c == '}' ? -1 : 0;
+    if (!strstr(text, ".version")) {
+        snprintf(log, n, "error   : Binary format for key='0', ident='' is not recognized");
+        return CUDA_ERROR_INVALID_IMAGE;
+    }
+    if (!strstr(text, ".target") || depth != 0) {
+        snprintf(log, n, "ptxas application ptx input, line 1; error   : syntax error");
+        return CUDA_ERROR_INVALID_PTX;
+    }
+    return 0;
+}
+
+/* Reads the image as the driver does; its verdict (0 or the driver's error),
+   what is wrong in the JIT error log. */
+static int cu_image(const void *image, int *options, void **values, unsigned n)
+{
+    const unsigned char *p = (const unsigned char *)image;
+    char *log = NULL, scratch[128];
+    size_t log_size = 0;
+    unsigned i;
+    for (i = 0; i < n; i++)
+        if (options[i] == CU_JIT_ERROR_LOG_BUFFER) log = (char *)values[i];
+        else if (options[i] == CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES) log_size = (size_t)(uintptr_t)values[i];
+    if (!log || !log_size) log = scratch, log_size = sizeof scratch;
+    log[0] = 0;
+    if (!memcmp(p, "\177ELF", 4)) {
+        cu_read_elf(p);
+        return 0;
+    }
+    if (cu_le(p, 4) == 0xBA55ED50u) {
+        cu_read(p, cu_le(p + 6, 2) + cu_le(p + 8, 8));
+        snprintf(fk.image, sizeof fk.image, "fatbin");
+        return 0;
+    }
+    cu_read(p, strlen((const char *)p) + 1);
+    snprintf(fk.image, sizeof fk.image, "%.*s", (int)strcspn((const char *)p, "\n"), (const char *)p);
+    return cu_ptx_verdict((const char *)p, log, log_size);
+}
+
 static int fake_cu_load(void **m, const void *image, unsigned n, int *options, void **values)
 {
+    int e;
     fk.loads++;
-    snprintf(fk.image, sizeof fk.image, "%s", (const char *)image);
-    assert_int_equal(n, 2);
-    assert_int_equal(options[0], CU_JIT_ERROR_LOG_BUFFER);
-    if (fk.fail_load) {
-        snprintf((char *)values[0], (size_t)(uintptr_t)values[1], "ptxas fatal: fake");
-        return fk.fail_load;
-    }
-    *m = (void *)(uintptr_t)0x1234;
+    if ((e = cu_image(image, options, values, n)) != 0) return e;
+    if (fk.fail[CU_LOAD]) return fk.fail[CU_LOAD];
+    *m = CU_MODULE;
     return 0;
 }
 static int fake_cu_unload(void *m)
 {
-    assert_ptr_equal(m, (void *)(uintptr_t)0x1234);
+    assert_ptr_equal(m, CU_MODULE);
     fk.unloads++;
-    return 0;
+    return fk.fail[CU_UNLOAD];
 }
 static int fake_cu_function(void **f, void *m, const char *name)
 {
-    assert_ptr_equal(m, (void *)(uintptr_t)0x1234);
+    assert_ptr_equal(m, CU_MODULE);
+    if (fk.fail[CU_FUNCTION]) return fk.fail[CU_FUNCTION];
     if (strcmp(name, "k") != 0) return CUDA_ERROR_NOT_FOUND;
-    *f = (void *)(uintptr_t)0x5678;
+    *f = CU_FUNCTION_HANDLE;
     return 0;
 }
 static int fake_cu_launch(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                           unsigned shared, void *stream, void **params, void **extra)
 {
-    assert_ptr_equal(f, (void *)(uintptr_t)0x5678);
+    assert_true(f == CU_FUNCTION_HANDLE || f == CU_KERNEL_HANDLE); /* a CUkernel launches as a CUfunction */
     assert_null(params);
+    if (fk.fail[CU_LAUNCH]) return fk.fail[CU_LAUNCH];
     fk.dims[0] = gx, fk.dims[1] = gy, fk.dims[2] = gz, fk.dims[3] = bx, fk.dims[4] = by, fk.dims[5] = bz;
     fk.dims[6] = shared;
     fk.stream = stream;
@@ -1181,67 +1283,90 @@ static int fake_cu_launch(void *f, unsigned gx, unsigned gy, unsigned gz, unsign
 static int fake_cu_library_load(void **lib, const void *code, int *options, void **values, unsigned n, int *lo,
                                 void **lv, unsigned ln)
 {
-    (void)options, (void)values, (void)lo, (void)lv;
-    assert_int_equal(n, 2);
+    int i, verdict;
+    (void)lo, (void)lv;
     assert_int_equal(ln, 0);
-    snprintf(fk.image, sizeof fk.image, "%s", (const char *)code);
+    verdict = cu_image(code, options, values, n); /* kept for the first lookup */
+    if (fk.fail[CU_LIB_LOAD]) return fk.fail[CU_LIB_LOAD];
+    for (i = 0; i < 4 && fk.libs[i].live; i++) {}
+    assert_true(i < 4);
+    fk.libs[i].live = 1, fk.libs[i].verdict = verdict;
     fk.library_loads++;
-    *lib = (void *)(uintptr_t)0x4321;
+    *lib = &fk.libs[i];
     return 0;
+}
+/* The library's verdict, or CUDA_ERROR_INVALID_HANDLE for one not loaded. */
+static int cu_library(void *lib)
+{
+    int i;
+    for (i = 0; i < 4; i++)
+        if (lib == (void *)&fk.libs[i]) return fk.libs[i].live ? fk.libs[i].verdict : CUDA_ERROR_INVALID_HANDLE;
+    return CUDA_ERROR_INVALID_HANDLE;
 }
 static int fake_cu_library_unload(void *lib)
 {
-    assert_ptr_equal(lib, (void *)(uintptr_t)0x4321);
+    int e = cu_library(lib);
+    if (e == CUDA_ERROR_INVALID_HANDLE) return e;
+    ((cu_lib *)lib)->live = 0;
     fk.library_unloads++;
-    return 0;
+    return fk.fail[CU_LIB_UNLOAD];
 }
 static int fake_cu_library_kernel(void **k, void *lib, const char *name)
 {
-    assert_ptr_equal(lib, (void *)(uintptr_t)0x4321);
+    int e = cu_library(lib);
+    if (e || (e = fk.fail[CU_LIB_KERNEL]) != 0) return e;
     if (strcmp(name, "k") != 0) return CUDA_ERROR_NOT_FOUND;
-    *k = (void *)(uintptr_t)0x5678; /* what fake_cu_launch expects */
+    *k = CU_KERNEL_HANDLE; /* what fake_cu_launch expects */
+    return 0;
+}
+static int fake_cu_library_count(unsigned *count, void *lib)
+{
+    int e = cu_library(lib);
+    fk.kernel_counts++;
+    if (e || (e = fk.fail[CU_LIB_COUNT]) != 0) return e;
+    *count = 1;
     return 0;
 }
 static int fake_cu_kernel_function(void **f, void *k)
 {
-    assert_ptr_equal(k, (void *)(uintptr_t)0x5678);
+    assert_ptr_equal(k, CU_KERNEL_HANDLE);
+    if (fk.fail[CU_KERNEL_FUNCTION]) return fk.fail[CU_KERNEL_FUNCTION];
     fk.kernel_functions++;
     *f = (void *)(uintptr_t)0x9999;
     return 0;
 }
 /* a kernel (float, pointer, unsigned) as saxpy's: its parameters end at 20 */
-static int fake_cu_param_info(void *f, size_t i, size_t *offset, size_t *size)
+static int cu_param_info(int fail, size_t i, size_t *offset, size_t *size)
 {
     static const size_t at[] = {0, 8, 16}, bytes[] = {4, 8, 4};
-    assert_ptr_equal(f, (void *)(uintptr_t)0x5678);
+    if (fail) return fail;
     if (i >= 3) return CUDA_ERROR_INVALID_VALUE;
     *offset = at[i], *size = bytes[i];
     return 0;
 }
+static int fake_cu_func_param_info(void *f, size_t i, size_t *offset, size_t *size)
+{
+    if (f != CU_FUNCTION_HANDLE) return CUDA_ERROR_INVALID_HANDLE; /* a CUkernel is not a CUfunction here */
+    return cu_param_info(fk.fail[CU_FUNC_PARAMS], i, offset, size);
+}
+static int fake_cu_kernel_param_info(void *k, size_t i, size_t *offset, size_t *size)
+{
+    if (k != CU_KERNEL_HANDLE) return CUDA_ERROR_INVALID_HANDLE;
+    return cu_param_info(fk.fail[CU_KERNEL_PARAMS], i, offset, size);
+}
 static int fake_cu_func_attribute(int *v, int attr, void *f)
 {
     (void)f;
+    if (fk.fail[CU_ATTRIBUTE]) return fk.fail[CU_ATTRIBUTE];
     *v = attr == CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK ? 1024 : attr == CU_FUNC_ATTRIBUTE_NUM_REGS ? 40
        : attr == CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES ? 256 : 49152;
     return 0;
 }
-#endif
 
-static void test_cuda_modules_fake_driver(void **state)
+/* Puts the driver's double in place, with every entry point (with_libraries:
+   also the CUDA 12 library ones), on g's fake runtime. */
+static void fake_driver(xrt__gpu *g, int with_libraries)
 {
-#ifdef XRT_ENABLE_CUDA
-    static const char src[] = "void k(void) {}";
-    xrt_backend t;
-    xrt__gpu *g = gpu_table("cuda", &t);
-    xrt_module_image im[3];
-    xrt_function_attributes at;
-    xrt_dim3 grid = {3, 2, 1}, block = {128, 1, 1};
-    unsigned char args[24], big[36] = {0};
-    void *mod = NULL, *fn = NULL;
-    char log[256] = "";
-    size_t i;
-    (void)state;
-    fake_begin(g);
     g->rt.DeviceGetAttribute = fake_rt_attribute;
     g->rt.DeviceSynchronize = fake_rt_synchronize;
     g->rt.Free = fake_rt_free;
@@ -1251,79 +1376,196 @@ static void test_cuda_modules_fake_driver(void **state)
     memset(&fk, 0, sizeof fk);
     xrt__cuda_drv.GetErrorName = fake_cu_error_name;
     xrt__cuda_drv.GetErrorString = fake_cu_error_string;
-    xrt__cuda_drv.lib = &driver_saved; /* "loaded" */
-    xrt_test_log_capture();
-    im[0].kind = XRT_IMAGE_CUDA_PTX, im[0].data = "ptx80", im[0].size = 5, im[0].arch = "compute_80";
-    im[1].kind = XRT_IMAGE_CUDA_CUBIN, im[1].data = "cubin90", im[1].size = 7, im[1].arch = "sm_90";
-    im[2].kind = XRT_IMAGE_CPU_C_SOURCE, im[2].data = src, im[2].size = sizeof src, im[2].arch = NULL;
-    FAILS(xrt__gpu_module_load(&t, &mod, im, 2, "", log, sizeof log), XRT_ERROR_UNSUPPORTED,
-          "cuda: xrt_module_load: the CUDA driver lacks the module entry points");
     xrt__cuda_drv.ModuleLoadDataEx = fake_cu_load;
     xrt__cuda_drv.ModuleUnload = fake_cu_unload;
     xrt__cuda_drv.ModuleGetFunction = fake_cu_function;
     xrt__cuda_drv.LaunchKernel = fake_cu_launch;
     xrt__cuda_drv.FuncGetAttribute = fake_cu_func_attribute;
+    xrt__cuda_drv.FuncGetParamInfo = fake_cu_func_param_info;
+    if (with_libraries) {
+        xrt__cuda_drv.LibraryLoadData = fake_cu_library_load;
+        xrt__cuda_drv.LibraryUnload = fake_cu_library_unload;
+        xrt__cuda_drv.LibraryGetKernel = fake_cu_library_kernel;
+        xrt__cuda_drv.LibraryGetKernelCount = fake_cu_library_count;
+        xrt__cuda_drv.KernelGetFunction = fake_cu_kernel_function;
+        xrt__cuda_drv.KernelGetParamInfo = fake_cu_kernel_param_info;
+    }
+    xrt__cuda_drv.lib = &driver_saved; /* "loaded" */
+}
+
+/* Small images that pass xrt's checks, each told apart by what the double
+   reads: an ELF header alone (a cubin for sm_XY) and PTX text. */
+static void mini_cubin(unsigned char elf[64], unsigned sm)
+{
+    memset(elf, 0, 64);
+    memcpy(elf, "\177ELF\2\1\1", 7);
+    elf[18] = 190; /* EM_CUDA */
+    elf[49] = (unsigned char)sm; /* e_flags: the SM in bits 8..15 */
+    elf[52] = 64; /* e_ehsize */
+}
+#endif
+
+#ifdef XRT_ENABLE_CUDA
+/* A copy of n bytes of p that ends where an unreadable page begins, so that
+   reading one byte past it faults in any build; free with guarded_free. */
+static void *guarded(const void *p, size_t n, size_t *mapped)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), pages = (n + page - 1) / page + 1;
+    unsigned char *m = (unsigned char *)mmap(NULL, pages * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    assert_true(m != MAP_FAILED);
+    assert_int_equal(mprotect(m + (pages - 1) * page, page, PROT_NONE), 0);
+    *mapped = pages * page;
+    memcpy(m + (pages - 1) * page - n, p, n);
+    return m + (pages - 1) * page - n;
+}
+static void guarded_free(void *p, size_t n, size_t mapped)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    munmap((unsigned char *)p + n - (mapped - page), mapped);
+}
+
+/* xrt refuses the image with XRT_ERROR_INVALID_IMAGE and exactly `detail`,
+   and the driver never sees it. */
+static void cuda_refused(xrt_backend *t, xrt_image_kind kind, const char *arch, const void *data, size_t size,
+                         const char *detail)
+{
+    xrt_module_image im;
+    void *mod = NULL;
+    char log[64];
+    int loads = fk.library_loads + fk.loads;
+    im.kind = kind, im.data = data, im.size = size, im.arch = arch;
+    FAILS(xrt__gpu_module_load(t, &mod, &im, 1, "", log, sizeof log), XRT_ERROR_INVALID_IMAGE, detail);
+    assert_string_equal(xrt_get_last_error_string(), detail);
+    assert_null(mod);
+    assert_int_equal(fk.library_loads + fk.loads, loads);
+}
+
+/* Loads and unloads the image: what the driver read of it. */
+static const char *cuda_loaded(xrt_backend *t, const xrt_module_image *im)
+{
+    void *mod = NULL;
+    char log[64];
+    OK(xrt__gpu_module_load(t, &mod, im, 1, "", log, sizeof log));
+    OK(xrt__gpu_module_unload(t, mod));
+    return fk.image;
+}
+
+/* A little-endian 64-bit field of an ELF. */
+static uint64_t elf_u64(const unsigned char *p)
+{
+    uint64_t v = 0;
+    int i;
+    for (i = 7; i >= 0; i--) v = v << 8 | p[i];
+    return v;
+}
+
+/* The end of an ELF's header tables. */
+static size_t elf_tables_end(const unsigned char *p)
+{
+    size_t ph = (size_t)(p[32] | p[33] << 8 | p[34] << 16) + (size_t)(p[56] | p[57] << 8) * (size_t)(p[54] | p[55] << 8),
+           sh = (size_t)(p[40] | p[41] << 8 | p[42] << 16) + (size_t)(p[60] | p[61] << 8) * (size_t)(p[58] | p[59] << 8);
+    return ph > sh ? ph : sh;
+}
+#endif
+
+/* >> modules on CUDA, on the driver's double: the image picked for an sm_90
+   device, the packed arguments handed over with CU_LAUNCH_PARAM_BUFFER_POINTER,
+   the JIT log of a failed load, the device a module belongs to. */
+static void test_cuda_modules_fake_driver(void **state)
+{
+#ifdef XRT_ENABLE_CUDA
+    static const char src[] = "void k(void) {}", ptx80[] = "// ptx80\n.version 8.0\n.target sm_80\n",
+                      broken[] = "// broken\n.version 8.0\n.target sm_90\n.entry k() {\n";
+    xrt_backend t;
+    xrt__gpu *g = gpu_table("cuda", &t);
+    xrt_module_image im[3], ptx = {XRT_IMAGE_CUDA_PTX, NULL, sizeof ptx80 - 1, "compute_80"};
+    xrt_function_attributes at;
+    xrt_dim3 grid = {3, 2, 1}, block = {128, 1, 1};
+    unsigned char args[24], big[36] = {0}, cubin[64];
+    void *mod = NULL, *fn = NULL, *p;
+    char log[256] = "";
+    size_t i, mapped;
+    (void)state;
+    fake_begin(g);
+    fake_driver(g, 0);
+    xrt_test_log_capture();
+    mini_cubin(cubin, 90);
+    im[0].kind = XRT_IMAGE_CUDA_PTX, im[0].data = ptx80, im[0].size = sizeof ptx80 - 1, im[0].arch = "compute_80";
+    im[1].kind = XRT_IMAGE_CUDA_CUBIN, im[1].data = cubin, im[1].size = sizeof cubin, im[1].arch = "sm_90";
+    im[2].kind = XRT_IMAGE_CPU_C_SOURCE, im[2].data = src, im[2].size = sizeof src, im[2].arch = NULL;
+    xrt__cuda_drv.ModuleLoadDataEx = NULL;
+    FAILS(xrt__gpu_module_load(&t, &mod, im, 2, "", log, sizeof log), XRT_ERROR_UNSUPPORTED,
+          "cuda: xrt_module_load: the CUDA driver lacks the module entry points (cuModuleLoadDataEx & co)");
+    xrt__cuda_drv.ModuleLoadDataEx = fake_cu_load;
     /* exact arch first, whatever the order */
     OK(xrt__gpu_module_load(&t, &mod, im, 3, "", log, sizeof log));
-    assert_string_equal(fk.image, "cubin90");
+    assert_string_equal(fk.image, "cubin sm_90");
     OK(xrt__gpu_module_unload(&t, mod));
     /* a cubin of another major does not run; PTX of an older arch is JIT-compiled */
     im[1].arch = "sm_86";
     OK(xrt__gpu_module_load(&t, &mod, im, 2, "", log, sizeof log));
-    assert_string_equal(fk.image, "ptx80");
+    assert_string_equal(fk.image, "// ptx80");
     OK(xrt__gpu_module_unload(&t, mod));
+    /* PTX without a NUL, right before an unreadable page: the driver reads xrt's copy */
+    ptx.data = p = guarded(ptx80, sizeof ptx80 - 1, &mapped);
+    assert_string_equal(cuda_loaded(&t, &ptx), "// ptx80");
+    guarded_free(p, sizeof ptx80 - 1, mapped);
     im[0].arch = "compute_100";
     FAILS(xrt__gpu_module_load(&t, &mod, im, 3, "", log, sizeof log), XRT_ERROR_NO_BINARY_FOR_DEVICE,
           "cuda: xrt_module_load: no image for cuda arch sm_90 among the 3 offered: cuda ptx compute_100, cuda cubin sm_86, "
           "cpu C source (any arch)");
-    /* a load the driver refuses: its JIT log comes back */
-    im[0].arch = "compute_90";
-    fk.fail_load = CUDA_ERROR_INVALID_PTX;
-    FAILS(xrt__gpu_module_load(&t, &mod, im, 1, "", log, sizeof log), XRT_ERROR_INVALID_IMAGE, "cuda: cuModuleLoadDataEx");
-    assert_string_equal(log, "ptxas fatal: fake");
-    fk.fail_load = 0;
-    assert_int_equal(fk.loads, 3);
+    /* PTX that does not compile: a module fails at once, with the JIT log */
+    mod = NULL;
+    im[0].data = broken, im[0].size = sizeof broken - 1, im[0].arch = "compute_90";
+    FAILS(xrt__gpu_module_load(&t, &mod, im, 1, "", log, sizeof log), XRT_ERROR_INVALID_IMAGE,
+          "xrt_module_load: cuda: cuModuleLoadDataEx: a PTX JIT compilation failed (CUDA_ERROR_INVALID_PTX=218)");
+    assert_string_equal(log, "ptxas application ptx input, line 1; error   : syntax error");
+    assert_null(mod);
+    assert_int_equal(fk.loads, 4);
     /* functions, launches, attributes */
+    im[0].data = ptx80, im[0].size = sizeof ptx80 - 1;
     OK(xrt__gpu_module_load(&t, &mod, im, 1, "", log, sizeof log));
-    FAILS(xrt__gpu_module_get_function(&t, &fn, mod, "nope"), XRT_ERROR_NOT_FOUND, "no kernel named 'nope'");
+    FAILS(xrt__gpu_module_get_function(&t, &fn, mod, "nope"), XRT_ERROR_NOT_FOUND,
+          "cuda: xrt_module_get_function: no kernel named 'nope' in the module");
     OK(xrt__gpu_module_get_function(&t, &fn, mod, "k"));
     for (i = 0; i < sizeof args; i++) args[i] = (unsigned char)(i + 1);
-    OK(xrt__gpu_launch_kernel(&t, fn, grid, block, 512, (void *)(uintptr_t)0xabc, args, sizeof args));
+    OK(xrt__gpu_launch_kernel(&t, fn, grid, block, 512, (void *)(uintptr_t)0xabc, args, 20));
     assert_int_equal(fk.dims[0], 3);
     assert_int_equal(fk.dims[1], 2);
     assert_int_equal(fk.dims[3], 128);
     assert_int_equal(fk.dims[6], 512);
     assert_ptr_equal(fk.stream, (void *)(uintptr_t)0xabc);
-    assert_int_equal(fk.args_size, sizeof args);
-    assert_memory_equal(fk.args, args, sizeof args);
-    OK(xrt__gpu_launch_kernel(&t, fn, grid, block, 0, NULL, NULL, 0));
-    assert_int_equal(fk.args_size, 0);
+    assert_int_equal(fk.args_size, 20);
+    assert_memory_equal(fk.args, args, 20);
     OK(xrt__gpu_function_get_attributes(&t, &at, fn));
     assert_int_equal(at.max_threads_per_block, 1024);
     assert_int_equal(at.num_regs, 40);
     assert_int_equal(at.shared_size_bytes, 256);
     assert_int_equal(at.max_dynamic_shared_bytes, 49152);
-    /* where the driver tells the parameters' size, a struct's end padding is
-       cut off (CUDA refuses it); too few bytes, or more than padding, fail */
-    xrt__cuda_drv.FuncGetParamInfo = fake_cu_param_info;
-    OK(xrt__gpu_module_get_function(&t, &fn, mod, "k"));
+    /* the driver tells the parameters' size (cuFuncGetParamInfo): a struct's
+       end padding is cut off (CUDA refuses it); too few bytes, or more than
+       padding, fail */
     OK(xrt__gpu_launch_kernel(&t, fn, grid, block, 0, NULL, args, 24));
     assert_int_equal(fk.args_size, 20);
     assert_memory_equal(fk.args, args, 20);
-    OK(xrt__gpu_launch_kernel(&t, fn, grid, block, 0, NULL, args, 20));
-    assert_int_equal(fk.args_size, 20);
     FAILS(xrt__gpu_launch_kernel(&t, fn, grid, block, 0, NULL, args, 16), XRT_ERROR_INVALID_VALUE,
-          "cuda: the kernel's parameters take 20 bytes, the arguments are 16 bytes");
+          "xrt_launch_kernel: cuda: the kernel's parameters take 20 bytes, the arguments are 16 bytes");
     FAILS(xrt__gpu_launch_kernel(&t, fn, grid, block, 0, NULL, NULL, 0), XRT_ERROR_INVALID_VALUE,
-          "cuda: the kernel's parameters take 20 bytes, the arguments are 0 bytes");
+          "xrt_launch_kernel: cuda: the kernel's parameters take 20 bytes, the arguments are 0 bytes");
     FAILS(xrt__gpu_launch_kernel(&t, fn, grid, block, 0, NULL, big, 36), XRT_ERROR_INVALID_VALUE,
-          "cuda: the kernel's parameters take 20 bytes, the arguments are 36 bytes");
+          "xrt_launch_kernel: cuda: the kernel's parameters take 20 bytes, the arguments are 36 bytes");
+    /* where the driver cannot tell, the arguments go as they are */
     xrt__cuda_drv.FuncGetParamInfo = NULL;
+    OK(xrt__gpu_module_get_function(&t, &fn, mod, "k"));
+    OK(xrt__gpu_launch_kernel(&t, fn, grid, block, 0, NULL, args, sizeof args));
+    assert_int_equal(fk.args_size, sizeof args);
+    OK(xrt__gpu_launch_kernel(&t, fn, grid, block, 0, NULL, NULL, 0));
+    assert_int_equal(fk.args_size, 0);
     fake.device = 1; /* the module lives in device 0's context */
     FAILS(xrt__gpu_launch_kernel(&t, fn, grid, block, 0, NULL, NULL, 0), XRT_ERROR_INVALID_VALUE,
-          "the function's module was loaded on device 0, the thread's device is 1");
+          "xrt_launch_kernel: the function's module was loaded on device 0, the thread's device is 1");
     OK(xrt__gpu_module_unload(&t, mod));
-    assert_int_equal(fk.unloads, 3);
+    assert_int_equal(fk.unloads, 4);
     assert_int_equal(fake.set_devices[0], 0); /* unloading waited on the module's device */
     assert_int_equal(fake.set_devices[1], 1);
 #else
@@ -1333,52 +1575,47 @@ static void test_cuda_modules_fake_driver(void **state)
 }
 
 /* With a CUDA 12 driver: a library, loaded once for every device, launched
-   as a CUkernel from any device; unloading waits for the devices used. */
+   as a CUkernel from any device, its parameters told by cuKernelGetParamInfo
+   (cuFuncGetParamInfo does not take a CUkernel); unloading waits for the
+   devices used. */
 static void test_cuda_library_fake_driver(void **state)
 {
 #ifdef XRT_ENABLE_CUDA
+    static const char ptx75[] = "// ptx75\n.version 7.5\n.target sm_75\n";
     xrt_backend t;
     xrt__gpu *g = gpu_table("cuda", &t);
-    xrt_module_image im = {XRT_IMAGE_CUDA_PTX, "ptx75", 5, "compute_75"};
+    xrt_module_image im = {XRT_IMAGE_CUDA_PTX, ptx75, sizeof ptx75 - 1, "compute_75"};
     xrt_function_attributes at;
     xrt_dim3 one = {1, 1, 1};
+    unsigned char args[24] = {1, 2, 3};
     void *mod = NULL, *fn = NULL;
     char log[64];
     (void)state;
     fake_begin(g);
-    g->rt.DeviceGetAttribute = fake_rt_attribute;
-    g->rt.DeviceSynchronize = fake_rt_synchronize;
-    g->rt.Free = fake_rt_free;
+    fake_driver(g, 1);
     g->used = 0;
     g->count = 2;
-    driver_saved = xrt__cuda_drv;
-    driver_faked = 1;
-    memset(&xrt__cuda_drv, 0, sizeof xrt__cuda_drv);
-    memset(&fk, 0, sizeof fk);
-    xrt__cuda_drv.GetErrorName = fake_cu_error_name;
-    xrt__cuda_drv.GetErrorString = fake_cu_error_string;
-    xrt__cuda_drv.ModuleLoadDataEx = fake_cu_load;
-    xrt__cuda_drv.ModuleUnload = fake_cu_unload;
-    xrt__cuda_drv.ModuleGetFunction = fake_cu_function;
-    xrt__cuda_drv.LaunchKernel = fake_cu_launch;
-    xrt__cuda_drv.FuncGetAttribute = fake_cu_func_attribute;
-    xrt__cuda_drv.LibraryLoadData = fake_cu_library_load;
-    xrt__cuda_drv.LibraryUnload = fake_cu_library_unload;
-    xrt__cuda_drv.LibraryGetKernel = fake_cu_library_kernel;
-    xrt__cuda_drv.KernelGetFunction = fake_cu_kernel_function;
-    xrt__cuda_drv.lib = &driver_saved;
     xrt_test_log_capture();
     OK(xrt__gpu_module_load(&t, &mod, &im, 1, "", log, sizeof log));
     assert_int_equal(fk.library_loads, 1);
     assert_int_equal(fk.loads, 0);
-    assert_string_equal(fk.image, "ptx75");
-    FAILS(xrt__gpu_module_get_function(&t, &fn, mod, "nope"), XRT_ERROR_NOT_FOUND, "no kernel named 'nope'");
+    assert_string_equal(fk.image, "// ptx75");
+    FAILS(xrt__gpu_module_get_function(&t, &fn, mod, "nope"), XRT_ERROR_NOT_FOUND,
+          "cuda: xrt_module_get_function: no kernel named 'nope' in the module");
     OK(xrt__gpu_module_get_function(&t, &fn, mod, "k"));
     fake.device = 1; /* not the device it was loaded on: a library runs anywhere */
-    OK(xrt__gpu_launch_kernel(&t, fn, one, one, 0, NULL, NULL, 0));
+    OK(xrt__gpu_launch_kernel(&t, fn, one, one, 0, NULL, args, sizeof args));
+    assert_int_equal(fk.args_size, 20);
+    FAILS(xrt__gpu_launch_kernel(&t, fn, one, one, 0, NULL, args, 16), XRT_ERROR_INVALID_VALUE,
+          "xrt_launch_kernel: cuda: the kernel's parameters take 20 bytes, the arguments are 16 bytes");
     OK(xrt__gpu_function_get_attributes(&t, &at, fn));
     assert_int_equal(fk.kernel_functions, 1);
     assert_int_equal(at.max_threads_per_block, 1024);
+    /* a driver that cannot tell the parameters: the arguments go as they are */
+    fk.fail[CU_KERNEL_PARAMS] = CUDA_ERROR_NOT_SUPPORTED;
+    OK(xrt__gpu_module_get_function(&t, &fn, mod, "k"));
+    OK(xrt__gpu_launch_kernel(&t, fn, one, one, 0, NULL, args, sizeof args));
+    assert_int_equal(fk.args_size, sizeof args);
     OK(xrt__gpu_module_unload(&t, mod));
     assert_int_equal(fk.library_unloads, 1);
     assert_int_equal(fk.unloads, 0);
@@ -1390,6 +1627,230 @@ static void test_cuda_library_fake_driver(void **state)
     SKIP_UNLESS(0, "cuda: not enabled in this build");
 #endif
 }
+
+
+/* The driver reads a cubin, a fatbin and PTX as far as their own headers (or
+   NUL) say, whatever size xrt was given: xrt reads each within its size
+   first and refuses one that claims more, naming both sizes (on an H200 a
+   third of a cubin made the driver read 16 KiB from a 5 KiB block). PTX
+   needs no NUL within its size: the driver gets xrt's copy, which ends in one. */
+static void test_cuda_images_within_size(void **state)
+{
+#ifdef XRT_ENABLE_CUDA
+    xrt_backend t;
+    xrt__gpu *g = gpu_table("cuda", &t);
+    xrt_module_image cubin, ptx, fatbin, im;
+    unsigned char *copy;
+    char want[300];
+    size_t mapped, third;
+    void *p;
+    (void)state;
+    SKIP_UNLESS(saxpy_cuda_images(&cubin, &ptx, &fatbin), XRT_TEST_NO_NVCC);
+    fake_begin(g);
+    fake_driver(g, 1);
+    xrt_test_log_capture();
+    /* whole images load; PTX without a NUL, right before an unreadable page */
+    assert_string_equal(cuda_loaded(&t, &cubin), "cubin sm_90");
+    assert_string_equal(cuda_loaded(&t, &fatbin), "fatbin");
+    im = ptx;
+    im.data = p = guarded(ptx.data, ptx.size, &mapped);
+    assert_string_equal(cuda_loaded(&t, &im), "//");
+    guarded_free(p, ptx.size, mapped);
+    /* a third of the cubin, and all of it but its last byte */
+    third = cubin.size / 3;
+    snprintf(want, sizeof want,
+             "cuda: xrt_module_load: the image (cuda cubin sm_90, %zu bytes) is cut short: %zu bytes, its headers "
+             "declare at least %zu", third, third, elf_tables_end((const unsigned char *)cubin.data));
+    cuda_refused(&t, XRT_IMAGE_CUDA_CUBIN, "sm_90", cubin.data, third, want);
+    snprintf(want, sizeof want,
+             "cuda: xrt_module_load: the image (cuda cubin sm_90, %zu bytes) is cut short: %zu bytes, its headers "
+             "declare at least %zu", cubin.size - 1, cubin.size - 1, elf_tables_end((const unsigned char *)cubin.data));
+    cuda_refused(&t, XRT_IMAGE_CUDA_CUBIN, "sm_90", cubin.data, cubin.size - 1, want);
+    cuda_refused(&t, XRT_IMAGE_CUDA_CUBIN, "sm_90", cubin.data, 40,
+                 "cuda: xrt_module_load: the image (cuda cubin sm_90, 40 bytes) is cut short: 40 bytes, less than an "
+                 "ELF header");
+    /* a fatbin cut short, and one whose entry claims more than the fatbin */
+    snprintf(want, sizeof want,
+             "cuda: xrt_module_load: the image (cuda fatbin sm_90, %zu bytes) is a fatbin cut short: %zu bytes, its "
+             "header declares %zu", fatbin.size / 3, fatbin.size / 3, fatbin.size);
+    cuda_refused(&t, XRT_IMAGE_CUDA_FATBIN, "sm_90", fatbin.data, fatbin.size / 3, want);
+    cuda_refused(&t, XRT_IMAGE_CUDA_FATBIN, "sm_90", fatbin.data, 12,
+                 "cuda: xrt_module_load: the image (cuda fatbin sm_90, 12 bytes) is a fatbin cut short: 12 bytes, less "
+                 "than its header");
+    copy = (unsigned char *)malloc(cubin.size > fatbin.size ? cubin.size : fatbin.size);
+    assert_non_null(copy);
+    memcpy(copy, fatbin.data, fatbin.size);
+    copy[16 + 8] = 0xff, copy[16 + 9] = 0xff; /* the first entry's payload size */
+    snprintf(want, sizeof want,
+             "cuda: xrt_module_load: the image (cuda fatbin sm_90, %zu bytes) is a fatbin whose entry 0 ends past the "
+             "%zu bytes its header declares", fatbin.size, fatbin.size);
+    cuda_refused(&t, XRT_IMAGE_CUDA_FATBIN, "sm_90", copy, fatbin.size, want);
+    /* a cubin whose tables are whole but one of its sections claims more */
+    memcpy(copy, cubin.data, cubin.size);
+    {
+        unsigned char *sh = copy + elf_u64(copy + 40) + 1 * (size_t)(copy[58] | copy[59] << 8); /* section 1 */
+        uint64_t end = elf_u64(sh + 24) + elf_u64(sh + 32) + cubin.size;
+        memcpy(sh + 32, &(uint64_t){elf_u64(sh + 32) + cubin.size}, 8); /* sh_size, little-endian as this machine */
+        snprintf(want, sizeof want,
+                 "cuda: xrt_module_load: the image (cuda cubin sm_90, %zu bytes) is cut short: %zu bytes, its headers "
+                 "declare %llu", cubin.size, cubin.size, (unsigned long long)end);
+        cuda_refused(&t, XRT_IMAGE_CUDA_CUBIN, "sm_90", copy, cubin.size, want);
+    }
+    /* what the driver would read as another format than the kind says */
+    memcpy(copy, cubin.data, cubin.size);
+    copy[18] = 62; /* e_machine: x86-64 */
+    snprintf(want, sizeof want,
+             "cuda: xrt_module_load: the image (cuda cubin sm_90, %zu bytes) is an ELF for machine 62, not CUDA "
+             "(EM_CUDA, 190)", cubin.size);
+    cuda_refused(&t, XRT_IMAGE_CUDA_CUBIN, "sm_90", copy, cubin.size, want);
+    snprintf(want, sizeof want, "cuda: xrt_module_load: the image (cuda ptx compute_90, %zu bytes) is a cuda cubin, "
+             "not a cuda ptx", cubin.size);
+    cuda_refused(&t, XRT_IMAGE_CUDA_PTX, "compute_90", cubin.data, cubin.size, want);
+    snprintf(want, sizeof want, "cuda: xrt_module_load: the image (cuda cubin sm_90, %zu bytes) is a cuda fatbin, "
+             "not a cuda cubin", fatbin.size);
+    cuda_refused(&t, XRT_IMAGE_CUDA_CUBIN, "sm_90", fatbin.data, fatbin.size, want);
+    assert_int_equal(fk.library_loads, fk.library_unloads);
+    free(copy);
+    free((void *)cubin.data);
+    free((void *)ptx.data);
+    free((void *)fatbin.data);
+#else
+    (void)state;
+    SKIP_UNLESS(0, "cuda: not enabled in this build");
+#endif
+}
+
+/* Junk does not load (the README's XRT_ERROR_INVALID_IMAGE at
+   xrt_module_load), though cuLibraryLoadData accepts it (an H200, driver
+   580): xrt refuses what is not a cubin, a fatbin or PTX itself, and asks
+   the library for its kernels before returning, which brings out what the
+   driver deferred (PTX that does not compile), with the JIT log. */
+static void test_cuda_junk_images(void **state)
+{
+#ifdef XRT_ENABLE_CUDA
+    static const char not_ptx[] = "this is not ptx",
+                      broken[] = "// broken\n.version 8.0\n.target sm_90\n.entry k() {\n";
+    xrt_backend t;
+    xrt__gpu *g = gpu_table("cuda", &t);
+    xrt_module_image im = {XRT_IMAGE_CUDA_PTX, broken, sizeof broken - 1, "compute_90"};
+    unsigned char junk[4096];
+    void *mod = NULL, *fn = NULL;
+    char log[256];
+    (void)state;
+    fake_begin(g);
+    fake_driver(g, 1);
+    xrt_test_log_capture();
+    memset(junk, 0x5a, sizeof junk);
+    cuda_refused(&t, XRT_IMAGE_CUDA_CUBIN, "sm_90", junk, sizeof junk,
+                 "cuda: xrt_module_load: the image (cuda cubin sm_90, 4096 bytes) is not a 64-bit little-endian ELF");
+    cuda_refused(&t, XRT_IMAGE_CUDA_FATBIN, "sm_90", junk, sizeof junk,
+                 "cuda: xrt_module_load: the image (cuda fatbin sm_90, 4096 bytes) is not a fatbin (no magic 0xba55ed50)");
+    cuda_refused(&t, XRT_IMAGE_CUDA_PTX, "compute_90", not_ptx, sizeof not_ptx - 1,
+                 "cuda: xrt_module_load: the image (cuda ptx compute_90, 15 bytes) is not PTX: it does not begin with a "
+                 ".version directive");
+    /* PTX that does not compile: the library "loads", the count brings the error out */
+    FAILS(xrt__gpu_module_load(&t, &mod, &im, 1, "", log, sizeof log), XRT_ERROR_INVALID_IMAGE,
+          "xrt_module_load: cuda: cuLibraryGetKernelCount: a PTX JIT compilation failed (CUDA_ERROR_INVALID_PTX=218)");
+    assert_string_equal(log, "ptxas application ptx input, line 1; error   : syntax error");
+    assert_null(mod);
+    assert_int_equal(fk.library_loads, 1);
+    assert_int_equal(fk.library_unloads, 1);
+    /* a driver without cuLibraryGetKernelCount (before CUDA 12.4): at the lookup, as the driver gives it */
+    xrt__cuda_drv.LibraryGetKernelCount = NULL;
+    OK(xrt__gpu_module_load(&t, &mod, &im, 1, "", log, sizeof log));
+    FAILS(xrt__gpu_module_get_function(&t, &fn, mod, "k"), XRT_ERROR_INVALID_IMAGE,
+          "xrt_module_get_function: cuda: cuLibraryGetKernel: a PTX JIT compilation failed (CUDA_ERROR_INVALID_PTX=218)");
+    OK(xrt__gpu_module_unload(&t, mod));
+    assert_int_equal(fk.library_unloads, 2);
+#else
+    (void)state;
+    SKIP_UNLESS(0, "cuda: not enabled in this build");
+#endif
+}
+
+#ifdef XRT_ENABLE_CUDA
+/* A driver call that fails in each operation that makes it: the status and
+   the exact detail; nothing is left loaded. */
+static const struct {
+    int with_libraries, call, error;
+    xrt_status status;
+    const char *detail;
+} cu_failures[] = {
+    {0, CU_LOAD, CUDA_ERROR_OUT_OF_MEMORY, XRT_ERROR_OUT_OF_MEMORY,
+     "xrt_module_load: cuda: cuModuleLoadDataEx: fake driver failure (CUDA_ERROR_OUT_OF_MEMORY=2)"},
+    {0, CU_FUNCTION, CUDA_ERROR_INVALID_HANDLE, XRT_ERROR_INVALID_HANDLE,
+     "xrt_module_get_function: cuda: cuModuleGetFunction: fake driver failure (CUDA_ERROR_INVALID_HANDLE=400)"},
+    {0, CU_ATTRIBUTE, CUDA_ERROR_INVALID_VALUE, XRT_ERROR_INVALID_VALUE,
+     "xrt_function_get_attributes: cuda: cuFuncGetAttribute: fake driver failure (CUDA_ERROR_INVALID_VALUE=1)"},
+    {0, CU_LAUNCH, CUDA_ERROR_INVALID_VALUE, XRT_ERROR_INVALID_VALUE,
+     "xrt_launch_kernel: cuda: cuLaunchKernel: fake driver failure (CUDA_ERROR_INVALID_VALUE=1)"},
+    {0, CU_UNLOAD, CUDA_ERROR_INVALID_HANDLE, XRT_ERROR_INVALID_HANDLE,
+     "xrt_module_unload: cuda: cuModuleUnload: fake driver failure (CUDA_ERROR_INVALID_HANDLE=400)"},
+    {1, CU_LIB_LOAD, CUDA_ERROR_OUT_OF_MEMORY, XRT_ERROR_OUT_OF_MEMORY,
+     "xrt_module_load: cuda: cuLibraryLoadData: fake driver failure (CUDA_ERROR_OUT_OF_MEMORY=2)"},
+    {1, CU_LIB_COUNT, CUDA_ERROR_INVALID_IMAGE, XRT_ERROR_INVALID_IMAGE,
+     "xrt_module_load: cuda: cuLibraryGetKernelCount: device kernel image is invalid (CUDA_ERROR_INVALID_IMAGE=200)"},
+    {1, CU_LIB_KERNEL, CUDA_ERROR_INVALID_IMAGE, XRT_ERROR_INVALID_IMAGE,
+     "xrt_module_get_function: cuda: cuLibraryGetKernel: device kernel image is invalid (CUDA_ERROR_INVALID_IMAGE=200)"},
+    {1, CU_KERNEL_FUNCTION, CUDA_ERROR_INVALID_HANDLE, XRT_ERROR_INVALID_HANDLE,
+     "xrt_function_get_attributes: cuda: cuKernelGetFunction: fake driver failure (CUDA_ERROR_INVALID_HANDLE=400)"},
+    {1, CU_ATTRIBUTE, CUDA_ERROR_INVALID_VALUE, XRT_ERROR_INVALID_VALUE,
+     "xrt_function_get_attributes: cuda: cuFuncGetAttribute: fake driver failure (CUDA_ERROR_INVALID_VALUE=1)"},
+    {1, CU_LAUNCH, CUDA_ERROR_INVALID_VALUE, XRT_ERROR_INVALID_VALUE,
+     "xrt_launch_kernel: cuda: cuLaunchKernel: fake driver failure (CUDA_ERROR_INVALID_VALUE=1)"},
+    {1, CU_LIB_UNLOAD, CUDA_ERROR_INVALID_VALUE, XRT_ERROR_INVALID_VALUE,
+     "xrt_module_unload: cuda: cuLibraryUnload: fake driver failure (CUDA_ERROR_INVALID_VALUE=1)"},
+};
+
+/* Runs load, get_function, attributes, launch and unload until the one
+   whose driver call fails as the row says. */
+static void cu_fail_one(xrt_backend *t, int row)
+{
+    static const char ptx[] = "// k\n.version 8.0\n.target sm_90\n";
+    xrt_module_image im = {XRT_IMAGE_CUDA_PTX, ptx, sizeof ptx - 1, "compute_90"};
+    xrt_function_attributes at;
+    xrt_dim3 one = {1, 1, 1};
+    unsigned char args[20] = {0};
+    void *mod = NULL, *fn = NULL;
+    char log[64];
+    xrt_status st;
+    fk.fail[cu_failures[row].call] = cu_failures[row].error;
+    if ((st = xrt__gpu_module_load(t, &mod, &im, 1, "", log, sizeof log)) == XRT_SUCCESS &&
+        (st = xrt__gpu_module_get_function(t, &fn, mod, "k")) == XRT_SUCCESS &&
+        (st = xrt__gpu_function_get_attributes(t, &at, fn)) == XRT_SUCCESS &&
+        (st = xrt__gpu_launch_kernel(t, fn, one, one, 0, NULL, args, sizeof args)) == XRT_SUCCESS)
+        st = xrt__gpu_module_unload(t, mod);
+    else if (mod)
+        OK(xrt__gpu_module_unload(t, mod));
+    assert_int_equal(st, cu_failures[row].status);
+    assert_string_equal(xrt_get_last_error_string(), cu_failures[row].detail);
+    assert_int_equal(fk.library_loads, fk.library_unloads);
+    assert_int_equal(fk.loads - (cu_failures[row].call == CU_LOAD), fk.unloads);
+}
+#endif
+
+/* Every driver call of the module path can fail; each failure is the
+   operation's, with the driver's code and text. */
+static void test_cuda_driver_failures(void **state)
+{
+#ifdef XRT_ENABLE_CUDA
+    xrt_backend t;
+    xrt__gpu *g = gpu_table("cuda", &t);
+    size_t row;
+    (void)state;
+    xrt_test_log_capture();
+    for (row = 0; row < sizeof cu_failures / sizeof cu_failures[0]; row++) {
+        fake_begin(g);
+        fake_driver(g, cu_failures[row].with_libraries);
+        cu_fail_one(&t, (int)row);
+        fakes_end();
+    }
+#else
+    (void)state;
+    SKIP_UNLESS(0, "cuda: not enabled in this build");
+#endif
+}
+
 
 /* HIP's launch hands the packed arguments over as CUDA's does, with HIP's
    end marker. */
@@ -1491,6 +1952,25 @@ static void hip_refused(xrt_backend *t, xrt_image_kind kind, const void *data, s
     assert_int_equal(fh.loads, loads);
 }
 
+/* A clang offload bundle made by hand: one entry, `id`, holding `size`
+   bytes of `code` (the caller frees it; *total: its size). */
+static unsigned char *hand_bundle(const char *id, const void *code, size_t size, size_t *total)
+{
+    size_t id_len = strlen(id), head = 24 + 8 + 24 + id_len, i;
+    uint64_t fields[4] = {1, head, size, id_len};
+    unsigned char *b = (unsigned char *)malloc(head + size);
+    assert_non_null(b);
+    memcpy(b, "__CLANG_OFFLOAD_BUNDLE__", 24);
+    for (i = 0; i < 4; i++) { /* count; the entry's offset, size and id length, little-endian */
+        int k;
+        for (k = 0; k < 8; k++) b[24 + 8 * i + k] = (unsigned char)(fields[i] >> 8 * k);
+    }
+    memcpy(b + 56, id, id_len);
+    memcpy(b + head, code, size);
+    *total = head + size;
+    return b;
+}
+
 /* The first AMDGPU ELF inside a bundle. */
 static size_t first_elf(const unsigned char *p, size_t size)
 {
@@ -1574,6 +2054,46 @@ static void test_hip_modules_fake(void **state)
                 "hip: xrt_module_load: the image (hip code object gfx90a, ");
     hip_refused(&t, XRT_IMAGE_HIP_CODE_OBJECT, copy, im[0].size, "is an ELF for machine 62, not AMDGPU (EM_AMDGPU, 224)");
     free(copy);
+    { /* an entry's id of any length is read: behind it, a sound code object is picked, a cut one refused */
+        static const size_t lens[] = {31, 127, 128, 4096};
+        char id[4200];
+        size_t k, total;
+        unsigned char *b;
+        fake_hip_device("gfx90a");
+        for (k = 0; k < sizeof lens / sizeof lens[0]; k++) {
+            snprintf(id, sizeof id, "hipv4-amdgcn-amd-amdhsa--gfx90a"); /* 31 bytes; then features, ":xxxx..." */
+            if (lens[k] > 31) memset(id + 32, 'x', lens[k] - 32), id[31] = ':', id[lens[k]] = 0;
+            assert_int_equal(strlen(id), lens[k]);
+            b = hand_bundle(id, im[0].data, im[0].size, &total);
+            any.kind = XRT_IMAGE_HIP_OFFLOAD_BUNDLE, any.data = b, any.size = total, any.arch = "gfx90a,gfx1030";
+            assert_ptr_equal(hip_picked(&t, &any, 1), b);
+            free(b);
+            b = hand_bundle(id, im[0].data, im[0].size - 1, &total);
+            hip_refused(&t, XRT_IMAGE_HIP_OFFLOAD_BUNDLE, b, total,
+                        "is a clang offload bundle whose gfx90a code object is cut short: ");
+            free(b);
+        }
+    }
+    { /* extended numbering: e_shnum 0, the count in section 0's sh_size (e_phnum 0xffff: in its sh_info) */
+        const unsigned char *e = (const unsigned char *)im[0].data;
+        uint64_t shoff = 0, shnum = (uint64_t)e[60] | (uint64_t)e[61] << 8, phnum = (uint64_t)e[56] | (uint64_t)e[57] << 8;
+        xrt_module_image x;
+        int k;
+        for (k = 7; k >= 0; k--) shoff = shoff << 8 | e[40 + k];
+        assert_true(shnum > 0 && shoff + 64 <= im[0].size);
+        copy = (unsigned char *)malloc(im[0].size);
+        assert_non_null(copy);
+        memcpy(copy, im[0].data, im[0].size);
+        copy[60] = copy[61] = 0;
+        for (k = 0; k < 8; k++) copy[shoff + 32 + k] = (unsigned char)(shnum >> 8 * k); /* sh_size */
+        copy[56] = copy[57] = 0xff;
+        for (k = 0; k < 4; k++) copy[shoff + 44 + k] = (unsigned char)(phnum >> 8 * k); /* sh_info */
+        x.kind = XRT_IMAGE_HIP_CODE_OBJECT, x.data = copy, x.size = im[0].size, x.arch = "gfx90a";
+        assert_ptr_equal(hip_picked(&t, &x, 1), copy);
+        hip_refused(&t, XRT_IMAGE_HIP_CODE_OBJECT, copy, (size_t)(shoff + 64 * shnum - 1), "is cut short: ");
+        hip_refused(&t, XRT_IMAGE_HIP_CODE_OBJECT, copy, (size_t)shoff + 63, "is cut short: ");
+        free(copy);
+    }
     { /* a compressed bundle (clang 19 on): xrt reads its header, which gives its size from version 2 on */
         static const unsigned char ccob[32] = {'C', 'C', 'O', 'B', 2, 0, 1, 0, 32, 0, 0, 0, 0xff, 0xff};
         xrt_module_image z;
@@ -1896,6 +2416,30 @@ static void test_gpu_native_handles(void **state)
     OK(xrt_stream_destroy(s));
 }
 
+/* xrt's streams are non-blocking: work queued on one runs while the legacy
+   default stream (NULL) is held up by a host function; a blocking stream
+   would wait for it (on CUDA and on the runtime's double). Polled, so a
+   blocking stream fails the test instead of hanging it. */
+static void test_gpu_stream_not_blocked_by_null(void **state)
+{
+    xrt_status st = XRT_ERROR_NOT_READY;
+    xrt_stream s;
+    void *d;
+    int i;
+    (void)state;
+    OK(xrt_stream_create(&s));
+    OK(xrt_malloc(&d, 64));
+    OK(xrt_launch_host_func(NULL, gate_wait, &gates[0]));
+    gate_wait_entered(&gates[0]);
+    OK(xrt_memset_async(d, 0x3c, 64, s));
+    for (i = 0; i < 5000 && (st = xrt_stream_query(s)) == XRT_ERROR_NOT_READY; i++) sleep_ms(1);
+    gate_open(&gates[0]);
+    OK(xrt_stream_synchronize(NULL));
+    assert_int_equal(st, XRT_SUCCESS);
+    OK(xrt_free(d));
+    OK(xrt_stream_destroy(s));
+}
+
 /* NOT_READY is an answer: neither recorded nor logged. Host functions run
    (on HIP 5 through a stream callback). */
 static void test_gpu_not_ready(void **state)
@@ -2016,6 +2560,9 @@ int main(void)
         cmocka_unit_test_teardown(test_hip_modules_fake, fakes_restore),
         cmocka_unit_test_teardown(test_hip_module_real_runtime, env_restore),
         cmocka_unit_test_teardown(test_cuda_library_fake_driver, fakes_restore),
+        cmocka_unit_test_teardown(test_cuda_images_within_size, fakes_restore),
+        cmocka_unit_test_teardown(test_cuda_junk_images, fakes_restore),
+        cmocka_unit_test_teardown(test_cuda_driver_failures, fakes_restore),
     };
     const struct CMUnitTest with_gpu[] = {
         cmocka_unit_test(test_gpu_properties),
@@ -2023,6 +2570,7 @@ int main(void)
         cmocka_unit_test(test_gpu_native_pointers),
         cmocka_unit_test(test_gpu_native_handles),
         gated_test(test_gpu_not_ready),
+        gated_test(test_gpu_stream_not_blocked_by_null),
         cmocka_unit_test(test_gpu_host_fn_refused),
         cmocka_unit_test(test_gpu_dmabuf_export),
         cmocka_unit_test(test_gpu_shutdown_with_live_memory),

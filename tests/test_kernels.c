@@ -643,6 +643,39 @@ static void test_missing_function(void **state)
     FAILS(xrt_module_unload(m), XRT_ERROR_INVALID_HANDLE, "was destroyed");
 }
 
+/* Only the module's own functions are kernels: a name its dependencies
+   define (libc's free, malloc) or one of its variables is not one. A launch
+   of either would call it as a kernel. */
+static const char globals_src[] = PRELUDE
+    "#include <stdlib.h>\n"
+    "unsigned count;\n"
+    "typedef struct { unsigned *out; } bump_args;\n"
+    "void bump(const ctx_t *c, void *p) {\n"
+    "  void *volatile q = malloc(1); (void)c;\n" /* the module needs libc */
+    "  free(q);\n"
+    "  *((bump_args *)p)->out = ++count;\n"
+    "}\n";
+
+static void test_function_not_in_module(void **state)
+{
+    xrt_module_image im = source_image(globals_src);
+    xrt_function f = (xrt_function)1;
+    xrt_module m;
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the CPU backend's modules are shared objects");
+    OK(xrt_module_load(&m, &im, 1, NULL));
+    FAILS(xrt_module_get_function(&f, m, "free"), XRT_ERROR_NOT_FOUND,
+          "cpu: xrt_module_get_function: 'free' is not defined in the module but in ");
+    assert_null(f);
+    assert_non_null(strstr(xrt_get_last_error_string(), "libc"));
+    FAILS(xrt_module_get_function(&f, m, "malloc"), XRT_ERROR_NOT_FOUND, "'malloc' is not defined in the module");
+    FAILS(xrt_module_get_function(&f, m, "count"), XRT_ERROR_NOT_FOUND,
+          "cpu: xrt_module_get_function: 'count' in the module is not a function");
+    assert_null(f);
+    OK(xrt_module_get_function(&f, m, "bump"));
+    OK(xrt_module_unload(m));
+}
+
 static void test_bad_images(void **state)
 {
     static const char garbage[] = "\x7f" "ELF this is not a shared object";
@@ -665,6 +698,16 @@ static void test_bad_images(void **state)
         im[0].arch = t.arch; /* the right arch, a corrupt object */
         FAILS(xrt_module_load(&m, im, 1, NULL), XRT_ERROR_INVALID_IMAGE, "does not load");
         assert_null(m);
+    } else if (strcmp(t.backend, "cuda") == 0) { /* refused at the load, though the driver defers its errors */
+        static const char broken_ptx[] = ".version 7.0\n.target sm_50\n.address_size 64\n.visible .entry k()\n{\n\tret\n";
+        FAILS(xrt_module_load(&m, im, 1, NULL), XRT_ERROR_INVALID_IMAGE,
+              "cuda: xrt_module_load: the image (cuda fatbin sm_90, 33 bytes) is a cuda cubin, not a cuda fatbin");
+        assert_null(m);
+        im[0].kind = XRT_IMAGE_CUDA_PTX, im[0].data = broken_ptx, im[0].size = sizeof broken_ptx - 1;
+        im[0].arch = "compute_50";
+        FAILS(xrt_module_load(&m, im, 1, NULL), XRT_ERROR_INVALID_IMAGE, "(CUDA_ERROR_INVALID_PTX=218)");
+        assert_null(m);
+        assert_true(xrt_module_get_log()[0] != 0); /* ptxas's error */
     }
     FAILS(xrt_module_load(&m, im, 0, NULL), XRT_ERROR_INVALID_VALUE, "n_images is 0");
     im[0].kind = (xrt_image_kind)99;
@@ -838,6 +881,7 @@ static int cache_teardown(void **state)
     unsetenv("XRT_CC");
     unsetenv("XRT_CACHE");
     unsetenv("XRT_CACHE_BYTES");
+    unsetenv("CPATH");
     setenv("XRT_CACHE_DIR", cache_dir, 1);
     return 0;
 }
@@ -992,27 +1036,642 @@ static void test_cache_two_processes(void **state)
     assert_int_equal(compiles(), 1);
 }
 
-/* >> shared objects: built here with cc, given to xrt as bytes */
-static void test_shared_object_image(void **state)
+/* >> the kernel cache's trust, names and limits. A kernel `value` writes one
+   number; the planted build of the same kernel writes 666. */
+#define VALUE_SRC(expr) PRELUDE "void value(const ctx_t *c, void *p) { (void)c; **(int **)p = (" expr "); }\n"
+static const char genuine_src[] = VALUE_SRC("1");
+static const char planted_src[] = VALUE_SRC("666");
+
+/* Loads `src` with `options`, runs `value` once, unloads; its number. */
+static int value_of(const char *src, const char *options)
 {
-    char src[300], so[300], cmd[1024];
     xrt_module m;
+    xrt_module_image im = source_image(src);
+    int out = -1, *p = &out;
+    OK(xrt_module_load(&m, &im, 1, options));
+    OK(xrt_launch_kernel(get(m, "value"), d3(1, 1, 1), d3(1, 1, 1), 0, NULL, &p, sizeof p));
+    OK(xrt_stream_synchronize(NULL));
+    OK(xrt_module_unload(m));
+    return out;
+}
+
+/* Builds src with cc into `so`. */
+static void build_so(const char *src, const char *so)
+{
+    char c[600], cmd[1400];
+    FILE *f;
+    snprintf(c, sizeof c, "%s.c", so);
+    f = fopen(c, "w");
+    assert_non_null(f);
+    fputs(src, f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "cc -shared -fPIC -o '%s' '%s'", so, c);
+    assert_int_equal(system(cmd), 0);
+    unlink(c);
+}
+
+/* The name of the only entry (<32 hex>.so) in dir, into out. */
+static void only_entry(const char *dir, char *out, size_t n)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int found = 0;
+    assert_non_null(d);
+    while ((e = readdir(d)) != NULL)
+        if (strlen(e->d_name) == 35 && !strcmp(e->d_name + 32, ".so")) snprintf(out, n, "%s/%s", dir, e->d_name), found++;
+    closedir(d);
+    assert_int_equal(found, 1);
+}
+
+/* A directory of its own under /tmp (anyone may pass through), with `mode`,
+   owned by `uid`. */
+static void shared_tmp_dir(char *dir, size_t n, mode_t mode, uid_t uid)
+{
+    snprintf(dir, n, "/tmp/xrt-shared-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    assert_int_equal(chown(dir, uid, uid), 0);
+    assert_int_equal(chmod(dir, mode), 0);
+}
+
+static void remove_tree(const char *dir)
+{
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* In a child that became uid/gid 65534: puts the planted build over every
+   entry of the directory, as that user can where the directory lets them. */
+typedef struct plant { const char *dir, *planted; } plant;
+static int plant_child(void *arg)
+{
+    const plant *p = (const plant *)arg;
+    DIR *d;
+    struct dirent *e;
+    char cmd[1400];
+    int n = 0;
+    CHILD_TRUE(setresgid(65534, 65534, 65534) == 0 && setresuid(65534, 65534, 65534) == 0);
+    CHILD_TRUE((d = opendir(p->dir)) != NULL);
+    while ((e = readdir(d)) != NULL) {
+        size_t len = strlen(e->d_name);
+        if (len < 4 || strcmp(e->d_name + len - 3, ".so")) continue;
+        snprintf(cmd, sizeof cmd, "cp '%s' '%s/x.tmp' && mv -f '%s/x.tmp' '%s/%s'", p->planted, p->dir, p->dir, p->dir,
+                 e->d_name);
+        CHILD_TRUE(system(cmd) == 0);
+        n++;
+    }
+    closedir(d);
+    return 0;
+}
+
+/* A cache directory another user can write (world-writable, or theirs):
+   never used; the module is built privately, with one warning. */
+static void refuses_dir(mode_t mode, uid_t owner, const char *why)
+{
+    char dir[64], plant_dir[64], planted[128];
+    xrt_cache_stats a, b;
+    plant p;
+    shared_tmp_dir(plant_dir, sizeof plant_dir, 0755, 0);
+    snprintf(planted, sizeof planted, "%s/planted.so", plant_dir);
+    build_so(planted_src, planted);
+    assert_int_equal(chmod(planted, 0644), 0);
+    shared_tmp_dir(dir, sizeof dir, mode, owner);
+    setenv("XRT_CACHE_DIR", dir, 1);
+    xrt_test_log_capture();
+    assert_int_equal(value_of(genuine_src, NULL), 1);
+    assert_int_equal(xrt_test_log.level, XRT_LOG_WARN);
+    if (!strstr(xrt_test_log.last, why) || !strstr(xrt_test_log.last, "building privately"))
+        fail_msg("logged \"%s\", not \"...%s...building privately\"", xrt_test_log.last, why);
+    assert_int_equal(files_ending(dir, ".so"), 0); /* nothing written there */
+    p.dir = dir, p.planted = planted;
+    in_child("another user plants code in the cache", plant_child, &p, 30);
+    OK(xrt_cache_get_stats(&a));
+    assert_int_equal(value_of(genuine_src, NULL), 1); /* never the planted code */
+    OK(xrt_cache_get_stats(&b));
+    assert_int_equal(b.hits - a.hits, 0);
+    assert_int_equal(b.builds - a.builds, 1);
+    remove_tree(dir);
+    remove_tree(plant_dir);
+}
+
+static void test_cache_refuses_others_dir(void **state)
+{
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    SKIP_UNLESS(getuid() == 0, "not root: cannot act as a second user (uid 65534)");
+    refuses_dir(0777, 0, "writable by group or others");
+    refuses_dir(0755, 65534, "owned by uid 65534");
+}
+
+/* xrt's directory is 0700 and its entries 0700; an entry that is not the
+   user's own regular file, or others can write, is never loaded. */
+static void test_cache_entry_trust(void **state)
+{
+    char entry[700], planted[700];
+    struct stat st;
+    int c;
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    assert_int_equal(value_of(genuine_src, NULL), 1);
+    assert_int_equal(stat(sub_dir, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0700);
+    only_entry(sub_dir, entry, sizeof entry);
+    assert_int_equal(stat(entry, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0700);
+    snprintf(planted, sizeof planted, "%s/planted.so", cache_dir);
+    build_so(planted_src, planted);
+    c = compiles();
+    xrt_test_log_capture();
+    if (getuid() == 0) { /* another user's file */
+        unlink(entry);
+        assert_int_equal(link(planted, entry), 0);
+        assert_int_equal(chown(entry, 65534, 65534), 0);
+        assert_int_equal(chmod(entry, 0700), 0);
+        assert_int_equal(value_of(genuine_src, NULL), 1);
+        assert_non_null(strstr(xrt_test_log.last, "owned by uid 65534"));
+        assert_int_equal(compiles(), ++c);
+        unlink(entry);
+    }
+    unlink(entry); /* a file others can write */
+    assert_int_equal(link(planted, entry), 0);
+    assert_int_equal(chown(entry, getuid(), getgid()), 0);
+    assert_int_equal(chmod(entry, 0722), 0);
+    assert_int_equal(value_of(genuine_src, NULL), 1);
+    assert_non_null(strstr(xrt_test_log.last, "writable by group or others"));
+    assert_int_equal(compiles(), ++c);
+    unlink(entry); /* a symbolic link */
+    assert_int_equal(chmod(planted, 0700), 0);
+    assert_int_equal(symlink(planted, entry), 0);
+    assert_int_equal(value_of(genuine_src, NULL), 1);
+    assert_non_null(strstr(xrt_test_log.last, "not a regular file"));
+    assert_int_equal(compiles(), ++c);
+    unlink(entry);
+    unlink(planted);
+}
+
+/* Eviction counts and deletes only xrt's own entry names, never through a
+   symbolic link, and a directory named like an entry does not stop it. */
+static void test_cache_evicts_only_entries(void **state)
+{
+    static const char *const keep[] = {"libuser.so", "0123456789abcdef0123456789abcdeg.so", "0123456789abcdef.so",
+                                       "0123456789ABCDEF0123456789ABCDEF.so"};
+    char path[700], target[700];
+    xrt_cache_stats a, b;
+    size_t i;
+    FILE *f;
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    assert_int_equal(mkdir(sub_dir, 0700), 0);
+    for (i = 0; i < sizeof keep / sizeof keep[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", sub_dir, keep[i]);
+        assert_non_null(f = fopen(path, "w"));
+        fputs("the user's own file\n", f);
+        fclose(f);
+    }
+    snprintf(target, sizeof target, "%s/target", cache_dir);
+    assert_non_null(f = fopen(target, "w"));
+    fclose(f);
+    snprintf(path, sizeof path, "%s/00000000000000000000000000000001.so", sub_dir);
+    assert_int_equal(symlink(target, path), 0);
+    snprintf(path, sizeof path, "%s/00000000000000000000000000000000.so", sub_dir);
+    assert_int_equal(mkdir(path, 0700), 0);
+    setenv("XRT_CACHE_BYTES", "1", 1);
+    OK(xrt_cache_get_stats(&a));
+    assert_int_equal(value_of(genuine_src, NULL), 1);
+    assert_int_equal(value_of(genuine_src, "-DSECOND"), 1);
+    OK(xrt_cache_get_stats(&b));
+    assert_int_equal(b.evictions - a.evictions, 1); /* the first entry, nothing else */
+    for (i = 0; i < sizeof keep / sizeof keep[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", sub_dir, keep[i]);
+        if (access(path, F_OK) != 0) fail_msg("%s was deleted", keep[i]);
+    }
+    assert_int_equal(access(target, F_OK), 0);
+    snprintf(path, sizeof path, "%s/00000000000000000000000000000001.so", sub_dir);
+    assert_int_equal(access(path, F_OK), 0);
+    assert_int_equal(files_ending(sub_dir, ".so"), 4 + 2 + 1);
+    unlink(target);
+}
+
+/* xrt_module_load leaves the caller's strtok alone (it splits without a
+   hidden state), and two threads loading at once do not mix their words. */
+static void *load_many(void *arg)
+{
+    const char *options = (const char *)arg;
+    int i;
+    for (i = 0; i < 40; i++) {
+        xrt_module m;
+        xrt_module_image im = source_image(genuine_src);
+        if (xrt_module_load(&m, &im, 1, options) != XRT_SUCCESS) return (void *)options;
+        xrt_module_unload(m);
+    }
+    return NULL;
+}
+
+static void test_cache_split_reentrant(void **state)
+{
+    char words[] = "one two three", opt[2][2048];
+    xrt_cache_stats a, b;
+    pthread_t t[2];
+    void *r[2];
+    int i, j;
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    assert_string_equal(strtok(words, " "), "one");
+    load_unload(kernels_src, "-DA=1 -DB=2");
+    assert_string_equal(strtok(NULL, " "), "two");
+    for (i = 0; i < 2; i++) {
+        size_t n = 0;
+        for (j = 0; j < 30; j++) n += (size_t)snprintf(opt[i] + n, sizeof opt[i] - n, "-DTHREAD%d_WORD%d=%d ", i, j, j);
+    }
+    OK(xrt_cache_get_stats(&a));
+    for (i = 0; i < 2; i++) assert_int_equal(start_thread(&t[i], "cpu", load_many, opt[i]), 0);
+    for (i = 0; i < 2; i++) pthread_join(t[i], &r[i]);
+    OK(xrt_cache_get_stats(&b));
+    assert_null(r[0]);
+    assert_null(r[1]);
+    assert_int_equal(b.builds - a.builds, 2);
+}
+
+/* Options and XRT_CC of any length reach the compiler whole. */
+static void test_cache_long_options(void **state)
+{
+    char opt[4096], cc[2048];
+    size_t n = 0, k = 0;
+    int i;
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    for (i = 0; i < 100; i++) n += (size_t)snprintf(opt + n, sizeof opt - n, "-DPADDING_WORD_NUMBER_%03d=1 ", i);
+    snprintf(opt + n, sizeof opt - n, "-DVAL=123456");
+    k = (size_t)snprintf(cc, sizeof cc, "%s", wrapper);
+    for (i = 0; i < 50; i++) k += (size_t)snprintf(cc + k, sizeof cc - k, " -DCC_PADDING_WORD_%03d=1", i);
+    snprintf(cc + k, sizeof cc - k, " -DCCVAL=777");
+    setenv("XRT_CC", cc, 1);
+    assert_true(strlen(opt) > 2048 && strlen(cc) > 1024);
+    assert_int_equal(value_of(VALUE_SRC("VAL + CCVAL"), opt), 123456 + 777);
+}
+
+/* With XRT_CACHE_BYTES=0 every new entry evicts the others at once: a load
+   still gets its own. A fast compiler (it copies a prebuilt module) makes
+   many builds cheap. */
+static char fast_cc[600];
+static void write_fast_cc(void)
+{
+    char so[600];
+    FILE *f;
+    snprintf(so, sizeof so, "%s/prebuilt.so", cache_dir);
+    build_so(genuine_src, so);
+    snprintf(fast_cc, sizeof fast_cc, "%s/fastcc.sh", cache_dir);
+    assert_non_null(f = fopen(fast_cc, "w"));
+    fprintf(f, "#!/bin/sh\ncase \"$1\" in --version) echo fast 1; exit 0;; esac\n"
+               "while [ $# -gt 1 ]; do [ \"$1\" = -o ] && out=$2; shift; done\nexec cp '%s' \"$out\"\n", so);
+    fclose(f);
+    chmod(fast_cc, 0755);
+}
+
+typedef struct evict_racer { int id, failed; char why[512]; } evict_racer;
+static void *evict_race(void *arg)
+{
+    evict_racer *r = (evict_racer *)arg;
+    char opt[64];
+    int i;
+    for (i = 0; i < 150; i++) {
+        xrt_module m;
+        xrt_module_image im = source_image(genuine_src);
+        snprintf(opt, sizeof opt, "-DRACER=%d -DROUND=%d", r->id, i);
+        if (xrt_module_load(&m, &im, 1, opt) != XRT_SUCCESS) {
+            if (!r->failed++) snprintf(r->why, sizeof r->why, "%s", xrt_get_last_error_string());
+            continue;
+        }
+        xrt_module_unload(m);
+    }
+    return NULL;
+}
+
+static void test_cache_evict_race(void **state)
+{
+    evict_racer r[2];
+    pthread_t t[2];
+    int i;
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    write_fast_cc();
+    setenv("XRT_CC", fast_cc, 1);
+    setenv("XRT_CACHE_BYTES", "0", 1);
+    for (i = 0; i < 2; i++) {
+        r[i].id = i, r[i].failed = 0, r[i].why[0] = 0;
+        assert_int_equal(start_thread(&t[i], "cpu", evict_race, &r[i]), 0);
+    }
+    for (i = 0; i < 2; i++) pthread_join(t[i], NULL);
+    for (i = 0; i < 2; i++)
+        if (r[i].failed) fail_msg("thread %d: %d of 150 loads failed, first: %s", i, r[i].failed, r[i].why);
+}
+
+/* The compiler that runs is the one identified: a changed program behind a
+   wrapper rebuilds, and an empty PATH element is the working directory, as
+   posix_spawnp takes it. */
+static void test_cache_compiler_identity(void **state)
+{
+    char wrap[600], cc[1300], here[600], cwd[4096], *path;
+    FILE *f;
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    snprintf(wrap, sizeof wrap, "%s/wrap.sh", cache_dir);
+    assert_non_null(f = fopen(wrap, "w"));
+    fputs("#!/bin/sh\nexec \"$@\"\n", f);
+    fclose(f);
+    chmod(wrap, 0755);
+    snprintf(cc, sizeof cc, "%s %s", wrap, wrapper);
+    setenv("XRT_CC", cc, 1);
+    load_unload(kernels_src, NULL);
+    assert_int_equal(compiles(), 1);
+    load_unload(kernels_src, NULL);
+    assert_int_equal(compiles(), 1);
+    sleep_ms(20);
+    write_wrapper("fakecc 2.0"); /* the compiler behind the wrapper changed */
+    load_unload(kernels_src, NULL);
+    assert_int_equal(compiles(), 2);
+    /* PATH=":/usr/bin:/bin": the empty element is "." */
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    snprintf(here, sizeof here, "%s/xrt-cc-here", cache_dir);
+    assert_int_equal(link(wrapper, here), 0);
+    path = strdup(getenv("PATH"));
+    assert_int_equal(chdir(cache_dir), 0);
+    setenv("PATH", ":/usr/bin:/bin", 1);
+    setenv("XRT_CC", "xrt-cc-here", 1);
+    {
+        xrt_module m;
+        xrt_module_image im = source_image(kernels_src);
+        xrt_status st = xrt_module_load(&m, &im, 1, "-DHERE");
+        setenv("PATH", path, 1);
+        assert_int_equal(chdir(cwd), 0);
+        free(path);
+        unlink(here);
+        OK(st);
+        OK(xrt_module_unload(m));
+    }
+    assert_int_equal(compiles(), 3);
+}
+
+/* A cache directory that exists but cannot be written: built privately, as
+   where it cannot be created, with a warning. */
+static char ro_dir[64];
+static int unwritable_child(void *arg)
+{
+    xrt_module m = NULL;
+    xrt_module_image im = source_image(genuine_src);
+    (void)arg;
+    CHILD_TRUE(setresgid(65534, 65534, 65534) == 0 && setresuid(65534, 65534, 65534) == 0);
+    setenv("XRT_CACHE_DIR", ro_dir, 1);
+    setenv("XRT_CC", "cc", 1);
+    setenv("TMPDIR", "/tmp", 1);
+    xrt_test_log_capture();
+    CHILD_OK(xrt_module_load(&m, &im, 1, NULL));
+    CHILD_OK(xrt_module_unload(m));
+    if (xrt_test_log.count != 1 || xrt_test_log.level != XRT_LOG_WARN || !strstr(xrt_test_log.last, "cannot be written") ||
+        !strstr(xrt_test_log.last, "building privately"))
+        CHILD_FAIL("logged %d lines, the last \"%s\"", xrt_test_log.count, xrt_test_log.last);
+    xrt_shutdown();
+    return 0;
+}
+
+static void test_cache_unwritable_dir(void **state)
+{
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    SKIP_UNLESS(getuid() == 0, "not root: cannot act as a second user (uid 65534), for whom a mode is binding");
+    shared_tmp_dir(ro_dir, sizeof ro_dir, 0500, 65534);
+    in_child("a read-only cache directory", unwritable_child, NULL, 60);
+    remove_tree(ro_dir);
+}
+
+/* Temporaries and locks a killed build left behind are swept once stale;
+   those of a build in progress, and other files, stay. */
+static void test_cache_sweeps_leftovers(void **state)
+{
+    static const char *const stale[] = {"0123456789abcdef0123456789abcdef.so.tmp.4000000.1",
+                                        "0123456789abcdef0123456789abcdef.so.tmp.4000000.1.c",
+                                        "0123456789abcdef0123456789abcdef.lock", "cc-0123456789abcdef.id.tmp.4000000"};
+    static const char *const fresh[] = {"fedcba9876543210fedcba9876543210.so.tmp.4000001.1",
+                                        "fedcba9876543210fedcba9876543210.lock", "notes.txt"};
+    struct timespec old[2];
+    char path[700];
+    size_t i;
+    FILE *f;
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    assert_int_equal(mkdir(sub_dir, 0700), 0);
+    clock_gettime(CLOCK_REALTIME, &old[0]);
+    old[0].tv_sec -= 2 * 3600;
+    old[1] = old[0];
+    for (i = 0; i < sizeof stale / sizeof stale[0] + sizeof fresh / sizeof fresh[0]; i++) {
+        int is_stale = i < sizeof stale / sizeof stale[0];
+        snprintf(path, sizeof path, "%s/%s", sub_dir, is_stale ? stale[i] : fresh[i - sizeof stale / sizeof stale[0]]);
+        assert_non_null(f = fopen(path, "w"));
+        fclose(f);
+        if (is_stale || !strcmp(path + strlen(path) - 9, "notes.txt")) assert_int_equal(utimensat(AT_FDCWD, path, old, 0), 0);
+    }
+    assert_int_equal(value_of(genuine_src, NULL), 1);
+    for (i = 0; i < sizeof stale / sizeof stale[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", sub_dir, stale[i]);
+        if (access(path, F_OK) == 0) fail_msg("%s was not swept", stale[i]);
+    }
+    for (i = 0; i < sizeof fresh / sizeof fresh[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", sub_dir, fresh[i]);
+        if (access(path, F_OK) != 0) fail_msg("%s was deleted", fresh[i]);
+    }
+    assert_int_equal(files_ending(sub_dir, ".lock"), 2); /* the fresh one, the new entry's */
+    {
+        xrt_module m;
+        xrt_module_image im = source_image("not C\n");
+        FAILS(xrt_module_load(&m, &im, 1, NULL), XRT_ERROR_COMPILE_FAILED, "exited with");
+    }
+    assert_int_equal(files_ending(sub_dir, ".lock"), 2); /* a failed build leaves no lock */
+}
+
+/* With SIGCHLD ignored the compiler's status cannot be had: the run counts
+   as failed, and says why. */
+static int sigchld_child(void *arg)
+{
+    xrt_module m = NULL;
+    xrt_module_image im = source_image("this is not C\n");
+    (void)arg;
+    signal(SIGCHLD, SIG_IGN);
+    CHILD_EXPECT(xrt_module_load(&m, &im, 1, NULL), XRT_ERROR_COMPILE_FAILED);
+    CHILD_TRUE(strstr(xrt_get_last_error_string(), "waitpid") != NULL);
+    xrt_shutdown();
+    return 0;
+}
+
+static void test_cache_sigchld_ignored(void **state)
+{
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    in_child("a compile with SIGCHLD ignored", sigchld_child, NULL, 60);
+}
+
+/* XRT_CACHE_BYTES is digits only: anything else is one warning and the
+   default. */
+static void test_cache_bytes_digits_only(void **state)
+{
+    xrt_cache_stats a, b;
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    setenv("XRT_CACHE_BYTES", " -1", 1);
+    xrt_test_log_capture();
+    OK(xrt_cache_get_stats(&a));
+    assert_int_equal(value_of(genuine_src, NULL), 1);
+    assert_int_equal(xrt_test_log.count, 1);
+    assert_non_null(strstr(xrt_test_log.last, "XRT_CACHE_BYTES= -1: not a whole number (valid: digits 0-9"));
+    assert_int_equal(value_of(genuine_src, "-DSECOND"), 1);
+    OK(xrt_cache_get_stats(&b));
+    assert_int_equal(b.evictions - a.evictions, 0); /* the default: 1 GiB */
+}
+
+/* An XRT_CACHE_DIR too long for an entry's path is not cut short: the
+   module is built privately, with a warning, and nothing is made in a
+   parent directory. */
+static void test_cache_long_dir(void **state)
+{
+    char dir[4200];
+    size_t n;
+    struct stat st;
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    n = (size_t)snprintf(dir, sizeof dir, "%s", sub_dir);
+    while (n < 4040) n += (size_t)snprintf(dir + n, sizeof dir - n, "/%.100s", "dddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddd");
+    assert_true(n < PATH_MAX);
+    setenv("XRT_CACHE_DIR", dir, 1);
+    xrt_test_log_capture();
+    assert_int_equal(value_of(genuine_src, NULL), 1);
+    assert_int_equal(xrt_test_log.level, XRT_LOG_WARN);
+    assert_non_null(strstr(xrt_test_log.last, "too long"));
+    assert_int_equal(stat(sub_dir, &st), -1);
+}
+
+/* A build's key covers every file it read: a changed header, one reached
+   through a relative -I (resolved against the working directory) and one
+   found through CPATH each rebuild; unchanged, they hit. */
+static void write_text(const char *dir, const char *name, const char *text)
+{
+    char path[700];
+    FILE *f;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    assert_non_null(f = fopen(path, "w"));
+    fputs(text, f);
+    fclose(f);
+}
+
+static void test_cache_includes(void **state)
+{
+    static const char src[] = "#include <myk.h>\n" VALUE_SRC("MYK");
+    char inc[300], a[400], b[400], opt[700], cwd[4096];
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    snprintf(inc, sizeof inc, "%s/inc", cache_dir);
+    snprintf(a, sizeof a, "%s.a", inc);
+    snprintf(b, sizeof b, "%s.b", inc);
+    assert_int_equal(mkdir(inc, 0700), 0);
+    assert_int_equal(mkdir(a, 0700), 0);
+    assert_int_equal(mkdir(b, 0700), 0);
+    write_text(inc, "myk.h", "#define MYK 2\n");
+    snprintf(opt, sizeof opt, "-I%s", inc);
+    assert_int_equal(value_of(src, opt), 2);
+    assert_int_equal(value_of(src, opt), 2);
+    assert_int_equal(compiles(), 1);
+    write_text(inc, "myk.h", "#define MYK 3\n"); /* a changed header */
+    assert_int_equal(value_of(src, opt), 3);
+    assert_int_equal(value_of(src, opt), 3);
+    assert_int_equal(compiles(), 2);
+    write_text(inc, "myk.h", "#define MYK 2\n"); /* and back */
+    assert_int_equal(value_of(src, opt), 2);
+    /* -I. in two working directories */
+    write_text(a, "myk.h", "#define MYK 5\n");
+    write_text(b, "myk.h", "#define MYK 7\n");
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    assert_int_equal(chdir(a), 0);
+    assert_int_equal(value_of(src, "-I."), 5);
+    assert_int_equal(chdir(b), 0);
+    assert_int_equal(value_of(src, "-I."), 7);
+    assert_int_equal(chdir(cwd), 0);
+    /* CPATH */
+    write_text(a, "myk.h", "#define MYK 11\n");
+    setenv("CPATH", a, 1);
+    assert_int_equal(value_of(src, NULL), 11);
+    write_text(a, "myk.h", "#define MYK 12\n");
+    assert_int_equal(value_of(src, NULL), 12);
+    unsetenv("CPATH");
+}
+
+/* A child forked while a build holds its lock shares the lock's open file:
+   the lock is released by the build, not only when every copy is closed,
+   or a later build of that key in any process would wait for the child. */
+static void *load_genuine(void *arg)
+{
+    (void)arg;
+    load_unload(genuine_src, NULL);
+    return NULL;
+}
+
+static void *load_genuine_watched(void *arg)
+{
+    xrt_module m;
+    xrt_module_image im = source_image(genuine_src);
+    xrt_status st = xrt_module_load(&m, &im, 1, NULL);
+    if (st == XRT_SUCCESS) xrt_module_unload(m);
+    __atomic_store_n((int *)arg, (int)st, __ATOMIC_RELEASE);
+    return NULL;
+}
+
+static void test_cache_lock_across_fork(void **state)
+{
+    char entry[700];
+    pthread_t t;
+    pid_t child;
+    int i, done, st = -1;
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    setenv("KERNELS_SLOW_CC", "1", 1);
+    write_wrapper("fakecc 1.0"); /* each compile takes 0.3 s */
+    unsetenv("KERNELS_SLOW_CC");
+    assert_int_equal(start_thread(&t, "cpu", load_genuine, NULL), 0);
+    for (i = 0; i < 5000 && files_ending(sub_dir, ".lock") == 0; i++) sleep_ms(1); /* the build holds its lock */
+    assert_int_equal(files_ending(sub_dir, ".lock"), 1);
+    fflush(NULL);
+    if ((child = fork()) == 0) { /* keeps its copy of the lock's file open */
+        sleep_ms(10000);
+        _exit(0);
+    }
+    assert_true(child > 0);
+    pthread_join(t, NULL);
+    only_entry(sub_dir, entry, sizeof entry);
+    assert_int_equal(unlink(entry), 0); /* evicted: the next load builds, under the same lock */
+    done = finishes_within(3000, "cpu", load_genuine_watched, &st);
+    kill(child, SIGKILL);
+    waitpid(child, NULL, 0);
+    if (!done) { /* the load waited for the child: wait for it now that the child is gone */
+        for (i = 0; i < 5000 && __atomic_load_n(&st, __ATOMIC_ACQUIRE) < 0; i++) sleep_ms(1);
+        fail_msg("a build waited for the lock of a forked child");
+    }
+    OK((xrt_status)st);
+}
+
+/* >> shared objects: built here with cc, given to xrt as bytes */
+/* `src` built as a shared object under the test's directory; its bytes
+   (the caller frees them). */
+static xrt_module_image so_image(const char *name, const char *src)
+{
+    char c[300], so[300], cmd[1024];
     xrt_module_image im;
-    xrt_function f;
     FILE *fp;
     long size;
     void *data;
-    unsigned *v;
-    inc_args a;
-    (void)state;
-    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "a CPU shared object loads on the CPU backend only");
-    snprintf(src, sizeof src, "%s/k.c", cache_dir);
-    snprintf(so, sizeof so, "%s/k.so", cache_dir);
-    fp = fopen(src, "w");
+    snprintf(c, sizeof c, "%s/%s.c", cache_dir, name);
+    snprintf(so, sizeof so, "%s/%s.so", cache_dir, name);
+    fp = fopen(c, "w");
     assert_non_null(fp);
-    fputs(kernels_src, fp);
+    fputs(src, fp);
     fclose(fp);
-    snprintf(cmd, sizeof cmd, "cc -shared -fPIC -O2 -o %s %s", so, src);
+    snprintf(cmd, sizeof cmd, "cc -shared -fPIC -O2 -o %s %s", so, c);
     assert_int_equal(system(cmd), 0);
     fp = fopen(so, "rb");
     assert_non_null(fp);
@@ -1020,11 +1679,25 @@ static void test_shared_object_image(void **state)
     size = ftell(fp);
     rewind(fp);
     data = malloc((size_t)size);
+    assert_non_null(data);
     assert_int_equal(fread(data, 1, (size_t)size, fp), (size_t)size);
     fclose(fp);
     im.kind = XRT_IMAGE_CPU_SHARED_OBJECT, im.data = data, im.size = (size_t)size, im.arch = NULL;
+    return im;
+}
+
+static void test_shared_object_image(void **state)
+{
+    xrt_module m;
+    xrt_module_image im;
+    xrt_function f;
+    unsigned *v;
+    inc_args a;
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "a CPU shared object loads on the CPU backend only");
+    im = so_image("k", kernels_src);
     OK(xrt_module_load(&m, &im, 1, NULL));
-    free(data);
+    free((void *)im.data);
     f = get(m, "inc");
     OK(xrt_malloc((void **)&v, 16 * sizeof *v));
     OK(xrt_memset(v, 0, 16 * sizeof *v));
@@ -1034,6 +1707,91 @@ static void test_shared_object_image(void **state)
     assert_int_equal(v[15], 6);
     OK(xrt_free(v));
     OK(xrt_module_unload(m));
+}
+
+/* >> each load its own module: two loads of one image (one cache entry) do
+   not share their globals, as two cuModuleLoadData of one image do not. */
+static unsigned bump_once(xrt_module m)
+{
+    xrt_function f = get(m, "bump");
+    unsigned *out, v;
+    OK(xrt_malloc_host((void **)&out, sizeof *out));
+    *out = 0;
+    OK(xrt_launch_kernel(f, d3(1, 1, 1), d3(1, 1, 1), 0, NULL, &out, sizeof out));
+    OK(xrt_stream_synchronize(NULL));
+    v = *out;
+    OK(xrt_free_host(out));
+    return v;
+}
+
+/* Two loads, a third after the first is unloaded; with -z nodelete the
+   first one's object stays in the process after its unload. */
+static void own_globals(const xrt_module_image *im, const char *options)
+{
+    xrt_module m[3];
+    OK(xrt_module_load(&m[0], im, 1, options));
+    OK(xrt_module_load(&m[1], im, 1, options));
+    assert_int_equal(bump_once(m[0]), 1);
+    assert_int_equal(bump_once(m[1]), 1);
+    assert_int_equal(bump_once(m[0]), 2);
+    OK(xrt_module_unload(m[0]));
+    OK(xrt_module_load(&m[2], im, 1, options));
+    assert_int_equal(bump_once(m[2]), 1);
+    assert_int_equal(bump_once(m[1]), 2);
+    OK(xrt_module_unload(m[1]));
+    OK(xrt_module_unload(m[2]));
+}
+
+static void test_loads_have_own_globals(void **state)
+{
+    xrt_module_image im = source_image(globals_src);
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the CPU backend's modules are shared objects");
+    own_globals(&im, NULL);
+    own_globals(&im, "-Wl,-z,nodelete");
+    setenv("XRT_CACHE", "0", 1);
+    own_globals(&im, NULL);
+    unsetenv("XRT_CACHE");
+    im = so_image("globals", globals_src);
+    own_globals(&im, NULL);
+    free((void *)im.data);
+}
+
+/* Threads load one new image at once: each gets its own module. */
+typedef struct loader { unsigned seen; int failed; } loader;
+
+static void *load_and_bump(void *p)
+{
+    loader *l = (loader *)p;
+    xrt_module_image im = source_image(globals_src);
+    xrt_function f = NULL;
+    xrt_module m = NULL;
+    unsigned *out = NULL;
+    if (xrt_module_load(&m, &im, 1, "-DAT_ONCE") || xrt_module_get_function(&f, m, "bump") ||
+        xrt_malloc_host((void **)&out, sizeof *out) || xrt_launch_kernel(f, d3(1, 1, 1), d3(1, 1, 1), 0, NULL, &out, sizeof out) ||
+        xrt_stream_synchronize(NULL))
+        l->failed = __LINE__;
+    else l->seen = *out;
+    xrt_free_host(out);
+    if (m && xrt_module_unload(m)) l->failed = __LINE__;
+    return NULL;
+}
+
+static void test_threads_load_own_modules(void **state)
+{
+    enum { n = 4 };
+    pthread_t t[n];
+    loader l[n];
+    int i;
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the CPU backend's modules are shared objects");
+    memset(l, 0, sizeof l);
+    for (i = 0; i < n; i++) assert_int_equal(start_thread(&t[i], xrt_test_backend, load_and_bump, &l[i]), 0);
+    for (i = 0; i < n; i++) pthread_join(t[i], NULL);
+    for (i = 0; i < n; i++) {
+        if (l[i].failed) fail_msg("thread %d failed at line %d", i, l[i].failed);
+        assert_int_equal(l[i].seen, 1);
+    }
 }
 
 /* >> the images the Makefile builds from examples/saxpy: the CPU shared
@@ -1137,6 +1895,7 @@ int main(void)
         cmocka_unit_test(test_unload_races_launches),
         cmocka_unit_test(test_unloaded_module_closes),
         cmocka_unit_test(test_missing_function),
+        cmocka_unit_test(test_function_not_in_module),
         cmocka_unit_test(test_bad_images),
         cmocka_unit_test(test_compile_error),
         gated_test(test_unload_with_queued_launches),
@@ -1148,7 +1907,23 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_cache_corrupt_entry, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_off_and_bound, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_two_processes, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_refuses_others_dir, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_entry_trust, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_evicts_only_entries, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_split_reentrant, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_long_options, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_evict_race, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_compiler_identity, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_unwritable_dir, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_sweeps_leftovers, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_sigchld_ignored, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_bytes_digits_only, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_long_dir, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_includes, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_lock_across_fork, cache_setup, cache_teardown),
         cmocka_unit_test(test_shared_object_image),
+        cmocka_unit_test(test_loads_have_own_globals),
+        cmocka_unit_test(test_threads_load_own_modules),
         cmocka_unit_test(test_saxpy_images),
         cmocka_unit_test(test_saxpy_gpu_images_on_cpu),
     };

@@ -309,8 +309,9 @@ static void span_is_pages_clipped_to_the_allocation(void **state)
 static void fake_ctx(xrt__rdma_ctx *c)
 {
     xrt__tree empty = XRT__TREE_INIT;
+    int k;
     memset(c, 0, sizeof *c);
-    c->tree = empty;
+    for (k = 0; k < XRT__RDMA_CLASSES; k++) c->trees[k] = empty;
     c->lru.prev = c->lru.next = &c->lru;
     c->detached.prev = c->detached.next = &c->detached;
     c->privates.prev = c->privates.next = &c->privates;
@@ -353,7 +354,7 @@ static void tree_matches_a_model(void **state)
         s = (uintptr_t)i * 16 + 1000;
         e = s + 1 + (rnd >> 20) % 40; /* up to 40 bytes: may overlap the next two slots */
         /* floor finds the entry containing s, if any */
-        x = xrt__rdma_floor(&c, s);
+        x = xrt__rdma_floor(&c, 0, s);
         for (k = i; k >= 0 && !len[k]; k--) {}
         if (k >= 0 && (uintptr_t)k * 16 + 1000 + len[k] > s) assert_true(x && x->node.start == (uintptr_t)k * 16 + 1000);
         else assert_true(!x || x->node.end <= s);
@@ -366,7 +367,8 @@ static void tree_matches_a_model(void **state)
             if (len[k] && ks < e && ke > s) assert_true(ws <= ks && we >= ke);
         }
         /* replace the overlapping entries by the widened one */
-        taken = xrt__rdma_take_overlapping(&c, ws, we);
+        taken = NULL;
+        xrt__rdma_take_overlapping(&c, 0, ws, we, &taken);
         while (taken) {
             xrt__rdma_entry *next = taken->victim;
             k = (int)((taken->node.start - 1000) / 16);
@@ -384,14 +386,14 @@ static void tree_matches_a_model(void **state)
             len[(ws - 1000) / 16] = we - ws;
         }
         for (i = 0, k = 0; k < MODEL; k++) i += len[k] != 0;
-        assert_int_equal(c.tree.count, (size_t)i);
+        assert_int_equal(c.count, (size_t)i);
     }
     {
         xrt__rdma_entry *victims = NULL;
         xrt__rdma_evict(&c, 1, &victims);
         xrt__rdma_destroy(victims);
     }
-    assert_int_equal(c.tree.count, 0);
+    assert_int_equal(c.count, 0);
 }
 
 static void lru_evicts_oldest_unreferenced_first(void **state)
@@ -404,26 +406,26 @@ static void lru_evicts_oldest_unreferenced_first(void **state)
     held = fake_entry(&c, 0x3000, 0x4000, 1);
     b = fake_entry(&c, 0x5000, 0x6000, 0);
     d = fake_entry(&c, 0x7000, 0x9000, 0);
-    assert_int_equal(c.tree.count, 4);
+    assert_int_equal(c.count, 4);
     assert_int_equal(c.bytes, 0x5000);
     c.max_count = 2;
     xrt__rdma_evict(&c, 0, &victims);
     assert_ptr_equal(victims, b); /* pushed last: a first, then b */
     assert_ptr_equal(victims->victim, a);
-    assert_int_equal(c.tree.count, 2);
+    assert_int_equal(c.count, 2);
     assert_int_equal(c.evict_limit, 2);
     c.max_bytes = 0x1000; /* d (8 KiB) goes; the referenced one stays over the limit */
     xrt__rdma_evict(&c, 0, &victims);
     assert_ptr_equal(victims, d);
-    assert_int_equal(c.tree.count, 1);
-    assert_ptr_equal(xrt__rdma_floor(&c, 0x3800), held);
+    assert_int_equal(c.count, 1);
+    assert_ptr_equal(xrt__rdma_floor(&c, 0, 0x3800), held);
     xrt__rdma_destroy(victims);
     victims = NULL;
     c.max_bytes = 0x800;
     held->refs = 0; /* its last release, while over the byte limit: evicted */
     xrt__rdma_unref_last(&c, held, &victims);
     assert_ptr_equal(victims, held);
-    assert_int_equal(c.tree.count, 0);
+    assert_int_equal(c.count, 0);
     xrt__rdma_destroy(victims);
     assert_int_equal(xrt__rdma_tracked, 0);
 }
@@ -491,8 +493,9 @@ static void fake_cache_off_free_deregisters(void **state)
 }
 
 /* Remote access is part of the cache's key: a local-only request after a
-   remote one gets rkey 0 and an MR without remote access, and the remote MR
-   it replaced is gone; a request never gets more remote access than asked. */
+   remote one gets rkey 0 and an MR without remote access (the remote MR
+   stays cached beside it); a request never gets more remote access than
+   asked. */
 static void fake_remote_access_is_never_widened(void **state)
 {
     xrt_rdma_ctx c;
@@ -509,8 +512,9 @@ static void fake_remote_access_is_never_widened(void **state)
     OK(xrt_rdma_register(c, buf, 4096, XRT_RDMA_LOCAL_WRITE, &b)); /* was a hit on the remote MR */
     assert_int_equal(b.rkey, 0);
     assert_int_equal(fake_of(&b)->access, IBV_ACCESS_LOCAL_WRITE);
-    assert_null(fake_by_rkey(old)); /* the unreferenced remote entry was replaced */
+    assert_non_null(fake_by_rkey(old)); /* the unreferenced remote entry stays beside it */
     assert_int_equal(fstats(c).hits, 0);
+    assert_int_equal(fstats(c).entries, 2);
     /* held remote entry, then a read-only request: its own MR, no write access */
     OK(xrt_rdma_register(c, buf, 16384, RW, &d));
     OK(xrt_rdma_register(c, buf, 100, XRT_RDMA_REMOTE_READ, &e));
@@ -528,6 +532,51 @@ static void fake_remote_access_is_never_widened(void **state)
     OK(xrt_rdma_release(&d));
     OK(xrt_free_host(buf));
     assert_int_equal(fstats(c).entries, 0);
+    OK(fake_close(c));
+}
+
+/* Entries of one range with different remote access live side by side: LW,
+   then LW|RW, then LW again is two misses and a hit; a miss widens over the
+   entries of its own remote access only; a free drops them all. */
+static void fake_access_classes_live_side_by_side(void **state)
+{
+    xrt_rdma_ctx c;
+    xrt_rdma_reg lw, rw, again, wide, in;
+    xrt_rdma_cache_stats st;
+    uint32_t rkey;
+    char *buf;
+    (void)state;
+    OK(fake_open(&c));
+    OK(xrt_malloc_host((void **)&buf, 16384));
+    OK(xrt_rdma_register(c, buf, 8192, XRT_RDMA_LOCAL_WRITE, &lw));
+    OK(xrt_rdma_release(&lw));
+    OK(xrt_rdma_register(c, buf, 8192, RW, &rw));
+    rkey = rw.rkey;
+    OK(xrt_rdma_release(&rw));
+    OK(xrt_rdma_register(c, buf, 8192, XRT_RDMA_LOCAL_WRITE, &again));
+    st = fstats(c);
+    assert_int_equal(st.misses, 2);
+    assert_int_equal(st.hits, 1);
+    assert_int_equal(st.entries, 2);
+    assert_int_equal(again.rkey, 0);
+    assert_int_equal(fake_of(&again)->access, IBV_ACCESS_LOCAL_WRITE);
+    OK(xrt_rdma_release(&again));
+    /* a wider local request replaces the local entry; the remote one stays and still hits */
+    OK(xrt_rdma_register(c, buf, 16384, XRT_RDMA_LOCAL_WRITE, &wide));
+    assert_int_equal(fake_of(&wide)->mr.length, 16384);
+    OK(xrt_rdma_register(c, buf + 4096, 100, RW, &in));
+    assert_true(in.rkey != 0);
+    assert_int_equal(in.rkey, rkey); /* the remote entry of before */
+    st = fstats(c);
+    assert_int_equal(st.misses, 3);
+    assert_int_equal(st.hits, 2);
+    assert_int_equal(st.entries, 2);
+    OK(xrt_rdma_release(&in));
+    OK(xrt_rdma_release(&wide));
+    OK(xrt_free_host(buf)); /* both entries go */
+    st = fstats(c);
+    assert_int_equal(st.entries, 0);
+    assert_int_equal(st.invalidations, 2);
     OK(fake_close(c));
 }
 
@@ -569,6 +618,78 @@ static void fake_double_release_of_a_copy(void **state)
     OK(xrt_free_host(buf));
     OK(fake_close(c));
     FAILS(xrt_rdma_release(&copy), XRT_ERROR_INVALID_HANDLE, "registration");
+    xrt_set_log_callback(NULL, NULL);
+}
+
+/* A kept copy of a registration of a closed context, made after 2^24
+   references, never matches a registration of a later context in its slot
+   (a handle that matched would release another owner's registration). */
+static void fake_stale_handle_of_a_closed_context(void **state)
+{
+    xrt_rdma_ctx c1, c2;
+    xrt_rdma_reg r, copy, live;
+    void *buf;
+    uint32_t i;
+    (void)state;
+    SKIP_UNLESS(xrt_test_slowdown() == 1, "16.8 million registrations: not under valgrind");
+    xrt_test_log_capture();
+    xrt_set_log_level(XRT_LOG_ERROR); /* closing c1 with r held warns */
+    OK(xrt_malloc_host(&buf, 4096));
+    OK(fake_open(&c1));
+    for (i = 0; i < 1u << 24; i++) {
+        OK(xrt_rdma_register(c1, buf, 4096, RW, &r));
+        OK(xrt_rdma_release(&r));
+    }
+    OK(xrt_rdma_register(c1, buf, 4096, RW, &r));
+    copy = r;
+    OK(fake_close(c1));
+    OK(fake_open(&c2));
+    assert_int_equal((uintptr_t)c2 % 64, (uintptr_t)c1 % 64); /* the same slot */
+    for (i = 0; i < 4096; i++) {
+        OK(xrt_rdma_register(c2, buf, 4096, RW, &live));
+        if (live.opaque == copy.opaque) break;
+        OK(xrt_rdma_release(&live));
+    }
+    if (i == 4096) OK(xrt_rdma_register(c2, buf, 4096, RW, &live));
+    FAILS(xrt_rdma_release(&copy), XRT_ERROR_INVALID_HANDLE, "released already");
+    OK(xrt_rdma_release(&live));
+    OK(xrt_free_host(buf));
+    OK(fake_close(c2));
+    xrt_test_log_calls();
+}
+
+/* A reference slot reused 2^32 times in one context: the generation of its
+   handles does not wrap around to one given out before; the slot is retired. */
+static void fake_reference_generations_do_not_wrap(void **state)
+{
+    xrt_rdma_ctx c;
+    xrt_rdma_reg r, copy, last, again;
+    xrt__rdma_ctx *cc;
+    uint32_t slot;
+    void *buf;
+    (void)state;
+    xrt_test_log_capture();
+    OK(xrt_malloc_host(&buf, 4096));
+    OK(fake_open(&c));
+    OK(xrt__rdma_ctx_of(c, "test", 0, &cc));
+    OK(xrt_rdma_register(c, buf, 4096, RW, &r));
+    copy = r;
+    OK(xrt_rdma_release(&r));
+    slot = (uint32_t)((uintptr_t)copy.opaque >> 6) & (XRT__RDMA_REF_MAX - 1);
+    cc->refs[slot].gen = UINT32_MAX - 1; /* as after 2^32 - 2 more references in it */
+    OK(xrt_rdma_register(c, buf, 4096, RW, &last));
+    assert_int_equal((uintptr_t)last.opaque >> 32, UINT32_MAX); /* its last generation */
+    assert_int_equal((uint32_t)((uintptr_t)last.opaque >> 6) & (XRT__RDMA_REF_MAX - 1), slot);
+    r = last;
+    OK(xrt_rdma_release(&r));
+    OK(xrt_rdma_register(c, buf, 4096, RW, &again));
+    assert_ptr_not_equal(again.opaque, copy.opaque);
+    assert_int_not_equal((uint32_t)((uintptr_t)again.opaque >> 6) & (XRT__RDMA_REF_MAX - 1), slot); /* retired */
+    FAILS(xrt_rdma_release(&copy), XRT_ERROR_INVALID_HANDLE, "released already");
+    FAILS(xrt_rdma_release(&last), XRT_ERROR_INVALID_HANDLE, "released already");
+    OK(xrt_rdma_release(&again));
+    OK(xrt_free_host(buf));
+    OK(fake_close(c));
     xrt_set_log_callback(NULL, NULL);
 }
 
@@ -895,7 +1016,10 @@ int main(void)
         cmocka_unit_test(invalidate_without_contexts_is_a_no_op),
         cmocka_unit_test(fake_cache_off_free_deregisters),
         cmocka_unit_test(fake_remote_access_is_never_widened),
+        cmocka_unit_test(fake_access_classes_live_side_by_side),
         cmocka_unit_test(fake_double_release_of_a_copy),
+        cmocka_unit_test(fake_stale_handle_of_a_closed_context),
+        cmocka_unit_test(fake_reference_generations_do_not_wrap),
         cmocka_unit_test(fake_free_during_registration_is_refused),
         cmocka_unit_test(fake_notify_free_drops_foreign_registrations),
         cmocka_unit_test(fake_evictions_by_reason),

@@ -184,6 +184,30 @@ static inline int saxpy_hip_images(xrt_module_image *co, xrt_module_image *bundl
     return 1;
 }
 
+/* The sm_90 cubin, the PTX (compute_90) and the fatbin nvcc built: 1, or 0
+   where nvcc is not installed (a failure where it is and they are missing). */
+#ifndef XRT_TEST_NVCC
+#define XRT_TEST_NVCC 0
+#endif
+#define XRT_TEST_NO_NVCC XRT_TEST_SAXPY_DIR "/saxpy_sm90.cubin not built: nvcc not installed (install the CUDA Toolkit)"
+static inline int saxpy_cuda_images(xrt_module_image *cubin, xrt_module_image *ptx, xrt_module_image *fatbin)
+{
+    void *c = saxpy_image("saxpy_sm90.cubin", &cubin->size), *p = saxpy_image("saxpy.ptx", &ptx->size),
+         *f = saxpy_image("saxpy.fatbin", &fatbin->size);
+    if (!c || !p || !f) {
+        free(c);
+        free(p);
+        free(f);
+        if (XRT_TEST_NVCC) fail_msg("nvcc is installed, but saxpy_sm90.cubin, saxpy.ptx or saxpy.fatbin is missing in %s",
+                                    XRT_TEST_SAXPY_DIR);
+        return 0;
+    }
+    cubin->kind = XRT_IMAGE_CUDA_CUBIN, cubin->data = c, cubin->arch = "sm_90";
+    ptx->kind = XRT_IMAGE_CUDA_PTX, ptx->data = p, ptx->arch = "compute_90";
+    fatbin->kind = XRT_IMAGE_CUDA_FATBIN, fatbin->data = f, fatbin->arch = "sm_90";
+    return 1;
+}
+
 /* >> backends */
 static inline unsigned caps(void)
 {

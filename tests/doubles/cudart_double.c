@@ -5,7 +5,9 @@
    nothing, its work is real and in order: "device" memory is host memory;
    every stream has a worker thread that runs its operations (memset, copy,
    host function, event record, wait for an event) one after the other; the
-   NULL stream is one more such stream; events complete when their stream
+   NULL stream is one more such stream, the legacy default stream, ordered
+   with the blocking streams as CUDA's is (implicit_waits); cudaStreamGetFlags
+   says which a stream is; events complete when their stream
    reaches them and keep the time; synchronize and query wait for or report
    exactly that. Errors are the runtime's codes for what xrt's tests provoke
    (out of memory for huge sizes, an invalid resource handle for the elapsed
@@ -63,6 +65,7 @@ typedef struct stream {
     op *head, *tail;
     unsigned long long queued, done;
     int dying;
+    unsigned flags; /* cudaStreamNonBlocking or not: see implicit_waits */
     struct stream *next_live; /* the live streams, for cudaDeviceSynchronize */
     struct capture *cap;      /* the capture it takes part in (cap_lock) */
     struct deps front;        /* there: the nodes its next work depends on */
@@ -141,12 +144,13 @@ static void event_unref(event *e)
     free(e);
 }
 
-static stream *stream_new(void)
+static stream *stream_new(unsigned flags)
 {
     stream *s = (stream *)calloc(1, sizeof *s);
     pthread_t t;
     pthread_attr_t a;
     if (!s) return NULL;
+    s->flags = flags;
     pthread_mutex_init(&s->lock, NULL);
     pthread_cond_init(&s->cond, NULL);
     pthread_attr_init(&a);
@@ -165,7 +169,7 @@ static stream *stream_new(void)
     return s;
 }
 
-static void null_make(void) { null_stream = stream_new(); }
+static void null_make(void) { null_stream = stream_new(0); }
 
 static stream *stream_of(cudaStream_t s)
 {
@@ -236,7 +240,74 @@ static void *worker(void *arg)
     return NULL;
 }
 
+static void push_locked(stream *s, op *o)
+{
+    if (s->tail) s->tail->next = o;
+    else s->head = o;
+    s->tail = o;
+    s->queued++;
+    pthread_cond_broadcast(&s->cond);
+}
+
+static op *op_new(int kind)
+{
+    op *o = (op *)calloc(1, sizeof *o);
+    if (o) o->kind = kind;
+    return o;
+}
+
+static event *event_new(unsigned flags);
+
+/* Makes `to` wait for the work queued so far on `from`, if it has any (a
+   record of an event of the double's own on `from`, a wait for it on `to`).
+   A stream with nothing queued may be draining away: it is left alone. */
+static cudaError_t wait_for(stream *from, stream *to)
+{
+    event *e;
+    op *r, *w;
+    int busy;
+    if (!(e = event_new(cudaEventDisableTiming)) || !(r = op_new(3)) || !(w = op_new(4))) abort();
+    pthread_mutex_lock(&from->lock);
+    if ((busy = from->done < from->queued) != 0) {
+        r->e = e, r->target = e->recorded = 1;
+        e->refs++;
+        push_locked(from, r);
+    }
+    pthread_mutex_unlock(&from->lock);
+    if (busy) {
+        w->e = e, w->target = 1;
+        e->refs++;
+        pthread_mutex_lock(&to->lock);
+        push_locked(to, w);
+        pthread_mutex_unlock(&to->lock);
+    } else {
+        free(r);
+        free(w);
+    }
+    event_unref(e);
+    return cudaSuccess;
+}
+
+/* As CUDA's legacy default stream (the NULL stream): work queued on it
+   waits for what every blocking stream (created without
+   cudaStreamNonBlocking) queued before, and work queued on a blocking
+   stream waits for what the NULL stream queued before; a non-blocking
+   stream waits for neither. */
+static void implicit_waits(stream *s)
+{
+    stream *null = stream_of(NULL), *o;
+    if (s != null) {
+        if (!(s->flags & cudaStreamNonBlocking)) wait_for(null, s);
+        return;
+    }
+    pthread_mutex_lock(&live_lock);
+    for (o = live; o; o = o->next_live)
+        if (o != null && !(o->flags & cudaStreamNonBlocking)) wait_for(o, null);
+    pthread_mutex_unlock(&live_lock);
+}
+
 static cudaError_t capture_add(stream *s, op *o, int *captured);
+static int legacy_refused(void);
 
 /* Work for a capturing stream goes into its capture's graph (*captured set). */
 static cudaError_t enqueue_or_capture(cudaStream_t st, op *o, int *captured)
@@ -250,22 +321,15 @@ static cudaError_t enqueue_or_capture(cudaStream_t st, op *o, int *captured)
     if (st) {
         cudaError_t e = capture_add(s, o, captured);
         if (*captured || e != cudaSuccess) return e;
+    } else if (legacy_refused()) {
+        free(o);
+        return cudaErrorStreamCaptureImplicit;
     }
+    implicit_waits(s);
     pthread_mutex_lock(&s->lock);
-    if (s->tail) s->tail->next = o;
-    else s->head = o;
-    s->tail = o;
-    s->queued++;
-    pthread_cond_broadcast(&s->cond);
+    push_locked(s, o);
     pthread_mutex_unlock(&s->lock);
     return cudaSuccess;
-}
-
-static op *op_new(int kind)
-{
-    op *o = (op *)calloc(1, sizeof *o);
-    if (o) o->kind = kind;
-    return o;
 }
 
 static cudaError_t enqueue(cudaStream_t st, op *o)
@@ -273,6 +337,7 @@ static cudaError_t enqueue(cudaStream_t st, op *o)
     int captured;
     return enqueue_or_capture(st, o, &captured);
 }
+
 
 /* >> capture. One lock guards every capture, the streams' part in them and
    the events recorded in them. A capture lives while it is active and while
@@ -436,6 +501,21 @@ static int unsafe_refused(void)
             c->invalidated = 1;
             refused = 1;
         }
+    pthread_mutex_unlock(&cap_lock);
+    return refused;
+}
+
+/* Work on the legacy stream would wait for a capturing blocking stream (its
+   implicit ordering, implicit_waits): refused, that capture invalidated. */
+static int legacy_refused(void)
+{
+    stream *s;
+    int refused = 0;
+    pthread_mutex_lock(&cap_lock);
+    pthread_mutex_lock(&live_lock);
+    for (s = live; s; s = s->next_live)
+        if (s->cap && !(s->flags & cudaStreamNonBlocking)) s->cap->invalidated = refused = 1;
+    pthread_mutex_unlock(&live_lock);
     pthread_mutex_unlock(&cap_lock);
     return refused;
 }
@@ -1043,9 +1123,19 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *a, const void
 /* >> streams */
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned f)
 {
-    UNUSED(f);
-    *s = (cudaStream_t)(void *)stream_new();
-    return *s ? cudaSuccess : cudaErrorMemoryAllocation;
+    stream *n;
+    if (f & ~(unsigned)cudaStreamNonBlocking) return cudaErrorInvalidValue;
+    if (!(n = stream_new(f))) return cudaErrorMemoryAllocation;
+    *s = (cudaStream_t)(void *)n;
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamGetFlags(cudaStream_t st, unsigned *f)
+{
+    stream *s = stream_of(st);
+    if (!s) return cudaErrorInvalidResourceHandle;
+    *f = s->flags;
+    return cudaSuccess;
 }
 
 cudaError_t cudaStreamDestroy(cudaStream_t st)
@@ -1169,14 +1259,21 @@ cudaError_t cudaStreamAddCallback(cudaStream_t s, cudaStreamCallback_t cb, void 
 }
 
 /* >> events */
-cudaError_t cudaEventCreateWithFlags(cudaEvent_t *ev, unsigned f)
+static event *event_new(unsigned flags)
 {
     event *e = (event *)calloc(1, sizeof *e);
-    if (!e) return cudaErrorMemoryAllocation;
+    if (!e) return NULL;
     pthread_mutex_init(&e->lock, NULL);
     pthread_cond_init(&e->cond, NULL);
-    e->flags = f;
+    e->flags = flags;
     e->refs = 1;
+    return e;
+}
+
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *ev, unsigned f)
+{
+    event *e = event_new(f);
+    if (!e) return cudaErrorMemoryAllocation;
     *ev = (cudaEvent_t)(void *)e;
     return cudaSuccess;
 }

@@ -36,6 +36,15 @@ $(FUZZ_DIR)/fuzz_hip_image: tests/fuzz/fuzz_hip_image.c $(FUZZ_HEADERS)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -DXRT_ENABLE_HIP -D__HIP_PLATFORM_AMD__ -o $@ $< -lpthread
 
+# fuzz_cuda_image: the CUDA backend's image reader, where the CUDA headers are.
+FUZZ_CUDA_HOME ?= $(if $(CUDA_HOME),$(CUDA_HOME),/usr/local/cuda)
+ifneq ($(wildcard $(FUZZ_CUDA_HOME)/include/cuda.h),)
+FUZZ_TARGETS += fuzz_cuda_image
+endif
+$(FUZZ_DIR)/fuzz_cuda_image: tests/fuzz/fuzz_cuda_image.c $(FUZZ_HEADERS)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -DXRT_ENABLE_CUDA -isystem $(FUZZ_CUDA_HOME)/include -o $@ $< -lpthread
+
 .PHONY: fuzz fuzz-seeds fuzz-build
 fuzz-build: $(addprefix $(FUZZ_DIR)/,$(FUZZ_TARGETS))
 

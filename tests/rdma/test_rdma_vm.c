@@ -270,26 +270,30 @@ static void repeated_registration_hits_the_cache(void **state)
     assert_int_equal(s.entries, 1);
     assert_int_equal(s.referenced, 1);
     /* remote access: a miss; the new entry is not widened over the local-only
-       one (remote access is never widened), but replaces it in the cache:
-       its holders keep using it until they release it */
+       one (remote access is never widened) and lives beside it */
     OK(xrt_rdma_register(ctx, buf, 4096, RW, &r4));
     assert_ptr_not_equal(r4.mr, r1.mr);
     assert_true(r4.rkey != 0);
     s = stats();
     assert_int_equal(s.misses - s0.misses, 2);
-    assert_int_equal(s.entries, 1);
+    assert_int_equal(s.entries, 2);
     OK(xrt_rdma_register(ctx, src, 4096, XRT_RDMA_LOCAL_WRITE, &rs));
     assert_int_equal(rc_pair(pd, &a, &b), 0);
     fill(src, 4096, 3);
     assert_int_equal(rc_rdma(&a, IBV_WR_RDMA_WRITE, src, rs.lkey, 4096, r4.addr, r4.rkey), IBV_WC_SUCCESS);
     check(buf, 4096, 3); /* r4 covers its own page only */
     assert_int_equal(rc_rdma(&b, IBV_WR_RDMA_READ, (char *)buf + 100, r3.lkey, 50, r4.addr, r4.rkey),
-                     IBV_WC_SUCCESS); /* the detached MR still works as a local key */
+                     IBV_WC_SUCCESS); /* the local-only MR works as a local key beside it */
     rc_close(&a);
     rc_close(&b);
     OK(xrt_rdma_release(&r1));
     OK(xrt_rdma_release(&r2));
     OK(xrt_rdma_release(&r3));
+    OK(xrt_rdma_register(ctx, (char *)buf + 1000, 10, XRT_RDMA_LOCAL_WRITE, &r2)); /* the local-only entry: a hit */
+    assert_int_equal(r2.rkey, 0);
+    assert_ptr_not_equal(r2.mr, r4.mr);
+    OK(xrt_rdma_release(&r2));
+    assert_int_equal(stats().hits - s0.hits, 3);
     OK(xrt_rdma_register(ctx, (char *)buf + 1000, 10, RW, &r1)); /* inside r4, the same access */
     assert_ptr_equal(r1.mr, r4.mr);
     OK(xrt_rdma_release(&r1));
@@ -300,12 +304,12 @@ static void repeated_registration_hits_the_cache(void **state)
     OK(xrt_rdma_release(&r4));
     OK(xrt_rdma_release(&rs));
     s = stats();
-    assert_int_equal(s.entries, 2);
+    assert_int_equal(s.entries, 4); /* buf's local-only, remote-write and remote-read entries; src's */
     assert_int_equal(s.referenced, 0);
     OK(xrt_free_host(buf));
     OK(xrt_free_host(src));
     assert_int_equal(stats().entries, 0);
-    assert_int_equal(stats().invalidations - s0.invalidations, 2);
+    assert_int_equal(stats().invalidations - s0.invalidations, 4);
 }
 
 /* The classic MR-cache bug: memory freed and allocated again at the same
@@ -599,8 +603,8 @@ static void cache_off_free_kills_the_rkey(void **state)
     OK(xrt_free_host(src));
 }
 
-/* A local-only request after a remote one: rkey 0, and the remote MR it
-   replaced no longer takes WRITEs. */
+/* A local-only request after a remote one: rkey 0; the remote MR stays
+   cached beside it (its key works) until it is evicted. */
 static void local_request_gets_no_remote_key(void **state)
 {
     xrt_rdma_reg r, l, rs;
@@ -617,6 +621,8 @@ static void local_request_gets_no_remote_key(void **state)
     OK(xrt_rdma_release(&r));
     OK(xrt_rdma_register(ctx, buf, 4096, XRT_RDMA_LOCAL_WRITE, &l));
     assert_int_equal(l.rkey, 0);
+    assert_int_equal(write_once(src, rs.lkey, 64, addr, old), IBV_WC_SUCCESS);
+    OK(xrt_rdma_cache_flush(ctx)); /* the remote entry, unreferenced, goes */
     assert_int_equal(write_once(src, rs.lkey, 64, addr, old), IBV_WC_REM_ACCESS_ERR);
     OK(xrt_rdma_release(&l));
     OK(xrt_rdma_release(&rs));
