@@ -279,6 +279,11 @@ struct xrt__gpu {
     int count;     /* devices, fixed at init as in the runtimes */
     uint64_t used; /* devices worked on, synchronized at shutdown (bit 63: 63 and up) */
     uint64_t pools_known, pools; /* devices 0-63: whether memory pools were asked, and the answer */
+    /* A graph's kernel nodes use their module: while captures, graphs or
+       execs live (counted), an unloaded module is kept, and unloaded with
+       the next module unloaded after none lives, or at shutdown. */
+    int graphs;
+    struct xrt__gpu_module *kept;
 };
 
 /* What the trampoline of a host function needs (malloc'd, freed when it runs). */
@@ -519,12 +524,15 @@ static void xrt__gpu_synchronize_used(xrt__gpu *g)
 }
 
 static void xrt__gpu_host_kept_free(const xrt_backend *self);
+static void xrt__gpu_release_kept(xrt__gpu *g);
 
 /* Called after xrt_shutdown freed the remaining allocations and handles. */
 static void xrt__gpu_shutdown(const xrt_backend *self)
 {
     xrt__gpu *g = (xrt__gpu *)self->user;
     xrt__gpu_synchronize_used(g);
+    g->graphs = 0; /* xrt_shutdown destroyed every graph and exec */
+    xrt__gpu_release_kept(g);
     xrt__gpu_host_kept_free(self); /* no launch can be in flight now */
     xrt__gpu_unload(g);
 }
@@ -1151,7 +1159,10 @@ typedef struct xrt__gpu_module {
     void *native;
     int device; /* -1: any device */
     xrt__gpu_function *fns;
+    struct xrt__gpu_module *next_kept; /* in xrt__gpu.kept */
 } xrt__gpu_module;
+
+static pthread_mutex_t xrt__gpu_kept_modules_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static xrt_status xrt__gpu_no_modules(const xrt__gpu *g, const char *who)
 {
@@ -1187,14 +1198,12 @@ static xrt_status xrt__gpu_module_load(const xrt_backend *self, void **module, c
     return XRT_SUCCESS;
 }
 
-static xrt_status xrt__gpu_module_unload(const xrt_backend *self, void *module)
+/* Unloads a module once the work queued on its device (or every device
+   worked on) is done, so launches queued before still run with it. */
+static xrt_status xrt__gpu_module_release(xrt__gpu *g, xrt__gpu_module *m)
 {
-    xrt__gpu *g = (xrt__gpu *)self->user;
-    xrt__gpu_module *m = (xrt__gpu_module *)module;
-    xrt__gpu_function *f;
     int current = m->device;
     xrt_status st;
-    if (!g->module_unload) return xrt__gpu_no_modules(g, "xrt_module_unload");
     if (m->device < 0) { /* launched on any device */
         xrt__gpu_synchronize_used(g);
         st = g->module_unload(g, m->native);
@@ -1205,11 +1214,48 @@ static xrt_status xrt__gpu_module_unload(const xrt_backend *self, void *module)
         if (st == XRT_SUCCESS) st = g->module_unload(g, m->native);
         if (current != m->device) (void)g->rt.SetDevice(current);
     }
+    XRT_FREE(m);
+    return st;
+}
+
+/* The modules kept for graphs that no longer live. */
+static void xrt__gpu_release_kept(xrt__gpu *g)
+{
+    xrt__gpu_module *m;
+    pthread_mutex_lock(&xrt__gpu_kept_modules_lock);
+    m = g->kept;
+    g->kept = NULL;
+    pthread_mutex_unlock(&xrt__gpu_kept_modules_lock);
+    while (m) {
+        xrt__gpu_module *next = m->next_kept;
+        (void)xrt__gpu_module_release(g, m);
+        m = next;
+    }
+}
+
+/* Its functions go at once (their handles die with the module); the native
+   module stays while a capture, graph or exec may launch its kernels. */
+static xrt_status xrt__gpu_module_unload(const xrt_backend *self, void *module)
+{
+    xrt__gpu *g = (xrt__gpu *)self->user;
+    xrt__gpu_module *m = (xrt__gpu_module *)module;
+    xrt__gpu_function *f;
+    xrt_status st;
+    if (!g->module_unload) return xrt__gpu_no_modules(g, "xrt_module_unload");
     while ((f = m->fns) != NULL) {
         m->fns = f->next;
         XRT_FREE(f);
     }
-    XRT_FREE(m);
+    pthread_mutex_lock(&xrt__gpu_kept_modules_lock);
+    if (__atomic_load_n(&g->graphs, __ATOMIC_ACQUIRE) > 0) {
+        m->next_kept = g->kept;
+        g->kept = m;
+        m = NULL;
+    }
+    pthread_mutex_unlock(&xrt__gpu_kept_modules_lock);
+    if (!m) return XRT_SUCCESS;
+    st = xrt__gpu_module_release(g, m);
+    xrt__gpu_release_kept(g);
     return st;
 }
 
@@ -1292,21 +1338,31 @@ static xrt_status xrt__gpu_no_graphs(const xrt__gpu *g, const char *op)
 #define XRT__GPU_NEED_GRAPHS(g) \
     if (!xrt__gpu_has_graphs(g)) return xrt__gpu_no_graphs((g), __func__ + sizeof "xrt__gpu_" - 1)
 
+/* Captures, graphs and execs alive, for modules (xrt__gpu_module_unload).
+   A capture's count passes to its graph; an end that fails with the
+   capture ended (invalidated, unjoined) drops it; a capture whose stream
+   was destroyed keeps it, so modules unloaded since wait for shutdown. */
+static void xrt__gpu_graphs_add(xrt__gpu *g, int n) { __atomic_add_fetch(&g->graphs, n, __ATOMIC_ACQ_REL); }
+
 static xrt_status xrt__gpu_stream_begin_capture(const xrt_backend *self, void *stream, unsigned mode)
 {
-    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    xrt__gpu *g = (xrt__gpu *)self->user;
+    xrt_status st;
     XRT__GPU_NEED_GRAPHS(g);
-    return XRT__GPU_CHECK(g, g->rt.StreamBeginCapture(stream, (int)mode), XRT__GPU_CALL(StreamBeginCapture));
+    st = XRT__GPU_CHECK(g, g->rt.StreamBeginCapture(stream, (int)mode), XRT__GPU_CALL(StreamBeginCapture));
+    if (st == XRT_SUCCESS) xrt__gpu_graphs_add(g, 1);
+    return st;
 }
 
 static xrt_status xrt__gpu_stream_end_capture(const xrt_backend *self, void *stream, void **graph)
 {
-    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    xrt__gpu *g = (xrt__gpu *)self->user;
     void *made = NULL;
     xrt_status st;
     XRT__GPU_NEED_GRAPHS(g);
     st = XRT__GPU_CHECK(g, g->rt.StreamEndCapture(stream, &made), XRT__GPU_CALL(StreamEndCapture));
     if (st == XRT_SUCCESS) *graph = made;
+    else if (st == XRT_ERROR_STREAM_CAPTURE_INVALIDATED || st == XRT_ERROR_STREAM_CAPTURE_UNJOINED) xrt__gpu_graphs_add(g, -1);
     return st;
 }
 
@@ -1323,12 +1379,15 @@ static xrt_status xrt__gpu_stream_is_capturing(const xrt_backend *self, void *st
 
 static xrt_status xrt__gpu_graph_instantiate(const xrt_backend *self, void **exec, void *graph)
 {
-    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    xrt__gpu *g = (xrt__gpu *)self->user;
     void *made = NULL;
     xrt_status st;
     XRT__GPU_NEED_GRAPHS(g);
     st = XRT__GPU_CHECK(g, g->rt.GraphInstantiateWithFlags(&made, graph, 0), XRT__GPU_CALL(GraphInstantiateWithFlags));
-    if (st == XRT_SUCCESS) *exec = made;
+    if (st == XRT_SUCCESS) {
+        *exec = made;
+        xrt__gpu_graphs_add(g, 1);
+    }
     return st;
 }
 
@@ -1370,16 +1429,22 @@ static xrt_status xrt__gpu_graph_exec_update(const xrt_backend *self, void *exec
 /* The runtimes free an exec whose launches are in flight when they complete. */
 static xrt_status xrt__gpu_graph_exec_destroy(const xrt_backend *self, void *exec)
 {
-    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    xrt__gpu *g = (xrt__gpu *)self->user;
+    xrt_status st;
     XRT__GPU_NEED_GRAPHS(g);
-    return XRT__GPU_CHECK(g, g->rt.GraphExecDestroy(exec), XRT__GPU_CALL(GraphExecDestroy));
+    st = XRT__GPU_CHECK(g, g->rt.GraphExecDestroy(exec), XRT__GPU_CALL(GraphExecDestroy));
+    if (st == XRT_SUCCESS) xrt__gpu_graphs_add(g, -1);
+    return st;
 }
 
 static xrt_status xrt__gpu_graph_destroy(const xrt_backend *self, void *graph)
 {
-    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    xrt__gpu *g = (xrt__gpu *)self->user;
+    xrt_status st;
     XRT__GPU_NEED_GRAPHS(g);
-    return XRT__GPU_CHECK(g, g->rt.GraphDestroy(graph), XRT__GPU_CALL(GraphDestroy));
+    st = XRT__GPU_CHECK(g, g->rt.GraphDestroy(graph), XRT__GPU_CALL(GraphDestroy));
+    if (st == XRT_SUCCESS) xrt__gpu_graphs_add(g, -1);
+    return st;
 }
 
 /* Counts the nodes by the runtime's node types; event records and waits

@@ -1468,6 +1468,53 @@ static size_t elf_tables_end(const unsigned char *p)
 }
 #endif
 
+/* A module unloaded while a capture, graph or exec may launch its kernels
+   stays loaded; the next module unloaded once none lives takes it along. */
+static void test_cuda_module_kept_for_graphs_fake(void **state)
+{
+#ifdef XRT_ENABLE_CUDA
+    static const char ptx80[] = "// ptx80\n.version 8.0\n.target sm_80\n";
+    xrt_backend t;
+    xrt__gpu *g = gpu_table("cuda", &t);
+    xrt_module_image im = {XRT_IMAGE_CUDA_PTX, ptx80, sizeof ptx80 - 1, "compute_80"};
+    void *m1 = NULL, *m2 = NULL, *graph = NULL, *exec = NULL;
+    int unloads;
+    (void)state;
+    fake_begin(g);
+    fake_driver(g, 0);
+    fake_graphs(g);
+    OK(xrt__gpu_module_load(&t, &m1, &im, 1, "", NULL, 0));
+    unloads = fk.unloads;
+    OK(xrt__gpu_stream_begin_capture(&t, &fake, XRT_CAPTURE_MODE_GLOBAL));
+    OK(xrt__gpu_module_unload(&t, m1)); /* the capture may hold its kernels */
+    assert_int_equal(fk.unloads, unloads);
+    OK(xrt__gpu_stream_end_capture(&t, &fake, &graph));
+    OK(xrt__gpu_graph_instantiate(&t, &exec, graph));
+    OK(xrt__gpu_graph_destroy(&t, graph));
+    OK(xrt__gpu_module_load(&t, &m2, &im, 1, "", NULL, 0));
+    OK(xrt__gpu_module_unload(&t, m2)); /* the exec lives */
+    assert_int_equal(fk.unloads, unloads);
+    OK(xrt__gpu_graph_exec_destroy(&t, exec));
+    OK(xrt__gpu_module_load(&t, &m1, &im, 1, "", NULL, 0));
+    OK(xrt__gpu_module_unload(&t, m1)); /* none lives: it and the two kept */
+    assert_int_equal(fk.unloads, unloads + 3);
+    /* a capture that ends invalidated drops its count */
+    fake.fail = 901;
+    assert_int_equal(xrt__gpu_stream_begin_capture(&t, &fake, XRT_CAPTURE_MODE_GLOBAL), XRT_ERROR_STREAM_CAPTURE_INVALIDATED);
+    fake.fail = 0;
+    assert_int_equal(g->graphs, 0); /* the begin failed: nothing counted */
+    OK(xrt__gpu_stream_begin_capture(&t, &fake, XRT_CAPTURE_MODE_GLOBAL));
+    fake.fail = 901;
+    assert_int_equal(xrt__gpu_stream_end_capture(&t, &fake, &graph), XRT_ERROR_STREAM_CAPTURE_INVALIDATED);
+    fake.fail = 0;
+    assert_int_equal(g->graphs, 0);
+    fake_end();
+#else
+    (void)state;
+    SKIP_UNLESS(0, "cuda: not enabled in this build");
+#endif
+}
+
 /* >> modules on CUDA, on the driver's double: the image picked for an sm_90
    device, the packed arguments handed over with CU_LAUNCH_PARAM_BUFFER_POINTER,
    the JIT log of a failed load, the device a module belongs to. */
@@ -2556,6 +2603,7 @@ int main(void)
         cmocka_unit_test_teardown(test_cuda_dmabuf_fake_driver, fakes_restore),
         cmocka_unit_test_teardown(test_hip_dmabuf_fake, fakes_restore),
         cmocka_unit_test_teardown(test_cuda_modules_fake_driver, fakes_restore),
+        cmocka_unit_test_teardown(test_cuda_module_kept_for_graphs_fake, fakes_restore),
         cmocka_unit_test_teardown(test_hip_launch_fake, fakes_restore),
         cmocka_unit_test_teardown(test_hip_modules_fake, fakes_restore),
         cmocka_unit_test_teardown(test_hip_module_real_runtime, env_restore),
