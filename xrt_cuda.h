@@ -32,7 +32,13 @@
     X(memcpy_kind, enum cudaMemcpyKind)           \
     X(pointer_attr, struct cudaPointerAttributes *) \
     X(callback, cudaStreamCallback_t)             \
-    X(host_fn, cudaHostFn_t)
+    X(host_fn, cudaHostFn_t)                      \
+    X(graph, cudaGraph_t)                         \
+    X(graph_exec, cudaGraphExec_t)                \
+    X(graph_node, cudaGraphNode_t)                \
+    X(capture_mode, enum cudaStreamCaptureMode)   \
+    X(capture_status, enum cudaStreamCaptureStatus) \
+    X(node_type, enum cudaGraphNodeType)
 #define XRT__CUDA_TYPEDEF(name, type) typedef type xrt__cuda_t_##name;
 #endif
 
@@ -113,7 +119,28 @@ static const xrt__gpu_error xrt__cuda_errors[] = {
     {cudaErrorInvalidResourceHandle, XRT_ERROR_INVALID_HANDLE},
     {cudaErrorNotReady, XRT_ERROR_NOT_READY},
     {cudaErrorNotSupported, XRT_ERROR_UNSUPPORTED},
+    {cudaErrorIllegalState, XRT_ERROR_ILLEGAL_STATE},
+    {cudaErrorStreamCaptureUnsupported, XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED},
+    {cudaErrorStreamCaptureInvalidated, XRT_ERROR_STREAM_CAPTURE_INVALIDATED},
+    {cudaErrorStreamCaptureMerge, XRT_ERROR_STREAM_CAPTURE_MERGE},
+    {cudaErrorStreamCaptureUnmatched, XRT_ERROR_STREAM_CAPTURE_UNMATCHED},
+    {cudaErrorStreamCaptureUnjoined, XRT_ERROR_STREAM_CAPTURE_UNJOINED},
+    {cudaErrorStreamCaptureIsolation, XRT_ERROR_STREAM_CAPTURE_ISOLATION},
+    {cudaErrorStreamCaptureImplicit, XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED}, /* the legacy stream would join a capture */
+    {cudaErrorCapturedEvent, XRT_ERROR_CAPTURED_EVENT},
+    {cudaErrorStreamCaptureWrongThread, XRT_ERROR_STREAM_CAPTURE_WRONG_THREAD},
+    {cudaErrorGraphExecUpdateFailure, XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE},
 };
+
+/* xrt's capture modes and statuses are CUDA's. */
+XRT__GPU_ASSERT((int)cudaStreamCaptureModeGlobal == (int)XRT_CAPTURE_MODE_GLOBAL &&
+                    (int)cudaStreamCaptureModeThreadLocal == (int)XRT_CAPTURE_MODE_THREAD_LOCAL &&
+                    (int)cudaStreamCaptureModeRelaxed == (int)XRT_CAPTURE_MODE_RELAXED,
+                "cudaStreamCaptureMode");
+XRT__GPU_ASSERT((int)cudaStreamCaptureStatusNone == (int)XRT_CAPTURE_STATUS_NONE &&
+                    (int)cudaStreamCaptureStatusActive == (int)XRT_CAPTURE_STATUS_ACTIVE &&
+                    (int)cudaStreamCaptureStatusInvalidated == (int)XRT_CAPTURE_STATUS_INVALIDATED,
+                "cudaStreamCaptureStatus");
 
 /* >> cuda: hooks */
 static xrt_status xrt__cuda_probe(char *reason, size_t n)
@@ -626,12 +653,91 @@ static xrt_status xrt__cuda_function_attributes(xrt__gpu *g, void *fn, xrt_funct
     return XRT_SUCCESS;
 }
 
+/* >> cuda: graphs. Two entry points changed their signatures under the same
+   name: cudaGraphExecUpdate (exec, graph, &errorNode, &result) became
+   (exec, graph, &resultInfo) in CUDA 12, and cudaGraphGetEdges (graph, from,
+   to, &count) took edge data after `to` in CUDA 13 (12.3 to 12.9 have that
+   form as cudaGraphGetEdges_v2). The runtime's version picks the form: they
+   are looked up by name, not rows of the runtime table. */
+static const xrt__gpu_node_kind xrt__cuda_node_kinds[] = {
+    {cudaGraphNodeTypeKernel, offsetof(xrt_graph_info, kernels)},
+    {cudaGraphNodeTypeMemcpy, offsetof(xrt_graph_info, copies)},
+    {cudaGraphNodeTypeMemset, offsetof(xrt_graph_info, sets)},
+    {cudaGraphNodeTypeHost, offsetof(xrt_graph_info, host_fns)},
+};
+
+static struct {
+    int (*ExecUpdate)(void *exec, void *graph, void *result_info);          /* CUDA 12 */
+    int (*Edges)(void *graph, void **from, void **to, void *data, size_t *count); /* 13, and 12.3's _v2 */
+    int (*EdgesNoData)(void *graph, void **from, void **to, size_t *count); /* 12.0 to 12.2 */
+} xrt__cuda_graph;
+#if CUDART_VERSION >= 12000
+XRT__GPU_SAME_TYPE(xrt__cuda_type_exec_update, cudaError_t(*)(cudaGraphExec_t, cudaGraph_t, cudaGraphExecUpdateResultInfo *),
+                   cudaGraphExecUpdate)
+#endif
+#if CUDART_VERSION >= 13000
+XRT__GPU_SAME_TYPE(xrt__cuda_type_edges,
+                   cudaError_t(*)(cudaGraph_t, cudaGraphNode_t *, cudaGraphNode_t *, cudaGraphEdgeData *, size_t *),
+                   cudaGraphGetEdges)
+#endif
+
+/* cudaGraphExecUpdateResultInfo of CUDA 12 and 13: the result, then the node
+   that failed and the node it was compared with. */
+typedef struct xrt__cuda_update_info {
+    int result;
+    void *error_node, *error_from_node;
+} xrt__cuda_update_info;
+#if CUDART_VERSION >= 12000
+XRT__GPU_ASSERT(sizeof(cudaGraphExecUpdateResultInfo) == sizeof(xrt__cuda_update_info) &&
+                    offsetof(cudaGraphExecUpdateResultInfo, errorNode) == offsetof(xrt__cuda_update_info, error_node),
+                "cudaGraphExecUpdateResultInfo's layout");
+#endif
+
+static int xrt__cuda_exec_update(const xrt__gpu *g, void *exec, void *graph, int *result)
+{
+    xrt__cuda_update_info info;
+    int e;
+    (void)g;
+    memset(&info, 0, sizeof info);
+    e = xrt__cuda_graph.ExecUpdate(exec, graph, &info);
+    *result = info.result;
+    return e;
+}
+
+static xrt_status xrt__cuda_graph_edges(const xrt__gpu *g, void *graph, size_t *count)
+{
+    int e;
+    *count = 0;
+    if (xrt__cuda_graph.Edges) e = xrt__cuda_graph.Edges(graph, NULL, NULL, NULL, count);
+    else e = xrt__cuda_graph.EdgesNoData(graph, NULL, NULL, count);
+    if (e == g->success) return XRT_SUCCESS;
+    return xrt__gpu_fail_as(g, e, g->version >= 13000 || !xrt__cuda_graph.Edges ? "cudaGraphGetEdges" : "cudaGraphGetEdges_v2",
+                            "graph_get_info");
+}
+
+/* The graph hooks where the runtime has the entry points in the form
+   its version says; else none (no XRT_CAP_GRAPHS). */
+static void xrt__cuda_graph_hooks(xrt__gpu *g)
+{
+    void *update = g->version >= 12000 ? xrt__gpu_lookup(g, "cudaGraphExecUpdate") : NULL;
+    void *edges = g->version >= 13000 ? xrt__gpu_lookup(g, "cudaGraphGetEdges")
+                  : g->version >= 12030 ? xrt__gpu_lookup(g, "cudaGraphGetEdges_v2") : NULL;
+    void *plain = !edges && g->version >= 12000 ? xrt__gpu_lookup(g, "cudaGraphGetEdges") : NULL;
+    memcpy(&xrt__cuda_graph.ExecUpdate, &update, sizeof update);
+    memcpy(&xrt__cuda_graph.Edges, &edges, sizeof edges);
+    memcpy(&xrt__cuda_graph.EdgesNoData, &plain, sizeof plain);
+    g->exec_update = update ? xrt__cuda_exec_update : NULL;
+    g->graph_edges = edges || plain ? xrt__cuda_graph_edges : NULL;
+}
+
 /* Every CUDA entry point xrt uses has kept its name and layout-free
-   signature. Modules need the driver library: without it (no NVIDIA driver)
-   CUDA offers no XRT_CAP_MODULES and loading is XRT_ERROR_UNSUPPORTED. */
+   signature, but for those of graphs above. Modules need the driver
+   library: without it (no NVIDIA driver) CUDA offers no XRT_CAP_MODULES and
+   loading is XRT_ERROR_UNSUPPORTED. */
 static void xrt__cuda_loaded(xrt__gpu *g)
 {
     char reason[256] = "";
+    xrt__cuda_graph_hooks(g);
     if (!xrt__cuda_driver_get(reason, sizeof reason)) {
         g->module_load = NULL;
         xrt_log(XRT_LOG_DEBUG, "cuda: no modules: %s", reason);
@@ -673,6 +779,9 @@ static void xrt__cuda_fill(xrt_backend *t)
     g->launch = xrt__cuda_launch;
     g->function_attributes = xrt__cuda_function_attributes;
     g->param_bytes = xrt__cuda_param_bytes;
+    g->node_kinds = xrt__cuda_node_kinds;
+    g->nnode_kinds = sizeof xrt__cuda_node_kinds / sizeof xrt__cuda_node_kinds[0];
+    g->exec_update_call = "cudaGraphExecUpdate";
 #ifdef XRT_NO_RUNTIME_LINKING
     g->link = xrt__cuda_link;
 #endif

@@ -56,7 +56,10 @@
    XRT__GPU_VENDOR defined as cuda or hip (see XRT__GPU_TYPES). Outside the
    implementation guard for bench/stub/cudart_stub.c. HIP: hipLaunchHostFunc
    is declared by HIP 5 but not exported; the stream-ordered allocator came
-   with HIP 5.1. */
+   with HIP 5.1. Capture and graphs (StreamBeginCapture .. GraphNodeGetType)
+   are optional in both: a runtime without one of them has no XRT_CAP_GRAPHS
+   (cudaGraphInstantiateWithFlags: CUDA 11.4, hipGraphInstantiateWithFlags:
+   HIP 4.5; their plain Instantiate differs between the vendors). */
 #ifndef XRT__GPU_RT_FIELDS
 #define XRT__GPU_T(name) XRT__GPU_T_(XRT__GPU_VENDOR, name)
 #define XRT__GPU_T_(vendor, name) XRT__GPU_T__(vendor, name)
@@ -108,7 +111,23 @@
     X(EventQuery, cudaEventQuery, 0, hipEventQuery, 0, XRT__GPU_T(error), (XRT__GPU_T(event) event))                     \
     X(EventSynchronize, cudaEventSynchronize, 0, hipEventSynchronize, 0, XRT__GPU_T(error), (XRT__GPU_T(event) event))   \
     X(EventElapsedTime, cudaEventElapsedTime, 0, hipEventElapsedTime, 0, XRT__GPU_T(error),                              \
-      (float *ms, XRT__GPU_T(event) start, XRT__GPU_T(event) end))
+      (float *ms, XRT__GPU_T(event) start, XRT__GPU_T(event) end))                                                       \
+    X(StreamBeginCapture, cudaStreamBeginCapture, 1, hipStreamBeginCapture, 1, XRT__GPU_T(error),                        \
+      (XRT__GPU_T(stream) stream, XRT__GPU_T(capture_mode) mode))                                                        \
+    X(StreamEndCapture, cudaStreamEndCapture, 1, hipStreamEndCapture, 1, XRT__GPU_T(error),                              \
+      (XRT__GPU_T(stream) stream, XRT__GPU_T(graph) *graph))                                                             \
+    X(StreamIsCapturing, cudaStreamIsCapturing, 1, hipStreamIsCapturing, 1, XRT__GPU_T(error),                           \
+      (XRT__GPU_T(stream) stream, XRT__GPU_T(capture_status) *status))                                                   \
+    X(GraphInstantiateWithFlags, cudaGraphInstantiateWithFlags, 1, hipGraphInstantiateWithFlags, 1, XRT__GPU_T(error),   \
+      (XRT__GPU_T(graph_exec) *exec, XRT__GPU_T(graph) graph, unsigned long long flags))                                 \
+    X(GraphLaunch, cudaGraphLaunch, 1, hipGraphLaunch, 1, XRT__GPU_T(error),                                             \
+      (XRT__GPU_T(graph_exec) exec, XRT__GPU_T(stream) stream))                                                          \
+    X(GraphExecDestroy, cudaGraphExecDestroy, 1, hipGraphExecDestroy, 1, XRT__GPU_T(error), (XRT__GPU_T(graph_exec) exec)) \
+    X(GraphDestroy, cudaGraphDestroy, 1, hipGraphDestroy, 1, XRT__GPU_T(error), (XRT__GPU_T(graph) graph))               \
+    X(GraphGetNodes, cudaGraphGetNodes, 1, hipGraphGetNodes, 1, XRT__GPU_T(error),                                       \
+      (XRT__GPU_T(graph) graph, XRT__GPU_T(graph_node) *nodes, size_t *count))                                           \
+    X(GraphNodeGetType, cudaGraphNodeGetType, 1, hipGraphNodeGetType, 1, XRT__GPU_T(error),                              \
+      (XRT__GPU_T(graph_node) node, XRT__GPU_T(node_type) *type))
 #endif
 
 #if defined(XRT__IMPL_INCLUDED) && !defined(XRT__GPU_IMPL_INCLUDED)
@@ -116,6 +135,7 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -149,7 +169,13 @@ typedef void (*xrt__gpu_callback)(void *stream, int status, void *user);
     X(memcpy_kind, int)                    \
     X(pointer_attr, void *)                \
     X(callback, xrt__gpu_callback)         \
-    X(host_fn, xrt_host_fn)
+    X(host_fn, xrt_host_fn)                \
+    X(graph, void *)                       \
+    X(graph_exec, void *)                  \
+    X(graph_node, void *)                  \
+    X(capture_mode, int)                   \
+    X(capture_status, int)                 \
+    X(node_type, int)
 #define XRT__GPU_TYPEDEF(name, type) typedef type xrt__gpu_t_##name;
 XRT__GPU_TYPES(XRT__GPU_TYPEDEF)
 #undef XRT__GPU_TYPEDEF
@@ -181,6 +207,12 @@ typedef struct xrt__gpu_sym {
     size_t offset; /* XRT__GPU_CALL(field) for xrt__gpu_rt */
     int optional;
 } xrt__gpu_sym;
+
+/* A native graph node type that xrt_graph_get_info counts, and where. */
+typedef struct xrt__gpu_node_kind {
+    int native;
+    size_t offset; /* offsetof(xrt_graph_info, kernels), ... */
+} xrt__gpu_node_kind;
 
 /* One native error that has an xrt meaning; every other is XRT_ERROR_BACKEND. */
 typedef struct xrt__gpu_error {
@@ -226,6 +258,17 @@ struct xrt__gpu {
     /* the bytes of a kernel's parameters into *bytes; 0 where the runtime
        cannot tell (may be NULL) */
     int (*param_bytes)(xrt__gpu *g, void *fn, size_t *bytes);
+    /* graphs: the node types xrt_graph_get_info counts, and the entry points
+       whose signatures differ between the vendors (or between CUDA 12 and
+       13), set by `loaded` where the runtime has them, else NULL (no
+       XRT_CAP_GRAPHS). exec_update returns the native error and writes the
+       runtime's cudaGraphExecUpdateResult (HIP's has the same values);
+       graph_edges counts a graph's edges, recording its own errors. */
+    const xrt__gpu_node_kind *node_kinds;
+    size_t nnode_kinds;
+    const char *exec_update_call; /* "cudaGraphExecUpdate", for error details */
+    int (*exec_update)(const xrt__gpu *g, void *exec, void *graph, int *result);
+    xrt_status (*graph_edges)(const xrt__gpu *g, void *graph, size_t *count);
 #ifdef XRT_NO_RUNTIME_LINKING
     void (*link)(xrt__gpu *g);     /* fills rt from the linked runtime, type-checked */
 #endif
@@ -236,6 +279,11 @@ struct xrt__gpu {
     int count;     /* devices, fixed at init as in the runtimes */
     uint64_t used; /* devices worked on, synchronized at shutdown (bit 63: 63 and up) */
     uint64_t pools_known, pools; /* devices 0-63: whether memory pools were asked, and the answer */
+    /* A graph's kernel nodes use their module: while captures, graphs or
+       execs live (counted), an unloaded module is kept, and unloaded with
+       the next module unloaded after none lives, or at shutdown. */
+    int graphs;
+    struct xrt__gpu_module *kept;
 };
 
 /* What the trampoline of a host function needs (malloc'd, freed when it runs). */
@@ -475,12 +523,27 @@ static void xrt__gpu_synchronize_used(xrt__gpu *g)
     (void)g->rt.SetDevice(current);
 }
 
+static void xrt__gpu_host_kept_free(const xrt_backend *self);
+static void xrt__gpu_release_kept(xrt__gpu *g);
+
 /* Called after xrt_shutdown freed the remaining allocations and handles. */
 static void xrt__gpu_shutdown(const xrt_backend *self)
 {
     xrt__gpu *g = (xrt__gpu *)self->user;
     xrt__gpu_synchronize_used(g);
+    g->graphs = 0; /* xrt_shutdown destroyed every graph and exec */
+    xrt__gpu_release_kept(g);
+    xrt__gpu_host_kept_free(self); /* no launch can be in flight now */
     xrt__gpu_unload(g);
+}
+
+/* Graphs need every capture and graph entry point (optional rows) and the
+   vendor's hooks for those whose signatures differ. */
+static int xrt__gpu_has_graphs(const xrt__gpu *g)
+{
+    return g->rt.StreamBeginCapture && g->rt.StreamEndCapture && g->rt.StreamIsCapturing &&
+           g->rt.GraphInstantiateWithFlags && g->rt.GraphLaunch && g->rt.GraphExecDestroy && g->rt.GraphDestroy &&
+           g->rt.GraphGetNodes && g->rt.GraphNodeGetType && g->exec_update && g->graph_edges;
 }
 
 /* Stream-ordered allocation needs the entry points and a device with memory pools. */
@@ -507,6 +570,7 @@ static xrt_status xrt__gpu_get_capabilities(const xrt_backend *self, unsigned *c
     *caps = XRT_CAP_PINNED_HOST | XRT_CAP_HOST_FUNC | XRT_CAP_EVENT_TIMING | XRT_CAP_NATIVE_HANDLES;
     if (xrt__gpu_has_pools((xrt__gpu *)self->user, &d)) *caps |= XRT_CAP_MALLOC_ASYNC;
     if (((const xrt__gpu *)self->user)->module_load) *caps |= XRT_CAP_MODULES;
+    if (xrt__gpu_has_graphs((const xrt__gpu *)self->user)) *caps |= XRT_CAP_GRAPHS;
     return XRT_SUCCESS;
 }
 
@@ -768,27 +832,104 @@ static void xrt__gpu_host_callback(void *stream, int status, void *closure)
     xrt__gpu_host_trampoline(closure);
 }
 
+/* A host function captured into a graph runs at each of its launches, so
+   its closure cannot be freed when it runs: such closures are kept, one per
+   function and argument, until the backend shuts down (a graph and the execs
+   made from it, even destroyed, may still have launches in flight). */
+static void xrt__gpu_host_kept_trampoline(void *closure)
+{
+    const xrt__gpu_host_call *c = (const xrt__gpu_host_call *)closure;
+    xrt__host_fn_run(c->self, c->fn, c->user);
+}
+
+static void xrt__gpu_host_kept_callback(void *stream, int status, void *closure)
+{
+    (void)stream;
+    (void)status;
+    xrt__gpu_host_kept_trampoline(closure);
+}
+
+#define XRT__GPU_KEPT_BUCKETS 64
+typedef struct xrt__gpu_kept {
+    xrt__gpu_host_call call; /* first: the closure the runtime gets */
+    struct xrt__gpu_kept *next;
+} xrt__gpu_kept;
+static xrt__gpu_kept *xrt__gpu_kept_calls[XRT__GPU_KEPT_BUCKETS];
+static pthread_mutex_t xrt__gpu_kept_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static xrt__gpu_host_call *xrt__gpu_host_kept(const xrt_backend *self, xrt_host_fn fn, void *user)
+{
+    uintptr_t f;
+    xrt__gpu_kept *k, **bucket;
+    memcpy(&f, &fn, sizeof f < sizeof fn ? sizeof f : sizeof fn);
+    bucket = &xrt__gpu_kept_calls[((f >> 4) ^ ((uintptr_t)user >> 4)) % XRT__GPU_KEPT_BUCKETS];
+    pthread_mutex_lock(&xrt__gpu_kept_lock);
+    for (k = *bucket; k; k = k->next)
+        if (k->call.self == self && k->call.fn == fn && k->call.user == user) break;
+    if (!k && (k = (xrt__gpu_kept *)XRT_MALLOC(sizeof *k)) != NULL) {
+        k->call.self = self;
+        k->call.fn = fn;
+        k->call.user = user;
+        k->next = *bucket;
+        *bucket = k;
+    }
+    pthread_mutex_unlock(&xrt__gpu_kept_lock);
+    return k ? &k->call : NULL;
+}
+
+/* The closures of one backend (CUDA's and HIP's share the table). */
+static void xrt__gpu_host_kept_free(const xrt_backend *self)
+{
+    size_t i;
+    pthread_mutex_lock(&xrt__gpu_kept_lock);
+    for (i = 0; i < XRT__GPU_KEPT_BUCKETS; i++) {
+        xrt__gpu_kept **pp = &xrt__gpu_kept_calls[i], *k;
+        while ((k = *pp) != NULL) {
+            if (k->call.self != self) {
+                pp = &k->next;
+                continue;
+            }
+            *pp = k->next;
+            XRT_FREE(k);
+        }
+    }
+    pthread_mutex_unlock(&xrt__gpu_kept_lock);
+}
+
+/* Whether the stream is under capture (active or invalidated): its host
+   functions then go into a graph. One more runtime call per host function
+   (not per kernel or copy), on a stream of xrt_stream_create only. */
+static int xrt__gpu_capturing(const xrt__gpu *g, void *stream)
+{
+    int status = 0;
+    return stream && g->rt.StreamIsCapturing && g->rt.StreamIsCapturing(stream, &status) == g->success && status != 0;
+}
+
 /* HIP 5 declares hipLaunchHostFunc but does not export it: a stream callback
    does the same work there. */
 static xrt_status xrt__gpu_launch_host_func(const xrt_backend *self, void *stream, xrt_host_fn fn, void *user)
 {
     const xrt__gpu *g = (const xrt__gpu *)self->user;
-    xrt__gpu_host_call *c = (xrt__gpu_host_call *)XRT_MALLOC(sizeof *c);
+    int kept = xrt__gpu_capturing(g, stream);
+    xrt__gpu_host_call *c = kept ? xrt__gpu_host_kept(self, fn, user) : (xrt__gpu_host_call *)XRT_MALLOC(sizeof *c);
     xrt_status st;
     if (!c) {
         char who[64];
         snprintf(who, sizeof who, "%s: xrt_launch_host_func", g->name);
         return xrt_error(XRT_ERROR_OUT_OF_MEMORY, who, "no memory for the host function's closure");
     }
-    c->self = self;
-    c->fn = fn;
-    c->user = user;
+    if (!kept) {
+        c->self = self;
+        c->fn = fn;
+        c->user = user;
+    }
     if (g->rt.LaunchHostFunc)
-        st = XRT__GPU_CHECK(g, g->rt.LaunchHostFunc(stream, xrt__gpu_host_trampoline, c), XRT__GPU_CALL(LaunchHostFunc));
+        st = XRT__GPU_CHECK(g, g->rt.LaunchHostFunc(stream, kept ? xrt__gpu_host_kept_trampoline : xrt__gpu_host_trampoline, c),
+                            XRT__GPU_CALL(LaunchHostFunc));
     else
-        st = XRT__GPU_CHECK(g, g->rt.StreamAddCallback(stream, xrt__gpu_host_callback, c, 0),
+        st = XRT__GPU_CHECK(g, g->rt.StreamAddCallback(stream, kept ? xrt__gpu_host_kept_callback : xrt__gpu_host_callback, c, 0),
                             XRT__GPU_CALL(StreamAddCallback));
-    if (st != XRT_SUCCESS) XRT_FREE(c); /* the runtime took nothing */
+    if (st != XRT_SUCCESS && !kept) XRT_FREE(c); /* the runtime took nothing */
     return st;
 }
 
@@ -1018,7 +1159,10 @@ typedef struct xrt__gpu_module {
     void *native;
     int device; /* -1: any device */
     xrt__gpu_function *fns;
+    struct xrt__gpu_module *next_kept; /* in xrt__gpu.kept */
 } xrt__gpu_module;
+
+static pthread_mutex_t xrt__gpu_kept_modules_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static xrt_status xrt__gpu_no_modules(const xrt__gpu *g, const char *who)
 {
@@ -1054,14 +1198,12 @@ static xrt_status xrt__gpu_module_load(const xrt_backend *self, void **module, c
     return XRT_SUCCESS;
 }
 
-static xrt_status xrt__gpu_module_unload(const xrt_backend *self, void *module)
+/* Unloads a module once the work queued on its device (or every device
+   worked on) is done, so launches queued before still run with it. */
+static xrt_status xrt__gpu_module_release(xrt__gpu *g, xrt__gpu_module *m)
 {
-    xrt__gpu *g = (xrt__gpu *)self->user;
-    xrt__gpu_module *m = (xrt__gpu_module *)module;
-    xrt__gpu_function *f;
     int current = m->device;
     xrt_status st;
-    if (!g->module_unload) return xrt__gpu_no_modules(g, "xrt_module_unload");
     if (m->device < 0) { /* launched on any device */
         xrt__gpu_synchronize_used(g);
         st = g->module_unload(g, m->native);
@@ -1072,11 +1214,48 @@ static xrt_status xrt__gpu_module_unload(const xrt_backend *self, void *module)
         if (st == XRT_SUCCESS) st = g->module_unload(g, m->native);
         if (current != m->device) (void)g->rt.SetDevice(current);
     }
+    XRT_FREE(m);
+    return st;
+}
+
+/* The modules kept for graphs that no longer live. */
+static void xrt__gpu_release_kept(xrt__gpu *g)
+{
+    xrt__gpu_module *m;
+    pthread_mutex_lock(&xrt__gpu_kept_modules_lock);
+    m = g->kept;
+    g->kept = NULL;
+    pthread_mutex_unlock(&xrt__gpu_kept_modules_lock);
+    while (m) {
+        xrt__gpu_module *next = m->next_kept;
+        (void)xrt__gpu_module_release(g, m);
+        m = next;
+    }
+}
+
+/* Its functions go at once (their handles die with the module); the native
+   module stays while a capture, graph or exec may launch its kernels. */
+static xrt_status xrt__gpu_module_unload(const xrt_backend *self, void *module)
+{
+    xrt__gpu *g = (xrt__gpu *)self->user;
+    xrt__gpu_module *m = (xrt__gpu_module *)module;
+    xrt__gpu_function *f;
+    xrt_status st;
+    if (!g->module_unload) return xrt__gpu_no_modules(g, "xrt_module_unload");
     while ((f = m->fns) != NULL) {
         m->fns = f->next;
         XRT_FREE(f);
     }
-    XRT_FREE(m);
+    pthread_mutex_lock(&xrt__gpu_kept_modules_lock);
+    if (__atomic_load_n(&g->graphs, __ATOMIC_ACQUIRE) > 0) {
+        m->next_kept = g->kept;
+        g->kept = m;
+        m = NULL;
+    }
+    pthread_mutex_unlock(&xrt__gpu_kept_modules_lock);
+    if (!m) return XRT_SUCCESS;
+    st = xrt__gpu_module_release(g, m);
+    xrt__gpu_release_kept(g);
     return st;
 }
 
@@ -1143,17 +1322,167 @@ static xrt_status xrt__gpu_function_get_attributes(const xrt_backend *self, xrt_
     return g->function_attributes(g, ((xrt__gpu_function *)function)->native, attr);
 }
 
-/* >> gpu: graphs: not bound to the runtimes' capture and graph calls yet
-   (XRT_CAP_GRAPHS is clear): each call is XRT_ERROR_UNSUPPORTED. */
-#define xrt__gpu_stream_begin_capture xrt__unsupported_stream_begin_capture
-#define xrt__gpu_stream_end_capture xrt__unsupported_stream_end_capture
-#define xrt__gpu_stream_is_capturing xrt__unsupported_stream_is_capturing
-#define xrt__gpu_graph_instantiate xrt__unsupported_graph_instantiate
-#define xrt__gpu_graph_launch xrt__unsupported_graph_launch
-#define xrt__gpu_graph_exec_update xrt__unsupported_graph_exec_update
-#define xrt__gpu_graph_exec_destroy xrt__unsupported_graph_exec_destroy
-#define xrt__gpu_graph_destroy xrt__unsupported_graph_destroy
-#define xrt__gpu_graph_get_info xrt__unsupported_graph_get_info
+/* >> gpu: graphs. The runtimes capture and replay; xrt passes its values
+   through (xrt_capture_mode and xrt_capture_status are the runtimes'), and
+   the capture rules, with their errors, are the runtime's: a detail names
+   the xrt call and the native error (CUDA does not say which call
+   invalidated a capture). A graph and an exec are the native objects. */
+static xrt_status xrt__gpu_no_graphs(const xrt__gpu *g, const char *op) XRT__COLD;
+static xrt_status xrt__gpu_no_graphs(const xrt__gpu *g, const char *op)
+{
+    char who[64];
+    snprintf(who, sizeof who, "%s: xrt_%s", g->name, op);
+    return xrt_error(XRT_ERROR_UNSUPPORTED, who,
+                     "graphs are not supported by this runtime: it lacks an entry point of stream capture or graphs");
+}
+#define XRT__GPU_NEED_GRAPHS(g) \
+    if (!xrt__gpu_has_graphs(g)) return xrt__gpu_no_graphs((g), __func__ + sizeof "xrt__gpu_" - 1)
+
+/* Captures, graphs and execs alive, for modules (xrt__gpu_module_unload).
+   A capture's count passes to its graph; an end that fails with the
+   capture ended (invalidated, unjoined) drops it; a capture whose stream
+   was destroyed keeps it, so modules unloaded since wait for shutdown. */
+static void xrt__gpu_graphs_add(xrt__gpu *g, int n) { __atomic_add_fetch(&g->graphs, n, __ATOMIC_ACQ_REL); }
+
+static xrt_status xrt__gpu_stream_begin_capture(const xrt_backend *self, void *stream, unsigned mode)
+{
+    xrt__gpu *g = (xrt__gpu *)self->user;
+    xrt_status st;
+    XRT__GPU_NEED_GRAPHS(g);
+    st = XRT__GPU_CHECK(g, g->rt.StreamBeginCapture(stream, (int)mode), XRT__GPU_CALL(StreamBeginCapture));
+    if (st == XRT_SUCCESS) xrt__gpu_graphs_add(g, 1);
+    return st;
+}
+
+static xrt_status xrt__gpu_stream_end_capture(const xrt_backend *self, void *stream, void **graph)
+{
+    xrt__gpu *g = (xrt__gpu *)self->user;
+    void *made = NULL;
+    xrt_status st;
+    XRT__GPU_NEED_GRAPHS(g);
+    st = XRT__GPU_CHECK(g, g->rt.StreamEndCapture(stream, &made), XRT__GPU_CALL(StreamEndCapture));
+    if (st == XRT_SUCCESS) *graph = made;
+    else if (st == XRT_ERROR_STREAM_CAPTURE_INVALIDATED || st == XRT_ERROR_STREAM_CAPTURE_UNJOINED) xrt__gpu_graphs_add(g, -1);
+    return st;
+}
+
+static xrt_status xrt__gpu_stream_is_capturing(const xrt_backend *self, void *stream, unsigned *status)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    int native = 0;
+    xrt_status st;
+    XRT__GPU_NEED_GRAPHS(g);
+    st = XRT__GPU_CHECK(g, g->rt.StreamIsCapturing(stream, &native), XRT__GPU_CALL(StreamIsCapturing));
+    if (st == XRT_SUCCESS) *status = (unsigned)native;
+    return st;
+}
+
+static xrt_status xrt__gpu_graph_instantiate(const xrt_backend *self, void **exec, void *graph)
+{
+    xrt__gpu *g = (xrt__gpu *)self->user;
+    void *made = NULL;
+    xrt_status st;
+    XRT__GPU_NEED_GRAPHS(g);
+    st = XRT__GPU_CHECK(g, g->rt.GraphInstantiateWithFlags(&made, graph, 0), XRT__GPU_CALL(GraphInstantiateWithFlags));
+    if (st == XRT_SUCCESS) {
+        *exec = made;
+        xrt__gpu_graphs_add(g, 1);
+    }
+    return st;
+}
+
+static xrt_status xrt__gpu_graph_launch(const xrt_backend *self, void *exec, void *stream)
+{
+    xrt__gpu *g = (xrt__gpu *)self->user;
+    XRT__GPU_NEED_GRAPHS(g);
+    return XRT__GPU_CHECK(g, g->rt.GraphLaunch(exec, stream), XRT__GPU_CALL(GraphLaunch));
+}
+
+/* cudaGraphExecUpdateResult (HIP's enum has the same values), as words. */
+static const char *xrt__gpu_update_result(int result)
+{
+    static const char *const why[] = {"",
+                                      "the update failed for an unexpected reason",
+                                      "the graphs differ in their nodes or edges",
+                                      "a node changed its type",
+                                      "a kernel node launches another function",
+                                      "a node's parameters changed in a way an update cannot take",
+                                      "a node cannot be updated",
+                                      "a kernel node's function changed in an unsupported way",
+                                      "a node's attributes changed"};
+    return result > 0 && (size_t)result < sizeof why / sizeof why[0] ? why[result] : "no reason given";
+}
+
+/* A refused update names the runtime's reason beside its error. */
+static xrt_status xrt__gpu_graph_exec_update(const xrt_backend *self, void *exec, void *graph)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    int result = 0, e;
+    char who[64];
+    XRT__GPU_NEED_GRAPHS(g);
+    if ((e = g->exec_update(g, exec, graph, &result)) == g->success) return XRT_SUCCESS;
+    snprintf(who, sizeof who, "xrt_graph_exec_update: %s", g->name);
+    return xrt_error(xrt__gpu_status(g, e), who, "%s: %s: %s (%s=%ld)", g->exec_update_call, xrt__gpu_update_result(result),
+                     g->rt.GetErrorString(e), g->rt.GetErrorName(e), (long)e);
+}
+
+/* The runtimes free an exec whose launches are in flight when they complete. */
+static xrt_status xrt__gpu_graph_exec_destroy(const xrt_backend *self, void *exec)
+{
+    xrt__gpu *g = (xrt__gpu *)self->user;
+    xrt_status st;
+    XRT__GPU_NEED_GRAPHS(g);
+    st = XRT__GPU_CHECK(g, g->rt.GraphExecDestroy(exec), XRT__GPU_CALL(GraphExecDestroy));
+    if (st == XRT_SUCCESS) xrt__gpu_graphs_add(g, -1);
+    return st;
+}
+
+static xrt_status xrt__gpu_graph_destroy(const xrt_backend *self, void *graph)
+{
+    xrt__gpu *g = (xrt__gpu *)self->user;
+    xrt_status st;
+    XRT__GPU_NEED_GRAPHS(g);
+    st = XRT__GPU_CHECK(g, g->rt.GraphDestroy(graph), XRT__GPU_CALL(GraphDestroy));
+    if (st == XRT_SUCCESS) xrt__gpu_graphs_add(g, -1);
+    return st;
+}
+
+/* Counts the nodes by the runtime's node types; event records and waits
+   inside a capture are edges there, as in xrt's own graphs. */
+static xrt_status xrt__gpu_count_nodes(const xrt__gpu *g, void *const *nodes, size_t n, xrt_graph_info *info)
+{
+    size_t i, k;
+    int type;
+    xrt_status st;
+    for (i = 0; i < n; i++) {
+        if ((st = XRT__GPU_CHECK(g, g->rt.GraphNodeGetType(nodes[i], &type), XRT__GPU_CALL(GraphNodeGetType))) != XRT_SUCCESS)
+            return st;
+        for (k = 0; k < g->nnode_kinds; k++)
+            if (g->node_kinds[k].native == type) ++*(size_t *)(void *)((char *)info + g->node_kinds[k].offset);
+    }
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__gpu_graph_get_info(const xrt_backend *self, void *graph, xrt_graph_info *info)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    size_t n = 0, edges = 0;
+    void **nodes = NULL;
+    xrt_status st;
+    XRT__GPU_NEED_GRAPHS(g);
+    if ((st = XRT__GPU_CHECK(g, g->rt.GraphGetNodes(graph, NULL, &n), XRT__GPU_CALL(GraphGetNodes))) != XRT_SUCCESS)
+        return st;
+    if (n && !(nodes = (void **)XRT_MALLOC(n * sizeof *nodes)))
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "xrt_graph_get_info", "%s: no memory for %zu nodes", g->name, n);
+    if (n) st = XRT__GPU_CHECK(g, g->rt.GraphGetNodes(graph, nodes, &n), XRT__GPU_CALL(GraphGetNodes));
+    if (st == XRT_SUCCESS) st = xrt__gpu_count_nodes(g, nodes, n, info);
+    XRT_FREE(nodes);
+    if (st != XRT_SUCCESS) return st;
+    if ((st = g->graph_edges(g, graph, &edges)) != XRT_SUCCESS) return st;
+    info->nodes = n;
+    info->edges = edges;
+    return XRT_SUCCESS;
+}
 
 /* >> gpu: the table */
 /* Filled from the operation list: a new operation without its

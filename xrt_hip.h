@@ -62,7 +62,13 @@ extern "C" {
     X(memcpy_kind, hipMemcpyKind)                 \
     X(pointer_attr, hipPointerAttribute_t *)      \
     X(callback, hipStreamCallback_t)              \
-    X(host_fn, hipHostFn_t)
+    X(host_fn, hipHostFn_t)                       \
+    X(graph, hipGraph_t)                          \
+    X(graph_exec, hipGraphExec_t)                 \
+    X(graph_node, hipGraphNode_t)                 \
+    X(capture_mode, hipStreamCaptureMode)         \
+    X(capture_status, hipStreamCaptureStatus)     \
+    X(node_type, hipGraphNodeType)
 #define XRT__HIP_TYPEDEF(name, type) typedef type xrt__hip_t_##name;
 XRT__HIP_TYPES(XRT__HIP_TYPEDEF)
 #undef XRT__HIP_TYPEDEF
@@ -136,6 +142,10 @@ XRT__HIP_MODULE_SYMBOLS(XRT__HIP_MODULE_TYPE)
 #undef XRT__HIP_MODULE_TYPE
 #define XRT__HIP_DMABUF_FD 1 /* hipMemRangeHandleTypeDmaBufFd (ROCm 6) */
 
+/* hipErrorGraphExecUpdateFailure, named from ROCm 5.3 on (HIP 5.2's header
+   lacks it; CUDA's value). */
+#define XRT__HIP_GRAPH_EXEC_UPDATE_FAILURE 910
+
 /* >> hip: errors. Every other error is XRT_ERROR_BACKEND; hipErrorMemoryAllocation
    and hipErrorInvalidResourceHandle are aliases of hipErrorOutOfMemory and
    hipErrorInvalidHandle. */
@@ -153,7 +163,28 @@ static const xrt__gpu_error xrt__hip_errors[] = {
     {hipErrorNoBinaryForGpu, XRT_ERROR_NO_BINARY_FOR_DEVICE},
     {hipErrorInvalidImage, XRT_ERROR_INVALID_IMAGE},
     {hipErrorNotFound, XRT_ERROR_NOT_FOUND},
+    {hipErrorIllegalState, XRT_ERROR_ILLEGAL_STATE},
+    {hipErrorStreamCaptureUnsupported, XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED},
+    {hipErrorStreamCaptureInvalidated, XRT_ERROR_STREAM_CAPTURE_INVALIDATED},
+    {hipErrorStreamCaptureMerge, XRT_ERROR_STREAM_CAPTURE_MERGE},
+    {hipErrorStreamCaptureUnmatched, XRT_ERROR_STREAM_CAPTURE_UNMATCHED},
+    {hipErrorStreamCaptureUnjoined, XRT_ERROR_STREAM_CAPTURE_UNJOINED},
+    {hipErrorStreamCaptureIsolation, XRT_ERROR_STREAM_CAPTURE_ISOLATION},
+    {hipErrorStreamCaptureImplicit, XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED}, /* the NULL stream would join a capture */
+    {hipErrorCapturedEvent, XRT_ERROR_CAPTURED_EVENT},
+    {hipErrorStreamCaptureWrongThread, XRT_ERROR_STREAM_CAPTURE_WRONG_THREAD},
+    {XRT__HIP_GRAPH_EXEC_UPDATE_FAILURE, XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE},
 };
+
+/* xrt's capture modes and statuses are HIP's. */
+XRT__GPU_ASSERT((int)hipStreamCaptureModeGlobal == (int)XRT_CAPTURE_MODE_GLOBAL &&
+                    (int)hipStreamCaptureModeThreadLocal == (int)XRT_CAPTURE_MODE_THREAD_LOCAL &&
+                    (int)hipStreamCaptureModeRelaxed == (int)XRT_CAPTURE_MODE_RELAXED,
+                "hipStreamCaptureMode");
+XRT__GPU_ASSERT((int)hipStreamCaptureStatusNone == (int)XRT_CAPTURE_STATUS_NONE &&
+                    (int)hipStreamCaptureStatusActive == (int)XRT_CAPTURE_STATUS_ACTIVE &&
+                    (int)hipStreamCaptureStatusInvalidated == (int)XRT_CAPTURE_STATUS_INVALIDATED,
+                "hipStreamCaptureStatus");
 
 /* >> hip: layouts. The structs the runtime fills, as each major version lays
    them out, written from ROCm's documentation: only the fields xrt reads are
@@ -246,8 +277,58 @@ static xrt_status xrt__hip_probe(char *reason, size_t n)
 
 /* ROCm 6 fills its new device struct through a new symbol (its headers map
    hipGetDeviceProperties to it); the plain one keeps filling HIP 5's. */
+/* >> hip: graphs. hipGraphExecUpdate keeps CUDA 11's form (exec, graph,
+   &errorNode, &result) and hipGraphGetEdges takes no edge data: both looked
+   up by name, as CUDA's differ (xrt_cuda.h). Exported since HIP 4.5. */
+static const xrt__gpu_node_kind xrt__hip_node_kinds[] = {
+    {hipGraphNodeTypeKernel, offsetof(xrt_graph_info, kernels)},
+    {hipGraphNodeTypeMemcpy, offsetof(xrt_graph_info, copies)},
+    {hipGraphNodeTypeMemcpy1D, offsetof(xrt_graph_info, copies)},
+    {hipGraphNodeTypeMemcpyFromSymbol, offsetof(xrt_graph_info, copies)},
+    {hipGraphNodeTypeMemcpyToSymbol, offsetof(xrt_graph_info, copies)},
+    {hipGraphNodeTypeMemset, offsetof(xrt_graph_info, sets)},
+    {hipGraphNodeTypeHost, offsetof(xrt_graph_info, host_fns)},
+};
+
+static struct {
+    int (*ExecUpdate)(void *exec, void *graph, void **error_node, int *result);
+    int (*Edges)(void *graph, void **from, void **to, size_t *count);
+} xrt__hip_graph;
+XRT__GPU_SAME_TYPE(xrt__hip_type_exec_update,
+                   hipError_t(*)(hipGraphExec_t, hipGraph_t, hipGraphNode_t *, hipGraphExecUpdateResult *),
+                   hipGraphExecUpdate)
+XRT__GPU_SAME_TYPE(xrt__hip_type_edges, hipError_t(*)(hipGraph_t, hipGraphNode_t *, hipGraphNode_t *, size_t *),
+                   hipGraphGetEdges)
+XRT__GPU_ASSERT(sizeof(hipGraphExecUpdateResult) == sizeof(int), "hipGraphExecUpdateResult");
+
+static int xrt__hip_exec_update(const xrt__gpu *g, void *exec, void *graph, int *result)
+{
+    void *node = NULL;
+    (void)g;
+    *result = 0;
+    return xrt__hip_graph.ExecUpdate(exec, graph, &node, result);
+}
+
+static xrt_status xrt__hip_graph_edges(const xrt__gpu *g, void *graph, size_t *count)
+{
+    int e;
+    *count = 0;
+    e = xrt__hip_graph.Edges(graph, NULL, NULL, count);
+    return e == g->success ? XRT_SUCCESS : xrt__gpu_fail_as(g, e, "hipGraphGetEdges", "graph_get_info");
+}
+
+static void xrt__hip_graph_hooks(xrt__gpu *g)
+{
+    void *update = xrt__gpu_lookup(g, "hipGraphExecUpdate"), *edges = xrt__gpu_lookup(g, "hipGraphGetEdges");
+    memcpy(&xrt__hip_graph.ExecUpdate, &update, sizeof update);
+    memcpy(&xrt__hip_graph.Edges, &edges, sizeof edges);
+    g->exec_update = update ? xrt__hip_exec_update : NULL;
+    g->graph_edges = edges ? xrt__hip_graph_edges : NULL;
+}
+
 static void xrt__hip_loaded(xrt__gpu *g)
 {
+    xrt__hip_graph_hooks(g);
     void *r0600 = g->version >= XRT__HIP_VERSION_6 ? xrt__gpu_lookup(g, "hipGetDevicePropertiesR0600") : NULL;
     void *handle = xrt__gpu_lookup(g, "hipMemGetHandleForAddressRange");
     xrt__hip_ext.r0600 = r0600 != NULL;
@@ -565,6 +646,9 @@ static void xrt__hip_fill(xrt_backend *t)
     g->module_function = xrt__hip_module_function;
     g->launch = xrt__hip_launch;
     g->function_attributes = xrt__hip_function_attributes;
+    g->node_kinds = xrt__hip_node_kinds;
+    g->nnode_kinds = sizeof xrt__hip_node_kinds / sizeof xrt__hip_node_kinds[0];
+    g->exec_update_call = "hipGraphExecUpdate";
 #ifdef XRT_NO_RUNTIME_LINKING
     g->link = xrt__hip_link;
 #endif

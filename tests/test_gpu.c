@@ -534,6 +534,9 @@ static struct {
     int set_devices[4];   /* SetDevice's arguments, in order */
     int nset;
     int launches, callbacks;
+    void *closure;        /* the last closure a host function was launched with */
+    int capturing;        /* StreamIsCapturing's answer */
+    int update_result;    /* the exec update's cudaGraphExecUpdateResult */
     int attr[8];          /* what PointerGetAttributes fills (32 bytes) */
     unsigned char prop[XRT__GPU_PROP_BYTES];
     int supported;        /* the driver's CU_DEVICE_ATTRIBUTE_DMA_BUF_SUPPORTED */
@@ -591,6 +594,7 @@ static int fake_launch_host_func(void *stream, xrt_host_fn fn, void *user)
     (void)stream;
     if (fake.fail) return fake.fail;
     fake.launches++;
+    fake.closure = user;
     fn(user);
     return 0;
 }
@@ -754,6 +758,145 @@ static void test_launch_host_func_fake(void **state)
                  *name);
         FAILS(xrt__gpu_launch_host_func(&t, NULL, call_xrt_inside, NULL), XRT_ERROR_INVALID_VALUE, expected);
         assert_int_equal(inside.ran, 2);
+        fake_end();
+#endif
+    }
+}
+
+/* >> graphs: XRT_CAP_GRAPHS only where every entry point and hook is there;
+   the node types each vendor counts; the capture errors each maps; an
+   update's reason; host functions captured keep their closures. */
+static int fake_begin_capture(void *stream, int mode) { (void)stream; (void)mode; return fake.fail; }
+static int fake_end_capture(void *stream, void **graph) { (void)stream; *graph = &fake; return fake.fail; }
+static int fake_is_capturing(void *stream, int *status) { (void)stream; *status = fake.capturing; return fake.fail; }
+static int fake_instantiate(void **exec, void *graph, unsigned long long flags) { (void)flags; *exec = graph; return fake.fail; }
+static int fake_graph_launch(void *exec, void *stream) { (void)exec; (void)stream; return fake.fail; }
+static int fake_graph_destroy(void *graph) { (void)graph; return fake.fail; }
+static xrt__gpu *fake_graph_gpu;
+/* Four nodes: one of each kind the vendor's table counts first, and one of
+   a type xrt does not count. */
+static int fake_get_nodes(void *graph, void **nodes, size_t *count)
+{
+    static int types[4];
+    size_t i;
+    (void)graph;
+    if (nodes)
+        for (i = 0; i < 4 && i < *count; i++) {
+            types[i] = i < 3 ? fake_graph_gpu->node_kinds[i].native : -7;
+            nodes[i] = &types[i];
+        }
+    *count = 4;
+    return fake.fail;
+}
+static int fake_node_type(void *node, int *type) { *type = *(int *)node; return fake.fail; }
+static int fake_exec_update(const xrt__gpu *g, void *exec, void *graph, int *result)
+{
+    (void)g, (void)exec, (void)graph;
+    *result = fake.update_result;
+    return fake.fail;
+}
+static xrt_status fake_edges(const xrt__gpu *g, void *graph, size_t *count) { (void)g, (void)graph; *count = 3; return XRT_SUCCESS; }
+
+static void fake_graphs(xrt__gpu *g)
+{
+    fake_graph_gpu = g;
+    g->rt.StreamBeginCapture = fake_begin_capture;
+    g->rt.StreamEndCapture = fake_end_capture;
+    g->rt.StreamIsCapturing = fake_is_capturing;
+    g->rt.GraphInstantiateWithFlags = fake_instantiate;
+    g->rt.GraphLaunch = fake_graph_launch;
+    g->rt.GraphExecDestroy = fake_graph_destroy;
+    g->rt.GraphDestroy = fake_graph_destroy;
+    g->rt.GraphGetNodes = fake_get_nodes;
+    g->rt.GraphNodeGetType = fake_node_type;
+    g->exec_update = fake_exec_update;
+    g->graph_edges = fake_edges;
+}
+
+static unsigned fake_caps(xrt_backend *t)
+{
+    unsigned caps = 0;
+    OK(xrt__gpu_get_capabilities(t, &caps));
+    return caps;
+}
+
+static int host_runs;
+static void count_host_run(void *user) { (void)user; host_runs++; }
+
+static void test_graphs_fake(void **state)
+{
+    static const struct { int native; xrt_status st; } codes[] = {
+        {401, XRT_ERROR_ILLEGAL_STATE}, {900, XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED},
+        {901, XRT_ERROR_STREAM_CAPTURE_INVALIDATED}, {902, XRT_ERROR_STREAM_CAPTURE_MERGE},
+        {903, XRT_ERROR_STREAM_CAPTURE_UNMATCHED}, {904, XRT_ERROR_STREAM_CAPTURE_UNJOINED},
+        {905, XRT_ERROR_STREAM_CAPTURE_ISOLATION}, {906, XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED},
+        {907, XRT_ERROR_CAPTURED_EVENT}, {908, XRT_ERROR_STREAM_CAPTURE_WRONG_THREAD},
+        {910, XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE}};
+    const char *const *name;
+    (void)state;
+    for (name = gpu_names; *name; name++) {
+#if defined(XRT_ENABLE_CUDA) || defined(XRT_ENABLE_HIP)
+        xrt_backend t;
+        xrt__gpu *g = gpu_table(*name, &t);
+        xrt_graph_info info;
+        void *obj = NULL, *first;
+        unsigned status = 9;
+        char expected[200];
+        size_t i;
+        fake_begin(g);
+        /* the capture errors: the same codes in CUDA and HIP */
+        for (i = 0; i < sizeof codes / sizeof codes[0]; i++)
+            if (xrt__gpu_status(g, codes[i].native) != codes[i].st)
+                fail_msg("%s: native %d is %s", *name, codes[i].native, xrt_status_string(xrt__gpu_status(g, codes[i].native)));
+        /* no entry points: no graphs, each call says so */
+        g->exec_update = NULL;
+        g->graph_edges = NULL;
+        assert_false(fake_caps(&t) & XRT_CAP_GRAPHS);
+        snprintf(expected, sizeof expected, "%s: xrt_stream_begin_capture: graphs are not supported by this runtime", *name);
+        FAILS(xrt__gpu_stream_begin_capture(&t, &fake, XRT_CAPTURE_MODE_GLOBAL), XRT_ERROR_UNSUPPORTED, expected);
+        fake_graphs(g);
+        assert_true(fake_caps(&t) & XRT_CAP_GRAPHS);
+        g->rt.GraphNodeGetType = NULL; /* one entry point missing */
+        assert_false(fake_caps(&t) & XRT_CAP_GRAPHS);
+        fake_graphs(g);
+        g->exec_update = NULL; /* one hook missing */
+        assert_false(fake_caps(&t) & XRT_CAP_GRAPHS);
+        fake_graphs(g);
+        /* the calls pass through */
+        OK(xrt__gpu_stream_begin_capture(&t, &fake, XRT_CAPTURE_MODE_GLOBAL));
+        fake.capturing = XRT_CAPTURE_STATUS_INVALIDATED;
+        OK(xrt__gpu_stream_is_capturing(&t, &fake, &status));
+        assert_int_equal(status, XRT_CAPTURE_STATUS_INVALIDATED);
+        OK(xrt__gpu_stream_end_capture(&t, &fake, &obj));
+        assert_ptr_equal(obj, &fake);
+        memset(&info, 0, sizeof info);
+        OK(xrt__gpu_graph_get_info(&t, obj, &info));
+        /* CUDA's first three kinds: kernel, copy, set; HIP's: kernel, copy, 1D copy */
+        assert_int_equal(info.nodes, 4);
+        assert_int_equal(info.kernels, 1);
+        assert_int_equal(info.copies, strcmp(*name, "hip") == 0 ? 2 : 1);
+        assert_int_equal(info.sets, strcmp(*name, "hip") == 0 ? 0 : 1);
+        assert_int_equal(info.host_fns, 0);
+        assert_int_equal(info.edges, 3);
+        /* a refused update says why, beside the runtime's error */
+        fake.fail = 910, fake.update_result = 3;
+        snprintf(expected, sizeof expected, "xrt_graph_exec_update: %s: %sGraphExecUpdate: a node changed its type: fake failure", *name,
+                 *name);
+        FAILS(xrt__gpu_graph_exec_update(&t, obj, obj), XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE, expected);
+        fake.fail = 0;
+        /* host functions on a capturing stream: one closure per function and
+           argument, kept over every launch of the graph */
+        fake.capturing = XRT_CAPTURE_STATUS_ACTIVE;
+        host_runs = 0;
+        OK(xrt__gpu_launch_host_func(&t, &fake, count_host_run, &host_runs));
+        first = fake.closure;
+        OK(xrt__gpu_launch_host_func(&t, &fake, count_host_run, &host_runs));
+        assert_ptr_equal(fake.closure, first);
+        xrt__gpu_host_kept_trampoline(first); /* a launch of the graph runs it again */
+        assert_int_equal(host_runs, 3);
+        OK(xrt__gpu_launch_host_func(&t, &fake, count_host_run, NULL));
+        assert_ptr_not_equal(fake.closure, first);
+        xrt__gpu_host_kept_free(&t); /* as at shutdown: nothing leaks (ASan) */
         fake_end();
 #endif
     }
@@ -1331,6 +1474,53 @@ static size_t elf_tables_end(const unsigned char *p)
     return ph > sh ? ph : sh;
 }
 #endif
+
+/* A module unloaded while a capture, graph or exec may launch its kernels
+   stays loaded; the next module unloaded once none lives takes it along. */
+static void test_cuda_module_kept_for_graphs_fake(void **state)
+{
+#ifdef XRT_ENABLE_CUDA
+    static const char ptx80[] = "// ptx80\n.version 8.0\n.target sm_80\n";
+    xrt_backend t;
+    xrt__gpu *g = gpu_table("cuda", &t);
+    xrt_module_image im = {XRT_IMAGE_CUDA_PTX, ptx80, sizeof ptx80 - 1, "compute_80"};
+    void *m1 = NULL, *m2 = NULL, *graph = NULL, *exec = NULL;
+    int unloads;
+    (void)state;
+    fake_begin(g);
+    fake_driver(g, 0);
+    fake_graphs(g);
+    OK(xrt__gpu_module_load(&t, &m1, &im, 1, "", NULL, 0));
+    unloads = fk.unloads;
+    OK(xrt__gpu_stream_begin_capture(&t, &fake, XRT_CAPTURE_MODE_GLOBAL));
+    OK(xrt__gpu_module_unload(&t, m1)); /* the capture may hold its kernels */
+    assert_int_equal(fk.unloads, unloads);
+    OK(xrt__gpu_stream_end_capture(&t, &fake, &graph));
+    OK(xrt__gpu_graph_instantiate(&t, &exec, graph));
+    OK(xrt__gpu_graph_destroy(&t, graph));
+    OK(xrt__gpu_module_load(&t, &m2, &im, 1, "", NULL, 0));
+    OK(xrt__gpu_module_unload(&t, m2)); /* the exec lives */
+    assert_int_equal(fk.unloads, unloads);
+    OK(xrt__gpu_graph_exec_destroy(&t, exec));
+    OK(xrt__gpu_module_load(&t, &m1, &im, 1, "", NULL, 0));
+    OK(xrt__gpu_module_unload(&t, m1)); /* none lives: it and the two kept */
+    assert_int_equal(fk.unloads, unloads + 3);
+    /* a capture that ends invalidated drops its count */
+    fake.fail = 901;
+    assert_int_equal(xrt__gpu_stream_begin_capture(&t, &fake, XRT_CAPTURE_MODE_GLOBAL), XRT_ERROR_STREAM_CAPTURE_INVALIDATED);
+    fake.fail = 0;
+    assert_int_equal(g->graphs, 0); /* the begin failed: nothing counted */
+    OK(xrt__gpu_stream_begin_capture(&t, &fake, XRT_CAPTURE_MODE_GLOBAL));
+    fake.fail = 901;
+    assert_int_equal(xrt__gpu_stream_end_capture(&t, &fake, &graph), XRT_ERROR_STREAM_CAPTURE_INVALIDATED);
+    fake.fail = 0;
+    assert_int_equal(g->graphs, 0);
+    fake_end();
+#else
+    (void)state;
+    SKIP_UNLESS(0, "cuda: not enabled in this build");
+#endif
+}
 
 /* >> modules on CUDA, on the driver's double: the image picked for an sm_90
    device, the packed arguments handed over with CU_LAUNCH_PARAM_BUFFER_POINTER,
@@ -2472,12 +2662,14 @@ int main(void)
         cmocka_unit_test_teardown(test_hip_native_errors, env_restore),
         cmocka_unit_test_teardown(test_host_fn_trampoline, env_restore),
         cmocka_unit_test_teardown(test_launch_host_func_fake, fakes_restore),
+        cmocka_unit_test_teardown(test_graphs_fake, fakes_restore),
         cmocka_unit_test_teardown(test_hip_layouts, fakes_restore),
         cmocka_unit_test(test_dmabuf_page_range),
         cmocka_unit_test_teardown(test_cuda_dmabuf_without_driver, env_restore),
         cmocka_unit_test_teardown(test_cuda_dmabuf_fake_driver, fakes_restore),
         cmocka_unit_test_teardown(test_hip_dmabuf_fake, fakes_restore),
         cmocka_unit_test_teardown(test_cuda_modules_fake_driver, fakes_restore),
+        cmocka_unit_test_teardown(test_cuda_module_kept_for_graphs_fake, fakes_restore),
         cmocka_unit_test_teardown(test_hip_launch_fake, fakes_restore),
         cmocka_unit_test_teardown(test_hip_modules_fake, fakes_restore),
         cmocka_unit_test_teardown(test_hip_module_real_runtime, env_restore),

@@ -12,7 +12,18 @@
    exactly that. Errors are the runtime's codes for what xrt's tests provoke
    (out of memory for huge sizes, an invalid resource handle for the elapsed
    time of an event never recorded or without timing, invalid device). One
-   device. Tests only: it checks nothing it is not asked. */
+   device. Tests only: it checks nothing it is not asked.
+
+   Stream capture and graphs are real too (">> capture", ">> graphs"): the
+   work a capturing stream is given is recorded into a graph instead of run,
+   with CUDA's capture rules and error codes; an exec replays its graph's
+   nodes in capture order (a topological order) as one operation of the
+   stream it is launched on, after the previous launch of the same exec.
+   Never more lenient than CUDA; stricter where it does not model what CUDA
+   would capture: a stream-ordered allocation or free, a stream callback or
+   a graph launch on a capturing stream is refused
+   (cudaErrorStreamCaptureUnsupported) and invalidates the capture. There is
+   no driver API, so no kernel nodes. */
 #define _POSIX_C_SOURCE 200809L
 #include <cuda_runtime_api.h>
 
@@ -23,6 +34,13 @@
 #include <time.h>
 
 #define UNUSED(x) (void)(x)
+
+/* A set of graph node indices: what a capturing stream's next node, or a
+   wait on an event recorded in a capture, depends on. */
+typedef struct deps {
+    size_t *v;
+    size_t n;
+} deps;
 
 /* >> streams: a queue and a worker each */
 typedef struct op {
@@ -37,6 +55,8 @@ typedef struct op {
     void *user;
     struct event *e;
     unsigned long long target;
+    struct exec *x;    /* 6 graph launch: the exec, and the nodes it runs */
+    struct plan *plan;
 } op;
 
 typedef struct stream {
@@ -47,6 +67,8 @@ typedef struct stream {
     int dying;
     unsigned flags; /* cudaStreamNonBlocking or not: see implicit_waits */
     struct stream *next_live; /* the live streams, for cudaDeviceSynchronize */
+    struct capture *cap;      /* the capture it takes part in (cap_lock) */
+    struct deps front;        /* there: the nodes its next work depends on */
 } stream;
 
 static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -87,7 +109,12 @@ typedef struct event {
     unsigned long long recorded, completed;
     unsigned flags;
     double ms;
+    struct capture *cap; /* last recorded in this capture (cap_lock) */
+    deps at;             /* what its record depended on there */
 } event;
+
+static void capture_unref(struct capture *c);
+static void deps_clear(deps *d);
 
 static stream *null_stream;
 static pthread_once_t null_once = PTHREAD_ONCE_INIT;
@@ -101,6 +128,7 @@ static double now_ms(void)
 }
 
 static void *worker(void *arg);
+static void launch_done(op *o);
 
 static void event_unref(event *e)
 {
@@ -109,6 +137,8 @@ static void event_unref(event *e)
     last = --e->refs == 0;
     pthread_mutex_unlock(&e->lock);
     if (!last) return;
+    if (e->cap) capture_unref(e->cap);
+    deps_clear(&e->at);
     pthread_cond_destroy(&e->cond);
     pthread_mutex_destroy(&e->lock);
     free(e);
@@ -148,9 +178,12 @@ static stream *stream_of(cudaStream_t s)
     return null_stream;
 }
 
+static void graph_run(op *o);
+
 static void run(op *o)
 {
     switch (o->kind) {
+    case 6: graph_run(o); break;
     case 0: memset(o->dst, o->value, o->n); break;
     case 1: memmove(o->dst, o->src, o->n); break;
     case 2: o->fn(o->user); break;
@@ -182,6 +215,7 @@ static void *worker(void *arg)
         pthread_mutex_unlock(&s->lock);
         run(o);
         if (o->e) event_unref(o->e);
+        if (o->x) launch_done(o);
         pthread_mutex_lock(&s->lock);
         s->head = o->next;
         if (!s->head) s->tail = NULL;
@@ -272,14 +306,624 @@ static void implicit_waits(stream *s)
     pthread_mutex_unlock(&live_lock);
 }
 
-static cudaError_t enqueue(cudaStream_t st, op *o)
+static cudaError_t capture_add(stream *s, op *o, int *captured);
+static int legacy_refused(void);
+
+/* Work for a capturing stream goes into its capture's graph (*captured set). */
+static cudaError_t enqueue_or_capture(cudaStream_t st, op *o, int *captured)
 {
     stream *s = stream_of(st);
-    if (!s) return cudaErrorInvalidResourceHandle;
+    *captured = 0;
+    if (!s) {
+        free(o);
+        return cudaErrorInvalidResourceHandle;
+    }
+    if (st) {
+        cudaError_t e = capture_add(s, o, captured);
+        if (*captured || e != cudaSuccess) return e;
+    } else if (legacy_refused()) {
+        free(o);
+        return cudaErrorStreamCaptureImplicit;
+    }
     implicit_waits(s);
     pthread_mutex_lock(&s->lock);
     push_locked(s, o);
     pthread_mutex_unlock(&s->lock);
+    return cudaSuccess;
+}
+
+static cudaError_t enqueue(cudaStream_t st, op *o)
+{
+    int captured;
+    return enqueue_or_capture(st, o, &captured);
+}
+
+
+/* >> capture. One lock guards every capture, the streams' part in them and
+   the events recorded in them. A capture lives while it is active and while
+   an event last recorded in it does (cudaErrorCapturedEvent after its end). */
+typedef struct gnode {
+    op o;   /* kind 0 memset, 1 copy, 2 host function; its parameters */
+    deps d; /* the nodes it depends on: each an edge */
+} gnode;
+
+typedef struct graph {
+    gnode *nodes;
+    size_t n, cap;
+} graph;
+
+typedef struct capture {
+    graph *g;       /* NULL once ended */
+    stream *origin;
+    int mode;       /* enum cudaStreamCaptureMode */
+    pthread_t thread;
+    int invalidated, ended;
+    int refs;       /* events last recorded in it */
+    struct capture *next_active;
+} capture;
+
+static pthread_mutex_t cap_lock = PTHREAD_MUTEX_INITIALIZER;
+static capture *active;
+
+static void deps_clear(deps *d)
+{
+    free(d->v);
+    d->v = NULL;
+    d->n = 0;
+}
+
+static int deps_has(const deps *d, size_t v)
+{
+    size_t i;
+    for (i = 0; i < d->n; i++)
+        if (d->v[i] == v) return 1;
+    return 0;
+}
+
+static int deps_add(deps *d, size_t v)
+{
+    size_t *n;
+    if (deps_has(d, v)) return 1;
+    if (!(n = (size_t *)realloc(d->v, (d->n + 1) * sizeof *n))) return 0;
+    n[d->n++] = v;
+    d->v = n;
+    return 1;
+}
+
+static int deps_copy(deps *to, const deps *from)
+{
+    size_t i;
+    deps_clear(to);
+    for (i = 0; i < from->n; i++)
+        if (!deps_add(to, from->v[i])) return 0;
+    return 1;
+}
+
+static void graph_free(graph *g)
+{
+    size_t i;
+    if (!g) return;
+    for (i = 0; i < g->n; i++) deps_clear(&g->nodes[i].d);
+    free(g->nodes);
+    free(g);
+}
+
+static void capture_free_if_done(capture *c)
+{
+    if (c->ended && c->refs == 0) free(c);
+}
+
+static void capture_unref(capture *c)
+{
+    pthread_mutex_lock(&cap_lock);
+    c->refs--;
+    capture_free_if_done(c);
+    pthread_mutex_unlock(&cap_lock);
+}
+
+/* Ends a capture for every stream in it; its graph goes unless taken. */
+static void capture_end(capture *c)
+{
+    capture **pp;
+    stream *s;
+    pthread_mutex_lock(&live_lock);
+    for (s = live; s; s = s->next_live)
+        if (s->cap == c) {
+            s->cap = NULL;
+            deps_clear(&s->front);
+        }
+    pthread_mutex_unlock(&live_lock);
+    for (pp = &active; *pp; pp = &(*pp)->next_active)
+        if (*pp == c) {
+            *pp = c->next_active;
+            break;
+        }
+    graph_free(c->g);
+    c->g = NULL;
+    c->ended = 1;
+    capture_free_if_done(c);
+}
+
+/* The captured node for o (which it takes), after the stream's front. */
+static cudaError_t capture_node(stream *s, op *o)
+{
+    graph *g = s->cap->g;
+    gnode *n;
+    if (g->n == g->cap) {
+        size_t cap = g->cap ? 2 * g->cap : 8;
+        gnode *nodes = (gnode *)realloc(g->nodes, cap * sizeof *nodes);
+        if (!nodes) return cudaErrorMemoryAllocation;
+        g->nodes = nodes, g->cap = cap;
+    }
+    n = &g->nodes[g->n];
+    memset(n, 0, sizeof *n);
+    n->o = *o;
+    n->o.next = NULL;
+    if (!deps_copy(&n->d, &s->front)) return cudaErrorMemoryAllocation;
+    deps_clear(&s->front);
+    if (!deps_add(&s->front, g->n)) return cudaErrorMemoryAllocation;
+    g->n++;
+    free(o);
+    return cudaSuccess;
+}
+
+/* Work on a capturing stream: copies, sets and host functions become nodes;
+   anything else is refused and invalidates the capture, as work on an
+   invalidated capture is refused. */
+static cudaError_t capture_add(stream *s, op *o, int *captured)
+{
+    cudaError_t e = cudaSuccess;
+    pthread_mutex_lock(&cap_lock);
+    if (!s->cap) {
+        pthread_mutex_unlock(&cap_lock);
+        return cudaSuccess;
+    }
+    *captured = 1;
+    if (s->cap->invalidated) e = cudaErrorStreamCaptureInvalidated;
+    else if (o->kind > 2) s->cap->invalidated = 1, e = cudaErrorStreamCaptureUnsupported;
+    else e = capture_node(s, o);
+    pthread_mutex_unlock(&cap_lock);
+    if (e != cudaSuccess) free(o);
+    return e;
+}
+
+/* CUDA's "potentially unsafe" calls (those that may wait for the device):
+   refused while the calling thread has a capture that is not RELAXED, or any
+   thread has a GLOBAL one; each such capture is invalidated. */
+static int unsafe_refused(void)
+{
+    capture *c;
+    int refused = 0;
+    pthread_mutex_lock(&cap_lock);
+    for (c = active; c; c = c->next_active)
+        if (c->mode == cudaStreamCaptureModeGlobal ||
+            (c->mode == cudaStreamCaptureModeThreadLocal && pthread_equal(c->thread, pthread_self()))) {
+            c->invalidated = 1;
+            refused = 1;
+        }
+    pthread_mutex_unlock(&cap_lock);
+    return refused;
+}
+
+/* Work on the legacy stream would wait for a capturing blocking stream (its
+   implicit ordering, implicit_waits): refused, that capture invalidated. */
+static int legacy_refused(void)
+{
+    stream *s;
+    int refused = 0;
+    pthread_mutex_lock(&cap_lock);
+    pthread_mutex_lock(&live_lock);
+    for (s = live; s; s = s->next_live)
+        if (s->cap && !(s->flags & cudaStreamNonBlocking)) s->cap->invalidated = refused = 1;
+    pthread_mutex_unlock(&live_lock);
+    pthread_mutex_unlock(&cap_lock);
+    return refused;
+}
+
+/* A wait for a capturing stream (its synchronize or query): refused, the
+   capture invalidated. */
+static int capturing_refused(stream *s)
+{
+    int refused;
+    pthread_mutex_lock(&cap_lock);
+    if ((refused = s->cap != NULL) != 0) s->cap->invalidated = 1;
+    pthread_mutex_unlock(&cap_lock);
+    return refused;
+}
+
+/* A wait for an event last recorded in a capture: refused; an active
+   capture is invalidated. */
+static int captured_event_refused(event *e)
+{
+    int refused;
+    pthread_mutex_lock(&cap_lock);
+    if ((refused = e->cap != NULL) != 0 && !e->cap->ended) e->cap->invalidated = 1;
+    pthread_mutex_unlock(&cap_lock);
+    return refused;
+}
+
+cudaError_t cudaStreamBeginCapture(cudaStream_t st, enum cudaStreamCaptureMode mode)
+{
+    stream *s = (stream *)(void *)st;
+    capture *c;
+    if (!s) return cudaErrorStreamCaptureUnsupported; /* the legacy stream */
+    if ((unsigned)mode > cudaStreamCaptureModeRelaxed) return cudaErrorInvalidValue;
+    if (!(c = (capture *)calloc(1, sizeof *c)) || !(c->g = (graph *)calloc(1, sizeof *c->g))) {
+        free(c);
+        return cudaErrorMemoryAllocation;
+    }
+    c->origin = s, c->mode = (int)mode, c->thread = pthread_self();
+    pthread_mutex_lock(&cap_lock);
+    if (s->cap) {
+        pthread_mutex_unlock(&cap_lock);
+        free(c->g);
+        free(c);
+        return cudaErrorIllegalState;
+    }
+    s->cap = c;
+    deps_clear(&s->front);
+    c->next_active = active;
+    active = c;
+    pthread_mutex_unlock(&cap_lock);
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamIsCapturing(cudaStream_t st, enum cudaStreamCaptureStatus *status)
+{
+    stream *s = (stream *)(void *)st;
+    *status = cudaStreamCaptureStatusNone;
+    if (!s) return cudaSuccess;
+    pthread_mutex_lock(&cap_lock);
+    if (s->cap) *status = s->cap->invalidated ? cudaStreamCaptureStatusInvalidated : cudaStreamCaptureStatusActive;
+    pthread_mutex_unlock(&cap_lock);
+    return cudaSuccess;
+}
+
+/* Marks in `seen` the origin's front and everything it depends on. */
+static void mark_ancestors(const graph *g, size_t v, char *seen)
+{
+    size_t i;
+    if (seen[v]) return;
+    seen[v] = 1;
+    for (i = 0; i < g->nodes[v].d.n; i++) mark_ancestors(g, g->nodes[v].d.v[i], seen);
+}
+
+/* Whether node a is an ancestor of node b. */
+static int ancestor(const graph *g, size_t a, size_t b)
+{
+    size_t i;
+    for (i = 0; i < g->nodes[b].d.n; i++)
+        if (g->nodes[b].d.v[i] == a || ancestor(g, a, g->nodes[b].d.v[i])) return 1;
+    return 0;
+}
+
+/* A join keeps only the nodes no other of the set depends on, as CUDA adds
+   no edge that another path implies. */
+static void deps_prune(const graph *g, deps *d)
+{
+    size_t i, j, k = 0;
+    for (i = 0; i < d->n; i++) {
+        int implied = 0;
+        for (j = 0; j < d->n && !implied; j++) implied = j != i && ancestor(g, d->v[i], d->v[j]);
+        if (!implied) d->v[k++] = d->v[i];
+    }
+    d->n = k;
+}
+
+/* Whether every stream that joined the capture was joined back into its
+   origin: each node of their fronts is an ancestor of the origin's. */
+static cudaError_t capture_joined(capture *c)
+{
+    graph *g = c->g;
+    char *seen = (char *)calloc(g->n ? g->n : 1, 1);
+    stream *s;
+    size_t i;
+    cudaError_t e = cudaSuccess;
+    if (!seen) return cudaErrorMemoryAllocation;
+    for (i = 0; i < c->origin->front.n; i++) mark_ancestors(g, c->origin->front.v[i], seen);
+    pthread_mutex_lock(&live_lock);
+    for (s = live; s && e == cudaSuccess; s = s->next_live)
+        for (i = 0; s->cap == c && s != c->origin && i < s->front.n; i++)
+            if (!seen[s->front.v[i]]) e = cudaErrorStreamCaptureUnjoined;
+    pthread_mutex_unlock(&live_lock);
+    free(seen);
+    return e;
+}
+
+cudaError_t cudaStreamEndCapture(cudaStream_t st, cudaGraph_t *out)
+{
+    stream *s = (stream *)(void *)st;
+    capture *c;
+    cudaError_t e;
+    *out = NULL;
+    if (!s) return cudaErrorIllegalState;
+    pthread_mutex_lock(&cap_lock);
+    if (!(c = s->cap)) e = cudaErrorIllegalState;
+    else if (c->mode != cudaStreamCaptureModeRelaxed && !pthread_equal(c->thread, pthread_self()))
+        e = cudaErrorStreamCaptureWrongThread;
+    else if (s != c->origin) c->invalidated = 1, e = cudaErrorStreamCaptureUnmatched;
+    else if (c->invalidated) e = cudaErrorStreamCaptureInvalidated;
+    else e = capture_joined(c);
+    if (c && s == c->origin && e != cudaErrorStreamCaptureWrongThread) {
+        if (e == cudaSuccess) {
+            *out = (cudaGraph_t)(void *)c->g;
+            c->g = NULL;
+        }
+        capture_end(c);
+    }
+    pthread_mutex_unlock(&cap_lock);
+    return e;
+}
+
+/* A destroyed stream leaves its capture: the origin ends it, another
+   invalidates it (its work can no more be joined). */
+static void capture_leave(stream *s)
+{
+    pthread_mutex_lock(&cap_lock);
+    if (s->cap && s == s->cap->origin) capture_end(s->cap);
+    else if (s->cap) {
+        s->cap->invalidated = 1;
+        s->cap = NULL;
+    }
+    deps_clear(&s->front);
+    pthread_mutex_unlock(&cap_lock);
+}
+
+/* An event recorded on a capturing stream keeps the stream's front instead
+   of being queued; elsewhere it leaves any capture it was recorded in. 1:
+   handled here with *e set, 0: record it on the stream. */
+static int capture_record(event *ev, stream *s, cudaError_t *e)
+{
+    int handled = 0;
+    *e = cudaSuccess;
+    pthread_mutex_lock(&cap_lock);
+    if (s->cap && s->cap->invalidated) handled = 1, *e = cudaErrorStreamCaptureInvalidated;
+    else {
+        capture *was = ev->cap;
+        if (s->cap && !deps_copy(&ev->at, &s->front)) {
+            pthread_mutex_unlock(&cap_lock);
+            *e = cudaErrorMemoryAllocation;
+            return 1;
+        }
+        if (s->cap) s->cap->refs++, handled = 1;
+        else deps_clear(&ev->at);
+        ev->cap = s->cap;
+        if (was) was->refs--, capture_free_if_done(was);
+    }
+    pthread_mutex_unlock(&cap_lock);
+    return handled;
+}
+
+/* A wait on an event recorded in a capture joins the stream to it (fork), or
+   adds to its front (join); a capturing stream cannot wait for work outside
+   its capture. 1: handled here with *e set, 0: queue the wait. */
+static int capture_wait(stream *s, event *ev, cudaError_t *e)
+{
+    capture *c;
+    int handled = 1;
+    size_t i;
+    *e = cudaSuccess;
+    pthread_mutex_lock(&cap_lock);
+    c = ev->cap;
+    if (!c && !s->cap) handled = 0;
+    else if (!c) {
+        if (ev->recorded) s->cap->invalidated = 1, *e = cudaErrorStreamCaptureIsolation;
+    } else if (c->ended) *e = cudaErrorCapturedEvent;
+    else if (s->cap && s->cap != c) s->cap->invalidated = c->invalidated = 1, *e = cudaErrorStreamCaptureMerge;
+    else if (c->invalidated) *e = cudaErrorStreamCaptureInvalidated;
+    else {
+        if (!s->cap) deps_clear(&s->front);
+        s->cap = c;
+        for (i = 0; i < ev->at.n; i++)
+            if (!deps_add(&s->front, ev->at.v[i])) *e = cudaErrorMemoryAllocation;
+        deps_prune(c->g, &s->front);
+    }
+    pthread_mutex_unlock(&cap_lock);
+    return handled;
+}
+
+/* >> graphs. An exec holds a plan (the nodes, copied) and launches of it
+   take the plan they were made with: an update gives later launches new
+   parameters, never the ones in flight. */
+typedef struct plan {
+    int refs;
+    graph g;
+} plan;
+
+typedef struct exec {
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    int refs; /* its handle and each launch in flight */
+    plan *cur;
+    unsigned long long launched, done;
+} exec;
+
+static void plan_unref(plan *p)
+{
+    size_t i;
+    if (__atomic_sub_fetch(&p->refs, 1, __ATOMIC_ACQ_REL)) return;
+    for (i = 0; i < p->g.n; i++) deps_clear(&p->g.nodes[i].d);
+    free(p->g.nodes);
+    free(p);
+}
+
+static plan *plan_new(const graph *g)
+{
+    plan *p = (plan *)calloc(1, sizeof *p);
+    if (!p) return NULL;
+    p->refs = 1;
+    if (g->n && !(p->g.nodes = (gnode *)calloc(g->n, sizeof *p->g.nodes))) {
+        free(p);
+        return NULL;
+    }
+    for (p->g.n = 0; p->g.n < g->n; p->g.n++) {
+        p->g.nodes[p->g.n].o = g->nodes[p->g.n].o;
+        if (!deps_copy(&p->g.nodes[p->g.n].d, &g->nodes[p->g.n].d)) {
+            p->g.n++;
+            plan_unref(p);
+            return NULL;
+        }
+    }
+    return p;
+}
+
+static void exec_unref(exec *x)
+{
+    int last;
+    pthread_mutex_lock(&x->lock);
+    last = --x->refs == 0;
+    pthread_mutex_unlock(&x->lock);
+    if (!last) return;
+    plan_unref(x->cur);
+    pthread_cond_destroy(&x->cond);
+    pthread_mutex_destroy(&x->lock);
+    free(x);
+}
+
+/* A launch runs after the exec's previous launch, wherever that was made. */
+static void graph_run(op *o)
+{
+    exec *x = o->x;
+    size_t i;
+    pthread_mutex_lock(&x->lock);
+    while (x->done + 1 < o->target) pthread_cond_wait(&x->cond, &x->lock);
+    pthread_mutex_unlock(&x->lock);
+    for (i = 0; i < o->plan->g.n; i++) run(&o->plan->g.nodes[i].o);
+    pthread_mutex_lock(&x->lock);
+    x->done = o->target;
+    pthread_cond_broadcast(&x->cond);
+    pthread_mutex_unlock(&x->lock);
+}
+
+static void launch_done(op *o)
+{
+    plan_unref(o->plan);
+    exec_unref(o->x);
+}
+
+cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *out, cudaGraph_t gr, unsigned long long flags)
+{
+    exec *x;
+    *out = NULL;
+    if (!gr) return cudaErrorInvalidValue;
+    if (flags) return cudaErrorInvalidValue; /* none is modelled */
+    if (!(x = (exec *)calloc(1, sizeof *x))) return cudaErrorMemoryAllocation;
+    if (!(x->cur = plan_new((const graph *)(void *)gr))) {
+        free(x);
+        return cudaErrorMemoryAllocation;
+    }
+    pthread_mutex_init(&x->lock, NULL);
+    pthread_cond_init(&x->cond, NULL);
+    x->refs = 1;
+    *out = (cudaGraphExec_t)(void *)x;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphInstantiate(cudaGraphExec_t *out, cudaGraph_t gr, unsigned long long flags)
+{
+    return cudaGraphInstantiateWithFlags(out, gr, flags);
+}
+
+cudaError_t cudaGraphLaunch(cudaGraphExec_t ge, cudaStream_t st)
+{
+    exec *x = (exec *)(void *)ge;
+    stream *s = stream_of(st);
+    op *o;
+    if (!x || !s) return cudaErrorInvalidResourceHandle;
+    if (st && capturing_refused(s)) return cudaErrorStreamCaptureUnsupported; /* no child graph nodes here */
+    if (!(o = op_new(6))) return cudaErrorMemoryAllocation;
+    pthread_mutex_lock(&x->lock);
+    x->refs++;
+    o->x = x;
+    o->plan = x->cur;
+    __atomic_add_fetch(&o->plan->refs, 1, __ATOMIC_ACQ_REL);
+    o->target = ++x->launched;
+    pthread_mutex_unlock(&x->lock);
+    return enqueue(st, o);
+}
+
+/* Freed when its last launch in flight completes, as CUDA does. */
+cudaError_t cudaGraphExecDestroy(cudaGraphExec_t ge)
+{
+    if (!ge) return cudaErrorInvalidResourceHandle;
+    exec_unref((exec *)(void *)ge);
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphDestroy(cudaGraph_t gr)
+{
+    if (!gr) return cudaErrorInvalidResourceHandle;
+    graph_free((graph *)(void *)gr);
+    return cudaSuccess;
+}
+
+/* Same nodes, same kinds, same edges: the new graph's parameters for later
+   launches. Otherwise the first node that differs, and why. */
+cudaError_t cudaGraphExecUpdate(cudaGraphExec_t ge, cudaGraph_t gr, cudaGraphExecUpdateResultInfo *info)
+{
+    exec *x = (exec *)(void *)ge;
+    graph *g = (graph *)(void *)gr;
+    plan *p, *old;
+    size_t i, j;
+    memset(info, 0, sizeof *info);
+    if (!x || !g) return cudaErrorInvalidValue;
+    pthread_mutex_lock(&x->lock);
+    old = x->cur;
+    pthread_mutex_unlock(&x->lock);
+    info->result = g->n != old->g.n ? cudaGraphExecUpdateErrorTopologyChanged : cudaGraphExecUpdateSuccess;
+    for (i = 0; i < g->n && info->result == cudaGraphExecUpdateSuccess; i++) {
+        const gnode *a = &old->g.nodes[i], *b = &g->nodes[i];
+        if (a->o.kind != b->o.kind) info->result = cudaGraphExecUpdateErrorNodeTypeChanged;
+        else if (a->d.n != b->d.n) info->result = cudaGraphExecUpdateErrorTopologyChanged;
+        for (j = 0; j < a->d.n && info->result == cudaGraphExecUpdateSuccess; j++)
+            if (a->d.v[j] != b->d.v[j]) info->result = cudaGraphExecUpdateErrorTopologyChanged;
+        if (info->result != cudaGraphExecUpdateSuccess) info->errorNode = (cudaGraphNode_t)(void *)&g->nodes[i];
+    }
+    if (info->result != cudaGraphExecUpdateSuccess) return cudaErrorGraphExecUpdateFailure;
+    if (!(p = plan_new(g))) return cudaErrorMemoryAllocation;
+    pthread_mutex_lock(&x->lock);
+    old = x->cur;
+    x->cur = p;
+    pthread_mutex_unlock(&x->lock);
+    plan_unref(old);
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphGetNodes(cudaGraph_t gr, cudaGraphNode_t *nodes, size_t *count)
+{
+    graph *g = (graph *)(void *)gr;
+    size_t i;
+    if (!g || !count) return cudaErrorInvalidValue;
+    for (i = 0; nodes && i < *count; i++) nodes[i] = i < g->n ? (cudaGraphNode_t)(void *)&g->nodes[i] : NULL;
+    *count = g->n;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNodeType *type)
+{
+    const gnode *n = (const gnode *)(void *)node;
+    if (!n || !type) return cudaErrorInvalidValue;
+    *type = n->o.kind == 0 ? cudaGraphNodeTypeMemset : n->o.kind == 1 ? cudaGraphNodeTypeMemcpy : cudaGraphNodeTypeHost;
+    return cudaSuccess;
+}
+
+/* CUDA 13's form (12.3's cudaGraphGetEdges_v2): with from and to NULL, the
+   count; else up to *count edges. */
+cudaError_t cudaGraphGetEdges(cudaGraph_t gr, cudaGraphNode_t *from, cudaGraphNode_t *to, cudaGraphEdgeData *data,
+                              size_t *count)
+{
+    graph *g = (graph *)(void *)gr;
+    size_t i, j, k = 0, total = 0;
+    if (!g || !count || (!from != !to)) return cudaErrorInvalidValue;
+    for (i = 0; i < g->n; i++)
+        for (j = 0; j < g->nodes[i].d.n; j++, total++)
+            if (from && total < *count) {
+                from[total] = (cudaGraphNode_t)(void *)&g->nodes[g->nodes[i].d.v[j]];
+                to[total] = (cudaGraphNode_t)(void *)&g->nodes[i];
+                if (data) memset(&data[total], 0, sizeof data[total]);
+            }
+    for (k = total; from && k < *count; k++) from[k] = to[k] = NULL;
+    if (!from || *count > total) *count = total;
     return cudaSuccess;
 }
 
@@ -294,6 +938,16 @@ const char *cudaGetErrorName(cudaError_t e)
     case cudaErrorNotReady: return "cudaErrorNotReady";
     case cudaErrorInvalidValue: return "cudaErrorInvalidValue";
     case cudaErrorNotSupported: return "cudaErrorNotSupported"; /* an entry point the double lacks */
+    case cudaErrorIllegalState: return "cudaErrorIllegalState";
+    case cudaErrorStreamCaptureUnsupported: return "cudaErrorStreamCaptureUnsupported";
+    case cudaErrorStreamCaptureInvalidated: return "cudaErrorStreamCaptureInvalidated";
+    case cudaErrorStreamCaptureMerge: return "cudaErrorStreamCaptureMerge";
+    case cudaErrorStreamCaptureUnmatched: return "cudaErrorStreamCaptureUnmatched";
+    case cudaErrorStreamCaptureUnjoined: return "cudaErrorStreamCaptureUnjoined";
+    case cudaErrorStreamCaptureIsolation: return "cudaErrorStreamCaptureIsolation";
+    case cudaErrorCapturedEvent: return "cudaErrorCapturedEvent";
+    case cudaErrorStreamCaptureWrongThread: return "cudaErrorStreamCaptureWrongThread";
+    case cudaErrorGraphExecUpdateFailure: return "cudaErrorGraphExecUpdateFailure";
     default: return "cudaErrorUnknown";
     }
 }
@@ -308,6 +962,17 @@ const char *cudaGetErrorString(cudaError_t e)
     case cudaErrorNotReady: return "device not ready";
     case cudaErrorInvalidValue: return "invalid argument";
     case cudaErrorNotSupported: return "operation not supported (not in the test double)";
+    case cudaErrorIllegalState: return "the operation cannot be performed in the present state";
+    case cudaErrorStreamCaptureUnsupported: return "operation not permitted when stream is capturing";
+    case cudaErrorStreamCaptureInvalidated: return "operation failed due to a previous error during capture";
+    case cudaErrorStreamCaptureMerge: return "operation would result in a merge of separate capture sequences";
+    case cudaErrorStreamCaptureUnmatched: return "capture was not ended in the same stream as it began";
+    case cudaErrorStreamCaptureUnjoined: return "capturing stream has unjoined work";
+    case cudaErrorStreamCaptureIsolation: return "dependency created on uncaptured work in another stream";
+    case cudaErrorCapturedEvent: return "operation not permitted on an event last recorded in a capturing stream";
+    case cudaErrorStreamCaptureWrongThread: return "attempt to terminate a thread-local capture sequence from another thread";
+    case cudaErrorGraphExecUpdateFailure:
+        return "the graph update was not performed because it included changes which violated constraints specific to instantiated graph update";
     default: return "unknown error";
     }
 }
@@ -355,16 +1020,40 @@ static cudaError_t allocate(void **p, size_t n, int host)
     alloc_add(*p, n, host);
     return cudaSuccess;
 }
-cudaError_t cudaMalloc(void **p, size_t n) { return allocate(p, n, 0); }
-cudaError_t cudaFree(void *p) { cudaDeviceSynchronize(); alloc_remove(p); free(p); return cudaSuccess; }
-cudaError_t cudaHostAlloc(void **p, size_t n, unsigned f) { UNUSED(f); return allocate(p, n, 1); }
-cudaError_t cudaFreeHost(void *p) { cudaDeviceSynchronize(); alloc_remove(p); free(p); return cudaSuccess; }
-cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t s) { UNUSED(s); return cudaMalloc(p, n); }
+static void device_wait(void);
+static void stream_wait(stream *s);
+
+/* Allocation and free may wait for the device: unsafe under capture. */
+static cudaError_t release(void *p)
+{
+    if (unsafe_refused()) return cudaErrorStreamCaptureUnsupported;
+    device_wait();
+    alloc_remove(p);
+    free(p);
+    return cudaSuccess;
+}
+
+cudaError_t cudaMalloc(void **p, size_t n) { return unsafe_refused() ? cudaErrorStreamCaptureUnsupported : allocate(p, n, 0); }
+cudaError_t cudaFree(void *p) { return release(p); }
+cudaError_t cudaHostAlloc(void **p, size_t n, unsigned f)
+{
+    UNUSED(f);
+    return unsafe_refused() ? cudaErrorStreamCaptureUnsupported : allocate(p, n, 1);
+}
+cudaError_t cudaFreeHost(void *p) { return release(p); }
+
+/* The double has no memory nodes: refused on a capturing stream. */
+cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t s)
+{
+    if (s && capturing_refused(stream_of(s))) return cudaErrorStreamCaptureUnsupported;
+    return allocate(p, n, 0);
+}
 cudaError_t cudaMemGetInfo(size_t *f, size_t *t) { *f = *t = (size_t)1 << 34; return cudaSuccess; }
 
 cudaError_t cudaFreeAsync(void *p, cudaStream_t s)
 {
-    cudaStreamSynchronize(s); /* in order; simple */
+    if (s && capturing_refused(stream_of(s))) return cudaErrorStreamCaptureUnsupported;
+    stream_wait(stream_of(s)); /* in order; simple */
     alloc_remove(p);
     free(p);
     return cudaSuccess;
@@ -394,16 +1083,20 @@ cudaError_t cudaMemcpyAsync(void *d, const void *src, size_t n, enum cudaMemcpyK
 {
     op *o = op_new(1);
     cudaError_t e;
+    int captured;
     if (!o) return cudaErrorMemoryAllocation;
     o->dst = d, o->src = src, o->n = n;
-    e = enqueue(s, o);
-    if (e == cudaSuccess && n && (!known(d) || !known(src)) && k != cudaMemcpyDeviceToDevice) e = cudaStreamSynchronize(s);
+    e = enqueue_or_capture(s, o, &captured);
+    if (e == cudaSuccess && !captured && n && (!known(d) || !known(src)) && k != cudaMemcpyDeviceToDevice)
+        stream_wait(stream_of(s));
     return e;
 }
 
 cudaError_t cudaMemcpy(void *d, const void *src, size_t n, enum cudaMemcpyKind k)
 {
-    cudaError_t e = cudaMemcpyAsync(d, src, n, k, NULL);
+    cudaError_t e;
+    if (unsafe_refused()) return cudaErrorStreamCaptureUnsupported;
+    e = cudaMemcpyAsync(d, src, n, k, NULL);
     return e ? e : cudaStreamSynchronize(NULL);
 }
 
@@ -449,6 +1142,7 @@ cudaError_t cudaStreamDestroy(cudaStream_t st)
 {
     stream *s = (stream *)(void *)st;
     if (!s) return cudaErrorInvalidResourceHandle;
+    capture_leave(s);
     pthread_mutex_lock(&s->lock);
     s->dying = 1; /* queued work completes; the worker frees the stream */
     pthread_cond_broadcast(&s->cond);
@@ -456,15 +1150,23 @@ cudaError_t cudaStreamDestroy(cudaStream_t st)
     return cudaSuccess;
 }
 
-cudaError_t cudaStreamSynchronize(cudaStream_t st)
+static void stream_wait(stream *s)
 {
-    stream *s = stream_of(st);
     unsigned long long want;
-    if (!s) return cudaErrorInvalidResourceHandle;
     pthread_mutex_lock(&s->lock);
     want = s->queued;
     while (s->done < want) pthread_cond_wait(&s->cond, &s->lock);
     pthread_mutex_unlock(&s->lock);
+}
+
+/* A capturing stream cannot be waited for; the legacy stream may be waiting
+   for the others, so its synchronize is an unsafe call. */
+cudaError_t cudaStreamSynchronize(cudaStream_t st)
+{
+    stream *s = stream_of(st);
+    if (!s) return cudaErrorInvalidResourceHandle;
+    if (st ? capturing_refused(s) : unsafe_refused()) return cudaErrorStreamCaptureUnsupported;
+    stream_wait(s);
     return cudaSuccess;
 }
 
@@ -473,6 +1175,7 @@ cudaError_t cudaStreamQuery(cudaStream_t st)
     stream *s = stream_of(st);
     int busy;
     if (!s) return cudaErrorInvalidResourceHandle;
+    if (st && capturing_refused(s)) return cudaErrorStreamCaptureUnsupported;
     pthread_mutex_lock(&s->lock);
     busy = s->done < s->queued;
     pthread_mutex_unlock(&s->lock);
@@ -482,7 +1185,7 @@ cudaError_t cudaStreamQuery(cudaStream_t st)
 /* Every stream, the NULL stream among them: the streams are walked again
    until none has work (a host function may have queued more). Work queued on
    a stream destroyed meanwhile is waited for through the list too. */
-cudaError_t cudaDeviceSynchronize(void)
+static void device_wait(void)
 {
     int busy = 1;
     stream_of(NULL);
@@ -501,15 +1204,35 @@ cudaError_t cudaDeviceSynchronize(void)
             nanosleep(&ts, NULL);
         }
     }
+}
+
+/* It would wait for every capturing stream: refused while any capture is
+   active, each invalidated. */
+cudaError_t cudaDeviceSynchronize(void)
+{
+    capture *c;
+    int refused = 0;
+    pthread_mutex_lock(&cap_lock);
+    for (c = active; c; c = c->next_active) c->invalidated = refused = 1;
+    pthread_mutex_unlock(&cap_lock);
+    if (refused) return cudaErrorStreamCaptureUnsupported;
+    device_wait();
     return cudaSuccess;
 }
 
 cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t ev, unsigned f)
 {
     event *e = (event *)(void *)ev;
+    stream *st = stream_of(s);
+    cudaError_t err;
     op *o;
     UNUSED(f);
-    if (!e) return cudaErrorInvalidResourceHandle;
+    if (!e || !st) return cudaErrorInvalidResourceHandle;
+    if (!s) { /* the legacy stream cannot wait for an event of a capture */
+        if (captured_event_refused(e)) return cudaErrorCapturedEvent;
+    } else if (capture_wait(st, e, &err)) {
+        return err;
+    }
     if (!(o = op_new(4))) return cudaErrorMemoryAllocation;
     pthread_mutex_lock(&e->lock);
     o->e = e, o->target = e->recorded;
@@ -566,8 +1289,11 @@ cudaError_t cudaEventDestroy(cudaEvent_t ev)
 cudaError_t cudaEventRecord(cudaEvent_t ev, cudaStream_t s)
 {
     event *e = (event *)(void *)ev;
+    stream *st = stream_of(s);
+    cudaError_t err;
     op *o;
-    if (!e) return cudaErrorInvalidResourceHandle;
+    if (!e || !st) return cudaErrorInvalidResourceHandle;
+    if (capture_record(e, st, &err)) return err; /* the legacy stream never captures */
     if (!(o = op_new(3))) return cudaErrorMemoryAllocation;
     pthread_mutex_lock(&e->lock);
     o->e = e, o->target = ++e->recorded;
@@ -581,6 +1307,7 @@ cudaError_t cudaEventQuery(cudaEvent_t ev)
     event *e = (event *)(void *)ev;
     int busy;
     if (!e) return cudaErrorInvalidResourceHandle;
+    if (captured_event_refused(e)) return cudaErrorCapturedEvent;
     pthread_mutex_lock(&e->lock);
     busy = e->completed < e->recorded;
     pthread_mutex_unlock(&e->lock);
@@ -591,6 +1318,7 @@ cudaError_t cudaEventSynchronize(cudaEvent_t ev)
 {
     event *e = (event *)(void *)ev;
     if (!e) return cudaErrorInvalidResourceHandle;
+    if (captured_event_refused(e)) return cudaErrorCapturedEvent;
     pthread_mutex_lock(&e->lock);
     while (e->completed < e->recorded) pthread_cond_wait(&e->cond, &e->lock);
     pthread_mutex_unlock(&e->lock);
@@ -602,6 +1330,7 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b)
     event *s = (event *)(void *)a, *e = (event *)(void *)b;
     cudaError_t st = cudaSuccess;
     if (!s || !e) return cudaErrorInvalidResourceHandle;
+    if (captured_event_refused(s) || captured_event_refused(e)) return cudaErrorCapturedEvent;
     if ((s->flags | e->flags) & cudaEventDisableTiming) return cudaErrorInvalidResourceHandle;
     pthread_mutex_lock(&s->lock);
     if (!s->recorded) st = cudaErrorInvalidResourceHandle;
