@@ -110,9 +110,9 @@ static int cpuinfo_features(char *out, size_t n)
     while (fgets(line, sizeof line, f) && strncmp(line, key, strlen(key)) != 0) {}
     fclose(f);
     if (strncmp(line, key, strlen(key)) != 0) return 0;
+    if (strchr(line, '\n')) *strchr(line, '\n') = ' '; /* the last word ends in a space too (and the line in its NUL) */
     for (i = 0; i < sizeof names / sizeof names[0]; i++) {
         snprintf(word, sizeof word, " %s ", names[i][1]);
-        line[strcspn(line, "\n")] = ' ';
         if (!strstr(line, word)) continue;
         used += (size_t)snprintf(out + used, n - used, "%s%s", used ? "," : "", names[i][0]);
         if (strcmp(names[i][0], "avx") == 0 && lanes < 8) lanes = 8;
