@@ -568,8 +568,9 @@ static inline xrt_status xrt_graph_get_info(xrt_graph graph, xrt_graph_info *inf
    of the inline functions listed above, and what they use of the XRT_IMPL unit. */
 XRT_API const xrt_backend *xrt__be_slow(void);
 XRT_API xrt_status xrt__handle_bad(const char *fn, const void *handle) XRT__COLD;
-/* The live handle of a backend's object, for messages (a scan); 0 if none. */
-XRT_API uintptr_t xrt__handle_of(const xrt_backend *b, const void *obj, uintptr_t kind) XRT__COLD;
+/* The live handle of a backend's object, for messages (a scan); 0 if none.
+   Any owner's: a plugin that wraps a backend hands the backend's objects on. */
+XRT_API uintptr_t xrt__handle_of(const void *obj, uintptr_t kind) XRT__COLD;
 XRT_API xrt_status xrt__handle_alloc(const xrt_backend *b, void *obj, uintptr_t kind, int owned, uintptr_t *out);
 XRT_API int xrt__handle_release(const xrt_backend *b, uintptr_t h, void **obj, uintptr_t *flags);
 XRT_API xrt_status xrt__handle_retire(const xrt_backend *b, uintptr_t h, void *obj, uintptr_t flags);
@@ -3161,13 +3162,13 @@ XRT_API int xrt__handle_release(const xrt_backend *b, uintptr_t h, void **obj, u
     return won;
 }
 
-XRT_API uintptr_t xrt__handle_of(const xrt_backend *b, const void *obj, uintptr_t kind)
+XRT_API uintptr_t xrt__handle_of(const void *obj, uintptr_t kind)
 {
     uintptr_t i, h = 0;
     xrt__lock(&xrt__handle_lock);
     for (i = 0; i < xrt__handle_next && !h; i++) {
         const xrt__handle_slot *s = xrt__handle_slot_at(i);
-        if ((s->tag & ((1u << XRT__HANDLE_KIND_BITS) - 1)) == kind && s->obj == obj && s->owner == b) h = s->tag;
+        if ((s->tag & ((1u << XRT__HANDLE_KIND_BITS) - 1)) == kind && s->obj == obj) h = s->tag;
     }
     xrt__unlock(&xrt__handle_lock);
     return h;

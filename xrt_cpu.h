@@ -2671,7 +2671,7 @@ static void xrt__cpu_cap_unlock(void)
    stream in a capture keeps its name in cap_name). */
 static void xrt__cpu_stream_name(const xrt__cpu_stream *s, char *buf, size_t n)
 {
-    uintptr_t h = s == xrt__cpu.dflt ? 0 : xrt__handle_of(xrt__cpu.self, s, XRT__HANDLE_STREAM);
+    uintptr_t h = s == xrt__cpu.dflt ? 0 : xrt__handle_of(s, XRT__HANDLE_STREAM);
     if (s == xrt__cpu.dflt) snprintf(buf, n, "the NULL stream");
     else if (h) snprintf(buf, n, "stream %p", (void *)h);
     else snprintf(buf, n, "a destroyed stream");

@@ -175,6 +175,10 @@ step "target on trace: get_target forwarded" grep -q "^trace: get_target(device=
 tj="$LOG/trace-suite.json"
 rm -f "$tj"
 cmocka env XRT_PLUGINS="$B/plugins/libxrt_trace.so" XRT_TRACE_BACKEND=cpu XRT_TRACE_JSON="$tj" "$B/plain/test_suite"
+# Graphs through the tracer with a timeline: a captured host function runs at
+# every launch, and the timeline's own events stay out of captures.
+cmocka env XRT_PLUGINS="$B/plugins/libxrt_trace.so" XRT_TRACE_BACKEND=cpu XRT_TRACE_JSON="$LOG/trace-graph.json" \
+    "$B/plain/test_graph"
 if have jq; then
     step "suite on trace: its timeline is valid JSON" jq -e '.traceEvents | length > 0' "$tj"
 elif have python3; then

@@ -84,7 +84,7 @@ typedef struct fixture {
    own detail. */
 static const char *rule(char *buf, size_t n, const char *cpu_detail, const char *xrt_call, const char *entry)
 {
-    if (strcmp(xrt_test_backend, "cpu") == 0) return cpu_detail;
+    if (strcmp(xrt_test_backend, "cuda") && strcmp(xrt_test_backend, "hip")) return cpu_detail; /* also a plugin over the CPU */
     if (entry) snprintf(buf, n, "%s: %s: %s%s", xrt_call, xrt_test_backend, xrt_test_backend, entry);
     else snprintf(buf, n, "%s: %s", xrt_call, xrt_test_backend); /* the driver's entry point */
     return buf;

@@ -497,13 +497,24 @@ static void tl_resolve(const xrt_backend *t, int all)
     trace_depth--;
 }
 
+/* Whether `stream` is being captured into a graph: its operations are
+   recorded, not run, and an event recorded or a query made there would
+   break the capture (the NULL stream is never captured). */
+static int tl_capturing(const xrt_backend *t, void *stream)
+{
+    unsigned caps = 0, status = 0;
+    return stream && t->get_capabilities(t, &caps) == XRT_SUCCESS && (caps & XRT_CAP_GRAPHS) &&
+           t->stream_is_capturing(t, stream, &status) == XRT_SUCCESS && status != 0;
+}
+
 /* Before an operation on `stream`: its start event (NULL when the timeline is
-   off, the target cannot time events, or no event can be had). */
+   off, the target cannot time events, no event can be had, or the stream is
+   being captured: the operation does not run now). */
 static tl_op *tl_begin(const xrt_backend *t, void *stream, uint64_t t0, int instant)
 {
     tl_op *op;
     int device;
-    if (!tl_on() || !tl_timed() || (device = tl_current_device(t)) < 0) return NULL;
+    if (!tl_on() || !tl_timed() || (device = tl_current_device(t)) < 0 || tl_capturing(t, stream)) return NULL;
     if (!(op = (tl_op *)calloc(1, sizeof *op))) return NULL;
     tl_calibrate(t, stream, device);
     pthread_mutex_lock(&tl.lock);
@@ -534,7 +545,7 @@ static void tl_end(const xrt_backend *t, tl_op *op, void *stream, xrt_status st,
     if (!op) return;
     trace_depth++;
     pthread_mutex_lock(&tl.lock);
-    if (st == XRT_SUCCESS) op->end = tl_take_event(t, op->device);
+    if (st == XRT_SUCCESS && !tl_capturing(t, stream)) op->end = tl_take_event(t, op->device); /* a wait that joined a capture: no end */
     pthread_mutex_unlock(&tl.lock);
     if (op->end && t->event_record(t, op->end, stream) != XRT_SUCCESS) {
         pthread_mutex_lock(&tl.lock);
@@ -1220,10 +1231,15 @@ static xrt_status trace_launch_host_func(const xrt_backend *self, void *stream, 
 {
     const xrt_backend *t = trace_target(self);
     uint64_t t0 = trace_now();
-    trace_host_call *c = (trace_host_call *)malloc(sizeof *c);
+    trace_host_call *c;
     xrt_status st = XRT_ERROR_OUT_OF_MEMORY;
     tl_op *op = NULL;
-    if (c) {
+    if (tl_capturing(t, stream)) { /* into a graph, run at every launch: no closure of one run */
+        st = TRACE_FWD(t->launch_host_func(t, stream, fn, user));
+        return trace_end(self, "launch_host_func", t0, st, "stream=%p, fn=%p, user=%p (captured)", stream,
+                         trace_fn_addr(fn), user);
+    }
+    if ((c = (trace_host_call *)malloc(sizeof *c)) != NULL) {
         c->self = self;
         c->fn = fn;
         c->user = user;
