@@ -219,6 +219,15 @@ static inline const char *xrt_status_string(xrt_status s)
     return "unknown status";
 }
 
+/* The enum's name ("XRT_ERROR_INVALID_VALUE"), as cudaGetErrorName gives it. */
+static inline const char *xrt_status_name(xrt_status s)
+{
+#define XRT__STATUS_CASE(name, msg) case name: return #name;
+    switch (s) { XRT__STATUS_LIST(XRT__STATUS_CASE) default: break; }
+#undef XRT__STATUS_CASE
+    return "XRT_ERROR_UNKNOWN";
+}
+
 /* >> types */
 typedef enum xrt_memcpy_kind { /* same values as cudaMemcpyKind */
     XRT_MEMCPY_HOST_TO_HOST = 0,
@@ -617,7 +626,14 @@ struct xrt__tls_state {
 #else
 #define XRT__GLOBAL(decl, init) extern __attribute__((visibility("hidden"))) decl
 #endif
+#if defined(XRT_STATIC)
 XRT__GLOBAL(XRT__TLS struct xrt__tls_state xrt__tls, );
+#else
+/* The first symbol a program without its XRT_IMPL unit misses: its link
+   error ("undefined reference to `xrt__tls_define_XRT_IMPL_in_one_file'")
+   says what to do. Only the name changes, not the access. */
+XRT__GLOBAL(XRT__TLS struct xrt__tls_state xrt__tls __asm__("xrt__tls_define_XRT_IMPL_in_one_file"), );
+#endif
 XRT__GLOBAL(unsigned xrt__gen, = XRT__GEN_START);
 
 /* Calls that use a handle's object announce it, so that a destroy racing
