@@ -698,6 +698,11 @@ static void test_bad_images(void **state)
         im[0].arch = t.arch; /* the right arch, a corrupt object */
         FAILS(xrt_module_load(&m, im, 1, NULL), XRT_ERROR_INVALID_IMAGE, "does not load");
         assert_null(m);
+        assert_null(strstr(xrt_get_last_error_string(), ".tmp.")); /* not a file the user never made */
+        im[0].data = "junk", im[0].size = 4; /* not even ELF */
+        FAILS(xrt_module_load(&m, im, 1, NULL), XRT_ERROR_INVALID_IMAGE,
+              "cpu: xrt_module_load: the image (cpu shared object, 4 bytes) is not an ELF shared object");
+        assert_null(m);
     } else if (strcmp(t.backend, "cuda") == 0) { /* refused at the load, though the driver defers its errors */
         static const char broken_ptx[] = ".version 7.0\n.target sm_50\n.address_size 64\n.visible .entry k()\n{\n\tret\n";
         FAILS(xrt_module_load(&m, im, 1, NULL), XRT_ERROR_INVALID_IMAGE,
@@ -724,7 +729,30 @@ static void test_compile_error(void **state)
     FAILS(xrt_module_load(&m, &im, 1, NULL), XRT_ERROR_COMPILE_FAILED, "exited with");
     assert_null(m);
     assert_non_null(strstr(xrt_module_get_log(), "error"));
+    assert_non_null(strstr(xrt_module_get_log(), "<kernel source>:1:")); /* the user's source, not a temporary */
+    assert_null(strstr(xrt_module_get_log(), ".tmp."));
+    assert_null(strstr(xrt_get_last_error_string(), ".tmp."));
     FAILS(xrt_module_load(&m, &im, 1, "-DX=1"), XRT_ERROR_COMPILE_FAILED, "exited with"); /* failures are not cached */
+}
+
+/* A C++ compiler mangles the kernel's name: the lookup says so. */
+static void test_cxx_compiler_hint(void **state)
+{
+    xrt_module m = NULL;
+    xrt_function f = (xrt_function)1;
+    xrt_module_image im = source_image(PRELUDE "void fill2d(const ctx_t *c, void *a) { (void)c; (void)a; }\n");
+    (void)state;
+    SKIP_UNLESS(caps() & XRT_CAP_MODULES, "the backend loads no modules (XRT_CAP_MODULES)");
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "C source is built on the CPU backend only");
+    SKIP_UNLESS(system("g++ --version > /dev/null 2>&1") == 0, "no g++");
+    setenv("XRT_CC", "g++", 1);
+    OK(xrt_module_load(&m, &im, 1, NULL));
+    unsetenv("XRT_CC");
+    FAILS(xrt_module_get_function(&f, m, "fill2d"), XRT_ERROR_NOT_FOUND,
+          "cpu: xrt_module_get_function: no kernel named 'fill2d' in the module (built by g++, a C++ compiler, "
+          "which mangles names: declare kernels extern \"C\")");
+    assert_null(f);
+    OK(xrt_module_unload(m));
 }
 
 /* The module is unloaded while a launch waits behind a gate: the launch
@@ -1883,6 +1911,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_saxpy),
+        cmocka_unit_test(test_cxx_compiler_hint),
         cmocka_unit_test(test_shapes),
         cmocka_unit_test(test_bad_launches),
         gated_test(test_arguments),
