@@ -2003,21 +2003,102 @@ static void xrt__reg_select_again_locked(void)
 /* Used by the backends that build or pick images; a build without them leaves some unused. */
 #define XRT__BACKEND_HELPER static __attribute__((unused))
 
-/* A whole decimal number from the environment variable `name`, or `dflt`
-   where it is unset or empty. Digits only (no sign, space or suffix, below
-   2^64): anything else is ignored with one warning saying what is valid. */
-XRT__BACKEND_HELPER unsigned long long xrt__env_number(const char *name, unsigned long long dflt)
+/* >> impl: environment variables. Every XRT_* variable is read through
+   one of these: a switch (xrt__env_switch), a whole number
+   (xrt__env_number), a size (xrt__env_size), a word of a list
+   (xrt__env_word), or a list (XRT_BACKEND, XRT_PLUGINS: words between
+   blanks and commas). Unset or empty means the default; a bad value is
+   ignored with one warning naming the valid ones (xrt__warn_once). */
+
+/* A warning, unless it is the one this process gave last: a variable read
+   at each load or a directory tried at each load warns once, not each time. */
+XRT__BACKEND_HELPER void xrt__warn_once(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+XRT__BACKEND_HELPER void xrt__warn_once(const char *fmt, ...)
 {
-    const char *env = getenv(name), *p;
-    unsigned long long v = 0;
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    static char last[256];
+    char msg[256];
+    int again;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    pthread_mutex_lock(&lock);
+    if (!(again = !strcmp(msg, last))) memcpy(last, msg, sizeof last);
+    pthread_mutex_unlock(&lock);
+    if (!again) xrt_log(XRT_LOG_WARN, "%s", msg);
+}
+
+/* A switch's value: 1 (1, on, yes, true), 0 (0, off, no, false), in any
+   case; -1 for anything else. */
+XRT__BACKEND_HELPER int xrt__parse_switch(const char *v)
+{
+    static const char *const words[] = {"0", "off", "no", "false", "1", "on", "yes", "true"};
+    int i;
+    for (i = 0; i < 8; i++)
+        if (!strcasecmp(v, words[i])) return i >= 4;
+    return -1;
+}
+
+#define XRT__SWITCH_VALID "1, on, yes, true, 0, off, no, false"
+
+XRT__BACKEND_HELPER int xrt__env_switch(const char *name, int dflt)
+{
+    const char *env = getenv(name);
+    int v;
     if (!env || !*env) return dflt;
-    for (p = env; *p >= '0' && *p <= '9'; p++) {
-        if (v > (~0ull - (unsigned)(*p - '0')) / 10) break; /* would overflow */
+    if ((v = xrt__parse_switch(env)) >= 0) return v;
+    xrt__warn_once("%.64s=%.64s: not a switch (valid: " XRT__SWITCH_VALID "); ignored", name, env);
+    return dflt;
+}
+
+/* Decimal digits, then (with `units`) an optional k, m or g (binary units),
+   and nothing else, below 2^64 (no sign, space or wrap-around). */
+XRT__BACKEND_HELPER int xrt__parse_number(const char *s, int units, unsigned long long *out)
+{
+    unsigned long long v = 0;
+    unsigned shift = 0;
+    const char *p;
+    for (p = s; *p >= '0' && *p <= '9'; p++) {
+        if (v > (~0ull - (unsigned)(*p - '0')) / 10) return 0; /* would overflow */
         v = v * 10 + (unsigned)(*p - '0');
     }
-    if (!*p) return v;
-    xrt_log(XRT_LOG_WARN, "%.64s=%.64s: not a whole number (valid: digits 0-9, below 2^64); ignored", name, env);
+    if (p == s) return 0;
+    if (units && *p) {
+        const char *u = strchr("kmg", *p | 0x20);
+        if (!u || !*u) return 0;
+        shift = 10u * (unsigned)(u - "kmg" + 1);
+        p++;
+    }
+    if (*p || v > ~0ull >> shift) return 0;
+    *out = v << shift;
+    return 1;
+}
+
+XRT__BACKEND_HELPER unsigned long long xrt__env_parsed(const char *name, unsigned long long dflt, int units)
+{
+    const char *env = getenv(name);
+    unsigned long long v;
+    if (!env || !*env) return dflt;
+    if (xrt__parse_number(env, units, &v)) return v;
+    if (units)
+        xrt__warn_once("%.64s=%.64s: not a size (valid: digits 0-9 with an optional k, m or g, below 2^64); ignored",
+                       name, env);
+    else
+        xrt__warn_once("%.64s=%.64s: not a whole number (valid: digits 0-9, below 2^64); ignored", name, env);
     return dflt;
+}
+
+/* A count: digits only. */
+XRT__BACKEND_HELPER unsigned long long xrt__env_number(const char *name, unsigned long long dflt)
+{
+    return xrt__env_parsed(name, dflt, 0);
+}
+
+/* A size in bytes: digits, optionally k, m or g. */
+XRT__BACKEND_HELPER unsigned long long xrt__env_size(const char *name, unsigned long long dflt)
+{
+    return xrt__env_parsed(name, dflt, 1);
 }
 extern char **environ;
 
@@ -2209,10 +2290,10 @@ XRT__BACKEND_HELPER void xrt__mkdirs(char *dir)
    `warn`, a warning says why), then a module is built privately. */
 XRT__BACKEND_HELPER int xrt__cache_dir(char *dir, size_t n, int warn)
 {
-    const char *off = getenv("XRT_CACHE"), *env = getenv("XRT_CACHE_DIR"), *base;
+    const char *env = getenv("XRT_CACHE_DIR"), *base;
     char want[PATH_MAX], real[PATH_MAX], why[PATH_MAX + 160];
     int len;
-    if (off && !strcmp(off, "0")) return 0;
+    if (!xrt__env_switch("XRT_CACHE", 1)) return 0;
     if (xrt__secure()) return 0; /* its directory is the caller's, its entries code: a private one each time */
     if (env && *env) len = snprintf(want, sizeof want, "%s", env);
     else if ((base = getenv("XDG_CACHE_HOME")) && *base) len = snprintf(want, sizeof want, "%s/xrt", base);
@@ -2221,19 +2302,19 @@ XRT__BACKEND_HELPER int xrt__cache_dir(char *dir, size_t n, int warn)
     if (len >= 0 && (size_t)len < n) {
         xrt__mkdirs(want);
         if (!realpath(want, real)) {
-            if (warn) xrt_log(XRT_LOG_WARN, "kernel cache %s cannot be created (%s): building privately", want, strerror(errno));
+            if (warn) xrt__warn_once("kernel cache %.160s cannot be created (%s): building privately", want, strerror(errno));
             return 0;
         }
         len = snprintf(dir, n, "%s", real);
     }
     if (len < 0 || (size_t)len >= n) { /* an entry's path would not fit: never cut it short */
         if (warn)
-            xrt_log(XRT_LOG_WARN, "kernel cache %.64s...: the path is too long (%d bytes, at most %zu): building privately",
-                    want, len, n - 1);
+            xrt__warn_once("kernel cache %.64s...: the path is too long (%d bytes, at most %zu): building privately", want,
+                           len, n - 1);
         return 0;
     }
     if (!xrt__cache_dir_trusted(dir, why, sizeof why)) {
-        if (warn) xrt_log(XRT_LOG_WARN, "kernel cache %s not used: %s: building privately", dir, why);
+        if (warn) xrt__warn_once("kernel cache %.160s not used: %.80s: building privately", dir, why);
         return 0;
     }
     return 1;
@@ -2311,7 +2392,7 @@ XRT__BACKEND_HELPER int xrt__cache_stale(int dirfd, const char *name, int kind, 
    leftovers go on the way. Only xrt's own names, never through a link. */
 XRT__BACKEND_HELPER void xrt__cache_evict(const char *dir, const char *keep, const char *keep_key)
 {
-    unsigned long long bound = xrt__env_number("XRT_CACHE_BYTES", 1ull << 30);
+    unsigned long long bound = xrt__env_size("XRT_CACHE_BYTES", 1ull << 30);
     char keep_manifest[64];
     snprintf(keep_manifest, sizeof keep_manifest, "%.32s.deps", keep_key);
     for (;;) {

@@ -3647,7 +3647,7 @@ __attribute__((constructor)) static void xrt__cpu_atfork(void)
 static xrt_status xrt__cpu_init(const xrt_backend *self, char *reason, size_t n)
 {
     static int settle_registered; /* once a process: handlers cannot be removed */
-    unsigned long long split = xrt__env_number("XRT_CPU_SPLIT_BYTES", 16u << 20);
+    unsigned long long split = xrt__env_size("XRT_CPU_SPLIT_BYTES", 16u << 20);
     xrt_status st;
     xrt__cpu.self = self;
     if (!settle_registered && pthread_atfork(xrt__cpu_fork_settle, NULL, NULL) == 0) settle_registered = 1;

@@ -1549,7 +1549,7 @@ static void test_cache_bytes_digits_only(void **state)
     OK(xrt_cache_get_stats(&a));
     assert_int_equal(value_of(genuine_src, NULL), 1);
     assert_int_equal(xrt_test_log.count, 1);
-    assert_non_null(strstr(xrt_test_log.last, "XRT_CACHE_BYTES= -1: not a whole number (valid: digits 0-9"));
+    assert_non_null(strstr(xrt_test_log.last, "XRT_CACHE_BYTES= -1: not a size (valid: digits 0-9 with an optional k, m or g"));
     assert_int_equal(value_of(genuine_src, "-DSECOND"), 1);
     OK(xrt_cache_get_stats(&b));
     assert_int_equal(b.evictions - a.evictions, 0); /* the default: 1 GiB */
