@@ -349,19 +349,24 @@ typedef struct xrt_module_image {
     const char *arch; /* the arch it was built for ("sm_90", "gfx90a", "x86_64"); NULL or "" = any */
 } xrt_module_image;
 
-typedef struct xrt_dim3 { unsigned x, y, z; } xrt_dim3;
-
-/* What a CPU kernel receives, once per block: `void k(const xrt_kernel_ctx
+/* xrt_dim3: a grid's or a block's shape.
+   What a CPU kernel receives, once per block: `void k(const xrt_kernel_ctx
    *ctx, void *args)`. The kernel loops over its block's threads itself;
    `shared` is the block's shared memory (shared_bytes of the launch, 64-byte
    aligned, not zeroed), private to the worker running the block; `args` is
-   the launch's packed argument buffer (a copy, aligned to 16 bytes). */
-typedef struct xrt_kernel_ctx {
-    xrt_dim3 grid_dim, block_dim, block_idx;
-    void *shared;
-    size_t shared_bytes;
-} xrt_kernel_ctx;
-typedef void (*xrt_cpu_kernel_fn)(const xrt_kernel_ctx *ctx, void *args);
+   the launch's packed argument buffer (a copy, aligned to 16 bytes).
+   These declarations are also the kernel header xrt gives a C-source
+   kernel's compiler: its `#include "xrt.h"` finds them with no option
+   (a -I to the full xrt.h comes first). One macro, so they cannot drift. */
+#define XRT__KERNEL_DECLS                                                                          \
+    typedef struct xrt_dim3 { unsigned x, y, z; } xrt_dim3;                                        \
+    typedef struct xrt_kernel_ctx {                                                                \
+        xrt_dim3 grid_dim, block_dim, block_idx;                                                   \
+        void *shared;                                                                              \
+        size_t shared_bytes;                                                                       \
+    } xrt_kernel_ctx;                                                                              \
+    typedef void (*xrt_cpu_kernel_fn)(const xrt_kernel_ctx *ctx, void *args);
+XRT__KERNEL_DECLS
 
 typedef struct xrt_function_attributes {
     int max_threads_per_block;
@@ -2320,6 +2325,64 @@ XRT__BACKEND_HELPER int xrt__cache_dir(char *dir, size_t n, int warn)
     return 1;
 }
 
+/* >> impl: kernel cache: the kernel header. A C-source kernel's
+   `#include "xrt.h"` finds xrt's kernel declarations (XRT__KERNEL_DECLS) in
+   <dir>/include-<16 hex>/xrt.h, passed with -idirafter so that a user's own
+   -I to the full xrt.h still wins; <dir> is the cache directory (or the
+   private build directory). The hex is the text's hash: the path and the
+   contents of a version's header never change, so they fit the cache's
+   manifest, and two versions sharing a cache each have their own. */
+#define XRT__STR_(...) #__VA_ARGS__
+#define XRT__STR(x) XRT__STR_(x)
+static const char xrt__kernel_header[] =
+    "/* The declarations a CPU kernel of xrt uses, written by xrt (the full xrt.h has them too). */\n"
+    "#if !defined(XRT_H_INCLUDED) && !defined(XRT__KERNEL_H)\n#define XRT__KERNEL_H\n#include <stddef.h>\n"
+    XRT__STR(XRT__KERNEL_DECLS) "\n#endif\n";
+
+/* Its directory's path into out; 0 where it does not fit. */
+XRT__BACKEND_HELPER int xrt__kernel_header_dir(const char *dir, char *out, size_t n)
+{
+    xrt__key k;
+    int len;
+    xrt__key_init(&k, "kernel header");
+    xrt__key_add(&k, xrt__kernel_header, sizeof xrt__kernel_header - 1);
+    len = snprintf(out, n, "%.*s/include-%016llx", PATH_MAX, dir, (unsigned long long)k.a);
+    return len > 0 && (size_t)len + 16 < n;
+}
+
+/* Makes the kernel header of `dir` (if need be: written once, to a
+   temporary, then renamed) and its directory's path into out; 0 where it
+   cannot be had or is not xrt's own (a private directory of this user's,
+   never through a link), and then a kernel that includes xrt.h fails to
+   compile, saying so. */
+XRT__BACKEND_HELPER int xrt__kernel_header_make(const char *dir, char *out, size_t n)
+{
+    char file[PATH_MAX + 48], tmp[PATH_MAX + 96];
+    struct stat st;
+    int fd, ok;
+    if (!xrt__kernel_header_dir(dir, out, n) || strlen(out) + 8 >= PATH_MAX) return 0;
+    if (mkdir(out, 0700) != 0 && errno != EEXIST) return 0;
+    if (lstat(out, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 022)) return 0;
+    snprintf(file, sizeof file, "%s/xrt.h", out);
+    if (lstat(file, &st) == 0) return S_ISREG(st.st_mode) && st.st_uid == geteuid() && !(st.st_mode & 022);
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%u", file, (long)getpid(), __atomic_add_fetch(&xrt__cache_seq, 1, __ATOMIC_RELAXED));
+    if ((fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600)) < 0) return 0;
+    ok = write(fd, xrt__kernel_header, sizeof xrt__kernel_header - 1) == (ssize_t)(sizeof xrt__kernel_header - 1);
+    ok = close(fd) == 0 && ok && rename(tmp, file) == 0;
+    if (!ok) unlink(tmp);
+    return ok;
+}
+
+/* Removes a private build directory's kernel header. */
+XRT__BACKEND_HELPER void xrt__kernel_header_remove(const char *dir)
+{
+    char inc[PATH_MAX + 48], file[PATH_MAX + 64];
+    if (!xrt__kernel_header_dir(dir, inc, sizeof inc)) return;
+    snprintf(file, sizeof file, "%s/xrt.h", inc);
+    unlink(file);
+    rmdir(inc);
+}
+
 /* >> impl: kernel cache: names. xrt counts, evicts and sweeps only the
    names it makes: <32 hex>.so entries, <32 hex>.deps manifests (see below),
    <32 hex>.lock locks, the temporaries <32 hex>.so.tmp.<pid>.<n>[.c|.d] and
@@ -2700,6 +2763,7 @@ XRT__BACKEND_HELPER xrt_status xrt__cache_private(const char *who, xrt__cache_bu
     unlink(path);
     snprintf(path, sizeof path, "%s/module.so.d", dir); /* the files it read, if it said */
     unlink(path);
+    xrt__kernel_header_remove(dir);
     rmdir(dir);
     return st;
 }

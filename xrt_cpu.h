@@ -2149,18 +2149,23 @@ static xrt_status xrt__cpu_build_so(void *ctx, const char *path, char *log, size
     return xrt__cpu_write_file("cpu: xrt_module_load", path, "", im->data, im->size);
 }
 
-/* cc -shared -fPIC -O2 [options] -MD -MF path.d -o path source.c: the
-   dependency list tells the cache which files the build read. */
+/* cc -shared -fPIC -O2 [options] -idirafter <kernel header> -MD -MF
+   path.d -o path source.c: the dependency list tells the cache which files
+   the build read. The kernel header is in path's directory (made there
+   before a cached build starts: see xrt__cpu_module_load). */
 static xrt_status xrt__cpu_build_c(void *ctx, const char *path, char *log, size_t log_size)
 {
     xrt__cpu_build *b = (xrt__cpu_build *)ctx;
-    char src[PATH_MAX + 80], deps[PATH_MAX + 80], **argv;
+    char src[PATH_MAX + 80], deps[PATH_MAX + 80], dir[PATH_MAX], inc[PATH_MAX + 48], **argv;
     size_t n = 0, i;
-    int code = 0;
+    int code = 0, header;
     xrt_status st;
     snprintf(src, sizeof src, "%s.c", path);
     snprintf(deps, sizeof deps, "%s.d", path);
-    if (!(argv = (char **)XRT_MALLOC((b->ncc + b->nopt + 11) * sizeof *argv)))
+    snprintf(dir, sizeof dir, "%s", path);
+    *(strrchr(dir, '/') ? strrchr(dir, '/') : dir) = 0;
+    header = xrt__kernel_header_make(dir, inc, sizeof inc);
+    if (!(argv = (char **)XRT_MALLOC((b->ncc + b->nopt + 13) * sizeof *argv)))
         return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_module_load", "no memory for the compiler's arguments");
     /* the compiler's messages name the user's source, not xrt's temporary file */
     if ((st = xrt__cpu_write_file("cpu: xrt_module_load", src, "#line 1 \"<kernel source>\"\n", b->image->data,
@@ -2173,6 +2178,10 @@ static xrt_status xrt__cpu_build_c(void *ctx, const char *path, char *log, size_
     argv[n++] = (char *)"-fPIC";
     argv[n++] = (char *)"-O2";
     for (i = 0; i < b->nopt; i++) argv[n++] = b->opt[i];
+    if (header) {
+        argv[n++] = (char *)"-idirafter";
+        argv[n++] = inc;
+    }
     argv[n++] = (char *)"-MD";
     argv[n++] = (char *)"-MF";
     argv[n++] = deps;
@@ -2439,7 +2448,12 @@ static xrt_status xrt__cpu_module_load(const xrt_backend *self, void **module, c
         b->cc = xrt__split_args("cc", &b->ncc);
     }
     if (!b->cc || !b->opt) st = xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_module_load", "no memory for the compiler's arguments");
-    if (st == XRT_SUCCESS && b->image->kind == XRT_IMAGE_CPU_C_SOURCE) xrt__cpu_note_cxx(b, m->cxx, sizeof m->cxx);
+    if (st == XRT_SUCCESS && b->image->kind == XRT_IMAGE_CPU_C_SOURCE) {
+        char dir[PATH_MAX - 64], inc[PATH_MAX + 48];
+        xrt__cpu_note_cxx(b, m->cxx, sizeof m->cxx);
+        /* the kernel header predates the build, as the cache asks of every file a build reads */
+        if (xrt__cache_dir(dir, sizeof dir, 0)) xrt__kernel_header_make(dir, inc, sizeof inc);
+    }
     if (st == XRT_SUCCESS) st = xrt__cpu_module_key(self, b, options, &key, log, log_size);
     if (st == XRT_SUCCESS)
         st = xrt__cache_get("cpu: xrt_module_load", &key,

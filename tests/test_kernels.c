@@ -1083,6 +1083,32 @@ static int value_of(const char *src, const char *options)
     return out;
 }
 
+/* A kernel includes "xrt.h" with no option: xrt gives the compiler its
+   kernel header (the kernel context type), cache on and off; the header's
+   place is stable, so a second load is a hit. */
+static const char includes_xrt_src[] = "#include \"xrt.h\"\n"
+                                       "void value(const xrt_kernel_ctx *c, void *a) {\n"
+                                       "    xrt_cpu_kernel_fn self = value;\n"
+                                       "    **(int **)a = (int)(c->grid_dim.x + c->block_dim.y + sizeof(xrt_dim3)) + (self != 0);\n"
+                                       "}\n";
+
+static void test_kernel_includes_xrt_h(void **state)
+{
+    xrt_cache_stats a, b;
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    unsetenv("XRT_CC"); /* the system compiler, its own include path */
+    OK(xrt_cache_get_stats(&a));
+    assert_int_equal(value_of(includes_xrt_src, NULL), 1 + 1 + 12 + 1);
+    assert_int_equal(value_of(includes_xrt_src, NULL), 15);
+    OK(xrt_cache_get_stats(&b));
+    assert_int_equal(b.builds - a.builds, 1);
+    assert_int_equal(b.hits - a.hits, 1);
+    setenv("XRT_CACHE", "0", 1);
+    assert_int_equal(value_of(includes_xrt_src, "-DPRIVATE"), 15);
+    unsetenv("XRT_CACHE");
+}
+
 /* Builds src with cc into `so`. */
 static void build_so(const char *src, const char *so)
 {
@@ -1947,6 +1973,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_cache_sweeps_leftovers, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_sigchld_ignored, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_bytes_digits_only, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_kernel_includes_xrt_h, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_long_dir, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_includes, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_lock_across_fork, cache_setup, cache_teardown),
