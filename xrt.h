@@ -45,8 +45,9 @@
    - xrt_shutdown() needs every other thread to have stopped using xrt; handles
      and pointers from before it are invalid after it (stale handles are
      detected).
-   - fork(): a child must not use xrt objects its parent created; the GPU
-     runtimes do not survive a fork at all.
+   - fork(): a child keeps a working CPU backend (its parent's streams,
+     events and memory included); the GPU runtimes do not survive a fork, so
+     their calls in a child return XRT_ERROR_NOT_PERMITTED.
    - Signal handlers must not call xrt: calls take locks and allocate.
    - Thread exit: a thread's backend choice and last error live in
      thread-local storage and need no clean-up.

@@ -205,6 +205,7 @@ n="make run with build-essential alone (optional headers hidden)"
 step "$n" env CC="$CC" sh tests/bare.sh
 grep -q '^skipped: bare' "$(logof "$n")" && skips_of "$n"
 step "README's first program compiles and runs" env CC="$CC" sh tests/readme.sh
+step "the README's error table and return types match xrt.h" sh tests/errors.sh
 step "every header, source and script has an SPDX licence line" sh tests/spdx.sh
 
 echo "$pass passed, $fail failed"
