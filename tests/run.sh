@@ -206,6 +206,7 @@ step "$n" env CC="$CC" sh tests/bare.sh
 grep -q '^skipped: bare' "$(logof "$n")" && skips_of "$n"
 step "README's first program compiles and runs" env CC="$CC" sh tests/readme.sh
 step "the README's error table and return types match xrt.h" sh tests/errors.sh
+step "each build from only the headers the README names for it" env CC="$CC" sh tests/vendoring.sh
 step "every header, source and script has an SPDX licence line" sh tests/spdx.sh
 
 echo "$pass passed, $fail failed"
