@@ -45,8 +45,9 @@
    - xrt_shutdown() needs every other thread to have stopped using xrt; handles
      and pointers from before it are invalid after it (stale handles are
      detected).
-   - fork(): a child must not use xrt objects its parent created; the GPU
-     runtimes do not survive a fork at all.
+   - fork(): a child keeps a working CPU backend (its parent's streams,
+     events and memory included); the GPU runtimes do not survive a fork, so
+     their calls in a child return XRT_ERROR_NOT_PERMITTED.
    - Signal handlers must not call xrt: calls take locks and allocate.
    - Thread exit: a thread's backend choice and last error live in
      thread-local storage and need no clean-up.
@@ -219,6 +220,15 @@ static inline const char *xrt_status_string(xrt_status s)
     return "unknown status";
 }
 
+/* The enum's name ("XRT_ERROR_INVALID_VALUE"), as cudaGetErrorName gives it. */
+static inline const char *xrt_status_name(xrt_status s)
+{
+#define XRT__STATUS_CASE(name, msg) case name: return #name;
+    switch (s) { XRT__STATUS_LIST(XRT__STATUS_CASE) default: break; }
+#undef XRT__STATUS_CASE
+    return "XRT_ERROR_UNKNOWN";
+}
+
 /* >> types */
 typedef enum xrt_memcpy_kind { /* same values as cudaMemcpyKind */
     XRT_MEMCPY_HOST_TO_HOST = 0,
@@ -340,19 +350,24 @@ typedef struct xrt_module_image {
     const char *arch; /* the arch it was built for ("sm_90", "gfx90a", "x86_64"); NULL or "" = any */
 } xrt_module_image;
 
-typedef struct xrt_dim3 { unsigned x, y, z; } xrt_dim3;
-
-/* What a CPU kernel receives, once per block: `void k(const xrt_kernel_ctx
+/* xrt_dim3: a grid's or a block's shape.
+   What a CPU kernel receives, once per block: `void k(const xrt_kernel_ctx
    *ctx, void *args)`. The kernel loops over its block's threads itself;
    `shared` is the block's shared memory (shared_bytes of the launch, 64-byte
    aligned, not zeroed), private to the worker running the block; `args` is
-   the launch's packed argument buffer (a copy, aligned to 16 bytes). */
-typedef struct xrt_kernel_ctx {
-    xrt_dim3 grid_dim, block_dim, block_idx;
-    void *shared;
-    size_t shared_bytes;
-} xrt_kernel_ctx;
-typedef void (*xrt_cpu_kernel_fn)(const xrt_kernel_ctx *ctx, void *args);
+   the launch's packed argument buffer (a copy, aligned to 16 bytes).
+   These declarations are also the kernel header xrt gives a C-source
+   kernel's compiler: its `#include "xrt.h"` finds them with no option
+   (a -I to the full xrt.h comes first). One macro, so they cannot drift. */
+#define XRT__KERNEL_DECLS                                                                          \
+    typedef struct xrt_dim3 { unsigned x, y, z; } xrt_dim3;                                        \
+    typedef struct xrt_kernel_ctx {                                                                \
+        xrt_dim3 grid_dim, block_dim, block_idx;                                                   \
+        void *shared;                                                                              \
+        size_t shared_bytes;                                                                       \
+    } xrt_kernel_ctx;                                                                              \
+    typedef void (*xrt_cpu_kernel_fn)(const xrt_kernel_ctx *ctx, void *args);
+XRT__KERNEL_DECLS
 
 typedef struct xrt_function_attributes {
     int max_threads_per_block;
@@ -618,7 +633,14 @@ struct xrt__tls_state {
 #else
 #define XRT__GLOBAL(decl, init) extern __attribute__((visibility("hidden"))) decl
 #endif
+#if defined(XRT_STATIC)
 XRT__GLOBAL(XRT__TLS struct xrt__tls_state xrt__tls, );
+#else
+/* The first symbol a program without its XRT_IMPL unit misses: its link
+   error ("undefined reference to `xrt__tls_define_XRT_IMPL_in_one_file'")
+   says what to do. Only the name changes, not the access. */
+XRT__GLOBAL(XRT__TLS struct xrt__tls_state xrt__tls __asm__("xrt__tls_define_XRT_IMPL_in_one_file"), );
+#endif
 XRT__GLOBAL(unsigned xrt__gen, = XRT__GEN_START);
 
 /* Calls that use a handle's object announce it, so that a destroy racing
@@ -1988,21 +2010,102 @@ static void xrt__reg_select_again_locked(void)
 /* Used by the backends that build or pick images; a build without them leaves some unused. */
 #define XRT__BACKEND_HELPER static __attribute__((unused))
 
-/* A whole decimal number from the environment variable `name`, or `dflt`
-   where it is unset or empty. Digits only (no sign, space or suffix, below
-   2^64): anything else is ignored with one warning saying what is valid. */
-XRT__BACKEND_HELPER unsigned long long xrt__env_number(const char *name, unsigned long long dflt)
+/* >> impl: environment variables. Every XRT_* variable is read through
+   one of these: a switch (xrt__env_switch), a whole number
+   (xrt__env_number), a size (xrt__env_size), a word of a list
+   (xrt__env_word), or a list (XRT_BACKEND, XRT_PLUGINS: words between
+   blanks and commas). Unset or empty means the default; a bad value is
+   ignored with one warning naming the valid ones (xrt__warn_once). */
+
+/* A warning, unless it is the one this process gave last: a variable read
+   at each load or a directory tried at each load warns once, not each time. */
+XRT__BACKEND_HELPER void xrt__warn_once(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+XRT__BACKEND_HELPER void xrt__warn_once(const char *fmt, ...)
 {
-    const char *env = getenv(name), *p;
-    unsigned long long v = 0;
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    static char last[256];
+    char msg[256];
+    int again;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    pthread_mutex_lock(&lock);
+    if (!(again = !strcmp(msg, last))) memcpy(last, msg, sizeof last);
+    pthread_mutex_unlock(&lock);
+    if (!again) xrt_log(XRT_LOG_WARN, "%s", msg);
+}
+
+/* A switch's value: 1 (1, on, yes, true), 0 (0, off, no, false), in any
+   case; -1 for anything else. */
+XRT__BACKEND_HELPER int xrt__parse_switch(const char *v)
+{
+    static const char *const words[] = {"0", "off", "no", "false", "1", "on", "yes", "true"};
+    int i;
+    for (i = 0; i < 8; i++)
+        if (!strcasecmp(v, words[i])) return i >= 4;
+    return -1;
+}
+
+#define XRT__SWITCH_VALID "1, on, yes, true, 0, off, no, false"
+
+XRT__BACKEND_HELPER int xrt__env_switch(const char *name, int dflt)
+{
+    const char *env = getenv(name);
+    int v;
     if (!env || !*env) return dflt;
-    for (p = env; *p >= '0' && *p <= '9'; p++) {
-        if (v > (~0ull - (unsigned)(*p - '0')) / 10) break; /* would overflow */
+    if ((v = xrt__parse_switch(env)) >= 0) return v;
+    xrt__warn_once("%.64s=%.64s: not a switch (valid: " XRT__SWITCH_VALID "); ignored", name, env);
+    return dflt;
+}
+
+/* Decimal digits, then (with `units`) an optional k, m or g (binary units),
+   and nothing else, below 2^64 (no sign, space or wrap-around). */
+XRT__BACKEND_HELPER int xrt__parse_number(const char *s, int units, unsigned long long *out)
+{
+    unsigned long long v = 0;
+    unsigned shift = 0;
+    const char *p;
+    for (p = s; *p >= '0' && *p <= '9'; p++) {
+        if (v > (~0ull - (unsigned)(*p - '0')) / 10) return 0; /* would overflow */
         v = v * 10 + (unsigned)(*p - '0');
     }
-    if (!*p) return v;
-    xrt_log(XRT_LOG_WARN, "%.64s=%.64s: not a whole number (valid: digits 0-9, below 2^64); ignored", name, env);
+    if (p == s) return 0;
+    if (units && *p) {
+        const char *u = strchr("kmg", *p | 0x20);
+        if (!u || !*u) return 0;
+        shift = 10u * (unsigned)(u - "kmg" + 1);
+        p++;
+    }
+    if (*p || v > ~0ull >> shift) return 0;
+    *out = v << shift;
+    return 1;
+}
+
+XRT__BACKEND_HELPER unsigned long long xrt__env_parsed(const char *name, unsigned long long dflt, int units)
+{
+    const char *env = getenv(name);
+    unsigned long long v;
+    if (!env || !*env) return dflt;
+    if (xrt__parse_number(env, units, &v)) return v;
+    if (units)
+        xrt__warn_once("%.64s=%.64s: not a size (valid: digits 0-9 with an optional k, m or g, below 2^64); ignored",
+                       name, env);
+    else
+        xrt__warn_once("%.64s=%.64s: not a whole number (valid: digits 0-9, below 2^64); ignored", name, env);
     return dflt;
+}
+
+/* A count: digits only. */
+XRT__BACKEND_HELPER unsigned long long xrt__env_number(const char *name, unsigned long long dflt)
+{
+    return xrt__env_parsed(name, dflt, 0);
+}
+
+/* A size in bytes: digits, optionally k, m or g. */
+XRT__BACKEND_HELPER unsigned long long xrt__env_size(const char *name, unsigned long long dflt)
+{
+    return xrt__env_parsed(name, dflt, 1);
 }
 extern char **environ;
 
@@ -2194,10 +2297,10 @@ XRT__BACKEND_HELPER void xrt__mkdirs(char *dir)
    `warn`, a warning says why), then a module is built privately. */
 XRT__BACKEND_HELPER int xrt__cache_dir(char *dir, size_t n, int warn)
 {
-    const char *off = getenv("XRT_CACHE"), *env = getenv("XRT_CACHE_DIR"), *base;
+    const char *env = getenv("XRT_CACHE_DIR"), *base;
     char want[PATH_MAX], real[PATH_MAX], why[PATH_MAX + 160];
     int len;
-    if (off && !strcmp(off, "0")) return 0;
+    if (!xrt__env_switch("XRT_CACHE", 1)) return 0;
     if (xrt__secure()) return 0; /* its directory is the caller's, its entries code: a private one each time */
     if (env && *env) len = snprintf(want, sizeof want, "%s", env);
     else if ((base = getenv("XDG_CACHE_HOME")) && *base) len = snprintf(want, sizeof want, "%s/xrt", base);
@@ -2206,22 +2309,80 @@ XRT__BACKEND_HELPER int xrt__cache_dir(char *dir, size_t n, int warn)
     if (len >= 0 && (size_t)len < n) {
         xrt__mkdirs(want);
         if (!realpath(want, real)) {
-            if (warn) xrt_log(XRT_LOG_WARN, "kernel cache %s cannot be created (%s): building privately", want, strerror(errno));
+            if (warn) xrt__warn_once("kernel cache %.160s cannot be created (%s): building privately", want, strerror(errno));
             return 0;
         }
         len = snprintf(dir, n, "%s", real);
     }
     if (len < 0 || (size_t)len >= n) { /* an entry's path would not fit: never cut it short */
         if (warn)
-            xrt_log(XRT_LOG_WARN, "kernel cache %.64s...: the path is too long (%d bytes, at most %zu): building privately",
-                    want, len, n - 1);
+            xrt__warn_once("kernel cache %.64s...: the path is too long (%d bytes, at most %zu): building privately", want,
+                           len, n - 1);
         return 0;
     }
     if (!xrt__cache_dir_trusted(dir, why, sizeof why)) {
-        if (warn) xrt_log(XRT_LOG_WARN, "kernel cache %s not used: %s: building privately", dir, why);
+        if (warn) xrt__warn_once("kernel cache %.160s not used: %.80s: building privately", dir, why);
         return 0;
     }
     return 1;
+}
+
+/* >> impl: kernel cache: the kernel header. A C-source kernel's
+   `#include "xrt.h"` finds xrt's kernel declarations (XRT__KERNEL_DECLS) in
+   <dir>/include-<16 hex>/xrt.h, passed with -idirafter so that a user's own
+   -I to the full xrt.h still wins; <dir> is the cache directory (or the
+   private build directory). The hex is the text's hash: the path and the
+   contents of a version's header never change, so they fit the cache's
+   manifest, and two versions sharing a cache each have their own. */
+#define XRT__STR_(...) #__VA_ARGS__
+#define XRT__STR(x) XRT__STR_(x)
+static const char xrt__kernel_header[] =
+    "/* The declarations a CPU kernel of xrt uses, written by xrt (the full xrt.h has them too). */\n"
+    "#if !defined(XRT_H_INCLUDED) && !defined(XRT__KERNEL_H)\n#define XRT__KERNEL_H\n#include <stddef.h>\n"
+    XRT__STR(XRT__KERNEL_DECLS) "\n#endif\n";
+
+/* Its directory's path into out; 0 where it does not fit. */
+XRT__BACKEND_HELPER int xrt__kernel_header_dir(const char *dir, char *out, size_t n)
+{
+    xrt__key k;
+    int len;
+    xrt__key_init(&k, "kernel header");
+    xrt__key_add(&k, xrt__kernel_header, sizeof xrt__kernel_header - 1);
+    len = snprintf(out, n, "%.*s/include-%016llx", PATH_MAX, dir, (unsigned long long)k.a);
+    return len > 0 && (size_t)len + 16 < n;
+}
+
+/* Makes the kernel header of `dir` (if need be: written once, to a
+   temporary, then renamed) and its directory's path into out; 0 where it
+   cannot be had or is not xrt's own (a private directory of this user's,
+   never through a link), and then a kernel that includes xrt.h fails to
+   compile, saying so. */
+XRT__BACKEND_HELPER int xrt__kernel_header_make(const char *dir, char *out, size_t n)
+{
+    char file[PATH_MAX + 48], tmp[PATH_MAX + 96];
+    struct stat st;
+    int fd, ok;
+    if (!xrt__kernel_header_dir(dir, out, n) || strlen(out) + 8 >= PATH_MAX) return 0;
+    if (mkdir(out, 0700) != 0 && errno != EEXIST) return 0;
+    if (lstat(out, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 022)) return 0;
+    snprintf(file, sizeof file, "%s/xrt.h", out);
+    if (lstat(file, &st) == 0) return S_ISREG(st.st_mode) && st.st_uid == geteuid() && !(st.st_mode & 022);
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%u", file, (long)getpid(), __atomic_add_fetch(&xrt__cache_seq, 1, __ATOMIC_RELAXED));
+    if ((fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600)) < 0) return 0;
+    ok = write(fd, xrt__kernel_header, sizeof xrt__kernel_header - 1) == (ssize_t)(sizeof xrt__kernel_header - 1);
+    ok = close(fd) == 0 && ok && rename(tmp, file) == 0;
+    if (!ok) unlink(tmp);
+    return ok;
+}
+
+/* Removes a private build directory's kernel header. */
+XRT__BACKEND_HELPER void xrt__kernel_header_remove(const char *dir)
+{
+    char inc[PATH_MAX + 48], file[PATH_MAX + 64];
+    if (!xrt__kernel_header_dir(dir, inc, sizeof inc)) return;
+    snprintf(file, sizeof file, "%s/xrt.h", inc);
+    unlink(file);
+    rmdir(inc);
 }
 
 /* >> impl: kernel cache: names. xrt counts, evicts and sweeps only the
@@ -2296,7 +2457,7 @@ XRT__BACKEND_HELPER int xrt__cache_stale(int dirfd, const char *name, int kind, 
    leftovers go on the way. Only xrt's own names, never through a link. */
 XRT__BACKEND_HELPER void xrt__cache_evict(const char *dir, const char *keep, const char *keep_key)
 {
-    unsigned long long bound = xrt__env_number("XRT_CACHE_BYTES", 1ull << 30);
+    unsigned long long bound = xrt__env_size("XRT_CACHE_BYTES", 1ull << 30);
     char keep_manifest[64];
     snprintf(keep_manifest, sizeof keep_manifest, "%.32s.deps", keep_key);
     for (;;) {
@@ -2604,6 +2765,7 @@ XRT__BACKEND_HELPER xrt_status xrt__cache_private(const char *who, xrt__cache_bu
     unlink(path);
     snprintf(path, sizeof path, "%s/module.so.d", dir); /* the files it read, if it said */
     unlink(path);
+    xrt__kernel_header_remove(dir);
     rmdir(dir);
     return st;
 }
@@ -4495,3 +4657,31 @@ XRT_API xrt_status xrt_plugin_get_info(int index, xrt_plugin_info *info)
 #endif
 
 #endif
+
+/*
+------------------------------------------------------------------------------
+xrt is available under the MIT licence, whose text every copy must carry:
+
+MIT License
+
+Copyright (c) 2026 the xrt authors
+
+Permission is hereby granted, free of charge, to any person obtaining a copy
+of this software and associated documentation files (the "Software"), to deal
+in the Software without restriction, including without limitation the rights
+to use, copy, modify, merge, publish, distribute, sublicense, and/or sell
+copies of the Software, and to permit persons to whom the Software is
+furnished to do so, subject to the following conditions:
+
+The above copyright notice and this permission notice shall be included in all
+copies or substantial portions of the Software.
+
+THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM,
+OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE
+SOFTWARE.
+------------------------------------------------------------------------------
+*/

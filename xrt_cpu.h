@@ -1970,6 +1970,7 @@ typedef struct xrt__cpu_module {
     void *dl;
     xrt__cpu_function *fns;
     struct xrt__cpu_module *next_open; /* in xrt__cpu_open */
+    char cxx[32]; /* the C++ compiler that built it (its names are mangled), or "" */
 } xrt__cpu_module;
 
 /* Each load is a module of its own, with its own globals, as a GPU runtime
@@ -2026,6 +2027,8 @@ static void *xrt__cpu_dlopen_path(const char *path, char *err, size_t n)
     dlerror();
     if ((dl = dlopen(path, RTLD_NOW | RTLD_LOCAL)) != NULL) return dl;
     why = dlerror();
+    if (why && !strncmp(why, path, strlen(path)) && !strncmp(why + strlen(path), ": ", 2))
+        why += strlen(path) + 2; /* the file is xrt's temporary or cache entry, not one the user made */
     snprintf(err, n, "%s", why ? why : "dlopen failed");
     return NULL;
 }
@@ -2108,24 +2111,31 @@ typedef struct xrt__cpu_build {
 /* Writes a new private file (0600, never through a link) in a directory of
    the user's own: whatever had the name (a leftover of a process with the
    same id) goes first. 0, or an errno (the file removed). */
-static int xrt__cpu_write_new(const char *path, const void *data, size_t size)
+static int xrt__cpu_write_all(int fd, const char *p, size_t size)
 {
-    int fd = (unlink(path), open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600)), e = 0;
-    const char *p = (const char *)data;
-    if (fd < 0) return errno;
-    while (size && !e) {
+    while (size) {
         ssize_t put = write(fd, p, size);
         if (put > 0) p += put, size -= (size_t)put;
-        else if (put == 0 || errno != EINTR) e = put ? errno : EIO;
+        else if (put == 0 || errno != EINTR) return put ? errno : EIO;
     }
+    return 0;
+}
+
+/* `head` (a string) then `data`. */
+static int xrt__cpu_write_new(const char *path, const char *head, const void *data, size_t size)
+{
+    int fd = (unlink(path), open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600)), e;
+    if (fd < 0) return errno;
+    if (!(e = xrt__cpu_write_all(fd, head, strlen(head)))) e = xrt__cpu_write_all(fd, (const char *)data, size);
     if (close(fd) != 0 && !e) e = errno;
     if (e) unlink(path);
     return e;
 }
 
-static xrt_status xrt__cpu_write_file(const char *who, const char *path, const void *data, size_t size)
+static xrt_status xrt__cpu_write_file(const char *who, const char *path, const char *head, const void *data,
+                                      size_t size)
 {
-    int e = xrt__cpu_write_new(path, data, size);
+    int e = xrt__cpu_write_new(path, head, data, size);
     return e ? xrt_native_error(XRT_ERROR_SYSTEM, who, "write", e, "errno", strerror(e)) : XRT_SUCCESS;
 }
 
@@ -2133,23 +2143,33 @@ static xrt_status xrt__cpu_build_so(void *ctx, const char *path, char *log, size
 {
     const xrt_module_image *im = ((xrt__cpu_build *)ctx)->image;
     (void)log, (void)log_size;
-    return xrt__cpu_write_file("cpu: xrt_module_load", path, im->data, im->size);
+    if (im->size < 4 || memcmp(im->data, "\177ELF", 4))
+        return xrt_error(XRT_ERROR_INVALID_IMAGE, "cpu: xrt_module_load",
+                         "the image (cpu shared object, %zu bytes) is not an ELF shared object", im->size);
+    return xrt__cpu_write_file("cpu: xrt_module_load", path, "", im->data, im->size);
 }
 
-/* cc -shared -fPIC -O2 [options] -MD -MF path.d -o path source.c: the
-   dependency list tells the cache which files the build read. */
+/* cc -shared -fPIC -O2 [options] -idirafter <kernel header> -MD -MF
+   path.d -o path source.c: the dependency list tells the cache which files
+   the build read. The kernel header is in path's directory (made there
+   before a cached build starts: see xrt__cpu_module_load). */
 static xrt_status xrt__cpu_build_c(void *ctx, const char *path, char *log, size_t log_size)
 {
     xrt__cpu_build *b = (xrt__cpu_build *)ctx;
-    char src[PATH_MAX + 80], deps[PATH_MAX + 80], **argv;
+    char src[PATH_MAX + 80], deps[PATH_MAX + 80], dir[PATH_MAX], inc[PATH_MAX + 48], **argv;
     size_t n = 0, i;
-    int code = 0;
+    int code = 0, header;
     xrt_status st;
     snprintf(src, sizeof src, "%s.c", path);
     snprintf(deps, sizeof deps, "%s.d", path);
-    if (!(argv = (char **)XRT_MALLOC((b->ncc + b->nopt + 11) * sizeof *argv)))
+    snprintf(dir, sizeof dir, "%s", path);
+    *(strrchr(dir, '/') ? strrchr(dir, '/') : dir) = 0;
+    header = xrt__kernel_header_make(dir, inc, sizeof inc);
+    if (!(argv = (char **)XRT_MALLOC((b->ncc + b->nopt + 13) * sizeof *argv)))
         return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_module_load", "no memory for the compiler's arguments");
-    if ((st = xrt__cpu_write_file("cpu: xrt_module_load", src, b->image->data, b->image->size)) != XRT_SUCCESS) {
+    /* the compiler's messages name the user's source, not xrt's temporary file */
+    if ((st = xrt__cpu_write_file("cpu: xrt_module_load", src, "#line 1 \"<kernel source>\"\n", b->image->data,
+                                  b->image->size)) != XRT_SUCCESS) {
         XRT_FREE(argv);
         return st;
     }
@@ -2158,6 +2178,10 @@ static xrt_status xrt__cpu_build_c(void *ctx, const char *path, char *log, size_
     argv[n++] = (char *)"-fPIC";
     argv[n++] = (char *)"-O2";
     for (i = 0; i < b->nopt; i++) argv[n++] = b->opt[i];
+    if (header) {
+        argv[n++] = (char *)"-idirafter";
+        argv[n++] = inc;
+    }
     argv[n++] = (char *)"-MD";
     argv[n++] = (char *)"-MF";
     argv[n++] = deps;
@@ -2260,7 +2284,7 @@ static void xrt__cpu_cc_remember(const char *file, uint64_t version)
     snprintf(tmp, sizeof tmp, "%s.tmp.%ld", file, (long)getpid());
     len = snprintf(text, sizeof text, "%016llx\n", (unsigned long long)version);
     /* remembering is an optimisation: its failure is no error of the load */
-    if (xrt__cpu_write_new(tmp, text, (size_t)len) == 0 && rename(tmp, file) != 0) unlink(tmp);
+    if (xrt__cpu_write_new(tmp, "", text, (size_t)len) == 0 && rename(tmp, file) != 0) unlink(tmp);
 }
 
 static xrt_status xrt__cpu_cc_identity(xrt__cpu_build *b, xrt__key *key, char *log, size_t log_size)
@@ -2373,6 +2397,28 @@ static xrt_status xrt__cpu_module_key(const xrt_backend *self, xrt__cpu_build *b
     return xrt__cpu_cc_identity(b, key, log, log_size);
 }
 
+/* The C++ compiler among XRT_CC's words (a wrapper may run it), or one told
+   to compile C++ (-x c++): its kernels' names are mangled unless declared
+   extern "C", which a lookup's error says. */
+static void xrt__cpu_note_cxx(const xrt__cpu_build *b, char *out, size_t n)
+{
+    size_t i;
+    const char *base;
+    for (i = 0; i < b->ncc; i++) {
+        base = strrchr(b->cc[i], '/') ? strrchr(b->cc[i], '/') + 1 : b->cc[i];
+        if (strstr(base, "++")) {
+            snprintf(out, n, "%s", base);
+            return;
+        }
+    }
+    for (i = 0; i < b->nopt; i++)
+        if (!strcmp(b->opt[i], "-xc++") || (!strcmp(b->opt[i], "-x") && i + 1 < b->nopt && !strcmp(b->opt[i + 1], "c++"))) {
+            base = strrchr(b->cc[0], '/') ? strrchr(b->cc[0], '/') + 1 : b->cc[0];
+            snprintf(out, n, "%s -x c++", base);
+            return;
+        }
+}
+
 static xrt_status xrt__cpu_module_load(const xrt_backend *self, void **module, const xrt_module_image *images,
                                        size_t n, const char *options, char *log, size_t log_size)
 {
@@ -2402,6 +2448,12 @@ static xrt_status xrt__cpu_module_load(const xrt_backend *self, void **module, c
         b->cc = xrt__split_args("cc", &b->ncc);
     }
     if (!b->cc || !b->opt) st = xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_module_load", "no memory for the compiler's arguments");
+    if (st == XRT_SUCCESS && b->image->kind == XRT_IMAGE_CPU_C_SOURCE) {
+        char dir[PATH_MAX - 64], inc[PATH_MAX + 48];
+        xrt__cpu_note_cxx(b, m->cxx, sizeof m->cxx);
+        /* the kernel header predates the build, as the cache asks of every file a build reads */
+        if (xrt__cache_dir(dir, sizeof dir, 0)) xrt__kernel_header_make(dir, inc, sizeof inc);
+    }
     if (st == XRT_SUCCESS) st = xrt__cpu_module_key(self, b, options, &key, log, log_size);
     if (st == XRT_SUCCESS)
         st = xrt__cache_get("cpu: xrt_module_load", &key,
@@ -2440,6 +2492,10 @@ static xrt_status xrt__cpu_kernel_symbol(xrt__cpu_module *m, const char *name, v
     const ElfW(Sym) *sym = NULL;
     Dl_info info;
     void *addr = dlsym(m->dl, name);
+    if (!addr && m->cxx[0])
+        return xrt_error(XRT_ERROR_NOT_FOUND, who,
+                         "no kernel named '%s' in the module (built by %s, a C++ compiler, which mangles names: "
+                         "declare kernels extern \"C\")", name, m->cxx);
     if (!addr) return xrt_error(XRT_ERROR_NOT_FOUND, who, "no kernel named '%s' in the module", name);
     if (dlinfo(m->dl, RTLD_DI_LINKMAP, &own) != 0 || !dladdr1(addr, &info, (void **)&in, RTLD_DL_LINKMAP) || in != own)
         return xrt_error(XRT_ERROR_NOT_FOUND, who, "'%s' is not defined in the module but in %s", name,
@@ -3605,7 +3661,7 @@ __attribute__((constructor)) static void xrt__cpu_atfork(void)
 static xrt_status xrt__cpu_init(const xrt_backend *self, char *reason, size_t n)
 {
     static int settle_registered; /* once a process: handlers cannot be removed */
-    unsigned long long split = xrt__env_number("XRT_CPU_SPLIT_BYTES", 16u << 20);
+    unsigned long long split = xrt__env_size("XRT_CPU_SPLIT_BYTES", 16u << 20);
     xrt_status st;
     xrt__cpu.self = self;
     if (!settle_registered && pthread_atfork(xrt__cpu_fork_settle, NULL, NULL) == 0) settle_registered = 1;
@@ -3661,3 +3717,31 @@ static void xrt__cpu_fill(xrt_backend *t)
 #endif
 
 #endif /* implementation */
+
+/*
+------------------------------------------------------------------------------
+xrt is available under the MIT licence, whose text every copy must carry:
+
+MIT License
+
+Copyright (c) 2026 the xrt authors
+
+Permission is hereby granted, free of charge, to any person obtaining a copy
+of this software and associated documentation files (the "Software"), to deal
+in the Software without restriction, including without limitation the rights
+to use, copy, modify, merge, publish, distribute, sublicense, and/or sell
+copies of the Software, and to permit persons to whom the Software is
+furnished to do so, subject to the following conditions:
+
+The above copyright notice and this permission notice shall be included in all
+copies or substantial portions of the Software.
+
+THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM,
+OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE
+SOFTWARE.
+------------------------------------------------------------------------------
+*/

@@ -103,6 +103,7 @@
      XRT_RDMA_DMABUF        auto (default), 0: never use dma-buf, 1: try it even when not detected
      XRT_RDMA_PEERMEM       auto (default), 0: never use peer memory, 1: try it even when not detected
      XRT_RDMA_CACHE         1 (default), 0: every registration is uncached
+                            (these three: 0 is also off, no, false, never; 1 is on, yes, true, force)
      XRT_RDMA_CACHE_ENTRIES most cached registrations (default 4096)
      XRT_RDMA_CACHE_BYTES   most cached bytes, suffix k, m or g allowed (default: no limit)
                             (either: digits only, with a warning and the default otherwise or when it overflows)
@@ -776,42 +777,26 @@ static inline xrt_status xrt__rdma_ctx_of(xrt_rdma_ctx h, const char *fn, int fo
 
 static void xrt__rdma_on_free(void *user, uintptr_t base, size_t size, uint64_t gen);
 
+/* auto, or a switch (xrt__env_switch's words; also never, force). */
 static int xrt__rdma_env_mode(const char *var)
 {
     const char *v = getenv(var);
+    int on;
     if (!v || !v[0] || !strcasecmp(v, "auto")) return XRT__RDMA_AUTO;
-    if (!strcmp(v, "0") || !strcasecmp(v, "off") || !strcasecmp(v, "no") || !strcasecmp(v, "never")) return XRT__RDMA_NEVER;
-    if (!strcmp(v, "1") || !strcasecmp(v, "on") || !strcasecmp(v, "yes") || !strcasecmp(v, "force")) return XRT__RDMA_FORCE;
-    xrt_log(XRT_LOG_WARN, "%s=%s: unknown value (valid: auto, 0, 1); using auto", var, v);
+    if (!strcasecmp(v, "never")) return XRT__RDMA_NEVER;
+    if (!strcasecmp(v, "force")) return XRT__RDMA_FORCE;
+    if ((on = xrt__parse_switch(v)) >= 0) return on ? XRT__RDMA_FORCE : XRT__RDMA_NEVER;
+    xrt__warn_once("%.64s=%.64s: not a mode (valid: auto, " XRT__SWITCH_VALID ", never, force); using auto", var, v);
     return XRT__RDMA_AUTO;
 }
 
-/* A size: decimal digits with an optional k, m or g suffix (binary units);
-   `fallback` when unset, and with a warning when it is not a size or does
-   not fit in a size_t (no sign, no blank, no wrap-around). */
+/* A size (xrt__env_size's), which must also fit in a size_t. */
 static size_t xrt__rdma_env_size(const char *var, size_t fallback)
 {
-    const char *v = getenv(var);
-    char *end;
-    unsigned long long n;
-    unsigned shift = 0;
-    if (!v || !v[0]) return fallback;
-    errno = 0;
-    n = v[0] >= '0' && v[0] <= '9' ? strtoull(v, &end, 10) : 0;
-    if (v[0] >= '0' && v[0] <= '9') {
-        switch (*end) {
-        case 'k': case 'K': shift = 10; end++; break;
-        case 'm': case 'M': shift = 20; end++; break;
-        case 'g': case 'G': shift = 30; end++; break;
-        default: break;
-        }
-    }
-    if (v[0] < '0' || v[0] > '9' || errno || *end || n > (unsigned long long)SIZE_MAX >> shift) {
-        xrt_log(XRT_LOG_WARN, "%s=%s: not a size (digits with an optional k, m or g, at most %zu bytes); using the "
-                "default", var, v, (size_t)SIZE_MAX);
-        return fallback;
-    }
-    return (size_t)(n << shift);
+    unsigned long long n = xrt__env_size(var, fallback);
+    if (n <= (unsigned long long)SIZE_MAX) return (size_t)n;
+    xrt__warn_once("%.64s=%.64s: not a size (at most %zu bytes); ignored", var, getenv(var), (size_t)SIZE_MAX);
+    return fallback;
 }
 
 /* Does the device take dma-bufs? ibv_reg_dmabuf_mr with fd -1 fails with
@@ -2085,3 +2070,31 @@ XRT_API xrt_status xrt_rdma_close(xrt_rdma_ctx ctx)
 #endif
 
 #endif /* implementation */
+
+/*
+------------------------------------------------------------------------------
+xrt is available under the MIT licence, whose text every copy must carry:
+
+MIT License
+
+Copyright (c) 2026 the xrt authors
+
+Permission is hereby granted, free of charge, to any person obtaining a copy
+of this software and associated documentation files (the "Software"), to deal
+in the Software without restriction, including without limitation the rights
+to use, copy, modify, merge, publish, distribute, sublicense, and/or sell
+copies of the Software, and to permit persons to whom the Software is
+furnished to do so, subject to the following conditions:
+
+The above copyright notice and this permission notice shall be included in all
+copies or substantial portions of the Software.
+
+THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM,
+OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE
+SOFTWARE.
+------------------------------------------------------------------------------
+*/

@@ -9,4 +9,9 @@ for f in $(git ls-files -co --exclude-standard '*.h' '*.c' '*.cu' '*.sh' '*.mk' 
            'Makefile' '.ci/run' 'CMakeLists.txt' '*/CMakeLists.txt'); do
     head -2 "$f" | grep -q 'SPDX-License-Identifier: MIT' || { echo "no SPDX line: $f"; missing=1; }
 done
+for f in $(git ls-files -co --exclude-standard 'xrt*.h'); do
+    awk '/MIT licence, whose text every copy must carry:$/ { on = 1; getline; next }
+         on && /^--------------------/ { exit }
+         on { print }' "$f" | cmp -s - LICENSE || { echo "no LICENSE text at the end: $f"; missing=1; }
+done
 [ "$missing" -eq 0 ]

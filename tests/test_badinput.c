@@ -530,6 +530,17 @@ static void test_status_strings(void **state)
     assert_string_equal(xrt_status_string((xrt_status)-1), "unknown status");
 }
 
+/* The enum's own name, as cudaGetErrorName gives it: what a user greps for. */
+static void test_status_names(void **state)
+{
+    (void)state;
+    assert_string_equal(xrt_status_name(XRT_SUCCESS), "XRT_SUCCESS");
+    assert_string_equal(xrt_status_name(XRT_ERROR_INVALID_VALUE), "XRT_ERROR_INVALID_VALUE");
+    assert_string_equal(xrt_status_name(XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE), "XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE");
+    assert_string_equal(xrt_status_name(XRT_STATUS_COUNT), "XRT_ERROR_UNKNOWN");
+    assert_string_equal(xrt_status_name((xrt_status)-1), "XRT_ERROR_UNKNOWN");
+}
+
 static void *error_in_thread(void *arg)
 {
     void *p;
@@ -1546,6 +1557,7 @@ int main(void)
         cmocka_unit_test(test_elapsed_time_errors),
         gated_test(test_not_ready_is_not_an_error),
         cmocka_unit_test(test_status_strings),
+        cmocka_unit_test(test_status_names),
         cmocka_unit_test(test_last_error),
         cmocka_unit_test_teardown(test_logging, restore_log),
         cmocka_unit_test(test_bad_input_table),

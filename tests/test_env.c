@@ -232,24 +232,31 @@ static int quiet_default_child(void *arg)
     return 0;
 }
 
-/* A number variable that is not a whole number (digits only) is ignored
-   with one warning naming it and what is valid, and the default holds. */
+/* A number variable that is not a whole number (digits only), or a size
+   that is not one (digits, then an optional k, m or g), is ignored with one
+   warning naming it and what is valid, and the default holds. */
 static int bad_number_child(void *arg)
 {
     static const char *const vars[][2] = {{"XRT_CPU_SPLIT_BYTES", "12abc"},  {"XRT_CPU_THREADS", "-1"},
                                           {"XRT_CPU_THREADS", " -1"},         {"XRT_CPU_THREADS", "+2"},
                                           {"XRT_CPU_SPLIT_BYTES", " 4096"},   {"XRT_CPU_SPLIT_BYTES", "4096 "},
-                                          {"XRT_CPU_SPLIT_BYTES", "18446744073709551616"}}; /* 2^64 */
+                                          {"XRT_CPU_SPLIT_BYTES", "18446744073709551616"}, /* 2^64 */
+                                          {"XRT_CPU_SPLIT_BYTES", "17179869184g"},{"XRT_CPU_SPLIT_BYTES", "1kb"},
+                                          {"XRT_CPU_SPLIT_BYTES", "k"},          {"XRT_CPU_THREADS", "2k"}};
     size_t i;
     (void)arg;
     for (i = 0; i < sizeof vars / sizeof vars[0]; i++) {
-        char want[128];
+        char want[160];
         xrt_shutdown();
         setenv(vars[i][0], vars[i][1], 1);
         xrt_test_log_calls();
         CHILD_OK(xrt_set_backend("cpu"));
-        snprintf(want, sizeof want, "%s=%s: not a whole number (valid: digits 0-9, below 2^64); ignored", vars[i][0],
-                 vars[i][1]);
+        if (strstr(vars[i][0], "_BYTES")) /* a size */
+            snprintf(want, sizeof want, "%s=%s: not a size (valid: digits 0-9 with an optional k, m or g, below 2^64); ignored",
+                     vars[i][0], vars[i][1]);
+        else
+            snprintf(want, sizeof want, "%s=%s: not a whole number (valid: digits 0-9, below 2^64); ignored", vars[i][0],
+                     vars[i][1]);
         if (xrt_test_log.count != 1 || xrt_test_log.level != XRT_LOG_WARN || !strstr(xrt_test_log.last, want))
             CHILD_FAIL("%s=%s logged %d lines, the last \"%s\", not one \"%s...\"", vars[i][0], vars[i][1],
                        xrt_test_log.count, xrt_test_log.last, want);
@@ -259,9 +266,95 @@ static int bad_number_child(void *arg)
     return 0;
 }
 
+/* Loads a one-function C module on the CPU backend; how many files the cache
+   directory `dir` then holds (-1: none, it was never made). */
+static int cached_files_after_a_load(const char *dir)
+{
+    static const char src[] = "void k(const void *c, void *a) { (void)c; (void)a; }\n";
+    xrt_module_image im = {XRT_IMAGE_CPU_C_SOURCE, src, sizeof src - 1, NULL};
+    xrt_module m = NULL;
+    char cmd[600];
+    FILE *p;
+    int n = -1;
+    if (xrt_module_load(&m, &im, 1, NULL) != XRT_SUCCESS || xrt_module_unload(m) != XRT_SUCCESS) return -2;
+    snprintf(cmd, sizeof cmd, "[ -d '%s' ] && ls -A '%s' | wc -l", dir, dir);
+    if ((p = popen(cmd, "r")) != NULL) {
+        if (fscanf(p, "%d", &n) != 1) n = -1;
+        pclose(p);
+    }
+    return n;
+}
+
+/* XRT_CACHE takes the booleans every switch takes, in any case; anything
+   else is ignored with one warning naming the valid values. */
+static int cache_switch_child(void *arg)
+{
+    static const char *const off[] = {"0", "off", "no", "false", "OFF", "False"}, *const on[] = {"1", "on", "yes", "true", "YES"};
+    char dir[] = "/tmp/xrt-env-XXXXXX", sub[64], cmd[128];
+    size_t i;
+    int n;
+    (void)arg;
+    CHILD_TRUE(mkdtemp(dir) != NULL);
+    setenv("XRT_CACHE_DIR", dir, 1);
+    CHILD_OK(xrt_set_backend("cpu"));
+    for (i = 0; i < sizeof off / sizeof off[0]; i++) {
+        snprintf(sub, sizeof sub, "%s/off%zu", dir, i);
+        setenv("XRT_CACHE_DIR", sub, 1);
+        setenv("XRT_CACHE", off[i], 1);
+        xrt_test_log_calls();
+        if ((n = cached_files_after_a_load(sub)) != -1) CHILD_FAIL("XRT_CACHE=%s: the cache holds %d files", off[i], n);
+        if (xrt_test_log.count != 0) CHILD_FAIL("XRT_CACHE=%s logged \"%s\"", off[i], xrt_test_log.last);
+    }
+    for (i = 0; i < sizeof on / sizeof on[0]; i++) {
+        snprintf(sub, sizeof sub, "%s/on%zu", dir, i);
+        setenv("XRT_CACHE_DIR", sub, 1);
+        setenv("XRT_CACHE", on[i], 1);
+        if ((n = cached_files_after_a_load(sub)) < 1) CHILD_FAIL("XRT_CACHE=%s: the cache holds no entry (%d)", on[i], n);
+    }
+    setenv("XRT_CACHE", "maybe", 1);
+    xrt_test_log_calls();
+    if (cached_files_after_a_load(sub) < 1 || cached_files_after_a_load(sub) < 1) CHILD_FAIL("XRT_CACHE=maybe: no cache");
+    if (xrt_test_log.count != 1 || xrt_test_log.level != XRT_LOG_WARN ||
+        strcmp(xrt_test_log.last, "XRT_CACHE=maybe: not a switch (valid: 1, on, yes, true, 0, off, no, false); ignored"))
+        CHILD_FAIL("XRT_CACHE=maybe logged %d lines, the last \"%s\"", xrt_test_log.count, xrt_test_log.last);
+    unsetenv("XRT_CACHE");
+    setenv("XRT_CACHE_DIR", "/proc/nope", 1); /* a directory that cannot be: one warning, not one a load */
+    xrt_test_log_calls();
+    if (cached_files_after_a_load("/proc/nope") != -1 || cached_files_after_a_load("/proc/nope") != -1)
+        CHILD_FAIL("XRT_CACHE_DIR=/proc/nope: no private build");
+    if (xrt_test_log.count != 1 || strncmp(xrt_test_log.last, "kernel cache /proc/nope cannot be created", 41))
+        CHILD_FAIL("XRT_CACHE_DIR=/proc/nope logged %d lines, the last \"%s\"", xrt_test_log.count, xrt_test_log.last);
+    unsetenv("XRT_CACHE_DIR");
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    CHILD_TRUE(system(cmd) == 0);
+    xrt_shutdown();
+    return 0;
+}
+
+/* A size takes an optional k, m or g suffix (binary units), as every size
+   variable does; XRT_CACHE_BYTES=1G is 2^30 bytes, not a warning. */
+static int size_suffix_child(void *arg)
+{
+    static const char *const good[][2] = {{"XRT_CACHE_BYTES", "1G"}, {"XRT_CPU_SPLIT_BYTES", "64k"},
+                                          {"XRT_CPU_SPLIT_BYTES", "16M"}};
+    size_t i;
+    (void)arg;
+    for (i = 0; i < sizeof good / sizeof good[0]; i++) {
+        xrt_shutdown();
+        setenv(good[i][0], good[i][1], 1);
+        xrt_test_log_calls();
+        CHILD_OK(xrt_set_backend("cpu"));
+        if (cached_files_after_a_load("/nonexistent") == -2) CHILD_FAIL("%s=%s: the load failed", good[i][0], good[i][1]);
+        if (xrt_test_log.count != 0) CHILD_FAIL("%s=%s logged \"%s\"", good[i][0], good[i][1], xrt_test_log.last);
+        unsetenv(good[i][0]);
+    }
+    xrt_shutdown();
+    return 0;
+}
+
 static void test_log_level_and_backend_env(void **state)
 {
-    child_case cases[7 + sizeof backend_lists / sizeof backend_lists[0]];
+    child_case cases[9 + sizeof backend_lists / sizeof backend_lists[0]];
     char names[sizeof cases / sizeof cases[0]][64];
     size_t i, n = 0;
     (void)state;
@@ -271,7 +364,11 @@ static void test_log_level_and_backend_env(void **state)
     cases[n++] = (child_case){"a failed call prints nothing by default", quiet_default_child, NULL};
     cases[n++] = (child_case){"registering the backend XRT_BACKEND names", register_named_child, xrt_test_backend};
     if (strcmp(xrt_test_backend, "cpu") == 0)
+    {
         cases[n++] = (child_case){"a number variable that is not a number", bad_number_child, NULL};
+        cases[n++] = (child_case){"XRT_CACHE's switches; one warning for a bad value", cache_switch_child, NULL};
+        cases[n++] = (child_case){"sizes with k, m, g suffixes", size_suffix_child, NULL};
+    }
     for (i = 0; i < sizeof backend_lists / sizeof backend_lists[0]; i++) {
         snprintf(names[n], sizeof names[n], "XRT_BACKEND=\"%s\"", backend_lists[i]);
         cases[n] = (child_case){names[n], backend_list_child, backend_lists[i]};

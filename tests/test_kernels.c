@@ -698,6 +698,11 @@ static void test_bad_images(void **state)
         im[0].arch = t.arch; /* the right arch, a corrupt object */
         FAILS(xrt_module_load(&m, im, 1, NULL), XRT_ERROR_INVALID_IMAGE, "does not load");
         assert_null(m);
+        assert_null(strstr(xrt_get_last_error_string(), ".tmp.")); /* not a file the user never made */
+        im[0].data = "junk", im[0].size = 4; /* not even ELF */
+        FAILS(xrt_module_load(&m, im, 1, NULL), XRT_ERROR_INVALID_IMAGE,
+              "cpu: xrt_module_load: the image (cpu shared object, 4 bytes) is not an ELF shared object");
+        assert_null(m);
     } else if (strcmp(t.backend, "cuda") == 0) { /* refused at the load, though the driver defers its errors */
         static const char broken_ptx[] = ".version 7.0\n.target sm_50\n.address_size 64\n.visible .entry k()\n{\n\tret\n";
         FAILS(xrt_module_load(&m, im, 1, NULL), XRT_ERROR_INVALID_IMAGE,
@@ -724,7 +729,30 @@ static void test_compile_error(void **state)
     FAILS(xrt_module_load(&m, &im, 1, NULL), XRT_ERROR_COMPILE_FAILED, "exited with");
     assert_null(m);
     assert_non_null(strstr(xrt_module_get_log(), "error"));
+    assert_non_null(strstr(xrt_module_get_log(), "<kernel source>:1:")); /* the user's source, not a temporary */
+    assert_null(strstr(xrt_module_get_log(), ".tmp."));
+    assert_null(strstr(xrt_get_last_error_string(), ".tmp."));
     FAILS(xrt_module_load(&m, &im, 1, "-DX=1"), XRT_ERROR_COMPILE_FAILED, "exited with"); /* failures are not cached */
+}
+
+/* A C++ compiler mangles the kernel's name: the lookup says so. */
+static void test_cxx_compiler_hint(void **state)
+{
+    xrt_module m = NULL;
+    xrt_function f = (xrt_function)1;
+    xrt_module_image im = source_image(PRELUDE "void fill2d(const ctx_t *c, void *a) { (void)c; (void)a; }\n");
+    (void)state;
+    SKIP_UNLESS(caps() & XRT_CAP_MODULES, "the backend loads no modules (XRT_CAP_MODULES)");
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "C source is built on the CPU backend only");
+    SKIP_UNLESS(system("g++ --version > /dev/null 2>&1") == 0, "no g++");
+    setenv("XRT_CC", "g++", 1);
+    OK(xrt_module_load(&m, &im, 1, NULL));
+    unsetenv("XRT_CC");
+    FAILS(xrt_module_get_function(&f, m, "fill2d"), XRT_ERROR_NOT_FOUND,
+          "cpu: xrt_module_get_function: no kernel named 'fill2d' in the module (built by g++, a C++ compiler, "
+          "which mangles names: declare kernels extern \"C\")");
+    assert_null(f);
+    OK(xrt_module_unload(m));
 }
 
 /* The module is unloaded while a launch waits behind a gate: the launch
@@ -1053,6 +1081,32 @@ static int value_of(const char *src, const char *options)
     OK(xrt_stream_synchronize(NULL));
     OK(xrt_module_unload(m));
     return out;
+}
+
+/* A kernel includes "xrt.h" with no option: xrt gives the compiler its
+   kernel header (the kernel context type), cache on and off; the header's
+   place is stable, so a second load is a hit. */
+static const char includes_xrt_src[] = "#include \"xrt.h\"\n"
+                                       "void value(const xrt_kernel_ctx *c, void *a) {\n"
+                                       "    xrt_cpu_kernel_fn self = value;\n"
+                                       "    **(int **)a = (int)(c->grid_dim.x + c->block_dim.y + sizeof(xrt_dim3)) + (self != 0);\n"
+                                       "}\n";
+
+static void test_kernel_includes_xrt_h(void **state)
+{
+    xrt_cache_stats a, b;
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    unsetenv("XRT_CC"); /* the system compiler, its own include path */
+    OK(xrt_cache_get_stats(&a));
+    assert_int_equal(value_of(includes_xrt_src, NULL), 1 + 1 + 12 + 1);
+    assert_int_equal(value_of(includes_xrt_src, NULL), 15);
+    OK(xrt_cache_get_stats(&b));
+    assert_int_equal(b.builds - a.builds, 1);
+    assert_int_equal(b.hits - a.hits, 1);
+    setenv("XRT_CACHE", "0", 1);
+    assert_int_equal(value_of(includes_xrt_src, "-DPRIVATE"), 15);
+    unsetenv("XRT_CACHE");
 }
 
 /* Builds src with cc into `so`. */
@@ -1521,7 +1575,7 @@ static void test_cache_bytes_digits_only(void **state)
     OK(xrt_cache_get_stats(&a));
     assert_int_equal(value_of(genuine_src, NULL), 1);
     assert_int_equal(xrt_test_log.count, 1);
-    assert_non_null(strstr(xrt_test_log.last, "XRT_CACHE_BYTES= -1: not a whole number (valid: digits 0-9"));
+    assert_non_null(strstr(xrt_test_log.last, "XRT_CACHE_BYTES= -1: not a size (valid: digits 0-9 with an optional k, m or g"));
     assert_int_equal(value_of(genuine_src, "-DSECOND"), 1);
     OK(xrt_cache_get_stats(&b));
     assert_int_equal(b.evictions - a.evictions, 0); /* the default: 1 GiB */
@@ -1883,6 +1937,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_saxpy),
+        cmocka_unit_test(test_cxx_compiler_hint),
         cmocka_unit_test(test_shapes),
         cmocka_unit_test(test_bad_launches),
         gated_test(test_arguments),
@@ -1918,6 +1973,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_cache_sweeps_leftovers, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_sigchld_ignored, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_bytes_digits_only, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_kernel_includes_xrt_h, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_long_dir, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_includes, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_lock_across_fork, cache_setup, cache_teardown),

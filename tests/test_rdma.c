@@ -246,7 +246,12 @@ static void env_values_are_parsed(void **state)
     setenv("XRT_RDMA_DMABUF", "maybe", 1);
     assert_int_equal(xrt__rdma_env_mode("XRT_RDMA_DMABUF"), XRT__RDMA_AUTO);
     assert_int_equal(xrt_test_log.level, XRT_LOG_WARN);
-    assert_non_null(strstr(xrt_test_log.last, "XRT_RDMA_DMABUF=maybe: unknown value"));
+    assert_string_equal(xrt_test_log.last, "XRT_RDMA_DMABUF=maybe: not a mode (valid: auto, 1, on, yes, true, 0, off, no, "
+                                           "false, never, force); using auto");
+    setenv("XRT_RDMA_DMABUF", "False", 1); /* every switch's words */
+    assert_int_equal(xrt__rdma_env_mode("XRT_RDMA_DMABUF"), XRT__RDMA_NEVER);
+    setenv("XRT_RDMA_DMABUF", "true", 1);
+    assert_int_equal(xrt__rdma_env_mode("XRT_RDMA_DMABUF"), XRT__RDMA_FORCE);
     unsetenv("XRT_RDMA_DMABUF");
 
     setenv("XRT_RDMA_CACHE_BYTES", "64k", 1);

@@ -14,8 +14,8 @@
 #     and runs;
 #   - xrt.h included before and after XRT_IMPL in one unit;
 #   - build mistakes (a system header before xrt.h in the XRT_IMPL unit,
-#     XRT_ENABLE_CUDA without its include path) fail with an #error that
-#     says what to do (fails.sh);
+#     XRT_ENABLE_CUDA without its include path, no XRT_IMPL unit) fail
+#     with an error that says what to do (fails.sh);
 #   - then tests/compile/gpu.sh, when it exists, appends its own lines.
 set -u
 B=build
@@ -167,7 +167,11 @@ for cc in gcc clang; do
         "$F 'before any other header' $cc $C11 -c $SRC/impl_late.c -o $OUT/late.o"
     check "xrt.h before XRT_IMPL without -D_GNU_SOURCE: #error: $cc" \
         "$F 'needs _GNU_SOURCE' $cc $C11 -c $SRC/twice.c -o $OUT/twice-bad.o"
+    check "a program without an XRT_IMPL unit: the link error says so: $cc" \
+        "$F 'define_XRT_IMPL_in_one_file' $cc $C11 $SRC/no_impl.c -o $OUT/no-impl-$cc -lpthread"
 done
+check "a program without an XRT_IMPL unit: the link error says so: g++" \
+    "$F 'define_XRT_IMPL_in_one_file' g++ $CXX17 $SRC/no_impl.c -o $OUT/no-impl-gxx -lpthread"
 if ! printf '#include <cuda_runtime_api.h>\n' | gcc -E -x c - > /dev/null 2>&1; then
     check "XRT_ENABLE_CUDA without the CUDA include path: #error: gcc" \
         "$F 'include directory to this unit' gcc $C11 -DXRT_ENABLE_CUDA -c $SRC/impl.c -o $OUT/nocuda.o"
