@@ -42,6 +42,11 @@ static uint64_t elf_extent(const unsigned char *p)
     uint64_t end = 64, i, e;
     uint64_t phoff = le(p + 32, 8), shoff = le(p + 40, 8), phent = le(p + 54, 2), phnum = le(p + 56, 2),
              shent = le(p + 58, 2), shnum = le(p + 60, 2);
+    if ((!shnum || phnum == 0xffff) && shoff) { /* extended numbering: section 0 holds the counts */
+        if (shoff + 64 > end) end = shoff + 64;
+        if (!shnum) shnum = le(p + shoff + 32, 8);
+        if (phnum == 0xffff) phnum = le(p + shoff + 44, 4);
+    }
     if (phnum && (e = phoff + phnum * phent) > end) end = e;
     if (shnum && (e = shoff + shnum * shent) > end) end = e;
     for (i = 0; i < phnum; i++)
