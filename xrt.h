@@ -2710,13 +2710,16 @@ XRT__BACKEND_HELPER void xrt__cache_put_manifest(const char *base, const char *t
 /* >> impl: kernel cache: getting an entry */
 /* Writes the output of a build to `path`; compiler output goes to log. */
 typedef xrt_status (*xrt__cache_build_fn)(void *ctx, const char *path, char *log, size_t log_size);
-/* Loads the entry at `path` into *out; 0 and a reason in err if it cannot. */
+/* Loads the entry at `path` into *out: 1; else a reason in err, and 0 where
+   the file does not load, -1 where the failure is not the file's. */
 typedef int (*xrt__cache_open_fn)(void *ctx, const char *path, void **out, char *err, size_t n);
 
 /* A hit: 1 (loaded into *out); 0: a miss (absent, or it did not load and was
-   deleted); -1: an entry that may not be trusted (left alone, with a warning). */
-XRT__BACKEND_HELPER int xrt__cache_try(xrt__cache_open_fn open_fn, void *ctx, const char *path, void **out)
+   deleted); -1: an entry that may not be trusted (left alone, with a warning);
+   -2: a sound entry that failed to load here (kept; the error recorded). */
+XRT__BACKEND_HELPER int xrt__cache_try(const char *who, xrt__cache_open_fn open_fn, void *ctx, const char *path, void **out)
 {
+    int r;
     char err[512], why[128];
     struct stat st, now;
     if (lstat(path, &st) != 0) return 0;
@@ -2726,11 +2729,12 @@ XRT__BACKEND_HELPER int xrt__cache_try(xrt__cache_open_fn open_fn, void *ctx, co
         return -1;
     }
     /* the directory is the user's alone: nobody else can put another file at path now */
-    if (open_fn(ctx, path, out, err, sizeof err)) {
+    if ((r = open_fn(ctx, path, out, err, sizeof err)) > 0) {
         utimensat(AT_FDCWD, path, NULL, AT_SYMLINK_NOFOLLOW); /* recently used */
         xrt__cache_count(&xrt__cache_stats.hits, 1);
         return 1;
     }
+    if (r < 0) return (void)xrt_error(XRT_ERROR_SYSTEM, who, "the module does not load: %s", err), -2;
     /* Evicted meanwhile (a miss), or the same file that does not load: only
        then is it deleted, never an entry another process just put there. */
     if (lstat(path, &now) == 0 && now.st_ino == st.st_ino && now.st_dev == st.st_dev) {
@@ -2744,8 +2748,9 @@ XRT__BACKEND_HELPER xrt_status xrt__cache_open_new(const char *who, xrt__cache_o
                                       void **out)
 {
     char err[512];
-    if (open_fn(ctx, path, out, err, sizeof err)) return XRT_SUCCESS;
-    return xrt_error(XRT_ERROR_INVALID_IMAGE, who, "the module does not load: %s", err);
+    int r = open_fn(ctx, path, out, err, sizeof err);
+    if (r > 0) return XRT_SUCCESS;
+    return xrt_error(r < 0 ? XRT_ERROR_SYSTEM : XRT_ERROR_INVALID_IMAGE, who, "the module does not load: %s", err);
 }
 
 /* Without a cache: build in a private directory, load, delete. */
@@ -2836,8 +2841,10 @@ XRT__BACKEND_HELPER xrt_status xrt__cache_get(const char *who, const xrt__key *k
     int lock, got = 0;
     if (!xrt__cache_dir(dir, sizeof dir, 1)) return xrt__cache_private(who, build, bctx, open_fn, octx, out, log, log_size);
     snprintf(base, sizeof base, "%s/%016llx%016llx", dir, (unsigned long long)key->a, (unsigned long long)key->b);
-    if (xrt__cache_entry_path(dir, base, key, path, sizeof path) && (got = xrt__cache_try(open_fn, octx, path, out)) != 0)
-        return got > 0 ? XRT_SUCCESS : xrt__cache_private(who, build, bctx, open_fn, octx, out, log, log_size);
+    if (xrt__cache_entry_path(dir, base, key, path, sizeof path) && (got = xrt__cache_try(who, open_fn, octx, path, out)) != 0)
+        return got > 0 ? XRT_SUCCESS
+               : got == -2 ? XRT_ERROR_SYSTEM
+                           : xrt__cache_private(who, build, bctx, open_fn, octx, out, log, log_size);
     snprintf(lockpath, sizeof lockpath, "%s.lock", base);
     if ((lock = xrt__cache_flock(lockpath)) < 0) {
         if (errno == EACCES || errno == EPERM || errno == EROFS || errno == ENOSPC || errno == EDQUOT) {
@@ -2847,11 +2854,12 @@ XRT__BACKEND_HELPER xrt_status xrt__cache_get(const char *who, const xrt__key *k
         return xrt_native_error(XRT_ERROR_SYSTEM, who, "open", errno, "errno", strerror(errno));
     }
     /* another process may have built it meanwhile */
-    if (!xrt__cache_entry_path(dir, base, key, path, sizeof path) || (got = xrt__cache_try(open_fn, octx, path, out)) == 0)
+    if (!xrt__cache_entry_path(dir, base, key, path, sizeof path) || (got = xrt__cache_try(who, open_fn, octx, path, out)) == 0)
         st = xrt__cache_build(who, dir, base, key, build, bctx, open_fn, octx, out, name, log, log_size);
     if (st != XRT_SUCCESS) unlink(lockpath); /* no entry: nothing left behind (a waiter only builds too) */
     flock(lock, LOCK_UN); /* close alone would not unlock while a forked child still has the file open */
     close(lock);
+    if (got == -2) return XRT_ERROR_SYSTEM;
     if (got < 0) return xrt__cache_private(who, build, bctx, open_fn, octx, out, log, log_size);
     if (got > 0) return XRT_SUCCESS;
     if (st == XRT_SUCCESS) xrt__cache_evict(dir, name, base + strlen(dir) + 1);

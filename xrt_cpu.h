@@ -2046,17 +2046,27 @@ static int xrt__cpu_copy_fd(int from, int to)
     return 1;
 }
 
-/* A new temporary file for a copy, open for writing, under a name that no
-   object of the process bears (a copy that stayed after its dlclose keeps
-   its name, and dlopen would return it); -1 and errno if none. */
-static int xrt__cpu_copy_name(char *copy, size_t size)
+/* A new temporary file for a copy of `path`, open for writing: beside it
+   where it is a cache entry, under a name the cache sweeps (the cache
+   directory is the user's own and loads code, which TMPDIR may not), else
+   in TMPDIR; under a name that no object of the process bears (a copy that
+   stayed after its dlclose keeps its name, and dlopen would return it); -1
+   and errno if none. */
+static int xrt__cpu_copy_name(const char *path, char *copy, size_t size)
 {
-    const char *tmp = getenv("TMPDIR");
+    const char *tmp = getenv("TMPDIR"), *base = strrchr(path, '/');
+    int entry = xrt__cache_name(base ? base + 1 : path) == XRT__NAME_ENTRY, tries, fd;
     void *dl;
-    int tries, fd;
     for (tries = 0; tries < 8; tries++) {
-        snprintf(copy, size, "%s/xrt-module-XXXXXX.so", tmp && *tmp ? tmp : "/tmp");
-        if ((fd = mkostemps(copy, 3, O_CLOEXEC)) < 0) return -1;
+        if (entry) {
+            snprintf(copy, size, "%s.tmp.%ld.%u", path, (long)getpid(),
+                     __atomic_add_fetch(&xrt__cache_seq, 1, __ATOMIC_RELAXED));
+            fd = open(copy, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0700);
+        } else {
+            snprintf(copy, size, "%s/xrt-module-XXXXXX.so", tmp && *tmp ? tmp : "/tmp");
+            fd = mkostemps(copy, 3, O_CLOEXEC);
+        }
+        if (fd < 0) return -1;
         if (!(dl = dlopen(copy, RTLD_NOW | RTLD_LOCAL | RTLD_NOLOAD))) return fd;
         dlclose(dl);
         unlink(copy);
@@ -2066,14 +2076,14 @@ static int xrt__cpu_copy_name(char *copy, size_t size)
     return -1;
 }
 
-/* Opens a private copy of `path` for m (in TMPDIR, as XRT_CACHE=0 builds;
-   deleted once open). */
+/* Opens a private copy of `path` for m (deleted once open). `path` loaded
+   in this process already: a failure here is not the file's. */
 static int xrt__cpu_dlopen_copy(xrt__cpu_module *m, const char *path, char *err, size_t n)
 {
     char copy[PATH_MAX];
     void *dl = NULL;
     int from = open(path, O_RDONLY | O_CLOEXEC), to = -1, ok;
-    ok = from >= 0 && (to = xrt__cpu_copy_name(copy, sizeof copy)) >= 0 && xrt__cpu_copy_fd(from, to);
+    ok = from >= 0 && (to = xrt__cpu_copy_name(path, copy, sizeof copy)) >= 0 && xrt__cpu_copy_fd(from, to);
     if (to >= 0 && close(to) != 0) ok = 0;
     if (!ok) snprintf(err, n, "a private copy of %s: %s", path, strerror(errno));
     if (from >= 0) close(from);
@@ -2086,7 +2096,9 @@ static int xrt__cpu_dlopen_copy(xrt__cpu_module *m, const char *path, char *err,
     return 0;
 }
 
-/* The cache's open function: m->dl is the object, m's own. */
+/* The cache's open function: m->dl is the object, m's own. 1, or 0 where
+   the file does not load, or -1 where it does but its private copy could
+   not be made (the entry is sound: the cache keeps it). */
 static int xrt__cpu_dlopen(void *ctx, const char *path, void **out, char *err, size_t n)
 {
     xrt__cpu_module *m = (xrt__cpu_module *)ctx;
@@ -2095,7 +2107,7 @@ static int xrt__cpu_dlopen(void *ctx, const char *path, void **out, char *err, s
     if (dl) dlclose(dl); /* open already */
     else if (!(dl = xrt__cpu_dlopen_path(path, err, n))) return 0;
     else if (!(own = xrt__cpu_claim(m, dl))) dlclose(dl); /* another thread opened it at the same time */
-    if (!own && !xrt__cpu_dlopen_copy(m, path, err, n)) return 0;
+    if (!own && !xrt__cpu_dlopen_copy(m, path, err, n)) return -1;
     *out = m->dl;
     return 1;
 }

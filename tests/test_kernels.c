@@ -9,6 +9,7 @@
 #include "xrt_test.h"
 
 #include <dirent.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 /* The kernel ABI, as a kernel file spells it (it could include xrt.h). */
@@ -1009,6 +1010,39 @@ static void test_cache_corrupt_entry(void **state)
     assert_int_equal(compiles(), 2);
 }
 
+/* A second load of an entry open already goes through a private copy of
+   it: where that copy cannot be made (here: files are limited to 1 KiB),
+   the load fails with the reason, and the entry, which loads, stays:
+   nothing is built again. */
+static int copy_fails_child(void *arg)
+{
+    xrt_module m1, m2 = NULL;
+    xrt_module_image im = source_image(kernels_src);
+    struct rlimit small = {1024, 1024};
+    xrt_status st;
+    (void)arg;
+    CHILD_OK(xrt_module_load(&m1, &im, 1, NULL));
+    CHILD_TRUE(compiles() == 1);
+    signal(SIGXFSZ, SIG_IGN);
+    CHILD_TRUE(setrlimit(RLIMIT_FSIZE, &small) == 0);
+    st = xrt_module_load(&m2, &im, 1, NULL);
+    if (st != XRT_ERROR_SYSTEM || !strstr(xrt_get_last_error_string(), "a private copy of"))
+        CHILD_FAIL("status %d: %s", (int)st, xrt_get_last_error_string());
+    CHILD_TRUE(m2 == NULL && compiles() == 1 && files_ending(sub_dir, ".so") == 1);
+    CHILD_OK(xrt_module_unload(m1));
+    xrt_shutdown();
+    return 0;
+}
+
+static void test_cache_entry_kept_when_copy_fails(void **state)
+{
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    in_child("a private copy that cannot be made", copy_fails_child, NULL, 60);
+    load_unload(kernels_src, NULL); /* the entry is still there, and loads */
+    assert_int_equal(compiles(), 1);
+}
+
 static void test_cache_off_and_bound(void **state)
 {
     xrt_cache_stats a, b;
@@ -1960,6 +1994,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_cache_hits_and_misses, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_target, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_corrupt_entry, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_entry_kept_when_copy_fails, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_off_and_bound, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_two_processes, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_refuses_others_dir, cache_setup, cache_teardown),
