@@ -96,8 +96,9 @@ why=
 [ -f "$CUDA_HOME/include/cuda_runtime_api.h" ] || why="no CUDA headers in $CUDA_HOME/include"
 printf '#include <hip/hip_runtime_api.h>\n' | $CC -D__HIP_PLATFORM_AMD__ -E -x c - > /dev/null 2>&1 || why="no HIP headers"
 [ ! -e /dev/kfd ] || why="/dev/kfd: an AMD GPU driver is here"
-if ldconfig -p 2> /dev/null | grep -q 'libcuda\.so\.1 '; then why="libcuda.so.1: an NVIDIA driver is here"; fi
-ldconfig -p 2> /dev/null | grep -q 'libcudart\.so' || why="no CUDA runtime library"
+ldconfig=$(command -v ldconfig || echo /sbin/ldconfig)
+if $ldconfig -p 2> /dev/null | grep -q 'libcuda\.so\.1 '; then why="libcuda.so.1: an NVIDIA driver is here"; fi
+$ldconfig -p 2> /dev/null | grep -q 'libcudart\.so' || why="no CUDA runtime library"
 if [ -n "$why" ]; then
     echo "skipped: the XRT_LOG=debug sample: $why (it shows a CUDA runtime without a driver, no AMD GPU)"
 else
