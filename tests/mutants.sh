@@ -68,10 +68,12 @@ apply() {
 }
 
 # run_tests TESTS FILTER ENV: runs each program; 0 when all pass, else 1
-# with the first failure's name in $tmp/killer.
+# with the first failure's name in $tmp/killer. A program stops at its first
+# failing test (CMOCKA_TEST_ABORT): a mutant that crashed a test may leave a
+# lock held that the next test would wait on until the timeout.
 run_tests() {
     for t in $1; do
-        (cd "$tree" && env XRT_TEST_FILTER="${2:-*}" $3 timeout -k 5 "$TIMEOUT" "build/plain/$t") > "$tmp/run.log" 2>&1
+        (cd "$tree" && env XRT_TEST_FILTER="${2:-*}" CMOCKA_TEST_ABORT=1 $3 timeout -k 5 "$TIMEOUT" "build/plain/$t") > "$tmp/run.log" 2>&1
         rc=$?
         [ $rc -eq 0 ] && continue
         case $rc in
