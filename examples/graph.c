@@ -17,7 +17,7 @@
         }                                                                             \
     } while (0)
 
-/* The CPU kernel ABI (README, "The CPU kernel ABI"): called once per block
+/* The CPU kernel ABI (REFERENCE.md, "The CPU kernel ABI"): called once per block
    with the context xrt.h declares as xrt_kernel_ctx, spelled out here. */
 static const char source[] =
     "#include <stddef.h>\n"

@@ -11,7 +11,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/xrt-vendoring.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 CC=${CC:-cc}
 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
-awk -v m="checked by tests/readme.sh: hello.c -->" '
+awk -v m="checked by tests/readme.sh: first hello.c -->" '
     index($0, m) { found = 1; next }
     found == 1 && /^```/ { found = 2; next }
     found == 2 && /^```/ { exit }
