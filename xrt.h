@@ -2387,7 +2387,7 @@ XRT__BACKEND_HELPER void xrt__kernel_header_remove(const char *dir)
 
 /* >> impl: kernel cache: names. xrt counts, evicts and sweeps only the
    names it makes: <32 hex>.so entries, <32 hex>.deps manifests (see below),
-   <32 hex>.lock locks, the temporaries <32 hex>.so.tmp.<pid>.<n>[.c|.d] and
+   <32 hex>.lock locks, the temporaries <32 hex>.so.tmp.<pid>.<n>[.c|.d|.ld] and
    <32 hex>.deps.tmp.<pid>.<n>, cc-<16 hex>.id and its temporaries
    cc-<16 hex>.id.tmp.<pid>. */
 enum { XRT__NAME_OTHER, XRT__NAME_ENTRY, XRT__NAME_MANIFEST, XRT__NAME_LOCK, XRT__NAME_TEMP };
@@ -2406,7 +2406,7 @@ XRT__BACKEND_HELPER size_t xrt__digit_run(const char *s)
     return i;
 }
 
-/* Whether s is ".tmp.<digits>" then, if `seq`, ".<digits>" and optionally ".c" or ".d". */
+/* Whether s is ".tmp.<digits>" then, if `seq`, ".<digits>" and optionally ".c", ".d" or ".ld". */
 XRT__BACKEND_HELPER int xrt__temp_suffix(const char *s, int seq)
 {
     size_t d;
@@ -2415,7 +2415,7 @@ XRT__BACKEND_HELPER int xrt__temp_suffix(const char *s, int seq)
     if (!seq) return !*s;
     if (*s != '.' || !(d = xrt__digit_run(s + 1))) return 0;
     s += 1 + d;
-    return !*s || !strcmp(s, ".c") || !strcmp(s, ".d");
+    return !*s || !strcmp(s, ".c") || !strcmp(s, ".d") || !strcmp(s, ".ld");
 }
 
 XRT__BACKEND_HELPER int xrt__cache_name(const char *name)

@@ -2161,19 +2161,75 @@ static xrt_status xrt__cpu_build_so(void *ctx, const char *path, char *log, size
     return xrt__cpu_write_file("cpu: xrt_module_load", path, "", im->data, im->size);
 }
 
+/* Whether a linker input is the system's (the C library, the compiler's
+   start files and runtime): those change with the toolchain, not with the
+   user's code, and hashing them on every hit would cost more than the hit. */
+static int xrt__cpu_system_input(const char *real)
+{
+    static const char *const dirs[] = {"/usr/lib/", "/lib/", "/lib64/", "/usr/lib64/", "/usr/libexec/"};
+    size_t i;
+    for (i = 0; i < sizeof dirs / sizeof dirs[0]; i++)
+        if (!strncmp(real, dirs[i], strlen(dirs[i]))) return 1;
+    return 0;
+}
+
+/* Adds the linker's inputs (ld's --dependency-file, at `ldeps`) to the
+   compiler's list at `deps`, but for the system's and those gone (the
+   compiler's own temporary object). */
+static void xrt__cpu_add_linker_inputs(const char *deps, const char *ldeps)
+{
+    size_t len = 0;
+    char *text = xrt__cache_read(ldeps, &len), word[PATH_MAX], real[PATH_MAX];
+    const char *p = text ? strchr(text, ':') : NULL, *end;
+    FILE *f;
+    if (!p || !(f = fopen(deps, "a"))) {
+        XRT_FREE(text);
+        return;
+    }
+    end = strstr(p, "\n\n"); /* the first rule's end: the phony rules after it name the same files */
+    for (p++; xrt__deps_word(&p, word, sizeof word) && (!end || p <= end);) {
+        const char *c;
+        if (!realpath(word, real) || xrt__cpu_system_input(real)) continue;
+        fputc(' ', f);
+        for (c = real; *c; c++) {
+            if (*c == ' ' || *c == '#') fputc('\\', f);
+            if (*c == '$') fputc('$', f);
+            fputc(*c, f);
+        }
+    }
+    fputc('\n', f);
+    fclose(f);
+    XRT_FREE(text);
+}
+
+/* Leaves a list that names a file that is not there: the cache then knows
+   the build's inputs are unknown, and keeps nothing. */
+static void xrt__cpu_unlistable(const char *deps)
+{
+    FILE *f = fopen(deps, "a");
+    if (!f) return;
+    fprintf(f, " %s.linker-inputs-unknown\n", deps);
+    fclose(f);
+}
+
 /* cc -shared -fPIC -O2 [options] -idirafter <kernel header> -MD -MF
-   path.d -o path source.c: the dependency list tells the cache which files
-   the build read. The kernel header is in path's directory (made there
-   before a cached build starts: see xrt__cpu_module_load). */
+   path.d -Wl,--dependency-file=path.ld -o path source.c: the dependency
+   lists tell the cache which files the build read, headers and libraries.
+   A linker that lists no inputs (gold) leaves the build uncached. The
+   kernel header is in path's directory (made there before a cached build
+   starts: see xrt__cpu_module_load). */
 static xrt_status xrt__cpu_build_c(void *ctx, const char *path, char *log, size_t log_size)
 {
     xrt__cpu_build *b = (xrt__cpu_build *)ctx;
-    char src[PATH_MAX + 80], deps[PATH_MAX + 80], dir[PATH_MAX], inc[PATH_MAX + 48], **argv;
+    char src[PATH_MAX + 80], deps[PATH_MAX + 80], ldeps[PATH_MAX + 80], ldopt[PATH_MAX + 120], dir[PATH_MAX],
+        inc[PATH_MAX + 48], **argv;
     size_t n = 0, i;
     int code = 0, header;
     xrt_status st;
     snprintf(src, sizeof src, "%s.c", path);
     snprintf(deps, sizeof deps, "%s.d", path);
+    snprintf(ldeps, sizeof ldeps, "%s.ld", path);
+    snprintf(ldopt, sizeof ldopt, "-Wl,--dependency-file=%s", ldeps);
     snprintf(dir, sizeof dir, "%s", path);
     *(strrchr(dir, '/') ? strrchr(dir, '/') : dir) = 0;
     header = xrt__kernel_header_make(dir, inc, sizeof inc);
@@ -2197,12 +2253,23 @@ static xrt_status xrt__cpu_build_c(void *ctx, const char *path, char *log, size_
     argv[n++] = (char *)"-MD";
     argv[n++] = (char *)"-MF";
     argv[n++] = deps;
+    argv[n++] = ldopt;
     argv[n++] = (char *)"-o";
     argv[n++] = (char *)path;
     argv[n++] = src;
     argv[n] = NULL;
     xrt__cache_count(&xrt__cache_stats.builds, 1);
     st = xrt__run("cpu: xrt_module_load", argv, log, log_size, &code);
+    if (st == XRT_SUCCESS && code != 0 && strstr(log, "dependency-file")) { /* a linker that cannot list its inputs */
+        xrt_log(XRT_LOG_INFO, "the linker of %s does not list its inputs (--dependency-file): the module is not cached",
+                argv[0]);
+        memmove(&argv[n - 4], &argv[n - 3], 4 * sizeof *argv);
+        st = xrt__run("cpu: xrt_module_load", argv, log, log_size, &code);
+        if (st == XRT_SUCCESS && code == 0) xrt__cpu_unlistable(deps);
+    } else if (st == XRT_SUCCESS && code == 0) {
+        xrt__cpu_add_linker_inputs(deps, ldeps);
+    }
+    unlink(ldeps);
     unlink(src);
     if (st == XRT_SUCCESS && code != 0)
         st = xrt_error(XRT_ERROR_COMPILE_FAILED, "cpu: xrt_module_load", "%s exited with %d (the log: xrt_module_get_log): %.200s",

@@ -1690,6 +1690,42 @@ static void test_cache_includes(void **state)
     unsetenv("CPATH");
 }
 
+/* A static library named in the options is part of what a build read: a
+   changed library is another entry. */
+static void write_lib(const char *dir, int value)
+{
+    char cmd[1400];
+    snprintf(cmd, sizeof cmd, "printf 'int libv(void) { return %d; }\\n' > %s/v.c && cc -c -fPIC -o %s/v.o %s/v.c && "
+             "rm -f %s/libv.a && ar rcs %s/libv.a %s/v.o", value, dir, dir, dir, dir, dir, dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+static void test_cache_libraries(void **state)
+{
+    static const char src[] = "int libv(void);\n" VALUE_SRC("libv()");
+    char dir[300], opt[700];
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    snprintf(dir, sizeof dir, "%s/lib", cache_dir);
+    assert_int_equal(mkdir(dir, 0700), 0);
+    write_lib(dir, 2);
+    snprintf(opt, sizeof opt, "-Wl,--whole-archive %s/libv.a -Wl,--no-whole-archive", dir);
+    assert_int_equal(value_of(src, opt), 2);
+    assert_int_equal(value_of(src, opt), 2);
+    assert_int_equal(compiles(), 1);
+    write_lib(dir, 3); /* a changed library */
+    assert_int_equal(value_of(src, opt), 3);
+    assert_int_equal(value_of(src, opt), 3);
+    assert_int_equal(compiles(), 2);
+    snprintf(opt, sizeof opt, "-L%s -Wl,--whole-archive -lv -Wl,--no-whole-archive", dir); /* found through -L */
+    write_lib(dir, 4);
+    assert_int_equal(value_of(src, opt), 4);
+    write_lib(dir, 5);
+    assert_int_equal(value_of(src, opt), 5);
+    assert_int_equal(value_of(src, opt), 5);
+    assert_int_equal(compiles(), 4);
+}
+
 /* A child forked while a build holds its lock shares the lock's open file:
    the lock is released by the build, not only when every copy is closed,
    or a later build of that key in any process would wait for the child. */
@@ -2011,6 +2047,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_kernel_includes_xrt_h, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_long_dir, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_includes, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_libraries, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_lock_across_fork, cache_setup, cache_teardown),
         cmocka_unit_test(test_shared_object_image),
         cmocka_unit_test(test_loads_have_own_globals),
