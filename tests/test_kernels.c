@@ -1726,6 +1726,38 @@ static void test_cache_libraries(void **state)
     assert_int_equal(compiles(), 4);
 }
 
+/* A linker that cannot list its inputs (GNU ld before 2.35, here a wrapper
+   that refuses the option as it does): the build runs again without the
+   option, loads, and is not cached. */
+static int saw_unlisted;
+static void watch_unlisted(xrt_log_level level, const char *msg, void *user)
+{
+    (void)level, (void)user;
+    if (strstr(msg, "does not list its inputs (--dependency-file): the module is not cached")) saw_unlisted = 1;
+}
+
+static void test_cache_linker_without_list(void **state)
+{
+    FILE *f = fopen(wrapper, "w");
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    assert_non_null(f);
+    fprintf(f, "#!/bin/sh\ncase \"$1\" in --version) echo old; exit 0;; esac\necho x >> '%s'\n"
+               "for a; do case \"$a\" in *--dependency-file*) echo \"ld: unrecognized option '$a'\" >&2; exit 1;; esac; done\n"
+               "exec cc \"$@\"\n", counter);
+    fclose(f);
+    saw_unlisted = 0;
+    xrt_set_log_callback(watch_unlisted, NULL);
+    xrt_set_log_level(XRT_LOG_INFO);
+    assert_int_equal(value_of(genuine_src, NULL), 1);
+    xrt_set_log_level(XRT_LOG_WARN);
+    xrt_set_log_callback(NULL, NULL);
+    assert_true(saw_unlisted);
+    assert_int_equal(files_ending(sub_dir, ".so"), 0);
+    assert_int_equal(value_of(genuine_src, NULL), 1);
+    assert_int_equal(compiles(), 4);
+}
+
 /* A child forked while a build holds its lock shares the lock's open file:
    the lock is released by the build, not only when every copy is closed,
    or a later build of that key in any process would wait for the child. */
@@ -2048,6 +2080,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_cache_long_dir, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_includes, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_libraries, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_linker_without_list, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_lock_across_fork, cache_setup, cache_teardown),
         cmocka_unit_test(test_shared_object_image),
         cmocka_unit_test(test_loads_have_own_globals),
