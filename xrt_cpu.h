@@ -2215,7 +2215,7 @@ static void xrt__cpu_unlistable(const char *deps)
 /* cc -shared -fPIC -O2 [options] -idirafter <kernel header> -MD -MF
    path.d -Wl,--dependency-file=path.ld -o path source.c: the dependency
    lists tell the cache which files the build read, headers and libraries.
-   A linker that lists no inputs (gold) leaves the build uncached. The
+   A linker that lists no inputs (GNU ld before 2.35) leaves the build uncached. The
    kernel header is in path's directory (made there before a cached build
    starts: see xrt__cpu_module_load). */
 static xrt_status xrt__cpu_build_c(void *ctx, const char *path, char *log, size_t log_size)
