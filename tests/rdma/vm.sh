@@ -25,7 +25,8 @@
 # the kernel package is fetched with `apt-get download` on first use, unpacked
 # without installing, and cached per version. Env:
 #   XRT_RDMA_KERNEL_DEB   a linux-image .deb to use instead of downloading one
-#   XRT_RDMA_VM_TIMEOUT   seconds before a VM is killed (default 420; a run takes ~1 min)
+#   XRT_RDMA_VM_TIMEOUT   seconds before a VM is killed (default 600; a run takes ~1 min on
+#                         a quiet machine, and more than 7 on a loaded one)
 #   XRT_RDMA_VM_SMP       virtual CPUs per VM (default 2)
 set -u
 cd "$(dirname "$0")/../.."
@@ -173,7 +174,7 @@ initramfs() {
 # virtual cable). The console is the serial port; a plan's status comes back
 # as a marker line, since QEMU's own status says nothing about the guest.
 qemu() { # qemu HOST MAC-SUFFIX: runs one VM, its console CR-free on stdout
-    timeout -k 5 "${XRT_RDMA_VM_TIMEOUT:-420}" qemu-system-x86_64 -accel tcg -cpu max -m 768 \
+    timeout -k 5 "${XRT_RDMA_VM_TIMEOUT:-600}" qemu-system-x86_64 -accel tcg -cpu max -m 768 \
         -smp "${XRT_RDMA_VM_SMP:-2}" -nodefaults -display none -serial stdio -no-reboot \
         -kernel "$K/vmlinux" -initrd "$VM/initramfs.cpio" \
         -netdev "dgram,id=n0,local.type=unix,local.path=$VM/$1.sock,remote.type=unix,remote.path=$VM/$3.sock" \
