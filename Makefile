@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # xrt: header-only; this Makefile builds the examples, tools, tests and benchmarks.
 #   make          the examples and tools (build-essential is enough)
-#   make run      build them, then run xrt_info and the demo on the default backend, and saxpy and graph on the CPU
+#   make run      build them, then run xrt_info and the demo on the default backend, and saxpy, graph and ipc on the CPU
 #   make tests    build the test programs (needs libcmocka-dev)
 #   make test     everything make test checks (tests/run.sh)
 #   make install  PREFIX=/usr/local: headers, tools, pkg-config and CMake files
@@ -224,6 +224,7 @@ run: examples
 	$(B)/examples/demo
 	XRT_BACKEND=cpu $(SAXPY)/saxpy
 	XRT_BACKEND=cpu $(B)/examples/graph
+	XRT_BACKEND=cpu $(B)/examples/ipc
 
 test:
 	@CC="$(CC)" CXX="$(CXX)" NVCC="$(NVCC)" CUDA_HOME="$(CUDA_HOME)" HAVE_CUDA="$(HAVE_CUDA)" \
