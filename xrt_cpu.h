@@ -1687,12 +1687,26 @@ typedef struct xrt__cpu_head {
     uint32_t freed;  /* the exporter freed it: no new opens */
     uint32_t device;
     uint32_t local;  /* a private copy (a forked child's): no file behind it */
+    uint32_t exported; /* a handle was made: the range is never kept for reuse */
 } xrt__cpu_head;
+
+/* Freed ranges that were never shared are kept mapped for the next
+   allocation of the same span, as malloc keeps freed blocks: mapping,
+   first-touch faults, unmapping and punching cost tens of microseconds
+   where system calls are slow (bench/ipc.c). At most XRT__CPU_KEPT of
+   them, each at most XRT__CPU_KEPT_SPAN (glibc's largest mmap threshold),
+   XRT__CPU_KEPT_BYTES in all. */
+#define XRT__CPU_KEPT 16
+#define XRT__CPU_KEPT_SPAN ((size_t)32 << 20)
+#define XRT__CPU_KEPT_BYTES ((size_t)64 << 20)
 
 typedef struct xrt__cpu_devmem {
     int fd, has_fd; /* the file, made on first use */
-    int lock;
+    int lock;       /* guards all of this */
     uint64_t ino, dev, next, gen;
+    struct xrt__cpu_head *kept[XRT__CPU_KEPT];
+    int nkept;
+    size_t kept_bytes;
 } xrt__cpu_devmem;
 
 static xrt__cpu_devmem xrt__cpu_mem[XRT__CPU_DEVICES_MAX];
@@ -1755,6 +1769,41 @@ static xrt_status xrt__cpu_mem_range(xrt__cpu_devmem *m, int device, size_t span
     return st;
 }
 
+/* A kept range of this span, under a new generation; NULL if none. */
+static xrt__cpu_head *xrt__cpu_range_reuse(xrt__cpu_devmem *m, size_t span, uint64_t *gen)
+{
+    xrt__cpu_head *h = NULL;
+    int i;
+    xrt__cpu_lock(&m->lock);
+    for (i = 0; i < m->nkept; i++)
+        if (xrt__cpu_span(m->kept[i]->size) == span) {
+            h = m->kept[i];
+            m->kept[i] = m->kept[--m->nkept];
+            m->kept_bytes -= span;
+            *gen = ++m->gen;
+            break;
+        }
+    xrt__cpu_unlock(&m->lock);
+    return h;
+}
+
+/* Keeps a freed range for reuse: 1 if kept. */
+static int xrt__cpu_range_keep(xrt__cpu_head *h)
+{
+    xrt__cpu_devmem *m = &xrt__cpu_mem[h->device];
+    size_t span = xrt__cpu_span(h->size);
+    int kept = 0;
+    if (h->exported || h->local || span > XRT__CPU_KEPT_SPAN) return 0;
+    xrt__cpu_lock(&m->lock);
+    if (m->nkept < XRT__CPU_KEPT && m->kept_bytes + span <= XRT__CPU_KEPT_BYTES) {
+        m->kept[m->nkept++] = h;
+        m->kept_bytes += span;
+        kept = 1;
+    }
+    xrt__cpu_unlock(&m->lock);
+    return kept;
+}
+
 static xrt_status xrt__cpu_dev_alloc(void **ptr, size_t size, const char *fn)
 {
     int device = xrt__cpu_mem_device();
@@ -1765,9 +1814,15 @@ static xrt_status xrt__cpu_dev_alloc(void **ptr, size_t size, const char *fn)
     xrt_status st;
     *ptr = NULL;
     if (!span) return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "cannot allocate %zu bytes", size);
-    if ((st = xrt__cpu_mem_range(m, device, span, &off, &gen, fn)) != XRT_SUCCESS) return st;
-    h = (xrt__cpu_head *)mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_SHARED, m->fd, (off_t)off);
-    if (h == (xrt__cpu_head *)MAP_FAILED) return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "cannot allocate %zu bytes", size);
+    if ((h = xrt__cpu_range_reuse(m, span, &gen)) != NULL) {
+        off = h->offset;
+    } else {
+        if ((st = xrt__cpu_mem_range(m, device, span, &off, &gen, fn)) != XRT_SUCCESS) return st;
+        h = (xrt__cpu_head *)mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_SHARED, m->fd, (off_t)off);
+        if (h == (xrt__cpu_head *)MAP_FAILED)
+            return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "cannot allocate %zu bytes", size);
+    }
+    h->freed = h->exported = 0;
     h->offset = off;
     h->size = size;
     h->gen = gen;
@@ -1796,7 +1851,20 @@ static void xrt__cpu_dev_release(void *ptr)
 {
     xrt__cpu_head *h = xrt__cpu_head_of(ptr);
     __atomic_store_n(&h->freed, 1, __ATOMIC_RELEASE); /* before the count: an open that counts itself in sees it */
-    xrt__cpu_unmap(h, xrt__cpu_mem[h->device].fd);
+    if (!xrt__cpu_range_keep(h)) xrt__cpu_unmap(h, xrt__cpu_mem[h->device].fd);
+}
+
+/* At shutdown: the kept ranges go back. */
+static void xrt__cpu_mem_shutdown(void)
+{
+    int d;
+    for (d = 0; d < XRT__CPU_DEVICES_MAX; d++) {
+        xrt__cpu_devmem *m = &xrt__cpu_mem[d];
+        xrt__cpu_lock(&m->lock);
+        while (m->nkept) xrt__cpu_unmap(m->kept[--m->nkept], m->fd);
+        m->kept_bytes = 0;
+        xrt__cpu_unlock(&m->lock);
+    }
 }
 
 static xrt_status xrt__cpu_malloc(const xrt_backend *self, void **ptr, size_t size)
@@ -1886,6 +1954,7 @@ static xrt_status xrt__cpu_ipc_get_mem_handle(const xrt_backend *self, xrt_ipc_m
     if (h->local) /* a forked child's copy of its parent's memory: no file to share */
         return xrt_error(XRT_ERROR_INVALID_VALUE, "cpu: xrt_ipc_get_mem_handle",
                          "dev_ptr %p is memory a forked child inherited: it cannot be shared", base);
+    __atomic_store_n(&h->exported, 1, __ATOMIC_RELAXED); /* its free then returns it for good */
     memset(&k, 0, sizeof k);
     k.magic = XRT__CPU_IPC_MAGIC;
     k.device = h->device;
@@ -2110,6 +2179,14 @@ static void xrt__cpu_mem_fork_child(void)
     uintptr_t start, end;
     int d;
     while (xrt__cpu_next_shared(&start, &end)) xrt__cpu_privatise(start, end);
+    for (d = 0; d < XRT__CPU_DEVICES_MAX; d++) {
+        xrt__cpu_devmem *m = &xrt__cpu_mem[d];
+        while (m->nkept) { /* private copies now: of no use for new allocations, which need the child's file */
+            xrt__cpu_head *h = m->kept[--m->nkept];
+            munmap(h, xrt__cpu_span(h->size));
+        }
+        m->kept_bytes = 0;
+    }
     for (d = 0; d < XRT__CPU_DEVICES_MAX; d++)
         if (xrt__cpu_mem[d].has_fd) {
             close(xrt__cpu_mem[d].fd);
@@ -4112,6 +4189,7 @@ static void xrt__cpu_shutdown(const xrt_backend *self)
     xrt__cpu_wait(&xrt__cpu.exited, started, 1, NULL);
     xrt__cpu_reap();
     xrt__cpu_pool_stop();
+    xrt__cpu_mem_shutdown();
 }
 
 /* The table, filled from the operation list: every operation is
