@@ -5,7 +5,8 @@
    alternating runs. Target: the opened buffer at least 0.95x local speed.
    Then the cost of xrt_malloc + xrt_free (every CPU device allocation is a
    mapping of the device's memory file) against aligned_alloc + free, both
-   touching the first byte. */
+   touching the first byte; and local device memory's copy speed against
+   heap memory's (what CPU device memory was before it became a file's). */
 #define XRT_IMPL
 #include "xrt.h"
 
@@ -40,9 +41,10 @@ static void writes(void *p, long iters)
 }
 
 /* bench_pair runs one loop on one context: a context that holds both. */
-typedef struct both { pair local, opened; bench_loop op; } both;
+typedef struct both { pair local, opened, heap; bench_loop op; } both;
 static void on_local(void *p, long iters) { both *b = (both *)p; b->op(&b->local, iters); }
 static void on_opened(void *p, long iters) { both *b = (both *)p; b->op(&b->opened, iters); }
+static void on_heap(void *p, long iters) { both *b = (both *)p; b->op(&b->heap, iters); }
 
 static size_t alloc_size;
 static void xrt_allocs(void *p, long iters)
@@ -119,15 +121,24 @@ int main(void)
     }
     b.local.dev = (unsigned char *)local;
     b.opened.dev = (unsigned char *)opened;
-    b.local.host = b.opened.host = (unsigned char *)malloc(SIZE);
-    if (!b.local.host) return 1;
+    b.local.host = b.opened.host = b.heap.host = (unsigned char *)malloc(SIZE);
+    b.heap.dev = (unsigned char *)malloc(SIZE);
+    if (!b.local.host || !b.heap.dev) return 1;
     memset(b.local.host, 2, SIZE);
+    memset(b.heap.dev, 1, SIZE);
     printf("64 MiB, GB/s        local   opened  opened/local\n");
     for (i = 0; i < 2; i++) {
         b.op = i ? writes : reads;
         bench_pair(on_local, on_opened, &b, 4, BENCH_REPS, &base, &test);
         printf("%-18s %7.2f %8.2f %8.2fx %s\n", i ? "write (copy in)" : "read (copy out)", SIZE / base, SIZE / test,
                base / test, bench_verdict(v, sizeof v, base / test, 0.95, 1, "x"));
+    }
+    printf("64 MiB, GB/s         heap    local   local/heap\n");
+    for (i = 0; i < 2; i++) {
+        b.op = i ? writes : reads;
+        bench_pair(on_heap, on_local, &b, 4, BENCH_REPS, &base, &test);
+        printf("%-18s %7.2f %8.2f %8.2fx\n", i ? "write (copy in)" : "read (copy out)", SIZE / base, SIZE / test,
+               base / test);
     }
     printf("allocation + free (first byte touched)   aligned_alloc   xrt_malloc   ratio\n");
     for (i = 0; i < 3; i++) {
@@ -139,6 +150,7 @@ int main(void)
     xrt_ipc_close_mem_handle(opened);
     xrt_free(local);
     free(b.local.host);
+    free(b.heap.dev);
     close(fds[1]);
     close(fds[0]);
     waitpid(pid, NULL, 0);
