@@ -88,7 +88,9 @@
      libraries of one process do not bind to each other's internals.
    - XRT_MALLOC(n), XRT_CALLOC(n, size), XRT_REALLOC(p, n),
      XRT_ALIGNED_ALLOC(align, n), XRT_FREE(p): the allocator of xrt's own
-     memory and of the CPU backend's (default: the C library's); define all.
+     memory and of the CPU backend's pinned host memory (default: the C
+     library's); define all. (CPU device memory is a mapping of a memory
+     file, so that other processes can open it: see xrt_cpu.h.)
 
    How this file is laid out (grep for the ">> " markers). The implementation
    reads bottom-up: a function is defined before its first use.

@@ -10,6 +10,10 @@
    when the stream reaches it, not when it is enqueued; events complete in
    stream order and carry CLOCK_MONOTONIC timestamps; cross-stream waits work.
 
+   Device memory is a mapping of one memory file (memfd) per device, so that
+   another process can open it from an IPC handle (xrt_ipc_open_mem_handle);
+   pinned host memory is the C library's (">> cpu: memory").
+
    Copies follow CUDA's rule for pageable memory: a copy whose host side is
    not from xrt_malloc_host waits for the stream's earlier work and is done
    before the call returns (from a host function, where waiting could hang,
