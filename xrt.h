@@ -293,7 +293,7 @@ enum { /* event flags, same values as CUDA's */
     XRT_EVENT_DEFAULT = 0,
     XRT_EVENT_BLOCKING_SYNC = 1, /* xrt_event_synchronize sleeps instead of spinning */
     XRT_EVENT_DISABLE_TIMING = 2, /* no timestamp: cheaper; elapsed time is an error */
-    XRT_EVENT_INTERPROCESS = 4    /* may be shared with xrt_ipc_get_event_handle (needs DISABLE_TIMING too) */
+    XRT_EVENT_INTERPROCESS = 4    /* may be shared with xrt_ipc_get_event_handle; only with DISABLE_TIMING */
 };
 
 /* Handles that share memory and events between processes (xrt_ipc_*): plain
@@ -1092,6 +1092,9 @@ static inline xrt_status xrt_event_create(xrt_event *event, unsigned flags)
     *event = NULL;
     if (XRT__UNLIKELY(flags & ~(unsigned)(XRT_EVENT_BLOCKING_SYNC | XRT_EVENT_DISABLE_TIMING | XRT_EVENT_INTERPROCESS)))
         return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_event_create", "unknown flags 0x%x", flags);
+    if (XRT__UNLIKELY((flags & XRT_EVENT_INTERPROCESS) && !(flags & XRT_EVENT_DISABLE_TIMING))) /* CUDA's rule */
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_event_create",
+                         "XRT_EVENT_INTERPROCESS needs XRT_EVENT_DISABLE_TIMING (flags 0x%x)", flags);
     st = b->event_create(b, &obj, flags);
     if (st != XRT_SUCCESS) return st;
     return xrt__handle_create(b, obj, XRT__HANDLE_EVENT, 1, (void **)event);

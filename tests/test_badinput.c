@@ -861,6 +861,8 @@ static xrt_backend table_other(void) { return xrt_test_other_table(); }
     /* >> events */                                                                                                    \
     X(event_create_null, "xrt_event_create", XRT_ERROR_INVALID_VALUE, 0, xrt_event_create(NULL, 0))                    \
     X(event_create_flag_8, "xrt_event_create", XRT_ERROR_INVALID_VALUE, 0, xrt_event_create(&ev, 8))                   \
+    X(event_create_interprocess_timed, "xrt_event_create", XRT_ERROR_INVALID_VALUE, 0,                                 \
+      xrt_event_create(&ev, XRT_EVENT_INTERPROCESS))                   \
     X(event_create_flag_high, "xrt_event_create", XRT_ERROR_INVALID_VALUE, 0, xrt_event_create(&ev, 0x80000000u))      \
     X(event_destroy_null, "xrt_event_destroy", XRT_ERROR_INVALID_HANDLE, 0, xrt_event_destroy(NULL))                   \
     X(event_destroy_dead, "xrt_event_destroy", XRT_ERROR_INVALID_HANDLE, 0, xrt_event_destroy(f->dead_e))              \

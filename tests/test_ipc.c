@@ -347,7 +347,10 @@ static void test_ipc_event_handles(void **state)
     xrt_event e, timed, opened = (xrt_event)&h;
     (void)state;
     OK(xrt_event_create(&e, XRT_EVENT_INTERPROCESS | XRT_EVENT_DISABLE_TIMING));
-    OK(xrt_event_create(&timed, XRT_EVENT_INTERPROCESS));
+    XRT_ASSERT_FAILS(xrt_event_create(&timed, XRT_EVENT_INTERPROCESS), XRT_ERROR_INVALID_VALUE,
+                     "XRT_EVENT_INTERPROCESS needs XRT_EVENT_DISABLE_TIMING");
+    assert_null(timed);
+    OK(xrt_event_create(&timed, XRT_EVENT_DISABLE_TIMING)); /* not interprocess */
     XRT_ASSERT_FAILS(xrt_ipc_get_event_handle(NULL, e), XRT_ERROR_INVALID_VALUE, "handle is NULL");
     XRT_ASSERT_FAILS(xrt_ipc_get_event_handle(&h, NULL), XRT_ERROR_INVALID_HANDLE, "xrt_ipc_get_event_handle");
     XRT_ASSERT_FAILS(xrt_ipc_open_event_handle(NULL, h), XRT_ERROR_INVALID_VALUE, "event is NULL");

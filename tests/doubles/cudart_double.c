@@ -1347,7 +1347,9 @@ cudaError_t cudaIpcOpenEventHandle(cudaEvent_t *ev, cudaIpcEventHandle_t h)
 
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t *ev, unsigned f)
 {
-    event *e = event_new(f);
+    event *e;
+    if ((f & cudaEventInterprocess) && !(f & cudaEventDisableTiming)) return cudaErrorInvalidValue; /* as documented */
+    e = event_new(f);
     if (!e) return cudaErrorMemoryAllocation;
     *ev = (cudaEvent_t)(void *)e;
     return cudaSuccess;
