@@ -553,6 +553,7 @@ static xrt_status xrt__cpu_cap_event_refused(struct xrt__cpu_event *e, const cha
 static xrt_status xrt__cpu_cap_unsafe(const char *who);
 static void xrt__cpu_cap_event_gone(struct xrt__cpu_event *e);
 static void xrt__cpu_cap_stream_gone(xrt__cpu_stream *s);
+static int xrt__cpu_capturing(void *stream);
 static void xrt__cpu_run_graph(xrt__cpu_op *op);
 static void xrt__cpu_plan_unref(struct xrt__cpu_plan *p);
 
@@ -1473,7 +1474,20 @@ typedef struct xrt__cpu_event {
     struct xrt__cpu_capture *cap;
     uint32_t *front, nfront, frontcap;
     struct xrt__cpu_event *prev, *next; /* xrt__cpu.events, under the list lock */
+    /* An interprocess event (">> cpu: ipc events"): its records live in
+       memory that other processes map; NULL for every other event. */
+    struct xrt__cpu_ipc_state *shared;
+    struct xrt__cpu_head *shared_head; /* its allocation, made here or mapped from another process */
+    int shared_fd;                     /* -1: made here; else the maker's file, opened here */
 } xrt__cpu_event;
+
+struct xrt__cpu_ipc_state;
+static xrt_status xrt__cpu_ipc_event_make(xrt__cpu_event *e);
+static void xrt__cpu_ipc_event_drop(xrt__cpu_event *e);
+static xrt_status xrt__cpu_ipc_event_record(xrt__cpu_event *e, void *stream);
+static xrt_status xrt__cpu_ipc_event_query(const xrt__cpu_event *e);
+static void xrt__cpu_ipc_event_synchronize(const xrt__cpu_event *e);
+static xrt_status xrt__cpu_ipc_event_wait(xrt__cpu_event *e, void *stream);
 
 static void xrt__cpu_event_link(xrt__cpu_event *e)
 {
@@ -1495,6 +1509,7 @@ static void xrt__cpu_event_unref(xrt__cpu_event *e)
     pthread_mutex_unlock(&xrt__cpu_list_lock);
     if (e->stream) xrt__cpu_stream_unref(e->stream);
     xrt__cpu_cap_event_gone(e);
+    if (e->shared) xrt__cpu_ipc_event_drop(e);
     XRT_FREE(e);
 }
 
@@ -1551,6 +1566,10 @@ static xrt_status xrt__cpu_event_create(const xrt_backend *self, void **event, u
     if (!e) return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_event_create", "no memory for an event");
     e->flags = flags;
     e->refs = 1;
+    if ((flags & XRT_EVENT_INTERPROCESS) && xrt__cpu_ipc_event_make(e) != XRT_SUCCESS) {
+        XRT_FREE(e);
+        return XRT_ERROR_OUT_OF_MEMORY;
+    }
     xrt__cpu_event_link(e);
     *event = e;
     return XRT_SUCCESS;
@@ -1569,6 +1588,7 @@ static xrt_status xrt__cpu_event_record(const xrt_backend *self, void *event, vo
     xrt__cpu_stream *s = xrt__cpu_stream_of(stream);
     xrt__cpu_op *op;
     xrt_status st;
+    if (XRT__UNLIKELY(e->shared != NULL)) return xrt__cpu_ipc_event_record(e, stream);
     if (XRT__UNLIKELY(__atomic_load_n(&s->cap, __ATOMIC_ACQUIRE) || __atomic_load_n(&e->cap, __ATOMIC_ACQUIRE)) &&
         xrt__cpu_cap_record(e, s, &st))
         return st;
@@ -1600,6 +1620,7 @@ static xrt_status xrt__cpu_event_record(const xrt_backend *self, void *event, vo
 static xrt_status xrt__cpu_event_query(const xrt_backend *self, void *event)
 {
     uint64_t pos;
+    if (XRT__UNLIKELY(((xrt__cpu_event *)event)->shared != NULL)) return xrt__cpu_ipc_event_query((xrt__cpu_event *)event);
     if (XRT__UNLIKELY(__atomic_load_n(&((xrt__cpu_event *)event)->cap, __ATOMIC_ACQUIRE)))
         return xrt__cpu_cap_event_refused((xrt__cpu_event *)event, "cpu: xrt_event_query");
     xrt__cpu_stream *s = xrt__cpu_event_latest((xrt__cpu_event *)event, &pos, 0);
@@ -1611,6 +1632,10 @@ static xrt_status xrt__cpu_event_synchronize(const xrt_backend *self, void *even
     xrt__cpu_event *e = (xrt__cpu_event *)event;
     uint64_t pos;
     xrt__cpu_stream *s;
+    if (XRT__UNLIKELY(e->shared != NULL)) {
+        xrt__cpu_ipc_event_synchronize(e);
+        return XRT_SUCCESS;
+    }
     if (XRT__UNLIKELY(__atomic_load_n(&e->cap, __ATOMIC_ACQUIRE)))
         return xrt__cpu_cap_event_refused(e, "cpu: xrt_event_synchronize");
     if (!(s = xrt__cpu_event_latest(e, &pos, 1))) return XRT_SUCCESS;
@@ -1625,6 +1650,8 @@ static xrt_status xrt__cpu_stream_wait_event(const xrt_backend *self, void *stre
     uint64_t pos;
     xrt_status st;
     xrt__cpu_stream *s;
+    if (XRT__UNLIKELY(((xrt__cpu_event *)event)->shared != NULL))
+        return xrt__cpu_ipc_event_wait((xrt__cpu_event *)event, stream);
     if (XRT__UNLIKELY(__atomic_load_n(&xrt__cpu_stream_of(stream)->cap, __ATOMIC_ACQUIRE) ||
                       __atomic_load_n(&((xrt__cpu_event *)event)->cap, __ATOMIC_ACQUIRE)) &&
         xrt__cpu_cap_wait(xrt__cpu_stream_of(stream), (xrt__cpu_event *)event, &st))
@@ -1980,14 +2007,17 @@ static int xrt__cpu_ipc_same(const xrt__cpu_ipc *a, const xrt__cpu_ipc *b)
 }
 
 /* The handle's own consistency, and whether it is this process's. */
-static xrt_status xrt__cpu_ipc_decode(const xrt_ipc_mem_handle *handle, xrt__cpu_ipc *k)
+static xrt_status xrt__cpu_ipc_decode(const unsigned char *bytes, uint32_t magic, const char *fn, xrt__cpu_ipc *k)
 {
-    static const char fn[] = "cpu: xrt_ipc_open_mem_handle";
     size_t pg = xrt__cpu_page();
     int d;
-    memcpy(k, handle->reserved, sizeof *k);
-    if (k->magic != XRT__CPU_IPC_MAGIC || k->check != xrt__cpu_ipc_check(k))
-        return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "not a memory handle of the cpu backend (forged, or of another backend)");
+    memcpy(k, bytes, sizeof *k);
+    /* CUDA answers bytes that are no handle with cudaErrorInvalidResourceHandle
+       for memory and cudaErrorInvalidValue for events (their documented codes) */
+    if (k->magic != magic || k->check != xrt__cpu_ipc_check(k))
+        return xrt_error(magic == XRT__CPU_IPC_MAGIC ? XRT_ERROR_INVALID_HANDLE : XRT_ERROR_INVALID_VALUE, fn,
+                         "not %s handle of the cpu backend (forged, or of another backend)",
+                         magic == XRT__CPU_IPC_MAGIC ? "a memory" : "an event");
     if (k->device >= XRT__CPU_DEVICES_MAX || k->pid <= 0 || k->fd < 0 || k->size == 0 || k->offset % pg ||
         !xrt__cpu_span(k->size) || k->offset > XRT__CPU_FILE_BYTES - xrt__cpu_span(k->size))
         return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "a forged handle: device %u, pid %d, fd %d, range %llu+%llu",
@@ -2005,9 +2035,8 @@ static xrt_status xrt__cpu_ipc_decode(const xrt_ipc_mem_handle *handle, xrt__cpu
 }
 
 /* The exporter's device file, checked to be the one the handle names. */
-static xrt_status xrt__cpu_ipc_file(const xrt__cpu_ipc *k, int *fd)
+static xrt_status xrt__cpu_ipc_file(const xrt__cpu_ipc *k, const char *fn, int *fd)
 {
-    static const char fn[] = "cpu: xrt_ipc_open_mem_handle";
     char path[64];
     struct stat st;
     snprintf(path, sizeof path, "/proc/%d/fd/%d", (int)k->pid, (int)k->fd);
@@ -2028,9 +2057,8 @@ static xrt_status xrt__cpu_ipc_file(const xrt__cpu_ipc *k, int *fd)
 }
 
 /* Maps the range and counts this mapping in, unless the exporter freed it. */
-static xrt_status xrt__cpu_ipc_map(const xrt__cpu_ipc *k, int fd, xrt__cpu_head **out)
+static xrt_status xrt__cpu_ipc_map(const xrt__cpu_ipc *k, int fd, const char *fn, xrt__cpu_head **out)
 {
-    static const char fn[] = "cpu: xrt_ipc_open_mem_handle";
     size_t span = xrt__cpu_span(k->size);
     xrt__cpu_head head, *h;
     uint32_t r;
@@ -2060,16 +2088,17 @@ static xrt_status xrt__cpu_ipc_open_mem_handle(const xrt_backend *self, void **p
     xrt__cpu_head *h = NULL;
     int fd = -1;
     xrt_status st;
+    static const char fn[] = "cpu: xrt_ipc_open_mem_handle";
     (void)flags; /* every CPU device reaches every other's memory */
-    if ((st = xrt__cpu_ipc_decode(handle, &k)) != XRT_SUCCESS) return st;
+    if ((st = xrt__cpu_ipc_decode(handle->reserved, XRT__CPU_IPC_MAGIC, fn, &k)) != XRT_SUCCESS) return st;
     for (o = xrt__cpu_opens; o; o = o->next)
         if (xrt__cpu_ipc_same(&o->key, &k)) break;
     if (o && __atomic_load_n(&o->head->freed, __ATOMIC_ACQUIRE)) /* open here still, but no new opens */
         return xrt_error(XRT_ERROR_INVALID_HANDLE, "cpu: xrt_ipc_open_mem_handle",
                          "the memory of the handle was freed by its exporter (pid %d)", k.pid);
     if (!o) {
-        if ((st = xrt__cpu_ipc_file(&k, &fd)) != XRT_SUCCESS) return st;
-        if ((st = xrt__cpu_ipc_map(&k, fd, &h)) != XRT_SUCCESS) {
+        if ((st = xrt__cpu_ipc_file(&k, fn, &fd)) != XRT_SUCCESS) return st;
+        if ((st = xrt__cpu_ipc_map(&k, fd, fn, &h)) != XRT_SUCCESS) {
             close(fd);
             return st;
         }
@@ -2106,9 +2135,181 @@ static xrt_status xrt__cpu_ipc_close_mem_handle(const xrt_backend *self, void *p
     return XRT_SUCCESS;
 }
 
-/* Events live in one process's memory: sharing them is not supported yet. */
-#define xrt__cpu_ipc_get_event_handle xrt__unsupported_ipc_get_event_handle
-#define xrt__cpu_ipc_open_event_handle xrt__unsupported_ipc_open_event_handle
+/* >> cpu: ipc events. An interprocess event keeps its records in a small
+   device allocation that the processes sharing the event map: records are
+   numbered there (`recorded`), and the highest number whose point its stream
+   has reached is `completed`. The event's latest record has completed when
+   completed >= recorded, in any of the processes: they record, query, wait
+   and make streams wait on it alike, as with cudaIpcGetEventHandle. A waiter
+   polls (another process cannot wake it). The handle is a memory handle of
+   that allocation under its own magic, so neither kind opens as the other. */
+#define XRT__CPU_IPC_EVENT_MAGIC 0x31747665u /* "evt1" */
+#define XRT__CPU_STATE_MAGIC 0x6574617473637069ull
+typedef struct xrt__cpu_ipc_state {
+    uint64_t magic;
+    uint64_t recorded, completed;
+} xrt__cpu_ipc_state;
+
+static xrt_status xrt__cpu_ipc_event_make(xrt__cpu_event *e)
+{
+    void *p;
+    xrt_status st = xrt__cpu_dev_alloc(&p, sizeof(xrt__cpu_ipc_state), "cpu: xrt_event_create");
+    if (st != XRT_SUCCESS) return st;
+    e->shared = (xrt__cpu_ipc_state *)p;
+    e->shared_head = xrt__cpu_head_of(p);
+    e->shared_fd = -1;
+    e->shared->recorded = e->shared->completed = 0;
+    e->shared->magic = XRT__CPU_STATE_MAGIC;
+    return XRT_SUCCESS;
+}
+
+static void xrt__cpu_ipc_event_drop(xrt__cpu_event *e)
+{
+    if (e->shared_fd < 0) {
+        xrt__cpu_dev_release(e->shared);
+        return;
+    }
+    xrt__cpu_unmap(e->shared_head, e->shared_fd);
+    close(e->shared_fd);
+}
+
+static void xrt__cpu_ipc_complete(xrt__cpu_ipc_state *st, uint64_t seq)
+{
+    uint64_t c = __atomic_load_n(&st->completed, __ATOMIC_ACQUIRE);
+    while (c < seq && !__atomic_compare_exchange_n(&st->completed, &c, seq, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {}
+}
+
+static int xrt__cpu_ipc_reached(const xrt__cpu_ipc_state *st, uint64_t seq)
+{
+    return __atomic_load_n(&st->completed, __ATOMIC_ACQUIRE) >= seq;
+}
+
+/* Polls until record `seq` has completed, in whichever process it was made. */
+static void xrt__cpu_ipc_poll(const xrt__cpu_ipc_state *st, uint64_t seq)
+{
+    unsigned spins = 0;
+    while (!xrt__cpu_ipc_reached(st, seq)) {
+        struct timespec ts = {0, 20000};
+        if (++spins < 64) xrt__cpu_pause();
+        else nanosleep(&ts, NULL);
+    }
+}
+
+static void xrt__cpu_run_ipc_record(xrt__cpu_op *op)
+{
+    xrt__cpu_ipc_complete(op->u.record.event->shared, op->u.record.pos);
+    xrt__cpu_event_unref(op->u.record.event);
+}
+
+static void xrt__cpu_run_ipc_wait(xrt__cpu_op *op)
+{
+    xrt__cpu_ipc_poll(op->u.record.event->shared, op->u.record.pos);
+    xrt__cpu_event_unref(op->u.record.event);
+}
+
+/* Enqueues `run` holding the event, or refuses a capturing stream (a graph
+   cannot hold another process's point). */
+static xrt_status xrt__cpu_ipc_event_op(xrt__cpu_event *e, void *stream, xrt__cpu_run_fn run, uint64_t seq,
+                                        const char *who)
+{
+    xrt__cpu_op op;
+    xrt_status st;
+    if (xrt__cpu_capturing(stream))
+        return xrt_error(XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, who, "an interprocess event cannot be part of a capture");
+    op.run = run;
+    op.u.record.event = e;
+    op.u.record.stream = NULL;
+    op.u.record.pos = seq;
+    __atomic_add_fetch(&e->refs, 1, __ATOMIC_RELAXED);
+    if ((st = xrt__cpu_enqueue(stream, &op, who)) != XRT_SUCCESS) xrt__cpu_event_unref(e);
+    return st;
+}
+
+static xrt_status xrt__cpu_ipc_event_record(xrt__cpu_event *e, void *stream)
+{
+    uint64_t seq = __atomic_add_fetch(&e->shared->recorded, 1, __ATOMIC_ACQ_REL);
+    xrt_status st;
+    if (!xrt__cpu_capturing(stream) && !xrt__cpu_busy(xrt__cpu_stream_of(stream))) {
+        xrt__cpu_ipc_complete(e->shared, seq); /* an idle stream is at its point already */
+        return XRT_SUCCESS;
+    }
+    st = xrt__cpu_ipc_event_op(e, stream, xrt__cpu_run_ipc_record, seq, "cpu: xrt_event_record");
+    if (st != XRT_SUCCESS) xrt__cpu_ipc_complete(e->shared, seq); /* no record after all: none to wait for */
+    return st;
+}
+
+static xrt_status xrt__cpu_ipc_event_query(const xrt__cpu_event *e)
+{
+    return xrt__cpu_ipc_reached(e->shared, __atomic_load_n(&e->shared->recorded, __ATOMIC_ACQUIRE)) ? XRT_SUCCESS
+                                                                                                 : XRT_ERROR_NOT_READY;
+}
+
+static void xrt__cpu_ipc_event_synchronize(const xrt__cpu_event *e)
+{
+    xrt__cpu_ipc_poll(e->shared, __atomic_load_n(&e->shared->recorded, __ATOMIC_ACQUIRE));
+}
+
+static xrt_status xrt__cpu_ipc_event_wait(xrt__cpu_event *e, void *stream)
+{
+    uint64_t seq = __atomic_load_n(&e->shared->recorded, __ATOMIC_ACQUIRE);
+    if (xrt__cpu_ipc_reached(e->shared, seq) && !xrt__cpu_capturing(stream)) return XRT_SUCCESS;
+    return xrt__cpu_ipc_event_op(e, stream, xrt__cpu_run_ipc_wait, seq, "cpu: xrt_stream_wait_event");
+}
+
+/* The handle: a memory handle of the state's allocation, under the event magic. */
+static xrt_status xrt__cpu_ipc_get_event_handle(const xrt_backend *self, xrt_ipc_event_handle *handle, void *event)
+{
+    xrt__cpu_event *e = (xrt__cpu_event *)event;
+    xrt_ipc_mem_handle mh;
+    xrt__cpu_ipc k;
+    if (!e->shared)
+        return xrt_error(XRT_ERROR_INVALID_HANDLE, "cpu: xrt_ipc_get_event_handle",
+                         "the event was not created with XRT_EVENT_INTERPROCESS | XRT_EVENT_DISABLE_TIMING");
+    if (e->shared_fd >= 0)
+        return xrt_error(XRT_ERROR_INVALID_HANDLE, "cpu: xrt_ipc_get_event_handle",
+                         "the event was opened from another process's handle: only its creator makes handles");
+    xrt__cpu_ipc_get_mem_handle(self, &mh, e->shared, sizeof(xrt__cpu_ipc_state));
+    memcpy(&k, mh.reserved, sizeof k);
+    k.magic = XRT__CPU_IPC_EVENT_MAGIC;
+    k.check = xrt__cpu_ipc_check(&k);
+    memset(handle, 0, sizeof *handle);
+    memcpy(handle->reserved, &k, sizeof k);
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_ipc_open_event_handle(const xrt_backend *self, void **event,
+                                                 const xrt_ipc_event_handle *handle)
+{
+    static const char fn[] = "cpu: xrt_ipc_open_event_handle";
+    xrt__cpu_ipc k;
+    xrt__cpu_head *h = NULL;
+    xrt__cpu_event *e;
+    int fd = -1;
+    xrt_status st;
+    if ((st = xrt__cpu_ipc_decode(handle->reserved, XRT__CPU_IPC_EVENT_MAGIC, fn, &k)) != XRT_SUCCESS) return st;
+    if ((st = xrt__cpu_ipc_file(&k, fn, &fd)) != XRT_SUCCESS) return st;
+    if ((st = xrt__cpu_ipc_map(&k, fd, fn, &h)) != XRT_SUCCESS) {
+        close(fd);
+        return st;
+    }
+    if (((xrt__cpu_ipc_state *)(void *)((char *)h + xrt__cpu_page()))->magic != XRT__CPU_STATE_MAGIC ||
+        !(e = (xrt__cpu_event *)XRT_CALLOC(1, sizeof *e))) {
+        int forged = ((xrt__cpu_ipc_state *)(void *)((char *)h + xrt__cpu_page()))->magic != XRT__CPU_STATE_MAGIC;
+        xrt__cpu_unmap(h, fd);
+        close(fd);
+        return forged ? xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "the handle names no event")
+                      : xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "no memory for an event");
+    }
+    (void)self;
+    e->flags = XRT_EVENT_INTERPROCESS | XRT_EVENT_DISABLE_TIMING; /* behaves as one made with them, as in CUDA */
+    e->refs = 1;
+    e->shared_head = h;
+    e->shared = (xrt__cpu_ipc_state *)(void *)((char *)h + xrt__cpu_page());
+    e->shared_fd = fd;
+    xrt__cpu_event_link(e);
+    *event = e;
+    return XRT_SUCCESS;
+}
 
 /* >> cpu: device memory after fork. The child inherits the MAP_SHARED
    mappings: its writes would land in its parent's bytes and its frees would
@@ -4116,7 +4317,8 @@ static void xrt__cpu_release_dropped(xrt__cpu_stream *s)
             xrt__cpu_launch *l = (xrt__cpu_launch *)op->u.host.user;
             xrt__cpu_module_unref(l->module);
             xrt__cpu_launch_free(l);
-        } else if (op->run == xrt__cpu_run_record) {
+        } else if (op->run == xrt__cpu_run_record || op->run == xrt__cpu_run_ipc_record ||
+                   op->run == xrt__cpu_run_ipc_wait) {
             xrt__cpu_event_unref(op->u.record.event);
         } else if (op->run == xrt__cpu_run_wait) {
             xrt__cpu_stream_unref(op->u.wait.stream);

@@ -278,6 +278,89 @@ static void test_ipc_forged_handles_are_refused(void **state)
     OK(xrt_free(d));
 }
 
+/* >> an event shared between processes (CPU): each process's records are
+   seen by the other's query, synchronize and stream waits */
+static int ipc_gate_fd; /* a host function blocks on it until the other process writes a byte */
+static void ipc_gate(void *user)
+{
+    char c;
+    (void)user;
+    if (read(ipc_gate_fd, &c, 1) != 1) {}
+}
+
+static void event_child(int rd, int wr, void *arg)
+{
+    xrt_ipc_event_handle h;
+    xrt_ipc_mem_handle mh;
+    xrt_event e;
+    xrt_stream c;
+    void *d = NULL;
+    (void)arg;
+    if (!get(rd, &h, sizeof h) || !get(rd, &mh, sizeof mh)) CHILD_FAIL("no handles from the parent");
+    CHILD_OK(xrt_ipc_open_event_handle(&e, h));
+    CHILD_OK(xrt_ipc_open_mem_handle(&d, mh, 0));
+    /* the parent's record waits behind its gate */
+    CHILD_EXPECT(xrt_event_query(e), XRT_ERROR_NOT_READY);
+    put_byte(wr, 'g'); /* opens the parent's gate */
+    CHILD_OK(xrt_event_synchronize(e));
+    CHILD_OK(xrt_event_query(e));
+    child_bytes(d, 4096, 0x61); /* written before the parent's record */
+    /* the child's record, behind its own gate, holds the parent's stream */
+    ipc_gate_fd = rd;
+    CHILD_OK(xrt_stream_create(&c));
+    CHILD_OK(xrt_launch_host_func(c, ipc_gate, NULL));
+    CHILD_OK(xrt_memset_async(d, 0x62, 4096, c));
+    CHILD_OK(xrt_event_record(e, c));
+    put_byte(wr, 'r');
+    CHILD_OK(xrt_stream_synchronize(c));
+    CHILD_OK(xrt_stream_destroy(c));
+    CHILD_OK(xrt_ipc_close_mem_handle(d));
+    CHILD_OK(xrt_event_destroy(e));
+    if (get_byte(rd) != 'e') CHILD_FAIL("the parent did not finish");
+}
+
+static void test_ipc_event_shared_between_processes(void **state)
+{
+    xrt_ipc_event_handle h;
+    xrt_ipc_mem_handle mh;
+    xrt_event e;
+    xrt_stream s;
+    unsigned char *b;
+    void *d;
+    peer p;
+    (void)state;
+    OK(xrt_malloc_host((void **)&b, 4096)); /* pinned: the copy below stays queued behind the wait */
+    OK(xrt_event_create(&e, XRT_EVENT_INTERPROCESS | XRT_EVENT_DISABLE_TIMING));
+    OK(xrt_ipc_get_event_handle(&h, e));
+    OK(xrt_malloc(&d, 4096));
+    OK(xrt_ipc_get_mem_handle(&mh, d));
+    OK(xrt_stream_create(&s));
+    peer_start(&p, event_child, NULL);
+    ipc_gate_fd = p.rd;
+    OK(xrt_launch_host_func(s, ipc_gate, NULL));
+    OK(xrt_memset_async(d, 0x61, 4096, s));
+    OK(xrt_event_record(e, s));
+    put(p.wr, &h, sizeof h);
+    put(p.wr, &mh, sizeof mh);
+    OK(xrt_stream_synchronize(s)); /* the child opened the gate */
+    assert_int_equal(get_byte(p.rd), 'r'); /* the child recorded behind its gate */
+    XRT_ASSERT_FAILS(xrt_event_query(e), XRT_ERROR_NOT_READY, "");
+    OK(xrt_stream_wait_event(s, e));
+    OK(xrt_memcpy_async(b, d, 4096, XRT_MEMCPY_DEVICE_TO_HOST, s));
+    XRT_ASSERT_FAILS(xrt_stream_query(s), XRT_ERROR_NOT_READY, ""); /* held by the child's record */
+    put_byte(p.wr, 'g');
+    OK(xrt_stream_synchronize(s));
+    assert_bytes(b, 4096, 0x62); /* the child's write, before its record */
+    OK(xrt_event_synchronize(e));
+    OK(xrt_event_query(e));
+    put_byte(p.wr, 'e');
+    peer_end(&p);
+    OK(xrt_stream_destroy(s));
+    OK(xrt_event_destroy(e));
+    OK(xrt_free(d));
+    OK(xrt_free_host(b));
+}
+
 /* >> a forked child's inherited device memory is its own copy (CPU) */
 static void test_ipc_forked_child_writes_its_own_copy(void **state)
 {
@@ -340,7 +423,7 @@ static void test_ipc_what_can_be_shared(void **state)
 }
 
 /* As CUDA: only an event made with XRT_EVENT_INTERPROCESS | XRT_EVENT_DISABLE_TIMING
-   is shared. The CPU backend does not share events. */
+   is shared, and not opened in the process that made it. */
 static void test_ipc_event_handles(void **state)
 {
     xrt_ipc_event_handle h;
@@ -355,9 +438,13 @@ static void test_ipc_event_handles(void **state)
     XRT_ASSERT_FAILS(xrt_ipc_get_event_handle(&h, NULL), XRT_ERROR_INVALID_HANDLE, "xrt_ipc_get_event_handle");
     XRT_ASSERT_FAILS(xrt_ipc_open_event_handle(NULL, h), XRT_ERROR_INVALID_VALUE, "event is NULL");
     if (on_cpu()) {
-        XRT_ASSERT_FAILS(xrt_ipc_get_event_handle(&h, e), XRT_ERROR_UNSUPPORTED, "xrt_ipc_get_event_handle");
+        XRT_ASSERT_FAILS(xrt_ipc_get_event_handle(&h, timed), XRT_ERROR_INVALID_HANDLE,
+                         "was not created with XRT_EVENT_INTERPROCESS | XRT_EVENT_DISABLE_TIMING");
+        OK(xrt_ipc_get_event_handle(&h, e));
+        XRT_ASSERT_FAILS(xrt_ipc_open_event_handle(&opened, h), XRT_ERROR_INVALID_VALUE, "made by this process");
         memset(&h, 0, sizeof h);
-        XRT_ASSERT_FAILS(xrt_ipc_open_event_handle(&opened, h), XRT_ERROR_UNSUPPORTED, "xrt_ipc_open_event_handle");
+        XRT_ASSERT_FAILS(xrt_ipc_open_event_handle(&opened, h), XRT_ERROR_INVALID_VALUE,
+                         "not an event handle of the cpu backend"); /* CUDA's code for it */
     } else {
         XRT_ASSERT_FAILS(xrt_ipc_get_event_handle(&h, timed), XRT_ERROR_INVALID_HANDLE, "cudaIpcGetEventHandle");
         OK(xrt_ipc_get_event_handle(&h, e));
@@ -378,6 +465,7 @@ int main(void)
         cmocka_unit_test(test_ipc_two_processes_check_each_others_writes),
         cmocka_unit_test(test_ipc_exporter_frees_while_another_process_has_it_open),
         cmocka_unit_test(test_ipc_forged_handles_are_refused),
+        cmocka_unit_test(test_ipc_event_shared_between_processes),
         cmocka_unit_test(test_ipc_forked_child_writes_its_own_copy),
     };
     const struct CMUnitTest rules[] = {

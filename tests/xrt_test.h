@@ -1097,8 +1097,8 @@ typedef struct xrt_test_calls {
     X(ipc_open_null, "ipc_open_mem_handle to NULL", 0, XRT_ERROR_INVALID_VALUE,                                       \
       xrt_ipc_open_mem_handle(NULL, c->ipc_none, 0))                                                                   \
     X(ipc_close, "ipc_close_mem_handle of memory of its own", 1, XRT_ERROR_NOT_PERMITTED, xrt_ipc_close_mem_handle(c->d)) \
-    X(ipc_get_event, "ipc_get_event_handle", 0, XRT_ERROR_UNSUPPORTED, xrt_ipc_get_event_handle(&c->ipc_event, c->ipc_able)) \
-    X(ipc_open_event, "ipc_open_event_handle of no handle", 0, XRT_ERROR_UNSUPPORTED,                                 \
+    X(ipc_get_event, "ipc_get_event_handle", 0, XRT_SUCCESS, xrt_ipc_get_event_handle(&c->ipc_event, c->ipc_able))    \
+    X(ipc_open_event, "ipc_open_event_handle of no handle", 0, XRT_ERROR_INVALID_VALUE,                              \
       xrt_ipc_open_event_handle(&c->opened_event, c->ipc_event_none))                                                  \
     X(ipc_open_event_null, "ipc_open_event_handle to NULL", 0, XRT_ERROR_INVALID_VALUE,                               \
       xrt_ipc_open_event_handle(NULL, c->ipc_event_none))

@@ -156,7 +156,7 @@ static int op_index, trace; /* FUZZ_API_TRACE=1: print each call and its status 
     X(ipc_get_mem_handle, 1) /* handles of the buffers, forged ones opened */       \
     X(ipc_open_mem_handle, 1)                                                       \
     X(ipc_close_mem_handle, 1)                                                      \
-    X(ipc_get_event_handle, 0) /* the CPU backend does not share events */          \
+    X(ipc_get_event_handle, 0) /* opens need a second process: tests/test_ipc.c */  \
     X(ipc_open_event_handle, 0)
 
 #define FUZZ_ROW(op, modelled) fuzz_row_##op,
