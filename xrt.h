@@ -3951,29 +3951,36 @@ static const char *const xrt__mem_names[] = {"unknown", "host", "pinned host", "
 
 /* Records a new allocation; without room for its record, the allocation is
    given back and *p is NULL. */
-XRT_API xrt_status xrt__mem_add(const xrt_backend *b, void **p, size_t n, xrt_memory_type t, const char *fn)
+/* A new record of [p, p + n) in the registry, under a new generation; NULL
+   without memory for it. ipc_opens: see xrt__mem_node. */
+static xrt__mem_node *xrt__mem_record(const xrt_backend *b, void *p, size_t n, xrt_memory_type t, unsigned ipc_opens)
 {
     xrt__mem_node *node = (xrt__mem_node *)XRT_CALLOC(1, sizeof *node);
     int dev = -1;
-    if (!node) {
-        if (t == XRT_MEMORY_PINNED_HOST) b->free_host(b, *p);
-        else b->free(b, *p);
-        *p = NULL;
-        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "no memory for the pointer registry");
-    }
+    if (!node) return NULL;
     xrt__err.quiet++;
     if (t != XRT_MEMORY_PINNED_HOST && b->get_device(b, &dev) != XRT_SUCCESS) dev = -1;
     xrt__err.quiet--;
-    node->node.start = (uintptr_t)*p;
-    node->node.end = (uintptr_t)*p + n;
+    node->node.start = (uintptr_t)p;
+    node->node.end = (uintptr_t)p + n;
     node->be = b;
     node->device = dev;
     node->type = t;
+    node->ipc_opens = ipc_opens;
     xrt__lock(&xrt__mem_lock);
     node->gen = ++xrt__mem_gen;
     xrt__mem_insert(node);
     xrt__unlock(&xrt__mem_lock);
-    return XRT_SUCCESS;
+    return node;
+}
+
+XRT_API xrt_status xrt__mem_add(const xrt_backend *b, void **p, size_t n, xrt_memory_type t, const char *fn)
+{
+    if (xrt__mem_record(b, *p, n, t, 0)) return XRT_SUCCESS;
+    if (t == XRT_MEMORY_PINNED_HOST) b->free_host(b, *p);
+    else b->free(b, *p);
+    *p = NULL;
+    return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "no memory for the pointer registry");
 }
 
 /* Checks that p is the start of a live allocation of backend b of type t and
@@ -4301,28 +4308,14 @@ XRT_API xrt_status xrt__ipc_get(const xrt_backend *b, xrt_ipc_mem_handle *h, voi
 /* Records an opened mapping, or one more open of it; 0 without memory. */
 static int xrt__ipc_record(const xrt_backend *b, void *p, size_t size)
 {
-    xrt__mem_node *n, *node = NULL;
+    xrt__mem_node *n;
     int again;
     if (size == 0) return xrt__ipc_record_unsized(b, p);
     xrt__lock(&xrt__mem_lock);
     n = xrt__mem_find((uintptr_t)p);
     if ((again = n && n->ipc_opens && n->node.start == (uintptr_t)p) != 0) n->ipc_opens++;
     xrt__unlock(&xrt__mem_lock);
-    if (again) return 1;
-    if (!(node = (xrt__mem_node *)XRT_CALLOC(1, sizeof *node))) return 0;
-    xrt__err.quiet++;
-    if (b->get_device(b, &node->device) != XRT_SUCCESS) node->device = -1;
-    xrt__err.quiet--;
-    node->node.start = (uintptr_t)p;
-    node->node.end = (uintptr_t)p + size;
-    node->be = b;
-    node->type = XRT_MEMORY_DEVICE;
-    node->ipc_opens = 1;
-    xrt__lock(&xrt__mem_lock);
-    node->gen = ++xrt__mem_gen;
-    xrt__mem_insert(node);
-    xrt__unlock(&xrt__mem_lock);
-    return 1;
+    return again || xrt__mem_record(b, p, size, XRT_MEMORY_DEVICE, 1) != NULL;
 }
 
 XRT_API xrt_status xrt__ipc_open(const xrt_backend *b, void **p, const xrt_ipc_mem_handle *h, unsigned flags)
@@ -4363,7 +4356,7 @@ XRT_API xrt_status xrt__ipc_close(const xrt_backend *b, void *p)
     xrt__lock(&xrt__mem_lock);
     n = xrt__mem_find((uintptr_t)p);
     if (!n) why = "was not opened with xrt_ipc_open_mem_handle (or is closed)";
-    else if (n->node.start != (uintptr_t)p) why = "is inside an opened mapping, not at its start";
+    else if ((uintptr_t)p != n->node.start) why = "is inside an opened mapping, not at its start";
     else if (n->be != b) why = "belongs to another backend";
     else if (!n->ipc_opens) why = "is memory of this process, not opened from a handle (use xrt_free)";
     else if ((last = n->ipc_opens == 1) != 0) xrt__mem_unlink(n);
