@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # xrt: header-only; this Makefile builds the examples, tools, tests and benchmarks.
 #   make          the examples and tools (build-essential is enough)
-#   make run      build them, then run xrt_info and the demo on the default backend, and saxpy and graph on the CPU
+#   make run      build them, then run xrt_info and the demo on the default backend, and saxpy, graph and ipc on the CPU
 #   make tests    build the test programs (needs libcmocka-dev)
 #   make test     everything make test checks (tests/run.sh)
 #   make install  PREFIX=/usr/local: headers, tools, pkg-config and CMake files
@@ -195,7 +195,7 @@ $(SAXPY_TESTS): | $(SAXPY_TEST_IMAGES)
 $(B)/plain/test_handles_no_membarrier $(B)/asan/test_handles_no_membarrier $(B)/tsan/test_handles_no_membarrier: tests/test_handles.c
 
 ifeq ($(HAVE_CMOCKA),1)
-tests: $(addprefix $(B)/plain/,$(TESTS)) $(addprefix $(B)/asan/,$(TESTS)) $(B)/tsan/test_stress $(B)/tsan/test_handles $(B)/tsan/test_handles_no_membarrier $(B)/tsan/test_kernels $(B)/tsan/test_cpu $(B)/tsan/test_graph
+tests: $(addprefix $(B)/plain/,$(TESTS)) $(addprefix $(B)/asan/,$(TESTS)) $(B)/tsan/test_stress $(B)/tsan/test_handles $(B)/tsan/test_handles_no_membarrier $(B)/tsan/test_kernels $(B)/tsan/test_cpu $(B)/tsan/test_graph $(B)/tsan/test_ipc
 else
 tests:
 	@echo "skipped: $(SKIP_CMOCKA)"
@@ -224,6 +224,7 @@ run: examples
 	$(B)/examples/demo
 	XRT_BACKEND=cpu $(SAXPY)/saxpy
 	XRT_BACKEND=cpu $(B)/examples/graph
+	XRT_BACKEND=cpu $(B)/examples/ipc
 
 test:
 	@CC="$(CC)" CXX="$(CXX)" NVCC="$(NVCC)" CUDA_HOME="$(CUDA_HOME)" HAVE_CUDA="$(HAVE_CUDA)" \

@@ -88,7 +88,9 @@
      libraries of one process do not bind to each other's internals.
    - XRT_MALLOC(n), XRT_CALLOC(n, size), XRT_REALLOC(p, n),
      XRT_ALIGNED_ALLOC(align, n), XRT_FREE(p): the allocator of xrt's own
-     memory and of the CPU backend's (default: the C library's); define all.
+     memory and of the CPU backend's pinned host memory (default: the C
+     library's); define all. (CPU device memory is a mapping of a memory
+     file, so that other processes can open it: see xrt_cpu.h.)
 
    How this file is laid out (grep for the ">> " markers). The implementation
    reads bottom-up: a function is defined before its first use.
@@ -290,7 +292,19 @@ typedef struct xrt_function_s *xrt_function;
 enum { /* event flags, same values as CUDA's */
     XRT_EVENT_DEFAULT = 0,
     XRT_EVENT_BLOCKING_SYNC = 1, /* xrt_event_synchronize sleeps instead of spinning */
-    XRT_EVENT_DISABLE_TIMING = 2 /* no timestamp: cheaper; elapsed time is an error */
+    XRT_EVENT_DISABLE_TIMING = 2, /* no timestamp: cheaper; elapsed time is an error */
+    XRT_EVENT_INTERPROCESS = 4    /* may be shared with xrt_ipc_get_event_handle; only with DISABLE_TIMING */
+};
+
+/* Handles that share memory and events between processes (xrt_ipc_*): plain
+   bytes of a fixed size, as cudaIpcMemHandle_t / cudaIpcEventHandle_t, to be
+   sent over any channel (a pipe, a socket, a file) to another process of the
+   same user on the same host. On CUDA and HIP they hold the runtime's handle. */
+#define XRT_IPC_HANDLE_SIZE 64
+typedef struct xrt_ipc_mem_handle { unsigned char reserved[XRT_IPC_HANDLE_SIZE]; } xrt_ipc_mem_handle;
+typedef struct xrt_ipc_event_handle { unsigned char reserved[XRT_IPC_HANDLE_SIZE]; } xrt_ipc_event_handle;
+enum { /* xrt_ipc_open_mem_handle flags, CUDA's values */
+    XRT_IPC_MEM_LAZY_ENABLE_PEER_ACCESS = 1
 };
 
 enum { /* capability bits (xrt_get_capabilities) */
@@ -486,6 +500,27 @@ static inline xrt_status xrt_pointer_get_attributes(xrt_pointer_attributes *attr
    it. For registration with a NIC (ibv_reg_dmabuf_mr); UNSUPPORTED on the CPU. */
 static inline xrt_status xrt_mem_export_dmabuf(const void *ptr, size_t size, int *fd, uint64_t *offset);
 
+/* Memory and events shared between processes, as cudaIpc*. A handle of device
+   memory (any pointer into an xrt_malloc / xrt_malloc_async allocation: the
+   handle stands for the whole allocation) opens in another process as a
+   pointer to the same bytes, at the allocation's start. Opening a handle a
+   second time in a process returns the same pointer and counts the opens:
+   each needs its xrt_ipc_close_mem_handle (which, like xrt_free, first waits
+   for queued work). Opening a handle in the process that exported it is
+   XRT_ERROR_INVALID_VALUE; a forged handle, a handle of freed memory or of
+   another backend is XRT_ERROR_INVALID_HANDLE; xrt_free refuses an opened
+   pointer (XRT_ERROR_INVALID_POINTER). CPU backend: when the exporter frees
+   the memory while other processes have it open, the bytes stay theirs until
+   the last of them closes it; no new open succeeds after the free. */
+static inline xrt_status xrt_ipc_get_mem_handle(xrt_ipc_mem_handle *handle, void *dev_ptr);
+static inline xrt_status xrt_ipc_open_mem_handle(void **dev_ptr, xrt_ipc_mem_handle handle, unsigned flags);
+static inline xrt_status xrt_ipc_close_mem_handle(void *dev_ptr);
+/* The event must have been created with XRT_EVENT_INTERPROCESS |
+   XRT_EVENT_DISABLE_TIMING (else XRT_ERROR_INVALID_HANDLE, as CUDA); the
+   opened event is destroyed with xrt_event_destroy. Unsupported on the CPU. */
+static inline xrt_status xrt_ipc_get_event_handle(xrt_ipc_event_handle *handle, xrt_event event);
+static inline xrt_status xrt_ipc_open_event_handle(xrt_event *event, xrt_ipc_event_handle handle);
+
 /* Free hooks, for modules that keep state about memory (registration caches):
    fn(user, base, size, generation) runs for every allocation xrt releases
    (xrt_free, xrt_free_host, xrt_free_async, xrt_shutdown), after it left the
@@ -597,6 +632,9 @@ XRT_API xrt_status xrt__mem_check_copy(const xrt_backend *b, void *dst, const vo
 XRT_API xrt_status xrt__mem_lookup(const xrt_backend *b, xrt_pointer_attributes *a, const void *p);
 XRT_API xrt_status xrt__mem_check_set(const xrt_backend *b, void *p, size_t n, const char *fn);
 XRT_API xrt_status xrt__mem_check_export(const xrt_backend *b, const void *p, size_t n, int *fd, uint64_t *offset);
+XRT_API xrt_status xrt__ipc_get(const xrt_backend *b, xrt_ipc_mem_handle *h, void *p);
+XRT_API xrt_status xrt__ipc_open(const xrt_backend *b, void **p, const xrt_ipc_mem_handle *h, unsigned flags);
+XRT_API xrt_status xrt__ipc_close(const xrt_backend *b, void *p);
 /* For xrt's modules: the allocation of xrt containing p, in one lookup. */
 typedef struct xrt__mem_info {
     uintptr_t base;
@@ -929,6 +967,24 @@ static inline xrt_status xrt_mem_export_dmabuf(const void *ptr, size_t size, int
     return st == XRT_SUCCESS ? b->mem_export_dmabuf(b, ptr, size, fd, offset) : st;
 }
 
+/* >> dispatch: memory shared between processes (the checks and the
+   registry's bookkeeping live in the XRT_IMPL unit: xrt__ipc_*) */
+static inline xrt_status xrt_ipc_get_mem_handle(xrt_ipc_mem_handle *handle, void *dev_ptr)
+{
+    return xrt__ipc_get(xrt__be(), handle, dev_ptr);
+}
+
+static inline xrt_status xrt_ipc_open_mem_handle(void **dev_ptr, xrt_ipc_mem_handle handle, unsigned flags)
+{
+    return xrt__ipc_open(xrt__be(), dev_ptr, &handle, flags);
+}
+
+static inline xrt_status xrt_ipc_close_mem_handle(void *dev_ptr)
+{
+    XRT__CHECK_MAY_WAIT("xrt_ipc_close_mem_handle");
+    return xrt__ipc_close(xrt__be(), dev_ptr);
+}
+
 /* >> dispatch: streams */
 static inline xrt_status xrt__handle_destroy_object(const xrt_backend *b, uintptr_t kind, void *obj)
 {
@@ -1034,8 +1090,11 @@ static inline xrt_status xrt_event_create(xrt_event *event, unsigned flags)
     xrt_status st;
     XRT__CHECK_PTR(event, "xrt_event_create");
     *event = NULL;
-    if (XRT__UNLIKELY(flags & ~(unsigned)(XRT_EVENT_BLOCKING_SYNC | XRT_EVENT_DISABLE_TIMING)))
+    if (XRT__UNLIKELY(flags & ~(unsigned)(XRT_EVENT_BLOCKING_SYNC | XRT_EVENT_DISABLE_TIMING | XRT_EVENT_INTERPROCESS)))
         return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_event_create", "unknown flags 0x%x", flags);
+    if (XRT__UNLIKELY((flags & XRT_EVENT_INTERPROCESS) && !(flags & XRT_EVENT_DISABLE_TIMING))) /* CUDA's rule */
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_event_create",
+                         "XRT_EVENT_INTERPROCESS needs XRT_EVENT_DISABLE_TIMING (flags 0x%x)", flags);
     st = b->event_create(b, &obj, flags);
     if (st != XRT_SUCCESS) return st;
     return xrt__handle_create(b, obj, XRT__HANDLE_EVENT, 1, (void **)event);
@@ -1090,6 +1149,28 @@ static inline xrt_status xrt_event_elapsed_time(float *ms, xrt_event start, xrt_
     if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_event_elapsed_time", start));
     if (XRT__UNLIKELY(!e)) return xrt__call_exit(xrt__handle_bad("xrt_event_elapsed_time", end));
     return xrt__call_exit(b->event_elapsed_time(b, ms, s->obj, e->obj));
+}
+
+static inline xrt_status xrt_ipc_get_event_handle(xrt_ipc_event_handle *handle, xrt_event event)
+{
+    const xrt_backend *b = xrt__be();
+    XRT__CHECK_PTR(handle, "xrt_ipc_get_event_handle");
+    xrt__call_enter();
+    xrt__handle_slot *e = xrt__handle_lookup(b, event, XRT__HANDLE_EVENT);
+    if (XRT__UNLIKELY(!e)) return xrt__call_exit(xrt__handle_bad("xrt_ipc_get_event_handle", event));
+    return xrt__call_exit(b->ipc_get_event_handle(b, handle, e->obj));
+}
+
+static inline xrt_status xrt_ipc_open_event_handle(xrt_event *event, xrt_ipc_event_handle handle)
+{
+    const xrt_backend *b = xrt__be();
+    void *obj = NULL;
+    xrt_status st;
+    XRT__CHECK_PTR(event, "xrt_ipc_open_event_handle");
+    *event = NULL;
+    st = b->ipc_open_event_handle(b, &obj, &handle);
+    if (st != XRT_SUCCESS) return st;
+    return xrt__handle_create(b, obj, XRT__HANDLE_EVENT, 1, (void **)event);
 }
 
 /* >> dispatch: interop: native handles (cudaStream_t, hipStream_t, ...) */
@@ -3757,6 +3838,7 @@ typedef struct xrt__mem_node {
     const xrt_backend *be;
     int device;
     xrt_memory_type type;
+    unsigned ipc_opens; /* > 0: opened from another process's handle, that many times (xrt_ipc_open_mem_handle) */
 } xrt__mem_node;
 
 static xrt__tree xrt__mem_tree = XRT__TREE_INIT;
@@ -3877,29 +3959,36 @@ static const char *const xrt__mem_names[] = {"unknown", "host", "pinned host", "
 
 /* Records a new allocation; without room for its record, the allocation is
    given back and *p is NULL. */
-XRT_API xrt_status xrt__mem_add(const xrt_backend *b, void **p, size_t n, xrt_memory_type t, const char *fn)
+/* A new record of [p, p + n) in the registry, under a new generation; NULL
+   without memory for it. ipc_opens: see xrt__mem_node. */
+static xrt__mem_node *xrt__mem_record(const xrt_backend *b, void *p, size_t n, xrt_memory_type t, unsigned ipc_opens)
 {
     xrt__mem_node *node = (xrt__mem_node *)XRT_CALLOC(1, sizeof *node);
     int dev = -1;
-    if (!node) {
-        if (t == XRT_MEMORY_PINNED_HOST) b->free_host(b, *p);
-        else b->free(b, *p);
-        *p = NULL;
-        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "no memory for the pointer registry");
-    }
+    if (!node) return NULL;
     xrt__err.quiet++;
     if (t != XRT_MEMORY_PINNED_HOST && b->get_device(b, &dev) != XRT_SUCCESS) dev = -1;
     xrt__err.quiet--;
-    node->node.start = (uintptr_t)*p;
-    node->node.end = (uintptr_t)*p + n;
+    node->node.start = (uintptr_t)p;
+    node->node.end = (uintptr_t)p + n;
     node->be = b;
     node->device = dev;
     node->type = t;
+    node->ipc_opens = ipc_opens;
     xrt__lock(&xrt__mem_lock);
     node->gen = ++xrt__mem_gen;
     xrt__mem_insert(node);
     xrt__unlock(&xrt__mem_lock);
-    return XRT_SUCCESS;
+    return node;
+}
+
+XRT_API xrt_status xrt__mem_add(const xrt_backend *b, void **p, size_t n, xrt_memory_type t, const char *fn)
+{
+    if (xrt__mem_record(b, *p, n, t, 0)) return XRT_SUCCESS;
+    if (t == XRT_MEMORY_PINNED_HOST) b->free_host(b, *p);
+    else b->free(b, *p);
+    *p = NULL;
+    return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "no memory for the pointer registry");
 }
 
 /* Checks that p is the start of a live allocation of backend b of type t and
@@ -3916,6 +4005,7 @@ XRT_API xrt_status xrt__mem_take(const xrt_backend *b, void *p, xrt_memory_type 
     if (!n) why = "was not allocated by xrt or is already freed";
     else if (n->node.start != (uintptr_t)p) why = "is inside an allocation, not at its start";
     else if (n->be != b) why = "belongs to another backend";
+    else if (n->ipc_opens) why = "was opened with xrt_ipc_open_mem_handle (use xrt_ipc_close_mem_handle)";
     else if (n->type != t) why = t == XRT_MEMORY_PINNED_HOST ? "is not pinned host memory (use xrt_free)"
                                                              : "is pinned host memory (use xrt_free_host)";
     else xrt__mem_unlink(n);
@@ -4148,6 +4238,152 @@ XRT_API xrt_status xrt__mem_check_export(const xrt_backend *b, const void *p, si
     return XRT_SUCCESS;
 }
 
+/* >> impl: memory shared between processes. Opens and closes are
+   serialised (rare calls), so that the registry's count of a mapping's opens
+   and the backend's agree: a close racing with an open of the same handle
+   cannot drop the other's record. */
+static pthread_mutex_t xrt__ipc_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Opened mappings of unknown size (a GPU runtime's): not in the tree. */
+typedef struct xrt__ipc_sizeless { void *p; const xrt_backend *be; unsigned opens; struct xrt__ipc_sizeless *next; } xrt__ipc_sizeless;
+static xrt__ipc_sizeless *xrt__ipc_unsized;
+
+static xrt__ipc_sizeless **xrt__ipc_unsized_find(const void *p)
+{
+    xrt__ipc_sizeless **pp = &xrt__ipc_unsized;
+    while (*pp && (*pp)->p != p) pp = &(*pp)->next;
+    return pp;
+}
+
+static int xrt__ipc_record_unsized(const xrt_backend *b, void *p)
+{
+    xrt__ipc_sizeless **pp = xrt__ipc_unsized_find(p), *u = *pp;
+    if (!u && !(u = *pp = (xrt__ipc_sizeless *)XRT_CALLOC(1, sizeof *u))) return 0;
+    u->p = p;
+    u->be = b;
+    u->opens++;
+    return 1;
+}
+
+/* A close of an unsized mapping; the ipc lock held. */
+static xrt_status xrt__ipc_close_unsized(const xrt_backend *b, xrt__ipc_sizeless **pp)
+{
+    xrt__ipc_sizeless *u = *pp;
+    xrt_status st;
+    if (u->be != b)
+        return xrt_error(XRT_ERROR_INVALID_POINTER, "xrt_ipc_close_mem_handle", "dev_ptr %p belongs to another backend", u->p);
+    if ((st = b->ipc_close_mem_handle(b, u->p)) == XRT_SUCCESS && --u->opens == 0) {
+        *pp = u->next;
+        XRT_FREE(u);
+    }
+    return st;
+}
+
+/* At shutdown: closes what the program left open. */
+static void xrt__ipc_shutdown(void)
+{
+    xrt__ipc_sizeless *u, *next;
+    pthread_mutex_lock(&xrt__ipc_lock);
+    for (u = xrt__ipc_unsized, xrt__ipc_unsized = NULL; u; u = next) {
+        next = u->next;
+        if (xrt__survives_fork(u->be))
+            while (u->opens-- && u->be->ipc_close_mem_handle(u->be, u->p) == XRT_SUCCESS) {}
+        XRT_FREE(u);
+    }
+    pthread_mutex_unlock(&xrt__ipc_lock);
+}
+
+XRT_API xrt_status xrt__ipc_get(const xrt_backend *b, xrt_ipc_mem_handle *h, void *p)
+{
+    static const char fn[] = "xrt_ipc_get_mem_handle";
+    xrt__mem_node *n;
+    const char *why = NULL;
+    void *base = NULL;
+    size_t size = 0;
+    if (!h || !p) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%s is NULL", !h ? "handle" : "dev_ptr");
+    memset(h, 0, sizeof *h);
+    xrt__lock(&xrt__mem_lock);
+    n = xrt__mem_find((uintptr_t)p);
+    if (!n) why = "is not memory allocated by xrt (or is freed)";
+    else if (n->be != b) why = "belongs to another backend";
+    else if (n->type != XRT_MEMORY_DEVICE) why = "is pinned host memory: only device memory is shared, as in CUDA";
+    else if (n->ipc_opens) why = "was opened from another process's handle: only its exporter makes handles";
+    else base = (void *)n->node.start, size = n->node.end - n->node.start;
+    xrt__unlock(&xrt__mem_lock);
+    if (why) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "dev_ptr %p %s", p, why);
+    return b->ipc_get_mem_handle(b, h, base, size);
+}
+
+/* Records an opened mapping, or one more open of it; 0 without memory. */
+static int xrt__ipc_record(const xrt_backend *b, void *p, size_t size)
+{
+    xrt__mem_node *n;
+    int again;
+    if (size == 0) return xrt__ipc_record_unsized(b, p);
+    xrt__lock(&xrt__mem_lock);
+    n = xrt__mem_find((uintptr_t)p);
+    if ((again = n && n->ipc_opens && n->node.start == (uintptr_t)p) != 0) n->ipc_opens++;
+    xrt__unlock(&xrt__mem_lock);
+    return again || xrt__mem_record(b, p, size, XRT_MEMORY_DEVICE, 1) != NULL;
+}
+
+XRT_API xrt_status xrt__ipc_open(const xrt_backend *b, void **p, const xrt_ipc_mem_handle *h, unsigned flags)
+{
+    static const char fn[] = "xrt_ipc_open_mem_handle";
+    size_t size = 0;
+    void *ptr = NULL;
+    xrt_status st;
+    if (!p) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "dev_ptr is NULL");
+    *p = NULL;
+    if (flags & ~(unsigned)XRT_IPC_MEM_LAZY_ENABLE_PEER_ACCESS)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "unknown flags 0x%x (XRT_IPC_MEM_LAZY_ENABLE_PEER_ACCESS is 0x1)", flags);
+    pthread_mutex_lock(&xrt__ipc_lock);
+    st = b->ipc_open_mem_handle(b, &ptr, &size, h, flags);
+    if (st == XRT_SUCCESS && !xrt__ipc_record(b, ptr, size)) {
+        b->ipc_close_mem_handle(b, ptr);
+        st = xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "no memory for the pointer registry");
+    }
+    pthread_mutex_unlock(&xrt__ipc_lock);
+    if (st == XRT_SUCCESS) *p = ptr;
+    return st;
+}
+
+XRT_API xrt_status xrt__ipc_close(const xrt_backend *b, void *p)
+{
+    static const char fn[] = "xrt_ipc_close_mem_handle";
+    xrt__mem_node *n;
+    const char *why = NULL;
+    int last = 0;
+    xrt_status st;
+    if (!p) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "dev_ptr is NULL");
+    pthread_mutex_lock(&xrt__ipc_lock);
+    if (*xrt__ipc_unsized_find(p)) {
+        st = xrt__ipc_close_unsized(b, xrt__ipc_unsized_find(p));
+        pthread_mutex_unlock(&xrt__ipc_lock);
+        return st;
+    }
+    xrt__lock(&xrt__mem_lock);
+    n = xrt__mem_find((uintptr_t)p);
+    if (!n) why = "was not opened with xrt_ipc_open_mem_handle (or is closed)";
+    else if ((uintptr_t)p != n->node.start) why = "is inside an opened mapping, not at its start";
+    else if (n->be != b) why = "belongs to another backend";
+    else if (!n->ipc_opens) why = "is memory of this process, not opened from a handle (use xrt_free)";
+    else if ((last = n->ipc_opens == 1) != 0) xrt__mem_unlink(n);
+    xrt__unlock(&xrt__mem_lock);
+    if (why) {
+        pthread_mutex_unlock(&xrt__ipc_lock);
+        return xrt_error(XRT_ERROR_INVALID_POINTER, fn, "dev_ptr %p %s", p, why);
+    }
+    if (last) xrt__mem_run_hooks(n); /* before the mapping goes */
+    st = b->ipc_close_mem_handle(b, p);
+    xrt__lock(&xrt__mem_lock);
+    if (st != XRT_SUCCESS && last) xrt__mem_insert(n); /* still mapped: still known */
+    else if (st == XRT_SUCCESS && !last) n->ipc_opens--;
+    xrt__unlock(&xrt__mem_lock);
+    pthread_mutex_unlock(&xrt__ipc_lock);
+    if (st == XRT_SUCCESS && last) XRT_FREE(n);
+    return st;
+}
+
 /* Called by xrt_shutdown, with the registry lock held, before the backends
    shut down; a backend's free waits for queued work that may use the memory.
    The tree is emptied under its lock, the hooks and frees run without it. In
@@ -4165,7 +4401,9 @@ static void xrt__mem_shutdown(void)
         next = list->next;
         xrt__mem_run_hooks(t);
         if (xrt__survives_fork(t->be)) {
-            if (t->type == XRT_MEMORY_PINNED_HOST) t->be->free_host(t->be, (void *)t->node.start);
+            if (t->ipc_opens)
+                while (t->ipc_opens-- && t->be->ipc_close_mem_handle(t->be, (void *)t->node.start) == XRT_SUCCESS) {}
+            else if (t->type == XRT_MEMORY_PINNED_HOST) t->be->free_host(t->be, (void *)t->node.start);
             else t->be->free(t->be, (void *)t->node.start);
         }
         XRT_FREE(t);
@@ -4429,6 +4667,7 @@ XRT_API void xrt_shutdown(void)
     xrt__lock(&xrt__reg_lock);
     if (xrt__reg_inited) {
         xrt__handle_shutdown();           /* destroys live streams and events */
+        xrt__ipc_shutdown();
         xrt__mem_shutdown();              /* frees what the program did not, backends still up */
         for (i = 0; i < xrt__reg_count; i++)
             if (xrt__reg_usable(&xrt__reg_entries[i]) && xrt__reg_entries[i].t.shutdown)

@@ -195,7 +195,17 @@ enum { /* xrt_backend.flags */
     X(graph_exec_update, (const xrt_backend *self, void *exec, void *graph), (self, exec, graph))                  \
     X(graph_exec_destroy, (const xrt_backend *self, void *exec), (self, exec))                                     \
     X(graph_destroy, (const xrt_backend *self, void *graph), (self, graph))                                        \
-    X(graph_get_info, (const xrt_backend *self, void *graph, xrt_graph_info *info), (self, graph, info))
+    X(graph_get_info, (const xrt_backend *self, void *graph, xrt_graph_info *info), (self, graph, info))            \
+    X(ipc_get_mem_handle, (const xrt_backend *self, xrt_ipc_mem_handle *handle, void *base, size_t size),           \
+      (self, handle, base, size))                                                                                  \
+    X(ipc_open_mem_handle, (const xrt_backend *self, void **ptr, size_t *size, const xrt_ipc_mem_handle *handle,    \
+                            unsigned flags),                                                                       \
+      (self, ptr, size, handle, flags))                                                                            \
+    X(ipc_close_mem_handle, (const xrt_backend *self, void *ptr), (self, ptr))                                     \
+    X(ipc_get_event_handle, (const xrt_backend *self, xrt_ipc_event_handle *handle, void *event),                  \
+      (self, handle, event))                                                                                       \
+    X(ipc_open_event_handle, (const xrt_backend *self, void **event, const xrt_ipc_event_handle *handle),          \
+      (self, event, handle))
 
 struct xrt_backend {
     uint32_t abi_version; /* XRT_BACKEND_ABI_VERSION the backend was built against */
@@ -232,6 +242,15 @@ struct xrt_backend {
    join, ABI: mode and status have the values of xrt_capture_mode and
    xrt_capture_status). A graph and an exec hold what they need alive;
    graph_exec_destroy returns at once, launches already enqueued still run. */
+
+/* Memory shared between processes (ipc_*_mem_handle): the dispatch layer
+   checks that get's base/size is a whole device allocation of the backend
+   and that close's ptr was opened, and keeps the registry: it serialises
+   opens and closes, so a backend sees them one at a time. open returns the
+   mapping and its size; opening a handle the process has open already
+   returns the same pointer and counts it; a close undoes one open,
+   the last one unmaps. Waiting for queued work before close
+   unmaps is the backend's, as for free. */
 
 /* Registers a backend (copied; probed lazily). XRT_ERROR_ALREADY_EXISTS for a
    taken name, XRT_ERROR_ABI_MISMATCH for another ABI version. */

@@ -10,6 +10,10 @@
    when the stream reaches it, not when it is enqueued; events complete in
    stream order and carry CLOCK_MONOTONIC timestamps; cross-stream waits work.
 
+   Device memory is a mapping of one memory file (memfd) per device, so that
+   another process can open it from an IPC handle (xrt_ipc_open_mem_handle);
+   pinned host memory is the C library's (">> cpu: memory").
+
    Copies follow CUDA's rule for pageable memory: a copy whose host side is
    not from xrt_malloc_host waits for the stream's earlier work and is done
    before the call returns (from a host function, where waiting could hang,
@@ -62,7 +66,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <stddef.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -545,6 +553,7 @@ static xrt_status xrt__cpu_cap_event_refused(struct xrt__cpu_event *e, const cha
 static xrt_status xrt__cpu_cap_unsafe(const char *who);
 static void xrt__cpu_cap_event_gone(struct xrt__cpu_event *e);
 static void xrt__cpu_cap_stream_gone(xrt__cpu_stream *s);
+static int xrt__cpu_capturing(void *stream);
 static void xrt__cpu_run_graph(xrt__cpu_op *op);
 static void xrt__cpu_plan_unref(struct xrt__cpu_plan *p);
 
@@ -887,7 +896,8 @@ static xrt_status xrt__cpu_enqueue(void *stream, const xrt__cpu_op *op, const ch
 
 static void xrt__cpu_run_memcpy(xrt__cpu_op *op) { memcpy(op->u.copy.dst, op->u.copy.src, op->u.copy.size); }
 static void xrt__cpu_run_memset(xrt__cpu_op *op) { memset(op->u.set.dst, op->u.set.value, op->u.set.size); }
-static void xrt__cpu_run_free(xrt__cpu_op *op) { XRT_FREE(op->u.release.ptr); }
+static void xrt__cpu_dev_release(void *ptr);
+static void xrt__cpu_run_free(xrt__cpu_op *op) { xrt__cpu_dev_release(op->u.release.ptr); }
 static void xrt__cpu_run_host_fn(xrt__cpu_op *op)
 {
     (xrt__cpu_lent ? xrt__host_fn_lend : xrt__host_fn_run)(xrt__cpu.self, op->u.host.fn, op->u.host.user);
@@ -1464,7 +1474,20 @@ typedef struct xrt__cpu_event {
     struct xrt__cpu_capture *cap;
     uint32_t *front, nfront, frontcap;
     struct xrt__cpu_event *prev, *next; /* xrt__cpu.events, under the list lock */
+    /* An interprocess event (">> cpu: ipc events"): its records live in
+       memory that other processes map; NULL for every other event. */
+    struct xrt__cpu_ipc_state *shared;
+    struct xrt__cpu_head *shared_head; /* its allocation, made here or mapped from another process */
+    int shared_fd;                     /* -1: made here; else the maker's file, opened here */
 } xrt__cpu_event;
+
+struct xrt__cpu_ipc_state;
+static xrt_status xrt__cpu_ipc_event_make(xrt__cpu_event *e);
+static void xrt__cpu_ipc_event_drop(xrt__cpu_event *e);
+static xrt_status xrt__cpu_ipc_event_record(xrt__cpu_event *e, void *stream);
+static xrt_status xrt__cpu_ipc_event_query(const xrt__cpu_event *e);
+static void xrt__cpu_ipc_event_synchronize(const xrt__cpu_event *e);
+static xrt_status xrt__cpu_ipc_event_wait(xrt__cpu_event *e, void *stream);
 
 static void xrt__cpu_event_link(xrt__cpu_event *e)
 {
@@ -1486,6 +1509,7 @@ static void xrt__cpu_event_unref(xrt__cpu_event *e)
     pthread_mutex_unlock(&xrt__cpu_list_lock);
     if (e->stream) xrt__cpu_stream_unref(e->stream);
     xrt__cpu_cap_event_gone(e);
+    if (e->shared) xrt__cpu_ipc_event_drop(e);
     XRT_FREE(e);
 }
 
@@ -1542,6 +1566,10 @@ static xrt_status xrt__cpu_event_create(const xrt_backend *self, void **event, u
     if (!e) return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_event_create", "no memory for an event");
     e->flags = flags;
     e->refs = 1;
+    if ((flags & XRT_EVENT_INTERPROCESS) && xrt__cpu_ipc_event_make(e) != XRT_SUCCESS) {
+        XRT_FREE(e);
+        return XRT_ERROR_OUT_OF_MEMORY;
+    }
     xrt__cpu_event_link(e);
     *event = e;
     return XRT_SUCCESS;
@@ -1560,6 +1588,7 @@ static xrt_status xrt__cpu_event_record(const xrt_backend *self, void *event, vo
     xrt__cpu_stream *s = xrt__cpu_stream_of(stream);
     xrt__cpu_op *op;
     xrt_status st;
+    if (XRT__UNLIKELY(e->shared != NULL)) return xrt__cpu_ipc_event_record(e, stream);
     if (XRT__UNLIKELY(__atomic_load_n(&s->cap, __ATOMIC_ACQUIRE) || __atomic_load_n(&e->cap, __ATOMIC_ACQUIRE)) &&
         xrt__cpu_cap_record(e, s, &st))
         return st;
@@ -1591,6 +1620,7 @@ static xrt_status xrt__cpu_event_record(const xrt_backend *self, void *event, vo
 static xrt_status xrt__cpu_event_query(const xrt_backend *self, void *event)
 {
     uint64_t pos;
+    if (XRT__UNLIKELY(((xrt__cpu_event *)event)->shared != NULL)) return xrt__cpu_ipc_event_query((xrt__cpu_event *)event);
     if (XRT__UNLIKELY(__atomic_load_n(&((xrt__cpu_event *)event)->cap, __ATOMIC_ACQUIRE)))
         return xrt__cpu_cap_event_refused((xrt__cpu_event *)event, "cpu: xrt_event_query");
     xrt__cpu_stream *s = xrt__cpu_event_latest((xrt__cpu_event *)event, &pos, 0);
@@ -1602,6 +1632,10 @@ static xrt_status xrt__cpu_event_synchronize(const xrt_backend *self, void *even
     xrt__cpu_event *e = (xrt__cpu_event *)event;
     uint64_t pos;
     xrt__cpu_stream *s;
+    if (XRT__UNLIKELY(e->shared != NULL)) {
+        xrt__cpu_ipc_event_synchronize(e);
+        return XRT_SUCCESS;
+    }
     if (XRT__UNLIKELY(__atomic_load_n(&e->cap, __ATOMIC_ACQUIRE)))
         return xrt__cpu_cap_event_refused(e, "cpu: xrt_event_synchronize");
     if (!(s = xrt__cpu_event_latest(e, &pos, 1))) return XRT_SUCCESS;
@@ -1616,6 +1650,8 @@ static xrt_status xrt__cpu_stream_wait_event(const xrt_backend *self, void *stre
     uint64_t pos;
     xrt_status st;
     xrt__cpu_stream *s;
+    if (XRT__UNLIKELY(((xrt__cpu_event *)event)->shared != NULL))
+        return xrt__cpu_ipc_event_wait((xrt__cpu_event *)event, stream);
     if (XRT__UNLIKELY(__atomic_load_n(&xrt__cpu_stream_of(stream)->cap, __ATOMIC_ACQUIRE) ||
                       __atomic_load_n(&((xrt__cpu_event *)event)->cap, __ATOMIC_ACQUIRE)) &&
         xrt__cpu_cap_wait(xrt__cpu_stream_of(stream), (xrt__cpu_event *)event, &st))
@@ -1651,47 +1687,717 @@ static xrt_status xrt__cpu_event_elapsed_time(const xrt_backend *self, float *ms
     return XRT_SUCCESS;
 }
 
-/* >> cpu: memory */
-static xrt_status xrt__cpu_alloc(void **ptr, size_t size, const char *fn)
+/* >> cpu: memory. Device memory lives in one memfd per device, created on
+   first use and sized once to a huge sparse length; each allocation is its
+   own MAP_SHARED mapping of a fresh range of the file (offsets are never
+   reused), returned with munmap + a punched hole. So its bytes can be opened
+   by another process from an IPC handle (">> cpu: ipc"): the fd, reached
+   through /proc/<pid>/fd (same user, allowed under Yama ptrace_scope 1). A
+   range starts with a head page, shared with the processes that open it:
+   what a handle is checked against, and the count of mappings that keeps
+   the bytes until the last one goes. Pinned host memory is plain heap. */
+#define XRT__CPU_DEVICES_MAX 64
+#define XRT__CPU_FILE_BYTES (1ull << 46)              /* 64 TiB of offsets, sparse */
+#define XRT__CPU_HEAD_MAGIC 0x6476656470637278ull     /* "xrcpdevd" */
+#ifndef MFD_CLOEXEC
+#define MFD_CLOEXEC 1u
+#endif
+#ifndef FALLOC_FL_KEEP_SIZE
+#define FALLOC_FL_KEEP_SIZE 0x01
+#endif
+#ifndef FALLOC_FL_PUNCH_HOLE
+#define FALLOC_FL_PUNCH_HOLE 0x02
+#endif
+
+typedef struct xrt__cpu_head {
+    uint64_t magic;  /* XRT__CPU_HEAD_MAGIC while live; a punched hole reads 0 */
+    uint64_t offset; /* of this head in the file */
+    uint64_t size;   /* the allocation's bytes, after the head page */
+    uint64_t gen;    /* numbers the device's allocations */
+    uint32_t refs;   /* mappings of the bytes: the exporter's and other processes' opens */
+    uint32_t freed;  /* the exporter freed it: no new opens */
+    uint32_t device;
+    uint32_t local;  /* a private copy (a forked child's): no file behind it */
+    uint32_t exported; /* a handle was made: the range is never kept for reuse */
+} xrt__cpu_head;
+
+/* Freed ranges that were never shared are kept mapped for the next
+   allocation of the same span, as malloc keeps freed blocks: mapping,
+   first-touch faults, unmapping and punching cost tens of microseconds
+   where system calls are slow (bench/ipc.c). At most XRT__CPU_KEPT of
+   them, each at most XRT__CPU_KEPT_SPAN (glibc's largest mmap threshold),
+   XRT__CPU_KEPT_BYTES in all. */
+#define XRT__CPU_KEPT 16
+#define XRT__CPU_KEPT_SPAN ((size_t)32 << 20)
+#define XRT__CPU_KEPT_BYTES ((size_t)64 << 20)
+
+typedef struct xrt__cpu_devmem {
+    int fd, has_fd; /* the file, made on first use */
+    int lock;       /* guards all of this */
+    uint64_t ino, dev, next, gen;
+    struct xrt__cpu_head *kept[XRT__CPU_KEPT];
+    int nkept;
+    size_t kept_bytes;
+} xrt__cpu_devmem;
+
+static xrt__cpu_devmem xrt__cpu_mem[XRT__CPU_DEVICES_MAX];
+
+/* The device the calling thread allocates on. One CPU device for now: every
+   structure is per device so that more plug in. */
+static int xrt__cpu_mem_device(void) { return 0; }
+
+static size_t xrt__cpu_page(void)
 {
-    size_t rounded = (size + XRT_ALIGNMENT - 1) & ~(size_t)(XRT_ALIGNMENT - 1);
-    *ptr = rounded >= size ? XRT_ALIGNED_ALLOC(XRT_ALIGNMENT, rounded) : NULL;
-    if (!*ptr) return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "cannot allocate %zu bytes", size);
+    static size_t page;
+    if (!page) page = (size_t)sysconf(_SC_PAGESIZE);
+    return page;
+}
+
+/* The mapped bytes of an allocation of `size`: a head page and whole pages; 0 on overflow. */
+static size_t xrt__cpu_span(uint64_t size)
+{
+    size_t pg = xrt__cpu_page();
+    if (size > XRT__CPU_FILE_BYTES) return 0;
+    return pg + (size_t)((size + pg - 1) & ~(uint64_t)(pg - 1));
+}
+
+static xrt_status xrt__cpu_mem_open_locked(xrt__cpu_devmem *m, int device, const char *fn)
+{
+    char name[32];
+    struct stat st;
+    int fd;
+    snprintf(name, sizeof name, "xrt-cpu-device-%d", device);
+    fd = (int)syscall(SYS_memfd_create, name, MFD_CLOEXEC);
+    if (fd < 0) return xrt_error(XRT_ERROR_SYSTEM, fn, "memfd_create: %s", strerror(errno));
+    if (ftruncate(fd, (off_t)XRT__CPU_FILE_BYTES) != 0 || fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        return xrt_error(XRT_ERROR_SYSTEM, fn, "sizing the device memory file: %s", strerror(e));
+    }
+    m->ino = (uint64_t)st.st_ino;
+    m->dev = (uint64_t)st.st_dev;
+    m->next = 0;
+    m->fd = fd;
+    m->has_fd = 1;
     return XRT_SUCCESS;
+}
+
+/* A fresh range of the device's file: its offset, or an error. */
+static xrt_status xrt__cpu_mem_range(xrt__cpu_devmem *m, int device, size_t span, uint64_t *off, uint64_t *gen,
+                                     const char *fn)
+{
+    xrt_status st = XRT_SUCCESS;
+    xrt__cpu_lock(&m->lock);
+    if (!m->has_fd) st = xrt__cpu_mem_open_locked(m, device, fn);
+    if (st == XRT_SUCCESS && span > XRT__CPU_FILE_BYTES - m->next)
+        st = xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "device %d's address range is used up", device);
+    if (st == XRT_SUCCESS) {
+        *off = m->next;
+        m->next += span;
+        *gen = ++m->gen;
+    }
+    xrt__cpu_unlock(&m->lock);
+    return st;
+}
+
+/* A kept range of this span, under a new generation; NULL if none. */
+static xrt__cpu_head *xrt__cpu_range_reuse(xrt__cpu_devmem *m, size_t span, uint64_t *gen)
+{
+    xrt__cpu_head *h = NULL;
+    int i;
+    xrt__cpu_lock(&m->lock);
+    for (i = 0; i < m->nkept; i++)
+        if (xrt__cpu_span(m->kept[i]->size) == span) {
+            h = m->kept[i];
+            m->kept[i] = m->kept[--m->nkept];
+            m->kept_bytes -= span;
+            *gen = ++m->gen;
+            break;
+        }
+    xrt__cpu_unlock(&m->lock);
+    return h;
+}
+
+/* Keeps a freed range for reuse: 1 if kept. */
+static int xrt__cpu_range_keep(xrt__cpu_head *h)
+{
+    xrt__cpu_devmem *m = &xrt__cpu_mem[h->device];
+    size_t span = xrt__cpu_span(h->size);
+    int kept = 0;
+    if (h->exported || h->local || span > XRT__CPU_KEPT_SPAN) return 0;
+    xrt__cpu_lock(&m->lock);
+    if (m->nkept < XRT__CPU_KEPT && m->kept_bytes + span <= XRT__CPU_KEPT_BYTES) {
+        m->kept[m->nkept++] = h;
+        m->kept_bytes += span;
+        kept = 1;
+    }
+    xrt__cpu_unlock(&m->lock);
+    return kept;
+}
+
+static xrt_status xrt__cpu_dev_alloc(void **ptr, size_t size, const char *fn)
+{
+    int device = xrt__cpu_mem_device();
+    xrt__cpu_devmem *m = &xrt__cpu_mem[device];
+    size_t span = xrt__cpu_span(size);
+    uint64_t off = 0, gen = 0;
+    xrt__cpu_head *h;
+    xrt_status st;
+    *ptr = NULL;
+    if (!span) return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "cannot allocate %zu bytes", size);
+    if ((h = xrt__cpu_range_reuse(m, span, &gen)) != NULL) {
+        off = h->offset;
+    } else {
+        if ((st = xrt__cpu_mem_range(m, device, span, &off, &gen, fn)) != XRT_SUCCESS) return st;
+        h = (xrt__cpu_head *)mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_SHARED, m->fd, (off_t)off);
+        if (h == (xrt__cpu_head *)MAP_FAILED)
+            return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "cannot allocate %zu bytes", size);
+    }
+    h->freed = h->exported = 0;
+    h->offset = off;
+    h->size = size;
+    h->gen = gen;
+    h->device = (uint32_t)device;
+    h->refs = 1;
+    __atomic_store_n(&h->magic, XRT__CPU_HEAD_MAGIC, __ATOMIC_RELEASE);
+    *ptr = (char *)h + xrt__cpu_page();
+    return XRT_SUCCESS;
+}
+
+static xrt__cpu_head *xrt__cpu_head_of(void *ptr) { return (xrt__cpu_head *)(void *)((char *)ptr - xrt__cpu_page()); }
+
+/* Drops one mapping of a range; the last one, in any process, punches the
+   hole (through `fd`: the device's file here, the opened one elsewhere). */
+static void xrt__cpu_unmap(xrt__cpu_head *h, int fd)
+{
+    uint64_t off = h->offset;
+    size_t span = xrt__cpu_span(h->size);
+    int last = h->local || __atomic_sub_fetch(&h->refs, 1, __ATOMIC_ACQ_REL) == 0;
+    int file = !h->local;
+    munmap(h, span);
+    if (last && file) syscall(SYS_fallocate, fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off, (off_t)span);
+}
+
+static void xrt__cpu_dev_release(void *ptr)
+{
+    xrt__cpu_head *h = xrt__cpu_head_of(ptr);
+    __atomic_store_n(&h->freed, 1, __ATOMIC_RELEASE); /* before the count: an open that counts itself in sees it */
+    if (!xrt__cpu_range_keep(h)) xrt__cpu_unmap(h, xrt__cpu_mem[h->device].fd);
+}
+
+/* At shutdown: the kept ranges go back. */
+static void xrt__cpu_mem_shutdown(void)
+{
+    int d;
+    for (d = 0; d < XRT__CPU_DEVICES_MAX; d++) {
+        xrt__cpu_devmem *m = &xrt__cpu_mem[d];
+        xrt__cpu_lock(&m->lock);
+        while (m->nkept) xrt__cpu_unmap(m->kept[--m->nkept], m->fd);
+        m->kept_bytes = 0;
+        xrt__cpu_unlock(&m->lock);
+    }
 }
 
 static xrt_status xrt__cpu_malloc(const xrt_backend *self, void **ptr, size_t size)
 {
-    return xrt__cpu_alloc(ptr, size, "cpu: xrt_malloc");
+    return xrt__cpu_dev_alloc(ptr, size, "cpu: xrt_malloc");
 }
 
 static xrt_status xrt__cpu_malloc_host(const xrt_backend *self, void **ptr, size_t size)
 {
-    return xrt__cpu_alloc(ptr, size, "cpu: xrt_malloc_host");
+    size_t rounded = (size + XRT_ALIGNMENT - 1) & ~(size_t)(XRT_ALIGNMENT - 1);
+    *ptr = rounded >= size ? XRT_ALIGNED_ALLOC(XRT_ALIGNMENT, rounded) : NULL;
+    if (!*ptr) return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_malloc_host", "cannot allocate %zu bytes", size);
+    return XRT_SUCCESS;
 }
 
 /* Like cudaFree and cudaFreeHost, waits for all queued work first: work
    enqueued before the free may still use the memory. On failure the memory
    stays allocated (and in xrt's registry). */
-static xrt_status xrt__cpu_release(void *ptr, const char *who)
+static xrt_status xrt__cpu_release(const char *who)
 {
     xrt_status st = xrt__cpu_cap_unsafe(who);
     if (st == XRT_SUCCESS) st = xrt__cpu_sync_all(who);
-    if (st == XRT_SUCCESS) XRT_FREE(ptr);
     return st;
 }
 
-static xrt_status xrt__cpu_free(const xrt_backend *self, void *ptr) { return xrt__cpu_release(ptr, "cpu: xrt_free"); }
+static xrt_status xrt__cpu_free(const xrt_backend *self, void *ptr)
+{
+    xrt_status st = xrt__cpu_release("cpu: xrt_free");
+    if (st == XRT_SUCCESS) xrt__cpu_dev_release(ptr);
+    return st;
+}
 
 static xrt_status xrt__cpu_free_host(const xrt_backend *self, void *ptr)
 {
-    return xrt__cpu_release(ptr, "cpu: xrt_free_host");
+    xrt_status st = xrt__cpu_release("cpu: xrt_free_host");
+    if (st == XRT_SUCCESS) XRT_FREE(ptr);
+    return st;
 }
 
 static xrt_status xrt__cpu_malloc_async(const xrt_backend *self, void **ptr, size_t size, void *stream)
 {
     (void)stream; /* memory valid from now on is valid from the stream's point on */
-    return xrt__cpu_alloc(ptr, size, "cpu: xrt_malloc_async");
+    return xrt__cpu_dev_alloc(ptr, size, "cpu: xrt_malloc_async");
+}
+
+/* >> cpu: ipc. A memory handle names a range of an exporter's device file:
+   its pid and fd (opened here as /proc/<pid>/fd/<fd>), the file's inode and
+   device (another file at that fd is refused), the range and its
+   generation, which the range's head must still hold (a freed range reads 0
+   there), and a checksum of the rest (a handle of another backend, or bytes
+   that are no handle, are refused before any file is touched). */
+#define XRT__CPU_IPC_MAGIC 0x31637069u /* "ipc1" */
+typedef struct xrt__cpu_ipc {
+    uint32_t magic;
+    uint32_t device;
+    int32_t pid, fd;
+    uint64_t ino, dev, offset, size, gen;
+    uint64_t check; /* FNV-1a of the bytes above */
+} xrt__cpu_ipc;
+typedef char xrt__cpu_ipc_fits[sizeof(xrt__cpu_ipc) <= sizeof(xrt_ipc_mem_handle) ? 1 : -1];
+
+/* A range this process opened: counted, as CUDA counts opens of a handle. */
+typedef struct xrt__cpu_opened {
+    xrt__cpu_ipc key;
+    xrt__cpu_head *head;
+    int fd; /* the exporter's file, for the hole the last close punches */
+    unsigned opens;
+    struct xrt__cpu_opened *next;
+} xrt__cpu_opened;
+static xrt__cpu_opened *xrt__cpu_opens; /* under the core's IPC serialisation (xrt__ipc_lock) */
+
+static uint64_t xrt__cpu_ipc_check(const xrt__cpu_ipc *k)
+{
+    const unsigned char *p = (const unsigned char *)k;
+    uint64_t h = 0xcbf29ce484222325ull;
+    size_t i;
+    for (i = 0; i < offsetof(xrt__cpu_ipc, check); i++) h = (h ^ p[i]) * 0x100000001b3ull;
+    return h;
+}
+
+static xrt_status xrt__cpu_ipc_get_mem_handle(const xrt_backend *self, xrt_ipc_mem_handle *handle, void *base,
+                                              size_t size)
+{
+    xrt__cpu_head *h = xrt__cpu_head_of(base);
+    xrt__cpu_devmem *m = &xrt__cpu_mem[h->device];
+    xrt__cpu_ipc k;
+    if (h->local) /* a forked child's copy of its parent's memory: no file to share */
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "cpu: xrt_ipc_get_mem_handle",
+                         "dev_ptr %p is memory a forked child inherited: it cannot be shared", base);
+    __atomic_store_n(&h->exported, 1, __ATOMIC_RELAXED); /* its free then returns it for good */
+    memset(&k, 0, sizeof k);
+    k.magic = XRT__CPU_IPC_MAGIC;
+    k.device = h->device;
+    k.pid = (int32_t)getpid();
+    k.fd = m->fd;
+    k.ino = m->ino;
+    k.dev = m->dev;
+    k.offset = h->offset;
+    k.size = size;
+    k.gen = h->gen;
+    k.check = xrt__cpu_ipc_check(&k);
+    memcpy(handle->reserved, &k, sizeof k);
+    return XRT_SUCCESS;
+}
+
+static int xrt__cpu_ipc_same(const xrt__cpu_ipc *a, const xrt__cpu_ipc *b)
+{
+    return a->ino == b->ino && a->dev == b->dev && a->offset == b->offset && a->gen == b->gen;
+}
+
+/* The handle's own consistency, and whether it is this process's. */
+static xrt_status xrt__cpu_ipc_decode(const unsigned char *bytes, uint32_t magic, const char *fn, xrt__cpu_ipc *k)
+{
+    size_t pg = xrt__cpu_page();
+    int d;
+    memcpy(k, bytes, sizeof *k);
+    /* CUDA answers bytes that are no handle with cudaErrorInvalidResourceHandle
+       for memory and cudaErrorInvalidValue for events (their documented codes) */
+    if (k->magic != magic || k->check != xrt__cpu_ipc_check(k))
+        return xrt_error(magic == XRT__CPU_IPC_MAGIC ? XRT_ERROR_INVALID_HANDLE : XRT_ERROR_INVALID_VALUE, fn,
+                         "not %s handle of the cpu backend (forged, or of another backend)",
+                         magic == XRT__CPU_IPC_MAGIC ? "a memory" : "an event");
+    if (k->device >= XRT__CPU_DEVICES_MAX || k->pid <= 0 || k->fd < 0 || k->size == 0 || k->offset % pg ||
+        !xrt__cpu_span(k->size) || k->offset > XRT__CPU_FILE_BYTES - xrt__cpu_span(k->size))
+        return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "a forged handle: device %u, pid %d, fd %d, range %llu+%llu",
+                         k->device, k->pid, k->fd, (unsigned long long)k->offset, (unsigned long long)k->size);
+    if (k->pid == (int32_t)getpid()) {
+        for (d = 0; d < XRT__CPU_DEVICES_MAX; d++)
+            if (xrt__cpu_mem[d].has_fd && xrt__cpu_mem[d].ino == k->ino && xrt__cpu_mem[d].dev == k->dev)
+                /* CUDA leaves this undefined, HIP says "invalid context": the exporter has the pointer already */
+                return xrt_error(XRT_ERROR_INVALID_VALUE, fn,
+                                 "the handle was made by this process: use the device pointer itself");
+        return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "a forged handle: pid %d is this process, which has no such file",
+                         k->pid);
+    }
+    return XRT_SUCCESS;
+}
+
+/* The exporter's device file, checked to be the one the handle names. */
+static xrt_status xrt__cpu_ipc_file(const xrt__cpu_ipc *k, const char *fn, int *fd)
+{
+    char path[64];
+    struct stat st;
+    snprintf(path, sizeof path, "/proc/%d/fd/%d", (int)k->pid, (int)k->fd);
+    /* stat first: opening whatever the fd is (a FIFO) could block */
+    if (stat(path, &st) != 0)
+        return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "%s: %s (the exporter exited, or is another user's)", path,
+                         strerror(errno));
+    if (!S_ISREG(st.st_mode) || (uint64_t)st.st_ino != k->ino || (uint64_t)st.st_dev != k->dev ||
+        (uint64_t)st.st_size != XRT__CPU_FILE_BYTES)
+        return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "%s is not the device memory file the handle names", path);
+    if ((*fd = open(path, O_RDWR | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)) < 0)
+        return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "%s: %s", path, strerror(errno));
+    if (fstat(*fd, &st) != 0 || (uint64_t)st.st_ino != k->ino || (uint64_t)st.st_dev != k->dev) {
+        close(*fd);
+        return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "%s changed while it was opened", path);
+    }
+    return XRT_SUCCESS;
+}
+
+/* Maps the range and counts this mapping in, unless the exporter freed it. */
+static xrt_status xrt__cpu_ipc_map(const xrt__cpu_ipc *k, int fd, const char *fn, xrt__cpu_head **out)
+{
+    size_t span = xrt__cpu_span(k->size);
+    xrt__cpu_head head, *h;
+    uint32_t r;
+    if (pread(fd, &head, sizeof head, (off_t)k->offset) != (ssize_t)sizeof head || head.magic != XRT__CPU_HEAD_MAGIC ||
+        head.offset != k->offset || head.gen != k->gen || head.size != k->size)
+        return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "the memory of the handle was freed by its exporter (pid %d)", k->pid);
+    h = (xrt__cpu_head *)mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)k->offset);
+    if (h == (xrt__cpu_head *)MAP_FAILED)
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "mmap of %zu bytes: %s", span, strerror(errno));
+    r = __atomic_load_n(&h->refs, __ATOMIC_ACQUIRE);
+    do {
+        if (r == 0 || __atomic_load_n(&h->freed, __ATOMIC_ACQUIRE) || h->magic != XRT__CPU_HEAD_MAGIC || h->gen != k->gen) {
+            munmap(h, span);
+            return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "the memory of the handle was freed by its exporter (pid %d)",
+                             k->pid);
+        }
+    } while (!__atomic_compare_exchange_n(&h->refs, &r, r + 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
+    *out = h;
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_ipc_open_mem_handle(const xrt_backend *self, void **ptr, size_t *size,
+                                               const xrt_ipc_mem_handle *handle, unsigned flags)
+{
+    xrt__cpu_ipc k;
+    xrt__cpu_opened *o;
+    xrt__cpu_head *h = NULL;
+    int fd = -1;
+    xrt_status st;
+    static const char fn[] = "cpu: xrt_ipc_open_mem_handle";
+    (void)flags; /* every CPU device reaches every other's memory */
+    if ((st = xrt__cpu_ipc_decode(handle->reserved, XRT__CPU_IPC_MAGIC, fn, &k)) != XRT_SUCCESS) return st;
+    for (o = xrt__cpu_opens; o; o = o->next)
+        if (xrt__cpu_ipc_same(&o->key, &k)) break;
+    if (o && __atomic_load_n(&o->head->freed, __ATOMIC_ACQUIRE)) /* open here still, but no new opens */
+        return xrt_error(XRT_ERROR_INVALID_HANDLE, "cpu: xrt_ipc_open_mem_handle",
+                         "the memory of the handle was freed by its exporter (pid %d)", k.pid);
+    if (!o) {
+        if ((st = xrt__cpu_ipc_file(&k, fn, &fd)) != XRT_SUCCESS) return st;
+        if ((st = xrt__cpu_ipc_map(&k, fd, fn, &h)) != XRT_SUCCESS) {
+            close(fd);
+            return st;
+        }
+        if (!(o = (xrt__cpu_opened *)XRT_CALLOC(1, sizeof *o))) {
+            xrt__cpu_unmap(h, fd);
+            close(fd);
+            return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_ipc_open_mem_handle", "no memory for the open's record");
+        }
+        o->key = k;
+        o->head = h;
+        o->fd = fd;
+        o->next = xrt__cpu_opens;
+        xrt__cpu_opens = o;
+    }
+    o->opens++;
+    *ptr = (char *)o->head + xrt__cpu_page();
+    *size = (size_t)k.size;
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_ipc_close_mem_handle(const xrt_backend *self, void *ptr)
+{
+    xrt__cpu_opened **pp, *o;
+    xrt_status st = xrt__cpu_release("cpu: xrt_ipc_close_mem_handle"); /* queued work may use it */
+    if (st != XRT_SUCCESS) return st;
+    for (pp = &xrt__cpu_opens; (o = *pp) != NULL; pp = &o->next)
+        if ((char *)o->head + xrt__cpu_page() == (char *)ptr) break;
+    if (!o) return xrt_error(XRT_ERROR_INVALID_POINTER, "cpu: xrt_ipc_close_mem_handle", "dev_ptr %p is not open", ptr);
+    if (--o->opens) return XRT_SUCCESS;
+    *pp = o->next;
+    xrt__cpu_unmap(o->head, o->fd);
+    close(o->fd);
+    XRT_FREE(o);
+    return XRT_SUCCESS;
+}
+
+/* >> cpu: ipc events. An interprocess event keeps its records in a small
+   device allocation that the processes sharing the event map: records are
+   numbered there (`recorded`), and the highest number whose point its stream
+   has reached is `completed`. The event's latest record has completed when
+   completed >= recorded, in any of the processes: they record, query, wait
+   and make streams wait on it alike, as with cudaIpcGetEventHandle. A waiter
+   polls (another process cannot wake it). The handle is a memory handle of
+   that allocation under its own magic, so neither kind opens as the other. */
+#define XRT__CPU_IPC_EVENT_MAGIC 0x31747665u /* "evt1" */
+#define XRT__CPU_STATE_MAGIC 0x6574617473637069ull
+typedef struct xrt__cpu_ipc_state {
+    uint64_t magic;
+    uint64_t recorded, completed;
+} xrt__cpu_ipc_state;
+
+static xrt_status xrt__cpu_ipc_event_make(xrt__cpu_event *e)
+{
+    void *p;
+    xrt_status st = xrt__cpu_dev_alloc(&p, sizeof(xrt__cpu_ipc_state), "cpu: xrt_event_create");
+    if (st != XRT_SUCCESS) return st;
+    e->shared = (xrt__cpu_ipc_state *)p;
+    e->shared_head = xrt__cpu_head_of(p);
+    e->shared_fd = -1;
+    e->shared->recorded = e->shared->completed = 0;
+    e->shared->magic = XRT__CPU_STATE_MAGIC;
+    return XRT_SUCCESS;
+}
+
+static void xrt__cpu_ipc_event_drop(xrt__cpu_event *e)
+{
+    if (e->shared_fd < 0) {
+        xrt__cpu_dev_release(e->shared);
+        return;
+    }
+    xrt__cpu_unmap(e->shared_head, e->shared_fd);
+    close(e->shared_fd);
+}
+
+static void xrt__cpu_ipc_complete(xrt__cpu_ipc_state *st, uint64_t seq)
+{
+    uint64_t c = __atomic_load_n(&st->completed, __ATOMIC_ACQUIRE);
+    while (c < seq && !__atomic_compare_exchange_n(&st->completed, &c, seq, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {}
+}
+
+static int xrt__cpu_ipc_reached(const xrt__cpu_ipc_state *st, uint64_t seq)
+{
+    return __atomic_load_n(&st->completed, __ATOMIC_ACQUIRE) >= seq;
+}
+
+/* Polls until record `seq` has completed, in whichever process it was made. */
+static void xrt__cpu_ipc_poll(const xrt__cpu_ipc_state *st, uint64_t seq)
+{
+    unsigned spins = 0;
+    while (!xrt__cpu_ipc_reached(st, seq)) {
+        struct timespec ts = {0, 20000};
+        if (++spins < 64) xrt__cpu_pause();
+        else nanosleep(&ts, NULL);
+    }
+}
+
+static void xrt__cpu_run_ipc_record(xrt__cpu_op *op)
+{
+    xrt__cpu_ipc_complete(op->u.record.event->shared, op->u.record.pos);
+    xrt__cpu_event_unref(op->u.record.event);
+}
+
+static void xrt__cpu_run_ipc_wait(xrt__cpu_op *op)
+{
+    xrt__cpu_ipc_poll(op->u.record.event->shared, op->u.record.pos);
+    xrt__cpu_event_unref(op->u.record.event);
+}
+
+/* Enqueues `run` holding the event, or refuses a capturing stream (a graph
+   cannot hold another process's point). */
+static xrt_status xrt__cpu_ipc_event_op(xrt__cpu_event *e, void *stream, xrt__cpu_run_fn run, uint64_t seq,
+                                        const char *who)
+{
+    xrt__cpu_op op;
+    xrt_status st;
+    if (xrt__cpu_capturing(stream))
+        return xrt_error(XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, who, "an interprocess event cannot be part of a capture");
+    op.run = run;
+    op.u.record.event = e;
+    op.u.record.stream = NULL;
+    op.u.record.pos = seq;
+    __atomic_add_fetch(&e->refs, 1, __ATOMIC_RELAXED);
+    if ((st = xrt__cpu_enqueue(stream, &op, who)) != XRT_SUCCESS) xrt__cpu_event_unref(e);
+    return st;
+}
+
+static xrt_status xrt__cpu_ipc_event_record(xrt__cpu_event *e, void *stream)
+{
+    uint64_t seq = __atomic_add_fetch(&e->shared->recorded, 1, __ATOMIC_ACQ_REL);
+    xrt_status st;
+    if (!xrt__cpu_capturing(stream) && !xrt__cpu_busy(xrt__cpu_stream_of(stream))) {
+        xrt__cpu_ipc_complete(e->shared, seq); /* an idle stream is at its point already */
+        return XRT_SUCCESS;
+    }
+    st = xrt__cpu_ipc_event_op(e, stream, xrt__cpu_run_ipc_record, seq, "cpu: xrt_event_record");
+    if (st != XRT_SUCCESS) xrt__cpu_ipc_complete(e->shared, seq); /* no record after all: none to wait for */
+    return st;
+}
+
+static xrt_status xrt__cpu_ipc_event_query(const xrt__cpu_event *e)
+{
+    return xrt__cpu_ipc_reached(e->shared, __atomic_load_n(&e->shared->recorded, __ATOMIC_ACQUIRE)) ? XRT_SUCCESS
+                                                                                                 : XRT_ERROR_NOT_READY;
+}
+
+static void xrt__cpu_ipc_event_synchronize(const xrt__cpu_event *e)
+{
+    xrt__cpu_ipc_poll(e->shared, __atomic_load_n(&e->shared->recorded, __ATOMIC_ACQUIRE));
+}
+
+static xrt_status xrt__cpu_ipc_event_wait(xrt__cpu_event *e, void *stream)
+{
+    uint64_t seq = __atomic_load_n(&e->shared->recorded, __ATOMIC_ACQUIRE);
+    if (xrt__cpu_ipc_reached(e->shared, seq) && !xrt__cpu_capturing(stream)) return XRT_SUCCESS;
+    return xrt__cpu_ipc_event_op(e, stream, xrt__cpu_run_ipc_wait, seq, "cpu: xrt_stream_wait_event");
+}
+
+/* The handle: a memory handle of the state's allocation, under the event magic. */
+static xrt_status xrt__cpu_ipc_get_event_handle(const xrt_backend *self, xrt_ipc_event_handle *handle, void *event)
+{
+    xrt__cpu_event *e = (xrt__cpu_event *)event;
+    xrt_ipc_mem_handle mh;
+    xrt__cpu_ipc k;
+    if (!e->shared)
+        return xrt_error(XRT_ERROR_INVALID_HANDLE, "cpu: xrt_ipc_get_event_handle",
+                         "the event was not created with XRT_EVENT_INTERPROCESS | XRT_EVENT_DISABLE_TIMING");
+    if (e->shared_fd >= 0)
+        return xrt_error(XRT_ERROR_INVALID_HANDLE, "cpu: xrt_ipc_get_event_handle",
+                         "the event was opened from another process's handle: only its creator makes handles");
+    xrt__cpu_ipc_get_mem_handle(self, &mh, e->shared, sizeof(xrt__cpu_ipc_state));
+    memcpy(&k, mh.reserved, sizeof k);
+    k.magic = XRT__CPU_IPC_EVENT_MAGIC;
+    k.check = xrt__cpu_ipc_check(&k);
+    memset(handle, 0, sizeof *handle);
+    memcpy(handle->reserved, &k, sizeof k);
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_ipc_open_event_handle(const xrt_backend *self, void **event,
+                                                 const xrt_ipc_event_handle *handle)
+{
+    static const char fn[] = "cpu: xrt_ipc_open_event_handle";
+    xrt__cpu_ipc k;
+    xrt__cpu_head *h = NULL;
+    xrt__cpu_event *e;
+    int fd = -1;
+    xrt_status st;
+    if ((st = xrt__cpu_ipc_decode(handle->reserved, XRT__CPU_IPC_EVENT_MAGIC, fn, &k)) != XRT_SUCCESS) return st;
+    if ((st = xrt__cpu_ipc_file(&k, fn, &fd)) != XRT_SUCCESS) return st;
+    if ((st = xrt__cpu_ipc_map(&k, fd, fn, &h)) != XRT_SUCCESS) {
+        close(fd);
+        return st;
+    }
+    if (((xrt__cpu_ipc_state *)(void *)((char *)h + xrt__cpu_page()))->magic != XRT__CPU_STATE_MAGIC ||
+        !(e = (xrt__cpu_event *)XRT_CALLOC(1, sizeof *e))) {
+        int forged = ((xrt__cpu_ipc_state *)(void *)((char *)h + xrt__cpu_page()))->magic != XRT__CPU_STATE_MAGIC;
+        xrt__cpu_unmap(h, fd);
+        close(fd);
+        return forged ? xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "the handle names no event")
+                      : xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "no memory for an event");
+    }
+    (void)self;
+    e->flags = XRT_EVENT_INTERPROCESS | XRT_EVENT_DISABLE_TIMING; /* behaves as one made with them, as in CUDA */
+    e->refs = 1;
+    e->shared_head = h;
+    e->shared = (xrt__cpu_ipc_state *)(void *)((char *)h + xrt__cpu_page());
+    e->shared_fd = fd;
+    xrt__cpu_event_link(e);
+    *event = e;
+    return XRT_SUCCESS;
+}
+
+/* >> cpu: device memory after fork. The child inherits the MAP_SHARED
+   mappings: its writes would land in its parent's bytes and its frees would
+   punch them. So the child turns each mapping of a device file (its
+   parent's memory and what its parent opened) into a private copy at the
+   same address, as the copy-on-write heap it used to be, and makes its own
+   files on its next allocation. Only system calls: the child of a threaded
+   process may not take a lock or allocate. */
+#ifndef MREMAP_MAYMOVE
+#define MREMAP_MAYMOVE 1
+#endif
+#ifndef MREMAP_FIXED
+#define MREMAP_FIXED 2
+#endif
+static void xrt__cpu_privatise(uintptr_t start, uintptr_t end)
+{
+    size_t len = end - start;
+    char *copy = (char *)mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (copy == (char *)MAP_FAILED) return; /* left shared: the child's writes reach the parent */
+    uintptr_t at;
+    memcpy(copy, (void *)start, len);
+    for (at = 0; at + sizeof(xrt__cpu_head) <= len;) { /* the kernel may have merged neighbouring ranges */
+        xrt__cpu_head *h = (xrt__cpu_head *)(void *)((char *)copy + at);
+        size_t span = xrt__cpu_span(h->size);
+        if (h->magic != XRT__CPU_HEAD_MAGIC || !span) break;
+        h->local = 1;
+        at += span;
+    }
+    if (syscall(SYS_mremap, copy, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, (void *)start) == -1) munmap(copy, len);
+}
+
+static const char *xrt__cpu_hex(const char *p, uintptr_t *v)
+{
+    *v = 0;
+    for (;; p++) {
+        int d = *p >= '0' && *p <= '9' ? *p - '0' : *p >= 'a' && *p <= 'f' ? *p - 'a' + 10 : -1;
+        if (d < 0) return p;
+        *v = *v << 4 | (uintptr_t)d;
+    }
+}
+
+/* The next shared mapping of a device file in /proc/self/maps; 0 if none. */
+static int xrt__cpu_next_shared(uintptr_t *start, uintptr_t *end)
+{
+    static const char tag[] = "/memfd:xrt-cpu-device-";
+    char buf[8192], line[512];
+    size_t used = 0;
+    ssize_t n;
+    int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC), found = 0;
+    if (fd < 0) return 0;
+    while (!found && (n = read(fd, buf, sizeof buf)) > 0) {
+        ssize_t i;
+        for (i = 0; i < n && !found; i++) {
+            if (buf[i] != '\n') {
+                if (used < sizeof line - 1) line[used++] = buf[i];
+                continue;
+            }
+            line[used] = 0;
+            used = 0;
+            if (strstr(line, tag) && strstr(line, " rw-s ")) {
+                const char *q = xrt__cpu_hex(line, start);
+                if (*q == '-' && *xrt__cpu_hex(q + 1, end) == ' ') found = 1;
+            }
+        }
+    }
+    close(fd);
+    return found;
+}
+
+static void xrt__cpu_mem_fork_child(void)
+{
+    uintptr_t start, end;
+    int d;
+    while (xrt__cpu_next_shared(&start, &end)) xrt__cpu_privatise(start, end);
+    for (d = 0; d < XRT__CPU_DEVICES_MAX; d++) {
+        xrt__cpu_devmem *m = &xrt__cpu_mem[d];
+        while (m->nkept) { /* private copies now: of no use for new allocations, which need the child's file */
+            xrt__cpu_head *h = m->kept[--m->nkept];
+            munmap(h, xrt__cpu_span(h->size));
+        }
+        m->kept_bytes = 0;
+    }
+    for (d = 0; d < XRT__CPU_DEVICES_MAX; d++)
+        if (xrt__cpu_mem[d].has_fd) {
+            close(xrt__cpu_mem[d].fd);
+            xrt__cpu_mem[d].has_fd = 0;
+            xrt__cpu_mem[d].lock = 0; /* its holder did not come along */
+        }
 }
 
 static xrt_status xrt__cpu_free_async(const xrt_backend *self, void *ptr, void *stream)
@@ -3690,7 +4396,8 @@ static void xrt__cpu_release_dropped(xrt__cpu_stream *s)
             xrt__cpu_launch *l = (xrt__cpu_launch *)op->u.host.user;
             xrt__cpu_module_unref(l->module);
             xrt__cpu_launch_free(l);
-        } else if (op->run == xrt__cpu_run_record) {
+        } else if (op->run == xrt__cpu_run_record || op->run == xrt__cpu_run_ipc_record ||
+                   op->run == xrt__cpu_run_ipc_wait) {
             xrt__cpu_event_unref(op->u.record.event);
         } else if (op->run == xrt__cpu_run_wait) {
             xrt__cpu_stream_unref(op->u.wait.stream);
@@ -3723,6 +4430,7 @@ static void xrt__cpu_fork_child(void)
     xrt__cpu_counter_init(&xrt__cpu.exited, xrt__cpu.started); /* the parent's workers are not ours to wait for */
     xrt__cpu_counter_init(&xrt__cpu.entered, xrt__cpu.started);
     xrt__cpu.nzombies = 0; /* nor to join (the prepare handler joined those there were) */
+    xrt__cpu_mem_fork_child();
     xrt__cpu_fork_pool();
     pthread_mutex_unlock(&xrt__cpu_list_lock);
     pthread_mutex_unlock(&xrt__cpu_cap_lock);
@@ -3766,6 +4474,7 @@ static void xrt__cpu_shutdown(const xrt_backend *self)
     xrt__cpu_wait(&xrt__cpu.exited, started, 1, NULL);
     xrt__cpu_reap();
     xrt__cpu_pool_stop();
+    xrt__cpu_mem_shutdown();
 }
 
 /* The table, filled from the operation list: every operation is

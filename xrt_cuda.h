@@ -38,7 +38,9 @@
     X(graph_node, cudaGraphNode_t)                \
     X(capture_mode, enum cudaStreamCaptureMode)   \
     X(capture_status, enum cudaStreamCaptureStatus) \
-    X(node_type, enum cudaGraphNodeType)
+    X(node_type, enum cudaGraphNodeType)          \
+    X(ipc_mem_handle, cudaIpcMemHandle_t)         \
+    X(ipc_event_handle, cudaIpcEventHandle_t)
 #define XRT__CUDA_TYPEDEF(name, type) typedef type xrt__cuda_t_##name;
 #endif
 

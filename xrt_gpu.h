@@ -127,7 +127,16 @@
     X(GraphGetNodes, cudaGraphGetNodes, 1, hipGraphGetNodes, 1, XRT__GPU_T(error),                                       \
       (XRT__GPU_T(graph) graph, XRT__GPU_T(graph_node) *nodes, size_t *count))                                           \
     X(GraphNodeGetType, cudaGraphNodeGetType, 1, hipGraphNodeGetType, 1, XRT__GPU_T(error),                              \
-      (XRT__GPU_T(graph_node) node, XRT__GPU_T(node_type) *type))
+      (XRT__GPU_T(graph_node) node, XRT__GPU_T(node_type) *type))                                                        \
+    X(IpcGetMemHandle, cudaIpcGetMemHandle, 0, hipIpcGetMemHandle, 0, XRT__GPU_T(error),                                 \
+      (XRT__GPU_T(ipc_mem_handle) *handle, void *ptr))                                                                   \
+    X(IpcOpenMemHandle, cudaIpcOpenMemHandle, 0, hipIpcOpenMemHandle, 0, XRT__GPU_T(error),                              \
+      (void **ptr, XRT__GPU_T(ipc_mem_handle) handle, unsigned flags))                                                   \
+    X(IpcCloseMemHandle, cudaIpcCloseMemHandle, 0, hipIpcCloseMemHandle, 0, XRT__GPU_T(error), (void *ptr))              \
+    X(IpcGetEventHandle, cudaIpcGetEventHandle, 0, hipIpcGetEventHandle, 0, XRT__GPU_T(error),                           \
+      (XRT__GPU_T(ipc_event_handle) *handle, XRT__GPU_T(event) event))                                                   \
+    X(IpcOpenEventHandle, cudaIpcOpenEventHandle, 0, hipIpcOpenEventHandle, 0, XRT__GPU_T(error),                        \
+      (XRT__GPU_T(event) *event, XRT__GPU_T(ipc_event_handle) handle))
 #endif
 
 #if defined(XRT__IMPL_INCLUDED) && !defined(XRT__GPU_IMPL_INCLUDED)
@@ -156,6 +165,7 @@ extern "C" {
 
 /* A stream callback (cudaStreamCallback_t, hipStreamCallback_t). */
 typedef void (*xrt__gpu_callback)(void *stream, int status, void *user);
+typedef struct xrt__gpu_ipc_handle { char reserved[64]; } xrt__gpu_ipc_handle; /* the runtimes' IPC handles: 64 bytes */
 
 /* The neutral types (XRT__GPU_T(name) in the rows of XRT__GPU_RT_FIELDS):
    X(name, type). Each vendor maps every name to its own type (XRT__CUDA_TYPES,
@@ -175,7 +185,9 @@ typedef void (*xrt__gpu_callback)(void *stream, int status, void *user);
     X(graph_node, void *)                  \
     X(capture_mode, int)                   \
     X(capture_status, int)                 \
-    X(node_type, int)
+    X(node_type, int)                      \
+    X(ipc_mem_handle, xrt__gpu_ipc_handle) \
+    X(ipc_event_handle, xrt__gpu_ipc_handle)
 #define XRT__GPU_TYPEDEF(name, type) typedef type xrt__gpu_t_##name;
 XRT__GPU_TYPES(XRT__GPU_TYPEDEF)
 #undef XRT__GPU_TYPEDEF
@@ -1435,6 +1447,68 @@ static xrt_status xrt__gpu_graph_exec_destroy(const xrt_backend *self, void *exe
     st = XRT__GPU_CHECK(g, g->rt.GraphExecDestroy(exec), XRT__GPU_CALL(GraphExecDestroy));
     if (st == XRT_SUCCESS) xrt__gpu_graphs_add(g, -1);
     return st;
+}
+
+/* >> gpu: memory and events shared between processes: the runtime's handles
+   travel as xrt's (both 64 bytes); the runtime keeps CUDA's rules (a second
+   open counts, a forged or stale handle fails, the event flags). */
+static xrt_status xrt__gpu_ipc_get_mem_handle(const xrt_backend *self, xrt_ipc_mem_handle *handle, void *base, size_t size)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    xrt__gpu_ipc_handle h;
+    xrt_status st;
+    (void)size;
+    memset(&h, 0, sizeof h);
+    st = XRT__GPU_CHECK(g, g->rt.IpcGetMemHandle(&h, base), XRT__GPU_CALL(IpcGetMemHandle));
+    if (st == XRT_SUCCESS) memcpy(handle->reserved, &h, sizeof h);
+    return st;
+}
+
+static xrt_status xrt__gpu_ipc_open_mem_handle(const xrt_backend *self, void **ptr, size_t *size,
+                                               const xrt_ipc_mem_handle *handle, unsigned flags)
+{
+    xrt__gpu *g = (xrt__gpu *)self->user;
+    xrt__gpu_ipc_handle h;
+    void *p = NULL;
+    xrt_status st;
+    memcpy(&h, handle->reserved, sizeof h);
+    st = XRT__GPU_CHECK(g, g->rt.IpcOpenMemHandle(&p, h, flags), XRT__GPU_CALL(IpcOpenMemHandle));
+    if (st != XRT_SUCCESS) return st;
+    xrt__gpu_mark_current(g);
+    *ptr = p;
+    *size = 0; /* the runtime maps the whole allocation and does not say its size: it answers for the pointer */
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__gpu_ipc_close_mem_handle(const xrt_backend *self, void *ptr)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    return XRT__GPU_CHECK(g, g->rt.IpcCloseMemHandle(ptr), XRT__GPU_CALL(IpcCloseMemHandle));
+}
+
+static xrt_status xrt__gpu_ipc_get_event_handle(const xrt_backend *self, xrt_ipc_event_handle *handle, void *event)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    xrt__gpu_ipc_handle h;
+    xrt_status st;
+    memset(&h, 0, sizeof h);
+    st = XRT__GPU_CHECK(g, g->rt.IpcGetEventHandle(&h, event), XRT__GPU_CALL(IpcGetEventHandle));
+    memcpy(handle->reserved, &h, sizeof h);
+    return st;
+}
+
+static xrt_status xrt__gpu_ipc_open_event_handle(const xrt_backend *self, void **event, const xrt_ipc_event_handle *handle)
+{
+    xrt__gpu *g = (xrt__gpu *)self->user;
+    xrt__gpu_ipc_handle h;
+    void *e = NULL;
+    xrt_status st;
+    memcpy(&h, handle->reserved, sizeof h);
+    st = XRT__GPU_CHECK(g, g->rt.IpcOpenEventHandle(&e, h), XRT__GPU_CALL(IpcOpenEventHandle));
+    if (st != XRT_SUCCESS) return st;
+    *event = e;
+    xrt__gpu_mark_current(g);
+    return XRT_SUCCESS;
 }
 
 static xrt_status xrt__gpu_graph_destroy(const xrt_backend *self, void *graph)

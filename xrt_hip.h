@@ -68,7 +68,9 @@ extern "C" {
     X(graph_node, hipGraphNode_t)                 \
     X(capture_mode, hipStreamCaptureMode)         \
     X(capture_status, hipStreamCaptureStatus)     \
-    X(node_type, hipGraphNodeType)
+    X(node_type, hipGraphNodeType)                \
+    X(ipc_mem_handle, hipIpcMemHandle_t)          \
+    X(ipc_event_handle, hipIpcEventHandle_t)
 #define XRT__HIP_TYPEDEF(name, type) typedef type xrt__hip_t_##name;
 XRT__HIP_TYPES(XRT__HIP_TYPEDEF)
 #undef XRT__HIP_TYPEDEF

@@ -26,6 +26,8 @@ if command -v taskset > /dev/null; then
 else echo "skipped: one core (taskset is not installed)"; fi
 if command -v valgrind > /dev/null; then sh bench/instructions.sh $B/bench/memcpy "xrt_memcpy 4 KiB" -
 else echo "skipped: instruction count (valgrind is not installed)"; fi
+section "CPU device memory shared between processes (IPC)"
+$B/bench/ipc
 section "CPU stream round trip"
 $B/bench/stream_roundtrip
 section "CPU stream throughput, idle workers"

@@ -193,6 +193,7 @@ echo "== stress, kernels and the CPU engine under TSan"
 [ -x "$B/tsan/test_kernels" ] && TSAN_OPTIONS=halt_on_error=1 cmocka "$B/tsan/test_kernels"
 [ -x "$B/tsan/test_cpu" ] && TSAN_OPTIONS=halt_on_error=1 cmocka "$B/tsan/test_cpu"
 [ -x "$B/tsan/test_graph" ] && TSAN_OPTIONS=halt_on_error=1 cmocka "$B/tsan/test_graph"
+[ -x "$B/tsan/test_ipc" ] && TSAN_OPTIONS=halt_on_error=1 cmocka "$B/tsan/test_ipc"
 # two threads destroying one handle, with membarrier(2) and with the fallback
 # (the racing-use tests write one buffer from several streams on purpose)
 for t in test_handles test_handles_no_membarrier; do

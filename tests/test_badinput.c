@@ -40,6 +40,7 @@ typedef struct fixtures {
 enum { N = 4096 };
 static unsigned char h[N], h2[N];
 static fixtures fx;
+static xrt_ipc_mem_handle forged; /* bytes that are no backend's handle (fixtures_make) */
 
 /* A module for every backend that loads C source, and images it cannot load. */
 static const char kernel_src[] = "void k(const void *ctx, void *args) { (void)ctx; (void)args; }\n";
@@ -68,6 +69,7 @@ static xrt_status graph_of(fixtures *f, int n, xrt_graph *g)
 static int fixtures_make(fixtures *f, const char *backend)
 {
     memset(f, 0, sizeof *f);
+    memset(&forged, 0x5a, sizeof forged);
     if (xrt_test_other_register() != XRT_SUCCESS) return __LINE__;
     if (xrt_set_backend(XRT_TEST_OTHER) || xrt_stream_create(&f->other_s) || xrt_event_create(&f->other_e, 0) ||
         xrt_malloc(&f->other_d, N) || xrt_set_backend(backend))
@@ -435,7 +437,7 @@ static void test_event_flags(void **state)
 {
     xrt_event e = (xrt_event)&e;
     (void)state;
-    FAILS(xrt_event_create(&e, 4), XRT_ERROR_INVALID_VALUE, "xrt_event_create: unknown flags 0x4");
+    FAILS(xrt_event_create(&e, 8), XRT_ERROR_INVALID_VALUE, "xrt_event_create: unknown flags 0x8");
     assert_null(e);
     FAILS(xrt_event_create(&e, 0x80000001u), XRT_ERROR_INVALID_VALUE, "unknown flags 0x80000001");
     assert_null(e);
@@ -858,7 +860,9 @@ static xrt_backend table_other(void) { return xrt_test_other_table(); }
     X(host_func_dead_stream, "xrt_launch_host_func", XRT_ERROR_INVALID_HANDLE, 0, xrt_launch_host_func(f->dead_s, nop, NULL)) \
     /* >> events */                                                                                                    \
     X(event_create_null, "xrt_event_create", XRT_ERROR_INVALID_VALUE, 0, xrt_event_create(NULL, 0))                    \
-    X(event_create_flag_4, "xrt_event_create", XRT_ERROR_INVALID_VALUE, 0, xrt_event_create(&ev, 4))                   \
+    X(event_create_flag_8, "xrt_event_create", XRT_ERROR_INVALID_VALUE, 0, xrt_event_create(&ev, 8))                   \
+    X(event_create_interprocess_timed, "xrt_event_create", XRT_ERROR_INVALID_VALUE, 0,                                 \
+      xrt_event_create(&ev, XRT_EVENT_INTERPROCESS))                   \
     X(event_create_flag_high, "xrt_event_create", XRT_ERROR_INVALID_VALUE, 0, xrt_event_create(&ev, 0x80000000u))      \
     X(event_destroy_null, "xrt_event_destroy", XRT_ERROR_INVALID_HANDLE, 0, xrt_event_destroy(NULL))                   \
     X(event_destroy_dead, "xrt_event_destroy", XRT_ERROR_INVALID_HANDLE, 0, xrt_event_destroy(f->dead_e))              \
@@ -924,7 +928,26 @@ static xrt_backend table_other(void) { return xrt_test_other_table(); }
     X(exec_destroy_dead, "xrt_graph_exec_destroy", XRT_ERROR_INVALID_HANDLE, HAS_GRAPHS, xrt_graph_exec_destroy(f->dead_exec)) \
     X(graph_destroy_dead, "xrt_graph_destroy", XRT_ERROR_INVALID_HANDLE, HAS_GRAPHS, xrt_graph_destroy(f->dead_graph)) \
     X(graph_destroy_exec, "xrt_graph_destroy", XRT_ERROR_INVALID_HANDLE, HAS_GRAPHS, xrt_graph_destroy((xrt_graph)f->exec)) \
-    X(graph_info_dead, "xrt_graph_get_info", XRT_ERROR_INVALID_HANDLE, HAS_GRAPHS, xrt_graph_get_info(f->dead_graph, &ginfo))
+    X(graph_info_dead, "xrt_graph_get_info", XRT_ERROR_INVALID_HANDLE, HAS_GRAPHS, xrt_graph_get_info(f->dead_graph, &ginfo)) \
+    /* >> memory and events shared between processes */                                                              \
+    X(ipc_get_pinned, "xrt_ipc_get_mem_handle", XRT_ERROR_INVALID_VALUE, 0, xrt_ipc_get_mem_handle(&ih, f->pinned))   \
+    X(ipc_get_freed, "xrt_ipc_get_mem_handle", XRT_ERROR_INVALID_VALUE, 0, xrt_ipc_get_mem_handle(&ih, f->freed))     \
+    X(ipc_get_foreign, "xrt_ipc_get_mem_handle", XRT_ERROR_INVALID_VALUE, 0, xrt_ipc_get_mem_handle(&ih, f->other_d)) \
+    X(ipc_get_host, "xrt_ipc_get_mem_handle", XRT_ERROR_INVALID_VALUE, 0, xrt_ipc_get_mem_handle(&ih, h))             \
+    X(ipc_get_past_end, "xrt_ipc_get_mem_handle", XRT_ERROR_INVALID_VALUE, 0,                                          \
+      xrt_ipc_get_mem_handle(&ih, (char *)f->d + N))                                                                   \
+    X(ipc_open_forged, "xrt_ipc_open_mem_handle", XRT_ERROR_INVALID_HANDLE, 0, xrt_ipc_open_mem_handle(&p, forged, 0)) \
+    X(ipc_open_flags, "xrt_ipc_open_mem_handle", XRT_ERROR_INVALID_VALUE, 0,                                          \
+      xrt_ipc_open_mem_handle(&p, forged, ~(unsigned)XRT_IPC_MEM_LAZY_ENABLE_PEER_ACCESS))                             \
+    X(ipc_close_device, "xrt_ipc_close_mem_handle", XRT_ERROR_INVALID_POINTER, 0, xrt_ipc_close_mem_handle(f->d))     \
+    X(ipc_close_freed, "xrt_ipc_close_mem_handle", XRT_ERROR_INVALID_POINTER, 0, xrt_ipc_close_mem_handle(f->freed))  \
+    X(ipc_close_foreign, "xrt_ipc_close_mem_handle", XRT_ERROR_INVALID_POINTER, 0, xrt_ipc_close_mem_handle(f->other_d)) \
+    X(ipc_close_host, "xrt_ipc_close_mem_handle", XRT_ERROR_INVALID_POINTER, 0, xrt_ipc_close_mem_handle(h))          \
+    X(ipc_get_event_dead, "xrt_ipc_get_event_handle", XRT_ERROR_INVALID_HANDLE, 0, xrt_ipc_get_event_handle(&ieh, f->dead_e)) \
+    X(ipc_get_event_foreign, "xrt_ipc_get_event_handle", XRT_ERROR_INVALID_HANDLE, 0,                                 \
+      xrt_ipc_get_event_handle(&ieh, f->other_e))                                                                      \
+    X(ipc_get_event_stream, "xrt_ipc_get_event_handle", XRT_ERROR_INVALID_HANDLE, 0,                                  \
+      xrt_ipc_get_event_handle(&ieh, (xrt_event)f->s))
 
 /* One function per row; the scratch variables are the rows' out-parameters. */
 #define BAD_ROW_FN(id, fn, status, flags, ...)                                                                         \
@@ -947,7 +970,10 @@ static xrt_backend table_other(void) { return xrt_test_other_table(); }
         xrt_graph_exec exec = NULL;                                                                                    \
         xrt_graph_info ginfo;                                                                                          \
         xrt_capture_status cs;                                                                                         \
+        xrt_ipc_mem_handle ih;                                                                                         \
+        xrt_ipc_event_handle ieh;                                                                                      \
         xrt_status st;                                                                                                 \
+        (void)ih, (void)ieh;                                                                                           \
         (void)mod, (void)fun, (void)fattr, (void)graph, (void)exec, (void)ginfo, (void)cs;                              \
         (void)f, (void)p, (void)total, (void)fd, (void)off, (void)ms, (void)ev, (void)ws, (void)info, (void)prop, (void)b;                 \
         memset(&b, 0, sizeof b);                                                                                       \

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Allocation-failure injection. xrt routes every allocation of its own (the
-   core's tables and records, the backends' objects, the CPU backend's memory)
+   core's tables and records, the backends' objects, the CPU backend's pinned
+   host memory; its device memory is a memory file's mapping)
    through XRT_MALLOC, XRT_CALLOC, XRT_REALLOC, XRT_ALIGNED_ALLOC and XRT_FREE, which a program
    may define before it includes xrt.h in its XRT_IMPL unit (as stb does).
    This program defines them to a counting allocator that fails the Nth call,

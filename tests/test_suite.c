@@ -369,6 +369,95 @@ XRT_TEST(test_export_dmabuf)
     OK(xrt_free(d));
 }
 
+/* >> memory and events shared between processes. On the CPU a forked child
+   (another process, on the cpu backend: what the suite runs on may not
+   survive fork) exports memory and an event; this process opens them,
+   checks and overwrites the memory, and the child sees that. A GPU runtime's double has no
+   second process: opening in the exporter fails. */
+static void ipc_child_exports(int to_parent, int from_parent)
+{
+    xrt_ipc_mem_handle h;
+    xrt_ipc_event_handle eh;
+    unsigned char b[N];
+    char done = 0;
+    xrt_event e;
+    void *d;
+    CHILD_OK(xrt_set_backend("cpu"));
+    CHILD_OK(xrt_malloc(&d, N));
+    CHILD_OK(xrt_memset(d, 0x21, N));
+    CHILD_OK(xrt_ipc_get_mem_handle(&h, d));
+    CHILD_OK(xrt_event_create(&e, XRT_EVENT_INTERPROCESS | XRT_EVENT_DISABLE_TIMING));
+    CHILD_OK(xrt_event_record(e, NULL));
+    CHILD_OK(xrt_ipc_get_event_handle(&eh, e));
+    if (write(to_parent, &h, sizeof h) != (ssize_t)sizeof h || write(to_parent, &eh, sizeof eh) != (ssize_t)sizeof eh)
+        CHILD_FAIL("cannot send the handles");
+    if (read(from_parent, &done, 1) != 1 || done != 'x') CHILD_FAIL("the parent did not finish");
+    CHILD_OK(xrt_memcpy(b, d, N, XRT_MEMCPY_DEVICE_TO_HOST));
+    CHILD_TRUE(b[0] == 0x42 && b[N - 1] == 0x42);
+    CHILD_OK(xrt_free(d));
+    CHILD_OK(xrt_event_destroy(e));
+    xrt_shutdown();
+    child_exit(0);
+}
+
+static void ipc_open_childs(void)
+{
+    int up[2], down[2];
+    unsigned char b[N];
+    xrt_ipc_mem_handle h;
+    xrt_ipc_event_handle eh;
+    xrt_event e;
+    char why[256];
+    void *p = NULL, *again = NULL;
+    pid_t pid;
+    assert_int_equal(pipe(up), 0);
+    assert_int_equal(pipe(down), 0);
+    if ((pid = child_fork(20)) == 0) ipc_child_exports(up[1], down[0]);
+    close(up[1]);
+    close(down[0]);
+    assert_int_equal(read(up[0], &h, sizeof h), (ssize_t)sizeof h);
+    assert_int_equal(read(up[0], &eh, sizeof eh), (ssize_t)sizeof eh);
+    OK(xrt_ipc_open_event_handle(&e, eh));
+    OK(xrt_event_synchronize(e)); /* the child's record: on its idle stream, done */
+    OK(xrt_event_query(e));
+    OK(xrt_event_destroy(e));
+    OK(xrt_ipc_open_mem_handle(&p, h, XRT_IPC_MEM_LAZY_ENABLE_PEER_ACCESS));
+    OK(xrt_ipc_open_mem_handle(&again, h, 0));
+    assert_ptr_equal(p, again);
+    OK(xrt_memcpy(b, p, N, XRT_MEMCPY_DEVICE_TO_HOST));
+    assert_bytes(b, N, 0x21);
+    OK(xrt_memset(p, 0x42, N));
+    OK(xrt_ipc_close_mem_handle(again));
+    OK(xrt_ipc_close_mem_handle(p));
+    assert_int_equal(write(down[1], "x", 1), 1);
+    close(up[0]);
+    close(down[1]);
+    if (child_status(pid, 20, why, sizeof why)) fail_msg("child: %s", why);
+}
+
+XRT_TEST(test_ipc_calls)
+{
+    xrt_ipc_mem_handle h;
+    xrt_ipc_event_handle eh;
+    xrt_event e, opened;
+    void *d, *p = NULL;
+    (void)state;
+    OK(xrt_malloc(&d, N));
+    OK(xrt_ipc_get_mem_handle(&h, d));
+    if (on_gpu()) assert_int_equal(xrt_ipc_open_mem_handle(&p, h, 0), XRT_ERROR_BACKEND);
+    else ipc_open_childs();
+    OK(xrt_free(d));
+    OK(xrt_event_create(&e, XRT_EVENT_INTERPROCESS | XRT_EVENT_DISABLE_TIMING));
+    if (on_gpu()) {
+        OK(xrt_ipc_get_event_handle(&eh, e));
+        assert_int_equal(xrt_ipc_open_event_handle(&opened, eh), XRT_ERROR_BACKEND);
+    } else {
+        OK(xrt_ipc_get_event_handle(&eh, e));
+        FAILS(xrt_ipc_open_event_handle(&opened, eh), XRT_ERROR_INVALID_VALUE, "made by this process");
+    }
+    OK(xrt_event_destroy(e));
+}
+
 /* >> pointer attributes */
 static void assert_unknown(const void *p)
 {

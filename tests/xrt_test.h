@@ -954,6 +954,7 @@ typedef struct xrt_test_calls {
     xrt_event after;   /* may be recorded on s behind the host function */
     xrt_event never;   /* never recorded */
     xrt_event mine, t0, t1, doomed_event;
+    xrt_event ipc_able; /* XRT_EVENT_INTERPROCESS | XRT_EVENT_DISABLE_TIMING */
     void *d, *d2, *pinned; /* 4096 bytes each */
     unsigned char h[64];
     xrt_module m;   /* the CPU's C source: k(a) writes 9 to the byte **a */
@@ -971,7 +972,10 @@ typedef struct xrt_test_calls {
     xrt_graph_exec made_exec;
     xrt_capture_status capture;
     xrt_graph_info ginfo;
-    void *p, *p_host, *p_async, *native;
+    xrt_ipc_mem_handle ipc, ipc_none;          /* ipc_none: all zero, no handle */
+    xrt_ipc_event_handle ipc_event, ipc_event_none;
+    xrt_event opened_event;
+    void *p, *p_host, *p_async, *native, *opened;
     const char *name;
     unsigned caps;
     int n, fd;
@@ -1085,7 +1089,19 @@ typedef struct xrt_test_calls {
     X(graph_destroy, "graph_destroy", 0, XRT_SUCCESS, xrt_graph_destroy(c->graph))                                     \
     X(graph_destroy_null, "graph_destroy of NULL", 0, XRT_ERROR_INVALID_HANDLE, xrt_graph_destroy(NULL))              \
     X(graph_info, "graph_get_info", 0, XRT_SUCCESS, xrt_graph_get_info(c->graph, &c->ginfo))                          \
-    X(graph_info_null, "graph_get_info to NULL", 0, XRT_ERROR_INVALID_VALUE, xrt_graph_get_info(c->graph, NULL))
+    X(graph_info_null, "graph_get_info to NULL", 0, XRT_ERROR_INVALID_VALUE, xrt_graph_get_info(c->graph, NULL))  \
+    X(ipc_get, "ipc_get_mem_handle", 0, XRT_SUCCESS, xrt_ipc_get_mem_handle(&c->ipc, c->d))                           \
+    X(ipc_get_null, "ipc_get_mem_handle to NULL", 0, XRT_ERROR_INVALID_VALUE, xrt_ipc_get_mem_handle(NULL, c->d))     \
+    X(ipc_open, "ipc_open_mem_handle of no handle", 0, XRT_ERROR_INVALID_HANDLE,                                      \
+      xrt_ipc_open_mem_handle(&c->opened, c->ipc_none, 0))                                                             \
+    X(ipc_open_null, "ipc_open_mem_handle to NULL", 0, XRT_ERROR_INVALID_VALUE,                                       \
+      xrt_ipc_open_mem_handle(NULL, c->ipc_none, 0))                                                                   \
+    X(ipc_close, "ipc_close_mem_handle of memory of its own", 1, XRT_ERROR_NOT_PERMITTED, xrt_ipc_close_mem_handle(c->d)) \
+    X(ipc_get_event, "ipc_get_event_handle", 0, XRT_SUCCESS, xrt_ipc_get_event_handle(&c->ipc_event, c->ipc_able))    \
+    X(ipc_open_event, "ipc_open_event_handle of no handle", 0, XRT_ERROR_INVALID_VALUE,                              \
+      xrt_ipc_open_event_handle(&c->opened_event, c->ipc_event_none))                                                  \
+    X(ipc_open_event_null, "ipc_open_event_handle to NULL", 0, XRT_ERROR_INVALID_VALUE,                               \
+      xrt_ipc_open_event_handle(NULL, c->ipc_event_none))
 
 static const char xrt_test_calls_source[] = "void k(const void *c, void *a) { (void)c; **(unsigned char **)a = 9; }\n";
 static const xrt_module_image xrt_test_calls_image = {XRT_IMAGE_CPU_C_SOURCE, xrt_test_calls_source,
@@ -1133,7 +1149,8 @@ static inline int xrt_test_calls_make(xrt_test_calls *c)
         xrt_stream_create(&c->doomed))
         return __LINE__;
     if (xrt_event_create(&c->after, 0) || xrt_event_create(&c->never, 0) || xrt_event_create(&c->mine, 0) ||
-        xrt_event_create(&c->t0, 0) || xrt_event_create(&c->t1, 0) || xrt_event_create(&c->doomed_event, 0))
+        xrt_event_create(&c->t0, 0) || xrt_event_create(&c->t1, 0) || xrt_event_create(&c->doomed_event, 0) ||
+        xrt_event_create(&c->ipc_able, XRT_EVENT_INTERPROCESS | XRT_EVENT_DISABLE_TIMING))
         return __LINE__;
     if (xrt_malloc(&c->d, 4096) || xrt_malloc(&c->d2, 4096) || xrt_malloc_host(&c->pinned, 4096)) return __LINE__;
     if (xrt_module_load(&c->m, &xrt_test_calls_image, 1, NULL) != XRT_SUCCESS) {
@@ -1154,7 +1171,8 @@ static inline int xrt_test_calls_make(xrt_test_calls *c)
 static inline void xrt_test_calls_free(xrt_test_calls *c)
 {
     xrt_stream streams[] = {c->s, c->other, c->doomed, c->made};
-    xrt_event events[] = {c->after, c->never, c->mine, c->t0, c->t1, c->doomed_event, c->made_event};
+    xrt_event events[] = {c->after, c->never, c->mine, c->t0, c->t1, c->doomed_event, c->made_event, c->ipc_able,
+                          c->opened_event};
     void *mem[] = {c->d, c->d2, c->p, c->p_async};
     size_t i;
     for (i = 0; i < sizeof streams / sizeof streams[0]; i++)
@@ -1167,6 +1185,7 @@ static inline void xrt_test_calls_free(xrt_test_calls *c)
         if (mem[i]) xrt_free(mem[i]);
     if (c->pinned) xrt_free_host(c->pinned);
     if (c->p_host) xrt_free_host(c->p_host);
+    if (c->opened) xrt_ipc_close_mem_handle(c->opened);
     if (c->exec) xrt_graph_exec_destroy(c->exec);
     if (c->made_exec) xrt_graph_exec_destroy(c->made_exec);
     if (c->graph) xrt_graph_destroy(c->graph);

@@ -32,6 +32,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define UNUSED(x) (void)(x)
 
@@ -75,8 +76,9 @@ static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
 static stream *live;
 
 /* >> allocations, for cudaPointerGetAttributes */
-typedef struct alloc { struct alloc *next; char *base; size_t size; int host; } alloc;
+typedef struct alloc { struct alloc *next; char *base; size_t size; int host; unsigned long long serial; } alloc;
 static alloc *allocs;
+static unsigned long long alloc_serial; /* numbers allocations, for IPC handles */
 
 static void alloc_add(void *p, size_t n, int host)
 {
@@ -84,6 +86,7 @@ static void alloc_add(void *p, size_t n, int host)
     if (!a) return;
     a->base = (char *)p, a->size = n, a->host = host;
     pthread_mutex_lock(&live_lock);
+    a->serial = ++alloc_serial;
     a->next = allocs;
     allocs = a;
     pthread_mutex_unlock(&live_lock);
@@ -1270,9 +1273,83 @@ static event *event_new(unsigned flags)
     return e;
 }
 
+/* >> IPC. The double lives in one process, so it has no other process to
+   share with: it makes handles and checks them as strictly as the runtime
+   (device memory only; interprocess events with timing disabled; a handle
+   that is not one of its own, or of freed memory, fails), and refuses to
+   open a handle in the process that made it (the runtime's
+   cudaErrorDeviceUninitialized, "invalid device context"). */
+#define IPC_MEM_MAGIC 0x6d63706964627564ull /* "dudbipcm" */
+#define IPC_EVENT_MAGIC 0x6563706964627564ull
+typedef struct ipc_mem { unsigned long long magic, serial; void *base; pid_t pid; } ipc_mem;
+typedef struct ipc_event { unsigned long long magic; void *event; pid_t pid; } ipc_event;
+
+cudaError_t cudaIpcGetMemHandle(cudaIpcMemHandle_t *h, void *p)
+{
+    ipc_mem m;
+    alloc *a;
+    if (!h || !p) return cudaErrorInvalidValue;
+    memset(&m, 0, sizeof m);
+    pthread_mutex_lock(&live_lock);
+    for (a = allocs; a; a = a->next)
+        if ((char *)p >= a->base && (char *)p < a->base + a->size) break;
+    if (a && !a->host) m.magic = IPC_MEM_MAGIC, m.serial = a->serial, m.base = a->base, m.pid = getpid();
+    pthread_mutex_unlock(&live_lock);
+    if (!m.magic) return cudaErrorInvalidValue; /* not device memory of the runtime */
+    memset(h, 0, sizeof *h);
+    memcpy(h->reserved, &m, sizeof m);
+    return cudaSuccess;
+}
+
+cudaError_t cudaIpcOpenMemHandle(void **p, cudaIpcMemHandle_t h, unsigned flags)
+{
+    ipc_mem m;
+    alloc *a;
+    if (!p || (flags & ~(unsigned)cudaIpcMemLazyEnablePeerAccess)) return cudaErrorInvalidValue;
+    memcpy(&m, h.reserved, sizeof m);
+    if (m.magic != IPC_MEM_MAGIC) return cudaErrorInvalidResourceHandle;
+    pthread_mutex_lock(&live_lock);
+    for (a = allocs; a; a = a->next)
+        if (a->base == (char *)m.base && a->serial == m.serial) break;
+    pthread_mutex_unlock(&live_lock);
+    if (!a && m.pid == getpid()) return cudaErrorInvalidResourceHandle; /* its memory is freed */
+    return cudaErrorDeviceUninitialized; /* this process made it (or a process the double cannot reach) */
+}
+
+cudaError_t cudaIpcCloseMemHandle(void *p)
+{
+    (void)p;
+    return cudaErrorInvalidValue; /* nothing is ever opened here */
+}
+
+cudaError_t cudaIpcGetEventHandle(cudaIpcEventHandle_t *h, cudaEvent_t ev)
+{
+    event *e = (event *)(void *)ev;
+    ipc_event m;
+    if (!h) return cudaErrorInvalidValue;
+    if (!e || (e->flags & (cudaEventInterprocess | cudaEventDisableTiming)) != (cudaEventInterprocess | cudaEventDisableTiming))
+        return cudaErrorInvalidResourceHandle;
+    memset(&m, 0, sizeof m);
+    m.magic = IPC_EVENT_MAGIC, m.event = e, m.pid = getpid();
+    memset(h, 0, sizeof *h);
+    memcpy(h->reserved, &m, sizeof m);
+    return cudaSuccess;
+}
+
+cudaError_t cudaIpcOpenEventHandle(cudaEvent_t *ev, cudaIpcEventHandle_t h)
+{
+    ipc_event m;
+    if (!ev) return cudaErrorInvalidValue;
+    memcpy(&m, h.reserved, sizeof m);
+    if (m.magic != IPC_EVENT_MAGIC) return cudaErrorInvalidValue;
+    return cudaErrorDeviceUninitialized; /* this process made it */
+}
+
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t *ev, unsigned f)
 {
-    event *e = event_new(f);
+    event *e;
+    if ((f & cudaEventInterprocess) && !(f & cudaEventDisableTiming)) return cudaErrorInvalidValue; /* as documented */
+    e = event_new(f);
     if (!e) return cudaErrorMemoryAllocation;
     *ev = (cudaEvent_t)(void *)e;
     return cudaSuccess;

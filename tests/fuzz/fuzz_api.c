@@ -94,6 +94,8 @@ static struct {
                   ANYWHERE: a destroyed stream's */
     int host_calls, host_expected;
     int nested; /* a host function that enqueues has been launched since the last wait for everything */
+    xrt_ipc_mem_handle ipc; /* the latest handle made (its memory may be freed since) */
+    int has_ipc;
 } F;
 static int op_index, trace; /* FUZZ_API_TRACE=1: print each call and its status */
 
@@ -150,7 +152,12 @@ static int op_index, trace; /* FUZZ_API_TRACE=1: print each call and its status 
     X(graph_exec_update, 0) /* tests/test_graph.c: needs two graphs of one shape */ \
     X(graph_exec_destroy, 1)                                                        \
     X(graph_destroy, 1)                                                             \
-    X(graph_get_info, 1)
+    X(graph_get_info, 1)                                                            \
+    X(ipc_get_mem_handle, 1) /* handles of the buffers, forged ones opened */       \
+    X(ipc_open_mem_handle, 1)                                                       \
+    X(ipc_close_mem_handle, 1)                                                      \
+    X(ipc_get_event_handle, 0) /* opens need a second process: tests/test_ipc.c */  \
+    X(ipc_open_event_handle, 0)
 
 #define FUZZ_ROW(op, modelled) fuzz_row_##op,
 enum { FUZZ_OPERATIONS(FUZZ_ROW) fuzz_rows };
@@ -775,6 +782,45 @@ static void op_graph(void)
     if (g) EXPECT(xrt_graph_destroy(g), XRT_SUCCESS);
 }
 
+/* >> memory shared between processes: a handle of a buffer, changed at
+   random, with its checksum made right again or not (so that the checks
+   behind it are reached: pid, fd, inode, range, generation), opened here.
+   This process made the real ones, so nothing opens: its own handle is
+   refused as its own, anything else as forged or stale, and nothing may be
+   mapped (or crash, or block on whatever a forged pid and fd name). */
+static void op_ipc(void)
+{
+    int slot = (int)(byte() % BUFS), changes = (int)(byte() % 8), fix = (int)(byte() & 1), i;
+    unsigned flags = byte() & 3;
+    buffer *b = &F.buf[slot];
+    xrt_ipc_mem_handle h;
+    void *p = &p;
+    xrt_status st;
+    if (b->p && b->kind == PINNED) {
+        EXPECT(xrt_ipc_get_mem_handle(&h, b->p), XRT_ERROR_INVALID_VALUE);
+        return;
+    }
+    if (b->p) {
+        EXPECT(xrt_ipc_get_mem_handle(&F.ipc, b->p + u16() % b->size), XRT_SUCCESS);
+        F.has_ipc = 1;
+    }
+    if (F.has_ipc) h = F.ipc;
+    else memset(&h, 0, sizeof h);
+    for (i = 0; i < changes; i++) h.reserved[byte() % sizeof h.reserved] = (unsigned char)byte();
+    if (fix) {
+        xrt__cpu_ipc k;
+        memcpy(&k, h.reserved, sizeof k);
+        k.check = xrt__cpu_ipc_check(&k);
+        memcpy(h.reserved, &k, sizeof k);
+    }
+    st = xrt_ipc_open_mem_handle(&p, h, flags);
+    if (trace) fprintf(stderr, "  ipc open (%d changes%s) -> %s\n", changes, fix ? ", checksum fixed" : "", xrt_status_string(st));
+    CHECK(st == XRT_ERROR_INVALID_VALUE || st == XRT_ERROR_INVALID_HANDLE, "an IPC open in the exporter -> %s (%s)",
+          xrt_status_string(st), xrt_get_last_error_string());
+    CHECK(p == NULL, "a failed open left %p", p);
+    EXPECT(xrt_ipc_close_mem_handle(b->p ? (void *)b->p : (void *)&h), XRT_ERROR_INVALID_POINTER);
+}
+
 static void cleanup(void)
 {
     int i;
@@ -793,7 +839,7 @@ static void cleanup(void)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static void (*const ops[])(void) = {op_malloc, op_free,  op_memset,     op_memcpy,      op_check, op_stream,
-                                        op_event,  op_bad_handle, op_nested, op_thread_exit, op_graph};
+                                        op_event,  op_bad_handle, op_nested, op_thread_exit, op_graph, op_ipc};
     memset(&F, 0, sizeof F);
     trace = getenv("FUZZ_API_TRACE") != NULL;
     F.in = data;

@@ -1,0 +1,486 @@
+/* SPDX-License-Identifier: MIT */
+/* Memory and events shared between processes (xrt_ipc_*). On the CPU
+   backend two real processes (this one and a forked child that selects the
+   backend itself) share device memory through a handle sent over a pipe,
+   each checking the other's writes; the exporter's free while the other
+   has it open; stale, forged and misused handles. On every backend (cuda on
+   the runtime double too) the rules a single process can check: which
+   memory and events can be shared, and what a handle that cannot be opened
+   answers. */
+#include "xrt_test.h"
+
+/* >> a peer process: a forked child with a pipe each way */
+typedef struct peer {
+    pid_t pid;
+    int rd, wr; /* in the parent: from and to the child */
+} peer;
+typedef void (*peer_fn)(int rd, int wr, void *arg);
+
+static void put(int fd, const void *p, size_t n)
+{
+    const char *c = (const char *)p;
+    while (n) {
+        ssize_t w = write(fd, c, n);
+        if (w <= 0) return;
+        c += w, n -= (size_t)w;
+    }
+}
+
+/* 1 when all n bytes came, 0 at the end of the pipe. */
+static int get(int fd, void *p, size_t n)
+{
+    char *c = (char *)p;
+    while (n) {
+        ssize_t r = read(fd, c, n);
+        if (r <= 0) return 0;
+        c += r, n -= (size_t)r;
+    }
+    return 1;
+}
+
+static void put_byte(int fd, char b) { put(fd, &b, 1); }
+static char get_byte(int fd)
+{
+    char b = 0;
+    return get(fd, &b, 1) ? b : 0;
+}
+
+static void peer_start(peer *p, peer_fn fn, void *arg)
+{
+    int down[2], up[2];
+    assert_int_equal(pipe(down), 0);
+    assert_int_equal(pipe(up), 0);
+    p->pid = child_fork(20);
+    if (p->pid == 0) {
+        close(down[1]);
+        close(up[0]);
+        CHILD_OK(xrt_set_backend("cpu"));
+        fn(down[0], up[1], arg);
+        close(down[0]);
+        close(up[1]);
+        xrt_shutdown();
+        child_exit(0);
+    }
+    close(down[0]);
+    close(up[1]);
+    p->rd = up[0];
+    p->wr = down[1];
+}
+
+static void peer_end(peer *p)
+{
+    char why[256];
+    close(p->wr);
+    close(p->rd);
+    if (child_status(p->pid, 20, why, sizeof why)) fail_msg("peer process: %s", why);
+}
+
+/* In a child: every byte of n at device pointer d is v. */
+static void child_bytes(const void *d, size_t n, unsigned char v)
+{
+    unsigned char *h = (unsigned char *)malloc(n);
+    size_t i;
+    if (!h) CHILD_FAIL("no memory");
+    CHILD_OK(xrt_memcpy(h, d, n, XRT_MEMCPY_DEVICE_TO_HOST));
+    for (i = 0; i < n; i++)
+        if (h[i] != v) CHILD_FAIL("byte %zu is 0x%02x, expected 0x%02x", i, h[i], v);
+    free(h);
+}
+
+static void parent_bytes(const void *d, size_t n, unsigned char v)
+{
+    unsigned char *h = (unsigned char *)malloc(n);
+    assert_non_null(h);
+    OK(xrt_memcpy(h, d, n, XRT_MEMCPY_DEVICE_TO_HOST));
+    assert_bytes(h, n, v);
+    free(h);
+}
+
+#define SHARED_BYTES ((size_t)(1u << 20) + 3) /* odd: the last page is partly used */
+#define CHILD_BYTES ((size_t)4096 + 7)
+
+/* >> two processes share memory (CPU) */
+/* The child opens the parent's buffer (twice: one mapping, counted), checks
+   and overwrites it, then exports a buffer of its own for the parent to
+   check and overwrite. */
+static void share_child(int rd, int wr, void *arg)
+{
+    xrt_ipc_mem_handle h, mine;
+    xrt_pointer_attributes a;
+    void *p = NULL, *again = NULL, *q = NULL;
+    (void)arg;
+    if (!get(rd, &h, sizeof h)) CHILD_FAIL("no handle from the parent");
+    CHILD_OK(xrt_ipc_open_mem_handle(&p, h, XRT_IPC_MEM_LAZY_ENABLE_PEER_ACCESS));
+    CHILD_OK(xrt_pointer_get_attributes(&a, (char *)p + 5));
+    CHILD_TRUE(a.type == XRT_MEMORY_DEVICE && a.base == p && a.size == SHARED_BYTES && a.device == 0);
+    child_bytes(p, SHARED_BYTES, 0x5a);
+    CHILD_OK(xrt_ipc_open_mem_handle(&again, h, 0));
+    CHILD_TRUE(again == p);
+    CHILD_OK(xrt_memset(p, 0xa5, SHARED_BYTES));
+    CHILD_OK(xrt_ipc_close_mem_handle(p));
+    child_bytes(p, 64, 0xa5); /* one open left: still mapped */
+    CHILD_OK(xrt_ipc_close_mem_handle(again));
+    CHILD_EXPECT(xrt_ipc_close_mem_handle(p), XRT_ERROR_INVALID_POINTER);
+    CHILD_OK(xrt_malloc(&q, CHILD_BYTES));
+    CHILD_OK(xrt_memset(q, 0x77, CHILD_BYTES));
+    CHILD_OK(xrt_ipc_get_mem_handle(&mine, q));
+    put(wr, &mine, sizeof mine);
+    if (get_byte(rd) != 'x') CHILD_FAIL("the parent did not finish with the child's buffer");
+    child_bytes(q, CHILD_BYTES, 0x88);
+    CHILD_OK(xrt_free(q));
+}
+
+static void test_ipc_two_processes_check_each_others_writes(void **state)
+{
+    xrt_ipc_mem_handle h, theirs;
+    void *d, *q = NULL;
+    peer p;
+    (void)state;
+    OK(xrt_malloc(&d, SHARED_BYTES));
+    OK(xrt_memset(d, 0x5a, SHARED_BYTES));
+    OK(xrt_ipc_get_mem_handle(&h, (char *)d + 100)); /* any pointer into it: the handle is the allocation's */
+    peer_start(&p, share_child, NULL);
+    put(p.wr, &h, sizeof h);
+    assert_true(get(p.rd, &theirs, sizeof theirs));
+    parent_bytes(d, SHARED_BYTES, 0xa5);
+    OK(xrt_ipc_open_mem_handle(&q, theirs, 0));
+    parent_bytes(q, CHILD_BYTES, 0x77);
+    OK(xrt_memset(q, 0x88, CHILD_BYTES));
+    OK(xrt_ipc_close_mem_handle(q));
+    put_byte(p.wr, 'x');
+    peer_end(&p);
+    OK(xrt_free(d));
+}
+
+/* >> the exporter frees while another process has it open (CPU) */
+static void frees_child(int rd, int wr, void *arg)
+{
+    xrt_ipc_mem_handle h;
+    void *p = NULL, *again = NULL;
+    (void)arg;
+    if (!get(rd, &h, sizeof h)) CHILD_FAIL("no handle from the parent");
+    CHILD_OK(xrt_ipc_open_mem_handle(&p, h, 0));
+    put_byte(wr, 'o');
+    if (get_byte(rd) != 'f') CHILD_FAIL("the parent did not free");
+    child_bytes(p, 4096, 0x31); /* the bytes stay until the last close */
+    CHILD_OK(xrt_memset(p, 0x32, 4096));
+    child_bytes(p, 4096, 0x32);
+    CHILD_EXPECT(xrt_ipc_open_mem_handle(&again, h, 0), XRT_ERROR_INVALID_HANDLE); /* no new opens */
+    if (!strstr(xrt_get_last_error_string(), "freed by its exporter")) CHILD_FAIL("%s", xrt_get_last_error_string());
+    CHILD_TRUE(again == NULL);
+    CHILD_OK(xrt_ipc_close_mem_handle(p));
+}
+
+static void stale_child(int rd, int wr, void *arg)
+{
+    xrt_ipc_mem_handle h;
+    void *p = (void *)&h;
+    (void)wr, (void)arg;
+    if (!get(rd, &h, sizeof h)) CHILD_FAIL("no handle from the parent");
+    CHILD_EXPECT(xrt_ipc_open_mem_handle(&p, h, 0), XRT_ERROR_INVALID_HANDLE);
+    if (!strstr(xrt_get_last_error_string(), "cpu: xrt_ipc_open_mem_handle") ||
+        !strstr(xrt_get_last_error_string(), "freed by its exporter"))
+        CHILD_FAIL("%s", xrt_get_last_error_string());
+    CHILD_TRUE(p == NULL);
+}
+
+static void test_ipc_exporter_frees_while_another_process_has_it_open(void **state)
+{
+    xrt_ipc_mem_handle h;
+    void *d;
+    peer p;
+    (void)state;
+    OK(xrt_malloc(&d, 4096));
+    OK(xrt_memset(d, 0x31, 4096));
+    OK(xrt_ipc_get_mem_handle(&h, d));
+    peer_start(&p, frees_child, NULL);
+    put(p.wr, &h, sizeof h);
+    assert_int_equal(get_byte(p.rd), 'o');
+    OK(xrt_free(d));
+    put_byte(p.wr, 'f');
+    peer_end(&p);
+    peer_start(&p, stale_child, NULL); /* a handle of freed memory */
+    put(p.wr, &h, sizeof h);
+    peer_end(&p);
+}
+
+/* >> forged handles (CPU): what the checks past the handle's checksum see.
+   The test forges them with the backend's own layout and checksum. */
+typedef struct forge { const char *what, *needle; void (*edit)(xrt__cpu_ipc *k); } forge;
+static void forge_fd(xrt__cpu_ipc *k) { k->fd = 0; }
+static void forge_pid(xrt__cpu_ipc *k) { k->pid = 0x7ffffff0; }
+static void forge_inode(xrt__cpu_ipc *k) { k->ino ^= 1; }
+static void forge_offset(xrt__cpu_ipc *k) { k->offset = XRT__CPU_FILE_BYTES; }
+static void forge_odd_offset(xrt__cpu_ipc *k) { k->offset += 8; }
+static void forge_size(xrt__cpu_ipc *k) { k->size += 4096; }
+static void forge_gen(xrt__cpu_ipc *k) { k->gen += 1; }
+static void forge_device(xrt__cpu_ipc *k) { k->device = 1000; }
+static const forge forges[] = {
+    {"fd", "is not the device memory file the handle names", forge_fd},
+    {"pid", "the exporter exited, or is another user's", forge_pid},
+    {"inode", "is not the device memory file the handle names", forge_inode},
+    {"offset", "a forged handle", forge_offset},
+    {"offset inside a page", "a forged handle", forge_odd_offset},
+    {"size", "freed by its exporter", forge_size},
+    {"generation", "freed by its exporter", forge_gen},
+    {"device", "a forged handle", forge_device},
+};
+
+static void forged_child(int rd, int wr, void *arg)
+{
+    xrt_ipc_mem_handle h, f;
+    void *p = NULL;
+    size_t i;
+    (void)wr, (void)arg;
+    if (!get(rd, &h, sizeof h)) CHILD_FAIL("no handle from the parent");
+    for (i = 0; i < sizeof forges / sizeof forges[0]; i++) {
+        xrt__cpu_ipc k;
+        memcpy(&k, h.reserved, sizeof k);
+        forges[i].edit(&k);
+        k.check = xrt__cpu_ipc_check(&k);
+        f = h;
+        memcpy(f.reserved, &k, sizeof k);
+        child_step(forges[i].what);
+        CHILD_EXPECT(xrt_ipc_open_mem_handle(&p, f, 0), XRT_ERROR_INVALID_HANDLE);
+        if (!strstr(xrt_get_last_error_string(), forges[i].needle))
+            CHILD_FAIL("forged %s: \"%s\" does not say \"%s\"", forges[i].what, xrt_get_last_error_string(),
+                       forges[i].needle);
+        CHILD_TRUE(p == NULL);
+    }
+    /* The real one still opens; the opened pointer is not this process's to free or export. */
+    CHILD_OK(xrt_ipc_open_mem_handle(&p, h, 0));
+    CHILD_EXPECT(xrt_free(p), XRT_ERROR_INVALID_POINTER);
+    if (!strstr(xrt_get_last_error_string(), "use xrt_ipc_close_mem_handle")) CHILD_FAIL("%s", xrt_get_last_error_string());
+    CHILD_EXPECT(xrt_ipc_get_mem_handle(&f, p), XRT_ERROR_INVALID_VALUE);
+    if (!strstr(xrt_get_last_error_string(), "only its exporter makes handles"))
+        CHILD_FAIL("%s", xrt_get_last_error_string());
+    CHILD_OK(xrt_ipc_close_mem_handle(p));
+}
+
+static void test_ipc_forged_handles_are_refused(void **state)
+{
+    xrt_ipc_mem_handle h, bad;
+    void *d, *p = &h;
+    peer pr;
+    (void)state;
+    OK(xrt_malloc(&d, 4096));
+    OK(xrt_ipc_get_mem_handle(&h, d));
+    memset(&bad, 0, sizeof bad);
+    XRT_ASSERT_FAILS(xrt_ipc_open_mem_handle(&p, bad, 0), XRT_ERROR_INVALID_HANDLE,
+                     "not a memory handle of the cpu backend (forged, or of another backend)");
+    assert_null(p);
+    bad = h;
+    bad.reserved[24] ^= 0x10; /* a changed byte: the checksum no longer holds */
+    XRT_ASSERT_FAILS(xrt_ipc_open_mem_handle(&p, bad, 0), XRT_ERROR_INVALID_HANDLE, "not a memory handle of the cpu backend");
+    peer_start(&pr, forged_child, NULL);
+    put(pr.wr, &h, sizeof h);
+    peer_end(&pr);
+    OK(xrt_free(d));
+}
+
+/* >> an event shared between processes (CPU): each process's records are
+   seen by the other's query, synchronize and stream waits */
+static int ipc_gate_fd; /* a host function blocks on it until the other process writes a byte */
+static void ipc_gate(void *user)
+{
+    char c;
+    (void)user;
+    if (read(ipc_gate_fd, &c, 1) != 1) {}
+}
+
+static void event_child(int rd, int wr, void *arg)
+{
+    xrt_ipc_event_handle h;
+    xrt_ipc_mem_handle mh;
+    xrt_event e;
+    xrt_stream c;
+    void *d = NULL;
+    (void)arg;
+    if (!get(rd, &h, sizeof h) || !get(rd, &mh, sizeof mh)) CHILD_FAIL("no handles from the parent");
+    CHILD_OK(xrt_ipc_open_event_handle(&e, h));
+    CHILD_OK(xrt_ipc_open_mem_handle(&d, mh, 0));
+    /* the parent's record waits behind its gate */
+    CHILD_EXPECT(xrt_event_query(e), XRT_ERROR_NOT_READY);
+    put_byte(wr, 'g'); /* opens the parent's gate */
+    CHILD_OK(xrt_event_synchronize(e));
+    CHILD_OK(xrt_event_query(e));
+    child_bytes(d, 4096, 0x61); /* written before the parent's record */
+    /* the child's record, behind its own gate, holds the parent's stream */
+    ipc_gate_fd = rd;
+    CHILD_OK(xrt_stream_create(&c));
+    CHILD_OK(xrt_launch_host_func(c, ipc_gate, NULL));
+    CHILD_OK(xrt_memset_async(d, 0x62, 4096, c));
+    CHILD_OK(xrt_event_record(e, c));
+    put_byte(wr, 'r');
+    CHILD_OK(xrt_stream_synchronize(c));
+    CHILD_OK(xrt_stream_destroy(c));
+    CHILD_OK(xrt_ipc_close_mem_handle(d));
+    CHILD_OK(xrt_event_destroy(e));
+    if (get_byte(rd) != 'e') CHILD_FAIL("the parent did not finish");
+}
+
+#if defined(__SANITIZE_THREAD__) || XRT_TEST_HAS_FEATURE(thread_sanitizer)
+#define UNDER_TSAN 1
+#else
+#define UNDER_TSAN 0
+#endif
+
+static void test_ipc_event_shared_between_processes(void **state)
+{
+    xrt_ipc_event_handle h;
+    xrt_ipc_mem_handle mh;
+    xrt_event e;
+    xrt_stream s;
+    unsigned char *b;
+    void *d;
+    peer p;
+    (void)state;
+    /* the child starts a stream's worker, and TSan starts no thread in a forked child */
+    SKIP_UNLESS(!UNDER_TSAN, "TSan cannot start the child's stream thread after fork (its die_after_fork)");
+    OK(xrt_malloc_host((void **)&b, 4096)); /* pinned: the copy below stays queued behind the wait */
+    OK(xrt_event_create(&e, XRT_EVENT_INTERPROCESS | XRT_EVENT_DISABLE_TIMING));
+    OK(xrt_ipc_get_event_handle(&h, e));
+    OK(xrt_malloc(&d, 4096));
+    OK(xrt_ipc_get_mem_handle(&mh, d));
+    OK(xrt_stream_create(&s));
+    peer_start(&p, event_child, NULL);
+    ipc_gate_fd = p.rd;
+    OK(xrt_launch_host_func(s, ipc_gate, NULL));
+    OK(xrt_memset_async(d, 0x61, 4096, s));
+    OK(xrt_event_record(e, s));
+    put(p.wr, &h, sizeof h);
+    put(p.wr, &mh, sizeof mh);
+    OK(xrt_stream_synchronize(s)); /* the child opened the gate */
+    assert_int_equal(get_byte(p.rd), 'r'); /* the child recorded behind its gate */
+    XRT_ASSERT_FAILS(xrt_event_query(e), XRT_ERROR_NOT_READY, "");
+    OK(xrt_stream_wait_event(s, e));
+    OK(xrt_memcpy_async(b, d, 4096, XRT_MEMCPY_DEVICE_TO_HOST, s));
+    XRT_ASSERT_FAILS(xrt_stream_query(s), XRT_ERROR_NOT_READY, ""); /* held by the child's record */
+    put_byte(p.wr, 'g');
+    OK(xrt_stream_synchronize(s));
+    assert_bytes(b, 4096, 0x62); /* the child's write, before its record */
+    OK(xrt_event_synchronize(e));
+    OK(xrt_event_query(e));
+    put_byte(p.wr, 'e');
+    peer_end(&p);
+    OK(xrt_stream_destroy(s));
+    OK(xrt_event_destroy(e));
+    OK(xrt_free(d));
+    OK(xrt_free_host(b));
+}
+
+/* >> a forked child's inherited device memory is its own copy (CPU) */
+static void test_ipc_forked_child_writes_its_own_copy(void **state)
+{
+    char why[256];
+    void *d;
+    pid_t pid;
+    (void)state;
+    OK(xrt_malloc(&d, 8192));
+    OK(xrt_memset(d, 0x10, 8192));
+    pid = child_fork(20);
+    if (pid == 0) {
+        child_bytes(d, 8192, 0x10);
+        CHILD_OK(xrt_memset(d, 0x20, 8192));
+        child_bytes(d, 8192, 0x20);
+        CHILD_OK(xrt_free(d));
+        xrt_shutdown();
+        child_exit(0);
+    }
+    if (child_status(pid, 20, why, sizeof why)) fail_msg("child: %s", why);
+    parent_bytes(d, 8192, 0x10); /* neither the child's writes nor its free reached the parent */
+    OK(xrt_free(d));
+}
+
+/* >> the rules one process checks, on every backend */
+static int on_cpu(void) { return strcmp(xrt_test_backend, "cpu") == 0; }
+
+static void test_ipc_what_can_be_shared(void **state)
+{
+    xrt_ipc_mem_handle h;
+    void *d, *pinned, *p = &h;
+    char local[16];
+    (void)state;
+    OK(xrt_malloc(&d, 1000));
+    OK(xrt_malloc_host(&pinned, 64));
+    OK(xrt_ipc_get_mem_handle(&h, d));
+    XRT_ASSERT_FAILS(xrt_ipc_get_mem_handle(&h, pinned), XRT_ERROR_INVALID_VALUE,
+                     "is pinned host memory: only device memory is shared");
+    XRT_ASSERT_FAILS(xrt_ipc_get_mem_handle(&h, local), XRT_ERROR_INVALID_VALUE, "is not memory allocated by xrt");
+    XRT_ASSERT_FAILS(xrt_ipc_get_mem_handle(NULL, d), XRT_ERROR_INVALID_VALUE, "handle is NULL");
+    XRT_ASSERT_FAILS(xrt_ipc_get_mem_handle(&h, NULL), XRT_ERROR_INVALID_VALUE, "dev_ptr is NULL");
+    OK(xrt_ipc_get_mem_handle(&h, d));
+    XRT_ASSERT_FAILS(xrt_ipc_open_mem_handle(NULL, h, 0), XRT_ERROR_INVALID_VALUE, "dev_ptr is NULL");
+    XRT_ASSERT_FAILS(xrt_ipc_open_mem_handle(&p, h, 2), XRT_ERROR_INVALID_VALUE, "unknown flags 0x2");
+    assert_null(p);
+    if (on_cpu())
+        XRT_ASSERT_FAILS(xrt_ipc_open_mem_handle(&p, h, 0), XRT_ERROR_INVALID_VALUE, "the handle was made by this process");
+    else /* the runtime's "invalid device context" */
+        XRT_ASSERT_FAILS(xrt_ipc_open_mem_handle(&p, h, 0), XRT_ERROR_BACKEND, "cudaIpcOpenMemHandle");
+    assert_null(p);
+    XRT_ASSERT_FAILS(xrt_ipc_close_mem_handle(NULL), XRT_ERROR_INVALID_VALUE, "dev_ptr is NULL");
+    XRT_ASSERT_FAILS(xrt_ipc_close_mem_handle(d), XRT_ERROR_INVALID_POINTER, "not opened from a handle (use xrt_free)");
+    XRT_ASSERT_FAILS(xrt_ipc_close_mem_handle(local), XRT_ERROR_INVALID_POINTER, "was not opened with xrt_ipc_open_mem_handle");
+    OK(xrt_free_host(pinned));
+    OK(xrt_free(d));
+    if (!on_cpu()) /* cpu: the exporting process is refused first; its stale handles: test_ipc_exporter_frees_... */
+        XRT_ASSERT_FAILS(xrt_ipc_open_mem_handle(&p, h, 0), XRT_ERROR_INVALID_HANDLE, "cudaIpcOpenMemHandle");
+    memset(&h, 0, sizeof h);
+    XRT_ASSERT_FAILS(xrt_ipc_open_mem_handle(&p, h, 0), XRT_ERROR_INVALID_HANDLE,
+                     on_cpu() ? "not a memory handle of the cpu backend" : "cudaIpcOpenMemHandle");
+}
+
+/* As CUDA: only an event made with XRT_EVENT_INTERPROCESS | XRT_EVENT_DISABLE_TIMING
+   is shared, and not opened in the process that made it. */
+static void test_ipc_event_handles(void **state)
+{
+    xrt_ipc_event_handle h;
+    xrt_event e, timed, opened = (xrt_event)&h;
+    (void)state;
+    OK(xrt_event_create(&e, XRT_EVENT_INTERPROCESS | XRT_EVENT_DISABLE_TIMING));
+    XRT_ASSERT_FAILS(xrt_event_create(&timed, XRT_EVENT_INTERPROCESS), XRT_ERROR_INVALID_VALUE,
+                     "XRT_EVENT_INTERPROCESS needs XRT_EVENT_DISABLE_TIMING");
+    assert_null(timed);
+    OK(xrt_event_create(&timed, XRT_EVENT_DISABLE_TIMING)); /* not interprocess */
+    XRT_ASSERT_FAILS(xrt_ipc_get_event_handle(NULL, e), XRT_ERROR_INVALID_VALUE, "handle is NULL");
+    XRT_ASSERT_FAILS(xrt_ipc_get_event_handle(&h, NULL), XRT_ERROR_INVALID_HANDLE, "xrt_ipc_get_event_handle");
+    XRT_ASSERT_FAILS(xrt_ipc_open_event_handle(NULL, h), XRT_ERROR_INVALID_VALUE, "event is NULL");
+    if (on_cpu()) {
+        XRT_ASSERT_FAILS(xrt_ipc_get_event_handle(&h, timed), XRT_ERROR_INVALID_HANDLE,
+                         "was not created with XRT_EVENT_INTERPROCESS | XRT_EVENT_DISABLE_TIMING");
+        OK(xrt_ipc_get_event_handle(&h, e));
+        XRT_ASSERT_FAILS(xrt_ipc_open_event_handle(&opened, h), XRT_ERROR_INVALID_VALUE, "made by this process");
+        memset(&h, 0, sizeof h);
+        XRT_ASSERT_FAILS(xrt_ipc_open_event_handle(&opened, h), XRT_ERROR_INVALID_VALUE,
+                         "not an event handle of the cpu backend"); /* CUDA's code for it */
+    } else {
+        XRT_ASSERT_FAILS(xrt_ipc_get_event_handle(&h, timed), XRT_ERROR_INVALID_HANDLE, "cudaIpcGetEventHandle");
+        OK(xrt_ipc_get_event_handle(&h, e));
+        XRT_ASSERT_FAILS(xrt_ipc_open_event_handle(&opened, h), XRT_ERROR_BACKEND, "cudaIpcOpenEventHandle");
+        memset(&h, 0, sizeof h);
+        XRT_ASSERT_FAILS(xrt_ipc_open_event_handle(&opened, h), XRT_ERROR_INVALID_VALUE, "cudaIpcOpenEventHandle");
+    }
+    assert_null(opened);
+    OK(xrt_event_destroy(timed));
+    OK(xrt_event_destroy(e));
+}
+
+int main(void)
+{
+    static const char *const cpu[] = {"cpu", NULL};
+    static const char *const gpu[] = {"cuda", "hip", NULL};
+    const struct CMUnitTest processes[] = {
+        cmocka_unit_test(test_ipc_two_processes_check_each_others_writes),
+        cmocka_unit_test(test_ipc_exporter_frees_while_another_process_has_it_open),
+        cmocka_unit_test(test_ipc_forged_handles_are_refused),
+        cmocka_unit_test(test_ipc_event_shared_between_processes),
+        cmocka_unit_test(test_ipc_forked_child_writes_its_own_copy),
+    };
+    const struct CMUnitTest rules[] = {
+        cmocka_unit_test(test_ipc_what_can_be_shared),
+        cmocka_unit_test(test_ipc_event_handles),
+    };
+    int failed = xrt_test_run_on_backends("ipc between processes", processes, sizeof processes / sizeof processes[0], cpu);
+    failed += xrt_test_run_on_backends("ipc rules", rules, sizeof rules / sizeof rules[0], cpu);
+    return failed + xrt_test_run_on_backends("ipc rules", rules, sizeof rules / sizeof rules[0], gpu);
+}
