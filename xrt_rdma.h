@@ -101,9 +101,10 @@
    NUMA node (NODE), then any (SYS); the first of those with an active port
    is opened, among equals the lowest name. A device without a PCI address
    (the CPU's) keeps libibverbs' order. Where sysfs cannot tell (a device
-   without a PCI path, a broken link) the device ranks last. XRT_LOG=debug
-   logs the choice and every candidate's class. xrt_rdma_device_affinity
-   gives one class (xrt_info prints the matrix).
+   without a PCI path, a broken link) the device ranks last; a numa_node of
+   -1 counts as the same node where the machine has one, else as another.
+   XRT_LOG=debug logs the choice and every candidate's class.
+   xrt_rdma_device_affinity gives one class (xrt_info prints the matrix).
 
    Threads: every function is thread-safe. A context's cache has one lock,
    never held across ibv_reg_mr. Release every registration before closing
@@ -225,7 +226,7 @@ XRT_API xrt_status xrt_rdma_device_count(int *count);
 XRT_API xrt_status xrt_rdma_device_get_info(int index, xrt_rdma_device_info *info);
 
 /* How near an RDMA device sits to a compute device on the PCI tree, in the
-   classes of `nvidia-smi topo -m` (NCCL's PATH_PIX .. PATH_SYS), nearest
+   classes of `nvidia-smi topo -m` (NCCL ranks its paths alike), nearest
    first. Read from sysfs: the device's PCI address (xrt_device_prop) under
    /sys/bus/pci/devices, the RDMA device's /sys/class/infiniband/NAME/device,
    and their numa_node files. */
