@@ -94,12 +94,24 @@
    old ones: mark such buffers madvise(ptr, size, MADV_DONTFORK) (the child
    does not get them at all) and MADV_DOFORK once they are freed.
 
+   The nearest device. xrt_rdma_open(ctx, NULL) on a thread whose current
+   device has a PCI address (a GPU) tries the RDMA devices nearest to it
+   first, as NCCL does: under the same PCIe switch (PIX), then through
+   several switches (PXB), then the same host bridge (PHB), then the same
+   NUMA node (NODE), then any (SYS); the first of those with an active port
+   is opened, among equals the lowest name. A device without a PCI address
+   (the CPU's) keeps libibverbs' order. Where sysfs cannot tell (a device
+   without a PCI path, a broken link) the device ranks last; a numa_node of
+   -1 counts as the same node where the machine has one, else as another.
+   XRT_LOG=debug logs the choice and every candidate's class.
+   xrt_rdma_device_affinity gives one class (xrt_info prints the matrix).
+
    Threads: every function is thread-safe. A context's cache has one lock,
    never held across ibv_reg_mr. Release every registration before closing
    its context (xrt_rdma_close deregisters what is still held, with a warning).
 
    Environment (read when a context is opened, except XRT_IBVERBS_LIBRARY):
-     XRT_RDMA_DEVICE        device xrt_rdma_open(ctx, NULL) opens (default: the first with an active port)
+     XRT_RDMA_DEVICE        device xrt_rdma_open(ctx, NULL) opens (default: the nearest with an active port)
      XRT_RDMA_DMABUF        auto (default), 0: never use dma-buf, 1: try it even when not detected
      XRT_RDMA_PEERMEM       auto (default), 0: never use peer memory, 1: try it even when not detected
      XRT_RDMA_CACHE         1 (default), 0: every registration is uncached
@@ -213,9 +225,32 @@ typedef struct xrt_rdma_cache_stats {
 XRT_API xrt_status xrt_rdma_device_count(int *count);
 XRT_API xrt_status xrt_rdma_device_get_info(int index, xrt_rdma_device_info *info);
 
+/* How near an RDMA device sits to a compute device on the PCI tree, in the
+   classes of `nvidia-smi topo -m` (NCCL ranks its paths alike), nearest
+   first. Read from sysfs: the device's PCI address (xrt_device_prop) under
+   /sys/bus/pci/devices, the RDMA device's /sys/class/infiniband/NAME/device,
+   and their numa_node files. */
+typedef enum xrt_rdma_affinity {
+    XRT_RDMA_AFFINITY_UNKNOWN = 0, /* "?": either has no PCI place in sysfs (a CPU device, soft-RoCE) */
+    XRT_RDMA_AFFINITY_PIX,  /* through at most one PCIe switch */
+    XRT_RDMA_AFFINITY_PXB,  /* through several PCIe switches, not through the host bridge */
+    XRT_RDMA_AFFINITY_PHB,  /* through one PCIe host bridge (the same root complex) */
+    XRT_RDMA_AFFINITY_NODE, /* between host bridges of one NUMA node */
+    XRT_RDMA_AFFINITY_SYS   /* between NUMA nodes */
+} xrt_rdma_affinity;
+
+/* The class of the path between `device` (of the calling thread's backend)
+   and the RDMA device named `rdma_device` (as in /sys/class/infiniband).
+   XRT_ERROR_NOT_FOUND when sysfs lists no such RDMA device; UNKNOWN (with a
+   debug line saying why) when either has no place on the PCI tree.
+   xrt_rdma_open(ctx, NULL) opens the nearest device by these classes. */
+XRT_API xrt_status xrt_rdma_device_affinity(int device, const char *rdma_device, xrt_rdma_affinity *affinity);
+XRT_API const char *xrt_rdma_affinity_name(xrt_rdma_affinity affinity); /* "PIX", ..., "SYS"; "?" */
+
 /* >> rdma: contexts */
-/* device: a name, or NULL for env XRT_RDMA_DEVICE or else the first device
-   with an active port. Allocates a protection domain. */
+/* device: a name, or NULL for env XRT_RDMA_DEVICE or else the device with
+   an active port nearest to the thread's current device (xrt_rdma_affinity;
+   ties: the lowest name). Allocates a protection domain. */
 XRT_API xrt_status xrt_rdma_open(xrt_rdma_ctx *ctx, const char *device);
 /* Uses the caller's protection domain (and its device context); close leaves both open. */
 XRT_API xrt_status xrt_rdma_open_pd(xrt_rdma_ctx *ctx, struct ibv_pd *pd);
@@ -263,6 +298,7 @@ XRT_API xrt_status xrt_rdma_notify_free(const void *ptr, size_t size);
 #include <endian.h>
 #include <errno.h>
 #include <infiniband/verbs.h>
+#include <limits.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -619,6 +655,253 @@ XRT_API xrt_status xrt_rdma_device_get_info(int index, xrt_rdma_device_info *inf
     return st;
 }
 
+/* >> rdma impl: the nearest device. A device's place on the PCI tree is
+   the path sysfs gives it under devices/: its host bridge ("pci0000:00")
+   and the chain of PCI functions from the root port down to itself. */
+static const char *xrt__rdma_sysfs_root = "/sys"; /* the tests point it at a fake tree */
+
+#define XRT__PCI_DEPTH 16
+
+typedef struct xrt__pci_place {
+    char host[32];                      /* "pci0000:00" */
+    char chain[XRT__PCI_DEPTH][20];     /* "0000:00:01.0" (the root port) .. the device */
+    int depth;
+    int numa;                           /* -1: sysfs does not say */
+} xrt__pci_place;
+
+static int xrt__pci_hex(const char *s, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (!((s[i] >= '0' && s[i] <= '9') || ((s[i] | 0x20) >= 'a' && (s[i] | 0x20) <= 'f'))) return 0;
+    return n > 0;
+}
+
+/* "DDDD:BB:DD.F", the domain 4 to 8 hex digits. */
+static int xrt__pci_is_address(const char *s, size_t n)
+{
+    return n >= 12 && n <= 16 && s[n - 2] == '.' && s[n - 5] == ':' && s[n - 8] == ':' && xrt__pci_hex(s, n - 8) &&
+           xrt__pci_hex(s + n - 7, 2) && xrt__pci_hex(s + n - 4, 2) && s[n - 1] >= '0' && s[n - 1] <= '7';
+}
+
+/* "pciDDDD:BB". */
+static int xrt__pci_is_host(const char *s, size_t n)
+{
+    return n >= 10 && n < 32 && !strncmp(s, "pci", 3) && s[n - 3] == ':' && xrt__pci_hex(s + 3, n - 6) &&
+           xrt__pci_hex(s + n - 2, 2);
+}
+
+/* A number and a line end, nothing else; -1 otherwise. */
+static int xrt__pci_read_node(const char *dir)
+{
+    char path[PATH_MAX + 16], line[32] = "", *end;
+    long v;
+    FILE *f;
+    snprintf(path, sizeof path, "%s/numa_node", dir);
+    if (!(f = fopen(path, "r"))) return -1;
+    if (!fgets(line, sizeof line, f)) line[0] = 0;
+    fclose(f);
+    errno = 0;
+    v = strtol(line, &end, 10);
+    if (end == line || (*end && *end != '\n') || errno || v < 0 || v > 4095) return -1;
+    return (int)v;
+}
+
+/* The place of what `link` (a sysfs symlink) points at, or 0 with why not. */
+static int xrt__pci_place_of(const char *link, xrt__pci_place *p, char *why, size_t n)
+{
+    char devices[PATH_MAX + 16], top[PATH_MAX], real[PATH_MAX], *s, *tok, *save = NULL;
+    size_t len;
+    memset(p, 0, sizeof *p);
+    p->numa = -1;
+    snprintf(devices, sizeof devices, "%s/devices", xrt__rdma_sysfs_root);
+    if (!realpath(devices, top)) {
+        xrt__rdma_describe(why, n, devices, errno);
+        return 0;
+    }
+    if (!realpath(link, real)) {
+        xrt__rdma_describe(why, n, link, errno); /* ENOENT: a broken link; ELOOP: a loop */
+        return 0;
+    }
+    p->numa = xrt__pci_read_node(real); /* the device's own directory: before strtok_r cuts the path */
+    len = strlen(top);
+    if (strncmp(real, top, len) != 0 || real[len] != '/') {
+        snprintf(why, n, "%s leads out of %s", link, devices);
+        return 0;
+    }
+    s = real + len + 1;
+    for (tok = strtok_r(s, "/", &save); tok; tok = strtok_r(NULL, "/", &save)) {
+        size_t tl = strlen(tok);
+        if (!p->host[0] && xrt__pci_is_host(tok, tl)) {
+            memcpy(p->host, tok, tl + 1);
+        } else if (p->host[0] && xrt__pci_is_address(tok, tl) && p->depth < XRT__PCI_DEPTH) {
+            memcpy(p->chain[p->depth++], tok, tl + 1);
+        } else {
+            snprintf(why, n, "%s is no PCI device (at '%.40s')", link, tok);
+            return 0;
+        }
+    }
+    if (!p->depth) {
+        snprintf(why, n, "%s is no PCI device", link);
+        return 0;
+    }
+    return 1;
+}
+
+/* Whether the machine has one NUMA node (or sysfs does not say): then a
+   numa_node of -1 is that node. */
+static int xrt__pci_single_node(void)
+{
+    char path[PATH_MAX];
+    DIR *d;
+    struct dirent *de;
+    int nodes = 0;
+    snprintf(path, sizeof path, "%s/devices/system/node", xrt__rdma_sysfs_root);
+    if (!(d = opendir(path))) return 1;
+    while ((de = readdir(d)) != NULL)
+        nodes += !strncmp(de->d_name, "node", 4) && de->d_name[4] >= '0' && de->d_name[4] <= '9';
+    closedir(d);
+    return nodes <= 1;
+}
+
+/* The path's class: the functions it crosses below the deepest one the two
+   chains share. A switch is an upstream port with its downstream ports, so
+   one switch is at most one bridge below the shared upstream port on each
+   side; a shared root port alone joins only the functions of one device. */
+static xrt_rdma_affinity xrt__pci_affinity(const xrt__pci_place *a, const xrt__pci_place *b, int single_node)
+{
+    int c = 0, below_a, below_b;
+    if (strcmp(a->host, b->host) != 0) {
+        if (a->numa < 0 || b->numa < 0) return single_node ? XRT_RDMA_AFFINITY_NODE : XRT_RDMA_AFFINITY_SYS;
+        return a->numa == b->numa ? XRT_RDMA_AFFINITY_NODE : XRT_RDMA_AFFINITY_SYS;
+    }
+    while (c < a->depth && c < b->depth && !strcmp(a->chain[c], b->chain[c])) c++;
+    if (c == 0) return XRT_RDMA_AFFINITY_PHB;
+    below_a = a->depth - 1 - c;
+    below_b = b->depth - 1 - c;
+    if (below_a <= 1 && below_b <= 1 && (c >= 2 || (below_a <= 0 && below_b <= 0))) return XRT_RDMA_AFFINITY_PIX;
+    return XRT_RDMA_AFFINITY_PXB;
+}
+
+XRT_API const char *xrt_rdma_affinity_name(xrt_rdma_affinity affinity)
+{
+    static const char *const names[] = {"?", "PIX", "PXB", "PHB", "NODE", "SYS"};
+    return (unsigned)affinity < sizeof names / sizeof names[0] ? names[affinity] : "?";
+}
+
+/* The place of the thread's backend's `device`, or 0 with why not (a device
+   without a PCI address). Fails only when the backend cannot describe it. */
+static xrt_status xrt__rdma_device_place(int device, xrt__pci_place *p, int *placed, char *why, size_t n)
+{
+    xrt_device_prop prop;
+    char link[PATH_MAX];
+    const char *backend = NULL;
+    xrt_status st;
+    *placed = 0;
+    if ((st = xrt_get_device_properties(&prop, device)) != XRT_SUCCESS) return st;
+    if (xrt_get_backend(&backend) != XRT_SUCCESS || !backend) backend = "?";
+    if (!prop.pci_domain_id && !prop.pci_bus_id && !prop.pci_device_id) {
+        snprintf(why, n, "%s device %d has no PCI address", backend, device);
+        return XRT_SUCCESS;
+    }
+    snprintf(link, sizeof link, "%s/bus/pci/devices/%04x:%02x:%02x.0", xrt__rdma_sysfs_root,
+             (unsigned)prop.pci_domain_id, (unsigned)prop.pci_bus_id, (unsigned)prop.pci_device_id);
+    *placed = xrt__pci_place_of(link, p, why, n);
+    return XRT_SUCCESS;
+}
+
+/* An RDMA device's name as a single path component of /sys/class/infiniband. */
+static int xrt__rdma_name_ok(const char *name)
+{
+    size_t n = strlen(name);
+    return n > 0 && n < 64 && !strchr(name, '/') && strcmp(name, ".") != 0 && strcmp(name, "..") != 0;
+}
+
+/* The class of the RDMA device `name` from a placed device; why says what
+   sysfs could not tell. */
+static xrt_rdma_affinity xrt__rdma_affinity_from(const xrt__pci_place *dev, const char *name, int single_node,
+                                                 char *why, size_t n)
+{
+    xrt__pci_place nic;
+    char link[PATH_MAX];
+    snprintf(link, sizeof link, "%s/class/infiniband/%s/device", xrt__rdma_sysfs_root, name);
+    if (!xrt__pci_place_of(link, &nic, why, n)) return XRT_RDMA_AFFINITY_UNKNOWN;
+    return xrt__pci_affinity(dev, &nic, single_node);
+}
+
+XRT_API xrt_status xrt_rdma_device_affinity(int device, const char *rdma_device, xrt_rdma_affinity *affinity)
+{
+    static const char fn[] = "xrt_rdma_device_affinity";
+    xrt__pci_place dev;
+    char path[PATH_MAX], why[PATH_MAX + 64] = "";
+    struct stat sb;
+    int placed;
+    xrt_status st;
+    if (!affinity) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "affinity is NULL");
+    *affinity = XRT_RDMA_AFFINITY_UNKNOWN;
+    if (!rdma_device) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "rdma_device is NULL");
+    if (!xrt__rdma_name_ok(rdma_device))
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "'%.64s' is no RDMA device name", rdma_device);
+    snprintf(path, sizeof path, "%s/class/infiniband/%s", xrt__rdma_sysfs_root, rdma_device);
+    if (lstat(path, &sb) != 0) /* listed, even where the link is broken: then its class is unknown */
+        return xrt_error(XRT_ERROR_NOT_FOUND, fn, "no RDMA device named '%s' in %s/class/infiniband", rdma_device,
+                         xrt__rdma_sysfs_root);
+    if ((st = xrt__rdma_device_place(device, &dev, &placed, why, sizeof why)) != XRT_SUCCESS) return st;
+    if (placed) *affinity = xrt__rdma_affinity_from(&dev, rdma_device, xrt__pci_single_node(), why, sizeof why);
+    if (*affinity == XRT_RDMA_AFFINITY_UNKNOWN) xrt_log(XRT_LOG_DEBUG, "%s: %s: unknown: %s", fn, rdma_device, why);
+    return XRT_SUCCESS;
+}
+
+/* Puts the devices of libibverbs' list nearest to the thread's current
+   device first (xrt__rdma_open_device opens the first with an active port),
+   equals by name; unknown ones last. A device without a PCI place keeps
+   the list as it is. */
+static void xrt__rdma_order_nearest(struct ibv_device **list, int n, const char *fn)
+{
+    xrt__pci_place dev;
+    xrt_rdma_affinity cls[64];
+    char why[PATH_MAX + 64] = "", line[512];
+    size_t used = 0;
+    int device, placed = 0, single, i, j;
+    if (n < 1 || n > 64) return; /* more than 64: libibverbs' order */
+    if (xrt_get_device(&device) != XRT_SUCCESS ||
+        xrt__rdma_device_place(device, &dev, &placed, why, sizeof why) != XRT_SUCCESS) {
+        (void)xrt_get_last_error(); /* the open goes on: this query's failure is not the caller's */
+        xrt_log(XRT_LOG_DEBUG, "%s: the thread has no device to be near; libibverbs' order", fn);
+        return;
+    }
+    if (!placed) {
+        xrt_log(XRT_LOG_DEBUG, "%s: %s; libibverbs' order", fn, why);
+        return;
+    }
+    single = xrt__pci_single_node();
+    for (i = 0; i < n; i++) {
+        const char *name = xrt__rdma_rt.get_device_name(list[i]);
+        cls[i] = xrt__rdma_affinity_from(&dev, name, single, why, sizeof why);
+        if (!cls[i]) xrt_log(XRT_LOG_DEBUG, "%s: %s: unknown: %s", fn, name, why);
+    }
+    for (i = 1; i < n; i++) { /* insertion sort by (class, unknown last; name) */
+        struct ibv_device *d = list[i];
+        xrt_rdma_affinity c = cls[i];
+        unsigned rank = c ? (unsigned)c : 99u;
+        for (j = i; j > 0; j--) {
+            unsigned prev = cls[j - 1] ? (unsigned)cls[j - 1] : 99u;
+            if (prev < rank || (prev == rank && strcmp(xrt__rdma_rt.get_device_name(list[j - 1]),
+                                                       xrt__rdma_rt.get_device_name(d)) <= 0))
+                break;
+            list[j] = list[j - 1];
+            cls[j] = cls[j - 1];
+        }
+        list[j] = d;
+        cls[j] = c;
+    }
+    for (i = 0; i < n && used < sizeof line; i++)
+        used += (size_t)snprintf(line + used, sizeof line - used, "%s%s %s", i ? ", " : "",
+                                 xrt__rdma_rt.get_device_name(list[i]), xrt_rdma_affinity_name(cls[i]));
+    xrt_log(XRT_LOG_DEBUG, "%s: nearest to device %d (%s, %s, NUMA node %d) first: %s", fn, device, dev.host,
+            dev.chain[dev.depth - 1], dev.numa, line);
+}
+
 /* >> rdma impl: contexts */
 typedef struct xrt__rdma_link { struct xrt__rdma_link *prev, *next; } xrt__rdma_link;
 
@@ -922,6 +1205,7 @@ XRT_API xrt_status xrt_rdma_open(xrt_rdma_ctx *ctx, const char *device)
         from = "XRT_RDMA_DEVICE: ";
     }
     if ((st = xrt__rdma_devices(&list, &n, fn)) != XRT_SUCCESS) return st;
+    if (!device) xrt__rdma_order_nearest(list, n, fn);
     st = xrt__rdma_open_device(list, n, device, from, &vc, fn);
     xrt__rdma_rt.free_device_list(list);
     if (st != XRT_SUCCESS) return st;

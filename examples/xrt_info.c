@@ -3,7 +3,8 @@
    every xrt backend: the built-in, registered and plugin backends, whether
    each is available here (and why not), each available backend's
    capabilities and devices with their compile target and fingerprint, the
-   plugins tried, and the RDMA devices. `--json` prints the same as one JSON
+   plugins tried, the RDMA devices and how near each is to each device (the
+   matrix of `nvidia-smi topo -m`). `--json` prints the same as one JSON
    document. The listing is gathered once into a report, then printed as text
    or JSON, so both always say the same. */
 #define XRT_IMPL
@@ -48,6 +49,7 @@ typedef struct device_report {
     char target_text[320];
     int have_mem;
     size_t free_bytes, total_bytes;
+    int *nic;            /* its class to each RDMA device (xrt_rdma_affinity), NULL without RDMA */
     char error[ERR_LEN]; /* why the properties could not be read; "" if they were */
 } device_report;
 
@@ -145,6 +147,29 @@ static void gather_rdma(rdma_report *d)
 #endif
 }
 
+/* The device-to-RDMA-device matrix, as `nvidia-smi topo -m` shows GPUs and NICs. */
+static void gather_topology(report *r)
+{
+#ifdef XRT_INFO_RDMA
+    int i, d, k;
+    for (i = 0; i < r->backend_count; i++) {
+        backend_report *b = &r->backends[i];
+        if (!b->info.available || !r->rdma.count || xrt_set_backend(b->info.name) != XRT_SUCCESS) continue;
+        for (d = 0; d < b->device_count; d++) {
+            if (!(b->devices[d].nic = calloc((size_t)r->rdma.count, sizeof *b->devices[d].nic))) continue;
+            for (k = 0; k < r->rdma.count; k++) {
+                xrt_rdma_affinity a = XRT_RDMA_AFFINITY_UNKNOWN;
+                (void)xrt_rdma_device_affinity(d, r->rdma.devices[k].name, &a);
+                b->devices[d].nic[k] = (int)a;
+            }
+        }
+    }
+    if (r->default_backend) xrt_set_backend(r->default_backend);
+#else
+    (void)r;
+#endif
+}
+
 /* XRT_SUCCESS, or why no default backend can be selected. */
 static xrt_status gather(report *r)
 {
@@ -160,13 +185,17 @@ static xrt_status gather(report *r)
     for (i = 0; i < r->backend_count; i++) gather_backend(&r->backends[i], i);
     gather_plugins(r);
     gather_rdma(&r->rdma);
+    gather_topology(r);
     return st;
 }
 
 static void free_report(report *r)
 {
-    int i;
-    for (i = 0; i < r->backend_count; i++) free(r->backends[i].devices);
+    int i, d;
+    for (i = 0; i < r->backend_count; i++) {
+        for (d = 0; d < r->backends[i].device_count; d++) free(r->backends[i].devices[d].nic);
+        free(r->backends[i].devices);
+    }
     free(r->backends);
     free(r->plugins);
     free(r->rdma.devices);
@@ -287,6 +316,41 @@ static void text_rdma(const rdma_report *d)
 #endif
 }
 
+#ifdef XRT_INFO_RDMA
+static const char *nic_class(int a) { return xrt_rdma_affinity_name((xrt_rdma_affinity)a); }
+#endif
+
+static void text_topology(const report *r)
+{
+#ifdef XRT_INFO_RDMA
+    int i, d, k, rows = 0;
+    for (i = 0; i < r->backend_count; i++)
+        for (d = 0; d < r->backends[i].device_count; d++) rows += r->backends[i].devices[d].nic != NULL;
+    if (!rows) return;
+    printf("rdma topology:\n  %-10s", "");
+    for (k = 0; k < r->rdma.count; k++) printf(" %-8s", r->rdma.devices[k].name);
+    printf("\n");
+    for (i = 0; i < r->backend_count; i++)
+        for (d = 0; d < r->backends[i].device_count; d++) {
+            const device_report *v = &r->backends[i].devices[d];
+            char row[32];
+            if (!v->nic) continue;
+            snprintf(row, sizeof row, "%s %d", r->backends[i].info.name, d);
+            printf("  %-10s", row);
+            for (k = 0; k < r->rdma.count; k++) printf(" %-8s", nic_class(v->nic[k]));
+            printf("\n");
+        }
+    printf("  legend: PIX  = through at most one PCIe switch\n"
+           "          PXB  = through several PCIe switches (not through a host bridge)\n"
+           "          PHB  = through a PCIe host bridge\n"
+           "          NODE = between PCIe host bridges of one NUMA node\n"
+           "          SYS  = between NUMA nodes\n"
+           "          ?    = not known (no PCI address, or none in sysfs)\n");
+#else
+    (void)r;
+#endif
+}
+
 static void print_text(const report *r)
 {
     int i;
@@ -296,6 +360,7 @@ static void print_text(const report *r)
     for (i = 0; i < r->backend_count; i++) text_backend(&r->backends[i]);
     text_plugins(r);
     text_rdma(&r->rdma);
+    text_topology(r);
 }
 
 /* >> JSON */
@@ -459,8 +524,34 @@ static void json_plugins(json *j, const report *r)
     json_close(j, ']');
 }
 
-static void json_rdma(json *j, const rdma_report *d)
+/* "topology": one row per device: its backend, index and class to each RDMA device. */
+static void json_topology(json *j, const report *r)
 {
+#ifdef XRT_INFO_RDMA
+    int i, d, k;
+    json_open(j, "topology", '[');
+    for (i = 0; i < r->backend_count; i++)
+        for (d = 0; d < r->backends[i].device_count; d++) {
+            const device_report *v = &r->backends[i].devices[d];
+            if (!v->nic) continue;
+            json_open(j, NULL, '{');
+            json_str(j, "backend", r->backends[i].info.name);
+            json_num(j, "device", (unsigned long long)d);
+            json_open(j, "classes", '{');
+            for (k = 0; k < r->rdma.count; k++) json_str(j, r->rdma.devices[k].name, nic_class(v->nic[k]));
+            json_close(j, '}');
+            json_close(j, '}');
+        }
+    json_close(j, ']');
+#else
+    (void)j;
+    (void)r;
+#endif
+}
+
+static void json_rdma(json *j, const report *r)
+{
+    const rdma_report *d = &r->rdma;
     int i, p;
     json_open(j, "rdma", '{');
     json_str(j, "error", d->count ? NULL : d->error);
@@ -489,6 +580,7 @@ static void json_rdma(json *j, const rdma_report *d)
     (void)p;
 #endif
     json_close(j, ']');
+    json_topology(j, r);
     json_close(j, '}');
 }
 
@@ -506,7 +598,7 @@ static void print_json(const report *r)
     for (i = 0; i < r->backend_count; i++) json_backend(&j, &r->backends[i]);
     json_close(&j, ']');
     json_plugins(&j, r);
-    json_rdma(&j, &r->rdma);
+    json_rdma(&j, r);
     json_close(&j, '}');
     putchar('\n');
 }

@@ -55,7 +55,7 @@ if have jq "xrt_info --json checks"; then
     # each device has its compile target and a 16-digit fingerprint; RDMA and plugins are listed
     json $T/info.json '.backends[] | select(.name == "cpu") | (.devices[0].target | startswith("cpu:"))
                        and (.devices[0].fingerprint | test("^[0-9a-f]{16}$"))'
-    json $T/info.json '(.plugins | type) == "array" and (.rdma.devices | type) == "array"'
+    json $T/info.json '(.plugins | type) == "array" and (.rdma.devices | type) == "array" and (.rdma.topology | type) == "array"'
     if [ -f build/plugins/libxrt_trace.so ]; then
         XRT_PLUGINS=build/plugins/libxrt_trace.so:/nonexistent/libnone.so XRT_TRACE_FILE=/dev/null \
             $BIN/xrt_info --json > $T/plugins.json

@@ -144,6 +144,46 @@ static void open_by_name_env_or_first_active(void **state)
     FAILS(xrt_rdma_open(&c, "mlx5_0"), XRT_ERROR_NOT_FOUND, "no RDMA device named 'mlx5_0' (devices: rxe0)");
 }
 
+/* The nearest device, on a real sysfs: the thread's CPU device has no PCI
+   address, so xrt_rdma_open(ctx, NULL) keeps libibverbs' order (the one
+   device) and says so at debug level. */
+static char nearest_log[4096];
+
+static void nearest_log_fn(xrt_log_level level, const char *msg, void *user)
+{
+    size_t used = strlen(nearest_log);
+    (void)level;
+    (void)user;
+    snprintf(nearest_log + used, sizeof nearest_log - used, "%s\n", msg);
+}
+
+static void nearest_of_a_cpu_device_is_the_first(void **state)
+{
+    xrt_rdma_ctx c;
+    xrt_rdma_context_info info;
+    xrt_rdma_affinity a = XRT_RDMA_AFFINITY_PIX;
+    xrt__pci_place place;
+    char why[PATH_MAX + 64] = "";
+    (void)state;
+    OK(xrt_set_backend("cpu"));
+    nearest_log[0] = 0;
+    xrt_set_log_callback(nearest_log_fn, NULL);
+    xrt_set_log_level(XRT_LOG_DEBUG);
+    OK(xrt_rdma_open(&c, NULL));
+    OK(xrt_rdma_device_affinity(0, DEV, &a));
+    xrt_test_log_calls(); /* as the other tests of this group expect */
+    assert_int_equal(a, XRT_RDMA_AFFINITY_UNKNOWN);
+    assert_non_null(strstr(nearest_log, "xrt_rdma_open: cpu device 0 has no PCI address; libibverbs' order\n"));
+    assert_non_null(strstr(nearest_log, "xrt_rdma_device_affinity: " DEV ": unknown: cpu device 0 has no PCI address\n"));
+    OK(xrt_rdma_get_info(c, &info));
+    assert_string_equal(info.device, DEV);
+    OK(xrt_rdma_close(c));
+    /* soft-RoCE sits on no PCI function: its place is refused with a reason */
+    assert_false(xrt__pci_place_of("/sys/class/infiniband/" DEV "/device", &place, why, sizeof why));
+    print_message("%s: %s\n", DEV, why);
+    assert_true(why[0] != 0);
+}
+
 /* An adopted PD is used, not owned: it outlives the context. */
 static void adopted_pd_stays_the_callers(void **state)
 {
@@ -967,6 +1007,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest suite[] = {
         cmocka_unit_test(devices_are_listed),
         cmocka_unit_test(open_by_name_env_or_first_active),
+        cmocka_unit_test(nearest_of_a_cpu_device_is_the_first),
         cmocka_unit_test(adopted_pd_stays_the_callers),
         cmocka_unit_test_setup(host_pinned_and_foreign_memory_register, fresh_cache),
         cmocka_unit_test_setup(write_and_read_between_two_qps, fresh_cache),
