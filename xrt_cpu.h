@@ -1725,11 +1725,14 @@ typedef struct xrt__cpu_head {
    allocation of the same span, as malloc keeps freed blocks: mapping,
    first-touch faults, unmapping and punching cost tens of microseconds
    where system calls are slow (bench/ipc.c). At most XRT__CPU_KEPT of
-   them, each at most XRT__CPU_KEPT_SPAN (glibc's largest mmap threshold),
-   XRT__CPU_KEPT_BYTES in all. */
+   them, each at most XRT__CPU_KEPT_SPAN (glibc's default mmap threshold),
+   XRT__CPU_KEPT_BYTES in all. A larger range is unmapped at its free, so
+   that a memory monitor (libfabric's registration cache, which watches
+   munmap) sees it go: a new allocation at the same address then gets a
+   new registration, not the old key (tests/rdma: fabric_rma). */
 #define XRT__CPU_KEPT 16
-#define XRT__CPU_KEPT_SPAN ((size_t)32 << 20)
-#define XRT__CPU_KEPT_BYTES ((size_t)64 << 20)
+#define XRT__CPU_KEPT_SPAN ((size_t)128 << 10)
+#define XRT__CPU_KEPT_BYTES ((size_t)2 << 20)
 
 typedef struct xrt__cpu_devmem {
     int fd, has_fd; /* the file, made on first use */
