@@ -1085,7 +1085,22 @@ typedef struct xrt_test_calls {
     X(graph_destroy, "graph_destroy", 0, XRT_SUCCESS, xrt_graph_destroy(c->graph))                                     \
     X(graph_destroy_null, "graph_destroy of NULL", 0, XRT_ERROR_INVALID_HANDLE, xrt_graph_destroy(NULL))              \
     X(graph_info, "graph_get_info", 0, XRT_SUCCESS, xrt_graph_get_info(c->graph, &c->ginfo))                          \
-    X(graph_info_null, "graph_get_info to NULL", 0, XRT_ERROR_INVALID_VALUE, xrt_graph_get_info(c->graph, NULL))
+    X(graph_info_null, "graph_get_info to NULL", 0, XRT_ERROR_INVALID_VALUE, xrt_graph_get_info(c->graph, NULL))    \
+    X(can_access_peer, "device_can_access_peer of device 0 to itself", 0, XRT_SUCCESS,                                \
+      xrt_device_can_access_peer(&c->n, 0, 0))                                                                         \
+    X(can_access_peer_null, "device_can_access_peer to NULL", 0, XRT_ERROR_INVALID_VALUE,                              \
+      xrt_device_can_access_peer(NULL, 0, 0))                                                                          \
+    X(enable_peer_self, "device_enable_peer_access to itself", 0, XRT_ERROR_INVALID_DEVICE,                            \
+      xrt_device_enable_peer_access(0, 0))                                                                             \
+    X(enable_peer_flags, "device_enable_peer_access with flags", 0, XRT_ERROR_INVALID_VALUE,                           \
+      xrt_device_enable_peer_access(0, 1))                                                                             \
+    X(disable_peer_self, "device_disable_peer_access to itself", 0, XRT_ERROR_INVALID_DEVICE,                          \
+      xrt_device_disable_peer_access(0))                                                                               \
+    X(memcpy_peer, "memcpy_peer", 1, XRT_ERROR_NOT_PERMITTED, xrt_memcpy_peer((char *)c->d + 2048, 0, c->d, 0, 64))   \
+    X(memcpy_peer_async, "memcpy_peer_async on its own stream", 0, XRT_SUCCESS,                                        \
+      xrt_memcpy_peer_async((char *)c->d + 2048, 0, c->d, 0, 64, c->s))                                                \
+    X(memcpy_peer_async_over, "memcpy_peer_async past the allocation's end", 0, XRT_ERROR_INVALID_VALUE,               \
+      xrt_memcpy_peer_async((char *)c->d + 2048, 0, c->d, 0, 4096, c->s))
 
 static const char xrt_test_calls_source[] = "void k(const void *c, void *a) { (void)c; **(unsigned char **)a = 9; }\n";
 static const xrt_module_image xrt_test_calls_image = {XRT_IMAGE_CPU_C_SOURCE, xrt_test_calls_source,

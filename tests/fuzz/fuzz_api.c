@@ -150,7 +150,12 @@ static int op_index, trace; /* FUZZ_API_TRACE=1: print each call and its status 
     X(graph_exec_update, 0) /* tests/test_graph.c: needs two graphs of one shape */ \
     X(graph_exec_destroy, 1)                                                        \
     X(graph_destroy, 1)                                                             \
-    X(graph_get_info, 1)
+    X(graph_get_info, 1)                                                            \
+    X(device_can_access_peer, 0) /* peers need two devices: the fuzzer runs on */   \
+    X(device_enable_peer_access, 0) /* one; tests/test_devices.c covers them */      \
+    X(device_disable_peer_access, 0)                                                \
+    X(memcpy_peer, 0)                                                               \
+    X(memcpy_peer_async, 0)
 
 #define FUZZ_ROW(op, modelled) fuzz_row_##op,
 enum { FUZZ_OPERATIONS(FUZZ_ROW) fuzz_rows };
