@@ -141,6 +141,11 @@ else
     skip "suite with cuda as the default: no CUDA headers, no runtime double"
 fi
 
+# The shared suite again with four CPU devices: every test that loops over
+# the devices, or copies between the first and the last, meets several.
+echo "== runtime suite with XRT_CPU_DEVICES=4"
+cmocka env XRT_CPU_DEVICES=4 "$B/plain/test_suite"
+
 # The shared suite with the tracing plugin in front of the CPU backend: a
 # "suite on trace" group. The trace file proves that the group ran on it.
 echo "== runtime suite through the tracing plugin"
@@ -193,6 +198,7 @@ echo "== stress, kernels and the CPU engine under TSan"
 [ -x "$B/tsan/test_kernels" ] && TSAN_OPTIONS=halt_on_error=1 cmocka "$B/tsan/test_kernels"
 [ -x "$B/tsan/test_cpu" ] && TSAN_OPTIONS=halt_on_error=1 cmocka "$B/tsan/test_cpu"
 [ -x "$B/tsan/test_graph" ] && TSAN_OPTIONS=halt_on_error=1 cmocka "$B/tsan/test_graph"
+[ -x "$B/tsan/test_devices" ] && TSAN_OPTIONS=halt_on_error=1 cmocka "$B/tsan/test_devices"
 # two threads destroying one handle, with membarrier(2) and with the fallback
 # (the racing-use tests write one buffer from several streams on purpose)
 for t in test_handles test_handles_no_membarrier; do
