@@ -1882,7 +1882,10 @@ static xrt_status xrt__cpu_get_device(const xrt_backend *self, int *device)
     return XRT_SUCCESS;
 }
 
-/* XRT_CPU_DEVICES: a count, or one device per NUMA node ("numa"). */
+/* XRT_CPU_DEVICES: a count, or one device per NUMA node ("numa"). A
+   device's workers and memory are not placed on its node (no
+   sched_setaffinity, no mbind): the devices share every core and all of the
+   memory, as the devices of a count do. */
 static int xrt__cpu_numa_nodes(void)
 {
     char path[64];

@@ -157,7 +157,8 @@ suite_on_trace() { # FLAVOUR PLUGIN-DIR COMMAND... (cmocka and step set $name)
     cmocka env XRT_PLUGINS="$tdir/libxrt_trace.so" XRT_TRACE_BACKEND=cpu XRT_TRACE_FILE="$tf" XRT_TRACE_LOOKUPS=1 "$@"
     step "suite ($tflavour) ran on trace" grep -q "^trace: init(target=cpu) -> success" "$tf"
 }
-suite_on_trace plain "$B/plugins" "$B/plain/test_suite"
+# Two CPU devices: enabling peer access needs a device other than the current.
+suite_on_trace plain "$B/plugins" env XRT_CPU_DEVICES=2 "$B/plain/test_suite"
 # Every operation: the suite calls it on the CPU (the trace shows it), and
 # the README's table "What each backend supports" has its row
 # (tests/operations.sh names a miss).
