@@ -1480,6 +1480,7 @@ static xrt_status xrt__cpu_launch_host_func(const xrt_backend *self, void *strea
    wait captures (stream, pos) so a later record cannot release it early. */
 typedef struct xrt__cpu_event {
     unsigned flags;
+    int device;              /* current at its creation: it is recorded on that device's streams only */
     int lock;                /* guards stream and pos */
     int refs;                /* the handle + record ops in flight */
     xrt__cpu_stream *stream; /* of the latest record; NULL: never recorded */
@@ -1566,6 +1567,7 @@ static xrt_status xrt__cpu_event_create(const xrt_backend *self, void **event, u
     xrt__cpu_event *e = (xrt__cpu_event *)XRT_CALLOC(1, sizeof *e);
     if (!e) return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_event_create", "no memory for an event");
     e->flags = flags;
+    e->device = xrt__cpu_current();
     e->refs = 1;
     xrt__cpu_event_link(e);
     *event = e;
@@ -1585,6 +1587,9 @@ static xrt_status xrt__cpu_event_record(const xrt_backend *self, void *event, vo
     xrt__cpu_stream *s = xrt__cpu_stream_of(stream);
     xrt__cpu_op *op;
     xrt_status st;
+    if (XRT__UNLIKELY(e->device != s->device)) /* as cudaEventRecord: cudaErrorInvalidResourceHandle */
+        return xrt_error(XRT_ERROR_INVALID_HANDLE, "cpu: xrt_event_record",
+                         "the event belongs to device %d, the stream to device %d", e->device, s->device);
     if (XRT__UNLIKELY(__atomic_load_n(&s->cap, __ATOMIC_ACQUIRE) || __atomic_load_n(&e->cap, __ATOMIC_ACQUIRE)) &&
         xrt__cpu_cap_record(e, s, &st))
         return st;

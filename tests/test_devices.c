@@ -144,6 +144,8 @@ XRT_GATED_TEST(test_wait_for_another_devices_event)
     OK(xrt_event_record(e, s0));
     OK(xrt_set_device(1));
     OK(xrt_stream_create(&s1));
+    FAILS(xrt_event_record(e, s1), XRT_ERROR_INVALID_HANDLE, "the event belongs to device 0, the stream to device 1");
+    FAILS(xrt_event_record(e, NULL), XRT_ERROR_INVALID_HANDLE, "the stream to device 1"); /* device 1's NULL stream */
     OK(xrt_malloc(&d, sizeof h));
     OK(xrt_memset(d, 0, sizeof h));
     OK(xrt_stream_wait_event(s1, e));
