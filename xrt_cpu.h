@@ -485,8 +485,8 @@ enum {
 /* The stream whose ops the calling thread runs: its worker's, or one it
    runs in the worker's place (xrt__cpu_help); NULL on other threads. */
 static XRT__TLS xrt__cpu_stream *xrt__cpu_serving;
-static XRT__TLS int xrt__cpu_lent;
-static XRT__TLS int xrt__cpu_device; /* the thread's current device, as cudaSetDevice's */ /* runs a stream's ops in its worker's place (xrt__cpu_help) */
+static XRT__TLS int xrt__cpu_lent; /* runs a stream's ops in its worker's place (xrt__cpu_help) */
+static XRT__TLS int xrt__cpu_device; /* the thread's current device, as cudaSetDevice's */
 
 /* Zero-initialised without an initialiser list, which C++ would reject under
    -Wmissing-field-initializers; hence the lock stands apart. */
@@ -905,9 +905,14 @@ static xrt_status xrt__cpu_enqueue(void *stream, const xrt__cpu_op *op, const ch
 static void xrt__cpu_run_memcpy(xrt__cpu_op *op) { memcpy(op->u.copy.dst, op->u.copy.src, op->u.copy.size); }
 static void xrt__cpu_run_memset(xrt__cpu_op *op) { memset(op->u.set.dst, op->u.set.value, op->u.set.size); }
 static void xrt__cpu_run_free(xrt__cpu_op *op) { XRT_FREE(op->u.release.ptr); }
+/* A host function runs on its stream's device, whichever thread runs it
+   (the worker, or a synchronizing thread in its place). */
 static void xrt__cpu_run_host_fn(xrt__cpu_op *op)
 {
+    int mine = xrt__cpu_device;
+    if (xrt__cpu_serving) xrt__cpu_device = xrt__cpu_serving->device;
     (xrt__cpu_lent ? xrt__host_fn_lend : xrt__host_fn_run)(xrt__cpu.self, op->u.host.fn, op->u.host.user);
+    xrt__cpu_device = mine;
 }
 
 /* >> cpu: the pool */

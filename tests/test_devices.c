@@ -128,6 +128,31 @@ XRT_GATED_TEST(test_null_stream_and_synchronize_per_device)
     OK(xrt_set_device(0));
 }
 
+/* A host function's current device is its stream's, whichever thread runs
+   it: its calls on the NULL stream go to that device's. */
+static void note_device(void *user) { xrt_get_device((int *)user); }
+
+XRT_TEST(test_host_function_runs_on_its_streams_device)
+{
+    xrt_stream s2;
+    int seen[2] = {-1, -1};
+    (void)state;
+    SKIP_UNLESS(is_cpu() && devices() >= 3, "the CPU backend's devices");
+    OK(xrt_set_device(2));
+    OK(xrt_stream_create(&s2));
+    OK(xrt_set_device(0));
+    OK(xrt_launch_host_func(s2, note_device, &seen[0]));
+    OK(xrt_stream_synchronize(s2)); /* may run it on this thread */
+    OK(xrt_launch_host_func(s2, note_device, &seen[1]));
+    sleep_ms(5);
+    OK(xrt_stream_synchronize(s2));
+    assert_int_equal(seen[0], 2);
+    assert_int_equal(seen[1], 2);
+    OK(xrt_get_device(&seen[0]));
+    assert_int_equal(seen[0], 0); /* the synchronizing thread's own device is unchanged */
+    OK(xrt_stream_destroy(s2));
+}
+
 /* An event recorded on device 0 holds a stream of device 1 back. */
 XRT_GATED_TEST(test_wait_for_another_devices_event)
 {

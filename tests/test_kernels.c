@@ -392,7 +392,7 @@ static int takeover_child(void *arg)
     CHILD_OK(xrt_set_backend("cpu"));
     CHILD_OK(xrt_module_load(&m, &im, 1, NULL));
     CHILD_OK(xrt_module_get_function(&f, m, "who"));
-    h.exec = &xrt__cpu.dflt->exec;
+    h.exec = &xrt__cpu.dflt[0]->exec;
     CHILD_OK(xrt_launch_host_func(NULL, hold_until_asked, &h));
     for (i = 0; i < 3; i++) {
         a.tid = &tid[i];
