@@ -1094,8 +1094,8 @@ typedef struct xrt_test_calls {
       xrt_device_enable_peer_access(0, 0))                                                                             \
     X(enable_peer_flags, "device_enable_peer_access with flags", 0, XRT_ERROR_INVALID_VALUE,                           \
       xrt_device_enable_peer_access(0, 1))                                                                             \
-    X(disable_peer_self, "device_disable_peer_access to itself", 0, XRT_ERROR_INVALID_DEVICE,                          \
-      xrt_device_disable_peer_access(0))                                                                               \
+    X(disable_peer_negative, "device_disable_peer_access of device -1", 0, XRT_ERROR_INVALID_DEVICE,                   \
+      xrt_device_disable_peer_access(-1))                                                                              \
     X(memcpy_peer, "memcpy_peer", 1, XRT_ERROR_NOT_PERMITTED, xrt_memcpy_peer((char *)c->d + 2048, 0, c->d, 0, 64))   \
     X(memcpy_peer_async, "memcpy_peer_async on its own stream", 0, XRT_SUCCESS,                                        \
       xrt_memcpy_peer_async((char *)c->d + 2048, 0, c->d, 0, 64, c->s))                                                \
