@@ -208,7 +208,9 @@ extern "C" {
     X(XRT_ERROR_STREAM_CAPTURE_ISOLATION, "dependency would cross the capture's boundary") \
     X(XRT_ERROR_CAPTURED_EVENT, "operation not permitted on an event last recorded in a capture") \
     X(XRT_ERROR_STREAM_CAPTURE_WRONG_THREAD, "capture ended from a thread that did not begin it") \
-    X(XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE, "graph update refused: the graphs differ in shape")
+    X(XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE, "graph update refused: the graphs differ in shape") \
+    X(XRT_ERROR_PEER_ACCESS_ALREADY_ENABLED, "peer access is already enabled") \
+    X(XRT_ERROR_PEER_ACCESS_NOT_ENABLED, "peer access has not been enabled")
 
 #define XRT__STATUS_ENUM(name, msg) name,
 typedef enum xrt_status { XRT__STATUS_LIST(XRT__STATUS_ENUM) XRT_STATUS_COUNT } xrt_status;
@@ -476,6 +478,16 @@ static inline xrt_status xrt_device_synchronize(void);
 static inline xrt_status xrt_get_device_properties(xrt_device_prop *prop, int device);
 static inline xrt_status xrt_get_target(xrt_target *target);  /* of the current device, computed now */
 XRT_API uint64_t xrt_target_fingerprint(const xrt_target *target); /* of backend, arch, width, features */
+/* peers (cudaDeviceCanAccessPeer, cudaDeviceEnablePeerAccess, cudaMemcpyPeer):
+   enable and disable act for the current device; a device is not its own peer;
+   flags must be 0. A peer copy copies between device memory of dst_device and
+   src_device, whole allocations' ranges only, with or without enabled access. */
+static inline xrt_status xrt_device_can_access_peer(int *can, int device, int peer);
+static inline xrt_status xrt_device_enable_peer_access(int peer, unsigned flags);
+static inline xrt_status xrt_device_disable_peer_access(int peer);
+static inline xrt_status xrt_memcpy_peer(void *dst, int dst_device, const void *src, int src_device, size_t size);
+static inline xrt_status xrt_memcpy_peer_async(void *dst, int dst_device, const void *src, int src_device, size_t size,
+                                               xrt_stream stream);
 XRT_API xrt_status xrt_target_to_string(const xrt_target *target, char *buf, size_t size); /* "cuda:sm_90:32" */
 
 /* memory: every allocation is aligned to XRT_ALIGNMENT; size 0 is invalid;
@@ -630,6 +642,9 @@ XRT_API xrt_status xrt__mem_finish(void *record, xrt_status freed);
 XRT_API xrt_status xrt__mem_check_copy(const xrt_backend *b, void *dst, const void *src, size_t n,
                                        xrt_memcpy_kind *kind, const char *fn);
 XRT_API xrt_status xrt__mem_lookup(const xrt_backend *b, xrt_pointer_attributes *a, const void *p);
+XRT_API size_t xrt__mem_device_bytes(const xrt_backend *b, int device); /* live xrt_malloc bytes of a device */
+XRT_API xrt_status xrt__mem_check_peer(const xrt_backend *b, void *dst, int dst_device, const void *src,
+                                       int src_device, size_t n, const char *fn);
 XRT_API xrt_status xrt__mem_check_set(const xrt_backend *b, void *p, size_t n, const char *fn);
 XRT_API xrt_status xrt__mem_check_export(const xrt_backend *b, const void *p, size_t n, int *fd, uint64_t *offset);
 XRT_API xrt_status xrt__ipc_get(const xrt_backend *b, xrt_ipc_mem_handle *h, void *p);
@@ -949,6 +964,65 @@ static inline xrt_status xrt_memcpy_async(void *dst, const void *src, size_t siz
     st = xrt__mem_check_copy(b, dst, src, size, &kind, "xrt_memcpy_async");
     if (st != XRT_SUCCESS || size == 0) return xrt__call_exit(st);
     return xrt__call_exit(b->memcpy_async(b, dst, src, size, kind, s->obj));
+}
+
+/* >> dispatch: peers */
+static inline xrt_status xrt__peer_check(int device, const char *what, const char *fn)
+{
+    if (XRT__UNLIKELY(device < 0)) return xrt_error(XRT_ERROR_INVALID_DEVICE, fn, "%s %d is negative", what, device);
+    return XRT_SUCCESS;
+}
+
+static inline xrt_status xrt_device_can_access_peer(int *can, int device, int peer)
+{
+    const xrt_backend *b = xrt__be();
+    xrt_status st;
+    XRT__CHECK_PTR(can, "xrt_device_can_access_peer");
+    *can = 0;
+    if ((st = xrt__peer_check(device, "device", "xrt_device_can_access_peer")) != XRT_SUCCESS ||
+        (st = xrt__peer_check(peer, "peer", "xrt_device_can_access_peer")) != XRT_SUCCESS)
+        return st;
+    return b->device_can_access_peer(b, can, device, peer);
+}
+
+static inline xrt_status xrt_device_enable_peer_access(int peer, unsigned flags)
+{
+    const xrt_backend *b = xrt__be();
+    xrt_status st = xrt__peer_check(peer, "peer", "xrt_device_enable_peer_access");
+    if (st != XRT_SUCCESS) return st;
+    if (XRT__UNLIKELY(flags != 0))
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_device_enable_peer_access", "flags %u: must be 0", flags);
+    return b->device_enable_peer_access(b, peer, flags);
+}
+
+static inline xrt_status xrt_device_disable_peer_access(int peer)
+{
+    const xrt_backend *b = xrt__be();
+    xrt_status st = xrt__peer_check(peer, "peer", "xrt_device_disable_peer_access");
+    return st == XRT_SUCCESS ? b->device_disable_peer_access(b, peer) : st;
+}
+
+static inline xrt_status xrt_memcpy_peer(void *dst, int dst_device, const void *src, int src_device, size_t size)
+{
+    const xrt_backend *b = xrt__be();
+    xrt_status st;
+    XRT__CHECK_MAY_WAIT("xrt_memcpy_peer");
+    st = xrt__mem_check_peer(b, dst, dst_device, src, src_device, size, "xrt_memcpy_peer");
+    if (st != XRT_SUCCESS || size == 0) return st;
+    return b->memcpy_peer(b, dst, dst_device, src, src_device, size);
+}
+
+static inline xrt_status xrt_memcpy_peer_async(void *dst, int dst_device, const void *src, int src_device, size_t size,
+                                               xrt_stream stream)
+{
+    const xrt_backend *b = xrt__be();
+    xrt__call_enter();
+    xrt__handle_slot *s = xrt__handle_stream(b, stream);
+    xrt_status st;
+    if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_memcpy_peer_async", stream));
+    st = xrt__mem_check_peer(b, dst, dst_device, src, src_device, size, "xrt_memcpy_peer_async");
+    if (st != XRT_SUCCESS || size == 0) return xrt__call_exit(st);
+    return xrt__call_exit(b->memcpy_peer_async(b, dst, dst_device, src, src_device, size, s->obj));
 }
 
 /* Owning backend, device and memory type of any pointer; a pointer unknown to
@@ -2187,6 +2261,22 @@ XRT__BACKEND_HELPER unsigned long long xrt__env_number(const char *name, unsigne
 XRT__BACKEND_HELPER unsigned long long xrt__env_size(const char *name, unsigned long long dflt)
 {
     return xrt__env_parsed(name, dflt, 1);
+}
+
+/* A count from lo to hi, or `word` (then -1): anything else, zero and
+   negative values included, is ignored with one warning naming the valid
+   values and the default used. */
+XRT__BACKEND_HELPER long long xrt__env_count(const char *name, unsigned long long dflt, unsigned long long lo,
+                                             unsigned long long hi, const char *word)
+{
+    const char *env = getenv(name);
+    unsigned long long v;
+    if (!env || !*env) return (long long)dflt;
+    if (word && !strcmp(env, word)) return -1;
+    if (xrt__parse_number(env, 0, &v) && v >= lo && v <= hi) return (long long)v;
+    xrt__warn_once("%.64s=%.64s: not valid (valid: %llu to %llu%s%s); %llu used", name, env, lo, hi,
+                   word ? " or " : "", word ? word : "", dflt);
+    return (long long)dflt;
 }
 extern char **environ;
 
@@ -3871,14 +3961,49 @@ static XRT__TLS struct {
 /* The allocation containing p, or NULL. */
 static xrt__mem_node *xrt__mem_find(uintptr_t p) { return (xrt__mem_node *)(void *)xrt__tree_find(&xrt__mem_tree, p); }
 
+/* Bytes of device memory each backend's devices hold, for their
+   xrt_mem_get_info (the CPU backend's devices share one machine). */
+#define XRT__MEM_DEVICES 64
+static struct { const xrt_backend *be; size_t bytes[XRT__MEM_DEVICES]; } xrt__mem_usage[XRT_MAX_BACKENDS];
+
+static size_t *xrt__mem_usage_of(const xrt_backend *b, int device)
+{
+    int i;
+    if (device < 0 || device >= XRT__MEM_DEVICES) return NULL;
+    for (i = 0; i < XRT_MAX_BACKENDS; i++) {
+        if (!xrt__mem_usage[i].be) xrt__mem_usage[i].be = b;
+        if (xrt__mem_usage[i].be == b) return &xrt__mem_usage[i].bytes[device];
+    }
+    return NULL;
+}
+
+static void xrt__mem_count(const xrt__mem_node *node, int add)
+{
+    size_t *u = node->type == XRT_MEMORY_DEVICE ? xrt__mem_usage_of(node->be, node->device) : NULL;
+    size_t n = node->node.end - node->node.start;
+    if (u) *u = add ? *u + n : *u - n;
+}
+
+XRT_API size_t xrt__mem_device_bytes(const xrt_backend *b, int device)
+{
+    size_t *u, n;
+    xrt__lock(&xrt__mem_lock);
+    u = xrt__mem_usage_of(b, device);
+    n = u ? *u : 0;
+    xrt__unlock(&xrt__mem_lock);
+    return n;
+}
+
 static void xrt__mem_insert(xrt__mem_node *node)
 {
+    xrt__mem_count(node, 1);
     xrt__tree_insert(&xrt__mem_tree, &node->node);
     __atomic_store_n(&xrt__mem_version, xrt__mem_version + 1, __ATOMIC_RELEASE);
 }
 
 static void xrt__mem_unlink(xrt__mem_node *node)
 {
+    xrt__mem_count(node, 0);
     xrt__tree_remove(&xrt__mem_tree, &node->node);
     __atomic_store_n(&xrt__mem_version, xrt__mem_version + 1, __ATOMIC_RELEASE);
 }
@@ -4206,6 +4331,37 @@ XRT_API xrt_status xrt__mem_check_copy(const xrt_backend *b, void *dst, const vo
     return XRT_SUCCESS;
 }
 
+/* A peer copy's side: device memory of b on `device`, [p, p+n) inside it. */
+static xrt_status xrt__mem_check_peer_side(const xrt_backend *b, const void *p, int device, size_t n,
+                                           const char *what, const char *fn, const xrt_pointer_attributes *a)
+{
+    xrt_status st;
+    if (device < 0) return xrt_error(XRT_ERROR_INVALID_DEVICE, fn, "%s device %d is negative", what, device);
+    if (!p) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%s is NULL", what);
+    if ((st = xrt__mem_check_range(b, p, n, what, fn, a)) != XRT_SUCCESS) return st;
+    if (!xrt__mem_on_device(a->type))
+        return xrt_error(XRT_ERROR_INVALID_POINTER, fn, "%s %p is %s memory, not device memory", what, p,
+                         xrt__mem_names[a->type]);
+    if (a->device != device)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%s %p is memory of device %d, not of device %d", what, p,
+                         a->device, device);
+    return XRT_SUCCESS;
+}
+
+XRT_API xrt_status xrt__mem_check_peer(const xrt_backend *b, void *dst, int dst_device, const void *src,
+                                       int src_device, size_t n, const char *fn)
+{
+    xrt_pointer_attributes as[2];
+    const void *ps[2];
+    xrt_status st;
+    ps[0] = dst;
+    ps[1] = src;
+    xrt__mem_classify(b, 2, ps, as);
+    if ((st = xrt__mem_check_peer_side(b, dst, dst_device, n, "dst", fn, &as[0])) != XRT_SUCCESS) return st;
+    if ((st = xrt__mem_check_peer_side(b, src, src_device, n, "src", fn, &as[1])) != XRT_SUCCESS) return st;
+    return n == 0 ? xrt__no_op(b, fn) : XRT_SUCCESS;
+}
+
 /* memset targets device, managed or pinned memory, as cudaMemset does. */
 XRT_API xrt_status xrt__mem_check_set(const xrt_backend *b, void *p, size_t n, const char *fn)
 {
@@ -4394,6 +4550,7 @@ static void xrt__mem_shutdown(void)
     xrt__tree_node *list, *next;
     xrt__lock(&xrt__mem_lock);
     list = xrt__tree_drain(&xrt__mem_tree);
+    memset(xrt__mem_usage, 0, sizeof xrt__mem_usage);
     __atomic_store_n(&xrt__mem_version, xrt__mem_version + 1, __ATOMIC_RELEASE);
     xrt__unlock(&xrt__mem_lock);
     for (; list; list = next) {

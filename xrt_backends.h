@@ -205,7 +205,14 @@ enum { /* xrt_backend.flags */
     X(ipc_get_event_handle, (const xrt_backend *self, xrt_ipc_event_handle *handle, void *event),                  \
       (self, handle, event))                                                                                       \
     X(ipc_open_event_handle, (const xrt_backend *self, void **event, const xrt_ipc_event_handle *handle),          \
-      (self, event, handle))
+      (self, event, handle))                                                                                        \
+    X(device_can_access_peer, (const xrt_backend *self, int *can, int device, int peer), (self, can, device, peer)) \
+    X(device_enable_peer_access, (const xrt_backend *self, int peer, unsigned flags), (self, peer, flags))          \
+    X(device_disable_peer_access, (const xrt_backend *self, int peer), (self, peer))                               \
+    X(memcpy_peer, (const xrt_backend *self, void *dst, int dst_device, const void *src, int src_device, size_t size), \
+      (self, dst, dst_device, src, src_device, size))                                                              \
+    X(memcpy_peer_async, (const xrt_backend *self, void *dst, int dst_device, const void *src, int src_device,      \
+                          size_t size, void *stream), (self, dst, dst_device, src, src_device, size, stream))
 
 struct xrt_backend {
     uint32_t abi_version; /* XRT_BACKEND_ABI_VERSION the backend was built against */

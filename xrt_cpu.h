@@ -83,6 +83,9 @@ extern "C" {
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 
+/* Devices XRT_CPU_DEVICES may ask for: a bound a machine's NUMA nodes stay
+   under, and a device's peers fit in one 64-bit mask. */
+#define XRT__CPU_DEVICES_MAX 64
 #define XRT__CPU_RING 1024u    /* ops in flight per stream before enqueue waits; a power of two */
 #define XRT__CPU_SPIN_MAX 4096u /* most pauses a waiter spins before it sleeps */
 #define XRT__CPU_SPIN_MIN 256u  /* least (~6 us at 24 ns a pause): a hand-off to a thread that runs */
@@ -443,6 +446,7 @@ typedef struct xrt__cpu_spare {
 typedef struct xrt__cpu_stream {
     int lock;      /* producers' spinlock */
     int orphan;    /* no worker: a forked child's copy; one starts with the next op */
+    int device;    /* current at its creation (">> cpu: device") */
     uint64_t dropped; /* an orphan's ops from here to tail never ran: released at adoption */
     uint64_t tail; /* ops enqueued (written under lock) */
     uint64_t room; /* ops may be enqueued without looking at head while tail < room */
@@ -490,6 +494,7 @@ enum {
    runs in the worker's place (xrt__cpu_help); NULL on other threads. */
 static XRT__TLS xrt__cpu_stream *xrt__cpu_serving;
 static XRT__TLS int xrt__cpu_lent; /* runs a stream's ops in its worker's place (xrt__cpu_help) */
+static XRT__TLS int xrt__cpu_device; /* the thread's current device, as cudaSetDevice's */
 
 /* Zero-initialised without an initialiser list, which C++ would reject under
    -Wmissing-field-initializers; hence the lock stands apart. */
@@ -497,7 +502,13 @@ static pthread_mutex_t xrt__cpu_list_lock = PTHREAD_MUTEX_INITIALIZER; /* guards
 static struct {
     const xrt_backend *self; /* the registry's table, for host functions */
     xrt__cpu_stream list; /* sentinel of a circular list of all streams */
-    xrt__cpu_stream *dflt;
+    /* Each device's NULL stream. One pool (">> cpu: the pool") serves every
+       device: the devices share the machine's cores, so a pool per device
+       would only oversubscribe them. */
+    xrt__cpu_stream *dflt[XRT__CPU_DEVICES_MAX];
+    int ndev;
+    int numa;                                /* devices are NUMA nodes (XRT_CPU_DEVICES=numa) */
+    uint64_t peers[XRT__CPU_DEVICES_MAX];    /* bit p of peers[d]: d enabled its access to p */
     xrt__cpu_counter exited;  /* worker threads that have finished */
     xrt__cpu_counter entered; /* worker threads that have reached xrt__cpu_worker (a fork waits for them) */
     uint64_t started;
@@ -797,8 +808,14 @@ static void *xrt__cpu_worker(void *arg)
     return NULL;
 }
 
+/* The thread's device; 0 after a re-initialisation with fewer devices. */
+static int xrt__cpu_current(void) { return xrt__cpu_device < xrt__cpu.ndev ? xrt__cpu_device : 0; }
+
 /* >> cpu: enqueue */
-static xrt__cpu_stream *xrt__cpu_stream_of(void *obj) { return obj ? (xrt__cpu_stream *)obj : xrt__cpu.dflt; }
+static xrt__cpu_stream *xrt__cpu_stream_of(void *obj)
+{
+    return obj ? (xrt__cpu_stream *)obj : xrt__cpu.dflt[xrt__cpu_current()];
+}
 
 /* Doubles the ring of a full stream; called with the lock held by the
    thread that runs its ops, inside a host function: that thread reads no
@@ -898,9 +915,14 @@ static void xrt__cpu_run_memcpy(xrt__cpu_op *op) { memcpy(op->u.copy.dst, op->u.
 static void xrt__cpu_run_memset(xrt__cpu_op *op) { memset(op->u.set.dst, op->u.set.value, op->u.set.size); }
 static void xrt__cpu_dev_release(void *ptr);
 static void xrt__cpu_run_free(xrt__cpu_op *op) { xrt__cpu_dev_release(op->u.release.ptr); }
+/* A host function runs on its stream's device, whichever thread runs it
+   (the worker, or a synchronizing thread in its place). */
 static void xrt__cpu_run_host_fn(xrt__cpu_op *op)
 {
+    int mine = xrt__cpu_device;
+    if (xrt__cpu_serving) xrt__cpu_device = xrt__cpu_serving->device;
     (xrt__cpu_lent ? xrt__host_fn_lend : xrt__host_fn_run)(xrt__cpu.self, op->u.host.fn, op->u.host.user);
+    xrt__cpu_device = mine;
 }
 
 /* >> cpu: the pool */
@@ -1301,7 +1323,7 @@ static xrt_status xrt__cpu_start_worker_locked(xrt__cpu_stream *s)
     return XRT_SUCCESS;
 }
 
-static xrt_status xrt__cpu_stream_new(xrt__cpu_stream **out)
+static xrt_status xrt__cpu_stream_new(xrt__cpu_stream **out, int device)
 {
     xrt__cpu_stream *s = (xrt__cpu_stream *)XRT_ALIGNED_ALLOC(64, sizeof *s);
     xrt__cpu_slot *ring = (xrt__cpu_slot *)XRT_ALIGNED_ALLOC(64, XRT__CPU_RING * sizeof *ring);
@@ -1314,6 +1336,7 @@ static xrt_status xrt__cpu_stream_new(xrt__cpu_stream **out)
     xrt__cpu_reap(); /* streams destroyed earlier: join their workers */
     memset(s, 0, sizeof *s);
     s->producer_cpu = s->worker_cpu = -1;
+    s->device = device;
     memset(ring, 0, XRT__CPU_RING * sizeof *ring);
     s->ring = ring;
     s->mask = XRT__CPU_RING - 1;
@@ -1356,7 +1379,7 @@ static xrt_status xrt__cpu_adopt_locked(xrt__cpu_stream *s)
 
 static xrt_status xrt__cpu_stream_create(const xrt_backend *self, void **stream)
 {
-    return xrt__cpu_stream_new((xrt__cpu_stream **)stream);
+    return xrt__cpu_stream_new((xrt__cpu_stream **)stream, xrt__cpu_current());
 }
 
 /* Returns at once: the worker drains what is queued, then exits. Fails only
@@ -1417,18 +1440,24 @@ static xrt_status xrt__cpu_stream_query(const xrt_backend *self, void *stream)
    (the usual xrt_free) it allocates nothing. */
 typedef struct xrt__cpu_pending { xrt__cpu_stream *s; uint64_t pos; } xrt__cpu_pending;
 
-static xrt_status xrt__cpu_sync_all(const char *who)
+static int xrt__cpu_busy_on(xrt__cpu_stream *s, int device)
+{
+    return (device < 0 || s->device == device) && xrt__cpu_busy(s);
+}
+
+/* device -1: every device's streams. */
+static xrt_status xrt__cpu_sync_all(int device, const char *who)
 {
     xrt__cpu_pending *v = NULL;
     xrt__cpu_stream *s;
     size_t n = 0, busy = 0, i;
     pthread_mutex_lock(&xrt__cpu_list_lock);
-    for (s = xrt__cpu.list.next; s != &xrt__cpu.list; s = s->next) busy += xrt__cpu_busy(s);
+    for (s = xrt__cpu.list.next; s != &xrt__cpu.list; s = s->next) busy += xrt__cpu_busy_on(s, device);
     if (busy) /* room for every stream: more may have become busy by the second pass */
         for (s = xrt__cpu.list.next; s != &xrt__cpu.list; s = s->next) busy++;
     if (busy && (v = (xrt__cpu_pending *)XRT_MALLOC(busy * sizeof *v)) != NULL)
         for (s = xrt__cpu.list.next; s != &xrt__cpu.list && n < busy; s = s->next) {
-            if (!xrt__cpu_busy(s)) continue;
+            if (!xrt__cpu_busy_on(s, device)) continue;
             __atomic_add_fetch(&s->refs, 1, __ATOMIC_RELAXED);
             v[n].s = s;
             v[n++].pos = __atomic_load_n(&s->tail, __ATOMIC_ACQUIRE);
@@ -1446,7 +1475,8 @@ static xrt_status xrt__cpu_sync_all(const char *who)
 static xrt_status xrt__cpu_device_synchronize(const xrt_backend *self)
 {
     xrt_status st = xrt__cpu_cap_unsafe("cpu: xrt_device_synchronize");
-    return st != XRT_SUCCESS ? st : xrt__cpu_sync_all("cpu: xrt_device_synchronize");
+    /* The current device's streams only, as cudaDeviceSynchronize. */
+    return st != XRT_SUCCESS ? st : xrt__cpu_sync_all(xrt__cpu_current(), "cpu: xrt_device_synchronize");
 }
 
 static xrt_status xrt__cpu_launch_host_func(const xrt_backend *self, void *stream, xrt_host_fn fn, void *user)
@@ -1465,6 +1495,7 @@ static xrt_status xrt__cpu_launch_host_func(const xrt_backend *self, void *strea
    wait captures (stream, pos) so a later record cannot release it early. */
 typedef struct xrt__cpu_event {
     unsigned flags;
+    int device;              /* current at its creation: it is recorded on that device's streams only */
     int lock;                /* guards stream and pos */
     int refs;                /* the handle + record ops in flight */
     xrt__cpu_stream *stream; /* of the latest record; NULL: never recorded */
@@ -1565,6 +1596,7 @@ static xrt_status xrt__cpu_event_create(const xrt_backend *self, void **event, u
     xrt__cpu_event *e = (xrt__cpu_event *)XRT_CALLOC(1, sizeof *e);
     if (!e) return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_event_create", "no memory for an event");
     e->flags = flags;
+    e->device = xrt__cpu_current();
     e->refs = 1;
     if ((flags & XRT_EVENT_INTERPROCESS) && xrt__cpu_ipc_event_make(e) != XRT_SUCCESS) {
         XRT_FREE(e);
@@ -1588,6 +1620,9 @@ static xrt_status xrt__cpu_event_record(const xrt_backend *self, void *event, vo
     xrt__cpu_stream *s = xrt__cpu_stream_of(stream);
     xrt__cpu_op *op;
     xrt_status st;
+    if (XRT__UNLIKELY(e->device != s->device)) /* as cudaEventRecord: cudaErrorInvalidResourceHandle */
+        return xrt_error(XRT_ERROR_INVALID_HANDLE, "cpu: xrt_event_record",
+                         "the event belongs to device %d, the stream to device %d", e->device, s->device);
     if (XRT__UNLIKELY(e->shared != NULL)) return xrt__cpu_ipc_event_record(e, stream);
     if (XRT__UNLIKELY(__atomic_load_n(&s->cap, __ATOMIC_ACQUIRE) || __atomic_load_n(&e->cap, __ATOMIC_ACQUIRE)) &&
         xrt__cpu_cap_record(e, s, &st))
@@ -1747,7 +1782,7 @@ static xrt__cpu_devmem xrt__cpu_mem[XRT__CPU_DEVICES_MAX];
 
 /* The device the calling thread allocates on. One CPU device for now: every
    structure is per device so that more plug in. */
-static int xrt__cpu_mem_device(void) { return 0; }
+static int xrt__cpu_mem_device(void) { return xrt__cpu_current(); }
 
 static size_t xrt__cpu_page(void)
 {
@@ -1920,7 +1955,7 @@ static xrt_status xrt__cpu_malloc_host(const xrt_backend *self, void **ptr, size
 static xrt_status xrt__cpu_release(const char *who)
 {
     xrt_status st = xrt__cpu_cap_unsafe(who);
-    if (st == XRT_SUCCESS) st = xrt__cpu_sync_all(who);
+    if (st == XRT_SUCCESS) st = xrt__cpu_sync_all(-1, who);
     return st;
 }
 
@@ -2413,9 +2448,8 @@ static xrt_status xrt__cpu_free_async(const xrt_backend *self, void *ptr, void *
 
 /* Synchronous operations are ordered on the default stream: done in place when
    it is idle, else queued behind its work and waited for. */
-static xrt_status xrt__cpu_sync_op(const xrt_backend *self, xrt__cpu_op *op, const char *who)
+static xrt_status xrt__cpu_sync_op_on(const xrt_backend *self, xrt__cpu_stream *s, xrt__cpu_op *op, const char *who)
 {
-    xrt__cpu_stream *s = xrt__cpu.dflt;
     xrt_status st = xrt__cpu_cap_unsafe(who);
     if (st != XRT_SUCCESS) return st;
     if (!xrt__cpu_busy(s)) {
@@ -2424,6 +2458,11 @@ static xrt_status xrt__cpu_sync_op(const xrt_backend *self, xrt__cpu_op *op, con
     }
     if ((st = xrt__cpu_enqueue(s, op, who)) != XRT_SUCCESS) return st;
     return xrt__cpu_stream_synchronize(self, s);
+}
+
+static xrt_status xrt__cpu_sync_op(const xrt_backend *self, xrt__cpu_op *op, const char *who)
+{
+    return xrt__cpu_sync_op_on(self, xrt__cpu.dflt[xrt__cpu_current()], op, who);
 }
 
 static void xrt__cpu_copy_op(xrt__cpu_op *op, void *dst, const void *src, size_t size)
@@ -2512,11 +2551,19 @@ static size_t xrt__cpu_meminfo(const char *key)
     return kb * 1024;
 }
 
+/* Every device sees the whole machine: total is its memory. A device's free
+   memory is what the machine has available, but never more than the total
+   less what this device has allocated (xrt_malloc, xrt_malloc_async, not yet
+   freed), as a GPU's free memory shrinks by its own allocations even before
+   they are touched. */
 static xrt_status xrt__cpu_mem_get_info(const xrt_backend *self, size_t *free_bytes, size_t *total_bytes)
 {
+    size_t mine = xrt__mem_device_bytes(self, xrt__cpu_current());
     *total_bytes = (size_t)sysconf(_SC_PHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE);
     *free_bytes = xrt__cpu_meminfo("MemAvailable");
     if (!*free_bytes) *free_bytes = (size_t)sysconf(_SC_AVPHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE);
+    if (*free_bytes > *total_bytes - (mine < *total_bytes ? mine : *total_bytes))
+        *free_bytes = *total_bytes - (mine < *total_bytes ? mine : *total_bytes);
     return XRT_SUCCESS;
 }
 
@@ -2530,30 +2577,132 @@ static xrt_status xrt__cpu_get_capabilities(const xrt_backend *self, unsigned *c
 
 static xrt_status xrt__cpu_get_device_count(const xrt_backend *self, int *count)
 {
-    *count = 1;
+    *count = xrt__cpu.ndev;
     return XRT_SUCCESS;
 }
 
 static xrt_status xrt__cpu_check_device(int device, const char *who)
 {
-    if (device == 0) return XRT_SUCCESS;
-    return xrt_error(XRT_ERROR_INVALID_DEVICE, who, "device %d out of range (1 device)", device);
+    if (device >= 0 && device < xrt__cpu.ndev) return XRT_SUCCESS;
+    return xrt_error(XRT_ERROR_INVALID_DEVICE, who, "device %d out of range (%d device%s; XRT_CPU_DEVICES sets how many)",
+                     device, xrt__cpu.ndev, xrt__cpu.ndev == 1 ? "" : "s");
 }
 
 static xrt_status xrt__cpu_set_device(const xrt_backend *self, int device)
 {
-    return xrt__cpu_check_device(device, "cpu: xrt_set_device");
+    xrt_status st = xrt__cpu_check_device(device, "cpu: xrt_set_device");
+    if (st == XRT_SUCCESS) xrt__cpu_device = device;
+    return st;
 }
 
 static xrt_status xrt__cpu_get_device(const xrt_backend *self, int *device)
 {
-    *device = 0;
+    *device = xrt__cpu_current();
     return XRT_SUCCESS;
+}
+
+/* XRT_CPU_DEVICES: a count, or one device per NUMA node ("numa"). A
+   device's workers and memory are not placed on its node (no
+   sched_setaffinity, no mbind): the devices share every core and all of the
+   memory, as the devices of a count do. */
+static int xrt__cpu_numa_nodes(void)
+{
+    char path[64];
+    int n = 0;
+    while (n < XRT__CPU_DEVICES_MAX) {
+        snprintf(path, sizeof path, "/sys/devices/system/node/node%d", n);
+        if (access(path, F_OK) != 0) break;
+        n++;
+    }
+    return n ? n : 1;
+}
+
+static int xrt__cpu_device_count_env(int *numa)
+{
+    long long n = xrt__env_count("XRT_CPU_DEVICES", 1, 1, XRT__CPU_DEVICES_MAX, "numa");
+    *numa = n < 0;
+    return n < 0 ? xrt__cpu_numa_nodes() : (int)n;
+}
+
+/* >> cpu: peers. Every CPU device reads every other's memory; enabling
+   access only keeps CUDA's bookkeeping (and its errors), process-wide per
+   device as a CUDA context's. */
+static xrt_status xrt__cpu_device_can_access_peer(const xrt_backend *self, int *can, int device, int peer)
+{
+    xrt_status st = xrt__cpu_check_device(device, "cpu: xrt_device_can_access_peer");
+    if (st == XRT_SUCCESS) st = xrt__cpu_check_device(peer, "cpu: xrt_device_can_access_peer");
+    if (st == XRT_SUCCESS) *can = device != peer; /* a device is not its own peer, as in CUDA */
+    return st;
+}
+
+static xrt_status xrt__cpu_peer_check(int peer, const char *who)
+{
+    xrt_status st = xrt__cpu_check_device(peer, who);
+    if (st == XRT_SUCCESS && peer == xrt__cpu_current())
+        return xrt_error(XRT_ERROR_INVALID_DEVICE, who, "device %d cannot be its own peer", peer);
+    return st;
+}
+
+static xrt_status xrt__cpu_device_enable_peer_access(const xrt_backend *self, int peer, unsigned flags)
+{
+    static const char who[] = "cpu: xrt_device_enable_peer_access";
+    xrt_status st = xrt__cpu_peer_check(peer, who);
+    uint64_t bit = 1ull << (peer & 63);
+    if (st != XRT_SUCCESS) return st;
+    if (__atomic_fetch_or(&xrt__cpu.peers[xrt__cpu_current()], bit, __ATOMIC_RELAXED) & bit)
+        return xrt_error(XRT_ERROR_PEER_ACCESS_ALREADY_ENABLED, who, "device %d already has access to device %d",
+                         xrt__cpu_current(), peer);
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_device_disable_peer_access(const xrt_backend *self, int peer)
+{
+    static const char who[] = "cpu: xrt_device_disable_peer_access";
+    xrt_status st = xrt__cpu_peer_check(peer, who);
+    uint64_t bit = 1ull << (peer & 63);
+    if (st != XRT_SUCCESS) return st;
+    if (!(__atomic_fetch_and(&xrt__cpu.peers[xrt__cpu_current()], ~bit, __ATOMIC_RELAXED) & bit))
+        return xrt_error(XRT_ERROR_PEER_ACCESS_NOT_ENABLED, who, "device %d has no access to device %d enabled",
+                         xrt__cpu_current(), peer);
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_peer_devices(int dst_device, int src_device, const char *who)
+{
+    xrt_status st = xrt__cpu_check_device(dst_device, who);
+    return st == XRT_SUCCESS ? xrt__cpu_check_device(src_device, who) : st;
+}
+
+/* As cudaMemcpyPeer: after the work queued on both devices' NULL streams,
+   done when the call returns. */
+static xrt_status xrt__cpu_memcpy_peer(const xrt_backend *self, void *dst, int dst_device, const void *src,
+                                       int src_device, size_t size)
+{
+    static const char who[] = "cpu: xrt_memcpy_peer";
+    xrt__cpu_op op;
+    xrt_status st = xrt__cpu_peer_devices(dst_device, src_device, who);
+    if (st == XRT_SUCCESS && src_device != dst_device)
+        st = xrt__cpu_stream_synchronize(self, xrt__cpu.dflt[src_device]);
+    if (st != XRT_SUCCESS) return st;
+    xrt__cpu_copy_op(&op, dst, src, size);
+    return xrt__cpu_sync_op_on(self, xrt__cpu.dflt[dst_device], &op, who);
+}
+
+/* Split across the pool when large, as any other copy. */
+static xrt_status xrt__cpu_memcpy_peer_async(const xrt_backend *self, void *dst, int dst_device, const void *src,
+                                             int src_device, size_t size, void *stream)
+{
+    static const char who[] = "cpu: xrt_memcpy_peer_async";
+    xrt__cpu_op op;
+    xrt_status st = xrt__cpu_peer_devices(dst_device, src_device, who);
+    if (st != XRT_SUCCESS) return st;
+    xrt__cpu_copy_op(&op, dst, src, size);
+    return xrt__cpu_enqueue(stream, &op, who);
 }
 
 static void xrt__cpu_model_name(char *out, size_t n)
 {
-    char line[512];
+    char line[300];
     FILE *f = fopen("/proc/cpuinfo", "r");
     snprintf(out, n, "CPU");
     if (!f) return;
@@ -2566,6 +2715,16 @@ static void xrt__cpu_model_name(char *out, size_t n)
         }
     }
     fclose(f);
+}
+
+/* With several devices the name says which: "CPU device 2 of 4: <model>"
+   ("NUMA node 2 of 4" with XRT_CPU_DEVICES=numa); one device keeps the model's name. */
+static void xrt__cpu_device_name(char *out, size_t n, int device)
+{
+    char model[200];
+    xrt__cpu_model_name(model, sizeof model);
+    if (xrt__cpu.ndev == 1) snprintf(out, n, "%s", model);
+    else snprintf(out, n, "CPU %s %d of %d: %s", xrt__cpu.numa ? "NUMA node" : "device", device, xrt__cpu.ndev, model);
 }
 
 /* The widest vectors in 32-bit lanes, and the instruction-set features a
@@ -2647,7 +2806,7 @@ static xrt_status xrt__cpu_get_device_properties(const xrt_backend *self, xrt_de
     xrt_status st = xrt__cpu_check_device(device, "cpu: xrt_get_device_properties");
     if (st != XRT_SUCCESS) return st;
     memset(prop, 0, sizeof *prop);
-    xrt__cpu_model_name(prop->name, sizeof prop->name);
+    xrt__cpu_device_name(prop->name, sizeof prop->name, device);
     prop->warp_size = xrt__cpu_isa(features, sizeof features);
     snprintf(prop->arch, sizeof prop->arch, "%s", XRT__CPU_ARCH);
     prop->total_memory = (size_t)sysconf(_SC_PHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE);
@@ -3515,8 +3674,8 @@ static void xrt__cpu_cap_unlock(void)
    stream in a capture keeps its name in cap_name). */
 static void xrt__cpu_stream_name(const xrt__cpu_stream *s, char *buf, size_t n)
 {
-    uintptr_t h = s == xrt__cpu.dflt ? 0 : xrt__handle_of(s, XRT__HANDLE_STREAM);
-    if (s == xrt__cpu.dflt) snprintf(buf, n, "the NULL stream");
+    uintptr_t h = s == xrt__cpu.dflt[s->device] ? 0 : xrt__handle_of(s, XRT__HANDLE_STREAM);
+    if (s == xrt__cpu.dflt[s->device]) snprintf(buf, n, "the NULL stream");
     else if (h) snprintf(buf, n, "stream %p", (void *)h);
     else snprintf(buf, n, "a destroyed stream");
 }
@@ -3796,7 +3955,7 @@ static int xrt__cpu_cap_wait(xrt__cpu_stream *t, xrt__cpu_event *e, xrt_status *
         *st = xrt__cpu_cap_fail_locked(t->cap, XRT_ERROR_STREAM_CAPTURE_MERGE, who,
                                        "%s is capturing, and the event was recorded in another capture: two "
                                        "captures cannot merge; the capture is invalidated", name);
-    } else if (t == xrt__cpu.dflt) {
+    } else if (t == xrt__cpu.dflt[t->device]) {
         *st = xrt__cpu_cap_fail_locked(c, XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, who,
                                        "the NULL stream cannot join a capture; the capture is invalidated");
     } else if (c->invalid != XRT_SUCCESS) {
@@ -4448,11 +4607,14 @@ __attribute__((constructor)) static void xrt__cpu_atfork(void)
     pthread_atfork(xrt__cpu_fork_prepare, xrt__cpu_fork_parent, xrt__cpu_fork_child);
 }
 
+static void xrt__cpu_shutdown(const xrt_backend *self);
+
 static xrt_status xrt__cpu_init(const xrt_backend *self, char *reason, size_t n)
 {
     static int settle_registered; /* once a process: handlers cannot be removed */
     unsigned long long split = xrt__env_size("XRT_CPU_SPLIT_BYTES", 16u << 20);
     xrt_status st;
+    int i;
     xrt__cpu.self = self;
     if (!settle_registered && pthread_atfork(xrt__cpu_fork_settle, NULL, NULL) == 0) settle_registered = 1;
     xrt__cpu_split_bytes = split == 0 || split > SIZE_MAX ? SIZE_MAX : (size_t)split; /* 0: never split */
@@ -4460,8 +4622,14 @@ static xrt_status xrt__cpu_init(const xrt_backend *self, char *reason, size_t n)
     xrt__cpu_counter_init(&xrt__cpu.exited, xrt__cpu.exited.value);
     xrt__cpu_counter_init(&xrt__cpu.entered, xrt__cpu.entered.value);
     xrt__cpu.list.next = xrt__cpu.list.prev = &xrt__cpu.list;
-    st = xrt__cpu_stream_new(&xrt__cpu.dflt);
-    if (st != XRT_SUCCESS) snprintf(reason, n, "%s", xrt_get_last_error_string());
+    xrt__cpu.ndev = xrt__cpu_device_count_env(&xrt__cpu.numa);
+    memset(xrt__cpu.peers, 0, sizeof xrt__cpu.peers);
+    for (i = 0, st = XRT_SUCCESS; i < xrt__cpu.ndev && st == XRT_SUCCESS; i++)
+        st = xrt__cpu_stream_new(&xrt__cpu.dflt[i], i);
+    if (st != XRT_SUCCESS) {
+        snprintf(reason, n, "%s", xrt_get_last_error_string());
+        xrt__cpu_shutdown(self);
+    }
     return st;
 }
 
@@ -4469,8 +4637,10 @@ static xrt_status xrt__cpu_init(const xrt_backend *self, char *reason, size_t n)
 static void xrt__cpu_shutdown(const xrt_backend *self)
 {
     uint64_t started;
-    xrt__cpu_stream_close(xrt__cpu.dflt);
-    xrt__cpu.dflt = NULL;
+    int i;
+    for (i = 0; i < xrt__cpu.ndev; i++)
+        if (xrt__cpu.dflt[i]) xrt__cpu_stream_close(xrt__cpu.dflt[i]);
+    memset(xrt__cpu.dflt, 0, sizeof xrt__cpu.dflt);
     pthread_mutex_lock(&xrt__cpu_list_lock);
     started = xrt__cpu.started;
     pthread_mutex_unlock(&xrt__cpu_list_lock);

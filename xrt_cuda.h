@@ -132,6 +132,8 @@ static const xrt__gpu_error xrt__cuda_errors[] = {
     {cudaErrorCapturedEvent, XRT_ERROR_CAPTURED_EVENT},
     {cudaErrorStreamCaptureWrongThread, XRT_ERROR_STREAM_CAPTURE_WRONG_THREAD},
     {cudaErrorGraphExecUpdateFailure, XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE},
+    {cudaErrorPeerAccessAlreadyEnabled, XRT_ERROR_PEER_ACCESS_ALREADY_ENABLED},
+    {cudaErrorPeerAccessNotEnabled, XRT_ERROR_PEER_ACCESS_NOT_ENABLED},
 };
 
 /* xrt's capture modes and statuses are CUDA's. */

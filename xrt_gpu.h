@@ -136,7 +136,15 @@
     X(IpcGetEventHandle, cudaIpcGetEventHandle, 0, hipIpcGetEventHandle, 0, XRT__GPU_T(error),                           \
       (XRT__GPU_T(ipc_event_handle) *handle, XRT__GPU_T(event) event))                                                   \
     X(IpcOpenEventHandle, cudaIpcOpenEventHandle, 0, hipIpcOpenEventHandle, 0, XRT__GPU_T(error),                        \
-      (XRT__GPU_T(event) *event, XRT__GPU_T(ipc_event_handle) handle))
+      (XRT__GPU_T(event) *event, XRT__GPU_T(ipc_event_handle) handle))                                                   \
+    X(DeviceCanAccessPeer, cudaDeviceCanAccessPeer, 0, hipDeviceCanAccessPeer, 0, XRT__GPU_T(error),                      \
+      (int *can, int device, int peer))                                                                                  \
+    X(DeviceEnablePeerAccess, cudaDeviceEnablePeerAccess, 0, hipDeviceEnablePeerAccess, 0, XRT__GPU_T(error),            \
+      (int peer, unsigned flags))                                                                                        \
+    X(DeviceDisablePeerAccess, cudaDeviceDisablePeerAccess, 0, hipDeviceDisablePeerAccess, 0, XRT__GPU_T(error),         \
+      (int peer))                                                                                                        \
+    X(MemcpyPeerAsync, cudaMemcpyPeerAsync, 0, hipMemcpyPeerAsync, 0, XRT__GPU_T(error),                                 \
+      (void *dst, int dst_device, const void *src, int src_device, size_t size, XRT__GPU_T(stream) stream))
 #endif
 
 #if defined(XRT__IMPL_INCLUDED) && !defined(XRT__GPU_IMPL_INCLUDED)
@@ -771,6 +779,60 @@ static xrt_status xrt__gpu_memcpy(const xrt_backend *self, void *dst, const void
 {
     const xrt__gpu *g = (const xrt__gpu *)self->user;
     xrt_status st = XRT__GPU_CHECK(g, g->rt.MemcpyAsync(dst, src, size, (int)kind, NULL), XRT__GPU_CALL(MemcpyAsync));
+    return st == XRT_SUCCESS ? XRT__GPU_CHECK(g, g->rt.StreamSynchronize(NULL), XRT__GPU_CALL(StreamSynchronize)) : st;
+}
+
+/* >> gpu: peers: the runtimes' own calls; their errors (peer access already
+   enabled, not enabled, a device its own peer) are CUDA's. */
+static xrt_status xrt__gpu_device_can_access_peer(const xrt_backend *self, int *can, int device, int peer)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    xrt_status st = xrt__gpu_check_device(g, device, "xrt_device_can_access_peer");
+    if (st == XRT_SUCCESS) st = xrt__gpu_check_device(g, peer, "xrt_device_can_access_peer");
+    return st == XRT_SUCCESS ? XRT__GPU_CHECK(g, g->rt.DeviceCanAccessPeer(can, device, peer),
+                                              XRT__GPU_CALL(DeviceCanAccessPeer)) : st;
+}
+
+static xrt_status xrt__gpu_device_enable_peer_access(const xrt_backend *self, int peer, unsigned flags)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    xrt_status st = xrt__gpu_check_device(g, peer, "xrt_device_enable_peer_access");
+    return st == XRT_SUCCESS ? XRT__GPU_CHECK(g, g->rt.DeviceEnablePeerAccess(peer, flags),
+                                              XRT__GPU_CALL(DeviceEnablePeerAccess)) : st;
+}
+
+static xrt_status xrt__gpu_device_disable_peer_access(const xrt_backend *self, int peer)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    xrt_status st = xrt__gpu_check_device(g, peer, "xrt_device_disable_peer_access");
+    return st == XRT_SUCCESS ? XRT__GPU_CHECK(g, g->rt.DeviceDisablePeerAccess(peer),
+                                              XRT__GPU_CALL(DeviceDisablePeerAccess)) : st;
+}
+
+static xrt_status xrt__gpu_peer_devices(const xrt__gpu *g, int dst_device, int src_device, const char *op)
+{
+    xrt_status st = xrt__gpu_check_device(g, dst_device, op);
+    return st == XRT_SUCCESS ? xrt__gpu_check_device(g, src_device, op) : st;
+}
+
+static xrt_status xrt__gpu_memcpy_peer_async(const xrt_backend *self, void *dst, int dst_device, const void *src,
+                                             int src_device, size_t size, void *stream)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    xrt_status st = xrt__gpu_peer_devices(g, dst_device, src_device, "xrt_memcpy_peer_async");
+    return st == XRT_SUCCESS ? XRT__GPU_CHECK(g, g->rt.MemcpyPeerAsync(dst, dst_device, src, src_device, size, stream),
+                                              XRT__GPU_CALL(MemcpyPeerAsync)) : st;
+}
+
+/* As xrt__gpu_memcpy: on the NULL stream, waited for. */
+static xrt_status xrt__gpu_memcpy_peer(const xrt_backend *self, void *dst, int dst_device, const void *src,
+                                       int src_device, size_t size)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    xrt_status st = xrt__gpu_peer_devices(g, dst_device, src_device, "xrt_memcpy_peer");
+    if (st == XRT_SUCCESS)
+        st = XRT__GPU_CHECK(g, g->rt.MemcpyPeerAsync(dst, dst_device, src, src_device, size, NULL),
+                            XRT__GPU_CALL(MemcpyPeerAsync));
     return st == XRT_SUCCESS ? XRT__GPU_CHECK(g, g->rt.StreamSynchronize(NULL), XRT__GPU_CALL(StreamSynchronize)) : st;
 }
 

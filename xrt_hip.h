@@ -176,6 +176,8 @@ static const xrt__gpu_error xrt__hip_errors[] = {
     {hipErrorCapturedEvent, XRT_ERROR_CAPTURED_EVENT},
     {hipErrorStreamCaptureWrongThread, XRT_ERROR_STREAM_CAPTURE_WRONG_THREAD},
     {XRT__HIP_GRAPH_EXEC_UPDATE_FAILURE, XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE},
+    {hipErrorPeerAccessAlreadyEnabled, XRT_ERROR_PEER_ACCESS_ALREADY_ENABLED},
+    {hipErrorPeerAccessNotEnabled, XRT_ERROR_PEER_ACCESS_NOT_ENABLED},
 };
 
 /* xrt's capture modes and statuses are HIP's. */

@@ -40,6 +40,8 @@ section "CPU copies split across cores (all usable cores, then one)"
 $B/bench/split
 if command -v taskset > /dev/null; then taskset -c 0 $B/bench/split 64
 else echo "skipped: one core (taskset is not installed)"; fi
+section "CPU peer copies (two CPU devices), against memcpy"
+$B/bench/peer
 LOAD=${BENCH_LOAD_RUN:-$(nproc)}
 section "CPU streams under load: $LOAD spinning processes beside the benchmark"
 BENCH_LOAD=$LOAD $B/bench/stream_roundtrip

@@ -32,7 +32,8 @@ static const char usage[] =
     "  --device N        device number (default 0)\n"
     "  --dir LIST        directions, comma-separated: h2d,d2h,bidir,d2d,h2h (default all);\n"
     "                    bidir is h2d and d2h at once on two streams (async mode only);\n"
-    "                    d2d also measures every pair of devices when there are several\n"
+    "                    d2d also measures every pair of devices when there are several,\n"
+    "                    with peer copies (xrt_memcpy_peer, xrt_memcpy_peer_async)\n"
     "  --memory LIST     host memory: pageable,pinned (default both)\n"
     "  --mode LIST       sync (xrt_memcpy), async (xrt_memcpy_async) (default both)\n"
     "  --min SIZE        smallest copy (default 4K; suffixes K, M, G are powers of 1024)\n"
@@ -105,6 +106,7 @@ typedef struct job {
     xrt_memcpy_kind kind, kind2;
     xrt_stream stream, stream2;
     size_t n;
+    int peer, dst_device, src_device; /* a peer copy (xrt_memcpy_peer) between these devices */
 } job;
 
 typedef struct run {
@@ -339,8 +341,13 @@ static double copy_batch(const job *j, int mode, long iters)
     double t0 = bench_now_ns();
     long i;
     for (i = 0; i < iters; i++) {
-        xrt_status st = mode ? xrt_memcpy_async(j->dst, j->src, j->n, j->kind, j->stream)
-                             : xrt_memcpy(j->dst, j->src, j->n, j->kind);
+        xrt_status st;
+        if (j->peer)
+            st = mode ? xrt_memcpy_peer_async(j->dst, j->dst_device, j->src, j->src_device, j->n, j->stream)
+                      : xrt_memcpy_peer(j->dst, j->dst_device, j->src, j->src_device, j->n);
+        else
+            st = mode ? xrt_memcpy_async(j->dst, j->src, j->n, j->kind, j->stream)
+                      : xrt_memcpy(j->dst, j->src, j->n, j->kind);
         if (st == XRT_SUCCESS && j->dst2) st = xrt_memcpy_async(j->dst2, j->src2, j->n, j->kind2, j->stream2);
         if (st != XRT_SUCCESS) fail_xrt();
     }
@@ -407,7 +414,7 @@ static void sweep(run *r)
             if (is_bidir(x) && xrt_stream_create(&r->stream2) != XRT_SUCCESS) fail_xrt();
             for (s = 0; s < r->nsizes; s++) {
                 job j = {r->buf[x->dst], r->buf[x->src], NULL, NULL, x->kind, XRT_MEMCPY_DEVICE_TO_HOST,
-                         r->stream, r->stream2, r->sizes[s]};
+                         r->stream, r->stream2, r->sizes[s], 0, 0, 0};
                 if (is_bidir(x)) j.dst2 = r->buf[x->back_dst], j.src2 = r->buf[x->back_src];
                 progress(r, mode, x->label, r->sizes[s]);
                 r->fig[mode][t][s] = measure(r, &j, mode);
@@ -418,8 +425,9 @@ static void sweep(run *r)
 }
 
 /* Every ordered pair of devices, at the largest size: memory of device a
-   copied into memory of device b, issued from device a (as nvbandwidth's
-   device_to_device_memcpy_read_ce reads from the peer). */
+   copied into memory of device b with xrt_memcpy_peer (cudaMemcpyPeer),
+   issued from device a (as nvbandwidth's device_to_device_memcpy_read_ce
+   reads from the peer). */
 static void sweep_pairs(run *r)
 {
     size_t n = r->sizes[r->nsizes - 1];
@@ -436,6 +444,7 @@ static void sweep_pairs(run *r)
                 fail_xrt();
             memset(&j, 0, sizeof j);
             j.dst = dst, j.src = src, j.n = n, j.kind = XRT_MEMCPY_DEVICE_TO_DEVICE;
+            j.peer = 1, j.dst_device = b, j.src_device = a;
             if (xrt_stream_create(&j.stream) != XRT_SUCCESS) fail_xrt();
             for (mode = 0; mode < NMODES; mode++) {
                 if (!(r->o.modes >> mode & 1)) continue;

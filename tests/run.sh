@@ -141,6 +141,11 @@ else
     skip "suite with cuda as the default: no CUDA headers, no runtime double"
 fi
 
+# The shared suite again with four CPU devices: every test that loops over
+# the devices, or copies between the first and the last, meets several.
+echo "== runtime suite with XRT_CPU_DEVICES=4"
+cmocka env XRT_CPU_DEVICES=4 "$B/plain/test_suite"
+
 # The shared suite with the tracing plugin in front of the CPU backend: a
 # "suite on trace" group. The trace file proves that the group ran on it.
 echo "== runtime suite through the tracing plugin"
@@ -152,7 +157,8 @@ suite_on_trace() { # FLAVOUR PLUGIN-DIR COMMAND... (cmocka and step set $name)
     cmocka env XRT_PLUGINS="$tdir/libxrt_trace.so" XRT_TRACE_BACKEND=cpu XRT_TRACE_FILE="$tf" XRT_TRACE_LOOKUPS=1 "$@"
     step "suite ($tflavour) ran on trace" grep -q "^trace: init(target=cpu) -> success" "$tf"
 }
-suite_on_trace plain "$B/plugins" "$B/plain/test_suite"
+# Two CPU devices: enabling peer access needs a device other than the current.
+suite_on_trace plain "$B/plugins" env XRT_CPU_DEVICES=2 "$B/plain/test_suite"
 # Every operation: the suite calls it on the CPU (the trace shows it), and
 # the README's table "What each backend supports" has its row
 # (tests/operations.sh names a miss).
@@ -194,6 +200,7 @@ echo "== stress, kernels and the CPU engine under TSan"
 [ -x "$B/tsan/test_cpu" ] && TSAN_OPTIONS=halt_on_error=1 cmocka "$B/tsan/test_cpu"
 [ -x "$B/tsan/test_graph" ] && TSAN_OPTIONS=halt_on_error=1 cmocka "$B/tsan/test_graph"
 [ -x "$B/tsan/test_ipc" ] && TSAN_OPTIONS=halt_on_error=1 cmocka "$B/tsan/test_ipc"
+[ -x "$B/tsan/test_devices" ] && TSAN_OPTIONS=halt_on_error=1 cmocka "$B/tsan/test_devices"
 # two threads destroying one handle, with membarrier(2) and with the fallback
 # (the racing-use tests write one buffer from several streams on purpose)
 for t in test_handles test_handles_no_membarrier; do

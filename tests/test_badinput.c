@@ -947,7 +947,26 @@ static xrt_backend table_other(void) { return xrt_test_other_table(); }
     X(ipc_get_event_foreign, "xrt_ipc_get_event_handle", XRT_ERROR_INVALID_HANDLE, 0,                                 \
       xrt_ipc_get_event_handle(&ieh, f->other_e))                                                                      \
     X(ipc_get_event_stream, "xrt_ipc_get_event_handle", XRT_ERROR_INVALID_HANDLE, 0,                                  \
-      xrt_ipc_get_event_handle(&ieh, (xrt_event)f->s))
+      xrt_ipc_get_event_handle(&ieh, (xrt_event)f->s))                                                                        \
+    /* >> peers */                                                                                                     \
+    X(can_peer_negative, "xrt_device_can_access_peer", XRT_ERROR_INVALID_DEVICE, 0, xrt_device_can_access_peer(&fd, -1, 0)) \
+    X(can_peer_past_end, "xrt_device_can_access_peer", XRT_ERROR_INVALID_DEVICE, 0,                                    \
+      xrt_device_can_access_peer(&fd, 0, f->devices))                                                                  \
+    X(enable_peer_negative, "xrt_device_enable_peer_access", XRT_ERROR_INVALID_DEVICE, 0, xrt_device_enable_peer_access(-1, 0)) \
+    X(enable_peer_past_end, "xrt_device_enable_peer_access", XRT_ERROR_INVALID_DEVICE, 0,                              \
+      xrt_device_enable_peer_access(f->devices, 0))                                                                    \
+    X(disable_peer_int_max, "xrt_device_disable_peer_access", XRT_ERROR_INVALID_DEVICE, 0,                             \
+      xrt_device_disable_peer_access(INT_MAX))                                                                         \
+    X(memcpy_peer_dst_null, "xrt_memcpy_peer", XRT_ERROR_INVALID_VALUE, 0, xrt_memcpy_peer(NULL, 0, f->d, 0, 64))       \
+    X(memcpy_peer_src_overrun, "xrt_memcpy_peer", XRT_ERROR_INVALID_VALUE, 0, xrt_memcpy_peer(f->d2, 0, f->d, 0, N + 1)) \
+    X(memcpy_peer_host, "xrt_memcpy_peer", XRT_ERROR_INVALID_POINTER, 0, xrt_memcpy_peer(h, 0, f->d, 0, 64))            \
+    X(memcpy_peer_wrong_device, "xrt_memcpy_peer", XRT_ERROR_INVALID_VALUE, 0, xrt_memcpy_peer(f->d2, 0, f->d, 1, 64)) \
+    X(memcpy_peer_negative, "xrt_memcpy_peer", XRT_ERROR_INVALID_DEVICE, 0, xrt_memcpy_peer(f->d2, -1, f->d, 0, 64))   \
+    X(memcpy_peer_foreign, "xrt_memcpy_peer", XRT_ERROR_INVALID_POINTER, 0, xrt_memcpy_peer(f->d2, 0, f->other_d, 0, 64)) \
+    X(memcpy_peer_async_dead, "xrt_memcpy_peer_async", XRT_ERROR_INVALID_HANDLE, 0,                                    \
+      xrt_memcpy_peer_async(f->d2, 0, f->d, 0, 64, f->dead_s))                                                         \
+    X(memcpy_peer_async_freed, "xrt_memcpy_peer_async", XRT_ERROR_INVALID_POINTER, 0,                                  \
+      xrt_memcpy_peer_async(f->d2, 0, f->freed, 0, 64, f->s))
 
 /* One function per row; the scratch variables are the rows' out-parameters. */
 #define BAD_ROW_FN(id, fn, status, flags, ...)                                                                         \

@@ -998,6 +998,63 @@ XRT_TEST(test_graph_calls)
     OK(xrt_free(d));
 }
 
+/* >> peers: between the first and the last device (the same one where there
+   is one), at odd sizes and offsets; access errors as CUDA's. */
+static void peer_round_trip(int d0, int d1, int async)
+{
+    static unsigned char h[N], back[N];
+    void *a, *b;
+    xrt_stream s = NULL;
+    OK(xrt_set_device(d0));
+    OK(xrt_malloc(&a, N));
+    OK(xrt_set_device(d1));
+    OK(xrt_malloc(&b, N));
+    if (async) OK(xrt_stream_create(&s));
+    fill(h, N, (unsigned)(d0 + 3 * d1 + async));
+    OK(xrt_set_device(d0));
+    OK(xrt_memcpy(a, h, N, XRT_MEMCPY_HOST_TO_DEVICE));
+    OK(xrt_memset(b, 0, N)); /* any device's memory is set from any device */
+    if (async) {
+        OK(xrt_memcpy_peer_async((char *)b + 5, d1, (char *)a + 3, d0, N - 9, s));
+        OK(xrt_stream_synchronize(s));
+    } else {
+        OK(xrt_memcpy_peer((char *)b + 5, d1, (char *)a + 3, d0, N - 9));
+    }
+    OK(xrt_memcpy(back, b, N, XRT_MEMCPY_DEFAULT));
+    assert_bytes(back, 5, 0);
+    assert_memory_equal(back + 5, h + 3, N - 9);
+    assert_bytes(back + N - 4, 4, 0);
+    FAILS(xrt_memcpy_peer(b, d1, a, d0, N + 1), XRT_ERROR_INVALID_VALUE, "overrun its allocation");
+    if (s) OK(xrt_stream_destroy(s));
+    OK(xrt_free(a));
+    OK(xrt_free(b));
+}
+
+XRT_TEST(test_peers)
+{
+    int n = 0, can = -1, last;
+    (void)state;
+    OK(xrt_get_device_count(&n));
+    last = n - 1;
+    OK(xrt_device_can_access_peer(&can, 0, 0));
+    assert_int_equal(can, 0); /* a device is not its own peer */
+    OK(xrt_set_device(0));
+    FAILS(xrt_device_enable_peer_access(0, 0), XRT_ERROR_INVALID_DEVICE, "device");
+    FAILS(xrt_device_enable_peer_access(n, 0), XRT_ERROR_INVALID_DEVICE, "out of range");
+    if (n >= 2) {
+        OK(xrt_device_can_access_peer(&can, 0, last));
+        if (can) {
+            OK(xrt_device_enable_peer_access(last, 0));
+            FAILS(xrt_device_enable_peer_access(last, 0), XRT_ERROR_PEER_ACCESS_ALREADY_ENABLED, "already");
+            OK(xrt_device_disable_peer_access(last));
+            FAILS(xrt_device_disable_peer_access(last), XRT_ERROR_PEER_ACCESS_NOT_ENABLED, "enabled");
+        }
+    }
+    peer_round_trip(0, last, 0);
+    peer_round_trip(last, 0, 1);
+    OK(xrt_set_device(0));
+}
+
 XRT_TEST(test_free_hooks)
 {
     hook_log a, b;

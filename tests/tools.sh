@@ -128,6 +128,10 @@ XRT_PLUGINS=$B/plugins/test_twodev.so $BIN/bandwidth --quick --backend twodev --
 grep -q "^sync, device to device (row: source, column: destination), 64 KiB" $T/pairs.txt || fail "no pair matrix"
 grep -q "^ *0 *- *[0-9.]*$" $T/pairs.txt && grep -q "^ *1 *[0-9.]* *-$" $T/pairs.txt ||
     { cat $T/pairs.txt; fail "pair matrix rows"; }
+# two CPU devices (XRT_CPU_DEVICES): the pairs are peer copies between them
+XRT_CPU_DEVICES=2 $BIN/bandwidth --quick --backend cpu --dir d2d --mode async > $T/pairs.txt
+grep -q "^async, device to device (row: source, column: destination), 64 KiB" $T/pairs.txt &&
+    grep -q "^ *1 *[0-9.]* *-$" $T/pairs.txt || { cat $T/pairs.txt; fail "pairs of CPU devices"; }
 XRT_PLUGINS=$B/plugins/test_twodev.so $BIN/bandwidth --quick --backend twodev --dir d2d --csv > $T/pairs.csv
 grep -q "^# device: 0 of 2, twodev 0$" $T/pairs.csv || fail "CSV device line"
 [ "$(grep -c '^twodev,0,1,d2d,device,\(sync\|async\),65536,' $T/pairs.csv)" -eq 2 ] &&

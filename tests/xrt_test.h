@@ -1101,7 +1101,22 @@ typedef struct xrt_test_calls {
     X(ipc_open_event, "ipc_open_event_handle of no handle", 0, XRT_ERROR_INVALID_VALUE,                              \
       xrt_ipc_open_event_handle(&c->opened_event, c->ipc_event_none))                                                  \
     X(ipc_open_event_null, "ipc_open_event_handle to NULL", 0, XRT_ERROR_INVALID_VALUE,                               \
-      xrt_ipc_open_event_handle(NULL, c->ipc_event_none))
+      xrt_ipc_open_event_handle(NULL, c->ipc_event_none))                                                             \
+    X(can_access_peer, "device_can_access_peer of device 0 to itself", 0, XRT_SUCCESS,                                \
+      xrt_device_can_access_peer(&c->n, 0, 0))                                                                         \
+    X(can_access_peer_null, "device_can_access_peer to NULL", 0, XRT_ERROR_INVALID_VALUE,                              \
+      xrt_device_can_access_peer(NULL, 0, 0))                                                                          \
+    X(enable_peer_self, "device_enable_peer_access to itself", 0, XRT_ERROR_INVALID_DEVICE,                            \
+      xrt_device_enable_peer_access(0, 0))                                                                             \
+    X(enable_peer_flags, "device_enable_peer_access with flags", 0, XRT_ERROR_INVALID_VALUE,                           \
+      xrt_device_enable_peer_access(0, 1))                                                                             \
+    X(disable_peer_negative, "device_disable_peer_access of device -1", 0, XRT_ERROR_INVALID_DEVICE,                   \
+      xrt_device_disable_peer_access(-1))                                                                              \
+    X(memcpy_peer, "memcpy_peer", 1, XRT_ERROR_NOT_PERMITTED, xrt_memcpy_peer((char *)c->d + 2048, 0, c->d, 0, 64))   \
+    X(memcpy_peer_async, "memcpy_peer_async on its own stream", 0, XRT_SUCCESS,                                        \
+      xrt_memcpy_peer_async((char *)c->d + 2048, 0, c->d, 0, 64, c->s))                                                \
+    X(memcpy_peer_async_over, "memcpy_peer_async past the allocation's end", 0, XRT_ERROR_INVALID_VALUE,               \
+      xrt_memcpy_peer_async((char *)c->d + 2048, 0, c->d, 0, 4096, c->s))
 
 static const char xrt_test_calls_source[] = "void k(const void *c, void *a) { (void)c; **(unsigned char **)a = 9; }\n";
 static const xrt_module_image xrt_test_calls_image = {XRT_IMAGE_CPU_C_SOURCE, xrt_test_calls_source,

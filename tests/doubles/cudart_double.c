@@ -11,8 +11,10 @@
    reaches them and keep the time; synchronize and query wait for or report
    exactly that. Errors are the runtime's codes for what xrt's tests provoke
    (out of memory for huge sizes, an invalid resource handle for the elapsed
-   time of an event never recorded or without timing, invalid device). One
-   device. Tests only: it checks nothing it is not asked.
+   time of an event never recorded or without timing, invalid device). Two
+   devices (DEVICES), which are peers: their memory is the same host memory,
+   peer access is CUDA's bookkeeping with CUDA's errors. Tests only: it
+   checks nothing it is not asked.
 
    Stream capture and graphs are real too (">> capture", ">> graphs"): the
    work a capturing stream is given is recorded into a graph instead of run,
@@ -76,15 +78,18 @@ static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
 static stream *live;
 
 /* >> allocations, for cudaPointerGetAttributes */
-typedef struct alloc { struct alloc *next; char *base; size_t size; int host; unsigned long long serial; } alloc;
+typedef struct alloc { struct alloc *next; char *base; size_t size; int host, device; unsigned long long serial; } alloc;
 static alloc *allocs;
 static unsigned long long alloc_serial; /* numbers allocations, for IPC handles */
+
+static __thread int current_device;
+#define DEVICES 2
 
 static void alloc_add(void *p, size_t n, int host)
 {
     alloc *a = (alloc *)malloc(sizeof *a);
     if (!a) return;
-    a->base = (char *)p, a->size = n, a->host = host;
+    a->base = (char *)p, a->size = n, a->host = host, a->device = current_device;
     pthread_mutex_lock(&live_lock);
     a->serial = ++alloc_serial;
     a->next = allocs;
@@ -121,7 +126,6 @@ static void deps_clear(deps *d);
 
 static stream *null_stream;
 static pthread_once_t null_once = PTHREAD_ONCE_INIT;
-static __thread int current_device;
 
 static double now_ms(void)
 {
@@ -951,6 +955,8 @@ const char *cudaGetErrorName(cudaError_t e)
     case cudaErrorCapturedEvent: return "cudaErrorCapturedEvent";
     case cudaErrorStreamCaptureWrongThread: return "cudaErrorStreamCaptureWrongThread";
     case cudaErrorGraphExecUpdateFailure: return "cudaErrorGraphExecUpdateFailure";
+    case cudaErrorPeerAccessAlreadyEnabled: return "cudaErrorPeerAccessAlreadyEnabled";
+    case cudaErrorPeerAccessNotEnabled: return "cudaErrorPeerAccessNotEnabled";
     default: return "cudaErrorUnknown";
     }
 }
@@ -974,6 +980,8 @@ const char *cudaGetErrorString(cudaError_t e)
     case cudaErrorStreamCaptureIsolation: return "dependency created on uncaptured work in another stream";
     case cudaErrorCapturedEvent: return "operation not permitted on an event last recorded in a capturing stream";
     case cudaErrorStreamCaptureWrongThread: return "attempt to terminate a thread-local capture sequence from another thread";
+    case cudaErrorPeerAccessAlreadyEnabled: return "peer access is already enabled";
+    case cudaErrorPeerAccessNotEnabled: return "peer access has not been enabled";
     case cudaErrorGraphExecUpdateFailure:
         return "the graph update was not performed because it included changes which violated constraints specific to instantiated graph update";
     default: return "unknown error";
@@ -982,21 +990,22 @@ const char *cudaGetErrorString(cudaError_t e)
 
 cudaError_t cudaGetLastError(void) { return cudaSuccess; }
 cudaError_t cudaRuntimeGetVersion(int *v) { *v = CUDART_VERSION; return cudaSuccess; }
-cudaError_t cudaGetDeviceCount(int *count) { *count = 1; return cudaSuccess; }
-cudaError_t cudaSetDevice(int d) { if (d != 0) return cudaErrorInvalidDevice; current_device = d; return cudaSuccess; }
+static int bad_device(int d) { return d < 0 || d >= DEVICES; }
+cudaError_t cudaGetDeviceCount(int *count) { *count = DEVICES; return cudaSuccess; }
+cudaError_t cudaSetDevice(int d) { if (bad_device(d)) return cudaErrorInvalidDevice; current_device = d; return cudaSuccess; }
 cudaError_t cudaGetDevice(int *d) { *d = current_device; return cudaSuccess; }
 
 cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int d)
 {
-    if (d != 0) return cudaErrorInvalidDevice;
+    if (bad_device(d)) return cudaErrorInvalidDevice;
     memset(p, 0, sizeof *p);
     strcpy(p->name, "cudart test double (no GPU)");
     p->totalGlobalMem = (size_t)1 << 34;
     p->major = 9;
     p->warpSize = 32;
     p->multiProcessorCount = 1;
-    memcpy(p->uuid.bytes, "cudart-double-00", sizeof p->uuid.bytes); /* a GPU has one */
-    p->pciBusID = 0x41;
+    memcpy(p->uuid.bytes, d ? "cudart-double-01" : "cudart-double-00", sizeof p->uuid.bytes); /* a GPU has one */
+    p->pciBusID = 0x41 + d;
     p->pciDeviceID = 0;
     p->pciDomainID = 0;
     return cudaSuccess;
@@ -1004,10 +1013,10 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int d)
 
 cudaError_t cudaDeviceGetAttribute(int *v, enum cudaDeviceAttr a, int d)
 {
-    if (d != 0) return cudaErrorInvalidDevice;
+    if (bad_device(d)) return cudaErrorInvalidDevice;
     *v = a == cudaDevAttrComputeCapabilityMajor ? 9 : a == cudaDevAttrComputeCapabilityMinor ? 0 :
          a == cudaDevAttrWarpSize ? 32 : a == cudaDevAttrMultiProcessorCount ? 1 :
-         a == cudaDevAttrPciBusId ? 0x41 : a == cudaDevAttrPciDeviceId || a == cudaDevAttrPciDomainId ? 0 : 1;
+         a == cudaDevAttrPciBusId ? 0x41 + d : a == cudaDevAttrPciDeviceId || a == cudaDevAttrPciDomainId ? 0 : 1;
     return cudaSuccess;
 }
 
@@ -1103,6 +1112,43 @@ cudaError_t cudaMemcpy(void *d, const void *src, size_t n, enum cudaMemcpyKind k
     return e ? e : cudaStreamSynchronize(NULL);
 }
 
+/* >> peers: a context's access to another device, process-wide as CUDA's. */
+static pthread_mutex_t peer_lock = PTHREAD_MUTEX_INITIALIZER;
+static unsigned char peer_enabled[DEVICES][DEVICES];
+
+cudaError_t cudaDeviceCanAccessPeer(int *can, int d, int peer)
+{
+    if (bad_device(d) || bad_device(peer)) return cudaErrorInvalidDevice;
+    *can = d != peer;
+    return cudaSuccess;
+}
+
+static cudaError_t peer_set(int peer, int on)
+{
+    cudaError_t e = cudaSuccess;
+    if (bad_device(peer) || peer == current_device) return cudaErrorInvalidDevice;
+    pthread_mutex_lock(&peer_lock);
+    if (peer_enabled[current_device][peer] == on)
+        e = on ? cudaErrorPeerAccessAlreadyEnabled : cudaErrorPeerAccessNotEnabled;
+    else
+        peer_enabled[current_device][peer] = (unsigned char)on;
+    pthread_mutex_unlock(&peer_lock);
+    return e;
+}
+
+cudaError_t cudaDeviceEnablePeerAccess(int peer, unsigned flags)
+{
+    return flags ? cudaErrorInvalidValue : peer_set(peer, 1);
+}
+cudaError_t cudaDeviceDisablePeerAccess(int peer) { return peer_set(peer, 0); }
+
+/* Needs no enabled access, as CUDA's (staged through the host there). */
+cudaError_t cudaMemcpyPeerAsync(void *d, int dd, const void *src, int sd, size_t n, cudaStream_t s)
+{
+    if (bad_device(dd) || bad_device(sd)) return cudaErrorInvalidDevice;
+    return cudaMemcpyAsync(d, src, n, cudaMemcpyDeviceToDevice, s);
+}
+
 /* Its own allocations are device or pinned host memory; any other pointer
    is unregistered, as plain host memory is to CUDA. */
 cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *a, const void *p)
@@ -1114,7 +1160,7 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *a, const void
     for (m = allocs; m; m = m->next)
         if ((const char *)p >= m->base && (const char *)p < m->base + m->size) {
             a->type = m->host ? cudaMemoryTypeHost : cudaMemoryTypeDevice;
-            a->device = 0;
+            a->device = m->device;
             a->devicePointer = (void *)(uintptr_t)p;
             a->hostPointer = m->host ? (void *)(uintptr_t)p : NULL;
             break;

@@ -157,7 +157,12 @@ static int op_index, trace; /* FUZZ_API_TRACE=1: print each call and its status 
     X(ipc_open_mem_handle, 1)                                                       \
     X(ipc_close_mem_handle, 1)                                                      \
     X(ipc_get_event_handle, 0) /* opens need a second process: tests/test_ipc.c */  \
-    X(ipc_open_event_handle, 0)
+    X(ipc_open_event_handle, 0)                                                     \
+    X(device_can_access_peer, 0) /* peers need two devices: the fuzzer runs on */   \
+    X(device_enable_peer_access, 0) /* one; tests/test_devices.c covers them */      \
+    X(device_disable_peer_access, 0)                                                \
+    X(memcpy_peer, 0)                                                               \
+    X(memcpy_peer_async, 0)
 
 #define FUZZ_ROW(op, modelled) fuzz_row_##op,
 enum { FUZZ_OPERATIONS(FUZZ_ROW) fuzz_rows };

@@ -99,6 +99,19 @@ static xrt_status twodev_memcpy_async(const xrt_backend *self, void *dst, const 
     (void)self;
     return cpu->memcpy_async(cpu, dst, src, size, kind, stream);
 }
+/* Both devices are the cpu backend's device 0: a peer copy is its copy. */
+static xrt_status twodev_memcpy_peer(const xrt_backend *self, void *dst, int dst_device, const void *src,
+                                     int src_device, size_t size)
+{
+    (void)self, (void)dst_device, (void)src_device;
+    return cpu->memcpy_peer(cpu, dst, 0, src, 0, size);
+}
+static xrt_status twodev_memcpy_peer_async(const xrt_backend *self, void *dst, int dst_device, const void *src,
+                                           int src_device, size_t size, void *stream)
+{
+    (void)self, (void)dst_device, (void)src_device;
+    return cpu->memcpy_peer_async(cpu, dst, 0, src, 0, size, stream);
+}
 static xrt_status twodev_stream_create(const xrt_backend *self, void **stream)
 {
     (void)self;
@@ -137,6 +150,8 @@ xrt_status xrt_plugin_register(const xrt_plugin_host *h, xrt_backend *t)
     t->memset = twodev_memset;
     t->memcpy = twodev_memcpy;
     t->memcpy_async = twodev_memcpy_async;
+    t->memcpy_peer = twodev_memcpy_peer;
+    t->memcpy_peer_async = twodev_memcpy_peer_async;
     t->stream_create = twodev_stream_create;
     t->stream_destroy = twodev_stream_destroy;
     t->stream_synchronize = twodev_stream_synchronize;
