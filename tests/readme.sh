@@ -14,6 +14,9 @@
 # CUDA runtime without a driver, no AMD GPU). Last, every relative link of
 # the Markdown files must lead to a file and, with a #, to one of its headings.
 set -eu
+# The reader's shell, not make's: under `make test` these would make the
+# commands' own make print its directories.
+unset MAKEFLAGS MAKELEVEL MFLAGS MAKEOVERRIDES
 repo=$(pwd)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/xrt-readme.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
