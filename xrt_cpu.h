@@ -1784,11 +1784,13 @@ static xrt__cpu_devmem xrt__cpu_mem[XRT__CPU_DEVICES_MAX];
    structure is per device so that more plug in. */
 static int xrt__cpu_mem_device(void) { return xrt__cpu_current(); }
 
+/* Threads allocating at once may each find it unset: the same value, stored atomically. */
 static size_t xrt__cpu_page(void)
 {
     static size_t page;
-    if (!page) page = (size_t)sysconf(_SC_PAGESIZE);
-    return page;
+    size_t p = __atomic_load_n(&page, __ATOMIC_RELAXED);
+    if (!p) __atomic_store_n(&page, p = (size_t)sysconf(_SC_PAGESIZE), __ATOMIC_RELAXED);
+    return p;
 }
 
 /* The mapped bytes of an allocation of `size`: a head page and whole pages; 0 on overflow. */
