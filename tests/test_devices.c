@@ -293,6 +293,44 @@ XRT_TEST(test_peer_copies_at_odd_sizes_and_offsets)
     OK(xrt_set_device(0));
 }
 
+/* A peer copy captured into a graph is replayed at each launch. */
+XRT_TEST(test_peer_copy_in_a_graph)
+{
+    unsigned char *a, *b;
+    xrt_stream s;
+    xrt_graph g;
+    xrt_graph_exec x;
+    int n = devices(), i;
+    (void)state;
+    SKIP_UNLESS(n >= 2, "one device");
+    SKIP_UNLESS(caps() & XRT_CAP_GRAPHS, "no graphs");
+    OK(xrt_set_device(0));
+    OK(xrt_malloc((void **)&a, 4099));
+    OK(xrt_stream_create(&s));
+    OK(xrt_set_device(1));
+    OK(xrt_malloc((void **)&b, 4099));
+    OK(xrt_set_device(0));
+    OK(xrt_stream_begin_capture(s, XRT_CAPTURE_MODE_GLOBAL));
+    OK(xrt_memcpy_peer_async(b, 1, a, 0, 4099, s));
+    OK(xrt_stream_end_capture(s, &g));
+    OK(xrt_graph_instantiate(&x, g));
+    for (i = 1; i <= 3; i++) {
+        unsigned char got[2];
+        OK(xrt_memset(a, i, 4099));
+        OK(xrt_graph_launch(x, s));
+        OK(xrt_stream_synchronize(s));
+        OK(xrt_memcpy(&got[0], b, 1, XRT_MEMCPY_DEVICE_TO_HOST));
+        OK(xrt_memcpy(&got[1], b + 4098, 1, XRT_MEMCPY_DEVICE_TO_HOST));
+        assert_int_equal(got[0], i);
+        assert_int_equal(got[1], i);
+    }
+    OK(xrt_graph_exec_destroy(x));
+    OK(xrt_graph_destroy(g));
+    OK(xrt_stream_destroy(s));
+    OK(xrt_free(a));
+    OK(xrt_free(b));
+}
+
 XRT_TEST(test_peer_copy_checks)
 {
     void *a, *b;
