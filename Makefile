@@ -212,6 +212,12 @@ $(B)/doubles/libcudart.so.13: tests/doubles/cudart_double.c bench/stub/cudart_un
 	$(CC) -std=c11 $(WARN) -I. -O2 -g -isystem $(CUDA_HOME)/include -shared -fPIC -Wl,-soname,libcudart.so.13 -o $@ \
 	  tests/doubles/cudart_double.c bench/stub/cudart_unsupported.c -lpthread
 tests: $(B)/doubles/libcudart.so.13
+# The CUDA runtime calls of test_shutdown's case without xrt (a diagnosis
+# for a GPU machine; make test runs it on the double).
+$(B)/gpu/cuda_shutdown: tests/gpu/cuda_shutdown.c
+	@mkdir -p $(@D)
+	$(CC) -std=c11 $(WARN) -O2 -g -isystem $(CUDA_HOME)/include -o $@ $< -ldl -lpthread
+tests: $(B)/gpu/cuda_shutdown
 endif
 
 # Mutation testing (tests/mutants.sh): 4.5 minutes on 2 cores at load 3, 9 at load 10.

@@ -137,6 +137,7 @@ if [ -f "$double" ]; then
         [ -x "$B/asan/$t" ] &&
             cmocka env XRT_CUDA_LIBRARY="$double" ASAN_OPTIONS=detect_leaks=1:protect_shadow_gap=0 "$B/asan/$t"
     done
+    step "cuda_shutdown (test_shutdown's CUDA calls without xrt) on the double" "$B/gpu/cuda_shutdown" "$double"
 else
     skip "suite with cuda as the default: no CUDA headers, no runtime double"
 fi
