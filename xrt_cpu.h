@@ -1708,6 +1708,10 @@ static xrt_status xrt__cpu_event_elapsed_time(const xrt_backend *self, float *ms
     xrt__cpu_event *ev[2] = {(xrt__cpu_event *)start, (xrt__cpu_event *)end};
     uint64_t pos;
     int i;
+    if (XRT__UNLIKELY(ev[0]->device != ev[1]->device)) /* as cudaEventElapsedTime: no common clock */
+        return xrt_error(XRT_ERROR_INVALID_HANDLE, "cpu: xrt_event_elapsed_time",
+                         "the start event belongs to device %d, the end event to device %d", ev[0]->device,
+                         ev[1]->device);
     for (i = 0; i < 2; i++) {
         if (ev[i]->flags & XRT_EVENT_DISABLE_TIMING)
             return xrt_error(XRT_ERROR_INVALID_HANDLE, "cpu: xrt_event_elapsed_time",
@@ -3571,10 +3575,14 @@ static xrt_status xrt__cpu_launch_kernel(const xrt_backend *self, void *function
     size_t width, nparts, bytes, head = (args_size + 63) & ~(size_t)63, stride = (shared + 63) & ~(size_t)63;
     xrt_status st = xrt__cpu_launch_check(grid, block, shared);
     if (st != XRT_SUCCESS) return st;
+    s = xrt__cpu_stream_of(stream);
+    if (XRT__UNLIKELY(s->device != xrt__cpu_current())) /* as CUDA: copies may, launches may not */
+        return xrt_error(XRT_ERROR_INVALID_HANDLE, "cpu: xrt_launch_kernel",
+                         "the stream belongs to device %d; a kernel launches on a stream of the current device (%d)",
+                         s->device, xrt__cpu_current());
     width = blocks > 1 ? xrt__cpu_pool_width() : 1;
     nparts = blocks < XRT__CPU_LAUNCH_PARTS * width ? (size_t)blocks : XRT__CPU_LAUNCH_PARTS * width;
     bytes = XRT__CPU_LAUNCH_HEAD + head + nparts * stride;
-    s = xrt__cpu_stream_of(stream);
     l = (xrt__cpu_launch *)(bytes <= XRT__CPU_SPARE_BYTES ? xrt__cpu_spare_take(s) : XRT_ALIGNED_ALLOC(64, bytes));
     if (!l) return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_launch_kernel", "no memory for the launch");
     l->spare_of = bytes <= XRT__CPU_SPARE_BYTES ? s : NULL;

@@ -161,7 +161,7 @@ XRT_GATED_TEST(test_wait_for_another_devices_event)
     void *d;
     unsigned char h[256];
     (void)state;
-    SKIP_UNLESS(is_cpu() && devices() >= 2, "the CPU backend's devices");
+    SKIP_UNLESS(devices() >= 2, "one device");
     OK(xrt_set_device(0));
     OK(xrt_stream_create(&s0));
     OK(xrt_event_create(&e, 0));
@@ -169,8 +169,10 @@ XRT_GATED_TEST(test_wait_for_another_devices_event)
     OK(xrt_event_record(e, s0));
     OK(xrt_set_device(1));
     OK(xrt_stream_create(&s1));
-    FAILS(xrt_event_record(e, s1), XRT_ERROR_INVALID_HANDLE, "the event belongs to device 0, the stream to device 1");
-    FAILS(xrt_event_record(e, NULL), XRT_ERROR_INVALID_HANDLE, "the stream to device 1"); /* device 1's NULL stream */
+    FAILS(xrt_event_record(e, s1), XRT_ERROR_INVALID_HANDLE,
+          is_cpu() ? "the event belongs to device 0, the stream to device 1" : "cudaErrorInvalidResourceHandle");
+    FAILS(xrt_event_record(e, NULL), XRT_ERROR_INVALID_HANDLE, /* device 1's NULL stream */
+          is_cpu() ? "the stream to device 1" : "cudaErrorInvalidResourceHandle");
     OK(xrt_malloc(&d, sizeof h));
     OK(xrt_memset(d, 0, sizeof h));
     OK(xrt_stream_wait_event(s1, e));
@@ -186,6 +188,66 @@ XRT_GATED_TEST(test_wait_for_another_devices_event)
     OK(xrt_set_device(0));
     OK(xrt_stream_destroy(s0));
     OK(xrt_event_destroy(e));
+}
+
+/* As cudaEventElapsedTime: two events of different devices have no common
+   clock to measure by. */
+XRT_TEST(test_elapsed_time_across_devices)
+{
+    xrt_event e0, e1;
+    float ms = -1;
+    (void)state;
+    SKIP_UNLESS(devices() >= 2, "one device");
+    OK(xrt_set_device(0));
+    OK(xrt_event_create(&e0, 0));
+    OK(xrt_event_record(e0, NULL));
+    OK(xrt_set_device(1));
+    OK(xrt_event_create(&e1, 0));
+    OK(xrt_event_record(e1, NULL));
+    OK(xrt_event_synchronize(e1));
+    OK(xrt_event_synchronize(e0));
+    FAILS(xrt_event_elapsed_time(&ms, e0, e1), XRT_ERROR_INVALID_HANDLE,
+          is_cpu() ? "the start event belongs to device 0, the end event to device 1" : "cudaErrorInvalidResourceHandle");
+    OK(xrt_event_elapsed_time(&ms, e1, e1)); /* one device: fine from any current device */
+    OK(xrt_set_device(0));
+    OK(xrt_event_elapsed_time(&ms, e1, e1));
+    OK(xrt_event_destroy(e0));
+    OK(xrt_event_destroy(e1));
+}
+
+/* As CUDA: a kernel launches only on a stream of the current device (a copy
+   or an event wait may use another device's stream). */
+static const char empty_kernel_src[] = "typedef struct { unsigned x, y, z; } dim3;\n"
+                                       "typedef struct { dim3 grid_dim, block_dim, block_idx; void *shared; "
+                                       "unsigned long shared_bytes; } ctx_t;\n"
+                                       "void bump(const ctx_t *c, void *p) { (void)c; ++**(unsigned **)p; }\n";
+
+XRT_TEST(test_launch_on_another_devices_stream)
+{
+    xrt_module_image im;
+    xrt_module m;
+    xrt_function f;
+    xrt_stream s1;
+    xrt_dim3 one = {1, 1, 1};
+    unsigned *count;
+    (void)state;
+    SKIP_UNLESS(is_cpu() && devices() >= 2, "kernels from C source: the CPU backend's");
+    im.kind = XRT_IMAGE_CPU_C_SOURCE, im.data = empty_kernel_src, im.size = strlen(empty_kernel_src), im.arch = NULL;
+    OK(xrt_set_device(1));
+    OK(xrt_stream_create(&s1));
+    OK(xrt_malloc_host((void **)&count, sizeof *count));
+    *count = 0;
+    OK(xrt_module_load(&m, &im, 1, NULL));
+    OK(xrt_module_get_function(&f, m, "bump"));
+    OK(xrt_launch_kernel(f, one, one, 0, s1, &count, sizeof count));
+    OK(xrt_set_device(0));
+    FAILS(xrt_launch_kernel(f, one, one, 0, s1, &count, sizeof count), XRT_ERROR_INVALID_HANDLE,
+          "the stream belongs to device 1; a kernel launches on a stream of the current device (0)");
+    OK(xrt_stream_synchronize(s1));
+    assert_int_equal(*count, 1);
+    OK(xrt_stream_destroy(s1));
+    OK(xrt_module_unload(m));
+    OK(xrt_free_host(count));
 }
 
 /* Memory of device 2 allocated on its thread, freed from device 0's. */
@@ -448,5 +510,6 @@ int main(void)
 {
     const xrt_test_list *l = xrt_test_defined();
     setenv("XRT_CPU_DEVICES", "4", 1); /* before xrt starts: the CPU backend reads it at init */
+    setenv("XRT_CACHE", "off", 1);       /* the one kernel built here stays out of the user's cache */
     return xrt_test_run_on_backends("devices", l->tests, l->count, NULL);
 }

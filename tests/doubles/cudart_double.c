@@ -13,7 +13,10 @@
    (out of memory for huge sizes, an invalid resource handle for the elapsed
    time of an event never recorded or without timing, invalid device). Two
    devices (DEVICES), which are peers: their memory is the same host memory,
-   peer access is CUDA's bookkeeping with CUDA's errors. Tests only: it
+   peer access is CUDA's bookkeeping with CUDA's errors; streams and events
+   belong to the device current at their creation (the legacy stream to the
+   current device), and an event is recorded on, and timed against, its own
+   device's only (invalid resource handle). Tests only: it
    checks nothing it is not asked.
 
    Stream capture and graphs are real too (">> capture", ">> graphs"): the
@@ -62,6 +65,9 @@ typedef struct op {
     struct plan *plan;
 } op;
 
+static __thread int current_device;
+#define DEVICES 2
+
 typedef struct stream {
     pthread_mutex_t lock;
     pthread_cond_t cond;
@@ -69,6 +75,7 @@ typedef struct stream {
     unsigned long long queued, done;
     int dying;
     unsigned flags; /* cudaStreamNonBlocking or not: see implicit_waits */
+    int device;     /* current at its creation; -1: the legacy stream, the current device's */
     struct stream *next_live; /* the live streams, for cudaDeviceSynchronize */
     struct capture *cap;      /* the capture it takes part in (cap_lock) */
     struct deps front;        /* there: the nodes its next work depends on */
@@ -82,8 +89,6 @@ typedef struct alloc { struct alloc *next; char *base; size_t size; int host, de
 static alloc *allocs;
 static unsigned long long alloc_serial; /* numbers allocations, for IPC handles */
 
-static __thread int current_device;
-#define DEVICES 2
 
 static void alloc_add(void *p, size_t n, int host)
 {
@@ -116,6 +121,7 @@ typedef struct event {
     int refs; /* its handle and each queued record or wait */
     unsigned long long recorded, completed;
     unsigned flags;
+    int device; /* current at its creation: recorded on that device's streams only */
     double ms;
     struct capture *cap; /* last recorded in this capture (cap_lock) */
     deps at;             /* what its record depended on there */
@@ -158,6 +164,7 @@ static stream *stream_new(unsigned flags)
     pthread_attr_t a;
     if (!s) return NULL;
     s->flags = flags;
+    s->device = current_device;
     pthread_mutex_init(&s->lock, NULL);
     pthread_cond_init(&s->cond, NULL);
     pthread_attr_init(&a);
@@ -176,7 +183,10 @@ static stream *stream_new(unsigned flags)
     return s;
 }
 
-static void null_make(void) { null_stream = stream_new(0); }
+static void null_make(void)
+{
+    if ((null_stream = stream_new(0))) null_stream->device = -1;
+}
 
 static stream *stream_of(cudaStream_t s)
 {
@@ -1315,6 +1325,7 @@ static event *event_new(unsigned flags)
     pthread_mutex_init(&e->lock, NULL);
     pthread_cond_init(&e->cond, NULL);
     e->flags = flags;
+    e->device = current_device;
     e->refs = 1;
     return e;
 }
@@ -1416,6 +1427,7 @@ cudaError_t cudaEventRecord(cudaEvent_t ev, cudaStream_t s)
     cudaError_t err;
     op *o;
     if (!e || !st) return cudaErrorInvalidResourceHandle;
+    if (e->device != (st->device < 0 ? current_device : st->device)) return cudaErrorInvalidResourceHandle;
     if (capture_record(e, st, &err)) return err; /* the legacy stream never captures */
     if (!(o = op_new(3))) return cudaErrorMemoryAllocation;
     pthread_mutex_lock(&e->lock);
@@ -1453,6 +1465,7 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b)
     event *s = (event *)(void *)a, *e = (event *)(void *)b;
     cudaError_t st = cudaSuccess;
     if (!s || !e) return cudaErrorInvalidResourceHandle;
+    if (s->device != e->device) return cudaErrorInvalidResourceHandle; /* no common clock */
     if (captured_event_refused(s) || captured_event_refused(e)) return cudaErrorCapturedEvent;
     if ((s->flags | e->flags) & cudaEventDisableTiming) return cudaErrorInvalidResourceHandle;
     pthread_mutex_lock(&s->lock);
