@@ -101,19 +101,20 @@ XRT_TEST(test_a_thread_per_device)
 XRT_GATED_TEST(test_null_stream_and_synchronize_per_device)
 {
     xrt_stream s1;
-    int ran = 0;
+    int ran = 0, i;
     (void)state;
-    SKIP_UNLESS(is_cpu() && devices() >= 2, "the CPU backend's devices");
+    SKIP_UNLESS(devices() >= 2, "one device");
     OK(xrt_set_device(0));
     OK(xrt_launch_host_func(NULL, gate_wait, &gates[0]));
     OK(xrt_set_device(1));
     OK(xrt_stream_create(&s1));
     OK(xrt_launch_host_func(s1, gate_wait, &gates[1]));
     OK(xrt_launch_host_func(NULL, set_flag, &ran));
-    OK(xrt_stream_synchronize(NULL)); /* device 1's NULL stream: not behind device 0's gate */
-    assert_true(flag(&ran));
-    OK(xrt_set_device(2));
-    OK(xrt_device_synchronize()); /* nothing of device 2 is queued */
+    for (i = 0; i < 5000 && xrt_stream_query(NULL) == XRT_ERROR_NOT_READY; i++) sleep_ms(1);
+    if (!flag(&ran)) fail_msg("device 1's NULL stream waits behind device 0's"); /* not a hang: gates_release opens */
+    OK(xrt_stream_synchronize(NULL));
+    OK(xrt_set_device(devices() - 1 > 1 ? 2 : 1));
+    if (devices() > 2) OK(xrt_device_synchronize()); /* nothing of device 2 is queued */
     OK(xrt_set_device(0));
     assert_int_equal(xrt_stream_query(NULL), XRT_ERROR_NOT_READY);
     gate_open(&gates[0]);

@@ -75,7 +75,7 @@ typedef struct stream {
     unsigned long long queued, done;
     int dying;
     unsigned flags; /* cudaStreamNonBlocking or not: see implicit_waits */
-    int device;     /* current at its creation; -1: the legacy stream, the current device's */
+    int device;     /* current at its creation (a legacy stream: its device's) */
     struct stream *next_live; /* the live streams, for cudaDeviceSynchronize */
     struct capture *cap;      /* the capture it takes part in (cap_lock) */
     struct deps front;        /* there: the nodes its next work depends on */
@@ -130,8 +130,8 @@ typedef struct event {
 static void capture_unref(struct capture *c);
 static void deps_clear(deps *d);
 
-static stream *null_stream;
-static pthread_once_t null_once = PTHREAD_ONCE_INIT;
+static stream *null_streams[DEVICES]; /* each device's legacy stream, made on first use */
+static pthread_mutex_t null_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static double now_ms(void)
 {
@@ -183,17 +183,20 @@ static stream *stream_new(unsigned flags)
     return s;
 }
 
-static void null_make(void)
+static stream *null_of(int device)
 {
-    if ((null_stream = stream_new(0))) null_stream->device = -1;
+    stream *n = __atomic_load_n(&null_streams[device], __ATOMIC_ACQUIRE);
+    if (n) return n;
+    pthread_mutex_lock(&null_lock);
+    if (!(n = null_streams[device]) && (n = stream_new(0))) {
+        n->device = device;
+        __atomic_store_n(&null_streams[device], n, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&null_lock);
+    return n;
 }
 
-static stream *stream_of(cudaStream_t s)
-{
-    if (s) return (stream *)(void *)s;
-    pthread_once(&null_once, null_make);
-    return null_stream;
-}
+static stream *stream_of(cudaStream_t s) { return s ? (stream *)(void *)s : null_of(current_device); }
 
 static void graph_run(op *o);
 
@@ -305,21 +308,21 @@ static cudaError_t wait_for(stream *from, stream *to)
     return cudaSuccess;
 }
 
-/* As CUDA's legacy default stream (the NULL stream): work queued on it
-   waits for what every blocking stream (created without
-   cudaStreamNonBlocking) queued before, and work queued on a blocking
-   stream waits for what the NULL stream queued before; a non-blocking
-   stream waits for neither. */
+/* As CUDA's legacy default stream (the NULL stream, one per device): work
+   queued on it waits for what every blocking stream (created without
+   cudaStreamNonBlocking) of its device queued before, and work queued on a
+   blocking stream waits for what its device's NULL stream queued before; a
+   non-blocking stream waits for neither. */
 static void implicit_waits(stream *s)
 {
-    stream *null = stream_of(NULL), *o;
+    stream *null = null_of(s->device), *o;
     if (s != null) {
         if (!(s->flags & cudaStreamNonBlocking)) wait_for(null, s);
         return;
     }
     pthread_mutex_lock(&live_lock);
     for (o = live; o; o = o->next_live)
-        if (o != null && !(o->flags & cudaStreamNonBlocking)) wait_for(o, null);
+        if (o != null && o->device == s->device && !(o->flags & cudaStreamNonBlocking)) wait_for(o, null);
     pthread_mutex_unlock(&live_lock);
 }
 
@@ -531,7 +534,8 @@ static int legacy_refused(void)
     pthread_mutex_lock(&cap_lock);
     pthread_mutex_lock(&live_lock);
     for (s = live; s; s = s->next_live)
-        if (s->cap && !(s->flags & cudaStreamNonBlocking)) s->cap->invalidated = refused = 1;
+        if (s->cap && s->device == current_device && !(s->flags & cudaStreamNonBlocking))
+            s->cap->invalidated = refused = 1;
     pthread_mutex_unlock(&live_lock);
     pthread_mutex_unlock(&cap_lock);
     return refused;
@@ -1042,14 +1046,14 @@ static cudaError_t allocate(void **p, size_t n, int host)
     alloc_add(*p, n, host);
     return cudaSuccess;
 }
-static void device_wait(void);
+static void device_wait(int device);
 static void stream_wait(stream *s);
 
 /* Allocation and free may wait for the device: unsafe under capture. */
 static cudaError_t release(void *p)
 {
     if (unsafe_refused()) return cudaErrorStreamCaptureUnsupported;
-    device_wait();
+    device_wait(-1); /* every device's: at least as wide as the runtime's */
     alloc_remove(p);
     free(p);
     return cudaSuccess;
@@ -1241,18 +1245,19 @@ cudaError_t cudaStreamQuery(cudaStream_t st)
     return busy ? cudaErrorNotReady : cudaSuccess;
 }
 
-/* Every stream, the NULL stream among them: the streams are walked again
-   until none has work (a host function may have queued more). Work queued on
-   a stream destroyed meanwhile is waited for through the list too. */
-static void device_wait(void)
+/* Every stream of `device` (of every device: -1), its NULL stream among
+   them: the streams are walked again until none has work (a host function
+   may have queued more). Work queued on a stream destroyed meanwhile is
+   waited for through the list too. */
+static void device_wait(int device)
 {
     int busy = 1;
-    stream_of(NULL);
     while (busy) {
         stream *s;
         busy = 0;
         pthread_mutex_lock(&live_lock);
         for (s = live; s && !busy; s = s->next_live) {
+            if (device >= 0 && s->device != device) continue;
             pthread_mutex_lock(&s->lock);
             busy = s->done < s->queued;
             pthread_mutex_unlock(&s->lock);
@@ -1275,7 +1280,7 @@ cudaError_t cudaDeviceSynchronize(void)
     for (c = active; c; c = c->next_active) c->invalidated = refused = 1;
     pthread_mutex_unlock(&cap_lock);
     if (refused) return cudaErrorStreamCaptureUnsupported;
-    device_wait();
+    device_wait(current_device); /* as the runtime: the current device's streams only */
     return cudaSuccess;
 }
 
@@ -1427,7 +1432,7 @@ cudaError_t cudaEventRecord(cudaEvent_t ev, cudaStream_t s)
     cudaError_t err;
     op *o;
     if (!e || !st) return cudaErrorInvalidResourceHandle;
-    if (e->device != (st->device < 0 ? current_device : st->device)) return cudaErrorInvalidResourceHandle;
+    if (e->device != st->device) return cudaErrorInvalidResourceHandle;
     if (capture_record(e, st, &err)) return err; /* the legacy stream never captures */
     if (!(o = op_new(3))) return cudaErrorMemoryAllocation;
     pthread_mutex_lock(&e->lock);
