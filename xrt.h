@@ -4797,6 +4797,25 @@ static int xrt__reg_usable(const xrt__reg_entry *e)
     return e->probed && e->probe_status == XRT_SUCCESS && xrt__survives_fork(&e->t);
 }
 
+/* Waits for a backend's work. Where host functions make xrt calls, on every
+   device: device synchronize waits for the current device's alone, and a
+   host function of another device would otherwise meet xrt_shutdown's locks.
+   (Elsewhere the current device's: a GPU backend's host functions are
+   refused before any lock, and synchronizing a device never used would
+   create its context.) */
+static void xrt__reg_drain_one(const xrt_backend *t)
+{
+    int n = 0, d, current = 0;
+    if (!(t->flags & XRT_BACKEND_HOST_FN_CALLS) || t->get_device(t, &current) != XRT_SUCCESS ||
+        t->get_device_count(t, &n) != XRT_SUCCESS || n < 2) {
+        t->device_synchronize(t);
+        return;
+    }
+    for (d = 0; d < n; d++)
+        if (t->set_device(t, d) == XRT_SUCCESS) t->device_synchronize(t);
+    t->set_device(t, current);
+}
+
 /* Drains every backend before taking a lock: a host function still queued may
    make an xrt call (which takes the locks) and must be able to finish. */
 static void xrt__reg_drain(void)
@@ -4808,7 +4827,7 @@ static void xrt__reg_drain(void)
         if (xrt__reg_usable(&xrt__reg_entries[i])) usable[n++] = &xrt__reg_entries[i];
     xrt__unlock(&xrt__reg_lock);
     xrt__err.quiet++;
-    for (i = 0; i < n; i++) usable[i]->t.device_synchronize(&usable[i]->t);
+    for (i = 0; i < n; i++) xrt__reg_drain_one(&usable[i]->t);
     xrt__err.quiet--;
 }
 

@@ -68,10 +68,60 @@ static void test_shutdown_behind_host_function(void **state)
     in_child("xrt_shutdown while a host function calls xrt", shutdown_behind_host_func_child, NULL, 15);
 }
 
+/* The same behind a host function of another device's stream: xrt_shutdown
+   waits for every device's work, not the current device's alone (as
+   xrt_device_synchronize does). */
+static int shutdown_behind_other_device_child(void *arg)
+{
+    xrt_status want = on_gpu() ? XRT_ERROR_NOT_PERMITTED : XRT_SUCCESS;
+    const char *backend = (const char *)arg;
+    xrt_stream s;
+    int n = 0;
+    memset(&sh, 0, sizeof sh);
+    setenv("XRT_CPU_DEVICES", "2", 1); /* the cuda double has two devices of its own */
+    xrt_set_log_level(XRT_LOG_NONE);
+    CHILD_OK(xrt_set_backend(backend));
+    CHILD_OK(xrt_get_device_count(&n));
+    if (n < 2) CHILD_FAIL("%d device(s) on %s; 2 expected", n, backend);
+    CHILD_OK(xrt_set_device(1));
+    CHILD_OK(xrt_stream_create(&sh.stale_s));
+    CHILD_OK(xrt_stream_destroy(sh.stale_s));
+    CHILD_OK(xrt_malloc(&sh.d, 64));
+    CHILD_OK(xrt_stream_create(&s));
+    CHILD_OK(xrt_launch_host_func(s, calls_during_shutdown, NULL));
+    CHILD_OK(xrt_set_device(0));
+    if (!finishes_within(5000, NULL, do_shutdown, NULL))
+        CHILD_FAIL("xrt_shutdown deadlocks behind a host function of device 1 (host function %s)",
+                   sh.done ? "returned" : "did not return");
+    if (!__atomic_load_n(&sh.done, __ATOMIC_ACQUIRE))
+        CHILD_FAIL("xrt_shutdown returned while a host function of device 1 was still to run");
+    CHILD_EXPECT(sh.attr, want);
+    CHILD_EXPECT(sh.alloc, want);
+    CHILD_OK(xrt_init());
+    CHILD_OK(xrt_stream_create(&s));
+    child_stream_works(s, 0x62);
+    CHILD_OK(xrt_stream_destroy(s));
+    xrt_shutdown();
+    return 0;
+}
+
+static void test_shutdown_behind_other_devices_host_function(void **state)
+{
+    char why[256];
+    int n = 0;
+    (void)state;
+    SKIP_UNLESS(caps() & XRT_CAP_HOST_FUNC, "no host functions");
+    OK(xrt_get_device_count(&n));
+    SKIP_UNLESS(n >= 2 || strcmp(xrt_test_backend, "cpu") == 0, "one device"); /* cpu: the child asks for two */
+    if (run_child_raw(shutdown_behind_other_device_child, (void *)xrt_test_backend, 15, why, sizeof why))
+        fail_msg("xrt_shutdown while a host function of another device calls xrt: %s", why);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_shutdown_behind_host_function),
+        cmocka_unit_test(test_shutdown_behind_other_devices_host_function),
     };
     return xrt_test_run_on_backends("shutdown", tests, sizeof tests / sizeof tests[0], NULL);
 }
