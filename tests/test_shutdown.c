@@ -31,22 +31,24 @@ static void *do_shutdown(void *arg)
     return NULL;
 }
 
-static int shutdown_behind_host_func_child(void *arg)
+/* The case itself, on the current device: a host function that calls xrt
+   once the shutdown began, xrt_shutdown on another thread (from `device`,
+   if not -1), and xrt started again. */
+static int shutdown_behind(int device, const char *whose)
 {
     xrt_status want = on_gpu() ? XRT_ERROR_NOT_PERMITTED : XRT_SUCCESS;
     xrt_stream s;
-    (void)arg;
-    memset(&sh, 0, sizeof sh);
-    xrt_set_log_level(XRT_LOG_NONE);
     CHILD_OK(xrt_stream_create(&sh.stale_s));
     CHILD_OK(xrt_stream_destroy(sh.stale_s));
     CHILD_OK(xrt_malloc(&sh.d, 64));
     CHILD_OK(xrt_stream_create(&s));
     CHILD_OK(xrt_launch_host_func(s, calls_during_shutdown, NULL));
+    if (device >= 0) CHILD_OK(xrt_set_device(device));
     if (!finishes_within(5000, NULL, do_shutdown, NULL))
-        CHILD_FAIL("xrt_shutdown deadlocks behind a host function that makes non-waiting xrt calls (host function %s)",
+        CHILD_FAIL("xrt_shutdown deadlocks behind %s that makes non-waiting xrt calls (host function %s)", whose,
                    sh.done ? "returned" : "did not return");
-    CHILD_TRUE(sh.done);
+    if (!__atomic_load_n(&sh.done, __ATOMIC_ACQUIRE))
+        CHILD_FAIL("xrt_shutdown returned while %s was still to run", whose);
     CHILD_EXPECT(sh.attr, want);
     CHILD_EXPECT(sh.count, want);
     CHILD_EXPECT(sh.devices, want);
@@ -61,6 +63,14 @@ static int shutdown_behind_host_func_child(void *arg)
     return 0;
 }
 
+static int shutdown_behind_host_func_child(void *arg)
+{
+    (void)arg;
+    memset(&sh, 0, sizeof sh);
+    xrt_set_log_level(XRT_LOG_NONE);
+    return shutdown_behind(-1, "a host function");
+}
+
 static void test_shutdown_behind_host_function(void **state)
 {
     (void)state;
@@ -73,9 +83,7 @@ static void test_shutdown_behind_host_function(void **state)
    xrt_device_synchronize does). */
 static int shutdown_behind_other_device_child(void *arg)
 {
-    xrt_status want = on_gpu() ? XRT_ERROR_NOT_PERMITTED : XRT_SUCCESS;
     const char *backend = (const char *)arg;
-    xrt_stream s;
     int n = 0;
     memset(&sh, 0, sizeof sh);
     setenv("XRT_CPU_DEVICES", "2", 1); /* the cuda double has two devices of its own */
@@ -84,25 +92,7 @@ static int shutdown_behind_other_device_child(void *arg)
     CHILD_OK(xrt_get_device_count(&n));
     if (n < 2) CHILD_FAIL("%d device(s) on %s; 2 expected", n, backend);
     CHILD_OK(xrt_set_device(1));
-    CHILD_OK(xrt_stream_create(&sh.stale_s));
-    CHILD_OK(xrt_stream_destroy(sh.stale_s));
-    CHILD_OK(xrt_malloc(&sh.d, 64));
-    CHILD_OK(xrt_stream_create(&s));
-    CHILD_OK(xrt_launch_host_func(s, calls_during_shutdown, NULL));
-    CHILD_OK(xrt_set_device(0));
-    if (!finishes_within(5000, NULL, do_shutdown, NULL))
-        CHILD_FAIL("xrt_shutdown deadlocks behind a host function of device 1 (host function %s)",
-                   sh.done ? "returned" : "did not return");
-    if (!__atomic_load_n(&sh.done, __ATOMIC_ACQUIRE))
-        CHILD_FAIL("xrt_shutdown returned while a host function of device 1 was still to run");
-    CHILD_EXPECT(sh.attr, want);
-    CHILD_EXPECT(sh.alloc, want);
-    CHILD_OK(xrt_init());
-    CHILD_OK(xrt_stream_create(&s));
-    child_stream_works(s, 0x62);
-    CHILD_OK(xrt_stream_destroy(s));
-    xrt_shutdown();
-    return 0;
+    return shutdown_behind(0, "a host function of device 1");
 }
 
 static void test_shutdown_behind_other_devices_host_function(void **state)
