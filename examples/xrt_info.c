@@ -347,7 +347,7 @@ static void text_topology(const report *r)
            "          PHB  = through a PCIe host bridge\n"
            "          NODE = between PCIe host bridges of one NUMA node\n"
            "          SYS  = between NUMA nodes\n"
-           "          ?    = not known (no PCI address, or none in sysfs)\n");
+           "          ?    = not known (no PCI address nor NUMA node, or none in sysfs)\n");
 #else
     (void)r;
 #endif
