@@ -632,7 +632,7 @@ static int numa_start(void)
    stays unplaced with one warning, however many allocations. */
 static int numa_gap_child(void *arg)
 {
-    cpu_set_t cpus01;
+    cpu_set_t cpus01, seen;
     char want[160];
     void *m[3];
     int i;
@@ -648,6 +648,11 @@ static int numa_gap_child(void *arg)
     if (xrt_test_log.count) CHILD_FAIL("%d log lines at start, the last \"%s\"", xrt_test_log.count, xrt_test_log.last);
     check_placed(0, 0, &cpus01);
     if (xrt_test_log.count) CHILD_FAIL("device 0 logged \"%s\"", xrt_test_log.last);
+    CPU_CLR(1, &cpus01); /* node 2's CPUs: CPU 0 */
+    CHILD_OK(xrt_set_device(1));
+    CHILD_OK(xrt_launch_host_func(NULL, note_affinity, &seen));
+    CHILD_OK(xrt_stream_synchronize(NULL));
+    if (!CPU_EQUAL(&seen, &cpus01)) CHILD_FAIL("device 1's host function ran on %d CPUs, not on CPU 0", CPU_COUNT(&seen));
     for (i = 0; i < 3; i++) {
         CHILD_OK(xrt_set_device(1));
         CHILD_OK(xrt_malloc(&m[i], 4096 << i));
