@@ -710,14 +710,44 @@ static int numa_bad_online_child(void *arg)
     return 0;
 }
 
+/* A node whose cpulist is not valid: its device works, its memory placed,
+   its workers not, with one warning naming the file. */
+static int numa_bad_cpulist_child(void *arg)
+{
+    xrt_device_prop p;
+    char want[700];
+    void *m = NULL;
+    (void)arg;
+    fake_tree();
+    fake_file("devices/system/node/online", "0\n");
+    fake_file("devices/system/node/node0/cpulist", "0-x\n");
+    if (numa_start() != 1) CHILD_FAIL("node 0 gave no device");
+    snprintf(want, sizeof want,
+             "XRT_CPU_DEVICES=numa: %s/devices/system/node/node0/cpulist: not a list of numbers ('0-x'); device 0's "
+             "workers not placed",
+             fake_root);
+    if (xrt_test_log.count != 1 || xrt_test_log.level != XRT_LOG_WARN || strcmp(xrt_test_log.last, want) != 0)
+        CHILD_FAIL("%d log lines, the last \"%s\", not one \"%s\"", xrt_test_log.count, xrt_test_log.last, want);
+    CHILD_OK(xrt_get_device_properties(&p, 0));
+    if (p.numa_node != 0) CHILD_FAIL("numa_node %d, not 0", p.numa_node);
+    CHILD_OK(xrt_malloc(&m, 4096));
+    CHILD_OK(xrt_memset(m, 1, 4096));
+    CHILD_OK(xrt_free(m));
+    if (xrt_test_log.count != 1) CHILD_FAIL("node 0's memory logged \"%s\"", xrt_test_log.last);
+    xrt_shutdown();
+    fake_tree_gone();
+    return 0;
+}
+
 XRT_TEST(test_numa_devices_on_fake_trees)
 {
-    child_case cases[2];
+    child_case cases[3];
     (void)state;
     SKIP_UNLESS(is_cpu(), "XRT_CPU_DEVICES is the CPU backend's");
     cases[0] = (child_case){"nodes 0 and 2, node 2 unknown to the kernel", numa_gap_child, NULL};
     cases[1] = (child_case){"node/online not valid", numa_bad_online_child, NULL};
-    run_cases("XRT_CPU_DEVICES=numa on fake trees", cases, 2, 30);
+    cases[2] = (child_case){"a node's cpulist not valid", numa_bad_cpulist_child, NULL};
+    run_cases("XRT_CPU_DEVICES=numa on fake trees", cases, 3, 30);
 }
 
 int main(void)
