@@ -271,6 +271,10 @@ typedef struct xrt_device_prop {
     int pci_bus_id;
     int pci_device_id;
     unsigned char uuid[16];  /* all zero when the backend has none */
+    /* The NUMA node the device is attached to (GPUs: its PCI function's, from
+       sysfs) or placed on (the CPU backend under XRT_CPU_DEVICES=numa); -1
+       where unknown or not placed. */
+    int numa_node;
 } xrt_device_prop;
 
 /* What a compiler cache keys on: one device's code target. Fill with
@@ -823,6 +827,7 @@ static inline xrt_status xrt_get_device_properties(xrt_device_prop *prop, int de
     XRT__CHECK_PTR(prop, "xrt_get_device_properties");
     if (XRT__UNLIKELY(device < 0))
         return xrt_error(XRT_ERROR_INVALID_DEVICE, "xrt_get_device_properties", "device %d is negative", device);
+    prop->numa_node = -1; /* a backend built before the field leaves it so */
     return b->get_device_properties(b, prop, device);
 }
 
@@ -2279,6 +2284,37 @@ XRT__BACKEND_HELPER long long xrt__env_count(const char *name, unsigned long lon
     return (long long)dflt;
 }
 extern char **environ;
+
+/* >> impl: sysfs. Where the machine is described: the CPU backend's NUMA
+   nodes, a GPU's node by its PCI address, and xrt_rdma.h's PCI places are
+   all read under this root; the tests point it at a fake tree. */
+static const char *xrt__sysfs_root __attribute__((unused)) = "/sys";
+
+/* The node in `dir`/numa_node: a number and a line end, nothing else; -1
+   otherwise (the kernel's own -1 included: no node). */
+XRT__BACKEND_HELPER int xrt__sysfs_numa_node(const char *dir)
+{
+    char path[PATH_MAX + 16], line[32] = "", *end;
+    long v;
+    FILE *f;
+    snprintf(path, sizeof path, "%s/numa_node", dir);
+    if (!(f = fopen(path, "r"))) return -1;
+    if (!fgets(line, sizeof line, f)) line[0] = 0;
+    fclose(f);
+    errno = 0;
+    v = strtol(line, &end, 10);
+    if (end == line || (*end && *end != '\n') || errno || v < 0 || v > 4095) return -1;
+    return (int)v;
+}
+
+/* The node of PCI function DDDD:BB:DD.0 (a GPU's); -1 where sysfs does not say. */
+XRT__BACKEND_HELPER int xrt__pci_numa_node(int domain, int bus, int device)
+{
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s/bus/pci/devices/%04x:%02x:%02x.0", xrt__sysfs_root, (unsigned)domain & 0xffffu,
+             (unsigned)bus & 0xffu, (unsigned)device & 0xffu);
+    return xrt__sysfs_numa_node(dir);
+}
 
 static pthread_mutex_t xrt__cache_lock = PTHREAD_MUTEX_INITIALIZER; /* the counters, the toolchain memo */
 static xrt_cache_stats xrt__cache_stats;

@@ -447,6 +447,7 @@ typedef struct xrt__cpu_stream {
     int lock;      /* producers' spinlock */
     int orphan;    /* no worker: a forked child's copy; one starts with the next op */
     int device;    /* current at its creation (">> cpu: device") */
+    int pinned;    /* its worker runs on its device's NUMA node: only the worker runs its ops (xrt__cpu_exec_run) */
     uint64_t dropped; /* an orphan's ops from here to tail never ran: released at adoption */
     uint64_t tail; /* ops enqueued (written under lock) */
     uint64_t room; /* ops may be enqueued without looking at head while tail < room */
@@ -508,6 +509,11 @@ static struct {
     xrt__cpu_stream *dflt[XRT__CPU_DEVICES_MAX];
     int ndev;
     int numa;                                /* devices are NUMA nodes (XRT_CPU_DEVICES=numa) */
+    /* Placement (">> cpu: placement"), read at init, before any worker starts. */
+    int node[XRT__CPU_DEVICES_MAX];          /* each device's node under numa; -1: none */
+    cpu_set_t cpus[XRT__CPU_DEVICES_MAX];    /* that node's CPUs; empty: none to run on (not pinned) */
+    cpu_set_t unplaced;                      /* the process's CPUs at init: where the pool's helpers run */
+    int warned[XRT__CPU_DEVICES_MAX];        /* a placement the kernel refused was logged */
     uint64_t peers[XRT__CPU_DEVICES_MAX];    /* bit p of peers[d]: d enabled its access to p */
     xrt__cpu_counter exited;  /* worker threads that have finished */
     xrt__cpu_counter entered; /* worker threads that have reached xrt__cpu_worker (a fork waits for them) */
@@ -551,6 +557,57 @@ static void xrt__cpu_reap(void)
     pthread_mutex_lock(&xrt__cpu_list_lock);
     xrt__cpu_reap_locked();
     pthread_mutex_unlock(&xrt__cpu_list_lock);
+}
+
+/* >> cpu: placement. Under XRT_CPU_DEVICES=numa each device is a NUMA node
+   (">> cpu: device" reads them): its stream workers run on the node's CPUs
+   and its memory is bound there (preferred, as numactl --preferred: a full
+   node spills to others rather than failing an allocation). The pool's
+   helpers serve every device and are not placed (DESIGN.md says why). What
+   the kernel refuses (a node or CPUs it does not have) leaves the work or
+   the memory unplaced, never failing it: logged once per device. The raw
+   system calls, not libnuma, so that a program needs no -lnuma. */
+#define XRT__CPU_NODES_MAX CPU_SETSIZE /* node ids, as the kernel's MAX_NUMNODES (1024 at most) */
+#define XRT__MPOL_PREFERRED 1
+
+static void xrt__cpu_place_refused(int device, const char *call, int err)
+{
+    if (__atomic_exchange_n(&xrt__cpu.warned[device], 1, __ATOMIC_RELAXED)) return;
+    xrt_log(XRT_LOG_WARN, "cpu: device %d is not placed on NUMA node %d: %s: %s; it runs unplaced", device,
+            xrt__cpu.node[device], call, strerror(err));
+}
+
+/* Called by each of the device's stream workers as it starts. */
+static void xrt__cpu_place_thread(const xrt__cpu_stream *s)
+{
+    int rc;
+    if (!s->pinned) return;
+    rc = pthread_setaffinity_np(pthread_self(), sizeof(cpu_set_t), &xrt__cpu.cpus[s->device]);
+    if (rc != 0) xrt__cpu_place_refused(s->device, "sched_setaffinity", rc);
+}
+
+/* A pool helper runs anywhere the process may, whichever thread started it
+   (a pinned worker's mask would be inherited). */
+static void xrt__cpu_unplace_thread(void)
+{
+    if (xrt__cpu.numa && CPU_COUNT(&xrt__cpu.unplaced) > 0)
+        (void)pthread_setaffinity_np(pthread_self(), sizeof(cpu_set_t), &xrt__cpu.unplaced);
+}
+
+/* Binds a fresh mapping of the device's memory to its node, before its
+   first touch places its pages. */
+static void xrt__cpu_place_memory(int device, void *addr, size_t len)
+{
+    enum { bits = 8 * sizeof(unsigned long) };
+    unsigned long mask[XRT__CPU_NODES_MAX / bits];
+    int node = xrt__cpu.numa ? xrt__cpu.node[device] : -1;
+    if (node < 0 || node >= XRT__CPU_NODES_MAX) return;
+    memset(mask, 0, sizeof mask);
+    mask[node / bits] |= 1ul << (node % bits);
+    /* maxnode counts one past the mask's bits: the kernel reads maxnode - 1 */
+    if (syscall(SYS_mbind, addr, (unsigned long)len, XRT__MPOL_PREFERRED, mask, (unsigned long)XRT__CPU_NODES_MAX + 1,
+                0u) != 0)
+        xrt__cpu_place_refused(device, "mbind", errno);
 }
 
 /* Capture (">> cpu: graphs"): what the stream and event calls ask of it. */
@@ -768,6 +825,7 @@ static void *xrt__cpu_worker(void *arg)
     xrt__cpu_look look = {0, 0};
     long preempted = -1;
     unsigned spin = XRT__CPU_SPIN_MAX / 4; /* its budget for waiting awake (xrt__cpu_spin) */
+    xrt__cpu_place_thread(s);
     xrt__cpu_counter_add(&xrt__cpu.entered, 1);
     xrt__cpu_serving = s;
     h = xrt__cpu_exec_take(s);
@@ -1007,6 +1065,7 @@ static void xrt__cpu_helper_spread(void)
 static void *xrt__cpu_helper(void *arg)
 {
     (void)arg;
+    xrt__cpu_unplace_thread();
     xrt__cpu_counter_add(&xrt__cpu_pool.entered, 1);
     for (;;) {
         uint32_t bell = __atomic_load_n(&xrt__cpu_pool.bell, __ATOMIC_SEQ_CST);
@@ -1023,11 +1082,14 @@ static void *xrt__cpu_helper(void *arg)
     return NULL;
 }
 
-/* Usable cores (the affinity mask: `taskset -c 0` gives 1), capped by XRT_CPU_THREADS. */
+/* Usable cores (the affinity mask: `taskset -c 0` gives 1; the process's
+   at init where devices are placed, not a pinned worker's), capped by XRT_CPU_THREADS. */
 static int xrt__cpu_cores(void)
 {
     cpu_set_t set;
-    long n = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : sysconf(_SC_NPROCESSORS_ONLN);
+    long n = xrt__cpu.numa && CPU_COUNT(&xrt__cpu.unplaced) > 0   ? CPU_COUNT(&xrt__cpu.unplaced)
+             : sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set)
+                                                           : sysconf(_SC_NPROCESSORS_ONLN);
     if (xrt__cpu_threads >= 1 && xrt__cpu_threads < (unsigned long long)n) n = (long)xrt__cpu_threads;
     return n < 1 ? 1 : n > 256 ? 256 : (int)n;
 }
@@ -1224,7 +1286,7 @@ static int xrt__cpu_help_launch(xrt__cpu_stream *s, uint64_t h)
 static int xrt__cpu_exec_run(xrt__cpu_stream *s, uint64_t target)
 {
     uint32_t v = __atomic_load_n(&s->exec, __ATOMIC_RELAXED);
-    if ((v != XRT__CPU_FREE && v != XRT__CPU_HANDED) ||
+    if (s->pinned || (v != XRT__CPU_FREE && v != XRT__CPU_HANDED) ||
         !__atomic_compare_exchange_n(&s->exec, &v, v == XRT__CPU_FREE ? XRT__CPU_WAITER : XRT__CPU_WAITER_WANTED, 0,
                                      __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
         return 0;
@@ -1283,6 +1345,7 @@ static uint64_t xrt__cpu_take_over(xrt__cpu_stream *s, uint64_t target)
 static void xrt__cpu_wait_done(xrt__cpu_stream *s, uint64_t target, int take)
 {
     const uint64_t *word = &s->express.done;
+    take = take && !s->pinned; /* a placed device's ops run on its node: its worker's */
     for (;;) {
         uint64_t h;
         if (__atomic_load_n(word, __ATOMIC_ACQUIRE) >= target) return;
@@ -1337,6 +1400,7 @@ static xrt_status xrt__cpu_stream_new(xrt__cpu_stream **out, int device)
     memset(s, 0, sizeof *s);
     s->producer_cpu = s->worker_cpu = -1;
     s->device = device;
+    s->pinned = xrt__cpu.numa && CPU_COUNT(&xrt__cpu.cpus[device]) > 0;
     memset(ring, 0, XRT__CPU_RING * sizeof *ring);
     s->ring = ring;
     s->mask = XRT__CPU_RING - 1;
@@ -1896,6 +1960,7 @@ static xrt_status xrt__cpu_dev_alloc(void **ptr, size_t size, const char *fn)
         h = (xrt__cpu_head *)mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_SHARED, m->fd, (off_t)off);
         if (h == (xrt__cpu_head *)MAP_FAILED)
             return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "cannot allocate %zu bytes", size);
+        xrt__cpu_place_memory(device, h, span); /* a kept range was placed at its first use */
     }
     h->freed = h->exported = 0;
     h->offset = off;
@@ -2607,27 +2672,95 @@ static xrt_status xrt__cpu_get_device(const xrt_backend *self, int *device)
     return XRT_SUCCESS;
 }
 
-/* XRT_CPU_DEVICES: a count, or one device per NUMA node ("numa"). A
-   device's workers and memory are not placed on its node (no
-   sched_setaffinity, no mbind): the devices share every core and all of the
-   memory, as the devices of a count do. */
-static int xrt__cpu_numa_nodes(void)
+/* A sysfs list of ids ("0,2-3" and a line end, as node/online and
+   nodeN/cpulist hold) into *set; "" where it is one ("" and "\n" are empty
+   lists), else why not. */
+static const char *xrt__cpu_parse_list(const char *s, cpu_set_t *set)
 {
-    char path[64];
-    int n = 0;
-    while (n < XRT__CPU_DEVICES_MAX) {
-        snprintf(path, sizeof path, "/sys/devices/system/node/node%d", n);
-        if (access(path, F_OK) != 0) break;
-        n++;
+    CPU_ZERO(set);
+    if (!*s || !strcmp(s, "\n")) return "";
+    for (;;) {
+        char *end;
+        long a, b;
+        if (*s < '0' || *s > '9') return "not a list of numbers";
+        a = b = strtol(s, &end, 10);
+        if (*end == '-') {
+            if (end[1] < '0' || end[1] > '9') return "not a list of numbers";
+            b = strtol(end + 1, &end, 10);
+        }
+        if (a > b) return "a range runs backwards";
+        if (b >= CPU_SETSIZE) return "a number past 1023";
+        for (; a <= b; a++) CPU_SET((int)a, set);
+        if (*end == ',') s = end + 1;
+        else return !*end || !strcmp(end, "\n") ? "" : "not a list of numbers";
     }
-    return n ? n : 1;
 }
 
-static int xrt__cpu_device_count_env(int *numa)
+/* The list in the file at `path`; "" or why not. */
+static const char *xrt__cpu_read_list(const char *path, cpu_set_t *set, char *why, size_t n)
+{
+    char text[4096];
+    size_t len;
+    const char *bad;
+    FILE *f = fopen(path, "r");
+    CPU_ZERO(set);
+    if (!f) {
+        snprintf(why, n, "%s: %s", path, strerror(errno));
+        return why;
+    }
+    len = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[len] = 0;
+    if (len == sizeof text - 1 || strlen(text) != len) bad = "not a list of numbers";
+    else if (!*(bad = xrt__cpu_parse_list(text, set))) return "";
+    text[strcspn(text, "\n")] = 0;
+    snprintf(why, n, "%s: %s ('%.32s')", path, bad, text);
+    return why;
+}
+
+/* XRT_CPU_DEVICES=numa: a device per node the kernel lists online
+   (node/online; ids may have gaps), in order, each with its node's CPUs
+   (nodeN/cpulist; none for a node of memory only). A list that is not
+   valid, or longer than 64 nodes, gives one device, unplaced, and a warning. */
+static int xrt__cpu_numa_nodes(void)
+{
+    char path[PATH_MAX], why[PATH_MAX + 96] = "";
+    cpu_set_t nodes;
+    int n = 0, id;
+    snprintf(path, sizeof path, "%s/devices/system/node/online", xrt__sysfs_root);
+    if (*xrt__cpu_read_list(path, &nodes, why, sizeof why) || CPU_COUNT(&nodes) == 0 ||
+        CPU_COUNT(&nodes) > XRT__CPU_DEVICES_MAX) {
+        if (!*why) snprintf(why, sizeof why, "%s lists %d nodes (1 to %d are valid)", path, CPU_COUNT(&nodes),
+                            XRT__CPU_DEVICES_MAX);
+        xrt__warn_once("XRT_CPU_DEVICES=numa: %s; 1 device, not placed", why);
+        return 0;
+    }
+    for (id = 0; id < CPU_SETSIZE; id++) {
+        if (!CPU_ISSET(id, &nodes)) continue;
+        xrt__cpu.node[n] = id;
+        snprintf(path, sizeof path, "%s/devices/system/node/node%d/cpulist", xrt__sysfs_root, id);
+        if (*xrt__cpu_read_list(path, &xrt__cpu.cpus[n], why, sizeof why))
+            xrt__warn_once("XRT_CPU_DEVICES=numa: %s; device %d's workers not placed", why, n);
+        n++;
+    }
+    return n;
+}
+
+/* Reads XRT_CPU_DEVICES and, under numa, the nodes; no device is placed
+   where numa is not asked for or the nodes cannot be read. */
+static int xrt__cpu_devices_env(void)
 {
     long long n = xrt__env_count("XRT_CPU_DEVICES", 1, 1, XRT__CPU_DEVICES_MAX, "numa");
-    *numa = n < 0;
-    return n < 0 ? xrt__cpu_numa_nodes() : (int)n;
+    int i, nodes;
+    memset(xrt__cpu.cpus, 0, sizeof xrt__cpu.cpus);
+    memset(xrt__cpu.warned, 0, sizeof xrt__cpu.warned);
+    for (i = 0; i < XRT__CPU_DEVICES_MAX; i++) xrt__cpu.node[i] = -1;
+    xrt__cpu.numa = 0;
+    if (n > 0) return (int)n;
+    if (sched_getaffinity(0, sizeof xrt__cpu.unplaced, &xrt__cpu.unplaced) != 0) CPU_ZERO(&xrt__cpu.unplaced);
+    if ((nodes = xrt__cpu_numa_nodes()) == 0) return 1;
+    xrt__cpu.numa = 1;
+    return nodes;
 }
 
 /* >> cpu: peers. Every CPU device reads every other's memory; enabling
@@ -2723,14 +2856,16 @@ static void xrt__cpu_model_name(char *out, size_t n)
     fclose(f);
 }
 
-/* With several devices the name says which: "CPU device 2 of 4: <model>"
-   ("NUMA node 2 of 4" with XRT_CPU_DEVICES=numa); one device keeps the model's name. */
+/* With several devices the name says which: "CPU device 1 of 4: <model>",
+   "CPU device 1 of 2, NUMA node 2: <model>" with XRT_CPU_DEVICES=numa; one
+   device keeps the model's name. */
 static void xrt__cpu_device_name(char *out, size_t n, int device)
 {
-    char model[200];
+    char model[200], node[32] = "";
     xrt__cpu_model_name(model, sizeof model);
+    if (xrt__cpu.numa) snprintf(node, sizeof node, ", NUMA node %d", xrt__cpu.node[device]);
     if (xrt__cpu.ndev == 1) snprintf(out, n, "%s", model);
-    else snprintf(out, n, "CPU %s %d of %d: %s", xrt__cpu.numa ? "NUMA node" : "device", device, xrt__cpu.ndev, model);
+    else snprintf(out, n, "CPU device %d of %d%s: %s", device, xrt__cpu.ndev, node, model);
 }
 
 /* The widest vectors in 32-bit lanes, and the instruction-set features a
@@ -2817,6 +2952,7 @@ static xrt_status xrt__cpu_get_device_properties(const xrt_backend *self, xrt_de
     snprintf(prop->arch, sizeof prop->arch, "%s", XRT__CPU_ARCH);
     prop->total_memory = (size_t)sysconf(_SC_PHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE);
     prop->multiprocessor_count = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    prop->numa_node = xrt__cpu.numa ? xrt__cpu.node[device] : -1; /* a count places nothing */
     return XRT_SUCCESS;
 }
 
@@ -4632,7 +4768,7 @@ static xrt_status xrt__cpu_init(const xrt_backend *self, char *reason, size_t n)
     xrt__cpu_counter_init(&xrt__cpu.exited, xrt__cpu.exited.value);
     xrt__cpu_counter_init(&xrt__cpu.entered, xrt__cpu.entered.value);
     xrt__cpu.list.next = xrt__cpu.list.prev = &xrt__cpu.list;
-    xrt__cpu.ndev = xrt__cpu_device_count_env(&xrt__cpu.numa);
+    xrt__cpu.ndev = xrt__cpu_devices_env();
     memset(xrt__cpu.peers, 0, sizeof xrt__cpu.peers);
     for (i = 0, st = XRT_SUCCESS; i < xrt__cpu.ndev && st == XRT_SUCCESS; i++)
         st = xrt__cpu_stream_new(&xrt__cpu.dflt[i], i);

@@ -669,6 +669,9 @@ static xrt_status xrt__gpu_get_device_properties(const xrt_backend *self, xrt_de
         prop->pci_domain_id = prop->pci_bus_id = prop->pci_device_id = 0;
         (void)g->rt.GetLastError();
     }
+    prop->numa_node = prop->pci_domain_id || prop->pci_bus_id || prop->pci_device_id
+                          ? xrt__pci_numa_node(prop->pci_domain_id, prop->pci_bus_id, prop->pci_device_id)
+                          : -1;
     return g->fill_prop(g, prop, u.bytes, device);
 }
 

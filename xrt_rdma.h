@@ -657,8 +657,8 @@ XRT_API xrt_status xrt_rdma_device_get_info(int index, xrt_rdma_device_info *inf
 
 /* >> rdma impl: the nearest device. A device's place on the PCI tree is
    the path sysfs gives it under devices/: its host bridge ("pci0000:00")
-   and the chain of PCI functions from the root port down to itself. */
-static const char *xrt__rdma_sysfs_root = "/sys"; /* the tests point it at a fake tree */
+   and the chain of PCI functions from the root port down to itself, read
+   under the core's xrt__sysfs_root (the tests point it at a fake tree). */
 
 #define XRT__PCI_DEPTH 16
 
@@ -691,22 +691,6 @@ static int xrt__pci_is_host(const char *s, size_t n)
            xrt__pci_hex(s + n - 2, 2);
 }
 
-/* A number and a line end, nothing else; -1 otherwise. */
-static int xrt__pci_read_node(const char *dir)
-{
-    char path[PATH_MAX + 16], line[32] = "", *end;
-    long v;
-    FILE *f;
-    snprintf(path, sizeof path, "%s/numa_node", dir);
-    if (!(f = fopen(path, "r"))) return -1;
-    if (!fgets(line, sizeof line, f)) line[0] = 0;
-    fclose(f);
-    errno = 0;
-    v = strtol(line, &end, 10);
-    if (end == line || (*end && *end != '\n') || errno || v < 0 || v > 4095) return -1;
-    return (int)v;
-}
-
 /* The place of what `link` (a sysfs symlink) points at, or 0 with why not. */
 static int xrt__pci_place_of(const char *link, xrt__pci_place *p, char *why, size_t n)
 {
@@ -714,7 +698,7 @@ static int xrt__pci_place_of(const char *link, xrt__pci_place *p, char *why, siz
     size_t len;
     memset(p, 0, sizeof *p);
     p->numa = -1;
-    snprintf(devices, sizeof devices, "%s/devices", xrt__rdma_sysfs_root);
+    snprintf(devices, sizeof devices, "%s/devices", xrt__sysfs_root);
     if (!realpath(devices, top)) {
         xrt__rdma_describe(why, n, devices, errno);
         return 0;
@@ -723,7 +707,7 @@ static int xrt__pci_place_of(const char *link, xrt__pci_place *p, char *why, siz
         xrt__rdma_describe(why, n, link, errno); /* ENOENT: a broken link; ELOOP: a loop */
         return 0;
     }
-    p->numa = xrt__pci_read_node(real); /* the device's own directory: before strtok_r cuts the path */
+    p->numa = xrt__sysfs_numa_node(real); /* the device's own directory: before strtok_r cuts the path */
     len = strlen(top);
     if (strncmp(real, top, len) != 0 || real[len] != '/') {
         snprintf(why, n, "%s leads out of %s", link, devices);
@@ -756,7 +740,7 @@ static int xrt__pci_single_node(void)
     DIR *d;
     struct dirent *de;
     int nodes = 0;
-    snprintf(path, sizeof path, "%s/devices/system/node", xrt__rdma_sysfs_root);
+    snprintf(path, sizeof path, "%s/devices/system/node", xrt__sysfs_root);
     if (!(d = opendir(path))) return 1;
     while ((de = readdir(d)) != NULL)
         nodes += !strncmp(de->d_name, "node", 4) && de->d_name[4] >= '0' && de->d_name[4] <= '9';
@@ -790,7 +774,10 @@ XRT_API const char *xrt_rdma_affinity_name(xrt_rdma_affinity affinity)
 }
 
 /* The place of the thread's backend's `device`, or 0 with why not (a device
-   without a PCI address). Fails only when the backend cannot describe it. */
+   without a PCI address or a NUMA node). A device with a node and no PCI
+   address (a CPU device under XRT_CPU_DEVICES=numa) is placed on its node
+   alone: no host bridge, no chain, so that every NIC is NODE or SYS to it
+   (xrt__pci_affinity). Fails only when the backend cannot describe it. */
 static xrt_status xrt__rdma_device_place(int device, xrt__pci_place *p, int *placed, char *why, size_t n)
 {
     xrt_device_prop prop;
@@ -801,10 +788,13 @@ static xrt_status xrt__rdma_device_place(int device, xrt__pci_place *p, int *pla
     if ((st = xrt_get_device_properties(&prop, device)) != XRT_SUCCESS) return st;
     if (xrt_get_backend(&backend) != XRT_SUCCESS || !backend) backend = "?";
     if (!prop.pci_domain_id && !prop.pci_bus_id && !prop.pci_device_id) {
-        snprintf(why, n, "%s device %d has no PCI address", backend, device);
+        memset(p, 0, sizeof *p);
+        p->numa = prop.numa_node;
+        *placed = prop.numa_node >= 0;
+        if (!*placed) snprintf(why, n, "%s device %d has no PCI address and no NUMA node", backend, device);
         return XRT_SUCCESS;
     }
-    snprintf(link, sizeof link, "%s/bus/pci/devices/%04x:%02x:%02x.0", xrt__rdma_sysfs_root,
+    snprintf(link, sizeof link, "%s/bus/pci/devices/%04x:%02x:%02x.0", xrt__sysfs_root,
              (unsigned)prop.pci_domain_id, (unsigned)prop.pci_bus_id, (unsigned)prop.pci_device_id);
     *placed = xrt__pci_place_of(link, p, why, n);
     return XRT_SUCCESS;
@@ -824,7 +814,7 @@ static xrt_rdma_affinity xrt__rdma_affinity_from(const xrt__pci_place *dev, cons
 {
     xrt__pci_place nic;
     char link[PATH_MAX];
-    snprintf(link, sizeof link, "%s/class/infiniband/%s/device", xrt__rdma_sysfs_root, name);
+    snprintf(link, sizeof link, "%s/class/infiniband/%s/device", xrt__sysfs_root, name);
     if (!xrt__pci_place_of(link, &nic, why, n)) return XRT_RDMA_AFFINITY_UNKNOWN;
     return xrt__pci_affinity(dev, &nic, single_node);
 }
@@ -842,10 +832,10 @@ XRT_API xrt_status xrt_rdma_device_affinity(int device, const char *rdma_device,
     if (!rdma_device) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "rdma_device is NULL");
     if (!xrt__rdma_name_ok(rdma_device))
         return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "'%.64s' is no RDMA device name", rdma_device);
-    snprintf(path, sizeof path, "%s/class/infiniband/%s", xrt__rdma_sysfs_root, rdma_device);
+    snprintf(path, sizeof path, "%s/class/infiniband/%s", xrt__sysfs_root, rdma_device);
     if (lstat(path, &sb) != 0) /* listed, even where the link is broken: then its class is unknown */
         return xrt_error(XRT_ERROR_NOT_FOUND, fn, "no RDMA device named '%s' in %s/class/infiniband", rdma_device,
-                         xrt__rdma_sysfs_root);
+                         xrt__sysfs_root);
     if ((st = xrt__rdma_device_place(device, &dev, &placed, why, sizeof why)) != XRT_SUCCESS) return st;
     if (placed) *affinity = xrt__rdma_affinity_from(&dev, rdma_device, xrt__pci_single_node(), why, sizeof why);
     if (*affinity == XRT_RDMA_AFFINITY_UNKNOWN) xrt_log(XRT_LOG_DEBUG, "%s: %s: unknown: %s", fn, rdma_device, why);
@@ -898,8 +888,12 @@ static void xrt__rdma_order_nearest(struct ibv_device **list, int n, const char 
     for (i = 0; i < n && used < sizeof line; i++)
         used += (size_t)snprintf(line + used, sizeof line - used, "%s%s %s", i ? ", " : "",
                                  xrt__rdma_rt.get_device_name(list[i]), xrt_rdma_affinity_name(cls[i]));
-    xrt_log(XRT_LOG_DEBUG, "%s: nearest to device %d (%s, %s, NUMA node %d) first: %s", fn, device, dev.host,
-            dev.chain[dev.depth - 1], dev.numa, line);
+    if (dev.depth)
+        xrt_log(XRT_LOG_DEBUG, "%s: nearest to device %d (%s, %s, NUMA node %d) first: %s", fn, device, dev.host,
+                dev.chain[dev.depth - 1], dev.numa, line);
+    else
+        xrt_log(XRT_LOG_DEBUG, "%s: nearest to device %d (NUMA node %d, no PCI address) first: %s", fn, device,
+                dev.numa, line);
 }
 
 /* >> rdma impl: contexts */

@@ -249,7 +249,9 @@ static void text_device(const device_report *d, int index)
         char pci[32], uuid[48];
         pci_text(&d->prop, pci, sizeof pci);
         uuid_text(&d->prop, uuid, sizeof uuid);
-        printf("      pci %s, uuid %s\n", pci[0] ? pci : "none", uuid[0] ? uuid : "none");
+        printf("      pci %s, uuid %s, ", pci[0] ? pci : "none", uuid[0] ? uuid : "none");
+        if (d->prop.numa_node >= 0) printf("numa node %d\n", d->prop.numa_node);
+        else printf("numa node none\n");
     }
 }
 
@@ -345,7 +347,7 @@ static void text_topology(const report *r)
            "          PHB  = through a PCIe host bridge\n"
            "          NODE = between PCIe host bridges of one NUMA node\n"
            "          SYS  = between NUMA nodes\n"
-           "          ?    = not known (no PCI address, or none in sysfs)\n");
+           "          ?    = not known (no PCI address nor NUMA node, or none in sysfs)\n");
 #else
     (void)r;
 #endif
@@ -482,6 +484,8 @@ static void json_device(json *j, const device_report *d, int index)
             json_str(j, "pci_bus_id", pci);
             json_str(j, "uuid", uuid);
         }
+        if (d->prop.numa_node >= 0) json_num(j, "numa_node", (unsigned long long)d->prop.numa_node);
+        else json_str(j, "numa_node", NULL);
     }
     json_close(j, '}');
 }

@@ -5,11 +5,16 @@
    device's NULL stream, streams and device synchronize of the device current
    at creation, events waited for across devices, memory freed from another
    device's thread, per-device memory info, peer copies at odd sizes and
-   offsets, peer access errors, and XRT_CPU_DEVICES values that are not
-   valid (each in a child on a fresh xrt). */
+   offsets, peer access errors, XRT_CPU_DEVICES values that are not
+   valid, and XRT_CPU_DEVICES=numa: devices placed on the nodes that sysfs
+   lists, on this machine's own and on fake trees (each in a child on a
+   fresh xrt). */
 #include "xrt_test.h"
 
 #include <pthread.h>
+#include <sched.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 
 enum { CPU_DEVICES = 4 };
 
@@ -469,13 +474,12 @@ static int bad_count_child(void *arg)
     return 0;
 }
 
-/* Valid values: a count, 64, unset or empty (1), numa (a device per node). */
+/* Valid values: a count, 64, unset or empty (1); numa: test_numa_devices_on_this_machine. */
 static int good_count_child(void *arg)
 {
     static const struct { const char *value; int devices; } values[] = {{"1", 1}, {"64", 64}, {"", 1}, {"3", 3}};
-    char path[64];
     size_t i;
-    int n = -1, nodes = 0;
+    int n = -1;
     (void)arg;
     for (i = 0; i < sizeof values / sizeof values[0]; i++) {
         xrt_shutdown();
@@ -486,13 +490,6 @@ static int good_count_child(void *arg)
         if (n != values[i].devices || xrt_test_log.count)
             CHILD_FAIL("XRT_CPU_DEVICES=\"%s\" gave %d devices and %d log lines", values[i].value, n, xrt_test_log.count);
     }
-    do snprintf(path, sizeof path, "/sys/devices/system/node/node%d", nodes);
-    while (access(path, F_OK) == 0 && ++nodes < 64);
-    xrt_shutdown();
-    setenv("XRT_CPU_DEVICES", "numa", 1);
-    CHILD_OK(xrt_set_backend("cpu"));
-    CHILD_OK(xrt_get_device_count(&n));
-    if (n != (nodes ? nodes : 1)) CHILD_FAIL("XRT_CPU_DEVICES=numa gave %d devices for %d nodes", n, nodes);
     xrt_shutdown();
     return 0;
 }
@@ -505,6 +502,315 @@ XRT_TEST(test_device_count_variable)
     cases[0] = (child_case){"XRT_CPU_DEVICES values that are not valid", bad_count_child, NULL};
     cases[1] = (child_case){"XRT_CPU_DEVICES values that are", good_count_child, NULL};
     run_cases("XRT_CPU_DEVICES", cases, 2, 20);
+}
+
+/* >> XRT_CPU_DEVICES=numa: a device per online node, its workers on the
+   node's CPUs, its memory on the node. Checked against the machine's own
+   sysfs (one node here; two in the NUMA VM, tests/rdma/numa.sh), and on
+   fake trees (the core's xrt__sysfs_root) for gaps, nodes the kernel does
+   not have and lists that are not valid. */
+static const char *sysfs_root(void) { return xrt__sysfs_root; }
+
+/* A sysfs list ("0,2-3\n") into *set; 0 if it is none. */
+static int parse_ids(const char *s, cpu_set_t *set)
+{
+    CPU_ZERO(set);
+    while (*s >= '0' && *s <= '9') {
+        char *end;
+        long a = strtol(s, &end, 10), b = a;
+        if (*end == '-') b = strtol(end + 1, &end, 10);
+        if (b >= CPU_SETSIZE) return 0;
+        for (; a <= b; a++) CPU_SET((int)a, set);
+        s = *end == ',' ? end + 1 : end;
+    }
+    return !*s || *s == '\n';
+}
+
+static int read_ids(const char *rel, cpu_set_t *set)
+{
+    char path[600], text[4096] = "";
+    FILE *f;
+    size_t n;
+    snprintf(path, sizeof path, "%s/devices/system/node/%s", sysfs_root(), rel);
+    if (!(f = fopen(path, "r"))) return 0;
+    n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = 0;
+    return parse_ids(text, set);
+}
+
+/* The node ids sysfs lists online, in order; their count. */
+static int online_nodes(int ids[64])
+{
+    cpu_set_t set;
+    int n = 0, id;
+    if (!read_ids("online", &set)) return 0;
+    for (id = 0; id < CPU_SETSIZE && n < 64; id++)
+        if (CPU_ISSET(id, &set)) ids[n++] = id;
+    return n;
+}
+
+static void note_affinity(void *user) { pthread_getaffinity_np(pthread_self(), sizeof(cpu_set_t), (cpu_set_t *)user); }
+
+/* The node of the page at p (MPOL_F_NODE | MPOL_F_ADDR) and the policy of
+   its range (MPOL_F_ADDR: 0 default, 1 preferred), or 0 with why in `why`. */
+static int page_place(void *p, int *node, int *mode, char *why, size_t n)
+{
+    if (syscall(SYS_get_mempolicy, node, NULL, 0ul, p, 3ul) != 0 ||
+        syscall(SYS_get_mempolicy, mode, NULL, 0ul, p, 2ul) != 0) {
+        snprintf(why, n, "get_mempolicy: %s", strerror(errno));
+        return 0;
+    }
+    return 1;
+}
+
+static int xrt_test_ndev; /* the child's device count */
+
+/* Device d's properties, a host function's CPUs on its NULL stream and on a
+   stream of its own, and the node of its memory. */
+static int check_placed(int d, int node, const cpu_set_t *cpus)
+{
+    xrt_device_prop p;
+    cpu_set_t seen[2];
+    xrt_stream s = NULL;
+    char why[128], name[64];
+    void *m = NULL;
+    int i, got = -1, mode = -1, known;
+    CHILD_OK(xrt_set_device(d));
+    CHILD_OK(xrt_get_device_properties(&p, d));
+    if (p.numa_node != node) CHILD_FAIL("device %d: numa_node %d, not %d", d, p.numa_node, node);
+    if (node >= 0) snprintf(name, sizeof name, "CPU device %d of %d, NUMA node %d: ", d, xrt_test_ndev, node);
+    else snprintf(name, sizeof name, "CPU device %d of %d: ", d, xrt_test_ndev);
+    if (xrt_test_ndev > 1 && strncmp(p.name, name, strlen(name)) != 0)
+        CHILD_FAIL("device %d is named \"%s\", not \"%s...\"", d, p.name, name);
+    CHILD_OK(xrt_stream_create(&s));
+    CHILD_OK(xrt_launch_host_func(NULL, note_affinity, &seen[0]));
+    CHILD_OK(xrt_launch_host_func(s, note_affinity, &seen[1]));
+    CHILD_OK(xrt_device_synchronize());
+    CHILD_OK(xrt_stream_destroy(s));
+    for (i = 0; i < 2; i++)
+        if (!CPU_EQUAL(&seen[i], cpus))
+            CHILD_FAIL("device %d: a host function on its %s ran on %d CPUs, not on node %d's %d", d,
+                       i ? "stream" : "NULL stream", CPU_COUNT(&seen[i]), node, CPU_COUNT(cpus));
+    CHILD_OK(xrt_malloc(&m, 1 << 20));
+    CHILD_OK(xrt_memset(m, 1, 1 << 20));
+    known = page_place((char *)m + (1 << 19), &got, &mode, why, sizeof why);
+    CHILD_OK(xrt_free(m));
+    if (!known) fprintf(stderr, "skipped: device %d's memory placement not checked: %s\n", d, why);
+    else if (mode != (node >= 0)) CHILD_FAIL("device %d: its memory's policy is %d, not %d", d, mode, node >= 0);
+    else if (node >= 0 && got != node) CHILD_FAIL("device %d: its memory is on node %d, not %d", d, got, node);
+    return 0;
+}
+
+static int numa_here_child(void *arg)
+{
+    cpu_set_t cpus;
+    char rel[64];
+    int ids[64], n = online_nodes(ids), d;
+    (void)arg;
+    if (n < 1) CHILD_FAIL("%s/devices/system/node/online lists no node", sysfs_root());
+    xrt_shutdown();
+    setenv("XRT_CPU_DEVICES", "numa", 1);
+    xrt_test_log_calls();
+    CHILD_OK(xrt_set_backend("cpu"));
+    CHILD_OK(xrt_get_device_count(&xrt_test_ndev));
+    if (xrt_test_ndev != n) CHILD_FAIL("XRT_CPU_DEVICES=numa gave %d devices for %d nodes", xrt_test_ndev, n);
+    for (d = 0; d < n; d++) {
+        snprintf(rel, sizeof rel, "node%d/cpulist", ids[d]);
+        if (!read_ids(rel, &cpus)) CHILD_FAIL("cannot read node %d's CPUs", ids[d]);
+        check_placed(d, ids[d], &cpus);
+    }
+    if (xrt_test_log.count) CHILD_FAIL("%d log lines, the last \"%s\"", xrt_test_log.count, xrt_test_log.last);
+    xrt_shutdown();
+    return 0;
+}
+
+/* A count places nothing: numa_node -1, the workers where the process runs. */
+static int count_unplaced_child(void *arg)
+{
+    cpu_set_t all;
+    (void)arg;
+    xrt_shutdown();
+    setenv("XRT_CPU_DEVICES", "2", 1);
+    CHILD_OK(xrt_set_backend("cpu"));
+    CHILD_OK(xrt_get_device_count(&xrt_test_ndev));
+    pthread_getaffinity_np(pthread_self(), sizeof all, &all);
+    check_placed(1, -1, &all);
+    xrt_shutdown();
+    return 0;
+}
+
+XRT_TEST(test_numa_devices_on_this_machine)
+{
+    child_case cases[2];
+    (void)state;
+    SKIP_UNLESS(is_cpu(), "XRT_CPU_DEVICES is the CPU backend's");
+    cases[0] = (child_case){"XRT_CPU_DEVICES=numa on this machine's nodes", numa_here_child, NULL};
+    cases[1] = (child_case){"XRT_CPU_DEVICES=2 places nothing", count_unplaced_child, NULL};
+    run_cases("XRT_CPU_DEVICES=numa", cases, 2, 30);
+}
+
+/* A fake tree under a temporary root: node/online and each node's cpulist. */
+static char fake_root[256];
+
+static void fake_file(const char *rel, const char *text)
+{
+    char path[600], cmd[700];
+    FILE *f;
+    snprintf(cmd, sizeof cmd, "mkdir -p \"$(dirname '%s/%s')\"", fake_root, rel);
+    if (system(cmd) != 0) CHILD_FAIL("%s", cmd);
+    snprintf(path, sizeof path, "%s/%s", fake_root, rel);
+    if (!(f = fopen(path, "w")) || fputs(text, f) < 0 || fclose(f) != 0) CHILD_FAIL("cannot write %s", path);
+}
+
+static void fake_tree(void)
+{
+    const char *tmp = getenv("TMPDIR");
+    snprintf(fake_root, sizeof fake_root, "%s/xrt-numa-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(fake_root)) CHILD_FAIL("mkdtemp: %s", strerror(errno));
+    xrt__sysfs_root = fake_root;
+}
+
+static void fake_tree_gone(void)
+{
+    char cmd[300];
+    xrt__sysfs_root = "/sys";
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", fake_root);
+    if (system(cmd) != 0) CHILD_FAIL("%s", cmd);
+}
+
+static int numa_start(void)
+{
+    int n = -1;
+    xrt_shutdown();
+    setenv("XRT_CPU_DEVICES", "numa", 1);
+    xrt_test_log_calls();
+    CHILD_OK(xrt_set_backend("cpu"));
+    CHILD_OK(xrt_get_device_count(&n));
+    return n;
+}
+
+/* Nodes 0 and 2 (a gap): devices 0 and 1. Node 2 is one the kernel does
+   not have: its workers run on the CPU its cpulist names, and its memory
+   stays unplaced with one warning, however many allocations. */
+static int numa_gap_child(void *arg)
+{
+    cpu_set_t cpus01, seen;
+    char want[160];
+    void *m[3];
+    int i;
+    (void)arg;
+    CPU_ZERO(&cpus01);
+    CPU_SET(0, &cpus01);
+    CPU_SET(1, &cpus01);
+    fake_tree();
+    fake_file("devices/system/node/online", "0,2\n");
+    fake_file("devices/system/node/node0/cpulist", "0-1\n");
+    fake_file("devices/system/node/node2/cpulist", "0\n");
+    if ((xrt_test_ndev = numa_start()) != 2) CHILD_FAIL("nodes 0,2 gave %d devices", xrt_test_ndev);
+    if (xrt_test_log.count) CHILD_FAIL("%d log lines at start, the last \"%s\"", xrt_test_log.count, xrt_test_log.last);
+    check_placed(0, 0, &cpus01);
+    if (xrt_test_log.count) CHILD_FAIL("device 0 logged \"%s\"", xrt_test_log.last);
+    CPU_CLR(1, &cpus01); /* node 2's CPUs: CPU 0 */
+    CHILD_OK(xrt_set_device(1));
+    CHILD_OK(xrt_launch_host_func(NULL, note_affinity, &seen));
+    CHILD_OK(xrt_stream_synchronize(NULL));
+    if (!CPU_EQUAL(&seen, &cpus01)) CHILD_FAIL("device 1's host function ran on %d CPUs, not on CPU 0", CPU_COUNT(&seen));
+    for (i = 0; i < 3; i++) {
+        CHILD_OK(xrt_set_device(1));
+        CHILD_OK(xrt_malloc(&m[i], 4096 << i));
+        CHILD_OK(xrt_memset(m[i], 7, 4096 << i));
+    }
+    for (i = 0; i < 3; i++) CHILD_OK(xrt_free(m[i]));
+    snprintf(want, sizeof want, "cpu: device 1 is not placed on NUMA node 2: mbind: %s; it runs unplaced",
+             strerror(EINVAL));
+    if (xrt_test_log.count != 1 || xrt_test_log.level != XRT_LOG_WARN || strcmp(xrt_test_log.last, want) != 0)
+        CHILD_FAIL("%d log lines, the last \"%s\", not one \"%s\"", xrt_test_log.count, xrt_test_log.last, want);
+    xrt_shutdown();
+    fake_tree_gone();
+    return 0;
+}
+
+/* node/online that is missing, empty, not a list or over 64 nodes: one
+   warning naming the file and why, one unplaced device. */
+static int numa_bad_online_child(void *arg)
+{
+    static const struct { const char *text, *why; } cases[] = {
+        {NULL, "No such file or directory"},
+        {"", "lists 0 nodes (1 to 64 are valid)"},
+        {"zero\n", "not a list of numbers ('zero')"},
+        {"\n", "lists 0 nodes (1 to 64 are valid)"}, /* not right after "": a warning repeated at once is not */
+        {"0,\n", "not a list of numbers ('0,')"},
+        {"0-\n", "not a list of numbers ('0-')"},
+        {"3-1\n", "a range runs backwards ('3-1')"},
+        {"0 1\n", "not a list of numbers ('0 1')"},
+        {"0-64\n", "lists 65 nodes (1 to 64 are valid)"},
+        {"2000\n", "a number past 1023 ('2000')"},
+        {"99999999999999999999999\n", "a number past 1023 ('99999999999999999999999')"},
+    };
+    xrt_device_prop p;
+    char want[700];
+    size_t i;
+    int n;
+    (void)arg;
+    fake_tree();
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char path[600];
+        snprintf(path, sizeof path, "%s/devices/system/node/online", fake_root);
+        unlink(path);
+        if (cases[i].text) fake_file("devices/system/node/online", cases[i].text);
+        if ((n = numa_start()) != 1) CHILD_FAIL("online \"%s\" gave %d devices", cases[i].text ? cases[i].text : "(none)", n);
+        snprintf(want, sizeof want, "XRT_CPU_DEVICES=numa: %s%s%s; 1 device, not placed", path,
+                 cases[i].text && cases[i].why[0] == 'l' ? " " : ": ", cases[i].why);
+        if (xrt_test_log.count != 1 || xrt_test_log.level != XRT_LOG_WARN || strcmp(xrt_test_log.last, want) != 0)
+            CHILD_FAIL("online \"%s\": %d log lines, the last \"%s\", not one \"%s\"", cases[i].text ? cases[i].text : "(none)",
+                       xrt_test_log.count, xrt_test_log.last, want);
+        CHILD_OK(xrt_get_device_properties(&p, 0));
+        if (p.numa_node != -1) CHILD_FAIL("online \"%s\": numa_node %d", cases[i].text ? cases[i].text : "(none)", p.numa_node);
+    }
+    xrt_shutdown();
+    fake_tree_gone();
+    return 0;
+}
+
+/* A node whose cpulist is not valid: its device works, its memory placed,
+   its workers not, with one warning naming the file. */
+static int numa_bad_cpulist_child(void *arg)
+{
+    xrt_device_prop p;
+    char want[700];
+    void *m = NULL;
+    (void)arg;
+    fake_tree();
+    fake_file("devices/system/node/online", "0\n");
+    fake_file("devices/system/node/node0/cpulist", "0-x\n");
+    if (numa_start() != 1) CHILD_FAIL("node 0 gave no device");
+    snprintf(want, sizeof want,
+             "XRT_CPU_DEVICES=numa: %s/devices/system/node/node0/cpulist: not a list of numbers ('0-x'); device 0's "
+             "workers not placed",
+             fake_root);
+    if (xrt_test_log.count != 1 || xrt_test_log.level != XRT_LOG_WARN || strcmp(xrt_test_log.last, want) != 0)
+        CHILD_FAIL("%d log lines, the last \"%s\", not one \"%s\"", xrt_test_log.count, xrt_test_log.last, want);
+    CHILD_OK(xrt_get_device_properties(&p, 0));
+    if (p.numa_node != 0) CHILD_FAIL("numa_node %d, not 0", p.numa_node);
+    CHILD_OK(xrt_malloc(&m, 4096));
+    CHILD_OK(xrt_memset(m, 1, 4096));
+    CHILD_OK(xrt_free(m));
+    if (xrt_test_log.count != 1) CHILD_FAIL("node 0's memory logged \"%s\"", xrt_test_log.last);
+    xrt_shutdown();
+    fake_tree_gone();
+    return 0;
+}
+
+XRT_TEST(test_numa_devices_on_fake_trees)
+{
+    child_case cases[3];
+    (void)state;
+    SKIP_UNLESS(is_cpu(), "XRT_CPU_DEVICES is the CPU backend's");
+    cases[0] = (child_case){"nodes 0 and 2, node 2 unknown to the kernel", numa_gap_child, NULL};
+    cases[1] = (child_case){"node/online not valid", numa_bad_online_child, NULL};
+    cases[2] = (child_case){"a node's cpulist not valid", numa_bad_cpulist_child, NULL};
+    run_cases("XRT_CPU_DEVICES=numa on fake trees", cases, 3, 30);
 }
 
 int main(void)

@@ -133,7 +133,7 @@ static int tree_setup(void **state)
     (void)state;
     snprintf(root, sizeof root, "%s/xrt-nic-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(root)) return -1;
-    xrt__rdma_sysfs_root = root;
+    xrt__sysfs_root = root;
     gpu[0] = 0;
     if (xrt_set_backend("cuda") == XRT_SUCCESS && xrt_set_device(0) == XRT_SUCCESS &&
         xrt_get_device_properties(&prop, 0) == XRT_SUCCESS)
@@ -147,7 +147,7 @@ static int tree_setup(void **state)
 static int tree_teardown(void **state)
 {
     (void)state;
-    xrt__rdma_sysfs_root = "/sys";
+    xrt__sysfs_root = "/sys";
     xrt_set_log_callback(NULL, NULL);
     xrt_set_log_level(XRT_LOG_ENV);
     return rm_tree(root) == 0 ? 0 : -1;
@@ -412,14 +412,14 @@ static void root_that_is_not_there(void **state)
     nic_log[0] = 0;
     assert_int_equal(affinity("mlx5_0"), XRT_RDMA_AFFINITY_UNKNOWN);
     assert_non_null(strstr(nic_log, "/devices: No such file or directory (ENOENT=2)\n"));
-    xrt__rdma_sysfs_root = "/nonexistent/xrt-sysfs";
+    xrt__sysfs_root = "/nonexistent/xrt-sysfs";
     FAILS(xrt_rdma_device_affinity(0, "mlx5_0", &(xrt_rdma_affinity){0}), XRT_ERROR_NOT_FOUND,
           "no RDMA device named 'mlx5_0' in /nonexistent/xrt-sysfs/class/infiniband");
     nic_log[0] = 0;
     OPENS_FIRST("mlx5_1 mlx5_0", "mlx5_1");
     assert_non_null(strstr(nic_log, "xrt_rdma_open: /nonexistent/xrt-sysfs/devices: No such file or directory "
                                     "(ENOENT=2); libibverbs' order\n"));
-    xrt__rdma_sysfs_root = root;
+    xrt__sysfs_root = root;
 }
 
 /* XRT_RDMA_DEVICE names the device: no choosing. */
@@ -447,10 +447,79 @@ static void cpu_device_keeps_the_order(void **state)
     nic_at("mlx5_0", "pci0000:00/0000:00:02.0/0000:e0:00.0", "");
     nic_log[0] = 0;
     assert_int_equal(affinity("mlx5_0"), XRT_RDMA_AFFINITY_UNKNOWN);
-    assert_non_null(strstr(nic_log, "xrt_rdma_device_affinity: mlx5_0: unknown: cpu device 0 has no PCI address\n"));
+    assert_non_null(strstr(nic_log, "xrt_rdma_device_affinity: mlx5_0: unknown: cpu device 0 has no PCI address and no NUMA node\n"));
     nic_log[0] = 0;
     OPENS_FIRST("mlx5_1 mlx5_0", "mlx5_1");
-    assert_non_null(strstr(nic_log, "xrt_rdma_open: cpu device 0 has no PCI address; libibverbs' order\n"));
+    assert_non_null(strstr(nic_log, "xrt_rdma_open: cpu device 0 has no PCI address and no NUMA node; libibverbs' order\n"));
+}
+
+/* >> a CPU device on a NUMA node (XRT_CPU_DEVICES=numa, started on the
+   tree's nodes 0 and 1): NICs on its node first (NODE), the others after
+   (SYS), unknown ones last; a device without a node keeps libibverbs' order. */
+static void cpu_devices_on(const char *value)
+{
+    xrt_shutdown();
+    setenv("XRT_CPU_DEVICES", value, 1);
+    OK(xrt_set_backend("cpu"));
+    nic_log_capture();
+}
+
+static void cpu_devices_reset(void)
+{
+    xrt_shutdown();
+    unsetenv("XRT_CPU_DEVICES");
+    OK(xrt_set_backend("cpu"));
+}
+
+static void cpu_device_on_a_node(void **state)
+{
+    (void)state;
+    mkdirs("devices/system/node/node0");
+    mkdirs("devices/system/node/node1");
+    put("devices/system/node/online", "0-1\n");
+    put("devices/system/node/node0/cpulist", "0\n");
+    put("devices/system/node/node1/cpulist", "0\n");
+    nic_at("mlx5_0", "pci0000:00/0000:00:01.0/0000:e0:00.0", "0\n");
+    nic_at("mlx5_1", "pci0000:80/0000:80:01.0/0000:e1:00.0", "1\n");
+    nic_at("mlx5_2", "pci0000:c0/0000:c0:01.0/0000:e2:00.0", "1\n");
+    nic_at("mlx5_3", "pci0000:40/0000:40:01.0/0000:e3:00.0", "");
+    cpu_devices_on("numa");
+    OK(xrt_set_device(1));
+    assert_int_equal(affinity("mlx5_1"), XRT_RDMA_AFFINITY_SYS); /* device 0's view */
+    assert_int_equal(affinity("mlx5_0"), XRT_RDMA_AFFINITY_NODE);
+    nic_log[0] = 0;
+    OPENS_FIRST("mlx5_3 mlx5_0 mlx5_2 mlx5_1", "mlx5_1");
+    assert_non_null(strstr(nic_log, "xrt_rdma_open: nearest to device 1 (NUMA node 1, no PCI address) first: "
+                                    "mlx5_1 NODE, mlx5_2 NODE, mlx5_0 SYS, mlx5_3 SYS\n"));
+    OK(xrt_set_device(0));
+    OPENS_FIRST("mlx5_3 mlx5_2 mlx5_1 mlx5_0", "mlx5_0");
+    cpu_devices_on("2");
+    OK(xrt_set_device(1));
+    nic_log[0] = 0;
+    OPENS_FIRST("mlx5_3 mlx5_0 mlx5_2 mlx5_1", "mlx5_3");
+    assert_non_null(strstr(nic_log, "xrt_rdma_open: cpu device 1 has no PCI address and no NUMA node; libibverbs' order\n"));
+    cpu_devices_reset();
+}
+
+/* >> a GPU's numa_node: its PCI function's, from sysfs */
+static void gpu_numa_node(void **state)
+{
+    xrt_device_prop p;
+    char rel[128];
+    (void)state;
+    NEEDS_GPU();
+    OK(xrt_get_device_properties(&p, 0));
+    assert_int_equal(p.numa_node, -1); /* not in the tree */
+    gpu_at("pci0000:80/0000:80:01.0", "1\n");
+    OK(xrt_get_device_properties(&p, 0));
+    assert_int_equal(p.numa_node, 1);
+    snprintf(rel, sizeof rel, "devices/pci0000:80/0000:80:01.0/%s/numa_node", gpu);
+    put(rel, "-1\n");
+    OK(xrt_get_device_properties(&p, 0));
+    assert_int_equal(p.numa_node, -1);
+    put(rel, "1x\n");
+    OK(xrt_get_device_properties(&p, 0));
+    assert_int_equal(p.numa_node, -1);
 }
 
 /* >> arguments */
@@ -495,6 +564,8 @@ int main(void)
         TREE_TEST(root_that_is_not_there),
         TREE_TEST(env_overrides_the_choice),
         TREE_TEST(cpu_device_keeps_the_order),
+        TREE_TEST(cpu_device_on_a_node),
+        TREE_TEST(gpu_numa_node),
         TREE_TEST(bad_arguments),
     };
     int failed;

@@ -72,10 +72,12 @@ XRT_TEST(test_device_properties)
             assert_int_equal(p.pci_bus_id, 0);
             assert_int_equal(p.pci_device_id, 0);
             assert_memory_equal(p.uuid, zero, sizeof zero);
+            if (!getenv("XRT_CPU_DEVICES")) assert_int_equal(p.numa_node, -1); /* one device, not placed */
         } else if (strcmp(xrt_test_backend, "cuda") == 0 || strcmp(xrt_test_backend, "hip") == 0) {
             static const unsigned char zero[sizeof p.uuid];
             assert_true(p.pci_bus_id > 0 || p.pci_device_id > 0 || p.pci_domain_id > 0); /* as nvidia-smi shows */
             assert_memory_not_equal(p.uuid, zero, sizeof zero);
+            assert_true(p.numa_node >= -1); /* -1 where sysfs does not say */
         }
     }
     FAILS(xrt_get_device_properties(&p, n), XRT_ERROR_INVALID_DEVICE, "device");

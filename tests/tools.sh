@@ -51,7 +51,11 @@ $BIN/xrt_info --json > $T/info.json
 if have jq "xrt_info --json checks"; then
     json $T/info.json '.xrt_version and (.backends | map(.name) | contains(["cuda", "hip", "cpu"]))'
     json $T/info.json '.backends[] | select(.name == "cpu") | .available and (.devices | length) == 1
-                       and .devices[0].total_memory_bytes > 0 and .capabilities.host_func'
+                       and .devices[0].total_memory_bytes > 0 and .capabilities.host_func
+                       and .devices[0].numa_node == null'
+    XRT_CPU_DEVICES=numa $BIN/xrt_info --json > $T/numa.json
+    json $T/numa.json '.backends[] | select(.name == "cpu") | .devices[0].numa_node == 0'
+    XRT_CPU_DEVICES=numa $BIN/xrt_info | grep -q "^      pci none, uuid none, numa node 0$" || fail "xrt_info: numa node 0"
     # each device has its compile target and a 16-digit fingerprint; RDMA and plugins are listed
     json $T/info.json '.backends[] | select(.name == "cpu") | (.devices[0].target | startswith("cpu:"))
                        and (.devices[0].fingerprint | test("^[0-9a-f]{16}$"))'

@@ -3,7 +3,9 @@
 # XRT_HOST = a or b, XRT_SELF and XRT_PEER set, rxe0 up).
 #   host a: the cross-host test (server), pingpong (server), fabric_rma
 #           (target), the single-host suite (plain, ASan+UBSan, TSan), the
-#           cache benchmark;
+#           cache benchmark, and on its two NUMA nodes the placement tests
+#           of XRT_CPU_DEVICES=numa (test_devices' test_numa_*) and
+#           xrt_info's listing of the two devices and the device-to-NIC table;
 #   host b: the cross-host test (client), pingpong (client), fabric_rma
 #           (initiator).
 # cmocka programs print their own summaries; the other steps print the same
@@ -45,6 +47,32 @@ fabric() {
         env MALLOC_MMAP_THRESHOLD_=131072 fabric_rma --provider "verbs;ofi_rxm" --address "$XRT_SELF" --port 18517 --timeout 60 "$@"
 }
 
+# numa: on host a's two nodes (vm.sh), XRT_CPU_DEVICES=numa gives two
+# devices, each placed on its node (test_devices checks a host function's
+# CPUs and get_mempolicy's node of the device memory), and xrt_info lists
+# them with their nodes and a row per device in the device-to-NIC table.
+numa() {
+    if ! command -v test_devices > /dev/null; then
+        echo "skipped: the NUMA placement tests: test_devices not built"
+        return
+    fi
+    step "host a has NUMA nodes 0-1, CPU 1 on node 1" 10 \
+        sh -c '[ "$(cat /sys/devices/system/node/online)" = 0-1 ] && [ "$(cat /sys/devices/system/node/node1/cpulist)" = 1 ]'
+    cmocka 120 env XRT_TEST_FILTER='test_numa_*' test_devices
+    XRT_CPU_DEVICES=numa timeout 30 xrt_info > /tmp/info.txt 2>&1
+    cat /tmp/info.txt
+    step "xrt_info: two CPU devices on nodes 0 and 1, a table row for each" 10 sh -c '
+        grep -q "^  cpu   available, 2 devices$" /tmp/info.txt &&
+        grep -q "^    device 1: CPU device 1 of 2, NUMA node 1: " /tmp/info.txt &&
+        [ "$(grep -c "^      pci none, uuid none, numa node [01]$" /tmp/info.txt)" = 2 ] &&
+        sed -n "/^rdma topology:/,\$p" /tmp/info.txt | awk "
+            NR == 2 { ok = \$1 == \"rxe0\" && NF == 1 }
+            NR == 3 { ok = ok && \$1 == \"cpu\" && \$2 == 0 && NF == 3 }
+            NR == 4 { ok = ok && \$1 == \"cpu\" && \$2 == 1 && NF == 3 }
+            NR == 5 { ok = ok && \$1 == \"legend:\" }
+            END { exit !(ok && NR == 10) }"'
+}
+
 echo "== host $XRT_HOST ($XRT_SELF): $(rdma link show rxe0/1)"
 if [ "$XRT_HOST" = a ]; then
     cmocka 240 test_rdma_vm --two-hosts server
@@ -55,6 +83,7 @@ if [ "$XRT_HOST" = a ]; then
     cmocka 300 env ASAN_OPTIONS=detect_leaks=1 test_rdma_vm_asan
     cmocka 300 env TSAN_OPTIONS=halt_on_error=1 test_rdma_vm_tsan
     step "bench: rdma_cache" 240 rdma_cache
+    numa
 else
     cmocka 240 test_rdma_vm --two-hosts client "$XRT_PEER"
     step "rdma_pingpong, client on host b, pinned memory" 120 rdma_pingpong -n 200 -m pinned -s 8192 "$XRT_PEER"

@@ -12,6 +12,8 @@ cd "$(dirname "$0")/../.."
 B=${B:-build}
 MAKE=${MAKE:-make}
 $MAKE -s -f tests/rdma/rdma.mk B="$B" rdma-programs || { echo "0 passed, 1 failed"; exit 1; }
+# the NUMA placement tests and xrt_info, on host a's two NUMA nodes
+$MAKE -s B="$B" "$B/plain/test_devices" "$B/examples/xrt_info" || { echo "0 passed, 1 failed"; exit 1; }
 mkdir -p "$B/rdma"
 # examples/fabric_rma over libfabric's verbs provider, where libfabric is installed
 fabric=
@@ -19,7 +21,7 @@ $MAKE -s B="$B" "$B/examples/fabric_rma" > "$B/rdma/fabric-build.out" 2>&1 && [ 
     fabric=$B/examples/fabric_rma
 : > "$B/rdma/vm.out"
 sh tests/rdma/vm.sh tests/rdma/plan.sh "$B/rdma/test_rdma_vm" "$B/rdma/test_rdma_vm_asan" "$B/rdma/test_rdma_vm_tsan" \
-    "$B/examples/rdma_pingpong" "$B/bench/rdma_cache" $fabric \
+    "$B/examples/rdma_pingpong" "$B/bench/rdma_cache" "$B/plain/test_devices" "$B/examples/xrt_info" $fabric \
     > "$B/rdma/vm.out" 2>&1 &
 pid=$!
 tail -n +1 -f "$B/rdma/vm.out" --pid=$pid 2> /dev/null || wait $pid

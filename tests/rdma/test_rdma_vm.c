@@ -174,8 +174,8 @@ static void nearest_of_a_cpu_device_is_the_first(void **state)
     OK(xrt_rdma_device_affinity(0, DEV, &a));
     xrt_test_log_calls(); /* as the other tests of this group expect */
     assert_int_equal(a, XRT_RDMA_AFFINITY_UNKNOWN);
-    assert_non_null(strstr(nearest_log, "xrt_rdma_open: cpu device 0 has no PCI address; libibverbs' order\n"));
-    assert_non_null(strstr(nearest_log, "xrt_rdma_device_affinity: " DEV ": unknown: cpu device 0 has no PCI address\n"));
+    assert_non_null(strstr(nearest_log, "xrt_rdma_open: cpu device 0 has no PCI address and no NUMA node; libibverbs' order\n"));
+    assert_non_null(strstr(nearest_log, "xrt_rdma_device_affinity: " DEV ": unknown: cpu device 0 has no PCI address and no NUMA node\n"));
     OK(xrt_rdma_get_info(c, &info));
     assert_string_equal(info.device, DEV);
     OK(xrt_rdma_close(c));

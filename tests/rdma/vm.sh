@@ -7,7 +7,9 @@
 #
 # Hosts "a" and "b" each run their own kernel with an rxe device on a virtio
 # NIC; the NICs are joined by a virtual cable (a pair of unix datagram
-# sockets). They are two hosts because rdma_rxe cannot be two hosts inside
+# sockets). Host a has two NUMA nodes (CPU 0 and half the memory on node
+# 0, the other CPUs and half on node 1), for the NUMA placement tests;
+# host b has one. They are two hosts because rdma_rxe cannot be two hosts inside
 # one kernel: up to Linux 6.11 at least it opens its UDP socket and routes
 # only in the initial network namespace, so rxe devices on the two ends of a
 # veth pair in two namespaces never reach each other (measured here:
@@ -173,9 +175,17 @@ initramfs() {
 # virtio NIC; the NICs are joined by a pair of unix datagram sockets (a
 # virtual cable). The console is the serial port; a plan's status comes back
 # as a marker line, since QEMU's own status says nothing about the guest.
+numa_nodes() { # numa_nodes HOST: QEMU's options for host a's two nodes (none with one CPU)
+    smp=${XRT_RDMA_VM_SMP:-2}
+    [ "$1" = a ] && [ "$smp" -ge 2 ] || return 0
+    echo "-object memory-backend-ram,id=m0,size=384M -object memory-backend-ram,id=m1,size=384M" \
+        "-numa node,nodeid=0,cpus=0,memdev=m0 -numa node,nodeid=1,cpus=1-$((smp - 1)),memdev=m1"
+}
+
 qemu() { # qemu HOST MAC-SUFFIX: runs one VM, its console CR-free on stdout
+    # shellcheck disable=SC2046 # numa_nodes' words are options
     timeout -k 5 "${XRT_RDMA_VM_TIMEOUT:-600}" qemu-system-x86_64 -accel tcg -cpu max -m 768 \
-        -smp "${XRT_RDMA_VM_SMP:-2}" -nodefaults -display none -serial stdio -no-reboot \
+        -smp "${XRT_RDMA_VM_SMP:-2}" $(numa_nodes "$1") -nodefaults -display none -serial stdio -no-reboot \
         -kernel "$K/vmlinux" -initrd "$VM/initramfs.cpio" \
         -netdev "dgram,id=n0,local.type=unix,local.path=$VM/$1.sock,remote.type=unix,remote.path=$VM/$3.sock" \
         -device "virtio-net-pci,netdev=n0,mac=52:54:00:00:00:$2" \
