@@ -3525,8 +3525,8 @@ XRT_API xrt_status xrt__handle_alloc(const xrt_backend *b, void *obj, uintptr_t 
    comes back, so while it still equals h, the owner read before is h's. */
 static int xrt__handle_release_slot(xrt__handle_slot *s, uintptr_t h)
 {
-    return __atomic_compare_exchange_n(&s->tag, &h, h & ~XRT__HANDLE_KIND_MASK, 0, __ATOMIC_SEQ_CST,
-                                       __ATOMIC_RELAXED);
+    uintptr_t released = h & ~XRT__HANDLE_KIND_MASK;
+    return __atomic_compare_exchange_n(&s->tag, &h, released, 0, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED);
 }
 
 XRT_API int xrt__handle_release(const xrt_backend *b, uintptr_t h, void **obj, uintptr_t *flags)
@@ -3672,8 +3672,8 @@ static xrt__limbo *xrt__limbo_list;
 static void xrt__call_unregister(void *state)
 {
     struct xrt__call_state *c = (struct xrt__call_state *)state;
-    xrt__lock(&xrt__handle_lock); /* its free handle slots go back to the table */
-    xrt__handle_give_back_locked(c, 0);
+    xrt__lock(&xrt__handle_lock);
+    xrt__handle_give_back_locked(c, 0); /* its free handle slots are the table's again */
     xrt__unlock(&xrt__handle_lock);
     pthread_mutex_lock(&xrt__call_lock);
     c->prev->next = c->next;
