@@ -767,8 +767,9 @@ static inline xrt__handle_slot *xrt__handle_lookup(const xrt_backend *b, const v
     xrt__handle_slot *s;
     if (XRT__UNLIKELY(!c || (h & ((1u << XRT__HANDLE_KIND_BITS) - 1)) != kind)) return NULL;
     s = &c[i & ((1u << XRT__HANDLE_CHUNK_BITS) - 1)];
-    /* owner is atomic: a destroy on another thread may recycle the slot meanwhile */
-    return (__atomic_load_n(&s->tag, __ATOMIC_ACQUIRE) == h && __atomic_load_n(&s->owner, __ATOMIC_RELAXED) == b) ? s
+    /* owner is atomic: a destroy on another thread may recycle the slot
+       meanwhile; the tag's load is sequentially consistent (xrt__call_alone) */
+    return (__atomic_load_n(&s->tag, __ATOMIC_SEQ_CST) == h && __atomic_load_n(&s->owner, __ATOMIC_RELAXED) == b) ? s
                                                                                                              : NULL;
 }
 
@@ -3715,10 +3716,8 @@ static void xrt__call_register(void)
     xrt__call.prev = xrt__call_list.prev;
     xrt__call.prev->next = &xrt__call;
     xrt__call_list.prev = &xrt__call;
+    /* sequentially consistent, as the lookups' loads of a tag: see xrt__call_alone */
     __atomic_add_fetch(&xrt__call_threads, 1, __ATOMIC_SEQ_CST);
-    /* A destroy that does not see this thread counted (xrt__call_alone) frees
-       at once: its release must be seen by this thread's first lookups. */
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
     xrt__call.registered = 1;
     pthread_mutex_unlock(&xrt__call_lock);
     pthread_setspecific(xrt__call_key, &xrt__call);
@@ -3837,10 +3836,10 @@ static xrt__limbo *xrt__limbo_snapshot_locked(size_t *n)
 
 /* Whether no call that found the handle alive can still be under way: no
    other thread has registered (or all have exited) and this one is in no
-   call. Read without the lock; a thread that registers fences after counting
-   itself, and the release's compare-and-swap and this load are sequentially
-   consistent: either it is counted here, or its lookups see the handle
-   released. */
+   call. Read without the lock. A thread counts itself before its first
+   lookup; the count's increment and load, the release's compare-and-swap and
+   the lookups' loads of a tag are all sequentially consistent, so either the
+   thread is counted here or its lookups see the handle released. */
 static int xrt__call_alone(void)
 {
     if (xrt__call.depth > 0 && xrt__call.registered) return 0;
