@@ -634,8 +634,7 @@ XRT_API xrt_status xrt__handle_bad(const char *fn, const void *handle) XRT__COLD
    Any owner's: a plugin that wraps a backend hands the backend's objects on. */
 XRT_API uintptr_t xrt__handle_of(const void *obj, uintptr_t kind) XRT__COLD;
 XRT_API xrt_status xrt__handle_alloc(const xrt_backend *b, void *obj, uintptr_t kind, int owned, uintptr_t *out);
-XRT_API int xrt__handle_release(const xrt_backend *b, uintptr_t h, void **obj, uintptr_t *flags);
-XRT_API xrt_status xrt__handle_retire(const xrt_backend *b, uintptr_t h, void *obj, uintptr_t flags);
+XRT_API xrt_status xrt__handle_free(const xrt_backend *b, const void *handle, uintptr_t kind, const char *fn);
 XRT_API xrt_status xrt__mem_add(const xrt_backend *b, void **p, size_t n, xrt_memory_type t, const char *fn);
 XRT_API xrt_status xrt__mem_take(const xrt_backend *b, void *p, xrt_memory_type t, const char *fn, void **record);
 XRT_API xrt_status xrt__mem_finish(void *record, xrt_status freed);
@@ -1086,17 +1085,12 @@ static inline xrt_status xrt__handle_create(const xrt_backend *b, void *obj, uin
     return st;
 }
 
-/* Releases the handle first, then the object (unless it wraps a native one).
-   The release checks the handle again under the table's lock, so of two
-   threads destroying one handle exactly one wins. */
+/* Releases the handle first, then the object (unless it wraps a native one);
+   of two threads destroying one handle exactly one wins (xrt__handle_free). */
 static inline xrt_status xrt__handle_destroy(const xrt_backend *b, const void *handle, uintptr_t kind,
                                              const char *fn)
 {
-    void *obj;
-    uintptr_t flags;
-    if (XRT__UNLIKELY(!xrt__handle_lookup(b, handle, kind) || !xrt__handle_release(b, (uintptr_t)handle, &obj, &flags)))
-        return xrt__handle_bad(fn, handle);
-    return xrt__handle_retire(b, (uintptr_t)handle, obj, flags);
+    return xrt__handle_free(b, handle, kind, fn);
 }
 
 static inline xrt_status xrt_stream_create(xrt_stream *stream)
@@ -3469,6 +3463,7 @@ static void xrt__handle_give_back_locked(struct xrt__call_state *c, unsigned kee
 /* The thread's cache is empty: one slot for this create and half a cache
    more, under one lock. A thread that is not registered would not give its
    cache back at exit: it takes one slot. */
+static int xrt__handle_refill(uintptr_t *index) XRT__COLD;
 static int xrt__handle_refill(uintptr_t *index)
 {
     unsigned n = 0, want = xrt__call.registered ? XRT__HANDLE_CACHE / 2 : 0;
@@ -3530,7 +3525,7 @@ static int xrt__handle_release_slot(xrt__handle_slot *s, uintptr_t h)
     return __atomic_compare_exchange_n(&s->tag, &h, released, 0, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED);
 }
 
-XRT_API int xrt__handle_release(const xrt_backend *b, uintptr_t h, void **obj, uintptr_t *flags)
+static inline int xrt__handle_release(const xrt_backend *b, uintptr_t h, void **obj, uintptr_t *flags)
 {
     uintptr_t i = xrt__handle_index(h);
     xrt__handle_slot *c = __atomic_load_n(&xrt__handle_chunks[i / XRT__HANDLE_CHUNK], __ATOMIC_ACQUIRE), *s;
@@ -3546,7 +3541,16 @@ XRT_API int xrt__handle_release(const xrt_backend *b, uintptr_t h, void **obj, u
 
 /* A released slot that no call can be using any more goes to the thread's
    cache; a full cache gives half of it back to the table. */
-static void xrt__handle_recycle(uintptr_t h)
+static void xrt__handle_spill(uintptr_t i) XRT__COLD;
+static void xrt__handle_spill(uintptr_t i)
+{
+    xrt__lock(&xrt__handle_lock);
+    xrt__handle_free_locked(i);
+    xrt__handle_give_back_locked(&xrt__call, XRT__HANDLE_CACHE / 2);
+    xrt__unlock(&xrt__handle_lock);
+}
+
+static inline void xrt__handle_recycle(uintptr_t h)
 {
     uintptr_t i = xrt__handle_index(h);
     xrt__handle_slot *s = xrt__handle_slot_at(i);
@@ -3556,12 +3560,9 @@ static void xrt__handle_recycle(uintptr_t h)
     if (XRT__LIKELY(xrt__call.registered && n < XRT__HANDLE_CACHE)) {
         xrt__call.free_slots[n] = (uint32_t)i;
         __atomic_store_n(&xrt__call.nfree, n + 1, __ATOMIC_RELEASE); /* after the slot (a fork) */
-        return;
+    } else {
+        xrt__handle_spill(i);
     }
-    xrt__lock(&xrt__handle_lock);
-    xrt__handle_free_locked(i);
-    xrt__handle_give_back_locked(&xrt__call, XRT__HANDLE_CACHE / 2);
-    xrt__unlock(&xrt__handle_lock);
 }
 
 XRT_API uintptr_t xrt__handle_of(const void *obj, uintptr_t kind)
@@ -3734,7 +3735,7 @@ static int xrt__limbo_waiting(const xrt__limbo_wait *w)
 
 /* Destroys a retired handle's object (unless it wraps a native one) and
    makes its slot free for a new handle. */
-static xrt_status xrt__handle_finish(const xrt_backend *b, uintptr_t h, void *obj, uintptr_t flags)
+static inline xrt_status xrt__handle_finish(const xrt_backend *b, uintptr_t h, void *obj, uintptr_t flags)
 {
     xrt_status st = XRT_SUCCESS;
     if ((flags & XRT__HANDLE_OWNED) && xrt__survives_fork(b))
@@ -3846,12 +3847,15 @@ static int xrt__call_alone(void)
     return __atomic_load_n(&xrt__call_threads, __ATOMIC_SEQ_CST) <= (xrt__call.registered ? 1 : 0);
 }
 
-XRT_API xrt_status xrt__handle_retire(const xrt_backend *b, uintptr_t h, void *obj, uintptr_t flags)
+/* Another thread may be inside a call that found the handle alive: the
+   object waits in limbo for the calls under way (or is destroyed now where
+   none is). */
+static xrt_status xrt__handle_retire_later(const xrt_backend *b, uintptr_t h, void *obj, uintptr_t flags)
+    __attribute__((noinline));
+static xrt_status xrt__handle_retire_later(const xrt_backend *b, uintptr_t h, void *obj, uintptr_t flags)
 {
     xrt__limbo *l;
     size_t n;
-    xrt__limbo_reclaim(0);
-    if (XRT__LIKELY(xrt__call_alone())) return xrt__handle_finish(b, h, obj, flags);
     pthread_mutex_lock(&xrt__call_lock);
     l = xrt__limbo_snapshot_locked(&n);
     if (l && n) {
@@ -3867,6 +3871,23 @@ XRT_API xrt_status xrt__handle_retire(const xrt_backend *b, uintptr_t h, void *o
     if (l && n) return XRT_SUCCESS; /* destroyed by whoever reclaims after the last of them */
     XRT_FREE(l);
     return xrt__handle_finish(b, h, obj, flags);
+}
+
+static inline xrt_status xrt__handle_retire(const xrt_backend *b, uintptr_t h, void *obj, uintptr_t flags)
+{
+    if (XRT__UNLIKELY(__atomic_load_n(&xrt__limbo_list, __ATOMIC_RELAXED) != NULL)) xrt__limbo_reclaim(0);
+    if (XRT__LIKELY(xrt__call_alone())) return xrt__handle_finish(b, h, obj, flags);
+    return xrt__handle_retire_later(b, h, obj, flags);
+}
+
+/* The whole of a destroy, one call from the inline dispatch. */
+XRT_API xrt_status xrt__handle_free(const xrt_backend *b, const void *handle, uintptr_t kind, const char *fn)
+{
+    uintptr_t h = (uintptr_t)handle, flags;
+    void *obj;
+    if (XRT__UNLIKELY((h & XRT__HANDLE_KIND_MASK) != kind || !xrt__handle_release(b, h, &obj, &flags)))
+        return xrt__handle_bad(fn, handle);
+    return xrt__handle_retire(b, h, obj, flags);
 }
 
 /* A forked child has one thread: the others' records are gone, their free
