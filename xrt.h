@@ -638,8 +638,7 @@ XRT_API xrt_status xrt__handle_bad(const char *fn, const void *handle) XRT__COLD
    Any owner's: a plugin that wraps a backend hands the backend's objects on. */
 XRT_API uintptr_t xrt__handle_of(const void *obj, uintptr_t kind) XRT__COLD;
 XRT_API xrt_status xrt__handle_alloc(const xrt_backend *b, void *obj, uintptr_t kind, int owned, uintptr_t *out);
-XRT_API int xrt__handle_release(const xrt_backend *b, uintptr_t h, void **obj, uintptr_t *flags);
-XRT_API xrt_status xrt__handle_retire(const xrt_backend *b, uintptr_t h, void *obj, uintptr_t flags);
+XRT_API xrt_status xrt__handle_free(const xrt_backend *b, const void *handle, uintptr_t kind, const char *fn);
 XRT_API xrt_status xrt__mem_add(const xrt_backend *b, void **p, size_t n, xrt_memory_type t, const char *fn);
 XRT_API xrt_status xrt__mem_take(const xrt_backend *b, void *p, xrt_memory_type t, const char *fn, void **record);
 XRT_API xrt_status xrt__mem_finish(void *record, xrt_status freed);
@@ -705,12 +704,18 @@ XRT__GLOBAL(unsigned xrt__gen, = XRT__GEN_START);
    the thread is inside such a call. The announcement is two plain stores;
    a destroy makes them visible with membarrier(2) (or, where that is
    unavailable, xrt__call_fence makes every call fence itself). */
+#define XRT__HANDLE_CACHE 16 /* free handle slots a thread keeps */
 struct xrt__call_state {
     uint64_t seq;
     unsigned depth;
     int registered;
     int exits;                           /* unregistered at thread exit so far */
     struct xrt__call_state *prev, *next; /* all threads that made calls */
+    /* Free slots of the handle table that only this thread hands out, so
+       that a create and a destroy take no lock; given back to the table when
+       the thread exits (and, in a forked child, by the surviving thread). */
+    unsigned nfree;
+    uint32_t free_slots[XRT__HANDLE_CACHE];
 };
 XRT__GLOBAL(XRT__TLS struct xrt__call_state xrt__call, );
 XRT__GLOBAL(int xrt__call_fence, );
@@ -765,8 +770,9 @@ static inline xrt__handle_slot *xrt__handle_lookup(const xrt_backend *b, const v
     xrt__handle_slot *s;
     if (XRT__UNLIKELY(!c || (h & ((1u << XRT__HANDLE_KIND_BITS) - 1)) != kind)) return NULL;
     s = &c[i & ((1u << XRT__HANDLE_CHUNK_BITS) - 1)];
-    /* owner is atomic: a destroy on another thread may recycle the slot meanwhile */
-    return (__atomic_load_n(&s->tag, __ATOMIC_ACQUIRE) == h && __atomic_load_n(&s->owner, __ATOMIC_RELAXED) == b) ? s
+    /* owner is atomic: a destroy on another thread may recycle the slot
+       meanwhile; the tag's load is sequentially consistent (xrt__call_alone) */
+    return (__atomic_load_n(&s->tag, __ATOMIC_SEQ_CST) == h && __atomic_load_n(&s->owner, __ATOMIC_RELAXED) == b) ? s
                                                                                                              : NULL;
 }
 
@@ -1084,17 +1090,12 @@ static inline xrt_status xrt__handle_create(const xrt_backend *b, void *obj, uin
     return st;
 }
 
-/* Releases the handle first, then the object (unless it wraps a native one).
-   The release checks the handle again under the table's lock, so of two
-   threads destroying one handle exactly one wins. */
+/* Releases the handle first, then the object (unless it wraps a native one);
+   of two threads destroying one handle exactly one wins (xrt__handle_free). */
 static inline xrt_status xrt__handle_destroy(const xrt_backend *b, const void *handle, uintptr_t kind,
                                              const char *fn)
 {
-    void *obj;
-    uintptr_t flags;
-    if (XRT__UNLIKELY(!xrt__handle_lookup(b, handle, kind) || !xrt__handle_release(b, (uintptr_t)handle, &obj, &flags)))
-        return xrt__handle_bad(fn, handle);
-    return xrt__handle_retire(b, (uintptr_t)handle, obj, flags);
+    return xrt__handle_free(b, handle, kind, fn);
 }
 
 static inline xrt_status xrt_stream_create(xrt_stream *stream)
@@ -3429,10 +3430,16 @@ XRT_API xrt_status xrt__target_get(const xrt_backend *b, xrt_target *t)
     return XRT_SUCCESS;
 }
 
-/* >> impl: handle table */
+/* >> impl: handle table. A create and a destroy take no lock in the common
+   case: a thread hands out slots from its own cache of free ones
+   (xrt__call_state.free_slots), refilled from and spilled to the table's
+   free list under the lock a few at a time; a destroy releases a slot with
+   a compare-and-swap of its tag, so of two destroys of one handle exactly
+   one wins. */
 #define XRT__HANDLE_CHUNK ((uintptr_t)1 << XRT__HANDLE_CHUNK_BITS)
 #define XRT__HANDLE_MAX ((uintptr_t)1 << XRT__HANDLE_INDEX_BITS)
 #define XRT__HANDLE_GEN_SHIFT (XRT__HANDLE_KIND_BITS + XRT__HANDLE_INDEX_BITS)
+#define XRT__HANDLE_KIND_MASK (((uintptr_t)1 << XRT__HANDLE_KIND_BITS) - 1)
 #ifndef XRT_STATIC
 xrt__handle_slot *xrt__handle_chunks[1u << (XRT__HANDLE_INDEX_BITS - XRT__HANDLE_CHUNK_BITS)];
 xrt__handle_slot xrt__handle_null_stream;
@@ -3441,6 +3448,7 @@ static uintptr_t xrt__handle_free_list = XRT__HANDLE_MAX; /* head of the free li
 static uintptr_t xrt__handle_next;              /* first never-used index */
 
 static xrt__handle_slot *xrt__handle_slot_at(uintptr_t i) { return &xrt__handle_chunks[i / XRT__HANDLE_CHUNK][i % XRT__HANDLE_CHUNK]; }
+static uintptr_t xrt__handle_index(uintptr_t h) { return (h >> XRT__HANDLE_KIND_BITS) & (XRT__HANDLE_MAX - 1); }
 
 static const char *xrt__handle_kind_name(uintptr_t kind)
 {
@@ -3448,9 +3456,9 @@ static const char *xrt__handle_kind_name(uintptr_t kind)
     return kind < sizeof names / sizeof names[0] ? names[kind] : "handle";
 }
 
-/* A free slot keeps its generation in `tag` (kind bits 0, so no handle matches)
-   and the next free index in `flags`. */
-static int xrt__handle_alloc_index(uintptr_t *index)
+/* A free slot keeps its generation in `tag` (kind bits 0, so no handle
+   matches); on the table's free list, the next free index in `flags`. */
+static int xrt__handle_alloc_index_locked(uintptr_t *index)
 {
     uintptr_t i = xrt__handle_free_list;
     if (i != XRT__HANDLE_MAX) {
@@ -3469,74 +3477,128 @@ static int xrt__handle_alloc_index(uintptr_t *index)
     return 1;
 }
 
-XRT_API xrt_status xrt__handle_alloc(const xrt_backend *b, void *obj, uintptr_t kind, int owned, uintptr_t *out)
+static void xrt__handle_free_locked(uintptr_t i)
 {
-    uintptr_t i;
-    xrt__handle_slot *s;
-    xrt__lock(&xrt__handle_lock);
-    if (!xrt__handle_alloc_index(&i)) {
-        xrt__unlock(&xrt__handle_lock);
-        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, kind == XRT__HANDLE_STREAM  ? "xrt_stream_create"
-                                                  : kind == XRT__HANDLE_EVENT ? "xrt_event_create"
-                                                  : kind == XRT__HANDLE_MODULE ? "xrt_module_load"
-                                                  : kind == XRT__HANDLE_GRAPH ? "xrt_stream_end_capture"
-                                                  : kind == XRT__HANDLE_GRAPH_EXEC ? "xrt_graph_instantiate"
-                                                                               : "xrt_module_get_function",
-                         "no free handle (at most %lu live streams, events, modules, functions and graphs)",
-                         (unsigned long)XRT__HANDLE_MAX);
-    }
-    s = xrt__handle_slot_at(i);
-    s->obj = obj;
-    __atomic_store_n(&s->owner, b, __ATOMIC_RELAXED); /* read without the lock (xrt__handle_lookup) */
-    s->flags = owned ? XRT__HANDLE_OWNED : 0;
-    __atomic_store_n(&s->tag, (((s->tag >> XRT__HANDLE_GEN_SHIFT) + 1) << XRT__HANDLE_GEN_SHIFT) |
-                                  (i << XRT__HANDLE_KIND_BITS) | kind, __ATOMIC_RELEASE);
-    *out = s->tag;
-    xrt__unlock(&xrt__handle_lock);
-    return XRT_SUCCESS;
-}
-
-/* Keeps the generation (kind bits cleared) and pushes the slot on the free list. */
-/* A released slot matches no handle (its kind bits are cleared, its
-   generation kept) but keeps its object for calls that matched it before:
-   it is reused only once they are done (xrt__handle_recycle). */
-static void xrt__handle_release_locked(uintptr_t i)
-{
-    xrt__handle_slot *s = xrt__handle_slot_at(i);
-    __atomic_store_n(&s->tag, s->tag & ~(uintptr_t)((1u << XRT__HANDLE_KIND_BITS) - 1), __ATOMIC_RELEASE);
-}
-
-static void xrt__handle_recycle_locked(uintptr_t i)
-{
-    xrt__handle_slot *s = xrt__handle_slot_at(i);
-    s->obj = NULL;
-    __atomic_store_n(&s->owner, (const xrt_backend *)NULL, __ATOMIC_RELAXED);
-    s->flags = xrt__handle_free_list;
+    xrt__handle_slot_at(i)->flags = xrt__handle_free_list;
     xrt__handle_free_list = i;
 }
 
-static void xrt__handle_recycle(uintptr_t h)
+/* A thread's cached slots back to the table down to `keep` (all at its exit,
+   and, in a forked child, the other threads'). The thread itself stores the
+   count after the slot it covers (release), so that a fork at any point
+   leaves the child a cache without a stale entry (xrt__call_fork_child). */
+static void xrt__handle_give_back_locked(struct xrt__call_state *c, unsigned keep)
+{
+    while (c->nfree > keep) {
+        unsigned n = c->nfree - 1;
+        __atomic_store_n(&c->nfree, n, __ATOMIC_RELEASE);
+        xrt__handle_free_locked(c->free_slots[n]);
+    }
+}
+
+/* The thread's cache is empty: one slot for this create and half a cache
+   more, under one lock. A thread that is not registered would not give its
+   cache back at exit: it takes one slot. */
+static int xrt__handle_refill(uintptr_t *index) XRT__COLD;
+static int xrt__handle_refill(uintptr_t *index)
+{
+    unsigned n = 0, want = xrt__call.registered ? XRT__HANDLE_CACHE / 2 : 0;
+    uintptr_t i;
+    int ok;
+    xrt__lock(&xrt__handle_lock);
+    ok = xrt__handle_alloc_index_locked(index);
+    while (ok && n < want && xrt__handle_alloc_index_locked(&i)) {
+        xrt__call.free_slots[n] = (uint32_t)i;
+        __atomic_store_n(&xrt__call.nfree, ++n, __ATOMIC_RELEASE);
+    }
+    xrt__unlock(&xrt__handle_lock);
+    return ok;
+}
+
+static xrt_status xrt__handle_full(uintptr_t kind) XRT__COLD;
+static xrt_status xrt__handle_full(uintptr_t kind)
+{
+    return xrt_error(XRT_ERROR_OUT_OF_MEMORY, kind == XRT__HANDLE_STREAM  ? "xrt_stream_create"
+                                              : kind == XRT__HANDLE_EVENT ? "xrt_event_create"
+                                              : kind == XRT__HANDLE_MODULE ? "xrt_module_load"
+                                              : kind == XRT__HANDLE_GRAPH ? "xrt_stream_end_capture"
+                                              : kind == XRT__HANDLE_GRAPH_EXEC ? "xrt_graph_instantiate"
+                                                                           : "xrt_module_get_function",
+                     "no free handle (at most %lu live streams, events, modules, functions and graphs)",
+                     (unsigned long)XRT__HANDLE_MAX);
+}
+
+XRT_API xrt_status xrt__handle_alloc(const xrt_backend *b, void *obj, uintptr_t kind, int owned, uintptr_t *out)
+{
+    uintptr_t i, gen;
+    xrt__handle_slot *s;
+    unsigned n = xrt__call.nfree;
+    if (XRT__LIKELY(n > 0)) {
+        i = xrt__call.free_slots[n - 1];
+        xrt__call.nfree = n - 1;
+    } else if (!xrt__handle_refill(&i)) {
+        return xrt__handle_full(kind);
+    }
+    s = xrt__handle_slot_at(i);
+    /* obj and owner are also read by scans (xrt__handle_of, xrt__handle_bad) */
+    __atomic_store_n(&s->obj, obj, __ATOMIC_RELAXED);
+    __atomic_store_n(&s->owner, b, __ATOMIC_RELAXED);
+    s->flags = owned ? XRT__HANDLE_OWNED : 0;
+    gen = (__atomic_load_n(&s->tag, __ATOMIC_RELAXED) >> XRT__HANDLE_GEN_SHIFT) + 1; /* a handle never comes back */
+    *out = (gen << XRT__HANDLE_GEN_SHIFT) | (i << XRT__HANDLE_KIND_BITS) | kind;
+    __atomic_store_n(&s->tag, *out, __ATOMIC_RELEASE); /* publishes obj, owner and flags */
+    return XRT_SUCCESS;
+}
+
+/* A released slot matches no handle (its kind bits are cleared, its
+   generation kept) but keeps its object for calls that matched it before:
+   it is reused only once they are done (xrt__handle_recycle). The tag's
+   compare-and-swap makes one of two racing destroys the winner; a tag never
+   comes back, so while it still equals h, the owner read before is h's. */
+static int xrt__handle_release_slot(xrt__handle_slot *s, uintptr_t h)
+{
+    uintptr_t released = h & ~XRT__HANDLE_KIND_MASK;
+    return __atomic_compare_exchange_n(&s->tag, &h, released, 0, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED);
+}
+
+static inline int xrt__handle_release(const xrt_backend *b, uintptr_t h, void **obj, uintptr_t *flags)
+{
+    uintptr_t i = xrt__handle_index(h);
+    xrt__handle_slot *c = __atomic_load_n(&xrt__handle_chunks[i / XRT__HANDLE_CHUNK], __ATOMIC_ACQUIRE), *s;
+    if (!c || !(h & XRT__HANDLE_KIND_MASK)) return 0;
+    s = &c[i % XRT__HANDLE_CHUNK];
+    if (__atomic_load_n(&s->tag, __ATOMIC_ACQUIRE) != h || __atomic_load_n(&s->owner, __ATOMIC_RELAXED) != b ||
+        !xrt__handle_release_slot(s, h))
+        return 0;
+    *obj = s->obj;
+    *flags = s->flags;
+    return 1;
+}
+
+/* A released slot that no call can be using any more goes to the thread's
+   cache; a full cache gives half of it back to the table. */
+static void xrt__handle_spill(uintptr_t i) XRT__COLD;
+static void xrt__handle_spill(uintptr_t i)
 {
     xrt__lock(&xrt__handle_lock);
-    xrt__handle_recycle_locked((h >> XRT__HANDLE_KIND_BITS) & (XRT__HANDLE_MAX - 1));
+    xrt__handle_free_locked(i);
+    xrt__handle_give_back_locked(&xrt__call, XRT__HANDLE_CACHE / 2);
     xrt__unlock(&xrt__handle_lock);
 }
 
-XRT_API int xrt__handle_release(const xrt_backend *b, uintptr_t h, void **obj, uintptr_t *flags)
+static inline void xrt__handle_recycle(uintptr_t h)
 {
-    uintptr_t i = (h >> XRT__HANDLE_KIND_BITS) & (XRT__HANDLE_MAX - 1);
-    xrt__handle_slot *s;
-    int won;
-    xrt__lock(&xrt__handle_lock);
-    s = xrt__handle_slot_at(i);
-    won = i < xrt__handle_next && s->tag == h && s->owner == b;
-    if (won) {
-        *obj = s->obj;
-        *flags = s->flags;
-        xrt__handle_release_locked(i);
+    uintptr_t i = xrt__handle_index(h);
+    xrt__handle_slot *s = xrt__handle_slot_at(i);
+    unsigned n = xrt__call.nfree;
+    __atomic_store_n(&s->obj, (void *)NULL, __ATOMIC_RELAXED);
+    __atomic_store_n(&s->owner, (const xrt_backend *)NULL, __ATOMIC_RELAXED);
+    if (XRT__LIKELY(xrt__call.registered && n < XRT__HANDLE_CACHE)) {
+        xrt__call.free_slots[n] = (uint32_t)i;
+        __atomic_store_n(&xrt__call.nfree, n + 1, __ATOMIC_RELEASE); /* after the slot (a fork) */
+    } else {
+        xrt__handle_spill(i);
     }
-    xrt__unlock(&xrt__handle_lock);
-    return won;
 }
 
 XRT_API uintptr_t xrt__handle_of(const void *obj, uintptr_t kind)
@@ -3544,8 +3606,9 @@ XRT_API uintptr_t xrt__handle_of(const void *obj, uintptr_t kind)
     uintptr_t i, h = 0;
     xrt__lock(&xrt__handle_lock);
     for (i = 0; i < xrt__handle_next && !h; i++) {
-        const xrt__handle_slot *s = xrt__handle_slot_at(i);
-        if ((s->tag & ((1u << XRT__HANDLE_KIND_BITS) - 1)) == kind && s->obj == obj) h = s->tag;
+        xrt__handle_slot *s = xrt__handle_slot_at(i);
+        uintptr_t tag = __atomic_load_n(&s->tag, __ATOMIC_ACQUIRE);
+        if ((tag & XRT__HANDLE_KIND_MASK) == kind && __atomic_load_n(&s->obj, __ATOMIC_RELAXED) == obj) h = tag;
     }
     xrt__unlock(&xrt__handle_lock);
     return h;
@@ -3553,8 +3616,8 @@ XRT_API uintptr_t xrt__handle_of(const void *obj, uintptr_t kind)
 
 XRT_API xrt_status xrt__handle_bad(const char *fn, const void *handle)
 {
-    uintptr_t h = (uintptr_t)handle, kind = h & ((1u << XRT__HANDLE_KIND_BITS) - 1);
-    uintptr_t i = (h >> XRT__HANDLE_KIND_BITS) & (XRT__HANDLE_MAX - 1);
+    uintptr_t h = (uintptr_t)handle, kind = h & XRT__HANDLE_KIND_MASK;
+    uintptr_t i = xrt__handle_index(h);
     const char *what = xrt__handle_kind_name(kind);
     const xrt_backend *owner = NULL;
     const char *why = "was never created";
@@ -3563,8 +3626,9 @@ XRT_API xrt_status xrt__handle_bad(const char *fn, const void *handle)
         why = "is NULL";
     } else if (kind && i < xrt__handle_next) {
         xrt__handle_slot *s = xrt__handle_slot_at(i);
-        if (s->tag == h) owner = s->owner;
-        else if ((s->tag >> XRT__HANDLE_GEN_SHIFT) >= (h >> XRT__HANDLE_GEN_SHIFT)) why = "was destroyed";
+        uintptr_t tag = __atomic_load_n(&s->tag, __ATOMIC_ACQUIRE);
+        if (tag == h) owner = __atomic_load_n(&s->owner, __ATOMIC_RELAXED); /* NULL: recycled meanwhile */
+        if (!owner && (tag >> XRT__HANDLE_GEN_SHIFT) >= (h >> XRT__HANDLE_GEN_SHIFT)) why = "was destroyed";
     }
     xrt__unlock(&xrt__handle_lock);
     if (owner && owner == xrt__tls.be && /* live and ours: only the kind can be wrong */
@@ -3591,11 +3655,13 @@ static void xrt__handle_shutdown(void)
     xrt__lock(&xrt__handle_lock);
     for (i = 0; i < xrt__handle_next; i++) {
         xrt__handle_slot *s = xrt__handle_slot_at(i);
-        if (!(kind = s->tag & ((1u << XRT__HANDLE_KIND_BITS) - 1))) continue;
+        uintptr_t tag = __atomic_load_n(&s->tag, __ATOMIC_ACQUIRE);
+        if (!(kind = tag & XRT__HANDLE_KIND_MASK) || !xrt__handle_release_slot(s, tag)) continue; /* free, or a destroy won it */
         if ((s->flags & XRT__HANDLE_OWNED) && xrt__survives_fork(s->owner))
             xrt__handle_destroy_object(s->owner, kind, s->obj);
-        xrt__handle_release_locked(i);
-        xrt__handle_recycle_locked(i);
+        __atomic_store_n(&s->obj, (void *)NULL, __ATOMIC_RELAXED);
+        __atomic_store_n(&s->owner, (const xrt_backend *)NULL, __ATOMIC_RELAXED);
+        xrt__handle_free_locked(i);
     }
     xrt__unlock(&xrt__handle_lock);
 }
@@ -3610,7 +3676,7 @@ static void xrt__handle_shutdown(void)
 #include <sys/syscall.h>
 #include <unistd.h>
 
-static struct xrt__call_state xrt__call_list = {0, 0, 0, 0, &xrt__call_list, &xrt__call_list};
+static struct xrt__call_state xrt__call_list = {0, 0, 0, 0, &xrt__call_list, &xrt__call_list, 0, {0}};
 static int xrt__call_threads;           /* registered threads */
 static pthread_key_t xrt__call_key;     /* its destructor unregisters an exiting thread */
 static pthread_once_t xrt__call_once = PTHREAD_ONCE_INIT;
@@ -3644,10 +3710,13 @@ static xrt__limbo *xrt__limbo_list;
 static void xrt__call_unregister(void *state)
 {
     struct xrt__call_state *c = (struct xrt__call_state *)state;
+    xrt__lock(&xrt__handle_lock);
+    xrt__handle_give_back_locked(c, 0); /* its free handle slots are the table's again */
+    xrt__unlock(&xrt__handle_lock);
     pthread_mutex_lock(&xrt__call_lock);
     c->prev->next = c->next;
     c->next->prev = c->prev;
-    xrt__call_threads--;
+    __atomic_sub_fetch(&xrt__call_threads, 1, __ATOMIC_SEQ_CST); /* read without the lock: xrt__call_alone */
     c->registered = 0;
     c->exits++;
     pthread_mutex_unlock(&xrt__call_lock);
@@ -3684,7 +3753,8 @@ static void xrt__call_register(void)
     xrt__call.prev = xrt__call_list.prev;
     xrt__call.prev->next = &xrt__call;
     xrt__call_list.prev = &xrt__call;
-    xrt__call_threads++;
+    /* sequentially consistent, as the lookups' loads of a tag: see xrt__call_alone */
+    __atomic_add_fetch(&xrt__call_threads, 1, __ATOMIC_SEQ_CST);
     xrt__call.registered = 1;
     pthread_mutex_unlock(&xrt__call_lock);
     pthread_setspecific(xrt__call_key, &xrt__call);
@@ -3701,11 +3771,11 @@ static int xrt__limbo_waiting(const xrt__limbo_wait *w)
 
 /* Destroys a retired handle's object (unless it wraps a native one) and
    makes its slot free for a new handle. */
-static xrt_status xrt__handle_finish(const xrt_backend *b, uintptr_t h, void *obj, uintptr_t flags)
+static inline xrt_status xrt__handle_finish(const xrt_backend *b, uintptr_t h, void *obj, uintptr_t flags)
 {
     xrt_status st = XRT_SUCCESS;
     if ((flags & XRT__HANDLE_OWNED) && xrt__survives_fork(b))
-        st = xrt__handle_destroy_object(b, h & ((1u << XRT__HANDLE_KIND_BITS) - 1), obj);
+        st = xrt__handle_destroy_object(b, h & XRT__HANDLE_KIND_MASK, obj);
     xrt__handle_recycle(h);
     return st;
 }
@@ -3718,7 +3788,7 @@ static void xrt__limbo_finish(const xrt__limbo *l)
 {
     xrt__err_kept kept;
     xrt_status st;
-    uintptr_t kind = l->handle & ((1u << XRT__HANDLE_KIND_BITS) - 1);
+    uintptr_t kind = l->handle & XRT__HANDLE_KIND_MASK;
     xrt__err_keep(&kept);
     xrt__err.detail[0] = 0;
     xrt__err.capture++;
@@ -3801,11 +3871,27 @@ static xrt__limbo *xrt__limbo_snapshot_locked(size_t *n)
     return l;
 }
 
-XRT_API xrt_status xrt__handle_retire(const xrt_backend *b, uintptr_t h, void *obj, uintptr_t flags)
+/* Whether no call that found the handle alive can still be under way: no
+   other thread has registered (or all have exited) and this one is in no
+   call. Read without the lock. A thread counts itself before its first
+   lookup; the count's increment and load, the release's compare-and-swap and
+   the lookups' loads of a tag are all sequentially consistent, so either the
+   thread is counted here or its lookups see the handle released. */
+static int xrt__call_alone(void)
+{
+    if (xrt__call.depth > 0 && xrt__call.registered) return 0;
+    return __atomic_load_n(&xrt__call_threads, __ATOMIC_SEQ_CST) <= (xrt__call.registered ? 1 : 0);
+}
+
+/* Another thread may be inside a call that found the handle alive: the
+   object waits in limbo for the calls under way (or is destroyed now where
+   none is). */
+static xrt_status xrt__handle_retire_later(const xrt_backend *b, uintptr_t h, void *obj, uintptr_t flags)
+    __attribute__((noinline));
+static xrt_status xrt__handle_retire_later(const xrt_backend *b, uintptr_t h, void *obj, uintptr_t flags)
 {
     xrt__limbo *l;
     size_t n;
-    xrt__limbo_reclaim(0);
     pthread_mutex_lock(&xrt__call_lock);
     l = xrt__limbo_snapshot_locked(&n);
     if (l && n) {
@@ -3823,19 +3909,39 @@ XRT_API xrt_status xrt__handle_retire(const xrt_backend *b, uintptr_t h, void *o
     return xrt__handle_finish(b, h, obj, flags);
 }
 
-/* A forked child has one thread: the others' records are gone; and its
-   address space registers for membarrier again where that is needed. */
+static inline xrt_status xrt__handle_retire(const xrt_backend *b, uintptr_t h, void *obj, uintptr_t flags)
+{
+    if (XRT__UNLIKELY(__atomic_load_n(&xrt__limbo_list, __ATOMIC_RELAXED) != NULL)) xrt__limbo_reclaim(0);
+    if (XRT__LIKELY(xrt__call_alone())) return xrt__handle_finish(b, h, obj, flags);
+    return xrt__handle_retire_later(b, h, obj, flags);
+}
+
+/* The whole of a destroy, one call from the inline dispatch. */
+XRT_API xrt_status xrt__handle_free(const xrt_backend *b, const void *handle, uintptr_t kind, const char *fn)
+{
+    uintptr_t h = (uintptr_t)handle, flags;
+    void *obj;
+    if (XRT__UNLIKELY((h & XRT__HANDLE_KIND_MASK) != kind || !xrt__handle_release(b, h, &obj, &flags)))
+        return xrt__handle_bad(fn, handle);
+    return xrt__handle_retire(b, h, obj, flags);
+}
+
+/* A forked child has one thread: the others' records are gone, their free
+   handle slots back in the table; and its address space registers for membarrier again where that is needed. */
 static void xrt__call_fork_child(void)
 {
+    struct xrt__call_state *c;
     if (!__atomic_load_n(&xrt__call_fence, __ATOMIC_RELAXED) &&
         xrt__membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) != 0)
         xrt__call_fence = 1;
+    for (c = xrt__call_list.next; c != &xrt__call_list; c = c->next) /* the fork holds the table's lock */
+        if (c != &xrt__call) xrt__handle_give_back_locked(c, 0);
     xrt__call_list.next = xrt__call_list.prev = &xrt__call_list;
-    xrt__call_threads = 0;
+    __atomic_store_n(&xrt__call_threads, 0, __ATOMIC_SEQ_CST);
     if (xrt__call.registered) {
         xrt__call.next = xrt__call.prev = &xrt__call_list;
         xrt__call_list.next = xrt__call_list.prev = &xrt__call;
-        xrt__call_threads = 1;
+        __atomic_store_n(&xrt__call_threads, 1, __ATOMIC_SEQ_CST);
     }
 }
 

@@ -526,10 +526,19 @@ static int xrt__gpu_was_used(const xrt__gpu *g, int device)
     return (int)((__atomic_load_n(&g->used, __ATOMIC_RELAXED) >> (device < 63 ? device : 63)) & 1);
 }
 
-static void xrt__gpu_mark_current(xrt__gpu *g)
+static void xrt__gpu_mark_device_of_thread(xrt__gpu *g) XRT__COLD;
+static void xrt__gpu_mark_device_of_thread(xrt__gpu *g)
 {
     int d;
     if (g->rt.GetDevice(&d) == g->success) xrt__gpu_mark_used(g, d);
+}
+
+/* Once every device is marked (with one GPU, after the first), creates
+   make no runtime call for it. */
+static inline void xrt__gpu_mark_current(xrt__gpu *g)
+{
+    uint64_t all = g->count >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << g->count) - 1;
+    if (XRT__UNLIKELY(__atomic_load_n(&g->used, __ATOMIC_RELAXED) != all)) xrt__gpu_mark_device_of_thread(g);
 }
 
 /* Waits for the devices this backend worked on; the thread keeps its device. */

@@ -250,6 +250,67 @@ static void test_fork_while_another_thread_calls(void **state)
     if (failed) fail_msg("fork %d of %d while another thread was in xrt: the child failed (above)", k, FORKS);
 }
 
+/* >> fork: the other threads' free handle slots */
+/* Threads of the parent keep free slots of the handle table for their
+   creates; in the child, where they do not exist, those slots are the
+   table's again: none is lost, none counted twice, and new handles work. */
+enum { KEEPERS = 3 };
+static int keepers_ready, keepers_stop;
+
+static void *slot_keeper(void *arg)
+{
+    xrt_event e[4];
+    int i;
+    (void)arg;
+    for (i = 0; i < 4; i++)
+        if (xrt_event_create(&e[i], 0) != XRT_SUCCESS) return (void *)1;
+    for (i = 0; i < 4; i++)
+        if (xrt_event_destroy(e[i]) != XRT_SUCCESS) return (void *)1;
+    __atomic_add_fetch(&keepers_ready, 1, __ATOMIC_ACQ_REL);
+    while (!__atomic_load_n(&keepers_stop, __ATOMIC_ACQUIRE)) sleep_ms(1);
+    return NULL;
+}
+
+static void slot_keepers_child(void)
+{
+    xrt_event e[64];
+    long lost;
+    int i;
+    if ((lost = handle_slots_lost()) != 0)
+        CHILD_FAIL("in the child of a fork, %ld slots of the handle table were %s", lost < 0 ? -lost : lost,
+                   lost < 0 ? "counted twice" : "neither live nor free (the other threads' free slots?)");
+    if (!on_gpu()) {
+        for (i = 0; i < 64; i++) CHILD_OK(xrt_event_create(&e[i], 0));
+        for (i = 0; i < 64; i++) CHILD_OK(xrt_event_destroy(e[i]));
+        CHILD_TRUE(handle_slots_lost() == 0);
+    }
+    xrt_shutdown();
+    child_exit(0);
+}
+
+static void test_fork_gives_back_other_threads_handle_slots(void **state)
+{
+    pthread_t t[KEEPERS];
+    char why[256];
+    pid_t pid;
+    int i, bad;
+    (void)state;
+    keepers_ready = keepers_stop = 0;
+    for (i = 0; i < KEEPERS; i++) assert_int_equal(start_thread(&t[i], NULL, slot_keeper, NULL), 0);
+    while (__atomic_load_n(&keepers_ready, __ATOMIC_ACQUIRE) < KEEPERS) sleep_ms(1);
+    pid = child_fork(10);
+    if (pid == 0) slot_keepers_child();
+    bad = child_status(pid, 10, why, sizeof why);
+    __atomic_store_n(&keepers_stop, 1, __ATOMIC_RELEASE);
+    for (i = 0; i < KEEPERS; i++) {
+        void *ret = NULL;
+        assert_int_equal(pthread_join(t[i], &ret), 0);
+        assert_null(ret);
+    }
+    if (bad) fail_msg("fork with %d threads that keep free handle slots: %s", KEEPERS, why);
+    assert_int_equal(handle_slots_lost(), 0);
+}
+
 /* Work queued in the parent behind a blocked host function never runs in
    the child: what it held (a launch's arguments record, large and small, and
    its module; a recorded event; a stream waited for; memory freed on the
@@ -399,6 +460,7 @@ int main(void)
         cmocka_unit_test(test_fork_as_workers_come_and_go),
         cmocka_unit_test(test_fork_while_another_thread_calls),
         cmocka_unit_test(test_fork_while_an_event_is_locked),
+        cmocka_unit_test(test_fork_gives_back_other_threads_handle_slots),
         gated_test(test_fork_releases_queued_work),
         cmocka_unit_test(test_fork_refusal_comes_first),
     };

@@ -361,6 +361,73 @@ static void test_deferred_destroy_failure_is_its_own(void **state)
     in_child("a deferred destroy that fails", deferred_destroy_child, NULL, 10);
 }
 
+/* >> a destroy from inside the thread's own call */
+/* A synchronize may run a host function on the waiting thread (the CPU
+   backend lends it); a host function that destroys the stream being
+   synchronized must not have its object destroyed before that synchronize is
+   done with it, even when no other thread makes calls. A backend whose
+   synchronize runs the host function so, then looks at its stream. */
+static struct { int destroyed, made; xrt_stream handle; xrt_status in_fn; } nd;
+
+static xrt_status nd_stream_create(const xrt_backend *self, void **s)
+{
+    (void)self;
+    nd.made++;
+    *s = &nd;
+    return XRT_SUCCESS;
+}
+static xrt_status nd_stream_destroy(const xrt_backend *self, void *s)
+{
+    (void)self, (void)s;
+    nd.destroyed++;
+    return XRT_SUCCESS;
+}
+static void nd_destroy_fn(void *user)
+{
+    (void)user;
+    nd.in_fn = xrt_stream_destroy(nd.handle);
+}
+static xrt_status nd_stream_synchronize(const xrt_backend *self, void *s)
+{
+    xrt__host_fn_run(self, nd_destroy_fn, NULL);
+    if (nd.destroyed)
+        return xrt_error(XRT_ERROR_BACKEND, "nested_destroy", "stream %p destroyed while its synchronize ran", s);
+    return XRT_SUCCESS;
+}
+
+static int nested_destroy_child(void *arg)
+{
+    static xrt_backend t;
+    xrt_stream other;
+    (void)arg;
+    t = xrt_test_other_table();
+    t.name = "nested_destroy";
+    t.flags |= XRT_BACKEND_HOST_FN_CALLS;
+    t.stream_create = nd_stream_create;
+    t.stream_destroy = nd_stream_destroy;
+    t.stream_synchronize = nd_stream_synchronize;
+    memset(&nd, 0, sizeof nd);
+    CHILD_OK(xrt_register_backend(&t));
+    CHILD_OK(xrt_set_backend("nested_destroy"));
+    CHILD_OK(xrt_stream_create(&nd.handle));
+    CHILD_OK(xrt_stream_synchronize(nd.handle)); /* its host function destroys the stream */
+    CHILD_EXPECT(nd.in_fn, XRT_SUCCESS);
+    CHILD_EXPECT(xrt_stream_query(nd.handle), XRT_ERROR_INVALID_HANDLE);
+    CHILD_TRUE(strstr(xrt_get_last_error_string(), "was destroyed") != NULL);
+    CHILD_OK(xrt_stream_create(&other));
+    CHILD_OK(xrt_stream_destroy(other)); /* reclaims the first one: its call is done */
+    if (nd.destroyed != 2) CHILD_FAIL("%d of 2 streams destroyed by the backend", nd.destroyed);
+    CHILD_OK(xrt_set_backend(xrt_test_backend));
+    xrt_shutdown();
+    return 0;
+}
+
+static void test_destroy_inside_own_call_waits_for_it(void **state)
+{
+    (void)state;
+    in_child("a host function run by a synchronize destroys its stream", nested_destroy_child, NULL, 10);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -370,6 +437,7 @@ int main(void)
         cmocka_unit_test(test_double_destroy_stream),
         cmocka_unit_test(test_idle_thread_does_not_hold_destroys),
         cmocka_unit_test(test_deferred_destroy_failure_is_its_own),
+        cmocka_unit_test(test_destroy_inside_own_call_waits_for_it),
     };
     return xrt_test_run_on_backends(XRT_TEST_HANDLES_GROUP, tests, sizeof tests / sizeof tests[0], NULL);
 }

@@ -101,6 +101,44 @@ static void test_thread_exit_releases_state(void **state)
         fail_msg("%d short-lived threads left %zu bytes allocated", THREADS, heap1 - heap0);
 }
 
+/* >> thread exit: a thread's free handle slots go back to the table */
+/* A thread keeps free slots of the handle table for its creates; when it
+   exits they are the table's again: none is lost, none counted twice. */
+static void *handles_made(void *arg)
+{
+    xrt_event e[3];
+    xrt_stream s[2];
+    int i;
+    (void)arg;
+    for (i = 0; i < 3; i++)
+        if (xrt_event_create(&e[i], 0) != XRT_SUCCESS) return (void *)1;
+    for (i = 0; i < 2; i++)
+        if (xrt_stream_create(&s[i]) != XRT_SUCCESS) return (void *)1;
+    for (i = 0; i < 3; i++)
+        if (xrt_event_destroy(e[i]) != XRT_SUCCESS) return (void *)1;
+    for (i = 0; i < 2; i++)
+        if (xrt_stream_destroy(s[i]) != XRT_SUCCESS) return (void *)1;
+    return NULL;
+}
+
+static void test_thread_exit_gives_back_handle_slots(void **state)
+{
+    enum { THREADS = 64 };
+    long lost;
+    int i;
+    (void)state;
+    for (i = 0; i < THREADS; i++) {
+        pthread_t t;
+        void *ret = NULL;
+        assert_int_equal(start_thread(&t, NULL, handles_made, NULL), 0);
+        assert_int_equal(pthread_join(t, &ret), 0);
+        if (ret) fail_msg("thread %d: %s", i, xrt_get_last_error_string());
+    }
+    if ((lost = handle_slots_lost()) != 0)
+        fail_msg("%d exited threads that created and destroyed 5 handles each: %ld slots of the handle table %s", THREADS,
+                 lost < 0 ? -lost : lost, lost < 0 ? "counted twice" : "neither live nor free");
+}
+
 /* >> calls from thread-exit destructors that run after xrt's own */
 /* A thread-specific-data destructor of the program that runs after xrt
    released the thread's state (its key was made later) calls
@@ -174,6 +212,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_thread_exit_releases_state),
+        cmocka_unit_test(test_thread_exit_gives_back_handle_slots),
         gated_test(test_calls_from_later_destructors),
     };
     return xrt_test_run_on_backends("thread exit", tests, sizeof tests / sizeof tests[0], NULL);

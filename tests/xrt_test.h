@@ -769,6 +769,30 @@ static inline void run_cases(const char *what, const child_case *cases, size_t n
     if (failed) fail_msg("%d of %d %s cases failed (listed above)", failed, (int)n, what);
 }
 
+/* >> the handle table (white-box): slots handed out so far that are neither
+   live, nor waiting for calls to finish (retired), nor free (on the table's
+   free list or in a registered thread's cache) are lost; a slot counted twice
+   makes the result negative. Call while no other thread creates or destroys
+   handles. */
+static inline long handle_slots_lost(void)
+{
+    const struct xrt__call_state *c;
+    const xrt__limbo *l;
+    uintptr_t i;
+    long n;
+    pthread_mutex_lock(&xrt__handle_lock);
+    pthread_mutex_lock(&xrt__call_lock);
+    n = (long)xrt__handle_next;
+    for (i = xrt__handle_free_list; i != XRT__HANDLE_MAX; i = xrt__handle_slot_at(i)->flags) n--;
+    for (c = xrt__call_list.next; c != &xrt__call_list; c = c->next) n -= (long)c->nfree;
+    for (l = xrt__limbo_list; l; l = l->next) n--;
+    for (i = 0; i < xrt__handle_next; i++)
+        n -= (__atomic_load_n(&xrt__handle_slot_at(i)->tag, __ATOMIC_ACQUIRE) & XRT__HANDLE_KIND_MASK) != 0;
+    pthread_mutex_unlock(&xrt__call_lock);
+    pthread_mutex_unlock(&xrt__handle_lock);
+    return n;
+}
+
 /* >> another backend: it owns streams, events and memory that the tested
    backend does not, for the tests of foreign handles and pointers. Its
    memory is host memory; its streams and events are one-byte tokens. */
