@@ -3932,6 +3932,55 @@ typedef struct xrt__mem_node {
 } xrt__mem_node;
 
 static xrt__tree xrt__mem_tree = XRT__TREE_INIT;
+
+/* Records of freed allocations, kept for the next ones: an allocation and
+   its free then cost no libc allocation. xrt__mem_spare_put pushes without a
+   lock (a free's record is dropped after the backend's free, outside the
+   registry's lock); xrt__mem_spare_get pops only under xrt__mem_lock, so one
+   thread pops at a time and a node stays in the stack until that thread pops
+   it: a pop cannot meet ABA. At most XRT__MEM_SPARES are kept (a free beyond
+   them gives its record back to the allocator); xrt_shutdown frees them. */
+#define XRT__MEM_SPARES 64
+static xrt__mem_node *xrt__mem_spares; /* linked through node.next */
+static unsigned xrt__mem_spare_count;  /* a bound, not an exact count: pushes count before they link */
+
+static void xrt__mem_spare_put(xrt__mem_node *n)
+{
+    xrt__mem_node *head;
+    if (__atomic_fetch_add(&xrt__mem_spare_count, 1, __ATOMIC_RELAXED) >= XRT__MEM_SPARES) {
+        __atomic_fetch_sub(&xrt__mem_spare_count, 1, __ATOMIC_RELAXED);
+        XRT_FREE(n);
+        return;
+    }
+    head = __atomic_load_n(&xrt__mem_spares, __ATOMIC_RELAXED);
+    do n->node.next = (xrt__tree_node *)(void *)head;
+    while (!__atomic_compare_exchange_n(&xrt__mem_spares, &head, n, 1, __ATOMIC_RELEASE, __ATOMIC_RELAXED));
+}
+
+/* A spare record, or NULL if none is kept. Under xrt__mem_lock; it holds
+   its last allocation's fields: xrt__mem_record sets every one. */
+static xrt__mem_node *xrt__mem_spare_get(void)
+{
+    xrt__mem_node *n = __atomic_load_n(&xrt__mem_spares, __ATOMIC_ACQUIRE), *next;
+    do {
+        if (!n) return NULL;
+        next = (xrt__mem_node *)(void *)n->node.next;
+    } while (!__atomic_compare_exchange_n(&xrt__mem_spares, &n, next, 1, __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE));
+    __atomic_fetch_sub(&xrt__mem_spare_count, 1, __ATOMIC_RELAXED);
+    return n;
+}
+
+/* At xrt_shutdown, under xrt__mem_lock. */
+static void xrt__mem_spares_free(void)
+{
+    xrt__mem_node *n = __atomic_exchange_n(&xrt__mem_spares, (xrt__mem_node *)NULL, __ATOMIC_ACQUIRE), *next;
+    for (; n; n = next) {
+        next = (xrt__mem_node *)(void *)n->node.next;
+        __atomic_fetch_sub(&xrt__mem_spare_count, 1, __ATOMIC_RELAXED);
+        XRT_FREE(n);
+    }
+}
+
 static uint64_t xrt__mem_gen;     /* the last allocation generation handed out */
 static uint64_t xrt__mem_version; /* bumped by every change of the tree, under the lock; 64 bits never wrap */
 
@@ -4088,19 +4137,23 @@ static const char *const xrt__mem_names[] = {"unknown", "host", "pinned host", "
    without memory for it. ipc_opens: see xrt__mem_node. */
 static xrt__mem_node *xrt__mem_record(const xrt_backend *b, void *p, size_t n, xrt_memory_type t, unsigned ipc_opens)
 {
-    xrt__mem_node *node = (xrt__mem_node *)XRT_CALLOC(1, sizeof *node);
+    xrt__mem_node *node;
     int dev = -1;
-    if (!node) return NULL;
     xrt__err.quiet++;
     if (t != XRT_MEMORY_PINNED_HOST && b->get_device(b, &dev) != XRT_SUCCESS) dev = -1;
     xrt__err.quiet--;
+    xrt__lock(&xrt__mem_lock);
+    if ((node = xrt__mem_spare_get()) == NULL) { /* the allocator is not called under the lock */
+        xrt__unlock(&xrt__mem_lock);
+        if ((node = (xrt__mem_node *)XRT_CALLOC(1, sizeof *node)) == NULL) return NULL;
+        xrt__lock(&xrt__mem_lock);
+    }
     node->node.start = (uintptr_t)p;
     node->node.end = (uintptr_t)p + n;
     node->be = b;
     node->device = dev;
     node->type = t;
     node->ipc_opens = ipc_opens;
-    xrt__lock(&xrt__mem_lock);
     node->gen = ++xrt__mem_gen;
     xrt__mem_insert(node);
     xrt__unlock(&xrt__mem_lock);
@@ -4144,7 +4197,7 @@ XRT_API xrt_status xrt__mem_take(const xrt_backend *b, void *p, xrt_memory_type 
 XRT_API xrt_status xrt__mem_finish(void *record, xrt_status freed)
 {
     if (freed == XRT_SUCCESS) {
-        XRT_FREE(record);
+        xrt__mem_spare_put((xrt__mem_node *)record);
         return freed;
     }
     xrt__lock(&xrt__mem_lock);
@@ -4550,6 +4603,7 @@ static void xrt__mem_shutdown(void)
     xrt__tree_node *list, *next;
     xrt__lock(&xrt__mem_lock);
     list = xrt__tree_drain(&xrt__mem_tree);
+    xrt__mem_spares_free();
     memset(xrt__mem_usage, 0, sizeof xrt__mem_usage);
     __atomic_store_n(&xrt__mem_version, xrt__mem_version + 1, __ATOMIC_RELEASE);
     xrt__unlock(&xrt__mem_lock);
