@@ -763,6 +763,61 @@ static void test_launch_host_func_fake(void **state)
     }
 }
 
+#if defined(XRT_ENABLE_CUDA) || defined(XRT_ENABLE_HIP)
+static int closure_in_table(const xrt__gpu_host_call *c)
+{
+    return (uintptr_t)c >= (uintptr_t)xrt__gpu_closures &&
+           (uintptr_t)c < (uintptr_t)(xrt__gpu_closures + XRT__GPU_CLOSURE_WORDS * 64);
+}
+#endif
+
+/* A host function's closure is given back when it runs and taken again by
+   the next one (no allocation per host function); with every closure of
+   the table taken, one comes from the allocator and goes back to it when it
+   runs or when the runtime refuses it (ASan checks). */
+static void test_host_fn_closures_reused(void **state)
+{
+    const char *const *name;
+    (void)state;
+    for (name = gpu_names; *name; name++) {
+#if defined(XRT_ENABLE_CUDA) || defined(XRT_ENABLE_HIP)
+        static xrt__gpu_host_call *taken[XRT__GPU_CLOSURE_WORDS * 64];
+        xrt__gpu_host_call *c;
+        xrt_backend t;
+        xrt__gpu *g = gpu_table(*name, &t);
+        void *first;
+        size_t n = 0, k;
+        char expected[160];
+        fake_begin(g);
+        memset(&inside, 0, sizeof inside);
+        OK(xrt__gpu_launch_host_func(&t, NULL, call_xrt_inside, NULL));
+        first = fake.closure;
+        assert_true(closure_in_table((const xrt__gpu_host_call *)first));
+        OK(xrt__gpu_launch_host_func(&t, NULL, call_xrt_inside, NULL));
+        assert_ptr_equal(fake.closure, first); /* given back when it ran */
+        while ((c = xrt__gpu_closure_take()) != NULL && closure_in_table(c)) {
+            for (k = 0; k < n; k++) assert_ptr_not_equal(taken[k], c);
+            taken[n++] = c;
+        }
+        assert_non_null(c);
+        xrt__gpu_closure_give(c); /* the allocator's */
+        assert_int_equal(n, XRT__GPU_CLOSURE_WORDS * 64);
+        OK(xrt__gpu_launch_host_func(&t, NULL, call_xrt_inside, NULL));
+        assert_false(closure_in_table((const xrt__gpu_host_call *)fake.closure));
+        assert_refused_inside(*name, 3);
+        fake.fail = 1;
+        snprintf(expected, sizeof expected, "%s: %sLaunchHostFunc: fake failure (fakeErrorInvalidValue=1)", *name, *name);
+        FAILS(xrt__gpu_launch_host_func(&t, NULL, call_xrt_inside, NULL), XRT_ERROR_INVALID_VALUE, expected);
+        fake.fail = 0;
+        for (k = 0; k < n; k++) xrt__gpu_closure_give(taken[k]);
+        OK(xrt__gpu_launch_host_func(&t, NULL, call_xrt_inside, NULL));
+        assert_ptr_equal(fake.closure, first);
+        assert_refused_inside(*name, 4);
+        fake_end();
+#endif
+    }
+}
+
 /* >> graphs: XRT_CAP_GRAPHS only where every entry point and hook is there;
    the node types each vendor counts; the capture errors each maps; an
    update's reason; host functions captured keep their closures. */
@@ -2662,6 +2717,7 @@ int main(void)
         cmocka_unit_test_teardown(test_hip_native_errors, env_restore),
         cmocka_unit_test_teardown(test_host_fn_trampoline, env_restore),
         cmocka_unit_test_teardown(test_launch_host_func_fake, fakes_restore),
+        cmocka_unit_test_teardown(test_host_fn_closures_reused, fakes_restore),
         cmocka_unit_test_teardown(test_graphs_fake, fakes_restore),
         cmocka_unit_test_teardown(test_hip_layouts, fakes_restore),
         cmocka_unit_test(test_dmabuf_page_range),
