@@ -674,13 +674,18 @@ static xrt_status xrt__gpu_get_device_properties(const xrt_backend *self, xrt_de
 }
 
 /* >> gpu: memory */
+/* The device, known here, is noted for the registry's record. */
 static xrt_status xrt__gpu_allocated(xrt__gpu *g, void **ptr, xrt_status st)
 {
+    int d;
     if (st != XRT_SUCCESS) {
         *ptr = NULL;
         return st;
     }
-    xrt__gpu_mark_current(g);
+    if (g->rt.GetDevice(&d) == g->success) {
+        xrt__gpu_mark_used(g, d);
+        xrt__mem_note_device(*ptr, d);
+    }
     return XRT_SUCCESS;
 }
 
@@ -725,8 +730,12 @@ static xrt_status xrt__gpu_malloc_async(const xrt_backend *self, void **ptr, siz
     xrt_status st;
     if (!xrt__gpu_has_pools(g, &d)) return xrt__gpu_no_pools(g, "xrt_malloc_async", d);
     st = XRT__GPU_CHECK(g, g->rt.MallocAsync(ptr, size, stream), XRT__GPU_CALL(MallocAsync));
-    if (st != XRT_SUCCESS) *ptr = NULL;
-    else xrt__gpu_mark_used(g, d); /* the device is known: no second GetDevice */
+    if (st != XRT_SUCCESS) {
+        *ptr = NULL;
+        return st;
+    }
+    xrt__gpu_mark_used(g, d); /* the device is known: no second GetDevice, here or in the registry */
+    xrt__mem_note_device(*ptr, d);
     return st;
 }
 

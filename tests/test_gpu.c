@@ -2498,6 +2498,64 @@ static void test_gpu_native_pointers(void **state)
     OK(xrt_free_host(pinned));
 }
 
+/* What the runtime says of memory xrt did not allocate is asked at each copy,
+   not remembered: after a host buffer is freed, the program may map device
+   memory at its address natively, which xrt does not see. Here the runtime's
+   answer for one host address changes between copies (it answers as for a
+   native device allocation); the copy that was right before is then refused. */
+static struct {
+    xrt__gpu *g;
+    int (*real)(void *attr, const void *ptr);
+    const void *host, *device; /* while on, the runtime calls host what it calls device */
+    int on;
+} moved;
+
+static int moved_pointer_get_attributes(void *attr, const void *ptr)
+{
+    return moved.real(attr, moved.on && ptr == moved.host ? moved.device : ptr);
+}
+
+static int moved_restore(void **state)
+{
+    (void)state;
+    if (moved.g) moved.g->rt.PointerGetAttributes = moved.real;
+    moved.g = NULL;
+    return 0;
+}
+
+static void test_gpu_copy_asks_runtime(void **state)
+{
+    static unsigned char host[64];
+    xrt__gpu *g = current_gpu();
+    void *d = NULL, *native = NULL;
+    char expected[160];
+    (void)state;
+    OK(xrt_malloc(&d, sizeof host));
+    assert_int_equal(g->rt.Malloc(&native, sizeof host), g->success);
+    moved.g = g;
+    moved.real = g->rt.PointerGetAttributes;
+    moved.host = host;
+    moved.device = native;
+    moved.on = 0;
+    g->rt.PointerGetAttributes = moved_pointer_get_attributes;
+    OK(xrt_memcpy_async(d, host, sizeof host, XRT_MEMCPY_HOST_TO_DEVICE, NULL));
+    OK(xrt_memcpy_async(d, host, sizeof host, XRT_MEMCPY_HOST_TO_DEVICE, NULL)); /* the same copy again */
+    OK(xrt_memcpy_async(d, host, sizeof host, XRT_MEMCPY_DEFAULT, NULL));
+    OK(xrt_stream_synchronize(NULL));
+    moved.on = 1;
+    snprintf(expected, sizeof expected, "xrt_memcpy_async: kind host-to-device but src %p is device memory", (void *)host);
+    FAILS(xrt_memcpy_async(d, host, sizeof host, XRT_MEMCPY_HOST_TO_DEVICE, NULL), XRT_ERROR_INVALID_MEMCPY_KIND, expected);
+    FAILS(xrt_memcpy_async(d, host, sizeof host, XRT_MEMCPY_HOST_TO_DEVICE, NULL), XRT_ERROR_INVALID_MEMCPY_KIND, expected);
+    snprintf(expected, sizeof expected, "xrt_memcpy_async: kind device-to-host but dst %p is device memory", (void *)host);
+    FAILS(xrt_memcpy_async(host, d, sizeof host, XRT_MEMCPY_DEVICE_TO_HOST, NULL), XRT_ERROR_INVALID_MEMCPY_KIND, expected);
+    moved.on = 0;
+    OK(xrt_memcpy_async(d, host, sizeof host, XRT_MEMCPY_HOST_TO_DEVICE, NULL));
+    OK(xrt_stream_synchronize(NULL));
+    moved_restore(NULL);
+    assert_int_equal(g->rt.Free(native), g->success);
+    OK(xrt_free(d));
+}
+
 /* Looks a runtime function up in the loaded library (run-time loading only). */
 static void *native_symbol(const char *name)
 {
@@ -2738,6 +2796,7 @@ int main(void)
         cmocka_unit_test(test_gpu_properties),
         cmocka_unit_test(test_gpu_capabilities),
         cmocka_unit_test(test_gpu_native_pointers),
+        cmocka_unit_test_teardown(test_gpu_copy_asks_runtime, moved_restore),
         cmocka_unit_test(test_gpu_native_handles),
         gated_test(test_gpu_not_ready),
         gated_test(test_gpu_stream_not_blocked_by_null),
