@@ -2538,11 +2538,11 @@ static void test_gpu_copy_asks_runtime(void **state)
     moved.device = native;
     moved.on = 0;
     g->rt.PointerGetAttributes = moved_pointer_get_attributes;
+    OK(xrt_memcpy_async(d, host, sizeof host, XRT_MEMCPY_DEFAULT, NULL));
     OK(xrt_memcpy_async(d, host, sizeof host, XRT_MEMCPY_HOST_TO_DEVICE, NULL));
     OK(xrt_memcpy_async(d, host, sizeof host, XRT_MEMCPY_HOST_TO_DEVICE, NULL)); /* the same copy again */
-    OK(xrt_memcpy_async(d, host, sizeof host, XRT_MEMCPY_DEFAULT, NULL));
     OK(xrt_stream_synchronize(NULL));
-    moved.on = 1;
+    moved.on = 1; /* and the same copy once more */
     snprintf(expected, sizeof expected, "xrt_memcpy_async: kind host-to-device but src %p is device memory", (void *)host);
     FAILS(xrt_memcpy_async(d, host, sizeof host, XRT_MEMCPY_HOST_TO_DEVICE, NULL), XRT_ERROR_INVALID_MEMCPY_KIND, expected);
     FAILS(xrt_memcpy_async(d, host, sizeof host, XRT_MEMCPY_HOST_TO_DEVICE, NULL), XRT_ERROR_INVALID_MEMCPY_KIND, expected);
