@@ -4328,7 +4328,7 @@ static const char *const xrt__mem_kind_names[] = {"host-to-host", "host-to-devic
    memory where b keeps no memory outside the registry, else what b's
    runtime says of it now (*asked is set). The runtime's answer is not kept:
    the address may be freed and mapped again as device memory, unseen by xrt
-   (DESIGN.md, "Copies of memory xrt did not allocate"). */
+   (DESIGN.md, "What a GPU call costs xrt"). */
 static int xrt__mem_fast_native(const xrt_backend *b, uintptr_t p, int *asked)
 {
     xrt_pointer_attributes a;
