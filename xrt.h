@@ -3112,6 +3112,20 @@ XRT__BACKEND_HELPER xrt_status xrt__image_pick(const char *who, const xrt_target
                      t->arch, n, offered);
 }
 
+/* >> impl: pointer registry: the device of a new allocation. A GPU backend
+   asks its runtime for the current device as it allocates; it leaves the
+   answer here for the registry's record of that allocation, made next in the
+   same call on the same thread, which then does not ask the runtime again
+   (a runtime call costs 40-60 ns). The record takes it only for the same
+   pointer and always clears it. */
+static XRT__TLS struct { const void *p; int device; } xrt__mem_new;
+
+static inline void xrt__mem_note_device(const void *p, int device)
+{
+    xrt__mem_new.p = p;
+    xrt__mem_new.device = device;
+}
+
 /* >> impl: the built-in backends, each in its own header (they include
    vendor headers: outside extern "C") */
 #ifdef __cplusplus
@@ -4074,6 +4088,55 @@ typedef struct xrt__mem_node {
 } xrt__mem_node;
 
 static xrt__tree xrt__mem_tree = XRT__TREE_INIT;
+
+/* Records of freed allocations, kept for the next ones: an allocation and
+   its free then cost no libc allocation. xrt__mem_spare_put pushes without a
+   lock (a free's record is dropped after the backend's free, outside the
+   registry's lock); xrt__mem_spare_get pops only under xrt__mem_lock, so one
+   thread pops at a time and a node stays in the stack until that thread pops
+   it: a pop cannot meet ABA. At most XRT__MEM_SPARES are kept (a free beyond
+   them gives its record back to the allocator); xrt_shutdown frees them. */
+#define XRT__MEM_SPARES 64
+static xrt__mem_node *xrt__mem_spares; /* linked through node.next */
+static unsigned xrt__mem_spare_count;  /* a bound, not an exact count: pushes count before they link */
+
+static void xrt__mem_spare_put(xrt__mem_node *n)
+{
+    xrt__mem_node *head;
+    if (__atomic_fetch_add(&xrt__mem_spare_count, 1, __ATOMIC_RELAXED) >= XRT__MEM_SPARES) {
+        __atomic_fetch_sub(&xrt__mem_spare_count, 1, __ATOMIC_RELAXED);
+        XRT_FREE(n);
+        return;
+    }
+    head = __atomic_load_n(&xrt__mem_spares, __ATOMIC_RELAXED);
+    do n->node.next = (xrt__tree_node *)(void *)head;
+    while (!__atomic_compare_exchange_n(&xrt__mem_spares, &head, n, 1, __ATOMIC_RELEASE, __ATOMIC_RELAXED));
+}
+
+/* A spare record, or NULL if none is kept. Under xrt__mem_lock; it holds
+   its last allocation's fields: xrt__mem_record sets every one. */
+static xrt__mem_node *xrt__mem_spare_get(void)
+{
+    xrt__mem_node *n = __atomic_load_n(&xrt__mem_spares, __ATOMIC_ACQUIRE), *next;
+    do {
+        if (!n) return NULL;
+        next = (xrt__mem_node *)(void *)n->node.next;
+    } while (!__atomic_compare_exchange_n(&xrt__mem_spares, &n, next, 1, __ATOMIC_ACQUIRE, __ATOMIC_ACQUIRE));
+    __atomic_fetch_sub(&xrt__mem_spare_count, 1, __ATOMIC_RELAXED);
+    return n;
+}
+
+/* At xrt_shutdown, under xrt__mem_lock. */
+static void xrt__mem_spares_free(void)
+{
+    xrt__mem_node *n = __atomic_exchange_n(&xrt__mem_spares, (xrt__mem_node *)NULL, __ATOMIC_ACQUIRE), *next;
+    for (; n; n = next) {
+        next = (xrt__mem_node *)(void *)n->node.next;
+        __atomic_fetch_sub(&xrt__mem_spare_count, 1, __ATOMIC_RELAXED);
+        XRT_FREE(n);
+    }
+}
+
 static uint64_t xrt__mem_gen;     /* the last allocation generation handed out */
 static uint64_t xrt__mem_version; /* bumped by every change of the tree, under the lock; 64 bits never wrap */
 
@@ -4230,19 +4293,28 @@ static const char *const xrt__mem_names[] = {"unknown", "host", "pinned host", "
    without memory for it. ipc_opens: see xrt__mem_node. */
 static xrt__mem_node *xrt__mem_record(const xrt_backend *b, void *p, size_t n, xrt_memory_type t, unsigned ipc_opens)
 {
-    xrt__mem_node *node = (xrt__mem_node *)XRT_CALLOC(1, sizeof *node);
-    int dev = -1;
-    if (!node) return NULL;
-    xrt__err.quiet++;
-    if (t != XRT_MEMORY_PINNED_HOST && b->get_device(b, &dev) != XRT_SUCCESS) dev = -1;
-    xrt__err.quiet--;
+    xrt__mem_node *node;
+    int dev = -1, noted = p && xrt__mem_new.p == p;
+    xrt__mem_new.p = NULL;
+    if (t != XRT_MEMORY_PINNED_HOST && noted) {
+        dev = xrt__mem_new.device;
+    } else if (t != XRT_MEMORY_PINNED_HOST) {
+        xrt__err.quiet++;
+        if (b->get_device(b, &dev) != XRT_SUCCESS) dev = -1;
+        xrt__err.quiet--;
+    }
+    xrt__lock(&xrt__mem_lock);
+    if ((node = xrt__mem_spare_get()) == NULL) { /* the allocator is not called under the lock */
+        xrt__unlock(&xrt__mem_lock);
+        if ((node = (xrt__mem_node *)XRT_CALLOC(1, sizeof *node)) == NULL) return NULL;
+        xrt__lock(&xrt__mem_lock);
+    }
     node->node.start = (uintptr_t)p;
     node->node.end = (uintptr_t)p + n;
     node->be = b;
     node->device = dev;
     node->type = t;
     node->ipc_opens = ipc_opens;
-    xrt__lock(&xrt__mem_lock);
     node->gen = ++xrt__mem_gen;
     xrt__mem_insert(node);
     xrt__unlock(&xrt__mem_lock);
@@ -4286,7 +4358,7 @@ XRT_API xrt_status xrt__mem_take(const xrt_backend *b, void *p, xrt_memory_type 
 XRT_API xrt_status xrt__mem_finish(void *record, xrt_status freed)
 {
     if (freed == XRT_SUCCESS) {
-        XRT_FREE(record);
+        xrt__mem_spare_put((xrt__mem_node *)record);
         return freed;
     }
     xrt__lock(&xrt__mem_lock);
@@ -4394,17 +4466,38 @@ static xrt_status xrt__mem_check_range(const xrt_backend *b, const void *p, size
 static const char *const xrt__mem_kind_names[] = {"host-to-host", "host-to-device", "device-to-host",
                                               "device-to-device", "default"};
 
+/* A pointer the registry does not know, for xrt__mem_fast_side: host
+   memory where b keeps no memory outside the registry, else what b's
+   runtime says of it now (*asked is set). The runtime's answer is not kept:
+   the address may be freed and mapped again as device memory, unseen by xrt
+   (DESIGN.md, "What a GPU call costs xrt"). */
+static int xrt__mem_fast_native(const xrt_backend *b, uintptr_t p, int *asked)
+{
+    xrt_pointer_attributes a;
+    xrt_status st;
+    if (b->pointer_get_attributes == xrt__unsupported_pointer_get_attributes) return 0;
+    memset(&a, 0, sizeof a);
+    a.device = -1;
+    *asked = 1;
+    xrt__err.quiet++;
+    st = b->pointer_get_attributes(b, &a, (const void *)p);
+    xrt__err.quiet--;
+    if (st != XRT_SUCCESS) return 0; /* unknown: host memory, as xrt__mem_classify says */
+    if (a.size || (a.backend && a.backend != b->name)) return -1; /* the full path's range and backend checks */
+    return xrt__mem_on_device(a.type);
+}
+
 /* The thread's cached answer for one side of a copy, in the form the checks
    need: 1 (device or managed memory of b, the range inside it), 0 (host
-   memory: b's pinned memory, or memory no one knows when b keeps no memory
-   the registry does not), -1 (no answer here: take the full path). */
-static int xrt__mem_fast_side(const xrt_backend *b, uintptr_t p, size_t n)
+   memory: b's pinned memory, or memory the registry does not know and the
+   runtime calls host memory), -1 (no answer here: take the full path). */
+static int xrt__mem_fast_side(const xrt_backend *b, uintptr_t p, size_t n, int *asked)
 {
     unsigned i;
     for (i = 0; i < xrt__mem_cache.count; i++) {
         const xrt__mem_hit *h = &xrt__mem_cache.e[i];
         if (!h->a.backend) {
-            if (p == h->key) return b->pointer_get_attributes == xrt__unsupported_pointer_get_attributes ? 0 : -1;
+            if (p == h->key) return xrt__mem_fast_native(b, p, asked);
         } else if (p - h->key < h->a.size) {
             if (h->a.backend != b->name || n > h->a.size - (p - h->key)) return -1;
             return xrt__mem_on_device(h->a.type);
@@ -4414,12 +4507,15 @@ static int xrt__mem_fast_side(const xrt_backend *b, uintptr_t p, size_t n)
 }
 
 /* The common copy between buffers the thread has used before, without a
-   lock or a copy of their attributes; 0 when the full check must answer. */
-static int xrt__mem_fast_copy(const xrt_backend *b, void *dst, const void *src, size_t n, xrt_memcpy_kind *kind)
+   lock or a copy of their attributes; 0 when the full check must answer.
+   *asked: the runtime answered for a side (the copy is not remembered). */
+static int xrt__mem_fast_copy(const xrt_backend *b, void *dst, const void *src, size_t n, xrt_memcpy_kind *kind,
+                              int *asked)
 {
     int d, s;
     if (xrt__mem_cache.version != __atomic_load_n(&xrt__mem_version, __ATOMIC_ACQUIRE) || !dst || !src) return 0;
-    if ((d = xrt__mem_fast_side(b, (uintptr_t)dst, n)) < 0 || (s = xrt__mem_fast_side(b, (uintptr_t)src, n)) < 0)
+    if ((d = xrt__mem_fast_side(b, (uintptr_t)dst, n, asked)) < 0 ||
+        (s = xrt__mem_fast_side(b, (uintptr_t)src, n, asked)) < 0)
         return 0;
     if (*kind == XRT_MEMCPY_DEFAULT) *kind = (xrt_memcpy_kind)(s * 2 + d);
     return (unsigned)*kind == (unsigned)(s * 2 + d);
@@ -4432,7 +4528,7 @@ XRT_API xrt_status xrt__mem_check_copy(const xrt_backend *b, void *dst, const vo
     xrt_pointer_attributes as[2];
     const xrt_pointer_attributes *d = &as[0], *s = &as[1];
     const void *ps[2];
-    int want_dst_dev, want_src_dev;
+    int want_dst_dev, want_src_dev, asked = 0;
     xrt_status st;
     if (dst == xrt__mem_last.dst && src == xrt__mem_last.src && n == xrt__mem_last.n && *kind == xrt__mem_last.kind &&
         b == xrt__mem_last.b && xrt__mem_last.version == __atomic_load_n(&xrt__mem_version, __ATOMIC_ACQUIRE)) {
@@ -4442,7 +4538,8 @@ XRT_API xrt_status xrt__mem_check_copy(const xrt_backend *b, void *dst, const vo
     if ((unsigned)*kind > XRT_MEMCPY_DEFAULT)
         return xrt_error(XRT_ERROR_INVALID_MEMCPY_KIND, fn, "kind %d is not an xrt_memcpy_kind", (int)*kind);
     if (n == 0) return xrt__no_op(b, fn);
-    if (xrt__mem_fast_copy(b, dst, src, n, kind)) {
+    if (xrt__mem_fast_copy(b, dst, src, n, kind, &asked)) {
+        if (asked) return XRT_SUCCESS;
         xrt__mem_last.b = b;
         xrt__mem_last.dst = dst;
         xrt__mem_last.src = src;
@@ -4692,6 +4789,7 @@ static void xrt__mem_shutdown(void)
     xrt__tree_node *list, *next;
     xrt__lock(&xrt__mem_lock);
     list = xrt__tree_drain(&xrt__mem_tree);
+    xrt__mem_spares_free();
     memset(xrt__mem_usage, 0, sizeof xrt__mem_usage);
     __atomic_store_n(&xrt__mem_version, xrt__mem_version + 1, __ATOMIC_RELEASE);
     xrt__unlock(&xrt__mem_lock);

@@ -306,7 +306,8 @@ struct xrt__gpu {
     struct xrt__gpu_module *kept;
 };
 
-/* What the trampoline of a host function needs (malloc'd, freed when it runs). */
+/* What the trampoline of a host function needs (from xrt__gpu_closure_take,
+   given back when it runs). */
 typedef struct xrt__gpu_host_call {
     const xrt_backend *self;
     xrt_host_fn fn;
@@ -685,13 +686,18 @@ static xrt_status xrt__gpu_get_device_properties(const xrt_backend *self, xrt_de
 }
 
 /* >> gpu: memory */
+/* The device, known here, is noted for the registry's record. */
 static xrt_status xrt__gpu_allocated(xrt__gpu *g, void **ptr, xrt_status st)
 {
+    int d;
     if (st != XRT_SUCCESS) {
         *ptr = NULL;
         return st;
     }
-    xrt__gpu_mark_current(g);
+    if (g->rt.GetDevice(&d) == g->success) {
+        xrt__gpu_mark_used(g, d);
+        xrt__mem_note_device(*ptr, d);
+    }
     return XRT_SUCCESS;
 }
 
@@ -736,8 +742,12 @@ static xrt_status xrt__gpu_malloc_async(const xrt_backend *self, void **ptr, siz
     xrt_status st;
     if (!xrt__gpu_has_pools(g, &d)) return xrt__gpu_no_pools(g, "xrt_malloc_async", d);
     st = XRT__GPU_CHECK(g, g->rt.MallocAsync(ptr, size, stream), XRT__GPU_CALL(MallocAsync));
-    if (st != XRT_SUCCESS) *ptr = NULL;
-    else xrt__gpu_mark_used(g, d); /* the device is known: no second GetDevice */
+    if (st != XRT_SUCCESS) {
+        *ptr = NULL;
+        return st;
+    }
+    xrt__gpu_mark_used(g, d); /* the device is known: no second GetDevice, here or in the registry */
+    xrt__mem_note_device(*ptr, d);
     return st;
 }
 
@@ -902,10 +912,52 @@ static xrt_status xrt__gpu_stream_wait_event(const xrt_backend *self, void *stre
 /* >> gpu: host functions. The runtime calls a trampoline, which runs the
    user's function through the core: inside it, every xrt call returns
    XRT_ERROR_NOT_PERMITTED (the GPU tables lack XRT_BACKEND_HOST_FN_CALLS). */
+/* Closures of host functions in flight, taken and given back without a lock
+   or an allocation: a bit per closure (set: taken), 64 to a word changed by
+   one atomic operation. The user's thread takes one, the runtime's thread
+   gives it back when the function runs. Each thread starts its search at a
+   word of its own, so that threads seldom contend for one; when every
+   closure is taken, one comes from the allocator (and goes back to it).
+   Nothing to free at shutdown or at a thread's exit. */
+#define XRT__GPU_CLOSURE_WORDS 8
+static xrt__gpu_host_call xrt__gpu_closures[XRT__GPU_CLOSURE_WORDS * 64];
+static uint64_t xrt__gpu_closure_taken[XRT__GPU_CLOSURE_WORDS];
+static unsigned xrt__gpu_closure_threads; /* threads that took one: their first words */
+static XRT__TLS unsigned xrt__gpu_closure_word; /* 0: not chosen yet, else the word + 1 */
+
+static xrt__gpu_host_call *xrt__gpu_closure_take(void)
+{
+    unsigned i, w;
+    if (XRT__UNLIKELY(!xrt__gpu_closure_word))
+        xrt__gpu_closure_word = 1 + __atomic_fetch_add(&xrt__gpu_closure_threads, 1, __ATOMIC_RELAXED) % XRT__GPU_CLOSURE_WORDS;
+    for (i = 0; i < XRT__GPU_CLOSURE_WORDS; i++) {
+        uint64_t v, bit;
+        w = (xrt__gpu_closure_word - 1 + i) % XRT__GPU_CLOSURE_WORDS;
+        v = __atomic_load_n(&xrt__gpu_closure_taken[w], __ATOMIC_RELAXED);
+        while (~v) {
+            bit = ~v & (v + 1); /* the lowest free one */
+            if (__atomic_compare_exchange_n(&xrt__gpu_closure_taken[w], &v, v | bit, 1, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+                return &xrt__gpu_closures[w * 64 + (unsigned)__builtin_ctzll(bit)];
+        }
+    }
+    return (xrt__gpu_host_call *)XRT_MALLOC(sizeof(xrt__gpu_host_call));
+}
+
+/* After the closure was read: the release orders that read before its reuse. */
+static void xrt__gpu_closure_give(xrt__gpu_host_call *c)
+{
+    size_t k = (size_t)((uintptr_t)c - (uintptr_t)xrt__gpu_closures) / sizeof *c;
+    if (k >= XRT__GPU_CLOSURE_WORDS * 64) {
+        XRT_FREE(c); /* from the allocator (or outside the table: k wrapped) */
+        return;
+    }
+    __atomic_fetch_and(&xrt__gpu_closure_taken[k / 64], ~((uint64_t)1 << (k % 64)), __ATOMIC_RELEASE);
+}
+
 static void xrt__gpu_host_trampoline(void *closure)
 {
     xrt__gpu_host_call c = *(xrt__gpu_host_call *)closure;
-    XRT_FREE(closure);
+    xrt__gpu_closure_give((xrt__gpu_host_call *)closure);
     xrt__host_fn_run(c.self, c.fn, c.user);
 }
 
@@ -997,7 +1049,7 @@ static xrt_status xrt__gpu_launch_host_func(const xrt_backend *self, void *strea
 {
     const xrt__gpu *g = (const xrt__gpu *)self->user;
     int kept = xrt__gpu_capturing(g, stream);
-    xrt__gpu_host_call *c = kept ? xrt__gpu_host_kept(self, fn, user) : (xrt__gpu_host_call *)XRT_MALLOC(sizeof *c);
+    xrt__gpu_host_call *c = kept ? xrt__gpu_host_kept(self, fn, user) : xrt__gpu_closure_take();
     xrt_status st;
     if (!c) {
         char who[64];
@@ -1015,7 +1067,7 @@ static xrt_status xrt__gpu_launch_host_func(const xrt_backend *self, void *strea
     else
         st = XRT__GPU_CHECK(g, g->rt.StreamAddCallback(stream, kept ? xrt__gpu_host_kept_callback : xrt__gpu_host_callback, c, 0),
                             XRT__GPU_CALL(StreamAddCallback));
-    if (st != XRT_SUCCESS && !kept) XRT_FREE(c); /* the runtime took nothing */
+    if (st != XRT_SUCCESS && !kept) xrt__gpu_closure_give(c); /* the runtime took nothing */
     return st;
 }
 

@@ -813,6 +813,39 @@ XRT_TEST(test_numa_devices_on_fake_trees)
     run_cases("XRT_CPU_DEVICES=numa on fake trees", cases, 3, 30);
 }
 
+/* The pointer registry records the device each allocation was made on
+   (xrt_malloc, xrt_malloc_async), also right after an allocation on another
+   device: the device a backend notes for its allocation is that one's. */
+static void assert_allocated_on(void *p, int device)
+{
+    xrt_pointer_attributes a;
+    OK(xrt_pointer_get_attributes(&a, p));
+    assert_int_equal(a.type, XRT_MEMORY_DEVICE);
+    assert_int_equal(a.device, device);
+}
+
+XRT_TEST(test_allocation_device_recorded)
+{
+    int n = devices(), i, dev;
+    void *p;
+    (void)state;
+    SKIP_UNLESS(n >= 2, "one device");
+    for (i = 0; i < 4; i++) {
+        dev = i % 2 ? n - 1 : 0;
+        OK(xrt_set_device(dev));
+        OK(xrt_malloc(&p, 64));
+        assert_allocated_on(p, dev);
+        OK(xrt_free(p));
+        if (caps() & XRT_CAP_MALLOC_ASYNC) {
+            OK(xrt_malloc_async(&p, 64, NULL));
+            assert_allocated_on(p, dev);
+            OK(xrt_free_async(p, NULL));
+            OK(xrt_stream_synchronize(NULL));
+        }
+    }
+    OK(xrt_set_device(0));
+}
+
 int main(void)
 {
     const xrt_test_list *l = xrt_test_defined();

@@ -763,6 +763,61 @@ static void test_launch_host_func_fake(void **state)
     }
 }
 
+#if defined(XRT_ENABLE_CUDA) || defined(XRT_ENABLE_HIP)
+static int closure_in_table(const xrt__gpu_host_call *c)
+{
+    return (uintptr_t)c >= (uintptr_t)xrt__gpu_closures &&
+           (uintptr_t)c < (uintptr_t)(xrt__gpu_closures + XRT__GPU_CLOSURE_WORDS * 64);
+}
+#endif
+
+/* A host function's closure is given back when it runs and taken again by
+   the next one (no allocation per host function); with every closure of
+   the table taken, one comes from the allocator and goes back to it when it
+   runs or when the runtime refuses it (ASan checks). */
+static void test_host_fn_closures_reused(void **state)
+{
+    const char *const *name;
+    (void)state;
+    for (name = gpu_names; *name; name++) {
+#if defined(XRT_ENABLE_CUDA) || defined(XRT_ENABLE_HIP)
+        static xrt__gpu_host_call *taken[XRT__GPU_CLOSURE_WORDS * 64];
+        xrt__gpu_host_call *c;
+        xrt_backend t;
+        xrt__gpu *g = gpu_table(*name, &t);
+        void *first;
+        size_t n = 0, k;
+        char expected[160];
+        fake_begin(g);
+        memset(&inside, 0, sizeof inside);
+        OK(xrt__gpu_launch_host_func(&t, NULL, call_xrt_inside, NULL));
+        first = fake.closure;
+        assert_true(closure_in_table((const xrt__gpu_host_call *)first));
+        OK(xrt__gpu_launch_host_func(&t, NULL, call_xrt_inside, NULL));
+        assert_ptr_equal(fake.closure, first); /* given back when it ran */
+        while ((c = xrt__gpu_closure_take()) != NULL && closure_in_table(c)) {
+            for (k = 0; k < n; k++) assert_ptr_not_equal(taken[k], c);
+            taken[n++] = c;
+        }
+        assert_non_null(c);
+        xrt__gpu_closure_give(c); /* the allocator's */
+        assert_int_equal(n, XRT__GPU_CLOSURE_WORDS * 64);
+        OK(xrt__gpu_launch_host_func(&t, NULL, call_xrt_inside, NULL));
+        assert_false(closure_in_table((const xrt__gpu_host_call *)fake.closure));
+        assert_refused_inside(*name, 3);
+        fake.fail = 1;
+        snprintf(expected, sizeof expected, "%s: %sLaunchHostFunc: fake failure (fakeErrorInvalidValue=1)", *name, *name);
+        FAILS(xrt__gpu_launch_host_func(&t, NULL, call_xrt_inside, NULL), XRT_ERROR_INVALID_VALUE, expected);
+        fake.fail = 0;
+        for (k = 0; k < n; k++) xrt__gpu_closure_give(taken[k]);
+        OK(xrt__gpu_launch_host_func(&t, NULL, call_xrt_inside, NULL));
+        assert_ptr_equal(fake.closure, first);
+        assert_refused_inside(*name, 4);
+        fake_end();
+#endif
+    }
+}
+
 /* >> graphs: XRT_CAP_GRAPHS only where every entry point and hook is there;
    the node types each vendor counts; the capture errors each maps; an
    update's reason; host functions captured keep their closures. */
@@ -2443,6 +2498,64 @@ static void test_gpu_native_pointers(void **state)
     OK(xrt_free_host(pinned));
 }
 
+/* What the runtime says of memory xrt did not allocate is asked at each copy,
+   not remembered: after a host buffer is freed, the program may map device
+   memory at its address natively, which xrt does not see. Here the runtime's
+   answer for one host address changes between copies (it answers as for a
+   native device allocation); the copy that was right before is then refused. */
+static struct {
+    xrt__gpu *g;
+    int (*real)(void *attr, const void *ptr);
+    const void *host, *device; /* while on, the runtime calls host what it calls device */
+    int on;
+} moved;
+
+static int moved_pointer_get_attributes(void *attr, const void *ptr)
+{
+    return moved.real(attr, moved.on && ptr == moved.host ? moved.device : ptr);
+}
+
+static int moved_restore(void **state)
+{
+    (void)state;
+    if (moved.g) moved.g->rt.PointerGetAttributes = moved.real;
+    moved.g = NULL;
+    return 0;
+}
+
+static void test_gpu_copy_asks_runtime(void **state)
+{
+    static unsigned char host[64];
+    xrt__gpu *g = current_gpu();
+    void *d = NULL, *native = NULL;
+    char expected[160];
+    (void)state;
+    OK(xrt_malloc(&d, sizeof host));
+    assert_int_equal(g->rt.Malloc(&native, sizeof host), g->success);
+    moved.g = g;
+    moved.real = g->rt.PointerGetAttributes;
+    moved.host = host;
+    moved.device = native;
+    moved.on = 0;
+    g->rt.PointerGetAttributes = moved_pointer_get_attributes;
+    OK(xrt_memcpy_async(d, host, sizeof host, XRT_MEMCPY_DEFAULT, NULL));
+    OK(xrt_memcpy_async(d, host, sizeof host, XRT_MEMCPY_HOST_TO_DEVICE, NULL));
+    OK(xrt_memcpy_async(d, host, sizeof host, XRT_MEMCPY_HOST_TO_DEVICE, NULL)); /* the same copy again */
+    OK(xrt_stream_synchronize(NULL));
+    moved.on = 1; /* and the same copy once more */
+    snprintf(expected, sizeof expected, "xrt_memcpy_async: kind host-to-device but src %p is device memory", (void *)host);
+    FAILS(xrt_memcpy_async(d, host, sizeof host, XRT_MEMCPY_HOST_TO_DEVICE, NULL), XRT_ERROR_INVALID_MEMCPY_KIND, expected);
+    FAILS(xrt_memcpy_async(d, host, sizeof host, XRT_MEMCPY_HOST_TO_DEVICE, NULL), XRT_ERROR_INVALID_MEMCPY_KIND, expected);
+    snprintf(expected, sizeof expected, "xrt_memcpy_async: kind device-to-host but dst %p is device memory", (void *)host);
+    FAILS(xrt_memcpy_async(host, d, sizeof host, XRT_MEMCPY_DEVICE_TO_HOST, NULL), XRT_ERROR_INVALID_MEMCPY_KIND, expected);
+    moved.on = 0;
+    OK(xrt_memcpy_async(d, host, sizeof host, XRT_MEMCPY_HOST_TO_DEVICE, NULL));
+    OK(xrt_stream_synchronize(NULL));
+    moved_restore(NULL);
+    assert_int_equal(g->rt.Free(native), g->success);
+    OK(xrt_free(d));
+}
+
 /* Looks a runtime function up in the loaded library (run-time loading only). */
 static void *native_symbol(const char *name)
 {
@@ -2662,6 +2775,7 @@ int main(void)
         cmocka_unit_test_teardown(test_hip_native_errors, env_restore),
         cmocka_unit_test_teardown(test_host_fn_trampoline, env_restore),
         cmocka_unit_test_teardown(test_launch_host_func_fake, fakes_restore),
+        cmocka_unit_test_teardown(test_host_fn_closures_reused, fakes_restore),
         cmocka_unit_test_teardown(test_graphs_fake, fakes_restore),
         cmocka_unit_test_teardown(test_hip_layouts, fakes_restore),
         cmocka_unit_test(test_dmabuf_page_range),
@@ -2682,6 +2796,7 @@ int main(void)
         cmocka_unit_test(test_gpu_properties),
         cmocka_unit_test(test_gpu_capabilities),
         cmocka_unit_test(test_gpu_native_pointers),
+        cmocka_unit_test_teardown(test_gpu_copy_asks_runtime, moved_restore),
         cmocka_unit_test(test_gpu_native_handles),
         gated_test(test_gpu_not_ready),
         gated_test(test_gpu_stream_not_blocked_by_null),
