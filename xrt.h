@@ -4287,8 +4287,6 @@ XRT_API int xrt__mem_query(const void *p, xrt__mem_info *info)
 
 static const char *const xrt__mem_names[] = {"unknown", "host", "pinned host", "device", "managed"};
 
-/* Records a new allocation; without room for its record, the allocation is
-   given back and *p is NULL. */
 /* A new record of [p, p + n) in the registry, under a new generation; NULL
    without memory for it. ipc_opens: see xrt__mem_node. */
 static xrt__mem_node *xrt__mem_record(const xrt_backend *b, void *p, size_t n, xrt_memory_type t, unsigned ipc_opens)
@@ -4321,6 +4319,8 @@ static xrt__mem_node *xrt__mem_record(const xrt_backend *b, void *p, size_t n, x
     return node;
 }
 
+/* Records a new allocation; without room for its record, the allocation is
+   given back and *p is NULL. */
 XRT_API xrt_status xrt__mem_add(const xrt_backend *b, void **p, size_t n, xrt_memory_type t, const char *fn)
 {
     if (xrt__mem_record(b, *p, n, t, 0)) return XRT_SUCCESS;
