@@ -259,13 +259,8 @@ static int keepers_ready, keepers_stop;
 
 static void *slot_keeper(void *arg)
 {
-    xrt_event e[4];
-    int i;
     (void)arg;
-    for (i = 0; i < 4; i++)
-        if (xrt_event_create(&e[i], 0) != XRT_SUCCESS) return (void *)1;
-    for (i = 0; i < 4; i++)
-        if (xrt_event_destroy(e[i]) != XRT_SUCCESS) return (void *)1;
+    if (handles_made_and_destroyed(4, 0)) return (void *)1;
     __atomic_add_fetch(&keepers_ready, 1, __ATOMIC_ACQ_REL);
     while (!__atomic_load_n(&keepers_stop, __ATOMIC_ACQUIRE)) sleep_ms(1);
     return NULL;

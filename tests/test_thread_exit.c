@@ -106,19 +106,8 @@ static void test_thread_exit_releases_state(void **state)
    exits they are the table's again: none is lost, none counted twice. */
 static void *handles_made(void *arg)
 {
-    xrt_event e[3];
-    xrt_stream s[2];
-    int i;
     (void)arg;
-    for (i = 0; i < 3; i++)
-        if (xrt_event_create(&e[i], 0) != XRT_SUCCESS) return (void *)1;
-    for (i = 0; i < 2; i++)
-        if (xrt_stream_create(&s[i]) != XRT_SUCCESS) return (void *)1;
-    for (i = 0; i < 3; i++)
-        if (xrt_event_destroy(e[i]) != XRT_SUCCESS) return (void *)1;
-    for (i = 0; i < 2; i++)
-        if (xrt_stream_destroy(s[i]) != XRT_SUCCESS) return (void *)1;
-    return NULL;
+    return handles_made_and_destroyed(3, 2) ? (void *)1 : NULL;
 }
 
 static void test_thread_exit_gives_back_handle_slots(void **state)

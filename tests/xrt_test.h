@@ -769,6 +769,25 @@ static inline void run_cases(const char *what, const child_case *cases, size_t n
     if (failed) fail_msg("%d of %d %s cases failed (listed above)", failed, (int)n, what);
 }
 
+
+/* Creates `events` events and `streams` streams (8 at most each) on the
+   calling thread, then destroys them: the thread then keeps free handle
+   slots of its own. 0, or 1 when a call failed (its error is the thread's). */
+static inline int handles_made_and_destroyed(int events, int streams)
+{
+    xrt_event e[8];
+    xrt_stream s[8];
+    int i;
+    for (i = 0; i < events; i++)
+        if (xrt_event_create(&e[i], 0) != XRT_SUCCESS) return 1;
+    for (i = 0; i < streams; i++)
+        if (xrt_stream_create(&s[i]) != XRT_SUCCESS) return 1;
+    for (i = 0; i < events; i++)
+        if (xrt_event_destroy(e[i]) != XRT_SUCCESS) return 1;
+    for (i = 0; i < streams; i++)
+        if (xrt_stream_destroy(s[i]) != XRT_SUCCESS) return 1;
+    return 0;
+}
 /* >> the handle table (white-box): slots handed out so far that are neither
    live, nor waiting for calls to finish (retired), nor free (on the table's
    free list or in a registered thread's cache) are lost; a slot counted twice
