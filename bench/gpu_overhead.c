@@ -14,7 +14,10 @@
    resolve to, so both sides use one runtime. Without a CUDA GPU it says so
    and exits 0. Run against bench/stub/cudart_stub.c (a runtime whose calls do
    nothing; `make bench` does so without a GPU) it shows what xrt alone adds
-   to each call: there the differences count, not the ratios. */
+   to each call: there the differences count, not the ratios. The driver
+   (libcuda.so.1, or the file XRT_CUDA_DRIVER_LIBRARY names) is likewise
+   the one xrt loads: the stub's own (bench/stub/cuda_stub.c) beside the stub
+   runtime. */
 #define XRT_IMPL
 #include "xrt.h"
 
@@ -28,7 +31,8 @@ static const char usage[] =
     "Every xrt call against the same CUDA runtime call, medians of alternating runs.\n"
     "\n"
     "  --rows                 list the rows with their numbers and exit\n"
-    "  --count ROW raw|xrt N  run one row's loop N times and nothing else (for callgrind)\n"
+    "  --count ROW raw|xrt N  run one row's loop N times and nothing else (for callgrind;\n"
+    "                         a kernel row: exit 1 where no kernel can be loaded)\n"
     "  -h, --help             print this help and exit\n"
     "\n"
     "Exit status: 0 (also without a CUDA GPU: it says so); 1 when xrt fails; 2 for\n"
@@ -199,6 +203,9 @@ static const row kernel_rows[] = {
     ROW("launch + sync, raw with kernelParams", launch_params, 0, 5000),
 };
 
+#define NROWS (sizeof rows / sizeof rows[0])
+#define NKERNEL_ROWS (sizeof kernel_rows / sizeof kernel_rows[0])
+
 static int stub; /* running on bench/stub/cudart_stub.c: no GPU behind the calls */
 
 static void print_row(const char *name, double raw, double x)
@@ -308,6 +315,22 @@ static void threads_table(ctx *c)
 static const char empty_ptx[] = ".version 7.0\n.target sm_50\n.address_size 64\n"
                                 ".visible .entry empty(.param .u64 empty_p)\n{\n\tret;\n}\n";
 
+/* The driver both sides use: the file XRT_CUDA_DRIVER_LIBRARY names, else
+   libcuda.so.1; xrt is pointed at the very file (same_runtime). */
+static void *driver;
+
+static void *driver_open(void)
+{
+    const char *file = getenv("XRT_CUDA_DRIVER_LIBRARY");
+    void *init;
+    Dl_info info;
+    if (driver) return driver;
+    if (!(driver = dlopen(file && *file ? file : "libcuda.so.1", RTLD_NOW | RTLD_LOCAL))) return NULL;
+    if ((init = dlsym(driver, "cuInit")) != NULL && dladdr(init, &info) && info.dli_fname)
+        setenv("XRT_CUDA_DRIVER_LIBRARY", info.dli_fname, 1);
+    return driver;
+}
+
 /* The driver's entry point `name` into *fn (a function pointer's bytes). */
 static int driver_sym(void *lib, const char *name, void *fn, size_t size)
 {
@@ -324,7 +347,7 @@ static int kernel_setup(ctx *c, CUlibrary *rm, xrt_module *xm)
                      unsigned) = NULL;
     CUresult (*get)(CUkernel *, CUlibrary, const char *) = NULL;
     CUkernel k = NULL;
-    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    void *lib = driver_open();
     if (!lib || !driver_sym(lib, "cuLibraryLoadData", &load, sizeof load) ||
         !driver_sym(lib, "cuLibraryGetKernel", &get, sizeof get) ||
         !driver_sym(lib, "cuLaunchKernel", &c->launch, sizeof c->launch)) {
@@ -353,7 +376,7 @@ static void kernel_table(ctx *c)
         printf("\nkernel launch: xrt_launch_kernel against cuLaunchKernel, both with packed arguments\n"
                "(CU_LAUNCH_PARAM_BUFFER_POINTER) on a kernel from cuLibraryLoadData; the last row: raw with kernelParams\n");
         print_header("call (per iteration)");
-        for (k = 0; k < sizeof kernel_rows / sizeof kernel_rows[0]; k++) {
+        for (k = 0; k < NKERNEL_ROWS; k++) {
             double raw, x;
             bench_pair(kernel_rows[k].raw, kernel_rows[k].xrt, c, kernel_rows[k].iters, BENCH_REPS, &raw, &x);
             print_row(kernel_rows[k].name, raw, x);
@@ -422,7 +445,7 @@ static void *read_file(const char *path, size_t *size)
 static void module_load_table(void)
 {
     const char *path = getenv("BENCH_FATBIN") ? getenv("BENCH_FATBIN") : "build/examples/saxpy/saxpy.fatbin";
-    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    void *lib = driver_open();
     load_ctx l;
     double raw, x;
     memset(&l, 0, sizeof l);
@@ -452,6 +475,7 @@ static void same_runtime(void)
     void *fn;
     memcpy(&fn, &sym, sizeof fn); /* -pedantic: no cast from a function pointer */
     if (dladdr(fn, &info) && info.dli_fname) setenv("XRT_CUDA_LIBRARY", info.dli_fname, 1);
+    (void)driver_open(); /* before xrt loads the driver */
 }
 
 /* 0 when there is a GPU to measure on. */
@@ -522,7 +546,7 @@ static args parse_args(int argc, char **argv)
         if (cli_flag(&c, "--rows")) {
             a.rows = 1;
         } else if (cli_option(&c, "--count", &v)) {
-            a.row = cli_long(&c, "--count ROW", v, 0, (long)(sizeof rows / sizeof rows[0]) - 1);
+            a.row = cli_long(&c, "--count ROW", v, 0, (long)(NROWS + NKERNEL_ROWS) - 1);
             if (c.i + 2 >= argc) cli_fail(&c, "option '--count' needs ROW raw|xrt N");
             a.raw = cli_choice(&c, "--count", argv[++c.i], sides, 2) == 0;
             a.iters = cli_long(&c, "--count N", argv[++c.i], 1, 1000000000);
@@ -533,16 +557,23 @@ static args parse_args(int argc, char **argv)
     return a;
 }
 
+/* Rows are numbered on from the first table into the kernel table. */
 static int count_one(const args *a)
 {
     size_t k = (size_t)a->row;
+    const row *r = k < NROWS ? &rows[k] : &kernel_rows[k - NROWS];
+    CUlibrary rm = NULL;
+    xrt_module xm = NULL;
+    int ok = 1;
     ctx c;
     setup(&c, 1);
-    c.n = rows[k].n;
-    (a->raw ? rows[k].raw : rows[k].xrt)(&c, a->iters);
+    c.n = r->n;
+    if (k >= NROWS) ok = kernel_setup(&c, &rm, &xm);
+    if (ok) (a->raw ? r->raw : r->xrt)(&c, a->iters);
+    if (xm) XRT(xrt_module_unload(xm));
     teardown(&c);
     xrt_shutdown();
-    return 0;
+    return ok ? 0 : 1;
 }
 
 static void measure_all(void)
@@ -551,7 +582,7 @@ static void measure_all(void)
     size_t k;
     setup(&c, 0);
     print_header("call (per iteration)");
-    for (k = 0; k < sizeof rows / sizeof rows[0]; k++) {
+    for (k = 0; k < NROWS; k++) {
         double raw, x;
         c.n = rows[k].n;
         bench_pair(rows[k].raw, rows[k].xrt, &c, rows[k].iters, BENCH_REPS, &raw, &x);
@@ -569,7 +600,8 @@ int main(int argc, char **argv)
     args a = parse_args(argc, argv);
     size_t k;
     if (a.rows) {
-        for (k = 0; k < sizeof rows / sizeof rows[0]; k++) printf("%zu %s\n", k, rows[k].name);
+        for (k = 0; k < NROWS; k++) printf("%zu %s\n", k, rows[k].name);
+        for (k = 0; k < NKERNEL_ROWS; k++) printf("%zu %s\n", NROWS + k, kernel_rows[k].name);
         return 0;
     }
     same_runtime();

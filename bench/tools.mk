@@ -53,8 +53,17 @@ $(B)/bench/stub/libcudart.so.13: bench/stub/cudart_stub.c bench/stub/cudart_unsu
 	  bench/stub/cudart_unsupported.c
 bench: $(B)/bench/stub/libcudart.so.13
 
-# Instructions xrt adds to each GPU call (callgrind on the stub; about a minute).
-bench-gpu-instructions: $(B)/bench/gpu_overhead $(B)/bench/stub/libcudart.so.13
+# The driver beside it (libcuda.so.1, found by both sides through
+# LD_LIBRARY_PATH): a module loads and an empty kernel launches, so the
+# launch rows run on the stub too.
+$(B)/bench/stub/libcuda.so.1: bench/stub/cuda_stub.c
+	@mkdir -p $(@D)
+	$(CC) $(XCFLAGS) -O2 -isystem $(CUDA_HOME)/include -shared -fPIC -Wl,-soname,libcuda.so.1 -Wl,-z,defs \
+	  -o $@ bench/stub/cuda_stub.c
+bench: $(B)/bench/stub/libcuda.so.1
+
+# Instructions xrt adds to each GPU call (callgrind on the stub; a few minutes).
+bench-gpu-instructions: $(B)/bench/gpu_overhead $(B)/bench/stub/libcudart.so.13 $(B)/bench/stub/libcuda.so.1
 	@sh bench/gpu_instructions.sh $(B)/bench/gpu_overhead $(B)/bench/stub
 endif
 
