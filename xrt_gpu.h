@@ -1285,11 +1285,15 @@ static int xrt__gpu_elf_bad(const unsigned char *p, size_t size, unsigned machin
    unless the vendor loaded it for every device (a CUDA 12 library).
    Unloading waits for that device (or every device worked on) first, as
    cudaFree does, so launches queued before still run with their module. */
+/* A function keeps what a launch checks, read once at
+   xrt_module_get_function: the kernel's parameter bytes (the driver's
+   answer) and its module's device, which are fixed for the module's life;
+   the function goes with its module. */
 typedef struct xrt__gpu_function {
     void *native;
     size_t params;      /* bytes of the kernel's parameters, where known */
     int params_known;
-    struct xrt__gpu_module *module;
+    int device;         /* its module's: -1, any device */
     struct xrt__gpu_function *next;
 } xrt__gpu_function;
 
@@ -1410,7 +1414,7 @@ static xrt_status xrt__gpu_module_get_function(const xrt_backend *self, void **f
         return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "xrt_module_get_function", "no memory for a function");
     f->native = native;
     f->params_known = g->param_bytes && g->param_bytes(g, native, &f->params);
-    f->module = m;
+    f->device = m->device;
     f->next = m->fns;
     m->fns = f;
     *function = f;
@@ -1434,21 +1438,35 @@ static xrt_status xrt__gpu_args_fit(const xrt__gpu *g, const xrt__gpu_function *
                      *args_size);
 }
 
+/* A module of one device launches from that device only. Cold: asked only
+   with several devices, as with one the thread's device is the module's. */
+static xrt_status xrt__gpu_launch_device(const xrt_backend *self, const xrt__gpu_function *f) XRT__COLD;
+static xrt_status xrt__gpu_launch_device(const xrt_backend *self, const xrt__gpu_function *f)
+{
+    int device = 0;
+    xrt_status st;
+    if ((st = xrt__gpu_get_device(self, &device)) != XRT_SUCCESS) return st;
+    if (device == f->device) return XRT_SUCCESS;
+    return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_launch_kernel",
+                     "the function's module was loaded on device %d, the thread's device is %d", f->device, device);
+}
+
+/* No runtime call on the way: a module of every device (a CUDA 12 library)
+   needs the thread's device marked for its unload to wait on, which
+   xrt__gpu_mark_current asks the runtime only until every device is marked;
+   a module of one device needs the thread's device only where there are
+   several. */
 static xrt_status xrt__gpu_launch_kernel(const xrt_backend *self, void *function, xrt_dim3 grid, xrt_dim3 block,
                                          size_t shared, void *stream, const void *args, size_t args_size)
 {
     xrt__gpu *g = (xrt__gpu *)self->user;
-    xrt__gpu_function *f = (xrt__gpu_function *)function;
-    int device = 0;
+    const xrt__gpu_function *f = (const xrt__gpu_function *)function;
     xrt_status st;
-    if (!g->launch) return xrt__gpu_no_modules(g, "xrt_launch_kernel");
-    if ((st = xrt__gpu_get_device(self, &device)) != XRT_SUCCESS) return st;
-    if (f->module->device < 0) xrt__gpu_mark_used(g, device); /* unloading waits for it */
-    else if (device != f->module->device)
-        return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_launch_kernel",
-                         "the function's module was loaded on device %d, the thread's device is %d", f->module->device,
-                         device);
-    if (f->params_known && (st = xrt__gpu_args_fit(g, f, &args_size)) != XRT_SUCCESS) return st;
+    if (XRT__UNLIKELY(!g->launch)) return xrt__gpu_no_modules(g, "xrt_launch_kernel");
+    if (f->device < 0) xrt__gpu_mark_current(g); /* unloading waits for it */
+    else if (g->count > 1 && (st = xrt__gpu_launch_device(self, f)) != XRT_SUCCESS) return st;
+    if (f->params_known && args_size != f->params && (st = xrt__gpu_args_fit(g, f, &args_size)) != XRT_SUCCESS)
+        return st;
     return g->launch(g, f->native, grid, block, shared, stream, args, args_size);
 }
 

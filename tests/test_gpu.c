@@ -531,6 +531,7 @@ static void test_hip_native_errors(void **state)
 static struct {
     int fail;             /* what the fakes return; 0: success */
     int device;           /* GetDevice's answer */
+    int get_devices;      /* GetDevice's calls */
     int set_devices[4];   /* SetDevice's arguments, in order */
     int nset;
     int launches, callbacks;
@@ -552,6 +553,7 @@ static int fake_get_last_error(void) { return 0; }
 
 static int fake_get_device(int *device)
 {
+    fake.get_devices++;
     *device = fake.device;
     return 0;
 }
@@ -1670,6 +1672,7 @@ static void test_cuda_modules_fake_driver(void **state)
     assert_int_equal(fk.args_size, sizeof args);
     OK(xrt__gpu_launch_kernel(&t, fn, grid, block, 0, NULL, NULL, 0));
     assert_int_equal(fk.args_size, 0);
+    g->count = 2; /* with one device, the thread's device is the module's */
     fake.device = 1; /* the module lives in device 0's context */
     FAILS(xrt__gpu_launch_kernel(&t, fn, grid, block, 0, NULL, NULL, 0), XRT_ERROR_INVALID_VALUE,
           "xrt_launch_kernel: the function's module was loaded on device 0, the thread's device is 1");
@@ -1731,6 +1734,75 @@ static void test_cuda_library_fake_driver(void **state)
     assert_int_equal(fake.nset, 2); /* device 1 was used: synchronized, then the thread's device again */
     assert_int_equal(fake.set_devices[0], 1);
     assert_int_equal(fake.set_devices[1], 1);
+#else
+    (void)state;
+    SKIP_UNLESS(0, "cuda: not enabled in this build");
+#endif
+}
+
+/* A launch makes no runtime call where its answer is known: a module of one
+   device needs the thread's device only where there are several (its record
+   keeps the module's device, a module loaded later its own); a library needs
+   the device marked for its unload, asked only until every device is. */
+static void test_cuda_launch_asks_device(void **state)
+{
+#ifdef XRT_ENABLE_CUDA
+    static const char ptx75[] = "// ptx75\n.version 7.5\n.target sm_75\n";
+    xrt_backend t;
+    xrt__gpu *g = gpu_table("cuda", &t);
+    xrt_module_image im = {XRT_IMAGE_CUDA_PTX, ptx75, sizeof ptx75 - 1, "compute_75"};
+    xrt_dim3 one = {1, 1, 1};
+    unsigned char args[20] = {0};
+    void *mod = NULL, *fn = NULL;
+    int asked;
+    (void)state;
+    fake_begin(g);
+    fake_driver(g, 0); /* modules of one device */
+    xrt_test_log_capture();
+    OK(xrt__gpu_module_load(&t, &mod, &im, 1, "", NULL, 0));
+    OK(xrt__gpu_module_get_function(&t, &fn, mod, "k"));
+    asked = fake.get_devices;
+    OK(xrt__gpu_launch_kernel(&t, fn, one, one, 0, NULL, args, sizeof args));
+    OK(xrt__gpu_launch_kernel(&t, fn, one, one, 0, NULL, args, sizeof args));
+    assert_int_equal(fake.get_devices, asked); /* one device: nothing to ask */
+    g->count = 2;
+    OK(xrt__gpu_launch_kernel(&t, fn, one, one, 0, NULL, args, sizeof args));
+    assert_int_equal(fake.get_devices, asked + 1);
+    OK(xrt__gpu_module_unload(&t, mod));
+    fake.device = 1; /* a module loaded there: its functions launch from device 1 only */
+    OK(xrt__gpu_module_load(&t, &mod, &im, 1, "", NULL, 0));
+    OK(xrt__gpu_module_get_function(&t, &fn, mod, "k"));
+    OK(xrt__gpu_launch_kernel(&t, fn, one, one, 0, NULL, args, sizeof args));
+    fake.device = 0;
+    FAILS(xrt__gpu_launch_kernel(&t, fn, one, one, 0, NULL, args, sizeof args), XRT_ERROR_INVALID_VALUE,
+          "xrt_launch_kernel: the function's module was loaded on device 1, the thread's device is 0");
+    fake.device = 1;
+    OK(xrt__gpu_module_unload(&t, mod));
+    fakes_end();
+    /* a library: the launch marks the thread's device, asking until both are marked */
+    fake_begin(g);
+    fake_driver(g, 1);
+    g->count = 2;
+    g->used = 0;
+    OK(xrt__gpu_module_load(&t, &mod, &im, 1, "", NULL, 0));
+    OK(xrt__gpu_module_get_function(&t, &fn, mod, "k"));
+    g->used = 0; /* as if no stream or allocation had marked one */
+    OK(xrt__gpu_launch_kernel(&t, fn, one, one, 0, NULL, args, sizeof args));
+    assert_int_equal(g->used, 1);
+    fake.device = 1;
+    OK(xrt__gpu_launch_kernel(&t, fn, one, one, 0, NULL, args, sizeof args));
+    assert_int_equal(g->used, 3);
+    asked = fake.get_devices;
+    OK(xrt__gpu_launch_kernel(&t, fn, one, one, 0, NULL, args, sizeof args));
+    fake.device = 0;
+    OK(xrt__gpu_launch_kernel(&t, fn, one, one, 0, NULL, args, sizeof args));
+    assert_int_equal(fake.get_devices, asked); /* both marked: nothing to ask */
+    fake.nset = 0;
+    OK(xrt__gpu_module_unload(&t, mod)); /* waits for both devices, then device 0 again */
+    assert_int_equal(fake.nset, 3);
+    assert_int_equal(fake.set_devices[0], 0);
+    assert_int_equal(fake.set_devices[1], 1);
+    assert_int_equal(fake.set_devices[2], 0);
 #else
     (void)state;
     SKIP_UNLESS(0, "cuda: not enabled in this build");
@@ -2788,6 +2860,7 @@ int main(void)
         cmocka_unit_test_teardown(test_hip_modules_fake, fakes_restore),
         cmocka_unit_test_teardown(test_hip_module_real_runtime, env_restore),
         cmocka_unit_test_teardown(test_cuda_library_fake_driver, fakes_restore),
+        cmocka_unit_test_teardown(test_cuda_launch_asks_device, fakes_restore),
         cmocka_unit_test_teardown(test_cuda_images_within_size, fakes_restore),
         cmocka_unit_test_teardown(test_cuda_junk_images, fakes_restore),
         cmocka_unit_test_teardown(test_cuda_driver_failures, fakes_restore),
