@@ -596,28 +596,22 @@ static xrt_status xrt__cuda_module_function(xrt__gpu *g, void *native, const cha
     return e == CUDA_SUCCESS ? XRT_SUCCESS : xrt__cuda_driver_fail(d, e, lib ? "cuLibraryGetKernel" : "cuModuleGetFunction", "module_get_function");
 }
 
-static xrt_status xrt__cuda_launch(xrt__gpu *g, void *fn, xrt_dim3 grid, xrt_dim3 block, size_t shared, void *stream,
-                                   const void *args, size_t args_size)
+/* A launch (xrt__gpu_launch_kernel) calls the driver's cuLaunchKernel
+   directly. A thread that made no runtime call yet has no context: once
+   the runtime made it current, the launch is tried again. */
+static int xrt__cuda_launch_again(xrt__gpu *g, int e) XRT__COLD;
+static int xrt__cuda_launch_again(xrt__gpu *g, int e)
 {
-    const xrt__cuda_driver *d = &xrt__cuda_drv; /* loaded: the function came from it */
-    size_t size = args_size;
-    void *extra[5];
-    int e;
-    if (shared > 0xffffffffu)
-        return xrt_error(XRT_ERROR_INVALID_VALUE, "cuda: xrt_launch_kernel", "%zu bytes of shared memory", shared);
-    extra[0] = CU_LAUNCH_PARAM_BUFFER_POINTER;
-    extra[1] = (void *)args;
-    extra[2] = CU_LAUNCH_PARAM_BUFFER_SIZE;
-    extra[3] = &size;
-    extra[4] = CU_LAUNCH_PARAM_END;
-    e = d->LaunchKernel(fn, grid.x, grid.y, grid.z, block.x, block.y, block.z, (unsigned)shared, stream, NULL,
-                        args_size ? extra : NULL);
-    if (e == CUDA_ERROR_INVALID_CONTEXT) { /* a thread that made no runtime call yet */
-        xrt__cuda_context(g);
-        e = d->LaunchKernel(fn, grid.x, grid.y, grid.z, block.x, block.y, block.z, (unsigned)shared, stream, NULL,
-                            args_size ? extra : NULL);
-    }
-    return e == CUDA_SUCCESS ? XRT_SUCCESS : xrt__cuda_driver_fail(d, e, "cuLaunchKernel", "launch_kernel");
+    if (e != CUDA_ERROR_INVALID_CONTEXT) return 0;
+    xrt__cuda_context(g);
+    return 1;
+}
+
+static xrt_status xrt__cuda_launch_failed(xrt__gpu *g, int e) XRT__COLD;
+static xrt_status xrt__cuda_launch_failed(xrt__gpu *g, int e)
+{
+    (void)g;
+    return xrt__cuda_driver_fail(&xrt__cuda_drv, e, "cuLaunchKernel", "launch_kernel");
 }
 
 /* The end of the kernel's last parameter; 0 where the driver cannot tell. A
@@ -780,7 +774,12 @@ static void xrt__cuda_fill(xrt_backend *t)
     g->module_load = xrt__cuda_module_load;
     g->module_unload = xrt__cuda_module_unload;
     g->module_function = xrt__cuda_module_function;
-    g->launch = xrt__cuda_launch;
+    g->launch = &xrt__cuda_drv.LaunchKernel; /* the driver's, once loaded */
+    g->launch_params[0] = CU_LAUNCH_PARAM_BUFFER_POINTER;
+    g->launch_params[1] = CU_LAUNCH_PARAM_BUFFER_SIZE;
+    g->launch_params[2] = CU_LAUNCH_PARAM_END;
+    g->launch_again = xrt__cuda_launch_again;
+    g->launch_failed = xrt__cuda_launch_failed;
     g->function_attributes = xrt__cuda_function_attributes;
     g->param_bytes = xrt__cuda_param_bytes;
     g->node_kinds = xrt__cuda_node_kinds;

@@ -241,6 +241,10 @@ typedef struct xrt__gpu_error {
 } xrt__gpu_error;
 
 typedef struct xrt__gpu xrt__gpu;
+/* A kernel launch of the driver (or runtime) API, both vendors'. */
+typedef int (*xrt__gpu_launch_fn)(void *fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                                  unsigned bz, unsigned shared, void *stream, void **params, void **extra);
+
 struct xrt__gpu {
     /* the vendor: set by xrt__cuda_fill / xrt__hip_fill */
     const char *name;              /* "cuda": the backend's name, first word of its errors */
@@ -272,8 +276,15 @@ struct xrt__gpu {
                               size_t n); /* any_device: not tied to the current device's context */
     xrt_status (*module_unload)(xrt__gpu *g, void *native);
     xrt_status (*module_function)(xrt__gpu *g, void *native, const char *name, void **fn);
-    xrt_status (*launch)(xrt__gpu *g, void *fn, xrt_dim3 grid, xrt_dim3 block, size_t shared, void *stream,
-                         const void *args, size_t args_size);
+    /* launches, made here: where the vendor keeps its entry point
+       (cuLaunchKernel and hipModuleLaunchKernel share one signature; it
+       points to NULL where there is none), its markers of packed arguments
+       (buffer pointer, buffer size, end), and for a launch that failed,
+       whether to try once more (may be NULL) and the error's detail */
+    xrt__gpu_launch_fn *launch;
+    void *launch_params[3];
+    int (*launch_again)(xrt__gpu *g, int e);
+    xrt_status (*launch_failed)(xrt__gpu *g, int e);
     xrt_status (*function_attributes)(xrt__gpu *g, void *fn, xrt_function_attributes *attr);
     /* the bytes of a kernel's parameters into *bytes; 0 where the runtime
        cannot tell (may be NULL) */
@@ -1438,6 +1449,29 @@ static xrt_status xrt__gpu_args_fit(const xrt__gpu *g, const xrt__gpu_function *
                      *args_size);
 }
 
+static xrt_status xrt__gpu_shared_too_big(const xrt__gpu *g, size_t shared) XRT__COLD;
+static xrt_status xrt__gpu_shared_too_big(const xrt__gpu *g, size_t shared)
+{
+    char who[64];
+    snprintf(who, sizeof who, "%s: xrt_launch_kernel", g->name);
+    return xrt_error(XRT_ERROR_INVALID_VALUE, who, "%zu bytes of shared memory", shared);
+}
+
+/* A launch that failed: tried once more where the vendor can make it work
+   (CUDA: a thread without the context), else its error's detail. Apart, so
+   that the launch keeps nothing alive across the driver's call. */
+static xrt_status xrt__gpu_launch_failed(xrt__gpu *g, const xrt__gpu_function *f, xrt_dim3 grid, xrt_dim3 block,
+                                         unsigned shared, void *stream, void **extra, int e) XRT__COLD;
+static xrt_status xrt__gpu_launch_failed(xrt__gpu *g, const xrt__gpu_function *f, xrt_dim3 grid, xrt_dim3 block,
+                                         unsigned shared, void *stream, void **extra, int e)
+{
+    if (g->launch_again && g->launch_again(g, e) &&
+        (e = (*g->launch)(f->native, grid.x, grid.y, grid.z, block.x, block.y, block.z, shared, stream, NULL,
+                          extra)) == g->success)
+        return XRT_SUCCESS;
+    return g->launch_failed(g, e);
+}
+
 /* A module of one device launches from that device only. Cold: asked only
    with several devices, as with one the thread's device is the module's. */
 static xrt_status xrt__gpu_launch_device(const xrt_backend *self, const xrt__gpu_function *f) XRT__COLD;
@@ -1451,23 +1485,34 @@ static xrt_status xrt__gpu_launch_device(const xrt_backend *self, const xrt__gpu
                      "the function's module was loaded on device %d, the thread's device is %d", f->device, device);
 }
 
-/* No runtime call on the way: a module of every device (a CUDA 12 library)
-   needs the thread's device marked for its unload to wait on, which
-   xrt__gpu_mark_current asks the runtime only until every device is marked;
-   a module of one device needs the thread's device only where there are
-   several. */
+/* One driver call on the way, made here for both vendors: a module of
+   every device (a CUDA 12 library) needs the thread's device marked for its
+   unload to wait on, which xrt__gpu_mark_current asks the runtime only
+   until every device is marked; a module of one device needs the thread's
+   device only where there are several. The packed arguments go as the
+   driver's `extra`. */
 static xrt_status xrt__gpu_launch_kernel(const xrt_backend *self, void *function, xrt_dim3 grid, xrt_dim3 block,
                                          size_t shared, void *stream, const void *args, size_t args_size)
 {
     xrt__gpu *g = (xrt__gpu *)self->user;
     const xrt__gpu_function *f = (const xrt__gpu_function *)function;
+    xrt__gpu_launch_fn launch = *g->launch;
+    void *extra[5], **packed;
     xrt_status st;
-    if (XRT__UNLIKELY(!g->launch)) return xrt__gpu_no_modules(g, "xrt_launch_kernel");
+    int e;
+    if (XRT__UNLIKELY(!launch)) return xrt__gpu_no_modules(g, "xrt_launch_kernel");
     if (f->device < 0) xrt__gpu_mark_current(g); /* unloading waits for it */
     else if (g->count > 1 && (st = xrt__gpu_launch_device(self, f)) != XRT_SUCCESS) return st;
     if (f->params_known && args_size != f->params && (st = xrt__gpu_args_fit(g, f, &args_size)) != XRT_SUCCESS)
         return st;
-    return g->launch(g, f->native, grid, block, shared, stream, args, args_size);
+    if (XRT__UNLIKELY(shared > 0xffffffffu)) return xrt__gpu_shared_too_big(g, shared);
+    extra[0] = g->launch_params[0], extra[1] = (void *)args;
+    extra[2] = g->launch_params[1], extra[3] = &args_size;
+    extra[4] = g->launch_params[2];
+    packed = args_size ? extra : NULL;
+    e = launch(f->native, grid.x, grid.y, grid.z, block.x, block.y, block.z, (unsigned)shared, stream, NULL, packed);
+    if (XRT__LIKELY(e == g->success)) return XRT_SUCCESS;
+    return xrt__gpu_launch_failed(g, f, grid, block, (unsigned)shared, stream, packed, e);
 }
 
 static xrt_status xrt__gpu_function_get_attributes(const xrt_backend *self, xrt_function_attributes *attr,

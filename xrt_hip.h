@@ -581,23 +581,11 @@ static xrt_status xrt__hip_module_function(xrt__gpu *g, void *native, const char
     return e == g->success ? XRT_SUCCESS : xrt__gpu_fail_as(g, e, "hipModuleGetFunction", "module_get_function");
 }
 
-static xrt_status xrt__hip_launch(xrt__gpu *g, void *fn, xrt_dim3 grid, xrt_dim3 block, size_t shared, void *stream,
-                                  const void *args, size_t args_size)
+/* A launch (xrt__gpu_launch_kernel) calls hipModuleLaunchKernel directly. */
+static xrt_status xrt__hip_launch_failed(xrt__gpu *g, int e) XRT__COLD;
+static xrt_status xrt__hip_launch_failed(xrt__gpu *g, int e)
 {
-    size_t size = args_size;
-    void *extra[5];
-    int e;
-    if (!xrt__hip_ext.ModuleLaunchKernel) return xrt__hip_no_modules("hip: xrt_launch_kernel");
-    if (shared > 0xffffffffu)
-        return xrt_error(XRT_ERROR_INVALID_VALUE, "hip: xrt_launch_kernel", "%zu bytes of shared memory", shared);
-    extra[0] = HIP_LAUNCH_PARAM_BUFFER_POINTER;
-    extra[1] = (void *)args;
-    extra[2] = HIP_LAUNCH_PARAM_BUFFER_SIZE;
-    extra[3] = &size;
-    extra[4] = HIP_LAUNCH_PARAM_END;
-    e = xrt__hip_ext.ModuleLaunchKernel(fn, grid.x, grid.y, grid.z, block.x, block.y, block.z, (unsigned)shared, stream,
-                                        NULL, args_size ? extra : NULL);
-    return e == g->success ? XRT_SUCCESS : xrt__gpu_fail_as(g, e, "hipModuleLaunchKernel", "launch_kernel");
+    return xrt__gpu_fail_as(g, e, "hipModuleLaunchKernel", "launch_kernel");
 }
 
 static xrt_status xrt__hip_function_attributes(xrt__gpu *g, void *fn, xrt_function_attributes *a)
@@ -648,7 +636,11 @@ static void xrt__hip_fill(xrt_backend *t)
     g->module_load = xrt__hip_module_load;
     g->module_unload = xrt__hip_module_unload;
     g->module_function = xrt__hip_module_function;
-    g->launch = xrt__hip_launch;
+    g->launch = &xrt__hip_ext.ModuleLaunchKernel; /* NULL where the runtime lacks it */
+    g->launch_params[0] = HIP_LAUNCH_PARAM_BUFFER_POINTER;
+    g->launch_params[1] = HIP_LAUNCH_PARAM_BUFFER_SIZE;
+    g->launch_params[2] = HIP_LAUNCH_PARAM_END;
+    g->launch_failed = xrt__hip_launch_failed;
     g->function_attributes = xrt__hip_function_attributes;
     g->node_kinds = xrt__hip_node_kinds;
     g->nnode_kinds = sizeof xrt__hip_node_kinds / sizeof xrt__hip_node_kinds[0];

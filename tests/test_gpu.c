@@ -1152,6 +1152,7 @@ static int fake_cu_error_name(int e, const char **name)
           : e == CUDA_ERROR_INVALID_IMAGE ? "CUDA_ERROR_INVALID_IMAGE"
           : e == CUDA_ERROR_INVALID_PTX ? "CUDA_ERROR_INVALID_PTX"
           : e == CUDA_ERROR_INVALID_HANDLE ? "CUDA_ERROR_INVALID_HANDLE"
+          : e == CUDA_ERROR_INVALID_CONTEXT ? "CUDA_ERROR_INVALID_CONTEXT"
           : e == CUDA_ERROR_NOT_SUPPORTED ? "CUDA_ERROR_NOT_SUPPORTED" : "CUDA_ERROR_UNKNOWN";
     return 0;
 }
@@ -1211,6 +1212,7 @@ static struct {
     size_t args_size;
     void *end; /* CU_LAUNCH_PARAM_END (0: as memset leaves it) or HIP_LAUNCH_PARAM_END */
     int library_loads, library_unloads, kernel_functions, kernel_counts;
+    int launches, contexts; /* cuLaunchKernel's calls; the runtime's cudaFree(NULL), which makes the context */
     cu_lib libs[4]; /* a CUlibrary is &libs[i] */
 } fk;
 
@@ -1222,7 +1224,11 @@ static int fake_rt_attribute(int *v, int attr, int device)
     return 0;
 }
 static int fake_rt_synchronize(void) { return 0; }
-static int fake_rt_free(void *p) { (void)p; return 0; }
+static int fake_rt_free(void *p)
+{
+    fk.contexts += p == NULL;
+    return 0;
+}
 
 /* Copies n bytes of the image from p, as the driver reads them. */
 static void cu_read(const void *p, uint64_t n)
@@ -1330,6 +1336,7 @@ static int fake_cu_launch(void *f, unsigned gx, unsigned gy, unsigned gz, unsign
 {
     assert_true(f == CU_FUNCTION_HANDLE || f == CU_KERNEL_HANDLE); /* a CUkernel launches as a CUfunction */
     assert_null(params);
+    fk.launches++;
     if (fk.fail[CU_LAUNCH]) return fk.fail[CU_LAUNCH];
     fk.dims[0] = gx, fk.dims[1] = gy, fk.dims[2] = gz, fk.dims[3] = bx, fk.dims[4] = by, fk.dims[5] = bz;
     fk.dims[6] = shared;
@@ -1777,6 +1784,20 @@ static void test_cuda_launch_asks_device(void **state)
     FAILS(xrt__gpu_launch_kernel(&t, fn, one, one, 0, NULL, args, sizeof args), XRT_ERROR_INVALID_VALUE,
           "xrt_launch_kernel: the function's module was loaded on device 1, the thread's device is 0");
     fake.device = 1;
+    /* what the driver cannot take, and a thread without the context: tried once more after the runtime made it */
+    FAILS(xrt__gpu_launch_kernel(&t, fn, one, one, (size_t)1 << 32, NULL, args, sizeof args), XRT_ERROR_INVALID_VALUE,
+          "cuda: xrt_launch_kernel: 4294967296 bytes of shared memory");
+    fk.launches = fk.contexts = 0;
+    fk.fail[CU_LAUNCH] = CUDA_ERROR_INVALID_CONTEXT;
+    FAILS(xrt__gpu_launch_kernel(&t, fn, one, one, 0, NULL, args, sizeof args), XRT_ERROR_BACKEND,
+          "xrt_launch_kernel: cuda: cuLaunchKernel: fake driver failure (CUDA_ERROR_INVALID_CONTEXT=201)");
+    assert_int_equal(fk.launches, 2);
+    assert_int_equal(fk.contexts, 1);
+    fk.fail[CU_LAUNCH] = CUDA_ERROR_INVALID_VALUE; /* no second try */
+    FAILS(xrt__gpu_launch_kernel(&t, fn, one, one, 0, NULL, args, sizeof args), XRT_ERROR_INVALID_VALUE,
+          "xrt_launch_kernel: cuda: cuLaunchKernel: fake driver failure (CUDA_ERROR_INVALID_VALUE=1)");
+    assert_int_equal(fk.launches, 3);
+    fk.fail[CU_LAUNCH] = 0;
     OK(xrt__gpu_module_unload(&t, mod));
     fakes_end();
     /* a library: the launch marks the thread's device, asking until both are marked */
@@ -2039,18 +2060,22 @@ static void test_hip_launch_fake(void **state)
 {
 #if defined(XRT_ENABLE_HIP) && defined(XRT_ENABLE_CUDA)
     xrt_backend t;
-    xrt__gpu *g = gpu_table("hip", &t);
+    (void)gpu_table("hip", &t);
     int (*saved)(void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void *, void **, void **) =
         xrt__hip_ext.ModuleLaunchKernel;
     xrt_dim3 grid = {5, 1, 1}, block = {64, 2, 1};
     unsigned char args[12] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+    xrt__gpu_function fn; /* of a module of every device; its parameters unknown */
     (void)state;
+    memset(&fn, 0, sizeof fn);
+    fn.native = (void *)(uintptr_t)0x5678;
+    fn.device = -1;
     assert_ptr_equal(HIP_LAUNCH_PARAM_BUFFER_POINTER, CU_LAUNCH_PARAM_BUFFER_POINTER);
     assert_ptr_equal(HIP_LAUNCH_PARAM_BUFFER_SIZE, CU_LAUNCH_PARAM_BUFFER_SIZE);
     memset(&fk, 0, sizeof fk);
     fk.end = HIP_LAUNCH_PARAM_END;
     xrt__hip_ext.ModuleLaunchKernel = fake_cu_launch;
-    OK(xrt__hip_launch(g, (void *)(uintptr_t)0x5678, grid, block, 64, (void *)(uintptr_t)0xdef, args, sizeof args));
+    OK(xrt__gpu_launch_kernel(&t, &fn, grid, block, 64, (void *)(uintptr_t)0xdef, args, sizeof args));
     xrt__hip_ext.ModuleLaunchKernel = saved;
     assert_int_equal(fk.dims[0], 5);
     assert_int_equal(fk.dims[4], 2);
@@ -2060,8 +2085,8 @@ static void test_hip_launch_fake(void **state)
     assert_memory_equal(fk.args, args, sizeof args);
     xrt__hip_ext.ModuleLaunchKernel = NULL;
     xrt_test_log_capture();
-    FAILS(xrt__hip_launch(g, NULL, grid, block, 0, NULL, NULL, 0), XRT_ERROR_UNSUPPORTED,
-          "hip: xrt_launch_kernel: the HIP runtime lacks the module entry points");
+    FAILS(xrt__gpu_launch_kernel(&t, &fn, grid, block, 0, NULL, NULL, 0), XRT_ERROR_UNSUPPORTED,
+          "xrt_launch_kernel: not supported by backend hip: no module loader");
     xrt__hip_ext.ModuleLaunchKernel = saved;
 #else
     (void)state;
