@@ -1472,9 +1472,8 @@ static xrt_status xrt__gpu_launch_failed(xrt__gpu *g, const xrt__gpu_function *f
     return g->launch_failed(g, e);
 }
 
-/* A module of one device launches from that device only. Cold: asked only
-   with several devices, as with one the thread's device is the module's. */
-static xrt_status xrt__gpu_launch_device(const xrt_backend *self, const xrt__gpu_function *f) XRT__COLD;
+/* A module of one device launches from that device only (asked only with
+   several devices: with one, the thread's device is the module's). */
 static xrt_status xrt__gpu_launch_device(const xrt_backend *self, const xrt__gpu_function *f)
 {
     int device = 0;
