@@ -4012,29 +4012,42 @@ static inline xrt__tree_node *xrt__tree_find(const xrt__tree *t, uintptr_t p)
     return n && p < n->end ? n : NULL;
 }
 
-/* Keys are unique: the caller keeps intervals disjoint. */
+/* Keys are unique: the caller keeps intervals disjoint. The node goes down
+   the search path only to where its priority puts it (a max-heap on prio), and
+   the subtree it replaces there is split under it: one walk, no merges. */
 static inline void xrt__tree_insert(xrt__tree *t, xrt__tree_node *n)
 {
-    xrt__tree_node *a, *c;
+    xrt__tree_node **link = &t->root;
     t->seed ^= t->seed << 13;
     t->seed ^= t->seed >> 17;
     t->seed ^= t->seed << 5;
     n->prio = t->seed;
-    n->l = n->r = NULL;
-    xrt__tree_split(t->root, n->start, &a, &c);
-    t->root = xrt__tree_merge(xrt__tree_merge(a, n), c);
+    while (*link && (*link)->prio > n->prio) link = n->start < (*link)->start ? &(*link)->l : &(*link)->r;
+    xrt__tree_split(*link, n->start, &n->l, &n->r);
+    *link = n;
     t->count++;
 }
 
-static inline void xrt__tree_remove(xrt__tree *t, xrt__tree_node *n)
+/* The link (the root or a child pointer) that holds the node starting at
+   `start`, or the empty link where it would be. */
+static inline xrt__tree_node **xrt__tree_link(xrt__tree *t, uintptr_t start)
 {
-    xrt__tree_node *a, *m, *c;
-    xrt__tree_split(t->root, n->start, &a, &m);
-    xrt__tree_split(m, n->start + 1, &m, &c);
-    t->root = xrt__tree_merge(a, c);
+    xrt__tree_node **link = &t->root;
+    while (*link && (*link)->start != start) link = start < (*link)->start ? &(*link)->l : &(*link)->r;
+    return link;
+}
+
+/* Takes out the node that *link holds: its children, merged, take its place. */
+static inline void xrt__tree_unlink(xrt__tree *t, xrt__tree_node **link)
+{
+    xrt__tree_node *n = *link;
+    *link = xrt__tree_merge(n->l, n->r);
     n->l = n->r = NULL;
     t->count--;
 }
+
+/* n must be in t. */
+static inline void xrt__tree_remove(xrt__tree *t, xrt__tree_node *n) { xrt__tree_unlink(t, xrt__tree_link(t, n->start)); }
 
 static inline void xrt__tree_collect_in(xrt__tree_node *n, uintptr_t s, uintptr_t e, xrt__tree_node ***tail)
 {
@@ -4206,12 +4219,15 @@ static void xrt__mem_insert(xrt__mem_node *node)
     __atomic_store_n(&xrt__mem_version, xrt__mem_version + 1, __ATOMIC_RELEASE);
 }
 
-static void xrt__mem_unlink(xrt__mem_node *node)
+/* link: where the tree holds node (xrt__tree_link). */
+static void xrt__mem_unlink_at(xrt__mem_node *node, xrt__tree_node **link)
 {
     xrt__mem_count(node, 0);
-    xrt__tree_remove(&xrt__mem_tree, &node->node);
+    xrt__tree_unlink(&xrt__mem_tree, link);
     __atomic_store_n(&xrt__mem_version, xrt__mem_version + 1, __ATOMIC_RELEASE);
 }
+
+static void xrt__mem_unlink(xrt__mem_node *node) { xrt__mem_unlink_at(node, xrt__tree_link(&xrt__mem_tree, node->node.start)); }
 
 /* >> impl: free hooks. Slots are published with a release store of fn and
    read without a lock; an emptied slot keeps its place. */
@@ -4338,16 +4354,20 @@ XRT_API xrt_status xrt__mem_add(const xrt_backend *b, void **p, size_t n, xrt_me
 XRT_API xrt_status xrt__mem_take(const xrt_backend *b, void *p, xrt_memory_type t, const char *fn, void **record)
 {
     xrt__mem_node *n;
+    xrt__tree_node **link;
     const char *why = NULL;
     xrt__lock(&xrt__mem_lock);
-    n = xrt__mem_find((uintptr_t)p);
+    /* A free names the start: one walk finds its record and where to unlink
+       it; only a pointer that starts no allocation needs the containing one. */
+    link = xrt__tree_link(&xrt__mem_tree, (uintptr_t)p);
+    n = *link ? (xrt__mem_node *)(void *)*link : xrt__mem_find((uintptr_t)p);
     if (!n) why = "was not allocated by xrt or is already freed";
     else if (n->node.start != (uintptr_t)p) why = "is inside an allocation, not at its start";
     else if (n->be != b) why = "belongs to another backend";
     else if (n->ipc_opens) why = "was opened with xrt_ipc_open_mem_handle (use xrt_ipc_close_mem_handle)";
     else if (n->type != t) why = t == XRT_MEMORY_PINNED_HOST ? "is not pinned host memory (use xrt_free)"
                                                              : "is pinned host memory (use xrt_free_host)";
-    else xrt__mem_unlink(n);
+    else xrt__mem_unlink_at(n, link);
     xrt__unlock(&xrt__mem_lock);
     *record = n;
     if (why) return xrt_error(XRT_ERROR_INVALID_POINTER, fn, "%p %s", p, why);
