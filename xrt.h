@@ -1603,7 +1603,11 @@ static void xrt__log_flush(void)
 /* The core's locks, all here for the fork handlers; taken in this order. */
 static pthread_mutex_t xrt__reg_lock = PTHREAD_MUTEX_INITIALIZER;    /* backends, selection */
 static pthread_mutex_t xrt__handle_lock = PTHREAD_MUTEX_INITIALIZER; /* the handle table */
-static pthread_mutex_t xrt__mem_lock = PTHREAD_MUTEX_INITIALIZER;    /* the pointer registry */
+/* The pointer registry's: a spin lock (">> impl: spin lock"), as its
+   critical sections are a tree walk, never a system call, a log message or a
+   call out of xrt; so, unlike the others, it is taken without xrt__lock's
+   bookkeeping (nothing can be logged under it). */
+static int xrt__mem_lock;
 static pthread_mutex_t xrt__call_lock = PTHREAD_MUTEX_INITIALIZER;   /* threads in calls, retired handles */
 
 static void xrt__lock(pthread_mutex_t *m)
@@ -4205,10 +4209,10 @@ static void xrt__mem_count(const xrt__mem_node *node, int add)
 XRT_API size_t xrt__mem_device_bytes(const xrt_backend *b, int device)
 {
     size_t *u, n;
-    xrt__lock(&xrt__mem_lock);
+    xrt__spin_lock(&xrt__mem_lock);
     u = xrt__mem_usage_of(b, device);
     n = u ? *u : 0;
-    xrt__unlock(&xrt__mem_lock);
+    xrt__spin_unlock(&xrt__mem_lock);
     return n;
 }
 
@@ -4288,7 +4292,7 @@ XRT_API int xrt__mem_query(const void *p, xrt__mem_info *info)
 {
     xrt__mem_node *n;
     memset(info, 0, sizeof *info);
-    xrt__lock(&xrt__mem_lock);
+    xrt__spin_lock(&xrt__mem_lock);
     if ((n = xrt__mem_find((uintptr_t)p)) != NULL) {
         info->base = n->node.start;
         info->size = n->node.end - n->node.start;
@@ -4297,7 +4301,7 @@ XRT_API int xrt__mem_query(const void *p, xrt__mem_info *info)
         info->device = n->device;
         info->backend = n->be;
     }
-    xrt__unlock(&xrt__mem_lock);
+    xrt__spin_unlock(&xrt__mem_lock);
     return n != NULL;
 }
 
@@ -4317,11 +4321,11 @@ static xrt__mem_node *xrt__mem_record(const xrt_backend *b, void *p, size_t n, x
         if (b->get_device(b, &dev) != XRT_SUCCESS) dev = -1;
         xrt__err.quiet--;
     }
-    xrt__lock(&xrt__mem_lock);
+    xrt__spin_lock(&xrt__mem_lock);
     if ((node = xrt__mem_spare_get()) == NULL) { /* the allocator is not called under the lock */
-        xrt__unlock(&xrt__mem_lock);
+        xrt__spin_unlock(&xrt__mem_lock);
         if ((node = (xrt__mem_node *)XRT_CALLOC(1, sizeof *node)) == NULL) return NULL;
-        xrt__lock(&xrt__mem_lock);
+        xrt__spin_lock(&xrt__mem_lock);
     }
     node->node.start = (uintptr_t)p;
     node->node.end = (uintptr_t)p + n;
@@ -4331,7 +4335,7 @@ static xrt__mem_node *xrt__mem_record(const xrt_backend *b, void *p, size_t n, x
     node->ipc_opens = ipc_opens;
     node->gen = ++xrt__mem_gen;
     xrt__mem_insert(node);
-    xrt__unlock(&xrt__mem_lock);
+    xrt__spin_unlock(&xrt__mem_lock);
     return node;
 }
 
@@ -4356,7 +4360,7 @@ XRT_API xrt_status xrt__mem_take(const xrt_backend *b, void *p, xrt_memory_type 
     xrt__mem_node *n;
     xrt__tree_node **link;
     const char *why = NULL;
-    xrt__lock(&xrt__mem_lock);
+    xrt__spin_lock(&xrt__mem_lock);
     /* A free names the start: one walk finds its record and where to unlink
        it; only a pointer that starts no allocation needs the containing one. */
     link = xrt__tree_link(&xrt__mem_tree, (uintptr_t)p);
@@ -4368,7 +4372,7 @@ XRT_API xrt_status xrt__mem_take(const xrt_backend *b, void *p, xrt_memory_type 
     else if (n->type != t) why = t == XRT_MEMORY_PINNED_HOST ? "is not pinned host memory (use xrt_free)"
                                                              : "is pinned host memory (use xrt_free_host)";
     else xrt__mem_unlink_at(n, link);
-    xrt__unlock(&xrt__mem_lock);
+    xrt__spin_unlock(&xrt__mem_lock);
     *record = n;
     if (why) return xrt_error(XRT_ERROR_INVALID_POINTER, fn, "%p %s", p, why);
     xrt__mem_run_hooks(n); /* before the memory can be handed out again */
@@ -4381,10 +4385,10 @@ XRT_API xrt_status xrt__mem_finish(void *record, xrt_status freed)
         xrt__mem_spare_put((xrt__mem_node *)record);
         return freed;
     }
-    xrt__lock(&xrt__mem_lock);
+    xrt__spin_lock(&xrt__mem_lock);
     ((xrt__mem_node *)record)->gen = ++xrt__mem_gen;
     xrt__mem_insert((xrt__mem_node *)record);
-    xrt__unlock(&xrt__mem_lock);
+    xrt__spin_unlock(&xrt__mem_lock);
     return freed;
 }
 
@@ -4440,13 +4444,13 @@ static void xrt__mem_classify(const xrt_backend *b, size_t count, const void *co
     size_t i;
     for (i = 0; i < count; i++) cached[i] = xrt__mem_cached(ps[i], &as[i]);
     if (!cached[0] || (count > 1 && !cached[1])) {
-        xrt__lock(&xrt__mem_lock);
+        xrt__spin_lock(&xrt__mem_lock);
         for (i = 0; i < count; i++)
             if (!cached[i]) {
                 xrt__mem_describe(ps[i], &as[i]);
                 xrt__mem_remember(ps[i], &as[i]);
             }
-        xrt__unlock(&xrt__mem_lock);
+        xrt__spin_unlock(&xrt__mem_lock);
     }
     for (i = 0; i < count; i++) {
         if (as[i].backend || !ps[i] || b->pointer_get_attributes == xrt__unsupported_pointer_get_attributes) continue;
@@ -4716,14 +4720,14 @@ XRT_API xrt_status xrt__ipc_get(const xrt_backend *b, xrt_ipc_mem_handle *h, voi
     size_t size = 0;
     if (!h || !p) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%s is NULL", !h ? "handle" : "dev_ptr");
     memset(h, 0, sizeof *h);
-    xrt__lock(&xrt__mem_lock);
+    xrt__spin_lock(&xrt__mem_lock);
     n = xrt__mem_find((uintptr_t)p);
     if (!n) why = "is not memory allocated by xrt (or is freed)";
     else if (n->be != b) why = "belongs to another backend";
     else if (n->type != XRT_MEMORY_DEVICE) why = "is pinned host memory: only device memory is shared, as in CUDA";
     else if (n->ipc_opens) why = "was opened from another process's handle: only its exporter makes handles";
     else base = (void *)n->node.start, size = n->node.end - n->node.start;
-    xrt__unlock(&xrt__mem_lock);
+    xrt__spin_unlock(&xrt__mem_lock);
     if (why) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "dev_ptr %p %s", p, why);
     return b->ipc_get_mem_handle(b, h, base, size);
 }
@@ -4734,10 +4738,10 @@ static int xrt__ipc_record(const xrt_backend *b, void *p, size_t size)
     xrt__mem_node *n;
     int again;
     if (size == 0) return xrt__ipc_record_unsized(b, p);
-    xrt__lock(&xrt__mem_lock);
+    xrt__spin_lock(&xrt__mem_lock);
     n = xrt__mem_find((uintptr_t)p);
     if ((again = n && n->ipc_opens && n->node.start == (uintptr_t)p) != 0) n->ipc_opens++;
-    xrt__unlock(&xrt__mem_lock);
+    xrt__spin_unlock(&xrt__mem_lock);
     return again || xrt__mem_record(b, p, size, XRT_MEMORY_DEVICE, 1) != NULL;
 }
 
@@ -4776,24 +4780,24 @@ XRT_API xrt_status xrt__ipc_close(const xrt_backend *b, void *p)
         pthread_mutex_unlock(&xrt__ipc_lock);
         return st;
     }
-    xrt__lock(&xrt__mem_lock);
+    xrt__spin_lock(&xrt__mem_lock);
     n = xrt__mem_find((uintptr_t)p);
     if (!n) why = "was not opened with xrt_ipc_open_mem_handle (or is closed)";
     else if ((uintptr_t)p != n->node.start) why = "is inside an opened mapping, not at its start";
     else if (n->be != b) why = "belongs to another backend";
     else if (!n->ipc_opens) why = "is memory of this process, not opened from a handle (use xrt_free)";
     else if ((last = n->ipc_opens == 1) != 0) xrt__mem_unlink(n);
-    xrt__unlock(&xrt__mem_lock);
+    xrt__spin_unlock(&xrt__mem_lock);
     if (why) {
         pthread_mutex_unlock(&xrt__ipc_lock);
         return xrt_error(XRT_ERROR_INVALID_POINTER, fn, "dev_ptr %p %s", p, why);
     }
     if (last) xrt__mem_run_hooks(n); /* before the mapping goes */
     st = b->ipc_close_mem_handle(b, p);
-    xrt__lock(&xrt__mem_lock);
+    xrt__spin_lock(&xrt__mem_lock);
     if (st != XRT_SUCCESS && last) xrt__mem_insert(n); /* still mapped: still known */
     else if (st == XRT_SUCCESS && !last) n->ipc_opens--;
-    xrt__unlock(&xrt__mem_lock);
+    xrt__spin_unlock(&xrt__mem_lock);
     pthread_mutex_unlock(&xrt__ipc_lock);
     if (st == XRT_SUCCESS && last) XRT_FREE(n);
     return st;
@@ -4807,12 +4811,12 @@ XRT_API xrt_status xrt__ipc_close(const xrt_backend *b, void *p)
 static void xrt__mem_shutdown(void)
 {
     xrt__tree_node *list, *next;
-    xrt__lock(&xrt__mem_lock);
+    xrt__spin_lock(&xrt__mem_lock);
     list = xrt__tree_drain(&xrt__mem_tree);
     xrt__mem_spares_free();
     memset(xrt__mem_usage, 0, sizeof xrt__mem_usage);
     __atomic_store_n(&xrt__mem_version, xrt__mem_version + 1, __ATOMIC_RELEASE);
-    xrt__unlock(&xrt__mem_lock);
+    xrt__spin_unlock(&xrt__mem_lock);
     for (; list; list = next) {
         xrt__mem_node *t = (xrt__mem_node *)(void *)list;
         next = list->next;
@@ -4995,7 +4999,7 @@ static void xrt__fork_prepare(void)
 {
     pthread_mutex_lock(&xrt__reg_lock);
     pthread_mutex_lock(&xrt__handle_lock);
-    pthread_mutex_lock(&xrt__mem_lock);
+    xrt__spin_lock(&xrt__mem_lock);
     pthread_mutex_lock(&xrt__call_lock);
     pthread_mutex_lock(&xrt__log_lock);
     pthread_mutex_lock(&xrt__cache_lock); /* a leaf: held with no other lock */
@@ -5006,7 +5010,7 @@ static void xrt__fork_parent(void)
     pthread_mutex_unlock(&xrt__cache_lock);
     pthread_mutex_unlock(&xrt__log_lock);
     pthread_mutex_unlock(&xrt__call_lock);
-    pthread_mutex_unlock(&xrt__mem_lock);
+    xrt__spin_unlock(&xrt__mem_lock);
     pthread_mutex_unlock(&xrt__handle_lock);
     pthread_mutex_unlock(&xrt__reg_lock);
 }
