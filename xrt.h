@@ -4102,6 +4102,7 @@ typedef struct xrt__mem_node {
     int device;
     xrt_memory_type type;
     unsigned ipc_opens; /* > 0: opened from another process's handle, that many times (xrt_ipc_open_mem_handle) */
+    size_t *usage;      /* while in the tree: the device's count of bytes (xrt__mem_usage_of), or NULL */
 } xrt__mem_node;
 
 static xrt__tree xrt__mem_tree = XRT__TREE_INIT;
@@ -4199,11 +4200,18 @@ static size_t *xrt__mem_usage_of(const xrt_backend *b, int device)
     return NULL;
 }
 
-static void xrt__mem_count(const xrt__mem_node *node, int add)
+/* The count an allocation adds to is found as it enters the tree and kept
+   with it for its leaving (xrt_shutdown clears the counts and the tree
+   together). */
+static void xrt__mem_count_in(xrt__mem_node *node)
 {
-    size_t *u = node->type == XRT_MEMORY_DEVICE ? xrt__mem_usage_of(node->be, node->device) : NULL;
-    size_t n = node->node.end - node->node.start;
-    if (u) *u = add ? *u + n : *u - n;
+    node->usage = node->type == XRT_MEMORY_DEVICE ? xrt__mem_usage_of(node->be, node->device) : NULL;
+    if (node->usage) *node->usage += node->node.end - node->node.start;
+}
+
+static void xrt__mem_count_out(const xrt__mem_node *node)
+{
+    if (node->usage) *node->usage -= node->node.end - node->node.start;
 }
 
 XRT_API size_t xrt__mem_device_bytes(const xrt_backend *b, int device)
@@ -4218,7 +4226,7 @@ XRT_API size_t xrt__mem_device_bytes(const xrt_backend *b, int device)
 
 static void xrt__mem_insert(xrt__mem_node *node)
 {
-    xrt__mem_count(node, 1);
+    xrt__mem_count_in(node);
     xrt__tree_insert(&xrt__mem_tree, &node->node);
     __atomic_store_n(&xrt__mem_version, xrt__mem_version + 1, __ATOMIC_RELEASE);
 }
@@ -4226,7 +4234,7 @@ static void xrt__mem_insert(xrt__mem_node *node)
 /* link: where the tree holds node (xrt__tree_link). */
 static void xrt__mem_unlink_at(xrt__mem_node *node, xrt__tree_node **link)
 {
-    xrt__mem_count(node, 0);
+    xrt__mem_count_out(node);
     xrt__tree_unlink(&xrt__mem_tree, link);
     __atomic_store_n(&xrt__mem_version, xrt__mem_version + 1, __ATOMIC_RELEASE);
 }
