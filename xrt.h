@@ -5007,7 +5007,7 @@ static void xrt__fork_prepare(void)
 {
     pthread_mutex_lock(&xrt__reg_lock);
     pthread_mutex_lock(&xrt__handle_lock);
-    xrt__spin_lock(&xrt__mem_lock);
+    xrt__spin_lock(&xrt__mem_lock); /* a spin lock: the child may release it too */
     pthread_mutex_lock(&xrt__call_lock);
     pthread_mutex_lock(&xrt__log_lock);
     pthread_mutex_lock(&xrt__cache_lock); /* a leaf: held with no other lock */
