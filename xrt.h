@@ -1480,7 +1480,8 @@ extern "C" {
    modules' caches). For critical sections of a few pointer moves, never a system call:
    released with a plain store, it costs half the atomic operations of a
    mutex. A waiter yields the CPU now and then: the holder may be descheduled. */
-static inline void xrt__spin_lock(int *l)
+static void xrt__spin_wait(int *l) XRT__COLD;
+static void xrt__spin_wait(int *l)
 {
     unsigned i = 0;
     while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE))
@@ -1495,6 +1496,12 @@ static inline void xrt__spin_lock(int *l)
 #endif
             }
         }
+}
+
+/* The wait is out of line: a caller's code stays that of one exchange. */
+static inline void xrt__spin_lock(int *l)
+{
+    if (XRT__UNLIKELY(__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE))) xrt__spin_wait(l);
 }
 
 static inline void xrt__spin_unlock(int *l) { __atomic_store_n(l, 0, __ATOMIC_RELEASE); }
