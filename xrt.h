@@ -1480,7 +1480,8 @@ extern "C" {
    modules' caches). For critical sections of a few pointer moves, never a system call:
    released with a plain store, it costs half the atomic operations of a
    mutex. A waiter yields the CPU now and then: the holder may be descheduled. */
-static inline void xrt__spin_lock(int *l)
+static void xrt__spin_wait(int *l) XRT__COLD;
+static void xrt__spin_wait(int *l)
 {
     unsigned i = 0;
     while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE))
@@ -1495,6 +1496,12 @@ static inline void xrt__spin_lock(int *l)
 #endif
             }
         }
+}
+
+/* The wait is out of line: a caller's code stays that of one exchange. */
+static inline void xrt__spin_lock(int *l)
+{
+    if (XRT__UNLIKELY(__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE))) xrt__spin_wait(l);
 }
 
 static inline void xrt__spin_unlock(int *l) { __atomic_store_n(l, 0, __ATOMIC_RELEASE); }
@@ -1603,7 +1610,11 @@ static void xrt__log_flush(void)
 /* The core's locks, all here for the fork handlers; taken in this order. */
 static pthread_mutex_t xrt__reg_lock = PTHREAD_MUTEX_INITIALIZER;    /* backends, selection */
 static pthread_mutex_t xrt__handle_lock = PTHREAD_MUTEX_INITIALIZER; /* the handle table */
-static pthread_mutex_t xrt__mem_lock = PTHREAD_MUTEX_INITIALIZER;    /* the pointer registry */
+/* The pointer registry's: a spin lock (">> impl: spin lock"), as its
+   critical sections are a tree walk, never a system call, a log message or a
+   call out of xrt; so, unlike the others, it is taken without xrt__lock's
+   bookkeeping (nothing can be logged under it). */
+static int xrt__mem_lock;
 static pthread_mutex_t xrt__call_lock = PTHREAD_MUTEX_INITIALIZER;   /* threads in calls, retired handles */
 
 static void xrt__lock(pthread_mutex_t *m)
@@ -4012,29 +4023,42 @@ static inline xrt__tree_node *xrt__tree_find(const xrt__tree *t, uintptr_t p)
     return n && p < n->end ? n : NULL;
 }
 
-/* Keys are unique: the caller keeps intervals disjoint. */
+/* Keys are unique: the caller keeps intervals disjoint. The node goes down
+   the search path only to where its priority puts it (a max-heap on prio), and
+   the subtree it replaces there is split under it: one walk, no merges. */
 static inline void xrt__tree_insert(xrt__tree *t, xrt__tree_node *n)
 {
-    xrt__tree_node *a, *c;
+    xrt__tree_node **link = &t->root;
     t->seed ^= t->seed << 13;
     t->seed ^= t->seed >> 17;
     t->seed ^= t->seed << 5;
     n->prio = t->seed;
-    n->l = n->r = NULL;
-    xrt__tree_split(t->root, n->start, &a, &c);
-    t->root = xrt__tree_merge(xrt__tree_merge(a, n), c);
+    while (*link && (*link)->prio > n->prio) link = n->start < (*link)->start ? &(*link)->l : &(*link)->r;
+    xrt__tree_split(*link, n->start, &n->l, &n->r);
+    *link = n;
     t->count++;
 }
 
-static inline void xrt__tree_remove(xrt__tree *t, xrt__tree_node *n)
+/* The link (the root or a child pointer) that holds the node starting at
+   `start`, or the empty link where it would be. */
+static inline xrt__tree_node **xrt__tree_link(xrt__tree *t, uintptr_t start)
 {
-    xrt__tree_node *a, *m, *c;
-    xrt__tree_split(t->root, n->start, &a, &m);
-    xrt__tree_split(m, n->start + 1, &m, &c);
-    t->root = xrt__tree_merge(a, c);
+    xrt__tree_node **link = &t->root;
+    while (*link && (*link)->start != start) link = start < (*link)->start ? &(*link)->l : &(*link)->r;
+    return link;
+}
+
+/* Takes out the node that *link holds: its children, merged, take its place. */
+static inline void xrt__tree_unlink(xrt__tree *t, xrt__tree_node **link)
+{
+    xrt__tree_node *n = *link;
+    *link = xrt__tree_merge(n->l, n->r);
     n->l = n->r = NULL;
     t->count--;
 }
+
+/* n must be in t. */
+static inline void xrt__tree_remove(xrt__tree *t, xrt__tree_node *n) { xrt__tree_unlink(t, xrt__tree_link(t, n->start)); }
 
 static inline void xrt__tree_collect_in(xrt__tree_node *n, uintptr_t s, uintptr_t e, xrt__tree_node ***tail)
 {
@@ -4085,6 +4109,7 @@ typedef struct xrt__mem_node {
     int device;
     xrt_memory_type type;
     unsigned ipc_opens; /* > 0: opened from another process's handle, that many times (xrt_ipc_open_mem_handle) */
+    size_t *usage;      /* while in the tree: the device's count of bytes (xrt__mem_usage_of), or NULL */
 } xrt__mem_node;
 
 static xrt__tree xrt__mem_tree = XRT__TREE_INIT;
@@ -4182,36 +4207,46 @@ static size_t *xrt__mem_usage_of(const xrt_backend *b, int device)
     return NULL;
 }
 
-static void xrt__mem_count(const xrt__mem_node *node, int add)
+/* The count an allocation adds to is found as it enters the tree and kept
+   with it for its leaving (xrt_shutdown clears the counts and the tree
+   together). */
+static void xrt__mem_count_in(xrt__mem_node *node)
 {
-    size_t *u = node->type == XRT_MEMORY_DEVICE ? xrt__mem_usage_of(node->be, node->device) : NULL;
-    size_t n = node->node.end - node->node.start;
-    if (u) *u = add ? *u + n : *u - n;
+    node->usage = node->type == XRT_MEMORY_DEVICE ? xrt__mem_usage_of(node->be, node->device) : NULL;
+    if (node->usage) *node->usage += node->node.end - node->node.start;
+}
+
+static void xrt__mem_count_out(const xrt__mem_node *node)
+{
+    if (node->usage) *node->usage -= node->node.end - node->node.start;
 }
 
 XRT_API size_t xrt__mem_device_bytes(const xrt_backend *b, int device)
 {
     size_t *u, n;
-    xrt__lock(&xrt__mem_lock);
+    xrt__spin_lock(&xrt__mem_lock);
     u = xrt__mem_usage_of(b, device);
     n = u ? *u : 0;
-    xrt__unlock(&xrt__mem_lock);
+    xrt__spin_unlock(&xrt__mem_lock);
     return n;
 }
 
 static void xrt__mem_insert(xrt__mem_node *node)
 {
-    xrt__mem_count(node, 1);
+    xrt__mem_count_in(node);
     xrt__tree_insert(&xrt__mem_tree, &node->node);
     __atomic_store_n(&xrt__mem_version, xrt__mem_version + 1, __ATOMIC_RELEASE);
 }
 
-static void xrt__mem_unlink(xrt__mem_node *node)
+/* link: where the tree holds node (xrt__tree_link). */
+static void xrt__mem_unlink_at(xrt__mem_node *node, xrt__tree_node **link)
 {
-    xrt__mem_count(node, 0);
-    xrt__tree_remove(&xrt__mem_tree, &node->node);
+    xrt__mem_count_out(node);
+    xrt__tree_unlink(&xrt__mem_tree, link);
     __atomic_store_n(&xrt__mem_version, xrt__mem_version + 1, __ATOMIC_RELEASE);
 }
+
+static void xrt__mem_unlink(xrt__mem_node *node) { xrt__mem_unlink_at(node, xrt__tree_link(&xrt__mem_tree, node->node.start)); }
 
 /* >> impl: free hooks. Slots are published with a release store of fn and
    read without a lock; an emptied slot keeps its place. */
@@ -4272,7 +4307,7 @@ XRT_API int xrt__mem_query(const void *p, xrt__mem_info *info)
 {
     xrt__mem_node *n;
     memset(info, 0, sizeof *info);
-    xrt__lock(&xrt__mem_lock);
+    xrt__spin_lock(&xrt__mem_lock);
     if ((n = xrt__mem_find((uintptr_t)p)) != NULL) {
         info->base = n->node.start;
         info->size = n->node.end - n->node.start;
@@ -4281,7 +4316,7 @@ XRT_API int xrt__mem_query(const void *p, xrt__mem_info *info)
         info->device = n->device;
         info->backend = n->be;
     }
-    xrt__unlock(&xrt__mem_lock);
+    xrt__spin_unlock(&xrt__mem_lock);
     return n != NULL;
 }
 
@@ -4301,11 +4336,11 @@ static xrt__mem_node *xrt__mem_record(const xrt_backend *b, void *p, size_t n, x
         if (b->get_device(b, &dev) != XRT_SUCCESS) dev = -1;
         xrt__err.quiet--;
     }
-    xrt__lock(&xrt__mem_lock);
+    xrt__spin_lock(&xrt__mem_lock);
     if ((node = xrt__mem_spare_get()) == NULL) { /* the allocator is not called under the lock */
-        xrt__unlock(&xrt__mem_lock);
+        xrt__spin_unlock(&xrt__mem_lock);
         if ((node = (xrt__mem_node *)XRT_CALLOC(1, sizeof *node)) == NULL) return NULL;
-        xrt__lock(&xrt__mem_lock);
+        xrt__spin_lock(&xrt__mem_lock);
     }
     node->node.start = (uintptr_t)p;
     node->node.end = (uintptr_t)p + n;
@@ -4315,7 +4350,7 @@ static xrt__mem_node *xrt__mem_record(const xrt_backend *b, void *p, size_t n, x
     node->ipc_opens = ipc_opens;
     node->gen = ++xrt__mem_gen;
     xrt__mem_insert(node);
-    xrt__unlock(&xrt__mem_lock);
+    xrt__spin_unlock(&xrt__mem_lock);
     return node;
 }
 
@@ -4338,17 +4373,21 @@ XRT_API xrt_status xrt__mem_add(const xrt_backend *b, void **p, size_t n, xrt_me
 XRT_API xrt_status xrt__mem_take(const xrt_backend *b, void *p, xrt_memory_type t, const char *fn, void **record)
 {
     xrt__mem_node *n;
+    xrt__tree_node **link;
     const char *why = NULL;
-    xrt__lock(&xrt__mem_lock);
-    n = xrt__mem_find((uintptr_t)p);
+    xrt__spin_lock(&xrt__mem_lock);
+    /* A free names the start: one walk finds its record and where to unlink
+       it; only a pointer that starts no allocation needs the containing one. */
+    link = xrt__tree_link(&xrt__mem_tree, (uintptr_t)p);
+    n = *link ? (xrt__mem_node *)(void *)*link : xrt__mem_find((uintptr_t)p);
     if (!n) why = "was not allocated by xrt or is already freed";
     else if (n->node.start != (uintptr_t)p) why = "is inside an allocation, not at its start";
     else if (n->be != b) why = "belongs to another backend";
     else if (n->ipc_opens) why = "was opened with xrt_ipc_open_mem_handle (use xrt_ipc_close_mem_handle)";
     else if (n->type != t) why = t == XRT_MEMORY_PINNED_HOST ? "is not pinned host memory (use xrt_free)"
                                                              : "is pinned host memory (use xrt_free_host)";
-    else xrt__mem_unlink(n);
-    xrt__unlock(&xrt__mem_lock);
+    else xrt__mem_unlink_at(n, link);
+    xrt__spin_unlock(&xrt__mem_lock);
     *record = n;
     if (why) return xrt_error(XRT_ERROR_INVALID_POINTER, fn, "%p %s", p, why);
     xrt__mem_run_hooks(n); /* before the memory can be handed out again */
@@ -4361,10 +4400,10 @@ XRT_API xrt_status xrt__mem_finish(void *record, xrt_status freed)
         xrt__mem_spare_put((xrt__mem_node *)record);
         return freed;
     }
-    xrt__lock(&xrt__mem_lock);
+    xrt__spin_lock(&xrt__mem_lock);
     ((xrt__mem_node *)record)->gen = ++xrt__mem_gen;
     xrt__mem_insert((xrt__mem_node *)record);
-    xrt__unlock(&xrt__mem_lock);
+    xrt__spin_unlock(&xrt__mem_lock);
     return freed;
 }
 
@@ -4420,13 +4459,13 @@ static void xrt__mem_classify(const xrt_backend *b, size_t count, const void *co
     size_t i;
     for (i = 0; i < count; i++) cached[i] = xrt__mem_cached(ps[i], &as[i]);
     if (!cached[0] || (count > 1 && !cached[1])) {
-        xrt__lock(&xrt__mem_lock);
+        xrt__spin_lock(&xrt__mem_lock);
         for (i = 0; i < count; i++)
             if (!cached[i]) {
                 xrt__mem_describe(ps[i], &as[i]);
                 xrt__mem_remember(ps[i], &as[i]);
             }
-        xrt__unlock(&xrt__mem_lock);
+        xrt__spin_unlock(&xrt__mem_lock);
     }
     for (i = 0; i < count; i++) {
         if (as[i].backend || !ps[i] || b->pointer_get_attributes == xrt__unsupported_pointer_get_attributes) continue;
@@ -4696,14 +4735,14 @@ XRT_API xrt_status xrt__ipc_get(const xrt_backend *b, xrt_ipc_mem_handle *h, voi
     size_t size = 0;
     if (!h || !p) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%s is NULL", !h ? "handle" : "dev_ptr");
     memset(h, 0, sizeof *h);
-    xrt__lock(&xrt__mem_lock);
+    xrt__spin_lock(&xrt__mem_lock);
     n = xrt__mem_find((uintptr_t)p);
     if (!n) why = "is not memory allocated by xrt (or is freed)";
     else if (n->be != b) why = "belongs to another backend";
     else if (n->type != XRT_MEMORY_DEVICE) why = "is pinned host memory: only device memory is shared, as in CUDA";
     else if (n->ipc_opens) why = "was opened from another process's handle: only its exporter makes handles";
     else base = (void *)n->node.start, size = n->node.end - n->node.start;
-    xrt__unlock(&xrt__mem_lock);
+    xrt__spin_unlock(&xrt__mem_lock);
     if (why) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "dev_ptr %p %s", p, why);
     return b->ipc_get_mem_handle(b, h, base, size);
 }
@@ -4714,10 +4753,10 @@ static int xrt__ipc_record(const xrt_backend *b, void *p, size_t size)
     xrt__mem_node *n;
     int again;
     if (size == 0) return xrt__ipc_record_unsized(b, p);
-    xrt__lock(&xrt__mem_lock);
+    xrt__spin_lock(&xrt__mem_lock);
     n = xrt__mem_find((uintptr_t)p);
     if ((again = n && n->ipc_opens && n->node.start == (uintptr_t)p) != 0) n->ipc_opens++;
-    xrt__unlock(&xrt__mem_lock);
+    xrt__spin_unlock(&xrt__mem_lock);
     return again || xrt__mem_record(b, p, size, XRT_MEMORY_DEVICE, 1) != NULL;
 }
 
@@ -4756,24 +4795,24 @@ XRT_API xrt_status xrt__ipc_close(const xrt_backend *b, void *p)
         pthread_mutex_unlock(&xrt__ipc_lock);
         return st;
     }
-    xrt__lock(&xrt__mem_lock);
+    xrt__spin_lock(&xrt__mem_lock);
     n = xrt__mem_find((uintptr_t)p);
     if (!n) why = "was not opened with xrt_ipc_open_mem_handle (or is closed)";
     else if ((uintptr_t)p != n->node.start) why = "is inside an opened mapping, not at its start";
     else if (n->be != b) why = "belongs to another backend";
     else if (!n->ipc_opens) why = "is memory of this process, not opened from a handle (use xrt_free)";
     else if ((last = n->ipc_opens == 1) != 0) xrt__mem_unlink(n);
-    xrt__unlock(&xrt__mem_lock);
+    xrt__spin_unlock(&xrt__mem_lock);
     if (why) {
         pthread_mutex_unlock(&xrt__ipc_lock);
         return xrt_error(XRT_ERROR_INVALID_POINTER, fn, "dev_ptr %p %s", p, why);
     }
     if (last) xrt__mem_run_hooks(n); /* before the mapping goes */
     st = b->ipc_close_mem_handle(b, p);
-    xrt__lock(&xrt__mem_lock);
+    xrt__spin_lock(&xrt__mem_lock);
     if (st != XRT_SUCCESS && last) xrt__mem_insert(n); /* still mapped: still known */
     else if (st == XRT_SUCCESS && !last) n->ipc_opens--;
-    xrt__unlock(&xrt__mem_lock);
+    xrt__spin_unlock(&xrt__mem_lock);
     pthread_mutex_unlock(&xrt__ipc_lock);
     if (st == XRT_SUCCESS && last) XRT_FREE(n);
     return st;
@@ -4787,12 +4826,12 @@ XRT_API xrt_status xrt__ipc_close(const xrt_backend *b, void *p)
 static void xrt__mem_shutdown(void)
 {
     xrt__tree_node *list, *next;
-    xrt__lock(&xrt__mem_lock);
+    xrt__spin_lock(&xrt__mem_lock);
     list = xrt__tree_drain(&xrt__mem_tree);
     xrt__mem_spares_free();
     memset(xrt__mem_usage, 0, sizeof xrt__mem_usage);
     __atomic_store_n(&xrt__mem_version, xrt__mem_version + 1, __ATOMIC_RELEASE);
-    xrt__unlock(&xrt__mem_lock);
+    xrt__spin_unlock(&xrt__mem_lock);
     for (; list; list = next) {
         xrt__mem_node *t = (xrt__mem_node *)(void *)list;
         next = list->next;
@@ -4975,7 +5014,7 @@ static void xrt__fork_prepare(void)
 {
     pthread_mutex_lock(&xrt__reg_lock);
     pthread_mutex_lock(&xrt__handle_lock);
-    pthread_mutex_lock(&xrt__mem_lock);
+    xrt__spin_lock(&xrt__mem_lock); /* a spin lock: the child may release it too */
     pthread_mutex_lock(&xrt__call_lock);
     pthread_mutex_lock(&xrt__log_lock);
     pthread_mutex_lock(&xrt__cache_lock); /* a leaf: held with no other lock */
@@ -4986,7 +5025,7 @@ static void xrt__fork_parent(void)
     pthread_mutex_unlock(&xrt__cache_lock);
     pthread_mutex_unlock(&xrt__log_lock);
     pthread_mutex_unlock(&xrt__call_lock);
-    pthread_mutex_unlock(&xrt__mem_lock);
+    xrt__spin_unlock(&xrt__mem_lock);
     pthread_mutex_unlock(&xrt__handle_lock);
     pthread_mutex_unlock(&xrt__reg_lock);
 }

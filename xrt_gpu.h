@@ -595,9 +595,15 @@ static int xrt__gpu_has_pools(xrt__gpu *g, int *device)
 {
     int v = 0;
     uint64_t bit;
-    *device = -1;
-    if (!g->rt.MallocAsync || !g->rt.FreeAsync || g->rt.GetDevice(device) != g->success) return 0;
+    if (g->rt.GetDevice(device) != g->success) {
+        *device = -1;
+        return 0;
+    }
     bit = *device < 64 ? (uint64_t)1 << *device : 0;
+    /* A bit in pools is set only once the entry points and the device's
+       pools are known: the common answer needs no other check. */
+    if (bit & __atomic_load_n(&g->pools, __ATOMIC_RELAXED)) return 1;
+    if (!g->rt.MallocAsync || !g->rt.FreeAsync) return 0;
     if (bit & __atomic_load_n(&g->pools_known, __ATOMIC_ACQUIRE)) return (__atomic_load_n(&g->pools, __ATOMIC_RELAXED) & bit) != 0;
     if (g->rt.DeviceGetAttribute(&v, g->attr_pools, *device) != g->success) v = 0;
     if (v) __atomic_fetch_or(&g->pools, bit, __ATOMIC_RELAXED);

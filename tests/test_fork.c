@@ -409,6 +409,52 @@ static void test_fork_while_an_event_is_locked(void **state)
     if (bad) fail_msg("child forked while an event was locked: %s", why);
 }
 
+/* The pointer registry's lock is a spin lock: fork() waits for a thread
+   inside the registry to leave it, so the child never starts with a tree
+   that thread was halfway through changing. White-box: the holder takes the
+   lock itself and, while holding it, leaves the tree's count wrong for a
+   while, as a thread in the middle of an insert would. */
+static int registry_holder_in;
+
+static void *registry_holder(void *arg)
+{
+    (void)arg;
+    xrt__spin_lock(&xrt__mem_lock);
+    xrt__mem_tree.count++;
+    __atomic_store_n(&registry_holder_in, 1, __ATOMIC_RELEASE);
+    sleep_ms(100); /* the main thread forks meanwhile */
+    xrt__mem_tree.count--;
+    xrt__spin_unlock(&xrt__mem_lock);
+    return NULL;
+}
+
+static void test_fork_waits_for_the_registry(void **state)
+{
+    pthread_t t;
+    size_t count;
+    char why[256];
+    void *d;
+    pid_t pid;
+    int bad;
+    (void)state;
+    OK(xrt_malloc(&d, 64));
+    count = xrt__mem_tree.count;
+    registry_holder_in = 0;
+    assert_int_equal(start_thread(&t, NULL, registry_holder, NULL), 0);
+    while (!__atomic_load_n(&registry_holder_in, __ATOMIC_ACQUIRE)) sleep_ms(1);
+    pid = child_fork(10);
+    if (pid == 0) {
+        if (xrt__mem_tree.count != count)
+            CHILD_FAIL("the child's registry counts %zu allocations, the parent's %zu: fork() did not wait for the "
+                       "thread inside it", xrt__mem_tree.count, count);
+        child_end_quietly();
+    }
+    bad = child_status(pid, 10, why, sizeof why);
+    assert_int_equal(pthread_join(t, NULL), 0);
+    OK(xrt_free(d));
+    if (bad) fail_msg("%s", why);
+}
+
 /* >> the refusal comes first */
 /* In a forked child, on a backend that does not survive fork() (the refuser
    here, cuda and hip where a group runs on them), every entry point called
@@ -455,6 +501,7 @@ int main(void)
         cmocka_unit_test(test_fork_as_workers_come_and_go),
         cmocka_unit_test(test_fork_while_another_thread_calls),
         cmocka_unit_test(test_fork_while_an_event_is_locked),
+        cmocka_unit_test(test_fork_waits_for_the_registry),
         cmocka_unit_test(test_fork_gives_back_other_threads_handle_slots),
         gated_test(test_fork_releases_queued_work),
         cmocka_unit_test(test_fork_refusal_comes_first),

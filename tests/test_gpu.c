@@ -2564,6 +2564,66 @@ static xrt__gpu *current_gpu(void)
     return gpu_table(current_backend(), &t);
 }
 
+/* Whether a device has memory pools is asked once and kept; a device known to
+   have none, and a runtime without the entry points, are refused with their
+   reasons, and nothing is allocated or recorded. The test sets what the
+   backend knows; the teardown gives it back. */
+static struct {
+    xrt__gpu *g;
+    uint64_t pools, pools_known;
+    xrt__gpu_rt rt;
+} pools_saved;
+
+static int pools_restore(void **state)
+{
+    (void)state;
+    if (pools_saved.g) {
+        pools_saved.g->pools = pools_saved.pools;
+        pools_saved.g->pools_known = pools_saved.pools_known;
+        pools_saved.g->rt = pools_saved.rt;
+    }
+    pools_saved.g = NULL;
+    return 0;
+}
+
+static void test_gpu_stream_ordered_refused(void **state)
+{
+    xrt__gpu *g = current_gpu();
+    xrt_pointer_attributes a;
+    char expected[160];
+    void *p = NULL;
+    int d = 0;
+    (void)state;
+    OK(xrt_get_device(&d));
+    OK(xrt_malloc_async(&p, 4096, NULL)); /* the double has pools: now known */
+    assert_true(g->pools & g->pools_known & ((uint64_t)1 << d));
+    OK(xrt_free_async(p, NULL));
+    pools_saved.g = g;
+    pools_saved.pools = g->pools;
+    pools_saved.pools_known = g->pools_known;
+    pools_saved.rt = g->rt;
+    g->pools &= ~((uint64_t)1 << d); /* known to have none */
+    snprintf(expected, sizeof expected, "%s: xrt_malloc_async: device %d has no memory pools (stream-ordered allocation)",
+             current_backend(), d);
+    p = &a;
+    FAILS(xrt_malloc_async(&p, 4096, NULL), XRT_ERROR_UNSUPPORTED, expected);
+    assert_null(p);
+    g->pools = g->pools_known = 0; /* a runtime without the allocator never knows a device's pools */
+    g->rt.MallocAsync = NULL;
+    snprintf(expected, sizeof expected, "%s: xrt_malloc_async: the runtime has no stream-ordered allocator",
+             current_backend());
+    p = &a;
+    FAILS(xrt_malloc_async(&p, 4096, NULL), XRT_ERROR_UNSUPPORTED, expected);
+    assert_null(p);
+    assert_int_equal(g->pools_known, 0);
+    pools_restore(NULL);
+    OK(xrt_malloc_async(&p, 4096, NULL));
+    OK(xrt_pointer_get_attributes(&a, p));
+    assert_int_equal(a.device, d);
+    OK(xrt_free_async(p, NULL));
+    OK(xrt_stream_synchronize(NULL));
+}
+
 /* Memory the program allocated natively is known through the runtime. The
    test clears the thread's last error first: it asserts that these calls
    leave none, whatever earlier tests left. */
@@ -2893,6 +2953,7 @@ int main(void)
     const struct CMUnitTest with_gpu[] = {
         cmocka_unit_test(test_gpu_properties),
         cmocka_unit_test(test_gpu_capabilities),
+        cmocka_unit_test_teardown(test_gpu_stream_ordered_refused, pools_restore),
         cmocka_unit_test(test_gpu_native_pointers),
         cmocka_unit_test_teardown(test_gpu_copy_asks_runtime, moved_restore),
         cmocka_unit_test(test_gpu_native_handles),

@@ -1163,6 +1163,75 @@ XRT_TEST(test_registry_records_reused)
     assert_int_equal(xrt__mem_spare_count, XRT__MEM_SPARES);
 }
 
+/* The registry's interval tree stays a treap through allocations and frees
+   in a shuffled order: starts in order, intervals disjoint, each node's
+   priority at least its children's (insert places a node by priority in one
+   walk, a free unlinks it where one walk found it), its count right; every
+   live allocation is found at each of its bytes, a freed one at none, and a
+   device's count of live bytes follows (kept with each record). */
+static size_t tree_check(const xrt__tree_node *n, uintptr_t *last_end)
+{
+    size_t count;
+    if (!n) return 0;
+    if (n->l) assert_true(n->l->prio <= n->prio);
+    if (n->r) assert_true(n->r->prio <= n->prio);
+    count = tree_check(n->l, last_end);
+    assert_true(n->start >= *last_end);
+    assert_true(n->end > n->start);
+    *last_end = n->end;
+    return count + 1 + tree_check(n->r, last_end);
+}
+
+static void tree_verify(void)
+{
+    uintptr_t end = 0;
+    xrt__spin_lock(&xrt__mem_lock);
+    assert_int_equal(tree_check(xrt__mem_tree.root, &end), xrt__mem_tree.count);
+    xrt__spin_unlock(&xrt__mem_lock);
+}
+
+XRT_TEST(test_registry_tree_stays_a_treap)
+{
+    enum { M = 96 };
+    void *p[M];
+    size_t size[M], live = 0, before;
+    unsigned order[M], seed = 12345, k, i, t;
+    xrt_pointer_attributes a;
+    int d = 0;
+    (void)state;
+    OK(xrt_get_device(&d));
+    before = xrt__mem_device_bytes(xrt__be(), d);
+    for (k = 0; k < M; k++) {
+        size[k] = 8 + (k % 7) * 24;
+        OK(xrt_malloc(&p[k], size[k]));
+        live += size[k];
+        order[k] = k;
+    }
+    tree_verify();
+    assert_int_equal(xrt__mem_device_bytes(xrt__be(), d), before + live);
+    for (k = M - 1; k > 0; k--) { /* a fixed shuffle of the frees */
+        seed = seed * 1103515245u + 12345u;
+        i = (seed >> 8) % (k + 1);
+        t = order[k], order[k] = order[i], order[i] = t;
+    }
+    for (k = 0; k < M; k++) {
+        xrt__mem_node *n = xrt__mem_find((uintptr_t)p[order[k]]);
+        assert_non_null(n);
+        assert_int_equal(n->node.start, (uintptr_t)p[order[k]]);
+        OK(xrt_free(p[order[k]]));
+        live -= size[order[k]];
+        assert_null(xrt__mem_find((uintptr_t)p[order[k]]));
+        if (k % 8 == 0) tree_verify();
+        for (i = k + 1; i < M; i += 5) { /* the others are still found, by their last byte too */
+            OK(xrt_pointer_get_attributes(&a, (char *)p[order[i]] + size[order[i]] - 1));
+            assert_ptr_equal(a.base, p[order[i]]);
+            assert_int_equal(a.size, size[order[i]]);
+        }
+        assert_int_equal(xrt__mem_device_bytes(xrt__be(), d), before + live);
+    }
+    tree_verify();
+}
+
 int main(void)
 {
     const xrt_test_list *l = xrt_test_defined();
