@@ -3575,18 +3575,20 @@ static int xrt__handle_release_slot(xrt__handle_slot *s, uintptr_t h)
     return __atomic_compare_exchange_n(&s->tag, &h, released, 0, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED);
 }
 
-static inline int xrt__handle_release(const xrt_backend *b, uintptr_t h, void **obj, uintptr_t *flags)
+/* The released slot, for xrt__handle_retire; NULL if h is not a live
+   handle of b or another destroy won it. */
+static inline xrt__handle_slot *xrt__handle_release(const xrt_backend *b, uintptr_t h, void **obj, uintptr_t *flags)
 {
     uintptr_t i = xrt__handle_index(h);
     xrt__handle_slot *c = __atomic_load_n(&xrt__handle_chunks[i / XRT__HANDLE_CHUNK], __ATOMIC_ACQUIRE), *s;
-    if (!c || !(h & XRT__HANDLE_KIND_MASK)) return 0;
+    if (!c || !(h & XRT__HANDLE_KIND_MASK)) return NULL;
     s = &c[i % XRT__HANDLE_CHUNK];
     if (__atomic_load_n(&s->tag, __ATOMIC_ACQUIRE) != h || __atomic_load_n(&s->owner, __ATOMIC_RELAXED) != b ||
         !xrt__handle_release_slot(s, h))
-        return 0;
+        return NULL;
     *obj = s->obj;
     *flags = s->flags;
-    return 1;
+    return s;
 }
 
 /* A released slot that no call can be using any more goes to the thread's
@@ -3600,10 +3602,9 @@ static void xrt__handle_spill(uintptr_t i)
     xrt__unlock(&xrt__handle_lock);
 }
 
-static inline void xrt__handle_recycle(uintptr_t h)
+static inline void xrt__handle_recycle(xrt__handle_slot *s, uintptr_t h)
 {
     uintptr_t i = xrt__handle_index(h);
-    xrt__handle_slot *s = xrt__handle_slot_at(i);
     unsigned n = xrt__call.nfree;
     __atomic_store_n(&s->obj, (void *)NULL, __ATOMIC_RELAXED);
     __atomic_store_n(&s->owner, (const xrt_backend *)NULL, __ATOMIC_RELAXED);
@@ -3784,13 +3785,14 @@ static int xrt__limbo_waiting(const xrt__limbo_wait *w)
 }
 
 /* Destroys a retired handle's object (unless it wraps a native one) and
-   makes its slot free for a new handle. */
-static inline xrt_status xrt__handle_finish(const xrt_backend *b, uintptr_t h, void *obj, uintptr_t flags)
+   makes its slot s free for a new handle. */
+static inline xrt_status xrt__handle_finish(const xrt_backend *b, uintptr_t h, xrt__handle_slot *s, void *obj,
+                                            uintptr_t flags)
 {
     xrt_status st = XRT_SUCCESS;
     if ((flags & XRT__HANDLE_OWNED) && xrt__survives_fork(b))
         st = xrt__handle_destroy_object(b, h & XRT__HANDLE_KIND_MASK, obj);
-    xrt__handle_recycle(h);
+    xrt__handle_recycle(s, h);
     return st;
 }
 
@@ -3806,7 +3808,7 @@ static void xrt__limbo_finish(const xrt__limbo *l)
     xrt__err_keep(&kept);
     xrt__err.detail[0] = 0;
     xrt__err.capture++;
-    st = xrt__handle_finish(l->owner, l->handle, l->obj, l->flags);
+    st = xrt__handle_finish(l->owner, l->handle, xrt__handle_slot_at(xrt__handle_index(l->handle)), l->obj, l->flags);
     xrt__err.capture--;
     if (st != XRT_SUCCESS)
         xrt_log(XRT_LOG_ERROR, "%s %p, destroyed once the calls using it were done: %.300s (%s)",
@@ -3920,13 +3922,17 @@ static xrt_status xrt__handle_retire_later(const xrt_backend *b, uintptr_t h, vo
     pthread_mutex_unlock(&xrt__call_lock);
     if (l && n) return XRT_SUCCESS; /* destroyed by whoever reclaims after the last of them */
     XRT_FREE(l);
-    return xrt__handle_finish(b, h, obj, flags);
+    return xrt__handle_finish(b, h, xrt__handle_slot_at(xrt__handle_index(h)), obj, flags);
 }
 
-static inline xrt_status xrt__handle_retire(const xrt_backend *b, uintptr_t h, void *obj, uintptr_t flags)
+/* s: h's slot, released by xrt__handle_release. Inlined into the destroy,
+   so that the common case (no other thread in a call) is one function. */
+static inline __attribute__((always_inline)) xrt_status xrt__handle_retire(const xrt_backend *b, uintptr_t h,
+                                                                            xrt__handle_slot *s, void *obj,
+                                                                            uintptr_t flags)
 {
     if (XRT__UNLIKELY(__atomic_load_n(&xrt__limbo_list, __ATOMIC_RELAXED) != NULL)) xrt__limbo_reclaim(0);
-    if (XRT__LIKELY(xrt__call_alone())) return xrt__handle_finish(b, h, obj, flags);
+    if (XRT__LIKELY(xrt__call_alone())) return xrt__handle_finish(b, h, s, obj, flags);
     return xrt__handle_retire_later(b, h, obj, flags);
 }
 
@@ -3934,10 +3940,11 @@ static inline xrt_status xrt__handle_retire(const xrt_backend *b, uintptr_t h, v
 XRT_API xrt_status xrt__handle_free(const xrt_backend *b, const void *handle, uintptr_t kind, const char *fn)
 {
     uintptr_t h = (uintptr_t)handle, flags;
+    xrt__handle_slot *s;
     void *obj;
-    if (XRT__UNLIKELY((h & XRT__HANDLE_KIND_MASK) != kind || !xrt__handle_release(b, h, &obj, &flags)))
+    if (XRT__UNLIKELY((h & XRT__HANDLE_KIND_MASK) != kind || !(s = xrt__handle_release(b, h, &obj, &flags))))
         return xrt__handle_bad(fn, handle);
-    return xrt__handle_retire(b, h, obj, flags);
+    return xrt__handle_retire(b, h, s, obj, flags);
 }
 
 /* A forked child has one thread: the others' records are gone, their free
@@ -4466,7 +4473,7 @@ static xrt_status xrt__mem_check_range(const xrt_backend *b, const void *p, size
 static const char *const xrt__mem_kind_names[] = {"host-to-host", "host-to-device", "device-to-host",
                                               "device-to-device", "default"};
 
-/* A pointer the registry does not know, for xrt__mem_fast_side: host
+/* A pointer the registry does not know, for xrt__mem_fast_sides: host
    memory where b keeps no memory outside the registry, else what b's
    runtime says of it now (*asked is set). The runtime's answer is not kept:
    the address may be freed and mapped again as device memory, unseen by xrt
@@ -4487,23 +4494,36 @@ static int xrt__mem_fast_native(const xrt_backend *b, uintptr_t p, int *asked)
     return xrt__mem_on_device(a.type);
 }
 
-/* The thread's cached answer for one side of a copy, in the form the checks
-   need: 1 (device or managed memory of b, the range inside it), 0 (host
-   memory: b's pinned memory, or memory the registry does not know and the
-   runtime calls host memory), -1 (no answer here: take the full path). */
-static int xrt__mem_fast_side(const xrt_backend *b, uintptr_t p, size_t n, int *asked)
+/* What one entry of the thread's cache says of one side of a copy, in the
+   form the checks need: 1 (device or managed memory of b, the range inside
+   it), 0 (host memory of b), -1 (no answer here: take the full path), 2
+   (the entry does not hold p), 3 (the registry's miss for p: the runtime
+   answers, xrt__mem_fast_native). */
+#define XRT__MEM_FAST_NONE 2
+#define XRT__MEM_FAST_NATIVE 3
+static inline int xrt__mem_fast_hit(const xrt_backend *b, const xrt__mem_hit *h, uintptr_t p, size_t n)
+{
+    if (!h->a.backend) return p == h->key ? XRT__MEM_FAST_NATIVE : XRT__MEM_FAST_NONE;
+    if (p - h->key >= h->a.size) return XRT__MEM_FAST_NONE;
+    if (h->a.backend != b->name || n > h->a.size - (p - h->key)) return -1;
+    return xrt__mem_on_device(h->a.type);
+}
+
+/* Both sides from one pass over the cache, each side answered by the first
+   entry that holds it; the runtime is asked only once both are found. */
+static int xrt__mem_fast_sides(const xrt_backend *b, uintptr_t dst, uintptr_t src, size_t n, int *d, int *s,
+                               int *asked)
 {
     unsigned i;
-    for (i = 0; i < xrt__mem_cache.count; i++) {
-        const xrt__mem_hit *h = &xrt__mem_cache.e[i];
-        if (!h->a.backend) {
-            if (p == h->key) return xrt__mem_fast_native(b, p, asked);
-        } else if (p - h->key < h->a.size) {
-            if (h->a.backend != b->name || n > h->a.size - (p - h->key)) return -1;
-            return xrt__mem_on_device(h->a.type);
-        }
+    *d = *s = XRT__MEM_FAST_NONE;
+    for (i = 0; i < xrt__mem_cache.count && (*d == XRT__MEM_FAST_NONE || *s == XRT__MEM_FAST_NONE); i++) {
+        if (*d == XRT__MEM_FAST_NONE) *d = xrt__mem_fast_hit(b, &xrt__mem_cache.e[i], dst, n);
+        if (*s == XRT__MEM_FAST_NONE) *s = xrt__mem_fast_hit(b, &xrt__mem_cache.e[i], src, n);
     }
-    return -1;
+    if (*d < 0 || *d == XRT__MEM_FAST_NONE || *s < 0 || *s == XRT__MEM_FAST_NONE) return 0;
+    if (*d == XRT__MEM_FAST_NATIVE && (*d = xrt__mem_fast_native(b, dst, asked)) < 0) return 0;
+    if (*s == XRT__MEM_FAST_NATIVE && (*s = xrt__mem_fast_native(b, src, asked)) < 0) return 0;
+    return 1;
 }
 
 /* The common copy between buffers the thread has used before, without a
@@ -4514,9 +4534,7 @@ static int xrt__mem_fast_copy(const xrt_backend *b, void *dst, const void *src, 
 {
     int d, s;
     if (xrt__mem_cache.version != __atomic_load_n(&xrt__mem_version, __ATOMIC_ACQUIRE) || !dst || !src) return 0;
-    if ((d = xrt__mem_fast_side(b, (uintptr_t)dst, n, asked)) < 0 ||
-        (s = xrt__mem_fast_side(b, (uintptr_t)src, n, asked)) < 0)
-        return 0;
+    if (!xrt__mem_fast_sides(b, (uintptr_t)dst, (uintptr_t)src, n, &d, &s, asked)) return 0;
     if (*kind == XRT_MEMCPY_DEFAULT) *kind = (xrt_memcpy_kind)(s * 2 + d);
     return (unsigned)*kind == (unsigned)(s * 2 + d);
 }
@@ -4899,17 +4917,19 @@ XRT_API xrt_status xrt_module_unload(xrt_module module)
     const xrt_backend *b = xrt__be();
     uintptr_t h = (uintptr_t)module, flags, fflags;
     void *obj, *fobj;
+    xrt__handle_slot *s, *fs;
     xrt__module *m;
     size_t i;
-    if (!xrt__handle_lookup(b, module, XRT__HANDLE_MODULE) || !xrt__handle_release(b, h, &obj, &flags))
+    if (!xrt__handle_lookup(b, module, XRT__HANDLE_MODULE) || !(s = xrt__handle_release(b, h, &obj, &flags)))
         return xrt__handle_bad("xrt_module_unload", module);
     m = (xrt__module *)obj;
     pthread_mutex_lock(&m->lock);
     m->dead = 1;
     pthread_mutex_unlock(&m->lock);
     for (i = 0; i < m->n; i++)
-        if (xrt__handle_release(b, m->fns[i].handle, &fobj, &fflags)) xrt__handle_retire(b, m->fns[i].handle, fobj, fflags);
-    return xrt__handle_retire(b, h, m, flags);
+        if ((fs = xrt__handle_release(b, m->fns[i].handle, &fobj, &fflags)) != NULL)
+            xrt__handle_retire(b, m->fns[i].handle, fs, fobj, fflags);
+    return xrt__handle_retire(b, h, s, m, flags);
 }
 
 static xrt_status xrt__module_function_locked(const xrt_backend *b, xrt__module *m, const char *name, uintptr_t *out)
