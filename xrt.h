@@ -4619,6 +4619,19 @@ XRT_API xrt_status xrt__mem_check_peer(const xrt_backend *b, void *dst, int dst_
     return n == 0 ? xrt__no_op(b, fn) : XRT_SUCCESS;
 }
 
+/* memset's common case without a lock or a copy of the attributes: device
+   or managed memory of b that the thread's cache holds, [p, p+n) inside it.
+   Anything else (pinned memory included) takes the full check. */
+static int xrt__mem_fast_set(const xrt_backend *b, uintptr_t p, size_t n)
+{
+    unsigned i;
+    int r;
+    if (xrt__mem_cache.version != __atomic_load_n(&xrt__mem_version, __ATOMIC_ACQUIRE)) return 0;
+    for (i = 0; i < xrt__mem_cache.count; i++)
+        if ((r = xrt__mem_fast_hit(b, &xrt__mem_cache.e[i], p, n)) != XRT__MEM_FAST_NONE) return r == 1;
+    return 0;
+}
+
 /* memset targets device, managed or pinned memory, as cudaMemset does. */
 XRT_API xrt_status xrt__mem_check_set(const xrt_backend *b, void *p, size_t n, const char *fn)
 {
@@ -4626,6 +4639,7 @@ XRT_API xrt_status xrt__mem_check_set(const xrt_backend *b, void *p, size_t n, c
     xrt_status st;
     if (n == 0) return xrt__no_op(b, fn);
     if (!p) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "dst is NULL");
+    if (xrt__mem_fast_set(b, (uintptr_t)p, n)) return XRT_SUCCESS;
     xrt__mem_classify(b, 1, (const void *const *)&p, &a);
     if ((st = xrt__mem_check_range(b, p, n, "dst", fn, &a)) != XRT_SUCCESS) return st;
     if (a.type == XRT_MEMORY_UNKNOWN || a.type == XRT_MEMORY_HOST)
