@@ -4161,13 +4161,15 @@ static XRT__TLS struct {
 } xrt__mem_cache;
 
 /* The thread's last copy that passed its checks: the same call again, with
-   the tree unchanged, passes them again. */
+   the tree unchanged, passes them again, once the runtime gives the same
+   answer again for each side it was asked about (`native`: 1 dst, 2 src). */
 static XRT__TLS struct {
     const xrt_backend *b;
     const void *dst, *src;
     size_t n;
     uint64_t version;
     xrt_memcpy_kind kind, resolved;
+    int native;
 } xrt__mem_last;
 
 /* The allocation containing p, or NULL. */
@@ -4475,17 +4477,17 @@ static const char *const xrt__mem_kind_names[] = {"host-to-host", "host-to-devic
 
 /* A pointer the registry does not know, for xrt__mem_fast_sides: host
    memory where b keeps no memory outside the registry, else what b's
-   runtime says of it now (*asked is set). The runtime's answer is not kept:
+   runtime says of it now (`side` is set in *asked). The answer is not kept:
    the address may be freed and mapped again as device memory, unseen by xrt
    (DESIGN.md, "What a GPU call costs xrt"). */
-static int xrt__mem_fast_native(const xrt_backend *b, uintptr_t p, int *asked)
+static int xrt__mem_fast_native(const xrt_backend *b, uintptr_t p, int *asked, int side)
 {
     xrt_pointer_attributes a;
     xrt_status st;
     if (b->pointer_get_attributes == xrt__unsupported_pointer_get_attributes) return 0;
     memset(&a, 0, sizeof a);
     a.device = -1;
-    *asked = 1;
+    *asked |= side;
     xrt__err.quiet++;
     st = b->pointer_get_attributes(b, &a, (const void *)p);
     xrt__err.quiet--;
@@ -4521,14 +4523,14 @@ static int xrt__mem_fast_sides(const xrt_backend *b, uintptr_t dst, uintptr_t sr
         if (*s == XRT__MEM_FAST_NONE) *s = xrt__mem_fast_hit(b, &xrt__mem_cache.e[i], src, n);
     }
     if (*d < 0 || *d == XRT__MEM_FAST_NONE || *s < 0 || *s == XRT__MEM_FAST_NONE) return 0;
-    if (*d == XRT__MEM_FAST_NATIVE && (*d = xrt__mem_fast_native(b, dst, asked)) < 0) return 0;
-    if (*s == XRT__MEM_FAST_NATIVE && (*s = xrt__mem_fast_native(b, src, asked)) < 0) return 0;
+    if (*d == XRT__MEM_FAST_NATIVE && (*d = xrt__mem_fast_native(b, dst, asked, 1)) < 0) return 0;
+    if (*s == XRT__MEM_FAST_NATIVE && (*s = xrt__mem_fast_native(b, src, asked, 2)) < 0) return 0;
     return 1;
 }
 
 /* The common copy between buffers the thread has used before, without a
    lock or a copy of their attributes; 0 when the full check must answer.
-   *asked: the runtime answered for a side (the copy is not remembered). */
+   *asked: the sides the runtime answered for (1 dst, 2 src). */
 static int xrt__mem_fast_copy(const xrt_backend *b, void *dst, const void *src, size_t n, xrt_memcpy_kind *kind,
                               int *asked)
 {
@@ -4539,8 +4541,10 @@ static int xrt__mem_fast_copy(const xrt_backend *b, void *dst, const void *src, 
     return (unsigned)*kind == (unsigned)(s * 2 + d);
 }
 
-XRT_API xrt_status xrt__mem_check_copy(const xrt_backend *b, void *dst, const void *src, size_t n,
-                             xrt_memcpy_kind *kind, const char *fn)
+static xrt_status xrt__mem_check_copy_full(const xrt_backend *b, void *dst, const void *src, size_t n,
+                                           xrt_memcpy_kind *kind, const char *fn) __attribute__((noinline));
+static xrt_status xrt__mem_check_copy_full(const xrt_backend *b, void *dst, const void *src, size_t n,
+                                           xrt_memcpy_kind *kind, const char *fn)
 {
     xrt_memcpy_kind kind_in = *kind;
     xrt_pointer_attributes as[2];
@@ -4548,16 +4552,11 @@ XRT_API xrt_status xrt__mem_check_copy(const xrt_backend *b, void *dst, const vo
     const void *ps[2];
     int want_dst_dev, want_src_dev, asked = 0;
     xrt_status st;
-    if (dst == xrt__mem_last.dst && src == xrt__mem_last.src && n == xrt__mem_last.n && *kind == xrt__mem_last.kind &&
-        b == xrt__mem_last.b && xrt__mem_last.version == __atomic_load_n(&xrt__mem_version, __ATOMIC_ACQUIRE)) {
-        *kind = xrt__mem_last.resolved;
-        return XRT_SUCCESS;
-    }
     if ((unsigned)*kind > XRT_MEMCPY_DEFAULT)
         return xrt_error(XRT_ERROR_INVALID_MEMCPY_KIND, fn, "kind %d is not an xrt_memcpy_kind", (int)*kind);
     if (n == 0) return xrt__no_op(b, fn);
     if (xrt__mem_fast_copy(b, dst, src, n, kind, &asked)) {
-        if (asked) return XRT_SUCCESS;
+        xrt__mem_last.native = asked;
         xrt__mem_last.b = b;
         xrt__mem_last.dst = dst;
         xrt__mem_last.src = src;
@@ -4586,6 +4585,32 @@ XRT_API xrt_status xrt__mem_check_copy(const xrt_backend *b, void *dst, const vo
         return xrt_error(XRT_ERROR_INVALID_MEMCPY_KIND, fn, "kind %s but src %p is %s memory",
                          xrt__mem_kind_names[*kind], src, xrt__mem_names[s->type]);
     return XRT_SUCCESS;
+}
+
+/* Whether the runtime still says of the last copy's sides it was asked
+   about what it said then (the resolved kind is s * 2 + d). */
+static int xrt__mem_last_native_same(const xrt_backend *b, const void *dst, const void *src) __attribute__((noinline));
+static int xrt__mem_last_native_same(const xrt_backend *b, const void *dst, const void *src)
+{
+    int asked = 0, r = (int)xrt__mem_last.resolved;
+    if ((xrt__mem_last.native & 1) && xrt__mem_fast_native(b, (uintptr_t)dst, &asked, 1) != (r & 1)) return 0;
+    if ((xrt__mem_last.native & 2) && xrt__mem_fast_native(b, (uintptr_t)src, &asked, 2) != (r >> 1)) return 0;
+    return 1;
+}
+
+/* The thread's last copy again (same pointers, size, kind and registry
+   version) is answered here, without the frame of the full check; a side
+   that the registry does not know is asked of the runtime again. */
+XRT_API xrt_status xrt__mem_check_copy(const xrt_backend *b, void *dst, const void *src, size_t n,
+                                       xrt_memcpy_kind *kind, const char *fn)
+{
+    if (dst == xrt__mem_last.dst && src == xrt__mem_last.src && n == xrt__mem_last.n && *kind == xrt__mem_last.kind &&
+        b == xrt__mem_last.b && xrt__mem_last.version == __atomic_load_n(&xrt__mem_version, __ATOMIC_ACQUIRE) &&
+        (!xrt__mem_last.native || xrt__mem_last_native_same(b, dst, src))) {
+        *kind = xrt__mem_last.resolved;
+        return XRT_SUCCESS;
+    }
+    return xrt__mem_check_copy_full(b, dst, src, n, kind, fn);
 }
 
 /* A peer copy's side: device memory of b on `device`, [p, p+n) inside it. */
