@@ -3542,18 +3542,12 @@ static xrt_status xrt__handle_full(uintptr_t kind)
                      (unsigned long)XRT__HANDLE_MAX);
 }
 
-XRT_API xrt_status xrt__handle_alloc(const xrt_backend *b, void *obj, uintptr_t kind, int owned, uintptr_t *out)
+/* Makes free slot i the handle of obj. */
+static inline xrt_status xrt__handle_fill(const xrt_backend *b, void *obj, uintptr_t kind, int owned, uintptr_t i,
+                                          uintptr_t *out)
 {
-    uintptr_t i, gen;
-    xrt__handle_slot *s;
-    unsigned n = xrt__call.nfree;
-    if (XRT__LIKELY(n > 0)) {
-        i = xrt__call.free_slots[n - 1];
-        xrt__call.nfree = n - 1;
-    } else if (!xrt__handle_refill(&i)) {
-        return xrt__handle_full(kind);
-    }
-    s = xrt__handle_slot_at(i);
+    xrt__handle_slot *s = xrt__handle_slot_at(i);
+    uintptr_t gen;
     /* obj and owner are also read by scans (xrt__handle_of, xrt__handle_bad) */
     __atomic_store_n(&s->obj, obj, __ATOMIC_RELAXED);
     __atomic_store_n(&s->owner, b, __ATOMIC_RELAXED);
@@ -3562,6 +3556,26 @@ XRT_API xrt_status xrt__handle_alloc(const xrt_backend *b, void *obj, uintptr_t 
     *out = (gen << XRT__HANDLE_GEN_SHIFT) | (i << XRT__HANDLE_KIND_BITS) | kind;
     __atomic_store_n(&s->tag, *out, __ATOMIC_RELEASE); /* publishes obj, owner and flags */
     return XRT_SUCCESS;
+}
+
+/* The thread's cache is empty: a slot from the table (apart, so that the
+   common case below needs no stack frame). */
+static xrt_status xrt__handle_alloc_refill(const xrt_backend *b, void *obj, uintptr_t kind, int owned,
+                                           uintptr_t *out) XRT__COLD;
+static xrt_status xrt__handle_alloc_refill(const xrt_backend *b, void *obj, uintptr_t kind, int owned,
+                                           uintptr_t *out)
+{
+    uintptr_t i;
+    if (!xrt__handle_refill(&i)) return xrt__handle_full(kind);
+    return xrt__handle_fill(b, obj, kind, owned, i, out);
+}
+
+XRT_API xrt_status xrt__handle_alloc(const xrt_backend *b, void *obj, uintptr_t kind, int owned, uintptr_t *out)
+{
+    unsigned n = xrt__call.nfree;
+    if (XRT__UNLIKELY(n == 0)) return xrt__handle_alloc_refill(b, obj, kind, owned, out);
+    xrt__call.nfree = n - 1;
+    return xrt__handle_fill(b, obj, kind, owned, xrt__call.free_slots[n - 1], out);
 }
 
 /* A released slot matches no handle (its kind bits are cleared, its
