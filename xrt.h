@@ -3553,18 +3553,12 @@ static xrt_status xrt__handle_full(uintptr_t kind)
                      (unsigned long)XRT__HANDLE_MAX);
 }
 
-XRT_API xrt_status xrt__handle_alloc(const xrt_backend *b, void *obj, uintptr_t kind, int owned, uintptr_t *out)
+/* Makes free slot i the handle of obj. */
+static inline xrt_status xrt__handle_fill(const xrt_backend *b, void *obj, uintptr_t kind, int owned, uintptr_t i,
+                                          uintptr_t *out)
 {
-    uintptr_t i, gen;
-    xrt__handle_slot *s;
-    unsigned n = xrt__call.nfree;
-    if (XRT__LIKELY(n > 0)) {
-        i = xrt__call.free_slots[n - 1];
-        xrt__call.nfree = n - 1;
-    } else if (!xrt__handle_refill(&i)) {
-        return xrt__handle_full(kind);
-    }
-    s = xrt__handle_slot_at(i);
+    xrt__handle_slot *s = xrt__handle_slot_at(i);
+    uintptr_t gen;
     /* obj and owner are also read by scans (xrt__handle_of, xrt__handle_bad) */
     __atomic_store_n(&s->obj, obj, __ATOMIC_RELAXED);
     __atomic_store_n(&s->owner, b, __ATOMIC_RELAXED);
@@ -3573,6 +3567,26 @@ XRT_API xrt_status xrt__handle_alloc(const xrt_backend *b, void *obj, uintptr_t 
     *out = (gen << XRT__HANDLE_GEN_SHIFT) | (i << XRT__HANDLE_KIND_BITS) | kind;
     __atomic_store_n(&s->tag, *out, __ATOMIC_RELEASE); /* publishes obj, owner and flags */
     return XRT_SUCCESS;
+}
+
+/* The thread's cache is empty: a slot from the table (apart, so that the
+   common case below needs no stack frame). */
+static xrt_status xrt__handle_alloc_refill(const xrt_backend *b, void *obj, uintptr_t kind, int owned,
+                                           uintptr_t *out) XRT__COLD;
+static xrt_status xrt__handle_alloc_refill(const xrt_backend *b, void *obj, uintptr_t kind, int owned,
+                                           uintptr_t *out)
+{
+    uintptr_t i;
+    if (!xrt__handle_refill(&i)) return xrt__handle_full(kind);
+    return xrt__handle_fill(b, obj, kind, owned, i, out);
+}
+
+XRT_API xrt_status xrt__handle_alloc(const xrt_backend *b, void *obj, uintptr_t kind, int owned, uintptr_t *out)
+{
+    unsigned n = xrt__call.nfree;
+    if (XRT__UNLIKELY(n == 0)) return xrt__handle_alloc_refill(b, obj, kind, owned, out);
+    xrt__call.nfree = n - 1;
+    return xrt__handle_fill(b, obj, kind, owned, xrt__call.free_slots[n - 1], out);
 }
 
 /* A released slot matches no handle (its kind bits are cleared, its
@@ -3586,18 +3600,20 @@ static int xrt__handle_release_slot(xrt__handle_slot *s, uintptr_t h)
     return __atomic_compare_exchange_n(&s->tag, &h, released, 0, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED);
 }
 
-static inline int xrt__handle_release(const xrt_backend *b, uintptr_t h, void **obj, uintptr_t *flags)
+/* The released slot, for xrt__handle_retire; NULL if h is not a live
+   handle of b or another destroy won it. */
+static inline xrt__handle_slot *xrt__handle_release(const xrt_backend *b, uintptr_t h, void **obj, uintptr_t *flags)
 {
     uintptr_t i = xrt__handle_index(h);
     xrt__handle_slot *c = __atomic_load_n(&xrt__handle_chunks[i / XRT__HANDLE_CHUNK], __ATOMIC_ACQUIRE), *s;
-    if (!c || !(h & XRT__HANDLE_KIND_MASK)) return 0;
+    if (!c || !(h & XRT__HANDLE_KIND_MASK)) return NULL;
     s = &c[i % XRT__HANDLE_CHUNK];
     if (__atomic_load_n(&s->tag, __ATOMIC_ACQUIRE) != h || __atomic_load_n(&s->owner, __ATOMIC_RELAXED) != b ||
         !xrt__handle_release_slot(s, h))
-        return 0;
+        return NULL;
     *obj = s->obj;
     *flags = s->flags;
-    return 1;
+    return s;
 }
 
 /* A released slot that no call can be using any more goes to the thread's
@@ -3611,10 +3627,9 @@ static void xrt__handle_spill(uintptr_t i)
     xrt__unlock(&xrt__handle_lock);
 }
 
-static inline void xrt__handle_recycle(uintptr_t h)
+static inline void xrt__handle_recycle(xrt__handle_slot *s, uintptr_t h)
 {
     uintptr_t i = xrt__handle_index(h);
-    xrt__handle_slot *s = xrt__handle_slot_at(i);
     unsigned n = xrt__call.nfree;
     __atomic_store_n(&s->obj, (void *)NULL, __ATOMIC_RELAXED);
     __atomic_store_n(&s->owner, (const xrt_backend *)NULL, __ATOMIC_RELAXED);
@@ -3795,13 +3810,14 @@ static int xrt__limbo_waiting(const xrt__limbo_wait *w)
 }
 
 /* Destroys a retired handle's object (unless it wraps a native one) and
-   makes its slot free for a new handle. */
-static inline xrt_status xrt__handle_finish(const xrt_backend *b, uintptr_t h, void *obj, uintptr_t flags)
+   makes its slot s free for a new handle. */
+static inline xrt_status xrt__handle_finish(const xrt_backend *b, uintptr_t h, xrt__handle_slot *s, void *obj,
+                                            uintptr_t flags)
 {
     xrt_status st = XRT_SUCCESS;
     if ((flags & XRT__HANDLE_OWNED) && xrt__survives_fork(b))
         st = xrt__handle_destroy_object(b, h & XRT__HANDLE_KIND_MASK, obj);
-    xrt__handle_recycle(h);
+    xrt__handle_recycle(s, h);
     return st;
 }
 
@@ -3817,7 +3833,7 @@ static void xrt__limbo_finish(const xrt__limbo *l)
     xrt__err_keep(&kept);
     xrt__err.detail[0] = 0;
     xrt__err.capture++;
-    st = xrt__handle_finish(l->owner, l->handle, l->obj, l->flags);
+    st = xrt__handle_finish(l->owner, l->handle, xrt__handle_slot_at(xrt__handle_index(l->handle)), l->obj, l->flags);
     xrt__err.capture--;
     if (st != XRT_SUCCESS)
         xrt_log(XRT_LOG_ERROR, "%s %p, destroyed once the calls using it were done: %.300s (%s)",
@@ -3931,13 +3947,17 @@ static xrt_status xrt__handle_retire_later(const xrt_backend *b, uintptr_t h, vo
     pthread_mutex_unlock(&xrt__call_lock);
     if (l && n) return XRT_SUCCESS; /* destroyed by whoever reclaims after the last of them */
     XRT_FREE(l);
-    return xrt__handle_finish(b, h, obj, flags);
+    return xrt__handle_finish(b, h, xrt__handle_slot_at(xrt__handle_index(h)), obj, flags);
 }
 
-static inline xrt_status xrt__handle_retire(const xrt_backend *b, uintptr_t h, void *obj, uintptr_t flags)
+/* s: h's slot, released by xrt__handle_release. Inlined into the destroy,
+   so that the common case (no other thread in a call) is one function. */
+static inline __attribute__((always_inline)) xrt_status xrt__handle_retire(const xrt_backend *b, uintptr_t h,
+                                                                            xrt__handle_slot *s, void *obj,
+                                                                            uintptr_t flags)
 {
     if (XRT__UNLIKELY(__atomic_load_n(&xrt__limbo_list, __ATOMIC_RELAXED) != NULL)) xrt__limbo_reclaim(0);
-    if (XRT__LIKELY(xrt__call_alone())) return xrt__handle_finish(b, h, obj, flags);
+    if (XRT__LIKELY(xrt__call_alone())) return xrt__handle_finish(b, h, s, obj, flags);
     return xrt__handle_retire_later(b, h, obj, flags);
 }
 
@@ -3945,10 +3965,11 @@ static inline xrt_status xrt__handle_retire(const xrt_backend *b, uintptr_t h, v
 XRT_API xrt_status xrt__handle_free(const xrt_backend *b, const void *handle, uintptr_t kind, const char *fn)
 {
     uintptr_t h = (uintptr_t)handle, flags;
+    xrt__handle_slot *s;
     void *obj;
-    if (XRT__UNLIKELY((h & XRT__HANDLE_KIND_MASK) != kind || !xrt__handle_release(b, h, &obj, &flags)))
+    if (XRT__UNLIKELY((h & XRT__HANDLE_KIND_MASK) != kind || !(s = xrt__handle_release(b, h, &obj, &flags))))
         return xrt__handle_bad(fn, handle);
-    return xrt__handle_retire(b, h, obj, flags);
+    return xrt__handle_retire(b, h, s, obj, flags);
 }
 
 /* A forked child has one thread: the others' records are gone, their free
@@ -4179,13 +4200,15 @@ static XRT__TLS struct {
 } xrt__mem_cache;
 
 /* The thread's last copy that passed its checks: the same call again, with
-   the tree unchanged, passes them again. */
+   the tree unchanged, passes them again, once the runtime gives the same
+   answer again for each side it was asked about (`native`: 1 dst, 2 src). */
 static XRT__TLS struct {
     const xrt_backend *b;
     const void *dst, *src;
     size_t n;
     uint64_t version;
     xrt_memcpy_kind kind, resolved;
+    int native;
 } xrt__mem_last;
 
 /* The allocation containing p, or NULL. */
@@ -4505,19 +4528,19 @@ static xrt_status xrt__mem_check_range(const xrt_backend *b, const void *p, size
 static const char *const xrt__mem_kind_names[] = {"host-to-host", "host-to-device", "device-to-host",
                                               "device-to-device", "default"};
 
-/* A pointer the registry does not know, for xrt__mem_fast_side: host
+/* A pointer the registry does not know, for xrt__mem_fast_sides: host
    memory where b keeps no memory outside the registry, else what b's
-   runtime says of it now (*asked is set). The runtime's answer is not kept:
+   runtime says of it now (`side` is set in *asked). The answer is not kept:
    the address may be freed and mapped again as device memory, unseen by xrt
    (DESIGN.md, "What a GPU call costs xrt"). */
-static int xrt__mem_fast_native(const xrt_backend *b, uintptr_t p, int *asked)
+static int xrt__mem_fast_native(const xrt_backend *b, uintptr_t p, int *asked, int side)
 {
     xrt_pointer_attributes a;
     xrt_status st;
     if (b->pointer_get_attributes == xrt__unsupported_pointer_get_attributes) return 0;
     memset(&a, 0, sizeof a);
     a.device = -1;
-    *asked = 1;
+    *asked |= side;
     xrt__err.quiet++;
     st = b->pointer_get_attributes(b, &a, (const void *)p);
     xrt__err.quiet--;
@@ -4526,42 +4549,55 @@ static int xrt__mem_fast_native(const xrt_backend *b, uintptr_t p, int *asked)
     return xrt__mem_on_device(a.type);
 }
 
-/* The thread's cached answer for one side of a copy, in the form the checks
-   need: 1 (device or managed memory of b, the range inside it), 0 (host
-   memory: b's pinned memory, or memory the registry does not know and the
-   runtime calls host memory), -1 (no answer here: take the full path). */
-static int xrt__mem_fast_side(const xrt_backend *b, uintptr_t p, size_t n, int *asked)
+/* What one entry of the thread's cache says of one side of a copy, in the
+   form the checks need: 1 (device or managed memory of b, the range inside
+   it), 0 (host memory of b), -1 (no answer here: take the full path), 2
+   (the entry does not hold p), 3 (the registry's miss for p: the runtime
+   answers, xrt__mem_fast_native). */
+#define XRT__MEM_FAST_NONE 2
+#define XRT__MEM_FAST_NATIVE 3
+static inline int xrt__mem_fast_hit(const xrt_backend *b, const xrt__mem_hit *h, uintptr_t p, size_t n)
+{
+    if (!h->a.backend) return p == h->key ? XRT__MEM_FAST_NATIVE : XRT__MEM_FAST_NONE;
+    if (p - h->key >= h->a.size) return XRT__MEM_FAST_NONE;
+    if (h->a.backend != b->name || n > h->a.size - (p - h->key)) return -1;
+    return xrt__mem_on_device(h->a.type);
+}
+
+/* Both sides from one pass over the cache, each side answered by the first
+   entry that holds it; the runtime is asked only once both are found. */
+static int xrt__mem_fast_sides(const xrt_backend *b, uintptr_t dst, uintptr_t src, size_t n, int *d, int *s,
+                               int *asked)
 {
     unsigned i;
-    for (i = 0; i < xrt__mem_cache.count; i++) {
-        const xrt__mem_hit *h = &xrt__mem_cache.e[i];
-        if (!h->a.backend) {
-            if (p == h->key) return xrt__mem_fast_native(b, p, asked);
-        } else if (p - h->key < h->a.size) {
-            if (h->a.backend != b->name || n > h->a.size - (p - h->key)) return -1;
-            return xrt__mem_on_device(h->a.type);
-        }
+    *d = *s = XRT__MEM_FAST_NONE;
+    for (i = 0; i < xrt__mem_cache.count && (*d == XRT__MEM_FAST_NONE || *s == XRT__MEM_FAST_NONE); i++) {
+        if (*d == XRT__MEM_FAST_NONE) *d = xrt__mem_fast_hit(b, &xrt__mem_cache.e[i], dst, n);
+        if (*s == XRT__MEM_FAST_NONE) *s = xrt__mem_fast_hit(b, &xrt__mem_cache.e[i], src, n);
     }
-    return -1;
+    if (*d < 0 || *d == XRT__MEM_FAST_NONE || *s < 0 || *s == XRT__MEM_FAST_NONE) return 0;
+    if (*d == XRT__MEM_FAST_NATIVE && (*d = xrt__mem_fast_native(b, dst, asked, 1)) < 0) return 0;
+    if (*s == XRT__MEM_FAST_NATIVE && (*s = xrt__mem_fast_native(b, src, asked, 2)) < 0) return 0;
+    return 1;
 }
 
 /* The common copy between buffers the thread has used before, without a
    lock or a copy of their attributes; 0 when the full check must answer.
-   *asked: the runtime answered for a side (the copy is not remembered). */
+   *asked: the sides the runtime answered for (1 dst, 2 src). */
 static int xrt__mem_fast_copy(const xrt_backend *b, void *dst, const void *src, size_t n, xrt_memcpy_kind *kind,
                               int *asked)
 {
     int d, s;
     if (xrt__mem_cache.version != __atomic_load_n(&xrt__mem_version, __ATOMIC_ACQUIRE) || !dst || !src) return 0;
-    if ((d = xrt__mem_fast_side(b, (uintptr_t)dst, n, asked)) < 0 ||
-        (s = xrt__mem_fast_side(b, (uintptr_t)src, n, asked)) < 0)
-        return 0;
+    if (!xrt__mem_fast_sides(b, (uintptr_t)dst, (uintptr_t)src, n, &d, &s, asked)) return 0;
     if (*kind == XRT_MEMCPY_DEFAULT) *kind = (xrt_memcpy_kind)(s * 2 + d);
     return (unsigned)*kind == (unsigned)(s * 2 + d);
 }
 
-XRT_API xrt_status xrt__mem_check_copy(const xrt_backend *b, void *dst, const void *src, size_t n,
-                             xrt_memcpy_kind *kind, const char *fn)
+static xrt_status xrt__mem_check_copy_full(const xrt_backend *b, void *dst, const void *src, size_t n,
+                                           xrt_memcpy_kind *kind, const char *fn) __attribute__((noinline));
+static xrt_status xrt__mem_check_copy_full(const xrt_backend *b, void *dst, const void *src, size_t n,
+                                           xrt_memcpy_kind *kind, const char *fn)
 {
     xrt_memcpy_kind kind_in = *kind;
     xrt_pointer_attributes as[2];
@@ -4569,16 +4605,11 @@ XRT_API xrt_status xrt__mem_check_copy(const xrt_backend *b, void *dst, const vo
     const void *ps[2];
     int want_dst_dev, want_src_dev, asked = 0;
     xrt_status st;
-    if (dst == xrt__mem_last.dst && src == xrt__mem_last.src && n == xrt__mem_last.n && *kind == xrt__mem_last.kind &&
-        b == xrt__mem_last.b && xrt__mem_last.version == __atomic_load_n(&xrt__mem_version, __ATOMIC_ACQUIRE)) {
-        *kind = xrt__mem_last.resolved;
-        return XRT_SUCCESS;
-    }
     if ((unsigned)*kind > XRT_MEMCPY_DEFAULT)
         return xrt_error(XRT_ERROR_INVALID_MEMCPY_KIND, fn, "kind %d is not an xrt_memcpy_kind", (int)*kind);
     if (n == 0) return xrt__no_op(b, fn);
     if (xrt__mem_fast_copy(b, dst, src, n, kind, &asked)) {
-        if (asked) return XRT_SUCCESS;
+        xrt__mem_last.native = asked;
         xrt__mem_last.b = b;
         xrt__mem_last.dst = dst;
         xrt__mem_last.src = src;
@@ -4607,6 +4638,32 @@ XRT_API xrt_status xrt__mem_check_copy(const xrt_backend *b, void *dst, const vo
         return xrt_error(XRT_ERROR_INVALID_MEMCPY_KIND, fn, "kind %s but src %p is %s memory",
                          xrt__mem_kind_names[*kind], src, xrt__mem_names[s->type]);
     return XRT_SUCCESS;
+}
+
+/* Whether the runtime still says of the last copy's sides it was asked
+   about what it said then (the resolved kind is s * 2 + d). */
+static int xrt__mem_last_native_same(const xrt_backend *b, const void *dst, const void *src) __attribute__((noinline));
+static int xrt__mem_last_native_same(const xrt_backend *b, const void *dst, const void *src)
+{
+    int asked = 0, r = (int)xrt__mem_last.resolved;
+    if ((xrt__mem_last.native & 1) && xrt__mem_fast_native(b, (uintptr_t)dst, &asked, 1) != (r & 1)) return 0;
+    if ((xrt__mem_last.native & 2) && xrt__mem_fast_native(b, (uintptr_t)src, &asked, 2) != (r >> 1)) return 0;
+    return 1;
+}
+
+/* The thread's last copy again (same pointers, size, kind and registry
+   version) is answered here, without the frame of the full check; a side
+   that the registry does not know is asked of the runtime again. */
+XRT_API xrt_status xrt__mem_check_copy(const xrt_backend *b, void *dst, const void *src, size_t n,
+                                       xrt_memcpy_kind *kind, const char *fn)
+{
+    if (dst == xrt__mem_last.dst && src == xrt__mem_last.src && n == xrt__mem_last.n && *kind == xrt__mem_last.kind &&
+        b == xrt__mem_last.b && xrt__mem_last.version == __atomic_load_n(&xrt__mem_version, __ATOMIC_ACQUIRE) &&
+        (!xrt__mem_last.native || xrt__mem_last_native_same(b, dst, src))) {
+        *kind = xrt__mem_last.resolved;
+        return XRT_SUCCESS;
+    }
+    return xrt__mem_check_copy_full(b, dst, src, n, kind, fn);
 }
 
 /* A peer copy's side: device memory of b on `device`, [p, p+n) inside it. */
@@ -4640,6 +4697,19 @@ XRT_API xrt_status xrt__mem_check_peer(const xrt_backend *b, void *dst, int dst_
     return n == 0 ? xrt__no_op(b, fn) : XRT_SUCCESS;
 }
 
+/* memset's common case without a lock or a copy of the attributes: device
+   or managed memory of b that the thread's cache holds, [p, p+n) inside it.
+   Anything else (pinned memory included) takes the full check. */
+static int xrt__mem_fast_set(const xrt_backend *b, uintptr_t p, size_t n)
+{
+    unsigned i;
+    int r;
+    if (xrt__mem_cache.version != __atomic_load_n(&xrt__mem_version, __ATOMIC_ACQUIRE)) return 0;
+    for (i = 0; i < xrt__mem_cache.count; i++)
+        if ((r = xrt__mem_fast_hit(b, &xrt__mem_cache.e[i], p, n)) != XRT__MEM_FAST_NONE) return r == 1;
+    return 0;
+}
+
 /* memset targets device, managed or pinned memory, as cudaMemset does. */
 XRT_API xrt_status xrt__mem_check_set(const xrt_backend *b, void *p, size_t n, const char *fn)
 {
@@ -4647,6 +4717,7 @@ XRT_API xrt_status xrt__mem_check_set(const xrt_backend *b, void *p, size_t n, c
     xrt_status st;
     if (n == 0) return xrt__no_op(b, fn);
     if (!p) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "dst is NULL");
+    if (xrt__mem_fast_set(b, (uintptr_t)p, n)) return XRT_SUCCESS;
     xrt__mem_classify(b, 1, (const void *const *)&p, &a);
     if ((st = xrt__mem_check_range(b, p, n, "dst", fn, &a)) != XRT_SUCCESS) return st;
     if (a.type == XRT_MEMORY_UNKNOWN || a.type == XRT_MEMORY_HOST)
@@ -4938,17 +5009,19 @@ XRT_API xrt_status xrt_module_unload(xrt_module module)
     const xrt_backend *b = xrt__be();
     uintptr_t h = (uintptr_t)module, flags, fflags;
     void *obj, *fobj;
+    xrt__handle_slot *s, *fs;
     xrt__module *m;
     size_t i;
-    if (!xrt__handle_lookup(b, module, XRT__HANDLE_MODULE) || !xrt__handle_release(b, h, &obj, &flags))
+    if (!xrt__handle_lookup(b, module, XRT__HANDLE_MODULE) || !(s = xrt__handle_release(b, h, &obj, &flags)))
         return xrt__handle_bad("xrt_module_unload", module);
     m = (xrt__module *)obj;
     pthread_mutex_lock(&m->lock);
     m->dead = 1;
     pthread_mutex_unlock(&m->lock);
     for (i = 0; i < m->n; i++)
-        if (xrt__handle_release(b, m->fns[i].handle, &fobj, &fflags)) xrt__handle_retire(b, m->fns[i].handle, fobj, fflags);
-    return xrt__handle_retire(b, h, m, flags);
+        if ((fs = xrt__handle_release(b, m->fns[i].handle, &fobj, &fflags)) != NULL)
+            xrt__handle_retire(b, m->fns[i].handle, fs, fobj, fflags);
+    return xrt__handle_retire(b, h, s, m, flags);
 }
 
 static xrt_status xrt__module_function_locked(const xrt_backend *b, xrt__module *m, const char *name, uintptr_t *out)

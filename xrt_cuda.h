@@ -198,6 +198,8 @@ static xrt_status xrt__cuda_fill_prop(const xrt__gpu *g, xrt_device_prop *out, c
 XRT__GPU_ASSERT(offsetof(struct cudaDeviceProp, totalGlobalMem) == 288, "cudaDeviceProp's head moved");
 
 /* cudaPointerAttributes has had this layout since CUDA 11. */
+XRT__GPU_ASSERT(sizeof(struct cudaPointerAttributes) <= XRT__GPU_POINTER_ATTR_BYTES,
+                "cudaPointerAttributes is larger than the part xrt clears");
 static xrt_memory_type xrt__cuda_memory_type(const xrt__gpu *g, const void *attr, int *device)
 {
     struct cudaPointerAttributes a;

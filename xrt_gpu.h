@@ -165,6 +165,11 @@
 #define XRT__GPU_ASSERT(cond, msg) _Static_assert(cond, msg)
 #endif
 
+/* What xrt__gpu_pointer_get_attributes clears before asking the runtime:
+   the whole of cudaPointerAttributes (88 bytes with its reserved words) or
+   hipPointerAttribute_t (32 bytes), checked where each is declared. */
+#define XRT__GPU_POINTER_ATTR_BYTES 96
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -881,9 +886,12 @@ static xrt_status xrt__gpu_pointer_get_attributes(const xrt_backend *self, xrt_p
                                                   const void *ptr)
 {
     const xrt__gpu *g = (const xrt__gpu *)self->user;
-    union { double align; void *ptr; char bytes[256]; } u; /* cudaPointerAttributes, hipPointerAttribute_t: 32 bytes */
+    /* Room for a later runtime's larger struct; only the part that
+       memory_type reads is cleared (its size is checked where the vendor
+       struct is declared), not the whole buffer at each call. */
+    union { double align; void *ptr; char bytes[256]; } u;
     int device = -1;
-    memset(&u, 0, sizeof u);
+    memset(&u, 0, XRT__GPU_POINTER_ATTR_BYTES);
     if (g->rt.PointerGetAttributes(u.bytes, ptr) != g->success) {
         (void)g->rt.GetLastError(); /* HIP 5 fails for plain host memory and keeps it as its last error */
         return XRT_SUCCESS;

@@ -268,6 +268,8 @@ XRT__GPU_ASSERT(offsetof(hipPointerAttribute_t, device) == offsetof(xrt__hip_poi
                     offsetof(hipPointerAttribute_t, isManaged) == offsetof(xrt__hip_pointer_attr, isManaged) &&
                     sizeof(hipPointerAttribute_t) == sizeof(xrt__hip_pointer_attr),
                 "hipPointerAttribute_t differs from xrt's declaration");
+XRT__GPU_ASSERT(sizeof(xrt__hip_pointer_attr) <= XRT__GPU_POINTER_ATTR_BYTES,
+                "hipPointerAttribute_t is larger than the part xrt clears");
 
 /* >> hip: hooks */
 static xrt_status xrt__hip_probe(char *reason, size_t n)

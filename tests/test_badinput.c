@@ -411,6 +411,25 @@ static void test_memcpy_errors(void **state)
     OK(xrt_free(d2));
 }
 
+/* A copy between buffers the thread has used before is answered from its
+   cache; either side running off its allocation is refused all the same. */
+static void test_memcpy_cached_overrun(void **state)
+{
+    void *a, *b;
+    (void)state;
+    OK(xrt_malloc(&a, 128));
+    OK(xrt_malloc(&b, 64));
+    OK(xrt_memcpy(a, b, 64, XRT_MEMCPY_DEFAULT)); /* both sides in the cache */
+    FAILS(xrt_memcpy(a, b, 65, XRT_MEMCPY_DEFAULT), XRT_ERROR_INVALID_VALUE, "xrt_memcpy: 65 bytes at src");
+    assert_non_null(strstr(xrt_get_last_error_string(), "overrun its allocation (64 bytes"));
+    FAILS(xrt_memcpy(b, a, 65, XRT_MEMCPY_DEFAULT), XRT_ERROR_INVALID_VALUE, "xrt_memcpy: 65 bytes at dst");
+    OK(xrt_memcpy(a, b, 64, XRT_MEMCPY_DEFAULT));
+    FAILS(xrt_memcpy_async(a, (char *)b + 1, 64, XRT_MEMCPY_DEFAULT, NULL), XRT_ERROR_INVALID_VALUE,
+          "xrt_memcpy_async: 64 bytes at src");
+    OK(xrt_free(a));
+    OK(xrt_free(b));
+}
+
 static void test_memset_errors(void **state)
 {
     char stack[64];
@@ -1597,6 +1616,7 @@ int main(void)
         cmocka_unit_test(test_bad_frees),
         cmocka_unit_test(test_bad_frees_pinned),
         cmocka_unit_test(test_memcpy_errors),
+        cmocka_unit_test(test_memcpy_cached_overrun),
         cmocka_unit_test(test_memset_errors),
         cmocka_unit_test(test_event_flags),
         cmocka_unit_test(test_elapsed_time_errors),

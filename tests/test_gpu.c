@@ -2707,6 +2707,12 @@ static void test_gpu_copy_asks_runtime(void **state)
     FAILS(xrt_memcpy_async(host, d, sizeof host, XRT_MEMCPY_DEVICE_TO_HOST, NULL), XRT_ERROR_INVALID_MEMCPY_KIND, expected);
     moved.on = 0;
     OK(xrt_memcpy_async(d, host, sizeof host, XRT_MEMCPY_HOST_TO_DEVICE, NULL));
+    OK(xrt_memcpy_async(host, d, sizeof host, XRT_MEMCPY_DEVICE_TO_HOST, NULL));
+    OK(xrt_memcpy_async(host, d, sizeof host, XRT_MEMCPY_DEVICE_TO_HOST, NULL)); /* the same copy again */
+    OK(xrt_stream_synchronize(NULL));
+    moved.on = 1; /* and once more, its dst now device memory */
+    FAILS(xrt_memcpy_async(host, d, sizeof host, XRT_MEMCPY_DEVICE_TO_HOST, NULL), XRT_ERROR_INVALID_MEMCPY_KIND, expected);
+    moved.on = 0;
     OK(xrt_stream_synchronize(NULL));
     moved_restore(NULL);
     assert_int_equal(g->rt.Free(native), g->success);
