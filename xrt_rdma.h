@@ -995,6 +995,12 @@ static void xrt__rdma_unlock_ctx(xrt__rdma_ctx *c) { xrt__spin_unlock(&c->lock);
 #define XRT__RDMA_SLOTS 64
 static xrt__rdma_ctx *xrt__rdma_ctxs[XRT__RDMA_SLOTS];
 static uintptr_t xrt__rdma_slot_gen[XRT__RDMA_SLOTS];
+/* Calls under way on each slot's context (xrt__rdma_enter): a close frees
+   the context only once they are done. They live outside the context, so
+   a call that comes too late reads a count, not freed memory. A slot whose
+   close is waiting for them is not taken again before it is done. */
+static unsigned xrt__rdma_slot_users[XRT__RDMA_SLOTS];
+static unsigned char xrt__rdma_slot_closing[XRT__RDMA_SLOTS];
 static unsigned xrt__rdma_fork_gen;  /* bumped in the child of every fork() */
 static size_t xrt__rdma_tracked;     /* entries (any list) and pending registrations, all contexts */
 static pthread_once_t xrt__rdma_once = PTHREAD_ONCE_INIT;
@@ -1011,6 +1017,9 @@ static void xrt__rdma_atfork_parent(void) { pthread_mutex_unlock(&xrt__rdma_lock
 static void xrt__rdma_atfork_child(void)
 {
     __atomic_add_fetch(&xrt__rdma_fork_gen, 1, __ATOMIC_RELEASE);
+    /* the calls and closes under way were other threads', which the child has not */
+    memset(xrt__rdma_slot_users, 0, sizeof xrt__rdma_slot_users);
+    memset(xrt__rdma_slot_closing, 0, sizeof xrt__rdma_slot_closing);
     pthread_mutex_unlock(&xrt__rdma_lock);
 }
 
@@ -1041,10 +1050,26 @@ static xrt_status xrt__rdma_ctx_bad(xrt_rdma_ctx h, const char *fn, const xrt__r
                          ? "was closed" : "was never opened");
 }
 
+/* A call on the context of handle (or registration) v begins and ends. The
+   count's increment and the slot's load in xrt__rdma_ctx_of, and the
+   close's store and load, are sequentially consistent: either the call
+   finds the slot emptied, or the close sees the call counted and waits. */
+static inline void xrt__rdma_enter(uintptr_t v)
+{
+    __atomic_add_fetch(&xrt__rdma_slot_users[v % XRT__RDMA_SLOTS], 1, __ATOMIC_SEQ_CST);
+}
+
+static inline xrt_status xrt__rdma_leave(uintptr_t v, xrt_status st)
+{
+    __atomic_sub_fetch(&xrt__rdma_slot_users[v % XRT__RDMA_SLOTS], 1, __ATOMIC_RELEASE);
+    return st;
+}
+
+/* The caller has entered h's slot (xrt__rdma_enter). */
 static inline xrt_status xrt__rdma_ctx_of(xrt_rdma_ctx h, const char *fn, int forked_ok, xrt__rdma_ctx **out)
 {
     uintptr_t v = (uintptr_t)h;
-    xrt__rdma_ctx *c = __atomic_load_n(&xrt__rdma_ctxs[v % XRT__RDMA_SLOTS], __ATOMIC_ACQUIRE);
+    xrt__rdma_ctx *c = __atomic_load_n(&xrt__rdma_ctxs[v % XRT__RDMA_SLOTS], __ATOMIC_SEQ_CST);
     *out = NULL;
     if (XRT__UNLIKELY(!v || !c || c->handle != v || (!forked_ok && xrt__rdma_forked(c))))
         return xrt__rdma_ctx_bad(h, fn, c);
@@ -1131,7 +1156,7 @@ static xrt_status xrt__rdma_ctx_new(struct ibv_context *vc, struct ibv_pd *pd, i
     c->fork_gen = __atomic_load_n(&xrt__rdma_fork_gen, __ATOMIC_ACQUIRE);
     xrt__rdma_probe_dmabuf(c);
     pthread_mutex_lock(&xrt__rdma_lock);
-    for (i = 0; i < XRT__RDMA_SLOTS && xrt__rdma_ctxs[i]; i++) {}
+    for (i = 0; i < XRT__RDMA_SLOTS && (xrt__rdma_ctxs[i] || xrt__rdma_slot_closing[i]); i++) {}
     if (i < XRT__RDMA_SLOTS) {
         c->handle = ++xrt__rdma_slot_gen[i] * XRT__RDMA_SLOTS + (uintptr_t)i;
         xrt__rdma_refs_adopt(c, i);
@@ -1235,9 +1260,9 @@ XRT_API xrt_status xrt_rdma_get_pd(xrt_rdma_ctx ctx, struct ibv_pd **pd)
     xrt_status st;
     if (!pd) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_rdma_get_pd", "pd is NULL");
     *pd = NULL;
-    if ((st = xrt__rdma_ctx_of(ctx, "xrt_rdma_get_pd", 0, &c)) != XRT_SUCCESS) return st;
-    *pd = c->pd;
-    return XRT_SUCCESS;
+    xrt__rdma_enter((uintptr_t)ctx);
+    if ((st = xrt__rdma_ctx_of(ctx, "xrt_rdma_get_pd", 0, &c)) == XRT_SUCCESS) *pd = c->pd;
+    return xrt__rdma_leave((uintptr_t)ctx, st);
 }
 
 static const char *xrt__rdma_fork_status(void)
@@ -1256,7 +1281,8 @@ XRT_API xrt_status xrt_rdma_get_info(xrt_rdma_ctx ctx, xrt_rdma_context_info *in
     xrt_status st;
     if (!info) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_rdma_get_info", "info is NULL");
     memset(info, 0, sizeof *info);
-    if ((st = xrt__rdma_ctx_of(ctx, "xrt_rdma_get_info", 0, &c)) != XRT_SUCCESS) return st;
+    xrt__rdma_enter((uintptr_t)ctx);
+    if ((st = xrt__rdma_ctx_of(ctx, "xrt_rdma_get_info", 0, &c)) != XRT_SUCCESS) return xrt__rdma_leave((uintptr_t)ctx, st);
     snprintf(info->device, sizeof info->device, "%s", c->name);
     info->context = c->vc;
     info->pd = c->pd;
@@ -1265,7 +1291,7 @@ XRT_API xrt_status xrt_rdma_get_info(xrt_rdma_ctx ctx, xrt_rdma_context_info *in
     snprintf(info->dmabuf_reason, sizeof info->dmabuf_reason, "%s", c->nic_dmabuf ? "" : c->nic_dmabuf_why);
     info->cache = c->cache;
     info->fork = xrt__rdma_fork_status();
-    return XRT_SUCCESS;
+    return xrt__rdma_leave((uintptr_t)ctx, XRT_SUCCESS);
 }
 
 /* >> rdma impl: the cache (the core's interval trees and an LRU list) */
@@ -2057,7 +2083,8 @@ XRT_API xrt_status xrt_rdma_register(xrt_rdma_ctx ctx, const void *ptr, size_t s
 {
     xrt_status st;
     if (!reg) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_rdma_register", "reg is NULL");
-    st = xrt__rdma_register(ctx, ptr, size, access, reg);
+    xrt__rdma_enter((uintptr_t)ctx);
+    st = xrt__rdma_leave((uintptr_t)ctx, xrt__rdma_register(ctx, ptr, size, access, reg));
     if (st != XRT_SUCCESS) memset(reg, 0, sizeof *reg);
     return st;
 }
@@ -2085,17 +2112,13 @@ static inline void xrt__rdma_unref_last(xrt__rdma_ctx *c, xrt__rdma_entry *x, xr
     *victims = x;
 }
 
-XRT_API xrt_status xrt_rdma_release(xrt_rdma_reg *reg)
+/* h: reg's handle; the caller has entered its slot. */
+static xrt_status xrt__rdma_release(xrt_rdma_reg *reg, uintptr_t h)
 {
     static const char fn[] = "xrt_rdma_release";
     xrt__rdma_entry *x, *victims = NULL;
-    xrt__rdma_ctx *c;
+    xrt__rdma_ctx *c = __atomic_load_n(&xrt__rdma_ctxs[h % XRT__RDMA_SLOTS], __ATOMIC_SEQ_CST);
     xrt__rdma_ref *ref;
-    uintptr_t h;
-    if (!reg) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "reg is NULL");
-    if (!(h = (uintptr_t)reg->opaque))
-        return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "registration is released or was never made");
-    c = __atomic_load_n(&xrt__rdma_ctxs[h % XRT__RDMA_SLOTS], __ATOMIC_ACQUIRE);
     if (!c) return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "registration %p: its context was closed", reg->opaque);
     if (XRT__UNLIKELY(xrt__rdma_forked(c))) { /* a fork() child: the parent's, not ours to touch */
         memset(reg, 0, sizeof *reg);
@@ -2115,6 +2138,16 @@ XRT_API xrt_status xrt_rdma_release(xrt_rdma_reg *reg)
     if (victims) xrt__rdma_destroy(victims);
     *reg = xrt__rdma_no_reg;
     return XRT_SUCCESS;
+}
+
+XRT_API xrt_status xrt_rdma_release(xrt_rdma_reg *reg)
+{
+    uintptr_t h;
+    if (!reg) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_rdma_release", "reg is NULL");
+    if (!(h = (uintptr_t)reg->opaque))
+        return xrt_error(XRT_ERROR_INVALID_HANDLE, "xrt_rdma_release", "registration is released or was never made");
+    xrt__rdma_enter(h);
+    return xrt__rdma_leave(h, xrt__rdma_release(reg, h));
 }
 
 XRT_API const char *xrt_rdma_path_name(xrt_rdma_path path)
@@ -2203,6 +2236,7 @@ static void xrt__rdma_invalidate(uintptr_t base, size_t size, uint64_t gen)
 {
     uintptr_t end = size > UINTPTR_MAX - base ? UINTPTR_MAX : base + size;
     xrt__rdma_entry *victims = NULL;
+    uint64_t entered = 0;
     int i, held = 0;
     /* Unlocked: 0 means no entry and no registration in flight anywhere. A
        registration that found this allocation was published (counted)
@@ -2210,11 +2244,19 @@ static void xrt__rdma_invalidate(uintptr_t base, size_t size, uint64_t gen)
        registry; it stays counted until its entry is (xrt__rdma_register_new). */
     if (XRT__LIKELY(!__atomic_load_n(&xrt__rdma_tracked, __ATOMIC_ACQUIRE)) || !size) return;
     pthread_mutex_lock(&xrt__rdma_lock);
-    for (i = 0; i < XRT__RDMA_SLOTS; i++) /* a context from before fork() is the parent's business */
-        if (xrt__rdma_ctxs[i] && !xrt__rdma_forked(xrt__rdma_ctxs[i]))
-            held += xrt__rdma_invalidate_ctx(xrt__rdma_ctxs[i], base, end, gen, &victims);
+    for (i = 0; i < XRT__RDMA_SLOTS; i++) { /* a context from before fork() is the parent's business */
+        xrt__rdma_entry *had = victims;
+        if (!xrt__rdma_ctxs[i] || xrt__rdma_forked(xrt__rdma_ctxs[i])) continue;
+        held += xrt__rdma_invalidate_ctx(xrt__rdma_ctxs[i], base, end, gen, &victims);
+        if (victims != had) { /* their context (its PD) outlives their deregistration */
+            xrt__rdma_enter((uintptr_t)i);
+            entered |= (uint64_t)1 << i;
+        }
+    }
     pthread_mutex_unlock(&xrt__rdma_lock);
     xrt__rdma_destroy(victims);
+    for (i = 0; i < XRT__RDMA_SLOTS; i++)
+        if (entered >> i & 1) xrt__rdma_leave((uintptr_t)i, XRT_SUCCESS);
     if (held)
         xrt_log(XRT_LOG_WARN,
                 "rdma: %zu bytes at %p freed while %d registration(s) of them were held: deregistered, their keys no "
@@ -2242,7 +2284,9 @@ XRT_API xrt_status xrt_rdma_cache_get_stats(xrt_rdma_ctx ctx, xrt_rdma_cache_sta
     xrt_status st;
     if (!stats) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_rdma_cache_get_stats", "stats is NULL");
     memset(stats, 0, sizeof *stats);
-    if ((st = xrt__rdma_ctx_of(ctx, "xrt_rdma_cache_get_stats", 0, &c)) != XRT_SUCCESS) return st;
+    xrt__rdma_enter((uintptr_t)ctx);
+    if ((st = xrt__rdma_ctx_of(ctx, "xrt_rdma_cache_get_stats", 0, &c)) != XRT_SUCCESS)
+        return xrt__rdma_leave((uintptr_t)ctx, st);
     xrt__rdma_lock_ctx(c);
     stats->hits = c->hits;
     stats->misses = c->misses;
@@ -2258,7 +2302,7 @@ XRT_API xrt_status xrt_rdma_cache_get_stats(xrt_rdma_ctx ctx, xrt_rdma_cache_sta
     stats->max_entries = c->max_count;
     stats->max_bytes = c->max_bytes;
     xrt__rdma_unlock_ctx(c);
-    return XRT_SUCCESS;
+    return xrt__rdma_leave((uintptr_t)ctx, XRT_SUCCESS);
 }
 
 static xrt_status xrt__rdma_trim(xrt_rdma_ctx ctx, const char *fn, int flush, size_t max_entries, size_t max_bytes)
@@ -2266,7 +2310,8 @@ static xrt_status xrt__rdma_trim(xrt_rdma_ctx ctx, const char *fn, int flush, si
     xrt__rdma_ctx *c;
     xrt__rdma_entry *victims = NULL;
     xrt_status st;
-    if ((st = xrt__rdma_ctx_of(ctx, fn, 0, &c)) != XRT_SUCCESS) return st;
+    xrt__rdma_enter((uintptr_t)ctx);
+    if ((st = xrt__rdma_ctx_of(ctx, fn, 0, &c)) != XRT_SUCCESS) return xrt__rdma_leave((uintptr_t)ctx, st);
     xrt__rdma_lock_ctx(c);
     if (!flush) {
         c->max_count = max_entries;
@@ -2275,7 +2320,7 @@ static xrt_status xrt__rdma_trim(xrt_rdma_ctx ctx, const char *fn, int flush, si
     xrt__rdma_evict(c, flush ? XRT__RDMA_EVICT_FLUSH : XRT__RDMA_EVICT_LIMIT, &victims);
     xrt__rdma_unlock_ctx(c);
     xrt__rdma_destroy(victims);
-    return XRT_SUCCESS;
+    return xrt__rdma_leave((uintptr_t)ctx, XRT_SUCCESS);
 }
 
 XRT_API xrt_status xrt_rdma_cache_set_limits(xrt_rdma_ctx ctx, size_t max_entries, size_t max_bytes)
@@ -2302,6 +2347,36 @@ static size_t xrt__rdma_gather_list(xrt__rdma_link *head, xrt__rdma_entry **all,
     return n;
 }
 
+/* Takes c out of its slot, unless another close did: no call or
+   invalidation finds it from then on, and the slot is not taken again
+   before xrt__rdma_vacate. The caller has entered the slot. */
+static xrt_status xrt__rdma_unpublish_ctx(xrt_rdma_ctx ctx, xrt__rdma_ctx **out)
+{
+    unsigned slot = (unsigned)((uintptr_t)ctx % XRT__RDMA_SLOTS);
+    xrt__rdma_ctx *c;
+    xrt_status st;
+    pthread_mutex_lock(&xrt__rdma_lock);
+    if ((st = xrt__rdma_ctx_of(ctx, "xrt_rdma_close", 1, &c)) == XRT_SUCCESS) {
+        __atomic_store_n(&xrt__rdma_ctxs[slot], (xrt__rdma_ctx *)NULL, __ATOMIC_SEQ_CST);
+        xrt__rdma_slot_closing[slot] = 1;
+    }
+    pthread_mutex_unlock(&xrt__rdma_lock);
+    *out = c;
+    return st;
+}
+
+/* Waits for the calls that found c before it left its slot, then frees the
+   slot for a new context. */
+static void xrt__rdma_vacate(xrt__rdma_ctx *c)
+{
+    unsigned slot = (unsigned)(c->handle % XRT__RDMA_SLOTS);
+    while (__atomic_load_n(&xrt__rdma_slot_users[slot], __ATOMIC_SEQ_CST) != 0) sched_yield();
+    pthread_mutex_lock(&xrt__rdma_lock);
+    xrt__rdma_refs_leave(c); /* before the slot can be taken again */
+    xrt__rdma_slot_closing[slot] = 0;
+    pthread_mutex_unlock(&xrt__rdma_lock);
+}
+
 XRT_API xrt_status xrt_rdma_close(xrt_rdma_ctx ctx)
 {
     xrt__rdma_ctx *c;
@@ -2311,13 +2386,12 @@ XRT_API xrt_status xrt_rdma_close(xrt_rdma_ctx ctx)
     unsigned k;
     int forked;
     xrt_status st;
-    if ((st = xrt__rdma_ctx_of(ctx, "xrt_rdma_close", 1, &c)) != XRT_SUCCESS) return st;
+    xrt__rdma_enter((uintptr_t)ctx);
+    st = xrt__rdma_leave((uintptr_t)ctx, xrt__rdma_unpublish_ctx(ctx, &c));
+    if (st != XRT_SUCCESS) return st;
+    xrt__rdma_vacate(c);
     forked = xrt__rdma_forked(c);
-    pthread_mutex_lock(&xrt__rdma_lock); /* no invalidation sees it from now on */
-    __atomic_store_n(&xrt__rdma_ctxs[c->handle % XRT__RDMA_SLOTS], (xrt__rdma_ctx *)NULL, __ATOMIC_RELEASE);
     if (!forked) xrt__rdma_lock_ctx(c); /* in a fork() child a parent's thread may have held it */
-    xrt__rdma_refs_leave(c); /* before the slot can be taken again */
-    pthread_mutex_unlock(&xrt__rdma_lock);
     held = c->referenced;
     xrt__rdma_track(-(long)c->count);
     for (k = 0; k < XRT__RDMA_CLASSES; k++)

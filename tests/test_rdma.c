@@ -903,6 +903,91 @@ static void fake_register_racing_free_never_caches_freed_memory(void **state)
     xrt_set_log_callback(NULL, NULL);
 }
 
+/* A context closed while other threads call on it: each call either ran on
+   the open context or is refused as closed; none touches the freed context
+   (ASan: a use after free), and a registration made just before the close
+   is deregistered by it. Two closes of one context: one wins. */
+#define CLOSE_ROUNDS 300
+static struct { xrt_rdma_ctx ctx; void *buf; int go, bad; char why[640]; } closing;
+
+static void closing_bad(const char *what, xrt_status st)
+{
+    if (__atomic_fetch_add(&closing.bad, 1, __ATOMIC_ACQ_REL) == 0)
+        snprintf(closing.why, sizeof closing.why, "%.40s: %.40s: %.500s", what, xrt_status_string(st), xrt_get_last_error_string());
+}
+
+static void *closing_caller(void *arg)
+{
+    xrt_rdma_cache_stats stats;
+    xrt_rdma_context_info info;
+    xrt_rdma_reg r;
+    xrt_status st;
+    (void)arg;
+    xrt_set_backend("cpu");
+    while (!__atomic_load_n(&closing.go, __ATOMIC_ACQUIRE)) {}
+    for (;;) {
+        if ((st = xrt_rdma_register(closing.ctx, closing.buf, 4096, RW, &r)) != XRT_SUCCESS) {
+            if (st != XRT_ERROR_INVALID_HANDLE || !strstr(xrt_get_last_error_string(), "was closed"))
+                closing_bad("xrt_rdma_register", st);
+            break;
+        }
+        st = xrt_rdma_release(&r);
+        if (st != XRT_SUCCESS && (st != XRT_ERROR_INVALID_HANDLE || !strstr(xrt_get_last_error_string(), "closed")))
+            closing_bad("xrt_rdma_release", st);
+        st = xrt_rdma_cache_get_stats(closing.ctx, &stats);
+        if (st != XRT_SUCCESS && st != XRT_ERROR_INVALID_HANDLE) closing_bad("xrt_rdma_cache_get_stats", st);
+        st = xrt_rdma_get_info(closing.ctx, &info);
+        if (st != XRT_SUCCESS && st != XRT_ERROR_INVALID_HANDLE) closing_bad("xrt_rdma_get_info", st);
+        st = xrt_rdma_cache_flush(closing.ctx);
+        if (st != XRT_SUCCESS && st != XRT_ERROR_INVALID_HANDLE) closing_bad("xrt_rdma_cache_flush", st);
+    }
+    return NULL;
+}
+
+static void *closing_closer(void *arg)
+{
+    (void)arg;
+    while (!__atomic_load_n(&closing.go, __ATOMIC_ACQUIRE)) {}
+    return (void *)(uintptr_t)xrt_rdma_close(closing.ctx);
+}
+
+static void fake_close_racing_calls(void **state)
+{
+    enum { CALLERS = 3 };
+    pthread_t t[CALLERS], closer;
+    void *won;
+    int round, i, wins = 0;
+    (void)state;
+    SKIP_UNLESS(xrt_set_backend("cpu") == XRT_SUCCESS, "no cpu backend");
+    xrt_test_log_capture();
+    xrt_set_log_level(XRT_LOG_NONE); /* closes with held registrations warn, from several threads */
+    OK(xrt_malloc_host(&closing.buf, 4096));
+    for (round = 0; round < CLOSE_ROUNDS && !closing.bad; round++) {
+        OK(fake_open(&closing.ctx));
+        __atomic_store_n(&closing.go, 0, __ATOMIC_RELEASE);
+        for (i = 0; i < CALLERS; i++) assert_int_equal(pthread_create(&t[i], NULL, closing_caller, NULL), 0);
+        assert_int_equal(pthread_create(&closer, NULL, closing_closer, NULL), 0);
+        __atomic_store_n(&closing.go, 1, __ATOMIC_RELEASE);
+        for (i = 0; i < 2000 * (round % 8); i++) __asm__ __volatile__("" ::: "memory"); /* close at varied points */
+        won = (void *)(uintptr_t)xrt_rdma_close(closing.ctx);
+        wins += won == (void *)(uintptr_t)XRT_SUCCESS;
+        if (won != (void *)(uintptr_t)XRT_SUCCESS) {
+            assert_int_equal((int)(uintptr_t)won, XRT_ERROR_INVALID_HANDLE);
+            assert_non_null(strstr(xrt_get_last_error_string(), "was closed"));
+        }
+        pthread_join(closer, &won);
+        wins += won == (void *)(uintptr_t)XRT_SUCCESS;
+        for (i = 0; i < CALLERS; i++) pthread_join(t[i], NULL);
+        fake_restore();
+        assert_int_equal(wins, round + 1); /* one of the two closes won */
+    }
+    if (closing.bad) fail_msg("round %d: %s", round, closing.why);
+    assert_int_equal(fake_live(), 0); /* the closes deregistered every MR */
+    OK(xrt_free_host(closing.buf));
+    xrt_set_log_level(XRT_LOG_ENV);
+    xrt_set_log_callback(NULL, NULL);
+}
+
 /* GPU memory freed behind xrt's back (cudaFree on xrt's pointer) and
    allocated again at the same address: the driver's buffer id changes, and
    the next registration is a miss with an MR of its own, not the cached one.
@@ -1059,6 +1144,7 @@ int main(void)
         cmocka_unit_test(fake_notify_free_drops_foreign_registrations),
         cmocka_unit_test(fake_evictions_by_reason),
         cmocka_unit_test(fake_register_racing_free_never_caches_freed_memory),
+        cmocka_unit_test(fake_close_racing_calls),
         cmocka_unit_test(fake_gpu_hits_are_checked_with_the_driver),
         cmocka_unit_test(fake_shutdown_drops_registrations),
     };

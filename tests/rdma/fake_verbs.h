@@ -114,12 +114,18 @@ static inline xrt_status fake_open(xrt_rdma_ctx *ctx)
     return xrt__rdma_ctx_new(&fake_verbs.vc, &fake_verbs.pd, 0, "fake0", "xrt_rdma_open_pd", ctx);
 }
 
+/* Puts libibverbs's symbols back. */
+static inline void fake_restore(void)
+{
+    if (fake_verbs.saved) xrt__rdma_rt = fake_verbs.real;
+    fake_verbs.saved = 0;
+}
+
 /* Closes the context and puts libibverbs's symbols back. */
 static inline xrt_status fake_close(xrt_rdma_ctx ctx)
 {
     xrt_status st = xrt_rdma_close(ctx);
-    if (fake_verbs.saved) xrt__rdma_rt = fake_verbs.real;
-    fake_verbs.saved = 0;
+    fake_restore();
     return st;
 }
 
