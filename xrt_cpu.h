@@ -2607,32 +2607,61 @@ static xrt_status xrt__cpu_memset_async(const xrt_backend *self, void *dst, int 
     return xrt__cpu_enqueue(stream, &op, "cpu: xrt_memset_async");
 }
 
-static size_t xrt__cpu_meminfo(const char *key)
+/* A value in kB of a meminfo file, in bytes; 0 if it has none. A node's
+   file (nodeN/meminfo) puts "Node N " before each key. */
+static size_t xrt__cpu_meminfo_in(const char *path, const char *key)
 {
     char line[256];
     size_t kb = 0, klen = strlen(key);
-    FILE *f = fopen("/proc/meminfo", "r");
+    FILE *f = fopen(path, "r");
     if (!f) return 0;
-    while (fgets(line, sizeof line, f))
-        if (strncmp(line, key, klen) == 0 && line[klen] == ':') {
-            kb = strtoull(line + klen + 1, NULL, 10);
+    while (fgets(line, sizeof line, f)) {
+        const char *k = line;
+        if (strncmp(k, "Node ", 5) == 0) k += 5 + strspn(k + 5, "0123456789 ");
+        if (strncmp(k, key, klen) == 0 && k[klen] == ':') {
+            kb = strtoull(k + klen + 1, NULL, 10);
             break;
         }
+    }
     fclose(f);
     return kb * 1024;
 }
 
-/* Every device sees the whole machine: total is its memory. A device's free
-   memory is what the machine has available, but never more than the total
-   less what this device has allocated (xrt_malloc, xrt_malloc_async, not yet
-   freed), as a GPU's free memory shrinks by its own allocations even before
-   they are touched. */
+/* A meminfo value (MemTotal, MemFree) of the node of a device placed under
+   numa; 0 for an unplaced device, or a node whose meminfo cannot be read
+   or does not have it. */
+static size_t xrt__cpu_node_memory(int device, const char *key)
+{
+    char path[PATH_MAX];
+    if (!xrt__cpu.numa || xrt__cpu.node[device] < 0) return 0;
+    snprintf(path, sizeof path, "%s/devices/system/node/node%d/meminfo", xrt__sysfs_root, xrt__cpu.node[device]);
+    return xrt__cpu_meminfo_in(path, key);
+}
+
+/* A device's memory: its node's under numa (where sysfs says), else the
+   machine's. */
+static size_t xrt__cpu_total_memory(int device)
+{
+    size_t n = xrt__cpu_node_memory(device, "MemTotal");
+    return n ? n : (size_t)sysconf(_SC_PHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE);
+}
+
+/* A device's total is its memory (its node's under numa, else the
+   machine's). Its free memory is what the node has free, or the machine
+   available, but never more than the total less what this device has
+   allocated (xrt_malloc, xrt_malloc_async, not yet freed), as a GPU's free
+   memory shrinks by its own allocations even before they are touched. */
 static xrt_status xrt__cpu_mem_get_info(const xrt_backend *self, size_t *free_bytes, size_t *total_bytes)
 {
-    size_t mine = xrt__mem_device_bytes(self, xrt__cpu_current());
-    *total_bytes = (size_t)sysconf(_SC_PHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE);
-    *free_bytes = xrt__cpu_meminfo("MemAvailable");
-    if (!*free_bytes) *free_bytes = (size_t)sysconf(_SC_AVPHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE);
+    int device = xrt__cpu_current();
+    size_t mine = xrt__mem_device_bytes(self, device);
+    if ((*total_bytes = xrt__cpu_node_memory(device, "MemTotal")) != 0) {
+        *free_bytes = xrt__cpu_node_memory(device, "MemFree");
+    } else {
+        *total_bytes = xrt__cpu_total_memory(device);
+        if (!(*free_bytes = xrt__cpu_meminfo_in("/proc/meminfo", "MemAvailable")))
+            *free_bytes = (size_t)sysconf(_SC_AVPHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE);
+    }
     if (*free_bytes > *total_bytes - (mine < *total_bytes ? mine : *total_bytes))
         *free_bytes = *total_bytes - (mine < *total_bytes ? mine : *total_bytes);
     return XRT_SUCCESS;
@@ -2950,8 +2979,10 @@ static xrt_status xrt__cpu_get_device_properties(const xrt_backend *self, xrt_de
     xrt__cpu_device_name(prop->name, sizeof prop->name, device);
     prop->warp_size = xrt__cpu_isa(features, sizeof features);
     snprintf(prop->arch, sizeof prop->arch, "%s", XRT__CPU_ARCH);
-    prop->total_memory = (size_t)sysconf(_SC_PHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE);
-    prop->multiprocessor_count = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    prop->total_memory = xrt__cpu_total_memory(device);
+    prop->multiprocessor_count = xrt__cpu.numa && CPU_COUNT(&xrt__cpu.cpus[device]) > 0
+                                     ? CPU_COUNT(&xrt__cpu.cpus[device]) /* the node's */
+                                     : (int)sysconf(_SC_NPROCESSORS_ONLN);
     prop->numa_node = xrt__cpu.numa ? xrt__cpu.node[device] : -1; /* a count places nothing */
     return XRT_SUCCESS;
 }

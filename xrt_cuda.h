@@ -214,7 +214,7 @@ static xrt_memory_type xrt__cuda_memory_type(const xrt__gpu *g, const void *attr
     }
 }
 
-/* >> cuda: the driver API (dma-buf export only) */
+/* >> cuda: the driver API (libcuda.so.1: modules, launches, dma-buf export) */
 
 /* The driver's entry points, vendor-neutral as xrt__gpu_rt (CUresult is int,
    CUdevice int, CUdeviceptr unsigned long long). */

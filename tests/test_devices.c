@@ -550,6 +550,37 @@ static int online_nodes(int ids[64])
     return n;
 }
 
+/* A node's meminfo value in bytes ("Node 0 MemTotal:  8131856 kB"); 0 if none. */
+static size_t node_meminfo(int id, const char *key)
+{
+    char path[600], line[256], name[64];
+    unsigned long long kb, found = 0;
+    FILE *f;
+    snprintf(path, sizeof path, "%s/devices/system/node/node%d/meminfo", sysfs_root(), id);
+    if (!(f = fopen(path, "r"))) return 0;
+    while (!found && fgets(line, sizeof line, f))
+        if (sscanf(line, "Node %*d %63[^:]: %llu", name, &kb) == 2 && strcmp(name, key) == 0) found = kb;
+    fclose(f);
+    return (size_t)found * 1024;
+}
+
+/* Device d's size as xrt_get_device_properties and xrt_mem_get_info (of
+   the current device, d) give it: `total` bytes, `cores` CPUs. */
+static int check_size(int d, size_t total, int cores)
+{
+    xrt_device_prop p;
+    size_t free_bytes = 0, total_bytes = 0;
+    CHILD_OK(xrt_set_device(d));
+    CHILD_OK(xrt_get_device_properties(&p, d));
+    if (p.total_memory != total) CHILD_FAIL("device %d: total_memory %zu, not %zu", d, p.total_memory, total);
+    if (p.multiprocessor_count != cores)
+        CHILD_FAIL("device %d: multiprocessor_count %d, not %d", d, p.multiprocessor_count, cores);
+    CHILD_OK(xrt_mem_get_info(&free_bytes, &total_bytes));
+    if (total_bytes != total) CHILD_FAIL("device %d: xrt_mem_get_info's total %zu, not %zu", d, total_bytes, total);
+    if (free_bytes > total_bytes) CHILD_FAIL("device %d: %zu bytes free of %zu", d, free_bytes, total_bytes);
+    return 0;
+}
+
 static void note_affinity(void *user) { pthread_getaffinity_np(pthread_self(), sizeof(cpu_set_t), (cpu_set_t *)user); }
 
 /* The node of the page at p (MPOL_F_NODE | MPOL_F_ADDR) and the policy of
@@ -619,6 +650,8 @@ static int numa_here_child(void *arg)
         snprintf(rel, sizeof rel, "node%d/cpulist", ids[d]);
         if (!read_ids(rel, &cpus)) CHILD_FAIL("cannot read node %d's CPUs", ids[d]);
         check_placed(d, ids[d], &cpus);
+        if (!node_meminfo(ids[d], "MemTotal")) CHILD_FAIL("cannot read node %d's MemTotal", ids[d]);
+        check_size(d, node_meminfo(ids[d], "MemTotal"), CPU_COUNT(&cpus) ? CPU_COUNT(&cpus) : (int)sysconf(_SC_NPROCESSORS_ONLN));
     }
     if (xrt_test_log.count) CHILD_FAIL("%d log lines, the last \"%s\"", xrt_test_log.count, xrt_test_log.last);
     xrt_shutdown();
@@ -697,6 +730,7 @@ static int numa_gap_child(void *arg)
 {
     cpu_set_t cpus01, seen;
     char want[160];
+    size_t free_bytes, total_bytes;
     void *m[3];
     int i;
     (void)arg;
@@ -707,6 +741,7 @@ static int numa_gap_child(void *arg)
     fake_file("devices/system/node/online", "0,2\n");
     fake_file("devices/system/node/node0/cpulist", "0-1\n");
     fake_file("devices/system/node/node2/cpulist", "0\n");
+    fake_file("devices/system/node/node0/meminfo", "Node 0 MemTotal:        2048 kB\nNode 0 MemFree:         1024 kB\n");
     if ((xrt_test_ndev = numa_start()) != 2) CHILD_FAIL("nodes 0,2 gave %d devices", xrt_test_ndev);
     if (xrt_test_log.count) CHILD_FAIL("%d log lines at start, the last \"%s\"", xrt_test_log.count, xrt_test_log.last);
     check_placed(0, 0, &cpus01);
@@ -722,6 +757,16 @@ static int numa_gap_child(void *arg)
         CHILD_OK(xrt_memset(m[i], 7, 4096 << i));
     }
     for (i = 0; i < 3; i++) CHILD_OK(xrt_free(m[i]));
+    /* node 0's size is its own; node 2, without a meminfo, has the machine's memory */
+    check_size(0, 2048 * 1024, 2);
+    check_size(1, (size_t)sysconf(_SC_PHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE), 1);
+    CHILD_OK(xrt_set_device(0));
+    CHILD_OK(xrt_malloc(&m[0], 1536 * 1024)); /* node 0's free memory, less what device 0 holds */
+    CHILD_OK(xrt_mem_get_info(&free_bytes, &total_bytes));
+    CHILD_OK(xrt_free(m[0]));
+    if (free_bytes != 512 * 1024) CHILD_FAIL("device 0 holding 1.5 of node 0's 2 MiB: %zu bytes free", free_bytes);
+    CHILD_OK(xrt_mem_get_info(&free_bytes, &total_bytes));
+    if (free_bytes != 1024 * 1024) CHILD_FAIL("node 0's MemFree is 1 MiB: %zu bytes free", free_bytes);
     snprintf(want, sizeof want, "cpu: device 1 is not placed on NUMA node 2: mbind: %s; it runs unplaced",
              strerror(EINVAL));
     if (xrt_test_log.count != 1 || xrt_test_log.level != XRT_LOG_WARN || strcmp(xrt_test_log.last, want) != 0)
