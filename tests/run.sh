@@ -195,13 +195,15 @@ else
 fi
 step "trace timeline: spans of a known program" env MAKE="$MAKE" sh tests/trace.sh
 
-echo "== stress, kernels and the CPU engine under TSan"
+echo "== stress, kernels, the CPU engine and RDMA's cache under TSan"
 [ -x "$B/tsan/test_stress" ] && TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan.supp" cmocka "$B/tsan/test_stress"
 [ -x "$B/tsan/test_kernels" ] && TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan.supp" cmocka "$B/tsan/test_kernels"
 [ -x "$B/tsan/test_cpu" ] && TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan.supp" cmocka "$B/tsan/test_cpu"
 [ -x "$B/tsan/test_graph" ] && TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan.supp" cmocka "$B/tsan/test_graph"
 [ -x "$B/tsan/test_ipc" ] && TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan.supp" cmocka "$B/tsan/test_ipc"
 [ -x "$B/tsan/test_devices" ] && TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan.supp" cmocka "$B/tsan/test_devices"
+# RDMA's cache and contexts on the fake verbs: registrations racing frees and closes
+[ -x "$B/tsan/test_rdma" ] && TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan.supp" cmocka "$B/tsan/test_rdma"
 # two threads destroying one handle, with membarrier(2) and with the fallback
 # (the racing-use tests write one buffer from several streams on purpose)
 for t in test_handles test_handles_no_membarrier; do
