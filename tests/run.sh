@@ -204,6 +204,9 @@ echo "== stress, kernels, the CPU engine and RDMA's cache under TSan"
 [ -x "$B/tsan/test_devices" ] && TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan.supp" cmocka "$B/tsan/test_devices"
 # RDMA's cache and contexts on the fake verbs: registrations racing frees and closes
 [ -x "$B/tsan/test_rdma" ] && TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan.supp" cmocka "$B/tsan/test_rdma"
+# the GPU backend's code against the CUDA runtime double's own threads (host functions, streams)
+[ -x "$B/tsan/test_gpu" ] && [ -f "$double" ] &&
+    TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan.supp" cmocka env XRT_CUDA_LIBRARY="$double" "$B/tsan/test_gpu"
 # two threads destroying one handle, with membarrier(2) and with the fallback
 # (the racing-use tests write one buffer from several streams on purpose)
 for t in test_handles test_handles_no_membarrier; do
