@@ -2638,12 +2638,14 @@ static size_t xrt__cpu_node_memory(int device, const char *key)
     return xrt__cpu_meminfo_in(path, key);
 }
 
+static size_t xrt__cpu_machine_memory(void) { return (size_t)sysconf(_SC_PHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE); }
+
 /* A device's memory: its node's under numa (where sysfs says), else the
    machine's. */
 static size_t xrt__cpu_total_memory(int device)
 {
     size_t n = xrt__cpu_node_memory(device, "MemTotal");
-    return n ? n : (size_t)sysconf(_SC_PHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE);
+    return n ? n : xrt__cpu_machine_memory();
 }
 
 /* A device's total is its memory (its node's under numa, else the
@@ -2658,7 +2660,7 @@ static xrt_status xrt__cpu_mem_get_info(const xrt_backend *self, size_t *free_by
     if ((*total_bytes = xrt__cpu_node_memory(device, "MemTotal")) != 0) {
         *free_bytes = xrt__cpu_node_memory(device, "MemFree");
     } else {
-        *total_bytes = xrt__cpu_total_memory(device);
+        *total_bytes = xrt__cpu_machine_memory(); /* the node's file was read above */
         if (!(*free_bytes = xrt__cpu_meminfo_in("/proc/meminfo", "MemAvailable")))
             *free_bytes = (size_t)sysconf(_SC_AVPHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE);
     }
