@@ -716,6 +716,10 @@ struct xrt__call_state {
        the thread exits (and, in a forked child, by the surviving thread). */
     unsigned nfree;
     uint32_t free_slots[XRT__HANDLE_CACHE];
+    /* The record of this thread's last freed allocation, for its next one
+       (xrt__mem_spare_put): an allocation and its free take no atomic
+       operation for it. Freed when the thread exits. */
+    void *mem_spare;
 };
 XRT__GLOBAL(XRT__TLS struct xrt__call_state xrt__call, );
 XRT__GLOBAL(int xrt__call_fence, );
@@ -3716,7 +3720,7 @@ static void xrt__handle_shutdown(void)
 #include <sys/syscall.h>
 #include <unistd.h>
 
-static struct xrt__call_state xrt__call_list = {0, 0, 0, 0, &xrt__call_list, &xrt__call_list, 0, {0}};
+static struct xrt__call_state xrt__call_list = {0, 0, 0, 0, &xrt__call_list, &xrt__call_list, 0, {0}, NULL};
 static int xrt__call_threads;           /* registered threads */
 static pthread_key_t xrt__call_key;     /* its destructor unregisters an exiting thread */
 static pthread_once_t xrt__call_once = PTHREAD_ONCE_INIT;
@@ -3753,6 +3757,8 @@ static void xrt__call_unregister(void *state)
     xrt__lock(&xrt__handle_lock);
     xrt__handle_give_back_locked(c, 0); /* its free handle slots are the table's again */
     xrt__unlock(&xrt__handle_lock);
+    XRT_FREE(c->mem_spare); /* its spare registry record */
+    c->mem_spare = NULL;
     pthread_mutex_lock(&xrt__call_lock);
     c->prev->next = c->next;
     c->next->prev = c->prev;
@@ -3981,7 +3987,11 @@ static void xrt__call_fork_child(void)
         xrt__membarrier(MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED) != 0)
         xrt__call_fence = 1;
     for (c = xrt__call_list.next; c != &xrt__call_list; c = c->next) /* the fork holds the table's lock */
-        if (c != &xrt__call) xrt__handle_give_back_locked(c, 0);
+        if (c != &xrt__call) {
+            xrt__handle_give_back_locked(c, 0);
+            XRT_FREE(c->mem_spare);
+            c->mem_spare = NULL;
+        }
     xrt__call_list.next = xrt__call_list.prev = &xrt__call_list;
     __atomic_store_n(&xrt__call_threads, 0, __ATOMIC_SEQ_CST);
     if (xrt__call.registered) {
@@ -4141,7 +4151,9 @@ static xrt__tree xrt__mem_tree = XRT__TREE_INIT;
    registry's lock); xrt__mem_spare_get pops only under xrt__mem_lock, so one
    thread pops at a time and a node stays in the stack until that thread pops
    it: a pop cannot meet ABA. At most XRT__MEM_SPARES are kept (a free beyond
-   them gives its record back to the allocator); xrt_shutdown frees them. */
+   them gives its record back to the allocator); xrt_shutdown frees them.
+   Before them, each thread keeps one of its own (xrt__call_state.mem_spare):
+   a loop that allocates and frees takes no atomic operation for its record. */
 #define XRT__MEM_SPARES 64
 static xrt__mem_node *xrt__mem_spares; /* linked through node.next */
 static unsigned xrt__mem_spare_count;  /* a bound, not an exact count: pushes count before they link */
@@ -4149,6 +4161,10 @@ static unsigned xrt__mem_spare_count;  /* a bound, not an exact count: pushes co
 static void xrt__mem_spare_put(xrt__mem_node *n)
 {
     xrt__mem_node *head;
+    if (XRT__LIKELY(xrt__call.registered && !xrt__call.mem_spare)) {
+        xrt__call.mem_spare = n;
+        return;
+    }
     if (__atomic_fetch_add(&xrt__mem_spare_count, 1, __ATOMIC_RELAXED) >= XRT__MEM_SPARES) {
         __atomic_fetch_sub(&xrt__mem_spare_count, 1, __ATOMIC_RELAXED);
         XRT_FREE(n);
@@ -4172,9 +4188,19 @@ static xrt__mem_node *xrt__mem_spare_get(void)
     return n;
 }
 
-/* At xrt_shutdown, under xrt__mem_lock. */
+/* The thread's own spare record, or NULL. */
+static xrt__mem_node *xrt__mem_spare_mine(void)
+{
+    xrt__mem_node *n = (xrt__mem_node *)xrt__call.mem_spare;
+    xrt__call.mem_spare = NULL;
+    return n;
+}
+
+/* At xrt_shutdown, under xrt__mem_lock (other threads' own spare records
+   stay theirs, freed when they exit). */
 static void xrt__mem_spares_free(void)
 {
+    XRT_FREE(xrt__mem_spare_mine());
     xrt__mem_node *n = __atomic_exchange_n(&xrt__mem_spares, (xrt__mem_node *)NULL, __ATOMIC_ACQUIRE), *next;
     for (; n; n = next) {
         next = (xrt__mem_node *)(void *)n->node.next;
@@ -4359,8 +4385,9 @@ static xrt__mem_node *xrt__mem_record(const xrt_backend *b, void *p, size_t n, x
         if (b->get_device(b, &dev) != XRT_SUCCESS) dev = -1;
         xrt__err.quiet--;
     }
+    node = xrt__mem_spare_mine();
     xrt__spin_lock(&xrt__mem_lock);
-    if ((node = xrt__mem_spare_get()) == NULL) { /* the allocator is not called under the lock */
+    if (!node && (node = xrt__mem_spare_get()) == NULL) { /* the allocator is not called under the lock */
         xrt__spin_unlock(&xrt__mem_lock);
         if ((node = (xrt__mem_node *)XRT_CALLOC(1, sizeof *node)) == NULL) return NULL;
         xrt__spin_lock(&xrt__mem_lock);

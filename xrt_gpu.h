@@ -314,6 +314,7 @@ struct xrt__gpu {
     int version;   /* cudaRuntimeGetVersion / hipRuntimeGetVersion; 0 if unknown */
     int count;     /* devices, fixed at init as in the runtimes */
     uint64_t used; /* devices worked on, synchronized at shutdown (bit 63: 63 and up) */
+    uint64_t all;  /* used's value once every device is marked */
     uint64_t pools_known, pools; /* devices 0-63: whether memory pools were asked, and the answer */
     /* A graph's kernel nodes use their module: while captures, graphs or
        execs live (counted), an unloaded module is kept, and unloaded with
@@ -498,6 +499,12 @@ static void xrt__gpu_describe_runtime(const xrt_backend *self, xrt__gpu *g)
             file[0] ? file : "?", driver, driver ? "" : " (none reported)");
 }
 
+static void xrt__gpu_set_count(xrt__gpu *g, int count)
+{
+    g->count = count;
+    g->all = count >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << count) - 1;
+}
+
 static xrt_status xrt__gpu_count_devices(xrt__gpu *g, char *reason, size_t n)
 {
     int count = 0; /* cudaGetDeviceCount leaves it untouched when it fails */
@@ -511,7 +518,7 @@ static xrt_status xrt__gpu_count_devices(xrt__gpu *g, char *reason, size_t n)
         snprintf(reason, n, "%s: no device", xrt__gpu_call_name(g, XRT__GPU_CALL(GetDeviceCount)));
         return XRT_ERROR_NO_DEVICE;
     }
-    g->count = count;
+    xrt__gpu_set_count(g, count);
     return XRT_SUCCESS;
 }
 
@@ -519,7 +526,7 @@ static xrt_status xrt__gpu_init(const xrt_backend *self, char *reason, size_t n)
 {
     xrt__gpu *g = (xrt__gpu *)self->user;
     xrt_status st;
-    g->count = 0;
+    xrt__gpu_set_count(g, 0);
     if ((st = g->probe(reason, n)) != XRT_SUCCESS) return st;
     if (!xrt__gpu_load(g, reason, n)) return XRT_ERROR_BACKEND_UNAVAILABLE;
     xrt__gpu_describe_runtime(self, g);
@@ -535,7 +542,9 @@ static xrt_status xrt__gpu_init(const xrt_backend *self, char *reason, size_t n)
 /* >> gpu: devices */
 static void xrt__gpu_mark_used(xrt__gpu *g, int device)
 {
-    if (device >= 0) __atomic_fetch_or(&g->used, (uint64_t)1 << (device < 63 ? device : 63), __ATOMIC_RELAXED);
+    uint64_t bit = device >= 0 ? (uint64_t)1 << (device < 63 ? device : 63) : 0;
+    /* a locked or only the first time: the common case is a load */
+    if (bit & ~__atomic_load_n(&g->used, __ATOMIC_RELAXED)) __atomic_fetch_or(&g->used, bit, __ATOMIC_RELAXED);
 }
 
 static int xrt__gpu_was_used(const xrt__gpu *g, int device)
@@ -566,8 +575,7 @@ static void xrt__gpu_mark_device_of_thread(xrt__gpu *g)
    make no runtime call for it. */
 static inline void xrt__gpu_mark_current(xrt__gpu *g)
 {
-    uint64_t all = g->count >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << g->count) - 1;
-    if (XRT__UNLIKELY(__atomic_load_n(&g->used, __ATOMIC_RELAXED) != all)) xrt__gpu_mark_device_of_thread(g);
+    if (XRT__UNLIKELY(__atomic_load_n(&g->used, __ATOMIC_RELAXED) != g->all)) xrt__gpu_mark_device_of_thread(g);
 }
 
 /* Waits for the devices this backend worked on; the thread keeps its device. */
@@ -604,29 +612,36 @@ static int xrt__gpu_has_graphs(const xrt__gpu *g)
            g->rt.GraphGetNodes && g->rt.GraphNodeGetType && g->exec_update && g->graph_edges;
 }
 
-/* Stream-ordered allocation needs the entry points and a device with memory pools. */
-/* Whether the current device has memory pools; the answer, which cannot
-   change, is asked once per device: a stream-ordered allocation then costs
-   no runtime call beyond its own with one device, one cudaGetDevice with
-   several. */
-static int xrt__gpu_has_pools(xrt__gpu *g, int *device)
+/* Stream-ordered allocation needs the entry points and a device with
+   memory pools. Whether device d (bit) has them is asked of the runtime
+   once: the answer cannot change. */
+static int xrt__gpu_ask_pools(xrt__gpu *g, int d, uint64_t bit) XRT__COLD;
+static int xrt__gpu_ask_pools(xrt__gpu *g, int d, uint64_t bit)
 {
     int v = 0;
+    if (!g->rt.MallocAsync || !g->rt.FreeAsync) return 0;
+    if (bit & __atomic_load_n(&g->pools_known, __ATOMIC_ACQUIRE)) return (__atomic_load_n(&g->pools, __ATOMIC_RELAXED) & bit) != 0;
+    if (g->rt.DeviceGetAttribute(&v, g->attr_pools, d) != g->success) v = 0;
+    if (v) __atomic_fetch_or(&g->pools, bit, __ATOMIC_RELAXED);
+    __atomic_fetch_or(&g->pools_known, bit, __ATOMIC_RELEASE);
+    return v != 0;
+}
+
+/* Whether the current device (*device) has memory pools: no runtime call
+   beyond the allocation's own with one device, one cudaGetDevice with
+   several. */
+static inline int xrt__gpu_has_pools(xrt__gpu *g, int *device)
+{
     uint64_t bit;
     if (!xrt__gpu_current(g, device)) {
         *device = -1;
         return 0;
     }
-    bit = *device < 64 ? (uint64_t)1 << *device : 0;
+    bit = *device >= 0 && *device < 64 ? (uint64_t)1 << *device : 0;
     /* A bit in pools is set only once the entry points and the device's
        pools are known: the common answer needs no other check. */
-    if (bit & __atomic_load_n(&g->pools, __ATOMIC_RELAXED)) return 1;
-    if (!g->rt.MallocAsync || !g->rt.FreeAsync) return 0;
-    if (bit & __atomic_load_n(&g->pools_known, __ATOMIC_ACQUIRE)) return (__atomic_load_n(&g->pools, __ATOMIC_RELAXED) & bit) != 0;
-    if (g->rt.DeviceGetAttribute(&v, g->attr_pools, *device) != g->success) v = 0;
-    if (v) __atomic_fetch_or(&g->pools, bit, __ATOMIC_RELAXED);
-    __atomic_fetch_or(&g->pools_known, bit, __ATOMIC_RELEASE);
-    return v != 0;
+    if (XRT__LIKELY(bit & __atomic_load_n(&g->pools, __ATOMIC_RELAXED))) return 1;
+    return xrt__gpu_ask_pools(g, *device, bit);
 }
 
 static xrt_status xrt__gpu_get_capabilities(const xrt_backend *self, unsigned *caps)

@@ -630,7 +630,7 @@ static void fake_begin(xrt__gpu *g)
     g->rt.PointerGetAttributes = fake_pointer_get_attributes;
     g->rt.LaunchHostFunc = fake_launch_host_func;
     g->rt.StreamAddCallback = fake_stream_add_callback;
-    g->count = 1;
+    xrt__gpu_set_count(g, 1);
 }
 
 #ifdef XRT_ENABLE_CUDA
@@ -781,7 +781,7 @@ static void test_gpu_allocation_asks_device(void **state)
         assert_int_equal(xrt__mem_new.device, 0);
         assert_int_equal(fake.get_devices, 0); /* one device: nothing to ask */
         assert_true(xrt__gpu_was_used(g, 0));
-        g->count = 2;
+        xrt__gpu_set_count(g, 2);
         fake.device = 1;
         OK(xrt__gpu_malloc_async(&t, &p[2], 64, NULL));
         assert_int_equal(fake.get_devices, 1);
@@ -1740,7 +1740,7 @@ static void test_cuda_modules_fake_driver(void **state)
     assert_int_equal(fk.args_size, sizeof args);
     OK(xrt__gpu_launch_kernel(&t, fn, grid, block, 0, NULL, NULL, 0));
     assert_int_equal(fk.args_size, 0);
-    g->count = 2; /* with one device, the thread's device is the module's */
+    xrt__gpu_set_count(g, 2); /* with one device, the thread's device is the module's */
     fake.device = 1; /* the module lives in device 0's context */
     FAILS(xrt__gpu_launch_kernel(&t, fn, grid, block, 0, NULL, NULL, 0), XRT_ERROR_INVALID_VALUE,
           "xrt_launch_kernel: the function's module was loaded on device 0, the thread's device is 1");
@@ -1774,7 +1774,7 @@ static void test_cuda_library_fake_driver(void **state)
     fake_begin(g);
     fake_driver(g, 1);
     g->used = 0;
-    g->count = 2;
+    xrt__gpu_set_count(g, 2);
     xrt_test_log_capture();
     OK(xrt__gpu_module_load(&t, &mod, &im, 1, "", log, sizeof log));
     assert_int_equal(fk.library_loads, 1);
@@ -1833,7 +1833,7 @@ static void test_cuda_launch_asks_device(void **state)
     OK(xrt__gpu_launch_kernel(&t, fn, one, one, 0, NULL, args, sizeof args));
     OK(xrt__gpu_launch_kernel(&t, fn, one, one, 0, NULL, args, sizeof args));
     assert_int_equal(fake.get_devices, asked); /* one device: nothing to ask */
-    g->count = 2;
+    xrt__gpu_set_count(g, 2);
     OK(xrt__gpu_launch_kernel(&t, fn, one, one, 0, NULL, args, sizeof args));
     assert_int_equal(fake.get_devices, asked + 1);
     OK(xrt__gpu_module_unload(&t, mod));
@@ -1864,7 +1864,7 @@ static void test_cuda_launch_asks_device(void **state)
     /* a library: the launch marks the thread's device, asking until both are marked */
     fake_begin(g);
     fake_driver(g, 1);
-    g->count = 2;
+    xrt__gpu_set_count(g, 2);
     g->used = 0;
     OK(xrt__gpu_module_load(&t, &mod, &im, 1, "", NULL, 0));
     OK(xrt__gpu_module_get_function(&t, &fn, mod, "k"));

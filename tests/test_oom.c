@@ -373,9 +373,41 @@ static void test_allocation_failures(void **state)
     if (failed) fail_msg("%d of %d injected failures broke xrt (listed above)", failed, total);
 }
 
+/* A thread keeps the registry record of the allocation it freed last for
+   its next one, and gives it back when it exits: threads that come and go
+   leave no block behind. */
+static void *thread_allocates(void *arg)
+{
+    void *p = NULL;
+    xrt_status st = xrt_set_backend((const char *)arg);
+    int i;
+    for (i = 0; st == XRT_SUCCESS && i < 3; i++)
+        if ((st = xrt_malloc(&p, 64)) == XRT_SUCCESS) st = xrt_free(p);
+    return (void *)(uintptr_t)st;
+}
+
+static void test_thread_records_freed_at_exit(void **state)
+{
+    void *ret = NULL;
+    pthread_t t;
+    long before;
+    int i;
+    (void)state;
+    xrt_shutdown(); /* no spare record kept from before */
+    OK(xrt_set_backend(xrt_test_backend));
+    before = oom.live;
+    for (i = 0; i < 4; i++) {
+        assert_int_equal(pthread_create(&t, NULL, thread_allocates, (void *)xrt_test_backend), 0);
+        assert_int_equal(pthread_join(t, &ret), 0);
+        assert_int_equal((uintptr_t)ret, XRT_SUCCESS);
+    }
+    assert_int_equal(oom.live, before);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_thread_records_freed_at_exit),
         cmocka_unit_test(test_allocation_failures),
     };
     return xrt_test_run_on_backends("allocation failures", tests, sizeof tests / sizeof tests[0], NULL);
