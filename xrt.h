@@ -3820,11 +3820,10 @@ static int xrt__limbo_waiting(const xrt__limbo_wait *w)
 static inline xrt_status xrt__handle_finish(const xrt_backend *b, uintptr_t h, xrt__handle_slot *s, void *obj,
                                             uintptr_t flags)
 {
-    xrt_status st = XRT_SUCCESS;
+    xrt__handle_recycle(s, h); /* obj is ours alone now: the slot may serve a new handle */
     if ((flags & XRT__HANDLE_OWNED) && xrt__survives_fork(b))
-        st = xrt__handle_destroy_object(b, h & XRT__HANDLE_KIND_MASK, obj);
-    xrt__handle_recycle(s, h);
-    return st;
+        return xrt__handle_destroy_object(b, h & XRT__HANDLE_KIND_MASK, obj); /* a tail call */
+    return XRT_SUCCESS;
 }
 
 /* Destroys a retired object whose destroy returned long ago, on whichever

@@ -1943,9 +1943,8 @@ static int xrt__cpu_range_keep(xrt__cpu_head *h)
     return kept;
 }
 
-static xrt_status xrt__cpu_dev_alloc(void **ptr, size_t size, const char *fn)
+static xrt_status xrt__cpu_dev_alloc_on(int device, void **ptr, size_t size, const char *fn)
 {
-    int device = xrt__cpu_mem_device();
     xrt__cpu_devmem *m = &xrt__cpu_mem[device];
     size_t span = xrt__cpu_span(size);
     uint64_t off = 0, gen = 0;
@@ -1971,6 +1970,11 @@ static xrt_status xrt__cpu_dev_alloc(void **ptr, size_t size, const char *fn)
     __atomic_store_n(&h->magic, XRT__CPU_HEAD_MAGIC, __ATOMIC_RELEASE);
     *ptr = (char *)h + xrt__cpu_page();
     return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_dev_alloc(void **ptr, size_t size, const char *fn)
+{
+    return xrt__cpu_dev_alloc_on(xrt__cpu_mem_device(), ptr, size, fn);
 }
 
 static xrt__cpu_head *xrt__cpu_head_of(void *ptr) { return (xrt__cpu_head *)(void *)((char *)ptr - xrt__cpu_page()); }
@@ -2044,10 +2048,15 @@ static xrt_status xrt__cpu_free_host(const xrt_backend *self, void *ptr)
     return st;
 }
 
+/* As CUDA's, from the stream's device (the NULL stream's is the current
+   one); memory valid from now on is valid from the stream's point on. */
 static xrt_status xrt__cpu_malloc_async(const xrt_backend *self, void **ptr, size_t size, void *stream)
 {
-    (void)stream; /* memory valid from now on is valid from the stream's point on */
-    return xrt__cpu_dev_alloc(ptr, size, "cpu: xrt_malloc_async");
+    int device = stream ? ((const xrt__cpu_stream *)stream)->device : xrt__cpu_mem_device();
+    xrt_status st = xrt__cpu_dev_alloc_on(device, ptr, size, "cpu: xrt_malloc_async");
+    (void)self;
+    if (st == XRT_SUCCESS) xrt__mem_note_device(*ptr, device); /* the registry's record: not the current device */
+    return st;
 }
 
 /* >> cpu: ipc. A memory handle names a range of an exporter's device file:

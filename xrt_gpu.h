@@ -264,6 +264,8 @@ struct xrt__gpu {
     int attr_pools;                /* cudaDevAttrMemoryPoolsSupported, hipDeviceAttributeMemoryPoolsSupported */
     int attr_pci[3];               /* the PCI domain, bus and device attributes */
     const char *driver_version;    /* "cudaDriverGetVersion": looked up by name, optional */
+    const char *stream_device_sym; /* "cudaStreamGetDevice" (CUDA 12.8): looked up by name, optional */
+    int (*stream_device)(void *stream, int *device); /* that entry point, or NULL */
     xrt_status (*probe)(char *reason, size_t n);
     /* Called when counting devices failed with `e`: nonzero (and the reason
        written) when that is because there is no driver at all. */
@@ -467,6 +469,10 @@ static int xrt__gpu_load(xrt__gpu *g, char *reason, size_t n)
 #endif
     g->version = 0;
     (void)g->rt.RuntimeGetVersion(&g->version);
+    {
+        void *sym = xrt__gpu_lookup(g, g->stream_device_sym);
+        memcpy(&g->stream_device, &sym, sizeof sym);
+    }
     g->loaded(g);
     return 1;
 }
@@ -627,28 +633,35 @@ static int xrt__gpu_ask_pools(xrt__gpu *g, int d, uint64_t bit)
     return v != 0;
 }
 
-/* Whether the current device (*device) has memory pools: no runtime call
-   beyond the allocation's own with one device, one cudaGetDevice with
-   several. */
-static inline int xrt__gpu_has_pools(xrt__gpu *g, int *device)
+/* Whether device d has memory pools: no runtime call once it is known. */
+static inline int xrt__gpu_has_pools(xrt__gpu *g, int d)
 {
-    uint64_t bit;
-    if (!xrt__gpu_current(g, device)) {
-        *device = -1;
-        return 0;
-    }
-    bit = *device >= 0 && *device < 64 ? (uint64_t)1 << *device : 0;
+    uint64_t bit = d >= 0 && d < 64 ? (uint64_t)1 << d : 0;
     /* A bit in pools is set only once the entry points and the device's
        pools are known: the common answer needs no other check. */
     if (XRT__LIKELY(bit & __atomic_load_n(&g->pools, __ATOMIC_RELAXED))) return 1;
-    return xrt__gpu_ask_pools(g, *device, bit);
+    return xrt__gpu_ask_pools(g, d, bit);
+}
+
+/* The device a stream-ordered allocation on `stream` comes from: the
+   stream's (the runtimes' rule), the NULL stream's being the current one.
+   No runtime call with one device. A runtime without cudaStreamGetDevice
+   (CUDA before 12.8, HIP 5) cannot tell a stream's device: the current one
+   is taken. -1 if the runtime cannot say. */
+static inline int xrt__gpu_stream_device(const xrt__gpu *g, void *stream)
+{
+    int d = -1;
+    if (g->count == 1) return 0;
+    if (stream && g->stream_device) return g->stream_device(stream, &d) == g->success ? d : -1;
+    return xrt__gpu_current(g, &d) ? d : -1;
 }
 
 static xrt_status xrt__gpu_get_capabilities(const xrt_backend *self, unsigned *caps)
 {
     int d;
     *caps = XRT_CAP_PINNED_HOST | XRT_CAP_HOST_FUNC | XRT_CAP_EVENT_TIMING | XRT_CAP_NATIVE_HANDLES;
-    if (xrt__gpu_has_pools((xrt__gpu *)self->user, &d)) *caps |= XRT_CAP_MALLOC_ASYNC;
+    if (xrt__gpu_current((const xrt__gpu *)self->user, &d) && xrt__gpu_has_pools((xrt__gpu *)self->user, d))
+        *caps |= XRT_CAP_MALLOC_ASYNC;
     if (((const xrt__gpu *)self->user)->module_load) *caps |= XRT_CAP_MODULES;
     if (xrt__gpu_has_graphs((const xrt__gpu *)self->user)) *caps |= XRT_CAP_GRAPHS;
     return XRT_SUCCESS;
@@ -788,9 +801,9 @@ static xrt_status xrt__gpu_no_pools(const xrt__gpu *g, const char *op, int devic
 static xrt_status xrt__gpu_malloc_async(const xrt_backend *self, void **ptr, size_t size, void *stream)
 {
     xrt__gpu *g = (xrt__gpu *)self->user;
-    int d;
+    int d = xrt__gpu_stream_device(g, stream);
     xrt_status st;
-    if (!xrt__gpu_has_pools(g, &d)) return xrt__gpu_no_pools(g, "xrt_malloc_async", d);
+    if (!xrt__gpu_has_pools(g, d)) return xrt__gpu_no_pools(g, "xrt_malloc_async", d);
     st = XRT__GPU_CHECK(g, g->rt.MallocAsync(ptr, size, stream), XRT__GPU_CALL(MallocAsync));
     if (st != XRT_SUCCESS) {
         *ptr = NULL;

@@ -891,6 +891,31 @@ XRT_TEST(test_allocation_device_recorded)
     OK(xrt_set_device(0));
 }
 
+/* A stream-ordered allocation comes from the stream's device (CUDA's and
+   HIP's rule), whichever device is current: the registry records that one. */
+XRT_TEST(test_async_allocation_on_streams_device)
+{
+    int n = devices();
+    xrt_stream s;
+    void *p;
+    (void)state;
+    SKIP_UNLESS(n >= 2, "one device");
+    SKIP_UNLESS(caps() & XRT_CAP_MALLOC_ASYNC, "no stream-ordered allocation");
+    OK(xrt_set_device(n - 1));
+    OK(xrt_stream_create(&s));
+    OK(xrt_set_device(0));
+    OK(xrt_malloc_async(&p, 64, s));
+    assert_allocated_on(p, n - 1);
+    OK(xrt_memset_async(p, 0, 64, s));
+    OK(xrt_free_async(p, s));
+    OK(xrt_stream_synchronize(s));
+    OK(xrt_malloc_async(&p, 64, NULL)); /* the NULL stream: the current device's */
+    assert_allocated_on(p, 0);
+    OK(xrt_free_async(p, NULL));
+    OK(xrt_stream_synchronize(NULL));
+    OK(xrt_stream_destroy(s));
+}
+
 int main(void)
 {
     const xrt_test_list *l = xrt_test_defined();

@@ -109,16 +109,21 @@ static void test_shutdown_behind_other_devices_host_function(void **state)
 
 /* >> xrt_shutdown frees what xrt keeps for later calls */
 /* The pointer registry's spare records (kept from frees for the next
-   allocations) are freed by xrt_shutdown: still reachable from a static,
+   allocations: the calling thread's own and the shared ones) are freed by
+   xrt_shutdown: still reachable from a static,
    they would be no leak to LSan or valgrind, only memory never given back. */
 static int spares_freed_child(void *arg)
 {
-    void *p;
+    void *p, *q;
     (void)arg;
     CHILD_OK(xrt_malloc(&p, 64));
-    CHILD_OK(xrt_free(p));
+    CHILD_OK(xrt_malloc(&q, 64));
+    CHILD_OK(xrt_free(p)); /* the thread's own spare */
+    CHILD_OK(xrt_free(q)); /* the shared stack's */
+    CHILD_TRUE(xrt__call.mem_spare != NULL);
     CHILD_TRUE(__atomic_load_n(&xrt__mem_spares, __ATOMIC_ACQUIRE) != NULL);
     xrt_shutdown();
+    CHILD_TRUE(xrt__call.mem_spare == NULL);
     CHILD_TRUE(__atomic_load_n(&xrt__mem_spares, __ATOMIC_ACQUIRE) == NULL);
     CHILD_TRUE(__atomic_load_n(&xrt__mem_spare_count, __ATOMIC_ACQUIRE) == 0);
     return 0;

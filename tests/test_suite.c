@@ -1128,7 +1128,8 @@ XRT_TEST(test_free_hooks)
 }
 
 /* A freed allocation's record in the pointer registry is kept for the next
-   allocation (no allocation of xrt's own per xrt_malloc + xrt_free), up to
+   allocation (no allocation of xrt's own per xrt_malloc + xrt_free): first
+   as the thread's own spare, then in a shared stack of up to
    XRT__MEM_SPARES records; a reused record describes its new allocation. */
 XRT_TEST(test_registry_records_reused)
 {
@@ -1139,25 +1140,28 @@ XRT_TEST(test_registry_records_reused)
     int d = 0;
     (void)state;
     OK(xrt_get_device(&d));
-    if (caps() & XRT_CAP_PINNED_HOST) OK(xrt_malloc_host(&p, 100));
+    if (caps() & XRT_CAP_PINNED_HOST) OK(xrt_malloc_host(&p, 100)); /* takes the thread's spare, if it had one */
     else OK(xrt_malloc(&p, 100));
+    assert_null(xrt__call.mem_spare);
     OK(caps() & XRT_CAP_PINNED_HOST ? xrt_free_host(p) : xrt_free(p));
-    spare = __atomic_load_n(&xrt__mem_spares, __ATOMIC_ACQUIRE);
+    spare = (xrt__mem_node *)xrt__call.mem_spare;
     assert_non_null(spare);
     OK(xrt_malloc(&q, N));
     assert_ptr_equal(xrt__mem_find((uintptr_t)q), spare); /* the freed one's record */
-    assert_ptr_not_equal(__atomic_load_n(&xrt__mem_spares, __ATOMIC_ACQUIRE), spare);
+    assert_null(xrt__call.mem_spare);
     OK(xrt_pointer_get_attributes(&a, (char *)q + 1));
     assert_int_equal(a.type, XRT_MEMORY_DEVICE);
     assert_int_equal(a.device, d);
     assert_ptr_equal(a.base, q);
     assert_int_equal(a.size, N);
     OK(xrt_free(q));
-    assert_ptr_equal(__atomic_load_n(&xrt__mem_spares, __ATOMIC_ACQUIRE), spare);
-    /* at most XRT__MEM_SPARES are kept; the rest go back to the allocator */
+    assert_ptr_equal(xrt__call.mem_spare, spare);
+    /* the shared stack: at most XRT__MEM_SPARES kept; the rest go back to the allocator */
     for (k = 0; k < sizeof many / sizeof many[0]; k++) OK(xrt_malloc(&many[k], 8));
+    assert_null(xrt__call.mem_spare);
     assert_null(__atomic_load_n(&xrt__mem_spares, __ATOMIC_ACQUIRE));
     for (k = 0; k < sizeof many / sizeof many[0]; k++) OK(xrt_free(many[k]));
+    assert_non_null(xrt__call.mem_spare); /* the first free's */
     for (n = xrt__mem_spares; n; n = (xrt__mem_node *)(void *)n->node.next) kept++;
     assert_int_equal(kept, XRT__MEM_SPARES);
     assert_int_equal(xrt__mem_spare_count, XRT__MEM_SPARES);

@@ -90,11 +90,11 @@ static alloc *allocs;
 static unsigned long long alloc_serial; /* numbers allocations, for IPC handles */
 
 
-static void alloc_add(void *p, size_t n, int host)
+static void alloc_add(void *p, size_t n, int host, int device)
 {
     alloc *a = (alloc *)malloc(sizeof *a);
     if (!a) return;
-    a->base = (char *)p, a->size = n, a->host = host, a->device = current_device;
+    a->base = (char *)p, a->size = n, a->host = host, a->device = device;
     pthread_mutex_lock(&live_lock);
     a->serial = ++alloc_serial;
     a->next = allocs;
@@ -1035,7 +1035,7 @@ cudaError_t cudaDeviceGetAttribute(int *v, enum cudaDeviceAttr a, int d)
 }
 
 /* >> memory */
-static cudaError_t allocate(void **p, size_t n, int host)
+static cudaError_t allocate_on(void **p, size_t n, int host, int device)
 {
     if (n > ((size_t)1 << 40)) {
         *p = NULL;
@@ -1043,9 +1043,10 @@ static cudaError_t allocate(void **p, size_t n, int host)
     }
     *p = aligned_alloc(256, (n + 255) & ~(size_t)255);
     if (!*p) return cudaErrorMemoryAllocation;
-    alloc_add(*p, n, host);
+    alloc_add(*p, n, host, device);
     return cudaSuccess;
 }
+static cudaError_t allocate(void **p, size_t n, int host) { return allocate_on(p, n, host, current_device); }
 static void device_wait(int device);
 static void stream_wait(stream *s);
 
@@ -1072,7 +1073,15 @@ cudaError_t cudaFreeHost(void *p) { return release(p); }
 cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t s)
 {
     if (s && capturing_refused(stream_of(s))) return cudaErrorStreamCaptureUnsupported;
-    return allocate(p, n, 0);
+    return allocate_on(p, n, 0, stream_of(s)->device); /* the stream's device's pool */
+}
+
+/* CUDA 12.8 */
+cudaError_t cudaStreamGetDevice(cudaStream_t s, int *d)
+{
+    if (!d) return cudaErrorInvalidValue;
+    *d = stream_of(s)->device;
+    return cudaSuccess;
 }
 cudaError_t cudaMemGetInfo(size_t *f, size_t *t) { *f = *t = (size_t)1 << 34; return cudaSuccess; }
 
