@@ -532,6 +532,7 @@ static struct {
     int fail;             /* what the fakes return; 0: success */
     int device;           /* GetDevice's answer */
     int get_devices;      /* GetDevice's calls */
+    int stream_devices;   /* StreamGetDevice's calls; it answers 1 for every stream */
     int set_devices[4];   /* SetDevice's arguments, in order */
     int nset;
     int launches, callbacks;
@@ -555,6 +556,14 @@ static int fake_get_device(int *device)
 {
     fake.get_devices++;
     *device = fake.device;
+    return 0;
+}
+
+static int fake_stream_get_device(void *stream, int *device)
+{
+    (void)stream;
+    fake.stream_devices++;
+    *device = 1;
     return 0;
 }
 
@@ -630,6 +639,7 @@ static void fake_begin(xrt__gpu *g)
     g->rt.PointerGetAttributes = fake_pointer_get_attributes;
     g->rt.LaunchHostFunc = fake_launch_host_func;
     g->rt.StreamAddCallback = fake_stream_add_callback;
+    g->stream_device = NULL;
     xrt__gpu_set_count(g, 1);
 }
 
@@ -788,6 +798,27 @@ static void test_gpu_allocation_asks_device(void **state)
         assert_ptr_equal(xrt__mem_new.p, p[2]);
         assert_int_equal(xrt__mem_new.device, 1);
         assert_true(xrt__gpu_was_used(g, 1));
+        free(p[2]);
+        /* a stream's allocation is its device's: the runtime names it (device 1
+           here, the current one being 0); without StreamGetDevice, the current */
+        fake.device = 0;
+        g->used = 0;
+        g->stream_device = fake_stream_get_device;
+        OK(xrt__gpu_malloc_async(&t, &p[2], 64, (void *)&t));
+        assert_int_equal(fake.stream_devices, 1);
+        assert_int_equal(fake.get_devices, 1);
+        assert_int_equal(xrt__mem_new.device, 1);
+        assert_true(xrt__gpu_was_used(g, 1) && !xrt__gpu_was_used(g, 0));
+        free(p[2]);
+        OK(xrt__gpu_malloc_async(&t, &p[2], 64, NULL)); /* the NULL stream: the current device's */
+        assert_int_equal(fake.stream_devices, 1);
+        assert_int_equal(fake.get_devices, 2);
+        assert_int_equal(xrt__mem_new.device, 0);
+        free(p[2]);
+        g->stream_device = NULL;
+        OK(xrt__gpu_malloc_async(&t, &p[2], 64, (void *)&t));
+        assert_int_equal(fake.get_devices, 3);
+        assert_int_equal(xrt__mem_new.device, 0);
         xrt__mem_new.p = NULL;
         for (i = 0; i < 3; i++) free(p[i]);
         fake_end();
