@@ -3988,7 +3988,7 @@ static void xrt__call_fork_child(void)
     for (c = xrt__call_list.next; c != &xrt__call_list; c = c->next) /* the fork holds the table's lock */
         if (c != &xrt__call) {
             xrt__handle_give_back_locked(c, 0);
-            XRT_FREE(c->mem_spare);
+            XRT_FREE(c->mem_spare); /* that thread is not in the child */
             c->mem_spare = NULL;
         }
     xrt__call_list.next = xrt__call_list.prev = &xrt__call_list;

@@ -253,14 +253,18 @@ static void test_fork_while_another_thread_calls(void **state)
 /* >> fork: the other threads' free handle slots */
 /* Threads of the parent keep free slots of the handle table for their
    creates; in the child, where they do not exist, those slots are the
-   table's again: none is lost, none counted twice, and new handles work. */
+   table's again: none is lost, none counted twice, and new handles work.
+   Their spare registry records are freed there. */
 enum { KEEPERS = 3 };
 static int keepers_ready, keepers_stop;
+static struct xrt__call_state *keeper_state[KEEPERS]; /* each keeper's, with its spare registry record */
 
 static void *slot_keeper(void *arg)
 {
-    (void)arg;
+    void *p;
     if (handles_made_and_destroyed(4, 0)) return (void *)1;
+    if (xrt_malloc(&p, 64) != XRT_SUCCESS || xrt_free(p) != XRT_SUCCESS || !xrt__call.mem_spare) return (void *)2;
+    keeper_state[(intptr_t)arg] = &xrt__call;
     __atomic_add_fetch(&keepers_ready, 1, __ATOMIC_ACQ_REL);
     while (!__atomic_load_n(&keepers_stop, __ATOMIC_ACQUIRE)) sleep_ms(1);
     return NULL;
@@ -274,6 +278,8 @@ static void slot_keepers_child(void)
     if ((lost = handle_slots_lost()) != 0)
         CHILD_FAIL("in the child of a fork, %ld slots of the handle table were %s", lost < 0 ? -lost : lost,
                    lost < 0 ? "counted twice" : "neither live nor free (the other threads' free slots?)");
+    for (i = 0; i < KEEPERS; i++) /* their spare records are freed (leaked in the child, else) */
+        if (keeper_state[i]->mem_spare) CHILD_FAIL("in the child of a fork, thread %d's spare registry record is kept", i);
     if (!on_gpu()) {
         for (i = 0; i < 64; i++) CHILD_OK(xrt_event_create(&e[i], 0));
         for (i = 0; i < 64; i++) CHILD_OK(xrt_event_destroy(e[i]));
@@ -291,7 +297,7 @@ static void test_fork_gives_back_other_threads_handle_slots(void **state)
     int i, bad;
     (void)state;
     keepers_ready = keepers_stop = 0;
-    for (i = 0; i < KEEPERS; i++) assert_int_equal(start_thread(&t[i], NULL, slot_keeper, NULL), 0);
+    for (i = 0; i < KEEPERS; i++) assert_int_equal(start_thread(&t[i], NULL, slot_keeper, (void *)(intptr_t)i), 0);
     while (__atomic_load_n(&keepers_ready, __ATOMIC_ACQUIRE) < KEEPERS) sleep_ms(1);
     pid = child_fork(10);
     if (pid == 0) slot_keepers_child();
