@@ -4248,6 +4248,7 @@ static size_t *xrt__mem_usage_of(const xrt_backend *b, int device)
 {
     int i;
     if (device < 0 || device >= XRT__MEM_DEVICES) return NULL;
+    if (XRT__LIKELY(xrt__mem_usage[0].be == b)) return &xrt__mem_usage[0].bytes[device]; /* the first backend used */
     for (i = 0; i < XRT_MAX_BACKENDS; i++) {
         if (!xrt__mem_usage[i].be) xrt__mem_usage[i].be = b;
         if (xrt__mem_usage[i].be == b) return &xrt__mem_usage[i].bytes[device];
@@ -4279,7 +4280,9 @@ XRT_API size_t xrt__mem_device_bytes(const xrt_backend *b, int device)
     return n;
 }
 
-static void xrt__mem_insert(xrt__mem_node *node)
+/* Inlined (as the unlink below) into the allocation's and the free's one
+   call each. */
+static inline __attribute__((always_inline)) void xrt__mem_insert(xrt__mem_node *node)
 {
     xrt__mem_count_in(node);
     xrt__tree_insert(&xrt__mem_tree, &node->node);
@@ -4287,7 +4290,7 @@ static void xrt__mem_insert(xrt__mem_node *node)
 }
 
 /* link: where the tree holds node (xrt__tree_link). */
-static void xrt__mem_unlink_at(xrt__mem_node *node, xrt__tree_node **link)
+static inline __attribute__((always_inline)) void xrt__mem_unlink_at(xrt__mem_node *node, xrt__tree_node **link)
 {
     xrt__mem_count_out(node);
     xrt__tree_unlink(&xrt__mem_tree, link);

@@ -1194,6 +1194,8 @@ static void tree_verify(void)
     xrt__spin_unlock(&xrt__mem_lock);
 }
 
+static const xrt_backend no_allocations; /* a backend that allocated nothing */
+
 XRT_TEST(test_registry_tree_stays_a_treap)
 {
     enum { M = 96 };
@@ -1213,6 +1215,7 @@ XRT_TEST(test_registry_tree_stays_a_treap)
     }
     tree_verify();
     assert_int_equal(xrt__mem_device_bytes(xrt__be(), d), before + live);
+    assert_int_equal(xrt__mem_device_bytes(&no_allocations, d), 0); /* each backend's own count */
     for (k = M - 1; k > 0; k--) { /* a fixed shuffle of the frees */
         seed = seed * 1103515245u + 12345u;
         i = (seed >> 8) % (k + 1);
