@@ -204,6 +204,14 @@ echo "== stress, kernels, the CPU engine and RDMA's cache under TSan"
 [ -x "$B/tsan/test_devices" ] && TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan.supp" cmocka "$B/tsan/test_devices"
 # RDMA's cache and contexts on the fake verbs: registrations racing frees and closes
 [ -x "$B/tsan/test_rdma" ] && TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan.supp" cmocka "$B/tsan/test_rdma"
+# thread exit: a thread's state given back (the case that calls xrt in the
+# last round of destructors skips: TSan's own limit, shown by late_destructor)
+[ -x "$B/tsan/test_thread_exit" ] && TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan.supp" cmocka "$B/tsan/test_thread_exit"
+tsan_late() { "$B/tsan/late_destructor" 2>&1 | grep -q 'ThreadSanitizer: SEGV'; }
+if [ -x "$B/tsan/late_destructor" ]; then
+    step "late_destructor: code in every round of thread-exit destructors (no xrt)" "$B/plain/late_destructor"
+    step "late_destructor under TSan still dies in TSan's runtime (else test_calls_from_later_destructors can run under TSan)" tsan_late
+fi
 # the GPU backend's code against the CUDA runtime double's own threads (host functions, streams)
 [ -x "$B/tsan/test_gpu" ] && [ -f "$double" ] &&
     TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan.supp" cmocka env XRT_CUDA_LIBRARY="$double" "$B/tsan/test_gpu"
