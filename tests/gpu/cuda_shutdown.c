@@ -25,7 +25,9 @@
 #include <unistd.h>
 
 /* The runtime, bound by name as xrt binds it (and dlclosed between the two
-   halves, as xrt_shutdown does) */
+   halves, as xrt_shutdown does). Pinned as xrt pins it (RTLD_NODELETE): the
+   dlclose does not unmap a library whose own threads may still run its code
+   (a destroyed stream's worker, in the runtime double). */
 #define RT(X)                                                                                      \
     X(RuntimeGetVersion, cudaError_t, (int *))                                                     \
     X(GetDeviceCount, cudaError_t, (int *))                                                        \
@@ -62,7 +64,7 @@ static int load(void)
 {
 #define BIND(name, ret, params) \
     if (!(*(void **)&rt.name = dlsym(lib, "cuda" #name))) return fprintf(stderr, "no cuda%s in %s\n", #name, library), 0;
-    if (!(lib = dlopen(library, RTLD_NOW | RTLD_LOCAL))) return fprintf(stderr, "%s\n", dlerror()), 0;
+    if (!(lib = dlopen(library, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE))) return fprintf(stderr, "%s\n", dlerror()), 0;
     RT(BIND)
 #undef BIND
     return 1;
