@@ -3987,7 +3987,7 @@ static void xrt__call_fork_child(void)
         xrt__call_fence = 1;
     for (c = xrt__call_list.next; c != &xrt__call_list; c = c->next) /* the fork holds the table's lock */
         if (c != &xrt__call) {
-            xrt__handle_give_back_locked(c, 0);
+            xrt__handle_give_back_locked(c, 0); /* that thread's free slots */
             XRT_FREE(c->mem_spare); /* that thread is not in the child */
             c->mem_spare = NULL;
         }
