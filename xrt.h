@@ -4199,8 +4199,8 @@ static xrt__mem_node *xrt__mem_spare_mine(void)
    stay theirs, freed when they exit). */
 static void xrt__mem_spares_free(void)
 {
-    XRT_FREE(xrt__mem_spare_mine());
     xrt__mem_node *n = __atomic_exchange_n(&xrt__mem_spares, (xrt__mem_node *)NULL, __ATOMIC_ACQUIRE), *next;
+    XRT_FREE(xrt__mem_spare_mine());
     for (; n; n = next) {
         next = (xrt__mem_node *)(void *)n->node.next;
         __atomic_fetch_sub(&xrt__mem_spare_count, 1, __ATOMIC_RELAXED);

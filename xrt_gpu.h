@@ -453,6 +453,7 @@ static void xrt__gpu_unload(xrt__gpu *g)
 /* Fills rt: from the linked runtime, or from the library that loads. */
 static int xrt__gpu_load(xrt__gpu *g, char *reason, size_t n)
 {
+    void *sym;
 #ifdef XRT_NO_RUNTIME_LINKING
     (void)reason;
     (void)n;
@@ -469,10 +470,8 @@ static int xrt__gpu_load(xrt__gpu *g, char *reason, size_t n)
 #endif
     g->version = 0;
     (void)g->rt.RuntimeGetVersion(&g->version);
-    {
-        void *sym = xrt__gpu_lookup(g, g->stream_device_sym);
-        memcpy(&g->stream_device, &sym, sizeof sym);
-    }
+    sym = xrt__gpu_lookup(g, g->stream_device_sym);
+    memcpy(&g->stream_device, &sym, sizeof sym);
     g->loaded(g);
     return 1;
 }
