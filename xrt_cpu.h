@@ -614,6 +614,7 @@ static void xrt__cpu_place_memory(int device, void *addr, size_t len)
 struct xrt__cpu_event;
 struct xrt__cpu_plan;
 static int xrt__cpu_cap_op(xrt__cpu_stream *s, const xrt__cpu_op *op, const char *who, xrt_status *st);
+static xrt_status xrt__cpu_cap_no_alloc(xrt__cpu_stream *s, const char *who);
 static int xrt__cpu_cap_record(struct xrt__cpu_event *e, xrt__cpu_stream *s, xrt_status *st);
 static int xrt__cpu_cap_wait(xrt__cpu_stream *t, struct xrt__cpu_event *e, xrt_status *st);
 static xrt_status xrt__cpu_cap_wait_refused(xrt__cpu_stream *s, const char *who);
@@ -2052,9 +2053,14 @@ static xrt_status xrt__cpu_free_host(const xrt_backend *self, void *ptr)
    one); memory valid from now on is valid from the stream's point on. */
 static xrt_status xrt__cpu_malloc_async(const xrt_backend *self, void **ptr, size_t size, void *stream)
 {
-    int device = stream ? ((const xrt__cpu_stream *)stream)->device : xrt__cpu_mem_device();
-    xrt_status st = xrt__cpu_dev_alloc_on(device, ptr, size, "cpu: xrt_malloc_async");
+    xrt__cpu_stream *s = (xrt__cpu_stream *)stream;
+    int device = s ? s->device : xrt__cpu_mem_device();
+    xrt_status st;
     (void)self;
+    if (s && XRT__UNLIKELY(__atomic_load_n(&s->cap, __ATOMIC_ACQUIRE)) &&
+        (st = xrt__cpu_cap_no_alloc(s, "cpu: xrt_malloc_async")) != XRT_SUCCESS)
+        return st;
+    st = xrt__cpu_dev_alloc_on(device, ptr, size, "cpu: xrt_malloc_async");
     if (st == XRT_SUCCESS) xrt__mem_note_device(*ptr, device); /* the registry's record: not the current device */
     return st;
 }
@@ -3984,6 +3990,28 @@ static xrt_status xrt__cpu_cap_invalid_locked(xrt__cpu_capture *c, const char *w
                      c->origin->cap_name, c->why);
 }
 
+/* An operation the CPU backend does not capture (a stream-ordered
+   allocation or free: CUDA's graph memory nodes) is refused, and the capture
+   invalidated. Allocating once at capture would leave a graph that writes
+   memory freed between two launches. */
+static xrt_status xrt__cpu_cap_cannot_locked(xrt__cpu_stream *s, const char *who, const char *what)
+{
+    if (s->cap->invalid != XRT_SUCCESS) return xrt__cpu_cap_invalid_locked(s->cap, who);
+    return xrt__cpu_cap_fail_locked(s->cap, XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, who,
+                                    "%s is capturing, and the CPU backend cannot capture this operation (%s); "
+                                    "the capture is invalidated", s->cap_name, what);
+}
+
+/* XRT_SUCCESS unless s is capturing: then the allocation is refused. */
+static xrt_status xrt__cpu_cap_no_alloc(xrt__cpu_stream *s, const char *who)
+{
+    xrt_status st = XRT_SUCCESS;
+    pthread_mutex_lock(&xrt__cpu_cap_lock);
+    if (s->cap) st = xrt__cpu_cap_cannot_locked(s, who, "stream-ordered allocation");
+    xrt__cpu_cap_unlock();
+    return st;
+}
+
 /* An op enqueued on a capturing stream becomes a node; 1 if it was taken
    (*st its status: on failure the caller releases what the op holds), 0
    where the stream's capture ended meanwhile (enqueue it as usual). */
@@ -3999,11 +4027,8 @@ static int xrt__cpu_cap_op(xrt__cpu_stream *s, const xrt__cpu_op *op, const char
         xrt__cpu_cap_unlock();
         return 0;
     }
-    if (s->cap->invalid != XRT_SUCCESS) *st = xrt__cpu_cap_invalid_locked(s->cap, who);
-    else if (kind < 0)
-        *st = xrt__cpu_cap_fail_locked(s->cap, XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, who,
-                                       "%s is capturing, and the CPU backend cannot capture this operation "
-                                       "(stream-ordered free); the capture is invalidated", s->cap_name);
+    if (kind < 0) *st = xrt__cpu_cap_cannot_locked(s, who, "stream-ordered free");
+    else if (s->cap->invalid != XRT_SUCCESS) *st = xrt__cpu_cap_invalid_locked(s->cap, who);
     else {
         *st = xrt__cpu_cap_node_locked(s, kind, op, who);
         if (*st == XRT_SUCCESS && kind == XRT__CPU_NODE_KERNEL)

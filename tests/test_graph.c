@@ -533,6 +533,54 @@ XRT_TEST(test_capture_refusals)
     fx_free(&f);
 }
 
+/* >> a stream-ordered allocation in a capture: an allocation node, or refused
+   Where the runtime captures one (CUDA, HIP on a GPU), each launch allocates
+   at the address the capture returned and the captured free frees it. The
+   CPU backend, like the runtime's test double, refuses it: it used to
+   allocate once, at capture, so that a free between two launches left the
+   second writing freed memory. */
+XRT_TEST(test_captured_allocation)
+{
+    fixture f;
+    xrt_graph g;
+    xrt_graph_exec x;
+    void *p = (void *)&f;
+    int r, i;
+    xrt_status st;
+    (void)state;
+    need_graphs();
+    SKIP_UNLESS(caps() & XRT_CAP_MALLOC_ASYNC, "no stream-ordered allocation (XRT_CAP_MALLOC_ASYNC is clear)");
+    fx_make(&f);
+    OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_GLOBAL));
+    st = xrt_malloc_async(&p, N * sizeof(int), f.s[0]);
+    if (st != XRT_SUCCESS) {
+        assert_int_equal(st, XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED);
+        assert_non_null(strstr(xrt_get_last_error_string(),
+                               RULE("cannot capture this operation (stream-ordered allocation); the capture is invalidated",
+                                    "xrt_malloc_async", "MallocAsync")));
+        assert_null(p);
+        FAILS(xrt_stream_end_capture(f.s[0], &g), XRT_ERROR_STREAM_CAPTURE_INVALIDATED,
+              RULE("xrt_malloc_async", "xrt_stream_end_capture", "StreamEndCapture"));
+        fx_free(&f);
+        return;
+    }
+    OK(xrt_memset_async(p, 0x5a, N * sizeof(int), f.s[0]));
+    OK(xrt_memcpy_async(f.h, p, N * sizeof(int), XRT_MEMCPY_DEVICE_TO_HOST, f.s[0]));
+    OK(xrt_free_async(p, f.s[0]));
+    OK(xrt_stream_end_capture(f.s[0], &g));
+    OK(xrt_graph_instantiate(&x, g));
+    for (r = 0; r < 3; r++) {
+        memset(f.h, 0, N * sizeof(int));
+        OK(xrt_graph_launch(x, f.s[r % 2]));
+        OK(xrt_stream_synchronize(f.s[r % 2]));
+        for (i = 0; i < N; i++)
+            if (f.h[i] != 0x5a5a5a5a) fail_msg("launch %d: h[%d] = 0x%x, expected 0x5a5a5a5a", r, i, (unsigned)f.h[i]);
+    }
+    OK(xrt_graph_exec_destroy(x));
+    OK(xrt_graph_destroy(g));
+    fx_free(&f);
+}
+
 /* >> THREAD_LOCAL and RELAXED: other threads' unsafe calls */
 static void *memset_on_other_thread(void *arg)
 {
