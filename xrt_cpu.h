@@ -614,7 +614,8 @@ static void xrt__cpu_place_memory(int device, void *addr, size_t len)
 struct xrt__cpu_event;
 struct xrt__cpu_plan;
 static int xrt__cpu_cap_op(xrt__cpu_stream *s, const xrt__cpu_op *op, const char *who, xrt_status *st);
-static xrt_status xrt__cpu_cap_no_alloc(xrt__cpu_stream *s, const char *who);
+static xrt_status xrt__cpu_cap_alloc(xrt__cpu_stream *s, void *ptr, const char *who);
+static int xrt__cpu_cap_free(xrt__cpu_stream *s, void *ptr, const char *who, xrt_status *st);
 static int xrt__cpu_cap_record(struct xrt__cpu_event *e, xrt__cpu_stream *s, xrt_status *st);
 static int xrt__cpu_cap_wait(xrt__cpu_stream *t, struct xrt__cpu_event *e, xrt_status *st);
 static xrt_status xrt__cpu_cap_wait_refused(xrt__cpu_stream *s, const char *who);
@@ -2055,14 +2056,17 @@ static xrt_status xrt__cpu_malloc_async(const xrt_backend *self, void **ptr, siz
 {
     xrt__cpu_stream *s = (xrt__cpu_stream *)stream;
     int device = s ? s->device : xrt__cpu_mem_device();
-    xrt_status st;
+    xrt_status st = xrt__cpu_dev_alloc_on(device, ptr, size, "cpu: xrt_malloc_async");
     (void)self;
+    if (st != XRT_SUCCESS) return st;
     if (s && XRT__UNLIKELY(__atomic_load_n(&s->cap, __ATOMIC_ACQUIRE)) &&
-        (st = xrt__cpu_cap_no_alloc(s, "cpu: xrt_malloc_async")) != XRT_SUCCESS)
+        (st = xrt__cpu_cap_alloc(s, *ptr, "cpu: xrt_malloc_async")) != XRT_SUCCESS) {
+        xrt__cpu_dev_release(*ptr);
+        *ptr = NULL;
         return st;
-    st = xrt__cpu_dev_alloc_on(device, ptr, size, "cpu: xrt_malloc_async");
-    if (st == XRT_SUCCESS) xrt__mem_note_device(*ptr, device); /* the registry's record: not the current device */
-    return st;
+    }
+    xrt__mem_note_device(*ptr, device); /* the registry's record: not the current device */
+    return XRT_SUCCESS;
 }
 
 /* >> cpu: ipc. A memory handle names a range of an exporter's device file:
@@ -2527,6 +2531,11 @@ static void xrt__cpu_mem_fork_child(void)
 static xrt_status xrt__cpu_free_async(const xrt_backend *self, void *ptr, void *stream)
 {
     xrt__cpu_op op;
+    xrt_status st;
+    (void)self;
+    if (stream && XRT__UNLIKELY(__atomic_load_n(&((xrt__cpu_stream *)stream)->cap, __ATOMIC_ACQUIRE)) &&
+        xrt__cpu_cap_free((xrt__cpu_stream *)stream, ptr, "cpu: xrt_free_async", &st))
+        return st;
     op.run = xrt__cpu_run_free;
     op.u.release.ptr = ptr;
     return xrt__cpu_enqueue(stream, &op, "cpu: xrt_free_async");
@@ -3806,8 +3815,23 @@ static xrt_status xrt__cpu_launch_kernel(const xrt_backend *self, void *function
    is made at instantiate, so a launch allocates nothing; a graph with
    independent branches and no host function runs them over the pool, each
    part taking ready nodes. */
-enum { XRT__CPU_NODE_KERNEL, XRT__CPU_NODE_COPY, XRT__CPU_NODE_SET, XRT__CPU_NODE_HOST };
-static const char *const xrt__cpu_node_names[] = {"a kernel launch", "a copy", "a memset", "a host function"};
+enum { XRT__CPU_NODE_KERNEL, XRT__CPU_NODE_COPY, XRT__CPU_NODE_SET, XRT__CPU_NODE_HOST, XRT__CPU_NODE_ALLOC,
+       XRT__CPU_NODE_FREE };
+static const char *const xrt__cpu_node_names[] = {"a kernel launch", "a copy",        "a memset",
+                                                  "a host function", "an allocation", "a free"};
+
+/* A graph's memory (CUDA's allocation nodes): what xrt_malloc_async gave a
+   capture keeps its address for the graph's life, and each launch uses it
+   from its allocation node to its free node, which do nothing when run.
+   Held by the capture's graph and every plan made from it; the last holder
+   releases what the capture freed (an allocation it did not free stays the
+   caller's: xrt_stream_end_capture refuses such a graph). One exec at a
+   time, as in CUDA: two would share the memory. */
+typedef struct xrt__cpu_gmem {
+    int refs, execs;
+    uint32_t n, cap;
+    struct xrt__cpu_galloc { void *ptr; int freed; } *a;
+} xrt__cpu_gmem;
 
 typedef struct xrt__cpu_node {
     int kind;
@@ -3820,6 +3844,7 @@ typedef struct xrt__cpu_graph {
     uint32_t n, cap;
     uint32_t *dep;
     uint32_t ndep, depcap;
+    xrt__cpu_gmem *mem; /* NULL: no allocation nodes */
 } xrt__cpu_graph;
 
 typedef struct xrt__cpu_capture {
@@ -3874,6 +3899,16 @@ static void xrt__cpu_stream_name(const xrt__cpu_stream *s, char *buf, size_t n)
     else snprintf(buf, n, "a destroyed stream");
 }
 
+static void xrt__cpu_gmem_unref(xrt__cpu_gmem *m)
+{
+    uint32_t i;
+    if (__atomic_sub_fetch(&m->refs, 1, __ATOMIC_ACQ_REL)) return;
+    for (i = 0; i < m->n; i++)
+        if (m->a[i].freed) xrt__cpu_dev_release(m->a[i].ptr);
+    XRT_FREE(m->a);
+    XRT_FREE(m);
+}
+
 static void xrt__cpu_graph_clear(xrt__cpu_graph *g)
 {
     uint32_t i;
@@ -3885,6 +3920,7 @@ static void xrt__cpu_graph_clear(xrt__cpu_graph *g)
         }
     XRT_FREE(g->node);
     XRT_FREE(g->dep);
+    if (g->mem) xrt__cpu_gmem_unref(g->mem);
     memset(g, 0, sizeof *g);
 }
 
@@ -3990,10 +4026,8 @@ static xrt_status xrt__cpu_cap_invalid_locked(xrt__cpu_capture *c, const char *w
                      c->origin->cap_name, c->why);
 }
 
-/* An operation the CPU backend does not capture (a stream-ordered
-   allocation or free: CUDA's graph memory nodes) is refused, and the capture
-   invalidated. Allocating once at capture would leave a graph that writes
-   memory freed between two launches. */
+/* An operation the CPU backend does not capture is refused, and the capture
+   invalidated. */
 static xrt_status xrt__cpu_cap_cannot_locked(xrt__cpu_stream *s, const char *who, const char *what)
 {
     if (s->cap->invalid != XRT_SUCCESS) return xrt__cpu_cap_invalid_locked(s->cap, who);
@@ -4002,14 +4036,83 @@ static xrt_status xrt__cpu_cap_cannot_locked(xrt__cpu_stream *s, const char *who
                                     "the capture is invalidated", s->cap_name, what);
 }
 
-/* XRT_SUCCESS unless s is capturing: then the allocation is refused. */
-static xrt_status xrt__cpu_cap_no_alloc(xrt__cpu_stream *s, const char *who)
+static void xrt__cpu_run_nothing(xrt__cpu_op *op) { (void)op; }
+
+/* Adds ptr to the graph's memory; 0 without memory for it. */
+static int xrt__cpu_gmem_add(xrt__cpu_graph *g, void *ptr)
 {
+    xrt__cpu_gmem *m = g->mem;
+    if (!m && (m = g->mem = (xrt__cpu_gmem *)XRT_CALLOC(1, sizeof *m)) != NULL) m->refs = 1;
+    if (!m) return 0;
+    if (m->n == m->cap) {
+        uint32_t c2 = m->cap ? 2 * m->cap : 4;
+        struct xrt__cpu_galloc *v = (struct xrt__cpu_galloc *)XRT_REALLOC(m->a, c2 * sizeof *v);
+        if (!v) return 0;
+        m->a = v;
+        m->cap = c2;
+    }
+    m->a[m->n].ptr = ptr;
+    m->a[m->n++].freed = 0;
+    return 1;
+}
+
+/* An allocation on a capturing stream: an allocation node, its memory the
+   graph's. */
+static xrt_status xrt__cpu_cap_alloc(xrt__cpu_stream *s, void *ptr, const char *who)
+{
+    xrt__cpu_capture *c;
+    xrt__cpu_op op;
     xrt_status st = XRT_SUCCESS;
+    memset(&op, 0, sizeof op);
+    op.run = xrt__cpu_run_nothing;
+    op.u.release.ptr = ptr;
     pthread_mutex_lock(&xrt__cpu_cap_lock);
-    if (s->cap) st = xrt__cpu_cap_cannot_locked(s, who, "stream-ordered allocation");
+    if ((c = s->cap) == NULL) { /* the capture ended meanwhile: an allocation as any other */
+    } else if (c->invalid != XRT_SUCCESS) {
+        st = xrt__cpu_cap_invalid_locked(c, who);
+    } else if (!xrt__cpu_gmem_add(&c->g, ptr)) {
+        st = xrt__cpu_cap_fail_locked(c, XRT_ERROR_OUT_OF_MEMORY, who, "no memory for a captured allocation");
+    } else if ((st = xrt__cpu_cap_node_locked(s, XRT__CPU_NODE_ALLOC, &op, who)) != XRT_SUCCESS) {
+        c->g.mem->n--;
+    }
     xrt__cpu_cap_unlock();
     return st;
+}
+
+/* A free on a capturing stream: a free node, of an allocation that the
+   capture made and has not freed (CUDA's free nodes free graph allocations
+   only); any other is refused. 0 where the capture ended meanwhile. */
+static int xrt__cpu_cap_free(xrt__cpu_stream *s, void *ptr, const char *who, xrt_status *st)
+{
+    struct xrt__cpu_galloc *a = NULL;
+    xrt__cpu_capture *c;
+    xrt__cpu_op op;
+    uint32_t i;
+    memset(&op, 0, sizeof op);
+    op.run = xrt__cpu_run_nothing;
+    op.u.release.ptr = ptr;
+    pthread_mutex_lock(&xrt__cpu_cap_lock);
+    if ((c = s->cap) == NULL) {
+        xrt__cpu_cap_unlock();
+        return 0;
+    }
+    for (i = 0; c->g.mem && i < c->g.mem->n && !a; i++)
+        if (c->g.mem->a[i].ptr == ptr && !c->g.mem->a[i].freed) a = &c->g.mem->a[i];
+    if (!a || c->invalid != XRT_SUCCESS)
+        *st = xrt__cpu_cap_cannot_locked(s, who, "a stream-ordered free of memory that this capture did not allocate");
+    else if ((*st = xrt__cpu_cap_node_locked(s, XRT__CPU_NODE_FREE, &op, who)) == XRT_SUCCESS)
+        a->freed = 1;
+    xrt__cpu_cap_unlock();
+    return 1;
+}
+
+/* An allocation of the capture that it did not free; NULL if none. */
+static void *xrt__cpu_gmem_unfreed(const xrt__cpu_gmem *m)
+{
+    uint32_t i;
+    for (i = 0; m && i < m->n; i++)
+        if (!m->a[i].freed) return m->a[i].ptr;
+    return NULL;
 }
 
 /* An op enqueued on a capturing stream becomes a node; 1 if it was taken
@@ -4309,6 +4412,7 @@ static xrt_status xrt__cpu_stream_end_capture(const xrt_backend *self, void *str
     xrt__cpu_capture *c;
     xrt__cpu_graph *g = NULL;
     char name[64], other[80];
+    void *unfreed;
     xrt_status st = XRT_SUCCESS;
     xrt__cpu_stream_name(s, name, sizeof name);
     pthread_mutex_lock(&xrt__cpu_cap_lock);
@@ -4332,6 +4436,12 @@ static xrt_status xrt__cpu_stream_end_capture(const xrt_backend *self, void *str
         st = xrt__cpu_cap_note(XRT_ERROR_STREAM_CAPTURE_UNJOINED, who,
                        "work captured on %s was not joined back into %s (record an event there and make %s wait "
                        "for it before the end)", other, name, name);
+        xrt__cpu_cap_end_locked(c, NULL);
+    } else if ((unfreed = xrt__cpu_gmem_unfreed(c->g.mem)) != NULL) {
+        st = xrt__cpu_cap_note(XRT_ERROR_UNSUPPORTED, who,
+                       "the capture of %s allocated %p (xrt_malloc_async) and did not free it: a CPU graph frees "
+                       "what it allocates (xrt_free_async in the capture); %p stays allocated, for xrt_free",
+                       name, unfreed, unfreed);
         xrt__cpu_cap_end_locked(c, NULL);
     } else {
         xrt__cpu_cap_end_locked(c, &g);
@@ -4460,7 +4570,10 @@ static int xrt__cpu_graph_copy(xrt__cpu_graph *to, const xrt__cpu_graph *from)
             break;
         to->n = i + 1;
     }
-    if (to->n == from->n) return 1;
+    if (to->n == from->n) {
+        if ((to->mem = from->mem) != NULL) __atomic_add_fetch(&to->mem->refs, 1, __ATOMIC_RELAXED);
+        return 1;
+    }
     xrt__cpu_graph_clear(to);
     return 0;
 }
@@ -4590,12 +4703,21 @@ static void xrt__cpu_run_graph(xrt__cpu_op *op)
 
 static xrt_status xrt__cpu_graph_instantiate(const xrt_backend *self, void **exec, void *graph)
 {
-    xrt__cpu_exec *x = (xrt__cpu_exec *)XRT_CALLOC(1, sizeof *x);
-    if (x && (x->plan = xrt__cpu_plan_new((const xrt__cpu_graph *)graph)) != NULL) {
+    xrt__cpu_gmem *m = ((const xrt__cpu_graph *)graph)->mem;
+    xrt__cpu_exec *x;
+    if (m && __atomic_fetch_add(&m->execs, 1, __ATOMIC_ACQ_REL)) {
+        __atomic_sub_fetch(&m->execs, 1, __ATOMIC_ACQ_REL);
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "cpu: xrt_graph_instantiate",
+                         "the graph allocates memory (xrt_malloc_async in its capture) and has an exec already: "
+                         "such a graph has one exec at a time, as in CUDA (destroy the other first)");
+    }
+    if ((x = (xrt__cpu_exec *)XRT_CALLOC(1, sizeof *x)) != NULL &&
+        (x->plan = xrt__cpu_plan_new((const xrt__cpu_graph *)graph)) != NULL) {
         *exec = x;
         return XRT_SUCCESS;
     }
     XRT_FREE(x);
+    if (m) __atomic_sub_fetch(&m->execs, 1, __ATOMIC_ACQ_REL);
     return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_graph_instantiate", "no memory for the exec of %u nodes",
                      ((const xrt__cpu_graph *)graph)->n);
 }
@@ -4604,6 +4726,7 @@ static xrt_status xrt__cpu_graph_exec_destroy(const xrt_backend *self, void *exe
 {
     xrt__cpu_exec *x = (xrt__cpu_exec *)exec;
     if (x->last) xrt__cpu_stream_unref(x->last);
+    if (x->plan->g.mem) __atomic_sub_fetch(&x->plan->g.mem->execs, 1, __ATOMIC_ACQ_REL); /* an update keeps it */
     xrt__cpu_plan_unref(x->plan);
     XRT_FREE(x);
     return XRT_SUCCESS;
@@ -4669,6 +4792,10 @@ static int xrt__cpu_graph_differ(const xrt__cpu_graph *a, const xrt__cpu_graph *
         if (x->ndeps != y->ndeps)
             return snprintf(why, n, "node %u (%s) follows %u nodes in the exec, %u in the graph", i,
                             xrt__cpu_node_names[x->kind], x->ndeps, y->ndeps) > 0;
+        if ((x->kind == XRT__CPU_NODE_ALLOC || x->kind == XRT__CPU_NODE_FREE) &&
+            x->op.u.release.ptr != y->op.u.release.ptr) /* the graph's memory: CUDA updates no memory node */
+            return snprintf(why, n, "node %u (%s) is of %p in the exec, of %p in the graph", i,
+                            xrt__cpu_node_names[x->kind], x->op.u.release.ptr, y->op.u.release.ptr) > 0;
         for (k = 0; k < x->ndeps; k++)
             if (a->dep[x->deps + k] != b->dep[y->deps + k])
                 return snprintf(why, n, "node %u (%s) follows node %u in the exec, node %u in the graph", i,

@@ -515,7 +515,7 @@ XRT_TEST(test_capture_refusals)
         void *p;
         OK(xrt_malloc_async(&p, 64, f.s[1]));
         OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_GLOBAL));
-        FAILS(xrt_free_async(p, f.s[0]), XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, "stream-ordered free");
+        FAILS(xrt_free_async(p, f.s[0]), XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, "stream-ordered free of memory");
         FAILS(xrt_stream_end_capture(f.s[0], &g), XRT_ERROR_STREAM_CAPTURE_INVALIDATED, "xrt_free_async");
         OK(xrt_free_async(p, f.s[1]));
     }
@@ -533,19 +533,33 @@ XRT_TEST(test_capture_refusals)
     fx_free(&f);
 }
 
-/* >> a stream-ordered allocation in a capture: an allocation node, or refused
-   Where the runtime captures one (CUDA, HIP on a GPU), each launch allocates
-   at the address the capture returned and the captured free frees it. The
-   CPU backend, like the runtime's test double, refuses it: it used to
-   allocate once, at capture, so that a free between two launches left the
-   second writing freed memory. */
+/* >> a stream-ordered allocation in a capture: an allocation node
+   Each launch uses the address that the capture returned, from its
+   allocation to the captured free. The runtime's test double refuses it.
+   The CPU backend once allocated at capture and ran nothing else, so a free
+   between two launches left the second writing freed memory. */
+static void capture_scratch(fixture *f, void **p, int v)
+{
+    OK(xrt_malloc_async(p, N * sizeof(int), f->s[0]));
+    OK(xrt_memset_async(*p, v, N * sizeof(int), f->s[0]));
+    OK(xrt_memcpy_async(f->h, *p, N * sizeof(int), XRT_MEMCPY_DEVICE_TO_HOST, f->s[0]));
+    OK(xrt_free_async(*p, f->s[0]));
+}
+
+static void check_scratch(const fixture *f, int launch, unsigned want)
+{
+    int i;
+    for (i = 0; i < N; i++)
+        if ((unsigned)f->h[i] != want) fail_msg("launch %d: h[%d] = 0x%x, expected 0x%x", launch, i, (unsigned)f->h[i], want);
+}
+
 XRT_TEST(test_captured_allocation)
 {
     fixture f;
-    xrt_graph g;
-    xrt_graph_exec x;
-    void *p = (void *)&f;
-    int r, i;
+    xrt_graph g, g2;
+    xrt_graph_exec x, x2;
+    void *p = (void *)&f, *q, *other;
+    int r;
     xrt_status st;
     (void)state;
     need_graphs();
@@ -553,31 +567,98 @@ XRT_TEST(test_captured_allocation)
     fx_make(&f);
     OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_GLOBAL));
     st = xrt_malloc_async(&p, N * sizeof(int), f.s[0]);
-    if (st != XRT_SUCCESS) {
+    if (st != XRT_SUCCESS) { /* the runtime does not capture it */
         assert_int_equal(st, XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED);
-        assert_non_null(strstr(xrt_get_last_error_string(),
-                               RULE("cannot capture this operation (stream-ordered allocation); the capture is invalidated",
-                                    "xrt_malloc_async", "MallocAsync")));
+        assert_non_null(strstr(xrt_get_last_error_string(), "xrt_malloc_async: cuda: cudaMallocAsync"));
         assert_null(p);
         FAILS(xrt_stream_end_capture(f.s[0], &g), XRT_ERROR_STREAM_CAPTURE_INVALIDATED,
               RULE("xrt_malloc_async", "xrt_stream_end_capture", "StreamEndCapture"));
         fx_free(&f);
         return;
     }
-    OK(xrt_memset_async(p, 0x5a, N * sizeof(int), f.s[0]));
-    OK(xrt_memcpy_async(f.h, p, N * sizeof(int), XRT_MEMCPY_DEVICE_TO_HOST, f.s[0]));
     OK(xrt_free_async(p, f.s[0]));
+    OK(xrt_stream_end_capture(f.s[0], &g));
+    OK(xrt_graph_destroy(g)); /* an allocation captured, never launched */
+    OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_GLOBAL));
+    capture_scratch(&f, &p, 0x5a);
     OK(xrt_stream_end_capture(f.s[0], &g));
     OK(xrt_graph_instantiate(&x, g));
     for (r = 0; r < 3; r++) {
         memset(f.h, 0, N * sizeof(int));
         OK(xrt_graph_launch(x, f.s[r % 2]));
         OK(xrt_stream_synchronize(f.s[r % 2]));
-        for (i = 0; i < N; i++)
-            if (f.h[i] != 0x5a5a5a5a) fail_msg("launch %d: h[%d] = 0x%x, expected 0x5a5a5a5a", r, i, (unsigned)f.h[i]);
+        check_scratch(&f, r, 0x5a5a5a5a);
     }
-    OK(xrt_graph_exec_destroy(x));
-    OK(xrt_graph_destroy(g));
+    if (!strcmp(xrt_test_backend, "cpu")) {
+        /* one exec of such a graph at a time (CUDA's rule) */
+        FAILS(xrt_graph_instantiate(&x2, g), XRT_ERROR_INVALID_VALUE, "has one exec at a time");
+        /* CUDA updates no memory node: another capture's memory is another address */
+        OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_GLOBAL));
+        capture_scratch(&f, &q, 0x11);
+        OK(xrt_stream_end_capture(f.s[0], &g2));
+        assert_ptr_not_equal(p, q);
+        FAILS(xrt_graph_exec_update(x, g2), XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE, "node 0 (an allocation) is of");
+        OK(xrt_graph_destroy(g)); /* the exec keeps the memory: no other allocation gets it */
+        OK(xrt_malloc(&other, N * sizeof(int)));
+        assert_ptr_not_equal(other, p);
+        OK(xrt_memset(other, 0x22, N * sizeof(int)));
+        OK(xrt_graph_launch(x, f.s[0]));
+        OK(xrt_stream_synchronize(f.s[0]));
+        check_scratch(&f, 3, 0x5a5a5a5a);
+        OK(xrt_memcpy(f.h, other, N * sizeof(int), XRT_MEMCPY_DEVICE_TO_HOST));
+        check_scratch(&f, 3, 0x22222222);
+        OK(xrt_free(other));
+        OK(xrt_graph_exec_destroy(x));
+        OK(xrt_graph_instantiate(&x2, g2));
+        OK(xrt_graph_launch(x2, f.s[1]));
+        OK(xrt_stream_synchronize(f.s[1]));
+        check_scratch(&f, 4, 0x11111111);
+        OK(xrt_graph_exec_destroy(x2));
+        OK(xrt_graph_destroy(g2));
+    } else {
+        OK(xrt_graph_exec_destroy(x));
+        OK(xrt_graph_destroy(g));
+    }
+    fx_free(&f);
+}
+
+/* >> what the CPU backend does not capture: a free of other memory, an
+   allocation that the graph leaves to its caller */
+XRT_TEST(test_captured_allocation_refusals)
+{
+    fixture f;
+    xrt_graph g;
+    void *p, *q = NULL;
+    (void)state;
+    need_graphs();
+    SKIP_UNLESS(caps() & XRT_CAP_MALLOC_ASYNC, "no stream-ordered allocation (XRT_CAP_MALLOC_ASYNC is clear)");
+    SKIP_UNLESS(!strcmp(xrt_test_backend, "cpu"), "the runtime's own rules: CUDA graphs leave allocations to the caller");
+    fx_make(&f);
+    /* a free of memory allocated outside the capture */
+    OK(xrt_malloc_async(&p, 64, f.s[1]));
+    OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_GLOBAL));
+    FAILS(xrt_free_async(p, f.s[0]), XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED,
+          "a stream-ordered free of memory that this capture did not allocate");
+    FAILS(xrt_stream_end_capture(f.s[0], &g), XRT_ERROR_STREAM_CAPTURE_INVALIDATED, "xrt_free_async");
+    OK(xrt_free_async(p, f.s[1])); /* still the caller's */
+    /* an allocation the graph does not free stays the caller's */
+    OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_GLOBAL));
+    OK(xrt_malloc_async(&p, 64, f.s[0]));
+    OK(xrt_malloc_async(&q, 64, f.s[0]));
+    OK(xrt_free_async(q, f.s[0]));
+    FAILS(xrt_free_async(q, f.s[0]), XRT_ERROR_INVALID_POINTER, "already freed");
+    FAILS(xrt_stream_end_capture(f.s[0], &g), XRT_ERROR_UNSUPPORTED, "and did not free it");
+    OK(xrt_memset(p, 1, 64));
+    OK(xrt_free(p));
+    FAILS(xrt_free(q), XRT_ERROR_INVALID_POINTER, "already freed");
+    /* an allocation in a capture that was invalidated stays the caller's too */
+    OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_GLOBAL));
+    OK(xrt_malloc_async(&p, 64, f.s[0]));
+    FAILS(xrt_stream_synchronize(f.s[0]), XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, "is capturing");
+    FAILS(xrt_malloc_async(&q, 64, f.s[0]), XRT_ERROR_STREAM_CAPTURE_INVALIDATED, "xrt_stream_synchronize");
+    FAILS(xrt_stream_end_capture(f.s[0], &g), XRT_ERROR_STREAM_CAPTURE_INVALIDATED, "xrt_stream_synchronize");
+    OK(xrt_free_async(p, f.s[0]));
+    OK(xrt_stream_synchronize(f.s[0]));
     fx_free(&f);
 }
 
