@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* graph: one pipeline (copy in, three kernels, a host function, copy out)
-   captured once from a stream and launched many times, each result checked.
+/* graph: one pipeline (a scratch buffer, copy in, three kernels, a host
+   function, copy out, the buffer freed) captured once from a stream and
+   launched many times, each result checked.
    Kernels are C source for the CPU backend; a backend without graphs says
    so and exits 1. */
 #define XRT_IMPL
@@ -62,10 +63,11 @@ int main(void)
     CHECK(xrt_module_get_function(&shift, m, "shift"));
     CHECK(xrt_stream_create(&s));
     CHECK(xrt_malloc_host((void **)&h, N * sizeof *h));
-    CHECK(xrt_malloc((void **)&d, N * sizeof *d));
 
-    /* capture: x = (x * 2 + 1) * 3, then count the run, then copy out */
+    /* capture: x = (x * 2 + 1) * 3, then count the run, then copy out; the
+       device buffer is the graph's, allocated and freed in each launch */
     CHECK(xrt_stream_begin_capture(s, XRT_CAPTURE_MODE_GLOBAL));
+    CHECK(xrt_malloc_async((void **)&d, N * sizeof *d, s));
     CHECK(xrt_memcpy_async(d, h, N * sizeof *h, XRT_MEMCPY_HOST_TO_DEVICE, s));
     a.x = d, a.a = 2, a.n = N;
     CHECK(xrt_launch_kernel(scale, grid, block, 0, s, &a, sizeof a)); /* the arguments are copied now */
@@ -75,6 +77,7 @@ int main(void)
     CHECK(xrt_launch_kernel(scale, grid, block, 0, s, &a, sizeof a));
     CHECK(xrt_launch_host_func(s, done, &runs));
     CHECK(xrt_memcpy_async(h, d, N * sizeof *h, XRT_MEMCPY_DEVICE_TO_HOST, s));
+    CHECK(xrt_free_async(d, s));
     CHECK(xrt_stream_end_capture(s, &g));
     CHECK(xrt_graph_get_info(g, &info));
     printf("graph on %s: %zu nodes (%zu kernels, %zu copies, %zu host functions), %zu edges\n", backend, info.nodes,
@@ -101,7 +104,6 @@ int main(void)
     printf("  %d launches of one exec, each result verified\n", LAUNCHES);
     CHECK(xrt_graph_exec_destroy(x));
     CHECK(xrt_stream_destroy(s));
-    CHECK(xrt_free(d));
     CHECK(xrt_free_host(h));
     CHECK(xrt_module_unload(m));
     return 0;
