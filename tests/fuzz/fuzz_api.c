@@ -708,9 +708,12 @@ static void op_thread_exit(void)
 
 /* A graph round: up to four copies and sets between xrt allocations
    captured on a stream (nothing runs: the data must not change), sometimes
-   a call the capture refuses (the end then fails, naming it), else the graph
-   instantiated and launched up to three times on any streams, after which
-   the model applies the captured work as many times, in order. */
+   through a scratch buffer that the capture allocates and frees (a set is
+   then a set of the buffer and a copy from it), sometimes a call the capture
+   refuses (the end then fails, naming it, and the buffer is the caller's),
+   else the graph instantiated and launched up to three times on any
+   streams, after which the model applies the captured work as many times,
+   in order. */
 typedef struct graph_op { side d, s; size_t n; int value, copy; } graph_op;
 
 static int graph_pick(graph_op *g)
@@ -742,17 +745,29 @@ static void op_graph(void)
     xrt_graph g = NULL;
     xrt_graph_exec x = NULL;
     xrt_graph_info info;
-    size_t j;
+    size_t j, tn = 0, nodes;
+    void *t = NULL;
     refuse = byte() % 8 == 0;
     if (!F.s[cs]) return;
     for (i = 0; i < n; i++)
         if (!graph_pick(&ops[i])) return;
+    if (byte() % 4 == 0)
+        for (i = 0; i < n; i++)
+            if (!ops[i].copy && ops[i].n > tn) tn = ops[i].n;
     all_done();
     EXPECT(xrt_stream_begin_capture(F.s[cs], mode), XRT_SUCCESS);
+    if (tn) EXPECT(xrt_malloc_async(&t, tn, F.s[cs]), XRT_SUCCESS);
+    nodes = (size_t)n + (tn ? 2 : 0);
     for (i = 0; i < n; i++)
-        EXPECT(ops[i].copy ? xrt_memcpy_async(ops[i].d.p, ops[i].s.p, ops[i].n, XRT_MEMCPY_DEFAULT, F.s[cs])
-                           : xrt_memset_async(ops[i].d.p, ops[i].value, ops[i].n, F.s[cs]),
-               XRT_SUCCESS);
+        if (ops[i].copy)
+            EXPECT(xrt_memcpy_async(ops[i].d.p, ops[i].s.p, ops[i].n, XRT_MEMCPY_DEFAULT, F.s[cs]), XRT_SUCCESS);
+        else if (!t)
+            EXPECT(xrt_memset_async(ops[i].d.p, ops[i].value, ops[i].n, F.s[cs]), XRT_SUCCESS);
+        else {
+            EXPECT(xrt_memset_async(t, ops[i].value, ops[i].n, F.s[cs]), XRT_SUCCESS);
+            EXPECT(xrt_memcpy_async(ops[i].d.p, t, ops[i].n, XRT_MEMCPY_DEFAULT, F.s[cs]), XRT_SUCCESS);
+            nodes++;
+        }
     for (i = 0; i < n; i++) /* captured, not run */
         for (j = 0; j < ops[i].n; j++)
             CHECK(!ops[i].d.known[j] || ops[i].d.p[j] == ops[i].d.model[j], "captured work ran: byte %zu", j);
@@ -763,12 +778,14 @@ static void op_graph(void)
         EXPECT(xrt_stream_end_capture(F.s[cs], &g), XRT_ERROR_STREAM_CAPTURE_INVALIDATED);
         CHECK(g == NULL && strstr(xrt_get_last_error_string(), "xrt_stream_synchronize"), "end: %s",
               xrt_get_last_error_string());
+        if (t) EXPECT(xrt_free(t), XRT_SUCCESS);
         return;
     }
+    if (t) EXPECT(xrt_free_async(t, F.s[cs]), XRT_SUCCESS);
     EXPECT(xrt_stream_end_capture(F.s[cs], &g), XRT_SUCCESS);
     EXPECT(xrt_graph_get_info(g, &info), XRT_SUCCESS);
-    CHECK(info.nodes == (size_t)n && info.edges == (size_t)n - 1, "%zu nodes, %zu edges for %d ops", info.nodes,
-          info.edges, n);
+    CHECK(info.nodes == nodes && info.edges == nodes - 1, "%zu nodes, %zu edges for %d ops, scratch %zu bytes",
+          info.nodes, info.edges, n, tn);
     EXPECT(xrt_graph_instantiate(&x, g), XRT_SUCCESS);
     if (byte() & 1) { /* the exec keeps what it needs */
         EXPECT(xrt_graph_destroy(g), XRT_SUCCESS);
