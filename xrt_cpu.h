@@ -616,6 +616,7 @@ struct xrt__cpu_plan;
 static int xrt__cpu_cap_op(xrt__cpu_stream *s, const xrt__cpu_op *op, const char *who, xrt_status *st);
 static xrt_status xrt__cpu_cap_alloc(xrt__cpu_stream *s, void *ptr, const char *who);
 static int xrt__cpu_cap_free(xrt__cpu_stream *s, void *ptr, const char *who, xrt_status *st);
+static xrt_status xrt__cpu_cap_owned(void *ptr, const char *who);
 static int xrt__cpu_cap_record(struct xrt__cpu_event *e, xrt__cpu_stream *s, xrt_status *st);
 static int xrt__cpu_cap_wait(xrt__cpu_stream *t, struct xrt__cpu_event *e, xrt_status *st);
 static xrt_status xrt__cpu_cap_wait_refused(xrt__cpu_stream *s, const char *who);
@@ -2039,6 +2040,7 @@ static xrt_status xrt__cpu_release(const char *who)
 static xrt_status xrt__cpu_free(const xrt_backend *self, void *ptr)
 {
     xrt_status st = xrt__cpu_release("cpu: xrt_free");
+    if (st == XRT_SUCCESS) st = xrt__cpu_cap_owned(ptr, "cpu: xrt_free");
     if (st == XRT_SUCCESS) xrt__cpu_dev_release(ptr);
     return st;
 }
@@ -2536,6 +2538,7 @@ static xrt_status xrt__cpu_free_async(const xrt_backend *self, void *ptr, void *
     if (stream && XRT__UNLIKELY(__atomic_load_n(&((xrt__cpu_stream *)stream)->cap, __ATOMIC_ACQUIRE)) &&
         xrt__cpu_cap_free((xrt__cpu_stream *)stream, ptr, "cpu: xrt_free_async", &st))
         return st;
+    if ((st = xrt__cpu_cap_owned(ptr, "cpu: xrt_free_async")) != XRT_SUCCESS) return st;
     op.run = xrt__cpu_run_free;
     op.u.release.ptr = ptr;
     return xrt__cpu_enqueue(stream, &op, "cpu: xrt_free_async");
@@ -4096,7 +4099,7 @@ static int xrt__cpu_cap_free(xrt__cpu_stream *s, void *ptr, const char *who, xrt
         xrt__cpu_cap_unlock();
         return 0;
     }
-    for (i = 0; c->g.mem && i < c->g.mem->n && !a; i++)
+    for (i = c->g.mem ? c->g.mem->n : 0; i-- > 0 && !a;) /* the newest: an older one at ptr was freed elsewhere */
         if (c->g.mem->a[i].ptr == ptr && !c->g.mem->a[i].freed) a = &c->g.mem->a[i];
     if (!a || c->invalid != XRT_SUCCESS)
         *st = xrt__cpu_cap_cannot_locked(s, who, "a stream-ordered free of memory that this capture did not allocate");
@@ -4104,6 +4107,26 @@ static int xrt__cpu_cap_free(xrt__cpu_stream *s, void *ptr, const char *who, xrt
         a->freed = 1;
     xrt__cpu_cap_unlock();
     return 1;
+}
+
+/* A free outside the capture of an allocation that an active capture made
+   and has not freed: refused, as in CUDA, where that allocation is not live
+   until a launch. */
+static xrt_status xrt__cpu_cap_owned(void *ptr, const char *who)
+{
+    xrt__cpu_capture *c;
+    xrt_status st = XRT_SUCCESS;
+    uint32_t i;
+    if (XRT__LIKELY(!__atomic_load_n(&xrt__cpu_ncaps, __ATOMIC_ACQUIRE))) return XRT_SUCCESS;
+    pthread_mutex_lock(&xrt__cpu_cap_lock);
+    for (c = xrt__cpu_caps; c && st == XRT_SUCCESS; c = c->next)
+        for (i = 0; c->g.mem && i < c->g.mem->n && st == XRT_SUCCESS; i++)
+            if (!c->g.mem->a[i].freed && c->g.mem->a[i].ptr == ptr)
+                st = xrt__cpu_cap_note(XRT_ERROR_INVALID_VALUE, who,
+                               "%p was allocated in the capture begun on %s: free it there (on a stream of the "
+                               "capture), or once the capture has ended", ptr, c->origin->cap_name);
+    xrt__cpu_cap_unlock();
+    return st;
 }
 
 /* An allocation of the capture that it did not free; NULL if none. */

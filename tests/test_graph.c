@@ -651,6 +651,14 @@ XRT_TEST(test_captured_allocation_refusals)
     OK(xrt_memset(p, 1, 64));
     OK(xrt_free(p));
     FAILS(xrt_free(q), XRT_ERROR_INVALID_POINTER, "already freed");
+    /* while the capture lasts, its allocation is freed in it, not outside */
+    OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_RELAXED));
+    OK(xrt_malloc_async(&p, 64, f.s[0]));
+    FAILS(xrt_free_async(p, f.s[1]), XRT_ERROR_INVALID_VALUE, "was allocated in the capture begun on stream");
+    FAILS(xrt_free(p), XRT_ERROR_INVALID_VALUE, "free it there");
+    OK(xrt_free_async(p, f.s[0]));
+    OK(xrt_stream_end_capture(f.s[0], &g));
+    OK(xrt_graph_destroy(g));
     /* an allocation in a capture that was invalidated stays the caller's too */
     OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_GLOBAL));
     OK(xrt_malloc_async(&p, 64, f.s[0]));
