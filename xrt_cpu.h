@@ -4117,7 +4117,7 @@ static xrt_status xrt__cpu_cap_owned(void *ptr, const char *who)
     xrt__cpu_capture *c;
     xrt_status st = XRT_SUCCESS;
     uint32_t i;
-    if (XRT__LIKELY(!__atomic_load_n(&xrt__cpu_ncaps, __ATOMIC_ACQUIRE))) return XRT_SUCCESS;
+    if (XRT__LIKELY(__atomic_load_n(&xrt__cpu_ncaps, __ATOMIC_ACQUIRE) == 0)) return XRT_SUCCESS;
     pthread_mutex_lock(&xrt__cpu_cap_lock);
     for (c = xrt__cpu_caps; c && st == XRT_SUCCESS; c = c->next)
         for (i = 0; c->g.mem && i < c->g.mem->n && st == XRT_SUCCESS; i++)
