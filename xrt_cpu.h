@@ -3830,10 +3830,11 @@ static const char *const xrt__cpu_node_names[] = {"a kernel launch", "a copy",  
    releases what the capture freed (an allocation it did not free stays the
    caller's: xrt_stream_end_capture refuses such a graph). One exec at a
    time, as in CUDA: two would share the memory. */
+typedef struct xrt__cpu_galloc { void *ptr; int freed; } xrt__cpu_galloc;
 typedef struct xrt__cpu_gmem {
     int refs, execs;
     uint32_t n, cap;
-    struct xrt__cpu_galloc { void *ptr; int freed; } *a;
+    xrt__cpu_galloc *a;
 } xrt__cpu_gmem;
 
 typedef struct xrt__cpu_node {
@@ -4049,7 +4050,7 @@ static int xrt__cpu_gmem_add(xrt__cpu_graph *g, void *ptr)
     if (!m) return 0;
     if (m->n == m->cap) {
         uint32_t c2 = m->cap ? 2 * m->cap : 4;
-        struct xrt__cpu_galloc *v = (struct xrt__cpu_galloc *)XRT_REALLOC(m->a, c2 * sizeof *v);
+        xrt__cpu_galloc *v = (xrt__cpu_galloc *)XRT_REALLOC(m->a, c2 * sizeof *v);
         if (!v) return 0;
         m->a = v;
         m->cap = c2;
@@ -4087,7 +4088,7 @@ static xrt_status xrt__cpu_cap_alloc(xrt__cpu_stream *s, void *ptr, const char *
    only); any other is refused. 0 where the capture ended meanwhile. */
 static int xrt__cpu_cap_free(xrt__cpu_stream *s, void *ptr, const char *who, xrt_status *st)
 {
-    struct xrt__cpu_galloc *a = NULL;
+    xrt__cpu_galloc *a = NULL;
     xrt__cpu_capture *c;
     xrt__cpu_op op;
     uint32_t i;
