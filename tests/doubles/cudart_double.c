@@ -51,7 +51,8 @@ typedef struct deps {
 /* >> streams: a queue and a worker each */
 typedef struct op {
     struct op *next;
-    int kind; /* 0 memset, 1 copy, 2 host function, 3 record, 4 wait event, 5 callback */
+    int kind; /* 0 memset, 1 copy, 2 host function, 3 record, 4 wait event, 5 callback, 7 graph
+                 allocation, 8 graph free (their nodes do nothing: the memory is the graph's) */
     void *dst;
     const void *src;
     size_t n;
@@ -85,7 +86,14 @@ static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
 static stream *live;
 
 /* >> allocations, for cudaPointerGetAttributes */
-typedef struct alloc { struct alloc *next; char *base; size_t size; int host, device; unsigned long long serial; } alloc;
+typedef struct alloc {
+    struct alloc *next;
+    char *base;
+    size_t size;
+    int host, device;
+    int graph; /* made by an allocation node: 1, 2 once a free node of the capture frees it */
+    unsigned long long serial;
+} alloc;
 static alloc *allocs;
 static unsigned long long alloc_serial; /* numbers allocations, for IPC handles */
 
@@ -94,7 +102,7 @@ static void alloc_add(void *p, size_t n, int host, int device)
 {
     alloc *a = (alloc *)malloc(sizeof *a);
     if (!a) return;
-    a->base = (char *)p, a->size = n, a->host = host, a->device = device;
+    a->base = (char *)p, a->size = n, a->host = host, a->device = device, a->graph = 0;
     pthread_mutex_lock(&live_lock);
     a->serial = ++alloc_serial;
     a->next = allocs;
@@ -208,6 +216,8 @@ static void run(op *o)
     case 1: memmove(o->dst, o->src, o->n); break;
     case 2: o->fn(o->user); break;
     case 5: o->cb(NULL, cudaSuccess, o->user); break;
+    case 7:
+    case 8: break;
     case 3:
         pthread_mutex_lock(&o->e->lock);
         o->e->ms = now_ms();
@@ -500,7 +510,7 @@ static cudaError_t capture_add(stream *s, op *o, int *captured)
     }
     *captured = 1;
     if (s->cap->invalidated) e = cudaErrorStreamCaptureInvalidated;
-    else if (o->kind > 2) s->cap->invalidated = 1, e = cudaErrorStreamCaptureUnsupported;
+    else if (o->kind > 2 && o->kind < 7) s->cap->invalidated = 1, e = cudaErrorStreamCaptureUnsupported;
     else e = capture_node(s, o);
     pthread_mutex_unlock(&cap_lock);
     if (e != cudaSuccess) free(o);
@@ -924,7 +934,11 @@ cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNodeType *t
 {
     const gnode *n = (const gnode *)(void *)node;
     if (!n || !type) return cudaErrorInvalidValue;
-    *type = n->o.kind == 0 ? cudaGraphNodeTypeMemset : n->o.kind == 1 ? cudaGraphNodeTypeMemcpy : cudaGraphNodeTypeHost;
+    *type = n->o.kind == 0   ? cudaGraphNodeTypeMemset
+            : n->o.kind == 1 ? cudaGraphNodeTypeMemcpy
+            : n->o.kind == 7 ? cudaGraphNodeTypeMemAlloc
+            : n->o.kind == 8 ? cudaGraphNodeTypeMemFree
+                             : cudaGraphNodeTypeHost;
     return cudaSuccess;
 }
 
@@ -1070,10 +1084,56 @@ cudaError_t cudaHostAlloc(void **p, size_t n, unsigned f)
 cudaError_t cudaFreeHost(void *p) { return release(p); }
 
 /* The double has no memory nodes: refused on a capturing stream. */
+/* Graph memory, as CUDA's allocation and free nodes: allocated at capture,
+   the graph's for its life (here: for the process's, a simplification: the
+   double never gives a graph's memory back). A capture frees only what a
+   capture allocated, once; anything else is cudaErrorInvalidValue and
+   invalidates it. */
+static int capture_state(stream *s)
+{
+    int state;
+    pthread_mutex_lock(&cap_lock);
+    state = !s->cap ? 0 : s->cap->invalidated ? 2 : 1;
+    pthread_mutex_unlock(&cap_lock);
+    return state;
+}
+
+static int graph_alloc_free(void *p)
+{
+    alloc *a;
+    int ok = 0;
+    pthread_mutex_lock(&live_lock);
+    for (a = allocs; a; a = a->next)
+        if (a->base == (char *)p && a->graph == 1) a->graph = 2, ok = 1;
+    pthread_mutex_unlock(&live_lock);
+    return ok;
+}
+
+static void graph_alloc_mark(void *p)
+{
+    alloc *a;
+    pthread_mutex_lock(&live_lock);
+    for (a = allocs; a; a = a->next)
+        if (a->base == (char *)p) a->graph = 1;
+    pthread_mutex_unlock(&live_lock);
+}
+
+static cudaError_t capture_memory(cudaStream_t s, int kind, void *p, size_t n)
+{
+    op *o = op_new(kind);
+    if (!o) return cudaErrorMemoryAllocation;
+    o->dst = p, o->n = n;
+    return enqueue(s, o);
+}
+
 cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t s)
 {
-    if (s && capturing_refused(stream_of(s))) return cudaErrorStreamCaptureUnsupported;
-    return allocate_on(p, n, 0, stream_of(s)->device); /* the stream's device's pool */
+    int state = s ? capture_state(stream_of(s)) : 0;
+    cudaError_t e;
+    if (state == 2) return cudaErrorStreamCaptureInvalidated;
+    if ((e = allocate_on(p, n, 0, stream_of(s)->device)) != cudaSuccess || !state) return e; /* the stream's device's pool */
+    graph_alloc_mark(*p);
+    return capture_memory(s, 7, *p, n);
 }
 
 /* CUDA 12.8 */
@@ -1087,7 +1147,13 @@ cudaError_t cudaMemGetInfo(size_t *f, size_t *t) { *f = *t = (size_t)1 << 34; re
 
 cudaError_t cudaFreeAsync(void *p, cudaStream_t s)
 {
-    if (s && capturing_refused(stream_of(s))) return cudaErrorStreamCaptureUnsupported;
+    int state = s ? capture_state(stream_of(s)) : 0;
+    if (state == 2) return cudaErrorStreamCaptureInvalidated;
+    if (state) {
+        if (graph_alloc_free(p)) return capture_memory(s, 8, p, 0);
+        capturing_refused(stream_of(s)); /* invalidates it */
+        return cudaErrorInvalidValue;
+    }
     stream_wait(stream_of(s)); /* in order; simple */
     alloc_remove(p);
     free(p);
