@@ -4100,7 +4100,7 @@ static int xrt__cpu_cap_free(xrt__cpu_stream *s, void *ptr, const char *who, xrt
         xrt__cpu_cap_unlock();
         return 0;
     }
-    for (i = c->g.mem ? c->g.mem->n : 0; i-- > 0 && !a;) /* the newest: an older one at ptr was freed elsewhere */
+    for (i = c->g.mem ? c->g.mem->n : 0; i-- > 0 && !a;) /* newest first (one entry per address: outside frees are refused) */
         if (c->g.mem->a[i].ptr == ptr && !c->g.mem->a[i].freed) a = &c->g.mem->a[i];
     if (!a || c->invalid != XRT_SUCCESS)
         *st = xrt__cpu_cap_cannot_locked(s, who, "a stream-ordered free of memory that this capture did not allocate");
