@@ -642,6 +642,13 @@ XRT_API xrt_status xrt__handle_free(const xrt_backend *b, const void *handle, ui
 XRT_API xrt_status xrt__mem_add(const xrt_backend *b, void **p, size_t n, xrt_memory_type t, const char *fn);
 XRT_API xrt_status xrt__mem_take(const xrt_backend *b, void *p, xrt_memory_type t, const char *fn, void **record);
 XRT_API xrt_status xrt__mem_finish(void *record, xrt_status freed);
+/* Graph memory left to the caller (see ">> impl: graph memory"). */
+XRT_API void xrt__capture_begun(uintptr_t stream) XRT__COLD;
+XRT_API void xrt__capture_ended(const xrt_backend *b, uintptr_t stream, void *obj, uintptr_t graph) XRT__COLD;
+XRT_API xrt_status xrt__mem_add_captured(const xrt_backend *b, void **p, size_t n, uintptr_t stream,
+                                         void *obj) XRT__COLD;
+XRT_API void xrt__graph_mem_instantiated(uintptr_t graph, uintptr_t exec) XRT__COLD;
+XRT_API xrt_status xrt__graph_mem_launched(const xrt_backend *b, uintptr_t exec) XRT__COLD;
 XRT_API xrt_status xrt__mem_check_copy(const xrt_backend *b, void *dst, const void *src, size_t n,
                                        xrt_memcpy_kind *kind, const char *fn);
 XRT_API xrt_status xrt__mem_lookup(const xrt_backend *b, xrt_pointer_attributes *a, const void *p);
@@ -764,6 +771,11 @@ static inline const xrt_backend *xrt__be(void)
 typedef struct xrt__handle_slot { uintptr_t tag; void *obj; const xrt_backend *owner; uintptr_t flags; } xrt__handle_slot;
 XRT__GLOBAL(xrt__handle_slot *xrt__handle_chunks[1u << (XRT__HANDLE_INDEX_BITS - XRT__HANDLE_CHUNK_BITS)], );
 XRT__GLOBAL(xrt__handle_slot xrt__handle_null_stream, );
+/* Captures under way, and allocations that graphs leave to their callers:
+   while both are 0, a stream-ordered allocation and a graph launch pay one
+   load each for them (">> impl: graph memory"). */
+XRT__GLOBAL(int xrt__captures, );
+XRT__GLOBAL(int xrt__graph_mems, );
 
 /* NULL for a NULL, stale, foreign or wrong-kind handle (NULL has kind bits 0). */
 static inline xrt__handle_slot *xrt__handle_lookup(const xrt_backend *b, const void *handle, uintptr_t kind)
@@ -886,6 +898,8 @@ static inline xrt_status xrt_malloc_async(void **ptr, size_t size, xrt_stream st
     if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_malloc_async", stream));
     st = xrt__mem_check_alloc(ptr, size, "xrt_malloc_async");
     if (st == XRT_SUCCESS) st = b->malloc_async(b, ptr, size, s->obj);
+    if (st == XRT_SUCCESS && XRT__UNLIKELY(__atomic_load_n(&xrt__captures, __ATOMIC_RELAXED)))
+        return xrt__call_exit(xrt__mem_add_captured(b, ptr, size, (uintptr_t)stream, s->obj));
     return xrt__call_exit(st == XRT_SUCCESS ? xrt__mem_add(b, ptr, size, XRT_MEMORY_DEVICE, "xrt_malloc_async") : st);
 }
 
@@ -1328,6 +1342,7 @@ static inline xrt_status xrt_function_get_attributes(xrt_function_attributes *at
 static inline xrt_status xrt_stream_begin_capture(xrt_stream stream, xrt_capture_mode mode)
 {
     const xrt_backend *b = xrt__be();
+    xrt_status st;
     xrt__call_enter();
     xrt__handle_slot *s = xrt__handle_stream(b, stream);
     if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_stream_begin_capture", stream));
@@ -1338,7 +1353,9 @@ static inline xrt_status xrt_stream_begin_capture(xrt_stream stream, xrt_capture
         return xrt__call_exit(xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_stream_begin_capture",
                                         "mode %d is none of XRT_CAPTURE_MODE_GLOBAL (0), _THREAD_LOCAL (1), _RELAXED (2)",
                                         (int)mode));
-    return xrt__call_exit(b->stream_begin_capture(b, s->obj, (unsigned)mode));
+    st = b->stream_begin_capture(b, s->obj, (unsigned)mode);
+    if (st == XRT_SUCCESS) xrt__capture_begun((uintptr_t)stream);
+    return xrt__call_exit(st);
 }
 
 static inline xrt_status xrt_stream_end_capture(xrt_stream stream, xrt_graph *graph)
@@ -1355,8 +1372,10 @@ static inline xrt_status xrt_stream_end_capture(xrt_stream stream, xrt_graph *gr
         return xrt__call_exit(xrt_error(XRT_ERROR_ILLEGAL_STATE, "xrt_stream_end_capture",
                                         "the NULL stream is never capturing"));
     st = b->stream_end_capture(b, s->obj, &obj);
-    if (st != XRT_SUCCESS) return xrt__call_exit(st);
-    return xrt__call_exit(xrt__handle_create(b, obj, XRT__HANDLE_GRAPH, 1, (void **)graph));
+    if (st == XRT_SUCCESS) st = xrt__handle_create(b, obj, XRT__HANDLE_GRAPH, 1, (void **)graph);
+    if (XRT__UNLIKELY(__atomic_load_n(&xrt__captures, __ATOMIC_RELAXED)))
+        xrt__capture_ended(b, (uintptr_t)stream, s->obj, (uintptr_t)*graph);
+    return xrt__call_exit(st);
 }
 
 static inline xrt_status xrt_stream_is_capturing(xrt_stream stream, xrt_capture_status *status)
@@ -1384,8 +1403,10 @@ static inline xrt_status xrt_graph_instantiate(xrt_graph_exec *exec, xrt_graph g
     xrt__handle_slot *g = xrt__handle_lookup(b, graph, XRT__HANDLE_GRAPH);
     if (XRT__UNLIKELY(!g)) return xrt__call_exit(xrt__handle_bad("xrt_graph_instantiate", graph));
     st = b->graph_instantiate(b, &obj, g->obj);
-    if (st != XRT_SUCCESS) return xrt__call_exit(st);
-    return xrt__call_exit(xrt__handle_create(b, obj, XRT__HANDLE_GRAPH_EXEC, 1, (void **)exec));
+    if (st == XRT_SUCCESS) st = xrt__handle_create(b, obj, XRT__HANDLE_GRAPH_EXEC, 1, (void **)exec);
+    if (st == XRT_SUCCESS && XRT__UNLIKELY(__atomic_load_n(&xrt__graph_mems, __ATOMIC_RELAXED)))
+        xrt__graph_mem_instantiated((uintptr_t)graph, (uintptr_t)*exec);
+    return xrt__call_exit(st);
 }
 
 static inline xrt_status xrt_graph_launch(xrt_graph_exec exec, xrt_stream stream)
@@ -1394,9 +1415,13 @@ static inline xrt_status xrt_graph_launch(xrt_graph_exec exec, xrt_stream stream
     xrt__call_enter();
     xrt__handle_slot *x = xrt__handle_lookup(b, exec, XRT__HANDLE_GRAPH_EXEC);
     xrt__handle_slot *s = xrt__handle_stream(b, stream);
+    xrt_status st;
     if (XRT__UNLIKELY(!x)) return xrt__call_exit(xrt__handle_bad("xrt_graph_launch", exec));
     if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_graph_launch", stream));
-    return xrt__call_exit(b->graph_launch(b, x->obj, s->obj));
+    st = b->graph_launch(b, x->obj, s->obj);
+    if (st == XRT_SUCCESS && XRT__UNLIKELY(__atomic_load_n(&xrt__graph_mems, __ATOMIC_RELAXED)))
+        st = xrt__graph_mem_launched(b, (uintptr_t)exec);
+    return xrt__call_exit(st);
 }
 
 static inline xrt_status xrt_graph_exec_update(xrt_graph_exec exec, xrt_graph graph)
@@ -3472,6 +3497,7 @@ XRT_API xrt_status xrt__target_get(const xrt_backend *b, xrt_target *t)
 #ifndef XRT_STATIC
 xrt__handle_slot *xrt__handle_chunks[1u << (XRT__HANDLE_INDEX_BITS - XRT__HANDLE_CHUNK_BITS)];
 xrt__handle_slot xrt__handle_null_stream;
+int xrt__captures, xrt__graph_mems;
 #endif
 static uintptr_t xrt__handle_free_list = XRT__HANDLE_MAX; /* head of the free list, XRT__HANDLE_MAX = empty */
 static uintptr_t xrt__handle_next;              /* first never-used index */
@@ -4140,6 +4166,7 @@ typedef struct xrt__mem_node {
     xrt_memory_type type;
     unsigned ipc_opens; /* > 0: opened from another process's handle, that many times (xrt_ipc_open_mem_handle) */
     size_t *usage;      /* while in the tree: the device's count of bytes (xrt__mem_usage_of), or NULL */
+    uintptr_t capture;  /* allocated in the capture begun on this stream (its handle), still under way; else 0 */
 } xrt__mem_node;
 
 static xrt__tree xrt__mem_tree = XRT__TREE_INIT;
@@ -4400,6 +4427,7 @@ static xrt__mem_node *xrt__mem_record(const xrt_backend *b, void *p, size_t n, x
     node->device = dev;
     node->type = t;
     node->ipc_opens = ipc_opens;
+    node->capture = 0;
     node->gen = ++xrt__mem_gen;
     xrt__mem_insert(node);
     xrt__spin_unlock(&xrt__mem_lock);
@@ -4422,6 +4450,8 @@ XRT_API xrt_status xrt__mem_add(const xrt_backend *b, void **p, size_t n, xrt_me
    too) and runs the free hooks; xrt__mem_finish then drops the record or, if
    the free failed, puts it back (under a new generation: the hooks forgot it). */
 
+static int xrt__graph_mem_has(uintptr_t p) XRT__COLD;
+
 XRT_API xrt_status xrt__mem_take(const xrt_backend *b, void *p, xrt_memory_type t, const char *fn, void **record)
 {
     xrt__mem_node *n;
@@ -4441,6 +4471,8 @@ XRT_API xrt_status xrt__mem_take(const xrt_backend *b, void *p, xrt_memory_type 
     else xrt__mem_unlink_at(n, link);
     xrt__spin_unlock(&xrt__mem_lock);
     *record = n;
+    if (!n && __atomic_load_n(&xrt__graph_mems, __ATOMIC_RELAXED) && xrt__graph_mem_has((uintptr_t)p))
+        why = "is allocated by each launch of a graph: not before the next launch (nor twice after one)";
     if (why) return xrt_error(XRT_ERROR_INVALID_POINTER, fn, "%p %s", p, why);
     xrt__mem_run_hooks(n); /* before the memory can be handed out again */
     return XRT_SUCCESS;
@@ -4457,6 +4489,220 @@ XRT_API xrt_status xrt__mem_finish(void *record, xrt_status freed)
     xrt__mem_insert((xrt__mem_node *)record);
     xrt__spin_unlock(&xrt__mem_lock);
     return freed;
+}
+
+/* >> impl: graph memory. An allocation made in a capture (xrt_malloc_async
+   on a capturing stream) and not freed in it is left to the caller: CUDA and
+   HIP allocate it at each launch of the graph's exec, at the address that the
+   capture returned, and the caller frees it (xrt_free, xrt_free_async)
+   before the next launch (else the launch fails). So its record leaves the
+   registry when the capture ends, as the memory is not there before a
+   launch, and comes back with each launch; the memory of the last launch
+   outlives the graph, as any allocation. An allocation is known to be a
+   capture's by its stream: the capture's origin, or, on a stream joined to
+   a capture, the only capture under way (with several, it is recorded as
+   any allocation: the registry forgets it at its first free). The CPU
+   backend does not capture such an allocation (xrt_stream_end_capture
+   fails). Lock order: xrt__graph_mem_lock, then xrt__mem_lock. */
+typedef struct xrt__graph_mem {
+    struct xrt__graph_mem *next;
+    uintptr_t graph, exec; /* handles (exec 0: none yet); the entry goes once neither is alive */
+    const xrt_backend *be;
+    uintptr_t p;
+    size_t size;
+    int device;
+} xrt__graph_mem;
+
+static pthread_mutex_t xrt__graph_mem_lock = PTHREAD_MUTEX_INITIALIZER; /* both lists */
+static uintptr_t *xrt__capture_origins; /* the streams whose capture is under way: xrt__captures of them */
+static size_t xrt__capture_cap;
+static xrt__graph_mem *xrt__graph_mem_list; /* xrt__graph_mems of them */
+
+/* Followed from its beginning, or not at all (no memory for the list: its
+   allocations are then recorded as any). */
+XRT_API void xrt__capture_begun(uintptr_t stream)
+{
+    size_t n;
+    pthread_mutex_lock(&xrt__graph_mem_lock);
+    n = (size_t)xrt__captures;
+    if (n == xrt__capture_cap) {
+        size_t cap = n ? 2 * n : 8;
+        uintptr_t *o = (uintptr_t *)XRT_REALLOC(xrt__capture_origins, cap * sizeof *o);
+        if (o) xrt__capture_origins = o, xrt__capture_cap = cap;
+    }
+    if (n < xrt__capture_cap) {
+        xrt__capture_origins[n] = stream;
+        __atomic_store_n(&xrt__captures, (int)n + 1, __ATOMIC_RELAXED);
+    }
+    pthread_mutex_unlock(&xrt__graph_mem_lock);
+}
+
+/* The capture that an allocation on `stream` belongs to (its origin), or 0. */
+static uintptr_t xrt__capture_origin_locked(uintptr_t stream)
+{
+    int i;
+    for (i = 0; i < xrt__captures; i++)
+        if (xrt__capture_origins[i] == stream) return stream;
+    return xrt__captures == 1 ? xrt__capture_origins[0] : 0;
+}
+
+XRT_API xrt_status xrt__mem_add_captured(const xrt_backend *b, void **p, size_t n, uintptr_t stream, void *obj)
+{
+    unsigned status = XRT_CAPTURE_STATUS_NONE;
+    xrt_status st;
+    xrt__mem_node *node;
+    xrt__err.quiet++;
+    if (stream && b->stream_is_capturing(b, obj, &status) != XRT_SUCCESS) status = XRT_CAPTURE_STATUS_NONE;
+    xrt__err.quiet--;
+    if ((st = xrt__mem_add(b, p, n, XRT_MEMORY_DEVICE, "xrt_malloc_async")) != XRT_SUCCESS ||
+        status != XRT_CAPTURE_STATUS_ACTIVE)
+        return st;
+    pthread_mutex_lock(&xrt__graph_mem_lock);
+    xrt__spin_lock(&xrt__mem_lock);
+    if ((node = xrt__mem_find((uintptr_t)*p)) != NULL) node->capture = xrt__capture_origin_locked(stream);
+    xrt__spin_unlock(&xrt__mem_lock);
+    pthread_mutex_unlock(&xrt__graph_mem_lock);
+    return XRT_SUCCESS;
+}
+
+/* Whether an entry's graph or exec is alive. */
+static int xrt__graph_mem_alive(const xrt__graph_mem *m)
+{
+    return xrt__handle_lookup(m->be, (const void *)m->graph, XRT__HANDLE_GRAPH) ||
+           (m->exec && xrt__handle_lookup(m->be, (const void *)m->exec, XRT__HANDLE_GRAPH_EXEC));
+}
+
+/* Drops the entries of graphs and execs that are gone. */
+static void xrt__graph_mem_prune_locked(void)
+{
+    xrt__graph_mem **pm = &xrt__graph_mem_list, *m;
+    while ((m = *pm) != NULL) {
+        if (xrt__graph_mem_alive(m)) {
+            pm = &m->next;
+            continue;
+        }
+        *pm = m->next;
+        XRT_FREE(m);
+        __atomic_store_n(&xrt__graph_mems, xrt__graph_mems - 1, __ATOMIC_RELAXED);
+    }
+}
+
+/* The capture's allocations that the graph did not free become the graph's
+   entries; without a graph (the capture failed), they stay the caller's. */
+static void xrt__capture_adopt_locked(const xrt_backend *b, uintptr_t stream, uintptr_t graph)
+{
+    xrt__tree_node *t, *taken = NULL;
+    xrt__spin_lock(&xrt__mem_lock);
+    for (t = xrt__tree_collect(&xrt__mem_tree, 0, UINTPTR_MAX); t; t = t->next) {
+        xrt__mem_node *n = (xrt__mem_node *)(void *)t;
+        if (n->capture != stream) continue;
+        n->capture = 0;
+        if (!graph) continue;
+        xrt__mem_unlink(n);
+        t->l = taken; /* out of the tree: a list of its own (->next is collect's) */
+        taken = t;
+    }
+    xrt__spin_unlock(&xrt__mem_lock);
+    while (taken) {
+        xrt__mem_node *n = (xrt__mem_node *)(void *)taken;
+        xrt__graph_mem *m = (xrt__graph_mem *)XRT_CALLOC(1, sizeof *m);
+        taken = taken->l;
+        xrt__mem_run_hooks(n); /* its memory goes until a launch */
+        if (m) { /* else the registry forgets it: a free of it fails */
+            m->graph = graph;
+            m->be = b;
+            m->p = n->node.start;
+            m->size = n->node.end - n->node.start;
+            m->device = n->device;
+            m->next = xrt__graph_mem_list;
+            xrt__graph_mem_list = m;
+            __atomic_store_n(&xrt__graph_mems, xrt__graph_mems + 1, __ATOMIC_RELAXED);
+        }
+        xrt__mem_spare_put(n);
+    }
+}
+
+/* After xrt_stream_end_capture, whatever it returned: graph is its handle, or
+   0. A capture that is still under way (an end on the wrong thread) stays. */
+XRT_API void xrt__capture_ended(const xrt_backend *b, uintptr_t stream, void *obj, uintptr_t graph)
+{
+    unsigned status = XRT_CAPTURE_STATUS_NONE;
+    int i;
+    xrt__err.quiet++;
+    if (!graph && b->stream_is_capturing(b, obj, &status) != XRT_SUCCESS) status = XRT_CAPTURE_STATUS_NONE;
+    xrt__err.quiet--;
+    if (status != XRT_CAPTURE_STATUS_NONE) return;
+    pthread_mutex_lock(&xrt__graph_mem_lock);
+    for (i = 0; i < xrt__captures; i++)
+        if (xrt__capture_origins[i] == stream) {
+            xrt__capture_origins[i] = xrt__capture_origins[xrt__captures - 1];
+            __atomic_store_n(&xrt__captures, xrt__captures - 1, __ATOMIC_RELAXED);
+            xrt__capture_adopt_locked(b, stream, graph);
+            break;
+        }
+    pthread_mutex_unlock(&xrt__graph_mem_lock);
+}
+
+/* A graph's allocations are its new exec's (one exec at a time: the
+   runtime refuses a second while the first lives). */
+XRT_API void xrt__graph_mem_instantiated(uintptr_t graph, uintptr_t exec)
+{
+    xrt__graph_mem *m;
+    pthread_mutex_lock(&xrt__graph_mem_lock);
+    xrt__graph_mem_prune_locked();
+    for (m = xrt__graph_mem_list; m; m = m->next)
+        if (m->graph == graph && (!m->exec || !xrt__handle_lookup(m->be, (const void *)m->exec, XRT__HANDLE_GRAPH_EXEC)))
+            m->exec = exec;
+    pthread_mutex_unlock(&xrt__graph_mem_lock);
+}
+
+/* The launch allocated the exec's memory again: its records come back. */
+XRT_API xrt_status xrt__graph_mem_launched(const xrt_backend *b, uintptr_t exec)
+{
+    xrt__graph_mem *m;
+    xrt_status st = XRT_SUCCESS;
+    pthread_mutex_lock(&xrt__graph_mem_lock);
+    for (m = xrt__graph_mem_list; m; m = m->next) {
+        int known;
+        if (m->exec != exec) continue;
+        xrt__spin_lock(&xrt__mem_lock);
+        known = xrt__mem_find(m->p) != NULL; /* not freed: the runtime refused the launch */
+        xrt__spin_unlock(&xrt__mem_lock);
+        xrt__mem_note_device((const void *)m->p, m->device);
+        if (!known && !xrt__mem_record(b, (void *)m->p, m->size, XRT_MEMORY_DEVICE, 0))
+            st = xrt_error(XRT_ERROR_OUT_OF_MEMORY, "xrt_graph_launch",
+                           "launched, but no memory to record its allocation %p (of %zu bytes)", (void *)m->p, m->size);
+    }
+    pthread_mutex_unlock(&xrt__graph_mem_lock);
+    return st;
+}
+
+/* Whether p is an allocation of a live graph, for the message of a free. */
+static int xrt__graph_mem_has(uintptr_t p)
+{
+    const xrt__graph_mem *m;
+    int has = 0;
+    pthread_mutex_lock(&xrt__graph_mem_lock);
+    for (m = xrt__graph_mem_list; m && !has; m = m->next) has = m->p == p && xrt__graph_mem_alive(m);
+    pthread_mutex_unlock(&xrt__graph_mem_lock);
+    return has;
+}
+
+/* By xrt_shutdown, once the graphs are destroyed. */
+static void xrt__graph_mem_shutdown(void)
+{
+    xrt__graph_mem *m;
+    pthread_mutex_lock(&xrt__graph_mem_lock);
+    while ((m = xrt__graph_mem_list) != NULL) {
+        xrt__graph_mem_list = m->next;
+        XRT_FREE(m);
+    }
+    __atomic_store_n(&xrt__graph_mems, 0, __ATOMIC_RELAXED);
+    XRT_FREE(xrt__capture_origins);
+    xrt__capture_origins = NULL;
+    xrt__capture_cap = 0;
+    __atomic_store_n(&xrt__captures, 0, __ATOMIC_RELAXED);
+    pthread_mutex_unlock(&xrt__graph_mem_lock);
 }
 
 /* From the registry; the caller holds xrt__mem_lock. Returns 0 if unknown. */
@@ -5224,6 +5470,7 @@ XRT_API void xrt_shutdown(void)
     xrt__lock(&xrt__reg_lock);
     if (xrt__reg_inited) {
         xrt__handle_shutdown();           /* destroys live streams and events */
+        xrt__graph_mem_shutdown();
         xrt__ipc_shutdown();
         xrt__mem_shutdown();              /* frees what the program did not, backends still up */
         for (i = 0; i < xrt__reg_count; i++)

@@ -622,6 +622,64 @@ XRT_TEST(test_captured_allocation)
     fx_free(&f);
 }
 
+/* >> an allocation that the graph leaves to its caller (CUDA's rule): each
+   launch allocates it again, at the address that the capture returned, and
+   the caller frees it before the next launch. xrt's record of it goes at the
+   capture's end and comes back with each launch, so that each launch's
+   memory can be used and freed through xrt. The CPU backend does not
+   capture such an allocation (test_captured_allocation_refusals). */
+XRT_TEST(test_captured_allocation_left_to_caller)
+{
+    fixture f;
+    xrt_graph g;
+    xrt_graph_exec x;
+    xrt_pointer_attributes a;
+    void *p = NULL, *q = NULL;
+    int r;
+    (void)state;
+    need_graphs();
+    SKIP_UNLESS(caps() & XRT_CAP_MALLOC_ASYNC, "no stream-ordered allocation (XRT_CAP_MALLOC_ASYNC is clear)");
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu"), "the CPU backend does not capture an allocation that the graph does not free");
+    fx_make(&f);
+    OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_GLOBAL));
+    if (xrt_malloc_async(&p, N * sizeof(int), f.s[0]) != XRT_SUCCESS) { /* the runtime does not capture it */
+        assert_int_equal(xrt_get_last_error(), XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED);
+        xrt_stream_end_capture(f.s[0], &g);
+        fx_free(&f);
+        return;
+    }
+    OK(xrt_malloc_async(&q, 64, f.s[0])); /* freed in the graph: the graph's alone */
+    OK(xrt_memset_async(p, 0x3c, N * sizeof(int), f.s[0]));
+    OK(xrt_free_async(q, f.s[0]));
+    OK(xrt_stream_end_capture(f.s[0], &g));
+    /* before a launch, no memory is there */
+    FAILS(xrt_free(p), XRT_ERROR_INVALID_POINTER, "is allocated by each launch of a graph");
+    OK(xrt_graph_instantiate(&x, g));
+    for (r = 0; r < 4; r++) {
+        memset(f.h, 0, N * sizeof(int));
+        OK(xrt_graph_launch(x, f.s[r % 2]));
+        OK(xrt_memcpy_async(f.h, p, N * sizeof(int), XRT_MEMCPY_DEVICE_TO_HOST, f.s[r % 2]));
+        OK(xrt_stream_synchronize(f.s[r % 2]));
+        check_scratch(&f, r, 0x3c3c3c3c);
+        OK(xrt_pointer_get_attributes(&a, p));
+        assert_int_equal(a.type, XRT_MEMORY_DEVICE);
+        assert_ptr_equal(a.base, p);
+        if (r == 3) break;
+        OK(r % 2 ? xrt_free(p) : xrt_free_async(p, f.s[0]));
+        FAILS(xrt_free(p), XRT_ERROR_INVALID_POINTER, "is allocated by each launch of a graph");
+        FAILS(xrt_free(q), XRT_ERROR_INVALID_POINTER, "already freed");
+    }
+    /* the last launch's memory is not freed: the runtime refuses another */
+    FAILS(xrt_graph_launch(x, f.s[0]), XRT_ERROR_INVALID_VALUE, "GraphLaunch");
+    OK(xrt_graph_exec_destroy(x));
+    OK(xrt_graph_destroy(g));
+    /* the memory outlives its graph, as the caller's */
+    OK(xrt_memset(p, 0, N * sizeof(int)));
+    OK(xrt_free(p));
+    FAILS(xrt_free(p), XRT_ERROR_INVALID_POINTER, "already freed");
+    fx_free(&f);
+}
+
 /* >> what the CPU backend does not capture: a free of other memory, an
    allocation that the graph leaves to its caller */
 XRT_TEST(test_captured_allocation_refusals)

@@ -92,6 +92,7 @@ typedef struct alloc {
     size_t size;
     int host, device;
     int graph; /* made by an allocation node: 1, 2 once a free node of the capture frees it */
+    int live;  /* graph 1 (left to the caller): allocated by a launch, not yet freed */
     unsigned long long serial;
 } alloc;
 static alloc *allocs;
@@ -102,7 +103,7 @@ static void alloc_add(void *p, size_t n, int host, int device)
 {
     alloc *a = (alloc *)malloc(sizeof *a);
     if (!a) return;
-    a->base = (char *)p, a->size = n, a->host = host, a->device = device, a->graph = 0;
+    a->base = (char *)p, a->size = n, a->host = host, a->device = device, a->graph = 0, a->live = 0;
     pthread_mutex_lock(&live_lock);
     a->serial = ++alloc_serial;
     a->next = allocs;
@@ -381,6 +382,7 @@ typedef struct graph {
     gnode *nodes;
     size_t n, cap;
 } graph;
+static cudaError_t graph_mem_launch(const graph *g);
 
 typedef struct capture {
     graph *g;       /* NULL once ended */
@@ -861,9 +863,15 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t ge, cudaStream_t st)
     stream *s = stream_of(st);
     op *o;
     if (!x || !s) return cudaErrorInvalidResourceHandle;
+    cudaError_t e;
     if (st && capturing_refused(s)) return cudaErrorStreamCaptureUnsupported; /* no child graph nodes here */
     if (!(o = op_new(6))) return cudaErrorMemoryAllocation;
     pthread_mutex_lock(&x->lock);
+    if ((e = graph_mem_launch(&x->cur->g)) != cudaSuccess) {
+        pthread_mutex_unlock(&x->lock);
+        free(o);
+        return e;
+    }
     x->refs++;
     o->x = x;
     o->plan = x->cur;
@@ -1064,10 +1072,14 @@ static cudaError_t allocate(void **p, size_t n, int host) { return allocate_on(p
 static void device_wait(int device);
 static void stream_wait(stream *s);
 
+static int graph_mem_release(void *p);
+
 /* Allocation and free may wait for the device: unsafe under capture. */
 static cudaError_t release(void *p)
 {
+    int graph;
     if (unsafe_refused()) return cudaErrorStreamCaptureUnsupported;
+    if ((graph = graph_mem_release(p)) >= 0) return graph ? cudaErrorInvalidValue : cudaSuccess;
     device_wait(-1); /* every device's: at least as wide as the runtime's */
     alloc_remove(p);
     free(p);
@@ -1083,12 +1095,15 @@ cudaError_t cudaHostAlloc(void **p, size_t n, unsigned f)
 }
 cudaError_t cudaFreeHost(void *p) { return release(p); }
 
-/* The double has no memory nodes: refused on a capturing stream. */
 /* Graph memory, as CUDA's allocation and free nodes: allocated at capture,
    the graph's for its life (here: for the process's, a simplification: the
    double never gives a graph's memory back). A capture frees only what a
    capture allocated, once; anything else is cudaErrorInvalidValue and
-   invalidates it. */
+   invalidates it. An allocation that the graph does not free is left to
+   the caller: each launch allocates it (at the same address), the caller
+   frees it (cudaFree, cudaFreeAsync) before the next launch, which is
+   otherwise cudaErrorInvalidValue; memory that the graph frees is never
+   freed outside it. */
 static int capture_state(stream *s)
 {
     int state;
@@ -1107,6 +1122,51 @@ static int graph_alloc_free(void *p)
         if (a->base == (char *)p && a->graph == 1) a->graph = 2, ok = 1;
     pthread_mutex_unlock(&live_lock);
     return ok;
+}
+
+/* A free outside any capture: -1 if p is no graph memory; else 0 (freed) or
+   1 (not allocated now, or the graph's own: cudaErrorInvalidValue). The
+   memory stays: the next launch allocates it at the same address. */
+static int graph_mem_release(void *p)
+{
+    alloc *a;
+    int r = -1;
+    pthread_mutex_lock(&live_lock);
+    for (a = allocs; a && r < 0; a = a->next)
+        if (a->base == (char *)p && a->graph) {
+            r = a->graph == 2 || !a->live;
+            a->live = 0;
+        }
+    pthread_mutex_unlock(&live_lock);
+    return r;
+}
+
+/* Whether node i of g allocates memory that g does not free. */
+static int graph_leaves(const graph *g, size_t i)
+{
+    size_t j;
+    if (g->nodes[i].o.kind != 7) return 0;
+    for (j = 0; j < g->n; j++)
+        if (g->nodes[j].o.kind == 8 && g->nodes[j].o.dst == g->nodes[i].o.dst) return 0;
+    return 1;
+}
+
+/* A launch allocates what the graph leaves to the caller: refused while a
+   previous launch's allocation is not freed. */
+static cudaError_t graph_mem_launch(const graph *g)
+{
+    alloc *a;
+    size_t i;
+    cudaError_t e = cudaSuccess;
+    pthread_mutex_lock(&live_lock);
+    for (i = 0; i < g->n; i++)
+        for (a = allocs; a && graph_leaves(g, i); a = a->next)
+            if (a->base == (char *)g->nodes[i].o.dst && a->live) e = cudaErrorInvalidValue;
+    for (i = 0; i < g->n && e == cudaSuccess; i++)
+        for (a = allocs; a && graph_leaves(g, i); a = a->next)
+            if (a->base == (char *)g->nodes[i].o.dst) a->live = 1;
+    pthread_mutex_unlock(&live_lock);
+    return e;
 }
 
 static void graph_alloc_mark(void *p)
@@ -1154,6 +1214,7 @@ cudaError_t cudaFreeAsync(void *p, cudaStream_t s)
         capturing_refused(stream_of(s)); /* invalidates it */
         return cudaErrorInvalidValue;
     }
+    if ((state = graph_mem_release(p)) >= 0) return state ? cudaErrorInvalidValue : cudaSuccess;
     stream_wait(stream_of(s)); /* in order; simple */
     alloc_remove(p);
     free(p);
