@@ -617,6 +617,8 @@ static int xrt__cpu_cap_op(xrt__cpu_stream *s, const xrt__cpu_op *op, const char
 static xrt_status xrt__cpu_cap_alloc(xrt__cpu_stream *s, void *ptr, const char *who);
 static int xrt__cpu_cap_free(xrt__cpu_stream *s, void *ptr, const char *who, xrt_status *st);
 static xrt_status xrt__cpu_cap_owned(void *ptr, const char *who);
+static int xrt__cpu_gmem_free(void *ptr, const char *who, xrt_status *st);
+static int xrt__cpu_ngleft; /* graphs that leave allocations to the caller: read without a lock by the frees */
 static int xrt__cpu_cap_record(struct xrt__cpu_event *e, xrt__cpu_stream *s, xrt_status *st);
 static int xrt__cpu_cap_wait(xrt__cpu_stream *t, struct xrt__cpu_event *e, xrt_status *st);
 static xrt_status xrt__cpu_cap_wait_refused(xrt__cpu_stream *s, const char *who);
@@ -2041,6 +2043,9 @@ static xrt_status xrt__cpu_free(const xrt_backend *self, void *ptr)
 {
     xrt_status st = xrt__cpu_release("cpu: xrt_free");
     if (st == XRT_SUCCESS) st = xrt__cpu_cap_owned(ptr, "cpu: xrt_free");
+    if (st == XRT_SUCCESS && XRT__UNLIKELY(__atomic_load_n(&xrt__cpu_ngleft, __ATOMIC_ACQUIRE)) &&
+        xrt__cpu_gmem_free(ptr, "cpu: xrt_free", &st))
+        return st;
     if (st == XRT_SUCCESS) xrt__cpu_dev_release(ptr);
     return st;
 }
@@ -2539,6 +2544,9 @@ static xrt_status xrt__cpu_free_async(const xrt_backend *self, void *ptr, void *
         xrt__cpu_cap_free((xrt__cpu_stream *)stream, ptr, "cpu: xrt_free_async", &st))
         return st;
     if ((st = xrt__cpu_cap_owned(ptr, "cpu: xrt_free_async")) != XRT_SUCCESS) return st;
+    if (XRT__UNLIKELY(__atomic_load_n(&xrt__cpu_ngleft, __ATOMIC_ACQUIRE)) &&
+        xrt__cpu_gmem_free(ptr, "cpu: xrt_free_async", &st)) /* the memory stays: nothing to order */
+        return st;
     op.run = xrt__cpu_run_free;
     op.u.release.ptr = ptr;
     return xrt__cpu_enqueue(stream, &op, "cpu: xrt_free_async");
@@ -3827,15 +3835,23 @@ static const char *const xrt__cpu_node_names[] = {"a kernel launch", "a copy",  
    capture keeps its address for the graph's life, and each launch uses it
    from its allocation node to its free node, which do nothing when run.
    Held by the capture's graph and every plan made from it; the last holder
-   releases what the capture freed (an allocation it did not free stays the
-   caller's: xrt_stream_end_capture refuses such a graph). One exec at a
-   time, as in CUDA: two would share the memory. */
-typedef struct xrt__cpu_galloc { void *ptr; int freed; } xrt__cpu_galloc;
+   releases it. One exec at a time, as in CUDA: two would share the memory.
+   An allocation that the capture did not free is left to the caller, as in
+   CUDA: each launch allocates it (live), the caller frees it (no longer
+   live; the memory stays the graph's) before the next launch, which is
+   refused otherwise; memory live when its graph goes is the caller's. Such
+   a graph's memory is on the list of xrt__cpu_gleft, for the frees. */
+typedef struct xrt__cpu_galloc { void *ptr; int freed, live; } xrt__cpu_galloc;
 typedef struct xrt__cpu_gmem {
     int refs, execs;
     uint32_t n, cap;
     xrt__cpu_galloc *a;
+    struct xrt__cpu_gmem *left_next; /* on xrt__cpu_gleft: it leaves allocations to the caller */
+    int left;
 } xrt__cpu_gmem;
+
+static pthread_mutex_t xrt__cpu_gleft_lock = PTHREAD_MUTEX_INITIALIZER; /* the list, and live of its allocations */
+static xrt__cpu_gmem *xrt__cpu_gleft; /* xrt__cpu_ngleft of them */
 
 typedef struct xrt__cpu_node {
     int kind;
@@ -3905,10 +3921,20 @@ static void xrt__cpu_stream_name(const xrt__cpu_stream *s, char *buf, size_t n)
 
 static void xrt__cpu_gmem_unref(xrt__cpu_gmem *m)
 {
+    xrt__cpu_gmem **p;
     uint32_t i;
     if (__atomic_sub_fetch(&m->refs, 1, __ATOMIC_ACQ_REL)) return;
+    if (m->left) {
+        pthread_mutex_lock(&xrt__cpu_gleft_lock);
+        for (p = &xrt__cpu_gleft; *p != m; p = &(*p)->left_next) {
+        }
+        *p = m->left_next;
+        __atomic_sub_fetch(&xrt__cpu_ngleft, 1, __ATOMIC_RELEASE);
+        pthread_mutex_unlock(&xrt__cpu_gleft_lock);
+    }
     for (i = 0; i < m->n; i++)
-        if (m->a[i].freed) xrt__cpu_dev_release(m->a[i].ptr);
+        if (m->a[i].freed || (m->left && !m->a[i].live)) /* else the caller's (live, or no graph was made) */
+            xrt__cpu_dev_release(m->a[i].ptr);
     XRT_FREE(m->a);
     XRT_FREE(m);
 }
@@ -4056,6 +4082,7 @@ static int xrt__cpu_gmem_add(xrt__cpu_graph *g, void *ptr)
         m->cap = c2;
     }
     m->a[m->n].ptr = ptr;
+    m->a[m->n].live = 0;
     m->a[m->n++].freed = 0;
     return 1;
 }
@@ -4130,13 +4157,57 @@ static xrt_status xrt__cpu_cap_owned(void *ptr, const char *who)
     return st;
 }
 
-/* An allocation of the capture that it did not free; NULL if none. */
-static void *xrt__cpu_gmem_unfreed(const xrt__cpu_gmem *m)
+/* A graph that leaves allocations to its caller goes on the list. */
+static void xrt__cpu_gmem_leave(xrt__cpu_gmem *m)
 {
     uint32_t i;
-    for (i = 0; m && i < m->n; i++)
-        if (!m->a[i].freed) return m->a[i].ptr;
-    return NULL;
+    for (i = 0; m && i < m->n && !m->left; i++) m->left = !m->a[i].freed;
+    if (!m || !m->left) return;
+    pthread_mutex_lock(&xrt__cpu_gleft_lock);
+    m->left_next = xrt__cpu_gleft;
+    xrt__cpu_gleft = m;
+    __atomic_add_fetch(&xrt__cpu_ngleft, 1, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&xrt__cpu_gleft_lock);
+}
+
+/* A launch allocates what the graph leaves to the caller: refused while a
+   previous launch's allocation is not freed. undo: the launch failed after. */
+static xrt_status xrt__cpu_gmem_launch(xrt__cpu_gmem *m, int undo)
+{
+    xrt_status st = XRT_SUCCESS;
+    uint32_t i;
+    if (!m || !m->left) return XRT_SUCCESS;
+    pthread_mutex_lock(&xrt__cpu_gleft_lock);
+    for (i = 0; i < m->n && st == XRT_SUCCESS && !undo; i++)
+        if (!m->a[i].freed && m->a[i].live)
+            st = xrt_error(XRT_ERROR_INVALID_VALUE, "cpu: xrt_graph_launch",
+                           "the graph's allocation %p of its previous launch is not freed: free it (xrt_free, "
+                           "xrt_free_async) before the next launch, as in CUDA", m->a[i].ptr);
+    for (i = 0; i < m->n && st == XRT_SUCCESS; i++)
+        if (!m->a[i].freed) m->a[i].live = !undo;
+    pthread_mutex_unlock(&xrt__cpu_gleft_lock);
+    return st;
+}
+
+/* A free of memory that a graph leaves to its caller: it is no longer live,
+   and stays the graph's for the next launch. 0 if ptr is no such memory. */
+static int xrt__cpu_gmem_free(void *ptr, const char *who, xrt_status *st)
+{
+    xrt__cpu_gmem *m;
+    uint32_t i;
+    int found = 0;
+    pthread_mutex_lock(&xrt__cpu_gleft_lock);
+    for (m = xrt__cpu_gleft; m && !found; m = m->left_next)
+        for (i = 0; i < m->n && !found; i++)
+            if (!m->a[i].freed && m->a[i].ptr == ptr) {
+                found = 1;
+                *st = m->a[i].live ? XRT_SUCCESS
+                                   : xrt_error(XRT_ERROR_INVALID_VALUE, who, "%p is a graph's allocation, not "
+                                               "allocated now (a launch allocates it)", ptr);
+                m->a[i].live = 0;
+            }
+    pthread_mutex_unlock(&xrt__cpu_gleft_lock);
+    return found;
 }
 
 /* An op enqueued on a capturing stream becomes a node; 1 if it was taken
@@ -4436,7 +4507,6 @@ static xrt_status xrt__cpu_stream_end_capture(const xrt_backend *self, void *str
     xrt__cpu_capture *c;
     xrt__cpu_graph *g = NULL;
     char name[64], other[80];
-    void *unfreed;
     xrt_status st = XRT_SUCCESS;
     xrt__cpu_stream_name(s, name, sizeof name);
     pthread_mutex_lock(&xrt__cpu_cap_lock);
@@ -4461,15 +4531,10 @@ static xrt_status xrt__cpu_stream_end_capture(const xrt_backend *self, void *str
                        "work captured on %s was not joined back into %s (record an event there and make %s wait "
                        "for it before the end)", other, name, name);
         xrt__cpu_cap_end_locked(c, NULL);
-    } else if ((unfreed = xrt__cpu_gmem_unfreed(c->g.mem)) != NULL) {
-        st = xrt__cpu_cap_note(XRT_ERROR_UNSUPPORTED, who,
-                       "the capture of %s allocated %p (xrt_malloc_async) and did not free it: a CPU graph frees "
-                       "what it allocates (xrt_free_async in the capture); %p stays allocated, for xrt_free",
-                       name, unfreed, unfreed);
-        xrt__cpu_cap_end_locked(c, NULL);
     } else {
         xrt__cpu_cap_end_locked(c, &g);
         if (!g) st = xrt__cpu_cap_note(XRT_ERROR_OUT_OF_MEMORY, who, "no memory for the graph");
+        else xrt__cpu_gmem_leave(g->mem);
     }
     xrt__cpu_cap_unlock();
     *graph = g;
@@ -4775,6 +4840,10 @@ static xrt_status xrt__cpu_graph_launch(const xrt_backend *self, void *exec, voi
         if (st != XRT_SUCCESS) return st;
     }
     xrt__cpu_lock(&x->lock);
+    if ((st = xrt__cpu_gmem_launch(x->plan->g.mem, 0)) != XRT_SUCCESS) {
+        xrt__cpu_unlock(&x->lock);
+        return st;
+    }
     if (x->last && x->last != s && !xrt__cpu_reached(&x->last->head, x->last_pos)) {
         op.run = xrt__cpu_run_wait;
         op.u.wait.stream = x->last;
@@ -4798,6 +4867,7 @@ static xrt_status xrt__cpu_graph_launch(const xrt_backend *self, void *exec, voi
             x->last_pos = pos;
         }
     }
+    if (st != XRT_SUCCESS) xrt__cpu_gmem_launch(x->plan->g.mem, 1);
     xrt__cpu_unlock(&x->lock);
     return st;
 }
