@@ -709,7 +709,9 @@ static void op_thread_exit(void)
 /* A graph round: up to four copies and sets between xrt allocations
    captured on a stream (nothing runs: the data must not change), sometimes
    through a scratch buffer that the capture allocates and frees (a set is
-   then a set of the buffer and a copy from it), sometimes a call the capture
+   then a set of the buffer and a copy from it) or leaves to the caller
+   (who frees it after each launch, and whose launch before that free is
+   refused), sometimes a call the capture
    refuses (the end then fails, naming it, and the buffer is the caller's),
    else the graph instantiated and launched up to three times on any
    streams, after which the model applies the captured work as many times,
@@ -739,7 +741,7 @@ static void graph_apply(const graph_op *g)
 static void op_graph(void)
 {
     graph_op ops[4];
-    int cs = (int)(byte() % STREAMS), n = 1 + (int)(byte() % 4), launches = 1 + (int)(byte() % 3), i, k, refuse;
+    int cs = (int)(byte() % STREAMS), n = 1 + (int)(byte() % 4), launches = 1 + (int)(byte() % 3), i, k, refuse, left;
     xrt_capture_mode mode = (xrt_capture_mode)(byte() % 3);
     xrt_capture_status status;
     xrt_graph g = NULL;
@@ -756,8 +758,9 @@ static void op_graph(void)
             if (!ops[i].copy && ops[i].n > tn) tn = ops[i].n;
     all_done();
     EXPECT(xrt_stream_begin_capture(F.s[cs], mode), XRT_SUCCESS);
+    left = tn && (byte() & 1);
     if (tn) EXPECT(xrt_malloc_async(&t, tn, F.s[cs]), XRT_SUCCESS);
-    nodes = (size_t)n + (tn ? 2 : 0);
+    nodes = (size_t)n + (tn ? 2 - (size_t)left : 0);
     for (i = 0; i < n; i++)
         if (ops[i].copy)
             EXPECT(xrt_memcpy_async(ops[i].d.p, ops[i].s.p, ops[i].n, XRT_MEMCPY_DEFAULT, F.s[cs]), XRT_SUCCESS);
@@ -781,7 +784,7 @@ static void op_graph(void)
         if (t) EXPECT(xrt_free(t), XRT_SUCCESS);
         return;
     }
-    if (t) EXPECT(xrt_free_async(t, F.s[cs]), XRT_SUCCESS);
+    if (t && !left) EXPECT(xrt_free_async(t, F.s[cs]), XRT_SUCCESS);
     EXPECT(xrt_stream_end_capture(F.s[cs], &g), XRT_SUCCESS);
     EXPECT(xrt_graph_get_info(g, &info), XRT_SUCCESS);
     CHECK(info.nodes == nodes && info.edges == nodes - 1, "%zu nodes, %zu edges for %d ops, scratch %zu bytes",
@@ -795,6 +798,9 @@ static void op_graph(void)
         int ls = stream_slot();
         if (!stream_ok(ls)) ls = STREAMS;
         EXPECT(xrt_graph_launch(x, stream_of(ls)), XRT_SUCCESS);
+        if (!left) continue;
+        if (byte() % 4 == 0) EXPECT(xrt_graph_launch(x, stream_of(ls)), XRT_ERROR_INVALID_VALUE); /* t not freed */
+        EXPECT(xrt_free_async(t, stream_of(ls)), XRT_SUCCESS);
     }
     EXPECT(xrt_graph_exec_destroy(x), XRT_SUCCESS); /* launches made still run */
     all_done();
