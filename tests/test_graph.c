@@ -693,6 +693,27 @@ XRT_TEST(test_captured_allocation_left_to_caller)
     }
     OK(xrt_graph_destroy(g));
     FAILS(xrt_free(p), XRT_ERROR_INVALID_POINTER, "already freed");
+    /* allocated on a stream that joined the capture */
+    OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_GLOBAL));
+    OK(xrt_event_record(f.e[0], f.s[0]));
+    OK(xrt_stream_wait_event(f.s[2], f.e[0])); /* fork */
+    OK(xrt_malloc_async(&p, N * sizeof(int), f.s[2]));
+    OK(xrt_memset_async(p, 0x22, N * sizeof(int), f.s[2]));
+    OK(xrt_event_record(f.e[2], f.s[2]));
+    OK(xrt_stream_wait_event(f.s[0], f.e[2])); /* join */
+    OK(xrt_stream_end_capture(f.s[0], &g));
+    FAILS(xrt_free(p), XRT_ERROR_INVALID_POINTER, "is allocated by each launch of a graph");
+    OK(xrt_graph_instantiate(&x, g));
+    for (r = 6; r < 8; r++) {
+        memset(f.h, 0, N * sizeof(int));
+        OK(xrt_graph_launch(x, f.s[0]));
+        OK(xrt_memcpy_async(f.h, p, N * sizeof(int), XRT_MEMCPY_DEVICE_TO_HOST, f.s[0]));
+        OK(xrt_free_async(p, f.s[0]));
+        OK(xrt_stream_synchronize(f.s[0]));
+        check_scratch(&f, r, 0x22222222);
+    }
+    OK(xrt_graph_exec_destroy(x));
+    OK(xrt_graph_destroy(g));
     fx_free(&f);
 }
 
