@@ -959,6 +959,57 @@ XRT_TEST(test_concurrent_thread_local_captures)
     }
 }
 
+/* >> graphs that leave memory to their callers, captured and launched on
+   several threads at once: each allocation is its own capture's (its
+   origin stream), and each launch's memory is freed through xrt */
+static void *left_memory_on_thread(void *arg)
+{
+    static xrt_status fail = XRT_ERROR_BACKEND, ok = XRT_SUCCESS;
+    unsigned char *h = (unsigned char *)arg, v = h[0];
+    int r, i, bad = 0;
+    xrt_stream s;
+    xrt_graph g;
+    xrt_graph_exec x;
+    void *p;
+    if (xrt_stream_create(&s) != XRT_SUCCESS) return &fail;
+    for (r = 0; r < 10 && !bad; r++) {
+        if (xrt_stream_begin_capture(s, XRT_CAPTURE_MODE_THREAD_LOCAL) != XRT_SUCCESS ||
+            xrt_malloc_async(&p, 4096, s) != XRT_SUCCESS || xrt_memset_async(p, v, 4096, s) != XRT_SUCCESS ||
+            xrt_stream_end_capture(s, &g) != XRT_SUCCESS || xrt_graph_instantiate(&x, g) != XRT_SUCCESS)
+            return &fail;
+        for (i = 0; i < 3 && !bad; i++) {
+            memset(h, 0, 4096);
+            bad = xrt_graph_launch(x, s) != XRT_SUCCESS ||
+                  xrt_memcpy_async(h, p, 4096, XRT_MEMCPY_DEVICE_TO_HOST, s) != XRT_SUCCESS ||
+                  xrt_free_async(p, s) != XRT_SUCCESS || xrt_stream_synchronize(s) != XRT_SUCCESS || h[0] != v ||
+                  h[4095] != v;
+        }
+        if (xrt_graph_exec_destroy(x) != XRT_SUCCESS || xrt_graph_destroy(g) != XRT_SUCCESS) bad = 1;
+    }
+    xrt_stream_destroy(s);
+    return bad ? &fail : &ok;
+}
+
+XRT_TEST(test_concurrent_captures_leaving_memory)
+{
+    pthread_t t[4];
+    unsigned char h[4][4096];
+    int i;
+    void *r;
+    (void)state;
+    need_graphs();
+    SKIP_UNLESS(caps() & XRT_CAP_MALLOC_ASYNC, "no stream-ordered allocation (XRT_CAP_MALLOC_ASYNC is clear)");
+    for (i = 0; i < 4; i++) {
+        h[i][0] = (unsigned char)(0x10 + i);
+        assert_int_equal(start_thread(&t[i], NULL, left_memory_on_thread, h[i]), 0);
+    }
+    for (i = 0; i < 4; i++) {
+        assert_int_equal(pthread_join(t[i], &r), 0);
+        assert_true(r != XRT_TEST_NO_BACKEND);
+        assert_int_equal(*(xrt_status *)r, XRT_SUCCESS);
+    }
+}
+
 int main(void)
 {
     const xrt_test_list *l = xrt_test_defined();
