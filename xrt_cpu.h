@@ -3827,9 +3827,10 @@ static xrt_status xrt__cpu_launch_kernel(const xrt_backend *self, void *function
    independent branches and no host function runs them over the pool, each
    part taking ready nodes. */
 enum { XRT__CPU_NODE_KERNEL, XRT__CPU_NODE_COPY, XRT__CPU_NODE_SET, XRT__CPU_NODE_HOST, XRT__CPU_NODE_ALLOC,
-       XRT__CPU_NODE_FREE };
+       XRT__CPU_NODE_FREE, XRT__CPU_NODE_CHILD };
 static const char *const xrt__cpu_node_names[] = {"a kernel launch", "a copy",        "a memset",
-                                                  "a host function", "an allocation", "a free"};
+                                                  "a host function", "an allocation", "a free",
+                                                  "a graph launch"};
 
 /* A graph's memory (CUDA's allocation nodes): what xrt_malloc_async gave a
    capture keeps its address for the graph's life, and each launch uses it
@@ -3866,6 +3867,8 @@ typedef struct xrt__cpu_graph {
     uint32_t ndep, depcap;
     xrt__cpu_gmem *mem; /* NULL: no allocation nodes */
 } xrt__cpu_graph;
+
+static struct xrt__cpu_plan *xrt__cpu_plan_new(const xrt__cpu_graph *g);
 
 typedef struct xrt__cpu_capture {
     xrt__cpu_graph g;
@@ -3947,6 +3950,8 @@ static void xrt__cpu_graph_clear(xrt__cpu_graph *g)
             xrt__cpu_launch *l = (xrt__cpu_launch *)g->node[i].op.u.host.user;
             xrt__cpu_module_unref(l->module);
             XRT_FREE(l);
+        } else if (g->node[i].kind == XRT__CPU_NODE_CHILD) {
+            xrt__cpu_plan_unref((struct xrt__cpu_plan *)g->node[i].op.u.host.user);
         }
     XRT_FREE(g->node);
     XRT_FREE(g->dep);
@@ -4592,6 +4597,7 @@ static xrt_status xrt__cpu_graph_get_info(const xrt_backend *self, void *graph, 
 typedef struct xrt__cpu_plan {
     int refs;
     int parallel;           /* branches over the pool */
+    int host;               /* it runs host functions (in a child graph too) */
     xrt__cpu_graph g;       /* own copies of the nodes */
     uint32_t *succ, *succ_at; /* successors of node i: succ[succ_at[i] .. succ_at[i + 1]) */
     uint32_t *indeg, *pending, *ready;
@@ -4638,7 +4644,8 @@ static xrt__cpu_launch *xrt__cpu_launch_clone(const xrt__cpu_launch *l)
     return c;
 }
 
-/* Copies the graph's nodes (a kernel's record cloned, holding its module). */
+/* Copies the graph's nodes (a kernel's record cloned, holding its module; a
+   child graph's plan made again). */
 static int xrt__cpu_graph_copy(xrt__cpu_graph *to, const xrt__cpu_graph *from)
 {
     uint32_t i;
@@ -4656,6 +4663,9 @@ static int xrt__cpu_graph_copy(xrt__cpu_graph *to, const xrt__cpu_graph *from)
         to->node[i] = from->node[i];
         if (from->node[i].kind == XRT__CPU_NODE_KERNEL &&
             !(to->node[i].op.u.host.user = xrt__cpu_launch_clone((xrt__cpu_launch *)from->node[i].op.u.host.user)))
+            break;
+        if (from->node[i].kind == XRT__CPU_NODE_CHILD && /* its own copy: its run state and launch records */
+            !(to->node[i].op.u.host.user = xrt__cpu_plan_new(&((const xrt__cpu_plan *)from->node[i].op.u.host.user)->g)))
             break;
         to->n = i + 1;
     }
@@ -4686,7 +4696,8 @@ static int xrt__cpu_plan_index(xrt__cpu_plan *p)
         p->succ_at[i + 1] += p->succ_at[i];
         p->indeg[i] = g->node[i].ndeps;
         roots += !g->node[i].ndeps;
-        host |= g->node[i].kind == XRT__CPU_NODE_HOST;
+        host |= g->node[i].kind == XRT__CPU_NODE_HOST ||
+                (g->node[i].kind == XRT__CPU_NODE_CHILD && ((const xrt__cpu_plan *)g->node[i].op.u.host.user)->host);
         chain &= g->node[i].ndeps == (i ? 1u : 0u) && (!i || g->dep[g->node[i].deps] == i - 1);
     }
     memcpy(p->pending, p->succ_at, n * sizeof *p->pending); /* fill positions */
@@ -4695,6 +4706,7 @@ static int xrt__cpu_plan_index(xrt__cpu_plan *p)
             uint32_t d = g->dep[g->node[i].deps + k];
             p->succ[p->pending[d]++] = i;
         }
+    p->host = (int)host;
     p->parallel = !chain && !host && roots >= 1 && xrt__cpu_pool_width() > 1;
     return 1;
 }
@@ -4773,9 +4785,10 @@ static void xrt__cpu_plan_part(void *ctx, size_t part, size_t nparts)
     }
 }
 
-static void xrt__cpu_run_graph(xrt__cpu_op *op)
+/* One run of a plan; the caller makes sure that no other runs it meanwhile
+   (an exec's launches are ordered; a child graph's plan is its node's). */
+static void xrt__cpu_plan_run(xrt__cpu_plan *p)
 {
-    xrt__cpu_plan *p = (xrt__cpu_plan *)op->u.host.user;
     uint32_t i;
     if (p->parallel) {
         memcpy(p->pending, p->indeg, p->g.n * sizeof *p->pending);
@@ -4787,8 +4800,17 @@ static void xrt__cpu_run_graph(xrt__cpu_op *op)
     } else {
         for (i = 0; i < p->g.n; i++) xrt__cpu_node_run(&p->g.node[i]); /* capture order is a topological order */
     }
+}
+
+static void xrt__cpu_run_graph(xrt__cpu_op *op)
+{
+    xrt__cpu_plan *p = (xrt__cpu_plan *)op->u.host.user;
+    xrt__cpu_plan_run(p);
     xrt__cpu_plan_unref(p);
 }
+
+/* A child graph's node: the plan is the node's own. */
+static void xrt__cpu_run_child(xrt__cpu_op *op) { xrt__cpu_plan_run((xrt__cpu_plan *)op->u.host.user); }
 
 static xrt_status xrt__cpu_graph_instantiate(const xrt_backend *self, void **exec, void *graph)
 {
@@ -4821,6 +4843,44 @@ static xrt_status xrt__cpu_graph_exec_destroy(const xrt_backend *self, void *exe
     return XRT_SUCCESS;
 }
 
+/* A launch on a capturing stream: a child graph node, which runs a copy of
+   the exec's graph as it is now (a later update of the exec leaves it as it
+   was). A graph that allocates memory cannot be a child, as in CUDA. 0
+   where the capture ended meanwhile (launch as usual). */
+static int xrt__cpu_cap_launch(xrt__cpu_stream *s, xrt__cpu_exec *x, xrt_status *st)
+{
+    const char *who = "cpu: xrt_graph_launch";
+    xrt__cpu_plan *c;
+    xrt__cpu_op op;
+    int mem;
+    xrt__cpu_lock(&x->lock);
+    mem = x->plan->g.mem != NULL;
+    c = mem ? NULL : xrt__cpu_plan_new(&x->plan->g);
+    xrt__cpu_unlock(&x->lock);
+    memset(&op, 0, sizeof op);
+    op.run = xrt__cpu_run_child;
+    op.u.host.user = c;
+    pthread_mutex_lock(&xrt__cpu_cap_lock);
+    if (!s->cap) {
+        xrt__cpu_cap_unlock();
+        if (c) xrt__cpu_plan_unref(c);
+        return 0;
+    }
+    if (s->cap->invalid != XRT_SUCCESS)
+        *st = xrt__cpu_cap_invalid_locked(s->cap, who);
+    else if (mem)
+        *st = xrt__cpu_cap_fail_locked(s->cap, XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, who,
+                                       "the exec's graph allocates memory (xrt_malloc_async in its capture), and such "
+                                       "a graph cannot be launched in a capture, as in CUDA; the capture is invalidated");
+    else if (!c)
+        *st = xrt__cpu_cap_fail_locked(s->cap, XRT_ERROR_OUT_OF_MEMORY, who, "no memory for a copy of the exec's graph");
+    else
+        *st = xrt__cpu_cap_node_locked(s, XRT__CPU_NODE_CHILD, &op, who);
+    xrt__cpu_cap_unlock();
+    if (*st != XRT_SUCCESS && c) xrt__cpu_plan_unref(c);
+    return 1;
+}
+
 /* One op on the stream; behind the exec's previous launch where that was
    made on another stream and is not done (launches of an exec are ordered). */
 static xrt_status xrt__cpu_graph_launch(const xrt_backend *self, void *exec, void *stream)
@@ -4830,15 +4890,7 @@ static xrt_status xrt__cpu_graph_launch(const xrt_backend *self, void *exec, voi
     xrt__cpu_op op;
     uint64_t pos;
     xrt_status st = XRT_SUCCESS;
-    if (XRT__UNLIKELY(xrt__cpu_capturing(stream))) {
-        pthread_mutex_lock(&xrt__cpu_cap_lock);
-        st = s->cap ? xrt__cpu_cap_fail_locked(s->cap, XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, "cpu: xrt_graph_launch",
-                                               "%s is capturing, and the CPU backend cannot capture a graph launch; "
-                                               "the capture is invalidated", s->cap_name)
-                    : XRT_SUCCESS;
-        xrt__cpu_cap_unlock();
-        if (st != XRT_SUCCESS) return st;
-    }
+    if (XRT__UNLIKELY(xrt__cpu_capturing(stream)) && xrt__cpu_cap_launch(s, x, &st)) return st;
     xrt__cpu_lock(&x->lock);
     if ((st = xrt__cpu_gmem_launch(x->plan->g.mem, 0)) != XRT_SUCCESS) {
         xrt__cpu_unlock(&x->lock);

@@ -959,6 +959,64 @@ XRT_TEST(test_concurrent_thread_local_captures)
     }
 }
 
+/* >> a graph launched in a capture is a child graph node: a copy of the
+   exec's graph as it is then, run where the node is; the CPU backend once
+   refused it */
+XRT_TEST(test_captured_graph_launch)
+{
+    fixture f;
+    xrt_graph g, outer;
+    xrt_graph_exec x, xo;
+    xrt_graph_info info;
+    void *p;
+    int count = 0, i, r;
+    (void)state;
+    need_graphs();
+    fx_make(&f);
+    OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_GLOBAL));
+    capture_pipeline(&f, f.s[0], &count, 3);
+    OK(xrt_stream_end_capture(f.s[0], &g));
+    OK(xrt_graph_instantiate(&x, g));
+    OK(xrt_stream_begin_capture(f.s[1], XRT_CAPTURE_MODE_GLOBAL));
+    OK(xrt_graph_launch(x, f.s[1]));
+    OK(xrt_graph_launch(x, f.s[1]));
+    OK(xrt_launch_host_func(f.s[1], count_up_fn, &count));
+    OK(xrt_stream_end_capture(f.s[1], &outer));
+    assert_int_equal(count, 0); /* captured, not run */
+    OK(xrt_graph_get_info(outer, &info));
+    assert_int_equal(info.nodes, 3);
+    assert_int_equal(info.edges, 2);
+    assert_int_equal(info.host_fns, 1);
+    assert_int_equal(info.kernels + info.copies + info.sets, 0);
+    OK(xrt_graph_instantiate(&xo, outer));
+    OK(xrt_graph_exec_destroy(x)); /* the children are copies */
+    OK(xrt_graph_destroy(g));
+    for (r = 0; r < 3; r++) {
+        for (i = 0; i < N; i++) f.h[i] = i;
+        OK(xrt_graph_launch(xo, f.s[2]));
+        OK(xrt_stream_synchronize(f.s[2]));
+        for (i = 0; i < N; i++)
+            if (f.h[i] != ((i + 3) * 2 + 3) * 2) fail_msg("launch %d: h[%d] = %d, expected %d", r, i, f.h[i], ((i + 3) * 2 + 3) * 2);
+        assert_int_equal(count, 3 * (r + 1));
+    }
+    OK(xrt_graph_exec_destroy(xo));
+    OK(xrt_graph_destroy(outer));
+    /* a graph that allocates memory is no child, as in CUDA */
+    if (!strcmp(xrt_test_backend, "cpu") && (caps() & XRT_CAP_MALLOC_ASYNC)) {
+        OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_GLOBAL));
+        OK(xrt_malloc_async(&p, 64, f.s[0]));
+        OK(xrt_free_async(p, f.s[0]));
+        OK(xrt_stream_end_capture(f.s[0], &g));
+        OK(xrt_graph_instantiate(&x, g));
+        OK(xrt_stream_begin_capture(f.s[1], XRT_CAPTURE_MODE_GLOBAL));
+        FAILS(xrt_graph_launch(x, f.s[1]), XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, "allocates memory");
+        FAILS(xrt_stream_end_capture(f.s[1], &outer), XRT_ERROR_STREAM_CAPTURE_INVALIDATED, "xrt_graph_launch");
+        OK(xrt_graph_exec_destroy(x));
+        OK(xrt_graph_destroy(g));
+    }
+    fx_free(&f);
+}
+
 /* >> graphs that leave memory to their callers, captured and launched on
    several threads at once: each allocation is its own capture's (its
    origin stream), and each launch's memory is freed through xrt */

@@ -62,7 +62,7 @@ typedef struct op {
     void *user;
     struct event *e;
     unsigned long long target;
-    struct exec *x;    /* 6 graph launch: the exec, and the nodes it runs */
+    struct exec *x;    /* 6 graph launch: the exec, and the nodes it runs; 9 child graph: the nodes */
     struct plan *plan;
 } op;
 
@@ -208,6 +208,7 @@ static stream *null_of(int device)
 static stream *stream_of(cudaStream_t s) { return s ? (stream *)(void *)s : null_of(current_device); }
 
 static void graph_run(op *o);
+static void run_child(struct plan *p);
 
 static void run(op *o)
 {
@@ -219,6 +220,7 @@ static void run(op *o)
     case 5: o->cb(NULL, cudaSuccess, o->user); break;
     case 7:
     case 8: break;
+    case 9: run_child(o->plan); break;
     case 3:
         pthread_mutex_lock(&o->e->lock);
         o->e->ms = now_ms();
@@ -339,6 +341,14 @@ static void implicit_waits(stream *s)
 
 static cudaError_t capture_add(stream *s, op *o, int *captured);
 static int legacy_refused(void);
+static void plan_unref(struct plan *p);
+
+/* An op that was not queued: a child graph's holds its plan. */
+static void op_drop(op *o)
+{
+    if (o->kind == 9) plan_unref(o->plan);
+    free(o);
+}
 
 /* Work for a capturing stream goes into its capture's graph (*captured set). */
 static cudaError_t enqueue_or_capture(cudaStream_t st, op *o, int *captured)
@@ -346,7 +356,7 @@ static cudaError_t enqueue_or_capture(cudaStream_t st, op *o, int *captured)
     stream *s = stream_of(st);
     *captured = 0;
     if (!s) {
-        free(o);
+        op_drop(o);
         return cudaErrorInvalidResourceHandle;
     }
     if (st) {
@@ -435,7 +445,10 @@ static void graph_free(graph *g)
 {
     size_t i;
     if (!g) return;
-    for (i = 0; i < g->n; i++) deps_clear(&g->nodes[i].d);
+    for (i = 0; i < g->n; i++) {
+        deps_clear(&g->nodes[i].d);
+        if (g->nodes[i].o.kind == 9) plan_unref(g->nodes[i].o.plan);
+    }
     free(g->nodes);
     free(g);
 }
@@ -515,7 +528,7 @@ static cudaError_t capture_add(stream *s, op *o, int *captured)
     else if (o->kind > 2 && o->kind < 7) s->cap->invalidated = 1, e = cudaErrorStreamCaptureUnsupported;
     else e = capture_node(s, o);
     pthread_mutex_unlock(&cap_lock);
-    if (e != cudaSuccess) free(o);
+    if (e != cudaSuccess) op_drop(o);
     return e;
 }
 
@@ -775,7 +788,10 @@ static void plan_unref(plan *p)
 {
     size_t i;
     if (__atomic_sub_fetch(&p->refs, 1, __ATOMIC_ACQ_REL)) return;
-    for (i = 0; i < p->g.n; i++) deps_clear(&p->g.nodes[i].d);
+    for (i = 0; i < p->g.n; i++) {
+        deps_clear(&p->g.nodes[i].d);
+        if (p->g.nodes[i].o.kind == 9) plan_unref(p->g.nodes[i].o.plan);
+    }
     free(p->g.nodes);
     free(p);
 }
@@ -791,6 +807,7 @@ static plan *plan_new(const graph *g)
     }
     for (p->g.n = 0; p->g.n < g->n; p->g.n++) {
         p->g.nodes[p->g.n].o = g->nodes[p->g.n].o;
+        if (g->nodes[p->g.n].o.kind == 9) __atomic_add_fetch(&g->nodes[p->g.n].o.plan->refs, 1, __ATOMIC_ACQ_REL);
         if (!deps_copy(&p->g.nodes[p->g.n].d, &g->nodes[p->g.n].d)) {
             p->g.n++;
             plan_unref(p);
@@ -828,6 +845,36 @@ static void graph_run(op *o)
     pthread_mutex_unlock(&x->lock);
 }
 
+/* A child graph node: its nodes in capture order (a topological order). */
+static void run_child(plan *p)
+{
+    size_t i;
+    for (i = 0; i < p->g.n; i++) run(&p->g.nodes[i].o);
+}
+
+static int capture_state(stream *s);
+
+/* A graph launched on a capturing stream: a child graph node, which shares
+   the exec's current plan (its nodes keep no run state here). A graph with
+   memory nodes cannot be a child (CUDA's rule; the error code is assumed). */
+static cudaError_t capture_child(cudaStream_t st, exec *x)
+{
+    op *o = op_new(9);
+    size_t i;
+    if (!o) return cudaErrorMemoryAllocation;
+    pthread_mutex_lock(&x->lock);
+    o->plan = x->cur;
+    __atomic_add_fetch(&o->plan->refs, 1, __ATOMIC_ACQ_REL);
+    pthread_mutex_unlock(&x->lock);
+    for (i = 0; i < o->plan->g.n; i++)
+        if (o->plan->g.nodes[i].o.kind == 7 || o->plan->g.nodes[i].o.kind == 8) {
+            op_drop(o);
+            capturing_refused(stream_of(st));
+            return cudaErrorNotSupported;
+        }
+    return enqueue(st, o);
+}
+
 static void launch_done(op *o)
 {
     plan_unref(o->plan);
@@ -862,9 +909,9 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t ge, cudaStream_t st)
     exec *x = (exec *)(void *)ge;
     stream *s = stream_of(st);
     op *o;
-    if (!x || !s) return cudaErrorInvalidResourceHandle;
     cudaError_t e;
-    if (st && capturing_refused(s)) return cudaErrorStreamCaptureUnsupported; /* no child graph nodes here */
+    if (!x || !s) return cudaErrorInvalidResourceHandle;
+    if (st && capture_state(s)) return capture_state(s) == 2 ? cudaErrorStreamCaptureInvalidated : capture_child(st, x);
     if (!(o = op_new(6))) return cudaErrorMemoryAllocation;
     pthread_mutex_lock(&x->lock);
     if ((e = graph_mem_launch(&x->cur->g)) != cudaSuccess) {
@@ -946,6 +993,7 @@ cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNodeType *t
             : n->o.kind == 1 ? cudaGraphNodeTypeMemcpy
             : n->o.kind == 7 ? cudaGraphNodeTypeMemAlloc
             : n->o.kind == 8 ? cudaGraphNodeTypeMemFree
+            : n->o.kind == 9 ? cudaGraphNodeTypeGraph
                              : cudaGraphNodeTypeHost;
     return cudaSuccess;
 }
