@@ -169,6 +169,15 @@ static void capture_pipeline(fixture *f, xrt_stream s, int *count, int add)
     OK(xrt_memcpy_async(f->h, f->d, N * sizeof(int), XRT_MEMCPY_DEVICE_TO_HOST, s));
 }
 
+/* The pipeline captured on s, its graph and an exec of it. */
+static void pipeline_exec(fixture *f, xrt_stream s, int *count, int add, xrt_graph *g, xrt_graph_exec *x)
+{
+    OK(xrt_stream_begin_capture(s, XRT_CAPTURE_MODE_GLOBAL));
+    capture_pipeline(f, s, count, add);
+    OK(xrt_stream_end_capture(s, g));
+    OK(xrt_graph_instantiate(x, *g));
+}
+
 /* >> a captured sequence gives what running it gives, launch after launch */
 XRT_TEST(test_captured_pipeline_runs_1000_times)
 {
@@ -335,10 +344,7 @@ XRT_TEST(test_exec_update)
     (void)state;
     need_graphs();
     fx_make(&f);
-    OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_GLOBAL));
-    capture_pipeline(&f, f.s[0], &count, 3);
-    OK(xrt_stream_end_capture(f.s[0], &g));
-    OK(xrt_graph_instantiate(&x, g));
+    pipeline_exec(&f, f.s[0], &count, 3, &g, &x);
     OK(xrt_stream_begin_capture(f.s[1], XRT_CAPTURE_MODE_GLOBAL));
     capture_pipeline(&f, f.s[1], &count, 5);
     OK(xrt_stream_end_capture(f.s[1], &g2));
@@ -622,6 +628,18 @@ XRT_TEST(test_captured_allocation)
     fx_free(&f);
 }
 
+/* One launch of x on s; p, the memory it leaves to its caller, read back
+   and freed. */
+static void launch_and_free(fixture *f, xrt_graph_exec x, void *p, xrt_stream s, int launch, unsigned want)
+{
+    memset(f->h, 0, N * sizeof(int));
+    OK(xrt_graph_launch(x, s));
+    OK(xrt_memcpy_async(f->h, p, N * sizeof(int), XRT_MEMCPY_DEVICE_TO_HOST, s));
+    OK(xrt_free_async(p, s));
+    OK(xrt_stream_synchronize(s));
+    check_scratch(f, launch, want);
+}
+
 /* >> an allocation that the graph leaves to its caller (CUDA's rule): each
    launch allocates it again, at the address that the capture returned, and
    the caller frees it before the next launch. xrt's record of it goes at the
@@ -682,13 +700,8 @@ XRT_TEST(test_captured_allocation_left_to_caller)
     OK(xrt_memset_async(p, 0x11, N * sizeof(int), f.s[1]));
     OK(xrt_stream_end_capture(f.s[1], &g));
     for (r = 4; r < 6; r++) {
-        memset(f.h, 0, N * sizeof(int));
         OK(xrt_graph_instantiate(&x, g));
-        OK(xrt_graph_launch(x, f.s[1]));
-        OK(xrt_memcpy_async(f.h, p, N * sizeof(int), XRT_MEMCPY_DEVICE_TO_HOST, f.s[1]));
-        OK(xrt_free_async(p, f.s[1]));
-        OK(xrt_stream_synchronize(f.s[1]));
-        check_scratch(&f, r, 0x11111111);
+        launch_and_free(&f, x, p, f.s[1], r, 0x11111111);
         OK(xrt_graph_exec_destroy(x));
     }
     OK(xrt_graph_destroy(g));
@@ -704,14 +717,7 @@ XRT_TEST(test_captured_allocation_left_to_caller)
     OK(xrt_stream_end_capture(f.s[0], &g));
     FAILS(xrt_free(p), XRT_ERROR_INVALID_POINTER, "is allocated by each launch of a graph");
     OK(xrt_graph_instantiate(&x, g));
-    for (r = 6; r < 8; r++) {
-        memset(f.h, 0, N * sizeof(int));
-        OK(xrt_graph_launch(x, f.s[0]));
-        OK(xrt_memcpy_async(f.h, p, N * sizeof(int), XRT_MEMCPY_DEVICE_TO_HOST, f.s[0]));
-        OK(xrt_free_async(p, f.s[0]));
-        OK(xrt_stream_synchronize(f.s[0]));
-        check_scratch(&f, r, 0x22222222);
-    }
+    for (r = 6; r < 8; r++) launch_and_free(&f, x, p, f.s[0], r, 0x22222222);
     OK(xrt_graph_exec_destroy(x));
     OK(xrt_graph_destroy(g));
     fx_free(&f);
@@ -973,10 +979,7 @@ XRT_TEST(test_captured_graph_launch)
     (void)state;
     need_graphs();
     fx_make(&f);
-    OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_GLOBAL));
-    capture_pipeline(&f, f.s[0], &count, 3);
-    OK(xrt_stream_end_capture(f.s[0], &g));
-    OK(xrt_graph_instantiate(&x, g));
+    pipeline_exec(&f, f.s[0], &count, 3, &g, &x);
     OK(xrt_stream_begin_capture(f.s[1], XRT_CAPTURE_MODE_GLOBAL));
     OK(xrt_graph_launch(x, f.s[1]));
     OK(xrt_graph_launch(x, f.s[1]));
