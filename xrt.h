@@ -4501,9 +4501,9 @@ XRT_API xrt_status xrt__mem_finish(void *record, xrt_status freed)
    outlives the graph, as any allocation. An allocation is known to be a
    capture's by its stream: the capture's origin, or, on a stream joined to
    a capture, the only capture under way (with several, it is recorded as
-   any allocation: the registry forgets it at its first free). The CPU
-   backend does not capture such an allocation (xrt_stream_end_capture
-   fails). Lock order: xrt__graph_mem_lock, then xrt__mem_lock. */
+   any allocation: the registry forgets it at its first free). Only the end
+   of a capture that allocated looks through the registry for its records.
+   Lock order: xrt__graph_mem_lock, then xrt__mem_lock. */
 typedef struct xrt__graph_mem {
     struct xrt__graph_mem *next;
     uintptr_t graph, exec; /* handles (exec 0: none yet); the entry goes once neither is alive */
@@ -4513,8 +4513,13 @@ typedef struct xrt__graph_mem {
     int device;
 } xrt__graph_mem;
 
+typedef struct xrt__capture_origin {
+    uintptr_t stream; /* its capture is under way */
+    size_t allocs;    /* allocations recorded as the capture's */
+} xrt__capture_origin;
+
 static pthread_mutex_t xrt__graph_mem_lock = PTHREAD_MUTEX_INITIALIZER; /* both lists */
-static uintptr_t *xrt__capture_origins; /* the streams whose capture is under way: xrt__captures of them */
+static xrt__capture_origin *xrt__capture_origins; /* xrt__captures of them */
 static size_t xrt__capture_cap;
 static xrt__graph_mem *xrt__graph_mem_list; /* xrt__graph_mems of them */
 
@@ -4527,23 +4532,24 @@ XRT_API void xrt__capture_begun(uintptr_t stream)
     n = (size_t)xrt__captures;
     if (n == xrt__capture_cap) {
         size_t cap = n ? 2 * n : 8;
-        uintptr_t *o = (uintptr_t *)XRT_REALLOC(xrt__capture_origins, cap * sizeof *o);
+        xrt__capture_origin *o = (xrt__capture_origin *)XRT_REALLOC(xrt__capture_origins, cap * sizeof *o);
         if (o) xrt__capture_origins = o, xrt__capture_cap = cap;
     }
     if (n < xrt__capture_cap) {
-        xrt__capture_origins[n] = stream;
+        xrt__capture_origins[n].stream = stream;
+        xrt__capture_origins[n].allocs = 0;
         __atomic_store_n(&xrt__captures, (int)n + 1, __ATOMIC_RELAXED);
     }
     pthread_mutex_unlock(&xrt__graph_mem_lock);
 }
 
-/* The capture that an allocation on `stream` belongs to (its origin), or 0. */
-static uintptr_t xrt__capture_origin_locked(uintptr_t stream)
+/* The capture that an allocation on `stream` belongs to (its origin), or NULL. */
+static xrt__capture_origin *xrt__capture_origin_locked(uintptr_t stream)
 {
     int i;
     for (i = 0; i < xrt__captures; i++)
-        if (xrt__capture_origins[i] == stream) return stream;
-    return xrt__captures == 1 ? xrt__capture_origins[0] : 0;
+        if (xrt__capture_origins[i].stream == stream) return &xrt__capture_origins[i];
+    return xrt__captures == 1 ? &xrt__capture_origins[0] : NULL;
 }
 
 XRT_API xrt_status xrt__mem_add_captured(const xrt_backend *b, void **p, size_t n, uintptr_t stream, void *obj)
@@ -4551,6 +4557,7 @@ XRT_API xrt_status xrt__mem_add_captured(const xrt_backend *b, void **p, size_t 
     unsigned status = XRT_CAPTURE_STATUS_NONE;
     xrt_status st;
     xrt__mem_node *node;
+    xrt__capture_origin *o;
     xrt__err.quiet++;
     if (stream && b->stream_is_capturing(b, obj, &status) != XRT_SUCCESS) status = XRT_CAPTURE_STATUS_NONE;
     xrt__err.quiet--;
@@ -4558,9 +4565,12 @@ XRT_API xrt_status xrt__mem_add_captured(const xrt_backend *b, void **p, size_t 
         status != XRT_CAPTURE_STATUS_ACTIVE)
         return st;
     pthread_mutex_lock(&xrt__graph_mem_lock);
-    xrt__spin_lock(&xrt__mem_lock);
-    if ((node = xrt__mem_find((uintptr_t)*p)) != NULL) node->capture = xrt__capture_origin_locked(stream);
-    xrt__spin_unlock(&xrt__mem_lock);
+    if ((o = xrt__capture_origin_locked(stream)) != NULL) {
+        xrt__spin_lock(&xrt__mem_lock);
+        if ((node = xrt__mem_find((uintptr_t)*p)) != NULL) node->capture = o->stream;
+        xrt__spin_unlock(&xrt__mem_lock);
+        o->allocs++;
+    }
     pthread_mutex_unlock(&xrt__graph_mem_lock);
     return XRT_SUCCESS;
 }
@@ -4634,10 +4644,11 @@ XRT_API void xrt__capture_ended(const xrt_backend *b, uintptr_t stream, void *ob
     if (status != XRT_CAPTURE_STATUS_NONE) return;
     pthread_mutex_lock(&xrt__graph_mem_lock);
     for (i = 0; i < xrt__captures; i++)
-        if (xrt__capture_origins[i] == stream) {
+        if (xrt__capture_origins[i].stream == stream) {
+            size_t allocs = xrt__capture_origins[i].allocs;
             xrt__capture_origins[i] = xrt__capture_origins[xrt__captures - 1];
             __atomic_store_n(&xrt__captures, xrt__captures - 1, __ATOMIC_RELAXED);
-            xrt__capture_adopt_locked(b, stream, graph);
+            if (allocs) xrt__capture_adopt_locked(b, stream, graph);
             break;
         }
     pthread_mutex_unlock(&xrt__graph_mem_lock);
