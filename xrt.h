@@ -645,6 +645,7 @@ XRT_API xrt_status xrt__mem_finish(void *record, xrt_status freed);
 /* Graph memory left to the caller (see ">> impl: graph memory"). */
 XRT_API void xrt__capture_begun(uintptr_t stream) XRT__COLD;
 XRT_API void xrt__capture_ended(const xrt_backend *b, uintptr_t stream, void *obj, uintptr_t graph) XRT__COLD;
+XRT_API void xrt__capture_stream_gone(const xrt_backend *b, uintptr_t stream) XRT__COLD;
 XRT_API xrt_status xrt__mem_add_captured(const xrt_backend *b, void **p, size_t n, uintptr_t stream,
                                          void *obj) XRT__COLD;
 XRT_API void xrt__graph_mem_instantiated(uintptr_t graph, uintptr_t exec) XRT__COLD;
@@ -1131,7 +1132,10 @@ static inline xrt_status xrt_stream_create(xrt_stream *stream)
 /* Returns at once; work already enqueued still completes, as with CUDA. */
 static inline xrt_status xrt_stream_destroy(xrt_stream stream)
 {
-    return xrt__handle_destroy(xrt__be(), stream, XRT__HANDLE_STREAM, "xrt_stream_destroy");
+    const xrt_backend *b = xrt__be();
+    xrt_status st = xrt__handle_destroy(b, stream, XRT__HANDLE_STREAM, "xrt_stream_destroy");
+    if (XRT__UNLIKELY(__atomic_load_n(&xrt__captures, __ATOMIC_RELAXED))) xrt__capture_stream_gone(b, (uintptr_t)stream);
+    return st;
 }
 
 static inline xrt_status xrt_stream_synchronize(xrt_stream stream)
@@ -4402,6 +4406,20 @@ static const char *const xrt__mem_names[] = {"unknown", "host", "pinned host", "
 
 /* A new record of [p, p + n) in the registry, under a new generation; NULL
    without memory for it. ipc_opens: see xrt__mem_node. */
+/* A capture that makes no graph takes its allocations with it: the backend
+   may give their memory out again before the end of the capture drops their
+   records (xrt__capture_adopt_locked). A new allocation's record takes the
+   place of such a record, so that no two records ever share a start. */
+static void xrt__mem_drop_stale_locked(uintptr_t start) XRT__COLD;
+static void xrt__mem_drop_stale_locked(uintptr_t start)
+{
+    xrt__tree_node **link = xrt__tree_link(&xrt__mem_tree, start);
+    xrt__mem_node *n = (xrt__mem_node *)(void *)*link;
+    if (!n || !n->capture) return;
+    xrt__mem_unlink_at(n, link);
+    xrt__mem_spare_put(n);
+}
+
 static xrt__mem_node *xrt__mem_record(const xrt_backend *b, void *p, size_t n, xrt_memory_type t, unsigned ipc_opens)
 {
     xrt__mem_node *node;
@@ -4429,6 +4447,7 @@ static xrt__mem_node *xrt__mem_record(const xrt_backend *b, void *p, size_t n, x
     node->ipc_opens = ipc_opens;
     node->capture = 0;
     node->gen = ++xrt__mem_gen;
+    if (XRT__UNLIKELY(__atomic_load_n(&xrt__captures, __ATOMIC_RELAXED))) xrt__mem_drop_stale_locked(node->node.start);
     xrt__mem_insert(node);
     xrt__spin_unlock(&xrt__mem_lock);
     return node;
@@ -4597,8 +4616,10 @@ static void xrt__graph_mem_prune_locked(void)
     }
 }
 
-/* The capture's allocations that the graph did not free become the graph's
-   entries; without a graph (the capture failed), they stay the caller's. */
+/* The capture's allocations that the graph did not free leave the registry
+   and become the graph's entries; without a graph (the capture failed, or
+   its origin was destroyed), they are gone with the capture, as in CUDA,
+   where the failed capture's graph takes them. */
 static void xrt__capture_adopt_locked(const xrt_backend *b, uintptr_t stream, uintptr_t graph)
 {
     xrt__tree_node *t, *taken = NULL;
@@ -4606,8 +4627,6 @@ static void xrt__capture_adopt_locked(const xrt_backend *b, uintptr_t stream, ui
     for (t = xrt__tree_collect(&xrt__mem_tree, 0, UINTPTR_MAX); t; t = t->next) {
         xrt__mem_node *n = (xrt__mem_node *)(void *)t;
         if (n->capture != stream) continue;
-        n->capture = 0;
-        if (!graph) continue;
         xrt__mem_unlink(n);
         t->l = taken; /* out of the tree: a list of its own (->next is collect's) */
         taken = t;
@@ -4615,10 +4634,10 @@ static void xrt__capture_adopt_locked(const xrt_backend *b, uintptr_t stream, ui
     xrt__spin_unlock(&xrt__mem_lock);
     while (taken) {
         xrt__mem_node *n = (xrt__mem_node *)(void *)taken;
-        xrt__graph_mem *m = (xrt__graph_mem *)XRT_CALLOC(1, sizeof *m);
+        xrt__graph_mem *m = graph ? (xrt__graph_mem *)XRT_CALLOC(1, sizeof *m) : NULL;
         taken = taken->l;
-        xrt__mem_run_hooks(n); /* its memory goes until a launch */
-        if (m) { /* else the registry forgets it: a free of it fails */
+        xrt__mem_run_hooks(n); /* its memory goes until a launch, or for good */
+        if (m) { /* else (no graph, or no memory) the registry forgets it: a free of it fails */
             m->graph = graph;
             m->be = b;
             m->p = n->node.start;
@@ -4632,25 +4651,41 @@ static void xrt__capture_adopt_locked(const xrt_backend *b, uintptr_t stream, ui
     }
 }
 
+/* The capture begun on `stream` is over: off the list, its allocations the
+   graph's (graph: its handle) or, without one, gone. */
+static void xrt__capture_over_locked(const xrt_backend *b, uintptr_t stream, uintptr_t graph)
+{
+    int i;
+    for (i = 0; i < xrt__captures; i++)
+        if (xrt__capture_origins[i].stream == stream) {
+            /* its records go first: until then, xrt__mem_drop_stale_locked is on */
+            if (xrt__capture_origins[i].allocs) xrt__capture_adopt_locked(b, stream, graph);
+            xrt__capture_origins[i] = xrt__capture_origins[xrt__captures - 1];
+            __atomic_store_n(&xrt__captures, xrt__captures - 1, __ATOMIC_RELAXED);
+            return;
+        }
+}
+
 /* After xrt_stream_end_capture, whatever it returned: graph is its handle, or
    0. A capture that is still under way (an end on the wrong thread) stays. */
 XRT_API void xrt__capture_ended(const xrt_backend *b, uintptr_t stream, void *obj, uintptr_t graph)
 {
     unsigned status = XRT_CAPTURE_STATUS_NONE;
-    int i;
     xrt__err.quiet++;
     if (!graph && b->stream_is_capturing(b, obj, &status) != XRT_SUCCESS) status = XRT_CAPTURE_STATUS_NONE;
     xrt__err.quiet--;
     if (status != XRT_CAPTURE_STATUS_NONE) return;
     pthread_mutex_lock(&xrt__graph_mem_lock);
-    for (i = 0; i < xrt__captures; i++)
-        if (xrt__capture_origins[i].stream == stream) {
-            size_t allocs = xrt__capture_origins[i].allocs;
-            xrt__capture_origins[i] = xrt__capture_origins[xrt__captures - 1];
-            __atomic_store_n(&xrt__captures, xrt__captures - 1, __ATOMIC_RELAXED);
-            if (allocs) xrt__capture_adopt_locked(b, stream, graph);
-            break;
-        }
+    xrt__capture_over_locked(b, stream, graph);
+    pthread_mutex_unlock(&xrt__graph_mem_lock);
+}
+
+/* After xrt_stream_destroy, whatever it returned (a destroy that fails finds
+   no live handle): a destroyed origin's capture is over, without a graph. */
+XRT_API void xrt__capture_stream_gone(const xrt_backend *b, uintptr_t stream)
+{
+    pthread_mutex_lock(&xrt__graph_mem_lock);
+    xrt__capture_over_locked(b, stream, 0);
     pthread_mutex_unlock(&xrt__graph_mem_lock);
 }
 

@@ -3841,7 +3841,8 @@ static const char *const xrt__cpu_node_names[] = {"a kernel launch", "a copy",  
    CUDA: each launch allocates it (live), the caller frees it (no longer
    live; the memory stays the graph's) before the next launch, which is
    refused otherwise; memory live when its graph goes is the caller's. Such
-   a graph's memory is on the list of xrt__cpu_gleft, for the frees. */
+   a graph's memory is on the list of xrt__cpu_gleft, for the frees. A
+   capture that makes no graph takes its memory with it, as in CUDA. */
 typedef struct xrt__cpu_galloc { void *ptr; int freed, live; } xrt__cpu_galloc;
 typedef struct xrt__cpu_gmem {
     int refs, execs;
@@ -3935,9 +3936,8 @@ static void xrt__cpu_gmem_unref(xrt__cpu_gmem *m)
         __atomic_sub_fetch(&xrt__cpu_ngleft, 1, __ATOMIC_RELEASE);
         pthread_mutex_unlock(&xrt__cpu_gleft_lock);
     }
-    for (i = 0; i < m->n; i++)
-        if (m->a[i].freed || (m->left && !m->a[i].live)) /* else the caller's (live, or no graph was made) */
-            xrt__cpu_dev_release(m->a[i].ptr);
+    for (i = 0; i < m->n; i++) /* live: a launch's, not freed by the caller, whose it is now */
+        if (!m->a[i].live) xrt__cpu_dev_release(m->a[i].ptr);
     XRT_FREE(m->a);
     XRT_FREE(m);
 }

@@ -32,13 +32,16 @@
 
 /* >> log capture: tests assert on what was logged, not only on the status */
 static struct { int count; xrt_log_level level; char last[1024]; } xrt_test_log;
+static pthread_mutex_t xrt_test_log_lock = PTHREAD_MUTEX_INITIALIZER; /* threads of a test may fail at once */
 
 static inline void xrt_test_log_fn(xrt_log_level level, const char *msg, void *user)
 {
     (void)user;
+    pthread_mutex_lock(&xrt_test_log_lock);
     xrt_test_log.count++;
     xrt_test_log.level = level;
     snprintf(xrt_test_log.last, sizeof xrt_test_log.last, "%s", msg);
+    pthread_mutex_unlock(&xrt_test_log_lock);
 }
 
 static inline void xrt_test_log_capture(void)

@@ -712,7 +712,7 @@ static void op_thread_exit(void)
    then a set of the buffer and a copy from it) or leaves to the caller
    (who frees it after each launch, and whose launch before that free is
    refused), sometimes a call the capture
-   refuses (the end then fails, naming it, and the buffer is the caller's),
+   refuses (the end then fails, naming it, and the buffer goes with it),
    else the graph instantiated and launched up to three times on any
    streams, after which the model applies the captured work as many times,
    in order. */
@@ -781,7 +781,7 @@ static void op_graph(void)
         EXPECT(xrt_stream_end_capture(F.s[cs], &g), XRT_ERROR_STREAM_CAPTURE_INVALIDATED);
         CHECK(g == NULL && strstr(xrt_get_last_error_string(), "xrt_stream_synchronize"), "end: %s",
               xrt_get_last_error_string());
-        if (t) EXPECT(xrt_free(t), XRT_SUCCESS);
+        if (t) EXPECT(xrt_free(t), XRT_ERROR_INVALID_POINTER); /* gone with the failed capture */
         return;
     }
     if (t && !left) EXPECT(xrt_free_async(t, F.s[cs]), XRT_SUCCESS);
