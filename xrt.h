@@ -4413,10 +4413,9 @@ static const char *const xrt__mem_names[] = {"unknown", "host", "pinned host", "
 static void xrt__mem_drop_stale_locked(uintptr_t start) XRT__COLD;
 static void xrt__mem_drop_stale_locked(uintptr_t start)
 {
-    xrt__tree_node **link = xrt__tree_link(&xrt__mem_tree, start);
-    xrt__mem_node *n = (xrt__mem_node *)(void *)*link;
+    xrt__mem_node *n = (xrt__mem_node *)(void *)*xrt__tree_link(&xrt__mem_tree, start);
     if (!n || !n->capture) return;
-    xrt__mem_unlink_at(n, link);
+    xrt__mem_unlink(n); /* not xrt__mem_unlink_at: a third inlined copy would outline it from the free */
     xrt__mem_spare_put(n);
 }
 
