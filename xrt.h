@@ -769,6 +769,10 @@ static inline const xrt_backend *xrt__be(void)
 #define XRT__HANDLE_INDEX_BITS 20
 #define XRT__HANDLE_CHUNK_BITS 10
 #define XRT__HANDLE_OWNED ((uintptr_t)1)
+#define XRT__HANDLE_CHUNK ((uintptr_t)1 << XRT__HANDLE_CHUNK_BITS)
+#define XRT__HANDLE_MAX ((uintptr_t)1 << XRT__HANDLE_INDEX_BITS)
+#define XRT__HANDLE_GEN_SHIFT (XRT__HANDLE_KIND_BITS + XRT__HANDLE_INDEX_BITS)
+#define XRT__HANDLE_KIND_MASK (((uintptr_t)1 << XRT__HANDLE_KIND_BITS) - 1)
 typedef struct xrt__handle_slot { uintptr_t tag; void *obj; const xrt_backend *owner; uintptr_t flags; } xrt__handle_slot;
 XRT__GLOBAL(xrt__handle_slot *xrt__handle_chunks[1u << (XRT__HANDLE_INDEX_BITS - XRT__HANDLE_CHUNK_BITS)], );
 XRT__GLOBAL(xrt__handle_slot xrt__handle_null_stream, );
@@ -1099,11 +1103,34 @@ static inline xrt_status xrt__handle_destroy_object(const xrt_backend *b, uintpt
     return kind == XRT__HANDLE_MODULE ? xrt__module_destroy(b, obj) : XRT_SUCCESS; /* functions: their module's */
 }
 
+/* Makes free slot i (its chunk allocated) the handle of obj: the handle. */
+static inline uintptr_t xrt__handle_fill(const xrt_backend *b, void *obj, uintptr_t kind, int owned, uintptr_t i)
+{
+    xrt__handle_slot *s = &xrt__handle_chunks[i / XRT__HANDLE_CHUNK][i % XRT__HANDLE_CHUNK];
+    uintptr_t gen, h;
+    /* obj and owner are also read by scans (xrt__handle_of, xrt__handle_bad) */
+    __atomic_store_n(&s->obj, obj, __ATOMIC_RELAXED);
+    __atomic_store_n(&s->owner, b, __ATOMIC_RELAXED);
+    s->flags = owned ? XRT__HANDLE_OWNED : 0;
+    gen = (__atomic_load_n(&s->tag, __ATOMIC_RELAXED) >> XRT__HANDLE_GEN_SHIFT) + 1; /* a handle never comes back */
+    h = (gen << XRT__HANDLE_GEN_SHIFT) | (i << XRT__HANDLE_KIND_BITS) | kind;
+    __atomic_store_n(&s->tag, h, __ATOMIC_RELEASE); /* publishes obj, owner and flags */
+    return h;
+}
+
+/* A slot from the thread's cache, inline; from the table when it is empty. */
 static inline xrt_status xrt__handle_create(const xrt_backend *b, void *obj, uintptr_t kind,
                                             int owned, void **out)
 {
     uintptr_t h = 0;
-    xrt_status st = xrt__handle_alloc(b, obj, kind, owned, &h);
+    unsigned n = xrt__call.nfree;
+    xrt_status st;
+    if (XRT__LIKELY(n != 0)) {
+        xrt__call.nfree = n - 1;
+        *out = (void *)xrt__handle_fill(b, obj, kind, owned, xrt__call.free_slots[n - 1]);
+        return XRT_SUCCESS;
+    }
+    st = xrt__handle_alloc(b, obj, kind, owned, &h);
     if (st != XRT_SUCCESS && owned) xrt__handle_destroy_object(b, kind, obj);
     *out = (void *)h;
     return st;
@@ -3494,10 +3521,6 @@ XRT_API xrt_status xrt__target_get(const xrt_backend *b, xrt_target *t)
    free list under the lock a few at a time; a destroy releases a slot with
    a compare-and-swap of its tag, so of two destroys of one handle exactly
    one wins. */
-#define XRT__HANDLE_CHUNK ((uintptr_t)1 << XRT__HANDLE_CHUNK_BITS)
-#define XRT__HANDLE_MAX ((uintptr_t)1 << XRT__HANDLE_INDEX_BITS)
-#define XRT__HANDLE_GEN_SHIFT (XRT__HANDLE_KIND_BITS + XRT__HANDLE_INDEX_BITS)
-#define XRT__HANDLE_KIND_MASK (((uintptr_t)1 << XRT__HANDLE_KIND_BITS) - 1)
 #ifndef XRT_STATIC
 xrt__handle_slot *xrt__handle_chunks[1u << (XRT__HANDLE_INDEX_BITS - XRT__HANDLE_CHUNK_BITS)];
 xrt__handle_slot xrt__handle_null_stream;
@@ -3587,22 +3610,6 @@ static xrt_status xrt__handle_full(uintptr_t kind)
                      (unsigned long)XRT__HANDLE_MAX);
 }
 
-/* Makes free slot i the handle of obj. */
-static inline xrt_status xrt__handle_fill(const xrt_backend *b, void *obj, uintptr_t kind, int owned, uintptr_t i,
-                                          uintptr_t *out)
-{
-    xrt__handle_slot *s = xrt__handle_slot_at(i);
-    uintptr_t gen;
-    /* obj and owner are also read by scans (xrt__handle_of, xrt__handle_bad) */
-    __atomic_store_n(&s->obj, obj, __ATOMIC_RELAXED);
-    __atomic_store_n(&s->owner, b, __ATOMIC_RELAXED);
-    s->flags = owned ? XRT__HANDLE_OWNED : 0;
-    gen = (__atomic_load_n(&s->tag, __ATOMIC_RELAXED) >> XRT__HANDLE_GEN_SHIFT) + 1; /* a handle never comes back */
-    *out = (gen << XRT__HANDLE_GEN_SHIFT) | (i << XRT__HANDLE_KIND_BITS) | kind;
-    __atomic_store_n(&s->tag, *out, __ATOMIC_RELEASE); /* publishes obj, owner and flags */
-    return XRT_SUCCESS;
-}
-
 /* The thread's cache is empty: a slot from the table (apart, so that the
    common case below needs no stack frame). */
 static xrt_status xrt__handle_alloc_refill(const xrt_backend *b, void *obj, uintptr_t kind, int owned,
@@ -3612,7 +3619,8 @@ static xrt_status xrt__handle_alloc_refill(const xrt_backend *b, void *obj, uint
 {
     uintptr_t i;
     if (!xrt__handle_refill(&i)) return xrt__handle_full(kind);
-    return xrt__handle_fill(b, obj, kind, owned, i, out);
+    *out = xrt__handle_fill(b, obj, kind, owned, i);
+    return XRT_SUCCESS;
 }
 
 XRT_API xrt_status xrt__handle_alloc(const xrt_backend *b, void *obj, uintptr_t kind, int owned, uintptr_t *out)
@@ -3620,7 +3628,8 @@ XRT_API xrt_status xrt__handle_alloc(const xrt_backend *b, void *obj, uintptr_t 
     unsigned n = xrt__call.nfree;
     if (XRT__UNLIKELY(n == 0)) return xrt__handle_alloc_refill(b, obj, kind, owned, out);
     xrt__call.nfree = n - 1;
-    return xrt__handle_fill(b, obj, kind, owned, xrt__call.free_slots[n - 1], out);
+    *out = xrt__handle_fill(b, obj, kind, owned, xrt__call.free_slots[n - 1]);
+    return XRT_SUCCESS;
 }
 
 /* A released slot matches no handle (its kind bits are cleared, its
@@ -3661,17 +3670,24 @@ static void xrt__handle_spill(uintptr_t i)
     xrt__unlock(&xrt__handle_lock);
 }
 
-static inline void xrt__handle_recycle(xrt__handle_slot *s, uintptr_t h)
+/* Slot s of h to the thread's cache, which has n < XRT__HANDLE_CACHE. */
+static inline __attribute__((always_inline)) void xrt__handle_cache_put(xrt__handle_slot *s, uintptr_t h, unsigned n)
 {
-    uintptr_t i = xrt__handle_index(h);
-    unsigned n = xrt__call.nfree;
     __atomic_store_n(&s->obj, (void *)NULL, __ATOMIC_RELAXED);
     __atomic_store_n(&s->owner, (const xrt_backend *)NULL, __ATOMIC_RELAXED);
+    xrt__call.free_slots[n] = (uint32_t)xrt__handle_index(h);
+    __atomic_store_n(&xrt__call.nfree, n + 1, __ATOMIC_RELEASE); /* after the slot (a fork) */
+}
+
+static inline void xrt__handle_recycle(xrt__handle_slot *s, uintptr_t h)
+{
+    unsigned n = xrt__call.nfree;
     if (XRT__LIKELY(xrt__call.registered && n < XRT__HANDLE_CACHE)) {
-        xrt__call.free_slots[n] = (uint32_t)i;
-        __atomic_store_n(&xrt__call.nfree, n + 1, __ATOMIC_RELEASE); /* after the slot (a fork) */
+        xrt__handle_cache_put(s, h, n);
     } else {
-        xrt__handle_spill(i);
+        __atomic_store_n(&s->obj, (void *)NULL, __ATOMIC_RELAXED);
+        __atomic_store_n(&s->owner, (const xrt_backend *)NULL, __ATOMIC_RELAXED);
+        xrt__handle_spill(xrt__handle_index(h));
     }
 }
 
@@ -3847,13 +3863,19 @@ static int xrt__limbo_waiting(const xrt__limbo_wait *w)
 
 /* Destroys a retired handle's object (unless it wraps a native one) and
    makes its slot s free for a new handle. */
+/* The object's destroy, once its slot is recycled (obj is ours alone). */
+static inline xrt_status xrt__handle_destroy_owned(const xrt_backend *b, uintptr_t h, void *obj, uintptr_t flags)
+{
+    if ((flags & XRT__HANDLE_OWNED) && xrt__survives_fork(b))
+        return xrt__handle_destroy_object(b, h & XRT__HANDLE_KIND_MASK, obj); /* a tail call */
+    return XRT_SUCCESS;
+}
+
 static inline xrt_status xrt__handle_finish(const xrt_backend *b, uintptr_t h, xrt__handle_slot *s, void *obj,
                                             uintptr_t flags)
 {
     xrt__handle_recycle(s, h); /* obj is ours alone now: the slot may serve a new handle */
-    if ((flags & XRT__HANDLE_OWNED) && xrt__survives_fork(b))
-        return xrt__handle_destroy_object(b, h & XRT__HANDLE_KIND_MASK, obj); /* a tail call */
-    return XRT_SUCCESS;
+    return xrt__handle_destroy_owned(b, h, obj, flags);
 }
 
 /* Destroys a retired object whose destroy returned long ago, on whichever
@@ -3985,15 +4007,33 @@ static xrt_status xrt__handle_retire_later(const xrt_backend *b, uintptr_t h, vo
     return xrt__handle_finish(b, h, xrt__handle_slot_at(xrt__handle_index(h)), obj, flags);
 }
 
+/* xrt__handle_retire's cases apart from the common one. */
+static xrt_status xrt__handle_retire_slow(const xrt_backend *b, uintptr_t h, xrt__handle_slot *s, void *obj,
+                                          uintptr_t flags) XRT__COLD;
+static xrt_status xrt__handle_retire_slow(const xrt_backend *b, uintptr_t h, xrt__handle_slot *s, void *obj,
+                                          uintptr_t flags)
+{
+    if (__atomic_load_n(&xrt__limbo_list, __ATOMIC_RELAXED) != NULL) xrt__limbo_reclaim(0);
+    if (xrt__call_alone()) return xrt__handle_finish(b, h, s, obj, flags);
+    return xrt__handle_retire_later(b, h, obj, flags);
+}
+
 /* s: h's slot, released by xrt__handle_release. Inlined into the destroy,
-   so that the common case (no other thread in a call) is one function. */
+   so that the common case (nothing in limbo, no other thread in a call, room
+   in the thread's cache of slots) is one function that calls nothing before
+   the object's destroy, a tail call: it saves no register. */
 static inline __attribute__((always_inline)) xrt_status xrt__handle_retire(const xrt_backend *b, uintptr_t h,
                                                                             xrt__handle_slot *s, void *obj,
                                                                             uintptr_t flags)
 {
-    if (XRT__UNLIKELY(__atomic_load_n(&xrt__limbo_list, __ATOMIC_RELAXED) != NULL)) xrt__limbo_reclaim(0);
-    if (XRT__LIKELY(xrt__call_alone())) return xrt__handle_finish(b, h, s, obj, flags);
-    return xrt__handle_retire_later(b, h, obj, flags);
+    unsigned n = xrt__call.nfree;
+    /* xrt__call_alone() for a registered thread */
+    if (XRT__UNLIKELY(__atomic_load_n(&xrt__limbo_list, __ATOMIC_RELAXED) != NULL || !xrt__call.registered ||
+                      xrt__call.depth > 0 || __atomic_load_n(&xrt__call_threads, __ATOMIC_SEQ_CST) > 1 ||
+                      n >= XRT__HANDLE_CACHE))
+        return xrt__handle_retire_slow(b, h, s, obj, flags);
+    xrt__handle_cache_put(s, h, n);
+    return xrt__handle_destroy_owned(b, h, obj, flags);
 }
 
 /* The whole of a destroy, one call from the inline dispatch. */
