@@ -3861,8 +3861,6 @@ static int xrt__limbo_waiting(const xrt__limbo_wait *w)
     return 0; /* the thread has exited */
 }
 
-/* Destroys a retired handle's object (unless it wraps a native one) and
-   makes its slot s free for a new handle. */
 /* The object's destroy, once its slot is recycled (obj is ours alone). */
 static inline xrt_status xrt__handle_destroy_owned(const xrt_backend *b, uintptr_t h, void *obj, uintptr_t flags)
 {
@@ -3871,6 +3869,8 @@ static inline xrt_status xrt__handle_destroy_owned(const xrt_backend *b, uintptr
     return XRT_SUCCESS;
 }
 
+/* Destroys a retired handle's object (unless it wraps a native one) and
+   makes its slot s free for a new handle. */
 static inline xrt_status xrt__handle_finish(const xrt_backend *b, uintptr_t h, xrt__handle_slot *s, void *obj,
                                             uintptr_t flags)
 {
@@ -4444,8 +4444,6 @@ XRT_API int xrt__mem_query(const void *p, xrt__mem_info *info)
 
 static const char *const xrt__mem_names[] = {"unknown", "host", "pinned host", "device", "managed"};
 
-/* A new record of [p, p + n) in the registry, under a new generation; NULL
-   without memory for it. ipc_opens: see xrt__mem_node. */
 /* A capture that makes no graph takes its allocations with it: the backend
    may give their memory out again before the end of the capture drops their
    records (xrt__capture_adopt_locked). A new allocation's record takes the
@@ -4459,6 +4457,8 @@ static void xrt__mem_drop_stale_locked(uintptr_t start)
     xrt__mem_spare_put(n);
 }
 
+/* A new record of [p, p + n) in the registry, under a new generation; NULL
+   without memory for it. ipc_opens: see xrt__mem_node. */
 static xrt__mem_node *xrt__mem_record(const xrt_backend *b, void *p, size_t n, xrt_memory_type t, unsigned ipc_opens)
 {
     xrt__mem_node *node;
