@@ -4561,6 +4561,9 @@ XRT_API xrt_status xrt__mem_finish(void *record, xrt_status freed)
    a capture, the only capture under way (with several, it is recorded as
    any allocation: the registry forgets it at its first free). Only the end
    of a capture that allocated looks through the registry for its records.
+   A capture that makes no graph (it failed, or its origin stream was
+   destroyed) drops them: the runtime takes the memory with the failed
+   graph.
    Lock order: xrt__graph_mem_lock, then xrt__mem_lock. */
 typedef struct xrt__graph_mem {
     struct xrt__graph_mem *next;
