@@ -640,6 +640,35 @@ static void launch_and_free(fixture *f, xrt_graph_exec x, void *p, xrt_stream s,
     check_scratch(f, launch, want);
 }
 
+/* Begins a capture on f->s[0] with an allocation of n bytes in it; 0 where
+   the runtime does not capture one (the capture is ended and f freed). */
+static int capture_allocation(fixture *f, void **p, size_t n)
+{
+    xrt_graph g;
+    OK(xrt_stream_begin_capture(f->s[0], XRT_CAPTURE_MODE_GLOBAL));
+    if (xrt_malloc_async(p, n, f->s[0]) == XRT_SUCCESS) return 1;
+    assert_int_equal(xrt_get_last_error(), XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED);
+    xrt_stream_end_capture(f->s[0], &g);
+    fx_free(f);
+    return 0;
+}
+
+/* A capture on f->s[0] into *g of an allocation set to `value` on f->s[2],
+   a stream that joined it: the allocation. */
+static void *capture_joined_allocation(fixture *f, xrt_graph *g, int value)
+{
+    void *p = NULL;
+    OK(xrt_stream_begin_capture(f->s[0], XRT_CAPTURE_MODE_GLOBAL));
+    OK(xrt_event_record(f->e[0], f->s[0]));
+    OK(xrt_stream_wait_event(f->s[2], f->e[0])); /* fork */
+    OK(xrt_malloc_async(&p, N * sizeof(int), f->s[2]));
+    OK(xrt_memset_async(p, value, N * sizeof(int), f->s[2]));
+    OK(xrt_event_record(f->e[2], f->s[2]));
+    OK(xrt_stream_wait_event(f->s[0], f->e[2])); /* join */
+    OK(xrt_stream_end_capture(f->s[0], g));
+    return p;
+}
+
 /* >> an allocation that the graph leaves to its caller (CUDA's rule): each
    launch allocates it again, at the address that the capture returned, and
    the caller frees it before the next launch. xrt's record of it goes at the
@@ -658,13 +687,7 @@ XRT_TEST(test_captured_allocation_left_to_caller)
     need_graphs();
     SKIP_UNLESS(caps() & XRT_CAP_MALLOC_ASYNC, "no stream-ordered allocation (XRT_CAP_MALLOC_ASYNC is clear)");
     fx_make(&f);
-    OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_GLOBAL));
-    if (xrt_malloc_async(&p, N * sizeof(int), f.s[0]) != XRT_SUCCESS) { /* the runtime does not capture it */
-        assert_int_equal(xrt_get_last_error(), XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED);
-        xrt_stream_end_capture(f.s[0], &g);
-        fx_free(&f);
-        return;
-    }
+    if (!capture_allocation(&f, &p, N * sizeof(int))) return;
     OK(xrt_malloc_async(&q, 64, f.s[0])); /* freed in the graph: the graph's alone */
     OK(xrt_memset_async(p, 0x3c, N * sizeof(int), f.s[0]));
     OK(xrt_free_async(q, f.s[0]));
@@ -707,14 +730,7 @@ XRT_TEST(test_captured_allocation_left_to_caller)
     OK(xrt_graph_destroy(g));
     FAILS(xrt_free(p), XRT_ERROR_INVALID_POINTER, "already freed");
     /* allocated on a stream that joined the capture */
-    OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_GLOBAL));
-    OK(xrt_event_record(f.e[0], f.s[0]));
-    OK(xrt_stream_wait_event(f.s[2], f.e[0])); /* fork */
-    OK(xrt_malloc_async(&p, N * sizeof(int), f.s[2]));
-    OK(xrt_memset_async(p, 0x22, N * sizeof(int), f.s[2]));
-    OK(xrt_event_record(f.e[2], f.s[2]));
-    OK(xrt_stream_wait_event(f.s[0], f.e[2])); /* join */
-    OK(xrt_stream_end_capture(f.s[0], &g));
+    p = capture_joined_allocation(&f, &g, 0x22);
     FAILS(xrt_free(p), XRT_ERROR_INVALID_POINTER, "is allocated by each launch of a graph");
     OK(xrt_graph_instantiate(&x, g));
     for (r = 6; r < 8; r++) launch_and_free(&f, x, p, f.s[0], r, 0x22222222);
@@ -743,13 +759,7 @@ XRT_TEST(test_captured_allocation_of_failed_capture)
     need_graphs();
     SKIP_UNLESS(caps() & XRT_CAP_MALLOC_ASYNC, "no stream-ordered allocation (XRT_CAP_MALLOC_ASYNC is clear)");
     fx_make(&f);
-    OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_GLOBAL));
-    if (xrt_malloc_async(&p, 64, f.s[0]) != XRT_SUCCESS) { /* the runtime does not capture it */
-        assert_int_equal(xrt_get_last_error(), XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED);
-        xrt_stream_end_capture(f.s[0], &g);
-        fx_free(&f);
-        return;
-    }
+    if (!capture_allocation(&f, &p, 64)) return;
     FAILS(xrt_stream_synchronize(f.s[0]), XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, "xrt_stream_synchronize");
     FAILS(xrt_malloc_async(&q, 64, f.s[0]), XRT_ERROR_STREAM_CAPTURE_INVALIDATED, "xrt_malloc_async");
     FAILS(xrt_stream_end_capture(f.s[0], &g), XRT_ERROR_STREAM_CAPTURE_INVALIDATED, "xrt_stream_end_capture");
@@ -759,14 +769,7 @@ XRT_TEST(test_captured_allocation_of_failed_capture)
     OK(xrt_malloc_async(&p, 64, u));
     OK(xrt_stream_destroy(u));
     FAILS(xrt_free_async(p, f.s[1]), XRT_ERROR_INVALID_POINTER, "already freed");
-    OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_GLOBAL));
-    OK(xrt_event_record(f.e[0], f.s[0]));
-    OK(xrt_stream_wait_event(f.s[2], f.e[0])); /* fork */
-    OK(xrt_malloc_async(&p, N * sizeof(int), f.s[2]));
-    OK(xrt_memset_async(p, 0x33, N * sizeof(int), f.s[2]));
-    OK(xrt_event_record(f.e[2], f.s[2]));
-    OK(xrt_stream_wait_event(f.s[0], f.e[2])); /* join */
-    OK(xrt_stream_end_capture(f.s[0], &g));
+    p = capture_joined_allocation(&f, &g, 0x33);
     OK(xrt_graph_instantiate(&x, g));
     for (r = 0; r < 3; r++) launch_and_free(&f, x, p, f.s[0], r, 0x33333333);
     OK(xrt_graph_exec_destroy(x));
