@@ -348,6 +348,9 @@ typedef struct xrt_graph_info {
     size_t nodes, kernels, copies, sets, host_fns, edges;
 } xrt_graph_info;
 
+/* xrt_graph_debug_dot_print's flags: the value of cudaGraphDebugDotFlagsVerbose */
+#define XRT_GRAPH_DEBUG_DOT_VERBOSE 1u /* each node's operands too */
+
 /* >> types: modules and kernels. A module is loaded from a set of images;
    xrt picks the one that fits the current device (xrt_get_target): an image
    whose arch equals the device's first, then a compatible one (PTX or a
@@ -629,6 +632,8 @@ static inline xrt_status xrt_graph_exec_update(xrt_graph_exec exec, xrt_graph gr
 static inline xrt_status xrt_graph_exec_destroy(xrt_graph_exec exec); /* launches already made still run */
 static inline xrt_status xrt_graph_destroy(xrt_graph graph);
 static inline xrt_status xrt_graph_get_info(xrt_graph graph, xrt_graph_info *info);
+/* A Graphviz (DOT) file of the graph at `path`: cudaGraphDebugDotPrint */
+static inline xrt_status xrt_graph_debug_dot_print(xrt_graph graph, const char *path, unsigned flags);
 
 /* >> dispatch: private from here to the end of the public part. The bodies
    of the inline functions listed above, and what they use of the XRT_IMPL unit. */
@@ -1486,6 +1491,18 @@ static inline xrt_status xrt_graph_get_info(xrt_graph graph, xrt_graph_info *inf
     if (XRT__UNLIKELY(!g)) return xrt__call_exit(xrt__handle_bad("xrt_graph_get_info", graph));
     *info = none;
     return xrt__call_exit(b->graph_get_info(b, g->obj, info));
+}
+
+static inline xrt_status xrt_graph_debug_dot_print(xrt_graph graph, const char *path, unsigned flags)
+{
+    const xrt_backend *b = xrt__be();
+    XRT__CHECK_PTR(path, "xrt_graph_debug_dot_print");
+    if (XRT__UNLIKELY(flags & ~XRT_GRAPH_DEBUG_DOT_VERBOSE))
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_graph_debug_dot_print", "unknown flags 0x%x", flags);
+    xrt__call_enter();
+    xrt__handle_slot *g = xrt__handle_lookup(b, graph, XRT__HANDLE_GRAPH);
+    if (XRT__UNLIKELY(!g)) return xrt__call_exit(xrt__handle_bad("xrt_graph_debug_dot_print", graph));
+    return xrt__call_exit(b->graph_debug_dot_print(b, g->obj, path, flags));
 }
 
 #ifdef __cplusplus

@@ -212,7 +212,9 @@ enum { /* xrt_backend.flags */
     X(memcpy_peer, (const xrt_backend *self, void *dst, int dst_device, const void *src, int src_device, size_t size), \
       (self, dst, dst_device, src, src_device, size))                                                              \
     X(memcpy_peer_async, (const xrt_backend *self, void *dst, int dst_device, const void *src, int src_device,      \
-                          size_t size, void *stream), (self, dst, dst_device, src, src_device, size, stream))
+                          size_t size, void *stream), (self, dst, dst_device, src, src_device, size, stream))    \
+    X(graph_debug_dot_print, (const xrt_backend *self, void *graph, const char *path, unsigned flags),              \
+      (self, graph, path, flags))
 
 struct xrt_backend {
     uint32_t abi_version; /* XRT_BACKEND_ABI_VERSION the backend was built against */

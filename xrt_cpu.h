@@ -4711,6 +4711,57 @@ static int xrt__cpu_plan_index(xrt__cpu_plan *p)
     return 1;
 }
 
+/* >> cpu: a graph as Graphviz (DOT) text: a node per line, labelled with its
+   index and kind (verbose: its operands), then an edge per dependency. */
+static void xrt__cpu_dot_operands(FILE *f, const xrt__cpu_node *n)
+{
+    const xrt__cpu_op *op = &n->op;
+    if (n->kind == XRT__CPU_NODE_KERNEL) {
+        const xrt__cpu_launch *l = (const xrt__cpu_launch *)op->u.host.user;
+        Dl_info info;
+        const char *name = dladdr((void *)(uintptr_t)l->kernel, &info) && info.dli_sname ? info.dli_sname : "?";
+        fprintf(f, "\\n%s grid (%u, %u, %u) block (%u, %u, %u) shared %zu", name, l->grid.x, l->grid.y, l->grid.z,
+                l->block.x, l->block.y, l->block.z, l->shared);
+    } else if (n->kind == XRT__CPU_NODE_COPY) {
+        fprintf(f, "\\n%zu bytes from %p to %p", op->u.copy.size, op->u.copy.src, op->u.copy.dst);
+    } else if (n->kind == XRT__CPU_NODE_SET) {
+        fprintf(f, "\\n%zu bytes of 0x%02x at %p", op->u.set.size, (unsigned)op->u.set.value & 0xffu, op->u.set.dst);
+    } else if (n->kind == XRT__CPU_NODE_HOST) {
+        fprintf(f, "\\nuser %p", op->u.host.user);
+    } else if (n->kind == XRT__CPU_NODE_CHILD) {
+        fprintf(f, "\\n%u nodes", ((const xrt__cpu_plan *)op->u.host.user)->g.n);
+    } else {
+        fprintf(f, "\\n%p", op->u.release.ptr);
+    }
+}
+
+static xrt_status xrt__cpu_graph_debug_dot_print(const xrt_backend *self, void *graph, const char *path, unsigned flags)
+{
+    static const char *const names[] = {"kernel", "memcpy", "memset", "host function", "allocation", "free",
+                                        "child graph"};
+    const xrt__cpu_graph *g = (const xrt__cpu_graph *)graph;
+    FILE *f = fopen(path, "we");
+    uint32_t i, d;
+    int failed;
+    if (!f)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "cpu: xrt_graph_debug_dot_print", "cannot open %s: %s", path,
+                         strerror(errno));
+    fprintf(f, "digraph xrt_graph {\n");
+    for (i = 0; i < g->n; i++) {
+        fprintf(f, "  n%u [label=\"%u: %s", i, i, names[g->node[i].kind]);
+        if (flags & XRT_GRAPH_DEBUG_DOT_VERBOSE) xrt__cpu_dot_operands(f, &g->node[i]);
+        fprintf(f, "\"];\n");
+    }
+    for (i = 0; i < g->n; i++)
+        for (d = 0; d < g->node[i].ndeps; d++) fprintf(f, "  n%u -> n%u;\n", g->dep[g->node[i].deps + d], i);
+    fprintf(f, "}\n");
+    failed = ferror(f);
+    if (fclose(f) != 0 || failed)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "cpu: xrt_graph_debug_dot_print", "cannot write %s: %s", path,
+                         strerror(errno));
+    return XRT_SUCCESS;
+}
+
 static xrt__cpu_plan *xrt__cpu_plan_new(const xrt__cpu_graph *g)
 {
     xrt__cpu_plan *p = (xrt__cpu_plan *)XRT_ALIGNED_ALLOC(64, sizeof *p);

@@ -766,6 +766,7 @@ static void xrt__cuda_fill(xrt_backend *t)
     g->attr_pci[2] = cudaDevAttrPciDeviceId;
     g->driver_version = "cudaDriverGetVersion";
     g->stream_device_sym = "cudaStreamGetDevice";
+    g->dot_print_sym = "cudaGraphDebugDotPrint";
     g->probe = xrt__cuda_probe;
     g->no_driver = xrt__cuda_no_driver;
     g->loaded = xrt__cuda_loaded;

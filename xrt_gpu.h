@@ -266,6 +266,8 @@ struct xrt__gpu {
     const char *driver_version;    /* "cudaDriverGetVersion": looked up by name, optional */
     const char *stream_device_sym; /* "cudaStreamGetDevice" (CUDA 12.8): looked up by name, optional */
     int (*stream_device)(void *stream, int *device); /* that entry point, or NULL */
+    const char *dot_print_sym;     /* "cudaGraphDebugDotPrint" (HIP 5 lacks it): looked up by name, optional */
+    int (*dot_print)(void *graph, const char *path, unsigned flags); /* that entry point, or NULL */
     xrt_status (*probe)(char *reason, size_t n);
     /* Called when counting devices failed with `e`: nonzero (and the reason
        written) when that is because there is no driver at all. */
@@ -472,6 +474,8 @@ static int xrt__gpu_load(xrt__gpu *g, char *reason, size_t n)
     (void)g->rt.RuntimeGetVersion(&g->version);
     sym = xrt__gpu_lookup(g, g->stream_device_sym);
     memcpy(&g->stream_device, &sym, sizeof sym);
+    sym = xrt__gpu_lookup(g, g->dot_print_sym);
+    memcpy(&g->dot_print, &sym, sizeof sym);
     g->loaded(g);
     return 1;
 }
@@ -1798,6 +1802,19 @@ static xrt_status xrt__gpu_graph_get_info(const xrt_backend *self, void *graph, 
     info->nodes = n;
     info->edges = edges;
     return XRT_SUCCESS;
+}
+
+/* The runtime writes the file (XRT_GRAPH_DEBUG_DOT_VERBOSE is its verbose flag). */
+static xrt_status xrt__gpu_graph_debug_dot_print(const xrt_backend *self, void *graph, const char *path,
+                                                 unsigned flags)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    int e;
+    if (!g->dot_print)
+        return xrt_error(XRT_ERROR_UNSUPPORTED, "xrt_graph_debug_dot_print", "%s: the runtime has no %s", g->name,
+                         g->dot_print_sym);
+    e = g->dot_print(graph, path, flags);
+    return e == g->success ? XRT_SUCCESS : xrt__gpu_fail_as(g, e, g->dot_print_sym, "graph_debug_dot_print");
 }
 
 /* >> gpu: the table */

@@ -628,6 +628,7 @@ static void xrt__hip_fill(xrt_backend *t)
     g->attr_pci[2] = hipDeviceAttributePciDeviceId;
     g->driver_version = "hipDriverGetVersion";
     g->stream_device_sym = "hipStreamGetDevice";
+    g->dot_print_sym = "hipGraphDebugDotPrint";
     g->probe = xrt__hip_probe;
     g->no_driver = xrt__hip_no_driver;
     g->loaded = xrt__hip_loaded;

@@ -948,6 +948,8 @@ static xrt_backend table_other(void) { return xrt_test_other_table(); }
     X(graph_destroy_dead, "xrt_graph_destroy", XRT_ERROR_INVALID_HANDLE, HAS_GRAPHS, xrt_graph_destroy(f->dead_graph)) \
     X(graph_destroy_exec, "xrt_graph_destroy", XRT_ERROR_INVALID_HANDLE, HAS_GRAPHS, xrt_graph_destroy((xrt_graph)f->exec)) \
     X(graph_info_dead, "xrt_graph_get_info", XRT_ERROR_INVALID_HANDLE, HAS_GRAPHS, xrt_graph_get_info(f->dead_graph, &ginfo)) \
+    X(graph_dot_dead, "xrt_graph_debug_dot_print", XRT_ERROR_INVALID_HANDLE, HAS_GRAPHS,                               \
+      xrt_graph_debug_dot_print(f->dead_graph, "/dev/null", 0))                                                        \
     /* >> memory and events shared between processes */                                                              \
     X(ipc_get_pinned, "xrt_ipc_get_mem_handle", XRT_ERROR_INVALID_VALUE, 0, xrt_ipc_get_mem_handle(&ih, f->pinned))   \
     X(ipc_get_freed, "xrt_ipc_get_mem_handle", XRT_ERROR_INVALID_VALUE, 0, xrt_ipc_get_mem_handle(&ih, f->freed))     \

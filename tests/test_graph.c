@@ -1114,6 +1114,75 @@ XRT_TEST(test_concurrent_captures_leaving_memory)
     }
 }
 
+/* >> a graph as a Graphviz file (cudaGraphDebugDotPrint): a node line per
+   node and an edge line per edge, as xrt_graph_get_info counts them; a path
+   that cannot be written is an error */
+static void dot_counts(const char *path, size_t *nodes, size_t *edges, char *text, size_t n)
+{
+    FILE *in = fopen(path, "r");
+    char line[512];
+    *nodes = *edges = 0;
+    text[0] = 0;
+    assert_non_null(in);
+    while (fgets(line, sizeof line, in)) {
+        *nodes += strstr(line, "[label=") != NULL;
+        *edges += strstr(line, "->") != NULL;
+        if (strlen(text) + strlen(line) < n) strcat(text, line);
+    }
+    fclose(in);
+}
+
+XRT_TEST(test_graph_debug_dot_print)
+{
+    fixture f;
+    xrt_graph g;
+    xrt_graph_info info;
+    char path[96], text[4096];
+    size_t nodes, edges;
+    int verbose;
+    (void)state;
+    need_graphs();
+    fx_make(&f);
+    OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_GLOBAL)); /* a fork and a join */
+    OK(xrt_memset_async(f.d, 1, 64, f.s[0]));
+    OK(xrt_event_record(f.e[0], f.s[0]));
+    OK(xrt_stream_wait_event(f.s[1], f.e[0]));
+    OK(xrt_memset_async(f.d + 16, 2, 64, f.s[1]));
+    OK(xrt_event_record(f.e[1], f.s[1]));
+    OK(xrt_memset_async(f.d + 32, 3, 64, f.s[0]));
+    OK(xrt_stream_wait_event(f.s[0], f.e[1]));
+    OK(xrt_memcpy_async(f.h, f.d, N * sizeof(int), XRT_MEMCPY_DEVICE_TO_HOST, f.s[0]));
+    OK(xrt_stream_end_capture(f.s[0], &g));
+    OK(xrt_graph_get_info(g, &info));
+    assert_true(info.nodes == 4 && info.edges == 4);
+    snprintf(path, sizeof path, "%s/xrt-dot-%ld-%s.gv", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp", (long)getpid(),
+             xrt_test_backend);
+    for (verbose = 0; verbose < 2; verbose++) {
+        OK(xrt_graph_debug_dot_print(g, path, verbose ? XRT_GRAPH_DEBUG_DOT_VERBOSE : 0));
+        dot_counts(path, &nodes, &edges, text, sizeof text);
+        assert_true(!strncmp(text, "digraph", 7) && strstr(text, "memset") && strstr(text, "memcpy"));
+        assert_int_equal(nodes, info.nodes);
+        assert_int_equal(edges, info.edges);
+        if (verbose && !strcmp(xrt_test_backend, "cpu")) /* the operands */
+            assert_non_null(strstr(text, "64 bytes of 0x03"));
+    }
+    assert_int_not_equal(xrt_graph_debug_dot_print(g, "/nonexistent-xrt-dir/g.gv", 0), XRT_SUCCESS);
+    if (!strcmp(xrt_test_backend, "cpu"))
+        assert_non_null(strstr(xrt_get_last_error_string(), "cannot open /nonexistent-xrt-dir/g.gv"));
+    OK(xrt_graph_destroy(g));
+    if (!f.host_steps && !strcmp(xrt_test_backend, "cpu")) { /* a kernel by its name */
+        OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_GLOBAL));
+        OK(launch(&f, f.mul, f.d, 2, f.s[0]));
+        OK(xrt_stream_end_capture(f.s[0], &g));
+        OK(xrt_graph_debug_dot_print(g, path, XRT_GRAPH_DEBUG_DOT_VERBOSE));
+        dot_counts(path, &nodes, &edges, text, sizeof text);
+        assert_non_null(strstr(text, "0: kernel\\nmul grid (16, 1, 1) block (64, 1, 1) shared 0"));
+        OK(xrt_graph_destroy(g));
+    }
+    assert_int_equal(unlink(path), 0);
+    fx_free(&f);
+}
+
 /* >> captures that fail while another thread allocates: the memory that a
    failed capture takes with it may be given out again before the capture's
    end has dropped its record; the new allocation's record takes its place.

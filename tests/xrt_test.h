@@ -1136,6 +1136,11 @@ typedef struct xrt_test_calls {
     X(graph_destroy_null, "graph_destroy of NULL", 0, XRT_ERROR_INVALID_HANDLE, xrt_graph_destroy(NULL))              \
     X(graph_info, "graph_get_info", 0, XRT_SUCCESS, xrt_graph_get_info(c->graph, &c->ginfo))                          \
     X(graph_info_null, "graph_get_info to NULL", 0, XRT_ERROR_INVALID_VALUE, xrt_graph_get_info(c->graph, NULL))  \
+    X(graph_dot, "graph_debug_dot_print", 0, XRT_SUCCESS, xrt_graph_debug_dot_print(c->graph, "/dev/null", 0))       \
+    X(graph_dot_null, "graph_debug_dot_print to no path", 0, XRT_ERROR_INVALID_VALUE,                                 \
+      xrt_graph_debug_dot_print(c->graph, NULL, 0))                                                                    \
+    X(graph_dot_flags, "graph_debug_dot_print with unknown flags", 0, XRT_ERROR_INVALID_VALUE,                        \
+      xrt_graph_debug_dot_print(c->graph, "/dev/null", 2))                                                             \
     X(ipc_get, "ipc_get_mem_handle", 0, XRT_SUCCESS, xrt_ipc_get_mem_handle(&c->ipc, c->d))                           \
     X(ipc_get_null, "ipc_get_mem_handle to NULL", 0, XRT_ERROR_INVALID_VALUE, xrt_ipc_get_mem_handle(NULL, c->d))     \
     X(ipc_open, "ipc_open_mem_handle of no handle", 0, XRT_ERROR_INVALID_HANDLE,                                      \

@@ -162,7 +162,8 @@ static int op_index, trace; /* FUZZ_API_TRACE=1: print each call and its status 
     X(device_enable_peer_access, 0) /* one; tests/test_devices.c covers them */      \
     X(device_disable_peer_access, 0)                                                \
     X(memcpy_peer, 0)                                                               \
-    X(memcpy_peer_async, 0)
+    X(memcpy_peer_async, 0)                                                         \
+    X(graph_debug_dot_print, 0) /* writes a file: tests/test_graph.c */
 
 #define FUZZ_ROW(op, modelled) fuzz_row_##op,
 enum { FUZZ_OPERATIONS(FUZZ_ROW) fuzz_rows };
