@@ -3677,12 +3677,20 @@ static inline xrt__handle_slot *xrt__handle_release(const xrt_backend *b, uintpt
 }
 
 /* A released slot that no call can be using any more goes to the thread's
-   cache; a full cache gives half of it back to the table. */
-static void xrt__handle_spill(uintptr_t i) XRT__COLD;
-static void xrt__handle_spill(uintptr_t i)
+   cache; a full cache gives half of it back to the table. The slot keeps
+   no object and no owner (scans read them). */
+static inline void xrt__handle_clear(xrt__handle_slot *s)
 {
+    __atomic_store_n(&s->obj, (void *)NULL, __ATOMIC_RELAXED);
+    __atomic_store_n(&s->owner, (const xrt_backend *)NULL, __ATOMIC_RELAXED);
+}
+
+static void xrt__handle_spill(xrt__handle_slot *s, uintptr_t h) XRT__COLD;
+static void xrt__handle_spill(xrt__handle_slot *s, uintptr_t h)
+{
+    xrt__handle_clear(s);
     xrt__lock(&xrt__handle_lock);
-    xrt__handle_free_locked(i);
+    xrt__handle_free_locked(xrt__handle_index(h));
     xrt__handle_give_back_locked(&xrt__call, XRT__HANDLE_CACHE / 2);
     xrt__unlock(&xrt__handle_lock);
 }
@@ -3690,8 +3698,7 @@ static void xrt__handle_spill(uintptr_t i)
 /* Slot s of h to the thread's cache, which has n < XRT__HANDLE_CACHE. */
 static inline __attribute__((always_inline)) void xrt__handle_cache_put(xrt__handle_slot *s, uintptr_t h, unsigned n)
 {
-    __atomic_store_n(&s->obj, (void *)NULL, __ATOMIC_RELAXED);
-    __atomic_store_n(&s->owner, (const xrt_backend *)NULL, __ATOMIC_RELAXED);
+    xrt__handle_clear(s);
     xrt__call.free_slots[n] = (uint32_t)xrt__handle_index(h);
     __atomic_store_n(&xrt__call.nfree, n + 1, __ATOMIC_RELEASE); /* after the slot (a fork) */
 }
@@ -3699,13 +3706,8 @@ static inline __attribute__((always_inline)) void xrt__handle_cache_put(xrt__han
 static inline void xrt__handle_recycle(xrt__handle_slot *s, uintptr_t h)
 {
     unsigned n = xrt__call.nfree;
-    if (XRT__LIKELY(xrt__call.registered && n < XRT__HANDLE_CACHE)) {
-        xrt__handle_cache_put(s, h, n);
-    } else {
-        __atomic_store_n(&s->obj, (void *)NULL, __ATOMIC_RELAXED);
-        __atomic_store_n(&s->owner, (const xrt_backend *)NULL, __ATOMIC_RELAXED);
-        xrt__handle_spill(xrt__handle_index(h));
-    }
+    if (XRT__LIKELY(xrt__call.registered && n < XRT__HANDLE_CACHE)) xrt__handle_cache_put(s, h, n);
+    else xrt__handle_spill(s, h);
 }
 
 XRT_API uintptr_t xrt__handle_of(const void *obj, uintptr_t kind)
