@@ -207,6 +207,10 @@ echo "== stress, kernels, the CPU engine and RDMA's cache under TSan"
 # thread exit: a thread's state given back (the case that calls xrt in the
 # last round of destructors skips: TSan's own limit, shown by late_destructor)
 [ -x "$B/tsan/test_thread_exit" ] && TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan.supp" cmocka "$B/tsan/test_thread_exit"
+# calls from host functions, each case in a forked child: the CPU backend only
+# (the CUDA runtime double's threads in the parent make TSan refuse the
+# children's new threads)
+[ -x "$B/tsan/test_host_fn" ] && TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan.supp" cmocka "$B/tsan/test_host_fn"
 tsan_late() { "$B/tsan/late_destructor" 2>&1 | grep -q 'ThreadSanitizer: SEGV'; }
 if [ -x "$B/tsan/late_destructor" ]; then
     step "late_destructor: code in every round of thread-exit destructors (no xrt)" "$B/plain/late_destructor"
