@@ -80,8 +80,9 @@ int main(void)
     CHECK(xrt_free_async(d, s));
     CHECK(xrt_stream_end_capture(s, &g));
     CHECK(xrt_graph_get_info(g, &info));
-    printf("graph on %s: %zu nodes (%zu kernels, %zu copies, %zu host functions), %zu edges\n", backend, info.nodes,
-           info.kernels, info.copies, info.host_fns, info.edges);
+    printf("graph on %s: %zu nodes (kernels %zu, copies %zu, host functions %zu, memory %zu), %zu edges\n", backend,
+           info.nodes, info.kernels, info.copies, info.host_fns,
+           info.nodes - info.kernels - info.copies - info.sets - info.host_fns, info.edges);
     CHECK(xrt_graph_instantiate(&x, g));
     CHECK(xrt_graph_destroy(g)); /* the exec keeps what it needs */
 
