@@ -4349,7 +4349,7 @@ static size_t *xrt__mem_usage_of(const xrt_backend *b, int device)
 /* The count an allocation adds to is found as it enters the tree and kept
    with it for its leaving (xrt_shutdown clears the counts and the tree
    together). */
-static void xrt__mem_count_in(xrt__mem_node *node)
+static inline __attribute__((always_inline)) void xrt__mem_count_in(xrt__mem_node *node)
 {
     node->usage = node->type == XRT_MEMORY_DEVICE ? xrt__mem_usage_of(node->be, node->device) : NULL;
     if (node->usage) *node->usage += node->node.end - node->node.start;
@@ -4551,7 +4551,8 @@ XRT_API xrt_status xrt__mem_take(const xrt_backend *b, void *p, xrt_memory_type 
     if (!n && __atomic_load_n(&xrt__graph_mems, __ATOMIC_RELAXED) && xrt__graph_mem_has((uintptr_t)p))
         why = "is allocated by each launch of a graph: not before the next launch (nor twice after one)";
     if (why) return xrt_error(XRT_ERROR_INVALID_POINTER, fn, "%p %s", p, why);
-    xrt__mem_run_hooks(n); /* before the memory can be handed out again */
+    /* before the memory can be handed out again; without hooks, no call */
+    if (__atomic_load_n(&xrt__hook_count, __ATOMIC_ACQUIRE)) xrt__mem_run_hooks(n);
     return XRT_SUCCESS;
 }
 
