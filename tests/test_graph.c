@@ -384,6 +384,139 @@ XRT_TEST(test_exec_update)
     fx_free(&f);
 }
 
+/* Three memsets on f->s[1], captured as a chain (1 after 0, 2 after 1), a
+   fork (1 after 0, and 2 after 0 on f->s[2]) or a join (0, and 1 on
+   f->s[2], both roots; 2 after both): the same nodes and kinds, other edges. */
+enum { CHAIN, FORK, JOIN };
+static xrt_graph three_memsets(fixture *f, int shape, int value)
+{
+    xrt_graph g;
+    OK(xrt_stream_begin_capture(f->s[1], XRT_CAPTURE_MODE_GLOBAL));
+    if (shape == JOIN) {
+        OK(xrt_event_record(f->e[0], f->s[1])); /* nothing captured yet: f->s[2] joins with no dependency */
+        OK(xrt_stream_wait_event(f->s[2], f->e[0]));
+    }
+    OK(xrt_memset_async(f->d, value, sizeof(int), f->s[1]));
+    if (shape != JOIN) OK(xrt_event_record(f->e[0], f->s[1]));
+    if (shape == CHAIN) {
+        OK(xrt_memset_async(f->d + 1, value, sizeof(int), f->s[1]));
+        OK(xrt_memset_async(f->d + 2, value, sizeof(int), f->s[1]));
+    } else if (shape == FORK) {
+        OK(xrt_memset_async(f->d + 1, value, sizeof(int), f->s[1]));
+        OK(xrt_stream_wait_event(f->s[2], f->e[0]));
+        OK(xrt_memset_async(f->d + 2, value, sizeof(int), f->s[2]));
+        OK(xrt_event_record(f->e[1], f->s[2]));
+        OK(xrt_stream_wait_event(f->s[1], f->e[1]));
+    } else {
+        OK(xrt_memset_async(f->d + 1, value, sizeof(int), f->s[2]));
+        OK(xrt_event_record(f->e[1], f->s[2]));
+        OK(xrt_stream_wait_event(f->s[1], f->e[1]));
+        OK(xrt_memset_async(f->d + 2, value, sizeof(int), f->s[1]));
+    }
+    OK(xrt_stream_end_capture(f->s[1], &g));
+    return g;
+}
+
+/* An update must keep every edge, not only the node count and kinds
+   (cudaGraphExecUpdateErrorTopologyChanged); a refused update leaves the
+   exec as it was. */
+XRT_TEST(test_exec_update_edges)
+{
+    fixture f;
+    xrt_graph g, g2;
+    xrt_graph_exec x;
+    xrt_graph_info info;
+    int i;
+    (void)state;
+    need_graphs();
+    fx_make(&f);
+    g = three_memsets(&f, CHAIN, 1);
+    OK(xrt_graph_instantiate(&x, g));
+    g2 = three_memsets(&f, CHAIN, 2); /* the same edges: new values only */
+    OK(xrt_graph_exec_update(x, g2));
+    OK(xrt_graph_destroy(g2));
+    g2 = three_memsets(&f, FORK, 3);
+    OK(xrt_graph_get_info(g2, &info));
+    assert_int_equal(info.nodes, 3);
+    assert_int_equal(info.edges, 2);
+    FAILS(xrt_graph_exec_update(x, g2), XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE,
+          RULE("node 2 (a memset) follows node 1 in the exec, node 0 in the graph", "xrt_graph_exec_update",
+               "GraphExecUpdate: the graphs differ in their nodes or edges"));
+    OK(xrt_graph_destroy(g2));
+    g2 = three_memsets(&f, JOIN, 4);
+    OK(xrt_graph_get_info(g2, &info));
+    assert_int_equal(info.nodes, 3);
+    assert_int_equal(info.edges, 2);
+    FAILS(xrt_graph_exec_update(x, g2), XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE,
+          RULE("node 1 (a memset) follows 1 nodes in the exec, 0 in the graph", "xrt_graph_exec_update",
+               "GraphExecUpdate: the graphs differ in their nodes or edges"));
+    OK(xrt_graph_destroy(g2));
+    OK(xrt_memset(f.d, 0, 3 * sizeof(int)));
+    OK(xrt_graph_launch(x, f.s[0]));
+    OK(xrt_memcpy_async(f.h, f.d, 3 * sizeof(int), XRT_MEMCPY_DEVICE_TO_HOST, f.s[0]));
+    OK(xrt_stream_synchronize(f.s[0]));
+    for (i = 0; i < 3; i++) assert_int_equal(f.h[i], 0x02020202); /* the update that succeeded */
+    OK(xrt_graph_exec_destroy(x));
+    OK(xrt_graph_destroy(g));
+    fx_free(&f);
+}
+
+/* >> the CPU engine runs a graph's host functions in capture order on the
+   stream's thread, even where their branches are independent (REFERENCE.md,
+   "The CPU engine"); the helper pool takes only graphs without them */
+typedef struct {
+    char order[16];
+    unsigned n;
+    pthread_t thread[16];
+} host_trace;
+
+static void trace_host(host_trace *t, char c)
+{
+    t->thread[t->n] = pthread_self();
+    t->order[t->n++] = c;
+}
+static void host_a(void *user) /* slow: a branch that ran beside it would be first */
+{
+    sleep_ms(5);
+    trace_host((host_trace *)user, 'A');
+}
+static void host_b(void *user) { trace_host((host_trace *)user, 'B'); }
+
+XRT_TEST(test_graph_host_fns_in_capture_order)
+{
+    fixture f;
+    xrt_graph g;
+    xrt_graph_exec x;
+    xrt_graph_info info;
+    host_trace t;
+    int i;
+    (void)state;
+    need_graphs();
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0,
+                "the CPU engine's rule; a GPU runtime promises only the order of the graph's edges");
+    fx_make(&f);
+    memset(&t, 0, sizeof t);
+    OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_GLOBAL));
+    OK(xrt_event_record(f.e[0], f.s[0])); /* two roots: A on f.s[0], B on f.s[1] */
+    OK(xrt_stream_wait_event(f.s[1], f.e[0]));
+    OK(xrt_launch_host_func(f.s[0], host_a, &t));
+    OK(xrt_launch_host_func(f.s[1], host_b, &t));
+    OK(xrt_event_record(f.e[1], f.s[1]));
+    OK(xrt_stream_wait_event(f.s[0], f.e[1]));
+    OK(xrt_stream_end_capture(f.s[0], &g));
+    OK(xrt_graph_get_info(g, &info));
+    assert_int_equal(info.host_fns, 2);
+    assert_int_equal(info.edges, 0);
+    OK(xrt_graph_instantiate(&x, g));
+    for (i = 0; i < 4; i++) OK(xrt_graph_launch(x, f.s[2]));
+    OK(xrt_stream_synchronize(f.s[2]));
+    assert_string_equal(t.order, "ABABABAB");
+    for (i = 1; i < 8; i++) assert_true(pthread_equal(t.thread[i], t.thread[0]));
+    OK(xrt_graph_exec_destroy(x));
+    OK(xrt_graph_destroy(g));
+    fx_free(&f);
+}
+
 /* >> a graph keeps its module: unloaded after the capture, it still runs */
 XRT_TEST(test_module_unloaded_after_capture)
 {
