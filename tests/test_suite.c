@@ -600,6 +600,36 @@ XRT_TEST(test_events)
     OK(xrt_free(d));
 }
 
+/* The time between two events, asked before the end event completes: not
+   ready (as cudaEventElapsedTime), and the answer once it has. */
+XRT_GATED_TEST(test_elapsed_time_before_the_end)
+{
+    xrt_stream s;
+    xrt_event e0, e1;
+    float ms = -1.0f;
+    (void)state;
+    SKIP_UNLESS(caps() & XRT_CAP_HOST_FUNC, "no host functions");
+    SKIP_UNLESS(caps() & XRT_CAP_EVENT_TIMING, "no event timing");
+    OK(xrt_stream_create(&s));
+    OK(xrt_event_create(&e0, XRT_EVENT_DEFAULT));
+    OK(xrt_event_create(&e1, XRT_EVENT_DEFAULT));
+    OK(xrt_event_record(e0, s));
+    OK(xrt_launch_host_func(s, gate_wait, &gates[0]));
+    OK(xrt_event_record(e1, s));
+    gate_wait_entered(&gates[0]);
+    assert_int_equal(xrt_event_elapsed_time(&ms, e0, e1), XRT_ERROR_NOT_READY);
+    assert_true(ms == -1.0f);
+    assert_int_equal(xrt_event_elapsed_time(&ms, e1, e0), XRT_ERROR_NOT_READY);
+    sleep_ms(5);
+    gate_open(&gates[0]);
+    OK(xrt_stream_synchronize(s));
+    OK(xrt_event_elapsed_time(&ms, e0, e1));
+    assert_true(ms >= 5.0f);
+    OK(xrt_event_destroy(e0));
+    OK(xrt_event_destroy(e1));
+    OK(xrt_stream_destroy(s));
+}
+
 /* Stream B waits for an event recorded on A behind a blocked host function:
    B's copy cannot complete until A is released, and then sees A's data.
    Blocked streams get device-side work only: on a GPU, an async copy to
