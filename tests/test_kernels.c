@@ -911,6 +911,7 @@ static int cache_teardown(void **state)
     unsetenv("XRT_CACHE");
     unsetenv("XRT_CACHE_BYTES");
     unsetenv("CPATH");
+    unsetenv("C_INCLUDE_PATH");
     setenv("XRT_CACHE_DIR", cache_dir, 1);
     return 0;
 }
@@ -1690,6 +1691,63 @@ static void test_cache_includes(void **state)
     unsetenv("CPATH");
 }
 
+/* Each part of the key that no file the build read can stand for: the
+   options in XRT_CC's own words, a wrapper that changed while its --version
+   did not, and an include path from the environment that now names another
+   directory (whose header of the same name the old entry never read). */
+static void write_script(const char *path, const char *text)
+{
+    FILE *f;
+    assert_non_null(f = fopen(path, "w"));
+    fputs(text, f);
+    fclose(f);
+    assert_int_equal(chmod(path, 0755), 0);
+}
+
+static void test_cache_key_parts(void **state)
+{
+    static const char src[] = "#include <envk.h>\n" VALUE_SRC("ENVK * 100 + CCW");
+    char cc[700], wrap[400], text[900], a[400], b[400];
+    int n;
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    snprintf(a, sizeof a, "%s/env.a", cache_dir);
+    snprintf(b, sizeof b, "%s/env.b", cache_dir);
+    assert_int_equal(mkdir(a, 0700), 0);
+    assert_int_equal(mkdir(b, 0700), 0);
+    write_text(a, "envk.h", "#define ENVK 1\n");
+    write_text(b, "envk.h", "#define ENVK 2\n");
+    setenv("C_INCLUDE_PATH", a, 1);
+    /* XRT_CC's words */
+    snprintf(cc, sizeof cc, "%s -DCCW=3", wrapper);
+    setenv("XRT_CC", cc, 1);
+    assert_int_equal(value_of(src, NULL), 103);
+    snprintf(cc, sizeof cc, "%s -DCCW=4", wrapper);
+    setenv("XRT_CC", cc, 1);
+    assert_int_equal(value_of(src, NULL), 104);
+    /* a wrapper with the same --version that now compiles otherwise */
+    snprintf(wrap, sizeof wrap, "%s/same-version.sh", cache_dir);
+    snprintf(text, sizeof text, "#!/bin/sh\nexec %s -DCCW=5 \"$@\"\n", wrapper);
+    write_script(wrap, text);
+    setenv("XRT_CC", wrap, 1);
+    assert_int_equal(value_of(src, NULL), 105);
+    n = compiles();
+    assert_int_equal(value_of(src, NULL), 105); /* a hit */
+    assert_int_equal(compiles(), n);
+    sleep_ms(20); /* its modification time must change */
+    snprintf(text, sizeof text, "#!/bin/sh\nexec %s -DCCW=6 \"$@\"\n", wrapper);
+    write_script(wrap, text);
+    assert_int_equal(value_of(src, NULL), 106);
+    /* the environment's include path names another directory */
+    setenv("C_INCLUDE_PATH", b, 1);
+    assert_int_equal(value_of(src, NULL), 206);
+    n = compiles();
+    setenv("C_INCLUDE_PATH", a, 1);
+    assert_int_equal(value_of(src, NULL), 106); /* both entries kept: a hit */
+    assert_int_equal(compiles(), n);
+    unsetenv("C_INCLUDE_PATH");
+}
+
 /* A static library named in the options is part of what a build read: a
    changed library is another entry. */
 static void write_lib(const char *dir, int value)
@@ -2078,6 +2136,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_kernel_includes_xrt_h, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_long_dir, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_includes, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_key_parts, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_libraries, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_linker_without_list, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_lock_across_fork, cache_setup, cache_teardown),
