@@ -540,6 +540,37 @@ static void fake_remote_access_is_never_widened(void **state)
     OK(fake_close(c));
 }
 
+/* A hit must serve the whole request: an entry without the local write
+   access asked for, or one that ends a byte short of the request, is a
+   miss, and the new MR has both. */
+static void fake_hit_serves_all_that_is_asked(void **state)
+{
+    xrt_rdma_ctx c;
+    xrt_rdma_reg ro, lw, longer;
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), end;
+    char *buf;
+    (void)state;
+    OK(fake_open(&c));
+    OK(xrt_malloc_host((void **)&buf, 16384));
+    end = ((uintptr_t)buf / page + 1) * page; /* where the entry of buf's first byte ends */
+    OK(xrt_rdma_register(c, buf, 1, 0, &ro)); /* local read only */
+    assert_int_equal(fake_of(&ro)->access, 0);
+    OK(xrt_rdma_release(&ro));
+    OK(xrt_rdma_register(c, buf, 1, XRT_RDMA_LOCAL_WRITE, &lw)); /* the same range, more local access */
+    assert_int_equal(fake_of(&lw)->access, IBV_ACCESS_LOCAL_WRITE);
+    assert_int_equal(fstats(c).hits, 0);
+    assert_true((uintptr_t)fake_of(&lw)->mr.addr + fake_of(&lw)->mr.length == end);
+    assert_int_equal(fstats(c).entries, 1); /* the union replaced the read-only entry */
+    OK(xrt_rdma_register(c, (void *)(end - 10), 11, XRT_RDMA_LOCAL_WRITE, &longer)); /* a byte past it */
+    assert_int_equal(fstats(c).hits, 0);
+    assert_true((uintptr_t)fake_of(&longer)->mr.addr + fake_of(&longer)->mr.length >= end + 1);
+    OK(xrt_rdma_release(&longer));
+    OK(xrt_rdma_release(&lw));
+    OK(xrt_free_host(buf));
+    assert_int_equal(fstats(c).entries, 0);
+    OK(fake_close(c));
+}
+
 /* Entries of one range with different remote access live side by side: LW,
    then LW|RW, then LW again is two misses and a hit; a miss widens over the
    entries of its own remote access only; a free drops them all. */
@@ -1135,6 +1166,7 @@ int main(void)
         cmocka_unit_test(invalidate_without_contexts_is_a_no_op),
         cmocka_unit_test(fake_cache_off_free_deregisters),
         cmocka_unit_test(fake_remote_access_is_never_widened),
+        cmocka_unit_test(fake_hit_serves_all_that_is_asked),
         cmocka_unit_test(fake_access_classes_live_side_by_side),
         cmocka_unit_test(fake_double_release_of_a_copy),
         cmocka_unit_test(fake_stale_handle_of_a_closed_context),
