@@ -497,6 +497,9 @@ XRT_TEST(test_pointer_attributes)
     assert_int_equal(a.type, XRT_MEMORY_DEVICE);
     assert_ptr_equal(a.base, d);
     assert_int_equal(a.size, N);
+    OK(xrt_pointer_get_attributes(&a, (char *)d + N)); /* one past its end: not in it */
+    assert_true(a.base != d);
+    if (a.base) assert_ptr_equal(a.base, (char *)d + N); /* the next allocation, if one starts there */
 
     if (caps() & XRT_CAP_PINNED_HOST) {
         void *p;
