@@ -428,6 +428,28 @@ static void test_destroy_inside_own_call_waits_for_it(void **state)
     in_child("a host function run by a synchronize destroys its stream", nested_destroy_child, NULL, 10);
 }
 
+/* >> the thread's cache of free slots holds at most XRT__HANDLE_CACHE,
+   through destroys that fill it and creates that refill it: one more would
+   be written past its array. */
+static void test_thread_cache_stays_bounded(void **state)
+{
+    enum { MANY = 3 * XRT__HANDLE_CACHE + 5 };
+    xrt_event e[MANY];
+    int i, round;
+    (void)state;
+    for (round = 0; round < 2; round++) {
+        for (i = 0; i < MANY; i++) {
+            OK(xrt_event_create(&e[i], XRT_EVENT_DISABLE_TIMING));
+            assert_true(xrt__call.nfree <= XRT__HANDLE_CACHE);
+        }
+        for (i = 0; i < MANY; i++) {
+            OK(xrt_event_destroy(e[i]));
+            assert_true(xrt__call.nfree <= XRT__HANDLE_CACHE);
+        }
+    }
+    assert_int_equal(handle_slots_lost(), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -438,6 +460,7 @@ int main(void)
         cmocka_unit_test(test_idle_thread_does_not_hold_destroys),
         cmocka_unit_test(test_deferred_destroy_failure_is_its_own),
         cmocka_unit_test(test_destroy_inside_own_call_waits_for_it),
+        cmocka_unit_test(test_thread_cache_stays_bounded),
     };
     return xrt_test_run_on_backends(XRT_TEST_HANDLES_GROUP, tests, sizeof tests / sizeof tests[0], NULL);
 }
