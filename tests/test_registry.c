@@ -886,6 +886,49 @@ static void test_register_copies_name(void **state)
     }
 }
 
+/* Pageable host memory that a backend knows of (XRT_MEMORY_HOST, which only
+   a plugin's pointer_get_attributes can say) is no target of a memset, as
+   for cudaMemset; a copy from it is a host-to-device copy. */
+static int knows_sets;
+static xrt_status knows_attributes(const xrt_backend *self, xrt_pointer_attributes *a, const void *p)
+{
+    (void)self, (void)p;
+    memset(a, 0, sizeof *a);
+    a->type = XRT_MEMORY_HOST;
+    a->device = -1;
+    return XRT_SUCCESS;
+}
+static xrt_status knows_memset(const xrt_backend *self, void *dst, int value, size_t n)
+{
+    (void)self;
+    knows_sets++;
+    memset(dst, value, n);
+    return XRT_SUCCESS;
+}
+
+static void test_memset_of_host_memory_a_backend_knows(void **state)
+{
+    static xrt_backend knows;
+    xrt_pointer_attributes a;
+    char host[64];
+    void *d;
+    (void)state;
+    knows = mine_table("knows");
+    knows.pointer_get_attributes = knows_attributes;
+    knows.memset = knows_memset;
+    OK(xrt_register_backend(&knows));
+    OK(xrt_set_backend("knows"));
+    OK(xrt_pointer_get_attributes(&a, host));
+    assert_int_equal(a.type, XRT_MEMORY_HOST);
+    FAILS(xrt_memset(host, 0, sizeof host), XRT_ERROR_INVALID_POINTER, "is host memory, not device memory");
+    assert_int_equal(knows_sets, 0);
+    OK(xrt_malloc(&d, sizeof host));
+    OK(xrt_memset(d, 1, sizeof host)); /* its own device memory: the registry answers */
+    assert_int_equal(knows_sets, 1);
+    OK(xrt_memcpy(d, host, sizeof host, XRT_MEMCPY_HOST_TO_DEVICE));
+    OK(xrt_free(d));
+}
+
 #define T(f) cmocka_unit_test_setup_teardown(f, fresh, cleanup)
 
 int main(void)
@@ -915,6 +958,7 @@ int main(void)
         T(test_version),
         T(test_builtin_tables_complete),
         T(test_operation_arguments_name_the_parameters),
+        T(test_memset_of_host_memory_a_backend_knows),
     };
     return cmocka_run_group_tests_name("registry", tests, NULL, NULL);
 }
