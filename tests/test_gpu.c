@@ -1678,6 +1678,51 @@ static void test_cuda_module_kept_for_graphs_fake(void **state)
 #endif
 }
 
+/* >> which CUDA image runs on which device: a cubin on its own major arch
+   and a minor no newer than the device's, PTX of an arch no newer, a fatbin
+   anywhere (the driver picks inside it); and the order of the choice: the
+   exact arch, then a compatible one, then one offered without an arch. */
+static void test_cuda_image_choice(void **state)
+{
+#ifdef XRT_ENABLE_CUDA
+    static const struct { const char *device; xrt_image_kind kind; const char *arch; int runs; } cases[] = {
+        {"sm_89", XRT_IMAGE_CUDA_CUBIN, "sm_86", 1},   {"sm_86", XRT_IMAGE_CUDA_CUBIN, "sm_89", 0},
+        {"sm_90", XRT_IMAGE_CUDA_CUBIN, "sm_86", 0},   {"sm_90", XRT_IMAGE_CUDA_CUBIN, "sm_90", 1},
+        {"sm_90", XRT_IMAGE_CUDA_PTX, "compute_90", 1}, {"sm_90", XRT_IMAGE_CUDA_PTX, "compute_100", 0},
+        {"sm_90", XRT_IMAGE_CUDA_PTX, "compute_75", 1}, {"sm_75", XRT_IMAGE_CUDA_FATBIN, "sm_90", 1},
+    };
+    xrt_module_image im[3];
+    xrt_target t;
+    size_t i, pick = 99;
+    (void)state;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        xrt_module_image one = {cases[i].kind, "x", 1, cases[i].arch};
+        if (xrt__cuda_image_compatible(cases[i].device, &one) != cases[i].runs)
+            fail_msg("a %s for %s on %s: expected %s", xrt__image_kind_name(cases[i].kind), cases[i].arch,
+                     cases[i].device, cases[i].runs ? "runs" : "does not run");
+    }
+    memset(&t, 0, sizeof t);
+    snprintf(t.backend, sizeof t.backend, "cuda");
+    snprintf(t.arch, sizeof t.arch, "sm_89");
+    memset(im, 0, sizeof im);
+    im[0].kind = XRT_IMAGE_CUDA_PTX, im[0].arch = NULL;      /* no arch */
+    im[1].kind = XRT_IMAGE_CUDA_CUBIN, im[1].arch = "sm_86"; /* compatible */
+    im[2].kind = XRT_IMAGE_CUDA_CUBIN, im[2].arch = "sm_89"; /* exact */
+    OK(xrt__image_pick("test", &t, im, 3, 1u << XRT_IMAGE_CUDA_CUBIN | 1u << XRT_IMAGE_CUDA_PTX,
+                       xrt__cuda_image_compatible, &pick));
+    assert_int_equal(pick, 2);
+    OK(xrt__image_pick("test", &t, im, 2, 1u << XRT_IMAGE_CUDA_CUBIN | 1u << XRT_IMAGE_CUDA_PTX,
+                       xrt__cuda_image_compatible, &pick));
+    assert_int_equal(pick, 1);
+    OK(xrt__image_pick("test", &t, im, 1, 1u << XRT_IMAGE_CUDA_CUBIN | 1u << XRT_IMAGE_CUDA_PTX,
+                       xrt__cuda_image_compatible, &pick));
+    assert_int_equal(pick, 0);
+#else
+    (void)state;
+    SKIP_UNLESS(0, "cuda: not enabled in this build");
+#endif
+}
+
 /* >> modules on CUDA, on the driver's double: the image picked for an sm_90
    device, the packed arguments handed over with CU_LAUNCH_PARAM_BUFFER_POINTER,
    the JIT log of a failed load, the device a module belongs to. */
@@ -3038,6 +3083,7 @@ int main(void)
         cmocka_unit_test_teardown(test_cuda_dmabuf_without_driver, env_restore),
         cmocka_unit_test_teardown(test_cuda_dmabuf_fake_driver, fakes_restore),
         cmocka_unit_test_teardown(test_hip_dmabuf_fake, fakes_restore),
+        cmocka_unit_test(test_cuda_image_choice),
         cmocka_unit_test_teardown(test_cuda_modules_fake_driver, fakes_restore),
         cmocka_unit_test_teardown(test_cuda_module_kept_for_graphs_fake, fakes_restore),
         cmocka_unit_test_teardown(test_hip_launch_fake, fakes_restore),
