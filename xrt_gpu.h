@@ -144,7 +144,9 @@
     X(DeviceDisablePeerAccess, cudaDeviceDisablePeerAccess, 0, hipDeviceDisablePeerAccess, 0, XRT__GPU_T(error),         \
       (int peer))                                                                                                        \
     X(MemcpyPeerAsync, cudaMemcpyPeerAsync, 0, hipMemcpyPeerAsync, 0, XRT__GPU_T(error),                                 \
-      (void *dst, int dst_device, const void *src, int src_device, size_t size, XRT__GPU_T(stream) stream))
+      (void *dst, int dst_device, const void *src, int src_device, size_t size, XRT__GPU_T(stream) stream))             \
+    X(MemcpyPeer, cudaMemcpyPeer, 0, hipMemcpyPeer, 0, XRT__GPU_T(error),                                                \
+      (void *dst, int dst_device, const void *src, int src_device, size_t size))
 #endif
 
 #if defined(XRT__IMPL_INCLUDED) && !defined(XRT__GPU_IMPL_INCLUDED)
@@ -912,15 +914,18 @@ static xrt_status xrt__gpu_memcpy_peer_async(const xrt_backend *self, void *dst,
                                               XRT__GPU_CALL(MemcpyPeerAsync)) : st;
 }
 
-/* As xrt__gpu_memcpy: on the NULL stream, waited for. */
+/* cudaMemcpyPeer: after the work queued on the current, source and
+   destination devices, and before the work queued on them later (a copy on
+   the current device's NULL stream alone would not wait for the source
+   device's), then waited for, as xrt__gpu_memcpy: the runtime returns
+   before a device-to-device copy is done. */
 static xrt_status xrt__gpu_memcpy_peer(const xrt_backend *self, void *dst, int dst_device, const void *src,
                                        int src_device, size_t size)
 {
     const xrt__gpu *g = (const xrt__gpu *)self->user;
     xrt_status st = xrt__gpu_peer_devices(g, dst_device, src_device, "xrt_memcpy_peer");
     if (st == XRT_SUCCESS)
-        st = XRT__GPU_CHECK(g, g->rt.MemcpyPeerAsync(dst, dst_device, src, src_device, size, NULL),
-                            XRT__GPU_CALL(MemcpyPeerAsync));
+        st = XRT__GPU_CHECK(g, g->rt.MemcpyPeer(dst, dst_device, src, src_device, size), XRT__GPU_CALL(MemcpyPeer));
     return st == XRT_SUCCESS ? XRT__GPU_CHECK(g, g->rt.StreamSynchronize(NULL), XRT__GPU_CALL(StreamSynchronize)) : st;
 }
 

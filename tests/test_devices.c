@@ -399,6 +399,44 @@ XRT_TEST(test_peer_copy_in_a_graph)
     OK(xrt_free(b));
 }
 
+/* xrt_memcpy_peer comes after the work queued on both devices' NULL
+   streams (as cudaMemcpyPeer): it copies what a set, still waiting on the
+   source device's NULL stream, writes. Another thread opens the gate. */
+static void *open_later(void *arg)
+{
+    sleep_ms(30);
+    gate_open((gate *)arg);
+    return NULL;
+}
+
+XRT_GATED_TEST(test_peer_copy_after_both_devices_work)
+{
+    unsigned char h[64];
+    void *src, *dst;
+    pthread_t opener;
+    (void)state;
+    SKIP_UNLESS(devices() >= 2, "one device");
+    SKIP_UNLESS(caps() & XRT_CAP_HOST_FUNC, "no host functions");
+    OK(xrt_set_device(1));
+    OK(xrt_malloc(&src, sizeof h));
+    OK(xrt_memset(src, 1, sizeof h));
+    OK(xrt_launch_host_func(NULL, gate_wait, &gates[0]));
+    OK(xrt_memset_async(src, 7, sizeof h, NULL));
+    OK(xrt_set_device(0));
+    OK(xrt_malloc(&dst, sizeof h));
+    OK(xrt_memset(dst, 0, sizeof h));
+    gate_wait_entered(&gates[0]);
+    assert_int_equal(pthread_create(&opener, NULL, open_later, &gates[0]), 0);
+    OK(xrt_memcpy_peer(dst, 0, src, 1, sizeof h));
+    assert_int_equal(pthread_join(opener, NULL), 0);
+    OK(xrt_memcpy(h, dst, sizeof h, XRT_MEMCPY_DEVICE_TO_HOST));
+    assert_bytes(h, sizeof h, 7);
+    OK(xrt_free(dst));
+    OK(xrt_set_device(1));
+    OK(xrt_free(src));
+    OK(xrt_set_device(0));
+}
+
 XRT_TEST(test_peer_copy_checks)
 {
     void *a, *b;

@@ -1369,6 +1369,36 @@ cudaError_t cudaMemcpyPeerAsync(void *d, int dd, const void *src, int sd, size_t
     return cudaMemcpyAsync(d, src, n, cudaMemcpyDeviceToDevice, s);
 }
 
+/* Work queued on `to` from now waits for what a device's legacy stream and
+   the blocking streams it waits for have queued so far. */
+static void device_waits(int device, stream *to)
+{
+    stream *null = null_of(device), *o;
+    wait_for(null, to);
+    pthread_mutex_lock(&live_lock);
+    for (o = live; o; o = o->next_live)
+        if (o != null && o->device == device && !(o->flags & cudaStreamNonBlocking)) wait_for(o, to);
+    pthread_mutex_unlock(&live_lock);
+}
+
+/* As CUDA's: asynchronous to the host, serialized with the work queued on
+   the current, source and destination devices before and after it. The
+   copy goes on the current device's legacy stream after the other two
+   devices' work, and their legacy streams wait for it. */
+cudaError_t cudaMemcpyPeer(void *d, int dd, const void *src, int sd, size_t n)
+{
+    stream *cur;
+    cudaError_t e;
+    if (bad_device(dd) || bad_device(sd)) return cudaErrorInvalidDevice;
+    cur = null_of(current_device);
+    if (sd != current_device) device_waits(sd, cur);
+    if (dd != current_device && dd != sd) device_waits(dd, cur);
+    if ((e = cudaMemcpyAsync(d, src, n, cudaMemcpyDeviceToDevice, NULL)) != cudaSuccess) return e;
+    if (sd != current_device) wait_for(cur, null_of(sd));
+    if (dd != current_device && dd != sd) wait_for(cur, null_of(dd));
+    return cudaSuccess;
+}
+
 /* Its own allocations are device or pinned host memory; any other pointer
    is unregistered, as plain host memory is to CUDA. */
 cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *a, const void *p)
