@@ -2878,16 +2878,19 @@ static xrt_status xrt__cpu_peer_devices(int dst_device, int src_device, const ch
     return st == XRT_SUCCESS ? xrt__cpu_check_device(src_device, who) : st;
 }
 
-/* As cudaMemcpyPeer: after the work queued on both devices' NULL streams,
-   done when the call returns. */
+/* As cudaMemcpyPeer: after the work queued on the NULL streams of the
+   source, destination and current devices, done when the call returns. */
 static xrt_status xrt__cpu_memcpy_peer(const xrt_backend *self, void *dst, int dst_device, const void *src,
                                        int src_device, size_t size)
 {
     static const char who[] = "cpu: xrt_memcpy_peer";
+    int cur = xrt__cpu_current();
     xrt__cpu_op op;
     xrt_status st = xrt__cpu_peer_devices(dst_device, src_device, who);
     if (st == XRT_SUCCESS && src_device != dst_device)
         st = xrt__cpu_stream_synchronize(self, xrt__cpu.dflt[src_device]);
+    if (st == XRT_SUCCESS && cur != src_device && cur != dst_device)
+        st = xrt__cpu_stream_synchronize(self, xrt__cpu.dflt[cur]);
     if (st != XRT_SUCCESS) return st;
     xrt__cpu_copy_op(&op, dst, src, size);
     return xrt__cpu_sync_op_on(self, xrt__cpu.dflt[dst_device], &op, who);

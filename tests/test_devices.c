@@ -399,38 +399,62 @@ XRT_TEST(test_peer_copy_in_a_graph)
     OK(xrt_free(b));
 }
 
-/* xrt_memcpy_peer comes after the work queued on both devices' NULL
-   streams (as cudaMemcpyPeer): it copies what a set, still waiting on the
-   source device's NULL stream, writes. Another thread opens the gate. */
+/* xrt_memcpy_peer comes after the work queued on the NULL streams of the
+   source, destination and current devices (as cudaMemcpyPeer). The source
+   device's stream holds a set behind a gate, a third device (the current
+   one, where there are three) a gate of its own; another thread opens them,
+   in one order and then in the other, and notes when: the copy has what the
+   set wrote, and returns only once both are open. */
+static int opened;     /* gates opened so far */
+static gate *order[2]; /* the order they open in */
 static void *open_later(void *arg)
 {
-    sleep_ms(30);
-    gate_open((gate *)arg);
+    int i;
+    (void)arg;
+    for (i = 0; i < 2; i++) {
+        sleep_ms(30);
+        __atomic_store_n(&opened, i + 1, __ATOMIC_RELEASE);
+        gate_open(order[i]);
+    }
     return NULL;
 }
 
-XRT_GATED_TEST(test_peer_copy_after_both_devices_work)
+XRT_GATED_TEST(test_peer_copy_after_queued_work)
 {
     unsigned char h[64];
     void *src, *dst;
     pthread_t opener;
+    int round, third = devices() > 2;
     (void)state;
     SKIP_UNLESS(devices() >= 2, "one device");
     SKIP_UNLESS(caps() & XRT_CAP_HOST_FUNC, "no host functions");
     OK(xrt_set_device(1));
     OK(xrt_malloc(&src, sizeof h));
-    OK(xrt_memset(src, 1, sizeof h));
-    OK(xrt_launch_host_func(NULL, gate_wait, &gates[0]));
-    OK(xrt_memset_async(src, 7, sizeof h, NULL));
     OK(xrt_set_device(0));
     OK(xrt_malloc(&dst, sizeof h));
-    OK(xrt_memset(dst, 0, sizeof h));
-    gate_wait_entered(&gates[0]);
-    assert_int_equal(pthread_create(&opener, NULL, open_later, &gates[0]), 0);
-    OK(xrt_memcpy_peer(dst, 0, src, 1, sizeof h));
-    assert_int_equal(pthread_join(opener, NULL), 0);
-    OK(xrt_memcpy(h, dst, sizeof h, XRT_MEMCPY_DEVICE_TO_HOST));
-    assert_bytes(h, sizeof h, 7);
+    for (round = 0; round < 2; round++) {
+        gates_reset(NULL);
+        OK(xrt_set_device(1));
+        OK(xrt_memset(src, 1, sizeof h));
+        OK(xrt_launch_host_func(NULL, gate_wait, &gates[0]));
+        OK(xrt_memset_async(src, 7 + round, sizeof h, NULL));
+        OK(xrt_set_device(0));
+        OK(xrt_memset(dst, 0, sizeof h));
+        gate_wait_entered(&gates[0]);
+        OK(xrt_set_device(third ? 2 : 0));
+        OK(xrt_launch_host_func(NULL, gate_wait, &gates[1])); /* with two devices: the destination's */
+        gate_wait_entered(&gates[1]);
+        order[0] = &gates[round ? 0 : 1];
+        order[1] = &gates[round ? 1 : 0];
+        opened = 0;
+        assert_int_equal(pthread_create(&opener, NULL, open_later, NULL), 0);
+        OK(xrt_memcpy_peer(dst, 0, src, 1, sizeof h));
+        assert_int_equal(__atomic_load_n(&opened, __ATOMIC_ACQUIRE), 2); /* both gates */
+        assert_int_equal(pthread_join(opener, NULL), 0);
+        OK(xrt_set_device(0));
+        OK(xrt_memcpy(h, dst, sizeof h, XRT_MEMCPY_DEVICE_TO_HOST));
+        assert_bytes(h, sizeof h, (unsigned char)(7 + round));
+    }
     OK(xrt_free(dst));
     OK(xrt_set_device(1));
     OK(xrt_free(src));
