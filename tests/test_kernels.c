@@ -1695,15 +1695,6 @@ static void test_cache_includes(void **state)
    options in XRT_CC's own words, a wrapper that changed while its --version
    did not, and an include path from the environment that now names another
    directory (whose header of the same name the old entry never read). */
-static void write_script(const char *path, const char *text)
-{
-    FILE *f;
-    assert_non_null(f = fopen(path, "w"));
-    fputs(text, f);
-    fclose(f);
-    assert_int_equal(chmod(path, 0755), 0);
-}
-
 static void test_cache_key_parts(void **state)
 {
     static const char src[] = "#include <envk.h>\n" VALUE_SRC("ENVK * 100 + CCW");
@@ -1728,7 +1719,8 @@ static void test_cache_key_parts(void **state)
     /* a wrapper with the same --version that now compiles otherwise */
     snprintf(wrap, sizeof wrap, "%s/same-version.sh", cache_dir);
     snprintf(text, sizeof text, "#!/bin/sh\nexec %s -DCCW=5 \"$@\"\n", wrapper);
-    write_script(wrap, text);
+    write_text(cache_dir, "same-version.sh", text);
+    assert_int_equal(chmod(wrap, 0755), 0);
     setenv("XRT_CC", wrap, 1);
     assert_int_equal(value_of(src, NULL), 105);
     n = compiles();
@@ -1736,7 +1728,8 @@ static void test_cache_key_parts(void **state)
     assert_int_equal(compiles(), n);
     sleep_ms(20); /* its modification time must change */
     snprintf(text, sizeof text, "#!/bin/sh\nexec %s -DCCW=6 \"$@\"\n", wrapper);
-    write_script(wrap, text);
+    write_text(cache_dir, "same-version.sh", text);
+    assert_int_equal(chmod(wrap, 0755), 0);
     assert_int_equal(value_of(src, NULL), 106);
     /* the environment's include path names another directory */
     setenv("C_INCLUDE_PATH", b, 1);

@@ -322,6 +322,17 @@ static cudaError_t wait_for(stream *from, stream *to)
     return cudaSuccess;
 }
 
+/* Work queued on `to` from now waits for what the blocking streams of a
+   device (all but its legacy stream) have queued so far. */
+static void blocking_waits(int device, stream *to)
+{
+    stream *null = null_of(device), *o;
+    pthread_mutex_lock(&live_lock);
+    for (o = live; o; o = o->next_live)
+        if (o != null && o->device == device && !(o->flags & cudaStreamNonBlocking)) wait_for(o, to);
+    pthread_mutex_unlock(&live_lock);
+}
+
 /* As CUDA's legacy default stream (the NULL stream, one per device): work
    queued on it waits for what every blocking stream (created without
    cudaStreamNonBlocking) of its device queued before, and work queued on a
@@ -329,15 +340,12 @@ static cudaError_t wait_for(stream *from, stream *to)
    non-blocking stream waits for neither. */
 static void implicit_waits(stream *s)
 {
-    stream *null = null_of(s->device), *o;
+    stream *null = null_of(s->device);
     if (s != null) {
         if (!(s->flags & cudaStreamNonBlocking)) wait_for(null, s);
         return;
     }
-    pthread_mutex_lock(&live_lock);
-    for (o = live; o; o = o->next_live)
-        if (o != null && o->device == s->device && !(o->flags & cudaStreamNonBlocking)) wait_for(o, null);
-    pthread_mutex_unlock(&live_lock);
+    blocking_waits(s->device, null);
 }
 
 static cudaError_t capture_add(stream *s, op *o, int *captured);
@@ -1373,12 +1381,8 @@ cudaError_t cudaMemcpyPeerAsync(void *d, int dd, const void *src, int sd, size_t
    the blocking streams it waits for have queued so far. */
 static void device_waits(int device, stream *to)
 {
-    stream *null = null_of(device), *o;
-    wait_for(null, to);
-    pthread_mutex_lock(&live_lock);
-    for (o = live; o; o = o->next_live)
-        if (o != null && o->device == device && !(o->flags & cudaStreamNonBlocking)) wait_for(o, to);
-    pthread_mutex_unlock(&live_lock);
+    wait_for(null_of(device), to);
+    blocking_waits(device, to);
 }
 
 /* As CUDA's: asynchronous to the host, serialized with the work queued on
