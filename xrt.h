@@ -32,11 +32,13 @@
    list) or else the first available of cuda, hip, cpu. xrt_set_backend()
    changes the calling thread's backend.
 
-   The NULL stream is the current device's default stream: one ordered queue
-   shared by all host threads. It does NOT synchronise implicitly with other
-   streams (every xrt stream behaves like a CUDA non-blocking stream); order
-   work across streams with events. xrt_memcpy and xrt_memset are ordered on
-   the NULL stream and return when they have completed.
+   The NULL stream is the current device's default stream, CUDA's legacy
+   default stream: one ordered queue shared by all host threads, which waits
+   for the work of every blocking stream of its device (xrt_stream_create's)
+   and which their later work waits for. A stream made with
+   XRT_STREAM_NON_BLOCKING takes no part; order it with events. xrt_memcpy
+   and xrt_memset are ordered on the NULL stream and return when they have
+   completed.
 
    Rules that bite:
    - Host functions (xrt_launch_host_func) run on a backend thread. They must
@@ -294,6 +296,11 @@ typedef struct xrt_stream_s *xrt_stream;
 typedef struct xrt_event_s *xrt_event;
 typedef struct xrt_module_s *xrt_module;
 typedef struct xrt_function_s *xrt_function;
+
+enum { /* stream flags, same values as CUDA's */
+    XRT_STREAM_DEFAULT = 0,     /* blocking: ordered with the NULL stream, as cudaStreamCreate's */
+    XRT_STREAM_NON_BLOCKING = 1 /* no implicit order with the NULL stream */
+};
 
 enum { /* event flags, same values as CUDA's */
     XRT_EVENT_DEFAULT = 0,
@@ -555,7 +562,12 @@ XRT_API xrt_status xrt_add_free_hook(xrt_free_hook_fn fn, void *user);
 XRT_API xrt_status xrt_remove_free_hook(xrt_free_hook_fn fn, void *user);
 
 /* streams (NULL is the default stream) */
-static inline xrt_status xrt_stream_create(xrt_stream *stream);          /* non-blocking, as every xrt stream */
+static inline xrt_status xrt_stream_create(xrt_stream *stream);          /* blocking, as cudaStreamCreate's */
+static inline xrt_status xrt_stream_create_with_flags(xrt_stream *stream, unsigned flags); /* XRT_STREAM_* */
+static inline xrt_status xrt_stream_create_with_priority(xrt_stream *stream, unsigned flags, int priority);
+static inline xrt_status xrt_stream_get_flags(xrt_stream stream, unsigned *flags);
+static inline xrt_status xrt_stream_get_priority(xrt_stream stream, int *priority);
+static inline xrt_status xrt_device_get_stream_priority_range(int *least, int *greatest); /* either may be NULL */
 static inline xrt_status xrt_stream_destroy(xrt_stream stream);          /* returns at once; queued work completes */
 static inline xrt_status xrt_stream_synchronize(xrt_stream stream);
 static inline xrt_status xrt_stream_query(xrt_stream stream);            /* XRT_ERROR_NOT_READY while busy */
@@ -1159,6 +1171,63 @@ static inline xrt_status xrt_stream_create(xrt_stream *stream)
     st = b->stream_create(b, &obj);
     if (st != XRT_SUCCESS) return st;
     return xrt__handle_create(b, obj, XRT__HANDLE_STREAM, 1, (void **)stream);
+}
+
+static inline xrt_status xrt__stream_create(const char *fn, xrt_stream *stream, unsigned flags, int priority)
+{
+    const xrt_backend *b = xrt__be();
+    void *obj = NULL;
+    xrt_status st;
+    if (XRT__UNLIKELY(!stream)) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "stream is NULL");
+    *stream = NULL;
+    if (XRT__UNLIKELY(flags & ~(unsigned)XRT_STREAM_NON_BLOCKING))
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "unknown flags 0x%x (XRT_STREAM_DEFAULT, XRT_STREAM_NON_BLOCKING)",
+                         flags);
+    st = b->stream_create_with_priority(b, &obj, flags, priority);
+    if (st != XRT_SUCCESS) return st;
+    return xrt__handle_create(b, obj, XRT__HANDLE_STREAM, 1, (void **)stream);
+}
+
+/* A priority outside the device's range is clamped to it, as CUDA does. */
+static inline xrt_status xrt_stream_create_with_priority(xrt_stream *stream, unsigned flags, int priority)
+{
+    return xrt__stream_create("xrt_stream_create_with_priority", stream, flags, priority);
+}
+
+static inline xrt_status xrt_stream_create_with_flags(xrt_stream *stream, unsigned flags)
+{
+    return xrt__stream_create("xrt_stream_create_with_flags", stream, flags, 0);
+}
+
+static inline xrt_status xrt_stream_get_flags(xrt_stream stream, unsigned *flags)
+{
+    const xrt_backend *b = xrt__be();
+    XRT__CHECK_PTR(flags, "xrt_stream_get_flags");
+    xrt__call_enter();
+    xrt__handle_slot *s = xrt__handle_stream(b, stream);
+    if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_stream_get_flags", stream));
+    return xrt__call_exit(b->stream_get_flags(b, s->obj, flags));
+}
+
+static inline xrt_status xrt_stream_get_priority(xrt_stream stream, int *priority)
+{
+    const xrt_backend *b = xrt__be();
+    XRT__CHECK_PTR(priority, "xrt_stream_get_priority");
+    xrt__call_enter();
+    xrt__handle_slot *s = xrt__handle_stream(b, stream);
+    if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_stream_get_priority", stream));
+    return xrt__call_exit(b->stream_get_priority(b, s->obj, priority));
+}
+
+/* Numerically, greatest <= least: a lower number is a higher priority. */
+static inline xrt_status xrt_device_get_stream_priority_range(int *least, int *greatest)
+{
+    const xrt_backend *b = xrt__be();
+    int l = 0, g = 0;
+    xrt_status st = b->device_get_stream_priority_range(b, &l, &g);
+    if (st == XRT_SUCCESS && least) *least = l;
+    if (st == XRT_SUCCESS && greatest) *greatest = g;
+    return st;
 }
 
 /* Returns at once; work already enqueued still completes, as with CUDA. */

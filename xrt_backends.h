@@ -214,7 +214,13 @@ enum { /* xrt_backend.flags */
     X(memcpy_peer_async, (const xrt_backend *self, void *dst, int dst_device, const void *src, int src_device,      \
                           size_t size, void *stream), (self, dst, dst_device, src, src_device, size, stream))    \
     X(graph_debug_dot_print, (const xrt_backend *self, void *graph, const char *path, unsigned flags),              \
-      (self, graph, path, flags))
+      (self, graph, path, flags))                                                                                  \
+    X(stream_create_with_priority, (const xrt_backend *self, void **stream, unsigned flags, int priority),         \
+      (self, stream, flags, priority))                                                                             \
+    X(stream_get_flags, (const xrt_backend *self, void *stream, unsigned *flags), (self, stream, flags))           \
+    X(stream_get_priority, (const xrt_backend *self, void *stream, int *priority), (self, stream, priority))       \
+    X(device_get_stream_priority_range, (const xrt_backend *self, int *least, int *greatest),                      \
+      (self, least, greatest))
 
 struct xrt_backend {
     uint32_t abi_version; /* XRT_BACKEND_ABI_VERSION the backend was built against */

@@ -396,6 +396,8 @@ static void xrt__cpu_hop(int cpu, int onto)
 struct xrt__cpu_op;
 struct xrt__cpu_stream;
 struct xrt__cpu_event;
+/* A point in a stream to wait for: op number pos - 1 done. */
+typedef struct xrt__cpu_pending { struct xrt__cpu_stream *s; uint64_t pos; } xrt__cpu_pending;
 typedef void (*xrt__cpu_run_fn)(struct xrt__cpu_op *op);
 /* One queued operation: `run` and the arguments of its kind. */
 typedef struct xrt__cpu_op {
@@ -407,6 +409,7 @@ typedef struct xrt__cpu_op {
         struct { xrt_host_fn fn; void *user; } host;
         struct { struct xrt__cpu_event *event; struct xrt__cpu_stream *stream; uint64_t pos; } record;
         struct { struct xrt__cpu_stream *stream; uint64_t pos; } wait;
+        struct { struct xrt__cpu_pending *v; size_t n; } waits; /* owns v */
     } u;
 } xrt__cpu_op;
 
@@ -453,12 +456,18 @@ typedef struct xrt__cpu_stream {
     uint64_t room; /* ops may be enqueued without looking at head while tail < room */
     uint64_t empty_at;  /* ops below it are done: op empty_at may go to the express slot */
     unsigned wait_spin; /* synchronizing threads' spin budget (xrt__cpu_spin) */
+    int order;          /* XRT__CPU_NON_BLOCKING, _BLOCKING or _LEGACY (">> cpu: the legacy stream") */
     struct xrt__cpu_capture *cap; /* the capture it is in (">> cpu: graphs"); NULL: none */
+    uint64_t legacy_seen; /* a blocking stream: the NULL stream's op its later ops follow (xrt__cpu_legacy.order) */
+    uint64_t work_end;    /* a blocking stream: 1 + its ops before the worker's exit op, once destroyed; else 0 */
     xrt__cpu_slot *ring __attribute__((aligned(64))); /* read by all, rarely written */
     uint64_t mask; /* ring entries - 1 */
     int refs;      /* the worker and the handle: the last to let go frees the stream */
     pthread_t thread;
     struct xrt__cpu_stream *prev, *next;
+    struct xrt__cpu_stream *bprev, *bnext; /* a blocking stream: its device's list (xrt__cpu_legacy) */
+    unsigned flags;                        /* XRT_STREAM_* as created */
+    int priority;                          /* as created, clamped to the device's range */
     xrt__cpu_spare *spares __attribute__((aligned(64))); /* pushed by the worker, taken under `lock` */
     unsigned nspares;
     uint32_t parked __attribute__((aligned(64))); /* the idle worker sleeps on it */
@@ -475,6 +484,23 @@ typedef struct xrt__cpu_stream {
     uint32_t *front, nfront, frontcap;
     char cap_name[32];
 } xrt__cpu_stream;
+
+/* xrt__cpu_stream.order: how a stream is ordered with its device's NULL
+   stream, the legacy default stream (">> cpu: the legacy stream"). */
+enum { XRT__CPU_NON_BLOCKING, XRT__CPU_BLOCKING, XRT__CPU_LEGACY };
+
+/* Each device's legacy stream: `order` is the op number + 1 of its latest
+   op, which work queued on a blocking stream from then on follows; `pending`
+   is set while an op of it is being ordered after the blocking streams' work
+   (xrt__cpu_legacy_open); `lock` guards the list of blocking streams. One
+   line, read by every enqueue on a blocking stream, written by the NULL
+   stream's producers. */
+typedef struct xrt__cpu_legacy {
+    uint32_t pending;
+    int lock;
+    uint64_t order;
+    struct xrt__cpu_stream *blocking; /* the first (bnext) */
+} __attribute__((aligned(64))) xrt__cpu_legacy;
 
 /* `exec`: who runs a stream's ops. The worker holds it while it runs or
    waits awake for ops (WORKER), and lets go to sleep (FREE) or when a thread
@@ -507,6 +533,7 @@ static struct {
        device: the devices share the machine's cores, so a pool per device
        would only oversubscribe them. */
     xrt__cpu_stream *dflt[XRT__CPU_DEVICES_MAX];
+    xrt__cpu_legacy legacy[XRT__CPU_DEVICES_MAX];
     int ndev;
     int numa;                                /* devices are NUMA nodes (XRT_CPU_DEVICES=numa) */
     /* Placement (">> cpu: placement"), read at init, before any worker starts. */
@@ -688,6 +715,8 @@ static void xrt__cpu_spare_give(xrt__cpu_stream *s, void *block)
     }
 }
 
+static void xrt__cpu_blocking_unlink(xrt__cpu_stream *s);
+
 static void xrt__cpu_stream_unlink(xrt__cpu_stream *s)
 {
     pthread_mutex_lock(&xrt__cpu_list_lock);
@@ -859,6 +888,7 @@ static void *xrt__cpu_worker(void *arg)
     xrt__cpu_exec_give(s, XRT__CPU_FREE); /* a thread that asked for the ops stops waiting */
     xrt__cpu_complete(s, ++h);
     xrt__cpu_serving = NULL;
+    xrt__cpu_blocking_unlink(s);
     /* All of the way out under the list lock (the free included): a fork
        finds the worker before it or buried (xrt__cpu_fork_prepare). */
     pthread_mutex_lock(&xrt__cpu_list_lock);
@@ -906,44 +936,269 @@ static int xrt__cpu_grow_locked(xrt__cpu_stream *s)
    touches no line that the worker writes. */
 static void xrt__cpu_drain(xrt__cpu_stream *s, uint64_t target, int take);
 
-static xrt__cpu_op *xrt__cpu_reserve(xrt__cpu_stream *s, const char *who)
+/* Called with the lock held: room in the ring for n more ops, waiting (lock
+   released) while it is full; 0 (lock held, error recorded) where the
+   stream's own worker finds no memory to grow it. */
+static int xrt__cpu_make_room(xrt__cpu_stream *s, uint64_t n, const char *who)
 {
     uint64_t target;
-    if (__atomic_load_n(&s->empty_at, __ATOMIC_ACQUIRE) == s->tail) return &s->express.op; /* done with its last op */
-    while (s->tail >= s->room) {
+    while (s->tail + n > s->room) {
         s->room = __atomic_load_n(&s->head.value, __ATOMIC_ACQUIRE) + s->mask + 1;
-        if (s->tail < s->room) break;
+        if (s->tail + n <= s->room) break;
         if (xrt__cpu_serving == s) { /* only this thread could free a slot: never wait for it */
-            if (xrt__cpu_grow_locked(s)) break;
+            if (xrt__cpu_grow_locked(s)) continue;
             xrt_error(XRT_ERROR_OUT_OF_MEMORY, who, "no memory to grow the stream's queue beyond %llu operations",
                       (unsigned long long)(s->mask + 1));
-            return NULL;
+            return 0;
         }
-        target = s->tail - (s->mask + 1) / 2 + 1;
+        target = s->tail + n - (s->mask + 1) / 2;
         xrt__cpu_unlock(&s->lock);
         /* half the ring: the worker drains a batch before the producer looks again */
         xrt__cpu_drain(s, target, 0);
         xrt__cpu_lock(&s->lock);
     }
-    return &s->ring[s->tail & s->mask].op;
+    return 1;
 }
 
-/* Publishes op, reserved last, unlocks, and wakes a parked worker. */
-static void xrt__cpu_publish(xrt__cpu_stream *s, const xrt__cpu_op *op)
+static xrt__cpu_op *xrt__cpu_reserve(xrt__cpu_stream *s, const char *who)
+{
+    if (__atomic_load_n(&s->empty_at, __ATOMIC_ACQUIRE) == s->tail) return &s->express.op; /* done with its last op */
+    return xrt__cpu_make_room(s, 1, who) ? &s->ring[s->tail & s->mask].op : NULL;
+}
+
+/* Publishes op, reserved last; the lock stays, the worker is not woken. */
+static void xrt__cpu_publish_locked(xrt__cpu_stream *s, const xrt__cpu_op *op)
 {
     uint64_t t = s->tail;
     xrt__cpu_slot *slot = op == &s->express.op ? &s->express : &s->ring[t & s->mask];
     xrt__cpu_note_cpu(&s->producer_cpu);
     __atomic_store_n(&slot->seq, t + 1, __ATOMIC_SEQ_CST);
     __atomic_store_n(&s->tail, t + 1, __ATOMIC_RELEASE);
-    xrt__cpu_unlock(&s->lock);
-    /* Clearing the word, not only waking, closes the window between the
-       worker's last look at the slot and its FUTEX_WAIT: it then returns at once. */
+}
+
+/* Wakes a parked worker. Clearing the word, not only waking, closes the
+   window between the worker's last look at the slot and its FUTEX_WAIT: it
+   then returns at once. */
+static void xrt__cpu_wake(xrt__cpu_stream *s)
+{
     if (__atomic_load_n(&s->parked, __ATOMIC_SEQ_CST) && __atomic_exchange_n(&s->parked, 0, __ATOMIC_SEQ_CST))
         xrt__cpu_futex(&s->parked, FUTEX_WAKE_PRIVATE, 1);
 }
 
+static void xrt__cpu_legacy_close(xrt__cpu_stream *s, int published);
+
+/* Unlocks a stream taken with xrt__cpu_enter without publishing an op of the
+   caller's (one that ordering queued before it runs all the same). */
+static void xrt__cpu_leave(xrt__cpu_stream *s)
+{
+    if (XRT__UNLIKELY(s->order == XRT__CPU_LEGACY)) xrt__cpu_legacy_close(s, 0);
+    xrt__cpu_unlock(&s->lock);
+    xrt__cpu_wake(s);
+}
+
+/* Publishes op, reserved last, unlocks, and wakes a parked worker. */
+static void xrt__cpu_publish(xrt__cpu_stream *s, const xrt__cpu_op *op)
+{
+    xrt__cpu_publish_locked(s, op);
+    if (XRT__UNLIKELY(s->order == XRT__CPU_LEGACY)) xrt__cpu_legacy_close(s, 1);
+    xrt__cpu_unlock(&s->lock);
+    xrt__cpu_wake(s);
+}
+
 static xrt_status xrt__cpu_adopt_locked(xrt__cpu_stream *s);
+
+/* >> cpu: the legacy stream. Each device's NULL stream is CUDA's legacy
+   default stream: an op queued on it first waits for what every blocking
+   stream of its device (XRT_STREAM_DEFAULT, as xrt_stream_create makes) has
+   queued before it, and work queued on a blocking stream afterwards waits
+   for that op. Non-blocking streams take no part.
+   The NULL stream's producer, under that stream's lock, raises `pending`,
+   takes each blocking stream's tail under the blocking stream's lock, queues
+   one op that waits for those still busy, then its own op, which it makes
+   the `order` before it drops `pending`. A blocking stream's producer, under
+   its own lock, waits out `pending` (unlocked) and, when `order` changed,
+   queues a wait for that op before its own. Whichever of two such enqueues
+   takes the blocking stream's lock first is seen by the other, so the order
+   between them is that of one sequence of calls. */
+/* A blocking stream is in its device's list, which holds a reference, from
+   its creation until its worker has drained it after the destroy (or, in a
+   forked child without a worker, until the destroy). The list lock is taken
+   with no other lock held, or after the NULL stream's (xrt__cpu_legacy_busy). */
+static void xrt__cpu_blocking_link(xrt__cpu_stream *s)
+{
+    xrt__cpu_legacy *l = &xrt__cpu.legacy[s->device];
+    __atomic_add_fetch(&s->refs, 1, __ATOMIC_RELAXED);
+    xrt__cpu_lock(&l->lock);
+    s->bprev = NULL;
+    s->bnext = l->blocking;
+    if (s->bnext) s->bnext->bprev = s;
+    l->blocking = s;
+    xrt__cpu_unlock(&l->lock);
+}
+
+static void xrt__cpu_blocking_unlink(xrt__cpu_stream *s)
+{
+    xrt__cpu_legacy *l = &xrt__cpu.legacy[s->device];
+    if (s->order != XRT__CPU_BLOCKING) return;
+    xrt__cpu_lock(&l->lock);
+    if (s->bprev) s->bprev->bnext = s->bnext;
+    else l->blocking = s->bnext;
+    if (s->bnext) s->bnext->bprev = s->bprev;
+    xrt__cpu_unlock(&l->lock);
+    xrt__cpu_stream_unref(s);
+}
+
+static void xrt__cpu_run_wait(xrt__cpu_op *op);
+static void xrt__cpu_run_waits(xrt__cpu_op *op);
+
+static void xrt__cpu_wait_op(xrt__cpu_op *op, xrt__cpu_stream *s, uint64_t pos)
+{
+    __atomic_add_fetch(&s->refs, 1, __ATOMIC_RELAXED);
+    op->run = xrt__cpu_run_wait;
+    op->u.wait.stream = s;
+    op->u.wait.pos = pos;
+}
+
+/* Called with blocking stream s locked: its next op follows the NULL
+   stream's latest. */
+static xrt_status xrt__cpu_follow_legacy(xrt__cpu_stream *s, const char *who)
+{
+    xrt__cpu_legacy *l = &xrt__cpu.legacy[s->device];
+    xrt__cpu_stream *null = xrt__cpu.dflt[s->device];
+    xrt__cpu_op *op;
+    uint64_t order;
+    while (XRT__UNLIKELY(__atomic_load_n(&l->pending, __ATOMIC_SEQ_CST))) {
+        xrt__cpu_unlock(&s->lock); /* the NULL stream's producer takes it */
+        while (__atomic_load_n(&l->pending, __ATOMIC_ACQUIRE)) sched_yield();
+        xrt__cpu_lock(&s->lock);
+    }
+    order = __atomic_load_n(&l->order, __ATOMIC_ACQUIRE);
+    if (XRT__LIKELY(order == s->legacy_seen)) return XRT_SUCCESS;
+    if (!xrt__cpu_reached(&null->head, order)) {
+        if (!(op = xrt__cpu_reserve(s, who))) return XRT_ERROR_OUT_OF_MEMORY;
+        xrt__cpu_wait_op(op, null, order);
+        xrt__cpu_publish_locked(s, op);
+    }
+    s->legacy_seen = order;
+    return XRT_SUCCESS;
+}
+
+/* Ops of blocking stream b that are work: all but a destroyed one's exit. */
+static uint64_t xrt__cpu_work_tail(xrt__cpu_stream *b)
+{
+    uint64_t end = __atomic_load_n(&b->work_end, __ATOMIC_ACQUIRE);
+    return end ? end - 1 : __atomic_load_n(&b->tail, __ATOMIC_ACQUIRE);
+}
+
+/* The busy blocking streams of a device, each with a reference, and where
+   each is: in *v (one on the caller's stack) or a new array; -1: no memory. */
+static long xrt__cpu_legacy_busy(int device, xrt__cpu_pending **v)
+{
+    xrt__cpu_legacy *l = &xrt__cpu.legacy[device];
+    xrt__cpu_pending *more;
+    xrt__cpu_stream *b;
+    size_t n = 0, cap = 1;
+    xrt__cpu_lock(&l->lock);
+    for (b = l->blocking; b; b = b->bnext) {
+        uint64_t pos;
+        xrt__cpu_lock(&b->lock);
+        pos = xrt__cpu_work_tail(b);
+        xrt__cpu_unlock(&b->lock);
+        if (xrt__cpu_reached(&b->head, pos)) continue;
+        if (n == cap) {
+            if (!(more = (xrt__cpu_pending *)XRT_MALLOC(4 * cap * sizeof *more))) break;
+            memcpy(more, *v, n * sizeof *more);
+            if (cap > 1) XRT_FREE(*v);
+            *v = more;
+            cap *= 4;
+        }
+        __atomic_add_fetch(&b->refs, 1, __ATOMIC_RELAXED);
+        (*v)[n].s = b;
+        (*v)[n++].pos = pos;
+    }
+    xrt__cpu_unlock(&l->lock);
+    if (b == NULL) return (long)n;
+    while (n) xrt__cpu_stream_unref((*v)[--n].s); /* after the list lock: an unref may take it */
+    if (cap > 1) XRT_FREE(*v);
+    return -1;
+}
+
+/* Called with NULL stream s locked: queues the wait for the device's busy
+   blocking streams before the caller's op (xrt__cpu_legacy_close ends it). */
+static xrt_status xrt__cpu_legacy_open(xrt__cpu_stream *s, const char *who)
+{
+    xrt__cpu_pending one, *v = &one;
+    xrt__cpu_op *op;
+    long n;
+    if (!xrt__cpu_make_room(s, 2, who)) return XRT_ERROR_OUT_OF_MEMORY;
+    __atomic_store_n(&xrt__cpu.legacy[s->device].pending, 1, __ATOMIC_SEQ_CST);
+    if ((n = xrt__cpu_legacy_busy(s->device, &v)) < 0) {
+        xrt__cpu_legacy_close(s, 0);
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, who, "no memory to order the NULL stream after the blocking streams");
+    }
+    if (n == 0) return XRT_SUCCESS;
+    op = xrt__cpu_reserve(s, who); /* there is room */
+    if (n == 1) {
+        xrt__cpu_wait_op(op, one.s, one.pos);
+        xrt__cpu_stream_unref(one.s); /* the op holds the reference taken for it */
+    } else {
+        op->run = xrt__cpu_run_waits;
+        op->u.waits.v = v;
+        op->u.waits.n = (size_t)n;
+    }
+    xrt__cpu_publish_locked(s, op);
+    return XRT_SUCCESS;
+}
+
+/* Ends an op of NULL stream s (locked): if one was published, blocking
+   streams' later work follows it. */
+static void xrt__cpu_legacy_close(xrt__cpu_stream *s, int published)
+{
+    xrt__cpu_legacy *l = &xrt__cpu.legacy[s->device];
+    if (published) __atomic_store_n(&l->order, s->tail, __ATOMIC_RELEASE);
+    __atomic_store_n(&l->pending, 0, __ATOMIC_SEQ_CST);
+}
+
+static void xrt__cpu_run_waits(xrt__cpu_op *op)
+{
+    size_t i;
+    for (i = 0; i < op->u.waits.n; i++) {
+        xrt__cpu_stream *b = op->u.waits.v[i].s;
+        xrt__cpu_wait(&b->head, op->u.waits.v[i].pos, 1, &b->worker_cpu);
+        xrt__cpu_stream_unref(b);
+    }
+    XRT_FREE(op->u.waits.v);
+}
+
+/* Takes s's lock for an op of the caller's, after what s's ordering puts
+   before it: XRT_SUCCESS with the lock held, else an error without it. */
+static xrt_status xrt__cpu_enter(xrt__cpu_stream *s, const char *who)
+{
+    xrt_status st = XRT_SUCCESS;
+    xrt__cpu_lock(&s->lock);
+    if (XRT__UNLIKELY(s->orphan)) st = xrt__cpu_adopt_locked(s);
+    if (st == XRT_SUCCESS && XRT__UNLIKELY(s->order != XRT__CPU_NON_BLOCKING))
+        st = s->order == XRT__CPU_BLOCKING ? xrt__cpu_follow_legacy(s, who) : xrt__cpu_legacy_open(s, who);
+    if (st != XRT_SUCCESS) xrt__cpu_unlock(&s->lock);
+    return st;
+}
+
+static int xrt__cpu_busy(xrt__cpu_stream *s);
+
+/* No work of s's, nor any it would wait for, is queued. */
+static int xrt__cpu_quiet(xrt__cpu_stream *s)
+{
+    xrt__cpu_legacy *l = &xrt__cpu.legacy[s->device];
+    xrt__cpu_stream *b;
+    int quiet = !xrt__cpu_busy(s);
+    if (!quiet || s->order == XRT__CPU_NON_BLOCKING) return quiet;
+    if (s->order == XRT__CPU_BLOCKING)
+        return xrt__cpu_reached(&xrt__cpu.dflt[s->device]->head, __atomic_load_n(&l->order, __ATOMIC_ACQUIRE));
+    xrt__cpu_lock(&l->lock);
+    for (b = l->blocking; b && quiet; b = b->bnext) quiet = xrt__cpu_reached(&b->head, xrt__cpu_work_tail(b));
+    xrt__cpu_unlock(&l->lock);
+    return quiet;
+}
 
 /* Enqueues a copy of *op on the stream (NULL: the default stream); `who`
    names the call in an error; *pos (if pos) is the op's number + 1. On a
@@ -954,13 +1209,9 @@ static xrt_status xrt__cpu_enqueue_at(void *stream, const xrt__cpu_op *op, const
     xrt__cpu_op *slot;
     xrt_status st;
     if (XRT__UNLIKELY(__atomic_load_n(&s->cap, __ATOMIC_ACQUIRE)) && xrt__cpu_cap_op(s, op, who, &st)) return st;
-    xrt__cpu_lock(&s->lock);
-    if (XRT__UNLIKELY(s->orphan) && (st = xrt__cpu_adopt_locked(s)) != XRT_SUCCESS) {
-        xrt__cpu_unlock(&s->lock);
-        return st;
-    }
+    if ((st = xrt__cpu_enter(s, who)) != XRT_SUCCESS) return st;
     if (!(slot = xrt__cpu_reserve(s, who))) {
-        xrt__cpu_unlock(&s->lock);
+        xrt__cpu_leave(s);
         return XRT_ERROR_OUT_OF_MEMORY;
     }
     *slot = *op;
@@ -1391,7 +1642,8 @@ static xrt_status xrt__cpu_start_worker_locked(xrt__cpu_stream *s)
     return XRT_SUCCESS;
 }
 
-static xrt_status xrt__cpu_stream_new(xrt__cpu_stream **out, int device)
+/* order: XRT__CPU_LEGACY for a device's NULL stream, else from flags. */
+static xrt_status xrt__cpu_stream_new(xrt__cpu_stream **out, int device, int order, unsigned flags)
 {
     xrt__cpu_stream *s = (xrt__cpu_stream *)XRT_ALIGNED_ALLOC(64, sizeof *s);
     xrt__cpu_slot *ring = (xrt__cpu_slot *)XRT_ALIGNED_ALLOC(64, XRT__CPU_RING * sizeof *ring);
@@ -1405,6 +1657,8 @@ static xrt_status xrt__cpu_stream_new(xrt__cpu_stream **out, int device)
     memset(s, 0, sizeof *s);
     s->producer_cpu = s->worker_cpu = -1;
     s->device = device;
+    s->order = order;
+    s->flags = flags;
     s->pinned = xrt__cpu.numa && CPU_COUNT(&xrt__cpu.cpus[device]) > 0;
     memset(ring, 0, XRT__CPU_RING * sizeof *ring);
     s->ring = ring;
@@ -1426,6 +1680,7 @@ static xrt_status xrt__cpu_stream_new(xrt__cpu_stream **out, int device)
         XRT_FREE(s);
         return st;
     }
+    if (order == XRT__CPU_BLOCKING) xrt__cpu_blocking_link(s);
     *out = s;
     return XRT_SUCCESS;
 }
@@ -1446,9 +1701,42 @@ static xrt_status xrt__cpu_adopt_locked(xrt__cpu_stream *s)
     return st;
 }
 
+/* The CPU has one stream priority, 0, as a GPU without priorities: every
+   priority asked for is clamped to it, as CUDA clamps to its range. */
+static xrt_status xrt__cpu_stream_create_with_priority(const xrt_backend *self, void **stream, unsigned flags,
+                                                       int priority)
+{
+    (void)self;
+    (void)priority;
+    return xrt__cpu_stream_new((xrt__cpu_stream **)stream, xrt__cpu_current(),
+                               (flags & XRT_STREAM_NON_BLOCKING) ? XRT__CPU_NON_BLOCKING : XRT__CPU_BLOCKING, flags);
+}
+
 static xrt_status xrt__cpu_stream_create(const xrt_backend *self, void **stream)
 {
-    return xrt__cpu_stream_new((xrt__cpu_stream **)stream, xrt__cpu_current());
+    return xrt__cpu_stream_create_with_priority(self, stream, XRT_STREAM_DEFAULT, 0);
+}
+
+static xrt_status xrt__cpu_stream_get_flags(const xrt_backend *self, void *stream, unsigned *flags)
+{
+    (void)self;
+    *flags = xrt__cpu_stream_of(stream)->flags;
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_stream_get_priority(const xrt_backend *self, void *stream, int *priority)
+{
+    (void)self;
+    (void)stream;
+    *priority = 0;
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_device_get_stream_priority_range(const xrt_backend *self, int *least, int *greatest)
+{
+    (void)self;
+    *least = *greatest = 0;
+    return XRT_SUCCESS;
 }
 
 /* Returns at once: the worker drains what is queued, then exits. Fails only
@@ -1462,8 +1750,10 @@ static xrt_status xrt__cpu_stream_close(xrt__cpu_stream *s)
         xrt__cpu_release_dropped(s);
         xrt__cpu_unlock(&s->lock);
         xrt__cpu_stream_unlink(s);
+        xrt__cpu_blocking_unlink(s);
         xrt__cpu_stream_unref(s);
     } else if ((op = xrt__cpu_reserve(s, "cpu: xrt_stream_destroy")) != NULL) {
+        __atomic_store_n(&s->work_end, s->tail + 1, __ATOMIC_RELEASE); /* the exit op is no work to wait for */
         op->run = NULL;
         xrt__cpu_publish(s, op);
     } else {
@@ -1481,11 +1771,35 @@ static xrt_status xrt__cpu_stream_destroy(const xrt_backend *self, void *stream)
     return xrt__cpu_stream_close((xrt__cpu_stream *)stream);
 }
 
+static void xrt__cpu_run_nothing(xrt__cpu_op *op);
+
+/* Runs op in place where s is quiet, else queues it and waits for it. */
+static xrt_status xrt__cpu_run_ordered(xrt__cpu_stream *s, xrt__cpu_op *op, const char *who)
+{
+    uint64_t pos;
+    xrt_status st;
+    if (xrt__cpu_quiet(s)) {
+        op->run(op);
+        return XRT_SUCCESS;
+    }
+    if ((st = xrt__cpu_enqueue_at(s, op, who, &pos)) != XRT_SUCCESS) return st;
+    xrt__cpu_drain(s, pos, 1);
+    return XRT_SUCCESS;
+}
+
+/* The NULL stream's work includes what its op would wait for: the blocking
+   streams' (">> cpu: the legacy stream"). */
 static xrt_status xrt__cpu_stream_synchronize(const xrt_backend *self, void *stream)
 {
     xrt__cpu_stream *s = xrt__cpu_stream_of(stream);
+    xrt__cpu_op op;
+    (void)self;
     if (XRT__UNLIKELY(__atomic_load_n(&s->cap, __ATOMIC_ACQUIRE)))
         return xrt__cpu_cap_wait_refused(s, "cpu: xrt_stream_synchronize");
+    if (XRT__UNLIKELY(s->order == XRT__CPU_LEGACY)) {
+        op.run = xrt__cpu_run_nothing;
+        return xrt__cpu_run_ordered(s, &op, "cpu: xrt_stream_synchronize");
+    }
     xrt__cpu_drain(s, __atomic_load_n(&s->tail, __ATOMIC_ACQUIRE), 1);
     return XRT_SUCCESS;
 }
@@ -1500,6 +1814,7 @@ static xrt_status xrt__cpu_stream_query(const xrt_backend *self, void *stream)
     xrt__cpu_stream *s = xrt__cpu_stream_of(stream);
     if (XRT__UNLIKELY(__atomic_load_n(&s->cap, __ATOMIC_ACQUIRE)))
         return xrt__cpu_cap_wait_refused(s, "cpu: xrt_stream_query");
+    if (XRT__UNLIKELY(s->order == XRT__CPU_LEGACY)) return xrt__cpu_quiet(s) ? XRT_SUCCESS : XRT_ERROR_NOT_READY;
     return xrt__cpu_busy(s) ? XRT_ERROR_NOT_READY : XRT_SUCCESS;
 }
 
@@ -1507,8 +1822,6 @@ static xrt_status xrt__cpu_stream_query(const xrt_backend *self, void *stream)
    only to take a reference on each busy stream, not while waiting, so other
    threads keep creating and destroying streams meanwhile. With nothing queued
    (the usual xrt_free) it allocates nothing. */
-typedef struct xrt__cpu_pending { xrt__cpu_stream *s; uint64_t pos; } xrt__cpu_pending;
-
 static int xrt__cpu_busy_on(xrt__cpu_stream *s, int device)
 {
     return (device < 0 || s->device == device) && xrt__cpu_busy(s);
@@ -1696,19 +2009,15 @@ static xrt_status xrt__cpu_event_record(const xrt_backend *self, void *event, vo
     if (XRT__UNLIKELY(__atomic_load_n(&s->cap, __ATOMIC_ACQUIRE) || __atomic_load_n(&e->cap, __ATOMIC_ACQUIRE)) &&
         xrt__cpu_cap_record(e, s, &st))
         return st;
-    xrt__cpu_lock(&s->lock);
+    if ((st = xrt__cpu_enter(s, "cpu: xrt_event_record")) != XRT_SUCCESS) return st;
     if (xrt__cpu_reached(&s->head, s->tail)) {
         xrt__cpu_event_set(e, s, s->tail);
         xrt__cpu_event_stamp(e, s, s->tail);
-        xrt__cpu_unlock(&s->lock);
+        xrt__cpu_leave(s);
         return XRT_SUCCESS;
     }
-    if (XRT__UNLIKELY(s->orphan) && (st = xrt__cpu_adopt_locked(s)) != XRT_SUCCESS) {
-        xrt__cpu_unlock(&s->lock);
-        return st;
-    }
     if (!(op = xrt__cpu_reserve(s, "cpu: xrt_event_record"))) {
-        xrt__cpu_unlock(&s->lock);
+        xrt__cpu_leave(s);
         return XRT_ERROR_OUT_OF_MEMORY;
     }
     xrt__cpu_event_set(e, s, s->tail + 1); /* done when this op has run */
@@ -2557,13 +2866,8 @@ static xrt_status xrt__cpu_free_async(const xrt_backend *self, void *ptr, void *
 static xrt_status xrt__cpu_sync_op_on(const xrt_backend *self, xrt__cpu_stream *s, xrt__cpu_op *op, const char *who)
 {
     xrt_status st = xrt__cpu_cap_unsafe(who);
-    if (st != XRT_SUCCESS) return st;
-    if (!xrt__cpu_busy(s)) {
-        op->run(op);
-        return XRT_SUCCESS;
-    }
-    if ((st = xrt__cpu_enqueue(s, op, who)) != XRT_SUCCESS) return st;
-    return xrt__cpu_stream_synchronize(self, s);
+    (void)self;
+    return st != XRT_SUCCESS ? st : xrt__cpu_run_ordered(s, op, who);
 }
 
 static xrt_status xrt__cpu_sync_op(const xrt_backend *self, xrt__cpu_op *op, const char *who)
@@ -2610,7 +2914,8 @@ static int xrt__cpu_pageable(const xrt_backend *self, const void *p)
 static xrt_status xrt__cpu_copy_now(const xrt_backend *self, xrt__cpu_op *op, void *stream)
 {
     xrt__cpu_stream *s = xrt__cpu_stream_of(stream);
-    if (xrt__cpu_serving && xrt__cpu_busy(s)) return xrt__cpu_enqueue(stream, op, "cpu: xrt_memcpy_async");
+    if (xrt__cpu_serving && !xrt__cpu_quiet(s)) return xrt__cpu_enqueue(stream, op, "cpu: xrt_memcpy_async");
+    if (s->order != XRT__CPU_NON_BLOCKING) return xrt__cpu_run_ordered(s, op, "cpu: xrt_memcpy_async");
     xrt__cpu_drain(s, __atomic_load_n(&s->tail, __ATOMIC_ACQUIRE), 1);
     op->run(op);
     return XRT_SUCCESS;
@@ -5103,6 +5408,9 @@ static void xrt__cpu_release_dropped(xrt__cpu_stream *s)
             xrt__cpu_event_unref(op->u.record.event);
         } else if (op->run == xrt__cpu_run_wait) {
             xrt__cpu_stream_unref(op->u.wait.stream);
+        } else if (op->run == xrt__cpu_run_waits) {
+            while (op->u.waits.n) xrt__cpu_stream_unref(op->u.waits.v[--op->u.waits.n].s);
+            XRT_FREE(op->u.waits.v);
         } else if (op->run == xrt__cpu_run_free) {
             xrt__cpu_run_free(op);
         } else if (op->run == xrt__cpu_run_graph) {
@@ -5115,7 +5423,9 @@ static void xrt__cpu_fork_child(void)
 {
     xrt__cpu_stream *s;
     xrt__cpu_event *e;
+    int i;
     for (e = xrt__cpu.events; e; e = e->next) e->lock = 0; /* its holder did not come along */
+    for (i = 0; i < XRT__CPU_DEVICES_MAX; i++) xrt__cpu.legacy[i].lock = xrt__cpu.legacy[i].pending = 0;
     for (s = xrt__cpu.list.next; s && s != &xrt__cpu.list; s = s->next) {
         s->lock = 0; /* its holder did not come along */
         s->exec = XRT__CPU_FREE;
@@ -5164,8 +5474,10 @@ static xrt_status xrt__cpu_init(const xrt_backend *self, char *reason, size_t n)
     xrt__cpu.list.next = xrt__cpu.list.prev = &xrt__cpu.list;
     xrt__cpu.ndev = xrt__cpu_devices_env();
     memset(xrt__cpu.peers, 0, sizeof xrt__cpu.peers);
+    for (i = 0; i < XRT__CPU_DEVICES_MAX; i++) /* the NULL streams start anew (their lists may still drain) */
+        xrt__cpu.legacy[i].order = xrt__cpu.legacy[i].pending = 0;
     for (i = 0, st = XRT_SUCCESS; i < xrt__cpu.ndev && st == XRT_SUCCESS; i++)
-        st = xrt__cpu_stream_new(&xrt__cpu.dflt[i], i);
+        st = xrt__cpu_stream_new(&xrt__cpu.dflt[i], i, XRT__CPU_LEGACY, XRT_STREAM_DEFAULT);
     if (st != XRT_SUCCESS) {
         snprintf(reason, n, "%s", xrt_get_last_error_string());
         xrt__cpu_shutdown(self);

@@ -137,6 +137,9 @@ static const xrt__gpu_error xrt__cuda_errors[] = {
 };
 
 /* xrt's capture modes and statuses are CUDA's. */
+/* xrt's stream flags are CUDA's. */
+XRT__GPU_ASSERT((int)cudaStreamDefault == (int)XRT_STREAM_DEFAULT && (int)cudaStreamNonBlocking == (int)XRT_STREAM_NON_BLOCKING,
+                "cudaStreamNonBlocking");
 XRT__GPU_ASSERT((int)cudaStreamCaptureModeGlobal == (int)XRT_CAPTURE_MODE_GLOBAL &&
                     (int)cudaStreamCaptureModeThreadLocal == (int)XRT_CAPTURE_MODE_THREAD_LOCAL &&
                     (int)cudaStreamCaptureModeRelaxed == (int)XRT_CAPTURE_MODE_RELAXED,
@@ -759,7 +762,6 @@ static void xrt__cuda_fill(xrt_backend *t)
     g->errors = xrt__cuda_errors;
     g->nerrors = sizeof xrt__cuda_errors / sizeof xrt__cuda_errors[0];
     g->success = cudaSuccess;
-    g->stream_non_blocking = cudaStreamNonBlocking;
     g->attr_pools = cudaDevAttrMemoryPoolsSupported;
     g->attr_pci[0] = cudaDevAttrPciDomainId;
     g->attr_pci[1] = cudaDevAttrPciBusId;

@@ -93,6 +93,14 @@
       (XRT__GPU_T(pointer_attr) attr, const void *ptr))                                                                  \
     X(StreamCreateWithFlags, cudaStreamCreateWithFlags, 0, hipStreamCreateWithFlags, 0, XRT__GPU_T(error),               \
       (XRT__GPU_T(stream) *stream, unsigned flags))                                                                      \
+    X(StreamCreateWithPriority, cudaStreamCreateWithPriority, 0, hipStreamCreateWithPriority, 0, XRT__GPU_T(error),     \
+      (XRT__GPU_T(stream) *stream, unsigned flags, int priority))                                                        \
+    X(StreamGetFlags, cudaStreamGetFlags, 0, hipStreamGetFlags, 0, XRT__GPU_T(error),                                    \
+      (XRT__GPU_T(stream) stream, unsigned *flags))                                                                      \
+    X(StreamGetPriority, cudaStreamGetPriority, 0, hipStreamGetPriority, 0, XRT__GPU_T(error),                           \
+      (XRT__GPU_T(stream) stream, int *priority))                                                                        \
+    X(DeviceGetStreamPriorityRange, cudaDeviceGetStreamPriorityRange, 0, hipDeviceGetStreamPriorityRange, 0,             \
+      XRT__GPU_T(error), (int *least, int *greatest))                                                                    \
     X(StreamDestroy, cudaStreamDestroy, 0, hipStreamDestroy, 0, XRT__GPU_T(error), (XRT__GPU_T(stream) stream))          \
     X(StreamSynchronize, cudaStreamSynchronize, 0, hipStreamSynchronize, 0, XRT__GPU_T(error),                           \
       (XRT__GPU_T(stream) stream))                                                                                       \
@@ -262,7 +270,6 @@ struct xrt__gpu {
     const xrt__gpu_error *errors;
     size_t nerrors;
     int success;                   /* cudaSuccess, hipSuccess */
-    unsigned stream_non_blocking;  /* cudaStreamNonBlocking, hipStreamNonBlocking */
     int attr_pools;                /* cudaDevAttrMemoryPoolsSupported, hipDeviceAttributeMemoryPoolsSupported */
     int attr_pci[3];               /* the PCI domain, bus and device attributes */
     const char *driver_version;    /* "cudaDriverGetVersion": looked up by name, optional */
@@ -952,17 +959,50 @@ static xrt_status xrt__gpu_pointer_get_attributes(const xrt_backend *self, xrt_p
     return XRT_SUCCESS;
 }
 
-/* Non-blocking: xrt's NULL stream does not synchronise with other streams. */
+/* xrt's stream flags and priorities are the runtimes' values. */
+static xrt_status xrt__gpu_stream_create_with_priority(const xrt_backend *self, void **stream, unsigned flags,
+                                                       int priority)
+{
+    xrt__gpu *g = (xrt__gpu *)self->user;
+    void *s = NULL;
+    xrt_status st = XRT__GPU_CHECK(g, g->rt.StreamCreateWithPriority(&s, flags, priority),
+                                   XRT__GPU_CALL(StreamCreateWithPriority));
+    if (st != XRT_SUCCESS) return st;
+    *stream = s;
+    xrt__gpu_mark_current(g);
+    return XRT_SUCCESS;
+}
+
+/* Blocking, as cudaStreamCreate's: ordered with the legacy NULL stream. */
 static xrt_status xrt__gpu_stream_create(const xrt_backend *self, void **stream)
 {
     xrt__gpu *g = (xrt__gpu *)self->user;
     void *s = NULL;
-    xrt_status st = XRT__GPU_CHECK(g, g->rt.StreamCreateWithFlags(&s, g->stream_non_blocking),
+    xrt_status st = XRT__GPU_CHECK(g, g->rt.StreamCreateWithFlags(&s, XRT_STREAM_DEFAULT),
                                    XRT__GPU_CALL(StreamCreateWithFlags));
     if (st != XRT_SUCCESS) return st;
     *stream = s;
     xrt__gpu_mark_current(g);
     return XRT_SUCCESS;
+}
+
+static xrt_status xrt__gpu_stream_get_flags(const xrt_backend *self, void *stream, unsigned *flags)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    return XRT__GPU_CHECK(g, g->rt.StreamGetFlags(stream, flags), XRT__GPU_CALL(StreamGetFlags));
+}
+
+static xrt_status xrt__gpu_stream_get_priority(const xrt_backend *self, void *stream, int *priority)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    return XRT__GPU_CHECK(g, g->rt.StreamGetPriority(stream, priority), XRT__GPU_CALL(StreamGetPriority));
+}
+
+static xrt_status xrt__gpu_device_get_stream_priority_range(const xrt_backend *self, int *least, int *greatest)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    return XRT__GPU_CHECK(g, g->rt.DeviceGetStreamPriorityRange(least, greatest),
+                          XRT__GPU_CALL(DeviceGetStreamPriorityRange));
 }
 
 static xrt_status xrt__gpu_stream_destroy(const xrt_backend *self, void *stream)

@@ -181,6 +181,9 @@ static const xrt__gpu_error xrt__hip_errors[] = {
 };
 
 /* xrt's capture modes and statuses are HIP's. */
+/* xrt's stream flags are HIP's. */
+XRT__GPU_ASSERT((int)hipStreamDefault == (int)XRT_STREAM_DEFAULT && (int)hipStreamNonBlocking == (int)XRT_STREAM_NON_BLOCKING,
+                "hipStreamNonBlocking");
 XRT__GPU_ASSERT((int)hipStreamCaptureModeGlobal == (int)XRT_CAPTURE_MODE_GLOBAL &&
                     (int)hipStreamCaptureModeThreadLocal == (int)XRT_CAPTURE_MODE_THREAD_LOCAL &&
                     (int)hipStreamCaptureModeRelaxed == (int)XRT_CAPTURE_MODE_RELAXED,
@@ -621,7 +624,6 @@ static void xrt__hip_fill(xrt_backend *t)
     g->errors = xrt__hip_errors;
     g->nerrors = sizeof xrt__hip_errors / sizeof xrt__hip_errors[0];
     g->success = hipSuccess;
-    g->stream_non_blocking = hipStreamNonBlocking;
     g->attr_pools = hipDeviceAttributeMemoryPoolsSupported;
     g->attr_pci[0] = hipDeviceAttributePciDomainID;
     g->attr_pci[1] = hipDeviceAttributePciBusId;

@@ -859,6 +859,13 @@ static xrt_backend table_other(void) { return xrt_test_other_table(); }
       xrt_memcpy_async(h, (char *)f->d + 4095, SIZE_MAX - 4094, XRT_MEMCPY_DEVICE_TO_HOST, f->s))                      \
     /* >> streams */                                                                                                   \
     X(stream_create_null, "xrt_stream_create", XRT_ERROR_INVALID_VALUE, 0, xrt_stream_create(NULL))                    \
+    X(stream_create_priority_flags, "xrt_stream_create_with_priority", XRT_ERROR_INVALID_VALUE, 0,                     \
+      xrt_stream_create_with_priority(&ws, 2, 0))                                                                      \
+    X(stream_flags_dead, "xrt_stream_get_flags", XRT_ERROR_INVALID_HANDLE, 0, xrt_stream_get_flags(f->dead_s, &u))    \
+    X(stream_flags_foreign, "xrt_stream_get_flags", XRT_ERROR_INVALID_HANDLE, 0, xrt_stream_get_flags(f->other_s, &u)) \
+    X(stream_priority_event, "xrt_stream_get_priority", XRT_ERROR_INVALID_HANDLE, 0,                                   \
+      xrt_stream_get_priority((xrt_stream)f->e, &fd))                                                                  \
+    X(stream_priority_dead, "xrt_stream_get_priority", XRT_ERROR_INVALID_HANDLE, 0, xrt_stream_get_priority(f->dead_s, &fd)) \
     X(stream_destroy_null, "xrt_stream_destroy", XRT_ERROR_INVALID_HANDLE, 0, xrt_stream_destroy(NULL))                \
     X(stream_destroy_dead, "xrt_stream_destroy", XRT_ERROR_INVALID_HANDLE, 0, xrt_stream_destroy(f->dead_s))           \
     X(stream_destroy_event, "xrt_stream_destroy", XRT_ERROR_INVALID_HANDLE, 0, xrt_stream_destroy((xrt_stream)f->e))  \
@@ -1013,7 +1020,8 @@ static xrt_backend table_other(void) { return xrt_test_other_table(); }
         xrt_ipc_mem_handle ih;                                                                                         \
         xrt_ipc_event_handle ieh;                                                                                      \
         xrt_status st;                                                                                                 \
-        (void)ih, (void)ieh;                                                                                           \
+        unsigned u = 0;                                                                                                \
+        (void)ih, (void)ieh, (void)u;                                                                                  \
         (void)mod, (void)fun, (void)fattr, (void)graph, (void)exec, (void)ginfo, (void)cs;                              \
         (void)f, (void)p, (void)total, (void)fd, (void)off, (void)ms, (void)ev, (void)ws, (void)info, (void)prop, (void)b;                 \
         memset(&b, 0, sizeof b);                                                                                       \
@@ -1206,6 +1214,7 @@ static void test_bad_arguments_of_calls(void **state)
    operation without any fails, named. */
 static const char *const no_bad_input[] = {
     "xrt_device_synchronize", /* takes no argument */
+    "xrt_device_get_stream_priority_range", /* either pointer may be NULL, as in CUDA */
 };
 
 static int bad_has(const char *name)

@@ -418,9 +418,9 @@ static void test_sync_ops_ordered_on_null_stream(void **state)
     OK(xrt_memcpy(h, d, sizeof h, XRT_MEMCPY_DEVICE_TO_HOST));
     assert_bytes(h, sizeof h, 0x02);
 
-    /* a blocked created stream does not hold up the NULL stream */
+    /* a blocked non-blocking stream does not hold up the NULL stream */
     gates[0].open = 0;
-    OK(xrt_stream_create(&s));
+    OK(xrt_stream_create_with_flags(&s, XRT_STREAM_NON_BLOCKING));
     OK(xrt_launch_host_func(s, gate_wait, &gates[0]));
     OK(xrt_memset(d, 0x03, sizeof h));
     OK(xrt_memcpy(h, d, sizeof h, XRT_MEMCPY_DEVICE_TO_HOST));
@@ -510,7 +510,7 @@ static void test_device_synchronize_blocks_no_other_thread(void **state)
     double t0, took;
     (void)state;
     memset(&y, 0, sizeof y);
-    OK(xrt_stream_create(&x));
+    OK(xrt_stream_create_with_flags(&x, XRT_STREAM_NON_BLOCKING)); /* the NULL stream's copies below do not wait for it */
     OK(xrt_launch_host_func(x, gate_wait, &gates[0]));
     gate_wait_entered(&gates[0]);
     opener_start(&watchdog, &gates[0], 5000); /* a call that waits for X fails the test, not hangs */

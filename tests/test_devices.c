@@ -112,7 +112,7 @@ XRT_GATED_TEST(test_null_stream_and_synchronize_per_device)
     OK(xrt_set_device(0));
     OK(xrt_launch_host_func(NULL, gate_wait, &gates[0]));
     OK(xrt_set_device(1));
-    OK(xrt_stream_create(&s1));
+    OK(xrt_stream_create_with_flags(&s1, XRT_STREAM_NON_BLOCKING)); /* the NULL stream does not wait for it */
     OK(xrt_launch_host_func(s1, gate_wait, &gates[1]));
     OK(xrt_launch_host_func(NULL, set_flag, &ran));
     for (i = 0; i < 5000 && xrt_stream_query(NULL) == XRT_ERROR_NOT_READY; i++) sleep_ms(1);

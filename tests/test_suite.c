@@ -554,6 +554,169 @@ XRT_TEST(test_streams)
     OK(xrt_free(d));
 }
 
+/* >> stream flags and the legacy NULL stream */
+XRT_TEST(test_stream_flags_and_priorities)
+{
+    xrt_stream s;
+    unsigned f = 99;
+    int least = 99, greatest = 99, p = 99, asked[5], i;
+    (void)state;
+    OK(xrt_stream_create(&s)); /* blocking, as cudaStreamCreate's */
+    OK(xrt_stream_get_flags(s, &f));
+    assert_int_equal(f, XRT_STREAM_DEFAULT);
+    OK(xrt_stream_destroy(s));
+    OK(xrt_stream_create_with_flags(&s, XRT_STREAM_NON_BLOCKING));
+    OK(xrt_stream_get_flags(s, &f));
+    assert_int_equal(f, XRT_STREAM_NON_BLOCKING);
+    assert_stream_works(s, 0x31);
+    OK(xrt_stream_destroy(s));
+    OK(xrt_stream_get_flags(NULL, &f)); /* the legacy stream */
+    assert_int_equal(f, XRT_STREAM_DEFAULT);
+
+    OK(xrt_device_get_stream_priority_range(&least, &greatest));
+    assert_true(greatest <= least); /* a lower number is a higher priority */
+    OK(xrt_device_get_stream_priority_range(NULL, NULL));
+    asked[0] = least, asked[1] = greatest, asked[2] = least + 1, asked[3] = greatest - 100, asked[4] = 0;
+    for (i = 0; i < 5; i++) { /* clamped to the range, as CUDA does */
+        int want = asked[i] > least ? least : asked[i] < greatest ? greatest : asked[i];
+        OK(xrt_stream_create_with_priority(&s, XRT_STREAM_NON_BLOCKING, asked[i]));
+        OK(xrt_stream_get_priority(s, &p));
+        assert_int_equal(p, want);
+        OK(xrt_stream_get_flags(s, &f));
+        assert_int_equal(f, XRT_STREAM_NON_BLOCKING);
+        OK(xrt_stream_destroy(s));
+    }
+    OK(xrt_stream_get_priority(NULL, &p));
+    assert_int_equal(p, least);
+}
+
+/* Work on a blocking stream, then on the NULL stream: the NULL stream's
+   waits for it (CUDA's "Stream synchronization behavior"), and so do a
+   query and a synchronize of the NULL stream. */
+XRT_GATED_TEST(test_legacy_stream_waits_for_blocking_streams)
+{
+    unsigned char h[64];
+    xrt_stream s;
+    void *d;
+    (void)state;
+    SKIP_UNLESS(caps() & XRT_CAP_HOST_FUNC, "no host functions");
+    OK(xrt_malloc(&d, sizeof h));
+    OK(xrt_memset(d, 0, sizeof h));
+    OK(xrt_stream_create(&s));
+    OK(xrt_launch_host_func(s, gate_wait, &gates[0]));
+    OK(xrt_memset_async(d, 1, sizeof h, s));
+    gate_wait_entered(&gates[0]);
+    assert_int_equal(xrt_stream_query(NULL), XRT_ERROR_NOT_READY); /* before the NULL stream has work */
+    OK(xrt_memset_async(d, 2, sizeof h, NULL));
+    sleep_ms(20);
+    assert_int_equal(xrt_stream_query(NULL), XRT_ERROR_NOT_READY);
+    gate_open(&gates[0]);
+    OK(xrt_stream_synchronize(NULL));
+    OK(xrt_stream_query(s));
+    OK(xrt_memcpy(h, d, sizeof h, XRT_MEMCPY_DEVICE_TO_HOST));
+    assert_bytes(h, sizeof h, 2); /* the NULL stream's set came second */
+    OK(xrt_stream_destroy(s));
+    OK(xrt_free(d));
+}
+
+/* Work on the NULL stream, then on a blocking stream: the blocking stream's
+   waits for it, an event recorded there too; a non-blocking stream's does
+   not. */
+XRT_GATED_TEST(test_blocking_stream_waits_for_the_legacy_stream)
+{
+    unsigned char h[64];
+    xrt_stream s, nb;
+    xrt_event e;
+    void *d, *d2;
+    (void)state;
+    SKIP_UNLESS(caps() & XRT_CAP_HOST_FUNC, "no host functions");
+    OK(xrt_malloc(&d, sizeof h));
+    OK(xrt_malloc(&d2, sizeof h));
+    OK(xrt_memset(d, 0, sizeof h));
+    OK(xrt_stream_create(&s));
+    OK(xrt_stream_create_with_flags(&nb, XRT_STREAM_NON_BLOCKING));
+    OK(xrt_event_create(&e, XRT_EVENT_DISABLE_TIMING));
+    OK(xrt_launch_host_func(NULL, gate_wait, &gates[0]));
+    OK(xrt_memset_async(d, 1, sizeof h, NULL));
+    OK(xrt_memset_async(d, 2, sizeof h, s));
+    OK(xrt_event_record(e, s));
+    OK(xrt_memset_async(d2, 3, sizeof h, nb)); /* takes no part */
+    OK(xrt_stream_synchronize(nb));
+    OK(xrt_stream_query(nb));
+    sleep_ms(20);
+    assert_int_equal(xrt_stream_query(s), XRT_ERROR_NOT_READY);
+    assert_int_equal(xrt_event_query(e), XRT_ERROR_NOT_READY);
+    gate_open(&gates[0]);
+    OK(xrt_stream_synchronize(s));
+    OK(xrt_event_query(e));
+    OK(xrt_memcpy(h, d, sizeof h, XRT_MEMCPY_DEVICE_TO_HOST));
+    assert_bytes(h, sizeof h, 2); /* the blocking stream's set came second */
+    OK(xrt_memcpy(h, d2, sizeof h, XRT_MEMCPY_DEVICE_TO_HOST));
+    assert_bytes(h, sizeof h, 3);
+    OK(xrt_event_destroy(e));
+    OK(xrt_stream_destroy(s));
+    OK(xrt_stream_destroy(nb));
+    OK(xrt_free(d));
+    OK(xrt_free(d2));
+}
+
+/* A non-blocking stream's work does not hold the NULL stream back. */
+XRT_GATED_TEST(test_legacy_stream_ignores_non_blocking_streams)
+{
+    xrt_stream nb;
+    void *d;
+    (void)state;
+    SKIP_UNLESS(caps() & XRT_CAP_HOST_FUNC, "no host functions");
+    OK(xrt_malloc(&d, 64));
+    OK(xrt_stream_create_with_flags(&nb, XRT_STREAM_NON_BLOCKING));
+    OK(xrt_launch_host_func(nb, gate_wait, &gates[0]));
+    gate_wait_entered(&gates[0]);
+    OK(xrt_memset_async(d, 4, 64, NULL));
+    OK(xrt_stream_synchronize(NULL));
+    OK(xrt_stream_query(NULL));
+    OK(xrt_memset(d, 5, 64));
+    assert_int_equal(xrt_stream_query(nb), XRT_ERROR_NOT_READY);
+    gate_open(&gates[0]);
+    OK(xrt_stream_synchronize(nb));
+    OK(xrt_stream_destroy(nb));
+    OK(xrt_free(d));
+}
+
+typedef struct gate_later { gate *g; int ms; } gate_later;
+
+static void *open_gate_later(void *arg)
+{
+    gate_later *l = (gate_later *)arg;
+    sleep_ms(l->ms);
+    gate_open(l->g);
+    return NULL;
+}
+
+/* A kernel-like op on a blocking stream, then a synchronous copy back: the
+   copy (on the NULL stream) waits for it, as cudaMemcpy does. */
+XRT_GATED_TEST(test_synchronous_copy_waits_for_blocking_streams)
+{
+    unsigned char h[256];
+    gate_later later = {&gates[0], 30};
+    pthread_t t;
+    xrt_stream s;
+    void *d;
+    (void)state;
+    SKIP_UNLESS(caps() & XRT_CAP_HOST_FUNC, "no host functions");
+    OK(xrt_malloc(&d, sizeof h));
+    OK(xrt_memset(d, 0, sizeof h));
+    OK(xrt_stream_create(&s));
+    OK(xrt_launch_host_func(s, gate_wait, &gates[0]));
+    OK(xrt_memset_async(d, 7, sizeof h, s));
+    assert_int_equal(pthread_create(&t, NULL, open_gate_later, &later), 0);
+    memset(h, 0xee, sizeof h);
+    OK(xrt_memcpy(h, d, sizeof h, XRT_MEMCPY_DEVICE_TO_HOST));
+    assert_bytes(h, sizeof h, 7);
+    assert_int_equal(pthread_join(t, NULL), 0);
+    OK(xrt_stream_destroy(s));
+    OK(xrt_free(d));
+}
+
 /* >> events */
 XRT_TEST(test_events)
 {

@@ -1014,7 +1014,7 @@ typedef struct xrt_test_calls {
     xrt_dim3 one, zero;
     const char *backend;
     /* what the calls make and write */
-    xrt_stream made, wrapped;
+    xrt_stream made, wrapped, made_flagged, made_prio;
     xrt_event made_event;
     xrt_module made_mod;
     xrt_function got;
@@ -1028,7 +1028,8 @@ typedef struct xrt_test_calls {
     void *p, *p_host, *p_async, *native, *opened;
     const char *name;
     unsigned caps;
-    int n, fd;
+    int n, fd, priority, least, greatest;
+    unsigned flags;
     size_t free_bytes, total_bytes;
     float ms;
     uint64_t offset;
@@ -1084,13 +1085,27 @@ typedef struct xrt_test_calls {
       xrt_pointer_get_attributes(&c->attr, c->h))                                                                      \
     X(export, "mem_export_dmabuf", 0, XRT_ERROR_UNSUPPORTED, xrt_mem_export_dmabuf(c->d, 4096, &c->fd, &c->offset))    \
     X(stream_create, "stream create", 0, XRT_SUCCESS, xrt_stream_create(&c->made))                                     \
+    X(stream_create_flags, "stream create with flags and a priority", 0, XRT_SUCCESS,                                  \
+      xrt_stream_create_with_priority(&c->made_flagged, XRT_STREAM_NON_BLOCKING, 0))                                   \
+    X(stream_create_priority, "stream create with a priority", 0, XRT_SUCCESS,                                         \
+      xrt_stream_create_with_priority(&c->made_prio, XRT_STREAM_DEFAULT, -1))                                          \
+    X(stream_create_priority_null, "stream create with a priority to NULL", 0, XRT_ERROR_INVALID_VALUE,                \
+      xrt_stream_create_with_priority(NULL, XRT_STREAM_DEFAULT, 0))                                                    \
+    X(stream_flags, "stream get_flags", 0, XRT_SUCCESS, xrt_stream_get_flags(c->other, &c->flags))                     \
+    X(stream_flags_null, "stream get_flags to NULL", 0, XRT_ERROR_INVALID_VALUE, xrt_stream_get_flags(c->other, NULL)) \
+    X(stream_priority, "stream get_priority", 0, XRT_SUCCESS, xrt_stream_get_priority(c->s, &c->priority))             \
+    X(stream_priority_null, "stream get_priority to NULL", 0, XRT_ERROR_INVALID_VALUE,                                 \
+      xrt_stream_get_priority(NULL, NULL))                                                                             \
+    X(priority_range, "device_get_stream_priority_range", 0, XRT_SUCCESS,                                              \
+      xrt_device_get_stream_priority_range(&c->least, &c->greatest))                                                   \
     X(stream_destroy, "stream destroy of an idle stream", 0, XRT_SUCCESS, xrt_stream_destroy(c->doomed))               \
     X(sync_own, "stream synchronize of its own stream", 1, XRT_ERROR_NOT_PERMITTED, xrt_stream_synchronize(c->s))      \
     X(sync_null, "stream synchronize of the NULL stream", 1, XRT_ERROR_NOT_PERMITTED, xrt_stream_synchronize(NULL))   \
     X(sync_other, "stream synchronize of another stream", 1, XRT_ERROR_NOT_PERMITTED, xrt_stream_synchronize(c->other)) \
     /* its own host function is running: */                                                                            \
     X(query_own, "stream query of its own stream", 0, XRT_ERROR_NOT_READY, xrt_stream_query(c->s))                    \
-    X(query_null, "stream query of the NULL stream", 0, XRT_SUCCESS, xrt_stream_query(NULL))                           \
+    X(query_null, "stream query of the NULL stream (waits for s, a blocking stream)", 0, XRT_ERROR_NOT_READY,          \
+      xrt_stream_query(NULL))                                                                                          \
     X(wait_event, "stream_wait_event", 0, XRT_SUCCESS, xrt_stream_wait_event(c->other, c->t1))                         \
     X(launch, "launch_host_func", 0, XRT_SUCCESS, xrt_launch_host_func(c->s, nop, NULL))                               \
     X(event_create, "event create", 0, XRT_SUCCESS, xrt_event_create(&c->made_event, 0))                               \
@@ -1240,7 +1255,7 @@ static inline int xrt_test_calls_make(xrt_test_calls *c)
    made them). */
 static inline void xrt_test_calls_free(xrt_test_calls *c)
 {
-    xrt_stream streams[] = {c->s, c->other, c->doomed, c->made};
+    xrt_stream streams[] = {c->s, c->other, c->doomed, c->made, c->made_flagged, c->made_prio};
     xrt_event events[] = {c->after, c->never, c->mine, c->t0, c->t1, c->doomed_event, c->made_event, c->ipc_able,
                           c->opened_event};
     void *mem[] = {c->d, c->d2, c->p, c->p_async};

@@ -77,6 +77,7 @@ typedef struct stream {
     unsigned long long queued, done;
     int dying;
     unsigned flags; /* cudaStreamNonBlocking or not: see implicit_waits */
+    int priority;   /* as created, clamped to [PRIORITY_GREATEST, 0] */
     int device;     /* current at its creation (a legacy stream: its device's) */
     struct stream *next_live; /* the live streams, for cudaDeviceSynchronize */
     struct capture *cap;      /* the capture it takes part in (cap_lock) */
@@ -1433,6 +1434,33 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned f)
     return cudaSuccess;
 }
 
+/* An H100's range: 0 (the least, every stream's default) to -5. */
+#define PRIORITY_GREATEST (-5)
+
+cudaError_t cudaDeviceGetStreamPriorityRange(int *least, int *greatest)
+{
+    if (least) *least = 0;
+    if (greatest) *greatest = PRIORITY_GREATEST;
+    return cudaSuccess;
+}
+
+/* As CUDA: a priority outside the range is clamped to it. */
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t *s, unsigned f, int priority)
+{
+    cudaError_t err = cudaStreamCreateWithFlags(s, f);
+    if (err == cudaSuccess)
+        ((stream *)(void *)*s)->priority = priority > 0 ? 0 : priority < PRIORITY_GREATEST ? PRIORITY_GREATEST : priority;
+    return err;
+}
+
+cudaError_t cudaStreamGetPriority(cudaStream_t st, int *priority)
+{
+    stream *s = stream_of(st);
+    if (!s) return cudaErrorInvalidResourceHandle;
+    *priority = s->priority;
+    return cudaSuccess;
+}
+
 cudaError_t cudaStreamGetFlags(cudaStream_t st, unsigned *f)
 {
     stream *s = stream_of(st);
@@ -1464,24 +1492,42 @@ static void stream_wait(stream *s)
 
 /* A capturing stream cannot be waited for; the legacy stream may be waiting
    for the others, so its synchronize is an unsafe call. */
+/* The legacy stream's synchronize and query take in the work of the
+   blocking streams of its device, as an action queued on it would wait for
+   (the HIP runtime documents this of its NULL stream; CUDA's legacy stream
+   is taken to do the same). */
 cudaError_t cudaStreamSynchronize(cudaStream_t st)
 {
     stream *s = stream_of(st);
     if (!s) return cudaErrorInvalidResourceHandle;
     if (st ? capturing_refused(s) : unsafe_refused()) return cudaErrorStreamCaptureUnsupported;
+    if (!st) blocking_waits(s->device, s);
     stream_wait(s);
     return cudaSuccess;
 }
 
-cudaError_t cudaStreamQuery(cudaStream_t st)
+static int stream_busy(stream *s)
 {
-    stream *s = stream_of(st);
     int busy;
-    if (!s) return cudaErrorInvalidResourceHandle;
-    if (st && capturing_refused(s)) return cudaErrorStreamCaptureUnsupported;
     pthread_mutex_lock(&s->lock);
     busy = s->done < s->queued;
     pthread_mutex_unlock(&s->lock);
+    return busy;
+}
+
+cudaError_t cudaStreamQuery(cudaStream_t st)
+{
+    stream *s = stream_of(st), *o;
+    int busy;
+    if (!s) return cudaErrorInvalidResourceHandle;
+    if (st && capturing_refused(s)) return cudaErrorStreamCaptureUnsupported;
+    busy = stream_busy(s);
+    if (!st) {
+        pthread_mutex_lock(&live_lock);
+        for (o = live; o && !busy; o = o->next_live)
+            if (o->device == s->device && !(o->flags & cudaStreamNonBlocking)) busy = stream_busy(o);
+        pthread_mutex_unlock(&live_lock);
+    }
     return busy ? cudaErrorNotReady : cudaSuccess;
 }
 

@@ -163,7 +163,11 @@ static int op_index, trace; /* FUZZ_API_TRACE=1: print each call and its status 
     X(device_disable_peer_access, 0)                                                \
     X(memcpy_peer, 0)                                                               \
     X(memcpy_peer_async, 0)                                                         \
-    X(graph_debug_dot_print, 0) /* writes a file: tests/test_graph.c */
+    X(graph_debug_dot_print, 0) /* writes a file: tests/test_graph.c */             \
+    X(stream_create_with_priority, 0) /* the model's streams are xrt_stream_create's: */ \
+    X(stream_get_flags, 0) /* tests/test_suite.c covers flags and priorities */  \
+    X(stream_get_priority, 0)                                                       \
+    X(device_get_stream_priority_range, 0)
 
 #define FUZZ_ROW(op, modelled) fuzz_row_##op,
 enum { FUZZ_OPERATIONS(FUZZ_ROW) fuzz_rows };
