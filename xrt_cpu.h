@@ -651,6 +651,7 @@ static int xrt__cpu_cap_wait(xrt__cpu_stream *t, struct xrt__cpu_event *e, xrt_s
 static xrt_status xrt__cpu_cap_wait_refused(xrt__cpu_stream *s, const char *who);
 static xrt_status xrt__cpu_cap_event_refused(struct xrt__cpu_event *e, const char *who);
 static xrt_status xrt__cpu_cap_unsafe(const char *who);
+static xrt_status xrt__cpu_cap_implicit(int device, const char *who);
 static void xrt__cpu_cap_event_gone(struct xrt__cpu_event *e);
 static void xrt__cpu_cap_stream_gone(xrt__cpu_stream *s);
 static int xrt__cpu_capturing(void *stream);
@@ -1175,6 +1176,8 @@ static void xrt__cpu_run_waits(xrt__cpu_op *op)
 static xrt_status xrt__cpu_enter(xrt__cpu_stream *s, const char *who)
 {
     xrt_status st = XRT_SUCCESS;
+    if (XRT__UNLIKELY(s->order == XRT__CPU_LEGACY) && (st = xrt__cpu_cap_implicit(s->device, who)) != XRT_SUCCESS)
+        return st;
     xrt__cpu_lock(&s->lock);
     if (XRT__UNLIKELY(s->orphan)) st = xrt__cpu_adopt_locked(s);
     if (st == XRT_SUCCESS && XRT__UNLIKELY(s->order != XRT__CPU_NON_BLOCKING))
@@ -1778,6 +1781,8 @@ static xrt_status xrt__cpu_run_ordered(xrt__cpu_stream *s, xrt__cpu_op *op, cons
 {
     uint64_t pos;
     xrt_status st;
+    if (XRT__UNLIKELY(s->order == XRT__CPU_LEGACY) && (st = xrt__cpu_cap_implicit(s->device, who)) != XRT_SUCCESS)
+        return st;
     if (xrt__cpu_quiet(s)) {
         op->run(op);
         return XRT_SUCCESS;
@@ -4563,6 +4568,32 @@ static xrt_status xrt__cpu_cap_wait_refused(xrt__cpu_stream *s, const char *who)
         st = xrt__cpu_cap_fail_locked(s->cap, XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, who,
                                       "%s is capturing: its work is recorded, not run, so there is nothing to wait "
                                       "for; the capture is invalidated", s->cap_name);
+    xrt__cpu_cap_unlock();
+    return st;
+}
+
+/* Work for the NULL stream of a device one of whose blocking streams is
+   capturing would wait for captured work, which never runs: refused, and
+   those captures are invalidated, as CUDA's cudaErrorStreamCaptureImplicit.
+   The cap lock comes before the device's list lock. */
+static xrt_status xrt__cpu_cap_implicit(int device, const char *who)
+{
+    xrt__cpu_legacy *l = &xrt__cpu.legacy[device];
+    xrt__cpu_stream *b;
+    xrt_status st = XRT_SUCCESS;
+    if (XRT__LIKELY(!__atomic_load_n(&xrt__cpu_ncaps, __ATOMIC_ACQUIRE))) return XRT_SUCCESS;
+    pthread_mutex_lock(&xrt__cpu_cap_lock);
+    xrt__cpu_lock(&l->lock);
+    for (b = l->blocking; b; b = b->bnext)
+        if (b->cap) {
+            xrt_status one = xrt__cpu_cap_fail_locked(b->cap, XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, who,
+                                                      "the NULL stream's work would wait for %s, a blocking stream "
+                                                      "that is capturing (make it with XRT_STREAM_NON_BLOCKING to "
+                                                      "capture beside the NULL stream); the capture is invalidated",
+                                                      b->cap_name);
+            if (st == XRT_SUCCESS) st = one;
+        }
+    xrt__cpu_unlock(&l->lock);
     xrt__cpu_cap_unlock();
     return st;
 }

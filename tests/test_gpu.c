@@ -2865,8 +2865,9 @@ static void *native_symbol(const char *name)
 
 static int on_cuda(void) { return strcmp(current_backend(), "cuda") == 0; }
 
-/* The object is the native stream; xrt streams are non-blocking; a wrapped
-   stream is not destroyed with its handle. */
+/* The object is the native stream; xrt_stream_create's is blocking, as
+   cudaStreamCreate's, XRT_STREAM_NON_BLOCKING's is not; a wrapped stream is
+   not destroyed with its handle. */
 static void test_gpu_native_handles(void **state)
 {
     typedef int (*get_flags_fn)(void *stream, unsigned *flags);
@@ -2884,8 +2885,15 @@ static void test_gpu_native_handles(void **state)
     if (fp) {
         get_flags_fn get_flags;
         memcpy(&get_flags, &fp, sizeof get_flags);
+        xrt_stream nb;
+        void *nb_native = NULL;
         assert_int_equal(get_flags(native, &flags), 0);
-        assert_int_equal(flags & 1u, 1u); /* cudaStreamNonBlocking, hipStreamNonBlocking */
+        assert_int_equal(flags & 1u, 0u); /* cudaStreamNonBlocking, hipStreamNonBlocking */
+        OK(xrt_stream_create_with_flags(&nb, XRT_STREAM_NON_BLOCKING));
+        OK(xrt_stream_get_native(nb, &nb_native));
+        assert_int_equal(get_flags(nb_native, &flags), 0);
+        assert_int_equal(flags & 1u, 1u);
+        OK(xrt_stream_destroy(nb));
     } else {
         /* every CUDA and HIP runtime exports it: only a library named in
            XRT_CUDA_LIBRARY / XRT_HIP_LIBRARY (a test double), or a runtime
@@ -2907,10 +2915,10 @@ static void test_gpu_native_handles(void **state)
     OK(xrt_stream_destroy(s));
 }
 
-/* xrt's streams are non-blocking: work queued on one runs while the legacy
-   default stream (NULL) is held up by a host function; a blocking stream
-   would wait for it (on CUDA and on the runtime's double). Polled, so a
-   blocking stream fails the test instead of hanging it. */
+/* A non-blocking stream's work runs while the legacy default stream (NULL)
+   is held up by a host function; a blocking stream would wait for it (on
+   CUDA and on the runtime's double). Polled, so a blocking stream fails the
+   test instead of hanging it. */
 static void test_gpu_stream_not_blocked_by_null(void **state)
 {
     xrt_status st = XRT_ERROR_NOT_READY;
@@ -2918,7 +2926,7 @@ static void test_gpu_stream_not_blocked_by_null(void **state)
     void *d;
     int i;
     (void)state;
-    OK(xrt_stream_create(&s));
+    OK(xrt_stream_create_with_flags(&s, XRT_STREAM_NON_BLOCKING));
     OK(xrt_malloc(&d, 64));
     OK(xrt_launch_host_func(NULL, gate_wait, &gates[0]));
     gate_wait_entered(&gates[0]);

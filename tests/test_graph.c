@@ -113,8 +113,8 @@ static void fx_make(fixture *f)
         OK(xrt_module_get_function(&f->add, f->m, "add"));
         OK(xrt_module_get_function(&f->mul, f->m, "mul"));
     }
-    for (i = 0; i < 3; i++) {
-        OK(xrt_stream_create(&f->s[i]));
+    for (i = 0; i < 3; i++) { /* non-blocking: their captures do not stop the NULL stream (test_capture_implicit) */
+        OK(xrt_stream_create_with_flags(&f->s[i], XRT_STREAM_NON_BLOCKING));
         OK(xrt_event_create(&f->e[i], XRT_EVENT_DISABLE_TIMING));
     }
     OK(xrt_malloc((void **)&f->d, N * sizeof(int)));
@@ -690,6 +690,54 @@ static void check_scratch(const fixture *f, int launch, unsigned want)
     int i;
     for (i = 0; i < N; i++)
         if ((unsigned)f->h[i] != want) fail_msg("launch %d: h[%d] = 0x%x, expected 0x%x", launch, i, (unsigned)f->h[i], want);
+}
+
+/* While a blocking stream captures, work for the NULL stream of its device
+   would wait for captured work: refused, and the capture invalidated, in
+   every mode (CUDA: cudaErrorStreamCaptureImplicit). A non-blocking stream's
+   capture stops nothing, and another device's NULL stream is free. */
+XRT_TEST(test_capture_implicit)
+{
+    static const xrt_capture_mode modes[] = {XRT_CAPTURE_MODE_GLOBAL, XRT_CAPTURE_MODE_THREAD_LOCAL,
+                                             XRT_CAPTURE_MODE_RELAXED};
+    xrt_stream b, nb;
+    xrt_graph g = NULL;
+    xrt_capture_status cs;
+    unsigned char h[64];
+    void *d;
+    size_t i, k;
+    int ran = 0;
+    (void)state;
+    need_graphs();
+    OK(xrt_malloc(&d, sizeof h));
+    OK(xrt_stream_create(&b));
+    OK(xrt_stream_create_with_flags(&nb, XRT_STREAM_NON_BLOCKING));
+    for (i = 0; i < 3; i++)
+        for (k = 0; k < 3; k++) {
+            OK(xrt_stream_begin_capture(b, modes[i]));
+            OK(xrt_memset_async(d, 1, sizeof h, b));
+            if (k == 0) FAILS(xrt_memset_async(d, 2, sizeof h, NULL), XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED,
+                              RULE("would wait for", "xrt_memset_async", "MemsetAsync"));
+            else if (k == 1) FAILS(xrt_launch_host_func(NULL, set_flag, &ran), XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED,
+                                   RULE("would wait for", "xrt_launch_host_func", "LaunchHostFunc"));
+            else assert_int_equal(xrt_stream_synchronize(NULL), XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED);
+            OK(xrt_stream_is_capturing(b, &cs));
+            assert_int_equal(cs, XRT_CAPTURE_STATUS_INVALIDATED);
+            FAILS(xrt_stream_end_capture(b, &g), XRT_ERROR_STREAM_CAPTURE_INVALIDATED, "");
+            assert_null(g);
+        }
+    OK(xrt_stream_begin_capture(nb, XRT_CAPTURE_MODE_RELAXED));
+    OK(xrt_memset_async(d, 3, sizeof h, nb));
+    OK(xrt_memset_async(d, 4, sizeof h, NULL)); /* the NULL stream does not wait for nb */
+    OK(xrt_stream_synchronize(NULL));
+    OK(xrt_memcpy(h, d, sizeof h, XRT_MEMCPY_DEVICE_TO_HOST));
+    assert_bytes(h, sizeof h, 4);
+    OK(xrt_stream_end_capture(nb, &g));
+    OK(xrt_graph_destroy(g));
+    OK(xrt_stream_destroy(b));
+    OK(xrt_stream_destroy(nb));
+    OK(xrt_free(d));
+    assert_false(flag(&ran)); /* the refused host function never ran */
 }
 
 XRT_TEST(test_captured_allocation)

@@ -236,6 +236,77 @@ static void test_many_producers_one_stream(void **state)
     assert_int_equal(xrt_stream_destroy(shared), XRT_SUCCESS);
 }
 
+/* The legacy NULL stream under threads: each thread queues host functions,
+   at random, on its own blocking stream, its own non-blocking stream and the
+   shared NULL stream, noting a clock before and after each call; each host
+   function notes when it ran. Wherever one call returned before another
+   began, the order CUDA gives them holds when they ran: a blocking stream's
+   work before later NULL stream work, NULL stream work before later work on
+   any blocking stream, each stream in order. */
+enum { LEGACY_OPS = 48 };
+typedef struct legacy_op { int thread, kind; long before, after, ran; } legacy_op; /* kind: 0 blocking, 1 NULL, 2 non-blocking */
+static legacy_op legacy_ops[THREADS][LEGACY_OPS];
+static long legacy_clock, legacy_run_clock;
+
+static void legacy_note_run(void *user)
+{
+    legacy_op *o = (legacy_op *)user;
+    volatile int spin;
+    for (spin = 0; spin < (int)(o->before % 7) * 200; spin++) {
+    }
+    o->ran = __atomic_add_fetch(&legacy_run_clock, 1, __ATOMIC_SEQ_CST);
+}
+
+static void *legacy_thread(void *arg)
+{
+    int id = (int)(intptr_t)arg, i;
+    unsigned seed = 7u * (unsigned)id + 1u;
+    xrt_stream mine[3] = {NULL, NULL, NULL};
+    CHECK_OK(xrt_stream_create(&mine[0]));
+    CHECK_OK(xrt_stream_create_with_flags(&mine[2], XRT_STREAM_NON_BLOCKING));
+    for (i = 0; i < LEGACY_OPS; i++) {
+        legacy_op *o = &legacy_ops[id][i];
+        o->thread = id;
+        o->kind = (int)((seed = seed * 1103515245u + 12345u) >> 16) % 3;
+        o->before = __atomic_add_fetch(&legacy_clock, 1, __ATOMIC_SEQ_CST);
+        CHECK_OK(xrt_launch_host_func(mine[o->kind], legacy_note_run, o));
+        o->after = __atomic_add_fetch(&legacy_clock, 1, __ATOMIC_SEQ_CST);
+    }
+    CHECK_OK(xrt_stream_synchronize(mine[0]));
+    CHECK_OK(xrt_stream_synchronize(mine[2]));
+    CHECK_OK(xrt_stream_destroy(mine[0]));
+    CHECK_OK(xrt_stream_destroy(mine[2]));
+    return NULL;
+}
+
+/* Whether a, whose call returned before b's began, must have run first. */
+static int legacy_ordered(const legacy_op *a, const legacy_op *b)
+{
+    if (a->kind == 2 || b->kind == 2) return a->kind == b->kind && a->thread == b->thread; /* its own stream only */
+    if (a->kind == 0 && b->kind == 0) return a->thread == b->thread;
+    return 1; /* the NULL stream and a blocking stream, or the NULL stream twice */
+}
+
+static void test_legacy_stream_under_threads(void **state)
+{
+    int round, t, i, u, j;
+    (void)state;
+    for (round = 0; round < 4; round++) {
+        memset(legacy_ops, 0, sizeof legacy_ops);
+        run_threads(legacy_thread);
+        assert_int_equal(xrt_stream_synchronize(NULL), XRT_SUCCESS);
+        for (t = 0; t < THREADS; t++)
+            for (i = 0; i < LEGACY_OPS; i++)
+                for (u = 0; u < THREADS; u++)
+                    for (j = 0; j < LEGACY_OPS; j++) {
+                        const legacy_op *a = &legacy_ops[t][i], *b = &legacy_ops[u][j];
+                        if (a->after < b->before && legacy_ordered(a, b) && a->ran > b->ran)
+                            fail_msg("thread %d's op %d (kind %d) ran after thread %d's op %d (kind %d), queued later",
+                                     t, i, a->kind, u, j, b->kind);
+                    }
+    }
+}
+
 /* The enqueue that meets a worker on its way to sleep must still wake it: each
    round lets the workers go idle for a random time around their spin-then-park
    and waits for one op. A lost wake-up hangs; the alarm turns that into a failure. */
@@ -275,6 +346,7 @@ int main(void)
         cmocka_unit_test(test_alloc_and_event_churn),
         cmocka_unit_test(test_many_producers_one_stream),
         cmocka_unit_test(test_parking_worker_wakes),
+        cmocka_unit_test(test_legacy_stream_under_threads),
     };
     static const char *const cpu[] = {"cpu", NULL};
     return xrt_test_run_on_backends("stress", tests, sizeof tests / sizeof tests[0], cpu);

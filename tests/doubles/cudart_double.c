@@ -1501,6 +1501,7 @@ cudaError_t cudaStreamSynchronize(cudaStream_t st)
     stream *s = stream_of(st);
     if (!s) return cudaErrorInvalidResourceHandle;
     if (st ? capturing_refused(s) : unsafe_refused()) return cudaErrorStreamCaptureUnsupported;
+    if (!st && legacy_refused()) return cudaErrorStreamCaptureImplicit;
     if (!st) blocking_waits(s->device, s);
     stream_wait(s);
     return cudaSuccess;
