@@ -1827,6 +1827,7 @@ typedef struct xrt__cpu_head {
     uint32_t device;
     uint32_t local;  /* a private copy (a forked child's): no file behind it */
     uint32_t exported; /* a handle was made: the range is never kept for reuse */
+    uint64_t key[2];   /* set before `exported`: the secret its handles carry */
 } xrt__cpu_head;
 
 /* Freed ranges that were never shared are kept mapped for the next
@@ -1967,6 +1968,7 @@ static xrt_status xrt__cpu_dev_alloc_on(int device, void **ptr, size_t size, con
         xrt__cpu_place_memory(device, h, span); /* a kept range was placed at its first use */
     }
     h->freed = h->exported = 0;
+    h->key[0] = h->key[1] = 0;
     h->offset = off;
     h->size = size;
     h->gen = gen;
@@ -2078,17 +2080,24 @@ static xrt_status xrt__cpu_malloc_async(const xrt_backend *self, void **ptr, siz
 
 /* >> cpu: ipc. A memory handle names a range of an exporter's device file:
    its pid and fd (opened here as /proc/<pid>/fd/<fd>), the file's inode and
-   device (another file at that fd is refused), the range and its
-   generation, which the range's head must still hold (a freed range reads 0
-   there), and a checksum of the rest (a handle of another backend, or bytes
-   that are no handle, are refused before any file is touched). */
+   device (another file at that fd is refused), the range's offset, the
+   range's key, and a checksum of the rest (a handle of another backend, or
+   bytes that are no handle, are refused before any file is touched). The
+   key is 128 random bits drawn at the range's first export and kept in its
+   head (a freed range reads 0 there): every other field can be learnt by a
+   process of the same user, so the key is what makes a handle one that was
+   given. A range never exported has no key and opens with no handle; since
+   an exported range is never reused, its offset and key name it for good.
+   The key guards the API, not the bytes: a process that may open the file
+   through /proc can read them, and the head with them, anyway. */
 #define XRT__CPU_IPC_MAGIC 0x31637069u /* "ipc1" */
 typedef struct xrt__cpu_ipc {
     uint32_t magic;
     uint32_t device;
     int32_t pid, fd;
-    uint64_t ino, dev, offset, size, gen;
-    uint64_t check; /* FNV-1a of the bytes above */
+    uint64_t ino, dev, offset;
+    uint64_t key[2]; /* the range's head holds the same */
+    uint64_t check;  /* FNV-1a of the bytes above */
 } xrt__cpu_ipc;
 typedef char xrt__cpu_ipc_fits[sizeof(xrt__cpu_ipc) <= sizeof(xrt_ipc_mem_handle) ? 1 : -1];
 
@@ -2111,17 +2120,50 @@ static uint64_t xrt__cpu_ipc_check(const xrt__cpu_ipc *k)
     return h;
 }
 
+static int xrt__cpu_ipc_key_equal(const uint64_t *a, const uint64_t *b) { return ((a[0] ^ b[0]) | (a[1] ^ b[1])) == 0; }
+
+/* The range's key, drawn at its first export. Threads exporting it at once
+   draw one each; the first stored wins, under the device's lock. */
+static xrt_status xrt__cpu_ipc_key(xrt__cpu_head *h, uint64_t key[2], const char *fn)
+{
+    xrt__cpu_devmem *m = &xrt__cpu_mem[h->device];
+    uint64_t fresh[2];
+    long n = -1;
+    if (!__atomic_load_n(&h->exported, __ATOMIC_ACQUIRE)) {
+#ifdef SYS_getrandom
+        do n = syscall(SYS_getrandom, fresh, sizeof fresh, 0);
+        while (n < 0 && errno == EINTR);
+#else
+        errno = ENOSYS;
+#endif
+        if (n != (long)sizeof fresh)
+            return xrt_error(XRT_ERROR_SYSTEM, fn, "getrandom (the handle's key): %s",
+                             n < 0 ? strerror(errno) : "fewer bytes than asked");
+        xrt__cpu_lock(&m->lock);
+        if (!h->exported) {
+            h->key[0] = fresh[0], h->key[1] = fresh[1];
+            __atomic_store_n(&h->exported, 1, __ATOMIC_RELEASE); /* its free then returns it for good */
+        }
+        xrt__cpu_unlock(&m->lock);
+    }
+    key[0] = h->key[0], key[1] = h->key[1];
+    return XRT_SUCCESS;
+}
+
 static xrt_status xrt__cpu_ipc_get_mem_handle(const xrt_backend *self, xrt_ipc_mem_handle *handle, void *base,
                                               size_t size)
 {
+    static const char fn[] = "cpu: xrt_ipc_get_mem_handle";
     xrt__cpu_head *h = xrt__cpu_head_of(base);
     xrt__cpu_devmem *m = &xrt__cpu_mem[h->device];
     xrt__cpu_ipc k;
+    xrt_status st;
+    (void)self, (void)size; /* the range's size is in its head */
     if (h->local) /* a forked child's copy of its parent's memory: no file to share */
-        return xrt_error(XRT_ERROR_INVALID_VALUE, "cpu: xrt_ipc_get_mem_handle",
-                         "dev_ptr %p is memory a forked child inherited: it cannot be shared", base);
-    __atomic_store_n(&h->exported, 1, __ATOMIC_RELAXED); /* its free then returns it for good */
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "dev_ptr %p is memory a forked child inherited: it cannot be shared",
+                         base);
     memset(&k, 0, sizeof k);
+    if ((st = xrt__cpu_ipc_key(h, k.key, fn)) != XRT_SUCCESS) return st;
     k.magic = XRT__CPU_IPC_MAGIC;
     k.device = h->device;
     k.pid = (int32_t)getpid();
@@ -2129,8 +2171,6 @@ static xrt_status xrt__cpu_ipc_get_mem_handle(const xrt_backend *self, xrt_ipc_m
     k.ino = m->ino;
     k.dev = m->dev;
     k.offset = h->offset;
-    k.size = size;
-    k.gen = h->gen;
     k.check = xrt__cpu_ipc_check(&k);
     memcpy(handle->reserved, &k, sizeof k);
     return XRT_SUCCESS;
@@ -2138,7 +2178,7 @@ static xrt_status xrt__cpu_ipc_get_mem_handle(const xrt_backend *self, xrt_ipc_m
 
 static int xrt__cpu_ipc_same(const xrt__cpu_ipc *a, const xrt__cpu_ipc *b)
 {
-    return a->ino == b->ino && a->dev == b->dev && a->offset == b->offset && a->gen == b->gen;
+    return a->ino == b->ino && a->dev == b->dev && a->offset == b->offset && xrt__cpu_ipc_key_equal(a->key, b->key);
 }
 
 /* The handle's own consistency, and whether it is this process's. */
@@ -2153,10 +2193,10 @@ static xrt_status xrt__cpu_ipc_decode(const unsigned char *bytes, uint32_t magic
         return xrt_error(magic == XRT__CPU_IPC_MAGIC ? XRT_ERROR_INVALID_HANDLE : XRT_ERROR_INVALID_VALUE, fn,
                          "not %s handle of the cpu backend (forged, or of another backend)",
                          magic == XRT__CPU_IPC_MAGIC ? "a memory" : "an event");
-    if (k->device >= XRT__CPU_DEVICES_MAX || k->pid <= 0 || k->fd < 0 || k->size == 0 || k->offset % pg ||
-        !xrt__cpu_span(k->size) || k->offset > XRT__CPU_FILE_BYTES - xrt__cpu_span(k->size))
-        return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "a forged handle: device %u, pid %d, fd %d, range %llu+%llu",
-                         k->device, k->pid, k->fd, (unsigned long long)k->offset, (unsigned long long)k->size);
+    if (k->device >= XRT__CPU_DEVICES_MAX || k->pid <= 0 || k->fd < 0 || k->offset % pg ||
+        k->offset >= XRT__CPU_FILE_BYTES)
+        return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "a forged handle: device %u, pid %d, fd %d, offset %llu",
+                         k->device, k->pid, k->fd, (unsigned long long)k->offset);
     if (k->pid == (int32_t)getpid()) {
         for (d = 0; d < XRT__CPU_DEVICES_MAX; d++)
             if (xrt__cpu_mem[d].has_fd && xrt__cpu_mem[d].ino == k->ino && xrt__cpu_mem[d].dev == k->dev)
@@ -2191,21 +2231,31 @@ static xrt_status xrt__cpu_ipc_file(const xrt__cpu_ipc *k, const char *fn, int *
     return XRT_SUCCESS;
 }
 
-/* Maps the range and counts this mapping in, unless the exporter freed it. */
+/* Maps the range and counts this mapping in, unless the exporter freed it
+   or never exported it with the handle's key. */
 static xrt_status xrt__cpu_ipc_map(const xrt__cpu_ipc *k, int fd, const char *fn, xrt__cpu_head **out)
 {
-    size_t span = xrt__cpu_span(k->size);
+    size_t span;
     xrt__cpu_head head, *h;
     uint32_t r;
     if (pread(fd, &head, sizeof head, (off_t)k->offset) != (ssize_t)sizeof head || head.magic != XRT__CPU_HEAD_MAGIC ||
-        head.offset != k->offset || head.gen != k->gen || head.size != k->size)
+        head.offset != k->offset)
         return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "the memory of the handle was freed by its exporter (pid %d)", k->pid);
+    if (!head.exported || !xrt__cpu_ipc_key_equal(head.key, k->key))
+        return xrt_error(XRT_ERROR_INVALID_HANDLE, fn,
+                         "a forged handle: the memory at offset %llu of pid %d's device file was not exported with its key",
+                         (unsigned long long)k->offset, k->pid);
+    span = xrt__cpu_span(head.size);
+    if (head.size == 0 || span == 0 || k->offset > XRT__CPU_FILE_BYTES - span)
+        return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "the head of the handle's memory is damaged (size %llu)",
+                         (unsigned long long)head.size);
     h = (xrt__cpu_head *)mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)k->offset);
     if (h == (xrt__cpu_head *)MAP_FAILED)
         return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "mmap of %zu bytes: %s", span, strerror(errno));
     r = __atomic_load_n(&h->refs, __ATOMIC_ACQUIRE);
     do {
-        if (r == 0 || __atomic_load_n(&h->freed, __ATOMIC_ACQUIRE) || h->magic != XRT__CPU_HEAD_MAGIC || h->gen != k->gen) {
+        if (r == 0 || __atomic_load_n(&h->freed, __ATOMIC_ACQUIRE) || h->magic != XRT__CPU_HEAD_MAGIC ||
+            h->size != head.size || !xrt__cpu_ipc_key_equal(h->key, k->key)) {
             munmap(h, span);
             return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "the memory of the handle was freed by its exporter (pid %d)",
                              k->pid);
@@ -2250,7 +2300,7 @@ static xrt_status xrt__cpu_ipc_open_mem_handle(const xrt_backend *self, void **p
     }
     o->opens++;
     *ptr = (char *)o->head + xrt__cpu_page();
-    *size = (size_t)k.size;
+    *size = (size_t)o->head->size;
     return XRT_SUCCESS;
 }
 
@@ -2397,13 +2447,14 @@ static xrt_status xrt__cpu_ipc_get_event_handle(const xrt_backend *self, xrt_ipc
     xrt__cpu_event *e = (xrt__cpu_event *)event;
     xrt_ipc_mem_handle mh;
     xrt__cpu_ipc k;
+    xrt_status st;
     if (!e->shared)
         return xrt_error(XRT_ERROR_INVALID_HANDLE, "cpu: xrt_ipc_get_event_handle",
                          "the event was not created with XRT_EVENT_INTERPROCESS | XRT_EVENT_DISABLE_TIMING");
     if (e->shared_fd >= 0)
         return xrt_error(XRT_ERROR_INVALID_HANDLE, "cpu: xrt_ipc_get_event_handle",
                          "the event was opened from another process's handle: only its creator makes handles");
-    xrt__cpu_ipc_get_mem_handle(self, &mh, e->shared, sizeof(xrt__cpu_ipc_state));
+    if ((st = xrt__cpu_ipc_get_mem_handle(self, &mh, e->shared, sizeof(xrt__cpu_ipc_state))) != XRT_SUCCESS) return st;
     memcpy(&k, mh.reserved, sizeof k);
     k.magic = XRT__CPU_IPC_EVENT_MAGIC;
     k.check = xrt__cpu_ipc_check(&k);

@@ -212,8 +212,7 @@ static void forge_pid(xrt__cpu_ipc *k) { k->pid = 0x7ffffff0; }
 static void forge_inode(xrt__cpu_ipc *k) { k->ino ^= 1; }
 static void forge_offset(xrt__cpu_ipc *k) { k->offset = XRT__CPU_FILE_BYTES; }
 static void forge_odd_offset(xrt__cpu_ipc *k) { k->offset += 8; }
-static void forge_size(xrt__cpu_ipc *k) { k->size += 4096; }
-static void forge_gen(xrt__cpu_ipc *k) { k->gen += 1; }
+static void forge_key(xrt__cpu_ipc *k) { k->key[1] ^= 1; }
 static void forge_device(xrt__cpu_ipc *k) { k->device = 1000; }
 static const forge forges[] = {
     {"fd", "is not the device memory file the handle names", forge_fd},
@@ -221,8 +220,7 @@ static const forge forges[] = {
     {"inode", "is not the device memory file the handle names", forge_inode},
     {"offset", "a forged handle", forge_offset},
     {"offset inside a page", "a forged handle", forge_odd_offset},
-    {"size", "freed by its exporter", forge_size},
-    {"generation", "freed by its exporter", forge_gen},
+    {"key", "was not exported with its key", forge_key},
     {"device", "a forged handle", forge_device},
 };
 
@@ -275,6 +273,80 @@ static void test_ipc_forged_handles_are_refused(void **state)
     peer_start(&pr, forged_child, NULL);
     put(pr.wr, &h, sizeof h);
     peer_end(&pr);
+    OK(xrt_free(d));
+}
+
+/* >> a handle forged for memory that was never exported (CPU). Everything
+   in a handle but its key is visible to a process of the same user: the
+   exporter's pid, fd, file and, through /proc/<pid>/fd, the head of every
+   range in it. The child copies the real handle, points it at a range the
+   parent never exported, fills in what that range's head says, and must
+   still be refused; pointed at another exported range, the real handle's
+   key is not that range's. */
+static void forge_from_head(xrt__cpu_ipc *k, const xrt__cpu_head *head)
+{
+    k->offset = head->offset;
+    memcpy(k->key, head->key, sizeof k->key); /* none: never exported */
+}
+
+static void unexported_child(int rd, int wr, void *arg)
+{
+    xrt_ipc_mem_handle h, f;
+    xrt__cpu_head head;
+    xrt__cpu_ipc k;
+    uint64_t offset, other;
+    char path[64];
+    void *p = NULL;
+    int fd;
+    (void)wr, (void)arg;
+    if (!get(rd, &h, sizeof h) || !get(rd, &offset, sizeof offset) || !get(rd, &other, sizeof other))
+        CHILD_FAIL("no handle from the parent");
+    memcpy(&k, h.reserved, sizeof k);
+    snprintf(path, sizeof path, "/proc/%d/fd/%d", (int)k.pid, (int)k.fd);
+    if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) CHILD_FAIL("%s: %s", path, strerror(errno));
+    if (pread(fd, &head, sizeof head, (off_t)offset) != (ssize_t)sizeof head) CHILD_FAIL("pread: %s", strerror(errno));
+    close(fd);
+    CHILD_TRUE(head.magic == XRT__CPU_HEAD_MAGIC && head.offset == offset);
+    forge_from_head(&k, &head);
+    k.check = xrt__cpu_ipc_check(&k);
+    f = h;
+    memcpy(f.reserved, &k, sizeof k);
+    CHILD_EXPECT(xrt_ipc_open_mem_handle(&p, f, 0), XRT_ERROR_INVALID_HANDLE);
+    if (!strstr(xrt_get_last_error_string(), "was not exported")) CHILD_FAIL("%s", xrt_get_last_error_string());
+    CHILD_TRUE(p == NULL);
+    memcpy(&k, h.reserved, sizeof k);
+    k.offset = other;
+    k.check = xrt__cpu_ipc_check(&k);
+    memcpy(f.reserved, &k, sizeof k);
+    CHILD_EXPECT(xrt_ipc_open_mem_handle(&p, f, 0), XRT_ERROR_INVALID_HANDLE);
+    if (!strstr(xrt_get_last_error_string(), "was not exported")) CHILD_FAIL("%s", xrt_get_last_error_string());
+    CHILD_TRUE(p == NULL);
+    CHILD_OK(xrt_ipc_open_mem_handle(&p, h, 0)); /* the handle that was given opens */
+    CHILD_OK(xrt_ipc_close_mem_handle(p));
+}
+
+static void test_ipc_unexported_memory_is_refused(void **state)
+{
+    xrt_ipc_mem_handle h, h2;
+    uint64_t offset, other;
+    void *d, *hidden, *d2;
+    peer p;
+    (void)state;
+    OK(xrt_malloc(&d, 4096));
+    OK(xrt_malloc(&hidden, 8192)); /* never exported */
+    OK(xrt_malloc(&d2, 4096));     /* exported, its handle not given */
+    OK(xrt_memset(hidden, 0x5e, 8192));
+    OK(xrt_ipc_get_mem_handle(&h, d));
+    OK(xrt_ipc_get_mem_handle(&h2, d2));
+    offset = xrt__cpu_head_of(hidden)->offset; /* the child could find them by reading the file */
+    other = xrt__cpu_head_of(d2)->offset;
+    peer_start(&p, unexported_child, NULL);
+    put(p.wr, &h, sizeof h);
+    put(p.wr, &offset, sizeof offset);
+    put(p.wr, &other, sizeof other);
+    peer_end(&p);
+    OK(xrt_free(d2));
+    OK(xrt_free(hidden));
     OK(xrt_free(d));
 }
 
@@ -473,6 +545,7 @@ int main(void)
         cmocka_unit_test(test_ipc_two_processes_check_each_others_writes),
         cmocka_unit_test(test_ipc_exporter_frees_while_another_process_has_it_open),
         cmocka_unit_test(test_ipc_forged_handles_are_refused),
+        cmocka_unit_test(test_ipc_unexported_memory_is_refused),
         cmocka_unit_test(test_ipc_event_shared_between_processes),
         cmocka_unit_test(test_ipc_forked_child_writes_its_own_copy),
     };
