@@ -4228,6 +4228,7 @@ typedef struct xrt__mem_node {
     int device;
     xrt_memory_type type;
     unsigned ipc_opens; /* > 0: opened from another process's handle, that many times (xrt_ipc_open_mem_handle) */
+    unsigned ipc_closing; /* closes of it under way (xrt__ipc_close): the last one out frees it */
     size_t *usage;      /* while in the tree: the device's count of bytes (xrt__mem_usage_of), or NULL */
     uintptr_t capture;  /* allocated in the capture begun on this stream (its handle), still under way; else 0 */
 } xrt__mem_node;
@@ -4503,6 +4504,7 @@ static xrt__mem_node *xrt__mem_record(const xrt_backend *b, void *p, size_t n, x
     node->device = dev;
     node->type = t;
     node->ipc_opens = ipc_opens;
+    node->ipc_closing = 0;
     node->capture = 0;
     node->gen = ++xrt__mem_gen;
     if (XRT__UNLIKELY(__atomic_load_n(&xrt__captures, __ATOMIC_RELAXED))) xrt__mem_drop_stale_locked(node->node.start);
@@ -5126,10 +5128,12 @@ XRT_API xrt_status xrt__mem_check_export(const xrt_backend *b, const void *p, si
     return XRT_SUCCESS;
 }
 
-/* >> impl: memory shared between processes. Opens and closes are
-   serialised (rare calls), so that the registry's count of a mapping's opens
-   and the backend's agree: a close racing with an open of the same handle
-   cannot drop the other's record. */
+/* >> impl: memory shared between processes. Opens are serialised (rare
+   calls), so that the registry's count of a mapping's opens and the
+   backend's agree. A close of a mapping of known size is not: the backend's
+   close waits for the work queued before it, and a host function in that
+   work may open a handle, which would wait for the close (xrt__ipc_close
+   says how the counts still agree). */
 static pthread_mutex_t xrt__ipc_lock = PTHREAD_MUTEX_INITIALIZER;
 /* Opened mappings of unknown size (a GPU runtime's): not in the tree. */
 typedef struct xrt__ipc_sizeless { void *p; const xrt_backend *be; unsigned opens; struct xrt__ipc_sizeless *next; } xrt__ipc_sizeless;
@@ -5235,16 +5239,36 @@ XRT_API xrt_status xrt__ipc_open(const xrt_backend *b, void **p, const xrt_ipc_m
     return st;
 }
 
+/* A failed close gives its open back (the ipc lock and the registry's held):
+   to its record if still in the tree, else to the record an open made
+   meanwhile at the same start, else its record goes back in. */
+static void xrt__ipc_close_undo(xrt__mem_node *n)
+{
+    xrt__mem_node *o;
+    if (n->ipc_opens) n->ipc_opens++;
+    else if ((o = xrt__mem_find(n->node.start)) != NULL && o->ipc_opens && o->node.start == n->node.start) o->ipc_opens++;
+    else {
+        n->ipc_opens = 1;
+        xrt__mem_insert(n); /* still mapped: still known */
+    }
+}
+
+/* The close takes its open off the record first, under the lock, and
+   leaves the tree with the last one (so that an open while the backend
+   closes makes a record of its own, and the backend's count, which that
+   open raised, keeps the mapping); the backend's close runs without the
+   lock; a failure gives the open back. The record is freed by the last
+   close under way once it is out of the tree. */
 XRT_API xrt_status xrt__ipc_close(const xrt_backend *b, void *p)
 {
     static const char fn[] = "xrt_ipc_close_mem_handle";
     xrt__mem_node *n;
     const char *why = NULL;
-    int last = 0;
+    int last = 0, drop;
     xrt_status st;
     if (!p) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "dev_ptr is NULL");
     pthread_mutex_lock(&xrt__ipc_lock);
-    if (*xrt__ipc_unsized_find(p)) {
+    if (*xrt__ipc_unsized_find(p)) { /* a GPU runtime's: its close waits for none of xrt's host functions */
         st = xrt__ipc_close_unsized(b, xrt__ipc_unsized_find(p));
         pthread_mutex_unlock(&xrt__ipc_lock);
         return st;
@@ -5255,20 +5279,23 @@ XRT_API xrt_status xrt__ipc_close(const xrt_backend *b, void *p)
     else if ((uintptr_t)p != n->node.start) why = "is inside an opened mapping, not at its start";
     else if (n->be != b) why = "belongs to another backend";
     else if (!n->ipc_opens) why = "is memory of this process, not opened from a handle (use xrt_free)";
-    else if ((last = n->ipc_opens == 1) != 0) xrt__mem_unlink(n);
-    xrt__spin_unlock(&xrt__mem_lock);
-    if (why) {
-        pthread_mutex_unlock(&xrt__ipc_lock);
-        return xrt_error(XRT_ERROR_INVALID_POINTER, fn, "dev_ptr %p %s", p, why);
+    else {
+        n->ipc_closing++;
+        if ((last = --n->ipc_opens == 0) != 0) xrt__mem_unlink(n);
     }
-    if (last) xrt__mem_run_hooks(n); /* before the mapping goes */
-    st = b->ipc_close_mem_handle(b, p);
-    xrt__spin_lock(&xrt__mem_lock);
-    if (st != XRT_SUCCESS && last) xrt__mem_insert(n); /* still mapped: still known */
-    else if (st == XRT_SUCCESS && !last) n->ipc_opens--;
     xrt__spin_unlock(&xrt__mem_lock);
     pthread_mutex_unlock(&xrt__ipc_lock);
-    if (st == XRT_SUCCESS && last) XRT_FREE(n);
+    if (why) return xrt_error(XRT_ERROR_INVALID_POINTER, fn, "dev_ptr %p %s", p, why);
+    if (last) xrt__mem_run_hooks(n); /* before the mapping goes */
+    st = b->ipc_close_mem_handle(b, p);
+    pthread_mutex_lock(&xrt__ipc_lock); /* an open must not record p between the lookup and the insert of the undo */
+    xrt__spin_lock(&xrt__mem_lock);
+    n->ipc_closing--;
+    if (st != XRT_SUCCESS) xrt__ipc_close_undo(n);
+    drop = !n->ipc_opens && !n->ipc_closing;
+    xrt__spin_unlock(&xrt__mem_lock);
+    pthread_mutex_unlock(&xrt__ipc_lock);
+    if (drop) XRT_FREE(n);
     return st;
 }
 

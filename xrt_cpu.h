@@ -2109,7 +2109,11 @@ typedef struct xrt__cpu_opened {
     unsigned opens;
     struct xrt__cpu_opened *next;
 } xrt__cpu_opened;
-static xrt__cpu_opened *xrt__cpu_opens; /* under the core's IPC serialisation (xrt__ipc_lock) */
+/* Opens come one at a time (the core serialises them); closes do not, as a
+   close first waits for queued work, which may open a handle. The list is
+   changed under this lock, never held across a system call. */
+static xrt__cpu_opened *xrt__cpu_opens;
+static int xrt__cpu_opens_lock;
 
 static uint64_t xrt__cpu_ipc_check(const xrt__cpu_ipc *k)
 {
@@ -2271,49 +2275,61 @@ static xrt_status xrt__cpu_ipc_open_mem_handle(const xrt_backend *self, void **p
     xrt__cpu_ipc k;
     xrt__cpu_opened *o;
     xrt__cpu_head *h = NULL;
-    int fd = -1;
+    int fd = -1, freed;
     xrt_status st;
     static const char fn[] = "cpu: xrt_ipc_open_mem_handle";
     (void)flags; /* every CPU device reaches every other's memory */
     if ((st = xrt__cpu_ipc_decode(handle->reserved, XRT__CPU_IPC_MAGIC, fn, &k)) != XRT_SUCCESS) return st;
+    xrt__cpu_lock(&xrt__cpu_opens_lock);
     for (o = xrt__cpu_opens; o; o = o->next)
         if (xrt__cpu_ipc_same(&o->key, &k)) break;
-    if (o && __atomic_load_n(&o->head->freed, __ATOMIC_ACQUIRE)) /* open here still, but no new opens */
-        return xrt_error(XRT_ERROR_INVALID_HANDLE, "cpu: xrt_ipc_open_mem_handle",
-                         "the memory of the handle was freed by its exporter (pid %d)", k.pid);
-    if (!o) {
-        if ((st = xrt__cpu_ipc_file(&k, fn, &fd)) != XRT_SUCCESS) return st;
-        if ((st = xrt__cpu_ipc_map(&k, fd, fn, &h)) != XRT_SUCCESS) {
-            close(fd);
-            return st;
-        }
-        if (!(o = (xrt__cpu_opened *)XRT_CALLOC(1, sizeof *o))) {
-            xrt__cpu_unmap(h, fd);
-            close(fd);
-            return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_ipc_open_mem_handle", "no memory for the open's record");
-        }
-        o->key = k;
-        o->head = h;
-        o->fd = fd;
-        o->next = xrt__cpu_opens;
-        xrt__cpu_opens = o;
+    freed = o && __atomic_load_n(&o->head->freed, __ATOMIC_ACQUIRE); /* open here still, but no new opens */
+    if (o && !freed) { /* counted under the lock: a close under way cannot unmap it now */
+        o->opens++;
+        *ptr = (char *)o->head + xrt__cpu_page();
+        *size = (size_t)o->head->size;
     }
-    o->opens++;
-    *ptr = (char *)o->head + xrt__cpu_page();
-    *size = (size_t)o->head->size;
+    xrt__cpu_unlock(&xrt__cpu_opens_lock);
+    if (freed) return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "the memory of the handle was freed by its exporter (pid %d)", k.pid);
+    if (o) return XRT_SUCCESS;
+    if ((st = xrt__cpu_ipc_file(&k, fn, &fd)) != XRT_SUCCESS) return st;
+    if ((st = xrt__cpu_ipc_map(&k, fd, fn, &h)) != XRT_SUCCESS) {
+        close(fd);
+        return st;
+    }
+    if (!(o = (xrt__cpu_opened *)XRT_CALLOC(1, sizeof *o))) {
+        xrt__cpu_unmap(h, fd);
+        close(fd);
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "no memory for the open's record");
+    }
+    o->key = k;
+    o->head = h;
+    o->fd = fd;
+    o->opens = 1;
+    *ptr = (char *)h + xrt__cpu_page();
+    *size = (size_t)h->size;
+    xrt__cpu_lock(&xrt__cpu_opens_lock);
+    o->next = xrt__cpu_opens;
+    xrt__cpu_opens = o;
+    xrt__cpu_unlock(&xrt__cpu_opens_lock);
     return XRT_SUCCESS;
 }
 
+/* Waits for queued work first (it may use the memory), holding nothing: a
+   host function in it may open a handle. */
 static xrt_status xrt__cpu_ipc_close_mem_handle(const xrt_backend *self, void *ptr)
 {
     xrt__cpu_opened **pp, *o;
-    xrt_status st = xrt__cpu_release("cpu: xrt_ipc_close_mem_handle"); /* queued work may use it */
+    unsigned left = 0;
+    xrt_status st = xrt__cpu_release("cpu: xrt_ipc_close_mem_handle");
     if (st != XRT_SUCCESS) return st;
+    xrt__cpu_lock(&xrt__cpu_opens_lock);
     for (pp = &xrt__cpu_opens; (o = *pp) != NULL; pp = &o->next)
         if ((char *)o->head + xrt__cpu_page() == (char *)ptr) break;
+    if (o && (left = --o->opens) == 0) *pp = o->next;
+    xrt__cpu_unlock(&xrt__cpu_opens_lock);
     if (!o) return xrt_error(XRT_ERROR_INVALID_POINTER, "cpu: xrt_ipc_close_mem_handle", "dev_ptr %p is not open", ptr);
-    if (--o->opens) return XRT_SUCCESS;
-    *pp = o->next;
+    if (left) return XRT_SUCCESS;
     xrt__cpu_unmap(o->head, o->fd);
     close(o->fd);
     XRT_FREE(o);
@@ -2584,6 +2600,7 @@ static void xrt__cpu_mem_fork_child(void)
             xrt__cpu_mem[d].has_fd = 0;
             xrt__cpu_mem[d].lock = 0; /* its holder did not come along */
         }
+    xrt__cpu_opens_lock = 0; /* likewise */
 }
 
 static xrt_status xrt__cpu_free_async(const xrt_backend *self, void *ptr, void *stream)
