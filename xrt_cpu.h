@@ -2880,6 +2880,26 @@ static int xrt__cpu_numa_nodes(void)
     return n;
 }
 
+/* The process may be kept to fewer CPUs than a node has (taskset, a
+   cgroup's cpuset): a device's workers run on those of its node's CPUs that
+   the process may use. A node that has CPUs, none of them the process's,
+   leaves its device's workers unplaced, with a warning. */
+static void xrt__cpu_numa_allowed(int ndev)
+{
+    cpu_set_t node;
+    int d;
+    if (CPU_COUNT(&xrt__cpu.unplaced) == 0) return; /* the mask is not known: the nodes' lists as they are */
+    for (d = 0; d < ndev; d++) {
+        if (CPU_COUNT(&xrt__cpu.cpus[d]) == 0) continue; /* memory only, or its list not read: unplaced already */
+        node = xrt__cpu.cpus[d];
+        CPU_AND(&xrt__cpu.cpus[d], &node, &xrt__cpu.unplaced);
+        if (CPU_COUNT(&xrt__cpu.cpus[d]) == 0)
+            xrt__warn_once("XRT_CPU_DEVICES=numa: none of node %d's CPUs is in the process's affinity mask "
+                           "(sched_getaffinity); device %d's workers not placed",
+                           xrt__cpu.node[d], d);
+    }
+}
+
 /* Reads XRT_CPU_DEVICES and, under numa, the nodes; no device is placed
    where numa is not asked for or the nodes cannot be read. */
 static int xrt__cpu_devices_env(void)
@@ -2893,6 +2913,7 @@ static int xrt__cpu_devices_env(void)
     if (n > 0) return (int)n;
     if (sched_getaffinity(0, sizeof xrt__cpu.unplaced, &xrt__cpu.unplaced) != 0) CPU_ZERO(&xrt__cpu.unplaced);
     if ((nodes = xrt__cpu_numa_nodes()) == 0) return 1;
+    xrt__cpu_numa_allowed(nodes);
     xrt__cpu.numa = 1;
     return nodes;
 }
