@@ -1914,6 +1914,9 @@ typedef struct xrt__reg_entry {
     char reason[256];
     char library[256];                   /* xrt__backend_runtime: the vendor runtime's file */
     int runtime_version, driver_version; /* and its versions */
+    unsigned lacks;                      /* XRT_CAP_* bits whose operations the table does not have */
+    int caps_warned;                     /* the backend reported one of them: warned once */
+    xrt_status (*get_capabilities)(const xrt_backend *self, unsigned *caps); /* the backend's own */
 } xrt__reg_entry;
 
 static xrt__reg_entry xrt__reg_entries[XRT_MAX_BACKENDS];
@@ -2023,6 +2026,55 @@ static void xrt__fill_unsupported(xrt_backend *t)
 #undef XRT__FILL
 }
 
+/* Each capability and the operations it promises: a bit whose operations
+   the table lacks (the unsupported stub) is cleared from what the backend
+   reports, so that xrt_get_capabilities never promises a call that answers
+   XRT_ERROR_UNSUPPORTED. */
+#define XRT__CAP_OPS(X)                                                                                                \
+    X(XRT_CAP_PINNED_HOST, "pinned_host", malloc_host) X(XRT_CAP_PINNED_HOST, "pinned_host", free_host)                   \
+    X(XRT_CAP_MALLOC_ASYNC, "malloc_async", malloc_async) X(XRT_CAP_MALLOC_ASYNC, "malloc_async", free_async)             \
+    X(XRT_CAP_HOST_FUNC, "host_func", launch_host_func) X(XRT_CAP_EVENT_TIMING, "event_timing", event_elapsed_time)     \
+    X(XRT_CAP_NATIVE_HANDLES, "native_handles", stream_get_native)                                                     \
+    X(XRT_CAP_NATIVE_HANDLES, "native_handles", event_get_native)                                                      \
+    X(XRT_CAP_NATIVE_HANDLES, "native_handles", stream_wrap_native) X(XRT_CAP_MODULES, "modules", module_load)           \
+    X(XRT_CAP_MODULES, "modules", module_unload) X(XRT_CAP_MODULES, "modules", module_get_function)                     \
+    X(XRT_CAP_MODULES, "modules", launch_kernel) X(XRT_CAP_GRAPHS, "graphs", stream_begin_capture)                      \
+    X(XRT_CAP_GRAPHS, "graphs", stream_end_capture) X(XRT_CAP_GRAPHS, "graphs", graph_instantiate)                      \
+    X(XRT_CAP_GRAPHS, "graphs", graph_launch) X(XRT_CAP_GRAPHS, "graphs", graph_exec_destroy)                           \
+    X(XRT_CAP_GRAPHS, "graphs", graph_destroy)
+
+static unsigned xrt__caps_lacking(const xrt_backend *t)
+{
+    unsigned lacks = 0;
+#define XRT__LACKS(cap, word, op) if (t->op == xrt__unsupported_##op) lacks |= (unsigned)cap;
+    XRT__CAP_OPS(XRT__LACKS)
+#undef XRT__LACKS
+    return lacks;
+}
+
+/* A registered table's get_capabilities where the table lacks a capability's
+   operations: the backend's answer without those bits, and one warning the
+   first time it claims one. */
+static xrt_status xrt__caps_checked(const xrt_backend *self, unsigned *caps)
+{
+    xrt__reg_entry *e = (xrt__reg_entry *)(uintptr_t)self; /* an entry is used as its table */
+    xrt_status st = e->get_capabilities(self, caps);
+    unsigned claimed = st == XRT_SUCCESS ? *caps & e->lacks : 0, last = 0;
+    char words[160] = "";
+    size_t used = 0;
+    if (!claimed) return st;
+    *caps &= ~e->lacks;
+    if (__atomic_exchange_n(&e->caps_warned, 1, __ATOMIC_RELAXED)) return st;
+#define XRT__NAME_BIT(cap, word, op)                                                                                   \
+    if ((claimed & (unsigned)cap) && last != (unsigned)cap && used < sizeof words)                                    \
+        used += (size_t)snprintf(words + used, sizeof words - used, " %s", word), last = (unsigned)cap;
+    XRT__CAP_OPS(XRT__NAME_BIT)
+#undef XRT__NAME_BIT
+    xrt_log(XRT_LOG_WARN, "%.64s: get_capabilities reports operations the backend does not have:%s (cleared)", self->name,
+            words);
+    return st;
+}
+
 static void xrt__fill_special(void)
 {
     xrt_backend *n = &xrt__none_backend, *f = &xrt__forbidden_backend;
@@ -2063,6 +2115,10 @@ static xrt_status xrt__reg_add_locked(const xrt_backend *b)
     memcpy(e->name, b->name, strlen(b->name) + 1);
     e->t.name = e->name;
     xrt__fill_unsupported(&e->t);
+    if ((e->lacks = xrt__caps_lacking(&e->t)) != 0 && e->t.get_capabilities != xrt__unsupported_get_capabilities) {
+        e->get_capabilities = e->t.get_capabilities;
+        e->t.get_capabilities = xrt__caps_checked;
+    }
     return XRT_SUCCESS;
 }
 
