@@ -536,7 +536,8 @@ static inline xrt_status xrt_ipc_open_mem_handle(void **dev_ptr, xrt_ipc_mem_han
 static inline xrt_status xrt_ipc_close_mem_handle(void *dev_ptr);
 /* The event must have been created with XRT_EVENT_INTERPROCESS |
    XRT_EVENT_DISABLE_TIMING (else XRT_ERROR_INVALID_HANDLE, as CUDA); the
-   opened event is destroyed with xrt_event_destroy. Both processes record,
+   opened event belongs to the opener's current device, as in CUDA, and is
+   destroyed with xrt_event_destroy. Both processes record,
    query, synchronize on and wait for it; on the CPU a waiter in the other
    process polls, and the event cannot be captured into a graph. */
 static inline xrt_status xrt_ipc_get_event_handle(xrt_ipc_event_handle *handle, xrt_event event);

@@ -2504,6 +2504,7 @@ static xrt_status xrt__cpu_ipc_open_event_handle(const xrt_backend *self, void *
     }
     (void)self;
     e->flags = XRT_EVENT_INTERPROCESS | XRT_EVENT_DISABLE_TIMING; /* behaves as one made with them, as in CUDA */
+    e->device = xrt__cpu_current(); /* the opener's, as cudaIpcOpenEventHandle's event */
     e->refs = 1;
     e->shared_head = h;
     e->shared = (xrt__cpu_ipc_state *)(void *)((char *)h + xrt__cpu_page());

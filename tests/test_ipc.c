@@ -563,6 +563,53 @@ static void test_ipc_event_shared_between_processes(void **state)
     OK(xrt_free_host(b));
 }
 
+/* >> an opened event belongs to the opener's current device, as in CUDA
+   (CPU): the child, with two devices, opens it on device 1; its streams
+   there record it, device 0's are refused as for any event of device 1. */
+static void event_device_child(int rd, int wr, void *arg)
+{
+    xrt_ipc_event_handle h;
+    xrt_event e;
+    xrt_stream s0, s1;
+    (void)wr, (void)arg;
+    if (!get(rd, &h, sizeof h)) CHILD_FAIL("no handle from the parent");
+    xrt_shutdown(); /* a fresh start with two devices */
+    setenv("XRT_CPU_DEVICES", "2", 1);
+    CHILD_OK(xrt_set_backend("cpu"));
+    CHILD_OK(xrt_stream_create(&s0));
+    CHILD_OK(xrt_set_device(1));
+    CHILD_OK(xrt_stream_create(&s1));
+    CHILD_OK(xrt_ipc_open_event_handle(&e, h));
+    CHILD_OK(xrt_event_record(e, s1));
+    CHILD_OK(xrt_event_record(e, NULL)); /* device 1's NULL stream */
+    CHILD_EXPECT(xrt_event_record(e, s0), XRT_ERROR_INVALID_HANDLE);
+    if (!strstr(xrt_get_last_error_string(), "the event belongs to device 1, the stream to device 0"))
+        CHILD_FAIL("%s", xrt_get_last_error_string());
+    CHILD_OK(xrt_event_synchronize(e));
+    CHILD_OK(xrt_stream_wait_event(s0, e)); /* any device's stream may wait for it */
+    CHILD_OK(xrt_stream_synchronize(s0));
+    CHILD_OK(xrt_event_destroy(e));
+    CHILD_OK(xrt_stream_destroy(s1));
+    CHILD_OK(xrt_stream_destroy(s0));
+    unsetenv("XRT_CPU_DEVICES");
+}
+
+static void test_ipc_event_opened_on_current_device(void **state)
+{
+    xrt_ipc_event_handle h;
+    xrt_event e;
+    peer p;
+    (void)state;
+    SKIP_UNLESS(!UNDER_TSAN, "TSan cannot start the child's stream thread after fork (its die_after_fork)");
+    OK(xrt_event_create(&e, XRT_EVENT_INTERPROCESS | XRT_EVENT_DISABLE_TIMING));
+    OK(xrt_ipc_get_event_handle(&h, e));
+    peer_start(&p, event_device_child, NULL);
+    put(p.wr, &h, sizeof h);
+    peer_end(&p);
+    OK(xrt_event_synchronize(e)); /* the child's records, on its device 1 */
+    OK(xrt_event_destroy(e));
+}
+
 /* >> a forked child's inherited device memory is its own copy (CPU) */
 static void test_ipc_forked_child_writes_its_own_copy(void **state)
 {
@@ -671,6 +718,7 @@ int main(void)
         cmocka_unit_test(test_ipc_close_waits_for_host_fn_that_opens),
         cmocka_unit_test(test_ipc_opens_and_closes_race),
         cmocka_unit_test(test_ipc_event_shared_between_processes),
+        cmocka_unit_test(test_ipc_event_opened_on_current_device),
         cmocka_unit_test(test_ipc_forked_child_writes_its_own_copy),
     };
     const struct CMUnitTest rules[] = {
