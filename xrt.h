@@ -543,7 +543,10 @@ static inline xrt_status xrt_ipc_open_mem_handle(void **dev_ptr, xrt_ipc_mem_han
 static inline xrt_status xrt_ipc_close_mem_handle(void *dev_ptr);
 /* The event must have been created with XRT_EVENT_INTERPROCESS |
    XRT_EVENT_DISABLE_TIMING (else XRT_ERROR_INVALID_HANDLE, as CUDA); the
-   opened event is destroyed with xrt_event_destroy. Unsupported on the CPU. */
+   opened event belongs to the opener's current device, as in CUDA, and is
+   destroyed with xrt_event_destroy. Both processes record,
+   query, synchronize on and wait for it; on the CPU a waiter in the other
+   process polls, and the event cannot be captured into a graph. */
 static inline xrt_status xrt_ipc_get_event_handle(xrt_ipc_event_handle *handle, xrt_event event);
 static inline xrt_status xrt_ipc_open_event_handle(xrt_event *event, xrt_ipc_event_handle handle);
 
@@ -1983,6 +1986,9 @@ typedef struct xrt__reg_entry {
     char reason[256];
     char library[256];                   /* xrt__backend_runtime: the vendor runtime's file */
     int runtime_version, driver_version; /* and its versions */
+    unsigned lacks;                      /* XRT_CAP_* bits whose operations the table does not have */
+    int caps_warned;                     /* the backend reported one of them: warned once */
+    xrt_status (*get_capabilities)(const xrt_backend *self, unsigned *caps); /* the backend's own */
 } xrt__reg_entry;
 
 static xrt__reg_entry xrt__reg_entries[XRT_MAX_BACKENDS];
@@ -2092,6 +2098,55 @@ static void xrt__fill_unsupported(xrt_backend *t)
 #undef XRT__FILL
 }
 
+/* Each capability and the operations it promises: a bit whose operations
+   the table lacks (the unsupported stub) is cleared from what the backend
+   reports, so that xrt_get_capabilities never promises a call that answers
+   XRT_ERROR_UNSUPPORTED. */
+#define XRT__CAP_OPS(X)                                                                                                \
+    X(XRT_CAP_PINNED_HOST, "pinned_host", malloc_host) X(XRT_CAP_PINNED_HOST, "pinned_host", free_host)                   \
+    X(XRT_CAP_MALLOC_ASYNC, "malloc_async", malloc_async) X(XRT_CAP_MALLOC_ASYNC, "malloc_async", free_async)             \
+    X(XRT_CAP_HOST_FUNC, "host_func", launch_host_func) X(XRT_CAP_EVENT_TIMING, "event_timing", event_elapsed_time)     \
+    X(XRT_CAP_NATIVE_HANDLES, "native_handles", stream_get_native)                                                     \
+    X(XRT_CAP_NATIVE_HANDLES, "native_handles", event_get_native)                                                      \
+    X(XRT_CAP_NATIVE_HANDLES, "native_handles", stream_wrap_native) X(XRT_CAP_MODULES, "modules", module_load)           \
+    X(XRT_CAP_MODULES, "modules", module_unload) X(XRT_CAP_MODULES, "modules", module_get_function)                     \
+    X(XRT_CAP_MODULES, "modules", launch_kernel) X(XRT_CAP_GRAPHS, "graphs", stream_begin_capture)                      \
+    X(XRT_CAP_GRAPHS, "graphs", stream_end_capture) X(XRT_CAP_GRAPHS, "graphs", graph_instantiate)                      \
+    X(XRT_CAP_GRAPHS, "graphs", graph_launch) X(XRT_CAP_GRAPHS, "graphs", graph_exec_destroy)                           \
+    X(XRT_CAP_GRAPHS, "graphs", graph_destroy)
+
+static unsigned xrt__caps_lacking(const xrt_backend *t)
+{
+    unsigned lacks = 0;
+#define XRT__LACKS(cap, word, op) if (t->op == xrt__unsupported_##op) lacks |= (unsigned)cap;
+    XRT__CAP_OPS(XRT__LACKS)
+#undef XRT__LACKS
+    return lacks;
+}
+
+/* A registered table's get_capabilities where the table lacks a capability's
+   operations: the backend's answer without those bits, and one warning the
+   first time it claims one. */
+static xrt_status xrt__caps_checked(const xrt_backend *self, unsigned *caps)
+{
+    xrt__reg_entry *e = (xrt__reg_entry *)(uintptr_t)self; /* an entry is used as its table */
+    xrt_status st = e->get_capabilities(self, caps);
+    unsigned claimed = st == XRT_SUCCESS ? *caps & e->lacks : 0, last = 0;
+    char words[160] = "";
+    size_t used = 0;
+    if (!claimed) return st;
+    *caps &= ~e->lacks;
+    if (__atomic_exchange_n(&e->caps_warned, 1, __ATOMIC_RELAXED)) return st;
+#define XRT__NAME_BIT(cap, word, op)                                                                                   \
+    if ((claimed & (unsigned)cap) && last != (unsigned)cap && used < sizeof words)                                    \
+        used += (size_t)snprintf(words + used, sizeof words - used, " %s", word), last = (unsigned)cap;
+    XRT__CAP_OPS(XRT__NAME_BIT)
+#undef XRT__NAME_BIT
+    xrt_log(XRT_LOG_WARN, "%.64s: get_capabilities reports operations the backend does not have:%s (cleared)", self->name,
+            words);
+    return st;
+}
+
 static void xrt__fill_special(void)
 {
     xrt_backend *n = &xrt__none_backend, *f = &xrt__forbidden_backend;
@@ -2132,6 +2187,10 @@ static xrt_status xrt__reg_add_locked(const xrt_backend *b)
     memcpy(e->name, b->name, strlen(b->name) + 1);
     e->t.name = e->name;
     xrt__fill_unsupported(&e->t);
+    if ((e->lacks = xrt__caps_lacking(&e->t)) != 0 && e->t.get_capabilities != xrt__unsupported_get_capabilities) {
+        e->get_capabilities = e->t.get_capabilities;
+        e->t.get_capabilities = xrt__caps_checked;
+    }
     return XRT_SUCCESS;
 }
 
@@ -4297,6 +4356,7 @@ typedef struct xrt__mem_node {
     int device;
     xrt_memory_type type;
     unsigned ipc_opens; /* > 0: opened from another process's handle, that many times (xrt_ipc_open_mem_handle) */
+    unsigned ipc_closing; /* closes of it under way (xrt__ipc_close): the last one out frees it */
     size_t *usage;      /* while in the tree: the device's count of bytes (xrt__mem_usage_of), or NULL */
     uintptr_t capture;  /* allocated in the capture begun on this stream (its handle), still under way; else 0 */
 } xrt__mem_node;
@@ -4572,6 +4632,7 @@ static xrt__mem_node *xrt__mem_record(const xrt_backend *b, void *p, size_t n, x
     node->device = dev;
     node->type = t;
     node->ipc_opens = ipc_opens;
+    node->ipc_closing = 0;
     node->capture = 0;
     node->gen = ++xrt__mem_gen;
     if (XRT__UNLIKELY(__atomic_load_n(&xrt__captures, __ATOMIC_RELAXED))) xrt__mem_drop_stale_locked(node->node.start);
@@ -5195,10 +5256,12 @@ XRT_API xrt_status xrt__mem_check_export(const xrt_backend *b, const void *p, si
     return XRT_SUCCESS;
 }
 
-/* >> impl: memory shared between processes. Opens and closes are
-   serialised (rare calls), so that the registry's count of a mapping's opens
-   and the backend's agree: a close racing with an open of the same handle
-   cannot drop the other's record. */
+/* >> impl: memory shared between processes. Opens are serialised (rare
+   calls), so that the registry's count of a mapping's opens and the
+   backend's agree. A close of a mapping of known size is not: the backend's
+   close waits for the work queued before it, and a host function in that
+   work may open a handle, which would wait for the close (xrt__ipc_close
+   says how the counts still agree). */
 static pthread_mutex_t xrt__ipc_lock = PTHREAD_MUTEX_INITIALIZER;
 /* Opened mappings of unknown size (a GPU runtime's): not in the tree. */
 typedef struct xrt__ipc_sizeless { void *p; const xrt_backend *be; unsigned opens; struct xrt__ipc_sizeless *next; } xrt__ipc_sizeless;
@@ -5304,16 +5367,36 @@ XRT_API xrt_status xrt__ipc_open(const xrt_backend *b, void **p, const xrt_ipc_m
     return st;
 }
 
+/* A failed close gives its open back (the ipc lock and the registry's held):
+   to its record if still in the tree, else to the record an open made
+   meanwhile at the same start, else its record goes back in. */
+static void xrt__ipc_close_undo(xrt__mem_node *n)
+{
+    xrt__mem_node *o;
+    if (n->ipc_opens) n->ipc_opens++;
+    else if ((o = xrt__mem_find(n->node.start)) != NULL && o->ipc_opens && o->node.start == n->node.start) o->ipc_opens++;
+    else {
+        n->ipc_opens = 1;
+        xrt__mem_insert(n); /* still mapped: still known */
+    }
+}
+
+/* The close takes its open off the record first, under the lock, and
+   leaves the tree with the last one (so that an open while the backend
+   closes makes a record of its own, and the backend's count, which that
+   open raised, keeps the mapping); the backend's close runs without the
+   lock; a failure gives the open back. The record is freed by the last
+   close under way once it is out of the tree. */
 XRT_API xrt_status xrt__ipc_close(const xrt_backend *b, void *p)
 {
     static const char fn[] = "xrt_ipc_close_mem_handle";
     xrt__mem_node *n;
     const char *why = NULL;
-    int last = 0;
+    int last = 0, drop;
     xrt_status st;
     if (!p) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "dev_ptr is NULL");
     pthread_mutex_lock(&xrt__ipc_lock);
-    if (*xrt__ipc_unsized_find(p)) {
+    if (*xrt__ipc_unsized_find(p)) { /* a GPU runtime's: its close waits for none of xrt's host functions */
         st = xrt__ipc_close_unsized(b, xrt__ipc_unsized_find(p));
         pthread_mutex_unlock(&xrt__ipc_lock);
         return st;
@@ -5324,20 +5407,23 @@ XRT_API xrt_status xrt__ipc_close(const xrt_backend *b, void *p)
     else if ((uintptr_t)p != n->node.start) why = "is inside an opened mapping, not at its start";
     else if (n->be != b) why = "belongs to another backend";
     else if (!n->ipc_opens) why = "is memory of this process, not opened from a handle (use xrt_free)";
-    else if ((last = n->ipc_opens == 1) != 0) xrt__mem_unlink(n);
-    xrt__spin_unlock(&xrt__mem_lock);
-    if (why) {
-        pthread_mutex_unlock(&xrt__ipc_lock);
-        return xrt_error(XRT_ERROR_INVALID_POINTER, fn, "dev_ptr %p %s", p, why);
+    else {
+        n->ipc_closing++;
+        if ((last = --n->ipc_opens == 0) != 0) xrt__mem_unlink(n);
     }
-    if (last) xrt__mem_run_hooks(n); /* before the mapping goes */
-    st = b->ipc_close_mem_handle(b, p);
-    xrt__spin_lock(&xrt__mem_lock);
-    if (st != XRT_SUCCESS && last) xrt__mem_insert(n); /* still mapped: still known */
-    else if (st == XRT_SUCCESS && !last) n->ipc_opens--;
     xrt__spin_unlock(&xrt__mem_lock);
     pthread_mutex_unlock(&xrt__ipc_lock);
-    if (st == XRT_SUCCESS && last) XRT_FREE(n);
+    if (why) return xrt_error(XRT_ERROR_INVALID_POINTER, fn, "dev_ptr %p %s", p, why);
+    if (last) xrt__mem_run_hooks(n); /* before the mapping goes */
+    st = b->ipc_close_mem_handle(b, p);
+    pthread_mutex_lock(&xrt__ipc_lock); /* an open must not record p between the lookup and the insert of the undo */
+    xrt__spin_lock(&xrt__mem_lock);
+    n->ipc_closing--;
+    if (st != XRT_SUCCESS) xrt__ipc_close_undo(n);
+    drop = !n->ipc_opens && !n->ipc_closing;
+    xrt__spin_unlock(&xrt__mem_lock);
+    pthread_mutex_unlock(&xrt__ipc_lock);
+    if (drop) XRT_FREE(n);
     return st;
 }
 

@@ -261,11 +261,14 @@ struct xrt_backend {
 /* Memory shared between processes (ipc_*_mem_handle): the dispatch layer
    checks that get's base/size is a whole device allocation of the backend
    and that close's ptr was opened, and keeps the registry: it serialises
-   opens and closes, so a backend sees them one at a time. open returns the
-   mapping and its size; opening a handle the process has open already
-   returns the same pointer and counts it; a close undoes one open,
-   the last one unmaps. Waiting for queued work before close
-   unmaps is the backend's, as for free. */
+   opens, so a backend sees them one at a time. open returns the mapping and
+   its size; opening a handle the process has open already returns the same
+   pointer and counts it; a close undoes one open, the last one unmaps.
+   Waiting for queued work before close unmaps is the backend's, as for
+   free, and a host function in that work may open a handle: so a close of a
+   mapping whose size open returned is not serialised (it may run beside an
+   open or another close, and must hold no lock of the backend's while it
+   waits); closes of mappings of size 0 (the runtime's own size) are. */
 
 /* Registers a backend (copied; probed lazily). XRT_ERROR_ALREADY_EXISTS for a
    taken name, XRT_ERROR_ABI_MISMATCH for another ABI version. */

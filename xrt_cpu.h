@@ -2141,6 +2141,7 @@ typedef struct xrt__cpu_head {
     uint32_t device;
     uint32_t local;  /* a private copy (a forked child's): no file behind it */
     uint32_t exported; /* a handle was made: the range is never kept for reuse */
+    uint64_t key[2];   /* set before `exported`: the secret its handles carry */
 } xrt__cpu_head;
 
 /* Freed ranges that were never shared are kept mapped for the next
@@ -2281,6 +2282,7 @@ static xrt_status xrt__cpu_dev_alloc_on(int device, void **ptr, size_t size, con
         xrt__cpu_place_memory(device, h, span); /* a kept range was placed at its first use */
     }
     h->freed = h->exported = 0;
+    h->key[0] = h->key[1] = 0;
     h->offset = off;
     h->size = size;
     h->gen = gen;
@@ -2392,17 +2394,24 @@ static xrt_status xrt__cpu_malloc_async(const xrt_backend *self, void **ptr, siz
 
 /* >> cpu: ipc. A memory handle names a range of an exporter's device file:
    its pid and fd (opened here as /proc/<pid>/fd/<fd>), the file's inode and
-   device (another file at that fd is refused), the range and its
-   generation, which the range's head must still hold (a freed range reads 0
-   there), and a checksum of the rest (a handle of another backend, or bytes
-   that are no handle, are refused before any file is touched). */
+   device (another file at that fd is refused), the range's offset, the
+   range's key, and a checksum of the rest (a handle of another backend, or
+   bytes that are no handle, are refused before any file is touched). The
+   key is 128 random bits drawn at the range's first export and kept in its
+   head (a freed range reads 0 there): every other field can be learnt by a
+   process of the same user, so the key is what makes a handle one that was
+   given. A range never exported has no key and opens with no handle; since
+   an exported range is never reused, its offset and key name it for good.
+   The key guards the API, not the bytes: a process that may open the file
+   through /proc can read them, and the head with them, anyway. */
 #define XRT__CPU_IPC_MAGIC 0x31637069u /* "ipc1" */
 typedef struct xrt__cpu_ipc {
     uint32_t magic;
     uint32_t device;
     int32_t pid, fd;
-    uint64_t ino, dev, offset, size, gen;
-    uint64_t check; /* FNV-1a of the bytes above */
+    uint64_t ino, dev, offset;
+    uint64_t key[2]; /* the range's head holds the same */
+    uint64_t check;  /* FNV-1a of the bytes above */
 } xrt__cpu_ipc;
 typedef char xrt__cpu_ipc_fits[sizeof(xrt__cpu_ipc) <= sizeof(xrt_ipc_mem_handle) ? 1 : -1];
 
@@ -2414,7 +2423,11 @@ typedef struct xrt__cpu_opened {
     unsigned opens;
     struct xrt__cpu_opened *next;
 } xrt__cpu_opened;
-static xrt__cpu_opened *xrt__cpu_opens; /* under the core's IPC serialisation (xrt__ipc_lock) */
+/* Opens come one at a time (the core serialises them); closes do not, as a
+   close first waits for queued work, which may open a handle. The list is
+   changed under this lock, never held across a system call. */
+static xrt__cpu_opened *xrt__cpu_opens;
+static int xrt__cpu_opens_lock;
 
 static uint64_t xrt__cpu_ipc_check(const xrt__cpu_ipc *k)
 {
@@ -2425,17 +2438,50 @@ static uint64_t xrt__cpu_ipc_check(const xrt__cpu_ipc *k)
     return h;
 }
 
+static int xrt__cpu_ipc_key_equal(const uint64_t *a, const uint64_t *b) { return ((a[0] ^ b[0]) | (a[1] ^ b[1])) == 0; }
+
+/* The range's key, drawn at its first export. Threads exporting it at once
+   draw one each; the first stored wins, under the device's lock. */
+static xrt_status xrt__cpu_ipc_key(xrt__cpu_head *h, uint64_t key[2], const char *fn)
+{
+    xrt__cpu_devmem *m = &xrt__cpu_mem[h->device];
+    uint64_t fresh[2];
+    long n = -1;
+    if (!__atomic_load_n(&h->exported, __ATOMIC_ACQUIRE)) {
+#ifdef SYS_getrandom
+        do n = syscall(SYS_getrandom, fresh, sizeof fresh, 0);
+        while (n < 0 && errno == EINTR);
+#else
+        errno = ENOSYS;
+#endif
+        if (n != (long)sizeof fresh)
+            return xrt_error(XRT_ERROR_SYSTEM, fn, "getrandom (the handle's key): %s",
+                             n < 0 ? strerror(errno) : "fewer bytes than asked");
+        xrt__cpu_lock(&m->lock);
+        if (!h->exported) {
+            h->key[0] = fresh[0], h->key[1] = fresh[1];
+            __atomic_store_n(&h->exported, 1, __ATOMIC_RELEASE); /* its free then returns it for good */
+        }
+        xrt__cpu_unlock(&m->lock);
+    }
+    key[0] = h->key[0], key[1] = h->key[1];
+    return XRT_SUCCESS;
+}
+
 static xrt_status xrt__cpu_ipc_get_mem_handle(const xrt_backend *self, xrt_ipc_mem_handle *handle, void *base,
                                               size_t size)
 {
+    static const char fn[] = "cpu: xrt_ipc_get_mem_handle";
     xrt__cpu_head *h = xrt__cpu_head_of(base);
     xrt__cpu_devmem *m = &xrt__cpu_mem[h->device];
     xrt__cpu_ipc k;
+    xrt_status st;
+    (void)self, (void)size; /* the range's size is in its head */
     if (h->local) /* a forked child's copy of its parent's memory: no file to share */
-        return xrt_error(XRT_ERROR_INVALID_VALUE, "cpu: xrt_ipc_get_mem_handle",
-                         "dev_ptr %p is memory a forked child inherited: it cannot be shared", base);
-    __atomic_store_n(&h->exported, 1, __ATOMIC_RELAXED); /* its free then returns it for good */
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "dev_ptr %p is memory a forked child inherited: it cannot be shared",
+                         base);
     memset(&k, 0, sizeof k);
+    if ((st = xrt__cpu_ipc_key(h, k.key, fn)) != XRT_SUCCESS) return st;
     k.magic = XRT__CPU_IPC_MAGIC;
     k.device = h->device;
     k.pid = (int32_t)getpid();
@@ -2443,8 +2489,6 @@ static xrt_status xrt__cpu_ipc_get_mem_handle(const xrt_backend *self, xrt_ipc_m
     k.ino = m->ino;
     k.dev = m->dev;
     k.offset = h->offset;
-    k.size = size;
-    k.gen = h->gen;
     k.check = xrt__cpu_ipc_check(&k);
     memcpy(handle->reserved, &k, sizeof k);
     return XRT_SUCCESS;
@@ -2452,7 +2496,7 @@ static xrt_status xrt__cpu_ipc_get_mem_handle(const xrt_backend *self, xrt_ipc_m
 
 static int xrt__cpu_ipc_same(const xrt__cpu_ipc *a, const xrt__cpu_ipc *b)
 {
-    return a->ino == b->ino && a->dev == b->dev && a->offset == b->offset && a->gen == b->gen;
+    return a->ino == b->ino && a->dev == b->dev && a->offset == b->offset && xrt__cpu_ipc_key_equal(a->key, b->key);
 }
 
 /* The handle's own consistency, and whether it is this process's. */
@@ -2467,10 +2511,10 @@ static xrt_status xrt__cpu_ipc_decode(const unsigned char *bytes, uint32_t magic
         return xrt_error(magic == XRT__CPU_IPC_MAGIC ? XRT_ERROR_INVALID_HANDLE : XRT_ERROR_INVALID_VALUE, fn,
                          "not %s handle of the cpu backend (forged, or of another backend)",
                          magic == XRT__CPU_IPC_MAGIC ? "a memory" : "an event");
-    if (k->device >= XRT__CPU_DEVICES_MAX || k->pid <= 0 || k->fd < 0 || k->size == 0 || k->offset % pg ||
-        !xrt__cpu_span(k->size) || k->offset > XRT__CPU_FILE_BYTES - xrt__cpu_span(k->size))
-        return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "a forged handle: device %u, pid %d, fd %d, range %llu+%llu",
-                         k->device, k->pid, k->fd, (unsigned long long)k->offset, (unsigned long long)k->size);
+    if (k->device >= XRT__CPU_DEVICES_MAX || k->pid <= 0 || k->fd < 0 || k->offset % pg ||
+        k->offset >= XRT__CPU_FILE_BYTES)
+        return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "a forged handle: device %u, pid %d, fd %d, offset %llu",
+                         k->device, k->pid, k->fd, (unsigned long long)k->offset);
     if (k->pid == (int32_t)getpid()) {
         for (d = 0; d < XRT__CPU_DEVICES_MAX; d++)
             if (xrt__cpu_mem[d].has_fd && xrt__cpu_mem[d].ino == k->ino && xrt__cpu_mem[d].dev == k->dev)
@@ -2505,21 +2549,31 @@ static xrt_status xrt__cpu_ipc_file(const xrt__cpu_ipc *k, const char *fn, int *
     return XRT_SUCCESS;
 }
 
-/* Maps the range and counts this mapping in, unless the exporter freed it. */
+/* Maps the range and counts this mapping in, unless the exporter freed it
+   or never exported it with the handle's key. */
 static xrt_status xrt__cpu_ipc_map(const xrt__cpu_ipc *k, int fd, const char *fn, xrt__cpu_head **out)
 {
-    size_t span = xrt__cpu_span(k->size);
+    size_t span;
     xrt__cpu_head head, *h;
     uint32_t r;
     if (pread(fd, &head, sizeof head, (off_t)k->offset) != (ssize_t)sizeof head || head.magic != XRT__CPU_HEAD_MAGIC ||
-        head.offset != k->offset || head.gen != k->gen || head.size != k->size)
+        head.offset != k->offset)
         return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "the memory of the handle was freed by its exporter (pid %d)", k->pid);
+    if (!head.exported || !xrt__cpu_ipc_key_equal(head.key, k->key))
+        return xrt_error(XRT_ERROR_INVALID_HANDLE, fn,
+                         "a forged handle: the memory at offset %llu of pid %d's device file was not exported with its key",
+                         (unsigned long long)k->offset, k->pid);
+    span = xrt__cpu_span(head.size);
+    if (head.size == 0 || span == 0 || k->offset > XRT__CPU_FILE_BYTES - span)
+        return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "the head of the handle's memory is damaged (size %llu)",
+                         (unsigned long long)head.size);
     h = (xrt__cpu_head *)mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)k->offset);
     if (h == (xrt__cpu_head *)MAP_FAILED)
         return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "mmap of %zu bytes: %s", span, strerror(errno));
     r = __atomic_load_n(&h->refs, __ATOMIC_ACQUIRE);
     do {
-        if (r == 0 || __atomic_load_n(&h->freed, __ATOMIC_ACQUIRE) || h->magic != XRT__CPU_HEAD_MAGIC || h->gen != k->gen) {
+        if (r == 0 || __atomic_load_n(&h->freed, __ATOMIC_ACQUIRE) || h->magic != XRT__CPU_HEAD_MAGIC ||
+            h->size != head.size || !xrt__cpu_ipc_key_equal(h->key, k->key)) {
             munmap(h, span);
             return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "the memory of the handle was freed by its exporter (pid %d)",
                              k->pid);
@@ -2535,49 +2589,61 @@ static xrt_status xrt__cpu_ipc_open_mem_handle(const xrt_backend *self, void **p
     xrt__cpu_ipc k;
     xrt__cpu_opened *o;
     xrt__cpu_head *h = NULL;
-    int fd = -1;
+    int fd = -1, freed;
     xrt_status st;
     static const char fn[] = "cpu: xrt_ipc_open_mem_handle";
     (void)flags; /* every CPU device reaches every other's memory */
     if ((st = xrt__cpu_ipc_decode(handle->reserved, XRT__CPU_IPC_MAGIC, fn, &k)) != XRT_SUCCESS) return st;
+    xrt__cpu_lock(&xrt__cpu_opens_lock);
     for (o = xrt__cpu_opens; o; o = o->next)
         if (xrt__cpu_ipc_same(&o->key, &k)) break;
-    if (o && __atomic_load_n(&o->head->freed, __ATOMIC_ACQUIRE)) /* open here still, but no new opens */
-        return xrt_error(XRT_ERROR_INVALID_HANDLE, "cpu: xrt_ipc_open_mem_handle",
-                         "the memory of the handle was freed by its exporter (pid %d)", k.pid);
-    if (!o) {
-        if ((st = xrt__cpu_ipc_file(&k, fn, &fd)) != XRT_SUCCESS) return st;
-        if ((st = xrt__cpu_ipc_map(&k, fd, fn, &h)) != XRT_SUCCESS) {
-            close(fd);
-            return st;
-        }
-        if (!(o = (xrt__cpu_opened *)XRT_CALLOC(1, sizeof *o))) {
-            xrt__cpu_unmap(h, fd);
-            close(fd);
-            return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_ipc_open_mem_handle", "no memory for the open's record");
-        }
-        o->key = k;
-        o->head = h;
-        o->fd = fd;
-        o->next = xrt__cpu_opens;
-        xrt__cpu_opens = o;
+    freed = o && __atomic_load_n(&o->head->freed, __ATOMIC_ACQUIRE); /* open here still, but no new opens */
+    if (o && !freed) { /* counted under the lock: a close under way cannot unmap it now */
+        o->opens++;
+        *ptr = (char *)o->head + xrt__cpu_page();
+        *size = (size_t)o->head->size;
     }
-    o->opens++;
-    *ptr = (char *)o->head + xrt__cpu_page();
-    *size = (size_t)k.size;
+    xrt__cpu_unlock(&xrt__cpu_opens_lock);
+    if (freed) return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "the memory of the handle was freed by its exporter (pid %d)", k.pid);
+    if (o) return XRT_SUCCESS;
+    if ((st = xrt__cpu_ipc_file(&k, fn, &fd)) != XRT_SUCCESS) return st;
+    if ((st = xrt__cpu_ipc_map(&k, fd, fn, &h)) != XRT_SUCCESS) {
+        close(fd);
+        return st;
+    }
+    if (!(o = (xrt__cpu_opened *)XRT_CALLOC(1, sizeof *o))) {
+        xrt__cpu_unmap(h, fd);
+        close(fd);
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "no memory for the open's record");
+    }
+    o->key = k;
+    o->head = h;
+    o->fd = fd;
+    o->opens = 1;
+    *ptr = (char *)h + xrt__cpu_page();
+    *size = (size_t)h->size;
+    xrt__cpu_lock(&xrt__cpu_opens_lock);
+    o->next = xrt__cpu_opens;
+    xrt__cpu_opens = o;
+    xrt__cpu_unlock(&xrt__cpu_opens_lock);
     return XRT_SUCCESS;
 }
 
+/* Waits for queued work first (it may use the memory), holding nothing: a
+   host function in it may open a handle. */
 static xrt_status xrt__cpu_ipc_close_mem_handle(const xrt_backend *self, void *ptr)
 {
     xrt__cpu_opened **pp, *o;
-    xrt_status st = xrt__cpu_release("cpu: xrt_ipc_close_mem_handle"); /* queued work may use it */
+    unsigned left = 0;
+    xrt_status st = xrt__cpu_release("cpu: xrt_ipc_close_mem_handle");
     if (st != XRT_SUCCESS) return st;
+    xrt__cpu_lock(&xrt__cpu_opens_lock);
     for (pp = &xrt__cpu_opens; (o = *pp) != NULL; pp = &o->next)
         if ((char *)o->head + xrt__cpu_page() == (char *)ptr) break;
+    if (o && (left = --o->opens) == 0) *pp = o->next;
+    xrt__cpu_unlock(&xrt__cpu_opens_lock);
     if (!o) return xrt_error(XRT_ERROR_INVALID_POINTER, "cpu: xrt_ipc_close_mem_handle", "dev_ptr %p is not open", ptr);
-    if (--o->opens) return XRT_SUCCESS;
-    *pp = o->next;
+    if (left) return XRT_SUCCESS;
     xrt__cpu_unmap(o->head, o->fd);
     close(o->fd);
     XRT_FREE(o);
@@ -2711,13 +2777,14 @@ static xrt_status xrt__cpu_ipc_get_event_handle(const xrt_backend *self, xrt_ipc
     xrt__cpu_event *e = (xrt__cpu_event *)event;
     xrt_ipc_mem_handle mh;
     xrt__cpu_ipc k;
+    xrt_status st;
     if (!e->shared)
         return xrt_error(XRT_ERROR_INVALID_HANDLE, "cpu: xrt_ipc_get_event_handle",
                          "the event was not created with XRT_EVENT_INTERPROCESS | XRT_EVENT_DISABLE_TIMING");
     if (e->shared_fd >= 0)
         return xrt_error(XRT_ERROR_INVALID_HANDLE, "cpu: xrt_ipc_get_event_handle",
                          "the event was opened from another process's handle: only its creator makes handles");
-    xrt__cpu_ipc_get_mem_handle(self, &mh, e->shared, sizeof(xrt__cpu_ipc_state));
+    if ((st = xrt__cpu_ipc_get_mem_handle(self, &mh, e->shared, sizeof(xrt__cpu_ipc_state))) != XRT_SUCCESS) return st;
     memcpy(&k, mh.reserved, sizeof k);
     k.magic = XRT__CPU_IPC_EVENT_MAGIC;
     k.check = xrt__cpu_ipc_check(&k);
@@ -2751,6 +2818,7 @@ static xrt_status xrt__cpu_ipc_open_event_handle(const xrt_backend *self, void *
     }
     (void)self;
     e->flags = XRT_EVENT_INTERPROCESS | XRT_EVENT_DISABLE_TIMING; /* behaves as one made with them, as in CUDA */
+    e->device = xrt__cpu_current(); /* the opener's, as cudaIpcOpenEventHandle's event */
     e->refs = 1;
     e->shared_head = h;
     e->shared = (xrt__cpu_ipc_state *)(void *)((char *)h + xrt__cpu_page());
@@ -2847,6 +2915,7 @@ static void xrt__cpu_mem_fork_child(void)
             xrt__cpu_mem[d].has_fd = 0;
             xrt__cpu_mem[d].lock = 0; /* its holder did not come along */
         }
+    xrt__cpu_opens_lock = 0; /* likewise */
 }
 
 static xrt_status xrt__cpu_free_async(const xrt_backend *self, void *ptr, void *stream)
@@ -3122,6 +3191,26 @@ static int xrt__cpu_numa_nodes(void)
     return n;
 }
 
+/* The process may be kept to fewer CPUs than a node has (taskset, a
+   cgroup's cpuset): a device's workers run on those of its node's CPUs that
+   the process may use. A node that has CPUs, none of them the process's,
+   leaves its device's workers unplaced, with a warning. */
+static void xrt__cpu_numa_allowed(int ndev)
+{
+    cpu_set_t node;
+    int d;
+    if (CPU_COUNT(&xrt__cpu.unplaced) == 0) return; /* the mask is not known: the nodes' lists as they are */
+    for (d = 0; d < ndev; d++) {
+        if (CPU_COUNT(&xrt__cpu.cpus[d]) == 0) continue; /* memory only, or its list not read: unplaced already */
+        node = xrt__cpu.cpus[d];
+        CPU_AND(&xrt__cpu.cpus[d], &node, &xrt__cpu.unplaced);
+        if (CPU_COUNT(&xrt__cpu.cpus[d]) == 0)
+            xrt__warn_once("XRT_CPU_DEVICES=numa: none of node %d's CPUs is in the process's affinity mask "
+                           "(sched_getaffinity); device %d's workers not placed",
+                           xrt__cpu.node[d], d);
+    }
+}
+
 /* Reads XRT_CPU_DEVICES and, under numa, the nodes; no device is placed
    where numa is not asked for or the nodes cannot be read. */
 static int xrt__cpu_devices_env(void)
@@ -3135,6 +3224,7 @@ static int xrt__cpu_devices_env(void)
     if (n > 0) return (int)n;
     if (sched_getaffinity(0, sizeof xrt__cpu.unplaced, &xrt__cpu.unplaced) != 0) CPU_ZERO(&xrt__cpu.unplaced);
     if ((nodes = xrt__cpu_numa_nodes()) == 0) return 1;
+    xrt__cpu_numa_allowed(nodes);
     xrt__cpu.numa = 1;
     return nodes;
 }

@@ -909,15 +909,71 @@ static int numa_bad_cpulist_child(void *arg)
     return 0;
 }
 
+/* The process restricted to one CPU `a` of two allowed, a and b (taskset,
+   a cgroup's cpuset): node 0's CPUs a,b leave device 0's workers on a;
+   node 1, whose only CPU is b, leaves device 1's workers unplaced (where
+   the process may run: on a), with one warning. */
+static int numa_restricted_child(void *arg)
+{
+    static const char want_fmt[] = "XRT_CPU_DEVICES=numa: none of node 1's CPUs is in the process's affinity mask "
+                                   "(sched_getaffinity); device 1's workers not placed";
+    cpu_set_t allowed, only_a, seen[2];
+    char list[64];
+    xrt_device_prop p;
+    xrt_stream s;
+    int a = -1, b = -1, i, d;
+    (void)arg;
+    if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) CHILD_FAIL("sched_getaffinity: %s", strerror(errno));
+    for (i = 0; i < CPU_SETSIZE && b < 0; i++)
+        if (CPU_ISSET(i, &allowed)) *(a < 0 ? &a : &b) = i;
+    if (b < 0) {
+        fprintf(stderr, "skipped: a restricted affinity mask needs two CPUs to choose from\n");
+        return 0;
+    }
+    CPU_ZERO(&only_a);
+    CPU_SET(a, &only_a);
+    if (sched_setaffinity(0, sizeof only_a, &only_a) != 0) CHILD_FAIL("sched_setaffinity: %s", strerror(errno));
+    fake_tree();
+    fake_file("devices/system/node/online", "0-1\n");
+    snprintf(list, sizeof list, "%d,%d\n", a, b);
+    fake_file("devices/system/node/node0/cpulist", list);
+    snprintf(list, sizeof list, "%d\n", b);
+    fake_file("devices/system/node/node1/cpulist", list);
+    if ((xrt_test_ndev = numa_start()) != 2) CHILD_FAIL("nodes 0-1 gave %d devices", xrt_test_ndev);
+    if (xrt_test_log.count != 1 || xrt_test_log.level != XRT_LOG_WARN || strcmp(xrt_test_log.last, want_fmt) != 0)
+        CHILD_FAIL("%d log lines, the last \"%s\", not one \"%s\"", xrt_test_log.count, xrt_test_log.last, want_fmt);
+    for (d = 0; d < 2; d++) {
+        CHILD_OK(xrt_set_device(d));
+        CHILD_OK(xrt_stream_create(&s));
+        CHILD_OK(xrt_launch_host_func(NULL, note_affinity, &seen[0]));
+        CHILD_OK(xrt_launch_host_func(s, note_affinity, &seen[1]));
+        CHILD_OK(xrt_device_synchronize());
+        CHILD_OK(xrt_stream_destroy(s));
+        for (i = 0; i < 2; i++)
+            if (!CPU_EQUAL(&seen[i], &only_a))
+                CHILD_FAIL("device %d: a host function on its %s ran on %d CPUs (CPU %d %s), not on CPU %d alone", d,
+                           i ? "stream" : "NULL stream", CPU_COUNT(&seen[i]), b, CPU_ISSET(b, &seen[i]) ? "among them" : "not",
+                           a);
+    }
+    CHILD_OK(xrt_get_device_properties(&p, 0));
+    if (p.multiprocessor_count != 1 || p.numa_node != 0)
+        CHILD_FAIL("device 0: %d CPUs, numa_node %d; not 1 and 0", p.multiprocessor_count, p.numa_node);
+    if (xrt_test_log.count != 1) CHILD_FAIL("then \"%s\"", xrt_test_log.last);
+    xrt_shutdown();
+    fake_tree_gone();
+    return 0;
+}
+
 XRT_TEST(test_numa_devices_on_fake_trees)
 {
-    child_case cases[3];
+    child_case cases[4];
     (void)state;
     SKIP_UNLESS(is_cpu(), "XRT_CPU_DEVICES is the CPU backend's");
     cases[0] = (child_case){"nodes 0 and 2, node 2 unknown to the kernel", numa_gap_child, NULL};
     cases[1] = (child_case){"node/online not valid", numa_bad_online_child, NULL};
     cases[2] = (child_case){"a node's cpulist not valid", numa_bad_cpulist_child, NULL};
-    run_cases("XRT_CPU_DEVICES=numa on fake trees", cases, 3, 30);
+    cases[3] = (child_case){"the process restricted to fewer CPUs than a node has", numa_restricted_child, NULL};
+    run_cases("XRT_CPU_DEVICES=numa on fake trees", cases, 4, 30);
 }
 
 /* The pointer registry records the device each allocation was made on

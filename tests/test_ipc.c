@@ -9,6 +9,12 @@
    answers. */
 #include "xrt_test.h"
 
+#if defined(__SANITIZE_THREAD__) || XRT_TEST_HAS_FEATURE(thread_sanitizer)
+#define UNDER_TSAN 1
+#else
+#define UNDER_TSAN 0
+#endif
+
 /* >> a peer process: a forked child with a pipe each way */
 typedef struct peer {
     pid_t pid;
@@ -212,8 +218,7 @@ static void forge_pid(xrt__cpu_ipc *k) { k->pid = 0x7ffffff0; }
 static void forge_inode(xrt__cpu_ipc *k) { k->ino ^= 1; }
 static void forge_offset(xrt__cpu_ipc *k) { k->offset = XRT__CPU_FILE_BYTES; }
 static void forge_odd_offset(xrt__cpu_ipc *k) { k->offset += 8; }
-static void forge_size(xrt__cpu_ipc *k) { k->size += 4096; }
-static void forge_gen(xrt__cpu_ipc *k) { k->gen += 1; }
+static void forge_key(xrt__cpu_ipc *k) { k->key[1] ^= 1; }
 static void forge_device(xrt__cpu_ipc *k) { k->device = 1000; }
 static const forge forges[] = {
     {"fd", "is not the device memory file the handle names", forge_fd},
@@ -221,8 +226,7 @@ static const forge forges[] = {
     {"inode", "is not the device memory file the handle names", forge_inode},
     {"offset", "a forged handle", forge_offset},
     {"offset inside a page", "a forged handle", forge_odd_offset},
-    {"size", "freed by its exporter", forge_size},
-    {"generation", "freed by its exporter", forge_gen},
+    {"key", "was not exported with its key", forge_key},
     {"device", "a forged handle", forge_device},
 };
 
@@ -278,6 +282,202 @@ static void test_ipc_forged_handles_are_refused(void **state)
     OK(xrt_free(d));
 }
 
+/* >> a handle forged for memory that was never exported (CPU). Everything
+   in a handle but its key is visible to a process of the same user: the
+   exporter's pid, fd, file and, through /proc/<pid>/fd, the head of every
+   range in it. The child copies the real handle, points it at a range the
+   parent never exported, fills in what that range's head says, and must
+   still be refused; pointed at another exported range, the real handle's
+   key is not that range's. */
+static void forge_from_head(xrt__cpu_ipc *k, const xrt__cpu_head *head)
+{
+    k->offset = head->offset;
+    memcpy(k->key, head->key, sizeof k->key); /* none: never exported */
+}
+
+static void unexported_child(int rd, int wr, void *arg)
+{
+    xrt_ipc_mem_handle h, f;
+    xrt__cpu_head head;
+    xrt__cpu_ipc k;
+    uint64_t offset, other;
+    char path[64];
+    void *p = NULL;
+    int fd;
+    (void)wr, (void)arg;
+    if (!get(rd, &h, sizeof h) || !get(rd, &offset, sizeof offset) || !get(rd, &other, sizeof other))
+        CHILD_FAIL("no handle from the parent");
+    memcpy(&k, h.reserved, sizeof k);
+    snprintf(path, sizeof path, "/proc/%d/fd/%d", (int)k.pid, (int)k.fd);
+    if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) CHILD_FAIL("%s: %s", path, strerror(errno));
+    if (pread(fd, &head, sizeof head, (off_t)offset) != (ssize_t)sizeof head) CHILD_FAIL("pread: %s", strerror(errno));
+    close(fd);
+    CHILD_TRUE(head.magic == XRT__CPU_HEAD_MAGIC && head.offset == offset);
+    forge_from_head(&k, &head);
+    k.check = xrt__cpu_ipc_check(&k);
+    f = h;
+    memcpy(f.reserved, &k, sizeof k);
+    CHILD_EXPECT(xrt_ipc_open_mem_handle(&p, f, 0), XRT_ERROR_INVALID_HANDLE);
+    if (!strstr(xrt_get_last_error_string(), "was not exported")) CHILD_FAIL("%s", xrt_get_last_error_string());
+    CHILD_TRUE(p == NULL);
+    memcpy(&k, h.reserved, sizeof k);
+    k.offset = other;
+    k.check = xrt__cpu_ipc_check(&k);
+    memcpy(f.reserved, &k, sizeof k);
+    CHILD_EXPECT(xrt_ipc_open_mem_handle(&p, f, 0), XRT_ERROR_INVALID_HANDLE);
+    if (!strstr(xrt_get_last_error_string(), "was not exported")) CHILD_FAIL("%s", xrt_get_last_error_string());
+    CHILD_TRUE(p == NULL);
+    CHILD_OK(xrt_ipc_open_mem_handle(&p, h, 0)); /* the handle that was given opens */
+    CHILD_OK(xrt_ipc_close_mem_handle(p));
+}
+
+static void test_ipc_unexported_memory_is_refused(void **state)
+{
+    xrt_ipc_mem_handle h, h2;
+    uint64_t offset, other;
+    void *d, *hidden, *d2;
+    peer p;
+    (void)state;
+    OK(xrt_malloc(&d, 4096));
+    OK(xrt_malloc(&hidden, 8192)); /* never exported */
+    OK(xrt_malloc(&d2, 4096));     /* exported, its handle not given */
+    OK(xrt_memset(hidden, 0x5e, 8192));
+    OK(xrt_ipc_get_mem_handle(&h, d));
+    OK(xrt_ipc_get_mem_handle(&h2, d2));
+    offset = xrt__cpu_head_of(hidden)->offset; /* the child could find them by reading the file */
+    other = xrt__cpu_head_of(d2)->offset;
+    peer_start(&p, unexported_child, NULL);
+    put(p.wr, &h, sizeof h);
+    put(p.wr, &offset, sizeof offset);
+    put(p.wr, &other, sizeof other);
+    peer_end(&p);
+    OK(xrt_free(d2));
+    OK(xrt_free(hidden));
+    OK(xrt_free(d));
+}
+
+/* >> a close waits for a host function that opens a handle (CPU). The close
+   waits for the work queued before it; a host function may open a handle;
+   so the close must not hold what an open takes while it waits. The child
+   (with its alarm) closes one mapping while its stream's host function,
+   queued before the close, opens another. */
+static struct {
+    xrt_ipc_mem_handle h;
+    void *p;
+    xrt_status st;
+    char why[512];
+} host_open;
+
+static void open_from_host_fn(void *user)
+{
+    (void)user;
+    sleep_ms(50); /* the close is waiting by now */
+    host_open.st = xrt_ipc_open_mem_handle(&host_open.p, host_open.h, 0);
+    snprintf(host_open.why, sizeof host_open.why, "%s", xrt_get_last_error_string());
+}
+
+static void close_child(int rd, int wr, void *arg)
+{
+    xrt_ipc_mem_handle h1;
+    xrt_stream s;
+    void *p1 = NULL;
+    int i;
+    (void)wr, (void)arg;
+    if (!get(rd, &h1, sizeof h1) || !get(rd, &host_open.h, sizeof host_open.h)) CHILD_FAIL("no handles from the parent");
+    host_open.st = XRT_ERROR_NOT_READY; /* not run */
+    CHILD_OK(xrt_ipc_open_mem_handle(&p1, h1, 0));
+    CHILD_OK(xrt_stream_create(&s));
+    CHILD_OK(xrt_launch_host_func(s, open_from_host_fn, NULL));
+    CHILD_OK(xrt_ipc_close_mem_handle(p1)); /* waits for the host function */
+    if (host_open.st != XRT_SUCCESS)
+        CHILD_FAIL("the host function's open: %s (%s)", xrt_status_string(host_open.st), host_open.why);
+    child_bytes(host_open.p, 4096, 0x3c);
+    /* A refused close gives its open back: refused while a capture forbids
+       waiting, with two opens and then with the last one. */
+    CHILD_OK(xrt_ipc_open_mem_handle(&p1, host_open.h, 0));
+    CHILD_TRUE(p1 == host_open.p);
+    for (i = 0; i < 2; i++) {
+        xrt_pointer_attributes a;
+        xrt_graph g = NULL;
+        CHILD_OK(xrt_stream_begin_capture(s, XRT_CAPTURE_MODE_GLOBAL));
+        CHILD_EXPECT(xrt_ipc_close_mem_handle(p1), XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED);
+        CHILD_EXPECT(xrt_stream_end_capture(s, &g), XRT_ERROR_STREAM_CAPTURE_INVALIDATED);
+        CHILD_OK(xrt_pointer_get_attributes(&a, p1));
+        CHILD_TRUE(a.type == XRT_MEMORY_DEVICE && a.base == p1 && a.size == 4096);
+        child_bytes(p1, 4096, 0x3c);
+        CHILD_OK(xrt_ipc_close_mem_handle(p1));
+    }
+    CHILD_EXPECT(xrt_ipc_close_mem_handle(p1), XRT_ERROR_INVALID_POINTER);
+    CHILD_OK(xrt_stream_destroy(s));
+}
+
+static void export_child(int rd, int wr, void *arg)
+{
+    xrt_ipc_mem_handle h[2];
+    void *d[2];
+    int i;
+    (void)arg;
+    for (i = 0; i < 2; i++) {
+        CHILD_OK(xrt_malloc(&d[i], 4096));
+        CHILD_OK(xrt_memset(d[i], 0x3c, 4096));
+        CHILD_OK(xrt_ipc_get_mem_handle(&h[i], d[i]));
+    }
+    put(wr, h, sizeof h);
+    if (get_byte(rd) != 'x') CHILD_FAIL("the parent did not finish");
+    for (i = 0; i < 2; i++) CHILD_OK(xrt_free(d[i]));
+}
+
+static void test_ipc_close_waits_for_host_fn_that_opens(void **state)
+{
+    xrt_ipc_mem_handle h[2];
+    peer exporter, closer;
+    (void)state;
+    SKIP_UNLESS(!UNDER_TSAN, "TSan cannot start the child's stream thread after fork (its die_after_fork)");
+    peer_start(&exporter, export_child, NULL);
+    assert_true(get(exporter.rd, h, sizeof h));
+    peer_start(&closer, close_child, NULL);
+    put(closer.wr, h, sizeof h);
+    peer_end(&closer);
+    put_byte(exporter.wr, 'x');
+    peer_end(&exporter);
+}
+
+/* Threads opening and closing one handle at once: each open gets the
+   one mapping, counted, and the last close unmaps it. */
+static void *open_close_loop(void *arg)
+{
+    const xrt_ipc_mem_handle *h = (const xrt_ipc_mem_handle *)arg;
+    unsigned char b = 0;
+    void *p;
+    int i;
+    if (xrt_set_backend("cpu") != XRT_SUCCESS) return (void *)xrt_get_last_error_string(); /* a thread starts on the default */
+    for (i = 0; i < 500; i++) {
+        if (xrt_ipc_open_mem_handle(&p, *h, 0) != XRT_SUCCESS ||
+            xrt_memcpy(&b, (char *)p + 4095, 1, XRT_MEMCPY_DEVICE_TO_HOST) != XRT_SUCCESS || b != 0x3c ||
+            xrt_ipc_close_mem_handle(p) != XRT_SUCCESS)
+            return (void *)xrt_get_last_error_string();
+    }
+    return NULL;
+}
+
+static void test_ipc_opens_and_closes_race(void **state)
+{
+    xrt_ipc_mem_handle h[2];
+    pthread_t t[3];
+    void *why[3];
+    peer exporter;
+    int i;
+    (void)state;
+    peer_start(&exporter, export_child, NULL);
+    assert_true(get(exporter.rd, h, sizeof h));
+    for (i = 0; i < 3; i++) assert_int_equal(pthread_create(&t[i], NULL, open_close_loop, &h[i % 2 ? 1 : 0]), 0);
+    for (i = 0; i < 3; i++) assert_int_equal(pthread_join(t[i], &why[i]), 0);
+    for (i = 0; i < 3; i++)
+        if (why[i]) fail_msg("thread %d: %s", i, (const char *)why[i]);
+    put_byte(exporter.wr, 'x');
+    peer_end(&exporter);
+}
+
 /* >> an event shared between processes (CPU): each process's records are
    seen by the other's query, synchronize and stream waits */
 static int ipc_gate_fd; /* a host function blocks on it until the other process writes a byte */
@@ -318,12 +518,6 @@ static void event_child(int rd, int wr, void *arg)
     CHILD_OK(xrt_event_destroy(e));
     if (get_byte(rd) != 'e') CHILD_FAIL("the parent did not finish");
 }
-
-#if defined(__SANITIZE_THREAD__) || XRT_TEST_HAS_FEATURE(thread_sanitizer)
-#define UNDER_TSAN 1
-#else
-#define UNDER_TSAN 0
-#endif
 
 static void test_ipc_event_shared_between_processes(void **state)
 {
@@ -367,6 +561,53 @@ static void test_ipc_event_shared_between_processes(void **state)
     OK(xrt_event_destroy(e));
     OK(xrt_free(d));
     OK(xrt_free_host(b));
+}
+
+/* >> an opened event belongs to the opener's current device, as in CUDA
+   (CPU): the child, with two devices, opens it on device 1; its streams
+   there record it, device 0's are refused as for any event of device 1. */
+static void event_device_child(int rd, int wr, void *arg)
+{
+    xrt_ipc_event_handle h;
+    xrt_event e;
+    xrt_stream s0, s1;
+    (void)wr, (void)arg;
+    if (!get(rd, &h, sizeof h)) CHILD_FAIL("no handle from the parent");
+    xrt_shutdown(); /* a fresh start with two devices */
+    setenv("XRT_CPU_DEVICES", "2", 1);
+    CHILD_OK(xrt_set_backend("cpu"));
+    CHILD_OK(xrt_stream_create(&s0));
+    CHILD_OK(xrt_set_device(1));
+    CHILD_OK(xrt_stream_create(&s1));
+    CHILD_OK(xrt_ipc_open_event_handle(&e, h));
+    CHILD_OK(xrt_event_record(e, s1));
+    CHILD_OK(xrt_event_record(e, NULL)); /* device 1's NULL stream */
+    CHILD_EXPECT(xrt_event_record(e, s0), XRT_ERROR_INVALID_HANDLE);
+    if (!strstr(xrt_get_last_error_string(), "the event belongs to device 1, the stream to device 0"))
+        CHILD_FAIL("%s", xrt_get_last_error_string());
+    CHILD_OK(xrt_event_synchronize(e));
+    CHILD_OK(xrt_stream_wait_event(s0, e)); /* any device's stream may wait for it */
+    CHILD_OK(xrt_stream_synchronize(s0));
+    CHILD_OK(xrt_event_destroy(e));
+    CHILD_OK(xrt_stream_destroy(s1));
+    CHILD_OK(xrt_stream_destroy(s0));
+    unsetenv("XRT_CPU_DEVICES");
+}
+
+static void test_ipc_event_opened_on_current_device(void **state)
+{
+    xrt_ipc_event_handle h;
+    xrt_event e;
+    peer p;
+    (void)state;
+    SKIP_UNLESS(!UNDER_TSAN, "TSan cannot start the child's stream thread after fork (its die_after_fork)");
+    OK(xrt_event_create(&e, XRT_EVENT_INTERPROCESS | XRT_EVENT_DISABLE_TIMING));
+    OK(xrt_ipc_get_event_handle(&h, e));
+    peer_start(&p, event_device_child, NULL);
+    put(p.wr, &h, sizeof h);
+    peer_end(&p);
+    OK(xrt_event_synchronize(e)); /* the child's records, on its device 1 */
+    OK(xrt_event_destroy(e));
 }
 
 /* >> a forked child's inherited device memory is its own copy (CPU) */
@@ -473,7 +714,11 @@ int main(void)
         cmocka_unit_test(test_ipc_two_processes_check_each_others_writes),
         cmocka_unit_test(test_ipc_exporter_frees_while_another_process_has_it_open),
         cmocka_unit_test(test_ipc_forged_handles_are_refused),
+        cmocka_unit_test(test_ipc_unexported_memory_is_refused),
+        cmocka_unit_test(test_ipc_close_waits_for_host_fn_that_opens),
+        cmocka_unit_test(test_ipc_opens_and_closes_race),
         cmocka_unit_test(test_ipc_event_shared_between_processes),
+        cmocka_unit_test(test_ipc_event_opened_on_current_device),
         cmocka_unit_test(test_ipc_forked_child_writes_its_own_copy),
     };
     const struct CMUnitTest rules[] = {

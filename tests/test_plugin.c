@@ -619,6 +619,41 @@ static void test_later_larger_table(void **state)
     if (child_status(pid, 20, why, sizeof why)) fail_msg("a plugin with a larger table: %s", why);
 }
 
+/* A plugin whose get_capabilities reports operations its table lacks:
+   only the bits whose operations it has are reported, with one warning
+   that names what was cleared. In a child: a plugin is never unloaded. */
+static void no_op(void *user) { (void)user; }
+
+static void test_capabilities_checked_against_table(void **state)
+{
+    char why[256];
+    pid_t pid;
+    (void)state;
+    pid = child_fork(20);
+    if (pid == 0) {
+        static const char want[] = "boasts: get_capabilities reports operations the backend does not have: "
+                                   "malloc_async host_func event_timing native_handles modules graphs (cleared)";
+        unsigned caps = 0;
+        void *p = NULL;
+        int i;
+        CHILD_OK(xrt_load_plugin(PLUGIN("test_boasts.so")));
+        CHILD_OK(xrt_set_backend("boasts"));
+        xrt_test_log_calls();
+        for (i = 0; i < 2; i++) {
+            CHILD_OK(xrt_get_capabilities(&caps));
+            if (caps != XRT_CAP_PINNED_HOST) CHILD_FAIL("capabilities 0x%x, not 0x%x", caps, (unsigned)XRT_CAP_PINNED_HOST);
+        }
+        if (xrt_test_log.count != 1 || xrt_test_log.level != XRT_LOG_WARN || strcmp(xrt_test_log.last, want) != 0)
+            CHILD_FAIL("%d log lines, the last \"%s\", not one \"%s\"", xrt_test_log.count, xrt_test_log.last, want);
+        CHILD_OK(xrt_malloc_host(&p, 64)); /* what it has still works */
+        CHILD_OK(xrt_free_host(p));
+        CHILD_EXPECT(xrt_launch_host_func(NULL, no_op, NULL), XRT_ERROR_UNSUPPORTED); /* nor what it lacks */
+        xrt_shutdown();
+        child_exit(0);
+    }
+    if (child_status(pid, 20, why, sizeof why)) fail_msg("a plugin that reports capabilities it lacks: %s", why);
+}
+
 /* >> programs with elevated privileges */
 /* A copy of this program with the setuid bit, run by another user, runs in
    secure mode (AT_SECURE): XRT_PLUGINS and XRT_*_LIBRARY are ignored there
@@ -744,6 +779,7 @@ int main(void)
         cmocka_unit_test_setup(test_trace_fork, capture),
         cmocka_unit_test_setup(test_trace_targets, capture),
         cmocka_unit_test_setup(test_later_larger_table, capture),
+        cmocka_unit_test_setup(test_capabilities_checked_against_table, capture),
         cmocka_unit_test_setup(test_setuid_program_ignores_code_from_environment, capture),
     };
     if (getenv("XRT_TEST_SECURE_CHILD")) return secure_child(getenv("XRT_TEST_SECURE_CHILD"));
