@@ -490,13 +490,12 @@ typedef struct xrt__cpu_stream {
 enum { XRT__CPU_NON_BLOCKING, XRT__CPU_BLOCKING, XRT__CPU_LEGACY };
 
 /* Each device's legacy stream: `order` is the op number + 1 of its latest
-   op, which work queued on a blocking stream from then on follows; `pending`
-   is set while an op of it is being ordered after the blocking streams' work
-   (xrt__cpu_legacy_open); `lock` guards the list of blocking streams. One
-   line, read by every enqueue on a blocking stream, written by the NULL
-   stream's producers. */
+   op, which work queued on a blocking stream from then on follows; `lock`
+   guards the list of blocking streams and is held while an op of the NULL
+   stream is ordered after their work (xrt__cpu_legacy_open). One line, read
+   by every enqueue on a blocking stream, written by the NULL stream's
+   producers. */
 typedef struct xrt__cpu_legacy {
-    uint32_t pending;
     int lock;
     uint64_t order;
     struct xrt__cpu_stream *blocking; /* the first (bnext) */
@@ -1013,14 +1012,14 @@ static xrt_status xrt__cpu_adopt_locked(xrt__cpu_stream *s);
    stream of its device (XRT_STREAM_DEFAULT, as xrt_stream_create makes) has
    queued before it, and work queued on a blocking stream afterwards waits
    for that op. Non-blocking streams take no part.
-   The NULL stream's producer, under that stream's lock, raises `pending`,
+   The NULL stream's producer, under that stream's lock, takes the list lock,
    takes each blocking stream's tail under the blocking stream's lock, queues
    one op that waits for those still busy, then its own op, which it makes
-   the `order` before it drops `pending`. A blocking stream's producer, under
-   its own lock, waits out `pending` (unlocked) and, when `order` changed,
-   queues a wait for that op before its own. Whichever of two such enqueues
-   takes the blocking stream's lock first is seen by the other, so the order
-   between them is that of one sequence of calls. */
+   the `order` before it lets the list lock go. A blocking stream's producer,
+   under its own lock, waits out a held list lock (its own lock released) and,
+   when `order` changed, queues a wait for that op before its own. Whichever
+   of two such enqueues takes the blocking stream's lock first is seen by the
+   other, so the order between them is that of one sequence of calls. */
 /* A blocking stream is in its device's list, which holds a reference, from
    its creation until its worker has drained it after the destroy (or, in a
    forked child without a worker, until the destroy). The list lock is taken
@@ -1068,9 +1067,9 @@ static xrt_status xrt__cpu_follow_legacy(xrt__cpu_stream *s, const char *who)
     xrt__cpu_stream *null = xrt__cpu.dflt[s->device];
     xrt__cpu_op *op;
     uint64_t order;
-    while (XRT__UNLIKELY(__atomic_load_n(&l->pending, __ATOMIC_SEQ_CST))) {
+    while (XRT__UNLIKELY(__atomic_load_n(&l->lock, __ATOMIC_ACQUIRE))) {
         xrt__cpu_unlock(&s->lock); /* the NULL stream's producer takes it */
-        while (__atomic_load_n(&l->pending, __ATOMIC_ACQUIRE)) sched_yield();
+        while (__atomic_load_n(&l->lock, __ATOMIC_ACQUIRE)) sched_yield();
         xrt__cpu_lock(&s->lock);
     }
     order = __atomic_load_n(&l->order, __ATOMIC_ACQUIRE);
@@ -1091,15 +1090,14 @@ static uint64_t xrt__cpu_work_tail(xrt__cpu_stream *b)
     return end ? end - 1 : __atomic_load_n(&b->tail, __ATOMIC_ACQUIRE);
 }
 
-/* The busy blocking streams of a device, each with a reference, and where
-   each is: in *v (one on the caller's stack) or a new array; -1: no memory. */
-static long xrt__cpu_legacy_busy(int device, xrt__cpu_pending **v)
+/* The busy blocking streams of a device (its list lock held), each with a
+   reference, and where each is: in *v (one on the caller's stack) or a new
+   array; -1: no memory. */
+static long xrt__cpu_legacy_busy(xrt__cpu_legacy *l, xrt__cpu_pending **v)
 {
-    xrt__cpu_legacy *l = &xrt__cpu.legacy[device];
     xrt__cpu_pending *more;
     xrt__cpu_stream *b;
     size_t n = 0, cap = 1;
-    xrt__cpu_lock(&l->lock);
     for (b = l->blocking; b; b = b->bnext) {
         uint64_t pos;
         xrt__cpu_lock(&b->lock);
@@ -1117,9 +1115,8 @@ static long xrt__cpu_legacy_busy(int device, xrt__cpu_pending **v)
         (*v)[n].s = b;
         (*v)[n++].pos = pos;
     }
-    xrt__cpu_unlock(&l->lock);
     if (b == NULL) return (long)n;
-    while (n) xrt__cpu_stream_unref((*v)[--n].s); /* after the list lock: an unref may take it */
+    while (n) xrt__cpu_stream_unref((*v)[--n].s); /* not the last: the list holds one */
     if (cap > 1) XRT_FREE(*v);
     return -1;
 }
@@ -1132,8 +1129,8 @@ static xrt_status xrt__cpu_legacy_open(xrt__cpu_stream *s, const char *who)
     xrt__cpu_op *op;
     long n;
     if (!xrt__cpu_make_room(s, 2, who)) return XRT_ERROR_OUT_OF_MEMORY;
-    __atomic_store_n(&xrt__cpu.legacy[s->device].pending, 1, __ATOMIC_SEQ_CST);
-    if ((n = xrt__cpu_legacy_busy(s->device, &v)) < 0) {
+    xrt__cpu_lock(&xrt__cpu.legacy[s->device].lock);
+    if ((n = xrt__cpu_legacy_busy(&xrt__cpu.legacy[s->device], &v)) < 0) {
         xrt__cpu_legacy_close(s, 0);
         return xrt_error(XRT_ERROR_OUT_OF_MEMORY, who, "no memory to order the NULL stream after the blocking streams");
     }
@@ -1157,7 +1154,7 @@ static void xrt__cpu_legacy_close(xrt__cpu_stream *s, int published)
 {
     xrt__cpu_legacy *l = &xrt__cpu.legacy[s->device];
     if (published) __atomic_store_n(&l->order, s->tail, __ATOMIC_RELEASE);
-    __atomic_store_n(&l->pending, 0, __ATOMIC_SEQ_CST);
+    xrt__cpu_unlock(&l->lock);
 }
 
 static void xrt__cpu_run_waits(xrt__cpu_op *op)
@@ -5546,7 +5543,7 @@ static void xrt__cpu_fork_child(void)
     xrt__cpu_event *e;
     int i;
     for (e = xrt__cpu.events; e; e = e->next) e->lock = 0; /* its holder did not come along */
-    for (i = 0; i < XRT__CPU_DEVICES_MAX; i++) xrt__cpu.legacy[i].lock = xrt__cpu.legacy[i].pending = 0;
+    for (i = 0; i < XRT__CPU_DEVICES_MAX; i++) xrt__cpu.legacy[i].lock = 0;
     for (s = xrt__cpu.list.next; s && s != &xrt__cpu.list; s = s->next) {
         s->lock = 0; /* its holder did not come along */
         s->exec = XRT__CPU_FREE;
@@ -5596,7 +5593,7 @@ static xrt_status xrt__cpu_init(const xrt_backend *self, char *reason, size_t n)
     xrt__cpu.ndev = xrt__cpu_devices_env();
     memset(xrt__cpu.peers, 0, sizeof xrt__cpu.peers);
     for (i = 0; i < XRT__CPU_DEVICES_MAX; i++) /* the NULL streams start anew (their lists may still drain) */
-        xrt__cpu.legacy[i].order = xrt__cpu.legacy[i].pending = 0;
+        xrt__cpu.legacy[i].order = 0;
     for (i = 0, st = XRT_SUCCESS; i < xrt__cpu.ndev && st == XRT_SUCCESS; i++)
         st = xrt__cpu_stream_new(&xrt__cpu.dflt[i], i, XRT__CPU_LEGACY, XRT_STREAM_DEFAULT);
     if (st != XRT_SUCCESS) {
