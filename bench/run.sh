@@ -32,6 +32,8 @@ section "CPU stream round trip"
 $B/bench/stream_roundtrip
 section "CPU stream throughput, idle workers"
 $B/bench/stream_throughput
+section "CPU streams ordered with the legacy NULL stream"
+$B/bench/stream_order
 section "CPU kernels"
 $B/bench/kernels
 section "CPU graphs"

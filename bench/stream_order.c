@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: MIT */
+/* What the legacy NULL stream's order costs on the CPU backend: 64-byte
+   memsets enqueued in bursts of BURST (then one synchronize) on a blocking
+   stream (xrt_stream_create, ordered with the NULL stream, which has no work
+   pending) against the same on a non-blocking stream, medians of BENCH_REPS
+   alternating runs; then the same bursts on the NULL stream while a blocking
+   stream is idle, against a non-blocking stream. */
+#define XRT_IMPL
+#include "xrt.h"
+
+#include "bench.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+enum { BURST = 256, ITERS = 400 };
+
+typedef struct ctx { xrt_stream base, test; void *d; } ctx;
+
+static void bursts(xrt_stream s, void *d, long iters)
+{
+    long i;
+    int k;
+    for (i = 0; i < iters; i++) {
+        for (k = 0; k < BURST; k++)
+            if (xrt_memset_async(d, k, 64, s) != XRT_SUCCESS) exit(1);
+        if (xrt_stream_synchronize(s) != XRT_SUCCESS) exit(1);
+    }
+}
+
+static void on_base(void *p, long iters) { bursts(((ctx *)p)->base, ((ctx *)p)->d, iters); }
+static void on_test(void *p, long iters) { bursts(((ctx *)p)->test, ((ctx *)p)->d, iters); }
+
+static void row(const char *what, ctx *c, double target_ns)
+{
+    double base_ns, test_ns;
+    char t1[32], t2[32], v[64];
+    bench_pair(on_base, on_test, c, ITERS, BENCH_REPS, &base_ns, &test_ns);
+    base_ns /= BURST, test_ns /= BURST;
+    printf("%-44s %9s %9s %+7.1f ns %s\n", what, bench_fmt_ns(t1, sizeof t1, test_ns),
+           bench_fmt_ns(t2, sizeof t2, base_ns), test_ns - base_ns,
+           bench_verdict(v, sizeof v, test_ns - base_ns, target_ns, 0, " ns"));
+}
+
+int main(void)
+{
+    ctx c;
+    xrt_stream idle;
+    bench_load_start(NULL);
+    bench_load_report();
+    if (xrt_set_backend("cpu") || xrt_malloc(&c.d, 64) ||
+        xrt_stream_create_with_flags(&c.base, XRT_STREAM_NON_BLOCKING) || xrt_stream_create(&c.test) ||
+        xrt_stream_create(&idle))
+        goto fail;
+    printf("64-byte memset_async in bursts of %d + synchronize, per memset, medians of %d\n", BURST, BENCH_REPS);
+    printf("%-44s %9s %9s %10s\n", "", "this", "non-blk", "extra");
+    row("blocking stream (NULL stream idle)", &c, 30);
+    xrt_stream_destroy(c.test);
+    c.test = NULL; /* the NULL stream, beside two idle blocking streams */
+    row("NULL stream (blocking streams idle)", &c, 30);
+    xrt_stream_destroy(c.base);
+    xrt_stream_destroy(idle);
+    xrt_free(c.d);
+    xrt_shutdown();
+    return 0;
+fail:
+    fprintf(stderr, "stream_order: %s\n", xrt_get_last_error_string());
+    return 1;
+}
