@@ -5,16 +5,17 @@
 # on the double (as tests/run.sh does), and the cheap checks of the operation
 # list, the README's tables, the fast paths and the licence lines. Each run
 # is a target of its own (tests/step.sh writes its result under $(CK)), so
-# that make runs them beside the builds and one another; tests/summary.sh
-# adds up their counts into tests/run.sh's last line. `make test` remains the
+# that make runs several at once (GNU make 4.3 builds every program before
+# it starts a run); tests/summary.sh adds up their counts into tests/run.sh's
+# last line. `make test` remains the
 # gate: sanitizers, valgrind, the compile matrix, the VMs, the install.
 CK          := $(B)/check
 CHECK_JOBS  ?= $(shell nproc 2> /dev/null || echo 2)
 CK_STEP     := B=$(B) LOG=$(CK)/logs sh tests/step.sh
 CK_DOUBLE   := $(CURDIR)/$(B)/doubles/libcudart.so.13
 
-# The slowest programs first, so that they start early (make starts the
-# prerequisites of check-run in their order).
+# The slowest programs first, so that their runs start first (make starts
+# the prerequisites of check-run in their order).
 CK_SLOW     := test_kernels test_thread_exit test_handles test_handles_no_membarrier test_graph
 CK_ORDER    := $(foreach t,$(CK_SLOW),$(filter $(t),$(TESTS))) $(filter-out $(CK_SLOW),$(TESTS))
 CK_RESULTS  :=
