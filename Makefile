@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
 # xrt: header-only; this Makefile builds the examples, tools, tests and benchmarks.
+#   make check    the inner loop (about 3 minutes on 2 idle cores): the plain test programs on the
+#                 CPU and on the CUDA runtime double, and the cheap checks (tests/check.mk)
 #   make          the examples and tools (build-essential is enough)
 #   make run      build them, then run xrt_info and the demo on the default backend, and saxpy, graph and ipc on the CPU
 #   make tests    build the test programs (needs libcmocka-dev)
@@ -267,6 +269,7 @@ bench-instructions: $(B)/bench/dispatch
 include examples/plugin/plugin.mk
 include examples/fabric.mk
 include tests/rdma/rdma.mk
+include tests/check.mk
 include bench/tools.mk
 
 # last: its first rule must not become the default target

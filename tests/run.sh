@@ -5,70 +5,13 @@
 # program that runs no test fails. A step whose tool is not installed
 # (valgrind, strace, clang, pkg-config: the GPU machines lack some) prints
 # "skipped: <reason>" and counts as a skip; so does each "skipped:" line of a
-# step that passes. The last line is "N passed, N failed, N skipped".
+# step that passes. The last line is "N passed, N failed, N skipped". The
+# counting helpers are in tests/lib.sh, which `make check` shares.
 set -u
 B=build
 LOG=$B/test-logs
 mkdir -p "$LOG"
-pass=0
-fail=0
-skipped=0
-
-ok()  { pass=$((pass + 1)); echo "  ok    $1"; }
-skip() { skipped=$((skipped + 1)); echo "  skipped: $1"; }
-have() { command -v "$1" > /dev/null; }
-show() { echo "  FAIL  $1"; sed 's/^/        /' "$2" | tail -40; }
-bad() { fail=$((fail + 1)); show "$@"; }
-
-# The "skipped: <reason>" lines of a log (once each), and how many.
-skip_lines() { grep -h '^skipped: ' "$1" | sort -u; }
-nskips() { skip_lines "$1" | wc -l; }
-
-# The log of a step: its name made a file name, cut where a long command
-# line would pass the file system's 255 bytes.
-logof() { echo "$LOG/$(echo "$1" | tr -c 'A-Za-z0-9_.-' '_' | cut -c1-200).log"; }
-
-# step NAME CMD...: a single check.
-step() {
-    name=$1; shift
-    log=$(logof "$name")
-    if ! "$@" > "$log" 2>&1; then bad "$name" "$log"; return; fi
-    # a step that printed nothing but why it skipped did not run
-    if [ -s "$log" ] && ! grep -qv '^skipped: ' "$log"; then
-        skip_lines "$log" | while read -r why; do echo "  $why"; done
-        skipped=$((skipped + $(nskips "$log")))
-        return
-    fi
-    ok "$name"
-    skip_lines "$log" | sed 's/^/        /'
-    skipped=$((skipped + $(nskips "$log")))
-}
-
-# cmocka PROGRAM: runs a test program and counts its tests: passed, failed
-# and skipped (cmocka's "[  SKIPPED ] N test(s)"). A program that runs no
-# test fails, unless it is a script that said why it skipped everything.
-count() { sed -n "s/^\[  $1 *\] \([0-9]*\) test.*/\1/p" "$2" | awk '{s+=$1} END {print s+0}'; }
-cmocka() {
-    name="$*"
-    log=$(logof "$name")
-    "$@" > "$log" 2>&1
-    rc=$?
-    p=$(count PASSED "$log")
-    f=$(count FAILED "$log")
-    s=$(count SKIPPED "$log")
-    grep -h 'skipped:' "$log" | sort -u | sed 's/^/        /'
-    pass=$((pass + p))
-    fail=$((fail + f))
-    skipped=$((skipped + s))
-    if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then bad "$name (exit $rc)" "$log"; return; fi
-    if [ $((p + f + s)) -eq 0 ]; then
-        if [ "$rc" -eq 0 ] && grep -q '^skipped: ' "$log"; then skip "$name: not run"; return; fi
-        bad "$name: ran no test" "$log"
-        return
-    fi
-    if [ "$f" -ne 0 ]; then show "$name: $f failed" "$log"; return; fi
-    if [ "$s" -ne 0 ]; then echo "  ok    $name: $p tests, $s skipped"; else echo "  ok    $name: $p tests"; fi
-}
+. tests/lib.sh
 
 echo "== compile matrix"
 sh tests/compile/matrix.sh > "$LOG/matrix.out" 2>&1
@@ -147,17 +90,7 @@ fi
 echo "== runtime suite with XRT_CPU_DEVICES=4"
 cmocka env XRT_CPU_DEVICES=4 "$B/plain/test_suite"
 
-# The shared suite with the tracing plugin in front of the CPU backend: a
-# "suite on trace" group. The trace file proves that the group ran on it.
 echo "== runtime suite through the tracing plugin"
-suite_on_trace() { # FLAVOUR PLUGIN-DIR COMMAND... (cmocka and step set $name)
-    tflavour=$1 tdir=$2
-    shift 2
-    tf="$LOG/trace-suite-$tflavour.txt"
-    rm -f "$tf"
-    cmocka env XRT_PLUGINS="$tdir/libxrt_trace.so" XRT_TRACE_BACKEND=cpu XRT_TRACE_FILE="$tf" XRT_TRACE_LOOKUPS=1 "$@"
-    step "suite ($tflavour) ran on trace" grep -q "^trace: init(target=cpu) -> success" "$tf"
-}
 # Two CPU devices: enabling peer access needs a device other than the current.
 suite_on_trace plain "$B/plugins" env XRT_CPU_DEVICES=2 "$B/plain/test_suite"
 # Every operation: the suite calls it on the CPU (the trace shows it), and

@@ -1,0 +1,82 @@
+# SPDX-License-Identifier: MIT
+# >> make check (included by the Makefile): the inner loop, a few minutes on
+# 2 cores. It builds the plain test programs and the CUDA runtime double, runs
+# each program on the CPU backend and again with cuda as the default backend
+# on the double (as tests/run.sh does), and the cheap checks of the operation
+# list, the README's tables, the fast paths and the licence lines. Each run
+# is a target of its own (tests/step.sh writes its result under $(CK)), so
+# that make runs several at once (GNU make 4.3 builds every program before
+# it starts a run); tests/summary.sh adds up their counts into tests/run.sh's
+# last line. `make test` remains the
+# gate: sanitizers, valgrind, the compile matrix, the VMs, the install.
+CK          := $(B)/check
+CHECK_JOBS  ?= $(shell nproc 2> /dev/null || echo 2)
+CK_STEP     := B=$(B) LOG=$(CK)/logs sh tests/step.sh
+CK_DOUBLE   := $(CURDIR)/$(B)/doubles/libcudart.so.13
+
+# The slowest programs first, so that their runs start first (make starts
+# the prerequisites of check-run in their order).
+CK_SLOW     := test_kernels test_thread_exit test_handles test_handles_no_membarrier test_graph
+CK_ORDER    := $(foreach t,$(CK_SLOW),$(filter $(t),$(TESTS))) $(filter-out $(CK_SLOW),$(TESTS))
+CK_RESULTS  :=
+ifeq ($(HAVE_CMOCKA),1)
+ifeq ($(HAVE_CUDA),1)
+CK_RESULTS  += $(foreach t,$(CK_ORDER),$(CK)/cuda/$(t) $(CK)/cpu/$(t)) $(CK)/cuda/cuda_shutdown
+else
+CK_RESULTS  += $(addprefix $(CK)/cpu/,$(CK_ORDER)) $(CK)/cuda/skipped
+endif
+CK_RESULTS  += $(CK)/ops/suite_4_devices $(CK)/ops/suite_on_trace $(CK)/ops/calls
+else
+CK_RESULTS  += $(CK)/cmocka_skipped
+endif
+CK_RESULTS  += $(CK)/ops/readme $(CK)/ops/errors $(CK)/ops/fastpath $(CK)/ops/vendoring $(CK)/ops/spdx
+
+.PHONY: check check-run
+
+# Every check runs each time: check removes the results of the last run
+# first, as a result names only some of what its check reads (the binary),
+# so it cannot stand for a pass.
+# Parallel by default (CHECK_JOBS, the number of CPUs), unless make was given -j.
+check:
+	@rm -rf $(CK)
+	@$(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(CHECK_JOBS)) check-run
+
+check-run: $(CK_RESULTS)
+	@sh tests/summary.sh $(CK_RESULTS)
+
+$(CK)/cpu/%: $(B)/plain/%
+	@$(CK_STEP) $@ cmocka $(B)/plain/$*
+$(CK)/cuda/%: $(B)/plain/% $(B)/doubles/libcudart.so.13
+	@$(CK_STEP) $@ cmocka env XRT_CUDA_LIBRARY="$(CK_DOUBLE)" $(B)/plain/$*
+# test_kernels' cuda group skips every case on the double (it loads no
+# modules), and its cpu group is the CPU run's again: half a minute for
+# nothing new. make test runs it there.
+$(CK)/cuda/test_kernels:
+	@$(CK_STEP) $@ skip "test_kernels on the CUDA runtime double: its cuda group skips there (no modules), its cpu group ran on the CPU (make test runs it)"
+$(CK)/cuda/cuda_shutdown: $(B)/gpu/cuda_shutdown $(B)/doubles/libcudart.so.13
+	@$(CK_STEP) $@ step "cuda_shutdown (test_shutdown's CUDA calls without xrt) on the double" $< "$(CK_DOUBLE)"
+$(CK)/cuda/skipped:
+	@$(CK_STEP) $@ skip "suite with cuda as the default: no CUDA headers, no runtime double"
+$(CK)/cmocka_skipped:
+	@$(CK_STEP) $@ skip "$(SKIP_CMOCKA)"
+
+# The shared suite with four CPU devices, and through the tracing plugin,
+# whose trace shows that the suite calls every operation.
+$(CK)/ops/suite_4_devices: $(B)/plain/test_suite
+	@$(CK_STEP) $@ cmocka env XRT_CPU_DEVICES=4 $<
+$(CK)/ops/suite_on_trace: $(B)/plain/test_suite $(B)/plugins/libxrt_trace.so
+	@$(CK_STEP) $@ suite_on_trace plain $(B)/plugins env XRT_CPU_DEVICES=2 $<
+$(CK)/ops/calls: $(CK)/ops/suite_on_trace
+	@$(CK_STEP) $@ step "every operation is called by the suite" \
+	  env CC="$(CC)" sh tests/operations.sh suite $(CK)/logs/trace-suite-plain.txt
+$(CK)/ops/readme:
+	@$(CK_STEP) $@ step "every operation has its row in the README" env CC="$(CC)" sh tests/operations.sh readme
+$(CK)/ops/errors:
+	@$(CK_STEP) $@ step "the README's error table and return types match xrt.h" sh tests/errors.sh
+$(CK)/ops/fastpath:
+	@$(CK_STEP) $@ step "cpu fast paths under strace" env CC="$(CC)" sh tests/fastpath.sh
+$(CK)/ops/vendoring:
+	@$(CK_STEP) $@ step "each build from only the headers the README names for it" \
+	  env CC="$(CC)" CUDA_HOME="$(CUDA_HOME)" sh tests/vendoring.sh
+$(CK)/ops/spdx:
+	@$(CK_STEP) $@ step "every header, source and script has an SPDX licence line" sh tests/spdx.sh
