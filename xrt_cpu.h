@@ -988,12 +988,11 @@ static void xrt__cpu_wake(xrt__cpu_stream *s)
 static void xrt__cpu_legacy_close(xrt__cpu_stream *s, int published);
 
 /* Unlocks a stream taken with xrt__cpu_enter without publishing an op of the
-   caller's (one that ordering queued before it runs all the same). */
+   caller's (one that ordering queued before it woke the worker itself). */
 static void xrt__cpu_leave(xrt__cpu_stream *s)
 {
     if (XRT__UNLIKELY(s->order == XRT__CPU_LEGACY)) xrt__cpu_legacy_close(s, 0);
     xrt__cpu_unlock(&s->lock);
-    xrt__cpu_wake(s);
 }
 
 /* Publishes op, reserved last, unlocks, and wakes a parked worker. */
@@ -1078,6 +1077,7 @@ static xrt_status xrt__cpu_follow_legacy(xrt__cpu_stream *s, const char *who)
         if (!(op = xrt__cpu_reserve(s, who))) return XRT_ERROR_OUT_OF_MEMORY;
         xrt__cpu_wait_op(op, null, order);
         xrt__cpu_publish_locked(s, op);
+        xrt__cpu_wake(s); /* the caller's op may not come (xrt__cpu_leave) */
     }
     s->legacy_seen = order;
     return XRT_SUCCESS;
@@ -1145,6 +1145,7 @@ static xrt_status xrt__cpu_legacy_open(xrt__cpu_stream *s, const char *who)
         op->u.waits.n = (size_t)n;
     }
     xrt__cpu_publish_locked(s, op);
+    xrt__cpu_wake(s); /* the caller's op may not come (xrt__cpu_leave) */
     return XRT_SUCCESS;
 }
 

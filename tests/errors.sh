@@ -8,7 +8,7 @@
 set -eu
 readme=${1:-README.md}
 bad=0
-statuses=$(sed -n 's/^ *X(\(XRT_[A-Z_]*\),.*/\1/p' xrt.h)
+statuses=$(sed -n 's/^ *X(\(XRT_SUCCESS\|XRT_ERROR_[A-Z_]*\),.*/\1/p' xrt.h)
 [ -n "$statuses" ] || { echo "xrt.h: no status list"; exit 1; }
 for s in $statuses; do
     grep -q "^| \`$s\` |" "$readme" || { echo "$readme: the error table has no row for $s"; bad=1; }
