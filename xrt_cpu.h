@@ -963,11 +963,11 @@ static int xrt__cpu_make_room(xrt__cpu_stream *s, uint64_t n, const char *who)
 static xrt__cpu_op *xrt__cpu_reserve(xrt__cpu_stream *s, const char *who)
 {
     if (__atomic_load_n(&s->empty_at, __ATOMIC_ACQUIRE) == s->tail) return &s->express.op; /* done with its last op */
-    return xrt__cpu_make_room(s, 1, who) ? &s->ring[s->tail & s->mask].op : NULL;
+    return XRT__LIKELY(s->tail < s->room) || xrt__cpu_make_room(s, 1, who) ? &s->ring[s->tail & s->mask].op : NULL;
 }
 
 /* Publishes op, reserved last; the lock stays, the worker is not woken. */
-static void xrt__cpu_publish_locked(xrt__cpu_stream *s, const xrt__cpu_op *op)
+static inline __attribute__((always_inline)) void xrt__cpu_publish_locked(xrt__cpu_stream *s, const xrt__cpu_op *op)
 {
     uint64_t t = s->tail;
     xrt__cpu_slot *slot = op == &s->express.op ? &s->express : &s->ring[t & s->mask];
@@ -979,7 +979,7 @@ static void xrt__cpu_publish_locked(xrt__cpu_stream *s, const xrt__cpu_op *op)
 /* Wakes a parked worker. Clearing the word, not only waking, closes the
    window between the worker's last look at the slot and its FUTEX_WAIT: it
    then returns at once. */
-static void xrt__cpu_wake(xrt__cpu_stream *s)
+static inline __attribute__((always_inline)) void xrt__cpu_wake(xrt__cpu_stream *s)
 {
     if (__atomic_load_n(&s->parked, __ATOMIC_SEQ_CST) && __atomic_exchange_n(&s->parked, 0, __ATOMIC_SEQ_CST))
         xrt__cpu_futex(&s->parked, FUTEX_WAKE_PRIVATE, 1);
@@ -1171,17 +1171,34 @@ static void xrt__cpu_run_waits(xrt__cpu_op *op)
 
 /* Takes s's lock for an op of the caller's, after what s's ordering puts
    before it: XRT_SUCCESS with the lock held, else an error without it. */
-static xrt_status xrt__cpu_enter(xrt__cpu_stream *s, const char *who)
+static xrt_status xrt__cpu_enter_slow(xrt__cpu_stream *s, const char *who)
 {
     xrt_status st = XRT_SUCCESS;
-    if (XRT__UNLIKELY(s->order == XRT__CPU_LEGACY) && (st = xrt__cpu_cap_implicit(s->device, who)) != XRT_SUCCESS)
-        return st;
-    xrt__cpu_lock(&s->lock);
     if (XRT__UNLIKELY(s->orphan)) st = xrt__cpu_adopt_locked(s);
-    if (st == XRT_SUCCESS && XRT__UNLIKELY(s->order != XRT__CPU_NON_BLOCKING))
+    if (st == XRT_SUCCESS && s->order != XRT__CPU_NON_BLOCKING)
         st = s->order == XRT__CPU_BLOCKING ? xrt__cpu_follow_legacy(s, who) : xrt__cpu_legacy_open(s, who);
     if (st != XRT_SUCCESS) xrt__cpu_unlock(&s->lock);
     return st;
+}
+
+/* Takes s's lock for an op of the caller's, after what s's ordering puts
+   before it: XRT_SUCCESS with the lock held, else an error without it. A
+   non-blocking stream, and a blocking one that follows the NULL stream's
+   latest op already, take the lock and two tests. */
+static inline __attribute__((always_inline)) xrt_status xrt__cpu_enter(xrt__cpu_stream *s, const char *who)
+{
+    const xrt__cpu_legacy *l;
+    xrt_status st;
+    if (XRT__UNLIKELY(s->order == XRT__CPU_LEGACY) && (st = xrt__cpu_cap_implicit(s->device, who)) != XRT_SUCCESS)
+        return st;
+    xrt__cpu_lock(&s->lock);
+    if (XRT__UNLIKELY(s->orphan)) return xrt__cpu_enter_slow(s, who);
+    if (XRT__LIKELY(s->order == XRT__CPU_NON_BLOCKING)) return XRT_SUCCESS;
+    l = &xrt__cpu.legacy[s->device];
+    if (s->order == XRT__CPU_BLOCKING && XRT__LIKELY(!__atomic_load_n(&l->lock, __ATOMIC_ACQUIRE)) &&
+        XRT__LIKELY(__atomic_load_n(&l->order, __ATOMIC_ACQUIRE) == s->legacy_seen))
+        return XRT_SUCCESS;
+    return xrt__cpu_enter_slow(s, who);
 }
 
 static int xrt__cpu_busy(xrt__cpu_stream *s);
