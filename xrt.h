@@ -297,6 +297,17 @@ typedef struct xrt_event_s *xrt_event;
 typedef struct xrt_module_s *xrt_module;
 typedef struct xrt_function_s *xrt_function;
 
+/* CUDA's special streams, by value as cudaStreamLegacy and cudaStreamPerThread:
+   the legacy NULL stream of the current device (NULL means it too, unless
+   XRT_API_PER_THREAD_DEFAULT_STREAM), and the calling thread's own default
+   stream of the current device, a blocking stream made on first use and
+   released when the thread exits (xrt_stream_per_thread). Define
+   XRT_API_PER_THREAD_DEFAULT_STREAM before including xrt.h, as nvcc's
+   --default-stream per-thread, and NULL means XRT_STREAM_PER_THREAD in that
+   translation unit. Neither can be destroyed or captured. */
+#define XRT_STREAM_LEGACY ((xrt_stream)(uintptr_t)1)
+#define XRT_STREAM_PER_THREAD ((xrt_stream)(uintptr_t)2)
+
 enum { /* stream flags, same values as CUDA's */
     XRT_STREAM_DEFAULT = 0,     /* blocking: ordered with the NULL stream, as cudaStreamCreate's */
     XRT_STREAM_NON_BLOCKING = 1 /* no implicit order with the NULL stream */
@@ -571,6 +582,7 @@ static inline xrt_status xrt_stream_create_with_priority(xrt_stream *stream, uns
 static inline xrt_status xrt_stream_get_flags(xrt_stream stream, unsigned *flags);
 static inline xrt_status xrt_stream_get_priority(xrt_stream stream, int *priority);
 static inline xrt_status xrt_device_get_stream_priority_range(int *least, int *greatest); /* either may be NULL */
+static inline xrt_status xrt_stream_per_thread(xrt_stream *stream); /* XRT_STREAM_PER_THREAD, made now if need be */
 static inline xrt_status xrt_stream_destroy(xrt_stream stream);          /* returns at once; queued work completes */
 static inline xrt_status xrt_stream_synchronize(xrt_stream stream);
 static inline xrt_status xrt_stream_query(xrt_stream stream);            /* XRT_ERROR_NOT_READY while busy */
@@ -817,9 +829,17 @@ static inline xrt__handle_slot *xrt__handle_lookup(const xrt_backend *b, const v
                                                                                                              : NULL;
 }
 
+/* NULL, XRT_STREAM_LEGACY and XRT_STREAM_PER_THREAD: the slot of the
+   thread's special stream (NULL where the per-thread one cannot be made). */
+XRT_API xrt__handle_slot *xrt__handle_special_stream(const xrt_backend *b, xrt_stream s);
+
 static inline xrt__handle_slot *xrt__handle_stream(const xrt_backend *b, xrt_stream s)
 {
-    return s ? xrt__handle_lookup(b, s, XRT__HANDLE_STREAM) : &xrt__handle_null_stream;
+#if defined(XRT_API_PER_THREAD_DEFAULT_STREAM)
+    if (!s) s = XRT_STREAM_PER_THREAD;
+#endif
+    return XRT__LIKELY((uintptr_t)s > (uintptr_t)XRT_STREAM_PER_THREAD) ? xrt__handle_lookup(b, s, XRT__HANDLE_STREAM)
+                                                                        : xrt__handle_special_stream(b, s);
 }
 
 #define XRT__CHECK_PTR(p, fn) \
@@ -1222,6 +1242,19 @@ static inline xrt_status xrt_stream_get_priority(xrt_stream stream, int *priorit
     return xrt__call_exit(b->stream_get_priority(b, s->obj, priority));
 }
 
+/* The per-thread stream of the calling thread and current device is made
+   here (or by its first use), as CUDA makes cudaStreamPerThread's. */
+static inline xrt_status xrt_stream_per_thread(xrt_stream *stream)
+{
+    const xrt_backend *b = xrt__be();
+    XRT__CHECK_PTR(stream, "xrt_stream_per_thread");
+    *stream = NULL;
+    if (XRT__UNLIKELY(!xrt__handle_special_stream(b, XRT_STREAM_PER_THREAD)))
+        return xrt__handle_bad("xrt_stream_per_thread", XRT_STREAM_PER_THREAD);
+    *stream = XRT_STREAM_PER_THREAD;
+    return XRT_SUCCESS;
+}
+
 /* Numerically, greatest <= least: a lower number is a higher priority. */
 static inline xrt_status xrt_device_get_stream_priority_range(int *least, int *greatest)
 {
@@ -1237,7 +1270,10 @@ static inline xrt_status xrt_device_get_stream_priority_range(int *least, int *g
 static inline xrt_status xrt_stream_destroy(xrt_stream stream)
 {
     const xrt_backend *b = xrt__be();
-    xrt_status st = xrt__handle_destroy(b, stream, XRT__HANDLE_STREAM, "xrt_stream_destroy");
+    xrt_status st;
+    if (XRT__UNLIKELY(stream == XRT_STREAM_LEGACY || stream == XRT_STREAM_PER_THREAD))
+        return xrt__handle_bad("xrt_stream_destroy", stream);
+    st = xrt__handle_destroy(b, stream, XRT__HANDLE_STREAM, "xrt_stream_destroy");
     if (XRT__UNLIKELY(__atomic_load_n(&xrt__captures, __ATOMIC_RELAXED))) xrt__capture_stream_gone(b, (uintptr_t)stream);
     return st;
 }
@@ -1454,9 +1490,10 @@ static inline xrt_status xrt_stream_begin_capture(xrt_stream stream, xrt_capture
     xrt__call_enter();
     xrt__handle_slot *s = xrt__handle_stream(b, stream);
     if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_stream_begin_capture", stream));
-    if (XRT__UNLIKELY(!stream))
+    if (XRT__UNLIKELY((uintptr_t)stream <= (uintptr_t)XRT_STREAM_PER_THREAD || s->obj == NULL))
         return xrt__call_exit(xrt_error(XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, "xrt_stream_begin_capture",
-                                        "the NULL stream cannot be captured: capture a stream of xrt_stream_create"));
+                                        "the %s stream cannot be captured: capture a stream of xrt_stream_create",
+                                        s == &xrt__handle_null_stream ? "NULL" : "per-thread"));
     if (XRT__UNLIKELY((unsigned)mode > XRT_CAPTURE_MODE_RELAXED))
         return xrt__call_exit(xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_stream_begin_capture",
                                         "mode %d is none of XRT_CAPTURE_MODE_GLOBAL (0), _THREAD_LOCAL (1), _RELAXED (2)",
@@ -3851,6 +3888,39 @@ XRT_API uintptr_t xrt__handle_of(const void *obj, uintptr_t kind)
     return h;
 }
 
+/* The per-thread stream's slot: the thread's, its object asked of the
+   backend at each use (a thread-local load on the CPU, a constant on GPUs). */
+static XRT__TLS xrt__handle_slot xrt__handle_per_thread;
+static XRT__TLS xrt_status xrt__handle_per_thread_status; /* why it could not be made */
+
+XRT_API xrt__handle_slot *xrt__handle_special_stream(const xrt_backend *b, xrt_stream s)
+{
+    xrt_status st;
+    if (s != XRT_STREAM_PER_THREAD) return &xrt__handle_null_stream;
+    if ((st = b->stream_per_thread(b, &xrt__handle_per_thread.obj)) != XRT_SUCCESS) {
+        xrt__handle_per_thread_status = st;
+        return NULL;
+    }
+    return &xrt__handle_per_thread;
+}
+
+/* The special streams: a destroy of either, or the per-thread one's failure
+   to be made (already recorded); XRT_SUCCESS: neither (another call, or a
+   value passed as another kind of handle). */
+static xrt_status xrt__handle_bad_special(const char *fn, uintptr_t h)
+{
+    xrt_status st = XRT_SUCCESS;
+    int per_thread = h == (uintptr_t)XRT_STREAM_PER_THREAD;
+    if (strcmp(fn, "xrt_stream_destroy") == 0)
+        return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "the %s stream (%s) cannot be destroyed",
+                         per_thread ? "per-thread" : "legacy", per_thread ? "XRT_STREAM_PER_THREAD" : "XRT_STREAM_LEGACY");
+    if (per_thread) {
+        st = xrt__handle_per_thread_status;
+        xrt__handle_per_thread_status = XRT_SUCCESS;
+    }
+    return st;
+}
+
 XRT_API xrt_status xrt__handle_bad(const char *fn, const void *handle)
 {
     uintptr_t h = (uintptr_t)handle, kind = h & XRT__HANDLE_KIND_MASK;
@@ -3858,6 +3928,10 @@ XRT_API xrt_status xrt__handle_bad(const char *fn, const void *handle)
     const char *what = xrt__handle_kind_name(kind);
     const xrt_backend *owner = NULL;
     const char *why = "was never created";
+    xrt_status st;
+    if ((h == (uintptr_t)XRT_STREAM_LEGACY || h == (uintptr_t)XRT_STREAM_PER_THREAD) &&
+        (st = xrt__handle_bad_special(fn, h)) != XRT_SUCCESS)
+        return st;
     xrt__lock(&xrt__handle_lock);
     if (!h) {
         why = "is NULL";

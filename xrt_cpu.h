@@ -467,6 +467,7 @@ typedef struct xrt__cpu_stream {
     struct xrt__cpu_stream *prev, *next;
     struct xrt__cpu_stream *bprev, *bnext; /* a blocking stream: its device's list (xrt__cpu_legacy) */
     unsigned flags;                        /* XRT_STREAM_* as created */
+    int owned;                             /* 1: a thread's per-thread stream, not closed yet */
     int priority;                          /* as created, clamped to the device's range */
     xrt__cpu_spare *spares __attribute__((aligned(64))); /* pushed by the worker, taken under `lock` */
     unsigned nspares;
@@ -534,6 +535,7 @@ static struct {
     xrt__cpu_stream *dflt[XRT__CPU_DEVICES_MAX];
     xrt__cpu_legacy legacy[XRT__CPU_DEVICES_MAX];
     int ndev;
+    unsigned epoch;                          /* shutdowns so far (a thread's per-thread streams are of one epoch) */
     int numa;                                /* devices are NUMA nodes (XRT_CPU_DEVICES=numa) */
     /* Placement (">> cpu: placement"), read at init, before any worker starts. */
     int node[XRT__CPU_DEVICES_MAX];          /* each device's node under numa; -1: none */
@@ -1717,6 +1719,81 @@ static xrt_status xrt__cpu_adopt_locked(xrt__cpu_stream *s)
     if (st == XRT_SUCCESS) s->orphan = 0;
     pthread_mutex_unlock(&xrt__cpu_list_lock);
     return st;
+}
+
+/* The calling thread's per-thread stream of each device
+   (XRT_STREAM_PER_THREAD): a blocking stream made on first use and closed
+   when the thread exits (a key's destructor) or by xrt_shutdown, whichever
+   comes first (`owned` says which). `epoch` tells the thread's streams from
+   those of an earlier initialisation. */
+static XRT__TLS xrt__cpu_stream *xrt__cpu_own[XRT__CPU_DEVICES_MAX];
+static XRT__TLS unsigned xrt__cpu_own_epoch;
+static pthread_key_t xrt__cpu_own_key;
+static pthread_once_t xrt__cpu_own_once = PTHREAD_ONCE_INIT;
+
+static xrt_status xrt__cpu_stream_close(xrt__cpu_stream *s);
+
+static void xrt__cpu_own_close(xrt__cpu_stream *s)
+{
+    int one = 1;
+    if (s && __atomic_compare_exchange_n(&s->owned, &one, 0, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+        xrt__cpu_stream_close(s);
+}
+
+static void xrt__cpu_own_release(void *unused)
+{
+    int d;
+    (void)unused;
+    if (xrt__cpu_own_epoch != __atomic_load_n(&xrt__cpu.epoch, __ATOMIC_ACQUIRE)) return; /* xrt_shutdown closed them */
+    for (d = 0; d < XRT__CPU_DEVICES_MAX; d++) {
+        xrt__cpu_own_close(xrt__cpu_own[d]);
+        xrt__cpu_own[d] = NULL;
+    }
+}
+
+static void xrt__cpu_own_key_make(void) { pthread_key_create(&xrt__cpu_own_key, xrt__cpu_own_release); }
+
+static xrt_status xrt__cpu_stream_per_thread(const xrt_backend *self, void **stream)
+{
+    int d = xrt__cpu_current();
+    unsigned epoch = __atomic_load_n(&xrt__cpu.epoch, __ATOMIC_ACQUIRE);
+    xrt__cpu_stream *s;
+    xrt_status st;
+    (void)self;
+    if (XRT__UNLIKELY(xrt__cpu_own_epoch != epoch)) {
+        memset(xrt__cpu_own, 0, sizeof xrt__cpu_own);
+        xrt__cpu_own_epoch = epoch;
+    }
+    if (XRT__LIKELY((s = xrt__cpu_own[d]) != NULL)) {
+        *stream = s;
+        return XRT_SUCCESS;
+    }
+    pthread_once(&xrt__cpu_own_once, xrt__cpu_own_key_make);
+    if ((st = xrt__cpu_stream_new(&s, d, XRT__CPU_BLOCKING, XRT_STREAM_DEFAULT)) != XRT_SUCCESS) return st;
+    s->owned = 1;
+    pthread_setspecific(xrt__cpu_own_key, xrt__cpu_own); /* any non-NULL value: the destructor runs */
+    *stream = xrt__cpu_own[d] = s;
+    return XRT_SUCCESS;
+}
+
+/* xrt_shutdown: the per-thread streams that threads still hold. */
+static void xrt__cpu_own_close_all(void)
+{
+    xrt__cpu_stream *s, *found;
+    do {
+        found = NULL;
+        pthread_mutex_lock(&xrt__cpu_list_lock);
+        for (s = xrt__cpu.list.next; s != &xrt__cpu.list && !found; s = s->next)
+            if (__atomic_load_n(&s->owned, __ATOMIC_ACQUIRE)) {
+                found = s;
+                __atomic_add_fetch(&s->refs, 1, __ATOMIC_RELAXED);
+            }
+        pthread_mutex_unlock(&xrt__cpu_list_lock);
+        if (found) {
+            xrt__cpu_own_close(found);
+            xrt__cpu_stream_unref(found);
+        }
+    } while (found);
 }
 
 /* The CPU has one stream priority, 0, as a GPU without priorities: every
@@ -5626,6 +5703,8 @@ static void xrt__cpu_shutdown(const xrt_backend *self)
 {
     uint64_t started;
     int i;
+    xrt__cpu_own_close_all();
+    __atomic_add_fetch(&xrt__cpu.epoch, 1, __ATOMIC_RELEASE); /* threads' arrays of them are stale now */
     for (i = 0; i < xrt__cpu.ndev; i++)
         if (xrt__cpu.dflt[i]) xrt__cpu_stream_close(xrt__cpu.dflt[i]);
     memset(xrt__cpu.dflt, 0, sizeof xrt__cpu.dflt);

@@ -762,6 +762,7 @@ static void xrt__cuda_fill(xrt_backend *t)
     g->errors = xrt__cuda_errors;
     g->nerrors = sizeof xrt__cuda_errors / sizeof xrt__cuda_errors[0];
     g->success = cudaSuccess;
+    g->per_thread = (void *)cudaStreamPerThread;
     g->attr_pools = cudaDevAttrMemoryPoolsSupported;
     g->attr_pci[0] = cudaDevAttrPciDomainId;
     g->attr_pci[1] = cudaDevAttrPciBusId;

@@ -270,6 +270,7 @@ struct xrt__gpu {
     const xrt__gpu_error *errors;
     size_t nerrors;
     int success;                   /* cudaSuccess, hipSuccess */
+    void *per_thread;              /* cudaStreamPerThread, hipStreamPerThread */
     int attr_pools;                /* cudaDevAttrMemoryPoolsSupported, hipDeviceAttributeMemoryPoolsSupported */
     int attr_pci[3];               /* the PCI domain, bus and device attributes */
     const char *driver_version;    /* "cudaDriverGetVersion": looked up by name, optional */
@@ -982,6 +983,15 @@ static xrt_status xrt__gpu_stream_create(const xrt_backend *self, void **stream)
                                    XRT__GPU_CALL(StreamCreateWithFlags));
     if (st != XRT_SUCCESS) return st;
     *stream = s;
+    xrt__gpu_mark_current(g);
+    return XRT_SUCCESS;
+}
+
+/* The runtime's own: cudaStreamPerThread, hipStreamPerThread. */
+static xrt_status xrt__gpu_stream_per_thread(const xrt_backend *self, void **stream)
+{
+    xrt__gpu *g = (xrt__gpu *)self->user;
+    *stream = g->per_thread;
     xrt__gpu_mark_current(g);
     return XRT_SUCCESS;
 }

@@ -624,6 +624,7 @@ static void xrt__hip_fill(xrt_backend *t)
     g->errors = xrt__hip_errors;
     g->nerrors = sizeof xrt__hip_errors / sizeof xrt__hip_errors[0];
     g->success = hipSuccess;
+    g->per_thread = (void *)hipStreamPerThread;
     g->attr_pools = hipDeviceAttributeMemoryPoolsSupported;
     g->attr_pci[0] = hipDeviceAttributePciDomainID;
     g->attr_pci[1] = hipDeviceAttributePciBusId;

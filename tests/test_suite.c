@@ -717,6 +717,82 @@ XRT_GATED_TEST(test_synchronous_copy_waits_for_blocking_streams)
     OK(xrt_free(d));
 }
 
+/* XRT_STREAM_PER_THREAD: each thread's own blocking stream. Another
+   thread's blocked per-thread stream holds nothing of this thread's back;
+   the NULL stream waits for it, as for any blocking stream; it cannot be
+   destroyed or captured. */
+typedef struct per_thread_job { gate *g; int ran; xrt_status st; } per_thread_job;
+
+static void *per_thread_main(void *arg)
+{
+    per_thread_job *j = (per_thread_job *)arg;
+    xrt_stream s = NULL;
+    if ((j->st = xrt_stream_per_thread(&s)) == XRT_SUCCESS && s == XRT_STREAM_PER_THREAD &&
+        (j->st = xrt_launch_host_func(XRT_STREAM_PER_THREAD, gate_wait, j->g)) == XRT_SUCCESS)
+        j->st = xrt_stream_synchronize(XRT_STREAM_PER_THREAD); /* its own gate: opened by the test */
+    __atomic_store_n(&j->ran, 1, __ATOMIC_RELEASE);
+    return NULL;
+}
+
+XRT_GATED_TEST(test_per_thread_stream)
+{
+    per_thread_job job = {&gates[0], 0, XRT_ERROR_BACKEND};
+    unsigned char h[64];
+    unsigned f = 99;
+    pthread_t t;
+    xrt_graph g = NULL;
+    void *d;
+    (void)state;
+    SKIP_UNLESS(caps() & XRT_CAP_HOST_FUNC, "no host functions");
+    OK(xrt_malloc(&d, sizeof h));
+    assert_int_equal(start_thread(&t, xrt_test_backend, per_thread_main, &job), 0);
+    gate_wait_entered(&gates[0]); /* the other thread's per-thread stream is blocked */
+    OK(xrt_memset_async(d, 5, sizeof h, XRT_STREAM_PER_THREAD)); /* this thread's is not */
+    OK(xrt_stream_synchronize(XRT_STREAM_PER_THREAD));
+    OK(xrt_stream_query(XRT_STREAM_PER_THREAD));
+    OK(xrt_stream_get_flags(XRT_STREAM_PER_THREAD, &f));
+    assert_int_equal(f, XRT_STREAM_DEFAULT);
+    assert_int_equal(xrt_stream_query(NULL), XRT_ERROR_NOT_READY); /* the NULL stream waits for blocking ones */
+    assert_int_equal(xrt_stream_query(XRT_STREAM_LEGACY), XRT_ERROR_NOT_READY);
+    gate_open(&gates[0]);
+    assert_int_equal(pthread_join(t, NULL), 0);
+    assert_true(job.ran);
+    OK(job.st);
+    OK(xrt_stream_synchronize(XRT_STREAM_LEGACY));
+    OK(xrt_memcpy_async(h, d, sizeof h, XRT_MEMCPY_DEVICE_TO_HOST, XRT_STREAM_PER_THREAD));
+    OK(xrt_stream_synchronize(XRT_STREAM_PER_THREAD));
+    assert_bytes(h, sizeof h, 5);
+    FAILS(xrt_stream_destroy(XRT_STREAM_PER_THREAD), XRT_ERROR_INVALID_HANDLE, "cannot be destroyed");
+    FAILS(xrt_stream_destroy(XRT_STREAM_LEGACY), XRT_ERROR_INVALID_HANDLE, "cannot be destroyed");
+    if (caps() & XRT_CAP_GRAPHS)
+        FAILS(xrt_stream_begin_capture(XRT_STREAM_PER_THREAD, XRT_CAPTURE_MODE_GLOBAL),
+              XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, "cannot be captured");
+    assert_null(g);
+    OK(xrt_free(d));
+}
+
+/* Work on the per-thread stream after NULL stream work waits for it: the
+   per-thread stream is a blocking stream. */
+XRT_GATED_TEST(test_per_thread_stream_follows_the_legacy_stream)
+{
+    unsigned char h[64];
+    void *d;
+    (void)state;
+    SKIP_UNLESS(caps() & XRT_CAP_HOST_FUNC, "no host functions");
+    OK(xrt_malloc(&d, sizeof h));
+    OK(xrt_memset(d, 0, sizeof h));
+    OK(xrt_launch_host_func(NULL, gate_wait, &gates[0]));
+    OK(xrt_memset_async(d, 1, sizeof h, NULL));
+    OK(xrt_memset_async(d, 2, sizeof h, XRT_STREAM_PER_THREAD));
+    sleep_ms(20);
+    assert_int_equal(xrt_stream_query(XRT_STREAM_PER_THREAD), XRT_ERROR_NOT_READY);
+    gate_open(&gates[0]);
+    OK(xrt_stream_synchronize(XRT_STREAM_PER_THREAD));
+    OK(xrt_memcpy(h, d, sizeof h, XRT_MEMCPY_DEVICE_TO_HOST));
+    assert_bytes(h, sizeof h, 2);
+    OK(xrt_free(d));
+}
+
 /* >> events */
 XRT_TEST(test_events)
 {

@@ -1021,7 +1021,7 @@ typedef struct xrt_test_calls {
     xrt_dim3 one, zero;
     const char *backend;
     /* what the calls make and write */
-    xrt_stream made, wrapped, made_flagged, made_prio;
+    xrt_stream made, wrapped, made_flagged, made_prio, per_thread;
     xrt_event made_event;
     xrt_module made_mod;
     xrt_function got;
@@ -1105,6 +1105,8 @@ typedef struct xrt_test_calls {
       xrt_stream_get_priority(NULL, NULL))                                                                             \
     X(priority_range, "device_get_stream_priority_range", 0, XRT_SUCCESS,                                              \
       xrt_device_get_stream_priority_range(&c->least, &c->greatest))                                                   \
+    X(per_thread, "stream_per_thread", 0, XRT_SUCCESS, xrt_stream_per_thread(&c->per_thread))                           \
+    X(per_thread_null, "stream_per_thread to NULL", 0, XRT_ERROR_INVALID_VALUE, xrt_stream_per_thread(NULL))          \
     X(stream_destroy, "stream destroy of an idle stream", 0, XRT_SUCCESS, xrt_stream_destroy(c->doomed))               \
     X(sync_own, "stream synchronize of its own stream", 1, XRT_ERROR_NOT_PERMITTED, xrt_stream_synchronize(c->s))      \
     X(sync_null, "stream synchronize of the NULL stream", 1, XRT_ERROR_NOT_PERMITTED, xrt_stream_synchronize(NULL))   \

@@ -207,7 +207,43 @@ static stream *null_of(int device)
     return n;
 }
 
-static stream *stream_of(cudaStream_t s) { return s ? (stream *)(void *)s : null_of(current_device); }
+/* cudaStreamPerThread: each thread's own blocking stream of each device,
+   made on first use and released when the thread exits. */
+static pthread_key_t per_thread_key;
+static pthread_once_t per_thread_once = PTHREAD_ONCE_INIT;
+static __thread stream *per_thread[DEVICES];
+
+static void stream_release(stream *s);
+
+static void per_thread_release(void *unused)
+{
+    int d;
+    (void)unused;
+    for (d = 0; d < DEVICES; d++)
+        if (per_thread[d]) stream_release(per_thread[d]);
+}
+
+static void per_thread_key_make(void) { pthread_key_create(&per_thread_key, per_thread_release); }
+
+static stream *per_thread_of(int device)
+{
+    if (!per_thread[device]) {
+        pthread_once(&per_thread_once, per_thread_key_make);
+        if ((per_thread[device] = stream_new(0)) != NULL) pthread_setspecific(per_thread_key, per_thread);
+    }
+    return per_thread[device];
+}
+
+static int is_legacy(cudaStream_t s) { return !s || s == cudaStreamLegacy; }
+
+static stream *stream_of(cudaStream_t s)
+{
+    if (is_legacy(s)) return null_of(current_device);
+    return s == cudaStreamPerThread ? per_thread_of(current_device) : (stream *)(void *)s;
+}
+
+/* A stream that can be captured or destroyed: NULL for the legacy stream. */
+static stream *own_of(cudaStream_t s) { return is_legacy(s) ? NULL : stream_of(s); }
 
 static void graph_run(op *o);
 static void run_child(struct plan *p);
@@ -369,7 +405,7 @@ static cudaError_t enqueue_or_capture(cudaStream_t st, op *o, int *captured)
         op_drop(o);
         return cudaErrorInvalidResourceHandle;
     }
-    if (st) {
+    if (!is_legacy(st)) {
         cudaError_t e = capture_add(s, o, captured);
         if (*captured || e != cudaSuccess) return e;
     } else if (legacy_refused()) {
@@ -600,7 +636,7 @@ static int captured_event_refused(event *e)
 
 cudaError_t cudaStreamBeginCapture(cudaStream_t st, enum cudaStreamCaptureMode mode)
 {
-    stream *s = (stream *)(void *)st;
+    stream *s = own_of(st);
     capture *c;
     if (!s) return cudaErrorStreamCaptureUnsupported; /* the legacy stream */
     if ((unsigned)mode > cudaStreamCaptureModeRelaxed) return cudaErrorInvalidValue;
@@ -626,7 +662,7 @@ cudaError_t cudaStreamBeginCapture(cudaStream_t st, enum cudaStreamCaptureMode m
 
 cudaError_t cudaStreamIsCapturing(cudaStream_t st, enum cudaStreamCaptureStatus *status)
 {
-    stream *s = (stream *)(void *)st;
+    stream *s = own_of(st);
     *status = cudaStreamCaptureStatusNone;
     if (!s) return cudaSuccess;
     pthread_mutex_lock(&cap_lock);
@@ -688,7 +724,7 @@ static cudaError_t capture_joined(capture *c)
 
 cudaError_t cudaStreamEndCapture(cudaStream_t st, cudaGraph_t *out)
 {
-    stream *s = (stream *)(void *)st;
+    stream *s = own_of(st);
     capture *c;
     cudaError_t e;
     *out = NULL;
@@ -921,7 +957,7 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t ge, cudaStream_t st)
     op *o;
     cudaError_t e;
     if (!x || !s) return cudaErrorInvalidResourceHandle;
-    if (st && capture_state(s)) return capture_state(s) == 2 ? cudaErrorStreamCaptureInvalidated : capture_child(st, x);
+    if (!is_legacy(st) && capture_state(s)) return capture_state(s) == 2 ? cudaErrorStreamCaptureInvalidated : capture_child(st, x);
     if (!(o = op_new(6))) return cudaErrorMemoryAllocation;
     pthread_mutex_lock(&x->lock);
     if ((e = graph_mem_launch(&x->cur->g)) != cudaSuccess) {
@@ -1469,15 +1505,19 @@ cudaError_t cudaStreamGetFlags(cudaStream_t st, unsigned *f)
     return cudaSuccess;
 }
 
-cudaError_t cudaStreamDestroy(cudaStream_t st)
+static void stream_release(stream *s)
 {
-    stream *s = (stream *)(void *)st;
-    if (!s) return cudaErrorInvalidResourceHandle;
     capture_leave(s);
     pthread_mutex_lock(&s->lock);
     s->dying = 1; /* queued work completes; the worker frees the stream */
     pthread_cond_broadcast(&s->cond);
     pthread_mutex_unlock(&s->lock);
+}
+
+cudaError_t cudaStreamDestroy(cudaStream_t st)
+{
+    if (is_legacy(st) || st == cudaStreamPerThread) return cudaErrorInvalidResourceHandle;
+    stream_release((stream *)(void *)st);
     return cudaSuccess;
 }
 
@@ -1500,9 +1540,9 @@ cudaError_t cudaStreamSynchronize(cudaStream_t st)
 {
     stream *s = stream_of(st);
     if (!s) return cudaErrorInvalidResourceHandle;
-    if (st ? capturing_refused(s) : unsafe_refused()) return cudaErrorStreamCaptureUnsupported;
-    if (!st && legacy_refused()) return cudaErrorStreamCaptureImplicit;
-    if (!st) blocking_waits(s->device, s);
+    if (!is_legacy(st) ? capturing_refused(s) : unsafe_refused()) return cudaErrorStreamCaptureUnsupported;
+    if (is_legacy(st) && legacy_refused()) return cudaErrorStreamCaptureImplicit;
+    if (is_legacy(st)) blocking_waits(s->device, s);
     stream_wait(s);
     return cudaSuccess;
 }
@@ -1521,9 +1561,9 @@ cudaError_t cudaStreamQuery(cudaStream_t st)
     stream *s = stream_of(st), *o;
     int busy;
     if (!s) return cudaErrorInvalidResourceHandle;
-    if (st && capturing_refused(s)) return cudaErrorStreamCaptureUnsupported;
+    if (!is_legacy(st) && capturing_refused(s)) return cudaErrorStreamCaptureUnsupported;
     busy = stream_busy(s);
-    if (!st) {
+    if (is_legacy(st)) {
         pthread_mutex_lock(&live_lock);
         for (o = live; o && !busy; o = o->next_live)
             if (o->device == s->device && !(o->flags & cudaStreamNonBlocking)) busy = stream_busy(o);
@@ -1579,7 +1619,7 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t ev, unsigned f)
     op *o;
     UNUSED(f);
     if (!e || !st) return cudaErrorInvalidResourceHandle;
-    if (!s) { /* the legacy stream cannot wait for an event of a capture */
+    if (is_legacy(s)) { /* the legacy stream cannot wait for an event of a capture */
         if (captured_event_refused(e)) return cudaErrorCapturedEvent;
     } else if (capture_wait(st, e, &err)) {
         return err;
