@@ -65,6 +65,7 @@ typedef struct op {
     unsigned long long target;
     struct exec *x;    /* 6 graph launch: the exec, and the nodes it runs; 9 child graph: the nodes */
     struct plan *plan;
+    int hidden; /* the double's own record for an implicit wait: not the stream's work (queued, done) */
 } op;
 
 static __thread int current_device;
@@ -290,7 +291,7 @@ static void *worker(void *arg)
         pthread_mutex_lock(&s->lock);
         s->head = o->next;
         if (!s->head) s->tail = NULL;
-        s->done++;
+        if (!o->hidden) s->done++;
         free(o);
         pthread_cond_broadcast(&s->cond);
     }
@@ -316,7 +317,7 @@ static void push_locked(stream *s, op *o)
     if (s->tail) s->tail->next = o;
     else s->head = o;
     s->tail = o;
-    s->queued++;
+    if (!o->hidden) s->queued++;
     pthread_cond_broadcast(&s->cond);
 }
 
@@ -340,6 +341,7 @@ static cudaError_t wait_for(stream *from, stream *to)
     if (!(e = event_new(cudaEventDisableTiming)) || !(r = op_new(3)) || !(w = op_new(4))) abort();
     pthread_mutex_lock(&from->lock);
     if ((busy = from->done < from->queued) != 0) {
+        r->hidden = 1; /* a synchronize or query of `from` waits for its own work only */
         r->e = e, r->target = e->recorded = 1;
         e->refs++;
         push_locked(from, r);
