@@ -2424,14 +2424,19 @@ static void xrt__cpu_mem_shutdown(void)
     }
 }
 
+/* As cudaMalloc and cudaMallocHost, refused during a capture whose mode
+   forbids CUDA's potentially unsafe calls (xrt__cpu_cap_unsafe). */
 static xrt_status xrt__cpu_malloc(const xrt_backend *self, void **ptr, size_t size)
 {
-    return xrt__cpu_dev_alloc(ptr, size, "cpu: xrt_malloc");
+    xrt_status st = xrt__cpu_cap_unsafe("cpu: xrt_malloc");
+    return st != XRT_SUCCESS ? st : xrt__cpu_dev_alloc(ptr, size, "cpu: xrt_malloc");
 }
 
 static xrt_status xrt__cpu_malloc_host(const xrt_backend *self, void **ptr, size_t size)
 {
     size_t rounded = (size + XRT_ALIGNMENT - 1) & ~(size_t)(XRT_ALIGNMENT - 1);
+    xrt_status st = xrt__cpu_cap_unsafe("cpu: xrt_malloc_host");
+    if (st != XRT_SUCCESS) return st;
     *ptr = rounded >= size ? XRT_ALIGNED_ALLOC(XRT_ALIGNMENT, rounded) : NULL;
     if (!*ptr) return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_malloc_host", "cannot allocate %zu bytes", size);
     return XRT_SUCCESS;

@@ -740,6 +740,48 @@ XRT_TEST(test_capture_implicit)
     assert_false(flag(&ran)); /* the refused host function never ran */
 }
 
+/* xrt_malloc and xrt_malloc_host are among CUDA's potentially unsafe calls:
+   refused during a GLOBAL capture (any thread's) or the calling thread's
+   THREAD_LOCAL one, which is invalidated; allowed beside a RELAXED one. */
+XRT_TEST(test_capture_refuses_allocation)
+{
+    static const xrt_capture_mode modes[] = {XRT_CAPTURE_MODE_GLOBAL, XRT_CAPTURE_MODE_THREAD_LOCAL,
+                                             XRT_CAPTURE_MODE_RELAXED};
+    xrt_stream s;
+    xrt_graph g = NULL;
+    void *p = NULL, *h = NULL, *d;
+    size_t i;
+    (void)state;
+    need_graphs();
+    OK(xrt_malloc(&d, 64));
+    OK(xrt_stream_create_with_flags(&s, XRT_STREAM_NON_BLOCKING));
+    for (i = 0; i < 3; i++) {
+        OK(xrt_stream_begin_capture(s, modes[i]));
+        OK(xrt_memset_async(d, 1, 64, s));
+        if (modes[i] == XRT_CAPTURE_MODE_RELAXED) {
+            OK(xrt_malloc(&p, 64));
+            OK(xrt_malloc_host(&h, 64));
+            OK(xrt_stream_end_capture(s, &g));
+            OK(xrt_graph_destroy(g));
+            OK(xrt_free(p));
+            OK(xrt_free_host(h));
+        } else {
+            FAILS(xrt_malloc(&p, 64), XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED,
+                  RULE("mode", "xrt_malloc", "Malloc"));
+            assert_null(p);
+            FAILS(xrt_stream_end_capture(s, &g), XRT_ERROR_STREAM_CAPTURE_INVALIDATED, "");
+            assert_null(g);
+            OK(xrt_stream_begin_capture(s, modes[i]));
+            FAILS(xrt_malloc_host(&h, 64), XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED,
+                  RULE("mode", "xrt_malloc_host", "HostAlloc"));
+            assert_null(h);
+            FAILS(xrt_stream_end_capture(s, &g), XRT_ERROR_STREAM_CAPTURE_INVALIDATED, "");
+        }
+    }
+    OK(xrt_stream_destroy(s));
+    OK(xrt_free(d));
+}
+
 XRT_TEST(test_captured_allocation)
 {
     fixture f;
