@@ -468,7 +468,6 @@ typedef struct xrt__cpu_stream {
     struct xrt__cpu_stream *bprev, *bnext; /* a blocking stream: its device's list (xrt__cpu_legacy) */
     unsigned flags;                        /* XRT_STREAM_* as created */
     int owned;                             /* 1: a thread's per-thread stream, not closed yet */
-    int priority;                          /* as created, clamped to the device's range */
     xrt__cpu_spare *spares __attribute__((aligned(64))); /* pushed by the worker, taken under `lock` */
     unsigned nspares;
     uint32_t parked __attribute__((aligned(64))); /* the idle worker sleeps on it */

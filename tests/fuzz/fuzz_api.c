@@ -593,7 +593,8 @@ static void op_event(void)
     }
 }
 
-/* Destroyed, garbage and wrong-kind handles: invalid handle, nothing else. */
+/* Destroyed, garbage and wrong-kind handles: invalid handle, nothing else
+   (the special streams' values are no garbage). */
 static int live_handle(const void *h)
 {
     int i;
@@ -632,7 +633,8 @@ static void op_bad_handle(void)
         for (k = 0; k < 8; k++) v |= (uintptr_t)byte() << (8 * k);
         h = (void *)v;
     }
-    if (!h || live_handle(h)) return;
+    /* 1 and 2 are XRT_STREAM_LEGACY and XRT_STREAM_PER_THREAD, live streams */
+    if ((uintptr_t)h <= (uintptr_t)XRT_STREAM_PER_THREAD || live_handle(h)) return;
     switch (call) {
     case 0: EXPECT(xrt_stream_query((xrt_stream)h), XRT_ERROR_INVALID_HANDLE); break;
     case 1: EXPECT(xrt_stream_synchronize((xrt_stream)h), XRT_ERROR_INVALID_HANDLE); break;
