@@ -4767,7 +4767,8 @@ static xrt_status xrt__cpu_cap_implicit(int device, const char *who)
     xrt__cpu_legacy *l = &xrt__cpu.legacy[device];
     xrt__cpu_stream *b;
     xrt_status st = XRT_SUCCESS;
-    if (XRT__LIKELY(!__atomic_load_n(&xrt__cpu_ncaps, __ATOMIC_ACQUIRE))) return XRT_SUCCESS;
+    int captures = __atomic_load_n(&xrt__cpu_ncaps, __ATOMIC_ACQUIRE);
+    if (XRT__LIKELY(captures == 0)) return XRT_SUCCESS;
     pthread_mutex_lock(&xrt__cpu_cap_lock);
     xrt__cpu_lock(&l->lock);
     for (b = l->blocking; b; b = b->bnext)
