@@ -4,7 +4,10 @@
    stream (xrt_stream_create, ordered with the NULL stream, which has no work
    pending) against the same on a non-blocking stream, medians of BENCH_REPS
    alternating runs; then the same bursts on the NULL stream while a blocking
-   stream is idle, against a non-blocking stream. */
+   stream is idle, against a non-blocking stream.
+   `stream_order blocking|non-blocking|null N` runs N bursts of 100 on that
+   stream only, for callgrind: the inclusive instructions of `enqueue_burst`
+   over 100 N are an enqueue's (see bench/RESULTS.md). */
 #define XRT_IMPL
 #include "xrt.h"
 
@@ -12,6 +15,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 enum { BURST = 256, ITERS = 400 };
 
@@ -28,6 +32,37 @@ static void bursts(xrt_stream s, void *d, long iters)
     }
 }
 
+__attribute__((noinline)) static void enqueue_burst(xrt_stream s, void *d)
+{
+    int k;
+    for (k = 0; k < 100; k++)
+        if (xrt_memset_async(d, k, 64, s) != XRT_SUCCESS) exit(1);
+}
+
+/* One stream's bursts alone, for callgrind. */
+static int one_kind(const char *kind, long n)
+{
+    xrt_stream s = NULL;
+    void *d;
+    long i;
+    if (xrt_set_backend("cpu") || xrt_malloc(&d, 64)) return 1;
+    if (strcmp(kind, "blocking") == 0) {
+        if (xrt_stream_create(&s)) return 1;
+    } else if (strcmp(kind, "non-blocking") == 0) {
+        if (xrt_stream_create_with_flags(&s, XRT_STREAM_NON_BLOCKING)) return 1;
+    } else if (strcmp(kind, "null") != 0) {
+        return 2;
+    }
+    for (i = 0; i < n; i++) {
+        enqueue_burst(s, d);
+        if (xrt_stream_synchronize(s)) return 1;
+    }
+    if (s) xrt_stream_destroy(s);
+    xrt_free(d);
+    xrt_shutdown();
+    return 0;
+}
+
 static void on_base(void *p, long iters) { bursts(((ctx *)p)->base, ((ctx *)p)->d, iters); }
 static void on_test(void *p, long iters) { bursts(((ctx *)p)->test, ((ctx *)p)->d, iters); }
 
@@ -42,10 +77,11 @@ static void row(const char *what, ctx *c, double target_ns)
            bench_verdict(v, sizeof v, test_ns - base_ns, target_ns, 0, " ns"));
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     ctx c;
     xrt_stream idle;
+    if (argc == 3) return one_kind(argv[1], atol(argv[2]));
     bench_load_start(NULL);
     bench_load_report();
     if (xrt_set_backend("cpu") || xrt_malloc(&c.d, 64) ||
