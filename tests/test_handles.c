@@ -146,6 +146,14 @@ static void test_destroy_stream_racing_with_use(void **state)
 }
 
 /* >> two threads destroying one handle */
+#if defined(__x86_64__) || defined(__i386__)
+#define XRT_TEST_PAUSE() __builtin_ia32_pause()
+#elif defined(__aarch64__)
+#define XRT_TEST_PAUSE() __asm__ __volatile__("yield")
+#else
+#define XRT_TEST_PAUSE() ((void)0)
+#endif
+
 /* The main thread and one other destroy each handle at the same moment: the
    other spins on the round number (no yield: the two threads are all that
    run), the main thread destroys right after publishing it. */
@@ -190,6 +198,10 @@ static int double_destroy_child(void *arg)
         else CHILD_OK(xrt_event_create((xrt_event *)&dd.h, 0));
         dd.done = 0;
         __atomic_store_n(&dd.round, r, __ATOMIC_RELEASE);
+        /* The other thread sees the round a cache-line transfer later: a
+           delay that sweeps 0-31 pauses lines the two destroys up at some
+           offset every 32 rounds, however long that transfer takes here. */
+        for (i = 0; i < r % 32; i++) XRT_TEST_PAUSE();
         mine = destroy_dd();
         child_step("waiting for the other destroy");
         while (!__atomic_load_n(&dd.done, __ATOMIC_ACQUIRE))
