@@ -645,6 +645,18 @@ static int check_size(int d, size_t total, int cores)
 
 static void note_affinity(void *user) { pthread_getaffinity_np(pthread_self(), sizeof(cpu_set_t), (cpu_set_t *)user); }
 
+/* In a child: the CPUs a host function on the current device's NULL stream
+   (seen[0]) and on a new stream of it (seen[1]) may run on. */
+static void note_host_fn_affinities(cpu_set_t seen[2])
+{
+    xrt_stream s;
+    CHILD_OK(xrt_stream_create(&s));
+    CHILD_OK(xrt_launch_host_func(NULL, note_affinity, &seen[0]));
+    CHILD_OK(xrt_launch_host_func(s, note_affinity, &seen[1]));
+    CHILD_OK(xrt_device_synchronize());
+    CHILD_OK(xrt_stream_destroy(s));
+}
+
 /* The node of the page at p (MPOL_F_NODE | MPOL_F_ADDR) and the policy of
    its range (MPOL_F_ADDR: 0 default, 1 preferred), or 0 with why in `why`. */
 static int page_place(void *p, int *node, int *mode, char *why, size_t n)
@@ -665,7 +677,6 @@ static int check_placed(int d, int node, const cpu_set_t *cpus)
 {
     xrt_device_prop p;
     cpu_set_t seen[2];
-    xrt_stream s = NULL;
     char why[128], name[64];
     void *m = NULL;
     int i, got = -1, mode = -1, known;
@@ -676,11 +687,7 @@ static int check_placed(int d, int node, const cpu_set_t *cpus)
     else snprintf(name, sizeof name, "CPU device %d of %d: ", d, xrt_test_ndev);
     if (xrt_test_ndev > 1 && strncmp(p.name, name, strlen(name)) != 0)
         CHILD_FAIL("device %d is named \"%s\", not \"%s...\"", d, p.name, name);
-    CHILD_OK(xrt_stream_create(&s));
-    CHILD_OK(xrt_launch_host_func(NULL, note_affinity, &seen[0]));
-    CHILD_OK(xrt_launch_host_func(s, note_affinity, &seen[1]));
-    CHILD_OK(xrt_device_synchronize());
-    CHILD_OK(xrt_stream_destroy(s));
+    note_host_fn_affinities(seen);
     for (i = 0; i < 2; i++)
         if (!CPU_EQUAL(&seen[i], cpus))
             CHILD_FAIL("device %d: a host function on its %s ran on %d CPUs, not on node %d's %d", d,
@@ -920,7 +927,6 @@ static int numa_restricted_child(void *arg)
     cpu_set_t allowed, only_a, seen[2];
     char list[64];
     xrt_device_prop p;
-    xrt_stream s;
     int a = -1, b = -1, i, d;
     (void)arg;
     if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) CHILD_FAIL("sched_getaffinity: %s", strerror(errno));
@@ -944,11 +950,7 @@ static int numa_restricted_child(void *arg)
         CHILD_FAIL("%d log lines, the last \"%s\", not one \"%s\"", xrt_test_log.count, xrt_test_log.last, want_fmt);
     for (d = 0; d < 2; d++) {
         CHILD_OK(xrt_set_device(d));
-        CHILD_OK(xrt_stream_create(&s));
-        CHILD_OK(xrt_launch_host_func(NULL, note_affinity, &seen[0]));
-        CHILD_OK(xrt_launch_host_func(s, note_affinity, &seen[1]));
-        CHILD_OK(xrt_device_synchronize());
-        CHILD_OK(xrt_stream_destroy(s));
+        note_host_fn_affinities(seen);
         for (i = 0; i < 2; i++)
             if (!CPU_EQUAL(&seen[i], &only_a))
                 CHILD_FAIL("device %d: a host function on its %s ran on %d CPUs (CPU %d %s), not on CPU %d alone", d,
