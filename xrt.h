@@ -428,6 +428,76 @@ typedef struct xrt_cache_stats {
 
 typedef void (*xrt_host_fn)(void *user);
 
+/* >> types: graphs built node by node (xrt_graph_create, xrt_graph_add_node
+   & co), as CUDA's cudaGraphAddNode. A built graph and a captured one are the
+   same object: nodes may be added to a captured graph, and either is
+   instantiated, cloned and updated alike. A node belongs to its graph: it
+   lives until xrt_graph_destroy_node or its graph's destroy, after which its
+   handle is stale. Values are CUDA's (cudaGraphNodeType). */
+typedef struct xrt_graph_node_s *xrt_graph_node;
+
+typedef enum xrt_graph_node_type {
+    XRT_GRAPH_NODE_KERNEL = 0,       /* xrt_launch_kernel */
+    XRT_GRAPH_NODE_MEMCPY = 1,       /* a 1-D copy (cudaGraphAddMemcpyNode1D) */
+    XRT_GRAPH_NODE_MEMSET = 2,       /* a 2-D set of 1-, 2- or 4-byte values */
+    XRT_GRAPH_NODE_HOST = 3,         /* xrt_launch_host_func */
+    XRT_GRAPH_NODE_GRAPH = 4,        /* a child graph: a copy of the graph given */
+    XRT_GRAPH_NODE_EMPTY = 5,        /* nothing: a point that others depend on */
+    XRT_GRAPH_NODE_WAIT_EVENT = 6,   /* xrt_stream_wait_event */
+    XRT_GRAPH_NODE_EVENT_RECORD = 7, /* xrt_event_record */
+    XRT_GRAPH_NODE_MEM_ALLOC = 10,   /* xrt_malloc_async */
+    XRT_GRAPH_NODE_MEM_FREE = 11     /* xrt_free_async */
+} xrt_graph_node_type;
+
+typedef struct xrt_kernel_node_params {
+    xrt_function function;
+    xrt_dim3 grid, block;
+    size_t shared_bytes;
+    const void *args; /* the packed arguments, copied into the node (xrt_launch_kernel's) */
+    size_t args_size;
+} xrt_kernel_node_params;
+
+typedef struct xrt_memcpy_node_params {
+    void *dst;
+    const void *src;
+    size_t size;
+    xrt_memcpy_kind kind;
+} xrt_memcpy_node_params;
+
+typedef struct xrt_memset_node_params { /* cudaMemsetParams: height rows of width elements, pitch bytes apart */
+    void *dst;
+    size_t pitch;          /* bytes; unused where height is 1 */
+    unsigned value;        /* its low element_size bytes */
+    unsigned element_size; /* 1, 2 or 4 */
+    size_t width, height;  /* in elements, in rows */
+} xrt_memset_node_params;
+
+typedef struct xrt_host_node_params {
+    xrt_host_fn fn;
+    void *user;
+} xrt_host_node_params;
+
+typedef struct xrt_mem_alloc_node_params {
+    int device;
+    size_t size;
+    void *ptr; /* out: the address the graph's allocation has at every launch */
+} xrt_mem_alloc_node_params;
+
+/* A node's kind and parameters (cudaGraphNodeParams): `type` says which member holds. */
+typedef struct xrt_graph_node_params {
+    xrt_graph_node_type type;
+    union {
+        xrt_kernel_node_params kernel;
+        xrt_memcpy_node_params copy;
+        xrt_memset_node_params set;
+        xrt_host_node_params host;
+        struct { xrt_graph graph; } child; /* get_params: the node's own copy, owned by the node */
+        struct { xrt_event event; } event; /* WAIT_EVENT, EVENT_RECORD */
+        xrt_mem_alloc_node_params alloc;
+        struct { void *ptr; } mem_free;
+    };
+} xrt_graph_node_params;
+
 typedef enum xrt_log_level {
     XRT_LOG_ENV = -1, /* for xrt_set_log_level: back to XRT_LOG (or, unset, warnings only) */
     XRT_LOG_NONE = 0, XRT_LOG_ERROR, XRT_LOG_WARN, XRT_LOG_INFO, XRT_LOG_DEBUG
@@ -659,6 +729,59 @@ static inline xrt_status xrt_graph_exec_update(xrt_graph_exec exec, xrt_graph gr
 static inline xrt_status xrt_graph_exec_destroy(xrt_graph_exec exec); /* launches already made still run */
 static inline xrt_status xrt_graph_destroy(xrt_graph graph);
 static inline xrt_status xrt_graph_get_info(xrt_graph graph, xrt_graph_info *info);
+/* >> graphs built node by node. Each add takes the nodes the new one depends
+   on (deps, ndeps; NULL and 0 for a root) and gives the node's handle; the
+   typed adds are xrt_graph_add_node with params of their type. A list call
+   (get_nodes, get_root_nodes, get_edges, node_get_dependencies,
+   node_get_dependent_nodes) given NULL arrays sets *count to the number
+   there is; given arrays of *count entries it fills them and sets *count
+   to how many it wrote (the rest of the arrays NULL), as CUDA does. */
+static inline xrt_status xrt_graph_create(xrt_graph *graph, unsigned flags); /* flags: 0 */
+static inline xrt_status xrt_graph_add_node(xrt_graph_node *node, xrt_graph graph, const xrt_graph_node *deps,
+                                            size_t ndeps, xrt_graph_node_params *params);
+static inline xrt_status xrt_graph_add_kernel_node(xrt_graph_node *node, xrt_graph graph, const xrt_graph_node *deps,
+                                                   size_t ndeps, const xrt_kernel_node_params *params);
+static inline xrt_status xrt_graph_add_memcpy_node_1d(xrt_graph_node *node, xrt_graph graph,
+                                                      const xrt_graph_node *deps, size_t ndeps, void *dst,
+                                                      const void *src, size_t size, xrt_memcpy_kind kind);
+static inline xrt_status xrt_graph_add_memset_node(xrt_graph_node *node, xrt_graph graph, const xrt_graph_node *deps,
+                                                   size_t ndeps, const xrt_memset_node_params *params);
+static inline xrt_status xrt_graph_add_host_node(xrt_graph_node *node, xrt_graph graph, const xrt_graph_node *deps,
+                                                 size_t ndeps, const xrt_host_node_params *params);
+static inline xrt_status xrt_graph_add_child_graph_node(xrt_graph_node *node, xrt_graph graph,
+                                                        const xrt_graph_node *deps, size_t ndeps, xrt_graph child);
+static inline xrt_status xrt_graph_add_empty_node(xrt_graph_node *node, xrt_graph graph, const xrt_graph_node *deps,
+                                                  size_t ndeps);
+static inline xrt_status xrt_graph_add_event_record_node(xrt_graph_node *node, xrt_graph graph,
+                                                         const xrt_graph_node *deps, size_t ndeps, xrt_event event);
+static inline xrt_status xrt_graph_add_event_wait_node(xrt_graph_node *node, xrt_graph graph,
+                                                       const xrt_graph_node *deps, size_t ndeps, xrt_event event);
+/* Edges from[i] -> to[i] (to[i] runs after from[i]); an add that would
+   make a cycle, or an edge there already, is refused, as is removing one
+   that is not there. */
+static inline xrt_status xrt_graph_add_dependencies(xrt_graph graph, const xrt_graph_node *from,
+                                                    const xrt_graph_node *to, size_t n);
+static inline xrt_status xrt_graph_remove_dependencies(xrt_graph graph, const xrt_graph_node *from,
+                                                       const xrt_graph_node *to, size_t n);
+static inline xrt_status xrt_graph_get_nodes(xrt_graph graph, xrt_graph_node *nodes, size_t *count);
+static inline xrt_status xrt_graph_get_root_nodes(xrt_graph graph, xrt_graph_node *nodes, size_t *count);
+static inline xrt_status xrt_graph_get_edges(xrt_graph graph, xrt_graph_node *from, xrt_graph_node *to,
+                                             size_t *count);
+static inline xrt_status xrt_graph_node_get_dependencies(xrt_graph_node node, xrt_graph_node *deps, size_t *count);
+static inline xrt_status xrt_graph_node_get_dependent_nodes(xrt_graph_node node, xrt_graph_node *nodes,
+                                                            size_t *count);
+static inline xrt_status xrt_graph_node_get_type(xrt_graph_node node, xrt_graph_node_type *type);
+/* A kernel's args and a child's graph point into the node: valid until it changes or goes. */
+static inline xrt_status xrt_graph_node_get_params(xrt_graph_node node, xrt_graph_node_params *params);
+/* New parameters of the node's own type (a child's graph: of the same shape). */
+static inline xrt_status xrt_graph_node_set_params(xrt_graph_node node, const xrt_graph_node_params *params);
+/* The same, for the exec's copy of node (a node of the graph it was instantiated from). */
+static inline xrt_status xrt_graph_exec_node_set_params(xrt_graph_exec exec, xrt_graph_node node,
+                                                        const xrt_graph_node_params *params);
+static inline xrt_status xrt_graph_destroy_node(xrt_graph_node node); /* and its edges */
+static inline xrt_status xrt_graph_clone(xrt_graph *clone, xrt_graph original);
+/* The clone's node that original (a node of the cloned graph) became. */
+static inline xrt_status xrt_graph_node_find_in_clone(xrt_graph_node *node, xrt_graph_node original, xrt_graph clone);
 /* A Graphviz (DOT) file of the graph at `path`: cudaGraphDebugDotPrint */
 static inline xrt_status xrt_graph_debug_dot_print(xrt_graph graph, const char *path, unsigned flags);
 
@@ -670,6 +793,30 @@ XRT_API xrt_status xrt__handle_bad(const char *fn, const void *handle) XRT__COLD
    Any owner's: a plugin that wraps a backend hands the backend's objects on. */
 XRT_API uintptr_t xrt__handle_of(const void *obj, uintptr_t kind) XRT__COLD;
 XRT_API xrt_status xrt__handle_alloc(const xrt_backend *b, void *obj, uintptr_t kind, int owned, uintptr_t *out);
+/* Graphs built node by node (">> impl: graph nodes"). */
+enum { XRT__GRAPH_LIST_NODES, XRT__GRAPH_LIST_ROOTS, XRT__GRAPH_LIST_EDGES, XRT__GRAPH_LIST_DEPS,
+       XRT__GRAPH_LIST_DEPENDENTS };
+XRT_API xrt_status xrt__graph_create(const xrt_backend *b, xrt_graph *graph, unsigned flags);
+XRT_API xrt_status xrt__graph_destroy(const xrt_backend *b, xrt_graph graph);
+XRT_API void xrt__graph_hold(int take); /* the lock of these calls: taken (1), released (0) */
+XRT_API xrt_status xrt__graph_add(const xrt_backend *b, xrt_graph_node *node, xrt_graph graph,
+                                  const xrt_graph_node *deps, size_t ndeps, xrt_graph_node_params *params,
+                                  const char *fn);
+/* The typed adds: params of `type`'s member (size bytes; NULL for an empty node). */
+XRT_API xrt_status xrt__graph_add_typed(const xrt_backend *b, xrt_graph_node *node, xrt_graph graph,
+                                        const xrt_graph_node *deps, size_t ndeps, xrt_graph_node_type type,
+                                        const void *params, size_t size, const char *fn);
+XRT_API xrt_status xrt__graph_edges(const xrt_backend *b, xrt_graph graph, const xrt_graph_node *from,
+                                    const xrt_graph_node *to, size_t n, int remove);
+XRT_API xrt_status xrt__graph_list(const xrt_backend *b, int what, const void *of, xrt_graph_node *a,
+                                   xrt_graph_node *to, size_t *count);
+XRT_API xrt_status xrt__graph_params(const xrt_backend *b, xrt_graph_exec exec, xrt_graph_node node,
+                                     xrt_graph_node_params *get, const xrt_graph_node_params *set, const char *fn);
+XRT_API xrt_status xrt__graph_destroy_node(const xrt_backend *b, xrt_graph_node node);
+XRT_API xrt_status xrt__graph_clone(const xrt_backend *b, xrt_graph *clone, xrt_graph original);
+XRT_API xrt_status xrt__graph_find_in_clone(const xrt_backend *b, xrt_graph_node *node, xrt_graph_node original,
+                                            xrt_graph clone);
+
 XRT_API xrt_status xrt__handle_free(const xrt_backend *b, const void *handle, uintptr_t kind, const char *fn);
 XRT_API xrt_status xrt__mem_add(const xrt_backend *b, void **p, size_t n, xrt_memory_type t, const char *fn);
 XRT_API xrt_status xrt__mem_take(const xrt_backend *b, void *p, xrt_memory_type t, const char *fn, void **record);
@@ -797,6 +944,7 @@ static inline const xrt_backend *xrt__be(void)
 #define XRT__HANDLE_FUNCTION ((uintptr_t)4)
 #define XRT__HANDLE_GRAPH ((uintptr_t)5)
 #define XRT__HANDLE_GRAPH_EXEC ((uintptr_t)6)
+#define XRT__HANDLE_GRAPH_NODE ((uintptr_t)7) /* not owned (its graph's); flags: the graph's handle, kind bits 0 */
 #define XRT__HANDLE_KIND_BITS 3
 #define XRT__HANDLE_INDEX_BITS 20
 #define XRT__HANDLE_CHUNK_BITS 10
@@ -1547,7 +1695,9 @@ static inline xrt_status xrt_graph_instantiate(xrt_graph_exec *exec, xrt_graph g
     xrt__call_enter();
     xrt__handle_slot *g = xrt__handle_lookup(b, graph, XRT__HANDLE_GRAPH);
     if (XRT__UNLIKELY(!g)) return xrt__call_exit(xrt__handle_bad("xrt_graph_instantiate", graph));
+    xrt__graph_hold(1);
     st = b->graph_instantiate(b, &obj, g->obj);
+    xrt__graph_hold(0);
     if (st == XRT_SUCCESS) st = xrt__handle_create(b, obj, XRT__HANDLE_GRAPH_EXEC, 1, (void **)exec);
     if (st == XRT_SUCCESS && XRT__UNLIKELY(__atomic_load_n(&xrt__graph_mems, __ATOMIC_RELAXED)))
         xrt__graph_mem_instantiated((uintptr_t)graph, (uintptr_t)*exec);
@@ -1572,12 +1722,16 @@ static inline xrt_status xrt_graph_launch(xrt_graph_exec exec, xrt_stream stream
 static inline xrt_status xrt_graph_exec_update(xrt_graph_exec exec, xrt_graph graph)
 {
     const xrt_backend *b = xrt__be();
+    xrt_status st;
     xrt__call_enter();
     xrt__handle_slot *x = xrt__handle_lookup(b, exec, XRT__HANDLE_GRAPH_EXEC);
     xrt__handle_slot *g = xrt__handle_lookup(b, graph, XRT__HANDLE_GRAPH);
     if (XRT__UNLIKELY(!x)) return xrt__call_exit(xrt__handle_bad("xrt_graph_exec_update", exec));
     if (XRT__UNLIKELY(!g)) return xrt__call_exit(xrt__handle_bad("xrt_graph_exec_update", graph));
-    return xrt__call_exit(b->graph_exec_update(b, x->obj, g->obj));
+    xrt__graph_hold(1);
+    st = b->graph_exec_update(b, x->obj, g->obj);
+    xrt__graph_hold(0);
+    return xrt__call_exit(st);
 }
 
 static inline xrt_status xrt_graph_exec_destroy(xrt_graph_exec exec)
@@ -1585,33 +1739,186 @@ static inline xrt_status xrt_graph_exec_destroy(xrt_graph_exec exec)
     return xrt__handle_destroy(xrt__be(), exec, XRT__HANDLE_GRAPH_EXEC, "xrt_graph_exec_destroy");
 }
 
-static inline xrt_status xrt_graph_destroy(xrt_graph graph)
-{
-    return xrt__handle_destroy(xrt__be(), graph, XRT__HANDLE_GRAPH, "xrt_graph_destroy");
-}
+static inline xrt_status xrt_graph_destroy(xrt_graph graph) { return xrt__graph_destroy(xrt__be(), graph); }
 
 static inline xrt_status xrt_graph_get_info(xrt_graph graph, xrt_graph_info *info)
 {
     const xrt_backend *b = xrt__be();
+    xrt_status st;
     XRT__CHECK_PTR(info, "xrt_graph_get_info");
     xrt__call_enter();
     xrt__handle_slot *g = xrt__handle_lookup(b, graph, XRT__HANDLE_GRAPH);
     xrt_graph_info none = {0, 0, 0, 0, 0, 0};
     if (XRT__UNLIKELY(!g)) return xrt__call_exit(xrt__handle_bad("xrt_graph_get_info", graph));
     *info = none;
-    return xrt__call_exit(b->graph_get_info(b, g->obj, info));
+    xrt__graph_hold(1);
+    st = b->graph_get_info(b, g->obj, info);
+    xrt__graph_hold(0);
+    return xrt__call_exit(st);
 }
 
 static inline xrt_status xrt_graph_debug_dot_print(xrt_graph graph, const char *path, unsigned flags)
 {
     const xrt_backend *b = xrt__be();
+    xrt_status st;
     XRT__CHECK_PTR(path, "xrt_graph_debug_dot_print");
     if (XRT__UNLIKELY(flags & ~XRT_GRAPH_DEBUG_DOT_VERBOSE))
         return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_graph_debug_dot_print", "unknown flags 0x%x", flags);
     xrt__call_enter();
     xrt__handle_slot *g = xrt__handle_lookup(b, graph, XRT__HANDLE_GRAPH);
     if (XRT__UNLIKELY(!g)) return xrt__call_exit(xrt__handle_bad("xrt_graph_debug_dot_print", graph));
-    return xrt__call_exit(b->graph_debug_dot_print(b, g->obj, path, flags));
+    xrt__graph_hold(1);
+    st = b->graph_debug_dot_print(b, g->obj, path, flags);
+    xrt__graph_hold(0);
+    return xrt__call_exit(st);
+}
+
+/* >> dispatch: graphs built node by node (the bodies live in the XRT_IMPL
+   unit: ">> impl: graph nodes"; none is on a hot path) */
+static inline xrt_status xrt_graph_create(xrt_graph *graph, unsigned flags)
+{
+    return xrt__graph_create(xrt__be(), graph, flags);
+}
+
+static inline xrt_status xrt_graph_add_node(xrt_graph_node *node, xrt_graph graph, const xrt_graph_node *deps,
+                                            size_t ndeps, xrt_graph_node_params *params)
+{
+    return xrt__graph_add(xrt__be(), node, graph, deps, ndeps, params, "xrt_graph_add_node");
+}
+
+static inline xrt_status xrt_graph_add_kernel_node(xrt_graph_node *node, xrt_graph graph, const xrt_graph_node *deps,
+                                                   size_t ndeps, const xrt_kernel_node_params *params)
+{
+    return xrt__graph_add_typed(xrt__be(), node, graph, deps, ndeps, XRT_GRAPH_NODE_KERNEL, params, sizeof *params,
+                                "xrt_graph_add_kernel_node");
+}
+
+static inline xrt_status xrt_graph_add_memcpy_node_1d(xrt_graph_node *node, xrt_graph graph,
+                                                      const xrt_graph_node *deps, size_t ndeps, void *dst,
+                                                      const void *src, size_t size, xrt_memcpy_kind kind)
+{
+    xrt_memcpy_node_params c = {dst, src, size, kind};
+    return xrt__graph_add_typed(xrt__be(), node, graph, deps, ndeps, XRT_GRAPH_NODE_MEMCPY, &c, sizeof c,
+                                "xrt_graph_add_memcpy_node_1d");
+}
+
+static inline xrt_status xrt_graph_add_memset_node(xrt_graph_node *node, xrt_graph graph, const xrt_graph_node *deps,
+                                                   size_t ndeps, const xrt_memset_node_params *params)
+{
+    return xrt__graph_add_typed(xrt__be(), node, graph, deps, ndeps, XRT_GRAPH_NODE_MEMSET, params, sizeof *params,
+                                "xrt_graph_add_memset_node");
+}
+
+static inline xrt_status xrt_graph_add_host_node(xrt_graph_node *node, xrt_graph graph, const xrt_graph_node *deps,
+                                                 size_t ndeps, const xrt_host_node_params *params)
+{
+    return xrt__graph_add_typed(xrt__be(), node, graph, deps, ndeps, XRT_GRAPH_NODE_HOST, params, sizeof *params,
+                                "xrt_graph_add_host_node");
+}
+
+static inline xrt_status xrt_graph_add_child_graph_node(xrt_graph_node *node, xrt_graph graph,
+                                                        const xrt_graph_node *deps, size_t ndeps, xrt_graph child)
+{
+    return xrt__graph_add_typed(xrt__be(), node, graph, deps, ndeps, XRT_GRAPH_NODE_GRAPH, &child, sizeof child,
+                                "xrt_graph_add_child_graph_node");
+}
+
+static inline xrt_status xrt_graph_add_empty_node(xrt_graph_node *node, xrt_graph graph, const xrt_graph_node *deps,
+                                                  size_t ndeps)
+{
+    return xrt__graph_add_typed(xrt__be(), node, graph, deps, ndeps, XRT_GRAPH_NODE_EMPTY, NULL, 0,
+                                "xrt_graph_add_empty_node");
+}
+
+static inline xrt_status xrt_graph_add_event_record_node(xrt_graph_node *node, xrt_graph graph,
+                                                         const xrt_graph_node *deps, size_t ndeps, xrt_event event)
+{
+    return xrt__graph_add_typed(xrt__be(), node, graph, deps, ndeps, XRT_GRAPH_NODE_EVENT_RECORD, &event,
+                                sizeof event, "xrt_graph_add_event_record_node");
+}
+
+static inline xrt_status xrt_graph_add_event_wait_node(xrt_graph_node *node, xrt_graph graph,
+                                                       const xrt_graph_node *deps, size_t ndeps, xrt_event event)
+{
+    return xrt__graph_add_typed(xrt__be(), node, graph, deps, ndeps, XRT_GRAPH_NODE_WAIT_EVENT, &event,
+                                sizeof event, "xrt_graph_add_event_wait_node");
+}
+
+static inline xrt_status xrt_graph_add_dependencies(xrt_graph graph, const xrt_graph_node *from,
+                                                    const xrt_graph_node *to, size_t n)
+{
+    return xrt__graph_edges(xrt__be(), graph, from, to, n, 0);
+}
+
+static inline xrt_status xrt_graph_remove_dependencies(xrt_graph graph, const xrt_graph_node *from,
+                                                       const xrt_graph_node *to, size_t n)
+{
+    return xrt__graph_edges(xrt__be(), graph, from, to, n, 1);
+}
+
+static inline xrt_status xrt_graph_get_nodes(xrt_graph graph, xrt_graph_node *nodes, size_t *count)
+{
+    return xrt__graph_list(xrt__be(), XRT__GRAPH_LIST_NODES, graph, nodes, NULL, count);
+}
+
+static inline xrt_status xrt_graph_get_root_nodes(xrt_graph graph, xrt_graph_node *nodes, size_t *count)
+{
+    return xrt__graph_list(xrt__be(), XRT__GRAPH_LIST_ROOTS, graph, nodes, NULL, count);
+}
+
+static inline xrt_status xrt_graph_get_edges(xrt_graph graph, xrt_graph_node *from, xrt_graph_node *to,
+                                             size_t *count)
+{
+    return xrt__graph_list(xrt__be(), XRT__GRAPH_LIST_EDGES, graph, from, to, count);
+}
+
+static inline xrt_status xrt_graph_node_get_dependencies(xrt_graph_node node, xrt_graph_node *deps, size_t *count)
+{
+    return xrt__graph_list(xrt__be(), XRT__GRAPH_LIST_DEPS, node, deps, NULL, count);
+}
+
+static inline xrt_status xrt_graph_node_get_dependent_nodes(xrt_graph_node node, xrt_graph_node *nodes,
+                                                            size_t *count)
+{
+    return xrt__graph_list(xrt__be(), XRT__GRAPH_LIST_DEPENDENTS, node, nodes, NULL, count);
+}
+
+static inline xrt_status xrt_graph_node_get_type(xrt_graph_node node, xrt_graph_node_type *type)
+{
+    xrt_graph_node_params p;
+    xrt_status st;
+    XRT__CHECK_PTR(type, "xrt_graph_node_get_type");
+    st = xrt__graph_params(xrt__be(), NULL, node, &p, NULL, "xrt_graph_node_get_type");
+    if (st == XRT_SUCCESS) *type = p.type;
+    return st;
+}
+
+static inline xrt_status xrt_graph_node_get_params(xrt_graph_node node, xrt_graph_node_params *params)
+{
+    return xrt__graph_params(xrt__be(), NULL, node, params, NULL, "xrt_graph_node_get_params");
+}
+
+static inline xrt_status xrt_graph_node_set_params(xrt_graph_node node, const xrt_graph_node_params *params)
+{
+    return xrt__graph_params(xrt__be(), NULL, node, NULL, params, "xrt_graph_node_set_params");
+}
+
+static inline xrt_status xrt_graph_exec_node_set_params(xrt_graph_exec exec, xrt_graph_node node,
+                                                        const xrt_graph_node_params *params)
+{
+    return xrt__graph_params(xrt__be(), exec, node, NULL, params, "xrt_graph_exec_node_set_params");
+}
+
+static inline xrt_status xrt_graph_destroy_node(xrt_graph_node node) { return xrt__graph_destroy_node(xrt__be(), node); }
+
+static inline xrt_status xrt_graph_clone(xrt_graph *clone, xrt_graph original)
+{
+    return xrt__graph_clone(xrt__be(), clone, original);
+}
+
+static inline xrt_status xrt_graph_node_find_in_clone(xrt_graph_node *node, xrt_graph_node original, xrt_graph clone)
+{
+    return xrt__graph_find_in_clone(xrt__be(), node, original, clone);
 }
 
 #ifdef __cplusplus
@@ -3716,7 +4023,8 @@ static uintptr_t xrt__handle_index(uintptr_t h) { return (h >> XRT__HANDLE_KIND_
 
 static const char *xrt__handle_kind_name(uintptr_t kind)
 {
-    static const char *const names[] = {"handle", "stream", "event", "module", "function", "graph", "graph exec"};
+    static const char *const names[] = {"handle", "stream", "event",      "module",
+                                        "function", "graph", "graph exec", "graph node"};
     return kind < sizeof names / sizeof names[0] ? names[kind] : "handle";
 }
 
@@ -3787,6 +4095,7 @@ static xrt_status xrt__handle_full(uintptr_t kind)
                                               : kind == XRT__HANDLE_MODULE ? "xrt_module_load"
                                               : kind == XRT__HANDLE_GRAPH ? "xrt_stream_end_capture"
                                               : kind == XRT__HANDLE_GRAPH_EXEC ? "xrt_graph_instantiate"
+                                              : kind == XRT__HANDLE_GRAPH_NODE ? "xrt_graph_add_node"
                                                                            : "xrt_module_get_function",
                      "no free handle (at most %lu live streams, events, modules, functions and graphs)",
                      (unsigned long)XRT__HANDLE_MAX);
@@ -5692,11 +6001,498 @@ XRT_API xrt_status xrt_module_get_function(xrt_function *function, xrt_module mo
     return xrt__call_exit(st);
 }
 
+/* >> impl: graph nodes. A node's handle is made the first time xrt hands
+   the node out (its add, or a list of a captured graph's nodes) and kept in
+   one table keyed by (graph handle, the backend's node), so a node always
+   has one handle. A node's slot keeps its graph's handle (in flags), so a
+   call given a node finds its graph; a graph's destroy frees its nodes'
+   handles. A child node's own graph (get_params) gets a handle the same way,
+   not owned: it goes with its node. One lock serialises these calls and
+   instantiate, update, information and destroy of graphs: none is on a hot
+   path, and the graphs of CUDA are not safe to share between threads. */
+typedef struct xrt__gnode { uintptr_t graph; const void *obj; uintptr_t handle; } xrt__gnode;
+static pthread_mutex_t xrt__gnode_lock = PTHREAD_MUTEX_INITIALIZER;
+static xrt__gnode *xrt__gnodes;
+static size_t xrt__gnodes_n, xrt__gnodes_cap; /* entries, slots (a power of two; 0: no table) */
+
+XRT_API void xrt__graph_hold(int take)
+{
+    if (take) pthread_mutex_lock(&xrt__gnode_lock);
+    else pthread_mutex_unlock(&xrt__gnode_lock);
+}
+
+static size_t xrt__gnode_home(uintptr_t graph, const void *obj)
+{
+    uint64_t h = (uint64_t)graph * 0x9E3779B97F4A7C15ull ^ (uint64_t)(uintptr_t)obj * 0xC2B2AE3D27D4EB4Full;
+    return (size_t)(h ^ (h >> 31)) & (xrt__gnodes_cap - 1);
+}
+
+/* The entry of (graph, obj), or the free slot where it would go. */
+static xrt__gnode *xrt__gnode_at(uintptr_t graph, const void *obj)
+{
+    size_t m = xrt__gnodes_cap - 1, i = xrt__gnode_home(graph, obj);
+    while (xrt__gnodes[i].handle && (xrt__gnodes[i].graph != graph || xrt__gnodes[i].obj != obj)) i = (i + 1) & m;
+    return &xrt__gnodes[i];
+}
+
+static int xrt__gnode_grow(void)
+{
+    size_t i, old_cap = xrt__gnodes_cap, cap = old_cap ? 2 * old_cap : 64;
+    xrt__gnode *old = xrt__gnodes, *v = (xrt__gnode *)XRT_CALLOC(cap, sizeof *v);
+    if (!v) return 0;
+    xrt__gnodes = v;
+    xrt__gnodes_cap = cap;
+    for (i = 0; i < old_cap; i++)
+        if (old[i].handle) *xrt__gnode_at(old[i].graph, old[i].obj) = old[i];
+    XRT_FREE(old);
+    return 1;
+}
+
+/* Empties entry i; the entries after it in its run move back where their
+   home allows (linear probing keeps no tombstones). */
+static void xrt__gnode_remove(size_t i)
+{
+    size_t m = xrt__gnodes_cap - 1, j = i;
+    xrt__gnodes[i].handle = 0;
+    xrt__gnodes_n--;
+    for (j = (i + 1) & m; xrt__gnodes[j].handle; j = (j + 1) & m) {
+        size_t k = xrt__gnode_home(xrt__gnodes[j].graph, xrt__gnodes[j].obj);
+        if (i <= j ? (k <= i || k > j) : (k <= i && k > j)) {
+            xrt__gnodes[i] = xrt__gnodes[j];
+            xrt__gnodes[j].handle = 0;
+            i = j;
+        }
+    }
+}
+
+/* The handle (kind NODE, or GRAPH for a child's graph) of the backend's obj
+   in graph, made the first time; *h = 0 for a NULL obj. */
+static xrt_status xrt__gnode_handle(const xrt_backend *b, uintptr_t graph, void *obj, uintptr_t kind, uintptr_t *h,
+                                    const char *fn)
+{
+    xrt__gnode *e;
+    void *out = NULL;
+    xrt_status st;
+    *h = 0;
+    if (!obj) return XRT_SUCCESS;
+    if (xrt__gnodes_cap && (e = xrt__gnode_at(graph, obj))->handle) {
+        *h = e->handle;
+        return XRT_SUCCESS;
+    }
+    if ((xrt__gnodes_n + 1) * 2 > xrt__gnodes_cap && !xrt__gnode_grow())
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "no memory for a node's handle");
+    if ((st = xrt__handle_create(b, obj, kind, 0, &out)) != XRT_SUCCESS) return st;
+    if (kind == XRT__HANDLE_GRAPH_NODE) /* not published yet: no one else knows the handle */
+        xrt__handle_slot_at(xrt__handle_index((uintptr_t)out))->flags = graph & ~XRT__HANDLE_KIND_MASK;
+    e = xrt__gnode_at(graph, obj);
+    e->graph = graph;
+    e->obj = obj;
+    e->handle = *h = (uintptr_t)out;
+    xrt__gnodes_n++;
+    return XRT_SUCCESS;
+}
+
+/* Frees the handles of graph's nodes and child graphs (and theirs). */
+static void xrt__gnode_forget(const xrt_backend *b, uintptr_t graph)
+{
+    size_t i = 0;
+    while (i < xrt__gnodes_cap) {
+        xrt__gnode e = xrt__gnodes[i];
+        if (!e.handle || e.graph != graph) {
+            i++;
+            continue;
+        }
+        xrt__gnode_remove(i); /* a later entry may move to i: look at i again */
+        if ((e.handle & XRT__HANDLE_KIND_MASK) == XRT__HANDLE_GRAPH) {
+            xrt__gnode_forget(b, e.handle);
+            i = 0; /* that may have moved entries anywhere */
+        }
+        xrt__handle_free(b, (const void *)e.handle, e.handle & XRT__HANDLE_KIND_MASK, "xrt_graph_destroy");
+    }
+}
+
+/* One node's handle and its graph's slot; an error (recorded) for a stale
+   or foreign handle. */
+static xrt_status xrt__gnode_find(const xrt_backend *b, const void *node, const char *fn, xrt__handle_slot **ns,
+                                  xrt__handle_slot **gs, uintptr_t *graph)
+{
+    if (!(*ns = xrt__handle_lookup(b, node, XRT__HANDLE_GRAPH_NODE))) return xrt__handle_bad(fn, node);
+    *graph = (*ns)->flags | XRT__HANDLE_GRAPH;
+    if (!(*gs = xrt__handle_lookup(b, (const void *)*graph, XRT__HANDLE_GRAPH))) return xrt__handle_bad(fn, node);
+    return XRT_SUCCESS;
+}
+
+/* The backend's objects of n nodes of graph, into objs. */
+static xrt_status xrt__gnode_objs(const xrt_backend *b, uintptr_t graph, const xrt_graph_node *nodes, size_t n,
+                                  void **objs, const char *what, const char *fn)
+{
+    size_t i;
+    for (i = 0; i < n; i++) {
+        xrt__handle_slot *s = xrt__handle_lookup(b, nodes[i], XRT__HANDLE_GRAPH_NODE);
+        if (!s) return xrt__handle_bad(fn, nodes[i]);
+        if ((s->flags | XRT__HANDLE_GRAPH) != graph)
+            return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%s[%zu] (node %p) is a node of graph %p, not of graph %p",
+                             what, i, (void *)nodes[i], (void *)(s->flags | XRT__HANDLE_GRAPH), (void *)graph);
+        objs[i] = s->obj;
+    }
+    return XRT_SUCCESS;
+}
+
+/* A node's params with its handles replaced by the backend's objects, checked. */
+static xrt_status xrt__gnode_params_in(const xrt_backend *b, uintptr_t graph, const xrt_graph_node_params *p,
+                                       xrt_graph_node_params *out, const char *fn)
+{
+    xrt__handle_slot *s;
+    xrt_status st;
+    *out = *p;
+    switch (p->type) {
+    case XRT_GRAPH_NODE_KERNEL: {
+        const xrt_kernel_node_params *k = &p->kernel;
+        if (!(s = xrt__handle_lookup(b, k->function, XRT__HANDLE_FUNCTION))) return xrt__handle_bad(fn, k->function);
+        if (!k->grid.x || !k->grid.y || !k->grid.z || !k->block.x || !k->block.y || !k->block.z ||
+            (!k->args && k->args_size) || k->args_size > XRT_MAX_KERNEL_ARGS)
+            return xrt__launch_bad(fn, k->grid, k->block, k->args, k->args_size);
+        out->kernel.function = (xrt_function)s->obj;
+        return XRT_SUCCESS;
+    }
+    case XRT_GRAPH_NODE_MEMCPY:
+        if ((unsigned)p->copy.kind > XRT_MEMCPY_DEFAULT)
+            return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "unknown copy kind %d", (int)p->copy.kind);
+        st = xrt__mem_check_copy(b, p->copy.dst, p->copy.src, p->copy.size, &out->copy.kind, fn);
+        return st;
+    case XRT_GRAPH_NODE_MEMSET: {
+        const xrt_memset_node_params *m = &p->set;
+        size_t row = m->width * m->element_size;
+        if (m->element_size != 1 && m->element_size != 2 && m->element_size != 4)
+            return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "element_size %u is not 1, 2 or 4", m->element_size);
+        if (m->element_size > 1 && (m->value >> (8 * m->element_size)))
+            return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "value 0x%x does not fit in %u bytes", m->value,
+                             m->element_size);
+        if (m->width && row / m->width != m->element_size)
+            return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "width %zu overflows", m->width);
+        if (m->height > 1 && m->pitch < row)
+            return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "pitch %zu is less than a row's %zu bytes", m->pitch, row);
+        if (m->height > 1 && m->pitch > (SIZE_MAX - row) / (m->height - 1))
+            return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "pitch %zu x height %zu overflows", m->pitch, m->height);
+        if (((uintptr_t)m->dst | m->pitch * (m->height > 1)) % m->element_size)
+            return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "dst %p or pitch %zu is not aligned to element_size %u",
+                             m->dst, m->pitch, m->element_size);
+        return m->height && row ? xrt__mem_check_set(b, m->dst, (m->height - 1) * m->pitch + row, fn) : XRT_SUCCESS;
+    }
+    case XRT_GRAPH_NODE_HOST:
+        return p->host.fn ? XRT_SUCCESS : xrt_error(XRT_ERROR_INVALID_VALUE, fn, "the host function is NULL");
+    case XRT_GRAPH_NODE_GRAPH:
+        if (!(s = xrt__handle_lookup(b, p->child.graph, XRT__HANDLE_GRAPH))) return xrt__handle_bad(fn, p->child.graph);
+        if ((uintptr_t)p->child.graph == graph)
+            return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "graph %p cannot be a child of itself", (void *)graph);
+        out->child.graph = (xrt_graph)s->obj;
+        return XRT_SUCCESS;
+    case XRT_GRAPH_NODE_WAIT_EVENT:
+    case XRT_GRAPH_NODE_EVENT_RECORD:
+        if (!(s = xrt__handle_lookup(b, p->event.event, XRT__HANDLE_EVENT))) return xrt__handle_bad(fn, p->event.event);
+        out->event.event = (xrt_event)s->obj;
+        return XRT_SUCCESS;
+    case XRT_GRAPH_NODE_EMPTY:
+    case XRT_GRAPH_NODE_MEM_ALLOC:
+    case XRT_GRAPH_NODE_MEM_FREE:
+        return XRT_SUCCESS; /* the backend's to check */
+    }
+    return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "unknown node type %d", (int)p->type);
+}
+
+/* The backend's objects in params back to handles. */
+static xrt_status xrt__gnode_params_out(const xrt_backend *b, uintptr_t graph, xrt_graph_node_params *p,
+                                        const char *fn)
+{
+    uintptr_t h;
+    xrt_status st = XRT_SUCCESS;
+    if (p->type == XRT_GRAPH_NODE_KERNEL) {
+        p->kernel.function = (xrt_function)xrt__handle_of(p->kernel.function, XRT__HANDLE_FUNCTION);
+    } else if (p->type == XRT_GRAPH_NODE_WAIT_EVENT || p->type == XRT_GRAPH_NODE_EVENT_RECORD) {
+        p->event.event = (xrt_event)xrt__handle_of(p->event.event, XRT__HANDLE_EVENT);
+    } else if (p->type == XRT_GRAPH_NODE_GRAPH) {
+        st = xrt__gnode_handle(b, graph, p->child.graph, XRT__HANDLE_GRAPH, &h, fn);
+        p->child.graph = (xrt_graph)h;
+    }
+    return st;
+}
+
+/* The lock and the call's announcement (objects stay while it lasts). */
+static void xrt__gnode_enter(void)
+{
+    pthread_mutex_lock(&xrt__gnode_lock);
+    xrt__call_enter();
+}
+
+static xrt_status xrt__gnode_exit(xrt_status st)
+{
+    xrt__call_exit(st);
+    pthread_mutex_unlock(&xrt__gnode_lock);
+    return st;
+}
+
+XRT_API xrt_status xrt__graph_create(const xrt_backend *b, xrt_graph *graph, unsigned flags)
+{
+    void *obj = NULL;
+    xrt_status st;
+    XRT__CHECK_PTR(graph, "xrt_graph_create");
+    *graph = NULL;
+    if (flags) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_graph_create", "flags 0x%x: there are none (0)", flags);
+    if ((st = b->graph_create(b, &obj)) != XRT_SUCCESS) return st;
+    return xrt__handle_create(b, obj, XRT__HANDLE_GRAPH, 1, (void **)graph);
+}
+
+XRT_API xrt_status xrt__graph_destroy(const xrt_backend *b, xrt_graph graph)
+{
+    xrt__handle_slot *g;
+    xrt_status st;
+    pthread_mutex_lock(&xrt__gnode_lock);
+    g = xrt__handle_lookup(b, graph, XRT__HANDLE_GRAPH);
+    if (g && !(g->flags & XRT__HANDLE_OWNED)) {
+        pthread_mutex_unlock(&xrt__gnode_lock);
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_graph_destroy",
+                         "graph %p is a child node's own graph: it goes with its node", (void *)graph);
+    }
+    if (g && xrt__gnodes_n) xrt__gnode_forget(b, (uintptr_t)graph);
+    st = xrt__handle_destroy(b, graph, XRT__HANDLE_GRAPH, "xrt_graph_destroy");
+    pthread_mutex_unlock(&xrt__gnode_lock);
+    return st;
+}
+
+/* xrt_graph_add_node's body, under the lock. */
+static xrt_status xrt__graph_add_locked(const xrt_backend *b, xrt_graph_node *node, xrt_graph graph,
+                                        const xrt_graph_node *deps, size_t ndeps, xrt_graph_node_params *params,
+                                        const char *fn)
+{
+    xrt__handle_slot *g = xrt__handle_lookup(b, graph, XRT__HANDLE_GRAPH);
+    xrt_graph_node_params p;
+    void *obj = NULL, *few[8], **objs = few;
+    uintptr_t h = 0;
+    xrt_status st;
+    if (!g) return xrt__handle_bad(fn, graph);
+    if (ndeps && !deps) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "deps is NULL but ndeps is %zu", ndeps);
+    if (ndeps > 8 && !(objs = (void **)XRT_MALLOC(ndeps * sizeof *objs)))
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "no memory for %zu dependencies", ndeps);
+    if ((st = xrt__gnode_objs(b, (uintptr_t)graph, deps, ndeps, objs, "deps", fn)) == XRT_SUCCESS &&
+        (st = xrt__gnode_params_in(b, (uintptr_t)graph, params, &p, fn)) == XRT_SUCCESS &&
+        (st = b->graph_add_node(b, g->obj, &obj, objs, ndeps, &p)) == XRT_SUCCESS) {
+        if ((st = xrt__gnode_handle(b, (uintptr_t)graph, obj, XRT__HANDLE_GRAPH_NODE, &h, fn)) != XRT_SUCCESS)
+            b->graph_destroy_node(b, g->obj, obj);
+        if (params->type == XRT_GRAPH_NODE_MEM_ALLOC) params->alloc.ptr = p.alloc.ptr;
+    }
+    if (objs != few) XRT_FREE(objs);
+    *node = (xrt_graph_node)h;
+    return st;
+}
+
+XRT_API xrt_status xrt__graph_add(const xrt_backend *b, xrt_graph_node *node, xrt_graph graph,
+                                  const xrt_graph_node *deps, size_t ndeps, xrt_graph_node_params *params,
+                                  const char *fn)
+{
+    if (!node) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "node is NULL");
+    *node = NULL;
+    if (!params) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "params is NULL");
+    xrt__gnode_enter();
+    return xrt__gnode_exit(xrt__graph_add_locked(b, node, graph, deps, ndeps, params, fn));
+}
+
+XRT_API xrt_status xrt__graph_add_typed(const xrt_backend *b, xrt_graph_node *node, xrt_graph graph,
+                                        const xrt_graph_node *deps, size_t ndeps, xrt_graph_node_type type,
+                                        const void *params, size_t size, const char *fn)
+{
+    xrt_graph_node_params p;
+    if (size && !params) {
+        if (node) *node = NULL;
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "params is NULL");
+    }
+    memset(&p, 0, sizeof p);
+    p.type = type;
+    if (size) memcpy(&p.kernel, params, size); /* every member starts where the union does */
+    return xrt__graph_add(b, node, graph, deps, ndeps, &p, fn);
+}
+
+XRT_API xrt_status xrt__graph_edges(const xrt_backend *b, xrt_graph graph, const xrt_graph_node *from,
+                                    const xrt_graph_node *to, size_t n, int remove)
+{
+    const char *fn = remove ? "xrt_graph_remove_dependencies" : "xrt_graph_add_dependencies";
+    xrt__handle_slot *g;
+    void **objs = NULL;
+    xrt_status st;
+    if (n && (!from || !to)) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%s is NULL but n is %zu", from ? "to" : "from", n);
+    xrt__gnode_enter();
+    if (!(g = xrt__handle_lookup(b, graph, XRT__HANDLE_GRAPH))) return xrt__gnode_exit(xrt__handle_bad(fn, graph));
+    if (!n) return xrt__gnode_exit(XRT_SUCCESS);
+    if (n > SIZE_MAX / (2 * sizeof *objs) || !(objs = (void **)XRT_MALLOC(2 * n * sizeof *objs)))
+        return xrt__gnode_exit(xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "no memory for %zu edges", n));
+    if ((st = xrt__gnode_objs(b, (uintptr_t)graph, from, n, objs, "from", fn)) == XRT_SUCCESS &&
+        (st = xrt__gnode_objs(b, (uintptr_t)graph, to, n, objs + n, "to", fn)) == XRT_SUCCESS)
+        st = b->graph_edit_edges(b, g->obj, objs, objs + n, n, remove);
+    XRT_FREE(objs);
+    return xrt__gnode_exit(st);
+}
+
+/* Handles for the first `wrote` objects of v (in place), NULL for the rest of its `room`. */
+static xrt_status xrt__gnode_handles(const xrt_backend *b, uintptr_t graph, void **v, size_t wrote, size_t room,
+                                     const char *fn)
+{
+    size_t i;
+    xrt_status st = XRT_SUCCESS;
+    for (i = 0; i < room; i++) {
+        uintptr_t h = 0;
+        if (i < wrote && st == XRT_SUCCESS) st = xrt__gnode_handle(b, graph, v[i], XRT__HANDLE_GRAPH_NODE, &h, fn);
+        v[i] = (void *)h;
+    }
+    return st;
+}
+
+static const char *const xrt__graph_list_fns[] = {"xrt_graph_get_nodes", "xrt_graph_get_root_nodes",
+                                                  "xrt_graph_get_edges", "xrt_graph_node_get_dependencies",
+                                                  "xrt_graph_node_get_dependent_nodes"};
+
+static xrt_status xrt__graph_list_locked(const xrt_backend *b, int what, const void *of, xrt_graph_node *a,
+                                         xrt_graph_node *to, size_t *count, const char *fn)
+{
+    xrt__handle_slot *g, *ns;
+    uintptr_t graph = (uintptr_t)of;
+    size_t room = a ? *count : 0, n = room, wrote;
+    xrt_status st;
+    if (what >= XRT__GRAPH_LIST_DEPS) {
+        if ((st = xrt__gnode_find(b, of, fn, &ns, &g, &graph)) != XRT_SUCCESS) return st;
+        st = b->graph_node_get_edges(b, g->obj, ns->obj, (void **)a, &n, what == XRT__GRAPH_LIST_DEPENDENTS);
+    } else {
+        if (!(g = xrt__handle_lookup(b, of, XRT__HANDLE_GRAPH))) return xrt__handle_bad(fn, of);
+        st = what == XRT__GRAPH_LIST_EDGES ? b->graph_get_edges(b, g->obj, (void **)a, (void **)to, &n)
+                                           : b->graph_get_nodes(b, g->obj, (void **)a, &n, what == XRT__GRAPH_LIST_ROOTS);
+    }
+    if (st != XRT_SUCCESS) return st;
+    wrote = n < room ? n : room;
+    *count = a ? wrote : n;
+    if (a && (st = xrt__gnode_handles(b, graph, (void **)a, wrote, room, fn)) == XRT_SUCCESS && to)
+        st = xrt__gnode_handles(b, graph, (void **)to, wrote, room, fn);
+    return st;
+}
+
+XRT_API xrt_status xrt__graph_list(const xrt_backend *b, int what, const void *of, xrt_graph_node *a,
+                                   xrt_graph_node *to, size_t *count)
+{
+    const char *fn = xrt__graph_list_fns[what];
+    if (!count) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "count is NULL");
+    if (what == XRT__GRAPH_LIST_EDGES && !a != !to)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%s is NULL and %s is not: give both, or neither to count",
+                         a ? "to" : "from", a ? "from" : "to");
+    xrt__gnode_enter();
+    return xrt__gnode_exit(xrt__graph_list_locked(b, what, of, a, to, count, fn));
+}
+
+static xrt_status xrt__graph_params_locked(const xrt_backend *b, xrt_graph_exec exec, xrt_graph_node node,
+                                           xrt_graph_node_params *get, const xrt_graph_node_params *set,
+                                           const char *fn)
+{
+    xrt__handle_slot *g, *ns, *x = NULL;
+    xrt_graph_node_params p;
+    uintptr_t graph;
+    xrt_status st;
+    if (exec && !(x = xrt__handle_lookup(b, exec, XRT__HANDLE_GRAPH_EXEC))) return xrt__handle_bad(fn, exec);
+    if (!exec && set && !get && fn[10] == 'e') return xrt__handle_bad(fn, exec); /* xrt_graph_exec_...(NULL, ...) */
+    if ((st = xrt__gnode_find(b, node, fn, &ns, &g, &graph)) != XRT_SUCCESS) return st;
+    if (get) {
+        memset(get, 0, sizeof *get);
+        if ((st = b->graph_node_get_params(b, g->obj, ns->obj, get)) != XRT_SUCCESS) return st;
+        return xrt__gnode_params_out(b, graph, get, fn);
+    }
+    if ((st = xrt__gnode_params_in(b, graph, set, &p, fn)) != XRT_SUCCESS) return st;
+    return x ? b->graph_exec_node_set_params(b, x->obj, g->obj, ns->obj, &p)
+             : b->graph_node_set_params(b, g->obj, ns->obj, &p);
+}
+
+XRT_API xrt_status xrt__graph_params(const xrt_backend *b, xrt_graph_exec exec, xrt_graph_node node,
+                                     xrt_graph_node_params *get, const xrt_graph_node_params *set, const char *fn)
+{
+    if (!get && !set) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "params is NULL");
+    xrt__gnode_enter();
+    return xrt__gnode_exit(xrt__graph_params_locked(b, exec, node, get, set, fn));
+}
+
+static xrt_status xrt__graph_destroy_node_locked(const xrt_backend *b, xrt_graph_node node)
+{
+    const char *fn = "xrt_graph_destroy_node";
+    xrt__handle_slot *g, *ns;
+    xrt_graph_node_params p;
+    uintptr_t graph;
+    xrt_status st;
+    if ((st = xrt__gnode_find(b, node, fn, &ns, &g, &graph)) != XRT_SUCCESS) return st;
+    memset(&p, 0, sizeof p);
+    if (b->graph_node_get_params(b, g->obj, ns->obj, &p) == XRT_SUCCESS && p.type == XRT_GRAPH_NODE_GRAPH &&
+        xrt__gnodes_cap) { /* the child's own graph, if it has a handle */
+        xrt__gnode *e = xrt__gnode_at(graph, p.child.graph);
+        uintptr_t h = e->handle;
+        if (h) {
+            xrt__gnode_remove((size_t)(e - xrt__gnodes));
+            xrt__gnode_forget(b, h);
+            xrt__handle_free(b, (const void *)h, XRT__HANDLE_GRAPH, fn);
+        }
+    }
+    if ((st = b->graph_destroy_node(b, g->obj, ns->obj)) != XRT_SUCCESS) return st;
+    xrt__gnode_remove((size_t)(xrt__gnode_at(graph, ns->obj) - xrt__gnodes));
+    return xrt__handle_free(b, node, XRT__HANDLE_GRAPH_NODE, fn);
+}
+
+XRT_API xrt_status xrt__graph_destroy_node(const xrt_backend *b, xrt_graph_node node)
+{
+    xrt__gnode_enter();
+    return xrt__gnode_exit(xrt__graph_destroy_node_locked(b, node));
+}
+
+XRT_API xrt_status xrt__graph_clone(const xrt_backend *b, xrt_graph *clone, xrt_graph original)
+{
+    xrt__handle_slot *g;
+    void *obj = NULL;
+    xrt_status st;
+    XRT__CHECK_PTR(clone, "xrt_graph_clone");
+    *clone = NULL;
+    xrt__gnode_enter();
+    if (!(g = xrt__handle_lookup(b, original, XRT__HANDLE_GRAPH)))
+        return xrt__gnode_exit(xrt__handle_bad("xrt_graph_clone", original));
+    if ((st = b->graph_clone(b, &obj, g->obj)) == XRT_SUCCESS)
+        st = xrt__handle_create(b, obj, XRT__HANDLE_GRAPH, 1, (void **)clone);
+    return xrt__gnode_exit(st);
+}
+
+XRT_API xrt_status xrt__graph_find_in_clone(const xrt_backend *b, xrt_graph_node *node, xrt_graph_node original,
+                                            xrt_graph clone)
+{
+    const char *fn = "xrt_graph_node_find_in_clone";
+    xrt__handle_slot *g, *ns, *c;
+    uintptr_t graph, h = 0;
+    void *obj = NULL;
+    xrt_status st;
+    XRT__CHECK_PTR(node, "xrt_graph_node_find_in_clone");
+    *node = NULL;
+    xrt__gnode_enter();
+    if ((st = xrt__gnode_find(b, original, fn, &ns, &g, &graph)) != XRT_SUCCESS) return xrt__gnode_exit(st);
+    if (!(c = xrt__handle_lookup(b, clone, XRT__HANDLE_GRAPH))) return xrt__gnode_exit(xrt__handle_bad(fn, clone));
+    if ((st = b->graph_node_find_in_clone(b, &obj, g->obj, ns->obj, c->obj)) == XRT_SUCCESS &&
+        (st = xrt__gnode_handle(b, (uintptr_t)clone, obj, XRT__HANDLE_GRAPH_NODE, &h, fn)) == XRT_SUCCESS)
+        *node = (xrt_graph_node)h;
+    return xrt__gnode_exit(st);
+}
+
+/* At xrt_shutdown, after every handle went: the table goes too. */
+static void xrt__gnode_shutdown(void)
+{
+    pthread_mutex_lock(&xrt__gnode_lock);
+    XRT_FREE(xrt__gnodes);
+    xrt__gnodes = NULL;
+    xrt__gnodes_n = xrt__gnodes_cap = 0;
+    pthread_mutex_unlock(&xrt__gnode_lock);
+}
+
 /* >> impl: fork. The prepare handler takes every core lock so that the child
    starts with consistent state; the child then marks itself forked, so that
    backends that do not survive fork() answer XRT_ERROR_NOT_PERMITTED. */
 static void xrt__fork_prepare(void)
 {
+    pthread_mutex_lock(&xrt__gnode_lock); /* its calls take the others */
     pthread_mutex_lock(&xrt__reg_lock);
     pthread_mutex_lock(&xrt__handle_lock);
     xrt__spin_lock(&xrt__mem_lock); /* a spin lock: the child may release it too */
@@ -5713,6 +6509,7 @@ static void xrt__fork_parent(void)
     xrt__spin_unlock(&xrt__mem_lock);
     pthread_mutex_unlock(&xrt__handle_lock);
     pthread_mutex_unlock(&xrt__reg_lock);
+    pthread_mutex_unlock(&xrt__gnode_lock);
 }
 
 static void xrt__fork_child(void)
@@ -5807,6 +6604,7 @@ XRT_API void xrt_shutdown(void)
     xrt__lock(&xrt__reg_lock);
     if (xrt__reg_inited) {
         xrt__handle_shutdown();           /* destroys live streams and events */
+        xrt__gnode_shutdown();
         xrt__graph_mem_shutdown();
         xrt__ipc_shutdown();
         xrt__mem_shutdown();              /* frees what the program did not, backends still up */

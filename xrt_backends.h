@@ -221,7 +221,33 @@ enum { /* xrt_backend.flags */
     X(stream_get_priority, (const xrt_backend *self, void *stream, int *priority), (self, stream, priority))       \
     X(device_get_stream_priority_range, (const xrt_backend *self, int *least, int *greatest),                      \
       (self, least, greatest))                                                                                     \
-    X(stream_per_thread, (const xrt_backend *self, void **stream), (self, stream))
+    X(stream_per_thread, (const xrt_backend *self, void **stream), (self, stream))                                 \
+    X(graph_create, (const xrt_backend *self, void **graph), (self, graph))                                        \
+    X(graph_add_node, (const xrt_backend *self, void *graph, void **node, void *const *deps, size_t ndeps,         \
+                       xrt_graph_node_params *params),                                                             \
+      (self, graph, node, deps, ndeps, params))                                                                    \
+    X(graph_node_get_params, (const xrt_backend *self, void *graph, void *node, xrt_graph_node_params *params),    \
+      (self, graph, node, params))                                                                                 \
+    X(graph_node_set_params, (const xrt_backend *self, void *graph, void *node,                                    \
+                              const xrt_graph_node_params *params),                                                \
+      (self, graph, node, params))                                                                                 \
+    X(graph_exec_node_set_params, (const xrt_backend *self, void *exec, void *graph, void *node,                   \
+                                   const xrt_graph_node_params *params),                                           \
+      (self, exec, graph, node, params))                                                                           \
+    X(graph_edit_edges, (const xrt_backend *self, void *graph, void *const *from, void *const *to, size_t n,       \
+                         int remove),                                                                              \
+      (self, graph, from, to, n, remove))                                                                          \
+    X(graph_get_nodes, (const xrt_backend *self, void *graph, void **nodes, size_t *count, int roots),             \
+      (self, graph, nodes, count, roots))                                                                          \
+    X(graph_get_edges, (const xrt_backend *self, void *graph, void **from, void **to, size_t *count),              \
+      (self, graph, from, to, count))                                                                              \
+    X(graph_node_get_edges, (const xrt_backend *self, void *graph, void *node, void **nodes, size_t *count,        \
+                             int dependents),                                                                      \
+      (self, graph, node, nodes, count, dependents))                                                               \
+    X(graph_destroy_node, (const xrt_backend *self, void *graph, void *node), (self, graph, node))                 \
+    X(graph_clone, (const xrt_backend *self, void **clone, void *graph), (self, clone, graph))                     \
+    X(graph_node_find_in_clone, (const xrt_backend *self, void **node, void *graph, void *original, void *clone),  \
+      (self, node, graph, original, clone))
 
 struct xrt_backend {
     uint32_t abi_version; /* XRT_BACKEND_ABI_VERSION the backend was built against */
@@ -258,6 +284,18 @@ struct xrt_backend {
    join, ABI: mode and status have the values of xrt_capture_mode and
    xrt_capture_status). A graph and an exec hold what they need alive;
    graph_exec_destroy returns at once, launches already enqueued still run. */
+
+/* Graphs built node by node (graph_create .. graph_node_find_in_clone):
+   graphs and nodes are the backend's objects (a node: any unique non-NULL
+   value for the node's life in its graph); the dispatch layer keeps their
+   handles, checks handles, counts and out-pointers, serialises these calls
+   with instantiate, update, clone and destroy of graphs, and passes params
+   with the function, event and graph handles replaced by the backend's
+   objects (get_params gives objects back). A list call gets *count = the
+   room in the arrays (0 with NULL arrays), writes at most that many and
+   sets *count to how many there are. add_node checks the params of its
+   type; edit_edges refuses a node of another graph, a cycle, an edge there
+   already (add) or not there (remove), and changes nothing then. */
 
 /* Memory shared between processes (ipc_*_mem_handle): the dispatch layer
    checks that get's base/size is a whole device allocation of the backend

@@ -4193,6 +4193,8 @@ typedef struct xrt__cpu_launch {
     xrt__cpu_stream *spare_of; /* the stream to give the record back to (a spare); NULL: freed */
     xrt_cpu_kernel_fn kernel;
     xrt__cpu_module *module;
+    void *function;   /* the xrt__cpu_function launched, for a graph node's params */
+    size_t args_size; /* bytes of args as given */
     xrt_dim3 grid, block;
     size_t shared, stride; /* bytes of shared memory; between two parts' areas */
     uint64_t blocks, per_part;
@@ -4267,30 +4269,26 @@ static xrt_status xrt__cpu_launch_check(xrt_dim3 g, xrt_dim3 b, size_t shared)
     return XRT_SUCCESS;
 }
 
-static xrt_status xrt__cpu_launch_kernel(const xrt_backend *self, void *function, xrt_dim3 grid, xrt_dim3 block,
-                                         size_t shared, void *stream, const void *args, size_t args_size)
+/* A launch's record, its arguments copied; from s's spares where it fits
+   (s NULL: a graph node's own); NULL without memory. The module is the
+   caller's to hold. */
+static inline __attribute__((always_inline)) xrt__cpu_launch *
+xrt__cpu_launch_make(xrt__cpu_stream *s, xrt__cpu_function *f, xrt_dim3 grid, xrt_dim3 block, size_t shared,
+                     const void *args, size_t args_size)
 {
-    xrt__cpu_function *f = (xrt__cpu_function *)function;
-    xrt__cpu_stream *s;
     xrt__cpu_launch *l;
-    xrt__cpu_op op;
     uint64_t blocks = (uint64_t)grid.x * grid.y * grid.z;
     size_t width, nparts, bytes, head = (args_size + 63) & ~(size_t)63, stride = (shared + 63) & ~(size_t)63;
-    xrt_status st = xrt__cpu_launch_check(grid, block, shared);
-    if (st != XRT_SUCCESS) return st;
-    s = xrt__cpu_stream_of(stream);
-    if (XRT__UNLIKELY(s->device != xrt__cpu_current())) /* as CUDA: copies may, launches may not */
-        return xrt_error(XRT_ERROR_INVALID_HANDLE, "cpu: xrt_launch_kernel",
-                         "the stream belongs to device %d; a kernel launches on a stream of the current device (%d)",
-                         s->device, xrt__cpu_current());
     width = blocks > 1 ? xrt__cpu_pool_width() : 1;
     nparts = blocks < XRT__CPU_LAUNCH_PARTS * width ? (size_t)blocks : XRT__CPU_LAUNCH_PARTS * width;
     bytes = XRT__CPU_LAUNCH_HEAD + head + nparts * stride;
-    l = (xrt__cpu_launch *)(bytes <= XRT__CPU_SPARE_BYTES ? xrt__cpu_spare_take(s) : XRT_ALIGNED_ALLOC(64, bytes));
-    if (!l) return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_launch_kernel", "no memory for the launch");
-    l->spare_of = bytes <= XRT__CPU_SPARE_BYTES ? s : NULL;
+    l = (xrt__cpu_launch *)(s && bytes <= XRT__CPU_SPARE_BYTES ? xrt__cpu_spare_take(s) : XRT_ALIGNED_ALLOC(64, bytes));
+    if (!l) return NULL;
+    l->spare_of = s && bytes <= XRT__CPU_SPARE_BYTES ? s : NULL;
     l->kernel = f->kernel;
     l->module = f->module;
+    l->function = f;
+    l->args_size = args_size;
     l->grid = grid;
     l->block = block;
     l->shared = shared;
@@ -4301,6 +4299,25 @@ static xrt_status xrt__cpu_launch_kernel(const xrt_backend *self, void *function
     l->args = (unsigned char *)l + XRT__CPU_LAUNCH_HEAD;
     l->shared_base = l->args + head;
     if (args_size) memcpy(l->args, args, args_size);
+    return l;
+}
+
+static xrt_status xrt__cpu_launch_kernel(const xrt_backend *self, void *function, xrt_dim3 grid, xrt_dim3 block,
+                                         size_t shared, void *stream, const void *args, size_t args_size)
+{
+    xrt__cpu_function *f = (xrt__cpu_function *)function;
+    xrt__cpu_stream *s;
+    xrt__cpu_launch *l;
+    xrt__cpu_op op;
+    xrt_status st = xrt__cpu_launch_check(grid, block, shared);
+    if (st != XRT_SUCCESS) return st;
+    s = xrt__cpu_stream_of(stream);
+    if (XRT__UNLIKELY(s->device != xrt__cpu_current())) /* as CUDA: copies may, launches may not */
+        return xrt_error(XRT_ERROR_INVALID_HANDLE, "cpu: xrt_launch_kernel",
+                         "the stream belongs to device %d; a kernel launches on a stream of the current device (%d)",
+                         s->device, xrt__cpu_current());
+    if (!(l = xrt__cpu_launch_make(s, f, grid, block, shared, args, args_size)))
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_launch_kernel", "no memory for the launch");
     memset(&op, 0, sizeof op);
     op.run = xrt__cpu_run_kernel;
     op.u.host.user = l;
@@ -4326,10 +4343,14 @@ static xrt_status xrt__cpu_launch_kernel(const xrt_backend *self, void *function
    independent branches and no host function runs them over the pool, each
    part taking ready nodes. */
 enum { XRT__CPU_NODE_KERNEL, XRT__CPU_NODE_COPY, XRT__CPU_NODE_SET, XRT__CPU_NODE_HOST, XRT__CPU_NODE_ALLOC,
-       XRT__CPU_NODE_FREE, XRT__CPU_NODE_CHILD };
+       XRT__CPU_NODE_FREE, XRT__CPU_NODE_CHILD, XRT__CPU_NODE_EMPTY, XRT__CPU_NODE_DEAD };
 static const char *const xrt__cpu_node_names[] = {"a kernel launch", "a copy",        "a memset",
                                                   "a host function", "an allocation", "a free",
-                                                  "a graph launch"};
+                                                  "a graph launch",  "an empty node", "a destroyed node"};
+/* The public type of each kind (xrt_graph_node_type). */
+static const unsigned char xrt__cpu_node_types[] = {
+    XRT_GRAPH_NODE_KERNEL, XRT_GRAPH_NODE_MEMCPY,   XRT_GRAPH_NODE_MEMSET, XRT_GRAPH_NODE_HOST, XRT_GRAPH_NODE_MEM_ALLOC,
+    XRT_GRAPH_NODE_MEM_FREE, XRT_GRAPH_NODE_GRAPH, XRT_GRAPH_NODE_EMPTY, XRT_GRAPH_NODE_EMPTY};
 
 /* A graph's memory (CUDA's allocation nodes): what xrt_malloc_async gave a
    capture keeps its address for the graph's life, and each launch uses it
@@ -4356,16 +4377,26 @@ static xrt__cpu_gmem *xrt__cpu_gleft; /* xrt__cpu_ngleft of them */
 
 typedef struct xrt__cpu_node {
     int kind;
-    uint32_t ndeps, deps; /* its dependencies: the graph's dep[deps .. deps + ndeps), all earlier nodes */
-    xrt__cpu_op op;       /* a kernel's op.u.host.user is its launch record, owned by the node */
+    uint32_t ndeps, deps; /* its dependencies: the graph's dep[deps .. deps + ndeps) */
+    xrt__cpu_op op;       /* a kernel's op.u.host.user is its launch record, a child's its graph (in a plan's
+                             graph: its plan), owned by the node */
+    xrt_memcpy_kind copy_kind; /* a copy's, as given */
+    xrt_memset_node_params set; /* a memset's, as given: op does those of bytes in one row */
 } xrt__cpu_node;
 
+/* Nodes stay where they are added: a node is index + 1 to the dispatch
+   layer, and a destroyed one stays, DEAD. In a captured graph every node
+   follows earlier ones only; a built graph's edges may go either way, and a
+   node's dependencies may move to the end of dep (what they left is not
+   reused): a plan's graph is made in topological order, compact. */
 typedef struct xrt__cpu_graph {
     xrt__cpu_node *node;
     uint32_t n, cap;
     uint32_t *dep;
     uint32_t ndep, depcap;
     xrt__cpu_gmem *mem; /* NULL: no allocation nodes */
+    int planned;        /* a plan's graph: children are plans */
+    uint64_t id, origin; /* for xrt_graph_node_find_in_clone: its number (0: none yet), its original's */
 } xrt__cpu_graph;
 
 static struct xrt__cpu_plan *xrt__cpu_plan_new(const xrt__cpu_graph *g);
@@ -4441,21 +4472,36 @@ static void xrt__cpu_gmem_unref(xrt__cpu_gmem *m)
     XRT_FREE(m);
 }
 
+static void xrt__cpu_graph_free(xrt__cpu_graph *g);
+
+/* Releases what a node holds. */
+static void xrt__cpu_node_clear(const xrt__cpu_graph *g, xrt__cpu_node *nd)
+{
+    if (nd->kind == XRT__CPU_NODE_KERNEL) {
+        xrt__cpu_launch *l = (xrt__cpu_launch *)nd->op.u.host.user;
+        xrt__cpu_module_unref(l->module);
+        XRT_FREE(l);
+    } else if (nd->kind == XRT__CPU_NODE_CHILD && g->planned) {
+        xrt__cpu_plan_unref((struct xrt__cpu_plan *)nd->op.u.host.user);
+    } else if (nd->kind == XRT__CPU_NODE_CHILD) {
+        xrt__cpu_graph_free((xrt__cpu_graph *)nd->op.u.host.user);
+    }
+}
+
 static void xrt__cpu_graph_clear(xrt__cpu_graph *g)
 {
     uint32_t i;
-    for (i = 0; i < g->n; i++)
-        if (g->node[i].kind == XRT__CPU_NODE_KERNEL) {
-            xrt__cpu_launch *l = (xrt__cpu_launch *)g->node[i].op.u.host.user;
-            xrt__cpu_module_unref(l->module);
-            XRT_FREE(l);
-        } else if (g->node[i].kind == XRT__CPU_NODE_CHILD) {
-            xrt__cpu_plan_unref((struct xrt__cpu_plan *)g->node[i].op.u.host.user);
-        }
+    for (i = 0; i < g->n; i++) xrt__cpu_node_clear(g, &g->node[i]);
     XRT_FREE(g->node);
     XRT_FREE(g->dep);
     if (g->mem) xrt__cpu_gmem_unref(g->mem);
     memset(g, 0, sizeof *g);
+}
+
+static void xrt__cpu_graph_free(xrt__cpu_graph *g)
+{
+    xrt__cpu_graph_clear(g);
+    XRT_FREE(g);
 }
 
 static void xrt__cpu_cap_unref_locked(xrt__cpu_capture *c)
@@ -4522,34 +4568,58 @@ static void xrt__cpu_front_prune(const xrt__cpu_graph *g, uint32_t *v, uint32_t 
     *n = kept;
 }
 
+/* Room for one more node and `ndeps` more entries of dep; 0 without memory. */
+static int xrt__cpu_graph_room(xrt__cpu_graph *g, size_t ndeps)
+{
+    if (g->n == g->cap) {
+        uint32_t c2 = g->cap ? 2 * g->cap : 16;
+        xrt__cpu_node *v = (xrt__cpu_node *)XRT_REALLOC(g->node, c2 * sizeof *v);
+        if (!v) return 0;
+        g->node = v;
+        g->cap = c2;
+    }
+    if (ndeps > UINT32_MAX - g->ndep) return 0;
+    while (g->ndep + ndeps > g->depcap) {
+        uint32_t c2 = g->depcap ? 2 * g->depcap : 32;
+        uint32_t *v = (uint32_t *)XRT_REALLOC(g->dep, c2 * sizeof *v);
+        if (!v) return 0;
+        g->dep = v;
+        g->depcap = c2;
+    }
+    return 1;
+}
+
+/* Appends a node after deps (indices), given room: its index. A copy's and
+   a memset's params are those of their op unless the caller sets others. */
+static uint32_t xrt__cpu_graph_append(xrt__cpu_graph *g, int kind, const xrt__cpu_op *op, const uint32_t *deps,
+                                      uint32_t ndeps)
+{
+    xrt__cpu_node *nd = &g->node[g->n];
+    memset(nd, 0, sizeof *nd);
+    nd->kind = kind;
+    nd->op = *op;
+    nd->ndeps = ndeps;
+    nd->deps = g->ndep;
+    nd->copy_kind = XRT_MEMCPY_DEFAULT;
+    if (kind == XRT__CPU_NODE_SET) {
+        nd->set.dst = op->u.set.dst;
+        nd->set.value = (unsigned)op->u.set.value;
+        nd->set.element_size = 1;
+        nd->set.width = nd->set.pitch = op->u.set.size;
+        nd->set.height = 1;
+    }
+    if (ndeps) memcpy(g->dep + g->ndep, deps, ndeps * sizeof *deps);
+    g->ndep += ndeps;
+    return g->n++;
+}
+
 /* Appends a node after the stream's frontier, which it becomes. */
 static xrt_status xrt__cpu_cap_node_locked(xrt__cpu_stream *s, int kind, const xrt__cpu_op *op, const char *who)
 {
     xrt__cpu_capture *c = s->cap;
-    xrt__cpu_graph *g = &c->g;
-    xrt__cpu_node *nd;
-    if (g->n == g->cap) {
-        uint32_t c2 = g->cap ? 2 * g->cap : 16;
-        xrt__cpu_node *v = (xrt__cpu_node *)XRT_REALLOC(g->node, c2 * sizeof *v);
-        if (!v) return xrt__cpu_cap_fail_locked(c, XRT_ERROR_OUT_OF_MEMORY, who, "no memory for a captured node");
-        g->node = v;
-        g->cap = c2;
-    }
-    while (g->ndep + s->nfront > g->depcap) {
-        uint32_t c2 = g->depcap ? 2 * g->depcap : 32;
-        uint32_t *v = (uint32_t *)XRT_REALLOC(g->dep, c2 * sizeof *v);
-        if (!v) return xrt__cpu_cap_fail_locked(c, XRT_ERROR_OUT_OF_MEMORY, who, "no memory for a captured node");
-        g->dep = v;
-        g->depcap = c2;
-    }
-    nd = &g->node[g->n];
-    nd->kind = kind;
-    nd->op = *op;
-    nd->ndeps = s->nfront;
-    nd->deps = g->ndep;
-    if (s->nfront) memcpy(g->dep + g->ndep, s->front, s->nfront * sizeof *s->front);
-    g->ndep += s->nfront;
-    s->front[0] = g->n++; /* s->frontcap >= 1: the stream joined with room for one */
+    if (!xrt__cpu_graph_room(&c->g, s->nfront))
+        return xrt__cpu_cap_fail_locked(c, XRT_ERROR_OUT_OF_MEMORY, who, "no memory for a captured node");
+    s->front[0] = xrt__cpu_graph_append(&c->g, kind, op, s->front, s->nfront); /* frontcap >= 1: joined with room */
     s->nfront = 1;
     return XRT_SUCCESS;
 }
@@ -5104,10 +5174,10 @@ static xrt_status xrt__cpu_graph_get_info(const xrt_backend *self, void *graph, 
 {
     const xrt__cpu_graph *g = (const xrt__cpu_graph *)graph;
     uint32_t i;
-    info->nodes = g->n;
-    info->edges = g->ndep;
     for (i = 0; i < g->n; i++) {
         int k = g->node[i].kind;
+        info->nodes += k != XRT__CPU_NODE_DEAD;
+        info->edges += g->node[i].ndeps;
         info->kernels += k == XRT__CPU_NODE_KERNEL;
         info->copies += k == XRT__CPU_NODE_COPY;
         info->sets += k == XRT__CPU_NODE_SET;
@@ -5125,6 +5195,8 @@ typedef struct xrt__cpu_plan {
     int parallel;           /* branches over the pool */
     int host;               /* it runs host functions (in a child graph too) */
     xrt__cpu_graph g;       /* own copies of the nodes */
+    uint64_t src;           /* the id of the graph it was made from (0: none) */
+    uint32_t *pos, npos;    /* where node i of that graph is in g (UINT32_MAX: nowhere) */
     uint32_t *succ, *succ_at; /* successors of node i: succ[succ_at[i] .. succ_at[i + 1]) */
     uint32_t *indeg, *pending, *ready;
     int lock __attribute__((aligned(64)));  /* guards rhead, rtail */
@@ -5143,6 +5215,7 @@ static void xrt__cpu_plan_unref(xrt__cpu_plan *p)
 {
     if (__atomic_sub_fetch(&p->refs, 1, __ATOMIC_ACQ_REL)) return;
     xrt__cpu_graph_clear(&p->g);
+    XRT_FREE(p->pos);
     XRT_FREE(p->succ);
     XRT_FREE(p->succ_at);
     XRT_FREE(p->indeg);
@@ -5170,32 +5243,148 @@ static xrt__cpu_launch *xrt__cpu_launch_clone(const xrt__cpu_launch *l)
     return c;
 }
 
-/* Copies the graph's nodes (a kernel's record cloned, holding its module; a
-   child graph's plan made again). */
-static int xrt__cpu_graph_copy(xrt__cpu_graph *to, const xrt__cpu_graph *from)
+/* A node's child graph, in a graph or in a plan's graph. */
+static const xrt__cpu_graph *xrt__cpu_child_of(const xrt__cpu_graph *g, const xrt__cpu_node *nd)
 {
+    return g->planned ? &((const xrt__cpu_plan *)nd->op.u.host.user)->g : (const xrt__cpu_graph *)nd->op.u.host.user;
+}
+
+static xrt__cpu_graph *xrt__cpu_graph_dup(const xrt__cpu_graph *from);
+
+/* nd, copied from graph `from` into a graph (planned: a plan's): a kernel's
+   record cloned, holding its module; a child's graph or plan made again.
+   0 without memory (nd holds nothing then). */
+static int xrt__cpu_node_copy(xrt__cpu_node *nd, const xrt__cpu_graph *from, const xrt__cpu_node *src, int planned)
+{
+    *nd = *src;
+    if (src->kind == XRT__CPU_NODE_KERNEL)
+        nd->op.u.host.user = xrt__cpu_launch_clone((const xrt__cpu_launch *)src->op.u.host.user);
+    else if (src->kind == XRT__CPU_NODE_CHILD) /* its own copy: its run state and launch records */
+        nd->op.u.host.user = planned ? (void *)xrt__cpu_plan_new(xrt__cpu_child_of(from, src))
+                                     : (void *)xrt__cpu_graph_dup(xrt__cpu_child_of(from, src));
+    else
+        return 1;
+    return nd->op.u.host.user != NULL;
+}
+
+/* A copy of a graph as it is (nodes keep their indices): a clone, a captured
+   child graph. NULL without memory. */
+static xrt__cpu_graph *xrt__cpu_graph_dup(const xrt__cpu_graph *from)
+{
+    xrt__cpu_graph *to = (xrt__cpu_graph *)XRT_CALLOC(1, sizeof *to);
     uint32_t i;
-    memset(to, 0, sizeof *to);
+    if (!to) return NULL;
     to->node = (xrt__cpu_node *)XRT_MALLOC((from->n ? from->n : 1) * sizeof *to->node);
     to->dep = (uint32_t *)XRT_MALLOC((from->ndep ? from->ndep : 1) * sizeof *to->dep);
     if (!to->node || !to->dep) {
-        xrt__cpu_graph_clear(to);
-        return 0;
+        xrt__cpu_graph_free(to);
+        return NULL;
     }
     if (from->ndep) memcpy(to->dep, from->dep, from->ndep * sizeof *to->dep);
     to->ndep = to->depcap = from->ndep;
     to->cap = from->n;
-    for (i = 0; i < from->n; i++) {
-        to->node[i] = from->node[i];
-        if (from->node[i].kind == XRT__CPU_NODE_KERNEL &&
-            !(to->node[i].op.u.host.user = xrt__cpu_launch_clone((xrt__cpu_launch *)from->node[i].op.u.host.user)))
-            break;
-        if (from->node[i].kind == XRT__CPU_NODE_CHILD && /* its own copy: its run state and launch records */
-            !(to->node[i].op.u.host.user = xrt__cpu_plan_new(&((const xrt__cpu_plan *)from->node[i].op.u.host.user)->g)))
-            break;
+    for (i = 0; i < from->n && xrt__cpu_node_copy(&to->node[i], from, &from->node[i], 0); i++) to->n = i + 1;
+    if (to->n != from->n) {
+        xrt__cpu_graph_free(to);
+        return NULL;
+    }
+    if ((to->mem = from->mem) != NULL) __atomic_add_fetch(&to->mem->refs, 1, __ATOMIC_RELAXED);
+    return to;
+}
+
+/* Sifts ready node v into the min-heap h of n entries. */
+static void xrt__cpu_heap_push(uint32_t *h, uint32_t n, uint32_t v)
+{
+    while (n && h[(n - 1) / 2] > v) {
+        h[n] = h[(n - 1) / 2];
+        n = (n - 1) / 2;
+    }
+    h[n] = v;
+}
+
+static uint32_t xrt__cpu_heap_pop(uint32_t *h, uint32_t n)
+{
+    uint32_t top = h[0], v = h[n - 1], i = 0, c;
+    for (n--; (c = 2 * i + 1) < n; i = c) {
+        if (c + 1 < n && h[c + 1] < h[c]) c++;
+        if (v <= h[c]) break;
+        h[i] = h[c];
+    }
+    if (n) h[i] = v;
+    return top;
+}
+
+/* The live nodes of g in topological order, the smallest index first among
+   those ready (so a graph already in order, a captured one, keeps it), into
+   order[] (room for g->n); their count, UINT32_MAX without memory or where a
+   cycle leaves some unordered. */
+static uint32_t xrt__cpu_graph_order(const xrt__cpu_graph *g, uint32_t *order)
+{
+    uint32_t i, k, n = g->n, done = 0, live = 0, ready = 0, *indeg, *at, *succ, *heap;
+    int sorted = 1;
+    for (i = 0; i < n; i++)
+        for (k = 0; k < g->node[i].ndeps; k++) sorted &= g->dep[g->node[i].deps + k] < i;
+    for (i = 0; i < n; i++) sorted &= g->node[i].kind != XRT__CPU_NODE_DEAD;
+    if (sorted) {
+        for (i = 0; i < n; i++) order[i] = i;
+        return n;
+    }
+    indeg = (uint32_t *)XRT_CALLOC(4 * (size_t)n + 1 + g->ndep, sizeof *indeg);
+    if (!indeg) return UINT32_MAX;
+    at = indeg + n;          /* successors of i: succ[at[i] .. at[i + 1]) */
+    heap = at + n + 1;
+    succ = heap + n;         /* g->ndep entries, and n spare as fill positions */
+    for (i = 0; i < n; i++)
+        for (k = 0; k < g->node[i].ndeps; k++) at[g->dep[g->node[i].deps + k] + 1]++;
+    for (i = 0; i < n; i++) at[i + 1] += at[i];
+    memcpy(succ + g->ndep, at, n * sizeof *at);
+    for (i = 0; i < n; i++)
+        for (k = 0; k < g->node[i].ndeps; k++) {
+            uint32_t d = g->dep[g->node[i].deps + k];
+            succ[succ[g->ndep + d]++] = i;
+        }
+    for (i = 0; i < n; i++) {
+        indeg[i] = g->node[i].ndeps;
+        if (g->node[i].kind == XRT__CPU_NODE_DEAD) continue;
+        live++;
+        if (!indeg[i]) xrt__cpu_heap_push(heap, ready++, i);
+    }
+    while (ready) {
+        uint32_t d = order[done++] = xrt__cpu_heap_pop(heap, ready--);
+        for (k = at[d]; k < at[d + 1]; k++)
+            if (--indeg[succ[k]] == 0) xrt__cpu_heap_push(heap, ready++, succ[k]);
+    }
+    XRT_FREE(indeg);
+    return done == live ? done : UINT32_MAX;
+}
+
+/* A plan's graph: g's live nodes in topological order, compact (dep holds
+   each node's run, in order); pos[i]: where g's node i went. 0 without memory. */
+static int xrt__cpu_graph_copy(xrt__cpu_graph *to, const xrt__cpu_graph *from, uint32_t *pos)
+{
+    uint32_t i, k, n, *order = (uint32_t *)XRT_MALLOC((from->n ? from->n : 1) * sizeof *order);
+    memset(to, 0, sizeof *to);
+    to->planned = 1;
+    to->node = (xrt__cpu_node *)XRT_MALLOC((from->n ? from->n : 1) * sizeof *to->node);
+    to->dep = (uint32_t *)XRT_MALLOC((from->ndep ? from->ndep : 1) * sizeof *to->dep);
+    if (!order || !to->node || !to->dep || (n = xrt__cpu_graph_order(from, order)) == UINT32_MAX) {
+        XRT_FREE(order);
+        xrt__cpu_graph_clear(to);
+        return 0;
+    }
+    for (i = 0; i < from->n; i++) pos[i] = UINT32_MAX;
+    for (i = 0; i < n; i++) pos[order[i]] = i;
+    to->cap = n;
+    for (i = 0; i < n; i++) {
+        const xrt__cpu_node *src = &from->node[order[i]];
+        if (!xrt__cpu_node_copy(&to->node[i], from, src, 1)) break;
+        to->node[i].deps = to->ndep;
+        for (k = 0; k < src->ndeps; k++) to->dep[to->ndep++] = pos[from->dep[src->deps + k]];
         to->n = i + 1;
     }
-    if (to->n == from->n) {
+    to->depcap = from->ndep;
+    XRT_FREE(order);
+    if (to->n == n) {
         if ((to->mem = from->mem) != NULL) __atomic_add_fetch(&to->mem->refs, 1, __ATOMIC_RELAXED);
         return 1;
     }
@@ -5255,8 +5444,8 @@ static void xrt__cpu_dot_operands(FILE *f, const xrt__cpu_node *n)
     } else if (n->kind == XRT__CPU_NODE_HOST) {
         fprintf(f, "\\nuser %p", op->u.host.user);
     } else if (n->kind == XRT__CPU_NODE_CHILD) {
-        fprintf(f, "\\n%u nodes", ((const xrt__cpu_plan *)op->u.host.user)->g.n);
-    } else {
+        fprintf(f, "\\n%u nodes", ((const xrt__cpu_graph *)op->u.host.user)->n);
+    } else if (n->kind != XRT__CPU_NODE_EMPTY) {
         fprintf(f, "\\n%p", op->u.release.ptr);
     }
 }
@@ -5264,7 +5453,7 @@ static void xrt__cpu_dot_operands(FILE *f, const xrt__cpu_node *n)
 static xrt_status xrt__cpu_graph_debug_dot_print(const xrt_backend *self, void *graph, const char *path, unsigned flags)
 {
     static const char *const names[] = {"kernel", "memcpy", "memset", "host function", "allocation", "free",
-                                        "child graph"};
+                                        "child graph", "empty"};
     const xrt__cpu_graph *g = (const xrt__cpu_graph *)graph;
     FILE *f = fopen(path, "we");
     uint32_t i, d;
@@ -5274,6 +5463,7 @@ static xrt_status xrt__cpu_graph_debug_dot_print(const xrt_backend *self, void *
                          strerror(errno));
     fprintf(f, "digraph xrt_graph {\n");
     for (i = 0; i < g->n; i++) {
+        if (g->node[i].kind == XRT__CPU_NODE_DEAD) continue;
         fprintf(f, "  n%u [label=\"%u: %s", i, i, names[g->node[i].kind]);
         if (flags & XRT_GRAPH_DEBUG_DOT_VERBOSE) xrt__cpu_dot_operands(f, &g->node[i]);
         fprintf(f, "\"];\n");
@@ -5288,13 +5478,24 @@ static xrt_status xrt__cpu_graph_debug_dot_print(const xrt_backend *self, void *
     return XRT_SUCCESS;
 }
 
+static uint64_t xrt__cpu_graph_ids; /* the last id given */
+
+static uint64_t xrt__cpu_graph_id(xrt__cpu_graph *g)
+{
+    if (!g->id) g->id = __atomic_add_fetch(&xrt__cpu_graph_ids, 1, __ATOMIC_RELAXED);
+    return g->id;
+}
+
+/* The plan of graph g (not const: it gets an id for the plan's source). */
 static xrt__cpu_plan *xrt__cpu_plan_new(const xrt__cpu_graph *g)
 {
     xrt__cpu_plan *p = (xrt__cpu_plan *)XRT_ALIGNED_ALLOC(64, sizeof *p);
     if (!p) return NULL;
     memset(p, 0, sizeof *p);
     p->refs = 1;
-    if (!xrt__cpu_graph_copy(&p->g, g)) {
+    p->npos = g->n;
+    if (!(p->pos = (uint32_t *)XRT_MALLOC((g->n ? g->n : 1) * sizeof *p->pos)) || !xrt__cpu_graph_copy(&p->g, g, p->pos)) {
+        XRT_FREE(p->pos);
         XRT_FREE(p);
         return NULL;
     }
@@ -5401,6 +5602,7 @@ static xrt_status xrt__cpu_graph_instantiate(const xrt_backend *self, void **exe
     }
     if ((x = (xrt__cpu_exec *)XRT_CALLOC(1, sizeof *x)) != NULL &&
         (x->plan = xrt__cpu_plan_new((const xrt__cpu_graph *)graph)) != NULL) {
+        x->plan->src = xrt__cpu_graph_id((xrt__cpu_graph *)graph);
         *exec = x;
         return XRT_SUCCESS;
     }
@@ -5427,12 +5629,12 @@ static xrt_status xrt__cpu_graph_exec_destroy(const xrt_backend *self, void *exe
 static int xrt__cpu_cap_launch(xrt__cpu_stream *s, xrt__cpu_exec *x, xrt_status *st)
 {
     const char *who = "cpu: xrt_graph_launch";
-    xrt__cpu_plan *c;
+    xrt__cpu_graph *c;
     xrt__cpu_op op;
     int mem;
     xrt__cpu_lock(&x->lock);
     mem = x->plan->g.mem != NULL;
-    c = mem ? NULL : xrt__cpu_plan_new(&x->plan->g);
+    c = mem ? NULL : xrt__cpu_graph_dup(&x->plan->g);
     xrt__cpu_unlock(&x->lock);
     memset(&op, 0, sizeof op);
     op.run = xrt__cpu_run_child;
@@ -5440,7 +5642,7 @@ static int xrt__cpu_cap_launch(xrt__cpu_stream *s, xrt__cpu_exec *x, xrt_status 
     pthread_mutex_lock(&xrt__cpu_cap_lock);
     if (!s->cap) {
         xrt__cpu_cap_unlock();
-        if (c) xrt__cpu_plan_unref(c);
+        if (c) xrt__cpu_graph_free(c);
         return 0;
     }
     if (s->cap->invalid != XRT_SUCCESS)
@@ -5454,7 +5656,7 @@ static int xrt__cpu_cap_launch(xrt__cpu_stream *s, xrt__cpu_exec *x, xrt_status 
     else
         *st = xrt__cpu_cap_node_locked(s, XRT__CPU_NODE_CHILD, &op, who);
     xrt__cpu_cap_unlock();
-    if (*st != XRT_SUCCESS && c) xrt__cpu_plan_unref(c);
+    if (*st != XRT_SUCCESS && c) xrt__cpu_graph_free(c);
     return 1;
 }
 
@@ -5533,23 +5735,453 @@ static xrt_status xrt__cpu_graph_exec_update(const xrt_backend *self, void *exec
     const xrt__cpu_graph *g = (const xrt__cpu_graph *)graph;
     xrt__cpu_plan *p, *old;
     char why[160];
+    if (!(p = xrt__cpu_plan_new(g)))
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_graph_exec_update", "no memory for the new parameters");
+    p->src = xrt__cpu_graph_id((xrt__cpu_graph *)graph);
     xrt__cpu_lock(&x->lock);
     old = x->plan;
     __atomic_add_fetch(&old->refs, 1, __ATOMIC_RELAXED);
     xrt__cpu_unlock(&x->lock);
-    if (xrt__cpu_graph_differ(&old->g, g, why, sizeof why)) {
+    if (xrt__cpu_graph_differ(&old->g, &p->g, why, sizeof why)) {
         xrt__cpu_plan_unref(old);
+        xrt__cpu_plan_unref(p);
         return xrt_error(XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE, "cpu: xrt_graph_exec_update", "%s", why);
     }
     xrt__cpu_plan_unref(old);
-    if (!(p = xrt__cpu_plan_new(g)))
-        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_graph_exec_update", "no memory for the new parameters");
     xrt__cpu_lock(&x->lock); /* launches enqueued before keep the plan they hold */
     old = x->plan;
     x->plan = p;
     xrt__cpu_unlock(&x->lock);
     xrt__cpu_plan_unref(old);
     return XRT_SUCCESS;
+}
+
+/* >> cpu: graphs built node by node. A node is its index + 1 (">> cpu:
+   graphs": nodes keep their index, a destroyed one stays DEAD). Edges may
+   be added either way between live nodes; one that would close a cycle is
+   refused, so a graph is always acyclic and a plan's order exists. */
+#define XRT__CPU_NODE_OBJ(i) ((void *)(uintptr_t)((i) + 1))
+#define XRT__CPU_NODE_AT(obj) ((uint32_t)((uintptr_t)(obj) - 1))
+
+/* A memset node of more than one row or of wider elements: its op is in the node. */
+static void xrt__cpu_run_set_rows(xrt__cpu_op *op)
+{
+    const xrt_memset_node_params *m = &((const xrt__cpu_node *)(const void *)((const char *)op - offsetof(xrt__cpu_node, op)))->set;
+    size_t r, i;
+    for (r = 0; r < m->height; r++) {
+        unsigned char *row = (unsigned char *)m->dst + r * m->pitch;
+        for (i = 0; i < m->width; i++)
+            if (m->element_size == 1) row[i] = (unsigned char)m->value;
+            else if (m->element_size == 2) ((uint16_t *)(void *)row)[i] = (uint16_t)m->value;
+            else ((uint32_t *)(void *)row)[i] = m->value;
+    }
+}
+
+static xrt_status xrt__cpu_node_unsupported(const char *who, int type)
+{
+    return xrt_error(XRT_ERROR_UNSUPPORTED, who, "the CPU backend does not build %s nodes yet (capture them instead)",
+                     type == XRT_GRAPH_NODE_WAIT_EVENT || type == XRT_GRAPH_NODE_EVENT_RECORD ? "event" : "memory");
+}
+
+/* The kind and op of a node of params p (objects, checked by the dispatch
+   layer); the node then holds what op holds. */
+static xrt_status xrt__cpu_node_make(xrt__cpu_node *nd, const xrt_graph_node_params *p, const char *who)
+{
+    xrt_status st;
+    memset(nd, 0, sizeof *nd);
+    nd->copy_kind = XRT_MEMCPY_DEFAULT;
+    switch (p->type) {
+    case XRT_GRAPH_NODE_KERNEL: {
+        const xrt_kernel_node_params *k = &p->kernel;
+        xrt__cpu_function *f = (xrt__cpu_function *)(void *)k->function;
+        xrt__cpu_launch *l;
+        if ((st = xrt__cpu_launch_check(k->grid, k->block, k->shared_bytes)) != XRT_SUCCESS) return st;
+        if (!(l = xrt__cpu_launch_make(NULL, f, k->grid, k->block, k->shared_bytes, k->args, k->args_size)))
+            return xrt_error(XRT_ERROR_OUT_OF_MEMORY, who, "no memory for the kernel node");
+        __atomic_add_fetch(&f->module->refs, 1, __ATOMIC_ACQ_REL);
+        nd->kind = XRT__CPU_NODE_KERNEL;
+        nd->op.run = xrt__cpu_run_kernel;
+        nd->op.u.host.user = l;
+        return XRT_SUCCESS;
+    }
+    case XRT_GRAPH_NODE_MEMCPY:
+        nd->kind = XRT__CPU_NODE_COPY;
+        xrt__cpu_copy_op(&nd->op, p->copy.dst, p->copy.src, p->copy.size);
+        nd->copy_kind = p->copy.kind;
+        return XRT_SUCCESS;
+    case XRT_GRAPH_NODE_MEMSET:
+        nd->kind = XRT__CPU_NODE_SET;
+        nd->set = p->set;
+        if (p->set.element_size == 1 && p->set.height <= 1)
+            xrt__cpu_set_op(&nd->op, p->set.dst, (int)p->set.value, p->set.height ? p->set.width : 0);
+        else
+            nd->op.run = xrt__cpu_run_set_rows;
+        return XRT_SUCCESS;
+    case XRT_GRAPH_NODE_HOST:
+        nd->kind = XRT__CPU_NODE_HOST;
+        nd->op.run = xrt__cpu_run_host_fn;
+        nd->op.u.host.fn = p->host.fn;
+        nd->op.u.host.user = p->host.user;
+        return XRT_SUCCESS;
+    case XRT_GRAPH_NODE_GRAPH: {
+        const xrt__cpu_graph *c = (const xrt__cpu_graph *)(const void *)p->child.graph;
+        if (c->mem)
+            return xrt_error(XRT_ERROR_INVALID_VALUE, who,
+                             "the graph allocates memory, and such a graph cannot be a child, as in CUDA");
+        nd->kind = XRT__CPU_NODE_CHILD;
+        nd->op.run = xrt__cpu_run_child;
+        if (!(nd->op.u.host.user = xrt__cpu_graph_dup(c)))
+            return xrt_error(XRT_ERROR_OUT_OF_MEMORY, who, "no memory for a copy of the child graph");
+        return XRT_SUCCESS;
+    }
+    case XRT_GRAPH_NODE_EMPTY:
+        nd->kind = XRT__CPU_NODE_EMPTY;
+        nd->op.run = xrt__cpu_run_nothing;
+        return XRT_SUCCESS;
+    default:
+        return xrt__cpu_node_unsupported(who, p->type);
+    }
+}
+
+static xrt_status xrt__cpu_graph_create(const xrt_backend *self, void **graph)
+{
+    (void)self;
+    if (!(*graph = XRT_CALLOC(1, sizeof(xrt__cpu_graph))))
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_graph_create", "no memory for a graph");
+    return XRT_SUCCESS;
+}
+
+/* deps (objects) as indices into v; an error for a repeated one. */
+static xrt_status xrt__cpu_node_deps(void *const *deps, size_t n, uint32_t *v, const char *who)
+{
+    size_t i, j;
+    for (i = 0; i < n; i++) {
+        v[i] = XRT__CPU_NODE_AT(deps[i]);
+        for (j = 0; j < i; j++)
+            if (v[j] == v[i])
+                return xrt_error(XRT_ERROR_INVALID_VALUE, who, "deps[%zu] and deps[%zu] are the same node", j, i);
+    }
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_graph_add_node(const xrt_backend *self, void *graph, void **node, void *const *deps,
+                                          size_t ndeps, xrt_graph_node_params *params)
+{
+    const char *who = "cpu: xrt_graph_add_node";
+    xrt__cpu_graph *g = (xrt__cpu_graph *)graph;
+    uint32_t few[8], *v = few;
+    xrt__cpu_node nd;
+    xrt_status st;
+    (void)self;
+    if (ndeps > UINT32_MAX / 2) return xrt_error(XRT_ERROR_INVALID_VALUE, who, "%zu dependencies", ndeps);
+    if (ndeps > 8 && !(v = (uint32_t *)XRT_MALLOC(ndeps * sizeof *v)))
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, who, "no memory for %zu dependencies", ndeps);
+    if ((st = xrt__cpu_node_deps(deps, ndeps, v, who)) == XRT_SUCCESS &&
+        (st = xrt__cpu_node_make(&nd, params, who)) == XRT_SUCCESS) {
+        if (xrt__cpu_graph_room(g, ndeps)) {
+            uint32_t i = xrt__cpu_graph_append(g, nd.kind, &nd.op, v, (uint32_t)ndeps);
+            g->node[i].copy_kind = nd.copy_kind;
+            g->node[i].set = nd.set;
+            *node = XRT__CPU_NODE_OBJ(i);
+        } else {
+            xrt__cpu_node_clear(g, &nd);
+            st = xrt_error(XRT_ERROR_OUT_OF_MEMORY, who, "no memory for a node");
+        }
+    }
+    if (v != few) XRT_FREE(v);
+    return st;
+}
+
+static xrt_status xrt__cpu_graph_node_get_params(const xrt_backend *self, void *graph, void *node,
+                                                 xrt_graph_node_params *p)
+{
+    const xrt__cpu_node *nd = &((const xrt__cpu_graph *)graph)->node[XRT__CPU_NODE_AT(node)];
+    (void)self;
+    p->type = (xrt_graph_node_type)xrt__cpu_node_types[nd->kind];
+    if (nd->kind == XRT__CPU_NODE_KERNEL) {
+        const xrt__cpu_launch *l = (const xrt__cpu_launch *)nd->op.u.host.user;
+        p->kernel.function = (xrt_function)l->function;
+        p->kernel.grid = l->grid;
+        p->kernel.block = l->block;
+        p->kernel.shared_bytes = l->shared;
+        p->kernel.args = l->args;
+        p->kernel.args_size = l->args_size;
+    } else if (nd->kind == XRT__CPU_NODE_COPY) {
+        p->copy.dst = nd->op.u.copy.dst;
+        p->copy.src = nd->op.u.copy.src;
+        p->copy.size = nd->op.u.copy.size;
+        p->copy.kind = nd->copy_kind;
+    } else if (nd->kind == XRT__CPU_NODE_SET) {
+        p->set = nd->set;
+    } else if (nd->kind == XRT__CPU_NODE_HOST) {
+        p->host.fn = nd->op.u.host.fn;
+        p->host.user = nd->op.u.host.user;
+    } else if (nd->kind == XRT__CPU_NODE_CHILD) {
+        p->child.graph = (xrt_graph)nd->op.u.host.user;
+    } else if (nd->kind == XRT__CPU_NODE_ALLOC) {
+        p->alloc.ptr = nd->op.u.release.ptr;
+    } else if (nd->kind == XRT__CPU_NODE_FREE) {
+        p->mem_free.ptr = nd->op.u.release.ptr;
+    }
+    return XRT_SUCCESS;
+}
+
+/* Node i of g (a graph, or a plan's graph) takes params p: of its own type,
+   not a child's (a child's graph changes through its own handle). */
+static xrt_status xrt__cpu_node_set(xrt__cpu_graph *g, uint32_t i, const xrt_graph_node_params *p, const char *who)
+{
+    xrt__cpu_node *nd = &g->node[i], made;
+    xrt_status st;
+    if (p->type != xrt__cpu_node_types[nd->kind] || nd->kind == XRT__CPU_NODE_DEAD)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, who, "the node is %s; the params are of type %d", xrt__cpu_node_names[nd->kind],
+                         (int)p->type);
+    if (nd->kind == XRT__CPU_NODE_CHILD || nd->kind == XRT__CPU_NODE_ALLOC || nd->kind == XRT__CPU_NODE_FREE)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, who, "%s node's params cannot be set (%s)", nd->kind == XRT__CPU_NODE_CHILD ? "a child graph" : "a memory",
+                         nd->kind == XRT__CPU_NODE_CHILD ? "change its graph through xrt_graph_node_get_params' handle"
+                                                         : "as in CUDA");
+    if ((st = xrt__cpu_node_make(&made, p, who)) != XRT_SUCCESS) return st;
+    xrt__cpu_node_clear(g, nd);
+    made.ndeps = nd->ndeps;
+    made.deps = nd->deps;
+    *nd = made;
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_graph_node_set_params(const xrt_backend *self, void *graph, void *node,
+                                                 const xrt_graph_node_params *params)
+{
+    (void)self;
+    return xrt__cpu_node_set((xrt__cpu_graph *)graph, XRT__CPU_NODE_AT(node), params, "cpu: xrt_graph_node_set_params");
+}
+
+/* Whether node `to` can be reached from node `from` along edges (a
+   dependency is an edge from it to its dependent; so: whether `to` follows
+   `from`), by a walk up from `to`'s dependencies. mark: g->n bytes, zeroed. */
+static int xrt__cpu_follows(const xrt__cpu_graph *g, uint32_t to, uint32_t from, unsigned char *mark, uint32_t *stack)
+{
+    uint32_t top = 0, k;
+    stack[top++] = to;
+    while (top) {
+        uint32_t v = stack[--top];
+        if (v == from) return 1;
+        for (k = 0; k < g->node[v].ndeps; k++) {
+            uint32_t d = g->dep[g->node[v].deps + k];
+            if (!mark[d]) {
+                mark[d] = 1;
+                stack[top++] = d;
+            }
+        }
+    }
+    return 0;
+}
+
+/* The index in node t's run of dependency f, or UINT32_MAX. */
+static uint32_t xrt__cpu_dep_at(const xrt__cpu_graph *g, uint32_t t, uint32_t f)
+{
+    uint32_t k;
+    for (k = 0; k < g->node[t].ndeps; k++)
+        if (g->dep[g->node[t].deps + k] == f) return k;
+    return UINT32_MAX;
+}
+
+/* Edge f -> t added (its run moves to the end of dep, one longer) or removed. */
+static int xrt__cpu_edge_edit(xrt__cpu_graph *g, uint32_t f, uint32_t t, int remove)
+{
+    xrt__cpu_node *nd = &g->node[t];
+    if (remove) {
+        uint32_t k = xrt__cpu_dep_at(g, t, f);
+        memmove(g->dep + nd->deps + k, g->dep + nd->deps + k + 1, (nd->ndeps - k - 1) * sizeof *g->dep);
+        nd->ndeps--;
+        return 1;
+    }
+    if (!xrt__cpu_graph_room(g, nd->ndeps + 1)) return 0; /* also room for a node: harmless */
+    if (nd->ndeps) memmove(g->dep + g->ndep, g->dep + nd->deps, nd->ndeps * sizeof *g->dep);
+    nd->deps = g->ndep;
+    g->dep[g->ndep + nd->ndeps++] = f;
+    g->ndep += nd->ndeps;
+    return 1;
+}
+
+/* Why edge f -> t cannot be added or removed now; NULL if it can. */
+static const char *xrt__cpu_edge_refused(const xrt__cpu_graph *g, uint32_t f, uint32_t t, int remove, unsigned char *mark,
+                                         uint32_t *stack)
+{
+    int there = xrt__cpu_dep_at(g, t, f) != UINT32_MAX;
+    if (f == t) return "an edge from a node to itself";
+    if (remove) return there ? NULL : "there is no such edge";
+    if (there) return "the edge is there already";
+    memset(mark, 0, g->n);
+    return xrt__cpu_follows(g, f, t, mark, stack) ? "it would close a cycle (the first node follows the second)" : NULL;
+}
+
+static xrt_status xrt__cpu_graph_edit_edges(const xrt_backend *self, void *graph, void *const *from, void *const *to,
+                                            size_t n, int remove)
+{
+    const char *who = remove ? "cpu: xrt_graph_remove_dependencies" : "cpu: xrt_graph_add_dependencies";
+    xrt__cpu_graph *g = (xrt__cpu_graph *)graph;
+    unsigned char *mark = (unsigned char *)XRT_MALLOC(g->n + (size_t)g->n * sizeof(uint32_t) + 1);
+    uint32_t *stack = (uint32_t *)(void *)(mark + ((g->n + 3) & ~(size_t)3)), f, t;
+    const char *why = NULL;
+    size_t i, j;
+    (void)self;
+    if (!mark || (g->n && !(stack = (uint32_t *)XRT_MALLOC((size_t)g->n * sizeof *stack)))) {
+        XRT_FREE(mark);
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, who, "no memory to check the edges");
+    }
+    for (i = 0; i < n && !why; i++) {
+        f = XRT__CPU_NODE_AT(from[i]);
+        t = XRT__CPU_NODE_AT(to[i]);
+        if ((why = xrt__cpu_edge_refused(g, f, t, remove, mark, stack)) == NULL && !xrt__cpu_edge_edit(g, f, t, remove))
+            why = "no memory for the edge";
+    }
+    if (why) /* undo the pairs before the one refused */
+        for (j = i - 1; j-- > 0;) xrt__cpu_edge_edit(g, XRT__CPU_NODE_AT(from[j]), XRT__CPU_NODE_AT(to[j]), !remove);
+    XRT_FREE(mark);
+    if (g->n) XRT_FREE(stack);
+    if (!why) return XRT_SUCCESS;
+    return xrt_error(strcmp(why, "no memory for the edge") ? XRT_ERROR_INVALID_VALUE : XRT_ERROR_OUT_OF_MEMORY, who,
+                     "pair %zu (node %p -> node %p): %s%s", i - 1, from[i - 1], to[i - 1], why,
+                     i > 1 ? "; the pairs before it are undone" : "");
+}
+
+static xrt_status xrt__cpu_graph_get_nodes(const xrt_backend *self, void *graph, void **nodes, size_t *count, int roots)
+{
+    const xrt__cpu_graph *g = (const xrt__cpu_graph *)graph;
+    size_t room = *count, n = 0;
+    uint32_t i;
+    (void)self;
+    for (i = 0; i < g->n; i++)
+        if (g->node[i].kind != XRT__CPU_NODE_DEAD && (!roots || !g->node[i].ndeps)) {
+            if (n < room) nodes[n] = XRT__CPU_NODE_OBJ(i);
+            n++;
+        }
+    *count = n;
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_graph_get_edges(const xrt_backend *self, void *graph, void **from, void **to, size_t *count)
+{
+    const xrt__cpu_graph *g = (const xrt__cpu_graph *)graph;
+    size_t room = *count, n = 0;
+    uint32_t i, k;
+    (void)self;
+    for (i = 0; i < g->n; i++)
+        for (k = 0; k < g->node[i].ndeps; k++, n++)
+            if (n < room) {
+                from[n] = XRT__CPU_NODE_OBJ(g->dep[g->node[i].deps + k]);
+                to[n] = XRT__CPU_NODE_OBJ(i);
+            }
+    *count = n;
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_graph_node_get_edges(const xrt_backend *self, void *graph, void *node, void **nodes,
+                                                size_t *count, int dependents)
+{
+    const xrt__cpu_graph *g = (const xrt__cpu_graph *)graph;
+    uint32_t at = XRT__CPU_NODE_AT(node), i, k;
+    size_t room = *count, n = 0;
+    (void)self;
+    if (!dependents) {
+        for (k = 0; k < g->node[at].ndeps; k++, n++)
+            if (n < room) nodes[n] = XRT__CPU_NODE_OBJ(g->dep[g->node[at].deps + k]);
+    } else {
+        for (i = 0; i < g->n; i++)
+            if (xrt__cpu_dep_at(g, i, at) != UINT32_MAX) {
+                if (n < room) nodes[n] = XRT__CPU_NODE_OBJ(i);
+                n++;
+            }
+    }
+    *count = n;
+    return XRT_SUCCESS;
+}
+
+/* A node's edges go with it; it stays, DEAD (its index is its identity). */
+static xrt_status xrt__cpu_graph_destroy_node(const xrt_backend *self, void *graph, void *node)
+{
+    xrt__cpu_graph *g = (xrt__cpu_graph *)graph;
+    uint32_t at = XRT__CPU_NODE_AT(node), i;
+    xrt__cpu_node *nd = &g->node[at];
+    (void)self;
+    if (nd->kind == XRT__CPU_NODE_ALLOC || nd->kind == XRT__CPU_NODE_FREE)
+        return xrt__cpu_node_unsupported("cpu: xrt_graph_destroy_node", XRT_GRAPH_NODE_MEM_ALLOC);
+    for (i = 0; i < g->n; i++)
+        if (xrt__cpu_dep_at(g, i, at) != UINT32_MAX) xrt__cpu_edge_edit(g, at, i, 1);
+    xrt__cpu_node_clear(g, nd);
+    nd->kind = XRT__CPU_NODE_DEAD;
+    nd->ndeps = 0;
+    memset(&nd->op, 0, sizeof nd->op);
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_graph_clone(const xrt_backend *self, void **clone, void *graph)
+{
+    xrt__cpu_graph *g = (xrt__cpu_graph *)graph, *c;
+    (void)self;
+    if (g->mem) return xrt__cpu_node_unsupported("cpu: xrt_graph_clone", XRT_GRAPH_NODE_MEM_ALLOC);
+    if (!(c = xrt__cpu_graph_dup(g)))
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_graph_clone", "no memory for a clone of %u nodes", g->n);
+    c->origin = xrt__cpu_graph_id(g);
+    *clone = c;
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_graph_node_find_in_clone(const xrt_backend *self, void **node, void *graph, void *original,
+                                                    void *clone)
+{
+    const xrt__cpu_graph *g = (const xrt__cpu_graph *)graph, *c = (const xrt__cpu_graph *)clone;
+    uint32_t at = XRT__CPU_NODE_AT(original);
+    (void)self;
+    if (!g->id || c->origin != g->id)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "cpu: xrt_graph_node_find_in_clone",
+                         "the graph given is not a clone of the node's graph");
+    if (at >= c->n || c->node[at].kind == XRT__CPU_NODE_DEAD)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "cpu: xrt_graph_node_find_in_clone",
+                         "the node's copy was destroyed in the clone");
+    *node = original;
+    return XRT_SUCCESS;
+}
+
+/* A new plan with the node changed, as an update makes one: launches
+   already enqueued keep the plan they hold. A plan's graph is in order, so
+   the new plan's nodes are where the old one's are. */
+static xrt_status xrt__cpu_graph_exec_node_set_params(const xrt_backend *self, void *exec, void *graph, void *node,
+                                                      const xrt_graph_node_params *params)
+{
+    const char *who = "cpu: xrt_graph_exec_node_set_params";
+    xrt__cpu_exec *x = (xrt__cpu_exec *)exec;
+    const xrt__cpu_graph *g = (const xrt__cpu_graph *)graph;
+    xrt__cpu_plan *old, *p = NULL;
+    uint32_t at = XRT__CPU_NODE_AT(node), *pos = NULL;
+    xrt_status st = XRT_SUCCESS;
+    (void)self;
+    xrt__cpu_lock(&x->lock);
+    old = x->plan;
+    __atomic_add_fetch(&old->refs, 1, __ATOMIC_RELAXED);
+    xrt__cpu_unlock(&x->lock);
+    if (!g->id || old->src != g->id || at >= old->npos || old->pos[at] == UINT32_MAX)
+        st = xrt_error(XRT_ERROR_INVALID_VALUE, who, "the node is not one of the graph the exec was made from");
+    else if (!(pos = (uint32_t *)XRT_MALLOC(old->npos * sizeof *pos)) || !(p = xrt__cpu_plan_new(&old->g)))
+        st = xrt_error(XRT_ERROR_OUT_OF_MEMORY, who, "no memory for the exec's new plan");
+    else
+        st = xrt__cpu_node_set(&p->g, old->pos[at], params, who);
+    if (st == XRT_SUCCESS) {
+        memcpy(pos, old->pos, old->npos * sizeof *pos);
+        XRT_FREE(p->pos);
+        p->pos = pos;
+        p->npos = old->npos;
+        p->src = old->src;
+        pos = NULL;
+        xrt__cpu_lock(&x->lock);
+        xrt__cpu_plan_unref(x->plan); /* the exec's reference; `old` still holds one */
+        x->plan = p;
+        xrt__cpu_unlock(&x->lock);
+        p = NULL;
+    }
+    XRT_FREE(pos);
+    xrt__cpu_plan_unref(old);
+    if (p) xrt__cpu_plan_unref(p);
+    return st;
 }
 
 /* >> cpu: fork. A forked child has no workers: each stream it inherited

@@ -1872,6 +1872,20 @@ static xrt_status xrt__gpu_graph_debug_dot_print(const xrt_backend *self, void *
     return e == g->success ? XRT_SUCCESS : xrt__gpu_fail_as(g, e, g->dot_print_sym, "graph_debug_dot_print");
 }
 
+/* Graphs built node by node: not yet through the runtimes' node calls. */
+#define xrt__gpu_graph_create xrt__unsupported_graph_create
+#define xrt__gpu_graph_add_node xrt__unsupported_graph_add_node
+#define xrt__gpu_graph_node_get_params xrt__unsupported_graph_node_get_params
+#define xrt__gpu_graph_node_set_params xrt__unsupported_graph_node_set_params
+#define xrt__gpu_graph_exec_node_set_params xrt__unsupported_graph_exec_node_set_params
+#define xrt__gpu_graph_edit_edges xrt__unsupported_graph_edit_edges
+#define xrt__gpu_graph_get_nodes xrt__unsupported_graph_get_nodes
+#define xrt__gpu_graph_get_edges xrt__unsupported_graph_get_edges
+#define xrt__gpu_graph_node_get_edges xrt__unsupported_graph_node_get_edges
+#define xrt__gpu_graph_destroy_node xrt__unsupported_graph_destroy_node
+#define xrt__gpu_graph_clone xrt__unsupported_graph_clone
+#define xrt__gpu_graph_node_find_in_clone xrt__unsupported_graph_node_find_in_clone
+
 /* >> gpu: the table */
 /* Filled from the operation list: a new operation without its
    xrt__gpu_<name> fails to compile here ("xrt__gpu_<name> undeclared"). */
