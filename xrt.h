@@ -6165,7 +6165,7 @@ static xrt_status xrt__gnode_params_in(const xrt_backend *b, uintptr_t graph, co
         size_t row = m->width * m->element_size;
         if (m->element_size != 1 && m->element_size != 2 && m->element_size != 4)
             return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "element_size %u is not 1, 2 or 4", m->element_size);
-        if (m->element_size > 1 && (m->value >> (8 * m->element_size)))
+        if (m->element_size < 4 && (m->value >> (8 * m->element_size)))
             return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "value 0x%x does not fit in %u bytes", m->value,
                              m->element_size);
         if (m->width && row / m->width != m->element_size)
@@ -6290,8 +6290,10 @@ XRT_API xrt_status xrt__graph_add(const xrt_backend *b, xrt_graph_node *node, xr
                                   const char *fn)
 {
     if (!node) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "node is NULL");
-    *node = NULL;
-    if (!params) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "params is NULL");
+    if (!params) { /* *node is written last: deps may be where it points */
+        *node = NULL;
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "params is NULL");
+    }
     xrt__gnode_enter();
     return xrt__gnode_exit(xrt__graph_add_locked(b, node, graph, deps, ndeps, params, fn));
 }
@@ -6326,7 +6328,8 @@ XRT_API xrt_status xrt__graph_edges(const xrt_backend *b, xrt_graph graph, const
         return xrt__gnode_exit(xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "no memory for %zu edges", n));
     if ((st = xrt__gnode_objs(b, (uintptr_t)graph, from, n, objs, "from", fn)) == XRT_SUCCESS &&
         (st = xrt__gnode_objs(b, (uintptr_t)graph, to, n, objs + n, "to", fn)) == XRT_SUCCESS)
-        st = b->graph_edit_edges(b, g->obj, objs, objs + n, n, remove);
+        st = remove ? b->graph_remove_dependencies(b, g->obj, objs, objs + n, n)
+                    : b->graph_add_dependencies(b, g->obj, objs, objs + n, n);
     XRT_FREE(objs);
     return xrt__gnode_exit(st);
 }
@@ -6358,11 +6361,13 @@ static xrt_status xrt__graph_list_locked(const xrt_backend *b, int what, const v
     xrt_status st;
     if (what >= XRT__GRAPH_LIST_DEPS) {
         if ((st = xrt__gnode_find(b, of, fn, &ns, &g, &graph)) != XRT_SUCCESS) return st;
-        st = b->graph_node_get_edges(b, g->obj, ns->obj, (void **)a, &n, what == XRT__GRAPH_LIST_DEPENDENTS);
+        st = what == XRT__GRAPH_LIST_DEPS ? b->graph_node_get_dependencies(b, g->obj, ns->obj, (void **)a, &n)
+                                          : b->graph_node_get_dependent_nodes(b, g->obj, ns->obj, (void **)a, &n);
     } else {
         if (!(g = xrt__handle_lookup(b, of, XRT__HANDLE_GRAPH))) return xrt__handle_bad(fn, of);
-        st = what == XRT__GRAPH_LIST_EDGES ? b->graph_get_edges(b, g->obj, (void **)a, (void **)to, &n)
-                                           : b->graph_get_nodes(b, g->obj, (void **)a, &n, what == XRT__GRAPH_LIST_ROOTS);
+        st = what == XRT__GRAPH_LIST_EDGES   ? b->graph_get_edges(b, g->obj, (void **)a, (void **)to, &n)
+             : what == XRT__GRAPH_LIST_ROOTS ? b->graph_get_root_nodes(b, g->obj, (void **)a, &n)
+                                             : b->graph_get_nodes(b, g->obj, (void **)a, &n);
     }
     if (st != XRT_SUCCESS) return st;
     wrote = n < room ? n : room;

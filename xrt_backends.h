@@ -234,16 +234,22 @@ enum { /* xrt_backend.flags */
     X(graph_exec_node_set_params, (const xrt_backend *self, void *exec, void *graph, void *node,                   \
                                    const xrt_graph_node_params *params),                                           \
       (self, exec, graph, node, params))                                                                           \
-    X(graph_edit_edges, (const xrt_backend *self, void *graph, void *const *from, void *const *to, size_t n,       \
-                         int remove),                                                                              \
-      (self, graph, from, to, n, remove))                                                                          \
-    X(graph_get_nodes, (const xrt_backend *self, void *graph, void **nodes, size_t *count, int roots),             \
-      (self, graph, nodes, count, roots))                                                                          \
+    X(graph_add_dependencies, (const xrt_backend *self, void *graph, void *const *from, void *const *to, size_t n), \
+      (self, graph, from, to, n))                                                                                  \
+    X(graph_remove_dependencies, (const xrt_backend *self, void *graph, void *const *from, void *const *to,        \
+                                  size_t n),                                                                       \
+      (self, graph, from, to, n))                                                                                  \
+    X(graph_get_nodes, (const xrt_backend *self, void *graph, void **nodes, size_t *count),                        \
+      (self, graph, nodes, count))                                                                                 \
+    X(graph_get_root_nodes, (const xrt_backend *self, void *graph, void **nodes, size_t *count),                   \
+      (self, graph, nodes, count))                                                                                 \
     X(graph_get_edges, (const xrt_backend *self, void *graph, void **from, void **to, size_t *count),              \
       (self, graph, from, to, count))                                                                              \
-    X(graph_node_get_edges, (const xrt_backend *self, void *graph, void *node, void **nodes, size_t *count,        \
-                             int dependents),                                                                      \
-      (self, graph, node, nodes, count, dependents))                                                               \
+    X(graph_node_get_dependencies, (const xrt_backend *self, void *graph, void *node, void **nodes, size_t *count), \
+      (self, graph, node, nodes, count))                                                                           \
+    X(graph_node_get_dependent_nodes, (const xrt_backend *self, void *graph, void *node, void **nodes,             \
+                                       size_t *count),                                                             \
+      (self, graph, node, nodes, count))                                                                           \
     X(graph_destroy_node, (const xrt_backend *self, void *graph, void *node), (self, graph, node))                 \
     X(graph_clone, (const xrt_backend *self, void **clone, void *graph), (self, clone, graph))                     \
     X(graph_node_find_in_clone, (const xrt_backend *self, void **node, void *graph, void *original, void *clone),  \
@@ -294,8 +300,8 @@ struct xrt_backend {
    objects (get_params gives objects back). A list call gets *count = the
    room in the arrays (0 with NULL arrays), writes at most that many and
    sets *count to how many there are. add_node checks the params of its
-   type; edit_edges refuses a node of another graph, a cycle, an edge there
-   already (add) or not there (remove), and changes nothing then. */
+   type; add_dependencies refuses a cycle or an edge there already,
+   remove_dependencies an edge not there, and either changes nothing then. */
 
 /* Memory shared between processes (ipc_*_mem_handle): the dispatch layer
    checks that get's base/size is a whole device allocation of the backend

@@ -6014,8 +6014,7 @@ static const char *xrt__cpu_edge_refused(const xrt__cpu_graph *g, uint32_t f, ui
     return xrt__cpu_follows(g, f, t, mark, stack) ? "it would close a cycle (the first node follows the second)" : NULL;
 }
 
-static xrt_status xrt__cpu_graph_edit_edges(const xrt_backend *self, void *graph, void *const *from, void *const *to,
-                                            size_t n, int remove)
+static xrt_status xrt__cpu_graph_edit_edges(void *graph, void *const *from, void *const *to, size_t n, int remove)
 {
     const char *who = remove ? "cpu: xrt_graph_remove_dependencies" : "cpu: xrt_graph_add_dependencies";
     xrt__cpu_graph *g = (xrt__cpu_graph *)graph;
@@ -6023,7 +6022,6 @@ static xrt_status xrt__cpu_graph_edit_edges(const xrt_backend *self, void *graph
     uint32_t *stack = (uint32_t *)(void *)(mark + ((g->n + 3) & ~(size_t)3)), f, t;
     const char *why = NULL;
     size_t i, j;
-    (void)self;
     if (!mark || (g->n && !(stack = (uint32_t *)XRT_MALLOC((size_t)g->n * sizeof *stack)))) {
         XRT_FREE(mark);
         return xrt_error(XRT_ERROR_OUT_OF_MEMORY, who, "no memory to check the edges");
@@ -6044,12 +6042,25 @@ static xrt_status xrt__cpu_graph_edit_edges(const xrt_backend *self, void *graph
                      i > 1 ? "; the pairs before it are undone" : "");
 }
 
-static xrt_status xrt__cpu_graph_get_nodes(const xrt_backend *self, void *graph, void **nodes, size_t *count, int roots)
+static xrt_status xrt__cpu_graph_add_dependencies(const xrt_backend *self, void *graph, void *const *from,
+                                                  void *const *to, size_t n)
+{
+    (void)self;
+    return xrt__cpu_graph_edit_edges(graph, from, to, n, 0);
+}
+
+static xrt_status xrt__cpu_graph_remove_dependencies(const xrt_backend *self, void *graph, void *const *from,
+                                                     void *const *to, size_t n)
+{
+    (void)self;
+    return xrt__cpu_graph_edit_edges(graph, from, to, n, 1);
+}
+
+static xrt_status xrt__cpu_graph_nodes(void *graph, void **nodes, size_t *count, int roots)
 {
     const xrt__cpu_graph *g = (const xrt__cpu_graph *)graph;
     size_t room = *count, n = 0;
     uint32_t i;
-    (void)self;
     for (i = 0; i < g->n; i++)
         if (g->node[i].kind != XRT__CPU_NODE_DEAD && (!roots || !g->node[i].ndeps)) {
             if (n < room) nodes[n] = XRT__CPU_NODE_OBJ(i);
@@ -6057,6 +6068,18 @@ static xrt_status xrt__cpu_graph_get_nodes(const xrt_backend *self, void *graph,
         }
     *count = n;
     return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_graph_get_nodes(const xrt_backend *self, void *graph, void **nodes, size_t *count)
+{
+    (void)self;
+    return xrt__cpu_graph_nodes(graph, nodes, count, 0);
+}
+
+static xrt_status xrt__cpu_graph_get_root_nodes(const xrt_backend *self, void *graph, void **nodes, size_t *count)
+{
+    (void)self;
+    return xrt__cpu_graph_nodes(graph, nodes, count, 1);
 }
 
 static xrt_status xrt__cpu_graph_get_edges(const xrt_backend *self, void *graph, void **from, void **to, size_t *count)
@@ -6075,13 +6098,11 @@ static xrt_status xrt__cpu_graph_get_edges(const xrt_backend *self, void *graph,
     return XRT_SUCCESS;
 }
 
-static xrt_status xrt__cpu_graph_node_get_edges(const xrt_backend *self, void *graph, void *node, void **nodes,
-                                                size_t *count, int dependents)
+static xrt_status xrt__cpu_node_edges(void *graph, void *node, void **nodes, size_t *count, int dependents)
 {
     const xrt__cpu_graph *g = (const xrt__cpu_graph *)graph;
     uint32_t at = XRT__CPU_NODE_AT(node), i, k;
     size_t room = *count, n = 0;
-    (void)self;
     if (!dependents) {
         for (k = 0; k < g->node[at].ndeps; k++, n++)
             if (n < room) nodes[n] = XRT__CPU_NODE_OBJ(g->dep[g->node[at].deps + k]);
@@ -6094,6 +6115,20 @@ static xrt_status xrt__cpu_graph_node_get_edges(const xrt_backend *self, void *g
     }
     *count = n;
     return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_graph_node_get_dependencies(const xrt_backend *self, void *graph, void *node, void **nodes,
+                                                       size_t *count)
+{
+    (void)self;
+    return xrt__cpu_node_edges(graph, node, nodes, count, 0);
+}
+
+static xrt_status xrt__cpu_graph_node_get_dependent_nodes(const xrt_backend *self, void *graph, void *node,
+                                                          void **nodes, size_t *count)
+{
+    (void)self;
+    return xrt__cpu_node_edges(graph, node, nodes, count, 1);
 }
 
 /* A node's edges go with it; it stays, DEAD (its index is its identity). */

@@ -1,0 +1,512 @@
+/* SPDX-License-Identifier: MIT */
+/* Graphs built node by node: xrt_graph_create, the adds, dependencies, the
+   lists, a node's params (in the graph and in an exec), destroy, clone and
+   find in clone, child graphs, and a captured graph that gets nodes. Every
+   group runs on each available backend; one that does not build graphs
+   (xrt_graph_create answers XRT_ERROR_UNSUPPORTED) says "skipped". */
+#include "xrt_test.h"
+
+#include "graph_kernels.h"
+
+typedef struct fixture {
+    xrt_module m;
+    xrt_function add, mul; /* NULL without modules: host nodes stand in (host_add) */
+    xrt_stream s;
+    int *d, *h; /* N ints of device memory, N pinned */
+} fixture;
+
+/* A kernel's arithmetic on the host, for backends that load no module. */
+typedef struct host_add { int *p; int v; } host_add;
+static void host_add_fn(void *user)
+{
+    host_add *a = (host_add *)user;
+    int i;
+    for (i = 0; i < N; i++) a->p[i] += a->v;
+}
+
+static void need_nodes(void)
+{
+    xrt_graph g;
+    xrt_status st;
+    SKIP_UNLESS(caps() & XRT_CAP_GRAPHS, "the backend has no graphs (XRT_CAP_GRAPHS is clear)");
+    st = xrt_graph_create(&g, 0);
+    if (st == XRT_SUCCESS) OK(xrt_graph_destroy(g));
+    else xrt_get_last_error();
+    SKIP_UNLESS(st != XRT_ERROR_UNSUPPORTED, "the backend does not build graphs node by node");
+    OK(st);
+}
+
+static void fx_make(fixture *f)
+{
+    xrt_module_image im[2] = {{XRT_IMAGE_CPU_C_SOURCE, graph_source, sizeof graph_source - 1, NULL},
+                              {XRT_IMAGE_CUDA_PTX, graph_ptx, sizeof graph_ptx - 1, "compute_75"}};
+    memset(f, 0, sizeof *f);
+    if (caps() & XRT_CAP_MODULES) {
+        OK(xrt_module_load(&f->m, im, 2, NULL));
+        OK(xrt_module_get_function(&f->add, f->m, "add"));
+        OK(xrt_module_get_function(&f->mul, f->m, "mul"));
+    }
+    OK(xrt_stream_create(&f->s));
+    OK(xrt_malloc((void **)&f->d, N * sizeof(int)));
+    OK(xrt_malloc_host((void **)&f->h, N * sizeof(int)));
+}
+
+static void fx_free(fixture *f)
+{
+    OK(xrt_device_synchronize());
+    OK(xrt_stream_destroy(f->s));
+    OK(xrt_free(f->d));
+    OK(xrt_free_host(f->h));
+    if (f->m) OK(xrt_module_unload(f->m));
+}
+
+/* d[i] += v over n ints, as a kernel node (or a host node without modules). */
+static void add_step(fixture *f, xrt_graph g, xrt_graph_node *node, const xrt_graph_node *deps, size_t ndeps,
+                     xrt_function k, int *p, int v, host_add *h)
+{
+    static arg_t args[64];
+    static unsigned nargs;
+    arg_t *a = &args[nargs++ % 64];
+    xrt_kernel_node_params kp;
+    a->p = p;
+    a->v = v;
+    a->n = N;
+    if (!k) {
+        xrt_host_node_params hp = {host_add_fn, h};
+        h->p = p;
+        h->v = v;
+        OK(xrt_graph_add_host_node(node, g, deps, ndeps, &hp));
+        return;
+    }
+    (void)f;
+    kp.function = k;
+    kp.grid.x = N / 64;
+    kp.grid.y = kp.grid.z = 1;
+    kp.block.x = 64;
+    kp.block.y = kp.block.z = 1;
+    kp.shared_bytes = 0;
+    kp.args = a;
+    kp.args_size = sizeof *a;
+    OK(xrt_graph_add_kernel_node(node, g, deps, ndeps, &kp));
+}
+
+static void fill(int *h, int base)
+{
+    int i;
+    for (i = 0; i < N; i++) h[i] = base + i;
+}
+
+/* >> a graph built by hand runs as its captured twin: copy in, d += 3,
+   d *= 2 (with modules), copy out, launch after launch */
+XRT_TEST(test_built_pipeline)
+{
+    fixture f;
+    xrt_graph g;
+    xrt_graph_exec x;
+    xrt_graph_node in, step, mul, out;
+    xrt_graph_info info;
+    host_add ha;
+    int r, i;
+    (void)state;
+    need_nodes();
+    fx_make(&f);
+    OK(xrt_graph_create(&g, 0));
+    OK(xrt_graph_add_memcpy_node_1d(&in, g, NULL, 0, f.d, f.h, N * sizeof(int), XRT_MEMCPY_HOST_TO_DEVICE));
+    add_step(&f, g, &step, &in, 1, f.add, f.d, 3, &ha);
+    if (f.mul) {
+        xrt_kernel_node_params kp;
+        xrt_graph_node_params p;
+        OK(xrt_graph_node_get_params(step, &p)); /* the add's params, made a mul: d *= 2 */
+        assert_int_equal(p.type, XRT_GRAPH_NODE_KERNEL);
+        kp = p.kernel;
+        assert_ptr_equal(kp.function, f.add);
+        kp.function = f.mul;
+        ((arg_t *)(uintptr_t)kp.args)->v += 0; /* args point into the node */
+        {
+            arg_t a = *(const arg_t *)kp.args;
+            a.v = 2;
+            kp.args = &a;
+            OK(xrt_graph_add_kernel_node(&mul, g, &step, 1, &kp));
+        }
+    } else {
+        OK(xrt_graph_add_empty_node(&mul, g, &step, 1));
+    }
+    OK(xrt_graph_add_memcpy_node_1d(&out, g, &mul, 1, f.h, f.d, N * sizeof(int), XRT_MEMCPY_DEVICE_TO_HOST));
+    OK(xrt_graph_get_info(g, &info));
+    assert_int_equal(info.nodes, 4);
+    assert_int_equal(info.edges, 3);
+    OK(xrt_graph_instantiate(&x, g));
+    for (r = 0; r < 100; r++) {
+        fill(f.h, r);
+        OK(xrt_graph_launch(x, f.s));
+        OK(xrt_stream_synchronize(f.s));
+        for (i = 0; i < N; i++)
+            if (f.h[i] != (r + i + 3) * (f.mul ? 2 : 1)) fail_msg("launch %d: h[%d] = %d", r, i, f.h[i]);
+    }
+    OK(xrt_graph_exec_destroy(x));
+    OK(xrt_graph_destroy(g));
+    fx_free(&f);
+}
+
+static int order_log[16], order_n;
+static void log_fn(void *user) { order_log[__atomic_fetch_add(&order_n, 1, __ATOMIC_ACQ_REL)] = (int)(intptr_t)user; }
+
+static void add_log(xrt_graph g, xrt_graph_node *node, const xrt_graph_node *deps, size_t n, int id)
+{
+    xrt_host_node_params hp = {log_fn, (void *)(intptr_t)id};
+    OK(xrt_graph_add_host_node(node, g, deps, n, &hp));
+}
+
+static void run_once(xrt_graph g, xrt_stream s)
+{
+    xrt_graph_exec x;
+    order_n = 0;
+    OK(xrt_graph_instantiate(&x, g));
+    OK(xrt_graph_launch(x, s));
+    OK(xrt_stream_synchronize(s));
+    OK(xrt_graph_exec_destroy(x));
+}
+
+/* >> edges added after the nodes, either way: the run follows them; a
+   cycle, an edge twice, a missing edge and a node of another graph are
+   refused and change nothing */
+XRT_TEST(test_dependencies)
+{
+    xrt_graph g, other;
+    xrt_graph_node a, b, c, o, from[2], to[2], list[4];
+    xrt_stream s;
+    size_t n;
+    (void)state;
+    need_nodes();
+    OK(xrt_stream_create(&s));
+    OK(xrt_graph_create(&g, 0));
+    OK(xrt_graph_create(&other, 0));
+    add_log(g, &a, NULL, 0, 1);
+    add_log(g, &b, NULL, 0, 2);
+    add_log(g, &c, NULL, 0, 3);
+    add_log(other, &o, NULL, 0, 9);
+    from[0] = c; /* c -> a: a node added later runs first */
+    to[0] = a;
+    from[1] = b;
+    to[1] = c;
+    OK(xrt_graph_add_dependencies(g, from, to, 2)); /* b -> c -> a */
+    run_once(g, s);
+    assert_int_equal(order_n, 3);
+    assert_true(order_log[0] == 2 && order_log[1] == 3 && order_log[2] == 1);
+    n = 4;
+    OK(xrt_graph_get_root_nodes(g, list, &n));
+    assert_int_equal(n, 1);
+    assert_ptr_equal(list[0], b);
+    n = 0;
+    OK(xrt_graph_get_edges(g, NULL, NULL, &n));
+    assert_int_equal(n, 2);
+    n = 4;
+    OK(xrt_graph_node_get_dependent_nodes(c, list, &n));
+    assert_int_equal(n, 1);
+    assert_ptr_equal(list[0], a);
+    assert_null(list[1]); /* the rest of the room: NULL, as CUDA */
+    n = 4;
+    OK(xrt_graph_node_get_dependencies(c, list, &n));
+    assert_true(n == 1 && list[0] == b);
+    from[0] = a; /* a -> b closes b -> c -> a */
+    to[0] = b;
+    FAILS(xrt_graph_add_dependencies(g, from, to, 1), XRT_ERROR_INVALID_VALUE, "cycle");
+    from[0] = b;
+    to[0] = c;
+    FAILS(xrt_graph_add_dependencies(g, from, to, 1), XRT_ERROR_INVALID_VALUE, "there already");
+    from[0] = a; /* a -> c is not there: nothing is removed, not even the pair before it */
+    to[0] = c;
+    from[1] = b;
+    to[1] = c;
+    FAILS(xrt_graph_remove_dependencies(g, from + 1, to + 1, 1) == XRT_SUCCESS
+              ? xrt_graph_remove_dependencies(g, from, to, 1)
+              : XRT_ERROR_BACKEND,
+          XRT_ERROR_INVALID_VALUE, "no such edge");
+    OK(xrt_graph_add_dependencies(g, from + 1, to + 1, 1)); /* b -> c again */
+    from[0] = b;
+    to[0] = a;
+    from[1] = c;
+    to[1] = b; /* the second closes a cycle: the first is undone */
+    FAILS(xrt_graph_add_dependencies(g, from, to, 2), XRT_ERROR_INVALID_VALUE, "undone");
+    n = 0;
+    OK(xrt_graph_get_edges(g, NULL, NULL, &n));
+    assert_int_equal(n, 2);
+    from[0] = o;
+    to[0] = a;
+    FAILS(xrt_graph_add_dependencies(g, from, to, 1), XRT_ERROR_INVALID_VALUE, "not of graph");
+    FAILS(xrt_graph_add_host_node(&o, g, &o, 1, &(xrt_host_node_params){log_fn, NULL}), XRT_ERROR_INVALID_VALUE,
+          "not of graph");
+    assert_null(o);
+    from[0] = a;
+    to[0] = a;
+    FAILS(xrt_graph_add_dependencies(g, from, to, 1), XRT_ERROR_INVALID_VALUE, "itself");
+    OK(xrt_graph_remove_dependencies(g, (xrt_graph_node[]){c}, (xrt_graph_node[]){a}, 1)); /* a, c free: b -> c */
+    run_once(g, s);
+    assert_int_equal(order_n, 3);
+    OK(xrt_graph_destroy(other));
+    OK(xrt_graph_destroy(g));
+    OK(xrt_stream_destroy(s));
+}
+
+/* >> a diamond of memsets and copies: one root, four branches, a join */
+XRT_TEST(test_diamond_of_sets)
+{
+    fixture f;
+    xrt_graph g;
+    xrt_graph_exec x;
+    xrt_graph_node root, branch[4], join, out, list[8];
+    xrt_graph_node_type type;
+    size_t n;
+    int i, b;
+    (void)state;
+    need_nodes();
+    fx_make(&f);
+    OK(xrt_graph_create(&g, 0));
+    {
+        xrt_memset_node_params all = {f.d, 0, 0, 4, N, 1};
+        OK(xrt_graph_add_memset_node(&root, g, NULL, 0, &all));
+    }
+    for (b = 0; b < 4; b++) { /* quarter b: rows of 4-byte values b + 1, two rows of N / 8 with a pitch */
+        xrt_memset_node_params q = {f.d + b * (N / 4), N / 8 * sizeof(int), (unsigned)(b + 1), 4, N / 8, 2};
+        OK(xrt_graph_add_memset_node(&branch[b], g, &root, 1, &q));
+    }
+    OK(xrt_graph_add_empty_node(&join, g, branch, 4));
+    OK(xrt_graph_add_memcpy_node_1d(&out, g, &join, 1, f.h, f.d, N * sizeof(int), XRT_MEMCPY_DEFAULT));
+    n = 0;
+    OK(xrt_graph_get_nodes(g, NULL, &n));
+    assert_int_equal(n, 7);
+    n = 8;
+    OK(xrt_graph_get_nodes(g, list, &n));
+    assert_int_equal(n, 7);
+    assert_ptr_equal(list[0], root); /* the same handle each time */
+    assert_ptr_equal(list[6], out);
+    assert_null(list[7]);
+    n = 2; /* less room than nodes: as many as fit, and n stays */
+    OK(xrt_graph_get_nodes(g, list, &n));
+    assert_int_equal(n, 2);
+    OK(xrt_graph_node_get_type(join, &type));
+    assert_int_equal(type, XRT_GRAPH_NODE_EMPTY);
+    OK(xrt_graph_node_get_type(branch[2], &type));
+    assert_int_equal(type, XRT_GRAPH_NODE_MEMSET);
+    n = 0;
+    OK(xrt_graph_node_get_dependencies(join, NULL, &n));
+    assert_int_equal(n, 4);
+    OK(xrt_graph_instantiate(&x, g));
+    memset(f.h, 0xff, N * sizeof(int));
+    OK(xrt_graph_launch(x, f.s));
+    OK(xrt_stream_synchronize(f.s));
+    for (i = 0; i < N; i++)
+        if (f.h[i] != i / (N / 4) + 1) fail_msg("h[%d] = %d", i, f.h[i]);
+    OK(xrt_graph_exec_destroy(x));
+    OK(xrt_graph_destroy(g));
+    fx_free(&f);
+}
+
+/* >> a node's params: get, set in the graph (the next instantiate takes
+   them), set in an exec (the graph keeps its own); of another type refused */
+XRT_TEST(test_node_params)
+{
+    fixture f;
+    xrt_graph g;
+    xrt_graph_exec x;
+    xrt_graph_node set, copy;
+    xrt_graph_node_params p;
+    xrt_memset_node_params ms = {NULL, 0, 7, 1, N * sizeof(int), 1};
+    (void)state;
+    need_nodes();
+    fx_make(&f);
+    ms.dst = f.d;
+    OK(xrt_graph_create(&g, 0));
+    OK(xrt_graph_add_memset_node(&set, g, NULL, 0, &ms));
+    OK(xrt_graph_add_memcpy_node_1d(&copy, g, &set, 1, f.h, f.d, N * sizeof(int), XRT_MEMCPY_DEVICE_TO_HOST));
+    OK(xrt_graph_node_get_params(copy, &p));
+    assert_int_equal(p.type, XRT_GRAPH_NODE_MEMCPY);
+    assert_true(p.copy.dst == f.h && p.copy.src == f.d && p.copy.size == N * sizeof(int) &&
+                p.copy.kind == XRT_MEMCPY_DEVICE_TO_HOST);
+    OK(xrt_graph_node_get_params(set, &p));
+    assert_true(p.type == XRT_GRAPH_NODE_MEMSET && p.set.value == 7 && p.set.width == N * sizeof(int));
+    OK(xrt_graph_instantiate(&x, g));
+    p.set.value = 9; /* the exec's copy: 9; the graph's stays 7 */
+    OK(xrt_graph_exec_node_set_params(x, set, &p));
+    OK(xrt_graph_launch(x, f.s));
+    OK(xrt_stream_synchronize(f.s));
+    assert_int_equal(f.h[N - 1], 0x09090909);
+    OK(xrt_graph_node_get_params(set, &p));
+    assert_int_equal(p.set.value, 7);
+    p.set.value = 5; /* the graph's: the exec keeps 9 */
+    OK(xrt_graph_node_set_params(set, &p));
+    OK(xrt_graph_launch(x, f.s));
+    OK(xrt_stream_synchronize(f.s));
+    assert_int_equal(f.h[0], 0x09090909);
+    OK(xrt_graph_exec_update(x, g)); /* now it takes 5 */
+    OK(xrt_graph_launch(x, f.s));
+    OK(xrt_stream_synchronize(f.s));
+    assert_int_equal(f.h[0], 0x05050505);
+    p.type = XRT_GRAPH_NODE_HOST;
+    p.host.fn = log_fn;
+    FAILS(xrt_graph_node_set_params(set, &p), XRT_ERROR_INVALID_VALUE, "params are of type 3");
+    FAILS(xrt_graph_exec_node_set_params(x, set, &p), XRT_ERROR_INVALID_VALUE, "params are of type 3");
+    p.type = (xrt_graph_node_type)42;
+    FAILS(xrt_graph_node_set_params(set, &p), XRT_ERROR_INVALID_VALUE, "unknown node type 42");
+    OK(xrt_graph_exec_destroy(x));
+    OK(xrt_graph_destroy(g));
+    fx_free(&f);
+}
+
+/* >> a clone is a graph of its own; find in clone maps a node to its copy;
+   a destroyed node's handle, and its graph's after the graph goes, are stale */
+XRT_TEST(test_clone_and_destroy)
+{
+    xrt_graph g, c, other;
+    xrt_graph_node a, b, ca, cb, cx;
+    xrt_stream s;
+    size_t n;
+    (void)state;
+    need_nodes();
+    OK(xrt_stream_create(&s));
+    OK(xrt_graph_create(&g, 0));
+    OK(xrt_graph_create(&other, 0));
+    add_log(g, &a, NULL, 0, 1);
+    add_log(g, &b, &a, 1, 2);
+    OK(xrt_graph_clone(&c, g));
+    OK(xrt_graph_node_find_in_clone(&ca, a, c));
+    OK(xrt_graph_node_find_in_clone(&cb, b, c));
+    assert_true(ca != a && cb != b && ca != cb);
+    n = 1;
+    OK(xrt_graph_node_get_dependencies(cb, &cx, &n));
+    assert_true(n == 1 && cx == ca);
+    OK(xrt_graph_destroy_node(a)); /* the original loses a and its edge; the clone keeps both */
+    n = 0;
+    OK(xrt_graph_get_nodes(g, NULL, &n));
+    assert_int_equal(n, 1);
+    FAILS(xrt_graph_node_get_type(a, &(xrt_graph_node_type){0}), XRT_ERROR_INVALID_HANDLE, "destroyed");
+    FAILS(xrt_graph_node_find_in_clone(&cx, a, c), XRT_ERROR_INVALID_HANDLE, "destroyed");
+    FAILS(xrt_graph_node_find_in_clone(&cx, b, other), XRT_ERROR_INVALID_VALUE, "not a clone");
+    n = 0;
+    OK(xrt_graph_get_edges(c, NULL, NULL, &n));
+    assert_int_equal(n, 1);
+    run_once(c, s);
+    assert_true(order_n == 2 && order_log[0] == 1 && order_log[1] == 2);
+    OK(xrt_graph_destroy_node(ca)); /* the clone's a: b's copy is no longer found... in a clone of the clone */
+    FAILS(xrt_graph_destroy_node(ca), XRT_ERROR_INVALID_HANDLE, "destroyed");
+    run_once(g, s);
+    assert_true(order_n == 1 && order_log[0] == 2);
+    OK(xrt_graph_destroy(c));
+    FAILS(xrt_graph_node_get_type(cb, &(xrt_graph_node_type){0}), XRT_ERROR_INVALID_HANDLE, "destroyed");
+    OK(xrt_graph_destroy(g));
+    FAILS(xrt_graph_add_dependencies(other, &b, &b, 1), XRT_ERROR_INVALID_HANDLE, "destroyed");
+    OK(xrt_graph_destroy(other));
+    OK(xrt_stream_destroy(s));
+}
+
+/* >> a child graph: a copy of the graph given; its own graph (get_params)
+   changes with nodes added to it, and goes with its node */
+XRT_TEST(test_child_graph)
+{
+    xrt_graph g, child, own;
+    xrt_graph_node k, first, extra, last;
+    xrt_graph_node_params p;
+    xrt_stream s;
+    size_t n;
+    (void)state;
+    need_nodes();
+    OK(xrt_stream_create(&s));
+    OK(xrt_graph_create(&g, 0));
+    OK(xrt_graph_create(&child, 0));
+    add_log(child, &k, NULL, 0, 2);
+    add_log(g, &first, NULL, 0, 1);
+    OK(xrt_graph_add_child_graph_node(&k, g, &first, 1, child));
+    add_log(g, &last, &k, 1, 4);
+    OK(xrt_graph_destroy(child)); /* the node has its own copy */
+    FAILS(xrt_graph_add_child_graph_node(&extra, g, NULL, 0, g), XRT_ERROR_INVALID_VALUE, "child of itself");
+    OK(xrt_graph_node_get_params(k, &p));
+    assert_int_equal(p.type, XRT_GRAPH_NODE_GRAPH);
+    own = p.child.graph;
+    assert_non_null(own);
+    n = 0;
+    OK(xrt_graph_get_nodes(own, NULL, &n));
+    assert_int_equal(n, 1);
+    OK(xrt_graph_get_nodes(own, &extra, &n));
+    add_log(own, &extra, &extra, 1, 3); /* the child's graph: 2 then 3 */
+    FAILS(xrt_graph_destroy(own), XRT_ERROR_INVALID_VALUE, "goes with its node");
+    run_once(g, s);
+    assert_int_equal(order_n, 4);
+    assert_true(order_log[0] == 1 && order_log[1] == 2 && order_log[2] == 3 && order_log[3] == 4);
+    OK(xrt_graph_destroy_node(k));
+    FAILS(xrt_graph_get_nodes(own, NULL, &n), XRT_ERROR_INVALID_HANDLE, "destroyed");
+    FAILS(xrt_graph_node_get_type(extra, &(xrt_graph_node_type){0}), XRT_ERROR_INVALID_HANDLE, "destroyed");
+    OK(xrt_graph_destroy(g));
+    OK(xrt_stream_destroy(s));
+}
+
+/* >> a captured graph is the same object: its nodes are listed with handles,
+   and it takes nodes added by hand */
+XRT_TEST(test_captured_graph_takes_nodes)
+{
+    fixture f;
+    xrt_graph g;
+    xrt_graph_node list[4], last, again[4];
+    size_t n = 4, i;
+    (void)state;
+    need_nodes();
+    fx_make(&f);
+    OK(xrt_stream_begin_capture(f.s, XRT_CAPTURE_MODE_GLOBAL));
+    OK(xrt_memset_async(f.d, 1, N * sizeof(int), f.s));
+    OK(xrt_stream_end_capture(f.s, &g));
+    OK(xrt_graph_get_nodes(g, list, &n));
+    assert_int_equal(n, 1);
+    n = 4;
+    OK(xrt_graph_get_nodes(g, again, &n));
+    assert_ptr_equal(again[0], list[0]);
+    OK(xrt_graph_add_memcpy_node_1d(&last, g, list, 1, f.h, f.d, N * sizeof(int), XRT_MEMCPY_DEVICE_TO_HOST));
+    run_once(g, f.s);
+    for (i = 0; i < N; i++) assert_int_equal(f.h[i], 0x01010101);
+    OK(xrt_graph_destroy(g));
+    fx_free(&f);
+}
+
+/* >> bad input: each refused with its status, nothing made */
+XRT_TEST(test_bad_input)
+{
+    xrt_graph g;
+    xrt_graph_node a, n0 = NULL;
+    xrt_graph_node_params p;
+    xrt_memset_node_params ms = {NULL, 0, 1, 3, 4, 1};
+    size_t n = 1;
+    (void)state;
+    need_nodes();
+    FAILS(xrt_graph_create(NULL, 0), XRT_ERROR_INVALID_VALUE, "graph is NULL");
+    FAILS(xrt_graph_create(&g, 1), XRT_ERROR_INVALID_VALUE, "flags");
+    assert_null(g);
+    OK(xrt_graph_create(&g, 0));
+    add_log(g, &a, NULL, 0, 1);
+    FAILS(xrt_graph_add_empty_node(NULL, g, NULL, 0), XRT_ERROR_INVALID_VALUE, "node is NULL");
+    FAILS(xrt_graph_add_empty_node(&n0, g, NULL, 2), XRT_ERROR_INVALID_VALUE, "deps is NULL");
+    FAILS(xrt_graph_add_empty_node(&n0, g, (xrt_graph_node[]){a, a}, 2), XRT_ERROR_INVALID_VALUE, "same node");
+    FAILS(xrt_graph_add_host_node(&n0, g, NULL, 0, NULL), XRT_ERROR_INVALID_VALUE, "params is NULL");
+    FAILS(xrt_graph_add_host_node(&n0, g, NULL, 0, &(xrt_host_node_params){NULL, NULL}), XRT_ERROR_INVALID_VALUE,
+          "host function is NULL");
+    FAILS(xrt_graph_add_memset_node(&n0, g, NULL, 0, &ms), XRT_ERROR_INVALID_VALUE, "element_size 3");
+    FAILS(xrt_graph_add_empty_node(&n0, (xrt_graph)a, NULL, 0), XRT_ERROR_INVALID_HANDLE, "graph node handle");
+    FAILS(xrt_graph_add_node(&n0, g, NULL, 0, NULL), XRT_ERROR_INVALID_VALUE, "params is NULL");
+    memset(&p, 0, sizeof p);
+    p.type = (xrt_graph_node_type)8; /* an external semaphore: no such node here */
+    FAILS(xrt_graph_add_node(&n0, g, NULL, 0, &p), XRT_ERROR_INVALID_VALUE, "unknown node type 8");
+    assert_null(n0);
+    FAILS(xrt_graph_get_nodes(g, NULL, NULL), XRT_ERROR_INVALID_VALUE, "count is NULL");
+    FAILS(xrt_graph_get_edges(g, &n0, NULL, &n), XRT_ERROR_INVALID_VALUE, "give both");
+    FAILS(xrt_graph_node_get_params(a, NULL), XRT_ERROR_INVALID_VALUE, "params is NULL");
+    FAILS(xrt_graph_node_get_type(NULL, (xrt_graph_node_type *)&n), XRT_ERROR_INVALID_HANDLE, "NULL");
+    FAILS(xrt_graph_exec_node_set_params(NULL, a, &p), XRT_ERROR_INVALID_HANDLE, "NULL");
+    FAILS(xrt_graph_clone(NULL, g), XRT_ERROR_INVALID_VALUE, "clone is NULL");
+    FAILS(xrt_graph_node_find_in_clone(NULL, a, g), XRT_ERROR_INVALID_VALUE, "node is NULL");
+    FAILS(xrt_graph_destroy_node((xrt_graph_node)g), XRT_ERROR_INVALID_HANDLE, "graph handle");
+    OK(xrt_graph_destroy(g));
+}
+
+int main(void)
+{
+    const xrt_test_list *l = xrt_test_defined();
+    setenv("XRT_CACHE", "0", 1); /* each load builds: no cache shared with other programs */
+    return xrt_test_run_on_backends("graph nodes", l->tests, l->count, NULL);
+}
