@@ -957,6 +957,35 @@ static xrt_backend table_other(void) { return xrt_test_other_table(); }
     X(graph_info_dead, "xrt_graph_get_info", XRT_ERROR_INVALID_HANDLE, HAS_GRAPHS, xrt_graph_get_info(f->dead_graph, &ginfo)) \
     X(graph_dot_dead, "xrt_graph_debug_dot_print", XRT_ERROR_INVALID_HANDLE, HAS_GRAPHS,                               \
       xrt_graph_debug_dot_print(f->dead_graph, "/dev/null", 0))                                                        \
+    X(graph_add_dead, "xrt_graph_add_node", XRT_ERROR_INVALID_HANDLE, HAS_GRAPHS,                                     \
+      xrt_graph_add_node(&gnode, f->dead_graph, NULL, 0, &gparams))                                                    \
+    X(graph_add_in_exec, "xrt_graph_add_node", XRT_ERROR_INVALID_HANDLE, HAS_GRAPHS,                                  \
+      xrt_graph_add_node(&gnode, (xrt_graph)f->exec, NULL, 0, &gparams))                                               \
+    X(graph_nodes_dead, "xrt_graph_get_nodes", XRT_ERROR_INVALID_HANDLE, HAS_GRAPHS,                                  \
+      xrt_graph_get_nodes(f->dead_graph, NULL, &gcount))                                                               \
+    X(graph_roots_dead, "xrt_graph_get_root_nodes", XRT_ERROR_INVALID_HANDLE, HAS_GRAPHS,                             \
+      xrt_graph_get_root_nodes(f->dead_graph, NULL, &gcount))                                                          \
+    X(graph_edges_dead, "xrt_graph_get_edges", XRT_ERROR_INVALID_HANDLE, HAS_GRAPHS,                                  \
+      xrt_graph_get_edges(f->dead_graph, NULL, NULL, &gcount))                                                         \
+    X(graph_add_deps_dead, "xrt_graph_add_dependencies", XRT_ERROR_INVALID_HANDLE, HAS_GRAPHS,                        \
+      xrt_graph_add_dependencies(f->dead_graph, NULL, NULL, 0))                                                        \
+    X(graph_remove_deps_dead, "xrt_graph_remove_dependencies", XRT_ERROR_INVALID_HANDLE, HAS_GRAPHS,                  \
+      xrt_graph_remove_dependencies(f->dead_graph, NULL, NULL, 0))                                                     \
+    X(graph_node_params_graph, "xrt_graph_node_get_params", XRT_ERROR_INVALID_HANDLE, HAS_GRAPHS,                     \
+      xrt_graph_node_get_params((xrt_graph_node)f->graph, &gparams))                                                   \
+    X(graph_node_set_graph, "xrt_graph_node_set_params", XRT_ERROR_INVALID_HANDLE, HAS_GRAPHS,                        \
+      xrt_graph_node_set_params((xrt_graph_node)f->graph, &gparams))                                                   \
+    X(graph_exec_set_dead, "xrt_graph_exec_node_set_params", XRT_ERROR_INVALID_HANDLE, HAS_GRAPHS,                    \
+      xrt_graph_exec_node_set_params(f->dead_exec, NULL, &gparams))                                                    \
+    X(graph_deps_graph, "xrt_graph_node_get_dependencies", XRT_ERROR_INVALID_HANDLE, HAS_GRAPHS,                      \
+      xrt_graph_node_get_dependencies((xrt_graph_node)f->graph, NULL, &gcount))                                        \
+    X(graph_dependents_graph, "xrt_graph_node_get_dependent_nodes", XRT_ERROR_INVALID_HANDLE, HAS_GRAPHS,             \
+      xrt_graph_node_get_dependent_nodes((xrt_graph_node)f->graph, NULL, &gcount))                                     \
+    X(graph_destroy_node_graph, "xrt_graph_destroy_node", XRT_ERROR_INVALID_HANDLE, HAS_GRAPHS,                       \
+      xrt_graph_destroy_node((xrt_graph_node)f->graph))                                                                \
+    X(graph_clone_dead, "xrt_graph_clone", XRT_ERROR_INVALID_HANDLE, HAS_GRAPHS, xrt_graph_clone(&ggraph, f->dead_graph)) \
+    X(graph_find_dead, "xrt_graph_node_find_in_clone", XRT_ERROR_INVALID_HANDLE, HAS_GRAPHS,                          \
+      xrt_graph_node_find_in_clone(&gnode, (xrt_graph_node)f->dead_graph, f->graph))                                   \
     /* >> memory and events shared between processes */                                                              \
     X(ipc_get_pinned, "xrt_ipc_get_mem_handle", XRT_ERROR_INVALID_VALUE, 0, xrt_ipc_get_mem_handle(&ih, f->pinned))   \
     X(ipc_get_freed, "xrt_ipc_get_mem_handle", XRT_ERROR_INVALID_VALUE, 0, xrt_ipc_get_mem_handle(&ih, f->freed))     \
@@ -1016,6 +1045,10 @@ static xrt_backend table_other(void) { return xrt_test_other_table(); }
         xrt_graph graph = NULL;                                                                                        \
         xrt_graph_exec exec = NULL;                                                                                    \
         xrt_graph_info ginfo;                                                                                          \
+        xrt_graph ggraph = NULL;                                                                                       \
+        xrt_graph_node gnode = NULL;                                                                                   \
+        xrt_graph_node_params gparams;                                                                                 \
+        size_t gcount = 0;                                                                                             \
         xrt_capture_status cs;                                                                                         \
         xrt_ipc_mem_handle ih;                                                                                         \
         xrt_ipc_event_handle ieh;                                                                                      \
@@ -1023,6 +1056,9 @@ static xrt_backend table_other(void) { return xrt_test_other_table(); }
         unsigned u = 0;                                                                                                \
         (void)ih, (void)ieh, (void)u;                                                                                  \
         (void)mod, (void)fun, (void)fattr, (void)graph, (void)exec, (void)ginfo, (void)cs;                              \
+        (void)ggraph, (void)gnode, (void)gcount;                                                                       \
+        memset(&gparams, 0, sizeof gparams);                                                                           \
+        gparams.type = XRT_GRAPH_NODE_EMPTY;                                                                           \
         (void)f, (void)p, (void)total, (void)fd, (void)off, (void)ms, (void)ev, (void)ws, (void)info, (void)prop, (void)b;                 \
         memset(&b, 0, sizeof b);                                                                                       \
         st = (__VA_ARGS__);                                                                                            \
@@ -1033,6 +1069,7 @@ static xrt_backend table_other(void) { return xrt_test_other_table(); }
             if (mod) xrt_module_unload(mod);                                                                           \
             if (exec) xrt_graph_exec_destroy(exec);                                                                    \
             if (graph) xrt_graph_destroy(graph);                                                                       \
+            if (ggraph) xrt_graph_destroy(ggraph);                                                                     \
             st = keep;                                                                                                 \
         }                                                                                                              \
         return st;                                                                                                     \

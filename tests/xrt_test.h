@@ -1027,6 +1027,13 @@ typedef struct xrt_test_calls {
     xrt_function got;
     xrt_graph made_graph;
     xrt_graph_exec made_exec;
+    xrt_graph built, clone;           /* where the backend builds graphs: empty nodes node, node2 and */
+    xrt_graph_exec built_exec;        /* node3 after node; a clone of it and an exec */
+    xrt_graph_node node, node2, node3;
+    xrt_graph created;                /* what the calls make */
+    xrt_graph_node added, found;
+    xrt_graph_node_params empty, got_params; /* empty: of an empty node (made); got_params: get_params. */
+    size_t listed;
     xrt_capture_status capture;
     xrt_graph_info ginfo;
     xrt_ipc_mem_handle ipc, ipc_none;          /* ipc_none: all zero, no handle */
@@ -1047,7 +1054,7 @@ typedef struct xrt_test_calls {
     xrt_backend_info info;
     /* xrt_test_calls_run's record: each call's entry point, status and detail */
     int count;
-    struct { const char *fn; xrt_status st; char detail[160]; } out[128];
+    struct { const char *fn; xrt_status st; char detail[160]; } out[192];
 } xrt_test_calls;
 
 /* X(id, what, waits, status, call): a call on the objects of `c`. `what`
@@ -1169,6 +1176,51 @@ typedef struct xrt_test_calls {
       xrt_graph_debug_dot_print(c->graph, NULL, 0))                                                                    \
     X(graph_dot_flags, "graph_debug_dot_print with unknown flags", 0, XRT_ERROR_INVALID_VALUE,                        \
       xrt_graph_debug_dot_print(c->graph, "/dev/null", 2))                                                             \
+    X(graph_create, "graph_create", 0, XRT_SUCCESS, xrt_graph_create(&c->created, 0))                                 \
+    X(graph_create_flags, "graph_create with flags", 0, XRT_ERROR_INVALID_VALUE, xrt_graph_create(&c->created, 1))    \
+    X(graph_add_node, "graph_add_node", 0, XRT_SUCCESS, xrt_graph_add_node(&c->added, c->built, &c->node, 1, &c->empty)) \
+    X(graph_add_node_null, "graph_add_node to NULL", 0, XRT_ERROR_INVALID_VALUE,                                       \
+      xrt_graph_add_node(NULL, c->built, NULL, 0, &c->empty))                                                          \
+    X(graph_get_params, "graph_node_get_params", 0, XRT_SUCCESS, xrt_graph_node_get_params(c->node, &c->got_params))        \
+    X(graph_get_params_null, "graph_node_get_params to NULL", 0, XRT_ERROR_INVALID_VALUE,                             \
+      xrt_graph_node_get_params(c->node, NULL))                                                                        \
+    X(graph_set_params, "graph_node_set_params", 0, XRT_SUCCESS, xrt_graph_node_set_params(c->node, &c->empty))      \
+    X(graph_add_deps, "graph_add_dependencies", 0, XRT_SUCCESS,                                                       \
+      xrt_graph_add_dependencies(c->built, &c->node, &c->node2, 1))                                                    \
+    X(graph_add_deps_null, "graph_add_dependencies of NULL arrays", 0, XRT_ERROR_INVALID_VALUE,                        \
+      xrt_graph_add_dependencies(c->built, NULL, NULL, 1))                                                             \
+    X(graph_nodes, "graph_get_nodes", 0, XRT_SUCCESS, xrt_graph_get_nodes(c->built, NULL, &c->listed))                \
+    X(graph_nodes_null, "graph_get_nodes to no count", 0, XRT_ERROR_INVALID_VALUE,                                    \
+      xrt_graph_get_nodes(c->built, NULL, NULL))                                                                       \
+    X(graph_roots, "graph_get_root_nodes", 0, XRT_SUCCESS, xrt_graph_get_root_nodes(c->built, NULL, &c->listed))      \
+    X(graph_roots_null, "graph_get_root_nodes to no count", 0, XRT_ERROR_INVALID_VALUE,                               \
+      xrt_graph_get_root_nodes(c->built, NULL, NULL))                                                                  \
+    X(graph_edges, "graph_get_edges", 0, XRT_SUCCESS, xrt_graph_get_edges(c->built, NULL, NULL, &c->listed))          \
+    X(graph_edges_half, "graph_get_edges to one array", 0, XRT_ERROR_INVALID_VALUE,                                   \
+      xrt_graph_get_edges(c->built, &c->found, NULL, &c->listed))                                                      \
+    X(graph_deps, "graph_node_get_dependencies", 0, XRT_SUCCESS,                                                      \
+      xrt_graph_node_get_dependencies(c->node3, NULL, &c->listed))                                                     \
+    X(graph_deps_null, "graph_node_get_dependencies to no count", 0, XRT_ERROR_INVALID_VALUE,                         \
+      xrt_graph_node_get_dependencies(c->node3, NULL, NULL))                                                           \
+    X(graph_dependents, "graph_node_get_dependent_nodes", 0, XRT_SUCCESS,                                             \
+      xrt_graph_node_get_dependent_nodes(c->node, NULL, &c->listed))                                                   \
+    X(graph_dependents_null, "graph_node_get_dependent_nodes to no count", 0, XRT_ERROR_INVALID_VALUE,                \
+      xrt_graph_node_get_dependent_nodes(c->node, NULL, NULL))                                                         \
+    X(graph_remove_deps, "graph_remove_dependencies", 0, XRT_SUCCESS,                                                 \
+      xrt_graph_remove_dependencies(c->built, &c->node, &c->node3, 1))                                                 \
+    X(graph_remove_deps_null, "graph_remove_dependencies of NULL arrays", 0, XRT_ERROR_INVALID_VALUE,                  \
+      xrt_graph_remove_dependencies(c->built, NULL, NULL, 1))                                                          \
+    X(graph_clone, "graph_clone", 0, XRT_SUCCESS, xrt_graph_clone(&c->created, c->built))                             \
+    X(graph_clone_null, "graph_clone to NULL", 0, XRT_ERROR_INVALID_VALUE, xrt_graph_clone(NULL, c->built))           \
+    X(graph_find, "graph_node_find_in_clone", 0, XRT_SUCCESS, xrt_graph_node_find_in_clone(&c->found, c->node, c->clone)) \
+    X(graph_find_null, "graph_node_find_in_clone to NULL", 0, XRT_ERROR_INVALID_VALUE,                                \
+      xrt_graph_node_find_in_clone(NULL, c->node, c->clone))                                                           \
+    X(graph_exec_set, "graph_exec_node_set_params", 0, XRT_SUCCESS,                                                   \
+      xrt_graph_exec_node_set_params(c->built_exec, c->node, &c->empty))                                               \
+    X(graph_exec_set_null, "graph_exec_node_set_params of no params", 0, XRT_ERROR_INVALID_VALUE,                     \
+      xrt_graph_exec_node_set_params(c->built_exec, c->node, NULL))                                                    \
+    X(graph_destroy_node, "graph_destroy_node", 0, XRT_SUCCESS, xrt_graph_destroy_node(c->node2))                     \
+    X(graph_destroy_node_null, "graph_destroy_node of NULL", 0, XRT_ERROR_INVALID_HANDLE, xrt_graph_destroy_node(NULL)) \
     X(ipc_get, "ipc_get_mem_handle", 0, XRT_SUCCESS, xrt_ipc_get_mem_handle(&c->ipc, c->d))                           \
     X(ipc_get_null, "ipc_get_mem_handle to NULL", 0, XRT_ERROR_INVALID_VALUE, xrt_ipc_get_mem_handle(NULL, c->d))     \
     X(ipc_open, "ipc_open_mem_handle of no handle", 0, XRT_ERROR_INVALID_HANDLE,                                      \
@@ -1239,6 +1291,7 @@ static inline int xrt_test_calls_make(xrt_test_calls *c)
     c->one.x = c->one.y = c->one.z = 1;
     c->zero = c->one;
     c->zero.x = 0;
+    c->empty.type = XRT_GRAPH_NODE_EMPTY;
     if (xrt_get_backend(&c->backend) || xrt_stream_create(&c->s) || xrt_stream_create(&c->other) ||
         xrt_stream_create_with_flags(&c->doomed, XRT_STREAM_NON_BLOCKING)) /* its capture leaves the NULL stream free */
         return __LINE__;
@@ -1256,6 +1309,15 @@ static inline int xrt_test_calls_make(xrt_test_calls *c)
     if (xrt_get_capabilities(&c->caps) || !(c->caps & XRT_CAP_GRAPHS)) return 0;
     if (xrt_stream_begin_capture(c->other, XRT_CAPTURE_MODE_GLOBAL) || xrt_memset_async(c->d2, 0, 64, c->other) ||
         xrt_stream_end_capture(c->other, &c->graph) || xrt_graph_instantiate(&c->exec, c->graph))
+        return __LINE__;
+    if (xrt_graph_create(&c->built, 0) != XRT_SUCCESS) { /* a backend that does not build graphs */
+        xrt_get_last_error();
+        return 0;
+    }
+    if (xrt_graph_add_node(&c->node, c->built, NULL, 0, &c->empty) ||
+        xrt_graph_add_node(&c->node2, c->built, NULL, 0, &c->empty) ||
+        xrt_graph_add_node(&c->node3, c->built, &c->node, 1, &c->empty) || xrt_graph_clone(&c->clone, c->built) ||
+        xrt_graph_instantiate(&c->built_exec, c->built))
         return __LINE__;
     return 0;
 }
@@ -1284,6 +1346,10 @@ static inline void xrt_test_calls_free(xrt_test_calls *c)
     if (c->made_exec) xrt_graph_exec_destroy(c->made_exec);
     if (c->graph) xrt_graph_destroy(c->graph);
     if (c->made_graph) xrt_graph_destroy(c->made_graph);
+    if (c->built_exec) xrt_graph_exec_destroy(c->built_exec);
+    if (c->built) xrt_graph_destroy(c->built);
+    if (c->clone) xrt_graph_destroy(c->clone);
+    if (c->created) xrt_graph_destroy(c->created);
     if (c->m) xrt_module_unload(c->m);
     if (c->made_mod) xrt_module_unload(c->made_mod);
     xrt_get_last_error();

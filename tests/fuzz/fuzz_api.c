@@ -168,7 +168,22 @@ static int op_index, trace; /* FUZZ_API_TRACE=1: print each call and its status 
     X(stream_get_flags, 0) /* tests/test_suite.c covers flags and priorities */  \
     X(stream_get_priority, 0)                                                       \
     X(device_get_stream_priority_range, 0)                                          \
-    X(stream_per_thread, 0) /* tests/test_suite.c and tests/test_per_thread.c */
+    X(stream_per_thread, 0) /* tests/test_suite.c and tests/test_per_thread.c */ \
+    X(graph_create, 0) /* graphs built node by node: tests/test_graph_nodes.c */ \
+    X(graph_add_node, 0)                                                            \
+    X(graph_node_get_params, 0)                                                     \
+    X(graph_node_set_params, 0)                                                     \
+    X(graph_exec_node_set_params, 0)                                                \
+    X(graph_add_dependencies, 0)                                                    \
+    X(graph_remove_dependencies, 0)                                                 \
+    X(graph_get_nodes, 0)                                                           \
+    X(graph_get_root_nodes, 0)                                                      \
+    X(graph_get_edges, 0)                                                           \
+    X(graph_node_get_dependencies, 0)                                               \
+    X(graph_node_get_dependent_nodes, 0)                                            \
+    X(graph_destroy_node, 0)                                                        \
+    X(graph_clone, 0)                                                               \
+    X(graph_node_find_in_clone, 0)
 
 #define FUZZ_ROW(op, modelled) fuzz_row_##op,
 enum { FUZZ_OPERATIONS(FUZZ_ROW) fuzz_rows };
