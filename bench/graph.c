@@ -6,6 +6,9 @@
    - 4 independent branches of 25 SAXPY kernels on 64 KiB each: one graph
      launch against the same launches on 4 streams, joined by events
      (target: the graph at least as fast, <= 1.0x);
+   - the chain built node by node (xrt_graph_add_kernel_node) against the
+     captured chain, launch + synchronize (target <= 1.05x), and its build
+     per node;
    - capture and instantiate, per node (no target: what they cost). */
 #define XRT_IMPL
 #include "xrt.h"
@@ -40,7 +43,7 @@ static struct {
     xrt_function saxpy, empty;
     xrt_stream s, br[BRANCHES];
     xrt_event fork, join[BRANCHES];
-    xrt_graph_exec chain, branches;
+    xrt_graph_exec chain, branches, built;
     float *x[BRANCHES], *y[BRANCHES];
 } b;
 
@@ -118,6 +121,41 @@ static xrt_graph_exec capture(void (*enqueue)(void), double *capture_ns, double 
 
 static void chain_on_s(void) { chain_enqueue(b.s); }
 
+static void captured_chain_run(void *ctx, long iters)
+{
+    (void)ctx;
+    graph_run(&b.chain, iters);
+}
+
+static void built_chain_run(void *ctx, long iters)
+{
+    (void)ctx;
+    graph_run(&b.built, iters);
+}
+
+/* The chain of empty kernels, built a node at a time. */
+static xrt_graph_exec build_chain(double *build_ns, double *instantiate_ns)
+{
+    xrt_kernel_node_params kp = {NULL, {1, 1, 1}, {1, 1, 1}, 0, NULL, 0};
+    xrt_graph g;
+    xrt_graph_node prev = NULL, node;
+    xrt_graph_exec x;
+    double t0 = bench_now_ns();
+    int i;
+    kp.function = b.empty;
+    CHECK(xrt_graph_create(&g, 0));
+    for (i = 0; i < CHAIN; i++) {
+        CHECK(xrt_graph_add_kernel_node(&node, g, prev ? &prev : NULL, prev ? 1 : 0, &kp));
+        prev = node;
+    }
+    *build_ns = bench_now_ns() - t0;
+    t0 = bench_now_ns();
+    CHECK(xrt_graph_instantiate(&x, g));
+    *instantiate_ns = bench_now_ns() - t0;
+    CHECK(xrt_graph_destroy(g));
+    return x;
+}
+
 static void report(const char *what, double base_ns, double test_ns, double target)
 {
     char t1[32], t2[32], v[64];
@@ -132,7 +170,7 @@ int main(void)
     xrt_module m;
     double base, test, cap_ns, inst_ns;
     size_t nodes;
-    char t1[32], t2[32];
+    char t1[32], t2[32], v[64];
     int i;
     bench_load_start(NULL);
     CHECK(xrt_set_backend("cpu"));
@@ -157,13 +195,22 @@ int main(void)
     b.branches = capture(branches_enqueue, &cap_ns, &inst_ns, &nodes);
     printf("  %-38s %10s  instantiate %10s per node (%zu nodes)\n", "capture of 4 branches", bench_fmt_ns(t1, sizeof t1, cap_ns / nodes),
            bench_fmt_ns(t2, sizeof t2, inst_ns / nodes), nodes);
+    b.built = build_chain(&cap_ns, &inst_ns);
+    printf("  %-38s %10s  instantiate %10s per node (%d nodes)\n", "build of a chain, node by node",
+           bench_fmt_ns(t1, sizeof t1, cap_ns / CHAIN), bench_fmt_ns(t2, sizeof t2, inst_ns / CHAIN), CHAIN);
     bench_pair(eager_chain, graph_run, &b.chain, 200, BENCH_REPS, &base, &test);
     report("100 empty kernels + sync", base, test, 0.3);
+    bench_pair(eager_chain, graph_run, &b.built, 200, BENCH_REPS, &base, &test);
+    report("the same, built node by node", base, test, 0.3);
+    bench_pair(captured_chain_run, built_chain_run, NULL, 200, BENCH_REPS, &base, &test);
+    printf("  %-38s %10s  captured %10s  %.2fx  %s\n", "100 kernels built against captured", bench_fmt_ns(t1, sizeof t1, test),
+           bench_fmt_ns(t2, sizeof t2, base), test / base, bench_verdict(v, sizeof v, test / base, 1.05, 0, "x"));
     bench_pair(eager_branches, graph_run, &b.branches, 50, BENCH_REPS, &base, &test);
     report("4 x 25 SAXPY 64 KiB + sync", base, test, 1.0);
     bench_load_report();
     CHECK(xrt_graph_exec_destroy(b.chain));
     CHECK(xrt_graph_exec_destroy(b.branches));
+    CHECK(xrt_graph_exec_destroy(b.built));
     for (i = 0; i < BRANCHES; i++) {
         xrt_stream_destroy(b.br[i]);
         xrt_event_destroy(b.join[i]);
