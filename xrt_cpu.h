@@ -4343,14 +4343,17 @@ static xrt_status xrt__cpu_launch_kernel(const xrt_backend *self, void *function
    independent branches and no host function runs them over the pool, each
    part taking ready nodes. */
 enum { XRT__CPU_NODE_KERNEL, XRT__CPU_NODE_COPY, XRT__CPU_NODE_SET, XRT__CPU_NODE_HOST, XRT__CPU_NODE_ALLOC,
-       XRT__CPU_NODE_FREE, XRT__CPU_NODE_CHILD, XRT__CPU_NODE_EMPTY, XRT__CPU_NODE_DEAD };
-static const char *const xrt__cpu_node_names[] = {"a kernel launch", "a copy",        "a memset",
-                                                  "a host function", "an allocation", "a free",
-                                                  "a graph launch",  "an empty node", "a destroyed node"};
+       XRT__CPU_NODE_FREE, XRT__CPU_NODE_CHILD, XRT__CPU_NODE_EMPTY, XRT__CPU_NODE_RECORD, XRT__CPU_NODE_WAIT,
+       XRT__CPU_NODE_DEAD };
+static const char *const xrt__cpu_node_names[] = {"a kernel launch",   "a copy",          "a memset",
+                                                  "a host function",   "an allocation",   "a free",
+                                                  "a graph launch",    "an empty node",   "an event record",
+                                                  "an event wait",     "a destroyed node"};
 /* The public type of each kind (xrt_graph_node_type). */
 static const unsigned char xrt__cpu_node_types[] = {
     XRT_GRAPH_NODE_KERNEL, XRT_GRAPH_NODE_MEMCPY,   XRT_GRAPH_NODE_MEMSET, XRT_GRAPH_NODE_HOST, XRT_GRAPH_NODE_MEM_ALLOC,
-    XRT_GRAPH_NODE_MEM_FREE, XRT_GRAPH_NODE_GRAPH, XRT_GRAPH_NODE_EMPTY, XRT_GRAPH_NODE_EMPTY};
+    XRT_GRAPH_NODE_MEM_FREE, XRT_GRAPH_NODE_GRAPH, XRT_GRAPH_NODE_EMPTY, XRT_GRAPH_NODE_EVENT_RECORD,
+    XRT_GRAPH_NODE_WAIT_EVENT, XRT_GRAPH_NODE_EMPTY};
 
 /* A graph's memory (CUDA's allocation nodes): what xrt_malloc_async gave a
    capture keeps its address for the graph's life, and each launch uses it
@@ -4485,6 +4488,8 @@ static void xrt__cpu_node_clear(const xrt__cpu_graph *g, xrt__cpu_node *nd)
         xrt__cpu_plan_unref((struct xrt__cpu_plan *)nd->op.u.host.user);
     } else if (nd->kind == XRT__CPU_NODE_CHILD) {
         xrt__cpu_graph_free((xrt__cpu_graph *)nd->op.u.host.user);
+    } else if (nd->kind == XRT__CPU_NODE_RECORD || nd->kind == XRT__CPU_NODE_WAIT) {
+        xrt__cpu_event_unref(nd->op.u.record.event);
     }
 }
 
@@ -5196,6 +5201,10 @@ typedef struct xrt__cpu_plan {
     int host;               /* it runs host functions (in a child graph too) */
     xrt__cpu_graph g;       /* own copies of the nodes */
     uint64_t src;           /* the id of the graph it was made from (0: none) */
+    /* Its event nodes (child graphs' too): a launch waits for waits[0 ..
+       nwait) before the graph and records records[0 .. nrecord) after it. */
+    xrt__cpu_event **waits, **records;
+    uint32_t nwait, nrecord;
     uint32_t *pos, npos;    /* where node i of that graph is in g (UINT32_MAX: nowhere) */
     uint32_t *succ, *succ_at; /* successors of node i: succ[succ_at[i] .. succ_at[i + 1]) */
     uint32_t *indeg, *pending, *ready;
@@ -5216,6 +5225,7 @@ static void xrt__cpu_plan_unref(xrt__cpu_plan *p)
     if (__atomic_sub_fetch(&p->refs, 1, __ATOMIC_ACQ_REL)) return;
     xrt__cpu_graph_clear(&p->g);
     XRT_FREE(p->pos);
+    XRT_FREE(p->waits); /* and records, in the same block */
     XRT_FREE(p->succ);
     XRT_FREE(p->succ_at);
     XRT_FREE(p->indeg);
@@ -5262,6 +5272,8 @@ static int xrt__cpu_node_copy(xrt__cpu_node *nd, const xrt__cpu_graph *from, con
     else if (src->kind == XRT__CPU_NODE_CHILD) /* its own copy: its run state and launch records */
         nd->op.u.host.user = planned ? (void *)xrt__cpu_plan_new(xrt__cpu_child_of(from, src))
                                      : (void *)xrt__cpu_graph_dup(xrt__cpu_child_of(from, src));
+    else if (src->kind == XRT__CPU_NODE_RECORD || src->kind == XRT__CPU_NODE_WAIT)
+        return __atomic_add_fetch(&src->op.u.record.event->refs, 1, __ATOMIC_RELAXED) > 0;
     else
         return 1;
     return nd->op.u.host.user != NULL;
@@ -5392,6 +5404,31 @@ static int xrt__cpu_graph_copy(xrt__cpu_graph *to, const xrt__cpu_graph *from, u
     return 0;
 }
 
+/* The plan's event nodes, and its child plans', into waits and records
+   (the nodes hold the events). 0 without memory. */
+static int xrt__cpu_plan_events(xrt__cpu_plan *p)
+{
+    const xrt__cpu_graph *g = &p->g;
+    uint32_t i, k, w = 0, r = 0;
+    for (i = 0; i < g->n; i++) {
+        const xrt__cpu_plan *c = g->node[i].kind == XRT__CPU_NODE_CHILD ? (const xrt__cpu_plan *)g->node[i].op.u.host.user : NULL;
+        w += c ? c->nwait : g->node[i].kind == XRT__CPU_NODE_WAIT;
+        r += c ? c->nrecord : g->node[i].kind == XRT__CPU_NODE_RECORD;
+    }
+    if (!w && !r) return 1;
+    if (!(p->waits = (xrt__cpu_event **)XRT_MALLOC((w + r) * sizeof *p->waits))) return 0;
+    p->records = p->waits + w;
+    for (i = 0; i < g->n; i++) {
+        const xrt__cpu_node *nd = &g->node[i];
+        const xrt__cpu_plan *c = nd->kind == XRT__CPU_NODE_CHILD ? (const xrt__cpu_plan *)nd->op.u.host.user : NULL;
+        for (k = 0; c && k < c->nwait; k++) p->waits[p->nwait++] = c->waits[k];
+        for (k = 0; c && k < c->nrecord; k++) p->records[p->nrecord++] = c->records[k];
+        if (nd->kind == XRT__CPU_NODE_WAIT) p->waits[p->nwait++] = nd->op.u.record.event;
+        if (nd->kind == XRT__CPU_NODE_RECORD) p->records[p->nrecord++] = nd->op.u.record.event;
+    }
+    return 1;
+}
+
 /* Successor lists, in-degrees, and whether branches may run in parallel:
    some node has other than one predecessor, or two nodes share one (not a
    chain), and no host function (those run on the launching thread, in
@@ -5423,7 +5460,7 @@ static int xrt__cpu_plan_index(xrt__cpu_plan *p)
         }
     p->host = (int)host;
     p->parallel = !chain && !host && roots >= 1 && xrt__cpu_pool_width() > 1;
-    return 1;
+    return xrt__cpu_plan_events(p);
 }
 
 /* >> cpu: a graph as Graphviz (DOT) text: a node per line, labelled with its
@@ -5445,6 +5482,8 @@ static void xrt__cpu_dot_operands(FILE *f, const xrt__cpu_node *n)
         fprintf(f, "\\nuser %p", op->u.host.user);
     } else if (n->kind == XRT__CPU_NODE_CHILD) {
         fprintf(f, "\\n%u nodes", ((const xrt__cpu_graph *)op->u.host.user)->n);
+    } else if (n->kind == XRT__CPU_NODE_RECORD || n->kind == XRT__CPU_NODE_WAIT) {
+        fprintf(f, "\\nevent %p", (void *)op->u.record.event);
     } else if (n->kind != XRT__CPU_NODE_EMPTY) {
         fprintf(f, "\\n%p", op->u.release.ptr);
     }
@@ -5453,7 +5492,7 @@ static void xrt__cpu_dot_operands(FILE *f, const xrt__cpu_node *n)
 static xrt_status xrt__cpu_graph_debug_dot_print(const xrt_backend *self, void *graph, const char *path, unsigned flags)
 {
     static const char *const names[] = {"kernel", "memcpy", "memset", "host function", "allocation", "free",
-                                        "child graph", "empty"};
+                                        "child graph", "empty", "event record", "event wait"};
     const xrt__cpu_graph *g = (const xrt__cpu_graph *)graph;
     FILE *f = fopen(path, "we");
     uint32_t i, d;
@@ -5633,7 +5672,7 @@ static int xrt__cpu_cap_launch(xrt__cpu_stream *s, xrt__cpu_exec *x, xrt_status 
     xrt__cpu_op op;
     int mem;
     xrt__cpu_lock(&x->lock);
-    mem = x->plan->g.mem != NULL;
+    mem = x->plan->g.mem != NULL ? 1 : x->plan->nwait + x->plan->nrecord ? 2 : 0;
     c = mem ? NULL : xrt__cpu_graph_dup(&x->plan->g);
     xrt__cpu_unlock(&x->lock);
     memset(&op, 0, sizeof op);
@@ -5647,10 +5686,14 @@ static int xrt__cpu_cap_launch(xrt__cpu_stream *s, xrt__cpu_exec *x, xrt_status 
     }
     if (s->cap->invalid != XRT_SUCCESS)
         *st = xrt__cpu_cap_invalid_locked(s->cap, who);
-    else if (mem)
+    else if (mem == 1)
         *st = xrt__cpu_cap_fail_locked(s->cap, XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, who,
                                        "the exec's graph allocates memory (xrt_malloc_async in its capture), and such "
                                        "a graph cannot be launched in a capture, as in CUDA; the capture is invalidated");
+    else if (mem == 2)
+        *st = xrt__cpu_cap_fail_locked(s->cap, XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, who,
+                                       "the exec's graph has event nodes, which the CPU backend does not capture; the "
+                                       "capture is invalidated");
     else if (!c)
         *st = xrt__cpu_cap_fail_locked(s->cap, XRT_ERROR_OUT_OF_MEMORY, who, "no memory for a copy of the exec's graph");
     else
@@ -5658,6 +5701,26 @@ static int xrt__cpu_cap_launch(xrt__cpu_stream *s, xrt__cpu_exec *x, xrt_status 
     xrt__cpu_cap_unlock();
     if (*st != XRT_SUCCESS && c) xrt__cpu_graph_free(c);
     return 1;
+}
+
+/* A launch's event nodes, as CUDA's when a graph is launched: each wait
+   node waits for its event's latest record (before the graph: every node
+   waits, not only those after it), each record node records its event once
+   the whole graph is done (later than a GPU may, never earlier). */
+static xrt_status xrt__cpu_graph_waits(const xrt_backend *self, const xrt__cpu_plan *p, void *stream)
+{
+    uint32_t i;
+    xrt_status st = XRT_SUCCESS;
+    for (i = 0; i < p->nwait && st == XRT_SUCCESS; i++) st = xrt__cpu_stream_wait_event(self, stream, p->waits[i]);
+    return st;
+}
+
+static xrt_status xrt__cpu_graph_records(const xrt_backend *self, const xrt__cpu_plan *p, void *stream)
+{
+    uint32_t i;
+    xrt_status st = XRT_SUCCESS;
+    for (i = 0; i < p->nrecord && st == XRT_SUCCESS; i++) st = xrt__cpu_event_record(self, p->records[i], stream);
+    return st;
 }
 
 /* One op on the stream; behind the exec's previous launch where that was
@@ -5668,7 +5731,7 @@ static xrt_status xrt__cpu_graph_launch(const xrt_backend *self, void *exec, voi
     xrt__cpu_stream *s = xrt__cpu_stream_of(stream);
     xrt__cpu_op op;
     uint64_t pos;
-    xrt_status st = XRT_SUCCESS;
+    xrt_status st = XRT_SUCCESS, rec = XRT_SUCCESS;
     if (XRT__UNLIKELY(xrt__cpu_capturing(stream)) && xrt__cpu_cap_launch(s, x, &st)) return st;
     xrt__cpu_lock(&x->lock);
     if ((st = xrt__cpu_gmem_launch(x->plan->g.mem, 0)) != XRT_SUCCESS) {
@@ -5682,6 +5745,7 @@ static xrt_status xrt__cpu_graph_launch(const xrt_backend *self, void *exec, voi
         __atomic_add_fetch(&x->last->refs, 1, __ATOMIC_RELAXED);
         if ((st = xrt__cpu_enqueue(s, &op, "cpu: xrt_graph_launch")) != XRT_SUCCESS) xrt__cpu_stream_unref(x->last);
     }
+    if (XRT__UNLIKELY(x->plan->nwait) && st == XRT_SUCCESS) st = xrt__cpu_graph_waits(self, x->plan, stream);
     if (st == XRT_SUCCESS) {
         memset(&op, 0, sizeof op);
         op.run = xrt__cpu_run_graph;
@@ -5696,11 +5760,12 @@ static xrt_status xrt__cpu_graph_launch(const xrt_backend *self, void *exec, voi
                 x->last = s;
             }
             x->last_pos = pos;
+            if (XRT__UNLIKELY(x->plan->nrecord)) rec = xrt__cpu_graph_records(self, x->plan, stream);
         }
     }
     if (st != XRT_SUCCESS) xrt__cpu_gmem_launch(x->plan->g.mem, 1);
     xrt__cpu_unlock(&x->lock);
-    return st;
+    return st != XRT_SUCCESS ? st : rec;
 }
 
 /* The first difference in shape between an exec's plan and a graph, as a
@@ -5777,10 +5842,11 @@ static void xrt__cpu_run_set_rows(xrt__cpu_op *op)
     }
 }
 
-static xrt_status xrt__cpu_node_unsupported(const char *who, int type)
+static xrt_status xrt__cpu_node_unsupported(const char *who)
 {
-    return xrt_error(XRT_ERROR_UNSUPPORTED, who, "the CPU backend does not build %s nodes yet (capture them instead)",
-                     type == XRT_GRAPH_NODE_WAIT_EVENT || type == XRT_GRAPH_NODE_EVENT_RECORD ? "event" : "memory");
+    return xrt_error(XRT_ERROR_UNSUPPORTED, who,
+                     "the CPU backend does not build memory nodes by hand yet (capture xrt_malloc_async and "
+                     "xrt_free_async instead)");
 }
 
 /* The kind and op of a node of params p (objects, checked by the dispatch
@@ -5838,8 +5904,19 @@ static xrt_status xrt__cpu_node_make(xrt__cpu_node *nd, const xrt_graph_node_par
         nd->kind = XRT__CPU_NODE_EMPTY;
         nd->op.run = xrt__cpu_run_nothing;
         return XRT_SUCCESS;
+    case XRT_GRAPH_NODE_EVENT_RECORD:
+    case XRT_GRAPH_NODE_WAIT_EVENT: {
+        xrt__cpu_event *e = (xrt__cpu_event *)(void *)p->event.event;
+        if (e->shared)
+            return xrt_error(XRT_ERROR_UNSUPPORTED, who, "an interprocess event cannot be in a graph on the CPU backend");
+        nd->kind = p->type == XRT_GRAPH_NODE_WAIT_EVENT ? XRT__CPU_NODE_WAIT : XRT__CPU_NODE_RECORD;
+        nd->op.run = xrt__cpu_run_nothing; /* the launch records and waits (">> cpu: graphs built node by node") */
+        nd->op.u.record.event = e;
+        __atomic_add_fetch(&e->refs, 1, __ATOMIC_RELAXED);
+        return XRT_SUCCESS;
+    }
     default:
-        return xrt__cpu_node_unsupported(who, p->type);
+        return xrt__cpu_node_unsupported(who);
     }
 }
 
@@ -5922,6 +5999,8 @@ static xrt_status xrt__cpu_graph_node_get_params(const xrt_backend *self, void *
         p->alloc.ptr = nd->op.u.release.ptr;
     } else if (nd->kind == XRT__CPU_NODE_FREE) {
         p->mem_free.ptr = nd->op.u.release.ptr;
+    } else if (nd->kind == XRT__CPU_NODE_RECORD || nd->kind == XRT__CPU_NODE_WAIT) {
+        p->event.event = (xrt_event)(void *)nd->op.u.record.event;
     }
     return XRT_SUCCESS;
 }
@@ -6139,7 +6218,7 @@ static xrt_status xrt__cpu_graph_destroy_node(const xrt_backend *self, void *gra
     xrt__cpu_node *nd = &g->node[at];
     (void)self;
     if (nd->kind == XRT__CPU_NODE_ALLOC || nd->kind == XRT__CPU_NODE_FREE)
-        return xrt__cpu_node_unsupported("cpu: xrt_graph_destroy_node", XRT_GRAPH_NODE_MEM_ALLOC);
+        return xrt__cpu_node_unsupported("cpu: xrt_graph_destroy_node");
     for (i = 0; i < g->n; i++)
         if (xrt__cpu_dep_at(g, i, at) != UINT32_MAX) xrt__cpu_edge_edit(g, at, i, 1);
     xrt__cpu_node_clear(g, nd);
@@ -6153,7 +6232,7 @@ static xrt_status xrt__cpu_graph_clone(const xrt_backend *self, void **clone, vo
 {
     xrt__cpu_graph *g = (xrt__cpu_graph *)graph, *c;
     (void)self;
-    if (g->mem) return xrt__cpu_node_unsupported("cpu: xrt_graph_clone", XRT_GRAPH_NODE_MEM_ALLOC);
+    if (g->mem) return xrt__cpu_node_unsupported("cpu: xrt_graph_clone");
     if (!(c = xrt__cpu_graph_dup(g)))
         return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_graph_clone", "no memory for a clone of %u nodes", g->n);
     c->origin = xrt__cpu_graph_id(g);

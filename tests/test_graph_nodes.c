@@ -8,6 +8,9 @@
 
 #include "graph_kernels.h"
 
+#include <sched.h>
+#include <unistd.h>
+
 typedef struct fixture {
     xrt_module m;
     xrt_function add, mul; /* NULL without modules: host nodes stand in (host_add) */
@@ -462,6 +465,67 @@ XRT_TEST(test_captured_graph_takes_nodes)
     run_once(g, f.s);
     for (i = 0; i < N; i++) assert_int_equal(f.h[i], 0x01010101);
     OK(xrt_graph_destroy(g));
+    fx_free(&f);
+}
+
+static int gate_open_flag;
+static void gate_fn(void *user)
+{
+    (void)user;
+    while (!__atomic_load_n(&gate_open_flag, __ATOMIC_ACQUIRE)) sched_yield();
+}
+
+/* >> event nodes: a wait node holds the graph until the event's record (made
+   on another stream before the launch) is done; a record node's event is
+   done once the graph is, and orders another stream's work after it */
+XRT_TEST(test_event_nodes)
+{
+    fixture f;
+    xrt_stream other;
+    xrt_event before, after;
+    xrt_graph g;
+    xrt_graph_exec x;
+    xrt_graph_node w, set, r;
+    xrt_graph_node_params p;
+    xrt_memset_node_params ms = {NULL, 0, 3, 1, N * sizeof(int), 1};
+    (void)state;
+    need_nodes();
+    fx_make(&f);
+    ms.dst = f.d;
+    OK(xrt_stream_create_with_flags(&other, XRT_STREAM_NON_BLOCKING));
+    OK(xrt_event_create(&before, XRT_EVENT_DISABLE_TIMING));
+    OK(xrt_event_create(&after, XRT_EVENT_DISABLE_TIMING));
+    OK(xrt_graph_create(&g, 0));
+    OK(xrt_graph_add_event_wait_node(&w, g, NULL, 0, before));
+    OK(xrt_graph_add_memset_node(&set, g, &w, 1, &ms));
+    OK(xrt_graph_add_event_record_node(&r, g, &set, 1, after));
+    OK(xrt_graph_node_get_params(w, &p));
+    assert_true(p.type == XRT_GRAPH_NODE_WAIT_EVENT && p.event.event == before);
+    OK(xrt_graph_node_get_params(r, &p));
+    assert_true(p.type == XRT_GRAPH_NODE_EVENT_RECORD && p.event.event == after);
+    OK(xrt_graph_instantiate(&x, g));
+    OK(xrt_memset(f.d, 0, N * sizeof(int)));
+    __atomic_store_n(&gate_open_flag, 0, __ATOMIC_RELEASE);
+    OK(xrt_launch_host_func(other, gate_fn, NULL)); /* holds `other` */
+    OK(xrt_event_record(before, other));
+    OK(xrt_graph_launch(x, f.s));
+    usleep(20000);
+    assert_int_equal(xrt_event_query(after), XRT_ERROR_NOT_READY); /* the graph waits for `before` */
+    assert_int_equal(xrt_stream_query(f.s), XRT_ERROR_NOT_READY);
+    OK(xrt_memcpy_async(f.h, f.d, N * sizeof(int), XRT_MEMCPY_DEVICE_TO_HOST, other)); /* after the gate, before the graph */
+    OK(xrt_stream_wait_event(other, after)); /* then after the graph */
+    OK(xrt_memcpy_async(f.h + N / 2, f.d, sizeof(int), XRT_MEMCPY_DEVICE_TO_HOST, other));
+    __atomic_store_n(&gate_open_flag, 1, __ATOMIC_RELEASE);
+    OK(xrt_stream_synchronize(other));
+    OK(xrt_stream_synchronize(f.s));
+    OK(xrt_event_synchronize(after));
+    assert_int_equal(f.h[0], 0);          /* copied before the graph's memset */
+    assert_int_equal(f.h[N / 2], 0x03030303); /* copied after the record */
+    OK(xrt_graph_exec_destroy(x));
+    OK(xrt_graph_destroy(g));
+    OK(xrt_event_destroy(before)); /* the graph held them: gone now */
+    OK(xrt_event_destroy(after));
+    OK(xrt_stream_destroy(other));
     fx_free(&f);
 }
 
