@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # The examples run and say what they should: xrt_info lists every backend,
-# demo verifies its copies, graph its launches on the CPU, ipc two processes' writes on the CPU, saxpy its kernel on the CPU and on each GPU backend, and vector_add, each
+# demo verifies its copies, graph and graph_nodes their launches on the CPU, ipc two processes' writes on the CPU, saxpy its kernel on the CPU and on each GPU backend, and vector_add, each
 # either verifies its kernel (the GPU is there) or exits 1 with the backend's unavailable reason.
 # Each program writes to a file that is shown afterwards: in a pipe (`| tee`)
 # its exit status would be lost.
@@ -20,6 +20,9 @@ grep -q "result verified" $B/saxpy.out
 XRT_BACKEND=cpu $B/examples/graph > $B/graph.out
 cat $B/graph.out
 grep -q "each result verified" $B/graph.out
+XRT_BACKEND=cpu $B/examples/graph_nodes > $B/graph_nodes.out
+cat $B/graph_nodes.out
+grep -q "each result verified" $B/graph_nodes.out
 XRT_BACKEND=cpu $B/examples/ipc > $B/ipc.out
 cat $B/ipc.out
 grep -q "each write verified" $B/ipc.out
