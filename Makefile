@@ -233,6 +233,7 @@ run: examples
 	$(B)/examples/demo
 	XRT_BACKEND=cpu $(SAXPY)/saxpy
 	XRT_BACKEND=cpu $(B)/examples/graph
+	XRT_BACKEND=cpu $(B)/examples/graph_nodes
 	XRT_BACKEND=cpu $(B)/examples/ipc
 
 test:
