@@ -498,6 +498,27 @@ typedef struct xrt_graph_node_params {
     };
 } xrt_graph_node_params;
 
+/* Why xrt_graph_exec_update_with_result refused (cudaGraphExecUpdateResult's values). */
+typedef enum xrt_graph_exec_update_code {
+    XRT_GRAPH_EXEC_UPDATE_SUCCESS = 0,
+    XRT_GRAPH_EXEC_UPDATE_ERROR = 1,                    /* none of the below: e.g. another device */
+    XRT_GRAPH_EXEC_UPDATE_TOPOLOGY_CHANGED = 2,         /* nodes or edges differ */
+    XRT_GRAPH_EXEC_UPDATE_NODE_TYPE_CHANGED = 3,
+    XRT_GRAPH_EXEC_UPDATE_FUNCTION_CHANGED = 4,         /* a kernel's function, in a way not allowed */
+    XRT_GRAPH_EXEC_UPDATE_PARAMETERS_CHANGED = 5,       /* a copy's memory types or devices, a 2-D memset */
+    XRT_GRAPH_EXEC_UPDATE_NOT_SUPPORTED = 6,            /* a node that is never updated: memory nodes */
+    XRT_GRAPH_EXEC_UPDATE_UNSUPPORTED_FUNCTION_CHANGE = 7,
+    XRT_GRAPH_EXEC_UPDATE_ATTRIBUTES_CHANGED = 8
+} xrt_graph_exec_update_code;
+
+/* cudaGraphExecUpdateResultInfo: the code, the node of the graph given that
+   made the update fail (NULL where none is to blame, e.g. a node count), and
+   for a changed edge the node it comes from. */
+typedef struct xrt_graph_exec_update_result {
+    xrt_graph_exec_update_code result;
+    xrt_graph_node error_node, error_from_node;
+} xrt_graph_exec_update_result;
+
 typedef enum xrt_log_level {
     XRT_LOG_ENV = -1, /* for xrt_set_log_level: back to XRT_LOG (or, unset, warnings only) */
     XRT_LOG_NONE = 0, XRT_LOG_ERROR, XRT_LOG_WARN, XRT_LOG_INFO, XRT_LOG_DEBUG
@@ -726,6 +747,9 @@ static inline xrt_status xrt_stream_is_capturing(xrt_stream stream, xrt_capture_
 static inline xrt_status xrt_graph_instantiate(xrt_graph_exec *exec, xrt_graph graph);
 static inline xrt_status xrt_graph_launch(xrt_graph_exec exec, xrt_stream stream);
 static inline xrt_status xrt_graph_exec_update(xrt_graph_exec exec, xrt_graph graph); /* same shape, new parameters */
+/* The same, saying why it refused (CUDA 12's cudaGraphExecUpdate with its result info). */
+static inline xrt_status xrt_graph_exec_update_with_result(xrt_graph_exec exec, xrt_graph graph,
+                                                           xrt_graph_exec_update_result *result);
 static inline xrt_status xrt_graph_exec_destroy(xrt_graph_exec exec); /* launches already made still run */
 static inline xrt_status xrt_graph_destroy(xrt_graph graph);
 static inline xrt_status xrt_graph_get_info(xrt_graph graph, xrt_graph_info *info);
@@ -814,6 +838,8 @@ XRT_API xrt_status xrt__graph_params(const xrt_backend *b, xrt_graph_exec exec, 
                                      xrt_graph_node_params *get, const xrt_graph_node_params *set, const char *fn);
 XRT_API xrt_status xrt__graph_destroy_node(const xrt_backend *b, xrt_graph_node node);
 XRT_API xrt_status xrt__graph_clone(const xrt_backend *b, xrt_graph *clone, xrt_graph original);
+XRT_API xrt_status xrt__graph_update(const xrt_backend *b, xrt_graph_exec exec, xrt_graph graph,
+                                     xrt_graph_exec_update_result *result);
 XRT_API xrt_status xrt__graph_find_in_clone(const xrt_backend *b, xrt_graph_node *node, xrt_graph_node original,
                                             xrt_graph clone);
 
@@ -1910,6 +1936,12 @@ static inline xrt_status xrt_graph_exec_node_set_params(xrt_graph_exec exec, xrt
 }
 
 static inline xrt_status xrt_graph_destroy_node(xrt_graph_node node) { return xrt__graph_destroy_node(xrt__be(), node); }
+
+static inline xrt_status xrt_graph_exec_update_with_result(xrt_graph_exec exec, xrt_graph graph,
+                                                           xrt_graph_exec_update_result *result)
+{
+    return xrt__graph_update(xrt__be(), exec, graph, result);
+}
 
 static inline xrt_status xrt_graph_clone(xrt_graph *clone, xrt_graph original)
 {
@@ -6479,6 +6511,34 @@ XRT_API xrt_status xrt__graph_find_in_clone(const xrt_backend *b, xrt_graph_node
     if ((st = b->graph_node_find_in_clone(b, &obj, g->obj, ns->obj, c->obj)) == XRT_SUCCESS &&
         (st = xrt__gnode_handle(b, (uintptr_t)clone, obj, XRT__HANDLE_GRAPH_NODE, &h, fn)) == XRT_SUCCESS)
         *node = (xrt_graph_node)h;
+    return xrt__gnode_exit(st);
+}
+
+XRT_API xrt_status xrt__graph_update(const xrt_backend *b, xrt_graph_exec exec, xrt_graph graph,
+                                     xrt_graph_exec_update_result *result)
+{
+    const char *fn = "xrt_graph_exec_update_with_result";
+    xrt__handle_slot *x, *g;
+    xrt_graph_exec_update_result r;
+    uintptr_t node = 0, from = 0;
+    xrt_status st;
+    XRT__CHECK_PTR(result, "xrt_graph_exec_update_with_result");
+    memset(result, 0, sizeof *result);
+    memset(&r, 0, sizeof r);
+    xrt__gnode_enter();
+    if (!(x = xrt__handle_lookup(b, exec, XRT__HANDLE_GRAPH_EXEC))) return xrt__gnode_exit(xrt__handle_bad(fn, exec));
+    if (!(g = xrt__handle_lookup(b, graph, XRT__HANDLE_GRAPH))) return xrt__gnode_exit(xrt__handle_bad(fn, graph));
+    st = b->graph_exec_update_with_result(b, x->obj, g->obj, &r);
+    result->result = r.result;
+    if (st == XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE) { /* the nodes' handles, without losing the failure's detail */
+        xrt__err.quiet++;
+        if (xrt__gnode_handle(b, (uintptr_t)graph, r.error_node, XRT__HANDLE_GRAPH_NODE, &node, fn) == XRT_SUCCESS &&
+            xrt__gnode_handle(b, (uintptr_t)graph, r.error_from_node, XRT__HANDLE_GRAPH_NODE, &from, fn) == XRT_SUCCESS) {
+            result->error_node = (xrt_graph_node)node;
+            result->error_from_node = (xrt_graph_node)from;
+        }
+        xrt__err.quiet--;
+    }
     return xrt__gnode_exit(st);
 }
 

@@ -253,7 +253,10 @@ enum { /* xrt_backend.flags */
     X(graph_destroy_node, (const xrt_backend *self, void *graph, void *node), (self, graph, node))                 \
     X(graph_clone, (const xrt_backend *self, void **clone, void *graph), (self, clone, graph))                     \
     X(graph_node_find_in_clone, (const xrt_backend *self, void **node, void *graph, void *original, void *clone),  \
-      (self, node, graph, original, clone))
+      (self, node, graph, original, clone))                                                                        \
+    X(graph_exec_update_with_result, (const xrt_backend *self, void *exec, void *graph,                            \
+                                      xrt_graph_exec_update_result *result),                                       \
+      (self, exec, graph, result))
 
 struct xrt_backend {
     uint32_t abi_version; /* XRT_BACKEND_ABI_VERSION the backend was built against */

@@ -4349,6 +4349,9 @@ static const char *const xrt__cpu_node_names[] = {"a kernel launch",   "a copy",
                                                   "a host function",   "an allocation",   "a free",
                                                   "a graph launch",    "an empty node",   "an event record",
                                                   "an event wait",     "a destroyed node"};
+/* A node as the dispatch layer sees it: its index + 1 (">> cpu: graphs built node by node"). */
+#define XRT__CPU_NODE_OBJ(i) ((void *)(uintptr_t)((i) + 1))
+#define XRT__CPU_NODE_AT(obj) ((uint32_t)((uintptr_t)(obj) - 1))
 /* The public type of each kind (xrt_graph_node_type). */
 static const unsigned char xrt__cpu_node_types[] = {
     XRT_GRAPH_NODE_KERNEL, XRT_GRAPH_NODE_MEMCPY,   XRT_GRAPH_NODE_MEMSET, XRT_GRAPH_NODE_HOST, XRT_GRAPH_NODE_MEM_ALLOC,
@@ -4399,6 +4402,7 @@ typedef struct xrt__cpu_graph {
     uint32_t ndep, depcap;
     xrt__cpu_gmem *mem; /* NULL: no allocation nodes */
     int planned;        /* a plan's graph: children are plans */
+    int device;         /* current at its creation (a capture: its origin stream's) */
     uint64_t id, origin; /* for xrt_graph_node_find_in_clone: its number (0: none yet), its original's */
 } xrt__cpu_graph;
 
@@ -5030,6 +5034,7 @@ static xrt_status xrt__cpu_stream_begin_capture(const xrt_backend *self, void *s
         c->mode = mode;
         c->thread = pthread_self();
         c->origin = s;
+        c->g.device = s->device;
         if (!xrt__cpu_cap_join_locked(s, c, NULL, 0, name)) {
             XRT_FREE(c);
             st = xrt__cpu_cap_note(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_stream_begin_capture", "no memory for a capture");
@@ -5301,6 +5306,7 @@ static xrt__cpu_graph *xrt__cpu_graph_dup(const xrt__cpu_graph *from)
         return NULL;
     }
     if ((to->mem = from->mem) != NULL) __atomic_add_fetch(&to->mem->refs, 1, __ATOMIC_RELAXED);
+    to->device = from->device;
     return to;
 }
 
@@ -5377,6 +5383,7 @@ static int xrt__cpu_graph_copy(xrt__cpu_graph *to, const xrt__cpu_graph *from, u
     uint32_t i, k, n, *order = (uint32_t *)XRT_MALLOC((from->n ? from->n : 1) * sizeof *order);
     memset(to, 0, sizeof *to);
     to->planned = 1;
+    to->device = from->device;
     to->node = (xrt__cpu_node *)XRT_MALLOC((from->n ? from->n : 1) * sizeof *to->node);
     to->dep = (uint32_t *)XRT_MALLOC((from->ndep ? from->ndep : 1) * sizeof *to->dep);
     if (!order || !to->node || !to->dep || (n = xrt__cpu_graph_order(from, order)) == UINT32_MAX) {
@@ -5768,38 +5775,191 @@ static xrt_status xrt__cpu_graph_launch(const xrt_backend *self, void *exec, voi
     return st != XRT_SUCCESS ? st : rec;
 }
 
-/* The first difference in shape between an exec's plan and a graph, as a
-   detail; 0 where they have the same nodes, kinds and edges. */
-static int xrt__cpu_graph_differ(const xrt__cpu_graph *a, const xrt__cpu_graph *b, char *why, size_t n)
+/* Why an update fails: cudaGraphExecUpdateResult's code, the node of the
+   new plan to blame and the node its changed edge comes from (UINT32_MAX:
+   none), and a detail. */
+typedef struct xrt__cpu_update_error {
+    int code;
+    uint32_t node, from;
+    char why[200];
+} xrt__cpu_update_error;
+
+static int xrt__cpu_update_fail(xrt__cpu_update_error *e, int code, uint32_t node, uint32_t from, const char *fmt, ...)
+    XRT__PRINTF(5, 6);
+static int xrt__cpu_update_fail(xrt__cpu_update_error *e, int code, uint32_t node, uint32_t from, const char *fmt, ...)
 {
-    uint32_t i, k;
-    if (a->n != b->n) return snprintf(why, n, "the exec has %u nodes, the graph %u", a->n, b->n) > 0;
-    for (i = 0; i < a->n; i++) {
-        const xrt__cpu_node *x = &a->node[i], *y = &b->node[i];
-        if (x->kind != y->kind)
-            return snprintf(why, n, "node %u is %s in the exec, %s in the graph", i, xrt__cpu_node_names[x->kind],
-                            xrt__cpu_node_names[y->kind]) > 0;
-        if (x->ndeps != y->ndeps)
-            return snprintf(why, n, "node %u (%s) follows %u nodes in the exec, %u in the graph", i,
-                            xrt__cpu_node_names[x->kind], x->ndeps, y->ndeps) > 0;
-        if ((x->kind == XRT__CPU_NODE_ALLOC || x->kind == XRT__CPU_NODE_FREE) &&
-            x->op.u.release.ptr != y->op.u.release.ptr) /* the graph's memory: CUDA updates no memory node */
-            return snprintf(why, n, "node %u (%s) is of %p in the exec, of %p in the graph", i,
-                            xrt__cpu_node_names[x->kind], x->op.u.release.ptr, y->op.u.release.ptr) > 0;
-        for (k = 0; k < x->ndeps; k++)
-            if (a->dep[x->deps + k] != b->dep[y->deps + k])
-                return snprintf(why, n, "node %u (%s) follows node %u in the exec, node %u in the graph", i,
-                                xrt__cpu_node_names[x->kind], a->dep[x->deps + k], b->dep[y->deps + k]) > 0;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->why, sizeof e->why, fmt, ap);
+    va_end(ap);
+    e->code = code;
+    e->node = node;
+    e->from = from;
+    return 1;
+}
+
+/* A copy's or memset's side: its memory type and device, as the registry knows them. */
+static void xrt__cpu_update_side(const void *p, int *type, int *device)
+{
+    xrt_pointer_attributes a;
+    xrt__mem_lookup(xrt__cpu.self, &a, p);
+    *type = (int)a.type;
+    *device = a.device;
+}
+
+static const char *const xrt__cpu_memory_names[] = {"unknown host", "host", "pinned host", "device", "managed"};
+
+static const char *xrt__cpu_memory_name(int type)
+{
+    return type >= 0 && type < (int)(sizeof xrt__cpu_memory_names / sizeof *xrt__cpu_memory_names)
+               ? xrt__cpu_memory_names[type]
+               : "unknown";
+}
+
+/* cudaGraphExecUpdate's limits for one pointer of node i: its memory type
+   and its device may not change. */
+static int xrt__cpu_update_pointer(const void *was, const void *is, const char *what, uint32_t i,
+                                   xrt__cpu_update_error *e)
+{
+    int t0, t1, d0, d1;
+    xrt__cpu_update_side(was, &t0, &d0);
+    xrt__cpu_update_side(is, &t1, &d1);
+    if (t0 != t1)
+        return xrt__cpu_update_fail(e, XRT_GRAPH_EXEC_UPDATE_PARAMETERS_CHANGED, i, UINT32_MAX,
+                                    "node %u: its %s was %s memory, is %s memory (a copy's memory types may not change)",
+                                    i, what, xrt__cpu_memory_name(t0), xrt__cpu_memory_name(t1));
+    if (t0 != XRT_MEMORY_HOST && t0 != XRT_MEMORY_UNKNOWN && d0 != d1)
+        return xrt__cpu_update_fail(e, XRT_GRAPH_EXEC_UPDATE_PARAMETERS_CHANGED, i, UINT32_MAX,
+                                    "node %u: its %s was memory of device %d, is of device %d (devices may not change)",
+                                    i, what, d0, d1);
+    return 0;
+}
+
+static int xrt__cpu_plan_differ(const xrt__cpu_plan *pa, const xrt__cpu_plan *pb, xrt__cpu_update_error *e);
+
+/* The limits of one node's update (same kind, same dependencies): those of
+   its params. x is node i of the exec's plan, y node j of the new one; k
+   names them in messages (their place in creation order). */
+static int xrt__cpu_node_differ(const xrt__cpu_node *x, const xrt__cpu_node *y, uint32_t j, uint32_t k,
+                                xrt__cpu_update_error *e)
+{
+    switch (x->kind) {
+    case XRT__CPU_NODE_ALLOC:
+    case XRT__CPU_NODE_FREE:
+        return x->op.u.release.ptr != y->op.u.release.ptr &&
+               xrt__cpu_update_fail(e, XRT_GRAPH_EXEC_UPDATE_NOT_SUPPORTED, j, UINT32_MAX,
+                                    "node %u (%s) is of %p in the exec, of %p in the graph (memory nodes are not updated)",
+                                    k, xrt__cpu_node_names[x->kind], x->op.u.release.ptr, y->op.u.release.ptr);
+    case XRT__CPU_NODE_COPY:
+        return xrt__cpu_update_pointer(x->op.u.copy.src, y->op.u.copy.src, "source", k, e) ||
+               xrt__cpu_update_pointer(x->op.u.copy.dst, y->op.u.copy.dst, "destination", k, e);
+    case XRT__CPU_NODE_SET:
+        if ((x->set.height > 1 || y->set.height > 1 || x->set.element_size != y->set.element_size) &&
+            (x->set.dst != y->set.dst || x->set.pitch != y->set.pitch || x->set.value != y->set.value ||
+             x->set.element_size != y->set.element_size || x->set.width != y->set.width || x->set.height != y->set.height))
+            return xrt__cpu_update_fail(e, XRT_GRAPH_EXEC_UPDATE_PARAMETERS_CHANGED, j, UINT32_MAX,
+                                        "node %u: only a memset of one row of bytes can change", k);
+        return xrt__cpu_update_pointer(x->set.dst, y->set.dst, "destination", k, e);
+    case XRT__CPU_NODE_CHILD: {
+        char inner[sizeof e->why];
+        if (!xrt__cpu_plan_differ((const xrt__cpu_plan *)x->op.u.host.user, (const xrt__cpu_plan *)y->op.u.host.user, e))
+            return 0;
+        memcpy(inner, e->why, sizeof inner);
+        return xrt__cpu_update_fail(e, e->code, j, UINT32_MAX, "node %u (a child graph): %.150s", k, inner);
+    }
+    default:
+        return 0;
+    }
+}
+
+/* The plan's nodes in their source's order (creation, or capture), into
+   ord, and each plan node's place in it, into rank. */
+static void xrt__cpu_plan_ranks(const xrt__cpu_plan *p, uint32_t *ord, uint32_t *rank)
+{
+    uint32_t j, k = 0;
+    for (j = 0; j < p->npos; j++)
+        if (p->pos[j] != UINT32_MAX) {
+            ord[k] = p->pos[j];
+            rank[p->pos[j]] = k++;
+        }
+}
+
+/* Node y (j of the new plan) follows the nodes that x (of the exec's)
+   follows, paired by rank; 0 if so, else 1 with the dependency of y to blame. */
+static int xrt__cpu_deps_differ(const xrt__cpu_graph *a, const xrt__cpu_node *x, const uint32_t *ra,
+                                const xrt__cpu_graph *b, const xrt__cpu_node *y, const uint32_t *rb, uint32_t *from)
+{
+    uint32_t m, l;
+    for (m = 0; m < y->ndeps; m++) {
+        uint32_t d = b->dep[y->deps + m];
+        int found = 0;
+        for (l = 0; l < x->ndeps && !found; l++) found = ra[a->dep[x->deps + l]] == rb[d];
+        if (!found) {
+            *from = d;
+            return 1;
+        }
     }
     return 0;
 }
 
-static xrt_status xrt__cpu_graph_exec_update(const xrt_backend *self, void *exec, void *graph)
+/* The first difference between the exec's plan pa and a new plan pb that
+   cudaGraphExecUpdate refuses (nodes paired in the order they were made,
+   as CUDA pairs them); 0 where the update may be made. */
+static int xrt__cpu_plan_differ(const xrt__cpu_plan *pa, const xrt__cpu_plan *pb, xrt__cpu_update_error *e)
+{
+    const xrt__cpu_graph *a = &pa->g, *b = &pb->g;
+    uint32_t k, *oa, *ra, *ob, *rb, n = a->n;
+    int differ = 0;
+    if (a->device != b->device)
+        return xrt__cpu_update_fail(e, XRT_GRAPH_EXEC_UPDATE_ERROR, UINT32_MAX, UINT32_MAX,
+                                    "the exec is of device %d, the graph of device %d", a->device, b->device);
+    if (a->n != b->n)
+        return xrt__cpu_update_fail(e, XRT_GRAPH_EXEC_UPDATE_TOPOLOGY_CHANGED, UINT32_MAX, UINT32_MAX,
+                                    "the exec has %u nodes, the graph %u", a->n, b->n);
+    if (!(oa = (uint32_t *)XRT_MALLOC(4 * (size_t)(n ? n : 1) * sizeof *oa)))
+        return xrt__cpu_update_fail(e, XRT_GRAPH_EXEC_UPDATE_ERROR, UINT32_MAX, UINT32_MAX, "no memory to compare");
+    ra = oa + n, ob = ra + n, rb = ob + n;
+    xrt__cpu_plan_ranks(pa, oa, ra);
+    xrt__cpu_plan_ranks(pb, ob, rb);
+    for (k = 0; k < n && !differ; k++) {
+        const xrt__cpu_node *x = &a->node[oa[k]], *y = &b->node[ob[k]];
+        uint32_t from;
+        if (x->kind != y->kind)
+            differ = xrt__cpu_update_fail(e, XRT_GRAPH_EXEC_UPDATE_NODE_TYPE_CHANGED, ob[k], UINT32_MAX,
+                                          "node %u is %s in the exec, %s in the graph", k, xrt__cpu_node_names[x->kind],
+                                          xrt__cpu_node_names[y->kind]);
+        else if (x->ndeps != y->ndeps)
+            differ = xrt__cpu_update_fail(e, XRT_GRAPH_EXEC_UPDATE_TOPOLOGY_CHANGED, ob[k], UINT32_MAX,
+                                          "node %u (%s) follows %u nodes in the exec, %u in the graph", k,
+                                          xrt__cpu_node_names[x->kind], x->ndeps, y->ndeps);
+        else if (xrt__cpu_deps_differ(a, x, ra, b, y, rb, &from))
+            differ = xrt__cpu_update_fail(e, XRT_GRAPH_EXEC_UPDATE_TOPOLOGY_CHANGED, ob[k], from,
+                                          "node %u (%s) follows node %u in the graph, not in the exec", k,
+                                          xrt__cpu_node_names[x->kind], rb[from]);
+        else
+            differ = xrt__cpu_node_differ(x, y, ob[k], k, e);
+    }
+    XRT_FREE(oa);
+    return differ;
+}
+
+/* The node of the graph given (an object) that index i of its plan p stands for; NULL for none. */
+static void *xrt__cpu_plan_source(const xrt__cpu_plan *p, uint32_t i)
+{
+    uint32_t j;
+    for (j = 0; i != UINT32_MAX && j < p->npos; j++)
+        if (p->pos[j] == i) return XRT__CPU_NODE_OBJ(j);
+    return NULL;
+}
+
+static xrt_status xrt__cpu_graph_exec_update_with_result(const xrt_backend *self, void *exec, void *graph,
+                                                         xrt_graph_exec_update_result *result)
 {
     xrt__cpu_exec *x = (xrt__cpu_exec *)exec;
     const xrt__cpu_graph *g = (const xrt__cpu_graph *)graph;
     xrt__cpu_plan *p, *old;
-    char why[160];
+    xrt__cpu_update_error e;
+    (void)self;
     if (!(p = xrt__cpu_plan_new(g)))
         return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_graph_exec_update", "no memory for the new parameters");
     p->src = xrt__cpu_graph_id((xrt__cpu_graph *)graph);
@@ -5807,10 +5967,13 @@ static xrt_status xrt__cpu_graph_exec_update(const xrt_backend *self, void *exec
     old = x->plan;
     __atomic_add_fetch(&old->refs, 1, __ATOMIC_RELAXED);
     xrt__cpu_unlock(&x->lock);
-    if (xrt__cpu_graph_differ(&old->g, &p->g, why, sizeof why)) {
+    if (xrt__cpu_plan_differ(old, p, &e)) {
+        result->result = (xrt_graph_exec_update_code)e.code;
+        result->error_node = (xrt_graph_node)xrt__cpu_plan_source(p, e.node);
+        result->error_from_node = (xrt_graph_node)xrt__cpu_plan_source(p, e.from);
         xrt__cpu_plan_unref(old);
         xrt__cpu_plan_unref(p);
-        return xrt_error(XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE, "cpu: xrt_graph_exec_update", "%s", why);
+        return xrt_error(XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE, "cpu: xrt_graph_exec_update", "%s", e.why);
     }
     xrt__cpu_plan_unref(old);
     xrt__cpu_lock(&x->lock); /* launches enqueued before keep the plan they hold */
@@ -5821,12 +5984,16 @@ static xrt_status xrt__cpu_graph_exec_update(const xrt_backend *self, void *exec
     return XRT_SUCCESS;
 }
 
+static xrt_status xrt__cpu_graph_exec_update(const xrt_backend *self, void *exec, void *graph)
+{
+    xrt_graph_exec_update_result r;
+    return xrt__cpu_graph_exec_update_with_result(self, exec, graph, &r);
+}
+
 /* >> cpu: graphs built node by node. A node is its index + 1 (">> cpu:
    graphs": nodes keep their index, a destroyed one stays DEAD). Edges may
    be added either way between live nodes; one that would close a cycle is
    refused, so a graph is always acyclic and a plan's order exists. */
-#define XRT__CPU_NODE_OBJ(i) ((void *)(uintptr_t)((i) + 1))
-#define XRT__CPU_NODE_AT(obj) ((uint32_t)((uintptr_t)(obj) - 1))
 
 /* A memset node of more than one row or of wider elements: its op is in the node. */
 static void xrt__cpu_run_set_rows(xrt__cpu_op *op)
@@ -5925,6 +6092,7 @@ static xrt_status xrt__cpu_graph_create(const xrt_backend *self, void **graph)
     (void)self;
     if (!(*graph = XRT_CALLOC(1, sizeof(xrt__cpu_graph))))
         return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_graph_create", "no memory for a graph");
+    ((xrt__cpu_graph *)*graph)->device = xrt__cpu_current();
     return XRT_SUCCESS;
 }
 

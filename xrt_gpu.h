@@ -1727,16 +1727,32 @@ static const char *xrt__gpu_update_result(int result)
 }
 
 /* A refused update names the runtime's reason beside its error. */
-static xrt_status xrt__gpu_graph_exec_update(const xrt_backend *self, void *exec, void *graph)
+/* The runtime's result code; the runtimes' node to blame is not asked for
+   (error_node stays NULL). `fn`: the xrt call, for the detail. */
+static xrt_status xrt__gpu_exec_update(const xrt_backend *self, void *exec, void *graph, xrt_graph_exec_update_result *r,
+                                       const char *fn)
 {
     const xrt__gpu *g = (const xrt__gpu *)self->user;
     int result = 0, e;
     char who[64];
     XRT__GPU_NEED_GRAPHS(g);
     if ((e = g->exec_update(g, exec, graph, &result)) == g->success) return XRT_SUCCESS;
-    snprintf(who, sizeof who, "xrt_graph_exec_update: %s", g->name);
+    r->result = (xrt_graph_exec_update_code)result;
+    snprintf(who, sizeof who, "%s: %s", fn, g->name);
     return xrt_error(xrt__gpu_status(g, e), who, "%s: %s: %s (%s=%ld)", g->exec_update_call, xrt__gpu_update_result(result),
                      g->rt.GetErrorString(e), g->rt.GetErrorName(e), (long)e);
+}
+
+static xrt_status xrt__gpu_graph_exec_update_with_result(const xrt_backend *self, void *exec, void *graph,
+                                                         xrt_graph_exec_update_result *r)
+{
+    return xrt__gpu_exec_update(self, exec, graph, r, "xrt_graph_exec_update_with_result");
+}
+
+static xrt_status xrt__gpu_graph_exec_update(const xrt_backend *self, void *exec, void *graph)
+{
+    xrt_graph_exec_update_result r;
+    return xrt__gpu_exec_update(self, exec, graph, &r, "xrt_graph_exec_update");
 }
 
 /* The runtimes free an exec whose launches are in flight when they complete. */

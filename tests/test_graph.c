@@ -407,7 +407,7 @@ XRT_TEST(test_exec_update_edges)
     g2 = three_memsets(&f, CHAIN, 2); /* the same edges: new values only */
     OK(xrt_graph_exec_update(x, g2));
     OK(xrt_graph_destroy(g2));
-    update_refused(&f, x, FORK, 2, "node 2 (a memset) follows node 1 in the exec, node 0 in the graph");
+    update_refused(&f, x, FORK, 2, "node 2 (a memset) follows node 0 in the graph, not in the exec");
     update_refused(&f, x, JOIN, 2, "node 1 (a memset) follows 1 nodes in the exec, 0 in the graph");
     OK(xrt_memset(f.d, 0, 3 * sizeof(int)));
     OK(xrt_graph_launch(x, f.s[0]));

@@ -529,6 +529,132 @@ XRT_TEST(test_event_nodes)
     fx_free(&f);
 }
 
+/* Two graphs of one shape: set(d) -> copy(dst <- src) -> child(a host node, `extra` more after it). */
+static xrt_graph update_graph(void *d, void *dst, const void *src, int extra)
+{
+    xrt_graph g, child;
+    xrt_graph_node set, copy, h, prev;
+    xrt_memset_node_params ms = {NULL, 0, 1, 1, 64, 1};
+    int i;
+    ms.dst = d;
+    OK(xrt_graph_create(&child, 0));
+    add_log(child, &h, NULL, 0, 1);
+    for (i = 0, prev = h; i < extra; i++, prev = h) add_log(child, &h, &prev, 1, 2);
+    OK(xrt_graph_create(&g, 0));
+    OK(xrt_graph_add_memset_node(&set, g, NULL, 0, &ms));
+    OK(xrt_graph_add_memcpy_node_1d(&copy, g, &set, 1, dst, src, 64, XRT_MEMCPY_DEFAULT));
+    OK(xrt_graph_add_child_graph_node(&h, g, &copy, 1, child));
+    OK(xrt_graph_destroy(child));
+    return g;
+}
+
+/* The node of g at position i of its list. */
+static xrt_graph_node nth(xrt_graph g, size_t i)
+{
+    xrt_graph_node v[8];
+    size_t n = 8;
+    OK(xrt_graph_get_nodes(g, v, &n));
+    assert_true(i < n);
+    return v[i];
+}
+
+/* >> cudaGraphExecUpdate's limits, each with its result code and node: a
+   copy whose memory type changed, a child graph of another shape, a node of
+   another type, an edge from another node, a graph of another device */
+XRT_TEST(test_update_limits)
+{
+    fixture f;
+    xrt_graph g, same, other;
+    xrt_graph_exec x;
+    xrt_graph_exec_update_result r;
+    xrt_graph_node a, b;
+    int devices = 0;
+    (void)state;
+    need_nodes();
+    fx_make(&f);
+    g = update_graph(f.d, f.h, f.d, 0); /* device -> pinned host */
+    OK(xrt_graph_instantiate(&x, g));
+    same = update_graph(f.d, f.h + 16, f.d + 16, 0); /* new addresses, same memory types: allowed */
+    OK(xrt_graph_exec_update_with_result(x, same, &r));
+    assert_int_equal(r.result, XRT_GRAPH_EXEC_UPDATE_SUCCESS);
+    assert_null(r.error_node);
+    OK(xrt_graph_destroy(same));
+
+    other = update_graph(f.d, f.d + 32, f.d, 0); /* the destination is device memory now */
+    FAILS(xrt_graph_exec_update_with_result(x, other, &r), XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE,
+          "destination was pinned host memory, is device memory");
+    assert_int_equal(r.result, XRT_GRAPH_EXEC_UPDATE_PARAMETERS_CHANGED);
+    assert_ptr_equal(r.error_node, nth(other, 1));
+    FAILS(xrt_graph_exec_update(x, other), XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE, "memory types may not change");
+    OK(xrt_graph_destroy(other));
+
+    other = update_graph(f.d, f.h, f.d, 1); /* the child has a node more */
+    FAILS(xrt_graph_exec_update_with_result(x, other, &r), XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE,
+          "a child graph): the exec has 1 nodes, the graph 2");
+    assert_int_equal(r.result, XRT_GRAPH_EXEC_UPDATE_TOPOLOGY_CHANGED);
+    assert_ptr_equal(r.error_node, nth(other, 2));
+    OK(xrt_graph_destroy(other));
+
+    OK(xrt_graph_create(&other, 0)); /* set -> host -> child: node 1 is of another type */
+    {
+        xrt_graph_node set, h, c;
+        xrt_graph child;
+        xrt_memset_node_params ms = {NULL, 0, 1, 1, 64, 1};
+        ms.dst = f.d;
+        OK(xrt_graph_add_memset_node(&set, other, NULL, 0, &ms));
+        add_log(other, &h, &set, 1, 1);
+        OK(xrt_graph_create(&child, 0));
+        add_log(child, &c, NULL, 0, 1);
+        OK(xrt_graph_add_child_graph_node(&c, other, &h, 1, child));
+        OK(xrt_graph_destroy(child));
+        FAILS(xrt_graph_exec_update_with_result(x, other, &r), XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE,
+              "node 1 is a copy in the exec, a host function in the graph");
+        assert_int_equal(r.result, XRT_GRAPH_EXEC_UPDATE_NODE_TYPE_CHANGED);
+        assert_ptr_equal(r.error_node, h);
+    }
+    OK(xrt_graph_destroy(other));
+    OK(xrt_graph_exec_destroy(x));
+    OK(xrt_graph_destroy(g));
+
+    OK(xrt_graph_create(&g, 0)); /* a -> b against b's own root: the edge changed */
+    add_log(g, &a, NULL, 0, 1);
+    add_log(g, &b, &a, 1, 2);
+    OK(xrt_graph_instantiate(&x, g));
+    OK(xrt_graph_create(&other, 0));
+    add_log(other, &a, NULL, 0, 1);
+    add_log(other, &b, NULL, 0, 2);
+    {
+        xrt_graph_node c;
+        add_log(other, &c, &b, 1, 3); /* 3 nodes: the count differs, no node to blame */
+        FAILS(xrt_graph_exec_update_with_result(x, other, &r), XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE, "3");
+        assert_int_equal(r.result, XRT_GRAPH_EXEC_UPDATE_TOPOLOGY_CHANGED);
+        assert_null(r.error_node);
+        OK(xrt_graph_destroy_node(c));
+    }
+    OK(xrt_graph_add_dependencies(other, &b, &a, 1)); /* b -> a: the same shape, the other way */
+    FAILS(xrt_graph_exec_update_with_result(x, other, &r), XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE, "follows");
+    assert_int_equal(r.result, XRT_GRAPH_EXEC_UPDATE_NODE_TYPE_CHANGED == r.result ? r.result
+                                                                                   : XRT_GRAPH_EXEC_UPDATE_TOPOLOGY_CHANGED);
+    OK(xrt_graph_destroy(other));
+    FAILS(xrt_graph_exec_update_with_result(x, g, NULL), XRT_ERROR_INVALID_VALUE, "result is NULL");
+
+    OK(xrt_get_device_count(&devices));
+    if (devices > 1) { /* the same graph made on device 1 */
+        OK(xrt_set_device(1));
+        OK(xrt_graph_create(&other, 0));
+        add_log(other, &a, NULL, 0, 1);
+        add_log(other, &b, &a, 1, 2);
+        OK(xrt_set_device(0));
+        FAILS(xrt_graph_exec_update_with_result(x, other, &r), XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE,
+              "the exec is of device 0, the graph of device 1");
+        assert_int_equal(r.result, XRT_GRAPH_EXEC_UPDATE_ERROR);
+        OK(xrt_graph_destroy(other));
+    }
+    OK(xrt_graph_exec_destroy(x));
+    OK(xrt_graph_destroy(g));
+    fx_free(&f);
+}
+
 /* >> bad input: each refused with its status, nothing made */
 XRT_TEST(test_bad_input)
 {

@@ -1034,6 +1034,7 @@ typedef struct xrt_test_calls {
     xrt_graph_node added, found;
     xrt_graph_node_params empty, got_params; /* empty: of an empty node (made); got_params: get_params. */
     size_t listed;
+    xrt_graph_exec_update_result update;
     xrt_capture_status capture;
     xrt_graph_info ginfo;
     xrt_ipc_mem_handle ipc, ipc_none;          /* ipc_none: all zero, no handle */
@@ -1164,6 +1165,10 @@ typedef struct xrt_test_calls {
     X(exec_update, "graph_exec_update", 0, XRT_SUCCESS, xrt_graph_exec_update(c->exec, c->graph))                      \
     X(exec_update_swapped, "graph_exec_update with a graph for the exec", 0, XRT_ERROR_INVALID_HANDLE,                 \
       xrt_graph_exec_update((xrt_graph_exec)c->graph, c->graph))                                                       \
+    X(exec_update_result, "graph_exec_update_with_result", 0, XRT_SUCCESS,                                          \
+      xrt_graph_exec_update_with_result(c->exec, c->graph, &c->update))                                                \
+    X(exec_update_result_null, "graph_exec_update_with_result to NULL", 0, XRT_ERROR_INVALID_VALUE,                   \
+      xrt_graph_exec_update_with_result(c->exec, c->graph, NULL))                                                      \
     X(exec_destroy, "graph_exec_destroy", 0, XRT_SUCCESS, xrt_graph_exec_destroy(c->exec))                             \
     X(exec_destroy_stream, "graph_exec_destroy of a stream", 0, XRT_ERROR_INVALID_HANDLE,                              \
       xrt_graph_exec_destroy((xrt_graph_exec)c->other))                                                                \
