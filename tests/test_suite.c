@@ -1274,6 +1274,65 @@ XRT_TEST(test_graph_calls)
     OK(xrt_free(d));
 }
 
+/* >> graphs built node by node: each call once where the backend builds
+   them (tests/test_graph_nodes.c has the behaviour) */
+static void count_fn(void *user) { ++*(int *)user; }
+
+XRT_TEST(test_graph_node_calls)
+{
+    xrt_stream s;
+    xrt_graph g, c;
+    xrt_graph_exec x;
+    xrt_graph_node a, b, found, list[2];
+    xrt_graph_node_params p;
+    xrt_graph_exec_update_result r;
+    xrt_host_node_params hp = {count_fn, NULL};
+    size_t n = 2;
+    int count = 0;
+    xrt_status st;
+    (void)state;
+    hp.user = &count;
+    if ((st = xrt_graph_create(&g, 0)) != XRT_SUCCESS) {
+        assert_int_equal(st, XRT_ERROR_UNSUPPORTED);
+        assert_int_equal(xrt_get_last_error(), XRT_ERROR_UNSUPPORTED);
+        return;
+    }
+    OK(xrt_stream_create(&s));
+    OK(xrt_graph_add_host_node(&a, g, NULL, 0, &hp));
+    memset(&p, 0, sizeof p);
+    p.type = XRT_GRAPH_NODE_EMPTY;
+    OK(xrt_graph_add_node(&b, g, NULL, 0, &p));
+    OK(xrt_graph_add_dependencies(g, &a, &b, 1));
+    OK(xrt_graph_get_nodes(g, list, &n));
+    assert_int_equal(n, 2);
+    OK(xrt_graph_get_root_nodes(g, list, &n));
+    assert_true(n == 1 && list[0] == a);
+    OK(xrt_graph_get_edges(g, NULL, NULL, &n));
+    assert_int_equal(n, 1);
+    OK(xrt_graph_node_get_dependencies(b, NULL, &n));
+    assert_int_equal(n, 1);
+    OK(xrt_graph_node_get_dependent_nodes(a, NULL, &n));
+    assert_int_equal(n, 1);
+    OK(xrt_graph_node_get_params(a, &p));
+    assert_true(p.type == XRT_GRAPH_NODE_HOST && p.host.user == &count);
+    OK(xrt_graph_node_set_params(a, &p));
+    OK(xrt_graph_clone(&c, g));
+    OK(xrt_graph_node_find_in_clone(&found, a, c));
+    OK(xrt_graph_instantiate(&x, g));
+    OK(xrt_graph_exec_node_set_params(x, a, &p));
+    OK(xrt_graph_exec_update_with_result(x, c, &r));
+    assert_int_equal(r.result, XRT_GRAPH_EXEC_UPDATE_SUCCESS);
+    OK(xrt_graph_launch(x, s));
+    OK(xrt_stream_synchronize(s));
+    assert_int_equal(count, 1);
+    OK(xrt_graph_remove_dependencies(g, &a, &b, 1));
+    OK(xrt_graph_destroy_node(b));
+    OK(xrt_graph_exec_destroy(x));
+    OK(xrt_graph_destroy(c));
+    OK(xrt_graph_destroy(g));
+    OK(xrt_stream_destroy(s));
+}
+
 /* >> peers: between the first and the last device (the same one where there
    is one), at odd sizes and offsets; access errors as CUDA's. */
 static void peer_round_trip(int d0, int d1, int async)
