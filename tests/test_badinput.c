@@ -327,18 +327,18 @@ static void test_bad_frees(void **state)
     (void)state;
     assert_non_null(heap);
     OK(xrt_malloc(&d, sizeof h));
-    FAILS(xrt_free(stack), XRT_ERROR_INVALID_POINTER, "was not allocated by xrt");
-    FAILS(xrt_free(heap), XRT_ERROR_INVALID_POINTER, "was not allocated by xrt");
-    FAILS(xrt_free((char *)d + 16), XRT_ERROR_INVALID_POINTER, "is inside an allocation, not at its start");
-    FAILS(xrt_free_async((char *)d + 1, NULL), XRT_ERROR_INVALID_POINTER, "is inside an allocation");
-    FAILS(xrt_free_host(d), XRT_ERROR_INVALID_POINTER, "xrt_free_host");
-    FAILS(xrt_free_host(d), XRT_ERROR_INVALID_POINTER, "is not pinned host memory (use xrt_free)");
+    FAILS(xrt_free(stack), XRT_ERROR_INVALID_VALUE, "was not allocated by xrt");
+    FAILS(xrt_free(heap), XRT_ERROR_INVALID_VALUE, "was not allocated by xrt");
+    FAILS(xrt_free((char *)d + 16), XRT_ERROR_INVALID_VALUE, "is inside an allocation, not at its start");
+    FAILS(xrt_free_async((char *)d + 1, NULL), XRT_ERROR_INVALID_VALUE, "is inside an allocation");
+    FAILS(xrt_free_host(d), XRT_ERROR_INVALID_VALUE, "xrt_free_host");
+    FAILS(xrt_free_host(d), XRT_ERROR_INVALID_VALUE, "is not pinned host memory (use xrt_free)");
     OK(xrt_memset(d, 0x61, sizeof h)); /* the failed frees left it intact */
     OK(xrt_memcpy(h, d, sizeof h, XRT_MEMCPY_DEVICE_TO_HOST));
     assert_int_equal(h[63], 0x61);
     OK(xrt_free(d));
-    FAILS(xrt_free(d), XRT_ERROR_INVALID_POINTER, "was not allocated by xrt or is already freed");
-    FAILS(xrt_free_async(d, NULL), XRT_ERROR_INVALID_POINTER, "is already freed");
+    FAILS(xrt_free(d), XRT_ERROR_INVALID_VALUE, "was not allocated by xrt or is already freed");
+    FAILS(xrt_free_async(d, NULL), XRT_ERROR_INVALID_VALUE, "is already freed");
     free(heap);
 }
 
@@ -348,12 +348,12 @@ static void test_bad_frees_pinned(void **state)
     (void)state;
     SKIP_UNLESS(caps() & XRT_CAP_PINNED_HOST, "no pinned host memory");
     OK(xrt_malloc_host(&p, 64));
-    FAILS(xrt_free(p), XRT_ERROR_INVALID_POINTER, "xrt_free");
-    FAILS(xrt_free(p), XRT_ERROR_INVALID_POINTER, "is pinned host memory (use xrt_free_host)");
-    FAILS(xrt_free_async(p, NULL), XRT_ERROR_INVALID_POINTER, "is pinned host memory (use xrt_free_host)");
-    FAILS(xrt_free_host((char *)p + 8), XRT_ERROR_INVALID_POINTER, "is inside an allocation");
+    FAILS(xrt_free(p), XRT_ERROR_INVALID_VALUE, "xrt_free");
+    FAILS(xrt_free(p), XRT_ERROR_INVALID_VALUE, "is pinned host memory (use xrt_free_host)");
+    FAILS(xrt_free_async(p, NULL), XRT_ERROR_INVALID_VALUE, "is pinned host memory (use xrt_free_host)");
+    FAILS(xrt_free_host((char *)p + 8), XRT_ERROR_INVALID_VALUE, "is inside an allocation");
     OK(xrt_free_host(p));
-    FAILS(xrt_free_host(p), XRT_ERROR_INVALID_POINTER, "is already freed");
+    FAILS(xrt_free_host(p), XRT_ERROR_INVALID_VALUE, "is already freed");
 }
 
 /* >> copies and sets */
@@ -727,17 +727,17 @@ static xrt_backend table_other(void) { return xrt_test_other_table(); }
     X(malloc_async_event_as_stream, "xrt_malloc_async", XRT_ERROR_INVALID_HANDLE, 0,                                   \
       xrt_malloc_async(&p, 64, (xrt_stream)f->e))                                                                      \
     X(malloc_async_foreign_stream, "xrt_malloc_async", XRT_ERROR_INVALID_HANDLE, 0, xrt_malloc_async(&p, 64, f->other_s)) \
-    X(free_stack, "xrt_free", XRT_ERROR_INVALID_POINTER, 0, xrt_free(&p))                                              \
-    X(free_interior, "xrt_free", XRT_ERROR_INVALID_POINTER, 0, xrt_free((char *)f->d + 1))                            \
-    X(free_pinned, "xrt_free", XRT_ERROR_INVALID_POINTER, 0, xrt_free(f->pinned))                                     \
-    X(free_twice, "xrt_free", XRT_ERROR_INVALID_POINTER, 0, xrt_free(f->freed))                                       \
+    X(free_stack, "xrt_free", XRT_ERROR_INVALID_VALUE,   0, xrt_free(&p))                                              \
+    X(free_interior, "xrt_free", XRT_ERROR_INVALID_VALUE,   0, xrt_free((char *)f->d + 1))                            \
+    X(free_pinned, "xrt_free", XRT_ERROR_INVALID_VALUE,   0, xrt_free(f->pinned))                                     \
+    X(free_twice, "xrt_free", XRT_ERROR_INVALID_VALUE,   0, xrt_free(f->freed))                                       \
     X(free_foreign, "xrt_free", XRT_ERROR_INVALID_POINTER, 0, xrt_free(f->other_d))                                   \
-    X(free_host_device, "xrt_free_host", XRT_ERROR_INVALID_POINTER, 0, xrt_free_host(f->d))                           \
-    X(free_host_stack, "xrt_free_host", XRT_ERROR_INVALID_POINTER, 0, xrt_free_host(h))                               \
-    X(free_host_interior, "xrt_free_host", XRT_ERROR_INVALID_POINTER, 0, xrt_free_host((char *)f->pinned + 8))        \
-    X(free_async_stack, "xrt_free_async", XRT_ERROR_INVALID_POINTER, 0, xrt_free_async(h, f->s))                      \
-    X(free_async_pinned, "xrt_free_async", XRT_ERROR_INVALID_POINTER, 0, xrt_free_async(f->pinned, NULL))             \
-    X(free_async_twice, "xrt_free_async", XRT_ERROR_INVALID_POINTER, 0, xrt_free_async(f->freed, f->s))               \
+    X(free_host_device, "xrt_free_host", XRT_ERROR_INVALID_VALUE,   0, xrt_free_host(f->d))                           \
+    X(free_host_stack, "xrt_free_host", XRT_ERROR_INVALID_VALUE,   0, xrt_free_host(h))                               \
+    X(free_host_interior, "xrt_free_host", XRT_ERROR_INVALID_VALUE,   0, xrt_free_host((char *)f->pinned + 8))        \
+    X(free_async_stack, "xrt_free_async", XRT_ERROR_INVALID_VALUE,   0, xrt_free_async(h, f->s))                      \
+    X(free_async_pinned, "xrt_free_async", XRT_ERROR_INVALID_VALUE,   0, xrt_free_async(f->pinned, NULL))             \
+    X(free_async_twice, "xrt_free_async", XRT_ERROR_INVALID_VALUE,   0, xrt_free_async(f->freed, f->s))               \
     X(free_async_dead_stream, "xrt_free_async", XRT_ERROR_INVALID_HANDLE, 0, xrt_free_async(f->d, f->dead_s))         \
     X(mem_info_free_null, "xrt_mem_get_info", XRT_ERROR_INVALID_VALUE, 0, xrt_mem_get_info(NULL, &total))              \
     X(mem_info_total_null, "xrt_mem_get_info", XRT_ERROR_INVALID_VALUE, 0, xrt_mem_get_info(&total, NULL))             \
@@ -937,10 +937,17 @@ static xrt_backend table_other(void) { return xrt_test_other_table(); }
     X(is_capturing_dead, "xrt_stream_is_capturing", XRT_ERROR_INVALID_HANDLE, 0, xrt_stream_is_capturing(f->dead_s, &cs)) \
     X(instantiate_dead_graph, "xrt_graph_instantiate", XRT_ERROR_INVALID_HANDLE, HAS_GRAPHS,                          \
       xrt_graph_instantiate(&exec, f->dead_graph))                                                                     \
-    X(instantiate_no_graph, "xrt_graph_instantiate", XRT_ERROR_INVALID_HANDLE, 0, xrt_graph_instantiate(&exec, NULL))  \
+    X(instantiate_no_graph, "xrt_graph_instantiate", XRT_ERROR_INVALID_VALUE, 0, xrt_graph_instantiate(&exec, NULL))   \
     X(instantiate_stream, "xrt_graph_instantiate", XRT_ERROR_INVALID_HANDLE, 0,                                       \
       xrt_graph_instantiate(&exec, (xrt_graph)f->s))                                                                   \
     X(launch_dead_exec, "xrt_graph_launch", XRT_ERROR_INVALID_HANDLE, HAS_GRAPHS, xrt_graph_launch(f->dead_exec, f->s)) \
+    X(launch_no_exec, "xrt_graph_launch", XRT_ERROR_INVALID_VALUE, 0, xrt_graph_launch(NULL, f->s))                   \
+    X(update_no_exec, "xrt_graph_exec_update", XRT_ERROR_INVALID_VALUE, HAS_GRAPHS, xrt_graph_exec_update(NULL, f->graph)) \
+    X(update_no_graph, "xrt_graph_exec_update", XRT_ERROR_INVALID_VALUE, HAS_GRAPHS, xrt_graph_exec_update(f->exec, NULL)) \
+    X(exec_destroy_null, "xrt_graph_exec_destroy", XRT_ERROR_INVALID_VALUE, 0, xrt_graph_exec_destroy(NULL))          \
+    X(graph_destroy_null, "xrt_graph_destroy", XRT_ERROR_INVALID_VALUE, 0, xrt_graph_destroy(NULL))                   \
+    X(graph_info_null, "xrt_graph_get_info", XRT_ERROR_INVALID_VALUE, 0, xrt_graph_get_info(NULL, &ginfo))            \
+    X(graph_dot_null, "xrt_graph_debug_dot_print", XRT_ERROR_INVALID_VALUE, 0, xrt_graph_debug_dot_print(NULL, "/dev/null", 0)) \
     X(launch_exec_dead_stream, "xrt_graph_launch", XRT_ERROR_INVALID_HANDLE, HAS_GRAPHS,                              \
       xrt_graph_launch(f->exec, f->dead_s))                                                                            \
     X(launch_exec_foreign_stream, "xrt_graph_launch", XRT_ERROR_INVALID_HANDLE, HAS_GRAPHS,                           \
@@ -967,10 +974,10 @@ static xrt_backend table_other(void) { return xrt_test_other_table(); }
     X(ipc_open_forged, "xrt_ipc_open_mem_handle", XRT_ERROR_INVALID_HANDLE, 0, xrt_ipc_open_mem_handle(&p, forged, 0)) \
     X(ipc_open_flags, "xrt_ipc_open_mem_handle", XRT_ERROR_INVALID_VALUE, 0,                                          \
       xrt_ipc_open_mem_handle(&p, forged, ~(unsigned)XRT_IPC_MEM_LAZY_ENABLE_PEER_ACCESS))                             \
-    X(ipc_close_device, "xrt_ipc_close_mem_handle", XRT_ERROR_INVALID_POINTER, 0, xrt_ipc_close_mem_handle(f->d))     \
-    X(ipc_close_freed, "xrt_ipc_close_mem_handle", XRT_ERROR_INVALID_POINTER, 0, xrt_ipc_close_mem_handle(f->freed))  \
+    X(ipc_close_device, "xrt_ipc_close_mem_handle", XRT_ERROR_INVALID_VALUE,   0, xrt_ipc_close_mem_handle(f->d))     \
+    X(ipc_close_freed, "xrt_ipc_close_mem_handle", XRT_ERROR_INVALID_VALUE,   0, xrt_ipc_close_mem_handle(f->freed))  \
     X(ipc_close_foreign, "xrt_ipc_close_mem_handle", XRT_ERROR_INVALID_POINTER, 0, xrt_ipc_close_mem_handle(f->other_d)) \
-    X(ipc_close_host, "xrt_ipc_close_mem_handle", XRT_ERROR_INVALID_POINTER, 0, xrt_ipc_close_mem_handle(h))          \
+    X(ipc_close_host, "xrt_ipc_close_mem_handle", XRT_ERROR_INVALID_VALUE,   0, xrt_ipc_close_mem_handle(h))          \
     X(ipc_get_event_dead, "xrt_ipc_get_event_handle", XRT_ERROR_INVALID_HANDLE, 0, xrt_ipc_get_event_handle(&ieh, f->dead_e)) \
     X(ipc_get_event_foreign, "xrt_ipc_get_event_handle", XRT_ERROR_INVALID_HANDLE, 0,                                 \
       xrt_ipc_get_event_handle(&ieh, f->other_e))                                                                      \
@@ -988,7 +995,12 @@ static xrt_backend table_other(void) { return xrt_test_other_table(); }
     X(memcpy_peer_dst_null, "xrt_memcpy_peer", XRT_ERROR_INVALID_VALUE, 0, xrt_memcpy_peer(NULL, 0, f->d, 0, 64))       \
     X(memcpy_peer_src_overrun, "xrt_memcpy_peer", XRT_ERROR_INVALID_VALUE, 0, xrt_memcpy_peer(f->d2, 0, f->d, 0, N + 1)) \
     X(memcpy_peer_host, "xrt_memcpy_peer", XRT_ERROR_INVALID_POINTER, 0, xrt_memcpy_peer(h, 0, f->d, 0, 64))            \
-    X(memcpy_peer_wrong_device, "xrt_memcpy_peer", XRT_ERROR_INVALID_VALUE, 0, xrt_memcpy_peer(f->d2, 0, f->d, 1, 64)) \
+    X(memcpy_peer_src_past_end, "xrt_memcpy_peer", XRT_ERROR_INVALID_DEVICE, 0,                                       \
+      xrt_memcpy_peer(f->d2, 0, f->d, f->devices, 64))                                                                 \
+    X(memcpy_peer_dst_past_end, "xrt_memcpy_peer", XRT_ERROR_INVALID_DEVICE, 0,                                       \
+      xrt_memcpy_peer(f->d2, f->devices, f->d, 0, 64))                                                                 \
+    X(memcpy_peer_async_past_end, "xrt_memcpy_peer_async", XRT_ERROR_INVALID_DEVICE, 0,                               \
+      xrt_memcpy_peer_async(f->d2, 0, f->d, INT_MAX, 64, f->s))                                                        \
     X(memcpy_peer_negative, "xrt_memcpy_peer", XRT_ERROR_INVALID_DEVICE, 0, xrt_memcpy_peer(f->d2, -1, f->d, 0, 64))   \
     X(memcpy_peer_foreign, "xrt_memcpy_peer", XRT_ERROR_INVALID_POINTER, 0, xrt_memcpy_peer(f->d2, 0, f->other_d, 0, 64)) \
     X(memcpy_peer_async_dead, "xrt_memcpy_peer_async", XRT_ERROR_INVALID_HANDLE, 0,                                    \

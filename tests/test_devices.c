@@ -475,7 +475,7 @@ XRT_TEST(test_peer_copy_checks)
     snprintf(want, sizeof want, "src %p is memory of device 1, not of device 0", b);
     FAILS(xrt_memcpy_peer(a, 0, b, 0, 8), XRT_ERROR_INVALID_VALUE, want);
     FAILS(xrt_memcpy_peer(a, 0, b, -1, 8), XRT_ERROR_INVALID_DEVICE, "src device -1 is negative");
-    FAILS(xrt_memcpy_peer(a, 0, b, n, 8), XRT_ERROR_INVALID_VALUE, "not of device");
+    FAILS(xrt_memcpy_peer(a, 0, b, n, 8), XRT_ERROR_INVALID_DEVICE, "is out of range");
     FAILS(xrt_memcpy_peer_async(a, 0, NULL, 1, 8, NULL), XRT_ERROR_INVALID_VALUE, "src is NULL");
     OK(xrt_memcpy_peer(a, 0, b, 1, 0)); /* nothing to copy */
     OK(xrt_free(a));

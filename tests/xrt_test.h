@@ -1161,7 +1161,7 @@ typedef struct xrt_test_calls {
     X(exec_destroy_stream, "graph_exec_destroy of a stream", 0, XRT_ERROR_INVALID_HANDLE,                              \
       xrt_graph_exec_destroy((xrt_graph_exec)c->other))                                                                \
     X(graph_destroy, "graph_destroy", 0, XRT_SUCCESS, xrt_graph_destroy(c->graph))                                     \
-    X(graph_destroy_null, "graph_destroy of NULL", 0, XRT_ERROR_INVALID_HANDLE, xrt_graph_destroy(NULL))              \
+    X(graph_destroy_null, "graph_destroy of NULL", 0, XRT_ERROR_INVALID_VALUE, xrt_graph_destroy(NULL))               \
     X(graph_info, "graph_get_info", 0, XRT_SUCCESS, xrt_graph_get_info(c->graph, &c->ginfo))                          \
     X(graph_info_null, "graph_get_info to NULL", 0, XRT_ERROR_INVALID_VALUE, xrt_graph_get_info(c->graph, NULL))  \
     X(graph_dot, "graph_debug_dot_print", 0, XRT_SUCCESS, xrt_graph_debug_dot_print(c->graph, "/dev/null", 0))       \
