@@ -515,7 +515,8 @@ static inline xrt_status xrt_memcpy_peer_async(void *dst, int dst_device, const 
                                                xrt_stream stream);
 XRT_API xrt_status xrt_target_to_string(const xrt_target *target, char *buf, size_t size); /* "cuda:sm_90:32" */
 
-/* memory: every allocation is aligned to XRT_ALIGNMENT; size 0 is invalid;
+/* memory: every allocation is aligned to XRT_ALIGNMENT; xrt_malloc of size 0
+   gives NULL and success (as cudaMalloc), the other allocations refuse it;
    freeing NULL is a no-op; freeing what xrt did not allocate, or twice, is
    XRT_ERROR_INVALID_VALUE, as cudaFree (another backend's memory:
    XRT_ERROR_INVALID_POINTER) */
@@ -919,11 +920,15 @@ static inline xrt_status xrt__mem_check_alloc(void **ptr, size_t size, const cha
     return XRT_SUCCESS;
 }
 
+/* Of 0 bytes: success and NULL, as cudaMalloc and hipMalloc. */
 static inline xrt_status xrt_malloc(void **ptr, size_t size)
 {
     const xrt_backend *b = xrt__be();
-    xrt_status st = xrt__mem_check_alloc(ptr, size, "xrt_malloc");
-    if (st == XRT_SUCCESS) st = b->malloc(b, ptr, size);
+    xrt_status st;
+    XRT__CHECK_PTR(ptr, "xrt_malloc");
+    *ptr = NULL;
+    if (XRT__UNLIKELY(size == 0)) return xrt__no_op(b, "xrt_malloc");
+    st = b->malloc(b, ptr, size);
     return st == XRT_SUCCESS ? xrt__mem_add(b, ptr, size, XRT_MEMORY_DEVICE, "xrt_malloc") : st;
 }
 

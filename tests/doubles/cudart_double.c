@@ -1180,6 +1180,10 @@ cudaError_t cudaDeviceGetAttribute(int *v, enum cudaDeviceAttr a, int d)
 /* >> memory */
 static cudaError_t allocate_on(void **p, size_t n, int host, int device)
 {
+    if (n == 0 && !host) { /* cudaMalloc of 0 bytes: success and NULL */
+        *p = NULL;
+        return cudaSuccess;
+    }
     if (n > ((size_t)1 << 40)) {
         *p = NULL;
         return cudaErrorMemoryAllocation;
