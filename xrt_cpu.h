@@ -3091,6 +3091,9 @@ static xrt_status xrt__cpu_copy_now(const xrt_backend *self, xrt__cpu_op *op, vo
     return XRT_SUCCESS;
 }
 
+/* CUDA's "API synchronization behavior": a copy from any host memory to any
+   host memory, pinned included, is fully synchronous with the host; the
+   kind is resolved here (XRT_MEMCPY_DEFAULT is never passed). */
 static xrt_status xrt__cpu_memcpy_async(const xrt_backend *self, void *dst, const void *src, size_t size,
                                         xrt_memcpy_kind kind, void *stream)
 {
@@ -3098,7 +3101,7 @@ static xrt_status xrt__cpu_memcpy_async(const xrt_backend *self, void *dst, cons
     xrt__cpu_copy_op(&op, dst, src, size);
     if (kind != XRT_MEMCPY_DEVICE_TO_DEVICE && !__atomic_load_n(&xrt__cpu_stream_of(stream)->cap, __ATOMIC_ACQUIRE) &&
         ((kind != XRT_MEMCPY_DEVICE_TO_HOST && xrt__cpu_pageable(self, src)) ||
-         (kind != XRT_MEMCPY_HOST_TO_DEVICE && xrt__cpu_pageable(self, dst))))
+         (kind != XRT_MEMCPY_HOST_TO_DEVICE && xrt__cpu_pageable(self, dst)) || kind == XRT_MEMCPY_HOST_TO_HOST))
         return xrt__cpu_copy_now(self, &op, stream);
     return xrt__cpu_enqueue(stream, &op, "cpu: xrt_memcpy_async");
 }

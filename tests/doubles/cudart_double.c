@@ -1360,6 +1360,21 @@ cudaError_t cudaMemsetAsync(void *d, int v, size_t n, cudaStream_t s)
     return enqueue(s, o);
 }
 
+/* Pinned host memory of the double's (an allocation made as host memory). */
+static int host_side(const void *p)
+{
+    const alloc *a;
+    int host = 0;
+    pthread_mutex_lock(&live_lock);
+    for (a = allocs; a; a = a->next)
+        if ((const char *)p >= a->base && (const char *)p < a->base + a->size) {
+            host = a->host;
+            break;
+        }
+    pthread_mutex_unlock(&live_lock);
+    return host;
+}
+
 static int known(const void *p)
 {
     const alloc *a;
@@ -1370,8 +1385,10 @@ static int known(const void *p)
     return found;
 }
 
-/* As CUDA: a copy with a pageable (unregistered) host side has read its
-   source, or written its destination, when the call returns. */
+/* As CUDA ("API synchronization behavior"): a copy with a pageable
+   (unregistered) host side has read its source, or written its destination,
+   when the call returns; so has a copy from any host memory to any host
+   memory, pinned included ("fully synchronous with respect to the host"). */
 cudaError_t cudaMemcpyAsync(void *d, const void *src, size_t n, enum cudaMemcpyKind k, cudaStream_t s)
 {
     op *o = op_new(1);
@@ -1380,7 +1397,8 @@ cudaError_t cudaMemcpyAsync(void *d, const void *src, size_t n, enum cudaMemcpyK
     if (!o) return cudaErrorMemoryAllocation;
     o->dst = d, o->src = src, o->n = n;
     e = enqueue_or_capture(s, o, &captured);
-    if (e == cudaSuccess && !captured && n && (!known(d) || !known(src)) && k != cudaMemcpyDeviceToDevice)
+    if (e == cudaSuccess && !captured && n && k != cudaMemcpyDeviceToDevice &&
+        (!known(d) || !known(src) || (host_side(d) && host_side(src))))
         stream_wait(stream_of(s));
     return e;
 }
