@@ -510,6 +510,9 @@ XRT_API uint64_t xrt_target_fingerprint(const xrt_target *target); /* of backend
 static inline xrt_status xrt_device_can_access_peer(int *can, int device, int peer);
 static inline xrt_status xrt_device_enable_peer_access(int peer, unsigned flags);
 static inline xrt_status xrt_device_disable_peer_access(int peer);
+/* As cudaMemcpyPeer: asynchronous with respect to the host, serialized with
+   the work queued before and after it on the current, source and destination
+   devices (their NULL streams and, so, their blocking streams) */
 static inline xrt_status xrt_memcpy_peer(void *dst, int dst_device, const void *src, int src_device, size_t size);
 static inline xrt_status xrt_memcpy_peer_async(void *dst, int dst_device, const void *src, int src_device, size_t size,
                                                xrt_stream stream);
@@ -1089,8 +1092,8 @@ static inline xrt_status xrt_memcpy_peer(void *dst, int dst_device, const void *
     xrt_status st;
     XRT__CHECK_MAY_WAIT("xrt_memcpy_peer");
     st = xrt__mem_check_peer(b, dst, dst_device, src, src_device, size, "xrt_memcpy_peer");
-    if (st != XRT_SUCCESS || size == 0) return st;
-    return b->memcpy_peer(b, dst, dst_device, src, src_device, size);
+    if (st != XRT_SUCCESS) return st;
+    return b->memcpy_peer(b, dst, dst_device, src, src_device, size); /* 0 bytes too: it orders the devices' work */
 }
 
 static inline xrt_status xrt_memcpy_peer_async(void *dst, int dst_device, const void *src, int src_device, size_t size,
