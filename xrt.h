@@ -601,14 +601,19 @@ XRT_API uint64_t xrt_target_fingerprint(const xrt_target *target); /* of backend
 static inline xrt_status xrt_device_can_access_peer(int *can, int device, int peer);
 static inline xrt_status xrt_device_enable_peer_access(int peer, unsigned flags);
 static inline xrt_status xrt_device_disable_peer_access(int peer);
+/* As cudaMemcpyPeer: asynchronous with respect to the host, serialized with
+   the work queued before and after it on the current, source and destination
+   devices (their NULL streams and, so, their blocking streams) */
 static inline xrt_status xrt_memcpy_peer(void *dst, int dst_device, const void *src, int src_device, size_t size);
 static inline xrt_status xrt_memcpy_peer_async(void *dst, int dst_device, const void *src, int src_device, size_t size,
                                                xrt_stream stream);
 XRT_API xrt_status xrt_target_to_string(const xrt_target *target, char *buf, size_t size); /* "cuda:sm_90:32" */
 
-/* memory: every allocation is aligned to XRT_ALIGNMENT; size 0 is invalid;
+/* memory: every allocation is aligned to XRT_ALIGNMENT; xrt_malloc of size 0
+   gives NULL and success (as cudaMalloc), the other allocations refuse it;
    freeing NULL is a no-op; freeing what xrt did not allocate, or twice, is
-   XRT_ERROR_INVALID_POINTER */
+   XRT_ERROR_INVALID_VALUE, as cudaFree (another backend's memory:
+   XRT_ERROR_INVALID_POINTER) */
 #define XRT_ALIGNMENT 256
 static inline xrt_status xrt_malloc(void **ptr, size_t size);            /* device memory */
 static inline xrt_status xrt_free(void *ptr);                            /* waits for the device, as cudaFree */
@@ -637,7 +642,8 @@ static inline xrt_status xrt_mem_export_dmabuf(const void *ptr, size_t size, int
    for queued work). Opening a handle in the process that exported it is
    XRT_ERROR_INVALID_VALUE; a forged handle, a handle of freed memory or of
    another backend is XRT_ERROR_INVALID_HANDLE; xrt_free refuses an opened
-   pointer (XRT_ERROR_INVALID_POINTER). CPU backend: when the exporter frees
+   pointer and xrt_ipc_close_mem_handle one it did not open
+   (XRT_ERROR_INVALID_VALUE, as CUDA). CPU backend: when the exporter frees
    the memory while other processes have it open, the bytes stay theirs until
    the last of them closes it; no new open succeeds after the free. */
 static inline xrt_status xrt_ipc_get_mem_handle(xrt_ipc_mem_handle *handle, void *dev_ptr);
@@ -1091,11 +1097,15 @@ static inline xrt_status xrt__mem_check_alloc(void **ptr, size_t size, const cha
     return XRT_SUCCESS;
 }
 
+/* Of 0 bytes: success and NULL, as cudaMalloc and hipMalloc. */
 static inline xrt_status xrt_malloc(void **ptr, size_t size)
 {
     const xrt_backend *b = xrt__be();
-    xrt_status st = xrt__mem_check_alloc(ptr, size, "xrt_malloc");
-    if (st == XRT_SUCCESS) st = b->malloc(b, ptr, size);
+    xrt_status st;
+    XRT__CHECK_PTR(ptr, "xrt_malloc");
+    *ptr = NULL;
+    if (XRT__UNLIKELY(size == 0)) return xrt__no_op(b, "xrt_malloc");
+    st = b->malloc(b, ptr, size);
     return st == XRT_SUCCESS ? xrt__mem_add(b, ptr, size, XRT_MEMORY_DEVICE, "xrt_malloc") : st;
 }
 
@@ -1256,8 +1266,8 @@ static inline xrt_status xrt_memcpy_peer(void *dst, int dst_device, const void *
     xrt_status st;
     XRT__CHECK_MAY_WAIT("xrt_memcpy_peer");
     st = xrt__mem_check_peer(b, dst, dst_device, src, src_device, size, "xrt_memcpy_peer");
-    if (st != XRT_SUCCESS || size == 0) return st;
-    return b->memcpy_peer(b, dst, dst_device, src, src_device, size);
+    if (st != XRT_SUCCESS) return st;
+    return b->memcpy_peer(b, dst, dst_device, src, src_device, size); /* 0 bytes too: it orders the devices' work */
 }
 
 static inline xrt_status xrt_memcpy_peer_async(void *dst, int dst_device, const void *src, int src_device, size_t size,
@@ -4273,6 +4283,8 @@ XRT_API xrt_status xrt__handle_bad(const char *fn, const void *handle)
     if ((h == (uintptr_t)XRT_STREAM_LEGACY || h == (uintptr_t)XRT_STREAM_PER_THREAD) &&
         (st = xrt__handle_bad_special(fn, h)) != XRT_SUCCESS)
         return st;
+    if (!h && !strncmp(fn, "xrt_graph", 9)) /* cudaGraph*'s NULL graph or exec: cudaErrorInvalidValue */
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "the graph or exec handle is NULL");
     xrt__lock(&xrt__handle_lock);
     if (!h) {
         why = "is NULL";
@@ -5095,7 +5107,8 @@ XRT_API xrt_status xrt__mem_take(const xrt_backend *b, void *p, xrt_memory_type 
     *record = n;
     if (!n && __atomic_load_n(&xrt__graph_mems, __ATOMIC_RELAXED) && xrt__graph_mem_has((uintptr_t)p))
         why = "is allocated by each launch of a graph: not before the next launch (nor twice after one)";
-    if (why) return xrt_error(XRT_ERROR_INVALID_POINTER, fn, "%p %s", p, why);
+    /* cudaFree's failures are cudaErrorInvalidValue; another backend's memory is xrt's own rule */
+    if (why) return xrt_error(n && n->be != b ? XRT_ERROR_INVALID_POINTER : XRT_ERROR_INVALID_VALUE, fn, "%p %s", p, why);
     /* before the memory can be handed out again; without hooks, no call */
     if (__atomic_load_n(&xrt__hook_count, __ATOMIC_ACQUIRE)) xrt__mem_run_hooks(n);
     return XRT_SUCCESS;
@@ -5594,6 +5607,21 @@ XRT_API xrt_status xrt__mem_check_copy(const xrt_backend *b, void *dst, const vo
     return xrt__mem_check_copy_full(b, dst, src, n, kind, fn);
 }
 
+/* A peer copy's side on a device its memory is not on: a device that does
+   not exist is cudaMemcpyPeer's cudaErrorInvalidDevice, before the pointer. */
+static xrt_status xrt__mem_peer_elsewhere(const xrt_backend *b, const void *p, int device, const char *what,
+                                          const char *fn, const xrt_pointer_attributes *a) XRT__COLD;
+static xrt_status xrt__mem_peer_elsewhere(const xrt_backend *b, const void *p, int device, const char *what,
+                                          const char *fn, const xrt_pointer_attributes *a)
+{
+    int count = 0;
+    if (b->get_device_count(b, &count) == XRT_SUCCESS && device >= count)
+        return xrt_error(XRT_ERROR_INVALID_DEVICE, fn, "%s device %d is out of range (%d device%s)", what, device, count,
+                         count == 1 ? "" : "s");
+    return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%s %p is memory of device %d, not of device %d", what, p, a->device,
+                     device);
+}
+
 /* A peer copy's side: device memory of b on `device`, [p, p+n) inside it. */
 static xrt_status xrt__mem_check_peer_side(const xrt_backend *b, const void *p, int device, size_t n,
                                            const char *what, const char *fn, const xrt_pointer_attributes *a)
@@ -5605,9 +5633,7 @@ static xrt_status xrt__mem_check_peer_side(const xrt_backend *b, const void *p, 
     if (!xrt__mem_on_device(a->type))
         return xrt_error(XRT_ERROR_INVALID_POINTER, fn, "%s %p is %s memory, not device memory", what, p,
                          xrt__mem_names[a->type]);
-    if (a->device != device)
-        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%s %p is memory of device %d, not of device %d", what, p,
-                         a->device, device);
+    if (a->device != device) return xrt__mem_peer_elsewhere(b, p, device, what, fn, a);
     return XRT_SUCCESS;
 }
 
@@ -5828,7 +5854,8 @@ XRT_API xrt_status xrt__ipc_close(const xrt_backend *b, void *p)
     }
     xrt__spin_unlock(&xrt__mem_lock);
     pthread_mutex_unlock(&xrt__ipc_lock);
-    if (why) return xrt_error(XRT_ERROR_INVALID_POINTER, fn, "dev_ptr %p %s", p, why);
+    /* cudaIpcCloseMemHandle of a pointer it did not open: cudaErrorInvalidValue */
+    if (why) return xrt_error(n && n->be != b ? XRT_ERROR_INVALID_POINTER : XRT_ERROR_INVALID_VALUE, fn, "dev_ptr %p %s", p, why);
     if (last) xrt__mem_run_hooks(n); /* before the mapping goes */
     st = b->ipc_close_mem_handle(b, p);
     pthread_mutex_lock(&xrt__ipc_lock); /* an open must not record p between the lookup and the insert of the undo */

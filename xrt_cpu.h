@@ -3091,6 +3091,9 @@ static xrt_status xrt__cpu_copy_now(const xrt_backend *self, xrt__cpu_op *op, vo
     return XRT_SUCCESS;
 }
 
+/* CUDA's "API synchronization behavior": a copy from any host memory to any
+   host memory, pinned included, is fully synchronous with the host; the
+   kind is resolved here (XRT_MEMCPY_DEFAULT is never passed). */
 static xrt_status xrt__cpu_memcpy_async(const xrt_backend *self, void *dst, const void *src, size_t size,
                                         xrt_memcpy_kind kind, void *stream)
 {
@@ -3098,7 +3101,7 @@ static xrt_status xrt__cpu_memcpy_async(const xrt_backend *self, void *dst, cons
     xrt__cpu_copy_op(&op, dst, src, size);
     if (kind != XRT_MEMCPY_DEVICE_TO_DEVICE && !__atomic_load_n(&xrt__cpu_stream_of(stream)->cap, __ATOMIC_ACQUIRE) &&
         ((kind != XRT_MEMCPY_DEVICE_TO_HOST && xrt__cpu_pageable(self, src)) ||
-         (kind != XRT_MEMCPY_HOST_TO_DEVICE && xrt__cpu_pageable(self, dst))))
+         (kind != XRT_MEMCPY_HOST_TO_DEVICE && xrt__cpu_pageable(self, dst)) || kind == XRT_MEMCPY_HOST_TO_HOST))
         return xrt__cpu_copy_now(self, &op, stream);
     return xrt__cpu_enqueue(stream, &op, "cpu: xrt_memcpy_async");
 }
@@ -3374,22 +3377,46 @@ static xrt_status xrt__cpu_peer_devices(int dst_device, int src_device, const ch
     return st == XRT_SUCCESS ? xrt__cpu_check_device(src_device, who) : st;
 }
 
-/* As cudaMemcpyPeer: after the work queued on the NULL streams of the
-   source, destination and current devices, done when the call returns. */
+/* As cudaMemcpyPeer: "asynchronous with respect to the host, but serialized
+   with respect to all pending and future asynchronous work in to the current
+   device, srcDevice, and dstDevice". The copy goes on the current device's
+   NULL stream after a mark queued on each other device's (so after their
+   blocking streams' work too), and each other NULL stream then waits for it
+   (so do their blocking streams' later ops). Nothing waits here. */
 static xrt_status xrt__cpu_memcpy_peer(const xrt_backend *self, void *dst, int dst_device, const void *src,
                                        int src_device, size_t size)
 {
     static const char who[] = "cpu: xrt_memcpy_peer";
-    int cur = xrt__cpu_current();
+    xrt__cpu_stream *cur = xrt__cpu.dflt[xrt__cpu_current()], *other[2];
+    uint64_t at[2], copied;
     xrt__cpu_op op;
+    int n = 0, i;
     xrt_status st = xrt__cpu_peer_devices(dst_device, src_device, who);
-    if (st == XRT_SUCCESS && src_device != dst_device)
-        st = xrt__cpu_stream_synchronize(self, xrt__cpu.dflt[src_device]);
-    if (st == XRT_SUCCESS && cur != src_device && cur != dst_device)
-        st = xrt__cpu_stream_synchronize(self, xrt__cpu.dflt[cur]);
+    (void)self;
+    if (st == XRT_SUCCESS) st = xrt__cpu_cap_unsafe(who);
     if (st != XRT_SUCCESS) return st;
+    if (xrt__cpu.dflt[src_device] != cur) other[n++] = xrt__cpu.dflt[src_device];
+    if (xrt__cpu.dflt[dst_device] != cur && dst_device != src_device) other[n++] = xrt__cpu.dflt[dst_device];
+    op.run = xrt__cpu_run_nothing;
+    for (i = 0; i < n; i++)
+        if ((st = xrt__cpu_enqueue_at(other[i], &op, who, &at[i])) != XRT_SUCCESS) return st;
+    for (i = 0; i < n; i++) {
+        xrt__cpu_wait_op(&op, other[i], at[i]);
+        if ((st = xrt__cpu_enqueue(cur, &op, who)) != XRT_SUCCESS) {
+            xrt__cpu_stream_unref(other[i]);
+            return st;
+        }
+    }
     xrt__cpu_copy_op(&op, dst, src, size);
-    return xrt__cpu_sync_op_on(self, xrt__cpu.dflt[dst_device], &op, who);
+    if ((st = xrt__cpu_enqueue_at(cur, &op, who, &copied)) != XRT_SUCCESS) return st;
+    for (i = 0; i < n; i++) {
+        xrt__cpu_wait_op(&op, cur, copied);
+        if ((st = xrt__cpu_enqueue(other[i], &op, who)) != XRT_SUCCESS) {
+            xrt__cpu_stream_unref(cur);
+            return st;
+        }
+    }
+    return XRT_SUCCESS;
 }
 
 /* Split across the pool when large, as any other copy. */

@@ -922,19 +922,16 @@ static xrt_status xrt__gpu_memcpy_peer_async(const xrt_backend *self, void *dst,
                                               XRT__GPU_CALL(MemcpyPeerAsync)) : st;
 }
 
-/* cudaMemcpyPeer: after the work queued on the current, source and
-   destination devices, and before the work queued on them later (a copy on
-   the current device's NULL stream alone would not wait for the source
-   device's), then waited for, as xrt__gpu_memcpy: the runtime returns
-   before a device-to-device copy is done. */
+/* cudaMemcpyPeer: asynchronous with respect to the host, serialized with the
+   work queued before and after it on the current, source and destination
+   devices: the runtime's own rule, so nothing is waited for here. */
 static xrt_status xrt__gpu_memcpy_peer(const xrt_backend *self, void *dst, int dst_device, const void *src,
                                        int src_device, size_t size)
 {
     const xrt__gpu *g = (const xrt__gpu *)self->user;
     xrt_status st = xrt__gpu_peer_devices(g, dst_device, src_device, "xrt_memcpy_peer");
-    if (st == XRT_SUCCESS)
-        st = XRT__GPU_CHECK(g, g->rt.MemcpyPeer(dst, dst_device, src, src_device, size), XRT__GPU_CALL(MemcpyPeer));
-    return st == XRT_SUCCESS ? XRT__GPU_CHECK(g, g->rt.StreamSynchronize(NULL), XRT__GPU_CALL(StreamSynchronize)) : st;
+    return st == XRT_SUCCESS ? XRT__GPU_CHECK(g, g->rt.MemcpyPeer(dst, dst_device, src, src_device, size),
+                                              XRT__GPU_CALL(MemcpyPeer)) : st;
 }
 
 /* Runs for every pointer the registry does not know (pageable host buffers of

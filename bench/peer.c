@@ -19,6 +19,7 @@ static void peer_sync(void *p, long iters)
     bench_copies *c = (bench_copies *)p;
     long i;
     for (i = 0; i < iters; i++) xrt_memcpy_peer(c->dst, 1, c->src, 0, c->n);
+    xrt_stream_synchronize(NULL); /* it returns before the copy is done, as cudaMemcpyPeer */
 }
 
 static void peer_async(void *p, long iters)

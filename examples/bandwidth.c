@@ -352,6 +352,8 @@ static double copy_batch(const job *j, int mode, long iters)
         if (st != XRT_SUCCESS) fail_xrt();
     }
     if (mode && xrt_stream_synchronize(j->stream) != XRT_SUCCESS) fail_xrt();
+    /* xrt_memcpy_peer returns before its copy is done, as cudaMemcpyPeer; it is ordered on the current device's NULL stream */
+    if (!mode && j->peer && xrt_stream_synchronize(NULL) != XRT_SUCCESS) fail_xrt();
     if (j->dst2 && xrt_stream_synchronize(j->stream2) != XRT_SUCCESS) fail_xrt();
     return bench_now_ns() - t0;
 }

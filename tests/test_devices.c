@@ -399,35 +399,40 @@ XRT_TEST(test_peer_copy_in_a_graph)
     OK(xrt_free(b));
 }
 
-/* xrt_memcpy_peer comes after the work queued on the NULL streams of the
-   source, destination and current devices (as cudaMemcpyPeer). The source
-   device's stream holds a set behind a gate, a third device (the current
-   one, where there are three) a gate of its own; another thread opens them,
-   in one order and then in the other, and notes when: the copy has what the
-   set wrote, and returns only once both are open. */
-static int opened;     /* gates opened so far */
-static gate *order[2]; /* the order they open in */
-static void *open_later(void *arg)
+/* xrt_memcpy_peer, as cudaMemcpyPeer: "asynchronous with respect to the
+   host, but serialized with respect to all pending and future asynchronous
+   work in to the current device, srcDevice, and dstDevice". The source
+   device's NULL stream holds a set behind a gate, a third device (the
+   current one, where there are three; else the destination) a gate of its
+   own: the copy returns with both closed, and the work queued afterwards on
+   the source device (a set of the source) and on the current one (a read of
+   the destination) comes after it. A watchdog opens the gates if the copy
+   has not returned after 5 s, so that a copy that waits fails, not hangs. */
+static int peer_returned, peer_late;
+static void *open_if_stuck(void *arg)
 {
     int i;
     (void)arg;
-    for (i = 0; i < 2; i++) {
-        sleep_ms(30);
-        __atomic_store_n(&opened, i + 1, __ATOMIC_RELEASE);
-        gate_open(order[i]);
+    for (i = 0; i < 500 && !__atomic_load_n(&peer_returned, __ATOMIC_ACQUIRE); i++) sleep_ms(10);
+    if (!__atomic_load_n(&peer_returned, __ATOMIC_ACQUIRE)) {
+        __atomic_store_n(&peer_late, 1, __ATOMIC_RELEASE);
+        gate_open(&gates[0]);
+        gate_open(&gates[1]);
     }
     return NULL;
 }
 
-XRT_GATED_TEST(test_peer_copy_after_queued_work)
+XRT_GATED_TEST(test_peer_copy_serialized_not_waited_for)
 {
-    unsigned char h[64];
+    unsigned char h[64], *pinned;
     void *src, *dst;
-    pthread_t opener;
-    int round, third = devices() > 2;
+    pthread_t watchdog;
+    int round, cur = devices() > 2 ? 2 : 0;
     (void)state;
     SKIP_UNLESS(devices() >= 2, "one device");
     SKIP_UNLESS(caps() & XRT_CAP_HOST_FUNC, "no host functions");
+    SKIP_UNLESS(caps() & XRT_CAP_PINNED_HOST, "no pinned host memory");
+    OK(xrt_malloc_host((void **)&pinned, sizeof h));
     OK(xrt_set_device(1));
     OK(xrt_malloc(&src, sizeof h));
     OK(xrt_set_device(0));
@@ -441,24 +446,67 @@ XRT_GATED_TEST(test_peer_copy_after_queued_work)
         OK(xrt_set_device(0));
         OK(xrt_memset(dst, 0, sizeof h));
         gate_wait_entered(&gates[0]);
-        OK(xrt_set_device(third ? 2 : 0));
-        OK(xrt_launch_host_func(NULL, gate_wait, &gates[1])); /* with two devices: the destination's */
+        OK(xrt_set_device(cur));
+        OK(xrt_launch_host_func(NULL, gate_wait, &gates[1]));
         gate_wait_entered(&gates[1]);
-        order[0] = &gates[round ? 0 : 1];
-        order[1] = &gates[round ? 1 : 0];
-        opened = 0;
-        assert_int_equal(pthread_create(&opener, NULL, open_later, NULL), 0);
+        memset(pinned, 0, sizeof h);
+        peer_returned = peer_late = 0;
+        assert_int_equal(pthread_create(&watchdog, NULL, open_if_stuck, NULL), 0);
         OK(xrt_memcpy_peer(dst, 0, src, 1, sizeof h));
-        assert_int_equal(__atomic_load_n(&opened, __ATOMIC_ACQUIRE), 2); /* both gates */
-        assert_int_equal(pthread_join(opener, NULL), 0);
+        __atomic_store_n(&peer_returned, 1, __ATOMIC_RELEASE);
+        OK(xrt_memcpy_async(pinned, dst, sizeof h, XRT_MEMCPY_DEVICE_TO_HOST, NULL)); /* the current device's */
+        OK(xrt_set_device(1));
+        OK(xrt_memset_async(src, 99, sizeof h, NULL)); /* the source device's */
+        gate_open(&gates[0]);
+        gate_open(&gates[1]);
+        assert_int_equal(pthread_join(watchdog, NULL), 0);
+        assert_int_equal(__atomic_load_n(&peer_late, __ATOMIC_ACQUIRE), 0); /* it returned with the gates closed */
+        OK(xrt_stream_synchronize(NULL));
+        OK(xrt_set_device(cur));
+        OK(xrt_stream_synchronize(NULL));
+        assert_bytes(pinned, sizeof h, (unsigned char)(7 + round));
         OK(xrt_set_device(0));
         OK(xrt_memcpy(h, dst, sizeof h, XRT_MEMCPY_DEVICE_TO_HOST));
         assert_bytes(h, sizeof h, (unsigned char)(7 + round));
+        OK(xrt_memcpy(h, src, sizeof h, XRT_MEMCPY_DEVICE_TO_HOST));
+        assert_bytes(h, sizeof h, 99);
     }
     OK(xrt_free(dst));
     OK(xrt_set_device(1));
     OK(xrt_free(src));
     OK(xrt_set_device(0));
+    OK(xrt_free_host(pinned));
+}
+
+/* A peer copy of 0 bytes is serialized too, as CUDA's: work queued after it
+   on the current device comes after the source device's earlier work. */
+XRT_GATED_TEST(test_peer_copy_of_zero_bytes_serialized)
+{
+    unsigned char *pinned;
+    void *src, *dst;
+    (void)state;
+    SKIP_UNLESS(devices() >= 2, "one device");
+    SKIP_UNLESS(caps() & XRT_CAP_HOST_FUNC, "no host functions");
+    SKIP_UNLESS(caps() & XRT_CAP_PINNED_HOST, "no pinned host memory");
+    OK(xrt_malloc_host((void **)&pinned, 64));
+    OK(xrt_set_device(1));
+    OK(xrt_malloc(&src, 64));
+    OK(xrt_memset(src, 1, 64));
+    OK(xrt_launch_host_func(NULL, gate_wait, &gates[0]));
+    OK(xrt_memset_async(src, 5, 64, NULL));
+    gate_wait_entered(&gates[0]);
+    OK(xrt_set_device(0));
+    OK(xrt_malloc(&dst, 64));
+    OK(xrt_memcpy_peer(dst, 0, src, 1, 0));
+    OK(xrt_memcpy_async(pinned, src, 64, XRT_MEMCPY_DEVICE_TO_HOST, NULL));
+    gate_open(&gates[0]);
+    OK(xrt_stream_synchronize(NULL));
+    assert_bytes(pinned, 64, 5);
+    OK(xrt_free(dst));
+    OK(xrt_set_device(1));
+    OK(xrt_free(src));
+    OK(xrt_set_device(0));
+    OK(xrt_free_host(pinned));
 }
 
 XRT_TEST(test_peer_copy_checks)
@@ -475,7 +523,7 @@ XRT_TEST(test_peer_copy_checks)
     snprintf(want, sizeof want, "src %p is memory of device 1, not of device 0", b);
     FAILS(xrt_memcpy_peer(a, 0, b, 0, 8), XRT_ERROR_INVALID_VALUE, want);
     FAILS(xrt_memcpy_peer(a, 0, b, -1, 8), XRT_ERROR_INVALID_DEVICE, "src device -1 is negative");
-    FAILS(xrt_memcpy_peer(a, 0, b, n, 8), XRT_ERROR_INVALID_VALUE, "not of device");
+    FAILS(xrt_memcpy_peer(a, 0, b, n, 8), XRT_ERROR_INVALID_DEVICE, "is out of range");
     FAILS(xrt_memcpy_peer_async(a, 0, NULL, 1, 8, NULL), XRT_ERROR_INVALID_VALUE, "src is NULL");
     OK(xrt_memcpy_peer(a, 0, b, 1, 0)); /* nothing to copy */
     OK(xrt_free(a));

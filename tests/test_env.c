@@ -50,7 +50,6 @@ static int log_level_child(void *arg)
    and when it is called before the first xrt_init. */
 static int log_level_kept_child(void *arg)
 {
-    void *p;
     (void)arg;
     xrt_test_log_capture();
     unsetenv("XRT_LOG");
@@ -59,20 +58,20 @@ static int log_level_kept_child(void *arg)
     xrt_shutdown();
     CHILD_OK(xrt_init());
     xrt_set_log_level(XRT_LOG_NONE);
-    CHILD_EXPECT(xrt_malloc(&p, 0), XRT_ERROR_INVALID_VALUE);
+    CHILD_EXPECT(xrt_malloc(NULL, 64), XRT_ERROR_INVALID_VALUE);
     CHILD_TRUE(xrt_test_log.count == 0);
     CHILD_OK(xrt_init());
-    CHILD_EXPECT(xrt_malloc(&p, 0), XRT_ERROR_INVALID_VALUE);
+    CHILD_EXPECT(xrt_malloc(NULL, 64), XRT_ERROR_INVALID_VALUE);
     if (xrt_test_log.count) CHILD_FAIL("xrt_init re-applied XRT_LOG over xrt_set_log_level");
     xrt_shutdown();
     CHILD_OK(xrt_init());
-    CHILD_EXPECT(xrt_malloc(&p, 0), XRT_ERROR_INVALID_VALUE);
+    CHILD_EXPECT(xrt_malloc(NULL, 64), XRT_ERROR_INVALID_VALUE);
     if (xrt_test_log.count) CHILD_FAIL("xrt_shutdown + xrt_init re-applied XRT_LOG=error over xrt_set_log_level(NONE)");
     xrt_shutdown();
     xrt_set_log_level(XRT_LOG_NONE); /* before the next start */
     setenv("XRT_LOG", "debug", 1);
     CHILD_OK(xrt_init());
-    CHILD_EXPECT(xrt_malloc(&p, 0), XRT_ERROR_INVALID_VALUE);
+    CHILD_EXPECT(xrt_malloc(NULL, 64), XRT_ERROR_INVALID_VALUE);
     if (xrt_test_log.count) CHILD_FAIL("xrt_init applied XRT_LOG=debug over an earlier xrt_set_log_level(NONE)");
     unsetenv("XRT_LOG");
     xrt_shutdown();
@@ -82,7 +81,6 @@ static int log_level_kept_child(void *arg)
 /* XRT_LOG='' is unset: no warning, the default level. */
 static int log_empty_child(void *arg)
 {
-    void *p;
     (void)arg;
     xrt_test_log_capture();
     unsetenv("XRT_LOG");
@@ -91,7 +89,7 @@ static int log_empty_child(void *arg)
     xrt_shutdown();
     CHILD_OK(xrt_init());
     if (xrt_test_log.count) CHILD_FAIL("XRT_LOG='' logged \"%s\"", xrt_test_log.last);
-    CHILD_EXPECT(xrt_malloc(&p, 0), XRT_ERROR_INVALID_VALUE);
+    CHILD_EXPECT(xrt_malloc(NULL, 64), XRT_ERROR_INVALID_VALUE);
     CHILD_TRUE(xrt_test_log.count == 0); /* the default logs warnings, not failed calls */
     unsetenv("XRT_LOG");
     xrt_shutdown();
@@ -202,9 +200,8 @@ static long stderr_text(FILE *f, long from, char *buf, size_t size)
    xrt_get_last_error_string answer it, as in CUDA); XRT_LOG=error prints it. */
 static int quiet_default_child(void *arg)
 {
-    static const char line[] = "xrt: error: xrt_malloc: size is 0 (invalid value)\n";
+    static const char line[] = "xrt: error: xrt_malloc: ptr is NULL (invalid value)\n";
     char text[512];
-    void *p;
     long at;
     FILE *f = tmpfile();
     (void)arg;
@@ -216,14 +213,14 @@ static int quiet_default_child(void *arg)
     fflush(stderr);
     if (dup2(fileno(f), 2) < 0) CHILD_FAIL("dup2: %s", strerror(errno));
     CHILD_OK(xrt_init());
-    CHILD_EXPECT(xrt_malloc(&p, 0), XRT_ERROR_INVALID_VALUE);
+    CHILD_EXPECT(xrt_malloc(NULL, 64), XRT_ERROR_INVALID_VALUE);
     at = stderr_text(f, 0, text, sizeof text);
     if (at != 0) CHILD_FAIL("by default a failed call printed \"%s\"", text);
-    CHILD_TRUE(strcmp(xrt_get_last_error_string(), "xrt_malloc: size is 0") == 0);
+    CHILD_TRUE(strcmp(xrt_get_last_error_string(), "xrt_malloc: ptr is NULL") == 0);
     setenv("XRT_LOG", "error", 1);
     xrt_shutdown();
     CHILD_OK(xrt_init());
-    CHILD_EXPECT(xrt_malloc(&p, 0), XRT_ERROR_INVALID_VALUE);
+    CHILD_EXPECT(xrt_malloc(NULL, 64), XRT_ERROR_INVALID_VALUE);
     stderr_text(f, at, text, sizeof text);
     if (strcmp(text, line) != 0) CHILD_FAIL("XRT_LOG=error printed \"%s\", not \"%.*s\"", text, (int)sizeof line - 2, line);
     unsetenv("XRT_LOG");

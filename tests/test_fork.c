@@ -206,7 +206,7 @@ static void churn_child(void)
     }
     CHILD_OK(xrt_malloc(&p, 64));
     CHILD_OK(xrt_free(p));
-    CHILD_EXPECT(xrt_malloc(&p, 0), XRT_ERROR_INVALID_VALUE);
+    CHILD_EXPECT(xrt_malloc(NULL, 64), XRT_ERROR_INVALID_VALUE);
     CHILD_OK(xrt_stream_create(&s));
     child_stream_works(s, 0x51);
     CHILD_OK(xrt_stream_destroy(s));

@@ -523,7 +523,7 @@ XRT_TEST(test_capture_refusals)
     FAILS(xrt_stream_end_capture(f.s[0], NULL), XRT_ERROR_INVALID_VALUE, "graph is NULL");
     FAILS(xrt_stream_is_capturing(f.s[0], NULL), XRT_ERROR_INVALID_VALUE, "status is NULL");
     FAILS(xrt_graph_instantiate(NULL, g), XRT_ERROR_INVALID_VALUE, "exec is NULL");
-    FAILS(xrt_graph_instantiate(&x, NULL), XRT_ERROR_INVALID_HANDLE, "is NULL");
+    FAILS(xrt_graph_instantiate(&x, NULL), XRT_ERROR_INVALID_VALUE, "is NULL");
     FAILS(xrt_graph_instantiate(&x, (xrt_graph)f.s[0]), XRT_ERROR_INVALID_HANDLE, "is a stream handle");
 
     /* begun twice */
@@ -875,7 +875,7 @@ XRT_TEST(test_captured_allocation_left_to_caller)
     OK(xrt_free_async(q, f.s[0]));
     OK(xrt_stream_end_capture(f.s[0], &g));
     /* before a launch, no memory is there */
-    FAILS(xrt_free(p), XRT_ERROR_INVALID_POINTER, "is allocated by each launch of a graph");
+    FAILS(xrt_free(p), XRT_ERROR_INVALID_VALUE, "is allocated by each launch of a graph");
     OK(xrt_graph_instantiate(&x, g));
     for (r = 0; r < 4; r++) {
         memset(f.h, 0, N * sizeof(int));
@@ -888,8 +888,8 @@ XRT_TEST(test_captured_allocation_left_to_caller)
         assert_ptr_equal(a.base, p);
         if (r == 3) break;
         OK(r % 2 ? xrt_free(p) : xrt_free_async(p, f.s[0]));
-        FAILS(xrt_free(p), XRT_ERROR_INVALID_POINTER, "is allocated by each launch of a graph");
-        FAILS(xrt_free(q), XRT_ERROR_INVALID_POINTER, "already freed");
+        FAILS(xrt_free(p), XRT_ERROR_INVALID_VALUE, "is allocated by each launch of a graph");
+        FAILS(xrt_free(q), XRT_ERROR_INVALID_VALUE, "already freed");
     }
     /* the last launch's memory is not freed: the runtime refuses another */
     FAILS(xrt_graph_launch(x, f.s[0]), XRT_ERROR_INVALID_VALUE, "xrt_graph_launch");
@@ -898,7 +898,7 @@ XRT_TEST(test_captured_allocation_left_to_caller)
     /* the memory outlives its graph, as the caller's */
     OK(xrt_memset(p, 0, N * sizeof(int)));
     OK(xrt_free(p));
-    FAILS(xrt_free(p), XRT_ERROR_INVALID_POINTER, "already freed");
+    FAILS(xrt_free(p), XRT_ERROR_INVALID_VALUE, "already freed");
     /* the graph's next exec allocates it again; freed, it goes with the graph */
     OK(xrt_stream_begin_capture(f.s[1], XRT_CAPTURE_MODE_GLOBAL));
     OK(xrt_malloc_async(&p, N * sizeof(int), f.s[1]));
@@ -910,10 +910,10 @@ XRT_TEST(test_captured_allocation_left_to_caller)
         OK(xrt_graph_exec_destroy(x));
     }
     OK(xrt_graph_destroy(g));
-    FAILS(xrt_free(p), XRT_ERROR_INVALID_POINTER, "already freed");
+    FAILS(xrt_free(p), XRT_ERROR_INVALID_VALUE, "already freed");
     /* allocated on a stream that joined the capture */
     p = capture_joined_allocation(&f, &g, 0x22);
-    FAILS(xrt_free(p), XRT_ERROR_INVALID_POINTER, "is allocated by each launch of a graph");
+    FAILS(xrt_free(p), XRT_ERROR_INVALID_VALUE, "is allocated by each launch of a graph");
     OK(xrt_graph_instantiate(&x, g));
     for (r = 6; r < 8; r++) launch_and_free(&f, x, p, f.s[0], r, 0x22222222);
     OK(xrt_graph_exec_destroy(x));
@@ -945,12 +945,12 @@ XRT_TEST(test_captured_allocation_of_failed_capture)
     FAILS(xrt_stream_synchronize(f.s[0]), XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, "xrt_stream_synchronize");
     FAILS(xrt_malloc_async(&q, 64, f.s[0]), XRT_ERROR_STREAM_CAPTURE_INVALIDATED, "xrt_malloc_async");
     FAILS(xrt_stream_end_capture(f.s[0], &g), XRT_ERROR_STREAM_CAPTURE_INVALIDATED, "xrt_stream_end_capture");
-    FAILS(xrt_free(p), XRT_ERROR_INVALID_POINTER, "already freed");
+    FAILS(xrt_free(p), XRT_ERROR_INVALID_VALUE, "already freed");
     OK(xrt_stream_create(&u));
     OK(xrt_stream_begin_capture(u, XRT_CAPTURE_MODE_GLOBAL));
     OK(xrt_malloc_async(&p, 64, u));
     OK(xrt_stream_destroy(u));
-    FAILS(xrt_free_async(p, f.s[1]), XRT_ERROR_INVALID_POINTER, "already freed");
+    FAILS(xrt_free_async(p, f.s[1]), XRT_ERROR_INVALID_VALUE, "already freed");
     p = capture_joined_allocation(&f, &g, 0x33);
     OK(xrt_graph_instantiate(&x, g));
     for (r = 0; r < 3; r++) launch_and_free(&f, x, p, f.s[0], r, 0x33333333);
@@ -982,10 +982,10 @@ XRT_TEST(test_captured_allocation_refusals)
     OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_GLOBAL));
     OK(xrt_malloc_async(&q, 64, f.s[0]));
     OK(xrt_free_async(q, f.s[0]));
-    FAILS(xrt_free_async(q, f.s[0]), XRT_ERROR_INVALID_POINTER, "already freed");
+    FAILS(xrt_free_async(q, f.s[0]), XRT_ERROR_INVALID_VALUE, "already freed");
     OK(xrt_stream_end_capture(f.s[0], &g));
     OK(xrt_graph_destroy(g));
-    FAILS(xrt_free(q), XRT_ERROR_INVALID_POINTER, "already freed");
+    FAILS(xrt_free(q), XRT_ERROR_INVALID_VALUE, "already freed");
     /* while the capture lasts, its allocation is freed in it, not outside */
     OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_RELAXED));
     OK(xrt_malloc_async(&p, 64, f.s[0]));

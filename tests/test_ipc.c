@@ -126,7 +126,7 @@ static void share_child(int rd, int wr, void *arg)
     CHILD_OK(xrt_ipc_close_mem_handle(p));
     child_bytes(p, 64, 0xa5); /* one open left: still mapped */
     CHILD_OK(xrt_ipc_close_mem_handle(again));
-    CHILD_EXPECT(xrt_ipc_close_mem_handle(p), XRT_ERROR_INVALID_POINTER);
+    CHILD_EXPECT(xrt_ipc_close_mem_handle(p), XRT_ERROR_INVALID_VALUE);
     CHILD_OK(xrt_malloc(&q, CHILD_BYTES));
     CHILD_OK(xrt_memset(q, 0x77, CHILD_BYTES));
     CHILD_OK(xrt_ipc_get_mem_handle(&mine, q));
@@ -253,7 +253,7 @@ static void forged_child(int rd, int wr, void *arg)
     }
     /* The real one still opens; the opened pointer is not this process's to free or export. */
     CHILD_OK(xrt_ipc_open_mem_handle(&p, h, 0));
-    CHILD_EXPECT(xrt_free(p), XRT_ERROR_INVALID_POINTER);
+    CHILD_EXPECT(xrt_free(p), XRT_ERROR_INVALID_VALUE);
     if (!strstr(xrt_get_last_error_string(), "use xrt_ipc_close_mem_handle")) CHILD_FAIL("%s", xrt_get_last_error_string());
     CHILD_EXPECT(xrt_ipc_get_mem_handle(&f, p), XRT_ERROR_INVALID_VALUE);
     if (!strstr(xrt_get_last_error_string(), "only its exporter makes handles"))
@@ -407,7 +407,7 @@ static void close_child(int rd, int wr, void *arg)
         child_bytes(p1, 4096, 0x3c);
         CHILD_OK(xrt_ipc_close_mem_handle(p1));
     }
-    CHILD_EXPECT(xrt_ipc_close_mem_handle(p1), XRT_ERROR_INVALID_POINTER);
+    CHILD_EXPECT(xrt_ipc_close_mem_handle(p1), XRT_ERROR_INVALID_VALUE);
     CHILD_OK(xrt_stream_destroy(s));
 }
 
@@ -660,8 +660,8 @@ static void test_ipc_what_can_be_shared(void **state)
         XRT_ASSERT_FAILS(xrt_ipc_open_mem_handle(&p, h, 0), XRT_ERROR_BACKEND, "cudaIpcOpenMemHandle");
     assert_null(p);
     XRT_ASSERT_FAILS(xrt_ipc_close_mem_handle(NULL), XRT_ERROR_INVALID_VALUE, "dev_ptr is NULL");
-    XRT_ASSERT_FAILS(xrt_ipc_close_mem_handle(d), XRT_ERROR_INVALID_POINTER, "not opened from a handle (use xrt_free)");
-    XRT_ASSERT_FAILS(xrt_ipc_close_mem_handle(local), XRT_ERROR_INVALID_POINTER, "was not opened with xrt_ipc_open_mem_handle");
+    XRT_ASSERT_FAILS(xrt_ipc_close_mem_handle(d), XRT_ERROR_INVALID_VALUE, "not opened from a handle (use xrt_free)");
+    XRT_ASSERT_FAILS(xrt_ipc_close_mem_handle(local), XRT_ERROR_INVALID_VALUE, "was not opened with xrt_ipc_open_mem_handle");
     OK(xrt_free_host(pinned));
     OK(xrt_free(d));
     if (!on_cpu()) /* cpu: the exporting process is refused first; its stale handles: test_ipc_exporter_frees_... */

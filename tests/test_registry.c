@@ -608,7 +608,6 @@ static void collect_debug(xrt_log_level level, const char *msg, void *user)
 
 static void test_env_log_level(void **state)
 {
-    void *p;
     (void)state;
     xrt_set_log_level(XRT_LOG_ENV); /* XRT_LOG applies again */
     setenv("XRT_LOG", "debug", 1);
@@ -627,14 +626,14 @@ static void test_env_log_level(void **state)
     register_failing();
     assert_true(backend_index("broken", NULL) >= 0);
     assert_int_equal(xrt_test_log.count, 0);
-    assert_int_equal(xrt_malloc(&p, 0), XRT_ERROR_INVALID_VALUE);
+    assert_int_equal(xrt_malloc(NULL, 64), XRT_ERROR_INVALID_VALUE);
     assert_int_equal(xrt_test_log.count, 1);
     assert_int_equal(xrt_test_log.level, XRT_LOG_ERROR);
 
     setenv("XRT_LOG", "none", 1);
     OK(reinit("XRT_BACKEND", NULL));
     xrt_test_log_capture();
-    assert_int_equal(xrt_malloc(&p, 0), XRT_ERROR_INVALID_VALUE);
+    assert_int_equal(xrt_malloc(NULL, 64), XRT_ERROR_INVALID_VALUE);
     assert_int_equal(xrt_get_last_error(), XRT_ERROR_INVALID_VALUE); /* recorded, not logged */
     assert_int_equal(xrt_test_log.count, 0);
 
@@ -662,7 +661,7 @@ static void test_env_log_level(void **state)
     xrt_set_log_level(XRT_LOG_NONE);
     OK(reinit("XRT_BACKEND", NULL));
     xrt_test_log_capture();
-    assert_int_equal(xrt_malloc(&p, 0), XRT_ERROR_INVALID_VALUE);
+    assert_int_equal(xrt_malloc(NULL, 64), XRT_ERROR_INVALID_VALUE);
     assert_int_equal(xrt_test_log.count, 0);
 
     setenv("XRT_LOG", "", 1); /* empty means unset, without a warning */

@@ -51,11 +51,10 @@ static long rss_kib(void)
 
 static void *one_call(void *arg)
 {
-    void *p;
     int n;
     switch ((uintptr_t)arg % 4) {
     case 0: return (void *)(uintptr_t)xrt_get_device_count(&n);
-    case 1: xrt_malloc(&p, 0); return (void *)(uintptr_t)(xrt_get_last_error() != XRT_ERROR_INVALID_VALUE);
+    case 1: xrt_malloc(NULL, 64); return (void *)(uintptr_t)(xrt_get_last_error() != XRT_ERROR_INVALID_VALUE);
     case 2: return (void *)(uintptr_t)xrt_stream_query(NULL);
     default: return (void *)(uintptr_t)xrt_get_device(&n);
     }

@@ -1076,7 +1076,7 @@ typedef struct xrt_test_calls {
     X(set_backend, "set_backend of its own backend (the core's)", 0, XRT_ERROR_NOT_PERMITTED, xrt_set_backend(c->backend))         \
     X(malloc, "malloc", 0, XRT_SUCCESS, xrt_malloc(&c->p, 64))                                                         \
     X(malloc_null, "malloc to NULL", 0, XRT_ERROR_INVALID_VALUE, xrt_malloc(NULL, 64))                                 \
-    X(malloc_zero, "malloc of 0 bytes", 0, XRT_ERROR_INVALID_VALUE, xrt_malloc(&c->p, 0))                                          \
+    X(malloc_zero, "malloc of 0 bytes (NULL, as cudaMalloc)", 0, XRT_SUCCESS, xrt_malloc(&c->p, 0))                               \
     X(free, "free", 1, XRT_ERROR_NOT_PERMITTED, xrt_free(c->d))                                                        \
     X(free_null, "free of NULL (a no-op, no wait)", 0, XRT_SUCCESS, xrt_free(NULL))                                           \
     X(malloc_host, "malloc_host", 0, XRT_SUCCESS, xrt_malloc_host(&c->p_host, 64))                                     \
@@ -1173,7 +1173,7 @@ typedef struct xrt_test_calls {
     X(exec_destroy_stream, "graph_exec_destroy of a stream", 0, XRT_ERROR_INVALID_HANDLE,                              \
       xrt_graph_exec_destroy((xrt_graph_exec)c->other))                                                                \
     X(graph_destroy, "graph_destroy", 0, XRT_SUCCESS, xrt_graph_destroy(c->graph))                                     \
-    X(graph_destroy_null, "graph_destroy of NULL", 0, XRT_ERROR_INVALID_HANDLE, xrt_graph_destroy(NULL))              \
+    X(graph_destroy_null, "graph_destroy of NULL", 0, XRT_ERROR_INVALID_VALUE, xrt_graph_destroy(NULL))               \
     X(graph_info, "graph_get_info", 0, XRT_SUCCESS, xrt_graph_get_info(c->graph, &c->ginfo))                          \
     X(graph_info_null, "graph_get_info to NULL", 0, XRT_ERROR_INVALID_VALUE, xrt_graph_get_info(c->graph, NULL))  \
     X(graph_dot, "graph_debug_dot_print", 0, XRT_SUCCESS, xrt_graph_debug_dot_print(c->graph, "/dev/null", 0))       \

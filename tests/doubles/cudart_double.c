@@ -114,17 +114,20 @@ static void alloc_add(void *p, size_t n, int host, int device)
     pthread_mutex_unlock(&live_lock);
 }
 
-static void alloc_remove(void *p)
+/* Forgets the allocation that starts at p, if it is one of that kind (host:
+   pinned host memory); 0 if there is none, as after a free. */
+static int alloc_take(void *p, int host)
 {
     alloc **pp, *a;
     pthread_mutex_lock(&live_lock);
     for (pp = &allocs; (a = *pp) != NULL; pp = &a->next)
-        if (a->base == (char *)p) {
+        if (a->base == (char *)p && a->host == host && !a->graph) {
             *pp = a->next;
             free(a);
             break;
         }
     pthread_mutex_unlock(&live_lock);
+    return a != NULL;
 }
 
 typedef struct event {
@@ -958,7 +961,8 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t ge, cudaStream_t st)
     stream *s = stream_of(st);
     op *o;
     cudaError_t e;
-    if (!x || !s) return cudaErrorInvalidResourceHandle;
+    if (!x) return cudaErrorInvalidValue; /* as CUDA's documentation: a NULL exec is an invalid value */
+    if (!s) return cudaErrorInvalidResourceHandle;
     if (!is_legacy(st) && capture_state(s)) return capture_state(s) == 2 ? cudaErrorStreamCaptureInvalidated : capture_child(st, x);
     if (!(o = op_new(6))) return cudaErrorMemoryAllocation;
     pthread_mutex_lock(&x->lock);
@@ -979,14 +983,14 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t ge, cudaStream_t st)
 /* Freed when its last launch in flight completes, as CUDA does. */
 cudaError_t cudaGraphExecDestroy(cudaGraphExec_t ge)
 {
-    if (!ge) return cudaErrorInvalidResourceHandle;
+    if (!ge) return cudaErrorInvalidValue;
     exec_unref((exec *)(void *)ge);
     return cudaSuccess;
 }
 
 cudaError_t cudaGraphDestroy(cudaGraph_t gr)
 {
-    if (!gr) return cudaErrorInvalidResourceHandle;
+    if (!gr) return cudaErrorInvalidValue;
     graph_free((graph *)(void *)gr);
     return cudaSuccess;
 }
@@ -1176,6 +1180,10 @@ cudaError_t cudaDeviceGetAttribute(int *v, enum cudaDeviceAttr a, int d)
 /* >> memory */
 static cudaError_t allocate_on(void **p, size_t n, int host, int device)
 {
+    if (n == 0 && !host) { /* cudaMalloc of 0 bytes: success and NULL */
+        *p = NULL;
+        return cudaSuccess;
+    }
     if (n > ((size_t)1 << 40)) {
         *p = NULL;
         return cudaErrorMemoryAllocation;
@@ -1192,25 +1200,30 @@ static void stream_wait(stream *s);
 static int graph_mem_release(void *p);
 
 /* Allocation and free may wait for the device: unsafe under capture. */
-static cudaError_t release(void *p)
+/* Allocation and free may wait for the device: unsafe under capture. A
+   pointer that is not an allocation of that kind (or is freed already) is
+   cudaErrorInvalidValue, as cudaFree's documentation says; NULL is no
+   operation. */
+static cudaError_t release(void *p, int host)
 {
     int graph;
     if (unsafe_refused()) return cudaErrorStreamCaptureUnsupported;
+    if (!p) return cudaSuccess;
     if ((graph = graph_mem_release(p)) >= 0) return graph ? cudaErrorInvalidValue : cudaSuccess;
     device_wait(-1); /* every device's: at least as wide as the runtime's */
-    alloc_remove(p);
+    if (!alloc_take(p, host)) return cudaErrorInvalidValue;
     free(p);
     return cudaSuccess;
 }
 
 cudaError_t cudaMalloc(void **p, size_t n) { return unsafe_refused() ? cudaErrorStreamCaptureUnsupported : allocate(p, n, 0); }
-cudaError_t cudaFree(void *p) { return release(p); }
+cudaError_t cudaFree(void *p) { return release(p, 0); }
 cudaError_t cudaHostAlloc(void **p, size_t n, unsigned f)
 {
     UNUSED(f);
     return unsafe_refused() ? cudaErrorStreamCaptureUnsupported : allocate(p, n, 1);
 }
-cudaError_t cudaFreeHost(void *p) { return release(p); }
+cudaError_t cudaFreeHost(void *p) { return release(p, 1); }
 
 /* Graph memory, as CUDA's allocation and free nodes: allocated at capture,
    the graph's for its life (here: for the process's, a simplification: the
@@ -1331,9 +1344,10 @@ cudaError_t cudaFreeAsync(void *p, cudaStream_t s)
         capturing_refused(stream_of(s)); /* invalidates it */
         return cudaErrorInvalidValue;
     }
+    if (!p) return cudaSuccess;
     if ((state = graph_mem_release(p)) >= 0) return state ? cudaErrorInvalidValue : cudaSuccess;
     stream_wait(stream_of(s)); /* in order; simple */
-    alloc_remove(p);
+    if (!alloc_take(p, 0)) return cudaErrorInvalidValue;
     free(p);
     return cudaSuccess;
 }
@@ -1346,6 +1360,21 @@ cudaError_t cudaMemsetAsync(void *d, int v, size_t n, cudaStream_t s)
     return enqueue(s, o);
 }
 
+/* Pinned host memory of the double's (an allocation made as host memory). */
+static int host_side(const void *p)
+{
+    const alloc *a;
+    int host = 0;
+    pthread_mutex_lock(&live_lock);
+    for (a = allocs; a; a = a->next)
+        if ((const char *)p >= a->base && (const char *)p < a->base + a->size) {
+            host = a->host;
+            break;
+        }
+    pthread_mutex_unlock(&live_lock);
+    return host;
+}
+
 static int known(const void *p)
 {
     const alloc *a;
@@ -1356,8 +1385,10 @@ static int known(const void *p)
     return found;
 }
 
-/* As CUDA: a copy with a pageable (unregistered) host side has read its
-   source, or written its destination, when the call returns. */
+/* As CUDA ("API synchronization behavior"): a copy with a pageable
+   (unregistered) host side has read its source, or written its destination,
+   when the call returns; so has a copy from any host memory to any host
+   memory, pinned included ("fully synchronous with respect to the host"). */
 cudaError_t cudaMemcpyAsync(void *d, const void *src, size_t n, enum cudaMemcpyKind k, cudaStream_t s)
 {
     op *o = op_new(1);
@@ -1366,7 +1397,8 @@ cudaError_t cudaMemcpyAsync(void *d, const void *src, size_t n, enum cudaMemcpyK
     if (!o) return cudaErrorMemoryAllocation;
     o->dst = d, o->src = src, o->n = n;
     e = enqueue_or_capture(s, o, &captured);
-    if (e == cudaSuccess && !captured && n && (!known(d) || !known(src)) && k != cudaMemcpyDeviceToDevice)
+    if (e == cudaSuccess && !captured && n && k != cudaMemcpyDeviceToDevice &&
+        (!known(d) || !known(src) || (host_side(d) && host_side(src))))
         stream_wait(stream_of(s));
     return e;
 }

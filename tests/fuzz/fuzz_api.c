@@ -341,25 +341,25 @@ static void op_free(void)
         if (!p) return;
         for (i = 0; i < BUFS; i++)
             if (F.buf[i].p && p >= F.buf[i].p && p < F.buf[i].p + F.buf[i].size) return;
-        EXPECT(xrt_free(p), XRT_ERROR_INVALID_POINTER);
-        EXPECT(xrt_free_host(p), XRT_ERROR_INVALID_POINTER);
+        EXPECT(xrt_free(p), XRT_ERROR_INVALID_VALUE);
+        EXPECT(xrt_free_host(p), XRT_ERROR_INVALID_VALUE);
         return;
     }
     if (!b->p) return;
     if (how == 2) { /* inside, not at the start */
         if (b->size < 2) return;
-        EXPECT(xrt_free(b->p + 1 + byte() % (b->size - 1)), XRT_ERROR_INVALID_POINTER);
+        EXPECT(xrt_free(b->p + 1 + byte() % (b->size - 1)), XRT_ERROR_INVALID_VALUE);
         return;
     }
     if (how == 1 && stream_ok(ss)) { /* stream-ordered */
         if (b->kind == PINNED) {
-            EXPECT(xrt_free_async(b->p, stream_of(ss)), XRT_ERROR_INVALID_POINTER);
+            EXPECT(xrt_free_async(b->p, stream_of(ss)), XRT_ERROR_INVALID_VALUE);
             return;
         }
         data_on(ss);
         st = xrt_free_async(b->p, stream_of(ss));
     } else if (byte() % 4 == 0) { /* the wrong function for its type */
-        EXPECT(b->kind == PINNED ? xrt_free(b->p) : xrt_free_host(b->p), XRT_ERROR_INVALID_POINTER);
+        EXPECT(b->kind == PINNED ? xrt_free(b->p) : xrt_free_host(b->p), XRT_ERROR_INVALID_VALUE);
         return;
     } else {
         st = b->kind == PINNED ? xrt_free_host(b->p) : xrt_free(b->p);
@@ -805,7 +805,7 @@ static void op_graph(void)
         EXPECT(xrt_stream_end_capture(F.s[cs], &g), XRT_ERROR_STREAM_CAPTURE_INVALIDATED);
         CHECK(g == NULL && strstr(xrt_get_last_error_string(), "xrt_stream_synchronize"), "end: %s",
               xrt_get_last_error_string());
-        if (t) EXPECT(xrt_free(t), XRT_ERROR_INVALID_POINTER); /* gone with the failed capture */
+        if (t) EXPECT(xrt_free(t), XRT_ERROR_INVALID_VALUE); /* gone with the failed capture */
         return;
     }
     if (t && !left) EXPECT(xrt_free_async(t, F.s[cs]), XRT_SUCCESS);
@@ -870,7 +870,7 @@ static void op_ipc(void)
     CHECK(st == XRT_ERROR_INVALID_VALUE || st == XRT_ERROR_INVALID_HANDLE, "an IPC open in the exporter -> %s (%s)",
           xrt_status_string(st), xrt_get_last_error_string());
     CHECK(p == NULL, "a failed open left %p", p);
-    EXPECT(xrt_ipc_close_mem_handle(b->p ? (void *)b->p : (void *)&h), XRT_ERROR_INVALID_POINTER);
+    EXPECT(xrt_ipc_close_mem_handle(b->p ? (void *)b->p : (void *)&h), XRT_ERROR_INVALID_VALUE);
 }
 
 static void cleanup(void)
