@@ -4283,8 +4283,8 @@ XRT_API xrt_status xrt__handle_bad(const char *fn, const void *handle)
     if ((h == (uintptr_t)XRT_STREAM_LEGACY || h == (uintptr_t)XRT_STREAM_PER_THREAD) &&
         (st = xrt__handle_bad_special(fn, h)) != XRT_SUCCESS)
         return st;
-    if (!h && !strncmp(fn, "xrt_graph", 9)) /* cudaGraph*'s NULL graph or exec: cudaErrorInvalidValue */
-        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "the graph or exec handle is NULL");
+    if (!h && !strncmp(fn, "xrt_graph", 9)) /* cudaGraph*'s NULL graph, exec or node: cudaErrorInvalidValue */
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "the graph, exec or node handle is NULL");
     xrt__lock(&xrt__handle_lock);
     if (!h) {
         why = "is NULL";

@@ -686,8 +686,8 @@ XRT_TEST(test_bad_input)
     FAILS(xrt_graph_get_nodes(g, NULL, NULL), XRT_ERROR_INVALID_VALUE, "count is NULL");
     FAILS(xrt_graph_get_edges(g, &n0, NULL, &n), XRT_ERROR_INVALID_VALUE, "give both");
     FAILS(xrt_graph_node_get_params(a, NULL), XRT_ERROR_INVALID_VALUE, "params is NULL");
-    FAILS(xrt_graph_node_get_type(NULL, (xrt_graph_node_type *)&n), XRT_ERROR_INVALID_HANDLE, "NULL");
-    FAILS(xrt_graph_exec_node_set_params(NULL, a, &p), XRT_ERROR_INVALID_HANDLE, "NULL");
+    FAILS(xrt_graph_node_get_type(NULL, (xrt_graph_node_type *)&n), XRT_ERROR_INVALID_VALUE, "node handle is NULL");
+    FAILS(xrt_graph_exec_node_set_params(NULL, a, &p), XRT_ERROR_INVALID_VALUE, "exec or node handle is NULL");
     FAILS(xrt_graph_clone(NULL, g), XRT_ERROR_INVALID_VALUE, "clone is NULL");
     FAILS(xrt_graph_node_find_in_clone(NULL, a, g), XRT_ERROR_INVALID_VALUE, "node is NULL");
     FAILS(xrt_graph_destroy_node((xrt_graph_node)g), XRT_ERROR_INVALID_HANDLE, "graph handle");
