@@ -1086,6 +1086,88 @@ XRT_TEST(test_capture_modes_and_threads)
     fx_free(&f);
 }
 
+static void *sync_on_other_thread(void *arg)
+{
+    static xrt_status st;
+    st = xrt_stream_synchronize((xrt_stream)arg);
+    return &st;
+}
+
+static void *event_query_on_other_thread(void *arg)
+{
+    static xrt_status st;
+    st = xrt_event_query((xrt_event)arg);
+    return &st;
+}
+
+/* CUDA's potentially unsafe calls beside a capture (cudaStreamCaptureMode):
+   a synchronize or query of a stream that is not capturing, a query or
+   synchronize of an event recorded outside the capture, are refused from
+   every thread during a GLOBAL capture and from the capturing thread during
+   a THREAD_LOCAL one, and the capture is invalidated (HIP: hip_stream.cpp's
+   StreamCaptureOngoing; PyTorch's NCCL watchdog, whose cudaEventQuery
+   invalidated a GLOBAL capture of another thread). A device synchronize
+   would wait for the captured stream: refused in every mode. */
+XRT_TEST(test_capture_refuses_unsafe_calls)
+{
+    static const xrt_capture_mode modes[] = {XRT_CAPTURE_MODE_GLOBAL, XRT_CAPTURE_MODE_THREAD_LOCAL,
+                                             XRT_CAPTURE_MODE_RELAXED};
+    fixture f;
+    xrt_graph g = NULL;
+    xrt_capture_status cs;
+    size_t i, k;
+    (void)state;
+    need_graphs();
+    fx_make(&f);
+    OK(xrt_event_record(f.e[1], f.s[1]));
+    for (i = 0; i < 3; i++) {
+        OK(xrt_stream_begin_capture(f.s[0], modes[i]));
+        FAILS(xrt_device_synchronize(), XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED,
+              RULE("is capturing", "xrt_device_synchronize", "DeviceSynchronize"));
+        OK(xrt_stream_is_capturing(f.s[0], &cs));
+        assert_int_equal(cs, XRT_CAPTURE_STATUS_INVALIDATED);
+        FAILS(xrt_stream_end_capture(f.s[0], &g), XRT_ERROR_STREAM_CAPTURE_INVALIDATED,
+              RULE("xrt_device_synchronize", "xrt_stream_end_capture", "StreamEndCapture"));
+        assert_null(g);
+        for (k = 0; k < 4; k++) {
+            xrt_status st;
+            OK(xrt_stream_begin_capture(f.s[0], modes[i]));
+            st = k == 0 ? xrt_stream_synchronize(f.s[1]) : k == 1 ? xrt_stream_query(f.s[1])
+               : k == 2 ? xrt_event_query(f.e[1]) : xrt_event_synchronize(f.e[1]);
+            if (modes[i] == XRT_CAPTURE_MODE_RELAXED) {
+                assert_int_equal(st, XRT_SUCCESS);
+                OK(xrt_stream_end_capture(f.s[0], &g));
+                OK(xrt_graph_destroy(g));
+                continue;
+            }
+            assert_int_equal(st, XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED);
+            assert_int_equal(xrt_get_last_error(), XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED);
+            OK(xrt_stream_is_capturing(f.s[0], &cs));
+            assert_int_equal(cs, XRT_CAPTURE_STATUS_INVALIDATED);
+            FAILS(xrt_stream_end_capture(f.s[0], &g), XRT_ERROR_STREAM_CAPTURE_INVALIDATED, "");
+            assert_null(g);
+        }
+        /* another thread: refused and invalidating in GLOBAL mode only */
+        OK(xrt_stream_begin_capture(f.s[0], modes[i]));
+        assert_int_equal(on_thread(sync_on_other_thread, f.s[1]),
+                         modes[i] == XRT_CAPTURE_MODE_GLOBAL ? XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED : XRT_SUCCESS);
+        assert_int_equal(on_thread(event_query_on_other_thread, f.e[1]),
+                         modes[i] == XRT_CAPTURE_MODE_GLOBAL ? XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED : XRT_SUCCESS);
+        OK(xrt_stream_is_capturing(f.s[0], &cs));
+        assert_int_equal(cs, modes[i] == XRT_CAPTURE_MODE_GLOBAL ? XRT_CAPTURE_STATUS_INVALIDATED
+                                                                 : XRT_CAPTURE_STATUS_ACTIVE);
+        if (modes[i] == XRT_CAPTURE_MODE_GLOBAL) {
+            FAILS(xrt_stream_end_capture(f.s[0], &g), XRT_ERROR_STREAM_CAPTURE_INVALIDATED,
+                  RULE("xrt_stream_synchronize", "xrt_stream_end_capture", "StreamEndCapture"));
+        } else {
+            OK(xrt_stream_end_capture(f.s[0], &g));
+            OK(xrt_graph_destroy(g));
+        }
+    }
+    OK(xrt_device_synchronize()); /* no capture: allowed again */
+    fx_free(&f);
+}
+
 /* >> a destroyed stream under capture ends its capture; a graph outlives its streams */
 XRT_TEST(test_destroyed_stream_ends_capture)
 {
