@@ -212,7 +212,8 @@ extern "C" {
     X(XRT_ERROR_STREAM_CAPTURE_WRONG_THREAD, "capture ended from a thread that did not begin it") \
     X(XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE, "graph update refused: the graphs differ in shape") \
     X(XRT_ERROR_PEER_ACCESS_ALREADY_ENABLED, "peer access is already enabled") \
-    X(XRT_ERROR_PEER_ACCESS_NOT_ENABLED, "peer access has not been enabled")
+    X(XRT_ERROR_PEER_ACCESS_NOT_ENABLED, "peer access has not been enabled") \
+    X(XRT_ERROR_STREAM_CAPTURE_IMPLICIT, "operation would make the legacy stream depend on a capture")
 
 #define XRT__STATUS_ENUM(name, msg) name,
 typedef enum xrt_status { XRT__STATUS_LIST(XRT__STATUS_ENUM) XRT_STATUS_COUNT } xrt_status;
@@ -1532,7 +1533,7 @@ static inline xrt_status xrt_stream_is_capturing(xrt_stream stream, xrt_capture_
     xrt__call_enter();
     xrt__handle_slot *s = xrt__handle_stream(b, stream);
     if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_stream_is_capturing", stream));
-    r = stream ? b->stream_is_capturing(b, s->obj, &st) : XRT_SUCCESS; /* the NULL stream never captures */
+    r = b->stream_is_capturing(b, s->obj, &st); /* the NULL stream never captures, but may be refused the question */
     *status = (xrt_capture_status)st;
     return xrt__call_exit(r);
 }

@@ -4782,7 +4782,7 @@ static xrt_status xrt__cpu_cap_implicit(int device, const char *who)
     xrt__cpu_lock(&l->lock);
     for (b = l->blocking; b; b = b->bnext)
         if (b->cap) {
-            xrt_status one = xrt__cpu_cap_fail_locked(b->cap, XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, who,
+            xrt_status one = xrt__cpu_cap_fail_locked(b->cap, XRT_ERROR_STREAM_CAPTURE_IMPLICIT, who,
                                                       "the NULL stream's work would wait for %s, a blocking stream "
                                                       "that is capturing (make it with XRT_STREAM_NON_BLOCKING to "
                                                       "capture beside the NULL stream); the capture is invalidated",
@@ -5120,15 +5120,30 @@ static void xrt__cpu_cap_stream_gone(xrt__cpu_stream *s)
     xrt__cpu_cap_unlock();
 }
 
+/* The NULL stream never captures; while a blocking stream of its device
+   does, the question is refused as its work would be (HIP's
+   hipStreamIsCapturing: hipErrorStreamCaptureImplicit), the capture left
+   as it was. */
 static xrt_status xrt__cpu_stream_is_capturing(const xrt_backend *self, void *stream, unsigned *status)
 {
-    xrt__cpu_stream *s = (xrt__cpu_stream *)stream;
+    xrt__cpu_stream *s = xrt__cpu_stream_of(stream), *b = NULL;
+    xrt__cpu_legacy *l = &xrt__cpu.legacy[s->device];
     pthread_mutex_lock(&xrt__cpu_cap_lock);
     *status = !s->cap ? XRT_CAPTURE_STATUS_NONE
               : s->cap->invalid != XRT_SUCCESS ? XRT_CAPTURE_STATUS_INVALIDATED
                                                : XRT_CAPTURE_STATUS_ACTIVE;
+    if (s->order == XRT__CPU_LEGACY) {
+        xrt__cpu_lock(&l->lock);
+        for (b = l->blocking; b && !b->cap; b = b->bnext) {
+        }
+        if (b)
+            xrt__cpu_cap_note(XRT_ERROR_STREAM_CAPTURE_IMPLICIT, "cpu: xrt_stream_is_capturing",
+                              "the NULL stream's work would wait for %s, a blocking stream that is capturing",
+                              b->cap_name);
+        xrt__cpu_unlock(&l->lock);
+    }
     xrt__cpu_cap_unlock();
-    return XRT_SUCCESS;
+    return s->order == XRT__CPU_LEGACY && b ? XRT_ERROR_STREAM_CAPTURE_IMPLICIT : XRT_SUCCESS;
 }
 
 static xrt_status xrt__cpu_graph_destroy(const xrt_backend *self, void *graph)

@@ -693,9 +693,11 @@ static void check_scratch(const fixture *f, int launch, unsigned want)
 }
 
 /* While a blocking stream captures, work for the NULL stream of its device
-   would wait for captured work: refused, and the capture invalidated, in
-   every mode (CUDA: cudaErrorStreamCaptureImplicit). A non-blocking stream's
-   capture stops nothing, and another device's NULL stream is free. */
+   would wait for captured work: refused with XRT_ERROR_STREAM_CAPTURE_IMPLICIT
+   (cudaErrorStreamCaptureImplicit), and the capture invalidated, in every
+   mode. Asking whether the NULL stream captures is refused so too, and
+   leaves the capture as it was (HIP's hipStreamIsCapturing). A non-blocking
+   stream's capture stops nothing, and another device's NULL stream is free. */
 XRT_TEST(test_capture_implicit)
 {
     static const xrt_capture_mode modes[] = {XRT_CAPTURE_MODE_GLOBAL, XRT_CAPTURE_MODE_THREAD_LOCAL,
@@ -716,11 +718,20 @@ XRT_TEST(test_capture_implicit)
         for (k = 0; k < 3; k++) {
             OK(xrt_stream_begin_capture(b, modes[i]));
             OK(xrt_memset_async(d, 1, sizeof h, b));
-            if (k == 0) FAILS(xrt_memset_async(d, 2, sizeof h, NULL), XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED,
+            cs = XRT_CAPTURE_STATUS_INVALIDATED;
+            FAILS(xrt_stream_is_capturing(NULL, &cs), XRT_ERROR_STREAM_CAPTURE_IMPLICIT,
+                  RULE("would wait for", "xrt_stream_is_capturing", "StreamIsCapturing"));
+            assert_int_equal(cs, XRT_CAPTURE_STATUS_NONE);
+            FAILS(xrt_stream_is_capturing(XRT_STREAM_LEGACY, &cs), XRT_ERROR_STREAM_CAPTURE_IMPLICIT, "");
+            OK(xrt_stream_is_capturing(b, &cs));
+            assert_int_equal(cs, XRT_CAPTURE_STATUS_ACTIVE);
+            if (k == 0) FAILS(xrt_memset_async(d, 2, sizeof h, NULL), XRT_ERROR_STREAM_CAPTURE_IMPLICIT,
                               RULE("would wait for", "xrt_memset_async", "MemsetAsync"));
-            else if (k == 1) FAILS(xrt_launch_host_func(NULL, set_flag, &ran), XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED,
+            else if (k == 1) FAILS(xrt_launch_host_func(NULL, set_flag, &ran), XRT_ERROR_STREAM_CAPTURE_IMPLICIT,
                                    RULE("would wait for", "xrt_launch_host_func", "LaunchHostFunc"));
-            else assert_int_equal(xrt_stream_synchronize(NULL), XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED);
+            else assert_int_equal(xrt_stream_synchronize(NULL), modes[i] == XRT_CAPTURE_MODE_RELAXED
+                                                                    ? XRT_ERROR_STREAM_CAPTURE_IMPLICIT
+                                                                    : XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED);
             OK(xrt_stream_is_capturing(b, &cs));
             assert_int_equal(cs, XRT_CAPTURE_STATUS_INVALIDATED);
             FAILS(xrt_stream_end_capture(b, &g), XRT_ERROR_STREAM_CAPTURE_INVALIDATED, "");
@@ -728,6 +739,8 @@ XRT_TEST(test_capture_implicit)
         }
     OK(xrt_stream_begin_capture(nb, XRT_CAPTURE_MODE_RELAXED));
     OK(xrt_memset_async(d, 3, sizeof h, nb));
+    OK(xrt_stream_is_capturing(NULL, &cs));
+    assert_int_equal(cs, XRT_CAPTURE_STATUS_NONE);
     OK(xrt_memset_async(d, 4, sizeof h, NULL)); /* the NULL stream does not wait for nb */
     OK(xrt_stream_synchronize(NULL));
     OK(xrt_memcpy(h, d, sizeof h, XRT_MEMCPY_DEVICE_TO_HOST));

@@ -623,20 +623,26 @@ cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *mode
 }
 
 /* Work on the legacy stream would wait for a capturing blocking stream (its
-   implicit ordering, implicit_waits): refused, that capture invalidated. */
-static int legacy_refused(void)
+   implicit ordering, implicit_waits): refused, that capture invalidated
+   (invalidate 0: only said). */
+static int legacy_joins(int invalidate)
 {
     stream *s;
     int refused = 0;
     pthread_mutex_lock(&cap_lock);
     pthread_mutex_lock(&live_lock);
     for (s = live; s; s = s->next_live)
-        if (s->cap && s->device == current_device && !(s->flags & cudaStreamNonBlocking))
-            s->cap->invalidated = refused = 1;
+        if (s->cap && s->device == current_device && !(s->flags & cudaStreamNonBlocking)) {
+            if (invalidate) s->cap->invalidated = 1;
+            refused = 1;
+        }
     pthread_mutex_unlock(&live_lock);
     pthread_mutex_unlock(&cap_lock);
     return refused;
 }
+
+static int legacy_refused(void) { return legacy_joins(1); }
+static int legacy_would_join(void) { return legacy_joins(0); }
 
 /* A wait for a capturing stream (its synchronize or query): refused, the
    capture invalidated. */
@@ -686,11 +692,16 @@ cudaError_t cudaStreamBeginCapture(cudaStream_t st, enum cudaStreamCaptureMode m
     return cudaSuccess;
 }
 
+static int legacy_would_join(void);
+
+/* The legacy stream never captures; while a blocking stream of its device
+   does, the question is refused as its work would be, the capture left as
+   it was (as HIP's hipStreamIsCapturing). */
 cudaError_t cudaStreamIsCapturing(cudaStream_t st, enum cudaStreamCaptureStatus *status)
 {
     stream *s = own_of(st);
     *status = cudaStreamCaptureStatusNone;
-    if (!s) return cudaSuccess;
+    if (!s) return legacy_would_join() ? cudaErrorStreamCaptureImplicit : cudaSuccess;
     pthread_mutex_lock(&cap_lock);
     if (s->cap) *status = s->cap->invalidated ? cudaStreamCaptureStatusInvalidated : cudaStreamCaptureStatusActive;
     pthread_mutex_unlock(&cap_lock);
