@@ -654,6 +654,14 @@ XRT_API xrt_status xrt_cache_get_stats(xrt_cache_stats *stats);
 static inline xrt_status xrt_stream_begin_capture(xrt_stream stream, xrt_capture_mode mode);
 static inline xrt_status xrt_stream_end_capture(xrt_stream stream, xrt_graph *graph);
 static inline xrt_status xrt_stream_is_capturing(xrt_stream stream, xrt_capture_status *status);
+/* The calling thread's capture mode, cudaThreadExchangeStreamCaptureMode:
+   sets it to *mode and gives the one it had in *mode (push, then pop with
+   the same call). It decides which captures the thread's unsafe calls are
+   checked against: GLOBAL (the default) its own captures that are not
+   RELAXED and every GLOBAL one, THREAD_LOCAL its own that are not RELAXED,
+   RELAXED none. A synchronize or query of a capturing stream or a captured
+   event, and xrt_device_synchronize, stay refused in every mode. */
+static inline xrt_status xrt_thread_exchange_stream_capture_mode(xrt_capture_mode *mode);
 static inline xrt_status xrt_graph_instantiate(xrt_graph_exec *exec, xrt_graph graph);
 static inline xrt_status xrt_graph_launch(xrt_graph_exec exec, xrt_stream stream);
 static inline xrt_status xrt_graph_exec_update(xrt_graph_exec exec, xrt_graph graph); /* same shape, new parameters */
@@ -1536,6 +1544,22 @@ static inline xrt_status xrt_stream_is_capturing(xrt_stream stream, xrt_capture_
     r = b->stream_is_capturing(b, s->obj, &st); /* the NULL stream never captures, but may be refused the question */
     *status = (xrt_capture_status)st;
     return xrt__call_exit(r);
+}
+
+static inline xrt_status xrt_thread_exchange_stream_capture_mode(xrt_capture_mode *mode)
+{
+    const xrt_backend *b = xrt__be();
+    unsigned m;
+    xrt_status st;
+    XRT__CHECK_PTR(mode, "xrt_thread_exchange_stream_capture_mode");
+    if (XRT__UNLIKELY((unsigned)*mode > XRT_CAPTURE_MODE_RELAXED))
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_thread_exchange_stream_capture_mode",
+                         "*mode is %d, none of XRT_CAPTURE_MODE_GLOBAL (0), _THREAD_LOCAL (1), _RELAXED (2)", (int)*mode);
+    m = (unsigned)*mode;
+    xrt__call_enter();
+    st = b->thread_exchange_stream_capture_mode(b, &m);
+    if (st == XRT_SUCCESS) *mode = (xrt_capture_mode)m;
+    return xrt__call_exit(st);
 }
 
 static inline xrt_status xrt_graph_instantiate(xrt_graph_exec *exec, xrt_graph graph)

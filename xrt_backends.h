@@ -221,7 +221,8 @@ enum { /* xrt_backend.flags */
     X(stream_get_priority, (const xrt_backend *self, void *stream, int *priority), (self, stream, priority))       \
     X(device_get_stream_priority_range, (const xrt_backend *self, int *least, int *greatest),                      \
       (self, least, greatest))                                                                                     \
-    X(stream_per_thread, (const xrt_backend *self, void **stream), (self, stream))
+    X(stream_per_thread, (const xrt_backend *self, void **stream), (self, stream))                                 \
+    X(thread_exchange_stream_capture_mode, (const xrt_backend *self, unsigned *mode), (self, mode))
 
 struct xrt_backend {
     uint32_t abi_version; /* XRT_BACKEND_ABI_VERSION the backend was built against */

@@ -4854,6 +4854,15 @@ static xrt_status xrt__cpu_cap_unsafe(const char *who)
     return xrt__cpu_cap_refuse(who, -1);
 }
 
+static xrt_status xrt__cpu_thread_exchange_stream_capture_mode(const xrt_backend *self, unsigned *mode)
+{
+    unsigned was = xrt__cpu_thread_mode;
+    (void)self;
+    xrt__cpu_thread_mode = *mode;
+    *mode = was;
+    return XRT_SUCCESS;
+}
+
 /* Joins s to c with the frontier given (a fork), under the lock. */
 static int xrt__cpu_cap_join_locked(xrt__cpu_stream *s, xrt__cpu_capture *c, const uint32_t *front, uint32_t n,
                                     const char *name)

@@ -1181,6 +1181,84 @@ XRT_TEST(test_capture_refuses_unsafe_calls)
     fx_free(&f);
 }
 
+static void *relaxed_malloc_on_other_thread(void *arg)
+{
+    static xrt_status st;
+    xrt_capture_mode mode = XRT_CAPTURE_MODE_RELAXED;
+    void *p = NULL;
+    (void)arg;
+    if ((st = xrt_thread_exchange_stream_capture_mode(&mode)) != XRT_SUCCESS) return &st;
+    if (mode != XRT_CAPTURE_MODE_GLOBAL) st = XRT_ERROR_ILLEGAL_STATE; /* a new thread starts in GLOBAL mode */
+    else if ((st = xrt_malloc(&p, 64)) == XRT_SUCCESS) st = xrt_free(p);
+    return &st;
+}
+
+static void *thread_local_sync_on_other_thread(void *arg)
+{
+    static xrt_status st;
+    xrt_capture_mode mode = XRT_CAPTURE_MODE_THREAD_LOCAL;
+    if ((st = xrt_thread_exchange_stream_capture_mode(&mode)) == XRT_SUCCESS)
+        st = xrt_stream_synchronize((xrt_stream)arg);
+    return &st;
+}
+
+/* xrt_thread_exchange_stream_capture_mode (cudaThreadExchangeStreamCaptureMode):
+   the thread's mode decides which captures its unsafe calls are checked
+   against. GLOBAL (the default): its own captures that are not RELAXED and
+   every GLOBAL one; THREAD_LOCAL: its own that are not RELAXED; RELAXED:
+   none. What conflicts with a capture stays refused in every mode: a
+   synchronize of the capturing stream, a device synchronize. */
+XRT_TEST(test_thread_capture_mode)
+{
+    fixture f;
+    xrt_graph g = NULL;
+    xrt_capture_mode mode = XRT_CAPTURE_MODE_RELAXED;
+    xrt_capture_status cs;
+    void *p = NULL;
+    (void)state;
+    need_graphs();
+    fx_make(&f);
+    /* push RELAXED, pop: the call gives the mode it replaces */
+    OK(xrt_thread_exchange_stream_capture_mode(&mode));
+    assert_int_equal(mode, XRT_CAPTURE_MODE_GLOBAL);
+    OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_GLOBAL));
+    OK(xrt_malloc(&p, 64)); /* the thread is RELAXED: its own GLOBAL capture does not refuse it */
+    OK(xrt_stream_synchronize(f.s[1]));
+    FAILS(xrt_stream_synchronize(f.s[0]), XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED,
+          RULE("is capturing", "xrt_stream_synchronize", "StreamSynchronize"));
+    FAILS(xrt_stream_end_capture(f.s[0], &g), XRT_ERROR_STREAM_CAPTURE_INVALIDATED, "");
+    OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_GLOBAL));
+    FAILS(xrt_device_synchronize(), XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED,
+          RULE("is capturing", "xrt_device_synchronize", "DeviceSynchronize"));
+    FAILS(xrt_stream_end_capture(f.s[0], &g), XRT_ERROR_STREAM_CAPTURE_INVALIDATED, "");
+    OK(xrt_free(p));
+    mode = XRT_CAPTURE_MODE_THREAD_LOCAL;
+    OK(xrt_thread_exchange_stream_capture_mode(&mode));
+    assert_int_equal(mode, XRT_CAPTURE_MODE_RELAXED);
+    /* THREAD_LOCAL: its own GLOBAL capture refuses it still */
+    OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_GLOBAL));
+    FAILS(xrt_malloc(&p, 64), XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, RULE("GLOBAL mode", "xrt_malloc", "Malloc"));
+    FAILS(xrt_stream_end_capture(f.s[0], &g), XRT_ERROR_STREAM_CAPTURE_INVALIDATED, "");
+    mode = XRT_CAPTURE_MODE_GLOBAL;
+    OK(xrt_thread_exchange_stream_capture_mode(&mode)); /* back to the default */
+    assert_int_equal(mode, XRT_CAPTURE_MODE_THREAD_LOCAL);
+    /* another thread's GLOBAL capture: a thread in RELAXED or THREAD_LOCAL mode may */
+    OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_GLOBAL));
+    assert_int_equal(on_thread(relaxed_malloc_on_other_thread, NULL), XRT_SUCCESS);
+    assert_int_equal(on_thread(thread_local_sync_on_other_thread, f.s[1]), XRT_SUCCESS);
+    OK(xrt_stream_is_capturing(f.s[0], &cs));
+    assert_int_equal(cs, XRT_CAPTURE_STATUS_ACTIVE);
+    assert_int_equal(on_thread(sync_on_other_thread, f.s[1]), XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED); /* GLOBAL may not */
+    FAILS(xrt_stream_end_capture(f.s[0], &g), XRT_ERROR_STREAM_CAPTURE_INVALIDATED,
+          RULE("xrt_stream_synchronize", "xrt_stream_end_capture", "StreamEndCapture"));
+    /* not a mode */
+    mode = (xrt_capture_mode)3;
+    FAILS(xrt_thread_exchange_stream_capture_mode(&mode), XRT_ERROR_INVALID_VALUE, "*mode is 3");
+    assert_int_equal(mode, 3);
+    FAILS(xrt_thread_exchange_stream_capture_mode(NULL), XRT_ERROR_INVALID_VALUE, "mode is NULL");
+    fx_free(&f);
+}
+
 /* >> a destroyed stream under capture ends its capture; a graph outlives its streams */
 XRT_TEST(test_destroyed_stream_ends_capture)
 {

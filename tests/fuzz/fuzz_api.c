@@ -168,7 +168,8 @@ static int op_index, trace; /* FUZZ_API_TRACE=1: print each call and its status 
     X(stream_get_flags, 0) /* tests/test_suite.c covers flags and priorities */  \
     X(stream_get_priority, 0)                                                       \
     X(device_get_stream_priority_range, 0)                                          \
-    X(stream_per_thread, 0) /* tests/test_suite.c and tests/test_per_thread.c */
+    X(stream_per_thread, 0) /* tests/test_suite.c and tests/test_per_thread.c */     \
+    X(thread_exchange_stream_capture_mode, 0) /* a thread's mode: tests/test_graph.c */
 
 #define FUZZ_ROW(op, modelled) fuzz_row_##op,
 enum { FUZZ_OPERATIONS(FUZZ_ROW) fuzz_rows };
