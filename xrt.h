@@ -643,11 +643,15 @@ XRT_API xrt_status xrt_cache_get_stats(xrt_cache_stats *stats);
    recorded in the capture and must be joined back to the origin before its
    end (XRT_ERROR_STREAM_CAPTURE_UNJOINED). The NULL stream cannot be
    captured. A call that would wait for captured work (a synchronize or query
-   of a capturing stream, xrt_device_synchronize, and in GLOBAL mode from any
-   thread, in THREAD_LOCAL mode from the capturing one, xrt_memcpy,
-   xrt_memset, xrt_free and xrt_free_host) fails with
+   of a capturing stream, xrt_device_synchronize) fails with
    XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED and invalidates the capture, whose
-   end then fails naming that call. A graph and an exec own copies of what
+   end then fails naming that call; so do CUDA's unsafe calls (xrt_malloc,
+   xrt_malloc_host, xrt_free, xrt_free_host, xrt_memcpy, xrt_memset, a
+   synchronize or query of another stream or event) in GLOBAL mode from any
+   thread, in THREAD_LOCAL mode from the capturing one, unless the calling
+   thread's mode allows them (xrt_thread_exchange_stream_capture_mode). Work
+   for the NULL stream while a blocking stream captures fails with
+   XRT_ERROR_STREAM_CAPTURE_IMPLICIT. A graph and an exec own copies of what
    they need (kernel arguments, the module): each may outlive the other and
    the module. Launches of one exec run one after the other, in launch order,
    on whatever streams they are made. */
