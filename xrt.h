@@ -212,7 +212,8 @@ extern "C" {
     X(XRT_ERROR_STREAM_CAPTURE_WRONG_THREAD, "capture ended from a thread that did not begin it") \
     X(XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE, "graph update refused: the graphs differ in shape") \
     X(XRT_ERROR_PEER_ACCESS_ALREADY_ENABLED, "peer access is already enabled") \
-    X(XRT_ERROR_PEER_ACCESS_NOT_ENABLED, "peer access has not been enabled")
+    X(XRT_ERROR_PEER_ACCESS_NOT_ENABLED, "peer access has not been enabled") \
+    X(XRT_ERROR_STREAM_CAPTURE_IMPLICIT, "operation would make the legacy stream depend on a capture")
 
 #define XRT__STATUS_ENUM(name, msg) name,
 typedef enum xrt_status { XRT__STATUS_LIST(XRT__STATUS_ENUM) XRT_STATUS_COUNT } xrt_status;
@@ -739,17 +740,29 @@ XRT_API xrt_status xrt_cache_get_stats(xrt_cache_stats *stats);
    recorded in the capture and must be joined back to the origin before its
    end (XRT_ERROR_STREAM_CAPTURE_UNJOINED). The NULL stream cannot be
    captured. A call that would wait for captured work (a synchronize or query
-   of a capturing stream, xrt_device_synchronize, and in GLOBAL mode from any
-   thread, in THREAD_LOCAL mode from the capturing one, xrt_memcpy,
-   xrt_memset, xrt_free and xrt_free_host) fails with
+   of a capturing stream, xrt_device_synchronize) fails with
    XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED and invalidates the capture, whose
-   end then fails naming that call. A graph and an exec own copies of what
+   end then fails naming that call; so do CUDA's unsafe calls (xrt_malloc,
+   xrt_malloc_host, xrt_free, xrt_free_host, xrt_memcpy, xrt_memset, a
+   synchronize or query of another stream or event) in GLOBAL mode from any
+   thread, in THREAD_LOCAL mode from the capturing one, unless the calling
+   thread's mode allows them (xrt_thread_exchange_stream_capture_mode). Work
+   for the NULL stream while a blocking stream captures fails with
+   XRT_ERROR_STREAM_CAPTURE_IMPLICIT. A graph and an exec own copies of what
    they need (kernel arguments, the module): each may outlive the other and
    the module. Launches of one exec run one after the other, in launch order,
    on whatever streams they are made. */
 static inline xrt_status xrt_stream_begin_capture(xrt_stream stream, xrt_capture_mode mode);
 static inline xrt_status xrt_stream_end_capture(xrt_stream stream, xrt_graph *graph);
 static inline xrt_status xrt_stream_is_capturing(xrt_stream stream, xrt_capture_status *status);
+/* The calling thread's capture mode, cudaThreadExchangeStreamCaptureMode:
+   sets it to *mode and gives the one it had in *mode (push, then pop with
+   the same call). It decides which captures the thread's unsafe calls are
+   checked against: GLOBAL (the default) its own captures that are not
+   RELAXED and every GLOBAL one, THREAD_LOCAL its own that are not RELAXED,
+   RELAXED none. A synchronize or query of a capturing stream or a captured
+   event, and xrt_device_synchronize, stay refused in every mode. */
+static inline xrt_status xrt_thread_exchange_stream_capture_mode(xrt_capture_mode *mode);
 static inline xrt_status xrt_graph_instantiate(xrt_graph_exec *exec, xrt_graph graph);
 static inline xrt_status xrt_graph_launch(xrt_graph_exec exec, xrt_stream stream);
 static inline xrt_status xrt_graph_exec_update(xrt_graph_exec exec, xrt_graph graph); /* same shape, new parameters */
@@ -1716,9 +1729,25 @@ static inline xrt_status xrt_stream_is_capturing(xrt_stream stream, xrt_capture_
     xrt__call_enter();
     xrt__handle_slot *s = xrt__handle_stream(b, stream);
     if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_stream_is_capturing", stream));
-    r = stream ? b->stream_is_capturing(b, s->obj, &st) : XRT_SUCCESS; /* the NULL stream never captures */
+    r = b->stream_is_capturing(b, s->obj, &st); /* the NULL stream never captures, but may be refused the question */
     *status = (xrt_capture_status)st;
     return xrt__call_exit(r);
+}
+
+static inline xrt_status xrt_thread_exchange_stream_capture_mode(xrt_capture_mode *mode)
+{
+    const xrt_backend *b = xrt__be();
+    unsigned m;
+    xrt_status st;
+    XRT__CHECK_PTR(mode, "xrt_thread_exchange_stream_capture_mode");
+    if (XRT__UNLIKELY((unsigned)*mode > XRT_CAPTURE_MODE_RELAXED))
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_thread_exchange_stream_capture_mode",
+                         "*mode is %d, none of XRT_CAPTURE_MODE_GLOBAL (0), _THREAD_LOCAL (1), _RELAXED (2)", (int)*mode);
+    m = (unsigned)*mode;
+    xrt__call_enter();
+    st = b->thread_exchange_stream_capture_mode(b, &m);
+    if (st == XRT_SUCCESS) *mode = (xrt_capture_mode)m;
+    return xrt__call_exit(st);
 }
 
 static inline xrt_status xrt_graph_instantiate(xrt_graph_exec *exec, xrt_graph graph)

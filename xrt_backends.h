@@ -222,6 +222,7 @@ enum { /* xrt_backend.flags */
     X(device_get_stream_priority_range, (const xrt_backend *self, int *least, int *greatest),                      \
       (self, least, greatest))                                                                                     \
     X(stream_per_thread, (const xrt_backend *self, void **stream), (self, stream))                                 \
+    X(thread_exchange_stream_capture_mode, (const xrt_backend *self, unsigned *mode), (self, mode))                \
     X(graph_create, (const xrt_backend *self, void **graph), (self, graph))                                        \
     X(graph_add_node, (const xrt_backend *self, void *graph, void **node, void *const *deps, size_t ndeps,         \
                        xrt_graph_node_params *params),                                                             \

@@ -651,6 +651,7 @@ static int xrt__cpu_cap_wait(xrt__cpu_stream *t, struct xrt__cpu_event *e, xrt_s
 static xrt_status xrt__cpu_cap_wait_refused(xrt__cpu_stream *s, const char *who);
 static xrt_status xrt__cpu_cap_event_refused(struct xrt__cpu_event *e, const char *who);
 static xrt_status xrt__cpu_cap_unsafe(const char *who);
+static xrt_status xrt__cpu_cap_refuse(const char *who, int device);
 static xrt_status xrt__cpu_cap_implicit(int device, const char *who);
 static void xrt__cpu_cap_event_gone(struct xrt__cpu_event *e);
 static void xrt__cpu_cap_stream_gone(xrt__cpu_stream *s);
@@ -1889,9 +1890,11 @@ static xrt_status xrt__cpu_stream_synchronize(const xrt_backend *self, void *str
 {
     xrt__cpu_stream *s = xrt__cpu_stream_of(stream);
     xrt__cpu_op op;
+    xrt_status st;
     (void)self;
     if (XRT__UNLIKELY(__atomic_load_n(&s->cap, __ATOMIC_ACQUIRE)))
         return xrt__cpu_cap_wait_refused(s, "cpu: xrt_stream_synchronize");
+    if (XRT__UNLIKELY((st = xrt__cpu_cap_unsafe("cpu: xrt_stream_synchronize")) != XRT_SUCCESS)) return st;
     if (XRT__UNLIKELY(s->order == XRT__CPU_LEGACY)) {
         op.run = xrt__cpu_run_nothing;
         return xrt__cpu_run_ordered(s, &op, "cpu: xrt_stream_synchronize");
@@ -1908,8 +1911,10 @@ static int xrt__cpu_busy(xrt__cpu_stream *s)
 static xrt_status xrt__cpu_stream_query(const xrt_backend *self, void *stream)
 {
     xrt__cpu_stream *s = xrt__cpu_stream_of(stream);
+    xrt_status st;
     if (XRT__UNLIKELY(__atomic_load_n(&s->cap, __ATOMIC_ACQUIRE)))
         return xrt__cpu_cap_wait_refused(s, "cpu: xrt_stream_query");
+    if (XRT__UNLIKELY((st = xrt__cpu_cap_unsafe("cpu: xrt_stream_query")) != XRT_SUCCESS)) return st;
     if (XRT__UNLIKELY(s->order == XRT__CPU_LEGACY)) return xrt__cpu_quiet(s) ? XRT_SUCCESS : XRT_ERROR_NOT_READY;
     return xrt__cpu_busy(s) ? XRT_ERROR_NOT_READY : XRT_SUCCESS;
 }
@@ -1952,7 +1957,7 @@ static xrt_status xrt__cpu_sync_all(int device, const char *who)
 
 static xrt_status xrt__cpu_device_synchronize(const xrt_backend *self)
 {
-    xrt_status st = xrt__cpu_cap_unsafe("cpu: xrt_device_synchronize");
+    xrt_status st = xrt__cpu_cap_refuse("cpu: xrt_device_synchronize", xrt__cpu_current());
     /* The current device's streams only, as cudaDeviceSynchronize. */
     return st != XRT_SUCCESS ? st : xrt__cpu_sync_all(xrt__cpu_current(), "cpu: xrt_device_synchronize");
 }
@@ -2129,9 +2134,11 @@ static xrt_status xrt__cpu_event_record(const xrt_backend *self, void *event, vo
 static xrt_status xrt__cpu_event_query(const xrt_backend *self, void *event)
 {
     uint64_t pos;
-    if (XRT__UNLIKELY(((xrt__cpu_event *)event)->shared != NULL)) return xrt__cpu_ipc_event_query((xrt__cpu_event *)event);
+    xrt_status st;
     if (XRT__UNLIKELY(__atomic_load_n(&((xrt__cpu_event *)event)->cap, __ATOMIC_ACQUIRE)))
         return xrt__cpu_cap_event_refused((xrt__cpu_event *)event, "cpu: xrt_event_query");
+    if (XRT__UNLIKELY((st = xrt__cpu_cap_unsafe("cpu: xrt_event_query")) != XRT_SUCCESS)) return st;
+    if (XRT__UNLIKELY(((xrt__cpu_event *)event)->shared != NULL)) return xrt__cpu_ipc_event_query((xrt__cpu_event *)event);
     xrt__cpu_stream *s = xrt__cpu_event_latest((xrt__cpu_event *)event, &pos, 0);
     return !s || xrt__cpu_reached(&s->head, pos) ? XRT_SUCCESS : XRT_ERROR_NOT_READY;
 }
@@ -2141,12 +2148,14 @@ static xrt_status xrt__cpu_event_synchronize(const xrt_backend *self, void *even
     xrt__cpu_event *e = (xrt__cpu_event *)event;
     uint64_t pos;
     xrt__cpu_stream *s;
+    xrt_status st;
+    if (XRT__UNLIKELY(__atomic_load_n(&e->cap, __ATOMIC_ACQUIRE)))
+        return xrt__cpu_cap_event_refused(e, "cpu: xrt_event_synchronize");
+    if (XRT__UNLIKELY((st = xrt__cpu_cap_unsafe("cpu: xrt_event_synchronize")) != XRT_SUCCESS)) return st;
     if (XRT__UNLIKELY(e->shared != NULL)) {
         xrt__cpu_ipc_event_synchronize(e);
         return XRT_SUCCESS;
     }
-    if (XRT__UNLIKELY(__atomic_load_n(&e->cap, __ATOMIC_ACQUIRE)))
-        return xrt__cpu_cap_event_refused(e, "cpu: xrt_event_synchronize");
     if (!(s = xrt__cpu_event_latest(e, &pos, 1))) return XRT_SUCCESS;
     xrt__cpu_wait(&s->head, pos, (e->flags & XRT_EVENT_BLOCKING_SYNC) ? 0 : 1, &s->worker_cpu);
     xrt__cpu_stream_unref(s);
@@ -4879,7 +4888,7 @@ static xrt_status xrt__cpu_cap_implicit(int device, const char *who)
     xrt__cpu_lock(&l->lock);
     for (b = l->blocking; b; b = b->bnext)
         if (b->cap) {
-            xrt_status one = xrt__cpu_cap_fail_locked(b->cap, XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, who,
+            xrt_status one = xrt__cpu_cap_fail_locked(b->cap, XRT_ERROR_STREAM_CAPTURE_IMPLICIT, who,
                                                       "the NULL stream's work would wait for %s, a blocking stream "
                                                       "that is capturing (make it with XRT_STREAM_NON_BLOCKING to "
                                                       "capture beside the NULL stream); the capture is invalidated",
@@ -4891,35 +4900,73 @@ static xrt_status xrt__cpu_cap_implicit(int device, const char *who)
     return st;
 }
 
-/* The calls a capture's mode forbids (xrt_device_synchronize, the
-   synchronous copy and set, xrt_free, xrt_free_host): refused while a
-   GLOBAL capture is active, or a THREAD_LOCAL one of the calling thread;
-   those captures are invalidated. */
-static xrt_status xrt__cpu_cap_unsafe(const char *who)
+/* The calling thread's capture mode (xrt_thread_exchange_stream_capture_mode,
+   cudaThreadExchangeStreamCaptureMode): which captures its unsafe calls
+   are checked against. */
+static XRT__TLS unsigned xrt__cpu_thread_mode; /* XRT_CAPTURE_MODE_GLOBAL unless exchanged */
+
+/* Whether c refuses the calling thread's unsafe call, as CUDA's modes say:
+   a thread in GLOBAL mode may not make one while it has a capture of its
+   own that is not RELAXED, or any thread has a GLOBAL one; in THREAD_LOCAL
+   mode, while it has such a capture of its own; in RELAXED mode, never.
+   device >= 0 (a device synchronize): also every capture of that device,
+   in every mode, as the synchronize would wait for its stream. */
+static int xrt__cpu_cap_refuses(const xrt__cpu_capture *c, int device)
+{
+    unsigned t = xrt__cpu_thread_mode;
+    if (device >= 0 && c->origin->device == device) return 1;
+    if (t == XRT_CAPTURE_MODE_RELAXED || c->mode == XRT_CAPTURE_MODE_RELAXED) return 0;
+    if (pthread_equal(c->thread, pthread_self())) return 1;
+    return t == XRT_CAPTURE_MODE_GLOBAL && c->mode == XRT_CAPTURE_MODE_GLOBAL;
+}
+
+/* CUDA's potentially unsafe calls (xrt_malloc, xrt_malloc_host, xrt_free,
+   xrt_free_host, the synchronous copy and set, a synchronize or query of a
+   stream or event outside a capture; device >= 0: xrt_device_synchronize
+   of that device): refused while a capture refuses them
+   (xrt__cpu_cap_refuses), and those captures are invalidated. */
+static xrt_status xrt__cpu_cap_refuse(const char *who, int device)
 {
     xrt__cpu_capture *c, *first = NULL;
     xrt_status st = XRT_SUCCESS;
     if (XRT__LIKELY(!__atomic_load_n(&xrt__cpu_ncaps, __ATOMIC_ACQUIRE))) return XRT_SUCCESS;
     pthread_mutex_lock(&xrt__cpu_cap_lock);
-    for (c = xrt__cpu_caps; c; c = c->next)
-        if (c->mode == XRT_CAPTURE_MODE_GLOBAL ||
-            (c->mode == XRT_CAPTURE_MODE_THREAD_LOCAL && pthread_equal(c->thread, pthread_self())))
-            if (!first) first = c;
-    if (first) {
+    for (c = xrt__cpu_caps; c && !first; c = c->next)
+        if (xrt__cpu_cap_refuses(c, -1)) first = c;
+    for (c = xrt__cpu_caps; c && !first; c = c->next)
+        if (xrt__cpu_cap_refuses(c, device)) first = c;
+    if (first && xrt__cpu_cap_refuses(first, -1))
         st = xrt__cpu_cap_note(XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, who,
-                       "not permitted while %s is capturing in %s mode (begin the capture with "
-                       "XRT_CAPTURE_MODE_RELAXED to allow it); the capture is invalidated",
-                       first->origin->cap_name, first->mode == XRT_CAPTURE_MODE_GLOBAL ? "GLOBAL" : "THREAD_LOCAL");
+                               "not permitted while %s is capturing in %s mode (begin the capture with "
+                               "XRT_CAPTURE_MODE_RELAXED, or make the call in a thread of that mode, to allow "
+                               "it); the capture is invalidated", first->origin->cap_name,
+                               first->mode == XRT_CAPTURE_MODE_GLOBAL ? "GLOBAL" : "THREAD_LOCAL");
+    else if (first)
+        st = xrt__cpu_cap_note(XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, who,
+                               "it would wait for %s, which is capturing: its work is recorded, not run (refused "
+                               "in every mode); the capture is invalidated", first->origin->cap_name);
+    if (first)
         for (c = xrt__cpu_caps; c; c = c->next)
-            if ((c->mode == XRT_CAPTURE_MODE_GLOBAL ||
-                 (c->mode == XRT_CAPTURE_MODE_THREAD_LOCAL && pthread_equal(c->thread, pthread_self()))) &&
-                c->invalid == XRT_SUCCESS) {
+            if (xrt__cpu_cap_refuses(c, device) && c->invalid == XRT_SUCCESS) {
                 c->invalid = XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED;
                 snprintf(c->why, sizeof c->why, "%s: %.320s", xrt__cpu_cap_err.who, xrt__cpu_cap_err.msg);
             }
-    }
     xrt__cpu_cap_unlock();
     return st;
+}
+
+static xrt_status xrt__cpu_cap_unsafe(const char *who)
+{
+    return xrt__cpu_cap_refuse(who, -1);
+}
+
+static xrt_status xrt__cpu_thread_exchange_stream_capture_mode(const xrt_backend *self, unsigned *mode)
+{
+    unsigned was = xrt__cpu_thread_mode;
+    (void)self;
+    xrt__cpu_thread_mode = *mode;
+    *mode = was;
+    return XRT_SUCCESS;
 }
 
 /* Joins s to c with the frontier given (a fork), under the lock. */
@@ -5189,15 +5236,30 @@ static void xrt__cpu_cap_stream_gone(xrt__cpu_stream *s)
     xrt__cpu_cap_unlock();
 }
 
+/* The NULL stream never captures; while a blocking stream of its device
+   does, the question is refused as its work would be (HIP's
+   hipStreamIsCapturing: hipErrorStreamCaptureImplicit), the capture left
+   as it was. */
 static xrt_status xrt__cpu_stream_is_capturing(const xrt_backend *self, void *stream, unsigned *status)
 {
-    xrt__cpu_stream *s = (xrt__cpu_stream *)stream;
+    xrt__cpu_stream *s = xrt__cpu_stream_of(stream), *b = NULL;
+    xrt__cpu_legacy *l = &xrt__cpu.legacy[s->device];
     pthread_mutex_lock(&xrt__cpu_cap_lock);
     *status = !s->cap ? XRT_CAPTURE_STATUS_NONE
               : s->cap->invalid != XRT_SUCCESS ? XRT_CAPTURE_STATUS_INVALIDATED
                                                : XRT_CAPTURE_STATUS_ACTIVE;
+    if (s->order == XRT__CPU_LEGACY) {
+        xrt__cpu_lock(&l->lock);
+        for (b = l->blocking; b && !b->cap; b = b->bnext) {
+        }
+        if (b)
+            xrt__cpu_cap_note(XRT_ERROR_STREAM_CAPTURE_IMPLICIT, "cpu: xrt_stream_is_capturing",
+                              "the NULL stream's work would wait for %s, a blocking stream that is capturing",
+                              b->cap_name);
+        xrt__cpu_unlock(&l->lock);
+    }
     xrt__cpu_cap_unlock();
-    return XRT_SUCCESS;
+    return s->order == XRT__CPU_LEGACY && b ? XRT_ERROR_STREAM_CAPTURE_IMPLICIT : XRT_SUCCESS;
 }
 
 static xrt_status xrt__cpu_graph_destroy(const xrt_backend *self, void *graph)

@@ -128,7 +128,7 @@ static const xrt__gpu_error xrt__cuda_errors[] = {
     {cudaErrorStreamCaptureUnmatched, XRT_ERROR_STREAM_CAPTURE_UNMATCHED},
     {cudaErrorStreamCaptureUnjoined, XRT_ERROR_STREAM_CAPTURE_UNJOINED},
     {cudaErrorStreamCaptureIsolation, XRT_ERROR_STREAM_CAPTURE_ISOLATION},
-    {cudaErrorStreamCaptureImplicit, XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED}, /* the legacy stream would join a capture */
+    {cudaErrorStreamCaptureImplicit, XRT_ERROR_STREAM_CAPTURE_IMPLICIT}, /* the legacy stream would join a capture */
     {cudaErrorCapturedEvent, XRT_ERROR_CAPTURED_EVENT},
     {cudaErrorStreamCaptureWrongThread, XRT_ERROR_STREAM_CAPTURE_WRONG_THREAD},
     {cudaErrorGraphExecUpdateFailure, XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE},

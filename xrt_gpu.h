@@ -126,6 +126,8 @@
       (XRT__GPU_T(stream) stream, XRT__GPU_T(graph) *graph))                                                             \
     X(StreamIsCapturing, cudaStreamIsCapturing, 1, hipStreamIsCapturing, 1, XRT__GPU_T(error),                           \
       (XRT__GPU_T(stream) stream, XRT__GPU_T(capture_status) *status))                                                   \
+    X(ThreadExchangeStreamCaptureMode, cudaThreadExchangeStreamCaptureMode, 1, hipThreadExchangeStreamCaptureMode, 1,    \
+      XRT__GPU_T(error), (XRT__GPU_T(capture_mode) *mode))                                                               \
     X(GraphInstantiateWithFlags, cudaGraphInstantiateWithFlags, 1, hipGraphInstantiateWithFlags, 1, XRT__GPU_T(error),   \
       (XRT__GPU_T(graph_exec) *exec, XRT__GPU_T(graph) graph, unsigned long long flags))                                 \
     X(GraphLaunch, cudaGraphLaunch, 1, hipGraphLaunch, 1, XRT__GPU_T(error),                                             \
@@ -1684,6 +1686,20 @@ static xrt_status xrt__gpu_stream_is_capturing(const xrt_backend *self, void *st
     XRT__GPU_NEED_GRAPHS(g);
     st = XRT__GPU_CHECK(g, g->rt.StreamIsCapturing(stream, &native), XRT__GPU_CALL(StreamIsCapturing));
     if (st == XRT_SUCCESS) *status = (unsigned)native;
+    return st;
+}
+
+/* The runtime keeps the thread's mode: its own refusals follow it. */
+static xrt_status xrt__gpu_thread_exchange_stream_capture_mode(const xrt_backend *self, unsigned *mode)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    int native = (int)*mode;
+    xrt_status st;
+    XRT__GPU_NEED_GRAPHS(g);
+    if (!g->rt.ThreadExchangeStreamCaptureMode) return xrt__gpu_no_graphs(g, "thread_exchange_stream_capture_mode");
+    st = XRT__GPU_CHECK(g, g->rt.ThreadExchangeStreamCaptureMode(&native),
+                        XRT__GPU_CALL(ThreadExchangeStreamCaptureMode));
+    if (st == XRT_SUCCESS) *mode = (unsigned)native;
     return st;
 }
 

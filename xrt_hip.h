@@ -172,7 +172,7 @@ static const xrt__gpu_error xrt__hip_errors[] = {
     {hipErrorStreamCaptureUnmatched, XRT_ERROR_STREAM_CAPTURE_UNMATCHED},
     {hipErrorStreamCaptureUnjoined, XRT_ERROR_STREAM_CAPTURE_UNJOINED},
     {hipErrorStreamCaptureIsolation, XRT_ERROR_STREAM_CAPTURE_ISOLATION},
-    {hipErrorStreamCaptureImplicit, XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED}, /* the NULL stream would join a capture */
+    {hipErrorStreamCaptureImplicit, XRT_ERROR_STREAM_CAPTURE_IMPLICIT}, /* the NULL stream would join a capture */
     {hipErrorCapturedEvent, XRT_ERROR_CAPTURED_EVENT},
     {hipErrorStreamCaptureWrongThread, XRT_ERROR_STREAM_CAPTURE_WRONG_THREAD},
     {XRT__HIP_GRAPH_EXEC_UPDATE_FAILURE, XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE},

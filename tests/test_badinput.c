@@ -55,6 +55,13 @@ static const xrt_module_image bad_kind = {(xrt_image_kind)0, kernel_src, sizeof 
 static const xrt_dim3 one = {1, 1, 1}, zero_x = {0, 1, 1}, zero_z = {1, 1, 0}, huge_block = {1025, 1, 1};
 static unsigned char big_args[XRT_MAX_KERNEL_ARGS + 1];
 
+/* An exchange of the thread's capture mode for m: refused unless m is a mode. */
+static xrt_status exchange_mode(int m)
+{
+    xrt_capture_mode mode = (xrt_capture_mode)m;
+    return xrt_thread_exchange_stream_capture_mode(&mode);
+}
+
 /* A graph of n memsets of f->d2 captured on f->s. */
 static xrt_status graph_of(fixtures *f, int n, xrt_graph *g)
 {
@@ -941,6 +948,10 @@ static xrt_backend table_other(void) { return xrt_test_other_table(); }
     X(end_capture_dead_stream, "xrt_stream_end_capture", XRT_ERROR_INVALID_HANDLE, 0,                                  \
       xrt_stream_end_capture(f->dead_s, &graph))                                                                       \
     X(is_capturing_dead, "xrt_stream_is_capturing", XRT_ERROR_INVALID_HANDLE, 0, xrt_stream_is_capturing(f->dead_s, &cs)) \
+    X(exchange_mode_bad, "xrt_thread_exchange_stream_capture_mode", XRT_ERROR_INVALID_VALUE, 0, exchange_mode(3))      \
+    X(exchange_mode_negative, "xrt_thread_exchange_stream_capture_mode", XRT_ERROR_INVALID_VALUE, 0, exchange_mode(-1)) \
+    X(exchange_mode_null, "xrt_thread_exchange_stream_capture_mode", XRT_ERROR_INVALID_VALUE, 0,                       \
+      xrt_thread_exchange_stream_capture_mode(NULL))                                                                   \
     X(instantiate_dead_graph, "xrt_graph_instantiate", XRT_ERROR_INVALID_HANDLE, HAS_GRAPHS,                          \
       xrt_graph_instantiate(&exec, f->dead_graph))                                                                     \
     X(instantiate_no_graph, "xrt_graph_instantiate", XRT_ERROR_INVALID_VALUE, 0, xrt_graph_instantiate(&exec, NULL))   \

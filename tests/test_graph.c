@@ -652,9 +652,11 @@ static void check_scratch(const fixture *f, int launch, unsigned want)
 }
 
 /* While a blocking stream captures, work for the NULL stream of its device
-   would wait for captured work: refused, and the capture invalidated, in
-   every mode (CUDA: cudaErrorStreamCaptureImplicit). A non-blocking stream's
-   capture stops nothing, and another device's NULL stream is free. */
+   would wait for captured work: refused with XRT_ERROR_STREAM_CAPTURE_IMPLICIT
+   (cudaErrorStreamCaptureImplicit), and the capture invalidated, in every
+   mode. Asking whether the NULL stream captures is refused so too, and
+   leaves the capture as it was (HIP's hipStreamIsCapturing). A non-blocking
+   stream's capture stops nothing, and another device's NULL stream is free. */
 XRT_TEST(test_capture_implicit)
 {
     static const xrt_capture_mode modes[] = {XRT_CAPTURE_MODE_GLOBAL, XRT_CAPTURE_MODE_THREAD_LOCAL,
@@ -675,11 +677,20 @@ XRT_TEST(test_capture_implicit)
         for (k = 0; k < 3; k++) {
             OK(xrt_stream_begin_capture(b, modes[i]));
             OK(xrt_memset_async(d, 1, sizeof h, b));
-            if (k == 0) FAILS(xrt_memset_async(d, 2, sizeof h, NULL), XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED,
+            cs = XRT_CAPTURE_STATUS_INVALIDATED;
+            FAILS(xrt_stream_is_capturing(NULL, &cs), XRT_ERROR_STREAM_CAPTURE_IMPLICIT,
+                  RULE("would wait for", "xrt_stream_is_capturing", "StreamIsCapturing"));
+            assert_int_equal(cs, XRT_CAPTURE_STATUS_NONE);
+            FAILS(xrt_stream_is_capturing(XRT_STREAM_LEGACY, &cs), XRT_ERROR_STREAM_CAPTURE_IMPLICIT, "");
+            OK(xrt_stream_is_capturing(b, &cs));
+            assert_int_equal(cs, XRT_CAPTURE_STATUS_ACTIVE);
+            if (k == 0) FAILS(xrt_memset_async(d, 2, sizeof h, NULL), XRT_ERROR_STREAM_CAPTURE_IMPLICIT,
                               RULE("would wait for", "xrt_memset_async", "MemsetAsync"));
-            else if (k == 1) FAILS(xrt_launch_host_func(NULL, set_flag, &ran), XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED,
+            else if (k == 1) FAILS(xrt_launch_host_func(NULL, set_flag, &ran), XRT_ERROR_STREAM_CAPTURE_IMPLICIT,
                                    RULE("would wait for", "xrt_launch_host_func", "LaunchHostFunc"));
-            else assert_int_equal(xrt_stream_synchronize(NULL), XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED);
+            else assert_int_equal(xrt_stream_synchronize(NULL), modes[i] == XRT_CAPTURE_MODE_RELAXED
+                                                                    ? XRT_ERROR_STREAM_CAPTURE_IMPLICIT
+                                                                    : XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED);
             OK(xrt_stream_is_capturing(b, &cs));
             assert_int_equal(cs, XRT_CAPTURE_STATUS_INVALIDATED);
             FAILS(xrt_stream_end_capture(b, &g), XRT_ERROR_STREAM_CAPTURE_INVALIDATED, "");
@@ -687,6 +698,8 @@ XRT_TEST(test_capture_implicit)
         }
     OK(xrt_stream_begin_capture(nb, XRT_CAPTURE_MODE_RELAXED));
     OK(xrt_memset_async(d, 3, sizeof h, nb));
+    OK(xrt_stream_is_capturing(NULL, &cs));
+    assert_int_equal(cs, XRT_CAPTURE_STATUS_NONE);
     OK(xrt_memset_async(d, 4, sizeof h, NULL)); /* the NULL stream does not wait for nb */
     OK(xrt_stream_synchronize(NULL));
     OK(xrt_memcpy(h, d, sizeof h, XRT_MEMCPY_DEVICE_TO_HOST));
@@ -1042,6 +1055,166 @@ XRT_TEST(test_capture_modes_and_threads)
           RULE("xrt_memset", "xrt_stream_end_capture", "StreamEndCapture"));
     OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_RELAXED));
     assert_int_equal(on_thread(end_on_other_thread, f.s[0]), XRT_SUCCESS); /* relaxed: any thread ends it */
+    fx_free(&f);
+}
+
+static void *sync_on_other_thread(void *arg)
+{
+    static xrt_status st;
+    st = xrt_stream_synchronize((xrt_stream)arg);
+    return &st;
+}
+
+static void *event_query_on_other_thread(void *arg)
+{
+    static xrt_status st;
+    st = xrt_event_query((xrt_event)arg);
+    return &st;
+}
+
+/* CUDA's potentially unsafe calls beside a capture (cudaStreamCaptureMode):
+   a synchronize or query of a stream that is not capturing, a query or
+   synchronize of an event recorded outside the capture, are refused from
+   every thread during a GLOBAL capture and from the capturing thread during
+   a THREAD_LOCAL one, and the capture is invalidated (HIP: hip_stream.cpp's
+   StreamCaptureOngoing; PyTorch's NCCL watchdog, whose cudaEventQuery
+   invalidated a GLOBAL capture of another thread). A device synchronize
+   would wait for the captured stream: refused in every mode. */
+XRT_TEST(test_capture_refuses_unsafe_calls)
+{
+    static const xrt_capture_mode modes[] = {XRT_CAPTURE_MODE_GLOBAL, XRT_CAPTURE_MODE_THREAD_LOCAL,
+                                             XRT_CAPTURE_MODE_RELAXED};
+    fixture f;
+    xrt_graph g = NULL;
+    xrt_capture_status cs;
+    size_t i, k;
+    (void)state;
+    need_graphs();
+    fx_make(&f);
+    OK(xrt_event_record(f.e[1], f.s[1]));
+    for (i = 0; i < 3; i++) {
+        OK(xrt_stream_begin_capture(f.s[0], modes[i]));
+        FAILS(xrt_device_synchronize(), XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED,
+              RULE("is capturing", "xrt_device_synchronize", "DeviceSynchronize"));
+        OK(xrt_stream_is_capturing(f.s[0], &cs));
+        assert_int_equal(cs, XRT_CAPTURE_STATUS_INVALIDATED);
+        FAILS(xrt_stream_end_capture(f.s[0], &g), XRT_ERROR_STREAM_CAPTURE_INVALIDATED,
+              RULE("xrt_device_synchronize", "xrt_stream_end_capture", "StreamEndCapture"));
+        assert_null(g);
+        for (k = 0; k < 4; k++) {
+            xrt_status st;
+            OK(xrt_stream_begin_capture(f.s[0], modes[i]));
+            st = k == 0 ? xrt_stream_synchronize(f.s[1]) : k == 1 ? xrt_stream_query(f.s[1])
+               : k == 2 ? xrt_event_query(f.e[1]) : xrt_event_synchronize(f.e[1]);
+            if (modes[i] == XRT_CAPTURE_MODE_RELAXED) {
+                assert_int_equal(st, XRT_SUCCESS);
+                OK(xrt_stream_end_capture(f.s[0], &g));
+                OK(xrt_graph_destroy(g));
+                continue;
+            }
+            assert_int_equal(st, XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED);
+            assert_int_equal(xrt_get_last_error(), XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED);
+            OK(xrt_stream_is_capturing(f.s[0], &cs));
+            assert_int_equal(cs, XRT_CAPTURE_STATUS_INVALIDATED);
+            FAILS(xrt_stream_end_capture(f.s[0], &g), XRT_ERROR_STREAM_CAPTURE_INVALIDATED, "");
+            assert_null(g);
+        }
+        /* another thread: refused and invalidating in GLOBAL mode only */
+        OK(xrt_stream_begin_capture(f.s[0], modes[i]));
+        assert_int_equal(on_thread(sync_on_other_thread, f.s[1]),
+                         modes[i] == XRT_CAPTURE_MODE_GLOBAL ? XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED : XRT_SUCCESS);
+        assert_int_equal(on_thread(event_query_on_other_thread, f.e[1]),
+                         modes[i] == XRT_CAPTURE_MODE_GLOBAL ? XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED : XRT_SUCCESS);
+        OK(xrt_stream_is_capturing(f.s[0], &cs));
+        assert_int_equal(cs, modes[i] == XRT_CAPTURE_MODE_GLOBAL ? XRT_CAPTURE_STATUS_INVALIDATED
+                                                                 : XRT_CAPTURE_STATUS_ACTIVE);
+        if (modes[i] == XRT_CAPTURE_MODE_GLOBAL) {
+            FAILS(xrt_stream_end_capture(f.s[0], &g), XRT_ERROR_STREAM_CAPTURE_INVALIDATED,
+                  RULE("xrt_stream_synchronize", "xrt_stream_end_capture", "StreamEndCapture"));
+        } else {
+            OK(xrt_stream_end_capture(f.s[0], &g));
+            OK(xrt_graph_destroy(g));
+        }
+    }
+    OK(xrt_device_synchronize()); /* no capture: allowed again */
+    fx_free(&f);
+}
+
+static void *relaxed_malloc_on_other_thread(void *arg)
+{
+    static xrt_status st;
+    xrt_capture_mode mode = XRT_CAPTURE_MODE_RELAXED;
+    void *p = NULL;
+    (void)arg;
+    if ((st = xrt_thread_exchange_stream_capture_mode(&mode)) != XRT_SUCCESS) return &st;
+    if (mode != XRT_CAPTURE_MODE_GLOBAL) st = XRT_ERROR_ILLEGAL_STATE; /* a new thread starts in GLOBAL mode */
+    else if ((st = xrt_malloc(&p, 64)) == XRT_SUCCESS) st = xrt_free(p);
+    return &st;
+}
+
+static void *thread_local_sync_on_other_thread(void *arg)
+{
+    static xrt_status st;
+    xrt_capture_mode mode = XRT_CAPTURE_MODE_THREAD_LOCAL;
+    if ((st = xrt_thread_exchange_stream_capture_mode(&mode)) == XRT_SUCCESS)
+        st = xrt_stream_synchronize((xrt_stream)arg);
+    return &st;
+}
+
+/* xrt_thread_exchange_stream_capture_mode (cudaThreadExchangeStreamCaptureMode):
+   the thread's mode decides which captures its unsafe calls are checked
+   against. GLOBAL (the default): its own captures that are not RELAXED and
+   every GLOBAL one; THREAD_LOCAL: its own that are not RELAXED; RELAXED:
+   none. What conflicts with a capture stays refused in every mode: a
+   synchronize of the capturing stream, a device synchronize. */
+XRT_TEST(test_thread_capture_mode)
+{
+    fixture f;
+    xrt_graph g = NULL;
+    xrt_capture_mode mode = XRT_CAPTURE_MODE_RELAXED;
+    xrt_capture_status cs;
+    void *p = NULL;
+    (void)state;
+    need_graphs();
+    fx_make(&f);
+    /* push RELAXED, pop: the call gives the mode it replaces */
+    OK(xrt_thread_exchange_stream_capture_mode(&mode));
+    assert_int_equal(mode, XRT_CAPTURE_MODE_GLOBAL);
+    OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_GLOBAL));
+    OK(xrt_malloc(&p, 64)); /* the thread is RELAXED: its own GLOBAL capture does not refuse it */
+    OK(xrt_stream_synchronize(f.s[1]));
+    FAILS(xrt_stream_synchronize(f.s[0]), XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED,
+          RULE("is capturing", "xrt_stream_synchronize", "StreamSynchronize"));
+    FAILS(xrt_stream_end_capture(f.s[0], &g), XRT_ERROR_STREAM_CAPTURE_INVALIDATED, "");
+    OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_GLOBAL));
+    FAILS(xrt_device_synchronize(), XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED,
+          RULE("is capturing", "xrt_device_synchronize", "DeviceSynchronize"));
+    FAILS(xrt_stream_end_capture(f.s[0], &g), XRT_ERROR_STREAM_CAPTURE_INVALIDATED, "");
+    OK(xrt_free(p));
+    mode = XRT_CAPTURE_MODE_THREAD_LOCAL;
+    OK(xrt_thread_exchange_stream_capture_mode(&mode));
+    assert_int_equal(mode, XRT_CAPTURE_MODE_RELAXED);
+    /* THREAD_LOCAL: its own GLOBAL capture refuses it still */
+    OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_GLOBAL));
+    FAILS(xrt_malloc(&p, 64), XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, RULE("GLOBAL mode", "xrt_malloc", "Malloc"));
+    FAILS(xrt_stream_end_capture(f.s[0], &g), XRT_ERROR_STREAM_CAPTURE_INVALIDATED, "");
+    mode = XRT_CAPTURE_MODE_GLOBAL;
+    OK(xrt_thread_exchange_stream_capture_mode(&mode)); /* back to the default */
+    assert_int_equal(mode, XRT_CAPTURE_MODE_THREAD_LOCAL);
+    /* another thread's GLOBAL capture: a thread in RELAXED or THREAD_LOCAL mode may */
+    OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_GLOBAL));
+    assert_int_equal(on_thread(relaxed_malloc_on_other_thread, NULL), XRT_SUCCESS);
+    assert_int_equal(on_thread(thread_local_sync_on_other_thread, f.s[1]), XRT_SUCCESS);
+    OK(xrt_stream_is_capturing(f.s[0], &cs));
+    assert_int_equal(cs, XRT_CAPTURE_STATUS_ACTIVE);
+    assert_int_equal(on_thread(sync_on_other_thread, f.s[1]), XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED); /* GLOBAL may not */
+    FAILS(xrt_stream_end_capture(f.s[0], &g), XRT_ERROR_STREAM_CAPTURE_INVALIDATED,
+          RULE("xrt_stream_synchronize", "xrt_stream_end_capture", "StreamEndCapture"));
+    /* not a mode */
+    mode = (xrt_capture_mode)3;
+    FAILS(xrt_thread_exchange_stream_capture_mode(&mode), XRT_ERROR_INVALID_VALUE, "*mode is 3");
+    assert_int_equal(mode, 3);
+    FAILS(xrt_thread_exchange_stream_capture_mode(NULL), XRT_ERROR_INVALID_VALUE, "mode is NULL");
     fx_free(&f);
 }
 

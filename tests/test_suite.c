@@ -1271,6 +1271,7 @@ XRT_TEST(test_graph_calls)
     xrt_graph_exec x;
     xrt_graph_info info;
     xrt_capture_status cs;
+    xrt_capture_mode mode;
     unsigned char *d, h[N];
     (void)state;
     OK(xrt_stream_create(&s));
@@ -1279,10 +1280,17 @@ XRT_TEST(test_graph_calls)
         FAILS(xrt_stream_begin_capture(s, XRT_CAPTURE_MODE_GLOBAL), XRT_ERROR_UNSUPPORTED, "not supported");
         FAILS(xrt_stream_is_capturing(s, &cs), XRT_ERROR_UNSUPPORTED, "not supported");
         FAILS(xrt_stream_end_capture(s, &g), XRT_ERROR_UNSUPPORTED, "not supported");
+        mode = XRT_CAPTURE_MODE_RELAXED;
+        FAILS(xrt_thread_exchange_stream_capture_mode(&mode), XRT_ERROR_UNSUPPORTED, "not supported");
         OK(xrt_stream_destroy(s));
         OK(xrt_free(d));
         return;
     }
+    mode = XRT_CAPTURE_MODE_THREAD_LOCAL;
+    OK(xrt_thread_exchange_stream_capture_mode(&mode));
+    assert_int_equal(mode, XRT_CAPTURE_MODE_GLOBAL);
+    OK(xrt_thread_exchange_stream_capture_mode(&mode)); /* back */
+    assert_int_equal(mode, XRT_CAPTURE_MODE_THREAD_LOCAL);
     OK(xrt_stream_begin_capture(s, XRT_CAPTURE_MODE_GLOBAL));
     OK(xrt_stream_is_capturing(s, &cs));
     assert_int_equal(cs, XRT_CAPTURE_STATUS_ACTIVE);

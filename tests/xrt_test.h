@@ -1036,6 +1036,7 @@ typedef struct xrt_test_calls {
     size_t listed;
     xrt_graph_exec_update_result update;
     xrt_capture_status capture;
+    xrt_capture_mode capture_mode; /* GLOBAL, the default: an exchange leaves the thread as it was */
     xrt_graph_info ginfo;
     xrt_ipc_mem_handle ipc, ipc_none;          /* ipc_none: all zero, no handle */
     xrt_ipc_event_handle ipc_event, ipc_event_none;
@@ -1157,6 +1158,10 @@ typedef struct xrt_test_calls {
     X(end_capture_null, "stream_end_capture to NULL", 0, XRT_ERROR_INVALID_VALUE, xrt_stream_end_capture(c->other, NULL)) \
     X(is_capturing, "stream_is_capturing", 0, XRT_SUCCESS, xrt_stream_is_capturing(c->other, &c->capture))             \
     X(is_capturing_null, "stream_is_capturing to NULL", 0, XRT_ERROR_INVALID_VALUE, xrt_stream_is_capturing(c->other, NULL)) \
+    X(exchange_capture_mode, "thread_exchange_stream_capture_mode", 0, XRT_SUCCESS,                                      \
+      xrt_thread_exchange_stream_capture_mode(&c->capture_mode))                                                       \
+    X(exchange_capture_mode_null, "thread_exchange_stream_capture_mode to NULL", 0, XRT_ERROR_INVALID_VALUE,             \
+      xrt_thread_exchange_stream_capture_mode(NULL))                                                                   \
     X(instantiate, "graph_instantiate", 0, XRT_SUCCESS, xrt_graph_instantiate(&c->made_exec, c->graph))                \
     X(instantiate_null, "graph_instantiate to NULL", 0, XRT_ERROR_INVALID_VALUE, xrt_graph_instantiate(NULL, c->graph)) \
     X(graph_launch, "graph_launch on another stream", 0, XRT_SUCCESS, xrt_graph_launch(c->exec, c->other))            \

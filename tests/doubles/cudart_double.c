@@ -583,39 +583,69 @@ static cudaError_t capture_add(stream *s, op *o, int *captured)
     return e;
 }
 
+/* The calling thread's mode (cudaThreadExchangeStreamCaptureMode): which
+   captures its potentially unsafe calls are checked against. */
+static __thread int thread_mode; /* cudaStreamCaptureModeGlobal unless exchanged */
+
+/* Whether c refuses the calling thread's potentially unsafe call, as the
+   runtime documents cudaThreadExchangeStreamCaptureMode: in GLOBAL mode, a
+   capture of its own that is not RELAXED, or any GLOBAL one; in
+   THREAD_LOCAL mode, one of its own that is not RELAXED; in RELAXED mode,
+   none. device >= 0 (a device synchronize): also every capture of that
+   device's streams, in every mode. */
+static int refuses(const capture *c, int device)
+{
+    if (device >= 0 && c->origin->device == device) return 1;
+    if (thread_mode == cudaStreamCaptureModeRelaxed || c->mode == cudaStreamCaptureModeRelaxed) return 0;
+    if (pthread_equal(c->thread, pthread_self())) return 1;
+    return thread_mode == cudaStreamCaptureModeGlobal && c->mode == cudaStreamCaptureModeGlobal;
+}
+
 /* CUDA's "potentially unsafe" calls (those that may wait for the device):
-   refused while the calling thread has a capture that is not RELAXED, or any
-   thread has a GLOBAL one; each such capture is invalidated. */
-static int unsafe_refused(void)
+   refused while a capture refuses them, each such capture invalidated. */
+static int refused_on(int device)
 {
     capture *c;
     int refused = 0;
     pthread_mutex_lock(&cap_lock);
     for (c = active; c; c = c->next_active)
-        if (c->mode == cudaStreamCaptureModeGlobal ||
-            (c->mode == cudaStreamCaptureModeThreadLocal && pthread_equal(c->thread, pthread_self()))) {
-            c->invalidated = 1;
-            refused = 1;
-        }
+        if (refuses(c, device)) c->invalidated = refused = 1;
     pthread_mutex_unlock(&cap_lock);
     return refused;
 }
 
+static int unsafe_refused(void) { return refused_on(-1); }
+
+cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *mode)
+{
+    int was = thread_mode;
+    if (!mode || (unsigned)*mode > cudaStreamCaptureModeRelaxed) return cudaErrorInvalidValue;
+    thread_mode = (int)*mode;
+    *mode = (enum cudaStreamCaptureMode)was;
+    return cudaSuccess;
+}
+
 /* Work on the legacy stream would wait for a capturing blocking stream (its
-   implicit ordering, implicit_waits): refused, that capture invalidated. */
-static int legacy_refused(void)
+   implicit ordering, implicit_waits): refused, that capture invalidated
+   (invalidate 0: only said). */
+static int legacy_joins(int invalidate)
 {
     stream *s;
     int refused = 0;
     pthread_mutex_lock(&cap_lock);
     pthread_mutex_lock(&live_lock);
     for (s = live; s; s = s->next_live)
-        if (s->cap && s->device == current_device && !(s->flags & cudaStreamNonBlocking))
-            s->cap->invalidated = refused = 1;
+        if (s->cap && s->device == current_device && !(s->flags & cudaStreamNonBlocking)) {
+            if (invalidate) s->cap->invalidated = 1;
+            refused = 1;
+        }
     pthread_mutex_unlock(&live_lock);
     pthread_mutex_unlock(&cap_lock);
     return refused;
 }
+
+static int legacy_refused(void) { return legacy_joins(1); }
+static int legacy_would_join(void) { return legacy_joins(0); }
 
 /* A wait for a capturing stream (its synchronize or query): refused, the
    capture invalidated. */
@@ -665,11 +695,16 @@ cudaError_t cudaStreamBeginCapture(cudaStream_t st, enum cudaStreamCaptureMode m
     return cudaSuccess;
 }
 
+static int legacy_would_join(void);
+
+/* The legacy stream never captures; while a blocking stream of its device
+   does, the question is refused as its work would be, the capture left as
+   it was (as HIP's hipStreamIsCapturing). */
 cudaError_t cudaStreamIsCapturing(cudaStream_t st, enum cudaStreamCaptureStatus *status)
 {
     stream *s = own_of(st);
     *status = cudaStreamCaptureStatusNone;
-    if (!s) return cudaSuccess;
+    if (!s) return legacy_would_join() ? cudaErrorStreamCaptureImplicit : cudaSuccess;
     pthread_mutex_lock(&cap_lock);
     if (s->cap) *status = s->cap->invalidated ? cudaStreamCaptureStatusInvalidated : cudaStreamCaptureStatusActive;
     pthread_mutex_unlock(&cap_lock);
@@ -1574,7 +1609,7 @@ cudaError_t cudaStreamSynchronize(cudaStream_t st)
 {
     stream *s = stream_of(st);
     if (!s) return cudaErrorInvalidResourceHandle;
-    if (!is_legacy(st) ? capturing_refused(s) : unsafe_refused()) return cudaErrorStreamCaptureUnsupported;
+    if (capturing_refused(s) || unsafe_refused()) return cudaErrorStreamCaptureUnsupported;
     if (is_legacy(st) && legacy_refused()) return cudaErrorStreamCaptureImplicit;
     if (is_legacy(st)) blocking_waits(s->device, s);
     stream_wait(s);
@@ -1595,7 +1630,7 @@ cudaError_t cudaStreamQuery(cudaStream_t st)
     stream *s = stream_of(st), *o;
     int busy;
     if (!s) return cudaErrorInvalidResourceHandle;
-    if (!is_legacy(st) && capturing_refused(s)) return cudaErrorStreamCaptureUnsupported;
+    if (capturing_refused(s) || unsafe_refused()) return cudaErrorStreamCaptureUnsupported;
     busy = stream_busy(s);
     if (is_legacy(st)) {
         pthread_mutex_lock(&live_lock);
@@ -1631,16 +1666,11 @@ static void device_wait(int device)
     }
 }
 
-/* It would wait for every capturing stream: refused while any capture is
-   active, each invalidated. */
+/* It would wait for the device's capturing streams: refused while one of
+   them captures, in every mode, and as a potentially unsafe call. */
 cudaError_t cudaDeviceSynchronize(void)
 {
-    capture *c;
-    int refused = 0;
-    pthread_mutex_lock(&cap_lock);
-    for (c = active; c; c = c->next_active) c->invalidated = refused = 1;
-    pthread_mutex_unlock(&cap_lock);
-    if (refused) return cudaErrorStreamCaptureUnsupported;
+    if (refused_on(current_device)) return cudaErrorStreamCaptureUnsupported;
     device_wait(current_device); /* as the runtime: the current device's streams only */
     return cudaSuccess;
 }
@@ -1809,6 +1839,7 @@ cudaError_t cudaEventQuery(cudaEvent_t ev)
     int busy;
     if (!e) return cudaErrorInvalidResourceHandle;
     if (captured_event_refused(e)) return cudaErrorCapturedEvent;
+    if (unsafe_refused()) return cudaErrorStreamCaptureUnsupported;
     pthread_mutex_lock(&e->lock);
     busy = e->completed < e->recorded;
     pthread_mutex_unlock(&e->lock);
@@ -1820,6 +1851,7 @@ cudaError_t cudaEventSynchronize(cudaEvent_t ev)
     event *e = (event *)(void *)ev;
     if (!e) return cudaErrorInvalidResourceHandle;
     if (captured_event_refused(e)) return cudaErrorCapturedEvent;
+    if (unsafe_refused()) return cudaErrorStreamCaptureUnsupported;
     pthread_mutex_lock(&e->lock);
     while (e->completed < e->recorded) pthread_cond_wait(&e->cond, &e->lock);
     pthread_mutex_unlock(&e->lock);

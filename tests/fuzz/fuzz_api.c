@@ -169,6 +169,7 @@ static int op_index, trace; /* FUZZ_API_TRACE=1: print each call and its status 
     X(stream_get_priority, 0)                                                       \
     X(device_get_stream_priority_range, 0)                                          \
     X(stream_per_thread, 0) /* tests/test_suite.c and tests/test_per_thread.c */ \
+    X(thread_exchange_stream_capture_mode, 0) /* a thread's mode: tests/test_graph.c */ \
     X(graph_create, 0) /* graphs built node by node: tests/test_graph_nodes.c */ \
     X(graph_add_node, 0)                                                            \
     X(graph_node_get_params, 0)                                                     \
