@@ -753,6 +753,13 @@ XRT_API xrt_status xrt_cache_get_stats(xrt_cache_stats *stats);
    the module. Launches of one exec run one after the other, in launch order,
    on whatever streams they are made. */
 static inline xrt_status xrt_stream_begin_capture(xrt_stream stream, xrt_capture_mode mode);
+/* A capture whose nodes go into an existing graph, after deps (nodes of it;
+   none: as roots), as CUDA 12.3's cudaStreamBeginCaptureToGraph; its end
+   gives that graph. The graph takes them only if the capture succeeds, and
+   may not be destroyed while it lasts. */
+static inline xrt_status xrt_stream_begin_capture_to_graph(xrt_stream stream, xrt_graph graph,
+                                                           const xrt_graph_node *deps, size_t ndeps,
+                                                           xrt_capture_mode mode);
 static inline xrt_status xrt_stream_end_capture(xrt_stream stream, xrt_graph *graph);
 static inline xrt_status xrt_stream_is_capturing(xrt_stream stream, xrt_capture_status *status);
 /* The calling thread's capture mode, cudaThreadExchangeStreamCaptureMode:
@@ -859,6 +866,8 @@ XRT_API xrt_status xrt__graph_destroy_node(const xrt_backend *b, xrt_graph_node 
 XRT_API xrt_status xrt__graph_clone(const xrt_backend *b, xrt_graph *clone, xrt_graph original);
 XRT_API xrt_status xrt__graph_update(const xrt_backend *b, xrt_graph_exec exec, xrt_graph graph,
                                      xrt_graph_exec_update_result *result);
+XRT_API xrt_status xrt__capture_to_graph(const xrt_backend *b, xrt_stream stream, xrt_graph graph,
+                                         const xrt_graph_node *deps, size_t ndeps, xrt_capture_mode mode);
 XRT_API xrt_status xrt__graph_find_in_clone(const xrt_backend *b, xrt_graph_node *node, xrt_graph_node original,
                                             xrt_graph clone);
 
@@ -868,6 +877,7 @@ XRT_API xrt_status xrt__mem_take(const xrt_backend *b, void *p, xrt_memory_type 
 XRT_API xrt_status xrt__mem_finish(void *record, xrt_status freed);
 /* Graph memory left to the caller (see ">> impl: graph memory"). */
 XRT_API void xrt__capture_begun(uintptr_t stream) XRT__COLD;
+XRT_API uintptr_t xrt__capture_into(uintptr_t stream) XRT__COLD; /* the graph its capture was begun into, or 0 */
 XRT_API void xrt__capture_ended(const xrt_backend *b, uintptr_t stream, void *obj, uintptr_t graph) XRT__COLD;
 XRT_API void xrt__capture_stream_gone(const xrt_backend *b, uintptr_t stream) XRT__COLD;
 XRT_API xrt_status xrt__mem_add_captured(const xrt_backend *b, void **p, size_t n, uintptr_t stream,
@@ -1006,6 +1016,7 @@ XRT__GLOBAL(xrt__handle_slot xrt__handle_null_stream, );
    load each for them (">> impl: graph memory"). */
 XRT__GLOBAL(int xrt__captures, );
 XRT__GLOBAL(int xrt__graph_mems, );
+XRT__GLOBAL(int xrt__captures_into, ); /* of those captures, the ones into a graph */
 
 /* NULL for a NULL, stale, foreign or wrong-kind handle (NULL has kind bits 0). */
 static inline xrt__handle_slot *xrt__handle_lookup(const xrt_backend *b, const void *handle, uintptr_t kind)
@@ -1714,7 +1725,11 @@ static inline xrt_status xrt_stream_end_capture(xrt_stream stream, xrt_graph *gr
         return xrt__call_exit(xrt_error(XRT_ERROR_ILLEGAL_STATE, "xrt_stream_end_capture",
                                         "the NULL stream is never capturing"));
     st = b->stream_end_capture(b, s->obj, &obj);
-    if (st == XRT_SUCCESS) st = xrt__handle_create(b, obj, XRT__HANDLE_GRAPH, 1, (void **)graph);
+    if (st == XRT_SUCCESS && XRT__UNLIKELY(__atomic_load_n(&xrt__captures_into, __ATOMIC_RELAXED)) &&
+        (*graph = (xrt_graph)xrt__capture_into((uintptr_t)stream)) != NULL)
+        st = XRT_SUCCESS; /* the graph it was begun into: its handle */
+    else if (st == XRT_SUCCESS)
+        st = xrt__handle_create(b, obj, XRT__HANDLE_GRAPH, 1, (void **)graph);
     if (XRT__UNLIKELY(__atomic_load_n(&xrt__captures, __ATOMIC_RELAXED)))
         xrt__capture_ended(b, (uintptr_t)stream, s->obj, (uintptr_t)*graph);
     return xrt__call_exit(st);
@@ -1975,6 +1990,13 @@ static inline xrt_status xrt_graph_exec_node_set_params(xrt_graph_exec exec, xrt
 }
 
 static inline xrt_status xrt_graph_destroy_node(xrt_graph_node node) { return xrt__graph_destroy_node(xrt__be(), node); }
+
+static inline xrt_status xrt_stream_begin_capture_to_graph(xrt_stream stream, xrt_graph graph,
+                                                           const xrt_graph_node *deps, size_t ndeps,
+                                                           xrt_capture_mode mode)
+{
+    return xrt__capture_to_graph(xrt__be(), stream, graph, deps, ndeps, mode);
+}
 
 static inline xrt_status xrt_graph_exec_update_with_result(xrt_graph_exec exec, xrt_graph graph,
                                                            xrt_graph_exec_update_result *result)
@@ -4084,7 +4106,7 @@ XRT_API xrt_status xrt__target_get(const xrt_backend *b, xrt_target *t)
 #ifndef XRT_STATIC
 xrt__handle_slot *xrt__handle_chunks[1u << (XRT__HANDLE_INDEX_BITS - XRT__HANDLE_CHUNK_BITS)];
 xrt__handle_slot xrt__handle_null_stream;
-int xrt__captures, xrt__graph_mems;
+int xrt__captures, xrt__graph_mems, xrt__captures_into;
 #endif
 static uintptr_t xrt__handle_free_list = XRT__HANDLE_MAX; /* head of the free list, XRT__HANDLE_MAX = empty */
 static uintptr_t xrt__handle_next;              /* first never-used index */
@@ -5184,6 +5206,7 @@ typedef struct xrt__graph_mem {
 typedef struct xrt__capture_origin {
     uintptr_t stream; /* its capture is under way */
     size_t allocs;    /* allocations recorded as the capture's */
+    uintptr_t into;   /* the graph it was begun into (xrt_stream_begin_capture_to_graph); 0: a new one */
 } xrt__capture_origin;
 
 static pthread_mutex_t xrt__graph_mem_lock = PTHREAD_MUTEX_INITIALIZER; /* both lists */
@@ -5192,8 +5215,9 @@ static size_t xrt__capture_cap;
 static xrt__graph_mem *xrt__graph_mem_list; /* xrt__graph_mems of them */
 
 /* Followed from its beginning, or not at all (no memory for the list: its
-   allocations are then recorded as any). */
-XRT_API void xrt__capture_begun(uintptr_t stream)
+   allocations are then recorded as any; a capture into a graph is then
+   refused): 1 if followed. */
+static int xrt__capture_follow(uintptr_t stream, uintptr_t into)
 {
     size_t n;
     pthread_mutex_lock(&xrt__graph_mem_lock);
@@ -5206,9 +5230,35 @@ XRT_API void xrt__capture_begun(uintptr_t stream)
     if (n < xrt__capture_cap) {
         xrt__capture_origins[n].stream = stream;
         xrt__capture_origins[n].allocs = 0;
+        xrt__capture_origins[n].into = into;
+        if (into) __atomic_store_n(&xrt__captures_into, xrt__captures_into + 1, __ATOMIC_RELAXED);
         __atomic_store_n(&xrt__captures, (int)n + 1, __ATOMIC_RELAXED);
     }
     pthread_mutex_unlock(&xrt__graph_mem_lock);
+    return n < xrt__capture_cap;
+}
+
+XRT_API void xrt__capture_begun(uintptr_t stream) { xrt__capture_follow(stream, 0); }
+
+XRT_API uintptr_t xrt__capture_into(uintptr_t stream)
+{
+    uintptr_t into = 0;
+    int i;
+    pthread_mutex_lock(&xrt__graph_mem_lock);
+    for (i = 0; i < xrt__captures; i++)
+        if (xrt__capture_origins[i].stream == stream) into = xrt__capture_origins[i].into;
+    pthread_mutex_unlock(&xrt__graph_mem_lock);
+    return into;
+}
+
+/* Whether a capture under way goes into graph. */
+static int xrt__graph_captured_into(uintptr_t graph)
+{
+    int i, found = 0;
+    pthread_mutex_lock(&xrt__graph_mem_lock);
+    for (i = 0; i < xrt__captures && !found; i++) found = xrt__capture_origins[i].into == graph;
+    pthread_mutex_unlock(&xrt__graph_mem_lock);
+    return found;
 }
 
 /* The capture that an allocation on `stream` belongs to (its origin), or NULL. */
@@ -5309,6 +5359,7 @@ static void xrt__capture_over_locked(const xrt_backend *b, uintptr_t stream, uin
         if (xrt__capture_origins[i].stream == stream) {
             /* its records go first: until then, xrt__mem_drop_stale_locked is on */
             if (xrt__capture_origins[i].allocs) xrt__capture_adopt_locked(b, stream, graph);
+            if (xrt__capture_origins[i].into) __atomic_store_n(&xrt__captures_into, xrt__captures_into - 1, __ATOMIC_RELAXED);
             xrt__capture_origins[i] = xrt__capture_origins[xrt__captures - 1];
             __atomic_store_n(&xrt__captures, xrt__captures - 1, __ATOMIC_RELAXED);
             return;
@@ -6341,6 +6392,11 @@ XRT_API xrt_status xrt__graph_destroy(const xrt_backend *b, xrt_graph graph)
         return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_graph_destroy",
                          "graph %p is a child node's own graph: it goes with its node", (void *)graph);
     }
+    if (g && __atomic_load_n(&xrt__captures_into, __ATOMIC_RELAXED) && xrt__graph_captured_into((uintptr_t)graph)) {
+        pthread_mutex_unlock(&xrt__gnode_lock);
+        return xrt_error(XRT_ERROR_ILLEGAL_STATE, "xrt_graph_destroy",
+                         "graph %p is being captured into: end the capture first", (void *)graph);
+    }
     if (g && xrt__gnodes_n) xrt__gnode_forget(b, (uintptr_t)graph);
     st = xrt__handle_destroy(b, graph, XRT__HANDLE_GRAPH, "xrt_graph_destroy");
     pthread_mutex_unlock(&xrt__gnode_lock);
@@ -6596,6 +6652,53 @@ XRT_API xrt_status xrt__graph_update(const xrt_backend *b, xrt_graph_exec exec, 
         xrt__err.quiet--;
     }
     return xrt__gnode_exit(st);
+}
+
+static xrt_status xrt__capture_to_graph_locked(const xrt_backend *b, xrt_stream stream, xrt_graph graph,
+                                               const xrt_graph_node *deps, size_t ndeps, unsigned mode,
+                                               void **objs)
+{
+    const char *fn = "xrt_stream_begin_capture_to_graph";
+    xrt__handle_slot *s = xrt__handle_stream(b, stream), *g;
+    xrt_status st;
+    if (!s) return xrt__handle_bad(fn, stream);
+    if ((uintptr_t)stream <= (uintptr_t)XRT_STREAM_PER_THREAD || s->obj == NULL)
+        return xrt_error(XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, fn,
+                         "the %s stream cannot be captured: capture a stream of xrt_stream_create",
+                         s == &xrt__handle_null_stream ? "NULL" : "per-thread");
+    if (!(g = xrt__handle_lookup(b, graph, XRT__HANDLE_GRAPH))) return xrt__handle_bad(fn, graph);
+    if (mode > XRT_CAPTURE_MODE_RELAXED)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn,
+                         "mode %u is none of XRT_CAPTURE_MODE_GLOBAL (0), _THREAD_LOCAL (1), _RELAXED (2)", mode);
+    if ((st = xrt__gnode_objs(b, (uintptr_t)graph, deps, ndeps, objs, "deps", fn)) != XRT_SUCCESS) return st;
+    if (xrt__graph_captured_into((uintptr_t)graph))
+        return xrt_error(XRT_ERROR_ILLEGAL_STATE, fn, "graph %p is being captured into already", (void *)graph);
+    if (!xrt__capture_follow((uintptr_t)stream, (uintptr_t)graph))
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "no memory to follow the capture");
+    if ((st = b->stream_begin_capture_to_graph(b, s->obj, g->obj, objs, ndeps, mode)) != XRT_SUCCESS) {
+        pthread_mutex_lock(&xrt__graph_mem_lock);
+        xrt__capture_over_locked(b, (uintptr_t)stream, 0);
+        pthread_mutex_unlock(&xrt__graph_mem_lock);
+    }
+    return st;
+}
+
+XRT_API xrt_status xrt__capture_to_graph(const xrt_backend *b, xrt_stream stream, xrt_graph graph,
+                                         const xrt_graph_node *deps, size_t ndeps, xrt_capture_mode mode)
+{
+    void *few[8], **objs = few;
+    xrt_status st;
+    if (ndeps && !deps)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_stream_begin_capture_to_graph", "deps is NULL but ndeps is %zu",
+                         ndeps);
+    if (ndeps > 8 && (ndeps > SIZE_MAX / sizeof *objs || !(objs = (void **)XRT_MALLOC(ndeps * sizeof *objs))))
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "xrt_stream_begin_capture_to_graph", "no memory for %zu dependencies",
+                         ndeps);
+    xrt__gnode_enter();
+    st = xrt__capture_to_graph_locked(b, stream, graph, deps, ndeps, (unsigned)mode, objs);
+    xrt__gnode_exit(st);
+    if (objs != few) XRT_FREE(objs);
+    return st;
 }
 
 /* At xrt_shutdown, after every handle went: the table goes too. */

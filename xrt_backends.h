@@ -257,7 +257,10 @@ enum { /* xrt_backend.flags */
       (self, node, graph, original, clone))                                                                        \
     X(graph_exec_update_with_result, (const xrt_backend *self, void *exec, void *graph,                            \
                                       xrt_graph_exec_update_result *result),                                       \
-      (self, exec, graph, result))
+      (self, exec, graph, result))                                                                                 \
+    X(stream_begin_capture_to_graph, (const xrt_backend *self, void *stream, void *graph, void *const *deps,       \
+                                      size_t ndeps, unsigned mode),                                                \
+      (self, stream, graph, deps, ndeps, mode))
 
 struct xrt_backend {
     uint32_t abi_version; /* XRT_BACKEND_ABI_VERSION the backend was built against */

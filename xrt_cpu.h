@@ -4449,6 +4449,8 @@ typedef struct xrt__cpu_capture {
     unsigned mode;
     pthread_t thread;
     xrt__cpu_stream *origin; /* NULL once the capture has ended */
+    xrt__cpu_graph *target;  /* the graph it goes into (xrt_stream_begin_capture_to_graph); NULL: a new one */
+    uint32_t base;           /* the nodes below it are target's, not captured */
     int refs;                /* member streams and events recorded in it */
     xrt_status invalid;      /* the first refusal; XRT_SUCCESS while valid */
     char why[384];           /* its detail */
@@ -5091,27 +5093,43 @@ static void xrt__cpu_cap_event_gone(xrt__cpu_event *e)
     XRT_FREE(e->front);
 }
 
-static xrt_status xrt__cpu_stream_begin_capture(const xrt_backend *self, void *stream, unsigned mode)
+static xrt__cpu_graph *xrt__cpu_graph_dup(const xrt__cpu_graph *from);
+static xrt_status xrt__cpu_node_deps(void *const *deps, size_t n, uint32_t *v, const char *who);
+
+/* A capture begun on s, into a new graph or (target) a copy of target's
+   nodes, its frontier front (target's nodes). */
+static xrt_status xrt__cpu_cap_begin(xrt__cpu_stream *s, unsigned mode, xrt__cpu_graph *target, const uint32_t *front,
+                                     uint32_t nfront, const char *who)
 {
-    xrt__cpu_stream *s = (xrt__cpu_stream *)stream;
     xrt__cpu_capture *c;
+    xrt__cpu_graph *copy = NULL;
     char name[64];
     xrt_status st = XRT_SUCCESS;
     xrt__cpu_stream_name(s, name, sizeof name);
+    if (target && !(copy = xrt__cpu_graph_dup(target)))
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, who, "no memory for a copy of the graph's %u nodes", target->n);
     pthread_mutex_lock(&xrt__cpu_cap_lock);
     if (s->cap) {
-        st = xrt__cpu_cap_note(XRT_ERROR_ILLEGAL_STATE, "cpu: xrt_stream_begin_capture", "%s is capturing already%s", name,
+        st = xrt__cpu_cap_note(XRT_ERROR_ILLEGAL_STATE, who, "%s is capturing already%s", name,
                        s->cap->origin == s ? "" : " (it joined a capture begun on another stream)");
     } else if (!(c = (xrt__cpu_capture *)XRT_CALLOC(1, sizeof *c))) {
-        st = xrt__cpu_cap_note(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_stream_begin_capture", "no memory for a capture");
+        st = xrt__cpu_cap_note(XRT_ERROR_OUT_OF_MEMORY, who, "no memory for a capture");
     } else {
         c->mode = mode;
         c->thread = pthread_self();
         c->origin = s;
         c->g.device = s->device;
-        if (!xrt__cpu_cap_join_locked(s, c, NULL, 0, name)) {
+        if (copy) {
+            c->g = *copy;
+            c->target = target;
+            c->base = copy->n;
+            XRT_FREE(copy);
+            copy = NULL;
+        }
+        if (!xrt__cpu_cap_join_locked(s, c, front, nfront, name)) {
+            xrt__cpu_graph_clear(&c->g);
             XRT_FREE(c);
-            st = xrt__cpu_cap_note(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_stream_begin_capture", "no memory for a capture");
+            st = xrt__cpu_cap_note(XRT_ERROR_OUT_OF_MEMORY, who, "no memory for a capture");
         } else {
             c->next = xrt__cpu_caps;
             xrt__cpu_caps = c;
@@ -5119,6 +5137,33 @@ static xrt_status xrt__cpu_stream_begin_capture(const xrt_backend *self, void *s
         }
     }
     xrt__cpu_cap_unlock();
+    if (copy) xrt__cpu_graph_free(copy);
+    return st;
+}
+
+static xrt_status xrt__cpu_stream_begin_capture(const xrt_backend *self, void *stream, unsigned mode)
+{
+    (void)self;
+    return xrt__cpu_cap_begin((xrt__cpu_stream *)stream, mode, NULL, NULL, 0, "cpu: xrt_stream_begin_capture");
+}
+
+/* Into a graph: its nodes are copied, and replaced at a successful end. */
+static xrt_status xrt__cpu_stream_begin_capture_to_graph(const xrt_backend *self, void *stream, void *graph,
+                                                         void *const *deps, size_t ndeps, unsigned mode)
+{
+    const char *who = "cpu: xrt_stream_begin_capture_to_graph";
+    xrt__cpu_graph *g = (xrt__cpu_graph *)graph;
+    uint32_t few[8], *v = few;
+    xrt_status st;
+    (void)self;
+    if (g->mem)
+        return xrt_error(XRT_ERROR_UNSUPPORTED, who,
+                         "the graph allocates memory, and the CPU backend does not capture into such a graph");
+    if (ndeps > 8 && (ndeps > UINT32_MAX || !(v = (uint32_t *)XRT_MALLOC(ndeps * sizeof *v))))
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, who, "no memory for %zu dependencies", ndeps);
+    if ((st = xrt__cpu_node_deps(deps, ndeps, v, who)) == XRT_SUCCESS)
+        st = xrt__cpu_cap_begin((xrt__cpu_stream *)stream, mode, g, v, (uint32_t)ndeps, who);
+    if (v != few) XRT_FREE(v);
     return st;
 }
 
@@ -5140,10 +5185,10 @@ static int xrt__cpu_cap_unjoined_locked(xrt__cpu_capture *c, char *name, size_t 
     unsigned char *mark;
     uint32_t i;
     int left = 0;
-    if (!c->g.n) return 0;
+    if (c->g.n == c->base) return 0;
     if (!(mark = (unsigned char *)XRT_CALLOC(c->g.n, 1))) return 0; /* no memory to check: let it pass */
     xrt__cpu_cap_reach(&c->g, c->origin, mark);
-    for (i = 0; i < c->g.n && !left; i++) left = !mark[i];
+    for (i = c->base; i < c->g.n && !left; i++) left = !mark[i]; /* the target's own nodes need no join */
     if (left) {
         snprintf(name, n, "a stream destroyed during the capture");
         pthread_mutex_lock(&xrt__cpu_list_lock);
@@ -5176,7 +5221,14 @@ static void xrt__cpu_cap_end_locked(xrt__cpu_capture *c, xrt__cpu_graph **g)
         }
     pthread_mutex_unlock(&xrt__cpu_list_lock);
     c->origin = NULL;
-    if (g && (*g = (xrt__cpu_graph *)XRT_MALLOC(sizeof **g)) != NULL) {
+    if (g && c->target) { /* the graph begun into takes the nodes; it keeps its identity */
+        c->g.id = c->target->id;
+        c->g.origin = c->target->origin;
+        xrt__cpu_graph_clear(c->target);
+        *c->target = c->g;
+        memset(&c->g, 0, sizeof c->g);
+        *g = c->target;
+    } else if (g && (*g = (xrt__cpu_graph *)XRT_MALLOC(sizeof **g)) != NULL) {
         **g = c->g;
         memset(&c->g, 0, sizeof c->g);
     }

@@ -1917,6 +1917,7 @@ static xrt_status xrt__gpu_graph_debug_dot_print(const xrt_backend *self, void *
 #define xrt__gpu_graph_destroy_node xrt__unsupported_graph_destroy_node
 #define xrt__gpu_graph_clone xrt__unsupported_graph_clone
 #define xrt__gpu_graph_node_find_in_clone xrt__unsupported_graph_node_find_in_clone
+#define xrt__gpu_stream_begin_capture_to_graph xrt__unsupported_stream_begin_capture_to_graph
 
 /* >> gpu: the table */
 /* Filled from the operation list: a new operation without its

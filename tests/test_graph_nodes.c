@@ -655,6 +655,73 @@ XRT_TEST(test_update_limits)
     fx_free(&f);
 }
 
+/* >> a capture into a graph (a built graph's child included): its nodes
+   join the graph after the nodes given; a failed capture leaves the graph
+   as it was; the graph may not go while the capture lasts */
+XRT_TEST(test_capture_into_graph)
+{
+    xrt_graph g, empty, own, got, other;
+    xrt_graph_node a, child, last, o;
+    xrt_graph_node_params p;
+    xrt_stream s;
+    size_t n = 0;
+    (void)state;
+    need_nodes();
+    OK(xrt_stream_create_with_flags(&s, XRT_STREAM_NON_BLOCKING));
+    OK(xrt_graph_create(&g, 0));
+    OK(xrt_graph_create(&empty, 0));
+    add_log(g, &a, NULL, 0, 1);
+    OK(xrt_graph_add_child_graph_node(&child, g, &a, 1, empty));
+    OK(xrt_graph_destroy(empty));
+    add_log(g, &last, &child, 1, 4);
+    OK(xrt_graph_node_get_params(child, &p));
+    own = p.child.graph;
+    OK(xrt_stream_begin_capture_to_graph(s, own, NULL, 0, XRT_CAPTURE_MODE_GLOBAL));
+    OK(xrt_launch_host_func(s, log_fn, (void *)(intptr_t)2));
+    OK(xrt_launch_host_func(s, log_fn, (void *)(intptr_t)3));
+    OK(xrt_stream_end_capture(s, &got));
+    assert_ptr_equal(got, own); /* the graph begun into, not a new one */
+    run_once(g, s);
+    assert_int_equal(order_n, 4);
+    assert_true(order_log[0] == 1 && order_log[1] == 2 && order_log[2] == 3 && order_log[3] == 4);
+
+    OK(xrt_stream_begin_capture_to_graph(s, g, &a, 1, XRT_CAPTURE_MODE_GLOBAL)); /* after a, beside the child */
+    FAILS(xrt_graph_destroy(g), XRT_ERROR_ILLEGAL_STATE, "being captured into");
+    FAILS(xrt_stream_begin_capture_to_graph(s, g, NULL, 0, XRT_CAPTURE_MODE_GLOBAL), XRT_ERROR_ILLEGAL_STATE,
+          "captured into already");
+    OK(xrt_launch_host_func(s, log_fn, (void *)(intptr_t)5));
+    OK(xrt_stream_end_capture(s, &got));
+    assert_ptr_equal(got, g);
+    OK(xrt_graph_get_nodes(g, NULL, &n));
+    assert_int_equal(n, 4);
+    OK(xrt_graph_node_get_dependent_nodes(a, NULL, &n));
+    assert_int_equal(n, 2); /* the child, and the captured node */
+
+    OK(xrt_stream_begin_capture_to_graph(s, g, NULL, 0, XRT_CAPTURE_MODE_GLOBAL)); /* fails: g stays */
+    OK(xrt_launch_host_func(s, log_fn, (void *)(intptr_t)6));
+    FAILS(xrt_stream_synchronize(s), XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, "capturing");
+    FAILS(xrt_stream_end_capture(s, &got), XRT_ERROR_STREAM_CAPTURE_INVALIDATED, "invalidated");
+    assert_null(got);
+    OK(xrt_graph_get_nodes(g, NULL, &n));
+    assert_int_equal(n, 4);
+    OK(xrt_graph_node_get_type(last, &p.type)); /* its nodes' handles still good */
+    assert_int_equal(p.type, XRT_GRAPH_NODE_HOST);
+
+    OK(xrt_graph_create(&other, 0));
+    add_log(other, &o, NULL, 0, 9);
+    FAILS(xrt_stream_begin_capture_to_graph(s, g, &o, 1, XRT_CAPTURE_MODE_GLOBAL), XRT_ERROR_INVALID_VALUE, "not of graph");
+    FAILS(xrt_stream_begin_capture_to_graph(NULL, g, NULL, 0, XRT_CAPTURE_MODE_GLOBAL),
+          XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, "NULL stream cannot be captured");
+    FAILS(xrt_stream_begin_capture_to_graph(s, g, NULL, 0, (xrt_capture_mode)7), XRT_ERROR_INVALID_VALUE, "mode 7");
+    FAILS(xrt_stream_begin_capture_to_graph(s, g, NULL, 1, XRT_CAPTURE_MODE_GLOBAL), XRT_ERROR_INVALID_VALUE,
+          "deps is NULL");
+    OK(xrt_stream_is_capturing(s, (xrt_capture_status *)&n));
+    assert_int_equal((int)n, XRT_CAPTURE_STATUS_NONE); /* none of them began */
+    OK(xrt_graph_destroy(other));
+    OK(xrt_graph_destroy(g));
+    OK(xrt_stream_destroy(s));
+}
+
 /* >> bad input: each refused with its status, nothing made */
 XRT_TEST(test_bad_input)
 {

@@ -1328,7 +1328,7 @@ static void count_fn(void *user) { ++*(int *)user; }
 XRT_TEST(test_graph_node_calls)
 {
     xrt_stream s;
-    xrt_graph g, c;
+    xrt_graph g, c, c2;
     xrt_graph_exec x;
     xrt_graph_node a, b, found, list[2];
     xrt_graph_node_params p;
@@ -1372,6 +1372,10 @@ XRT_TEST(test_graph_node_calls)
     OK(xrt_graph_launch(x, s));
     OK(xrt_stream_synchronize(s));
     assert_int_equal(count, 1);
+    OK(xrt_stream_begin_capture_to_graph(s, g, &b, 1, XRT_CAPTURE_MODE_GLOBAL));
+    OK(xrt_launch_host_func(s, count_fn, &count));
+    OK(xrt_stream_end_capture(s, &c2));
+    assert_ptr_equal(c2, g);
     OK(xrt_graph_remove_dependencies(g, &a, &b, 1));
     OK(xrt_graph_destroy_node(b));
     OK(xrt_graph_exec_destroy(x));

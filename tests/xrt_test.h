@@ -1153,6 +1153,8 @@ typedef struct xrt_test_calls {
     X(begin_capture, "stream_begin_capture", 0, XRT_SUCCESS, xrt_stream_begin_capture(c->doomed, XRT_CAPTURE_MODE_RELAXED)) \
     X(begin_capture_null, "stream_begin_capture of the NULL stream", 0, XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED,         \
       xrt_stream_begin_capture(NULL, XRT_CAPTURE_MODE_GLOBAL))                                                         \
+    X(begin_capture_to_graph_mode, "stream_begin_capture_to_graph in mode 7", 0, XRT_ERROR_INVALID_VALUE,             \
+      xrt_stream_begin_capture_to_graph(c->doomed, c->graph, NULL, 0, (xrt_capture_mode)7))                            \
     X(end_capture_idle, "stream_end_capture of a stream that is not capturing", 0, XRT_ERROR_ILLEGAL_STATE,             \
       xrt_stream_end_capture(c->other, &c->made_graph))                                                                \
     X(end_capture_null, "stream_end_capture to NULL", 0, XRT_ERROR_INVALID_VALUE, xrt_stream_end_capture(c->other, NULL)) \

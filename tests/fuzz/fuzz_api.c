@@ -185,7 +185,8 @@ static int op_index, trace; /* FUZZ_API_TRACE=1: print each call and its status 
     X(graph_destroy_node, 0)                                                        \
     X(graph_clone, 0)                                                               \
     X(graph_node_find_in_clone, 0)                                                  \
-    X(graph_exec_update_with_result, 0) /* tests/test_graph_nodes.c: needs graphs of one shape */
+    X(graph_exec_update_with_result, 0) /* tests/test_graph_nodes.c: needs graphs of one shape */ \
+    X(stream_begin_capture_to_graph, 0) /* tests/test_graph_nodes.c */
 
 #define FUZZ_ROW(op, modelled) fuzz_row_##op,
 enum { FUZZ_OPERATIONS(FUZZ_ROW) fuzz_rows };
