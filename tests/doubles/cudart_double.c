@@ -268,11 +268,12 @@ static void set_rows(const op *o)
     }
 }
 
+/* An event record node: its launch counted the record (plan_records). */
 static void record_now(event *e)
 {
     pthread_mutex_lock(&e->lock);
     e->ms = now_ms();
-    e->completed = ++e->recorded;
+    if (e->completed < e->recorded) e->completed++;
     pthread_cond_broadcast(&e->cond);
     pthread_mutex_unlock(&e->lock);
 }
@@ -1085,6 +1086,21 @@ static cudaError_t capture_child(cudaStream_t st, exec *x)
     return enqueue(st, o);
 }
 
+/* A launch records the events of its record nodes (a synchronize after
+   it waits for them), as a record on a stream does when it is queued. */
+static void plan_records(const plan *p)
+{
+    size_t i;
+    for (i = 0; i < p->g.n; i++) {
+        const op *o = &p->g.nodes[i]->o;
+        if (o->kind == 9) plan_records(o->plan);
+        if (o->kind != 11) continue;
+        pthread_mutex_lock(&o->e->lock);
+        o->e->recorded++;
+        pthread_mutex_unlock(&o->e->lock);
+    }
+}
+
 static void launch_done(op *o)
 {
     plan_unref(o->plan);
@@ -1133,6 +1149,7 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t ge, cudaStream_t st)
     x->refs++;
     o->x = x;
     o->plan = x->cur;
+    plan_records(o->plan);
     __atomic_add_fetch(&o->plan->refs, 1, __ATOMIC_ACQ_REL);
     o->target = ++x->launched;
     pthread_mutex_unlock(&x->lock);
