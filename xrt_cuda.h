@@ -39,6 +39,13 @@
     X(capture_mode, enum cudaStreamCaptureMode)   \
     X(capture_status, enum cudaStreamCaptureStatus) \
     X(node_type, enum cudaGraphNodeType)          \
+    X(kernel_params, struct cudaKernelNodeParams *) \
+    X(kernel_params_in, const struct cudaKernelNodeParams *) \
+    X(memset_params, struct cudaMemsetParams *)   \
+    X(memset_params_in, const struct cudaMemsetParams *) \
+    X(host_params, struct cudaHostNodeParams *)   \
+    X(host_params_in, const struct cudaHostNodeParams *) \
+    X(memcpy3d, struct cudaMemcpy3DParms *)       \
     X(ipc_mem_handle, cudaIpcMemHandle_t)         \
     X(ipc_event_handle, cudaIpcEventHandle_t)
 #define XRT__CUDA_TYPEDEF(name, type) typedef type xrt__cuda_t_##name;
@@ -673,7 +680,87 @@ static struct {
     int (*ExecUpdate)(void *exec, void *graph, void *result_info);          /* CUDA 12 */
     int (*Edges)(void *graph, void **from, void **to, void *data, size_t *count); /* 13, and 12.3's _v2 */
     int (*EdgesNoData)(void *graph, void **from, void **to, size_t *count); /* 12.0 to 12.2 */
+    /* a node's dependencies [0] and dependents [1]; adding [0] and removing [1] edges */
+    int (*NodeEdges[2])(void *node, void **nodes, void *data, size_t *count);           /* 13 */
+    int (*NodeEdgesNoData[2])(void *node, void **nodes, size_t *count);                 /* 12 */
+    int (*Edit[2])(void *graph, void *const *from, void *const *to, const void *data, size_t n); /* 13 */
+    int (*EditNoData[2])(void *graph, void *const *from, void *const *to, size_t n);   /* 12 */
 } xrt__cuda_graph;
+static const char *const xrt__cuda_node_edges_calls[2] = {"cudaGraphNodeGetDependencies", "cudaGraphNodeGetDependentNodes"};
+static const char *const xrt__cuda_edit_calls[2] = {"cudaGraphAddDependencies", "cudaGraphRemoveDependencies"};
+#if CUDART_VERSION >= 13000
+XRT__GPU_SAME_TYPE(xrt__cuda_type_deps,
+                   cudaError_t(*)(cudaGraphNode_t, cudaGraphNode_t *, cudaGraphEdgeData *, size_t *),
+                   cudaGraphNodeGetDependencies)
+XRT__GPU_SAME_TYPE(xrt__cuda_type_dependents,
+                   cudaError_t(*)(cudaGraphNode_t, cudaGraphNode_t *, cudaGraphEdgeData *, size_t *),
+                   cudaGraphNodeGetDependentNodes)
+XRT__GPU_SAME_TYPE(xrt__cuda_type_add_deps,
+                   cudaError_t(*)(cudaGraph_t, const cudaGraphNode_t *, const cudaGraphNode_t *,
+                                  const cudaGraphEdgeData *, size_t),
+                   cudaGraphAddDependencies)
+XRT__GPU_SAME_TYPE(xrt__cuda_type_remove_deps,
+                   cudaError_t(*)(cudaGraph_t, const cudaGraphNode_t *, const cudaGraphNode_t *,
+                                  const cudaGraphEdgeData *, size_t),
+                   cudaGraphRemoveDependencies)
+#endif
+
+/* The node types xrt has (its values are CUDA's), and where CUDA's node
+   structs keep their fields. */
+static const xrt__gpu_node_type xrt__cuda_node_types[] = {
+    {cudaGraphNodeTypeKernel, XRT_GRAPH_NODE_KERNEL},       {cudaGraphNodeTypeMemcpy, XRT_GRAPH_NODE_MEMCPY},
+    {cudaGraphNodeTypeMemset, XRT_GRAPH_NODE_MEMSET},       {cudaGraphNodeTypeHost, XRT_GRAPH_NODE_HOST},
+    {cudaGraphNodeTypeGraph, XRT_GRAPH_NODE_GRAPH},         {cudaGraphNodeTypeEmpty, XRT_GRAPH_NODE_EMPTY},
+    {cudaGraphNodeTypeWaitEvent, XRT_GRAPH_NODE_WAIT_EVENT}, {cudaGraphNodeTypeEventRecord, XRT_GRAPH_NODE_EVENT_RECORD},
+    {cudaGraphNodeTypeMemAlloc, XRT_GRAPH_NODE_MEM_ALLOC},  {cudaGraphNodeTypeMemFree, XRT_GRAPH_NODE_MEM_FREE},
+};
+static const xrt__gpu_layout xrt__cuda_layout = {
+    sizeof(struct cudaKernelNodeParams), offsetof(struct cudaKernelNodeParams, func),
+    offsetof(struct cudaKernelNodeParams, gridDim), offsetof(struct cudaKernelNodeParams, blockDim),
+    offsetof(struct cudaKernelNodeParams, sharedMemBytes), offsetof(struct cudaKernelNodeParams, kernelParams),
+    offsetof(struct cudaKernelNodeParams, extra),
+    sizeof(struct cudaMemsetParams), offsetof(struct cudaMemsetParams, dst), offsetof(struct cudaMemsetParams, pitch),
+    offsetof(struct cudaMemsetParams, value), offsetof(struct cudaMemsetParams, elementSize),
+    offsetof(struct cudaMemsetParams, width), offsetof(struct cudaMemsetParams, height),
+    sizeof(struct cudaMemcpy3DParms), offsetof(struct cudaMemcpy3DParms, srcArray),
+    offsetof(struct cudaMemcpy3DParms, srcPos), offsetof(struct cudaMemcpy3DParms, srcPtr),
+    offsetof(struct cudaMemcpy3DParms, dstArray), offsetof(struct cudaMemcpy3DParms, dstPos),
+    offsetof(struct cudaMemcpy3DParms, dstPtr), offsetof(struct cudaMemcpy3DParms, extent),
+    offsetof(struct cudaMemcpy3DParms, kind)};
+XRT__GPU_ASSERT(sizeof(struct cudaKernelNodeParams) <= XRT__GPU_NODE_BYTES && sizeof(struct cudaMemsetParams) <= XRT__GPU_NODE_BYTES &&
+                    sizeof(struct cudaMemcpy3DParms) <= XRT__GPU_NODE_BYTES,
+                "a CUDA node struct is larger than xrt's buffer");
+XRT__GPU_ASSERT(sizeof(dim3) == sizeof(xrt_dim3) && sizeof(((struct cudaKernelNodeParams *)0)->sharedMemBytes) == sizeof(unsigned) &&
+                    sizeof(((struct cudaMemsetParams *)0)->value) == sizeof(unsigned) &&
+                    sizeof(((struct cudaMemsetParams *)0)->elementSize) == sizeof(unsigned) &&
+                    sizeof(struct cudaPos) == 3 * sizeof(size_t) && sizeof(struct cudaExtent) == 3 * sizeof(size_t) &&
+                    offsetof(struct cudaPitchedPtr, ptr) == 0 && sizeof(enum cudaMemcpyKind) == sizeof(int),
+                "CUDA's node struct fields are not of the sizes xrt writes");
+XRT__GPU_ASSERT(sizeof(struct cudaHostNodeParams) == 2 * sizeof(void *) && offsetof(struct cudaHostNodeParams, userData) == sizeof(void *),
+                "cudaHostNodeParams is not (fn, user)");
+
+static int xrt__cuda_list_edges(const xrt__gpu *g, int what, void *of, void **a, void **b, size_t *count, const char **call)
+{
+    int k = what == XRT__GRAPH_LIST_DEPENDENTS;
+    (void)g;
+    if (what == XRT__GRAPH_LIST_EDGES) {
+        *call = xrt__cuda_graph.Edges && g->version < 13000 ? "cudaGraphGetEdges_v2" : "cudaGraphGetEdges";
+        return xrt__cuda_graph.Edges ? xrt__cuda_graph.Edges(of, a, b, NULL, count)
+                                     : xrt__cuda_graph.EdgesNoData(of, a, b, count);
+    }
+    *call = xrt__cuda_node_edges_calls[k];
+    return xrt__cuda_graph.NodeEdges[k] ? xrt__cuda_graph.NodeEdges[k](of, a, NULL, count)
+                                        : xrt__cuda_graph.NodeEdgesNoData[k](of, a, count);
+}
+
+static int xrt__cuda_edit_edges(const xrt__gpu *g, void *graph, void *const *from, void *const *to, size_t n, int remove,
+                                const char **call)
+{
+    (void)g;
+    *call = xrt__cuda_edit_calls[remove != 0];
+    return xrt__cuda_graph.Edit[remove != 0] ? xrt__cuda_graph.Edit[remove != 0](graph, from, to, NULL, n)
+                                             : xrt__cuda_graph.EditNoData[remove != 0](graph, from, to, n);
+}
 #if CUDART_VERSION >= 12000
 XRT__GPU_SAME_TYPE(xrt__cuda_type_exec_update, cudaError_t(*)(cudaGraphExec_t, cudaGraph_t, cudaGraphExecUpdateResultInfo *),
                    cudaGraphExecUpdate)
@@ -718,6 +805,27 @@ static xrt_status xrt__cuda_graph_edges(const xrt__gpu *g, void *graph, size_t *
                             "graph_get_info");
 }
 
+/* The edge entry points of graphs built node by node, in the form the
+   runtime's version says: CUDA 13's take edge data (NULL here), 12's
+   plain ones do not (12.3's _v2 forms are not needed). */
+static void xrt__cuda_node_hooks(xrt__gpu *g, int edges)
+{
+    static const char *const edit[2] = {"cudaGraphAddDependencies", "cudaGraphRemoveDependencies"};
+    int k, data = g->version >= 13000, all = edges && g->version >= 12000;
+    for (k = 0; k < 2; k++) {
+        void *list = g->version >= 12000 ? xrt__gpu_lookup(g, xrt__cuda_node_edges_calls[k]) : NULL;
+        void *change = g->version >= 12000 ? xrt__gpu_lookup(g, edit[k]) : NULL;
+        void *none = NULL;
+        memcpy(&xrt__cuda_graph.NodeEdges[k], data ? &list : &none, sizeof list);
+        memcpy(&xrt__cuda_graph.NodeEdgesNoData[k], data ? &none : &list, sizeof list);
+        memcpy(&xrt__cuda_graph.Edit[k], data ? &change : &none, sizeof change);
+        memcpy(&xrt__cuda_graph.EditNoData[k], data ? &none : &change, sizeof change);
+        all = all && list && change;
+    }
+    g->list_edges = all ? xrt__cuda_list_edges : NULL;
+    g->edit_edges = all ? xrt__cuda_edit_edges : NULL;
+}
+
 /* The graph hooks where the runtime has the entry points in the form
    its version says; else none (no XRT_CAP_GRAPHS). */
 static void xrt__cuda_graph_hooks(xrt__gpu *g)
@@ -731,6 +839,7 @@ static void xrt__cuda_graph_hooks(xrt__gpu *g)
     memcpy(&xrt__cuda_graph.EdgesNoData, &plain, sizeof plain);
     g->exec_update = update ? xrt__cuda_exec_update : NULL;
     g->graph_edges = edges || plain ? xrt__cuda_graph_edges : NULL;
+    xrt__cuda_node_hooks(g, edges || plain);
 }
 
 /* Every CUDA entry point xrt uses has kept its name and layout-free
@@ -792,6 +901,9 @@ static void xrt__cuda_fill(xrt_backend *t)
     g->node_kinds = xrt__cuda_node_kinds;
     g->nnode_kinds = sizeof xrt__cuda_node_kinds / sizeof xrt__cuda_node_kinds[0];
     g->exec_update_call = "cudaGraphExecUpdate";
+    g->node_types = xrt__cuda_node_types;
+    g->nnode_types = sizeof xrt__cuda_node_types / sizeof xrt__cuda_node_types[0];
+    g->layout = &xrt__cuda_layout;
 #ifdef XRT_NO_RUNTIME_LINKING
     g->link = xrt__cuda_link;
 #endif

@@ -59,7 +59,11 @@
    with HIP 5.1. Capture and graphs (StreamBeginCapture .. GraphNodeGetType)
    are optional in both: a runtime without one of them has no XRT_CAP_GRAPHS
    (cudaGraphInstantiateWithFlags: CUDA 11.4, hipGraphInstantiateWithFlags:
-   HIP 4.5; their plain Instantiate differs between the vendors). */
+   HIP 4.5; their plain Instantiate differs between the vendors). Graphs
+   built node by node (GraphCreate .. GraphNodeFindInClone) are optional
+   too: each call says which entry point the runtime lacks; the node
+   structs (kernel, memset, 3-D copy params) are opaque in the table and
+   read and written by the vendor's layout (xrt__gpu_layout). */
 #ifndef XRT__GPU_RT_FIELDS
 #define XRT__GPU_T(name) XRT__GPU_T_(XRT__GPU_VENDOR, name)
 #define XRT__GPU_T_(vendor, name) XRT__GPU_T__(vendor, name)
@@ -138,6 +142,70 @@
       (XRT__GPU_T(graph) graph, XRT__GPU_T(graph_node) *nodes, size_t *count))                                           \
     X(GraphNodeGetType, cudaGraphNodeGetType, 1, hipGraphNodeGetType, 1, XRT__GPU_T(error),                              \
       (XRT__GPU_T(graph_node) node, XRT__GPU_T(node_type) *type))                                                        \
+    X(GraphCreate, cudaGraphCreate, 1, hipGraphCreate, 1, XRT__GPU_T(error), \
+      (XRT__GPU_T(graph) *graph, unsigned flags)) \
+    X(GraphAddKernelNode, cudaGraphAddKernelNode, 1, hipGraphAddKernelNode, 1, XRT__GPU_T(error), \
+      (XRT__GPU_T(graph_node) *node, XRT__GPU_T(graph) graph, const XRT__GPU_T(graph_node) *deps, size_t ndeps, XRT__GPU_T(kernel_params_in) params)) \
+    X(GraphAddMemcpyNode1D, cudaGraphAddMemcpyNode1D, 1, hipGraphAddMemcpyNode1D, 1, XRT__GPU_T(error), \
+      (XRT__GPU_T(graph_node) *node, XRT__GPU_T(graph) graph, const XRT__GPU_T(graph_node) *deps, size_t ndeps, void *dst, const void *src, size_t size, XRT__GPU_T(memcpy_kind) kind)) \
+    X(GraphAddMemsetNode, cudaGraphAddMemsetNode, 1, hipGraphAddMemsetNode, 1, XRT__GPU_T(error), \
+      (XRT__GPU_T(graph_node) *node, XRT__GPU_T(graph) graph, const XRT__GPU_T(graph_node) *deps, size_t ndeps, XRT__GPU_T(memset_params_in) params)) \
+    X(GraphAddHostNode, cudaGraphAddHostNode, 1, hipGraphAddHostNode, 1, XRT__GPU_T(error), \
+      (XRT__GPU_T(graph_node) *node, XRT__GPU_T(graph) graph, const XRT__GPU_T(graph_node) *deps, size_t ndeps, XRT__GPU_T(host_params_in) params)) \
+    X(GraphAddChildGraphNode, cudaGraphAddChildGraphNode, 1, hipGraphAddChildGraphNode, 1, XRT__GPU_T(error), \
+      (XRT__GPU_T(graph_node) *node, XRT__GPU_T(graph) graph, const XRT__GPU_T(graph_node) *deps, size_t ndeps, XRT__GPU_T(graph) child)) \
+    X(GraphAddEmptyNode, cudaGraphAddEmptyNode, 1, hipGraphAddEmptyNode, 1, XRT__GPU_T(error), \
+      (XRT__GPU_T(graph_node) *node, XRT__GPU_T(graph) graph, const XRT__GPU_T(graph_node) *deps, size_t ndeps)) \
+    X(GraphAddEventRecordNode, cudaGraphAddEventRecordNode, 1, hipGraphAddEventRecordNode, 1, XRT__GPU_T(error), \
+      (XRT__GPU_T(graph_node) *node, XRT__GPU_T(graph) graph, const XRT__GPU_T(graph_node) *deps, size_t ndeps, XRT__GPU_T(event) event)) \
+    X(GraphAddEventWaitNode, cudaGraphAddEventWaitNode, 1, hipGraphAddEventWaitNode, 1, XRT__GPU_T(error), \
+      (XRT__GPU_T(graph_node) *node, XRT__GPU_T(graph) graph, const XRT__GPU_T(graph_node) *deps, size_t ndeps, XRT__GPU_T(event) event)) \
+    X(GraphGetRootNodes, cudaGraphGetRootNodes, 1, hipGraphGetRootNodes, 1, XRT__GPU_T(error), \
+      (XRT__GPU_T(graph) graph, XRT__GPU_T(graph_node) *nodes, size_t *count)) \
+    X(GraphKernelNodeGetParams, cudaGraphKernelNodeGetParams, 1, hipGraphKernelNodeGetParams, 1, XRT__GPU_T(error), \
+      (XRT__GPU_T(graph_node) node, XRT__GPU_T(kernel_params) params)) \
+    X(GraphKernelNodeSetParams, cudaGraphKernelNodeSetParams, 1, hipGraphKernelNodeSetParams, 1, XRT__GPU_T(error), \
+      (XRT__GPU_T(graph_node) node, XRT__GPU_T(kernel_params_in) params)) \
+    X(GraphMemcpyNodeGetParams, cudaGraphMemcpyNodeGetParams, 1, hipGraphMemcpyNodeGetParams, 1, XRT__GPU_T(error), \
+      (XRT__GPU_T(graph_node) node, XRT__GPU_T(memcpy3d) params)) \
+    X(GraphMemcpyNodeSetParams1D, cudaGraphMemcpyNodeSetParams1D, 1, hipGraphMemcpyNodeSetParams1D, 1, XRT__GPU_T(error), \
+      (XRT__GPU_T(graph_node) node, void *dst, const void *src, size_t size, XRT__GPU_T(memcpy_kind) kind)) \
+    X(GraphMemsetNodeGetParams, cudaGraphMemsetNodeGetParams, 1, hipGraphMemsetNodeGetParams, 1, XRT__GPU_T(error), \
+      (XRT__GPU_T(graph_node) node, XRT__GPU_T(memset_params) params)) \
+    X(GraphMemsetNodeSetParams, cudaGraphMemsetNodeSetParams, 1, hipGraphMemsetNodeSetParams, 1, XRT__GPU_T(error), \
+      (XRT__GPU_T(graph_node) node, XRT__GPU_T(memset_params_in) params)) \
+    X(GraphHostNodeGetParams, cudaGraphHostNodeGetParams, 1, hipGraphHostNodeGetParams, 1, XRT__GPU_T(error), \
+      (XRT__GPU_T(graph_node) node, XRT__GPU_T(host_params) params)) \
+    X(GraphHostNodeSetParams, cudaGraphHostNodeSetParams, 1, hipGraphHostNodeSetParams, 1, XRT__GPU_T(error), \
+      (XRT__GPU_T(graph_node) node, XRT__GPU_T(host_params_in) params)) \
+    X(GraphChildGraphNodeGetGraph, cudaGraphChildGraphNodeGetGraph, 1, hipGraphChildGraphNodeGetGraph, 1, XRT__GPU_T(error), \
+      (XRT__GPU_T(graph_node) node, XRT__GPU_T(graph) *graph)) \
+    X(GraphEventRecordNodeGetEvent, cudaGraphEventRecordNodeGetEvent, 1, hipGraphEventRecordNodeGetEvent, 1, XRT__GPU_T(error), \
+      (XRT__GPU_T(graph_node) node, XRT__GPU_T(event) *event)) \
+    X(GraphEventRecordNodeSetEvent, cudaGraphEventRecordNodeSetEvent, 1, hipGraphEventRecordNodeSetEvent, 1, XRT__GPU_T(error), \
+      (XRT__GPU_T(graph_node) node, XRT__GPU_T(event) event)) \
+    X(GraphEventWaitNodeGetEvent, cudaGraphEventWaitNodeGetEvent, 1, hipGraphEventWaitNodeGetEvent, 1, XRT__GPU_T(error), \
+      (XRT__GPU_T(graph_node) node, XRT__GPU_T(event) *event)) \
+    X(GraphEventWaitNodeSetEvent, cudaGraphEventWaitNodeSetEvent, 1, hipGraphEventWaitNodeSetEvent, 1, XRT__GPU_T(error), \
+      (XRT__GPU_T(graph_node) node, XRT__GPU_T(event) event)) \
+    X(GraphExecKernelNodeSetParams, cudaGraphExecKernelNodeSetParams, 1, hipGraphExecKernelNodeSetParams, 1, XRT__GPU_T(error), \
+      (XRT__GPU_T(graph_exec) exec, XRT__GPU_T(graph_node) node, XRT__GPU_T(kernel_params_in) params)) \
+    X(GraphExecMemcpyNodeSetParams1D, cudaGraphExecMemcpyNodeSetParams1D, 1, hipGraphExecMemcpyNodeSetParams1D, 1, XRT__GPU_T(error), \
+      (XRT__GPU_T(graph_exec) exec, XRT__GPU_T(graph_node) node, void *dst, const void *src, size_t size, XRT__GPU_T(memcpy_kind) kind)) \
+    X(GraphExecMemsetNodeSetParams, cudaGraphExecMemsetNodeSetParams, 1, hipGraphExecMemsetNodeSetParams, 1, XRT__GPU_T(error), \
+      (XRT__GPU_T(graph_exec) exec, XRT__GPU_T(graph_node) node, XRT__GPU_T(memset_params_in) params)) \
+    X(GraphExecHostNodeSetParams, cudaGraphExecHostNodeSetParams, 1, hipGraphExecHostNodeSetParams, 1, XRT__GPU_T(error), \
+      (XRT__GPU_T(graph_exec) exec, XRT__GPU_T(graph_node) node, XRT__GPU_T(host_params_in) params)) \
+    X(GraphExecEventRecordNodeSetEvent, cudaGraphExecEventRecordNodeSetEvent, 1, hipGraphExecEventRecordNodeSetEvent, 1, XRT__GPU_T(error), \
+      (XRT__GPU_T(graph_exec) exec, XRT__GPU_T(graph_node) node, XRT__GPU_T(event) event)) \
+    X(GraphExecEventWaitNodeSetEvent, cudaGraphExecEventWaitNodeSetEvent, 1, hipGraphExecEventWaitNodeSetEvent, 1, XRT__GPU_T(error), \
+      (XRT__GPU_T(graph_exec) exec, XRT__GPU_T(graph_node) node, XRT__GPU_T(event) event)) \
+    X(GraphDestroyNode, cudaGraphDestroyNode, 1, hipGraphDestroyNode, 1, XRT__GPU_T(error), \
+      (XRT__GPU_T(graph_node) node)) \
+    X(GraphClone, cudaGraphClone, 1, hipGraphClone, 1, XRT__GPU_T(error), \
+      (XRT__GPU_T(graph) *clone, XRT__GPU_T(graph) graph)) \
+    X(GraphNodeFindInClone, cudaGraphNodeFindInClone, 1, hipGraphNodeFindInClone, 1, XRT__GPU_T(error), \
+      (XRT__GPU_T(graph_node) *node, XRT__GPU_T(graph_node) original, XRT__GPU_T(graph) clone)) \
     X(IpcGetMemHandle, cudaIpcGetMemHandle, 0, hipIpcGetMemHandle, 0, XRT__GPU_T(error),                                 \
       (XRT__GPU_T(ipc_mem_handle) *handle, void *ptr))                                                                   \
     X(IpcOpenMemHandle, cudaIpcOpenMemHandle, 0, hipIpcOpenMemHandle, 0, XRT__GPU_T(error),                              \
@@ -165,6 +233,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -211,6 +280,13 @@ typedef struct xrt__gpu_ipc_handle { char reserved[64]; } xrt__gpu_ipc_handle; /
     X(capture_mode, int)                   \
     X(capture_status, int)                 \
     X(node_type, int)                      \
+    X(kernel_params, void *)               \
+    X(kernel_params_in, const void *)      \
+    X(memset_params, void *)               \
+    X(memset_params_in, const void *)      \
+    X(host_params, void *)                 \
+    X(host_params_in, const void *)        \
+    X(memcpy3d, void *)                    \
     X(ipc_mem_handle, xrt__gpu_ipc_handle) \
     X(ipc_event_handle, xrt__gpu_ipc_handle)
 #define XRT__GPU_TYPEDEF(name, type) typedef type xrt__gpu_t_##name;
@@ -256,6 +332,25 @@ typedef struct xrt__gpu_error {
     int native;
     xrt_status status;
 } xrt__gpu_error;
+
+/* A native node type and the xrt_graph_node_type it is. */
+typedef struct xrt__gpu_node_type {
+    int native;
+    int type;
+} xrt__gpu_node_type;
+
+/* Where a vendor's node structs keep what xrt reads and writes: each
+   struct's size and its fields' offsets (the CUDA and HIP structs hold the
+   same fields in other orders). dim3 is three unsigned ints in both, a
+   pitched pointer (ptr, pitch, xsize, ysize), a position and an extent
+   three size_t. Host node params are (fn, user) in both. */
+typedef struct xrt__gpu_layout {
+    size_t kernel, kernel_func, kernel_grid, kernel_block, kernel_shared, kernel_params, kernel_extra;
+    size_t set, set_dst, set_pitch, set_value, set_element, set_width, set_height;
+    size_t copy, copy_src_array, copy_src_pos, copy_src_ptr, copy_dst_array, copy_dst_pos, copy_dst_ptr, copy_extent,
+        copy_kind;
+} xrt__gpu_layout;
+#define XRT__GPU_NODE_BYTES 256 /* room for any of them */
 
 typedef struct xrt__gpu xrt__gpu;
 /* A kernel launch of the driver (or runtime) API, both vendors'. */
@@ -321,6 +416,18 @@ struct xrt__gpu {
     const char *exec_update_call; /* "cudaGraphExecUpdate", for error details */
     int (*exec_update)(const xrt__gpu *g, void *exec, void *graph, int *result);
     xrt_status (*graph_edges)(const xrt__gpu *g, void *graph, size_t *count);
+    /* graphs built node by node: the vendor's node types and struct
+       layouts, and the entry points on edges whose signatures differ
+       (CUDA 13 added edge data), set by `loaded` where the runtime has
+       them. list_edges: what is XRT__GRAPH_LIST_EDGES (of a graph: a, b
+       are from, to), _DEPS or _DEPENDENTS (of a node: a); edit_edges adds
+       or removes n edges. Both return the native error and name the call. */
+    const xrt__gpu_node_type *node_types;
+    size_t nnode_types;
+    const xrt__gpu_layout *layout;
+    int (*list_edges)(const xrt__gpu *g, int what, void *of, void **a, void **b, size_t *count, const char **call);
+    int (*edit_edges)(const xrt__gpu *g, void *graph, void *const *from, void *const *to, size_t n, int remove,
+                      const char **call);
 #ifdef XRT_NO_RUNTIME_LINKING
     void (*link)(xrt__gpu *g);     /* fills rt from the linked runtime, type-checked */
 #endif
@@ -612,6 +719,7 @@ static void xrt__gpu_synchronize_used(xrt__gpu *g)
 
 static void xrt__gpu_host_kept_free(const xrt_backend *self);
 static void xrt__gpu_release_kept(xrt__gpu *g);
+static void xrt__gpu_knodes_drop(const xrt__gpu *g, void *graph, void *node);
 
 /* Called after xrt_shutdown freed the remaining allocations and handles. */
 static void xrt__gpu_shutdown(const xrt_backend *self)
@@ -619,6 +727,7 @@ static void xrt__gpu_shutdown(const xrt_backend *self)
     xrt__gpu *g = (xrt__gpu *)self->user;
     xrt__gpu_synchronize_used(g);
     g->graphs = 0; /* xrt_shutdown destroyed every graph and exec */
+    xrt__gpu_knodes_drop(g, NULL, NULL);
     xrt__gpu_release_kept(g);
     xrt__gpu_host_kept_free(self); /* no launch can be in flight now */
     xrt__gpu_unload(g);
@@ -1841,11 +1950,14 @@ static xrt_status xrt__gpu_ipc_open_event_handle(const xrt_backend *self, void *
     return XRT_SUCCESS;
 }
 
+static void xrt__gpu_knodes_forget(const xrt__gpu *g, void *graph);
+
 static xrt_status xrt__gpu_graph_destroy(const xrt_backend *self, void *graph)
 {
     xrt__gpu *g = (xrt__gpu *)self->user;
     xrt_status st;
     XRT__GPU_NEED_GRAPHS(g);
+    xrt__gpu_knodes_forget(g, graph); /* nothing to do unless xrt built kernel nodes */
     st = XRT__GPU_CHECK(g, g->rt.GraphDestroy(graph), XRT__GPU_CALL(GraphDestroy));
     if (st == XRT_SUCCESS) xrt__gpu_graphs_add(g, -1);
     return st;
@@ -1901,22 +2013,799 @@ static xrt_status xrt__gpu_graph_debug_dot_print(const xrt_backend *self, void *
     return e == g->success ? XRT_SUCCESS : xrt__gpu_fail_as(g, e, g->dot_print_sym, "graph_debug_dot_print");
 }
 
-/* Graphs built node by node: not yet through the runtimes' node calls. */
-#define xrt__gpu_graph_create xrt__unsupported_graph_create
-#define xrt__gpu_graph_add_node xrt__unsupported_graph_add_node
-#define xrt__gpu_graph_node_get_params xrt__unsupported_graph_node_get_params
-#define xrt__gpu_graph_node_set_params xrt__unsupported_graph_node_set_params
-#define xrt__gpu_graph_exec_node_set_params xrt__unsupported_graph_exec_node_set_params
-#define xrt__gpu_graph_add_dependencies xrt__unsupported_graph_add_dependencies
-#define xrt__gpu_graph_remove_dependencies xrt__unsupported_graph_remove_dependencies
-#define xrt__gpu_graph_get_nodes xrt__unsupported_graph_get_nodes
-#define xrt__gpu_graph_get_root_nodes xrt__unsupported_graph_get_root_nodes
-#define xrt__gpu_graph_get_edges xrt__unsupported_graph_get_edges
-#define xrt__gpu_graph_node_get_dependencies xrt__unsupported_graph_node_get_dependencies
-#define xrt__gpu_graph_node_get_dependent_nodes xrt__unsupported_graph_node_get_dependent_nodes
-#define xrt__gpu_graph_destroy_node xrt__unsupported_graph_destroy_node
-#define xrt__gpu_graph_clone xrt__unsupported_graph_clone
-#define xrt__gpu_graph_node_find_in_clone xrt__unsupported_graph_node_find_in_clone
+/* >> gpu: graphs built node by node, through the runtimes' node calls
+   (cudaGraphCreate, cudaGraphAdd*Node & co). Graphs and nodes are the
+   native objects. What xrt adds to the runtime's rules, so that every
+   backend answers alike: a node's deps must differ, an edge is refused
+   where it would close a cycle (CUDA accepts one there and fails at
+   instantiate), and a call on several edges undoes its earlier pairs when
+   one is refused. A host node runs through a kept closure (as a captured
+   host function). A kernel node is the driver's function with the packed
+   arguments as `extra` (CU_LAUNCH_PARAM_BUFFER_POINTER, as
+   xrt__gpu_launch_kernel; the runtime copies them into the node): its
+   params are read back from xrt's own record of them, kept for the kernel
+   nodes xrt built, as the runtime gives back neither xrt's function nor
+   the packed bytes. Memory nodes are not built by hand yet. */
+#define XRT__GPU_PUT(buf, at, v) memcpy((char *)(buf) + (at), &(v), sizeof(v))
+#define XRT__GPU_GET(buf, at, v) memcpy(&(v), (const char *)(buf) + (at), sizeof(v))
+typedef union xrt__gpu_node_buf {
+    double align;
+    void *ptr;
+    char bytes[XRT__GPU_NODE_BYTES];
+} xrt__gpu_node_buf;
+typedef struct xrt__gpu_host_params { xrt_host_fn fn; void *user; } xrt__gpu_host_params;
+
+/* A kernel node xrt built, and what it was given. */
+typedef struct xrt__gpu_knode {
+    const xrt__gpu *g;
+    void *graph, *node;
+    void *function; /* xrt__gpu_function */
+    xrt_dim3 grid, block;
+    size_t shared, args_size;
+    void *args; /* after the record */
+    struct xrt__gpu_knode *next;
+} xrt__gpu_knode;
+static xrt__gpu_knode *xrt__gpu_knodes;
+static pthread_mutex_t xrt__gpu_knode_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static const char *const xrt__gpu_node_names[] = {"kernel", "copy", "memset", "host", "child graph", "empty",
+                                                  "event wait", "event record", "?", "?", "allocation", "free"};
+
+static xrt_status xrt__gpu_nodes_lack(const xrt__gpu *g, size_t call, const char *op) XRT__COLD;
+static xrt_status xrt__gpu_nodes_lack(const xrt__gpu *g, size_t call, const char *op)
+{
+    char who[80];
+    snprintf(who, sizeof who, "%s: xrt_%s", g->name, op);
+    return xrt_error(XRT_ERROR_UNSUPPORTED, who, "the runtime has no %s", xrt__gpu_call_name(g, call));
+}
+#define XRT__GPU_NEED(g, field, op) \
+    do { \
+        if (!(g)->rt.field) return xrt__gpu_nodes_lack((g), XRT__GPU_CALL(field), (op)); \
+    } while (0)
+
+static xrt_status xrt__gpu_node_refused(const xrt__gpu *g, const char *op, const char *fmt, ...) XRT__COLD;
+static xrt_status xrt__gpu_node_refused(const xrt__gpu *g, const char *op, const char *fmt, ...)
+{
+    char who[80], what[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    snprintf(who, sizeof who, "%s: xrt_%s", g->name, op);
+    return xrt_error(XRT_ERROR_INVALID_VALUE, who, "%s", what);
+}
+
+/* The records of one runtime's kernel nodes: of `node`, or with node NULL
+   of every node of `graph`, removed. */
+static void xrt__gpu_knodes_drop(const xrt__gpu *g, void *graph, void *node)
+{
+    xrt__gpu_knode **pp, *k;
+    pthread_mutex_lock(&xrt__gpu_knode_lock);
+    for (pp = &xrt__gpu_knodes; (k = *pp) != NULL;)
+        if (k->g == g && (node ? k->node == node : !graph || k->graph == graph)) {
+            *pp = k->next;
+            XRT_FREE(k);
+        } else {
+            pp = &k->next;
+        }
+    pthread_mutex_unlock(&xrt__gpu_knode_lock);
+}
+
+static xrt__gpu_knode *xrt__gpu_knode_find(const xrt__gpu *g, void *node)
+{
+    xrt__gpu_knode *k;
+    for (k = xrt__gpu_knodes; k && !(k->g == g && k->node == node); k = k->next) {}
+    return k;
+}
+
+/* Records (graph, node) as a kernel node of params k (args_size bytes of
+   arguments), replacing its record; 0 without memory. */
+static int xrt__gpu_knode_put(const xrt__gpu *g, void *graph, void *node, const xrt_kernel_node_params *k,
+                              size_t args_size)
+{
+    xrt__gpu_knode *r = (xrt__gpu_knode *)XRT_MALLOC(sizeof *r + args_size + 1);
+    if (!r) return 0;
+    r->g = g, r->graph = graph, r->node = node;
+    r->function = (void *)k->function;
+    r->grid = k->grid, r->block = k->block, r->shared = k->shared_bytes;
+    r->args_size = args_size;
+    r->args = r + 1;
+    if (args_size) memcpy(r->args, k->args, args_size);
+    xrt__gpu_knodes_drop(g, NULL, node);
+    pthread_mutex_lock(&xrt__gpu_knode_lock);
+    r->next = xrt__gpu_knodes;
+    xrt__gpu_knodes = r;
+    pthread_mutex_unlock(&xrt__gpu_knode_lock);
+    return 1;
+}
+
+/* The native type of a node as xrt's; -1 for one xrt has no type for. */
+static xrt_status xrt__gpu_node_type_of(const xrt__gpu *g, void *node, int *type, const char *op)
+{
+    int native = -1;
+    size_t i;
+    xrt_status st = xrt__gpu_check_in(g, g->rt.GraphNodeGetType(node, &native), XRT__GPU_CALL(GraphNodeGetType), op);
+    *type = -1;
+    for (i = 0; st == XRT_SUCCESS && i < g->nnode_types; i++)
+        if (g->node_types[i].native == native) *type = g->node_types[i].type;
+    return st;
+}
+
+/* A whole list (xrt__gpu_list), allocated: *a (and *b for edges) hold *n nodes. */
+static xrt_status xrt__gpu_list(const xrt__gpu *g, int what, void *of, void **a, void **b, size_t *count, const char *op);
+static xrt_status xrt__gpu_list_all(const xrt__gpu *g, int what, void *of, void ***a, size_t *n, const char *op)
+{
+    xrt_status st;
+    *a = NULL;
+    *n = 0;
+    if ((st = xrt__gpu_list(g, what, of, NULL, NULL, n, op)) != XRT_SUCCESS || !*n) return st;
+    if (!(*a = (void **)XRT_MALLOC(*n * sizeof **a)))
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, op, "%s: no memory for a list of %zu nodes", g->name, *n);
+    if ((st = xrt__gpu_list(g, what, of, *a, NULL, n, op)) != XRT_SUCCESS) {
+        XRT_FREE(*a);
+        *a = NULL;
+    }
+    return st;
+}
+
+/* Drops the records of graph's kernel nodes and of those in its child
+   graphs (which go with it), asking the runtime only while there are any. */
+static void xrt__gpu_knodes_forget(const xrt__gpu *g, void *graph)
+{
+    void **nodes = NULL, *child;
+    size_t n = 0, i;
+    int type;
+    if (!__atomic_load_n(&xrt__gpu_knodes, __ATOMIC_ACQUIRE)) return;
+    if (g->rt.GraphChildGraphNodeGetGraph && xrt__gpu_list_all(g, XRT__GRAPH_LIST_NODES, graph, &nodes, &n, "graph_destroy") == XRT_SUCCESS)
+        for (i = 0; i < n; i++)
+            if (xrt__gpu_node_type_of(g, nodes[i], &type, "graph_destroy") == XRT_SUCCESS && type == XRT_GRAPH_NODE_GRAPH &&
+                g->rt.GraphChildGraphNodeGetGraph(nodes[i], &child) == g->success)
+                xrt__gpu_knodes_forget(g, child);
+    XRT_FREE(nodes);
+    xrt__gpu_knodes_drop(g, graph, NULL);
+}
+
+static int xrt__gpu_has_nodes(const xrt__gpu *g)
+{
+    return xrt__gpu_has_graphs(g) && g->rt.GraphCreate && g->rt.GraphDestroyNode && g->rt.GraphGetRootNodes &&
+           g->list_edges && g->edit_edges && g->node_types && g->layout;
+}
+
+static xrt_status xrt__gpu_graph_create(const xrt_backend *self, void **graph)
+{
+    xrt__gpu *g = (xrt__gpu *)self->user;
+    void *made = NULL;
+    xrt_status st;
+    XRT__GPU_NEED_GRAPHS(g);
+    if (!xrt__gpu_has_nodes(g))
+        return xrt_error(XRT_ERROR_UNSUPPORTED, "xrt_graph_create",
+                         "%s: the runtime lacks an entry point of graphs built node by node (%s, %s, %s or those "
+                         "of edges)", g->name, xrt__gpu_call_name(g, XRT__GPU_CALL(GraphCreate)),
+                         xrt__gpu_call_name(g, XRT__GPU_CALL(GraphDestroyNode)),
+                         xrt__gpu_call_name(g, XRT__GPU_CALL(GraphGetRootNodes)));
+    st = XRT__GPU_CHECK(g, g->rt.GraphCreate(&made, 0), XRT__GPU_CALL(GraphCreate));
+    if (st != XRT_SUCCESS) return st;
+    *graph = made;
+    xrt__gpu_graphs_add(g, 1); /* as a captured graph: modules stay for its kernel nodes */
+    return XRT_SUCCESS;
+}
+
+/* The runtime's struct of a kernel node of params k (checked as a launch
+   is). extra (5 entries) must live until the runtime has it. */
+static xrt_status xrt__gpu_kernel_native(const xrt__gpu *g, const xrt_kernel_node_params *k, size_t *args_size,
+                                         void **extra, xrt__gpu_node_buf *u)
+{
+    const xrt__gpu_function *f = (const xrt__gpu_function *)(const void *)k->function;
+    const xrt__gpu_layout *l = g->layout;
+    unsigned shared = (unsigned)k->shared_bytes;
+    void **params = NULL, **packed;
+    xrt_status st;
+    *args_size = k->args_size;
+    if (f->params_known && *args_size != f->params && (st = xrt__gpu_args_fit(g, f, args_size)) != XRT_SUCCESS)
+        return st;
+    if (k->shared_bytes > 0xffffffffu) return xrt__gpu_shared_too_big(g, k->shared_bytes);
+    extra[0] = g->launch_params[0], extra[1] = (void *)(uintptr_t)k->args;
+    extra[2] = g->launch_params[1], extra[3] = args_size;
+    extra[4] = g->launch_params[2];
+    packed = *args_size ? extra : NULL;
+    memset(u, 0, sizeof *u);
+    XRT__GPU_PUT(u->bytes, l->kernel_func, f->native);
+    XRT__GPU_PUT(u->bytes, l->kernel_grid, k->grid);
+    XRT__GPU_PUT(u->bytes, l->kernel_block, k->block);
+    XRT__GPU_PUT(u->bytes, l->kernel_shared, shared);
+    XRT__GPU_PUT(u->bytes, l->kernel_params, params);
+    XRT__GPU_PUT(u->bytes, l->kernel_extra, packed);
+    return XRT_SUCCESS;
+}
+
+static void xrt__gpu_set_native(const xrt__gpu *g, const xrt_memset_node_params *m, xrt__gpu_node_buf *u)
+{
+    const xrt__gpu_layout *l = g->layout;
+    memset(u, 0, sizeof *u);
+    XRT__GPU_PUT(u->bytes, l->set_dst, m->dst);
+    XRT__GPU_PUT(u->bytes, l->set_pitch, m->pitch);
+    XRT__GPU_PUT(u->bytes, l->set_value, m->value);
+    XRT__GPU_PUT(u->bytes, l->set_element, m->element_size);
+    XRT__GPU_PUT(u->bytes, l->set_width, m->width);
+    XRT__GPU_PUT(u->bytes, l->set_height, m->height);
+}
+
+/* A host node's params: the kept closure's trampoline; NULL without memory. */
+static int xrt__gpu_host_native(const xrt_backend *self, const xrt_host_node_params *h, xrt__gpu_host_params *out)
+{
+    xrt__gpu_host_call *c = xrt__gpu_host_kept(self, h->fn, h->user);
+    out->fn = xrt__gpu_host_kept_trampoline;
+    out->user = c;
+    return c != NULL;
+}
+
+static xrt_status xrt__gpu_no_memory(const xrt__gpu *g, const char *op, const char *what) XRT__COLD;
+static xrt_status xrt__gpu_no_memory(const xrt__gpu *g, const char *op, const char *what)
+{
+    char who[80];
+    snprintf(who, sizeof who, "%s: xrt_%s", g->name, op);
+    return xrt_error(XRT_ERROR_OUT_OF_MEMORY, who, "no memory for %s", what);
+}
+
+static xrt_status xrt__gpu_no_memory_nodes(const xrt__gpu *g, const char *op) XRT__COLD;
+static xrt_status xrt__gpu_no_memory_nodes(const xrt__gpu *g, const char *op)
+{
+    char who[80];
+    snprintf(who, sizeof who, "%s: xrt_%s", g->name, op);
+    return xrt_error(XRT_ERROR_UNSUPPORTED, who,
+                     "the GPU backends do not build memory nodes by hand yet (capture xrt_malloc_async and "
+                     "xrt_free_async instead)");
+}
+
+static xrt_status xrt__gpu_add_kernel(const xrt__gpu *g, void *graph, void **node, void *const *deps, size_t ndeps,
+                                      const xrt_kernel_node_params *k)
+{
+    static const char op[] = "graph_add_node";
+    xrt__gpu_node_buf u;
+    void *extra[5], *made = NULL;
+    size_t args_size;
+    xrt_status st;
+    XRT__GPU_NEED(g, GraphAddKernelNode, op);
+    if ((st = xrt__gpu_kernel_native(g, k, &args_size, extra, &u)) != XRT_SUCCESS) return st;
+    st = xrt__gpu_check_in(g, g->rt.GraphAddKernelNode(&made, graph, deps, ndeps, u.bytes),
+                           XRT__GPU_CALL(GraphAddKernelNode), op);
+    if (st != XRT_SUCCESS) return st;
+    if (!xrt__gpu_knode_put(g, graph, made, k, args_size)) {
+        (void)g->rt.GraphDestroyNode(made);
+        return xrt__gpu_no_memory(g, op, "the kernel node's record");
+    }
+    *node = made;
+    return XRT_SUCCESS;
+}
+
+/* deps, given by the dispatch layer as nodes of the graph: each once. */
+static xrt_status xrt__gpu_deps_distinct(const xrt__gpu *g, void *const *deps, size_t n)
+{
+    size_t i, j;
+    for (i = 0; i < n; i++)
+        for (j = 0; j < i; j++)
+            if (deps[i] == deps[j])
+                return xrt__gpu_node_refused(g, "graph_add_node", "deps[%zu] and deps[%zu] are the same node", j, i);
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__gpu_graph_add_node(const xrt_backend *self, void *graph, void **node, void *const *deps,
+                                          size_t ndeps, xrt_graph_node_params *p)
+{
+    static const char op[] = "graph_add_node";
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    xrt__gpu_node_buf u;
+    xrt__gpu_host_params hp;
+    void *made = NULL;
+    size_t call;
+    int e;
+    xrt_status st;
+    if ((st = xrt__gpu_deps_distinct(g, deps, ndeps)) != XRT_SUCCESS) return st;
+    switch (p->type) {
+    case XRT_GRAPH_NODE_KERNEL: return xrt__gpu_add_kernel(g, graph, node, deps, ndeps, &p->kernel);
+    case XRT_GRAPH_NODE_MEMCPY:
+        XRT__GPU_NEED(g, GraphAddMemcpyNode1D, op);
+        call = XRT__GPU_CALL(GraphAddMemcpyNode1D);
+        e = g->rt.GraphAddMemcpyNode1D(&made, graph, deps, ndeps, p->copy.dst, p->copy.src, p->copy.size, (int)p->copy.kind);
+        break;
+    case XRT_GRAPH_NODE_MEMSET:
+        XRT__GPU_NEED(g, GraphAddMemsetNode, op);
+        xrt__gpu_set_native(g, &p->set, &u);
+        call = XRT__GPU_CALL(GraphAddMemsetNode);
+        e = g->rt.GraphAddMemsetNode(&made, graph, deps, ndeps, u.bytes);
+        break;
+    case XRT_GRAPH_NODE_HOST:
+        XRT__GPU_NEED(g, GraphAddHostNode, op);
+        if (!xrt__gpu_host_native(self, &p->host, &hp)) return xrt__gpu_no_memory(g, op, "the host function's closure");
+        call = XRT__GPU_CALL(GraphAddHostNode);
+        e = g->rt.GraphAddHostNode(&made, graph, deps, ndeps, &hp);
+        break;
+    case XRT_GRAPH_NODE_GRAPH:
+        XRT__GPU_NEED(g, GraphAddChildGraphNode, op);
+        call = XRT__GPU_CALL(GraphAddChildGraphNode);
+        e = g->rt.GraphAddChildGraphNode(&made, graph, deps, ndeps, (void *)p->child.graph);
+        break;
+    case XRT_GRAPH_NODE_EMPTY:
+        XRT__GPU_NEED(g, GraphAddEmptyNode, op);
+        call = XRT__GPU_CALL(GraphAddEmptyNode);
+        e = g->rt.GraphAddEmptyNode(&made, graph, deps, ndeps);
+        break;
+    case XRT_GRAPH_NODE_WAIT_EVENT:
+        XRT__GPU_NEED(g, GraphAddEventWaitNode, op);
+        call = XRT__GPU_CALL(GraphAddEventWaitNode);
+        e = g->rt.GraphAddEventWaitNode(&made, graph, deps, ndeps, (void *)p->event.event);
+        break;
+    case XRT_GRAPH_NODE_EVENT_RECORD:
+        XRT__GPU_NEED(g, GraphAddEventRecordNode, op);
+        call = XRT__GPU_CALL(GraphAddEventRecordNode);
+        e = g->rt.GraphAddEventRecordNode(&made, graph, deps, ndeps, (void *)p->event.event);
+        break;
+    default: return xrt__gpu_no_memory_nodes(g, op);
+    }
+    if ((st = xrt__gpu_check_in(g, e, call, op)) == XRT_SUCCESS) *node = made;
+    return st;
+}
+
+/* A 1-D copy from the runtime's 3-D params. */
+static xrt_status xrt__gpu_copy_params(const xrt__gpu *g, void *node, xrt_memcpy_node_params *c)
+{
+    static const char op[] = "graph_node_get_params";
+    const xrt__gpu_layout *l = g->layout;
+    xrt__gpu_node_buf u;
+    void *src_array, *dst_array;
+    char *src, *dst;
+    size_t src_pos[3], dst_pos[3], extent[3];
+    int kind;
+    xrt_status st;
+    XRT__GPU_NEED(g, GraphMemcpyNodeGetParams, op);
+    memset(&u, 0, sizeof u);
+    if ((st = xrt__gpu_check_in(g, g->rt.GraphMemcpyNodeGetParams(node, u.bytes), XRT__GPU_CALL(GraphMemcpyNodeGetParams),
+                                op)) != XRT_SUCCESS)
+        return st;
+    XRT__GPU_GET(u.bytes, l->copy_src_array, src_array);
+    XRT__GPU_GET(u.bytes, l->copy_dst_array, dst_array);
+    XRT__GPU_GET(u.bytes, l->copy_src_pos, src_pos);
+    XRT__GPU_GET(u.bytes, l->copy_dst_pos, dst_pos);
+    XRT__GPU_GET(u.bytes, l->copy_src_ptr, src); /* the pitched pointer's first field */
+    XRT__GPU_GET(u.bytes, l->copy_dst_ptr, dst);
+    XRT__GPU_GET(u.bytes, l->copy_extent, extent);
+    XRT__GPU_GET(u.bytes, l->copy_kind, kind);
+    if (src_array || dst_array || extent[1] > 1 || extent[2] > 1 || src_pos[1] || src_pos[2] || dst_pos[1] || dst_pos[2]) {
+        char who[80];
+        snprintf(who, sizeof who, "%s: xrt_%s", g->name, op);
+        return xrt_error(XRT_ERROR_UNSUPPORTED, who, "the copy node is not a 1-D copy between pointers");
+    }
+    c->dst = dst + dst_pos[0];
+    c->src = src + src_pos[0];
+    c->size = extent[0];
+    c->kind = (xrt_memcpy_kind)kind;
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__gpu_set_params(const xrt__gpu *g, void *node, xrt_memset_node_params *m)
+{
+    static const char op[] = "graph_node_get_params";
+    const xrt__gpu_layout *l = g->layout;
+    xrt__gpu_node_buf u;
+    xrt_status st;
+    XRT__GPU_NEED(g, GraphMemsetNodeGetParams, op);
+    memset(&u, 0, sizeof u);
+    if ((st = xrt__gpu_check_in(g, g->rt.GraphMemsetNodeGetParams(node, u.bytes), XRT__GPU_CALL(GraphMemsetNodeGetParams),
+                                op)) != XRT_SUCCESS)
+        return st;
+    XRT__GPU_GET(u.bytes, l->set_dst, m->dst);
+    XRT__GPU_GET(u.bytes, l->set_pitch, m->pitch);
+    XRT__GPU_GET(u.bytes, l->set_value, m->value);
+    XRT__GPU_GET(u.bytes, l->set_element, m->element_size);
+    XRT__GPU_GET(u.bytes, l->set_width, m->width);
+    XRT__GPU_GET(u.bytes, l->set_height, m->height);
+    return XRT_SUCCESS;
+}
+
+/* A host node's function: the user's behind a kept closure of xrt's. */
+static xrt_status xrt__gpu_host_params_of(const xrt__gpu *g, void *node, xrt_host_node_params *h)
+{
+    static const char op[] = "graph_node_get_params";
+    xrt__gpu_host_params hp = {NULL, NULL};
+    xrt_status st;
+    XRT__GPU_NEED(g, GraphHostNodeGetParams, op);
+    st = xrt__gpu_check_in(g, g->rt.GraphHostNodeGetParams(node, &hp), XRT__GPU_CALL(GraphHostNodeGetParams), op);
+    if (st != XRT_SUCCESS) return st;
+    if (hp.fn == xrt__gpu_host_kept_trampoline && hp.user) {
+        const xrt__gpu_host_call *c = (const xrt__gpu_host_call *)hp.user;
+        hp.fn = c->fn;
+        hp.user = c->user;
+    }
+    h->fn = hp.fn;
+    h->user = hp.user;
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__gpu_kernel_params_of(const xrt__gpu *g, void *node, xrt_kernel_node_params *k)
+{
+    const xrt__gpu_knode *r;
+    char who[80];
+    pthread_mutex_lock(&xrt__gpu_knode_lock);
+    if ((r = xrt__gpu_knode_find(g, node)) != NULL) {
+        k->function = (xrt_function)r->function;
+        k->grid = r->grid, k->block = r->block, k->shared_bytes = r->shared;
+        k->args = r->args, k->args_size = r->args_size;
+    }
+    pthread_mutex_unlock(&xrt__gpu_knode_lock);
+    if (r) return XRT_SUCCESS;
+    snprintf(who, sizeof who, "%s: xrt_graph_node_get_params", g->name);
+    return xrt_error(XRT_ERROR_UNSUPPORTED, who,
+                     "a kernel node that xrt did not build (captured, or in a child graph's copy): the runtime does "
+                     "not give its function and packed arguments back");
+}
+
+static xrt_status xrt__gpu_graph_node_get_params(const xrt_backend *self, void *graph, void *node,
+                                                 xrt_graph_node_params *p)
+{
+    static const char op[] = "graph_node_get_params";
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    void *obj = NULL;
+    int type;
+    xrt_status st;
+    (void)graph;
+    if ((st = xrt__gpu_node_type_of(g, node, &type, op)) != XRT_SUCCESS) return st;
+    p->type = (xrt_graph_node_type)type;
+    switch (type) {
+    case XRT_GRAPH_NODE_KERNEL: return xrt__gpu_kernel_params_of(g, node, &p->kernel);
+    case XRT_GRAPH_NODE_MEMCPY: return xrt__gpu_copy_params(g, node, &p->copy);
+    case XRT_GRAPH_NODE_MEMSET: return xrt__gpu_set_params(g, node, &p->set);
+    case XRT_GRAPH_NODE_HOST: return xrt__gpu_host_params_of(g, node, &p->host);
+    case XRT_GRAPH_NODE_EMPTY: return XRT_SUCCESS;
+    case XRT_GRAPH_NODE_GRAPH:
+        XRT__GPU_NEED(g, GraphChildGraphNodeGetGraph, op);
+        st = xrt__gpu_check_in(g, g->rt.GraphChildGraphNodeGetGraph(node, &obj), XRT__GPU_CALL(GraphChildGraphNodeGetGraph), op);
+        p->child.graph = (xrt_graph)obj;
+        return st;
+    case XRT_GRAPH_NODE_WAIT_EVENT:
+        XRT__GPU_NEED(g, GraphEventWaitNodeGetEvent, op);
+        st = xrt__gpu_check_in(g, g->rt.GraphEventWaitNodeGetEvent(node, &obj), XRT__GPU_CALL(GraphEventWaitNodeGetEvent), op);
+        p->event.event = (xrt_event)obj;
+        return st;
+    case XRT_GRAPH_NODE_EVENT_RECORD:
+        XRT__GPU_NEED(g, GraphEventRecordNodeGetEvent, op);
+        st = xrt__gpu_check_in(g, g->rt.GraphEventRecordNodeGetEvent(node, &obj), XRT__GPU_CALL(GraphEventRecordNodeGetEvent), op);
+        p->event.event = (xrt_event)obj;
+        return st;
+    default: {
+        char who[80];
+        snprintf(who, sizeof who, "%s: xrt_%s", g->name, op);
+        return xrt_error(XRT_ERROR_UNSUPPORTED, who, "the params of a %s node cannot be read yet",
+                         type >= 0 && type < 12 ? xrt__gpu_node_names[type] : "native");
+    }
+    }
+}
+
+/* Params for node (of the graph, or exec's copy of it): of the node's own
+   type, not of a child graph (changed through its own graph) nor of memory. */
+static xrt_status xrt__gpu_node_set(const xrt_backend *self, void *exec, void *graph, void *node,
+                                    const xrt_graph_node_params *p, const char *op)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    xrt__gpu_node_buf u;
+    xrt__gpu_host_params hp;
+    void *extra[5], *ev;
+    size_t args_size, call;
+    int type, e;
+    xrt_status st;
+    if ((st = xrt__gpu_node_type_of(g, node, &type, op)) != XRT_SUCCESS) return st;
+    if ((int)p->type != type)
+        return xrt__gpu_node_refused(g, op, "the node is a %s node; the params are of type %d",
+                                     type >= 0 && type < 12 ? xrt__gpu_node_names[type] : "native", (int)p->type);
+    switch (type) {
+    case XRT_GRAPH_NODE_KERNEL:
+        if ((st = xrt__gpu_kernel_native(g, &p->kernel, &args_size, extra, &u)) != XRT_SUCCESS) return st;
+        if (exec) {
+            XRT__GPU_NEED(g, GraphExecKernelNodeSetParams, op);
+            return xrt__gpu_check_in(g, g->rt.GraphExecKernelNodeSetParams(exec, node, u.bytes),
+                                     XRT__GPU_CALL(GraphExecKernelNodeSetParams), op);
+        }
+        XRT__GPU_NEED(g, GraphKernelNodeSetParams, op);
+        if ((st = xrt__gpu_check_in(g, g->rt.GraphKernelNodeSetParams(node, u.bytes), XRT__GPU_CALL(GraphKernelNodeSetParams),
+                                    op)) != XRT_SUCCESS)
+            return st;
+        if (!xrt__gpu_knode_put(g, graph, node, &p->kernel, args_size)) {
+            xrt__gpu_knodes_drop(g, NULL, node); /* the old record is wrong now */
+            return xrt__gpu_no_memory(g, op, "the kernel node's record");
+        }
+        return XRT_SUCCESS;
+    case XRT_GRAPH_NODE_MEMCPY:
+        if (exec) {
+            XRT__GPU_NEED(g, GraphExecMemcpyNodeSetParams1D, op);
+            call = XRT__GPU_CALL(GraphExecMemcpyNodeSetParams1D);
+            e = g->rt.GraphExecMemcpyNodeSetParams1D(exec, node, p->copy.dst, p->copy.src, p->copy.size, (int)p->copy.kind);
+        } else {
+            XRT__GPU_NEED(g, GraphMemcpyNodeSetParams1D, op);
+            call = XRT__GPU_CALL(GraphMemcpyNodeSetParams1D);
+            e = g->rt.GraphMemcpyNodeSetParams1D(node, p->copy.dst, p->copy.src, p->copy.size, (int)p->copy.kind);
+        }
+        break;
+    case XRT_GRAPH_NODE_MEMSET:
+        xrt__gpu_set_native(g, &p->set, &u);
+        if (exec) {
+            XRT__GPU_NEED(g, GraphExecMemsetNodeSetParams, op);
+            call = XRT__GPU_CALL(GraphExecMemsetNodeSetParams);
+            e = g->rt.GraphExecMemsetNodeSetParams(exec, node, u.bytes);
+        } else {
+            XRT__GPU_NEED(g, GraphMemsetNodeSetParams, op);
+            call = XRT__GPU_CALL(GraphMemsetNodeSetParams);
+            e = g->rt.GraphMemsetNodeSetParams(node, u.bytes);
+        }
+        break;
+    case XRT_GRAPH_NODE_HOST:
+        if (exec) XRT__GPU_NEED(g, GraphExecHostNodeSetParams, op);
+        else XRT__GPU_NEED(g, GraphHostNodeSetParams, op);
+        if (!xrt__gpu_host_native(self, &p->host, &hp)) return xrt__gpu_no_memory(g, op, "the host function's closure");
+        call = exec ? XRT__GPU_CALL(GraphExecHostNodeSetParams) : XRT__GPU_CALL(GraphHostNodeSetParams);
+        e = exec ? g->rt.GraphExecHostNodeSetParams(exec, node, &hp) : g->rt.GraphHostNodeSetParams(node, &hp);
+        break;
+    case XRT_GRAPH_NODE_EMPTY: return XRT_SUCCESS;
+    case XRT_GRAPH_NODE_WAIT_EVENT:
+        if (exec) XRT__GPU_NEED(g, GraphExecEventWaitNodeSetEvent, op);
+        else XRT__GPU_NEED(g, GraphEventWaitNodeSetEvent, op);
+        ev = (void *)p->event.event;
+        call = exec ? XRT__GPU_CALL(GraphExecEventWaitNodeSetEvent) : XRT__GPU_CALL(GraphEventWaitNodeSetEvent);
+        e = exec ? g->rt.GraphExecEventWaitNodeSetEvent(exec, node, ev) : g->rt.GraphEventWaitNodeSetEvent(node, ev);
+        break;
+    case XRT_GRAPH_NODE_EVENT_RECORD:
+        if (exec) XRT__GPU_NEED(g, GraphExecEventRecordNodeSetEvent, op);
+        else XRT__GPU_NEED(g, GraphEventRecordNodeSetEvent, op);
+        ev = (void *)p->event.event;
+        call = exec ? XRT__GPU_CALL(GraphExecEventRecordNodeSetEvent) : XRT__GPU_CALL(GraphEventRecordNodeSetEvent);
+        e = exec ? g->rt.GraphExecEventRecordNodeSetEvent(exec, node, ev) : g->rt.GraphEventRecordNodeSetEvent(node, ev);
+        break;
+    case XRT_GRAPH_NODE_GRAPH:
+        return xrt__gpu_node_refused(g, op, "a child graph node's params cannot be set (change its graph through "
+                                            "xrt_graph_node_get_params' handle)");
+    default: return xrt__gpu_node_refused(g, op, "a %s node's params cannot be set", type == XRT_GRAPH_NODE_MEM_ALLOC ||
+                                                  type == XRT_GRAPH_NODE_MEM_FREE ? "memory" : "native");
+    }
+    return xrt__gpu_check_in(g, e, call, op);
+}
+
+static xrt_status xrt__gpu_graph_node_set_params(const xrt_backend *self, void *graph, void *node,
+                                                 const xrt_graph_node_params *params)
+{
+    return xrt__gpu_node_set(self, NULL, graph, node, params, "graph_node_set_params");
+}
+
+static xrt_status xrt__gpu_graph_exec_node_set_params(const xrt_backend *self, void *exec, void *graph, void *node,
+                                                      const xrt_graph_node_params *params)
+{
+    return xrt__gpu_node_set(self, exec, graph, node, params, "graph_exec_node_set_params");
+}
+
+/* A list (XRT__GRAPH_LIST_*) with the dispatch layer's counts: *count in
+   is the room in a (and b), out the number there is. The runtimes fill at
+   most the room and then say how many they wrote, so they are asked the
+   number first. */
+static xrt_status xrt__gpu_list(const xrt__gpu *g, int what, void *of, void **a, void **b, size_t *count, const char *op)
+{
+    size_t room = a ? *count : 0, total = 0, k;
+    const char *call = NULL;
+    int e, pass;
+    for (pass = 0; pass < 2; pass++) {
+        void **x = pass ? a : NULL, **y = pass ? b : NULL;
+        size_t *n = pass ? &k : &total;
+        if (pass && !(room && total)) break;
+        k = room;
+        if (what == XRT__GRAPH_LIST_NODES) {
+            call = xrt__gpu_call_name(g, XRT__GPU_CALL(GraphGetNodes));
+            e = g->rt.GraphGetNodes(of, x, n);
+        } else if (what == XRT__GRAPH_LIST_ROOTS) {
+            call = xrt__gpu_call_name(g, XRT__GPU_CALL(GraphGetRootNodes));
+            e = g->rt.GraphGetRootNodes(of, x, n);
+        } else {
+            e = g->list_edges(g, what, of, x, y, n, &call);
+        }
+        if (e != g->success) return xrt__gpu_fail_as(g, e, call, op);
+    }
+    *count = total;
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__gpu_graph_get_nodes(const xrt_backend *self, void *graph, void **nodes, size_t *count)
+{
+    return xrt__gpu_list((const xrt__gpu *)self->user, XRT__GRAPH_LIST_NODES, graph, nodes, NULL, count, "graph_get_nodes");
+}
+
+static xrt_status xrt__gpu_graph_get_root_nodes(const xrt_backend *self, void *graph, void **nodes, size_t *count)
+{
+    return xrt__gpu_list((const xrt__gpu *)self->user, XRT__GRAPH_LIST_ROOTS, graph, nodes, NULL, count,
+                         "graph_get_root_nodes");
+}
+
+static xrt_status xrt__gpu_graph_get_edges(const xrt_backend *self, void *graph, void **from, void **to, size_t *count)
+{
+    return xrt__gpu_list((const xrt__gpu *)self->user, XRT__GRAPH_LIST_EDGES, graph, from, to, count, "graph_get_edges");
+}
+
+static xrt_status xrt__gpu_graph_node_get_dependencies(const xrt_backend *self, void *graph, void *node, void **nodes,
+                                                       size_t *count)
+{
+    (void)graph;
+    return xrt__gpu_list((const xrt__gpu *)self->user, XRT__GRAPH_LIST_DEPS, node, nodes, NULL, count,
+                         "graph_node_get_dependencies");
+}
+
+static xrt_status xrt__gpu_graph_node_get_dependent_nodes(const xrt_backend *self, void *graph, void *node,
+                                                          void **nodes, size_t *count)
+{
+    (void)graph;
+    return xrt__gpu_list((const xrt__gpu *)self->user, XRT__GRAPH_LIST_DEPENDENTS, node, nodes, NULL, count,
+                         "graph_node_get_dependent_nodes");
+}
+
+/* Whether `to` can be reached from `from` along edges (from its dependents
+   on): *found, or an error (recorded). */
+static xrt_status xrt__gpu_reaches(const xrt__gpu *g, void *from, void *to, int *found, const char *op)
+{
+    void **seen = NULL, **next;
+    size_t n = 0, cap = 0, at, k, i, j;
+    xrt_status st = XRT_SUCCESS;
+    *found = 0;
+    if (!(seen = (void **)XRT_MALLOC((cap = 16) * sizeof *seen))) return xrt__gpu_no_memory(g, op, "a walk of the graph");
+    seen[n++] = from;
+    for (at = 0; at < n && !*found && st == XRT_SUCCESS; at++) {
+        if ((st = xrt__gpu_list_all(g, XRT__GRAPH_LIST_DEPENDENTS, seen[at], &next, &k, op)) != XRT_SUCCESS) break;
+        for (i = 0; i < k && !*found; i++) {
+            if (next[i] == to) *found = 1;
+            for (j = 0; j < n && seen[j] != next[i]; j++) {}
+            if (j < n) continue;
+            if (n == cap) {
+                void **v = (void **)XRT_REALLOC(seen, 2 * cap * sizeof *seen);
+                if (!v) {
+                    st = xrt__gpu_no_memory(g, op, "a walk of the graph");
+                    break;
+                }
+                seen = v, cap *= 2;
+            }
+            seen[n++] = next[i];
+        }
+        XRT_FREE(next);
+    }
+    XRT_FREE(seen);
+    return st;
+}
+
+/* Why edge f -> t cannot be added or removed now (NULL if it can), or an
+   error in *st. */
+static const char *xrt__gpu_edge_refused(const xrt__gpu *g, void *f, void *t, int remove, xrt_status *st, const char *op)
+{
+    void **deps = NULL;
+    size_t n = 0, i;
+    int there = 0, cycle = 0;
+    *st = XRT_SUCCESS;
+    if (f == t) return "an edge from a node to itself";
+    if ((*st = xrt__gpu_list_all(g, XRT__GRAPH_LIST_DEPS, t, &deps, &n, op)) != XRT_SUCCESS) return NULL;
+    for (i = 0; i < n; i++) there |= deps[i] == f;
+    XRT_FREE(deps);
+    if (remove) return there ? NULL : "there is no such edge";
+    if (there) return "the edge is there already";
+    if ((*st = xrt__gpu_reaches(g, t, f, &cycle, op)) != XRT_SUCCESS) return NULL;
+    return cycle ? "it would close a cycle (the first node follows the second)" : NULL;
+}
+
+/* One pair at a time, each checked first; a refused one undoes the pairs
+   before it, so the graph is as it was. */
+static xrt_status xrt__gpu_edit(const xrt__gpu *g, void *graph, void *const *from, void *const *to, size_t n, int remove)
+{
+    const char *op = remove ? "graph_remove_dependencies" : "graph_add_dependencies", *why = NULL, *call = NULL;
+    xrt_status st = XRT_SUCCESS;
+    size_t i, j;
+    int e;
+    for (i = 0; i < n && st == XRT_SUCCESS && !why; i++) {
+        why = xrt__gpu_edge_refused(g, from[i], to[i], remove, &st, op);
+        if (!why && st == XRT_SUCCESS && (e = g->edit_edges(g, graph, &from[i], &to[i], 1, remove, &call)) != g->success)
+            st = xrt__gpu_fail_as(g, e, call, op);
+    }
+    if (why || st != XRT_SUCCESS) /* undo the pairs before the one that failed */
+        for (j = i - 1; j-- > 0;) (void)g->edit_edges(g, graph, &from[j], &to[j], 1, !remove, &call);
+    if (!why) return st;
+    return xrt__gpu_node_refused(g, op, "pair %zu (node %p -> node %p): %s%s", i - 1, from[i - 1], to[i - 1], why,
+                                 i > 1 ? "; the pairs before it are undone" : "");
+}
+
+static xrt_status xrt__gpu_graph_add_dependencies(const xrt_backend *self, void *graph, void *const *from,
+                                                  void *const *to, size_t n)
+{
+    return xrt__gpu_edit((const xrt__gpu *)self->user, graph, from, to, n, 0);
+}
+
+static xrt_status xrt__gpu_graph_remove_dependencies(const xrt_backend *self, void *graph, void *const *from,
+                                                     void *const *to, size_t n)
+{
+    return xrt__gpu_edit((const xrt__gpu *)self->user, graph, from, to, n, 1);
+}
+
+/* A child node's graph goes with it, and the records of its kernel nodes. */
+static xrt_status xrt__gpu_graph_destroy_node(const xrt_backend *self, void *graph, void *node)
+{
+    static const char op[] = "graph_destroy_node";
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    void *child = NULL;
+    int type = -1;
+    xrt_status st;
+    (void)graph;
+    if (__atomic_load_n(&xrt__gpu_knodes, __ATOMIC_ACQUIRE) && (st = xrt__gpu_node_type_of(g, node, &type, op)) != XRT_SUCCESS)
+        return st;
+    if (type == XRT_GRAPH_NODE_GRAPH && g->rt.GraphChildGraphNodeGetGraph &&
+        g->rt.GraphChildGraphNodeGetGraph(node, &child) == g->success)
+        xrt__gpu_knodes_forget(g, child);
+    if ((st = xrt__gpu_check_in(g, g->rt.GraphDestroyNode(node), XRT__GPU_CALL(GraphDestroyNode), op)) != XRT_SUCCESS)
+        return st;
+    if (type == XRT_GRAPH_NODE_KERNEL) xrt__gpu_knodes_drop(g, NULL, node);
+    return XRT_SUCCESS;
+}
+
+/* The clone's kernel nodes get the records of the original's. */
+static xrt_status xrt__gpu_graph_clone(const xrt_backend *self, void **clone, void *graph)
+{
+    static const char op[] = "graph_clone";
+    xrt__gpu *g = (xrt__gpu *)self->user;
+    xrt__gpu_knode *k, *copies = NULL;
+    void *made = NULL, *node;
+    xrt_status st;
+    XRT__GPU_NEED(g, GraphClone, op);
+    XRT__GPU_NEED(g, GraphNodeFindInClone, op);
+    if ((st = xrt__gpu_check_in(g, g->rt.GraphClone(&made, graph), XRT__GPU_CALL(GraphClone), op)) != XRT_SUCCESS) return st;
+    pthread_mutex_lock(&xrt__gpu_knode_lock);
+    for (k = xrt__gpu_knodes; k && st == XRT_SUCCESS; k = k->next) {
+        xrt__gpu_knode *c;
+        if (k->g != g || k->graph != graph || g->rt.GraphNodeFindInClone(&node, k->node, made) != g->success) continue;
+        if (!(c = (xrt__gpu_knode *)XRT_MALLOC(sizeof *c + k->args_size + 1))) {
+            st = xrt__gpu_no_memory(g, op, "the records of the clone's kernel nodes");
+            break;
+        }
+        *c = *k;
+        c->graph = made, c->node = node, c->args = c + 1;
+        memcpy(c->args, k->args, k->args_size);
+        c->next = copies;
+        copies = c;
+    }
+    while (copies) { /* kept, or freed on failure */
+        k = copies;
+        copies = k->next;
+        if (st == XRT_SUCCESS) k->next = xrt__gpu_knodes, xrt__gpu_knodes = k;
+        else XRT_FREE(k);
+    }
+    pthread_mutex_unlock(&xrt__gpu_knode_lock);
+    if (st != XRT_SUCCESS) {
+        (void)g->rt.GraphDestroy(made);
+        return st;
+    }
+    *clone = made;
+    xrt__gpu_graphs_add(g, 1);
+    return XRT_SUCCESS;
+}
+
+/* The runtimes answer "invalid value" for a graph that is not a clone of
+   the node's and for a copy destroyed since alike. */
+static xrt_status xrt__gpu_graph_node_find_in_clone(const xrt_backend *self, void **node, void *graph, void *original,
+                                                    void *clone)
+{
+    static const char op[] = "graph_node_find_in_clone";
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    void *found = NULL;
+    int e;
+    (void)graph;
+    XRT__GPU_NEED(g, GraphNodeFindInClone, op);
+    if ((e = g->rt.GraphNodeFindInClone(&found, original, clone)) == g->success) {
+        *node = found;
+        return XRT_SUCCESS;
+    }
+    if (xrt__gpu_status(g, e) != XRT_ERROR_INVALID_VALUE) return xrt__gpu_fail_in(g, e, XRT__GPU_CALL(GraphNodeFindInClone), op);
+    (void)g->rt.GetLastError();
+    return xrt__gpu_node_refused(g, op, "the graph given is not a clone of the node's graph, or the node's copy was "
+                                        "destroyed in it (%s: %s)",
+                                 xrt__gpu_call_name(g, XRT__GPU_CALL(GraphNodeFindInClone)), g->rt.GetErrorName(e));
+}
+
+/* A capture into an existing graph: not yet through cudaStreamBeginCaptureToGraph. */
 #define xrt__gpu_stream_begin_capture_to_graph xrt__unsupported_stream_begin_capture_to_graph
 
 /* >> gpu: the table */

@@ -69,6 +69,13 @@ extern "C" {
     X(capture_mode, hipStreamCaptureMode)         \
     X(capture_status, hipStreamCaptureStatus)     \
     X(node_type, hipGraphNodeType)                \
+    X(kernel_params, hipKernelNodeParams *)       \
+    X(kernel_params_in, const hipKernelNodeParams *) \
+    X(memset_params, hipMemsetParams *)           \
+    X(memset_params_in, const hipMemsetParams *)  \
+    X(host_params, hipHostNodeParams *)           \
+    X(host_params_in, const hipHostNodeParams *)  \
+    X(memcpy3d, hipMemcpy3DParms *)               \
     X(ipc_mem_handle, hipIpcMemHandle_t)          \
     X(ipc_event_handle, hipIpcEventHandle_t)
 #define XRT__HIP_TYPEDEF(name, type) typedef type xrt__hip_t_##name;
@@ -302,7 +309,73 @@ static const xrt__gpu_node_kind xrt__hip_node_kinds[] = {
 static struct {
     int (*ExecUpdate)(void *exec, void *graph, void **error_node, int *result);
     int (*Edges)(void *graph, void **from, void **to, size_t *count);
+    /* a node's dependencies [0] and dependents [1]; adding [0] and removing [1] edges */
+    int (*NodeEdges[2])(void *node, void **nodes, size_t *count);
+    int (*Edit[2])(void *graph, void *const *from, void *const *to, size_t n);
 } xrt__hip_graph;
+static const char *const xrt__hip_node_edges_calls[2] = {"hipGraphNodeGetDependencies", "hipGraphNodeGetDependentNodes"};
+static const char *const xrt__hip_edit_calls[2] = {"hipGraphAddDependencies", "hipGraphRemoveDependencies"};
+XRT__GPU_SAME_TYPE(xrt__hip_type_deps, hipError_t(*)(hipGraphNode_t, hipGraphNode_t *, size_t *), hipGraphNodeGetDependencies)
+XRT__GPU_SAME_TYPE(xrt__hip_type_dependents, hipError_t(*)(hipGraphNode_t, hipGraphNode_t *, size_t *),
+                   hipGraphNodeGetDependentNodes)
+XRT__GPU_SAME_TYPE(xrt__hip_type_add_deps, hipError_t(*)(hipGraph_t, const hipGraphNode_t *, const hipGraphNode_t *, size_t),
+                   hipGraphAddDependencies)
+XRT__GPU_SAME_TYPE(xrt__hip_type_remove_deps,
+                   hipError_t(*)(hipGraph_t, const hipGraphNode_t *, const hipGraphNode_t *, size_t),
+                   hipGraphRemoveDependencies)
+
+/* HIP's node types as xrt's, by the header's names (HIP 5 numbers them
+   from 1 and has a 1-D copy of its own; ROCm 6 numbers them as CUDA), and
+   where HIP's node structs keep their fields (another order than CUDA's). */
+static const xrt__gpu_node_type xrt__hip_node_types[] = {
+    {hipGraphNodeTypeKernel, XRT_GRAPH_NODE_KERNEL},       {hipGraphNodeTypeMemcpy, XRT_GRAPH_NODE_MEMCPY},
+    {hipGraphNodeTypeMemcpy1D, XRT_GRAPH_NODE_MEMCPY},     {hipGraphNodeTypeMemset, XRT_GRAPH_NODE_MEMSET},
+    {hipGraphNodeTypeHost, XRT_GRAPH_NODE_HOST},           {hipGraphNodeTypeGraph, XRT_GRAPH_NODE_GRAPH},
+    {hipGraphNodeTypeEmpty, XRT_GRAPH_NODE_EMPTY},         {hipGraphNodeTypeWaitEvent, XRT_GRAPH_NODE_WAIT_EVENT},
+    {hipGraphNodeTypeEventRecord, XRT_GRAPH_NODE_EVENT_RECORD},
+};
+static const xrt__gpu_layout xrt__hip_layout = {
+    sizeof(hipKernelNodeParams), offsetof(hipKernelNodeParams, func), offsetof(hipKernelNodeParams, gridDim),
+    offsetof(hipKernelNodeParams, blockDim), offsetof(hipKernelNodeParams, sharedMemBytes),
+    offsetof(hipKernelNodeParams, kernelParams), offsetof(hipKernelNodeParams, extra),
+    sizeof(hipMemsetParams), offsetof(hipMemsetParams, dst), offsetof(hipMemsetParams, pitch),
+    offsetof(hipMemsetParams, value), offsetof(hipMemsetParams, elementSize), offsetof(hipMemsetParams, width),
+    offsetof(hipMemsetParams, height),
+    sizeof(hipMemcpy3DParms), offsetof(hipMemcpy3DParms, srcArray), offsetof(hipMemcpy3DParms, srcPos),
+    offsetof(hipMemcpy3DParms, srcPtr), offsetof(hipMemcpy3DParms, dstArray), offsetof(hipMemcpy3DParms, dstPos),
+    offsetof(hipMemcpy3DParms, dstPtr), offsetof(hipMemcpy3DParms, extent), offsetof(hipMemcpy3DParms, kind)};
+XRT__GPU_ASSERT(sizeof(hipKernelNodeParams) <= XRT__GPU_NODE_BYTES && sizeof(hipMemsetParams) <= XRT__GPU_NODE_BYTES &&
+                    sizeof(hipMemcpy3DParms) <= XRT__GPU_NODE_BYTES,
+                "a HIP node struct is larger than xrt's buffer");
+XRT__GPU_ASSERT(sizeof(((hipKernelNodeParams *)0)->gridDim) == sizeof(xrt_dim3) &&
+                    sizeof(((hipKernelNodeParams *)0)->sharedMemBytes) == sizeof(unsigned) &&
+                    sizeof(((hipMemsetParams *)0)->value) == sizeof(unsigned) &&
+                    sizeof(((hipMemsetParams *)0)->elementSize) == sizeof(unsigned) &&
+                    sizeof(struct hipPos) == 3 * sizeof(size_t) && sizeof(struct hipExtent) == 3 * sizeof(size_t) &&
+                    offsetof(struct hipPitchedPtr, ptr) == 0 && sizeof(hipMemcpyKind) == sizeof(int),
+                "HIP's node struct fields are not of the sizes xrt writes");
+XRT__GPU_ASSERT(sizeof(hipHostNodeParams) == 2 * sizeof(void *) && offsetof(hipHostNodeParams, userData) == sizeof(void *),
+                "hipHostNodeParams is not (fn, user)");
+
+static int xrt__hip_list_edges(const xrt__gpu *g, int what, void *of, void **a, void **b, size_t *count, const char **call)
+{
+    int k = what == XRT__GRAPH_LIST_DEPENDENTS;
+    (void)g;
+    if (what == XRT__GRAPH_LIST_EDGES) {
+        *call = "hipGraphGetEdges";
+        return xrt__hip_graph.Edges(of, a, b, count);
+    }
+    *call = xrt__hip_node_edges_calls[k];
+    return xrt__hip_graph.NodeEdges[k](of, a, count);
+}
+
+static int xrt__hip_edit_edges(const xrt__gpu *g, void *graph, void *const *from, void *const *to, size_t n, int remove,
+                               const char **call)
+{
+    (void)g;
+    *call = xrt__hip_edit_calls[remove != 0];
+    return xrt__hip_graph.Edit[remove != 0](graph, from, to, n);
+}
 XRT__GPU_SAME_TYPE(xrt__hip_type_exec_update,
                    hipError_t(*)(hipGraphExec_t, hipGraph_t, hipGraphNode_t *, hipGraphExecUpdateResult *),
                    hipGraphExecUpdate)
@@ -331,8 +404,17 @@ static void xrt__hip_graph_hooks(xrt__gpu *g)
     void *update = xrt__gpu_lookup(g, "hipGraphExecUpdate"), *edges = xrt__gpu_lookup(g, "hipGraphGetEdges");
     memcpy(&xrt__hip_graph.ExecUpdate, &update, sizeof update);
     memcpy(&xrt__hip_graph.Edges, &edges, sizeof edges);
+    int k, all = edges != NULL;
     g->exec_update = update ? xrt__hip_exec_update : NULL;
     g->graph_edges = edges ? xrt__hip_graph_edges : NULL;
+    for (k = 0; k < 2; k++) {
+        void *list = xrt__gpu_lookup(g, xrt__hip_node_edges_calls[k]), *change = xrt__gpu_lookup(g, xrt__hip_edit_calls[k]);
+        memcpy(&xrt__hip_graph.NodeEdges[k], &list, sizeof list);
+        memcpy(&xrt__hip_graph.Edit[k], &change, sizeof change);
+        all = all && list && change;
+    }
+    g->list_edges = all ? xrt__hip_list_edges : NULL;
+    g->edit_edges = all ? xrt__hip_edit_edges : NULL;
 }
 
 static void xrt__hip_loaded(xrt__gpu *g)
@@ -652,6 +734,9 @@ static void xrt__hip_fill(xrt_backend *t)
     g->node_kinds = xrt__hip_node_kinds;
     g->nnode_kinds = sizeof xrt__hip_node_kinds / sizeof xrt__hip_node_kinds[0];
     g->exec_update_call = "hipGraphExecUpdate";
+    g->node_types = xrt__hip_node_types;
+    g->nnode_types = sizeof xrt__hip_node_types / sizeof xrt__hip_node_types[0];
+    g->layout = &xrt__hip_layout;
 #ifdef XRT_NO_RUNTIME_LINKING
     g->link = xrt__hip_link;
 #endif

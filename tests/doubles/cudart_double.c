@@ -53,7 +53,9 @@ typedef struct deps {
 typedef struct op {
     struct op *next;
     int kind; /* 0 memset, 1 copy, 2 host function, 3 record, 4 wait event, 5 callback, 7 graph
-                 allocation, 8 graph free (their nodes do nothing: the memory is the graph's) */
+                 allocation, 8 graph free (their nodes do nothing: the memory is the graph's);
+                 graph nodes only: 10 empty, 11 event record, 12 event wait, 13 child graph (in a
+                 graph: its own graph `child`; an exec's plan holds kind 9 instead) */
     void *dst;
     const void *src;
     size_t n;
@@ -65,6 +67,10 @@ typedef struct op {
     unsigned long long target;
     struct exec *x;    /* 6 graph launch: the exec, and the nodes it runs; 9 child graph: the nodes */
     struct plan *plan;
+    struct graph *child;
+    size_t pitch, height; /* a memset node: height rows of n bytes (elem-byte values) pitch apart; 0: 1-D */
+    unsigned elem;
+    int copy_kind; /* a copy's enum cudaMemcpyKind, as given */
     int hidden; /* the double's own record for an implicit wait: not the stream's work (queued, done) */
 } op;
 
@@ -252,11 +258,47 @@ static stream *own_of(cudaStream_t s) { return is_legacy(s) ? NULL : stream_of(s
 static void graph_run(op *o);
 static void run_child(struct plan *p);
 
+/* A memset node of rows or of wider values. */
+static void set_rows(const op *o)
+{
+    size_t r, i;
+    for (r = 0; r < o->height; r++) {
+        unsigned char *row = (unsigned char *)o->dst + r * o->pitch;
+        for (i = 0; i < o->n; i++)
+            if (o->elem == 1) row[i] = (unsigned char)o->value;
+            else if (o->elem == 2) memcpy(row + 2 * i, &(uint16_t){(uint16_t)o->value}, 2);
+            else memcpy(row + 4 * i, &(uint32_t){(uint32_t)o->value}, 4);
+    }
+}
+
+/* An event record node: its launch counted the record (plan_records). */
+static void record_now(event *e)
+{
+    pthread_mutex_lock(&e->lock);
+    e->ms = now_ms();
+    if (e->completed < e->recorded) e->completed++;
+    pthread_cond_broadcast(&e->cond);
+    pthread_mutex_unlock(&e->lock);
+}
+
+static void wait_recorded(event *e)
+{
+    pthread_mutex_lock(&e->lock);
+    while (e->completed < e->recorded) pthread_cond_wait(&e->cond, &e->lock);
+    pthread_mutex_unlock(&e->lock);
+}
+
 static void run(op *o)
 {
     switch (o->kind) {
     case 6: graph_run(o); break;
-    case 0: memset(o->dst, o->value, o->n); break;
+    case 0:
+        if (o->height) set_rows(o);
+        else memset(o->dst, o->value, o->n);
+        break;
+    case 10: break;
+    case 11: record_now(o->e); break;
+    case 12: wait_recorded(o->e); break;
     case 1: memmove(o->dst, o->src, o->n); break;
     case 2: o->fn(o->user); break;
     case 5: o->cb(NULL, cudaSuccess, o->user); break;
@@ -395,9 +437,10 @@ static int legacy_refused(void);
 static void plan_unref(struct plan *p);
 
 /* An op that was not queued: a child graph's holds its plan. */
+static void op_release(op *o);
 static void op_drop(op *o)
 {
-    if (o->kind == 9) plan_unref(o->plan);
+    op_release(o);
     free(o);
 }
 
@@ -435,14 +478,20 @@ static cudaError_t enqueue(cudaStream_t st, op *o)
    the events recorded in them. A capture lives while it is active and while
    an event last recorded in it does (cudaErrorCapturedEvent after its end). */
 typedef struct gnode {
-    op o;   /* kind 0 memset, 1 copy, 2 host function; its parameters */
-    deps d; /* the nodes it depends on: each an edge */
+    op o;   /* its kind and parameters */
+    deps d; /* the nodes it depends on (their indices): each an edge */
+    struct graph *owner;
+    unsigned long long id, from; /* its own, unique; the node it is a copy of (a clone's), or 0 */
 } gnode;
 
+/* Nodes are allocated one by one: a node's address is its handle, for its
+   life in the graph. Their order is the order they were added in; edges
+   may be added either way, so an exec orders them (plan_new). */
 typedef struct graph {
-    gnode *nodes;
+    gnode **nodes;
     size_t n, cap;
 } graph;
+static unsigned long long node_serial;
 static cudaError_t graph_mem_launch(const graph *g);
 
 typedef struct capture {
@@ -492,16 +541,97 @@ static int deps_copy(deps *to, const deps *from)
     return 1;
 }
 
+static void event_ref(event *e)
+{
+    pthread_mutex_lock(&e->lock);
+    e->refs++;
+    pthread_mutex_unlock(&e->lock);
+}
+
+static void graph_free(graph *g);
+
+/* What a node's op holds: a child's plan or graph, an event. */
+static void op_release(op *o)
+{
+    if (o->kind == 9) plan_unref(o->plan);
+    if (o->kind == 13) graph_free(o->child);
+    if ((o->kind == 11 || o->kind == 12) && o->e) event_unref(o->e);
+}
+
+static void gnode_free(gnode *n)
+{
+    deps_clear(&n->d);
+    op_release(&n->o);
+    free(n);
+}
+
 static void graph_free(graph *g)
 {
     size_t i;
     if (!g) return;
-    for (i = 0; i < g->n; i++) {
-        deps_clear(&g->nodes[i].d);
-        if (g->nodes[i].o.kind == 9) plan_unref(g->nodes[i].o.plan);
-    }
+    for (i = 0; i < g->n; i++) gnode_free(g->nodes[i]);
     free(g->nodes);
     free(g);
+}
+
+/* A new node at the end of g, zeroed but for its owner and id; NULL without memory. */
+static gnode *gnode_new(graph *g)
+{
+    gnode *n;
+    if (g->n == g->cap) {
+        size_t cap = g->cap ? 2 * g->cap : 8;
+        gnode **nodes = (gnode **)realloc(g->nodes, cap * sizeof *nodes);
+        if (!nodes) return NULL;
+        g->nodes = nodes, g->cap = cap;
+    }
+    if (!(n = (gnode *)calloc(1, sizeof *n))) return NULL;
+    n->owner = g;
+    n->id = __atomic_add_fetch(&node_serial, 1, __ATOMIC_RELAXED);
+    g->nodes[g->n++] = n;
+    return n;
+}
+
+/* o's copy in another node: what it holds is held again (a child graph copied). */
+static int op_copy(op *to, const op *from);
+static void plan_ref(struct plan *p);
+
+/* A copy of g, its nodes' `from` their originals' ids; NULL without memory. */
+static graph *graph_dup(const graph *g)
+{
+    graph *c = (graph *)calloc(1, sizeof *c);
+    size_t i;
+    if (!c) return NULL;
+    for (i = 0; i < g->n; i++) {
+        gnode *n = gnode_new(c);
+        if (!n || !op_copy(&n->o, &g->nodes[i]->o) || !deps_copy(&n->d, &g->nodes[i]->d)) {
+            graph_free(c);
+            return NULL;
+        }
+        n->from = g->nodes[i]->id;
+    }
+    return c;
+}
+
+static int op_copy(op *to, const op *from)
+{
+    *to = *from;
+    to->next = NULL;
+    if (from->kind == 9) plan_ref(from->plan);
+    if ((from->kind == 11 || from->kind == 12) && from->e) event_ref(from->e);
+    if (from->kind == 13 && !(to->child = graph_dup(from->child))) {
+        to->kind = 10;
+        return 0;
+    }
+    return 1;
+}
+
+/* Whether g has allocation or free nodes. */
+static int graph_has_memory(const graph *g)
+{
+    size_t i;
+    for (i = 0; i < g->n; i++)
+        if (g->nodes[i]->o.kind == 7 || g->nodes[i]->o.kind == 8) return 1;
+    return 0;
 }
 
 static void capture_free_if_done(capture *c)
@@ -544,22 +674,15 @@ static void capture_end(capture *c)
 static cudaError_t capture_node(stream *s, op *o)
 {
     graph *g = s->cap->g;
-    gnode *n;
-    if (g->n == g->cap) {
-        size_t cap = g->cap ? 2 * g->cap : 8;
-        gnode *nodes = (gnode *)realloc(g->nodes, cap * sizeof *nodes);
-        if (!nodes) return cudaErrorMemoryAllocation;
-        g->nodes = nodes, g->cap = cap;
-    }
-    n = &g->nodes[g->n];
-    memset(n, 0, sizeof *n);
-    n->o = *o;
-    n->o.next = NULL;
+    gnode *n = gnode_new(g);
+    if (!n) return cudaErrorMemoryAllocation;
+    n->o.kind = 10; /* empty until it takes o */
     if (!deps_copy(&n->d, &s->front)) return cudaErrorMemoryAllocation;
     deps_clear(&s->front);
-    if (!deps_add(&s->front, g->n)) return cudaErrorMemoryAllocation;
-    g->n++;
-    free(o);
+    if (!deps_add(&s->front, g->n - 1)) return cudaErrorMemoryAllocation;
+    n->o = *o;
+    n->o.next = NULL;
+    free(o); /* the node holds what it held */
     return cudaSuccess;
 }
 
@@ -717,15 +840,15 @@ static void mark_ancestors(const graph *g, size_t v, char *seen)
     size_t i;
     if (seen[v]) return;
     seen[v] = 1;
-    for (i = 0; i < g->nodes[v].d.n; i++) mark_ancestors(g, g->nodes[v].d.v[i], seen);
+    for (i = 0; i < g->nodes[v]->d.n; i++) mark_ancestors(g, g->nodes[v]->d.v[i], seen);
 }
 
 /* Whether node a is an ancestor of node b. */
 static int ancestor(const graph *g, size_t a, size_t b)
 {
     size_t i;
-    for (i = 0; i < g->nodes[b].d.n; i++)
-        if (g->nodes[b].d.v[i] == a || ancestor(g, a, g->nodes[b].d.v[i])) return 1;
+    for (i = 0; i < g->nodes[b]->d.n; i++)
+        if (g->nodes[b]->d.v[i] == a || ancestor(g, a, g->nodes[b]->d.v[i])) return 1;
     return 0;
 }
 
@@ -874,34 +997,71 @@ static void plan_unref(plan *p)
 {
     size_t i;
     if (__atomic_sub_fetch(&p->refs, 1, __ATOMIC_ACQ_REL)) return;
-    for (i = 0; i < p->g.n; i++) {
-        deps_clear(&p->g.nodes[i].d);
-        if (p->g.nodes[i].o.kind == 9) plan_unref(p->g.nodes[i].o.plan);
-    }
+    for (i = 0; i < p->g.n; i++) gnode_free(p->g.nodes[i]);
     free(p->g.nodes);
     free(p);
 }
 
-static plan *plan_new(const graph *g)
+/* g's nodes in an order that runs each after its dependencies (the order
+   they were added where edges allow): order[k] is the index of the k-th.
+   0 for a graph with a cycle (or without memory). */
+static int graph_order(const graph *g, size_t *order)
+{
+    char *placed = (char *)calloc(g->n + 1, 1);
+    size_t k, i, j;
+    if (!placed) return 0;
+    for (k = 0; k < g->n; k++) {
+        for (i = 0; i < g->n; i++) {
+            int ready = !placed[i];
+            for (j = 0; ready && j < g->nodes[i]->d.n; j++) ready = placed[g->nodes[i]->d.v[j]];
+            if (ready) break;
+        }
+        if (i == g->n) break; /* a cycle */
+        placed[i] = 1;
+        order[k] = i;
+    }
+    free(placed);
+    return k == g->n;
+}
+
+/* An exec's copy of g, in run order; a child graph's node holds a plan of
+   it (kind 9). NULL without memory; *cycle set for a graph with a cycle. */
+static plan *plan_make(const graph *g, int *cycle)
 {
     plan *p = (plan *)calloc(1, sizeof *p);
-    if (!p) return NULL;
-    p->refs = 1;
-    if (g->n && !(p->g.nodes = (gnode *)calloc(g->n, sizeof *p->g.nodes))) {
-        free(p);
-        return NULL;
-    }
-    for (p->g.n = 0; p->g.n < g->n; p->g.n++) {
-        p->g.nodes[p->g.n].o = g->nodes[p->g.n].o;
-        if (g->nodes[p->g.n].o.kind == 9) __atomic_add_fetch(&g->nodes[p->g.n].o.plan->refs, 1, __ATOMIC_ACQ_REL);
-        if (!deps_copy(&p->g.nodes[p->g.n].d, &g->nodes[p->g.n].d)) {
-            p->g.n++;
-            plan_unref(p);
-            return NULL;
+    size_t *order = (size_t *)malloc((g->n + 1) * sizeof *order), *at = (size_t *)malloc((g->n + 1) * sizeof *at);
+    size_t k, j;
+    int ok = p && order && at;
+    *cycle = 0;
+    if (ok && !graph_order(g, order)) *cycle = 1, ok = 0;
+    if (ok) p->refs = 1;
+    for (k = 0; ok && k < g->n; k++) at[order[k]] = k;
+    for (k = 0; ok && k < g->n; k++) {
+        const gnode *src = g->nodes[order[k]];
+        gnode *n = gnode_new(&p->g);
+        if (!n) {
+            ok = 0;
+            break;
+        }
+        n->id = src->id, n->from = src->from;
+        for (j = 0; ok && j < src->d.n; j++) ok = deps_add(&n->d, at[src->d.v[j]]);
+        if (src->o.kind == 13) {
+            int inner;
+            n->o = src->o;
+            n->o.kind = 9, n->o.child = NULL;
+            if (!(n->o.plan = plan_make(src->o.child, &inner))) n->o.kind = 10, ok = 0;
+        } else if (!op_copy(&n->o, &src->o)) {
+            ok = 0;
         }
     }
-    return p;
+    free(order);
+    free(at);
+    if (ok || !p) return ok ? p : NULL;
+    plan_unref(p);
+    return NULL;
 }
+
+static void plan_ref(plan *p) { __atomic_add_fetch(&p->refs, 1, __ATOMIC_ACQ_REL); }
 
 static void exec_unref(exec *x)
 {
@@ -924,7 +1084,7 @@ static void graph_run(op *o)
     pthread_mutex_lock(&x->lock);
     while (x->done + 1 < o->target) pthread_cond_wait(&x->cond, &x->lock);
     pthread_mutex_unlock(&x->lock);
-    for (i = 0; i < o->plan->g.n; i++) run(&o->plan->g.nodes[i].o);
+    for (i = 0; i < o->plan->g.n; i++) run(&o->plan->g.nodes[i]->o);
     pthread_mutex_lock(&x->lock);
     x->done = o->target;
     pthread_cond_broadcast(&x->cond);
@@ -935,7 +1095,7 @@ static void graph_run(op *o)
 static void run_child(plan *p)
 {
     size_t i;
-    for (i = 0; i < p->g.n; i++) run(&p->g.nodes[i].o);
+    for (i = 0; i < p->g.n; i++) run(&p->g.nodes[i]->o);
 }
 
 static int capture_state(stream *s);
@@ -945,20 +1105,38 @@ static int capture_state(stream *s);
    memory nodes cannot be a child (CUDA's rule; the error code is assumed). */
 static cudaError_t capture_child(cudaStream_t st, exec *x)
 {
-    op *o = op_new(9);
-    size_t i;
+    op *o = op_new(13);
+    int memory;
     if (!o) return cudaErrorMemoryAllocation;
     pthread_mutex_lock(&x->lock);
-    o->plan = x->cur;
-    __atomic_add_fetch(&o->plan->refs, 1, __ATOMIC_ACQ_REL);
+    memory = graph_has_memory(&x->cur->g);
+    o->child = memory ? NULL : graph_dup(&x->cur->g);
     pthread_mutex_unlock(&x->lock);
-    for (i = 0; i < o->plan->g.n; i++)
-        if (o->plan->g.nodes[i].o.kind == 7 || o->plan->g.nodes[i].o.kind == 8) {
-            op_drop(o);
-            capturing_refused(stream_of(st));
-            return cudaErrorNotSupported;
-        }
+    if (memory) {
+        free(o);
+        capturing_refused(stream_of(st));
+        return cudaErrorNotSupported;
+    }
+    if (!o->child) {
+        free(o);
+        return cudaErrorMemoryAllocation;
+    }
     return enqueue(st, o);
+}
+
+/* A launch records the events of its record nodes (a synchronize after
+   it waits for them), as a record on a stream does when it is queued. */
+static void plan_records(const plan *p)
+{
+    size_t i;
+    for (i = 0; i < p->g.n; i++) {
+        const op *o = &p->g.nodes[i]->o;
+        if (o->kind == 9) plan_records(o->plan);
+        if (o->kind != 11) continue;
+        pthread_mutex_lock(&o->e->lock);
+        o->e->recorded++;
+        pthread_mutex_unlock(&o->e->lock);
+    }
 }
 
 static void launch_done(op *o)
@@ -973,10 +1151,11 @@ cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *out, cudaGraph_t gr, 
     *out = NULL;
     if (!gr) return cudaErrorInvalidValue;
     if (flags) return cudaErrorInvalidValue; /* none is modelled */
+    int cycle;
     if (!(x = (exec *)calloc(1, sizeof *x))) return cudaErrorMemoryAllocation;
-    if (!(x->cur = plan_new((const graph *)(void *)gr))) {
+    if (!(x->cur = plan_make((const graph *)(void *)gr, &cycle))) {
         free(x);
-        return cudaErrorMemoryAllocation;
+        return cycle ? cudaErrorInvalidValue : cudaErrorMemoryAllocation; /* a cycle: refused here, not when built */
     }
     pthread_mutex_init(&x->lock, NULL);
     pthread_cond_init(&x->cond, NULL);
@@ -1009,6 +1188,7 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t ge, cudaStream_t st)
     x->refs++;
     o->x = x;
     o->plan = x->cur;
+    plan_records(o->plan);
     __atomic_add_fetch(&o->plan->refs, 1, __ATOMIC_ACQ_REL);
     o->target = ++x->launched;
     pthread_mutex_unlock(&x->lock);
@@ -1030,30 +1210,36 @@ cudaError_t cudaGraphDestroy(cudaGraph_t gr)
     return cudaSuccess;
 }
 
-/* Same nodes, same kinds, same edges: the new graph's parameters for later
-   launches. Otherwise the first node that differs, and why. */
+/* Same nodes, same kinds, same edges (in run order): the new graph's
+   parameters for later launches. Otherwise the first node that differs,
+   and why. */
 cudaError_t cudaGraphExecUpdate(cudaGraphExec_t ge, cudaGraph_t gr, cudaGraphExecUpdateResultInfo *info)
 {
     exec *x = (exec *)(void *)ge;
     graph *g = (graph *)(void *)gr;
     plan *p, *old;
     size_t i, j;
+    int cycle;
     memset(info, 0, sizeof *info);
     if (!x || !g) return cudaErrorInvalidValue;
+    if (!(p = plan_make(g, &cycle))) return cycle ? cudaErrorInvalidValue : cudaErrorMemoryAllocation;
     pthread_mutex_lock(&x->lock);
     old = x->cur;
     pthread_mutex_unlock(&x->lock);
-    info->result = g->n != old->g.n ? cudaGraphExecUpdateErrorTopologyChanged : cudaGraphExecUpdateSuccess;
-    for (i = 0; i < g->n && info->result == cudaGraphExecUpdateSuccess; i++) {
-        const gnode *a = &old->g.nodes[i], *b = &g->nodes[i];
+    info->result = p->g.n != old->g.n ? cudaGraphExecUpdateErrorTopologyChanged : cudaGraphExecUpdateSuccess;
+    for (i = 0; i < p->g.n && info->result == cudaGraphExecUpdateSuccess; i++) {
+        const gnode *a = old->g.nodes[i], *b = p->g.nodes[i];
         if (a->o.kind != b->o.kind) info->result = cudaGraphExecUpdateErrorNodeTypeChanged;
         else if (a->d.n != b->d.n) info->result = cudaGraphExecUpdateErrorTopologyChanged;
         for (j = 0; j < a->d.n && info->result == cudaGraphExecUpdateSuccess; j++)
             if (a->d.v[j] != b->d.v[j]) info->result = cudaGraphExecUpdateErrorTopologyChanged;
-        if (info->result != cudaGraphExecUpdateSuccess) info->errorNode = (cudaGraphNode_t)(void *)&g->nodes[i];
+        for (j = 0; info->result != cudaGraphExecUpdateSuccess && j < g->n; j++)
+            if (g->nodes[j]->id == b->id) info->errorNode = (cudaGraphNode_t)(void *)g->nodes[j];
     }
-    if (info->result != cudaGraphExecUpdateSuccess) return cudaErrorGraphExecUpdateFailure;
-    if (!(p = plan_new(g))) return cudaErrorMemoryAllocation;
+    if (info->result != cudaGraphExecUpdateSuccess) {
+        plan_unref(p);
+        return cudaErrorGraphExecUpdateFailure;
+    }
     pthread_mutex_lock(&x->lock);
     old = x->cur;
     x->cur = p;
@@ -1067,7 +1253,7 @@ cudaError_t cudaGraphGetNodes(cudaGraph_t gr, cudaGraphNode_t *nodes, size_t *co
     graph *g = (graph *)(void *)gr;
     size_t i;
     if (!g || !count) return cudaErrorInvalidValue;
-    for (i = 0; nodes && i < *count; i++) nodes[i] = i < g->n ? (cudaGraphNode_t)(void *)&g->nodes[i] : NULL;
+    for (i = 0; nodes && i < *count; i++) nodes[i] = i < g->n ? (cudaGraphNode_t)(void *)g->nodes[i] : NULL;
     *count = g->n;
     return cudaSuccess;
 }
@@ -1076,12 +1262,15 @@ cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNodeType *t
 {
     const gnode *n = (const gnode *)(void *)node;
     if (!n || !type) return cudaErrorInvalidValue;
-    *type = n->o.kind == 0   ? cudaGraphNodeTypeMemset
-            : n->o.kind == 1 ? cudaGraphNodeTypeMemcpy
-            : n->o.kind == 7 ? cudaGraphNodeTypeMemAlloc
-            : n->o.kind == 8 ? cudaGraphNodeTypeMemFree
-            : n->o.kind == 9 ? cudaGraphNodeTypeGraph
-                             : cudaGraphNodeTypeHost;
+    *type = n->o.kind == 0    ? cudaGraphNodeTypeMemset
+            : n->o.kind == 1  ? cudaGraphNodeTypeMemcpy
+            : n->o.kind == 7  ? cudaGraphNodeTypeMemAlloc
+            : n->o.kind == 8  ? cudaGraphNodeTypeMemFree
+            : n->o.kind == 9 || n->o.kind == 13 ? cudaGraphNodeTypeGraph
+            : n->o.kind == 10 ? cudaGraphNodeTypeEmpty
+            : n->o.kind == 11 ? cudaGraphNodeTypeEventRecord
+            : n->o.kind == 12 ? cudaGraphNodeTypeWaitEvent
+                              : cudaGraphNodeTypeHost;
     return cudaSuccess;
 }
 
@@ -1094,10 +1283,10 @@ cudaError_t cudaGraphGetEdges(cudaGraph_t gr, cudaGraphNode_t *from, cudaGraphNo
     size_t i, j, k = 0, total = 0;
     if (!g || !count || (!from != !to)) return cudaErrorInvalidValue;
     for (i = 0; i < g->n; i++)
-        for (j = 0; j < g->nodes[i].d.n; j++, total++)
+        for (j = 0; j < g->nodes[i]->d.n; j++, total++)
             if (from && total < *count) {
-                from[total] = (cudaGraphNode_t)(void *)&g->nodes[g->nodes[i].d.v[j]];
-                to[total] = (cudaGraphNode_t)(void *)&g->nodes[i];
+                from[total] = (cudaGraphNode_t)(void *)g->nodes[g->nodes[i]->d.v[j]];
+                to[total] = (cudaGraphNode_t)(void *)g->nodes[i];
                 if (data) memset(&data[total], 0, sizeof data[total]);
             }
     for (k = total; from && k < *count; k++) from[k] = to[k] = NULL;
@@ -1111,19 +1300,529 @@ cudaError_t cudaGraphGetEdges(cudaGraph_t gr, cudaGraphNode_t *from, cudaGraphNo
 cudaError_t cudaGraphDebugDotPrint(cudaGraph_t gr, const char *path, unsigned flags)
 {
     static const char *const kinds[] = {"memset", "memcpy", "host", "record", "wait", "callback", "?", "mem_alloc",
-                                        "mem_free", "graph"};
+                                        "mem_free", "graph", "empty", "event_record", "event_wait", "graph"};
     graph *g = (graph *)(void *)gr;
     FILE *f;
     size_t i, j;
     int bad;
     if (!g || !path || flags > 1 || !(f = fopen(path, "w"))) return cudaErrorInvalidValue;
     fprintf(f, "digraph dot {\n");
-    for (i = 0; i < g->n; i++) fprintf(f, "  node%zu [label=\"%s\"];\n", i, kinds[g->nodes[i].o.kind]);
+    for (i = 0; i < g->n; i++) fprintf(f, "  node%zu [label=\"%s\"];\n", i, kinds[g->nodes[i]->o.kind]);
     for (i = 0; i < g->n; i++)
-        for (j = 0; j < g->nodes[i].d.n; j++) fprintf(f, "  node%zu -> node%zu;\n", g->nodes[i].d.v[j], i);
+        for (j = 0; j < g->nodes[i]->d.n; j++) fprintf(f, "  node%zu -> node%zu;\n", g->nodes[i]->d.v[j], i);
     fprintf(f, "}\n");
     bad = ferror(f);
     return fclose(f) == 0 && !bad ? cudaSuccess : cudaErrorInvalidValue;
+}
+
+/* >> graphs built node by node: cudaGraphCreate, the adds, edges, lists,
+   params in a graph and in an exec, destroy, clone. What CUDA refuses is
+   refused here with cudaErrorInvalidValue: a NULL graph, node or out
+   pointer, a dependency that is not a node of the graph or given twice, an
+   edge from a node to itself, one there already (add) or not there
+   (remove), params of another node type, a memset of elements other than
+   1, 2 or 4 bytes or with a pitch shorter than its rows, a host node
+   without a function, a child graph that is the graph itself, a node not
+   of the exec's graph, and in an exec a memset that is not 1-D or is
+   empty (as cudaGraphExecMemsetNodeSetParams documents). An edge that
+   closes a cycle is taken, as CUDA takes it; the instantiate refuses the
+   graph. A graph with memory nodes is no child and has no clone here
+   (cudaErrorNotSupported, assumed). No kernel nodes: no driver API. */
+static long node_index(const graph *g, const gnode *n)
+{
+    size_t i;
+    for (i = 0; g && n && i < g->n; i++)
+        if (g->nodes[i] == n) return (long)i;
+    return -1;
+}
+
+/* deps as indices of g into d: each a node of g, once. */
+static cudaError_t deps_of(const graph *g, const cudaGraphNode_t *v, size_t n, deps *d)
+{
+    size_t i;
+    if (n && !v) return cudaErrorInvalidValue;
+    for (i = 0; i < n; i++) {
+        long at = node_index(g, (const gnode *)(const void *)v[i]);
+        if (at < 0 || deps_has(d, (size_t)at)) return cudaErrorInvalidValue;
+        if (!deps_add(d, (size_t)at)) return cudaErrorMemoryAllocation;
+    }
+    return cudaSuccess;
+}
+
+/* A node of op o (whose holdings it takes on success) after deps. */
+static cudaError_t node_add(cudaGraphNode_t *out, cudaGraph_t gr, const cudaGraphNode_t *v, size_t n, const op *o)
+{
+    graph *g = (graph *)(void *)gr;
+    deps d = {NULL, 0};
+    gnode *node;
+    cudaError_t e;
+    if (!out || !g) return cudaErrorInvalidValue;
+    *out = NULL;
+    if ((e = deps_of(g, v, n, &d)) != cudaSuccess || !(node = gnode_new(g))) {
+        deps_clear(&d);
+        return e != cudaSuccess ? e : cudaErrorMemoryAllocation;
+    }
+    node->o = *o;
+    node->d = d;
+    *out = (cudaGraphNode_t)(void *)node;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphCreate(cudaGraph_t *out, unsigned flags)
+{
+    graph *g;
+    if (!out || flags) return cudaErrorInvalidValue;
+    if (!(g = (graph *)calloc(1, sizeof *g))) return cudaErrorMemoryAllocation;
+    *out = (cudaGraph_t)(void *)g;
+    return cudaSuccess;
+}
+
+static cudaError_t copy_check(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
+{
+    if ((unsigned)kind > cudaMemcpyDefault) return cudaErrorInvalidMemcpyDirection;
+    return count && (!dst || !src) ? cudaErrorInvalidValue : cudaSuccess;
+}
+
+static void copy_op(op *o, void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
+{
+    memset(o, 0, sizeof *o);
+    o->kind = 1, o->dst = dst, o->src = src, o->n = count, o->copy_kind = (int)kind;
+}
+
+cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *out, cudaGraph_t gr, const cudaGraphNode_t *deps, size_t n,
+                                     void *dst, const void *src, size_t count, enum cudaMemcpyKind kind)
+{
+    op o;
+    cudaError_t e = copy_check(dst, src, count, kind);
+    if (e != cudaSuccess) return e;
+    copy_op(&o, dst, src, count, kind);
+    return node_add(out, gr, deps, n, &o);
+}
+
+static cudaError_t set_op(op *o, const struct cudaMemsetParams *p)
+{
+    size_t row;
+    if (!p || !p->dst || (p->elementSize != 1 && p->elementSize != 2 && p->elementSize != 4) || !p->height)
+        return cudaErrorInvalidValue;
+    row = p->width * p->elementSize;
+    if ((p->height > 1 && p->pitch < row) || (uintptr_t)p->dst % p->elementSize) return cudaErrorInvalidValue;
+    memset(o, 0, sizeof *o);
+    o->kind = 0, o->dst = p->dst, o->value = (int)p->value, o->n = p->width, o->elem = p->elementSize;
+    o->height = p->height, o->pitch = p->height > 1 ? p->pitch : row;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *out, cudaGraph_t gr, const cudaGraphNode_t *deps, size_t n,
+                                   const struct cudaMemsetParams *p)
+{
+    op o;
+    cudaError_t e = set_op(&o, p);
+    return e != cudaSuccess ? e : node_add(out, gr, deps, n, &o);
+}
+
+cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *out, cudaGraph_t gr, const cudaGraphNode_t *deps, size_t n,
+                                 const struct cudaHostNodeParams *p)
+{
+    op o;
+    if (!p || !p->fn) return cudaErrorInvalidValue;
+    memset(&o, 0, sizeof o);
+    o.kind = 2, o.fn = p->fn, o.user = p->userData;
+    return node_add(out, gr, deps, n, &o);
+}
+
+cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *out, cudaGraph_t gr, const cudaGraphNode_t *deps, size_t n,
+                                       cudaGraph_t child)
+{
+    op o;
+    cudaError_t e;
+    if (!child || child == gr) return cudaErrorInvalidValue;
+    if (graph_has_memory((const graph *)(void *)child)) return cudaErrorNotSupported;
+    memset(&o, 0, sizeof o);
+    o.kind = 13;
+    if (!(o.child = graph_dup((const graph *)(void *)child))) return cudaErrorMemoryAllocation;
+    if ((e = node_add(out, gr, deps, n, &o)) != cudaSuccess) graph_free(o.child);
+    return e;
+}
+
+cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *out, cudaGraph_t gr, const cudaGraphNode_t *deps, size_t n)
+{
+    op o;
+    memset(&o, 0, sizeof o);
+    o.kind = 10;
+    return node_add(out, gr, deps, n, &o);
+}
+
+static cudaError_t event_node(cudaGraphNode_t *out, cudaGraph_t gr, const cudaGraphNode_t *deps, size_t n,
+                              cudaEvent_t ev, int kind)
+{
+    op o;
+    cudaError_t e;
+    if (!ev) return cudaErrorInvalidValue;
+    memset(&o, 0, sizeof o);
+    o.kind = kind, o.e = (event *)(void *)ev;
+    event_ref(o.e);
+    if ((e = node_add(out, gr, deps, n, &o)) != cudaSuccess) event_unref(o.e);
+    return e;
+}
+
+cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t *out, cudaGraph_t gr, const cudaGraphNode_t *deps, size_t n,
+                                        cudaEvent_t ev)
+{
+    return event_node(out, gr, deps, n, ev, 11);
+}
+
+cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t *out, cudaGraph_t gr, const cudaGraphNode_t *deps, size_t n,
+                                      cudaEvent_t ev)
+{
+    return event_node(out, gr, deps, n, ev, 12);
+}
+
+/* Pairs of nodes of g as indices; InvalidValue for one that is not an
+   edge to add (remove: not there), or is given twice. All or nothing. */
+static cudaError_t edges_edit(cudaGraph_t gr, const cudaGraphNode_t *from, const cudaGraphNode_t *to,
+                              const cudaGraphEdgeData *data, size_t n, int remove)
+{
+    graph *g = (graph *)(void *)gr;
+    size_t i, j;
+    if (!g || (n && (!from || !to))) return cudaErrorInvalidValue;
+    for (i = 0; i < n; i++) {
+        long f = node_index(g, (const gnode *)(const void *)from[i]), t = node_index(g, (const gnode *)(const void *)to[i]);
+        if (f < 0 || t < 0 || f == t || deps_has(&g->nodes[t]->d, (size_t)f) != remove) return cudaErrorInvalidValue;
+        if (data && (data[i].type || data[i].from_port || data[i].to_port)) return cudaErrorInvalidValue; /* only default edges */
+        for (j = 0; j < i; j++)
+            if (from[j] == from[i] && to[j] == to[i]) return cudaErrorInvalidValue;
+    }
+    for (i = 0; i < n; i++) {
+        gnode *t = (gnode *)(void *)to[i];
+        size_t f = (size_t)node_index(g, (const gnode *)(const void *)from[i]);
+        if (!remove && !deps_add(&t->d, f)) return cudaErrorMemoryAllocation;
+        if (remove) {
+            for (j = 0; t->d.v[j] != f; j++) {}
+            t->d.v[j] = t->d.v[--t->d.n];
+        }
+    }
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphAddDependencies(cudaGraph_t gr, const cudaGraphNode_t *from, const cudaGraphNode_t *to,
+                                     const cudaGraphEdgeData *data, size_t n)
+{
+    return edges_edit(gr, from, to, data, n, 0);
+}
+
+cudaError_t cudaGraphRemoveDependencies(cudaGraph_t gr, const cudaGraphNode_t *from, const cudaGraphNode_t *to,
+                                        const cudaGraphEdgeData *data, size_t n)
+{
+    return edges_edit(gr, from, to, data, n, 1);
+}
+
+/* CUDA's list rule: NULL nodes, the count; else up to *count of them, the
+   rest of the room NULL, and *count the number written. */
+static cudaError_t list_out(gnode *const *v, size_t total, cudaGraphNode_t *nodes, cudaGraphEdgeData *data, size_t *count)
+{
+    size_t i;
+    if (!count) return cudaErrorInvalidValue;
+    for (i = 0; nodes && i < *count; i++) {
+        nodes[i] = i < total ? (cudaGraphNode_t)(void *)v[i] : NULL;
+        if (data) memset(&data[i], 0, sizeof data[i]);
+    }
+    if (!nodes || *count > total) *count = total;
+    return cudaSuccess;
+}
+
+/* The nodes of g that pass keep(g, i, arg), listed. */
+static cudaError_t list_where(const graph *g, int (*keep)(const graph *, size_t, const void *), const void *arg,
+                              cudaGraphNode_t *nodes, cudaGraphEdgeData *data, size_t *count)
+{
+    gnode **v = (gnode **)malloc((g->n + 1) * sizeof *v);
+    size_t i, n = 0;
+    cudaError_t e;
+    if (!v) return cudaErrorMemoryAllocation;
+    for (i = 0; i < g->n; i++)
+        if (keep(g, i, arg)) v[n++] = g->nodes[i];
+    e = list_out(v, n, nodes, data, count);
+    free(v);
+    return e;
+}
+
+static int is_root(const graph *g, size_t i, const void *arg)
+{
+    (void)arg;
+    return g->nodes[i]->d.n == 0;
+}
+
+static int depends_on(const graph *g, size_t i, const void *arg)
+{
+    return deps_has(&g->nodes[i]->d, (size_t)node_index(g, (const gnode *)arg));
+}
+
+static int is_dep_of(const graph *g, size_t i, const void *arg)
+{
+    (void)g;
+    return deps_has(&((const gnode *)arg)->d, i);
+}
+
+cudaError_t cudaGraphGetRootNodes(cudaGraph_t gr, cudaGraphNode_t *nodes, size_t *count)
+{
+    graph *g = (graph *)(void *)gr;
+    return g ? list_where(g, is_root, NULL, nodes, NULL, count) : cudaErrorInvalidValue;
+}
+
+cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t node, cudaGraphNode_t *deps, cudaGraphEdgeData *data,
+                                         size_t *count)
+{
+    const gnode *n = (const gnode *)(void *)node;
+    return n ? list_where(n->owner, is_dep_of, n, deps, data, count) : cudaErrorInvalidValue;
+}
+
+cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t node, cudaGraphNode_t *nodes, cudaGraphEdgeData *data,
+                                           size_t *count)
+{
+    const gnode *n = (const gnode *)(void *)node;
+    return n ? list_where(n->owner, depends_on, n, nodes, data, count) : cudaErrorInvalidValue;
+}
+
+/* The node and its edges go; the indices after it move down. */
+cudaError_t cudaGraphDestroyNode(cudaGraphNode_t node)
+{
+    gnode *n = (gnode *)(void *)node;
+    graph *g = n ? n->owner : NULL;
+    long at = node_index(g, n);
+    size_t i, j, k;
+    if (at < 0) return cudaErrorInvalidValue;
+    memmove(&g->nodes[at], &g->nodes[at + 1], (g->n - (size_t)at - 1) * sizeof *g->nodes);
+    g->n--;
+    for (i = 0; i < g->n; i++) {
+        deps *d = &g->nodes[i]->d;
+        for (j = k = 0; j < d->n; j++)
+            if (d->v[j] != (size_t)at) d->v[k++] = d->v[j] > (size_t)at ? d->v[j] - 1 : d->v[j];
+        d->n = k;
+    }
+    gnode_free(n);
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphClone(cudaGraph_t *out, cudaGraph_t gr)
+{
+    const graph *g = (const graph *)(void *)gr;
+    graph *c;
+    if (!out || !g) return cudaErrorInvalidValue;
+    *out = NULL;
+    if (graph_has_memory(g)) return cudaErrorNotSupported;
+    if (!(c = graph_dup(g))) return cudaErrorMemoryAllocation;
+    *out = (cudaGraph_t)(void *)c;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphNodeFindInClone(cudaGraphNode_t *out, cudaGraphNode_t original, cudaGraph_t clone)
+{
+    const gnode *o = (const gnode *)(void *)original;
+    const graph *c = (const graph *)(void *)clone;
+    size_t i;
+    if (!out || !o || !c) return cudaErrorInvalidValue;
+    for (i = 0; i < c->n; i++)
+        if (c->nodes[i]->from == o->id) {
+            *out = (cudaGraphNode_t)(void *)c->nodes[i];
+            return cudaSuccess;
+        }
+    return cudaErrorInvalidValue;
+}
+
+/* A node of kind `kind` (either of kind and also, where also >= 0). */
+static gnode *node_of(cudaGraphNode_t node, int kind, int also)
+{
+    gnode *n = (gnode *)(void *)node;
+    return n && (n->o.kind == kind || n->o.kind == also) ? n : NULL;
+}
+
+cudaError_t cudaGraphMemcpyNodeGetParams(cudaGraphNode_t node, struct cudaMemcpy3DParms *p)
+{
+    const gnode *n = node_of(node, 1, -1);
+    if (!n || !p) return cudaErrorInvalidValue;
+    memset(p, 0, sizeof *p);
+    p->srcPtr.ptr = (void *)(uintptr_t)n->o.src, p->srcPtr.pitch = p->srcPtr.xsize = n->o.n, p->srcPtr.ysize = 1;
+    p->dstPtr.ptr = n->o.dst, p->dstPtr.pitch = p->dstPtr.xsize = n->o.n, p->dstPtr.ysize = 1;
+    p->extent.width = n->o.n, p->extent.height = p->extent.depth = 1;
+    p->kind = (enum cudaMemcpyKind)n->o.copy_kind;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphMemcpyNodeSetParams1D(cudaGraphNode_t node, void *dst, const void *src, size_t count,
+                                           enum cudaMemcpyKind kind)
+{
+    gnode *n = node_of(node, 1, -1);
+    cudaError_t e = n ? copy_check(dst, src, count, kind) : cudaErrorInvalidValue;
+    if (e == cudaSuccess) copy_op(&n->o, dst, src, count, kind);
+    return e;
+}
+
+cudaError_t cudaGraphMemsetNodeGetParams(cudaGraphNode_t node, struct cudaMemsetParams *p)
+{
+    const gnode *n = node_of(node, 0, -1);
+    if (!n || !p) return cudaErrorInvalidValue;
+    memset(p, 0, sizeof *p);
+    p->dst = n->o.dst, p->value = (unsigned)n->o.value, p->elementSize = n->o.elem ? n->o.elem : 1;
+    p->width = n->o.n, p->height = n->o.height ? n->o.height : 1, p->pitch = n->o.height > 1 ? n->o.pitch : 0;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphMemsetNodeSetParams(cudaGraphNode_t node, const struct cudaMemsetParams *p)
+{
+    gnode *n = node_of(node, 0, -1);
+    op o;
+    cudaError_t e = n ? set_op(&o, p) : cudaErrorInvalidValue;
+    if (e == cudaSuccess) n->o = o;
+    return e;
+}
+
+cudaError_t cudaGraphHostNodeGetParams(cudaGraphNode_t node, struct cudaHostNodeParams *p)
+{
+    const gnode *n = node_of(node, 2, -1);
+    if (!n || !p) return cudaErrorInvalidValue;
+    p->fn = n->o.fn, p->userData = n->o.user;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphHostNodeSetParams(cudaGraphNode_t node, const struct cudaHostNodeParams *p)
+{
+    gnode *n = node_of(node, 2, -1);
+    if (!n || !p || !p->fn) return cudaErrorInvalidValue;
+    n->o.fn = p->fn, n->o.user = p->userData;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t node, cudaGraph_t *out)
+{
+    const gnode *n = node_of(node, 13, -1);
+    if (!n || !out) return cudaErrorInvalidValue;
+    *out = (cudaGraph_t)(void *)n->o.child;
+    return cudaSuccess;
+}
+
+static cudaError_t event_get(cudaGraphNode_t node, int kind, cudaEvent_t *out)
+{
+    const gnode *n = node_of(node, kind, -1);
+    if (!n || !out) return cudaErrorInvalidValue;
+    *out = (cudaEvent_t)(void *)n->o.e;
+    return cudaSuccess;
+}
+
+/* An event node's op takes ev (held) in place of its own. */
+static cudaError_t event_set(op *o, cudaEvent_t ev)
+{
+    if (!ev) return cudaErrorInvalidValue;
+    event_ref((event *)(void *)ev);
+    event_unref(o->e);
+    o->e = (event *)(void *)ev;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphEventRecordNodeGetEvent(cudaGraphNode_t node, cudaEvent_t *out) { return event_get(node, 11, out); }
+cudaError_t cudaGraphEventWaitNodeGetEvent(cudaGraphNode_t node, cudaEvent_t *out) { return event_get(node, 12, out); }
+
+cudaError_t cudaGraphEventRecordNodeSetEvent(cudaGraphNode_t node, cudaEvent_t ev)
+{
+    gnode *n = node_of(node, 11, -1);
+    return n ? event_set(&n->o, ev) : cudaErrorInvalidValue;
+}
+
+cudaError_t cudaGraphEventWaitNodeSetEvent(cudaGraphNode_t node, cudaEvent_t ev)
+{
+    gnode *n = node_of(node, 12, -1);
+    return n ? event_set(&n->o, ev) : cudaErrorInvalidValue;
+}
+
+/* In an exec: its copy of node (of the graph it was made or last updated
+   from), of kind `kind`, changed by edit(op, arg) in a new plan for later
+   launches; launches in flight keep theirs. */
+static cudaError_t exec_edit(cudaGraphExec_t ge, cudaGraphNode_t node, int kind,
+                             cudaError_t (*edit)(op *o, const void *arg), const void *arg)
+{
+    exec *x = (exec *)(void *)ge;
+    const gnode *n = (const gnode *)(void *)node;
+    plan *p, *old;
+    size_t i;
+    int cycle;
+    cudaError_t e = cudaErrorInvalidValue;
+    if (!x || !n) return cudaErrorInvalidValue;
+    pthread_mutex_lock(&x->lock);
+    old = x->cur;
+    plan_ref(old);
+    pthread_mutex_unlock(&x->lock);
+    if (!(p = plan_make(&old->g, &cycle))) {
+        plan_unref(old);
+        return cudaErrorMemoryAllocation;
+    }
+    for (i = 0; i < p->g.n; i++)
+        if (p->g.nodes[i]->id == n->id && p->g.nodes[i]->o.kind == kind) e = edit(&p->g.nodes[i]->o, arg);
+    plan_unref(old);
+    if (e != cudaSuccess) {
+        plan_unref(p);
+        return e;
+    }
+    pthread_mutex_lock(&x->lock);
+    old = x->cur;
+    x->cur = p;
+    pthread_mutex_unlock(&x->lock);
+    plan_unref(old);
+    return cudaSuccess;
+}
+
+typedef struct copy_args { void *dst; const void *src; size_t count; enum cudaMemcpyKind kind; } copy_args;
+static cudaError_t copy_edit(op *o, const void *arg)
+{
+    const copy_args *a = (const copy_args *)arg;
+    cudaError_t e = copy_check(a->dst, a->src, a->count, a->kind);
+    if (e == cudaSuccess) copy_op(o, a->dst, a->src, a->count, a->kind);
+    return e;
+}
+
+cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t ge, cudaGraphNode_t node, void *dst, const void *src,
+                                               size_t count, enum cudaMemcpyKind kind)
+{
+    copy_args a;
+    a.dst = dst, a.src = src, a.count = count, a.kind = kind;
+    return exec_edit(ge, node, 1, copy_edit, &a);
+}
+
+static cudaError_t set_edit(op *o, const void *arg)
+{
+    const struct cudaMemsetParams *p = (const struct cudaMemsetParams *)arg;
+    op made;
+    cudaError_t e;
+    if (o->height > 1 || !p || p->height != 1 || !p->width) return cudaErrorInvalidValue; /* 1-D, not empty */
+    if ((e = set_op(&made, p)) == cudaSuccess) *o = made;
+    return e;
+}
+
+cudaError_t cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t ge, cudaGraphNode_t node, const struct cudaMemsetParams *p)
+{
+    return exec_edit(ge, node, 0, set_edit, p);
+}
+
+static cudaError_t host_edit(op *o, const void *arg)
+{
+    const struct cudaHostNodeParams *p = (const struct cudaHostNodeParams *)arg;
+    if (!p || !p->fn) return cudaErrorInvalidValue;
+    o->fn = p->fn, o->user = p->userData;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t ge, cudaGraphNode_t node, const struct cudaHostNodeParams *p)
+{
+    return exec_edit(ge, node, 2, host_edit, p);
+}
+
+static cudaError_t event_edit(op *o, const void *arg) { return event_set(o, (cudaEvent_t)(uintptr_t)arg); }
+
+cudaError_t cudaGraphExecEventRecordNodeSetEvent(cudaGraphExec_t ge, cudaGraphNode_t node, cudaEvent_t ev)
+{
+    return exec_edit(ge, node, 11, event_edit, (const void *)ev);
+}
+
+cudaError_t cudaGraphExecEventWaitNodeSetEvent(cudaGraphExec_t ge, cudaGraphNode_t node, cudaEvent_t ev)
+{
+    return exec_edit(ge, node, 12, event_edit, (const void *)ev);
 }
 
 /* >> errors, versions, devices */
@@ -1310,9 +2009,9 @@ static int graph_mem_release(void *p)
 static int graph_leaves(const graph *g, size_t i)
 {
     size_t j;
-    if (g->nodes[i].o.kind != 7) return 0;
+    if (g->nodes[i]->o.kind != 7) return 0;
     for (j = 0; j < g->n; j++)
-        if (g->nodes[j].o.kind == 8 && g->nodes[j].o.dst == g->nodes[i].o.dst) return 0;
+        if (g->nodes[j]->o.kind == 8 && g->nodes[j]->o.dst == g->nodes[i]->o.dst) return 0;
     return 1;
 }
 
@@ -1326,10 +2025,10 @@ static cudaError_t graph_mem_launch(const graph *g)
     pthread_mutex_lock(&live_lock);
     for (i = 0; i < g->n; i++)
         for (a = allocs; a && graph_leaves(g, i); a = a->next)
-            if (a->base == (char *)g->nodes[i].o.dst && a->live) e = cudaErrorInvalidValue;
+            if (a->base == (char *)g->nodes[i]->o.dst && a->live) e = cudaErrorInvalidValue;
     for (i = 0; i < g->n && e == cudaSuccess; i++)
         for (a = allocs; a && graph_leaves(g, i); a = a->next)
-            if (a->base == (char *)g->nodes[i].o.dst) a->live = 1;
+            if (a->base == (char *)g->nodes[i]->o.dst) a->live = 1;
     pthread_mutex_unlock(&live_lock);
     return e;
 }
@@ -1430,7 +2129,7 @@ cudaError_t cudaMemcpyAsync(void *d, const void *src, size_t n, enum cudaMemcpyK
     cudaError_t e;
     int captured;
     if (!o) return cudaErrorMemoryAllocation;
-    o->dst = d, o->src = src, o->n = n;
+    o->dst = d, o->src = src, o->n = n, o->copy_kind = (int)k;
     e = enqueue_or_capture(s, o, &captured);
     if (e == cudaSuccess && !captured && n && k != cudaMemcpyDeviceToDevice &&
         (!known(d) || !known(src) || (host_side(d) && host_side(src))))
