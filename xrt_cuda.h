@@ -783,7 +783,7 @@ XRT__GPU_ASSERT(sizeof(cudaGraphExecUpdateResultInfo) == sizeof(xrt__cuda_update
                 "cudaGraphExecUpdateResultInfo's layout");
 #endif
 
-static int xrt__cuda_exec_update(const xrt__gpu *g, void *exec, void *graph, int *result)
+static int xrt__cuda_exec_update(const xrt__gpu *g, void *exec, void *graph, int *result, void **node, void **from)
 {
     xrt__cuda_update_info info;
     int e;
@@ -791,6 +791,8 @@ static int xrt__cuda_exec_update(const xrt__gpu *g, void *exec, void *graph, int
     memset(&info, 0, sizeof info);
     e = xrt__cuda_graph.ExecUpdate(exec, graph, &info);
     *result = info.result;
+    *node = info.error_node;
+    *from = info.error_from_node;
     return e;
 }
 

@@ -414,7 +414,7 @@ struct xrt__gpu {
     const xrt__gpu_node_kind *node_kinds;
     size_t nnode_kinds;
     const char *exec_update_call; /* "cudaGraphExecUpdate", for error details */
-    int (*exec_update)(const xrt__gpu *g, void *exec, void *graph, int *result);
+    int (*exec_update)(const xrt__gpu *g, void *exec, void *graph, int *result, void **node, void **from);
     xrt_status (*graph_edges)(const xrt__gpu *g, void *graph, size_t *count);
     /* graphs built node by node: the vendor's node types and struct
        layouts, and the entry points on edges whose signatures differ
@@ -1849,8 +1849,8 @@ static const char *xrt__gpu_update_result(int result)
 }
 
 /* A refused update names the runtime's reason beside its error. */
-/* The runtime's result code; the runtimes' node to blame is not asked for
-   (error_node stays NULL). `fn`: the xrt call, for the detail. */
+/* The runtime's result code and the nodes it blames. `fn`: the xrt call,
+   for the detail. */
 static xrt_status xrt__gpu_exec_update(const xrt_backend *self, void *exec, void *graph, xrt_graph_exec_update_result *r,
                                        const char *fn)
 {
@@ -1858,8 +1858,11 @@ static xrt_status xrt__gpu_exec_update(const xrt_backend *self, void *exec, void
     int result = 0, e;
     char who[64];
     XRT__GPU_NEED_GRAPHS(g);
-    if ((e = g->exec_update(g, exec, graph, &result)) == g->success) return XRT_SUCCESS;
+    void *node = NULL, *from = NULL;
+    if ((e = g->exec_update(g, exec, graph, &result, &node, &from)) == g->success) return XRT_SUCCESS;
     r->result = (xrt_graph_exec_update_code)result;
+    r->error_node = (xrt_graph_node)node; /* the runtime's nodes: the dispatch layer gives their handles */
+    r->error_from_node = (xrt_graph_node)from;
     snprintf(who, sizeof who, "%s: %s", fn, g->name);
     return xrt_error(xrt__gpu_status(g, e), who, "%s: %s: %s (%s=%ld)", g->exec_update_call, xrt__gpu_update_result(result),
                      g->rt.GetErrorString(e), g->rt.GetErrorName(e), (long)e);

@@ -383,12 +383,12 @@ XRT__GPU_SAME_TYPE(xrt__hip_type_edges, hipError_t(*)(hipGraph_t, hipGraphNode_t
                    hipGraphGetEdges)
 XRT__GPU_ASSERT(sizeof(hipGraphExecUpdateResult) == sizeof(int), "hipGraphExecUpdateResult");
 
-static int xrt__hip_exec_update(const xrt__gpu *g, void *exec, void *graph, int *result)
+static int xrt__hip_exec_update(const xrt__gpu *g, void *exec, void *graph, int *result, void **node, void **from)
 {
-    void *node = NULL;
     (void)g;
     *result = 0;
-    return xrt__hip_graph.ExecUpdate(exec, graph, &node, result);
+    *node = *from = NULL; /* hipGraphExecUpdate names no edge's source */
+    return xrt__hip_graph.ExecUpdate(exec, graph, node, result);
 }
 
 static xrt_status xrt__hip_graph_edges(const xrt__gpu *g, void *graph, size_t *count)

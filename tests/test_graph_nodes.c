@@ -558,6 +558,9 @@ static xrt_graph_node nth(xrt_graph g, size_t i)
     return v[i];
 }
 
+/* An update's refusal, in xrt's words on the CPU, in the runtime's elsewhere. */
+static const char *why(const char *cpu) { return strcmp(xrt_test_backend, "cpu") ? "GraphExecUpdate" : cpu; }
+
 /* >> cudaGraphExecUpdate's limits, each with its result code and node: a
    copy whose memory type changed, a child graph of another shape, a node of
    another type, an edge from another node, a graph of another device */
@@ -571,8 +574,6 @@ XRT_TEST(test_update_limits)
     int devices = 0;
     (void)state;
     need_nodes();
-    SKIP_UNLESS(!strcmp(xrt_test_backend, "cpu"),
-                "on CUDA and HIP the runtime decides an update and xrt passes its result code on (no node to blame)");
     fx_make(&f);
     g = update_graph(f.d, f.h, f.d, 0); /* device -> pinned host */
     OK(xrt_graph_instantiate(&x, g));
@@ -584,15 +585,15 @@ XRT_TEST(test_update_limits)
 
     other = update_graph(f.d, f.d + 32, f.d, 0); /* the destination is device memory now */
     FAILS(xrt_graph_exec_update_with_result(x, other, &r), XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE,
-          "destination was pinned host memory, is device memory");
+          why("destination was pinned host memory, is device memory"));
     assert_int_equal(r.result, XRT_GRAPH_EXEC_UPDATE_PARAMETERS_CHANGED);
     assert_ptr_equal(r.error_node, nth(other, 1));
-    FAILS(xrt_graph_exec_update(x, other), XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE, "memory types may not change");
+    FAILS(xrt_graph_exec_update(x, other), XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE, why("memory types may not change"));
     OK(xrt_graph_destroy(other));
 
     other = update_graph(f.d, f.h, f.d, 1); /* the child has a node more */
     FAILS(xrt_graph_exec_update_with_result(x, other, &r), XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE,
-          "a child graph): the exec has 1 nodes, the graph 2");
+          why("a child graph): the exec has 1 nodes, the graph 2"));
     assert_int_equal(r.result, XRT_GRAPH_EXEC_UPDATE_TOPOLOGY_CHANGED);
     assert_ptr_equal(r.error_node, nth(other, 2));
     OK(xrt_graph_destroy(other));
@@ -610,7 +611,7 @@ XRT_TEST(test_update_limits)
         OK(xrt_graph_add_child_graph_node(&c, other, &h, 1, child));
         OK(xrt_graph_destroy(child));
         FAILS(xrt_graph_exec_update_with_result(x, other, &r), XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE,
-              "node 1 is a copy in the exec, a host function in the graph");
+              why("node 1 is a copy in the exec, a host function in the graph"));
         assert_int_equal(r.result, XRT_GRAPH_EXEC_UPDATE_NODE_TYPE_CHANGED);
         assert_ptr_equal(r.error_node, h);
     }
@@ -628,27 +629,27 @@ XRT_TEST(test_update_limits)
     {
         xrt_graph_node c;
         add_log(other, &c, &b, 1, 3); /* 3 nodes: the count differs, no node to blame */
-        FAILS(xrt_graph_exec_update_with_result(x, other, &r), XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE, "3");
+        FAILS(xrt_graph_exec_update_with_result(x, other, &r), XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE, why("3"));
         assert_int_equal(r.result, XRT_GRAPH_EXEC_UPDATE_TOPOLOGY_CHANGED);
         assert_null(r.error_node);
         OK(xrt_graph_destroy_node(c));
     }
     OK(xrt_graph_add_dependencies(other, &b, &a, 1)); /* b -> a: the same shape, the other way */
-    FAILS(xrt_graph_exec_update_with_result(x, other, &r), XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE, "follows");
+    FAILS(xrt_graph_exec_update_with_result(x, other, &r), XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE, why("follows"));
     assert_int_equal(r.result, XRT_GRAPH_EXEC_UPDATE_NODE_TYPE_CHANGED == r.result ? r.result
                                                                                    : XRT_GRAPH_EXEC_UPDATE_TOPOLOGY_CHANGED);
     OK(xrt_graph_destroy(other));
     FAILS(xrt_graph_exec_update_with_result(x, g, NULL), XRT_ERROR_INVALID_VALUE, "result is NULL");
 
     OK(xrt_get_device_count(&devices));
-    if (devices > 1) { /* the same graph made on device 1 */
+    if (devices > 1 && !strcmp(xrt_test_backend, "cpu")) { /* the same graph made on device 1 (the runtimes' own rule) */
         OK(xrt_set_device(1));
         OK(xrt_graph_create(&other, 0));
         add_log(other, &a, NULL, 0, 1);
         add_log(other, &b, &a, 1, 2);
         OK(xrt_set_device(0));
         FAILS(xrt_graph_exec_update_with_result(x, other, &r), XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE,
-              "the exec is of device 0, the graph of device 1");
+              why("the exec is of device 0, the graph of device 1"));
         assert_int_equal(r.result, XRT_GRAPH_EXEC_UPDATE_ERROR);
         OK(xrt_graph_destroy(other));
     }

@@ -1213,12 +1213,81 @@ cudaError_t cudaGraphDestroy(cudaGraph_t gr)
 /* Same nodes, same kinds, same edges (in run order): the new graph's
    parameters for later launches. Otherwise the first node that differs,
    and why. */
+/* A pointer's memory type as cudaPointerGetAttributes says it (0: not the
+   runtime's), and its device. */
+static int mem_type(const void *p, int *device)
+{
+    struct cudaPointerAttributes a;
+    cudaPointerGetAttributes(&a, p);
+    *device = a.device;
+    return (int)a.type;
+}
+
+/* p's nodes in creation order (their ids), into ord; rank[i]: where node i is. */
+static int plan_ranks(const plan *p, size_t *ord, size_t *rank)
+{
+    size_t i, j;
+    for (i = 0; i < p->g.n; i++) ord[i] = i;
+    for (i = 1; i < p->g.n; i++) /* insertion sort by id: graphs here are small */
+        for (j = i; j > 0 && p->g.nodes[ord[j - 1]]->id > p->g.nodes[ord[j]]->id; j--) {
+            size_t t = ord[j];
+            ord[j] = ord[j - 1], ord[j - 1] = t;
+        }
+    for (i = 0; i < p->g.n; i++) rank[ord[i]] = i;
+    return 1;
+}
+
+/* cudaGraphExecUpdate's limits between the exec's plan a and the new plan b,
+   nodes paired in creation order: the result code, and b's node to blame
+   (*bad) and the node a changed edge comes from (*from). */
+static int plan_differ(const plan *a, const plan *b, const gnode **bad, const gnode **from)
+{
+    size_t n = a->g.n, k, j, l, *oa, *ra, *ob, *rb;
+    int r = cudaGraphExecUpdateSuccess;
+    if (a->g.n != b->g.n) return cudaGraphExecUpdateErrorTopologyChanged;
+    if (!(oa = (size_t *)malloc(4 * (n + 1) * sizeof *oa))) return cudaGraphExecUpdateError;
+    ra = oa + n + 1, ob = ra + n + 1, rb = ob + n + 1;
+    plan_ranks(a, oa, ra);
+    plan_ranks(b, ob, rb);
+    for (k = 0; k < n && r == cudaGraphExecUpdateSuccess; k++) {
+        const gnode *x = a->g.nodes[oa[k]], *y = b->g.nodes[ob[k]];
+        int t0, t1, d0, d1;
+        *bad = y;
+        if (x->o.kind != y->o.kind) r = cudaGraphExecUpdateErrorNodeTypeChanged;
+        else if (x->d.n != y->d.n) r = cudaGraphExecUpdateErrorTopologyChanged;
+        for (j = 0; j < y->d.n && r == cudaGraphExecUpdateSuccess; j++) {
+            int found = 0;
+            for (l = 0; l < x->d.n && !found; l++) found = ra[x->d.v[l]] == rb[y->d.v[j]];
+            if (!found) r = cudaGraphExecUpdateErrorTopologyChanged, *from = b->g.nodes[y->d.v[j]];
+        }
+        if (r == cudaGraphExecUpdateSuccess && x->o.kind == 1 && /* a copy's memory types and devices stay */
+            (mem_type(x->o.dst, &d0) != (t1 = mem_type(y->o.dst, &d1)) || (t1 && d0 != d1) ||
+             mem_type(x->o.src, &d0) != (t1 = mem_type(y->o.src, &d1)) || (t1 && d0 != d1)))
+            r = cudaGraphExecUpdateErrorParametersChanged;
+        if (r == cudaGraphExecUpdateSuccess && x->o.kind == 0 && /* only 1-D memsets change; devices stay */
+            (((x->o.height || y->o.height || x->o.elem != y->o.elem) &&
+              (x->o.dst != y->o.dst || x->o.n != y->o.n || x->o.value != y->o.value || x->o.pitch != y->o.pitch ||
+               x->o.height != y->o.height || x->o.elem != y->o.elem)) ||
+             ((t0 = mem_type(x->o.dst, &d0)) != (t1 = mem_type(y->o.dst, &d1))) || (t1 && d0 != d1)))
+            r = cudaGraphExecUpdateErrorParametersChanged;
+        if (r == cudaGraphExecUpdateSuccess && (x->o.kind == 7 || x->o.kind == 8) && x->o.dst != y->o.dst)
+            r = cudaGraphExecUpdateErrorNotSupported;
+        if (r == cudaGraphExecUpdateSuccess && x->o.kind == 9) { /* a child graph: the same rules inside */
+            const gnode *inner = NULL, *inner_from = NULL; /* blamed on the child node */
+            if ((r = plan_differ(x->o.plan, y->o.plan, &inner, &inner_from)) != cudaGraphExecUpdateSuccess) *from = NULL;
+        }
+    }
+    free(oa);
+    return r;
+}
+
 cudaError_t cudaGraphExecUpdate(cudaGraphExec_t ge, cudaGraph_t gr, cudaGraphExecUpdateResultInfo *info)
 {
     exec *x = (exec *)(void *)ge;
     graph *g = (graph *)(void *)gr;
+    const gnode *bad = NULL, *from = NULL;
     plan *p, *old;
-    size_t i, j;
+    size_t j;
     int cycle;
     memset(info, 0, sizeof *info);
     if (!x || !g) return cudaErrorInvalidValue;
@@ -1226,17 +1295,13 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t ge, cudaGraph_t gr, cudaGraphExe
     pthread_mutex_lock(&x->lock);
     old = x->cur;
     pthread_mutex_unlock(&x->lock);
-    info->result = p->g.n != old->g.n ? cudaGraphExecUpdateErrorTopologyChanged : cudaGraphExecUpdateSuccess;
-    for (i = 0; i < p->g.n && info->result == cudaGraphExecUpdateSuccess; i++) {
-        const gnode *a = old->g.nodes[i], *b = p->g.nodes[i];
-        if (a->o.kind != b->o.kind) info->result = cudaGraphExecUpdateErrorNodeTypeChanged;
-        else if (a->d.n != b->d.n) info->result = cudaGraphExecUpdateErrorTopologyChanged;
-        for (j = 0; j < a->d.n && info->result == cudaGraphExecUpdateSuccess; j++)
-            if (a->d.v[j] != b->d.v[j]) info->result = cudaGraphExecUpdateErrorTopologyChanged;
-        for (j = 0; info->result != cudaGraphExecUpdateSuccess && j < g->n; j++)
-            if (g->nodes[j]->id == b->id) info->errorNode = (cudaGraphNode_t)(void *)g->nodes[j];
-    }
-    if (info->result != cudaGraphExecUpdateSuccess) {
+    info->result = (enum cudaGraphExecUpdateResult)plan_differ(old, p, &bad, &from);
+    if (info->result != cudaGraphExecUpdateSuccess) { /* the graph's own nodes, as CUDA names them */
+        for (j = 0; j < g->n; j++) {
+            if (bad && g->nodes[j]->id == bad->id) info->errorNode = (cudaGraphNode_t)(void *)g->nodes[j];
+            if (from && g->nodes[j]->id == from->id) info->errorFromNode = (cudaGraphNode_t)(void *)g->nodes[j];
+        }
+        if (old->g.n != p->g.n) info->errorNode = NULL; /* a count: no node to blame */
         plan_unref(p);
         return cudaErrorGraphExecUpdateFailure;
     }
