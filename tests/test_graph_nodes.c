@@ -507,12 +507,12 @@ XRT_TEST(test_event_nodes)
     OK(xrt_memset(f.d, 0, N * sizeof(int)));
     __atomic_store_n(&gate_open_flag, 0, __ATOMIC_RELEASE);
     OK(xrt_launch_host_func(other, gate_fn, NULL)); /* holds `other` */
+    OK(xrt_memcpy_async(f.h, f.d, N * sizeof(int), XRT_MEMCPY_DEVICE_TO_HOST, other)); /* after the gate, before the graph */
     OK(xrt_event_record(before, other));
     OK(xrt_graph_launch(x, f.s));
     usleep(20000);
     assert_int_equal(xrt_event_query(after), XRT_ERROR_NOT_READY); /* the graph waits for `before` */
     assert_int_equal(xrt_stream_query(f.s), XRT_ERROR_NOT_READY);
-    OK(xrt_memcpy_async(f.h, f.d, N * sizeof(int), XRT_MEMCPY_DEVICE_TO_HOST, other)); /* after the gate, before the graph */
     OK(xrt_stream_wait_event(other, after)); /* then after the graph */
     OK(xrt_memcpy_async(f.h + N / 2, f.d, sizeof(int), XRT_MEMCPY_DEVICE_TO_HOST, other));
     __atomic_store_n(&gate_open_flag, 1, __ATOMIC_RELEASE);

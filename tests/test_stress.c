@@ -307,6 +307,124 @@ static void test_legacy_stream_under_threads(void **state)
     }
 }
 
+/* The same with events and graph launches mixed in: kind 3 launches a graph
+   (one host node) on the thread's blocking stream, kind 4 on the NULL
+   stream, kind 5 records an event on the blocking stream and makes the
+   non-blocking one wait for it before its host function. A graph's host
+   node takes its op from the launching thread's queue for that exec
+   (launches of one exec run in launch order). */
+typedef struct legacy_fifo { legacy_op *v[LEGACY_OPS]; unsigned head, tail; } legacy_fifo;
+static legacy_fifo legacy_fifos[THREADS][2];
+
+static void legacy_graph_node(void *user)
+{
+    legacy_fifo *q = (legacy_fifo *)user;
+    legacy_op *o = q->v[__atomic_fetch_add(&q->head, 1, __ATOMIC_ACQ_REL) % LEGACY_OPS];
+    legacy_note_run(o);
+}
+
+/* An exec of a graph of one host node that runs the next op of q. */
+static int legacy_exec(legacy_fifo *q, xrt_graph_exec *x)
+{
+    xrt_host_node_params hp = {legacy_graph_node, NULL};
+    xrt_graph_node n;
+    xrt_graph g;
+    hp.user = q;
+    if (xrt_graph_create(&g, 0) != XRT_SUCCESS) return 0;
+    if (xrt_graph_add_host_node(&n, g, NULL, 0, &hp) != XRT_SUCCESS || xrt_graph_instantiate(x, g) != XRT_SUCCESS) {
+        xrt_graph_destroy(g);
+        return 0;
+    }
+    return xrt_graph_destroy(g) == XRT_SUCCESS;
+}
+
+static xrt_status legacy_mixed_op(legacy_op *o, xrt_stream *mine, xrt_event e, xrt_graph_exec *x, legacy_fifo *q)
+{
+    xrt_status st;
+    switch (o->kind) {
+    case 3:
+    case 4:
+        q[o->kind - 3].v[__atomic_fetch_add(&q[o->kind - 3].tail, 1, __ATOMIC_ACQ_REL) % LEGACY_OPS] = o;
+        return xrt_graph_launch(x[o->kind - 3], o->kind == 3 ? mine[0] : NULL);
+    case 5:
+        if ((st = xrt_event_record(e, mine[0])) != XRT_SUCCESS || (st = xrt_stream_wait_event(mine[2], e)) != XRT_SUCCESS)
+            return st;
+        return xrt_launch_host_func(mine[2], legacy_note_run, o);
+    default:
+        return xrt_launch_host_func(mine[o->kind], legacy_note_run, o);
+    }
+}
+
+static void *legacy_mixed_thread(void *arg)
+{
+    int id = (int)(intptr_t)arg, i;
+    unsigned seed = 11u * (unsigned)id + 3u;
+    xrt_stream mine[3] = {NULL, NULL, NULL};
+    xrt_graph_exec x[2] = {NULL, NULL};
+    xrt_event e = NULL;
+    memset(legacy_fifos[id], 0, sizeof legacy_fifos[id]);
+    CHECK_OK(xrt_stream_create(&mine[0]));
+    CHECK_OK(xrt_stream_create_with_flags(&mine[2], XRT_STREAM_NON_BLOCKING));
+    CHECK_OK(xrt_event_create(&e, XRT_EVENT_DISABLE_TIMING));
+    CHECK(legacy_exec(&legacy_fifos[id][0], &x[0]) && legacy_exec(&legacy_fifos[id][1], &x[1]));
+    for (i = 0; i < LEGACY_OPS && !failures; i++) {
+        legacy_op *o = &legacy_ops[id][i];
+        o->thread = id;
+        o->kind = (int)((seed = seed * 1103515245u + 12345u) >> 16) % 6;
+        o->before = __atomic_add_fetch(&legacy_clock, 1, __ATOMIC_SEQ_CST);
+        CHECK_OK(legacy_mixed_op(o, mine, e, x, legacy_fifos[id]));
+        o->after = __atomic_add_fetch(&legacy_clock, 1, __ATOMIC_SEQ_CST);
+    }
+    CHECK_OK(xrt_stream_synchronize(mine[0]));
+    CHECK_OK(xrt_stream_synchronize(mine[2]));
+    CHECK_OK(xrt_stream_synchronize(NULL));
+    CHECK_OK(xrt_graph_exec_destroy(x[0]));
+    CHECK_OK(xrt_graph_exec_destroy(x[1]));
+    CHECK_OK(xrt_event_destroy(e));
+    CHECK_OK(xrt_stream_destroy(mine[0]));
+    CHECK_OK(xrt_stream_destroy(mine[2]));
+    return NULL;
+}
+
+/* As legacy_ordered, for the mixed kinds: a graph launch orders as the
+   host function of its stream; kind 5 runs on the non-blocking stream after
+   what its thread queued on its blocking stream before it (the event), and so
+   after the NULL stream's earlier work too. */
+static int legacy_mixed_ordered(const legacy_op *a, const legacy_op *b)
+{
+    int ka = a->kind == 3 ? 0 : a->kind == 4 ? 1 : a->kind == 5 ? 2 : a->kind;
+    int kb = b->kind == 3 ? 0 : b->kind == 4 ? 1 : b->kind;
+    if (kb == 5) return ka == 1 || (ka == 0 && a->thread == b->thread) || (ka == 2 && a->thread == b->thread);
+    if (ka == 2 || kb == 2) return ka == kb && a->thread == b->thread;
+    if (ka == 0 && kb == 0) return a->thread == b->thread;
+    return 1;
+}
+
+static void test_legacy_stream_mixed_under_threads(void **state)
+{
+    int round, t, i, u, j;
+    xrt_graph g;
+    (void)state;
+    if (xrt_graph_create(&g, 0) == XRT_SUCCESS) assert_int_equal(xrt_graph_destroy(g), XRT_SUCCESS);
+    else xrt_get_last_error();
+    SKIP_UNLESS(g != NULL, "the backend does not build graphs node by node");
+    for (round = 0; round < 4; round++) {
+        memset(legacy_ops, 0, sizeof legacy_ops);
+        run_threads(legacy_mixed_thread);
+        assert_int_equal(xrt_stream_synchronize(NULL), XRT_SUCCESS);
+        for (t = 0; t < THREADS; t++)
+            for (i = 0; i < LEGACY_OPS; i++)
+                for (u = 0; u < THREADS; u++)
+                    for (j = 0; j < LEGACY_OPS; j++) {
+                        const legacy_op *a = &legacy_ops[t][i], *b = &legacy_ops[u][j];
+                        if (a->ran && b->ran && a->after < b->before && legacy_mixed_ordered(a, b) && a->ran > b->ran)
+                            fail_msg("thread %d's op %d (kind %d) ran after thread %d's op %d (kind %d), queued later",
+                                     t, i, a->kind, u, j, b->kind);
+                        if (!a->ran) fail_msg("thread %d's op %d (kind %d) never ran", t, i, a->kind);
+                    }
+    }
+}
+
 /* The enqueue that meets a worker on its way to sleep must still wake it: each
    round lets the workers go idle for a random time around their spin-then-park
    and waits for one op. A lost wake-up hangs; the alarm turns that into a failure. */
@@ -347,6 +465,7 @@ int main(void)
         cmocka_unit_test(test_many_producers_one_stream),
         cmocka_unit_test(test_parking_worker_wakes),
         cmocka_unit_test(test_legacy_stream_under_threads),
+        cmocka_unit_test(test_legacy_stream_mixed_under_threads),
     };
     static const char *const cpu[] = {"cpu", NULL};
     return xrt_test_run_on_backends("stress", tests, sizeof tests / sizeof tests[0], cpu);

@@ -1372,10 +1372,15 @@ XRT_TEST(test_graph_node_calls)
     OK(xrt_graph_launch(x, s));
     OK(xrt_stream_synchronize(s));
     assert_int_equal(count, 1);
-    OK(xrt_stream_begin_capture_to_graph(s, g, &b, 1, XRT_CAPTURE_MODE_GLOBAL));
-    OK(xrt_launch_host_func(s, count_fn, &count));
-    OK(xrt_stream_end_capture(s, &c2));
-    assert_ptr_equal(c2, g);
+    if ((st = xrt_stream_begin_capture_to_graph(s, g, &b, 1, XRT_CAPTURE_MODE_GLOBAL)) == XRT_SUCCESS) {
+        OK(xrt_launch_host_func(s, count_fn, &count));
+        OK(xrt_stream_end_capture(s, &c2));
+        assert_ptr_equal(c2, g);
+    } else { /* the GPU backends do not yet */
+        assert_int_equal(st, XRT_ERROR_UNSUPPORTED);
+        assert_string_not_equal(xrt_test_backend, "cpu");
+        xrt_get_last_error();
+    }
     OK(xrt_graph_remove_dependencies(g, &a, &b, 1));
     OK(xrt_graph_destroy_node(b));
     OK(xrt_graph_exec_destroy(x));

@@ -1265,7 +1265,7 @@ static int plan_differ(const plan *a, const plan *b, const gnode **bad, const gn
              mem_type(x->o.src, &d0) != (t1 = mem_type(y->o.src, &d1)) || (t1 && d0 != d1)))
             r = cudaGraphExecUpdateErrorParametersChanged;
         if (r == cudaGraphExecUpdateSuccess && x->o.kind == 0 && /* only 1-D memsets change; devices stay */
-            (((x->o.height || y->o.height || x->o.elem != y->o.elem) &&
+            (((x->o.height > 1 || y->o.height > 1 || x->o.elem != y->o.elem) &&
               (x->o.dst != y->o.dst || x->o.n != y->o.n || x->o.value != y->o.value || x->o.pitch != y->o.pitch ||
                x->o.height != y->o.height || x->o.elem != y->o.elem)) ||
              ((t0 = mem_type(x->o.dst, &d0)) != (t1 = mem_type(y->o.dst, &d1))) || (t1 && d0 != d1)))
