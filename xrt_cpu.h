@@ -467,6 +467,7 @@ typedef struct xrt__cpu_stream {
     struct xrt__cpu_stream *prev, *next;
     struct xrt__cpu_stream *bprev, *bnext; /* a blocking stream: its device's list (xrt__cpu_legacy) */
     unsigned flags;                        /* XRT_STREAM_* as created */
+    int level;                             /* its priority, as a level: 0 (priority 0, the least) .. 5 (-5) */
     int owned;                             /* 1: a thread's per-thread stream, not closed yet */
     xrt__cpu_spare *spares __attribute__((aligned(64))); /* pushed by the worker, taken under `lock` */
     unsigned nspares;
@@ -844,12 +845,54 @@ static xrt__cpu_slot *xrt__cpu_slot_of(xrt__cpu_stream *s, uint64_t h)
 static void xrt__cpu_run_kernel(xrt__cpu_op *op);
 static int xrt__cpu_pooled(const xrt__cpu_op *op);
 
+static void xrt__cpu_run_wait(xrt__cpu_op *op);
+
+#define XRT__CPU_PRIO_LEVELS 6
+#define XRT__CPU_DEFER_NS 2000000u
+static int xrt__cpu_prio_used; /* a stream of a higher priority than 0 was made */
+static int xrt__cpu_prio_active[XRT__CPU_DEVICES_MAX][XRT__CPU_PRIO_LEVELS]; /* streams running an op, per level */
+
+static int xrt__cpu_prio_higher_busy(int device, int level)
+{
+    int l;
+    for (l = level + 1; l < XRT__CPU_PRIO_LEVELS; l++)
+        if (__atomic_load_n(&xrt__cpu_prio_active[device][l], __ATOMIC_ACQUIRE)) return 1;
+    return 0;
+}
+
+/* Before s runs an op: wait while higher work of its device runs (bounded). */
+static void xrt__cpu_prio_defer(const xrt__cpu_stream *s)
+{
+    struct timespec step = {0, 20000};
+    uint64_t until;
+    if (s->level == XRT__CPU_PRIO_LEVELS - 1 || !xrt__cpu_prio_higher_busy(s->device, s->level)) return;
+    until = xrt__cpu_now_ns() + XRT__CPU_DEFER_NS;
+    do nanosleep(&step, NULL);
+    while (xrt__cpu_prio_higher_busy(s->device, s->level) && xrt__cpu_now_ns() < until);
+}
+
+
+/* An op run under priorities: a wait holds no core, and defers to nothing. */
+static void xrt__cpu_run_prio(xrt__cpu_stream *s, xrt__cpu_slot *slot)
+{
+    int *active = &xrt__cpu_prio_active[s->device][s->level];
+    if (slot->op.run == xrt__cpu_run_wait) {
+        slot->op.run(&slot->op);
+        return;
+    }
+    xrt__cpu_prio_defer(s);
+    __atomic_add_fetch(active, 1, __ATOMIC_ACQ_REL);
+    slot->op.run(&slot->op);
+    __atomic_sub_fetch(active, 1, __ATOMIC_ACQ_REL);
+}
+
 /* Runs op number h, then publishes it done; the caller holds `exec`. */
 static void xrt__cpu_run_op(xrt__cpu_stream *s, xrt__cpu_slot *slot, uint64_t h)
 {
     int launch = slot->op.run == xrt__cpu_run_kernel && xrt__cpu_pooled(&slot->op);
     if (launch) __atomic_store_n(&s->launch_at, h + 1, __ATOMIC_RELEASE);
-    slot->op.run(&slot->op);
+    if (XRT__UNLIKELY(__atomic_load_n(&xrt__cpu_prio_used, __ATOMIC_RELAXED))) xrt__cpu_run_prio(s, slot);
+    else slot->op.run(&slot->op);
     if (launch) __atomic_store_n(&s->launch_at, 0, __ATOMIC_RELAXED);
     xrt__cpu_complete(s, h + 1);
 }
@@ -1796,15 +1839,26 @@ static void xrt__cpu_own_close_all(void)
     } while (found);
 }
 
-/* The CPU has one stream priority, 0, as a GPU without priorities: every
-   priority asked for is clamped to it, as CUDA clamps to its range. */
+/* >> cpu: stream priorities, CUDA's range [0, -5] (a lower number is a
+   higher priority; one out of range is clamped, as CUDA clamps). While a
+   stream of a device runs an op, a stream of lower priority of that device
+   that is about to run one lets the cores go first: it sleeps in short
+   steps while higher work runs, for at most XRT__CPU_DEFER_NS per op, so
+   that work a higher stream waits for still runs. Costs nothing until a
+   stream of priority other than 0 is made (one load per op after). */
 static xrt_status xrt__cpu_stream_create_with_priority(const xrt_backend *self, void **stream, unsigned flags,
                                                        int priority)
 {
+    xrt_status st;
+    int level = priority > 0 ? 0 : priority < -(XRT__CPU_PRIO_LEVELS - 1) ? XRT__CPU_PRIO_LEVELS - 1 : -priority;
     (void)self;
-    (void)priority;
-    return xrt__cpu_stream_new((xrt__cpu_stream **)stream, xrt__cpu_current(),
-                               (flags & XRT_STREAM_NON_BLOCKING) ? XRT__CPU_NON_BLOCKING : XRT__CPU_BLOCKING, flags);
+    st = xrt__cpu_stream_new((xrt__cpu_stream **)stream, xrt__cpu_current(),
+                             (flags & XRT_STREAM_NON_BLOCKING) ? XRT__CPU_NON_BLOCKING : XRT__CPU_BLOCKING, flags);
+    if (st == XRT_SUCCESS && level) {
+        ((xrt__cpu_stream *)*stream)->level = level; /* before its first op: the worker reads it */
+        __atomic_store_n(&xrt__cpu_prio_used, 1, __ATOMIC_RELEASE);
+    }
+    return st;
 }
 
 static xrt_status xrt__cpu_stream_create(const xrt_backend *self, void **stream)
@@ -1822,15 +1876,15 @@ static xrt_status xrt__cpu_stream_get_flags(const xrt_backend *self, void *strea
 static xrt_status xrt__cpu_stream_get_priority(const xrt_backend *self, void *stream, int *priority)
 {
     (void)self;
-    (void)stream;
-    *priority = 0;
+    *priority = -xrt__cpu_stream_of(stream)->level;
     return XRT_SUCCESS;
 }
 
 static xrt_status xrt__cpu_device_get_stream_priority_range(const xrt_backend *self, int *least, int *greatest)
 {
     (void)self;
-    *least = *greatest = 0;
+    *least = 0;
+    *greatest = -(XRT__CPU_PRIO_LEVELS - 1);
     return XRT_SUCCESS;
 }
 

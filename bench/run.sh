@@ -34,6 +34,8 @@ section "CPU stream throughput, idle workers"
 $B/bench/stream_throughput
 section "CPU streams ordered with the legacy NULL stream"
 $B/bench/stream_order
+section "CPU stream priorities"
+$B/bench/stream_priority
 section "CPU kernels"
 $B/bench/kernels
 section "CPU graphs"
