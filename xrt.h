@@ -280,6 +280,57 @@ typedef struct xrt_device_prop {
     int numa_node;
 } xrt_device_prop;
 
+/* Device attributes (xrt_device_get_attribute), by CUDA's cudaDeviceAttr
+   values: X(name, value). HIP's own values differ; its backend maps them.
+   What each means on the CPU backend: REFERENCE.md, "Device attributes". */
+#define XRT__DEVICE_ATTRS(X)                         \
+    X(MAX_THREADS_PER_BLOCK, 1)                      \
+    X(MAX_BLOCK_DIM_X, 2)                            \
+    X(MAX_BLOCK_DIM_Y, 3)                            \
+    X(MAX_BLOCK_DIM_Z, 4)                            \
+    X(MAX_GRID_DIM_X, 5)                             \
+    X(MAX_GRID_DIM_Y, 6)                             \
+    X(MAX_GRID_DIM_Z, 7)                             \
+    X(MAX_SHARED_MEMORY_PER_BLOCK, 8)                \
+    X(WARP_SIZE, 10)                                 \
+    X(MAX_PITCH, 11)                                 \
+    X(MAX_REGISTERS_PER_BLOCK, 12)                   \
+    X(CLOCK_RATE, 13)                                \
+    X(MULTIPROCESSOR_COUNT, 16)                      \
+    X(INTEGRATED, 18)                                \
+    X(CAN_MAP_HOST_MEMORY, 19)                       \
+    X(CONCURRENT_KERNELS, 31)                        \
+    X(PCI_BUS_ID, 33)                                \
+    X(PCI_DEVICE_ID, 34)                             \
+    X(MEMORY_CLOCK_RATE, 36)                         \
+    X(GLOBAL_MEMORY_BUS_WIDTH, 37)                   \
+    X(L2_CACHE_SIZE, 38)                             \
+    X(MAX_THREADS_PER_MULTIPROCESSOR, 39)            \
+    X(ASYNC_ENGINE_COUNT, 40)                        \
+    X(UNIFIED_ADDRESSING, 41)                        \
+    X(PCI_DOMAIN_ID, 50)                             \
+    X(COMPUTE_CAPABILITY_MAJOR, 75)                  \
+    X(COMPUTE_CAPABILITY_MINOR, 76)                  \
+    X(STREAM_PRIORITIES_SUPPORTED, 78)               \
+    X(MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, 81)      \
+    X(MANAGED_MEMORY, 83)                            \
+    X(PAGEABLE_MEMORY_ACCESS, 88)                    \
+    X(CONCURRENT_MANAGED_ACCESS, 89)                 \
+    X(COOPERATIVE_LAUNCH, 95)                        \
+    X(MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, 97)         \
+    X(HOST_REGISTER_SUPPORTED, 99)                   \
+    X(MEMORY_POOLS_SUPPORTED, 115)                   \
+    X(NUMA_ID, 131)
+typedef enum xrt_device_attr {
+#define XRT__DEVATTR_ENUM(name, value) XRT_DEVATTR_##name = value,
+    XRT__DEVICE_ATTRS(XRT__DEVATTR_ENUM)
+#undef XRT__DEVATTR_ENUM
+    XRT__DEVATTR_END
+} xrt_device_attr;
+
+/* The length of a PCI bus id, "0000:41:00.0" and its terminating 0. */
+#define XRT_PCI_BUS_ID_SIZE 13
+
 /* What a compiler cache keys on: one device's code target. Fill with
    xrt_get_target; the fingerprint is the same in every run, process and
    machine for the same fields, and changes when any field does. */
@@ -594,6 +645,20 @@ static inline xrt_status xrt_get_device(int *device);
 static inline xrt_status xrt_device_synchronize(void);
 static inline xrt_status xrt_get_device_properties(xrt_device_prop *prop, int device);
 static inline xrt_status xrt_get_target(xrt_target *target);  /* of the current device, computed now */
+/* One attribute of a device, as cudaDeviceGetAttribute (unknown attribute:
+   XRT_ERROR_INVALID_VALUE; one the runtime lacks: XRT_ERROR_UNSUPPORTED). */
+static inline xrt_status xrt_device_get_attribute(int *value, xrt_device_attr attr, int device);
+/* A device's PCI address "domain:bus:device.function" in hex, as
+   cudaDeviceGetPCIBusId (len >= XRT_PCI_BUS_ID_SIZE; the CPU backend's devices
+   have none: XRT_ERROR_UNSUPPORTED), and the device at such an address, as
+   cudaDeviceGetByPCIBusId ("dddd:bb:dd.f", "dddd:bb:dd" or "bb:dd.f"; malformed:
+   XRT_ERROR_INVALID_VALUE; no device there: XRT_ERROR_INVALID_DEVICE). */
+static inline xrt_status xrt_device_get_pci_bus_id(char *bus_id, int len, int device);
+static inline xrt_status xrt_device_get_by_pci_bus_id(int *device, const char *bus_id);
+/* The driver version of the thread's backend as its runtime reported it when
+   probed (cudaDriverGetVersion: 13000 is 13.0; 0 without a driver); a backend
+   that loads no vendor runtime (the CPU, plugins): XRT_VERSION. */
+XRT_API xrt_status xrt_driver_get_version(int *version);
 XRT_API uint64_t xrt_target_fingerprint(const xrt_target *target); /* of backend, arch, width, features */
 /* peers (cudaDeviceCanAccessPeer, cudaDeviceEnablePeerAccess, cudaMemcpyPeer):
    enable and disable act for the current device; a device is not its own peer;
@@ -1100,6 +1165,126 @@ static inline xrt_status xrt_get_device_properties(xrt_device_prop *prop, int de
         return xrt_error(XRT_ERROR_INVALID_DEVICE, "xrt_get_device_properties", "device %d is negative", device);
     prop->numa_node = -1; /* a backend built before the field leaves it so */
     return b->get_device_properties(b, prop, device);
+}
+
+static inline int xrt__devattr_known(int attr)
+{
+    switch (attr) {
+#define XRT__DEVATTR_CASE(name, value) case value:
+        XRT__DEVICE_ATTRS(XRT__DEVATTR_CASE)
+#undef XRT__DEVATTR_CASE
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static inline xrt_status xrt_device_get_attribute(int *value, xrt_device_attr attr, int device)
+{
+    const xrt_backend *b = xrt__be();
+    XRT__CHECK_PTR(value, "xrt_device_get_attribute");
+    *value = 0;
+    if (XRT__UNLIKELY(device < 0))
+        return xrt_error(XRT_ERROR_INVALID_DEVICE, "xrt_device_get_attribute", "device %d is negative", device);
+    if (XRT__UNLIKELY(!xrt__devattr_known((int)attr)))
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_device_get_attribute", "attribute %d is no xrt_device_attr",
+                         (int)attr);
+    return b->device_get_attribute(b, value, (int)attr, device);
+}
+
+/* The PCI address from the device's attributes: the runtimes' own
+   cudaDeviceGetPCIBusId writes the same (function 0). */
+static inline xrt_status xrt__pci_address(const xrt_backend *b, int device, int addr[3], const char *fn)
+{
+    static const int attrs[3] = {XRT_DEVATTR_PCI_DOMAIN_ID, XRT_DEVATTR_PCI_BUS_ID, XRT_DEVATTR_PCI_DEVICE_ID};
+    xrt_status st = XRT_SUCCESS;
+    int i;
+    if (XRT__UNLIKELY(device < 0)) return xrt_error(XRT_ERROR_INVALID_DEVICE, fn, "device %d is negative", device);
+    for (i = 0; i < 3 && st == XRT_SUCCESS; i++) st = b->device_get_attribute(b, &addr[i], attrs[i], device);
+    if (st == XRT_SUCCESS && (b->flags & XRT_BACKEND_HOST_MEMORY))
+        return xrt_error(XRT_ERROR_UNSUPPORTED, fn, "%s: its devices are host memory and cores: no PCI address",
+                         b->name);
+    return st;
+}
+
+static inline xrt_status xrt_device_get_pci_bus_id(char *bus_id, int len, int device)
+{
+    const xrt_backend *b = xrt__be();
+    int a[3];
+    xrt_status st;
+    XRT__CHECK_PTR(bus_id, "xrt_device_get_pci_bus_id");
+    if (XRT__UNLIKELY(len < XRT_PCI_BUS_ID_SIZE))
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_device_get_pci_bus_id", "len %d: a bus id needs %d bytes", len,
+                         XRT_PCI_BUS_ID_SIZE);
+    bus_id[0] = 0;
+    if ((st = xrt__pci_address(b, device, a, "xrt_device_get_pci_bus_id")) != XRT_SUCCESS) return st;
+    {   /* "%04x:%02x:%02x.0" without stdio, which this part of xrt.h does not include */
+        static const char hex[] = "0123456789abcdef";
+        const unsigned v[3] = {(unsigned)a[0] & 0xffffu, (unsigned)a[1] & 0xffu, (unsigned)a[2] & 0xffu};
+        const int width[3] = {4, 2, 2};
+        int i, k, at = 0;
+        for (i = 0; i < 3; i++) {
+            for (k = width[i] - 1; k >= 0; k--) bus_id[at++] = hex[(v[i] >> (4 * k)) & 15u];
+            bus_id[at++] = i < 2 ? ':' : '.';
+        }
+        bus_id[at++] = '0';
+        bus_id[at] = 0;
+    }
+    return XRT_SUCCESS;
+}
+
+/* Parses "dddd:bb:dd.f", "dddd:bb:dd" or "bb:dd.f" (hex; CUDA's forms). */
+static inline int xrt__pci_parse(const char *s, unsigned out[3])
+{
+    unsigned v[4] = {0, 0, 0, 0}, n = 0, digits = 0;
+    int dot = 0;
+    const char *p;
+    for (p = s; *p; p++) {
+        int h = *p >= '0' && *p <= '9' ? *p - '0' : *p >= 'a' && *p <= 'f' ? *p - 'a' + 10
+              : *p >= 'A' && *p <= 'F' ? *p - 'A' + 10 : -1;
+        if (h >= 0) {
+            if (++digits > 8) return 0;
+            v[n] = v[n] * 16u + (unsigned)h;
+        } else if ((*p == ':' && !dot && n < 2) || (*p == '.' && !dot && n >= 1)) {
+            if (!digits) return 0;
+            dot = *p == '.';
+            n++, digits = 0;
+        } else {
+            return 0;
+        }
+    }
+    if (!digits) return 0;
+    if (n == 3 && dot) { out[0] = v[0], out[1] = v[1], out[2] = v[2]; } /* dddd:bb:dd.f */
+    else if (n == 2 && !dot) { out[0] = v[0], out[1] = v[1], out[2] = v[2]; } /* dddd:bb:dd */
+    else if (n == 2 && dot) { out[0] = 0, out[1] = v[0], out[2] = v[1]; } /* bb:dd.f */
+    else return 0;
+    return out[0] <= 0xffffu && out[1] <= 0xffu && out[2] <= 0xffu && (!dot || v[n] <= 7u);
+}
+
+static inline xrt_status xrt_device_get_by_pci_bus_id(int *device, const char *bus_id)
+{
+    const xrt_backend *b = xrt__be();
+    unsigned want[3];
+    int i, n = 0, a[3];
+    xrt_status st;
+    XRT__CHECK_PTR(device, "xrt_device_get_by_pci_bus_id");
+    XRT__CHECK_PTR(bus_id, "xrt_device_get_by_pci_bus_id");
+    if (!xrt__pci_parse(bus_id, want))
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_device_get_by_pci_bus_id",
+                         "\"%.32s\" is no PCI bus id (domain:bus:device.function, hex)", bus_id);
+    if ((st = b->get_device_count(b, &n)) != XRT_SUCCESS) return st;
+    for (i = 0; i < n && !(b->flags & XRT_BACKEND_HOST_MEMORY); i++) {
+        if ((st = b->device_get_attribute(b, &a[0], XRT_DEVATTR_PCI_DOMAIN_ID, i)) != XRT_SUCCESS ||
+            (st = b->device_get_attribute(b, &a[1], XRT_DEVATTR_PCI_BUS_ID, i)) != XRT_SUCCESS ||
+            (st = b->device_get_attribute(b, &a[2], XRT_DEVATTR_PCI_DEVICE_ID, i)) != XRT_SUCCESS)
+            return st;
+        if ((unsigned)a[0] == want[0] && (unsigned)a[1] == want[1] && (unsigned)a[2] == want[2]) {
+            *device = i;
+            return XRT_SUCCESS;
+        }
+    }
+    return xrt_error(XRT_ERROR_INVALID_DEVICE, "xrt_device_get_by_pci_bus_id", "no device of %s at %s", b->name,
+                     bus_id);
 }
 
 XRT_API xrt_status xrt__target_get(const xrt_backend *b, xrt_target *t);
@@ -2440,6 +2625,7 @@ XRT_API void xrt__backend_runtime(const xrt_backend *self, const char *library, 
     e->runtime_version = runtime_version;
     e->driver_version = driver_version;
 }
+
 static int xrt__reg_count;
 static int xrt__reg_inited;
 static xrt_status xrt__reg_status;
@@ -6941,6 +7127,23 @@ XRT_API xrt_status xrt_backend_count(int *count)
 }
 
 /* Probes the backend if needed, so the listing is complete. */
+XRT_API xrt_status xrt_driver_get_version(int *version)
+{
+    const xrt_backend *b;
+    unsigned caps;
+    xrt_status st = xrt__refuse("xrt_driver_get_version");
+    if (st != XRT_SUCCESS) return st;
+    if (!version) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_driver_get_version", "version is NULL");
+    b = xrt__be();
+    if ((st = b->get_capabilities(b, &caps)) != XRT_SUCCESS) return st; /* no usable backend: its error */
+    {
+        const xrt__reg_entry *e = (const xrt__reg_entry *)(uintptr_t)b;
+        int own = e >= xrt__reg_entries && e < xrt__reg_entries + XRT_MAX_BACKENDS;
+        *version = own && e->library[0] ? e->driver_version : XRT_VERSION;
+    }
+    return XRT_SUCCESS;
+}
+
 XRT_API xrt_status xrt_backend_get_info(int index, xrt_backend_info *info)
 {
     xrt_status st = xrt__refuse("xrt_backend_get_info");

@@ -260,7 +260,8 @@ enum { /* xrt_backend.flags */
       (self, exec, graph, result))                                                                                 \
     X(stream_begin_capture_to_graph, (const xrt_backend *self, void *stream, void *graph, void *const *deps,       \
                                       size_t ndeps, unsigned mode),                                                \
-      (self, stream, graph, deps, ndeps, mode))
+      (self, stream, graph, deps, ndeps, mode))                                                                  \
+    X(device_get_attribute, (const xrt_backend *self, int *value, int attr, int device), (self, value, attr, device))
 
 struct xrt_backend {
     uint32_t abi_version; /* XRT_BACKEND_ABI_VERSION the backend was built against */

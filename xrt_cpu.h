@@ -3596,6 +3596,13 @@ static xrt_status xrt__cpu_get_target(const xrt_backend *self, int device, xrt_t
     return XRT_SUCCESS;
 }
 
+/* A device's cores: its NUMA node's under XRT_CPU_DEVICES=numa, else all online. */
+static int xrt__cpu_device_cores(int device)
+{
+    return xrt__cpu.numa && CPU_COUNT(&xrt__cpu.cpus[device]) > 0 ? CPU_COUNT(&xrt__cpu.cpus[device])
+                                                                   : (int)sysconf(_SC_NPROCESSORS_ONLN);
+}
+
 static xrt_status xrt__cpu_get_device_properties(const xrt_backend *self, xrt_device_prop *prop, int device)
 {
     char features[sizeof ((xrt_target *)0)->features];
@@ -3606,9 +3613,7 @@ static xrt_status xrt__cpu_get_device_properties(const xrt_backend *self, xrt_de
     prop->warp_size = xrt__cpu_isa(features, sizeof features);
     snprintf(prop->arch, sizeof prop->arch, "%s", XRT__CPU_ARCH);
     prop->total_memory = xrt__cpu_total_memory(device);
-    prop->multiprocessor_count = xrt__cpu.numa && CPU_COUNT(&xrt__cpu.cpus[device]) > 0
-                                     ? CPU_COUNT(&xrt__cpu.cpus[device]) /* the node's */
-                                     : (int)sysconf(_SC_NPROCESSORS_ONLN);
+    prop->multiprocessor_count = xrt__cpu_device_cores(device);
     prop->numa_node = xrt__cpu.numa ? xrt__cpu.node[device] : -1; /* a count places nothing */
     return XRT_SUCCESS;
 }
@@ -3625,6 +3630,8 @@ static xrt_status xrt__cpu_get_device_properties(const xrt_backend *self, xrt_de
 
 #define XRT__CPU_MAX_BLOCK 1024u          /* threads per block */
 #define XRT__CPU_MAX_SHARED (1u << 20)   /* shared bytes per block */
+#define XRT__CPU_MAX_GRID_X 0x7fffffffu  /* blocks per grid, as a GPU's */
+#define XRT__CPU_MAX_GRID_YZ 65535u
 
 typedef struct xrt__cpu_function {
     xrt_cpu_kernel_fn kernel;
@@ -4350,12 +4357,78 @@ static xrt_status xrt__cpu_launch_check(xrt_dim3 g, xrt_dim3 b, size_t shared)
     if ((uint64_t)b.x * b.y * b.z > XRT__CPU_MAX_BLOCK)
         return xrt_error(XRT_ERROR_INVALID_VALUE, who, "block (%u, %u, %u) has more than the device's %u threads", b.x, b.y,
                          b.z, XRT__CPU_MAX_BLOCK);
-    if (g.x > 0x7fffffffu || g.y > 65535u || g.z > 65535u)
+    if (g.x > XRT__CPU_MAX_GRID_X || g.y > XRT__CPU_MAX_GRID_YZ || g.z > XRT__CPU_MAX_GRID_YZ)
         return xrt_error(XRT_ERROR_INVALID_VALUE, who, "grid (%u, %u, %u) exceeds the device's (2147483647, 65535, 65535)",
                          g.x, g.y, g.z);
     if (shared > XRT__CPU_MAX_SHARED)
         return xrt_error(XRT_ERROR_INVALID_VALUE, who, "%zu bytes of shared memory exceed the device's %u", shared,
                          XRT__CPU_MAX_SHARED);
+    return XRT_SUCCESS;
+}
+
+/* The highest clock of the device's first core, in kHz as cudaDevAttrClockRate:
+   cpufreq's cpuinfo_max_freq (kHz), else /proc/cpuinfo's "cpu MHz"; 0 unknown. */
+static int xrt__cpu_clock_khz(int device)
+{
+    char path[96], line[256];
+    int cpu = 0;
+    long khz = 0;
+    double mhz = 0;
+    FILE *f;
+    if (xrt__cpu.numa)
+        while (cpu < CPU_SETSIZE - 1 && !CPU_ISSET(cpu, &xrt__cpu.cpus[device])) cpu++;
+    snprintf(path, sizeof path, "%s/devices/system/cpu/cpu%d/cpufreq/cpuinfo_max_freq", xrt__sysfs_root, cpu);
+    if ((f = fopen(path, "r")) != NULL) {
+        if (fscanf(f, "%ld", &khz) != 1) khz = 0;
+        fclose(f);
+    }
+    if (khz <= 0 && (f = fopen("/proc/cpuinfo", "r")) != NULL) {
+        while (mhz <= 0 && fgets(line, sizeof line, f))
+            if (strncmp(line, "cpu MHz", 7) == 0 && strchr(line, ':')) mhz = atof(strchr(line, ':') + 1);
+        fclose(f);
+        khz = (long)(mhz * 1000.0);
+    }
+    return khz > 0 && khz < 0x7fffffffL ? (int)khz : 0;
+}
+
+/* cudaDeviceGetAttribute's answers for a device of cores and host memory;
+   REFERENCE.md ("Device attributes") says why each is what it is. */
+static xrt_status xrt__cpu_device_get_attribute(const xrt_backend *self, int *value, int attr, int device)
+{
+    char features[sizeof ((xrt_target *)0)->features];
+    long l2;
+    xrt_status st = xrt__cpu_check_device(device, "cpu: xrt_device_get_attribute");
+    (void)self;
+    if (st != XRT_SUCCESS) return st;
+    switch (attr) {
+    case XRT_DEVATTR_MAX_THREADS_PER_BLOCK: case XRT_DEVATTR_MAX_BLOCK_DIM_X: case XRT_DEVATTR_MAX_BLOCK_DIM_Y:
+    case XRT_DEVATTR_MAX_BLOCK_DIM_Z: /* only the product is limited */
+    case XRT_DEVATTR_MAX_THREADS_PER_MULTIPROCESSOR: /* a core runs one block at a time */
+        *value = (int)XRT__CPU_MAX_BLOCK; break;
+    case XRT_DEVATTR_MAX_GRID_DIM_X: *value = (int)XRT__CPU_MAX_GRID_X; break;
+    case XRT_DEVATTR_MAX_GRID_DIM_Y: case XRT_DEVATTR_MAX_GRID_DIM_Z: *value = (int)XRT__CPU_MAX_GRID_YZ; break;
+    case XRT_DEVATTR_MAX_SHARED_MEMORY_PER_BLOCK: case XRT_DEVATTR_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN:
+    case XRT_DEVATTR_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR: *value = (int)XRT__CPU_MAX_SHARED; break;
+    case XRT_DEVATTR_WARP_SIZE: *value = xrt__cpu_isa(features, sizeof features); break;
+    case XRT_DEVATTR_MAX_PITCH: *value = 0x7fffffff; break;
+    case XRT_DEVATTR_CLOCK_RATE: *value = xrt__cpu_clock_khz(device); break;
+    case XRT_DEVATTR_MULTIPROCESSOR_COUNT: *value = xrt__cpu_device_cores(device); break;
+    case XRT_DEVATTR_L2_CACHE_SIZE:
+        l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+        *value = l2 > 0 && l2 <= 0x7fffffffL ? (int)l2 : 0;
+        break;
+    case XRT_DEVATTR_NUMA_ID: *value = xrt__cpu.numa ? xrt__cpu.node[device] : -1; break;
+    /* one address space of host memory that every core reaches */
+    case XRT_DEVATTR_INTEGRATED: case XRT_DEVATTR_CAN_MAP_HOST_MEMORY: case XRT_DEVATTR_UNIFIED_ADDRESSING:
+    case XRT_DEVATTR_MANAGED_MEMORY: case XRT_DEVATTR_CONCURRENT_MANAGED_ACCESS:
+    case XRT_DEVATTR_PAGEABLE_MEMORY_ACCESS: case XRT_DEVATTR_HOST_REGISTER_SUPPORTED:
+    /* streams run side by side, each on its worker; stream-ordered allocation */
+    case XRT_DEVATTR_CONCURRENT_KERNELS: case XRT_DEVATTR_ASYNC_ENGINE_COUNT: case XRT_DEVATTR_MEMORY_POOLS_SUPPORTED:
+        *value = 1; break;
+    default: /* no compute capability, register file, PCI address, memory clock or bus width to tell; one
+                priority; no cooperative launch */
+        *value = 0; break;
+    }
     return XRT_SUCCESS;
 }
 

@@ -859,6 +859,50 @@ static void xrt__cuda_loaded(xrt__gpu *g)
 }
 
 /* >> cuda: the table */
+/* xrt's attributes are CUDA's values (checked here, as a CUDA build compiles). */
+#define XRT__CUDA_DEVATTR_SAME(name, value) \
+    XRT__GPU_ASSERT((int)XRT_DEVATTR_##name == (int)XRT__CUDA_DEVATTR_##name, "XRT_DEVATTR_" #name " is not CUDA's");
+#define XRT__CUDA_DEVATTR_MAX_THREADS_PER_BLOCK cudaDevAttrMaxThreadsPerBlock
+#define XRT__CUDA_DEVATTR_MAX_BLOCK_DIM_X cudaDevAttrMaxBlockDimX
+#define XRT__CUDA_DEVATTR_MAX_BLOCK_DIM_Y cudaDevAttrMaxBlockDimY
+#define XRT__CUDA_DEVATTR_MAX_BLOCK_DIM_Z cudaDevAttrMaxBlockDimZ
+#define XRT__CUDA_DEVATTR_MAX_GRID_DIM_X cudaDevAttrMaxGridDimX
+#define XRT__CUDA_DEVATTR_MAX_GRID_DIM_Y cudaDevAttrMaxGridDimY
+#define XRT__CUDA_DEVATTR_MAX_GRID_DIM_Z cudaDevAttrMaxGridDimZ
+#define XRT__CUDA_DEVATTR_MAX_SHARED_MEMORY_PER_BLOCK cudaDevAttrMaxSharedMemoryPerBlock
+#define XRT__CUDA_DEVATTR_WARP_SIZE cudaDevAttrWarpSize
+#define XRT__CUDA_DEVATTR_MAX_PITCH cudaDevAttrMaxPitch
+#define XRT__CUDA_DEVATTR_MAX_REGISTERS_PER_BLOCK cudaDevAttrMaxRegistersPerBlock
+#define XRT__CUDA_DEVATTR_CLOCK_RATE cudaDevAttrClockRate
+#define XRT__CUDA_DEVATTR_MULTIPROCESSOR_COUNT cudaDevAttrMultiProcessorCount
+#define XRT__CUDA_DEVATTR_INTEGRATED cudaDevAttrIntegrated
+#define XRT__CUDA_DEVATTR_CAN_MAP_HOST_MEMORY cudaDevAttrCanMapHostMemory
+#define XRT__CUDA_DEVATTR_CONCURRENT_KERNELS cudaDevAttrConcurrentKernels
+#define XRT__CUDA_DEVATTR_PCI_BUS_ID cudaDevAttrPciBusId
+#define XRT__CUDA_DEVATTR_PCI_DEVICE_ID cudaDevAttrPciDeviceId
+#define XRT__CUDA_DEVATTR_MEMORY_CLOCK_RATE cudaDevAttrMemoryClockRate
+#define XRT__CUDA_DEVATTR_GLOBAL_MEMORY_BUS_WIDTH cudaDevAttrGlobalMemoryBusWidth
+#define XRT__CUDA_DEVATTR_L2_CACHE_SIZE cudaDevAttrL2CacheSize
+#define XRT__CUDA_DEVATTR_MAX_THREADS_PER_MULTIPROCESSOR cudaDevAttrMaxThreadsPerMultiProcessor
+#define XRT__CUDA_DEVATTR_ASYNC_ENGINE_COUNT cudaDevAttrAsyncEngineCount
+#define XRT__CUDA_DEVATTR_UNIFIED_ADDRESSING cudaDevAttrUnifiedAddressing
+#define XRT__CUDA_DEVATTR_PCI_DOMAIN_ID cudaDevAttrPciDomainId
+#define XRT__CUDA_DEVATTR_COMPUTE_CAPABILITY_MAJOR cudaDevAttrComputeCapabilityMajor
+#define XRT__CUDA_DEVATTR_COMPUTE_CAPABILITY_MINOR cudaDevAttrComputeCapabilityMinor
+#define XRT__CUDA_DEVATTR_STREAM_PRIORITIES_SUPPORTED cudaDevAttrStreamPrioritiesSupported
+#define XRT__CUDA_DEVATTR_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR cudaDevAttrMaxSharedMemoryPerMultiprocessor
+#define XRT__CUDA_DEVATTR_MANAGED_MEMORY cudaDevAttrManagedMemory
+#define XRT__CUDA_DEVATTR_PAGEABLE_MEMORY_ACCESS cudaDevAttrPageableMemoryAccess
+#define XRT__CUDA_DEVATTR_CONCURRENT_MANAGED_ACCESS cudaDevAttrConcurrentManagedAccess
+#define XRT__CUDA_DEVATTR_COOPERATIVE_LAUNCH cudaDevAttrCooperativeLaunch
+#define XRT__CUDA_DEVATTR_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN cudaDevAttrMaxSharedMemoryPerBlockOptin
+#define XRT__CUDA_DEVATTR_HOST_REGISTER_SUPPORTED cudaDevAttrHostRegisterSupported
+#define XRT__CUDA_DEVATTR_MEMORY_POOLS_SUPPORTED cudaDevAttrMemoryPoolsSupported
+#define XRT__CUDA_DEVATTR_NUMA_ID 131 /* cudaDevAttrNumaId: CUDA 12.2 on */
+XRT__DEVICE_ATTRS(XRT__CUDA_DEVATTR_SAME)
+
+static int xrt__cuda_native_attr(int attr) { return attr; }
+
 static xrt__gpu xrt__cuda; /* the backend's data: self->user */
 
 static void xrt__cuda_fill(xrt_backend *t)
@@ -878,6 +922,7 @@ static void xrt__cuda_fill(xrt_backend *t)
     g->attr_pci[0] = cudaDevAttrPciDomainId;
     g->attr_pci[1] = cudaDevAttrPciBusId;
     g->attr_pci[2] = cudaDevAttrPciDeviceId;
+    g->native_attr = xrt__cuda_native_attr;
     g->driver_version = "cudaDriverGetVersion";
     g->stream_device_sym = "cudaStreamGetDevice";
     g->dot_print_sym = "cudaGraphDebugDotPrint";

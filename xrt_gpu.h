@@ -370,6 +370,7 @@ struct xrt__gpu {
     void *per_thread;              /* cudaStreamPerThread, hipStreamPerThread */
     int attr_pools;                /* cudaDevAttrMemoryPoolsSupported, hipDeviceAttributeMemoryPoolsSupported */
     int attr_pci[3];               /* the PCI domain, bus and device attributes */
+    int (*native_attr)(int attr);  /* an XRT_DEVATTR_* as the runtime's attribute; -1 where it has none */
     const char *driver_version;    /* "cudaDriverGetVersion": looked up by name, optional */
     const char *stream_device_sym; /* "cudaStreamGetDevice" (CUDA 12.8): looked up by name, optional */
     int (*stream_device)(void *stream, int *device); /* that entry point, or NULL */
@@ -839,6 +840,18 @@ static inline xrt_status xrt__gpu_attribute(const xrt__gpu *g, int *value, int a
 {
     *value = 0;
     return xrt__gpu_check(g, g->rt.DeviceGetAttribute(value, attr, device), XRT__GPU_CALL(DeviceGetAttribute));
+}
+
+static xrt_status xrt__gpu_device_get_attribute(const xrt_backend *self, int *value, int attr, int device)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    int native = g->native_attr(attr);
+    xrt_status st = xrt__gpu_check_device(g, device, "xrt_device_get_attribute");
+    if (st != XRT_SUCCESS) return st;
+    if (native < 0)
+        return xrt_error(XRT_ERROR_UNSUPPORTED, "xrt_device_get_attribute", "%s: the runtime has no attribute %d",
+                         g->name, attr);
+    return XRT__GPU_CHECK(g, g->rt.DeviceGetAttribute(value, native, device), XRT__GPU_CALL(DeviceGetAttribute));
 }
 
 /* The runtime fills its device struct, whose layout changes between major

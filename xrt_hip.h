@@ -692,6 +692,50 @@ static xrt_status xrt__hip_function_attributes(xrt__gpu *g, void *fn, xrt_functi
 }
 
 /* >> hip: the table */
+/* xrt's attributes (CUDA's values) as HIP's, whose enum is ordered otherwise;
+   -1 for one HIP 5 lacks. */
+static int xrt__hip_native_attr(int attr)
+{
+    switch (attr) {
+    case XRT_DEVATTR_MAX_THREADS_PER_BLOCK: return hipDeviceAttributeMaxThreadsPerBlock;
+    case XRT_DEVATTR_MAX_BLOCK_DIM_X: return hipDeviceAttributeMaxBlockDimX;
+    case XRT_DEVATTR_MAX_BLOCK_DIM_Y: return hipDeviceAttributeMaxBlockDimY;
+    case XRT_DEVATTR_MAX_BLOCK_DIM_Z: return hipDeviceAttributeMaxBlockDimZ;
+    case XRT_DEVATTR_MAX_GRID_DIM_X: return hipDeviceAttributeMaxGridDimX;
+    case XRT_DEVATTR_MAX_GRID_DIM_Y: return hipDeviceAttributeMaxGridDimY;
+    case XRT_DEVATTR_MAX_GRID_DIM_Z: return hipDeviceAttributeMaxGridDimZ;
+    case XRT_DEVATTR_MAX_SHARED_MEMORY_PER_BLOCK: return hipDeviceAttributeMaxSharedMemoryPerBlock;
+    case XRT_DEVATTR_WARP_SIZE: return hipDeviceAttributeWarpSize;
+    case XRT_DEVATTR_MAX_PITCH: return hipDeviceAttributeMaxPitch;
+    case XRT_DEVATTR_MAX_REGISTERS_PER_BLOCK: return hipDeviceAttributeMaxRegistersPerBlock;
+    case XRT_DEVATTR_CLOCK_RATE: return hipDeviceAttributeClockRate;
+    case XRT_DEVATTR_MULTIPROCESSOR_COUNT: return hipDeviceAttributeMultiprocessorCount;
+    case XRT_DEVATTR_INTEGRATED: return hipDeviceAttributeIntegrated;
+    case XRT_DEVATTR_CAN_MAP_HOST_MEMORY: return hipDeviceAttributeCanMapHostMemory;
+    case XRT_DEVATTR_CONCURRENT_KERNELS: return hipDeviceAttributeConcurrentKernels;
+    case XRT_DEVATTR_PCI_BUS_ID: return hipDeviceAttributePciBusId;
+    case XRT_DEVATTR_PCI_DEVICE_ID: return hipDeviceAttributePciDeviceId;
+    case XRT_DEVATTR_MEMORY_CLOCK_RATE: return hipDeviceAttributeMemoryClockRate;
+    case XRT_DEVATTR_GLOBAL_MEMORY_BUS_WIDTH: return hipDeviceAttributeMemoryBusWidth;
+    case XRT_DEVATTR_L2_CACHE_SIZE: return hipDeviceAttributeL2CacheSize;
+    case XRT_DEVATTR_MAX_THREADS_PER_MULTIPROCESSOR: return hipDeviceAttributeMaxThreadsPerMultiProcessor;
+    case XRT_DEVATTR_ASYNC_ENGINE_COUNT: return hipDeviceAttributeAsyncEngineCount;
+    case XRT_DEVATTR_UNIFIED_ADDRESSING: return hipDeviceAttributeUnifiedAddressing;
+    case XRT_DEVATTR_PCI_DOMAIN_ID: return hipDeviceAttributePciDomainID;
+    case XRT_DEVATTR_COMPUTE_CAPABILITY_MAJOR: return hipDeviceAttributeComputeCapabilityMajor;
+    case XRT_DEVATTR_COMPUTE_CAPABILITY_MINOR: return hipDeviceAttributeComputeCapabilityMinor;
+    case XRT_DEVATTR_STREAM_PRIORITIES_SUPPORTED: return hipDeviceAttributeStreamPrioritiesSupported;
+    case XRT_DEVATTR_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR: return hipDeviceAttributeMaxSharedMemoryPerMultiprocessor;
+    case XRT_DEVATTR_MANAGED_MEMORY: return hipDeviceAttributeManagedMemory;
+    case XRT_DEVATTR_PAGEABLE_MEMORY_ACCESS: return hipDeviceAttributePageableMemoryAccess;
+    case XRT_DEVATTR_CONCURRENT_MANAGED_ACCESS: return hipDeviceAttributeConcurrentManagedAccess;
+    case XRT_DEVATTR_COOPERATIVE_LAUNCH: return hipDeviceAttributeCooperativeLaunch;
+    case XRT_DEVATTR_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: return hipDeviceAttributeSharedMemPerBlockOptin;
+    case XRT_DEVATTR_MEMORY_POOLS_SUPPORTED: return hipDeviceAttributeMemoryPoolsSupported;
+    default: return -1; /* HOST_REGISTER_SUPPORTED, NUMA_ID */
+    }
+}
+
 static xrt__gpu xrt__hip; /* the backend's data: self->user */
 
 static void xrt__hip_fill(xrt_backend *t)
@@ -711,6 +755,7 @@ static void xrt__hip_fill(xrt_backend *t)
     g->attr_pci[0] = hipDeviceAttributePciDomainID;
     g->attr_pci[1] = hipDeviceAttributePciBusId;
     g->attr_pci[2] = hipDeviceAttributePciDeviceId;
+    g->native_attr = xrt__hip_native_attr;
     g->driver_version = "hipDriverGetVersion";
     g->stream_device_sym = "hipStreamGetDevice";
     g->dot_print_sym = "hipGraphDebugDotPrint";

@@ -1084,6 +1084,153 @@ XRT_TEST(test_async_allocation_on_streams_device)
     OK(xrt_stream_destroy(s));
 }
 
+/* >> attributes */
+static int attribute(xrt_device_attr a, int device)
+{
+    int v = -12345;
+    OK(xrt_device_get_attribute(&v, a, device));
+    return v;
+}
+
+/* Every device's attributes agree with its properties and are in the ranges
+   CUDA's are; on the CPU backend they are its launch limits, its cores and
+   its host memory's (REFERENCE.md, "Device attributes"). */
+XRT_TEST(test_device_attributes)
+{
+    static const xrt_device_attr flags[] = {
+        XRT_DEVATTR_INTEGRATED, XRT_DEVATTR_CAN_MAP_HOST_MEMORY, XRT_DEVATTR_CONCURRENT_KERNELS,
+        XRT_DEVATTR_UNIFIED_ADDRESSING, XRT_DEVATTR_STREAM_PRIORITIES_SUPPORTED, XRT_DEVATTR_MANAGED_MEMORY,
+        XRT_DEVATTR_PAGEABLE_MEMORY_ACCESS, XRT_DEVATTR_CONCURRENT_MANAGED_ACCESS, XRT_DEVATTR_COOPERATIVE_LAUNCH,
+        XRT_DEVATTR_HOST_REGISTER_SUPPORTED, XRT_DEVATTR_MEMORY_POOLS_SUPPORTED};
+    int n = devices(), d;
+    size_t i;
+    (void)state;
+    for (d = 0; d < n; d++) {
+        xrt_device_prop p;
+        int least = 0, greatest = 0;
+        OK(xrt_get_device_properties(&p, d));
+        assert_int_equal(attribute(XRT_DEVATTR_MULTIPROCESSOR_COUNT, d), p.multiprocessor_count);
+        assert_int_equal(attribute(XRT_DEVATTR_WARP_SIZE, d), p.warp_size);
+        assert_int_equal(attribute(XRT_DEVATTR_PCI_DOMAIN_ID, d), p.pci_domain_id);
+        assert_int_equal(attribute(XRT_DEVATTR_PCI_BUS_ID, d), p.pci_bus_id);
+        assert_int_equal(attribute(XRT_DEVATTR_PCI_DEVICE_ID, d), p.pci_device_id);
+        assert_in_range(attribute(XRT_DEVATTR_MAX_THREADS_PER_BLOCK, d), 64, 1u << 20);
+        assert_true(attribute(XRT_DEVATTR_MAX_THREADS_PER_MULTIPROCESSOR, d) >=
+                    attribute(XRT_DEVATTR_MAX_THREADS_PER_BLOCK, d));
+        assert_true(attribute(XRT_DEVATTR_MAX_BLOCK_DIM_X, d) >= 1 && attribute(XRT_DEVATTR_MAX_BLOCK_DIM_Z, d) >= 1);
+        assert_true(attribute(XRT_DEVATTR_MAX_GRID_DIM_X, d) >= 65535 && attribute(XRT_DEVATTR_MAX_GRID_DIM_Y, d) >= 1);
+        assert_true(attribute(XRT_DEVATTR_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, d) >=
+                    attribute(XRT_DEVATTR_MAX_SHARED_MEMORY_PER_BLOCK, d));
+        assert_true(attribute(XRT_DEVATTR_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, d) >=
+                    attribute(XRT_DEVATTR_MAX_SHARED_MEMORY_PER_BLOCK, d));
+        assert_true(attribute(XRT_DEVATTR_MAX_PITCH, d) > 0);
+        assert_true(attribute(XRT_DEVATTR_CLOCK_RATE, d) >= 0 && attribute(XRT_DEVATTR_L2_CACHE_SIZE, d) >= 0);
+        for (i = 0; i < sizeof flags / sizeof flags[0]; i++) assert_in_range(attribute(flags[i], d), 0, 1);
+        OK(xrt_device_get_stream_priority_range(&least, &greatest));
+        assert_int_equal(attribute(XRT_DEVATTR_STREAM_PRIORITIES_SUPPORTED, d), least != greatest);
+        assert_int_equal(attribute(XRT_DEVATTR_MEMORY_POOLS_SUPPORTED, d), (caps() & XRT_CAP_MALLOC_ASYNC) != 0);
+        if (!is_cpu()) continue;
+        assert_int_equal(attribute(XRT_DEVATTR_MAX_THREADS_PER_BLOCK, d), 1024);
+        assert_int_equal(attribute(XRT_DEVATTR_MAX_BLOCK_DIM_Z, d), 1024); /* only the product is limited */
+        assert_int_equal(attribute(XRT_DEVATTR_MAX_GRID_DIM_X, d), 0x7fffffff);
+        assert_int_equal(attribute(XRT_DEVATTR_MAX_GRID_DIM_Z, d), 65535);
+        assert_int_equal(attribute(XRT_DEVATTR_MAX_SHARED_MEMORY_PER_BLOCK, d), 1 << 20);
+        assert_int_equal(attribute(XRT_DEVATTR_COMPUTE_CAPABILITY_MAJOR, d), 0);
+        assert_int_equal(attribute(XRT_DEVATTR_INTEGRATED, d), 1);
+        assert_int_equal(attribute(XRT_DEVATTR_UNIFIED_ADDRESSING, d), 1);
+        assert_int_equal(attribute(XRT_DEVATTR_PAGEABLE_MEMORY_ACCESS, d), 1);
+        assert_int_equal(attribute(XRT_DEVATTR_COOPERATIVE_LAUNCH, d), 0);
+        assert_int_equal(attribute(XRT_DEVATTR_NUMA_ID, d), p.numa_node);
+        assert_true(attribute(XRT_DEVATTR_L2_CACHE_SIZE, d) == 0 ||
+                    attribute(XRT_DEVATTR_L2_CACHE_SIZE, d) == (int)sysconf(_SC_LEVEL2_CACHE_SIZE));
+    }
+    if (strcmp(xrt_test_backend, "cuda") == 0) { /* the runtime's own values (the double's: an H100's) */
+        assert_int_equal(attribute(XRT_DEVATTR_COMPUTE_CAPABILITY_MAJOR, 0), 9);
+        assert_int_equal(attribute(XRT_DEVATTR_MAX_BLOCK_DIM_Z, 0), 64);
+    }
+}
+
+XRT_TEST(test_device_attribute_errors)
+{
+    int n = devices(), v = 7;
+    xrt_test_log_capture();
+    (void)state;
+    FAILS(xrt_device_get_attribute(NULL, XRT_DEVATTR_WARP_SIZE, 0), XRT_ERROR_INVALID_VALUE, "value is NULL");
+    FAILS(xrt_device_get_attribute(&v, XRT_DEVATTR_WARP_SIZE, n), XRT_ERROR_INVALID_DEVICE, "out of range");
+    FAILS(xrt_device_get_attribute(&v, XRT_DEVATTR_WARP_SIZE, -1), XRT_ERROR_INVALID_DEVICE, "device -1 is negative");
+    FAILS(xrt_device_get_attribute(&v, (xrt_device_attr)0, 0), XRT_ERROR_INVALID_VALUE, "attribute 0 is no");
+    FAILS(xrt_device_get_attribute(&v, (xrt_device_attr)44, 0), XRT_ERROR_INVALID_VALUE, "attribute 44 is no");
+    FAILS(xrt_device_get_attribute(&v, XRT__DEVATTR_END, 0), XRT_ERROR_INVALID_VALUE, "is no xrt_device_attr");
+    assert_int_equal(v, 0);
+}
+
+/* A GPU's PCI address, as the runtime's cudaDeviceGetPCIBusId writes it,
+   finds the device again; the CPU's devices have none. */
+XRT_TEST(test_pci_bus_id)
+{
+    char id[XRT_PCI_BUS_ID_SIZE + 3], want[32];
+    int n = devices(), d, found = -1;
+    xrt_test_log_capture();
+    (void)state;
+    for (d = 0; d < n; d++) {
+        if (is_cpu()) {
+            FAILS(xrt_device_get_pci_bus_id(id, (int)sizeof id, d), XRT_ERROR_UNSUPPORTED, "no PCI address");
+            continue;
+        }
+        OK(xrt_device_get_pci_bus_id(id, (int)sizeof id, d));
+        snprintf(want, sizeof want, "%04x:%02x:%02x.0", attribute(XRT_DEVATTR_PCI_DOMAIN_ID, d),
+                 attribute(XRT_DEVATTR_PCI_BUS_ID, d), attribute(XRT_DEVATTR_PCI_DEVICE_ID, d));
+        assert_string_equal(id, want);
+        OK(xrt_device_get_by_pci_bus_id(&found, id));
+        assert_int_equal(found, d);
+        found = -1;
+        id[10] = 0; /* "dddd:bb:dd" */
+        OK(xrt_device_get_by_pci_bus_id(&found, id));
+        assert_int_equal(found, d);
+        found = -1; /* "bb:dd.f", upper case */
+        snprintf(want, sizeof want, "%02X:%02X.0", attribute(XRT_DEVATTR_PCI_BUS_ID, d),
+                 attribute(XRT_DEVATTR_PCI_DEVICE_ID, d));
+        OK(xrt_device_get_by_pci_bus_id(&found, want));
+        assert_int_equal(found, d);
+        found = -1;
+    }
+    FAILS(xrt_device_get_by_pci_bus_id(&found, "7fff:ee:1f.7"), XRT_ERROR_INVALID_DEVICE, "no device");
+    FAILS(xrt_device_get_pci_bus_id(id, (int)sizeof id, n), XRT_ERROR_INVALID_DEVICE, "out of range");
+    FAILS(xrt_device_get_pci_bus_id(id, -1 + XRT_PCI_BUS_ID_SIZE, 0), XRT_ERROR_INVALID_VALUE, "needs 13 bytes");
+    FAILS(xrt_device_get_pci_bus_id(NULL, 64, 0), XRT_ERROR_INVALID_VALUE, "bus_id is NULL");
+    FAILS(xrt_device_get_by_pci_bus_id(NULL, "0000:41:00.0"), XRT_ERROR_INVALID_VALUE, "device is NULL");
+    FAILS(xrt_device_get_by_pci_bus_id(&found, NULL), XRT_ERROR_INVALID_VALUE, "bus_id is NULL");
+    {
+        static const char *const bad[] = {"", "41", "0000:41", "0000:41:00.8", "0000:41:00.0 ", "g000:41:00.0",
+                                          "0000::00.0", "0000:41:00:0", "0000:141:00.0", ":41:00.0",
+                                          "0000:41:00.", "123456789:41:00.0", "0000.41:00"};
+        size_t i;
+        for (i = 0; i < sizeof bad / sizeof bad[0]; i++)
+            FAILS(xrt_device_get_by_pci_bus_id(&found, bad[i]), XRT_ERROR_INVALID_VALUE, "is no PCI bus id");
+    }
+    assert_int_equal(found, -1);
+}
+
+/* The driver's version as the runtime reported it at its probe (the
+   backend's info); the CPU backend's is xrt's own. */
+XRT_TEST(test_driver_version)
+{
+    int v = -1, i, count = 0;
+    const char *name = NULL;
+    xrt_test_log_capture();
+    (void)state;
+    OK(xrt_driver_get_version(&v));
+    OK(xrt_get_backend(&name));
+    OK(xrt_backend_count(&count));
+    for (i = 0; i < count; i++) {
+        xrt_backend_info info;
+        OK(xrt_backend_get_info(i, &info));
+        if (strcmp(info.name, name) == 0) assert_int_equal(v, info.library[0] ? info.driver_version : XRT_VERSION);
+    }
+    if (is_cpu()) assert_int_equal(v, XRT_VERSION);
+    FAILS(xrt_driver_get_version(NULL), XRT_ERROR_INVALID_VALUE, "version is NULL");
+}
+
 int main(void)
 {
     const xrt_test_list *l = xrt_test_defined();

@@ -1422,6 +1422,22 @@ static void peer_round_trip(int d0, int d1, int async)
     OK(xrt_free(b));
 }
 
+/* The device's attributes agree with its properties (tests/test_devices.c
+   checks every attribute and the errors). */
+XRT_TEST(test_device_attribute)
+{
+    xrt_device_prop p;
+    int v = 0, version = 0;
+    (void)state;
+    OK(xrt_get_device_properties(&p, 0));
+    OK(xrt_device_get_attribute(&v, XRT_DEVATTR_MULTIPROCESSOR_COUNT, 0));
+    assert_int_equal(v, p.multiprocessor_count);
+    OK(xrt_device_get_attribute(&v, XRT_DEVATTR_WARP_SIZE, 0));
+    assert_int_equal(v, p.warp_size);
+    OK(xrt_driver_get_version(&version));
+    assert_true(version >= 0);
+}
+
 XRT_TEST(test_peers)
 {
     int n = 0, can = -1, last;

@@ -1249,6 +1249,12 @@ typedef struct xrt_test_calls {
       xrt_device_can_access_peer(&c->n, 0, 0))                                                                         \
     X(can_access_peer_null, "device_can_access_peer to NULL", 0, XRT_ERROR_INVALID_VALUE,                              \
       xrt_device_can_access_peer(NULL, 0, 0))                                                                          \
+    X(get_attribute, "device_get_attribute", 0, XRT_SUCCESS, xrt_device_get_attribute(&c->n, XRT_DEVATTR_WARP_SIZE, 0)) \
+    X(get_attribute_null, "device_get_attribute to NULL", 0, XRT_ERROR_INVALID_VALUE,                                 \
+      xrt_device_get_attribute(NULL, XRT_DEVATTR_WARP_SIZE, 0))                                                       \
+    X(get_attribute_unknown, "device_get_attribute of attribute 0", 0, XRT_ERROR_INVALID_VALUE,                       \
+      xrt_device_get_attribute(&c->n, (xrt_device_attr)0, 0))                                                         \
+    X(driver_version, "driver_get_version", 0, XRT_SUCCESS, xrt_driver_get_version(&c->n))                           \
     X(enable_peer_self, "device_enable_peer_access to itself", 0, XRT_ERROR_INVALID_DEVICE,                            \
       xrt_device_enable_peer_access(0, 0))                                                                             \
     X(enable_peer_flags, "device_enable_peer_access with flags", 0, XRT_ERROR_INVALID_VALUE,                           \

@@ -1967,12 +1967,40 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int d)
     return cudaSuccess;
 }
 
+/* An H100's answers where a test reads them (one multiprocessor, as the
+   properties say); other attributes of the enum are 1, as flags mostly are.
+   As the runtime: a NULL value or an attribute the enum lacks is
+   cudaErrorInvalidValue. */
 cudaError_t cudaDeviceGetAttribute(int *v, enum cudaDeviceAttr a, int d)
 {
+    if (!v || (int)a < (int)cudaDevAttrMaxThreadsPerBlock || (int)a == 44 || (int)a > (int)cudaDevAttrMax - 1)
+        return cudaErrorInvalidValue;
     if (bad_device(d)) return cudaErrorInvalidDevice;
-    *v = a == cudaDevAttrComputeCapabilityMajor ? 9 : a == cudaDevAttrComputeCapabilityMinor ? 0 :
-         a == cudaDevAttrWarpSize ? 32 : a == cudaDevAttrMultiProcessorCount ? 1 :
-         a == cudaDevAttrPciBusId ? 0x41 + d : a == cudaDevAttrPciDeviceId || a == cudaDevAttrPciDomainId ? 0 : 1;
+    switch (a) {
+    case cudaDevAttrMaxThreadsPerBlock: case cudaDevAttrMaxBlockDimX: case cudaDevAttrMaxBlockDimY: *v = 1024; break;
+    case cudaDevAttrMaxBlockDimZ: *v = 64; break;
+    case cudaDevAttrMaxGridDimX: *v = 0x7fffffff; break;
+    case cudaDevAttrMaxGridDimY: case cudaDevAttrMaxGridDimZ: *v = 65535; break;
+    case cudaDevAttrMaxSharedMemoryPerBlock: *v = 49152; break;
+    case cudaDevAttrMaxSharedMemoryPerBlockOptin: *v = 232448; break;
+    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *v = 233472; break;
+    case cudaDevAttrMaxThreadsPerMultiProcessor: *v = 2048; break;
+    case cudaDevAttrMaxRegistersPerBlock: *v = 65536; break;
+    case cudaDevAttrClockRate: *v = 1980000; break;
+    case cudaDevAttrMemoryClockRate: *v = 2619000; break;
+    case cudaDevAttrGlobalMemoryBusWidth: *v = 5120; break;
+    case cudaDevAttrL2CacheSize: *v = 52428800; break;
+    case cudaDevAttrAsyncEngineCount: *v = 2; break;
+    case cudaDevAttrMaxPitch: *v = 0x7fffffff; break;
+    case cudaDevAttrComputeCapabilityMajor: *v = 9; break;
+    case cudaDevAttrComputeCapabilityMinor: case cudaDevAttrIntegrated: case cudaDevAttrPageableMemoryAccess: *v = 0; break;
+    case cudaDevAttrWarpSize: *v = 32; break;
+    case cudaDevAttrMultiProcessorCount: *v = 1; break;
+    case cudaDevAttrPciBusId: *v = 0x41 + d; break;
+    case cudaDevAttrPciDeviceId: case cudaDevAttrPciDomainId: *v = 0; break;
+    case cudaDevAttrNumaId: *v = -1; break;
+    default: *v = 1; break;
+    }
     return cudaSuccess;
 }
 
