@@ -4422,11 +4422,12 @@ static xrt_status xrt__cpu_device_get_attribute(const xrt_backend *self, int *va
     case XRT_DEVATTR_INTEGRATED: case XRT_DEVATTR_CAN_MAP_HOST_MEMORY: case XRT_DEVATTR_UNIFIED_ADDRESSING:
     case XRT_DEVATTR_MANAGED_MEMORY: case XRT_DEVATTR_CONCURRENT_MANAGED_ACCESS:
     case XRT_DEVATTR_PAGEABLE_MEMORY_ACCESS: case XRT_DEVATTR_HOST_REGISTER_SUPPORTED:
-    /* streams run side by side, each on its worker; stream-ordered allocation */
+    /* streams run side by side, each on its worker; stream-ordered allocation; priorities 0 to -5 */
     case XRT_DEVATTR_CONCURRENT_KERNELS: case XRT_DEVATTR_ASYNC_ENGINE_COUNT: case XRT_DEVATTR_MEMORY_POOLS_SUPPORTED:
+    case XRT_DEVATTR_STREAM_PRIORITIES_SUPPORTED:
         *value = 1; break;
-    default: /* no compute capability, register file, PCI address, memory clock or bus width to tell; one
-                priority; no cooperative launch */
+    default: /* no compute capability, register file, PCI address, memory clock or bus width to tell; no
+                cooperative launch */
         *value = 0; break;
     }
     return XRT_SUCCESS;
