@@ -469,6 +469,16 @@ typedef struct xrt_function_attributes {
     int num_regs;             /* registers per thread; 0 where unknown (CPU) */
 } xrt_function_attributes;
 
+/* What xrt_function_set_attribute sets: the values of CUDA's cudaFuncAttribute
+   (and CUfunction_attribute, hipFuncAttribute). */
+typedef enum xrt_function_attribute {
+    /* the most dynamic shared memory a launch of the function may ask for
+       (cudaFuncAttributeMaxDynamicSharedMemorySize): 48 KiB until raised,
+       up to the device's opt-in limit (the CPU backend's: 1 MiB) */
+    XRT_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8
+} xrt_function_attribute;
+#define XRT_DEFAULT_MAX_DYNAMIC_SHARED_BYTES (48u * 1024u)
+
 /* The kernel cache (see xrt_module_load): counters since the process started. */
 typedef struct xrt_cache_stats {
     uint64_t hits;      /* a module found built in the cache */
@@ -791,6 +801,38 @@ XRT_API const char *xrt_module_get_log(void);  /* the thread's last build log; "
 static inline xrt_status xrt_launch_kernel(xrt_function function, xrt_dim3 grid, xrt_dim3 block, size_t shared_bytes,
                                            xrt_stream stream, const void *args, size_t args_size);
 static inline xrt_status xrt_function_get_attributes(xrt_function_attributes *attr, xrt_function function);
+/* A module's variables (CUDA's __device__ globals, a CPU module's data
+   symbols), each load's own. xrt_module_get_global gives the address (device
+   memory of the module's device: xrt_memcpy reaches it with
+   XRT_MEMCPY_DEFAULT) and size of variable `name`; either out-pointer may be
+   NULL. An unknown name is XRT_ERROR_NOT_FOUND. The address is valid until
+   the module is unloaded.
+   The symbol copies name the variable by (module, name), as CUDA's
+   cudaMemcpyToSymbol names it by its host shadow, which xrt cannot have:
+   `count` bytes at `offset` into the variable; a copy past its end is
+   XRT_ERROR_INVALID_VALUE. kind: to a symbol HOST_TO_DEVICE,
+   DEVICE_TO_DEVICE or DEFAULT; from one DEVICE_TO_HOST, DEVICE_TO_DEVICE or
+   DEFAULT (cudaMemcpyToSymbol's rule). */
+XRT_API xrt_status xrt_module_get_global(void **ptr, size_t *size, xrt_module module, const char *name);
+XRT_API xrt_status xrt_memcpy_to_symbol(xrt_module module, const char *symbol, const void *src, size_t count,
+                                        size_t offset, xrt_memcpy_kind kind);
+XRT_API xrt_status xrt_memcpy_from_symbol(void *dst, xrt_module module, const char *symbol, size_t count,
+                                          size_t offset, xrt_memcpy_kind kind);
+XRT_API xrt_status xrt_memcpy_to_symbol_async(xrt_module module, const char *symbol, const void *src, size_t count,
+                                              size_t offset, xrt_memcpy_kind kind, xrt_stream stream);
+XRT_API xrt_status xrt_memcpy_from_symbol_async(void *dst, xrt_module module, const char *symbol, size_t count,
+                                                size_t offset, xrt_memcpy_kind kind, xrt_stream stream);
+/* Function attributes and occupancy (cudaFuncSetAttribute,
+   cudaOccupancyMaxActiveBlocksPerMultiprocessor,
+   cudaOccupancyMaxPotentialBlockSize). A launch asking for more dynamic
+   shared memory than the function's limit fails (XRT_ERROR_INVALID_VALUE on
+   the CPU; the runtime's error on a GPU). block_size_limit 0: the function's
+   own limit. */
+XRT_API xrt_status xrt_function_set_attribute(xrt_function function, xrt_function_attribute attr, int value);
+XRT_API xrt_status xrt_occupancy_max_active_blocks_per_multiprocessor(int *num_blocks, xrt_function function,
+                                                                      int block_size, size_t dynamic_shared);
+XRT_API xrt_status xrt_occupancy_max_potential_block_size(int *min_grid_size, int *block_size, xrt_function function,
+                                                          size_t dynamic_shared, int block_size_limit);
 /* The kernel cache: where built modules are kept (env XRT_CACHE_DIR, default
    $XDG_CACHE_HOME/xrt or ~/.cache/xrt; XRT_CACHE=0 turns it off; XRT_CACHE_BYTES
    bounds its size, least recently used entries go first). A directory or an
@@ -6324,6 +6366,161 @@ XRT_API xrt_status xrt_module_get_function(xrt_function *function, xrt_module mo
     if (dead) st = xrt__handle_bad("xrt_module_get_function", module);
     if (st == XRT_SUCCESS) *function = (xrt_function)h;
     return xrt__call_exit(st);
+}
+
+/* >> impl: module globals, function attributes, occupancy */
+static xrt_status xrt__module_global(const xrt_backend *b, xrt_module module, const char *name, void **ptr,
+                                     size_t *size, const char *fn);
+
+XRT_API xrt_status xrt_module_get_global(void **ptr, size_t *size, xrt_module module, const char *name)
+{
+    const xrt_backend *b = xrt__be();
+    void *p = NULL;
+    size_t n = 0;
+    xrt_status st;
+    if (ptr) *ptr = NULL;
+    if (size) *size = 0;
+    if (!ptr && !size) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_module_get_global", "ptr and size are NULL");
+    if ((st = xrt__module_global(b, module, name, &p, &n, "xrt_module_get_global")) != XRT_SUCCESS) return st;
+    if (ptr) *ptr = p;
+    if (size) *size = n;
+    return XRT_SUCCESS;
+}
+
+/* The module's variable `name`, through its handle (an unload racing with
+   this finds the module dead, as xrt_module_get_function does). */
+static xrt_status xrt__module_global(const xrt_backend *b, xrt_module module, const char *name, void **ptr,
+                                     size_t *size, const char *fn)
+{
+    xrt__handle_slot *s;
+    xrt__module *m;
+    xrt_status st;
+    int dead;
+    XRT__CHECK_PTR(name, fn);
+    if (!name[0]) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "name is empty");
+    xrt__call_enter();
+    if (!(s = xrt__handle_lookup(b, module, XRT__HANDLE_MODULE))) return xrt__call_exit(xrt__handle_bad(fn, module));
+    m = (xrt__module *)s->obj;
+    pthread_mutex_lock(&m->lock);
+    dead = m->dead;
+    st = dead ? XRT_ERROR_INVALID_HANDLE : b->module_get_global(b, ptr, size, m->obj, name);
+    pthread_mutex_unlock(&m->lock);
+    if (dead) st = xrt__handle_bad(fn, module);
+    return xrt__call_exit(st);
+}
+
+/* A symbol copy: the variable's bytes [offset, offset + count), the other
+   side checked as xrt_memcpy checks it; the kind the caller gave must fit
+   the other side (the variable is device memory by definition, which the
+   CPU backend's registry does not know). async: on `stream`. */
+static xrt_status xrt__symbol_copy(int to, void *other, xrt_module module, const char *symbol, size_t count,
+                                   size_t offset, xrt_memcpy_kind kind, int async, xrt_stream stream, const char *fn)
+{
+    const xrt_backend *b = xrt__be();
+    xrt_memcpy_kind k = XRT_MEMCPY_DEFAULT;
+    xrt__handle_slot *s = NULL;
+    void *p = NULL;
+    size_t n = 0;
+    xrt_status st;
+    int other_on_device;
+    if (!async) XRT__CHECK_MAY_WAIT(fn);
+    if (kind != XRT_MEMCPY_DEFAULT && kind != XRT_MEMCPY_DEVICE_TO_DEVICE &&
+        kind != (to ? XRT_MEMCPY_HOST_TO_DEVICE : XRT_MEMCPY_DEVICE_TO_HOST))
+        return xrt_error(XRT_ERROR_INVALID_MEMCPY_KIND, fn, "kind %d: a copy %s a symbol is %s, device to device or default",
+                         (int)kind, to ? "to" : "from", to ? "host to device" : "device to host");
+    if (!other) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%s is NULL", to ? "src" : "dst");
+    xrt__call_enter();
+    if (async && XRT__UNLIKELY(!(s = xrt__handle_stream(b, stream))))
+        return xrt__call_exit(xrt__handle_bad(fn, stream));
+    if ((st = xrt__module_global(b, module, symbol, &p, &n, fn)) != XRT_SUCCESS) return xrt__call_exit(st);
+    if (offset > n || count > n - offset)
+        return xrt__call_exit(xrt_error(XRT_ERROR_INVALID_VALUE, fn,
+                                        "%zu bytes at offset %zu run past the end of '%s' (%zu bytes)", count, offset,
+                                        symbol, n));
+    if (!count) return xrt__call_exit(xrt__no_op(b, fn));
+    p = (char *)p + offset;
+    st = to ? xrt__mem_check_copy(b, p, other, count, &k, fn) : xrt__mem_check_copy(b, other, p, count, &k, fn);
+    if (st != XRT_SUCCESS) return xrt__call_exit(st);
+    other_on_device = to ? (int)k >> 1 : (int)k & 1;
+    if (kind != XRT_MEMCPY_DEFAULT && other_on_device != (kind == XRT_MEMCPY_DEVICE_TO_DEVICE))
+        return xrt__call_exit(xrt_error(XRT_ERROR_INVALID_MEMCPY_KIND, fn, "kind %s but %s %p is %s memory",
+                                        xrt__mem_kind_names[kind], to ? "src" : "dst", other,
+                                        other_on_device ? "device" : "host"));
+    k = (xrt_memcpy_kind)(to ? ((int)k & 2) | 1 : ((int)k & 1) | 2); /* the variable's side is the device's */
+    if (async) st = to ? b->memcpy_async(b, p, other, count, k, s->obj) : b->memcpy_async(b, other, p, count, k, s->obj);
+    else st = to ? b->memcpy(b, p, other, count, k) : b->memcpy(b, other, p, count, k);
+    return xrt__call_exit(st);
+}
+
+XRT_API xrt_status xrt_memcpy_to_symbol(xrt_module module, const char *symbol, const void *src, size_t count,
+                                        size_t offset, xrt_memcpy_kind kind)
+{
+    return xrt__symbol_copy(1, (void *)(uintptr_t)src, module, symbol, count, offset, kind, 0, NULL,
+                            "xrt_memcpy_to_symbol");
+}
+
+XRT_API xrt_status xrt_memcpy_from_symbol(void *dst, xrt_module module, const char *symbol, size_t count,
+                                          size_t offset, xrt_memcpy_kind kind)
+{
+    return xrt__symbol_copy(0, dst, module, symbol, count, offset, kind, 0, NULL, "xrt_memcpy_from_symbol");
+}
+
+XRT_API xrt_status xrt_memcpy_to_symbol_async(xrt_module module, const char *symbol, const void *src, size_t count,
+                                              size_t offset, xrt_memcpy_kind kind, xrt_stream stream)
+{
+    return xrt__symbol_copy(1, (void *)(uintptr_t)src, module, symbol, count, offset, kind, 1, stream,
+                            "xrt_memcpy_to_symbol_async");
+}
+
+XRT_API xrt_status xrt_memcpy_from_symbol_async(void *dst, xrt_module module, const char *symbol, size_t count,
+                                                size_t offset, xrt_memcpy_kind kind, xrt_stream stream)
+{
+    return xrt__symbol_copy(0, dst, module, symbol, count, offset, kind, 1, stream, "xrt_memcpy_from_symbol_async");
+}
+
+XRT_API xrt_status xrt_function_set_attribute(xrt_function function, xrt_function_attribute attr, int value)
+{
+    const xrt_backend *b = xrt__be();
+    const char *fn = "xrt_function_set_attribute";
+    xrt__handle_slot *f;
+    if (attr != XRT_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "attribute %d is not an xrt_function_attribute", (int)attr);
+    if (value < 0) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "value %d is negative", value);
+    xrt__call_enter();
+    if (!(f = xrt__handle_lookup(b, function, XRT__HANDLE_FUNCTION))) return xrt__call_exit(xrt__handle_bad(fn, function));
+    return xrt__call_exit(b->function_set_attribute(b, f->obj, (int)attr, value));
+}
+
+XRT_API xrt_status xrt_occupancy_max_active_blocks_per_multiprocessor(int *num_blocks, xrt_function function,
+                                                                      int block_size, size_t dynamic_shared)
+{
+    const xrt_backend *b = xrt__be();
+    const char *fn = "xrt_occupancy_max_active_blocks_per_multiprocessor";
+    xrt__handle_slot *f;
+    XRT__CHECK_PTR(num_blocks, fn);
+    *num_blocks = 0;
+    if (block_size <= 0) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "block_size %d is not positive", block_size);
+    xrt__call_enter();
+    if (!(f = xrt__handle_lookup(b, function, XRT__HANDLE_FUNCTION))) return xrt__call_exit(xrt__handle_bad(fn, function));
+    return xrt__call_exit(b->occupancy_max_active_blocks_per_multiprocessor(b, num_blocks, f->obj, block_size,
+                                                                            dynamic_shared));
+}
+
+XRT_API xrt_status xrt_occupancy_max_potential_block_size(int *min_grid_size, int *block_size, xrt_function function,
+                                                          size_t dynamic_shared, int block_size_limit)
+{
+    const xrt_backend *b = xrt__be();
+    const char *fn = "xrt_occupancy_max_potential_block_size";
+    xrt__handle_slot *f;
+    XRT__CHECK_PTR(min_grid_size, fn);
+    XRT__CHECK_PTR(block_size, fn);
+    *min_grid_size = *block_size = 0;
+    if (block_size_limit < 0)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "block_size_limit %d is negative", block_size_limit);
+    xrt__call_enter();
+    if (!(f = xrt__handle_lookup(b, function, XRT__HANDLE_FUNCTION))) return xrt__call_exit(xrt__handle_bad(fn, function));
+    return xrt__call_exit(
+        b->occupancy_max_potential_block_size(b, min_grid_size, block_size, f->obj, dynamic_shared, block_size_limit));
 }
 
 /* >> impl: graph nodes. A node's handle is made the first time xrt hands

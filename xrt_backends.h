@@ -261,7 +261,17 @@ enum { /* xrt_backend.flags */
     X(stream_begin_capture_to_graph, (const xrt_backend *self, void *stream, void *graph, void *const *deps,       \
                                       size_t ndeps, unsigned mode),                                                \
       (self, stream, graph, deps, ndeps, mode))                                                                  \
-    X(device_get_attribute, (const xrt_backend *self, int *value, int attr, int device), (self, value, attr, device))
+    X(device_get_attribute, (const xrt_backend *self, int *value, int attr, int device), (self, value, attr, device)) \
+    X(module_get_global, (const xrt_backend *self, void **ptr, size_t *size, void *module, const char *name),       \
+      (self, ptr, size, module, name))                                                                             \
+    X(function_set_attribute, (const xrt_backend *self, void *function, int attr, int value),                      \
+      (self, function, attr, value))                                                                               \
+    X(occupancy_max_active_blocks_per_multiprocessor, (const xrt_backend *self, int *blocks, void *function,       \
+                                                       int block_size, size_t dynamic_shared),                     \
+      (self, blocks, function, block_size, dynamic_shared))                                                        \
+    X(occupancy_max_potential_block_size, (const xrt_backend *self, int *min_grid, int *block, void *function,     \
+                                           size_t dynamic_shared, int block_limit),                                \
+      (self, min_grid, block, function, dynamic_shared, block_limit))
 
 struct xrt_backend {
     uint32_t abi_version; /* XRT_BACKEND_ABI_VERSION the backend was built against */
@@ -290,7 +300,13 @@ struct xrt_backend {
    until then). Functions belong to their module: module_unload frees them.
    launch_kernel gets grid and block dimensions that are not 0 and a packed
    argument buffer that it copies before returning (args may be NULL when
-   args_size is 0); it checks its own limits. */
+   args_size is 0); it checks its own limits, and a function's limit on
+   dynamic shared memory (48 KiB unless function_set_attribute raised it).
+   module_get_global gives the address and size of the module's variable
+   `name` (this load's own), in memory that copies can reach: the dispatch
+   layer bounds symbol copies by that size. function_set_attribute gets an
+   xrt_function_attribute and a value >= 0; the occupancy calls get a block
+   size > 0 (block_limit >= 0, 0: the function's own limit). */
 
 /* Graphs (stream_begin_capture .. graph_get_info): the dispatch layer checks
    handles, modes and out-pointers and refuses capture of the NULL stream; a

@@ -3629,12 +3629,13 @@ static xrt_status xrt__cpu_get_device_properties(const xrt_backend *self, xrt_de
 #include <dlfcn.h>
 
 #define XRT__CPU_MAX_BLOCK 1024u          /* threads per block */
-#define XRT__CPU_MAX_SHARED (1u << 20)   /* shared bytes per block */
+#define XRT__CPU_MAX_SHARED (1u << 20)   /* shared bytes per block, the opt-in limit */
 #define XRT__CPU_MAX_GRID_X 0x7fffffffu  /* blocks per grid, as a GPU's */
 #define XRT__CPU_MAX_GRID_YZ 65535u
 
 typedef struct xrt__cpu_function {
     xrt_cpu_kernel_fn kernel;
+    size_t max_shared; /* dynamic shared bytes a launch may ask for (function_set_attribute) */
     struct xrt__cpu_module *module;
     struct xrt__cpu_function *next;
 } xrt__cpu_function;
@@ -4271,6 +4272,7 @@ static xrt_status xrt__cpu_module_get_function(const xrt_backend *self, void **f
     if (!(f = (xrt__cpu_function *)XRT_CALLOC(1, sizeof *f)))
         return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_module_get_function", "no memory for a function");
     memcpy(&f->kernel, &sym, sizeof sym);
+    f->max_shared = XRT_DEFAULT_MAX_DYNAMIC_SHARED_BYTES;
     f->module = m;
     f->next = m->fns;
     m->fns = f;
@@ -4281,7 +4283,77 @@ static xrt_status xrt__cpu_module_get_function(const xrt_backend *self, void **f
 static xrt_status xrt__cpu_function_get_attributes(const xrt_backend *self, xrt_function_attributes *attr, void *function)
 {
     attr->max_threads_per_block = (int)XRT__CPU_MAX_BLOCK;
-    attr->max_dynamic_shared_bytes = XRT__CPU_MAX_SHARED;
+    attr->max_dynamic_shared_bytes = __atomic_load_n(&((xrt__cpu_function *)function)->max_shared, __ATOMIC_RELAXED);
+    return XRT_SUCCESS;
+}
+
+/* As a GPU: 48 KiB until raised, up to the device's opt-in limit. */
+static xrt_status xrt__cpu_function_set_attribute(const xrt_backend *self, void *function, int attr, int value)
+{
+    (void)self;
+    (void)attr; /* the dispatch layer lets only the dynamic shared memory through */
+    if ((unsigned)value > XRT__CPU_MAX_SHARED)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "cpu: xrt_function_set_attribute",
+                         "%d bytes of dynamic shared memory exceed the device's %u", value, XRT__CPU_MAX_SHARED);
+    __atomic_store_n(&((xrt__cpu_function *)function)->max_shared, (size_t)value, __ATOMIC_RELAXED);
+    return XRT_SUCCESS;
+}
+
+/* A CPU core (a "multiprocessor") runs one block at a time: 1 where the
+   launch could run, else 0 (as CUDA answers for a block too large). */
+static int xrt__cpu_blocks_per_core(const xrt__cpu_function *f, int block_size, size_t shared)
+{
+    return (unsigned)block_size <= XRT__CPU_MAX_BLOCK && shared <= __atomic_load_n(&f->max_shared, __ATOMIC_RELAXED);
+}
+
+static xrt_status xrt__cpu_occupancy_max_active_blocks_per_multiprocessor(const xrt_backend *self, int *blocks,
+                                                                          void *function, int block_size,
+                                                                          size_t dynamic_shared)
+{
+    (void)self;
+    *blocks = xrt__cpu_blocks_per_core((xrt__cpu_function *)function, block_size, dynamic_shared);
+    return XRT_SUCCESS;
+}
+
+/* The largest block the function allows (a block's threads are the
+   kernel's own loop, so larger is cheaper), and a block per core. */
+static xrt_status xrt__cpu_occupancy_max_potential_block_size(const xrt_backend *self, int *min_grid, int *block,
+                                                              void *function, size_t dynamic_shared, int block_limit)
+{
+    xrt_device_prop prop;
+    int b = block_limit > 0 && (unsigned)block_limit < XRT__CPU_MAX_BLOCK ? block_limit : (int)XRT__CPU_MAX_BLOCK;
+    xrt_status st = xrt__cpu_get_device_properties(self, &prop, xrt__cpu_current());
+    if (st != XRT_SUCCESS) return st;
+    if (!xrt__cpu_blocks_per_core((xrt__cpu_function *)function, b, dynamic_shared)) b = 0;
+    *block = b;
+    *min_grid = b ? prop.multiprocessor_count : 0;
+    return XRT_SUCCESS;
+}
+
+/* The variable `name` of the module's own object (not of a dependency, not
+   a function) and its size from the ELF symbol table. */
+static xrt_status xrt__cpu_module_get_global(const xrt_backend *self, void **ptr, size_t *size, void *module,
+                                             const char *name)
+{
+    const char *who = "cpu: xrt_module_get_global";
+    xrt__cpu_module *m = (xrt__cpu_module *)module;
+    struct link_map *own = NULL, *in = NULL;
+    const ElfW(Sym) *sym = NULL;
+    Dl_info info;
+    void *addr = dlsym(m->dl, name);
+    int type;
+    (void)self;
+    if (!addr) return xrt_error(XRT_ERROR_NOT_FOUND, who, "no variable named '%s' in the module", name);
+    if (dlinfo(m->dl, RTLD_DI_LINKMAP, &own) != 0 || !dladdr1(addr, &info, (void **)&in, RTLD_DL_LINKMAP) || in != own)
+        return xrt_error(XRT_ERROR_NOT_FOUND, who, "'%s' is not defined in the module but in %s", name,
+                         in && in->l_name && in->l_name[0] ? in->l_name : "another object");
+    if (!dladdr1(addr, &info, (void **)&sym, RTLD_DL_SYMENT) || !sym)
+        return xrt_error(XRT_ERROR_NOT_FOUND, who, "'%s' has no entry in the module's symbol table", name);
+    type = ELF64_ST_TYPE(sym->st_info); /* ELF32's the same */
+    if (type != STT_OBJECT && type != STT_COMMON)
+        return xrt_error(XRT_ERROR_NOT_FOUND, who, "'%s' in the module is not a variable", name);
+    *ptr = addr;
+    *size = (size_t)sym->st_size;
     return XRT_SUCCESS;
 }
 
@@ -4351,8 +4423,9 @@ static void xrt__cpu_run_kernel(xrt__cpu_op *op)
     xrt__cpu_launch_free(l);
 }
 
-static xrt_status xrt__cpu_launch_check(xrt_dim3 g, xrt_dim3 b, size_t shared)
+static xrt_status xrt__cpu_launch_check(const xrt__cpu_function *f, xrt_dim3 g, xrt_dim3 b, size_t shared)
 {
+    size_t limit = __atomic_load_n(&f->max_shared, __ATOMIC_RELAXED);
     const char *who = "cpu: xrt_launch_kernel";
     if ((uint64_t)b.x * b.y * b.z > XRT__CPU_MAX_BLOCK)
         return xrt_error(XRT_ERROR_INVALID_VALUE, who, "block (%u, %u, %u) has more than the device's %u threads", b.x, b.y,
@@ -4360,9 +4433,11 @@ static xrt_status xrt__cpu_launch_check(xrt_dim3 g, xrt_dim3 b, size_t shared)
     if (g.x > XRT__CPU_MAX_GRID_X || g.y > XRT__CPU_MAX_GRID_YZ || g.z > XRT__CPU_MAX_GRID_YZ)
         return xrt_error(XRT_ERROR_INVALID_VALUE, who, "grid (%u, %u, %u) exceeds the device's (2147483647, 65535, 65535)",
                          g.x, g.y, g.z);
-    if (shared > XRT__CPU_MAX_SHARED)
-        return xrt_error(XRT_ERROR_INVALID_VALUE, who, "%zu bytes of shared memory exceed the device's %u", shared,
-                         XRT__CPU_MAX_SHARED);
+    if (XRT__UNLIKELY(shared > limit))
+        return xrt_error(XRT_ERROR_INVALID_VALUE, who,
+                         "%zu bytes of shared memory exceed the function's %zu (the device's limit is %u; "
+                         "xrt_function_set_attribute raises the function's)",
+                         shared, limit, XRT__CPU_MAX_SHARED);
     return XRT_SUCCESS;
 }
 
@@ -4473,7 +4548,7 @@ static xrt_status xrt__cpu_launch_kernel(const xrt_backend *self, void *function
     xrt__cpu_stream *s;
     xrt__cpu_launch *l;
     xrt__cpu_op op;
-    xrt_status st = xrt__cpu_launch_check(grid, block, shared);
+    xrt_status st = xrt__cpu_launch_check(f, grid, block, shared);
     if (st != XRT_SUCCESS) return st;
     s = xrt__cpu_stream_of(stream);
     if (XRT__UNLIKELY(s->device != xrt__cpu_current())) /* as CUDA: copies may, launches may not */
@@ -6297,7 +6372,7 @@ static xrt_status xrt__cpu_node_make(xrt__cpu_node *nd, const xrt_graph_node_par
         const xrt_kernel_node_params *k = &p->kernel;
         xrt__cpu_function *f = (xrt__cpu_function *)(void *)k->function;
         xrt__cpu_launch *l;
-        if ((st = xrt__cpu_launch_check(k->grid, k->block, k->shared_bytes)) != XRT_SUCCESS) return st;
+        if ((st = xrt__cpu_launch_check(f, k->grid, k->block, k->shared_bytes)) != XRT_SUCCESS) return st;
         if (!(l = xrt__cpu_launch_make(NULL, f, k->grid, k->block, k->shared_bytes, k->args, k->args_size)))
             return xrt_error(XRT_ERROR_OUT_OF_MEMORY, who, "no memory for the kernel node");
         __atomic_add_fetch(&f->module->refs, 1, __ATOMIC_ACQ_REL);

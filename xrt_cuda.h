@@ -252,6 +252,12 @@ typedef struct xrt__cuda_driver {
     int (*FuncGetParamInfo)(void *function, size_t index, size_t *offset, size_t *size);
     int (*KernelGetParamInfo)(void *kernel, size_t index, size_t *offset, size_t *size);
     int (*LibraryGetKernelCount)(unsigned *count, void *library);
+    int (*ModuleGetGlobal)(unsigned long long *ptr, size_t *bytes, void *module, const char *name);
+    int (*LibraryGetGlobal)(unsigned long long *ptr, size_t *bytes, void *library, const char *name);
+    int (*FuncSetAttribute)(void *function, int attr, int value);
+    int (*OccupancyMaxActiveBlocksPerMultiprocessor)(int *blocks, void *function, int block_size, size_t shared);
+    int (*OccupancyMaxPotentialBlockSize)(int *min_grid, int *block, void *function, size_t (*to_shared)(int),
+                                          size_t shared, int limit);
 } xrt__cuda_driver;
 
 /* X(field of xrt__cuda_driver, symbol, optional, return type, parameters).
@@ -278,7 +284,16 @@ typedef struct xrt__cuda_driver {
        CUlibraryOption *library_options, void **library_values, unsigned int library_n))                   \
     X(LibraryUnload, cuLibraryUnload, 1, CUresult, (CUlibrary library))                                    \
     X(LibraryGetKernel, cuLibraryGetKernel, 1, CUresult, (CUkernel * kernel, CUlibrary library, const char *name)) \
-    X(KernelGetFunction, cuKernelGetFunction, 1, CUresult, (CUfunction * function, CUkernel kernel))
+    X(KernelGetFunction, cuKernelGetFunction, 1, CUresult, (CUfunction * function, CUkernel kernel))       \
+    X(ModuleGetGlobal, cuModuleGetGlobal_v2, 1, CUresult,                                                  \
+      (CUdeviceptr * ptr, size_t *bytes, CUmodule module, const char *name))                               \
+    X(LibraryGetGlobal, cuLibraryGetGlobal, 1, CUresult,                                                   \
+      (CUdeviceptr * ptr, size_t *bytes, CUlibrary library, const char *name))                             \
+    X(FuncSetAttribute, cuFuncSetAttribute, 1, CUresult, (CUfunction f, CUfunction_attribute attr, int value)) \
+    X(OccupancyMaxActiveBlocksPerMultiprocessor, cuOccupancyMaxActiveBlocksPerMultiprocessor, 1, CUresult, \
+      (int *blocks, CUfunction f, int block_size, size_t shared))                                          \
+    X(OccupancyMaxPotentialBlockSize, cuOccupancyMaxPotentialBlockSize, 1, CUresult,                       \
+      (int *min_grid, int *block, CUfunction f, CUoccupancyB2DSize to_shared, size_t shared, int limit))
 
 #define XRT__CUDA_DRIVER_SYM(field, sym, optional, ret, params) {#sym, offsetof(xrt__cuda_driver, field), optional},
 static const xrt__gpu_sym xrt__cuda_driver_syms[] = {XRT__CUDA_DRIVER_SYMBOLS(XRT__CUDA_DRIVER_SYM)};
@@ -663,6 +678,74 @@ static xrt_status xrt__cuda_function_attributes(xrt__gpu *g, void *fn, xrt_funct
     return XRT_SUCCESS;
 }
 
+/* The function of a CUDA 12 library's kernel in the current context (the
+   one a launch from this thread uses), or fn itself. */
+static int xrt__cuda_context_function(xrt__gpu *g, void **fn)
+{
+    const xrt__cuda_driver *d = &xrt__cuda_drv;
+    if (!xrt__cuda_has_libraries(d)) return CUDA_SUCCESS;
+    xrt__cuda_context(g);
+    return d->KernelGetFunction(fn, *fn);
+}
+
+static xrt_status xrt__cuda_module_global(xrt__gpu *g, void *native, const char *name, void **ptr, size_t *size)
+{
+    const xrt__cuda_driver *d = &xrt__cuda_drv;
+    int lib = xrt__cuda_has_libraries(d), e;
+    unsigned long long p = 0;
+    const char *call = lib ? "cuLibraryGetGlobal" : "cuModuleGetGlobal";
+    if (lib ? !d->LibraryGetGlobal : !d->ModuleGetGlobal)
+        return xrt_error(XRT_ERROR_UNSUPPORTED, "cuda: xrt_module_get_global", "the driver has no %s", call);
+    if (lib) xrt__cuda_context(g);
+    e = lib ? d->LibraryGetGlobal(&p, size, native, name) : d->ModuleGetGlobal(&p, size, native, name);
+    if (e == CUDA_ERROR_NOT_FOUND)
+        return xrt_error(XRT_ERROR_NOT_FOUND, "cuda: xrt_module_get_global", "no variable named '%s' in the module", name);
+    if (e != CUDA_SUCCESS) return xrt__cuda_driver_fail(d, e, call, "module_get_global");
+    *ptr = (void *)(uintptr_t)p;
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cuda_function_set_attribute(xrt__gpu *g, void *fn, int attr, int value)
+{
+    const xrt__cuda_driver *d = &xrt__cuda_drv;
+    int e;
+    if (!d->FuncSetAttribute)
+        return xrt_error(XRT_ERROR_UNSUPPORTED, "cuda: xrt_function_set_attribute", "the driver has no cuFuncSetAttribute");
+    if ((e = xrt__cuda_context_function(g, &fn)) != CUDA_SUCCESS)
+        return xrt__cuda_driver_fail(d, e, "cuKernelGetFunction", "function_set_attribute");
+    e = d->FuncSetAttribute(fn, attr, value); /* xrt_function_attribute's values are CUfunction_attribute's */
+    return e == CUDA_SUCCESS ? XRT_SUCCESS : xrt__cuda_driver_fail(d, e, "cuFuncSetAttribute", "function_set_attribute");
+}
+
+static xrt_status xrt__cuda_occupancy_blocks(xrt__gpu *g, void *fn, int block_size, size_t shared, int *blocks)
+{
+    const xrt__cuda_driver *d = &xrt__cuda_drv;
+    const char *op = "occupancy_max_active_blocks_per_multiprocessor";
+    int e;
+    if (!d->OccupancyMaxActiveBlocksPerMultiprocessor)
+        return xrt_error(XRT_ERROR_UNSUPPORTED, "cuda: xrt_occupancy_max_active_blocks_per_multiprocessor",
+                         "the driver has no cuOccupancyMaxActiveBlocksPerMultiprocessor");
+    if ((e = xrt__cuda_context_function(g, &fn)) != CUDA_SUCCESS)
+        return xrt__cuda_driver_fail(d, e, "cuKernelGetFunction", op);
+    e = d->OccupancyMaxActiveBlocksPerMultiprocessor(blocks, fn, block_size, shared);
+    return e == CUDA_SUCCESS ? XRT_SUCCESS : xrt__cuda_driver_fail(d, e, "cuOccupancyMaxActiveBlocksPerMultiprocessor", op);
+}
+
+static xrt_status xrt__cuda_occupancy_block_size(xrt__gpu *g, void *fn, size_t shared, int limit, int *min_grid,
+                                                 int *block)
+{
+    const xrt__cuda_driver *d = &xrt__cuda_drv;
+    const char *op = "occupancy_max_potential_block_size";
+    int e;
+    if (!d->OccupancyMaxPotentialBlockSize)
+        return xrt_error(XRT_ERROR_UNSUPPORTED, "cuda: xrt_occupancy_max_potential_block_size",
+                         "the driver has no cuOccupancyMaxPotentialBlockSize");
+    if ((e = xrt__cuda_context_function(g, &fn)) != CUDA_SUCCESS)
+        return xrt__cuda_driver_fail(d, e, "cuKernelGetFunction", op);
+    e = d->OccupancyMaxPotentialBlockSize(min_grid, block, fn, NULL, shared, limit);
+    return e == CUDA_SUCCESS ? XRT_SUCCESS : xrt__cuda_driver_fail(d, e, "cuOccupancyMaxPotentialBlockSize", op);
+}
+
 /* >> cuda: graphs. Two entry points changed their signatures under the same
    name: cudaGraphExecUpdate (exec, graph, &errorNode, &result) became
    (exec, graph, &resultInfo) in CUDA 12, and cudaGraphGetEdges (graph, from,
@@ -944,6 +1027,10 @@ static void xrt__cuda_fill(xrt_backend *t)
     g->launch_again = xrt__cuda_launch_again;
     g->launch_failed = xrt__cuda_launch_failed;
     g->function_attributes = xrt__cuda_function_attributes;
+    g->module_global = xrt__cuda_module_global;
+    g->function_set_attribute = xrt__cuda_function_set_attribute;
+    g->occupancy_blocks = xrt__cuda_occupancy_blocks;
+    g->occupancy_block_size = xrt__cuda_occupancy_block_size;
     g->param_bytes = xrt__cuda_param_bytes;
     g->node_kinds = xrt__cuda_node_kinds;
     g->nnode_kinds = sizeof xrt__cuda_node_kinds / sizeof xrt__cuda_node_kinds[0];

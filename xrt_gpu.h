@@ -403,6 +403,11 @@ struct xrt__gpu {
     int (*launch_again)(xrt__gpu *g, int e);
     xrt_status (*launch_failed)(xrt__gpu *g, int e);
     xrt_status (*function_attributes)(xrt__gpu *g, void *fn, xrt_function_attributes *attr);
+    /* a module's variable, a function's attribute, occupancy (NULL: unsupported) */
+    xrt_status (*module_global)(xrt__gpu *g, void *native, const char *name, void **ptr, size_t *size);
+    xrt_status (*function_set_attribute)(xrt__gpu *g, void *fn, int attr, int value);
+    xrt_status (*occupancy_blocks)(xrt__gpu *g, void *fn, int block_size, size_t shared, int *blocks);
+    xrt_status (*occupancy_block_size)(xrt__gpu *g, void *fn, size_t shared, int limit, int *min_grid, int *block);
     /* the bytes of a kernel's parameters into *bytes; 0 where the runtime
        cannot tell (may be NULL) */
     int (*param_bytes)(xrt__gpu *g, void *fn, size_t *bytes);
@@ -1754,6 +1759,41 @@ static xrt_status xrt__gpu_function_get_attributes(const xrt_backend *self, xrt_
     xrt__gpu *g = (xrt__gpu *)self->user;
     if (!g->function_attributes) return xrt__gpu_no_modules(g, "xrt_function_get_attributes");
     return g->function_attributes(g, ((xrt__gpu_function *)function)->native, attr);
+}
+
+/* Module variables, function attributes and occupancy: the vendor's calls;
+   the dispatch layer checked the arguments. */
+static xrt_status xrt__gpu_module_get_global(const xrt_backend *self, void **ptr, size_t *size, void *module,
+                                             const char *name)
+{
+    xrt__gpu *g = (xrt__gpu *)self->user;
+    if (!g->module_global) return xrt__gpu_no_modules(g, "xrt_module_get_global");
+    return g->module_global(g, ((xrt__gpu_module *)module)->native, name, ptr, size);
+}
+
+static xrt_status xrt__gpu_function_set_attribute(const xrt_backend *self, void *function, int attr, int value)
+{
+    xrt__gpu *g = (xrt__gpu *)self->user;
+    if (!g->function_set_attribute) return xrt__gpu_no_modules(g, "xrt_function_set_attribute");
+    return g->function_set_attribute(g, ((xrt__gpu_function *)function)->native, attr, value);
+}
+
+static xrt_status xrt__gpu_occupancy_max_active_blocks_per_multiprocessor(const xrt_backend *self, int *blocks,
+                                                                          void *function, int block_size,
+                                                                          size_t dynamic_shared)
+{
+    xrt__gpu *g = (xrt__gpu *)self->user;
+    if (!g->occupancy_blocks) return xrt__gpu_no_modules(g, "xrt_occupancy_max_active_blocks_per_multiprocessor");
+    return g->occupancy_blocks(g, ((xrt__gpu_function *)function)->native, block_size, dynamic_shared, blocks);
+}
+
+static xrt_status xrt__gpu_occupancy_max_potential_block_size(const xrt_backend *self, int *min_grid, int *block,
+                                                              void *function, size_t dynamic_shared, int block_limit)
+{
+    xrt__gpu *g = (xrt__gpu *)self->user;
+    if (!g->occupancy_block_size) return xrt__gpu_no_modules(g, "xrt_occupancy_max_potential_block_size");
+    return g->occupancy_block_size(g, ((xrt__gpu_function *)function)->native, dynamic_shared, block_limit, min_grid,
+                                   block);
 }
 
 /* >> gpu: graphs. The runtimes capture and replay; xrt passes its values

@@ -133,6 +133,9 @@ static struct {
     int (*ModuleLaunchKernel)(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                               unsigned shared, void *stream, void **params, void **extra);
     int (*FuncGetAttribute)(int *value, int attr, void *function);
+    int (*ModuleGetGlobal)(void **ptr, size_t *bytes, void *module, const char *name);
+    int (*ModuleOccupancyMaxActiveBlocksPerMultiprocessor)(int *blocks, void *function, int block_size, size_t shared);
+    int (*ModuleOccupancyMaxPotentialBlockSize)(int *grid, int *block, void *function, size_t shared, int limit);
 } xrt__hip_ext;
 /* X(field of xrt__hip_ext, symbol, return type, parameters): the module
    entry points, their types checked against the header in every build. */
@@ -144,7 +147,13 @@ static struct {
       (hipFunction_t f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ, unsigned int blockDimX, \
        unsigned int blockDimY, unsigned int blockDimZ, unsigned int sharedMemBytes, hipStream_t stream,     \
        void **kernelParams, void **extra))                                                                  \
-    X(FuncGetAttribute, hipFuncGetAttribute, hipError_t, (int *value, hipFunction_attribute attrib, hipFunction_t hfunc))
+    X(FuncGetAttribute, hipFuncGetAttribute, hipError_t, (int *value, hipFunction_attribute attrib, hipFunction_t hfunc)) \
+    X(ModuleGetGlobal, hipModuleGetGlobal, hipError_t,                                                      \
+      (hipDeviceptr_t * dptr, size_t *bytes, hipModule_t hmod, const char *name))                           \
+    X(ModuleOccupancyMaxActiveBlocksPerMultiprocessor, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor,  \
+      hipError_t, (int *numBlocks, hipFunction_t f, int blockSize, size_t dynSharedMemPerBlk))             \
+    X(ModuleOccupancyMaxPotentialBlockSize, hipModuleOccupancyMaxPotentialBlockSize, hipError_t,            \
+      (int *gridSize, int *blockSize, hipFunction_t f, size_t dynSharedMemPerBlk, int blockSizeLimit))
 #define XRT__HIP_MODULE_TYPE(field, sym, ret, params) \
     typedef char xrt__hip_module_type_##field[sizeof((ret(*) params)0 == &sym)];
 XRT__HIP_MODULE_SYMBOLS(XRT__HIP_MODULE_TYPE)
@@ -691,6 +700,38 @@ static xrt_status xrt__hip_function_attributes(xrt__gpu *g, void *fn, xrt_functi
     return XRT_SUCCESS;
 }
 
+static xrt_status xrt__hip_module_global(xrt__gpu *g, void *native, const char *name, void **ptr, size_t *size)
+{
+    int e;
+    if (!xrt__hip_ext.ModuleGetGlobal) return xrt__hip_no_modules("hip: xrt_module_get_global");
+    if ((e = xrt__hip_ext.ModuleGetGlobal(ptr, size, native, name)) == hipErrorNotFound)
+        return xrt_error(XRT_ERROR_NOT_FOUND, "hip: xrt_module_get_global", "no variable named '%s' in the module", name);
+    return e == g->success ? XRT_SUCCESS : xrt__gpu_fail_as(g, e, "hipModuleGetGlobal", "module_get_global");
+}
+
+static xrt_status xrt__hip_occupancy_blocks(xrt__gpu *g, void *fn, int block_size, size_t shared, int *blocks)
+{
+    int e;
+    if (!xrt__hip_ext.ModuleOccupancyMaxActiveBlocksPerMultiprocessor)
+        return xrt__hip_no_modules("hip: xrt_occupancy_max_active_blocks_per_multiprocessor");
+    e = xrt__hip_ext.ModuleOccupancyMaxActiveBlocksPerMultiprocessor(blocks, fn, block_size, shared);
+    return e == g->success ? XRT_SUCCESS
+                           : xrt__gpu_fail_as(g, e, "hipModuleOccupancyMaxActiveBlocksPerMultiprocessor",
+                                              "occupancy_max_active_blocks_per_multiprocessor");
+}
+
+static xrt_status xrt__hip_occupancy_block_size(xrt__gpu *g, void *fn, size_t shared, int limit, int *min_grid,
+                                                int *block)
+{
+    int e;
+    if (!xrt__hip_ext.ModuleOccupancyMaxPotentialBlockSize)
+        return xrt__hip_no_modules("hip: xrt_occupancy_max_potential_block_size");
+    e = xrt__hip_ext.ModuleOccupancyMaxPotentialBlockSize(min_grid, block, fn, shared, limit);
+    return e == g->success ? XRT_SUCCESS
+                           : xrt__gpu_fail_as(g, e, "hipModuleOccupancyMaxPotentialBlockSize",
+                                              "occupancy_max_potential_block_size");
+}
+
 /* >> hip: the table */
 /* xrt's attributes (CUDA's values) as HIP's, whose enum is ordered otherwise;
    -1 for one HIP 5 lacks. */
@@ -776,6 +817,10 @@ static void xrt__hip_fill(xrt_backend *t)
     g->launch_params[2] = HIP_LAUNCH_PARAM_END;
     g->launch_failed = xrt__hip_launch_failed;
     g->function_attributes = xrt__hip_function_attributes;
+    g->module_global = xrt__hip_module_global;
+    g->function_set_attribute = NULL; /* hipFuncSetAttribute takes a host stub, not a module's function: not yet */
+    g->occupancy_blocks = xrt__hip_occupancy_blocks;
+    g->occupancy_block_size = xrt__hip_occupancy_block_size;
     g->node_kinds = xrt__hip_node_kinds;
     g->nnode_kinds = sizeof xrt__hip_node_kinds / sizeof xrt__hip_node_kinds[0];
     g->exec_update_call = "hipGraphExecUpdate";

@@ -790,6 +790,45 @@ static xrt_backend table_other(void) { return xrt_test_other_table(); }
       xrt_module_get_function(&fun, f->dead_mod, "k"))                                                                  \
     X(get_function_missing, "xrt_module_get_function", XRT_ERROR_NOT_FOUND, HAS_MODULES,                             \
       xrt_module_get_function(&fun, f->mod, "no_such_kernel"))                                                          \
+    X(get_global_null, "xrt_module_get_global", XRT_ERROR_INVALID_VALUE, 0, xrt_module_get_global(NULL, NULL, f->mod, "k")) \
+    X(get_global_null_name, "xrt_module_get_global", XRT_ERROR_INVALID_VALUE, 0,                                       \
+      xrt_module_get_global(&p, &total, f->mod, NULL))                                                                 \
+    X(get_global_null_module, "xrt_module_get_global", XRT_ERROR_INVALID_HANDLE, 0,                                   \
+      xrt_module_get_global(&p, &total, NULL, "k"))                                                                    \
+    X(get_global_dead_module, "xrt_module_get_global", XRT_ERROR_INVALID_HANDLE, HAS_MODULES,                         \
+      xrt_module_get_global(&p, &total, f->dead_mod, "k"))                                                             \
+    X(get_global_missing, "xrt_module_get_global", XRT_ERROR_NOT_FOUND, HAS_MODULES,                                  \
+      xrt_module_get_global(&p, &total, f->mod, "no_such_variable"))                                                   \
+    X(to_symbol_null_src, "xrt_memcpy_to_symbol", XRT_ERROR_INVALID_VALUE, 0,                                         \
+      xrt_memcpy_to_symbol(f->mod, "k", NULL, 4, 0, XRT_MEMCPY_DEFAULT))                                               \
+    X(to_symbol_kind, "xrt_memcpy_to_symbol", XRT_ERROR_INVALID_MEMCPY_KIND, 0,                                       \
+      xrt_memcpy_to_symbol(f->mod, "k", &total, 4, 0, XRT_MEMCPY_DEVICE_TO_HOST))                                      \
+    X(from_symbol_null_dst, "xrt_memcpy_from_symbol", XRT_ERROR_INVALID_VALUE, 0,                                     \
+      xrt_memcpy_from_symbol(NULL, f->mod, "k", 4, 0, XRT_MEMCPY_DEFAULT))                                             \
+    X(to_symbol_async_dead_stream, "xrt_memcpy_to_symbol_async", XRT_ERROR_INVALID_HANDLE, 0,                         \
+      xrt_memcpy_to_symbol_async(f->mod, "k", &total, 4, 0, XRT_MEMCPY_DEFAULT, f->dead_s))                            \
+    X(from_symbol_async_kind, "xrt_memcpy_from_symbol_async", XRT_ERROR_INVALID_MEMCPY_KIND, 0,                       \
+      xrt_memcpy_from_symbol_async(&total, f->mod, "k", 4, 0, (xrt_memcpy_kind)9, f->s))                               \
+    X(set_attribute_null_function, "xrt_function_set_attribute", XRT_ERROR_INVALID_HANDLE, 0,                         \
+      xrt_function_set_attribute(NULL, XRT_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 0))                          \
+    X(set_attribute_unknown, "xrt_function_set_attribute", XRT_ERROR_INVALID_VALUE, 0,                                \
+      xrt_function_set_attribute(f->fn, (xrt_function_attribute)1, 0))                                                 \
+    X(set_attribute_negative, "xrt_function_set_attribute", XRT_ERROR_INVALID_VALUE, 0,                               \
+      xrt_function_set_attribute(f->fn, XRT_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, -1))                         \
+    X(set_attribute_dead_function, "xrt_function_set_attribute", XRT_ERROR_INVALID_HANDLE, HAS_MODULES,               \
+      xrt_function_set_attribute(f->dead_fn, XRT_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 0))                     \
+    X(occupancy_null, "xrt_occupancy_max_active_blocks_per_multiprocessor", XRT_ERROR_INVALID_VALUE, 0,               \
+      xrt_occupancy_max_active_blocks_per_multiprocessor(NULL, f->fn, 32, 0))                                          \
+    X(occupancy_zero_block, "xrt_occupancy_max_active_blocks_per_multiprocessor", XRT_ERROR_INVALID_VALUE, 0,         \
+      xrt_occupancy_max_active_blocks_per_multiprocessor(&fd, f->fn, 0, 0))                                            \
+    X(occupancy_null_function, "xrt_occupancy_max_active_blocks_per_multiprocessor", XRT_ERROR_INVALID_HANDLE, 0,     \
+      xrt_occupancy_max_active_blocks_per_multiprocessor(&fd, NULL, 32, 0))                                            \
+    X(block_size_null, "xrt_occupancy_max_potential_block_size", XRT_ERROR_INVALID_VALUE, 0,                          \
+      xrt_occupancy_max_potential_block_size(NULL, &fd, f->fn, 0, 0))                                                  \
+    X(block_size_negative_limit, "xrt_occupancy_max_potential_block_size", XRT_ERROR_INVALID_VALUE, 0,                \
+      xrt_occupancy_max_potential_block_size(&fd, &fd, f->fn, 0, -1))                                                  \
+    X(block_size_dead_function, "xrt_occupancy_max_potential_block_size", XRT_ERROR_INVALID_HANDLE, HAS_MODULES,      \
+      xrt_occupancy_max_potential_block_size(&fd, &fd, f->dead_fn, 0, 0))                                              \
     X(launch_null_function, "xrt_launch_kernel", XRT_ERROR_INVALID_HANDLE, 0, xrt_launch_kernel(NULL, one, one, 0, f->s, NULL, 0)) \
     X(launch_dead_function, "xrt_launch_kernel", XRT_ERROR_INVALID_HANDLE, HAS_MODULES,                               \
       xrt_launch_kernel(f->dead_fn, one, one, 0, f->s, NULL, 0))                                                       \

@@ -246,6 +246,7 @@ static void test_shared_memory(void **state)
     ptr_args a;
     size_t k;
     (void)state;
+    OK(xrt_function_set_attribute(f, XRT_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 1 << 20));
     OK(xrt_function_get_attributes(&at, f));
     OK(xrt_malloc((void **)&out, blocks * sizeof *out));
     a.out = out;
@@ -1963,6 +1964,144 @@ static void test_loads_have_own_globals(void **state)
     free((void *)im.data);
 }
 
+/* A module's variable, written from the host by name, read by a kernel,
+   changed by it and copied back; offsets and bounds against its size; each
+   load its own; the pointer of xrt_module_get_global usable by copies. */
+static const char table_src[] = PRELUDE
+    "int table[16];\n"
+    "const char label[] = \"xrt\";\n"
+    "typedef struct { int *out; } table_args;\n"
+    "void sum_table(const ctx_t *c, void *p) {\n" /* out = the sum, then every entry doubled */
+    "  table_args *a = (table_args *)p; int s = 0; (void)c;\n"
+    "  for (int i = 0; i < 16; i++) { s += table[i]; table[i] *= 2; }\n"
+    "  *a->out = s;\n"
+    "}\n";
+
+static void test_module_globals(void **state)
+{
+    xrt_module_image im = source_image(table_src);
+    xrt_module m = NULL, m2 = NULL;
+    xrt_function f;
+    xrt_stream s;
+    int in[16], back[16], other[16], *out, *dev, i;
+    void *p = NULL;
+    size_t n = 0;
+    (void)state;
+    SKIP_UNLESS(caps() & XRT_CAP_MODULES, "the backend loads no modules (XRT_CAP_MODULES)");
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "a C kernel for the CPU backend");
+    OK(xrt_module_load(&m, &im, 1, NULL));
+    OK(xrt_module_load(&m2, &im, 1, NULL));
+    f = get(m, "sum_table");
+    OK(xrt_module_get_global(&p, &n, m, "table"));
+    assert_non_null(p);
+    assert_int_equal(n, sizeof in);
+    OK(xrt_module_get_global(NULL, &n, m, "label"));
+    assert_int_equal(n, 4);
+    FAILS(xrt_module_get_global(&p, &n, m, "no_such_variable"), XRT_ERROR_NOT_FOUND, "no_such_variable");
+    FAILS(xrt_module_get_global(&p, &n, m, "sum_table"), XRT_ERROR_NOT_FOUND, "not a variable");
+    FAILS(xrt_module_get_global(NULL, NULL, m, "table"), XRT_ERROR_INVALID_VALUE, "NULL");
+    for (i = 0; i < 16; i++) in[i] = i + 1;
+    OK(xrt_memcpy_to_symbol(m, "table", in, sizeof in, 0, XRT_MEMCPY_HOST_TO_DEVICE));
+    OK(xrt_malloc((void **)&out, sizeof *out));
+    OK(xrt_launch_kernel(f, d3(1, 1, 1), d3(1, 1, 1), 0, NULL, &out, sizeof out));
+    OK(xrt_memcpy_from_symbol(back, m, "table", sizeof back, 0, XRT_MEMCPY_DEVICE_TO_HOST));
+    OK(xrt_memcpy(&i, out, sizeof i, XRT_MEMCPY_DEVICE_TO_HOST));
+    assert_int_equal(i, 136);
+    for (i = 0; i < 16; i++) assert_int_equal(back[i], 2 * (i + 1));
+    /* the other load's table is its own: still zero */
+    OK(xrt_memcpy_from_symbol(other, m2, "table", sizeof other, 0, XRT_MEMCPY_DEFAULT));
+    for (i = 0; i < 16; i++) assert_int_equal(other[i], 0);
+    /* an offset; the bounds */
+    i = 99;
+    OK(xrt_memcpy_to_symbol(m, "table", &i, sizeof i, 15 * sizeof i, XRT_MEMCPY_DEFAULT));
+    OK(xrt_memcpy_from_symbol(back, m, "table", sizeof i, 15 * sizeof i, XRT_MEMCPY_DEFAULT));
+    assert_int_equal(back[0], 99);
+    FAILS(xrt_memcpy_to_symbol(m, "table", in, sizeof in, 4, XRT_MEMCPY_HOST_TO_DEVICE), XRT_ERROR_INVALID_VALUE,
+          "past the end of 'table' (64 bytes)");
+    FAILS(xrt_memcpy_from_symbol(back, m, "table", 1, 65, XRT_MEMCPY_DEVICE_TO_HOST), XRT_ERROR_INVALID_VALUE,
+          "past the end");
+    FAILS(xrt_memcpy_to_symbol(m, "nothing", in, 4, 0, XRT_MEMCPY_HOST_TO_DEVICE), XRT_ERROR_NOT_FOUND, "nothing");
+    FAILS(xrt_memcpy_to_symbol(m, "table", in, 4, 0, XRT_MEMCPY_DEVICE_TO_HOST), XRT_ERROR_INVALID_MEMCPY_KIND,
+          "to a symbol");
+    FAILS(xrt_memcpy_from_symbol(back, m, "table", 4, 0, XRT_MEMCPY_HOST_TO_DEVICE), XRT_ERROR_INVALID_MEMCPY_KIND,
+          "from a symbol");
+    FAILS(xrt_memcpy_to_symbol(m, "table", in, 4, 0, XRT_MEMCPY_DEVICE_TO_DEVICE), XRT_ERROR_INVALID_MEMCPY_KIND,
+          "host memory");
+    OK(xrt_memcpy_to_symbol(m, "table", in, 0, 64, XRT_MEMCPY_DEFAULT)); /* 0 bytes at the end */
+    /* device to device, and on a stream */
+    OK(xrt_malloc((void **)&dev, sizeof in));
+    OK(xrt_memcpy(dev, in, sizeof in, XRT_MEMCPY_HOST_TO_DEVICE));
+    OK(xrt_memcpy_to_symbol(m, "table", dev, sizeof in, 0, XRT_MEMCPY_DEVICE_TO_DEVICE));
+    OK(xrt_stream_create(&s));
+    OK(xrt_memcpy_from_symbol_async(dev, m, "table", 8, 8, XRT_MEMCPY_DEVICE_TO_DEVICE, s));
+    OK(xrt_memcpy_to_symbol_async(m2, "table", in, sizeof in, 0, XRT_MEMCPY_DEFAULT, s));
+    OK(xrt_stream_synchronize(s));
+    OK(xrt_memcpy(back, dev, 8, XRT_MEMCPY_DEVICE_TO_HOST));
+    assert_int_equal(back[0], 3);
+    assert_int_equal(back[1], 4);
+    /* the address from get_global, with xrt_memcpy */
+    OK(xrt_module_get_global(&p, NULL, m2, "table"));
+    OK(xrt_memcpy(back, p, sizeof back, XRT_MEMCPY_DEFAULT));
+    for (i = 0; i < 16; i++) assert_int_equal(back[i], i + 1);
+    OK(xrt_stream_destroy(s));
+    OK(xrt_free(dev));
+    OK(xrt_free(out));
+    OK(xrt_module_unload(m2));
+    OK(xrt_module_unload(m));
+    FAILS(xrt_module_get_global(&p, &n, m, "table"), XRT_ERROR_INVALID_HANDLE, "");
+}
+
+/* The dynamic shared memory a function allows: 48 KiB until raised (as on
+   a GPU), at most the device's opt-in limit; and the occupancy calls. */
+static void test_function_attribute_and_occupancy(void **state)
+{
+    xrt_module m = load_kernels();
+    xrt_function f = get(m, "shared_sum"), g = get(m, "empty");
+    xrt_function_attributes at;
+    xrt_device_prop prop;
+    unsigned *out;
+    int n = -1, grid = -1, block = -1;
+    (void)state;
+    OK(xrt_malloc((void **)&out, sizeof *out));
+    OK(xrt_function_get_attributes(&at, f));
+    assert_int_equal(at.max_dynamic_shared_bytes, XRT_DEFAULT_MAX_DYNAMIC_SHARED_BYTES);
+    OK(xrt_launch_kernel(f, d3(1, 1, 1), d3(1, 1, 1), 48 << 10, NULL, &out, sizeof out));
+    FAILS(xrt_launch_kernel(f, d3(1, 1, 1), d3(1, 1, 1), (48 << 10) + 1, NULL, &out, sizeof out),
+          XRT_ERROR_INVALID_VALUE, "shared memory");
+    OK(xrt_function_set_attribute(f, XRT_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 1 << 20));
+    OK(xrt_function_get_attributes(&at, f));
+    assert_int_equal(at.max_dynamic_shared_bytes, 1 << 20);
+    OK(xrt_launch_kernel(f, d3(1, 1, 1), d3(1, 1, 1), 1 << 20, NULL, &out, sizeof out));
+    OK(xrt_device_synchronize());
+    FAILS(xrt_function_set_attribute(f, XRT_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (1 << 20) + 1),
+          XRT_ERROR_INVALID_VALUE, "exceed");
+    FAILS(xrt_function_set_attribute(f, (xrt_function_attribute)99, 0), XRT_ERROR_INVALID_VALUE, "attribute 99");
+    FAILS(xrt_function_set_attribute(f, XRT_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, -1), XRT_ERROR_INVALID_VALUE,
+          "negative");
+    /* another function keeps its own limit */
+    OK(xrt_function_get_attributes(&at, g));
+    assert_int_equal(at.max_dynamic_shared_bytes, XRT_DEFAULT_MAX_DYNAMIC_SHARED_BYTES);
+    /* occupancy: a CPU core runs one block at a time */
+    OK(xrt_get_device_properties(&prop, 0));
+    OK(xrt_occupancy_max_active_blocks_per_multiprocessor(&n, g, 256, 0));
+    assert_int_equal(n, 1);
+    OK(xrt_occupancy_max_active_blocks_per_multiprocessor(&n, g, 1025, 0));
+    assert_int_equal(n, 0);
+    OK(xrt_occupancy_max_active_blocks_per_multiprocessor(&n, g, 1, (48 << 10) + 1)); /* more than g allows */
+    assert_int_equal(n, 0);
+    OK(xrt_occupancy_max_potential_block_size(&grid, &block, g, 0, 0));
+    assert_int_equal(block, 1024);
+    assert_int_equal(grid, prop.multiprocessor_count);
+    OK(xrt_occupancy_max_potential_block_size(&grid, &block, g, 0, 100));
+    assert_int_equal(block, 100);
+    OK(xrt_occupancy_max_potential_block_size(&grid, &block, f, 1 << 20, 0));
+    assert_int_equal(block, 1024);
+    FAILS(xrt_occupancy_max_active_blocks_per_multiprocessor(&n, g, 0, 0), XRT_ERROR_INVALID_VALUE, "block_size");
+    FAILS(xrt_occupancy_max_potential_block_size(&grid, &block, g, 0, -1), XRT_ERROR_INVALID_VALUE, "negative");
+    OK(xrt_free(out));
+    OK(xrt_module_unload(m));
+}
+
 /* Threads load one new image at once: each gets its own module. */
 typedef struct loader { unsigned seen; int failed; } loader;
 
@@ -2136,6 +2275,8 @@ int main(void)
         cmocka_unit_test(test_shared_object_image),
         cmocka_unit_test(test_loads_have_own_globals),
         cmocka_unit_test(test_threads_load_own_modules),
+        cmocka_unit_test(test_module_globals),
+        cmocka_unit_test(test_function_attribute_and_occupancy),
         cmocka_unit_test(test_saxpy_images),
         cmocka_unit_test(test_saxpy_gpu_images_on_cpu),
     };

@@ -1248,6 +1248,62 @@ XRT_TEST(test_kernel_launch)
     OK(xrt_module_unload(m));
 }
 
+/* A module's variable written and read by name and through its address;
+   a function's dynamic shared memory limit; occupancy. C source for the
+   CPU, PTX for CUDA (tests/test_kernels.c has the rest). */
+XRT_TEST(test_module_global_and_occupancy)
+{
+    static const char src[] = "int table[16];\n"
+                              "void k(const void *c, void *a) { (void)c; (void)a; }\n";
+    static const char ptx[] = ".version 7.5\n"
+                              ".target sm_75\n"
+                              ".address_size 64\n"
+                              ".visible .global .align 4 .b8 table[64];\n"
+                              ".visible .entry k()\n"
+                              "{\n"
+                              "	ret;\n"
+                              "}\n";
+    xrt_module_image im[2];
+    xrt_module m = NULL;
+    xrt_function f = NULL;
+    xrt_function_attributes fa;
+    int in[16], back[16], i, n = 0, grid = 0, block = 0;
+    size_t size = 0;
+    void *p = NULL;
+    (void)state;
+    setenv("XRT_CACHE", "0", 1);
+    im[0].kind = XRT_IMAGE_CPU_C_SOURCE, im[0].data = src, im[0].size = sizeof src - 1, im[0].arch = NULL;
+    im[1].kind = XRT_IMAGE_CUDA_PTX, im[1].data = ptx, im[1].size = sizeof ptx - 1, im[1].arch = "compute_75";
+    SKIP_UNLESS(caps() & XRT_CAP_MODULES, "the backend loads no modules (XRT_CAP_MODULES)");
+    OK(xrt_module_load(&m, im, 2, NULL));
+    OK(xrt_module_get_function(&f, m, "k"));
+    OK(xrt_module_get_global(&p, &size, m, "table"));
+    assert_non_null(p);
+    assert_int_equal(size, sizeof in);
+    for (i = 0; i < 16; i++) in[i] = 3 * i;
+    OK(xrt_memcpy_to_symbol(m, "table", in, sizeof in, 0, XRT_MEMCPY_HOST_TO_DEVICE));
+    memset(back, 0, sizeof back);
+    OK(xrt_memcpy_from_symbol(back, m, "table", sizeof back, 0, XRT_MEMCPY_DEVICE_TO_HOST));
+    assert_memory_equal(back, in, sizeof in);
+    OK(xrt_memcpy_to_symbol_async(m, "table", in, sizeof in / 2, sizeof in / 2, XRT_MEMCPY_DEFAULT, NULL));
+    OK(xrt_memcpy_from_symbol_async(back, m, "table", sizeof back, 0, XRT_MEMCPY_DEFAULT, NULL));
+    OK(xrt_stream_synchronize(NULL));
+    assert_memory_equal(back + 8, in, sizeof in / 2);
+    OK(xrt_memcpy(back, p, sizeof back, XRT_MEMCPY_DEFAULT));
+    assert_memory_equal(back, in, sizeof in / 2);
+    FAILS(xrt_memcpy_to_symbol(m, "table", in, sizeof in, 1, XRT_MEMCPY_HOST_TO_DEVICE), XRT_ERROR_INVALID_VALUE,
+          "past the end");
+    FAILS(xrt_module_get_global(&p, &size, m, "no_such_table"), XRT_ERROR_NOT_FOUND, "no_such_table");
+    OK(xrt_function_set_attribute(f, XRT_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 32 << 10));
+    OK(xrt_function_get_attributes(&fa, f));
+    assert_int_equal(fa.max_dynamic_shared_bytes + fa.shared_size_bytes >= (32 << 10), 1);
+    OK(xrt_occupancy_max_active_blocks_per_multiprocessor(&n, f, 64, 0));
+    assert_true(n >= 1);
+    OK(xrt_occupancy_max_potential_block_size(&grid, &block, f, 0, 0));
+    assert_true(grid >= 1 && block >= 1);
+    OK(xrt_module_unload(m));
+}
+
 /* >> free hooks: every free path tells the subscribers, with the
    allocation's base, size and a generation of its own */
 typedef struct hook_log { int calls, foreign; uintptr_t base; size_t size; uint64_t gen; } hook_log;

@@ -1150,6 +1150,14 @@ typedef struct xrt_test_calls {
     X(kernel_zero, "launch_kernel of an empty grid", 0, XRT_ERROR_INVALID_VALUE,                                       \
       xrt_launch_kernel(c->fn, c->zero, c->one, 0, c->s, NULL, 8))                                                     \
     X(function_attributes, "function_get_attributes", 0, XRT_SUCCESS, xrt_function_get_attributes(&c->fattr, c->fn)) \
+    X(get_global_null, "module_get_global to NULL and NULL", 0, XRT_ERROR_INVALID_VALUE,                              \
+      xrt_module_get_global(NULL, NULL, c->m, "k"))                                                                    \
+    X(set_attribute_bad, "function_set_attribute of an unknown attribute", 0, XRT_ERROR_INVALID_VALUE,               \
+      xrt_function_set_attribute(c->fn, (xrt_function_attribute)1, 0))                                                 \
+    X(occupancy_null, "occupancy_max_active_blocks_per_multiprocessor to NULL", 0, XRT_ERROR_INVALID_VALUE,          \
+      xrt_occupancy_max_active_blocks_per_multiprocessor(NULL, c->fn, 32, 0))                                          \
+    X(block_size_null, "occupancy_max_potential_block_size to NULL", 0, XRT_ERROR_INVALID_VALUE,                     \
+      xrt_occupancy_max_potential_block_size(NULL, &c->n, c->fn, 0, 0))                                                \
     X(begin_capture, "stream_begin_capture", 0, XRT_SUCCESS, xrt_stream_begin_capture(c->doomed, XRT_CAPTURE_MODE_RELAXED)) \
     X(begin_capture_null, "stream_begin_capture of the NULL stream", 0, XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED,         \
       xrt_stream_begin_capture(NULL, XRT_CAPTURE_MODE_GLOBAL))                                                         \

@@ -187,7 +187,11 @@ static int op_index, trace; /* FUZZ_API_TRACE=1: print each call and its status 
     X(graph_node_find_in_clone, 0)                                                  \
     X(graph_exec_update_with_result, 0) /* tests/test_graph_nodes.c: needs graphs of one shape */ \
     X(stream_begin_capture_to_graph, 0) /* tests/test_graph_nodes.c */                \
-    X(device_get_attribute, 0) /* reads only; tests/test_devices.c covers its errors */
+    X(device_get_attribute, 0) /* reads only; tests/test_devices.c covers its errors */ \
+    X(module_get_global, 0) /* modules are not modelled (tests/test_kernels.c) */ \
+    X(function_set_attribute, 0)                                                    \
+    X(occupancy_max_active_blocks_per_multiprocessor, 0)                            \
+    X(occupancy_max_potential_block_size, 0)
 
 #define FUZZ_ROW(op, modelled) fuzz_row_##op,
 enum { FUZZ_OPERATIONS(FUZZ_ROW) fuzz_rows };
