@@ -260,7 +260,19 @@ enum { /* xrt_backend.flags */
       (self, exec, graph, result))                                                                                 \
     X(stream_begin_capture_to_graph, (const xrt_backend *self, void *stream, void *graph, void *const *deps,       \
                                       size_t ndeps, unsigned mode),                                                \
-      (self, stream, graph, deps, ndeps, mode))
+      (self, stream, graph, deps, ndeps, mode))                                                                    \
+    X(memcpy_2d, (const xrt_backend *self, void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,  \
+                  size_t height, xrt_memcpy_kind kind),                                                            \
+      (self, dst, dpitch, src, spitch, width, height, kind))                                                       \
+    X(memcpy_2d_async, (const xrt_backend *self, void *dst, size_t dpitch, const void *src, size_t spitch,         \
+                        size_t width, size_t height, xrt_memcpy_kind kind, void *stream),                          \
+      (self, dst, dpitch, src, spitch, width, height, kind, stream))                                               \
+    X(memset_2d, (const xrt_backend *self, void *dst, size_t pitch, unsigned value, unsigned element_size,         \
+                  size_t width, size_t height),                                                                    \
+      (self, dst, pitch, value, element_size, width, height))                                                      \
+    X(memset_2d_async, (const xrt_backend *self, void *dst, size_t pitch, unsigned value, unsigned element_size,   \
+                        size_t width, size_t height, void *stream),                                                \
+      (self, dst, pitch, value, element_size, width, height, stream))
 
 struct xrt_backend {
     uint32_t abi_version; /* XRT_BACKEND_ABI_VERSION the backend was built against */
@@ -280,6 +292,13 @@ struct xrt_backend {
     XRT__BACKEND_OPS(XRT__OP_FIELD)
 #undef XRT__OP_FIELD
 };
+
+/* Pitched memory (memcpy_2d .. memset_2d_async): the dispatch layer has
+   checked both rectangles against their allocations (pitch >= the row's
+   bytes, no overflow), resolved the copy's kind, and refuses width or height
+   0. A memset's width counts elements of element_size bytes (1, 2 or 4; dst
+   and pitch aligned to it); value is the element's (xrt_memset_2d's low byte,
+   xrt_memset_d16's 16 bits). */
 
 /* Modules (module_load .. function_get_attributes): module_load gets the
    images as given (checked: n_images > 0, data and size set) and picks one,
