@@ -704,6 +704,28 @@ static inline xrt_status xrt_memcpy(void *dst, const void *src, size_t size, xrt
 static inline xrt_status xrt_memcpy_async(void *dst, const void *src, size_t size, xrt_memcpy_kind kind,
                                           xrt_stream stream);
 static inline xrt_status xrt_pointer_get_attributes(xrt_pointer_attributes *attr, const void *ptr);
+/* Pitched memory, as cudaMallocPitch, cudaMemcpy2D, cudaMemset2D and cuMemsetD16/D32.
+   xrt_malloc_pitch allocates height rows of width bytes as device memory,
+   each row starting at a multiple of *pitch (a multiple of XRT_ALIGNMENT, at
+   least width); a width or height of 0 gives NULL, pitch 0 and success. A 2-D
+   copy copies height rows of width bytes from src (rows spitch bytes apart)
+   to dst (dpitch apart): a pitch less than width, a rectangle whose span
+   ((height - 1) * pitch + width) overflows or overruns its allocation is
+   XRT_ERROR_INVALID_VALUE; height or width 0 is a no-op. A 2-D memset sets
+   the low byte of value; xrt_memset_d16 / _d32 set count elements of 2 or 4
+   bytes (dst aligned to the element). */
+static inline xrt_status xrt_malloc_pitch(void **ptr, size_t *pitch, size_t width, size_t height);
+static inline xrt_status xrt_memcpy_2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                                       size_t height, xrt_memcpy_kind kind); /* returns when done */
+static inline xrt_status xrt_memcpy_2d_async(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                                             size_t height, xrt_memcpy_kind kind, xrt_stream stream);
+static inline xrt_status xrt_memset_2d(void *dst, size_t pitch, int value, size_t width, size_t height);
+static inline xrt_status xrt_memset_2d_async(void *dst, size_t pitch, int value, size_t width, size_t height,
+                                             xrt_stream stream);
+static inline xrt_status xrt_memset_d16(void *dst, uint16_t value, size_t count);
+static inline xrt_status xrt_memset_d16_async(void *dst, uint16_t value, size_t count, xrt_stream stream);
+static inline xrt_status xrt_memset_d32(void *dst, uint32_t value, size_t count);
+static inline xrt_status xrt_memset_d32_async(void *dst, uint32_t value, size_t count, xrt_stream stream);
 /* The host-page-aligned range of device memory around [ptr, ptr+size) as a
    dma-buf file descriptor (the caller closes it); *offset is ptr's offset in
    it. For registration with a NIC (ibv_reg_dmabuf_mr); UNSUPPORTED on the CPU. */
@@ -998,6 +1020,11 @@ XRT_API size_t xrt__mem_device_bytes(const xrt_backend *b, int device); /* live 
 XRT_API xrt_status xrt__mem_check_peer(const xrt_backend *b, void *dst, int dst_device, const void *src,
                                        int src_device, size_t n, const char *fn);
 XRT_API xrt_status xrt__mem_check_set(const xrt_backend *b, void *p, size_t n, const char *fn);
+XRT_API xrt_status xrt__mem_check_copy_2d(const xrt_backend *b, void *dst, size_t dpitch, const void *src,
+                                          size_t spitch, size_t width, size_t height, xrt_memcpy_kind *kind,
+                                          const char *fn);
+XRT_API xrt_status xrt__mem_check_set_2d(const xrt_backend *b, void *p, size_t pitch, unsigned element_size,
+                                         size_t width, size_t height, const char *fn);
 XRT_API xrt_status xrt__mem_check_export(const xrt_backend *b, const void *p, size_t n, int *fd, uint64_t *offset);
 XRT_API xrt_status xrt__ipc_get(const xrt_backend *b, xrt_ipc_mem_handle *h, void *p);
 XRT_API xrt_status xrt__ipc_open(const xrt_backend *b, void **p, const xrt_ipc_mem_handle *h, unsigned flags);
@@ -1473,6 +1500,104 @@ static inline xrt_status xrt_memcpy_async(void *dst, const void *src, size_t siz
     st = xrt__mem_check_copy(b, dst, src, size, &kind, "xrt_memcpy_async");
     if (st != XRT_SUCCESS || size == 0) return xrt__call_exit(st);
     return xrt__call_exit(b->memcpy_async(b, dst, src, size, kind, s->obj));
+}
+
+/* >> dispatch: pitched memory. A pitched allocation is an xrt_malloc of
+   pitch x height bytes: one allocation for the registry, freed by xrt_free. */
+static inline xrt_status xrt_malloc_pitch(void **ptr, size_t *pitch, size_t width, size_t height)
+{
+    size_t p;
+    xrt_status st;
+    XRT__CHECK_PTR(ptr, "xrt_malloc_pitch");
+    XRT__CHECK_PTR(pitch, "xrt_malloc_pitch");
+    *ptr = NULL;
+    *pitch = 0;
+    if (width == 0 || height == 0) return XRT_SUCCESS;
+    p = (width + XRT_ALIGNMENT - 1) & ~(size_t)(XRT_ALIGNMENT - 1);
+    if (p < width || p > SIZE_MAX / height)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_malloc_pitch", "width %zu x height %zu overflows", width, height);
+    if ((st = xrt_malloc(ptr, p * height)) == XRT_SUCCESS) *pitch = p;
+    return st;
+}
+
+static inline xrt_status xrt_memcpy_2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                                       size_t height, xrt_memcpy_kind kind)
+{
+    const xrt_backend *b = xrt__be();
+    xrt_status st;
+    XRT__CHECK_MAY_WAIT("xrt_memcpy_2d");
+    st = xrt__mem_check_copy_2d(b, dst, dpitch, src, spitch, width, height, &kind, "xrt_memcpy_2d");
+    if (st != XRT_SUCCESS || width == 0 || height == 0) return st;
+    return b->memcpy_2d(b, dst, dpitch, src, spitch, width, height, kind);
+}
+
+static inline xrt_status xrt_memcpy_2d_async(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                                             size_t height, xrt_memcpy_kind kind, xrt_stream stream)
+{
+    const xrt_backend *b = xrt__be();
+    xrt__call_enter();
+    xrt__handle_slot *s = xrt__handle_stream(b, stream);
+    xrt_status st;
+    if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_memcpy_2d_async", stream));
+    st = xrt__mem_check_copy_2d(b, dst, dpitch, src, spitch, width, height, &kind, "xrt_memcpy_2d_async");
+    if (st != XRT_SUCCESS || width == 0 || height == 0) return xrt__call_exit(st);
+    return xrt__call_exit(b->memcpy_2d_async(b, dst, dpitch, src, spitch, width, height, kind, s->obj));
+}
+
+/* The 2-D memsets of elements of 1, 2 or 4 bytes; value is already the element's. */
+static inline xrt_status xrt__memset_2d(void *dst, size_t pitch, unsigned value, unsigned element_size, size_t width,
+                                        size_t height, const char *fn)
+{
+    const xrt_backend *b = xrt__be();
+    xrt_status st;
+    XRT__CHECK_MAY_WAIT(fn);
+    st = xrt__mem_check_set_2d(b, dst, pitch, element_size, width, height, fn);
+    if (st != XRT_SUCCESS || width == 0 || height == 0) return st;
+    return b->memset_2d(b, dst, pitch, value, element_size, width, height);
+}
+
+static inline xrt_status xrt__memset_2d_async(void *dst, size_t pitch, unsigned value, unsigned element_size,
+                                              size_t width, size_t height, xrt_stream stream, const char *fn)
+{
+    const xrt_backend *b = xrt__be();
+    xrt__call_enter();
+    xrt__handle_slot *s = xrt__handle_stream(b, stream);
+    xrt_status st;
+    if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad(fn, stream));
+    st = xrt__mem_check_set_2d(b, dst, pitch, element_size, width, height, fn);
+    if (st != XRT_SUCCESS || width == 0 || height == 0) return xrt__call_exit(st);
+    return xrt__call_exit(b->memset_2d_async(b, dst, pitch, value, element_size, width, height, s->obj));
+}
+
+static inline xrt_status xrt_memset_2d(void *dst, size_t pitch, int value, size_t width, size_t height)
+{
+    return xrt__memset_2d(dst, pitch, (unsigned char)value, 1, width, height, "xrt_memset_2d");
+}
+
+static inline xrt_status xrt_memset_2d_async(void *dst, size_t pitch, int value, size_t width, size_t height,
+                                             xrt_stream stream)
+{
+    return xrt__memset_2d_async(dst, pitch, (unsigned char)value, 1, width, height, stream, "xrt_memset_2d_async");
+}
+
+static inline xrt_status xrt_memset_d16(void *dst, uint16_t value, size_t count)
+{
+    return xrt__memset_2d(dst, 2 * count, value, 2, count, 1, "xrt_memset_d16");
+}
+
+static inline xrt_status xrt_memset_d16_async(void *dst, uint16_t value, size_t count, xrt_stream stream)
+{
+    return xrt__memset_2d_async(dst, 2 * count, value, 2, count, 1, stream, "xrt_memset_d16_async");
+}
+
+static inline xrt_status xrt_memset_d32(void *dst, uint32_t value, size_t count)
+{
+    return xrt__memset_2d(dst, 4 * count, value, 4, count, 1, "xrt_memset_d32");
+}
+
+static inline xrt_status xrt_memset_d32_async(void *dst, uint32_t value, size_t count, xrt_stream stream)
+{
+    return xrt__memset_2d_async(dst, 4 * count, value, 4, count, 1, stream, "xrt_memset_d32_async");
 }
 
 /* >> dispatch: peers */
@@ -5843,6 +5968,8 @@ static int xrt__mem_fast_copy(const xrt_backend *b, void *dst, const void *src, 
     return (unsigned)*kind == (unsigned)(s * 2 + d);
 }
 
+static xrt_status xrt__mem_resolve_kind(const void *dst, const void *src, const xrt_pointer_attributes *d,
+                                        const xrt_pointer_attributes *s, xrt_memcpy_kind *kind, const char *fn);
 static xrt_status xrt__mem_check_copy_full(const xrt_backend *b, void *dst, const void *src, size_t n,
                                            xrt_memcpy_kind *kind, const char *fn) __attribute__((noinline));
 static xrt_status xrt__mem_check_copy_full(const xrt_backend *b, void *dst, const void *src, size_t n,
@@ -5852,7 +5979,7 @@ static xrt_status xrt__mem_check_copy_full(const xrt_backend *b, void *dst, cons
     xrt_pointer_attributes as[2];
     const xrt_pointer_attributes *d = &as[0], *s = &as[1];
     const void *ps[2];
-    int want_dst_dev, want_src_dev, asked = 0;
+    int asked = 0;
     xrt_status st;
     if ((unsigned)*kind > XRT_MEMCPY_DEFAULT)
         return xrt_error(XRT_ERROR_INVALID_MEMCPY_KIND, fn, "kind %d is not an xrt_memcpy_kind", (int)*kind);
@@ -5874,6 +6001,14 @@ static xrt_status xrt__mem_check_copy_full(const xrt_backend *b, void *dst, cons
     xrt__mem_classify(b, 2, ps, as);
     if ((st = xrt__mem_check_range(b, dst, n, "dst", fn, d)) != XRT_SUCCESS) return st;
     if ((st = xrt__mem_check_range(b, src, n, "src", fn, s)) != XRT_SUCCESS) return st;
+    return xrt__mem_resolve_kind(dst, src, d, s, kind, fn);
+}
+
+/* A copy's kind against its sides' memory; XRT_MEMCPY_DEFAULT resolved. */
+static xrt_status xrt__mem_resolve_kind(const void *dst, const void *src, const xrt_pointer_attributes *d,
+                                        const xrt_pointer_attributes *s, xrt_memcpy_kind *kind, const char *fn)
+{
+    int want_dst_dev, want_src_dev;
     if (*kind == XRT_MEMCPY_DEFAULT) {
         *kind = (xrt_memcpy_kind)((xrt__mem_on_device(s->type) ? 2 : 0) + (xrt__mem_on_device(d->type) ? 1 : 0));
         return XRT_SUCCESS;
@@ -5913,6 +6048,58 @@ XRT_API xrt_status xrt__mem_check_copy(const xrt_backend *b, void *dst, const vo
         return XRT_SUCCESS;
     }
     return xrt__mem_check_copy_full(b, dst, src, n, kind, fn);
+}
+
+/* A rectangle's side: pitch at least width, its span (first byte of the
+   first row to the last byte of the last) neither overflowing nor past its
+   allocation. Rows are pitch apart and increasing, so the span inside the
+   allocation is every row inside it. *span: the span. */
+static xrt_status xrt__mem_check_rect(const void *p, size_t pitch, size_t width, size_t height, const char *what,
+                                      const char *fn, size_t *span)
+{
+    if (!p) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%s is NULL", what);
+    if (pitch < width)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%s pitch %zu is less than width %zu", what, pitch, width);
+    if (height > 1 && pitch > (SIZE_MAX - width) / (height - 1))
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%s pitch %zu x height %zu overflows", what, pitch, height);
+    *span = (height - 1) * pitch + width;
+    return XRT_SUCCESS;
+}
+
+XRT_API xrt_status xrt__mem_check_copy_2d(const xrt_backend *b, void *dst, size_t dpitch, const void *src,
+                                          size_t spitch, size_t width, size_t height, xrt_memcpy_kind *kind,
+                                          const char *fn)
+{
+    size_t dspan, sspan;
+    xrt_pointer_attributes as[2];
+    const void *ps[2];
+    xrt_status st;
+    if ((unsigned)*kind > XRT_MEMCPY_DEFAULT)
+        return xrt_error(XRT_ERROR_INVALID_MEMCPY_KIND, fn, "kind %d is not an xrt_memcpy_kind", (int)*kind);
+    if (width == 0 || height == 0) return xrt__no_op(b, fn);
+    if ((st = xrt__mem_check_rect(dst, dpitch, width, height, "dst", fn, &dspan)) != XRT_SUCCESS) return st;
+    if ((st = xrt__mem_check_rect(src, spitch, width, height, "src", fn, &sspan)) != XRT_SUCCESS) return st;
+    ps[0] = dst;
+    ps[1] = src;
+    xrt__mem_classify(b, 2, ps, as);
+    if ((st = xrt__mem_check_range(b, dst, dspan, "dst", fn, &as[0])) != XRT_SUCCESS) return st;
+    if ((st = xrt__mem_check_range(b, src, sspan, "src", fn, &as[1])) != XRT_SUCCESS) return st;
+    return xrt__mem_resolve_kind(dst, src, &as[0], &as[1], kind, fn);
+}
+
+XRT_API xrt_status xrt__mem_check_set_2d(const xrt_backend *b, void *p, size_t pitch, unsigned element_size,
+                                         size_t width, size_t height, const char *fn)
+{
+    size_t span, row = width * element_size;
+    xrt_status st;
+    if (width == 0 || height == 0) return xrt__no_op(b, fn);
+    if (row / element_size != width)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%zu elements of %u bytes overflow", width, element_size);
+    if ((st = xrt__mem_check_rect(p, pitch, row, height, "dst", fn, &span)) != XRT_SUCCESS) return st;
+    if (((uintptr_t)p | pitch) % element_size)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "dst %p or pitch %zu is not aligned to %u bytes", p, pitch,
+                         element_size);
+    return xrt__mem_check_set(b, p, span, fn);
 }
 
 /* A peer copy's side on a device its memory is not on: a device that does

@@ -271,7 +271,19 @@ enum { /* xrt_backend.flags */
       (self, blocks, function, block_size, dynamic_shared))                                                        \
     X(occupancy_max_potential_block_size, (const xrt_backend *self, int *min_grid, int *block, void *function,     \
                                            size_t dynamic_shared, int block_limit),                                \
-      (self, min_grid, block, function, dynamic_shared, block_limit))
+      (self, min_grid, block, function, dynamic_shared, block_limit))                                              \
+    X(memcpy_2d, (const xrt_backend *self, void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,  \
+                  size_t height, xrt_memcpy_kind kind),                                                            \
+      (self, dst, dpitch, src, spitch, width, height, kind))                                                       \
+    X(memcpy_2d_async, (const xrt_backend *self, void *dst, size_t dpitch, const void *src, size_t spitch,         \
+                        size_t width, size_t height, xrt_memcpy_kind kind, void *stream),                          \
+      (self, dst, dpitch, src, spitch, width, height, kind, stream))                                               \
+    X(memset_2d, (const xrt_backend *self, void *dst, size_t pitch, unsigned value, unsigned element_size,         \
+                  size_t width, size_t height),                                                                    \
+      (self, dst, pitch, value, element_size, width, height))                                                      \
+    X(memset_2d_async, (const xrt_backend *self, void *dst, size_t pitch, unsigned value, unsigned element_size,   \
+                        size_t width, size_t height, void *stream),                                                \
+      (self, dst, pitch, value, element_size, width, height, stream))
 
 struct xrt_backend {
     uint32_t abi_version; /* XRT_BACKEND_ABI_VERSION the backend was built against */
@@ -291,6 +303,13 @@ struct xrt_backend {
     XRT__BACKEND_OPS(XRT__OP_FIELD)
 #undef XRT__OP_FIELD
 };
+
+/* Pitched memory (memcpy_2d .. memset_2d_async): the dispatch layer has
+   checked both rectangles against their allocations (pitch >= the row's
+   bytes, no overflow), resolved the copy's kind, and refuses width or height
+   0. A memset's width counts elements of element_size bytes (1, 2 or 4; dst
+   and pitch aligned to it); value is the element's (xrt_memset_2d's low byte,
+   xrt_memset_d16's 16 bits). */
 
 /* Modules (module_load .. function_get_attributes): module_load gets the
    images as given (checked: n_images > 0, data and size set) and picks one,

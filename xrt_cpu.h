@@ -1536,6 +1536,58 @@ static void xrt__cpu_run_memset_split(xrt__cpu_op *op)
     xrt__cpu_split_run(&sp);
 }
 
+/* >> cpu: pitched memory. A 2-D copy or memset is a rectangle that the op
+   points to (op.u.host.user): the stream's slot has no room for it. An
+   enqueued one is the op's own (freed when done); a synchronous one is the
+   caller's. Captured, its geometry moves into the node (">> cpu: graphs"). */
+typedef struct xrt__cpu_rect {
+    unsigned char *dst;
+    const unsigned char *src; /* NULL: a memset of `value`, elements of esize bytes */
+    size_t dpitch, spitch, width, height; /* width in bytes for a copy, in elements for a memset */
+    unsigned value, esize;
+    int heap; /* freed by its run */
+} xrt__cpu_rect;
+
+static void xrt__cpu_rect_rows(const xrt__cpu_rect *r, size_t from, size_t to)
+{
+    size_t i, k;
+    for (i = from; i < to; i++) {
+        unsigned char *d = r->dst + i * r->dpitch;
+        if (r->src) memcpy(d, r->src + i * r->spitch, r->width);
+        else if (r->esize == 1) memset(d, (int)r->value, r->width);
+        else if (r->esize == 2) for (k = 0; k < r->width; k++) ((uint16_t *)(void *)d)[k] = (uint16_t)r->value;
+        else for (k = 0; k < r->width; k++) ((uint32_t *)(void *)d)[k] = r->value;
+    }
+}
+
+static void xrt__cpu_rect_part(void *ctx, size_t part, size_t nparts)
+{
+    const xrt__cpu_rect *r = (const xrt__cpu_rect *)ctx;
+    xrt__cpu_rect_rows(r, r->height * part / nparts, r->height * (part + 1) / nparts);
+}
+
+/* A rectangle of xrt__cpu_split_bytes or more is split by rows over the
+   pool, four parts per thread, as xrt__cpu_split_run splits a copy. */
+static void xrt__cpu_rect_run(const xrt__cpu_rect *r)
+{
+    size_t n = xrt__cpu_pool_width(), bytes = r->width * (r->src ? 1 : r->esize);
+    if (n > 1 && r->height > 1 && bytes * r->height >= xrt__cpu_split_bytes) {
+        n *= 4;
+        if (n > r->height) n = r->height;
+        if (n > XRT__CPU_PARTS_MAX) n = XRT__CPU_PARTS_MAX;
+        xrt__cpu_pool_run(xrt__cpu_rect_part, (void *)(uintptr_t)r, n);
+    } else {
+        xrt__cpu_rect_rows(r, 0, r->height);
+    }
+}
+
+static void xrt__cpu_run_rect(xrt__cpu_op *op)
+{
+    xrt__cpu_rect *r = (xrt__cpu_rect *)op->u.host.user;
+    xrt__cpu_rect_run(r);
+    if (r->heap) XRT_FREE(r);
+}
+
 /* >> cpu: waiting threads run the work */
 static void xrt__cpu_run_record(xrt__cpu_op *op);
 
@@ -1545,7 +1597,8 @@ static void xrt__cpu_run_record(xrt__cpu_op *op);
 static int xrt__cpu_anyone_runs(xrt__cpu_run_fn run)
 {
     return run == xrt__cpu_run_memcpy || run == xrt__cpu_run_memset || run == xrt__cpu_run_memcpy_split ||
-           run == xrt__cpu_run_memset_split || run == xrt__cpu_run_record || run == xrt__cpu_run_free ||
+           run == xrt__cpu_run_memset_split || run == xrt__cpu_run_rect || run == xrt__cpu_run_record ||
+           run == xrt__cpu_run_free ||
            run == xrt__cpu_run_kernel || run == xrt__cpu_run_host_fn || run == xrt__cpu_run_graph;
 }
 
@@ -3183,6 +3236,128 @@ static xrt_status xrt__cpu_memset_async(const xrt_backend *self, void *dst, int 
     return xrt__cpu_enqueue(stream, &op, "cpu: xrt_memset_async");
 }
 
+/* An enqueued rectangle (r->heap): freed here where it is not queued or captured. */
+static xrt_status xrt__cpu_rect_enqueue(void *stream, xrt__cpu_rect *r, const char *who)
+{
+    xrt__cpu_stream *s = xrt__cpu_stream_of(stream);
+    xrt__cpu_op op, *slot;
+    xrt_status st;
+    op.run = xrt__cpu_run_rect;
+    op.u.host.fn = NULL;
+    op.u.host.user = r;
+    if (XRT__UNLIKELY(__atomic_load_n(&s->cap, __ATOMIC_ACQUIRE)) && xrt__cpu_cap_op(s, &op, who, &st)) return st;
+    if ((st = xrt__cpu_enter(s, who)) != XRT_SUCCESS) {
+        XRT_FREE(r);
+        return st;
+    }
+    if (!(slot = xrt__cpu_reserve(s, who))) {
+        xrt__cpu_leave(s);
+        XRT_FREE(r);
+        return XRT_ERROR_OUT_OF_MEMORY;
+    }
+    *slot = op;
+    xrt__cpu_publish(s, slot);
+    return XRT_SUCCESS;
+}
+
+static xrt__cpu_rect *xrt__cpu_rect_new(const xrt__cpu_rect *r, const char *who)
+{
+    xrt__cpu_rect *h = (xrt__cpu_rect *)XRT_MALLOC(sizeof *h);
+    if (!h) {
+        xrt_error(XRT_ERROR_OUT_OF_MEMORY, who, "no memory for a 2-D operation");
+        return NULL;
+    }
+    *h = *r;
+    h->heap = 1;
+    return h;
+}
+
+static xrt_status xrt__cpu_rect_sync(const xrt_backend *self, xrt__cpu_rect *r, const char *who)
+{
+    xrt__cpu_op op;
+    op.run = xrt__cpu_run_rect;
+    op.u.host.fn = NULL;
+    op.u.host.user = r; /* the caller's: run_ordered returns when it is done */
+    return xrt__cpu_sync_op(self, &op, who);
+}
+
+static xrt_status xrt__cpu_rect_async(xrt__cpu_rect *r, void *stream, const char *who)
+{
+    xrt__cpu_rect *h = xrt__cpu_rect_new(r, who);
+    return h ? xrt__cpu_rect_enqueue(stream, h, who) : XRT_ERROR_OUT_OF_MEMORY;
+}
+
+static void xrt__cpu_rect_copy(xrt__cpu_rect *r, void *dst, size_t dpitch, const void *src, size_t spitch,
+                               size_t width, size_t height)
+{
+    memset(r, 0, sizeof *r);
+    r->dst = (unsigned char *)dst;
+    r->src = (const unsigned char *)src;
+    r->dpitch = dpitch;
+    r->spitch = spitch;
+    r->width = width;
+    r->height = height;
+    r->esize = 1;
+}
+
+static xrt_status xrt__cpu_memcpy_2d(const xrt_backend *self, void *dst, size_t dpitch, const void *src,
+                                     size_t spitch, size_t width, size_t height, xrt_memcpy_kind kind)
+{
+    xrt__cpu_rect r;
+    (void)kind;
+    xrt__cpu_rect_copy(&r, dst, dpitch, src, spitch, width, height);
+    return xrt__cpu_rect_sync(self, &r, "cpu: xrt_memcpy_2d");
+}
+
+/* A pageable host side makes the copy synchronous, as xrt__cpu_memcpy_async
+   (except from a host function, where it is queued). */
+static xrt_status xrt__cpu_memcpy_2d_async(const xrt_backend *self, void *dst, size_t dpitch, const void *src,
+                                           size_t spitch, size_t width, size_t height, xrt_memcpy_kind kind,
+                                           void *stream)
+{
+    xrt__cpu_rect r;
+    xrt__cpu_rect_copy(&r, dst, dpitch, src, spitch, width, height);
+    if (kind != XRT_MEMCPY_DEVICE_TO_DEVICE && !xrt__cpu_serving && !xrt__cpu_capturing(stream) &&
+        ((kind != XRT_MEMCPY_DEVICE_TO_HOST && xrt__cpu_pageable(self, src)) ||
+         (kind != XRT_MEMCPY_HOST_TO_DEVICE && xrt__cpu_pageable(self, dst)) || kind == XRT_MEMCPY_HOST_TO_HOST)) {
+        xrt__cpu_op op;
+        op.run = xrt__cpu_run_rect;
+        op.u.host.fn = NULL;
+        op.u.host.user = &r; /* done before xrt__cpu_copy_now returns: no host function serves here */
+        return xrt__cpu_copy_now(self, &op, stream);
+    }
+    return xrt__cpu_rect_async(&r, stream, "cpu: xrt_memcpy_2d_async");
+}
+
+static void xrt__cpu_rect_set(xrt__cpu_rect *r, void *dst, size_t pitch, unsigned value, unsigned esize,
+                              size_t width, size_t height)
+{
+    memset(r, 0, sizeof *r);
+    r->dst = (unsigned char *)dst;
+    r->dpitch = pitch;
+    r->width = width;
+    r->height = height;
+    r->value = value;
+    r->esize = esize;
+}
+
+static xrt_status xrt__cpu_memset_2d(const xrt_backend *self, void *dst, size_t pitch, unsigned value,
+                                     unsigned element_size, size_t width, size_t height)
+{
+    xrt__cpu_rect r;
+    xrt__cpu_rect_set(&r, dst, pitch, value, element_size, width, height);
+    return xrt__cpu_rect_sync(self, &r, "cpu: xrt_memset_2d");
+}
+
+static xrt_status xrt__cpu_memset_2d_async(const xrt_backend *self, void *dst, size_t pitch, unsigned value,
+                                           unsigned element_size, size_t width, size_t height, void *stream)
+{
+    xrt__cpu_rect r;
+    (void)self;
+    xrt__cpu_rect_set(&r, dst, pitch, value, element_size, width, height);
+    return xrt__cpu_rect_async(&r, stream, "cpu: xrt_memset_2d_async");
+}
+
 /* A value in kB of a meminfo file, in bytes; 0 if it has none. A node's
    file (nodeN/meminfo) puts "Node N " before each key. */
 static size_t xrt__cpu_meminfo_in(const char *path, const char *key)
@@ -4627,6 +4802,7 @@ typedef struct xrt__cpu_node {
                              graph: its plan), owned by the node */
     xrt_memcpy_kind copy_kind; /* a copy's, as given */
     xrt_memset_node_params set; /* a memset's, as given: op does those of bytes in one row */
+    struct { size_t dpitch, spitch, width, height; } rect; /* a 2-D copy's (xrt__cpu_run_copy_rows); height 0: 1-D */
 } xrt__cpu_node;
 
 /* Nodes stay where they are added: a node is index + 1 to the dispatch
@@ -4839,6 +5015,51 @@ static int xrt__cpu_graph_room(xrt__cpu_graph *g, size_t ndeps)
     return 1;
 }
 
+static void xrt__cpu_run_set_rows(xrt__cpu_op *op);
+
+/* A 2-D copy node: its geometry is in the node. */
+static void xrt__cpu_run_copy_rows(xrt__cpu_op *op)
+{
+    const xrt__cpu_node *nd = (const xrt__cpu_node *)(const void *)((const char *)op - offsetof(xrt__cpu_node, op));
+    xrt__cpu_rect r;
+    memset(&r, 0, sizeof r);
+    r.dst = (unsigned char *)op->u.copy.dst;
+    r.src = (const unsigned char *)op->u.copy.src;
+    r.dpitch = nd->rect.dpitch;
+    r.spitch = nd->rect.spitch;
+    r.width = nd->rect.width;
+    r.height = nd->rect.height;
+    r.esize = 1;
+    xrt__cpu_rect_run(&r);
+}
+
+/* A captured rectangle as a node: a copy keeps its geometry in nd->rect, a
+   memset is a memset node of rows (xrt_memset_node_params). */
+static void xrt__cpu_rect_node(xrt__cpu_node *nd, const xrt__cpu_rect *r)
+{
+    if (r->src) {
+        nd->op.run = xrt__cpu_run_copy_rows;
+        nd->op.u.copy.dst = r->dst;
+        nd->op.u.copy.src = r->src;
+        nd->op.u.copy.size = (r->height - 1) * r->spitch + r->width; /* the source's span */
+        nd->rect.dpitch = r->dpitch;
+        nd->rect.spitch = r->spitch;
+        nd->rect.width = r->width;
+        nd->rect.height = r->height;
+    } else {
+        nd->op.run = xrt__cpu_run_set_rows;
+        nd->op.u.set.dst = r->dst;
+        nd->op.u.set.size = (r->height - 1) * r->dpitch + r->width * r->esize;
+        nd->op.u.set.value = (int)(r->value & 0xffu);
+        nd->set.dst = r->dst;
+        nd->set.pitch = r->dpitch;
+        nd->set.value = r->value;
+        nd->set.element_size = r->esize;
+        nd->set.width = r->width;
+        nd->set.height = r->height;
+    }
+}
+
 /* Appends a node after deps (indices), given room: its index. A copy's and
    a memset's params are those of their op unless the caller sets others. */
 static uint32_t xrt__cpu_graph_append(xrt__cpu_graph *g, int kind, const xrt__cpu_op *op, const uint32_t *deps,
@@ -4858,6 +5079,7 @@ static uint32_t xrt__cpu_graph_append(xrt__cpu_graph *g, int kind, const xrt__cp
         nd->set.width = nd->set.pitch = op->u.set.size;
         nd->set.height = 1;
     }
+    if (op->run == xrt__cpu_run_rect) xrt__cpu_rect_node(nd, (const xrt__cpu_rect *)op->u.host.user);
     if (ndeps) memcpy(g->dep + g->ndep, deps, ndeps * sizeof *deps);
     g->ndep += ndeps;
     return g->n++;
@@ -5043,6 +5265,8 @@ static int xrt__cpu_cap_op(xrt__cpu_stream *s, const xrt__cpu_op *op, const char
                : op->run == xrt__cpu_run_memcpy || op->run == xrt__cpu_run_memcpy_split ? XRT__CPU_NODE_COPY
                : op->run == xrt__cpu_run_memset || op->run == xrt__cpu_run_memset_split ? XRT__CPU_NODE_SET
                : op->run == xrt__cpu_run_host_fn                                   ? XRT__CPU_NODE_HOST
+               : op->run == xrt__cpu_run_rect ? (((const xrt__cpu_rect *)op->u.host.user)->src ? XRT__CPU_NODE_COPY
+                                                                                              : XRT__CPU_NODE_SET)
                                                                                    : -1;
     pthread_mutex_lock(&xrt__cpu_cap_lock);
     if (!s->cap) {
@@ -5056,6 +5280,7 @@ static int xrt__cpu_cap_op(xrt__cpu_stream *s, const xrt__cpu_op *op, const char
         if (*st == XRT_SUCCESS && kind == XRT__CPU_NODE_KERNEL)
             ((xrt__cpu_launch *)op->u.host.user)->spare_of = NULL; /* the node's own, freed with it */
     }
+    if (op->run == xrt__cpu_run_rect) XRT_FREE(op->u.host.user); /* an enqueued one; the node keeps its geometry */
     xrt__cpu_cap_unlock();
     return 1;
 }
@@ -5825,6 +6050,9 @@ static void xrt__cpu_dot_operands(FILE *f, const xrt__cpu_node *n)
         const char *name = dladdr((void *)(uintptr_t)l->kernel, &info) && info.dli_sname ? info.dli_sname : "?";
         fprintf(f, "\\n%s grid (%u, %u, %u) block (%u, %u, %u) shared %zu", name, l->grid.x, l->grid.y, l->grid.z,
                 l->block.x, l->block.y, l->block.z, l->shared);
+    } else if (n->kind == XRT__CPU_NODE_COPY && n->rect.height) {
+        fprintf(f, "\\n%zu x %zu bytes from %p (pitch %zu) to %p (pitch %zu)", n->rect.width, n->rect.height,
+                op->u.copy.src, n->rect.spitch, op->u.copy.dst, n->rect.dpitch);
     } else if (n->kind == XRT__CPU_NODE_COPY) {
         fprintf(f, "\\n%zu bytes from %p to %p", op->u.copy.size, op->u.copy.src, op->u.copy.dst);
     } else if (n->kind == XRT__CPU_NODE_SET) {
@@ -6195,6 +6423,12 @@ static int xrt__cpu_node_differ(const xrt__cpu_node *x, const xrt__cpu_node *y, 
                                     "node %u (%s) is of %p in the exec, of %p in the graph (memory nodes are not updated)",
                                     k, xrt__cpu_node_names[x->kind], x->op.u.release.ptr, y->op.u.release.ptr);
     case XRT__CPU_NODE_COPY:
+        if ((x->rect.height || y->rect.height) &&
+            (x->rect.height != y->rect.height || x->rect.width != y->rect.width || x->rect.dpitch != y->rect.dpitch ||
+             x->rect.spitch != y->rect.spitch || x->op.u.copy.dst != y->op.u.copy.dst ||
+             x->op.u.copy.src != y->op.u.copy.src))
+            return xrt__cpu_update_fail(e, XRT_GRAPH_EXEC_UPDATE_PARAMETERS_CHANGED, j, UINT32_MAX,
+                                        "node %u: a 2-D copy cannot change", k);
         return xrt__cpu_update_pointer(x->op.u.copy.src, y->op.u.copy.src, "source", k, e) ||
                xrt__cpu_update_pointer(x->op.u.copy.dst, y->op.u.copy.dst, "destination", k, e);
     case XRT__CPU_NODE_SET:
@@ -6486,6 +6720,9 @@ static xrt_status xrt__cpu_graph_node_get_params(const xrt_backend *self, void *
 {
     const xrt__cpu_node *nd = &((const xrt__cpu_graph *)graph)->node[XRT__CPU_NODE_AT(node)];
     (void)self;
+    if (nd->kind == XRT__CPU_NODE_COPY && nd->rect.height)
+        return xrt_error(XRT_ERROR_UNSUPPORTED, "cpu: xrt_graph_node_get_params",
+                         "the node is a 2-D copy, which xrt_memcpy_node_params cannot describe (not yet)");
     p->type = (xrt_graph_node_type)xrt__cpu_node_types[nd->kind];
     if (nd->kind == XRT__CPU_NODE_KERNEL) {
         const xrt__cpu_launch *l = (const xrt__cpu_launch *)nd->op.u.host.user;

@@ -93,6 +93,11 @@
       (void *dst, int value, size_t size, XRT__GPU_T(stream) stream))                                                    \
     X(MemcpyAsync, cudaMemcpyAsync, 0, hipMemcpyAsync, 0, XRT__GPU_T(error),                                             \
       (void *dst, const void *src, size_t size, XRT__GPU_T(memcpy_kind) kind, XRT__GPU_T(stream) stream))                \
+    X(Memcpy2DAsync, cudaMemcpy2DAsync, 1, hipMemcpy2DAsync, 1, XRT__GPU_T(error),                                       \
+      (void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,                            \
+       XRT__GPU_T(memcpy_kind) kind, XRT__GPU_T(stream) stream))                                                         \
+    X(Memset2DAsync, cudaMemset2DAsync, 1, hipMemset2DAsync, 1, XRT__GPU_T(error),                                       \
+      (void *dst, size_t pitch, int value, size_t width, size_t height, XRT__GPU_T(stream) stream))                      \
     X(PointerGetAttributes, cudaPointerGetAttributes, 0, hipPointerGetAttributes, 0, XRT__GPU_T(error),                  \
       (XRT__GPU_T(pointer_attr) attr, const void *ptr))                                                                  \
     X(StreamCreateWithFlags, cudaStreamCreateWithFlags, 0, hipStreamCreateWithFlags, 0, XRT__GPU_T(error),               \
@@ -1006,6 +1011,66 @@ static xrt_status xrt__gpu_memcpy(const xrt_backend *self, void *dst, const void
 {
     const xrt__gpu *g = (const xrt__gpu *)self->user;
     xrt_status st = XRT__GPU_CHECK(g, g->rt.MemcpyAsync(dst, src, size, (int)kind, NULL), XRT__GPU_CALL(MemcpyAsync));
+    return st == XRT_SUCCESS ? XRT__GPU_CHECK(g, g->rt.StreamSynchronize(NULL), XRT__GPU_CALL(StreamSynchronize)) : st;
+}
+
+/* >> gpu: pitched memory: cudaMemcpy2DAsync and cudaMemset2DAsync (optional
+   entry points: a runtime without them answers "unsupported"). The runtime's
+   2-D memset is of bytes: elements of 2 or 4 bytes are set by it only where
+   their bytes are equal, else XRT_ERROR_UNSUPPORTED (cuMemsetD2D16 is the
+   driver's, not yet used). Synchronous forms wait for the NULL stream. */
+static xrt_status xrt__gpu_rect_lack(const xrt__gpu *g, size_t call, const char *op) XRT__COLD;
+static xrt_status xrt__gpu_rect_lack(const xrt__gpu *g, size_t call, const char *op)
+{
+    char who[80];
+    snprintf(who, sizeof who, "%s: xrt_%s", g->name, op);
+    return xrt_error(XRT_ERROR_UNSUPPORTED, who, "the runtime has no %s", xrt__gpu_call_name(g, call));
+}
+
+static xrt_status xrt__gpu_memcpy_2d_async(const xrt_backend *self, void *dst, size_t dpitch, const void *src,
+                                           size_t spitch, size_t width, size_t height, xrt_memcpy_kind kind,
+                                           void *stream)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    if (!g->rt.Memcpy2DAsync) return xrt__gpu_rect_lack(g, XRT__GPU_CALL(Memcpy2DAsync), "memcpy_2d_async");
+    return XRT__GPU_CHECK(g, g->rt.Memcpy2DAsync(dst, dpitch, src, spitch, width, height, (int)kind, stream),
+                          XRT__GPU_CALL(Memcpy2DAsync));
+}
+
+static xrt_status xrt__gpu_memcpy_2d(const xrt_backend *self, void *dst, size_t dpitch, const void *src,
+                                     size_t spitch, size_t width, size_t height, xrt_memcpy_kind kind)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    xrt_status st;
+    if (!g->rt.Memcpy2DAsync) return xrt__gpu_rect_lack(g, XRT__GPU_CALL(Memcpy2DAsync), "memcpy_2d");
+    st = XRT__GPU_CHECK(g, g->rt.Memcpy2DAsync(dst, dpitch, src, spitch, width, height, (int)kind, NULL),
+                        XRT__GPU_CALL(Memcpy2DAsync));
+    return st == XRT_SUCCESS ? XRT__GPU_CHECK(g, g->rt.StreamSynchronize(NULL), XRT__GPU_CALL(StreamSynchronize)) : st;
+}
+
+static xrt_status xrt__gpu_memset_2d_async(const xrt_backend *self, void *dst, size_t pitch, unsigned value,
+                                           unsigned element_size, size_t width, size_t height, void *stream)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    unsigned byte = value & 0xffu;
+    const char *op = element_size == 1 ? "memset_2d" : element_size == 2 ? "memset_d16" : "memset_d32";
+    if (!g->rt.Memset2DAsync) return xrt__gpu_rect_lack(g, XRT__GPU_CALL(Memset2DAsync), op);
+    if ((element_size > 1 && (value & 0xffffu) != byte * 0x101u) || (element_size > 2 && value >> 16 != byte * 0x101u)) {
+        char who[80];
+        snprintf(who, sizeof who, "%s: xrt_%s", g->name, op);
+        return xrt_error(XRT_ERROR_UNSUPPORTED, who,
+                         "value 0x%x has unequal bytes: the runtime's memset sets bytes (cuMemsetD2D%u is not used yet)",
+                         value, 8 * element_size);
+    }
+    return XRT__GPU_CHECK(g, g->rt.Memset2DAsync(dst, pitch, (int)byte, width * element_size, height, stream),
+                          XRT__GPU_CALL(Memset2DAsync));
+}
+
+static xrt_status xrt__gpu_memset_2d(const xrt_backend *self, void *dst, size_t pitch, unsigned value,
+                                     unsigned element_size, size_t width, size_t height)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    xrt_status st = xrt__gpu_memset_2d_async(self, dst, pitch, value, element_size, width, height, NULL);
     return st == XRT_SUCCESS ? XRT__GPU_CHECK(g, g->rt.StreamSynchronize(NULL), XRT__GPU_CALL(StreamSynchronize)) : st;
 }
 

@@ -860,6 +860,15 @@ static xrt_backend table_other(void) { return xrt_test_other_table(); }
     X(memset_overrun, "xrt_memset", XRT_ERROR_INVALID_VALUE, 0, xrt_memset(f->d, 0, N + 1))                           \
     X(memset_overrun_inside, "xrt_memset", XRT_ERROR_INVALID_VALUE, 0, xrt_memset((char *)f->d + N - 1, 0, 2))        \
     X(memset_foreign, "xrt_memset", XRT_ERROR_INVALID_POINTER, 0, xrt_memset(f->other_d, 0, 64))                      \
+    X(memset_2d_overrun, "xrt_memset_2d", XRT_ERROR_INVALID_VALUE, 0, xrt_memset_2d(f->d, 64, 0, 64, N / 64 + 1))     \
+    X(memset_2d_pitch, "xrt_memset_2d", XRT_ERROR_INVALID_VALUE, 0, xrt_memset_2d(f->d, 8, 0, 16, 2))                 \
+    X(memset_2d_foreign, "xrt_memset_2d", XRT_ERROR_INVALID_POINTER, 0, xrt_memset_2d(f->other_d, 64, 0, 16, 2))      \
+    X(memcpy_2d_overrun, "xrt_memcpy_2d", XRT_ERROR_INVALID_VALUE, 0,                                                  \
+      xrt_memcpy_2d((char *)f->d + 1, 64, f->d, 64, 64, N / 64, XRT_MEMCPY_DEVICE_TO_DEVICE))                          \
+    X(memcpy_2d_pitch, "xrt_memcpy_2d", XRT_ERROR_INVALID_VALUE, 0,                                                    \
+      xrt_memcpy_2d(f->d, 64, h, 8, 16, 2, XRT_MEMCPY_HOST_TO_DEVICE))                                                 \
+    X(memcpy_2d_kind, "xrt_memcpy_2d", XRT_ERROR_INVALID_MEMCPY_KIND, 0,                                               \
+      xrt_memcpy_2d(f->d, 64, h, 16, 16, 2, (xrt_memcpy_kind)9))                                                       \
     X(memset_wraps, "xrt_memset", XRT_ERROR_INVALID_VALUE, CHILD, xrt_memset((char *)f->d + 16, 0, SIZE_MAX - 15))    \
     X(memset_size_max, "xrt_memset", XRT_ERROR_INVALID_VALUE, CHILD, xrt_memset((char *)f->d + 1, 0, SIZE_MAX))       \
     X(memset_async_null, "xrt_memset_async", XRT_ERROR_INVALID_VALUE, 0, xrt_memset_async(NULL, 0, 64, f->s))         \

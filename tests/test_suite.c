@@ -253,6 +253,26 @@ XRT_TEST(test_memset)
     OK(xrt_free(d));
 }
 
+/* Pitched memory: a 2-D copy there and back and 2-D memsets (each
+   direction and odd geometry: tests/test_pitched.c). */
+XRT_TEST(test_pitched_round_trip)
+{
+    unsigned char h[3 * 40], back[3 * 40];
+    void *d;
+    size_t pitch, i;
+    (void)state;
+    for (i = 0; i < sizeof h; i++) h[i] = (unsigned char)i;
+    OK(xrt_malloc_pitch(&d, &pitch, 40, 3));
+    OK(xrt_memset_2d(d, pitch, 0x11, 40, 3));
+    OK(xrt_memcpy_2d(d, pitch, h, 40, 30, 3, XRT_MEMCPY_HOST_TO_DEVICE));
+    OK(xrt_memset_2d_async(d, pitch, 0x22, 2, 3, NULL));
+    OK(xrt_memcpy_2d_async(back, 40, d, pitch, 40, 3, XRT_MEMCPY_DEVICE_TO_HOST, NULL));
+    OK(xrt_stream_synchronize(NULL));
+    for (i = 0; i < sizeof h; i++)
+        assert_int_equal(back[i], i % 40 < 2 ? 0x22 : i % 40 < 30 ? h[i] : 0x11);
+    OK(xrt_free(d));
+}
+
 /* Host -> device -> device -> host -> host, with explicit kinds and with
    XRT_MEMCPY_DEFAULT, at aligned and odd offsets. */
 XRT_TEST(test_memcpy_kinds)

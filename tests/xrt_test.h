@@ -1096,6 +1096,20 @@ typedef struct xrt_test_calls {
     X(memcpy_kind, "memcpy of a bad kind", 1, XRT_ERROR_NOT_PERMITTED, xrt_memcpy(c->d, c->h, 64, (xrt_memcpy_kind)7)) \
     X(memcpy_async, "memcpy_async on another stream", 0, XRT_SUCCESS,                                                  \
       xrt_memcpy_async(c->h, c->d2, sizeof c->h, XRT_MEMCPY_DEVICE_TO_HOST, c->other))                                 \
+    X(memcpy_2d, "memcpy_2d (NULL stream)", 1, XRT_ERROR_NOT_PERMITTED,                                                \
+      xrt_memcpy_2d(c->d, 64, c->h, 16, 16, 4, XRT_MEMCPY_HOST_TO_DEVICE))                                             \
+    X(memcpy_2d_pitch, "memcpy_2d of a pitch less than the width", 1, XRT_ERROR_NOT_PERMITTED,                         \
+      xrt_memcpy_2d(c->d, 8, c->h, 16, 16, 4, XRT_MEMCPY_HOST_TO_DEVICE))                                              \
+    X(memcpy_2d_async, "memcpy_2d_async on another stream", 0, XRT_SUCCESS,                                            \
+      xrt_memcpy_2d_async(c->h, 16, c->d2, 64, 16, 4, XRT_MEMCPY_DEVICE_TO_HOST, c->other))                            \
+    X(memcpy_2d_async_pitch, "memcpy_2d_async of a pitch less than the width", 0, XRT_ERROR_INVALID_VALUE,             \
+      xrt_memcpy_2d_async(c->h, 16, c->d2, 8, 16, 4, XRT_MEMCPY_DEVICE_TO_HOST, c->other))                             \
+    X(memset_2d, "memset_2d (NULL stream)", 1, XRT_ERROR_NOT_PERMITTED, xrt_memset_2d(c->d, 64, 1, 32, 4))             \
+    X(memset_2d_pitch, "memset_2d of a pitch less than the width", 1, XRT_ERROR_NOT_PERMITTED,                         \
+      xrt_memset_2d(c->d, 8, 1, 32, 4))                                                                                \
+    X(memset_2d_async, "memset_2d_async on its own stream", 0, XRT_SUCCESS, xrt_memset_2d_async(c->d, 64, 7, 32, 4, c->s)) \
+    X(memset_2d_async_pitch, "memset_2d_async of a pitch less than the width", 0, XRT_ERROR_INVALID_VALUE,             \
+      xrt_memset_2d_async(c->d, 8, 7, 32, 4, c->s))                                                                    \
     X(attributes, "pointer_get_attributes of device memory", 0, XRT_SUCCESS, xrt_pointer_get_attributes(&c->attr, c->d)) \
     X(attributes_host, "pointer_get_attributes of host memory", 0, XRT_SUCCESS,                                        \
       xrt_pointer_get_attributes(&c->attr, c->h))                                                                      \

@@ -2230,6 +2230,30 @@ cudaError_t cudaMemcpyAsync(void *d, const void *src, size_t n, enum cudaMemcpyK
     return e;
 }
 
+/* As CUDA: a pitch less than the width is cudaErrorInvalidPitchValue; each
+   row is a copy or memset of its own, in order. */
+cudaError_t cudaMemcpy2DAsync(void *d, size_t dpitch, const void *src, size_t spitch, size_t w, size_t h,
+                              enum cudaMemcpyKind k, cudaStream_t s)
+{
+    cudaError_t e = cudaSuccess;
+    size_t i;
+    if (dpitch < w || spitch < w) return cudaErrorInvalidPitchValue;
+    if (w && h && (!d || !src)) return cudaErrorInvalidValue;
+    for (i = 0; i < h && w && e == cudaSuccess; i++)
+        e = cudaMemcpyAsync((char *)d + i * dpitch, (const char *)src + i * spitch, w, k, s);
+    return e;
+}
+
+cudaError_t cudaMemset2DAsync(void *d, size_t pitch, int v, size_t w, size_t h, cudaStream_t s)
+{
+    cudaError_t e = cudaSuccess;
+    size_t i;
+    if (pitch < w && h > 1) return cudaErrorInvalidPitchValue;
+    if (w && h && !d) return cudaErrorInvalidValue;
+    for (i = 0; i < h && w && e == cudaSuccess; i++) e = cudaMemsetAsync((char *)d + i * pitch, v, w, s);
+    return e;
+}
+
 cudaError_t cudaMemcpy(void *d, const void *src, size_t n, enum cudaMemcpyKind k)
 {
     cudaError_t e;

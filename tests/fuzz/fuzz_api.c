@@ -191,7 +191,11 @@ static int op_index, trace; /* FUZZ_API_TRACE=1: print each call and its status 
     X(module_get_global, 0) /* modules are not modelled (tests/test_kernels.c) */ \
     X(function_set_attribute, 0)                                                    \
     X(occupancy_max_active_blocks_per_multiprocessor, 0)                            \
-    X(occupancy_max_potential_block_size, 0)
+    X(occupancy_max_potential_block_size, 0)                                        \
+    X(memcpy_2d, 0)       /* tests/test_pitched.c */                    \
+    X(memcpy_2d_async, 0) /* tests/test_pitched.c */                    \
+    X(memset_2d, 0)       /* tests/test_pitched.c */                    \
+    X(memset_2d_async, 0) /* tests/test_pitched.c */
 
 #define FUZZ_ROW(op, modelled) fuzz_row_##op,
 enum { FUZZ_OPERATIONS(FUZZ_ROW) fuzz_rows };
