@@ -938,10 +938,11 @@ static int fake_get_nodes(void *graph, void **nodes, size_t *count)
     return fake.fail;
 }
 static int fake_node_type(void *node, int *type) { *type = *(int *)node; return fake.fail; }
-static int fake_exec_update(const xrt__gpu *g, void *exec, void *graph, int *result)
+static int fake_exec_update(const xrt__gpu *g, void *exec, void *graph, int *result, void **node, void **from)
 {
     (void)g, (void)exec, (void)graph;
     *result = fake.update_result;
+    *node = *from = NULL;
     return fake.fail;
 }
 static xrt_status fake_edges(const xrt__gpu *g, void *graph, size_t *count) { (void)g, (void)graph; *count = 3; return XRT_SUCCESS; }

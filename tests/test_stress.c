@@ -287,24 +287,32 @@ static int legacy_ordered(const legacy_op *a, const legacy_op *b)
     return 1; /* the NULL stream and a blocking stream, or the NULL stream twice */
 }
 
-static void test_legacy_stream_under_threads(void **state)
+/* Four rounds of the threads' ops; every pair that `ordered` says must keep
+   the order of their calls kept it. */
+static void legacy_rounds(void *(*thread)(void *), int (*ordered)(const legacy_op *, const legacy_op *))
 {
     int round, t, i, u, j;
-    (void)state;
     for (round = 0; round < 4; round++) {
         memset(legacy_ops, 0, sizeof legacy_ops);
-        run_threads(legacy_thread);
+        run_threads(thread);
         assert_int_equal(xrt_stream_synchronize(NULL), XRT_SUCCESS);
         for (t = 0; t < THREADS; t++)
             for (i = 0; i < LEGACY_OPS; i++)
                 for (u = 0; u < THREADS; u++)
                     for (j = 0; j < LEGACY_OPS; j++) {
                         const legacy_op *a = &legacy_ops[t][i], *b = &legacy_ops[u][j];
-                        if (a->after < b->before && legacy_ordered(a, b) && a->ran > b->ran)
+                        if (!a->ran) fail_msg("thread %d's op %d (kind %d) never ran", t, i, a->kind);
+                        if (a->after < b->before && ordered(a, b) && a->ran > b->ran)
                             fail_msg("thread %d's op %d (kind %d) ran after thread %d's op %d (kind %d), queued later",
                                      t, i, a->kind, u, j, b->kind);
                     }
     }
+}
+
+static void test_legacy_stream_under_threads(void **state)
+{
+    (void)state;
+    legacy_rounds(legacy_thread, legacy_ordered);
 }
 
 /* The same with events and graph launches mixed in: kind 3 launches a graph
@@ -402,27 +410,12 @@ static int legacy_mixed_ordered(const legacy_op *a, const legacy_op *b)
 
 static void test_legacy_stream_mixed_under_threads(void **state)
 {
-    int round, t, i, u, j;
     xrt_graph g;
     (void)state;
     if (xrt_graph_create(&g, 0) == XRT_SUCCESS) assert_int_equal(xrt_graph_destroy(g), XRT_SUCCESS);
     else xrt_get_last_error();
     SKIP_UNLESS(g != NULL, "the backend does not build graphs node by node");
-    for (round = 0; round < 4; round++) {
-        memset(legacy_ops, 0, sizeof legacy_ops);
-        run_threads(legacy_mixed_thread);
-        assert_int_equal(xrt_stream_synchronize(NULL), XRT_SUCCESS);
-        for (t = 0; t < THREADS; t++)
-            for (i = 0; i < LEGACY_OPS; i++)
-                for (u = 0; u < THREADS; u++)
-                    for (j = 0; j < LEGACY_OPS; j++) {
-                        const legacy_op *a = &legacy_ops[t][i], *b = &legacy_ops[u][j];
-                        if (a->ran && b->ran && a->after < b->before && legacy_mixed_ordered(a, b) && a->ran > b->ran)
-                            fail_msg("thread %d's op %d (kind %d) ran after thread %d's op %d (kind %d), queued later",
-                                     t, i, a->kind, u, j, b->kind);
-                        if (!a->ran) fail_msg("thread %d's op %d (kind %d) never ran", t, i, a->kind);
-                    }
-    }
+    legacy_rounds(legacy_mixed_thread, legacy_mixed_ordered);
 }
 
 /* The enqueue that meets a worker on its way to sleep must still wake it: each

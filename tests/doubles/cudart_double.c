@@ -1213,6 +1213,17 @@ cudaError_t cudaGraphDestroy(cudaGraph_t gr)
 /* Same nodes, same kinds, same edges (in run order): the new graph's
    parameters for later launches. Otherwise the first node that differs,
    and why. */
+/* The exec's new plan: launches already made keep the one they hold. */
+static void exec_swap(exec *x, plan *p)
+{
+    plan *old;
+    pthread_mutex_lock(&x->lock);
+    old = x->cur;
+    x->cur = p;
+    pthread_mutex_unlock(&x->lock);
+    plan_unref(old);
+}
+
 /* A pointer's memory type as cudaPointerGetAttributes says it (0: not the
    runtime's), and its device. */
 static int mem_type(const void *p, int *device)
@@ -1305,11 +1316,7 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t ge, cudaGraph_t gr, cudaGraphExe
         plan_unref(p);
         return cudaErrorGraphExecUpdateFailure;
     }
-    pthread_mutex_lock(&x->lock);
-    old = x->cur;
-    x->cur = p;
-    pthread_mutex_unlock(&x->lock);
-    plan_unref(old);
+    exec_swap(x, p);
     return cudaSuccess;
 }
 
@@ -1825,11 +1832,7 @@ static cudaError_t exec_edit(cudaGraphExec_t ge, cudaGraphNode_t node, int kind,
         plan_unref(p);
         return e;
     }
-    pthread_mutex_lock(&x->lock);
-    old = x->cur;
-    x->cur = p;
-    pthread_mutex_unlock(&x->lock);
-    plan_unref(old);
+    exec_swap(x, p);
     return cudaSuccess;
 }
 
