@@ -325,14 +325,16 @@ static void op_malloc(void)
     xrt_status st, want;
     if (b->p) return;
     if (kind == ASYNC && !stream_ok(ss)) return;
-    want = size == 0 ? XRT_ERROR_INVALID_VALUE : size > MAX_ALLOC ? XRT_ERROR_OUT_OF_MEMORY : XRT_SUCCESS;
+    /* 0 bytes: xrt_malloc gives success and NULL, as cudaMalloc; the others refuse it */
+    want = size == 0 ? (kind == DEVICE ? XRT_SUCCESS : XRT_ERROR_INVALID_VALUE)
+           : size > MAX_ALLOC ? XRT_ERROR_OUT_OF_MEMORY : XRT_SUCCESS;
     st = kind == DEVICE ? xrt_malloc(&p, size) : kind == PINNED ? xrt_malloc_host(&p, size)
                                                                  : xrt_malloc_async(&p, size, stream_of(ss));
     if (trace) fprintf(stderr, "  malloc kind %d, %zu bytes -> %s\n", kind, size, xrt_status_string(st));
     CHECK(st == want, "malloc (kind %d) of %zu bytes -> %s, expected %s", kind, size, xrt_status_string(st),
           xrt_status_string(want));
-    if (st != XRT_SUCCESS) {
-        CHECK(p == NULL, "a failed allocation left %p", p);
+    if (st != XRT_SUCCESS || size == 0) {
+        CHECK(p == NULL, "a failed or empty allocation left %p", p);
         return;
     }
     CHECK(((uintptr_t)p % XRT_ALIGNMENT) == 0, "%p is not aligned", p);
