@@ -545,6 +545,13 @@ typedef struct xrt_mem_alloc_node_params {
     void *ptr; /* out: the address the graph's allocation has at every launch */
 } xrt_mem_alloc_node_params;
 
+typedef struct xrt_child_graph_node_params {
+    xrt_graph graph; /* get_params: the node's own copy, owned by the node */
+} xrt_child_graph_node_params;
+
+typedef struct xrt_event_node_params { xrt_event event; } xrt_event_node_params; /* WAIT_EVENT, EVENT_RECORD */
+typedef struct xrt_mem_free_node_params { void *ptr; } xrt_mem_free_node_params;
+
 /* A node's kind and parameters (cudaGraphNodeParams): `type` says which member holds. */
 typedef struct xrt_graph_node_params {
     xrt_graph_node_type type;
@@ -553,10 +560,10 @@ typedef struct xrt_graph_node_params {
         xrt_memcpy_node_params copy;
         xrt_memset_node_params set;
         xrt_host_node_params host;
-        struct { xrt_graph graph; } child; /* get_params: the node's own copy, owned by the node */
-        struct { xrt_event event; } event; /* WAIT_EVENT, EVENT_RECORD */
+        xrt_child_graph_node_params child;
+        xrt_event_node_params event;
         xrt_mem_alloc_node_params alloc;
-        struct { void *ptr; } mem_free;
+        xrt_mem_free_node_params mem_free;
     };
 } xrt_graph_node_params;
 

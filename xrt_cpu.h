@@ -3207,17 +3207,24 @@ static xrt_status xrt__cpu_copy_now(const xrt_backend *self, xrt__cpu_op *op, vo
     return XRT_SUCCESS;
 }
 
-/* CUDA's "API synchronization behavior": a copy from any host memory to any
-   host memory, pinned included, is fully synchronous with the host; the
-   kind is resolved here (XRT_MEMCPY_DEFAULT is never passed). */
+/* Whether an async copy that is not device to device is done before the
+   call returns (xrt__cpu_copy_now): a pageable host side, as CUDA does it,
+   or host to host, pinned included, which CUDA's "API synchronization
+   behavior" makes fully synchronous with the host. The kind is resolved
+   (XRT_MEMCPY_DEFAULT is never passed). */
+static int xrt__cpu_copy_in_place(const xrt_backend *self, const void *dst, const void *src, xrt_memcpy_kind kind)
+{
+    return (kind != XRT_MEMCPY_DEVICE_TO_HOST && xrt__cpu_pageable(self, src)) ||
+           (kind != XRT_MEMCPY_HOST_TO_DEVICE && xrt__cpu_pageable(self, dst)) || kind == XRT_MEMCPY_HOST_TO_HOST;
+}
+
 static xrt_status xrt__cpu_memcpy_async(const xrt_backend *self, void *dst, const void *src, size_t size,
                                         xrt_memcpy_kind kind, void *stream)
 {
     xrt__cpu_op op;
     xrt__cpu_copy_op(&op, dst, src, size);
     if (kind != XRT_MEMCPY_DEVICE_TO_DEVICE && !__atomic_load_n(&xrt__cpu_stream_of(stream)->cap, __ATOMIC_ACQUIRE) &&
-        ((kind != XRT_MEMCPY_DEVICE_TO_HOST && xrt__cpu_pageable(self, src)) ||
-         (kind != XRT_MEMCPY_HOST_TO_DEVICE && xrt__cpu_pageable(self, dst)) || kind == XRT_MEMCPY_HOST_TO_HOST))
+        xrt__cpu_copy_in_place(self, dst, src, kind))
         return xrt__cpu_copy_now(self, &op, stream);
     return xrt__cpu_enqueue(stream, &op, "cpu: xrt_memcpy_async");
 }
@@ -3318,8 +3325,7 @@ static xrt_status xrt__cpu_memcpy_2d_async(const xrt_backend *self, void *dst, s
     xrt__cpu_rect r;
     xrt__cpu_rect_copy(&r, dst, dpitch, src, spitch, width, height);
     if (kind != XRT_MEMCPY_DEVICE_TO_DEVICE && !xrt__cpu_serving && !xrt__cpu_capturing(stream) &&
-        ((kind != XRT_MEMCPY_DEVICE_TO_HOST && xrt__cpu_pageable(self, src)) ||
-         (kind != XRT_MEMCPY_HOST_TO_DEVICE && xrt__cpu_pageable(self, dst)) || kind == XRT_MEMCPY_HOST_TO_HOST)) {
+        xrt__cpu_copy_in_place(self, dst, src, kind)) {
         xrt__cpu_op op;
         op.run = xrt__cpu_run_rect;
         op.u.host.fn = NULL;
@@ -5827,6 +5833,12 @@ static xrt__cpu_launch *xrt__cpu_launch_clone(const xrt__cpu_launch *l)
     return c;
 }
 
+/* A copy of a graph holds its memory too (">> cpu: graphs"). */
+static void xrt__cpu_graph_share_mem(xrt__cpu_graph *to, const xrt__cpu_graph *from)
+{
+    if ((to->mem = from->mem) != NULL) __atomic_add_fetch(&to->mem->refs, 1, __ATOMIC_RELAXED);
+}
+
 /* A node's child graph, in a graph or in a plan's graph. */
 static const xrt__cpu_graph *xrt__cpu_child_of(const xrt__cpu_graph *g, const xrt__cpu_node *nd)
 {
@@ -5874,7 +5886,7 @@ static xrt__cpu_graph *xrt__cpu_graph_dup(const xrt__cpu_graph *from)
         xrt__cpu_graph_free(to);
         return NULL;
     }
-    if ((to->mem = from->mem) != NULL) __atomic_add_fetch(&to->mem->refs, 1, __ATOMIC_RELAXED);
+    xrt__cpu_graph_share_mem(to, from);
     to->device = from->device;
     return to;
 }
@@ -5973,7 +5985,7 @@ static int xrt__cpu_graph_copy(xrt__cpu_graph *to, const xrt__cpu_graph *from, u
     to->depcap = from->ndep;
     XRT_FREE(order);
     if (to->n == n) {
-        if ((to->mem = from->mem) != NULL) __atomic_add_fetch(&to->mem->refs, 1, __ATOMIC_RELAXED);
+        xrt__cpu_graph_share_mem(to, from);
         return 1;
     }
     xrt__cpu_graph_clear(to);
