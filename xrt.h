@@ -7283,11 +7283,11 @@ XRT_API xrt_status xrt__capture_to_graph(const xrt_backend *b, xrt_stream stream
 /* At xrt_shutdown, after every handle went: the table goes too. */
 static void xrt__gnode_shutdown(void)
 {
-    pthread_mutex_lock(&xrt__gnode_lock);
+    /* no lock: no other thread is in a call now, and the registry's lock is
+       held, which the calls here take after theirs (fork's order) */
     XRT_FREE(xrt__gnodes);
     xrt__gnodes = NULL;
     xrt__gnodes_n = xrt__gnodes_cap = 0;
-    pthread_mutex_unlock(&xrt__gnode_lock);
 }
 
 /* >> impl: fork. The prepare handler takes every core lock so that the child
