@@ -407,6 +407,22 @@ static int tl_current_device(const xrt_backend *t)
 
 static int tl_ref_wanted(int device) { return !tl.ref[device] || trace_now() - tl.ref_ns[device] >= TL_REF_AGE; }
 
+/* The tracer's own queries and records run in RELAXED capture mode, as a
+   library's should (cudaThreadExchangeStreamCaptureMode): they must not
+   invalidate a capture of the program's. Returns the thread's mode, for
+   tl_restore; a target without the call has no modes to mind. */
+static unsigned tl_relax(const xrt_backend *t)
+{
+    unsigned mode = XRT_CAPTURE_MODE_RELAXED;
+    if (t->thread_exchange_stream_capture_mode(t, &mode) != XRT_SUCCESS) return XRT_CAPTURE_MODE_RELAXED;
+    return mode;
+}
+
+static void tl_restore(const xrt_backend *t, unsigned mode)
+{
+    if (mode != XRT_CAPTURE_MODE_RELAXED) t->thread_exchange_stream_capture_mode(t, &mode);
+}
+
 /* A reference for `device` when it has none (or an old one): an event
    recorded on an idle stream completes at once, so its time is the host time
    of the record. Called without the lock: the target is never asked to
@@ -421,13 +437,18 @@ static void tl_calibrate(const xrt_backend *t, void *stream, int device)
     if (tl_ref_wanted(device)) ev = tl_take_event(t, device);
     pthread_mutex_unlock(&tl.lock);
     if (!ev) return;
+    unsigned mode, capturing = 0;
     trace_depth++;
-    for (tries = 0; tries < 4; tries++) { /* again when the thread was held up meanwhile */
+    mode = tl_relax(t);
+    if (stream && (t->stream_is_capturing(t, stream, &capturing) != XRT_SUCCESS || capturing)) tries = 4; /* its work is a graph's */
+    else tries = 0;
+    for (; tries < 4; tries++) { /* again when the thread was held up meanwhile */
         a = trace_now();
         st = t->stream_query(t, stream) == XRT_SUCCESS ? t->event_record(t, ev, stream) : XRT_ERROR_NOT_READY;
         b = trace_now();
         if (st != XRT_SUCCESS || b - a < 20000) break;
     }
+    tl_restore(t, mode);
     trace_depth--;
     pthread_mutex_lock(&tl.lock);
     if (st == XRT_SUCCESS && tl_ref_wanted(device)) {
@@ -476,7 +497,9 @@ static void tl_resolve(const xrt_backend *t, int all)
     tl_op **pp = &tl.head, *op;
     tl_op *last = NULL;
     int held[64], nheld = 0, i;
+    unsigned mode;
     trace_depth++;
+    mode = tl_relax(t);
     while ((op = *pp) != NULL) {
         uint64_t start = 0, end = 0;
         for (i = 0; i < nheld && held[i] != op->track; i++) continue;
@@ -494,6 +517,7 @@ static void tl_resolve(const xrt_backend *t, int all)
         if (op == tl.tail) tl.tail = last; /* the last one kept before it */
         free(op);
     }
+    tl_restore(t, mode);
     trace_depth--;
 }
 
