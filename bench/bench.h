@@ -16,6 +16,16 @@
 
 #define BENCH_REPS 9 /* repetitions behind every median */
 
+/* An xrt call that must succeed: else the benchmark stops, naming its file
+   and the error (for benchmarks that include xrt.h first). */
+#define BENCH_CHECK(call)                                                            \
+    do {                                                                             \
+        if ((call) != XRT_SUCCESS) {                                                 \
+            fprintf(stderr, "%s: %s\n", __FILE__, xrt_get_last_error_string());      \
+            exit(1);                                                                 \
+        }                                                                            \
+    } while (0)
+
 static inline double bench_now_ns(void)
 {
     struct timespec ts;

@@ -15,13 +15,7 @@
 
 #include "bench.h"
 
-#define CHECK(call)                                                                 \
-    do {                                                                            \
-        if ((call) != XRT_SUCCESS) {                                                \
-            fprintf(stderr, "graph: %s\n", xrt_get_last_error_string());            \
-            exit(1);                                                                \
-        }                                                                           \
-    } while (0)
+#define CHECK(call) BENCH_CHECK(call)
 
 static const char src[] =
     "typedef struct { unsigned x, y, z; } dim3;\n"

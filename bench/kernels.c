@@ -14,13 +14,7 @@
 
 #include <omp.h>
 
-#define CHECK(call)                                                                 \
-    do {                                                                            \
-        if ((call) != XRT_SUCCESS) {                                                \
-            fprintf(stderr, "kernels: %s\n", xrt_get_last_error_string());          \
-            exit(1);                                                                \
-        }                                                                           \
-    } while (0)
+#define CHECK(call) BENCH_CHECK(call)
 
 static const char src[] =
     "typedef struct { unsigned x, y, z; } dim3;\n"
