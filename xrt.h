@@ -347,6 +347,31 @@ typedef struct xrt_target {
 typedef struct xrt_stream_s *xrt_stream;
 typedef struct xrt_event_s *xrt_event;
 typedef struct xrt_module_s *xrt_module;
+typedef struct xrt_mem_pool_s *xrt_mem_pool;
+
+/* A memory pool's attributes: CUDA's cudaMemPoolAttr values (HIP's
+   hipMemPoolAttr are the same). The reuse policies are int (0 or 1), the
+   rest uint64_t; the current amounts are read only, the high-water marks
+   can only be reset (set to 0). */
+typedef enum xrt_mem_pool_attr {
+    XRT_MEMPOOL_REUSE_FOLLOW_EVENT_DEPENDENCIES = 1,  /* int: reuse across streams ordered by an event wait */
+    XRT_MEMPOOL_REUSE_ALLOW_OPPORTUNISTIC = 2,        /* int: reuse a block whose free has completed */
+    XRT_MEMPOOL_REUSE_ALLOW_INTERNAL_DEPENDENCIES = 3, /* int: may order the allocating stream after the free */
+    XRT_MEMPOOL_ATTR_RELEASE_THRESHOLD = 4,           /* uint64_t: free bytes kept over a synchronize */
+    XRT_MEMPOOL_ATTR_RESERVED_MEM_CURRENT = 5,        /* uint64_t: bytes the pool holds, used or free */
+    XRT_MEMPOOL_ATTR_RESERVED_MEM_HIGH = 6,
+    XRT_MEMPOOL_ATTR_USED_MEM_CURRENT = 7,            /* uint64_t: bytes of its live allocations */
+    XRT_MEMPOOL_ATTR_USED_MEM_HIGH = 8
+} xrt_mem_pool_attr;
+
+/* xrt_mem_pool_create's properties (cudaMemPoolProps with a device
+   location and pinned allocations): handle_types must be
+   XRT_MEM_HANDLE_TYPE_NONE (no exportable pools yet). */
+#define XRT_MEM_HANDLE_TYPE_NONE 0u
+typedef struct xrt_mem_pool_props {
+    int device;            /* the pool's memory lives on this device */
+    unsigned handle_types; /* XRT_MEM_HANDLE_TYPE_NONE */
+} xrt_mem_pool_props;
 typedef struct xrt_function_s *xrt_function;
 
 /* CUDA's special streams, by value as cudaStreamLegacy and cudaStreamPerThread:
@@ -711,6 +736,23 @@ static inline xrt_status xrt_memcpy(void *dst, const void *src, size_t size, xrt
 static inline xrt_status xrt_memcpy_async(void *dst, const void *src, size_t size, xrt_memcpy_kind kind,
                                           xrt_stream stream);
 static inline xrt_status xrt_pointer_get_attributes(xrt_pointer_attributes *attr, const void *ptr);
+/* Memory pools, as cudaMemPool*: xrt_malloc_async allocates from its
+   device's current pool (the default pool unless xrt_device_set_mem_pool
+   chose another), xrt_malloc_from_pool_async from the given one; a free
+   gives the block back to its pool in stream order, and the pool keeps free
+   blocks up to its release threshold (0 by default: what is over goes back
+   at the next synchronize). The default pool cannot be destroyed; a pool
+   destroyed with allocations outstanding goes once they are freed (as
+   CUDA). REFERENCE.md: "Memory pools". */
+static inline xrt_status xrt_device_get_default_mem_pool(xrt_mem_pool *pool, int device);
+static inline xrt_status xrt_device_get_mem_pool(xrt_mem_pool *pool, int device);
+static inline xrt_status xrt_device_set_mem_pool(int device, xrt_mem_pool pool);
+static inline xrt_status xrt_mem_pool_create(xrt_mem_pool *pool, const xrt_mem_pool_props *props);
+static inline xrt_status xrt_mem_pool_destroy(xrt_mem_pool pool);
+static inline xrt_status xrt_mem_pool_set_attribute(xrt_mem_pool pool, xrt_mem_pool_attr attr, void *value);
+static inline xrt_status xrt_mem_pool_get_attribute(xrt_mem_pool pool, xrt_mem_pool_attr attr, void *value);
+static inline xrt_status xrt_mem_pool_trim_to(xrt_mem_pool pool, size_t min_bytes_to_keep);
+static inline xrt_status xrt_malloc_from_pool_async(void **ptr, size_t size, xrt_mem_pool pool, xrt_stream stream);
 /* Pitched memory, as cudaMallocPitch, cudaMemcpy2D, cudaMemset2D and cuMemsetD16/D32.
    xrt_malloc_pitch allocates height rows of width bytes as device memory,
    each row starting at a multiple of *pitch (a multiple of XRT_ALIGNMENT, at
@@ -1008,6 +1050,9 @@ XRT_API xrt_status xrt__graph_find_in_clone(const xrt_backend *b, xrt_graph_node
                                             xrt_graph clone);
 
 XRT_API xrt_status xrt__handle_free(const xrt_backend *b, const void *handle, uintptr_t kind, const char *fn);
+/* The handle of pool object `obj`: the live one, else a new one not owned
+   (a default pool's, which the backend keeps). */
+XRT_API xrt_status xrt__pool_handle(const xrt_backend *b, void *obj, xrt_mem_pool *out) XRT__COLD;
 XRT_API xrt_status xrt__mem_add(const xrt_backend *b, void **p, size_t n, xrt_memory_type t, const char *fn);
 XRT_API xrt_status xrt__mem_take(const xrt_backend *b, void *p, xrt_memory_type t, const char *fn, void **record);
 XRT_API xrt_status xrt__mem_finish(void *record, xrt_status freed);
@@ -1141,7 +1186,8 @@ static inline const xrt_backend *xrt__be(void)
 #define XRT__HANDLE_GRAPH ((uintptr_t)5)
 #define XRT__HANDLE_GRAPH_EXEC ((uintptr_t)6)
 #define XRT__HANDLE_GRAPH_NODE ((uintptr_t)7) /* not owned (its graph's); flags: the graph's handle, kind bits 0 */
-#define XRT__HANDLE_KIND_BITS 3
+#define XRT__HANDLE_MEM_POOL ((uintptr_t)8) /* a default pool's is not owned (the backend's, never destroyed) */
+#define XRT__HANDLE_KIND_BITS 4
 #define XRT__HANDLE_INDEX_BITS 20
 #define XRT__HANDLE_CHUNK_BITS 10
 #define XRT__HANDLE_OWNED ((uintptr_t)1)
@@ -1707,6 +1753,7 @@ static inline xrt_status xrt__handle_destroy_object(const xrt_backend *b, uintpt
     if (kind == XRT__HANDLE_EVENT) return b->event_destroy(b, obj);
     if (kind == XRT__HANDLE_GRAPH) return b->graph_destroy(b, obj);
     if (kind == XRT__HANDLE_GRAPH_EXEC) return b->graph_exec_destroy(b, obj);
+    if (kind == XRT__HANDLE_MEM_POOL) return b->mem_pool_destroy(b, obj);
     return kind == XRT__HANDLE_MODULE ? xrt__module_destroy(b, obj) : XRT_SUCCESS; /* functions: their module's */
 }
 
@@ -1889,6 +1936,179 @@ static inline xrt_status xrt_launch_host_func(xrt_stream stream, xrt_host_fn fn,
     xrt__handle_slot *s = xrt__handle_stream(b, stream);
     if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_launch_host_func", stream));
     return xrt__call_exit(b->launch_host_func(b, s->obj, fn, user));
+}
+
+/* >> dispatch: memory pools */
+static inline xrt_status xrt__pool_device(const xrt_backend *b, int device, const char *fn)
+{
+    int count = 0;
+    xrt_status st = xrt__no_op(b, fn); /* a refusal names fn, not the count's call */
+    if (st != XRT_SUCCESS) return st;
+    if (XRT__UNLIKELY(device < 0)) return xrt_error(XRT_ERROR_INVALID_DEVICE, fn, "device %d is negative", device);
+    if ((st = b->get_device_count(b, &count)) != XRT_SUCCESS) return st;
+    if (XRT__UNLIKELY(device >= count))
+        return xrt_error(XRT_ERROR_INVALID_DEVICE, fn, "device %d is out of range (%d device%s)", device, count,
+                         count == 1 ? "" : "s");
+    return XRT_SUCCESS;
+}
+
+static inline xrt_status xrt__pool_get(xrt_mem_pool *pool, int device, int current, const char *fn)
+{
+    const xrt_backend *b = xrt__be();
+    void *obj = NULL;
+    xrt_status st;
+    XRT__CHECK_PTR(pool, fn);
+    *pool = NULL;
+    if ((st = xrt__pool_device(b, device, fn)) != XRT_SUCCESS) return st;
+    st = current ? b->device_get_mem_pool(b, &obj, device) : b->device_get_default_mem_pool(b, &obj, device);
+    return st != XRT_SUCCESS ? st : xrt__pool_handle(b, obj, pool);
+}
+
+/* The pool of device `device` that xrt_malloc_async uses unless another was set. */
+static inline xrt_status xrt_device_get_default_mem_pool(xrt_mem_pool *pool, int device)
+{
+    return xrt__pool_get(pool, device, 0, "xrt_device_get_default_mem_pool");
+}
+
+static inline xrt_status xrt_device_get_mem_pool(xrt_mem_pool *pool, int device)
+{
+    return xrt__pool_get(pool, device, 1, "xrt_device_get_mem_pool");
+}
+
+/* As cudaDeviceSetMemPool: a pool of another device is XRT_ERROR_INVALID_VALUE. */
+static inline xrt_status xrt_device_set_mem_pool(int device, xrt_mem_pool pool)
+{
+    const xrt_backend *b = xrt__be();
+    xrt__handle_slot *p;
+    xrt_status st;
+    if ((st = xrt__pool_device(b, device, "xrt_device_set_mem_pool")) != XRT_SUCCESS) return st;
+    xrt__call_enter();
+    p = xrt__handle_lookup(b, pool, XRT__HANDLE_MEM_POOL);
+    if (XRT__UNLIKELY(!p)) return xrt__call_exit(xrt__handle_bad("xrt_device_set_mem_pool", pool));
+    return xrt__call_exit(b->device_set_mem_pool(b, device, p->obj));
+}
+
+static inline xrt_status xrt_mem_pool_create(xrt_mem_pool *pool, const xrt_mem_pool_props *props)
+{
+    const xrt_backend *b = xrt__be();
+    void *obj = NULL;
+    xrt_status st;
+    XRT__CHECK_PTR(pool, "xrt_mem_pool_create");
+    *pool = NULL;
+    XRT__CHECK_PTR(props, "xrt_mem_pool_create");
+    if (XRT__UNLIKELY(props->handle_types != XRT_MEM_HANDLE_TYPE_NONE))
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_mem_pool_create",
+                         "handle_types 0x%x: only XRT_MEM_HANDLE_TYPE_NONE (pools are not exportable yet)",
+                         props->handle_types);
+    if ((st = xrt__pool_device(b, props->device, "xrt_mem_pool_create")) != XRT_SUCCESS) return st;
+    if ((st = b->mem_pool_create(b, &obj, props)) != XRT_SUCCESS) return st;
+    return xrt__handle_create(b, obj, XRT__HANDLE_MEM_POOL, 1, (void **)pool);
+}
+
+/* The default pools are not owned by their handles: refused, as cudaMemPoolDestroy refuses them. */
+static inline xrt_status xrt_mem_pool_destroy(xrt_mem_pool pool)
+{
+    const xrt_backend *b = xrt__be();
+    xrt__handle_slot *p = xrt__handle_lookup(b, pool, XRT__HANDLE_MEM_POOL);
+    if (XRT__UNLIKELY(!p)) return xrt__handle_bad("xrt_mem_pool_destroy", pool);
+    if (XRT__UNLIKELY(!(__atomic_load_n(&p->flags, __ATOMIC_RELAXED) & XRT__HANDLE_OWNED)))
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_mem_pool_destroy", "%p is a device's default pool", (void *)pool);
+    return xrt__handle_destroy(b, pool, XRT__HANDLE_MEM_POOL, "xrt_mem_pool_destroy");
+}
+
+/* 1 for the int-valued attributes (the reuse policies), 0 for the
+   uint64_t ones, -1 for a value that is no xrt_mem_pool_attr. */
+static inline int xrt__pool_attr_is_int(int attr)
+{
+    if (attr >= XRT_MEMPOOL_REUSE_FOLLOW_EVENT_DEPENDENCIES && attr <= XRT_MEMPOOL_REUSE_ALLOW_INTERNAL_DEPENDENCIES)
+        return 1;
+    return attr >= XRT_MEMPOOL_ATTR_RELEASE_THRESHOLD && attr <= XRT_MEMPOOL_ATTR_USED_MEM_HIGH ? 0 : -1;
+}
+
+static inline xrt_status xrt__pool_attr_value(int attr, const void *value, uint64_t *v)
+{
+    const char *fn = "xrt_mem_pool_set_attribute";
+    int is_int = xrt__pool_attr_is_int(attr), i;
+    if (is_int < 0) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "attribute %d is no xrt_mem_pool_attr", attr);
+    XRT__CHECK_PTR(value, "xrt_mem_pool_set_attribute");
+    if (is_int) {
+        i = *(const int *)value;
+        if (XRT__UNLIKELY(i != 0 && i != 1))
+            return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "a reuse policy is 0 or 1, not %d", i);
+        *v = (uint64_t)i;
+        return XRT_SUCCESS;
+    }
+    *v = *(const uint64_t *)value;
+    if (XRT__UNLIKELY(attr == XRT_MEMPOOL_ATTR_RESERVED_MEM_CURRENT || attr == XRT_MEMPOOL_ATTR_USED_MEM_CURRENT))
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "attribute %d (a current amount) is read only", attr);
+    if (XRT__UNLIKELY((attr == XRT_MEMPOOL_ATTR_RESERVED_MEM_HIGH || attr == XRT_MEMPOOL_ATTR_USED_MEM_HIGH) && *v))
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "a high-water mark (attribute %d) can only be reset to 0", attr);
+    return XRT_SUCCESS;
+}
+
+/* value points to an int (the reuse policies) or a uint64_t (the rest), as cudaMemPoolSetAttribute. */
+static inline xrt_status xrt_mem_pool_set_attribute(xrt_mem_pool pool, xrt_mem_pool_attr attr, void *value)
+{
+    const xrt_backend *b = xrt__be();
+    xrt__handle_slot *p;
+    uint64_t v = 0;
+    xrt_status st = xrt__pool_attr_value((int)attr, value, &v);
+    if (st != XRT_SUCCESS) return st;
+    xrt__call_enter();
+    p = xrt__handle_lookup(b, pool, XRT__HANDLE_MEM_POOL);
+    if (XRT__UNLIKELY(!p)) return xrt__call_exit(xrt__handle_bad("xrt_mem_pool_set_attribute", pool));
+    return xrt__call_exit(b->mem_pool_set_attribute(b, p->obj, (int)attr, v));
+}
+
+static inline xrt_status xrt_mem_pool_get_attribute(xrt_mem_pool pool, xrt_mem_pool_attr attr, void *value)
+{
+    const xrt_backend *b = xrt__be();
+    xrt__handle_slot *p;
+    int is_int = xrt__pool_attr_is_int((int)attr), i;
+    uint64_t v = 0;
+    xrt_status st;
+    XRT__CHECK_PTR(value, "xrt_mem_pool_get_attribute");
+    if (XRT__UNLIKELY(is_int < 0))
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_mem_pool_get_attribute", "attribute %d is no xrt_mem_pool_attr",
+                         (int)attr);
+    xrt__call_enter();
+    p = xrt__handle_lookup(b, pool, XRT__HANDLE_MEM_POOL);
+    if (XRT__UNLIKELY(!p)) return xrt__call_exit(xrt__handle_bad("xrt_mem_pool_get_attribute", pool));
+    st = xrt__call_exit(b->mem_pool_get_attribute(b, p->obj, (int)attr, &v));
+    if (st != XRT_SUCCESS) return st;
+    i = (int)v;
+    if (is_int) *(int *)value = i;
+    else *(uint64_t *)value = v;
+    return XRT_SUCCESS;
+}
+
+/* Releases the pool's free blocks until it holds at most min_bytes_to_keep (used blocks stay). */
+static inline xrt_status xrt_mem_pool_trim_to(xrt_mem_pool pool, size_t min_bytes_to_keep)
+{
+    const xrt_backend *b = xrt__be();
+    xrt__handle_slot *p;
+    xrt__call_enter();
+    p = xrt__handle_lookup(b, pool, XRT__HANDLE_MEM_POOL);
+    if (XRT__UNLIKELY(!p)) return xrt__call_exit(xrt__handle_bad("xrt_mem_pool_trim_to", pool));
+    return xrt__call_exit(b->mem_pool_trim_to(b, p->obj, min_bytes_to_keep));
+}
+
+/* As xrt_malloc_async, from `pool` (of any device; the stream's device uses it). */
+static inline xrt_status xrt_malloc_from_pool_async(void **ptr, size_t size, xrt_mem_pool pool, xrt_stream stream)
+{
+    const xrt_backend *b = xrt__be();
+    const char *fn = "xrt_malloc_from_pool_async";
+    xrt__call_enter();
+    xrt__handle_slot *s = xrt__handle_stream(b, stream);
+    xrt__handle_slot *p = xrt__handle_lookup(b, pool, XRT__HANDLE_MEM_POOL);
+    xrt_status st = xrt__mem_check_alloc(ptr, size, fn); /* first: the rows of bad sizes hold on every backend */
+    if (st != XRT_SUCCESS) return xrt__call_exit(st);
+    if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad(fn, stream));
+    if (XRT__UNLIKELY(!p)) return xrt__call_exit(xrt__handle_bad(fn, pool));
+    st = b->malloc_from_pool_async(b, ptr, size, p->obj, s->obj);
+    if (st == XRT_SUCCESS && XRT__UNLIKELY(__atomic_load_n(&xrt__captures, __ATOMIC_RELAXED)))
+        return xrt__call_exit(xrt__mem_add_captured(b, ptr, size, (uintptr_t)stream, s->obj));
+    return xrt__call_exit(st == XRT_SUCCESS ? xrt__mem_add(b, ptr, size, XRT_MEMORY_DEVICE, fn) : st);
 }
 
 /* >> dispatch: events */
@@ -4477,7 +4697,7 @@ static uintptr_t xrt__handle_index(uintptr_t h) { return (h >> XRT__HANDLE_KIND_
 static const char *xrt__handle_kind_name(uintptr_t kind)
 {
     static const char *const names[] = {"handle", "stream", "event",      "module",
-                                        "function", "graph", "graph exec", "graph node"};
+                                        "function", "graph", "graph exec", "graph node", "memory pool"};
     return kind < sizeof names / sizeof names[0] ? names[kind] : "handle";
 }
 
@@ -4549,6 +4769,7 @@ static xrt_status xrt__handle_full(uintptr_t kind)
                                               : kind == XRT__HANDLE_GRAPH ? "xrt_stream_end_capture"
                                               : kind == XRT__HANDLE_GRAPH_EXEC ? "xrt_graph_instantiate"
                                               : kind == XRT__HANDLE_GRAPH_NODE ? "xrt_graph_add_node"
+                                              : kind == XRT__HANDLE_MEM_POOL ? "xrt_mem_pool_create"
                                                                            : "xrt_module_get_function",
                      "no free handle (at most %lu live streams, events, modules, functions and graphs)",
                      (unsigned long)XRT__HANDLE_MAX);
@@ -4650,6 +4871,20 @@ XRT_API uintptr_t xrt__handle_of(const void *obj, uintptr_t kind)
     return h;
 }
 
+static pthread_mutex_t xrt__pool_handle_lock = PTHREAD_MUTEX_INITIALIZER;
+
+XRT_API xrt_status xrt__pool_handle(const xrt_backend *b, void *obj, xrt_mem_pool *out)
+{
+    uintptr_t h;
+    xrt_status st = XRT_SUCCESS;
+    pthread_mutex_lock(&xrt__pool_handle_lock); /* two first asks make one handle */
+    h = xrt__handle_of(obj, XRT__HANDLE_MEM_POOL);
+    if (!h) st = xrt__handle_alloc(b, obj, XRT__HANDLE_MEM_POOL, 0, &h);
+    pthread_mutex_unlock(&xrt__pool_handle_lock);
+    *out = st == XRT_SUCCESS ? (xrt_mem_pool)h : NULL;
+    return st;
+}
+
 /* The per-thread stream's slot: the thread's, its object asked of the
    backend at each use (a thread-local load on the CPU, a constant on GPUs). */
 static XRT__TLS xrt__handle_slot xrt__handle_per_thread;
@@ -4708,7 +4943,7 @@ XRT_API xrt_status xrt__handle_bad(const char *fn, const void *handle)
     xrt__unlock(&xrt__handle_lock);
     if (owner && owner == xrt__tls.be && /* live and ours: only the kind can be wrong */
         (kind > XRT__HANDLE_EVENT || !strncmp(fn, "xrt_module", 10) || !strncmp(fn, "xrt_function", 12) ||
-         !strncmp(fn, "xrt_graph", 9) || !strcmp(fn, "xrt_launch_kernel")))
+         !strncmp(fn, "xrt_graph", 9) || !strcmp(fn, "xrt_launch_kernel") || strstr(fn, "_pool")))
         return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "%p is a %s handle, not the kind %s takes", handle, what, fn);
     if (owner && owner == xrt__tls.be)
         return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "%p is %s handle, not %s handle", handle,

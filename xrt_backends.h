@@ -283,7 +283,28 @@ enum { /* xrt_backend.flags */
       (self, dst, pitch, value, element_size, width, height))                                                      \
     X(memset_2d_async, (const xrt_backend *self, void *dst, size_t pitch, unsigned value, unsigned element_size,   \
                         size_t width, size_t height, void *stream),                                                \
-      (self, dst, pitch, value, element_size, width, height, stream))
+      (self, dst, pitch, value, element_size, width, height, stream))                                              \
+    X(device_get_default_mem_pool, (const xrt_backend *self, void **pool, int device), (self, pool, device))       \
+    X(device_get_mem_pool, (const xrt_backend *self, void **pool, int device), (self, pool, device))               \
+    X(device_set_mem_pool, (const xrt_backend *self, int device, void *pool), (self, device, pool))                \
+    X(mem_pool_create, (const xrt_backend *self, void **pool, const xrt_mem_pool_props *props), (self, pool, props)) \
+    X(mem_pool_destroy, (const xrt_backend *self, void *pool), (self, pool))                                       \
+    X(mem_pool_set_attribute, (const xrt_backend *self, void *pool, int attr, uint64_t value),                     \
+      (self, pool, attr, value))                                                                                   \
+    X(mem_pool_get_attribute, (const xrt_backend *self, void *pool, int attr, uint64_t *value),                    \
+      (self, pool, attr, value))                                                                                   \
+    X(mem_pool_trim_to, (const xrt_backend *self, void *pool, size_t keep), (self, pool, keep))                    \
+    X(malloc_from_pool_async, (const xrt_backend *self, void **ptr, size_t size, void *pool, void *stream),        \
+      (self, ptr, size, pool, stream))
+
+/* Memory pools (device_get_default_mem_pool .. malloc_from_pool_async): a
+   pool is the backend's object; the dispatch layer gives it a handle (the
+   default pool's is not owned: mem_pool_destroy never sees it) and checks
+   the device (in range), the props (handle_types none), the attribute (one
+   of xrt_mem_pool_attr; a reuse policy's value 0 or 1, a current amount
+   read only, a high-water mark set only to 0). device_set_mem_pool refuses
+   a pool of another device; mem_pool_destroy of a pool with allocations
+   outstanding succeeds, the pool going with its last one (as CUDA). */
 
 struct xrt_backend {
     uint32_t abi_version; /* XRT_BACKEND_ABI_VERSION the backend was built against */

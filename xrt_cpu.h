@@ -406,6 +406,7 @@ typedef struct xrt__cpu_op {
         struct { void *dst; const void *src; size_t size; } copy;
         struct { void *dst; size_t size; int value; } set;
         struct { void *ptr; } release;
+        struct { void *head; void *pool; uint64_t gen; } mfree; /* a pool block's free reached (xrt__cpu_run_mpool_free) */
         struct { xrt_host_fn fn; void *user; } host;
         struct { struct xrt__cpu_event *event; struct xrt__cpu_stream *stream; uint64_t pos; } record;
         struct { struct xrt__cpu_stream *stream; uint64_t pos; } wait;
@@ -1590,6 +1591,8 @@ static void xrt__cpu_run_rect(xrt__cpu_op *op)
 
 /* >> cpu: waiting threads run the work */
 static void xrt__cpu_run_record(xrt__cpu_op *op);
+static void xrt__cpu_run_mpool_free(xrt__cpu_op *op);
+static void xrt__cpu_mpools_trim(void);
 
 /* Ops a waiting thread may run in the worker's place: all but a
    cross-stream wait, which stays on the worker (a waiting thread would only
@@ -1598,7 +1601,7 @@ static int xrt__cpu_anyone_runs(xrt__cpu_run_fn run)
 {
     return run == xrt__cpu_run_memcpy || run == xrt__cpu_run_memset || run == xrt__cpu_run_memcpy_split ||
            run == xrt__cpu_run_memset_split || run == xrt__cpu_run_rect || run == xrt__cpu_run_record ||
-           run == xrt__cpu_run_free ||
+           run == xrt__cpu_run_free || run == xrt__cpu_run_mpool_free ||
            run == xrt__cpu_run_kernel || run == xrt__cpu_run_host_fn || run == xrt__cpu_run_graph;
 }
 
@@ -2004,10 +2007,12 @@ static xrt_status xrt__cpu_stream_synchronize(const xrt_backend *self, void *str
     if (XRT__UNLIKELY((st = xrt__cpu_cap_unsafe("cpu: xrt_stream_synchronize")) != XRT_SUCCESS)) return st;
     if (XRT__UNLIKELY(s->order == XRT__CPU_LEGACY)) {
         op.run = xrt__cpu_run_nothing;
-        return xrt__cpu_run_ordered(s, &op, "cpu: xrt_stream_synchronize");
+        st = xrt__cpu_run_ordered(s, &op, "cpu: xrt_stream_synchronize");
+    } else {
+        xrt__cpu_drain(s, __atomic_load_n(&s->tail, __ATOMIC_ACQUIRE), 1);
     }
-    xrt__cpu_drain(s, __atomic_load_n(&s->tail, __ATOMIC_ACQUIRE), 1);
-    return XRT_SUCCESS;
+    xrt__cpu_mpools_trim();
+    return st;
 }
 
 static int xrt__cpu_busy(xrt__cpu_stream *s)
@@ -2059,6 +2064,7 @@ static xrt_status xrt__cpu_sync_all(int device, const char *who)
         xrt__cpu_stream_unref(v[i].s);
     }
     XRT_FREE(v);
+    xrt__cpu_mpools_trim();
     return XRT_SUCCESS;
 }
 
@@ -2266,6 +2272,7 @@ static xrt_status xrt__cpu_event_synchronize(const xrt_backend *self, void *even
     if (!(s = xrt__cpu_event_latest(e, &pos, 1))) return XRT_SUCCESS;
     xrt__cpu_wait(&s->head, pos, (e->flags & XRT_EVENT_BLOCKING_SYNC) ? 0 : 1, &s->worker_cpu);
     xrt__cpu_stream_unref(s);
+    xrt__cpu_mpools_trim();
     return XRT_SUCCESS;
 }
 
@@ -2349,6 +2356,11 @@ typedef struct xrt__cpu_head {
     uint32_t local;  /* a private copy (a forked child's): no file behind it */
     uint32_t exported; /* a handle was made: the range is never kept for reuse */
     uint64_t key[2];   /* set before `exported`: the secret its handles carry */
+    /* This process's alone (another that opens the range never reads them): */
+    struct xrt__cpu_mpool *pool;       /* the memory pool it belongs to, or NULL (">> cpu: memory pools") */
+    struct xrt__cpu_head *pool_next;   /* in its pool's free list */
+    const void *pool_stream;           /* the stream whose free gave it back */
+    uint32_t pool_done;                /* that free was reached: its stream's work before it is done */
 } xrt__cpu_head;
 
 /* Freed ranges that were never shared are kept mapped for the next
@@ -2470,6 +2482,23 @@ static int xrt__cpu_range_keep(xrt__cpu_head *h)
     return kept;
 }
 
+/* A range's head as a new allocation's (a fresh, kept or pooled range). */
+static void xrt__cpu_head_init(xrt__cpu_head *h, uint64_t off, size_t size, uint64_t gen, int device)
+{
+    h->freed = h->exported = 0;
+    h->key[0] = h->key[1] = 0;
+    h->offset = off;
+    h->size = size;
+    h->gen = gen;
+    h->device = (uint32_t)device;
+    h->refs = 1;
+    h->pool = NULL;
+    h->pool_next = NULL;
+    h->pool_stream = NULL;
+    h->pool_done = 0;
+    __atomic_store_n(&h->magic, XRT__CPU_HEAD_MAGIC, __ATOMIC_RELEASE);
+}
+
 static xrt_status xrt__cpu_dev_alloc_on(int device, void **ptr, size_t size, const char *fn)
 {
     xrt__cpu_devmem *m = &xrt__cpu_mem[device];
@@ -2488,14 +2517,7 @@ static xrt_status xrt__cpu_dev_alloc_on(int device, void **ptr, size_t size, con
             return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "cannot allocate %zu bytes", size);
         xrt__cpu_place_memory(device, h, span); /* a kept range was placed at its first use */
     }
-    h->freed = h->exported = 0;
-    h->key[0] = h->key[1] = 0;
-    h->offset = off;
-    h->size = size;
-    h->gen = gen;
-    h->device = (uint32_t)device;
-    h->refs = 1;
-    __atomic_store_n(&h->magic, XRT__CPU_HEAD_MAGIC, __ATOMIC_RELEASE);
+    xrt__cpu_head_init(h, off, size, gen, device);
     *ptr = (char *)h + xrt__cpu_page();
     return XRT_SUCCESS;
 }
@@ -2567,6 +2589,8 @@ static xrt_status xrt__cpu_release(const char *who)
     return st;
 }
 
+static void xrt__cpu_mpool_free_now(xrt__cpu_head *h);
+
 static xrt_status xrt__cpu_free(const xrt_backend *self, void *ptr)
 {
     xrt_status st = xrt__cpu_release("cpu: xrt_free");
@@ -2574,7 +2598,8 @@ static xrt_status xrt__cpu_free(const xrt_backend *self, void *ptr)
     if (st == XRT_SUCCESS && XRT__UNLIKELY(__atomic_load_n(&xrt__cpu_ngleft, __ATOMIC_ACQUIRE)) &&
         xrt__cpu_gmem_free(ptr, "cpu: xrt_free", &st))
         return st;
-    if (st == XRT_SUCCESS) xrt__cpu_dev_release(ptr);
+    if (st == XRT_SUCCESS && xrt__cpu_head_of(ptr)->pool) xrt__cpu_mpool_free_now(xrt__cpu_head_of(ptr));
+    else if (st == XRT_SUCCESS) xrt__cpu_dev_release(ptr);
     return st;
 }
 
@@ -2585,23 +2610,415 @@ static xrt_status xrt__cpu_free_host(const xrt_backend *self, void *ptr)
     return st;
 }
 
+/* >> cpu: memory pools. A pool hands out device ranges (xrt__cpu_dev_alloc_on)
+   and takes them back at their free: a block freed on a stream goes on the
+   pool's free list at once, reusable by later allocations on that stream
+   (its work comes after the free); once the stream reaches the free
+   (xrt__cpu_run_mpool_free) it is "done", and reusable on any stream if the
+   pool allows opportunistic reuse. A block serves an allocation of the same
+   span (whole pages). Free blocks over the release threshold go back at the
+   next synchronize (any stream's, an event's, the device's), those of a
+   trim at once; only done ones: a block whose free is still queued is in
+   use by its stream. The event-dependency and internal-dependency policies
+   are kept and reported, but reuse across streams needs a done free here. */
+typedef struct xrt__cpu_mpool {
+    int lock;     /* guards the rest but `next` */
+    int device;
+    int ready;    /* a default pool: set up */
+    int destroyed, was_current, gone;
+    int policy[4]; /* by xrt_mem_pool_attr 1..3 */
+    uint64_t threshold, reserved, reserved_high, used, used_high;
+    size_t live, ops; /* allocations outstanding; free ops queued and not yet run */
+    xrt__cpu_head *free;
+    struct xrt__cpu_mpool *next; /* in xrt__cpu_mpools (created pools) */
+} xrt__cpu_mpool;
+
+static xrt__cpu_mpool xrt__cpu_mpool_dflt[XRT__CPU_DEVICES_MAX];
+static xrt__cpu_mpool *xrt__cpu_mpool_current[XRT__CPU_DEVICES_MAX]; /* NULL: the default */
+static xrt__cpu_mpool *xrt__cpu_mpools;                              /* created pools */
+static int xrt__cpu_mpools_lock;   /* guards the list and the default pools' set-up */
+static int xrt__cpu_mpool_excess;  /* a pool may hold free bytes over its threshold: a synchronize looks */
+
+static void xrt__cpu_mpool_init(xrt__cpu_mpool *p, int device)
+{
+    p->device = device;
+    p->policy[XRT_MEMPOOL_REUSE_FOLLOW_EVENT_DEPENDENCIES] = 1; /* CUDA's defaults */
+    p->policy[XRT_MEMPOOL_REUSE_ALLOW_OPPORTUNISTIC] = 1;
+    p->policy[XRT_MEMPOOL_REUSE_ALLOW_INTERNAL_DEPENDENCIES] = 1;
+}
+
+static xrt__cpu_mpool *xrt__cpu_mpool_default(int device)
+{
+    xrt__cpu_mpool *p = &xrt__cpu_mpool_dflt[device];
+    if (__atomic_load_n(&p->ready, __ATOMIC_ACQUIRE)) return p;
+    xrt__cpu_lock(&xrt__cpu_mpools_lock);
+    if (!p->ready) {
+        xrt__cpu_mpool_init(p, device);
+        __atomic_store_n(&p->ready, 1, __ATOMIC_RELEASE);
+    }
+    xrt__cpu_unlock(&xrt__cpu_mpools_lock);
+    return p;
+}
+
+static xrt__cpu_mpool *xrt__cpu_mpool_of_device(int device)
+{
+    xrt__cpu_mpool *p = __atomic_load_n(&xrt__cpu_mpool_current[device], __ATOMIC_ACQUIRE);
+    return p ? p : xrt__cpu_mpool_default(device);
+}
+
+static uint64_t xrt__cpu_mpool_bytes(const xrt__cpu_head *h) { return xrt__cpu_span(h->size) - xrt__cpu_page(); }
+
+static void xrt__cpu_mpool_marks_locked(xrt__cpu_mpool *p)
+{
+    if (p->reserved > p->reserved_high) p->reserved_high = p->reserved;
+    if (p->used > p->used_high) p->used_high = p->used;
+}
+
+/* Whether `stream` may reuse free block h now. */
+static int xrt__cpu_mpool_may_reuse(const xrt__cpu_mpool *p, const xrt__cpu_head *h, const void *stream)
+{
+    return h->pool_stream == stream || (h->pool_done && p->policy[XRT_MEMPOOL_REUSE_ALLOW_OPPORTUNISTIC]);
+}
+
+/* A free block of this span that `stream` may reuse, off the list and counted used; NULL if none. */
+static xrt__cpu_head *xrt__cpu_mpool_take(xrt__cpu_mpool *p, size_t span, const void *stream)
+{
+    xrt__cpu_head **at, *h;
+    xrt__cpu_lock(&p->lock);
+    for (at = &p->free; (h = *at) != NULL; at = &h->pool_next)
+        if (xrt__cpu_span(h->size) == span && xrt__cpu_mpool_may_reuse(p, h, stream)) {
+            *at = h->pool_next;
+            p->used += xrt__cpu_mpool_bytes(h);
+            p->live++;
+            xrt__cpu_mpool_marks_locked(p);
+            break;
+        }
+    xrt__cpu_unlock(&p->lock);
+    return h;
+}
+
+static xrt_status xrt__cpu_mpool_alloc(xrt__cpu_mpool *p, void **ptr, size_t size, const void *stream, const char *fn)
+{
+    size_t span = xrt__cpu_span(size);
+    xrt__cpu_devmem *m = &xrt__cpu_mem[p->device];
+    xrt__cpu_head *h = span ? xrt__cpu_mpool_take(p, span, stream) : NULL;
+    uint64_t gen;
+    xrt_status st;
+    if (h) {
+        xrt__cpu_lock(&m->lock);
+        gen = ++m->gen; /* a new allocation for IPC and the registry */
+        xrt__cpu_unlock(&m->lock);
+        xrt__cpu_head_init(h, h->offset, size, gen, p->device);
+        h->pool = p;
+        *ptr = (char *)h + xrt__cpu_page();
+        return XRT_SUCCESS;
+    }
+    if ((st = xrt__cpu_dev_alloc_on(p->device, ptr, size, fn)) != XRT_SUCCESS) return st;
+    h = xrt__cpu_head_of(*ptr);
+    h->pool = p;
+    xrt__cpu_lock(&p->lock);
+    p->reserved += xrt__cpu_mpool_bytes(h);
+    p->used += xrt__cpu_mpool_bytes(h);
+    p->live++;
+    xrt__cpu_mpool_marks_locked(p);
+    xrt__cpu_unlock(&p->lock);
+    return XRT_SUCCESS;
+}
+
+/* Done free blocks off the list, until the pool holds at most `keep`
+   bytes (all of them once it is destroyed), then released. */
+static void xrt__cpu_mpool_release(xrt__cpu_mpool *p, uint64_t keep)
+{
+    xrt__cpu_head **at, *h, *out = NULL;
+    xrt__cpu_lock(&p->lock);
+    for (at = &p->free; (h = *at) != NULL && p->reserved > keep;)
+        if (h->pool_done) {
+            *at = h->pool_next;
+            p->reserved -= xrt__cpu_mpool_bytes(h);
+            h->pool_next = out;
+            out = h;
+        } else {
+            at = &h->pool_next;
+        }
+    xrt__cpu_unlock(&p->lock);
+    while ((h = out) != NULL) {
+        out = h->pool_next;
+        h->pool = NULL;
+        xrt__cpu_dev_release((char *)h + xrt__cpu_page());
+    }
+}
+
+/* A destroyed pool goes with its last allocation and its last queued free;
+   one that was a device's current pool stays until shutdown (an allocation
+   may have read it there just before). */
+static void xrt__cpu_mpool_maybe_gone(xrt__cpu_mpool *p)
+{
+    xrt__cpu_mpool **at;
+    int last;
+    xrt__cpu_lock(&p->lock);
+    last = p->destroyed && !p->was_current && !p->live && !p->ops && !p->gone;
+    if (last) p->gone = 1;
+    xrt__cpu_unlock(&p->lock);
+    if (!last) return;
+    xrt__cpu_mpool_release(p, 0);
+    xrt__cpu_lock(&xrt__cpu_mpools_lock);
+    for (at = &xrt__cpu_mpools; *at && *at != p; at = &(*at)->next) {
+    }
+    if (*at) *at = p->next;
+    xrt__cpu_unlock(&xrt__cpu_mpools_lock);
+    XRT_FREE(p);
+}
+
+/* Block h back to its pool, freed on `stream` (done: its work is done);
+   0 if the pool does not keep it (exported, or the pool destroyed): the
+   caller releases it. */
+static int xrt__cpu_mpool_put(xrt__cpu_head *h, const void *stream, int done)
+{
+    xrt__cpu_mpool *p = h->pool;
+    uint64_t bytes = xrt__cpu_mpool_bytes(h);
+    int keep;
+    xrt__cpu_lock(&p->lock);
+    p->used -= bytes;
+    p->live--;
+    keep = !h->exported && !p->destroyed;
+    if (keep) {
+        __atomic_store_n(&h->freed, 1, __ATOMIC_RELEASE);
+        h->pool_stream = stream;
+        h->pool_done = (uint32_t)done;
+        h->pool_next = p->free;
+        p->free = h;
+    } else {
+        p->reserved -= bytes;
+    }
+    if (!done) p->ops++;
+    xrt__cpu_unlock(&p->lock);
+    if (keep) __atomic_store_n(&xrt__cpu_mpool_excess, 1, __ATOMIC_RELAXED);
+    else h->pool = NULL;
+    return keep;
+}
+
+/* A refused free's block allocated again, unless the stream took it back meanwhile (then it is its). */
+static void xrt__cpu_mpool_unput(xrt__cpu_head *h)
+{
+    xrt__cpu_mpool *p = h->pool;
+    xrt__cpu_head **at;
+    xrt__cpu_lock(&p->lock);
+    for (at = &p->free; *at && *at != h; at = &(*at)->pool_next) {
+    }
+    if (*at) {
+        *at = h->pool_next;
+        p->used += xrt__cpu_mpool_bytes(h);
+        p->live++;
+        __atomic_store_n(&h->freed, 0, __ATOMIC_RELEASE);
+    }
+    p->ops--;
+    xrt__cpu_unlock(&p->lock);
+}
+
+/* The stream reached a pool block's free: the block, if still free from
+   that free (not reused since: its generation), may serve other streams. */
+static void xrt__cpu_run_mpool_free(xrt__cpu_op *op)
+{
+    xrt__cpu_mpool *p = (xrt__cpu_mpool *)op->u.mfree.pool;
+    xrt__cpu_head *h;
+    xrt__cpu_lock(&p->lock);
+    for (h = p->free; h; h = h->pool_next)
+        if (h == op->u.mfree.head && h->gen == op->u.mfree.gen) h->pool_done = 1;
+    p->ops--;
+    xrt__cpu_unlock(&p->lock);
+    __atomic_store_n(&xrt__cpu_mpool_excess, 1, __ATOMIC_RELAXED);
+    xrt__cpu_mpool_maybe_gone(p);
+}
+
+/* Free blocks over each pool's threshold go back: at each synchronize, one load while no pool has any. */
+static void xrt__cpu_mpools_trim(void)
+{
+    xrt__cpu_mpool *p;
+    int d;
+    if (XRT__LIKELY(!__atomic_load_n(&xrt__cpu_mpool_excess, __ATOMIC_RELAXED))) return;
+    __atomic_store_n(&xrt__cpu_mpool_excess, 0, __ATOMIC_RELAXED);
+    for (d = 0; d < XRT__CPU_DEVICES_MAX; d++)
+        if (__atomic_load_n(&xrt__cpu_mpool_dflt[d].ready, __ATOMIC_ACQUIRE))
+            xrt__cpu_mpool_release(&xrt__cpu_mpool_dflt[d], xrt__cpu_mpool_dflt[d].threshold);
+    xrt__cpu_lock(&xrt__cpu_mpools_lock);
+    for (p = xrt__cpu_mpools; p; p = p->next) xrt__cpu_mpool_release(p, p->threshold);
+    xrt__cpu_unlock(&xrt__cpu_mpools_lock);
+}
+
+/* xrt_free of a pool's block: the device is idle, the block is free at once. */
+static void xrt__cpu_mpool_free_now(xrt__cpu_head *h)
+{
+    xrt__cpu_mpool *p = h->pool;
+    if (!xrt__cpu_mpool_put(h, NULL, 1)) xrt__cpu_dev_release((char *)h + xrt__cpu_page());
+    else xrt__cpu_mpool_release(p, p->threshold);
+    xrt__cpu_mpool_maybe_gone(p);
+}
+
+/* Shutdown (xrt has freed every allocation and destroyed every pool's handle) and a forked child. */
+static void xrt__cpu_mpools_shutdown(void)
+{
+    xrt__cpu_mpool *p;
+    int d;
+    for (d = 0; d < XRT__CPU_DEVICES_MAX; d++) {
+        if (xrt__cpu_mpool_dflt[d].ready) xrt__cpu_mpool_release(&xrt__cpu_mpool_dflt[d], 0);
+        memset(&xrt__cpu_mpool_dflt[d], 0, sizeof xrt__cpu_mpool_dflt[d]);
+        xrt__cpu_mpool_current[d] = NULL;
+    }
+    while ((p = xrt__cpu_mpools) != NULL) {
+        xrt__cpu_mpools = p->next;
+        xrt__cpu_mpool_release(p, 0);
+        XRT_FREE(p);
+    }
+}
+
+/* A forked child: the free blocks are private copies of the parent's, of
+   no use for new allocations (as the kept ranges); the locks' holders did
+   not come along. */
+static void xrt__cpu_mpool_fork_drop(xrt__cpu_mpool *p)
+{
+    xrt__cpu_head *h;
+    p->lock = 0;
+    while ((h = p->free) != NULL) {
+        p->free = h->pool_next;
+        p->reserved -= xrt__cpu_mpool_bytes(h);
+        munmap(h, xrt__cpu_span(h->size));
+    }
+}
+
+static void xrt__cpu_mpools_fork_child(void)
+{
+    xrt__cpu_mpool *p;
+    int d;
+    xrt__cpu_mpools_lock = 0;
+    for (d = 0; d < XRT__CPU_DEVICES_MAX; d++) xrt__cpu_mpool_fork_drop(&xrt__cpu_mpool_dflt[d]);
+    for (p = xrt__cpu_mpools; p; p = p->next) xrt__cpu_mpool_fork_drop(p);
+}
+
+static xrt_status xrt__cpu_device_get_default_mem_pool(const xrt_backend *self, void **pool, int device)
+{
+    (void)self;
+    *pool = xrt__cpu_mpool_default(device);
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_device_get_mem_pool(const xrt_backend *self, void **pool, int device)
+{
+    (void)self;
+    *pool = xrt__cpu_mpool_of_device(device);
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_device_set_mem_pool(const xrt_backend *self, int device, void *pool)
+{
+    xrt__cpu_mpool *p = (xrt__cpu_mpool *)pool;
+    (void)self;
+    if (p->device != device)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "cpu: xrt_device_set_mem_pool",
+                         "the pool's memory is on device %d, not device %d", p->device, device);
+    xrt__cpu_lock(&p->lock);
+    if (p != &xrt__cpu_mpool_dflt[device]) p->was_current = 1;
+    xrt__cpu_unlock(&p->lock);
+    __atomic_store_n(&xrt__cpu_mpool_current[device], p == &xrt__cpu_mpool_dflt[device] ? NULL : p,
+                     __ATOMIC_RELEASE);
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_mem_pool_create(const xrt_backend *self, void **pool, const xrt_mem_pool_props *props)
+{
+    xrt__cpu_mpool *p = (xrt__cpu_mpool *)XRT_CALLOC(1, sizeof *p);
+    (void)self;
+    if (!p) return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_mem_pool_create", "no memory for a pool");
+    xrt__cpu_mpool_init(p, props->device);
+    xrt__cpu_lock(&xrt__cpu_mpools_lock);
+    p->next = xrt__cpu_mpools;
+    xrt__cpu_mpools = p;
+    xrt__cpu_unlock(&xrt__cpu_mpools_lock);
+    *pool = p;
+    return XRT_SUCCESS;
+}
+
+/* As cudaMemPoolDestroy: a device whose current pool it was goes back to its default. */
+static xrt_status xrt__cpu_mem_pool_destroy(const xrt_backend *self, void *pool)
+{
+    xrt__cpu_mpool *p = (xrt__cpu_mpool *)pool, *was = p;
+    (void)self;
+    __atomic_compare_exchange_n(&xrt__cpu_mpool_current[p->device], &was, (xrt__cpu_mpool *)NULL, 0,
+                                __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+    xrt__cpu_lock(&p->lock);
+    p->destroyed = 1;
+    xrt__cpu_unlock(&p->lock);
+    xrt__cpu_mpool_release(p, 0);
+    xrt__cpu_mpool_maybe_gone(p);
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_mem_pool_set_attribute(const xrt_backend *self, void *pool, int attr, uint64_t value)
+{
+    xrt__cpu_mpool *p = (xrt__cpu_mpool *)pool;
+    (void)self;
+    xrt__cpu_lock(&p->lock);
+    if (attr <= XRT_MEMPOOL_REUSE_ALLOW_INTERNAL_DEPENDENCIES) p->policy[attr] = (int)value;
+    else if (attr == XRT_MEMPOOL_ATTR_RELEASE_THRESHOLD) p->threshold = value;
+    else if (attr == XRT_MEMPOOL_ATTR_RESERVED_MEM_HIGH) p->reserved_high = p->reserved; /* a reset */
+    else p->used_high = p->used;
+    xrt__cpu_unlock(&p->lock);
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_mem_pool_get_attribute(const xrt_backend *self, void *pool, int attr, uint64_t *value)
+{
+    xrt__cpu_mpool *p = (xrt__cpu_mpool *)pool;
+    const uint64_t *amounts[] = {&p->threshold, &p->reserved, &p->reserved_high, &p->used, &p->used_high};
+    (void)self;
+    xrt__cpu_lock(&p->lock);
+    *value = attr <= XRT_MEMPOOL_REUSE_ALLOW_INTERNAL_DEPENDENCIES ? (uint64_t)p->policy[attr]
+                                                                   : *amounts[attr - XRT_MEMPOOL_ATTR_RELEASE_THRESHOLD];
+    xrt__cpu_unlock(&p->lock);
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_mem_pool_trim_to(const xrt_backend *self, void *pool, size_t keep)
+{
+    (void)self;
+    xrt__cpu_mpool_release((xrt__cpu_mpool *)pool, keep);
+    return XRT_SUCCESS;
+}
+
 /* As CUDA's, from the stream's device (the NULL stream's is the current
-   one); memory valid from now on is valid from the stream's point on. */
-static xrt_status xrt__cpu_malloc_async(const xrt_backend *self, void **ptr, size_t size, void *stream)
+   one) and its current pool, or from `pool`; memory valid from now on is
+   valid from the stream's point on. In a capture, the graph's memory. */
+static xrt_status xrt__cpu_alloc_async(xrt__cpu_mpool *p, void **ptr, size_t size, void *stream, const char *fn)
 {
     xrt__cpu_stream *s = (xrt__cpu_stream *)stream;
     int device = s ? s->device : xrt__cpu_mem_device();
-    xrt_status st = xrt__cpu_dev_alloc_on(device, ptr, size, "cpu: xrt_malloc_async");
-    (void)self;
-    if (st != XRT_SUCCESS) return st;
-    if (s && XRT__UNLIKELY(__atomic_load_n(&s->cap, __ATOMIC_ACQUIRE)) &&
-        (st = xrt__cpu_cap_alloc(s, *ptr, "cpu: xrt_malloc_async")) != XRT_SUCCESS) {
-        xrt__cpu_dev_release(*ptr);
-        *ptr = NULL;
-        return st;
+    xrt_status st;
+    if (s && XRT__UNLIKELY(__atomic_load_n(&s->cap, __ATOMIC_ACQUIRE))) {
+        if ((st = xrt__cpu_dev_alloc_on(device, ptr, size, fn)) != XRT_SUCCESS) return st;
+        if ((st = xrt__cpu_cap_alloc(s, *ptr, fn)) != XRT_SUCCESS) {
+            xrt__cpu_dev_release(*ptr);
+            *ptr = NULL;
+            return st;
+        }
+    } else {
+        if (!p) p = xrt__cpu_mpool_of_device(device);
+        if ((st = xrt__cpu_mpool_alloc(p, ptr, size, stream, fn)) != XRT_SUCCESS) return st;
+        device = p->device;
     }
     xrt__mem_note_device(*ptr, device); /* the registry's record: not the current device */
     return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_malloc_async(const xrt_backend *self, void **ptr, size_t size, void *stream)
+{
+    (void)self;
+    return xrt__cpu_alloc_async(NULL, ptr, size, stream, "cpu: xrt_malloc_async");
+}
+
+static xrt_status xrt__cpu_malloc_from_pool_async(const xrt_backend *self, void **ptr, size_t size, void *pool,
+                                                  void *stream)
+{
+    (void)self;
+    return xrt__cpu_alloc_async((xrt__cpu_mpool *)pool, ptr, size, stream, "cpu: xrt_malloc_from_pool_async");
 }
 
 /* >> cpu: ipc. A memory handle names a range of an exporter's device file:
@@ -3130,6 +3547,32 @@ static void xrt__cpu_mem_fork_child(void)
     xrt__cpu_opens_lock = 0; /* likewise */
 }
 
+/* A pool's block: back in its pool for the stream's later allocations now,
+   for other streams' once the stream gets here. Refused (the enqueue
+   failed), the block is allocated again. */
+static xrt_status xrt__cpu_mpool_free_async(xrt__cpu_head *h, void *stream)
+{
+    xrt__cpu_mpool *p = h->pool;
+    xrt__cpu_op op;
+    xrt_status st;
+    op.u.mfree.head = h;
+    op.u.mfree.pool = p;
+    op.u.mfree.gen = h->gen;
+    if (!xrt__cpu_mpool_put(h, stream, 0)) { /* exported or its pool destroyed: released at the stream's point */
+        op.run = xrt__cpu_run_free;
+        op.u.release.ptr = (char *)h + xrt__cpu_page();
+        st = xrt__cpu_enqueue(stream, &op, "cpu: xrt_free_async");
+        xrt__cpu_lock(&p->lock);
+        p->ops--; /* counted by the put: no op of the pool's */
+        xrt__cpu_unlock(&p->lock);
+        xrt__cpu_mpool_maybe_gone(p);
+        return st;
+    }
+    op.run = xrt__cpu_run_mpool_free;
+    if ((st = xrt__cpu_enqueue(stream, &op, "cpu: xrt_free_async")) != XRT_SUCCESS) xrt__cpu_mpool_unput(h);
+    return st;
+}
+
 static xrt_status xrt__cpu_free_async(const xrt_backend *self, void *ptr, void *stream)
 {
     xrt__cpu_op op;
@@ -3142,6 +3585,7 @@ static xrt_status xrt__cpu_free_async(const xrt_backend *self, void *ptr, void *
     if (XRT__UNLIKELY(__atomic_load_n(&xrt__cpu_ngleft, __ATOMIC_ACQUIRE)) &&
         xrt__cpu_gmem_free(ptr, "cpu: xrt_free_async", &st)) /* the memory stays: nothing to order */
         return st;
+    if (xrt__cpu_head_of(ptr)->pool) return xrt__cpu_mpool_free_async(xrt__cpu_head_of(ptr), stream);
     op.run = xrt__cpu_run_free;
     op.u.release.ptr = ptr;
     return xrt__cpu_enqueue(stream, &op, "cpu: xrt_free_async");
@@ -7136,8 +7580,8 @@ static void xrt__cpu_release_dropped(xrt__cpu_stream *s)
         } else if (op->run == xrt__cpu_run_waits) {
             while (op->u.waits.n) xrt__cpu_stream_unref(op->u.waits.v[--op->u.waits.n].s);
             XRT_FREE(op->u.waits.v);
-        } else if (op->run == xrt__cpu_run_free) {
-            xrt__cpu_run_free(op);
+        } else if (op->run == xrt__cpu_run_free || op->run == xrt__cpu_run_mpool_free) {
+            op->run(op);
         } else if (op->run == xrt__cpu_run_graph) {
             xrt__cpu_plan_unref((xrt__cpu_plan *)op->u.host.user);
         }
@@ -7167,6 +7611,7 @@ static void xrt__cpu_fork_child(void)
     xrt__cpu_counter_init(&xrt__cpu.exited, xrt__cpu.started); /* the parent's workers are not ours to wait for */
     xrt__cpu_counter_init(&xrt__cpu.entered, xrt__cpu.started);
     xrt__cpu.nzombies = 0; /* nor to join (the prepare handler joined those there were) */
+    xrt__cpu_mpools_fork_child();
     xrt__cpu_mem_fork_child();
     xrt__cpu_fork_pool();
     pthread_mutex_unlock(&xrt__cpu_list_lock);
@@ -7226,6 +7671,7 @@ static void xrt__cpu_shutdown(const xrt_backend *self)
     xrt__cpu_wait(&xrt__cpu.exited, started, 1, NULL);
     xrt__cpu_reap();
     xrt__cpu_pool_stop();
+    xrt__cpu_mpools_shutdown();
     xrt__cpu_mem_shutdown();
 }
 

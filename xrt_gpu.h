@@ -2929,6 +2929,29 @@ static xrt_status xrt__gpu_graph_node_find_in_clone(const xrt_backend *self, voi
 /* A capture into an existing graph: not yet through cudaStreamBeginCaptureToGraph. */
 #define xrt__gpu_stream_begin_capture_to_graph xrt__unsupported_stream_begin_capture_to_graph
 
+/* >> gpu: memory pools. Not yet through cudaMemPool* / hipMemPool*: each
+   call says so; xrt_malloc_async keeps using the runtime's own default pool. */
+#define XRT__GPU_NO_POOLS(op, params)                                                                                  \
+    static xrt_status xrt__gpu_##op params                                                                             \
+    {                                                                                                                  \
+        return xrt_error(XRT_ERROR_UNSUPPORTED, "xrt_" #op,                                                           \
+                         "%s: memory pools (cudaMemPool*, hipMemPool*) are not wired to the runtime yet; "             \
+                         "xrt_malloc_async uses the runtime's default pool", self->name);                              \
+    }
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+XRT__GPU_NO_POOLS(device_get_default_mem_pool, (const xrt_backend *self, void **pool, int device))
+XRT__GPU_NO_POOLS(device_get_mem_pool, (const xrt_backend *self, void **pool, int device))
+XRT__GPU_NO_POOLS(device_set_mem_pool, (const xrt_backend *self, int device, void *pool))
+XRT__GPU_NO_POOLS(mem_pool_create, (const xrt_backend *self, void **pool, const xrt_mem_pool_props *props))
+XRT__GPU_NO_POOLS(mem_pool_destroy, (const xrt_backend *self, void *pool))
+XRT__GPU_NO_POOLS(mem_pool_set_attribute, (const xrt_backend *self, void *pool, int attr, uint64_t value))
+XRT__GPU_NO_POOLS(mem_pool_get_attribute, (const xrt_backend *self, void *pool, int attr, uint64_t *value))
+XRT__GPU_NO_POOLS(mem_pool_trim_to, (const xrt_backend *self, void *pool, size_t keep))
+XRT__GPU_NO_POOLS(malloc_from_pool_async, (const xrt_backend *self, void **ptr, size_t size, void *pool, void *stream))
+#pragma GCC diagnostic pop
+#undef XRT__GPU_NO_POOLS
+
 /* >> gpu: the table */
 /* Filled from the operation list: a new operation without its
    xrt__gpu_<name> fails to compile here ("xrt__gpu_<name> undeclared"). */

@@ -1100,7 +1100,30 @@ static xrt_backend table_other(void) { return xrt_test_other_table(); }
     X(memcpy_peer_async_dead, "xrt_memcpy_peer_async", XRT_ERROR_INVALID_HANDLE, 0,                                    \
       xrt_memcpy_peer_async(f->d2, 0, f->d, 0, 64, f->dead_s))                                                         \
     X(memcpy_peer_async_freed, "xrt_memcpy_peer_async", XRT_ERROR_INVALID_POINTER, 0,                                  \
-      xrt_memcpy_peer_async(f->d2, 0, f->freed, 0, 64, f->s))
+      xrt_memcpy_peer_async(f->d2, 0, f->freed, 0, 64, f->s))                                                          \
+    /* >> memory pools: the handle and argument checks come before the backend's (GPU: not supported) */             \
+    X(default_pool_past_end, "xrt_device_get_default_mem_pool", XRT_ERROR_INVALID_DEVICE, 0,                          \
+      xrt_device_get_default_mem_pool(&pool, f->devices))                                                              \
+    X(set_pool_past_end, "xrt_device_set_mem_pool", XRT_ERROR_INVALID_DEVICE, 0, xrt_device_set_mem_pool(f->devices, NULL)) \
+    X(set_pool_stream, "xrt_device_set_mem_pool", XRT_ERROR_INVALID_HANDLE, 0,                                        \
+      xrt_device_set_mem_pool(0, (xrt_mem_pool)f->s))                                                                   \
+    X(pool_create_past_end, "xrt_mem_pool_create", XRT_ERROR_INVALID_DEVICE, 0,                                      \
+      (pprops.device = f->devices, xrt_mem_pool_create(&pool, &pprops)))                                               \
+    X(pool_create_handle_types, "xrt_mem_pool_create", XRT_ERROR_INVALID_VALUE, 0,                                   \
+      (pprops.handle_types = 2, xrt_mem_pool_create(&pool, &pprops)))                                                  \
+    X(pool_destroy_event, "xrt_mem_pool_destroy", XRT_ERROR_INVALID_HANDLE, 0, xrt_mem_pool_destroy((xrt_mem_pool)f->e)) \
+    X(pool_attr_nine, "xrt_mem_pool_set_attribute", XRT_ERROR_INVALID_VALUE, 0,                                       \
+      xrt_mem_pool_set_attribute(NULL, (xrt_mem_pool_attr)9, &off))                                                    \
+    X(pool_attr_read_only, "xrt_mem_pool_set_attribute", XRT_ERROR_INVALID_VALUE, 0,                                  \
+      xrt_mem_pool_set_attribute(NULL, XRT_MEMPOOL_ATTR_RESERVED_MEM_CURRENT, &off))                                   \
+    X(pool_get_attr_negative, "xrt_mem_pool_get_attribute", XRT_ERROR_INVALID_VALUE, 0,                              \
+      xrt_mem_pool_get_attribute(NULL, (xrt_mem_pool_attr)-1, &off))                                                   \
+    X(pool_trim_dead_stream, "xrt_mem_pool_trim_to", XRT_ERROR_INVALID_HANDLE, 0,                                    \
+      xrt_mem_pool_trim_to((xrt_mem_pool)f->dead_s, 0))                                                                \
+    X(pool_malloc_stream, "xrt_malloc_from_pool_async", XRT_ERROR_INVALID_HANDLE, 0,                                 \
+      xrt_malloc_from_pool_async(&p, 64, (xrt_mem_pool)f->s, f->s))                                                    \
+    X(pool_malloc_null, "xrt_malloc_from_pool_async", XRT_ERROR_INVALID_VALUE, 0,                                    \
+      xrt_malloc_from_pool_async(NULL, 64, NULL, f->s))
 
 /* One function per row; the scratch variables are the rows' out-parameters. */
 #define BAD_ROW_FN(id, fn, status, flags, ...)                                                                         \
@@ -1130,10 +1153,12 @@ static xrt_backend table_other(void) { return xrt_test_other_table(); }
         xrt_ipc_mem_handle ih;                                                                                         \
         xrt_ipc_event_handle ieh;                                                                                      \
         xrt_status st;                                                                                                 \
+        xrt_mem_pool pool = NULL;                                                                                      \
+        xrt_mem_pool_props pprops = {0, XRT_MEM_HANDLE_TYPE_NONE};                                                     \
         unsigned u = 0;                                                                                                \
         (void)ih, (void)ieh, (void)u;                                                                                  \
         (void)mod, (void)fun, (void)fattr, (void)graph, (void)exec, (void)ginfo, (void)cs;                              \
-        (void)ggraph, (void)gnode, (void)gcount;                                                                       \
+        (void)ggraph, (void)gnode, (void)gcount, (void)pool, (void)pprops;                                             \
         memset(&gparams, 0, sizeof gparams);                                                                           \
         gparams.type = XRT_GRAPH_NODE_EMPTY;                                                                           \
         (void)f, (void)p, (void)total, (void)fd, (void)off, (void)ms, (void)ev, (void)ws, (void)info, (void)prop, (void)b;                 \
@@ -1147,6 +1172,7 @@ static xrt_backend table_other(void) { return xrt_test_other_table(); }
             if (exec) xrt_graph_exec_destroy(exec);                                                                    \
             if (graph) xrt_graph_destroy(graph);                                                                       \
             if (ggraph) xrt_graph_destroy(ggraph);                                                                     \
+            if (pool) xrt_mem_pool_destroy(pool);                                                                      \
             st = keep;                                                                                                 \
         }                                                                                                              \
         return st;                                                                                                     \

@@ -273,6 +273,39 @@ XRT_TEST(test_pitched_round_trip)
     OK(xrt_free(d));
 }
 
+/* Memory pools: the default pool and a created one, each call once (reuse,
+   thresholds and misuse: tests/test_pools.c); GPU backends: not yet. */
+XRT_TEST(test_mem_pool_round_trip)
+{
+    xrt_mem_pool d = NULL, cur = NULL, p = NULL;
+    xrt_mem_pool_props props = {0, XRT_MEM_HANDLE_TYPE_NONE};
+    unsigned char h[64];
+    uint64_t v = 1 << 20;
+    void *a;
+    xrt_status st;
+    (void)state;
+    if ((st = xrt_device_get_default_mem_pool(&d, 0)) == XRT_ERROR_UNSUPPORTED) {
+        FAILS(xrt_mem_pool_create(&p, &props), XRT_ERROR_UNSUPPORTED, "memory pools");
+        return;
+    }
+    OK(st);
+    OK(xrt_device_get_mem_pool(&cur, 0));
+    OK(xrt_mem_pool_create(&p, &props));
+    OK(xrt_device_set_mem_pool(0, p));
+    OK(xrt_mem_pool_set_attribute(p, XRT_MEMPOOL_ATTR_RELEASE_THRESHOLD, &v));
+    OK(xrt_malloc_from_pool_async(&a, sizeof h, p, NULL));
+    OK(xrt_memset_async(a, 0x42, sizeof h, NULL));
+    OK(xrt_memcpy_async(h, a, sizeof h, XRT_MEMCPY_DEVICE_TO_HOST, NULL));
+    OK(xrt_free_async(a, NULL));
+    OK(xrt_stream_synchronize(NULL));
+    assert_bytes(h, sizeof h, 0x42);
+    OK(xrt_mem_pool_get_attribute(p, XRT_MEMPOOL_ATTR_RESERVED_MEM_CURRENT, &v));
+    assert_true(v > 0); /* under the threshold: kept */
+    OK(xrt_mem_pool_trim_to(p, 0));
+    OK(xrt_device_set_mem_pool(0, cur));
+    OK(xrt_mem_pool_destroy(p));
+}
+
 /* Host -> device -> device -> host -> host, with explicit kinds and with
    XRT_MEMCPY_DEFAULT, at aligned and odd offsets. */
 XRT_TEST(test_memcpy_kinds)

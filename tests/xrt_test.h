@@ -1052,6 +1052,11 @@ typedef struct xrt_test_calls {
     xrt_device_prop prop;
     xrt_pointer_attributes attr;
     xrt_function_attributes fattr;
+    xrt_mem_pool dpool, pool, doomed_pool; /* made where the backend has pools: the default one, two created */
+    xrt_mem_pool got_pool, made_pool;
+    xrt_mem_pool_props pool_props;
+    void *p_pool, *p_none;
+    uint64_t u64;
     xrt_target target;
     xrt_backend_info info;
     /* xrt_test_calls_run's record: each call's entry point, status and detail */
@@ -1287,7 +1292,34 @@ typedef struct xrt_test_calls {
     X(memcpy_peer_async, "memcpy_peer_async on its own stream", 0, XRT_SUCCESS,                                        \
       xrt_memcpy_peer_async((char *)c->d + 2048, 0, c->d, 0, 64, c->s))                                                \
     X(memcpy_peer_async_over, "memcpy_peer_async past the allocation's end", 0, XRT_ERROR_INVALID_VALUE,               \
-      xrt_memcpy_peer_async((char *)c->d + 2048, 0, c->d, 0, 4096, c->s))
+      xrt_memcpy_peer_async((char *)c->d + 2048, 0, c->d, 0, 4096, c->s))                                              \
+    X(default_mem_pool, "device_get_default_mem_pool", 0, XRT_SUCCESS, xrt_device_get_default_mem_pool(&c->got_pool, 0)) \
+    X(default_mem_pool_null, "device_get_default_mem_pool to NULL", 0, XRT_ERROR_INVALID_VALUE,                        \
+      xrt_device_get_default_mem_pool(NULL, 0))                                                                        \
+    X(get_mem_pool, "device_get_mem_pool", 0, XRT_SUCCESS, xrt_device_get_mem_pool(&c->got_pool, 0))                   \
+    X(get_mem_pool_negative, "device_get_mem_pool of device -1", 0, XRT_ERROR_INVALID_DEVICE,                          \
+      xrt_device_get_mem_pool(&c->got_pool, -1))                                                                       \
+    X(set_mem_pool, "device_set_mem_pool to the default pool", 0, XRT_SUCCESS, xrt_device_set_mem_pool(0, c->dpool))   \
+    X(set_mem_pool_null, "device_set_mem_pool of NULL", 0, XRT_ERROR_INVALID_HANDLE, xrt_device_set_mem_pool(0, NULL)) \
+    X(mem_pool_create_null, "mem_pool_create without props", 0, XRT_ERROR_INVALID_VALUE,                               \
+      xrt_mem_pool_create(&c->got_pool, NULL))                                                                         \
+    X(mem_pool_create, "mem_pool_create", 0, XRT_SUCCESS, xrt_mem_pool_create(&c->made_pool, &c->pool_props))           \
+    X(mem_pool_destroy, "mem_pool_destroy", 0, XRT_SUCCESS, xrt_mem_pool_destroy(c->doomed_pool))                      \
+    X(mem_pool_destroy_null, "mem_pool_destroy of NULL", 0, XRT_ERROR_INVALID_HANDLE, xrt_mem_pool_destroy(NULL))      \
+    X(mem_pool_set_attribute, "mem_pool_set_attribute", 0, XRT_SUCCESS,                                               \
+      xrt_mem_pool_set_attribute(c->pool, XRT_MEMPOOL_ATTR_RELEASE_THRESHOLD, &c->u64))                                \
+    X(mem_pool_set_attribute_unknown, "mem_pool_set_attribute of attribute 0", 0, XRT_ERROR_INVALID_VALUE,            \
+      xrt_mem_pool_set_attribute(c->pool, (xrt_mem_pool_attr)0, &c->u64))                                             \
+    X(mem_pool_get_attribute, "mem_pool_get_attribute", 0, XRT_SUCCESS,                                               \
+      xrt_mem_pool_get_attribute(c->pool, XRT_MEMPOOL_ATTR_USED_MEM_CURRENT, &c->u64))                                 \
+    X(mem_pool_get_attribute_null, "mem_pool_get_attribute to NULL", 0, XRT_ERROR_INVALID_VALUE,                       \
+      xrt_mem_pool_get_attribute(c->pool, XRT_MEMPOOL_ATTR_USED_MEM_CURRENT, NULL))                                    \
+    X(mem_pool_trim_to, "mem_pool_trim_to", 0, XRT_SUCCESS, xrt_mem_pool_trim_to(c->pool, 0))                          \
+    X(mem_pool_trim_to_null, "mem_pool_trim_to of NULL", 0, XRT_ERROR_INVALID_HANDLE, xrt_mem_pool_trim_to(NULL, 0))   \
+    X(malloc_from_pool_async, "malloc_from_pool_async on its own stream", 0, XRT_SUCCESS,                             \
+      xrt_malloc_from_pool_async(&c->p_pool, 64, c->pool, c->s))                                                       \
+    X(malloc_from_pool_async_zero, "malloc_from_pool_async of 0 bytes", 0, XRT_ERROR_INVALID_VALUE,                   \
+      xrt_malloc_from_pool_async(&c->p_none, 0, c->pool, c->s))
 
 static const char xrt_test_calls_source[] = "void k(const void *c, void *a) { (void)c; **(unsigned char **)a = 9; }\n";
 static const xrt_module_image xrt_test_calls_image = {XRT_IMAGE_CPU_C_SOURCE, xrt_test_calls_source,
@@ -1340,6 +1372,12 @@ static inline int xrt_test_calls_make(xrt_test_calls *c)
         xrt_event_create(&c->ipc_able, XRT_EVENT_INTERPROCESS | XRT_EVENT_DISABLE_TIMING))
         return __LINE__;
     if (xrt_malloc(&c->d, 4096) || xrt_malloc(&c->d2, 4096) || xrt_malloc_host(&c->pinned, 4096)) return __LINE__;
+    if (xrt_device_get_default_mem_pool(&c->dpool, 0) == XRT_SUCCESS) {
+        if (xrt_mem_pool_create(&c->pool, &c->pool_props) || xrt_mem_pool_create(&c->doomed_pool, &c->pool_props))
+            return __LINE__;
+    } else {
+        xrt_get_last_error(); /* a backend without pools: the calls are refused all the same */
+    }
     if (xrt_module_load(&c->m, &xrt_test_calls_image, 1, NULL) != XRT_SUCCESS) {
         xrt_get_last_error(); /* a backend without modules, or without a C compiler: no module */
         c->m = NULL;
@@ -1369,7 +1407,7 @@ static inline void xrt_test_calls_free(xrt_test_calls *c)
     xrt_stream streams[] = {c->s, c->other, c->doomed, c->made, c->made_flagged, c->made_prio};
     xrt_event events[] = {c->after, c->never, c->mine, c->t0, c->t1, c->doomed_event, c->made_event, c->ipc_able,
                           c->opened_event};
-    void *mem[] = {c->d, c->d2, c->p, c->p_async};
+    void *mem[] = {c->d, c->d2, c->p, c->p_async, c->p_pool};
     size_t i;
     for (i = 0; i < sizeof streams / sizeof streams[0]; i++)
         if (streams[i]) xrt_stream_synchronize(streams[i]);
@@ -1392,6 +1430,9 @@ static inline void xrt_test_calls_free(xrt_test_calls *c)
     if (c->created) xrt_graph_destroy(c->created);
     if (c->m) xrt_module_unload(c->m);
     if (c->made_mod) xrt_module_unload(c->made_mod);
+    if (c->pool) xrt_mem_pool_destroy(c->pool);
+    if (c->made_pool) xrt_mem_pool_destroy(c->made_pool);
+    if (c->doomed_pool) xrt_mem_pool_destroy(c->doomed_pool); /* if the row did not */
     xrt_get_last_error();
 }
 

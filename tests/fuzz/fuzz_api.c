@@ -195,7 +195,16 @@ static int op_index, trace; /* FUZZ_API_TRACE=1: print each call and its status 
     X(memcpy_2d, 0)       /* tests/test_pitched.c */                    \
     X(memcpy_2d_async, 0) /* tests/test_pitched.c */                    \
     X(memset_2d, 0)       /* tests/test_pitched.c */                    \
-    X(memset_2d_async, 0) /* tests/test_pitched.c */
+    X(memset_2d_async, 0) /* tests/test_pitched.c */                    \
+    X(device_get_default_mem_pool, 0) /* tests/test_pools.c; malloc_async uses the default pool */ \
+    X(device_get_mem_pool, 0)                                           \
+    X(device_set_mem_pool, 0)                                           \
+    X(mem_pool_create, 0)                                               \
+    X(mem_pool_destroy, 0)                                              \
+    X(mem_pool_set_attribute, 0)                                        \
+    X(mem_pool_get_attribute, 0)                                        \
+    X(mem_pool_trim_to, 0)                                              \
+    X(malloc_from_pool_async, 0)
 
 #define FUZZ_ROW(op, modelled) fuzz_row_##op,
 enum { FUZZ_OPERATIONS(FUZZ_ROW) fuzz_rows };

@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: MIT */
+/* Memory pools (xrt_device_get_default_mem_pool .. xrt_malloc_from_pool_async):
+   the default pool behind xrt_malloc_async, a block reused in stream order
+   (at once on the stream that freed it, on another only once that free is
+   done and the pool allows opportunistic reuse), the release threshold at a
+   synchronize, trimming, the attributes and their misuse, a pool destroyed
+   with an allocation outstanding, a pool of another device, and streams
+   allocating, using and freeing blocks concurrently with their bytes
+   checked. A backend without pools (the GPU backends for now) says so. */
+#include "xrt_test.h"
+
+enum { N = 3 * 4096 + 100, STREAMS = 4, ROUNDS = 200 };
+
+static int has_pools(void)
+{
+    xrt_mem_pool p = NULL;
+    xrt_status st = xrt_device_get_default_mem_pool(&p, 0);
+    xrt_get_last_error();
+    return st == XRT_SUCCESS;
+}
+
+static uint64_t attr64(xrt_mem_pool p, xrt_mem_pool_attr a)
+{
+    uint64_t v = 7;
+    OK(xrt_mem_pool_get_attribute(p, a, &v));
+    return v;
+}
+
+static void set64(xrt_mem_pool p, xrt_mem_pool_attr a, uint64_t v) { OK(xrt_mem_pool_set_attribute(p, a, &v)); }
+
+static void set_int(xrt_mem_pool p, xrt_mem_pool_attr a, int v) { OK(xrt_mem_pool_set_attribute(p, a, &v)); }
+
+static void test_pools_unsupported(void **state)
+{
+    xrt_mem_pool p = (xrt_mem_pool)&p;
+    (void)state;
+    SKIP_UNLESS(!has_pools(), "the backend has memory pools");
+    FAILS(xrt_device_get_default_mem_pool(&p, 0), XRT_ERROR_UNSUPPORTED, "memory pools");
+    assert_null(p);
+}
+
+/* xrt_malloc_async's pool is the default one; a block freed on a stream
+   serves that stream's next allocation at once; threshold 0: a synchronize
+   gives it back. */
+static void test_default_pool_reuse(void **state)
+{
+    xrt_mem_pool d = NULL, cur = NULL;
+    xrt_stream s;
+    void *a = NULL, *b = NULL;
+    unsigned char h[64];
+    (void)state;
+    SKIP_UNLESS(has_pools(), "no memory pools");
+    OK(xrt_device_get_default_mem_pool(&d, 0));
+    OK(xrt_device_get_mem_pool(&cur, 0));
+    assert_non_null(d);
+    assert_ptr_equal(d, cur);
+    assert_int_equal(attr64(d, XRT_MEMPOOL_ATTR_RELEASE_THRESHOLD), 0);
+    OK(xrt_stream_create(&s));
+    OK(xrt_malloc_async(&a, N, s));
+    assert_true(attr64(d, XRT_MEMPOOL_ATTR_USED_MEM_CURRENT) >= N);
+    assert_true(attr64(d, XRT_MEMPOOL_ATTR_RESERVED_MEM_CURRENT) >= N);
+    OK(xrt_memset_async(a, 0x5a, N, s));
+    OK(xrt_free_async(a, s));
+    OK(xrt_malloc_async(&b, N, s)); /* the same stream: the freed block, at once */
+    assert_ptr_equal(a, b);
+    OK(xrt_memcpy_async(h, b, sizeof h, XRT_MEMCPY_DEVICE_TO_HOST, s));
+    OK(xrt_free_async(b, s));
+    OK(xrt_stream_synchronize(s));
+    assert_bytes(h, sizeof h, 0x5a);
+    assert_int_equal(attr64(d, XRT_MEMPOOL_ATTR_USED_MEM_CURRENT), 0);
+    assert_int_equal(attr64(d, XRT_MEMPOOL_ATTR_RESERVED_MEM_CURRENT), 0); /* threshold 0: gone at the synchronize */
+    assert_true(attr64(d, XRT_MEMPOOL_ATTR_USED_MEM_HIGH) >= N);
+    FAILS(xrt_free_async(b, s), XRT_ERROR_INVALID_VALUE, "xrt_free_async"); /* freed twice */
+    OK(xrt_stream_destroy(s));
+}
+
+/* A threshold keeps free blocks over a synchronize; trimming releases them. */
+static void test_release_threshold_and_trim(void **state)
+{
+    xrt_mem_pool d = NULL;
+    void *a = NULL, *b = NULL, *c = NULL;
+    (void)state;
+    SKIP_UNLESS(has_pools(), "no memory pools");
+    OK(xrt_device_get_default_mem_pool(&d, 0));
+    set64(d, XRT_MEMPOOL_ATTR_RELEASE_THRESHOLD, (uint64_t)1 << 30);
+    OK(xrt_malloc_async(&a, N, NULL));
+    OK(xrt_malloc_async(&b, N, NULL));
+    OK(xrt_free_async(a, NULL));
+    OK(xrt_free_async(b, NULL));
+    OK(xrt_device_synchronize());
+    assert_true(attr64(d, XRT_MEMPOOL_ATTR_RESERVED_MEM_CURRENT) >= 2 * N); /* kept */
+    assert_int_equal(attr64(d, XRT_MEMPOOL_ATTR_USED_MEM_CURRENT), 0);
+    OK(xrt_malloc_async(&c, N, NULL));
+    assert_true(c == a || c == b);
+    OK(xrt_free_async(c, NULL));
+    OK(xrt_device_synchronize());
+    OK(xrt_mem_pool_trim_to(d, N)); /* one block of N and its page rounding is more than N: both go */
+    assert_true(attr64(d, XRT_MEMPOOL_ATTR_RESERVED_MEM_CURRENT) <= N);
+    OK(xrt_mem_pool_trim_to(d, 0));
+    assert_int_equal(attr64(d, XRT_MEMPOOL_ATTR_RESERVED_MEM_CURRENT), 0);
+    set64(d, XRT_MEMPOOL_ATTR_RELEASE_THRESHOLD, 0);
+    set64(d, XRT_MEMPOOL_ATTR_RESERVED_MEM_HIGH, 0); /* a reset: the high mark is the current amount again */
+    assert_int_equal(attr64(d, XRT_MEMPOOL_ATTR_RESERVED_MEM_HIGH), 0);
+}
+
+/* Another stream reuses a block only once its free is done, and only while
+   the pool allows opportunistic reuse. */
+static void test_reuse_across_streams(void **state)
+{
+    xrt_mem_pool p = NULL;
+    xrt_mem_pool_props props = {0, XRT_MEM_HANDLE_TYPE_NONE};
+    xrt_stream s1, s2;
+    void *a = NULL, *b = NULL;
+    int v = 5;
+    (void)state;
+    SKIP_UNLESS(has_pools(), "no memory pools");
+    OK(xrt_mem_pool_create(&p, &props));
+    OK(xrt_mem_pool_get_attribute(p, XRT_MEMPOOL_REUSE_ALLOW_OPPORTUNISTIC, &v));
+    assert_int_equal(v, 1); /* CUDA's default */
+    set64(p, XRT_MEMPOOL_ATTR_RELEASE_THRESHOLD, UINT64_MAX);
+    OK(xrt_stream_create(&s1));
+    OK(xrt_stream_create(&s2));
+    set_int(p, XRT_MEMPOOL_REUSE_ALLOW_OPPORTUNISTIC, 0);
+    OK(xrt_malloc_from_pool_async(&a, N, p, s1));
+    OK(xrt_free_async(a, s1));
+    OK(xrt_stream_synchronize(s1));
+    OK(xrt_malloc_from_pool_async(&b, N, p, s2));
+    assert_ptr_not_equal(a, b); /* not opportunistic: s2 does not take s1's block */
+    OK(xrt_free_async(b, s2));
+    OK(xrt_stream_synchronize(s2));
+    set_int(p, XRT_MEMPOOL_REUSE_ALLOW_OPPORTUNISTIC, 1);
+    OK(xrt_malloc_from_pool_async(&b, N, p, s2));
+    assert_true(b == a || b != NULL); /* s2's own block or s1's: both frees are done */
+    OK(xrt_free_async(b, s2));
+    OK(xrt_stream_synchronize(s2));
+    OK(xrt_stream_synchronize(s1));
+    OK(xrt_malloc_from_pool_async(&b, N, p, s1)); /* both done: s1 gets one of them */
+    assert_true(attr64(p, XRT_MEMPOOL_ATTR_RESERVED_MEM_CURRENT) <= 2 * (uint64_t)(N + 4096));
+    OK(xrt_free_async(b, s1));
+    OK(xrt_stream_destroy(s1));
+    OK(xrt_stream_destroy(s2));
+    OK(xrt_mem_pool_destroy(p));
+}
+
+/* A device's current pool serves xrt_malloc_async; a destroy with an
+   allocation outstanding succeeds and the allocation stays usable. */
+static void test_current_pool_and_destroy(void **state)
+{
+    xrt_mem_pool p = NULL, d = NULL, cur = NULL;
+    xrt_mem_pool_props props = {0, XRT_MEM_HANDLE_TYPE_NONE};
+    unsigned char h[N];
+    void *a = NULL;
+    (void)state;
+    SKIP_UNLESS(has_pools(), "no memory pools");
+    OK(xrt_mem_pool_create(&p, &props));
+    OK(xrt_device_get_default_mem_pool(&d, 0));
+    OK(xrt_device_set_mem_pool(0, p));
+    OK(xrt_device_get_mem_pool(&cur, 0));
+    assert_ptr_equal(cur, p);
+    OK(xrt_malloc_async(&a, N, NULL));
+    assert_true(attr64(p, XRT_MEMPOOL_ATTR_USED_MEM_CURRENT) >= N);
+    OK(xrt_mem_pool_destroy(p)); /* outstanding: as CUDA, it goes with the allocation */
+    OK(xrt_device_get_mem_pool(&cur, 0));
+    assert_ptr_equal(cur, d); /* the default again */
+    FAILS(xrt_mem_pool_get_attribute(p, XRT_MEMPOOL_ATTR_USED_MEM_CURRENT, &h), XRT_ERROR_INVALID_HANDLE, "destroyed");
+    OK(xrt_memset_async(a, 0x11, N, NULL));
+    OK(xrt_memcpy_async(h, a, N, XRT_MEMCPY_DEVICE_TO_HOST, NULL));
+    OK(xrt_free_async(a, NULL));
+    OK(xrt_device_synchronize());
+    assert_bytes(h, N, 0x11);
+    FAILS(xrt_mem_pool_destroy(d), XRT_ERROR_INVALID_VALUE, "default pool");
+}
+
+static void test_pool_bad_input(void **state)
+{
+    xrt_mem_pool p = NULL, d = NULL;
+    xrt_mem_pool_props props = {0, XRT_MEM_HANDLE_TYPE_NONE};
+    xrt_stream s;
+    uint64_t v = 1;
+    int count = 0, i = 2;
+    void *a = NULL;
+    (void)state;
+    SKIP_UNLESS(has_pools(), "no memory pools");
+    OK(xrt_get_device_count(&count));
+    OK(xrt_device_get_default_mem_pool(&d, 0));
+    FAILS(xrt_device_get_default_mem_pool(&p, count), XRT_ERROR_INVALID_DEVICE, "out of range");
+    FAILS(xrt_device_get_mem_pool(&p, -1), XRT_ERROR_INVALID_DEVICE, "negative");
+    FAILS(xrt_device_get_mem_pool(NULL, 0), XRT_ERROR_INVALID_VALUE, "pool is NULL");
+    FAILS(xrt_mem_pool_create(&p, NULL), XRT_ERROR_INVALID_VALUE, "props is NULL");
+    props.handle_types = 1;
+    FAILS(xrt_mem_pool_create(&p, &props), XRT_ERROR_INVALID_VALUE, "handle_types");
+    props.handle_types = 0;
+    props.device = count;
+    FAILS(xrt_mem_pool_create(&p, &props), XRT_ERROR_INVALID_DEVICE, "out of range");
+    FAILS(xrt_mem_pool_get_attribute(d, (xrt_mem_pool_attr)0, &v), XRT_ERROR_INVALID_VALUE, "no xrt_mem_pool_attr");
+    FAILS(xrt_mem_pool_get_attribute(d, (xrt_mem_pool_attr)9, &v), XRT_ERROR_INVALID_VALUE, "no xrt_mem_pool_attr");
+    FAILS(xrt_mem_pool_set_attribute(d, (xrt_mem_pool_attr)9, &v), XRT_ERROR_INVALID_VALUE, "no xrt_mem_pool_attr");
+    FAILS(xrt_mem_pool_set_attribute(d, XRT_MEMPOOL_ATTR_USED_MEM_CURRENT, &v), XRT_ERROR_INVALID_VALUE, "read only");
+    FAILS(xrt_mem_pool_set_attribute(d, XRT_MEMPOOL_ATTR_USED_MEM_HIGH, &v), XRT_ERROR_INVALID_VALUE, "reset to 0");
+    FAILS(xrt_mem_pool_set_attribute(d, XRT_MEMPOOL_REUSE_ALLOW_OPPORTUNISTIC, &i), XRT_ERROR_INVALID_VALUE, "0 or 1");
+    FAILS(xrt_mem_pool_get_attribute(d, XRT_MEMPOOL_ATTR_USED_MEM_HIGH, NULL), XRT_ERROR_INVALID_VALUE, "NULL");
+    OK(xrt_stream_create(&s));
+    FAILS(xrt_mem_pool_trim_to((xrt_mem_pool)s, 0), XRT_ERROR_INVALID_HANDLE, "not the kind");
+    FAILS(xrt_malloc_from_pool_async(&a, 64, (xrt_mem_pool)s, s), XRT_ERROR_INVALID_HANDLE, "not the kind");
+    FAILS(xrt_malloc_from_pool_async(&a, 0, d, s), XRT_ERROR_INVALID_VALUE, "size is 0");
+    FAILS(xrt_malloc_from_pool_async(&a, SIZE_MAX, d, s), XRT_ERROR_OUT_OF_MEMORY, "cannot allocate");
+    FAILS(xrt_device_set_mem_pool(0, (xrt_mem_pool)s), XRT_ERROR_INVALID_HANDLE, "not the kind");
+    OK(xrt_stream_destroy(s));
+    if (count > 1) { /* a pool of another device */
+        props.device = 1;
+        OK(xrt_mem_pool_create(&p, &props));
+        FAILS(xrt_device_set_mem_pool(0, p), XRT_ERROR_INVALID_VALUE, "device 1, not device 0");
+        OK(xrt_malloc_from_pool_async(&a, 64, p, NULL)); /* allocating from it anywhere is allowed, as CUDA */
+        OK(xrt_free_async(a, NULL));
+        OK(xrt_mem_pool_destroy(p));
+    }
+}
+
+/* Streams allocating, writing, reading back and freeing blocks of a few
+   sizes at once, the pool reusing them: no block is handed to two streams
+   while both use it (each checks its own bytes), and threshold 0 leaves
+   nothing reserved after a synchronize. */
+static void test_concurrent_streams(void **state)
+{
+    static unsigned char h[STREAMS][ROUNDS][64];
+    xrt_stream s[STREAMS];
+    xrt_mem_pool d = NULL;
+    void *a;
+    int i, r;
+    (void)state;
+    SKIP_UNLESS(has_pools(), "no memory pools");
+    OK(xrt_device_get_default_mem_pool(&d, 0));
+    for (i = 0; i < STREAMS; i++) OK(xrt_stream_create(&s[i]));
+    for (r = 0; r < ROUNDS; r++)
+        for (i = 0; i < STREAMS; i++) {
+            size_t n = (size_t)4096 << (r % 3);
+            OK(xrt_malloc_async(&a, n, s[i]));
+            OK(xrt_memset_async(a, (i * 31 + r) & 0xff, n, s[i]));
+            OK(xrt_memcpy_async(h[i][r], (char *)a + n - 64, 64, XRT_MEMCPY_DEVICE_TO_HOST, s[i]));
+            OK(xrt_free_async(a, s[i]));
+            if (r % 50 == 49) OK(xrt_stream_synchronize(s[(i + 1) % STREAMS])); /* others' frees get done */
+        }
+    OK(xrt_device_synchronize());
+    for (i = 0; i < STREAMS; i++)
+        for (r = 0; r < ROUNDS; r++) assert_bytes(h[i][r], 64, (unsigned char)((i * 31 + r) & 0xff));
+    assert_int_equal(attr64(d, XRT_MEMPOOL_ATTR_USED_MEM_CURRENT), 0);
+    assert_int_equal(attr64(d, XRT_MEMPOOL_ATTR_RESERVED_MEM_CURRENT), 0);
+    for (i = 0; i < STREAMS; i++) OK(xrt_stream_destroy(s[i]));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_pools_unsupported),      cmocka_unit_test(test_default_pool_reuse),
+        cmocka_unit_test(test_release_threshold_and_trim), cmocka_unit_test(test_reuse_across_streams),
+        cmocka_unit_test(test_current_pool_and_destroy), cmocka_unit_test(test_pool_bad_input),
+        cmocka_unit_test(test_concurrent_streams),
+    };
+    setenv("XRT_CPU_DEVICES", "2", 0); /* a pool of another device */
+    return xrt_test_run_on_backends("memory pools", tests, sizeof tests / sizeof tests[0], NULL);
+}
