@@ -36,6 +36,8 @@ section "CPU streams ordered with the legacy NULL stream"
 $B/bench/stream_order
 section "CPU stream priorities"
 $B/bench/stream_priority
+section "CPU memory pools, against mmap"
+$B/bench/mem_pool
 section "CPU kernels"
 $B/bench/kernels
 section "CPU graphs"
