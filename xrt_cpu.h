@@ -2725,12 +2725,14 @@ static xrt_status xrt__cpu_mpool_alloc(xrt__cpu_mpool *p, void **ptr, size_t siz
     return XRT_SUCCESS;
 }
 
-/* Done free blocks off the list, until the pool holds at most `keep`
-   bytes (all of them once it is destroyed), then released. */
+/* Reached free blocks off the list, until the pool holds at most `keep`
+   bytes (XRT__CPU_MPOOL_THRESHOLD: its release threshold), then released. */
+#define XRT__CPU_MPOOL_THRESHOLD UINT64_MAX
 static void xrt__cpu_mpool_release(xrt__cpu_mpool *p, uint64_t keep)
 {
     xrt__cpu_head **at, *h, *out = NULL;
     xrt__cpu_lock(&p->lock);
+    if (keep == XRT__CPU_MPOOL_THRESHOLD) keep = p->threshold;
     for (at = &p->free; (h = *at) != NULL && p->reserved > keep;)
         if (h->pool_done) {
             *at = h->pool_next;
@@ -2839,9 +2841,9 @@ static void xrt__cpu_mpools_trim(void)
     __atomic_store_n(&xrt__cpu_mpool_excess, 0, __ATOMIC_RELAXED);
     for (d = 0; d < XRT__CPU_DEVICES_MAX; d++)
         if (__atomic_load_n(&xrt__cpu_mpool_dflt[d].ready, __ATOMIC_ACQUIRE))
-            xrt__cpu_mpool_release(&xrt__cpu_mpool_dflt[d], xrt__cpu_mpool_dflt[d].threshold);
+            xrt__cpu_mpool_release(&xrt__cpu_mpool_dflt[d], XRT__CPU_MPOOL_THRESHOLD);
     xrt__cpu_lock(&xrt__cpu_mpools_lock);
-    for (p = xrt__cpu_mpools; p; p = p->next) xrt__cpu_mpool_release(p, p->threshold);
+    for (p = xrt__cpu_mpools; p; p = p->next) xrt__cpu_mpool_release(p, XRT__CPU_MPOOL_THRESHOLD);
     xrt__cpu_unlock(&xrt__cpu_mpools_lock);
 }
 
@@ -2850,7 +2852,7 @@ static void xrt__cpu_mpool_free_now(xrt__cpu_head *h)
 {
     xrt__cpu_mpool *p = h->pool;
     if (!xrt__cpu_mpool_put(h, NULL, 1)) xrt__cpu_dev_release((char *)h + xrt__cpu_page());
-    else xrt__cpu_mpool_release(p, p->threshold);
+    else xrt__cpu_mpool_release(p, XRT__CPU_MPOOL_THRESHOLD);
     xrt__cpu_mpool_maybe_gone(p);
 }
 
@@ -2980,7 +2982,7 @@ static xrt_status xrt__cpu_mem_pool_get_attribute(const xrt_backend *self, void 
 static xrt_status xrt__cpu_mem_pool_trim_to(const xrt_backend *self, void *pool, size_t keep)
 {
     (void)self;
-    xrt__cpu_mpool_release((xrt__cpu_mpool *)pool, keep);
+    xrt__cpu_mpool_release((xrt__cpu_mpool *)pool, keep == XRT__CPU_MPOOL_THRESHOLD ? keep - 1 : keep); /* keep all */
     return XRT_SUCCESS;
 }
 

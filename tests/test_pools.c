@@ -30,6 +30,36 @@ static void set64(xrt_mem_pool p, xrt_mem_pool_attr a, uint64_t v) { OK(xrt_mem_
 
 static void set_int(xrt_mem_pool p, xrt_mem_pool_attr a, int v) { OK(xrt_mem_pool_set_attribute(p, a, &v)); }
 
+static void wait_for_gate(void *user)
+{
+    while (!__atomic_load_n((int *)user, __ATOMIC_ACQUIRE)) usleep(100);
+}
+
+/* A block whose free its stream has not reached is still that stream's:
+   another stream does not get it, opportunistic reuse or not. */
+static void test_unreached_free_not_shared(void **state)
+{
+    xrt_stream s1, s2;
+    void *a = NULL, *b = NULL;
+    int gate = 0;
+    (void)state;
+    SKIP_UNLESS(has_pools(), "no memory pools");
+    OK(xrt_stream_create(&s1));
+    OK(xrt_stream_create(&s2));
+    OK(xrt_launch_host_func(s1, wait_for_gate, &gate)); /* s1 stops here until the gate opens */
+    OK(xrt_malloc_async(&a, N, s1));
+    OK(xrt_memset_async(a, 1, N, s1));
+    OK(xrt_free_async(a, s1));
+    OK(xrt_malloc_async(&b, N, s2));
+    assert_ptr_not_equal(a, b); /* s1 has not run its memset: the block is in use */
+    __atomic_store_n(&gate, 1, __ATOMIC_RELEASE);
+    OK(xrt_free_async(b, s2));
+    OK(xrt_stream_synchronize(s1));
+    OK(xrt_stream_synchronize(s2));
+    OK(xrt_stream_destroy(s1));
+    OK(xrt_stream_destroy(s2));
+}
+
 static void test_pools_unsupported(void **state)
 {
     xrt_mem_pool p = (xrt_mem_pool)&p;
@@ -254,7 +284,7 @@ int main(void)
         cmocka_unit_test(test_pools_unsupported),      cmocka_unit_test(test_default_pool_reuse),
         cmocka_unit_test(test_release_threshold_and_trim), cmocka_unit_test(test_reuse_across_streams),
         cmocka_unit_test(test_current_pool_and_destroy), cmocka_unit_test(test_pool_bad_input),
-        cmocka_unit_test(test_concurrent_streams),
+        cmocka_unit_test(test_concurrent_streams),     cmocka_unit_test(test_unreached_free_not_shared),
     };
     setenv("XRT_CPU_DEVICES", "2", 0); /* a pool of another device */
     return xrt_test_run_on_backends("memory pools", tests, sizeof tests / sizeof tests[0], NULL);
