@@ -135,6 +135,8 @@ echo "== stress, kernels, the CPU engine and RDMA's cache under TSan"
 [ -x "$B/tsan/test_graph" ] && TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan.supp" cmocka "$B/tsan/test_graph"
 [ -x "$B/tsan/test_ipc" ] && TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan.supp" cmocka "$B/tsan/test_ipc"
 [ -x "$B/tsan/test_devices" ] && TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan.supp" cmocka "$B/tsan/test_devices"
+# memory pools: threads and streams allocating from one pool, its blocks reused
+[ -x "$B/tsan/test_pools" ] && TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan.supp" cmocka "$B/tsan/test_pools"
 # RDMA's cache and contexts on the fake verbs: registrations racing frees and closes
 [ -x "$B/tsan/test_rdma" ] && TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan.supp" cmocka "$B/tsan/test_rdma"
 # thread exit: a thread's state given back (the case that calls xrt in the

@@ -9,6 +9,8 @@
    checked. A backend without pools (the GPU backends for now) says so. */
 #include "xrt_test.h"
 
+#include <pthread.h>
+
 enum { N = 3 * 4096 + 100, STREAMS = 4, ROUNDS = 200 };
 
 static int has_pools(void)
@@ -278,6 +280,59 @@ static void test_concurrent_streams(void **state)
     for (i = 0; i < STREAMS; i++) OK(xrt_stream_destroy(s[i]));
 }
 
+/* Threads, each with a stream of its own, allocating from one pool at once:
+   each block's bytes are its own thread's until that thread frees it. */
+typedef struct worker { xrt_mem_pool pool; int id, bad; } worker;
+
+static void *worker_main(void *arg)
+{
+    worker *w = (worker *)arg;
+    unsigned char h[64];
+    xrt_stream s;
+    void *a;
+    int r, i;
+    if (xrt_stream_create(&s) != XRT_SUCCESS) return (void *)(w->bad = 1, NULL);
+    for (r = 0; r < ROUNDS && !w->bad; r++) {
+        size_t n = (size_t)4096 << (r % 2);
+        unsigned char v = (unsigned char)(w->id * 64 + r);
+        if (xrt_malloc_from_pool_async(&a, n, w->pool, s) || xrt_memset_async(a, v, n, s) ||
+            xrt_memcpy_async(h, (char *)a + n - sizeof h, sizeof h, XRT_MEMCPY_DEVICE_TO_HOST, s) ||
+            xrt_free_async(a, s) || xrt_stream_synchronize(s))
+            w->bad = 2;
+        for (i = 0; i < (int)sizeof h && !w->bad; i++)
+            if (h[i] != v) w->bad = 3;
+    }
+    xrt_stream_destroy(s);
+    return NULL;
+}
+
+static void test_threads_share_a_pool(void **state)
+{
+    enum { THREADS = 3 };
+    xrt_mem_pool p = NULL;
+    xrt_mem_pool_props props = {0, XRT_MEM_HANDLE_TYPE_NONE};
+    pthread_t t[THREADS];
+    worker w[THREADS];
+    int i;
+    (void)state;
+    SKIP_UNLESS(has_pools(), "no memory pools");
+    OK(xrt_mem_pool_create(&p, &props));
+    set64(p, XRT_MEMPOOL_ATTR_RELEASE_THRESHOLD, 64 << 10); /* some kept over each synchronize, some released */
+    for (i = 0; i < THREADS; i++) {
+        w[i].pool = p;
+        w[i].id = i;
+        w[i].bad = 0;
+        assert_int_equal(pthread_create(&t[i], NULL, worker_main, &w[i]), 0);
+    }
+    for (i = 0; i < THREADS; i++) {
+        pthread_join(t[i], NULL);
+        if (w[i].bad) fail_msg("thread %d: %s", i, w[i].bad == 3 ? "another thread's bytes" : "a call failed");
+    }
+    assert_int_equal(attr64(p, XRT_MEMPOOL_ATTR_USED_MEM_CURRENT), 0);
+    assert_true(attr64(p, XRT_MEMPOOL_ATTR_RESERVED_MEM_CURRENT) <= (64 << 10) + 2 * (4096 + 8192));
+    OK(xrt_mem_pool_destroy(p));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -285,6 +340,7 @@ int main(void)
         cmocka_unit_test(test_release_threshold_and_trim), cmocka_unit_test(test_reuse_across_streams),
         cmocka_unit_test(test_current_pool_and_destroy), cmocka_unit_test(test_pool_bad_input),
         cmocka_unit_test(test_concurrent_streams),     cmocka_unit_test(test_unreached_free_not_shared),
+        cmocka_unit_test(test_threads_share_a_pool),
     };
     setenv("XRT_CPU_DEVICES", "2", 0); /* a pool of another device */
     return xrt_test_run_on_backends("memory pools", tests, sizeof tests / sizeof tests[0], NULL);
