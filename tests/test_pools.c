@@ -282,7 +282,7 @@ static void test_concurrent_streams(void **state)
 
 /* Threads, each with a stream of its own, allocating from one pool at once:
    each block's bytes are its own thread's until that thread frees it. */
-typedef struct worker { xrt_mem_pool pool; int id, bad; } worker;
+typedef struct worker { xrt_mem_pool pool; const char *backend; int id, bad; } worker;
 
 static void *worker_main(void *arg)
 {
@@ -291,7 +291,9 @@ static void *worker_main(void *arg)
     xrt_stream s;
     void *a;
     int r, i;
-    if (xrt_stream_create(&s) != XRT_SUCCESS) return (void *)(w->bad = 1, NULL);
+    /* a new thread starts on the default backend: the group's, as the pool's */
+    if (xrt_set_backend(w->backend) != XRT_SUCCESS || xrt_stream_create(&s) != XRT_SUCCESS)
+        return (void *)(w->bad = 1, NULL);
     for (r = 0; r < ROUNDS && !w->bad; r++) {
         size_t n = (size_t)4096 << (r % 2);
         unsigned char v = (unsigned char)(w->id * 64 + r);
@@ -320,6 +322,7 @@ static void test_threads_share_a_pool(void **state)
     set64(p, XRT_MEMPOOL_ATTR_RELEASE_THRESHOLD, 64 << 10); /* some kept over each synchronize, some released */
     for (i = 0; i < THREADS; i++) {
         w[i].pool = p;
+        OK(xrt_get_backend(&w[i].backend));
         w[i].id = i;
         w[i].bad = 0;
         assert_int_equal(pthread_create(&t[i], NULL, worker_main, &w[i]), 0);
