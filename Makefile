@@ -236,10 +236,6 @@ run: examples
 	XRT_BACKEND=cpu $(B)/examples/graph_nodes
 	XRT_BACKEND=cpu $(B)/examples/ipc
 
-test:
-	@CC="$(CC)" CXX="$(CXX)" NVCC="$(NVCC)" CUDA_HOME="$(CUDA_HOME)" HAVE_CUDA="$(HAVE_CUDA)" \
-	  HAVE_HIP="$(HAVE_HIP)" HAVE_NVCC="$(HAVE_NVCC)" HAVE_CMOCKA="$(HAVE_CMOCKA)" HAVE_VERBS="$(HAVE_VERBS)" \
-	  SKIP_CMOCKA="$(SKIP_CMOCKA)" TESTS="$(TESTS)" MAKE="$(MAKE)" sh tests/run.sh
 
 # The tools users run; the rest of examples/ is for reading.
 TOOLS    := xrt_info bandwidth
@@ -271,6 +267,7 @@ include examples/plugin/plugin.mk
 include examples/fabric.mk
 include tests/rdma/rdma.mk
 include tests/check.mk
+include tests/test.mk
 include bench/tools.mk
 
 # last: its first rule must not become the default target
