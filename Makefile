@@ -3,7 +3,7 @@
 #   make check    the inner loop (about 3 minutes on 2 idle cores): the plain test programs on the
 #                 CPU and on the CUDA runtime double, and the cheap checks (tests/check.mk)
 #   make          the examples and tools (build-essential is enough)
-#   make run      build them, then run xrt_info and the demo on the default backend, and saxpy, graph and ipc on the CPU
+#   make run      build them, then run xrt_info and the demo on the default backend, and saxpy, graph, ipc and a2f on the CPU
 #   make tests    build the test programs (needs libcmocka-dev)
 #   make test     everything make test checks (tests/run.sh)
 #   make install  PREFIX=/usr/local: headers, tools, pkg-config and CMake files
@@ -235,6 +235,7 @@ run: examples
 	XRT_BACKEND=cpu $(B)/examples/graph
 	XRT_BACKEND=cpu $(B)/examples/graph_nodes
 	XRT_BACKEND=cpu $(B)/examples/ipc
+	XRT_BACKEND=cpu $(B)/examples/a2f
 
 
 # The tools users run; the rest of examples/ is for reading.
