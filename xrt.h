@@ -803,6 +803,10 @@ static inline xrt_status xrt_event_elapsed_time(float *ms, xrt_event start, xrt_
 static inline xrt_status xrt_stream_get_native(xrt_stream stream, void **native);
 static inline xrt_status xrt_event_get_native(xrt_event event, void **native);
 static inline xrt_status xrt_stream_wrap_native(xrt_stream *stream, void *native); /* does not take ownership */
+/* The one handle of a native stream, made on first use, nothing to destroy:
+   0, cudaStreamLegacy and cudaStreamPerThread give xrt's NULL,
+   XRT_STREAM_LEGACY and XRT_STREAM_PER_THREAD. */
+XRT_API xrt_status xrt_stream_from_native(xrt_stream *stream, void *native);
 
 /* modules and kernels (types under ">> types: modules and kernels").
    xrt_module_load picks the image that fits the current device, builds it if
@@ -7290,6 +7294,90 @@ static void xrt__gnode_shutdown(void)
     xrt__gnodes_n = xrt__gnodes_cap = 0;
 }
 
+/* >> impl: native streams. xrt_stream_from_native's table: (backend, native
+   stream) -> the handle that wraps it, made on first use and kept until
+   xrt_shutdown, so that a library called with a framework's stream neither
+   keeps nor destroys a handle. Open addressing without removal: an entry
+   whose handle went (xrt_stream_destroy) is made again in place. */
+#define XRT__NATIVE_MAX 4096u /* a power of two */
+typedef struct xrt__native_entry { const xrt_backend *b; void *native; xrt_stream s; } xrt__native_entry;
+static xrt__native_entry *xrt__natives; /* XRT__NATIVE_MAX entries, made on first use */
+static int xrt__native_lock;
+
+/* The entry of (b, native), or the free one where it would go; NULL when the
+   table is full. Under the lock. */
+static xrt__native_entry *xrt__native_find(const xrt_backend *b, void *native)
+{
+    uintptr_t h = ((uintptr_t)native >> 4) ^ ((uintptr_t)b >> 6);
+    unsigned i, n;
+    h *= (uintptr_t)0x9E3779B97F4A7C15ull;
+    for (i = (unsigned)(h >> 20), n = 0; n < XRT__NATIVE_MAX; n++, i++) {
+        xrt__native_entry *e = &xrt__natives[i & (XRT__NATIVE_MAX - 1)];
+        if (!e->native || (e->native == native && e->b == b)) return e;
+    }
+    return NULL;
+}
+
+/* The live handle of the entry of (b, native), NULL if there is none.
+   Under the lock. */
+static xrt_stream xrt__native_live(const xrt_backend *b, void *native, xrt__native_entry **at)
+{
+    *at = xrt__natives ? xrt__native_find(b, native) : NULL;
+    return *at && (*at)->native && xrt__handle_lookup(b, (*at)->s, XRT__HANDLE_STREAM) ? (*at)->s : NULL;
+}
+
+/* Records s for (b, native), or gives the handle another thread recorded
+   first (s is then released). */
+static xrt_status xrt__native_keep(const xrt_backend *b, void *native, xrt_stream *s)
+{
+    xrt__native_entry *e;
+    xrt_stream other;
+    int made;
+    xrt__spin_lock(&xrt__native_lock);
+    if (!xrt__natives) xrt__natives = (xrt__native_entry *)XRT_CALLOC(XRT__NATIVE_MAX, sizeof *xrt__natives);
+    made = xrt__natives != NULL;
+    other = xrt__native_live(b, native, &e);
+    if (!other && e) e->b = b, e->native = native, e->s = *s;
+    xrt__spin_unlock(&xrt__native_lock);
+    if (other || !e) xrt_stream_destroy(*s); /* not owned: the handle goes, the native stream stays */
+    *s = other ? other : e ? *s : NULL;
+    if (!made) return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "xrt_stream_from_native", "no memory for the table");
+    if (!e)
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "xrt_stream_from_native",
+                         "%u native streams are known already (the most xrt keeps)", XRT__NATIVE_MAX);
+    return XRT_SUCCESS;
+}
+
+XRT_API xrt_status xrt_stream_from_native(xrt_stream *stream, void *native)
+{
+    const xrt_backend *b;
+    xrt__native_entry *e;
+    xrt_status st;
+    XRT__CHECK_PTR(stream, "xrt_stream_from_native");
+    if ((uintptr_t)native <= (uintptr_t)XRT_STREAM_PER_THREAD) { /* 0, cudaStreamLegacy, cudaStreamPerThread */
+        *stream = (xrt_stream)native;
+        return XRT_SUCCESS;
+    }
+    b = xrt__be();
+    xrt__spin_lock(&xrt__native_lock);
+    *stream = xrt__native_live(b, native, &e);
+    xrt__spin_unlock(&xrt__native_lock);
+    if (*stream) return XRT_SUCCESS;
+    if (b->stream_wrap_native == xrt__unsupported_stream_wrap_native)
+        return xrt_error(XRT_ERROR_UNSUPPORTED, "xrt_stream_from_native", "not supported by backend %s", b->name);
+    st = xrt_stream_wrap_native(stream, native);
+    return st != XRT_SUCCESS ? st : xrt__native_keep(b, native, stream);
+}
+
+/* At xrt_shutdown, after every handle went. */
+static void xrt__native_shutdown(void)
+{
+    xrt__spin_lock(&xrt__native_lock);
+    XRT_FREE(xrt__natives);
+    xrt__natives = NULL;
+    xrt__spin_unlock(&xrt__native_lock);
+}
+
 /* >> impl: fork. The prepare handler takes every core lock so that the child
    starts with consistent state; the child then marks itself forked, so that
    backends that do not survive fork() answer XRT_ERROR_NOT_PERMITTED. */
@@ -7302,10 +7390,12 @@ static void xrt__fork_prepare(void)
     pthread_mutex_lock(&xrt__call_lock);
     pthread_mutex_lock(&xrt__log_lock);
     pthread_mutex_lock(&xrt__cache_lock); /* a leaf: held with no other lock */
+    xrt__spin_lock(&xrt__native_lock);    /* a leaf too */
 }
 
 static void xrt__fork_parent(void)
 {
+    xrt__spin_unlock(&xrt__native_lock);
     pthread_mutex_unlock(&xrt__cache_lock);
     pthread_mutex_unlock(&xrt__log_lock);
     pthread_mutex_unlock(&xrt__call_lock);
@@ -7408,6 +7498,7 @@ XRT_API void xrt_shutdown(void)
     if (xrt__reg_inited) {
         xrt__handle_shutdown();           /* destroys live streams and events */
         xrt__gnode_shutdown();
+        xrt__native_shutdown();
         xrt__graph_mem_shutdown();
         xrt__ipc_shutdown();
         xrt__mem_shutdown();              /* frees what the program did not, backends still up */

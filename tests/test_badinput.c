@@ -978,10 +978,12 @@ static xrt_backend table_other(void) { return xrt_test_other_table(); }
     X(event_native_dead, "xrt_event_get_native", XRT_ERROR_INVALID_HANDLE, 0, xrt_event_get_native(f->dead_e, &p))     \
     X(wrap_native_null_out, "xrt_stream_wrap_native", XRT_ERROR_INVALID_VALUE, 0, xrt_stream_wrap_native(NULL, h))     \
     X(wrap_native_null, "xrt_stream_wrap_native", XRT_ERROR_INVALID_VALUE, 0, xrt_stream_wrap_native(&ws, NULL))       \
+    X(from_native_null_out, "xrt_stream_from_native", XRT_ERROR_INVALID_VALUE, 0, xrt_stream_from_native(NULL, h))     \
     /* the CPU backend has no native handles: a capability, not a CUDA difference */                                   \
     X(stream_native_unsupported, "xrt_stream_get_native", XRT_ERROR_UNSUPPORTED, IF_NO_NATIVE, xrt_stream_get_native(f->s, &p)) \
     X(event_native_unsupported, "xrt_event_get_native", XRT_ERROR_UNSUPPORTED, IF_NO_NATIVE, xrt_event_get_native(f->e, &p)) \
     X(wrap_native_unsupported, "xrt_stream_wrap_native", XRT_ERROR_UNSUPPORTED, IF_NO_NATIVE, xrt_stream_wrap_native(&ws, h)) \
+    X(from_native_unsupported, "xrt_stream_from_native", XRT_ERROR_UNSUPPORTED, IF_NO_NATIVE, xrt_stream_from_native(&ws, h)) \
     /* >> graphs */                                                                                                    \
     X(capture_null_stream, "xrt_stream_begin_capture", XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, 0,                        \
       xrt_stream_begin_capture(NULL, XRT_CAPTURE_MODE_GLOBAL))                                                         \

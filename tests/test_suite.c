@@ -93,6 +93,16 @@ XRT_TEST(test_capabilities)
     (void)state;
     assert_int_equal(c & ~known, 0);
     snprintf(needle, sizeof needle, "not supported by backend %s", current_backend());
+    { /* the native NULL, legacy and per-thread streams are xrt's, everywhere */
+        xrt_stream w = (xrt_stream)&native;
+        OK(xrt_stream_from_native(&w, NULL));
+        assert_null(w);
+        OK(xrt_stream_from_native(&w, (void *)XRT_STREAM_LEGACY));
+        assert_ptr_equal(w, XRT_STREAM_LEGACY);
+        OK(xrt_stream_from_native(&w, (void *)XRT_STREAM_PER_THREAD));
+        assert_ptr_equal(w, XRT_STREAM_PER_THREAD);
+        assert_stream_works(w, 0x45);
+    }
     if (!(c & XRT_CAP_NATIVE_HANDLES)) {
         xrt_stream w = (xrt_stream)&native;
         xrt_event e;
@@ -101,9 +111,12 @@ XRT_TEST(test_capabilities)
         FAILS(xrt_event_get_native(e, &native), XRT_ERROR_UNSUPPORTED, needle);
         FAILS(xrt_stream_wrap_native(&w, &native), XRT_ERROR_UNSUPPORTED, needle);
         assert_null(w);
+        w = (xrt_stream)&native;
+        FAILS(xrt_stream_from_native(&w, &native), XRT_ERROR_UNSUPPORTED, needle);
+        assert_null(w);
         OK(xrt_event_destroy(e));
     } else {
-        xrt_stream s, w;
+        xrt_stream s, w, w2;
         xrt_event e;
         OK(xrt_stream_create(&s));
         OK(xrt_stream_get_native(s, &native));
@@ -111,6 +124,16 @@ XRT_TEST(test_capabilities)
         OK(xrt_stream_wrap_native(&w, native)); /* not owned: destroying w leaves s alive */
         assert_stream_works(w, 0x42);
         OK(xrt_stream_destroy(w));
+        /* one handle per native stream, nothing to destroy; made again
+           if the program destroys it anyway */
+        OK(xrt_stream_from_native(&w, native));
+        OK(xrt_stream_from_native(&w2, native));
+        assert_ptr_equal(w, w2);
+        assert_stream_works(w2, 0x43);
+        OK(xrt_stream_destroy(w));
+        OK(xrt_stream_from_native(&w2, native));
+        assert_non_null(w2);
+        assert_stream_works(w2, 0x44);
         OK(xrt_stream_synchronize(s));
         OK(xrt_stream_destroy(s));
         OK(xrt_event_create(&e, 0));
