@@ -10,7 +10,7 @@
 #
 # The checks come in sections (sec_NAME below, in $SECTIONS' order):
 #   sh tests/run.sh                  every section, one after the other
-#   sh tests/run.sh section NAME RES one section, its lines and counts in RES
+#   sh tests/run.sh section NAME RES one section, its lines, its time and counts in RES
 #                                    (tests/step.sh's form, for tests/test.mk)
 #   sh tests/run.sh footer           the lines printed before the count
 # `make test` runs the sections as make targets (tests/test.mk), so that
@@ -262,7 +262,9 @@ section)
     [ $# -eq 3 ] && case " $SECTIONS " in *" $2 "*) true ;; *) false ;; esac ||
         { echo "tests/run.sh: section NAME RESULT, NAME one of: $SECTIONS" >&2; exit 2; }
     mkdir -p "$(dirname "$3")"
+    t0=$(date +%s)
     "sec_$2" > "$3.tmp"
+    echo "  time  $2: $(($(date +%s) - t0)) s" >> "$3.tmp"
     echo "counts $pass $fail $skipped" >> "$3.tmp"
     mv "$3.tmp" "$3"
     sed '$d' "$3"
