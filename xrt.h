@@ -3177,6 +3177,7 @@ static void xrt__reg_select_again_locked(void)
 #include <spawn.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -4052,6 +4053,18 @@ XRT__BACKEND_HELPER xrt_status xrt__cache_build(const char *who, const char *dir
     return st;
 }
 
+/* Whether the cache directory is on a file system mounted noexec: no entry
+   there maps as code (dlopen: "failed to map segment"), so each load would
+   build an entry it cannot use. Warned once; the caller builds privately. */
+XRT__BACKEND_HELPER int xrt__cache_noexec(const char *dir)
+{
+    struct statvfs sv;
+    if (statvfs(dir, &sv) != 0 || !(sv.f_flag & ST_NOEXEC)) return 0;
+    xrt__warn_once("kernel cache %.160s is on a file system mounted noexec (its entries cannot run): building privately",
+                   dir);
+    return 1;
+}
+
 /* The entry of `key`: loaded from the cache, or built, stored and loaded;
    built privately where the cache is off, cannot be trusted or written. */
 XRT__BACKEND_HELPER xrt_status xrt__cache_get(const char *who, const xrt__key *key, xrt__cache_build_fn build, void *bctx,
@@ -4060,7 +4073,8 @@ XRT__BACKEND_HELPER xrt_status xrt__cache_get(const char *who, const xrt__key *k
     char dir[PATH_MAX - 64], base[PATH_MAX], path[PATH_MAX], lockpath[PATH_MAX + 8], name[40] = "";
     xrt_status st = XRT_SUCCESS;
     int lock, got = 0;
-    if (!xrt__cache_dir(dir, sizeof dir, 1)) return xrt__cache_private(who, build, bctx, open_fn, octx, out, log, log_size);
+    if (!xrt__cache_dir(dir, sizeof dir, 1) || xrt__cache_noexec(dir))
+        return xrt__cache_private(who, build, bctx, open_fn, octx, out, log, log_size);
     snprintf(base, sizeof base, "%s/%016llx%016llx", dir, (unsigned long long)key->a, (unsigned long long)key->b);
     if (xrt__cache_entry_path(dir, base, key, path, sizeof path) && (got = xrt__cache_try(who, open_fn, octx, path, out)) != 0)
         return got > 0 ? XRT_SUCCESS

@@ -9,6 +9,8 @@
 #include "xrt_test.h"
 
 #include <dirent.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 
@@ -1692,6 +1694,58 @@ static void test_cache_includes(void **state)
     unsetenv("CPATH");
 }
 
+/* A cache directory on a file system mounted noexec: its entries cannot be
+   mapped as code, so every load builds privately (with one warning) and
+   succeeds (issue 46 item 15). Needs a mount namespace of its own. */
+static char noexec_dir[300];
+static int noexec_mount(void)
+{
+    return unshare(CLONE_NEWNS) == 0 && mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0 &&
+           mount("xrt-noexec", noexec_dir, "tmpfs", MS_NOEXEC | MS_NOSUID | MS_NODEV, "mode=0700") == 0;
+}
+
+static int noexec_child(void *arg)
+{
+    int i, warned = 0;
+    char cache[400];
+    (void)arg;
+    CHILD_TRUE(noexec_mount());
+    snprintf(cache, sizeof cache, "%s/cache", noexec_dir);
+    setenv("XRT_CACHE_DIR", cache, 1);
+    setenv("TMPDIR", "/tmp", 1);
+    xrt_test_log_capture();
+    for (i = 0; i < 3; i++) {
+        int before = xrt_test_log.count;
+        CHILD_TRUE(value_of(genuine_src, NULL) == 1);
+        if (xrt_test_log.count != before) {
+            warned++;
+            if (xrt_test_log.level != XRT_LOG_WARN || !strstr(xrt_test_log.last, "noexec") ||
+                !strstr(xrt_test_log.last, "building privately"))
+                CHILD_FAIL("logged \"%s\"", xrt_test_log.last);
+        }
+    }
+    if (warned != 1) CHILD_FAIL("%d warnings in three loads, expected one", warned);
+    xrt_shutdown();
+    umount2(noexec_dir, MNT_DETACH); /* the namespace goes with the process, but perhaps not at once */
+    return 0;
+}
+
+static void test_cache_noexec_dir(void **state)
+{
+    pid_t pid;
+    int status = -1;
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    snprintf(noexec_dir, sizeof noexec_dir, "%s/noexec", cache_dir);
+    assert_int_equal(mkdir(noexec_dir, 0700) == 0 || errno == EEXIST, 1);
+    if ((pid = fork()) == 0) _exit(noexec_mount() && umount2(noexec_dir, MNT_DETACH) == 0 ? 0 : 1); /* may this process mount? */
+    assert_true(pid > 0 && waitpid(pid, &status, 0) == pid);
+    SKIP_UNLESS(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+                "no noexec tmpfs can be mounted here (needs CAP_SYS_ADMIN in a mount namespace)");
+    in_child("a cache directory on a noexec file system", noexec_child, NULL, 120);
+    rmdir(noexec_dir);
+}
+
 /* Each part of the key that no file the build read can stand for: the
    options in XRT_CC's own words, a wrapper that changed while its --version
    did not, and an include path from the environment that now names another
@@ -2268,6 +2322,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_kernel_includes_xrt_h, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_long_dir, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_includes, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_noexec_dir, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_key_parts, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_libraries, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_linker_without_list, cache_setup, cache_teardown),
