@@ -3181,7 +3181,7 @@ static void xrt__reg_select_again_locked(void)
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define XRT__CACHE_FORMAT 1
+#define XRT__CACHE_FORMAT 2 /* 2: manifests list paths that must stay absent */
 /* Used by the backends that build or pick images; a build without them leaves some unused. */
 #define XRT__BACKEND_HELPER static __attribute__((unused))
 
@@ -3856,7 +3856,46 @@ fail:
     return NULL;
 }
 
-/* Whether every file of a manifest still has the contents it lists. */
+/* A manifest's line for a path the build needs absent: where the compiler
+   would have found a header of a name it found elsewhere. */
+#define XRT__ABSENT_MARK "--------------------------------"
+
+/* Whether nothing has the name `path` (a missing directory above it too). */
+XRT__BACKEND_HELPER int xrt__path_absent(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) != 0 && (errno == ENOENT || errno == ENOTDIR);
+}
+
+/* Appends the build's list of paths that must stay absent (<out>.absent,
+   one a line) to its manifest, as XRT__ABSENT_MARK lines; NULL (the
+   manifest freed) where one is there now: it appeared while the build ran. */
+XRT__BACKEND_HELPER char *xrt__absent_manifest(const char *absent, char *text, size_t *len)
+{
+    size_t alen = 0, used = *len, lines = 0;
+    char *list = xrt__cache_read(absent, &alen), *line, *nl, *grown;
+    if (!list) return text; /* none listed */
+    for (line = list; (nl = strchr(line, '\n')) != NULL; line = nl + 1) lines++;
+    if (*line || used + alen + 33 * lines >= XRT__CACHE_TEXT_MAX ||
+        !(grown = (char *)XRT_REALLOC(text, used + alen + 33 * lines + 1)))
+        goto fail; /* a last line without its end: cut short */
+    text = grown;
+    for (line = list; (nl = strchr(line, '\n')) != NULL; line = nl + 1) {
+        *nl = 0;
+        if (!xrt__path_absent(line)) goto fail;
+        used += (size_t)sprintf(text + used, XRT__ABSENT_MARK " %s\n", line);
+    }
+    XRT_FREE(list);
+    *len = used;
+    return text;
+fail:
+    XRT_FREE(list);
+    XRT_FREE(text);
+    return NULL;
+}
+
+/* Whether every file of a manifest still has the contents it lists, and
+   every path it lists as absent is still absent. */
 XRT__BACKEND_HELPER int xrt__manifest_holds(const char *text)
 {
     while (*text) {
@@ -3864,11 +3903,17 @@ XRT__BACKEND_HELPER int xrt__manifest_holds(const char *text)
         char path[PATH_MAX], hex[33];
         xrt__key h;
         size_t plen;
-        if (!nl || nl - text < 34 || xrt__hex_run(text) != 32 || text[32] != ' ') return 0;
+        int absent = !strncmp(text, XRT__ABSENT_MARK " ", 33);
+        if (!nl || nl - text < 34 || (!absent && (xrt__hex_run(text) != 32 || text[32] != ' '))) return 0;
         plen = (size_t)(nl - text - 33);
         if (plen >= sizeof path) return 0;
         memcpy(path, text + 33, plen);
         path[plen] = 0;
+        if (absent) {
+            if (!xrt__path_absent(path)) return 0;
+            text = nl + 1;
+            continue;
+        }
         if (!xrt__hash_file(path, &h, NULL)) return 0;
         snprintf(hex, sizeof hex, "%016llx%016llx", (unsigned long long)h.a, (unsigned long long)h.b);
         if (memcmp(hex, text, 32)) return 0;
@@ -3980,7 +4025,7 @@ XRT__BACKEND_HELPER xrt_status xrt__cache_private(const char *who, xrt__cache_bu
                                      void *octx, void **out, char *log, size_t log_size)
 {
     const char *tmp = getenv("TMPDIR");
-    char dir[PATH_MAX], path[PATH_MAX + 16];
+    char dir[PATH_MAX], path[PATH_MAX + 24];
     xrt_status st;
     if (!tmp || !*tmp || strlen(tmp) > sizeof dir - 16) tmp = "/tmp";
     snprintf(dir, sizeof dir, "%s/xrt-XXXXXX", tmp);
@@ -3991,6 +4036,8 @@ XRT__BACKEND_HELPER xrt_status xrt__cache_private(const char *who, xrt__cache_bu
     if (st == XRT_SUCCESS) st = xrt__cache_open_new(who, open_fn, octx, path, out);
     unlink(path);
     snprintf(path, sizeof path, "%s/module.so.d", dir); /* the files it read, if it said */
+    unlink(path);
+    snprintf(path, sizeof path, "%s/module.so.absent", dir);
     unlink(path);
     xrt__kernel_header_remove(dir);
     rmdir(dir);
@@ -4032,6 +4079,9 @@ XRT__BACKEND_HELPER xrt_status xrt__cache_build(const char *who, const char *dir
     } else if (access(deps_path, F_OK) != 0) {
         manifest = (char *)XRT_CALLOC(1, 1), len = 0; /* the build lists no files: its key is its entry's */
     }
+    unlink(deps_path);
+    snprintf(deps_path, sizeof deps_path, "%s.absent", tmp);
+    if (manifest) manifest = xrt__absent_manifest(deps_path, manifest, &len);
     unlink(deps_path);
     if (st == XRT_SUCCESS && chmod(tmp, 0700) != 0)
         st = xrt_native_error(XRT_ERROR_SYSTEM, who, "chmod", errno, "errno", strerror(errno));

@@ -3970,11 +3970,47 @@ static int xrt__cpu_dlopen(void *ctx, const char *path, void **out, char *err, s
 
 /* What a C build needs: the compiler (XRT_CC split at spaces), the options
    (split likewise) and the source; the word arrays are the caller's. */
+typedef struct xrt__cpu_text {
+    char *p;
+    size_t len, cap;
+    int oom;
+} xrt__cpu_text; /* words, each ending in its NUL */
+
 typedef struct xrt__cpu_build {
     char **cc, **opt;
     size_t ncc, nopt;
     const xrt_module_image *image;
+    xrt__cpu_text words; /* XRT_CC's words after the first and the options, response files expanded */
+    xrt__cpu_text rsp;   /* the response files read (absolute paths) */
+    xrt__cpu_text incs;  /* the include directories, absolute (whether there or not) */
 } xrt__cpu_build;
+
+static void xrt__cpu_text_add(xrt__cpu_text *t, const char *p, size_t n)
+{
+    char *grown;
+    if (t->oom) return;
+    if (t->len + n + 1 > t->cap) {
+        size_t cap = (t->len + n + 1) * 2;
+        if (!(grown = (char *)XRT_REALLOC(t->p, cap))) {
+            t->oom = 1;
+            return;
+        }
+        t->p = grown, t->cap = cap;
+    }
+    memcpy(t->p + t->len, p, n);
+    t->len += n;
+    t->p[t->len] = 0;
+}
+
+static void xrt__cpu_text_word(xrt__cpu_text *t, const char *w) { xrt__cpu_text_add(t, w, strlen(w) + 1); }
+
+static int xrt__cpu_text_has(const xrt__cpu_text *t, const char *w)
+{
+    size_t off;
+    for (off = 0; off < t->len; off += strlen(t->p + off) + 1)
+        if (!strcmp(t->p + off, w)) return 1;
+    return 0;
+}
 
 /* Writes a new private file (0600, never through a link) in a directory of
    the user's own: whatever had the name (a leftover of a process with the
@@ -4029,6 +4065,18 @@ static int xrt__cpu_system_input(const char *real)
     return 0;
 }
 
+/* Appends the file `real` to a make rule being written to f. */
+static void xrt__cpu_deps_put(FILE *f, const char *real)
+{
+    const char *c;
+    fputc(' ', f);
+    for (c = real; *c; c++) {
+        if (*c == ' ' || *c == '#') fputc('\\', f);
+        if (*c == '$') fputc('$', f);
+        fputc(*c, f);
+    }
+}
+
 /* Adds the linker's inputs (ld's --dependency-file, at `ldeps`) to the
    compiler's list at `deps`, but for the system's and those gone (the
    compiler's own temporary object). */
@@ -4043,16 +4091,8 @@ static void xrt__cpu_add_linker_inputs(const char *deps, const char *ldeps)
         return;
     }
     end = strstr(p, "\n\n"); /* the first rule's end: the phony rules after it name the same files */
-    for (p++; xrt__deps_word(&p, word, sizeof word) && (!end || p <= end);) {
-        const char *c;
-        if (!realpath(word, real) || xrt__cpu_system_input(real)) continue;
-        fputc(' ', f);
-        for (c = real; *c; c++) {
-            if (*c == ' ' || *c == '#') fputc('\\', f);
-            if (*c == '$') fputc('$', f);
-            fputc(*c, f);
-        }
-    }
+    for (p++; xrt__deps_word(&p, word, sizeof word) && (!end || p <= end);)
+        if (realpath(word, real) && !xrt__cpu_system_input(real)) xrt__cpu_deps_put(f, real);
     fputc('\n', f);
     fclose(f);
     XRT_FREE(text);
@@ -4066,6 +4106,105 @@ static void xrt__cpu_unlistable(const char *deps)
     if (!f) return;
     fputs(" /proc/self/xrt-linker-inputs-unknown\n", f); /* no file can be made there */
     fclose(f);
+}
+
+/* The response files the options named are files the build read: the
+   manifest checks them on a hit, and one that changed while the build ran
+   leaves nothing cached. */
+static void xrt__cpu_add_response_files(const char *deps, const xrt__cpu_text *rsp)
+{
+    size_t off;
+    FILE *f;
+    if (!rsp->len || !(f = fopen(deps, "a"))) return;
+    for (off = 0; off < rsp->len; off += strlen(rsp->p + off) + 1) xrt__cpu_deps_put(f, rsp->p + off);
+    fputc('\n', f);
+    fclose(f);
+}
+
+/* Whether `real` lies below one of the directories of t. */
+static int xrt__cpu_under(const char *real, const xrt__cpu_text *t)
+{
+    size_t off, n;
+    for (off = 0; off < t->len; off += n + 1) {
+        n = strlen(t->p + off);
+        if (!strncmp(real, t->p + off, n) && real[n] == '/') return 1;
+    }
+    return 0;
+}
+
+/* Writes <dir>/<rel> for each directory where nothing has that name now. */
+static void xrt__cpu_absent_at(FILE *out, const char *rel, const char *real, const xrt__cpu_text *dirs)
+{
+    char try_[PATH_MAX];
+    struct stat st;
+    size_t off;
+    for (off = 0; off < dirs->len; off += strlen(dirs->p + off) + 1)
+        if ((size_t)snprintf(try_, sizeof try_, "%s/%s", dirs->p + off, rel) < sizeof try_ && strcmp(try_, real) &&
+            lstat(try_, &st) != 0 && (errno == ENOENT || errno == ENOTDIR) && !strchr(try_, '\n'))
+            fprintf(out, "%s\n", try_);
+}
+
+/* The names a file read may have been included by: its path below each
+   include directory it lies in, and the last one to four parts of its
+   path (a system header's <bits/types.h>); each looked for in `dirs`. */
+static void xrt__cpu_absent_names(FILE *out, const char *real, const xrt__cpu_text *incs, const xrt__cpu_text *dirs)
+{
+    const char *rel;
+    size_t off, n;
+    int parts = 0;
+    for (rel = real + strlen(real); rel > real + 1 && parts < 4; rel--)
+        if (rel[-1] == '/') {
+            parts++;
+            xrt__cpu_absent_at(out, rel, real, dirs);
+        }
+    for (off = 0; off < incs->len; off += n + 1) {
+        n = strlen(incs->p + off);
+        if (!strncmp(real, incs->p + off, n) && real[n] == '/' && strchr(real + n + 1, '/') &&
+            (rel = real + n + 1, 1)) {
+            int slashes = 0;
+            const char *c;
+            for (c = rel; *c; c++) slashes += *c == '/';
+            if (slashes >= 4) xrt__cpu_absent_at(out, rel, real, dirs); /* deeper than the parts above */
+        }
+    }
+}
+
+/* The places where the compiler would have found a header of a name it
+   found elsewhere, had one been there: each name a file the build read may
+   have been included by, in each include directory and in each directory
+   of a header read from one (where a quoted include looks first). Those
+   absent now go to <path>.absent, one a line; the cache keeps them with
+   the entry and a hit needs them still absent (ccache's rule: a build
+   depends on what was not there too). No include directory: none. */
+static void xrt__cpu_write_absent(const char *path, const char *deps, const xrt__cpu_text *incs)
+{
+    char apath[PATH_MAX + 16], word[PATH_MAX], real[PATH_MAX], *text, *slash;
+    const char *p, *list;
+    size_t len = 0, plen = strlen(path);
+    xrt__cpu_text dirs = {NULL, 0, 0, 0};
+    FILE *out;
+    if (!incs->len) return;
+    snprintf(apath, sizeof apath, "%s.absent", path);
+    if (!(text = xrt__cache_read(deps, &len)) || !(list = strchr(text, ':'))) {
+        XRT_FREE(text);
+        return; /* no list: the cache keeps nothing of this build */
+    }
+    xrt__cpu_text_add(&dirs, incs->p, incs->len);
+    for (p = list + 1; xrt__deps_word(&p, word, sizeof word);)
+        if (realpath(word, real) && xrt__cpu_under(real, incs) && (slash = strrchr(real, '/')) != NULL) {
+            *slash = 0;
+            if (!xrt__cpu_text_has(&dirs, real)) xrt__cpu_text_add(&dirs, real, strlen(real) + 1);
+        }
+    if (!dirs.oom && (out = fopen(apath, "w")) != NULL) {
+        for (p = list + 1; xrt__deps_word(&p, word, sizeof word);)
+            if (realpath(word, real) && !(!strncmp(real, path, plen) && real[plen] == '.'))
+                xrt__cpu_absent_names(out, real, incs, &dirs);
+        if (fclose(out) != 0) unlink(apath), xrt__cpu_unlistable(deps);
+    } else {
+        xrt__cpu_unlistable(deps);
+    }
+    XRT_FREE(dirs.p);
+    XRT_FREE(text);
 }
 
 /* cc -shared -fPIC -O2 [options] -idirafter <kernel header> -MD -MF
@@ -4124,6 +4263,8 @@ static xrt_status xrt__cpu_build_c(void *ctx, const char *path, char *log, size_
         if (st == XRT_SUCCESS && code == 0) xrt__cpu_unlistable(deps);
     } else if (st == XRT_SUCCESS && code == 0) {
         xrt__cpu_add_linker_inputs(deps, ldeps);
+        xrt__cpu_add_response_files(deps, &b->rsp);
+        xrt__cpu_write_absent(path, deps, &b->incs);
     }
     unlink(ldeps);
     unlink(src);
@@ -4292,6 +4433,8 @@ static int xrt__cpu_relative(const xrt__cpu_build *b)
         if (xrt__cpu_relative_word(b->cc[i])) return 1;
     for (i = 0; i < b->nopt; i++)
         if (xrt__cpu_relative_word(b->opt[i])) return 1;
+    for (i = 0; i < b->words.len; i += strlen(b->words.p + i) + 1) /* those of response files too */
+        if (xrt__cpu_relative_word(b->words.p + i)) return 1;
     for (i = 0; i < sizeof lists / sizeof lists[0]; i++) {
         const char *p = getenv(lists[i]);
         while (p && *p) { /* an empty element is the working directory too */
@@ -4301,6 +4444,119 @@ static int xrt__cpu_relative(const xrt__cpu_build *b)
         }
     }
     return 0;
+}
+
+/* A file read whole (NUL-terminated; free it), up to 16 MiB; NULL if not. */
+static char *xrt__cpu_read_all(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    xrt__cpu_text t = {NULL, 0, 0, 0};
+    char buf[4096];
+    size_t got;
+    if (!f) return NULL;
+    while ((got = fread(buf, 1, sizeof buf, f)) > 0 && t.len < (16u << 20)) xrt__cpu_text_add(&t, buf, got);
+    if (ferror(f) || t.len >= (16u << 20) || t.oom || (!t.p && (xrt__cpu_text_add(&t, "", 0), t.oom))) {
+        XRT_FREE(t.p);
+        t.p = NULL;
+    }
+    fclose(f);
+    *len = t.len;
+    return t.p;
+}
+
+static void xrt__cpu_expand(xrt__cpu_build *b, const char *w, int depth, xrt__key *key);
+static int xrt__cpu_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+
+/* A response file's words as GCC reads them (libiberty's buildargv):
+   blanks separate, quotes group, a backslash takes the next character. */
+static void xrt__cpu_rsp_parse(xrt__cpu_build *b, const char *p, int depth, xrt__key *key)
+{
+    char *w = (char *)XRT_MALLOC(strlen(p) + 1);
+    size_t n;
+    int sq, dq;
+    if (!w) {
+        b->words.oom = 1;
+        return;
+    }
+    for (;;) {
+        while (*p && xrt__cpu_blank(*p)) p++;
+        if (!*p) break;
+        for (n = 0, sq = dq = 0; *p && (sq || dq || !xrt__cpu_blank(*p)); p++) {
+            if (*p == '\\' && p[1]) w[n++] = *++p;
+            else if (sq || dq) {
+                if (*p == (sq ? '\'' : '"')) sq = dq = 0;
+                else w[n++] = *p;
+            } else if (*p == '\'' || *p == '"') {
+                sq = *p == '\'', dq = *p == '"';
+            } else {
+                w[n++] = *p;
+            }
+        }
+        w[n] = 0;
+        xrt__cpu_expand(b, w, depth + 1, key);
+    }
+    XRT_FREE(w);
+}
+
+/* A word of XRT_CC or the options into b->words, a response file (@file,
+   nested ones too, as GCC and Clang read them) replaced by its words: its
+   path and contents go into the key and its path into b->rsp, so a changed
+   response file is another key and, listed with the files the build read,
+   a changed one is never a hit. A word that names no readable file stays,
+   as the compiler keeps it. */
+static void xrt__cpu_expand(xrt__cpu_build *b, const char *w, int depth, xrt__key *key)
+{
+    char real[PATH_MAX], *text;
+    size_t len = 0;
+    if (w[0] != '@' || depth > 8 || !realpath(w + 1, real) || !(text = xrt__cpu_read_all(real, &len))) {
+        xrt__cpu_text_word(&b->words, w);
+        return;
+    }
+    xrt__key_str(key, real);
+    xrt__key_add(key, text, len);
+    if (!xrt__cpu_text_has(&b->rsp, real)) xrt__cpu_text_word(&b->rsp, real);
+    xrt__cpu_rsp_parse(b, text, depth, key);
+    XRT_FREE(text);
+}
+
+/* An include directory, absolute and, where it is there, as realpath
+   names it (as the dependency list names the files in it). */
+static void xrt__cpu_add_include(xrt__cpu_build *b, const char *dir, size_t n, const char *cwd)
+{
+    char want[PATH_MAX], real[PATH_MAX];
+    if (n == 0) dir = ".", n = 1; /* an empty element of a list: the working directory */
+    if ((size_t)snprintf(want, sizeof want, "%s%s%.*s", dir[0] == '/' ? "" : cwd, dir[0] == '/' ? "" : "/", (int)n,
+                         dir) >= sizeof want)
+        return;
+    if (realpath(want, real)) snprintf(want, sizeof want, "%s", real);
+    while (strlen(want) > 1 && want[strlen(want) - 1] == '/') want[strlen(want) - 1] = 0;
+    if (!xrt__cpu_text_has(&b->incs, want)) xrt__cpu_text_word(&b->incs, want);
+}
+
+/* The include directories the expanded words and the environment name:
+   where the compiler looks for a header before its own directories. */
+static void xrt__cpu_include_dirs(xrt__cpu_build *b, const char *cwd)
+{
+    static const char *const opts[] = {"-I", "-iquote", "-isystem", "-idirafter", "--include-directory="};
+    static const char *const lists[] = {"CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH", "OBJC_INCLUDE_PATH"};
+    size_t off, i, n;
+    for (off = 0; off < b->words.len; off += strlen(b->words.p + off) + 1) {
+        const char *w = b->words.p + off, *next = off + strlen(w) + 1 < b->words.len ? w + strlen(w) + 1 : NULL;
+        for (i = 0; i < sizeof opts / sizeof opts[0]; i++)
+            if (!strncmp(w, opts[i], n = strlen(opts[i]))) {
+                const char *dir = w[n] ? w + n : next;
+                if (dir && strcmp(w, "-I-")) xrt__cpu_add_include(b, dir, strlen(dir), cwd);
+                break;
+            }
+    }
+    for (i = 0; i < sizeof lists / sizeof lists[0]; i++) {
+        const char *p = getenv(lists[i]);
+        while (p && *p) {
+            n = strcspn(p, ":");
+            xrt__cpu_add_include(b, p, n, cwd);
+            p += n + (p[n] == ':');
+        }
+    }
 }
 
 /* The key of an image on this CPU: target, toolchain, options, input, the
@@ -4313,6 +4569,7 @@ static xrt_status xrt__cpu_module_key(const xrt_backend *self, xrt__cpu_build *b
     static const char *const env[] = {"CPATH", "C_INCLUDE_PATH", "LIBRARY_PATH", "GCC_EXEC_PREFIX", "COMPILER_PATH",
                                       "SOURCE_DATE_EPOCH"};
     xrt_target t;
+    char cwd[PATH_MAX];
     size_t i;
     xrt_status st = xrt__target_get(self, &t);
     if (st != XRT_SUCCESS) return st;
@@ -4323,12 +4580,14 @@ static xrt_status xrt__cpu_module_key(const xrt_backend *self, xrt__cpu_build *b
     xrt__key_str(key, options);
     for (i = 0; i < b->ncc; i++) xrt__key_str(key, b->cc[i]); /* XRT_CC's own options too */
     for (i = 0; i < sizeof env / sizeof env[0]; i++) xrt__key_str(key, getenv(env[i]));
-    if (xrt__cpu_relative(b)) {
-        char cwd[PATH_MAX];
-        if (!getcwd(cwd, sizeof cwd))
-            return xrt_native_error(XRT_ERROR_SYSTEM, "cpu: xrt_module_load", "getcwd", errno, "errno", strerror(errno));
-        xrt__key_str(key, cwd);
-    }
+    for (i = 1; i < b->ncc; i++) xrt__cpu_expand(b, b->cc[i], 0, key);
+    for (i = 0; i < b->nopt; i++) xrt__cpu_expand(b, b->opt[i], 0, key);
+    if (!getcwd(cwd, sizeof cwd))
+        return xrt_native_error(XRT_ERROR_SYSTEM, "cpu: xrt_module_load", "getcwd", errno, "errno", strerror(errno));
+    if (xrt__cpu_relative(b)) xrt__key_str(key, cwd);
+    xrt__cpu_include_dirs(b, cwd);
+    if (b->words.oom || b->rsp.oom || b->incs.oom)
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_module_load", "no memory for the compiler's arguments");
     return xrt__cpu_cc_identity(b, key, log, log_size);
 }
 
@@ -4396,6 +4655,9 @@ static xrt_status xrt__cpu_module_load(const xrt_backend *self, void **module, c
                             xrt__cpu_dlopen, m, &dl, log, log_size);
     XRT_FREE(b->cc);
     XRT_FREE(b->opt);
+    XRT_FREE(b->words.p);
+    XRT_FREE(b->rsp.p);
+    XRT_FREE(b->incs.p);
     XRT_FREE(b);
     if (st != XRT_SUCCESS) {
         if (m->dl) { /* opened, then the cache failed: not so today, but m must not stay listed */
