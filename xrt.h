@@ -335,10 +335,10 @@ typedef enum xrt_device_attr {
    xrt_get_target; the fingerprint is the same in every run, process and
    machine for the same fields, and changes when any field does. */
 typedef struct xrt_target {
-    char backend[16];     /* "cuda", "hip", "cpu", ... */
+    char backend[16];     /* the backend that runs the code: "cuda", "hip", "cpu" (never a forwarding plugin's) */
     char arch[32];        /* "sm_90", "gfx942", "x86_64", "aarch64" */
     int vector_width;     /* warp or wavefront size; CPU: 32-bit lanes of its widest vectors */
-    char features[224];   /* comma-separated instruction-set features, sorted; "" if none */
+    char features[224];   /* comma-separated, sorted; CPU: its CPUID feature words or hwcaps (REFERENCE.md); "" if none */
     uint64_t fingerprint; /* FNV-1a 64 of the fields above (xrt_target_fingerprint) */
 } xrt_target;
 
@@ -4495,8 +4495,11 @@ XRT_API xrt_status xrt_target_to_string(const xrt_target *t, char *buf, size_t s
     return XRT_SUCCESS;
 }
 
-/* The backend fills arch, width and features; xrt adds its name and the
-   fingerprint. A backend without get_target (a custom one) gets a target
+/* The backend fills arch, width and features, and may name itself: a
+   forwarding plugin (the tracer) passes the call to the backend that runs
+   the code, whose name the target carries, so the same machine code has
+   one fingerprint however it is reached. Else xrt adds the backend's name;
+   and the fingerprint. A backend without get_target (a custom one) gets a target
    made of its device properties' arch and warp size. */
 XRT_API xrt_status xrt__target_get(const xrt_backend *b, xrt_target *t)
 {
@@ -4516,7 +4519,8 @@ XRT_API xrt_status xrt__target_get(const xrt_backend *b, xrt_target *t)
         memset(t, 0, sizeof *t);
         return st;
     }
-    snprintf(t->backend, sizeof t->backend, "%.15s", b->name);
+    if (!t->backend[0]) snprintf(t->backend, sizeof t->backend, "%.15s", b->name); /* a forwarder's target named its own */
+    t->backend[sizeof t->backend - 1] = 0;
     t->fingerprint = xrt_target_fingerprint(t);
     return XRT_SUCCESS;
 }
