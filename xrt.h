@@ -335,10 +335,10 @@ typedef enum xrt_device_attr {
    xrt_get_target; the fingerprint is the same in every run, process and
    machine for the same fields, and changes when any field does. */
 typedef struct xrt_target {
-    char backend[16];     /* "cuda", "hip", "cpu", ... */
+    char backend[16];     /* the backend that runs the code: "cuda", "hip", "cpu" (never a forwarding plugin's) */
     char arch[32];        /* "sm_90", "gfx942", "x86_64", "aarch64" */
     int vector_width;     /* warp or wavefront size; CPU: 32-bit lanes of its widest vectors */
-    char features[224];   /* comma-separated instruction-set features, sorted; "" if none */
+    char features[224];   /* comma-separated, sorted; CPU: its CPUID feature words or hwcaps (REFERENCE.md); "" if none */
     uint64_t fingerprint; /* FNV-1a 64 of the fields above (xrt_target_fingerprint) */
 } xrt_target;
 
@@ -3181,10 +3181,11 @@ static void xrt__reg_select_again_locked(void)
 #include <spawn.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define XRT__CACHE_FORMAT 1
+#define XRT__CACHE_FORMAT 2 /* 2: manifests list paths that must stay absent */
 /* Used by the backends that build or pick images; a build without them leaves some unused. */
 #define XRT__BACKEND_HELPER static __attribute__((unused))
 
@@ -3859,7 +3860,46 @@ fail:
     return NULL;
 }
 
-/* Whether every file of a manifest still has the contents it lists. */
+/* A manifest's line for a path the build needs absent: where the compiler
+   would have found a header of a name it found elsewhere. */
+#define XRT__ABSENT_MARK "--------------------------------"
+
+/* Whether nothing has the name `path` (a missing directory above it too). */
+XRT__BACKEND_HELPER int xrt__path_absent(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) != 0 && (errno == ENOENT || errno == ENOTDIR);
+}
+
+/* Appends the build's list of paths that must stay absent (<out>.absent,
+   one a line) to its manifest, as XRT__ABSENT_MARK lines; NULL (the
+   manifest freed) where one is there now: it appeared while the build ran. */
+XRT__BACKEND_HELPER char *xrt__absent_manifest(const char *absent, char *text, size_t *len)
+{
+    size_t alen = 0, used = *len, lines = 0;
+    char *list = xrt__cache_read(absent, &alen), *line, *nl, *grown;
+    if (!list) return text; /* none listed */
+    for (line = list; (nl = strchr(line, '\n')) != NULL; line = nl + 1) lines++;
+    if (*line || used + alen + 33 * lines >= XRT__CACHE_TEXT_MAX ||
+        !(grown = (char *)XRT_REALLOC(text, used + alen + 33 * lines + 1)))
+        goto fail; /* a last line without its end: cut short */
+    text = grown;
+    for (line = list; (nl = strchr(line, '\n')) != NULL; line = nl + 1) {
+        *nl = 0;
+        if (!xrt__path_absent(line)) goto fail;
+        used += (size_t)sprintf(text + used, XRT__ABSENT_MARK " %s\n", line);
+    }
+    XRT_FREE(list);
+    *len = used;
+    return text;
+fail:
+    XRT_FREE(list);
+    XRT_FREE(text);
+    return NULL;
+}
+
+/* Whether every file of a manifest still has the contents it lists, and
+   every path it lists as absent is still absent. */
 XRT__BACKEND_HELPER int xrt__manifest_holds(const char *text)
 {
     while (*text) {
@@ -3867,11 +3907,17 @@ XRT__BACKEND_HELPER int xrt__manifest_holds(const char *text)
         char path[PATH_MAX], hex[33];
         xrt__key h;
         size_t plen;
-        if (!nl || nl - text < 34 || xrt__hex_run(text) != 32 || text[32] != ' ') return 0;
+        int absent = !strncmp(text, XRT__ABSENT_MARK " ", 33);
+        if (!nl || nl - text < 34 || (!absent && (xrt__hex_run(text) != 32 || text[32] != ' '))) return 0;
         plen = (size_t)(nl - text - 33);
         if (plen >= sizeof path) return 0;
         memcpy(path, text + 33, plen);
         path[plen] = 0;
+        if (absent) {
+            if (!xrt__path_absent(path)) return 0;
+            text = nl + 1;
+            continue;
+        }
         if (!xrt__hash_file(path, &h, NULL)) return 0;
         snprintf(hex, sizeof hex, "%016llx%016llx", (unsigned long long)h.a, (unsigned long long)h.b);
         if (memcmp(hex, text, 32)) return 0;
@@ -3983,7 +4029,7 @@ XRT__BACKEND_HELPER xrt_status xrt__cache_private(const char *who, xrt__cache_bu
                                      void *octx, void **out, char *log, size_t log_size)
 {
     const char *tmp = getenv("TMPDIR");
-    char dir[PATH_MAX], path[PATH_MAX + 16];
+    char dir[PATH_MAX], path[PATH_MAX + 24];
     xrt_status st;
     if (!tmp || !*tmp || strlen(tmp) > sizeof dir - 16) tmp = "/tmp";
     snprintf(dir, sizeof dir, "%s/xrt-XXXXXX", tmp);
@@ -3994,6 +4040,8 @@ XRT__BACKEND_HELPER xrt_status xrt__cache_private(const char *who, xrt__cache_bu
     if (st == XRT_SUCCESS) st = xrt__cache_open_new(who, open_fn, octx, path, out);
     unlink(path);
     snprintf(path, sizeof path, "%s/module.so.d", dir); /* the files it read, if it said */
+    unlink(path);
+    snprintf(path, sizeof path, "%s/module.so.absent", dir);
     unlink(path);
     xrt__kernel_header_remove(dir);
     rmdir(dir);
@@ -4036,6 +4084,9 @@ XRT__BACKEND_HELPER xrt_status xrt__cache_build(const char *who, const char *dir
         manifest = (char *)XRT_CALLOC(1, 1), len = 0; /* the build lists no files: its key is its entry's */
     }
     unlink(deps_path);
+    snprintf(deps_path, sizeof deps_path, "%s.absent", tmp);
+    if (manifest) manifest = xrt__absent_manifest(deps_path, manifest, &len);
+    unlink(deps_path);
     if (st == XRT_SUCCESS && chmod(tmp, 0700) != 0)
         st = xrt_native_error(XRT_ERROR_SYSTEM, who, "chmod", errno, "errno", strerror(errno));
     if (st == XRT_SUCCESS) st = xrt__cache_open_new(who, open_fn, octx, tmp, out);
@@ -4056,6 +4107,18 @@ XRT__BACKEND_HELPER xrt_status xrt__cache_build(const char *who, const char *dir
     return st;
 }
 
+/* Whether the cache directory is on a file system mounted noexec: no entry
+   there maps as code (dlopen: "failed to map segment"), so each load would
+   build an entry it cannot use. Warned once; the caller builds privately. */
+XRT__BACKEND_HELPER int xrt__cache_noexec(const char *dir)
+{
+    struct statvfs sv;
+    if (statvfs(dir, &sv) != 0 || !(sv.f_flag & ST_NOEXEC)) return 0;
+    xrt__warn_once("kernel cache %.160s is on a file system mounted noexec (its entries cannot run): building privately",
+                   dir);
+    return 1;
+}
+
 /* The entry of `key`: loaded from the cache, or built, stored and loaded;
    built privately where the cache is off, cannot be trusted or written. */
 XRT__BACKEND_HELPER xrt_status xrt__cache_get(const char *who, const xrt__key *key, xrt__cache_build_fn build, void *bctx,
@@ -4064,7 +4127,8 @@ XRT__BACKEND_HELPER xrt_status xrt__cache_get(const char *who, const xrt__key *k
     char dir[PATH_MAX - 64], base[PATH_MAX], path[PATH_MAX], lockpath[PATH_MAX + 8], name[40] = "";
     xrt_status st = XRT_SUCCESS;
     int lock, got = 0;
-    if (!xrt__cache_dir(dir, sizeof dir, 1)) return xrt__cache_private(who, build, bctx, open_fn, octx, out, log, log_size);
+    if (!xrt__cache_dir(dir, sizeof dir, 1) || xrt__cache_noexec(dir))
+        return xrt__cache_private(who, build, bctx, open_fn, octx, out, log, log_size);
     snprintf(base, sizeof base, "%s/%016llx%016llx", dir, (unsigned long long)key->a, (unsigned long long)key->b);
     if (xrt__cache_entry_path(dir, base, key, path, sizeof path) && (got = xrt__cache_try(who, open_fn, octx, path, out)) != 0)
         return got > 0 ? XRT_SUCCESS
@@ -4435,8 +4499,11 @@ XRT_API xrt_status xrt_target_to_string(const xrt_target *t, char *buf, size_t s
     return XRT_SUCCESS;
 }
 
-/* The backend fills arch, width and features; xrt adds its name and the
-   fingerprint. A backend without get_target (a custom one) gets a target
+/* The backend fills arch, width and features, and may name itself: a
+   forwarding plugin (the tracer) passes the call to the backend that runs
+   the code, whose name the target carries, so the same machine code has
+   one fingerprint however it is reached. Else xrt adds the backend's name;
+   and the fingerprint. A backend without get_target (a custom one) gets a target
    made of its device properties' arch and warp size. */
 XRT_API xrt_status xrt__target_get(const xrt_backend *b, xrt_target *t)
 {
@@ -4456,7 +4523,8 @@ XRT_API xrt_status xrt__target_get(const xrt_backend *b, xrt_target *t)
         memset(t, 0, sizeof *t);
         return st;
     }
-    snprintf(t->backend, sizeof t->backend, "%.15s", b->name);
+    if (!t->backend[0]) snprintf(t->backend, sizeof t->backend, "%.15s", b->name); /* a forwarder's target named its own */
+    t->backend[sizeof t->backend - 1] = 0;
     t->fingerprint = xrt_target_fingerprint(t);
     return XRT_SUCCESS;
 }

@@ -3705,39 +3705,152 @@ static void xrt__cpu_device_name(char *out, size_t n, int device)
 }
 
 /* The widest vectors in 32-bit lanes, and the instruction-set features a
-   compiler would target, sorted, detected at run time: two CPUs that differ
-   in any of them never share a target fingerprint. */
-static void xrt__cpu_feature(char *out, size_t n, int has, const char *name)
+   compiler may use (gcc -march=native reads the same): two CPUs share a
+   target only if code built for one runs on the other.
+   x86-64: the CPUID words that hold feature bits, each as <name>=<hex>
+   (its bits a compiler could target; those of system state, speculation
+   controls and the hypervisor cleared), words that are 0 left out, sorted
+   by name: 01c/01d leaf 1 ecx/edx, 07b/07c/07d leaf 7.0 ebx/ecx/edx,
+   14b leaf 0x14.0 ebx, 17a/17d leaf 7.1 eax/edx, 19b leaf 0x19 ebx,
+   24b leaf 0x24.0 ebx, 81c/81d leaf 0x80000001 ecx/edx, 88b leaf
+   0x80000008 ebx, d1a leaf 0xd.1 eax, xc0 XCR0 (the vector state the kernel
+   enabled). Unknown bits of the newer leaves count: a spare split is a
+   rebuild, a missing one a crash. REFERENCE.md, "Compile targets", has the
+   masks. */
+#if defined(__x86_64__)
+#include <cpuid.h>
+enum { XRT__X86_01C, XRT__X86_01D, XRT__X86_07B, XRT__X86_07C, XRT__X86_07D, XRT__X86_14B, XRT__X86_17A, XRT__X86_17D,
+       XRT__X86_19B, XRT__X86_24B, XRT__X86_81C, XRT__X86_81D, XRT__X86_88B, XRT__X86_D1A, XRT__X86_XC0, XRT__X86_WORDS };
+
+/* Each word's name and the bits kept, in the names' order. */
+static const struct { char name[4]; uint32_t keep; } xrt__x86_words[XRT__X86_WORDS] = {
+    {"01c", 0x7ed8320bu}, /* not DTES64, DS-CPL, VMX, SMX, EST, TM2, CNXT-ID, SDBG, xTPR, PDCM, PCID, DCA, x2APIC, TSC-deadline, hypervisor */
+    {"01d", 0x07888111u}, /* FPU, TSC, CX8, CMOV, CLFSH, MMX, FXSR, SSE, SSE2 */
+    {"07b", 0xfdff4bbdu}, /* not TSC_ADJUST, FDP_EXCPTN, INVPCID, RDT-M, FPU CS/DS, RDT-A, Intel PT */
+    {"07c", 0x3fc1dffbu}, /* not UMIP, TME, MAWAU, SGX-LC, PKS */
+    {"07d", 0x03f753ffu}, /* not MD_CLEAR, RTM_ALWAYS_ABORT, TSX_FORCE_ABORT, hybrid, arch LBR, IBRS .. SSBD */
+    {"14b", 0x00000010u}, /* PTWRITE */
+    {"17a", 0xfbffffffu}, /* not LAM */
+    {"17d", 0xfffbffffu}, /* not CET_SSS */
+    {"19b", 0x00000005u}, /* AESKLE, WIDE_KL */
+    {"24b", 0x000700ffu}, /* AVX10 version and vector lengths */
+    {"81c", 0x202189e1u}, /* LAHF, ABM, SSE4A, MisAlignSse, 3DNowPrefetch, XOP, LWP, FMA4, TBM, MONITORX */
+    {"81d", 0xe9c08111u}, /* FPU, TSC, CX8, CMOV, MMXEXT, MMX, FXSR, RDTSCP, LM, 3DNowExt, 3DNow */
+    {"88b", 0x00000311u}, /* CLZERO, RDPRU, MCOMMIT, WBNOINVD */
+    {"d1a", 0x0000000fu}, /* XSAVEOPT, XSAVEC, XGETBV1, XSAVES */
+    {"xc0", 0xffffffffu}, /* XCR0: every state the kernel enabled */
+};
+
+static void xrt__cpu_x86_read(uint32_t w[XRT__X86_WORDS])
 {
-    size_t used = strlen(out);
-    if (has && used + strlen(name) + 2 < n) snprintf(out + used, n - used, "%s%s", used ? "," : "", name);
+    unsigned a, b, c, d, max = __get_cpuid_max(0, NULL), ext = __get_cpuid_max(0x80000000u, NULL);
+    memset(w, 0, XRT__X86_WORDS * sizeof *w);
+    if (max >= 1 && __get_cpuid_count(1, 0, &a, &b, &c, &d)) w[XRT__X86_01C] = c, w[XRT__X86_01D] = d;
+    if (max >= 7 && __get_cpuid_count(7, 0, &a, &b, &c, &d)) {
+        w[XRT__X86_07B] = b, w[XRT__X86_07C] = c, w[XRT__X86_07D] = d;
+        if (a >= 1 && __get_cpuid_count(7, 1, &a, &b, &c, &d)) w[XRT__X86_17A] = a, w[XRT__X86_17D] = d;
+    }
+    if (max >= 0xd && __get_cpuid_count(0xd, 1, &a, &b, &c, &d)) w[XRT__X86_D1A] = a;
+    if (max >= 0x14 && __get_cpuid_count(0x14, 0, &a, &b, &c, &d)) w[XRT__X86_14B] = b;
+    if (max >= 0x19 && __get_cpuid_count(0x19, 0, &a, &b, &c, &d)) w[XRT__X86_19B] = b;
+    if (max >= 0x24 && __get_cpuid_count(0x24, 0, &a, &b, &c, &d)) w[XRT__X86_24B] = b;
+    if (ext >= 0x80000001u && __get_cpuid_count(0x80000001u, 0, &a, &b, &c, &d)) w[XRT__X86_81C] = c, w[XRT__X86_81D] = d;
+    if (ext >= 0x80000008u && __get_cpuid_count(0x80000008u, 0, &a, &b, &c, &d)) w[XRT__X86_88B] = b;
+    if (w[XRT__X86_01C] & (1u << 27)) { /* OSXSAVE: xgetbv is there */
+        __asm__ volatile("xgetbv" : "=a"(a), "=d"(d) : "c"(0));
+        w[XRT__X86_XC0] = a;
+    }
 }
 
-#if defined(__x86_64__)
+/* The kernel's name (in /proc/cpuinfo's flags) of the CPUID bits it may
+   turn off (not enabling FSGSBASE, clearcpuid=, a hypervisor's view): a
+   bit the kernel does not list is cleared, as the instruction would fault.
+   Bits not named here are taken from CPUID as they are. */
+static const struct { char flag[20]; unsigned char word, bit; } xrt__x86_kernel_names[] = {
+    {"pni", XRT__X86_01C, 0},          {"pclmulqdq", XRT__X86_01C, 1},     {"ssse3", XRT__X86_01C, 9},
+    {"fma", XRT__X86_01C, 12},         {"cx16", XRT__X86_01C, 13},         {"sse4_1", XRT__X86_01C, 19},
+    {"sse4_2", XRT__X86_01C, 20},      {"movbe", XRT__X86_01C, 22},        {"popcnt", XRT__X86_01C, 23},
+    {"aes", XRT__X86_01C, 25},         {"xsave", XRT__X86_01C, 26},        {"avx", XRT__X86_01C, 28},
+    {"f16c", XRT__X86_01C, 29},        {"rdrand", XRT__X86_01C, 30},       {"fsgsbase", XRT__X86_07B, 0},
+    {"sgx", XRT__X86_07B, 2},          {"bmi1", XRT__X86_07B, 3},          {"hle", XRT__X86_07B, 4},
+    {"avx2", XRT__X86_07B, 5},         {"bmi2", XRT__X86_07B, 8},          {"rtm", XRT__X86_07B, 11},
+    {"mpx", XRT__X86_07B, 14},         {"avx512f", XRT__X86_07B, 16},      {"avx512dq", XRT__X86_07B, 17},
+    {"rdseed", XRT__X86_07B, 18},      {"adx", XRT__X86_07B, 19},          {"avx512ifma", XRT__X86_07B, 21},
+    {"clflushopt", XRT__X86_07B, 23},  {"clwb", XRT__X86_07B, 24},         {"avx512cd", XRT__X86_07B, 28},
+    {"sha_ni", XRT__X86_07B, 29},      {"avx512bw", XRT__X86_07B, 30},     {"avx512vl", XRT__X86_07B, 31},
+    {"avx512vbmi", XRT__X86_07C, 1},   {"pku", XRT__X86_07C, 3},           {"ospke", XRT__X86_07C, 4},
+    {"waitpkg", XRT__X86_07C, 5},      {"avx512_vbmi2", XRT__X86_07C, 6},  {"gfni", XRT__X86_07C, 8},
+    {"vaes", XRT__X86_07C, 9},         {"vpclmulqdq", XRT__X86_07C, 10},   {"avx512_vnni", XRT__X86_07C, 11},
+    {"avx512_bitalg", XRT__X86_07C, 12}, {"avx512_vpopcntdq", XRT__X86_07C, 14}, {"rdpid", XRT__X86_07C, 22},
+    {"cldemote", XRT__X86_07C, 25},    {"movdiri", XRT__X86_07C, 27},      {"movdir64b", XRT__X86_07C, 28},
+    {"enqcmd", XRT__X86_07C, 29},      {"avx512_4vnniw", XRT__X86_07D, 2}, {"avx512_4fmaps", XRT__X86_07D, 3},
+    {"avx512_vp2intersect", XRT__X86_07D, 8}, {"serialize", XRT__X86_07D, 14}, {"tsxldtrk", XRT__X86_07D, 16},
+    {"amx_bf16", XRT__X86_07D, 22},    {"avx512_fp16", XRT__X86_07D, 23},  {"amx_tile", XRT__X86_07D, 24},
+    {"amx_int8", XRT__X86_07D, 25},    {"avx_vnni", XRT__X86_17A, 4},      {"avx512_bf16", XRT__X86_17A, 5},
+    {"xsaveopt", XRT__X86_D1A, 0},     {"xsavec", XRT__X86_D1A, 1},        {"xgetbv1", XRT__X86_D1A, 2},
+    {"xsaves", XRT__X86_D1A, 3},       {"lahf_lm", XRT__X86_81C, 0},       {"abm", XRT__X86_81C, 5},
+    {"sse4a", XRT__X86_81C, 6},        {"misalignsse", XRT__X86_81C, 7},   {"3dnowprefetch", XRT__X86_81C, 8},
+    {"xop", XRT__X86_81C, 11},         {"lwp", XRT__X86_81C, 15},          {"fma4", XRT__X86_81C, 16},
+    {"tbm", XRT__X86_81C, 21},         {"mwaitx", XRT__X86_81C, 29},       {"rdtscp", XRT__X86_81D, 27},
+    {"clzero", XRT__X86_88B, 0},       {"wbnoinvd", XRT__X86_88B, 9}};
+
+/* Clears the bits the kernel turned off, where /proc/cpuinfo says. */
+static void xrt__cpu_x86_kernel_view(uint32_t w[XRT__X86_WORDS])
+{
+    static char line[16384];
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    char word[24];
+    size_t i;
+    FILE *f;
+    pthread_mutex_lock(&lock);
+    line[0] = ' ';
+    f = fopen("/proc/cpuinfo", "r");
+    while (f && fgets(line + 1, sizeof line - 2, f) && strncmp(line + 1, "flags", 5) != 0) {}
+    if (f) fclose(f);
+    if (f && !strncmp(line + 1, "flags", 5) && strchr(line, ':')) {
+        line[strcspn(line, "\n")] = 0;
+        strcat(line, " ");
+        for (i = 0; i < sizeof xrt__x86_kernel_names / sizeof xrt__x86_kernel_names[0]; i++) {
+            snprintf(word, sizeof word, " %.19s ", xrt__x86_kernel_names[i].flag);
+            if (!strstr(line, word)) w[xrt__x86_kernel_names[i].word] &= ~(1u << xrt__x86_kernel_names[i].bit);
+        }
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+/* The features of CPUID words w (masked here); the widest vectors. */
+static int xrt__cpu_x86_target(const uint32_t w[XRT__X86_WORDS], char *features, size_t n)
+{
+    size_t used = 0;
+    int i, lanes = 4; /* sse2 is the x86-64 baseline */
+    features[0] = 0;
+    for (i = 0; i < XRT__X86_WORDS; i++) {
+        uint32_t v = w[i] & xrt__x86_words[i].keep;
+        int len;
+        if (!v) continue;
+        len = snprintf(features + used, n - used, "%s%s=%x", used ? "," : "", xrt__x86_words[i].name, (unsigned)v);
+        if (len < 0 || (size_t)len >= n - used) break; /* cannot be: 15 words of at most 13 bytes */
+        used += (size_t)len;
+    }
+    if ((w[XRT__X86_01C] & (1u << 28)) && (w[XRT__X86_XC0] & 6) == 6) lanes = 8;                 /* AVX, YMM state */
+    if ((w[XRT__X86_07B] & (1u << 16)) && (w[XRT__X86_XC0] & 0xe6) == 0xe6) lanes = 16;          /* AVX-512F, ZMM state */
+    return lanes;
+}
+
+/* Read once: neither CPUID nor the kernel's view changes in a process. */
 static int xrt__cpu_isa(char *features, size_t n)
 {
-    int lanes = 4; /* sse2 is the x86-64 baseline */
-    __builtin_cpu_init();
-    features[0] = 0;
-    xrt__cpu_feature(features, n, __builtin_cpu_supports("avx"), "avx");
-    xrt__cpu_feature(features, n, __builtin_cpu_supports("avx2"), "avx2");
-    xrt__cpu_feature(features, n, __builtin_cpu_supports("avx512bw"), "avx512bw");
-    xrt__cpu_feature(features, n, __builtin_cpu_supports("avx512cd"), "avx512cd");
-    xrt__cpu_feature(features, n, __builtin_cpu_supports("avx512dq"), "avx512dq");
-    xrt__cpu_feature(features, n, __builtin_cpu_supports("avx512f"), "avx512f");
-    xrt__cpu_feature(features, n, __builtin_cpu_supports("avx512vl"), "avx512vl");
-    xrt__cpu_feature(features, n, __builtin_cpu_supports("avx512vnni"), "avx512vnni");
-    xrt__cpu_feature(features, n, __builtin_cpu_supports("bmi"), "bmi");
-    xrt__cpu_feature(features, n, __builtin_cpu_supports("bmi2"), "bmi2");
-    xrt__cpu_feature(features, n, __builtin_cpu_supports("fma"), "fma");
-    xrt__cpu_feature(features, n, __builtin_cpu_supports("popcnt"), "popcnt");
-    xrt__cpu_feature(features, n, __builtin_cpu_supports("sse3"), "sse3");
-    xrt__cpu_feature(features, n, __builtin_cpu_supports("sse4.1"), "sse4.1");
-    xrt__cpu_feature(features, n, __builtin_cpu_supports("sse4.2"), "sse4.2");
-    xrt__cpu_feature(features, n, __builtin_cpu_supports("ssse3"), "ssse3");
-    if (__builtin_cpu_supports("avx")) lanes = 8;
-    if (__builtin_cpu_supports("avx512f")) lanes = 16;
-    return lanes;
+    static uint32_t words[XRT__X86_WORDS];
+    static int ready;
+    uint32_t w[XRT__X86_WORDS];
+    if (__atomic_load_n(&ready, __ATOMIC_ACQUIRE)) return xrt__cpu_x86_target(words, features, n);
+    xrt__cpu_x86_read(w);
+    xrt__cpu_x86_kernel_view(w);
+    pthread_mutex_lock(&xrt__cache_lock); /* two first calls write the same words */
+    memcpy(words, w, sizeof w);
+    __atomic_store_n(&ready, 1, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&xrt__cache_lock);
+    return xrt__cpu_x86_target(w, features, n);
 }
 #define XRT__CPU_ARCH "x86_64"
 #elif defined(__aarch64__)
@@ -3747,10 +3860,10 @@ static int xrt__cpu_isa(char *features, size_t n)
 {
     unsigned long hw = getauxval(AT_HWCAP), hw2 = getauxval(AT_HWCAP2);
     int lanes = 4, vl;
-    features[0] = 0;
-    xrt__cpu_feature(features, n, (hw & (1ul << 1)) != 0, "neon");   /* HWCAP_ASIMD */
-    xrt__cpu_feature(features, n, (hw & (1ul << 22)) != 0, "sve");   /* HWCAP_SVE */
-    xrt__cpu_feature(features, n, (hw2 & (1ul << 1)) != 0, "sve2");  /* HWCAP2_SVE2 */
+    unsigned long hw3 = getauxval(29), hw4 = getauxval(30); /* AT_HWCAP3, AT_HWCAP4 (Linux 6.16): 0 before */
+    /* every hwcap word whole, as the kernel gives them (each bit an ISA feature it enabled) */
+    snprintf(features, n, "hwcap=%lx,hwcap2=%lx", hw, hw2);
+    if (hw3 || hw4) snprintf(features + strlen(features), n - strlen(features), ",hwcap3=%lx,hwcap4=%lx", hw3, hw4);
 #ifdef PR_SVE_GET_VL
     if ((hw & (1ul << 22)) && (vl = prctl(PR_SVE_GET_VL)) > 0) lanes = (vl & 0xffff) / 4;
 #else
@@ -3772,6 +3885,7 @@ static xrt_status xrt__cpu_get_target(const xrt_backend *self, int device, xrt_t
 {
     xrt_status st = xrt__cpu_check_device(device, "cpu: xrt_get_target");
     if (st != XRT_SUCCESS) return st;
+    snprintf(t->backend, sizeof t->backend, "%.15s", self->name); /* the backend that runs the code, behind any forwarder */
     snprintf(t->arch, sizeof t->arch, "%s", XRT__CPU_ARCH);
     t->vector_width = xrt__cpu_isa(t->features, sizeof t->features);
     return XRT_SUCCESS;
@@ -3970,11 +4084,47 @@ static int xrt__cpu_dlopen(void *ctx, const char *path, void **out, char *err, s
 
 /* What a C build needs: the compiler (XRT_CC split at spaces), the options
    (split likewise) and the source; the word arrays are the caller's. */
+typedef struct xrt__cpu_text {
+    char *p;
+    size_t len, cap;
+    int oom;
+} xrt__cpu_text; /* words, each ending in its NUL */
+
 typedef struct xrt__cpu_build {
     char **cc, **opt;
     size_t ncc, nopt;
     const xrt_module_image *image;
+    xrt__cpu_text words; /* XRT_CC's words after the first and the options, response files expanded */
+    xrt__cpu_text rsp;   /* the response files read (absolute paths) */
+    xrt__cpu_text incs;  /* the include directories, absolute (whether there or not) */
 } xrt__cpu_build;
+
+static void xrt__cpu_text_add(xrt__cpu_text *t, const char *p, size_t n)
+{
+    char *grown;
+    if (t->oom) return;
+    if (t->len + n + 1 > t->cap) {
+        size_t cap = (t->len + n + 1) * 2;
+        if (!(grown = (char *)XRT_REALLOC(t->p, cap))) {
+            t->oom = 1;
+            return;
+        }
+        t->p = grown, t->cap = cap;
+    }
+    memcpy(t->p + t->len, p, n);
+    t->len += n;
+    t->p[t->len] = 0;
+}
+
+static void xrt__cpu_text_word(xrt__cpu_text *t, const char *w) { xrt__cpu_text_add(t, w, strlen(w) + 1); }
+
+static int xrt__cpu_text_has(const xrt__cpu_text *t, const char *w)
+{
+    size_t off;
+    for (off = 0; off < t->len; off += strlen(t->p + off) + 1)
+        if (!strcmp(t->p + off, w)) return 1;
+    return 0;
+}
 
 /* Writes a new private file (0600, never through a link) in a directory of
    the user's own: whatever had the name (a leftover of a process with the
@@ -4029,6 +4179,18 @@ static int xrt__cpu_system_input(const char *real)
     return 0;
 }
 
+/* Appends the file `real` to a make rule being written to f. */
+static void xrt__cpu_deps_put(FILE *f, const char *real)
+{
+    const char *c;
+    fputc(' ', f);
+    for (c = real; *c; c++) {
+        if (*c == ' ' || *c == '#') fputc('\\', f);
+        if (*c == '$') fputc('$', f);
+        fputc(*c, f);
+    }
+}
+
 /* Adds the linker's inputs (ld's --dependency-file, at `ldeps`) to the
    compiler's list at `deps`, but for the system's and those gone (the
    compiler's own temporary object). */
@@ -4043,16 +4205,8 @@ static void xrt__cpu_add_linker_inputs(const char *deps, const char *ldeps)
         return;
     }
     end = strstr(p, "\n\n"); /* the first rule's end: the phony rules after it name the same files */
-    for (p++; xrt__deps_word(&p, word, sizeof word) && (!end || p <= end);) {
-        const char *c;
-        if (!realpath(word, real) || xrt__cpu_system_input(real)) continue;
-        fputc(' ', f);
-        for (c = real; *c; c++) {
-            if (*c == ' ' || *c == '#') fputc('\\', f);
-            if (*c == '$') fputc('$', f);
-            fputc(*c, f);
-        }
-    }
+    for (p++; xrt__deps_word(&p, word, sizeof word) && (!end || p <= end);)
+        if (realpath(word, real) && !xrt__cpu_system_input(real)) xrt__cpu_deps_put(f, real);
     fputc('\n', f);
     fclose(f);
     XRT_FREE(text);
@@ -4066,6 +4220,105 @@ static void xrt__cpu_unlistable(const char *deps)
     if (!f) return;
     fputs(" /proc/self/xrt-linker-inputs-unknown\n", f); /* no file can be made there */
     fclose(f);
+}
+
+/* The response files the options named are files the build read: the
+   manifest checks them on a hit, and one that changed while the build ran
+   leaves nothing cached. */
+static void xrt__cpu_add_response_files(const char *deps, const xrt__cpu_text *rsp)
+{
+    size_t off;
+    FILE *f;
+    if (!rsp->len || !(f = fopen(deps, "a"))) return;
+    for (off = 0; off < rsp->len; off += strlen(rsp->p + off) + 1) xrt__cpu_deps_put(f, rsp->p + off);
+    fputc('\n', f);
+    fclose(f);
+}
+
+/* Whether `real` lies below one of the directories of t. */
+static int xrt__cpu_under(const char *real, const xrt__cpu_text *t)
+{
+    size_t off, n;
+    for (off = 0; off < t->len; off += n + 1) {
+        n = strlen(t->p + off);
+        if (!strncmp(real, t->p + off, n) && real[n] == '/') return 1;
+    }
+    return 0;
+}
+
+/* Writes <dir>/<rel> for each directory where nothing has that name now. */
+static void xrt__cpu_absent_at(FILE *out, const char *rel, const char *real, const xrt__cpu_text *dirs)
+{
+    char try_[PATH_MAX];
+    struct stat st;
+    size_t off;
+    for (off = 0; off < dirs->len; off += strlen(dirs->p + off) + 1)
+        if ((size_t)snprintf(try_, sizeof try_, "%s/%s", dirs->p + off, rel) < sizeof try_ && strcmp(try_, real) &&
+            lstat(try_, &st) != 0 && (errno == ENOENT || errno == ENOTDIR) && !strchr(try_, '\n'))
+            fprintf(out, "%s\n", try_);
+}
+
+/* The names a file read may have been included by: its path below each
+   include directory it lies in, and the last one to four parts of its
+   path (a system header's <bits/types.h>); each looked for in `dirs`. */
+static void xrt__cpu_absent_names(FILE *out, const char *real, const xrt__cpu_text *incs, const xrt__cpu_text *dirs)
+{
+    const char *rel;
+    size_t off, n;
+    int parts = 0;
+    for (rel = real + strlen(real); rel > real + 1 && parts < 4; rel--)
+        if (rel[-1] == '/') {
+            parts++;
+            xrt__cpu_absent_at(out, rel, real, dirs);
+        }
+    for (off = 0; off < incs->len; off += n + 1) {
+        n = strlen(incs->p + off);
+        if (!strncmp(real, incs->p + off, n) && real[n] == '/' && strchr(real + n + 1, '/') &&
+            (rel = real + n + 1, 1)) {
+            int slashes = 0;
+            const char *c;
+            for (c = rel; *c; c++) slashes += *c == '/';
+            if (slashes >= 4) xrt__cpu_absent_at(out, rel, real, dirs); /* deeper than the parts above */
+        }
+    }
+}
+
+/* The places where the compiler would have found a header of a name it
+   found elsewhere, had one been there: each name a file the build read may
+   have been included by, in each include directory and in each directory
+   of a header read from one (where a quoted include looks first). Those
+   absent now go to <path>.absent, one a line; the cache keeps them with
+   the entry and a hit needs them still absent (ccache's rule: a build
+   depends on what was not there too). No include directory: none. */
+static void xrt__cpu_write_absent(const char *path, const char *deps, const xrt__cpu_text *incs)
+{
+    char apath[PATH_MAX + 16], word[PATH_MAX], real[PATH_MAX], *text, *slash;
+    const char *p, *list;
+    size_t len = 0, plen = strlen(path);
+    xrt__cpu_text dirs = {NULL, 0, 0, 0};
+    FILE *out;
+    if (!incs->len) return;
+    snprintf(apath, sizeof apath, "%s.absent", path);
+    if (!(text = xrt__cache_read(deps, &len)) || !(list = strchr(text, ':'))) {
+        XRT_FREE(text);
+        return; /* no list: the cache keeps nothing of this build */
+    }
+    xrt__cpu_text_add(&dirs, incs->p, incs->len);
+    for (p = list + 1; xrt__deps_word(&p, word, sizeof word);)
+        if (realpath(word, real) && xrt__cpu_under(real, incs) && (slash = strrchr(real, '/')) != NULL) {
+            *slash = 0;
+            if (!xrt__cpu_text_has(&dirs, real)) xrt__cpu_text_add(&dirs, real, strlen(real) + 1);
+        }
+    if (!dirs.oom && (out = fopen(apath, "w")) != NULL) {
+        for (p = list + 1; xrt__deps_word(&p, word, sizeof word);)
+            if (realpath(word, real) && !(!strncmp(real, path, plen) && real[plen] == '.'))
+                xrt__cpu_absent_names(out, real, incs, &dirs);
+        if (fclose(out) != 0) unlink(apath), xrt__cpu_unlistable(deps);
+    } else {
+        xrt__cpu_unlistable(deps);
+    }
+    XRT_FREE(dirs.p);
+    XRT_FREE(text);
 }
 
 /* cc -shared -fPIC -O2 [options] -idirafter <kernel header> -MD -MF
@@ -4124,6 +4377,8 @@ static xrt_status xrt__cpu_build_c(void *ctx, const char *path, char *log, size_
         if (st == XRT_SUCCESS && code == 0) xrt__cpu_unlistable(deps);
     } else if (st == XRT_SUCCESS && code == 0) {
         xrt__cpu_add_linker_inputs(deps, ldeps);
+        xrt__cpu_add_response_files(deps, &b->rsp);
+        xrt__cpu_write_absent(path, deps, &b->incs);
     }
     unlink(ldeps);
     unlink(src);
@@ -4292,6 +4547,8 @@ static int xrt__cpu_relative(const xrt__cpu_build *b)
         if (xrt__cpu_relative_word(b->cc[i])) return 1;
     for (i = 0; i < b->nopt; i++)
         if (xrt__cpu_relative_word(b->opt[i])) return 1;
+    for (i = 0; i < b->words.len; i += strlen(b->words.p + i) + 1) /* those of response files too */
+        if (xrt__cpu_relative_word(b->words.p + i)) return 1;
     for (i = 0; i < sizeof lists / sizeof lists[0]; i++) {
         const char *p = getenv(lists[i]);
         while (p && *p) { /* an empty element is the working directory too */
@@ -4301,6 +4558,119 @@ static int xrt__cpu_relative(const xrt__cpu_build *b)
         }
     }
     return 0;
+}
+
+/* A file read whole (NUL-terminated; free it), up to 16 MiB; NULL if not. */
+static char *xrt__cpu_read_all(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    xrt__cpu_text t = {NULL, 0, 0, 0};
+    char buf[4096];
+    size_t got;
+    if (!f) return NULL;
+    while ((got = fread(buf, 1, sizeof buf, f)) > 0 && t.len < (16u << 20)) xrt__cpu_text_add(&t, buf, got);
+    if (ferror(f) || t.len >= (16u << 20) || t.oom || (!t.p && (xrt__cpu_text_add(&t, "", 0), t.oom))) {
+        XRT_FREE(t.p);
+        t.p = NULL;
+    }
+    fclose(f);
+    *len = t.len;
+    return t.p;
+}
+
+static void xrt__cpu_expand(xrt__cpu_build *b, const char *w, int depth, xrt__key *key);
+static int xrt__cpu_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+
+/* A response file's words as GCC reads them (libiberty's buildargv):
+   blanks separate, quotes group, a backslash takes the next character. */
+static void xrt__cpu_rsp_parse(xrt__cpu_build *b, const char *p, int depth, xrt__key *key)
+{
+    char *w = (char *)XRT_MALLOC(strlen(p) + 1);
+    size_t n;
+    int sq, dq;
+    if (!w) {
+        b->words.oom = 1;
+        return;
+    }
+    for (;;) {
+        while (*p && xrt__cpu_blank(*p)) p++;
+        if (!*p) break;
+        for (n = 0, sq = dq = 0; *p && (sq || dq || !xrt__cpu_blank(*p)); p++) {
+            if (*p == '\\' && p[1]) w[n++] = *++p;
+            else if (sq || dq) {
+                if (*p == (sq ? '\'' : '"')) sq = dq = 0;
+                else w[n++] = *p;
+            } else if (*p == '\'' || *p == '"') {
+                sq = *p == '\'', dq = *p == '"';
+            } else {
+                w[n++] = *p;
+            }
+        }
+        w[n] = 0;
+        xrt__cpu_expand(b, w, depth + 1, key);
+    }
+    XRT_FREE(w);
+}
+
+/* A word of XRT_CC or the options into b->words, a response file (@file,
+   nested ones too, as GCC and Clang read them) replaced by its words: its
+   path and contents go into the key and its path into b->rsp, so a changed
+   response file is another key and, listed with the files the build read,
+   a changed one is never a hit. A word that names no readable file stays,
+   as the compiler keeps it. */
+static void xrt__cpu_expand(xrt__cpu_build *b, const char *w, int depth, xrt__key *key)
+{
+    char real[PATH_MAX], *text;
+    size_t len = 0;
+    if (w[0] != '@' || depth > 8 || !realpath(w + 1, real) || !(text = xrt__cpu_read_all(real, &len))) {
+        xrt__cpu_text_word(&b->words, w);
+        return;
+    }
+    xrt__key_str(key, real);
+    xrt__key_add(key, text, len);
+    if (!xrt__cpu_text_has(&b->rsp, real)) xrt__cpu_text_word(&b->rsp, real);
+    xrt__cpu_rsp_parse(b, text, depth, key);
+    XRT_FREE(text);
+}
+
+/* An include directory, absolute and, where it is there, as realpath
+   names it (as the dependency list names the files in it). */
+static void xrt__cpu_add_include(xrt__cpu_build *b, const char *dir, size_t n, const char *cwd)
+{
+    char want[PATH_MAX], real[PATH_MAX];
+    if (n == 0) dir = ".", n = 1; /* an empty element of a list: the working directory */
+    if ((size_t)snprintf(want, sizeof want, "%s%s%.*s", dir[0] == '/' ? "" : cwd, dir[0] == '/' ? "" : "/", (int)n,
+                         dir) >= sizeof want)
+        return;
+    if (realpath(want, real)) snprintf(want, sizeof want, "%s", real);
+    while (strlen(want) > 1 && want[strlen(want) - 1] == '/') want[strlen(want) - 1] = 0;
+    if (!xrt__cpu_text_has(&b->incs, want)) xrt__cpu_text_word(&b->incs, want);
+}
+
+/* The include directories the expanded words and the environment name:
+   where the compiler looks for a header before its own directories. */
+static void xrt__cpu_include_dirs(xrt__cpu_build *b, const char *cwd)
+{
+    static const char *const opts[] = {"-I", "-iquote", "-isystem", "-idirafter", "--include-directory="};
+    static const char *const lists[] = {"CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH", "OBJC_INCLUDE_PATH"};
+    size_t off, i, n;
+    for (off = 0; off < b->words.len; off += strlen(b->words.p + off) + 1) {
+        const char *w = b->words.p + off, *next = off + strlen(w) + 1 < b->words.len ? w + strlen(w) + 1 : NULL;
+        for (i = 0; i < sizeof opts / sizeof opts[0]; i++)
+            if (!strncmp(w, opts[i], n = strlen(opts[i]))) {
+                const char *dir = w[n] ? w + n : next;
+                if (dir && strcmp(w, "-I-")) xrt__cpu_add_include(b, dir, strlen(dir), cwd);
+                break;
+            }
+    }
+    for (i = 0; i < sizeof lists / sizeof lists[0]; i++) {
+        const char *p = getenv(lists[i]);
+        while (p && *p) {
+            n = strcspn(p, ":");
+            xrt__cpu_add_include(b, p, n, cwd);
+            p += n + (p[n] == ':');
+        }
+    }
 }
 
 /* The key of an image on this CPU: target, toolchain, options, input, the
@@ -4313,6 +4683,7 @@ static xrt_status xrt__cpu_module_key(const xrt_backend *self, xrt__cpu_build *b
     static const char *const env[] = {"CPATH", "C_INCLUDE_PATH", "LIBRARY_PATH", "GCC_EXEC_PREFIX", "COMPILER_PATH",
                                       "SOURCE_DATE_EPOCH"};
     xrt_target t;
+    char cwd[PATH_MAX];
     size_t i;
     xrt_status st = xrt__target_get(self, &t);
     if (st != XRT_SUCCESS) return st;
@@ -4323,12 +4694,14 @@ static xrt_status xrt__cpu_module_key(const xrt_backend *self, xrt__cpu_build *b
     xrt__key_str(key, options);
     for (i = 0; i < b->ncc; i++) xrt__key_str(key, b->cc[i]); /* XRT_CC's own options too */
     for (i = 0; i < sizeof env / sizeof env[0]; i++) xrt__key_str(key, getenv(env[i]));
-    if (xrt__cpu_relative(b)) {
-        char cwd[PATH_MAX];
-        if (!getcwd(cwd, sizeof cwd))
-            return xrt_native_error(XRT_ERROR_SYSTEM, "cpu: xrt_module_load", "getcwd", errno, "errno", strerror(errno));
-        xrt__key_str(key, cwd);
-    }
+    for (i = 1; i < b->ncc; i++) xrt__cpu_expand(b, b->cc[i], 0, key);
+    for (i = 0; i < b->nopt; i++) xrt__cpu_expand(b, b->opt[i], 0, key);
+    if (!getcwd(cwd, sizeof cwd))
+        return xrt_native_error(XRT_ERROR_SYSTEM, "cpu: xrt_module_load", "getcwd", errno, "errno", strerror(errno));
+    if (xrt__cpu_relative(b)) xrt__key_str(key, cwd);
+    xrt__cpu_include_dirs(b, cwd);
+    if (b->words.oom || b->rsp.oom || b->incs.oom)
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_module_load", "no memory for the compiler's arguments");
     return xrt__cpu_cc_identity(b, key, log, log_size);
 }
 
@@ -4396,6 +4769,9 @@ static xrt_status xrt__cpu_module_load(const xrt_backend *self, void **module, c
                             xrt__cpu_dlopen, m, &dl, log, log_size);
     XRT_FREE(b->cc);
     XRT_FREE(b->opt);
+    XRT_FREE(b->words.p);
+    XRT_FREE(b->rsp.p);
+    XRT_FREE(b->incs.p);
     XRT_FREE(b);
     if (st != XRT_SUCCESS) {
         if (m->dl) { /* opened, then the cache failed: not so today, but m must not stay listed */

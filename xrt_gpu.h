@@ -1499,6 +1499,7 @@ static xrt_status xrt__gpu_get_target(const xrt_backend *self, int device, xrt_t
     xrt_device_prop p;
     xrt_status st = xrt__gpu_get_device_properties(self, &p, device);
     if (st != XRT_SUCCESS) return st;
+    snprintf(t->backend, sizeof t->backend, "%.15s", self->name); /* the backend that runs the code, behind any forwarder */
     snprintf(t->arch, sizeof t->arch, "%s", p.arch);
     t->vector_width = p.warp_size;
     return XRT_SUCCESS;

@@ -9,6 +9,8 @@
 #include "xrt_test.h"
 
 #include <dirent.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 
@@ -1692,6 +1694,121 @@ static void test_cache_includes(void **state)
     unsetenv("CPATH");
 }
 
+/* The key covers what the compiler could have read, not only what it did
+   (issue 46 item 10): the contents of a response file (@file, nested ones
+   too), and the include directories searched before the header it found,
+   so a header of that name that appears in an earlier -I directory (given
+   directly or in a response file) is a miss, never the old build. */
+static void test_cache_could_have_read(void **state)
+{
+    static const char rsrc[] = VALUE_SRC("RV");
+    static const char isrc[] = "#include <myk.h>\n#include <sub/mys.h>\n" VALUE_SRC("MYK + MYS");
+    char rsp[400], inner[400], a[420], b[420], sub[440], opt[1300];
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    snprintf(rsp, sizeof rsp, "%s/opts.rsp", sub_dir);
+    snprintf(inner, sizeof inner, "%s/inner.rsp", sub_dir);
+    assert_int_equal(mkdir(sub_dir, 0700) == 0 || errno == EEXIST, 1);
+    write_text(sub_dir, "opts.rsp", "-DRV=21\n");
+    snprintf(opt, sizeof opt, "@%s", rsp);
+    assert_int_equal(value_of(rsrc, opt), 21);
+    assert_int_equal(value_of(rsrc, opt), 21);
+    assert_int_equal(compiles(), 1);
+    write_text(sub_dir, "opts.rsp", "-DRV=22\n"); /* a changed response file */
+    assert_int_equal(value_of(rsrc, opt), 22);
+    snprintf(opt, sizeof opt, "-DRV=20 @%s", inner);
+    snprintf(a, sizeof a, "@%s\n", rsp);
+    write_text(sub_dir, "inner.rsp", a); /* a response file that names another */
+    assert_int_equal(value_of(rsrc, opt), 22);
+    write_text(sub_dir, "opts.rsp", "-URV -DRV=23\n");
+    assert_int_equal(value_of(rsrc, opt), 23);
+    assert_int_equal(compiles(), 4);
+    /* -Ia -Ib: headers only in b, then one of the same name in a */
+    snprintf(a, sizeof a, "%s/shadow.a", sub_dir);
+    snprintf(b, sizeof b, "%s/shadow.b", sub_dir);
+    assert_int_equal(mkdir(a, 0700), 0);
+    assert_int_equal(mkdir(b, 0700), 0);
+    snprintf(sub, sizeof sub, "%s/sub", a);
+    assert_int_equal(mkdir(sub, 0700), 0); /* an earlier directory with the subdirectory, but not the file */
+    snprintf(sub, sizeof sub, "%s/sub", b);
+    assert_int_equal(mkdir(sub, 0700), 0);
+    write_text(b, "myk.h", "#define MYK 100\n");
+    write_text(sub, "mys.h", "#define MYS 1\n");
+    snprintf(opt, sizeof opt, "-I%s -I%s", a, b);
+    assert_int_equal(value_of(isrc, opt), 101);
+    assert_int_equal(value_of(isrc, opt), 101);
+    assert_int_equal(compiles(), 5);
+    write_text(a, "myk.h", "#define MYK 200\n"); /* now found first */
+    assert_int_equal(value_of(isrc, opt), 201);
+    snprintf(sub, sizeof sub, "%s/sub", a);
+    write_text(sub, "mys.h", "#define MYS 2\n");
+    assert_int_equal(value_of(isrc, opt), 202);
+    assert_int_equal(value_of(isrc, opt), 202);
+    assert_int_equal(compiles(), 7);
+    /* the same directories named in a response file */
+    snprintf(opt, sizeof opt, "-I%s\n-I%s\n", a, b);
+    write_text(sub_dir, "opts.rsp", opt);
+    snprintf(opt, sizeof opt, "@%s", rsp);
+    snprintf(sub, sizeof sub, "%s/myk.h", a);
+    assert_int_equal(unlink(sub), 0);
+    assert_int_equal(value_of(isrc, opt), 102);
+    write_text(a, "myk.h", "#define MYK 300\n");
+    assert_int_equal(value_of(isrc, opt), 302);
+    assert_int_equal(compiles(), 9);
+}
+
+/* A cache directory on a file system mounted noexec: its entries cannot be
+   mapped as code, so every load builds privately (with one warning) and
+   succeeds (issue 46 item 15). Needs a mount namespace of its own. */
+static char noexec_dir[300];
+static int noexec_mount(void)
+{
+    return unshare(CLONE_NEWNS) == 0 && mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0 &&
+           mount("xrt-noexec", noexec_dir, "tmpfs", MS_NOEXEC | MS_NOSUID | MS_NODEV, "mode=0700") == 0;
+}
+
+static int noexec_child(void *arg)
+{
+    int i, warned = 0;
+    char cache[400];
+    (void)arg;
+    CHILD_TRUE(noexec_mount());
+    snprintf(cache, sizeof cache, "%s/cache", noexec_dir);
+    setenv("XRT_CACHE_DIR", cache, 1);
+    setenv("TMPDIR", "/tmp", 1);
+    xrt_test_log_capture();
+    for (i = 0; i < 3; i++) {
+        int before = xrt_test_log.count;
+        CHILD_TRUE(value_of(genuine_src, NULL) == 1);
+        if (xrt_test_log.count != before) {
+            warned++;
+            if (xrt_test_log.level != XRT_LOG_WARN || !strstr(xrt_test_log.last, "noexec") ||
+                !strstr(xrt_test_log.last, "building privately"))
+                CHILD_FAIL("logged \"%s\"", xrt_test_log.last);
+        }
+    }
+    if (warned != 1) CHILD_FAIL("%d warnings in three loads, expected one", warned);
+    xrt_shutdown();
+    umount2(noexec_dir, MNT_DETACH); /* the namespace goes with the process, but perhaps not at once */
+    return 0;
+}
+
+static void test_cache_noexec_dir(void **state)
+{
+    pid_t pid;
+    int status = -1;
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    snprintf(noexec_dir, sizeof noexec_dir, "%s/noexec", cache_dir);
+    assert_int_equal(mkdir(noexec_dir, 0700) == 0 || errno == EEXIST, 1);
+    if ((pid = fork()) == 0) _exit(noexec_mount() && umount2(noexec_dir, MNT_DETACH) == 0 ? 0 : 1); /* may this process mount? */
+    assert_true(pid > 0 && waitpid(pid, &status, 0) == pid);
+    SKIP_UNLESS(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+                "no noexec tmpfs can be mounted here (needs CAP_SYS_ADMIN in a mount namespace)");
+    in_child("a cache directory on a noexec file system", noexec_child, NULL, 120);
+    rmdir(noexec_dir);
+}
+
 /* Each part of the key that no file the build read can stand for: the
    options in XRT_CC's own words, a wrapper that changed while its --version
    did not, and an include path from the environment that now names another
@@ -2268,6 +2385,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_kernel_includes_xrt_h, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_long_dir, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_includes, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_could_have_read, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_noexec_dir, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_key_parts, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_libraries, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_linker_without_list, cache_setup, cache_teardown),
