@@ -3842,14 +3842,15 @@ static int xrt__cpu_isa(char *features, size_t n)
 {
     static uint32_t words[XRT__X86_WORDS];
     static int ready;
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER; /* a leaf: held for the copy alone */
     uint32_t w[XRT__X86_WORDS];
     if (__atomic_load_n(&ready, __ATOMIC_ACQUIRE)) return xrt__cpu_x86_target(words, features, n);
     xrt__cpu_x86_read(w);
     xrt__cpu_x86_kernel_view(w);
-    pthread_mutex_lock(&xrt__cache_lock); /* two first calls write the same words */
+    pthread_mutex_lock(&lock); /* two first calls write the same words */
     memcpy(words, w, sizeof w);
     __atomic_store_n(&ready, 1, __ATOMIC_RELEASE);
-    pthread_mutex_unlock(&xrt__cache_lock);
+    pthread_mutex_unlock(&lock);
     return xrt__cpu_x86_target(w, features, n);
 }
 #define XRT__CPU_ARCH "x86_64"
