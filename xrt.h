@@ -519,6 +519,30 @@ typedef struct xrt_kernel_node_params {
     size_t args_size;
 } xrt_kernel_node_params;
 
+/* 3-D memory, as CUDA's cudaPitchedPtr, cudaExtent, cudaPos and
+   cudaMemcpy3DParms without arrays: a box of depth slices of height rows of
+   width bytes. A pitched pointer's rows are pitch bytes apart and its slices
+   pitch * ysize (xsize: the row's bytes in use, informative); a position is
+   (x bytes, y rows, z slices) into one. */
+typedef struct xrt_pitched_ptr {
+    void *ptr;
+    size_t pitch, xsize, ysize;
+} xrt_pitched_ptr;
+typedef struct xrt_extent {
+    size_t width, height, depth; /* width in bytes */
+} xrt_extent;
+typedef struct xrt_pos {
+    size_t x, y, z;
+} xrt_pos;
+typedef struct xrt_memcpy_3d_parms { /* cudaMemcpy3DParms less srcArray and dstArray */
+    xrt_pos src_pos;
+    xrt_pitched_ptr src_ptr;
+    xrt_pos dst_pos;
+    xrt_pitched_ptr dst_ptr;
+    xrt_extent extent;
+    xrt_memcpy_kind kind;
+} xrt_memcpy_3d_parms;
+
 typedef struct xrt_memcpy_node_params {
     void *dst;
     const void *src;
@@ -733,6 +757,25 @@ static inline xrt_status xrt_memset_d16(void *dst, uint16_t value, size_t count)
 static inline xrt_status xrt_memset_d16_async(void *dst, uint16_t value, size_t count, xrt_stream stream);
 static inline xrt_status xrt_memset_d32(void *dst, uint32_t value, size_t count);
 static inline xrt_status xrt_memset_d32_async(void *dst, uint32_t value, size_t count, xrt_stream stream);
+/* 3-D memory, as cudaMalloc3D, cudaMemcpy3D and cudaMemset3D (CUDA arrays
+   and textures are out of scope). xrt_malloc_3d allocates extent.depth
+   slices of extent.height rows of extent.width bytes as one xrt_malloc: rows
+   pitch bytes apart (xrt_malloc_pitch's pitch), ysize = height; an extent
+   with a 0 gives a NULL pointer and success. A 3-D copy copies the extent's
+   box from src_ptr at src_pos to dst_ptr at dst_pos; xrt_memset_3d sets the
+   low byte of value in the extent's box at p. Each side: ptr not NULL,
+   pos.x + width at most pitch, pos.y + height at most ysize (where the box
+   has more than one slice or starts at a slice past the first), and its
+   span (first byte to last) neither overflowing nor past its allocation:
+   else XRT_ERROR_INVALID_VALUE. An extent with a 0 is a no-op. */
+static inline xrt_pitched_ptr xrt_make_pitched_ptr(void *ptr, size_t pitch, size_t xsize, size_t ysize);
+static inline xrt_extent xrt_make_extent(size_t width, size_t height, size_t depth);
+static inline xrt_pos xrt_make_pos(size_t x, size_t y, size_t z);
+static inline xrt_status xrt_malloc_3d(xrt_pitched_ptr *p, xrt_extent extent);
+static inline xrt_status xrt_memcpy_3d(const xrt_memcpy_3d_parms *p); /* returns when done */
+static inline xrt_status xrt_memcpy_3d_async(const xrt_memcpy_3d_parms *p, xrt_stream stream);
+static inline xrt_status xrt_memset_3d(xrt_pitched_ptr p, int value, xrt_extent extent); /* returns when done */
+static inline xrt_status xrt_memset_3d_async(xrt_pitched_ptr p, int value, xrt_extent extent, xrt_stream stream);
 /* The host-page-aligned range of device memory around [ptr, ptr+size) as a
    dma-buf file descriptor (the caller closes it); *offset is ptr's offset in
    it. For registration with a NIC (ibv_reg_dmabuf_mr); UNSUPPORTED on the CPU. */
@@ -1032,6 +1075,9 @@ XRT_API xrt_status xrt__mem_check_copy_2d(const xrt_backend *b, void *dst, size_
                                           const char *fn);
 XRT_API xrt_status xrt__mem_check_set_2d(const xrt_backend *b, void *p, size_t pitch, unsigned element_size,
                                          size_t width, size_t height, const char *fn);
+XRT_API xrt_status xrt__mem_check_copy_3d(const xrt_backend *b, xrt_memcpy_3d_parms *p, const char *fn);
+XRT_API xrt_status xrt__mem_check_set_3d(const xrt_backend *b, const xrt_pitched_ptr *p, const xrt_extent *e,
+                                         const char *fn);
 XRT_API xrt_status xrt__mem_check_export(const xrt_backend *b, const void *p, size_t n, int *fd, uint64_t *offset);
 XRT_API xrt_status xrt__ipc_get(const xrt_backend *b, xrt_ipc_mem_handle *h, void *p);
 XRT_API xrt_status xrt__ipc_open(const xrt_backend *b, void **p, const xrt_ipc_mem_handle *h, unsigned flags);
@@ -1605,6 +1651,103 @@ static inline xrt_status xrt_memset_d32(void *dst, uint32_t value, size_t count)
 static inline xrt_status xrt_memset_d32_async(void *dst, uint32_t value, size_t count, xrt_stream stream)
 {
     return xrt__memset_2d_async(dst, 4 * count, value, 4, count, 1, stream, "xrt_memset_d32_async");
+}
+
+/* >> dispatch: 3-D memory. A 3-D allocation is an xrt_malloc_pitch of
+   height x depth rows. The backends get a copy's params checked and its
+   kind resolved (a copy of the caller's). */
+static inline xrt_pitched_ptr xrt_make_pitched_ptr(void *ptr, size_t pitch, size_t xsize, size_t ysize)
+{
+    xrt_pitched_ptr p;
+    p.ptr = ptr;
+    p.pitch = pitch;
+    p.xsize = xsize;
+    p.ysize = ysize;
+    return p;
+}
+
+static inline xrt_extent xrt_make_extent(size_t width, size_t height, size_t depth)
+{
+    xrt_extent e;
+    e.width = width;
+    e.height = height;
+    e.depth = depth;
+    return e;
+}
+
+static inline xrt_pos xrt_make_pos(size_t x, size_t y, size_t z)
+{
+    xrt_pos p;
+    p.x = x;
+    p.y = y;
+    p.z = z;
+    return p;
+}
+
+static inline xrt_status xrt_malloc_3d(xrt_pitched_ptr *p, xrt_extent extent)
+{
+    size_t rows, pitch;
+    xrt_status st;
+    XRT__CHECK_PTR(p, "xrt_malloc_3d");
+    *p = xrt_make_pitched_ptr(NULL, 0, extent.width, extent.height);
+    if (extent.width == 0 || extent.height == 0 || extent.depth == 0) return XRT_SUCCESS;
+    rows = extent.height * extent.depth;
+    pitch = (extent.width + XRT_ALIGNMENT - 1) & ~(size_t)(XRT_ALIGNMENT - 1);
+    if (rows / extent.depth != extent.height || pitch < extent.width || pitch > SIZE_MAX / rows)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_malloc_3d", "width %zu x height %zu x depth %zu overflows",
+                         extent.width, extent.height, extent.depth);
+    if ((st = xrt_malloc_pitch(&p->ptr, &p->pitch, extent.width, rows)) != XRT_SUCCESS) p->ptr = NULL;
+    return st;
+}
+
+static inline xrt_status xrt_memcpy_3d(const xrt_memcpy_3d_parms *p)
+{
+    const xrt_backend *b = xrt__be();
+    xrt_memcpy_3d_parms q;
+    xrt_status st;
+    XRT__CHECK_MAY_WAIT("xrt_memcpy_3d");
+    XRT__CHECK_PTR(p, "xrt_memcpy_3d");
+    q = *p;
+    st = xrt__mem_check_copy_3d(b, &q, "xrt_memcpy_3d");
+    if (st != XRT_SUCCESS || !q.extent.width || !q.extent.height || !q.extent.depth) return st;
+    return b->memcpy_3d(b, &q);
+}
+
+static inline xrt_status xrt_memcpy_3d_async(const xrt_memcpy_3d_parms *p, xrt_stream stream)
+{
+    const xrt_backend *b = xrt__be();
+    xrt__call_enter();
+    xrt__handle_slot *s = xrt__handle_stream(b, stream);
+    xrt_memcpy_3d_parms q;
+    xrt_status st;
+    if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_memcpy_3d_async", stream));
+    if (!p) return xrt__call_exit(xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_memcpy_3d_async", "p is NULL"));
+    q = *p;
+    st = xrt__mem_check_copy_3d(b, &q, "xrt_memcpy_3d_async");
+    if (st != XRT_SUCCESS || !q.extent.width || !q.extent.height || !q.extent.depth) return xrt__call_exit(st);
+    return xrt__call_exit(b->memcpy_3d_async(b, &q, s->obj));
+}
+
+static inline xrt_status xrt_memset_3d(xrt_pitched_ptr p, int value, xrt_extent extent)
+{
+    const xrt_backend *b = xrt__be();
+    xrt_status st;
+    XRT__CHECK_MAY_WAIT("xrt_memset_3d");
+    st = xrt__mem_check_set_3d(b, &p, &extent, "xrt_memset_3d");
+    if (st != XRT_SUCCESS || !extent.width || !extent.height || !extent.depth) return st;
+    return b->memset_3d(b, &p, (unsigned char)value, &extent);
+}
+
+static inline xrt_status xrt_memset_3d_async(xrt_pitched_ptr p, int value, xrt_extent extent, xrt_stream stream)
+{
+    const xrt_backend *b = xrt__be();
+    xrt__call_enter();
+    xrt__handle_slot *s = xrt__handle_stream(b, stream);
+    xrt_status st;
+    if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_memset_3d_async", stream));
+    st = xrt__mem_check_set_3d(b, &p, &extent, "xrt_memset_3d_async");
+    if (st != XRT_SUCCESS || !extent.width || !extent.height || !extent.depth) return xrt__call_exit(st);
+    return xrt__call_exit(b->memset_3d_async(b, &p, (unsigned char)value, &extent, s->obj));
 }
 
 /* >> dispatch: peers */
@@ -6107,6 +6250,70 @@ XRT_API xrt_status xrt__mem_check_set_2d(const xrt_backend *b, void *p, size_t p
         return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "dst %p or pitch %zu is not aligned to %u bytes", p, pitch,
                          element_size);
     return xrt__mem_check_set(b, p, span, fn);
+}
+
+/* A box's side: its first byte (*start) and its span (first byte to last).
+   Its rows inside the pitch and, where it has slices past the first, inside
+   ysize: then rows and slices are apart and increasing, and the span inside
+   the allocation is every row inside it. */
+static xrt_status xrt__mem_check_box(const xrt_pitched_ptr *p, const xrt_pos *pos, const xrt_extent *e,
+                                     const char *what, const char *fn, unsigned char **start, size_t *span)
+{
+    size_t slice = 0, off, last;
+    if (!p->ptr) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%s ptr is NULL", what);
+    if (p->pitch < e->width)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%s pitch %zu is less than width %zu", what, p->pitch, e->width);
+    if (pos->x > p->pitch - e->width)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%s x %zu + width %zu is past its pitch %zu", what, pos->x,
+                         e->width, p->pitch);
+    if ((e->depth > 1 || pos->z) && (p->ysize < e->height || pos->y > p->ysize - e->height))
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%s y %zu + height %zu is past its ysize %zu", what, pos->y,
+                         e->height, p->ysize);
+    if (((e->depth > 1 || pos->z) && __builtin_mul_overflow(p->pitch, p->ysize, &slice)) ||
+        __builtin_mul_overflow(pos->z, slice, &off) || __builtin_mul_overflow(pos->y, p->pitch, &last) ||
+        __builtin_add_overflow(off, last, &off) || __builtin_add_overflow(off, pos->x, &off) ||
+        __builtin_mul_overflow(e->depth - 1, slice, span) || __builtin_mul_overflow(e->height - 1, p->pitch, &last) ||
+        __builtin_add_overflow(*span, last, span) || __builtin_add_overflow(*span, e->width, span) ||
+        __builtin_add_overflow(off, *span, &last) || __builtin_add_overflow((uintptr_t)p->ptr, last, &last))
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn,
+                         "%s box of %zu x %zu x %zu at (%zu, %zu, %zu), pitch %zu, ysize %zu overflows", what,
+                         e->width, e->height, e->depth, pos->x, pos->y, pos->z, p->pitch, p->ysize);
+    *start = (unsigned char *)p->ptr + off;
+    return XRT_SUCCESS;
+}
+
+XRT_API xrt_status xrt__mem_check_copy_3d(const xrt_backend *b, xrt_memcpy_3d_parms *p, const char *fn)
+{
+    size_t dspan, sspan;
+    unsigned char *dst, *src;
+    xrt_pointer_attributes as[2];
+    const void *ps[2];
+    xrt_status st;
+    if ((unsigned)p->kind > XRT_MEMCPY_DEFAULT)
+        return xrt_error(XRT_ERROR_INVALID_MEMCPY_KIND, fn, "kind %d is not an xrt_memcpy_kind", (int)p->kind);
+    if (!p->extent.width || !p->extent.height || !p->extent.depth) return xrt__no_op(b, fn);
+    if ((st = xrt__mem_check_box(&p->dst_ptr, &p->dst_pos, &p->extent, "dst", fn, &dst, &dspan)) != XRT_SUCCESS)
+        return st;
+    if ((st = xrt__mem_check_box(&p->src_ptr, &p->src_pos, &p->extent, "src", fn, &src, &sspan)) != XRT_SUCCESS)
+        return st;
+    ps[0] = dst;
+    ps[1] = src;
+    xrt__mem_classify(b, 2, ps, as);
+    if ((st = xrt__mem_check_range(b, dst, dspan, "dst", fn, &as[0])) != XRT_SUCCESS) return st;
+    if ((st = xrt__mem_check_range(b, src, sspan, "src", fn, &as[1])) != XRT_SUCCESS) return st;
+    return xrt__mem_resolve_kind(dst, src, &as[0], &as[1], &p->kind, fn);
+}
+
+XRT_API xrt_status xrt__mem_check_set_3d(const xrt_backend *b, const xrt_pitched_ptr *p, const xrt_extent *e,
+                                         const char *fn)
+{
+    static const xrt_pos origin = {0, 0, 0};
+    unsigned char *start;
+    size_t span;
+    xrt_status st;
+    if (!e->width || !e->height || !e->depth) return xrt__no_op(b, fn);
+    if ((st = xrt__mem_check_box(p, &origin, e, "dst", fn, &start, &span)) != XRT_SUCCESS) return st;
+    return xrt__mem_check_set(b, start, span, fn);
 }
 
 /* A peer copy's side on a device its memory is not on: a device that does

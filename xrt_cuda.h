@@ -46,6 +46,9 @@
     X(host_params, struct cudaHostNodeParams *)   \
     X(host_params_in, const struct cudaHostNodeParams *) \
     X(memcpy3d, struct cudaMemcpy3DParms *)       \
+    X(memcpy3d_in, const struct cudaMemcpy3DParms *) \
+    X(pitched_ptr, struct cudaPitchedPtr)         \
+    X(extent, struct cudaExtent)                  \
     X(ipc_mem_handle, cudaIpcMemHandle_t)         \
     X(ipc_event_handle, cudaIpcEventHandle_t)
 #define XRT__CUDA_TYPEDEF(name, type) typedef type xrt__cuda_t_##name;
@@ -817,7 +820,11 @@ XRT__GPU_ASSERT(sizeof(dim3) == sizeof(xrt_dim3) && sizeof(((struct cudaKernelNo
                     sizeof(((struct cudaMemsetParams *)0)->value) == sizeof(unsigned) &&
                     sizeof(((struct cudaMemsetParams *)0)->elementSize) == sizeof(unsigned) &&
                     sizeof(struct cudaPos) == 3 * sizeof(size_t) && sizeof(struct cudaExtent) == 3 * sizeof(size_t) &&
-                    offsetof(struct cudaPitchedPtr, ptr) == 0 && sizeof(enum cudaMemcpyKind) == sizeof(int),
+                    offsetof(struct cudaPitchedPtr, ptr) == 0 && sizeof(enum cudaMemcpyKind) == sizeof(int) &&
+                    offsetof(struct cudaPitchedPtr, pitch) == offsetof(xrt_pitched_ptr, pitch) &&
+                    offsetof(struct cudaPitchedPtr, ysize) == offsetof(xrt_pitched_ptr, ysize) &&
+                    offsetof(struct cudaExtent, depth) == offsetof(xrt_extent, depth) &&
+                    offsetof(struct cudaPos, z) == offsetof(xrt_pos, z),
                 "CUDA's node struct fields are not of the sizes xrt writes");
 XRT__GPU_ASSERT(sizeof(struct cudaHostNodeParams) == 2 * sizeof(void *) && offsetof(struct cudaHostNodeParams, userData) == sizeof(void *),
                 "cudaHostNodeParams is not (fn, user)");

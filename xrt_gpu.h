@@ -98,6 +98,10 @@
        XRT__GPU_T(memcpy_kind) kind, XRT__GPU_T(stream) stream))                                                         \
     X(Memset2DAsync, cudaMemset2DAsync, 1, hipMemset2DAsync, 1, XRT__GPU_T(error),                                       \
       (void *dst, size_t pitch, int value, size_t width, size_t height, XRT__GPU_T(stream) stream))                      \
+    X(Memcpy3DAsync, cudaMemcpy3DAsync, 1, hipMemcpy3DAsync, 1, XRT__GPU_T(error),                                       \
+      (XRT__GPU_T(memcpy3d_in) p, XRT__GPU_T(stream) stream))                                                            \
+    X(Memset3DAsync, cudaMemset3DAsync, 1, hipMemset3DAsync, 1, XRT__GPU_T(error),                                       \
+      (XRT__GPU_T(pitched_ptr) p, int value, XRT__GPU_T(extent) extent, XRT__GPU_T(stream) stream))                      \
     X(PointerGetAttributes, cudaPointerGetAttributes, 0, hipPointerGetAttributes, 0, XRT__GPU_T(error),                  \
       (XRT__GPU_T(pointer_attr) attr, const void *ptr))                                                                  \
     X(StreamCreateWithFlags, cudaStreamCreateWithFlags, 0, hipStreamCreateWithFlags, 0, XRT__GPU_T(error),               \
@@ -292,6 +296,9 @@ typedef struct xrt__gpu_ipc_handle { char reserved[64]; } xrt__gpu_ipc_handle; /
     X(host_params, void *)                 \
     X(host_params_in, const void *)        \
     X(memcpy3d, void *)                    \
+    X(memcpy3d_in, const void *)           \
+    X(pitched_ptr, xrt_pitched_ptr)        \
+    X(extent, xrt_extent)                  \
     X(ipc_mem_handle, xrt__gpu_ipc_handle) \
     X(ipc_event_handle, xrt__gpu_ipc_handle)
 #define XRT__GPU_TYPEDEF(name, type) typedef type xrt__gpu_t_##name;
@@ -2155,6 +2162,50 @@ typedef union xrt__gpu_node_buf {
     char bytes[XRT__GPU_NODE_BYTES];
 } xrt__gpu_node_buf;
 typedef struct xrt__gpu_host_params { xrt_host_fn fn; void *user; } xrt__gpu_host_params;
+
+/* >> gpu: 3-D memory: cudaMemcpy3DAsync with the vendor's params (no
+   arrays) written by its layout, and cudaMemset3DAsync, whose pitched
+   pointer and extent are xrt's (same fields, checked by each vendor file).
+   Optional entry points, as the 2-D ones. */
+static xrt_status xrt__gpu_memcpy_3d_async(const xrt_backend *self, const xrt_memcpy_3d_parms *p, void *stream)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    const xrt__gpu_layout *l = g->layout;
+    xrt__gpu_node_buf u;
+    int kind = (int)p->kind;
+    if (!g->rt.Memcpy3DAsync || !l) return xrt__gpu_rect_lack(g, XRT__GPU_CALL(Memcpy3DAsync), "memcpy_3d_async");
+    memset(&u, 0, sizeof u); /* no arrays */
+    XRT__GPU_PUT(u.bytes, l->copy_src_pos, p->src_pos);
+    XRT__GPU_PUT(u.bytes, l->copy_src_ptr, p->src_ptr);
+    XRT__GPU_PUT(u.bytes, l->copy_dst_pos, p->dst_pos);
+    XRT__GPU_PUT(u.bytes, l->copy_dst_ptr, p->dst_ptr);
+    XRT__GPU_PUT(u.bytes, l->copy_extent, p->extent);
+    XRT__GPU_PUT(u.bytes, l->copy_kind, kind);
+    return XRT__GPU_CHECK(g, g->rt.Memcpy3DAsync(u.bytes, stream), XRT__GPU_CALL(Memcpy3DAsync));
+}
+
+static xrt_status xrt__gpu_memcpy_3d(const xrt_backend *self, const xrt_memcpy_3d_parms *p)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    xrt_status st = xrt__gpu_memcpy_3d_async(self, p, NULL);
+    return st == XRT_SUCCESS ? XRT__GPU_CHECK(g, g->rt.StreamSynchronize(NULL), XRT__GPU_CALL(StreamSynchronize)) : st;
+}
+
+static xrt_status xrt__gpu_memset_3d_async(const xrt_backend *self, const xrt_pitched_ptr *dst, unsigned value,
+                                           const xrt_extent *extent, void *stream)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    if (!g->rt.Memset3DAsync) return xrt__gpu_rect_lack(g, XRT__GPU_CALL(Memset3DAsync), "memset_3d_async");
+    return XRT__GPU_CHECK(g, g->rt.Memset3DAsync(*dst, (int)value, *extent, stream), XRT__GPU_CALL(Memset3DAsync));
+}
+
+static xrt_status xrt__gpu_memset_3d(const xrt_backend *self, const xrt_pitched_ptr *dst, unsigned value,
+                                     const xrt_extent *extent)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    xrt_status st = xrt__gpu_memset_3d_async(self, dst, value, extent, NULL);
+    return st == XRT_SUCCESS ? XRT__GPU_CHECK(g, g->rt.StreamSynchronize(NULL), XRT__GPU_CALL(StreamSynchronize)) : st;
+}
 
 /* A kernel node xrt built, and what it was given. */
 typedef struct xrt__gpu_knode {

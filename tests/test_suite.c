@@ -273,6 +273,36 @@ XRT_TEST(test_pitched_round_trip)
     OK(xrt_free(d));
 }
 
+/* 3-D memory: a box there and back and 3-D memsets (each direction and odd
+   geometry: tests/test_pitched.c). */
+XRT_TEST(test_3d_round_trip)
+{
+    unsigned char h[2 * 3 * 40], back[2 * 3 * 40];
+    xrt_pitched_ptr d;
+    xrt_memcpy_3d_parms p;
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof h; i++) h[i] = (unsigned char)i;
+    OK(xrt_malloc_3d(&d, xrt_make_extent(40, 3, 2)));
+    OK(xrt_memset_3d(d, 0x11, xrt_make_extent(40, 3, 2)));
+    memset(&p, 0, sizeof p);
+    p.src_ptr = xrt_make_pitched_ptr(h, 40, 40, 3);
+    p.dst_ptr = d;
+    p.extent = xrt_make_extent(30, 3, 2);
+    p.kind = XRT_MEMCPY_HOST_TO_DEVICE;
+    OK(xrt_memcpy_3d(&p));
+    OK(xrt_memset_3d_async(d, 0x22, xrt_make_extent(2, 3, 2), NULL));
+    p.src_ptr = d;
+    p.dst_ptr = xrt_make_pitched_ptr(back, 40, 40, 3);
+    p.extent = xrt_make_extent(40, 3, 2);
+    p.kind = XRT_MEMCPY_DEVICE_TO_HOST;
+    OK(xrt_memcpy_3d_async(&p, NULL));
+    OK(xrt_stream_synchronize(NULL));
+    for (i = 0; i < sizeof h; i++)
+        assert_int_equal(back[i], i % 40 < 2 ? 0x22 : i % 40 < 30 ? h[i] : 0x11);
+    OK(xrt_free(d.ptr));
+}
+
 /* Host -> device -> device -> host -> host, with explicit kinds and with
    XRT_MEMCPY_DEFAULT, at aligned and odd offsets. */
 XRT_TEST(test_memcpy_kinds)

@@ -2257,6 +2257,53 @@ cudaError_t cudaMemset2DAsync(void *d, size_t pitch, int v, size_t w, size_t h, 
     return e;
 }
 
+/* 3-D copies and memsets between pitched pointers, slice by slice as 2-D
+   ones. As CUDA: a pitch less than the width is cudaErrorInvalidPitchValue;
+   a box past its pitch, or past its ysize with more than one slice, is
+   cudaErrorInvalidValue; the double has no arrays (cudaErrorInvalidValue). */
+static char *box_at(struct cudaPitchedPtr p, struct cudaPos pos)
+{
+    return (char *)p.ptr + pos.z * p.pitch * p.ysize + pos.y * p.pitch + pos.x;
+}
+
+static cudaError_t box_check(struct cudaPitchedPtr p, struct cudaPos pos, struct cudaExtent e)
+{
+    if (p.pitch < e.width) return cudaErrorInvalidPitchValue;
+    if (!p.ptr || pos.x + e.width > p.pitch) return cudaErrorInvalidValue;
+    if ((e.depth > 1 || pos.z) && pos.y + e.height > p.ysize) return cudaErrorInvalidValue;
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t s)
+{
+    cudaError_t e = cudaSuccess;
+    size_t z;
+    if (!p || p->srcArray || p->dstArray) return cudaErrorInvalidValue;
+    if (!p->extent.width || !p->extent.height || !p->extent.depth) return cudaSuccess;
+    if ((e = box_check(p->srcPtr, p->srcPos, p->extent)) != cudaSuccess ||
+        (e = box_check(p->dstPtr, p->dstPos, p->extent)) != cudaSuccess)
+        return e;
+    for (z = 0; z < p->extent.depth && e == cudaSuccess; z++) {
+        struct cudaPos sp = p->srcPos, dp = p->dstPos;
+        sp.z += z;
+        dp.z += z;
+        e = cudaMemcpy2DAsync(box_at(p->dstPtr, dp), p->dstPtr.pitch, box_at(p->srcPtr, sp), p->srcPtr.pitch,
+                              p->extent.width, p->extent.height, p->kind, s);
+    }
+    return e;
+}
+
+cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr p, int v, struct cudaExtent ext, cudaStream_t s)
+{
+    struct cudaPos pos = {0, 0, 0};
+    cudaError_t e;
+    if (!ext.width || !ext.height || !ext.depth) return cudaSuccess;
+    if ((e = box_check(p, pos, ext)) != cudaSuccess) return e;
+    for (pos.z = 0; pos.z < ext.depth && e == cudaSuccess; pos.z++)
+        e = cudaMemset2DAsync(box_at(p, pos), p.pitch, v, ext.width, ext.height, s);
+    return e;
+}
+
 cudaError_t cudaMemcpy(void *d, const void *src, size_t n, enum cudaMemcpyKind k)
 {
     cudaError_t e;
