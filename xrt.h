@@ -213,7 +213,9 @@ extern "C" {
     X(XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE, "graph update refused: the graphs differ in shape") \
     X(XRT_ERROR_PEER_ACCESS_ALREADY_ENABLED, "peer access is already enabled") \
     X(XRT_ERROR_PEER_ACCESS_NOT_ENABLED, "peer access has not been enabled") \
-    X(XRT_ERROR_STREAM_CAPTURE_IMPLICIT, "operation would make the legacy stream depend on a capture")
+    X(XRT_ERROR_STREAM_CAPTURE_IMPLICIT, "operation would make the legacy stream depend on a capture") \
+    X(XRT_ERROR_HOST_MEMORY_ALREADY_REGISTERED, "part or all of the range is already registered") \
+    X(XRT_ERROR_HOST_MEMORY_NOT_REGISTERED, "the pointer does not start a registered range")
 
 #define XRT__STATUS_ENUM(name, msg) name,
 typedef enum xrt_status { XRT__STATUS_LIST(XRT__STATUS_ENUM) XRT_STATUS_COUNT } xrt_status;
@@ -725,6 +727,25 @@ XRT_API xrt_status xrt_target_to_string(const xrt_target *target, char *buf, siz
 static inline xrt_status xrt_malloc(void **ptr, size_t size);            /* device memory */
 static inline xrt_status xrt_free(void *ptr);                            /* waits for the device, as cudaFree */
 static inline xrt_status xrt_malloc_host(void **ptr, size_t size);       /* pinned host memory */
+/* Registered host memory, as cudaHostRegister, cudaHostUnregister and
+   cudaHostGetDevicePointer: an existing host range [ptr, ptr + size) becomes
+   pinned host memory (pointer attributes say XRT_MEMORY_PINNED_HOST, copies
+   of it are asynchronous) until xrt_host_unregister(ptr). flags: an OR of
+   XRT_HOST_REGISTER_* (CUDA's values). A range that overlaps a registered
+   one or an xrt allocation is XRT_ERROR_HOST_MEMORY_ALREADY_REGISTERED; ptr
+   that starts no registered range, XRT_ERROR_HOST_MEMORY_NOT_REGISTERED.
+   xrt_host_get_device_pointer: the device's address of pinned host memory
+   (flags 0). */
+enum {
+    XRT_HOST_REGISTER_DEFAULT = 0,
+    XRT_HOST_REGISTER_PORTABLE = 1,
+    XRT_HOST_REGISTER_MAPPED = 2,
+    XRT_HOST_REGISTER_IO_MEMORY = 4,
+    XRT_HOST_REGISTER_READ_ONLY = 8
+};
+static inline xrt_status xrt_host_register(void *ptr, size_t size, unsigned flags);
+static inline xrt_status xrt_host_unregister(void *ptr);
+static inline xrt_status xrt_host_get_device_pointer(void **dptr, void *hptr, unsigned flags);
 static inline xrt_status xrt_free_host(void *ptr);
 static inline xrt_status xrt_malloc_async(void **ptr, size_t size, xrt_stream stream); /* stream-ordered */
 static inline xrt_status xrt_free_async(void *ptr, xrt_stream stream);   /* released when the stream gets there */
@@ -1053,6 +1074,8 @@ XRT_API xrt_status xrt__graph_find_in_clone(const xrt_backend *b, xrt_graph_node
 XRT_API xrt_status xrt__handle_free(const xrt_backend *b, const void *handle, uintptr_t kind, const char *fn);
 XRT_API xrt_status xrt__mem_add(const xrt_backend *b, void **p, size_t n, xrt_memory_type t, const char *fn);
 XRT_API xrt_status xrt__mem_take(const xrt_backend *b, void *p, xrt_memory_type t, const char *fn, void **record);
+XRT_API xrt_status xrt__mem_register(const xrt_backend *b, void *p, size_t n, unsigned flags, const char *fn);
+XRT_API xrt_status xrt__mem_unregister(const xrt_backend *b, void *p, const char *fn);
 XRT_API xrt_status xrt__mem_finish(void *record, xrt_status freed);
 /* Graph memory left to the caller (see ">> impl: graph memory"). */
 XRT_API void xrt__capture_begun(uintptr_t stream) XRT__COLD;
@@ -1446,6 +1469,35 @@ static inline xrt_status xrt_malloc_host(void **ptr, size_t size)
     xrt_status st = xrt__mem_check_alloc(ptr, size, "xrt_malloc_host");
     if (st == XRT_SUCCESS) st = b->malloc_host(b, ptr, size);
     return st == XRT_SUCCESS ? xrt__mem_add(b, ptr, size, XRT_MEMORY_PINNED_HOST, "xrt_malloc_host") : st;
+}
+
+/* >> dispatch: registered host memory: the registry's (xrt__mem_register). */
+static inline xrt_status xrt_host_register(void *ptr, size_t size, unsigned flags)
+{
+    return xrt__mem_register(xrt__be(), ptr, size, flags, "xrt_host_register");
+}
+
+static inline xrt_status xrt_host_unregister(void *ptr)
+{
+    XRT__CHECK_MAY_WAIT("xrt_host_unregister");
+    return xrt__mem_unregister(xrt__be(), ptr, "xrt_host_unregister");
+}
+
+static inline xrt_status xrt_host_get_device_pointer(void **dptr, void *hptr, unsigned flags)
+{
+    const xrt_backend *b = xrt__be();
+    xrt_pointer_attributes a;
+    xrt_status st = xrt__no_op(b, "xrt_host_get_device_pointer"); /* a refusal first: the lookup names itself */
+    if (st != XRT_SUCCESS) return st;
+    XRT__CHECK_PTR(dptr, "xrt_host_get_device_pointer");
+    *dptr = NULL;
+    if (flags)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_host_get_device_pointer", "flags 0x%x are not 0", flags);
+    xrt__mem_lookup(b, &a, hptr);
+    if (!hptr || a.type != XRT_MEMORY_PINNED_HOST)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_host_get_device_pointer",
+                         "%p is not pinned host memory (xrt_malloc_host or xrt_host_register)", hptr);
+    return b->host_get_device_pointer(b, dptr, hptr, flags);
 }
 
 /* Stream-ordered allocation: usable by work enqueued on `stream` after this call. */
@@ -5340,6 +5392,7 @@ typedef struct xrt__mem_node {
     unsigned ipc_closing; /* closes of it under way (xrt__ipc_close): the last one out frees it */
     size_t *usage;      /* while in the tree: the device's count of bytes (xrt__mem_usage_of), or NULL */
     uintptr_t capture;  /* allocated in the capture begun on this stream (its handle), still under way; else 0 */
+    int registered;     /* pinned host memory of xrt_host_register, not of xrt_malloc_host */
 } xrt__mem_node;
 
 static xrt__tree xrt__mem_tree = XRT__TREE_INIT;
@@ -5615,6 +5668,7 @@ static xrt__mem_node *xrt__mem_record(const xrt_backend *b, void *p, size_t n, x
     node->ipc_opens = ipc_opens;
     node->ipc_closing = 0;
     node->capture = 0;
+    node->registered = 0;
     node->gen = ++xrt__mem_gen;
     if (XRT__UNLIKELY(__atomic_load_n(&xrt__captures, __ATOMIC_RELAXED))) xrt__mem_drop_stale_locked(node->node.start);
     xrt__mem_insert(node);
@@ -5640,7 +5694,71 @@ XRT_API xrt_status xrt__mem_add(const xrt_backend *b, void **p, size_t n, xrt_me
 
 static int xrt__graph_mem_has(uintptr_t p) XRT__COLD;
 
+static xrt_status xrt__mem_take_as(const xrt_backend *b, void *p, xrt_memory_type t, int registered, const char *fn,
+                                   void **record);
 XRT_API xrt_status xrt__mem_take(const xrt_backend *b, void *p, xrt_memory_type t, const char *fn, void **record)
+{
+    return xrt__mem_take_as(b, p, t, 0, fn, record);
+}
+
+/* Registration is rare: one lock keeps a range's check, the backend's call
+   and its record together, so overlapping ranges registered at once cannot
+   both pass. */
+static pthread_mutex_t xrt__mem_register_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The record overlapping [p, p + n) with the lowest end past p, or NULL. */
+static const xrt__mem_node *xrt__mem_overlap(uintptr_t p, size_t n)
+{
+    const xrt__mem_node *m;
+    xrt__spin_lock(&xrt__mem_lock);
+    m = (const xrt__mem_node *)(const void *)xrt__tree_floor(&xrt__mem_tree, p + n - 1);
+    if (m && m->node.end <= p) m = NULL;
+    xrt__spin_unlock(&xrt__mem_lock);
+    return m;
+}
+
+XRT_API xrt_status xrt__mem_register(const xrt_backend *b, void *p, size_t n, unsigned flags, const char *fn)
+{
+    const xrt__mem_node *m;
+    xrt__mem_node *node;
+    xrt_status st;
+    if (!p || !n) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "ptr %p and size %zu must not be NULL and 0", p, n);
+    if (flags & ~15u) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "flags 0x%x has bits other than XRT_HOST_REGISTER_*", flags);
+    if ((uintptr_t)p > UINTPTR_MAX - n) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%zu bytes at %p wrap around", n, p);
+    pthread_mutex_lock(&xrt__mem_register_lock);
+    if ((m = xrt__mem_overlap((uintptr_t)p, n)) != NULL) {
+        int dev = m->type != XRT_MEMORY_PINNED_HOST;
+        pthread_mutex_unlock(&xrt__mem_register_lock);
+        return xrt_error(dev ? XRT_ERROR_INVALID_VALUE : XRT_ERROR_HOST_MEMORY_ALREADY_REGISTERED, fn,
+                         "%zu bytes at %p overlap %s (%zu bytes at %p)", n, p,
+                         dev ? "device memory" : m->registered ? "a registered range" : "xrt_malloc_host memory",
+                         (size_t)(m->node.end - m->node.start), (void *)m->node.start);
+    }
+    if ((st = b->host_register(b, p, n, flags)) == XRT_SUCCESS) {
+        if ((node = xrt__mem_record(b, p, n, XRT_MEMORY_PINNED_HOST, 0)) != NULL) {
+            node->registered = 1;
+        } else {
+            b->host_unregister(b, p);
+            st = xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "no memory for the pointer registry");
+        }
+    }
+    pthread_mutex_unlock(&xrt__mem_register_lock);
+    return st;
+}
+
+XRT_API xrt_status xrt__mem_unregister(const xrt_backend *b, void *p, const char *fn)
+{
+    void *record;
+    xrt_status st;
+    pthread_mutex_lock(&xrt__mem_register_lock);
+    if ((st = xrt__mem_take_as(b, p, XRT_MEMORY_PINNED_HOST, 1, fn, &record)) == XRT_SUCCESS)
+        st = xrt__mem_finish(record, b->host_unregister(b, p));
+    pthread_mutex_unlock(&xrt__mem_register_lock);
+    return st;
+}
+
+static xrt_status xrt__mem_take_as(const xrt_backend *b, void *p, xrt_memory_type t, int registered, const char *fn,
+                                   void **record)
 {
     xrt__mem_node *n;
     xrt__tree_node **link;
@@ -5650,19 +5768,28 @@ XRT_API xrt_status xrt__mem_take(const xrt_backend *b, void *p, xrt_memory_type 
        it; only a pointer that starts no allocation needs the containing one. */
     link = xrt__tree_link(&xrt__mem_tree, (uintptr_t)p);
     n = *link ? (xrt__mem_node *)(void *)*link : xrt__mem_find((uintptr_t)p);
-    if (!n) why = "was not allocated by xrt or is already freed";
+    if (!n && registered) why = "is not registered or is already unregistered";
+    else if (!n) why = "was not allocated by xrt or is already freed";
     else if (n->node.start != (uintptr_t)p) why = "is inside an allocation, not at its start";
     else if (n->be != b) why = "belongs to another backend";
     else if (n->ipc_opens) why = "was opened with xrt_ipc_open_mem_handle (use xrt_ipc_close_mem_handle)";
-    else if (n->type != t) why = t == XRT_MEMORY_PINNED_HOST ? "is not pinned host memory (use xrt_free)"
-                                                             : "is pinned host memory (use xrt_free_host)";
+    else if (n->type != t || n->registered != registered)
+        why = registered                        ? "is not a registered range (xrt_free or xrt_free_host frees it)"
+              : n->registered                   ? "is a registered range (use xrt_host_unregister)"
+              : t == XRT_MEMORY_PINNED_HOST     ? "is not pinned host memory (use xrt_free)"
+                                                : "is pinned host memory (use xrt_free_host)";
     else xrt__mem_unlink_at(n, link);
     xrt__spin_unlock(&xrt__mem_lock);
     *record = n;
     if (!n && __atomic_load_n(&xrt__graph_mems, __ATOMIC_RELAXED) && xrt__graph_mem_has((uintptr_t)p))
         why = "is allocated by each launch of a graph: not before the next launch (nor twice after one)";
     /* cudaFree's failures are cudaErrorInvalidValue; another backend's memory is xrt's own rule */
-    if (why) return xrt_error(n && n->be != b ? XRT_ERROR_INVALID_POINTER : XRT_ERROR_INVALID_VALUE, fn, "%p %s", p, why);
+    if (why)
+        return xrt_error(n && n->be != b ? XRT_ERROR_INVALID_POINTER
+                         : registered && (!n || n->node.start != (uintptr_t)p || !n->registered)
+                             ? XRT_ERROR_HOST_MEMORY_NOT_REGISTERED
+                             : XRT_ERROR_INVALID_VALUE,
+                         fn, "%p %s", p, why);
     /* before the memory can be handed out again; without hooks, no call */
     if (__atomic_load_n(&xrt__hook_count, __ATOMIC_ACQUIRE)) xrt__mem_run_hooks(n);
     return XRT_SUCCESS;
@@ -6599,6 +6726,7 @@ static void xrt__mem_shutdown(void)
         if (xrt__survives_fork(t->be)) {
             if (t->ipc_opens)
                 while (t->ipc_opens-- && t->be->ipc_close_mem_handle(t->be, (void *)t->node.start) == XRT_SUCCESS) {}
+            else if (t->registered) t->be->host_unregister(t->be, (void *)t->node.start);
             else if (t->type == XRT_MEMORY_PINNED_HOST) t->be->free_host(t->be, (void *)t->node.start);
             else t->be->free(t->be, (void *)t->node.start);
         }

@@ -290,7 +290,11 @@ enum { /* xrt_backend.flags */
       (self, dst, value, extent))                                                                                  \
     X(memset_3d_async, (const xrt_backend *self, const xrt_pitched_ptr *dst, unsigned value,                       \
                         const xrt_extent *extent, void *stream),                                                   \
-      (self, dst, value, extent, stream))
+      (self, dst, value, extent, stream))                                                                          \
+    X(host_register, (const xrt_backend *self, void *ptr, size_t size, unsigned flags), (self, ptr, size, flags))  \
+    X(host_unregister, (const xrt_backend *self, void *ptr), (self, ptr))                                          \
+    X(host_get_device_pointer, (const xrt_backend *self, void **dptr, void *hptr, unsigned flags),                 \
+      (self, dptr, hptr, flags))
 
 struct xrt_backend {
     uint32_t abi_version; /* XRT_BACKEND_ABI_VERSION the backend was built against */
@@ -321,7 +325,12 @@ struct xrt_backend {
    each side's box (xrt__mem_check_box: rows inside the pitch, slices apart,
    span inside its allocation, nothing overflowing), resolved the copy's kind
    and refuses an extent with a 0; positions are the caller's, not applied.
-   A memset's value is the byte. */
+   A memset's value is the byte.
+   Registered host memory (host_register .. host_get_device_pointer): the
+   dispatch layer has checked the range (not NULL, not 0, no unknown flag,
+   overlapping nothing the registry knows), keeps its record and calls
+   host_unregister only for a range host_register registered (also at
+   shutdown); host_get_device_pointer gets pinned host memory, flags 0. */
 
 /* Modules (module_load .. function_get_attributes): module_load gets the
    images as given (checked: n_images > 0, data and size set) and picks one,

@@ -2593,6 +2593,34 @@ static xrt_status xrt__cpu_free_host(const xrt_backend *self, void *ptr)
     return st;
 }
 
+/* Registered host memory: the CPU devices use host memory as it is, so a
+   registered range needs nothing but xrt's record (which makes it pinned:
+   copies of it are asynchronous). Unregistering waits for queued work, as
+   xrt_free_host does: an enqueued copy may still use the range. */
+static xrt_status xrt__cpu_host_register(const xrt_backend *self, void *ptr, size_t size, unsigned flags)
+{
+    (void)self;
+    (void)ptr;
+    (void)size;
+    (void)flags;
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_host_unregister(const xrt_backend *self, void *ptr)
+{
+    (void)self;
+    (void)ptr;
+    return xrt__cpu_release("cpu: xrt_host_unregister");
+}
+
+static xrt_status xrt__cpu_host_get_device_pointer(const xrt_backend *self, void **dptr, void *hptr, unsigned flags)
+{
+    (void)self;
+    (void)flags;
+    *dptr = hptr;
+    return XRT_SUCCESS;
+}
+
 /* As CUDA's, from the stream's device (the NULL stream's is the current
    one); memory valid from now on is valid from the stream's point on. */
 static xrt_status xrt__cpu_malloc_async(const xrt_backend *self, void **ptr, size_t size, void *stream)

@@ -85,6 +85,11 @@
     X(Free, cudaFree, 0, hipFree, 0, XRT__GPU_T(error), (void *ptr))                                                     \
     X(HostAlloc, cudaHostAlloc, 0, hipHostMalloc, 0, XRT__GPU_T(error), (void **ptr, size_t size, unsigned flags))       \
     X(FreeHost, cudaFreeHost, 0, hipHostFree, 0, XRT__GPU_T(error), (void *ptr))                                         \
+    X(HostRegister, cudaHostRegister, 1, hipHostRegister, 1, XRT__GPU_T(error),                                          \
+      (void *ptr, size_t size, unsigned flags))                                                                          \
+    X(HostUnregister, cudaHostUnregister, 1, hipHostUnregister, 1, XRT__GPU_T(error), (void *ptr))                       \
+    X(HostGetDevicePointer, cudaHostGetDevicePointer, 1, hipHostGetDevicePointer, 1, XRT__GPU_T(error),                  \
+      (void **dptr, void *hptr, unsigned flags))                                                                         \
     X(MallocAsync, cudaMallocAsync, 0, hipMallocAsync, 1, XRT__GPU_T(error),                                             \
       (void **ptr, size_t size, XRT__GPU_T(stream) stream))                                                              \
     X(FreeAsync, cudaFreeAsync, 0, hipFreeAsync, 1, XRT__GPU_T(error), (void *ptr, XRT__GPU_T(stream) stream))           \
@@ -941,6 +946,32 @@ static xrt_status xrt__gpu_free_host(const xrt_backend *self, void *ptr)
 {
     const xrt__gpu *g = (const xrt__gpu *)self->user;
     return XRT__GPU_CHECK(g, g->rt.FreeHost(ptr), XRT__GPU_CALL(FreeHost));
+}
+
+/* >> gpu: registered host memory: the runtime's calls (optional entry
+   points: a runtime without them answers "unsupported"); its flags are
+   xrt's (CUDA's values; HIP's are the same). */
+static xrt_status xrt__gpu_rect_lack(const xrt__gpu *g, size_t call, const char *op) XRT__COLD;
+static xrt_status xrt__gpu_host_register(const xrt_backend *self, void *ptr, size_t size, unsigned flags)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    if (!g->rt.HostRegister) return xrt__gpu_rect_lack(g, XRT__GPU_CALL(HostRegister), "host_register");
+    return XRT__GPU_CHECK(g, g->rt.HostRegister(ptr, size, flags), XRT__GPU_CALL(HostRegister));
+}
+
+static xrt_status xrt__gpu_host_unregister(const xrt_backend *self, void *ptr)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    if (!g->rt.HostUnregister) return xrt__gpu_rect_lack(g, XRT__GPU_CALL(HostUnregister), "host_unregister");
+    return XRT__GPU_CHECK(g, g->rt.HostUnregister(ptr), XRT__GPU_CALL(HostUnregister));
+}
+
+static xrt_status xrt__gpu_host_get_device_pointer(const xrt_backend *self, void **dptr, void *hptr, unsigned flags)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    if (!g->rt.HostGetDevicePointer)
+        return xrt__gpu_rect_lack(g, XRT__GPU_CALL(HostGetDevicePointer), "host_get_device_pointer");
+    return XRT__GPU_CHECK(g, g->rt.HostGetDevicePointer(dptr, hptr, flags), XRT__GPU_CALL(HostGetDevicePointer));
 }
 
 static xrt_status xrt__gpu_no_pools(const xrt__gpu *g, const char *op, int device)

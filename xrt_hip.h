@@ -197,6 +197,8 @@ static const xrt__gpu_error xrt__hip_errors[] = {
     {XRT__HIP_GRAPH_EXEC_UPDATE_FAILURE, XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE},
     {hipErrorPeerAccessAlreadyEnabled, XRT_ERROR_PEER_ACCESS_ALREADY_ENABLED},
     {hipErrorPeerAccessNotEnabled, XRT_ERROR_PEER_ACCESS_NOT_ENABLED},
+    {hipErrorHostMemoryAlreadyRegistered, XRT_ERROR_HOST_MEMORY_ALREADY_REGISTERED},
+    {hipErrorHostMemoryNotRegistered, XRT_ERROR_HOST_MEMORY_NOT_REGISTERED},
 };
 
 /* xrt's capture modes and statuses are HIP's. */

@@ -900,6 +900,14 @@ static xrt_backend table_other(void) { return xrt_test_other_table(); }
       xrt_memcpy_3d(box3(f->d, 64, 8, 0, h, 64, 8, 0, 16, 2, 2, (xrt_memcpy_kind)9)))                                  \
     X(memcpy_3d_async_dead_stream, "xrt_memcpy_3d_async", XRT_ERROR_INVALID_HANDLE, 0,                                 \
       xrt_memcpy_3d_async(box3(f->d, 64, 8, 0, h, 64, 8, 0, 16, 2, 2, XRT_MEMCPY_HOST_TO_DEVICE), f->dead_s))          \
+    X(host_unregister_never, "xrt_host_unregister", XRT_ERROR_HOST_MEMORY_NOT_REGISTERED, 0, xrt_host_unregister(h))  \
+    X(host_unregister_device, "xrt_host_unregister", XRT_ERROR_HOST_MEMORY_NOT_REGISTERED, 0,                          \
+      xrt_host_unregister(f->d))                                                                                       \
+    X(host_register_device, "xrt_host_register", XRT_ERROR_INVALID_VALUE, 0, xrt_host_register(f->d, 64, 0))           \
+    X(host_register_flags, "xrt_host_register", XRT_ERROR_INVALID_VALUE, 0, xrt_host_register(h, 64, 16))              \
+    X(host_register_empty, "xrt_host_register", XRT_ERROR_INVALID_VALUE, 0, xrt_host_register(h, 0, 0))                \
+    X(host_device_pointer_flags, "xrt_host_get_device_pointer", XRT_ERROR_INVALID_VALUE, 0,                            \
+      xrt_host_get_device_pointer(&p, h, 1))                                                                           \
     X(memset_3d_overrun, "xrt_memset_3d", XRT_ERROR_INVALID_VALUE, 0,                                                  \
       xrt_memset_3d(xrt_make_pitched_ptr(f->d, 64, 64, 8), 0, xrt_make_extent(64, 8, N / 512 + 1)))                    \
     X(memset_3d_foreign, "xrt_memset_3d", XRT_ERROR_INVALID_POINTER, 0,                                                \

@@ -1014,6 +1014,7 @@ typedef struct xrt_test_calls {
     xrt_event ipc_able; /* XRT_EVENT_INTERPROCESS | XRT_EVENT_DISABLE_TIMING */
     void *d, *d2, *pinned; /* 4096 bytes each */
     unsigned char h[64];
+    unsigned char reg[256]; /* host memory to register */
     xrt_module m;   /* the CPU's C source: k(a) writes 9 to the byte **a */
     xrt_function fn;
     xrt_graph graph;     /* where the backend has graphs: a memset of d2 captured on other */
@@ -1124,6 +1125,16 @@ typedef struct xrt_test_calls {
       xrt_memset_3d_async(c->box.dst_ptr, 7, c->box.extent, c->s))                                                     \
     X(memset_3d_async_pitch, "memset_3d_async of a pitch less than the width", 0, XRT_ERROR_INVALID_VALUE,             \
       xrt_memset_3d_async(c->box_bad.src_ptr, 7, c->box.extent, c->s))                                                 \
+    X(host_register, "host_register of a buffer", 0, XRT_SUCCESS, xrt_host_register(c->reg, sizeof c->reg, 0))        \
+    X(host_register_null, "host_register of NULL", 0, XRT_ERROR_INVALID_VALUE, xrt_host_register(NULL, 64, 0))         \
+    X(host_register_pinned, "host_register of xrt_malloc_host memory", 0, XRT_ERROR_HOST_MEMORY_ALREADY_REGISTERED,   \
+      xrt_host_register(c->pinned, 64, 0))                                                                             \
+    X(host_unregister, "host_unregister of a range never registered", 1, XRT_ERROR_NOT_PERMITTED,                     \
+      xrt_host_unregister(c->reg))                                                                                     \
+    X(host_device_pointer, "host_get_device_pointer of pinned memory", 0, XRT_SUCCESS,                                \
+      xrt_host_get_device_pointer(&c->p, c->pinned, 0))                                                                \
+    X(host_device_pointer_pageable, "host_get_device_pointer of pageable memory", 0, XRT_ERROR_INVALID_VALUE,          \
+      xrt_host_get_device_pointer(&c->p, c->h, 0))                                                                     \
     X(attributes, "pointer_get_attributes of device memory", 0, XRT_SUCCESS, xrt_pointer_get_attributes(&c->attr, c->d)) \
     X(attributes_host, "pointer_get_attributes of host memory", 0, XRT_SUCCESS,                                        \
       xrt_pointer_get_attributes(&c->attr, c->h))                                                                      \

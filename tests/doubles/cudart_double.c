@@ -2054,6 +2054,39 @@ cudaError_t cudaHostAlloc(void **p, size_t n, unsigned f)
     return unsafe_refused() ? cudaErrorStreamCaptureUnsupported : allocate(p, n, 1);
 }
 cudaError_t cudaFreeHost(void *p) { return release(p, 1); }
+static int host_side(const void *p);
+
+/* Registered host memory: a record of kind 2 (host side, not freed by
+   cudaFreeHost). As CUDA: a range overlapping a known one is
+   cudaErrorHostMemoryAlreadyRegistered, a pointer that starts no registered
+   range cudaErrorHostMemoryNotRegistered; a device pointer of pinned host
+   memory is the pointer itself (unified addressing), flags 0. */
+cudaError_t cudaHostRegister(void *p, size_t n, unsigned flags)
+{
+    const alloc *a;
+    int overlap = 0;
+    if (!p || !n || (flags & ~15u)) return cudaErrorInvalidValue;
+    pthread_mutex_lock(&live_lock);
+    for (a = allocs; a && !overlap; a = a->next) overlap = a->base < (char *)p + n && (char *)p < a->base + a->size;
+    pthread_mutex_unlock(&live_lock);
+    if (overlap) return cudaErrorHostMemoryAlreadyRegistered;
+    alloc_add(p, n, 2, current_device);
+    return cudaSuccess;
+}
+
+cudaError_t cudaHostUnregister(void *p)
+{
+    if (!p) return cudaErrorInvalidValue;
+    device_wait(-1); /* queued copies may still use it */
+    return alloc_take(p, 2) ? cudaSuccess : cudaErrorHostMemoryNotRegistered;
+}
+
+cudaError_t cudaHostGetDevicePointer(void **d, void *h, unsigned flags)
+{
+    if (!d || flags || !host_side(h)) return cudaErrorInvalidValue;
+    *d = h;
+    return cudaSuccess;
+}
 
 /* Graph memory, as CUDA's allocation and free nodes: allocated at capture,
    the graph's for its life (here: for the process's, a simplification: the
