@@ -213,7 +213,9 @@ extern "C" {
     X(XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE, "graph update refused: the graphs differ in shape") \
     X(XRT_ERROR_PEER_ACCESS_ALREADY_ENABLED, "peer access is already enabled") \
     X(XRT_ERROR_PEER_ACCESS_NOT_ENABLED, "peer access has not been enabled") \
-    X(XRT_ERROR_STREAM_CAPTURE_IMPLICIT, "operation would make the legacy stream depend on a capture")
+    X(XRT_ERROR_STREAM_CAPTURE_IMPLICIT, "operation would make the legacy stream depend on a capture") \
+    X(XRT_ERROR_HOST_MEMORY_ALREADY_REGISTERED, "part or all of the range is already registered") \
+    X(XRT_ERROR_HOST_MEMORY_NOT_REGISTERED, "the pointer does not start a registered range")
 
 #define XRT__STATUS_ENUM(name, msg) name,
 typedef enum xrt_status { XRT__STATUS_LIST(XRT__STATUS_ENUM) XRT_STATUS_COUNT } xrt_status;
@@ -519,6 +521,30 @@ typedef struct xrt_kernel_node_params {
     size_t args_size;
 } xrt_kernel_node_params;
 
+/* 3-D memory, as CUDA's cudaPitchedPtr, cudaExtent, cudaPos and
+   cudaMemcpy3DParms without arrays: a box of depth slices of height rows of
+   width bytes. A pitched pointer's rows are pitch bytes apart and its slices
+   pitch * ysize (xsize: the row's bytes in use, informative); a position is
+   (x bytes, y rows, z slices) into one. */
+typedef struct xrt_pitched_ptr {
+    void *ptr;
+    size_t pitch, xsize, ysize;
+} xrt_pitched_ptr;
+typedef struct xrt_extent {
+    size_t width, height, depth; /* width in bytes */
+} xrt_extent;
+typedef struct xrt_pos {
+    size_t x, y, z;
+} xrt_pos;
+typedef struct xrt_memcpy_3d_parms { /* cudaMemcpy3DParms less srcArray and dstArray */
+    xrt_pos src_pos;
+    xrt_pitched_ptr src_ptr;
+    xrt_pos dst_pos;
+    xrt_pitched_ptr dst_ptr;
+    xrt_extent extent;
+    xrt_memcpy_kind kind;
+} xrt_memcpy_3d_parms;
+
 typedef struct xrt_memcpy_node_params {
     void *dst;
     const void *src;
@@ -701,6 +727,25 @@ XRT_API xrt_status xrt_target_to_string(const xrt_target *target, char *buf, siz
 static inline xrt_status xrt_malloc(void **ptr, size_t size);            /* device memory */
 static inline xrt_status xrt_free(void *ptr);                            /* waits for the device, as cudaFree */
 static inline xrt_status xrt_malloc_host(void **ptr, size_t size);       /* pinned host memory */
+/* Registered host memory, as cudaHostRegister, cudaHostUnregister and
+   cudaHostGetDevicePointer: an existing host range [ptr, ptr + size) becomes
+   pinned host memory (pointer attributes say XRT_MEMORY_PINNED_HOST, copies
+   of it are asynchronous) until xrt_host_unregister(ptr). flags: an OR of
+   XRT_HOST_REGISTER_* (CUDA's values). A range that overlaps a registered
+   one or an xrt allocation is XRT_ERROR_HOST_MEMORY_ALREADY_REGISTERED; ptr
+   that starts no registered range, XRT_ERROR_HOST_MEMORY_NOT_REGISTERED.
+   xrt_host_get_device_pointer: the device's address of pinned host memory
+   (flags 0). */
+enum {
+    XRT_HOST_REGISTER_DEFAULT = 0,
+    XRT_HOST_REGISTER_PORTABLE = 1,
+    XRT_HOST_REGISTER_MAPPED = 2,
+    XRT_HOST_REGISTER_IO_MEMORY = 4,
+    XRT_HOST_REGISTER_READ_ONLY = 8
+};
+static inline xrt_status xrt_host_register(void *ptr, size_t size, unsigned flags);
+static inline xrt_status xrt_host_unregister(void *ptr);
+static inline xrt_status xrt_host_get_device_pointer(void **dptr, void *hptr, unsigned flags);
 static inline xrt_status xrt_free_host(void *ptr);
 static inline xrt_status xrt_malloc_async(void **ptr, size_t size, xrt_stream stream); /* stream-ordered */
 static inline xrt_status xrt_free_async(void *ptr, xrt_stream stream);   /* released when the stream gets there */
@@ -733,6 +778,25 @@ static inline xrt_status xrt_memset_d16(void *dst, uint16_t value, size_t count)
 static inline xrt_status xrt_memset_d16_async(void *dst, uint16_t value, size_t count, xrt_stream stream);
 static inline xrt_status xrt_memset_d32(void *dst, uint32_t value, size_t count);
 static inline xrt_status xrt_memset_d32_async(void *dst, uint32_t value, size_t count, xrt_stream stream);
+/* 3-D memory, as cudaMalloc3D, cudaMemcpy3D and cudaMemset3D (CUDA arrays
+   and textures are out of scope). xrt_malloc_3d allocates extent.depth
+   slices of extent.height rows of extent.width bytes as one xrt_malloc: rows
+   pitch bytes apart (xrt_malloc_pitch's pitch), ysize = height; an extent
+   with a 0 gives a NULL pointer and success. A 3-D copy copies the extent's
+   box from src_ptr at src_pos to dst_ptr at dst_pos; xrt_memset_3d sets the
+   low byte of value in the extent's box at p. Each side: ptr not NULL,
+   pos.x + width at most pitch, pos.y + height at most ysize (where the box
+   has more than one slice or starts at a slice past the first), and its
+   span (first byte to last) neither overflowing nor past its allocation:
+   else XRT_ERROR_INVALID_VALUE. An extent with a 0 is a no-op. */
+static inline xrt_pitched_ptr xrt_make_pitched_ptr(void *ptr, size_t pitch, size_t xsize, size_t ysize);
+static inline xrt_extent xrt_make_extent(size_t width, size_t height, size_t depth);
+static inline xrt_pos xrt_make_pos(size_t x, size_t y, size_t z);
+static inline xrt_status xrt_malloc_3d(xrt_pitched_ptr *p, xrt_extent extent);
+static inline xrt_status xrt_memcpy_3d(const xrt_memcpy_3d_parms *p); /* returns when done */
+static inline xrt_status xrt_memcpy_3d_async(const xrt_memcpy_3d_parms *p, xrt_stream stream);
+static inline xrt_status xrt_memset_3d(xrt_pitched_ptr p, int value, xrt_extent extent); /* returns when done */
+static inline xrt_status xrt_memset_3d_async(xrt_pitched_ptr p, int value, xrt_extent extent, xrt_stream stream);
 /* The host-page-aligned range of device memory around [ptr, ptr+size) as a
    dma-buf file descriptor (the caller closes it); *offset is ptr's offset in
    it. For registration with a NIC (ibv_reg_dmabuf_mr); UNSUPPORTED on the CPU. */
@@ -1014,6 +1078,8 @@ XRT_API xrt_status xrt__graph_find_in_clone(const xrt_backend *b, xrt_graph_node
 XRT_API xrt_status xrt__handle_free(const xrt_backend *b, const void *handle, uintptr_t kind, const char *fn);
 XRT_API xrt_status xrt__mem_add(const xrt_backend *b, void **p, size_t n, xrt_memory_type t, const char *fn);
 XRT_API xrt_status xrt__mem_take(const xrt_backend *b, void *p, xrt_memory_type t, const char *fn, void **record);
+XRT_API xrt_status xrt__mem_register(const xrt_backend *b, void *p, size_t n, unsigned flags, const char *fn);
+XRT_API xrt_status xrt__mem_unregister(const xrt_backend *b, void *p, const char *fn);
 XRT_API xrt_status xrt__mem_finish(void *record, xrt_status freed);
 /* Graph memory left to the caller (see ">> impl: graph memory"). */
 XRT_API void xrt__capture_begun(uintptr_t stream) XRT__COLD;
@@ -1036,6 +1102,9 @@ XRT_API xrt_status xrt__mem_check_copy_2d(const xrt_backend *b, void *dst, size_
                                           const char *fn);
 XRT_API xrt_status xrt__mem_check_set_2d(const xrt_backend *b, void *p, size_t pitch, unsigned element_size,
                                          size_t width, size_t height, const char *fn);
+XRT_API xrt_status xrt__mem_check_copy_3d(const xrt_backend *b, xrt_memcpy_3d_parms *p, const char *fn);
+XRT_API xrt_status xrt__mem_check_set_3d(const xrt_backend *b, const xrt_pitched_ptr *p, const xrt_extent *e,
+                                         const char *fn);
 XRT_API xrt_status xrt__mem_check_export(const xrt_backend *b, const void *p, size_t n, int *fd, uint64_t *offset);
 XRT_API xrt_status xrt__ipc_get(const xrt_backend *b, xrt_ipc_mem_handle *h, void *p);
 XRT_API xrt_status xrt__ipc_open(const xrt_backend *b, void **p, const xrt_ipc_mem_handle *h, unsigned flags);
@@ -1406,6 +1475,35 @@ static inline xrt_status xrt_malloc_host(void **ptr, size_t size)
     return st == XRT_SUCCESS ? xrt__mem_add(b, ptr, size, XRT_MEMORY_PINNED_HOST, "xrt_malloc_host") : st;
 }
 
+/* >> dispatch: registered host memory: the registry's (xrt__mem_register). */
+static inline xrt_status xrt_host_register(void *ptr, size_t size, unsigned flags)
+{
+    return xrt__mem_register(xrt__be(), ptr, size, flags, "xrt_host_register");
+}
+
+static inline xrt_status xrt_host_unregister(void *ptr)
+{
+    XRT__CHECK_MAY_WAIT("xrt_host_unregister");
+    return xrt__mem_unregister(xrt__be(), ptr, "xrt_host_unregister");
+}
+
+static inline xrt_status xrt_host_get_device_pointer(void **dptr, void *hptr, unsigned flags)
+{
+    const xrt_backend *b = xrt__be();
+    xrt_pointer_attributes a;
+    xrt_status st = xrt__no_op(b, "xrt_host_get_device_pointer"); /* a refusal first: the lookup names itself */
+    if (st != XRT_SUCCESS) return st;
+    XRT__CHECK_PTR(dptr, "xrt_host_get_device_pointer");
+    *dptr = NULL;
+    if (flags)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_host_get_device_pointer", "flags 0x%x are not 0", flags);
+    xrt__mem_lookup(b, &a, hptr);
+    if (!hptr || a.type != XRT_MEMORY_PINNED_HOST)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_host_get_device_pointer",
+                         "%p is not pinned host memory (xrt_malloc_host or xrt_host_register)", hptr);
+    return b->host_get_device_pointer(b, dptr, hptr, flags);
+}
+
 /* Stream-ordered allocation: usable by work enqueued on `stream` after this call. */
 static inline xrt_status xrt_malloc_async(void **ptr, size_t size, xrt_stream stream)
 {
@@ -1609,6 +1707,103 @@ static inline xrt_status xrt_memset_d32(void *dst, uint32_t value, size_t count)
 static inline xrt_status xrt_memset_d32_async(void *dst, uint32_t value, size_t count, xrt_stream stream)
 {
     return xrt__memset_2d_async(dst, 4 * count, value, 4, count, 1, stream, "xrt_memset_d32_async");
+}
+
+/* >> dispatch: 3-D memory. A 3-D allocation is an xrt_malloc_pitch of
+   height x depth rows. The backends get a copy's params checked and its
+   kind resolved (a copy of the caller's). */
+static inline xrt_pitched_ptr xrt_make_pitched_ptr(void *ptr, size_t pitch, size_t xsize, size_t ysize)
+{
+    xrt_pitched_ptr p;
+    p.ptr = ptr;
+    p.pitch = pitch;
+    p.xsize = xsize;
+    p.ysize = ysize;
+    return p;
+}
+
+static inline xrt_extent xrt_make_extent(size_t width, size_t height, size_t depth)
+{
+    xrt_extent e;
+    e.width = width;
+    e.height = height;
+    e.depth = depth;
+    return e;
+}
+
+static inline xrt_pos xrt_make_pos(size_t x, size_t y, size_t z)
+{
+    xrt_pos p;
+    p.x = x;
+    p.y = y;
+    p.z = z;
+    return p;
+}
+
+static inline xrt_status xrt_malloc_3d(xrt_pitched_ptr *p, xrt_extent extent)
+{
+    size_t rows, pitch;
+    xrt_status st;
+    XRT__CHECK_PTR(p, "xrt_malloc_3d");
+    *p = xrt_make_pitched_ptr(NULL, 0, extent.width, extent.height);
+    if (extent.width == 0 || extent.height == 0 || extent.depth == 0) return XRT_SUCCESS;
+    rows = extent.height * extent.depth;
+    pitch = (extent.width + XRT_ALIGNMENT - 1) & ~(size_t)(XRT_ALIGNMENT - 1);
+    if (rows / extent.depth != extent.height || pitch < extent.width || pitch > SIZE_MAX / rows)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_malloc_3d", "width %zu x height %zu x depth %zu overflows",
+                         extent.width, extent.height, extent.depth);
+    if ((st = xrt_malloc_pitch(&p->ptr, &p->pitch, extent.width, rows)) != XRT_SUCCESS) p->ptr = NULL;
+    return st;
+}
+
+static inline xrt_status xrt_memcpy_3d(const xrt_memcpy_3d_parms *p)
+{
+    const xrt_backend *b = xrt__be();
+    xrt_memcpy_3d_parms q;
+    xrt_status st;
+    XRT__CHECK_MAY_WAIT("xrt_memcpy_3d");
+    XRT__CHECK_PTR(p, "xrt_memcpy_3d");
+    q = *p;
+    st = xrt__mem_check_copy_3d(b, &q, "xrt_memcpy_3d");
+    if (st != XRT_SUCCESS || !q.extent.width || !q.extent.height || !q.extent.depth) return st;
+    return b->memcpy_3d(b, &q);
+}
+
+static inline xrt_status xrt_memcpy_3d_async(const xrt_memcpy_3d_parms *p, xrt_stream stream)
+{
+    const xrt_backend *b = xrt__be();
+    xrt__call_enter();
+    xrt__handle_slot *s = xrt__handle_stream(b, stream);
+    xrt_memcpy_3d_parms q;
+    xrt_status st;
+    if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_memcpy_3d_async", stream));
+    if (!p) return xrt__call_exit(xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_memcpy_3d_async", "p is NULL"));
+    q = *p;
+    st = xrt__mem_check_copy_3d(b, &q, "xrt_memcpy_3d_async");
+    if (st != XRT_SUCCESS || !q.extent.width || !q.extent.height || !q.extent.depth) return xrt__call_exit(st);
+    return xrt__call_exit(b->memcpy_3d_async(b, &q, s->obj));
+}
+
+static inline xrt_status xrt_memset_3d(xrt_pitched_ptr p, int value, xrt_extent extent)
+{
+    const xrt_backend *b = xrt__be();
+    xrt_status st;
+    XRT__CHECK_MAY_WAIT("xrt_memset_3d");
+    st = xrt__mem_check_set_3d(b, &p, &extent, "xrt_memset_3d");
+    if (st != XRT_SUCCESS || !extent.width || !extent.height || !extent.depth) return st;
+    return b->memset_3d(b, &p, (unsigned char)value, &extent);
+}
+
+static inline xrt_status xrt_memset_3d_async(xrt_pitched_ptr p, int value, xrt_extent extent, xrt_stream stream)
+{
+    const xrt_backend *b = xrt__be();
+    xrt__call_enter();
+    xrt__handle_slot *s = xrt__handle_stream(b, stream);
+    xrt_status st;
+    if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_memset_3d_async", stream));
+    st = xrt__mem_check_set_3d(b, &p, &extent, "xrt_memset_3d_async");
+    if (st != XRT_SUCCESS || !extent.width || !extent.height || !extent.depth) return xrt__call_exit(st);
+    return xrt__call_exit(b->memset_3d_async(b, &p, (unsigned char)value, &extent, s->obj));
 }
 
 /* >> dispatch: peers */
@@ -5269,6 +5464,7 @@ typedef struct xrt__mem_node {
     unsigned ipc_closing; /* closes of it under way (xrt__ipc_close): the last one out frees it */
     size_t *usage;      /* while in the tree: the device's count of bytes (xrt__mem_usage_of), or NULL */
     uintptr_t capture;  /* allocated in the capture begun on this stream (its handle), still under way; else 0 */
+    int registered;     /* pinned host memory of xrt_host_register, not of xrt_malloc_host */
 } xrt__mem_node;
 
 static xrt__tree xrt__mem_tree = XRT__TREE_INIT;
@@ -5544,6 +5740,7 @@ static xrt__mem_node *xrt__mem_record(const xrt_backend *b, void *p, size_t n, x
     node->ipc_opens = ipc_opens;
     node->ipc_closing = 0;
     node->capture = 0;
+    node->registered = 0;
     node->gen = ++xrt__mem_gen;
     if (XRT__UNLIKELY(__atomic_load_n(&xrt__captures, __ATOMIC_RELAXED))) xrt__mem_drop_stale_locked(node->node.start);
     xrt__mem_insert(node);
@@ -5569,7 +5766,71 @@ XRT_API xrt_status xrt__mem_add(const xrt_backend *b, void **p, size_t n, xrt_me
 
 static int xrt__graph_mem_has(uintptr_t p) XRT__COLD;
 
+static xrt_status xrt__mem_take_as(const xrt_backend *b, void *p, xrt_memory_type t, int registered, const char *fn,
+                                   void **record);
 XRT_API xrt_status xrt__mem_take(const xrt_backend *b, void *p, xrt_memory_type t, const char *fn, void **record)
+{
+    return xrt__mem_take_as(b, p, t, 0, fn, record);
+}
+
+/* Registration is rare: one lock keeps a range's check, the backend's call
+   and its record together, so overlapping ranges registered at once cannot
+   both pass. */
+static pthread_mutex_t xrt__mem_register_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The record overlapping [p, p + n) with the lowest end past p, or NULL. */
+static const xrt__mem_node *xrt__mem_overlap(uintptr_t p, size_t n)
+{
+    const xrt__mem_node *m;
+    xrt__spin_lock(&xrt__mem_lock);
+    m = (const xrt__mem_node *)(const void *)xrt__tree_floor(&xrt__mem_tree, p + n - 1);
+    if (m && m->node.end <= p) m = NULL;
+    xrt__spin_unlock(&xrt__mem_lock);
+    return m;
+}
+
+XRT_API xrt_status xrt__mem_register(const xrt_backend *b, void *p, size_t n, unsigned flags, const char *fn)
+{
+    const xrt__mem_node *m;
+    xrt__mem_node *node;
+    xrt_status st;
+    if (!p || !n) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "ptr %p and size %zu must not be NULL and 0", p, n);
+    if (flags & ~15u) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "flags 0x%x has bits other than XRT_HOST_REGISTER_*", flags);
+    if ((uintptr_t)p > UINTPTR_MAX - n) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%zu bytes at %p wrap around", n, p);
+    pthread_mutex_lock(&xrt__mem_register_lock);
+    if ((m = xrt__mem_overlap((uintptr_t)p, n)) != NULL) {
+        int dev = m->type != XRT_MEMORY_PINNED_HOST;
+        pthread_mutex_unlock(&xrt__mem_register_lock);
+        return xrt_error(dev ? XRT_ERROR_INVALID_VALUE : XRT_ERROR_HOST_MEMORY_ALREADY_REGISTERED, fn,
+                         "%zu bytes at %p overlap %s (%zu bytes at %p)", n, p,
+                         dev ? "device memory" : m->registered ? "a registered range" : "xrt_malloc_host memory",
+                         (size_t)(m->node.end - m->node.start), (void *)m->node.start);
+    }
+    if ((st = b->host_register(b, p, n, flags)) == XRT_SUCCESS) {
+        if ((node = xrt__mem_record(b, p, n, XRT_MEMORY_PINNED_HOST, 0)) != NULL) {
+            node->registered = 1;
+        } else {
+            b->host_unregister(b, p);
+            st = xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "no memory for the pointer registry");
+        }
+    }
+    pthread_mutex_unlock(&xrt__mem_register_lock);
+    return st;
+}
+
+XRT_API xrt_status xrt__mem_unregister(const xrt_backend *b, void *p, const char *fn)
+{
+    void *record;
+    xrt_status st;
+    pthread_mutex_lock(&xrt__mem_register_lock);
+    if ((st = xrt__mem_take_as(b, p, XRT_MEMORY_PINNED_HOST, 1, fn, &record)) == XRT_SUCCESS)
+        st = xrt__mem_finish(record, b->host_unregister(b, p));
+    pthread_mutex_unlock(&xrt__mem_register_lock);
+    return st;
+}
+
+static xrt_status xrt__mem_take_as(const xrt_backend *b, void *p, xrt_memory_type t, int registered, const char *fn,
+                                   void **record)
 {
     xrt__mem_node *n;
     xrt__tree_node **link;
@@ -5579,19 +5840,28 @@ XRT_API xrt_status xrt__mem_take(const xrt_backend *b, void *p, xrt_memory_type 
        it; only a pointer that starts no allocation needs the containing one. */
     link = xrt__tree_link(&xrt__mem_tree, (uintptr_t)p);
     n = *link ? (xrt__mem_node *)(void *)*link : xrt__mem_find((uintptr_t)p);
-    if (!n) why = "was not allocated by xrt or is already freed";
+    if (!n && registered) why = "is not registered or is already unregistered";
+    else if (!n) why = "was not allocated by xrt or is already freed";
     else if (n->node.start != (uintptr_t)p) why = "is inside an allocation, not at its start";
     else if (n->be != b) why = "belongs to another backend";
     else if (n->ipc_opens) why = "was opened with xrt_ipc_open_mem_handle (use xrt_ipc_close_mem_handle)";
-    else if (n->type != t) why = t == XRT_MEMORY_PINNED_HOST ? "is not pinned host memory (use xrt_free)"
-                                                             : "is pinned host memory (use xrt_free_host)";
+    else if (n->type != t || n->registered != registered)
+        why = registered                        ? "is not a registered range (xrt_free or xrt_free_host frees it)"
+              : n->registered                   ? "is a registered range (use xrt_host_unregister)"
+              : t == XRT_MEMORY_PINNED_HOST     ? "is not pinned host memory (use xrt_free)"
+                                                : "is pinned host memory (use xrt_free_host)";
     else xrt__mem_unlink_at(n, link);
     xrt__spin_unlock(&xrt__mem_lock);
     *record = n;
     if (!n && __atomic_load_n(&xrt__graph_mems, __ATOMIC_RELAXED) && xrt__graph_mem_has((uintptr_t)p))
         why = "is allocated by each launch of a graph: not before the next launch (nor twice after one)";
     /* cudaFree's failures are cudaErrorInvalidValue; another backend's memory is xrt's own rule */
-    if (why) return xrt_error(n && n->be != b ? XRT_ERROR_INVALID_POINTER : XRT_ERROR_INVALID_VALUE, fn, "%p %s", p, why);
+    if (why)
+        return xrt_error(n && n->be != b ? XRT_ERROR_INVALID_POINTER
+                         : registered && (!n || n->node.start != (uintptr_t)p || !n->registered)
+                             ? XRT_ERROR_HOST_MEMORY_NOT_REGISTERED
+                             : XRT_ERROR_INVALID_VALUE,
+                         fn, "%p %s", p, why);
     /* before the memory can be handed out again; without hooks, no call */
     if (__atomic_load_n(&xrt__hook_count, __ATOMIC_ACQUIRE)) xrt__mem_run_hooks(n);
     return XRT_SUCCESS;
@@ -6181,6 +6451,70 @@ XRT_API xrt_status xrt__mem_check_set_2d(const xrt_backend *b, void *p, size_t p
     return xrt__mem_check_set(b, p, span, fn);
 }
 
+/* A box's side: its first byte (*start) and its span (first byte to last).
+   Its rows inside the pitch and, where it has slices past the first, inside
+   ysize: then rows and slices are apart and increasing, and the span inside
+   the allocation is every row inside it. */
+static xrt_status xrt__mem_check_box(const xrt_pitched_ptr *p, const xrt_pos *pos, const xrt_extent *e,
+                                     const char *what, const char *fn, unsigned char **start, size_t *span)
+{
+    size_t slice = 0, off, last;
+    if (!p->ptr) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%s ptr is NULL", what);
+    if (p->pitch < e->width)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%s pitch %zu is less than width %zu", what, p->pitch, e->width);
+    if (pos->x > p->pitch - e->width)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%s x %zu + width %zu is past its pitch %zu", what, pos->x,
+                         e->width, p->pitch);
+    if ((e->depth > 1 || pos->z) && (p->ysize < e->height || pos->y > p->ysize - e->height))
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%s y %zu + height %zu is past its ysize %zu", what, pos->y,
+                         e->height, p->ysize);
+    if (((e->depth > 1 || pos->z) && __builtin_mul_overflow(p->pitch, p->ysize, &slice)) ||
+        __builtin_mul_overflow(pos->z, slice, &off) || __builtin_mul_overflow(pos->y, p->pitch, &last) ||
+        __builtin_add_overflow(off, last, &off) || __builtin_add_overflow(off, pos->x, &off) ||
+        __builtin_mul_overflow(e->depth - 1, slice, span) || __builtin_mul_overflow(e->height - 1, p->pitch, &last) ||
+        __builtin_add_overflow(*span, last, span) || __builtin_add_overflow(*span, e->width, span) ||
+        __builtin_add_overflow(off, *span, &last) || __builtin_add_overflow((uintptr_t)p->ptr, last, &last))
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn,
+                         "%s box of %zu x %zu x %zu at (%zu, %zu, %zu), pitch %zu, ysize %zu overflows", what,
+                         e->width, e->height, e->depth, pos->x, pos->y, pos->z, p->pitch, p->ysize);
+    *start = (unsigned char *)p->ptr + off;
+    return XRT_SUCCESS;
+}
+
+XRT_API xrt_status xrt__mem_check_copy_3d(const xrt_backend *b, xrt_memcpy_3d_parms *p, const char *fn)
+{
+    size_t dspan, sspan;
+    unsigned char *dst, *src;
+    xrt_pointer_attributes as[2];
+    const void *ps[2];
+    xrt_status st;
+    if ((unsigned)p->kind > XRT_MEMCPY_DEFAULT)
+        return xrt_error(XRT_ERROR_INVALID_MEMCPY_KIND, fn, "kind %d is not an xrt_memcpy_kind", (int)p->kind);
+    if (!p->extent.width || !p->extent.height || !p->extent.depth) return xrt__no_op(b, fn);
+    if ((st = xrt__mem_check_box(&p->dst_ptr, &p->dst_pos, &p->extent, "dst", fn, &dst, &dspan)) != XRT_SUCCESS)
+        return st;
+    if ((st = xrt__mem_check_box(&p->src_ptr, &p->src_pos, &p->extent, "src", fn, &src, &sspan)) != XRT_SUCCESS)
+        return st;
+    ps[0] = dst;
+    ps[1] = src;
+    xrt__mem_classify(b, 2, ps, as);
+    if ((st = xrt__mem_check_range(b, dst, dspan, "dst", fn, &as[0])) != XRT_SUCCESS) return st;
+    if ((st = xrt__mem_check_range(b, src, sspan, "src", fn, &as[1])) != XRT_SUCCESS) return st;
+    return xrt__mem_resolve_kind(dst, src, &as[0], &as[1], &p->kind, fn);
+}
+
+XRT_API xrt_status xrt__mem_check_set_3d(const xrt_backend *b, const xrt_pitched_ptr *p, const xrt_extent *e,
+                                         const char *fn)
+{
+    static const xrt_pos origin = {0, 0, 0};
+    unsigned char *start;
+    size_t span;
+    xrt_status st;
+    if (!e->width || !e->height || !e->depth) return xrt__no_op(b, fn);
+    if ((st = xrt__mem_check_box(p, &origin, e, "dst", fn, &start, &span)) != XRT_SUCCESS) return st;
+    return xrt__mem_check_set(b, start, span, fn);
+}
+
 /* A peer copy's side on a device its memory is not on: a device that does
    not exist is cudaMemcpyPeer's cudaErrorInvalidDevice, before the pointer. */
 static xrt_status xrt__mem_peer_elsewhere(const xrt_backend *b, const void *p, int device, const char *what,
@@ -6464,6 +6798,7 @@ static void xrt__mem_shutdown(void)
         if (xrt__survives_fork(t->be)) {
             if (t->ipc_opens)
                 while (t->ipc_opens-- && t->be->ipc_close_mem_handle(t->be, (void *)t->node.start) == XRT_SUCCESS) {}
+            else if (t->registered) t->be->host_unregister(t->be, (void *)t->node.start);
             else if (t->type == XRT_MEMORY_PINNED_HOST) t->be->free_host(t->be, (void *)t->node.start);
             else t->be->free(t->be, (void *)t->node.start);
         }

@@ -283,7 +283,18 @@ enum { /* xrt_backend.flags */
       (self, dst, pitch, value, element_size, width, height))                                                      \
     X(memset_2d_async, (const xrt_backend *self, void *dst, size_t pitch, unsigned value, unsigned element_size,   \
                         size_t width, size_t height, void *stream),                                                \
-      (self, dst, pitch, value, element_size, width, height, stream))
+      (self, dst, pitch, value, element_size, width, height, stream))                                              \
+    X(memcpy_3d, (const xrt_backend *self, const xrt_memcpy_3d_parms *p), (self, p))                               \
+    X(memcpy_3d_async, (const xrt_backend *self, const xrt_memcpy_3d_parms *p, void *stream), (self, p, stream))   \
+    X(memset_3d, (const xrt_backend *self, const xrt_pitched_ptr *dst, unsigned value, const xrt_extent *extent),  \
+      (self, dst, value, extent))                                                                                  \
+    X(memset_3d_async, (const xrt_backend *self, const xrt_pitched_ptr *dst, unsigned value,                       \
+                        const xrt_extent *extent, void *stream),                                                   \
+      (self, dst, value, extent, stream))                                                                          \
+    X(host_register, (const xrt_backend *self, void *ptr, size_t size, unsigned flags), (self, ptr, size, flags))  \
+    X(host_unregister, (const xrt_backend *self, void *ptr), (self, ptr))                                          \
+    X(host_get_device_pointer, (const xrt_backend *self, void **dptr, void *hptr, unsigned flags),                 \
+      (self, dptr, hptr, flags))
 
 struct xrt_backend {
     uint32_t abi_version; /* XRT_BACKEND_ABI_VERSION the backend was built against */
@@ -309,7 +320,17 @@ struct xrt_backend {
    bytes, no overflow), resolved the copy's kind, and refuses width or height
    0. A memset's width counts elements of element_size bytes (1, 2 or 4; dst
    and pitch aligned to it); value is the element's (xrt_memset_2d's low byte,
-   xrt_memset_d16's 16 bits). */
+   xrt_memset_d16's 16 bits).
+   3-D memory (memcpy_3d .. memset_3d_async): the dispatch layer has checked
+   each side's box (xrt__mem_check_box: rows inside the pitch, slices apart,
+   span inside its allocation, nothing overflowing), resolved the copy's kind
+   and refuses an extent with a 0; positions are the caller's, not applied.
+   A memset's value is the byte.
+   Registered host memory (host_register .. host_get_device_pointer): the
+   dispatch layer has checked the range (not NULL, not 0, no unknown flag,
+   overlapping nothing the registry knows), keeps its record and calls
+   host_unregister only for a range host_register registered (also at
+   shutdown); host_get_device_pointer gets pinned host memory, flags 0. */
 
 /* Modules (module_load .. function_get_attributes): module_load gets the
    images as given (checked: n_images > 0, data and size set) and picks one,

@@ -1536,48 +1536,56 @@ static void xrt__cpu_run_memset_split(xrt__cpu_op *op)
     xrt__cpu_split_run(&sp);
 }
 
-/* >> cpu: pitched memory. A 2-D copy or memset is a rectangle that the op
+/* >> cpu: pitched memory. A 2-D or 3-D copy or memset is a box that the op
    points to (op.u.host.user): the stream's slot has no room for it. An
    enqueued one is the op's own (freed when done); a synchronous one is the
-   caller's. Captured, its geometry moves into the node (">> cpu: graphs"). */
+   caller's. Captured, its geometry moves into the node (">> cpu: graphs").
+   A rectangle is a box of one slice. */
 typedef struct xrt__cpu_rect {
     unsigned char *dst;
     const unsigned char *src; /* NULL: a memset of `value`, elements of esize bytes */
     size_t dpitch, spitch, width, height; /* width in bytes for a copy, in elements for a memset */
+    size_t depth, dslice, sslice;         /* slices, and their distance on each side */
     unsigned value, esize;
     int heap; /* freed by its run */
 } xrt__cpu_rect;
 
+/* Rows from .. to of the box's height x depth, slice by slice. */
 static void xrt__cpu_rect_rows(const xrt__cpu_rect *r, size_t from, size_t to)
 {
-    size_t i, k;
+    size_t i, k, y = from % r->height, z = from / r->height;
     for (i = from; i < to; i++) {
-        unsigned char *d = r->dst + i * r->dpitch;
-        if (r->src) memcpy(d, r->src + i * r->spitch, r->width);
+        unsigned char *d = r->dst + z * r->dslice + y * r->dpitch;
+        if (r->src) memcpy(d, r->src + z * r->sslice + y * r->spitch, r->width);
         else if (r->esize == 1) memset(d, (int)r->value, r->width);
         else if (r->esize == 2) for (k = 0; k < r->width; k++) ((uint16_t *)(void *)d)[k] = (uint16_t)r->value;
         else for (k = 0; k < r->width; k++) ((uint32_t *)(void *)d)[k] = r->value;
+        if (++y == r->height) {
+            y = 0;
+            z++;
+        }
     }
 }
 
 static void xrt__cpu_rect_part(void *ctx, size_t part, size_t nparts)
 {
     const xrt__cpu_rect *r = (const xrt__cpu_rect *)ctx;
-    xrt__cpu_rect_rows(r, r->height * part / nparts, r->height * (part + 1) / nparts);
+    size_t rows = r->height * r->depth;
+    xrt__cpu_rect_rows(r, rows * part / nparts, rows * (part + 1) / nparts);
 }
 
-/* A rectangle of xrt__cpu_split_bytes or more is split by rows over the
-   pool, four parts per thread, as xrt__cpu_split_run splits a copy. */
+/* A box of xrt__cpu_split_bytes or more is split by rows over the pool,
+   four parts per thread, as xrt__cpu_split_run splits a copy. */
 static void xrt__cpu_rect_run(const xrt__cpu_rect *r)
 {
-    size_t n = xrt__cpu_pool_width(), bytes = r->width * (r->src ? 1 : r->esize);
-    if (n > 1 && r->height > 1 && bytes * r->height >= xrt__cpu_split_bytes) {
+    size_t n = xrt__cpu_pool_width(), bytes = r->width * (r->src ? 1 : r->esize), rows = r->height * r->depth;
+    if (n > 1 && rows > 1 && bytes * rows >= xrt__cpu_split_bytes) {
         n *= 4;
-        if (n > r->height) n = r->height;
+        if (n > rows) n = rows;
         if (n > XRT__CPU_PARTS_MAX) n = XRT__CPU_PARTS_MAX;
         xrt__cpu_pool_run(xrt__cpu_rect_part, (void *)(uintptr_t)r, n);
     } else {
-        xrt__cpu_rect_rows(r, 0, r->height);
+        xrt__cpu_rect_rows(r, 0, rows);
     }
 }
 
@@ -2585,6 +2593,34 @@ static xrt_status xrt__cpu_free_host(const xrt_backend *self, void *ptr)
     return st;
 }
 
+/* Registered host memory: the CPU devices use host memory as it is, so a
+   registered range needs nothing but xrt's record (which makes it pinned:
+   copies of it are asynchronous). Unregistering waits for queued work, as
+   xrt_free_host does: an enqueued copy may still use the range. */
+static xrt_status xrt__cpu_host_register(const xrt_backend *self, void *ptr, size_t size, unsigned flags)
+{
+    (void)self;
+    (void)ptr;
+    (void)size;
+    (void)flags;
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_host_unregister(const xrt_backend *self, void *ptr)
+{
+    (void)self;
+    (void)ptr;
+    return xrt__cpu_release("cpu: xrt_host_unregister");
+}
+
+static xrt_status xrt__cpu_host_get_device_pointer(const xrt_backend *self, void **dptr, void *hptr, unsigned flags)
+{
+    (void)self;
+    (void)flags;
+    *dptr = hptr;
+    return XRT_SUCCESS;
+}
+
 /* As CUDA's, from the stream's device (the NULL stream's is the current
    one); memory valid from now on is valid from the stream's point on. */
 static xrt_status xrt__cpu_malloc_async(const xrt_backend *self, void **ptr, size_t size, void *stream)
@@ -3304,6 +3340,7 @@ static void xrt__cpu_rect_copy(xrt__cpu_rect *r, void *dst, size_t dpitch, const
     r->spitch = spitch;
     r->width = width;
     r->height = height;
+    r->depth = 1;
     r->esize = 1;
 }
 
@@ -3318,21 +3355,27 @@ static xrt_status xrt__cpu_memcpy_2d(const xrt_backend *self, void *dst, size_t 
 
 /* A pageable host side makes the copy synchronous, as xrt__cpu_memcpy_async
    (except from a host function, where it is queued). */
+static xrt_status xrt__cpu_rect_copy_async(const xrt_backend *self, xrt__cpu_rect *r, xrt_memcpy_kind kind,
+                                           void *stream, const char *who)
+{
+    if (kind != XRT_MEMCPY_DEVICE_TO_DEVICE && !xrt__cpu_serving && !xrt__cpu_capturing(stream) &&
+        xrt__cpu_copy_in_place(self, r->dst, r->src, kind)) {
+        xrt__cpu_op op;
+        op.run = xrt__cpu_run_rect;
+        op.u.host.fn = NULL;
+        op.u.host.user = r; /* done before xrt__cpu_copy_now returns: no host function serves here */
+        return xrt__cpu_copy_now(self, &op, stream);
+    }
+    return xrt__cpu_rect_async(r, stream, who);
+}
+
 static xrt_status xrt__cpu_memcpy_2d_async(const xrt_backend *self, void *dst, size_t dpitch, const void *src,
                                            size_t spitch, size_t width, size_t height, xrt_memcpy_kind kind,
                                            void *stream)
 {
     xrt__cpu_rect r;
     xrt__cpu_rect_copy(&r, dst, dpitch, src, spitch, width, height);
-    if (kind != XRT_MEMCPY_DEVICE_TO_DEVICE && !xrt__cpu_serving && !xrt__cpu_capturing(stream) &&
-        xrt__cpu_copy_in_place(self, dst, src, kind)) {
-        xrt__cpu_op op;
-        op.run = xrt__cpu_run_rect;
-        op.u.host.fn = NULL;
-        op.u.host.user = &r; /* done before xrt__cpu_copy_now returns: no host function serves here */
-        return xrt__cpu_copy_now(self, &op, stream);
-    }
-    return xrt__cpu_rect_async(&r, stream, "cpu: xrt_memcpy_2d_async");
+    return xrt__cpu_rect_copy_async(self, &r, kind, stream, "cpu: xrt_memcpy_2d_async");
 }
 
 static void xrt__cpu_rect_set(xrt__cpu_rect *r, void *dst, size_t pitch, unsigned value, unsigned esize,
@@ -3343,6 +3386,7 @@ static void xrt__cpu_rect_set(xrt__cpu_rect *r, void *dst, size_t pitch, unsigne
     r->dpitch = pitch;
     r->width = width;
     r->height = height;
+    r->depth = 1;
     r->value = value;
     r->esize = esize;
 }
@@ -3362,6 +3406,59 @@ static xrt_status xrt__cpu_memset_2d_async(const xrt_backend *self, void *dst, s
     (void)self;
     xrt__cpu_rect_set(&r, dst, pitch, value, element_size, width, height);
     return xrt__cpu_rect_async(&r, stream, "cpu: xrt_memset_2d_async");
+}
+
+/* A box of 3-D memory: its first byte on a side at pos, slices pitch x ysize apart. */
+static unsigned char *xrt__cpu_box_at(const xrt_pitched_ptr *p, const xrt_pos *pos)
+{
+    return (unsigned char *)p->ptr + pos->z * p->pitch * p->ysize + pos->y * p->pitch + pos->x;
+}
+
+static void xrt__cpu_rect_box(xrt__cpu_rect *r, const xrt_memcpy_3d_parms *p)
+{
+    xrt__cpu_rect_copy(r, xrt__cpu_box_at(&p->dst_ptr, &p->dst_pos), p->dst_ptr.pitch,
+                       xrt__cpu_box_at(&p->src_ptr, &p->src_pos), p->src_ptr.pitch, p->extent.width, p->extent.height);
+    r->depth = p->extent.depth;
+    r->dslice = p->dst_ptr.pitch * p->dst_ptr.ysize;
+    r->sslice = p->src_ptr.pitch * p->src_ptr.ysize;
+}
+
+static xrt_status xrt__cpu_memcpy_3d(const xrt_backend *self, const xrt_memcpy_3d_parms *p)
+{
+    xrt__cpu_rect r;
+    xrt__cpu_rect_box(&r, p);
+    return xrt__cpu_rect_sync(self, &r, "cpu: xrt_memcpy_3d");
+}
+
+static xrt_status xrt__cpu_memcpy_3d_async(const xrt_backend *self, const xrt_memcpy_3d_parms *p, void *stream)
+{
+    xrt__cpu_rect r;
+    xrt__cpu_rect_box(&r, p);
+    return xrt__cpu_rect_copy_async(self, &r, p->kind, stream, "cpu: xrt_memcpy_3d_async");
+}
+
+static void xrt__cpu_rect_set_box(xrt__cpu_rect *r, const xrt_pitched_ptr *dst, unsigned value, const xrt_extent *e)
+{
+    xrt__cpu_rect_set(r, dst->ptr, dst->pitch, value, 1, e->width, e->height);
+    r->depth = e->depth;
+    r->dslice = dst->pitch * dst->ysize;
+}
+
+static xrt_status xrt__cpu_memset_3d(const xrt_backend *self, const xrt_pitched_ptr *dst, unsigned value,
+                                     const xrt_extent *extent)
+{
+    xrt__cpu_rect r;
+    xrt__cpu_rect_set_box(&r, dst, value, extent);
+    return xrt__cpu_rect_sync(self, &r, "cpu: xrt_memset_3d");
+}
+
+static xrt_status xrt__cpu_memset_3d_async(const xrt_backend *self, const xrt_pitched_ptr *dst, unsigned value,
+                                           const xrt_extent *extent, void *stream)
+{
+    xrt__cpu_rect r;
+    (void)self;
+    xrt__cpu_rect_set_box(&r, dst, value, extent);
+    return xrt__cpu_rect_async(&r, stream, "cpu: xrt_memset_3d_async");
 }
 
 /* A value in kB of a meminfo file, in bytes; 0 if it has none. A node's
@@ -5185,7 +5282,9 @@ typedef struct xrt__cpu_node {
                              graph: its plan), owned by the node */
     xrt_memcpy_kind copy_kind; /* a copy's, as given */
     xrt_memset_node_params set; /* a memset's, as given: op does those of bytes in one row */
-    struct { size_t dpitch, spitch, width, height; } rect; /* a 2-D copy's (xrt__cpu_run_copy_rows); height 0: 1-D */
+    struct {
+        size_t dpitch, spitch, width, height, depth, dslice, sslice;
+    } rect; /* a 2-D or 3-D copy's (xrt__cpu_run_copy_rows), height 0: 1-D; a 3-D memset's depth and dslice */
 } xrt__cpu_node;
 
 /* Nodes stay where they are added: a node is index + 1 to the dispatch
@@ -5412,7 +5511,28 @@ static void xrt__cpu_run_copy_rows(xrt__cpu_op *op)
     r.spitch = nd->rect.spitch;
     r.width = nd->rect.width;
     r.height = nd->rect.height;
+    r.depth = nd->rect.depth;
+    r.dslice = nd->rect.dslice;
+    r.sslice = nd->rect.sslice;
     r.esize = 1;
+    xrt__cpu_rect_run(&r);
+}
+
+/* A 3-D memset node: its first slice is its memset params (set), its
+   slices in rect. */
+static void xrt__cpu_run_set_box(xrt__cpu_op *op)
+{
+    const xrt__cpu_node *nd = (const xrt__cpu_node *)(const void *)((const char *)op - offsetof(xrt__cpu_node, op));
+    xrt__cpu_rect r;
+    memset(&r, 0, sizeof r);
+    r.dst = (unsigned char *)nd->set.dst;
+    r.dpitch = nd->set.pitch;
+    r.width = nd->set.width;
+    r.height = nd->set.height;
+    r.depth = nd->rect.depth;
+    r.dslice = nd->rect.dslice;
+    r.value = nd->set.value;
+    r.esize = nd->set.element_size;
     xrt__cpu_rect_run(&r);
 }
 
@@ -5424,15 +5544,20 @@ static void xrt__cpu_rect_node(xrt__cpu_node *nd, const xrt__cpu_rect *r)
         nd->op.run = xrt__cpu_run_copy_rows;
         nd->op.u.copy.dst = r->dst;
         nd->op.u.copy.src = r->src;
-        nd->op.u.copy.size = (r->height - 1) * r->spitch + r->width; /* the source's span */
+        nd->op.u.copy.size = (r->depth - 1) * r->sslice + (r->height - 1) * r->spitch + r->width; /* the source's span */
         nd->rect.dpitch = r->dpitch;
         nd->rect.spitch = r->spitch;
         nd->rect.width = r->width;
         nd->rect.height = r->height;
+        nd->rect.depth = r->depth;
+        nd->rect.dslice = r->dslice;
+        nd->rect.sslice = r->sslice;
     } else {
-        nd->op.run = xrt__cpu_run_set_rows;
+        nd->op.run = r->depth > 1 ? xrt__cpu_run_set_box : xrt__cpu_run_set_rows;
         nd->op.u.set.dst = r->dst;
-        nd->op.u.set.size = (r->height - 1) * r->dpitch + r->width * r->esize;
+        nd->op.u.set.size = (r->depth - 1) * r->dslice + (r->height - 1) * r->dpitch + r->width * r->esize;
+        nd->rect.depth = r->depth;
+        nd->rect.dslice = r->dslice;
         nd->op.u.set.value = (int)(r->value & 0xffu);
         nd->set.dst = r->dst;
         nd->set.pitch = r->dpitch;
@@ -6439,6 +6564,10 @@ static void xrt__cpu_dot_operands(FILE *f, const xrt__cpu_node *n)
         const char *name = dladdr((void *)(uintptr_t)l->kernel, &info) && info.dli_sname ? info.dli_sname : "?";
         fprintf(f, "\\n%s grid (%u, %u, %u) block (%u, %u, %u) shared %zu", name, l->grid.x, l->grid.y, l->grid.z,
                 l->block.x, l->block.y, l->block.z, l->shared);
+    } else if (n->kind == XRT__CPU_NODE_COPY && n->rect.depth > 1) {
+        fprintf(f, "\\n%zu x %zu x %zu bytes from %p (pitch %zu, slice %zu) to %p (pitch %zu, slice %zu)",
+                n->rect.width, n->rect.height, n->rect.depth, op->u.copy.src, n->rect.spitch, n->rect.sslice,
+                op->u.copy.dst, n->rect.dpitch, n->rect.dslice);
     } else if (n->kind == XRT__CPU_NODE_COPY && n->rect.height) {
         fprintf(f, "\\n%zu x %zu bytes from %p (pitch %zu) to %p (pitch %zu)", n->rect.width, n->rect.height,
                 op->u.copy.src, n->rect.spitch, op->u.copy.dst, n->rect.dpitch);
@@ -6814,16 +6943,19 @@ static int xrt__cpu_node_differ(const xrt__cpu_node *x, const xrt__cpu_node *y, 
     case XRT__CPU_NODE_COPY:
         if ((x->rect.height || y->rect.height) &&
             (x->rect.height != y->rect.height || x->rect.width != y->rect.width || x->rect.dpitch != y->rect.dpitch ||
-             x->rect.spitch != y->rect.spitch || x->op.u.copy.dst != y->op.u.copy.dst ||
+             x->rect.spitch != y->rect.spitch || x->rect.depth != y->rect.depth || x->rect.dslice != y->rect.dslice ||
+             x->rect.sslice != y->rect.sslice || x->op.u.copy.dst != y->op.u.copy.dst ||
              x->op.u.copy.src != y->op.u.copy.src))
             return xrt__cpu_update_fail(e, XRT_GRAPH_EXEC_UPDATE_PARAMETERS_CHANGED, j, UINT32_MAX,
-                                        "node %u: a 2-D copy cannot change", k);
+                                        "node %u: a 2-D or 3-D copy cannot change", k);
         return xrt__cpu_update_pointer(x->op.u.copy.src, y->op.u.copy.src, "source", k, e) ||
                xrt__cpu_update_pointer(x->op.u.copy.dst, y->op.u.copy.dst, "destination", k, e);
     case XRT__CPU_NODE_SET:
-        if ((x->set.height > 1 || y->set.height > 1 || x->set.element_size != y->set.element_size) &&
+        if ((x->set.height > 1 || y->set.height > 1 || x->set.element_size != y->set.element_size ||
+             x->rect.depth > 1 || y->rect.depth > 1) &&
             (x->set.dst != y->set.dst || x->set.pitch != y->set.pitch || x->set.value != y->set.value ||
-             x->set.element_size != y->set.element_size || x->set.width != y->set.width || x->set.height != y->set.height))
+             x->set.element_size != y->set.element_size || x->set.width != y->set.width || x->set.height != y->set.height ||
+             x->rect.depth != y->rect.depth || x->rect.dslice != y->rect.dslice))
             return xrt__cpu_update_fail(e, XRT_GRAPH_EXEC_UPDATE_PARAMETERS_CHANGED, j, UINT32_MAX,
                                         "node %u: only a memset of one row of bytes can change", k);
         return xrt__cpu_update_pointer(x->set.dst, y->set.dst, "destination", k, e);
@@ -7111,7 +7243,11 @@ static xrt_status xrt__cpu_graph_node_get_params(const xrt_backend *self, void *
     (void)self;
     if (nd->kind == XRT__CPU_NODE_COPY && nd->rect.height)
         return xrt_error(XRT_ERROR_UNSUPPORTED, "cpu: xrt_graph_node_get_params",
-                         "the node is a 2-D copy, which xrt_memcpy_node_params cannot describe (not yet)");
+                         "the node is a %s copy, which xrt_memcpy_node_params cannot describe (not yet)",
+                         nd->rect.depth > 1 ? "3-D" : "2-D");
+    if (nd->kind == XRT__CPU_NODE_SET && nd->rect.depth > 1)
+        return xrt_error(XRT_ERROR_UNSUPPORTED, "cpu: xrt_graph_node_get_params",
+                         "the node is a 3-D memset, which xrt_memset_node_params cannot describe");
     p->type = (xrt_graph_node_type)xrt__cpu_node_types[nd->kind];
     if (nd->kind == XRT__CPU_NODE_KERNEL) {
         const xrt__cpu_launch *l = (const xrt__cpu_launch *)nd->op.u.host.user;

@@ -46,6 +46,9 @@
     X(host_params, struct cudaHostNodeParams *)   \
     X(host_params_in, const struct cudaHostNodeParams *) \
     X(memcpy3d, struct cudaMemcpy3DParms *)       \
+    X(memcpy3d_in, const struct cudaMemcpy3DParms *) \
+    X(pitched_ptr, struct cudaPitchedPtr)         \
+    X(extent, struct cudaExtent)                  \
     X(ipc_mem_handle, cudaIpcMemHandle_t)         \
     X(ipc_event_handle, cudaIpcEventHandle_t)
 #define XRT__CUDA_TYPEDEF(name, type) typedef type xrt__cuda_t_##name;
@@ -141,6 +144,8 @@ static const xrt__gpu_error xrt__cuda_errors[] = {
     {cudaErrorGraphExecUpdateFailure, XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE},
     {cudaErrorPeerAccessAlreadyEnabled, XRT_ERROR_PEER_ACCESS_ALREADY_ENABLED},
     {cudaErrorPeerAccessNotEnabled, XRT_ERROR_PEER_ACCESS_NOT_ENABLED},
+    {cudaErrorHostMemoryAlreadyRegistered, XRT_ERROR_HOST_MEMORY_ALREADY_REGISTERED},
+    {cudaErrorHostMemoryNotRegistered, XRT_ERROR_HOST_MEMORY_NOT_REGISTERED},
 };
 
 /* xrt's capture modes and statuses are CUDA's. */
@@ -817,7 +822,11 @@ XRT__GPU_ASSERT(sizeof(dim3) == sizeof(xrt_dim3) && sizeof(((struct cudaKernelNo
                     sizeof(((struct cudaMemsetParams *)0)->value) == sizeof(unsigned) &&
                     sizeof(((struct cudaMemsetParams *)0)->elementSize) == sizeof(unsigned) &&
                     sizeof(struct cudaPos) == 3 * sizeof(size_t) && sizeof(struct cudaExtent) == 3 * sizeof(size_t) &&
-                    offsetof(struct cudaPitchedPtr, ptr) == 0 && sizeof(enum cudaMemcpyKind) == sizeof(int),
+                    offsetof(struct cudaPitchedPtr, ptr) == 0 && sizeof(enum cudaMemcpyKind) == sizeof(int) &&
+                    offsetof(struct cudaPitchedPtr, pitch) == offsetof(xrt_pitched_ptr, pitch) &&
+                    offsetof(struct cudaPitchedPtr, ysize) == offsetof(xrt_pitched_ptr, ysize) &&
+                    offsetof(struct cudaExtent, depth) == offsetof(xrt_extent, depth) &&
+                    offsetof(struct cudaPos, z) == offsetof(xrt_pos, z),
                 "CUDA's node struct fields are not of the sizes xrt writes");
 XRT__GPU_ASSERT(sizeof(struct cudaHostNodeParams) == 2 * sizeof(void *) && offsetof(struct cudaHostNodeParams, userData) == sizeof(void *),
                 "cudaHostNodeParams is not (fn, user)");

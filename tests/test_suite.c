@@ -299,6 +299,121 @@ XRT_TEST(test_pitched_round_trip)
     OK(xrt_free(d));
 }
 
+/* 3-D memory: a box there and back and 3-D memsets (each direction and odd
+   geometry: tests/test_pitched.c). */
+XRT_TEST(test_3d_round_trip)
+{
+    unsigned char h[2 * 3 * 40], back[2 * 3 * 40];
+    xrt_pitched_ptr d;
+    xrt_memcpy_3d_parms p;
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof h; i++) h[i] = (unsigned char)i;
+    OK(xrt_malloc_3d(&d, xrt_make_extent(40, 3, 2)));
+    OK(xrt_memset_3d(d, 0x11, xrt_make_extent(40, 3, 2)));
+    memset(&p, 0, sizeof p);
+    p.src_ptr = xrt_make_pitched_ptr(h, 40, 40, 3);
+    p.dst_ptr = d;
+    p.extent = xrt_make_extent(30, 3, 2);
+    p.kind = XRT_MEMCPY_HOST_TO_DEVICE;
+    OK(xrt_memcpy_3d(&p));
+    OK(xrt_memset_3d_async(d, 0x22, xrt_make_extent(2, 3, 2), NULL));
+    p.src_ptr = d;
+    p.dst_ptr = xrt_make_pitched_ptr(back, 40, 40, 3);
+    p.extent = xrt_make_extent(40, 3, 2);
+    p.kind = XRT_MEMCPY_DEVICE_TO_HOST;
+    OK(xrt_memcpy_3d_async(&p, NULL));
+    OK(xrt_stream_synchronize(NULL));
+    for (i = 0; i < sizeof h; i++)
+        assert_int_equal(back[i], i % 40 < 2 ? 0x22 : i % 40 < 30 ? h[i] : 0x11);
+    OK(xrt_free(d.ptr));
+}
+
+/* A host function that waits (at most 2 s) for the caller's flag: *late
+   says whether the caller came after the deadline. */
+typedef struct late_gate {
+    int open, late;
+} late_gate;
+
+static void late_gate_wait(void *user)
+{
+    late_gate *g = (late_gate *)user;
+    double t0 = now_ms(CLOCK_MONOTONIC);
+    while (!__atomic_load_n(&g->open, __ATOMIC_ACQUIRE))
+        if (now_ms(CLOCK_MONOTONIC) - t0 > 2000) {
+            g->late = 1;
+            return;
+        }
+}
+
+/* A copy from registered memory is asynchronous as one from pinned memory:
+   it returns while the stream is still held by a host function (a pageable
+   source would make it wait for the stream, and the gate would close late). */
+XRT_TEST(test_host_register_copies_async)
+{
+    static unsigned char h[4096];
+    late_gate g = {0, 0};
+    xrt_stream s;
+    void *d;
+    (void)state;
+    OK(xrt_malloc(&d, sizeof h));
+    OK(xrt_stream_create(&s));
+    OK(xrt_host_register(h, sizeof h, 0));
+    OK(xrt_launch_host_func(s, late_gate_wait, &g));
+    OK(xrt_memcpy_async(d, h, sizeof h, XRT_MEMCPY_HOST_TO_DEVICE, s));
+    __atomic_store_n(&g.open, 1, __ATOMIC_RELEASE);
+    OK(xrt_stream_synchronize(s));
+    assert_int_equal(g.late, 0);
+    OK(xrt_host_unregister(h));
+    OK(xrt_stream_destroy(s));
+    OK(xrt_free(d));
+}
+
+/* Registered host memory (xrt_host_register): pinned while registered
+   (pointer attributes, xrt_free_host refuses it), its device pointer, an
+   asynchronous copy from it, overlaps refused with
+   XRT_ERROR_HOST_MEMORY_ALREADY_REGISTERED, a second unregister with
+   XRT_ERROR_HOST_MEMORY_NOT_REGISTERED; then pageable again. */
+XRT_TEST(test_host_register)
+{
+    static unsigned char h[3 * 4096];
+    unsigned char back[100];
+    xrt_pointer_attributes a;
+    void *d, *dp;
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof h; i++) h[i] = (unsigned char)(i * 7);
+    OK(xrt_malloc(&d, 4096));
+    OK(xrt_host_register(h + 4096, 4096, XRT_HOST_REGISTER_PORTABLE | XRT_HOST_REGISTER_MAPPED));
+    OK(xrt_pointer_get_attributes(&a, h + 4100));
+    assert_int_equal(a.type, XRT_MEMORY_PINNED_HOST);
+    assert_ptr_equal(a.base, h + 4096);
+    assert_int_equal(a.size, 4096);
+    OK(xrt_pointer_get_attributes(&a, h));
+    assert_int_not_equal(a.type, XRT_MEMORY_PINNED_HOST);
+    OK(xrt_host_get_device_pointer(&dp, h + 4096 + 5, 0));
+    assert_non_null(dp);
+    OK(xrt_memcpy_async(d, h + 4096 + 3, 100, XRT_MEMCPY_HOST_TO_DEVICE, NULL));
+    OK(xrt_memcpy_async(back, d, 100, XRT_MEMCPY_DEVICE_TO_HOST, NULL));
+    OK(xrt_stream_synchronize(NULL));
+    assert_memory_equal(back, h + 4096 + 3, 100);
+    FAILS(xrt_host_register(h + 4095, 2, 0), XRT_ERROR_HOST_MEMORY_ALREADY_REGISTERED, "overlap a registered range");
+    FAILS(xrt_host_register(h + 8191, 100, 0), XRT_ERROR_HOST_MEMORY_ALREADY_REGISTERED, "overlap");
+    FAILS(xrt_host_register(h, sizeof h, 0), XRT_ERROR_HOST_MEMORY_ALREADY_REGISTERED, "overlap");
+    FAILS(xrt_free_host(h + 4096), XRT_ERROR_INVALID_VALUE, "use xrt_host_unregister");
+    FAILS(xrt_host_unregister(h + 4097), XRT_ERROR_HOST_MEMORY_NOT_REGISTERED, "inside");
+    OK(xrt_host_register(h, 4096, 0)); /* the neighbours: no overlap */
+    OK(xrt_host_register(h + 8192, 4096, XRT_HOST_REGISTER_READ_ONLY));
+    OK(xrt_host_unregister(h + 4096));
+    FAILS(xrt_host_unregister(h + 4096), XRT_ERROR_HOST_MEMORY_NOT_REGISTERED, "already unregistered");
+    OK(xrt_pointer_get_attributes(&a, h + 4100));
+    assert_int_not_equal(a.type, XRT_MEMORY_PINNED_HOST);
+    FAILS(xrt_host_get_device_pointer(&dp, h + 4100, 0), XRT_ERROR_INVALID_VALUE, "not pinned host memory");
+    OK(xrt_host_unregister(h));
+    OK(xrt_host_unregister(h + 8192));
+    OK(xrt_free(d));
+}
+
 /* Host -> device -> device -> host -> host, with explicit kinds and with
    XRT_MEMCPY_DEFAULT, at aligned and odd offsets. */
 XRT_TEST(test_memcpy_kinds)

@@ -195,7 +195,14 @@ static int op_index, trace; /* FUZZ_API_TRACE=1: print each call and its status 
     X(memcpy_2d, 0)       /* tests/test_pitched.c */                    \
     X(memcpy_2d_async, 0) /* tests/test_pitched.c */                    \
     X(memset_2d, 0)       /* tests/test_pitched.c */                    \
-    X(memset_2d_async, 0) /* tests/test_pitched.c */
+    X(memset_2d_async, 0) /* tests/test_pitched.c */                    \
+    X(memcpy_3d, 0)       /* tests/test_pitched.c */                    \
+    X(memcpy_3d_async, 0) /* tests/test_pitched.c */                    \
+    X(memset_3d, 0)       /* tests/test_pitched.c */                    \
+    X(memset_3d_async, 0) /* tests/test_pitched.c */                    \
+    X(host_register, 0)   /* tests/test_suite.c: the model has no registered ranges */ \
+    X(host_unregister, 0) /* tests/test_suite.c */                      \
+    X(host_get_device_pointer, 0) /* tests/test_suite.c */
 
 #define FUZZ_ROW(op, modelled) fuzz_row_##op,
 enum { FUZZ_OPERATIONS(FUZZ_ROW) fuzz_rows };
