@@ -648,6 +648,22 @@ XRT_API xrt_status xrt_backend_count(int *count);          /* built-in and regis
 XRT_API xrt_status xrt_backend_get_info(int index, xrt_backend_info *info);
 XRT_API xrt_status xrt_set_backend(const char *name);      /* for the calling thread */
 XRT_API xrt_status xrt_get_backend(const char **name);     /* the calling thread's */
+/* A library's calls on its own backend without moving its caller's thread
+   (CUDA's cuCtxPushCurrent / cuCtxPopCurrent). A handle names a registered,
+   available backend (name NULL: the thread's own) until xrt_shutdown; it costs
+   a registry lookup once. xrt_push_backend makes the handle's backend the
+   thread's, and with a device >= 0 that backend's current device too;
+   xrt_pop_backend restores what the matching push saved (the backend, and the
+   device where one was given) and gives the popped handle (popped may be
+   NULL). Pushes nest XRT_BACKEND_STACK_DEPTH deep per thread; a push and a pop
+   cost a few thread-local stores (with a device, also the backend's
+   get/set device). See REFERENCE.md "Using xrt inside a library". */
+typedef struct xrt_backend_handle_s *xrt_backend_handle;
+#define XRT_BACKEND_STACK_DEPTH 16
+#define XRT_DEVICE_CURRENT (-1) /* xrt_push_backend: leave the backend's device as it is */
+XRT_API xrt_status xrt_get_backend_handle(const char *name, xrt_backend_handle *handle);
+XRT_API xrt_status xrt_push_backend(xrt_backend_handle handle, int device);
+XRT_API xrt_status xrt_pop_backend(xrt_backend_handle *popped);
 static inline xrt_status xrt_get_capabilities(unsigned *caps); /* XRT_CAP_* of the thread's backend */
 
 /* plugins: backends in shared objects (see xrt_backends.h); never unloaded */
@@ -7561,37 +7577,182 @@ XRT_API xrt_status xrt_backend_get_info(int index, xrt_backend_info *info)
     return st;
 }
 
+/* The entry named (NULL: the thread's backend) if the thread may use it;
+   else NULL with the status and, in why, the reason. */
+static xrt__reg_entry *xrt__reg_pick_locked(const char *name, const xrt_backend *current, xrt_status *st, char *why,
+                                            size_t n)
+{
+    xrt__reg_entry *e = NULL;
+    int i;
+    if (name) e = xrt__reg_find_locked(name, strlen(name));
+    for (i = 0; !name && i < xrt__reg_count; i++)
+        if (&xrt__reg_entries[i].t == current) e = &xrt__reg_entries[i];
+    *st = XRT_SUCCESS;
+    if (!e) {
+        xrt__reg_names_locked(why, n);
+        *st = XRT_ERROR_NOT_FOUND;
+    } else if (xrt__reg_probe_locked(e) != XRT_SUCCESS) {
+        *st = xrt__reg_unavailable(e->probe_status);
+        snprintf(why, n, "%s", e->reason);
+    } else if (xrt__reg_forked && !(e->t.flags & XRT_BACKEND_FORK_SAFE)) {
+        *st = XRT_ERROR_NOT_PERMITTED;
+        snprintf(why, n, "forked child: %.64s cannot be used after fork()", e->t.name);
+    }
+    return *st == XRT_SUCCESS ? e : NULL;
+}
+
+static xrt_status xrt__reg_pick_fail(xrt_status st, const char *fn, const char *name, const char *why)
+{
+    if (st == XRT_ERROR_NOT_FOUND && !name)
+        return xrt_error(XRT_ERROR_BACKEND_UNAVAILABLE, fn, "the thread has no usable backend (valid: %s)", why);
+    if (st == XRT_ERROR_NOT_FOUND) return xrt_error(st, fn, "unknown backend '%.64s' (valid: %s)", name, why);
+    if (st == XRT_ERROR_NOT_PERMITTED) return xrt_error(st, fn, "%s", why);
+    return xrt_error(st, fn, "%.64s: unavailable: %s", name ? name : "the thread's backend", why);
+}
+
+/* A host function runs on its stream's backend: it may not select another. */
+static xrt_status xrt__reg_choice_refused(const char *fn)
+{
+    if (xrt__tls.be == &xrt__forbidden_backend) return xrt__forbidden_fail(fn);
+    return xrt_error(XRT_ERROR_NOT_PERMITTED, fn,
+                     "called from a host function, which runs on its stream's backend: it may not select another");
+}
+
 XRT_API xrt_status xrt_set_backend(const char *name)
 {
-    char names[256];
+    char why[256];
     xrt__reg_entry *e;
-    xrt_status st = XRT_SUCCESS;
-    if (xrt__tls.host_fn && xrt__tls.be == &xrt__forbidden_backend) return xrt__forbidden_fail("xrt_set_backend");
-    if (xrt__tls.host_fn) /* a backend that allows calls there: still not this one */
-        return xrt_error(XRT_ERROR_NOT_PERMITTED, "xrt_set_backend",
-                         "called from a host function, which runs on its stream's backend: it may not select another");
+    xrt_status st;
+    if (xrt__tls.host_fn) return xrt__reg_choice_refused("xrt_set_backend");
     if (!name) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_set_backend", "name is NULL");
     xrt__be(); /* initialises and fixes this thread's generation */
     xrt__lock(&xrt__reg_lock);
-    e = xrt__reg_find_locked(name, strlen(name));
-    if (!e) {
-        xrt__reg_names_locked(names, sizeof names);
-        st = XRT_ERROR_NOT_FOUND;
-    } else if (xrt__reg_probe_locked(e) != XRT_SUCCESS) {
-        st = xrt__reg_unavailable(e->probe_status);
-        snprintf(names, sizeof names, "%s", e->reason);
-    } else if (xrt__reg_forked && !(e->t.flags & XRT_BACKEND_FORK_SAFE)) {
-        st = XRT_ERROR_NOT_PERMITTED;
-        snprintf(names, sizeof names, "forked child: %.64s cannot be used after fork()", e->t.name);
-    } else {
+    e = xrt__reg_pick_locked(name, NULL, &st, why, sizeof why);
+    if (e) {
         xrt__tls.be = &e->t;
         xrt__tls.chosen = 1;
     }
     xrt__unlock(&xrt__reg_lock);
-    if (st == XRT_ERROR_NOT_FOUND)
-        return xrt_error(st, "xrt_set_backend", "unknown backend '%.64s' (valid: %s)", name, names);
-    if (st == XRT_ERROR_NOT_PERMITTED) return xrt_error(st, "xrt_set_backend", "%s", names);
-    if (st != XRT_SUCCESS) return xrt_error(st, "xrt_set_backend", "%.64s: unavailable: %s", name, names);
+    return e ? XRT_SUCCESS : xrt__reg_pick_fail(st, "xrt_set_backend", name, why);
+}
+
+/* >> impl: backends: handles and the thread's stack of pushed backends.
+   A handle is the registry's epoch above the entry's index + 1: one made
+   before xrt_shutdown is refused after it, and nothing is allocated. */
+#define XRT__BHANDLE_INDEX_BITS 8
+struct xrt__push_frame {
+    const xrt_backend *be; /* the thread's state before the push */
+    unsigned gen, epoch;
+    int chosen;
+    xrt_backend_handle handle;
+    int device;            /* the backend's device to restore, or XRT_DEVICE_CURRENT */
+};
+static XRT__TLS struct xrt__push_state {
+    int depth;
+    struct xrt__push_frame frames[XRT_BACKEND_STACK_DEPTH];
+} xrt__push;
+
+/* The handle's entry, NULL if it is not one of this registry's epoch. */
+static xrt__reg_entry *xrt__bhandle_entry(xrt_backend_handle handle)
+{
+    uintptr_t v = (uintptr_t)handle, i = (v & ((1u << XRT__BHANDLE_INDEX_BITS) - 1)) - 1;
+    if (XRT__UNLIKELY(i >= XRT_MAX_BACKENDS || (v >> XRT__BHANDLE_INDEX_BITS) != xrt__reg_epoch)) return NULL;
+    return &xrt__reg_entries[i];
+}
+
+XRT_API xrt_status xrt_get_backend_handle(const char *name, xrt_backend_handle *handle)
+{
+    char why[256];
+    const xrt_backend *current;
+    xrt__reg_entry *e;
+    xrt_status st;
+    if (!handle) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_get_backend_handle", "handle is NULL");
+    *handle = NULL;
+    if (xrt__tls.host_fn) return xrt__reg_choice_refused("xrt_get_backend_handle");
+    current = xrt__be(); /* initialises */
+    xrt__lock(&xrt__reg_lock);
+    e = xrt__reg_pick_locked(name, current, &st, why, sizeof why);
+    if (e)
+        *handle = (xrt_backend_handle)(((uintptr_t)xrt__reg_epoch << XRT__BHANDLE_INDEX_BITS) |
+                                       (uintptr_t)(e - xrt__reg_entries + 1));
+    xrt__unlock(&xrt__reg_lock);
+    return e ? XRT_SUCCESS : xrt__reg_pick_fail(st, "xrt_get_backend_handle", name, why);
+}
+
+/* Makes the backend's device `device`, saving the one to restore in f. */
+static xrt_status xrt__push_device(const xrt_backend *b, int device, struct xrt__push_frame *f)
+{
+    int current;
+    xrt_status st = b->get_device(b, &current);
+    if (st != XRT_SUCCESS) return st;
+    if (current != device && (st = b->set_device(b, device)) != XRT_SUCCESS) return st;
+    f->device = current;
+    return XRT_SUCCESS;
+}
+
+XRT_API xrt_status xrt_push_backend(xrt_backend_handle handle, int device)
+{
+    struct xrt__push_frame *f = &xrt__push.frames[xrt__push.depth < XRT_BACKEND_STACK_DEPTH ? xrt__push.depth : 0];
+    xrt__reg_entry *e;
+    if (XRT__UNLIKELY(xrt__tls.host_fn)) return xrt__reg_choice_refused("xrt_push_backend");
+    if (XRT__UNLIKELY(!handle)) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_push_backend", "handle is NULL");
+    if (XRT__UNLIKELY(!(e = xrt__bhandle_entry(handle))))
+        return xrt_error(XRT_ERROR_INVALID_HANDLE, "xrt_push_backend",
+                         "not a backend handle of this xrt (made before xrt_shutdown, or not by xrt_get_backend_handle)");
+    if (XRT__UNLIKELY(xrt__reg_forked && !(e->t.flags & XRT_BACKEND_FORK_SAFE)))
+        return xrt_error(XRT_ERROR_NOT_PERMITTED, "xrt_push_backend", "forked child: %.64s cannot be used after fork()",
+                         e->t.name);
+    if (XRT__UNLIKELY(device < XRT_DEVICE_CURRENT))
+        return xrt_error(XRT_ERROR_INVALID_DEVICE, "xrt_push_backend", "device %d is negative", device);
+    if (XRT__UNLIKELY(xrt__push.depth == XRT_BACKEND_STACK_DEPTH))
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "xrt_push_backend",
+                         "the thread's backend stack is full (%d pushes without a pop)", XRT_BACKEND_STACK_DEPTH);
+    xrt__be(); /* the thread is registered and its state current: it is what the pop restores */
+    f->device = XRT_DEVICE_CURRENT;
+    if (device != XRT_DEVICE_CURRENT) {
+        xrt_status st = xrt__push_device(&e->t, device, f);
+        if (st != XRT_SUCCESS) return st;
+    }
+    f->be = xrt__tls.be;
+    f->gen = xrt__tls.gen;
+    f->epoch = xrt__tls.epoch;
+    f->chosen = xrt__tls.chosen;
+    f->handle = handle;
+    xrt__push.depth++;
+    xrt__tls.be = &e->t;
+    xrt__tls.epoch = xrt__reg_epoch;
+    xrt__tls.chosen = 1;
+    return XRT_SUCCESS;
+}
+
+/* Puts the backend's device back as the push found it (not after xrt_shutdown). */
+static xrt_status xrt__pop_device(const struct xrt__push_frame *f)
+{
+    xrt__reg_entry *e = xrt__bhandle_entry(f->handle);
+    int current;
+    xrt_status st;
+    if (f->device == XRT_DEVICE_CURRENT || !e) return XRT_SUCCESS;
+    if ((st = e->t.get_device(&e->t, &current)) != XRT_SUCCESS) return st;
+    return current == f->device ? XRT_SUCCESS : e->t.set_device(&e->t, f->device);
+}
+
+XRT_API xrt_status xrt_pop_backend(xrt_backend_handle *popped)
+{
+    const struct xrt__push_frame *f;
+    xrt_status st;
+    if (XRT__UNLIKELY(xrt__tls.host_fn)) return xrt__reg_choice_refused("xrt_pop_backend");
+    if (XRT__UNLIKELY(xrt__push.depth == 0)) {
+        if (popped) *popped = NULL;
+        return xrt_error(XRT_ERROR_ILLEGAL_STATE, "xrt_pop_backend",
+                         "this thread pushed no backend: more pops than pushes (a push is popped on its own thread)");
+    }
+    f = &xrt__push.frames[--xrt__push.depth];
+    if (popped) *popped = f->handle;
+    st = xrt__pop_device(f); /* the thread is restored also when that fails */
+    xrt__tls.be = f->be;
+    xrt__tls.gen = f->gen; /* older than xrt__gen if the registry changed since: xrt__be_slow then decides */
+    xrt__tls.epoch = f->epoch;
+    xrt__tls.chosen = f->chosen;
     return st;
 }
 
