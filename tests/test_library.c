@@ -139,6 +139,24 @@ static void test_nested(void **state)
     app_unmoved();
 }
 
+/* Objects carry their backend, but calls go to the thread's: the library's
+   memory is refused outside its push (REFERENCE.md, "Using xrt inside a library"). */
+static void test_objects_need_their_backend(void **state)
+{
+    xrt_backend_handle good = NULL;
+    void *d = NULL;
+    (void)state;
+    OK(xrt_get_backend_handle("good", &good));
+    OK(xrt_push_backend(good, 0));
+    OK(xrt_malloc(&d, N));
+    OK(xrt_pop_backend(NULL));
+    FAILS(xrt_free(d), XRT_ERROR_INVALID_POINTER, "belongs to another backend");
+    OK(xrt_push_backend(good, 0));
+    OK(xrt_free(d));
+    OK(xrt_pop_backend(NULL));
+    app_unmoved();
+}
+
 static void *pop_elsewhere(void *arg)
 {
     xrt_backend_handle popped = (xrt_backend_handle)arg;
@@ -238,6 +256,7 @@ int main(void)
         cmocka_unit_test_setup(test_library_beside_application, setup),
         cmocka_unit_test_setup(test_same_backend_other_device, setup),
         cmocka_unit_test_setup(test_nested, setup),
+        cmocka_unit_test_setup(test_objects_need_their_backend, setup),
         cmocka_unit_test_setup(test_misuse, setup),
         cmocka_unit_test_setup(test_host_fn_refused, setup),
         cmocka_unit_test_setup(test_after_shutdown, setup),
