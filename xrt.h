@@ -599,6 +599,8 @@ typedef struct xrt_plugin_info {
     int loaded;          /* 1 if its backend is registered */
     const char *backend; /* that backend's name, NULL if not loaded */
     const char *reason;  /* why not, when loaded == 0 ("" otherwise) */
+    const char *origin;  /* what named it: "XRT_PLUGINS", "XRT_PLUGIN_PATH" (path: its directory's
+                            entry) or "xrt_load_plugin" */
 } xrt_plugin_info;
 
 typedef struct xrt_backend_info {
@@ -4261,6 +4263,7 @@ typedef struct xrt__plugin {
     int loaded;
     xrt_backend table;
     char reason[256];
+    const char *origin; /* what named it: "XRT_PLUGINS", "XRT_PLUGIN_PATH", "xrt_load_plugin" */
 } xrt__plugin;
 static xrt__plugin xrt__plugins[XRT__PLUGIN_MAX];
 static int xrt__plugin_count;
@@ -4369,7 +4372,7 @@ static int xrt__plugin_open_captured(xrt__plugin *pl)
 }
 
 /* Loads `path` unless it was tried before; registers its backend. */
-static xrt_status xrt__plugin_load_locked(const char *path, xrt__plugin **out)
+static xrt_status xrt__plugin_load_locked(const char *path, const char *origin, xrt__plugin **out)
 {
     static char real[sizeof xrt__plugins[0].real]; /* under the registry's lock */
     xrt__plugin *pl;
@@ -4380,10 +4383,146 @@ static xrt_status xrt__plugin_load_locked(const char *path, xrt__plugin **out)
     *out = pl = &xrt__plugins[xrt__plugin_count++];
     snprintf(pl->path, sizeof pl->path, "%s", path);
     memcpy(pl->real, real, sizeof real);
+    pl->origin = origin;
     pl->loaded = xrt__plugin_open_captured(pl);
     if (!pl->loaded) return XRT_ERROR_BACKEND_UNAVAILABLE;
     pl->reason[0] = 0;
     return XRT_SUCCESS;
+}
+
+/* >> impl: plugins found in directories (XRT_PLUGIN_PATH) */
+/* Code is loaded only from what this user or root owns and nobody else can
+   write, as ssh reads a key. */
+static int xrt__plugin_trusted(const struct stat *st)
+{
+    return (st->st_uid == geteuid() || st->st_uid == 0) && !(st->st_mode & (S_IWGRP | S_IWOTH));
+}
+
+/* A shared object's name: ends in ".so" or has ".so." (a versioned soname); not hidden. */
+static int xrt__plugin_so_name(const char *name)
+{
+    size_t n = strlen(name);
+    return name[0] != '.' && ((n > 3 && strcmp(name + n - 3, ".so") == 0) || strstr(name, ".so.") != NULL);
+}
+
+static int xrt__plugin_name_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Whether the object exports the entry point (opened and closed again); if
+   not, why, appended to `skipped` (the directory's debug line). */
+static int xrt__plugin_has_entry(const char *path, const char *name, char *skipped, size_t n)
+{
+    void *lib = dlopen(path, RTLD_LAZY | RTLD_LOCAL);
+    size_t len = strlen(skipped);
+    int has = 0;
+    if (lib) {
+        has = dlsym(lib, XRT_PLUGIN_SYMBOL) != NULL;
+        dlclose(lib);
+    }
+    if (!has && len < n)
+        snprintf(skipped + len, n - len, "%s%.64s (%s)", len ? ", " : "", name,
+                 lib ? "no function " XRT_PLUGIN_SYMBOL : "not a shared object");
+    return has;
+}
+
+/* One entry of a directory: loaded unless tried before (also under another name). */
+static void xrt__plugin_path_one(const char *path, const char *name, char *skipped, size_t n)
+{
+    static char real[sizeof xrt__plugins[0].real]; /* under the registry's lock */
+    struct stat st;
+    xrt__plugin *pl;
+    int count = xrt__plugin_count;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return;
+    if (!xrt__plugin_trusted(&st)) {
+        xrt_log(XRT_LOG_WARN, "XRT_PLUGIN_PATH: %s skipped: owned by another user or writable by others", path);
+        return;
+    }
+    xrt__plugin_real(path, real);
+    if (xrt__plugin_find_locked(path, real) || !xrt__plugin_has_entry(path, name, skipped, n)) return;
+    if (xrt__plugin_load_locked(path, "XRT_PLUGIN_PATH", &pl) == XRT_SUCCESS) return;
+    if (xrt__plugin_count > count) xrt_log(XRT_LOG_WARN, "plugin %s skipped: %s", pl->path, pl->reason);
+    else xrt_log(XRT_LOG_WARN, "plugin %s skipped: at most %d plugins", path, XRT__PLUGIN_MAX);
+}
+
+/* The shared objects' names in a directory, sorted; NULL and *n 0 if none. */
+static char **xrt__plugin_dir_names(DIR *d, size_t *n)
+{
+    char **names = NULL;
+    size_t cap = 0;
+    struct dirent *de;
+    *n = 0;
+    while ((de = readdir(d)) != NULL) {
+        if (!xrt__plugin_so_name(de->d_name)) continue;
+        if (*n == cap) {
+            size_t more = cap ? 2 * cap : 16;
+            char **bigger = (char **)realloc(names, more * sizeof *names);
+            if (!bigger) break; /* out of memory: the names so far */
+            names = bigger;
+            cap = more;
+        }
+        if ((names[*n] = strdup(de->d_name)) != NULL) (*n)++;
+    }
+    if (names) qsort(names, *n, sizeof *names, xrt__plugin_name_cmp);
+    return names;
+}
+
+/* A directory of XRT_PLUGIN_PATH: its shared objects in name order. */
+static void xrt__plugin_dir_locked(const char *dir)
+{
+    char path[sizeof xrt__plugins[0].path], skipped[600];
+    struct stat st;
+    char **names;
+    size_t n, i;
+    DIR *d;
+    if (stat(dir, &st) != 0) {
+        xrt_log(errno == ENOENT ? XRT_LOG_DEBUG : XRT_LOG_WARN, "XRT_PLUGIN_PATH: %s skipped: %s", dir, strerror(errno));
+        return;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        xrt_log(XRT_LOG_WARN, "XRT_PLUGIN_PATH: %s skipped: not a directory", dir);
+        return;
+    }
+    if (!xrt__plugin_trusted(&st)) {
+        xrt_log(XRT_LOG_WARN, "XRT_PLUGIN_PATH: %s skipped: owned by another user or writable by others", dir);
+        return;
+    }
+    if ((d = opendir(dir)) == NULL) {
+        xrt_log(XRT_LOG_WARN, "XRT_PLUGIN_PATH: %s skipped: cannot read it: %s", dir, strerror(errno));
+        return;
+    }
+    names = xrt__plugin_dir_names(d, &n);
+    closedir(d);
+    skipped[0] = 0;
+    for (i = 0; i < n; i++) {
+        if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, names[i]) < sizeof path)
+            xrt__plugin_path_one(path, names[i], skipped, sizeof skipped);
+        else
+            xrt_log(XRT_LOG_WARN, "XRT_PLUGIN_PATH: %s/%s skipped: path too long", dir, names[i]);
+        free(names[i]);
+    }
+    free(names);
+    /* one line a directory: lines logged during init wait, and only a few */
+    if (skipped[0]) xrt_log(XRT_LOG_DEBUG, "XRT_PLUGIN_PATH: %s: skipped %s", dir, skipped);
+}
+
+/* XRT_PLUGIN_PATH: directories as PATH's, in order, after XRT_PLUGINS. */
+static void xrt__plugin_path_locked(void)
+{
+    const char *env = xrt__getenv_code("XRT_PLUGIN_PATH"), *p;
+    char dir[sizeof xrt__plugins[0].path];
+    for (p = env; p && *p; p += strcspn(p, ":") + (p[strcspn(p, ":")] == ':')) {
+        size_t len = strcspn(p, ":");
+        if (len == 0) continue;
+        if (len >= sizeof dir) {
+            xrt_log(XRT_LOG_WARN, "XRT_PLUGIN_PATH: a directory of %zu characters skipped: too long", len);
+            continue;
+        }
+        memcpy(dir, p, len);
+        dir[len] = 0;
+        xrt__plugin_dir_locked(dir);
+    }
 }
 
 /* At init: the plugins loaded before register again, then XRT_PLUGINS; one
@@ -4408,10 +4547,11 @@ static void xrt__plugin_init_locked(void)
         memcpy(path, p, len);
         path[len] = 0;
         n = xrt__plugin_count;
-        if (xrt__plugin_load_locked(path, &pl) != XRT_SUCCESS && xrt__plugin_count > n) /* tried just now */
+        if (xrt__plugin_load_locked(path, "XRT_PLUGINS", &pl) != XRT_SUCCESS && xrt__plugin_count > n) /* tried just now */
             xrt_log(XRT_LOG_WARN, "plugin %s skipped: %s", pl->path, pl->reason);
     }
     if (env && *env) xrt_log(XRT_LOG_DEBUG, "XRT_PLUGINS=%.200s: %d plugin(s) tried", env, xrt__plugin_count);
+    xrt__plugin_path_locked();
 }
 
 /* >> impl: compile targets */
@@ -7781,7 +7921,7 @@ XRT_API xrt_status xrt_load_plugin(const char *path)
     xrt_init();
     xrt__err.quiet--;
     xrt__lock(&xrt__reg_lock);
-    st = xrt__plugin_load_locked(path, &pl);
+    st = xrt__plugin_load_locked(path, "xrt_load_plugin", &pl);
     if (st == XRT_SUCCESS) xrt__reg_select_again_locked();
     snprintf(reason, sizeof reason, "%s", pl ? pl->reason : "too many plugins");
     xrt__unlock(&xrt__reg_lock);
@@ -7813,6 +7953,7 @@ XRT_API xrt_status xrt_plugin_get_info(int index, xrt_plugin_info *info)
         info->loaded = pl->loaded;
         info->backend = pl->loaded ? pl->table.name : NULL;
         info->reason = pl->reason;
+        info->origin = pl->origin;
     }
     xrt__unlock(&xrt__reg_lock);
     if (st != XRT_SUCCESS) return xrt_error(st, "xrt_plugin_get_info", "index %d out of range", index);
