@@ -273,3 +273,13 @@ include bench/tools.mk
 
 # last: its first rule must not become the default target
 include tests/fuzz/fuzz.mk
+
+# >> test_library: the application (tests/test_library.c) and the library
+# (tests/library/lib.c), two translation units, the library on the "good" plugin.
+$(B)/plain/test_library $(B)/asan/test_library: tests/library/lib.c tests/library/lib.h
+$(B)/plain/test_library: LDLIBS := tests/library/lib.c $(LDLIBS)
+$(B)/asan/test_library: LDLIBS := tests/library/lib.c $(LDLIBS)
+$(B)/plain/test_library: ENABLE += -DXRT_TEST_PLUGIN_DIR=\"$(B)/plugins\"
+$(B)/asan/test_library: ENABLE += -DXRT_TEST_PLUGIN_DIR=\"$(B)/plugins/asan\"
+$(B)/plain/test_library: | $(PLUGINS)
+$(B)/asan/test_library: | $(PLUGINS_ASAN)

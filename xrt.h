@@ -625,6 +625,8 @@ typedef struct xrt_plugin_info {
     int loaded;          /* 1 if its backend is registered */
     const char *backend; /* that backend's name, NULL if not loaded */
     const char *reason;  /* why not, when loaded == 0 ("" otherwise) */
+    const char *origin;  /* what named it: "XRT_PLUGINS", "XRT_PLUGIN_PATH" (path: its directory's
+                            entry) or "xrt_load_plugin" */
 } xrt_plugin_info;
 
 typedef struct xrt_backend_info {
@@ -674,6 +676,22 @@ XRT_API xrt_status xrt_backend_count(int *count);          /* built-in and regis
 XRT_API xrt_status xrt_backend_get_info(int index, xrt_backend_info *info);
 XRT_API xrt_status xrt_set_backend(const char *name);      /* for the calling thread */
 XRT_API xrt_status xrt_get_backend(const char **name);     /* the calling thread's */
+/* A library's calls on its own backend without moving its caller's thread
+   (CUDA's cuCtxPushCurrent / cuCtxPopCurrent). A handle names a registered,
+   available backend (name NULL: the thread's own) until xrt_shutdown; it costs
+   a registry lookup once. xrt_push_backend makes the handle's backend the
+   thread's, and with a device >= 0 that backend's current device too;
+   xrt_pop_backend restores what the matching push saved (the backend, and the
+   device where one was given) and gives the popped handle (popped may be
+   NULL). Pushes nest XRT_BACKEND_STACK_DEPTH deep per thread; a push and a pop
+   cost a few thread-local stores (with a device, also the backend's
+   get/set device). See REFERENCE.md "Using xrt inside a library". */
+typedef struct xrt_backend_handle_s *xrt_backend_handle;
+#define XRT_BACKEND_STACK_DEPTH 16
+#define XRT_DEVICE_CURRENT (-1) /* xrt_push_backend: leave the backend's device as it is */
+XRT_API xrt_status xrt_get_backend_handle(const char *name, xrt_backend_handle *handle);
+XRT_API xrt_status xrt_push_backend(xrt_backend_handle handle, int device);
+XRT_API xrt_status xrt_pop_backend(xrt_backend_handle *popped);
 static inline xrt_status xrt_get_capabilities(unsigned *caps); /* XRT_CAP_* of the thread's backend */
 
 /* plugins: backends in shared objects (see xrt_backends.h); never unloaded */
@@ -4508,6 +4526,7 @@ typedef struct xrt__plugin {
     int loaded;
     xrt_backend table;
     char reason[256];
+    const char *origin; /* what named it: "XRT_PLUGINS", "XRT_PLUGIN_PATH", "xrt_load_plugin" */
 } xrt__plugin;
 static xrt__plugin xrt__plugins[XRT__PLUGIN_MAX];
 static int xrt__plugin_count;
@@ -4616,7 +4635,7 @@ static int xrt__plugin_open_captured(xrt__plugin *pl)
 }
 
 /* Loads `path` unless it was tried before; registers its backend. */
-static xrt_status xrt__plugin_load_locked(const char *path, xrt__plugin **out)
+static xrt_status xrt__plugin_load_locked(const char *path, const char *origin, xrt__plugin **out)
 {
     static char real[sizeof xrt__plugins[0].real]; /* under the registry's lock */
     xrt__plugin *pl;
@@ -4627,10 +4646,146 @@ static xrt_status xrt__plugin_load_locked(const char *path, xrt__plugin **out)
     *out = pl = &xrt__plugins[xrt__plugin_count++];
     snprintf(pl->path, sizeof pl->path, "%s", path);
     memcpy(pl->real, real, sizeof real);
+    pl->origin = origin;
     pl->loaded = xrt__plugin_open_captured(pl);
     if (!pl->loaded) return XRT_ERROR_BACKEND_UNAVAILABLE;
     pl->reason[0] = 0;
     return XRT_SUCCESS;
+}
+
+/* >> impl: plugins found in directories (XRT_PLUGIN_PATH) */
+/* Code is loaded only from what this user or root owns and nobody else can
+   write, as ssh reads a key. */
+static int xrt__plugin_trusted(const struct stat *st)
+{
+    return (st->st_uid == geteuid() || st->st_uid == 0) && !(st->st_mode & (S_IWGRP | S_IWOTH));
+}
+
+/* A shared object's name: ends in ".so" or has ".so." (a versioned soname); not hidden. */
+static int xrt__plugin_so_name(const char *name)
+{
+    size_t n = strlen(name);
+    return name[0] != '.' && ((n > 3 && strcmp(name + n - 3, ".so") == 0) || strstr(name, ".so.") != NULL);
+}
+
+static int xrt__plugin_name_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Whether the object exports the entry point (opened and closed again); if
+   not, why, appended to `skipped` (the directory's debug line). */
+static int xrt__plugin_has_entry(const char *path, const char *name, char *skipped, size_t n)
+{
+    void *lib = dlopen(path, RTLD_LAZY | RTLD_LOCAL);
+    size_t len = strlen(skipped);
+    int has = 0;
+    if (lib) {
+        has = dlsym(lib, XRT_PLUGIN_SYMBOL) != NULL;
+        dlclose(lib);
+    }
+    if (!has && len < n)
+        snprintf(skipped + len, n - len, "%s%.64s (%s)", len ? ", " : "", name,
+                 lib ? "no function " XRT_PLUGIN_SYMBOL : "not a shared object");
+    return has;
+}
+
+/* One entry of a directory: loaded unless tried before (also under another name). */
+static void xrt__plugin_path_one(const char *path, const char *name, char *skipped, size_t n)
+{
+    static char real[sizeof xrt__plugins[0].real]; /* under the registry's lock */
+    struct stat st;
+    xrt__plugin *pl;
+    int count = xrt__plugin_count;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return;
+    if (!xrt__plugin_trusted(&st)) {
+        xrt_log(XRT_LOG_WARN, "XRT_PLUGIN_PATH: %s skipped: owned by another user or writable by others", path);
+        return;
+    }
+    xrt__plugin_real(path, real);
+    if (xrt__plugin_find_locked(path, real) || !xrt__plugin_has_entry(path, name, skipped, n)) return;
+    if (xrt__plugin_load_locked(path, "XRT_PLUGIN_PATH", &pl) == XRT_SUCCESS) return;
+    if (xrt__plugin_count > count) xrt_log(XRT_LOG_WARN, "plugin %s skipped: %s", pl->path, pl->reason);
+    else xrt_log(XRT_LOG_WARN, "plugin %s skipped: at most %d plugins", path, XRT__PLUGIN_MAX);
+}
+
+/* The shared objects' names in a directory, sorted; NULL and *n 0 if none. */
+static char **xrt__plugin_dir_names(DIR *d, size_t *n)
+{
+    char **names = NULL;
+    size_t cap = 0;
+    struct dirent *de;
+    *n = 0;
+    while ((de = readdir(d)) != NULL) {
+        if (!xrt__plugin_so_name(de->d_name)) continue;
+        if (*n == cap) {
+            size_t more = cap ? 2 * cap : 16;
+            char **bigger = (char **)realloc(names, more * sizeof *names);
+            if (!bigger) break; /* out of memory: the names so far */
+            names = bigger;
+            cap = more;
+        }
+        if ((names[*n] = strdup(de->d_name)) != NULL) (*n)++;
+    }
+    if (names) qsort(names, *n, sizeof *names, xrt__plugin_name_cmp);
+    return names;
+}
+
+/* A directory of XRT_PLUGIN_PATH: its shared objects in name order. */
+static void xrt__plugin_dir_locked(const char *dir)
+{
+    char path[sizeof xrt__plugins[0].path], skipped[600];
+    struct stat st;
+    char **names;
+    size_t n, i;
+    DIR *d;
+    if (stat(dir, &st) != 0) {
+        xrt_log(errno == ENOENT ? XRT_LOG_DEBUG : XRT_LOG_WARN, "XRT_PLUGIN_PATH: %s skipped: %s", dir, strerror(errno));
+        return;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        xrt_log(XRT_LOG_WARN, "XRT_PLUGIN_PATH: %s skipped: not a directory", dir);
+        return;
+    }
+    if (!xrt__plugin_trusted(&st)) {
+        xrt_log(XRT_LOG_WARN, "XRT_PLUGIN_PATH: %s skipped: owned by another user or writable by others", dir);
+        return;
+    }
+    if ((d = opendir(dir)) == NULL) {
+        xrt_log(XRT_LOG_WARN, "XRT_PLUGIN_PATH: %s skipped: cannot read it: %s", dir, strerror(errno));
+        return;
+    }
+    names = xrt__plugin_dir_names(d, &n);
+    closedir(d);
+    skipped[0] = 0;
+    for (i = 0; i < n; i++) {
+        if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, names[i]) < sizeof path)
+            xrt__plugin_path_one(path, names[i], skipped, sizeof skipped);
+        else
+            xrt_log(XRT_LOG_WARN, "XRT_PLUGIN_PATH: %s/%s skipped: path too long", dir, names[i]);
+        free(names[i]);
+    }
+    free(names);
+    /* one line a directory: lines logged during init wait, and only a few */
+    if (skipped[0]) xrt_log(XRT_LOG_DEBUG, "XRT_PLUGIN_PATH: %s: skipped %s", dir, skipped);
+}
+
+/* XRT_PLUGIN_PATH: directories as PATH's, in order, after XRT_PLUGINS. */
+static void xrt__plugin_path_locked(void)
+{
+    const char *env = xrt__getenv_code("XRT_PLUGIN_PATH"), *p;
+    char dir[sizeof xrt__plugins[0].path];
+    for (p = env; p && *p; p += strcspn(p, ":") + (p[strcspn(p, ":")] == ':')) {
+        size_t len = strcspn(p, ":");
+        if (len == 0) continue;
+        if (len >= sizeof dir) {
+            xrt_log(XRT_LOG_WARN, "XRT_PLUGIN_PATH: a directory of %zu characters skipped: too long", len);
+            continue;
+        }
+        memcpy(dir, p, len);
+        dir[len] = 0;
+        xrt__plugin_dir_locked(dir);
+    }
 }
 
 /* At init: the plugins loaded before register again, then XRT_PLUGINS; one
@@ -4655,10 +4810,11 @@ static void xrt__plugin_init_locked(void)
         memcpy(path, p, len);
         path[len] = 0;
         n = xrt__plugin_count;
-        if (xrt__plugin_load_locked(path, &pl) != XRT_SUCCESS && xrt__plugin_count > n) /* tried just now */
+        if (xrt__plugin_load_locked(path, "XRT_PLUGINS", &pl) != XRT_SUCCESS && xrt__plugin_count > n) /* tried just now */
             xrt_log(XRT_LOG_WARN, "plugin %s skipped: %s", pl->path, pl->reason);
     }
     if (env && *env) xrt_log(XRT_LOG_DEBUG, "XRT_PLUGINS=%.200s: %d plugin(s) tried", env, xrt__plugin_count);
+    xrt__plugin_path_locked();
 }
 
 /* >> impl: compile targets */
@@ -8055,37 +8211,182 @@ XRT_API xrt_status xrt_backend_get_info(int index, xrt_backend_info *info)
     return st;
 }
 
+/* The entry named (NULL: the thread's backend) if the thread may use it;
+   else NULL with the status and, in why, the reason. */
+static xrt__reg_entry *xrt__reg_pick_locked(const char *name, const xrt_backend *current, xrt_status *st, char *why,
+                                            size_t n)
+{
+    xrt__reg_entry *e = NULL;
+    int i;
+    if (name) e = xrt__reg_find_locked(name, strlen(name));
+    for (i = 0; !name && i < xrt__reg_count; i++)
+        if (&xrt__reg_entries[i].t == current) e = &xrt__reg_entries[i];
+    *st = XRT_SUCCESS;
+    if (!e) {
+        xrt__reg_names_locked(why, n);
+        *st = XRT_ERROR_NOT_FOUND;
+    } else if (xrt__reg_probe_locked(e) != XRT_SUCCESS) {
+        *st = xrt__reg_unavailable(e->probe_status);
+        snprintf(why, n, "%s", e->reason);
+    } else if (xrt__reg_forked && !(e->t.flags & XRT_BACKEND_FORK_SAFE)) {
+        *st = XRT_ERROR_NOT_PERMITTED;
+        snprintf(why, n, "forked child: %.64s cannot be used after fork()", e->t.name);
+    }
+    return *st == XRT_SUCCESS ? e : NULL;
+}
+
+static xrt_status xrt__reg_pick_fail(xrt_status st, const char *fn, const char *name, const char *why)
+{
+    if (st == XRT_ERROR_NOT_FOUND && !name)
+        return xrt_error(XRT_ERROR_BACKEND_UNAVAILABLE, fn, "the thread has no usable backend (valid: %s)", why);
+    if (st == XRT_ERROR_NOT_FOUND) return xrt_error(st, fn, "unknown backend '%.64s' (valid: %s)", name, why);
+    if (st == XRT_ERROR_NOT_PERMITTED) return xrt_error(st, fn, "%s", why);
+    return xrt_error(st, fn, "%.64s: unavailable: %s", name ? name : "the thread's backend", why);
+}
+
+/* A host function runs on its stream's backend: it may not select another. */
+static xrt_status xrt__reg_choice_refused(const char *fn)
+{
+    if (xrt__tls.be == &xrt__forbidden_backend) return xrt__forbidden_fail(fn);
+    return xrt_error(XRT_ERROR_NOT_PERMITTED, fn,
+                     "called from a host function, which runs on its stream's backend: it may not select another");
+}
+
 XRT_API xrt_status xrt_set_backend(const char *name)
 {
-    char names[256];
+    char why[256];
     xrt__reg_entry *e;
-    xrt_status st = XRT_SUCCESS;
-    if (xrt__tls.host_fn && xrt__tls.be == &xrt__forbidden_backend) return xrt__forbidden_fail("xrt_set_backend");
-    if (xrt__tls.host_fn) /* a backend that allows calls there: still not this one */
-        return xrt_error(XRT_ERROR_NOT_PERMITTED, "xrt_set_backend",
-                         "called from a host function, which runs on its stream's backend: it may not select another");
+    xrt_status st;
+    if (xrt__tls.host_fn) return xrt__reg_choice_refused("xrt_set_backend");
     if (!name) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_set_backend", "name is NULL");
     xrt__be(); /* initialises and fixes this thread's generation */
     xrt__lock(&xrt__reg_lock);
-    e = xrt__reg_find_locked(name, strlen(name));
-    if (!e) {
-        xrt__reg_names_locked(names, sizeof names);
-        st = XRT_ERROR_NOT_FOUND;
-    } else if (xrt__reg_probe_locked(e) != XRT_SUCCESS) {
-        st = xrt__reg_unavailable(e->probe_status);
-        snprintf(names, sizeof names, "%s", e->reason);
-    } else if (xrt__reg_forked && !(e->t.flags & XRT_BACKEND_FORK_SAFE)) {
-        st = XRT_ERROR_NOT_PERMITTED;
-        snprintf(names, sizeof names, "forked child: %.64s cannot be used after fork()", e->t.name);
-    } else {
+    e = xrt__reg_pick_locked(name, NULL, &st, why, sizeof why);
+    if (e) {
         xrt__tls.be = &e->t;
         xrt__tls.chosen = 1;
     }
     xrt__unlock(&xrt__reg_lock);
-    if (st == XRT_ERROR_NOT_FOUND)
-        return xrt_error(st, "xrt_set_backend", "unknown backend '%.64s' (valid: %s)", name, names);
-    if (st == XRT_ERROR_NOT_PERMITTED) return xrt_error(st, "xrt_set_backend", "%s", names);
-    if (st != XRT_SUCCESS) return xrt_error(st, "xrt_set_backend", "%.64s: unavailable: %s", name, names);
+    return e ? XRT_SUCCESS : xrt__reg_pick_fail(st, "xrt_set_backend", name, why);
+}
+
+/* >> impl: backends: handles and the thread's stack of pushed backends.
+   A handle is the registry's epoch above the entry's index + 1: one made
+   before xrt_shutdown is refused after it, and nothing is allocated. */
+#define XRT__BHANDLE_INDEX_BITS 8
+struct xrt__push_frame {
+    const xrt_backend *be; /* the thread's state before the push */
+    unsigned gen, epoch;
+    int chosen;
+    xrt_backend_handle handle;
+    int device;            /* the backend's device to restore, or XRT_DEVICE_CURRENT */
+};
+static XRT__TLS struct xrt__push_state {
+    int depth;
+    struct xrt__push_frame frames[XRT_BACKEND_STACK_DEPTH];
+} xrt__push;
+
+/* The handle's entry, NULL if it is not one of this registry's epoch. */
+static xrt__reg_entry *xrt__bhandle_entry(xrt_backend_handle handle)
+{
+    uintptr_t v = (uintptr_t)handle, i = (v & ((1u << XRT__BHANDLE_INDEX_BITS) - 1)) - 1;
+    if (XRT__UNLIKELY(i >= XRT_MAX_BACKENDS || (v >> XRT__BHANDLE_INDEX_BITS) != xrt__reg_epoch)) return NULL;
+    return &xrt__reg_entries[i];
+}
+
+XRT_API xrt_status xrt_get_backend_handle(const char *name, xrt_backend_handle *handle)
+{
+    char why[256];
+    const xrt_backend *current;
+    xrt__reg_entry *e;
+    xrt_status st;
+    if (!handle) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_get_backend_handle", "handle is NULL");
+    *handle = NULL;
+    if (xrt__tls.host_fn) return xrt__reg_choice_refused("xrt_get_backend_handle");
+    current = xrt__be(); /* initialises */
+    xrt__lock(&xrt__reg_lock);
+    e = xrt__reg_pick_locked(name, current, &st, why, sizeof why);
+    if (e)
+        *handle = (xrt_backend_handle)(((uintptr_t)xrt__reg_epoch << XRT__BHANDLE_INDEX_BITS) |
+                                       (uintptr_t)(e - xrt__reg_entries + 1));
+    xrt__unlock(&xrt__reg_lock);
+    return e ? XRT_SUCCESS : xrt__reg_pick_fail(st, "xrt_get_backend_handle", name, why);
+}
+
+/* Makes the backend's device `device`, saving the one to restore in f. */
+static xrt_status xrt__push_device(const xrt_backend *b, int device, struct xrt__push_frame *f)
+{
+    int current;
+    xrt_status st = b->get_device(b, &current);
+    if (st != XRT_SUCCESS) return st;
+    if (current != device && (st = b->set_device(b, device)) != XRT_SUCCESS) return st;
+    f->device = current;
+    return XRT_SUCCESS;
+}
+
+XRT_API xrt_status xrt_push_backend(xrt_backend_handle handle, int device)
+{
+    struct xrt__push_frame *f = &xrt__push.frames[xrt__push.depth < XRT_BACKEND_STACK_DEPTH ? xrt__push.depth : 0];
+    xrt__reg_entry *e;
+    if (XRT__UNLIKELY(xrt__tls.host_fn)) return xrt__reg_choice_refused("xrt_push_backend");
+    if (XRT__UNLIKELY(!handle)) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_push_backend", "handle is NULL");
+    if (XRT__UNLIKELY(!(e = xrt__bhandle_entry(handle))))
+        return xrt_error(XRT_ERROR_INVALID_HANDLE, "xrt_push_backend",
+                         "not a backend handle of this xrt (made before xrt_shutdown, or not by xrt_get_backend_handle)");
+    if (XRT__UNLIKELY(xrt__reg_forked && !(e->t.flags & XRT_BACKEND_FORK_SAFE)))
+        return xrt_error(XRT_ERROR_NOT_PERMITTED, "xrt_push_backend", "forked child: %.64s cannot be used after fork()",
+                         e->t.name);
+    if (XRT__UNLIKELY(device < XRT_DEVICE_CURRENT))
+        return xrt_error(XRT_ERROR_INVALID_DEVICE, "xrt_push_backend", "device %d is negative", device);
+    if (XRT__UNLIKELY(xrt__push.depth == XRT_BACKEND_STACK_DEPTH))
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "xrt_push_backend",
+                         "the thread's backend stack is full (%d pushes without a pop)", XRT_BACKEND_STACK_DEPTH);
+    xrt__be(); /* the thread is registered and its state current: it is what the pop restores */
+    f->device = XRT_DEVICE_CURRENT;
+    if (device != XRT_DEVICE_CURRENT) {
+        xrt_status st = xrt__push_device(&e->t, device, f);
+        if (st != XRT_SUCCESS) return st;
+    }
+    f->be = xrt__tls.be;
+    f->gen = xrt__tls.gen;
+    f->epoch = xrt__tls.epoch;
+    f->chosen = xrt__tls.chosen;
+    f->handle = handle;
+    xrt__push.depth++;
+    xrt__tls.be = &e->t;
+    xrt__tls.epoch = xrt__reg_epoch;
+    xrt__tls.chosen = 1;
+    return XRT_SUCCESS;
+}
+
+/* Puts the backend's device back as the push found it (not after xrt_shutdown). */
+static xrt_status xrt__pop_device(const struct xrt__push_frame *f)
+{
+    xrt__reg_entry *e = xrt__bhandle_entry(f->handle);
+    int current;
+    xrt_status st;
+    if (f->device == XRT_DEVICE_CURRENT || !e) return XRT_SUCCESS;
+    if ((st = e->t.get_device(&e->t, &current)) != XRT_SUCCESS) return st;
+    return current == f->device ? XRT_SUCCESS : e->t.set_device(&e->t, f->device);
+}
+
+XRT_API xrt_status xrt_pop_backend(xrt_backend_handle *popped)
+{
+    const struct xrt__push_frame *f;
+    xrt_status st;
+    if (XRT__UNLIKELY(xrt__tls.host_fn)) return xrt__reg_choice_refused("xrt_pop_backend");
+    if (XRT__UNLIKELY(xrt__push.depth == 0)) {
+        if (popped) *popped = NULL;
+        return xrt_error(XRT_ERROR_ILLEGAL_STATE, "xrt_pop_backend",
+                         "this thread pushed no backend: more pops than pushes (a push is popped on its own thread)");
+    }
+    f = &xrt__push.frames[--xrt__push.depth];
+    if (popped) *popped = f->handle;
+    st = xrt__pop_device(f); /* the thread is restored also when that fails */
+    xrt__tls.be = f->be;
+    xrt__tls.gen = f->gen; /* older than xrt__gen if the registry changed since: xrt__be_slow then decides */
+    xrt__tls.epoch = f->epoch;
+    xrt__tls.chosen = f->chosen;
     return st;
 }
 
@@ -8114,7 +8415,7 @@ XRT_API xrt_status xrt_load_plugin(const char *path)
     xrt_init();
     xrt__err.quiet--;
     xrt__lock(&xrt__reg_lock);
-    st = xrt__plugin_load_locked(path, &pl);
+    st = xrt__plugin_load_locked(path, "xrt_load_plugin", &pl);
     if (st == XRT_SUCCESS) xrt__reg_select_again_locked();
     snprintf(reason, sizeof reason, "%s", pl ? pl->reason : "too many plugins");
     xrt__unlock(&xrt__reg_lock);
@@ -8146,6 +8447,7 @@ XRT_API xrt_status xrt_plugin_get_info(int index, xrt_plugin_info *info)
         info->loaded = pl->loaded;
         info->backend = pl->loaded ? pl->table.name : NULL;
         info->reason = pl->reason;
+        info->origin = pl->origin;
     }
     xrt__unlock(&xrt__reg_lock);
     if (st != XRT_SUCCESS) return xrt_error(st, "xrt_plugin_get_info", "index %d out of range", index);

@@ -429,6 +429,52 @@ typedef struct xrt_plugin_host {
 
 typedef xrt_status (*xrt_plugin_register_fn)(const xrt_plugin_host *host, xrt_backend *table);
 
+/* >> forwarding: a plugin that wraps another backend (a tracer, a checker, a
+   counter) forwards the operations it does not change.
+   XRT_BACKEND_OPS(X) is the operation list, stable: X(name, (params), (args))
+   for each operation, `self` first in both; rows are only ever appended.
+   XRT_DEFINE_FORWARDERS(target_of), once at file scope of a translation
+   unit, defines for every operation `static xrt_status xrt_forward_<name>
+   (params)`, which calls the same operation of the backend target_of(self)
+   returns (a function or macro from the wrapper's table to its target), with
+   `self` bound to that target; and `static void xrt_forward_fill(xrt_backend
+   *t)`, which points every operation slot of t at them, for the wrapper to
+   replace the ones it changes. The forwarders use no name a parameter of
+   the list may have (target_of is called outside them), so an operation
+   with a parameter named `target` forwards as any other:
+
+       static const xrt_backend *inner;   (set in init: host->find_backend("cpu"))
+       static const xrt_backend *target_of(const xrt_backend *self) { (void)self; return inner; }
+       XRT_DEFINE_FORWARDERS(target_of);
+       static xrt_status count_malloc(const xrt_backend *self, void **ptr, size_t size)
+       { mallocs++; return xrt_forward_malloc(self, ptr, size); }
+       ... in xrt_plugin_register: xrt_forward_fill(table); table->malloc = count_malloc;
+*/
+#define XRT_BACKEND_OPS(X) XRT__BACKEND_OPS(X)
+#define XRT_DEFINE_FORWARDERS(target_of)                                                         \
+    static const xrt_backend *xrt_forward_target_(const xrt_backend *xrt_forward_self_)        \
+    {                                                                                          \
+        return target_of(xrt_forward_self_);                                                   \
+    }                                                                                          \
+    XRT__BACKEND_OPS(XRT__FORWARDER)                                                           \
+    static __attribute__((unused)) void xrt_forward_fill(xrt_backend *xrt_forward_table_)      \
+    {                                                                                          \
+        XRT__BACKEND_OPS(XRT__FORWARD_SLOT)                                                    \
+    }                                                                                          \
+    typedef int xrt__forwarders_defined_ /* takes the caller's ';' */
+/* `self` is bound to the target in a block of its own: -Wshadow is quiet there. */
+#define XRT__FORWARDER(op, params, args)                                                   \
+    static __attribute__((unused)) xrt_status xrt_forward_##op params                      \
+    {                                                                                      \
+        const xrt_backend *const xrt_forward_self_ = xrt_forward_target_(self);            \
+        _Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Wshadow\"") {    \
+            const xrt_backend *const self = xrt_forward_self_;                             \
+            return self->op args;                                                          \
+        }                                                                                  \
+        _Pragma("GCC diagnostic pop")                                                      \
+    }
+#define XRT__FORWARD_SLOT(op, params, args) xrt_forward_table_->op = xrt_forward_##op;
+
 #ifdef __cplusplus
 }
 #endif

@@ -1338,6 +1338,7 @@ static struct {
 
 static size_t xrt__cpu_split_bytes = 16u << 20; /* XRT_CPU_SPLIT_BYTES; bench/RESULTS.md says why */
 static unsigned long long xrt__cpu_threads;      /* XRT_CPU_THREADS; 0: every usable core */
+static int xrt__cpu_populate; /* XRT_CPU_POPULATE: device allocations come with their pages */
 
 static int xrt__cpu_pool_take(size_t *part, size_t *nparts)
 {
@@ -2478,6 +2479,25 @@ static int xrt__cpu_range_keep(xrt__cpu_head *h)
     return kept;
 }
 
+/* Under XRT_CPU_POPULATE=1, a device allocation's pages are there when
+   xrt_malloc returns, as a GPU's are: a first touch, an RDMA registration or a
+   copy into it then pays no page faults. MADV_POPULATE_WRITE (Linux 5.14)
+   where the kernel has it, else a write of each page's first byte as it is. */
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+static void xrt__cpu_populate_range(void *p, size_t size)
+{
+    size_t page = xrt__cpu_page(), i;
+    char *start = (char *)((uintptr_t)p & ~(uintptr_t)(page - 1));
+    size_t len = (size_t)((char *)p + size - start);
+    if (madvise(start, len, MADV_POPULATE_WRITE) == 0) return;
+    for (i = 0; i < len; i += page) {
+        volatile char *c = start + i;
+        *c = *c;
+    }
+}
+
 static xrt_status xrt__cpu_dev_alloc_on(int device, void **ptr, size_t size, const char *fn)
 {
     xrt__cpu_devmem *m = &xrt__cpu_mem[device];
@@ -2505,6 +2525,7 @@ static xrt_status xrt__cpu_dev_alloc_on(int device, void **ptr, size_t size, con
     h->refs = 1;
     __atomic_store_n(&h->magic, XRT__CPU_HEAD_MAGIC, __ATOMIC_RELEASE);
     *ptr = (char *)h + xrt__cpu_page();
+    if (xrt__cpu_populate) xrt__cpu_populate_range(*ptr, size);
     return XRT_SUCCESS;
 }
 
@@ -7707,6 +7728,7 @@ static xrt_status xrt__cpu_init(const xrt_backend *self, char *reason, size_t n)
     if (!settle_registered && pthread_atfork(xrt__cpu_fork_settle, NULL, NULL) == 0) settle_registered = 1;
     xrt__cpu_split_bytes = split == 0 || split > SIZE_MAX ? SIZE_MAX : (size_t)split; /* 0: never split */
     xrt__cpu_threads = xrt__env_number("XRT_CPU_THREADS", 0);
+    xrt__cpu_populate = xrt__env_switch("XRT_CPU_POPULATE", 0);
     xrt__cpu_counter_init(&xrt__cpu.exited, xrt__cpu.exited.value);
     xrt__cpu_counter_init(&xrt__cpu.entered, xrt__cpu.entered.value);
     xrt__cpu.list.next = xrt__cpu.list.prev = &xrt__cpu.list;

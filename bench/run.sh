@@ -16,6 +16,8 @@ section "dispatch (CPU backend)"
 $B/bench/dispatch
 if command -v valgrind > /dev/null; then sh bench/instructions.sh $B/bench/dispatch
 else echo "skipped: instruction count (valgrind is not installed)"; fi
+section "a library's own backend: push and pop (CPU backend)"
+$B/bench/backend_push
 section "start-up"
 $B/bench/startup
 section "CPU copies"
