@@ -5197,6 +5197,7 @@ typedef struct xrt__mem_node {
     unsigned ipc_closing; /* closes of it under way (xrt__ipc_close): the last one out frees it */
     size_t *usage;      /* while in the tree: the device's count of bytes (xrt__mem_usage_of), or NULL */
     uintptr_t capture;  /* allocated in the capture begun on this stream (its handle), still under way; else 0 */
+    int joined;         /* capture is the stream it was allocated on, which joined one of several captures */
 } xrt__mem_node;
 
 static xrt__tree xrt__mem_tree = XRT__TREE_INIT;
@@ -5472,6 +5473,7 @@ static xrt__mem_node *xrt__mem_record(const xrt_backend *b, void *p, size_t n, x
     node->ipc_opens = ipc_opens;
     node->ipc_closing = 0;
     node->capture = 0;
+    node->joined = 0;
     node->gen = ++xrt__mem_gen;
     if (XRT__UNLIKELY(__atomic_load_n(&xrt__captures, __ATOMIC_RELAXED))) xrt__mem_drop_stale_locked(node->node.start);
     xrt__mem_insert(node);
@@ -5547,9 +5549,11 @@ XRT_API xrt_status xrt__mem_finish(void *record, xrt_status freed)
    launch, and comes back with each launch; the memory of the last launch
    outlives the graph, as any allocation. An allocation is known to be a
    capture's by its stream: the capture's origin, or, on a stream joined to
-   a capture, the only capture under way (with several, it is recorded as
-   any allocation: the registry forgets it at its first free). Only the end
-   of a capture that allocated looks through the registry for its records.
+   a capture, the only capture under way; with several, the capture whose
+   end finds that stream no longer capturing (a stream leaves a capture only
+   at its end, whether it makes a graph or not). Only the end of a capture
+   that allocated, or while such joined allocations wait, looks through the
+   registry for its records.
    A capture that makes no graph (it failed, or its origin stream was
    destroyed) drops them: the runtime takes the memory with the failed
    graph.
@@ -5573,6 +5577,7 @@ static pthread_mutex_t xrt__graph_mem_lock = PTHREAD_MUTEX_INITIALIZER; /* both 
 static xrt__capture_origin *xrt__capture_origins; /* xrt__captures of them */
 static size_t xrt__capture_cap;
 static xrt__graph_mem *xrt__graph_mem_list; /* xrt__graph_mems of them */
+static size_t xrt__capture_joined; /* records of allocations on joined streams whose capture is not known yet */
 
 /* Followed from its beginning, or not at all (no memory for the list: its
    allocations are then recorded as any; a capture into a graph is then
@@ -5643,11 +5648,16 @@ XRT_API xrt_status xrt__mem_add_captured(const xrt_backend *b, void **p, size_t 
         status != XRT_CAPTURE_STATUS_ACTIVE)
         return st;
     pthread_mutex_lock(&xrt__graph_mem_lock);
-    if ((o = xrt__capture_origin_locked(stream)) != NULL) {
+    o = xrt__capture_origin_locked(stream);
+    if (o || xrt__captures > 1) { /* else the capture is not followed (no memory for the list) */
         xrt__spin_lock(&xrt__mem_lock);
-        if ((node = xrt__mem_find((uintptr_t)*p)) != NULL) node->capture = o->stream;
+        if ((node = xrt__mem_find((uintptr_t)*p)) != NULL) {
+            node->capture = o ? o->stream : stream;
+            node->joined = !o;
+        }
         xrt__spin_unlock(&xrt__mem_lock);
-        o->allocs++;
+        if (o) o->allocs++;
+        else if (node) xrt__capture_joined++;
     }
     pthread_mutex_unlock(&xrt__graph_mem_lock);
     return XRT_SUCCESS;
@@ -5678,15 +5688,17 @@ static void xrt__graph_mem_prune_locked(void)
 /* The capture's allocations that the graph did not free leave the registry
    and become the graph's entries; without a graph (the capture failed, or
    its origin was destroyed), they are gone with the capture, as in CUDA,
-   where the failed capture's graph takes them. */
-static void xrt__capture_adopt_locked(const xrt_backend *b, uintptr_t stream, uintptr_t graph)
+   where the failed capture's graph takes them. Those of capture `stream`
+   (joined: the allocations on that joined stream). */
+static void xrt__capture_adopt_locked(const xrt_backend *b, uintptr_t stream, int joined, uintptr_t graph)
 {
     xrt__tree_node *t, *taken = NULL;
     xrt__spin_lock(&xrt__mem_lock);
     for (t = xrt__tree_collect(&xrt__mem_tree, 0, UINTPTR_MAX); t; t = t->next) {
         xrt__mem_node *n = (xrt__mem_node *)(void *)t;
-        if (n->capture != stream) continue;
+        if (n->capture != stream || n->joined != joined) continue;
         xrt__mem_unlink(n);
+        if (joined) xrt__capture_joined--;
         t->l = taken; /* out of the tree: a list of its own (->next is collect's) */
         taken = t;
     }
@@ -5710,6 +5722,44 @@ static void xrt__capture_adopt_locked(const xrt_backend *b, uintptr_t stream, ui
     }
 }
 
+/* Whether `stream` (a handle) is in a capture, as its backend says. */
+static int xrt__stream_in_capture(const xrt_backend *b, uintptr_t stream)
+{
+    xrt__handle_slot *s = xrt__handle_lookup(b, (const void *)stream, XRT__HANDLE_STREAM);
+    unsigned status = XRT_CAPTURE_STATUS_NONE;
+    if (!s) return 0; /* destroyed: its capture cannot be told; the next end takes its allocations */
+    xrt__err.quiet++;
+    if (b->stream_is_capturing(b, s->obj, &status) != XRT_SUCCESS) status = XRT_CAPTURE_STATUS_NONE;
+    xrt__err.quiet--;
+    return status != XRT_CAPTURE_STATUS_NONE;
+}
+
+/* A capture just ended (graph: its graph, or 0): the allocations on joined
+   streams that no longer capture were in it, as every other capture under
+   way still holds its streams. Without memory to list the streams, they
+   wait for the next end. */
+static void xrt__capture_settle_joined_locked(const xrt_backend *b, uintptr_t graph) XRT__COLD;
+static void xrt__capture_settle_joined_locked(const xrt_backend *b, uintptr_t graph)
+{
+    size_t cap = xrt__capture_joined, n = 0, i, found = 0;
+    uintptr_t *streams = (uintptr_t *)XRT_MALLOC(cap * sizeof *streams);
+    xrt__tree_node *t;
+    if (!streams) return;
+    xrt__spin_lock(&xrt__mem_lock);
+    for (t = xrt__tree_collect(&xrt__mem_tree, 0, UINTPTR_MAX); t; t = t->next) {
+        const xrt__mem_node *m = (const xrt__mem_node *)(const void *)t;
+        if (!m->joined) continue;
+        found++;
+        for (i = 0; i < n && streams[i] != m->capture; i++) {}
+        if (i == n && n < cap) streams[n++] = m->capture;
+    }
+    xrt__capture_joined = found; /* exact again: xrt__mem_drop_stale_locked may have dropped some */
+    xrt__spin_unlock(&xrt__mem_lock);
+    for (i = 0; i < n; i++)
+        if (!xrt__stream_in_capture(b, streams[i])) xrt__capture_adopt_locked(b, streams[i], 1, graph);
+    XRT_FREE(streams);
+}
+
 /* The capture begun on `stream` is over: off the list, its allocations the
    graph's (graph: its handle) or, without one, gone. */
 static void xrt__capture_over_locked(const xrt_backend *b, uintptr_t stream, uintptr_t graph)
@@ -5718,7 +5768,8 @@ static void xrt__capture_over_locked(const xrt_backend *b, uintptr_t stream, uin
     for (i = 0; i < xrt__captures; i++)
         if (xrt__capture_origins[i].stream == stream) {
             /* its records go first: until then, xrt__mem_drop_stale_locked is on */
-            if (xrt__capture_origins[i].allocs) xrt__capture_adopt_locked(b, stream, graph);
+            if (xrt__capture_origins[i].allocs) xrt__capture_adopt_locked(b, stream, 0, graph);
+            if (xrt__capture_joined) xrt__capture_settle_joined_locked(b, graph);
             if (xrt__capture_origins[i].into) __atomic_store_n(&xrt__captures_into, xrt__captures_into - 1, __ATOMIC_RELAXED);
             xrt__capture_origins[i] = xrt__capture_origins[xrt__captures - 1];
             __atomic_store_n(&xrt__captures, xrt__captures - 1, __ATOMIC_RELAXED);
@@ -5804,6 +5855,7 @@ static void xrt__graph_mem_shutdown(void)
         XRT_FREE(m);
     }
     __atomic_store_n(&xrt__graph_mems, 0, __ATOMIC_RELAXED);
+    xrt__capture_joined = 0;
     XRT_FREE(xrt__capture_origins);
     xrt__capture_origins = NULL;
     xrt__capture_cap = 0;
