@@ -6835,6 +6835,7 @@ static int xrt__cpu_edge_edit(xrt__cpu_graph *g, uint32_t f, uint32_t t, int rem
         return 1;
     }
     if (!xrt__cpu_graph_room(g, nd->ndeps + 1)) return 0; /* also room for a node: harmless */
+    nd = &g->node[t]; /* that room may have moved the nodes (a full graph: a copy, a child's graph) */
     if (nd->ndeps) memmove(g->dep + g->ndep, g->dep + nd->deps, nd->ndeps * sizeof *g->dep);
     nd->deps = g->ndep;
     g->dep[g->ndep + nd->ndeps++] = f;
