@@ -551,11 +551,17 @@ static struct {
     struct xrt__cpu_event *events; /* every live event, for a forked child (xrt__cpu_fork_child) */
 } xrt__cpu;
 
+static void xrt__cpu_reap(void);
+static int xrt__cpu_reap_registered; /* xrt__cpu_reap runs at the program's exit (under the list lock) */
+
 /* Workers are joined, not detached, so that xrt_shutdown returns with every
-   thread gone. A finished worker leaves its id here; the next stream creation
-   or the shutdown joins it. Called with the list lock held. */
+   thread gone. A finished worker leaves its id here; the next stream
+   creation, the shutdown or the program's exit (a program may end without
+   xrt_shutdown, and ThreadSanitizer reports a finished thread never joined
+   as leaked) joins it. Called with the list lock held. */
 static void xrt__cpu_bury_locked(pthread_t self)
 {
+    if (!xrt__cpu_reap_registered) xrt__cpu_reap_registered = atexit(xrt__cpu_reap) == 0;
     if (xrt__cpu.nzombies == xrt__cpu.cap) {
         size_t cap = xrt__cpu.cap ? 2 * xrt__cpu.cap : 16;
         pthread_t *z = (pthread_t *)XRT_REALLOC(xrt__cpu.zombies, cap * sizeof *z);
