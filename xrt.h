@@ -829,6 +829,29 @@ XRT_API xrt_status xrt_module_get_function(xrt_function *function, xrt_module mo
 XRT_API const char *xrt_module_get_log(void);  /* the thread's last build log; "" if none */
 static inline xrt_status xrt_launch_kernel(xrt_function function, xrt_dim3 grid, xrt_dim3 block, size_t shared_bytes,
                                            xrt_stream stream, const void *args, size_t args_size);
+/* Arguments packed as a kernel's parameters are laid out: each at the next
+   offset that is a multiple of its alignment, as CUDA lays out the values
+   that kernelParams points to, and as a C struct of those members is laid
+   out for a CPU kernel. One call site then serves every backend:
+       xrt_kernel_args a;
+       xrt_kernel_args_init(&a);
+       XRT_KERNEL_ARG(a, y); XRT_KERNEL_ARG(a, factor); XRT_KERNEL_ARG(a, n);
+       xrt_launch_kernel(k, grid, block, 0, stream, a.buf.bytes, a.size);
+   xrt_kernel_args_add copies `size` bytes of `value` at `align` (a power of
+   two). An argument past XRT_MAX_KERNEL_ARGS, a bad alignment or a NULL
+   value is XRT_ERROR_INVALID_VALUE, and leaves a.size past the limit, so
+   that a launch with those arguments is refused too. */
+typedef struct xrt_kernel_args {
+    size_t size; /* bytes packed */
+    union {
+        long double align_; /* the buffer at the strictest alignment of an argument */
+        void *pointer_;
+        unsigned char bytes[XRT_MAX_KERNEL_ARGS];
+    } buf;
+} xrt_kernel_args;
+static inline void xrt_kernel_args_init(xrt_kernel_args *args) { args->size = 0; }
+static inline xrt_status xrt_kernel_args_add(xrt_kernel_args *args, const void *value, size_t size, size_t align);
+#define XRT_KERNEL_ARG(args, value) xrt_kernel_args_add(&(args), &(value), sizeof(value), __alignof__(value))
 static inline xrt_status xrt_function_get_attributes(xrt_function_attributes *attr, xrt_function function);
 /* A module's variables (CUDA's __device__ globals, a CPU module's data
    symbols), each load's own. xrt_module_get_global gives the address (device
@@ -2035,6 +2058,34 @@ static inline xrt_status xrt_launch_kernel(xrt_function function, xrt_dim3 grid,
                       args_size > XRT_MAX_KERNEL_ARGS))
         return xrt__call_exit(xrt__launch_bad("xrt_launch_kernel", grid, block, args, args_size));
     return xrt__call_exit(b->launch_kernel(b, f->obj, grid, block, shared_bytes, s->obj, args, args_size));
+}
+
+static inline xrt_status xrt_kernel_args_add(xrt_kernel_args *args, const void *value, size_t size, size_t align)
+{
+    const char *fn = "xrt_kernel_args_add";
+    size_t at, i;
+    XRT__CHECK_PTR(args, fn);
+    if (args->size > XRT_MAX_KERNEL_ARGS) /* an argument before did not fit: the launch is refused */
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "an earlier argument did not fit");
+    if (!align || (align & (align - 1)) || align > XRT_MAX_KERNEL_ARGS) {
+        args->size = XRT_MAX_KERNEL_ARGS + 1;
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "alignment %zu is not a power of two up to %d", align,
+                         XRT_MAX_KERNEL_ARGS);
+    }
+    if (!value && size) {
+        args->size = XRT_MAX_KERNEL_ARGS + 1;
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "value is NULL but size is %zu", size);
+    }
+    at = (args->size + align - 1) & ~(align - 1);
+    if (at > XRT_MAX_KERNEL_ARGS || size > XRT_MAX_KERNEL_ARGS - at) {
+        xrt_status st = xrt_error(XRT_ERROR_INVALID_VALUE, fn, "an argument of %zu bytes at offset %zu passes the "
+                                  "limit of %d bytes (XRT_MAX_KERNEL_ARGS)", size, at, XRT_MAX_KERNEL_ARGS);
+        args->size = XRT_MAX_KERNEL_ARGS + 1;
+        return st;
+    }
+    for (i = 0; i < size; i++) args->buf.bytes[at + i] = ((const unsigned char *)value)[i]; /* no <string.h> here */
+    args->size = at + size;
+    return XRT_SUCCESS;
 }
 
 static inline xrt_status xrt_function_get_attributes(xrt_function_attributes *attr, xrt_function function)

@@ -235,6 +235,65 @@ static void test_arguments(void **state)
     OK(xrt_module_unload(m));
 }
 
+/* >> arguments packed one by one (xrt_kernel_args, as CUDA lays out the
+   values of kernelParams): the layout of the kernel's struct, so the same
+   call site serves the CPU; a bad alignment or an argument past the limit
+   fails, and so does a launch with those arguments (issue 45 item 8) */
+static void test_packed_arguments(void **state)
+{
+    xrt_module m = load_kernels();
+    xrt_function fm = get(m, "args_mixed");
+    static xrt_kernel_args a, big;
+    static const unsigned char filler[XRT_MAX_KERNEL_ARGS];
+    char c = 'q';
+    double d = -1.25, *res;
+    short sh = 300;
+    long long ll = -(1ll << 41);
+    float f[3] = {1, 10, 100};
+    unsigned char tail = 7, one = 1;
+    int x = 5;
+    xrt_stream s;
+    (void)state;
+    OK(xrt_stream_create(&s));
+    OK(xrt_malloc((void **)&res, 6 * sizeof *res));
+    xrt_kernel_args_init(&a);
+    OK(XRT_KERNEL_ARG(a, c));
+    OK(XRT_KERNEL_ARG(a, d));
+    OK(XRT_KERNEL_ARG(a, sh));
+    OK(XRT_KERNEL_ARG(a, ll));
+    OK(XRT_KERNEL_ARG(a, f));
+    OK(XRT_KERNEL_ARG(a, tail));
+    OK(XRT_KERNEL_ARG(a, res));
+    assert_int_equal(a.size, sizeof(mixed_args)); /* each member where the struct has it */
+    assert_memory_equal(a.buf.bytes + offsetof(mixed, d), &d, sizeof d);
+    assert_memory_equal(a.buf.bytes + offsetof(mixed, ll), &ll, sizeof ll);
+    assert_memory_equal(a.buf.bytes + offsetof(mixed, tail), &tail, 1);
+    assert_memory_equal(a.buf.bytes + offsetof(mixed_args, out), &res, sizeof res);
+    OK(xrt_launch_kernel(fm, d3(1, 1, 1), d3(1, 1, 1), 0, s, a.buf.bytes, a.size));
+    OK(xrt_stream_synchronize(s));
+    assert_true(res[0] == 'q' && res[1] == -1.25 && res[2] == 300 && res[3] == (double)ll && res[4] == 111 &&
+                res[5] == 7);
+    /* bad input: the arguments and the launch fail */
+    FAILS(xrt_kernel_args_add(&a, &x, sizeof x, 3), XRT_ERROR_INVALID_VALUE, "alignment 3 is not a power of two");
+    FAILS(xrt_launch_kernel(fm, d3(1, 1, 1), d3(1, 1, 1), 0, s, a.buf.bytes, a.size), XRT_ERROR_INVALID_VALUE, "");
+    FAILS(XRT_KERNEL_ARG(a, x), XRT_ERROR_INVALID_VALUE, "an earlier argument did not fit");
+    xrt_kernel_args_init(&a);
+    FAILS(xrt_kernel_args_add(&a, NULL, 4, 4), XRT_ERROR_INVALID_VALUE, "value is NULL");
+    FAILS(xrt_kernel_args_add(NULL, &x, 4, 4), XRT_ERROR_INVALID_VALUE, "args is NULL");
+    xrt_kernel_args_init(&big);
+    OK(xrt_kernel_args_add(&big, filler, sizeof filler - 1, 1));
+    OK(XRT_KERNEL_ARG(big, one)); /* exactly the limit */
+    assert_int_equal(big.size, XRT_MAX_KERNEL_ARGS);
+    FAILS(XRT_KERNEL_ARG(big, one), XRT_ERROR_INVALID_VALUE, "passes the limit of 4096 bytes");
+    assert_true(big.size > XRT_MAX_KERNEL_ARGS);
+    xrt_kernel_args_init(&big);
+    OK(xrt_kernel_args_add(&big, filler, 1, 1));
+    FAILS(xrt_kernel_args_add(&big, filler, 1, 8192), XRT_ERROR_INVALID_VALUE, "up to 4096");
+    OK(xrt_free(res));
+    OK(xrt_stream_destroy(s));
+    OK(xrt_module_unload(m));
+}
+
 static void test_shared_memory(void **state)
 {
     static const size_t sizes[] = {64, 48 << 10, 1 << 20};
@@ -2232,6 +2291,7 @@ int main(void)
         cmocka_unit_test(test_shapes),
         cmocka_unit_test(test_bad_launches),
         gated_test(test_arguments),
+        gated_test(test_packed_arguments),
         cmocka_unit_test(test_shared_memory),
         gated_test(test_many_launches),
         cmocka_unit_test(test_synchronize_helps_launch),
