@@ -451,7 +451,12 @@ typedef struct xrt_module_image {
    the launch's packed argument buffer (a copy, aligned to 16 bytes).
    These declarations are also the kernel header xrt gives a C-source
    kernel's compiler: its `#include "xrt.h"` finds them with no option
-   (a -I to the full xrt.h comes first). One macro, so they cannot drift. */
+   (a -I to the full xrt.h comes first). One macro, so they cannot drift.
+   A CPU kernel `k` declares its parameters' layout, for
+   xrt_function_get_param_info and xrt_launch_kernel_params, as an array
+   `const xrt_kernel_param k_xrt_params[]` of each parameter's offset and
+   size in its argument struct, ended by an entry of size 0 (extern "C" in
+   C++): {{offsetof(k_args, y), sizeof(float *)}, ..., {0, 0}}. */
 #define XRT__KERNEL_DECLS                                                                          \
     typedef struct xrt_dim3 { unsigned x, y, z; } xrt_dim3;                                        \
     typedef struct xrt_kernel_ctx {                                                                \
@@ -459,7 +464,8 @@ typedef struct xrt_module_image {
         void *shared;                                                                              \
         size_t shared_bytes;                                                                       \
     } xrt_kernel_ctx;                                                                              \
-    typedef void (*xrt_cpu_kernel_fn)(const xrt_kernel_ctx *ctx, void *args);
+    typedef void (*xrt_cpu_kernel_fn)(const xrt_kernel_ctx *ctx, void *args);                      \
+    typedef struct xrt_kernel_param { size_t offset, size; } xrt_kernel_param;
 XRT__KERNEL_DECLS
 
 typedef struct xrt_function_attributes {
@@ -852,6 +858,20 @@ typedef struct xrt_kernel_args {
 static inline void xrt_kernel_args_init(xrt_kernel_args *args) { args->size = 0; }
 static inline xrt_status xrt_kernel_args_add(xrt_kernel_args *args, const void *value, size_t size, size_t align);
 #define XRT_KERNEL_ARG(args, value) xrt_kernel_args_add(&(args), &(value), sizeof(value), __alignof__(value))
+/* The layout of a kernel's parameters as the backend knows it
+   (cuFuncGetParamInfo): parameter `index`'s offset and size in the packed
+   buffer; an index past the last is XRT_ERROR_INVALID_VALUE. CUDA asks the
+   driver (CUDA 12.4 on); the CPU backend reads the layout the kernel's source
+   declares (k_xrt_params, see XRT__KERNEL_DECLS); HIP has no such call. A
+   backend that cannot know it returns XRT_ERROR_UNSUPPORTED saying why.
+   xrt_launch_kernel_params is cuLaunchKernel's kernelParams form:
+   kernel_params[i] points to parameter i's value, which it packs by that
+   layout and launches as xrt_launch_kernel (it may be NULL for a kernel
+   without parameters). */
+static inline xrt_status xrt_function_get_param_info(xrt_function function, size_t index, size_t *offset,
+                                                     size_t *size);
+XRT_API xrt_status xrt_launch_kernel_params(xrt_function function, xrt_dim3 grid, xrt_dim3 block,
+                                            size_t shared_bytes, xrt_stream stream, void **kernel_params);
 static inline xrt_status xrt_function_get_attributes(xrt_function_attributes *attr, xrt_function function);
 /* A module's variables (CUDA's __device__ globals, a CPU module's data
    symbols), each load's own. xrt_module_get_global gives the address (device
@@ -2086,6 +2106,19 @@ static inline xrt_status xrt_kernel_args_add(xrt_kernel_args *args, const void *
     for (i = 0; i < size; i++) args->buf.bytes[at + i] = ((const unsigned char *)value)[i]; /* no <string.h> here */
     args->size = at + size;
     return XRT_SUCCESS;
+}
+
+static inline xrt_status xrt_function_get_param_info(xrt_function function, size_t index, size_t *offset,
+                                                     size_t *size)
+{
+    const xrt_backend *b = xrt__be();
+    xrt__handle_slot *f;
+    XRT__CHECK_PTR(offset, "xrt_function_get_param_info");
+    XRT__CHECK_PTR(size, "xrt_function_get_param_info");
+    xrt__call_enter();
+    f = xrt__handle_lookup(b, function, XRT__HANDLE_FUNCTION);
+    if (XRT__UNLIKELY(!f)) return xrt__call_exit(xrt__handle_bad("xrt_function_get_param_info", function));
+    return xrt__call_exit(b->function_get_param_info(b, f->obj, index, offset, size));
 }
 
 static inline xrt_status xrt_function_get_attributes(xrt_function_attributes *attr, xrt_function function)
@@ -6529,6 +6562,54 @@ XRT_API xrt_status xrt__module_destroy(const xrt_backend *b, void *module)
     pthread_mutex_destroy(&m->lock);
     XRT_FREE(m);
     return st;
+}
+
+/* Parameter i's value into a (zeroed up to it), at the offset the backend
+   gives: 1 if packed, 0 past the last parameter; else the failure, recorded. */
+static int xrt__param_pack(const xrt_backend *b, void *fn, size_t i, void **params, xrt_kernel_args *a, xrt_status *st)
+{
+    size_t offset = 0, size = 0, k;
+    xrt__err.quiet++;
+    *st = b->function_get_param_info(b, fn, i, &offset, &size);
+    xrt__err.quiet--;
+    if (*st == XRT_ERROR_INVALID_VALUE) return 0; /* past the last */
+    if (*st != XRT_SUCCESS) { /* again, to record the backend's reason */
+        *st = b->function_get_param_info(b, fn, i, &offset, &size);
+        return -1;
+    }
+    if (!params || !params[i]) {
+        *st = xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_launch_kernel_params", "kernel_params%s is NULL, but the kernel "
+                        "has parameter %zu", params ? "[i]" : "", i);
+        return -1;
+    }
+    if (offset > XRT_MAX_KERNEL_ARGS || size > XRT_MAX_KERNEL_ARGS - offset) {
+        *st = xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_launch_kernel_params", "parameter %zu (%zu bytes at %zu) passes "
+                        "the limit of %d bytes (XRT_MAX_KERNEL_ARGS)", i, size, offset, XRT_MAX_KERNEL_ARGS);
+        return -1;
+    }
+    for (k = a->size; k < offset; k++) a->buf.bytes[k] = 0; /* padding */
+    memcpy(a->buf.bytes + offset, params[i], size);
+    if (offset + size > a->size) a->size = offset + size;
+    return 1;
+}
+
+XRT_API xrt_status xrt_launch_kernel_params(xrt_function function, xrt_dim3 grid, xrt_dim3 block,
+                                            size_t shared_bytes, xrt_stream stream, void **kernel_params)
+{
+    const xrt_backend *b = xrt__be();
+    xrt__handle_slot *f;
+    xrt_kernel_args a;
+    xrt_status st = XRT_SUCCESS;
+    size_t i;
+    int r = 1;
+    xrt__call_enter();
+    f = xrt__handle_lookup(b, function, XRT__HANDLE_FUNCTION);
+    if (XRT__UNLIKELY(!f)) return xrt__call_exit(xrt__handle_bad("xrt_launch_kernel_params", function));
+    a.size = 0;
+    for (i = 0; r > 0 && i < XRT_MAX_KERNEL_ARGS; i++) r = xrt__param_pack(b, f->obj, i, kernel_params, &a, &st);
+    xrt__call_exit(st);
+    if (r < 0) return st;
+    return xrt_launch_kernel(function, grid, block, shared_bytes, stream, a.size ? a.buf.bytes : NULL, a.size);
 }
 
 XRT_API xrt_status xrt__launch_bad(const char *fn, xrt_dim3 g, xrt_dim3 b, const void *args, size_t args_size)

@@ -3823,6 +3823,8 @@ static xrt_status xrt__cpu_get_device_properties(const xrt_backend *self, xrt_de
 typedef struct xrt__cpu_function {
     xrt_cpu_kernel_fn kernel;
     size_t max_shared; /* dynamic shared bytes a launch may ask for (function_set_attribute) */
+    const xrt_kernel_param *params; /* the layout its source declares (<name>_xrt_params), or NULL */
+    size_t nparams;
     struct xrt__cpu_module *module;
     struct xrt__cpu_function *next;
 } xrt__cpu_function;
@@ -4448,6 +4450,44 @@ static xrt_status xrt__cpu_kernel_symbol(xrt__cpu_module *m, const char *name, v
     return XRT_SUCCESS;
 }
 
+/* The layout of kernel `name`'s parameters that its source declares: the
+   array <name>_xrt_params of the module's own object, ended by an entry of
+   size 0 (at most XRT_MAX_KERNEL_ARGS entries are read). None: f->params
+   stays NULL. */
+static void xrt__cpu_kernel_params(xrt__cpu_module *m, const char *name, xrt__cpu_function *f)
+{
+    char sym[256];
+    struct link_map *own = NULL, *in = NULL;
+    Dl_info info;
+    const xrt_kernel_param *p;
+    size_t n = 0;
+    if (snprintf(sym, sizeof sym, "%s_xrt_params", name) >= (int)sizeof sym) return;
+    p = (const xrt_kernel_param *)dlsym(m->dl, sym);
+    if (!p || dlinfo(m->dl, RTLD_DI_LINKMAP, &own) != 0 || !dladdr1(p, &info, (void **)&in, RTLD_DL_LINKMAP) ||
+        in != own)
+        return;
+    while (n < XRT_MAX_KERNEL_ARGS && p[n].size) n++;
+    f->params = p;
+    f->nparams = n;
+}
+
+static xrt_status xrt__cpu_function_get_param_info(const xrt_backend *self, void *function, size_t index,
+                                                   size_t *offset, size_t *size)
+{
+    const xrt__cpu_function *f = (const xrt__cpu_function *)function;
+    (void)self;
+    if (!f->params)
+        return xrt_error(XRT_ERROR_UNSUPPORTED, "cpu: xrt_function_get_param_info",
+                         "the kernel's source declares no layout of its parameters (an array <kernel>_xrt_params "
+                         "of xrt_kernel_param, ended by {0, 0})");
+    if (index >= f->nparams)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "cpu: xrt_function_get_param_info",
+                         "no parameter %zu: the kernel has %zu", index, f->nparams);
+    *offset = f->params[index].offset;
+    *size = f->params[index].size;
+    return XRT_SUCCESS;
+}
+
 /* Called with the core's module lock held: the list needs no lock of its own. */
 static xrt_status xrt__cpu_module_get_function(const xrt_backend *self, void **function, void *module, const char *name)
 {
@@ -4460,6 +4500,7 @@ static xrt_status xrt__cpu_module_get_function(const xrt_backend *self, void **f
         return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_module_get_function", "no memory for a function");
     memcpy(&f->kernel, &sym, sizeof sym);
     f->max_shared = XRT_DEFAULT_MAX_DYNAMIC_SHARED_BYTES;
+    xrt__cpu_kernel_params(m, name, f);
     f->module = m;
     f->next = m->fns;
     m->fns = f;

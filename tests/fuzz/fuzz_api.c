@@ -195,7 +195,8 @@ static int op_index, trace; /* FUZZ_API_TRACE=1: print each call and its status 
     X(memcpy_2d, 0)       /* tests/test_pitched.c */                    \
     X(memcpy_2d_async, 0) /* tests/test_pitched.c */                    \
     X(memset_2d, 0)       /* tests/test_pitched.c */                    \
-    X(memset_2d_async, 0) /* tests/test_pitched.c */
+    X(memset_2d_async, 0) /* tests/test_pitched.c */                    \
+    X(function_get_param_info, 0) /* modules are not modelled (tests/test_kernels.c) */
 
 #define FUZZ_ROW(op, modelled) fuzz_row_##op,
 enum { FUZZ_OPERATIONS(FUZZ_ROW) fuzz_rows };
