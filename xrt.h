@@ -453,7 +453,12 @@ typedef struct xrt_module_image {
    the launch's packed argument buffer (a copy, aligned to 16 bytes).
    These declarations are also the kernel header xrt gives a C-source
    kernel's compiler: its `#include "xrt.h"` finds them with no option
-   (a -I to the full xrt.h comes first). One macro, so they cannot drift. */
+   (a -I to the full xrt.h comes first). One macro, so they cannot drift.
+   A CPU kernel `k` declares its parameters' layout, for
+   xrt_function_get_param_info and xrt_launch_kernel_params, as an array
+   `const xrt_kernel_param k_xrt_params[]` of each parameter's offset and
+   size in its argument struct, ended by an entry of size 0 (extern "C" in
+   C++): {{offsetof(k_args, y), sizeof(float *)}, ..., {0, 0}}. */
 #define XRT__KERNEL_DECLS                                                                          \
     typedef struct xrt_dim3 { unsigned x, y, z; } xrt_dim3;                                        \
     typedef struct xrt_kernel_ctx {                                                                \
@@ -461,7 +466,8 @@ typedef struct xrt_module_image {
         void *shared;                                                                              \
         size_t shared_bytes;                                                                       \
     } xrt_kernel_ctx;                                                                              \
-    typedef void (*xrt_cpu_kernel_fn)(const xrt_kernel_ctx *ctx, void *args);
+    typedef void (*xrt_cpu_kernel_fn)(const xrt_kernel_ctx *ctx, void *args);                      \
+    typedef struct xrt_kernel_param { size_t offset, size; } xrt_kernel_param;
 XRT__KERNEL_DECLS
 
 typedef struct xrt_function_attributes {
@@ -915,6 +921,43 @@ XRT_API xrt_status xrt_module_get_function(xrt_function *function, xrt_module mo
 XRT_API const char *xrt_module_get_log(void);  /* the thread's last build log; "" if none */
 static inline xrt_status xrt_launch_kernel(xrt_function function, xrt_dim3 grid, xrt_dim3 block, size_t shared_bytes,
                                            xrt_stream stream, const void *args, size_t args_size);
+/* Arguments packed as a kernel's parameters are laid out: each at the next
+   offset that is a multiple of its alignment, as CUDA lays out the values
+   that kernelParams points to, and as a C struct of those members is laid
+   out for a CPU kernel. One call site then serves every backend:
+       xrt_kernel_args a;
+       xrt_kernel_args_init(&a);
+       XRT_KERNEL_ARG(a, y); XRT_KERNEL_ARG(a, factor); XRT_KERNEL_ARG(a, n);
+       xrt_launch_kernel(k, grid, block, 0, stream, a.buf.bytes, a.size);
+   xrt_kernel_args_add copies `size` bytes of `value` at `align` (a power of
+   two). An argument past XRT_MAX_KERNEL_ARGS, a bad alignment or a NULL
+   value is XRT_ERROR_INVALID_VALUE, and leaves a.size past the limit, so
+   that a launch with those arguments is refused too. */
+typedef struct xrt_kernel_args {
+    size_t size; /* bytes packed */
+    union {
+        long double align_; /* the buffer at the strictest alignment of an argument */
+        void *pointer_;
+        unsigned char bytes[XRT_MAX_KERNEL_ARGS];
+    } buf;
+} xrt_kernel_args;
+static inline void xrt_kernel_args_init(xrt_kernel_args *args) { args->size = 0; }
+static inline xrt_status xrt_kernel_args_add(xrt_kernel_args *args, const void *value, size_t size, size_t align);
+#define XRT_KERNEL_ARG(args, value) xrt_kernel_args_add(&(args), &(value), sizeof(value), __alignof__(value))
+/* The layout of a kernel's parameters as the backend knows it
+   (cuFuncGetParamInfo): parameter `index`'s offset and size in the packed
+   buffer; an index past the last is XRT_ERROR_INVALID_VALUE. CUDA asks the
+   driver (CUDA 12.4 on); the CPU backend reads the layout the kernel's source
+   declares (k_xrt_params, see XRT__KERNEL_DECLS); HIP has no such call. A
+   backend that cannot know it returns XRT_ERROR_UNSUPPORTED saying why.
+   xrt_launch_kernel_params is cuLaunchKernel's kernelParams form:
+   kernel_params[i] points to parameter i's value, which it packs by that
+   layout and launches as xrt_launch_kernel (it may be NULL for a kernel
+   without parameters). */
+static inline xrt_status xrt_function_get_param_info(xrt_function function, size_t index, size_t *offset,
+                                                     size_t *size);
+XRT_API xrt_status xrt_launch_kernel_params(xrt_function function, xrt_dim3 grid, xrt_dim3 block,
+                                            size_t shared_bytes, xrt_stream stream, void **kernel_params);
 static inline xrt_status xrt_function_get_attributes(xrt_function_attributes *attr, xrt_function function);
 /* A module's variables (CUDA's __device__ globals, a CPU module's data
    symbols), each load's own. xrt_module_get_global gives the address (device
@@ -2252,6 +2295,47 @@ static inline xrt_status xrt_launch_kernel(xrt_function function, xrt_dim3 grid,
                       args_size > XRT_MAX_KERNEL_ARGS))
         return xrt__call_exit(xrt__launch_bad("xrt_launch_kernel", grid, block, args, args_size));
     return xrt__call_exit(b->launch_kernel(b, f->obj, grid, block, shared_bytes, s->obj, args, args_size));
+}
+
+static inline xrt_status xrt_kernel_args_add(xrt_kernel_args *args, const void *value, size_t size, size_t align)
+{
+    const char *fn = "xrt_kernel_args_add";
+    size_t at, i;
+    XRT__CHECK_PTR(args, fn);
+    if (args->size > XRT_MAX_KERNEL_ARGS) /* an argument before did not fit: the launch is refused */
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "an earlier argument did not fit");
+    if (!align || (align & (align - 1)) || align > XRT_MAX_KERNEL_ARGS) {
+        args->size = XRT_MAX_KERNEL_ARGS + 1;
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "alignment %zu is not a power of two up to %d", align,
+                         XRT_MAX_KERNEL_ARGS);
+    }
+    if (!value && size) {
+        args->size = XRT_MAX_KERNEL_ARGS + 1;
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "value is NULL but size is %zu", size);
+    }
+    at = (args->size + align - 1) & ~(align - 1);
+    if (at > XRT_MAX_KERNEL_ARGS || size > XRT_MAX_KERNEL_ARGS - at) {
+        xrt_status st = xrt_error(XRT_ERROR_INVALID_VALUE, fn, "an argument of %zu bytes at offset %zu passes the "
+                                  "limit of %d bytes (XRT_MAX_KERNEL_ARGS)", size, at, XRT_MAX_KERNEL_ARGS);
+        args->size = XRT_MAX_KERNEL_ARGS + 1;
+        return st;
+    }
+    for (i = 0; i < size; i++) args->buf.bytes[at + i] = ((const unsigned char *)value)[i]; /* no <string.h> here */
+    args->size = at + size;
+    return XRT_SUCCESS;
+}
+
+static inline xrt_status xrt_function_get_param_info(xrt_function function, size_t index, size_t *offset,
+                                                     size_t *size)
+{
+    const xrt_backend *b = xrt__be();
+    xrt__handle_slot *f;
+    XRT__CHECK_PTR(offset, "xrt_function_get_param_info");
+    XRT__CHECK_PTR(size, "xrt_function_get_param_info");
+    xrt__call_enter();
+    f = xrt__handle_lookup(b, function, XRT__HANDLE_FUNCTION);
+    if (XRT__UNLIKELY(!f)) return xrt__call_exit(xrt__handle_bad("xrt_function_get_param_info", function));
+    return xrt__call_exit(b->function_get_param_info(b, f->obj, index, offset, size));
 }
 
 static inline xrt_status xrt_function_get_attributes(xrt_function_attributes *attr, xrt_function function)
@@ -5621,6 +5705,7 @@ typedef struct xrt__mem_node {
     size_t *usage;      /* while in the tree: the device's count of bytes (xrt__mem_usage_of), or NULL */
     uintptr_t capture;  /* allocated in the capture begun on this stream (its handle), still under way; else 0 */
     int registered;     /* pinned host memory of xrt_host_register, not of xrt_malloc_host */
+    int joined;         /* capture is the stream it was allocated on, which joined one of several captures */
 } xrt__mem_node;
 
 static xrt__tree xrt__mem_tree = XRT__TREE_INIT;
@@ -5897,6 +5982,7 @@ static xrt__mem_node *xrt__mem_record(const xrt_backend *b, void *p, size_t n, x
     node->ipc_closing = 0;
     node->capture = 0;
     node->registered = 0;
+    node->joined = 0;
     node->gen = ++xrt__mem_gen;
     if (XRT__UNLIKELY(__atomic_load_n(&xrt__captures, __ATOMIC_RELAXED))) xrt__mem_drop_stale_locked(node->node.start);
     xrt__mem_insert(node);
@@ -6045,9 +6131,11 @@ XRT_API xrt_status xrt__mem_finish(void *record, xrt_status freed)
    launch, and comes back with each launch; the memory of the last launch
    outlives the graph, as any allocation. An allocation is known to be a
    capture's by its stream: the capture's origin, or, on a stream joined to
-   a capture, the only capture under way (with several, it is recorded as
-   any allocation: the registry forgets it at its first free). Only the end
-   of a capture that allocated looks through the registry for its records.
+   a capture, the only capture under way; with several, the capture whose
+   end finds that stream no longer capturing (a stream leaves a capture only
+   at its end, whether it makes a graph or not). Only the end of a capture
+   that allocated, or while such joined allocations wait, looks through the
+   registry for its records.
    A capture that makes no graph (it failed, or its origin stream was
    destroyed) drops them: the runtime takes the memory with the failed
    graph.
@@ -6071,6 +6159,7 @@ static pthread_mutex_t xrt__graph_mem_lock = PTHREAD_MUTEX_INITIALIZER; /* both 
 static xrt__capture_origin *xrt__capture_origins; /* xrt__captures of them */
 static size_t xrt__capture_cap;
 static xrt__graph_mem *xrt__graph_mem_list; /* xrt__graph_mems of them */
+static size_t xrt__capture_joined; /* records of allocations on joined streams whose capture is not known yet */
 
 /* Followed from its beginning, or not at all (no memory for the list: its
    allocations are then recorded as any; a capture into a graph is then
@@ -6141,11 +6230,16 @@ XRT_API xrt_status xrt__mem_add_captured(const xrt_backend *b, void **p, size_t 
         status != XRT_CAPTURE_STATUS_ACTIVE)
         return st;
     pthread_mutex_lock(&xrt__graph_mem_lock);
-    if ((o = xrt__capture_origin_locked(stream)) != NULL) {
+    o = xrt__capture_origin_locked(stream);
+    if (o || xrt__captures > 1) { /* else the capture is not followed (no memory for the list) */
         xrt__spin_lock(&xrt__mem_lock);
-        if ((node = xrt__mem_find((uintptr_t)*p)) != NULL) node->capture = o->stream;
+        if ((node = xrt__mem_find((uintptr_t)*p)) != NULL) {
+            node->capture = o ? o->stream : stream;
+            node->joined = !o;
+        }
         xrt__spin_unlock(&xrt__mem_lock);
-        o->allocs++;
+        if (o) o->allocs++;
+        else if (node) xrt__capture_joined++;
     }
     pthread_mutex_unlock(&xrt__graph_mem_lock);
     return XRT_SUCCESS;
@@ -6176,15 +6270,17 @@ static void xrt__graph_mem_prune_locked(void)
 /* The capture's allocations that the graph did not free leave the registry
    and become the graph's entries; without a graph (the capture failed, or
    its origin was destroyed), they are gone with the capture, as in CUDA,
-   where the failed capture's graph takes them. */
-static void xrt__capture_adopt_locked(const xrt_backend *b, uintptr_t stream, uintptr_t graph)
+   where the failed capture's graph takes them. Those of capture `stream`
+   (joined: the allocations on that joined stream). */
+static void xrt__capture_adopt_locked(const xrt_backend *b, uintptr_t stream, int joined, uintptr_t graph)
 {
     xrt__tree_node *t, *taken = NULL;
     xrt__spin_lock(&xrt__mem_lock);
     for (t = xrt__tree_collect(&xrt__mem_tree, 0, UINTPTR_MAX); t; t = t->next) {
         xrt__mem_node *n = (xrt__mem_node *)(void *)t;
-        if (n->capture != stream) continue;
+        if (n->capture != stream || n->joined != joined) continue;
         xrt__mem_unlink(n);
+        if (joined) xrt__capture_joined--;
         t->l = taken; /* out of the tree: a list of its own (->next is collect's) */
         taken = t;
     }
@@ -6208,6 +6304,44 @@ static void xrt__capture_adopt_locked(const xrt_backend *b, uintptr_t stream, ui
     }
 }
 
+/* Whether `stream` (a handle) is in a capture, as its backend says. */
+static int xrt__stream_in_capture(const xrt_backend *b, uintptr_t stream)
+{
+    xrt__handle_slot *s = xrt__handle_lookup(b, (const void *)stream, XRT__HANDLE_STREAM);
+    unsigned status = XRT_CAPTURE_STATUS_NONE;
+    if (!s) return 0; /* destroyed: its capture cannot be told; the next end takes its allocations */
+    xrt__err.quiet++;
+    if (b->stream_is_capturing(b, s->obj, &status) != XRT_SUCCESS) status = XRT_CAPTURE_STATUS_NONE;
+    xrt__err.quiet--;
+    return status != XRT_CAPTURE_STATUS_NONE;
+}
+
+/* A capture just ended (graph: its graph, or 0): the allocations on joined
+   streams that no longer capture were in it, as every other capture under
+   way still holds its streams. Without memory to list the streams, they
+   wait for the next end. */
+static void xrt__capture_settle_joined_locked(const xrt_backend *b, uintptr_t graph) XRT__COLD;
+static void xrt__capture_settle_joined_locked(const xrt_backend *b, uintptr_t graph)
+{
+    size_t cap = xrt__capture_joined, n = 0, i, found = 0;
+    uintptr_t *streams = (uintptr_t *)XRT_MALLOC(cap * sizeof *streams);
+    xrt__tree_node *t;
+    if (!streams) return;
+    xrt__spin_lock(&xrt__mem_lock);
+    for (t = xrt__tree_collect(&xrt__mem_tree, 0, UINTPTR_MAX); t; t = t->next) {
+        const xrt__mem_node *m = (const xrt__mem_node *)(const void *)t;
+        if (!m->joined) continue;
+        found++;
+        for (i = 0; i < n && streams[i] != m->capture; i++) {}
+        if (i == n && n < cap) streams[n++] = m->capture;
+    }
+    xrt__capture_joined = found; /* exact again: xrt__mem_drop_stale_locked may have dropped some */
+    xrt__spin_unlock(&xrt__mem_lock);
+    for (i = 0; i < n; i++)
+        if (!xrt__stream_in_capture(b, streams[i])) xrt__capture_adopt_locked(b, streams[i], 1, graph);
+    XRT_FREE(streams);
+}
+
 /* The capture begun on `stream` is over: off the list, its allocations the
    graph's (graph: its handle) or, without one, gone. */
 static void xrt__capture_over_locked(const xrt_backend *b, uintptr_t stream, uintptr_t graph)
@@ -6216,7 +6350,8 @@ static void xrt__capture_over_locked(const xrt_backend *b, uintptr_t stream, uin
     for (i = 0; i < xrt__captures; i++)
         if (xrt__capture_origins[i].stream == stream) {
             /* its records go first: until then, xrt__mem_drop_stale_locked is on */
-            if (xrt__capture_origins[i].allocs) xrt__capture_adopt_locked(b, stream, graph);
+            if (xrt__capture_origins[i].allocs) xrt__capture_adopt_locked(b, stream, 0, graph);
+            if (xrt__capture_joined) xrt__capture_settle_joined_locked(b, graph);
             if (xrt__capture_origins[i].into) __atomic_store_n(&xrt__captures_into, xrt__captures_into - 1, __ATOMIC_RELAXED);
             xrt__capture_origins[i] = xrt__capture_origins[xrt__captures - 1];
             __atomic_store_n(&xrt__captures, xrt__captures - 1, __ATOMIC_RELAXED);
@@ -6302,6 +6437,7 @@ static void xrt__graph_mem_shutdown(void)
         XRT_FREE(m);
     }
     __atomic_store_n(&xrt__graph_mems, 0, __ATOMIC_RELAXED);
+    xrt__capture_joined = 0;
     XRT_FREE(xrt__capture_origins);
     xrt__capture_origins = NULL;
     xrt__capture_cap = 0;
@@ -6989,6 +7125,54 @@ XRT_API xrt_status xrt__module_destroy(const xrt_backend *b, void *module)
     pthread_mutex_destroy(&m->lock);
     XRT_FREE(m);
     return st;
+}
+
+/* Parameter i's value into a (zeroed up to it), at the offset the backend
+   gives: 1 if packed, 0 past the last parameter; else the failure, recorded. */
+static int xrt__param_pack(const xrt_backend *b, void *fn, size_t i, void **params, xrt_kernel_args *a, xrt_status *st)
+{
+    size_t offset = 0, size = 0, k;
+    xrt__err.quiet++;
+    *st = b->function_get_param_info(b, fn, i, &offset, &size);
+    xrt__err.quiet--;
+    if (*st == XRT_ERROR_INVALID_VALUE) return 0; /* past the last */
+    if (*st != XRT_SUCCESS) { /* again, to record the backend's reason */
+        *st = b->function_get_param_info(b, fn, i, &offset, &size);
+        return -1;
+    }
+    if (!params || !params[i]) {
+        *st = xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_launch_kernel_params", "kernel_params%s is NULL, but the kernel "
+                        "has parameter %zu", params ? "[i]" : "", i);
+        return -1;
+    }
+    if (offset > XRT_MAX_KERNEL_ARGS || size > XRT_MAX_KERNEL_ARGS - offset) {
+        *st = xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_launch_kernel_params", "parameter %zu (%zu bytes at %zu) passes "
+                        "the limit of %d bytes (XRT_MAX_KERNEL_ARGS)", i, size, offset, XRT_MAX_KERNEL_ARGS);
+        return -1;
+    }
+    for (k = a->size; k < offset; k++) a->buf.bytes[k] = 0; /* padding */
+    memcpy(a->buf.bytes + offset, params[i], size);
+    if (offset + size > a->size) a->size = offset + size;
+    return 1;
+}
+
+XRT_API xrt_status xrt_launch_kernel_params(xrt_function function, xrt_dim3 grid, xrt_dim3 block,
+                                            size_t shared_bytes, xrt_stream stream, void **kernel_params)
+{
+    const xrt_backend *b = xrt__be();
+    xrt__handle_slot *f;
+    xrt_kernel_args a;
+    xrt_status st = XRT_SUCCESS;
+    size_t i;
+    int r = 1;
+    xrt__call_enter();
+    f = xrt__handle_lookup(b, function, XRT__HANDLE_FUNCTION);
+    if (XRT__UNLIKELY(!f)) return xrt__call_exit(xrt__handle_bad("xrt_launch_kernel_params", function));
+    a.size = 0;
+    for (i = 0; r > 0 && i < XRT_MAX_KERNEL_ARGS; i++) r = xrt__param_pack(b, f->obj, i, kernel_params, &a, &st);
+    xrt__call_exit(st);
+    if (r < 0) return st;
+    return xrt_launch_kernel(function, grid, block, shared_bytes, stream, a.size ? a.buf.bytes : NULL, a.size);
 }
 
 XRT_API xrt_status xrt__launch_bad(const char *fn, xrt_dim3 g, xrt_dim3 b, const void *args, size_t args_size)

@@ -294,7 +294,10 @@ enum { /* xrt_backend.flags */
     X(host_register, (const xrt_backend *self, void *ptr, size_t size, unsigned flags), (self, ptr, size, flags))  \
     X(host_unregister, (const xrt_backend *self, void *ptr), (self, ptr))                                          \
     X(host_get_device_pointer, (const xrt_backend *self, void **dptr, void *hptr, unsigned flags),                 \
-      (self, dptr, hptr, flags))
+      (self, dptr, hptr, flags)) \
+    X(function_get_param_info, (const xrt_backend *self, void *function, size_t index, size_t *offset,              \
+                                size_t *size),                                                                     \
+      (self, function, index, offset, size))
 
 struct xrt_backend {
     uint32_t abi_version; /* XRT_BACKEND_ABI_VERSION the backend was built against */
@@ -346,7 +349,11 @@ struct xrt_backend {
    `name` (this load's own), in memory that copies can reach: the dispatch
    layer bounds symbol copies by that size. function_set_attribute gets an
    xrt_function_attribute and a value >= 0; the occupancy calls get a block
-   size > 0 (block_limit >= 0, 0: the function's own limit). */
+   size > 0 (block_limit >= 0, 0: the function's own limit).
+   function_get_param_info gives parameter `index`'s offset and size in the
+   packed buffer (cuFuncGetParamInfo; out-pointers checked): an index past
+   the last is XRT_ERROR_INVALID_VALUE, and a backend that cannot know the
+   layout returns XRT_ERROR_UNSUPPORTED saying why. */
 
 /* Graphs (stream_begin_capture .. graph_get_info): the dispatch layer checks
    handles, modes and out-pointers and refuses capture of the NULL stream; a

@@ -551,11 +551,17 @@ static struct {
     struct xrt__cpu_event *events; /* every live event, for a forked child (xrt__cpu_fork_child) */
 } xrt__cpu;
 
+static void xrt__cpu_reap(void);
+static int xrt__cpu_reap_registered; /* xrt__cpu_reap runs at the program's exit (under the list lock) */
+
 /* Workers are joined, not detached, so that xrt_shutdown returns with every
-   thread gone. A finished worker leaves its id here; the next stream creation
-   or the shutdown joins it. Called with the list lock held. */
+   thread gone. A finished worker leaves its id here; the next stream
+   creation, the shutdown or the program's exit (a program may end without
+   xrt_shutdown, and ThreadSanitizer reports a finished thread never joined
+   as leaked) joins it. Called with the list lock held. */
 static void xrt__cpu_bury_locked(pthread_t self)
 {
+    if (!xrt__cpu_reap_registered) xrt__cpu_reap_registered = atexit(xrt__cpu_reap) == 0;
     if (xrt__cpu.nzombies == xrt__cpu.cap) {
         size_t cap = xrt__cpu.cap ? 2 * xrt__cpu.cap : 16;
         pthread_t *z = (pthread_t *)XRT_REALLOC(xrt__cpu.zombies, cap * sizeof *z);
@@ -4050,6 +4056,8 @@ static xrt_status xrt__cpu_get_device_properties(const xrt_backend *self, xrt_de
 typedef struct xrt__cpu_function {
     xrt_cpu_kernel_fn kernel;
     size_t max_shared; /* dynamic shared bytes a launch may ask for (function_set_attribute) */
+    const xrt_kernel_param *params; /* the layout its source declares (<name>_xrt_params), or NULL */
+    size_t nparams;
     struct xrt__cpu_module *module;
     struct xrt__cpu_function *next;
 } xrt__cpu_function;
@@ -4937,6 +4945,44 @@ static xrt_status xrt__cpu_kernel_symbol(xrt__cpu_module *m, const char *name, v
     return XRT_SUCCESS;
 }
 
+/* The layout of kernel `name`'s parameters that its source declares: the
+   array <name>_xrt_params of the module's own object, ended by an entry of
+   size 0 (at most XRT_MAX_KERNEL_ARGS entries are read). None: f->params
+   stays NULL. */
+static void xrt__cpu_kernel_params(xrt__cpu_module *m, const char *name, xrt__cpu_function *f)
+{
+    char sym[256];
+    struct link_map *own = NULL, *in = NULL;
+    Dl_info info;
+    const xrt_kernel_param *p;
+    size_t n = 0;
+    if (snprintf(sym, sizeof sym, "%s_xrt_params", name) >= (int)sizeof sym) return;
+    p = (const xrt_kernel_param *)dlsym(m->dl, sym);
+    if (!p || dlinfo(m->dl, RTLD_DI_LINKMAP, &own) != 0 || !dladdr1(p, &info, (void **)&in, RTLD_DL_LINKMAP) ||
+        in != own)
+        return;
+    while (n < XRT_MAX_KERNEL_ARGS && p[n].size) n++;
+    f->params = p;
+    f->nparams = n;
+}
+
+static xrt_status xrt__cpu_function_get_param_info(const xrt_backend *self, void *function, size_t index,
+                                                   size_t *offset, size_t *size)
+{
+    const xrt__cpu_function *f = (const xrt__cpu_function *)function;
+    (void)self;
+    if (!f->params)
+        return xrt_error(XRT_ERROR_UNSUPPORTED, "cpu: xrt_function_get_param_info",
+                         "the kernel's source declares no layout of its parameters (an array <kernel>_xrt_params "
+                         "of xrt_kernel_param, ended by {0, 0})");
+    if (index >= f->nparams)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "cpu: xrt_function_get_param_info",
+                         "no parameter %zu: the kernel has %zu", index, f->nparams);
+    *offset = f->params[index].offset;
+    *size = f->params[index].size;
+    return XRT_SUCCESS;
+}
+
 /* Called with the core's module lock held: the list needs no lock of its own. */
 static xrt_status xrt__cpu_module_get_function(const xrt_backend *self, void **function, void *module, const char *name)
 {
@@ -4949,6 +4995,7 @@ static xrt_status xrt__cpu_module_get_function(const xrt_backend *self, void **f
         return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_module_get_function", "no memory for a function");
     memcpy(&f->kernel, &sym, sizeof sym);
     f->max_shared = XRT_DEFAULT_MAX_DYNAMIC_SHARED_BYTES;
+    xrt__cpu_kernel_params(m, name, f);
     f->module = m;
     f->next = m->fns;
     m->fns = f;
@@ -7369,6 +7416,7 @@ static int xrt__cpu_edge_edit(xrt__cpu_graph *g, uint32_t f, uint32_t t, int rem
         return 1;
     }
     if (!xrt__cpu_graph_room(g, nd->ndeps + 1)) return 0; /* also room for a node: harmless */
+    nd = &g->node[t]; /* that room may have moved the nodes (a full graph: a copy, a child's graph) */
     if (nd->ndeps) memmove(g->dep + g->ndep, g->dep + nd->deps, nd->ndeps * sizeof *g->dep);
     nd->deps = g->ndep;
     g->dep[g->ndep + nd->ndeps++] = f;

@@ -663,6 +663,24 @@ static int xrt__cuda_param_bytes(xrt__gpu *g, void *fn, size_t *bytes)
     return i > 0 || e == CUDA_ERROR_INVALID_VALUE;
 }
 
+/* Parameter `index` of the kernel, as the driver tells it (CUDA 12.4 on). */
+static xrt_status xrt__cuda_param_info(xrt__gpu *g, void *fn, size_t index, size_t *offset, size_t *size)
+{
+    const xrt__cuda_driver *d = &xrt__cuda_drv;
+    int lib = xrt__cuda_has_libraries(d), e;
+    int (*info)(void *, size_t, size_t *, size_t *) = lib ? d->KernelGetParamInfo : d->FuncGetParamInfo;
+    const char *call = lib ? "cuKernelGetParamInfo" : "cuFuncGetParamInfo";
+    (void)g;
+    if (!info)
+        return xrt_error(XRT_ERROR_UNSUPPORTED, "cuda: xrt_function_get_param_info",
+                         "the driver has no %s (CUDA 12.4 on): pack the arguments with xrt_kernel_args", call);
+    e = info(fn, index, offset, size);
+    if (e == CUDA_ERROR_INVALID_VALUE)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "cuda: xrt_function_get_param_info",
+                         "no parameter %zu (%s: CUDA_ERROR_INVALID_VALUE)", index, call);
+    return e == CUDA_SUCCESS ? XRT_SUCCESS : xrt__cuda_driver_fail(d, e, call, "function_get_param_info");
+}
+
 static xrt_status xrt__cuda_function_attributes(xrt__gpu *g, void *fn, xrt_function_attributes *a)
 {
     const xrt__cuda_driver *d = &xrt__cuda_drv;
@@ -1041,6 +1059,7 @@ static void xrt__cuda_fill(xrt_backend *t)
     g->occupancy_blocks = xrt__cuda_occupancy_blocks;
     g->occupancy_block_size = xrt__cuda_occupancy_block_size;
     g->param_bytes = xrt__cuda_param_bytes;
+    g->param_info = xrt__cuda_param_info;
     g->node_kinds = xrt__cuda_node_kinds;
     g->nnode_kinds = sizeof xrt__cuda_node_kinds / sizeof xrt__cuda_node_kinds[0];
     g->exec_update_call = "cudaGraphExecUpdate";

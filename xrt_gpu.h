@@ -428,6 +428,8 @@ struct xrt__gpu {
     /* the bytes of a kernel's parameters into *bytes; 0 where the runtime
        cannot tell (may be NULL) */
     int (*param_bytes)(xrt__gpu *g, void *fn, size_t *bytes);
+    /* parameter `index`'s offset and size (NULL: the runtime cannot tell) */
+    xrt_status (*param_info)(xrt__gpu *g, void *fn, size_t index, size_t *offset, size_t *size);
     /* graphs: the node types xrt_graph_get_info counts, and the entry points
        whose signatures differ between the vendors (or between CUDA 12 and
        13), set by `loaded` where the runtime has them, else NULL (no
@@ -1873,6 +1875,17 @@ static xrt_status xrt__gpu_module_get_global(const xrt_backend *self, void **ptr
     xrt__gpu *g = (xrt__gpu *)self->user;
     if (!g->module_global) return xrt__gpu_no_modules(g, "xrt_module_get_global");
     return g->module_global(g, ((xrt__gpu_module *)module)->native, name, ptr, size);
+}
+
+static xrt_status xrt__gpu_function_get_param_info(const xrt_backend *self, void *function, size_t index,
+                                                   size_t *offset, size_t *size)
+{
+    xrt__gpu *g = (xrt__gpu *)self->user;
+    if (!g->param_info)
+        return xrt_error(XRT_ERROR_UNSUPPORTED, "xrt_function_get_param_info",
+                         "not supported by backend %s: its runtime gives no layout of a kernel's parameters "
+                         "(as cuFuncGetParamInfo does): pack the arguments with xrt_kernel_args", g->name);
+    return g->param_info(g, ((xrt__gpu_function *)function)->native, index, offset, size);
 }
 
 static xrt_status xrt__gpu_function_set_attribute(const xrt_backend *self, void *function, int attr, int value)

@@ -828,6 +828,7 @@ static void xrt__hip_fill(xrt_backend *t)
     g->function_attributes = xrt__hip_function_attributes;
     g->module_global = xrt__hip_module_global;
     g->function_set_attribute = NULL; /* hipFuncSetAttribute takes a host stub, not a module's function: not yet */
+    g->param_info = NULL;             /* HIP has no hipFuncGetParamInfo */
     g->occupancy_blocks = xrt__hip_occupancy_blocks;
     g->occupancy_block_size = xrt__hip_occupancy_block_size;
     g->node_kinds = xrt__hip_node_kinds;

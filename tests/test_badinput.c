@@ -826,6 +826,14 @@ static xrt_backend table_other(void) { return xrt_test_other_table(); }
       xrt_memcpy_to_symbol_async(f->mod, "k", &total, 4, 0, XRT_MEMCPY_DEFAULT, f->dead_s))                            \
     X(from_symbol_async_kind, "xrt_memcpy_from_symbol_async", XRT_ERROR_INVALID_MEMCPY_KIND, 0,                       \
       xrt_memcpy_from_symbol_async(&total, f->mod, "k", 4, 0, (xrt_memcpy_kind)9, f->s))                               \
+    X(param_info_null_function, "xrt_function_get_param_info", XRT_ERROR_INVALID_HANDLE, 0,                          \
+      xrt_function_get_param_info(NULL, 0, &total, &total))                                                           \
+    X(param_info_null_offset, "xrt_function_get_param_info", XRT_ERROR_INVALID_VALUE, 0,                              \
+      xrt_function_get_param_info(f->fn, 0, NULL, &total))                                                            \
+    X(param_info_dead_function, "xrt_function_get_param_info", XRT_ERROR_INVALID_HANDLE, HAS_MODULES,                 \
+      xrt_function_get_param_info(f->dead_fn, 0, &total, &total))                                                     \
+    X(launch_params_dead_function, "xrt_launch_kernel_params", XRT_ERROR_INVALID_HANDLE, HAS_MODULES,                 \
+      xrt_launch_kernel_params(f->dead_fn, one, one, 0, f->s, NULL))                                                   \
     X(set_attribute_null_function, "xrt_function_set_attribute", XRT_ERROR_INVALID_HANDLE, 0,                         \
       xrt_function_set_attribute(NULL, XRT_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 0))                          \
     X(set_attribute_unknown, "xrt_function_set_attribute", XRT_ERROR_INVALID_VALUE, 0,                                \

@@ -43,6 +43,10 @@ static const char kernels_src[] = PRELUDE
     "  a->out[0] = a->m.c; a->out[1] = a->m.d; a->out[2] = a->m.s; a->out[3] = (double)a->m.ll;\n"
     "  a->out[4] = a->m.f[0] + a->m.f[1] + a->m.f[2]; a->out[5] = a->m.tail;\n"
     "}\n"
+    "#include <stddef.h>\n"
+    "const struct { unsigned long offset, size; } args_mixed_xrt_params[] = {\n" /* xrt_kernel_param's layout */
+    "  {offsetof(mixed, c), 1}, {offsetof(mixed, d), 8}, {offsetof(mixed, s), 2}, {offsetof(mixed, ll), 8},\n"
+    "  {offsetof(mixed, f), 12}, {offsetof(mixed, tail), 1}, {offsetof(mixed_args, out), 8}, {0, 0}};\n"
     "void args_big(const ctx_t *c, void *p) {\n" /* a pointer, then bytes up to the end of the buffer */
     "  unsigned char **out = (unsigned char **)p; unsigned char *b = (unsigned char *)p; (void)c;\n"
     "  for (unsigned i = 8; i < 4096; i++) (*out)[i] = b[i];\n"
@@ -233,6 +237,108 @@ static void test_arguments(void **state)
     OK(xrt_free(res));
     OK(xrt_free(out));
     OK(xrt_event_destroy(e));
+    OK(xrt_stream_destroy(s));
+    OK(xrt_module_unload(m));
+}
+
+/* >> arguments packed one by one (xrt_kernel_args, as CUDA lays out the
+   values of kernelParams): the layout of the kernel's struct, so the same
+   call site serves the CPU; a bad alignment or an argument past the limit
+   fails, and so does a launch with those arguments (issue 45 item 8) */
+static void test_packed_arguments(void **state)
+{
+    xrt_module m = load_kernels();
+    xrt_function fm = get(m, "args_mixed");
+    static xrt_kernel_args a, big;
+    static const unsigned char filler[XRT_MAX_KERNEL_ARGS];
+    char c = 'q';
+    double d = -1.25, *res;
+    short sh = 300;
+    long long ll = -(1ll << 41);
+    float f[3] = {1, 10, 100};
+    unsigned char tail = 7, one = 1;
+    int x = 5;
+    xrt_stream s;
+    (void)state;
+    OK(xrt_stream_create(&s));
+    OK(xrt_malloc((void **)&res, 6 * sizeof *res));
+    xrt_kernel_args_init(&a);
+    OK(XRT_KERNEL_ARG(a, c));
+    OK(XRT_KERNEL_ARG(a, d));
+    OK(XRT_KERNEL_ARG(a, sh));
+    OK(XRT_KERNEL_ARG(a, ll));
+    OK(XRT_KERNEL_ARG(a, f));
+    OK(XRT_KERNEL_ARG(a, tail));
+    OK(XRT_KERNEL_ARG(a, res));
+    assert_int_equal(a.size, sizeof(mixed_args)); /* each member where the struct has it */
+    assert_memory_equal(a.buf.bytes + offsetof(mixed, d), &d, sizeof d);
+    assert_memory_equal(a.buf.bytes + offsetof(mixed, ll), &ll, sizeof ll);
+    assert_memory_equal(a.buf.bytes + offsetof(mixed, tail), &tail, 1);
+    assert_memory_equal(a.buf.bytes + offsetof(mixed_args, out), &res, sizeof res);
+    OK(xrt_launch_kernel(fm, d3(1, 1, 1), d3(1, 1, 1), 0, s, a.buf.bytes, a.size));
+    OK(xrt_stream_synchronize(s));
+    assert_true(res[0] == 'q' && res[1] == -1.25 && res[2] == 300 && res[3] == (double)ll && res[4] == 111 &&
+                res[5] == 7);
+    /* bad input: the arguments and the launch fail */
+    FAILS(xrt_kernel_args_add(&a, &x, sizeof x, 3), XRT_ERROR_INVALID_VALUE, "alignment 3 is not a power of two");
+    FAILS(xrt_launch_kernel(fm, d3(1, 1, 1), d3(1, 1, 1), 0, s, a.buf.bytes, a.size), XRT_ERROR_INVALID_VALUE, "");
+    FAILS(XRT_KERNEL_ARG(a, x), XRT_ERROR_INVALID_VALUE, "an earlier argument did not fit");
+    xrt_kernel_args_init(&a);
+    FAILS(xrt_kernel_args_add(&a, NULL, 4, 4), XRT_ERROR_INVALID_VALUE, "value is NULL");
+    FAILS(xrt_kernel_args_add(NULL, &x, 4, 4), XRT_ERROR_INVALID_VALUE, "args is NULL");
+    xrt_kernel_args_init(&big);
+    OK(xrt_kernel_args_add(&big, filler, sizeof filler - 1, 1));
+    OK(XRT_KERNEL_ARG(big, one)); /* exactly the limit */
+    assert_int_equal(big.size, XRT_MAX_KERNEL_ARGS);
+    FAILS(XRT_KERNEL_ARG(big, one), XRT_ERROR_INVALID_VALUE, "passes the limit of 4096 bytes");
+    assert_true(big.size > XRT_MAX_KERNEL_ARGS);
+    xrt_kernel_args_init(&big);
+    OK(xrt_kernel_args_add(&big, filler, 1, 1));
+    FAILS(xrt_kernel_args_add(&big, filler, 1, 8192), XRT_ERROR_INVALID_VALUE, "up to 4096");
+    OK(xrt_free(res));
+    OK(xrt_stream_destroy(s));
+    OK(xrt_module_unload(m));
+}
+
+/* >> CUDA's kernelParams form on the CPU: the layout the kernel's source
+   declares (args_mixed_xrt_params), read back and used to pack the values
+   kernel_params points to; a kernel that declares none is UNSUPPORTED for
+   both, saying how to declare it (issue 45 item 8) */
+static void test_launch_kernel_params(void **state)
+{
+    xrt_module m = load_kernels();
+    xrt_function fm = get(m, "args_mixed"), fb = get(m, "args_big");
+    char c = 'z';
+    double d = 0.5, *res;
+    short sh = -2;
+    long long ll = 1ll << 50;
+    float f[3] = {2, 3, 4};
+    unsigned char tail = 250;
+    void *params[7];
+    size_t off = 0, size = 0;
+    xrt_stream s;
+    (void)state;
+    SKIP_UNLESS(!strcmp(xrt_test_backend, "cpu"), "the layout a CPU kernel's source declares (CUDA asks its driver)");
+    OK(xrt_stream_create(&s));
+    OK(xrt_malloc((void **)&res, 6 * sizeof *res));
+    params[0] = &c, params[1] = &d, params[2] = &sh, params[3] = &ll, params[4] = f, params[5] = &tail, params[6] = &res;
+    OK(xrt_function_get_param_info(fm, 3, &off, &size));
+    assert_true(off == offsetof(mixed, ll) && size == 8);
+    OK(xrt_function_get_param_info(fm, 6, &off, &size));
+    assert_true(off == offsetof(mixed_args, out) && size == sizeof res);
+    FAILS(xrt_function_get_param_info(fm, 7, &off, &size), XRT_ERROR_INVALID_VALUE, "no parameter 7: the kernel has 7");
+    OK(xrt_launch_kernel_params(fm, d3(1, 1, 1), d3(1, 1, 1), 0, s, params));
+    OK(xrt_stream_synchronize(s));
+    assert_true(res[0] == 'z' && res[1] == 0.5 && res[2] == -2 && res[3] == (double)ll && res[4] == 9 && res[5] == 250);
+    params[6] = NULL;
+    FAILS(xrt_launch_kernel_params(fm, d3(1, 1, 1), d3(1, 1, 1), 0, s, params), XRT_ERROR_INVALID_VALUE,
+          "kernel_params[i] is NULL, but the kernel has parameter 6");
+    FAILS(xrt_launch_kernel_params(fm, d3(1, 1, 1), d3(1, 1, 1), 0, s, NULL), XRT_ERROR_INVALID_VALUE,
+          "kernel_params is NULL");
+    FAILS(xrt_function_get_param_info(fb, 0, &off, &size), XRT_ERROR_UNSUPPORTED, "_xrt_params");
+    FAILS(xrt_launch_kernel_params(fb, d3(1, 1, 1), d3(1, 1, 1), 0, s, params), XRT_ERROR_UNSUPPORTED,
+          "declares no layout");
+    OK(xrt_free(res));
     OK(xrt_stream_destroy(s));
     OK(xrt_module_unload(m));
 }
@@ -2349,6 +2455,8 @@ int main(void)
         cmocka_unit_test(test_shapes),
         cmocka_unit_test(test_bad_launches),
         gated_test(test_arguments),
+        gated_test(test_packed_arguments),
+        cmocka_unit_test(test_launch_kernel_params),
         cmocka_unit_test(test_shared_memory),
         gated_test(test_many_launches),
         cmocka_unit_test(test_synchronize_helps_launch),

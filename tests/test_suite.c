@@ -1414,8 +1414,10 @@ XRT_TEST(test_kernel_launch)
    CPU, PTX for CUDA (tests/test_kernels.c has the rest). */
 XRT_TEST(test_module_global_and_occupancy)
 {
-    static const char src[] = "int table[16];\n"
-                              "void k(const void *c, void *a) { (void)c; (void)a; }\n";
+    static const char src[] = "#include \"xrt.h\"\n"
+                              "int table[16];\n"
+                              "const xrt_kernel_param k_xrt_params[] = {{0, 4}, {8, 8}, {0, 0}};\n"
+                              "void k(const xrt_kernel_ctx *c, void *a) { (void)c; table[15] = *(int *)a; }\n";
     static const char ptx[] = ".version 7.5\n"
                               ".target sm_75\n"
                               ".address_size 64\n"
@@ -1462,6 +1464,26 @@ XRT_TEST(test_module_global_and_occupancy)
     assert_true(n >= 1);
     OK(xrt_occupancy_max_potential_block_size(&grid, &block, f, 0, 0));
     assert_true(grid >= 1 && block >= 1);
+    { /* the layout k's C source declares; the PTX's k has no parameters, HIP cannot tell */
+        int v = 77;
+        double w = 0;
+        void *params[2];
+        xrt_dim3 d1 = {1, 1, 1};
+        size_t off = 1, sz = 0;
+        xrt_status st = xrt_function_get_param_info(f, 1, &off, &sz);
+        params[0] = &v, params[1] = &w;
+        if (st != XRT_SUCCESS) {
+            assert_true(st == XRT_ERROR_INVALID_VALUE || st == XRT_ERROR_UNSUPPORTED);
+            assert_true(strcmp(xrt_test_backend, "cpu") != 0);
+            OK(xrt_module_unload(m));
+            return;
+        }
+        assert_true(off == 8 && sz == 8);
+        FAILS(xrt_function_get_param_info(f, 2, &off, &sz), XRT_ERROR_INVALID_VALUE, "no parameter 2");
+        OK(xrt_launch_kernel_params(f, d1, d1, 0, NULL, params));
+        OK(xrt_memcpy_from_symbol(back, m, "table", sizeof back, 0, XRT_MEMCPY_DEFAULT));
+        assert_int_equal(back[15], 77);
+    }
     OK(xrt_module_unload(m));
 }
 

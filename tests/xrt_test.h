@@ -1191,6 +1191,8 @@ typedef struct xrt_test_calls {
     X(function_attributes, "function_get_attributes", 0, XRT_SUCCESS, xrt_function_get_attributes(&c->fattr, c->fn)) \
     X(get_global_null, "module_get_global to NULL and NULL", 0, XRT_ERROR_INVALID_VALUE,                              \
       xrt_module_get_global(NULL, NULL, c->m, "k"))                                                                    \
+    X(param_info_null, "function_get_param_info to NULL", 0, XRT_ERROR_INVALID_VALUE,                              \
+      xrt_function_get_param_info(c->fn, 0, NULL, NULL))                                                               \
     X(set_attribute_bad, "function_set_attribute of an unknown attribute", 0, XRT_ERROR_INVALID_VALUE,               \
       xrt_function_set_attribute(c->fn, (xrt_function_attribute)1, 0))                                                 \
     X(occupancy_null, "occupancy_max_active_blocks_per_multiprocessor to NULL", 0, XRT_ERROR_INVALID_VALUE,          \

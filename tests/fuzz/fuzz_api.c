@@ -202,7 +202,8 @@ static int op_index, trace; /* FUZZ_API_TRACE=1: print each call and its status 
     X(memset_3d_async, 0) /* tests/test_pitched.c */                    \
     X(host_register, 0)   /* tests/test_suite.c: the model has no registered ranges */ \
     X(host_unregister, 0) /* tests/test_suite.c */                      \
-    X(host_get_device_pointer, 0) /* tests/test_suite.c */
+    X(host_get_device_pointer, 0) /* tests/test_suite.c */ \
+    X(function_get_param_info, 0) /* modules are not modelled (tests/test_kernels.c) */
 
 #define FUZZ_ROW(op, modelled) fuzz_row_##op,
 enum { FUZZ_OPERATIONS(FUZZ_ROW) fuzz_rows };
