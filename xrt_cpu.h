@@ -657,6 +657,7 @@ static xrt_status xrt__cpu_cap_implicit(int device, const char *who);
 static void xrt__cpu_cap_event_gone(struct xrt__cpu_event *e);
 static void xrt__cpu_cap_stream_gone(xrt__cpu_stream *s);
 static int xrt__cpu_capturing(void *stream);
+static xrt_status xrt__cpu_cap_cannot(void *stream, const char *who, const char *what);
 static void xrt__cpu_run_graph(xrt__cpu_op *op);
 static void xrt__cpu_plan_unref(struct xrt__cpu_plan *p);
 
@@ -3056,17 +3057,25 @@ static xrt_status xrt__cpu_ipc_close_mem_handle(const xrt_backend *self, void *p
 
 /* >> cpu: ipc events. An interprocess event keeps its records in a small
    device allocation that the processes sharing the event map: records are
-   numbered there (`recorded`), and the highest number whose point its stream
-   has reached is `completed`. The event's latest record has completed when
-   completed >= recorded, in any of the processes: they record, query, wait
-   and make streams wait on it alike, as with cudaIpcGetEventHandle. A waiter
-   polls (another process cannot wake it). The handle is a memory handle of
-   that allocation under its own magic, so neither kind opens as the other. */
+   numbered there (`recorded`), and record n, once its stream has reached
+   its point, marks its slot, done[n % XRT__CPU_IPC_SLOTS] = n. A wait, a
+   synchronize or a query is for the record current at the call: record n
+   has completed when its slot holds n or more, in any of the processes, as
+   with cudaIpcGetEventHandle; a later record's completion, even on an idle
+   stream, says nothing of an earlier one. A record reuses a slot only once
+   the record before it there has completed, so a slot never passes over
+   one pending: with XRT__CPU_IPC_SLOTS records of the event pending, the
+   next is refused (XRT_ERROR_UNSUPPORTED), never a wait released early. A
+   waiter polls (another process cannot wake it). The handle is a memory
+   handle of that allocation under its own magic, so neither kind opens as
+   the other. */
 #define XRT__CPU_IPC_EVENT_MAGIC 0x31747665u /* "evt1" */
-#define XRT__CPU_STATE_MAGIC 0x6574617473637069ull
+#define XRT__CPU_STATE_MAGIC 0x3274617473637069ull
+#define XRT__CPU_IPC_SLOTS 256
 typedef struct xrt__cpu_ipc_state {
     uint64_t magic;
-    uint64_t recorded, completed;
+    uint64_t recorded;
+    uint64_t done[XRT__CPU_IPC_SLOTS];
 } xrt__cpu_ipc_state;
 
 static xrt_status xrt__cpu_ipc_event_make(xrt__cpu_event *e)
@@ -3077,7 +3086,7 @@ static xrt_status xrt__cpu_ipc_event_make(xrt__cpu_event *e)
     e->shared = (xrt__cpu_ipc_state *)p;
     e->shared_head = xrt__cpu_head_of(p);
     e->shared_fd = -1;
-    e->shared->recorded = e->shared->completed = 0;
+    memset(e->shared, 0, sizeof *e->shared);
     e->shared->magic = XRT__CPU_STATE_MAGIC;
     return XRT_SUCCESS;
 }
@@ -3095,13 +3104,15 @@ static void xrt__cpu_ipc_event_drop(xrt__cpu_event *e)
 
 static void xrt__cpu_ipc_complete(xrt__cpu_ipc_state *st, uint64_t seq)
 {
-    uint64_t c = __atomic_load_n(&st->completed, __ATOMIC_ACQUIRE);
-    while (c < seq && !__atomic_compare_exchange_n(&st->completed, &c, seq, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {}
+    uint64_t *slot = &st->done[seq % XRT__CPU_IPC_SLOTS];
+    uint64_t c = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+    while (c < seq && !__atomic_compare_exchange_n(slot, &c, seq, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {}
 }
 
+/* Record `seq` has completed (0: never recorded, nothing to wait for). */
 static int xrt__cpu_ipc_reached(const xrt__cpu_ipc_state *st, uint64_t seq)
 {
-    return __atomic_load_n(&st->completed, __ATOMIC_ACQUIRE) >= seq;
+    return seq == 0 || __atomic_load_n(&st->done[seq % XRT__CPU_IPC_SLOTS], __ATOMIC_ACQUIRE) >= seq;
 }
 
 /* Polls until record `seq` has completed, in whichever process it was made. */
@@ -3127,15 +3138,20 @@ static void xrt__cpu_run_ipc_wait(xrt__cpu_op *op)
     xrt__cpu_event_unref(op->u.record.event);
 }
 
-/* Enqueues `run` holding the event, or refuses a capturing stream (a graph
-   cannot hold another process's point). */
+/* A capturing stream refuses an interprocess event's record or wait (a
+   graph cannot hold another process's point), and its capture is
+   invalidated, as for every call the CPU backend cannot capture. */
+static xrt_status xrt__cpu_ipc_event_captured(void *stream, const char *who)
+{
+    return xrt__cpu_cap_cannot(stream, who, "an interprocess event cannot be part of a capture");
+}
+
+/* Enqueues `run` holding the event. */
 static xrt_status xrt__cpu_ipc_event_op(xrt__cpu_event *e, void *stream, xrt__cpu_run_fn run, uint64_t seq,
                                         const char *who)
 {
     xrt__cpu_op op;
     xrt_status st;
-    if (xrt__cpu_capturing(stream))
-        return xrt_error(XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, who, "an interprocess event cannot be part of a capture");
     op.run = run;
     op.u.record.event = e;
     op.u.record.stream = NULL;
@@ -3145,16 +3161,38 @@ static xrt_status xrt__cpu_ipc_event_op(xrt__cpu_event *e, void *stream, xrt__cp
     return st;
 }
 
+/* The next record's number, once its slot is free. */
+static xrt_status xrt__cpu_ipc_event_number(xrt__cpu_ipc_state *sh, uint64_t *seq, const char *who)
+{
+    uint64_t r = __atomic_load_n(&sh->recorded, __ATOMIC_ACQUIRE);
+    do {
+        if (r >= XRT__CPU_IPC_SLOTS && !xrt__cpu_ipc_reached(sh, r + 1 - XRT__CPU_IPC_SLOTS))
+            return xrt_error(XRT_ERROR_UNSUPPORTED, who,
+                             "%d records of this interprocess event are pending: the CPU backend keeps at most that many",
+                             XRT__CPU_IPC_SLOTS);
+    } while (!__atomic_compare_exchange_n(&sh->recorded, &r, r + 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
+    *seq = r + 1;
+    return XRT_SUCCESS;
+}
+
 static xrt_status xrt__cpu_ipc_event_record(xrt__cpu_event *e, void *stream)
 {
-    uint64_t seq = __atomic_add_fetch(&e->shared->recorded, 1, __ATOMIC_ACQ_REL);
+    static const char who[] = "cpu: xrt_event_record";
+    uint64_t seq = 0, back;
     xrt_status st;
-    if (!xrt__cpu_capturing(stream) && !xrt__cpu_busy(xrt__cpu_stream_of(stream))) {
+    if (xrt__cpu_capturing(stream) && (st = xrt__cpu_ipc_event_captured(stream, who)) != XRT_SUCCESS) return st;
+    if ((st = xrt__cpu_ipc_event_number(e->shared, &seq, who)) != XRT_SUCCESS) return st;
+    if (!xrt__cpu_busy(xrt__cpu_stream_of(stream))) {
         xrt__cpu_ipc_complete(e->shared, seq); /* an idle stream is at its point already */
         return XRT_SUCCESS;
     }
-    st = xrt__cpu_ipc_event_op(e, stream, xrt__cpu_run_ipc_record, seq, "cpu: xrt_event_record");
-    if (st != XRT_SUCCESS) xrt__cpu_ipc_complete(e->shared, seq); /* no record after all: none to wait for */
+    st = xrt__cpu_ipc_event_op(e, stream, xrt__cpu_run_ipc_record, seq, who);
+    back = seq;
+    /* No record after all: the latest is the one before again, unless
+       another was made meanwhile; then this one stands, complete. */
+    if (st != XRT_SUCCESS &&
+        !__atomic_compare_exchange_n(&e->shared->recorded, &back, seq - 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+        xrt__cpu_ipc_complete(e->shared, seq);
     return st;
 }
 
@@ -3171,9 +3209,12 @@ static void xrt__cpu_ipc_event_synchronize(const xrt__cpu_event *e)
 
 static xrt_status xrt__cpu_ipc_event_wait(xrt__cpu_event *e, void *stream)
 {
+    static const char who[] = "cpu: xrt_stream_wait_event";
     uint64_t seq = __atomic_load_n(&e->shared->recorded, __ATOMIC_ACQUIRE);
-    if (xrt__cpu_ipc_reached(e->shared, seq) && !xrt__cpu_capturing(stream)) return XRT_SUCCESS;
-    return xrt__cpu_ipc_event_op(e, stream, xrt__cpu_run_ipc_wait, seq, "cpu: xrt_stream_wait_event");
+    xrt_status st;
+    if (xrt__cpu_capturing(stream) && (st = xrt__cpu_ipc_event_captured(stream, who)) != XRT_SUCCESS) return st;
+    if (xrt__cpu_ipc_reached(e->shared, seq)) return XRT_SUCCESS;
+    return xrt__cpu_ipc_event_op(e, stream, xrt__cpu_run_ipc_wait, seq, who);
 }
 
 /* The handle: a memory handle of the state's allocation, under the event magic. */
@@ -5315,6 +5356,17 @@ static xrt_status xrt__cpu_cap_cannot_locked(xrt__cpu_stream *s, const char *who
     return xrt__cpu_cap_fail_locked(s->cap, XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, who,
                                     "%s is capturing, and the CPU backend cannot capture this operation (%s); "
                                     "the capture is invalidated", s->cap_name, what);
+}
+
+/* The same, taking the lock; success where the stream's capture ended meanwhile. */
+static xrt_status xrt__cpu_cap_cannot(void *stream, const char *who, const char *what)
+{
+    xrt__cpu_stream *s = xrt__cpu_stream_of(stream);
+    xrt_status st = XRT_SUCCESS;
+    pthread_mutex_lock(&xrt__cpu_cap_lock);
+    if (s->cap) st = xrt__cpu_cap_cannot_locked(s, who, what);
+    xrt__cpu_cap_unlock();
+    return st;
 }
 
 static void xrt__cpu_run_nothing(xrt__cpu_op *op) { (void)op; }

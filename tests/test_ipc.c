@@ -848,6 +848,160 @@ static void test_ipc_graph_memory_after_its_free(void **state)
     OK(xrt_stream_destroy(s));
 }
 
+/* >> a stream's wait is for the record current at the call (CPU, issue 46
+   item 2): a later record of the event, on an idle stream, does not release
+   it, as cudaStreamWaitEvent. In one process, then across two. */
+static int gate_pipe[2]; /* a host function blocks on gate_pipe[0] until a byte is written */
+static void pipe_gate(void *user)
+{
+    char c;
+    (void)user;
+    if (read(gate_pipe[0], &c, 1) != 1) {}
+}
+
+static void test_ipc_event_later_record_does_not_release_a_wait(void **state)
+{
+    xrt_event e;
+    xrt_stream a, b, w;
+    unsigned char *h;
+    void *d;
+    (void)state;
+    assert_int_equal(pipe(gate_pipe), 0);
+    OK(xrt_malloc_host((void **)&h, 4096));
+    OK(xrt_malloc(&d, 4096));
+    OK(xrt_memset(d, 0, 4096));
+    OK(xrt_event_create(&e, XRT_EVENT_INTERPROCESS | XRT_EVENT_DISABLE_TIMING));
+    OK(xrt_stream_create(&a));
+    OK(xrt_stream_create(&b));
+    OK(xrt_stream_create(&w));
+    OK(xrt_launch_host_func(a, pipe_gate, NULL));
+    OK(xrt_memset_async(d, 0x71, 4096, a));
+    OK(xrt_event_record(e, a));
+    OK(xrt_stream_wait_event(w, e));
+    OK(xrt_memcpy_async(h, d, 4096, XRT_MEMCPY_DEVICE_TO_HOST, w));
+    OK(xrt_event_record(e, b)); /* idle: complete at once */
+    OK(xrt_event_query(e));
+    sleep_ms(20);
+    XRT_ASSERT_FAILS(xrt_stream_query(w), XRT_ERROR_NOT_READY, ""); /* still waits for the first record */
+    put_byte(gate_pipe[1], 'g');
+    OK(xrt_stream_synchronize(w));
+    assert_bytes(h, 4096, 0x71);
+    OK(xrt_stream_destroy(w));
+    OK(xrt_stream_destroy(b));
+    OK(xrt_stream_destroy(a));
+    OK(xrt_event_destroy(e));
+    OK(xrt_free(d));
+    OK(xrt_free_host(h));
+    close(gate_pipe[0]);
+    close(gate_pipe[1]);
+}
+
+static void later_record_child(int rd, int wr, void *arg)
+{
+    xrt_ipc_event_handle h;
+    xrt_ipc_mem_handle mh;
+    xrt_event e;
+    xrt_stream c;
+    unsigned char *b = NULL;
+    void *d = NULL;
+    (void)arg;
+    if (!get(rd, &h, sizeof h) || !get(rd, &mh, sizeof mh)) CHILD_FAIL("no handles from the parent");
+    CHILD_OK(xrt_ipc_open_event_handle(&e, h));
+    CHILD_OK(xrt_ipc_open_mem_handle(&d, mh, 0));
+    CHILD_OK(xrt_malloc_host((void **)&b, 4096));
+    CHILD_OK(xrt_stream_create(&c));
+    CHILD_OK(xrt_stream_wait_event(c, e));
+    CHILD_OK(xrt_memcpy_async(b, d, 4096, XRT_MEMCPY_DEVICE_TO_HOST, c));
+    put_byte(wr, 'w');
+    if (get_byte(rd) != 'r') CHILD_FAIL("the parent did not record again");
+    sleep_ms(20);
+    CHILD_EXPECT(xrt_stream_query(c), XRT_ERROR_NOT_READY); /* the parent's first record holds it still */
+    put_byte(wr, 'q');
+    CHILD_OK(xrt_stream_synchronize(c));
+    for (size_t i = 0; i < 4096; i++)
+        if (b[i] != 0x71) CHILD_FAIL("byte %zu is 0x%02x: the wait ended before the parent's first record", i, b[i]);
+    CHILD_OK(xrt_stream_destroy(c));
+    CHILD_OK(xrt_free_host(b));
+    CHILD_OK(xrt_ipc_close_mem_handle(d));
+    CHILD_OK(xrt_event_destroy(e));
+}
+
+static void test_ipc_event_later_record_across_processes(void **state)
+{
+    xrt_ipc_event_handle h;
+    xrt_ipc_mem_handle mh;
+    xrt_event e;
+    xrt_stream a, b;
+    void *d;
+    peer p;
+    (void)state;
+    SKIP_UNLESS(!UNDER_TSAN, "TSan cannot start the child's stream thread after fork (its die_after_fork)");
+    assert_int_equal(pipe(gate_pipe), 0);
+    OK(xrt_malloc(&d, 4096));
+    OK(xrt_memset(d, 0, 4096));
+    OK(xrt_ipc_get_mem_handle(&mh, d));
+    OK(xrt_event_create(&e, XRT_EVENT_INTERPROCESS | XRT_EVENT_DISABLE_TIMING));
+    OK(xrt_ipc_get_event_handle(&h, e));
+    OK(xrt_stream_create(&a));
+    OK(xrt_stream_create(&b));
+    OK(xrt_launch_host_func(a, pipe_gate, NULL));
+    OK(xrt_memset_async(d, 0x71, 4096, a));
+    OK(xrt_event_record(e, a));
+    peer_start(&p, later_record_child, NULL);
+    put(p.wr, &h, sizeof h);
+    put(p.wr, &mh, sizeof mh);
+    assert_int_equal(get_byte(p.rd), 'w');
+    OK(xrt_event_record(e, b)); /* idle: complete at once */
+    put_byte(p.wr, 'r');
+    assert_int_equal(get_byte(p.rd), 'q');
+    put_byte(gate_pipe[1], 'g');
+    OK(xrt_stream_synchronize(a));
+    peer_end(&p);
+    OK(xrt_stream_destroy(b));
+    OK(xrt_stream_destroy(a));
+    OK(xrt_event_destroy(e));
+    OK(xrt_free(d));
+    close(gate_pipe[0]);
+    close(gate_pipe[1]);
+}
+
+/* >> a refused interprocess record or wait in a capture (CPU, issue 46 item
+   6): refused as every call the CPU backend cannot capture, the capture
+   invalidated, and the event left as it was (its earlier record pending). */
+static void test_ipc_event_refused_in_a_capture(void **state)
+{
+    xrt_event e;
+    xrt_stream a, s;
+    xrt_graph g = NULL;
+    int i;
+    (void)state;
+    assert_int_equal(pipe(gate_pipe), 0);
+    OK(xrt_event_create(&e, XRT_EVENT_INTERPROCESS | XRT_EVENT_DISABLE_TIMING));
+    OK(xrt_stream_create(&a));
+    OK(xrt_stream_create(&s));
+    OK(xrt_launch_host_func(a, pipe_gate, NULL));
+    OK(xrt_event_record(e, a));
+    for (i = 0; i < 2; i++) {
+        OK(xrt_stream_begin_capture(s, XRT_CAPTURE_MODE_GLOBAL));
+        if (i == 0)
+            XRT_ASSERT_FAILS(xrt_event_record(e, s), XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED,
+                             "an interprocess event cannot be part of a capture");
+        else
+            XRT_ASSERT_FAILS(xrt_stream_wait_event(s, e), XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED,
+                             "an interprocess event cannot be part of a capture");
+        XRT_ASSERT_FAILS(xrt_stream_end_capture(s, &g), XRT_ERROR_STREAM_CAPTURE_INVALIDATED, "");
+        assert_null(g);
+        XRT_ASSERT_FAILS(xrt_event_query(e), XRT_ERROR_NOT_READY, ""); /* the record on a is pending still */
+    }
+    put_byte(gate_pipe[1], 'g');
+    OK(xrt_event_synchronize(e));
+    OK(xrt_stream_destroy(s));
+    OK(xrt_stream_destroy(a));
+    OK(xrt_event_destroy(e));
+    close(gate_pipe[0]);
+    close(gate_pipe[1]);
+}
+
 /* >> the rules one process checks, on every backend */
 static int on_cpu(void) { return strcmp(xrt_test_backend, "cpu") == 0; }
 
@@ -939,6 +1093,9 @@ int main(void)
         cmocka_unit_test(test_ipc_dead_peers_pin_nothing),
         cmocka_unit_test(test_ipc_forked_child_opens_the_exporters_memory),
         cmocka_unit_test(test_ipc_graph_memory_after_its_free),
+        cmocka_unit_test(test_ipc_event_later_record_does_not_release_a_wait),
+        cmocka_unit_test(test_ipc_event_later_record_across_processes),
+        cmocka_unit_test(test_ipc_event_refused_in_a_capture),
     };
     const struct CMUnitTest rules[] = {
         cmocka_unit_test(test_ipc_what_can_be_shared),
