@@ -3287,17 +3287,26 @@ static xrt_status xrt__cpu_ipc_open_event_handle(const xrt_backend *self, void *
 #ifndef MREMAP_FIXED
 #define MREMAP_FIXED 2
 #endif
+/* Ranges a forked child could not copy (RLIMIT_AS, strict overcommit). */
+static unsigned xrt__cpu_fork_lost;
+
 /* One range's bytes (a shared mapping is one range's: private record pages
-   separate them), its record in the private page before them. */
+   separate them), its record in the private page before them. Where no copy
+   can be made, the child loses the bytes (unmapped: its writes must not
+   reach its parent's memory, nor its free punch it), and never loops. */
 static void xrt__cpu_privatise(uintptr_t start, uintptr_t end)
 {
     size_t len = end - start;
     xrt__cpu_head *h = (xrt__cpu_head *)(void *)(start - xrt__cpu_page());
     char *copy = (char *)mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (copy == (char *)MAP_FAILED) return; /* left shared: the child's writes reach the parent */
-    memcpy(copy, (void *)start, len);
-    if (syscall(SYS_mremap, copy, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, (void *)start) == -1) munmap(copy, len);
     if (h->magic == XRT__CPU_HEAD_MAGIC) h->local = 1;
+    if (copy != (char *)MAP_FAILED) {
+        memcpy(copy, (void *)start, len);
+        if (syscall(SYS_mremap, copy, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, (void *)start) != -1) return;
+        munmap(copy, len);
+    }
+    munmap((void *)start, len);
+    xrt__cpu_fork_lost++;
 }
 
 static const char *xrt__cpu_hex(const char *p, uintptr_t *v)
@@ -3364,6 +3373,10 @@ static void xrt__cpu_mem_fork_child(void)
             xrt__cpu_mem[d].lock = 0; /* its holder did not come along */
         }
     xrt__cpu_opens_lock = 0; /* likewise */
+    /* A child without its copy of the device memory may not use the backend:
+       each call says "forked child: cpu cannot be used after fork()" (the
+       registry's table, which the core checks at the child's first call). */
+    if (xrt__cpu_fork_lost && xrt__cpu.self) ((xrt_backend *)(uintptr_t)xrt__cpu.self)->flags &= ~(unsigned)XRT_BACKEND_FORK_SAFE;
     {
         static const pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER; /* likewise */
         memcpy(&xrt__cpu_export_lock, &fresh, sizeof fresh);

@@ -1002,6 +1002,49 @@ static void test_ipc_event_refused_in_a_capture(void **state)
     close(gate_pipe[1]);
 }
 
+/* >> fork without room for the child's copy (CPU, issue 46 item 7): where
+   the child cannot copy its parent's device memory (RLIMIT_AS here, strict
+   overcommit elsewhere), fork() returns all the same, the parent's memory is
+   untouched, and the child's first xrt call says it may not use the backend
+   (it once spun inside fork() for ever). */
+#if defined(__SANITIZE_ADDRESS__) || XRT_TEST_HAS_FEATURE(address_sanitizer)
+#define UNDER_ASAN 1
+#else
+#define UNDER_ASAN 0
+#endif
+#define NO_ROOM_BYTES ((size_t)64 << 20)
+static void test_ipc_fork_without_room_for_the_copy(void **state)
+{
+    struct rlimit old, low;
+    unsigned long pages = 0;
+    void *d;
+    pid_t pid;
+    FILE *f;
+    (void)state;
+    SKIP_UNLESS(!UNDER_ASAN && !UNDER_TSAN && xrt_test_slowdown() == 1,
+                "a sanitizer's or valgrind's address space does not fit under RLIMIT_AS");
+    OK(xrt_malloc(&d, NO_ROOM_BYTES));
+    OK(xrt_memset(d, 0x10, NO_ROOM_BYTES));
+    assert_non_null(f = fopen("/proc/self/statm", "r"));
+    assert_int_equal(fscanf(f, "%lu", &pages), 1);
+    fclose(f);
+    assert_int_equal(getrlimit(RLIMIT_AS, &old), 0);
+    low = old;
+    low.rlim_cur = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) + (NO_ROOM_BYTES >> 1);
+    assert_int_equal(setrlimit(RLIMIT_AS, &low), 0);
+    pid = child_fork(20);
+    if (pid == 0) {
+        void *q = NULL;
+        CHILD_EXPECT(xrt_malloc(&q, 4096), XRT_ERROR_NOT_PERMITTED);
+        if (!strstr(xrt_get_last_error_string(), "forked child: cpu")) CHILD_FAIL("%s", xrt_get_last_error_string());
+        child_exit(0);
+    }
+    assert_int_equal(setrlimit(RLIMIT_AS, &old), 0);
+    child_wait(pid, 20, "forked child without room for its copy");
+    parent_bytes(d, 4096, 0x10);
+    OK(xrt_free(d));
+}
+
 /* >> the rules one process checks, on every backend */
 static int on_cpu(void) { return strcmp(xrt_test_backend, "cpu") == 0; }
 
@@ -1096,6 +1139,7 @@ int main(void)
         cmocka_unit_test(test_ipc_event_later_record_does_not_release_a_wait),
         cmocka_unit_test(test_ipc_event_later_record_across_processes),
         cmocka_unit_test(test_ipc_event_refused_in_a_capture),
+        cmocka_unit_test(test_ipc_fork_without_room_for_the_copy),
     };
     const struct CMUnitTest rules[] = {
         cmocka_unit_test(test_ipc_what_can_be_shared),
