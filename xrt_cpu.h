@@ -2846,7 +2846,7 @@ static xrt_status xrt__cpu_ipc_key(xrt__cpu_head *h, uint64_t key[2], const char
 static void xrt__cpu_ipc_unexport(void *ptr)
 {
     xrt__cpu_head *h = xrt__cpu_head_of(ptr);
-    if (!__atomic_load_n(&h->live, __ATOMIC_ACQUIRE)) return;
+    if (h->local || !__atomic_load_n(&h->live, __ATOMIC_ACQUIRE)) return; /* a forked child's copy: the lock is its parent's */
     pthread_mutex_lock(&xrt__cpu_export_lock);
     if (h->live) xrt__cpu_range_lock(xrt__cpu_mem[h->device].fd, h->offset, XRT__CPU_LOCK_LIVE, 1, F_UNLCK);
     h->live = 0;
@@ -3365,6 +3365,7 @@ static void xrt__cpu_mem_fork_child(void)
             munmap(h, xrt__cpu_span(h->size));
         }
         m->kept_bytes = 0;
+        m->npending = 0; /* ranges of the parent's file, which the child closes below: never punched in its own */
     }
     for (d = 0; d < XRT__CPU_DEVICES_MAX; d++)
         if (xrt__cpu_mem[d].has_fd) {
