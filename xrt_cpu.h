@@ -663,6 +663,7 @@ static xrt_status xrt__cpu_cap_implicit(int device, const char *who);
 static void xrt__cpu_cap_event_gone(struct xrt__cpu_event *e);
 static void xrt__cpu_cap_stream_gone(xrt__cpu_stream *s);
 static int xrt__cpu_capturing(void *stream);
+static xrt_status xrt__cpu_cap_cannot(void *stream, const char *who, const char *what);
 static void xrt__cpu_run_graph(xrt__cpu_op *op);
 static void xrt__cpu_plan_unref(struct xrt__cpu_plan *p);
 
@@ -2337,9 +2338,13 @@ static xrt_status xrt__cpu_event_elapsed_time(const xrt_backend *self, float *ms
    reused), returned with munmap + a punched hole. So its bytes can be opened
    by another process from an IPC handle (">> cpu: ipc"): the fd, reached
    through /proc/<pid>/fd (same user, allowed under Yama ptrace_scope 1). A
-   range starts with a head page, shared with the processes that open it:
-   what a handle is checked against, and the count of mappings that keeps
-   the bytes until the last one goes. Pinned host memory is plain heap. */
+   range starts with a head page in the file, which no process maps: an
+   exported range's record for openers (xrt__cpu_export) and the bytes its
+   locks are taken on (">> cpu: ipc"). The allocator's own record of a range
+   (xrt__cpu_head) is a private anonymous page just before its bytes, in
+   the exporter and in every opener alike: each process trusts only its own
+   record, and a peer maps only the bytes it was given. Pinned host memory
+   is plain heap. */
 #define XRT__CPU_DEVICES_MAX 64
 #define XRT__CPU_FILE_BYTES (1ull << 46)              /* 64 TiB of offsets, sparse */
 #define XRT__CPU_HEAD_MAGIC 0x6476656470637278ull     /* "xrcpdevd" */
@@ -2353,18 +2358,28 @@ static xrt_status xrt__cpu_event_elapsed_time(const xrt_backend *self, float *ms
 #define FALLOC_FL_PUNCH_HOLE 0x02
 #endif
 
+/* This process's record of a range it maps, never shared: in the private
+   page before the bytes. */
 typedef struct xrt__cpu_head {
-    uint64_t magic;  /* XRT__CPU_HEAD_MAGIC while live; a punched hole reads 0 */
-    uint64_t offset; /* of this head in the file */
+    uint64_t magic;  /* XRT__CPU_HEAD_MAGIC */
+    uint64_t offset; /* of the range (its head page) in the file */
     uint64_t size;   /* the allocation's bytes, after the head page */
     uint64_t gen;    /* numbers the device's allocations */
-    uint32_t refs;   /* mappings of the bytes: the exporter's and other processes' opens */
-    uint32_t freed;  /* the exporter freed it: no new opens */
     uint32_t device;
-    uint32_t local;  /* a private copy (a forked child's): no file behind it */
-    uint32_t exported; /* a handle was made: the range is never kept for reuse */
-    uint64_t key[2];   /* set before `exported`: the secret its handles carry */
+    uint32_t local;    /* a private copy (a forked child's): no file behind it */
+    uint32_t exported; /* a handle was ever made: the range is never kept for reuse */
+    uint32_t live;     /* handles open now: the key holds and the live lock is taken */
+    uint64_t key[2];   /* the secret its handles carry, while `live` */
 } xrt__cpu_head;
+
+/* An exported range's record for openers, at its offset in the file: read
+   by openers, never by the exporter, so a peer's write there misleads at
+   most another peer's open. */
+#define XRT__CPU_EXPORT_MAGIC 0x3174726f70786578ull /* "xexport1" */
+typedef struct xrt__cpu_export {
+    uint64_t magic, offset, size;
+    uint64_t key[2];
+} xrt__cpu_export;
 
 /* Freed ranges that were never shared are kept mapped for the next
    allocation of the same span, as malloc keeps freed blocks: mapping,
@@ -2379,6 +2394,13 @@ typedef struct xrt__cpu_head {
 #define XRT__CPU_KEPT_SPAN ((size_t)128 << 10)
 #define XRT__CPU_KEPT_BYTES ((size_t)2 << 20)
 
+/* A freed exported range that another process still had open: its hole is
+   punched once no process holds its locks (xrt__cpu_pending_sweep). */
+typedef struct xrt__cpu_held {
+    uint64_t offset;
+    size_t span;
+} xrt__cpu_held;
+
 typedef struct xrt__cpu_devmem {
     int fd, has_fd; /* the file, made on first use */
     int lock;       /* guards all of this */
@@ -2386,6 +2408,8 @@ typedef struct xrt__cpu_devmem {
     struct xrt__cpu_head *kept[XRT__CPU_KEPT];
     int nkept;
     size_t kept_bytes;
+    xrt__cpu_held *pending;
+    size_t npending, pendcap;
 } xrt__cpu_devmem;
 
 static xrt__cpu_devmem xrt__cpu_mem[XRT__CPU_DEVICES_MAX];
@@ -2430,6 +2454,119 @@ static xrt_status xrt__cpu_mem_open_locked(xrt__cpu_devmem *m, int device, const
     m->fd = fd;
     m->has_fd = 1;
     return XRT_SUCCESS;
+}
+
+/* Maps a range of `span` bytes at file offset `off`: a private anonymous
+   page for this process's record, then the bytes from the file. NULL on
+   failure. */
+static xrt__cpu_head *xrt__cpu_map_range(int fd, uint64_t off, size_t span)
+{
+    size_t pg = xrt__cpu_page();
+    char *h = (char *)mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (h == (char *)MAP_FAILED) return NULL;
+    if (mmap(h + pg, span - pg, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, (off_t)(off + pg)) == MAP_FAILED) {
+        munmap(h, span);
+        return NULL;
+    }
+    return (xrt__cpu_head *)(void *)h;
+}
+
+/* >> cpu: range locks. Which processes use an exported range is known to
+   the kernel alone, through open file description locks on two bytes of
+   its head page: the exporter holds a read lock on byte 0 while the range
+   is exported and not freed (`live`), each opener a read lock on byte 1
+   while it has the range open. A process's locks go with its file, however
+   it ends (exit, SIGKILL). Whoever lets go last, seeing no lock left,
+   punches the hole; a freed range someone still holds waits in the
+   exporter's pending list, swept at its next allocation or free. */
+#ifndef F_OFD_GETLK
+#define F_OFD_GETLK 36
+#define F_OFD_SETLK 37
+#endif
+#define XRT__CPU_LOCK_LIVE 0
+#define XRT__CPU_LOCK_OPEN 1
+
+static int xrt__cpu_range_lock(int fd, uint64_t off, int which, int len, short type)
+{
+    struct flock l;
+    memset(&l, 0, sizeof l);
+    l.l_type = type;
+    l.l_whence = SEEK_SET;
+    l.l_start = (off_t)(off + (uint64_t)which);
+    l.l_len = len;
+    return fcntl(fd, F_OFD_SETLK, &l);
+}
+
+/* 1 if another file description holds a lock on bytes [which, which + len)
+   of the range's head (1 too when the kernel cannot tell: the range is kept). */
+static int xrt__cpu_range_held(int fd, uint64_t off, int which, int len)
+{
+    struct flock l;
+    memset(&l, 0, sizeof l);
+    l.l_type = F_WRLCK;
+    l.l_whence = SEEK_SET;
+    l.l_start = (off_t)(off + (uint64_t)which);
+    l.l_len = len;
+    return fcntl(fd, F_OFD_GETLK, &l) != 0 || l.l_type != F_UNLCK;
+}
+
+static void xrt__cpu_punch(int fd, uint64_t off, size_t span)
+{
+    syscall(SYS_fallocate, fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off, (off_t)span);
+}
+
+/* Lets go of this file description's locks on the range; 1 if nobody holds
+   it any more, and then its hole is punched. */
+static int xrt__cpu_range_drop(int fd, uint64_t off, size_t span)
+{
+    xrt__cpu_range_lock(fd, off, 0, 2, F_UNLCK);
+    if (xrt__cpu_range_held(fd, off, 0, 2)) return 0;
+    xrt__cpu_punch(fd, off, span);
+    return 1;
+}
+
+/* Punches the pending ranges nobody holds now. One at a time off the list,
+   so that no lock is held across a system call. */
+static void xrt__cpu_pending_sweep(xrt__cpu_devmem *m)
+{
+    size_t n = __atomic_load_n(&m->npending, __ATOMIC_ACQUIRE);
+    while (n--) {
+        xrt__cpu_held p;
+        int have = 0;
+        xrt__cpu_lock(&m->lock);
+        if (m->npending) {
+            p = m->pending[0];
+            m->pending[0] = m->pending[--m->npending];
+            have = 1;
+        }
+        xrt__cpu_unlock(&m->lock);
+        if (!have) return;
+        if (!xrt__cpu_range_held(m->fd, p.offset, 0, 2)) {
+            xrt__cpu_punch(m->fd, p.offset, p.span);
+            continue;
+        }
+        xrt__cpu_lock(&m->lock);
+        m->pending[m->npending++] = p; /* room: it was there */
+        xrt__cpu_unlock(&m->lock);
+    }
+}
+
+/* A freed range another process holds goes on the pending list (without
+   memory for it, it stays until the file goes: never a hole under a peer). */
+static void xrt__cpu_pending_add(xrt__cpu_devmem *m, uint64_t off, size_t span)
+{
+    xrt__cpu_lock(&m->lock);
+    if (m->npending == m->pendcap) {
+        size_t cap = m->pendcap ? 2 * m->pendcap : 8;
+        xrt__cpu_held *v = (xrt__cpu_held *)XRT_REALLOC(m->pending, cap * sizeof *v);
+        if (v) m->pending = v, m->pendcap = cap;
+    }
+    if (m->npending < m->pendcap) {
+        m->pending[m->npending].offset = off;
+        m->pending[m->npending].span = span;
+        __atomic_store_n(&m->npending, m->npending + 1, __ATOMIC_RELEASE);
+    }
+    xrt__cpu_unlock(&m->lock);
 }
 
 /* A fresh range of the device's file: its offset, or an error. */
@@ -2517,18 +2654,17 @@ static xrt_status xrt__cpu_dev_alloc_on(int device, void **ptr, size_t size, con
         off = h->offset;
     } else {
         if ((st = xrt__cpu_mem_range(m, device, span, &off, &gen, fn)) != XRT_SUCCESS) return st;
-        h = (xrt__cpu_head *)mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_SHARED, m->fd, (off_t)off);
-        if (h == (xrt__cpu_head *)MAP_FAILED)
+        if (XRT__UNLIKELY(__atomic_load_n(&m->npending, __ATOMIC_ACQUIRE))) xrt__cpu_pending_sweep(m);
+        if (!(h = xrt__cpu_map_range(m->fd, off, span)))
             return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "cannot allocate %zu bytes", size);
         xrt__cpu_place_memory(device, h, span); /* a kept range was placed at its first use */
     }
-    h->freed = h->exported = 0;
+    h->exported = h->live = h->local = 0;
     h->key[0] = h->key[1] = 0;
     h->offset = off;
     h->size = size;
     h->gen = gen;
     h->device = (uint32_t)device;
-    h->refs = 1;
     __atomic_store_n(&h->magic, XRT__CPU_HEAD_MAGIC, __ATOMIC_RELEASE);
     *ptr = (char *)h + xrt__cpu_page();
     if (xrt__cpu_populate) xrt__cpu_populate_range(*ptr, size);
@@ -2542,23 +2678,26 @@ static xrt_status xrt__cpu_dev_alloc(void **ptr, size_t size, const char *fn)
 
 static xrt__cpu_head *xrt__cpu_head_of(void *ptr) { return (xrt__cpu_head *)(void *)((char *)ptr - xrt__cpu_page()); }
 
-/* Drops one mapping of a range; the last one, in any process, punches the
-   hole (through `fd`: the device's file here, the opened one elsewhere). */
-static void xrt__cpu_unmap(xrt__cpu_head *h, int fd)
+/* The exporter's free of a range (made here, not kept): a range never
+   exported is nobody else's, one exported is punched once nobody holds it. */
+static void xrt__cpu_unmap(xrt__cpu_head *h)
 {
+    xrt__cpu_devmem *m = &xrt__cpu_mem[h->device];
     uint64_t off = h->offset;
     size_t span = xrt__cpu_span(h->size);
-    int last = h->local || __atomic_sub_fetch(&h->refs, 1, __ATOMIC_ACQ_REL) == 0;
-    int file = !h->local;
+    int local = (int)h->local, exported = (int)h->exported;
     munmap(h, span);
-    if (last && file) syscall(SYS_fallocate, fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off, (off_t)span);
+    if (local) return;
+    if (!exported) xrt__cpu_punch(m->fd, off, span);
+    else if (!xrt__cpu_range_drop(m->fd, off, span)) xrt__cpu_pending_add(m, off, span);
 }
 
 static void xrt__cpu_dev_release(void *ptr)
 {
     xrt__cpu_head *h = xrt__cpu_head_of(ptr);
-    __atomic_store_n(&h->freed, 1, __ATOMIC_RELEASE); /* before the count: an open that counts itself in sees it */
-    if (!xrt__cpu_range_keep(h)) xrt__cpu_unmap(h, xrt__cpu_mem[h->device].fd);
+    xrt__cpu_devmem *m = &xrt__cpu_mem[h->device];
+    if (!xrt__cpu_range_keep(h)) xrt__cpu_unmap(h);
+    if (XRT__UNLIKELY(__atomic_load_n(&m->npending, __ATOMIC_ACQUIRE))) xrt__cpu_pending_sweep(m);
 }
 
 /* At shutdown: the kept ranges go back. */
@@ -2568,9 +2707,15 @@ static void xrt__cpu_mem_shutdown(void)
     for (d = 0; d < XRT__CPU_DEVICES_MAX; d++) {
         xrt__cpu_devmem *m = &xrt__cpu_mem[d];
         xrt__cpu_lock(&m->lock);
-        while (m->nkept) xrt__cpu_unmap(m->kept[--m->nkept], m->fd);
+        while (m->nkept) xrt__cpu_unmap(m->kept[--m->nkept]); /* never exported: no lock taken */
         m->kept_bytes = 0;
         xrt__cpu_unlock(&m->lock);
+        if (m->npending) xrt__cpu_pending_sweep(m); /* what is left stays until its holders go */
+        if (!m->npending) {
+            XRT_FREE(m->pending);
+            m->pending = NULL;
+            m->pendcap = 0;
+        }
     }
 }
 
@@ -2672,13 +2817,15 @@ static xrt_status xrt__cpu_malloc_async(const xrt_backend *self, void **ptr, siz
    device (another file at that fd is refused), the range's offset, the
    range's key, and a checksum of the rest (a handle of another backend, or
    bytes that are no handle, are refused before any file is touched). The
-   key is 128 random bits drawn at the range's first export and kept in its
-   head (a freed range reads 0 there): every other field can be learnt by a
-   process of the same user, so the key is what makes a handle one that was
-   given. A range never exported has no key and opens with no handle; since
-   an exported range is never reused, its offset and key name it for good.
-   The key guards the API, not the bytes: a process that may open the file
-   through /proc can read them, and the head with them, anyway. */
+   key is 128 random bits drawn at the range's export and written to its
+   export record in the file (a freed range reads 0 there): every other
+   field can be learnt by a process of the same user, so the key is what
+   makes a handle one that was given. A range never exported has no record
+   and opens with no handle; since an exported range is never reused, its
+   offset and key name it for good. The key guards the API, not the bytes:
+   a process that may open the file through /proc can read them anyway.
+   Whether the exporter still has the range, and who else does, is in the
+   range's locks (">> cpu: range locks"), never in memory a peer can write. */
 #define XRT__CPU_IPC_MAGIC 0x31637069u /* "ipc1" */
 typedef struct xrt__cpu_ipc {
     uint32_t magic;
@@ -2693,8 +2840,8 @@ typedef char xrt__cpu_ipc_fits[sizeof(xrt__cpu_ipc) <= sizeof(xrt_ipc_mem_handle
 /* A range this process opened: counted, as CUDA counts opens of a handle. */
 typedef struct xrt__cpu_opened {
     xrt__cpu_ipc key;
-    xrt__cpu_head *head;
-    int fd; /* the exporter's file, for the hole the last close punches */
+    xrt__cpu_head *head; /* this process's own record, before the mapped bytes */
+    int fd; /* the exporter's file, holding this process's open lock; -1: inherited by a forked child */
     unsigned opens;
     struct xrt__cpu_opened *next;
 } xrt__cpu_opened;
@@ -2715,32 +2862,58 @@ static uint64_t xrt__cpu_ipc_check(const xrt__cpu_ipc *k)
 
 static int xrt__cpu_ipc_key_equal(const uint64_t *a, const uint64_t *b) { return ((a[0] ^ b[0]) | (a[1] ^ b[1])) == 0; }
 
-/* The range's key, drawn at its first export. Threads exporting it at once
-   draw one each; the first stored wins, under the device's lock. */
-static xrt_status xrt__cpu_ipc_key(xrt__cpu_head *h, uint64_t key[2], const char *fn)
+/* Exports are serialised: each writes the file and takes a lock. */
+static pthread_mutex_t xrt__cpu_export_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Makes the range live for openers: a fresh key in its export record and
+   the live lock, held until its free. */
+static xrt_status xrt__cpu_ipc_live(xrt__cpu_head *h, const char *fn)
 {
     xrt__cpu_devmem *m = &xrt__cpu_mem[h->device];
-    uint64_t fresh[2];
+    xrt__cpu_export rec;
     long n = -1;
-    if (!__atomic_load_n(&h->exported, __ATOMIC_ACQUIRE)) {
 #ifdef SYS_getrandom
-        do n = syscall(SYS_getrandom, fresh, sizeof fresh, 0);
-        while (n < 0 && errno == EINTR);
+    do n = syscall(SYS_getrandom, rec.key, sizeof rec.key, 0);
+    while (n < 0 && errno == EINTR);
 #else
-        errno = ENOSYS;
+    errno = ENOSYS;
 #endif
-        if (n != (long)sizeof fresh)
-            return xrt_error(XRT_ERROR_SYSTEM, fn, "getrandom (the handle's key): %s",
-                             n < 0 ? strerror(errno) : "fewer bytes than asked");
-        xrt__cpu_lock(&m->lock);
-        if (!h->exported) {
-            h->key[0] = fresh[0], h->key[1] = fresh[1];
-            __atomic_store_n(&h->exported, 1, __ATOMIC_RELEASE); /* its free then returns it for good */
-        }
-        xrt__cpu_unlock(&m->lock);
-    }
-    key[0] = h->key[0], key[1] = h->key[1];
+    if (n != (long)sizeof rec.key)
+        return xrt_error(XRT_ERROR_SYSTEM, fn, "getrandom (the handle's key): %s",
+                         n < 0 ? strerror(errno) : "fewer bytes than asked");
+    rec.magic = XRT__CPU_EXPORT_MAGIC;
+    rec.offset = h->offset;
+    rec.size = h->size;
+    h->exported = 1; /* from here on its free returns it for good */
+    if (pwrite(m->fd, &rec, sizeof rec, (off_t)h->offset) != (ssize_t)sizeof rec ||
+        xrt__cpu_range_lock(m->fd, h->offset, XRT__CPU_LOCK_LIVE, 1, F_RDLCK) != 0)
+        return xrt_error(XRT_ERROR_SYSTEM, fn, "exporting the range: %s", strerror(errno));
+    h->key[0] = rec.key[0], h->key[1] = rec.key[1];
+    __atomic_store_n(&h->live, 1, __ATOMIC_RELEASE);
     return XRT_SUCCESS;
+}
+
+/* The range's key, drawn at its export. */
+static xrt_status xrt__cpu_ipc_key(xrt__cpu_head *h, uint64_t key[2], const char *fn)
+{
+    xrt_status st = XRT_SUCCESS;
+    pthread_mutex_lock(&xrt__cpu_export_lock);
+    if (!h->live) st = xrt__cpu_ipc_live(h, fn);
+    key[0] = h->key[0], key[1] = h->key[1];
+    pthread_mutex_unlock(&xrt__cpu_export_lock);
+    return st;
+}
+
+/* No new open of the range succeeds from now on (its free; a graph's
+   memory freed by its caller, which the graph keeps): the live lock goes. */
+static void xrt__cpu_ipc_unexport(void *ptr)
+{
+    xrt__cpu_head *h = xrt__cpu_head_of(ptr);
+    if (h->local || !__atomic_load_n(&h->live, __ATOMIC_ACQUIRE)) return; /* a forked child's copy: the lock is its parent's */
+    pthread_mutex_lock(&xrt__cpu_export_lock);
+    if (h->live) xrt__cpu_range_lock(xrt__cpu_mem[h->device].fd, h->offset, XRT__CPU_LOCK_LIVE, 1, F_UNLCK);
+    h->live = 0;
+    pthread_mutex_unlock(&xrt__cpu_export_lock);
 }
 
 static xrt_status xrt__cpu_ipc_get_mem_handle(const xrt_backend *self, xrt_ipc_mem_handle *handle, void *base,
@@ -2824,36 +2997,55 @@ static xrt_status xrt__cpu_ipc_file(const xrt__cpu_ipc *k, const char *fn, int *
     return XRT_SUCCESS;
 }
 
-/* Maps the range and counts this mapping in, unless the exporter freed it
-   or never exported it with the handle's key. */
+/* An opener's unmap of a range: its own record and bytes, then its lock
+   (none where a forked child inherited the mapping: fd -1). */
+static void xrt__cpu_ipc_unmap(xrt__cpu_head *h, int fd)
+{
+    uint64_t off = h->offset;
+    size_t span = xrt__cpu_span(h->size);
+    munmap(h, span);
+    if (fd >= 0) xrt__cpu_range_drop(fd, off, span);
+}
+
+/* Takes this process's open lock, then maps the range with a record of its
+   own, unless the exporter freed it or never exported it with the handle's
+   key. The lock comes before the look at the exporter's: a free in between
+   sees the lock and leaves the hole to the last holder. */
 static xrt_status xrt__cpu_ipc_map(const xrt__cpu_ipc *k, int fd, const char *fn, xrt__cpu_head **out)
 {
     size_t span;
-    xrt__cpu_head head, *h;
-    uint32_t r;
-    if (pread(fd, &head, sizeof head, (off_t)k->offset) != (ssize_t)sizeof head || head.magic != XRT__CPU_HEAD_MAGIC ||
-        head.offset != k->offset)
-        return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "the memory of the handle was freed by its exporter (pid %d)", k->pid);
-    if (!head.exported || !xrt__cpu_ipc_key_equal(head.key, k->key))
+    xrt__cpu_export rec;
+    xrt__cpu_head *h;
+    if (pread(fd, &rec, sizeof rec, (off_t)k->offset) != (ssize_t)sizeof rec || rec.magic != XRT__CPU_EXPORT_MAGIC ||
+        rec.offset != k->offset)
+        return xrt_error(XRT_ERROR_INVALID_HANDLE, fn,
+                         "the memory of the handle was freed by its exporter (pid %d), or was not exported", k->pid);
+    if (!xrt__cpu_ipc_key_equal(rec.key, k->key))
         return xrt_error(XRT_ERROR_INVALID_HANDLE, fn,
                          "a forged handle: the memory at offset %llu of pid %d's device file was not exported with its key",
                          (unsigned long long)k->offset, k->pid);
-    span = xrt__cpu_span(head.size);
-    if (head.size == 0 || span == 0 || k->offset > XRT__CPU_FILE_BYTES - span)
-        return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "the head of the handle's memory is damaged (size %llu)",
-                         (unsigned long long)head.size);
-    h = (xrt__cpu_head *)mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)k->offset);
-    if (h == (xrt__cpu_head *)MAP_FAILED)
-        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "mmap of %zu bytes: %s", span, strerror(errno));
-    r = __atomic_load_n(&h->refs, __ATOMIC_ACQUIRE);
-    do {
-        if (r == 0 || __atomic_load_n(&h->freed, __ATOMIC_ACQUIRE) || h->magic != XRT__CPU_HEAD_MAGIC ||
-            h->size != head.size || !xrt__cpu_ipc_key_equal(h->key, k->key)) {
-            munmap(h, span);
-            return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "the memory of the handle was freed by its exporter (pid %d)",
-                             k->pid);
-        }
-    } while (!__atomic_compare_exchange_n(&h->refs, &r, r + 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
+    span = xrt__cpu_span(rec.size);
+    if (rec.size == 0 || span == 0 || k->offset > XRT__CPU_FILE_BYTES - span)
+        return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "the export record of the handle's memory is damaged (size %llu)",
+                         (unsigned long long)rec.size);
+    if (xrt__cpu_range_lock(fd, k->offset, XRT__CPU_LOCK_OPEN, 1, F_RDLCK) != 0)
+        return xrt_error(XRT_ERROR_SYSTEM, fn, "locking the range: %s", strerror(errno));
+    if (!xrt__cpu_range_held(fd, k->offset, XRT__CPU_LOCK_LIVE, 1)) {
+        xrt__cpu_range_drop(fd, k->offset, span);
+        return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "the memory of the handle was freed by its exporter (pid %d)",
+                         k->pid);
+    }
+    if (!(h = xrt__cpu_map_range(fd, k->offset, span))) {
+        int e = errno;
+        xrt__cpu_range_drop(fd, k->offset, span);
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "mmap of %zu bytes: %s", span, strerror(e));
+    }
+    memset(h, 0, sizeof *h);
+    h->magic = XRT__CPU_HEAD_MAGIC;
+    h->offset = k->offset;
+    h->size = rec.size;
+    h->device = k->device;
+    h->exported = 1;
     *out = h;
     return XRT_SUCCESS;
 }
@@ -2870,9 +3062,10 @@ static xrt_status xrt__cpu_ipc_open_mem_handle(const xrt_backend *self, void **p
     (void)flags; /* every CPU device reaches every other's memory */
     if ((st = xrt__cpu_ipc_decode(handle->reserved, XRT__CPU_IPC_MAGIC, fn, &k)) != XRT_SUCCESS) return st;
     xrt__cpu_lock(&xrt__cpu_opens_lock);
-    for (o = xrt__cpu_opens; o; o = o->next)
-        if (xrt__cpu_ipc_same(&o->key, &k)) break;
-    freed = o && __atomic_load_n(&o->head->freed, __ATOMIC_ACQUIRE); /* open here still, but no new opens */
+    for (o = xrt__cpu_opens; o; o = o->next) /* not a forked child's inherited copy: the exporter's memory */
+        if (o->fd >= 0 && xrt__cpu_ipc_same(&o->key, &k)) break;
+    /* open here still, but no new opens: the exporter let go of its live lock (this process's file asks) */
+    freed = o && !xrt__cpu_range_held(o->fd, k.offset, XRT__CPU_LOCK_LIVE, 1);
     if (o && !freed) { /* counted under the lock: a close under way cannot unmap it now */
         o->opens++;
         *ptr = (char *)o->head + xrt__cpu_page();
@@ -2887,7 +3080,7 @@ static xrt_status xrt__cpu_ipc_open_mem_handle(const xrt_backend *self, void **p
         return st;
     }
     if (!(o = (xrt__cpu_opened *)XRT_CALLOC(1, sizeof *o))) {
-        xrt__cpu_unmap(h, fd);
+        xrt__cpu_ipc_unmap(h, fd);
         close(fd);
         return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "no memory for the open's record");
     }
@@ -2919,25 +3112,33 @@ static xrt_status xrt__cpu_ipc_close_mem_handle(const xrt_backend *self, void *p
     xrt__cpu_unlock(&xrt__cpu_opens_lock);
     if (!o) return xrt_error(XRT_ERROR_INVALID_POINTER, "cpu: xrt_ipc_close_mem_handle", "dev_ptr %p is not open", ptr);
     if (left) return XRT_SUCCESS;
-    xrt__cpu_unmap(o->head, o->fd);
-    close(o->fd);
+    xrt__cpu_ipc_unmap(o->head, o->fd);
+    if (o->fd >= 0) close(o->fd);
     XRT_FREE(o);
     return XRT_SUCCESS;
 }
 
 /* >> cpu: ipc events. An interprocess event keeps its records in a small
    device allocation that the processes sharing the event map: records are
-   numbered there (`recorded`), and the highest number whose point its stream
-   has reached is `completed`. The event's latest record has completed when
-   completed >= recorded, in any of the processes: they record, query, wait
-   and make streams wait on it alike, as with cudaIpcGetEventHandle. A waiter
-   polls (another process cannot wake it). The handle is a memory handle of
-   that allocation under its own magic, so neither kind opens as the other. */
+   numbered there (`recorded`), and record n, once its stream has reached
+   its point, marks its slot, done[n % XRT__CPU_IPC_SLOTS] = n. A wait, a
+   synchronize or a query is for the record current at the call: record n
+   has completed when its slot holds n or more, in any of the processes, as
+   with cudaIpcGetEventHandle; a later record's completion, even on an idle
+   stream, says nothing of an earlier one. A record reuses a slot only once
+   the record before it there has completed, so a slot never passes over
+   one pending: with XRT__CPU_IPC_SLOTS records of the event pending, the
+   next is refused (XRT_ERROR_UNSUPPORTED), never a wait released early. A
+   waiter polls (another process cannot wake it). The handle is a memory
+   handle of that allocation under its own magic, so neither kind opens as
+   the other. */
 #define XRT__CPU_IPC_EVENT_MAGIC 0x31747665u /* "evt1" */
-#define XRT__CPU_STATE_MAGIC 0x6574617473637069ull
+#define XRT__CPU_STATE_MAGIC 0x3274617473637069ull
+#define XRT__CPU_IPC_SLOTS 256
 typedef struct xrt__cpu_ipc_state {
     uint64_t magic;
-    uint64_t recorded, completed;
+    uint64_t recorded;
+    uint64_t done[XRT__CPU_IPC_SLOTS];
 } xrt__cpu_ipc_state;
 
 static xrt_status xrt__cpu_ipc_event_make(xrt__cpu_event *e)
@@ -2948,30 +3149,33 @@ static xrt_status xrt__cpu_ipc_event_make(xrt__cpu_event *e)
     e->shared = (xrt__cpu_ipc_state *)p;
     e->shared_head = xrt__cpu_head_of(p);
     e->shared_fd = -1;
-    e->shared->recorded = e->shared->completed = 0;
+    memset(e->shared, 0, sizeof *e->shared);
     e->shared->magic = XRT__CPU_STATE_MAGIC;
     return XRT_SUCCESS;
 }
 
+/* shared_fd: -1 made here; -2 opened, inherited by a forked child (no lock of its own). */
 static void xrt__cpu_ipc_event_drop(xrt__cpu_event *e)
 {
-    if (e->shared_fd < 0) {
+    if (e->shared_fd == -1) {
         xrt__cpu_dev_release(e->shared);
         return;
     }
-    xrt__cpu_unmap(e->shared_head, e->shared_fd);
-    close(e->shared_fd);
+    xrt__cpu_ipc_unmap(e->shared_head, e->shared_fd);
+    if (e->shared_fd >= 0) close(e->shared_fd);
 }
 
 static void xrt__cpu_ipc_complete(xrt__cpu_ipc_state *st, uint64_t seq)
 {
-    uint64_t c = __atomic_load_n(&st->completed, __ATOMIC_ACQUIRE);
-    while (c < seq && !__atomic_compare_exchange_n(&st->completed, &c, seq, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {}
+    uint64_t *slot = &st->done[seq % XRT__CPU_IPC_SLOTS];
+    uint64_t c = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+    while (c < seq && !__atomic_compare_exchange_n(slot, &c, seq, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {}
 }
 
+/* Record `seq` has completed (0: never recorded, nothing to wait for). */
 static int xrt__cpu_ipc_reached(const xrt__cpu_ipc_state *st, uint64_t seq)
 {
-    return __atomic_load_n(&st->completed, __ATOMIC_ACQUIRE) >= seq;
+    return seq == 0 || __atomic_load_n(&st->done[seq % XRT__CPU_IPC_SLOTS], __ATOMIC_ACQUIRE) >= seq;
 }
 
 /* Polls until record `seq` has completed, in whichever process it was made. */
@@ -2997,15 +3201,20 @@ static void xrt__cpu_run_ipc_wait(xrt__cpu_op *op)
     xrt__cpu_event_unref(op->u.record.event);
 }
 
-/* Enqueues `run` holding the event, or refuses a capturing stream (a graph
-   cannot hold another process's point). */
+/* A capturing stream refuses an interprocess event's record or wait (a
+   graph cannot hold another process's point), and its capture is
+   invalidated, as for every call the CPU backend cannot capture. */
+static xrt_status xrt__cpu_ipc_event_captured(void *stream, const char *who)
+{
+    return xrt__cpu_cap_cannot(stream, who, "an interprocess event cannot be part of a capture");
+}
+
+/* Enqueues `run` holding the event. */
 static xrt_status xrt__cpu_ipc_event_op(xrt__cpu_event *e, void *stream, xrt__cpu_run_fn run, uint64_t seq,
                                         const char *who)
 {
     xrt__cpu_op op;
     xrt_status st;
-    if (xrt__cpu_capturing(stream))
-        return xrt_error(XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, who, "an interprocess event cannot be part of a capture");
     op.run = run;
     op.u.record.event = e;
     op.u.record.stream = NULL;
@@ -3015,16 +3224,38 @@ static xrt_status xrt__cpu_ipc_event_op(xrt__cpu_event *e, void *stream, xrt__cp
     return st;
 }
 
+/* The next record's number, once its slot is free. */
+static xrt_status xrt__cpu_ipc_event_number(xrt__cpu_ipc_state *sh, uint64_t *seq, const char *who)
+{
+    uint64_t r = __atomic_load_n(&sh->recorded, __ATOMIC_ACQUIRE);
+    do {
+        if (r >= XRT__CPU_IPC_SLOTS && !xrt__cpu_ipc_reached(sh, r + 1 - XRT__CPU_IPC_SLOTS))
+            return xrt_error(XRT_ERROR_UNSUPPORTED, who,
+                             "%d records of this interprocess event are pending: the CPU backend keeps at most that many",
+                             XRT__CPU_IPC_SLOTS);
+    } while (!__atomic_compare_exchange_n(&sh->recorded, &r, r + 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
+    *seq = r + 1;
+    return XRT_SUCCESS;
+}
+
 static xrt_status xrt__cpu_ipc_event_record(xrt__cpu_event *e, void *stream)
 {
-    uint64_t seq = __atomic_add_fetch(&e->shared->recorded, 1, __ATOMIC_ACQ_REL);
+    static const char who[] = "cpu: xrt_event_record";
+    uint64_t seq = 0, back;
     xrt_status st;
-    if (!xrt__cpu_capturing(stream) && !xrt__cpu_busy(xrt__cpu_stream_of(stream))) {
+    if (xrt__cpu_capturing(stream) && (st = xrt__cpu_ipc_event_captured(stream, who)) != XRT_SUCCESS) return st;
+    if ((st = xrt__cpu_ipc_event_number(e->shared, &seq, who)) != XRT_SUCCESS) return st;
+    if (!xrt__cpu_busy(xrt__cpu_stream_of(stream))) {
         xrt__cpu_ipc_complete(e->shared, seq); /* an idle stream is at its point already */
         return XRT_SUCCESS;
     }
-    st = xrt__cpu_ipc_event_op(e, stream, xrt__cpu_run_ipc_record, seq, "cpu: xrt_event_record");
-    if (st != XRT_SUCCESS) xrt__cpu_ipc_complete(e->shared, seq); /* no record after all: none to wait for */
+    st = xrt__cpu_ipc_event_op(e, stream, xrt__cpu_run_ipc_record, seq, who);
+    back = seq;
+    /* No record after all: the latest is the one before again, unless
+       another was made meanwhile; then this one stands, complete. */
+    if (st != XRT_SUCCESS &&
+        !__atomic_compare_exchange_n(&e->shared->recorded, &back, seq - 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+        xrt__cpu_ipc_complete(e->shared, seq);
     return st;
 }
 
@@ -3041,9 +3272,12 @@ static void xrt__cpu_ipc_event_synchronize(const xrt__cpu_event *e)
 
 static xrt_status xrt__cpu_ipc_event_wait(xrt__cpu_event *e, void *stream)
 {
+    static const char who[] = "cpu: xrt_stream_wait_event";
     uint64_t seq = __atomic_load_n(&e->shared->recorded, __ATOMIC_ACQUIRE);
-    if (xrt__cpu_ipc_reached(e->shared, seq) && !xrt__cpu_capturing(stream)) return XRT_SUCCESS;
-    return xrt__cpu_ipc_event_op(e, stream, xrt__cpu_run_ipc_wait, seq, "cpu: xrt_stream_wait_event");
+    xrt_status st;
+    if (xrt__cpu_capturing(stream) && (st = xrt__cpu_ipc_event_captured(stream, who)) != XRT_SUCCESS) return st;
+    if (xrt__cpu_ipc_reached(e->shared, seq)) return XRT_SUCCESS;
+    return xrt__cpu_ipc_event_op(e, stream, xrt__cpu_run_ipc_wait, seq, who);
 }
 
 /* The handle: a memory handle of the state's allocation, under the event magic. */
@@ -3056,7 +3290,7 @@ static xrt_status xrt__cpu_ipc_get_event_handle(const xrt_backend *self, xrt_ipc
     if (!e->shared)
         return xrt_error(XRT_ERROR_INVALID_HANDLE, "cpu: xrt_ipc_get_event_handle",
                          "the event was not created with XRT_EVENT_INTERPROCESS | XRT_EVENT_DISABLE_TIMING");
-    if (e->shared_fd >= 0)
+    if (e->shared_fd != -1)
         return xrt_error(XRT_ERROR_INVALID_HANDLE, "cpu: xrt_ipc_get_event_handle",
                          "the event was opened from another process's handle: only its creator makes handles");
     if ((st = xrt__cpu_ipc_get_mem_handle(self, &mh, e->shared, sizeof(xrt__cpu_ipc_state))) != XRT_SUCCESS) return st;
@@ -3086,7 +3320,7 @@ static xrt_status xrt__cpu_ipc_open_event_handle(const xrt_backend *self, void *
     if (((xrt__cpu_ipc_state *)(void *)((char *)h + xrt__cpu_page()))->magic != XRT__CPU_STATE_MAGIC ||
         !(e = (xrt__cpu_event *)XRT_CALLOC(1, sizeof *e))) {
         int forged = ((xrt__cpu_ipc_state *)(void *)((char *)h + xrt__cpu_page()))->magic != XRT__CPU_STATE_MAGIC;
-        xrt__cpu_unmap(h, fd);
+        xrt__cpu_ipc_unmap(h, fd);
         close(fd);
         return forged ? xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "the handle names no event")
                       : xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "no memory for an event");
@@ -3116,21 +3350,26 @@ static xrt_status xrt__cpu_ipc_open_event_handle(const xrt_backend *self, void *
 #ifndef MREMAP_FIXED
 #define MREMAP_FIXED 2
 #endif
+/* Ranges a forked child could not copy (RLIMIT_AS, strict overcommit). */
+static unsigned xrt__cpu_fork_lost;
+
+/* One range's bytes (a shared mapping is one range's: private record pages
+   separate them), its record in the private page before them. Where no copy
+   can be made, the child loses the bytes (unmapped: its writes must not
+   reach its parent's memory, nor its free punch it), and never loops. */
 static void xrt__cpu_privatise(uintptr_t start, uintptr_t end)
 {
     size_t len = end - start;
+    xrt__cpu_head *h = (xrt__cpu_head *)(void *)(start - xrt__cpu_page());
     char *copy = (char *)mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (copy == (char *)MAP_FAILED) return; /* left shared: the child's writes reach the parent */
-    uintptr_t at;
-    memcpy(copy, (void *)start, len);
-    for (at = 0; at + sizeof(xrt__cpu_head) <= len;) { /* the kernel may have merged neighbouring ranges */
-        xrt__cpu_head *h = (xrt__cpu_head *)(void *)((char *)copy + at);
-        size_t span = xrt__cpu_span(h->size);
-        if (h->magic != XRT__CPU_HEAD_MAGIC || !span) break;
-        h->local = 1;
-        at += span;
+    if (h->magic == XRT__CPU_HEAD_MAGIC) h->local = 1;
+    if (copy != (char *)MAP_FAILED) {
+        memcpy(copy, (void *)start, len);
+        if (syscall(SYS_mremap, copy, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, (void *)start) != -1) return;
+        munmap(copy, len);
     }
-    if (syscall(SYS_mremap, copy, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, (void *)start) == -1) munmap(copy, len);
+    munmap((void *)start, len);
+    xrt__cpu_fork_lost++;
 }
 
 static const char *xrt__cpu_hex(const char *p, uintptr_t *v)
@@ -3174,8 +3413,14 @@ static int xrt__cpu_next_shared(uintptr_t *start, uintptr_t *end)
 static void xrt__cpu_mem_fork_child(void)
 {
     uintptr_t start, end;
+    xrt__cpu_opened *o;
     int d;
     while (xrt__cpu_next_shared(&start, &end)) xrt__cpu_privatise(start, end);
+    for (o = xrt__cpu_opens; o; o = o->next) /* the parent's opens and locks: the child opens its own */
+        if (o->fd >= 0) {
+            close(o->fd);
+            o->fd = -1;
+        }
     for (d = 0; d < XRT__CPU_DEVICES_MAX; d++) {
         xrt__cpu_devmem *m = &xrt__cpu_mem[d];
         while (m->nkept) { /* private copies now: of no use for new allocations, which need the child's file */
@@ -3183,6 +3428,7 @@ static void xrt__cpu_mem_fork_child(void)
             munmap(h, xrt__cpu_span(h->size));
         }
         m->kept_bytes = 0;
+        m->npending = 0; /* ranges of the parent's file, which the child closes below: never punched in its own */
     }
     for (d = 0; d < XRT__CPU_DEVICES_MAX; d++)
         if (xrt__cpu_mem[d].has_fd) {
@@ -3191,6 +3437,14 @@ static void xrt__cpu_mem_fork_child(void)
             xrt__cpu_mem[d].lock = 0; /* its holder did not come along */
         }
     xrt__cpu_opens_lock = 0; /* likewise */
+    /* A child without its copy of the device memory may not use the backend:
+       each call says "forked child: cpu cannot be used after fork()" (the
+       registry's table, which the core checks at the child's first call). */
+    if (xrt__cpu_fork_lost && xrt__cpu.self) ((xrt_backend *)(uintptr_t)xrt__cpu.self)->flags &= ~(unsigned)XRT_BACKEND_FORK_SAFE;
+    {
+        static const pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER; /* likewise */
+        memcpy(&xrt__cpu_export_lock, &fresh, sizeof fresh);
+    }
 }
 
 static xrt_status xrt__cpu_free_async(const xrt_backend *self, void *ptr, void *stream)
@@ -5688,6 +5942,17 @@ static xrt_status xrt__cpu_cap_cannot_locked(xrt__cpu_stream *s, const char *who
                                     "the capture is invalidated", s->cap_name, what);
 }
 
+/* The same, taking the lock; success where the stream's capture ended meanwhile. */
+static xrt_status xrt__cpu_cap_cannot(void *stream, const char *who, const char *what)
+{
+    xrt__cpu_stream *s = xrt__cpu_stream_of(stream);
+    xrt_status st = XRT_SUCCESS;
+    pthread_mutex_lock(&xrt__cpu_cap_lock);
+    if (s->cap) st = xrt__cpu_cap_cannot_locked(s, who, what);
+    xrt__cpu_cap_unlock();
+    return st;
+}
+
 static void xrt__cpu_run_nothing(xrt__cpu_op *op) { (void)op; }
 
 /* Adds ptr to the graph's memory; 0 without memory for it. */
@@ -5826,6 +6091,7 @@ static int xrt__cpu_gmem_free(void *ptr, const char *who, xrt_status *st)
                 *st = m->a[i].live ? XRT_SUCCESS
                                    : xrt_error(XRT_ERROR_INVALID_VALUE, who, "%p is a graph's allocation, not "
                                                "allocated now (a launch allocates it)", ptr);
+                if (m->a[i].live) xrt__cpu_ipc_unexport(ptr); /* the graph keeps it, but no new open succeeds */
                 m->a[i].live = 0;
             }
     pthread_mutex_unlock(&xrt__cpu_gleft_lock);
@@ -7731,7 +7997,13 @@ static void xrt__cpu_fork_child(void)
     xrt__cpu_stream *s;
     xrt__cpu_event *e;
     int i;
-    for (e = xrt__cpu.events; e; e = e->next) e->lock = 0; /* its holder did not come along */
+    for (e = xrt__cpu.events; e; e = e->next) {
+        e->lock = 0; /* its holder did not come along */
+        if (e->shared_fd >= 0) { /* an opened event's lock is the parent's */
+            close(e->shared_fd);
+            e->shared_fd = -2;
+        }
+    }
     for (i = 0; i < XRT__CPU_DEVICES_MAX; i++) xrt__cpu.legacy[i].lock = 0;
     for (s = xrt__cpu.list.next; s && s != &xrt__cpu.list; s = s->next) {
         s->lock = 0; /* its holder did not come along */
