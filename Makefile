@@ -3,7 +3,7 @@
 #   make check    the inner loop (about 3 minutes on 2 idle cores): the plain test programs on the
 #                 CPU and on the CUDA runtime double, and the cheap checks (tests/check.mk)
 #   make          the examples and tools (build-essential is enough)
-#   make run      build them, then run xrt_info and the demo on the default backend, and saxpy, graph and ipc on the CPU
+#   make run      build them, then run xrt_info and the demo on the default backend, and saxpy, graph, ipc and a2f on the CPU
 #   make tests    build the test programs (needs libcmocka-dev)
 #   make test     everything make test checks (tests/run.sh)
 #   make install  PREFIX=/usr/local: headers, tools, pkg-config and CMake files
@@ -235,11 +235,8 @@ run: examples
 	XRT_BACKEND=cpu $(B)/examples/graph
 	XRT_BACKEND=cpu $(B)/examples/graph_nodes
 	XRT_BACKEND=cpu $(B)/examples/ipc
+	XRT_BACKEND=cpu $(B)/examples/a2f
 
-test:
-	@CC="$(CC)" CXX="$(CXX)" NVCC="$(NVCC)" CUDA_HOME="$(CUDA_HOME)" HAVE_CUDA="$(HAVE_CUDA)" \
-	  HAVE_HIP="$(HAVE_HIP)" HAVE_NVCC="$(HAVE_NVCC)" HAVE_CMOCKA="$(HAVE_CMOCKA)" HAVE_VERBS="$(HAVE_VERBS)" \
-	  SKIP_CMOCKA="$(SKIP_CMOCKA)" TESTS="$(TESTS)" MAKE="$(MAKE)" sh tests/run.sh
 
 # The tools users run; the rest of examples/ is for reading.
 TOOLS    := xrt_info bandwidth
@@ -271,7 +268,18 @@ include examples/plugin/plugin.mk
 include examples/fabric.mk
 include tests/rdma/rdma.mk
 include tests/check.mk
+include tests/test.mk
 include bench/tools.mk
 
 # last: its first rule must not become the default target
 include tests/fuzz/fuzz.mk
+
+# >> test_library: the application (tests/test_library.c) and the library
+# (tests/library/lib.c), two translation units, the library on the "good" plugin.
+$(B)/plain/test_library $(B)/asan/test_library: tests/library/lib.c tests/library/lib.h
+$(B)/plain/test_library: LDLIBS := tests/library/lib.c $(LDLIBS)
+$(B)/asan/test_library: LDLIBS := tests/library/lib.c $(LDLIBS)
+$(B)/plain/test_library: ENABLE += -DXRT_TEST_PLUGIN_DIR=\"$(B)/plugins\"
+$(B)/asan/test_library: ENABLE += -DXRT_TEST_PLUGIN_DIR=\"$(B)/plugins/asan\"
+$(B)/plain/test_library: | $(PLUGINS)
+$(B)/asan/test_library: | $(PLUGINS_ASAN)

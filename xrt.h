@@ -213,7 +213,9 @@ extern "C" {
     X(XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE, "graph update refused: the graphs differ in shape") \
     X(XRT_ERROR_PEER_ACCESS_ALREADY_ENABLED, "peer access is already enabled") \
     X(XRT_ERROR_PEER_ACCESS_NOT_ENABLED, "peer access has not been enabled") \
-    X(XRT_ERROR_STREAM_CAPTURE_IMPLICIT, "operation would make the legacy stream depend on a capture")
+    X(XRT_ERROR_STREAM_CAPTURE_IMPLICIT, "operation would make the legacy stream depend on a capture") \
+    X(XRT_ERROR_HOST_MEMORY_ALREADY_REGISTERED, "part or all of the range is already registered") \
+    X(XRT_ERROR_HOST_MEMORY_NOT_REGISTERED, "the pointer does not start a registered range")
 
 #define XRT__STATUS_ENUM(name, msg) name,
 typedef enum xrt_status { XRT__STATUS_LIST(XRT__STATUS_ENUM) XRT_STATUS_COUNT } xrt_status;
@@ -335,10 +337,10 @@ typedef enum xrt_device_attr {
    xrt_get_target; the fingerprint is the same in every run, process and
    machine for the same fields, and changes when any field does. */
 typedef struct xrt_target {
-    char backend[16];     /* "cuda", "hip", "cpu", ... */
+    char backend[16];     /* the backend that runs the code: "cuda", "hip", "cpu" (never a forwarding plugin's) */
     char arch[32];        /* "sm_90", "gfx942", "x86_64", "aarch64" */
     int vector_width;     /* warp or wavefront size; CPU: 32-bit lanes of its widest vectors */
-    char features[224];   /* comma-separated instruction-set features, sorted; "" if none */
+    char features[224];   /* comma-separated, sorted; CPU: its CPUID feature words or hwcaps (REFERENCE.md); "" if none */
     uint64_t fingerprint; /* FNV-1a 64 of the fields above (xrt_target_fingerprint) */
 } xrt_target;
 
@@ -476,7 +478,12 @@ typedef struct xrt_module_image {
    the launch's packed argument buffer (a copy, aligned to 16 bytes).
    These declarations are also the kernel header xrt gives a C-source
    kernel's compiler: its `#include "xrt.h"` finds them with no option
-   (a -I to the full xrt.h comes first). One macro, so they cannot drift. */
+   (a -I to the full xrt.h comes first). One macro, so they cannot drift.
+   A CPU kernel `k` declares its parameters' layout, for
+   xrt_function_get_param_info and xrt_launch_kernel_params, as an array
+   `const xrt_kernel_param k_xrt_params[]` of each parameter's offset and
+   size in its argument struct, ended by an entry of size 0 (extern "C" in
+   C++): {{offsetof(k_args, y), sizeof(float *)}, ..., {0, 0}}. */
 #define XRT__KERNEL_DECLS                                                                          \
     typedef struct xrt_dim3 { unsigned x, y, z; } xrt_dim3;                                        \
     typedef struct xrt_kernel_ctx {                                                                \
@@ -484,7 +491,8 @@ typedef struct xrt_module_image {
         void *shared;                                                                              \
         size_t shared_bytes;                                                                       \
     } xrt_kernel_ctx;                                                                              \
-    typedef void (*xrt_cpu_kernel_fn)(const xrt_kernel_ctx *ctx, void *args);
+    typedef void (*xrt_cpu_kernel_fn)(const xrt_kernel_ctx *ctx, void *args);                      \
+    typedef struct xrt_kernel_param { size_t offset, size; } xrt_kernel_param;
 XRT__KERNEL_DECLS
 
 typedef struct xrt_function_attributes {
@@ -543,6 +551,30 @@ typedef struct xrt_kernel_node_params {
     const void *args; /* the packed arguments, copied into the node (xrt_launch_kernel's) */
     size_t args_size;
 } xrt_kernel_node_params;
+
+/* 3-D memory, as CUDA's cudaPitchedPtr, cudaExtent, cudaPos and
+   cudaMemcpy3DParms without arrays: a box of depth slices of height rows of
+   width bytes. A pitched pointer's rows are pitch bytes apart and its slices
+   pitch * ysize (xsize: the row's bytes in use, informative); a position is
+   (x bytes, y rows, z slices) into one. */
+typedef struct xrt_pitched_ptr {
+    void *ptr;
+    size_t pitch, xsize, ysize;
+} xrt_pitched_ptr;
+typedef struct xrt_extent {
+    size_t width, height, depth; /* width in bytes */
+} xrt_extent;
+typedef struct xrt_pos {
+    size_t x, y, z;
+} xrt_pos;
+typedef struct xrt_memcpy_3d_parms { /* cudaMemcpy3DParms less srcArray and dstArray */
+    xrt_pos src_pos;
+    xrt_pitched_ptr src_ptr;
+    xrt_pos dst_pos;
+    xrt_pitched_ptr dst_ptr;
+    xrt_extent extent;
+    xrt_memcpy_kind kind;
+} xrt_memcpy_3d_parms;
 
 typedef struct xrt_memcpy_node_params {
     void *dst;
@@ -624,6 +656,8 @@ typedef struct xrt_plugin_info {
     int loaded;          /* 1 if its backend is registered */
     const char *backend; /* that backend's name, NULL if not loaded */
     const char *reason;  /* why not, when loaded == 0 ("" otherwise) */
+    const char *origin;  /* what named it: "XRT_PLUGINS", "XRT_PLUGIN_PATH" (path: its directory's
+                            entry) or "xrt_load_plugin" */
 } xrt_plugin_info;
 
 typedef struct xrt_backend_info {
@@ -673,6 +707,22 @@ XRT_API xrt_status xrt_backend_count(int *count);          /* built-in and regis
 XRT_API xrt_status xrt_backend_get_info(int index, xrt_backend_info *info);
 XRT_API xrt_status xrt_set_backend(const char *name);      /* for the calling thread */
 XRT_API xrt_status xrt_get_backend(const char **name);     /* the calling thread's */
+/* A library's calls on its own backend without moving its caller's thread
+   (CUDA's cuCtxPushCurrent / cuCtxPopCurrent). A handle names a registered,
+   available backend (name NULL: the thread's own) until xrt_shutdown; it costs
+   a registry lookup once. xrt_push_backend makes the handle's backend the
+   thread's, and with a device >= 0 that backend's current device too;
+   xrt_pop_backend restores what the matching push saved (the backend, and the
+   device where one was given) and gives the popped handle (popped may be
+   NULL). Pushes nest XRT_BACKEND_STACK_DEPTH deep per thread; a push and a pop
+   cost a few thread-local stores (with a device, also the backend's
+   get/set device). See REFERENCE.md "Using xrt inside a library". */
+typedef struct xrt_backend_handle_s *xrt_backend_handle;
+#define XRT_BACKEND_STACK_DEPTH 16
+#define XRT_DEVICE_CURRENT (-1) /* xrt_push_backend: leave the backend's device as it is */
+XRT_API xrt_status xrt_get_backend_handle(const char *name, xrt_backend_handle *handle);
+XRT_API xrt_status xrt_push_backend(xrt_backend_handle handle, int device);
+XRT_API xrt_status xrt_pop_backend(xrt_backend_handle *popped);
 static inline xrt_status xrt_get_capabilities(unsigned *caps); /* XRT_CAP_* of the thread's backend */
 
 /* plugins: backends in shared objects (see xrt_backends.h); never unloaded */
@@ -726,6 +776,25 @@ XRT_API xrt_status xrt_target_to_string(const xrt_target *target, char *buf, siz
 static inline xrt_status xrt_malloc(void **ptr, size_t size);            /* device memory */
 static inline xrt_status xrt_free(void *ptr);                            /* waits for the device, as cudaFree */
 static inline xrt_status xrt_malloc_host(void **ptr, size_t size);       /* pinned host memory */
+/* Registered host memory, as cudaHostRegister, cudaHostUnregister and
+   cudaHostGetDevicePointer: an existing host range [ptr, ptr + size) becomes
+   pinned host memory (pointer attributes say XRT_MEMORY_PINNED_HOST, copies
+   of it are asynchronous) until xrt_host_unregister(ptr). flags: an OR of
+   XRT_HOST_REGISTER_* (CUDA's values). A range that overlaps a registered
+   one or an xrt allocation is XRT_ERROR_HOST_MEMORY_ALREADY_REGISTERED; ptr
+   that starts no registered range, XRT_ERROR_HOST_MEMORY_NOT_REGISTERED.
+   xrt_host_get_device_pointer: the device's address of pinned host memory
+   (flags 0). */
+enum {
+    XRT_HOST_REGISTER_DEFAULT = 0,
+    XRT_HOST_REGISTER_PORTABLE = 1,
+    XRT_HOST_REGISTER_MAPPED = 2,
+    XRT_HOST_REGISTER_IO_MEMORY = 4,
+    XRT_HOST_REGISTER_READ_ONLY = 8
+};
+static inline xrt_status xrt_host_register(void *ptr, size_t size, unsigned flags);
+static inline xrt_status xrt_host_unregister(void *ptr);
+static inline xrt_status xrt_host_get_device_pointer(void **dptr, void *hptr, unsigned flags);
 static inline xrt_status xrt_free_host(void *ptr);
 static inline xrt_status xrt_malloc_async(void **ptr, size_t size, xrt_stream stream); /* stream-ordered */
 static inline xrt_status xrt_free_async(void *ptr, xrt_stream stream);   /* released when the stream gets there */
@@ -775,6 +844,25 @@ static inline xrt_status xrt_memset_d16(void *dst, uint16_t value, size_t count)
 static inline xrt_status xrt_memset_d16_async(void *dst, uint16_t value, size_t count, xrt_stream stream);
 static inline xrt_status xrt_memset_d32(void *dst, uint32_t value, size_t count);
 static inline xrt_status xrt_memset_d32_async(void *dst, uint32_t value, size_t count, xrt_stream stream);
+/* 3-D memory, as cudaMalloc3D, cudaMemcpy3D and cudaMemset3D (CUDA arrays
+   and textures are out of scope). xrt_malloc_3d allocates extent.depth
+   slices of extent.height rows of extent.width bytes as one xrt_malloc: rows
+   pitch bytes apart (xrt_malloc_pitch's pitch), ysize = height; an extent
+   with a 0 gives a NULL pointer and success. A 3-D copy copies the extent's
+   box from src_ptr at src_pos to dst_ptr at dst_pos; xrt_memset_3d sets the
+   low byte of value in the extent's box at p. Each side: ptr not NULL,
+   pos.x + width at most pitch, pos.y + height at most ysize (where the box
+   has more than one slice or starts at a slice past the first), and its
+   span (first byte to last) neither overflowing nor past its allocation:
+   else XRT_ERROR_INVALID_VALUE. An extent with a 0 is a no-op. */
+static inline xrt_pitched_ptr xrt_make_pitched_ptr(void *ptr, size_t pitch, size_t xsize, size_t ysize);
+static inline xrt_extent xrt_make_extent(size_t width, size_t height, size_t depth);
+static inline xrt_pos xrt_make_pos(size_t x, size_t y, size_t z);
+static inline xrt_status xrt_malloc_3d(xrt_pitched_ptr *p, xrt_extent extent);
+static inline xrt_status xrt_memcpy_3d(const xrt_memcpy_3d_parms *p); /* returns when done */
+static inline xrt_status xrt_memcpy_3d_async(const xrt_memcpy_3d_parms *p, xrt_stream stream);
+static inline xrt_status xrt_memset_3d(xrt_pitched_ptr p, int value, xrt_extent extent); /* returns when done */
+static inline xrt_status xrt_memset_3d_async(xrt_pitched_ptr p, int value, xrt_extent extent, xrt_stream stream);
 /* The host-page-aligned range of device memory around [ptr, ptr+size) as a
    dma-buf file descriptor (the caller closes it); *offset is ptr's offset in
    it. For registration with a NIC (ibv_reg_dmabuf_mr); UNSUPPORTED on the CPU. */
@@ -845,6 +933,10 @@ static inline xrt_status xrt_event_elapsed_time(float *ms, xrt_event start, xrt_
 static inline xrt_status xrt_stream_get_native(xrt_stream stream, void **native);
 static inline xrt_status xrt_event_get_native(xrt_event event, void **native);
 static inline xrt_status xrt_stream_wrap_native(xrt_stream *stream, void *native); /* does not take ownership */
+/* The one handle of a native stream, made on first use, nothing to destroy:
+   0, cudaStreamLegacy and cudaStreamPerThread give xrt's NULL,
+   XRT_STREAM_LEGACY and XRT_STREAM_PER_THREAD. */
+XRT_API xrt_status xrt_stream_from_native(xrt_stream *stream, void *native);
 
 /* modules and kernels (types under ">> types: modules and kernels").
    xrt_module_load picks the image that fits the current device, builds it if
@@ -871,6 +963,43 @@ XRT_API xrt_status xrt_module_get_function(xrt_function *function, xrt_module mo
 XRT_API const char *xrt_module_get_log(void);  /* the thread's last build log; "" if none */
 static inline xrt_status xrt_launch_kernel(xrt_function function, xrt_dim3 grid, xrt_dim3 block, size_t shared_bytes,
                                            xrt_stream stream, const void *args, size_t args_size);
+/* Arguments packed as a kernel's parameters are laid out: each at the next
+   offset that is a multiple of its alignment, as CUDA lays out the values
+   that kernelParams points to, and as a C struct of those members is laid
+   out for a CPU kernel. One call site then serves every backend:
+       xrt_kernel_args a;
+       xrt_kernel_args_init(&a);
+       XRT_KERNEL_ARG(a, y); XRT_KERNEL_ARG(a, factor); XRT_KERNEL_ARG(a, n);
+       xrt_launch_kernel(k, grid, block, 0, stream, a.buf.bytes, a.size);
+   xrt_kernel_args_add copies `size` bytes of `value` at `align` (a power of
+   two). An argument past XRT_MAX_KERNEL_ARGS, a bad alignment or a NULL
+   value is XRT_ERROR_INVALID_VALUE, and leaves a.size past the limit, so
+   that a launch with those arguments is refused too. */
+typedef struct xrt_kernel_args {
+    size_t size; /* bytes packed */
+    union {
+        long double align_; /* the buffer at the strictest alignment of an argument */
+        void *pointer_;
+        unsigned char bytes[XRT_MAX_KERNEL_ARGS];
+    } buf;
+} xrt_kernel_args;
+static inline void xrt_kernel_args_init(xrt_kernel_args *args) { args->size = 0; }
+static inline xrt_status xrt_kernel_args_add(xrt_kernel_args *args, const void *value, size_t size, size_t align);
+#define XRT_KERNEL_ARG(args, value) xrt_kernel_args_add(&(args), &(value), sizeof(value), __alignof__(value))
+/* The layout of a kernel's parameters as the backend knows it
+   (cuFuncGetParamInfo): parameter `index`'s offset and size in the packed
+   buffer; an index past the last is XRT_ERROR_INVALID_VALUE. CUDA asks the
+   driver (CUDA 12.4 on); the CPU backend reads the layout the kernel's source
+   declares (k_xrt_params, see XRT__KERNEL_DECLS); HIP has no such call. A
+   backend that cannot know it returns XRT_ERROR_UNSUPPORTED saying why.
+   xrt_launch_kernel_params is cuLaunchKernel's kernelParams form:
+   kernel_params[i] points to parameter i's value, which it packs by that
+   layout and launches as xrt_launch_kernel (it may be NULL for a kernel
+   without parameters). */
+static inline xrt_status xrt_function_get_param_info(xrt_function function, size_t index, size_t *offset,
+                                                     size_t *size);
+XRT_API xrt_status xrt_launch_kernel_params(xrt_function function, xrt_dim3 grid, xrt_dim3 block,
+                                            size_t shared_bytes, xrt_stream stream, void **kernel_params);
 static inline xrt_status xrt_function_get_attributes(xrt_function_attributes *attr, xrt_function function);
 /* A module's variables (CUDA's __device__ globals, a CPU module's data
    symbols), each load's own. xrt_module_get_global gives the address (device
@@ -1050,11 +1179,14 @@ XRT_API xrt_status xrt__graph_find_in_clone(const xrt_backend *b, xrt_graph_node
                                             xrt_graph clone);
 
 XRT_API xrt_status xrt__handle_free(const xrt_backend *b, const void *handle, uintptr_t kind, const char *fn);
-/* The handle of pool object `obj`: the live one, else a new one not owned
-   (a default pool's, which the backend keeps). */
+/* The handle of pool object `obj` owned by backend b: the live one, else a
+   new one not owned (a default pool's, which the backend keeps). A plugin
+   that wraps a backend gets its own handle of the backend's pool. */
 XRT_API xrt_status xrt__pool_handle(const xrt_backend *b, void *obj, xrt_mem_pool *out) XRT__COLD;
 XRT_API xrt_status xrt__mem_add(const xrt_backend *b, void **p, size_t n, xrt_memory_type t, const char *fn);
 XRT_API xrt_status xrt__mem_take(const xrt_backend *b, void *p, xrt_memory_type t, const char *fn, void **record);
+XRT_API xrt_status xrt__mem_register(const xrt_backend *b, void *p, size_t n, unsigned flags, const char *fn);
+XRT_API xrt_status xrt__mem_unregister(const xrt_backend *b, void *p, const char *fn);
 XRT_API xrt_status xrt__mem_finish(void *record, xrt_status freed);
 /* Graph memory left to the caller (see ">> impl: graph memory"). */
 XRT_API void xrt__capture_begun(uintptr_t stream) XRT__COLD;
@@ -1077,6 +1209,9 @@ XRT_API xrt_status xrt__mem_check_copy_2d(const xrt_backend *b, void *dst, size_
                                           const char *fn);
 XRT_API xrt_status xrt__mem_check_set_2d(const xrt_backend *b, void *p, size_t pitch, unsigned element_size,
                                          size_t width, size_t height, const char *fn);
+XRT_API xrt_status xrt__mem_check_copy_3d(const xrt_backend *b, xrt_memcpy_3d_parms *p, const char *fn);
+XRT_API xrt_status xrt__mem_check_set_3d(const xrt_backend *b, const xrt_pitched_ptr *p, const xrt_extent *e,
+                                         const char *fn);
 XRT_API xrt_status xrt__mem_check_export(const xrt_backend *b, const void *p, size_t n, int *fd, uint64_t *offset);
 XRT_API xrt_status xrt__ipc_get(const xrt_backend *b, xrt_ipc_mem_handle *h, void *p);
 XRT_API xrt_status xrt__ipc_open(const xrt_backend *b, void **p, const xrt_ipc_mem_handle *h, unsigned flags);
@@ -1448,6 +1583,35 @@ static inline xrt_status xrt_malloc_host(void **ptr, size_t size)
     return st == XRT_SUCCESS ? xrt__mem_add(b, ptr, size, XRT_MEMORY_PINNED_HOST, "xrt_malloc_host") : st;
 }
 
+/* >> dispatch: registered host memory: the registry's (xrt__mem_register). */
+static inline xrt_status xrt_host_register(void *ptr, size_t size, unsigned flags)
+{
+    return xrt__mem_register(xrt__be(), ptr, size, flags, "xrt_host_register");
+}
+
+static inline xrt_status xrt_host_unregister(void *ptr)
+{
+    XRT__CHECK_MAY_WAIT("xrt_host_unregister");
+    return xrt__mem_unregister(xrt__be(), ptr, "xrt_host_unregister");
+}
+
+static inline xrt_status xrt_host_get_device_pointer(void **dptr, void *hptr, unsigned flags)
+{
+    const xrt_backend *b = xrt__be();
+    xrt_pointer_attributes a;
+    xrt_status st = xrt__no_op(b, "xrt_host_get_device_pointer"); /* a refusal first: the lookup names itself */
+    if (st != XRT_SUCCESS) return st;
+    XRT__CHECK_PTR(dptr, "xrt_host_get_device_pointer");
+    *dptr = NULL;
+    if (flags)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_host_get_device_pointer", "flags 0x%x are not 0", flags);
+    xrt__mem_lookup(b, &a, hptr);
+    if (!hptr || a.type != XRT_MEMORY_PINNED_HOST)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_host_get_device_pointer",
+                         "%p is not pinned host memory (xrt_malloc_host or xrt_host_register)", hptr);
+    return b->host_get_device_pointer(b, dptr, hptr, flags);
+}
+
 /* Stream-ordered allocation: usable by work enqueued on `stream` after this call. */
 static inline xrt_status xrt_malloc_async(void **ptr, size_t size, xrt_stream stream)
 {
@@ -1651,6 +1815,103 @@ static inline xrt_status xrt_memset_d32(void *dst, uint32_t value, size_t count)
 static inline xrt_status xrt_memset_d32_async(void *dst, uint32_t value, size_t count, xrt_stream stream)
 {
     return xrt__memset_2d_async(dst, 4 * count, value, 4, count, 1, stream, "xrt_memset_d32_async");
+}
+
+/* >> dispatch: 3-D memory. A 3-D allocation is an xrt_malloc_pitch of
+   height x depth rows. The backends get a copy's params checked and its
+   kind resolved (a copy of the caller's). */
+static inline xrt_pitched_ptr xrt_make_pitched_ptr(void *ptr, size_t pitch, size_t xsize, size_t ysize)
+{
+    xrt_pitched_ptr p;
+    p.ptr = ptr;
+    p.pitch = pitch;
+    p.xsize = xsize;
+    p.ysize = ysize;
+    return p;
+}
+
+static inline xrt_extent xrt_make_extent(size_t width, size_t height, size_t depth)
+{
+    xrt_extent e;
+    e.width = width;
+    e.height = height;
+    e.depth = depth;
+    return e;
+}
+
+static inline xrt_pos xrt_make_pos(size_t x, size_t y, size_t z)
+{
+    xrt_pos p;
+    p.x = x;
+    p.y = y;
+    p.z = z;
+    return p;
+}
+
+static inline xrt_status xrt_malloc_3d(xrt_pitched_ptr *p, xrt_extent extent)
+{
+    size_t rows, pitch;
+    xrt_status st;
+    XRT__CHECK_PTR(p, "xrt_malloc_3d");
+    *p = xrt_make_pitched_ptr(NULL, 0, extent.width, extent.height);
+    if (extent.width == 0 || extent.height == 0 || extent.depth == 0) return XRT_SUCCESS;
+    rows = extent.height * extent.depth;
+    pitch = (extent.width + XRT_ALIGNMENT - 1) & ~(size_t)(XRT_ALIGNMENT - 1);
+    if (rows / extent.depth != extent.height || pitch < extent.width || pitch > SIZE_MAX / rows)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_malloc_3d", "width %zu x height %zu x depth %zu overflows",
+                         extent.width, extent.height, extent.depth);
+    if ((st = xrt_malloc_pitch(&p->ptr, &p->pitch, extent.width, rows)) != XRT_SUCCESS) p->ptr = NULL;
+    return st;
+}
+
+static inline xrt_status xrt_memcpy_3d(const xrt_memcpy_3d_parms *p)
+{
+    const xrt_backend *b = xrt__be();
+    xrt_memcpy_3d_parms q;
+    xrt_status st;
+    XRT__CHECK_MAY_WAIT("xrt_memcpy_3d");
+    XRT__CHECK_PTR(p, "xrt_memcpy_3d");
+    q = *p;
+    st = xrt__mem_check_copy_3d(b, &q, "xrt_memcpy_3d");
+    if (st != XRT_SUCCESS || !q.extent.width || !q.extent.height || !q.extent.depth) return st;
+    return b->memcpy_3d(b, &q);
+}
+
+static inline xrt_status xrt_memcpy_3d_async(const xrt_memcpy_3d_parms *p, xrt_stream stream)
+{
+    const xrt_backend *b = xrt__be();
+    xrt__call_enter();
+    xrt__handle_slot *s = xrt__handle_stream(b, stream);
+    xrt_memcpy_3d_parms q;
+    xrt_status st;
+    if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_memcpy_3d_async", stream));
+    if (!p) return xrt__call_exit(xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_memcpy_3d_async", "p is NULL"));
+    q = *p;
+    st = xrt__mem_check_copy_3d(b, &q, "xrt_memcpy_3d_async");
+    if (st != XRT_SUCCESS || !q.extent.width || !q.extent.height || !q.extent.depth) return xrt__call_exit(st);
+    return xrt__call_exit(b->memcpy_3d_async(b, &q, s->obj));
+}
+
+static inline xrt_status xrt_memset_3d(xrt_pitched_ptr p, int value, xrt_extent extent)
+{
+    const xrt_backend *b = xrt__be();
+    xrt_status st;
+    XRT__CHECK_MAY_WAIT("xrt_memset_3d");
+    st = xrt__mem_check_set_3d(b, &p, &extent, "xrt_memset_3d");
+    if (st != XRT_SUCCESS || !extent.width || !extent.height || !extent.depth) return st;
+    return b->memset_3d(b, &p, (unsigned char)value, &extent);
+}
+
+static inline xrt_status xrt_memset_3d_async(xrt_pitched_ptr p, int value, xrt_extent extent, xrt_stream stream)
+{
+    const xrt_backend *b = xrt__be();
+    xrt__call_enter();
+    xrt__handle_slot *s = xrt__handle_stream(b, stream);
+    xrt_status st;
+    if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_memset_3d_async", stream));
+    st = xrt__mem_check_set_3d(b, &p, &extent, "xrt_memset_3d_async");
+    if (st != XRT_SUCCESS || !extent.width || !extent.height || !extent.depth) return xrt__call_exit(st);
+    return xrt__call_exit(b->memset_3d_async(b, &p, (unsigned char)value, &extent, s->obj));
 }
 
 /* >> dispatch: peers */
@@ -2255,6 +2516,47 @@ static inline xrt_status xrt_launch_kernel(xrt_function function, xrt_dim3 grid,
                       args_size > XRT_MAX_KERNEL_ARGS))
         return xrt__call_exit(xrt__launch_bad("xrt_launch_kernel", grid, block, args, args_size));
     return xrt__call_exit(b->launch_kernel(b, f->obj, grid, block, shared_bytes, s->obj, args, args_size));
+}
+
+static inline xrt_status xrt_kernel_args_add(xrt_kernel_args *args, const void *value, size_t size, size_t align)
+{
+    const char *fn = "xrt_kernel_args_add";
+    size_t at, i;
+    XRT__CHECK_PTR(args, fn);
+    if (args->size > XRT_MAX_KERNEL_ARGS) /* an argument before did not fit: the launch is refused */
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "an earlier argument did not fit");
+    if (!align || (align & (align - 1)) || align > XRT_MAX_KERNEL_ARGS) {
+        args->size = XRT_MAX_KERNEL_ARGS + 1;
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "alignment %zu is not a power of two up to %d", align,
+                         XRT_MAX_KERNEL_ARGS);
+    }
+    if (!value && size) {
+        args->size = XRT_MAX_KERNEL_ARGS + 1;
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "value is NULL but size is %zu", size);
+    }
+    at = (args->size + align - 1) & ~(align - 1);
+    if (at > XRT_MAX_KERNEL_ARGS || size > XRT_MAX_KERNEL_ARGS - at) {
+        xrt_status st = xrt_error(XRT_ERROR_INVALID_VALUE, fn, "an argument of %zu bytes at offset %zu passes the "
+                                  "limit of %d bytes (XRT_MAX_KERNEL_ARGS)", size, at, XRT_MAX_KERNEL_ARGS);
+        args->size = XRT_MAX_KERNEL_ARGS + 1;
+        return st;
+    }
+    for (i = 0; i < size; i++) args->buf.bytes[at + i] = ((const unsigned char *)value)[i]; /* no <string.h> here */
+    args->size = at + size;
+    return XRT_SUCCESS;
+}
+
+static inline xrt_status xrt_function_get_param_info(xrt_function function, size_t index, size_t *offset,
+                                                     size_t *size)
+{
+    const xrt_backend *b = xrt__be();
+    xrt__handle_slot *f;
+    XRT__CHECK_PTR(offset, "xrt_function_get_param_info");
+    XRT__CHECK_PTR(size, "xrt_function_get_param_info");
+    xrt__call_enter();
+    f = xrt__handle_lookup(b, function, XRT__HANDLE_FUNCTION);
+    if (XRT__UNLIKELY(!f)) return xrt__call_exit(xrt__handle_bad("xrt_function_get_param_info", function));
+    return xrt__call_exit(b->function_get_param_info(b, f->obj, index, offset, size));
 }
 
 static inline xrt_status xrt_function_get_attributes(xrt_function_attributes *attr, xrt_function function)
@@ -3397,10 +3699,11 @@ static void xrt__reg_select_again_locked(void)
 #include <spawn.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define XRT__CACHE_FORMAT 1
+#define XRT__CACHE_FORMAT 2 /* 2: manifests list paths that must stay absent */
 /* Used by the backends that build or pick images; a build without them leaves some unused. */
 #define XRT__BACKEND_HELPER static __attribute__((unused))
 
@@ -4075,7 +4378,46 @@ fail:
     return NULL;
 }
 
-/* Whether every file of a manifest still has the contents it lists. */
+/* A manifest's line for a path the build needs absent: where the compiler
+   would have found a header of a name it found elsewhere. */
+#define XRT__ABSENT_MARK "--------------------------------"
+
+/* Whether nothing has the name `path` (a missing directory above it too). */
+XRT__BACKEND_HELPER int xrt__path_absent(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) != 0 && (errno == ENOENT || errno == ENOTDIR);
+}
+
+/* Appends the build's list of paths that must stay absent (<out>.absent,
+   one a line) to its manifest, as XRT__ABSENT_MARK lines; NULL (the
+   manifest freed) where one is there now: it appeared while the build ran. */
+XRT__BACKEND_HELPER char *xrt__absent_manifest(const char *absent, char *text, size_t *len)
+{
+    size_t alen = 0, used = *len, lines = 0;
+    char *list = xrt__cache_read(absent, &alen), *line, *nl, *grown;
+    if (!list) return text; /* none listed */
+    for (line = list; (nl = strchr(line, '\n')) != NULL; line = nl + 1) lines++;
+    if (*line || used + alen + 33 * lines >= XRT__CACHE_TEXT_MAX ||
+        !(grown = (char *)XRT_REALLOC(text, used + alen + 33 * lines + 1)))
+        goto fail; /* a last line without its end: cut short */
+    text = grown;
+    for (line = list; (nl = strchr(line, '\n')) != NULL; line = nl + 1) {
+        *nl = 0;
+        if (!xrt__path_absent(line)) goto fail;
+        used += (size_t)sprintf(text + used, XRT__ABSENT_MARK " %s\n", line);
+    }
+    XRT_FREE(list);
+    *len = used;
+    return text;
+fail:
+    XRT_FREE(list);
+    XRT_FREE(text);
+    return NULL;
+}
+
+/* Whether every file of a manifest still has the contents it lists, and
+   every path it lists as absent is still absent. */
 XRT__BACKEND_HELPER int xrt__manifest_holds(const char *text)
 {
     while (*text) {
@@ -4083,11 +4425,17 @@ XRT__BACKEND_HELPER int xrt__manifest_holds(const char *text)
         char path[PATH_MAX], hex[33];
         xrt__key h;
         size_t plen;
-        if (!nl || nl - text < 34 || xrt__hex_run(text) != 32 || text[32] != ' ') return 0;
+        int absent = !strncmp(text, XRT__ABSENT_MARK " ", 33);
+        if (!nl || nl - text < 34 || (!absent && (xrt__hex_run(text) != 32 || text[32] != ' '))) return 0;
         plen = (size_t)(nl - text - 33);
         if (plen >= sizeof path) return 0;
         memcpy(path, text + 33, plen);
         path[plen] = 0;
+        if (absent) {
+            if (!xrt__path_absent(path)) return 0;
+            text = nl + 1;
+            continue;
+        }
         if (!xrt__hash_file(path, &h, NULL)) return 0;
         snprintf(hex, sizeof hex, "%016llx%016llx", (unsigned long long)h.a, (unsigned long long)h.b);
         if (memcmp(hex, text, 32)) return 0;
@@ -4199,7 +4547,7 @@ XRT__BACKEND_HELPER xrt_status xrt__cache_private(const char *who, xrt__cache_bu
                                      void *octx, void **out, char *log, size_t log_size)
 {
     const char *tmp = getenv("TMPDIR");
-    char dir[PATH_MAX], path[PATH_MAX + 16];
+    char dir[PATH_MAX], path[PATH_MAX + 24];
     xrt_status st;
     if (!tmp || !*tmp || strlen(tmp) > sizeof dir - 16) tmp = "/tmp";
     snprintf(dir, sizeof dir, "%s/xrt-XXXXXX", tmp);
@@ -4210,6 +4558,8 @@ XRT__BACKEND_HELPER xrt_status xrt__cache_private(const char *who, xrt__cache_bu
     if (st == XRT_SUCCESS) st = xrt__cache_open_new(who, open_fn, octx, path, out);
     unlink(path);
     snprintf(path, sizeof path, "%s/module.so.d", dir); /* the files it read, if it said */
+    unlink(path);
+    snprintf(path, sizeof path, "%s/module.so.absent", dir);
     unlink(path);
     xrt__kernel_header_remove(dir);
     rmdir(dir);
@@ -4252,6 +4602,9 @@ XRT__BACKEND_HELPER xrt_status xrt__cache_build(const char *who, const char *dir
         manifest = (char *)XRT_CALLOC(1, 1), len = 0; /* the build lists no files: its key is its entry's */
     }
     unlink(deps_path);
+    snprintf(deps_path, sizeof deps_path, "%s.absent", tmp);
+    if (manifest) manifest = xrt__absent_manifest(deps_path, manifest, &len);
+    unlink(deps_path);
     if (st == XRT_SUCCESS && chmod(tmp, 0700) != 0)
         st = xrt_native_error(XRT_ERROR_SYSTEM, who, "chmod", errno, "errno", strerror(errno));
     if (st == XRT_SUCCESS) st = xrt__cache_open_new(who, open_fn, octx, tmp, out);
@@ -4272,6 +4625,18 @@ XRT__BACKEND_HELPER xrt_status xrt__cache_build(const char *who, const char *dir
     return st;
 }
 
+/* Whether the cache directory is on a file system mounted noexec: no entry
+   there maps as code (dlopen: "failed to map segment"), so each load would
+   build an entry it cannot use. Warned once; the caller builds privately. */
+XRT__BACKEND_HELPER int xrt__cache_noexec(const char *dir)
+{
+    struct statvfs sv;
+    if (statvfs(dir, &sv) != 0 || !(sv.f_flag & ST_NOEXEC)) return 0;
+    xrt__warn_once("kernel cache %.160s is on a file system mounted noexec (its entries cannot run): building privately",
+                   dir);
+    return 1;
+}
+
 /* The entry of `key`: loaded from the cache, or built, stored and loaded;
    built privately where the cache is off, cannot be trusted or written. */
 XRT__BACKEND_HELPER xrt_status xrt__cache_get(const char *who, const xrt__key *key, xrt__cache_build_fn build, void *bctx,
@@ -4280,7 +4645,8 @@ XRT__BACKEND_HELPER xrt_status xrt__cache_get(const char *who, const xrt__key *k
     char dir[PATH_MAX - 64], base[PATH_MAX], path[PATH_MAX], lockpath[PATH_MAX + 8], name[40] = "";
     xrt_status st = XRT_SUCCESS;
     int lock, got = 0;
-    if (!xrt__cache_dir(dir, sizeof dir, 1)) return xrt__cache_private(who, build, bctx, open_fn, octx, out, log, log_size);
+    if (!xrt__cache_dir(dir, sizeof dir, 1) || xrt__cache_noexec(dir))
+        return xrt__cache_private(who, build, bctx, open_fn, octx, out, log, log_size);
     snprintf(base, sizeof base, "%s/%016llx%016llx", dir, (unsigned long long)key->a, (unsigned long long)key->b);
     if (xrt__cache_entry_path(dir, base, key, path, sizeof path) && (got = xrt__cache_try(who, open_fn, octx, path, out)) != 0)
         return got > 0 ? XRT_SUCCESS
@@ -4465,6 +4831,7 @@ typedef struct xrt__plugin {
     int loaded;
     xrt_backend table;
     char reason[256];
+    const char *origin; /* what named it: "XRT_PLUGINS", "XRT_PLUGIN_PATH", "xrt_load_plugin" */
 } xrt__plugin;
 static xrt__plugin xrt__plugins[XRT__PLUGIN_MAX];
 static int xrt__plugin_count;
@@ -4573,7 +4940,7 @@ static int xrt__plugin_open_captured(xrt__plugin *pl)
 }
 
 /* Loads `path` unless it was tried before; registers its backend. */
-static xrt_status xrt__plugin_load_locked(const char *path, xrt__plugin **out)
+static xrt_status xrt__plugin_load_locked(const char *path, const char *origin, xrt__plugin **out)
 {
     static char real[sizeof xrt__plugins[0].real]; /* under the registry's lock */
     xrt__plugin *pl;
@@ -4584,10 +4951,146 @@ static xrt_status xrt__plugin_load_locked(const char *path, xrt__plugin **out)
     *out = pl = &xrt__plugins[xrt__plugin_count++];
     snprintf(pl->path, sizeof pl->path, "%s", path);
     memcpy(pl->real, real, sizeof real);
+    pl->origin = origin;
     pl->loaded = xrt__plugin_open_captured(pl);
     if (!pl->loaded) return XRT_ERROR_BACKEND_UNAVAILABLE;
     pl->reason[0] = 0;
     return XRT_SUCCESS;
+}
+
+/* >> impl: plugins found in directories (XRT_PLUGIN_PATH) */
+/* Code is loaded only from what this user or root owns and nobody else can
+   write, as ssh reads a key. */
+static int xrt__plugin_trusted(const struct stat *st)
+{
+    return (st->st_uid == geteuid() || st->st_uid == 0) && !(st->st_mode & (S_IWGRP | S_IWOTH));
+}
+
+/* A shared object's name: ends in ".so" or has ".so." (a versioned soname); not hidden. */
+static int xrt__plugin_so_name(const char *name)
+{
+    size_t n = strlen(name);
+    return name[0] != '.' && ((n > 3 && strcmp(name + n - 3, ".so") == 0) || strstr(name, ".so.") != NULL);
+}
+
+static int xrt__plugin_name_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Whether the object exports the entry point (opened and closed again); if
+   not, why, appended to `skipped` (the directory's debug line). */
+static int xrt__plugin_has_entry(const char *path, const char *name, char *skipped, size_t n)
+{
+    void *lib = dlopen(path, RTLD_LAZY | RTLD_LOCAL);
+    size_t len = strlen(skipped);
+    int has = 0;
+    if (lib) {
+        has = dlsym(lib, XRT_PLUGIN_SYMBOL) != NULL;
+        dlclose(lib);
+    }
+    if (!has && len < n)
+        snprintf(skipped + len, n - len, "%s%.64s (%s)", len ? ", " : "", name,
+                 lib ? "no function " XRT_PLUGIN_SYMBOL : "not a shared object");
+    return has;
+}
+
+/* One entry of a directory: loaded unless tried before (also under another name). */
+static void xrt__plugin_path_one(const char *path, const char *name, char *skipped, size_t n)
+{
+    static char real[sizeof xrt__plugins[0].real]; /* under the registry's lock */
+    struct stat st;
+    xrt__plugin *pl;
+    int count = xrt__plugin_count;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return;
+    if (!xrt__plugin_trusted(&st)) {
+        xrt_log(XRT_LOG_WARN, "XRT_PLUGIN_PATH: %s skipped: owned by another user or writable by others", path);
+        return;
+    }
+    xrt__plugin_real(path, real);
+    if (xrt__plugin_find_locked(path, real) || !xrt__plugin_has_entry(path, name, skipped, n)) return;
+    if (xrt__plugin_load_locked(path, "XRT_PLUGIN_PATH", &pl) == XRT_SUCCESS) return;
+    if (xrt__plugin_count > count) xrt_log(XRT_LOG_WARN, "plugin %s skipped: %s", pl->path, pl->reason);
+    else xrt_log(XRT_LOG_WARN, "plugin %s skipped: at most %d plugins", path, XRT__PLUGIN_MAX);
+}
+
+/* The shared objects' names in a directory, sorted; NULL and *n 0 if none. */
+static char **xrt__plugin_dir_names(DIR *d, size_t *n)
+{
+    char **names = NULL;
+    size_t cap = 0;
+    struct dirent *de;
+    *n = 0;
+    while ((de = readdir(d)) != NULL) {
+        if (!xrt__plugin_so_name(de->d_name)) continue;
+        if (*n == cap) {
+            size_t more = cap ? 2 * cap : 16;
+            char **bigger = (char **)realloc(names, more * sizeof *names);
+            if (!bigger) break; /* out of memory: the names so far */
+            names = bigger;
+            cap = more;
+        }
+        if ((names[*n] = strdup(de->d_name)) != NULL) (*n)++;
+    }
+    if (names) qsort(names, *n, sizeof *names, xrt__plugin_name_cmp);
+    return names;
+}
+
+/* A directory of XRT_PLUGIN_PATH: its shared objects in name order. */
+static void xrt__plugin_dir_locked(const char *dir)
+{
+    char path[sizeof xrt__plugins[0].path], skipped[600];
+    struct stat st;
+    char **names;
+    size_t n, i;
+    DIR *d;
+    if (stat(dir, &st) != 0) {
+        xrt_log(errno == ENOENT ? XRT_LOG_DEBUG : XRT_LOG_WARN, "XRT_PLUGIN_PATH: %s skipped: %s", dir, strerror(errno));
+        return;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        xrt_log(XRT_LOG_WARN, "XRT_PLUGIN_PATH: %s skipped: not a directory", dir);
+        return;
+    }
+    if (!xrt__plugin_trusted(&st)) {
+        xrt_log(XRT_LOG_WARN, "XRT_PLUGIN_PATH: %s skipped: owned by another user or writable by others", dir);
+        return;
+    }
+    if ((d = opendir(dir)) == NULL) {
+        xrt_log(XRT_LOG_WARN, "XRT_PLUGIN_PATH: %s skipped: cannot read it: %s", dir, strerror(errno));
+        return;
+    }
+    names = xrt__plugin_dir_names(d, &n);
+    closedir(d);
+    skipped[0] = 0;
+    for (i = 0; i < n; i++) {
+        if ((size_t)snprintf(path, sizeof path, "%s/%s", dir, names[i]) < sizeof path)
+            xrt__plugin_path_one(path, names[i], skipped, sizeof skipped);
+        else
+            xrt_log(XRT_LOG_WARN, "XRT_PLUGIN_PATH: %s/%s skipped: path too long", dir, names[i]);
+        free(names[i]);
+    }
+    free(names);
+    /* one line a directory: lines logged during init wait, and only a few */
+    if (skipped[0]) xrt_log(XRT_LOG_DEBUG, "XRT_PLUGIN_PATH: %s: skipped %s", dir, skipped);
+}
+
+/* XRT_PLUGIN_PATH: directories as PATH's, in order, after XRT_PLUGINS. */
+static void xrt__plugin_path_locked(void)
+{
+    const char *env = xrt__getenv_code("XRT_PLUGIN_PATH"), *p;
+    char dir[sizeof xrt__plugins[0].path];
+    for (p = env; p && *p; p += strcspn(p, ":") + (p[strcspn(p, ":")] == ':')) {
+        size_t len = strcspn(p, ":");
+        if (len == 0) continue;
+        if (len >= sizeof dir) {
+            xrt_log(XRT_LOG_WARN, "XRT_PLUGIN_PATH: a directory of %zu characters skipped: too long", len);
+            continue;
+        }
+        memcpy(dir, p, len);
+        dir[len] = 0;
+        xrt__plugin_dir_locked(dir);
+    }
 }
 
 /* At init: the plugins loaded before register again, then XRT_PLUGINS; one
@@ -4612,10 +5115,11 @@ static void xrt__plugin_init_locked(void)
         memcpy(path, p, len);
         path[len] = 0;
         n = xrt__plugin_count;
-        if (xrt__plugin_load_locked(path, &pl) != XRT_SUCCESS && xrt__plugin_count > n) /* tried just now */
+        if (xrt__plugin_load_locked(path, "XRT_PLUGINS", &pl) != XRT_SUCCESS && xrt__plugin_count > n) /* tried just now */
             xrt_log(XRT_LOG_WARN, "plugin %s skipped: %s", pl->path, pl->reason);
     }
     if (env && *env) xrt_log(XRT_LOG_DEBUG, "XRT_PLUGINS=%.200s: %d plugin(s) tried", env, xrt__plugin_count);
+    xrt__plugin_path_locked();
 }
 
 /* >> impl: compile targets */
@@ -4651,8 +5155,11 @@ XRT_API xrt_status xrt_target_to_string(const xrt_target *t, char *buf, size_t s
     return XRT_SUCCESS;
 }
 
-/* The backend fills arch, width and features; xrt adds its name and the
-   fingerprint. A backend without get_target (a custom one) gets a target
+/* The backend fills arch, width and features, and may name itself: a
+   forwarding plugin (the tracer) passes the call to the backend that runs
+   the code, whose name the target carries, so the same machine code has
+   one fingerprint however it is reached. Else xrt adds the backend's name;
+   and the fingerprint. A backend without get_target (a custom one) gets a target
    made of its device properties' arch and warp size. */
 XRT_API xrt_status xrt__target_get(const xrt_backend *b, xrt_target *t)
 {
@@ -4672,7 +5179,8 @@ XRT_API xrt_status xrt__target_get(const xrt_backend *b, xrt_target *t)
         memset(t, 0, sizeof *t);
         return st;
     }
-    snprintf(t->backend, sizeof t->backend, "%.15s", b->name);
+    if (!t->backend[0]) snprintf(t->backend, sizeof t->backend, "%.15s", b->name); /* a forwarder's target named its own */
+    t->backend[sizeof t->backend - 1] = 0;
     t->fingerprint = xrt_target_fingerprint(t);
     return XRT_SUCCESS;
 }
@@ -4858,18 +5366,23 @@ static inline void xrt__handle_recycle(xrt__handle_slot *s, uintptr_t h)
     else xrt__handle_spill(s, h);
 }
 
-XRT_API uintptr_t xrt__handle_of(const void *obj, uintptr_t kind)
+/* The live handle of `obj` of this kind, owned by `owner` (NULL: any owner); 0 if none. */
+static uintptr_t xrt__handle_scan(const xrt_backend *owner, const void *obj, uintptr_t kind)
 {
     uintptr_t i, h = 0;
     xrt__lock(&xrt__handle_lock);
     for (i = 0; i < xrt__handle_next && !h; i++) {
         xrt__handle_slot *s = xrt__handle_slot_at(i);
         uintptr_t tag = __atomic_load_n(&s->tag, __ATOMIC_ACQUIRE);
-        if ((tag & XRT__HANDLE_KIND_MASK) == kind && __atomic_load_n(&s->obj, __ATOMIC_RELAXED) == obj) h = tag;
+        if ((tag & XRT__HANDLE_KIND_MASK) == kind && __atomic_load_n(&s->obj, __ATOMIC_RELAXED) == obj &&
+            (!owner || __atomic_load_n(&s->owner, __ATOMIC_RELAXED) == owner))
+            h = tag;
     }
     xrt__unlock(&xrt__handle_lock);
     return h;
 }
+
+XRT_API uintptr_t xrt__handle_of(const void *obj, uintptr_t kind) { return xrt__handle_scan(NULL, obj, kind); }
 
 static pthread_mutex_t xrt__pool_handle_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -4878,7 +5391,7 @@ XRT_API xrt_status xrt__pool_handle(const xrt_backend *b, void *obj, xrt_mem_poo
     uintptr_t h;
     xrt_status st = XRT_SUCCESS;
     pthread_mutex_lock(&xrt__pool_handle_lock); /* two first asks make one handle */
-    h = xrt__handle_of(obj, XRT__HANDLE_MEM_POOL);
+    h = xrt__handle_scan(b, obj, XRT__HANDLE_MEM_POOL); /* a plugin's handle of its backend's pool is another */
     if (!h) st = xrt__handle_alloc(b, obj, XRT__HANDLE_MEM_POOL, 0, &h);
     pthread_mutex_unlock(&xrt__pool_handle_lock);
     *out = st == XRT_SUCCESS ? (xrt_mem_pool)h : NULL;
@@ -5432,6 +5945,8 @@ typedef struct xrt__mem_node {
     unsigned ipc_closing; /* closes of it under way (xrt__ipc_close): the last one out frees it */
     size_t *usage;      /* while in the tree: the device's count of bytes (xrt__mem_usage_of), or NULL */
     uintptr_t capture;  /* allocated in the capture begun on this stream (its handle), still under way; else 0 */
+    int registered;     /* pinned host memory of xrt_host_register, not of xrt_malloc_host */
+    int joined;         /* capture is the stream it was allocated on, which joined one of several captures */
 } xrt__mem_node;
 
 static xrt__tree xrt__mem_tree = XRT__TREE_INIT;
@@ -5707,6 +6222,8 @@ static xrt__mem_node *xrt__mem_record(const xrt_backend *b, void *p, size_t n, x
     node->ipc_opens = ipc_opens;
     node->ipc_closing = 0;
     node->capture = 0;
+    node->registered = 0;
+    node->joined = 0;
     node->gen = ++xrt__mem_gen;
     if (XRT__UNLIKELY(__atomic_load_n(&xrt__captures, __ATOMIC_RELAXED))) xrt__mem_drop_stale_locked(node->node.start);
     xrt__mem_insert(node);
@@ -5732,7 +6249,71 @@ XRT_API xrt_status xrt__mem_add(const xrt_backend *b, void **p, size_t n, xrt_me
 
 static int xrt__graph_mem_has(uintptr_t p) XRT__COLD;
 
+static xrt_status xrt__mem_take_as(const xrt_backend *b, void *p, xrt_memory_type t, int registered, const char *fn,
+                                   void **record);
 XRT_API xrt_status xrt__mem_take(const xrt_backend *b, void *p, xrt_memory_type t, const char *fn, void **record)
+{
+    return xrt__mem_take_as(b, p, t, 0, fn, record);
+}
+
+/* Registration is rare: one lock keeps a range's check, the backend's call
+   and its record together, so overlapping ranges registered at once cannot
+   both pass. */
+static pthread_mutex_t xrt__mem_register_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The record overlapping [p, p + n) with the lowest end past p, or NULL. */
+static const xrt__mem_node *xrt__mem_overlap(uintptr_t p, size_t n)
+{
+    const xrt__mem_node *m;
+    xrt__spin_lock(&xrt__mem_lock);
+    m = (const xrt__mem_node *)(const void *)xrt__tree_floor(&xrt__mem_tree, p + n - 1);
+    if (m && m->node.end <= p) m = NULL;
+    xrt__spin_unlock(&xrt__mem_lock);
+    return m;
+}
+
+XRT_API xrt_status xrt__mem_register(const xrt_backend *b, void *p, size_t n, unsigned flags, const char *fn)
+{
+    const xrt__mem_node *m;
+    xrt__mem_node *node;
+    xrt_status st;
+    if (!p || !n) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "ptr %p and size %zu must not be NULL and 0", p, n);
+    if (flags & ~15u) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "flags 0x%x has bits other than XRT_HOST_REGISTER_*", flags);
+    if ((uintptr_t)p > UINTPTR_MAX - n) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%zu bytes at %p wrap around", n, p);
+    pthread_mutex_lock(&xrt__mem_register_lock);
+    if ((m = xrt__mem_overlap((uintptr_t)p, n)) != NULL) {
+        int dev = m->type != XRT_MEMORY_PINNED_HOST;
+        pthread_mutex_unlock(&xrt__mem_register_lock);
+        return xrt_error(dev ? XRT_ERROR_INVALID_VALUE : XRT_ERROR_HOST_MEMORY_ALREADY_REGISTERED, fn,
+                         "%zu bytes at %p overlap %s (%zu bytes at %p)", n, p,
+                         dev ? "device memory" : m->registered ? "a registered range" : "xrt_malloc_host memory",
+                         (size_t)(m->node.end - m->node.start), (void *)m->node.start);
+    }
+    if ((st = b->host_register(b, p, n, flags)) == XRT_SUCCESS) {
+        if ((node = xrt__mem_record(b, p, n, XRT_MEMORY_PINNED_HOST, 0)) != NULL) {
+            node->registered = 1;
+        } else {
+            b->host_unregister(b, p);
+            st = xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "no memory for the pointer registry");
+        }
+    }
+    pthread_mutex_unlock(&xrt__mem_register_lock);
+    return st;
+}
+
+XRT_API xrt_status xrt__mem_unregister(const xrt_backend *b, void *p, const char *fn)
+{
+    void *record;
+    xrt_status st;
+    pthread_mutex_lock(&xrt__mem_register_lock);
+    if ((st = xrt__mem_take_as(b, p, XRT_MEMORY_PINNED_HOST, 1, fn, &record)) == XRT_SUCCESS)
+        st = xrt__mem_finish(record, b->host_unregister(b, p));
+    pthread_mutex_unlock(&xrt__mem_register_lock);
+    return st;
+}
+
+static xrt_status xrt__mem_take_as(const xrt_backend *b, void *p, xrt_memory_type t, int registered, const char *fn,
+                                   void **record)
 {
     xrt__mem_node *n;
     xrt__tree_node **link;
@@ -5742,19 +6323,28 @@ XRT_API xrt_status xrt__mem_take(const xrt_backend *b, void *p, xrt_memory_type 
        it; only a pointer that starts no allocation needs the containing one. */
     link = xrt__tree_link(&xrt__mem_tree, (uintptr_t)p);
     n = *link ? (xrt__mem_node *)(void *)*link : xrt__mem_find((uintptr_t)p);
-    if (!n) why = "was not allocated by xrt or is already freed";
+    if (!n && registered) why = "is not registered or is already unregistered";
+    else if (!n) why = "was not allocated by xrt or is already freed";
     else if (n->node.start != (uintptr_t)p) why = "is inside an allocation, not at its start";
     else if (n->be != b) why = "belongs to another backend";
     else if (n->ipc_opens) why = "was opened with xrt_ipc_open_mem_handle (use xrt_ipc_close_mem_handle)";
-    else if (n->type != t) why = t == XRT_MEMORY_PINNED_HOST ? "is not pinned host memory (use xrt_free)"
-                                                             : "is pinned host memory (use xrt_free_host)";
+    else if (n->type != t || n->registered != registered)
+        why = registered                        ? "is not a registered range (xrt_free or xrt_free_host frees it)"
+              : n->registered                   ? "is a registered range (use xrt_host_unregister)"
+              : t == XRT_MEMORY_PINNED_HOST     ? "is not pinned host memory (use xrt_free)"
+                                                : "is pinned host memory (use xrt_free_host)";
     else xrt__mem_unlink_at(n, link);
     xrt__spin_unlock(&xrt__mem_lock);
     *record = n;
     if (!n && __atomic_load_n(&xrt__graph_mems, __ATOMIC_RELAXED) && xrt__graph_mem_has((uintptr_t)p))
         why = "is allocated by each launch of a graph: not before the next launch (nor twice after one)";
     /* cudaFree's failures are cudaErrorInvalidValue; another backend's memory is xrt's own rule */
-    if (why) return xrt_error(n && n->be != b ? XRT_ERROR_INVALID_POINTER : XRT_ERROR_INVALID_VALUE, fn, "%p %s", p, why);
+    if (why)
+        return xrt_error(n && n->be != b ? XRT_ERROR_INVALID_POINTER
+                         : registered && (!n || n->node.start != (uintptr_t)p || !n->registered)
+                             ? XRT_ERROR_HOST_MEMORY_NOT_REGISTERED
+                             : XRT_ERROR_INVALID_VALUE,
+                         fn, "%p %s", p, why);
     /* before the memory can be handed out again; without hooks, no call */
     if (__atomic_load_n(&xrt__hook_count, __ATOMIC_ACQUIRE)) xrt__mem_run_hooks(n);
     return XRT_SUCCESS;
@@ -5782,9 +6372,11 @@ XRT_API xrt_status xrt__mem_finish(void *record, xrt_status freed)
    launch, and comes back with each launch; the memory of the last launch
    outlives the graph, as any allocation. An allocation is known to be a
    capture's by its stream: the capture's origin, or, on a stream joined to
-   a capture, the only capture under way (with several, it is recorded as
-   any allocation: the registry forgets it at its first free). Only the end
-   of a capture that allocated looks through the registry for its records.
+   a capture, the only capture under way; with several, the capture whose
+   end finds that stream no longer capturing (a stream leaves a capture only
+   at its end, whether it makes a graph or not). Only the end of a capture
+   that allocated, or while such joined allocations wait, looks through the
+   registry for its records.
    A capture that makes no graph (it failed, or its origin stream was
    destroyed) drops them: the runtime takes the memory with the failed
    graph.
@@ -5808,6 +6400,7 @@ static pthread_mutex_t xrt__graph_mem_lock = PTHREAD_MUTEX_INITIALIZER; /* both 
 static xrt__capture_origin *xrt__capture_origins; /* xrt__captures of them */
 static size_t xrt__capture_cap;
 static xrt__graph_mem *xrt__graph_mem_list; /* xrt__graph_mems of them */
+static size_t xrt__capture_joined; /* records of allocations on joined streams whose capture is not known yet */
 
 /* Followed from its beginning, or not at all (no memory for the list: its
    allocations are then recorded as any; a capture into a graph is then
@@ -5878,11 +6471,16 @@ XRT_API xrt_status xrt__mem_add_captured(const xrt_backend *b, void **p, size_t 
         status != XRT_CAPTURE_STATUS_ACTIVE)
         return st;
     pthread_mutex_lock(&xrt__graph_mem_lock);
-    if ((o = xrt__capture_origin_locked(stream)) != NULL) {
+    o = xrt__capture_origin_locked(stream);
+    if (o || xrt__captures > 1) { /* else the capture is not followed (no memory for the list) */
         xrt__spin_lock(&xrt__mem_lock);
-        if ((node = xrt__mem_find((uintptr_t)*p)) != NULL) node->capture = o->stream;
+        if ((node = xrt__mem_find((uintptr_t)*p)) != NULL) {
+            node->capture = o ? o->stream : stream;
+            node->joined = !o;
+        }
         xrt__spin_unlock(&xrt__mem_lock);
-        o->allocs++;
+        if (o) o->allocs++;
+        else if (node) xrt__capture_joined++;
     }
     pthread_mutex_unlock(&xrt__graph_mem_lock);
     return XRT_SUCCESS;
@@ -5913,15 +6511,17 @@ static void xrt__graph_mem_prune_locked(void)
 /* The capture's allocations that the graph did not free leave the registry
    and become the graph's entries; without a graph (the capture failed, or
    its origin was destroyed), they are gone with the capture, as in CUDA,
-   where the failed capture's graph takes them. */
-static void xrt__capture_adopt_locked(const xrt_backend *b, uintptr_t stream, uintptr_t graph)
+   where the failed capture's graph takes them. Those of capture `stream`
+   (joined: the allocations on that joined stream). */
+static void xrt__capture_adopt_locked(const xrt_backend *b, uintptr_t stream, int joined, uintptr_t graph)
 {
     xrt__tree_node *t, *taken = NULL;
     xrt__spin_lock(&xrt__mem_lock);
     for (t = xrt__tree_collect(&xrt__mem_tree, 0, UINTPTR_MAX); t; t = t->next) {
         xrt__mem_node *n = (xrt__mem_node *)(void *)t;
-        if (n->capture != stream) continue;
+        if (n->capture != stream || n->joined != joined) continue;
         xrt__mem_unlink(n);
+        if (joined) xrt__capture_joined--;
         t->l = taken; /* out of the tree: a list of its own (->next is collect's) */
         taken = t;
     }
@@ -5945,6 +6545,44 @@ static void xrt__capture_adopt_locked(const xrt_backend *b, uintptr_t stream, ui
     }
 }
 
+/* Whether `stream` (a handle) is in a capture, as its backend says. */
+static int xrt__stream_in_capture(const xrt_backend *b, uintptr_t stream)
+{
+    xrt__handle_slot *s = xrt__handle_lookup(b, (const void *)stream, XRT__HANDLE_STREAM);
+    unsigned status = XRT_CAPTURE_STATUS_NONE;
+    if (!s) return 0; /* destroyed: its capture cannot be told; the next end takes its allocations */
+    xrt__err.quiet++;
+    if (b->stream_is_capturing(b, s->obj, &status) != XRT_SUCCESS) status = XRT_CAPTURE_STATUS_NONE;
+    xrt__err.quiet--;
+    return status != XRT_CAPTURE_STATUS_NONE;
+}
+
+/* A capture just ended (graph: its graph, or 0): the allocations on joined
+   streams that no longer capture were in it, as every other capture under
+   way still holds its streams. Without memory to list the streams, they
+   wait for the next end. */
+static void xrt__capture_settle_joined_locked(const xrt_backend *b, uintptr_t graph) XRT__COLD;
+static void xrt__capture_settle_joined_locked(const xrt_backend *b, uintptr_t graph)
+{
+    size_t cap = xrt__capture_joined, n = 0, i, found = 0;
+    uintptr_t *streams = (uintptr_t *)XRT_MALLOC(cap * sizeof *streams);
+    xrt__tree_node *t;
+    if (!streams) return;
+    xrt__spin_lock(&xrt__mem_lock);
+    for (t = xrt__tree_collect(&xrt__mem_tree, 0, UINTPTR_MAX); t; t = t->next) {
+        const xrt__mem_node *m = (const xrt__mem_node *)(const void *)t;
+        if (!m->joined) continue;
+        found++;
+        for (i = 0; i < n && streams[i] != m->capture; i++) {}
+        if (i == n && n < cap) streams[n++] = m->capture;
+    }
+    xrt__capture_joined = found; /* exact again: xrt__mem_drop_stale_locked may have dropped some */
+    xrt__spin_unlock(&xrt__mem_lock);
+    for (i = 0; i < n; i++)
+        if (!xrt__stream_in_capture(b, streams[i])) xrt__capture_adopt_locked(b, streams[i], 1, graph);
+    XRT_FREE(streams);
+}
+
 /* The capture begun on `stream` is over: off the list, its allocations the
    graph's (graph: its handle) or, without one, gone. */
 static void xrt__capture_over_locked(const xrt_backend *b, uintptr_t stream, uintptr_t graph)
@@ -5953,7 +6591,8 @@ static void xrt__capture_over_locked(const xrt_backend *b, uintptr_t stream, uin
     for (i = 0; i < xrt__captures; i++)
         if (xrt__capture_origins[i].stream == stream) {
             /* its records go first: until then, xrt__mem_drop_stale_locked is on */
-            if (xrt__capture_origins[i].allocs) xrt__capture_adopt_locked(b, stream, graph);
+            if (xrt__capture_origins[i].allocs) xrt__capture_adopt_locked(b, stream, 0, graph);
+            if (xrt__capture_joined) xrt__capture_settle_joined_locked(b, graph);
             if (xrt__capture_origins[i].into) __atomic_store_n(&xrt__captures_into, xrt__captures_into - 1, __ATOMIC_RELAXED);
             xrt__capture_origins[i] = xrt__capture_origins[xrt__captures - 1];
             __atomic_store_n(&xrt__captures, xrt__captures - 1, __ATOMIC_RELAXED);
@@ -6039,6 +6678,7 @@ static void xrt__graph_mem_shutdown(void)
         XRT_FREE(m);
     }
     __atomic_store_n(&xrt__graph_mems, 0, __ATOMIC_RELAXED);
+    xrt__capture_joined = 0;
     XRT_FREE(xrt__capture_origins);
     xrt__capture_origins = NULL;
     xrt__capture_cap = 0;
@@ -6344,6 +6984,70 @@ XRT_API xrt_status xrt__mem_check_set_2d(const xrt_backend *b, void *p, size_t p
     return xrt__mem_check_set(b, p, span, fn);
 }
 
+/* A box's side: its first byte (*start) and its span (first byte to last).
+   Its rows inside the pitch and, where it has slices past the first, inside
+   ysize: then rows and slices are apart and increasing, and the span inside
+   the allocation is every row inside it. */
+static xrt_status xrt__mem_check_box(const xrt_pitched_ptr *p, const xrt_pos *pos, const xrt_extent *e,
+                                     const char *what, const char *fn, unsigned char **start, size_t *span)
+{
+    size_t slice = 0, off, last;
+    if (!p->ptr) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%s ptr is NULL", what);
+    if (p->pitch < e->width)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%s pitch %zu is less than width %zu", what, p->pitch, e->width);
+    if (pos->x > p->pitch - e->width)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%s x %zu + width %zu is past its pitch %zu", what, pos->x,
+                         e->width, p->pitch);
+    if ((e->depth > 1 || pos->z) && (p->ysize < e->height || pos->y > p->ysize - e->height))
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%s y %zu + height %zu is past its ysize %zu", what, pos->y,
+                         e->height, p->ysize);
+    if (((e->depth > 1 || pos->z) && __builtin_mul_overflow(p->pitch, p->ysize, &slice)) ||
+        __builtin_mul_overflow(pos->z, slice, &off) || __builtin_mul_overflow(pos->y, p->pitch, &last) ||
+        __builtin_add_overflow(off, last, &off) || __builtin_add_overflow(off, pos->x, &off) ||
+        __builtin_mul_overflow(e->depth - 1, slice, span) || __builtin_mul_overflow(e->height - 1, p->pitch, &last) ||
+        __builtin_add_overflow(*span, last, span) || __builtin_add_overflow(*span, e->width, span) ||
+        __builtin_add_overflow(off, *span, &last) || __builtin_add_overflow((uintptr_t)p->ptr, last, &last))
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn,
+                         "%s box of %zu x %zu x %zu at (%zu, %zu, %zu), pitch %zu, ysize %zu overflows", what,
+                         e->width, e->height, e->depth, pos->x, pos->y, pos->z, p->pitch, p->ysize);
+    *start = (unsigned char *)p->ptr + off;
+    return XRT_SUCCESS;
+}
+
+XRT_API xrt_status xrt__mem_check_copy_3d(const xrt_backend *b, xrt_memcpy_3d_parms *p, const char *fn)
+{
+    size_t dspan, sspan;
+    unsigned char *dst, *src;
+    xrt_pointer_attributes as[2];
+    const void *ps[2];
+    xrt_status st;
+    if ((unsigned)p->kind > XRT_MEMCPY_DEFAULT)
+        return xrt_error(XRT_ERROR_INVALID_MEMCPY_KIND, fn, "kind %d is not an xrt_memcpy_kind", (int)p->kind);
+    if (!p->extent.width || !p->extent.height || !p->extent.depth) return xrt__no_op(b, fn);
+    if ((st = xrt__mem_check_box(&p->dst_ptr, &p->dst_pos, &p->extent, "dst", fn, &dst, &dspan)) != XRT_SUCCESS)
+        return st;
+    if ((st = xrt__mem_check_box(&p->src_ptr, &p->src_pos, &p->extent, "src", fn, &src, &sspan)) != XRT_SUCCESS)
+        return st;
+    ps[0] = dst;
+    ps[1] = src;
+    xrt__mem_classify(b, 2, ps, as);
+    if ((st = xrt__mem_check_range(b, dst, dspan, "dst", fn, &as[0])) != XRT_SUCCESS) return st;
+    if ((st = xrt__mem_check_range(b, src, sspan, "src", fn, &as[1])) != XRT_SUCCESS) return st;
+    return xrt__mem_resolve_kind(dst, src, &as[0], &as[1], &p->kind, fn);
+}
+
+XRT_API xrt_status xrt__mem_check_set_3d(const xrt_backend *b, const xrt_pitched_ptr *p, const xrt_extent *e,
+                                         const char *fn)
+{
+    static const xrt_pos origin = {0, 0, 0};
+    unsigned char *start;
+    size_t span;
+    xrt_status st;
+    if (!e->width || !e->height || !e->depth) return xrt__no_op(b, fn);
+    if ((st = xrt__mem_check_box(p, &origin, e, "dst", fn, &start, &span)) != XRT_SUCCESS) return st;
+    return xrt__mem_check_set(b, start, span, fn);
+}
+
 /* A peer copy's side on a device its memory is not on: a device that does
    not exist is cudaMemcpyPeer's cudaErrorInvalidDevice, before the pointer. */
 static xrt_status xrt__mem_peer_elsewhere(const xrt_backend *b, const void *p, int device, const char *what,
@@ -6627,6 +7331,7 @@ static void xrt__mem_shutdown(void)
         if (xrt__survives_fork(t->be)) {
             if (t->ipc_opens)
                 while (t->ipc_opens-- && t->be->ipc_close_mem_handle(t->be, (void *)t->node.start) == XRT_SUCCESS) {}
+            else if (t->registered) t->be->host_unregister(t->be, (void *)t->node.start);
             else if (t->type == XRT_MEMORY_PINNED_HOST) t->be->free_host(t->be, (void *)t->node.start);
             else t->be->free(t->be, (void *)t->node.start);
         }
@@ -6661,6 +7366,54 @@ XRT_API xrt_status xrt__module_destroy(const xrt_backend *b, void *module)
     pthread_mutex_destroy(&m->lock);
     XRT_FREE(m);
     return st;
+}
+
+/* Parameter i's value into a (zeroed up to it), at the offset the backend
+   gives: 1 if packed, 0 past the last parameter; else the failure, recorded. */
+static int xrt__param_pack(const xrt_backend *b, void *fn, size_t i, void **params, xrt_kernel_args *a, xrt_status *st)
+{
+    size_t offset = 0, size = 0, k;
+    xrt__err.quiet++;
+    *st = b->function_get_param_info(b, fn, i, &offset, &size);
+    xrt__err.quiet--;
+    if (*st == XRT_ERROR_INVALID_VALUE) return 0; /* past the last */
+    if (*st != XRT_SUCCESS) { /* again, to record the backend's reason */
+        *st = b->function_get_param_info(b, fn, i, &offset, &size);
+        return -1;
+    }
+    if (!params || !params[i]) {
+        *st = xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_launch_kernel_params", "kernel_params%s is NULL, but the kernel "
+                        "has parameter %zu", params ? "[i]" : "", i);
+        return -1;
+    }
+    if (offset > XRT_MAX_KERNEL_ARGS || size > XRT_MAX_KERNEL_ARGS - offset) {
+        *st = xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_launch_kernel_params", "parameter %zu (%zu bytes at %zu) passes "
+                        "the limit of %d bytes (XRT_MAX_KERNEL_ARGS)", i, size, offset, XRT_MAX_KERNEL_ARGS);
+        return -1;
+    }
+    for (k = a->size; k < offset; k++) a->buf.bytes[k] = 0; /* padding */
+    memcpy(a->buf.bytes + offset, params[i], size);
+    if (offset + size > a->size) a->size = offset + size;
+    return 1;
+}
+
+XRT_API xrt_status xrt_launch_kernel_params(xrt_function function, xrt_dim3 grid, xrt_dim3 block,
+                                            size_t shared_bytes, xrt_stream stream, void **kernel_params)
+{
+    const xrt_backend *b = xrt__be();
+    xrt__handle_slot *f;
+    xrt_kernel_args a;
+    xrt_status st = XRT_SUCCESS;
+    size_t i;
+    int r = 1;
+    xrt__call_enter();
+    f = xrt__handle_lookup(b, function, XRT__HANDLE_FUNCTION);
+    if (XRT__UNLIKELY(!f)) return xrt__call_exit(xrt__handle_bad("xrt_launch_kernel_params", function));
+    a.size = 0;
+    for (i = 0; r > 0 && i < XRT_MAX_KERNEL_ARGS; i++) r = xrt__param_pack(b, f->obj, i, kernel_params, &a, &st);
+    xrt__call_exit(st);
+    if (r < 0) return st;
+    return xrt_launch_kernel(function, grid, block, shared_bytes, stream, a.size ? a.buf.bytes : NULL, a.size);
 }
 
 XRT_API xrt_status xrt__launch_bad(const char *fn, xrt_dim3 g, xrt_dim3 b, const void *args, size_t args_size)
@@ -7525,6 +8278,90 @@ static void xrt__gnode_shutdown(void)
     xrt__gnodes_n = xrt__gnodes_cap = 0;
 }
 
+/* >> impl: native streams. xrt_stream_from_native's table: (backend, native
+   stream) -> the handle that wraps it, made on first use and kept until
+   xrt_shutdown, so that a library called with a framework's stream neither
+   keeps nor destroys a handle. Open addressing without removal: an entry
+   whose handle went (xrt_stream_destroy) is made again in place. */
+#define XRT__NATIVE_MAX 4096u /* a power of two */
+typedef struct xrt__native_entry { const xrt_backend *b; void *native; xrt_stream s; } xrt__native_entry;
+static xrt__native_entry *xrt__natives; /* XRT__NATIVE_MAX entries, made on first use */
+static int xrt__native_lock;
+
+/* The entry of (b, native), or the free one where it would go; NULL when the
+   table is full. Under the lock. */
+static xrt__native_entry *xrt__native_find(const xrt_backend *b, void *native)
+{
+    uintptr_t h = ((uintptr_t)native >> 4) ^ ((uintptr_t)b >> 6);
+    unsigned i, n;
+    h *= (uintptr_t)0x9E3779B97F4A7C15ull;
+    for (i = (unsigned)(h >> 20), n = 0; n < XRT__NATIVE_MAX; n++, i++) {
+        xrt__native_entry *e = &xrt__natives[i & (XRT__NATIVE_MAX - 1)];
+        if (!e->native || (e->native == native && e->b == b)) return e;
+    }
+    return NULL;
+}
+
+/* The live handle of the entry of (b, native), NULL if there is none.
+   Under the lock. */
+static xrt_stream xrt__native_live(const xrt_backend *b, void *native, xrt__native_entry **at)
+{
+    *at = xrt__natives ? xrt__native_find(b, native) : NULL;
+    return *at && (*at)->native && xrt__handle_lookup(b, (*at)->s, XRT__HANDLE_STREAM) ? (*at)->s : NULL;
+}
+
+/* Records s for (b, native), or gives the handle another thread recorded
+   first (s is then released). */
+static xrt_status xrt__native_keep(const xrt_backend *b, void *native, xrt_stream *s)
+{
+    xrt__native_entry *e;
+    xrt_stream other;
+    int made;
+    xrt__spin_lock(&xrt__native_lock);
+    if (!xrt__natives) xrt__natives = (xrt__native_entry *)XRT_CALLOC(XRT__NATIVE_MAX, sizeof *xrt__natives);
+    made = xrt__natives != NULL;
+    other = xrt__native_live(b, native, &e);
+    if (!other && e) e->b = b, e->native = native, e->s = *s;
+    xrt__spin_unlock(&xrt__native_lock);
+    if (other || !e) xrt_stream_destroy(*s); /* not owned: the handle goes, the native stream stays */
+    *s = other ? other : e ? *s : NULL;
+    if (!made) return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "xrt_stream_from_native", "no memory for the table");
+    if (!e)
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "xrt_stream_from_native",
+                         "%u native streams are known already (the most xrt keeps)", XRT__NATIVE_MAX);
+    return XRT_SUCCESS;
+}
+
+XRT_API xrt_status xrt_stream_from_native(xrt_stream *stream, void *native)
+{
+    const xrt_backend *b;
+    xrt__native_entry *e;
+    xrt_status st;
+    XRT__CHECK_PTR(stream, "xrt_stream_from_native");
+    if ((uintptr_t)native <= (uintptr_t)XRT_STREAM_PER_THREAD) { /* 0, cudaStreamLegacy, cudaStreamPerThread */
+        *stream = (xrt_stream)native;
+        return XRT_SUCCESS;
+    }
+    b = xrt__be();
+    xrt__spin_lock(&xrt__native_lock);
+    *stream = xrt__native_live(b, native, &e);
+    xrt__spin_unlock(&xrt__native_lock);
+    if (*stream) return XRT_SUCCESS;
+    if (b->stream_wrap_native == xrt__unsupported_stream_wrap_native)
+        return xrt_error(XRT_ERROR_UNSUPPORTED, "xrt_stream_from_native", "not supported by backend %s", b->name);
+    st = xrt_stream_wrap_native(stream, native);
+    return st != XRT_SUCCESS ? st : xrt__native_keep(b, native, stream);
+}
+
+/* At xrt_shutdown, after every handle went. */
+static void xrt__native_shutdown(void)
+{
+    xrt__spin_lock(&xrt__native_lock);
+    XRT_FREE(xrt__natives);
+    xrt__natives = NULL;
+    xrt__spin_unlock(&xrt__native_lock);
+}
+
 /* >> impl: fork. The prepare handler takes every core lock so that the child
    starts with consistent state; the child then marks itself forked, so that
    backends that do not survive fork() answer XRT_ERROR_NOT_PERMITTED. */
@@ -7537,10 +8374,12 @@ static void xrt__fork_prepare(void)
     pthread_mutex_lock(&xrt__call_lock);
     pthread_mutex_lock(&xrt__log_lock);
     pthread_mutex_lock(&xrt__cache_lock); /* a leaf: held with no other lock */
+    xrt__spin_lock(&xrt__native_lock);    /* a leaf too */
 }
 
 static void xrt__fork_parent(void)
 {
+    xrt__spin_unlock(&xrt__native_lock);
     pthread_mutex_unlock(&xrt__cache_lock);
     pthread_mutex_unlock(&xrt__log_lock);
     pthread_mutex_unlock(&xrt__call_lock);
@@ -7643,6 +8482,7 @@ XRT_API void xrt_shutdown(void)
     if (xrt__reg_inited) {
         xrt__handle_shutdown();           /* destroys live streams and events */
         xrt__gnode_shutdown();
+        xrt__native_shutdown();
         xrt__graph_mem_shutdown();
         xrt__ipc_shutdown();
         xrt__mem_shutdown();              /* frees what the program did not, backends still up */
@@ -7796,37 +8636,182 @@ XRT_API xrt_status xrt_backend_get_info(int index, xrt_backend_info *info)
     return st;
 }
 
+/* The entry named (NULL: the thread's backend) if the thread may use it;
+   else NULL with the status and, in why, the reason. */
+static xrt__reg_entry *xrt__reg_pick_locked(const char *name, const xrt_backend *current, xrt_status *st, char *why,
+                                            size_t n)
+{
+    xrt__reg_entry *e = NULL;
+    int i;
+    if (name) e = xrt__reg_find_locked(name, strlen(name));
+    for (i = 0; !name && i < xrt__reg_count; i++)
+        if (&xrt__reg_entries[i].t == current) e = &xrt__reg_entries[i];
+    *st = XRT_SUCCESS;
+    if (!e) {
+        xrt__reg_names_locked(why, n);
+        *st = XRT_ERROR_NOT_FOUND;
+    } else if (xrt__reg_probe_locked(e) != XRT_SUCCESS) {
+        *st = xrt__reg_unavailable(e->probe_status);
+        snprintf(why, n, "%s", e->reason);
+    } else if (xrt__reg_forked && !(e->t.flags & XRT_BACKEND_FORK_SAFE)) {
+        *st = XRT_ERROR_NOT_PERMITTED;
+        snprintf(why, n, "forked child: %.64s cannot be used after fork()", e->t.name);
+    }
+    return *st == XRT_SUCCESS ? e : NULL;
+}
+
+static xrt_status xrt__reg_pick_fail(xrt_status st, const char *fn, const char *name, const char *why)
+{
+    if (st == XRT_ERROR_NOT_FOUND && !name)
+        return xrt_error(XRT_ERROR_BACKEND_UNAVAILABLE, fn, "the thread has no usable backend (valid: %s)", why);
+    if (st == XRT_ERROR_NOT_FOUND) return xrt_error(st, fn, "unknown backend '%.64s' (valid: %s)", name, why);
+    if (st == XRT_ERROR_NOT_PERMITTED) return xrt_error(st, fn, "%s", why);
+    return xrt_error(st, fn, "%.64s: unavailable: %s", name ? name : "the thread's backend", why);
+}
+
+/* A host function runs on its stream's backend: it may not select another. */
+static xrt_status xrt__reg_choice_refused(const char *fn)
+{
+    if (xrt__tls.be == &xrt__forbidden_backend) return xrt__forbidden_fail(fn);
+    return xrt_error(XRT_ERROR_NOT_PERMITTED, fn,
+                     "called from a host function, which runs on its stream's backend: it may not select another");
+}
+
 XRT_API xrt_status xrt_set_backend(const char *name)
 {
-    char names[256];
+    char why[256];
     xrt__reg_entry *e;
-    xrt_status st = XRT_SUCCESS;
-    if (xrt__tls.host_fn && xrt__tls.be == &xrt__forbidden_backend) return xrt__forbidden_fail("xrt_set_backend");
-    if (xrt__tls.host_fn) /* a backend that allows calls there: still not this one */
-        return xrt_error(XRT_ERROR_NOT_PERMITTED, "xrt_set_backend",
-                         "called from a host function, which runs on its stream's backend: it may not select another");
+    xrt_status st;
+    if (xrt__tls.host_fn) return xrt__reg_choice_refused("xrt_set_backend");
     if (!name) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_set_backend", "name is NULL");
     xrt__be(); /* initialises and fixes this thread's generation */
     xrt__lock(&xrt__reg_lock);
-    e = xrt__reg_find_locked(name, strlen(name));
-    if (!e) {
-        xrt__reg_names_locked(names, sizeof names);
-        st = XRT_ERROR_NOT_FOUND;
-    } else if (xrt__reg_probe_locked(e) != XRT_SUCCESS) {
-        st = xrt__reg_unavailable(e->probe_status);
-        snprintf(names, sizeof names, "%s", e->reason);
-    } else if (xrt__reg_forked && !(e->t.flags & XRT_BACKEND_FORK_SAFE)) {
-        st = XRT_ERROR_NOT_PERMITTED;
-        snprintf(names, sizeof names, "forked child: %.64s cannot be used after fork()", e->t.name);
-    } else {
+    e = xrt__reg_pick_locked(name, NULL, &st, why, sizeof why);
+    if (e) {
         xrt__tls.be = &e->t;
         xrt__tls.chosen = 1;
     }
     xrt__unlock(&xrt__reg_lock);
-    if (st == XRT_ERROR_NOT_FOUND)
-        return xrt_error(st, "xrt_set_backend", "unknown backend '%.64s' (valid: %s)", name, names);
-    if (st == XRT_ERROR_NOT_PERMITTED) return xrt_error(st, "xrt_set_backend", "%s", names);
-    if (st != XRT_SUCCESS) return xrt_error(st, "xrt_set_backend", "%.64s: unavailable: %s", name, names);
+    return e ? XRT_SUCCESS : xrt__reg_pick_fail(st, "xrt_set_backend", name, why);
+}
+
+/* >> impl: backends: handles and the thread's stack of pushed backends.
+   A handle is the registry's epoch above the entry's index + 1: one made
+   before xrt_shutdown is refused after it, and nothing is allocated. */
+#define XRT__BHANDLE_INDEX_BITS 8
+struct xrt__push_frame {
+    const xrt_backend *be; /* the thread's state before the push */
+    unsigned gen, epoch;
+    int chosen;
+    xrt_backend_handle handle;
+    int device;            /* the backend's device to restore, or XRT_DEVICE_CURRENT */
+};
+static XRT__TLS struct xrt__push_state {
+    int depth;
+    struct xrt__push_frame frames[XRT_BACKEND_STACK_DEPTH];
+} xrt__push;
+
+/* The handle's entry, NULL if it is not one of this registry's epoch. */
+static xrt__reg_entry *xrt__bhandle_entry(xrt_backend_handle handle)
+{
+    uintptr_t v = (uintptr_t)handle, i = (v & ((1u << XRT__BHANDLE_INDEX_BITS) - 1)) - 1;
+    if (XRT__UNLIKELY(i >= XRT_MAX_BACKENDS || (v >> XRT__BHANDLE_INDEX_BITS) != xrt__reg_epoch)) return NULL;
+    return &xrt__reg_entries[i];
+}
+
+XRT_API xrt_status xrt_get_backend_handle(const char *name, xrt_backend_handle *handle)
+{
+    char why[256];
+    const xrt_backend *current;
+    xrt__reg_entry *e;
+    xrt_status st;
+    if (!handle) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_get_backend_handle", "handle is NULL");
+    *handle = NULL;
+    if (xrt__tls.host_fn) return xrt__reg_choice_refused("xrt_get_backend_handle");
+    current = xrt__be(); /* initialises */
+    xrt__lock(&xrt__reg_lock);
+    e = xrt__reg_pick_locked(name, current, &st, why, sizeof why);
+    if (e)
+        *handle = (xrt_backend_handle)(((uintptr_t)xrt__reg_epoch << XRT__BHANDLE_INDEX_BITS) |
+                                       (uintptr_t)(e - xrt__reg_entries + 1));
+    xrt__unlock(&xrt__reg_lock);
+    return e ? XRT_SUCCESS : xrt__reg_pick_fail(st, "xrt_get_backend_handle", name, why);
+}
+
+/* Makes the backend's device `device`, saving the one to restore in f. */
+static xrt_status xrt__push_device(const xrt_backend *b, int device, struct xrt__push_frame *f)
+{
+    int current;
+    xrt_status st = b->get_device(b, &current);
+    if (st != XRT_SUCCESS) return st;
+    if (current != device && (st = b->set_device(b, device)) != XRT_SUCCESS) return st;
+    f->device = current;
+    return XRT_SUCCESS;
+}
+
+XRT_API xrt_status xrt_push_backend(xrt_backend_handle handle, int device)
+{
+    struct xrt__push_frame *f = &xrt__push.frames[xrt__push.depth < XRT_BACKEND_STACK_DEPTH ? xrt__push.depth : 0];
+    xrt__reg_entry *e;
+    if (XRT__UNLIKELY(xrt__tls.host_fn)) return xrt__reg_choice_refused("xrt_push_backend");
+    if (XRT__UNLIKELY(!handle)) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_push_backend", "handle is NULL");
+    if (XRT__UNLIKELY(!(e = xrt__bhandle_entry(handle))))
+        return xrt_error(XRT_ERROR_INVALID_HANDLE, "xrt_push_backend",
+                         "not a backend handle of this xrt (made before xrt_shutdown, or not by xrt_get_backend_handle)");
+    if (XRT__UNLIKELY(xrt__reg_forked && !(e->t.flags & XRT_BACKEND_FORK_SAFE)))
+        return xrt_error(XRT_ERROR_NOT_PERMITTED, "xrt_push_backend", "forked child: %.64s cannot be used after fork()",
+                         e->t.name);
+    if (XRT__UNLIKELY(device < XRT_DEVICE_CURRENT))
+        return xrt_error(XRT_ERROR_INVALID_DEVICE, "xrt_push_backend", "device %d is negative", device);
+    if (XRT__UNLIKELY(xrt__push.depth == XRT_BACKEND_STACK_DEPTH))
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "xrt_push_backend",
+                         "the thread's backend stack is full (%d pushes without a pop)", XRT_BACKEND_STACK_DEPTH);
+    xrt__be(); /* the thread is registered and its state current: it is what the pop restores */
+    f->device = XRT_DEVICE_CURRENT;
+    if (device != XRT_DEVICE_CURRENT) {
+        xrt_status st = xrt__push_device(&e->t, device, f);
+        if (st != XRT_SUCCESS) return st;
+    }
+    f->be = xrt__tls.be;
+    f->gen = xrt__tls.gen;
+    f->epoch = xrt__tls.epoch;
+    f->chosen = xrt__tls.chosen;
+    f->handle = handle;
+    xrt__push.depth++;
+    xrt__tls.be = &e->t;
+    xrt__tls.epoch = xrt__reg_epoch;
+    xrt__tls.chosen = 1;
+    return XRT_SUCCESS;
+}
+
+/* Puts the backend's device back as the push found it (not after xrt_shutdown). */
+static xrt_status xrt__pop_device(const struct xrt__push_frame *f)
+{
+    xrt__reg_entry *e = xrt__bhandle_entry(f->handle);
+    int current;
+    xrt_status st;
+    if (f->device == XRT_DEVICE_CURRENT || !e) return XRT_SUCCESS;
+    if ((st = e->t.get_device(&e->t, &current)) != XRT_SUCCESS) return st;
+    return current == f->device ? XRT_SUCCESS : e->t.set_device(&e->t, f->device);
+}
+
+XRT_API xrt_status xrt_pop_backend(xrt_backend_handle *popped)
+{
+    const struct xrt__push_frame *f;
+    xrt_status st;
+    if (XRT__UNLIKELY(xrt__tls.host_fn)) return xrt__reg_choice_refused("xrt_pop_backend");
+    if (XRT__UNLIKELY(xrt__push.depth == 0)) {
+        if (popped) *popped = NULL;
+        return xrt_error(XRT_ERROR_ILLEGAL_STATE, "xrt_pop_backend",
+                         "this thread pushed no backend: more pops than pushes (a push is popped on its own thread)");
+    }
+    f = &xrt__push.frames[--xrt__push.depth];
+    if (popped) *popped = f->handle;
+    st = xrt__pop_device(f); /* the thread is restored also when that fails */
+    xrt__tls.be = f->be;
+    xrt__tls.gen = f->gen; /* older than xrt__gen if the registry changed since: xrt__be_slow then decides */
+    xrt__tls.epoch = f->epoch;
+    xrt__tls.chosen = f->chosen;
     return st;
 }
 
@@ -7855,7 +8840,7 @@ XRT_API xrt_status xrt_load_plugin(const char *path)
     xrt_init();
     xrt__err.quiet--;
     xrt__lock(&xrt__reg_lock);
-    st = xrt__plugin_load_locked(path, &pl);
+    st = xrt__plugin_load_locked(path, "xrt_load_plugin", &pl);
     if (st == XRT_SUCCESS) xrt__reg_select_again_locked();
     snprintf(reason, sizeof reason, "%s", pl ? pl->reason : "too many plugins");
     xrt__unlock(&xrt__reg_lock);
@@ -7887,6 +8872,7 @@ XRT_API xrt_status xrt_plugin_get_info(int index, xrt_plugin_info *info)
         info->loaded = pl->loaded;
         info->backend = pl->loaded ? pl->table.name : NULL;
         info->reason = pl->reason;
+        info->origin = pl->origin;
     }
     xrt__unlock(&xrt__reg_lock);
     if (st != XRT_SUCCESS) return xrt_error(st, "xrt_plugin_get_info", "index %d out of range", index);

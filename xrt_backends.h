@@ -284,6 +284,20 @@ enum { /* xrt_backend.flags */
     X(memset_2d_async, (const xrt_backend *self, void *dst, size_t pitch, unsigned value, unsigned element_size,   \
                         size_t width, size_t height, void *stream),                                                \
       (self, dst, pitch, value, element_size, width, height, stream))                                              \
+    X(memcpy_3d, (const xrt_backend *self, const xrt_memcpy_3d_parms *p), (self, p))                               \
+    X(memcpy_3d_async, (const xrt_backend *self, const xrt_memcpy_3d_parms *p, void *stream), (self, p, stream))   \
+    X(memset_3d, (const xrt_backend *self, const xrt_pitched_ptr *dst, unsigned value, const xrt_extent *extent),  \
+      (self, dst, value, extent))                                                                                  \
+    X(memset_3d_async, (const xrt_backend *self, const xrt_pitched_ptr *dst, unsigned value,                       \
+                        const xrt_extent *extent, void *stream),                                                   \
+      (self, dst, value, extent, stream))                                                                          \
+    X(host_register, (const xrt_backend *self, void *ptr, size_t size, unsigned flags), (self, ptr, size, flags))  \
+    X(host_unregister, (const xrt_backend *self, void *ptr), (self, ptr))                                          \
+    X(host_get_device_pointer, (const xrt_backend *self, void **dptr, void *hptr, unsigned flags),                 \
+      (self, dptr, hptr, flags))                                                                                   \
+    X(function_get_param_info, (const xrt_backend *self, void *function, size_t index, size_t *offset,              \
+                                size_t *size),                                                                     \
+      (self, function, index, offset, size))                                                                       \
     X(device_get_default_mem_pool, (const xrt_backend *self, void **pool, int device), (self, pool, device))       \
     X(device_get_mem_pool, (const xrt_backend *self, void **pool, int device), (self, pool, device))               \
     X(device_set_mem_pool, (const xrt_backend *self, int device, void *pool), (self, device, pool))                \
@@ -330,7 +344,17 @@ struct xrt_backend {
    bytes, no overflow), resolved the copy's kind, and refuses width or height
    0. A memset's width counts elements of element_size bytes (1, 2 or 4; dst
    and pitch aligned to it); value is the element's (xrt_memset_2d's low byte,
-   xrt_memset_d16's 16 bits). */
+   xrt_memset_d16's 16 bits).
+   3-D memory (memcpy_3d .. memset_3d_async): the dispatch layer has checked
+   each side's box (xrt__mem_check_box: rows inside the pitch, slices apart,
+   span inside its allocation, nothing overflowing), resolved the copy's kind
+   and refuses an extent with a 0; positions are the caller's, not applied.
+   A memset's value is the byte.
+   Registered host memory (host_register .. host_get_device_pointer): the
+   dispatch layer has checked the range (not NULL, not 0, no unknown flag,
+   overlapping nothing the registry knows), keeps its record and calls
+   host_unregister only for a range host_register registered (also at
+   shutdown); host_get_device_pointer gets pinned host memory, flags 0. */
 
 /* Modules (module_load .. function_get_attributes): module_load gets the
    images as given (checked: n_images > 0, data and size set) and picks one,
@@ -346,7 +370,11 @@ struct xrt_backend {
    `name` (this load's own), in memory that copies can reach: the dispatch
    layer bounds symbol copies by that size. function_set_attribute gets an
    xrt_function_attribute and a value >= 0; the occupancy calls get a block
-   size > 0 (block_limit >= 0, 0: the function's own limit). */
+   size > 0 (block_limit >= 0, 0: the function's own limit).
+   function_get_param_info gives parameter `index`'s offset and size in the
+   packed buffer (cuFuncGetParamInfo; out-pointers checked): an index past
+   the last is XRT_ERROR_INVALID_VALUE, and a backend that cannot know the
+   layout returns XRT_ERROR_UNSUPPORTED saying why. */
 
 /* Graphs (stream_begin_capture .. graph_get_info): the dispatch layer checks
    handles, modes and out-pointers and refuses capture of the NULL stream; a
@@ -428,6 +456,52 @@ typedef struct xrt_plugin_host {
 } xrt_plugin_host;
 
 typedef xrt_status (*xrt_plugin_register_fn)(const xrt_plugin_host *host, xrt_backend *table);
+
+/* >> forwarding: a plugin that wraps another backend (a tracer, a checker, a
+   counter) forwards the operations it does not change.
+   XRT_BACKEND_OPS(X) is the operation list, stable: X(name, (params), (args))
+   for each operation, `self` first in both; rows are only ever appended.
+   XRT_DEFINE_FORWARDERS(target_of), once at file scope of a translation
+   unit, defines for every operation `static xrt_status xrt_forward_<name>
+   (params)`, which calls the same operation of the backend target_of(self)
+   returns (a function or macro from the wrapper's table to its target), with
+   `self` bound to that target; and `static void xrt_forward_fill(xrt_backend
+   *t)`, which points every operation slot of t at them, for the wrapper to
+   replace the ones it changes. The forwarders use no name a parameter of
+   the list may have (target_of is called outside them), so an operation
+   with a parameter named `target` forwards as any other:
+
+       static const xrt_backend *inner;   (set in init: host->find_backend("cpu"))
+       static const xrt_backend *target_of(const xrt_backend *self) { (void)self; return inner; }
+       XRT_DEFINE_FORWARDERS(target_of);
+       static xrt_status count_malloc(const xrt_backend *self, void **ptr, size_t size)
+       { mallocs++; return xrt_forward_malloc(self, ptr, size); }
+       ... in xrt_plugin_register: xrt_forward_fill(table); table->malloc = count_malloc;
+*/
+#define XRT_BACKEND_OPS(X) XRT__BACKEND_OPS(X)
+#define XRT_DEFINE_FORWARDERS(target_of)                                                         \
+    static const xrt_backend *xrt_forward_target_(const xrt_backend *xrt_forward_self_)        \
+    {                                                                                          \
+        return target_of(xrt_forward_self_);                                                   \
+    }                                                                                          \
+    XRT__BACKEND_OPS(XRT__FORWARDER)                                                           \
+    static __attribute__((unused)) void xrt_forward_fill(xrt_backend *xrt_forward_table_)      \
+    {                                                                                          \
+        XRT__BACKEND_OPS(XRT__FORWARD_SLOT)                                                    \
+    }                                                                                          \
+    typedef int xrt__forwarders_defined_ /* takes the caller's ';' */
+/* `self` is bound to the target in a block of its own: -Wshadow is quiet there. */
+#define XRT__FORWARDER(op, params, args)                                                   \
+    static __attribute__((unused)) xrt_status xrt_forward_##op params                      \
+    {                                                                                      \
+        const xrt_backend *const xrt_forward_self_ = xrt_forward_target_(self);            \
+        _Pragma("GCC diagnostic push") _Pragma("GCC diagnostic ignored \"-Wshadow\"") {    \
+            const xrt_backend *const self = xrt_forward_self_;                             \
+            return self->op args;                                                          \
+        }                                                                                  \
+        _Pragma("GCC diagnostic pop")                                                      \
+    }
+#define XRT__FORWARD_SLOT(op, params, args) xrt_forward_table_->op = xrt_forward_##op;
 
 #ifdef __cplusplus
 }

@@ -552,11 +552,17 @@ static struct {
     struct xrt__cpu_event *events; /* every live event, for a forked child (xrt__cpu_fork_child) */
 } xrt__cpu;
 
+static void xrt__cpu_reap(void);
+static int xrt__cpu_reap_registered; /* xrt__cpu_reap runs at the program's exit (under the list lock) */
+
 /* Workers are joined, not detached, so that xrt_shutdown returns with every
-   thread gone. A finished worker leaves its id here; the next stream creation
-   or the shutdown joins it. Called with the list lock held. */
+   thread gone. A finished worker leaves its id here; the next stream
+   creation, the shutdown or the program's exit (a program may end without
+   xrt_shutdown, and ThreadSanitizer reports a finished thread never joined
+   as leaked) joins it. Called with the list lock held. */
 static void xrt__cpu_bury_locked(pthread_t self)
 {
+    if (!xrt__cpu_reap_registered) xrt__cpu_reap_registered = atexit(xrt__cpu_reap) == 0;
     if (xrt__cpu.nzombies == xrt__cpu.cap) {
         size_t cap = xrt__cpu.cap ? 2 * xrt__cpu.cap : 16;
         pthread_t *z = (pthread_t *)XRT_REALLOC(xrt__cpu.zombies, cap * sizeof *z);
@@ -658,6 +664,7 @@ static xrt_status xrt__cpu_cap_implicit(int device, const char *who);
 static void xrt__cpu_cap_event_gone(struct xrt__cpu_event *e);
 static void xrt__cpu_cap_stream_gone(xrt__cpu_stream *s);
 static int xrt__cpu_capturing(void *stream);
+static xrt_status xrt__cpu_cap_cannot(void *stream, const char *who, const char *what);
 static void xrt__cpu_run_graph(xrt__cpu_op *op);
 static void xrt__cpu_plan_unref(struct xrt__cpu_plan *p);
 
@@ -1339,6 +1346,7 @@ static struct {
 
 static size_t xrt__cpu_split_bytes = 16u << 20; /* XRT_CPU_SPLIT_BYTES; bench/RESULTS.md says why */
 static unsigned long long xrt__cpu_threads;      /* XRT_CPU_THREADS; 0: every usable core */
+static int xrt__cpu_populate; /* XRT_CPU_POPULATE: device allocations come with their pages */
 
 static int xrt__cpu_pool_take(size_t *part, size_t *nparts)
 {
@@ -1537,48 +1545,56 @@ static void xrt__cpu_run_memset_split(xrt__cpu_op *op)
     xrt__cpu_split_run(&sp);
 }
 
-/* >> cpu: pitched memory. A 2-D copy or memset is a rectangle that the op
+/* >> cpu: pitched memory. A 2-D or 3-D copy or memset is a box that the op
    points to (op.u.host.user): the stream's slot has no room for it. An
    enqueued one is the op's own (freed when done); a synchronous one is the
-   caller's. Captured, its geometry moves into the node (">> cpu: graphs"). */
+   caller's. Captured, its geometry moves into the node (">> cpu: graphs").
+   A rectangle is a box of one slice. */
 typedef struct xrt__cpu_rect {
     unsigned char *dst;
     const unsigned char *src; /* NULL: a memset of `value`, elements of esize bytes */
     size_t dpitch, spitch, width, height; /* width in bytes for a copy, in elements for a memset */
+    size_t depth, dslice, sslice;         /* slices, and their distance on each side */
     unsigned value, esize;
     int heap; /* freed by its run */
 } xrt__cpu_rect;
 
+/* Rows from .. to of the box's height x depth, slice by slice. */
 static void xrt__cpu_rect_rows(const xrt__cpu_rect *r, size_t from, size_t to)
 {
-    size_t i, k;
+    size_t i, k, y = from % r->height, z = from / r->height;
     for (i = from; i < to; i++) {
-        unsigned char *d = r->dst + i * r->dpitch;
-        if (r->src) memcpy(d, r->src + i * r->spitch, r->width);
+        unsigned char *d = r->dst + z * r->dslice + y * r->dpitch;
+        if (r->src) memcpy(d, r->src + z * r->sslice + y * r->spitch, r->width);
         else if (r->esize == 1) memset(d, (int)r->value, r->width);
         else if (r->esize == 2) for (k = 0; k < r->width; k++) ((uint16_t *)(void *)d)[k] = (uint16_t)r->value;
         else for (k = 0; k < r->width; k++) ((uint32_t *)(void *)d)[k] = r->value;
+        if (++y == r->height) {
+            y = 0;
+            z++;
+        }
     }
 }
 
 static void xrt__cpu_rect_part(void *ctx, size_t part, size_t nparts)
 {
     const xrt__cpu_rect *r = (const xrt__cpu_rect *)ctx;
-    xrt__cpu_rect_rows(r, r->height * part / nparts, r->height * (part + 1) / nparts);
+    size_t rows = r->height * r->depth;
+    xrt__cpu_rect_rows(r, rows * part / nparts, rows * (part + 1) / nparts);
 }
 
-/* A rectangle of xrt__cpu_split_bytes or more is split by rows over the
-   pool, four parts per thread, as xrt__cpu_split_run splits a copy. */
+/* A box of xrt__cpu_split_bytes or more is split by rows over the pool,
+   four parts per thread, as xrt__cpu_split_run splits a copy. */
 static void xrt__cpu_rect_run(const xrt__cpu_rect *r)
 {
-    size_t n = xrt__cpu_pool_width(), bytes = r->width * (r->src ? 1 : r->esize);
-    if (n > 1 && r->height > 1 && bytes * r->height >= xrt__cpu_split_bytes) {
+    size_t n = xrt__cpu_pool_width(), bytes = r->width * (r->src ? 1 : r->esize), rows = r->height * r->depth;
+    if (n > 1 && rows > 1 && bytes * rows >= xrt__cpu_split_bytes) {
         n *= 4;
-        if (n > r->height) n = r->height;
+        if (n > rows) n = rows;
         if (n > XRT__CPU_PARTS_MAX) n = XRT__CPU_PARTS_MAX;
         xrt__cpu_pool_run(xrt__cpu_rect_part, (void *)(uintptr_t)r, n);
     } else {
-        xrt__cpu_rect_rows(r, 0, r->height);
+        xrt__cpu_rect_rows(r, 0, rows);
     }
 }
 
@@ -2329,9 +2345,13 @@ static xrt_status xrt__cpu_event_elapsed_time(const xrt_backend *self, float *ms
    reused), returned with munmap + a punched hole. So its bytes can be opened
    by another process from an IPC handle (">> cpu: ipc"): the fd, reached
    through /proc/<pid>/fd (same user, allowed under Yama ptrace_scope 1). A
-   range starts with a head page, shared with the processes that open it:
-   what a handle is checked against, and the count of mappings that keeps
-   the bytes until the last one goes. Pinned host memory is plain heap. */
+   range starts with a head page in the file, which no process maps: an
+   exported range's record for openers (xrt__cpu_export) and the bytes its
+   locks are taken on (">> cpu: ipc"). The allocator's own record of a range
+   (xrt__cpu_head) is a private anonymous page just before its bytes, in
+   the exporter and in every opener alike: each process trusts only its own
+   record, and a peer maps only the bytes it was given. Pinned host memory
+   is plain heap. */
 #define XRT__CPU_DEVICES_MAX 64
 #define XRT__CPU_FILE_BYTES (1ull << 46)              /* 64 TiB of offsets, sparse */
 #define XRT__CPU_HEAD_MAGIC 0x6476656470637278ull     /* "xrcpdevd" */
@@ -2345,23 +2365,33 @@ static xrt_status xrt__cpu_event_elapsed_time(const xrt_backend *self, float *ms
 #define FALLOC_FL_PUNCH_HOLE 0x02
 #endif
 
+/* This process's record of a range it maps, never shared: in the private
+   page before the bytes. */
 typedef struct xrt__cpu_head {
-    uint64_t magic;  /* XRT__CPU_HEAD_MAGIC while live; a punched hole reads 0 */
-    uint64_t offset; /* of this head in the file */
+    uint64_t magic;  /* XRT__CPU_HEAD_MAGIC */
+    uint64_t offset; /* of the range (its head page) in the file */
     uint64_t size;   /* the allocation's bytes, after the head page */
     uint64_t gen;    /* numbers the device's allocations */
-    uint32_t refs;   /* mappings of the bytes: the exporter's and other processes' opens */
-    uint32_t freed;  /* the exporter freed it: no new opens */
     uint32_t device;
-    uint32_t local;  /* a private copy (a forked child's): no file behind it */
-    uint32_t exported; /* a handle was made: the range is never kept for reuse */
-    uint64_t key[2];   /* set before `exported`: the secret its handles carry */
-    /* This process's alone (another that opens the range never reads them): */
+    uint32_t local;    /* a private copy (a forked child's): no file behind it */
+    uint32_t exported; /* a handle was ever made: the range is never kept for reuse */
+    uint32_t live;     /* handles open now: the key holds and the live lock is taken */
+    uint64_t key[2];   /* the secret its handles carry, while `live` */
+    /* Memory pools (">> cpu: memory pools"): */
     struct xrt__cpu_mpool *pool;       /* the memory pool it belongs to, or NULL (">> cpu: memory pools") */
     struct xrt__cpu_head *pool_next;   /* in its pool's free list */
     const void *pool_stream;           /* the stream whose free gave it back */
     uint32_t pool_done;                /* that free was reached: its stream's work before it is done */
 } xrt__cpu_head;
+
+/* An exported range's record for openers, at its offset in the file: read
+   by openers, never by the exporter, so a peer's write there misleads at
+   most another peer's open. */
+#define XRT__CPU_EXPORT_MAGIC 0x3174726f70786578ull /* "xexport1" */
+typedef struct xrt__cpu_export {
+    uint64_t magic, offset, size;
+    uint64_t key[2];
+} xrt__cpu_export;
 
 /* Freed ranges that were never shared are kept mapped for the next
    allocation of the same span, as malloc keeps freed blocks: mapping,
@@ -2376,6 +2406,13 @@ typedef struct xrt__cpu_head {
 #define XRT__CPU_KEPT_SPAN ((size_t)128 << 10)
 #define XRT__CPU_KEPT_BYTES ((size_t)2 << 20)
 
+/* A freed exported range that another process still had open: its hole is
+   punched once no process holds its locks (xrt__cpu_pending_sweep). */
+typedef struct xrt__cpu_held {
+    uint64_t offset;
+    size_t span;
+} xrt__cpu_held;
+
 typedef struct xrt__cpu_devmem {
     int fd, has_fd; /* the file, made on first use */
     int lock;       /* guards all of this */
@@ -2383,6 +2420,8 @@ typedef struct xrt__cpu_devmem {
     struct xrt__cpu_head *kept[XRT__CPU_KEPT];
     int nkept;
     size_t kept_bytes;
+    xrt__cpu_held *pending;
+    size_t npending, pendcap;
 } xrt__cpu_devmem;
 
 static xrt__cpu_devmem xrt__cpu_mem[XRT__CPU_DEVICES_MAX];
@@ -2427,6 +2466,119 @@ static xrt_status xrt__cpu_mem_open_locked(xrt__cpu_devmem *m, int device, const
     m->fd = fd;
     m->has_fd = 1;
     return XRT_SUCCESS;
+}
+
+/* Maps a range of `span` bytes at file offset `off`: a private anonymous
+   page for this process's record, then the bytes from the file. NULL on
+   failure. */
+static xrt__cpu_head *xrt__cpu_map_range(int fd, uint64_t off, size_t span)
+{
+    size_t pg = xrt__cpu_page();
+    char *h = (char *)mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (h == (char *)MAP_FAILED) return NULL;
+    if (mmap(h + pg, span - pg, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, (off_t)(off + pg)) == MAP_FAILED) {
+        munmap(h, span);
+        return NULL;
+    }
+    return (xrt__cpu_head *)(void *)h;
+}
+
+/* >> cpu: range locks. Which processes use an exported range is known to
+   the kernel alone, through open file description locks on two bytes of
+   its head page: the exporter holds a read lock on byte 0 while the range
+   is exported and not freed (`live`), each opener a read lock on byte 1
+   while it has the range open. A process's locks go with its file, however
+   it ends (exit, SIGKILL). Whoever lets go last, seeing no lock left,
+   punches the hole; a freed range someone still holds waits in the
+   exporter's pending list, swept at its next allocation or free. */
+#ifndef F_OFD_GETLK
+#define F_OFD_GETLK 36
+#define F_OFD_SETLK 37
+#endif
+#define XRT__CPU_LOCK_LIVE 0
+#define XRT__CPU_LOCK_OPEN 1
+
+static int xrt__cpu_range_lock(int fd, uint64_t off, int which, int len, short type)
+{
+    struct flock l;
+    memset(&l, 0, sizeof l);
+    l.l_type = type;
+    l.l_whence = SEEK_SET;
+    l.l_start = (off_t)(off + (uint64_t)which);
+    l.l_len = len;
+    return fcntl(fd, F_OFD_SETLK, &l);
+}
+
+/* 1 if another file description holds a lock on bytes [which, which + len)
+   of the range's head (1 too when the kernel cannot tell: the range is kept). */
+static int xrt__cpu_range_held(int fd, uint64_t off, int which, int len)
+{
+    struct flock l;
+    memset(&l, 0, sizeof l);
+    l.l_type = F_WRLCK;
+    l.l_whence = SEEK_SET;
+    l.l_start = (off_t)(off + (uint64_t)which);
+    l.l_len = len;
+    return fcntl(fd, F_OFD_GETLK, &l) != 0 || l.l_type != F_UNLCK;
+}
+
+static void xrt__cpu_punch(int fd, uint64_t off, size_t span)
+{
+    syscall(SYS_fallocate, fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off, (off_t)span);
+}
+
+/* Lets go of this file description's locks on the range; 1 if nobody holds
+   it any more, and then its hole is punched. */
+static int xrt__cpu_range_drop(int fd, uint64_t off, size_t span)
+{
+    xrt__cpu_range_lock(fd, off, 0, 2, F_UNLCK);
+    if (xrt__cpu_range_held(fd, off, 0, 2)) return 0;
+    xrt__cpu_punch(fd, off, span);
+    return 1;
+}
+
+/* Punches the pending ranges nobody holds now. One at a time off the list,
+   so that no lock is held across a system call. */
+static void xrt__cpu_pending_sweep(xrt__cpu_devmem *m)
+{
+    size_t n = __atomic_load_n(&m->npending, __ATOMIC_ACQUIRE);
+    while (n--) {
+        xrt__cpu_held p;
+        int have = 0;
+        xrt__cpu_lock(&m->lock);
+        if (m->npending) {
+            p = m->pending[0];
+            m->pending[0] = m->pending[--m->npending];
+            have = 1;
+        }
+        xrt__cpu_unlock(&m->lock);
+        if (!have) return;
+        if (!xrt__cpu_range_held(m->fd, p.offset, 0, 2)) {
+            xrt__cpu_punch(m->fd, p.offset, p.span);
+            continue;
+        }
+        xrt__cpu_lock(&m->lock);
+        m->pending[m->npending++] = p; /* room: it was there */
+        xrt__cpu_unlock(&m->lock);
+    }
+}
+
+/* A freed range another process holds goes on the pending list (without
+   memory for it, it stays until the file goes: never a hole under a peer). */
+static void xrt__cpu_pending_add(xrt__cpu_devmem *m, uint64_t off, size_t span)
+{
+    xrt__cpu_lock(&m->lock);
+    if (m->npending == m->pendcap) {
+        size_t cap = m->pendcap ? 2 * m->pendcap : 8;
+        xrt__cpu_held *v = (xrt__cpu_held *)XRT_REALLOC(m->pending, cap * sizeof *v);
+        if (v) m->pending = v, m->pendcap = cap;
+    }
+    if (m->npending < m->pendcap) {
+        m->pending[m->npending].offset = off;
+        m->pending[m->npending].span = span;
+        __atomic_store_n(&m->npending, m->npending + 1, __ATOMIC_RELEASE);
+    }
+    xrt__cpu_unlock(&m->lock);
 }
 
 /* A fresh range of the device's file: its offset, or an error. */
@@ -2482,16 +2634,34 @@ static int xrt__cpu_range_keep(xrt__cpu_head *h)
     return kept;
 }
 
+/* Under XRT_CPU_POPULATE=1, a device allocation's pages are there when
+   xrt_malloc returns, as a GPU's are: a first touch, an RDMA registration or a
+   copy into it then pays no page faults. MADV_POPULATE_WRITE (Linux 5.14)
+   where the kernel has it, else a write of each page's first byte as it is. */
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23
+#endif
+static void xrt__cpu_populate_range(void *p, size_t size)
+{
+    size_t page = xrt__cpu_page(), i;
+    char *start = (char *)((uintptr_t)p & ~(uintptr_t)(page - 1));
+    size_t len = (size_t)((char *)p + size - start);
+    if (madvise(start, len, MADV_POPULATE_WRITE) == 0) return;
+    for (i = 0; i < len; i += page) {
+        volatile char *c = start + i;
+        *c = *c;
+    }
+}
+
 /* A range's head as a new allocation's (a fresh, kept or pooled range). */
 static void xrt__cpu_head_init(xrt__cpu_head *h, uint64_t off, size_t size, uint64_t gen, int device)
 {
-    h->freed = h->exported = 0;
+    h->exported = h->live = h->local = 0;
     h->key[0] = h->key[1] = 0;
     h->offset = off;
     h->size = size;
     h->gen = gen;
     h->device = (uint32_t)device;
-    h->refs = 1;
     h->pool = NULL;
     h->pool_next = NULL;
     h->pool_stream = NULL;
@@ -2512,13 +2682,14 @@ static xrt_status xrt__cpu_dev_alloc_on(int device, void **ptr, size_t size, con
         off = h->offset;
     } else {
         if ((st = xrt__cpu_mem_range(m, device, span, &off, &gen, fn)) != XRT_SUCCESS) return st;
-        h = (xrt__cpu_head *)mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_SHARED, m->fd, (off_t)off);
-        if (h == (xrt__cpu_head *)MAP_FAILED)
+        if (XRT__UNLIKELY(__atomic_load_n(&m->npending, __ATOMIC_ACQUIRE))) xrt__cpu_pending_sweep(m);
+        if (!(h = xrt__cpu_map_range(m->fd, off, span)))
             return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "cannot allocate %zu bytes", size);
         xrt__cpu_place_memory(device, h, span); /* a kept range was placed at its first use */
     }
     xrt__cpu_head_init(h, off, size, gen, device);
     *ptr = (char *)h + xrt__cpu_page();
+    if (xrt__cpu_populate) xrt__cpu_populate_range(*ptr, size);
     return XRT_SUCCESS;
 }
 
@@ -2529,23 +2700,26 @@ static xrt_status xrt__cpu_dev_alloc(void **ptr, size_t size, const char *fn)
 
 static xrt__cpu_head *xrt__cpu_head_of(void *ptr) { return (xrt__cpu_head *)(void *)((char *)ptr - xrt__cpu_page()); }
 
-/* Drops one mapping of a range; the last one, in any process, punches the
-   hole (through `fd`: the device's file here, the opened one elsewhere). */
-static void xrt__cpu_unmap(xrt__cpu_head *h, int fd)
+/* The exporter's free of a range (made here, not kept): a range never
+   exported is nobody else's, one exported is punched once nobody holds it. */
+static void xrt__cpu_unmap(xrt__cpu_head *h)
 {
+    xrt__cpu_devmem *m = &xrt__cpu_mem[h->device];
     uint64_t off = h->offset;
     size_t span = xrt__cpu_span(h->size);
-    int last = h->local || __atomic_sub_fetch(&h->refs, 1, __ATOMIC_ACQ_REL) == 0;
-    int file = !h->local;
+    int local = (int)h->local, exported = (int)h->exported;
     munmap(h, span);
-    if (last && file) syscall(SYS_fallocate, fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off, (off_t)span);
+    if (local) return;
+    if (!exported) xrt__cpu_punch(m->fd, off, span);
+    else if (!xrt__cpu_range_drop(m->fd, off, span)) xrt__cpu_pending_add(m, off, span);
 }
 
 static void xrt__cpu_dev_release(void *ptr)
 {
     xrt__cpu_head *h = xrt__cpu_head_of(ptr);
-    __atomic_store_n(&h->freed, 1, __ATOMIC_RELEASE); /* before the count: an open that counts itself in sees it */
-    if (!xrt__cpu_range_keep(h)) xrt__cpu_unmap(h, xrt__cpu_mem[h->device].fd);
+    xrt__cpu_devmem *m = &xrt__cpu_mem[h->device];
+    if (!xrt__cpu_range_keep(h)) xrt__cpu_unmap(h);
+    if (XRT__UNLIKELY(__atomic_load_n(&m->npending, __ATOMIC_ACQUIRE))) xrt__cpu_pending_sweep(m);
 }
 
 /* At shutdown: the kept ranges go back. */
@@ -2555,9 +2729,15 @@ static void xrt__cpu_mem_shutdown(void)
     for (d = 0; d < XRT__CPU_DEVICES_MAX; d++) {
         xrt__cpu_devmem *m = &xrt__cpu_mem[d];
         xrt__cpu_lock(&m->lock);
-        while (m->nkept) xrt__cpu_unmap(m->kept[--m->nkept], m->fd);
+        while (m->nkept) xrt__cpu_unmap(m->kept[--m->nkept]); /* never exported: no lock taken */
         m->kept_bytes = 0;
         xrt__cpu_unlock(&m->lock);
+        if (m->npending) xrt__cpu_pending_sweep(m); /* what is left stays until its holders go */
+        if (!m->npending) {
+            XRT_FREE(m->pending);
+            m->pending = NULL;
+            m->pendcap = 0;
+        }
     }
 }
 
@@ -2710,6 +2890,7 @@ static xrt_status xrt__cpu_mpool_alloc(xrt__cpu_mpool *p, void **ptr, size_t siz
         xrt__cpu_unlock(&m->lock);
         xrt__cpu_head_init(h, h->offset, size, gen, p->device);
         h->pool = p;
+        /* Under XRT_CPU_POPULATE its pages came at its first allocation; a pool never punches them. */
         *ptr = (char *)h + xrt__cpu_page();
         return XRT_SUCCESS;
     }
@@ -2772,8 +2953,9 @@ static void xrt__cpu_mpool_maybe_gone(xrt__cpu_mpool *p)
 }
 
 /* Block h back to its pool, freed on `stream` (done: its work is done);
-   0 if the pool does not keep it (exported, or the pool destroyed): the
-   caller releases it. */
+   0 if the pool does not keep it (exported: never reused, as
+   xrt__cpu_range_keep; a forked child's private copy, `local`: no file
+   behind it; or the pool destroyed): the caller releases it. */
 static int xrt__cpu_mpool_put(xrt__cpu_head *h, const void *stream, int done)
 {
     xrt__cpu_mpool *p = h->pool;
@@ -2782,9 +2964,8 @@ static int xrt__cpu_mpool_put(xrt__cpu_head *h, const void *stream, int done)
     xrt__cpu_lock(&p->lock);
     p->used -= bytes;
     p->live--;
-    keep = !h->exported && !p->destroyed;
+    keep = !h->exported && !h->local && !p->destroyed;
     if (keep) {
-        __atomic_store_n(&h->freed, 1, __ATOMIC_RELEASE);
         h->pool_stream = stream;
         h->pool_done = (uint32_t)done;
         h->pool_next = p->free;
@@ -2811,7 +2992,6 @@ static void xrt__cpu_mpool_unput(xrt__cpu_head *h)
         *at = h->pool_next;
         p->used += xrt__cpu_mpool_bytes(h);
         p->live++;
-        __atomic_store_n(&h->freed, 0, __ATOMIC_RELEASE);
     }
     p->ops--;
     xrt__cpu_unlock(&p->lock);
@@ -2986,6 +3166,34 @@ static xrt_status xrt__cpu_mem_pool_trim_to(const xrt_backend *self, void *pool,
     return XRT_SUCCESS;
 }
 
+/* Registered host memory: the CPU devices use host memory as it is, so a
+   registered range needs nothing but xrt's record (which makes it pinned:
+   copies of it are asynchronous). Unregistering waits for queued work, as
+   xrt_free_host does: an enqueued copy may still use the range. */
+static xrt_status xrt__cpu_host_register(const xrt_backend *self, void *ptr, size_t size, unsigned flags)
+{
+    (void)self;
+    (void)ptr;
+    (void)size;
+    (void)flags;
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_host_unregister(const xrt_backend *self, void *ptr)
+{
+    (void)self;
+    (void)ptr;
+    return xrt__cpu_release("cpu: xrt_host_unregister");
+}
+
+static xrt_status xrt__cpu_host_get_device_pointer(const xrt_backend *self, void **dptr, void *hptr, unsigned flags)
+{
+    (void)self;
+    (void)flags;
+    *dptr = hptr;
+    return XRT_SUCCESS;
+}
+
 /* As CUDA's, from the stream's device (the NULL stream's is the current
    one) and its current pool, or from `pool`; memory valid from now on is
    valid from the stream's point on. In a capture, the graph's memory. */
@@ -3028,13 +3236,15 @@ static xrt_status xrt__cpu_malloc_from_pool_async(const xrt_backend *self, void 
    device (another file at that fd is refused), the range's offset, the
    range's key, and a checksum of the rest (a handle of another backend, or
    bytes that are no handle, are refused before any file is touched). The
-   key is 128 random bits drawn at the range's first export and kept in its
-   head (a freed range reads 0 there): every other field can be learnt by a
-   process of the same user, so the key is what makes a handle one that was
-   given. A range never exported has no key and opens with no handle; since
-   an exported range is never reused, its offset and key name it for good.
-   The key guards the API, not the bytes: a process that may open the file
-   through /proc can read them, and the head with them, anyway. */
+   key is 128 random bits drawn at the range's export and written to its
+   export record in the file (a freed range reads 0 there): every other
+   field can be learnt by a process of the same user, so the key is what
+   makes a handle one that was given. A range never exported has no record
+   and opens with no handle; since an exported range is never reused, its
+   offset and key name it for good. The key guards the API, not the bytes:
+   a process that may open the file through /proc can read them anyway.
+   Whether the exporter still has the range, and who else does, is in the
+   range's locks (">> cpu: range locks"), never in memory a peer can write. */
 #define XRT__CPU_IPC_MAGIC 0x31637069u /* "ipc1" */
 typedef struct xrt__cpu_ipc {
     uint32_t magic;
@@ -3049,8 +3259,8 @@ typedef char xrt__cpu_ipc_fits[sizeof(xrt__cpu_ipc) <= sizeof(xrt_ipc_mem_handle
 /* A range this process opened: counted, as CUDA counts opens of a handle. */
 typedef struct xrt__cpu_opened {
     xrt__cpu_ipc key;
-    xrt__cpu_head *head;
-    int fd; /* the exporter's file, for the hole the last close punches */
+    xrt__cpu_head *head; /* this process's own record, before the mapped bytes */
+    int fd; /* the exporter's file, holding this process's open lock; -1: inherited by a forked child */
     unsigned opens;
     struct xrt__cpu_opened *next;
 } xrt__cpu_opened;
@@ -3071,32 +3281,58 @@ static uint64_t xrt__cpu_ipc_check(const xrt__cpu_ipc *k)
 
 static int xrt__cpu_ipc_key_equal(const uint64_t *a, const uint64_t *b) { return ((a[0] ^ b[0]) | (a[1] ^ b[1])) == 0; }
 
-/* The range's key, drawn at its first export. Threads exporting it at once
-   draw one each; the first stored wins, under the device's lock. */
-static xrt_status xrt__cpu_ipc_key(xrt__cpu_head *h, uint64_t key[2], const char *fn)
+/* Exports are serialised: each writes the file and takes a lock. */
+static pthread_mutex_t xrt__cpu_export_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Makes the range live for openers: a fresh key in its export record and
+   the live lock, held until its free. */
+static xrt_status xrt__cpu_ipc_live(xrt__cpu_head *h, const char *fn)
 {
     xrt__cpu_devmem *m = &xrt__cpu_mem[h->device];
-    uint64_t fresh[2];
+    xrt__cpu_export rec;
     long n = -1;
-    if (!__atomic_load_n(&h->exported, __ATOMIC_ACQUIRE)) {
 #ifdef SYS_getrandom
-        do n = syscall(SYS_getrandom, fresh, sizeof fresh, 0);
-        while (n < 0 && errno == EINTR);
+    do n = syscall(SYS_getrandom, rec.key, sizeof rec.key, 0);
+    while (n < 0 && errno == EINTR);
 #else
-        errno = ENOSYS;
+    errno = ENOSYS;
 #endif
-        if (n != (long)sizeof fresh)
-            return xrt_error(XRT_ERROR_SYSTEM, fn, "getrandom (the handle's key): %s",
-                             n < 0 ? strerror(errno) : "fewer bytes than asked");
-        xrt__cpu_lock(&m->lock);
-        if (!h->exported) {
-            h->key[0] = fresh[0], h->key[1] = fresh[1];
-            __atomic_store_n(&h->exported, 1, __ATOMIC_RELEASE); /* its free then returns it for good */
-        }
-        xrt__cpu_unlock(&m->lock);
-    }
-    key[0] = h->key[0], key[1] = h->key[1];
+    if (n != (long)sizeof rec.key)
+        return xrt_error(XRT_ERROR_SYSTEM, fn, "getrandom (the handle's key): %s",
+                         n < 0 ? strerror(errno) : "fewer bytes than asked");
+    rec.magic = XRT__CPU_EXPORT_MAGIC;
+    rec.offset = h->offset;
+    rec.size = h->size;
+    h->exported = 1; /* from here on its free returns it for good */
+    if (pwrite(m->fd, &rec, sizeof rec, (off_t)h->offset) != (ssize_t)sizeof rec ||
+        xrt__cpu_range_lock(m->fd, h->offset, XRT__CPU_LOCK_LIVE, 1, F_RDLCK) != 0)
+        return xrt_error(XRT_ERROR_SYSTEM, fn, "exporting the range: %s", strerror(errno));
+    h->key[0] = rec.key[0], h->key[1] = rec.key[1];
+    __atomic_store_n(&h->live, 1, __ATOMIC_RELEASE);
     return XRT_SUCCESS;
+}
+
+/* The range's key, drawn at its export. */
+static xrt_status xrt__cpu_ipc_key(xrt__cpu_head *h, uint64_t key[2], const char *fn)
+{
+    xrt_status st = XRT_SUCCESS;
+    pthread_mutex_lock(&xrt__cpu_export_lock);
+    if (!h->live) st = xrt__cpu_ipc_live(h, fn);
+    key[0] = h->key[0], key[1] = h->key[1];
+    pthread_mutex_unlock(&xrt__cpu_export_lock);
+    return st;
+}
+
+/* No new open of the range succeeds from now on (its free; a graph's
+   memory freed by its caller, which the graph keeps): the live lock goes. */
+static void xrt__cpu_ipc_unexport(void *ptr)
+{
+    xrt__cpu_head *h = xrt__cpu_head_of(ptr);
+    if (h->local || !__atomic_load_n(&h->live, __ATOMIC_ACQUIRE)) return; /* a forked child's copy: the lock is its parent's */
+    pthread_mutex_lock(&xrt__cpu_export_lock);
+    if (h->live) xrt__cpu_range_lock(xrt__cpu_mem[h->device].fd, h->offset, XRT__CPU_LOCK_LIVE, 1, F_UNLCK);
+    h->live = 0;
+    pthread_mutex_unlock(&xrt__cpu_export_lock);
 }
 
 static xrt_status xrt__cpu_ipc_get_mem_handle(const xrt_backend *self, xrt_ipc_mem_handle *handle, void *base,
@@ -3180,36 +3416,55 @@ static xrt_status xrt__cpu_ipc_file(const xrt__cpu_ipc *k, const char *fn, int *
     return XRT_SUCCESS;
 }
 
-/* Maps the range and counts this mapping in, unless the exporter freed it
-   or never exported it with the handle's key. */
+/* An opener's unmap of a range: its own record and bytes, then its lock
+   (none where a forked child inherited the mapping: fd -1). */
+static void xrt__cpu_ipc_unmap(xrt__cpu_head *h, int fd)
+{
+    uint64_t off = h->offset;
+    size_t span = xrt__cpu_span(h->size);
+    munmap(h, span);
+    if (fd >= 0) xrt__cpu_range_drop(fd, off, span);
+}
+
+/* Takes this process's open lock, then maps the range with a record of its
+   own, unless the exporter freed it or never exported it with the handle's
+   key. The lock comes before the look at the exporter's: a free in between
+   sees the lock and leaves the hole to the last holder. */
 static xrt_status xrt__cpu_ipc_map(const xrt__cpu_ipc *k, int fd, const char *fn, xrt__cpu_head **out)
 {
     size_t span;
-    xrt__cpu_head head, *h;
-    uint32_t r;
-    if (pread(fd, &head, sizeof head, (off_t)k->offset) != (ssize_t)sizeof head || head.magic != XRT__CPU_HEAD_MAGIC ||
-        head.offset != k->offset)
-        return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "the memory of the handle was freed by its exporter (pid %d)", k->pid);
-    if (!head.exported || !xrt__cpu_ipc_key_equal(head.key, k->key))
+    xrt__cpu_export rec;
+    xrt__cpu_head *h;
+    if (pread(fd, &rec, sizeof rec, (off_t)k->offset) != (ssize_t)sizeof rec || rec.magic != XRT__CPU_EXPORT_MAGIC ||
+        rec.offset != k->offset)
+        return xrt_error(XRT_ERROR_INVALID_HANDLE, fn,
+                         "the memory of the handle was freed by its exporter (pid %d), or was not exported", k->pid);
+    if (!xrt__cpu_ipc_key_equal(rec.key, k->key))
         return xrt_error(XRT_ERROR_INVALID_HANDLE, fn,
                          "a forged handle: the memory at offset %llu of pid %d's device file was not exported with its key",
                          (unsigned long long)k->offset, k->pid);
-    span = xrt__cpu_span(head.size);
-    if (head.size == 0 || span == 0 || k->offset > XRT__CPU_FILE_BYTES - span)
-        return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "the head of the handle's memory is damaged (size %llu)",
-                         (unsigned long long)head.size);
-    h = (xrt__cpu_head *)mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)k->offset);
-    if (h == (xrt__cpu_head *)MAP_FAILED)
-        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "mmap of %zu bytes: %s", span, strerror(errno));
-    r = __atomic_load_n(&h->refs, __ATOMIC_ACQUIRE);
-    do {
-        if (r == 0 || __atomic_load_n(&h->freed, __ATOMIC_ACQUIRE) || h->magic != XRT__CPU_HEAD_MAGIC ||
-            h->size != head.size || !xrt__cpu_ipc_key_equal(h->key, k->key)) {
-            munmap(h, span);
-            return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "the memory of the handle was freed by its exporter (pid %d)",
-                             k->pid);
-        }
-    } while (!__atomic_compare_exchange_n(&h->refs, &r, r + 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
+    span = xrt__cpu_span(rec.size);
+    if (rec.size == 0 || span == 0 || k->offset > XRT__CPU_FILE_BYTES - span)
+        return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "the export record of the handle's memory is damaged (size %llu)",
+                         (unsigned long long)rec.size);
+    if (xrt__cpu_range_lock(fd, k->offset, XRT__CPU_LOCK_OPEN, 1, F_RDLCK) != 0)
+        return xrt_error(XRT_ERROR_SYSTEM, fn, "locking the range: %s", strerror(errno));
+    if (!xrt__cpu_range_held(fd, k->offset, XRT__CPU_LOCK_LIVE, 1)) {
+        xrt__cpu_range_drop(fd, k->offset, span);
+        return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "the memory of the handle was freed by its exporter (pid %d)",
+                         k->pid);
+    }
+    if (!(h = xrt__cpu_map_range(fd, k->offset, span))) {
+        int e = errno;
+        xrt__cpu_range_drop(fd, k->offset, span);
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "mmap of %zu bytes: %s", span, strerror(e));
+    }
+    memset(h, 0, sizeof *h);
+    h->magic = XRT__CPU_HEAD_MAGIC;
+    h->offset = k->offset;
+    h->size = rec.size;
+    h->device = k->device;
+    h->exported = 1;
     *out = h;
     return XRT_SUCCESS;
 }
@@ -3226,9 +3481,10 @@ static xrt_status xrt__cpu_ipc_open_mem_handle(const xrt_backend *self, void **p
     (void)flags; /* every CPU device reaches every other's memory */
     if ((st = xrt__cpu_ipc_decode(handle->reserved, XRT__CPU_IPC_MAGIC, fn, &k)) != XRT_SUCCESS) return st;
     xrt__cpu_lock(&xrt__cpu_opens_lock);
-    for (o = xrt__cpu_opens; o; o = o->next)
-        if (xrt__cpu_ipc_same(&o->key, &k)) break;
-    freed = o && __atomic_load_n(&o->head->freed, __ATOMIC_ACQUIRE); /* open here still, but no new opens */
+    for (o = xrt__cpu_opens; o; o = o->next) /* not a forked child's inherited copy: the exporter's memory */
+        if (o->fd >= 0 && xrt__cpu_ipc_same(&o->key, &k)) break;
+    /* open here still, but no new opens: the exporter let go of its live lock (this process's file asks) */
+    freed = o && !xrt__cpu_range_held(o->fd, k.offset, XRT__CPU_LOCK_LIVE, 1);
     if (o && !freed) { /* counted under the lock: a close under way cannot unmap it now */
         o->opens++;
         *ptr = (char *)o->head + xrt__cpu_page();
@@ -3243,7 +3499,7 @@ static xrt_status xrt__cpu_ipc_open_mem_handle(const xrt_backend *self, void **p
         return st;
     }
     if (!(o = (xrt__cpu_opened *)XRT_CALLOC(1, sizeof *o))) {
-        xrt__cpu_unmap(h, fd);
+        xrt__cpu_ipc_unmap(h, fd);
         close(fd);
         return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "no memory for the open's record");
     }
@@ -3275,25 +3531,33 @@ static xrt_status xrt__cpu_ipc_close_mem_handle(const xrt_backend *self, void *p
     xrt__cpu_unlock(&xrt__cpu_opens_lock);
     if (!o) return xrt_error(XRT_ERROR_INVALID_POINTER, "cpu: xrt_ipc_close_mem_handle", "dev_ptr %p is not open", ptr);
     if (left) return XRT_SUCCESS;
-    xrt__cpu_unmap(o->head, o->fd);
-    close(o->fd);
+    xrt__cpu_ipc_unmap(o->head, o->fd);
+    if (o->fd >= 0) close(o->fd);
     XRT_FREE(o);
     return XRT_SUCCESS;
 }
 
 /* >> cpu: ipc events. An interprocess event keeps its records in a small
    device allocation that the processes sharing the event map: records are
-   numbered there (`recorded`), and the highest number whose point its stream
-   has reached is `completed`. The event's latest record has completed when
-   completed >= recorded, in any of the processes: they record, query, wait
-   and make streams wait on it alike, as with cudaIpcGetEventHandle. A waiter
-   polls (another process cannot wake it). The handle is a memory handle of
-   that allocation under its own magic, so neither kind opens as the other. */
+   numbered there (`recorded`), and record n, once its stream has reached
+   its point, marks its slot, done[n % XRT__CPU_IPC_SLOTS] = n. A wait, a
+   synchronize or a query is for the record current at the call: record n
+   has completed when its slot holds n or more, in any of the processes, as
+   with cudaIpcGetEventHandle; a later record's completion, even on an idle
+   stream, says nothing of an earlier one. A record reuses a slot only once
+   the record before it there has completed, so a slot never passes over
+   one pending: with XRT__CPU_IPC_SLOTS records of the event pending, the
+   next is refused (XRT_ERROR_UNSUPPORTED), never a wait released early. A
+   waiter polls (another process cannot wake it). The handle is a memory
+   handle of that allocation under its own magic, so neither kind opens as
+   the other. */
 #define XRT__CPU_IPC_EVENT_MAGIC 0x31747665u /* "evt1" */
-#define XRT__CPU_STATE_MAGIC 0x6574617473637069ull
+#define XRT__CPU_STATE_MAGIC 0x3274617473637069ull
+#define XRT__CPU_IPC_SLOTS 256
 typedef struct xrt__cpu_ipc_state {
     uint64_t magic;
-    uint64_t recorded, completed;
+    uint64_t recorded;
+    uint64_t done[XRT__CPU_IPC_SLOTS];
 } xrt__cpu_ipc_state;
 
 static xrt_status xrt__cpu_ipc_event_make(xrt__cpu_event *e)
@@ -3304,30 +3568,33 @@ static xrt_status xrt__cpu_ipc_event_make(xrt__cpu_event *e)
     e->shared = (xrt__cpu_ipc_state *)p;
     e->shared_head = xrt__cpu_head_of(p);
     e->shared_fd = -1;
-    e->shared->recorded = e->shared->completed = 0;
+    memset(e->shared, 0, sizeof *e->shared);
     e->shared->magic = XRT__CPU_STATE_MAGIC;
     return XRT_SUCCESS;
 }
 
+/* shared_fd: -1 made here; -2 opened, inherited by a forked child (no lock of its own). */
 static void xrt__cpu_ipc_event_drop(xrt__cpu_event *e)
 {
-    if (e->shared_fd < 0) {
+    if (e->shared_fd == -1) {
         xrt__cpu_dev_release(e->shared);
         return;
     }
-    xrt__cpu_unmap(e->shared_head, e->shared_fd);
-    close(e->shared_fd);
+    xrt__cpu_ipc_unmap(e->shared_head, e->shared_fd);
+    if (e->shared_fd >= 0) close(e->shared_fd);
 }
 
 static void xrt__cpu_ipc_complete(xrt__cpu_ipc_state *st, uint64_t seq)
 {
-    uint64_t c = __atomic_load_n(&st->completed, __ATOMIC_ACQUIRE);
-    while (c < seq && !__atomic_compare_exchange_n(&st->completed, &c, seq, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {}
+    uint64_t *slot = &st->done[seq % XRT__CPU_IPC_SLOTS];
+    uint64_t c = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+    while (c < seq && !__atomic_compare_exchange_n(slot, &c, seq, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {}
 }
 
+/* Record `seq` has completed (0: never recorded, nothing to wait for). */
 static int xrt__cpu_ipc_reached(const xrt__cpu_ipc_state *st, uint64_t seq)
 {
-    return __atomic_load_n(&st->completed, __ATOMIC_ACQUIRE) >= seq;
+    return seq == 0 || __atomic_load_n(&st->done[seq % XRT__CPU_IPC_SLOTS], __ATOMIC_ACQUIRE) >= seq;
 }
 
 /* Polls until record `seq` has completed, in whichever process it was made. */
@@ -3353,15 +3620,20 @@ static void xrt__cpu_run_ipc_wait(xrt__cpu_op *op)
     xrt__cpu_event_unref(op->u.record.event);
 }
 
-/* Enqueues `run` holding the event, or refuses a capturing stream (a graph
-   cannot hold another process's point). */
+/* A capturing stream refuses an interprocess event's record or wait (a
+   graph cannot hold another process's point), and its capture is
+   invalidated, as for every call the CPU backend cannot capture. */
+static xrt_status xrt__cpu_ipc_event_captured(void *stream, const char *who)
+{
+    return xrt__cpu_cap_cannot(stream, who, "an interprocess event cannot be part of a capture");
+}
+
+/* Enqueues `run` holding the event. */
 static xrt_status xrt__cpu_ipc_event_op(xrt__cpu_event *e, void *stream, xrt__cpu_run_fn run, uint64_t seq,
                                         const char *who)
 {
     xrt__cpu_op op;
     xrt_status st;
-    if (xrt__cpu_capturing(stream))
-        return xrt_error(XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, who, "an interprocess event cannot be part of a capture");
     op.run = run;
     op.u.record.event = e;
     op.u.record.stream = NULL;
@@ -3371,16 +3643,38 @@ static xrt_status xrt__cpu_ipc_event_op(xrt__cpu_event *e, void *stream, xrt__cp
     return st;
 }
 
+/* The next record's number, once its slot is free. */
+static xrt_status xrt__cpu_ipc_event_number(xrt__cpu_ipc_state *sh, uint64_t *seq, const char *who)
+{
+    uint64_t r = __atomic_load_n(&sh->recorded, __ATOMIC_ACQUIRE);
+    do {
+        if (r >= XRT__CPU_IPC_SLOTS && !xrt__cpu_ipc_reached(sh, r + 1 - XRT__CPU_IPC_SLOTS))
+            return xrt_error(XRT_ERROR_UNSUPPORTED, who,
+                             "%d records of this interprocess event are pending: the CPU backend keeps at most that many",
+                             XRT__CPU_IPC_SLOTS);
+    } while (!__atomic_compare_exchange_n(&sh->recorded, &r, r + 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
+    *seq = r + 1;
+    return XRT_SUCCESS;
+}
+
 static xrt_status xrt__cpu_ipc_event_record(xrt__cpu_event *e, void *stream)
 {
-    uint64_t seq = __atomic_add_fetch(&e->shared->recorded, 1, __ATOMIC_ACQ_REL);
+    static const char who[] = "cpu: xrt_event_record";
+    uint64_t seq = 0, back;
     xrt_status st;
-    if (!xrt__cpu_capturing(stream) && !xrt__cpu_busy(xrt__cpu_stream_of(stream))) {
+    if (xrt__cpu_capturing(stream) && (st = xrt__cpu_ipc_event_captured(stream, who)) != XRT_SUCCESS) return st;
+    if ((st = xrt__cpu_ipc_event_number(e->shared, &seq, who)) != XRT_SUCCESS) return st;
+    if (!xrt__cpu_busy(xrt__cpu_stream_of(stream))) {
         xrt__cpu_ipc_complete(e->shared, seq); /* an idle stream is at its point already */
         return XRT_SUCCESS;
     }
-    st = xrt__cpu_ipc_event_op(e, stream, xrt__cpu_run_ipc_record, seq, "cpu: xrt_event_record");
-    if (st != XRT_SUCCESS) xrt__cpu_ipc_complete(e->shared, seq); /* no record after all: none to wait for */
+    st = xrt__cpu_ipc_event_op(e, stream, xrt__cpu_run_ipc_record, seq, who);
+    back = seq;
+    /* No record after all: the latest is the one before again, unless
+       another was made meanwhile; then this one stands, complete. */
+    if (st != XRT_SUCCESS &&
+        !__atomic_compare_exchange_n(&e->shared->recorded, &back, seq - 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+        xrt__cpu_ipc_complete(e->shared, seq);
     return st;
 }
 
@@ -3397,9 +3691,12 @@ static void xrt__cpu_ipc_event_synchronize(const xrt__cpu_event *e)
 
 static xrt_status xrt__cpu_ipc_event_wait(xrt__cpu_event *e, void *stream)
 {
+    static const char who[] = "cpu: xrt_stream_wait_event";
     uint64_t seq = __atomic_load_n(&e->shared->recorded, __ATOMIC_ACQUIRE);
-    if (xrt__cpu_ipc_reached(e->shared, seq) && !xrt__cpu_capturing(stream)) return XRT_SUCCESS;
-    return xrt__cpu_ipc_event_op(e, stream, xrt__cpu_run_ipc_wait, seq, "cpu: xrt_stream_wait_event");
+    xrt_status st;
+    if (xrt__cpu_capturing(stream) && (st = xrt__cpu_ipc_event_captured(stream, who)) != XRT_SUCCESS) return st;
+    if (xrt__cpu_ipc_reached(e->shared, seq)) return XRT_SUCCESS;
+    return xrt__cpu_ipc_event_op(e, stream, xrt__cpu_run_ipc_wait, seq, who);
 }
 
 /* The handle: a memory handle of the state's allocation, under the event magic. */
@@ -3412,7 +3709,7 @@ static xrt_status xrt__cpu_ipc_get_event_handle(const xrt_backend *self, xrt_ipc
     if (!e->shared)
         return xrt_error(XRT_ERROR_INVALID_HANDLE, "cpu: xrt_ipc_get_event_handle",
                          "the event was not created with XRT_EVENT_INTERPROCESS | XRT_EVENT_DISABLE_TIMING");
-    if (e->shared_fd >= 0)
+    if (e->shared_fd != -1)
         return xrt_error(XRT_ERROR_INVALID_HANDLE, "cpu: xrt_ipc_get_event_handle",
                          "the event was opened from another process's handle: only its creator makes handles");
     if ((st = xrt__cpu_ipc_get_mem_handle(self, &mh, e->shared, sizeof(xrt__cpu_ipc_state))) != XRT_SUCCESS) return st;
@@ -3442,7 +3739,7 @@ static xrt_status xrt__cpu_ipc_open_event_handle(const xrt_backend *self, void *
     if (((xrt__cpu_ipc_state *)(void *)((char *)h + xrt__cpu_page()))->magic != XRT__CPU_STATE_MAGIC ||
         !(e = (xrt__cpu_event *)XRT_CALLOC(1, sizeof *e))) {
         int forged = ((xrt__cpu_ipc_state *)(void *)((char *)h + xrt__cpu_page()))->magic != XRT__CPU_STATE_MAGIC;
-        xrt__cpu_unmap(h, fd);
+        xrt__cpu_ipc_unmap(h, fd);
         close(fd);
         return forged ? xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "the handle names no event")
                       : xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "no memory for an event");
@@ -3472,21 +3769,26 @@ static xrt_status xrt__cpu_ipc_open_event_handle(const xrt_backend *self, void *
 #ifndef MREMAP_FIXED
 #define MREMAP_FIXED 2
 #endif
+/* Ranges a forked child could not copy (RLIMIT_AS, strict overcommit). */
+static unsigned xrt__cpu_fork_lost;
+
+/* One range's bytes (a shared mapping is one range's: private record pages
+   separate them), its record in the private page before them. Where no copy
+   can be made, the child loses the bytes (unmapped: its writes must not
+   reach its parent's memory, nor its free punch it), and never loops. */
 static void xrt__cpu_privatise(uintptr_t start, uintptr_t end)
 {
     size_t len = end - start;
+    xrt__cpu_head *h = (xrt__cpu_head *)(void *)(start - xrt__cpu_page());
     char *copy = (char *)mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (copy == (char *)MAP_FAILED) return; /* left shared: the child's writes reach the parent */
-    uintptr_t at;
-    memcpy(copy, (void *)start, len);
-    for (at = 0; at + sizeof(xrt__cpu_head) <= len;) { /* the kernel may have merged neighbouring ranges */
-        xrt__cpu_head *h = (xrt__cpu_head *)(void *)((char *)copy + at);
-        size_t span = xrt__cpu_span(h->size);
-        if (h->magic != XRT__CPU_HEAD_MAGIC || !span) break;
-        h->local = 1;
-        at += span;
+    if (h->magic == XRT__CPU_HEAD_MAGIC) h->local = 1;
+    if (copy != (char *)MAP_FAILED) {
+        memcpy(copy, (void *)start, len);
+        if (syscall(SYS_mremap, copy, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, (void *)start) != -1) return;
+        munmap(copy, len);
     }
-    if (syscall(SYS_mremap, copy, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, (void *)start) == -1) munmap(copy, len);
+    munmap((void *)start, len);
+    xrt__cpu_fork_lost++;
 }
 
 static const char *xrt__cpu_hex(const char *p, uintptr_t *v)
@@ -3530,8 +3832,14 @@ static int xrt__cpu_next_shared(uintptr_t *start, uintptr_t *end)
 static void xrt__cpu_mem_fork_child(void)
 {
     uintptr_t start, end;
+    xrt__cpu_opened *o;
     int d;
     while (xrt__cpu_next_shared(&start, &end)) xrt__cpu_privatise(start, end);
+    for (o = xrt__cpu_opens; o; o = o->next) /* the parent's opens and locks: the child opens its own */
+        if (o->fd >= 0) {
+            close(o->fd);
+            o->fd = -1;
+        }
     for (d = 0; d < XRT__CPU_DEVICES_MAX; d++) {
         xrt__cpu_devmem *m = &xrt__cpu_mem[d];
         while (m->nkept) { /* private copies now: of no use for new allocations, which need the child's file */
@@ -3539,6 +3847,7 @@ static void xrt__cpu_mem_fork_child(void)
             munmap(h, xrt__cpu_span(h->size));
         }
         m->kept_bytes = 0;
+        m->npending = 0; /* ranges of the parent's file, which the child closes below: never punched in its own */
     }
     for (d = 0; d < XRT__CPU_DEVICES_MAX; d++)
         if (xrt__cpu_mem[d].has_fd) {
@@ -3547,6 +3856,14 @@ static void xrt__cpu_mem_fork_child(void)
             xrt__cpu_mem[d].lock = 0; /* its holder did not come along */
         }
     xrt__cpu_opens_lock = 0; /* likewise */
+    /* A child without its copy of the device memory may not use the backend:
+       each call says "forked child: cpu cannot be used after fork()" (the
+       registry's table, which the core checks at the child's first call). */
+    if (xrt__cpu_fork_lost && xrt__cpu.self) ((xrt_backend *)(uintptr_t)xrt__cpu.self)->flags &= ~(unsigned)XRT_BACKEND_FORK_SAFE;
+    {
+        static const pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER; /* likewise */
+        memcpy(&xrt__cpu_export_lock, &fresh, sizeof fresh);
+    }
 }
 
 /* A pool's block: back in its pool for the stream's later allocations now,
@@ -3750,6 +4067,7 @@ static void xrt__cpu_rect_copy(xrt__cpu_rect *r, void *dst, size_t dpitch, const
     r->spitch = spitch;
     r->width = width;
     r->height = height;
+    r->depth = 1;
     r->esize = 1;
 }
 
@@ -3764,21 +4082,27 @@ static xrt_status xrt__cpu_memcpy_2d(const xrt_backend *self, void *dst, size_t 
 
 /* A pageable host side makes the copy synchronous, as xrt__cpu_memcpy_async
    (except from a host function, where it is queued). */
+static xrt_status xrt__cpu_rect_copy_async(const xrt_backend *self, xrt__cpu_rect *r, xrt_memcpy_kind kind,
+                                           void *stream, const char *who)
+{
+    if (kind != XRT_MEMCPY_DEVICE_TO_DEVICE && !xrt__cpu_serving && !xrt__cpu_capturing(stream) &&
+        xrt__cpu_copy_in_place(self, r->dst, r->src, kind)) {
+        xrt__cpu_op op;
+        op.run = xrt__cpu_run_rect;
+        op.u.host.fn = NULL;
+        op.u.host.user = r; /* done before xrt__cpu_copy_now returns: no host function serves here */
+        return xrt__cpu_copy_now(self, &op, stream);
+    }
+    return xrt__cpu_rect_async(r, stream, who);
+}
+
 static xrt_status xrt__cpu_memcpy_2d_async(const xrt_backend *self, void *dst, size_t dpitch, const void *src,
                                            size_t spitch, size_t width, size_t height, xrt_memcpy_kind kind,
                                            void *stream)
 {
     xrt__cpu_rect r;
     xrt__cpu_rect_copy(&r, dst, dpitch, src, spitch, width, height);
-    if (kind != XRT_MEMCPY_DEVICE_TO_DEVICE && !xrt__cpu_serving && !xrt__cpu_capturing(stream) &&
-        xrt__cpu_copy_in_place(self, dst, src, kind)) {
-        xrt__cpu_op op;
-        op.run = xrt__cpu_run_rect;
-        op.u.host.fn = NULL;
-        op.u.host.user = &r; /* done before xrt__cpu_copy_now returns: no host function serves here */
-        return xrt__cpu_copy_now(self, &op, stream);
-    }
-    return xrt__cpu_rect_async(&r, stream, "cpu: xrt_memcpy_2d_async");
+    return xrt__cpu_rect_copy_async(self, &r, kind, stream, "cpu: xrt_memcpy_2d_async");
 }
 
 static void xrt__cpu_rect_set(xrt__cpu_rect *r, void *dst, size_t pitch, unsigned value, unsigned esize,
@@ -3789,6 +4113,7 @@ static void xrt__cpu_rect_set(xrt__cpu_rect *r, void *dst, size_t pitch, unsigne
     r->dpitch = pitch;
     r->width = width;
     r->height = height;
+    r->depth = 1;
     r->value = value;
     r->esize = esize;
 }
@@ -3808,6 +4133,59 @@ static xrt_status xrt__cpu_memset_2d_async(const xrt_backend *self, void *dst, s
     (void)self;
     xrt__cpu_rect_set(&r, dst, pitch, value, element_size, width, height);
     return xrt__cpu_rect_async(&r, stream, "cpu: xrt_memset_2d_async");
+}
+
+/* A box of 3-D memory: its first byte on a side at pos, slices pitch x ysize apart. */
+static unsigned char *xrt__cpu_box_at(const xrt_pitched_ptr *p, const xrt_pos *pos)
+{
+    return (unsigned char *)p->ptr + pos->z * p->pitch * p->ysize + pos->y * p->pitch + pos->x;
+}
+
+static void xrt__cpu_rect_box(xrt__cpu_rect *r, const xrt_memcpy_3d_parms *p)
+{
+    xrt__cpu_rect_copy(r, xrt__cpu_box_at(&p->dst_ptr, &p->dst_pos), p->dst_ptr.pitch,
+                       xrt__cpu_box_at(&p->src_ptr, &p->src_pos), p->src_ptr.pitch, p->extent.width, p->extent.height);
+    r->depth = p->extent.depth;
+    r->dslice = p->dst_ptr.pitch * p->dst_ptr.ysize;
+    r->sslice = p->src_ptr.pitch * p->src_ptr.ysize;
+}
+
+static xrt_status xrt__cpu_memcpy_3d(const xrt_backend *self, const xrt_memcpy_3d_parms *p)
+{
+    xrt__cpu_rect r;
+    xrt__cpu_rect_box(&r, p);
+    return xrt__cpu_rect_sync(self, &r, "cpu: xrt_memcpy_3d");
+}
+
+static xrt_status xrt__cpu_memcpy_3d_async(const xrt_backend *self, const xrt_memcpy_3d_parms *p, void *stream)
+{
+    xrt__cpu_rect r;
+    xrt__cpu_rect_box(&r, p);
+    return xrt__cpu_rect_copy_async(self, &r, p->kind, stream, "cpu: xrt_memcpy_3d_async");
+}
+
+static void xrt__cpu_rect_set_box(xrt__cpu_rect *r, const xrt_pitched_ptr *dst, unsigned value, const xrt_extent *e)
+{
+    xrt__cpu_rect_set(r, dst->ptr, dst->pitch, value, 1, e->width, e->height);
+    r->depth = e->depth;
+    r->dslice = dst->pitch * dst->ysize;
+}
+
+static xrt_status xrt__cpu_memset_3d(const xrt_backend *self, const xrt_pitched_ptr *dst, unsigned value,
+                                     const xrt_extent *extent)
+{
+    xrt__cpu_rect r;
+    xrt__cpu_rect_set_box(&r, dst, value, extent);
+    return xrt__cpu_rect_sync(self, &r, "cpu: xrt_memset_3d");
+}
+
+static xrt_status xrt__cpu_memset_3d_async(const xrt_backend *self, const xrt_pitched_ptr *dst, unsigned value,
+                                           const xrt_extent *extent, void *stream)
+{
+    xrt__cpu_rect r;
+    (void)self;
+    xrt__cpu_rect_set_box(&r, dst, value, extent);
+    return xrt__cpu_rect_async(&r, stream, "cpu: xrt_memset_3d_async");
 }
 
 /* A value in kB of a meminfo file, in bytes; 0 if it has none. A node's
@@ -4151,39 +4529,153 @@ static void xrt__cpu_device_name(char *out, size_t n, int device)
 }
 
 /* The widest vectors in 32-bit lanes, and the instruction-set features a
-   compiler would target, sorted, detected at run time: two CPUs that differ
-   in any of them never share a target fingerprint. */
-static void xrt__cpu_feature(char *out, size_t n, int has, const char *name)
+   compiler may use (gcc -march=native reads the same): two CPUs share a
+   target only if code built for one runs on the other.
+   x86-64: the CPUID words that hold feature bits, each as <name>=<hex>
+   (its bits a compiler could target; those of system state, speculation
+   controls and the hypervisor cleared), words that are 0 left out, sorted
+   by name: 01c/01d leaf 1 ecx/edx, 07b/07c/07d leaf 7.0 ebx/ecx/edx,
+   14b leaf 0x14.0 ebx, 17a/17d leaf 7.1 eax/edx, 19b leaf 0x19 ebx,
+   24b leaf 0x24.0 ebx, 81c/81d leaf 0x80000001 ecx/edx, 88b leaf
+   0x80000008 ebx, d1a leaf 0xd.1 eax, xc0 XCR0 (the vector state the kernel
+   enabled). Unknown bits of the newer leaves count: a spare split is a
+   rebuild, a missing one a crash. REFERENCE.md, "Compile targets", has the
+   masks. */
+#if defined(__x86_64__)
+#include <cpuid.h>
+enum { XRT__X86_01C, XRT__X86_01D, XRT__X86_07B, XRT__X86_07C, XRT__X86_07D, XRT__X86_14B, XRT__X86_17A, XRT__X86_17D,
+       XRT__X86_19B, XRT__X86_24B, XRT__X86_81C, XRT__X86_81D, XRT__X86_88B, XRT__X86_D1A, XRT__X86_XC0, XRT__X86_WORDS };
+
+/* Each word's name and the bits kept, in the names' order. */
+static const struct { char name[4]; uint32_t keep; } xrt__x86_words[XRT__X86_WORDS] = {
+    {"01c", 0x7ed8320bu}, /* not DTES64, DS-CPL, VMX, SMX, EST, TM2, CNXT-ID, SDBG, xTPR, PDCM, PCID, DCA, x2APIC, TSC-deadline, hypervisor */
+    {"01d", 0x07888111u}, /* FPU, TSC, CX8, CMOV, CLFSH, MMX, FXSR, SSE, SSE2 */
+    {"07b", 0xfdff4bbdu}, /* not TSC_ADJUST, FDP_EXCPTN, INVPCID, RDT-M, FPU CS/DS, RDT-A, Intel PT */
+    {"07c", 0x3fc1dffbu}, /* not UMIP, TME, MAWAU, SGX-LC, PKS */
+    {"07d", 0x03f753ffu}, /* not MD_CLEAR, RTM_ALWAYS_ABORT, TSX_FORCE_ABORT, hybrid, arch LBR, IBRS .. SSBD */
+    {"14b", 0x00000010u}, /* PTWRITE */
+    {"17a", 0xfbffffffu}, /* not LAM */
+    {"17d", 0xfffbffffu}, /* not CET_SSS */
+    {"19b", 0x00000005u}, /* AESKLE, WIDE_KL */
+    {"24b", 0x000700ffu}, /* AVX10 version and vector lengths */
+    {"81c", 0x202189e1u}, /* LAHF, ABM, SSE4A, MisAlignSse, 3DNowPrefetch, XOP, LWP, FMA4, TBM, MONITORX */
+    {"81d", 0xe9c08111u}, /* FPU, TSC, CX8, CMOV, MMXEXT, MMX, FXSR, RDTSCP, LM, 3DNowExt, 3DNow */
+    {"88b", 0x00000311u}, /* CLZERO, RDPRU, MCOMMIT, WBNOINVD */
+    {"d1a", 0x0000000fu}, /* XSAVEOPT, XSAVEC, XGETBV1, XSAVES */
+    {"xc0", 0xffffffffu}, /* XCR0: every state the kernel enabled */
+};
+
+static void xrt__cpu_x86_read(uint32_t w[XRT__X86_WORDS])
 {
-    size_t used = strlen(out);
-    if (has && used + strlen(name) + 2 < n) snprintf(out + used, n - used, "%s%s", used ? "," : "", name);
+    unsigned a, b, c, d, max = __get_cpuid_max(0, NULL), ext = __get_cpuid_max(0x80000000u, NULL);
+    memset(w, 0, XRT__X86_WORDS * sizeof *w);
+    if (max >= 1 && __get_cpuid_count(1, 0, &a, &b, &c, &d)) w[XRT__X86_01C] = c, w[XRT__X86_01D] = d;
+    if (max >= 7 && __get_cpuid_count(7, 0, &a, &b, &c, &d)) {
+        w[XRT__X86_07B] = b, w[XRT__X86_07C] = c, w[XRT__X86_07D] = d;
+        if (a >= 1 && __get_cpuid_count(7, 1, &a, &b, &c, &d)) w[XRT__X86_17A] = a, w[XRT__X86_17D] = d;
+    }
+    if (max >= 0xd && __get_cpuid_count(0xd, 1, &a, &b, &c, &d)) w[XRT__X86_D1A] = a;
+    if (max >= 0x14 && __get_cpuid_count(0x14, 0, &a, &b, &c, &d)) w[XRT__X86_14B] = b;
+    if (max >= 0x19 && __get_cpuid_count(0x19, 0, &a, &b, &c, &d)) w[XRT__X86_19B] = b;
+    if (max >= 0x24 && __get_cpuid_count(0x24, 0, &a, &b, &c, &d)) w[XRT__X86_24B] = b;
+    if (ext >= 0x80000001u && __get_cpuid_count(0x80000001u, 0, &a, &b, &c, &d)) w[XRT__X86_81C] = c, w[XRT__X86_81D] = d;
+    if (ext >= 0x80000008u && __get_cpuid_count(0x80000008u, 0, &a, &b, &c, &d)) w[XRT__X86_88B] = b;
+    if (w[XRT__X86_01C] & (1u << 27)) { /* OSXSAVE: xgetbv is there */
+        __asm__ volatile("xgetbv" : "=a"(a), "=d"(d) : "c"(0));
+        w[XRT__X86_XC0] = a;
+    }
 }
 
-#if defined(__x86_64__)
+/* The kernel's name (in /proc/cpuinfo's flags) of the CPUID bits it may
+   turn off (not enabling FSGSBASE, clearcpuid=, a hypervisor's view): a
+   bit the kernel does not list is cleared, as the instruction would fault.
+   Bits not named here are taken from CPUID as they are. */
+static const struct { char flag[20]; unsigned char word, bit; } xrt__x86_kernel_names[] = {
+    {"pni", XRT__X86_01C, 0},          {"pclmulqdq", XRT__X86_01C, 1},     {"ssse3", XRT__X86_01C, 9},
+    {"fma", XRT__X86_01C, 12},         {"cx16", XRT__X86_01C, 13},         {"sse4_1", XRT__X86_01C, 19},
+    {"sse4_2", XRT__X86_01C, 20},      {"movbe", XRT__X86_01C, 22},        {"popcnt", XRT__X86_01C, 23},
+    {"aes", XRT__X86_01C, 25},         {"xsave", XRT__X86_01C, 26},        {"avx", XRT__X86_01C, 28},
+    {"f16c", XRT__X86_01C, 29},        {"rdrand", XRT__X86_01C, 30},       {"fsgsbase", XRT__X86_07B, 0},
+    {"sgx", XRT__X86_07B, 2},          {"bmi1", XRT__X86_07B, 3},          {"hle", XRT__X86_07B, 4},
+    {"avx2", XRT__X86_07B, 5},         {"bmi2", XRT__X86_07B, 8},          {"rtm", XRT__X86_07B, 11},
+    {"mpx", XRT__X86_07B, 14},         {"avx512f", XRT__X86_07B, 16},      {"avx512dq", XRT__X86_07B, 17},
+    {"rdseed", XRT__X86_07B, 18},      {"adx", XRT__X86_07B, 19},          {"avx512ifma", XRT__X86_07B, 21},
+    {"clflushopt", XRT__X86_07B, 23},  {"clwb", XRT__X86_07B, 24},         {"avx512cd", XRT__X86_07B, 28},
+    {"sha_ni", XRT__X86_07B, 29},      {"avx512bw", XRT__X86_07B, 30},     {"avx512vl", XRT__X86_07B, 31},
+    {"avx512vbmi", XRT__X86_07C, 1},   {"pku", XRT__X86_07C, 3},           {"ospke", XRT__X86_07C, 4},
+    {"waitpkg", XRT__X86_07C, 5},      {"avx512_vbmi2", XRT__X86_07C, 6},  {"gfni", XRT__X86_07C, 8},
+    {"vaes", XRT__X86_07C, 9},         {"vpclmulqdq", XRT__X86_07C, 10},   {"avx512_vnni", XRT__X86_07C, 11},
+    {"avx512_bitalg", XRT__X86_07C, 12}, {"avx512_vpopcntdq", XRT__X86_07C, 14}, {"rdpid", XRT__X86_07C, 22},
+    {"cldemote", XRT__X86_07C, 25},    {"movdiri", XRT__X86_07C, 27},      {"movdir64b", XRT__X86_07C, 28},
+    {"enqcmd", XRT__X86_07C, 29},      {"avx512_4vnniw", XRT__X86_07D, 2}, {"avx512_4fmaps", XRT__X86_07D, 3},
+    {"avx512_vp2intersect", XRT__X86_07D, 8}, {"serialize", XRT__X86_07D, 14}, {"tsxldtrk", XRT__X86_07D, 16},
+    {"amx_bf16", XRT__X86_07D, 22},    {"avx512_fp16", XRT__X86_07D, 23},  {"amx_tile", XRT__X86_07D, 24},
+    {"amx_int8", XRT__X86_07D, 25},    {"avx_vnni", XRT__X86_17A, 4},      {"avx512_bf16", XRT__X86_17A, 5},
+    {"xsaveopt", XRT__X86_D1A, 0},     {"xsavec", XRT__X86_D1A, 1},        {"xgetbv1", XRT__X86_D1A, 2},
+    {"xsaves", XRT__X86_D1A, 3},       {"lahf_lm", XRT__X86_81C, 0},       {"abm", XRT__X86_81C, 5},
+    {"sse4a", XRT__X86_81C, 6},        {"misalignsse", XRT__X86_81C, 7},   {"3dnowprefetch", XRT__X86_81C, 8},
+    {"xop", XRT__X86_81C, 11},         {"lwp", XRT__X86_81C, 15},          {"fma4", XRT__X86_81C, 16},
+    {"tbm", XRT__X86_81C, 21},         {"mwaitx", XRT__X86_81C, 29},       {"rdtscp", XRT__X86_81D, 27},
+    {"clzero", XRT__X86_88B, 0},       {"wbnoinvd", XRT__X86_88B, 9}};
+
+/* Clears the bits the kernel turned off, where /proc/cpuinfo says. */
+static void xrt__cpu_x86_kernel_view(uint32_t w[XRT__X86_WORDS])
+{
+    static char line[16384];
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    char word[24];
+    size_t i;
+    FILE *f;
+    pthread_mutex_lock(&lock);
+    line[0] = ' ';
+    f = fopen("/proc/cpuinfo", "r");
+    while (f && fgets(line + 1, sizeof line - 2, f) && strncmp(line + 1, "flags", 5) != 0) {}
+    if (f) fclose(f);
+    if (f && !strncmp(line + 1, "flags", 5) && strchr(line, ':')) {
+        line[strcspn(line, "\n")] = 0;
+        strcat(line, " ");
+        for (i = 0; i < sizeof xrt__x86_kernel_names / sizeof xrt__x86_kernel_names[0]; i++) {
+            snprintf(word, sizeof word, " %.19s ", xrt__x86_kernel_names[i].flag);
+            if (!strstr(line, word)) w[xrt__x86_kernel_names[i].word] &= ~(1u << xrt__x86_kernel_names[i].bit);
+        }
+    }
+    pthread_mutex_unlock(&lock);
+}
+
+/* The features of CPUID words w (masked here); the widest vectors. */
+static int xrt__cpu_x86_target(const uint32_t w[XRT__X86_WORDS], char *features, size_t n)
+{
+    size_t used = 0;
+    int i, lanes = 4; /* sse2 is the x86-64 baseline */
+    features[0] = 0;
+    for (i = 0; i < XRT__X86_WORDS; i++) {
+        uint32_t v = w[i] & xrt__x86_words[i].keep;
+        int len;
+        if (!v) continue;
+        len = snprintf(features + used, n - used, "%s%s=%x", used ? "," : "", xrt__x86_words[i].name, (unsigned)v);
+        if (len < 0 || (size_t)len >= n - used) break; /* cannot be: 15 words of at most 13 bytes */
+        used += (size_t)len;
+    }
+    if ((w[XRT__X86_01C] & (1u << 28)) && (w[XRT__X86_XC0] & 6) == 6) lanes = 8;                 /* AVX, YMM state */
+    if ((w[XRT__X86_07B] & (1u << 16)) && (w[XRT__X86_XC0] & 0xe6) == 0xe6) lanes = 16;          /* AVX-512F, ZMM state */
+    return lanes;
+}
+
+/* Read once: neither CPUID nor the kernel's view changes in a process. */
 static int xrt__cpu_isa(char *features, size_t n)
 {
-    int lanes = 4; /* sse2 is the x86-64 baseline */
-    __builtin_cpu_init();
-    features[0] = 0;
-    xrt__cpu_feature(features, n, __builtin_cpu_supports("avx"), "avx");
-    xrt__cpu_feature(features, n, __builtin_cpu_supports("avx2"), "avx2");
-    xrt__cpu_feature(features, n, __builtin_cpu_supports("avx512bw"), "avx512bw");
-    xrt__cpu_feature(features, n, __builtin_cpu_supports("avx512cd"), "avx512cd");
-    xrt__cpu_feature(features, n, __builtin_cpu_supports("avx512dq"), "avx512dq");
-    xrt__cpu_feature(features, n, __builtin_cpu_supports("avx512f"), "avx512f");
-    xrt__cpu_feature(features, n, __builtin_cpu_supports("avx512vl"), "avx512vl");
-    xrt__cpu_feature(features, n, __builtin_cpu_supports("avx512vnni"), "avx512vnni");
-    xrt__cpu_feature(features, n, __builtin_cpu_supports("bmi"), "bmi");
-    xrt__cpu_feature(features, n, __builtin_cpu_supports("bmi2"), "bmi2");
-    xrt__cpu_feature(features, n, __builtin_cpu_supports("fma"), "fma");
-    xrt__cpu_feature(features, n, __builtin_cpu_supports("popcnt"), "popcnt");
-    xrt__cpu_feature(features, n, __builtin_cpu_supports("sse3"), "sse3");
-    xrt__cpu_feature(features, n, __builtin_cpu_supports("sse4.1"), "sse4.1");
-    xrt__cpu_feature(features, n, __builtin_cpu_supports("sse4.2"), "sse4.2");
-    xrt__cpu_feature(features, n, __builtin_cpu_supports("ssse3"), "ssse3");
-    if (__builtin_cpu_supports("avx")) lanes = 8;
-    if (__builtin_cpu_supports("avx512f")) lanes = 16;
-    return lanes;
+    static uint32_t words[XRT__X86_WORDS];
+    static int ready;
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER; /* a leaf: held for the copy alone */
+    uint32_t w[XRT__X86_WORDS];
+    if (__atomic_load_n(&ready, __ATOMIC_ACQUIRE)) return xrt__cpu_x86_target(words, features, n);
+    xrt__cpu_x86_read(w);
+    xrt__cpu_x86_kernel_view(w);
+    pthread_mutex_lock(&lock); /* two first calls write the same words */
+    memcpy(words, w, sizeof w);
+    __atomic_store_n(&ready, 1, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&lock);
+    return xrt__cpu_x86_target(w, features, n);
 }
 #define XRT__CPU_ARCH "x86_64"
 #elif defined(__aarch64__)
@@ -4193,10 +4685,10 @@ static int xrt__cpu_isa(char *features, size_t n)
 {
     unsigned long hw = getauxval(AT_HWCAP), hw2 = getauxval(AT_HWCAP2);
     int lanes = 4, vl;
-    features[0] = 0;
-    xrt__cpu_feature(features, n, (hw & (1ul << 1)) != 0, "neon");   /* HWCAP_ASIMD */
-    xrt__cpu_feature(features, n, (hw & (1ul << 22)) != 0, "sve");   /* HWCAP_SVE */
-    xrt__cpu_feature(features, n, (hw2 & (1ul << 1)) != 0, "sve2");  /* HWCAP2_SVE2 */
+    unsigned long hw3 = getauxval(29), hw4 = getauxval(30); /* AT_HWCAP3, AT_HWCAP4 (Linux 6.16): 0 before */
+    /* every hwcap word whole, as the kernel gives them (each bit an ISA feature it enabled) */
+    snprintf(features, n, "hwcap=%lx,hwcap2=%lx", hw, hw2);
+    if (hw3 || hw4) snprintf(features + strlen(features), n - strlen(features), ",hwcap3=%lx,hwcap4=%lx", hw3, hw4);
 #ifdef PR_SVE_GET_VL
     if ((hw & (1ul << 22)) && (vl = prctl(PR_SVE_GET_VL)) > 0) lanes = (vl & 0xffff) / 4;
 #else
@@ -4218,6 +4710,7 @@ static xrt_status xrt__cpu_get_target(const xrt_backend *self, int device, xrt_t
 {
     xrt_status st = xrt__cpu_check_device(device, "cpu: xrt_get_target");
     if (st != XRT_SUCCESS) return st;
+    snprintf(t->backend, sizeof t->backend, "%.15s", self->name); /* the backend that runs the code, behind any forwarder */
     snprintf(t->arch, sizeof t->arch, "%s", XRT__CPU_ARCH);
     t->vector_width = xrt__cpu_isa(t->features, sizeof t->features);
     return XRT_SUCCESS;
@@ -4263,6 +4756,8 @@ static xrt_status xrt__cpu_get_device_properties(const xrt_backend *self, xrt_de
 typedef struct xrt__cpu_function {
     xrt_cpu_kernel_fn kernel;
     size_t max_shared; /* dynamic shared bytes a launch may ask for (function_set_attribute) */
+    const xrt_kernel_param *params; /* the layout its source declares (<name>_xrt_params), or NULL */
+    size_t nparams;
     struct xrt__cpu_module *module;
     struct xrt__cpu_function *next;
 } xrt__cpu_function;
@@ -4416,11 +4911,47 @@ static int xrt__cpu_dlopen(void *ctx, const char *path, void **out, char *err, s
 
 /* What a C build needs: the compiler (XRT_CC split at spaces), the options
    (split likewise) and the source; the word arrays are the caller's. */
+typedef struct xrt__cpu_text {
+    char *p;
+    size_t len, cap;
+    int oom;
+} xrt__cpu_text; /* words, each ending in its NUL */
+
 typedef struct xrt__cpu_build {
     char **cc, **opt;
     size_t ncc, nopt;
     const xrt_module_image *image;
+    xrt__cpu_text words; /* XRT_CC's words after the first and the options, response files expanded */
+    xrt__cpu_text rsp;   /* the response files read (absolute paths) */
+    xrt__cpu_text incs;  /* the include directories, absolute (whether there or not) */
 } xrt__cpu_build;
+
+static void xrt__cpu_text_add(xrt__cpu_text *t, const char *p, size_t n)
+{
+    char *grown;
+    if (t->oom) return;
+    if (t->len + n + 1 > t->cap) {
+        size_t cap = (t->len + n + 1) * 2;
+        if (!(grown = (char *)XRT_REALLOC(t->p, cap))) {
+            t->oom = 1;
+            return;
+        }
+        t->p = grown, t->cap = cap;
+    }
+    memcpy(t->p + t->len, p, n);
+    t->len += n;
+    t->p[t->len] = 0;
+}
+
+static void xrt__cpu_text_word(xrt__cpu_text *t, const char *w) { xrt__cpu_text_add(t, w, strlen(w) + 1); }
+
+static int xrt__cpu_text_has(const xrt__cpu_text *t, const char *w)
+{
+    size_t off;
+    for (off = 0; off < t->len; off += strlen(t->p + off) + 1)
+        if (!strcmp(t->p + off, w)) return 1;
+    return 0;
+}
 
 /* Writes a new private file (0600, never through a link) in a directory of
    the user's own: whatever had the name (a leftover of a process with the
@@ -4475,6 +5006,18 @@ static int xrt__cpu_system_input(const char *real)
     return 0;
 }
 
+/* Appends the file `real` to a make rule being written to f. */
+static void xrt__cpu_deps_put(FILE *f, const char *real)
+{
+    const char *c;
+    fputc(' ', f);
+    for (c = real; *c; c++) {
+        if (*c == ' ' || *c == '#') fputc('\\', f);
+        if (*c == '$') fputc('$', f);
+        fputc(*c, f);
+    }
+}
+
 /* Adds the linker's inputs (ld's --dependency-file, at `ldeps`) to the
    compiler's list at `deps`, but for the system's and those gone (the
    compiler's own temporary object). */
@@ -4489,16 +5032,8 @@ static void xrt__cpu_add_linker_inputs(const char *deps, const char *ldeps)
         return;
     }
     end = strstr(p, "\n\n"); /* the first rule's end: the phony rules after it name the same files */
-    for (p++; xrt__deps_word(&p, word, sizeof word) && (!end || p <= end);) {
-        const char *c;
-        if (!realpath(word, real) || xrt__cpu_system_input(real)) continue;
-        fputc(' ', f);
-        for (c = real; *c; c++) {
-            if (*c == ' ' || *c == '#') fputc('\\', f);
-            if (*c == '$') fputc('$', f);
-            fputc(*c, f);
-        }
-    }
+    for (p++; xrt__deps_word(&p, word, sizeof word) && (!end || p <= end);)
+        if (realpath(word, real) && !xrt__cpu_system_input(real)) xrt__cpu_deps_put(f, real);
     fputc('\n', f);
     fclose(f);
     XRT_FREE(text);
@@ -4512,6 +5047,105 @@ static void xrt__cpu_unlistable(const char *deps)
     if (!f) return;
     fputs(" /proc/self/xrt-linker-inputs-unknown\n", f); /* no file can be made there */
     fclose(f);
+}
+
+/* The response files the options named are files the build read: the
+   manifest checks them on a hit, and one that changed while the build ran
+   leaves nothing cached. */
+static void xrt__cpu_add_response_files(const char *deps, const xrt__cpu_text *rsp)
+{
+    size_t off;
+    FILE *f;
+    if (!rsp->len || !(f = fopen(deps, "a"))) return;
+    for (off = 0; off < rsp->len; off += strlen(rsp->p + off) + 1) xrt__cpu_deps_put(f, rsp->p + off);
+    fputc('\n', f);
+    fclose(f);
+}
+
+/* Whether `real` lies below one of the directories of t. */
+static int xrt__cpu_under(const char *real, const xrt__cpu_text *t)
+{
+    size_t off, n;
+    for (off = 0; off < t->len; off += n + 1) {
+        n = strlen(t->p + off);
+        if (!strncmp(real, t->p + off, n) && real[n] == '/') return 1;
+    }
+    return 0;
+}
+
+/* Writes <dir>/<rel> for each directory where nothing has that name now. */
+static void xrt__cpu_absent_at(FILE *out, const char *rel, const char *real, const xrt__cpu_text *dirs)
+{
+    char try_[PATH_MAX];
+    struct stat st;
+    size_t off;
+    for (off = 0; off < dirs->len; off += strlen(dirs->p + off) + 1)
+        if ((size_t)snprintf(try_, sizeof try_, "%s/%s", dirs->p + off, rel) < sizeof try_ && strcmp(try_, real) &&
+            lstat(try_, &st) != 0 && (errno == ENOENT || errno == ENOTDIR) && !strchr(try_, '\n'))
+            fprintf(out, "%s\n", try_);
+}
+
+/* The names a file read may have been included by: its path below each
+   include directory it lies in, and the last one to four parts of its
+   path (a system header's <bits/types.h>); each looked for in `dirs`. */
+static void xrt__cpu_absent_names(FILE *out, const char *real, const xrt__cpu_text *incs, const xrt__cpu_text *dirs)
+{
+    const char *rel;
+    size_t off, n;
+    int parts = 0;
+    for (rel = real + strlen(real); rel > real + 1 && parts < 4; rel--)
+        if (rel[-1] == '/') {
+            parts++;
+            xrt__cpu_absent_at(out, rel, real, dirs);
+        }
+    for (off = 0; off < incs->len; off += n + 1) {
+        n = strlen(incs->p + off);
+        if (!strncmp(real, incs->p + off, n) && real[n] == '/' && strchr(real + n + 1, '/') &&
+            (rel = real + n + 1, 1)) {
+            int slashes = 0;
+            const char *c;
+            for (c = rel; *c; c++) slashes += *c == '/';
+            if (slashes >= 4) xrt__cpu_absent_at(out, rel, real, dirs); /* deeper than the parts above */
+        }
+    }
+}
+
+/* The places where the compiler would have found a header of a name it
+   found elsewhere, had one been there: each name a file the build read may
+   have been included by, in each include directory and in each directory
+   of a header read from one (where a quoted include looks first). Those
+   absent now go to <path>.absent, one a line; the cache keeps them with
+   the entry and a hit needs them still absent (ccache's rule: a build
+   depends on what was not there too). No include directory: none. */
+static void xrt__cpu_write_absent(const char *path, const char *deps, const xrt__cpu_text *incs)
+{
+    char apath[PATH_MAX + 16], word[PATH_MAX], real[PATH_MAX], *text, *slash;
+    const char *p, *list;
+    size_t len = 0, plen = strlen(path);
+    xrt__cpu_text dirs = {NULL, 0, 0, 0};
+    FILE *out;
+    if (!incs->len) return;
+    snprintf(apath, sizeof apath, "%s.absent", path);
+    if (!(text = xrt__cache_read(deps, &len)) || !(list = strchr(text, ':'))) {
+        XRT_FREE(text);
+        return; /* no list: the cache keeps nothing of this build */
+    }
+    xrt__cpu_text_add(&dirs, incs->p, incs->len);
+    for (p = list + 1; xrt__deps_word(&p, word, sizeof word);)
+        if (realpath(word, real) && xrt__cpu_under(real, incs) && (slash = strrchr(real, '/')) != NULL) {
+            *slash = 0;
+            if (!xrt__cpu_text_has(&dirs, real)) xrt__cpu_text_add(&dirs, real, strlen(real) + 1);
+        }
+    if (!dirs.oom && (out = fopen(apath, "w")) != NULL) {
+        for (p = list + 1; xrt__deps_word(&p, word, sizeof word);)
+            if (realpath(word, real) && !(!strncmp(real, path, plen) && real[plen] == '.'))
+                xrt__cpu_absent_names(out, real, incs, &dirs);
+        if (fclose(out) != 0) unlink(apath), xrt__cpu_unlistable(deps);
+    } else {
+        xrt__cpu_unlistable(deps);
+    }
+    XRT_FREE(dirs.p);
+    XRT_FREE(text);
 }
 
 /* cc -shared -fPIC -O2 [options] -idirafter <kernel header> -MD -MF
@@ -4570,6 +5204,8 @@ static xrt_status xrt__cpu_build_c(void *ctx, const char *path, char *log, size_
         if (st == XRT_SUCCESS && code == 0) xrt__cpu_unlistable(deps);
     } else if (st == XRT_SUCCESS && code == 0) {
         xrt__cpu_add_linker_inputs(deps, ldeps);
+        xrt__cpu_add_response_files(deps, &b->rsp);
+        xrt__cpu_write_absent(path, deps, &b->incs);
     }
     unlink(ldeps);
     unlink(src);
@@ -4738,6 +5374,8 @@ static int xrt__cpu_relative(const xrt__cpu_build *b)
         if (xrt__cpu_relative_word(b->cc[i])) return 1;
     for (i = 0; i < b->nopt; i++)
         if (xrt__cpu_relative_word(b->opt[i])) return 1;
+    for (i = 0; i < b->words.len; i += strlen(b->words.p + i) + 1) /* those of response files too */
+        if (xrt__cpu_relative_word(b->words.p + i)) return 1;
     for (i = 0; i < sizeof lists / sizeof lists[0]; i++) {
         const char *p = getenv(lists[i]);
         while (p && *p) { /* an empty element is the working directory too */
@@ -4747,6 +5385,119 @@ static int xrt__cpu_relative(const xrt__cpu_build *b)
         }
     }
     return 0;
+}
+
+/* A file read whole (NUL-terminated; free it), up to 16 MiB; NULL if not. */
+static char *xrt__cpu_read_all(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    xrt__cpu_text t = {NULL, 0, 0, 0};
+    char buf[4096];
+    size_t got;
+    if (!f) return NULL;
+    while ((got = fread(buf, 1, sizeof buf, f)) > 0 && t.len < (16u << 20)) xrt__cpu_text_add(&t, buf, got);
+    if (ferror(f) || t.len >= (16u << 20) || t.oom || (!t.p && (xrt__cpu_text_add(&t, "", 0), t.oom))) {
+        XRT_FREE(t.p);
+        t.p = NULL;
+    }
+    fclose(f);
+    *len = t.len;
+    return t.p;
+}
+
+static void xrt__cpu_expand(xrt__cpu_build *b, const char *w, int depth, xrt__key *key);
+static int xrt__cpu_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+
+/* A response file's words as GCC reads them (libiberty's buildargv):
+   blanks separate, quotes group, a backslash takes the next character. */
+static void xrt__cpu_rsp_parse(xrt__cpu_build *b, const char *p, int depth, xrt__key *key)
+{
+    char *w = (char *)XRT_MALLOC(strlen(p) + 1);
+    size_t n;
+    int sq, dq;
+    if (!w) {
+        b->words.oom = 1;
+        return;
+    }
+    for (;;) {
+        while (*p && xrt__cpu_blank(*p)) p++;
+        if (!*p) break;
+        for (n = 0, sq = dq = 0; *p && (sq || dq || !xrt__cpu_blank(*p)); p++) {
+            if (*p == '\\' && p[1]) w[n++] = *++p;
+            else if (sq || dq) {
+                if (*p == (sq ? '\'' : '"')) sq = dq = 0;
+                else w[n++] = *p;
+            } else if (*p == '\'' || *p == '"') {
+                sq = *p == '\'', dq = *p == '"';
+            } else {
+                w[n++] = *p;
+            }
+        }
+        w[n] = 0;
+        xrt__cpu_expand(b, w, depth + 1, key);
+    }
+    XRT_FREE(w);
+}
+
+/* A word of XRT_CC or the options into b->words, a response file (@file,
+   nested ones too, as GCC and Clang read them) replaced by its words: its
+   path and contents go into the key and its path into b->rsp, so a changed
+   response file is another key and, listed with the files the build read,
+   a changed one is never a hit. A word that names no readable file stays,
+   as the compiler keeps it. */
+static void xrt__cpu_expand(xrt__cpu_build *b, const char *w, int depth, xrt__key *key)
+{
+    char real[PATH_MAX], *text;
+    size_t len = 0;
+    if (w[0] != '@' || depth > 8 || !realpath(w + 1, real) || !(text = xrt__cpu_read_all(real, &len))) {
+        xrt__cpu_text_word(&b->words, w);
+        return;
+    }
+    xrt__key_str(key, real);
+    xrt__key_add(key, text, len);
+    if (!xrt__cpu_text_has(&b->rsp, real)) xrt__cpu_text_word(&b->rsp, real);
+    xrt__cpu_rsp_parse(b, text, depth, key);
+    XRT_FREE(text);
+}
+
+/* An include directory, absolute and, where it is there, as realpath
+   names it (as the dependency list names the files in it). */
+static void xrt__cpu_add_include(xrt__cpu_build *b, const char *dir, size_t n, const char *cwd)
+{
+    char want[PATH_MAX], real[PATH_MAX];
+    if (n == 0) dir = ".", n = 1; /* an empty element of a list: the working directory */
+    if ((size_t)snprintf(want, sizeof want, "%s%s%.*s", dir[0] == '/' ? "" : cwd, dir[0] == '/' ? "" : "/", (int)n,
+                         dir) >= sizeof want)
+        return;
+    if (realpath(want, real)) snprintf(want, sizeof want, "%s", real);
+    while (strlen(want) > 1 && want[strlen(want) - 1] == '/') want[strlen(want) - 1] = 0;
+    if (!xrt__cpu_text_has(&b->incs, want)) xrt__cpu_text_word(&b->incs, want);
+}
+
+/* The include directories the expanded words and the environment name:
+   where the compiler looks for a header before its own directories. */
+static void xrt__cpu_include_dirs(xrt__cpu_build *b, const char *cwd)
+{
+    static const char *const opts[] = {"-I", "-iquote", "-isystem", "-idirafter", "--include-directory="};
+    static const char *const lists[] = {"CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH", "OBJC_INCLUDE_PATH"};
+    size_t off, i, n;
+    for (off = 0; off < b->words.len; off += strlen(b->words.p + off) + 1) {
+        const char *w = b->words.p + off, *next = off + strlen(w) + 1 < b->words.len ? w + strlen(w) + 1 : NULL;
+        for (i = 0; i < sizeof opts / sizeof opts[0]; i++)
+            if (!strncmp(w, opts[i], n = strlen(opts[i]))) {
+                const char *dir = w[n] ? w + n : next;
+                if (dir && strcmp(w, "-I-")) xrt__cpu_add_include(b, dir, strlen(dir), cwd);
+                break;
+            }
+    }
+    for (i = 0; i < sizeof lists / sizeof lists[0]; i++) {
+        const char *p = getenv(lists[i]);
+        while (p && *p) {
+            n = strcspn(p, ":");
+            xrt__cpu_add_include(b, p, n, cwd);
+            p += n + (p[n] == ':');
+        }
+    }
 }
 
 /* The key of an image on this CPU: target, toolchain, options, input, the
@@ -4759,6 +5510,7 @@ static xrt_status xrt__cpu_module_key(const xrt_backend *self, xrt__cpu_build *b
     static const char *const env[] = {"CPATH", "C_INCLUDE_PATH", "LIBRARY_PATH", "GCC_EXEC_PREFIX", "COMPILER_PATH",
                                       "SOURCE_DATE_EPOCH"};
     xrt_target t;
+    char cwd[PATH_MAX];
     size_t i;
     xrt_status st = xrt__target_get(self, &t);
     if (st != XRT_SUCCESS) return st;
@@ -4769,12 +5521,14 @@ static xrt_status xrt__cpu_module_key(const xrt_backend *self, xrt__cpu_build *b
     xrt__key_str(key, options);
     for (i = 0; i < b->ncc; i++) xrt__key_str(key, b->cc[i]); /* XRT_CC's own options too */
     for (i = 0; i < sizeof env / sizeof env[0]; i++) xrt__key_str(key, getenv(env[i]));
-    if (xrt__cpu_relative(b)) {
-        char cwd[PATH_MAX];
-        if (!getcwd(cwd, sizeof cwd))
-            return xrt_native_error(XRT_ERROR_SYSTEM, "cpu: xrt_module_load", "getcwd", errno, "errno", strerror(errno));
-        xrt__key_str(key, cwd);
-    }
+    for (i = 1; i < b->ncc; i++) xrt__cpu_expand(b, b->cc[i], 0, key);
+    for (i = 0; i < b->nopt; i++) xrt__cpu_expand(b, b->opt[i], 0, key);
+    if (!getcwd(cwd, sizeof cwd))
+        return xrt_native_error(XRT_ERROR_SYSTEM, "cpu: xrt_module_load", "getcwd", errno, "errno", strerror(errno));
+    if (xrt__cpu_relative(b)) xrt__key_str(key, cwd);
+    xrt__cpu_include_dirs(b, cwd);
+    if (b->words.oom || b->rsp.oom || b->incs.oom)
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_module_load", "no memory for the compiler's arguments");
     return xrt__cpu_cc_identity(b, key, log, log_size);
 }
 
@@ -4842,6 +5596,9 @@ static xrt_status xrt__cpu_module_load(const xrt_backend *self, void **module, c
                             xrt__cpu_dlopen, m, &dl, log, log_size);
     XRT_FREE(b->cc);
     XRT_FREE(b->opt);
+    XRT_FREE(b->words.p);
+    XRT_FREE(b->rsp.p);
+    XRT_FREE(b->incs.p);
     XRT_FREE(b);
     if (st != XRT_SUCCESS) {
         if (m->dl) { /* opened, then the cache failed: not so today, but m must not stay listed */
@@ -4888,6 +5645,44 @@ static xrt_status xrt__cpu_kernel_symbol(xrt__cpu_module *m, const char *name, v
     return XRT_SUCCESS;
 }
 
+/* The layout of kernel `name`'s parameters that its source declares: the
+   array <name>_xrt_params of the module's own object, ended by an entry of
+   size 0 (at most XRT_MAX_KERNEL_ARGS entries are read). None: f->params
+   stays NULL. */
+static void xrt__cpu_kernel_params(xrt__cpu_module *m, const char *name, xrt__cpu_function *f)
+{
+    char sym[256];
+    struct link_map *own = NULL, *in = NULL;
+    Dl_info info;
+    const xrt_kernel_param *p;
+    size_t n = 0;
+    if (snprintf(sym, sizeof sym, "%s_xrt_params", name) >= (int)sizeof sym) return;
+    p = (const xrt_kernel_param *)dlsym(m->dl, sym);
+    if (!p || dlinfo(m->dl, RTLD_DI_LINKMAP, &own) != 0 || !dladdr1(p, &info, (void **)&in, RTLD_DL_LINKMAP) ||
+        in != own)
+        return;
+    while (n < XRT_MAX_KERNEL_ARGS && p[n].size) n++;
+    f->params = p;
+    f->nparams = n;
+}
+
+static xrt_status xrt__cpu_function_get_param_info(const xrt_backend *self, void *function, size_t index,
+                                                   size_t *offset, size_t *size)
+{
+    const xrt__cpu_function *f = (const xrt__cpu_function *)function;
+    (void)self;
+    if (!f->params)
+        return xrt_error(XRT_ERROR_UNSUPPORTED, "cpu: xrt_function_get_param_info",
+                         "the kernel's source declares no layout of its parameters (an array <kernel>_xrt_params "
+                         "of xrt_kernel_param, ended by {0, 0})");
+    if (index >= f->nparams)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "cpu: xrt_function_get_param_info",
+                         "no parameter %zu: the kernel has %zu", index, f->nparams);
+    *offset = f->params[index].offset;
+    *size = f->params[index].size;
+    return XRT_SUCCESS;
+}
+
 /* Called with the core's module lock held: the list needs no lock of its own. */
 static xrt_status xrt__cpu_module_get_function(const xrt_backend *self, void **function, void *module, const char *name)
 {
@@ -4900,6 +5695,7 @@ static xrt_status xrt__cpu_module_get_function(const xrt_backend *self, void **f
         return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_module_get_function", "no memory for a function");
     memcpy(&f->kernel, &sym, sizeof sym);
     f->max_shared = XRT_DEFAULT_MAX_DYNAMIC_SHARED_BYTES;
+    xrt__cpu_kernel_params(m, name, f);
     f->module = m;
     f->next = m->fns;
     m->fns = f;
@@ -5254,7 +6050,9 @@ typedef struct xrt__cpu_node {
                              graph: its plan), owned by the node */
     xrt_memcpy_kind copy_kind; /* a copy's, as given */
     xrt_memset_node_params set; /* a memset's, as given: op does those of bytes in one row */
-    struct { size_t dpitch, spitch, width, height; } rect; /* a 2-D copy's (xrt__cpu_run_copy_rows); height 0: 1-D */
+    struct {
+        size_t dpitch, spitch, width, height, depth, dslice, sslice;
+    } rect; /* a 2-D or 3-D copy's (xrt__cpu_run_copy_rows), height 0: 1-D; a 3-D memset's depth and dslice */
 } xrt__cpu_node;
 
 /* Nodes stay where they are added: a node is index + 1 to the dispatch
@@ -5481,7 +6279,28 @@ static void xrt__cpu_run_copy_rows(xrt__cpu_op *op)
     r.spitch = nd->rect.spitch;
     r.width = nd->rect.width;
     r.height = nd->rect.height;
+    r.depth = nd->rect.depth;
+    r.dslice = nd->rect.dslice;
+    r.sslice = nd->rect.sslice;
     r.esize = 1;
+    xrt__cpu_rect_run(&r);
+}
+
+/* A 3-D memset node: its first slice is its memset params (set), its
+   slices in rect. */
+static void xrt__cpu_run_set_box(xrt__cpu_op *op)
+{
+    const xrt__cpu_node *nd = (const xrt__cpu_node *)(const void *)((const char *)op - offsetof(xrt__cpu_node, op));
+    xrt__cpu_rect r;
+    memset(&r, 0, sizeof r);
+    r.dst = (unsigned char *)nd->set.dst;
+    r.dpitch = nd->set.pitch;
+    r.width = nd->set.width;
+    r.height = nd->set.height;
+    r.depth = nd->rect.depth;
+    r.dslice = nd->rect.dslice;
+    r.value = nd->set.value;
+    r.esize = nd->set.element_size;
     xrt__cpu_rect_run(&r);
 }
 
@@ -5493,15 +6312,20 @@ static void xrt__cpu_rect_node(xrt__cpu_node *nd, const xrt__cpu_rect *r)
         nd->op.run = xrt__cpu_run_copy_rows;
         nd->op.u.copy.dst = r->dst;
         nd->op.u.copy.src = r->src;
-        nd->op.u.copy.size = (r->height - 1) * r->spitch + r->width; /* the source's span */
+        nd->op.u.copy.size = (r->depth - 1) * r->sslice + (r->height - 1) * r->spitch + r->width; /* the source's span */
         nd->rect.dpitch = r->dpitch;
         nd->rect.spitch = r->spitch;
         nd->rect.width = r->width;
         nd->rect.height = r->height;
+        nd->rect.depth = r->depth;
+        nd->rect.dslice = r->dslice;
+        nd->rect.sslice = r->sslice;
     } else {
-        nd->op.run = xrt__cpu_run_set_rows;
+        nd->op.run = r->depth > 1 ? xrt__cpu_run_set_box : xrt__cpu_run_set_rows;
         nd->op.u.set.dst = r->dst;
-        nd->op.u.set.size = (r->height - 1) * r->dpitch + r->width * r->esize;
+        nd->op.u.set.size = (r->depth - 1) * r->dslice + (r->height - 1) * r->dpitch + r->width * r->esize;
+        nd->rect.depth = r->depth;
+        nd->rect.dslice = r->dslice;
         nd->op.u.set.value = (int)(r->value & 0xffu);
         nd->set.dst = r->dst;
         nd->set.pitch = r->dpitch;
@@ -5562,6 +6386,17 @@ static xrt_status xrt__cpu_cap_cannot_locked(xrt__cpu_stream *s, const char *who
     return xrt__cpu_cap_fail_locked(s->cap, XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, who,
                                     "%s is capturing, and the CPU backend cannot capture this operation (%s); "
                                     "the capture is invalidated", s->cap_name, what);
+}
+
+/* The same, taking the lock; success where the stream's capture ended meanwhile. */
+static xrt_status xrt__cpu_cap_cannot(void *stream, const char *who, const char *what)
+{
+    xrt__cpu_stream *s = xrt__cpu_stream_of(stream);
+    xrt_status st = XRT_SUCCESS;
+    pthread_mutex_lock(&xrt__cpu_cap_lock);
+    if (s->cap) st = xrt__cpu_cap_cannot_locked(s, who, what);
+    xrt__cpu_cap_unlock();
+    return st;
 }
 
 static void xrt__cpu_run_nothing(xrt__cpu_op *op) { (void)op; }
@@ -5702,6 +6537,7 @@ static int xrt__cpu_gmem_free(void *ptr, const char *who, xrt_status *st)
                 *st = m->a[i].live ? XRT_SUCCESS
                                    : xrt_error(XRT_ERROR_INVALID_VALUE, who, "%p is a graph's allocation, not "
                                                "allocated now (a launch allocates it)", ptr);
+                if (m->a[i].live) xrt__cpu_ipc_unexport(ptr); /* the graph keeps it, but no new open succeeds */
                 m->a[i].live = 0;
             }
     pthread_mutex_unlock(&xrt__cpu_gleft_lock);
@@ -6508,6 +7344,10 @@ static void xrt__cpu_dot_operands(FILE *f, const xrt__cpu_node *n)
         const char *name = dladdr((void *)(uintptr_t)l->kernel, &info) && info.dli_sname ? info.dli_sname : "?";
         fprintf(f, "\\n%s grid (%u, %u, %u) block (%u, %u, %u) shared %zu", name, l->grid.x, l->grid.y, l->grid.z,
                 l->block.x, l->block.y, l->block.z, l->shared);
+    } else if (n->kind == XRT__CPU_NODE_COPY && n->rect.depth > 1) {
+        fprintf(f, "\\n%zu x %zu x %zu bytes from %p (pitch %zu, slice %zu) to %p (pitch %zu, slice %zu)",
+                n->rect.width, n->rect.height, n->rect.depth, op->u.copy.src, n->rect.spitch, n->rect.sslice,
+                op->u.copy.dst, n->rect.dpitch, n->rect.dslice);
     } else if (n->kind == XRT__CPU_NODE_COPY && n->rect.height) {
         fprintf(f, "\\n%zu x %zu bytes from %p (pitch %zu) to %p (pitch %zu)", n->rect.width, n->rect.height,
                 op->u.copy.src, n->rect.spitch, op->u.copy.dst, n->rect.dpitch);
@@ -6883,16 +7723,19 @@ static int xrt__cpu_node_differ(const xrt__cpu_node *x, const xrt__cpu_node *y, 
     case XRT__CPU_NODE_COPY:
         if ((x->rect.height || y->rect.height) &&
             (x->rect.height != y->rect.height || x->rect.width != y->rect.width || x->rect.dpitch != y->rect.dpitch ||
-             x->rect.spitch != y->rect.spitch || x->op.u.copy.dst != y->op.u.copy.dst ||
+             x->rect.spitch != y->rect.spitch || x->rect.depth != y->rect.depth || x->rect.dslice != y->rect.dslice ||
+             x->rect.sslice != y->rect.sslice || x->op.u.copy.dst != y->op.u.copy.dst ||
              x->op.u.copy.src != y->op.u.copy.src))
             return xrt__cpu_update_fail(e, XRT_GRAPH_EXEC_UPDATE_PARAMETERS_CHANGED, j, UINT32_MAX,
-                                        "node %u: a 2-D copy cannot change", k);
+                                        "node %u: a 2-D or 3-D copy cannot change", k);
         return xrt__cpu_update_pointer(x->op.u.copy.src, y->op.u.copy.src, "source", k, e) ||
                xrt__cpu_update_pointer(x->op.u.copy.dst, y->op.u.copy.dst, "destination", k, e);
     case XRT__CPU_NODE_SET:
-        if ((x->set.height > 1 || y->set.height > 1 || x->set.element_size != y->set.element_size) &&
+        if ((x->set.height > 1 || y->set.height > 1 || x->set.element_size != y->set.element_size ||
+             x->rect.depth > 1 || y->rect.depth > 1) &&
             (x->set.dst != y->set.dst || x->set.pitch != y->set.pitch || x->set.value != y->set.value ||
-             x->set.element_size != y->set.element_size || x->set.width != y->set.width || x->set.height != y->set.height))
+             x->set.element_size != y->set.element_size || x->set.width != y->set.width || x->set.height != y->set.height ||
+             x->rect.depth != y->rect.depth || x->rect.dslice != y->rect.dslice))
             return xrt__cpu_update_fail(e, XRT_GRAPH_EXEC_UPDATE_PARAMETERS_CHANGED, j, UINT32_MAX,
                                         "node %u: only a memset of one row of bytes can change", k);
         return xrt__cpu_update_pointer(x->set.dst, y->set.dst, "destination", k, e);
@@ -7180,7 +8023,11 @@ static xrt_status xrt__cpu_graph_node_get_params(const xrt_backend *self, void *
     (void)self;
     if (nd->kind == XRT__CPU_NODE_COPY && nd->rect.height)
         return xrt_error(XRT_ERROR_UNSUPPORTED, "cpu: xrt_graph_node_get_params",
-                         "the node is a 2-D copy, which xrt_memcpy_node_params cannot describe (not yet)");
+                         "the node is a %s copy, which xrt_memcpy_node_params cannot describe (not yet)",
+                         nd->rect.depth > 1 ? "3-D" : "2-D");
+    if (nd->kind == XRT__CPU_NODE_SET && nd->rect.depth > 1)
+        return xrt_error(XRT_ERROR_UNSUPPORTED, "cpu: xrt_graph_node_get_params",
+                         "the node is a 3-D memset, which xrt_memset_node_params cannot describe");
     p->type = (xrt_graph_node_type)xrt__cpu_node_types[nd->kind];
     if (nd->kind == XRT__CPU_NODE_KERNEL) {
         const xrt__cpu_launch *l = (const xrt__cpu_launch *)nd->op.u.host.user;
@@ -7281,6 +8128,7 @@ static int xrt__cpu_edge_edit(xrt__cpu_graph *g, uint32_t f, uint32_t t, int rem
         return 1;
     }
     if (!xrt__cpu_graph_room(g, nd->ndeps + 1)) return 0; /* also room for a node: harmless */
+    nd = &g->node[t]; /* that room may have moved the nodes (a full graph: a copy, a child's graph) */
     if (nd->ndeps) memmove(g->dep + g->ndep, g->dep + nd->deps, nd->ndeps * sizeof *g->dep);
     nd->deps = g->ndep;
     g->dep[g->ndep + nd->ndeps++] = f;
@@ -7595,7 +8443,13 @@ static void xrt__cpu_fork_child(void)
     xrt__cpu_stream *s;
     xrt__cpu_event *e;
     int i;
-    for (e = xrt__cpu.events; e; e = e->next) e->lock = 0; /* its holder did not come along */
+    for (e = xrt__cpu.events; e; e = e->next) {
+        e->lock = 0; /* its holder did not come along */
+        if (e->shared_fd >= 0) { /* an opened event's lock is the parent's */
+            close(e->shared_fd);
+            e->shared_fd = -2;
+        }
+    }
     for (i = 0; i < XRT__CPU_DEVICES_MAX; i++) xrt__cpu.legacy[i].lock = 0;
     for (s = xrt__cpu.list.next; s && s != &xrt__cpu.list; s = s->next) {
         s->lock = 0; /* its holder did not come along */
@@ -7641,6 +8495,7 @@ static xrt_status xrt__cpu_init(const xrt_backend *self, char *reason, size_t n)
     if (!settle_registered && pthread_atfork(xrt__cpu_fork_settle, NULL, NULL) == 0) settle_registered = 1;
     xrt__cpu_split_bytes = split == 0 || split > SIZE_MAX ? SIZE_MAX : (size_t)split; /* 0: never split */
     xrt__cpu_threads = xrt__env_number("XRT_CPU_THREADS", 0);
+    xrt__cpu_populate = xrt__env_switch("XRT_CPU_POPULATE", 0);
     xrt__cpu_counter_init(&xrt__cpu.exited, xrt__cpu.exited.value);
     xrt__cpu_counter_init(&xrt__cpu.entered, xrt__cpu.entered.value);
     xrt__cpu.list.next = xrt__cpu.list.prev = &xrt__cpu.list;

@@ -46,6 +46,9 @@
     X(host_params, struct cudaHostNodeParams *)   \
     X(host_params_in, const struct cudaHostNodeParams *) \
     X(memcpy3d, struct cudaMemcpy3DParms *)       \
+    X(memcpy3d_in, const struct cudaMemcpy3DParms *) \
+    X(pitched_ptr, struct cudaPitchedPtr)         \
+    X(extent, struct cudaExtent)                  \
     X(ipc_mem_handle, cudaIpcMemHandle_t)         \
     X(ipc_event_handle, cudaIpcEventHandle_t)
 #define XRT__CUDA_TYPEDEF(name, type) typedef type xrt__cuda_t_##name;
@@ -141,6 +144,8 @@ static const xrt__gpu_error xrt__cuda_errors[] = {
     {cudaErrorGraphExecUpdateFailure, XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE},
     {cudaErrorPeerAccessAlreadyEnabled, XRT_ERROR_PEER_ACCESS_ALREADY_ENABLED},
     {cudaErrorPeerAccessNotEnabled, XRT_ERROR_PEER_ACCESS_NOT_ENABLED},
+    {cudaErrorHostMemoryAlreadyRegistered, XRT_ERROR_HOST_MEMORY_ALREADY_REGISTERED},
+    {cudaErrorHostMemoryNotRegistered, XRT_ERROR_HOST_MEMORY_NOT_REGISTERED},
 };
 
 /* xrt's capture modes and statuses are CUDA's. */
@@ -658,6 +663,24 @@ static int xrt__cuda_param_bytes(xrt__gpu *g, void *fn, size_t *bytes)
     return i > 0 || e == CUDA_ERROR_INVALID_VALUE;
 }
 
+/* Parameter `index` of the kernel, as the driver tells it (CUDA 12.4 on). */
+static xrt_status xrt__cuda_param_info(xrt__gpu *g, void *fn, size_t index, size_t *offset, size_t *size)
+{
+    const xrt__cuda_driver *d = &xrt__cuda_drv;
+    int lib = xrt__cuda_has_libraries(d), e;
+    int (*info)(void *, size_t, size_t *, size_t *) = lib ? d->KernelGetParamInfo : d->FuncGetParamInfo;
+    const char *call = lib ? "cuKernelGetParamInfo" : "cuFuncGetParamInfo";
+    (void)g;
+    if (!info)
+        return xrt_error(XRT_ERROR_UNSUPPORTED, "cuda: xrt_function_get_param_info",
+                         "the driver has no %s (CUDA 12.4 on): pack the arguments with xrt_kernel_args", call);
+    e = info(fn, index, offset, size);
+    if (e == CUDA_ERROR_INVALID_VALUE)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "cuda: xrt_function_get_param_info",
+                         "no parameter %zu (%s: CUDA_ERROR_INVALID_VALUE)", index, call);
+    return e == CUDA_SUCCESS ? XRT_SUCCESS : xrt__cuda_driver_fail(d, e, call, "function_get_param_info");
+}
+
 static xrt_status xrt__cuda_function_attributes(xrt__gpu *g, void *fn, xrt_function_attributes *a)
 {
     const xrt__cuda_driver *d = &xrt__cuda_drv;
@@ -817,7 +840,11 @@ XRT__GPU_ASSERT(sizeof(dim3) == sizeof(xrt_dim3) && sizeof(((struct cudaKernelNo
                     sizeof(((struct cudaMemsetParams *)0)->value) == sizeof(unsigned) &&
                     sizeof(((struct cudaMemsetParams *)0)->elementSize) == sizeof(unsigned) &&
                     sizeof(struct cudaPos) == 3 * sizeof(size_t) && sizeof(struct cudaExtent) == 3 * sizeof(size_t) &&
-                    offsetof(struct cudaPitchedPtr, ptr) == 0 && sizeof(enum cudaMemcpyKind) == sizeof(int),
+                    offsetof(struct cudaPitchedPtr, ptr) == 0 && sizeof(enum cudaMemcpyKind) == sizeof(int) &&
+                    offsetof(struct cudaPitchedPtr, pitch) == offsetof(xrt_pitched_ptr, pitch) &&
+                    offsetof(struct cudaPitchedPtr, ysize) == offsetof(xrt_pitched_ptr, ysize) &&
+                    offsetof(struct cudaExtent, depth) == offsetof(xrt_extent, depth) &&
+                    offsetof(struct cudaPos, z) == offsetof(xrt_pos, z),
                 "CUDA's node struct fields are not of the sizes xrt writes");
 XRT__GPU_ASSERT(sizeof(struct cudaHostNodeParams) == 2 * sizeof(void *) && offsetof(struct cudaHostNodeParams, userData) == sizeof(void *),
                 "cudaHostNodeParams is not (fn, user)");
@@ -1032,6 +1059,7 @@ static void xrt__cuda_fill(xrt_backend *t)
     g->occupancy_blocks = xrt__cuda_occupancy_blocks;
     g->occupancy_block_size = xrt__cuda_occupancy_block_size;
     g->param_bytes = xrt__cuda_param_bytes;
+    g->param_info = xrt__cuda_param_info;
     g->node_kinds = xrt__cuda_node_kinds;
     g->nnode_kinds = sizeof xrt__cuda_node_kinds / sizeof xrt__cuda_node_kinds[0];
     g->exec_update_call = "cudaGraphExecUpdate";

@@ -85,6 +85,11 @@
     X(Free, cudaFree, 0, hipFree, 0, XRT__GPU_T(error), (void *ptr))                                                     \
     X(HostAlloc, cudaHostAlloc, 0, hipHostMalloc, 0, XRT__GPU_T(error), (void **ptr, size_t size, unsigned flags))       \
     X(FreeHost, cudaFreeHost, 0, hipHostFree, 0, XRT__GPU_T(error), (void *ptr))                                         \
+    X(HostRegister, cudaHostRegister, 1, hipHostRegister, 1, XRT__GPU_T(error),                                          \
+      (void *ptr, size_t size, unsigned flags))                                                                          \
+    X(HostUnregister, cudaHostUnregister, 1, hipHostUnregister, 1, XRT__GPU_T(error), (void *ptr))                       \
+    X(HostGetDevicePointer, cudaHostGetDevicePointer, 1, hipHostGetDevicePointer, 1, XRT__GPU_T(error),                  \
+      (void **dptr, void *hptr, unsigned flags))                                                                         \
     X(MallocAsync, cudaMallocAsync, 0, hipMallocAsync, 1, XRT__GPU_T(error),                                             \
       (void **ptr, size_t size, XRT__GPU_T(stream) stream))                                                              \
     X(FreeAsync, cudaFreeAsync, 0, hipFreeAsync, 1, XRT__GPU_T(error), (void *ptr, XRT__GPU_T(stream) stream))           \
@@ -98,6 +103,10 @@
        XRT__GPU_T(memcpy_kind) kind, XRT__GPU_T(stream) stream))                                                         \
     X(Memset2DAsync, cudaMemset2DAsync, 1, hipMemset2DAsync, 1, XRT__GPU_T(error),                                       \
       (void *dst, size_t pitch, int value, size_t width, size_t height, XRT__GPU_T(stream) stream))                      \
+    X(Memcpy3DAsync, cudaMemcpy3DAsync, 1, hipMemcpy3DAsync, 1, XRT__GPU_T(error),                                       \
+      (XRT__GPU_T(memcpy3d_in) p, XRT__GPU_T(stream) stream))                                                            \
+    X(Memset3DAsync, cudaMemset3DAsync, 1, hipMemset3DAsync, 1, XRT__GPU_T(error),                                       \
+      (XRT__GPU_T(pitched_ptr) p, int value, XRT__GPU_T(extent) extent, XRT__GPU_T(stream) stream))                      \
     X(PointerGetAttributes, cudaPointerGetAttributes, 0, hipPointerGetAttributes, 0, XRT__GPU_T(error),                  \
       (XRT__GPU_T(pointer_attr) attr, const void *ptr))                                                                  \
     X(StreamCreateWithFlags, cudaStreamCreateWithFlags, 0, hipStreamCreateWithFlags, 0, XRT__GPU_T(error),               \
@@ -292,6 +301,9 @@ typedef struct xrt__gpu_ipc_handle { char reserved[64]; } xrt__gpu_ipc_handle; /
     X(host_params, void *)                 \
     X(host_params_in, const void *)        \
     X(memcpy3d, void *)                    \
+    X(memcpy3d_in, const void *)           \
+    X(pitched_ptr, xrt_pitched_ptr)        \
+    X(extent, xrt_extent)                  \
     X(ipc_mem_handle, xrt__gpu_ipc_handle) \
     X(ipc_event_handle, xrt__gpu_ipc_handle)
 #define XRT__GPU_TYPEDEF(name, type) typedef type xrt__gpu_t_##name;
@@ -416,6 +428,8 @@ struct xrt__gpu {
     /* the bytes of a kernel's parameters into *bytes; 0 where the runtime
        cannot tell (may be NULL) */
     int (*param_bytes)(xrt__gpu *g, void *fn, size_t *bytes);
+    /* parameter `index`'s offset and size (NULL: the runtime cannot tell) */
+    xrt_status (*param_info)(xrt__gpu *g, void *fn, size_t index, size_t *offset, size_t *size);
     /* graphs: the node types xrt_graph_get_info counts, and the entry points
        whose signatures differ between the vendors (or between CUDA 12 and
        13), set by `loaded` where the runtime has them, else NULL (no
@@ -934,6 +948,32 @@ static xrt_status xrt__gpu_free_host(const xrt_backend *self, void *ptr)
 {
     const xrt__gpu *g = (const xrt__gpu *)self->user;
     return XRT__GPU_CHECK(g, g->rt.FreeHost(ptr), XRT__GPU_CALL(FreeHost));
+}
+
+/* >> gpu: registered host memory: the runtime's calls (optional entry
+   points: a runtime without them answers "unsupported"); its flags are
+   xrt's (CUDA's values; HIP's are the same). */
+static xrt_status xrt__gpu_rect_lack(const xrt__gpu *g, size_t call, const char *op) XRT__COLD;
+static xrt_status xrt__gpu_host_register(const xrt_backend *self, void *ptr, size_t size, unsigned flags)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    if (!g->rt.HostRegister) return xrt__gpu_rect_lack(g, XRT__GPU_CALL(HostRegister), "host_register");
+    return XRT__GPU_CHECK(g, g->rt.HostRegister(ptr, size, flags), XRT__GPU_CALL(HostRegister));
+}
+
+static xrt_status xrt__gpu_host_unregister(const xrt_backend *self, void *ptr)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    if (!g->rt.HostUnregister) return xrt__gpu_rect_lack(g, XRT__GPU_CALL(HostUnregister), "host_unregister");
+    return XRT__GPU_CHECK(g, g->rt.HostUnregister(ptr), XRT__GPU_CALL(HostUnregister));
+}
+
+static xrt_status xrt__gpu_host_get_device_pointer(const xrt_backend *self, void **dptr, void *hptr, unsigned flags)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    if (!g->rt.HostGetDevicePointer)
+        return xrt__gpu_rect_lack(g, XRT__GPU_CALL(HostGetDevicePointer), "host_get_device_pointer");
+    return XRT__GPU_CHECK(g, g->rt.HostGetDevicePointer(dptr, hptr, flags), XRT__GPU_CALL(HostGetDevicePointer));
 }
 
 static xrt_status xrt__gpu_no_pools(const xrt__gpu *g, const char *op, int device)
@@ -1499,6 +1539,7 @@ static xrt_status xrt__gpu_get_target(const xrt_backend *self, int device, xrt_t
     xrt_device_prop p;
     xrt_status st = xrt__gpu_get_device_properties(self, &p, device);
     if (st != XRT_SUCCESS) return st;
+    snprintf(t->backend, sizeof t->backend, "%.15s", self->name); /* the backend that runs the code, behind any forwarder */
     snprintf(t->arch, sizeof t->arch, "%s", p.arch);
     t->vector_width = p.warp_size;
     return XRT_SUCCESS;
@@ -1836,6 +1877,17 @@ static xrt_status xrt__gpu_module_get_global(const xrt_backend *self, void **ptr
     return g->module_global(g, ((xrt__gpu_module *)module)->native, name, ptr, size);
 }
 
+static xrt_status xrt__gpu_function_get_param_info(const xrt_backend *self, void *function, size_t index,
+                                                   size_t *offset, size_t *size)
+{
+    xrt__gpu *g = (xrt__gpu *)self->user;
+    if (!g->param_info)
+        return xrt_error(XRT_ERROR_UNSUPPORTED, "xrt_function_get_param_info",
+                         "not supported by backend %s: its runtime gives no layout of a kernel's parameters "
+                         "(as cuFuncGetParamInfo does): pack the arguments with xrt_kernel_args", g->name);
+    return g->param_info(g, ((xrt__gpu_function *)function)->native, index, offset, size);
+}
+
 static xrt_status xrt__gpu_function_set_attribute(const xrt_backend *self, void *function, int attr, int value)
 {
     xrt__gpu *g = (xrt__gpu *)self->user;
@@ -2155,6 +2207,50 @@ typedef union xrt__gpu_node_buf {
     char bytes[XRT__GPU_NODE_BYTES];
 } xrt__gpu_node_buf;
 typedef struct xrt__gpu_host_params { xrt_host_fn fn; void *user; } xrt__gpu_host_params;
+
+/* >> gpu: 3-D memory: cudaMemcpy3DAsync with the vendor's params (no
+   arrays) written by its layout, and cudaMemset3DAsync, whose pitched
+   pointer and extent are xrt's (same fields, checked by each vendor file).
+   Optional entry points, as the 2-D ones. */
+static xrt_status xrt__gpu_memcpy_3d_async(const xrt_backend *self, const xrt_memcpy_3d_parms *p, void *stream)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    const xrt__gpu_layout *l = g->layout;
+    xrt__gpu_node_buf u;
+    int kind = (int)p->kind;
+    if (!g->rt.Memcpy3DAsync || !l) return xrt__gpu_rect_lack(g, XRT__GPU_CALL(Memcpy3DAsync), "memcpy_3d_async");
+    memset(&u, 0, sizeof u); /* no arrays */
+    XRT__GPU_PUT(u.bytes, l->copy_src_pos, p->src_pos);
+    XRT__GPU_PUT(u.bytes, l->copy_src_ptr, p->src_ptr);
+    XRT__GPU_PUT(u.bytes, l->copy_dst_pos, p->dst_pos);
+    XRT__GPU_PUT(u.bytes, l->copy_dst_ptr, p->dst_ptr);
+    XRT__GPU_PUT(u.bytes, l->copy_extent, p->extent);
+    XRT__GPU_PUT(u.bytes, l->copy_kind, kind);
+    return XRT__GPU_CHECK(g, g->rt.Memcpy3DAsync(u.bytes, stream), XRT__GPU_CALL(Memcpy3DAsync));
+}
+
+static xrt_status xrt__gpu_memcpy_3d(const xrt_backend *self, const xrt_memcpy_3d_parms *p)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    xrt_status st = xrt__gpu_memcpy_3d_async(self, p, NULL);
+    return st == XRT_SUCCESS ? XRT__GPU_CHECK(g, g->rt.StreamSynchronize(NULL), XRT__GPU_CALL(StreamSynchronize)) : st;
+}
+
+static xrt_status xrt__gpu_memset_3d_async(const xrt_backend *self, const xrt_pitched_ptr *dst, unsigned value,
+                                           const xrt_extent *extent, void *stream)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    if (!g->rt.Memset3DAsync) return xrt__gpu_rect_lack(g, XRT__GPU_CALL(Memset3DAsync), "memset_3d_async");
+    return XRT__GPU_CHECK(g, g->rt.Memset3DAsync(*dst, (int)value, *extent, stream), XRT__GPU_CALL(Memset3DAsync));
+}
+
+static xrt_status xrt__gpu_memset_3d(const xrt_backend *self, const xrt_pitched_ptr *dst, unsigned value,
+                                     const xrt_extent *extent)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    xrt_status st = xrt__gpu_memset_3d_async(self, dst, value, extent, NULL);
+    return st == XRT_SUCCESS ? XRT__GPU_CHECK(g, g->rt.StreamSynchronize(NULL), XRT__GPU_CALL(StreamSynchronize)) : st;
+}
 
 /* A kernel node xrt built, and what it was given. */
 typedef struct xrt__gpu_knode {

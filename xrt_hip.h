@@ -76,6 +76,9 @@ extern "C" {
     X(host_params, hipHostNodeParams *)           \
     X(host_params_in, const hipHostNodeParams *)  \
     X(memcpy3d, hipMemcpy3DParms *)               \
+    X(memcpy3d_in, const hipMemcpy3DParms *)      \
+    X(pitched_ptr, hipPitchedPtr)                 \
+    X(extent, hipExtent)                          \
     X(ipc_mem_handle, hipIpcMemHandle_t)          \
     X(ipc_event_handle, hipIpcEventHandle_t)
 #define XRT__HIP_TYPEDEF(name, type) typedef type xrt__hip_t_##name;
@@ -194,6 +197,8 @@ static const xrt__gpu_error xrt__hip_errors[] = {
     {XRT__HIP_GRAPH_EXEC_UPDATE_FAILURE, XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE},
     {hipErrorPeerAccessAlreadyEnabled, XRT_ERROR_PEER_ACCESS_ALREADY_ENABLED},
     {hipErrorPeerAccessNotEnabled, XRT_ERROR_PEER_ACCESS_NOT_ENABLED},
+    {hipErrorHostMemoryAlreadyRegistered, XRT_ERROR_HOST_MEMORY_ALREADY_REGISTERED},
+    {hipErrorHostMemoryNotRegistered, XRT_ERROR_HOST_MEMORY_NOT_REGISTERED},
 };
 
 /* xrt's capture modes and statuses are HIP's. */
@@ -361,7 +366,11 @@ XRT__GPU_ASSERT(sizeof(((hipKernelNodeParams *)0)->gridDim) == sizeof(xrt_dim3) 
                     sizeof(((hipMemsetParams *)0)->value) == sizeof(unsigned) &&
                     sizeof(((hipMemsetParams *)0)->elementSize) == sizeof(unsigned) &&
                     sizeof(struct hipPos) == 3 * sizeof(size_t) && sizeof(struct hipExtent) == 3 * sizeof(size_t) &&
-                    offsetof(struct hipPitchedPtr, ptr) == 0 && sizeof(hipMemcpyKind) == sizeof(int),
+                    offsetof(struct hipPitchedPtr, ptr) == 0 && sizeof(hipMemcpyKind) == sizeof(int) &&
+                    offsetof(struct hipPitchedPtr, pitch) == offsetof(xrt_pitched_ptr, pitch) &&
+                    offsetof(struct hipPitchedPtr, ysize) == offsetof(xrt_pitched_ptr, ysize) &&
+                    offsetof(struct hipExtent, depth) == offsetof(xrt_extent, depth) &&
+                    offsetof(struct hipPos, z) == offsetof(xrt_pos, z),
                 "HIP's node struct fields are not of the sizes xrt writes");
 XRT__GPU_ASSERT(sizeof(hipHostNodeParams) == 2 * sizeof(void *) && offsetof(hipHostNodeParams, userData) == sizeof(void *),
                 "hipHostNodeParams is not (fn, user)");
@@ -819,6 +828,7 @@ static void xrt__hip_fill(xrt_backend *t)
     g->function_attributes = xrt__hip_function_attributes;
     g->module_global = xrt__hip_module_global;
     g->function_set_attribute = NULL; /* hipFuncSetAttribute takes a host stub, not a module's function: not yet */
+    g->param_info = NULL;             /* HIP has no hipFuncGetParamInfo */
     g->occupancy_blocks = xrt__hip_occupancy_blocks;
     g->occupancy_block_size = xrt__hip_occupancy_block_size;
     g->node_kinds = xrt__hip_node_kinds;

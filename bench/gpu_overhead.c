@@ -122,6 +122,9 @@ static void CUDART_CB nothing(void *user) { (void)user; }
 PAIR(get_device, int d; RAW(cudaGetDevice(&d)), int d; XRT(xrt_get_device(&d)))
 PAIR(sync, RAW_SYNC, XRT_SYNC)
 PAIR(query, RAW(cudaStreamQuery(c->rs)), XRT(xrt_stream_query(c->xs)))
+/* a library handed a framework's stream: the handle from xrt_stream_from_native */
+PAIR(native_query, RAW(cudaStreamQuery(c->rs)),
+     xrt_stream s; XRT(xrt_stream_from_native(&s, (void *)c->rs)); XRT(xrt_stream_query(s)))
 PAIR(event, RAW(cudaEventRecord(c->re, c->rs)); RAW(cudaEventQuery(c->re)),
      XRT(xrt_event_record(c->xe, c->xs)); XRT(xrt_event_query(c->xe)))
 /* xrt_memcpy is cudaMemcpyAsync on stream 0 + cudaStreamSynchronize(0): the
@@ -180,6 +183,7 @@ static const row rows[] = {
     ROW("get device", get_device, 0, 100000),
     ROW("stream synchronize, idle", sync, 0, 20000),
     ROW("stream query, idle", query, 0, 20000),
+    ROW("stream query, idle, of a native stream", native_query, 0, 20000),
     ROW("event record + query", event, 0, 20000),
     ROW("memcpy H2D 64 B pinned (sync, stream 0)", memcpy_sync, SMALL, 5000),
     ROW("memcpy_async H2D 64 B pinned + sync", h2d_pinned, SMALL, 5000),

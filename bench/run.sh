@@ -16,6 +16,8 @@ section "dispatch (CPU backend)"
 $B/bench/dispatch
 if command -v valgrind > /dev/null; then sh bench/instructions.sh $B/bench/dispatch
 else echo "skipped: instruction count (valgrind is not installed)"; fi
+section "a library's own backend: push and pop (CPU backend)"
+$B/bench/backend_push
 section "start-up"
 $B/bench/startup
 section "CPU copies"
@@ -46,6 +48,8 @@ section "CPU copies split across cores (all usable cores, then one)"
 $B/bench/split
 if command -v taskset > /dev/null; then taskset -c 0 $B/bench/split 64
 else echo "skipped: one core (taskset is not installed)"; fi
+section "CPU pitched copies (xrt_memcpy_2d), against a row-by-row memcpy loop"
+$B/bench/memcpy2d
 section "CPU peer copies (two CPU devices), against memcpy"
 $B/bench/peer
 LOAD=${BENCH_LOAD_RUN:-$(nproc)}

@@ -294,8 +294,9 @@ static void text_plugins(const report *r)
     printf("plugins:\n");
     for (i = 0; i < r->plugin_count; i++) {
         const xrt_plugin_info *p = &r->plugins[i];
-        if (p->loaded) printf("  %s: backend %s\n", p->path, p->backend);
-        else printf("  %s: skipped: %s\n", p->path ? p->path : "?", p->reason ? p->reason : "?");
+        const char *from = p->origin ? p->origin : "?"; /* XRT_PLUGINS, XRT_PLUGIN_PATH or xrt_load_plugin */
+        if (p->loaded) printf("  %s (from %s): backend %s\n", p->path, from, p->backend);
+        else printf("  %s (from %s): skipped: %s\n", p->path ? p->path : "?", from, p->reason ? p->reason : "?");
     }
 }
 
@@ -523,6 +524,7 @@ static void json_plugins(json *j, const report *r)
         json_bool(j, "loaded", r->plugins[i].loaded);
         json_str(j, "backend", r->plugins[i].backend);
         json_str(j, "reason", r->plugins[i].reason);
+        json_str(j, "origin", r->plugins[i].origin);
         json_close(j, '}');
     }
     json_close(j, ']');

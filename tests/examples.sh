@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # The examples run and say what they should: xrt_info lists every backend,
-# demo verifies its copies, graph and graph_nodes their launches on the CPU, ipc two processes' writes on the CPU, saxpy its kernel on the CPU and on each GPU backend, and vector_add, each
+# demo verifies its copies, graph and graph_nodes their launches on the CPU, ipc two processes' writes on the CPU, a2f the chunks one
+# process sends another (every byte), saxpy its kernel on the CPU and on each GPU backend, and vector_add, each
 # either verifies its kernel (the GPU is there) or exits 1 with the backend's unavailable reason.
 # Each program writes to a file that is shown afterwards: in a pipe (`| tee`)
 # its exit status would be lost.
@@ -26,6 +27,10 @@ grep -q "each result verified" $B/graph_nodes.out
 XRT_BACKEND=cpu $B/examples/ipc > $B/ipc.out
 cat $B/ipc.out
 grep -q "each write verified" $B/ipc.out
+XRT_BACKEND=cpu $B/examples/a2f > $B/a2f.out
+cat $B/a2f.out
+grep -q "every chunk arrived whole and in order" $B/a2f.out
+[ "$(grep -c ' GB/s ' $B/a2f.out)" -eq 8 ] # a row for each chunk size, 4 KiB to 64 MiB
 # saxpy on each GPU backend: verified where its GPU is (and an image for it
 # was built), else exit status 1 and the backend's unavailable reason.
 for gpu in cuda hip; do

@@ -39,6 +39,23 @@ typedef struct fixtures {
 
 enum { N = 4096 };
 static unsigned char h[N], h2[N];
+
+/* A 3-D copy's params (rows pitch bytes apart, slices pitch x ysize; the
+   destination's box at slice dz, the source's at sz), for a row of BAD_ROWS. */
+static const xrt_memcpy_3d_parms *box3(void *dst, size_t dpitch, size_t dysize, size_t dz, const void *src,
+                                       size_t spitch, size_t sysize, size_t sz, size_t width, size_t height,
+                                       size_t depth, xrt_memcpy_kind kind)
+{
+    static xrt_memcpy_3d_parms p;
+    memset(&p, 0, sizeof p);
+    p.dst_ptr = xrt_make_pitched_ptr(dst, dpitch, dpitch, dysize);
+    p.dst_pos = xrt_make_pos(0, 0, dz);
+    p.src_ptr = xrt_make_pitched_ptr((void *)(uintptr_t)src, spitch, spitch, sysize);
+    p.src_pos = xrt_make_pos(0, 0, sz);
+    p.extent = xrt_make_extent(width, height, depth);
+    p.kind = kind;
+    return &p;
+}
 static fixtures fx;
 static xrt_ipc_mem_handle forged; /* bytes that are no backend's handle (fixtures_make) */
 
@@ -809,6 +826,14 @@ static xrt_backend table_other(void) { return xrt_test_other_table(); }
       xrt_memcpy_to_symbol_async(f->mod, "k", &total, 4, 0, XRT_MEMCPY_DEFAULT, f->dead_s))                            \
     X(from_symbol_async_kind, "xrt_memcpy_from_symbol_async", XRT_ERROR_INVALID_MEMCPY_KIND, 0,                       \
       xrt_memcpy_from_symbol_async(&total, f->mod, "k", 4, 0, (xrt_memcpy_kind)9, f->s))                               \
+    X(param_info_null_function, "xrt_function_get_param_info", XRT_ERROR_INVALID_HANDLE, 0,                          \
+      xrt_function_get_param_info(NULL, 0, &total, &total))                                                           \
+    X(param_info_null_offset, "xrt_function_get_param_info", XRT_ERROR_INVALID_VALUE, 0,                              \
+      xrt_function_get_param_info(f->fn, 0, NULL, &total))                                                            \
+    X(param_info_dead_function, "xrt_function_get_param_info", XRT_ERROR_INVALID_HANDLE, HAS_MODULES,                 \
+      xrt_function_get_param_info(f->dead_fn, 0, &total, &total))                                                     \
+    X(launch_params_dead_function, "xrt_launch_kernel_params", XRT_ERROR_INVALID_HANDLE, HAS_MODULES,                 \
+      xrt_launch_kernel_params(f->dead_fn, one, one, 0, f->s, NULL))                                                   \
     X(set_attribute_null_function, "xrt_function_set_attribute", XRT_ERROR_INVALID_HANDLE, 0,                         \
       xrt_function_set_attribute(NULL, XRT_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 0))                          \
     X(set_attribute_unknown, "xrt_function_set_attribute", XRT_ERROR_INVALID_VALUE, 0,                                \
@@ -869,6 +894,34 @@ static xrt_backend table_other(void) { return xrt_test_other_table(); }
       xrt_memcpy_2d(f->d, 64, h, 8, 16, 2, XRT_MEMCPY_HOST_TO_DEVICE))                                                 \
     X(memcpy_2d_kind, "xrt_memcpy_2d", XRT_ERROR_INVALID_MEMCPY_KIND, 0,                                               \
       xrt_memcpy_2d(f->d, 64, h, 16, 16, 2, (xrt_memcpy_kind)9))                                                       \
+    X(memcpy_3d_dst_overrun, "xrt_memcpy_3d", XRT_ERROR_INVALID_VALUE, 0,                                              \
+      xrt_memcpy_3d(box3(f->d, 64, 8, 0, h, 64, 8, 0, 64, 8, N / 512 + 1, XRT_MEMCPY_HOST_TO_DEVICE)))                 \
+    X(memcpy_3d_src_overrun, "xrt_memcpy_3d", XRT_ERROR_INVALID_VALUE, 0,                                              \
+      xrt_memcpy_3d(box3(h, 64, 8, 0, f->d, 64, 8, 1, 64, 8, N / 512, XRT_MEMCPY_DEVICE_TO_HOST)))                     \
+    X(memcpy_3d_ysize, "xrt_memcpy_3d", XRT_ERROR_INVALID_VALUE, 0,                                                    \
+      xrt_memcpy_3d(box3(f->d, 64, 4, 0, h, 64, 8, 0, 64, 8, 2, XRT_MEMCPY_HOST_TO_DEVICE)))                           \
+    X(memcpy_3d_pitch, "xrt_memcpy_3d", XRT_ERROR_INVALID_VALUE, 0,                                                    \
+      xrt_memcpy_3d(box3(f->d, 64, 8, 0, h, 8, 8, 0, 16, 2, 2, XRT_MEMCPY_HOST_TO_DEVICE)))                            \
+    X(memcpy_3d_overflow, "xrt_memcpy_3d", XRT_ERROR_INVALID_VALUE, 0,                                                 \
+      xrt_memcpy_3d(box3(f->d, 64, SIZE_MAX / 64, 0, h, 64, 8, 0, 16, 2, 3, XRT_MEMCPY_HOST_TO_DEVICE)))               \
+    X(memcpy_3d_kind, "xrt_memcpy_3d", XRT_ERROR_INVALID_MEMCPY_KIND, 0,                                               \
+      xrt_memcpy_3d(box3(f->d, 64, 8, 0, h, 64, 8, 0, 16, 2, 2, (xrt_memcpy_kind)9)))                                  \
+    X(memcpy_3d_async_dead_stream, "xrt_memcpy_3d_async", XRT_ERROR_INVALID_HANDLE, 0,                                 \
+      xrt_memcpy_3d_async(box3(f->d, 64, 8, 0, h, 64, 8, 0, 16, 2, 2, XRT_MEMCPY_HOST_TO_DEVICE), f->dead_s))          \
+    X(host_unregister_never, "xrt_host_unregister", XRT_ERROR_HOST_MEMORY_NOT_REGISTERED, 0, xrt_host_unregister(h))  \
+    X(host_unregister_device, "xrt_host_unregister", XRT_ERROR_HOST_MEMORY_NOT_REGISTERED, 0,                          \
+      xrt_host_unregister(f->d))                                                                                       \
+    X(host_register_device, "xrt_host_register", XRT_ERROR_INVALID_VALUE, 0, xrt_host_register(f->d, 64, 0))           \
+    X(host_register_flags, "xrt_host_register", XRT_ERROR_INVALID_VALUE, 0, xrt_host_register(h, 64, 16))              \
+    X(host_register_empty, "xrt_host_register", XRT_ERROR_INVALID_VALUE, 0, xrt_host_register(h, 0, 0))                \
+    X(host_device_pointer_flags, "xrt_host_get_device_pointer", XRT_ERROR_INVALID_VALUE, 0,                            \
+      xrt_host_get_device_pointer(&p, h, 1))                                                                           \
+    X(memset_3d_overrun, "xrt_memset_3d", XRT_ERROR_INVALID_VALUE, 0,                                                  \
+      xrt_memset_3d(xrt_make_pitched_ptr(f->d, 64, 64, 8), 0, xrt_make_extent(64, 8, N / 512 + 1)))                    \
+    X(memset_3d_foreign, "xrt_memset_3d", XRT_ERROR_INVALID_POINTER, 0,                                                \
+      xrt_memset_3d(xrt_make_pitched_ptr(f->other_d, 64, 64, 8), 0, xrt_make_extent(16, 2, 2)))                       \
+    X(memset_3d_async_overflow, "xrt_memset_3d_async", XRT_ERROR_INVALID_VALUE, 0,                                     \
+      xrt_memset_3d_async(xrt_make_pitched_ptr(f->d, SIZE_MAX / 2, 64, 8), 0, xrt_make_extent(16, 2, 2), f->s))        \
     X(memset_wraps, "xrt_memset", XRT_ERROR_INVALID_VALUE, CHILD, xrt_memset((char *)f->d + 16, 0, SIZE_MAX - 15))    \
     X(memset_size_max, "xrt_memset", XRT_ERROR_INVALID_VALUE, CHILD, xrt_memset((char *)f->d + 1, 0, SIZE_MAX))       \
     X(memset_async_null, "xrt_memset_async", XRT_ERROR_INVALID_VALUE, 0, xrt_memset_async(NULL, 0, 64, f->s))         \
@@ -978,10 +1031,12 @@ static xrt_backend table_other(void) { return xrt_test_other_table(); }
     X(event_native_dead, "xrt_event_get_native", XRT_ERROR_INVALID_HANDLE, 0, xrt_event_get_native(f->dead_e, &p))     \
     X(wrap_native_null_out, "xrt_stream_wrap_native", XRT_ERROR_INVALID_VALUE, 0, xrt_stream_wrap_native(NULL, h))     \
     X(wrap_native_null, "xrt_stream_wrap_native", XRT_ERROR_INVALID_VALUE, 0, xrt_stream_wrap_native(&ws, NULL))       \
+    X(from_native_null_out, "xrt_stream_from_native", XRT_ERROR_INVALID_VALUE, 0, xrt_stream_from_native(NULL, h))     \
     /* the CPU backend has no native handles: a capability, not a CUDA difference */                                   \
     X(stream_native_unsupported, "xrt_stream_get_native", XRT_ERROR_UNSUPPORTED, IF_NO_NATIVE, xrt_stream_get_native(f->s, &p)) \
     X(event_native_unsupported, "xrt_event_get_native", XRT_ERROR_UNSUPPORTED, IF_NO_NATIVE, xrt_event_get_native(f->e, &p)) \
     X(wrap_native_unsupported, "xrt_stream_wrap_native", XRT_ERROR_UNSUPPORTED, IF_NO_NATIVE, xrt_stream_wrap_native(&ws, h)) \
+    X(from_native_unsupported, "xrt_stream_from_native", XRT_ERROR_UNSUPPORTED, IF_NO_NATIVE, xrt_stream_from_native(&ws, h)) \
     /* >> graphs */                                                                                                    \
     X(capture_null_stream, "xrt_stream_begin_capture", XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, 0,                        \
       xrt_stream_begin_capture(NULL, XRT_CAPTURE_MODE_GLOBAL))                                                         \

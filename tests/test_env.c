@@ -9,6 +9,7 @@
 #include "xrt_test.h"
 
 #include <limits.h>
+#include <sys/mman.h>
 
 /* xrt_log with a level outside the enum: nothing read outside the level names
    (ASan sees it), and whatever is printed names a real level. */
@@ -263,6 +264,48 @@ static int bad_number_child(void *arg)
     return 0;
 }
 
+/* Pages of [p, p + size) in memory now (mincore), -1 if it cannot tell. */
+static long resident_pages(void *p, size_t size)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), n = (size + page - 1) / page, i;
+    unsigned char v[(4u << 20) / 4096 + 1];
+    long in = 0;
+    if (n > sizeof v || mincore(p, size, v) != 0) return -1;
+    for (i = 0; i < n; i++) in += v[i] & 1;
+    return in;
+}
+
+/* XRT_CPU_POPULATE=1: xrt_malloc returns device memory with its pages; unset
+   or 0, the pages come at the first touch (issue 47 item 4). */
+static int populate_child(void *arg)
+{
+    static const char *const values[] = {NULL, "0", "1", "yes"};
+    const size_t size = 4u << 20, pages = size / (size_t)sysconf(_SC_PAGESIZE);
+    size_t i;
+    (void)arg;
+    for (i = 0; i < sizeof values / sizeof values[0]; i++) {
+        int on = values[i] && strcmp(values[i], "0") != 0;
+        void *d = NULL;
+        long in;
+        xrt_shutdown();
+        if (values[i]) setenv("XRT_CPU_POPULATE", values[i], 1);
+        else unsetenv("XRT_CPU_POPULATE");
+        CHILD_OK(xrt_set_backend("cpu"));
+        CHILD_OK(xrt_malloc(&d, size));
+        in = resident_pages(d, size);
+        if (in != (on ? (long)pages : 0))
+            CHILD_FAIL("XRT_CPU_POPULATE=%s: %ld of %zu pages of a fresh 4 MiB allocation resident, expected %zu",
+                       values[i] ? values[i] : "(unset)", in, pages, on ? pages : 0);
+        CHILD_OK(xrt_memset(d, 7, size)); /* the memory is usable either way */
+        CHILD_OK(xrt_device_synchronize());
+        if (((unsigned char *)d)[size - 1] != 7) CHILD_FAIL("the last byte is not the memset's");
+        CHILD_OK(xrt_free(d));
+    }
+    unsetenv("XRT_CPU_POPULATE");
+    xrt_shutdown();
+    return 0;
+}
+
 /* Loads a one-function C module on the CPU backend; how many files the cache
    directory `dir` then holds (-1: none, it was never made). */
 static int cached_files_after_a_load(const char *dir)
@@ -351,7 +394,7 @@ static int size_suffix_child(void *arg)
 
 static void test_log_level_and_backend_env(void **state)
 {
-    child_case cases[9 + sizeof backend_lists / sizeof backend_lists[0]];
+    child_case cases[10 + sizeof backend_lists / sizeof backend_lists[0]];
     char names[sizeof cases / sizeof cases[0]][64];
     size_t i, n = 0;
     (void)state;
@@ -365,6 +408,7 @@ static void test_log_level_and_backend_env(void **state)
         cases[n++] = (child_case){"a number variable that is not a number", bad_number_child, NULL};
         cases[n++] = (child_case){"XRT_CACHE's switches; one warning for a bad value", cache_switch_child, NULL};
         cases[n++] = (child_case){"sizes with k, m, g suffixes", size_suffix_child, NULL};
+        cases[n++] = (child_case){"XRT_CPU_POPULATE: device memory with its pages", populate_child, NULL};
     }
     for (i = 0; i < sizeof backend_lists / sizeof backend_lists[0]; i++) {
         snprintf(names[n], sizeof names[n], "XRT_BACKEND=\"%s\"", backend_lists[i]);

@@ -972,6 +972,88 @@ XRT_TEST(test_captured_allocation_of_failed_capture)
     fx_free(&f);
 }
 
+/* Begins a capture on f->s[0] with an allocation freed in it, and a second
+   one on f->s[1] (f->d set to `value`): 0 where the runtime does not
+   capture an allocation (f is freed). */
+static int begin_second_capture(fixture *f, int value)
+{
+    void *p;
+    if (!capture_allocation(f, &p, 64)) return 0;
+    OK(xrt_free_async(p, f->s[0]));
+    OK(xrt_stream_begin_capture(f->s[1], XRT_CAPTURE_MODE_RELAXED)); /* allows the frees and allocations */
+    OK(xrt_memset_async(f->d, value, N * sizeof(int), f->s[1]));
+    return 1;
+}
+
+/* >> with two captures under way, an allocation on a stream that joined
+   one of them is that capture's: it goes with a capture that makes no
+   graph, and with a graph destroyed before a launch (issue 46 item 1). xrt
+   once recorded it as any allocation: the backend took its memory back and
+   gave it to the next xrt_malloc, xrt_free of the dead pointer freed the
+   live allocation, and the two aliased. */
+XRT_TEST(test_captured_allocation_of_one_of_two_captures)
+{
+    fixture f;
+    xrt_graph g, g1;
+    xrt_graph_exec x;
+    xrt_stream u;
+    void *p = NULL, *q, *pu = NULL;
+    int r;
+    (void)state;
+    need_graphs();
+    SKIP_UNLESS(caps() & XRT_CAP_MALLOC_ASYNC, "no stream-ordered allocation (XRT_CAP_MALLOC_ASYNC is clear)");
+    fx_make(&f);
+    if (!begin_second_capture(&f, 0x11)) return;
+    /* u joins the capture on s[1], allocates, and is joined back: the
+       failure of the capture on s[0] leaves that allocation alone */
+    OK(xrt_stream_create_with_flags(&u, XRT_STREAM_NON_BLOCKING));
+    OK(xrt_event_record(f.e[1], f.s[1]));
+    OK(xrt_stream_wait_event(u, f.e[1]));
+    OK(xrt_malloc_async(&pu, 64, u));
+    OK(xrt_event_record(f.e[1], u));
+    OK(xrt_stream_wait_event(f.s[1], f.e[1]));
+    /* s[2] joins the capture on s[0], allocates, and is never joined back */
+    OK(xrt_event_record(f.e[0], f.s[0]));
+    OK(xrt_stream_wait_event(f.s[2], f.e[0]));
+    OK(xrt_malloc_async(&p, N * sizeof(int), f.s[2]));
+    OK(xrt_memset_async(p, 0x22, N * sizeof(int), f.s[2]));
+    FAILS(xrt_stream_end_capture(f.s[0], &g), XRT_ERROR_STREAM_CAPTURE_UNJOINED,
+          RULE("", "xrt_stream_end_capture", "StreamEndCapture"));
+    FAILS(xrt_free(p), XRT_ERROR_INVALID_VALUE, "already freed");
+    for (r = 0; r < 2; r++) { /* whatever address the next allocations get, the dead pointer frees none */
+        OK(xrt_malloc(&q, N * sizeof(int)));
+        OK(xrt_memset(q, 0x33, N * sizeof(int)));
+        if (q != p) FAILS(xrt_free(p), XRT_ERROR_INVALID_VALUE, "already freed");
+        OK(xrt_memcpy(f.h, q, N * sizeof(int), XRT_MEMCPY_DEVICE_TO_HOST));
+        check_scratch(&f, r, 0x33333333);
+        OK(xrt_free(q));
+    }
+    /* joined back, into a graph destroyed before a launch */
+    p = capture_joined_allocation(&f, &g, 0x44);
+    FAILS(xrt_free(p), XRT_ERROR_INVALID_VALUE, "is allocated by each launch of a graph");
+    OK(xrt_graph_destroy(g));
+    FAILS(xrt_free(p), XRT_ERROR_INVALID_VALUE, "already freed");
+    /* and launched: each launch's memory is the caller's */
+    p = capture_joined_allocation(&f, &g, 0x55);
+    OK(xrt_graph_instantiate(&x, g));
+    for (r = 2; r < 4; r++) launch_and_free(&f, x, p, f.s[0], r, 0x55555555);
+    FAILS(xrt_free(p), XRT_ERROR_INVALID_VALUE, "is allocated by each launch of a graph");
+    OK(xrt_graph_exec_destroy(x));
+    OK(xrt_graph_destroy(g));
+    OK(xrt_stream_end_capture(f.s[1], &g1)); /* the other capture, undisturbed */
+    FAILS(xrt_free(pu), XRT_ERROR_INVALID_VALUE, "is allocated by each launch of a graph");
+    OK(xrt_graph_instantiate(&x, g1));
+    OK(xrt_graph_launch(x, f.s[1]));
+    OK(xrt_memcpy_async(f.h, f.d, N * sizeof(int), XRT_MEMCPY_DEVICE_TO_HOST, f.s[1]));
+    OK(xrt_free_async(pu, f.s[1]));
+    OK(xrt_stream_synchronize(f.s[1]));
+    check_scratch(&f, 4, 0x11111111);
+    OK(xrt_graph_exec_destroy(x));
+    OK(xrt_graph_destroy(g1));
+    OK(xrt_stream_destroy(u));
+    fx_free(&f);
+}
+
 /* >> what the CPU backend refuses in a capture: a free of other memory, a
    second free, a free outside the capture while it lasts */
 XRT_TEST(test_captured_allocation_refusals)

@@ -658,6 +658,86 @@ XRT_TEST(test_update_limits)
     fx_free(&f);
 }
 
+/* A graph of one child node whose child is two host nodes: `chained` with
+   an edge between them, else side by side; `nested` puts that child one
+   level deeper (a child of a child). */
+static xrt_graph child_shape_graph(int chained, int nested)
+{
+    xrt_graph g, child, inner;
+    xrt_graph_node a, b, c;
+    OK(xrt_graph_create(&child, 0));
+    add_log(child, &a, NULL, 0, 1);
+    add_log(child, &b, chained ? &a : NULL, chained ? 1 : 0, 2);
+    if (nested) {
+        OK(xrt_graph_create(&inner, 0));
+        OK(xrt_graph_add_child_graph_node(&c, inner, NULL, 0, child));
+        OK(xrt_graph_destroy(child));
+        child = inner;
+    }
+    OK(xrt_graph_create(&g, 0));
+    OK(xrt_graph_add_child_graph_node(&c, g, NULL, 0, child));
+    OK(xrt_graph_destroy(child));
+    return g;
+}
+
+/* >> an update whose child graph has the same nodes but other edges, at
+   one level or two, or whose child changed through the node's own handle,
+   is refused as cudaGraphExecUpdate refuses it
+   (cudaGraphExecUpdateErrorTopologyChanged), naming the child node; the
+   same shape is taken (issue 46 item 12). The CPU backend once took the
+   update of a child changed through its handle: the edge added there was
+   written to the child's nodes' old place (a child's graph is a copy with
+   no room to spare, which the edge's room moved), freed memory, and lost. */
+XRT_TEST(test_update_child_shape)
+{
+    fixture f;
+    xrt_graph g, other;
+    xrt_graph_exec x;
+    xrt_graph_exec_update_result r;
+    int nested;
+    (void)state;
+    need_nodes();
+    fx_make(&f);
+    for (nested = 0; nested < 2; nested++) {
+        g = child_shape_graph(1, nested);
+        OK(xrt_graph_instantiate(&x, g));
+        other = child_shape_graph(1, nested);
+        OK(xrt_graph_exec_update_with_result(x, other, &r));
+        assert_int_equal(r.result, XRT_GRAPH_EXEC_UPDATE_SUCCESS);
+        OK(xrt_graph_destroy(other));
+        other = child_shape_graph(0, nested);
+        FAILS(xrt_graph_exec_update_with_result(x, other, &r), XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE,
+              why("(a child graph): "));
+        assert_int_equal(r.result, XRT_GRAPH_EXEC_UPDATE_TOPOLOGY_CHANGED);
+        assert_ptr_equal(r.error_node, nth(other, 0));
+        FAILS(xrt_graph_exec_update(x, other), XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE, why("(a child graph): "));
+        OK(xrt_graph_destroy(other));
+        { /* the exec's own graph, its child changed through the node's handle */
+            xrt_graph_node_params cp;
+            xrt_graph_node c[2];
+            size_t n = 2;
+            other = child_shape_graph(0, 0);
+            OK(xrt_graph_node_get_params(nth(other, 0), &cp));
+            OK(xrt_graph_get_nodes(cp.child.graph, c, &n));
+            assert_int_equal(n, 2);
+            if (!nested) {
+                xrt_graph_exec y;
+                OK(xrt_graph_instantiate(&y, other));
+                OK(xrt_graph_add_dependencies(cp.child.graph, &c[0], &c[1], 1));
+                FAILS(xrt_graph_exec_update_with_result(y, other, &r), XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE,
+                      why("(a child graph): "));
+                assert_int_equal(r.result, XRT_GRAPH_EXEC_UPDATE_TOPOLOGY_CHANGED);
+                OK(xrt_graph_exec_destroy(y));
+            }
+            OK(xrt_graph_destroy(other));
+        }
+        run_once(g, f.s);
+        OK(xrt_graph_exec_destroy(x));
+        OK(xrt_graph_destroy(g));
+    }
+    fx_free(&f);
+}
+
 /* >> a capture into a graph (a built graph's child included): its nodes
    join the graph after the nodes given; a failed capture leaves the graph
    as it was; the graph may not go while the capture lasts */

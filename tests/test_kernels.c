@@ -9,6 +9,8 @@
 #include "xrt_test.h"
 
 #include <dirent.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 
@@ -41,6 +43,10 @@ static const char kernels_src[] = PRELUDE
     "  a->out[0] = a->m.c; a->out[1] = a->m.d; a->out[2] = a->m.s; a->out[3] = (double)a->m.ll;\n"
     "  a->out[4] = a->m.f[0] + a->m.f[1] + a->m.f[2]; a->out[5] = a->m.tail;\n"
     "}\n"
+    "#include <stddef.h>\n"
+    "const struct { unsigned long offset, size; } args_mixed_xrt_params[] = {\n" /* xrt_kernel_param's layout */
+    "  {offsetof(mixed, c), 1}, {offsetof(mixed, d), 8}, {offsetof(mixed, s), 2}, {offsetof(mixed, ll), 8},\n"
+    "  {offsetof(mixed, f), 12}, {offsetof(mixed, tail), 1}, {offsetof(mixed_args, out), 8}, {0, 0}};\n"
     "void args_big(const ctx_t *c, void *p) {\n" /* a pointer, then bytes up to the end of the buffer */
     "  unsigned char **out = (unsigned char **)p; unsigned char *b = (unsigned char *)p; (void)c;\n"
     "  for (unsigned i = 8; i < 4096; i++) (*out)[i] = b[i];\n"
@@ -231,6 +237,108 @@ static void test_arguments(void **state)
     OK(xrt_free(res));
     OK(xrt_free(out));
     OK(xrt_event_destroy(e));
+    OK(xrt_stream_destroy(s));
+    OK(xrt_module_unload(m));
+}
+
+/* >> arguments packed one by one (xrt_kernel_args, as CUDA lays out the
+   values of kernelParams): the layout of the kernel's struct, so the same
+   call site serves the CPU; a bad alignment or an argument past the limit
+   fails, and so does a launch with those arguments (issue 45 item 8) */
+static void test_packed_arguments(void **state)
+{
+    xrt_module m = load_kernels();
+    xrt_function fm = get(m, "args_mixed");
+    static xrt_kernel_args a, big;
+    static const unsigned char filler[XRT_MAX_KERNEL_ARGS];
+    char c = 'q';
+    double d = -1.25, *res;
+    short sh = 300;
+    long long ll = -(1ll << 41);
+    float f[3] = {1, 10, 100};
+    unsigned char tail = 7, one = 1;
+    int x = 5;
+    xrt_stream s;
+    (void)state;
+    OK(xrt_stream_create(&s));
+    OK(xrt_malloc((void **)&res, 6 * sizeof *res));
+    xrt_kernel_args_init(&a);
+    OK(XRT_KERNEL_ARG(a, c));
+    OK(XRT_KERNEL_ARG(a, d));
+    OK(XRT_KERNEL_ARG(a, sh));
+    OK(XRT_KERNEL_ARG(a, ll));
+    OK(XRT_KERNEL_ARG(a, f));
+    OK(XRT_KERNEL_ARG(a, tail));
+    OK(XRT_KERNEL_ARG(a, res));
+    assert_int_equal(a.size, sizeof(mixed_args)); /* each member where the struct has it */
+    assert_memory_equal(a.buf.bytes + offsetof(mixed, d), &d, sizeof d);
+    assert_memory_equal(a.buf.bytes + offsetof(mixed, ll), &ll, sizeof ll);
+    assert_memory_equal(a.buf.bytes + offsetof(mixed, tail), &tail, 1);
+    assert_memory_equal(a.buf.bytes + offsetof(mixed_args, out), &res, sizeof res);
+    OK(xrt_launch_kernel(fm, d3(1, 1, 1), d3(1, 1, 1), 0, s, a.buf.bytes, a.size));
+    OK(xrt_stream_synchronize(s));
+    assert_true(res[0] == 'q' && res[1] == -1.25 && res[2] == 300 && res[3] == (double)ll && res[4] == 111 &&
+                res[5] == 7);
+    /* bad input: the arguments and the launch fail */
+    FAILS(xrt_kernel_args_add(&a, &x, sizeof x, 3), XRT_ERROR_INVALID_VALUE, "alignment 3 is not a power of two");
+    FAILS(xrt_launch_kernel(fm, d3(1, 1, 1), d3(1, 1, 1), 0, s, a.buf.bytes, a.size), XRT_ERROR_INVALID_VALUE, "");
+    FAILS(XRT_KERNEL_ARG(a, x), XRT_ERROR_INVALID_VALUE, "an earlier argument did not fit");
+    xrt_kernel_args_init(&a);
+    FAILS(xrt_kernel_args_add(&a, NULL, 4, 4), XRT_ERROR_INVALID_VALUE, "value is NULL");
+    FAILS(xrt_kernel_args_add(NULL, &x, 4, 4), XRT_ERROR_INVALID_VALUE, "args is NULL");
+    xrt_kernel_args_init(&big);
+    OK(xrt_kernel_args_add(&big, filler, sizeof filler - 1, 1));
+    OK(XRT_KERNEL_ARG(big, one)); /* exactly the limit */
+    assert_int_equal(big.size, XRT_MAX_KERNEL_ARGS);
+    FAILS(XRT_KERNEL_ARG(big, one), XRT_ERROR_INVALID_VALUE, "passes the limit of 4096 bytes");
+    assert_true(big.size > XRT_MAX_KERNEL_ARGS);
+    xrt_kernel_args_init(&big);
+    OK(xrt_kernel_args_add(&big, filler, 1, 1));
+    FAILS(xrt_kernel_args_add(&big, filler, 1, 8192), XRT_ERROR_INVALID_VALUE, "up to 4096");
+    OK(xrt_free(res));
+    OK(xrt_stream_destroy(s));
+    OK(xrt_module_unload(m));
+}
+
+/* >> CUDA's kernelParams form on the CPU: the layout the kernel's source
+   declares (args_mixed_xrt_params), read back and used to pack the values
+   kernel_params points to; a kernel that declares none is UNSUPPORTED for
+   both, saying how to declare it (issue 45 item 8) */
+static void test_launch_kernel_params(void **state)
+{
+    xrt_module m = load_kernels();
+    xrt_function fm = get(m, "args_mixed"), fb = get(m, "args_big");
+    char c = 'z';
+    double d = 0.5, *res;
+    short sh = -2;
+    long long ll = 1ll << 50;
+    float f[3] = {2, 3, 4};
+    unsigned char tail = 250;
+    void *params[7];
+    size_t off = 0, size = 0;
+    xrt_stream s;
+    (void)state;
+    SKIP_UNLESS(!strcmp(xrt_test_backend, "cpu"), "the layout a CPU kernel's source declares (CUDA asks its driver)");
+    OK(xrt_stream_create(&s));
+    OK(xrt_malloc((void **)&res, 6 * sizeof *res));
+    params[0] = &c, params[1] = &d, params[2] = &sh, params[3] = &ll, params[4] = f, params[5] = &tail, params[6] = &res;
+    OK(xrt_function_get_param_info(fm, 3, &off, &size));
+    assert_true(off == offsetof(mixed, ll) && size == 8);
+    OK(xrt_function_get_param_info(fm, 6, &off, &size));
+    assert_true(off == offsetof(mixed_args, out) && size == sizeof res);
+    FAILS(xrt_function_get_param_info(fm, 7, &off, &size), XRT_ERROR_INVALID_VALUE, "no parameter 7: the kernel has 7");
+    OK(xrt_launch_kernel_params(fm, d3(1, 1, 1), d3(1, 1, 1), 0, s, params));
+    OK(xrt_stream_synchronize(s));
+    assert_true(res[0] == 'z' && res[1] == 0.5 && res[2] == -2 && res[3] == (double)ll && res[4] == 9 && res[5] == 250);
+    params[6] = NULL;
+    FAILS(xrt_launch_kernel_params(fm, d3(1, 1, 1), d3(1, 1, 1), 0, s, params), XRT_ERROR_INVALID_VALUE,
+          "kernel_params[i] is NULL, but the kernel has parameter 6");
+    FAILS(xrt_launch_kernel_params(fm, d3(1, 1, 1), d3(1, 1, 1), 0, s, NULL), XRT_ERROR_INVALID_VALUE,
+          "kernel_params is NULL");
+    FAILS(xrt_function_get_param_info(fb, 0, &off, &size), XRT_ERROR_UNSUPPORTED, "_xrt_params");
+    FAILS(xrt_launch_kernel_params(fb, d3(1, 1, 1), d3(1, 1, 1), 0, s, params), XRT_ERROR_UNSUPPORTED,
+          "declares no layout");
+    OK(xrt_free(res));
     OK(xrt_stream_destroy(s));
     OK(xrt_module_unload(m));
 }
@@ -1692,6 +1800,121 @@ static void test_cache_includes(void **state)
     unsetenv("CPATH");
 }
 
+/* The key covers what the compiler could have read, not only what it did
+   (issue 46 item 10): the contents of a response file (@file, nested ones
+   too), and the include directories searched before the header it found,
+   so a header of that name that appears in an earlier -I directory (given
+   directly or in a response file) is a miss, never the old build. */
+static void test_cache_could_have_read(void **state)
+{
+    static const char rsrc[] = VALUE_SRC("RV");
+    static const char isrc[] = "#include <myk.h>\n#include <sub/mys.h>\n" VALUE_SRC("MYK + MYS");
+    char rsp[400], inner[400], a[420], b[420], sub[440], opt[1300];
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    snprintf(rsp, sizeof rsp, "%s/opts.rsp", sub_dir);
+    snprintf(inner, sizeof inner, "%s/inner.rsp", sub_dir);
+    assert_int_equal(mkdir(sub_dir, 0700) == 0 || errno == EEXIST, 1);
+    write_text(sub_dir, "opts.rsp", "-DRV=21\n");
+    snprintf(opt, sizeof opt, "@%s", rsp);
+    assert_int_equal(value_of(rsrc, opt), 21);
+    assert_int_equal(value_of(rsrc, opt), 21);
+    assert_int_equal(compiles(), 1);
+    write_text(sub_dir, "opts.rsp", "-DRV=22\n"); /* a changed response file */
+    assert_int_equal(value_of(rsrc, opt), 22);
+    snprintf(opt, sizeof opt, "-DRV=20 @%s", inner);
+    snprintf(a, sizeof a, "@%s\n", rsp);
+    write_text(sub_dir, "inner.rsp", a); /* a response file that names another */
+    assert_int_equal(value_of(rsrc, opt), 22);
+    write_text(sub_dir, "opts.rsp", "-URV -DRV=23\n");
+    assert_int_equal(value_of(rsrc, opt), 23);
+    assert_int_equal(compiles(), 4);
+    /* -Ia -Ib: headers only in b, then one of the same name in a */
+    snprintf(a, sizeof a, "%s/shadow.a", sub_dir);
+    snprintf(b, sizeof b, "%s/shadow.b", sub_dir);
+    assert_int_equal(mkdir(a, 0700), 0);
+    assert_int_equal(mkdir(b, 0700), 0);
+    snprintf(sub, sizeof sub, "%s/sub", a);
+    assert_int_equal(mkdir(sub, 0700), 0); /* an earlier directory with the subdirectory, but not the file */
+    snprintf(sub, sizeof sub, "%s/sub", b);
+    assert_int_equal(mkdir(sub, 0700), 0);
+    write_text(b, "myk.h", "#define MYK 100\n");
+    write_text(sub, "mys.h", "#define MYS 1\n");
+    snprintf(opt, sizeof opt, "-I%s -I%s", a, b);
+    assert_int_equal(value_of(isrc, opt), 101);
+    assert_int_equal(value_of(isrc, opt), 101);
+    assert_int_equal(compiles(), 5);
+    write_text(a, "myk.h", "#define MYK 200\n"); /* now found first */
+    assert_int_equal(value_of(isrc, opt), 201);
+    snprintf(sub, sizeof sub, "%s/sub", a);
+    write_text(sub, "mys.h", "#define MYS 2\n");
+    assert_int_equal(value_of(isrc, opt), 202);
+    assert_int_equal(value_of(isrc, opt), 202);
+    assert_int_equal(compiles(), 7);
+    /* the same directories named in a response file */
+    snprintf(opt, sizeof opt, "-I%s\n-I%s\n", a, b);
+    write_text(sub_dir, "opts.rsp", opt);
+    snprintf(opt, sizeof opt, "@%s", rsp);
+    snprintf(sub, sizeof sub, "%s/myk.h", a);
+    assert_int_equal(unlink(sub), 0);
+    assert_int_equal(value_of(isrc, opt), 102);
+    write_text(a, "myk.h", "#define MYK 300\n");
+    assert_int_equal(value_of(isrc, opt), 302);
+    assert_int_equal(compiles(), 9);
+}
+
+/* A cache directory on a file system mounted noexec: its entries cannot be
+   mapped as code, so every load builds privately (with one warning) and
+   succeeds (issue 46 item 15). Needs a mount namespace of its own. */
+static char noexec_dir[300];
+static int noexec_mount(void)
+{
+    return unshare(CLONE_NEWNS) == 0 && mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0 &&
+           mount("xrt-noexec", noexec_dir, "tmpfs", MS_NOEXEC | MS_NOSUID | MS_NODEV, "mode=0700") == 0;
+}
+
+static int noexec_child(void *arg)
+{
+    int i, warned = 0;
+    char cache[400];
+    (void)arg;
+    CHILD_TRUE(noexec_mount());
+    snprintf(cache, sizeof cache, "%s/cache", noexec_dir);
+    setenv("XRT_CACHE_DIR", cache, 1);
+    setenv("TMPDIR", "/tmp", 1);
+    xrt_test_log_capture();
+    for (i = 0; i < 3; i++) {
+        int before = xrt_test_log.count;
+        CHILD_TRUE(value_of(genuine_src, NULL) == 1);
+        if (xrt_test_log.count != before) {
+            warned++;
+            if (xrt_test_log.level != XRT_LOG_WARN || !strstr(xrt_test_log.last, "noexec") ||
+                !strstr(xrt_test_log.last, "building privately"))
+                CHILD_FAIL("logged \"%s\"", xrt_test_log.last);
+        }
+    }
+    if (warned != 1) CHILD_FAIL("%d warnings in three loads, expected one", warned);
+    xrt_shutdown();
+    umount2(noexec_dir, MNT_DETACH); /* the namespace goes with the process, but perhaps not at once */
+    return 0;
+}
+
+static void test_cache_noexec_dir(void **state)
+{
+    pid_t pid;
+    int status = -1;
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    snprintf(noexec_dir, sizeof noexec_dir, "%s/noexec", cache_dir);
+    assert_int_equal(mkdir(noexec_dir, 0700) == 0 || errno == EEXIST, 1);
+    if ((pid = fork()) == 0) _exit(noexec_mount() && umount2(noexec_dir, MNT_DETACH) == 0 ? 0 : 1); /* may this process mount? */
+    assert_true(pid > 0 && waitpid(pid, &status, 0) == pid);
+    SKIP_UNLESS(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+                "no noexec tmpfs can be mounted here (needs CAP_SYS_ADMIN in a mount namespace)");
+    in_child("a cache directory on a noexec file system", noexec_child, NULL, 120);
+    rmdir(noexec_dir);
+}
+
 /* Each part of the key that no file the build read can stand for: the
    options in XRT_CC's own words, a wrapper that changed while its --version
    did not, and an include path from the environment that now names another
@@ -2232,6 +2455,8 @@ int main(void)
         cmocka_unit_test(test_shapes),
         cmocka_unit_test(test_bad_launches),
         gated_test(test_arguments),
+        gated_test(test_packed_arguments),
+        cmocka_unit_test(test_launch_kernel_params),
         cmocka_unit_test(test_shared_memory),
         gated_test(test_many_launches),
         cmocka_unit_test(test_synchronize_helps_launch),
@@ -2268,6 +2493,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_kernel_includes_xrt_h, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_long_dir, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_includes, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_could_have_read, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_noexec_dir, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_key_parts, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_libraries, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_linker_without_list, cache_setup, cache_teardown),

@@ -5,7 +5,10 @@
    against a plain loop over a copy of the whole buffers, padding included;
    the range checks (a rectangle past its allocation, a pitch less than the
    width, an overflowing span); a 2-D copy and set captured into a graph and
-   launched twice; a 2-D copy large enough for the CPU backend to split. */
+   launched twice; a 2-D copy large enough for the CPU backend to split.
+   3-D memory likewise: xrt_malloc_3d, xrt_memcpy_3d (every direction, boxes
+   at odd positions, pitches and slice heights), xrt_memset_3d, their checks
+   (each side, every slice), capture and a split. */
 #include "xrt_test.h"
 
 enum { W = 37, H = 13, HP = 53, BIG_W = 4099, BIG_H = 4100 };
@@ -330,13 +333,340 @@ static void test_memcpy_2d_large(void **state)
     free(back);
 }
 
+/* >> 3-D memory */
+
+/* The model: depth slices of height rows of width bytes. */
+static void copy_box(unsigned char *dst, size_t dpitch, size_t dslice, const unsigned char *src, size_t spitch,
+                     size_t sslice, size_t width, size_t height, size_t depth)
+{
+    size_t z;
+    for (z = 0; z < depth; z++) copy_rows(dst + z * dslice, dpitch, src + z * sslice, spitch, width, height);
+}
+
+static void set_box(unsigned char *p, size_t pitch, size_t slice, unsigned value, size_t width, size_t height,
+                    size_t depth)
+{
+    size_t z;
+    for (z = 0; z < depth; z++) set_rows(p + z * slice, pitch, value, 1, width, height);
+}
+
+/* A 3-D device buffer with known bytes (as pitched: d, pitch, size, model) and its ysize. */
+static void box_make(pitched *p, size_t *ysize, size_t width, size_t height, size_t depth, unsigned seed)
+{
+    xrt_pitched_ptr pp;
+    OK(xrt_malloc_3d(&pp, xrt_make_extent(width, height, depth)));
+    assert_non_null(pp.ptr);
+    assert_true(pp.pitch >= width);
+    assert_int_equal(pp.pitch % XRT_ALIGNMENT, 0);
+    assert_int_equal(pp.xsize, width);
+    assert_int_equal(pp.ysize, height);
+    *ysize = pp.ysize;
+    p->d = (unsigned char *)pp.ptr;
+    p->pitch = pp.pitch;
+    p->size = pp.pitch * height * depth;
+    p->model = (unsigned char *)malloc(p->size);
+    assert_non_null(p->model);
+    fill(p->model, p->size, seed);
+    OK(xrt_memcpy(p->d, p->model, p->size, XRT_MEMCPY_HOST_TO_DEVICE));
+}
+
+static void test_malloc_3d(void **state)
+{
+    xrt_pitched_ptr p = xrt_make_pitched_ptr((void *)1, 1, 1, 1);
+    xrt_pointer_attributes a;
+    xrt_pos pos = xrt_make_pos(1, 2, 3);
+    (void)state;
+    assert_true(pos.x == 1 && pos.y == 2 && pos.z == 3);
+    OK(xrt_malloc_3d(&p, xrt_make_extent(XRT_ALIGNMENT + 1, 3, 5)));
+    assert_int_equal(p.pitch, 2 * XRT_ALIGNMENT);
+    assert_int_equal(p.xsize, XRT_ALIGNMENT + 1);
+    assert_int_equal(p.ysize, 3);
+    OK(xrt_pointer_get_attributes(&a, p.ptr));
+    assert_int_equal(a.type, XRT_MEMORY_DEVICE);
+    assert_int_equal(a.size, p.pitch * 3 * 5);
+    OK(xrt_memset(p.ptr, 1, p.pitch * 3 * 5)); /* all of it is the allocation's */
+    OK(xrt_free(p.ptr));
+    OK(xrt_malloc_3d(&p, xrt_make_extent(5, 3, 0)));
+    assert_null(p.ptr);
+    assert_int_equal(p.pitch, 0);
+    OK(xrt_malloc_3d(&p, xrt_make_extent(0, 3, 2)));
+    assert_null(p.ptr);
+    XRT_ASSERT_FAILS(xrt_malloc_3d(NULL, xrt_make_extent(5, 5, 5)), XRT_ERROR_INVALID_VALUE, "NULL");
+    XRT_ASSERT_FAILS(xrt_malloc_3d(&p, xrt_make_extent(64, SIZE_MAX / 2, 3)), XRT_ERROR_INVALID_VALUE, "overflows");
+    XRT_ASSERT_FAILS(xrt_malloc_3d(&p, xrt_make_extent(SIZE_MAX / 4, 2, 3)), XRT_ERROR_INVALID_VALUE, "overflows");
+    assert_null(p.ptr);
+}
+
+static xrt_memcpy_3d_parms parms_of(void *dst, size_t dpitch, size_t dysize, xrt_pos dpos, const void *src,
+                                    size_t spitch, size_t sysize, xrt_pos spos, xrt_extent e, xrt_memcpy_kind kind)
+{
+    xrt_memcpy_3d_parms p;
+    memset(&p, 0, sizeof p);
+    p.dst_ptr = xrt_make_pitched_ptr(dst, dpitch, dpitch, dysize);
+    p.dst_pos = dpos;
+    p.src_ptr = xrt_make_pitched_ptr((void *)(uintptr_t)src, spitch, spitch, sysize);
+    p.src_pos = spos;
+    p.extent = e;
+    p.kind = kind;
+    return p;
+}
+
+static xrt_status copy_3d(const xrt_memcpy_3d_parms *p, int async, xrt_stream s)
+{
+    return async ? xrt_memcpy_3d_async(p, s) : xrt_memcpy_3d(p);
+}
+
+enum { BW = 29, BH = 7, BD = 5, HY = BH + 3 };
+
+/* Host to device, device to device, device to host and host to host, boxes
+   at odd positions on both sides, odd pitches and slice heights on the host,
+   explicit and default kinds, synchronous and on a stream. */
+static void test_memcpy_3d_directions(void **state)
+{
+    const size_t hpitch = BW + 6, hslice = hpitch * HY, hsize = hslice * (BD + 1) + 3;
+    unsigned char *h = (unsigned char *)malloc(hsize), *h2 = (unsigned char *)malloc(hsize);
+    unsigned char *h2model = (unsigned char *)malloc(hsize);
+    pitched a, b;
+    size_t ay, by;
+    xrt_stream s;
+    xrt_memcpy_3d_parms p;
+    int async;
+    (void)state;
+    assert_true(h && h2 && h2model);
+    OK(xrt_stream_create(&s));
+    for (async = 0; async < 2; async++) {
+        xrt_memcpy_kind k = async ? XRT_MEMCPY_DEFAULT : XRT_MEMCPY_HOST_TO_DEVICE;
+        box_make(&a, &ay, BW + 4, BH + 2, BD + 1, 21 + async);
+        box_make(&b, &by, BW + 1, BH, BD, 23 + async);
+        fill(h, hsize, 25);
+        fill(h2, hsize, 26);
+        memcpy(h2model, h2, hsize);
+        /* host (pitch hpitch, ysize HY) at (3, 1, 1) -> a at (2, 1, 1): BW x BH x (BD - 1) */
+        p = parms_of(a.d, a.pitch, ay, xrt_make_pos(2, 1, 1), h, hpitch, HY, xrt_make_pos(3, 1, 1),
+                     xrt_make_extent(BW, BH, BD - 1), k);
+        OK(copy_3d(&p, async, s));
+        copy_box(a.model + ay * a.pitch + a.pitch + 2, a.pitch, a.pitch * ay, h + hslice + hpitch + 3, hpitch, hslice,
+                 BW, BH, BD - 1);
+        /* a at (1, 2, 0) -> b at (0, 0, 1): (BW - 3) x (BH - 1) x (BD - 1) */
+        k = async ? XRT_MEMCPY_DEFAULT : XRT_MEMCPY_DEVICE_TO_DEVICE;
+        p = parms_of(b.d, b.pitch, by, xrt_make_pos(0, 0, 1), a.d, a.pitch, ay, xrt_make_pos(1, 2, 0),
+                     xrt_make_extent(BW - 3, BH - 1, BD - 1), k);
+        OK(copy_3d(&p, async, s));
+        copy_box(b.model + b.pitch * by, b.pitch, b.pitch * by, a.model + 2 * a.pitch + 1, a.pitch, a.pitch * ay,
+                 BW - 3, BH - 1, BD - 1);
+        /* all of b -> host h2 at (1, 2, 0), pitch hpitch - 1, ysize HY */
+        k = async ? XRT_MEMCPY_DEFAULT : XRT_MEMCPY_DEVICE_TO_HOST;
+        p = parms_of(h2, hpitch - 1, HY, xrt_make_pos(1, 2, 0), b.d, b.pitch, by, xrt_make_pos(0, 0, 0),
+                     xrt_make_extent(BW + 1, BH, BD), k);
+        OK(copy_3d(&p, async, s));
+        if (async) OK(xrt_stream_synchronize(s));
+        copy_box(h2model + 2 * (hpitch - 1) + 1, hpitch - 1, (hpitch - 1) * HY, b.model, b.pitch, b.pitch * by, BW + 1,
+                 BH, BD);
+        assert_same(h2, h2model, hsize);
+        /* host -> host: one slice of one row at a far position */
+        k = async ? XRT_MEMCPY_DEFAULT : XRT_MEMCPY_HOST_TO_HOST;
+        p = parms_of(h2, hpitch, HY, xrt_make_pos(5, HY - 1, BD), h, hpitch, HY, xrt_make_pos(0, 0, 0),
+                     xrt_make_extent(BW, 1, 1), k);
+        OK(copy_3d(&p, async, s));
+        if (async) OK(xrt_stream_synchronize(s));
+        copy_rows(h2model + BD * hslice + (HY - 1) * hpitch + 5, hpitch, h, hpitch, BW, 1);
+        assert_same(h2, h2model, hsize);
+        pitched_check(&a);
+        pitched_check(&b);
+        /* an extent with a 0: nothing happens */
+        p = parms_of(a.d, a.pitch, ay, xrt_make_pos(0, 0, 0), b.d, b.pitch, by, xrt_make_pos(0, 0, 0),
+                     xrt_make_extent(BW, BH, 0), XRT_MEMCPY_DEVICE_TO_DEVICE);
+        OK(copy_3d(&p, async, s));
+        p.extent = xrt_make_extent(0, BH, BD);
+        OK(copy_3d(&p, async, s));
+        OK(xrt_stream_synchronize(s));
+        pitched_check(&a);
+        pitched_free(&a);
+        pitched_free(&b);
+    }
+    OK(xrt_stream_destroy(s));
+    free(h);
+    free(h2);
+    free(h2model);
+}
+
+/* The whole box and a box inside a taller ysize (a pointer past the first
+   row and column, ysize left as allocated). */
+static void test_memset_3d(void **state)
+{
+    pitched a;
+    size_t ay;
+    xrt_stream s;
+    (void)state;
+    OK(xrt_stream_create(&s));
+    box_make(&a, &ay, BW, BH, BD, 27);
+    OK(xrt_memset_3d(xrt_make_pitched_ptr(a.d, a.pitch, BW, ay), 0x1a5, xrt_make_extent(BW, BH, BD)));
+    set_box(a.model, a.pitch, a.pitch * ay, 0xa5, BW, BH, BD); /* the low byte only */
+    pitched_check(&a);
+    OK(xrt_memset_3d_async(xrt_make_pitched_ptr(a.d + a.pitch + 3, a.pitch, BW, ay), 0x3c,
+                           xrt_make_extent(BW - 5, BH - 2, BD - 1), s));
+    OK(xrt_stream_synchronize(s));
+    set_box(a.model + a.pitch + 3, a.pitch, a.pitch * ay, 0x3c, BW - 5, BH - 2, BD - 1);
+    pitched_check(&a);
+    OK(xrt_memset_3d(xrt_make_pitched_ptr(a.d, a.pitch, BW, ay), 0, xrt_make_extent(BW, BH, 0)));
+    OK(xrt_memset_3d_async(xrt_make_pitched_ptr(a.d, a.pitch, BW, ay), 0, xrt_make_extent(0, BH, BD), s));
+    OK(xrt_stream_synchronize(s));
+    pitched_check(&a);
+    pitched_free(&a);
+    OK(xrt_stream_destroy(s));
+}
+
+/* Each side's box against its pitch, its ysize and its allocation (its last
+   slice's last row), overflowing geometry, NULL and kinds. */
+static void test_pitched_3d_bad_input(void **state)
+{
+    pitched a;
+    size_t ay;
+    unsigned char h[4096];
+    xrt_stream s;
+    xrt_memcpy_3d_parms p;
+    const xrt_pos o = {0, 0, 0};
+    (void)state;
+    xrt_test_log_calls();
+    OK(xrt_stream_create(&s));
+    box_make(&a, &ay, BW, BH, BD, 28);
+    /* the whole box fits; one more slice, row or byte on either side does not */
+    p = parms_of(a.d, a.pitch, ay, o, h, 64, BH, o, xrt_make_extent(BW, BH, BD + 1), XRT_MEMCPY_HOST_TO_DEVICE);
+    FAILS(xrt_memcpy_3d(&p), XRT_ERROR_INVALID_VALUE, "dst");
+    p = parms_of(h, 64, BH, o, a.d, a.pitch, ay, xrt_make_pos(0, 0, 1), xrt_make_extent(BW, BH, BD),
+                 XRT_MEMCPY_DEVICE_TO_HOST);
+    FAILS(xrt_memcpy_3d_async(&p, s), XRT_ERROR_INVALID_VALUE, "at src");
+    p = parms_of(a.d, a.pitch, ay, xrt_make_pos(0, 1, 0), h, 64, BH + 1, o, xrt_make_extent(BW, BH, BD),
+                 XRT_MEMCPY_HOST_TO_DEVICE);
+    FAILS(xrt_memcpy_3d(&p), XRT_ERROR_INVALID_VALUE, "dst y 1 + height 7 is past its ysize 7");
+    p = parms_of(a.d, a.pitch, ay, xrt_make_pos(0, 1, 0), h, 64, BH, o, xrt_make_extent(BW, BH - 1, BD),
+                 XRT_MEMCPY_HOST_TO_DEVICE);
+    OK(xrt_memcpy_3d(&p)); /* rows 1 .. BH - 1 of every slice: inside */
+    copy_box(a.model + a.pitch, a.pitch, a.pitch * ay, h, 64, 64 * BH, BW, BH - 1, BD);
+    p = parms_of(a.d, a.pitch, 0, xrt_make_pos(a.pitch - BW + 1, 0, 0), h, 64, 1, o, xrt_make_extent(BW, 1, 1),
+                 XRT_MEMCPY_HOST_TO_DEVICE);
+    FAILS(xrt_memcpy_3d(&p), XRT_ERROR_INVALID_VALUE, "is past its pitch");
+    p = parms_of(a.d, a.pitch, ay, o, h, BW - 1, BH, o, xrt_make_extent(BW, 2, 2), XRT_MEMCPY_HOST_TO_DEVICE);
+    FAILS(xrt_memcpy_3d(&p), XRT_ERROR_INVALID_VALUE, "src pitch 28 is less than width 29");
+    p = parms_of(a.d, a.pitch, ay, o, h, 64, SIZE_MAX / 32, o, xrt_make_extent(8, 2, 3), XRT_MEMCPY_HOST_TO_DEVICE);
+    FAILS(xrt_memcpy_3d(&p), XRT_ERROR_INVALID_VALUE, "overflows");
+    p = parms_of(a.d, a.pitch, ay, o, h, 64, 2, xrt_make_pos(0, 0, SIZE_MAX / 64), xrt_make_extent(8, 2, 1),
+                 XRT_MEMCPY_HOST_TO_DEVICE);
+    FAILS(xrt_memcpy_3d(&p), XRT_ERROR_INVALID_VALUE, "overflows");
+    p = parms_of(NULL, a.pitch, ay, o, h, 64, BH, o, xrt_make_extent(8, 2, 2), XRT_MEMCPY_HOST_TO_DEVICE);
+    FAILS(xrt_memcpy_3d(&p), XRT_ERROR_INVALID_VALUE, "dst ptr is NULL");
+    p = parms_of(a.d, a.pitch, ay, o, h, 64, BH, o, xrt_make_extent(8, 2, 2), XRT_MEMCPY_DEVICE_TO_HOST);
+    FAILS(xrt_memcpy_3d(&p), XRT_ERROR_INVALID_MEMCPY_KIND, "kind device-to-host but dst");
+    p.kind = (xrt_memcpy_kind)9;
+    FAILS(xrt_memcpy_3d(&p), XRT_ERROR_INVALID_MEMCPY_KIND, "kind 9");
+    FAILS(xrt_memcpy_3d(NULL), XRT_ERROR_INVALID_VALUE, "p is NULL");
+    FAILS(xrt_memcpy_3d_async(NULL, s), XRT_ERROR_INVALID_VALUE, "p is NULL");
+    p.kind = XRT_MEMCPY_HOST_TO_DEVICE;
+    FAILS(xrt_memcpy_3d_async(&p, (xrt_stream)(uintptr_t)12345), XRT_ERROR_INVALID_HANDLE, "xrt_memcpy_3d_async");
+    FAILS(xrt_memset_3d(xrt_make_pitched_ptr(a.d, a.pitch, BW, ay), 0, xrt_make_extent(BW, BH, BD + 1)),
+          XRT_ERROR_INVALID_VALUE, "overrun");
+    FAILS(xrt_memset_3d(xrt_make_pitched_ptr(a.d + 1, a.pitch, BW, ay), 0, xrt_make_extent(a.pitch + 1, 1, 1)),
+          XRT_ERROR_INVALID_VALUE, "dst pitch");
+    FAILS(xrt_memset_3d_async(xrt_make_pitched_ptr(a.d, a.pitch, BW, BH - 1), 0, xrt_make_extent(BW, BH, 2), s),
+          XRT_ERROR_INVALID_VALUE, "past its ysize 6");
+    FAILS(xrt_memset_3d(xrt_make_pitched_ptr(a.d, SIZE_MAX / 2, BW, 4), 0, xrt_make_extent(BW, 2, 2)),
+          XRT_ERROR_INVALID_VALUE, "overflows");
+    FAILS(xrt_memset_3d(xrt_make_pitched_ptr(h, 64, 64, 4), 0, xrt_make_extent(8, 2, 2)), XRT_ERROR_INVALID_POINTER,
+          "not device memory");
+    FAILS(xrt_memset_3d(xrt_make_pitched_ptr(NULL, 64, 64, 4), 0, xrt_make_extent(8, 2, 2)), XRT_ERROR_INVALID_VALUE,
+          "dst ptr is NULL");
+    pitched_check(&a); /* nothing else was written */
+    pitched_free(&a);
+    OK(xrt_stream_destroy(s));
+}
+
+/* A 3-D copy and a 3-D set on a capturing stream are nodes: the graph holds
+   them, and each launch does them again. */
+static void test_pitched_3d_capture(void **state)
+{
+    pitched a, b;
+    size_t ay, by;
+    xrt_stream s;
+    xrt_graph g;
+    xrt_graph_exec e;
+    xrt_graph_info info;
+    xrt_memcpy_3d_parms p;
+    int i;
+    (void)state;
+    SKIP_UNLESS(caps() & XRT_CAP_GRAPHS, "the backend has no graphs (XRT_CAP_GRAPHS is clear)");
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the capture of 3-D copies is tested on the CPU backend only");
+    OK(xrt_stream_create(&s));
+    box_make(&a, &ay, BW, BH, BD, 29);
+    box_make(&b, &by, BW, BH, BD, 30);
+    p = parms_of(b.d, b.pitch, by, xrt_make_pos(3, 1, 1), a.d, a.pitch, ay, xrt_make_pos(1, 0, 0),
+                 xrt_make_extent(BW - 3, BH - 1, BD - 1), XRT_MEMCPY_DEVICE_TO_DEVICE);
+    OK(xrt_stream_begin_capture(s, XRT_CAPTURE_MODE_GLOBAL));
+    OK(xrt_memcpy_3d_async(&p, s));
+    OK(xrt_memset_3d_async(xrt_make_pitched_ptr(a.d + 2, a.pitch, BW, ay), 0x42, xrt_make_extent(BW - 3, BH, BD), s));
+    OK(xrt_stream_end_capture(s, &g));
+    OK(xrt_graph_get_info(g, &info));
+    assert_int_equal(info.nodes, 2);
+    assert_int_equal(info.copies, 1);
+    assert_int_equal(info.sets, 1);
+    pitched_check(&a); /* captured, not done */
+    pitched_check(&b);
+    OK(xrt_graph_instantiate(&e, g));
+    for (i = 0; i < 2; i++) {
+        OK(xrt_graph_launch(e, s));
+        OK(xrt_stream_synchronize(s));
+        copy_box(b.model + b.pitch * by + b.pitch + 3, b.pitch, b.pitch * by, a.model + 1, a.pitch, a.pitch * ay,
+                 BW - 3, BH - 1, BD - 1);
+        set_box(a.model + 2, a.pitch, a.pitch * ay, 0x42, BW - 3, BH, BD);
+        pitched_check(&a);
+        pitched_check(&b);
+    }
+    OK(xrt_graph_exec_destroy(e));
+    OK(xrt_graph_destroy(g));
+    pitched_free(&a);
+    pitched_free(&b);
+    OK(xrt_stream_destroy(s));
+}
+
+/* A 3-D copy larger than the CPU backend's split size, there and back,
+   slices of a taller ysize on the host. */
+static void test_memcpy_3d_large(void **state)
+{
+    enum { LW = 1031, LH = 517, LD = 9, LY = LH + 2 };
+    pitched a;
+    size_t ay, hpitch = LW + 5, hsize = hpitch * LY * LD;
+    unsigned char *h = (unsigned char *)malloc(hsize), *back = (unsigned char *)malloc(hsize);
+    const xrt_pos o = {0, 0, 0};
+    xrt_memcpy_3d_parms p;
+    (void)state;
+    assert_true(h && back);
+    box_make(&a, &ay, LW, LH, LD, 31);
+    fill(h, hsize, 32);
+    p = parms_of(a.d, a.pitch, ay, xrt_make_pos(1, 0, 0), h, hpitch, LY, xrt_make_pos(0, 2, 0),
+                 xrt_make_extent(LW - 1, LH, LD), XRT_MEMCPY_HOST_TO_DEVICE);
+    OK(xrt_memcpy_3d(&p));
+    copy_box(a.model + 1, a.pitch, a.pitch * ay, h + 2 * hpitch, hpitch, hpitch * LY, LW - 1, LH, LD);
+    pitched_check(&a);
+    memset(back, 0, hsize);
+    p = parms_of(back, hpitch, LY, o, a.d, a.pitch, ay, o, xrt_make_extent(LW, LH, LD), XRT_MEMCPY_DEVICE_TO_HOST);
+    OK(xrt_memcpy_3d(&p));
+    memset(h, 0, hsize);
+    copy_box(h, hpitch, hpitch * LY, a.model, a.pitch, a.pitch * ay, LW, LH, LD);
+    assert_same(back, h, hsize);
+    pitched_free(&a);
+    free(h);
+    free(back);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_malloc_pitch),          cmocka_unit_test(test_memcpy_2d_directions),
         cmocka_unit_test(test_memset_2d),             cmocka_unit_test(test_memset_d16_d32),
         cmocka_unit_test(test_pitched_bad_input),     cmocka_unit_test(test_pitched_capture),
-        cmocka_unit_test(test_memcpy_2d_large),
+        cmocka_unit_test(test_memcpy_2d_large),       cmocka_unit_test(test_malloc_3d),
+        cmocka_unit_test(test_memcpy_3d_directions),  cmocka_unit_test(test_memset_3d),
+        cmocka_unit_test(test_pitched_3d_bad_input),  cmocka_unit_test(test_pitched_3d_capture),
+        cmocka_unit_test(test_memcpy_3d_large),
     };
     return xrt_test_run_on_backends("pitched memory", tests, sizeof tests / sizeof tests[0], NULL);
 }

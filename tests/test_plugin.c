@@ -755,6 +755,173 @@ static void test_setuid_program_ignores_code_from_environment(void **state)
     assert_int_equal(rc_secure, 0);
 }
 
+/* >> the public forwarding macro (XRT_DEFINE_FORWARDERS, tests/plugins/forward.c) */
+/* Every operation reaches the target, get_target (a parameter named
+   `target`) included; the one the wrapper replaced is its own. */
+static void test_forwarding_macro(void **state)
+{
+    xrt_device_prop prop;
+    xrt_target t;
+    xrt_stream s = NULL;
+    unsigned char h[64];
+    void *d = NULL;
+    const char *name = NULL;
+    (void)state;
+    OK(restart(NULL, NULL));
+    OK(xrt_load_plugin(PLUGIN("test_forward.so")));
+    OK(xrt_set_backend("forward"));
+    OK(xrt_get_backend(&name));
+    assert_string_equal(name, "forward");
+    OK(xrt_get_target(&t));
+    assert_string_equal(t.backend, "cpu"); /* the backend that runs the code, behind the forwarder */
+    assert_true(strcmp(t.arch, "x86_64") == 0 || strcmp(t.arch, "aarch64") == 0); /* the cpu's answer */
+    OK(xrt_malloc(&d, sizeof h));
+    OK(xrt_stream_create(&s));
+    OK(xrt_memset_async(d, 0x4f, sizeof h, s));
+    OK(xrt_memcpy_async(h, d, sizeof h, XRT_MEMCPY_DEVICE_TO_HOST, s));
+    OK(xrt_stream_synchronize(s));
+    assert_bytes(h, sizeof h, 0x4f);
+    OK(xrt_stream_destroy(s));
+    OK(xrt_free(d));
+    OK(xrt_get_device_properties(&prop, 0));
+    assert_string_equal(prop.name, "forward: 1 mallocs");
+    OK(xrt_set_backend("cpu"));
+}
+
+/* >> plugins found in directories (XRT_PLUGIN_PATH) */
+static void copy_file(const char *from, const char *to)
+{
+    char buf[65536];
+    ssize_t got;
+    int in = open(from, O_RDONLY), out = open(to, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    assert_true(in >= 0 && out >= 0);
+    while ((got = read(in, buf, sizeof buf)) > 0) assert_int_equal(write(out, buf, (size_t)got), got);
+    close(in);
+    close(out);
+    assert_int_equal(chmod(to, 0644), 0); /* whatever the umask: trusted */
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+    assert_int_equal(chmod(path, 0644), 0);
+}
+
+/* A logged line that holds all of `parts`, in that order. */
+static int logged_line(const char *a, const char *b)
+{
+    const char *l = logged.text;
+    while ((l = strstr(l, a)) != NULL) {
+        const char *end = strchr(l, '\n');
+        const char *hit = strstr(l, b);
+        if (hit && (!end || hit < end)) return 1;
+        l += strlen(a);
+    }
+    return 0;
+}
+
+/* XRT_PLUGIN_PATH: directories in order, names sorted within one, after
+   XRT_PLUGINS; an object named there too loads once; of two plugins with one
+   backend name the first wins and the later one is listed and logged; an
+   object without the entry point, a file that is not a shared object, other
+   names, a missing directory are skipped with a debug line (or none);
+   a file given as a directory, a directory others can write and an
+   unreadable one are skipped with a warning; a failing plugin as today. */
+static void test_plugin_path(void **state)
+{
+    char root[] = "/tmp/xrt-plugin-path.XXXXXX", one[64], two[64], none[64], file[64], open_dir[64], locked[64],
+         env[512], p[16][128];
+    xrt_plugin_info info;
+    int a, b, f, n0, n1, i, np = 0;
+    (void)state;
+    assert_non_null(mkdtemp(root));
+    assert_int_equal(chmod(root, 0755), 0);
+    snprintf(one, sizeof one, "%s/one", root);
+    snprintf(two, sizeof two, "%s/two", root);
+    snprintf(none, sizeof none, "%s/none", root);
+    snprintf(file, sizeof file, "%s/file.so", root);
+    snprintf(open_dir, sizeof open_dir, "%s/open", root);
+    snprintf(locked, sizeof locked, "%s/locked", root);
+    assert_int_equal(mkdir(one, 0755), 0);
+    assert_int_equal(mkdir(two, 0755), 0);
+    assert_int_equal(mkdir(open_dir, 0755), 0);
+    assert_int_equal(mkdir(locked, 0755), 0);
+    assert_int_equal(chmod(open_dir, 0777), 0);
+    write_text(file, "not a directory\n");
+#define PATH_OF(dir, name) (snprintf(p[np], sizeof p[np], "%s/%s", dir, name), p[np++])
+    copy_file(PLUGIN("test_twodev.so"), PATH_OF(one, "b_twodev.so"));      /* 0 */
+    copy_file(PLUGIN("test_twodev.so"), PATH_OF(one, "a_twodev.so"));      /* 1 */
+    copy_file(PLUGIN("test_nosym.so"), PATH_OF(one, "nosym.so"));          /* 2 */
+    write_text(PATH_OF(one, "notes.so"), "not a shared object\n");         /* 3 */
+    write_text(PATH_OF(one, "README"), "not a plugin's name\n");           /* 4 */
+    copy_file(PLUGIN("test_twodev.so"), PATH_OF(one, ".hidden.so"));       /* 5 */
+    copy_file(PLUGIN("test_fails.so"), PATH_OF(two, "fails.so.1"));        /* 6 */
+    copy_file(PLUGIN("test_twodev.so"), PATH_OF(open_dir, "twodev.so"));   /* 7 */
+    copy_file(PLUGIN("test_twodev.so"), PATH_OF(locked, "twodev.so"));     /* 8 */
+    assert_int_equal(chmod(locked, 0), 0);
+    n0 = plugins_loaded();
+    /* root reads any directory: there, the locked one is left out */
+    if (geteuid() != 0) snprintf(env, sizeof env, "%s:%s:%s:%s::%s:%s", none, file, open_dir, locked, one, two);
+    else snprintf(env, sizeof env, "%s:%s:%s::%s:%s", none, file, open_dir, one, two);
+    setenv("XRT_PLUGIN_PATH", env, 1);
+    OK(restart(p[0], NULL)); /* b_twodev.so by name too: loaded once, first */
+    n1 = plugins_loaded();
+    assert_int_equal(n1 - n0, 3); /* b_twodev (XRT_PLUGINS), a_twodev (taken name), fails.so.1 */
+    b = plugin_index(p[0], &info);
+    assert_true(b >= n0);
+    assert_int_equal(info.loaded, 1);
+    assert_string_equal(info.backend, "twodev");
+    assert_string_equal(info.origin, "XRT_PLUGINS");
+    a = plugin_index(p[1], &info);
+    assert_true(a > b);
+    assert_string_equal(info.origin, "XRT_PLUGIN_PATH");
+    assert_skipped(p[1], "a backend named twodev is registered");
+    f = plugin_index(p[6], &info);
+    assert_true(f > a); /* directories in order */
+    assert_string_equal(info.origin, "XRT_PLUGIN_PATH");
+    assert_skipped(p[6], "xrt_plugin_register failed");
+    for (i = 2; i < 6; i++) assert_int_equal(plugin_index(p[i], &info), -1);
+    assert_int_equal(plugin_index(p[7], &info), -1);
+    assert_true(logged_line("warn: XRT_PLUGIN_PATH: ", "/file.so skipped: not a directory"));
+    assert_true(logged_line("warn: XRT_PLUGIN_PATH: ", "/open skipped: owned by another user or writable by others"));
+    if (geteuid() != 0)
+        assert_true(logged_line("warn: XRT_PLUGIN_PATH: ", "/locked skipped: cannot read it: Permission denied"));
+    /* at debug level: the missing directory, and one line for what a directory skipped */
+    memset(&logged, 0, sizeof logged);
+    snprintf(env, sizeof env, "%s:%s", none, one);
+    setenv("XRT_PLUGIN_PATH", env, 1);
+    xrt_set_log_level(XRT_LOG_DEBUG);
+    OK(restart(NULL, NULL));
+    assert_int_equal(plugins_loaded(), n1);
+    assert_true(logged_line("debug: XRT_PLUGIN_PATH: ", "/none skipped: No such file or directory"));
+    assert_true(logged_line("debug: XRT_PLUGIN_PATH: ", "/one: skipped nosym.so (no function xrt_plugin_register), "
+                                                        "notes.so (not a shared object)\n"));
+    assert_null(strstr(logged.text, "README"));
+    assert_null(strstr(logged.text, ".hidden.so"));
+    assert_int_equal(backends_named("twodev"), 1);
+    OK(xrt_set_backend("twodev"));
+    assert_memory_works(0x2d);
+    /* a new start finds nothing new: each object was tried once */
+    setenv("XRT_PLUGIN_PATH", one, 1);
+    OK(restart(p[0], NULL));
+    assert_int_equal(plugins_loaded(), n1);
+    assert_int_equal(backends_named("twodev"), 1);
+    unsetenv("XRT_PLUGIN_PATH");
+    xrt_set_log_level(XRT_LOG_ENV);
+    assert_int_equal(chmod(locked, 0755), 0);
+    for (i = 0; i < np; i++) unlink(p[i]);
+    unlink(file);
+    rmdir(one);
+    rmdir(two);
+    rmdir(open_dir);
+    rmdir(locked);
+    assert_int_equal(rmdir(root), 0);
+#undef PATH_OF
+}
+
 static int finish(void **state)
 {
     (void)state;
@@ -781,6 +948,8 @@ int main(void)
         cmocka_unit_test_setup(test_later_larger_table, capture),
         cmocka_unit_test_setup(test_capabilities_checked_against_table, capture),
         cmocka_unit_test_setup(test_setuid_program_ignores_code_from_environment, capture),
+        cmocka_unit_test_setup(test_forwarding_macro, capture),
+        cmocka_unit_test_setup(test_plugin_path, capture),
     };
     if (getenv("XRT_TEST_SECURE_CHILD")) return secure_child(getenv("XRT_TEST_SECURE_CHILD"));
     set_env("XRT_TRACE_FILE", "/dev/null"); /* listing the backends probes the tracer: keep stderr clean */

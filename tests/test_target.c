@@ -4,6 +4,8 @@
    releases, runs or machines); the per-backend part runs on every backend. */
 #include "xrt_test.h"
 
+static int sorted(const char *list);
+
 static xrt_target make(const char *backend, const char *arch, int width, const char *features)
 {
     xrt_target t;
@@ -48,6 +50,54 @@ static void test_fingerprint_changes_with_every_field(void **state)
     assert_true(xrt_target_fingerprint(&t) != f);
 }
 
+/* x86-64: the target follows CPUID. QEMU's Haswell and Skylake-Client
+   differ in ADX, RDSEED, CLFLUSHOPT, 3DNowPrefetch, XSAVEC, XSAVES and
+   more: each alone gives another target; bits that are no code's (the
+   hypervisor's, speculation controls) give the same. */
+static void test_x86_words(void **state)
+{
+#if defined(__x86_64__)
+    static const struct { int word, bit; } differ[] = {
+        {XRT__X86_07B, 19}, {XRT__X86_07B, 18}, {XRT__X86_07B, 23}, {XRT__X86_81C, 8}, {XRT__X86_D1A, 1},
+        {XRT__X86_D1A, 3},  {XRT__X86_07C, 8},  {XRT__X86_17A, 4},  {XRT__X86_07D, 23}, {XRT__X86_17D, 21}};
+    static const struct { int word, bit; } same[] = {{XRT__X86_01C, 31}, {XRT__X86_01C, 5}, {XRT__X86_07D, 10},
+                                                     {XRT__X86_07D, 26}, {XRT__X86_01D, 28}};
+    uint32_t haswell[XRT__X86_WORDS] = {0}, w[XRT__X86_WORDS];
+    char base[224], other[224];
+    size_t i;
+    (void)state;
+    haswell[XRT__X86_01C] = 0xfffa3203u, haswell[XRT__X86_01D] = 0x0f8bfbffu; /* QEMU's Haswell, as a guest sees it */
+    haswell[XRT__X86_07B] = 0x000007abu, haswell[XRT__X86_81C] = 0x00000021u, haswell[XRT__X86_81D] = 0x2c100800u;
+    haswell[XRT__X86_D1A] = 0x1u, haswell[XRT__X86_XC0] = 0x7u;
+    assert_int_equal(xrt__cpu_x86_target(haswell, base, sizeof base), 8);
+    assert_string_equal(base, "01c=7ed83203,01d=7888111,07b=3a9,81c=21,81d=28000000,d1a=1,xc0=7");
+    for (i = 0; i < sizeof differ / sizeof differ[0]; i++) {
+        memcpy(w, haswell, sizeof w);
+        w[differ[i].word] |= 1u << differ[i].bit;
+        xrt__cpu_x86_target(w, other, sizeof other);
+        if (!strcmp(base, other)) fail_msg("word %d bit %d does not change the target", differ[i].word, differ[i].bit);
+    }
+    for (i = 0; i < sizeof same / sizeof same[0]; i++) {
+        memcpy(w, haswell, sizeof w);
+        w[same[i].word] ^= 1u << same[i].bit;
+        xrt__cpu_x86_target(w, other, sizeof other);
+        assert_string_equal(base, other);
+    }
+    memcpy(w, haswell, sizeof w); /* AVX-512F with the ZMM state enabled: 16 lanes; without it, 8 */
+    w[XRT__X86_07B] |= 1u << 16;
+    assert_int_equal(xrt__cpu_x86_target(w, other, sizeof other), 8);
+    w[XRT__X86_XC0] = 0xe7;
+    assert_int_equal(xrt__cpu_x86_target(w, other, sizeof other), 16);
+    for (i = 0; i < XRT__X86_WORDS; i++) w[i] = 0xffffffffu; /* every word full: still fits, sorted */
+    xrt__cpu_x86_target(w, other, sizeof other);
+    assert_int_equal(strlen(other) < sizeof other - 1, 1);
+    assert_true(sorted(other));
+#else
+    (void)state;
+    print_message("skipped: x86-64 only\n");
+#endif
+}
+
 static void test_to_string(void **state)
 {
     xrt_target a = make("cuda", "sm_90", 32, ""), c = make("cpu", "x86_64", 8, "avx,avx2");
@@ -80,81 +130,123 @@ static int sorted(const char *list)
     return 1;
 }
 
-/* The CPU's features as the kernel lists them (/proc/cpuinfo's flags, or
-   Features on aarch64), in xrt's names, sorted and comma-separated, and the
-   widest vector they imply in 32-bit lanes: a source of its own, not the
-   code under test. Returns the lanes, or 0 where /proc/cpuinfo is not there
-   or names no flags; -1 where SVE sets the width (its length is per process). */
-static int cpuinfo_features(char *out, size_t n)
+/* The fingerprint from REFERENCE.md's recipe, written again here: FNV-1a 64
+   (offset 0xcbf29ce484222325, prime 0x100000001b3) over the bytes of
+   backend, a 0, arch, a 0, vector_width in decimal, a 0, features, a 0. */
+static uint64_t recipe(const xrt_target *t)
 {
-#if defined(__x86_64__)
-    static const char *const names[][2] = { /* xrt's name, the kernel's; xrt's order is sorted */
-        {"avx", "avx"},         {"avx2", "avx2"},         {"avx512bw", "avx512bw"}, {"avx512cd", "avx512cd"},
-        {"avx512dq", "avx512dq"}, {"avx512f", "avx512f"},  {"avx512vl", "avx512vl"}, {"avx512vnni", "avx512_vnni"},
-        {"bmi", "bmi1"},        {"bmi2", "bmi2"},         {"fma", "fma"},           {"popcnt", "popcnt"},
-        {"sse3", "pni"},        {"sse4.1", "sse4_1"},     {"sse4.2", "sse4_2"},     {"ssse3", "ssse3"}};
-    const char *key = "flags";
-#elif defined(__aarch64__)
-    static const char *const names[][2] = {{"neon", "asimd"}, {"sve", "sve"}, {"sve2", "sve2"}};
-    const char *key = "Features";
-#else
-    static const char *const names[][2] = {{"", ""}};
-    const char *key = NULL;
-#endif
-    char line[8192], word[64];
-    size_t i, used = 0;
-    int lanes = 4;
-    FILE *f = key ? fopen("/proc/cpuinfo", "r") : NULL;
-    out[0] = 0;
-    if (!f) return 0;
-    while (fgets(line, sizeof line, f) && strncmp(line, key, strlen(key)) != 0) {}
-    fclose(f);
-    if (strncmp(line, key, strlen(key)) != 0) return 0;
-    if (strchr(line, '\n')) *strchr(line, '\n') = ' '; /* the last word ends in a space too (and the line in its NUL) */
-    for (i = 0; i < sizeof names / sizeof names[0]; i++) {
-        snprintf(word, sizeof word, " %s ", names[i][1]);
-        if (!strstr(line, word)) continue;
-        used += (size_t)snprintf(out + used, n - used, "%s%s", used ? "," : "", names[i][0]);
-        if (strcmp(names[i][0], "avx") == 0 && lanes < 8) lanes = 8;
-        if (strcmp(names[i][0], "avx512f") == 0) lanes = 16;
-        if (strcmp(names[i][0], "sve") == 0) lanes = -1;
+    char width[16];
+    const char *parts[4];
+    uint64_t h = 0xcbf29ce484222325ull;
+    int i;
+    snprintf(width, sizeof width, "%d", t->vector_width);
+    parts[0] = t->backend, parts[1] = t->arch, parts[2] = width, parts[3] = t->features;
+    for (i = 0; i < 4; i++) {
+        const unsigned char *c = (const unsigned char *)parts[i];
+        do h = (h ^ *c) * 0x100000001b3ull;
+        while (*c++);
     }
-    return lanes;
+    return h;
 }
 
-/* Each of xrt's features (a comma-separated list) is in the kernel's list. */
-static void assert_features_within(const char *features, const char *kernel)
+/* The value of feature word `name` ("07b") in a CPU target's features; 0 if
+   it is not there (a word that is 0 is left out). */
+static unsigned long word_of(const char *features, const char *name)
 {
-    char all[sizeof ((xrt_target *)0)->features + 2], word[64];
     const char *p = features;
-    snprintf(all, sizeof all, ",%s,", kernel);
+    size_t n = strlen(name);
     while (*p) {
-        size_t n = strcspn(p, ",");
-        snprintf(word, sizeof word, ",%.*s,", (int)n, p);
-        if (!strstr(all, word)) fail_msg("feature %s is not in the kernel's list %s", word, kernel);
-        p += n + (p[n] == ',');
+        if (!strncmp(p, name, n) && p[n] == '=') return strtoul(p + n + 1, NULL, 16);
+        p += strcspn(p, ",");
+        p += *p == ',';
     }
+    return 0;
 }
 
-/* On the CPU (directly or behind the tracing plugin): the features are the
-   kernel's list, exactly, and the vector width the widest they imply. Under
-   valgrind, whose virtual CPU lacks some of them (AVX-512), each feature is
-   in the kernel's list and the width is no wider. */
+/* The kernel's list of the CPU's features (/proc/cpuinfo's flags, or
+   Features on aarch64), with a space at each end; 0 where there is none. */
+static int kernel_flags(char *line, size_t n, const char *key)
+{
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char *colon;
+    if (!f) return 0;
+    line[0] = 0;
+    while (fgets(line + 1, (int)n - 2, f) && strncmp(line + 1, key, strlen(key)) != 0) {}
+    fclose(f);
+    if (strncmp(line + 1, key, strlen(key)) != 0 || !(colon = strchr(line + 1, ':'))) return 0;
+    memmove(line, colon + 1, strlen(colon + 1) + 1);
+    if (strchr(line, '\n')) *strchr(line, '\n') = ' ';
+    else strcat(line, " ");
+    return 1;
+}
+
+static int has_flag(const char *line, const char *flag)
+{
+    char word[64];
+    snprintf(word, sizeof word, " %s ", flag);
+    return strstr(line, word) != NULL;
+}
+
+/* On the CPU (directly or behind the tracing plugin): every ISA extension
+   the kernel lists is in the target, in the CPUID word and bit the
+   documentation names (a source of its own, not the code under test), and
+   the vector width is the widest they imply. Under valgrind, whose virtual
+   CPU lacks some (AVX-512), each feature xrt sees is the kernel's. */
 static void assert_cpu_target(const xrt_target *t)
 {
-    char want[sizeof t->features];
-    int lanes = cpuinfo_features(want, sizeof want);
-    if (lanes == 0) {
+    static char line[16384];
+    int slow = xrt_test_slowdown() > 1;
+    size_t i;
+#if defined(__x86_64__)
+    static const struct { const char *flag, *word; int bit; } isa[] = {
+        {"pni", "01c", 0},         {"pclmulqdq", "01c", 1},   {"ssse3", "01c", 9},        {"fma", "01c", 12},
+        {"cx16", "01c", 13},       {"sse4_1", "01c", 19},     {"sse4_2", "01c", 20},      {"movbe", "01c", 22},
+        {"popcnt", "01c", 23},     {"aes", "01c", 25},        {"xsave", "01c", 26},       {"avx", "01c", 28},
+        {"f16c", "01c", 29},       {"rdrand", "01c", 30},     {"cmov", "01d", 15},        {"clflush", "01d", 19},
+        {"mmx", "01d", 23},        {"fxsr", "01d", 24},       {"sse", "01d", 25},         {"sse2", "01d", 26},
+        {"fsgsbase", "07b", 0},    {"bmi1", "07b", 3},        {"avx2", "07b", 5},         {"bmi2", "07b", 8},
+        {"erms", "07b", 9},        {"avx512f", "07b", 16},    {"avx512dq", "07b", 17},    {"rdseed", "07b", 18},
+        {"adx", "07b", 19},        {"avx512ifma", "07b", 21}, {"clflushopt", "07b", 23},  {"clwb", "07b", 24},
+        {"avx512cd", "07b", 28},   {"sha_ni", "07b", 29},     {"avx512bw", "07b", 30},    {"avx512vl", "07b", 31},
+        {"avx512vbmi", "07c", 1},  {"avx512_vbmi2", "07c", 6}, {"gfni", "07c", 8},        {"vaes", "07c", 9},
+        {"vpclmulqdq", "07c", 10}, {"avx512_vnni", "07c", 11}, {"avx512_bitalg", "07c", 12}, {"avx512_vpopcntdq", "07c", 14},
+        {"rdpid", "07c", 22},      {"movdiri", "07c", 27},    {"movdir64b", "07c", 28},   {"serialize", "07d", 14},
+        {"avx512_fp16", "07d", 23}, {"avx_vnni", "17a", 4},   {"avx512_bf16", "17a", 5},  {"xsaveopt", "d1a", 0},
+        {"xsavec", "d1a", 1},      {"xsaves", "d1a", 3},      {"lahf_lm", "81c", 0},      {"abm", "81c", 5},
+        {"sse4a", "81c", 6},       {"3dnowprefetch", "81c", 8}, {"xop", "81c", 11},       {"fma4", "81c", 16},
+        {"tbm", "81c", 21},        {"lm", "81d", 29},         {"rdtscp", "81d", 27},      {"clzero", "88b", 0},
+        {"wbnoinvd", "88b", 9}};
+    int lanes = 4;
+    if (!kernel_flags(line, sizeof line, "flags")) {
         print_message("skipped: the CPU's features: /proc/cpuinfo lists none\n");
         return;
     }
-    if (xrt_test_slowdown() > 1) {
-        assert_features_within(t->features, want);
-        if (lanes > 0) assert_true(t->vector_width <= lanes);
+    for (i = 0; i < sizeof isa / sizeof isa[0]; i++) {
+        int kernel = has_flag(line, isa[i].flag), mine = (word_of(t->features, isa[i].word) >> isa[i].bit) & 1;
+        if (mine != kernel && (!slow || mine))
+            fail_msg("%s: the kernel says %d, the target's word %s bit %d says %d (features %s)", isa[i].flag, kernel,
+                     isa[i].word, isa[i].bit, mine, t->features);
+    }
+    assert_true(word_of(t->features, "01c") >> 31 == 0); /* the hypervisor bit is not the code's */
+    if (has_flag(line, "avx")) lanes = 8;
+    if (has_flag(line, "avx512f")) lanes = 16;
+    if (slow) assert_true(t->vector_width <= lanes);
+    else assert_int_equal(t->vector_width, lanes);
+#elif defined(__aarch64__)
+    char want[64];
+    if (!kernel_flags(line, sizeof line, "Features")) {
+        print_message("skipped: the CPU's features: /proc/cpuinfo lists none\n");
         return;
     }
-    assert_string_equal(t->features, want);
-    if (lanes > 0) assert_int_equal(t->vector_width, lanes);
+    /* the kernel lists asimd for HWCAP_ASIMD (bit 1), sve for HWCAP_SVE (bit 22), sve2 for HWCAP2_SVE2 (bit 1) */
+    assert_int_equal(has_flag(line, "asimd"), (int)(word_of(t->features, "hwcap") >> 1 & 1));
+    assert_int_equal(has_flag(line, "sve"), (int)(word_of(t->features, "hwcap") >> 22 & 1));
+    assert_int_equal(has_flag(line, "sve2"), (int)(word_of(t->features, "hwcap2") >> 1 & 1));
+    snprintf(want, sizeof want, "hwcap=%lx,", word_of(t->features, "hwcap"));
+    assert_memory_equal(t->features, want, strlen(want));
+#else
+    (void)t, (void)slow, (void)i, (void)line;
+#endif
 }
 
 static void test_current_target(void **state)
@@ -167,11 +259,11 @@ static void test_current_target(void **state)
     (void)state;
     OK(xrt_get_backend(&backend));
     OK(xrt_get_target(&t));
-    assert_string_equal(t.backend, backend);
     assert_true(t.arch[0] != 0);
     assert_true(t.vector_width > 0);
     assert_true(sorted(t.features));
     assert_true(t.fingerprint == xrt_target_fingerprint(&t));
+    assert_true(t.fingerprint == recipe(&t)); /* REFERENCE.md's recipe gives the same key */
     OK(xrt_get_device(&d));
     OK(xrt_get_device_properties(&p, d));
     assert_int_equal(t.vector_width, p.warp_size);
@@ -186,14 +278,22 @@ static void test_current_target(void **state)
     print_message("%s: target %s, fingerprint %016llx\n", backend, text, (unsigned long long)t.fingerprint);
     OK(xrt_get_target(&again)); /* the same device: the same key */
     assert_true(again.fingerprint == t.fingerprint);
-    /* a backend in front of the CPU (the tracing plugin) gives the CPU's record */
+    /* a backend in front of the CPU (the tracing plugin) gives the CPU's
+       record, with its name and fingerprint: the same machine code has one
+       key however it is reached; another backend names itself */
     if (strcmp(backend, "cpu") != 0 && xrt_set_backend("cpu") == XRT_SUCCESS) {
         OK(xrt_get_target(&again));
         OK(xrt_set_backend(backend));
         if (strcmp(again.arch, t.arch) == 0) {
+            assert_string_equal(t.backend, "cpu");
             assert_int_equal(t.vector_width, again.vector_width);
             assert_string_equal(t.features, again.features);
+            assert_true(t.fingerprint == again.fingerprint);
+        } else {
+            assert_string_equal(t.backend, backend);
         }
+    } else {
+        assert_string_equal(t.backend, backend);
     }
     FAILS(xrt_get_target(NULL), XRT_ERROR_INVALID_VALUE, "xrt_get_target: target is NULL");
 }
@@ -240,6 +340,7 @@ int main(void)
         cmocka_unit_test(test_fingerprint_fixed_vectors),
         cmocka_unit_test(test_fingerprint_changes_with_every_field),
         cmocka_unit_test(test_to_string),
+        cmocka_unit_test(test_x86_words),
         cmocka_unit_test(test_fallback_from_properties),
     };
     const struct CMUnitTest each[] = {

@@ -206,7 +206,7 @@ if [ -f "${CUDA_HOME:-/usr/local/cuda}/include/cuda_runtime_api.h" ]; then
     grep -q "^stub runtime: " $T/stub.out || fail "gpu_overhead did not find the stub runtime"
     [ "$(grep -c ' ns *[+-][0-9]*$' $T/stub.out)" -ge 26 ] || { cat $T/stub.out; fail "gpu_overhead rows"; }
     grep -q "^empty kernel launch, enqueue .* ns *[+-][0-9]*$" $T/stub.out || { cat $T/stub.out; fail "gpu_overhead: no launch on the stub driver"; }
-    LD_LIBRARY_PATH=$B/bench/stub $B/bench/gpu_overhead --count 19 xrt 3 > /dev/null || fail "gpu_overhead --count on a kernel row"
+    LD_LIBRARY_PATH=$B/bench/stub $B/bench/gpu_overhead --count 20 xrt 3 > /dev/null || fail "gpu_overhead --count on a kernel row"
 else
     echo "skipped: gpu_overhead (no CUDA Toolkit)"
 fi

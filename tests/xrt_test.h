@@ -1014,6 +1014,7 @@ typedef struct xrt_test_calls {
     xrt_event ipc_able; /* XRT_EVENT_INTERPROCESS | XRT_EVENT_DISABLE_TIMING */
     void *d, *d2, *pinned; /* 4096 bytes each */
     unsigned char h[64];
+    unsigned char reg[256]; /* host memory to register */
     xrt_module m;   /* the CPU's C source: k(a) writes 9 to the byte **a */
     xrt_function fn;
     xrt_graph graph;     /* where the backend has graphs: a memset of d2 captured on other */
@@ -1051,6 +1052,7 @@ typedef struct xrt_test_calls {
     uint64_t offset;
     xrt_device_prop prop;
     xrt_pointer_attributes attr;
+    xrt_memcpy_3d_parms box, box_bad; /* h (16 x 2 x 2) into d2 (pitch 64, ysize 4); box_bad: src pitch 8 */
     xrt_function_attributes fattr;
     xrt_mem_pool dpool, pool, doomed_pool; /* made where the backend has pools: the default one, two created */
     xrt_mem_pool got_pool, made_pool;
@@ -1115,6 +1117,29 @@ typedef struct xrt_test_calls {
     X(memset_2d_async, "memset_2d_async on its own stream", 0, XRT_SUCCESS, xrt_memset_2d_async(c->d, 64, 7, 32, 4, c->s)) \
     X(memset_2d_async_pitch, "memset_2d_async of a pitch less than the width", 0, XRT_ERROR_INVALID_VALUE,             \
       xrt_memset_2d_async(c->d, 8, 7, 32, 4, c->s))                                                                    \
+    X(memcpy_3d, "memcpy_3d (NULL stream)", 1, XRT_ERROR_NOT_PERMITTED, xrt_memcpy_3d(&c->box))                        \
+    X(memcpy_3d_pitch, "memcpy_3d of a pitch less than the width", 1, XRT_ERROR_NOT_PERMITTED,                         \
+      xrt_memcpy_3d(&c->box_bad))                                                                                      \
+    X(memcpy_3d_async, "memcpy_3d_async on another stream", 0, XRT_SUCCESS, xrt_memcpy_3d_async(&c->box, c->other))    \
+    X(memcpy_3d_async_pitch, "memcpy_3d_async of a pitch less than the width", 0, XRT_ERROR_INVALID_VALUE,             \
+      xrt_memcpy_3d_async(&c->box_bad, c->other))                                                                      \
+    X(memset_3d, "memset_3d (NULL stream)", 1, XRT_ERROR_NOT_PERMITTED, xrt_memset_3d(c->box.dst_ptr, 1, c->box.extent)) \
+    X(memset_3d_pitch, "memset_3d of a pitch less than the width", 1, XRT_ERROR_NOT_PERMITTED,                         \
+      xrt_memset_3d(c->box_bad.src_ptr, 1, c->box.extent))                                                             \
+    X(memset_3d_async, "memset_3d_async on its own stream", 0, XRT_SUCCESS,                                            \
+      xrt_memset_3d_async(c->box.dst_ptr, 7, c->box.extent, c->s))                                                     \
+    X(memset_3d_async_pitch, "memset_3d_async of a pitch less than the width", 0, XRT_ERROR_INVALID_VALUE,             \
+      xrt_memset_3d_async(c->box_bad.src_ptr, 7, c->box.extent, c->s))                                                 \
+    X(host_register, "host_register of a buffer", 0, XRT_SUCCESS, xrt_host_register(c->reg, sizeof c->reg, 0))        \
+    X(host_register_null, "host_register of NULL", 0, XRT_ERROR_INVALID_VALUE, xrt_host_register(NULL, 64, 0))         \
+    X(host_register_pinned, "host_register of xrt_malloc_host memory", 0, XRT_ERROR_HOST_MEMORY_ALREADY_REGISTERED,   \
+      xrt_host_register(c->pinned, 64, 0))                                                                             \
+    X(host_unregister, "host_unregister of a range never registered", 1, XRT_ERROR_NOT_PERMITTED,                     \
+      xrt_host_unregister(c->reg))                                                                                     \
+    X(host_device_pointer, "host_get_device_pointer of pinned memory", 0, XRT_SUCCESS,                                \
+      xrt_host_get_device_pointer(&c->p, c->pinned, 0))                                                                \
+    X(host_device_pointer_pageable, "host_get_device_pointer of pageable memory", 0, XRT_ERROR_INVALID_VALUE,          \
+      xrt_host_get_device_pointer(&c->p, c->h, 0))                                                                     \
     X(attributes, "pointer_get_attributes of device memory", 0, XRT_SUCCESS, xrt_pointer_get_attributes(&c->attr, c->d)) \
     X(attributes_host, "pointer_get_attributes of host memory", 0, XRT_SUCCESS,                                        \
       xrt_pointer_get_attributes(&c->attr, c->h))                                                                      \
@@ -1171,6 +1196,8 @@ typedef struct xrt_test_calls {
     X(function_attributes, "function_get_attributes", 0, XRT_SUCCESS, xrt_function_get_attributes(&c->fattr, c->fn)) \
     X(get_global_null, "module_get_global to NULL and NULL", 0, XRT_ERROR_INVALID_VALUE,                              \
       xrt_module_get_global(NULL, NULL, c->m, "k"))                                                                    \
+    X(param_info_null, "function_get_param_info to NULL", 0, XRT_ERROR_INVALID_VALUE,                              \
+      xrt_function_get_param_info(c->fn, 0, NULL, NULL))                                                               \
     X(set_attribute_bad, "function_set_attribute of an unknown attribute", 0, XRT_ERROR_INVALID_VALUE,               \
       xrt_function_set_attribute(c->fn, (xrt_function_attribute)1, 0))                                                 \
     X(occupancy_null, "occupancy_max_active_blocks_per_multiprocessor to NULL", 0, XRT_ERROR_INVALID_VALUE,          \
@@ -1372,6 +1399,12 @@ static inline int xrt_test_calls_make(xrt_test_calls *c)
         xrt_event_create(&c->ipc_able, XRT_EVENT_INTERPROCESS | XRT_EVENT_DISABLE_TIMING))
         return __LINE__;
     if (xrt_malloc(&c->d, 4096) || xrt_malloc(&c->d2, 4096) || xrt_malloc_host(&c->pinned, 4096)) return __LINE__;
+    c->box.dst_ptr = xrt_make_pitched_ptr(c->d2, 64, 64, 4);
+    c->box.src_ptr = xrt_make_pitched_ptr(c->h, 16, 16, 2);
+    c->box.extent = xrt_make_extent(16, 2, 2);
+    c->box.kind = XRT_MEMCPY_HOST_TO_DEVICE;
+    c->box_bad = c->box;
+    c->box_bad.src_ptr.pitch = 8;
     if (xrt_device_get_default_mem_pool(&c->dpool, 0) == XRT_SUCCESS) {
         if (xrt_mem_pool_create(&c->pool, &c->pool_props) || xrt_mem_pool_create(&c->doomed_pool, &c->pool_props))
             return __LINE__;

@@ -26,6 +26,9 @@ plugins: $(PLUGINS) $(PLUGINS_ASAN)
 examples: $(B)/plugins/libxrt_trace.so
 tests: plugins
 
+# The forwarding macro's plugin: quiet under -Wshadow too (its forwarders bind `self` again).
+$(B)/plugins/test_forward.so $(B)/plugins/asan/test_forward.so: PLUGIN_CFLAGS += -Wshadow
+
 # tests/test_plugin.c finds the plugins of its own flavour here.
 $(B)/plain/test_plugin: ENABLE += -DXRT_TEST_PLUGIN_DIR=\"$(B)/plugins\"
 $(B)/asan/test_plugin: ENABLE += -DXRT_TEST_PLUGIN_DIR=\"$(B)/plugins/asan\"

@@ -872,7 +872,7 @@ static void trace_arg(trace_args *a, const char *name, trace_arg_kind kind, cons
         TRACE_ARGS(list)                                                     \
         return trace_end(trace_self_, #op, trace_t0_, trace_st_, "%s", trace_args_.text); \
     }
-XRT__BACKEND_OPS(TRACE_DEFAULT)
+XRT_BACKEND_OPS(TRACE_DEFAULT)
 #undef TRACE_DEFAULT
 #pragma GCC diagnostic pop
 
@@ -1402,7 +1402,7 @@ static xrt_status trace_function_get_attributes(const xrt_backend *self, xrt_fun
 static void trace_fill(xrt_backend *t)
 {
 #define TRACE_OP(op, params, args) t->op = trace_default_##op;
-    XRT__BACKEND_OPS(TRACE_OP)
+    XRT_BACKEND_OPS(TRACE_OP)
 #undef TRACE_OP
 #define TRACE_SET(op) t->op = trace_##op;
     TRACE_OWN(TRACE_SET)

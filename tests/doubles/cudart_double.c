@@ -2054,6 +2054,39 @@ cudaError_t cudaHostAlloc(void **p, size_t n, unsigned f)
     return unsafe_refused() ? cudaErrorStreamCaptureUnsupported : allocate(p, n, 1);
 }
 cudaError_t cudaFreeHost(void *p) { return release(p, 1); }
+static int host_side(const void *p);
+
+/* Registered host memory: a record of kind 2 (host side, not freed by
+   cudaFreeHost). As CUDA: a range overlapping a known one is
+   cudaErrorHostMemoryAlreadyRegistered, a pointer that starts no registered
+   range cudaErrorHostMemoryNotRegistered; a device pointer of pinned host
+   memory is the pointer itself (unified addressing), flags 0. */
+cudaError_t cudaHostRegister(void *p, size_t n, unsigned flags)
+{
+    const alloc *a;
+    int overlap = 0;
+    if (!p || !n || (flags & ~15u)) return cudaErrorInvalidValue;
+    pthread_mutex_lock(&live_lock);
+    for (a = allocs; a && !overlap; a = a->next) overlap = a->base < (char *)p + n && (char *)p < a->base + a->size;
+    pthread_mutex_unlock(&live_lock);
+    if (overlap) return cudaErrorHostMemoryAlreadyRegistered;
+    alloc_add(p, n, 2, current_device);
+    return cudaSuccess;
+}
+
+cudaError_t cudaHostUnregister(void *p)
+{
+    if (!p) return cudaErrorInvalidValue;
+    device_wait(-1); /* queued copies may still use it */
+    return alloc_take(p, 2) ? cudaSuccess : cudaErrorHostMemoryNotRegistered;
+}
+
+cudaError_t cudaHostGetDevicePointer(void **d, void *h, unsigned flags)
+{
+    if (!d || flags || !host_side(h)) return cudaErrorInvalidValue;
+    *d = h;
+    return cudaSuccess;
+}
 
 /* Graph memory, as CUDA's allocation and free nodes: allocated at capture,
    the graph's for its life (here: for the process's, a simplification: the
@@ -2254,6 +2287,53 @@ cudaError_t cudaMemset2DAsync(void *d, size_t pitch, int v, size_t w, size_t h, 
     if (pitch < w && h > 1) return cudaErrorInvalidPitchValue;
     if (w && h && !d) return cudaErrorInvalidValue;
     for (i = 0; i < h && w && e == cudaSuccess; i++) e = cudaMemsetAsync((char *)d + i * pitch, v, w, s);
+    return e;
+}
+
+/* 3-D copies and memsets between pitched pointers, slice by slice as 2-D
+   ones. As CUDA: a pitch less than the width is cudaErrorInvalidPitchValue;
+   a box past its pitch, or past its ysize with more than one slice, is
+   cudaErrorInvalidValue; the double has no arrays (cudaErrorInvalidValue). */
+static char *box_at(struct cudaPitchedPtr p, struct cudaPos pos)
+{
+    return (char *)p.ptr + pos.z * p.pitch * p.ysize + pos.y * p.pitch + pos.x;
+}
+
+static cudaError_t box_check(struct cudaPitchedPtr p, struct cudaPos pos, struct cudaExtent e)
+{
+    if (p.pitch < e.width) return cudaErrorInvalidPitchValue;
+    if (!p.ptr || pos.x + e.width > p.pitch) return cudaErrorInvalidValue;
+    if ((e.depth > 1 || pos.z) && pos.y + e.height > p.ysize) return cudaErrorInvalidValue;
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t s)
+{
+    cudaError_t e = cudaSuccess;
+    size_t z;
+    if (!p || p->srcArray || p->dstArray) return cudaErrorInvalidValue;
+    if (!p->extent.width || !p->extent.height || !p->extent.depth) return cudaSuccess;
+    if ((e = box_check(p->srcPtr, p->srcPos, p->extent)) != cudaSuccess ||
+        (e = box_check(p->dstPtr, p->dstPos, p->extent)) != cudaSuccess)
+        return e;
+    for (z = 0; z < p->extent.depth && e == cudaSuccess; z++) {
+        struct cudaPos sp = p->srcPos, dp = p->dstPos;
+        sp.z += z;
+        dp.z += z;
+        e = cudaMemcpy2DAsync(box_at(p->dstPtr, dp), p->dstPtr.pitch, box_at(p->srcPtr, sp), p->srcPtr.pitch,
+                              p->extent.width, p->extent.height, p->kind, s);
+    }
+    return e;
+}
+
+cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr p, int v, struct cudaExtent ext, cudaStream_t s)
+{
+    struct cudaPos pos = {0, 0, 0};
+    cudaError_t e;
+    if (!ext.width || !ext.height || !ext.depth) return cudaSuccess;
+    if ((e = box_check(p, pos, ext)) != cudaSuccess) return e;
+    for (pos.z = 0; pos.z < ext.depth && e == cudaSuccess; pos.z++)
+        e = cudaMemset2DAsync(box_at(p, pos), p.pitch, v, ext.width, ext.height, s);
     return e;
 }
 

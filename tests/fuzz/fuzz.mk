@@ -45,18 +45,17 @@ $(FUZZ_DIR)/fuzz_cuda_image: tests/fuzz/fuzz_cuda_image.c $(FUZZ_HEADERS)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -DXRT_ENABLE_CUDA -isystem $(FUZZ_CUDA_HOME)/include -o $@ $< -lpthread
 
-.PHONY: fuzz fuzz-seeds fuzz-build
+.PHONY: fuzz fuzz-seeds fuzz-build $(addprefix fuzz-run-,$(FUZZ_TARGETS))
 fuzz-build: $(addprefix $(FUZZ_DIR)/,$(FUZZ_TARGETS))
 
-fuzz: fuzz-build
-	@for t in $(FUZZ_TARGETS); do \
-	    mkdir -p $(FUZZ_DIR)/corpus/$$t $(FUZZ_DIR)/artifacts/$$t; \
-	    echo "== $$t for $(FUZZ_SECONDS) s"; \
-	    $(FUZZ_ENV) $(FUZZ_DIR)/$$t -max_total_time=$(FUZZ_SECONDS) -timeout=20 -print_final_stats=1 \
-	        -artifact_prefix=$(FUZZ_DIR)/artifacts/$$t/ $(FUZZ_DIR)/corpus/$$t tests/fuzz/corpus/$$t || exit 1; \
-	done
+# one target per fuzzer, so that `make -j2 fuzz` runs two at once
+fuzz: $(addprefix fuzz-run-,$(FUZZ_TARGETS))
+$(addprefix fuzz-run-,$(FUZZ_TARGETS)): fuzz-run-%: $(FUZZ_DIR)/%
+	@mkdir -p $(FUZZ_DIR)/corpus/$* $(FUZZ_DIR)/artifacts/$*
+	@echo "== $* for $(FUZZ_SECONDS) s"
+	@$(FUZZ_ENV) $(FUZZ_DIR)/$* -max_total_time=$(FUZZ_SECONDS) -timeout=20 -print_final_stats=1 \
+	    -artifact_prefix=$(FUZZ_DIR)/artifacts/$*/ $(FUZZ_DIR)/corpus/$* tests/fuzz/corpus/$*
 
-# Every seed runs alone, so that one failing seed does not hide the others.
 fuzz-seeds: fuzz-build
 	@bad=0; for t in $(FUZZ_TARGETS); do \
 	    n=0; for f in tests/fuzz/corpus/$$t/*; do \

@@ -196,6 +196,14 @@ static int op_index, trace; /* FUZZ_API_TRACE=1: print each call and its status 
     X(memcpy_2d_async, 0) /* tests/test_pitched.c */                    \
     X(memset_2d, 0)       /* tests/test_pitched.c */                    \
     X(memset_2d_async, 0) /* tests/test_pitched.c */                    \
+    X(memcpy_3d, 0)       /* tests/test_pitched.c */                    \
+    X(memcpy_3d_async, 0) /* tests/test_pitched.c */                    \
+    X(memset_3d, 0)       /* tests/test_pitched.c */                    \
+    X(memset_3d_async, 0) /* tests/test_pitched.c */                    \
+    X(host_register, 0)   /* tests/test_suite.c: the model has no registered ranges */ \
+    X(host_unregister, 0) /* tests/test_suite.c */                      \
+    X(host_get_device_pointer, 0) /* tests/test_suite.c */ \
+    X(function_get_param_info, 0) /* modules are not modelled (tests/test_kernels.c) */ \
     X(device_get_default_mem_pool, 0) /* tests/test_pools.c; malloc_async uses the default pool */ \
     X(device_get_mem_pool, 0)                                           \
     X(device_set_mem_pool, 0)                                           \

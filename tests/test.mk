@@ -1,0 +1,54 @@
+# SPDX-License-Identifier: MIT
+# >> make test (included by the Makefile): the gate. Each section of
+# tests/run.sh is a target whose result file under $(TK) holds its lines and
+# counts (tests/step.sh's form), so that make runs several sections at once
+# (TEST_JOBS, the number of CPUs, unless make was given -j; TEST_JOBS=1 runs
+# them one by one) and tests/summary.sh adds their counts up into the same
+# last line as `sh tests/run.sh`. `make test` starts from no result; `make
+# retest` keeps the results that passed and repeats the sections that failed
+# or did not end.
+#
+# Sections that run make themselves (building examples, plugins, the install)
+# go one after another (order-only prerequisites), so that two makes never
+# build one file at once; the rest only run what the build section built.
+TK          := $(B)/test
+TEST_JOBS   ?= $(shell nproc 2> /dev/null || echo 2)
+TK_JOBS      = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(TEST_JOBS))
+TK_ENV      := CC="$(CC)" CXX="$(CXX)" NVCC="$(NVCC)" CUDA_HOME="$(CUDA_HOME)" HAVE_CUDA="$(HAVE_CUDA)" \
+	       HAVE_HIP="$(HAVE_HIP)" HAVE_NVCC="$(HAVE_NVCC)" HAVE_CMOCKA="$(HAVE_CMOCKA)" HAVE_VERBS="$(HAVE_VERBS)" \
+	       SKIP_CMOCKA="$(SKIP_CMOCKA)" TESTS="$(TESTS)" MAKE="$(MAKE)"
+# The longest first, so that they start first under -j.
+TK_SECTIONS := build matrix valgrind rdma tsan asan cuda suite trace examples fabric install newcomer fuzz \
+	       fastpath devices4
+TK_RESULTS  := $(addprefix $(TK)/,$(TK_SECTIONS))
+
+.PHONY: test retest test-run
+
+test:
+	@rm -rf $(TK)
+	@$(MAKE) --no-print-directory $(TK_JOBS) test-run
+
+# The results that passed stay; a failed or missing one runs again.
+retest:
+	@for r in $(TK_RESULTS); do \
+	    [ -f $$r ] && awk '/^counts / && $$3 == 0 { ok = 1 } END { exit !ok }' $$r || rm -f $$r; \
+	done
+	@$(MAKE) --no-print-directory $(TK_JOBS) test-run
+
+test-run: $(TK_RESULTS)
+	@B=$(B) LOG=$(B)/test-logs sh tests/run.sh footer
+	@sh tests/summary.sh $(TK_RESULTS)
+
+# '+': the build section's make shares this make's job slots.
+$(TK)/build:
+	+@$(TK_ENV) sh tests/run.sh section build $@
+$(filter-out $(TK)/build $(TK)/matrix,$(TK_RESULTS)): | $(TK)/build
+$(TK)/%:
+	@$(TK_ENV) sh tests/run.sh section $* $@
+
+# the sections that run make, in a chain
+$(TK)/examples: | $(TK)/trace
+$(TK)/fabric: | $(TK)/examples
+$(TK)/rdma: | $(TK)/fabric
+$(TK)/install: | $(TK)/rdma
+$(TK)/newcomer: | $(TK)/install
