@@ -10,12 +10,12 @@
 # "mutants: K of N killed (P%)".
 #   MUTANTS=name,name  only these (for working on one)
 #   MUTANTS_LIST=file  another list (default tests/mutants.txt)
-#   TIMEOUT=s          a test program that runs longer is killed (default 30)
+#   TIMEOUT=s          a test program that runs longer is killed (default 60)
 set -u
 cd "$(dirname "$0")/.."
 LIST=${MUTANTS_LIST:-tests/mutants.txt}
 MAKE=${MAKE:-make}
-TIMEOUT=${TIMEOUT:-30}
+TIMEOUT=${TIMEOUT:-60}
 ONLY=${MUTANTS:-}
 [ -f "$LIST" ] || { echo "mutants: $LIST not found"; exit 1; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/xrt-mutants.XXXXXX")
