@@ -72,7 +72,7 @@ $(B)/tsan/%: tests/%.c tests/xrt_test.h $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(XCFLAGS) -O1 -g -fsanitize=thread $(ENABLE) -o $@ $< $(LDLIBS) -lcmocka
 
-$(B)/examples/%: examples/%.c $(HEADERS)
+$(B)/examples/%: examples/%.c examples/cli.h examples/pipes.h $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(XCFLAGS) $(CFLAGS) $(ENABLE) -o $@ $< $(LDLIBS)
 $(B)/bench/%: bench/%.c bench/bench.h $(HEADERS)

@@ -18,6 +18,7 @@
    two processes on one CPU device share the bytes). */
 #define XRT_IMPL
 #include "xrt.h"
+#include "pipes.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -40,19 +41,6 @@ static int fail(const char *what)
 {
     fprintf(stderr, "a2f: %s: %s: %s\n", who, what, xrt_get_last_error_string());
     return 1;
-}
-
-static int send_all(int fd, const void *p, size_t n) { return write(fd, p, n) == (ssize_t)n ? 0 : -1; }
-
-static int recv_all(int fd, void *p, size_t n)
-{
-    char *c = (char *)p;
-    while (n) {
-        ssize_t r = read(fd, c, n);
-        if (r <= 0) return -1;
-        c += r, n -= (size_t)r;
-    }
-    return 0;
 }
 
 static double now(void)
