@@ -11,12 +11,15 @@
 #   MUTANTS=name,name  only these (for working on one)
 #   MUTANTS_LIST=file  another list (default tests/mutants.txt)
 #   TIMEOUT=s          a test program that runs longer is killed (default 60)
+#   MUTANT_JOBS=n      mutants tried at once, each in its own copy of the
+#                      tree (default: the number of CPUs)
 set -u
 cd "$(dirname "$0")/.."
 LIST=${MUTANTS_LIST:-tests/mutants.txt}
 MAKE=${MAKE:-make}
 TIMEOUT=${TIMEOUT:-60}
 ONLY=${MUTANTS:-}
+JOBS=${MUTANT_JOBS:-$(nproc 2>/dev/null || echo 1)}
 [ -f "$LIST" ] || { echo "mutants: $LIST not found"; exit 1; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/xrt-mutants.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
@@ -24,7 +27,8 @@ tree=$tmp/tree
 mkdir "$tree" "$tmp/orig"
 git ls-files -co --exclude-standard -z | xargs -0 cp --parents -t "$tree"
 # (make's own job server: the build of several programs in parallel)
-build() { (cd "$tree" && $MAKE -s -j2 CFLAGS="-O0 -g0" WARN= "$@"); }
+# build DIR TARGETS...: (make's own job server: several programs in parallel)
+build() { d=$1; shift; (cd "$d" && $MAKE -s -j2 CFLAGS="-O0 -g0" WARN= "$@" < /dev/null); }
 
 # The list: blocks of "key value" lines separated by blank lines; keys name,
 # file, from, to, tests, and optional filter (XRT_TEST_FILTER), env (words
@@ -67,19 +71,21 @@ apply() {
     ' "$1"
 }
 
-# run_tests TESTS FILTER ENV: runs each program; 0 when all pass, else 1
-# with the first failure's name in $tmp/killer. A program stops at its first
+# run_tests DIR TESTS FILTER ENV: runs each program of the tree at DIR; 0
+# when all pass, else 1 with the first failure's name in DIR.killer (its
+# output in DIR.log). A program stops at its first
 # failing test (CMOCKA_TEST_ABORT): a mutant that crashed a test may leave a
 # lock held that the next test would wait on until the timeout.
 run_tests() {
+    d=$1; shift
     for t in $1; do
-        (cd "$tree" && env XRT_TEST_FILTER="${2:-*}" CMOCKA_TEST_ABORT=1 $3 timeout -k 5 "$TIMEOUT" "build/plain/$t") > "$tmp/run.log" 2>&1
+        (cd "$d" && env XRT_TEST_FILTER="${2:-*}" CMOCKA_TEST_ABORT=1 $3 timeout -k 5 "$TIMEOUT" "build/plain/$t") < /dev/null > "$d.log" 2>&1
         rc=$?
         [ $rc -eq 0 ] && continue
         case $rc in
         124 | 137) echo "$t (timed out after $TIMEOUT s)" ;;
         *) echo "$t (exit $rc)" ;;
-        esac > "$tmp/killer"
+        esac > "$d.killer"
         return 1
     done
     return 0
@@ -92,7 +98,7 @@ wanted() { case ",${ONLY:-$1}," in *",$1,"*) return 0 ;; esac; return 1; }
 all_tests=$(cut -d'|' -f3 "$tmp/blocks" | tr ' ' '\n' | sort -u | tr '\n' ' ')
 all_extra=$(cut -d'|' -f6 "$tmp/blocks" | tr ' ' '\n' | sort -u | tr '\n' ' ')
 start=$(date +%s)
-if ! build $(targets "$all_tests" "$all_extra") > "$tmp/build.log" 2>&1; then
+if ! build "$tree" $(targets "$all_tests" "$all_extra") > "$tmp/build.log" 2>&1; then
     cat "$tmp/build.log"
     echo "mutants: the unmutated tree does not build"
     exit 1
@@ -101,42 +107,54 @@ n=0
 while IFS='|' read -r name file tests filter env extra; do
     n=$((n + 1))
     wanted "$name" || continue
-    if ! run_tests "$tests" "$filter" "$env"; then
-        tail -20 "$tmp/run.log"
-        echo "mutants: $(cat "$tmp/killer") fails before any mutation (as run for $name)"
+    if ! run_tests "$tree" "$tests" "$filter" "$env"; then
+        tail -20 "$tree.log"
+        echo "mutants: $(cat "$tree.killer") fails before any mutation (as run for $name)"
         exit 1
     fi
 done < "$tmp/blocks"
 
-total=0 killed=0 broken=0
-n=0
-while IFS='|' read -r name file tests filter env extra; do
-    n=$((n + 1))
-    wanted "$name" || continue
-    total=$((total + 1))
-    cp "$tree/$file" "$tmp/orig/file"
-    apply "$tree/$file" "$tmp/from.$n" "$tmp/to.$n"
-    rc=$?
-    if [ $rc -ne 0 ]; then
-        echo "  BROKEN   $name: its text is not in $file exactly once: $(cat "$tmp/from.$n")"
-        broken=$((broken + 1))
-        continue
-    fi
-    t0=$(date +%s)
-    if ! build $(targets "$tests" "$extra") > "$tmp/build.log" 2>&1; then
-        sed 's/^/           /' "$tmp/build.log" | tail -8
-        echo "  BROKEN   $name: does not compile"
-        broken=$((broken + 1))
-    elif run_tests "$tests" "$filter" "$env"; then
-        echo "  SURVIVED $name ($file): $tests pass with it"
-    else
-        killed=$((killed + 1))
-        echo "  killed   $name by $(cat "$tmp/killer") ($(($(date +%s) - t0)) s)"
-    fi
-    cp "$tmp/orig/file" "$tree/$file"
-    # no binary built from the mutant is used again
-    (cd "$tree" && for t in $tests; do rm -f "build/plain/$t"; done)
-done < "$tmp/blocks"
+# try W: worker W (0 <= W < JOBS) tries every JOBS-th selected mutant in
+# its own copy of the tree; each result line goes to $tmp/out.W, prefixed
+# with the mutant's number so that the report keeps the list's order.
+try() {
+    w=$1 d=$tmp/tree.$1 n=0 k=0
+    while IFS='|' read -r name file tests filter env extra; do
+        n=$((n + 1))
+        wanted "$name" || continue
+        k=$((k + 1))
+        [ $((k % JOBS)) -eq "$w" ] || continue
+        printf '%05d ' $n
+        cp "$d/$file" "$d.orig"
+        apply "$d/$file" "$tmp/from.$n" "$tmp/to.$n"
+        if [ $? -ne 0 ]; then
+            echo "  BROKEN   $name: its text is not in $file exactly once: $(cat "$tmp/from.$n")"
+            continue
+        fi
+        t0=$(date +%s)
+        if ! build "$d" $(targets "$tests" "$extra") > "$d.build" 2>&1; then
+            echo "  BROKEN   $name: does not compile: $(grep -m1 error "$d.build")"
+        elif run_tests "$d" "$tests" "$filter" "$env"; then
+            echo "  SURVIVED $name ($file): $tests pass with it"
+        else
+            echo "  killed   $name by $(cat "$d.killer") ($(($(date +%s) - t0)) s)"
+        fi
+        cp "$d.orig" "$d/$file"
+        # no binary built from the mutant is used again
+        (cd "$d" && for t in $tests; do rm -f "build/plain/$t"; done)
+    done < "$tmp/blocks" > "$tmp/out.$w"
+}
+
+mv "$tree" "$tmp/tree.0"
+w=1
+while [ $w -lt "$JOBS" ]; do cp -a "$tmp/tree.0" "$tmp/tree.$w"; w=$((w + 1)); done
+w=0
+while [ $w -lt "$JOBS" ]; do try $w & w=$((w + 1)); done
+wait
+sort "$tmp"/out.* | cut -c7-
+total=$(cat "$tmp"/out.* | wc -l)
+killed=$(grep -c '^ *[0-9]* *killed' "$tmp"/out.* /dev/null | awk -F: '{ s += $2 } END { print s + 0 }')
+broken=$(grep -c '^ *[0-9]* *BROKEN' "$tmp"/out.* /dev/null | awk -F: '{ s += $2 } END { print s + 0 }')
 
 [ "$total" -gt 0 ] || { echo "mutants: no mutant selected"; exit 1; }
 echo "mutants: $(($(date +%s) - start)) s"
