@@ -4618,13 +4618,23 @@ static const struct { char flag[20]; unsigned char word, bit; } xrt__x86_kernel_
     {"tbm", XRT__X86_81C, 21},         {"mwaitx", XRT__X86_81C, 29},       {"rdtscp", XRT__X86_81D, 27},
     {"clzero", XRT__X86_88B, 0},       {"wbnoinvd", XRT__X86_88B, 9}};
 
+/* Clears the bits of w that a "flags" line of /proc/cpuinfo (each name
+   between spaces: " flags : fpu ... ") does not list. */
+static void xrt__cpu_x86_clear_unlisted(uint32_t w[XRT__X86_WORDS], const char *line)
+{
+    char word[24];
+    size_t i;
+    for (i = 0; i < sizeof xrt__x86_kernel_names / sizeof xrt__x86_kernel_names[0]; i++) {
+        snprintf(word, sizeof word, " %.19s ", xrt__x86_kernel_names[i].flag);
+        if (!strstr(line, word)) w[xrt__x86_kernel_names[i].word] &= ~(1u << xrt__x86_kernel_names[i].bit);
+    }
+}
+
 /* Clears the bits the kernel turned off, where /proc/cpuinfo says. */
 static void xrt__cpu_x86_kernel_view(uint32_t w[XRT__X86_WORDS])
 {
     static char line[16384];
     static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-    char word[24];
-    size_t i;
     FILE *f;
     pthread_mutex_lock(&lock);
     line[0] = ' ';
@@ -4634,10 +4644,7 @@ static void xrt__cpu_x86_kernel_view(uint32_t w[XRT__X86_WORDS])
     if (f && !strncmp(line + 1, "flags", 5) && strchr(line, ':')) {
         line[strcspn(line, "\n")] = 0;
         strcat(line, " ");
-        for (i = 0; i < sizeof xrt__x86_kernel_names / sizeof xrt__x86_kernel_names[0]; i++) {
-            snprintf(word, sizeof word, " %.19s ", xrt__x86_kernel_names[i].flag);
-            if (!strstr(line, word)) w[xrt__x86_kernel_names[i].word] &= ~(1u << xrt__x86_kernel_names[i].bit);
-        }
+        xrt__cpu_x86_clear_unlisted(w, line);
     }
     pthread_mutex_unlock(&lock);
 }

@@ -98,6 +98,34 @@ static void test_x86_words(void **state)
 #endif
 }
 
+/* The kernel's view: a bit whose name a "flags" line leaves out is
+   cleared (the instruction would fault), a listed one and an unnamed one stay,
+   whatever this machine's own /proc/cpuinfo says. */
+static void test_x86_kernel_view(void **state)
+{
+#if defined(__x86_64__)
+    uint32_t w[XRT__X86_WORDS];
+    size_t i;
+    (void)state;
+    for (i = 0; i < XRT__X86_WORDS; i++) w[i] = 0xffffffffu;
+    xrt__cpu_x86_clear_unlisted(w, " flags\t\t: fpu avx avx2 fsgsbase bmi1 ");
+    assert_true(w[XRT__X86_07B] & 1u << 5);           /* avx2: listed */
+    assert_true(w[XRT__X86_07B] & 1u << 0);           /* fsgsbase: listed */
+    assert_true(w[XRT__X86_01C] & 1u << 28);          /* avx: listed */
+    assert_false(w[XRT__X86_07B] & 1u << 8);          /* bmi2: not listed */
+    assert_false(w[XRT__X86_07B] & 1u << 16);         /* avx512f: not listed */
+    assert_false(w[XRT__X86_01C] & 1u << 12);         /* fma: not listed */
+    assert_true(w[XRT__X86_01C] & 1u << 31);          /* not a name the kernel lists: kept */
+    for (i = 0; i < XRT__X86_WORDS; i++) w[i] = 0xffffffffu;
+    xrt__cpu_x86_clear_unlisted(w, " flags : avx2x avx512 ");   /* whole names only */
+    assert_false(w[XRT__X86_07B] & 1u << 5);
+    assert_false(w[XRT__X86_07B] & 1u << 16);
+#else
+    (void)state;
+    print_message("skipped: x86-64 only\n");
+#endif
+}
+
 static void test_to_string(void **state)
 {
     xrt_target a = make("cuda", "sm_90", 32, ""), c = make("cpu", "x86_64", 8, "avx,avx2");
@@ -341,6 +369,7 @@ int main(void)
         cmocka_unit_test(test_fingerprint_changes_with_every_field),
         cmocka_unit_test(test_to_string),
         cmocka_unit_test(test_x86_words),
+        cmocka_unit_test(test_x86_kernel_view),
         cmocka_unit_test(test_fallback_from_properties),
     };
     const struct CMUnitTest each[] = {
