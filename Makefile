@@ -53,7 +53,8 @@ SKIP_VERBS  := $(B)/examples/rdma_pingpong and RDMA in xrt_info: infiniband/verb
 SKIP_CMOCKA := test programs: cmocka.h not found (install libcmocka-dev)
 
 HEADERS  := $(wildcard xrt*.h)
-TESTS    := $(patsubst tests/%.c,%,$(wildcard tests/test_*.c))
+# (test_fabric links libfabric: examples/fabric.mk builds it, tests/fabric.sh runs it)
+TESTS    := $(filter-out test_fabric,$(patsubst tests/%.c,%,$(wildcard tests/test_*.c)))
 EXAMPLES := $(patsubst examples/%.c,%,$(wildcard examples/*.c))
 BENCHES  := $(patsubst bench/%.c,%,$(wildcard bench/*.c))
 SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all

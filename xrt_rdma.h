@@ -70,6 +70,12 @@
    still held are deregistered rather than left pointing at pages that are
    reused.
 
+   libfabric. xrt_rdma_open_fabric makes a context on the caller's
+   libfabric domain (XRT_ENABLE_FABRIC): its registrations are memory
+   regions (fi_mr_regattr, with the memory's iface and device from xrt's
+   registry), with the same cache, invalidation and handles; reg.desc,
+   reg.key and reg.addr are what fi_write and fi_read take.
+
    Registrations are handles: xrt_rdma_release of one already released (or of
    a copy of one released before, also of a context closed since) is
    XRT_ERROR_INVALID_HANDLE. No handle value is given out twice in a process.
@@ -133,6 +139,8 @@ extern "C" {
 struct ibv_context;
 struct ibv_pd;
 struct ibv_mr;
+struct fid_domain;
+struct fid_mr;
 
 /* A device context with its protection domain and registration cache. The
    handle records a generation: a closed context gives XRT_ERROR_INVALID_HANDLE. */
@@ -163,8 +171,14 @@ typedef struct xrt_rdma_reg {
     size_t size;
     xrt_rdma_path path;
     int cached;            /* 1: shared through the cache; 0: a private registration */
-    struct ibv_mr *mr;     /* the verbs MR (shared when cached: never deregister it yourself) */
+    struct ibv_mr *mr;     /* the verbs MR (shared when cached: never deregister it yourself); NULL for libfabric */
     void *opaque;          /* xrt's: NULL once released */
+    /* A libfabric context's (xrt_rdma_open_fabric); lkey, rkey and mr are 0 there. addr is then
+       the address for fi_write/fi_read: the pointer where the domain's mr_mode has FI_MR_VIRT_ADDR,
+       else its offset in the memory region. */
+    struct fid_mr *fabric_mr; /* shared when cached: never close it yourself */
+    void *desc;               /* fi_mr_desc: the local descriptor */
+    uint64_t key;             /* fi_mr_key: the remote key */
 } xrt_rdma_reg;
 
 #define XRT_RDMA_MAX_PORTS 4
@@ -259,6 +273,22 @@ XRT_API xrt_status xrt_rdma_close(xrt_rdma_ctx ctx);
 XRT_API xrt_status xrt_rdma_get_pd(xrt_rdma_ctx ctx, struct ibv_pd **pd);
 XRT_API xrt_status xrt_rdma_get_info(xrt_rdma_ctx ctx, xrt_rdma_context_info *info);
 
+/* >> rdma: libfabric */
+/* A context whose registrations are libfabric memory regions of `domain`
+   (fi_mr_regattr), with the same cache, invalidation by xrt's frees and
+   handles as verbs contexts. mr_mode is the domain's
+   (info->domain_attr->mr_mode): without FI_MR_PROV_KEY xrt chooses each
+   region's key; without FI_MR_VIRT_ADDR reg.addr is an offset. Domains
+   with FI_MR_ENDPOINT (a region must be bound to an endpoint) or FI_MR_RAW
+   are refused. Each region says what the memory is (fi_mr_attr's iface
+   and device) from xrt's pointer registry: host memory and the cpu
+   backend's device memory as FI_HMEM_SYSTEM, CUDA device and managed
+   memory as FI_HMEM_CUDA, HIP's as FI_HMEM_ROCR. close leaves the domain
+   open. Needs XRT_ENABLE_FABRIC in the XRT_IMPL unit (<rdma/fi_domain.h>:
+   libfabric-dev); xrt calls libfabric only through the domain's own
+   operations, so nothing more is linked. */
+XRT_API xrt_status xrt_rdma_open_fabric(xrt_rdma_ctx *ctx, struct fid_domain *domain, uint64_t mr_mode);
+
 /* >> rdma: registration */
 XRT_API xrt_status xrt_rdma_register(xrt_rdma_ctx ctx, const void *ptr, size_t size, unsigned access,
                              xrt_rdma_reg *reg);
@@ -309,6 +339,10 @@ XRT_API xrt_status xrt_rdma_notify_free(const void *ptr, size_t size);
 #include <stddef.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifdef XRT_ENABLE_FABRIC
+#include <rdma/fabric.h>
+#include <rdma/fi_domain.h>
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -924,7 +958,7 @@ typedef struct xrt__rdma_entry {
     int has_ident;       /* GPU memory: ident was read from its driver at registration */
     uint64_t ident;      /* the allocation's identity (xrt__rdma_ident) */
     const xrt_backend *be;
-    struct ibv_mr *mr;
+    void *mr; /* struct ibv_mr, or a libfabric context's struct fid_mr */
     struct xrt__rdma_ctx *ctx;
     struct xrt__rdma_entry *victim; /* next in a list of entries to deregister */
 } xrt__rdma_entry;
@@ -967,6 +1001,8 @@ typedef struct xrt__rdma_ctx {
     unsigned fork_gen;
     struct ibv_context *vc;
     struct ibv_pd *pd;
+    struct fid_domain *domain; /* a libfabric context's (vc and pd NULL) */
+    uint64_t mr_mode, last_key;  /* its mr_mode; the last key xrt chose (under the lock) */
     int owns; /* opened the device and allocated the PD */
     char name[64];
     int lock; /* everything below (xrt__rdma_lock_ctx) */
@@ -1126,8 +1162,8 @@ static void xrt__rdma_probe_dmabuf(xrt__rdma_ctx *c)
 
 static void xrt__rdma_refs_adopt(xrt__rdma_ctx *c, int slot);
 
-static xrt_status xrt__rdma_ctx_new(struct ibv_context *vc, struct ibv_pd *pd, int owns, const char *name,
-                                    const char *fn, xrt_rdma_ctx *out)
+static xrt_status xrt__rdma_ctx_make(struct ibv_context *vc, struct ibv_pd *pd, struct fid_domain *domain,
+                                     uint64_t mr_mode, int owns, const char *name, const char *fn, xrt_rdma_ctx *out)
 {
     xrt__rdma_ctx *c;
     xrt__tree empty = XRT__TREE_INIT;
@@ -1154,7 +1190,10 @@ static xrt_status xrt__rdma_ctx_new(struct ibv_context *vc, struct ibv_pd *pd, i
     c->max_count = xrt__rdma_env_size("XRT_RDMA_CACHE_ENTRIES", 4096);
     c->max_bytes = xrt__rdma_env_size("XRT_RDMA_CACHE_BYTES", XRT_RDMA_UNLIMITED);
     c->fork_gen = __atomic_load_n(&xrt__rdma_fork_gen, __ATOMIC_ACQUIRE);
-    xrt__rdma_probe_dmabuf(c);
+    c->domain = domain;
+    c->mr_mode = mr_mode;
+    if (!domain) xrt__rdma_probe_dmabuf(c);
+    else snprintf(c->nic_dmabuf_why, sizeof c->nic_dmabuf_why, "libfabric decides (fi_mr_regattr)");
     pthread_mutex_lock(&xrt__rdma_lock);
     for (i = 0; i < XRT__RDMA_SLOTS && (xrt__rdma_ctxs[i] || xrt__rdma_slot_closing[i]); i++) {}
     if (i < XRT__RDMA_SLOTS) {
@@ -1169,6 +1208,13 @@ static xrt_status xrt__rdma_ctx_new(struct ibv_context *vc, struct ibv_pd *pd, i
     }
     *out = (xrt_rdma_ctx)c->handle;
     return XRT_SUCCESS;
+}
+
+/* A verbs context: a device context and its protection domain. */
+static xrt_status xrt__rdma_ctx_new(struct ibv_context *vc, struct ibv_pd *pd, int owns, const char *name,
+                                    const char *fn, xrt_rdma_ctx *out)
+{
+    return xrt__rdma_ctx_make(vc, pd, NULL, 0, owns, name, fn, out);
 }
 
 static int xrt__rdma_has_active_port(struct ibv_context *vc)
@@ -1254,6 +1300,27 @@ XRT_API xrt_status xrt_rdma_open_pd(xrt_rdma_ctx *ctx, struct ibv_pd *pd)
     return xrt__rdma_ctx_new(pd->context, pd, 0, xrt__rdma_rt.get_device_name(pd->context->device), fn, ctx);
 }
 
+XRT_API xrt_status xrt_rdma_open_fabric(xrt_rdma_ctx *ctx, struct fid_domain *domain, uint64_t mr_mode)
+{
+    static const char fn[] = "xrt_rdma_open_fabric";
+    if (!ctx) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "ctx is NULL");
+    *ctx = NULL;
+#ifdef XRT_ENABLE_FABRIC
+    if (!domain || !domain->mr || !domain->mr->regattr)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "domain is NULL or has no memory-region operations");
+    if (mr_mode & (FI_MR_ENDPOINT | FI_MR_RAW))
+        return xrt_error(XRT_ERROR_UNSUPPORTED, fn, "the domain's mr_mode has %s: its regions %s, which a cache shared "
+                         "by every endpoint cannot do", (mr_mode & FI_MR_ENDPOINT) ? "FI_MR_ENDPOINT" : "FI_MR_RAW",
+                         (mr_mode & FI_MR_ENDPOINT) ? "must be bound to one endpoint" : "have raw keys");
+    return xrt__rdma_ctx_make(NULL, NULL, domain, mr_mode, 0, "libfabric", fn, ctx);
+#else
+    (void)domain;
+    (void)mr_mode;
+    return xrt_error(XRT_ERROR_UNSUPPORTED, fn, "built without libfabric: define XRT_ENABLE_FABRIC in the XRT_IMPL unit "
+                     "(needs <rdma/fi_domain.h>, Debian's libfabric-dev)");
+#endif
+}
+
 XRT_API xrt_status xrt_rdma_get_pd(xrt_rdma_ctx ctx, struct ibv_pd **pd)
 {
     xrt__rdma_ctx *c;
@@ -1261,7 +1328,11 @@ XRT_API xrt_status xrt_rdma_get_pd(xrt_rdma_ctx ctx, struct ibv_pd **pd)
     if (!pd) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_rdma_get_pd", "pd is NULL");
     *pd = NULL;
     xrt__rdma_enter((uintptr_t)ctx);
-    if ((st = xrt__rdma_ctx_of(ctx, "xrt_rdma_get_pd", 0, &c)) == XRT_SUCCESS) *pd = c->pd;
+    if ((st = xrt__rdma_ctx_of(ctx, "xrt_rdma_get_pd", 0, &c)) == XRT_SUCCESS && c->domain)
+        st = xrt_error(XRT_ERROR_UNSUPPORTED, "xrt_rdma_get_pd", "context %p is a libfabric domain's: it has no "
+                       "verbs protection domain", (void *)ctx);
+    else if (st == XRT_SUCCESS)
+        *pd = c->pd;
     return xrt__rdma_leave((uintptr_t)ctx, st);
 }
 
@@ -1400,6 +1471,16 @@ static void xrt__rdma_evict(xrt__rdma_ctx *c, int reason, xrt__rdma_entry **vict
     }
 }
 
+/* ibv_dereg_mr or fi_close of an entry's MR; 0 or an errno. */
+static int xrt__rdma_dereg(const xrt__rdma_ctx *c, void *mr)
+{
+#ifdef XRT_ENABLE_FABRIC
+    if (c->domain) return -fi_close(&((struct fid_mr *)mr)->fid);
+#endif
+    (void)c;
+    return xrt__rdma_rt.dereg_mr((struct ibv_mr *)mr) ? errno : 0;
+}
+
 /* Deregisters and frees a list of entries that nothing references any more
    (no lock held: ibv_dereg_mr is a system call). In a fork() child the MRs
    are the parent's and are left alone. */
@@ -1408,9 +1489,9 @@ static void xrt__rdma_destroy(xrt__rdma_entry *x)
     while (x) {
         xrt__rdma_entry *next = x->victim;
         if (x->mr && !xrt__rdma_forked(x->ctx)) {
-            int e = xrt__rdma_rt.dereg_mr(x->mr);
-            if (e) xrt_log(XRT_LOG_WARN, "rdma: ibv_dereg_mr of [%p, %p): %s", (void *)XRT__RDMA_START(x),
-                           (void *)XRT__RDMA_END(x), strerror(e < 0 ? errno : e));
+            int e = xrt__rdma_dereg(x->ctx, x->mr);
+            if (e) xrt_log(XRT_LOG_WARN, "rdma: %s of [%p, %p): %s", x->ctx->domain ? "fi_close" : "ibv_dereg_mr",
+                           (void *)XRT__RDMA_START(x), (void *)XRT__RDMA_END(x), strerror(e));
         }
         XRT_FREE(x);
         x = next;
@@ -1637,15 +1718,77 @@ static int xrt__rdma_is_device(xrt_memory_type type, const xrt_backend *be)
 
 static const char *const xrt__rdma_mem_names[] = {"host", "host", "pinned host", "device", "managed"};
 
+#ifdef XRT_ENABLE_FABRIC
+/* libfabric's access bits for verbs-valued flags: local use as a source
+   always, as a destination with LOCAL_WRITE, remote use as asked (an
+   atomic reads and writes). */
+static uint64_t xrt__rdma_fabric_access(unsigned access)
+{
+    uint64_t a = FI_SEND | FI_WRITE;
+    if (access & XRT_RDMA_LOCAL_WRITE) a |= FI_RECV | FI_READ;
+    if (access & (XRT_RDMA_REMOTE_WRITE | XRT_RDMA_REMOTE_ATOMIC)) a |= FI_REMOTE_WRITE;
+    if (access & (XRT_RDMA_REMOTE_READ | XRT_RDMA_REMOTE_ATOMIC)) a |= FI_REMOTE_READ;
+    return a;
+}
+
+/* fi_mr_regattr of [start, end), with the memory's interface and device
+   from xrt's registry (the allocation's backend says whose memory it is). */
+static void *xrt__rdma_fabric_reg(xrt__rdma_ctx *c, const xrt__rdma_req *r, xrt_rdma_path *path, int *err, char *why,
+                                  size_t n)
+{
+    struct fi_mr_attr a;
+    struct iovec iov;
+    struct fid_mr *mr = NULL;
+    xrt__mem_info m;
+    uint32_t flags = r->be ? r->be->flags : 0;
+    int rc;
+    memset(&a, 0, sizeof a);
+    iov.iov_base = (void *)r->start;
+    iov.iov_len = r->end - r->start;
+    a.mr_iov = &iov;
+    a.iov_count = 1;
+    a.access = xrt__rdma_fabric_access(r->access);
+    a.iface = FI_HMEM_SYSTEM;
+    if ((r->type == XRT_MEMORY_DEVICE || r->type == XRT_MEMORY_MANAGED) && !(flags & XRT_BACKEND_HOST_MEMORY)) {
+        int device = xrt__mem_query(r->ptr, &m) ? m.device : 0;
+        if (flags & XRT_BACKEND_NVIDIA_MEMORY) a.iface = FI_HMEM_CUDA, a.device.cuda = device;
+        else if (flags & XRT_BACKEND_AMD_MEMORY) a.iface = FI_HMEM_ROCR, a.device.reserved = (uint64_t)device;
+        else {
+            *err = EOPNOTSUPP;
+            snprintf(why, n, "backend %s's device memory has no libfabric interface", r->be->name);
+            return NULL;
+        }
+    }
+    if (!(c->mr_mode & FI_MR_PROV_KEY)) {
+        xrt__rdma_lock_ctx(c);
+        a.requested_key = ++c->last_key;
+        xrt__rdma_unlock_ctx(c);
+    }
+    *path = a.iface == FI_HMEM_SYSTEM ? XRT_RDMA_PATH_HOST : XRT_RDMA_PATH_PEER;
+    rc = fi_mr_regattr(c->domain, &a, 0, &mr);
+    *err = rc ? -rc : 0;
+    if (rc) {
+        xrt__rdma_describe(why, n, a.iface == FI_HMEM_CUDA ? "fi_mr_regattr (FI_HMEM_CUDA)"
+                                   : a.iface == FI_HMEM_ROCR ? "fi_mr_regattr (FI_HMEM_ROCR)" : "fi_mr_regattr", -rc);
+        xrt__rdma_memlock_hint(why, n, -rc);
+        return NULL;
+    }
+    return mr;
+}
+#endif
+
 /* Registers r through the first path that works. On failure *err is the last
    errno and `why` names every path and why it was skipped or failed. */
-static struct ibv_mr *xrt__rdma_reg_paths(xrt__rdma_ctx *c, const xrt__rdma_req *r, xrt_rdma_path *path, int *err,
-                                          char *why, size_t n)
+static void *xrt__rdma_reg_paths(xrt__rdma_ctx *c, const xrt__rdma_req *r, xrt_rdma_path *path, int *err, char *why,
+                                 size_t n)
 {
     xrt__rdma_facts f;
     xrt__rdma_plan p;
     char peer_why[160];
     struct ibv_mr *mr;
+#ifdef XRT_ENABLE_FABRIC
+    if (c->domain) return xrt__rdma_fabric_reg(c, r, path, err, why, n);
+#endif
     if (!xrt__rdma_is_device(r->type, r->be)) {
         *path = XRT_RDMA_PATH_HOST;
         return xrt__rdma_try_reg_mr(c, r, err, why, n);
@@ -1771,7 +1914,7 @@ static int xrt__rdma_stale(xrt__rdma_ctx *c, xrt__rdma_entry *x, xrt__rdma_entry
     xrt__rdma_remove(c, x);
     c->invalidations++;
     if (x->refs) {
-        if (x->mr && !xrt__rdma_forked(c)) xrt__rdma_rt.dereg_mr(x->mr);
+        if (x->mr && !xrt__rdma_forked(c)) xrt__rdma_dereg(c, x->mr);
         x->mr = NULL;
         x->where = XRT__RDMA_DEAD;
         xrt__rdma_list_add(&c->dead, &x->link);
@@ -1792,20 +1935,36 @@ static void xrt__rdma_stale_done(xrt__rdma_entry *victims, int held, const void 
 }
 
 /* >> rdma impl: register and release */
-static const xrt_rdma_reg xrt__rdma_no_reg = {0, 0, 0, 0, XRT_RDMA_PATH_NONE, 0, NULL, NULL};
+static const xrt_rdma_reg xrt__rdma_no_reg = {0, 0, 0, 0, XRT_RDMA_PATH_NONE, 0, NULL, NULL, NULL, NULL, 0};
 /* The hit path in one function: a hit is a few dozen instructions, calls cost
    a noticeable part of them. */
 #define XRT__RDMA_HOT __attribute__((always_inline))
 
 static inline void xrt__rdma_fill(xrt_rdma_reg *reg, const xrt__rdma_entry *x, const xrt__rdma_req *r, uintptr_t handle)
 {
-    reg->lkey = x->mr->lkey;
-    reg->rkey = x->mr->rkey;
-    reg->addr = (uint64_t)(uintptr_t)r->ptr;
+#ifdef XRT_ENABLE_FABRIC
+    if (x->ctx->domain) {
+        reg->lkey = reg->rkey = 0;
+        reg->mr = NULL;
+        reg->fabric_mr = (struct fid_mr *)x->mr;
+        reg->desc = fi_mr_desc(reg->fabric_mr);
+        reg->key = fi_mr_key(reg->fabric_mr);
+        reg->addr = (x->ctx->mr_mode & FI_MR_VIRT_ADDR) ? (uint64_t)(uintptr_t)r->ptr
+                                                       : (uint64_t)((uintptr_t)r->ptr - XRT__RDMA_START(x));
+    } else
+#endif
+    {
+        reg->lkey = ((struct ibv_mr *)x->mr)->lkey;
+        reg->rkey = ((struct ibv_mr *)x->mr)->rkey;
+        reg->mr = (struct ibv_mr *)x->mr;
+        reg->addr = (uint64_t)(uintptr_t)r->ptr;
+        reg->fabric_mr = NULL;
+        reg->desc = NULL;
+        reg->key = 0;
+    }
     reg->size = r->size;
     reg->path = x->path;
     reg->cached = x->where == XRT__RDMA_IN_CACHE;
-    reg->mr = x->mr;
     reg->opaque = (void *)handle;
 }
 
@@ -1855,11 +2014,11 @@ static void xrt__rdma_span(xrt__rdma_req *r)
 
 /* ibv_reg_mr through the paths; on ENOMEM (RLIMIT_MEMLOCK or pinned memory
    exhausted) drops the unreferenced entries and tries once more. */
-static struct ibv_mr *xrt__rdma_reg_retry(xrt__rdma_ctx *c, const xrt__rdma_req *r, xrt_rdma_path *path, int *err,
-                                          char *why, size_t n)
+static void *xrt__rdma_reg_retry(xrt__rdma_ctx *c, const xrt__rdma_req *r, xrt_rdma_path *path, int *err, char *why,
+                                 size_t n)
 {
     xrt__rdma_entry *victims = NULL;
-    struct ibv_mr *mr = xrt__rdma_reg_paths(c, r, path, err, why, n);
+    void *mr = xrt__rdma_reg_paths(c, r, path, err, why, n);
     if (mr || *err != ENOMEM) return mr;
     xrt__rdma_lock_ctx(c);
     xrt__rdma_evict(c, XRT__RDMA_EVICT_ENOMEM, &victims);
@@ -2166,7 +2325,7 @@ XRT_API const char *xrt_rdma_path_name(xrt_rdma_path path)
    for its release; returns 1. */
 static int xrt__rdma_kill_held(xrt__rdma_ctx *c, xrt__rdma_entry *x, int forked)
 {
-    if (x->mr && !forked) xrt__rdma_rt.dereg_mr(x->mr);
+    if (x->mr && !forked) xrt__rdma_dereg(c, x->mr);
     x->mr = NULL;
     x->where = XRT__RDMA_DEAD;
     xrt__rdma_list_add(&c->dead, &x->link);

@@ -8,13 +8,21 @@
 HAVE_FABRIC := $(shell $(CC) -E -include rdma/fabric.h -x c /dev/null > /dev/null 2>&1 && echo 1)
 
 .PHONY: fabric-test
-ifeq ($(HAVE_FABRIC),1)
+ifeq ($(HAVE_FABRIC)$(HAVE_VERBS),11)
 $(B)/examples/fabric_rma: examples/fabric_rma.c examples/cli.h $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(XCFLAGS) $(CFLAGS) $(ENABLE) -o $@ $< $(LDLIBS) -lfabric
+# tests/test_fabric.c: registration with a libfabric domain (xrt_rdma_open_fabric),
+# plain and under ASan+UBSan; tests/fabric.sh runs both.
+$(B)/plain/test_fabric: tests/test_fabric.c tests/xrt_test.h $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(XCFLAGS) $(CFLAGS) $(ENABLE) -o $@ $< $(LDLIBS) -lcmocka -lfabric
+$(B)/asan/test_fabric: tests/test_fabric.c tests/xrt_test.h $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(XCFLAGS) -O1 -g $(SAN) $(ENABLE) -o $@ $< $(LDLIBS) -lcmocka -lfabric
 else
-$(B)/examples/fabric_rma:
-	@echo "skipped: fabric_rma: <rdma/fabric.h> not found (install libfabric-dev)"
+$(B)/examples/fabric_rma $(B)/plain/test_fabric $(B)/asan/test_fabric:
+	@echo "skipped: $(@F): <rdma/fabric.h> or <infiniband/verbs.h> not found (install libfabric-dev and libibverbs-dev)"
 endif
 
 fabric-test:

@@ -6,10 +6,13 @@
      initiator:  fabric_rma [options] HOST PORT
 
    Each side allocates its buffer with xrt (any backend, device or pinned
-   memory) and registers it with fi_mr_regattr, telling libfabric what the
-   memory is from xrt_pointer_get_attributes: host memory (and the cpu
-   backend's device memory) as FI_HMEM_SYSTEM, CUDA device or managed memory
-   as FI_HMEM_CUDA with its device, HIP's as FI_HMEM_ROCR. The two sides swap
+   memory) and registers it with xrt_rdma_register on a context of its
+   libfabric domain (xrt_rdma_open_fabric): xrt tells fi_mr_regattr what the
+   memory is from its pointer registry (host memory and the cpu backend's
+   device memory as FI_HMEM_SYSTEM, CUDA device or managed memory as
+   FI_HMEM_CUDA with its device, HIP's as FI_HMEM_ROCR), chooses the keys
+   where the provider does not, and closes the region when xrt_free frees
+   the memory. The two sides swap
    endpoint addresses, keys and buffer addresses over a TCP connection (the
    out-of-band channel every libfabric application needs), then:
      1. the initiator fi_writes a pattern into the target's buffer; the target
@@ -24,9 +27,13 @@
         initiator reports whether the provider refused the key.
    Every wait is bounded (--timeout). Exit status: 0 when every check
    passed, 1 on a failure (the message says which), 2 on a usage error.
-   Build: link -lfabric. Both sides must have the same byte order. */
+   Build: XRT_ENABLE_RDMA and XRT_ENABLE_FABRIC (<infiniband/verbs.h> and
+   <rdma/fabric.h>), link -lfabric. Both sides must have the same byte order. */
 #define XRT_IMPL
+#define XRT_ENABLE_RDMA
+#define XRT_ENABLE_FABRIC
 #include "xrt.h"
+#include "xrt_rdma.h"
 
 #include "cli.h"
 
@@ -56,11 +63,8 @@ typedef struct options {
 typedef struct buffer {
     void *ptr;
     xrt_pointer_attributes attr;
-    enum fi_hmem_iface iface;
-    int device;
-    struct fid_mr *mr;
-    void *desc;
-    uint64_t key, addr; /* what the peer uses: key and remote address */
+    enum fi_hmem_iface iface; /* what xrt tells libfabric (printed) */
+    xrt_rdma_reg reg;         /* reg.desc, and what the peer uses: reg.key, reg.addr */
 } buffer;
 
 typedef struct fabric {
@@ -90,7 +94,7 @@ typedef struct session {
     buffer buf;
     unsigned char *host;         /* staging for filling and checking */
     uint64_t peer_addr, peer_key; /* the target's buffer, as the initiator addresses it */
-    uint64_t last_key;            /* the last key chosen, where the provider does not choose */
+    xrt_rdma_ctx rdma;            /* registrations with the domain, through xrt's cache */
 } session;
 
 static double now_s(void)
@@ -292,18 +296,17 @@ static const char *type_name(xrt_memory_type t)
     return (unsigned)t < sizeof names / sizeof *names ? names[t] : "?";
 }
 
-/* Host memory of any kind, and the cpu backend's device memory (host memory
-   too), is FI_HMEM_SYSTEM; GPU device and managed memory is its vendor's
-   interface, with the device it lives on. */
+/* What xrt_rdma_register tells libfabric: host memory of any kind, and the
+   cpu backend's device memory (host memory too), is FI_HMEM_SYSTEM; GPU
+   device and managed memory is its vendor's interface. */
 static int memory_iface(session *s, buffer *b)
 {
     const xrt_pointer_attributes *a = &b->attr;
     const char *be = a->backend ? a->backend : "none";
-    b->device = 0;
     if (a->type != XRT_MEMORY_DEVICE && a->type != XRT_MEMORY_MANAGED) b->iface = FI_HMEM_SYSTEM;
     else if (!strcmp(be, "cpu")) b->iface = FI_HMEM_SYSTEM;
-    else if (!strcmp(be, "cuda")) b->iface = FI_HMEM_CUDA, b->device = a->device;
-    else if (!strcmp(be, "hip")) b->iface = FI_HMEM_ROCR, b->device = a->device;
+    else if (!strcmp(be, "cuda")) b->iface = FI_HMEM_CUDA;
+    else if (!strcmp(be, "hip")) b->iface = FI_HMEM_ROCR;
     else return fail(s, "%s memory of backend %s: libfabric has no memory interface for it", type_name(a->type), be);
     return 0;
 }
@@ -331,40 +334,23 @@ static const char *hmem_build_hint(enum fi_hmem_iface i)
                              : "build libfabric with ROCm support (./configure --with-rocr=/opt/rocm)";
 }
 
+/* Where the provider does not choose the keys (tcp), xrt does: a new one for
+   every region, so no key names two buffers. */
 static int register_buffer(session *s, buffer *b)
 {
-    struct iovec iov = {b->ptr, s->opt.size};
-    struct fi_mr_attr a;
-    int rc;
-    memset(&a, 0, sizeof a);
-    a.mr_iov = &iov;
-    a.iov_count = 1;
-    a.access = FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE;
-    a.iface = b->iface;
-    if (b->iface == FI_HMEM_CUDA) a.device.cuda = b->device;
-    /* Without FI_MR_PROV_KEY the application chooses the keys (tcp does so):
-       a new one for every registration, so no key names two buffers. */
-    if (!(s->f.info->domain_attr->mr_mode & FI_MR_PROV_KEY)) a.requested_key = ++s->last_key;
-    rc = fi_mr_regattr(s->f.domain, &a, 0, &b->mr);
-    if (rc) {
-        b->mr = NULL;
-        if (b->iface != FI_HMEM_SYSTEM && (rc == -FI_ENOSYS || rc == -FI_EOPNOTSUPP || rc == -FI_EINVAL))
-            return fail(s, "this libfabric has no %s hmem: fi_mr_regattr with %s: %s (%d); %s",
-                        b->iface == FI_HMEM_CUDA ? "CUDA" : "ROCr", iface_name(b->iface), fi_strerror(-rc), rc,
-                        hmem_build_hint(b->iface));
-        return fi_fail(s, "fi_mr_regattr", rc);
-    }
-    b->desc = fi_mr_desc(b->mr);
-    b->key = fi_mr_key(b->mr);
-    if (b->key == FI_KEY_NOTAVAIL) return fail(s, "the provider's keys are raw (FI_MR_RAW), which this example does not exchange");
-    b->addr = (s->f.info->domain_attr->mr_mode & FI_MR_VIRT_ADDR) ? (uint64_t)(uintptr_t)b->ptr : 0;
-    return 0;
+    xrt_status st;
+    if (!s->rdma && xrt_rdma_open_fabric(&s->rdma, s->f.domain, s->f.info->domain_attr->mr_mode)) return xrt_fail(s);
+    st = xrt_rdma_register(s->rdma, b->ptr, s->opt.size,
+                           XRT_RDMA_LOCAL_WRITE | XRT_RDMA_REMOTE_WRITE | XRT_RDMA_REMOTE_READ, &b->reg);
+    if (st && b->iface != FI_HMEM_SYSTEM && (st == XRT_ERROR_UNSUPPORTED || st == XRT_ERROR_INVALID_VALUE))
+        return fail(s, "this libfabric has no %s hmem: %s; %s", b->iface == FI_HMEM_CUDA ? "CUDA" : "ROCr",
+                    xrt_get_last_error_string(), hmem_build_hint(b->iface));
+    return st ? xrt_fail(s) : 0;
 }
 
 static void close_mr(buffer *b)
 {
-    if (b->mr) fi_close(&b->mr->fid);
-    b->mr = NULL;
+    if (b->reg.opaque) xrt_rdma_release(&b->reg);
 }
 
 /* >> fabric: an RDM endpoint with RMA, its completion queue and address vector */
@@ -482,10 +468,10 @@ static ssize_t write_delivered(session *s, uint64_t raddr, uint64_t key)
 {
     struct iovec iov = {s->buf.ptr, s->opt.size};
     struct fi_rma_iov rma = {raddr, s->opt.size, key};
-    struct fi_msg_rma m = {&iov, &s->buf.desc, 1, s->f.peer, &rma, 1, NULL, 0};
+    struct fi_msg_rma m = {&iov, &s->buf.reg.desc, 1, s->f.peer, &rma, 1, NULL, 0};
     ssize_t rc = fi_writemsg(s->f.ep, &m, FI_COMPLETION | FI_DELIVERY_COMPLETE);
     if (rc == -FI_EBADFLAGS || rc == -FI_EOPNOTSUPP) /* the provider cannot: the target's check still holds */
-        rc = fi_write(s->f.ep, s->buf.ptr, s->opt.size, s->buf.desc, s->f.peer, raddr, key, NULL);
+        rc = fi_write(s->f.ep, s->buf.ptr, s->opt.size, s->buf.reg.desc, s->f.peer, raddr, key, NULL);
     return rc;
 }
 
@@ -497,7 +483,7 @@ static int rma(session *s, int write, uint64_t raddr, uint64_t key, char *why, s
     double end = now_s() + s->opt.timeout_s;
     for (;;) {
         ssize_t rc = write ? write_delivered(s, raddr, key)
-                           : fi_read(s->f.ep, s->buf.ptr, s->opt.size, s->buf.desc, s->f.peer, raddr, key, NULL);
+                           : fi_read(s->f.ep, s->buf.ptr, s->opt.size, s->buf.reg.desc, s->f.peer, raddr, key, NULL);
         if (rc == 0) break;
         if (rc != -FI_EAGAIN) return fi_fail(s, call, rc);
         progress(s);
@@ -550,8 +536,8 @@ static int hello(session *s)
     if ((rc = fi_getname(&s->f.ep->fid, m.name, &len))) return fi_fail(s, "fi_getname", rc);
     m.type = MSG_HELLO;
     m.name_len = len;
-    m.addr = s->buf.addr;
-    m.key = s->buf.key;
+    m.addr = s->buf.reg.addr;
+    m.key = s->buf.reg.key;
     m.size = s->opt.size;
     if (oob_send(s, &m) || oob_recv(s, MSG_HELLO, &peer)) return -1;
     if (peer.size != s->opt.size) return fail(s, "the peer's buffer has %llu bytes, this one %zu: use the same --size", (unsigned long long)peer.size, s->opt.size);
@@ -601,7 +587,7 @@ static int reallocate(session *s)
 static int target(session *s)
 {
     buffer *b = &s->buf;
-    uint64_t old_key = b->key;
+    uint64_t old_key = b->reg.key;
     size_t at;
     msg m;
     if (xrt_memset(b->ptr, 0, s->opt.size)) return xrt_fail(s);
@@ -612,12 +598,12 @@ static int target(session *s)
     if (send_simple(s, MSG_CHECKED, 1) || fill(s, 2) || send_simple(s, MSG_FILLED, 1) || oob_recv(s, MSG_READ_OK, &m)) return -1;
     /* 3. a new buffer, a new registration, the new key to the initiator */
     if (reallocate(s) || fill(s, 3)) return -1;
-    say(s, "old key 0x%llx, new key 0x%llx", (unsigned long long)old_key, (unsigned long long)b->key);
-    if (b->key == old_key) return fail(s, "the provider gave the new registration the old key: a stale key would reach the new buffer");
+    say(s, "old key 0x%llx, new key 0x%llx", (unsigned long long)old_key, (unsigned long long)b->reg.key);
+    if (b->reg.key == old_key) return fail(s, "the provider gave the new registration the old key: a stale key would reach the new buffer");
     memset(&m, 0, sizeof m);
     m.type = MSG_NEW_KEY;
-    m.addr = b->addr;
-    m.key = b->key;
+    m.addr = b->reg.addr;
+    m.key = b->reg.key;
     if (oob_send(s, &m) || oob_recv(s, MSG_WRITTEN, &m) || expect_pattern(s, 4, "fi_write with the new key")) return -1;
     say(s, "fi_write with the new key: every byte verified");
     /* 4. the initiator writes with the old key: the buffer must not change.
@@ -697,6 +683,7 @@ int main(int argc, char **argv)
     if (!getenv("XRT_LOG")) xrt_set_log_level(XRT_LOG_NONE); /* its errors are printed here, once */
     rc = run(&s);
     close_mr(&s.buf);
+    if (s.rdma) xrt_rdma_close(s.rdma); /* its cached regions first: they belong to the domain */
     close_fabric(&s.f);
     if (s.buf.ptr && free_buffer(&s, &s.buf)) rc = -1;
     if (s.sock >= 0) close(s.sock);

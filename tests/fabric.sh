@@ -108,6 +108,22 @@ no_cuda_hmem() {
         grep -q '^fabric_rma: target: this libfabric has no CUDA hmem: ' "$OUT/cuda.err"
 }
 
+# xrt_rdma_open_fabric's own tests: a recording domain, then the tcp
+# provider; on the CPU and on the CUDA runtime double, and under ASan+UBSan.
+for t in plain asan; do
+    if $MAKE -s "$B/$t/test_fabric" > "$OUT/build-$t.log" 2>&1 && [ -x "$B/$t/test_fabric" ]; then
+        FI_PROVIDER=tcp timeout 120 "$B/$t/test_fabric" 2>&1 || failures=$((failures + 1))
+    else
+        cat "$OUT/build-$t.log"
+        echo "[  FAILED  ] 1 test(s): building $t/test_fabric"
+        failures=$((failures + 1))
+    fi
+done
+if $MAKE -s "$B/doubles/libcudart.so.13" > /dev/null 2>&1 && [ -f "$B/doubles/libcudart.so.13" ]; then
+    XRT_CUDA_LIBRARY=$PWD/$B/doubles/libcudart.so.13 FI_PROVIDER=tcp timeout 120 "$B/plain/test_fabric" 2>&1 ||
+        failures=$((failures + 1))
+fi
+
 check "fabric_rma --help and a bad option" usage
 check "fabric_rma over tcp on loopback: cpu device memory" pair device --backend cpu -- --backend cpu
 check "fabric_rma over tcp on loopback: cpu pinned memory" pair pinned --backend cpu --memory pinned -- --backend cpu --memory pinned

@@ -94,9 +94,12 @@ run_tests() {
 targets() { for t in $1; do printf 'build/plain/%s ' "$t"; done; echo "$2"; }
 wanted() { case ",${ONLY:-$1}," in *",$1,"*) return 0 ;; esac; return 1; }
 
-# Before any mutation, every program the list names builds and passes.
-all_tests=$(cut -d'|' -f3 "$tmp/blocks" | tr ' ' '\n' | sort -u | tr '\n' ' ')
-all_extra=$(cut -d'|' -f6 "$tmp/blocks" | tr ' ' '\n' | sort -u | tr '\n' ' ')
+# Before any mutation, every program the selected mutants name builds and passes.
+while IFS='|' read -r name file tests filter env extra; do
+    wanted "$name" && echo "$name|$file|$tests|$filter|$env|$extra"
+done < "$tmp/blocks" > "$tmp/selected"
+all_tests=$(cut -d'|' -f3 "$tmp/selected" | tr ' ' '\n' | sort -u | tr '\n' ' ')
+all_extra=$(cut -d'|' -f6 "$tmp/selected" | tr ' ' '\n' | sort -u | tr '\n' ' ')
 start=$(date +%s)
 if ! build "$tree" $(targets "$all_tests" "$all_extra") > "$tmp/build.log" 2>&1; then
     cat "$tmp/build.log"
