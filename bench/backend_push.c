@@ -74,7 +74,7 @@ int main(void)
     bench_pair(tls_store, push_pop, NULL, CALLS, BENCH_REPS, &b, &x);
     printf("thread-local save, store, restore %6.2f ns\n", b);
     printf("xrt_push_backend + xrt_pop_backend %6.2f ns   %.2fx the store   %s\n", x, x / b,
-           bench_verdict(v, sizeof v, x, 10, 0, " ns"));
+           bench_target(v, sizeof v, x, 10, 0, " ns", "backend push + pop"));
     bench_pair(tls_store, push_pop_device, NULL, CALLS, BENCH_REPS, &b, &x);
     printf("  with a device (cpu, device 0)    %6.2f ns   %.2fx the store (medians of %d)\n", x, x / b, BENCH_REPS);
     bench_pair(push_pop, set_restore, NULL, SET_CALLS, BENCH_REPS, &b, &x);

@@ -6,6 +6,7 @@
 #define XRT_BENCH_H
 
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,6 +108,41 @@ static inline const char *bench_verdict(char *buf, size_t n, double value, doubl
     int ok = higher_is_better ? value >= target : value <= target;
     snprintf(buf, n, "%s (target %s %.*f%s)", ok ? "ok" : "MISSED", higher_is_better ? ">=" : "<=",
              unit[0] == 'x' ? 2 : 0, target, unit);
+    return buf;
+}
+
+/* bench_verdict, and the figure kept for bench/RESULTS.md's table of
+   current figures: where BENCH_FIGURES names a file (bench/run.sh sets it),
+   one line is appended: metric, value, target, verdict and the command
+   (BENCH_COMMAND, else the program), tab-separated; bench/table.sh makes
+   the table. metric: a printf format and its arguments. */
+static inline const char *bench_target(char *buf, size_t n, double value, double target, int higher_is_better,
+                                       const char *unit, const char *metric, ...) __attribute__((format(printf, 7, 8)));
+static inline const char *bench_target(char *buf, size_t n, double value, double target, int higher_is_better,
+                                       const char *unit, const char *metric, ...)
+{
+    const char *path = getenv("BENCH_FIGURES"), *cmd = getenv("BENCH_COMMAND");
+    char name[160], comm[64] = "?";
+    va_list ap;
+    FILE *f;
+    bench_verdict(buf, n, value, target, higher_is_better, unit);
+    if (!path || !path[0] || (f = fopen(path, "a")) == NULL) return buf;
+    if (!cmd || !cmd[0]) { /* the program's name */
+        FILE *c = fopen("/proc/self/comm", "r");
+        if (c) {
+            if (!fgets(comm, sizeof comm, c)) comm[0] = 0;
+            fclose(c);
+        }
+        comm[strcspn(comm, "\n")] = 0;
+        cmd = comm;
+    }
+    va_start(ap, metric);
+    vsnprintf(name, sizeof name, metric, ap);
+    va_end(ap);
+    fprintf(f, "%s\t%.*f%s\t%s %.*f%s\t%s\t%s\n", name, unit[0] == 'x' ? 2 : value < 10 ? 2 : 0, value, unit,
+            higher_is_better ? ">=" : "<=", unit[0] == 'x' ? 2 : target < 10 ? 2 : 0, target, unit,
+            strncmp(buf, "ok", 2) ? "missed" : "ok", cmd);
+    fclose(f);
     return buf;
 }
 

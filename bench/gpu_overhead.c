@@ -217,7 +217,7 @@ static void print_row(const char *name, double raw, double x)
     char a[32], b[32], v[48];
     printf("%-42s %10s %10s %+8.0f", name, bench_fmt_ns(a, sizeof a, raw), bench_fmt_ns(b, sizeof b, x), x - raw);
     if (stub) printf("\n");
-    else printf(" %7.3fx  %s\n", x / raw, bench_verdict(v, sizeof v, x / raw, 1.03, 0, "x"));
+    else printf(" %7.3fx  %s\n", x / raw, bench_target(v, sizeof v, x / raw, 1.03, 0, "x", "CUDA %s / raw", name));
 }
 
 static void print_header(const char *first)

@@ -155,7 +155,7 @@ static void report(const char *what, double base_ns, double test_ns, double targ
     char t1[32], t2[32], v[64];
     printf("  %-38s %10s  eager %10s  %.2fx  %s\n", what, bench_fmt_ns(t1, sizeof t1, test_ns),
            bench_fmt_ns(t2, sizeof t2, base_ns), test_ns / base_ns,
-           bench_verdict(v, sizeof v, test_ns / base_ns, target, 0, "x"));
+           bench_target(v, sizeof v, test_ns / base_ns, target, 0, "x", "CPU graph: %s / eager", what));
 }
 
 int main(void)
@@ -198,7 +198,7 @@ int main(void)
     report("the same, built node by node", base, test, 0.3);
     bench_pair(captured_chain_run, built_chain_run, NULL, 200, BENCH_REPS, &base, &test);
     printf("  %-38s %10s  captured %10s  %.2fx  %s\n", "100 kernels built against captured", bench_fmt_ns(t1, sizeof t1, test),
-           bench_fmt_ns(t2, sizeof t2, base), test / base, bench_verdict(v, sizeof v, test / base, 1.05, 0, "x"));
+           bench_fmt_ns(t2, sizeof t2, base), test / base, bench_target(v, sizeof v, test / base, 1.05, 0, "x", "CPU graph: 100 kernels built / captured"));
     bench_pair(eager_branches, graph_run, &b.branches, 50, BENCH_REPS, &base, &test);
     report("4 x 25 SAXPY 64 KiB + sync", base, test, 1.0);
     bench_load_report();

@@ -131,7 +131,7 @@ int main(void)
         b.op = i ? writes : reads;
         bench_pair(on_local, on_opened, &b, 4, BENCH_REPS, &base, &test);
         printf("%-18s %7.2f %8.2f %8.2fx %s\n", i ? "write (copy in)" : "read (copy out)", SIZE / base, SIZE / test,
-               base / test, bench_verdict(v, sizeof v, base / test, 0.95, 1, "x"));
+               base / test, bench_target(v, sizeof v, base / test, 0.95, 1, "x", "CPU IPC 64 MiB %s: opened / local", i ? "write" : "read"));
     }
     printf("64 MiB, GB/s         heap    local   local/heap\n");
     for (i = 0; i < 2; i++) {

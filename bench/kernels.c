@@ -164,7 +164,7 @@ static void report(const char *what, double base_ns, double test_ns, double targ
     char t1[32], t2[32], v[64];
     double ratio = higher ? base_ns / test_ns : test_ns / base_ns;
     printf("  %-34s %10s  baseline %10s  %.2fx  %s\n", what, bench_fmt_ns(t1, sizeof t1, test_ns),
-           bench_fmt_ns(t2, sizeof t2, base_ns), ratio, bench_verdict(v, sizeof v, ratio, target, higher, "x"));
+           bench_fmt_ns(t2, sizeof t2, base_ns), ratio, bench_target(v, sizeof v, ratio, target, higher, "x", "CPU kernels: %s", what));
 }
 
 /* Loads (and unloads) the small module `s`; nanoseconds. */
@@ -196,7 +196,7 @@ static void cache_bench(void)
     for (i = 0; i < BENCH_REPS; i++) hit[i] = load_ns(small, "-DBENCH_MISS=0");
     printf("  %-34s %10s  compile  %10s  %s\n", "module load, cache hit", bench_fmt_ns(t1, sizeof t1, bench_median(hit, BENCH_REPS)),
            bench_fmt_ns(t2, sizeof t2, bench_median(miss, 3)),
-           bench_verdict(v, sizeof v, bench_median(hit, BENCH_REPS) / 1e6, 2, 0, " ms"));
+           bench_target(v, sizeof v, bench_median(hit, BENCH_REPS) / 1e6, 2, 0, " ms", "CPU kernels: module load, cache hit"));
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0) fprintf(stderr, "cannot remove %s\n", dir);
     unsetenv("XRT_CACHE_DIR");

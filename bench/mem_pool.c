@@ -58,7 +58,7 @@ int main(void)
             bench_pair(mmap_loop, pool_loop, &c, 2000, BENCH_REPS, &base, &test);
             printf("  %5zu KiB%-14s pool %9s  mmap %9s  %6.1fx  %s\n", c.size >> 10, c.touch ? ", page written" : "",
                    bench_fmt_ns(a, sizeof a, test), bench_fmt_ns(b, sizeof b, base), base / test,
-                   bench_verdict(v, sizeof v, base / test, 5, 1, "x"));
+                   bench_target(v, sizeof v, base / test, 5, 1, "x", "CPU pool %zu KiB%s / mmap", c.size >> 10, c.touch ? " written" : ""));
         }
     CHECK(xrt_stream_destroy(c.s));
     bench_load_stop();

@@ -36,8 +36,8 @@ static void row(bench_copies *c)
     bench_pair(bench_libc_copies, bench_async_copies, c, iters, BENCH_REPS, &libc2, &async);
     printf("%8zu KiB %9.2f %9.2f %9.2f %7.2fx %-24s %7.2fx %s\n", c->n >> 10, (double)c->n / libc,
            (double)c->n / sync, (double)c->n / async, libc / sync,
-           bench_verdict(v1, sizeof v1, libc / sync, target, 1, "x"), libc2 / async,
-           c->n < (64u << 10) ? "(no target)" : bench_verdict(v2, sizeof v2, libc2 / async, atarget, 1, "x"));
+           bench_target(v1, sizeof v1, libc / sync, target, 1, "x", "CPU xrt_memcpy %zu KiB / libc", c->n >> 10), libc2 / async,
+           c->n < (64u << 10) ? "(no target)" : bench_target(v2, sizeof v2, libc2 / async, atarget, 1, "x", "CPU xrt_memcpy_async %zu KiB / libc", c->n >> 10));
 }
 
 /* libc 64 KiB copies on each usable core in turn (the calling thread moved

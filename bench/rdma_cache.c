@@ -73,6 +73,7 @@ int main(void)
     struct ibv_pd *pd;
     size_t k;
     int below = 0;
+    char v[64];
     if (xrt_rdma_open(&ctx, NULL) || xrt_rdma_get_pd(ctx, &pd)) {
         printf("skipped: %s\n", xrt_get_last_error_string());
         return 0;
@@ -96,6 +97,8 @@ int main(void)
         printf("  %8zu bytes: hit %8.0f ns, ibv_reg_mr + ibv_dereg_mr %10.0f ns: %6.0fx\n", sizes[k], hit, reg,
                reg / hit);
         below += reg / hit < (sizes[k] < (1 << 20) ? 200 : 500);
+        bench_target(v, sizeof v, reg / hit, sizes[k] < (1 << 20) ? 200 : 500, 1, "x",
+                     "RDMA cache hit, %zu bytes, / ibv_reg_mr + ibv_dereg_mr", sizes[k]);
         xrt_free_host(buf);
     }
     xrt_rdma_cache_get_stats(ctx, &s);

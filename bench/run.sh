@@ -9,6 +9,10 @@
 set -eu
 B=${B:-build}
 section() { printf '\n== %s\n' "$1"; }
+# the figures with a target, for the table at the top of bench/RESULTS.md
+BENCH_FIGURES=$PWD/$B/bench/figures.tsv
+export BENCH_FIGURES
+rm -f "$BENCH_FIGURES"
 
 echo "xrt benchmarks: $(date -u '+%Y-%m-%d %H:%M UTC'), $(uname -m), $(nproc) cores," \
      "load average $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -24,7 +28,7 @@ section "CPU copies"
 $B/bench/memcpy
 if command -v taskset > /dev/null; then
     echo "one core (taskset -c 0: the stream's worker shares the caller's core and its caches):"
-    taskset -c 0 $B/bench/memcpy
+    BENCH_COMMAND="taskset -c 0 memcpy" taskset -c 0 $B/bench/memcpy
 else echo "skipped: one core (taskset is not installed)"; fi
 if command -v valgrind > /dev/null; then sh bench/instructions.sh $B/bench/memcpy "xrt_memcpy 4 KiB" -
 else echo "skipped: instruction count (valgrind is not installed)"; fi
@@ -46,7 +50,7 @@ section "CPU graphs"
 $B/bench/graph
 section "CPU copies split across cores (all usable cores, then one)"
 $B/bench/split
-if command -v taskset > /dev/null; then taskset -c 0 $B/bench/split 64
+if command -v taskset > /dev/null; then BENCH_COMMAND="taskset -c 0 split 64" taskset -c 0 $B/bench/split 64
 else echo "skipped: one core (taskset is not installed)"; fi
 section "CPU pitched copies (xrt_memcpy_2d), against a row-by-row memcpy loop"
 $B/bench/memcpy2d
@@ -54,8 +58,8 @@ section "CPU peer copies (two CPU devices), against memcpy"
 $B/bench/peer
 LOAD=${BENCH_LOAD_RUN:-$(nproc)}
 section "CPU streams under load: $LOAD spinning processes beside the benchmark"
-BENCH_LOAD=$LOAD $B/bench/stream_roundtrip
-BENCH_LOAD=$LOAD $B/bench/stream_throughput
+BENCH_COMMAND="BENCH_LOAD=$LOAD stream_roundtrip" BENCH_LOAD=$LOAD $B/bench/stream_roundtrip
+BENCH_COMMAND="BENCH_LOAD=$LOAD stream_throughput" BENCH_LOAD=$LOAD $B/bench/stream_throughput
 section "compile cost"
 $B/bench/compile_cost
 section "GPU overhead (CUDA)"
@@ -65,3 +69,5 @@ if grep -q "no CUDA GPU here" $B/bench/gpu_overhead.out && [ -f $B/bench/stub/li
     section "GPU overhead against a stub runtime (xrt's own cost per call)"
     LD_LIBRARY_PATH=$B/bench/stub $B/bench/gpu_overhead
 fi
+section "the table of current figures"
+sh bench/table.sh "$BENCH_FIGURES" bench/RESULTS.md

@@ -74,7 +74,7 @@ static void row(const char *what, ctx *c, double target_ns)
     base_ns /= BURST, test_ns /= BURST;
     printf("%-44s %9s %9s %+7.1f ns %s\n", what, bench_fmt_ns(t1, sizeof t1, test_ns),
            bench_fmt_ns(t2, sizeof t2, base_ns), test_ns - base_ns,
-           bench_verdict(v, sizeof v, test_ns - base_ns, target_ns, 0, " ns"));
+           bench_target(v, sizeof v, test_ns - base_ns, target_ns, 0, " ns", "CPU stream order: %s, extra", what));
 }
 
 int main(int argc, char **argv)

@@ -77,7 +77,7 @@ int main(void)
     printf("stream priorities on the CPU backend (%d kernels of 0.3 ms beside %d busy streams)\n", BURST, OTHERS);
     printf("  %-38s %8.2f ms  all priority 0 %8.2f ms  %.2fx  %s\n", "the burst at priority -5", bench_median(high, 5),
            bench_median(base, 5), bench_median(high, 5) / bench_median(base, 5),
-           bench_verdict(v, sizeof v, bench_median(high, 5) / bench_median(base, 5), 0.75, 0, "x"));
+           bench_target(v, sizeof v, bench_median(high, 5) / bench_median(base, 5), 0.75, 0, "x", "CPU stream priority -5 burst / priority 0"));
     bench_load_report();
     CHECK(xrt_module_unload(m));
     return 0;

@@ -211,7 +211,7 @@ int main(void)
            "calling thread in %.1f%% of rounds\n", m[2], m[2] / m[0], m[2] / m[1],
            total[2] ? 100.0 * (double)same[2] / (double)total[2] : 0.0);
     /* the target that applies, to the hand-off: the spinning hand-off's when quiet, the queue's under load */
-    bench_verdict(verdict, sizeof verdict, loaded ? m[3] / m[1] : m[3] / m[0], loaded ? 1 : 2, 0, "x");
+    bench_target(verdict, sizeof verdict, loaded ? m[3] / m[1] : m[3] / m[0], loaded ? 1 : 2, 0, "x", "CPU stream round trip, hand-off / %s", loaded ? "condvar (loaded)" : "spinning hand-off");
     printf("xrt enqueue + poll (hand-off)   %8.0f ns   %.2fx spin, %.3fx condvar: %s against the %s; "
            "on the calling thread in %.1f%% of rounds\n", m[3], m[3] / m[0], m[3] / m[1], verdict,
            loaded ? "queue" : "spinning hand-off", total[3] ? 100.0 * (double)same[3] / (double)total[3] : 0.0);

@@ -122,8 +122,8 @@ static void throughput(long burst)
     char v[48], q[48];
     bench_pair(cv_memsets, xrt_memsets, &burst, OPS, BENCH_REPS, &cv, &x);
     printf("%-24s %10.2f %10.2f %7.2fx  %s, %s\n", burst < OPS ? "bursts of 256" : "200000 in one go", 1e3 / cv,
-           1e3 / x, cv / x, bench_verdict(v, sizeof v, 1e3 / x, 1, 1, " M/s"),
-           bench_verdict(q, sizeof q, cv / x, 1.0, 1, "x the queue"));
+           1e3 / x, cv / x, bench_target(v, sizeof v, 1e3 / x, 1, 1, " M/s", "CPU 64-byte memsets, %s", burst < OPS ? "bursts of 256" : "200000 in one go"),
+           bench_target(q, sizeof q, cv / x, 1.0, 1, "x the queue", "CPU 64-byte memsets, %s, / condvar queue", burst < OPS ? "bursts of 256" : "200000 in one go"));
 }
 
 /* >> idle workers */
