@@ -122,19 +122,17 @@ static inline const char *bench_target(char *buf, size_t n, double value, double
                                        const char *unit, const char *metric, ...)
 {
     const char *path = getenv("BENCH_FIGURES"), *cmd = getenv("BENCH_COMMAND");
-    char name[160], comm[64] = "?";
+    char name[160], comm[256] = "?";
     va_list ap;
     FILE *f;
     bench_verdict(buf, n, value, target, higher_is_better, unit);
     if (!path || !path[0] || (f = fopen(path, "a")) == NULL) return buf;
-    if (!cmd || !cmd[0]) { /* the program's name */
-        FILE *c = fopen("/proc/self/comm", "r");
-        if (c) {
-            if (!fgets(comm, sizeof comm, c)) comm[0] = 0;
-            fclose(c);
-        }
-        comm[strcspn(comm, "\n")] = 0;
-        cmd = comm;
+    if (!cmd || !cmd[0]) { /* the program's name: argv[0]'s last part */
+        FILE *c = fopen("/proc/self/cmdline", "r");
+        size_t got = c ? fread(comm, 1, sizeof comm - 1, c) : 0;
+        if (c) fclose(c);
+        comm[got] = 0;
+        cmd = strrchr(comm, '/') ? strrchr(comm, '/') + 1 : comm;
     }
     va_start(ap, metric);
     vsnprintf(name, sizeof name, metric, ap);
