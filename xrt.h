@@ -94,33 +94,58 @@
      library's); define all. (CPU device memory is a mapping of a memory
      file, so that other processes can open it: see xrt_cpu.h.)
 
-   How this file is laid out (grep for the ">> " markers). The implementation
-   reads bottom-up: a function is defined before its first use.
-     >> version, >> status, >> types   the public types
+   How this file is laid out (grep for the ">> " markers; tests/layout.sh
+   checks this list against them: a marker's name, then two spaces or more
+   before a note). The implementation reads bottom-up: a function is defined
+   before its first use.
+     >> version, >> status, >> types  the public types
      >> api                   every public function, one line each
      >> dispatch              private: the inline bodies of that list
-     >> implementation        the XRT_IMPL unit only, in this order:
+     >> implementation        the XRT_IMPL unit only, in these groups:
+   utilities
      >> impl: spin lock       (the CPU backend's queues, modules' caches)
-     >> impl: errors and logging
-     >> impl: run-time loading of vendor libraries (dlopen, symbol lists)
-     >> impl: the backend registry and default selection (with the stubs
+     >> impl: errors and logging  (and the core's locks)
+     >> impl: environment variables  every XRT_* variable is read through these
+     >> impl: sysfs           where the machine is described (NUMA, PCI)
+   backends and building kernels
+     >> impl: run-time loading of vendor libraries  (dlopen, symbol lists)
+     >> impl: the backend registry and default selection  (with the stubs
                               that fill a table's empty slots)
-     >> impl: kernel cache, picking a module image (for the backends)
-     >> impl: the built-in backends (xrt_cuda.h, xrt_hip.h, xrt_cpu.h)
+     >> impl: kernel building  the kernel cache and the C compiler driver
+                              live in xrt_cache.h
+     >> impl: picking a module image for the device
+     >> impl: pointer registry: the device of a new allocation  (a GPU
+                              backend's note for the registry)
+     >> impl: the built-in backends  (xrt_cuda.h, xrt_hip.h, xrt_cpu.h)
      >> impl: plugins         loading shared objects as backends
+     >> impl: plugins found in directories  (XRT_PLUGIN_PATH)
      >> impl: compile targets
-     >> impl: handle table, handle retirement
+   handles
+     >> impl: handle table
+     >> impl: handle retirement
+   memory
      >> impl: interval tree   (the pointer registry, modules' caches)
-     >> impl: pointer registry, free hooks ("memory is being freed": how
-                              modules above the core hear of every free;
-                              xrt_add_free_hook)
+     >> impl: pointer registry  the live allocations
+     >> impl: free hooks      "memory is being freed": how modules above
+                              the core hear of every free (xrt_add_free_hook)
+     >> impl: graph memory    allocations made in a capture
+     >> impl: pointer checks  what a pointer is; the checks of every copy,
+                              set, peer copy and export
+     >> impl: memory shared between processes
+   modules, graphs, streams
      >> impl: modules         module and function handles
+     >> impl: module globals, function attributes, occupancy
+     >> impl: graph nodes     graphs built node by node
+     >> impl: native streams  xrt_stream_from_native's table
+   the process and the public calls
      >> impl: fork
-     >> impl: lifecycle       xrt_init, xrt_shutdown, the thread's backend
-     >> impl: backends        xrt_register_backend, xrt_set_backend, ...
+     >> impl: lifecycle: init and shutdown, the thread's backend, host functions
+     >> impl: backends: registration, listing, the thread's choice
+     >> impl: backends: handles and the thread's stack of pushed backends
      >> impl: plugins: the public calls
    xrt_backends.h is the backend ABI (with the "adding an operation"
-   checklist); xrt_cpu.h, xrt_gpu.h (+ xrt_cuda.h, xrt_hip.h) the backends.
+   checklist); xrt_cache.h builds kernels (the kernel cache, the C compiler
+   driver); xrt_cpu.h, xrt_gpu.h (+ xrt_cuda.h, xrt_hip.h) the backends.
    Modules above the core include xrt.h, never the reverse; the core knows
    them only as free-hook subscribers.
 */
@@ -3213,6 +3238,166 @@ XRT_API xrt_status xrt_runtime_get_version(int *version)
     return XRT_SUCCESS;
 }
 
+/* System interfaces of the implementation (files, processes, directories). */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <spawn.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Used by the backends that build or pick images; a build without them leaves some unused. */
+#define XRT__BACKEND_HELPER static __attribute__((unused))
+
+/* >> impl: environment variables. Every XRT_* variable is read through
+   one of these: a switch (xrt__env_switch), a whole number
+   (xrt__env_number), a size (xrt__env_size), a word of a list
+   (xrt__env_word), or a list (XRT_BACKEND, XRT_PLUGINS: words between
+   blanks and commas). Unset or empty means the default; a bad value is
+   ignored with one warning naming the valid ones (xrt__warn_once). */
+
+/* A warning, unless it is the one this process gave last: a variable read
+   at each load or a directory tried at each load warns once, not each time. */
+XRT__BACKEND_HELPER void xrt__warn_once(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+XRT__BACKEND_HELPER void xrt__warn_once(const char *fmt, ...)
+{
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    static char last[256];
+    char msg[256];
+    int again;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    pthread_mutex_lock(&lock);
+    if (!(again = !strcmp(msg, last))) memcpy(last, msg, sizeof last);
+    pthread_mutex_unlock(&lock);
+    if (!again) xrt_log(XRT_LOG_WARN, "%s", msg);
+}
+
+/* A switch's value: 1 (1, on, yes, true), 0 (0, off, no, false), in any
+   case; -1 for anything else. */
+XRT__BACKEND_HELPER int xrt__parse_switch(const char *v)
+{
+    static const char *const words[] = {"0", "off", "no", "false", "1", "on", "yes", "true"};
+    int i;
+    for (i = 0; i < 8; i++)
+        if (!strcasecmp(v, words[i])) return i >= 4;
+    return -1;
+}
+
+#define XRT__SWITCH_VALID "1, on, yes, true, 0, off, no, false"
+
+XRT__BACKEND_HELPER int xrt__env_switch(const char *name, int dflt)
+{
+    const char *env = getenv(name);
+    int v;
+    if (!env || !*env) return dflt;
+    if ((v = xrt__parse_switch(env)) >= 0) return v;
+    xrt__warn_once("%.64s=%.64s: not a switch (valid: " XRT__SWITCH_VALID "); ignored", name, env);
+    return dflt;
+}
+
+/* Decimal digits, then (with `units`) an optional k, m or g (binary units),
+   and nothing else, below 2^64 (no sign, space or wrap-around). */
+XRT__BACKEND_HELPER int xrt__parse_number(const char *s, int units, unsigned long long *out)
+{
+    unsigned long long v = 0;
+    unsigned shift = 0;
+    const char *p;
+    for (p = s; *p >= '0' && *p <= '9'; p++) {
+        if (v > (~0ull - (unsigned)(*p - '0')) / 10) return 0; /* would overflow */
+        v = v * 10 + (unsigned)(*p - '0');
+    }
+    if (p == s) return 0;
+    if (units && *p) {
+        const char *u = strchr("kmg", *p | 0x20);
+        if (!u || !*u) return 0;
+        shift = 10u * (unsigned)(u - "kmg" + 1);
+        p++;
+    }
+    if (*p || v > ~0ull >> shift) return 0;
+    *out = v << shift;
+    return 1;
+}
+
+XRT__BACKEND_HELPER unsigned long long xrt__env_parsed(const char *name, unsigned long long dflt, int units)
+{
+    const char *env = getenv(name);
+    unsigned long long v;
+    if (!env || !*env) return dflt;
+    if (xrt__parse_number(env, units, &v)) return v;
+    if (units)
+        xrt__warn_once("%.64s=%.64s: not a size (valid: digits 0-9 with an optional k, m or g, below 2^64); ignored",
+                       name, env);
+    else
+        xrt__warn_once("%.64s=%.64s: not a whole number (valid: digits 0-9, below 2^64); ignored", name, env);
+    return dflt;
+}
+
+/* A count: digits only. */
+XRT__BACKEND_HELPER unsigned long long xrt__env_number(const char *name, unsigned long long dflt)
+{
+    return xrt__env_parsed(name, dflt, 0);
+}
+
+/* A size in bytes: digits, optionally k, m or g. */
+XRT__BACKEND_HELPER unsigned long long xrt__env_size(const char *name, unsigned long long dflt)
+{
+    return xrt__env_parsed(name, dflt, 1);
+}
+
+/* A count from lo to hi, or `word` (then -1): anything else, zero and
+   negative values included, is ignored with one warning naming the valid
+   values and the default used. */
+XRT__BACKEND_HELPER long long xrt__env_count(const char *name, unsigned long long dflt, unsigned long long lo,
+                                             unsigned long long hi, const char *word)
+{
+    const char *env = getenv(name);
+    unsigned long long v;
+    if (!env || !*env) return (long long)dflt;
+    if (word && !strcmp(env, word)) return -1;
+    if (xrt__parse_number(env, 0, &v) && v >= lo && v <= hi) return (long long)v;
+    xrt__warn_once("%.64s=%.64s: not valid (valid: %llu to %llu%s%s); %llu used", name, env, lo, hi,
+                   word ? " or " : "", word ? word : "", dflt);
+    return (long long)dflt;
+}
+
+/* >> impl: sysfs. Where the machine is described: the CPU backend's NUMA
+   nodes, a GPU's node by its PCI address, and xrt_rdma.h's PCI places are
+   all read under this root; the tests point it at a fake tree. */
+static const char *xrt__sysfs_root __attribute__((unused)) = "/sys";
+
+/* The node in `dir`/numa_node: a number and a line end, nothing else; -1
+   otherwise (the kernel's own -1 included: no node). */
+XRT__BACKEND_HELPER int xrt__sysfs_numa_node(const char *dir)
+{
+    char path[PATH_MAX + 16], line[32] = "", *end;
+    long v;
+    FILE *f;
+    snprintf(path, sizeof path, "%s/numa_node", dir);
+    if (!(f = fopen(path, "r"))) return -1;
+    if (!fgets(line, sizeof line, f)) line[0] = 0;
+    fclose(f);
+    errno = 0;
+    v = strtol(line, &end, 10);
+    if (end == line || (*end && *end != '\n') || errno || v < 0 || v > 4095) return -1;
+    return (int)v;
+}
+
+/* The node of PCI function DDDD:BB:DD.0 (a GPU's); -1 where sysfs does not say. */
+XRT__BACKEND_HELPER int xrt__pci_numa_node(int domain, int bus, int device)
+{
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s/bus/pci/devices/%04x:%02x:%02x.0", xrt__sysfs_root, (unsigned)domain & 0xffffu,
+             (unsigned)bus & 0xffu, (unsigned)device & 0xffu);
+    return xrt__sysfs_numa_node(dir);
+}
+
 /* >> impl: run-time loading of vendor libraries (GPU backends, modules) */
 
 /* A program that runs with privileges its file gave it (setuid, setgid, file
@@ -3680,168 +3865,8 @@ static void xrt__reg_select_again_locked(void)
     if (xrt__reg_status == XRT_SUCCESS) __atomic_store_n(&xrt__gen, xrt__gen + 2, __ATOMIC_RELEASE);
 }
 
-/* System interfaces of the implementation (files, processes, directories). */
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
-#include <spawn.h>
-#include <sys/file.h>
-#include <sys/stat.h>
-#include <sys/statvfs.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-/* Used by the backends that build or pick images; a build without them leaves some unused. */
-#define XRT__BACKEND_HELPER static __attribute__((unused))
-
-/* >> impl: environment variables. Every XRT_* variable is read through
-   one of these: a switch (xrt__env_switch), a whole number
-   (xrt__env_number), a size (xrt__env_size), a word of a list
-   (xrt__env_word), or a list (XRT_BACKEND, XRT_PLUGINS: words between
-   blanks and commas). Unset or empty means the default; a bad value is
-   ignored with one warning naming the valid ones (xrt__warn_once). */
-
-/* A warning, unless it is the one this process gave last: a variable read
-   at each load or a directory tried at each load warns once, not each time. */
-XRT__BACKEND_HELPER void xrt__warn_once(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-XRT__BACKEND_HELPER void xrt__warn_once(const char *fmt, ...)
-{
-    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-    static char last[256];
-    char msg[256];
-    int again;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    pthread_mutex_lock(&lock);
-    if (!(again = !strcmp(msg, last))) memcpy(last, msg, sizeof last);
-    pthread_mutex_unlock(&lock);
-    if (!again) xrt_log(XRT_LOG_WARN, "%s", msg);
-}
-
-/* A switch's value: 1 (1, on, yes, true), 0 (0, off, no, false), in any
-   case; -1 for anything else. */
-XRT__BACKEND_HELPER int xrt__parse_switch(const char *v)
-{
-    static const char *const words[] = {"0", "off", "no", "false", "1", "on", "yes", "true"};
-    int i;
-    for (i = 0; i < 8; i++)
-        if (!strcasecmp(v, words[i])) return i >= 4;
-    return -1;
-}
-
-#define XRT__SWITCH_VALID "1, on, yes, true, 0, off, no, false"
-
-XRT__BACKEND_HELPER int xrt__env_switch(const char *name, int dflt)
-{
-    const char *env = getenv(name);
-    int v;
-    if (!env || !*env) return dflt;
-    if ((v = xrt__parse_switch(env)) >= 0) return v;
-    xrt__warn_once("%.64s=%.64s: not a switch (valid: " XRT__SWITCH_VALID "); ignored", name, env);
-    return dflt;
-}
-
-/* Decimal digits, then (with `units`) an optional k, m or g (binary units),
-   and nothing else, below 2^64 (no sign, space or wrap-around). */
-XRT__BACKEND_HELPER int xrt__parse_number(const char *s, int units, unsigned long long *out)
-{
-    unsigned long long v = 0;
-    unsigned shift = 0;
-    const char *p;
-    for (p = s; *p >= '0' && *p <= '9'; p++) {
-        if (v > (~0ull - (unsigned)(*p - '0')) / 10) return 0; /* would overflow */
-        v = v * 10 + (unsigned)(*p - '0');
-    }
-    if (p == s) return 0;
-    if (units && *p) {
-        const char *u = strchr("kmg", *p | 0x20);
-        if (!u || !*u) return 0;
-        shift = 10u * (unsigned)(u - "kmg" + 1);
-        p++;
-    }
-    if (*p || v > ~0ull >> shift) return 0;
-    *out = v << shift;
-    return 1;
-}
-
-XRT__BACKEND_HELPER unsigned long long xrt__env_parsed(const char *name, unsigned long long dflt, int units)
-{
-    const char *env = getenv(name);
-    unsigned long long v;
-    if (!env || !*env) return dflt;
-    if (xrt__parse_number(env, units, &v)) return v;
-    if (units)
-        xrt__warn_once("%.64s=%.64s: not a size (valid: digits 0-9 with an optional k, m or g, below 2^64); ignored",
-                       name, env);
-    else
-        xrt__warn_once("%.64s=%.64s: not a whole number (valid: digits 0-9, below 2^64); ignored", name, env);
-    return dflt;
-}
-
-/* A count: digits only. */
-XRT__BACKEND_HELPER unsigned long long xrt__env_number(const char *name, unsigned long long dflt)
-{
-    return xrt__env_parsed(name, dflt, 0);
-}
-
-/* A size in bytes: digits, optionally k, m or g. */
-XRT__BACKEND_HELPER unsigned long long xrt__env_size(const char *name, unsigned long long dflt)
-{
-    return xrt__env_parsed(name, dflt, 1);
-}
-
-/* A count from lo to hi, or `word` (then -1): anything else, zero and
-   negative values included, is ignored with one warning naming the valid
-   values and the default used. */
-XRT__BACKEND_HELPER long long xrt__env_count(const char *name, unsigned long long dflt, unsigned long long lo,
-                                             unsigned long long hi, const char *word)
-{
-    const char *env = getenv(name);
-    unsigned long long v;
-    if (!env || !*env) return (long long)dflt;
-    if (word && !strcmp(env, word)) return -1;
-    if (xrt__parse_number(env, 0, &v) && v >= lo && v <= hi) return (long long)v;
-    xrt__warn_once("%.64s=%.64s: not valid (valid: %llu to %llu%s%s); %llu used", name, env, lo, hi,
-                   word ? " or " : "", word ? word : "", dflt);
-    return (long long)dflt;
-}
-
-/* >> impl: sysfs. Where the machine is described: the CPU backend's NUMA
-   nodes, a GPU's node by its PCI address, and xrt_rdma.h's PCI places are
-   all read under this root; the tests point it at a fake tree. */
-static const char *xrt__sysfs_root __attribute__((unused)) = "/sys";
-
-/* The node in `dir`/numa_node: a number and a line end, nothing else; -1
-   otherwise (the kernel's own -1 included: no node). */
-XRT__BACKEND_HELPER int xrt__sysfs_numa_node(const char *dir)
-{
-    char path[PATH_MAX + 16], line[32] = "", *end;
-    long v;
-    FILE *f;
-    snprintf(path, sizeof path, "%s/numa_node", dir);
-    if (!(f = fopen(path, "r"))) return -1;
-    if (!fgets(line, sizeof line, f)) line[0] = 0;
-    fclose(f);
-    errno = 0;
-    v = strtol(line, &end, 10);
-    if (end == line || (*end && *end != '\n') || errno || v < 0 || v > 4095) return -1;
-    return (int)v;
-}
-
-/* The node of PCI function DDDD:BB:DD.0 (a GPU's); -1 where sysfs does not say. */
-XRT__BACKEND_HELPER int xrt__pci_numa_node(int domain, int bus, int device)
-{
-    char dir[PATH_MAX];
-    snprintf(dir, sizeof dir, "%s/bus/pci/devices/%04x:%02x:%02x.0", xrt__sysfs_root, (unsigned)domain & 0xffffu,
-             (unsigned)bus & 0xffu, (unsigned)device & 0xffu);
-    return xrt__sysfs_numa_node(dir);
-}
-
-/* >> impl: kernel building: the kernel cache and the C compiler driver live in
-   xrt_cache.h (after the utilities above, before the backends that use it) */
+/* >> impl: kernel building (xrt_cache.h): the kernel cache and the C compiler
+   driver, after the utilities they use, before the backends that use them */
 #include "xrt_cache.h"
 
 /* >> impl: picking a module image for the device */
@@ -3896,8 +3921,8 @@ static inline void xrt__mem_note_device(const void *p, int device)
     xrt__mem_new.device = device;
 }
 
-/* >> impl: the built-in backends, each in its own header (they include
-   vendor headers: outside extern "C") */
+/* >> impl: the built-in backends (xrt_cuda.h, xrt_hip.h, xrt_cpu.h: they include
+   vendor headers, so outside extern "C") */
 #ifdef __cplusplus
 }
 #endif
@@ -5857,6 +5882,10 @@ static void xrt__graph_mem_shutdown(void)
     pthread_mutex_unlock(&xrt__graph_mem_lock);
 }
 
+/* >> impl: pointer checks. What a pointer is (the registry, then the backend;
+   the thread's cache of answers) and the checks of every copy, set, peer
+   copy and export against it, made by the dispatch before a backend is
+   called. */
 /* From the registry; the caller holds xrt__mem_lock. Returns 0 if unknown. */
 static int xrt__mem_describe(const void *p, xrt_pointer_attributes *a)
 {

@@ -8,14 +8,15 @@
    that use it; never include it yourself. Private names: xrt__cache_ (the
    cache), xrt__cc_ (the compiler driver).
 
-   How this file is laid out (grep for the ">> " markers):
-     >> cache                 the cache's state, keys, running a program
+   How this file is laid out (grep for the ">> " markers; tests/layout.sh
+   checks this list against them):
+     >> cache                 its state, keys, running a program
      >> cache: trust          which directories and entries may be used
-     >> cache: the kernel header
-     >> cache: names          the file names xrt makes, eviction
-     >> cache: what a build read   manifests of the files a build read
-     >> cache: getting an entry     lookup, locking, building, storing
-     >> cc                    the C compiler driver (CPU backend only)
+     >> cache: the kernel header  what a C kernel's #include "xrt.h" finds
+     >> cache: names          the file names xrt makes; eviction
+     >> cache: what a build read  manifests of the files a build read
+     >> cache: getting an entry  lookup, locking, building, storing
+     >> cc: the C compiler driver  (compiled with the CPU backend only)
 */
 #if defined(XRT__IMPL_INCLUDED) && !defined(XRT__CACHE_IMPL_INCLUDED)
 #define XRT__CACHE_IMPL_INCLUDED
