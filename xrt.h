@@ -3243,6 +3243,7 @@ XRT_API xrt_status xrt_runtime_get_version(int *version)
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <spawn.h>
 #include <sys/file.h>
 #include <sys/stat.h>

@@ -110,6 +110,51 @@ XRT__BACKEND_HELPER char **xrt__cc_split_args(const char *s, size_t *n)
 
 extern char **environ;
 
+/* One read of the compiler's output into log (the first log_size - 1 bytes
+   kept, the rest drained): 1, or 0 at the pipe's end or on an error, or -1
+   where nothing is there now (EINTR; EAGAIN once the pipe is non-blocking). */
+XRT__BACKEND_HELPER int xrt__cc_log_read(int fd, char *log, size_t log_size, size_t *used)
+{
+    char chunk[4096];
+    ssize_t got = read(fd, chunk, sizeof chunk);
+    size_t take;
+    if (got <= 0) return got < 0 && (errno == EINTR || errno == EAGAIN) ? -1 : 0;
+    take = log_size > *used + 1 ? log_size - *used - 1 : 0;
+    if (take > (size_t)got) take = (size_t)got;
+    memcpy(log + *used, chunk, take);
+    *used += take;
+    return 1;
+}
+
+#define XRT__CC_POLL_MS 50 /* how soon an exit is seen while another process holds the pipe */
+#define XRT__CC_DRAIN_READS 256 /* what is left in the pipe after the exit: at most this many reads */
+
+/* The compiler's output into log while it runs, and what is left in the pipe
+   once it has exited: its end is the compiler's exit, not the pipe's end, as
+   a process the compiler left behind (a wrapper's server) or a child the
+   program forked while the pipe's write end was open holds a copy of the
+   pipe as long as it lives. waitpid's result; its status in *status, its
+   errno in *err. */
+XRT__BACKEND_HELPER pid_t xrt__cc_collect(int fd, pid_t pid, char *log, size_t log_size, int *status, int *err)
+{
+    struct pollfd p;
+    size_t used = 0;
+    pid_t waited = 0;
+    int reading = 1, i;
+    p.fd = fd, p.events = POLLIN, p.revents = 0;
+    while (reading && waited == 0) {
+        if (poll(&p, 1, XRT__CC_POLL_MS) > 0) reading = xrt__cc_log_read(fd, log, log_size, &used) != 0;
+        if ((waited = waitpid(pid, status, reading ? WNOHANG : 0)) < 0 && errno == EINTR) waited = 0;
+    }
+    while (waited == 0) /* the pipe's end came first: only the exit is left */
+        if ((waited = waitpid(pid, status, 0)) < 0 && errno == EINTR) waited = 0;
+    if (waited < 0) *err = errno;
+    if (reading && fcntl(fd, F_SETFL, O_NONBLOCK) == 0)
+        for (i = 0; i < XRT__CC_DRAIN_READS && xrt__cc_log_read(fd, log, log_size, &used) > 0; i++) {}
+    if (log_size) log[used] = 0;
+    return waited;
+}
+
 /* Runs argv with stdout and stderr into log (the first log_size - 1 bytes
    kept, the rest drained); *code is its exit status (-1: killed). A run
    whose end cannot be waited for (SIGCHLD ignored: the kernel reaps the
@@ -117,11 +162,8 @@ extern char **environ;
 XRT__BACKEND_HELPER xrt_status xrt__cc_run(const char *who, char *const *argv, char *log, size_t log_size, int *code)
 {
     posix_spawn_file_actions_t fa;
-    int fds[2], rc, status = 0;
-    size_t used = 0;
+    int fds[2], rc, status = 0, err = 0;
     pid_t pid, waited;
-    char chunk[4096];
-    ssize_t got;
     if (log_size) log[0] = 0;
     if (xrt__secure()) /* PATH and XRT_CC are the caller's: never run them with the program's privileges */
         return xrt_error(XRT_ERROR_NOT_PERMITTED, who,
@@ -141,24 +183,12 @@ XRT__BACKEND_HELPER xrt_status xrt__cc_run(const char *who, char *const *argv, c
         if (log_size) snprintf(log, log_size, "%s: %s\n", argv[0], strerror(rc));
         return xrt_error(XRT_ERROR_COMPILE_FAILED, who, "cannot run the compiler '%s': %s", argv[0], strerror(rc));
     }
-    while ((got = read(fds[0], chunk, sizeof chunk)) != 0) {
-        size_t take;
-        if (got < 0) {
-            if (errno == EINTR) continue;
-            break;
-        }
-        take = log_size > used + 1 ? log_size - used - 1 : 0;
-        if (take > (size_t)got) take = (size_t)got;
-        memcpy(log + used, chunk, take);
-        used += take;
-    }
-    if (log_size) log[used] = 0;
+    waited = xrt__cc_collect(fds[0], pid, log, log_size, &status, &err);
     close(fds[0]);
-    while ((waited = waitpid(pid, &status, 0)) < 0 && errno == EINTR) {}
     if (waited != pid)
         return xrt_error(XRT_ERROR_COMPILE_FAILED, who,
                          "'%s' ran, but its exit status is unknown (waitpid: %s; is SIGCHLD ignored?): counted as failed",
-                         argv[0], strerror(errno));
+                         argv[0], strerror(err));
     *code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     return XRT_SUCCESS;
 }
