@@ -48,8 +48,9 @@
    completes in stream order. Linux only for now (futex).
 
    Kernels (">> cpu: kernels"): a module is a shared object, given or built
-   from C source with XRT_CC through the kernel cache; a launch is a stream
-   operation whose blocks run over the same pool of helpers.
+   from C source with XRT_CC through the kernel cache (both in xrt_cache.h);
+   a launch is a stream operation whose blocks run over the same pool of
+   helpers.
 */
 #if defined(XRT__IMPL_INCLUDED) && !defined(XRT__CPU_IMPL_INCLUDED)
 #define XRT__CPU_IMPL_INCLUDED
