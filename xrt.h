@@ -94,33 +94,58 @@
      library's); define all. (CPU device memory is a mapping of a memory
      file, so that other processes can open it: see xrt_cpu.h.)
 
-   How this file is laid out (grep for the ">> " markers). The implementation
-   reads bottom-up: a function is defined before its first use.
-     >> version, >> status, >> types   the public types
+   How this file is laid out (grep for the ">> " markers; tests/layout.sh
+   checks this list against them: a marker's name, then two spaces or more
+   before a note). The implementation reads bottom-up: a function is defined
+   before its first use.
+     >> version, >> status, >> types  the public types
      >> api                   every public function, one line each
      >> dispatch              private: the inline bodies of that list
-     >> implementation        the XRT_IMPL unit only, in this order:
+     >> implementation        the XRT_IMPL unit only, in these groups:
+   utilities
      >> impl: spin lock       (the CPU backend's queues, modules' caches)
-     >> impl: errors and logging
-     >> impl: run-time loading of vendor libraries (dlopen, symbol lists)
-     >> impl: the backend registry and default selection (with the stubs
+     >> impl: errors and logging  (and the core's locks)
+     >> impl: environment variables  every XRT_* variable is read through these
+     >> impl: sysfs           where the machine is described (NUMA, PCI)
+   backends and building kernels
+     >> impl: run-time loading of vendor libraries  (dlopen, symbol lists)
+     >> impl: the backend registry and default selection  (with the stubs
                               that fill a table's empty slots)
-     >> impl: kernel cache, picking a module image (for the backends)
-     >> impl: the built-in backends (xrt_cuda.h, xrt_hip.h, xrt_cpu.h)
+     >> impl: kernel building  the kernel cache and the C compiler driver
+                              live in xrt_cache.h
+     >> impl: picking a module image for the device
+     >> impl: pointer registry: the device of a new allocation  (a GPU
+                              backend's note for the registry)
+     >> impl: the built-in backends  (xrt_cuda.h, xrt_hip.h, xrt_cpu.h)
      >> impl: plugins         loading shared objects as backends
+     >> impl: plugins found in directories  (XRT_PLUGIN_PATH)
      >> impl: compile targets
-     >> impl: handle table, handle retirement
+   handles
+     >> impl: handle table
+     >> impl: handle retirement
+   memory
      >> impl: interval tree   (the pointer registry, modules' caches)
-     >> impl: pointer registry, free hooks ("memory is being freed": how
-                              modules above the core hear of every free;
-                              xrt_add_free_hook)
+     >> impl: pointer registry  the live allocations
+     >> impl: free hooks      "memory is being freed": how modules above
+                              the core hear of every free (xrt_add_free_hook)
+     >> impl: graph memory    allocations made in a capture
+     >> impl: pointer checks  what a pointer is; the checks of every copy,
+                              set, peer copy and export
+     >> impl: memory shared between processes
+   modules, graphs, streams
      >> impl: modules         module and function handles
+     >> impl: module globals, function attributes, occupancy
+     >> impl: graph nodes     graphs built node by node
+     >> impl: native streams  xrt_stream_from_native's table
+   the process and the public calls
      >> impl: fork
-     >> impl: lifecycle       xrt_init, xrt_shutdown, the thread's backend
-     >> impl: backends        xrt_register_backend, xrt_set_backend, ...
+     >> impl: lifecycle: init and shutdown, the thread's backend, host functions
+     >> impl: backends: registration, listing, the thread's choice
+     >> impl: backends: handles and the thread's stack of pushed backends
      >> impl: plugins: the public calls
    xrt_backends.h is the backend ABI (with the "adding an operation"
-   checklist); xrt_cpu.h, xrt_gpu.h (+ xrt_cuda.h, xrt_hip.h) the backends.
+   checklist); xrt_cache.h builds kernels (the kernel cache, the C compiler
+   driver); xrt_cpu.h, xrt_gpu.h (+ xrt_cuda.h, xrt_hip.h) the backends.
    Modules above the core include xrt.h, never the reverse; the core knows
    them only as free-hook subscribers.
 */
@@ -3213,6 +3238,167 @@ XRT_API xrt_status xrt_runtime_get_version(int *version)
     return XRT_SUCCESS;
 }
 
+/* System interfaces of the implementation (files, processes, directories). */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <spawn.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* Used by the backends that build or pick images; a build without them leaves some unused. */
+#define XRT__BACKEND_HELPER static __attribute__((unused))
+
+/* >> impl: environment variables. Every XRT_* variable is read through
+   one of these: a switch (xrt__env_switch), a whole number
+   (xrt__env_number), a size (xrt__env_size), a word of a list
+   (xrt__env_word), or a list (XRT_BACKEND, XRT_PLUGINS: words between
+   blanks and commas). Unset or empty means the default; a bad value is
+   ignored with one warning naming the valid ones (xrt__warn_once). */
+
+/* A warning, unless it is the one this process gave last: a variable read
+   at each load or a directory tried at each load warns once, not each time. */
+XRT__BACKEND_HELPER void xrt__warn_once(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+XRT__BACKEND_HELPER void xrt__warn_once(const char *fmt, ...)
+{
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    static char last[256];
+    char msg[256];
+    int again;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    pthread_mutex_lock(&lock);
+    if (!(again = !strcmp(msg, last))) memcpy(last, msg, sizeof last);
+    pthread_mutex_unlock(&lock);
+    if (!again) xrt_log(XRT_LOG_WARN, "%s", msg);
+}
+
+/* A switch's value: 1 (1, on, yes, true), 0 (0, off, no, false), in any
+   case; -1 for anything else. */
+XRT__BACKEND_HELPER int xrt__parse_switch(const char *v)
+{
+    static const char *const words[] = {"0", "off", "no", "false", "1", "on", "yes", "true"};
+    int i;
+    for (i = 0; i < 8; i++)
+        if (!strcasecmp(v, words[i])) return i >= 4;
+    return -1;
+}
+
+#define XRT__SWITCH_VALID "1, on, yes, true, 0, off, no, false"
+
+XRT__BACKEND_HELPER int xrt__env_switch(const char *name, int dflt)
+{
+    const char *env = getenv(name);
+    int v;
+    if (!env || !*env) return dflt;
+    if ((v = xrt__parse_switch(env)) >= 0) return v;
+    xrt__warn_once("%.64s=%.64s: not a switch (valid: " XRT__SWITCH_VALID "); ignored", name, env);
+    return dflt;
+}
+
+/* Decimal digits, then (with `units`) an optional k, m or g (binary units),
+   and nothing else, below 2^64 (no sign, space or wrap-around). */
+XRT__BACKEND_HELPER int xrt__parse_number(const char *s, int units, unsigned long long *out)
+{
+    unsigned long long v = 0;
+    unsigned shift = 0;
+    const char *p;
+    for (p = s; *p >= '0' && *p <= '9'; p++) {
+        if (v > (~0ull - (unsigned)(*p - '0')) / 10) return 0; /* would overflow */
+        v = v * 10 + (unsigned)(*p - '0');
+    }
+    if (p == s) return 0;
+    if (units && *p) {
+        const char *u = strchr("kmg", *p | 0x20);
+        if (!u || !*u) return 0;
+        shift = 10u * (unsigned)(u - "kmg" + 1);
+        p++;
+    }
+    if (*p || v > ~0ull >> shift) return 0;
+    *out = v << shift;
+    return 1;
+}
+
+XRT__BACKEND_HELPER unsigned long long xrt__env_parsed(const char *name, unsigned long long dflt, int units)
+{
+    const char *env = getenv(name);
+    unsigned long long v;
+    if (!env || !*env) return dflt;
+    if (xrt__parse_number(env, units, &v)) return v;
+    if (units)
+        xrt__warn_once("%.64s=%.64s: not a size (valid: digits 0-9 with an optional k, m or g, below 2^64); ignored",
+                       name, env);
+    else
+        xrt__warn_once("%.64s=%.64s: not a whole number (valid: digits 0-9, below 2^64); ignored", name, env);
+    return dflt;
+}
+
+/* A count: digits only. */
+XRT__BACKEND_HELPER unsigned long long xrt__env_number(const char *name, unsigned long long dflt)
+{
+    return xrt__env_parsed(name, dflt, 0);
+}
+
+/* A size in bytes: digits, optionally k, m or g. */
+XRT__BACKEND_HELPER unsigned long long xrt__env_size(const char *name, unsigned long long dflt)
+{
+    return xrt__env_parsed(name, dflt, 1);
+}
+
+/* A count from lo to hi, or `word` (then -1): anything else, zero and
+   negative values included, is ignored with one warning naming the valid
+   values and the default used. */
+XRT__BACKEND_HELPER long long xrt__env_count(const char *name, unsigned long long dflt, unsigned long long lo,
+                                             unsigned long long hi, const char *word)
+{
+    const char *env = getenv(name);
+    unsigned long long v;
+    if (!env || !*env) return (long long)dflt;
+    if (word && !strcmp(env, word)) return -1;
+    if (xrt__parse_number(env, 0, &v) && v >= lo && v <= hi) return (long long)v;
+    xrt__warn_once("%.64s=%.64s: not valid (valid: %llu to %llu%s%s); %llu used", name, env, lo, hi,
+                   word ? " or " : "", word ? word : "", dflt);
+    return (long long)dflt;
+}
+
+/* >> impl: sysfs. Where the machine is described: the CPU backend's NUMA
+   nodes, a GPU's node by its PCI address, and xrt_rdma.h's PCI places are
+   all read under this root; the tests point it at a fake tree. */
+static const char *xrt__sysfs_root __attribute__((unused)) = "/sys";
+
+/* The node in `dir`/numa_node: a number and a line end, nothing else; -1
+   otherwise (the kernel's own -1 included: no node). */
+XRT__BACKEND_HELPER int xrt__sysfs_numa_node(const char *dir)
+{
+    char path[PATH_MAX + 16], line[32] = "", *end;
+    long v;
+    FILE *f;
+    snprintf(path, sizeof path, "%s/numa_node", dir);
+    if (!(f = fopen(path, "r"))) return -1;
+    if (!fgets(line, sizeof line, f)) line[0] = 0;
+    fclose(f);
+    errno = 0;
+    v = strtol(line, &end, 10);
+    if (end == line || (*end && *end != '\n') || errno || v < 0 || v > 4095) return -1;
+    return (int)v;
+}
+
+/* The node of PCI function DDDD:BB:DD.0 (a GPU's); -1 where sysfs does not say. */
+XRT__BACKEND_HELPER int xrt__pci_numa_node(int domain, int bus, int device)
+{
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s/bus/pci/devices/%04x:%02x:%02x.0", xrt__sysfs_root, (unsigned)domain & 0xffffu,
+             (unsigned)bus & 0xffu, (unsigned)device & 0xffu);
+    return xrt__sysfs_numa_node(dir);
+}
+
 /* >> impl: run-time loading of vendor libraries (GPU backends, modules) */
 
 /* A program that runs with privileges its file gave it (setuid, setgid, file
@@ -3680,998 +3866,9 @@ static void xrt__reg_select_again_locked(void)
     if (xrt__reg_status == XRT_SUCCESS) __atomic_store_n(&xrt__gen, xrt__gen + 2, __ATOMIC_RELEASE);
 }
 
-/* >> impl: kernel cache. Built modules live on disk under XRT_CACHE_DIR
-   (default $XDG_CACHE_HOME/xrt, else ~/.cache/xrt), used only where it is
-   the user's alone (see "trust" below). The key hashes the target
-   fingerprint, the toolchain identity, the options, the input, the format
-   version and the environment variables that change a compilation; an
-   entry is named by the key and the contents of the files the build read
-   (see "what a build read"). An entry is written to a temporary name and
-   renamed into place; a lock file per key makes one process build while
-   the others wait; an entry that fails to load is deleted and built again.
-   XRT_CACHE_BYTES bounds the size (default 1 GiB): least recently used
-   entries go first (a hit refreshes the entry's time). XRT_CACHE=0: build
-   in a private temporary directory, deleted after loading. */
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
-#include <spawn.h>
-#include <sys/file.h>
-#include <sys/stat.h>
-#include <sys/statvfs.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#define XRT__CACHE_FORMAT 2 /* 2: manifests list paths that must stay absent */
-/* Used by the backends that build or pick images; a build without them leaves some unused. */
-#define XRT__BACKEND_HELPER static __attribute__((unused))
-
-/* >> impl: environment variables. Every XRT_* variable is read through
-   one of these: a switch (xrt__env_switch), a whole number
-   (xrt__env_number), a size (xrt__env_size), a word of a list
-   (xrt__env_word), or a list (XRT_BACKEND, XRT_PLUGINS: words between
-   blanks and commas). Unset or empty means the default; a bad value is
-   ignored with one warning naming the valid ones (xrt__warn_once). */
-
-/* A warning, unless it is the one this process gave last: a variable read
-   at each load or a directory tried at each load warns once, not each time. */
-XRT__BACKEND_HELPER void xrt__warn_once(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-XRT__BACKEND_HELPER void xrt__warn_once(const char *fmt, ...)
-{
-    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-    static char last[256];
-    char msg[256];
-    int again;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    pthread_mutex_lock(&lock);
-    if (!(again = !strcmp(msg, last))) memcpy(last, msg, sizeof last);
-    pthread_mutex_unlock(&lock);
-    if (!again) xrt_log(XRT_LOG_WARN, "%s", msg);
-}
-
-/* A switch's value: 1 (1, on, yes, true), 0 (0, off, no, false), in any
-   case; -1 for anything else. */
-XRT__BACKEND_HELPER int xrt__parse_switch(const char *v)
-{
-    static const char *const words[] = {"0", "off", "no", "false", "1", "on", "yes", "true"};
-    int i;
-    for (i = 0; i < 8; i++)
-        if (!strcasecmp(v, words[i])) return i >= 4;
-    return -1;
-}
-
-#define XRT__SWITCH_VALID "1, on, yes, true, 0, off, no, false"
-
-XRT__BACKEND_HELPER int xrt__env_switch(const char *name, int dflt)
-{
-    const char *env = getenv(name);
-    int v;
-    if (!env || !*env) return dflt;
-    if ((v = xrt__parse_switch(env)) >= 0) return v;
-    xrt__warn_once("%.64s=%.64s: not a switch (valid: " XRT__SWITCH_VALID "); ignored", name, env);
-    return dflt;
-}
-
-/* Decimal digits, then (with `units`) an optional k, m or g (binary units),
-   and nothing else, below 2^64 (no sign, space or wrap-around). */
-XRT__BACKEND_HELPER int xrt__parse_number(const char *s, int units, unsigned long long *out)
-{
-    unsigned long long v = 0;
-    unsigned shift = 0;
-    const char *p;
-    for (p = s; *p >= '0' && *p <= '9'; p++) {
-        if (v > (~0ull - (unsigned)(*p - '0')) / 10) return 0; /* would overflow */
-        v = v * 10 + (unsigned)(*p - '0');
-    }
-    if (p == s) return 0;
-    if (units && *p) {
-        const char *u = strchr("kmg", *p | 0x20);
-        if (!u || !*u) return 0;
-        shift = 10u * (unsigned)(u - "kmg" + 1);
-        p++;
-    }
-    if (*p || v > ~0ull >> shift) return 0;
-    *out = v << shift;
-    return 1;
-}
-
-XRT__BACKEND_HELPER unsigned long long xrt__env_parsed(const char *name, unsigned long long dflt, int units)
-{
-    const char *env = getenv(name);
-    unsigned long long v;
-    if (!env || !*env) return dflt;
-    if (xrt__parse_number(env, units, &v)) return v;
-    if (units)
-        xrt__warn_once("%.64s=%.64s: not a size (valid: digits 0-9 with an optional k, m or g, below 2^64); ignored",
-                       name, env);
-    else
-        xrt__warn_once("%.64s=%.64s: not a whole number (valid: digits 0-9, below 2^64); ignored", name, env);
-    return dflt;
-}
-
-/* A count: digits only. */
-XRT__BACKEND_HELPER unsigned long long xrt__env_number(const char *name, unsigned long long dflt)
-{
-    return xrt__env_parsed(name, dflt, 0);
-}
-
-/* A size in bytes: digits, optionally k, m or g. */
-XRT__BACKEND_HELPER unsigned long long xrt__env_size(const char *name, unsigned long long dflt)
-{
-    return xrt__env_parsed(name, dflt, 1);
-}
-
-/* A count from lo to hi, or `word` (then -1): anything else, zero and
-   negative values included, is ignored with one warning naming the valid
-   values and the default used. */
-XRT__BACKEND_HELPER long long xrt__env_count(const char *name, unsigned long long dflt, unsigned long long lo,
-                                             unsigned long long hi, const char *word)
-{
-    const char *env = getenv(name);
-    unsigned long long v;
-    if (!env || !*env) return (long long)dflt;
-    if (word && !strcmp(env, word)) return -1;
-    if (xrt__parse_number(env, 0, &v) && v >= lo && v <= hi) return (long long)v;
-    xrt__warn_once("%.64s=%.64s: not valid (valid: %llu to %llu%s%s); %llu used", name, env, lo, hi,
-                   word ? " or " : "", word ? word : "", dflt);
-    return (long long)dflt;
-}
-extern char **environ;
-
-/* >> impl: sysfs. Where the machine is described: the CPU backend's NUMA
-   nodes, a GPU's node by its PCI address, and xrt_rdma.h's PCI places are
-   all read under this root; the tests point it at a fake tree. */
-static const char *xrt__sysfs_root __attribute__((unused)) = "/sys";
-
-/* The node in `dir`/numa_node: a number and a line end, nothing else; -1
-   otherwise (the kernel's own -1 included: no node). */
-XRT__BACKEND_HELPER int xrt__sysfs_numa_node(const char *dir)
-{
-    char path[PATH_MAX + 16], line[32] = "", *end;
-    long v;
-    FILE *f;
-    snprintf(path, sizeof path, "%s/numa_node", dir);
-    if (!(f = fopen(path, "r"))) return -1;
-    if (!fgets(line, sizeof line, f)) line[0] = 0;
-    fclose(f);
-    errno = 0;
-    v = strtol(line, &end, 10);
-    if (end == line || (*end && *end != '\n') || errno || v < 0 || v > 4095) return -1;
-    return (int)v;
-}
-
-/* The node of PCI function DDDD:BB:DD.0 (a GPU's); -1 where sysfs does not say. */
-XRT__BACKEND_HELPER int xrt__pci_numa_node(int domain, int bus, int device)
-{
-    char dir[PATH_MAX];
-    snprintf(dir, sizeof dir, "%s/bus/pci/devices/%04x:%02x:%02x.0", xrt__sysfs_root, (unsigned)domain & 0xffffu,
-             (unsigned)bus & 0xffu, (unsigned)device & 0xffu);
-    return xrt__sysfs_numa_node(dir);
-}
-
-static pthread_mutex_t xrt__cache_lock = PTHREAD_MUTEX_INITIALIZER; /* the counters, the toolchain memo */
-static xrt_cache_stats xrt__cache_stats;
-static unsigned xrt__cache_seq; /* names of this process's temporary files */
-
-XRT__BACKEND_HELPER void xrt__cache_count(uint64_t *counter, uint64_t n)
-{
-    pthread_mutex_lock(&xrt__cache_lock);
-    *counter += n;
-    pthread_mutex_unlock(&xrt__cache_lock);
-}
-
-XRT_API xrt_status xrt_cache_get_stats(xrt_cache_stats *stats)
-{
-    if (!stats) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_cache_get_stats", "stats is NULL");
-    pthread_mutex_lock(&xrt__cache_lock);
-    *stats = xrt__cache_stats;
-    pthread_mutex_unlock(&xrt__cache_lock);
-    return XRT_SUCCESS;
-}
-
-/* Two FNV-1a 64 streams with different seeds: a 128-bit key. */
-typedef struct xrt__key { uint64_t a, b; } xrt__key;
-XRT__BACKEND_HELPER void xrt__key_add(xrt__key *k, const void *data, size_t n)
-{
-    const unsigned char *p = (const unsigned char *)data;
-    size_t i;
-    for (i = 0; i < n; i++) {
-        k->a = (k->a ^ p[i]) * 0x100000001b3u;
-        k->b = (k->b ^ p[i]) * 0x100000001b3u;
-    }
-    k->a = (k->a ^ 0xff) * 0x100000001b3u; /* field separator */
-    k->b = (k->b ^ 0xfe) * 0x100000001b3u;
-}
-XRT__BACKEND_HELPER void xrt__key_str(xrt__key *k, const char *s) { xrt__key_add(k, s ? s : "", s ? strlen(s) : 0); }
-XRT__BACKEND_HELPER void xrt__key_init(xrt__key *k, const char *kind)
-{
-    k->a = 0xcbf29ce484222325u;
-    k->b = 0x84222325cbf29ce4u;
-    xrt__key_str(k, "xrt-cache");
-    int format = XRT__CACHE_FORMAT;
-    xrt__key_add(k, &format, sizeof format);
-    xrt__key_str(k, kind);
-}
-
-/* The words of s (split at spaces, tabs and newlines) as a NULL-terminated
-   array in one allocation with their text (free it with XRT_FREE); *n is
-   their count. Nothing is cut: the array is as long as s needs. NULL when
-   out of memory. */
-XRT__BACKEND_HELPER char **xrt__split_args(const char *s, size_t *n)
-{
-    static const char space[] = " \t\n";
-    size_t words = 0, len, i = 0;
-    const char *p;
-    char **argv, *q;
-    if (!s) s = "";
-    len = strlen(s);
-    for (p = s + strspn(s, space); *p; p += strspn(p, space)) {
-        words++;
-        p += strcspn(p, space);
-    }
-    if (!(argv = (char **)XRT_MALLOC((words + 1) * sizeof *argv + len + 1))) return NULL;
-    q = (char *)(argv + words + 1); /* the text, after the array */
-    memcpy(q, s, len + 1);
-    for (q += strspn(q, space); *q; q += strspn(q, space)) {
-        argv[i++] = q;
-        q += strcspn(q, space);
-        if (*q) *q++ = 0;
-    }
-    argv[i] = NULL;
-    *n = words;
-    return argv;
-}
-
-/* Runs argv with stdout and stderr into log (the first log_size - 1 bytes
-   kept, the rest drained); *code is its exit status (-1: killed). A run
-   whose end cannot be waited for (SIGCHLD ignored: the kernel reaps the
-   child) is a failed run, never a success read from a zeroed status. */
-XRT__BACKEND_HELPER xrt_status xrt__run(const char *who, char *const *argv, char *log, size_t log_size, int *code)
-{
-    posix_spawn_file_actions_t fa;
-    int fds[2], rc, status = 0;
-    size_t used = 0;
-    pid_t pid, waited;
-    char chunk[4096];
-    ssize_t got;
-    if (log_size) log[0] = 0;
-    if (xrt__secure()) /* PATH and XRT_CC are the caller's: never run them with the program's privileges */
-        return xrt_error(XRT_ERROR_NOT_PERMITTED, who,
-                         "%.64s not run: a program with elevated privileges (setuid, setgid or capabilities) runs no "
-                         "compiler its environment chooses",
-                         argv[0]);
-    if (pipe2(fds, O_CLOEXEC) != 0)
-        return xrt_native_error(XRT_ERROR_SYSTEM, who, "pipe2", errno, "errno", strerror(errno));
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
-    posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
-    rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    close(fds[1]);
-    if (rc != 0) {
-        close(fds[0]);
-        if (log_size) snprintf(log, log_size, "%s: %s\n", argv[0], strerror(rc));
-        return xrt_error(XRT_ERROR_COMPILE_FAILED, who, "cannot run the compiler '%s': %s", argv[0], strerror(rc));
-    }
-    while ((got = read(fds[0], chunk, sizeof chunk)) != 0) {
-        size_t take;
-        if (got < 0) {
-            if (errno == EINTR) continue;
-            break;
-        }
-        take = log_size > used + 1 ? log_size - used - 1 : 0;
-        if (take > (size_t)got) take = (size_t)got;
-        memcpy(log + used, chunk, take);
-        used += take;
-    }
-    if (log_size) log[used] = 0;
-    close(fds[0]);
-    while ((waited = waitpid(pid, &status, 0)) < 0 && errno == EINTR) {}
-    if (waited != pid)
-        return xrt_error(XRT_ERROR_COMPILE_FAILED, who,
-                         "'%s' ran, but its exit status is unknown (waitpid: %s; is SIGCHLD ignored?): counted as failed",
-                         argv[0], strerror(errno));
-    *code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    return XRT_SUCCESS;
-}
-
-/* >> impl: kernel cache: trust. Entries are code, loaded into the process:
-   the cache directory and every directory above it must be the user's (or
-   root's) and not writable by group or others (a directory above may be, if
-   sticky, as /tmp), and an entry must be the user's own regular file that
-   group and others cannot write (no symbolic link is followed). Otherwise
-   the module is built privately, with a warning. xrt creates its
-   directories 0700 and its files 0600 (entries 0700). */
-#define XRT__CACHE_STALE_S 3600 /* a temporary, or a lock without its entry, older than this is swept */
-
-/* Why `st` may not be trusted, or NULL. `dir_above`: a directory above the
-   cache (root's, or sticky and others-writable, is fine). */
-XRT__BACKEND_HELPER const char *xrt__cache_distrust(const struct stat *st, int dir_above, char *why, size_t n)
-{
-    uid_t me = geteuid();
-    if (st->st_uid != me && !(dir_above && st->st_uid == 0)) {
-        snprintf(why, n, "owned by uid %u, not by you (uid %u)", (unsigned)st->st_uid, (unsigned)me);
-        return why;
-    }
-    if ((st->st_mode & 022) && !(dir_above && (st->st_mode & S_ISVTX))) {
-        snprintf(why, n, "writable by group or others (mode %04o)", (unsigned)(st->st_mode & 07777));
-        return why;
-    }
-    return NULL;
-}
-
-/* Whether dir (absolute, symbolic links resolved) and the directories above
-   it may be trusted; the reason in why if not. */
-XRT__BACKEND_HELPER int xrt__cache_dir_trusted(const char *dir, char *why, size_t n)
-{
-    char path[PATH_MAX], *slash;
-    struct stat st;
-    int above = 0;
-    snprintf(path, sizeof path, "%s", dir);
-    for (;;) {
-        char reason[128];
-        if (stat(path[0] ? path : "/", &st) != 0) return snprintf(why, n, "%s: %s", path, strerror(errno)), 0;
-        if (xrt__cache_distrust(&st, above, reason, sizeof reason))
-            return snprintf(why, n, "%s is %s", path[0] ? path : "/", reason), 0;
-        if (!path[0] || !(slash = strrchr(path, '/'))) return 1;
-        *slash = 0; /* the directory above */
-        above = 1;
-    }
-}
-
-/* Creates the missing directories of `dir` (0700). */
-XRT__BACKEND_HELPER void xrt__mkdirs(char *dir)
-{
-    char *p;
-    for (p = dir + 1; *p; p++)
-        if (*p == '/') {
-            *p = 0;
-            mkdir(dir, 0700);
-            *p = '/';
-        }
-    mkdir(dir, 0700);
-}
-
-/* The cache directory (created if need be, symbolic links resolved, checked
-   as above) into dir; 0 where the cache is off or cannot be used (with
-   `warn`, a warning says why), then a module is built privately. */
-XRT__BACKEND_HELPER int xrt__cache_dir(char *dir, size_t n, int warn)
-{
-    const char *env = getenv("XRT_CACHE_DIR"), *base;
-    char want[PATH_MAX], real[PATH_MAX], why[PATH_MAX + 160];
-    int len;
-    if (!xrt__env_switch("XRT_CACHE", 1)) return 0;
-    if (xrt__secure()) return 0; /* its directory is the caller's, its entries code: a private one each time */
-    if (env && *env) len = snprintf(want, sizeof want, "%s", env);
-    else if ((base = getenv("XDG_CACHE_HOME")) && *base) len = snprintf(want, sizeof want, "%s/xrt", base);
-    else if ((base = getenv("HOME")) && *base) len = snprintf(want, sizeof want, "%s/.cache/xrt", base);
-    else return 0;
-    if (len >= 0 && (size_t)len < n) {
-        xrt__mkdirs(want);
-        if (!realpath(want, real)) {
-            if (warn) xrt__warn_once("kernel cache %.160s cannot be created (%s): building privately", want, strerror(errno));
-            return 0;
-        }
-        len = snprintf(dir, n, "%s", real);
-    }
-    if (len < 0 || (size_t)len >= n) { /* an entry's path would not fit: never cut it short */
-        if (warn)
-            xrt__warn_once("kernel cache %.64s...: the path is too long (%d bytes, at most %zu): building privately", want,
-                           len, n - 1);
-        return 0;
-    }
-    if (!xrt__cache_dir_trusted(dir, why, sizeof why)) {
-        if (warn) xrt__warn_once("kernel cache %.160s not used: %.80s: building privately", dir, why);
-        return 0;
-    }
-    return 1;
-}
-
-/* >> impl: kernel cache: the kernel header. A C-source kernel's
-   `#include "xrt.h"` finds xrt's kernel declarations (XRT__KERNEL_DECLS) in
-   <dir>/include-<16 hex>/xrt.h, passed with -idirafter so that a user's own
-   -I to the full xrt.h still wins; <dir> is the cache directory (or the
-   private build directory). The hex is the text's hash: the path and the
-   contents of a version's header never change, so they fit the cache's
-   manifest, and two versions sharing a cache each have their own. */
-#define XRT__STR_(...) #__VA_ARGS__
-#define XRT__STR(x) XRT__STR_(x)
-static const char xrt__kernel_header[] =
-    "/* The declarations a CPU kernel of xrt uses, written by xrt (the full xrt.h has them too). */\n"
-    "#if !defined(XRT_H_INCLUDED) && !defined(XRT__KERNEL_H)\n#define XRT__KERNEL_H\n#include <stddef.h>\n"
-    XRT__STR(XRT__KERNEL_DECLS) "\n#endif\n";
-
-/* Its directory's path into out; 0 where it does not fit. */
-XRT__BACKEND_HELPER int xrt__kernel_header_dir(const char *dir, char *out, size_t n)
-{
-    xrt__key k;
-    int len;
-    xrt__key_init(&k, "kernel header");
-    xrt__key_add(&k, xrt__kernel_header, sizeof xrt__kernel_header - 1);
-    len = snprintf(out, n, "%.*s/include-%016llx", PATH_MAX, dir, (unsigned long long)k.a);
-    return len > 0 && (size_t)len + 16 < n;
-}
-
-/* Makes the kernel header of `dir` (if need be: written once, to a
-   temporary, then renamed) and its directory's path into out; 0 where it
-   cannot be had or is not xrt's own (a private directory of this user's,
-   never through a link), and then a kernel that includes xrt.h fails to
-   compile, saying so. */
-XRT__BACKEND_HELPER int xrt__kernel_header_make(const char *dir, char *out, size_t n)
-{
-    char file[PATH_MAX + 48], tmp[PATH_MAX + 96];
-    struct stat st;
-    int fd, ok;
-    if (!xrt__kernel_header_dir(dir, out, n) || strlen(out) + 8 >= PATH_MAX) return 0;
-    if (mkdir(out, 0700) != 0 && errno != EEXIST) return 0;
-    if (lstat(out, &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & 022)) return 0;
-    snprintf(file, sizeof file, "%s/xrt.h", out);
-    if (lstat(file, &st) == 0) return S_ISREG(st.st_mode) && st.st_uid == geteuid() && !(st.st_mode & 022);
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%u", file, (long)getpid(), __atomic_add_fetch(&xrt__cache_seq, 1, __ATOMIC_RELAXED));
-    if ((fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600)) < 0) return 0;
-    ok = write(fd, xrt__kernel_header, sizeof xrt__kernel_header - 1) == (ssize_t)(sizeof xrt__kernel_header - 1);
-    ok = close(fd) == 0 && ok && rename(tmp, file) == 0;
-    if (!ok) unlink(tmp);
-    return ok;
-}
-
-/* Removes a private build directory's kernel header. */
-XRT__BACKEND_HELPER void xrt__kernel_header_remove(const char *dir)
-{
-    char inc[PATH_MAX + 48], file[PATH_MAX + 64];
-    if (!xrt__kernel_header_dir(dir, inc, sizeof inc)) return;
-    snprintf(file, sizeof file, "%s/xrt.h", inc);
-    unlink(file);
-    rmdir(inc);
-}
-
-/* >> impl: kernel cache: names. xrt counts, evicts and sweeps only the
-   names it makes: <32 hex>.so entries, <32 hex>.deps manifests (see below),
-   <32 hex>.lock locks, the temporaries <32 hex>.so.tmp.<pid>.<n>[.c|.d|.ld] and
-   <32 hex>.deps.tmp.<pid>.<n>, cc-<16 hex>.id and its temporaries
-   cc-<16 hex>.id.tmp.<pid>. */
-enum { XRT__NAME_OTHER, XRT__NAME_ENTRY, XRT__NAME_MANIFEST, XRT__NAME_LOCK, XRT__NAME_TEMP };
-
-XRT__BACKEND_HELPER size_t xrt__hex_run(const char *s)
-{
-    size_t i = 0;
-    while ((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')) i++;
-    return i;
-}
-
-XRT__BACKEND_HELPER size_t xrt__digit_run(const char *s)
-{
-    size_t i = 0;
-    while (s[i] >= '0' && s[i] <= '9') i++;
-    return i;
-}
-
-/* Whether s is ".tmp.<digits>" then, if `seq`, ".<digits>" and optionally ".c", ".d" or ".ld". */
-XRT__BACKEND_HELPER int xrt__temp_suffix(const char *s, int seq)
-{
-    size_t d;
-    if (strncmp(s, ".tmp.", 5) || !(d = xrt__digit_run(s + 5))) return 0;
-    s += 5 + d;
-    if (!seq) return !*s;
-    if (*s != '.' || !(d = xrt__digit_run(s + 1))) return 0;
-    s += 1 + d;
-    return !*s || !strcmp(s, ".c") || !strcmp(s, ".d") || !strcmp(s, ".ld");
-}
-
-XRT__BACKEND_HELPER int xrt__cache_name(const char *name)
-{
-    if (xrt__hex_run(name) == 32) {
-        const char *s = name + 32;
-        if (!strcmp(s, ".so")) return XRT__NAME_ENTRY;
-        if (!strcmp(s, ".deps")) return XRT__NAME_MANIFEST;
-        if (!strcmp(s, ".lock")) return XRT__NAME_LOCK;
-        if ((!strncmp(s, ".so", 3) && xrt__temp_suffix(s + 3, 1)) || (!strncmp(s, ".deps", 5) && xrt__temp_suffix(s + 5, 1)))
-            return XRT__NAME_TEMP;
-        return XRT__NAME_OTHER;
-    }
-    if (!strncmp(name, "cc-", 3) && xrt__hex_run(name + 3) == 16 && !strncmp(name + 19, ".id", 3) &&
-        xrt__temp_suffix(name + 22, 0))
-        return XRT__NAME_TEMP;
-    return XRT__NAME_OTHER;
-}
-
-/* A leftover of a killed or failed build: a temporary, or a lock without
-   its entry or manifest, untouched for XRT__CACHE_STALE_S (a build in
-   progress touches its files, and a fresh lock may be held). */
-XRT__BACKEND_HELPER int xrt__cache_stale(int dirfd, const char *name, int kind, const struct stat *st)
-{
-    char entry[64], manifest[64];
-    struct stat es;
-    if (kind != XRT__NAME_TEMP && kind != XRT__NAME_LOCK) return 0;
-    if (time(NULL) - st->st_mtim.tv_sec < XRT__CACHE_STALE_S) return 0;
-    if (kind == XRT__NAME_TEMP) return 1;
-    snprintf(entry, sizeof entry, "%.32s.so", name);
-    snprintf(manifest, sizeof manifest, "%.32s.deps", name);
-    return fstatat(dirfd, entry, &es, AT_SYMLINK_NOFOLLOW) != 0 && errno == ENOENT &&
-           fstatat(dirfd, manifest, &es, AT_SYMLINK_NOFOLLOW) != 0 && errno == ENOENT;
-}
-
-/* Removes least recently used entries and manifests (by modification time)
-   until they take at most XRT_CACHE_BYTES; `keep` (an entry's file name)
-   and the manifest of `keep_key` (a key's 32 hex digits) stay. Stale
-   leftovers go on the way. Only xrt's own names, never through a link. */
-XRT__BACKEND_HELPER void xrt__cache_evict(const char *dir, const char *keep, const char *keep_key)
-{
-    unsigned long long bound = xrt__env_size("XRT_CACHE_BYTES", 1ull << 30);
-    char keep_manifest[64];
-    snprintf(keep_manifest, sizeof keep_manifest, "%.32s.deps", keep_key);
-    for (;;) {
-        int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-        struct dirent *e;
-        char oldest[64] = "";
-        struct timespec old = {0, 0};
-        uint64_t total = 0;
-        if (!d) {
-            if (fd >= 0) close(fd);
-            return;
-        }
-        while ((e = readdir(d)) != NULL) {
-            int kind = xrt__cache_name(e->d_name);
-            struct stat st;
-            if (kind == XRT__NAME_OTHER || fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
-                continue;
-            if (xrt__cache_stale(fd, e->d_name, kind, &st)) {
-                unlinkat(fd, e->d_name, 0);
-                continue;
-            }
-            if (kind != XRT__NAME_ENTRY && kind != XRT__NAME_MANIFEST) continue;
-            total += (uint64_t)st.st_size;
-            if (strcmp(e->d_name, keep) && strcmp(e->d_name, keep_manifest) &&
-                (!oldest[0] || st.st_mtim.tv_sec < old.tv_sec ||
-                 (st.st_mtim.tv_sec == old.tv_sec && st.st_mtim.tv_nsec < old.tv_nsec))) {
-                old = st.st_mtim;
-                snprintf(oldest, sizeof oldest, "%.40s", e->d_name); /* an entry's or manifest's name */
-            }
-        }
-        if (total <= bound || !oldest[0] || unlinkat(fd, oldest, 0) != 0) {
-            closedir(d);
-            pthread_mutex_lock(&xrt__cache_lock);
-            xrt__cache_stats.bytes = total;
-            pthread_mutex_unlock(&xrt__cache_lock);
-            return;
-        }
-        if (xrt__cache_name(oldest) == XRT__NAME_ENTRY) xrt__cache_count(&xrt__cache_stats.evictions, 1);
-        /* its lock file too (a builder that still holds it only builds an entry twice) */
-        memcpy(oldest + 32, ".lock", 6);
-        unlinkat(fd, oldest, 0);
-        closedir(d);
-    }
-}
-
-/* >> impl: kernel cache: what a build read. A build may list the files it
-   read in <its output>.d (make syntax, as cc -MD -MF writes it). Their
-   absolute paths and content hashes make the manifest <key>.deps, and the
-   entry is named by the key and the manifest: a lookup reads the manifest
-   and hashes each file again (as ccache's direct mode does), so a changed
-   header is another entry, never a stale hit. A file that changed while
-   the build ran, or a list that cannot be read, leaves nothing cached. */
-#define XRT__CACHE_TEXT_MAX (1u << 20) /* the longest manifest or dependency list */
-
-/* A file read whole (NUL-terminated; free it), never through a link, only
-   the user's own regular file of at most XRT__CACHE_TEXT_MAX bytes; NULL
-   otherwise. */
-XRT__BACKEND_HELPER char *xrt__cache_read(const char *path, size_t *len)
-{
-    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-    struct stat st;
-    char why[128], *text = NULL;
-    size_t got = 0;
-    ssize_t r = 1;
-    if (fd < 0) return NULL;
-    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && !xrt__cache_distrust(&st, 0, why, sizeof why) &&
-        (uint64_t)st.st_size < XRT__CACHE_TEXT_MAX && (text = (char *)XRT_MALLOC((size_t)st.st_size + 1)) != NULL) {
-        while (got < (size_t)st.st_size && (r = read(fd, text + got, (size_t)st.st_size - got)) != 0)
-            if (r > 0) got += (size_t)r;
-            else if (errno != EINTR) break;
-        text[got] = 0;
-        *len = got;
-        if (r < 0 || got != (size_t)st.st_size) {
-            XRT_FREE(text);
-            text = NULL;
-        }
-    }
-    close(fd);
-    return text;
-}
-
-/* The hash of a file's contents (*mtime: its modification time); 0 if it
-   cannot be read. Every hit hashes every header a kernel includes: eight
-   bytes a step, and no read past the size fstat gave (the files are the
-   user's own: a change, not an attacker, is what it must see). */
-XRT__BACKEND_HELPER int xrt__hash_file(const char *path, xrt__key *h, struct timespec *mtime)
-{
-    uint64_t buf[8192];
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    struct stat st;
-    size_t left, i;
-    ssize_t got = 0;
-    if (fd < 0) return 0;
-    if (fstat(fd, &st) != 0) {
-        close(fd);
-        return 0;
-    }
-    xrt__key_init(h, "file");
-    for (left = (size_t)st.st_size; left; left -= (size_t)got) {
-        if ((got = read(fd, buf, left < sizeof buf ? left : sizeof buf)) <= 0) {
-            if (got < 0 && errno == EINTR) {
-                got = 0;
-                continue;
-            }
-            break; /* shorter than it was: changed, and the hash says so */
-        }
-        for (i = 0; i < (size_t)got / 8; i++) {
-            h->a = (h->a ^ buf[i]) * 0x100000001b3u;
-            h->b = (h->b ^ (buf[i] >> 32 | buf[i] << 32)) * 0x100000001b3u;
-            h->a ^= h->a >> 29; /* FNV on words: fold the high bits down */
-            h->b ^= h->b >> 31;
-        }
-        xrt__key_add(h, (const char *)buf + i * 8, (size_t)got % 8); /* the tail, and a length mark */
-    }
-    xrt__key_add(h, &st.st_size, sizeof st.st_size);
-    close(fd);
-    if (got < 0) return 0;
-    if (mtime) *mtime = st.st_mtim;
-    return 1;
-}
-
-/* The next file name of a make rule's prerequisites at *p (escapes "\ ",
-   "\#", "$$"; backslash-newline is a blank) into out; 0 at the end. */
-XRT__BACKEND_HELPER int xrt__deps_word(const char **p, char *out, size_t n)
-{
-    const char *s = *p;
-    size_t k = 0;
-    while (*s == ' ' || *s == '\t' || *s == '\n' || (*s == '\\' && s[1] == '\n')) s += *s == '\\' ? 2 : 1;
-    if (!*s) return 0;
-    while (*s && *s != ' ' && *s != '\t' && *s != '\n' && !(*s == '\\' && s[1] == '\n')) {
-        if ((*s == '\\' && (s[1] == ' ' || s[1] == '#')) || (*s == '$' && s[1] == '$')) s++;
-        if (k + 1 < n) out[k++] = *s;
-        s++;
-    }
-    out[k] = 0;
-    *p = s;
-    return 1;
-}
-
-/* The manifest of the dependency list `deps` of a build whose output is
-   `out`, started at `start`: one "<hash> <absolute path>" line per file,
-   the build's own temporaries left out (free it). NULL where a file
-   cannot be read or changed after `start`. */
-XRT__BACKEND_HELPER char *xrt__deps_manifest(const char *deps, const char *out, const struct timespec *start, size_t *len)
-{
-    size_t used = 0, cap = 0, outlen = strlen(out);
-    const char *p = !strncmp(deps, out, outlen) && deps[outlen] == ':' ? deps + outlen : strchr(deps, ':'); /* the target */
-    char word[PATH_MAX], real[PATH_MAX], *text = NULL, *grown;
-    if (!p) return NULL;
-    for (p++; xrt__deps_word(&p, word, sizeof word);) {
-        struct timespec m;
-        xrt__key h;
-        size_t need;
-        if (!strncmp(word, out, outlen) && word[outlen] == '.') continue; /* the build's own source */
-        if (!realpath(word, real) || !xrt__hash_file(real, &h, &m) || m.tv_sec > start->tv_sec ||
-            (m.tv_sec == start->tv_sec && m.tv_nsec >= start->tv_nsec) || strchr(real, '\n'))
-            goto fail;
-        need = strlen(real) + 35;
-        if (used + need + 1 > cap) {
-            cap = (used + need + 1) * 2;
-            if (cap > XRT__CACHE_TEXT_MAX || !(grown = (char *)XRT_REALLOC(text, cap))) goto fail;
-            text = grown;
-        }
-        used += (size_t)snprintf(text + used, cap - used, "%016llx%016llx %s\n", (unsigned long long)h.a,
-                                 (unsigned long long)h.b, real);
-    }
-    if (!text && !(text = (char *)XRT_MALLOC(1))) return NULL;
-    text[used] = 0;
-    *len = used;
-    return text;
-fail:
-    XRT_FREE(text);
-    return NULL;
-}
-
-/* A manifest's line for a path the build needs absent: where the compiler
-   would have found a header of a name it found elsewhere. */
-#define XRT__ABSENT_MARK "--------------------------------"
-
-/* Whether nothing has the name `path` (a missing directory above it too). */
-XRT__BACKEND_HELPER int xrt__path_absent(const char *path)
-{
-    struct stat st;
-    return lstat(path, &st) != 0 && (errno == ENOENT || errno == ENOTDIR);
-}
-
-/* Appends the build's list of paths that must stay absent (<out>.absent,
-   one a line) to its manifest, as XRT__ABSENT_MARK lines; NULL (the
-   manifest freed) where one is there now: it appeared while the build ran. */
-XRT__BACKEND_HELPER char *xrt__absent_manifest(const char *absent, char *text, size_t *len)
-{
-    size_t alen = 0, used = *len, lines = 0;
-    char *list = xrt__cache_read(absent, &alen), *line, *nl, *grown;
-    if (!list) return text; /* none listed */
-    for (line = list; (nl = strchr(line, '\n')) != NULL; line = nl + 1) lines++;
-    if (*line || used + alen + 33 * lines >= XRT__CACHE_TEXT_MAX ||
-        !(grown = (char *)XRT_REALLOC(text, used + alen + 33 * lines + 1)))
-        goto fail; /* a last line without its end: cut short */
-    text = grown;
-    for (line = list; (nl = strchr(line, '\n')) != NULL; line = nl + 1) {
-        *nl = 0;
-        if (!xrt__path_absent(line)) goto fail;
-        used += (size_t)sprintf(text + used, XRT__ABSENT_MARK " %s\n", line);
-    }
-    XRT_FREE(list);
-    *len = used;
-    return text;
-fail:
-    XRT_FREE(list);
-    XRT_FREE(text);
-    return NULL;
-}
-
-/* Whether every file of a manifest still has the contents it lists, and
-   every path it lists as absent is still absent. */
-XRT__BACKEND_HELPER int xrt__manifest_holds(const char *text)
-{
-    while (*text) {
-        const char *nl = strchr(text, '\n');
-        char path[PATH_MAX], hex[33];
-        xrt__key h;
-        size_t plen;
-        int absent = !strncmp(text, XRT__ABSENT_MARK " ", 33);
-        if (!nl || nl - text < 34 || (!absent && (xrt__hex_run(text) != 32 || text[32] != ' '))) return 0;
-        plen = (size_t)(nl - text - 33);
-        if (plen >= sizeof path) return 0;
-        memcpy(path, text + 33, plen);
-        path[plen] = 0;
-        if (absent) {
-            if (!xrt__path_absent(path)) return 0;
-            text = nl + 1;
-            continue;
-        }
-        if (!xrt__hash_file(path, &h, NULL)) return 0;
-        snprintf(hex, sizeof hex, "%016llx%016llx", (unsigned long long)h.a, (unsigned long long)h.b);
-        if (memcmp(hex, text, 32)) return 0;
-        text = nl + 1;
-    }
-    return 1;
-}
-
-/* The entry's name for `key` and the files a build read (manifest text). */
-XRT__BACKEND_HELPER void xrt__entry_key(const xrt__key *key, const char *manifest, size_t len, xrt__key *entry)
-{
-    *entry = *key;
-    if (!len) return; /* it read nothing but its source: the key is the entry's */
-    xrt__key_str(entry, "files read");
-    xrt__key_add(entry, manifest, len);
-}
-
-/* The path of the entry of `key` (base: <dir>/<key>), as its manifest says
-   now; a manifest that does not hold (a file changed) names no entry. */
-XRT__BACKEND_HELPER int xrt__cache_entry_path(const char *dir, const char *base, const xrt__key *key, char *path, size_t n)
-{
-    char mpath[PATH_MAX + 16];
-    size_t len = 0;
-    char *text;
-    xrt__key e = *key;
-    snprintf(mpath, sizeof mpath, "%s.deps", base);
-    if ((text = xrt__cache_read(mpath, &len)) != NULL) {
-        int holds = xrt__manifest_holds(text);
-        xrt__entry_key(key, text, len, &e);
-        XRT_FREE(text);
-        if (!holds) return 0;
-        utimensat(AT_FDCWD, mpath, NULL, AT_SYMLINK_NOFOLLOW); /* recently used, as its entry */
-    }
-    snprintf(path, n, "%s/%016llx%016llx.so", dir, (unsigned long long)e.a, (unsigned long long)e.b);
-    return 1;
-}
-
-/* Stores the manifest of a build (none where it read nothing but its
-   source). Where it cannot be written, none is left: the entry is then not
-   found (built again), never wrongly found. */
-XRT__BACKEND_HELPER void xrt__cache_put_manifest(const char *base, const char *text, size_t len, unsigned seq)
-{
-    char mpath[PATH_MAX + 16], tmp[PATH_MAX + 64];
-    int fd, ok;
-    snprintf(mpath, sizeof mpath, "%s.deps", base);
-    if (!len) {
-        unlink(mpath);
-        return;
-    }
-    snprintf(tmp, sizeof tmp, "%s.deps.tmp.%ld.%u", base, (long)getpid(), seq);
-    unlink(tmp);
-    if ((fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600)) < 0) return;
-    ok = write(fd, text, len) == (ssize_t)len;
-    if (close(fd) != 0) ok = 0;
-    if (!ok || rename(tmp, mpath) != 0) {
-        unlink(tmp);
-        unlink(mpath); /* an old manifest would name an entry of other files: none is better */
-    }
-}
-
-/* >> impl: kernel cache: getting an entry */
-/* Writes the output of a build to `path`; compiler output goes to log. */
-typedef xrt_status (*xrt__cache_build_fn)(void *ctx, const char *path, char *log, size_t log_size);
-/* Loads the entry at `path` into *out: 1; else a reason in err, and 0 where
-   the file does not load, -1 where the failure is not the file's. */
-typedef int (*xrt__cache_open_fn)(void *ctx, const char *path, void **out, char *err, size_t n);
-
-/* A hit: 1 (loaded into *out); 0: a miss (absent, or it did not load and was
-   deleted); -1: an entry that may not be trusted (left alone, with a warning);
-   -2: a sound entry that failed to load here (kept; the error recorded). */
-XRT__BACKEND_HELPER int xrt__cache_try(const char *who, xrt__cache_open_fn open_fn, void *ctx, const char *path, void **out)
-{
-    int r;
-    char err[512], why[128];
-    struct stat st, now;
-    if (lstat(path, &st) != 0) return 0;
-    if (!S_ISREG(st.st_mode) || xrt__cache_distrust(&st, 0, why, sizeof why)) {
-        xrt_log(XRT_LOG_WARN, "kernel cache entry %s not loaded: %s: building privately", path,
-                S_ISREG(st.st_mode) ? why : "not a regular file (a symbolic link?)");
-        return -1;
-    }
-    /* the directory is the user's alone: nobody else can put another file at path now */
-    if ((r = open_fn(ctx, path, out, err, sizeof err)) > 0) {
-        utimensat(AT_FDCWD, path, NULL, AT_SYMLINK_NOFOLLOW); /* recently used */
-        xrt__cache_count(&xrt__cache_stats.hits, 1);
-        return 1;
-    }
-    if (r < 0) return (void)xrt_error(XRT_ERROR_SYSTEM, who, "the module does not load: %s", err), -2;
-    /* Evicted meanwhile (a miss), or the same file that does not load: only
-       then is it deleted, never an entry another process just put there. */
-    if (lstat(path, &now) == 0 && now.st_ino == st.st_ino && now.st_dev == st.st_dev) {
-        xrt_log(XRT_LOG_INFO, "cache entry %s does not load (%s): built again", path, err);
-        unlink(path);
-    }
-    return 0;
-}
-
-XRT__BACKEND_HELPER xrt_status xrt__cache_open_new(const char *who, xrt__cache_open_fn open_fn, void *ctx, const char *path,
-                                      void **out)
-{
-    char err[512];
-    int r = open_fn(ctx, path, out, err, sizeof err);
-    if (r > 0) return XRT_SUCCESS;
-    return xrt_error(r < 0 ? XRT_ERROR_SYSTEM : XRT_ERROR_INVALID_IMAGE, who, "the module does not load: %s", err);
-}
-
-/* Without a cache: build in a private directory, load, delete. */
-XRT__BACKEND_HELPER xrt_status xrt__cache_private(const char *who, xrt__cache_build_fn build, void *bctx, xrt__cache_open_fn open_fn,
-                                     void *octx, void **out, char *log, size_t log_size)
-{
-    const char *tmp = getenv("TMPDIR");
-    char dir[PATH_MAX], path[PATH_MAX + 24];
-    xrt_status st;
-    if (!tmp || !*tmp || strlen(tmp) > sizeof dir - 16) tmp = "/tmp";
-    snprintf(dir, sizeof dir, "%s/xrt-XXXXXX", tmp);
-    if (!mkdtemp(dir)) return xrt_native_error(XRT_ERROR_SYSTEM, who, "mkdtemp", errno, "errno", strerror(errno));
-    snprintf(path, sizeof path, "%s/module.so", dir);
-    xrt__cache_count(&xrt__cache_stats.misses, 1);
-    st = build(bctx, path, log, log_size);
-    if (st == XRT_SUCCESS) st = xrt__cache_open_new(who, open_fn, octx, path, out);
-    unlink(path);
-    snprintf(path, sizeof path, "%s/module.so.d", dir); /* the files it read, if it said */
-    unlink(path);
-    snprintf(path, sizeof path, "%s/module.so.absent", dir);
-    unlink(path);
-    xrt__kernel_header_remove(dir);
-    rmdir(dir);
-    return st;
-}
-
-/* Opens (0600, never through a link) and takes a lock file; -1 (errno
-   set) if it cannot be had. */
-XRT__BACKEND_HELPER int xrt__cache_flock(const char *lockpath)
-{
-    int fd = open(lockpath, O_CREAT | O_RDWR | O_CLOEXEC | O_NOFOLLOW, 0600);
-    if (fd >= 0)
-        while (flock(fd, LOCK_EX) != 0 && errno == EINTR) {} /* another process may be building it */
-    return fd;
-}
-
-/* Builds the entry of `base` (<dir>/<key>) under its lock, names it by the
-   key and the files the build read, opens it, renames it into place (0700)
-   and stores the manifest; its file name into `name`. Opened before it has
-   its name, an entry cannot be evicted (by any process) before its load. */
-XRT__BACKEND_HELPER xrt_status xrt__cache_build(const char *who, const char *dir, const char *base, const xrt__key *key,
-                                   xrt__cache_build_fn build, void *bctx, xrt__cache_open_fn open_fn, void *octx,
-                                   void **out, char *name, char *log, size_t log_size)
-{
-    char tmp[PATH_MAX + 64], deps_path[PATH_MAX + 80], path[PATH_MAX], *deps, *manifest = NULL;
-    unsigned seq = __atomic_add_fetch(&xrt__cache_seq, 1, __ATOMIC_RELAXED);
-    struct timespec start;
-    size_t len = 0;
-    xrt__key e;
-    xrt_status st;
-    xrt__cache_count(&xrt__cache_stats.misses, 1);
-    snprintf(tmp, sizeof tmp, "%s.so.tmp.%ld.%u", base, (long)getpid(), seq);
-    snprintf(deps_path, sizeof deps_path, "%s.d", tmp);
-    clock_gettime(CLOCK_REALTIME, &start);
-    st = build(bctx, tmp, log, log_size);
-    if ((deps = xrt__cache_read(deps_path, &len)) != NULL) {
-        manifest = xrt__deps_manifest(deps, tmp, &start, &len);
-        XRT_FREE(deps);
-    } else if (access(deps_path, F_OK) != 0) {
-        manifest = (char *)XRT_CALLOC(1, 1), len = 0; /* the build lists no files: its key is its entry's */
-    }
-    unlink(deps_path);
-    snprintf(deps_path, sizeof deps_path, "%s.absent", tmp);
-    if (manifest) manifest = xrt__absent_manifest(deps_path, manifest, &len);
-    unlink(deps_path);
-    if (st == XRT_SUCCESS && chmod(tmp, 0700) != 0)
-        st = xrt_native_error(XRT_ERROR_SYSTEM, who, "chmod", errno, "errno", strerror(errno));
-    if (st == XRT_SUCCESS) st = xrt__cache_open_new(who, open_fn, octx, tmp, out);
-    if (st == XRT_SUCCESS && !manifest)
-        xrt_log(XRT_LOG_INFO, "the files a build of %s read are not known (changed while it ran?): not cached", base);
-    if (st == XRT_SUCCESS && manifest) {
-        xrt__entry_key(key, manifest, len, &e);
-        snprintf(path, sizeof path, "%s/%016llx%016llx.so", dir, (unsigned long long)e.a, (unsigned long long)e.b);
-        if (rename(tmp, path) == 0) {
-            xrt__cache_put_manifest(base, manifest, len, seq);
-            memcpy(name, path + strlen(dir) + 1, 36);
-        } else {
-            xrt_log(XRT_LOG_INFO, "cache entry %s not stored (rename: %s)", path, strerror(errno));
-        }
-    }
-    unlink(tmp); /* where it was not renamed: a failed build, or loaded once, uncached */
-    XRT_FREE(manifest);
-    return st;
-}
-
-/* Whether the cache directory is on a file system mounted noexec: no entry
-   there maps as code (dlopen: "failed to map segment"), so each load would
-   build an entry it cannot use. Warned once; the caller builds privately. */
-XRT__BACKEND_HELPER int xrt__cache_noexec(const char *dir)
-{
-    struct statvfs sv;
-    if (statvfs(dir, &sv) != 0 || !(sv.f_flag & ST_NOEXEC)) return 0;
-    xrt__warn_once("kernel cache %.160s is on a file system mounted noexec (its entries cannot run): building privately",
-                   dir);
-    return 1;
-}
-
-/* The entry of `key`: loaded from the cache, or built, stored and loaded;
-   built privately where the cache is off, cannot be trusted or written. */
-XRT__BACKEND_HELPER xrt_status xrt__cache_get(const char *who, const xrt__key *key, xrt__cache_build_fn build, void *bctx,
-                                 xrt__cache_open_fn open_fn, void *octx, void **out, char *log, size_t log_size)
-{
-    char dir[PATH_MAX - 64], base[PATH_MAX], path[PATH_MAX], lockpath[PATH_MAX + 8], name[40] = "";
-    xrt_status st = XRT_SUCCESS;
-    int lock, got = 0;
-    if (!xrt__cache_dir(dir, sizeof dir, 1) || xrt__cache_noexec(dir))
-        return xrt__cache_private(who, build, bctx, open_fn, octx, out, log, log_size);
-    snprintf(base, sizeof base, "%s/%016llx%016llx", dir, (unsigned long long)key->a, (unsigned long long)key->b);
-    if (xrt__cache_entry_path(dir, base, key, path, sizeof path) && (got = xrt__cache_try(who, open_fn, octx, path, out)) != 0)
-        return got > 0 ? XRT_SUCCESS
-               : got == -2 ? XRT_ERROR_SYSTEM
-                           : xrt__cache_private(who, build, bctx, open_fn, octx, out, log, log_size);
-    snprintf(lockpath, sizeof lockpath, "%s.lock", base);
-    if ((lock = xrt__cache_flock(lockpath)) < 0) {
-        if (errno == EACCES || errno == EPERM || errno == EROFS || errno == ENOSPC || errno == EDQUOT) {
-            xrt_log(XRT_LOG_WARN, "kernel cache %s cannot be written (%s): building privately", dir, strerror(errno));
-            return xrt__cache_private(who, build, bctx, open_fn, octx, out, log, log_size);
-        }
-        return xrt_native_error(XRT_ERROR_SYSTEM, who, "open", errno, "errno", strerror(errno));
-    }
-    /* another process may have built it meanwhile */
-    if (!xrt__cache_entry_path(dir, base, key, path, sizeof path) || (got = xrt__cache_try(who, open_fn, octx, path, out)) == 0)
-        st = xrt__cache_build(who, dir, base, key, build, bctx, open_fn, octx, out, name, log, log_size);
-    if (st != XRT_SUCCESS) unlink(lockpath); /* no entry: nothing left behind (a waiter only builds too) */
-    flock(lock, LOCK_UN); /* close alone would not unlock while a forked child still has the file open */
-    close(lock);
-    if (got == -2) return XRT_ERROR_SYSTEM;
-    if (got < 0) return xrt__cache_private(who, build, bctx, open_fn, octx, out, log, log_size);
-    if (got > 0) return XRT_SUCCESS;
-    if (st == XRT_SUCCESS) xrt__cache_evict(dir, name, base + strlen(dir) + 1);
-    return st;
-}
+/* >> impl: kernel building (xrt_cache.h): the kernel cache and the C compiler
+   driver, after the utilities they use, before the backends that use them */
+#include "xrt_cache.h"
 
 /* >> impl: picking a module image for the device */
 XRT__BACKEND_HELPER const char *xrt__image_kind_name(xrt_image_kind k)
@@ -4725,8 +3922,8 @@ static inline void xrt__mem_note_device(const void *p, int device)
     xrt__mem_new.device = device;
 }
 
-/* >> impl: the built-in backends, each in its own header (they include
-   vendor headers: outside extern "C") */
+/* >> impl: the built-in backends (xrt_cuda.h, xrt_hip.h, xrt_cpu.h: they include
+   vendor headers, so outside extern "C") */
 #ifdef __cplusplus
 }
 #endif
@@ -6686,6 +5883,10 @@ static void xrt__graph_mem_shutdown(void)
     pthread_mutex_unlock(&xrt__graph_mem_lock);
 }
 
+/* >> impl: pointer checks. What a pointer is (the registry, then the backend;
+   the thread's cache of answers) and the checks of every copy, set, peer
+   copy and export against it, made by the dispatch before a backend is
+   called. */
 /* From the registry; the caller holds xrt__mem_lock. Returns 0 if unknown. */
 static int xrt__mem_describe(const void *p, xrt_pointer_attributes *a)
 {

@@ -48,8 +48,9 @@
    completes in stream order. Linux only for now (futex).
 
    Kernels (">> cpu: kernels"): a module is a shared object, given or built
-   from C source with XRT_CC through the kernel cache; a launch is a stream
-   operation whose blocks run over the same pool of helpers.
+   from C source with XRT_CC through the kernel cache (both in xrt_cache.h);
+   a launch is a stream operation whose blocks run over the same pool of
+   helpers.
 */
 #if defined(XRT__IMPL_INCLUDED) && !defined(XRT__CPU_IMPL_INCLUDED)
 #define XRT__CPU_IMPL_INCLUDED
@@ -4859,7 +4860,7 @@ static int xrt__cpu_copy_fd(int from, int to)
 static int xrt__cpu_copy_name(const char *path, char *copy, size_t size)
 {
     const char *tmp = getenv("TMPDIR"), *base = strrchr(path, '/');
-    int entry = xrt__cache_name(base ? base + 1 : path) == XRT__NAME_ENTRY, tries, fd;
+    int entry = xrt__cache_name(base ? base + 1 : path) == XRT__CACHE_NAME_ENTRY, tries, fd;
     void *dl;
     for (tries = 0; tries < 8; tries++) {
         if (entry) {
@@ -4916,602 +4917,11 @@ static int xrt__cpu_dlopen(void *ctx, const char *path, void **out, char *err, s
     return 1;
 }
 
-/* What a C build needs: the compiler (XRT_CC split at spaces), the options
-   (split likewise) and the source; the word arrays are the caller's. */
-typedef struct xrt__cpu_text {
-    char *p;
-    size_t len, cap;
-    int oom;
-} xrt__cpu_text; /* words, each ending in its NUL */
-
-typedef struct xrt__cpu_build {
-    char **cc, **opt;
-    size_t ncc, nopt;
-    const xrt_module_image *image;
-    xrt__cpu_text words; /* XRT_CC's words after the first and the options, response files expanded */
-    xrt__cpu_text rsp;   /* the response files read (absolute paths) */
-    xrt__cpu_text incs;  /* the include directories, absolute (whether there or not) */
-} xrt__cpu_build;
-
-static void xrt__cpu_text_add(xrt__cpu_text *t, const char *p, size_t n)
-{
-    char *grown;
-    if (t->oom) return;
-    if (t->len + n + 1 > t->cap) {
-        size_t cap = (t->len + n + 1) * 2;
-        if (!(grown = (char *)XRT_REALLOC(t->p, cap))) {
-            t->oom = 1;
-            return;
-        }
-        t->p = grown, t->cap = cap;
-    }
-    memcpy(t->p + t->len, p, n);
-    t->len += n;
-    t->p[t->len] = 0;
-}
-
-static void xrt__cpu_text_word(xrt__cpu_text *t, const char *w) { xrt__cpu_text_add(t, w, strlen(w) + 1); }
-
-static int xrt__cpu_text_has(const xrt__cpu_text *t, const char *w)
-{
-    size_t off;
-    for (off = 0; off < t->len; off += strlen(t->p + off) + 1)
-        if (!strcmp(t->p + off, w)) return 1;
-    return 0;
-}
-
-/* Writes a new private file (0600, never through a link) in a directory of
-   the user's own: whatever had the name (a leftover of a process with the
-   same id) goes first. 0, or an errno (the file removed). */
-static int xrt__cpu_write_all(int fd, const char *p, size_t size)
-{
-    while (size) {
-        ssize_t put = write(fd, p, size);
-        if (put > 0) p += put, size -= (size_t)put;
-        else if (put == 0 || errno != EINTR) return put ? errno : EIO;
-    }
-    return 0;
-}
-
-/* `head` (a string) then `data`. */
-static int xrt__cpu_write_new(const char *path, const char *head, const void *data, size_t size)
-{
-    int fd = (unlink(path), open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600)), e;
-    if (fd < 0) return errno;
-    if (!(e = xrt__cpu_write_all(fd, head, strlen(head)))) e = xrt__cpu_write_all(fd, (const char *)data, size);
-    if (close(fd) != 0 && !e) e = errno;
-    if (e) unlink(path);
-    return e;
-}
-
-static xrt_status xrt__cpu_write_file(const char *who, const char *path, const char *head, const void *data,
-                                      size_t size)
-{
-    int e = xrt__cpu_write_new(path, head, data, size);
-    return e ? xrt_native_error(XRT_ERROR_SYSTEM, who, "write", e, "errno", strerror(e)) : XRT_SUCCESS;
-}
-
-static xrt_status xrt__cpu_build_so(void *ctx, const char *path, char *log, size_t log_size)
-{
-    const xrt_module_image *im = ((xrt__cpu_build *)ctx)->image;
-    (void)log, (void)log_size;
-    if (im->size < 4 || memcmp(im->data, "\177ELF", 4))
-        return xrt_error(XRT_ERROR_INVALID_IMAGE, "cpu: xrt_module_load",
-                         "the image (cpu shared object, %zu bytes) is not an ELF shared object", im->size);
-    return xrt__cpu_write_file("cpu: xrt_module_load", path, "", im->data, im->size);
-}
-
-/* Whether a linker input is the system's (the C library, the compiler's
-   start files and runtime): those change with the toolchain, not with the
-   user's code, and hashing them on every hit would cost more than the hit. */
-static int xrt__cpu_system_input(const char *real)
-{
-    static const char *const dirs[] = {"/usr/lib/", "/lib/", "/lib64/", "/usr/lib64/", "/usr/libexec/"};
-    size_t i;
-    for (i = 0; i < sizeof dirs / sizeof dirs[0]; i++)
-        if (!strncmp(real, dirs[i], strlen(dirs[i]))) return 1;
-    return 0;
-}
-
-/* Appends the file `real` to a make rule being written to f. */
-static void xrt__cpu_deps_put(FILE *f, const char *real)
-{
-    const char *c;
-    fputc(' ', f);
-    for (c = real; *c; c++) {
-        if (*c == ' ' || *c == '#') fputc('\\', f);
-        if (*c == '$') fputc('$', f);
-        fputc(*c, f);
-    }
-}
-
-/* Adds the linker's inputs (ld's --dependency-file, at `ldeps`) to the
-   compiler's list at `deps`, but for the system's and those gone (the
-   compiler's own temporary object). */
-static void xrt__cpu_add_linker_inputs(const char *deps, const char *ldeps)
-{
-    size_t len = 0;
-    char *text = xrt__cache_read(ldeps, &len), word[PATH_MAX], real[PATH_MAX];
-    const char *p = text ? strchr(text, ':') : NULL, *end;
-    FILE *f;
-    if (!p || !(f = fopen(deps, "a"))) {
-        XRT_FREE(text);
-        return;
-    }
-    end = strstr(p, "\n\n"); /* the first rule's end: the phony rules after it name the same files */
-    for (p++; xrt__deps_word(&p, word, sizeof word) && (!end || p <= end);)
-        if (realpath(word, real) && !xrt__cpu_system_input(real)) xrt__cpu_deps_put(f, real);
-    fputc('\n', f);
-    fclose(f);
-    XRT_FREE(text);
-}
-
-/* Leaves a list that names a file that is not there: the cache then knows
-   the build's inputs are unknown, and keeps nothing. */
-static void xrt__cpu_unlistable(const char *deps)
-{
-    FILE *f = fopen(deps, "a");
-    if (!f) return;
-    fputs(" /proc/self/xrt-linker-inputs-unknown\n", f); /* no file can be made there */
-    fclose(f);
-}
-
-/* The response files the options named are files the build read: the
-   manifest checks them on a hit, and one that changed while the build ran
-   leaves nothing cached. */
-static void xrt__cpu_add_response_files(const char *deps, const xrt__cpu_text *rsp)
-{
-    size_t off;
-    FILE *f;
-    if (!rsp->len || !(f = fopen(deps, "a"))) return;
-    for (off = 0; off < rsp->len; off += strlen(rsp->p + off) + 1) xrt__cpu_deps_put(f, rsp->p + off);
-    fputc('\n', f);
-    fclose(f);
-}
-
-/* Whether `real` lies below one of the directories of t. */
-static int xrt__cpu_under(const char *real, const xrt__cpu_text *t)
-{
-    size_t off, n;
-    for (off = 0; off < t->len; off += n + 1) {
-        n = strlen(t->p + off);
-        if (!strncmp(real, t->p + off, n) && real[n] == '/') return 1;
-    }
-    return 0;
-}
-
-/* Writes <dir>/<rel> for each directory where nothing has that name now. */
-static void xrt__cpu_absent_at(FILE *out, const char *rel, const char *real, const xrt__cpu_text *dirs)
-{
-    char try_[PATH_MAX];
-    struct stat st;
-    size_t off;
-    for (off = 0; off < dirs->len; off += strlen(dirs->p + off) + 1)
-        if ((size_t)snprintf(try_, sizeof try_, "%s/%s", dirs->p + off, rel) < sizeof try_ && strcmp(try_, real) &&
-            lstat(try_, &st) != 0 && (errno == ENOENT || errno == ENOTDIR) && !strchr(try_, '\n'))
-            fprintf(out, "%s\n", try_);
-}
-
-/* The names a file read may have been included by: its path below each
-   include directory it lies in, and the last one to four parts of its
-   path (a system header's <bits/types.h>); each looked for in `dirs`. */
-static void xrt__cpu_absent_names(FILE *out, const char *real, const xrt__cpu_text *incs, const xrt__cpu_text *dirs)
-{
-    const char *rel;
-    size_t off, n;
-    int parts = 0;
-    for (rel = real + strlen(real); rel > real + 1 && parts < 4; rel--)
-        if (rel[-1] == '/') {
-            parts++;
-            xrt__cpu_absent_at(out, rel, real, dirs);
-        }
-    for (off = 0; off < incs->len; off += n + 1) {
-        n = strlen(incs->p + off);
-        if (!strncmp(real, incs->p + off, n) && real[n] == '/' && strchr(real + n + 1, '/') &&
-            (rel = real + n + 1, 1)) {
-            int slashes = 0;
-            const char *c;
-            for (c = rel; *c; c++) slashes += *c == '/';
-            if (slashes >= 4) xrt__cpu_absent_at(out, rel, real, dirs); /* deeper than the parts above */
-        }
-    }
-}
-
-/* The places where the compiler would have found a header of a name it
-   found elsewhere, had one been there: each name a file the build read may
-   have been included by, in each include directory and in each directory
-   of a header read from one (where a quoted include looks first). Those
-   absent now go to <path>.absent, one a line; the cache keeps them with
-   the entry and a hit needs them still absent (ccache's rule: a build
-   depends on what was not there too). No include directory: none. */
-static void xrt__cpu_write_absent(const char *path, const char *deps, const xrt__cpu_text *incs)
-{
-    char apath[PATH_MAX + 16], word[PATH_MAX], real[PATH_MAX], *text, *slash;
-    const char *p, *list;
-    size_t len = 0, plen = strlen(path);
-    xrt__cpu_text dirs = {NULL, 0, 0, 0};
-    FILE *out;
-    if (!incs->len) return;
-    snprintf(apath, sizeof apath, "%s.absent", path);
-    if (!(text = xrt__cache_read(deps, &len)) || !(list = strchr(text, ':'))) {
-        XRT_FREE(text);
-        return; /* no list: the cache keeps nothing of this build */
-    }
-    xrt__cpu_text_add(&dirs, incs->p, incs->len);
-    for (p = list + 1; xrt__deps_word(&p, word, sizeof word);)
-        if (realpath(word, real) && xrt__cpu_under(real, incs) && (slash = strrchr(real, '/')) != NULL) {
-            *slash = 0;
-            if (!xrt__cpu_text_has(&dirs, real)) xrt__cpu_text_add(&dirs, real, strlen(real) + 1);
-        }
-    if (!dirs.oom && (out = fopen(apath, "w")) != NULL) {
-        for (p = list + 1; xrt__deps_word(&p, word, sizeof word);)
-            if (realpath(word, real) && !(!strncmp(real, path, plen) && real[plen] == '.'))
-                xrt__cpu_absent_names(out, real, incs, &dirs);
-        if (fclose(out) != 0) unlink(apath), xrt__cpu_unlistable(deps);
-    } else {
-        xrt__cpu_unlistable(deps);
-    }
-    XRT_FREE(dirs.p);
-    XRT_FREE(text);
-}
-
-/* cc -shared -fPIC -O2 [options] -idirafter <kernel header> -MD -MF
-   path.d -Wl,--dependency-file=path.ld -o path source.c: the dependency
-   lists tell the cache which files the build read, headers and libraries.
-   A linker that lists no inputs (GNU ld before 2.35) leaves the build uncached. The
-   kernel header is in path's directory (made there before a cached build
-   starts: see xrt__cpu_module_load). */
-static xrt_status xrt__cpu_build_c(void *ctx, const char *path, char *log, size_t log_size)
-{
-    xrt__cpu_build *b = (xrt__cpu_build *)ctx;
-    char src[PATH_MAX + 80], deps[PATH_MAX + 80], ldeps[PATH_MAX + 80], ldopt[PATH_MAX + 120], dir[PATH_MAX],
-        inc[PATH_MAX + 48], **argv;
-    size_t n = 0, i;
-    int code = 0, header;
-    xrt_status st;
-    snprintf(src, sizeof src, "%s.c", path);
-    snprintf(deps, sizeof deps, "%s.d", path);
-    snprintf(ldeps, sizeof ldeps, "%s.ld", path);
-    snprintf(ldopt, sizeof ldopt, "-Wl,--dependency-file=%s", ldeps);
-    snprintf(dir, sizeof dir, "%s", path);
-    *(strrchr(dir, '/') ? strrchr(dir, '/') : dir) = 0;
-    header = xrt__kernel_header_make(dir, inc, sizeof inc);
-    if (!(argv = (char **)XRT_MALLOC((b->ncc + b->nopt + 13) * sizeof *argv)))
-        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_module_load", "no memory for the compiler's arguments");
-    /* the compiler's messages name the user's source, not xrt's temporary file */
-    if ((st = xrt__cpu_write_file("cpu: xrt_module_load", src, "#line 1 \"<kernel source>\"\n", b->image->data,
-                                  b->image->size)) != XRT_SUCCESS) {
-        XRT_FREE(argv);
-        return st;
-    }
-    for (i = 0; i < b->ncc; i++) argv[n++] = b->cc[i];
-    argv[n++] = (char *)"-shared";
-    argv[n++] = (char *)"-fPIC";
-    argv[n++] = (char *)"-O2";
-    for (i = 0; i < b->nopt; i++) argv[n++] = b->opt[i];
-    if (header) {
-        argv[n++] = (char *)"-idirafter";
-        argv[n++] = inc;
-    }
-    argv[n++] = (char *)"-MD";
-    argv[n++] = (char *)"-MF";
-    argv[n++] = deps;
-    argv[n++] = ldopt;
-    argv[n++] = (char *)"-o";
-    argv[n++] = (char *)path;
-    argv[n++] = src;
-    argv[n] = NULL;
-    xrt__cache_count(&xrt__cache_stats.builds, 1);
-    st = xrt__run("cpu: xrt_module_load", argv, log, log_size, &code);
-    if (st == XRT_SUCCESS && code != 0 && strstr(log, "dependency-file")) { /* a linker that cannot list its inputs */
-        xrt_log(XRT_LOG_INFO, "the linker of %s does not list its inputs (--dependency-file): the module is not cached",
-                argv[0]);
-        memmove(&argv[n - 4], &argv[n - 3], 4 * sizeof *argv);
-        st = xrt__run("cpu: xrt_module_load", argv, log, log_size, &code);
-        if (st == XRT_SUCCESS && code == 0) xrt__cpu_unlistable(deps);
-    } else if (st == XRT_SUCCESS && code == 0) {
-        xrt__cpu_add_linker_inputs(deps, ldeps);
-        xrt__cpu_add_response_files(deps, &b->rsp);
-        xrt__cpu_write_absent(path, deps, &b->incs);
-    }
-    unlink(ldeps);
-    unlink(src);
-    if (st == XRT_SUCCESS && code != 0)
-        st = xrt_error(XRT_ERROR_COMPILE_FAILED, "cpu: xrt_module_load", "%s exited with %d (the log: xrt_module_get_log): %.200s",
-                       argv[0], code, log);
-    XRT_FREE(argv);
-    return st;
-}
-
-/* The compiler's identity: a hash of its --version output, remembered per
-   program XRT_CC runs (each word that names an executable file, as
-   posix_spawnp finds it: the first is the compiler or a wrapper, a later one
-   may be the compiler a wrapper runs) by path, inode, size, modification
-   and change times, in the process and in the cache directory
-   (cc-<hash>.id), so that a hit in a new process runs no compiler at all. */
-static struct {
-    xrt__key programs;
-    uint64_t version;
-    int valid;
-} xrt__cpu_cc_memo;
-
-/* The file posix_spawnp runs for `name`: with a slash, name itself; else the
-   first executable regular file along PATH (unset: /bin:/usr/bin), an empty
-   element meaning the working directory. Its absolute path in out. */
-static int xrt__cpu_resolve(const char *name, char *out)
-{
-    const char *path = getenv("PATH");
-    char try_[PATH_MAX];
-    struct stat st;
-    if (!*name) return 0;
-    if (strchr(name, '/')) return stat(name, &st) == 0 && S_ISREG(st.st_mode) && realpath(name, out) != NULL;
-    if (!path) path = "/bin:/usr/bin";
-    for (;;) {
-        size_t len = strcspn(path, ":");
-        if (len) snprintf(try_, sizeof try_, "%.*s/%s", (int)len, path, name);
-        else snprintf(try_, sizeof try_, "./%s", name);
-        if (access(try_, X_OK) == 0 && stat(try_, &st) == 0 && S_ISREG(st.st_mode) && realpath(try_, out)) return 1;
-        if (!path[len]) return 0;
-        path += len + 1;
-    }
-}
-
-/* The identity of the programs XRT_CC names; 0 if its first word is not
-   found (then nothing would run). */
-static int xrt__cpu_cc_programs(const xrt__cpu_build *b, xrt__key *k)
-{
-    char path[PATH_MAX];
-    struct stat st;
-    size_t i;
-    xrt__key_init(k, "cc programs");
-    for (i = 0; i < b->ncc; i++) {
-        if (!xrt__cpu_resolve(b->cc[i], path) || stat(path, &st) != 0) {
-            if (i == 0) return 0;
-            continue; /* an option, or an argument that is no program */
-        }
-        xrt__key_str(k, path);
-        xrt__key_add(k, &st.st_dev, sizeof st.st_dev);
-        xrt__key_add(k, &st.st_ino, sizeof st.st_ino);
-        xrt__key_add(k, &st.st_size, sizeof st.st_size);
-        xrt__key_add(k, &st.st_mtim, sizeof st.st_mtim);
-        xrt__key_add(k, &st.st_ctim, sizeof st.st_ctim);
-    }
-    return 1;
-}
-
-/* The --version hash remembered on disk for these programs, or 0; the
-   file's path in `file` ("" without a usable cache). */
-static uint64_t xrt__cpu_cc_disk(const xrt__key *programs, char *file, size_t n)
-{
-    char dir[PATH_MAX - 64], text[32] = "", why[128];
-    struct stat st;
-    ssize_t got;
-    int fd;
-    file[0] = 0;
-    if (!xrt__cache_dir(dir, sizeof dir, 0)) return 0; /* the load that follows says why */
-    snprintf(file, n, "%s/cc-%016llx.id", dir, (unsigned long long)(programs->a ^ programs->b));
-    if ((fd = open(file, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) < 0) return 0;
-    got = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && !xrt__cache_distrust(&st, 0, why, sizeof why)
-              ? read(fd, text, sizeof text - 1)
-              : -1;
-    close(fd);
-    if (got <= 0) return 0;
-    text[got] = 0;
-    return strtoull(text, NULL, 16);
-}
-
-static void xrt__cpu_cc_remember(const char *file, uint64_t version)
-{
-    char tmp[PATH_MAX + 32], text[32];
-    int len;
-    if (!file[0]) return;
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", file, (long)getpid());
-    len = snprintf(text, sizeof text, "%016llx\n", (unsigned long long)version);
-    /* remembering is an optimisation: its failure is no error of the load */
-    if (xrt__cpu_write_new(tmp, "", text, (size_t)len) == 0 && rename(tmp, file) != 0) unlink(tmp);
-}
-
-static xrt_status xrt__cpu_cc_identity(xrt__cpu_build *b, xrt__key *key, char *log, size_t log_size)
-{
-    char **argv, version[1024], file[PATH_MAX];
-    size_t i;
-    int code = 0, hit;
-    xrt_status rc;
-    xrt__key v, programs;
-    if (!xrt__cpu_cc_programs(b, &programs)) {
-        if (log_size) snprintf(log, log_size, "compiler '%s' not found\n", b->cc[0]);
-        return xrt_error(XRT_ERROR_COMPILE_FAILED, "cpu: xrt_module_load", "compiler '%s' (XRT_CC) not found", b->cc[0]);
-    }
-    pthread_mutex_lock(&xrt__cache_lock);
-    hit = xrt__cpu_cc_memo.valid && !memcmp(&xrt__cpu_cc_memo.programs, &programs, sizeof programs);
-    v.a = xrt__cpu_cc_memo.version;
-    pthread_mutex_unlock(&xrt__cache_lock);
-    if (!hit && (v.a = xrt__cpu_cc_disk(&programs, file, sizeof file)) != 0) hit = 2;
-    if (!hit) {
-        if (!(argv = (char **)XRT_MALLOC((b->ncc + 2) * sizeof *argv)))
-            return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_module_load", "no memory for the compiler's arguments");
-        for (i = 0; i < b->ncc; i++) argv[i] = b->cc[i];
-        argv[i++] = (char *)"--version";
-        argv[i] = NULL;
-        rc = xrt__run("cpu: xrt_module_load", argv, version, sizeof version, &code);
-        XRT_FREE(argv);
-        if (rc != XRT_SUCCESS) {
-            snprintf(log, log_size, "%s", version);
-            return rc;
-        }
-        xrt__key_init(&v, "cc --version");
-        xrt__key_str(&v, version);
-        if (code == 0) xrt__cpu_cc_remember(file, v.a);
-    }
-    if (hit != 1) {
-        pthread_mutex_lock(&xrt__cache_lock);
-        xrt__cpu_cc_memo.programs = programs;
-        xrt__cpu_cc_memo.version = v.a;
-        xrt__cpu_cc_memo.valid = 1;
-        pthread_mutex_unlock(&xrt__cache_lock);
-    }
-    xrt__key_add(key, &programs, sizeof programs);
-    xrt__key_add(key, &v.a, sizeof v.a);
-    return XRT_SUCCESS;
-}
-
-/* Whether a word of the options or XRT_CC, or an element of CPATH or
-   C_INCLUDE_PATH, may name a path relative to the working directory (an
-   include directory, a file): then the working directory is part of the
-   key. Options that take no path (-D, -O, -W, -f, -m, -std=, ...) do not
-   count; an unknown word counts, to be safe. */
-static int xrt__cpu_relative_word(const char *w)
-{
-    static const char *const takes_path[] = {"-I", "-iquote", "-isystem", "-idirafter", "-include", "-imacros",
-                                             "-iprefix", "-iwithprefix", "-isysroot", "--sysroot=", "-B", "-L", "@"};
-    size_t i;
-    if (w[0] != '-' && w[0] != '@') return w[0] != '/'; /* an option's argument, or a file */
-    for (i = 0; i < sizeof takes_path / sizeof takes_path[0]; i++) {
-        size_t n = strlen(takes_path[i]);
-        if (!strncmp(w, takes_path[i], n)) return w[n] && w[n] != '/'; /* "-I" alone: the next word says */
-    }
-    return 0;
-}
-
-static int xrt__cpu_relative(const xrt__cpu_build *b)
-{
-    static const char *const lists[] = {"CPATH", "C_INCLUDE_PATH"};
-    size_t i;
-    for (i = 1; i < b->ncc; i++)
-        if (xrt__cpu_relative_word(b->cc[i])) return 1;
-    for (i = 0; i < b->nopt; i++)
-        if (xrt__cpu_relative_word(b->opt[i])) return 1;
-    for (i = 0; i < b->words.len; i += strlen(b->words.p + i) + 1) /* those of response files too */
-        if (xrt__cpu_relative_word(b->words.p + i)) return 1;
-    for (i = 0; i < sizeof lists / sizeof lists[0]; i++) {
-        const char *p = getenv(lists[i]);
-        while (p && *p) { /* an empty element is the working directory too */
-            if (*p != '/') return 1;
-            p += strcspn(p, ":");
-            if (*p == ':' && (*++p == 0 || *p == ':')) return 1;
-        }
-    }
-    return 0;
-}
-
-/* A file read whole (NUL-terminated; free it), up to 16 MiB; NULL if not. */
-static char *xrt__cpu_read_all(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    xrt__cpu_text t = {NULL, 0, 0, 0};
-    char buf[4096];
-    size_t got;
-    if (!f) return NULL;
-    while ((got = fread(buf, 1, sizeof buf, f)) > 0 && t.len < (16u << 20)) xrt__cpu_text_add(&t, buf, got);
-    if (ferror(f) || t.len >= (16u << 20) || t.oom || (!t.p && (xrt__cpu_text_add(&t, "", 0), t.oom))) {
-        XRT_FREE(t.p);
-        t.p = NULL;
-    }
-    fclose(f);
-    *len = t.len;
-    return t.p;
-}
-
-static void xrt__cpu_expand(xrt__cpu_build *b, const char *w, int depth, xrt__key *key);
-static int xrt__cpu_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
-
-/* A response file's words as GCC reads them (libiberty's buildargv):
-   blanks separate, quotes group, a backslash takes the next character. */
-static void xrt__cpu_rsp_parse(xrt__cpu_build *b, const char *p, int depth, xrt__key *key)
-{
-    char *w = (char *)XRT_MALLOC(strlen(p) + 1);
-    size_t n;
-    int sq, dq;
-    if (!w) {
-        b->words.oom = 1;
-        return;
-    }
-    for (;;) {
-        while (*p && xrt__cpu_blank(*p)) p++;
-        if (!*p) break;
-        for (n = 0, sq = dq = 0; *p && (sq || dq || !xrt__cpu_blank(*p)); p++) {
-            if (*p == '\\' && p[1]) w[n++] = *++p;
-            else if (sq || dq) {
-                if (*p == (sq ? '\'' : '"')) sq = dq = 0;
-                else w[n++] = *p;
-            } else if (*p == '\'' || *p == '"') {
-                sq = *p == '\'', dq = *p == '"';
-            } else {
-                w[n++] = *p;
-            }
-        }
-        w[n] = 0;
-        xrt__cpu_expand(b, w, depth + 1, key);
-    }
-    XRT_FREE(w);
-}
-
-/* A word of XRT_CC or the options into b->words, a response file (@file,
-   nested ones too, as GCC and Clang read them) replaced by its words: its
-   path and contents go into the key and its path into b->rsp, so a changed
-   response file is another key and, listed with the files the build read,
-   a changed one is never a hit. A word that names no readable file stays,
-   as the compiler keeps it. */
-static void xrt__cpu_expand(xrt__cpu_build *b, const char *w, int depth, xrt__key *key)
-{
-    char real[PATH_MAX], *text;
-    size_t len = 0;
-    if (w[0] != '@' || depth > 8 || !realpath(w + 1, real) || !(text = xrt__cpu_read_all(real, &len))) {
-        xrt__cpu_text_word(&b->words, w);
-        return;
-    }
-    xrt__key_str(key, real);
-    xrt__key_add(key, text, len);
-    if (!xrt__cpu_text_has(&b->rsp, real)) xrt__cpu_text_word(&b->rsp, real);
-    xrt__cpu_rsp_parse(b, text, depth, key);
-    XRT_FREE(text);
-}
-
-/* An include directory, absolute and, where it is there, as realpath
-   names it (as the dependency list names the files in it). */
-static void xrt__cpu_add_include(xrt__cpu_build *b, const char *dir, size_t n, const char *cwd)
-{
-    char want[PATH_MAX], real[PATH_MAX];
-    if (n == 0) dir = ".", n = 1; /* an empty element of a list: the working directory */
-    if ((size_t)snprintf(want, sizeof want, "%s%s%.*s", dir[0] == '/' ? "" : cwd, dir[0] == '/' ? "" : "/", (int)n,
-                         dir) >= sizeof want)
-        return;
-    if (realpath(want, real)) snprintf(want, sizeof want, "%s", real);
-    while (strlen(want) > 1 && want[strlen(want) - 1] == '/') want[strlen(want) - 1] = 0;
-    if (!xrt__cpu_text_has(&b->incs, want)) xrt__cpu_text_word(&b->incs, want);
-}
-
-/* The include directories the expanded words and the environment name:
-   where the compiler looks for a header before its own directories. */
-static void xrt__cpu_include_dirs(xrt__cpu_build *b, const char *cwd)
-{
-    static const char *const opts[] = {"-I", "-iquote", "-isystem", "-idirafter", "--include-directory="};
-    static const char *const lists[] = {"CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH", "OBJC_INCLUDE_PATH"};
-    size_t off, i, n;
-    for (off = 0; off < b->words.len; off += strlen(b->words.p + off) + 1) {
-        const char *w = b->words.p + off, *next = off + strlen(w) + 1 < b->words.len ? w + strlen(w) + 1 : NULL;
-        for (i = 0; i < sizeof opts / sizeof opts[0]; i++)
-            if (!strncmp(w, opts[i], n = strlen(opts[i]))) {
-                const char *dir = w[n] ? w + n : next;
-                if (dir && strcmp(w, "-I-")) xrt__cpu_add_include(b, dir, strlen(dir), cwd);
-                break;
-            }
-    }
-    for (i = 0; i < sizeof lists / sizeof lists[0]; i++) {
-        const char *p = getenv(lists[i]);
-        while (p && *p) {
-            n = strcspn(p, ":");
-            xrt__cpu_add_include(b, p, n, cwd);
-            p += n + (p[n] == ':');
-        }
-    }
-}
-
 /* The key of an image on this CPU: target, toolchain, options, input, the
    environment that changes what the compiler does, and the working
    directory where a path may be relative to it. The files the build
    includes are added by the cache (xrt__cache_get: their manifest). */
-static xrt_status xrt__cpu_module_key(const xrt_backend *self, xrt__cpu_build *b, const char *options, xrt__key *key,
+static xrt_status xrt__cpu_module_key(const xrt_backend *self, xrt__cc_build *b, const char *options, xrt__cache_key *key,
                                       char *log, size_t log_size)
 {
     static const char *const env[] = {"CPATH", "C_INCLUDE_PATH", "LIBRARY_PATH", "GCC_EXEC_PREFIX", "COMPILER_PATH",
@@ -5521,53 +4931,31 @@ static xrt_status xrt__cpu_module_key(const xrt_backend *self, xrt__cpu_build *b
     size_t i;
     xrt_status st = xrt__target_get(self, &t);
     if (st != XRT_SUCCESS) return st;
-    xrt__key_init(key, xrt__image_kind_name(b->image->kind));
-    xrt__key_add(key, &t.fingerprint, sizeof t.fingerprint);
-    xrt__key_add(key, b->image->data, b->image->size);
+    xrt__cache_key_init(key, xrt__image_kind_name(b->image->kind));
+    xrt__cache_key_add(key, &t.fingerprint, sizeof t.fingerprint);
+    xrt__cache_key_add(key, b->image->data, b->image->size);
     if (b->image->kind != XRT_IMAGE_CPU_C_SOURCE) return XRT_SUCCESS;
-    xrt__key_str(key, options);
-    for (i = 0; i < b->ncc; i++) xrt__key_str(key, b->cc[i]); /* XRT_CC's own options too */
-    for (i = 0; i < sizeof env / sizeof env[0]; i++) xrt__key_str(key, getenv(env[i]));
-    for (i = 1; i < b->ncc; i++) xrt__cpu_expand(b, b->cc[i], 0, key);
-    for (i = 0; i < b->nopt; i++) xrt__cpu_expand(b, b->opt[i], 0, key);
+    xrt__cache_key_str(key, options);
+    for (i = 0; i < b->ncc; i++) xrt__cache_key_str(key, b->cc[i]); /* XRT_CC's own options too */
+    for (i = 0; i < sizeof env / sizeof env[0]; i++) xrt__cache_key_str(key, getenv(env[i]));
+    for (i = 1; i < b->ncc; i++) xrt__cc_expand(b, b->cc[i], 0, key);
+    for (i = 0; i < b->nopt; i++) xrt__cc_expand(b, b->opt[i], 0, key);
     if (!getcwd(cwd, sizeof cwd))
         return xrt_native_error(XRT_ERROR_SYSTEM, "cpu: xrt_module_load", "getcwd", errno, "errno", strerror(errno));
-    if (xrt__cpu_relative(b)) xrt__key_str(key, cwd);
-    xrt__cpu_include_dirs(b, cwd);
+    if (xrt__cc_relative(b)) xrt__cache_key_str(key, cwd);
+    xrt__cc_include_dirs(b, cwd);
     if (b->words.oom || b->rsp.oom || b->incs.oom)
         return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_module_load", "no memory for the compiler's arguments");
-    return xrt__cpu_cc_identity(b, key, log, log_size);
-}
-
-/* The C++ compiler among XRT_CC's words (a wrapper may run it), or one told
-   to compile C++ (-x c++): its kernels' names are mangled unless declared
-   extern "C", which a lookup's error says. */
-static void xrt__cpu_note_cxx(const xrt__cpu_build *b, char *out, size_t n)
-{
-    size_t i;
-    const char *base;
-    for (i = 0; i < b->ncc; i++) {
-        base = strrchr(b->cc[i], '/') ? strrchr(b->cc[i], '/') + 1 : b->cc[i];
-        if (strstr(base, "++")) {
-            snprintf(out, n, "%s", base);
-            return;
-        }
-    }
-    for (i = 0; i < b->nopt; i++)
-        if (!strcmp(b->opt[i], "-xc++") || (!strcmp(b->opt[i], "-x") && i + 1 < b->nopt && !strcmp(b->opt[i + 1], "c++"))) {
-            base = strrchr(b->cc[0], '/') ? strrchr(b->cc[0], '/') + 1 : b->cc[0];
-            snprintf(out, n, "%s -x c++", base);
-            return;
-        }
+    return xrt__cc_identity(b, key, log, log_size);
 }
 
 static xrt_status xrt__cpu_module_load(const xrt_backend *self, void **module, const xrt_module_image *images,
                                        size_t n, const char *options, char *log, size_t log_size)
 {
     const char *cc = getenv("XRT_CC");
-    xrt__cpu_build *b;
+    xrt__cc_build *b;
     xrt__cpu_module *m;
-    xrt__key key;
+    xrt__cache_key key;
     xrt_target t;
     size_t pick = 0;
     void *dl = NULL;
@@ -5576,30 +4964,30 @@ static xrt_status xrt__cpu_module_load(const xrt_backend *self, void **module, c
         st = xrt__image_pick("cpu: xrt_module_load", &t, images, n,
                              1u << XRT_IMAGE_CPU_SHARED_OBJECT | 1u << XRT_IMAGE_CPU_C_SOURCE, NULL, &pick);
     if (st != XRT_SUCCESS) return st;
-    if (!(b = (xrt__cpu_build *)XRT_CALLOC(1, sizeof *b)))
+    if (!(b = (xrt__cc_build *)XRT_CALLOC(1, sizeof *b)))
         return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_module_load", "no memory");
     if (!(m = (xrt__cpu_module *)XRT_CALLOC(1, sizeof *m))) {
         XRT_FREE(b);
         return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_module_load", "no memory for a module");
     }
     b->image = &images[pick];
-    b->cc = xrt__split_args(cc && *cc ? cc : "cc", &b->ncc);
-    b->opt = xrt__split_args(options, &b->nopt);
+    b->cc = xrt__cc_split_args(cc && *cc ? cc : "cc", &b->ncc);
+    b->opt = xrt__cc_split_args(options, &b->nopt);
     if (b->cc && !b->ncc) { /* XRT_CC of spaces only */
         XRT_FREE(b->cc);
-        b->cc = xrt__split_args("cc", &b->ncc);
+        b->cc = xrt__cc_split_args("cc", &b->ncc);
     }
     if (!b->cc || !b->opt) st = xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_module_load", "no memory for the compiler's arguments");
     if (st == XRT_SUCCESS && b->image->kind == XRT_IMAGE_CPU_C_SOURCE) {
         char dir[PATH_MAX - 64], inc[PATH_MAX + 48];
-        xrt__cpu_note_cxx(b, m->cxx, sizeof m->cxx);
+        xrt__cc_note_cxx(b, m->cxx, sizeof m->cxx);
         /* the kernel header predates the build, as the cache asks of every file a build reads */
-        if (xrt__cache_dir(dir, sizeof dir, 0)) xrt__kernel_header_make(dir, inc, sizeof inc);
+        if (xrt__cache_dir(dir, sizeof dir, 0)) xrt__cache_kernel_header_make(dir, inc, sizeof inc);
     }
     if (st == XRT_SUCCESS) st = xrt__cpu_module_key(self, b, options, &key, log, log_size);
     if (st == XRT_SUCCESS)
         st = xrt__cache_get("cpu: xrt_module_load", &key,
-                            b->image->kind == XRT_IMAGE_CPU_C_SOURCE ? xrt__cpu_build_c : xrt__cpu_build_so, b,
+                            b->image->kind == XRT_IMAGE_CPU_C_SOURCE ? xrt__cc_build_c : xrt__cc_build_so, b,
                             xrt__cpu_dlopen, m, &dl, log, log_size);
     XRT_FREE(b->cc);
     XRT_FREE(b->opt);

@@ -29,7 +29,8 @@ CK_RESULTS  += $(CK)/ops/suite_4_devices $(CK)/ops/suite_on_trace $(CK)/ops/call
 else
 CK_RESULTS  += $(CK)/cmocka_skipped
 endif
-CK_RESULTS  += $(CK)/ops/readme $(CK)/ops/errors $(CK)/ops/fastpath $(CK)/ops/vendoring $(CK)/ops/spdx
+CK_RESULTS  += $(CK)/ops/readme $(CK)/ops/errors $(CK)/ops/fastpath $(CK)/ops/vendoring $(CK)/ops/spdx \
+	       $(CK)/ops/layout
 
 .PHONY: check check-run
 
@@ -80,3 +81,5 @@ $(CK)/ops/vendoring:
 	  env CC="$(CC)" CUDA_HOME="$(CUDA_HOME)" sh tests/vendoring.sh
 $(CK)/ops/spdx:
 	@$(CK_STEP) $@ step "every header, source and script has an SPDX licence line" sh tests/spdx.sh
+$(CK)/ops/layout:
+	@$(CK_STEP) $@ step "the layout lists of xrt.h, xrt_cache.h and DESIGN.md name their markers" sh tests/layout.sh

@@ -2058,6 +2058,7 @@ static void test_cache_lock_across_fork(void **state)
     pthread_t t;
     pid_t child;
     int i, done, st = -1;
+    double forked, first_ms;
     (void)state;
     SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
     setenv("KERNELS_SLOW_CC", "1", 1);
@@ -2067,12 +2068,19 @@ static void test_cache_lock_across_fork(void **state)
     for (i = 0; i < 5000 && files_ending(sub_dir, ".lock") == 0; i++) sleep_ms(1); /* the build holds its lock */
     assert_int_equal(files_ending(sub_dir, ".lock"), 1);
     fflush(NULL);
-    if ((child = fork()) == 0) { /* keeps its copy of the lock's file open */
+    forked = now_ms(CLOCK_MONOTONIC);
+    if ((child = fork()) == 0) { /* keeps its copy of the lock's file open (and of the compiler's pipe, if open) */
         sleep_ms(10000);
         _exit(0);
     }
     assert_true(child > 0);
     pthread_join(t, NULL);
+    first_ms = now_ms(CLOCK_MONOTONIC) - forked;
+    if (first_ms > 5000 * xrt_test_slowdown()) { /* the build is 0.3 s, the child lives 10 s */
+        kill(child, SIGKILL);
+        waitpid(child, NULL, 0);
+        fail_msg("the build under way at the fork took %.0f ms: it waited for the child", first_ms);
+    }
     only_entry(sub_dir, entry, sizeof entry);
     assert_int_equal(unlink(entry), 0); /* evicted: the next load builds, under the same lock */
     done = finishes_within(3000, "cpu", load_genuine_watched, &st);
@@ -2083,6 +2091,39 @@ static void test_cache_lock_across_fork(void **state)
         fail_msg("a build waited for the lock of a forked child");
     }
     OK((xrt_status)st);
+}
+
+/* A build is over when its compiler exits, not when every copy of the
+   compiler's output pipe is closed: a process the compiler leaves behind with
+   its output (a wrapper that starts a server, as sccache does; a child the
+   program forked while the build was starting) must not hold the build. */
+static void test_cache_compiler_leaves_process(void **state)
+{
+    char pidfile[600];
+    FILE *f = fopen(wrapper, "w");
+    int i, done, st = -1;
+    long pid = 0;
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    assert_non_null(f);
+    snprintf(pidfile, sizeof pidfile, "%s.pid", wrapper);
+    fprintf(f, "#!/bin/sh\ncase \"$1\" in --version) echo lingering; exit 0;; esac\necho x >> '%s'\n"
+               "sleep 30 & echo $! > '%s'\nexec cc \"$@\"\n", counter, pidfile);
+    fclose(f);
+    chmod(wrapper, 0755);
+    done = finishes_within(5000, "cpu", load_genuine_watched, &st);
+    if ((f = fopen(pidfile, "r")) != NULL) { /* the process left behind, holding the pipe */
+        if (fscanf(f, "%ld", &pid) != 1) pid = 0;
+        fclose(f);
+    }
+    if (pid > 0) kill((pid_t)pid, SIGKILL);
+    if (!done) { /* the build waited for it: wait for the build now that it is gone */
+        for (i = 0; i < 5000 && __atomic_load_n(&st, __ATOMIC_ACQUIRE) < 0; i++) sleep_ms(1);
+        fail_msg("a build waited for a process its compiler left behind with its output");
+    }
+    assert_true(pid > 0);
+    OK((xrt_status)st);
+    assert_int_equal(compiles(), 1);
 }
 
 /* >> shared objects: built here with cc, given to xrt as bytes */
@@ -2499,6 +2540,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_cache_libraries, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_linker_without_list, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_lock_across_fork, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_compiler_leaves_process, cache_setup, cache_teardown),
         cmocka_unit_test(test_shared_object_image),
         cmocka_unit_test(test_loads_have_own_globals),
         cmocka_unit_test(test_threads_load_own_modules),
