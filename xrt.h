@@ -798,6 +798,33 @@ static inline xrt_status xrt_host_get_device_pointer(void **dptr, void *hptr, un
 static inline xrt_status xrt_free_host(void *ptr);
 static inline xrt_status xrt_malloc_async(void **ptr, size_t size, xrt_stream stream); /* stream-ordered */
 static inline xrt_status xrt_free_async(void *ptr, xrt_stream stream);   /* released when the stream gets there */
+/* Managed memory, as cudaMallocManaged, cudaMemPrefetchAsync, cudaMemAdvise
+   and cudaStreamAttachMemAsync: memory the host and every device use at the
+   same addresses (pointer attributes say XRT_MEMORY_MANAGED), freed with
+   xrt_free. xrt_malloc_managed's flags: XRT_MEM_ATTACH_GLOBAL (CUDA's
+   default) or XRT_MEM_ATTACH_HOST; size 0 is XRT_ERROR_INVALID_VALUE.
+   xrt_mem_prefetch_async moves [ptr, ptr + count) towards `device`
+   (XRT_CPU_DEVICE_ID: the host) in stream order; xrt_mem_advise records an
+   XRT_MEM_ADVISE_* (cudaMemoryAdvise's values) for the range;
+   xrt_stream_attach_mem_async attaches a whole allocation (length 0 or its
+   size) with exactly one XRT_MEM_ATTACH_* flag. A range not inside one
+   managed allocation, an unknown advice or flag is XRT_ERROR_INVALID_VALUE;
+   a device neither XRT_CPU_DEVICE_ID nor in range, XRT_ERROR_INVALID_DEVICE.
+   What each does on each backend: REFERENCE.md, "Managed memory". */
+#define XRT_CPU_DEVICE_ID (-1) /* the host, as cudaCpuDeviceId */
+enum { XRT_MEM_ATTACH_GLOBAL = 1, XRT_MEM_ATTACH_HOST = 2, XRT_MEM_ATTACH_SINGLE = 4 };
+typedef enum xrt_mem_advice {
+    XRT_MEM_ADVISE_SET_READ_MOSTLY = 1,
+    XRT_MEM_ADVISE_UNSET_READ_MOSTLY = 2,
+    XRT_MEM_ADVISE_SET_PREFERRED_LOCATION = 3,
+    XRT_MEM_ADVISE_UNSET_PREFERRED_LOCATION = 4,
+    XRT_MEM_ADVISE_SET_ACCESSED_BY = 5,
+    XRT_MEM_ADVISE_UNSET_ACCESSED_BY = 6
+} xrt_mem_advice;
+static inline xrt_status xrt_malloc_managed(void **ptr, size_t size, unsigned flags);
+static inline xrt_status xrt_mem_prefetch_async(const void *ptr, size_t count, int device, xrt_stream stream);
+static inline xrt_status xrt_mem_advise(const void *ptr, size_t count, int advice, int device);
+static inline xrt_status xrt_stream_attach_mem_async(xrt_stream stream, void *ptr, size_t length, unsigned flags);
 static inline xrt_status xrt_mem_get_info(size_t *free_bytes, size_t *total_bytes);
 static inline xrt_status xrt_memset(void *dst, int value, size_t size);  /* returns when done */
 static inline xrt_status xrt_memset_async(void *dst, int value, size_t size, xrt_stream stream);
@@ -2370,6 +2397,91 @@ static inline xrt_status xrt_malloc_from_pool_async(void **ptr, size_t size, xrt
     if (st == XRT_SUCCESS && XRT__UNLIKELY(__atomic_load_n(&xrt__captures, __ATOMIC_RELAXED)))
         return xrt__call_exit(xrt__mem_add_captured(b, ptr, size, (uintptr_t)stream, s->obj));
     return xrt__call_exit(st == XRT_SUCCESS ? xrt__mem_add(b, ptr, size, XRT_MEMORY_DEVICE, fn) : st);
+}
+
+/* >> dispatch: managed memory. The checks are the dispatch layer's, once
+   for every backend (xrt_backends.h says what a backend gets). */
+static inline xrt_status xrt_malloc_managed(void **ptr, size_t size, unsigned flags)
+{
+    const xrt_backend *b = xrt__be();
+    xrt_status st = xrt__mem_check_alloc(ptr, size, "xrt_malloc_managed");
+    if (st == XRT_SUCCESS && flags != XRT_MEM_ATTACH_GLOBAL && flags != XRT_MEM_ATTACH_HOST)
+        st = xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_malloc_managed",
+                       "flags 0x%x are neither XRT_MEM_ATTACH_GLOBAL nor XRT_MEM_ATTACH_HOST", flags);
+    if (st == XRT_SUCCESS) st = b->malloc_managed(b, ptr, size, flags);
+    return st == XRT_SUCCESS ? xrt__mem_add(b, ptr, size, XRT_MEMORY_MANAGED, "xrt_malloc_managed") : st;
+}
+
+/* [ptr, ptr + count) inside one managed allocation of b; whole: ptr starts
+   it and count is 0 or its size. */
+static inline xrt_status xrt__managed_range(const xrt_backend *b, const void *ptr, size_t count, int whole,
+                                            const char *fn)
+{
+    xrt_pointer_attributes a;
+    xrt_status st = xrt__no_op(b, fn); /* a refusal first: the lookup names itself */
+    if (st != XRT_SUCCESS) return st;
+    if (!ptr) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "ptr is NULL");
+    if (!whole && !count) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "count is 0");
+    xrt__mem_lookup(b, &a, ptr);
+    if (a.type != XRT_MEMORY_MANAGED || (a.backend && a.backend != b->name)) /* registry names are b->name */
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%p is not managed memory of backend %s (xrt_malloc_managed)",
+                         ptr, b->name);
+    if (whole && (a.base != ptr || (count && count != a.size)))
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn,
+                         "%zu bytes at %p are not a whole managed allocation (%zu bytes at %p; length 0 means all)",
+                         count, ptr, a.size, a.base);
+    if (!whole && a.size && count > a.size - (size_t)((uintptr_t)ptr - (uintptr_t)a.base))
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%zu bytes at %p overrun its managed allocation (%zu bytes at %p)",
+                         count, ptr, a.size, a.base);
+    return XRT_SUCCESS;
+}
+
+/* XRT_CPU_DEVICE_ID (the host) or a device in range. */
+static inline xrt_status xrt__managed_device(const xrt_backend *b, int device, const char *fn)
+{
+    return device == XRT_CPU_DEVICE_ID ? XRT_SUCCESS : xrt__pool_device(b, device, fn);
+}
+
+static inline xrt_status xrt_mem_prefetch_async(const void *ptr, size_t count, int device, xrt_stream stream)
+{
+    const xrt_backend *b = xrt__be();
+    xrt_status st;
+    xrt__call_enter();
+    xrt__handle_slot *s = xrt__handle_stream(b, stream);
+    if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_mem_prefetch_async", stream));
+    if ((st = xrt__managed_range(b, ptr, count, 0, "xrt_mem_prefetch_async")) == XRT_SUCCESS &&
+        (st = xrt__managed_device(b, device, "xrt_mem_prefetch_async")) == XRT_SUCCESS)
+        st = b->mem_prefetch_async(b, ptr, count, device, s->obj);
+    return xrt__call_exit(st);
+}
+
+/* The advice that names a location checks it (as cudaMemAdvise); the others ignore it. */
+static inline xrt_status xrt_mem_advise(const void *ptr, size_t count, int advice, int device)
+{
+    const xrt_backend *b = xrt__be();
+    xrt_status st = xrt__managed_range(b, ptr, count, 0, "xrt_mem_advise");
+    if (st != XRT_SUCCESS) return st;
+    if (advice < XRT_MEM_ADVISE_SET_READ_MOSTLY || advice > XRT_MEM_ADVISE_UNSET_ACCESSED_BY)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_mem_advise", "advice %d is not an XRT_MEM_ADVISE_* (1 to 6)",
+                         advice);
+    if (advice == XRT_MEM_ADVISE_SET_PREFERRED_LOCATION || advice >= XRT_MEM_ADVISE_SET_ACCESSED_BY)
+        if ((st = xrt__managed_device(b, device, "xrt_mem_advise")) != XRT_SUCCESS) return st;
+    return b->mem_advise(b, ptr, count, advice, device);
+}
+
+static inline xrt_status xrt_stream_attach_mem_async(xrt_stream stream, void *ptr, size_t length, unsigned flags)
+{
+    const xrt_backend *b = xrt__be();
+    xrt_status st;
+    xrt__call_enter();
+    xrt__handle_slot *s = xrt__handle_stream(b, stream);
+    if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_stream_attach_mem_async", stream));
+    if ((st = xrt__managed_range(b, ptr, length, 1, "xrt_stream_attach_mem_async")) != XRT_SUCCESS)
+        return xrt__call_exit(st);
+    if (flags != XRT_MEM_ATTACH_GLOBAL && flags != XRT_MEM_ATTACH_HOST && flags != XRT_MEM_ATTACH_SINGLE)
+        return xrt__call_exit(xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_stream_attach_mem_async",
+                                        "flags 0x%x are not exactly one XRT_MEM_ATTACH_*", flags));
+    return xrt__call_exit(b->stream_attach_mem_async(b, s->obj, ptr, length, flags));
 }
 
 /* >> dispatch: events */
@@ -6328,7 +6440,8 @@ static xrt_status xrt__mem_take_as(const xrt_backend *b, void *p, xrt_memory_typ
     else if (n->node.start != (uintptr_t)p) why = "is inside an allocation, not at its start";
     else if (n->be != b) why = "belongs to another backend";
     else if (n->ipc_opens) why = "was opened with xrt_ipc_open_mem_handle (use xrt_ipc_close_mem_handle)";
-    else if (n->type != t || n->registered != registered)
+    else if ((n->type != t && !(t == XRT_MEMORY_DEVICE && n->type == XRT_MEMORY_MANAGED)) ||
+             n->registered != registered)
         why = registered                        ? "is not a registered range (xrt_free or xrt_free_host frees it)"
               : n->registered                   ? "is a registered range (use xrt_host_unregister)"
               : t == XRT_MEMORY_PINNED_HOST     ? "is not pinned host memory (use xrt_free)"
