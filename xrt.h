@@ -795,6 +795,20 @@ enum {
 static inline xrt_status xrt_host_register(void *ptr, size_t size, unsigned flags);
 static inline xrt_status xrt_host_unregister(void *ptr);
 static inline xrt_status xrt_host_get_device_pointer(void **dptr, void *hptr, unsigned flags);
+/* Mapped host allocation, as cudaHostAlloc and cudaHostGetFlags: pinned host
+   memory as xrt_malloc_host's (freed with xrt_free_host) with flags, an OR
+   of XRT_HOST_ALLOC_* (CUDA's values; an unknown bit or size 0 is
+   XRT_ERROR_INVALID_VALUE). xrt_host_get_flags gives the flags of the
+   allocation ptr points into (xrt_malloc_host's: 0); other memory, registered
+   ranges included, is XRT_ERROR_INVALID_VALUE. */
+enum {
+    XRT_HOST_ALLOC_DEFAULT = 0,
+    XRT_HOST_ALLOC_PORTABLE = 1,
+    XRT_HOST_ALLOC_MAPPED = 2,
+    XRT_HOST_ALLOC_WRITE_COMBINED = 4
+};
+static inline xrt_status xrt_host_alloc(void **ptr, size_t size, unsigned flags);
+static inline xrt_status xrt_host_get_flags(unsigned *flags, void *ptr);
 static inline xrt_status xrt_free_host(void *ptr);
 static inline xrt_status xrt_malloc_async(void **ptr, size_t size, xrt_stream stream); /* stream-ordered */
 static inline xrt_status xrt_free_async(void *ptr, xrt_stream stream);   /* released when the stream gets there */
@@ -1211,6 +1225,8 @@ XRT_API xrt_status xrt__handle_free(const xrt_backend *b, const void *handle, ui
    that wraps a backend gets its own handle of the backend's pool. */
 XRT_API xrt_status xrt__pool_handle(const xrt_backend *b, void *obj, xrt_mem_pool *out) XRT__COLD;
 XRT_API xrt_status xrt__mem_add(const xrt_backend *b, void **p, size_t n, xrt_memory_type t, const char *fn);
+XRT_API xrt_status xrt__mem_add_host(const xrt_backend *b, void **p, size_t n, unsigned flags, const char *fn);
+XRT_API int xrt__mem_host_flags(const void *p, unsigned *flags);
 XRT_API xrt_status xrt__mem_take(const xrt_backend *b, void *p, xrt_memory_type t, const char *fn, void **record);
 XRT_API xrt_status xrt__mem_register(const xrt_backend *b, void *p, size_t n, unsigned flags, const char *fn);
 XRT_API xrt_status xrt__mem_unregister(const xrt_backend *b, void *p, const char *fn);
@@ -1608,6 +1624,36 @@ static inline xrt_status xrt_malloc_host(void **ptr, size_t size)
     xrt_status st = xrt__mem_check_alloc(ptr, size, "xrt_malloc_host");
     if (st == XRT_SUCCESS) st = b->malloc_host(b, ptr, size);
     return st == XRT_SUCCESS ? xrt__mem_add(b, ptr, size, XRT_MEMORY_PINNED_HOST, "xrt_malloc_host") : st;
+}
+
+/* >> dispatch: mapped host allocation: xrt_malloc_host's with flags, which
+   the registry keeps (xrt__mem_add_host). */
+static inline xrt_status xrt_host_alloc(void **ptr, size_t size, unsigned flags)
+{
+    const xrt_backend *b = xrt__be();
+    xrt_status st = xrt__mem_check_alloc(ptr, size, "xrt_host_alloc");
+    if (st == XRT_SUCCESS && (flags & ~7u))
+        st = xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_host_alloc", "flags 0x%x has bits other than XRT_HOST_ALLOC_*",
+                       flags);
+    if (st == XRT_SUCCESS) st = b->host_alloc(b, ptr, size, flags);
+    return st == XRT_SUCCESS ? xrt__mem_add_host(b, ptr, size, flags, "xrt_host_alloc") : st;
+}
+
+static inline xrt_status xrt_host_get_flags(unsigned *flags, void *ptr)
+{
+    const xrt_backend *b = xrt__be();
+    xrt_pointer_attributes a;
+    unsigned mine;
+    xrt_status st = xrt__no_op(b, "xrt_host_get_flags"); /* a refusal first: the lookup names itself */
+    if (st != XRT_SUCCESS) return st;
+    XRT__CHECK_PTR(flags, "xrt_host_get_flags");
+    *flags = 0;
+    xrt__mem_lookup(b, &a, ptr);
+    if (!ptr || a.type != XRT_MEMORY_PINNED_HOST || (a.backend && a.backend != b->name) ||
+        !xrt__mem_host_flags(ptr, &mine))
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_host_get_flags",
+                         "%p is not memory of xrt_host_alloc or xrt_malloc_host of backend %s", ptr, b->name);
+    return b->host_get_flags(b, flags, ptr);
 }
 
 /* >> dispatch: registered host memory: the registry's (xrt__mem_register). */
@@ -6058,6 +6104,7 @@ typedef struct xrt__mem_node {
     size_t *usage;      /* while in the tree: the device's count of bytes (xrt__mem_usage_of), or NULL */
     uintptr_t capture;  /* allocated in the capture begun on this stream (its handle), still under way; else 0 */
     int registered;     /* pinned host memory of xrt_host_register, not of xrt_malloc_host */
+    unsigned host_flags; /* pinned host memory of xrt_host_alloc: its XRT_HOST_ALLOC_* (xrt_malloc_host's: 0) */
     int joined;         /* capture is the stream it was allocated on, which joined one of several captures */
 } xrt__mem_node;
 
@@ -6335,6 +6382,7 @@ static xrt__mem_node *xrt__mem_record(const xrt_backend *b, void *p, size_t n, x
     node->ipc_closing = 0;
     node->capture = 0;
     node->registered = 0;
+    node->host_flags = 0;
     node->joined = 0;
     node->gen = ++xrt__mem_gen;
     if (XRT__UNLIKELY(__atomic_load_n(&xrt__captures, __ATOMIC_RELAXED))) xrt__mem_drop_stale_locked(node->node.start);
@@ -6352,6 +6400,33 @@ XRT_API xrt_status xrt__mem_add(const xrt_backend *b, void **p, size_t n, xrt_me
     else b->free(b, *p);
     *p = NULL;
     return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "no memory for the pointer registry");
+}
+
+/* xrt__mem_add of pinned host memory with its XRT_HOST_ALLOC_* flags. */
+XRT_API xrt_status xrt__mem_add_host(const xrt_backend *b, void **p, size_t n, unsigned flags, const char *fn)
+{
+    xrt__mem_node *node = xrt__mem_record(b, *p, n, XRT_MEMORY_PINNED_HOST, 0);
+    if (node) {
+        node->host_flags = flags; /* before any other thread can ask: *p is not yet returned */
+        return XRT_SUCCESS;
+    }
+    b->free_host(b, *p);
+    *p = NULL;
+    return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "no memory for the pointer registry");
+}
+
+/* The flags of the xrt_host_alloc or xrt_malloc_host allocation p points
+   into; 0 where p is in none (a registered range is none). */
+XRT_API int xrt__mem_host_flags(const void *p, unsigned *flags)
+{
+    const xrt__mem_node *n;
+    int found;
+    xrt__spin_lock(&xrt__mem_lock);
+    n = xrt__mem_find((uintptr_t)p);
+    found = n && n->type == XRT_MEMORY_PINNED_HOST && !n->registered;
+    *flags = found ? n->host_flags : 0;
+    xrt__spin_unlock(&xrt__mem_lock);
+    return found;
 }
 
 /* Checks that p is the start of a live allocation of backend b of type t and

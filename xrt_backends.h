@@ -316,7 +316,9 @@ enum { /* xrt_backend.flags */
     X(mem_advise, (const xrt_backend *self, const void *ptr, size_t count, int advice, int device),               \
       (self, ptr, count, advice, device))                                                                          \
     X(stream_attach_mem_async, (const xrt_backend *self, void *stream, void *ptr, size_t length, unsigned flags),  \
-      (self, stream, ptr, length, flags))
+      (self, stream, ptr, length, flags))                                                                          \
+    X(host_alloc, (const xrt_backend *self, void **ptr, size_t size, unsigned flags), (self, ptr, size, flags))    \
+    X(host_get_flags, (const xrt_backend *self, unsigned *flags, void *ptr), (self, flags, ptr))
 
 /* Memory pools (device_get_default_mem_pool .. malloc_from_pool_async): a
    pool is the backend's object; the dispatch layer gives it a handle (the
@@ -335,7 +337,12 @@ enum { /* xrt_backend.flags */
    it, length 0 or its size), the advice (1 .. 6) and the device
    (XRT_CPU_DEVICE_ID or in range; an advice that takes no location gets
    the caller's device unchecked). xrt_free frees managed memory through
-   free. */
+   free.
+   Mapped host allocation (host_alloc, host_get_flags): host_alloc gets a
+   size > 0 and flags of XRT_HOST_ALLOC_* only, and its memory is freed
+   through free_host; host_get_flags gets a pointer into memory of
+   host_alloc or malloc_host (whose flags are 0) and may answer from xrt's
+   record (xrt__mem_host_flags). */
 
 struct xrt_backend {
     uint32_t abi_version; /* XRT_BACKEND_ABI_VERSION the backend was built against */

@@ -2750,13 +2750,36 @@ static xrt_status xrt__cpu_malloc(const xrt_backend *self, void **ptr, size_t si
     return st != XRT_SUCCESS ? st : xrt__cpu_dev_alloc(ptr, size, "cpu: xrt_malloc");
 }
 
-static xrt_status xrt__cpu_malloc_host(const xrt_backend *self, void **ptr, size_t size)
+static xrt_status xrt__cpu_pinned_alloc(void **ptr, size_t size, const char *who)
 {
     size_t rounded = (size + XRT_ALIGNMENT - 1) & ~(size_t)(XRT_ALIGNMENT - 1);
-    xrt_status st = xrt__cpu_cap_unsafe("cpu: xrt_malloc_host");
+    xrt_status st = xrt__cpu_cap_unsafe(who);
     if (st != XRT_SUCCESS) return st;
     *ptr = rounded >= size ? XRT_ALIGNED_ALLOC(XRT_ALIGNMENT, rounded) : NULL;
-    if (!*ptr) return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_malloc_host", "cannot allocate %zu bytes", size);
+    if (!*ptr) return xrt_error(XRT_ERROR_OUT_OF_MEMORY, who, "cannot allocate %zu bytes", size);
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_malloc_host(const xrt_backend *self, void **ptr, size_t size)
+{
+    (void)self;
+    return xrt__cpu_pinned_alloc(ptr, size, "cpu: xrt_malloc_host");
+}
+
+/* Mapped host allocation: xrt_malloc_host's memory (every CPU device maps
+   all host memory already: MAPPED and PORTABLE hold, WRITE_COMBINED is a
+   hint with nothing to combine); the flags are xrt's record. */
+static xrt_status xrt__cpu_host_alloc(const xrt_backend *self, void **ptr, size_t size, unsigned flags)
+{
+    (void)self;
+    (void)flags;
+    return xrt__cpu_pinned_alloc(ptr, size, "cpu: xrt_host_alloc");
+}
+
+static xrt_status xrt__cpu_host_get_flags(const xrt_backend *self, unsigned *flags, void *ptr)
+{
+    (void)self;
+    xrt__mem_host_flags(ptr, flags);
     return XRT_SUCCESS;
 }
 

@@ -85,6 +85,7 @@
     X(Free, cudaFree, 0, hipFree, 0, XRT__GPU_T(error), (void *ptr))                                                     \
     X(HostAlloc, cudaHostAlloc, 0, hipHostMalloc, 0, XRT__GPU_T(error), (void **ptr, size_t size, unsigned flags))       \
     X(FreeHost, cudaFreeHost, 0, hipHostFree, 0, XRT__GPU_T(error), (void *ptr))                                         \
+    X(HostGetFlags, cudaHostGetFlags, 1, hipHostGetFlags, 1, XRT__GPU_T(error), (unsigned *flags, void *ptr))          \
     X(HostRegister, cudaHostRegister, 1, hipHostRegister, 1, XRT__GPU_T(error),                                          \
       (void *ptr, size_t size, unsigned flags))                                                                          \
     X(HostUnregister, cudaHostUnregister, 1, hipHostUnregister, 1, XRT__GPU_T(error), (void *ptr))                       \
@@ -954,6 +955,21 @@ static xrt_status xrt__gpu_malloc_host(const xrt_backend *self, void **ptr, size
     xrt__gpu *g = (xrt__gpu *)self->user;
     /* 0: cudaHostAllocDefault, hipHostMallocDefault */
     return xrt__gpu_allocated(g, ptr, XRT__GPU_CHECK(g, g->rt.HostAlloc(ptr, size, 0), XRT__GPU_CALL(HostAlloc)));
+}
+
+/* cudaHostAlloc / hipHostMalloc: xrt's flags are CUDA's values, HIP's the same. */
+static xrt_status xrt__gpu_host_alloc(const xrt_backend *self, void **ptr, size_t size, unsigned flags)
+{
+    xrt__gpu *g = (xrt__gpu *)self->user;
+    return xrt__gpu_allocated(g, ptr, XRT__GPU_CHECK(g, g->rt.HostAlloc(ptr, size, flags), XRT__GPU_CALL(HostAlloc)));
+}
+
+static xrt_status xrt__gpu_rect_lack(const xrt__gpu *g, size_t call, const char *op) XRT__COLD;
+static xrt_status xrt__gpu_host_get_flags(const xrt_backend *self, unsigned *flags, void *ptr)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    if (!g->rt.HostGetFlags) return xrt__gpu_rect_lack(g, XRT__GPU_CALL(HostGetFlags), "host_get_flags");
+    return XRT__GPU_CHECK(g, g->rt.HostGetFlags(flags, ptr), XRT__GPU_CALL(HostGetFlags));
 }
 
 static xrt_status xrt__gpu_free_host(const xrt_backend *self, void *ptr)

@@ -931,6 +931,10 @@ static xrt_backend table_other(void) { return xrt_test_other_table(); }
       xrt_stream_attach_mem_async(f->s, f->d, 0, XRT_MEM_ATTACH_GLOBAL))                                               \
     X(stream_attach_dead_stream, "xrt_stream_attach_mem_async", XRT_ERROR_INVALID_HANDLE, 0,                           \
       xrt_stream_attach_mem_async(f->dead_s, f->d, 0, XRT_MEM_ATTACH_GLOBAL))                                          \
+    X(host_alloc_empty, "xrt_host_alloc", XRT_ERROR_INVALID_VALUE, 0, xrt_host_alloc(&p, 0, 0))                       \
+    X(host_alloc_flags, "xrt_host_alloc", XRT_ERROR_INVALID_VALUE, 0, xrt_host_alloc(&p, 64, 16))                      \
+    X(host_get_flags_host, "xrt_host_get_flags", XRT_ERROR_INVALID_VALUE, 0, xrt_host_get_flags(&u, h))                \
+    X(host_get_flags_device, "xrt_host_get_flags", XRT_ERROR_INVALID_VALUE, 0, xrt_host_get_flags(&u, f->d))           \
     X(memset_3d_overrun, "xrt_memset_3d", XRT_ERROR_INVALID_VALUE, 0,                                                  \
       xrt_memset_3d(xrt_make_pitched_ptr(f->d, 64, 64, 8), 0, xrt_make_extent(64, 8, N / 512 + 1)))                    \
     X(memset_3d_foreign, "xrt_memset_3d", XRT_ERROR_INVALID_POINTER, 0,                                                \

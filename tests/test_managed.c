@@ -7,7 +7,8 @@
    past the allocation or not managed, devices out of range, unknown advice
    and flags, a prefetch in a capture on the CPU backend); and under
    XRT_CPU_DEVICES=numa a prefetch moves the pages to the device's node
-   (mbind) without a warning. */
+   (mbind) without a warning. Mapped host allocation (xrt_host_alloc,
+   xrt_host_get_flags) too: pinned host memory with its flags. */
 #include "xrt_test.h"
 
 #include <sys/syscall.h>
@@ -217,7 +218,7 @@ static void test_prefetch_in_capture(void **state)
     OK(xrt_malloc_managed(&m, 4096, XRT_MEM_ATTACH_GLOBAL));
     OK(xrt_stream_create(&s));
     OK(xrt_stream_begin_capture(s, XRT_CAPTURE_MODE_RELAXED));
-    FAILS(xrt_mem_prefetch_async(m, 4096, 0, s), XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, "prefetch");
+    FAILS(xrt_mem_prefetch_async(m, 4096, 0, s), XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, "a prefetch of managed memory");
     OK(xrt_stream_is_capturing(s, &cs));
     assert_int_equal(cs, XRT_CAPTURE_STATUS_INVALIDATED);
     assert_int_equal(xrt_stream_end_capture(s, &g), XRT_ERROR_STREAM_CAPTURE_INVALIDATED);
@@ -277,13 +278,65 @@ static void test_numa_prefetch(void **state)
     if (!WIFEXITED(status) || WEXITSTATUS(status)) fail_msg("the numa child failed: status %d", status);
 }
 
+/* Mapped host allocation (xrt_host_alloc, xrt_host_get_flags): pinned host
+   memory with its flags, a device pointer, copies, xrt_free_host. */
+static void test_host_alloc(void **state)
+{
+    static const unsigned all[] = {XRT_HOST_ALLOC_DEFAULT, XRT_HOST_ALLOC_PORTABLE,
+                                   XRT_HOST_ALLOC_MAPPED | XRT_HOST_ALLOC_WRITE_COMBINED,
+                                   XRT_HOST_ALLOC_PORTABLE | XRT_HOST_ALLOC_MAPPED | XRT_HOST_ALLOC_WRITE_COMBINED};
+    static unsigned char reg[4096];
+    unsigned char back[100];
+    xrt_pointer_attributes a;
+    unsigned flags = 99;
+    size_t i;
+    void *h, *pinned, *d, *dp = NULL, *p = NULL;
+    (void)state;
+    OK(xrt_malloc(&d, 4096));
+    for (i = 0; i < sizeof all / sizeof all[0]; i++) {
+        OK(xrt_host_alloc(&h, N, all[i]));
+        assert_int_equal((uintptr_t)h % XRT_ALIGNMENT, 0);
+        OK(xrt_host_get_flags(&flags, (char *)h + N - 1));
+        assert_int_equal(flags, all[i]);
+        OK(xrt_pointer_get_attributes(&a, h));
+        assert_int_equal(a.type, XRT_MEMORY_PINNED_HOST);
+        assert_int_equal(a.size, N);
+        OK(xrt_host_get_device_pointer(&dp, (char *)h + 5, 0));
+        assert_non_null(dp);
+        memset(h, (int)i + 1, N);
+        OK(xrt_memcpy_async(d, (char *)h + 3, 100, XRT_MEMCPY_HOST_TO_DEVICE, NULL));
+        OK(xrt_memcpy_async(back, d, 100, XRT_MEMCPY_DEFAULT, NULL));
+        OK(xrt_stream_synchronize(NULL));
+        assert_bytes(back, sizeof back, (unsigned char)(i + 1));
+        FAILS(xrt_free(h), XRT_ERROR_INVALID_VALUE, "use xrt_free_host");
+        OK(xrt_free_host(h));
+        FAILS(xrt_host_get_flags(&flags, h), XRT_ERROR_INVALID_VALUE, "not memory of xrt_host_alloc");
+    }
+    OK(xrt_malloc_host(&pinned, 64));
+    flags = 99;
+    OK(xrt_host_get_flags(&flags, pinned));
+    assert_int_equal(flags, 0);
+    OK(xrt_free_host(pinned));
+    OK(xrt_host_register(reg, sizeof reg, XRT_HOST_REGISTER_MAPPED));
+    FAILS(xrt_host_get_flags(&flags, reg), XRT_ERROR_INVALID_VALUE, "not memory of xrt_host_alloc");
+    OK(xrt_host_unregister(reg));
+    FAILS(xrt_host_alloc(&p, 64, 8), XRT_ERROR_INVALID_VALUE, "flags 0x8");
+    FAILS(xrt_host_alloc(&p, 0, 0), XRT_ERROR_INVALID_VALUE, "size is 0");
+    FAILS(xrt_host_alloc(NULL, 64, 0), XRT_ERROR_INVALID_VALUE, "NULL");
+    assert_null(p);
+    FAILS(xrt_host_get_flags(NULL, d), XRT_ERROR_INVALID_VALUE, "NULL");
+    FAILS(xrt_host_get_flags(&flags, d), XRT_ERROR_INVALID_VALUE, "not memory of xrt_host_alloc");
+    FAILS(xrt_host_get_flags(&flags, back), XRT_ERROR_INVALID_VALUE, "not memory of xrt_host_alloc");
+    OK(xrt_free(d));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_attributes_and_free), cmocka_unit_test(test_copies),
         cmocka_unit_test(test_cpu_kernel),          cmocka_unit_test(test_prefetch_in_stream_order),
         cmocka_unit_test(test_bad_input),           cmocka_unit_test(test_prefetch_in_capture),
-        cmocka_unit_test(test_numa_prefetch),
+        cmocka_unit_test(test_numa_prefetch),       cmocka_unit_test(test_host_alloc),
     };
     setenv("XRT_CPU_DEVICES", "2", 0); /* a device out of range is 2 */
     return xrt_test_run_on_backends("managed memory", tests, sizeof tests / sizeof tests[0], NULL);

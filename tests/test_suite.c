@@ -444,6 +444,18 @@ XRT_TEST(test_managed_round_trip)
     OK(xrt_free(m));
 }
 
+/* Mapped host allocation, each call once (tests/test_managed.c has the rest). */
+XRT_TEST(test_host_alloc_round_trip)
+{
+    unsigned flags = 0;
+    void *h;
+    (void)state;
+    OK(xrt_host_alloc(&h, 4096, XRT_HOST_ALLOC_PORTABLE | XRT_HOST_ALLOC_MAPPED));
+    OK(xrt_host_get_flags(&flags, h));
+    assert_int_equal(flags, XRT_HOST_ALLOC_PORTABLE | XRT_HOST_ALLOC_MAPPED);
+    OK(xrt_free_host(h));
+}
+
 /* Memory pools: the default pool and a created one, each call once (reuse,
    thresholds and misuse: tests/test_pools.c); GPU backends: not yet. */
 XRT_TEST(test_mem_pool_round_trip)

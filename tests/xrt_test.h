@@ -1361,7 +1361,12 @@ typedef struct xrt_test_calls {
     X(stream_attach_mem_async, "stream_attach_mem_async on another stream", 0, XRT_SUCCESS,                           \
       xrt_stream_attach_mem_async(c->other, c->managed, 0, XRT_MEM_ATTACH_GLOBAL))                                     \
     X(stream_attach_mem_async_flags, "stream_attach_mem_async of two flags", 0, XRT_ERROR_INVALID_VALUE,              \
-      xrt_stream_attach_mem_async(c->other, c->managed, 0, XRT_MEM_ATTACH_GLOBAL | XRT_MEM_ATTACH_HOST))
+      xrt_stream_attach_mem_async(c->other, c->managed, 0, XRT_MEM_ATTACH_GLOBAL | XRT_MEM_ATTACH_HOST))             \
+    X(host_alloc, "host_alloc, mapped", 0, XRT_SUCCESS, xrt_host_alloc(&c->p_host, 64, XRT_HOST_ALLOC_MAPPED))         \
+    X(host_alloc_flags, "host_alloc of an unknown flag", 0, XRT_ERROR_INVALID_VALUE, xrt_host_alloc(&c->p_host, 64, 8)) \
+    X(host_get_flags, "host_get_flags of xrt_malloc_host memory", 0, XRT_SUCCESS, xrt_host_get_flags(&c->flags, c->pinned)) \
+    X(host_get_flags_device, "host_get_flags of device memory", 0, XRT_ERROR_INVALID_VALUE,                            \
+      xrt_host_get_flags(&c->flags, c->d))
 
 static const char xrt_test_calls_source[] = "void k(const void *c, void *a) { (void)c; **(unsigned char **)a = 9; }\n";
 static const xrt_module_image xrt_test_calls_image = {XRT_IMAGE_CPU_C_SOURCE, xrt_test_calls_source,

@@ -100,6 +100,7 @@ typedef struct alloc {
     char *base;
     size_t size;
     int host, device;
+    unsigned flags; /* pinned host memory: cudaHostAlloc's flags */
     int graph; /* made by an allocation node: 1, 2 once a free node of the capture frees it */
     int live;  /* graph 1 (left to the caller): allocated by a launch, not yet freed */
     unsigned long long serial;
@@ -113,7 +114,7 @@ static void alloc_add(void *p, size_t n, int host, int device)
 {
     alloc *a = (alloc *)malloc(sizeof *a);
     if (!a) return;
-    a->base = (char *)p, a->size = n, a->host = host, a->device = device, a->graph = 0, a->live = 0;
+    a->base = (char *)p, a->size = n, a->host = host, a->device = device, a->graph = 0, a->live = 0, a->flags = 0;
     pthread_mutex_lock(&live_lock);
     a->serial = ++alloc_serial;
     a->next = allocs;
@@ -2049,10 +2050,37 @@ static cudaError_t release(void *p, int host)
 
 cudaError_t cudaMalloc(void **p, size_t n) { return unsafe_refused() ? cudaErrorStreamCaptureUnsupported : allocate(p, n, 0); }
 cudaError_t cudaFree(void *p) { return release(p, 0); }
+/* As CUDA: flags an OR of cudaHostAllocPortable, _Mapped, _WriteCombined
+   (else cudaErrorInvalidValue), kept for cudaHostGetFlags, which answers
+   for pinned host memory of cudaHostAlloc only (not registered ranges). */
 cudaError_t cudaHostAlloc(void **p, size_t n, unsigned f)
 {
-    UNUSED(f);
-    return unsafe_refused() ? cudaErrorStreamCaptureUnsupported : allocate(p, n, 1);
+    cudaError_t e;
+    alloc *a;
+    if (f & ~(unsigned)(cudaHostAllocPortable | cudaHostAllocMapped | cudaHostAllocWriteCombined))
+        return cudaErrorInvalidValue;
+    if (unsafe_refused()) return cudaErrorStreamCaptureUnsupported;
+    if ((e = allocate(p, n, 1)) != cudaSuccess) return e;
+    pthread_mutex_lock(&live_lock);
+    for (a = allocs; a; a = a->next)
+        if (a->base == (char *)*p) a->flags = f;
+    pthread_mutex_unlock(&live_lock);
+    return cudaSuccess;
+}
+
+cudaError_t cudaHostGetFlags(unsigned *f, void *p)
+{
+    const alloc *a;
+    cudaError_t e = cudaErrorInvalidValue;
+    if (!f) return cudaErrorInvalidValue;
+    pthread_mutex_lock(&live_lock);
+    for (a = allocs; a; a = a->next)
+        if ((char *)p >= a->base && (char *)p < a->base + a->size) {
+            if (a->host == 1) *f = a->flags, e = cudaSuccess;
+            break;
+        }
+    pthread_mutex_unlock(&live_lock);
+    return e;
 }
 cudaError_t cudaFreeHost(void *p) { return release(p, 1); }
 static int host_side(const void *p);
