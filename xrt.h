@@ -820,9 +820,50 @@ enum {
 static inline xrt_status xrt_host_register(void *ptr, size_t size, unsigned flags);
 static inline xrt_status xrt_host_unregister(void *ptr);
 static inline xrt_status xrt_host_get_device_pointer(void **dptr, void *hptr, unsigned flags);
+/* Mapped host allocation, as cudaHostAlloc and cudaHostGetFlags: pinned host
+   memory as xrt_malloc_host's (freed with xrt_free_host) with flags, an OR
+   of XRT_HOST_ALLOC_* (CUDA's values; an unknown bit or size 0 is
+   XRT_ERROR_INVALID_VALUE). xrt_host_get_flags gives the flags of the
+   allocation ptr points into (xrt_malloc_host's: 0); other memory, registered
+   ranges included, is XRT_ERROR_INVALID_VALUE. */
+enum {
+    XRT_HOST_ALLOC_DEFAULT = 0,
+    XRT_HOST_ALLOC_PORTABLE = 1,
+    XRT_HOST_ALLOC_MAPPED = 2,
+    XRT_HOST_ALLOC_WRITE_COMBINED = 4
+};
+static inline xrt_status xrt_host_alloc(void **ptr, size_t size, unsigned flags);
+static inline xrt_status xrt_host_get_flags(unsigned *flags, void *ptr);
 static inline xrt_status xrt_free_host(void *ptr);
 static inline xrt_status xrt_malloc_async(void **ptr, size_t size, xrt_stream stream); /* stream-ordered */
 static inline xrt_status xrt_free_async(void *ptr, xrt_stream stream);   /* released when the stream gets there */
+/* Managed memory, as cudaMallocManaged, cudaMemPrefetchAsync, cudaMemAdvise
+   and cudaStreamAttachMemAsync: memory the host and every device use at the
+   same addresses (pointer attributes say XRT_MEMORY_MANAGED), freed with
+   xrt_free. xrt_malloc_managed's flags: XRT_MEM_ATTACH_GLOBAL (CUDA's
+   default) or XRT_MEM_ATTACH_HOST; size 0 is XRT_ERROR_INVALID_VALUE.
+   xrt_mem_prefetch_async moves [ptr, ptr + count) towards `device`
+   (XRT_CPU_DEVICE_ID: the host) in stream order; xrt_mem_advise records an
+   XRT_MEM_ADVISE_* (cudaMemoryAdvise's values) for the range;
+   xrt_stream_attach_mem_async attaches a whole allocation (length 0 or its
+   size) with exactly one XRT_MEM_ATTACH_* flag. A range not inside one
+   managed allocation, an unknown advice or flag is XRT_ERROR_INVALID_VALUE;
+   a device neither XRT_CPU_DEVICE_ID nor in range, XRT_ERROR_INVALID_DEVICE.
+   What each does on each backend: REFERENCE.md, "Managed memory". */
+#define XRT_CPU_DEVICE_ID (-1) /* the host, as cudaCpuDeviceId */
+enum { XRT_MEM_ATTACH_GLOBAL = 1, XRT_MEM_ATTACH_HOST = 2, XRT_MEM_ATTACH_SINGLE = 4 };
+typedef enum xrt_mem_advice {
+    XRT_MEM_ADVISE_SET_READ_MOSTLY = 1,
+    XRT_MEM_ADVISE_UNSET_READ_MOSTLY = 2,
+    XRT_MEM_ADVISE_SET_PREFERRED_LOCATION = 3,
+    XRT_MEM_ADVISE_UNSET_PREFERRED_LOCATION = 4,
+    XRT_MEM_ADVISE_SET_ACCESSED_BY = 5,
+    XRT_MEM_ADVISE_UNSET_ACCESSED_BY = 6
+} xrt_mem_advice;
+static inline xrt_status xrt_malloc_managed(void **ptr, size_t size, unsigned flags);
+static inline xrt_status xrt_mem_prefetch_async(const void *ptr, size_t count, int device, xrt_stream stream);
+static inline xrt_status xrt_mem_advise(const void *ptr, size_t count, int advice, int device);
+static inline xrt_status xrt_stream_attach_mem_async(xrt_stream stream, void *ptr, size_t length, unsigned flags);
 static inline xrt_status xrt_mem_get_info(size_t *free_bytes, size_t *total_bytes);
 static inline xrt_status xrt_memset(void *dst, int value, size_t size);  /* returns when done */
 static inline xrt_status xrt_memset_async(void *dst, int value, size_t size, xrt_stream stream);
@@ -1209,6 +1250,8 @@ XRT_API xrt_status xrt__handle_free(const xrt_backend *b, const void *handle, ui
    that wraps a backend gets its own handle of the backend's pool. */
 XRT_API xrt_status xrt__pool_handle(const xrt_backend *b, void *obj, xrt_mem_pool *out) XRT__COLD;
 XRT_API xrt_status xrt__mem_add(const xrt_backend *b, void **p, size_t n, xrt_memory_type t, const char *fn);
+XRT_API xrt_status xrt__mem_add_host(const xrt_backend *b, void **p, size_t n, unsigned flags, const char *fn);
+XRT_API int xrt__mem_host_flags(const void *p, unsigned *flags);
 XRT_API xrt_status xrt__mem_take(const xrt_backend *b, void *p, xrt_memory_type t, const char *fn, void **record);
 XRT_API xrt_status xrt__mem_register(const xrt_backend *b, void *p, size_t n, unsigned flags, const char *fn);
 XRT_API xrt_status xrt__mem_unregister(const xrt_backend *b, void *p, const char *fn);
@@ -1606,6 +1649,36 @@ static inline xrt_status xrt_malloc_host(void **ptr, size_t size)
     xrt_status st = xrt__mem_check_alloc(ptr, size, "xrt_malloc_host");
     if (st == XRT_SUCCESS) st = b->malloc_host(b, ptr, size);
     return st == XRT_SUCCESS ? xrt__mem_add(b, ptr, size, XRT_MEMORY_PINNED_HOST, "xrt_malloc_host") : st;
+}
+
+/* >> dispatch: mapped host allocation: xrt_malloc_host's with flags, which
+   the registry keeps (xrt__mem_add_host). */
+static inline xrt_status xrt_host_alloc(void **ptr, size_t size, unsigned flags)
+{
+    const xrt_backend *b = xrt__be();
+    xrt_status st = xrt__mem_check_alloc(ptr, size, "xrt_host_alloc");
+    if (st == XRT_SUCCESS && (flags & ~7u))
+        st = xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_host_alloc", "flags 0x%x has bits other than XRT_HOST_ALLOC_*",
+                       flags);
+    if (st == XRT_SUCCESS) st = b->host_alloc(b, ptr, size, flags);
+    return st == XRT_SUCCESS ? xrt__mem_add_host(b, ptr, size, flags, "xrt_host_alloc") : st;
+}
+
+static inline xrt_status xrt_host_get_flags(unsigned *flags, void *ptr)
+{
+    const xrt_backend *b = xrt__be();
+    xrt_pointer_attributes a;
+    unsigned mine;
+    xrt_status st = xrt__no_op(b, "xrt_host_get_flags"); /* a refusal first: the lookup names itself */
+    if (st != XRT_SUCCESS) return st;
+    XRT__CHECK_PTR(flags, "xrt_host_get_flags");
+    *flags = 0;
+    xrt__mem_lookup(b, &a, ptr);
+    if (!ptr || a.type != XRT_MEMORY_PINNED_HOST || (a.backend && a.backend != b->name) ||
+        !xrt__mem_host_flags(ptr, &mine))
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_host_get_flags",
+                         "%p is not memory of xrt_host_alloc or xrt_malloc_host of backend %s", ptr, b->name);
+    return b->host_get_flags(b, flags, ptr);
 }
 
 /* >> dispatch: registered host memory: the registry's (xrt__mem_register). */
@@ -2395,6 +2468,91 @@ static inline xrt_status xrt_malloc_from_pool_async(void **ptr, size_t size, xrt
     if (st == XRT_SUCCESS && XRT__UNLIKELY(__atomic_load_n(&xrt__captures, __ATOMIC_RELAXED)))
         return xrt__call_exit(xrt__mem_add_captured(b, ptr, size, (uintptr_t)stream, s->obj));
     return xrt__call_exit(st == XRT_SUCCESS ? xrt__mem_add(b, ptr, size, XRT_MEMORY_DEVICE, fn) : st);
+}
+
+/* >> dispatch: managed memory. The checks are the dispatch layer's, once
+   for every backend (xrt_backends.h says what a backend gets). */
+static inline xrt_status xrt_malloc_managed(void **ptr, size_t size, unsigned flags)
+{
+    const xrt_backend *b = xrt__be();
+    xrt_status st = xrt__mem_check_alloc(ptr, size, "xrt_malloc_managed");
+    if (st == XRT_SUCCESS && flags != XRT_MEM_ATTACH_GLOBAL && flags != XRT_MEM_ATTACH_HOST)
+        st = xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_malloc_managed",
+                       "flags 0x%x are neither XRT_MEM_ATTACH_GLOBAL nor XRT_MEM_ATTACH_HOST", flags);
+    if (st == XRT_SUCCESS) st = b->malloc_managed(b, ptr, size, flags);
+    return st == XRT_SUCCESS ? xrt__mem_add(b, ptr, size, XRT_MEMORY_MANAGED, "xrt_malloc_managed") : st;
+}
+
+/* [ptr, ptr + count) inside one managed allocation of b; whole: ptr starts
+   it and count is 0 or its size. */
+static inline xrt_status xrt__managed_range(const xrt_backend *b, const void *ptr, size_t count, int whole,
+                                            const char *fn)
+{
+    xrt_pointer_attributes a;
+    xrt_status st = xrt__no_op(b, fn); /* a refusal first: the lookup names itself */
+    if (st != XRT_SUCCESS) return st;
+    if (!ptr) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "ptr is NULL");
+    if (!whole && !count) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "count is 0");
+    xrt__mem_lookup(b, &a, ptr);
+    if (a.type != XRT_MEMORY_MANAGED || (a.backend && a.backend != b->name)) /* registry names are b->name */
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%p is not managed memory of backend %s (xrt_malloc_managed)",
+                         ptr, b->name);
+    if (whole && (a.base != ptr || (count && count != a.size)))
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn,
+                         "%zu bytes at %p are not a whole managed allocation (%zu bytes at %p; length 0 means all)",
+                         count, ptr, a.size, a.base);
+    if (!whole && a.size && count > a.size - (size_t)((uintptr_t)ptr - (uintptr_t)a.base))
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%zu bytes at %p overrun its managed allocation (%zu bytes at %p)",
+                         count, ptr, a.size, a.base);
+    return XRT_SUCCESS;
+}
+
+/* XRT_CPU_DEVICE_ID (the host) or a device in range. */
+static inline xrt_status xrt__managed_device(const xrt_backend *b, int device, const char *fn)
+{
+    return device == XRT_CPU_DEVICE_ID ? XRT_SUCCESS : xrt__pool_device(b, device, fn);
+}
+
+static inline xrt_status xrt_mem_prefetch_async(const void *ptr, size_t count, int device, xrt_stream stream)
+{
+    const xrt_backend *b = xrt__be();
+    xrt_status st;
+    xrt__call_enter();
+    xrt__handle_slot *s = xrt__handle_stream(b, stream);
+    if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_mem_prefetch_async", stream));
+    if ((st = xrt__managed_range(b, ptr, count, 0, "xrt_mem_prefetch_async")) == XRT_SUCCESS &&
+        (st = xrt__managed_device(b, device, "xrt_mem_prefetch_async")) == XRT_SUCCESS)
+        st = b->mem_prefetch_async(b, ptr, count, device, s->obj);
+    return xrt__call_exit(st);
+}
+
+/* The advice that names a location checks it (as cudaMemAdvise); the others ignore it. */
+static inline xrt_status xrt_mem_advise(const void *ptr, size_t count, int advice, int device)
+{
+    const xrt_backend *b = xrt__be();
+    xrt_status st = xrt__managed_range(b, ptr, count, 0, "xrt_mem_advise");
+    if (st != XRT_SUCCESS) return st;
+    if (advice < XRT_MEM_ADVISE_SET_READ_MOSTLY || advice > XRT_MEM_ADVISE_UNSET_ACCESSED_BY)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_mem_advise", "advice %d is not an XRT_MEM_ADVISE_* (1 to 6)",
+                         advice);
+    if (advice == XRT_MEM_ADVISE_SET_PREFERRED_LOCATION || advice >= XRT_MEM_ADVISE_SET_ACCESSED_BY)
+        if ((st = xrt__managed_device(b, device, "xrt_mem_advise")) != XRT_SUCCESS) return st;
+    return b->mem_advise(b, ptr, count, advice, device);
+}
+
+static inline xrt_status xrt_stream_attach_mem_async(xrt_stream stream, void *ptr, size_t length, unsigned flags)
+{
+    const xrt_backend *b = xrt__be();
+    xrt_status st;
+    xrt__call_enter();
+    xrt__handle_slot *s = xrt__handle_stream(b, stream);
+    if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_stream_attach_mem_async", stream));
+    if ((st = xrt__managed_range(b, ptr, length, 1, "xrt_stream_attach_mem_async")) != XRT_SUCCESS)
+        return xrt__call_exit(st);
+    if (flags != XRT_MEM_ATTACH_GLOBAL && flags != XRT_MEM_ATTACH_HOST && flags != XRT_MEM_ATTACH_SINGLE)
+        return xrt__call_exit(xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_stream_attach_mem_async",
+                                        "flags 0x%x are not exactly one XRT_MEM_ATTACH_*", flags));
+    return xrt__call_exit(b->stream_attach_mem_async(b, s->obj, ptr, length, flags));
 }
 
 /* >> dispatch: events */
@@ -5143,6 +5301,7 @@ typedef struct xrt__mem_node {
     size_t *usage;      /* while in the tree: the device's count of bytes (xrt__mem_usage_of), or NULL */
     uintptr_t capture;  /* allocated in the capture begun on this stream (its handle), still under way; else 0 */
     int registered;     /* pinned host memory of xrt_host_register, not of xrt_malloc_host */
+    unsigned host_flags; /* pinned host memory of xrt_host_alloc: its XRT_HOST_ALLOC_* (xrt_malloc_host's: 0) */
     int joined;         /* capture is the stream it was allocated on, which joined one of several captures */
 } xrt__mem_node;
 
@@ -5420,6 +5579,7 @@ static xrt__mem_node *xrt__mem_record(const xrt_backend *b, void *p, size_t n, x
     node->ipc_closing = 0;
     node->capture = 0;
     node->registered = 0;
+    node->host_flags = 0;
     node->joined = 0;
     node->gen = ++xrt__mem_gen;
     if (XRT__UNLIKELY(__atomic_load_n(&xrt__captures, __ATOMIC_RELAXED))) xrt__mem_drop_stale_locked(node->node.start);
@@ -5437,6 +5597,33 @@ XRT_API xrt_status xrt__mem_add(const xrt_backend *b, void **p, size_t n, xrt_me
     else b->free(b, *p);
     *p = NULL;
     return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "no memory for the pointer registry");
+}
+
+/* xrt__mem_add of pinned host memory with its XRT_HOST_ALLOC_* flags. */
+XRT_API xrt_status xrt__mem_add_host(const xrt_backend *b, void **p, size_t n, unsigned flags, const char *fn)
+{
+    xrt__mem_node *node = xrt__mem_record(b, *p, n, XRT_MEMORY_PINNED_HOST, 0);
+    if (node) {
+        node->host_flags = flags; /* before any other thread can ask: *p is not yet returned */
+        return XRT_SUCCESS;
+    }
+    b->free_host(b, *p);
+    *p = NULL;
+    return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "no memory for the pointer registry");
+}
+
+/* The flags of the xrt_host_alloc or xrt_malloc_host allocation p points
+   into; 0 where p is in none (a registered range is none). */
+XRT_API int xrt__mem_host_flags(const void *p, unsigned *flags)
+{
+    const xrt__mem_node *n;
+    int found;
+    xrt__spin_lock(&xrt__mem_lock);
+    n = xrt__mem_find((uintptr_t)p);
+    found = n && n->type == XRT_MEMORY_PINNED_HOST && !n->registered;
+    *flags = found ? n->host_flags : 0;
+    xrt__spin_unlock(&xrt__mem_lock);
+    return found;
 }
 
 /* Checks that p is the start of a live allocation of backend b of type t and
@@ -5525,7 +5712,8 @@ static xrt_status xrt__mem_take_as(const xrt_backend *b, void *p, xrt_memory_typ
     else if (n->node.start != (uintptr_t)p) why = "is inside an allocation, not at its start";
     else if (n->be != b) why = "belongs to another backend";
     else if (n->ipc_opens) why = "was opened with xrt_ipc_open_mem_handle (use xrt_ipc_close_mem_handle)";
-    else if (n->type != t || n->registered != registered)
+    else if ((n->type != t && !(t == XRT_MEMORY_DEVICE && n->type == XRT_MEMORY_MANAGED)) ||
+             n->registered != registered)
         why = registered                        ? "is not a registered range (xrt_free or xrt_free_host frees it)"
               : n->registered                   ? "is a registered range (use xrt_host_unregister)"
               : t == XRT_MEMORY_PINNED_HOST     ? "is not pinned host memory (use xrt_free)"

@@ -309,7 +309,16 @@ enum { /* xrt_backend.flags */
       (self, pool, attr, value))                                                                                   \
     X(mem_pool_trim_to, (const xrt_backend *self, void *pool, size_t keep), (self, pool, keep))                    \
     X(malloc_from_pool_async, (const xrt_backend *self, void **ptr, size_t size, void *pool, void *stream),        \
-      (self, ptr, size, pool, stream))
+      (self, ptr, size, pool, stream))                                                                             \
+    X(malloc_managed, (const xrt_backend *self, void **ptr, size_t size, unsigned flags), (self, ptr, size, flags)) \
+    X(mem_prefetch_async, (const xrt_backend *self, const void *ptr, size_t count, int device, void *stream),      \
+      (self, ptr, count, device, stream))                                                                          \
+    X(mem_advise, (const xrt_backend *self, const void *ptr, size_t count, int advice, int device),               \
+      (self, ptr, count, advice, device))                                                                          \
+    X(stream_attach_mem_async, (const xrt_backend *self, void *stream, void *ptr, size_t length, unsigned flags),  \
+      (self, stream, ptr, length, flags))                                                                          \
+    X(host_alloc, (const xrt_backend *self, void **ptr, size_t size, unsigned flags), (self, ptr, size, flags))    \
+    X(host_get_flags, (const xrt_backend *self, unsigned *flags, void *ptr), (self, flags, ptr))
 
 /* Memory pools (device_get_default_mem_pool .. malloc_from_pool_async): a
    pool is the backend's object; the dispatch layer gives it a handle (the
@@ -319,6 +328,21 @@ enum { /* xrt_backend.flags */
    read only, a high-water mark set only to 0). device_set_mem_pool refuses
    a pool of another device; mem_pool_destroy of a pool with allocations
    outstanding succeeds, the pool going with its last one (as CUDA). */
+
+/* Managed memory (malloc_managed .. stream_attach_mem_async): the dispatch
+   layer has checked the size (not 0) and the flags (malloc_managed:
+   XRT_MEM_ATTACH_GLOBAL or _HOST; stream_attach_mem_async: exactly one
+   XRT_MEM_ATTACH_*), that the range [ptr, ptr + count) is inside one
+   managed allocation of this backend (stream_attach_mem_async: ptr starts
+   it, length 0 or its size), the advice (1 .. 6) and the device
+   (XRT_CPU_DEVICE_ID or in range; an advice that takes no location gets
+   the caller's device unchecked). xrt_free frees managed memory through
+   free.
+   Mapped host allocation (host_alloc, host_get_flags): host_alloc gets a
+   size > 0 and flags of XRT_HOST_ALLOC_* only, and its memory is freed
+   through free_host; host_get_flags gets a pointer into memory of
+   host_alloc or malloc_host (whose flags are 0) and may answer from xrt's
+   record (xrt__mem_host_flags). */
 
 struct xrt_backend {
     uint32_t abi_version; /* XRT_BACKEND_ABI_VERSION the backend was built against */

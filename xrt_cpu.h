@@ -409,6 +409,7 @@ typedef struct xrt__cpu_op {
         struct { void *ptr; } release;
         struct { void *head; void *pool; uint64_t gen; } mfree; /* a pool block's free reached (xrt__cpu_run_mpool_free) */
         struct { xrt_host_fn fn; void *user; } host;
+        struct { void *ptr; size_t size; int device; } move; /* a prefetch (xrt__cpu_run_prefetch) */
         struct { struct xrt__cpu_event *event; struct xrt__cpu_stream *stream; uint64_t pos; } record;
         struct { struct xrt__cpu_stream *stream; uint64_t pos; } wait;
         struct { struct xrt__cpu_pending *v; size_t n; } waits; /* owns v */
@@ -2750,13 +2751,36 @@ static xrt_status xrt__cpu_malloc(const xrt_backend *self, void **ptr, size_t si
     return st != XRT_SUCCESS ? st : xrt__cpu_dev_alloc(ptr, size, "cpu: xrt_malloc");
 }
 
-static xrt_status xrt__cpu_malloc_host(const xrt_backend *self, void **ptr, size_t size)
+static xrt_status xrt__cpu_pinned_alloc(void **ptr, size_t size, const char *who)
 {
     size_t rounded = (size + XRT_ALIGNMENT - 1) & ~(size_t)(XRT_ALIGNMENT - 1);
-    xrt_status st = xrt__cpu_cap_unsafe("cpu: xrt_malloc_host");
+    xrt_status st = xrt__cpu_cap_unsafe(who);
     if (st != XRT_SUCCESS) return st;
     *ptr = rounded >= size ? XRT_ALIGNED_ALLOC(XRT_ALIGNMENT, rounded) : NULL;
-    if (!*ptr) return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_malloc_host", "cannot allocate %zu bytes", size);
+    if (!*ptr) return xrt_error(XRT_ERROR_OUT_OF_MEMORY, who, "cannot allocate %zu bytes", size);
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_malloc_host(const xrt_backend *self, void **ptr, size_t size)
+{
+    (void)self;
+    return xrt__cpu_pinned_alloc(ptr, size, "cpu: xrt_malloc_host");
+}
+
+/* Mapped host allocation: xrt_malloc_host's memory (every CPU device maps
+   all host memory already: MAPPED and PORTABLE hold, WRITE_COMBINED is a
+   hint with nothing to combine); the flags are xrt's record. */
+static xrt_status xrt__cpu_host_alloc(const xrt_backend *self, void **ptr, size_t size, unsigned flags)
+{
+    (void)self;
+    (void)flags;
+    return xrt__cpu_pinned_alloc(ptr, size, "cpu: xrt_host_alloc");
+}
+
+static xrt_status xrt__cpu_host_get_flags(const xrt_backend *self, unsigned *flags, void *ptr)
+{
+    (void)self;
+    xrt__mem_host_flags(ptr, flags);
     return XRT_SUCCESS;
 }
 
@@ -3192,6 +3216,85 @@ static xrt_status xrt__cpu_host_get_device_pointer(const xrt_backend *self, void
     (void)self;
     (void)flags;
     *dptr = hptr;
+    return XRT_SUCCESS;
+}
+
+/* >> cpu: managed memory. The host and every CPU device use the same memory
+   at the same addresses, so a managed allocation is a device allocation of
+   the current device (placed on its node under XRT_CPU_DEVICES=numa) that
+   xrt's registry calls managed; xrt_free frees it as device memory.
+   Attaching changes nothing (any stream may use any memory here). A
+   prefetch is an op in stream order: to a device placed on a NUMA node it
+   moves the range's pages there (mbind with MPOL_MF_MOVE; pages another
+   process maps stay), elsewhere it does nothing. A preferred location on a
+   placed device binds the range to its node (preferred) for the pages
+   touched later; the other advice has no effect on the CPU. */
+#define XRT__MPOL_MF_MOVE 2
+
+static xrt_status xrt__cpu_malloc_managed(const xrt_backend *self, void **ptr, size_t size, unsigned flags)
+{
+    xrt_status st = xrt__cpu_cap_unsafe("cpu: xrt_malloc_managed");
+    (void)self;
+    (void)flags;
+    return st != XRT_SUCCESS ? st : xrt__cpu_dev_alloc(ptr, size, "cpu: xrt_malloc_managed");
+}
+
+/* Binds the whole pages around [ptr, ptr + size) to the device's node
+   (preferred), moving the pages already there when `move` is set; nothing
+   for the host or an unplaced device. The pages around a managed range are
+   its allocation's (its head page before it, its span rounded up). */
+static void xrt__cpu_bind_range(int device, const void *ptr, size_t size, unsigned move)
+{
+    enum { bits = 8 * sizeof(unsigned long) };
+    unsigned long mask[XRT__CPU_NODES_MAX / bits];
+    uintptr_t page = xrt__cpu_page(), start = (uintptr_t)ptr & ~(page - 1);
+    uintptr_t end = ((uintptr_t)ptr + size + page - 1) & ~(page - 1);
+    int node = device >= 0 && xrt__cpu.numa ? xrt__cpu.node[device] : -1;
+    if (node < 0 || node >= XRT__CPU_NODES_MAX) return;
+    memset(mask, 0, sizeof mask);
+    mask[node / bits] |= 1ul << (node % bits);
+    if (syscall(SYS_mbind, (void *)start, (unsigned long)(end - start), XRT__MPOL_PREFERRED, mask,
+                (unsigned long)XRT__CPU_NODES_MAX + 1, move) != 0)
+        xrt__cpu_place_refused(device, "mbind", errno);
+}
+
+static void xrt__cpu_run_prefetch(xrt__cpu_op *op)
+{
+    xrt__cpu_bind_range(op->u.move.device, op->u.move.ptr, op->u.move.size, XRT__MPOL_MF_MOVE);
+}
+
+/* Refused in a capture (a node type of CUDA 12.x's graphs that xrt's CPU
+   graphs do not have): the capture is invalidated, as for other operations
+   it cannot record. */
+static xrt_status xrt__cpu_mem_prefetch_async(const xrt_backend *self, const void *ptr, size_t count, int device,
+                                              void *stream)
+{
+    xrt__cpu_op op;
+    (void)self;
+    if (xrt__cpu_capturing(stream))
+        return xrt__cpu_cap_cannot(stream, "cpu: xrt_mem_prefetch_async", "a prefetch of managed memory");
+    op.run = xrt__cpu_run_prefetch;
+    op.u.move.ptr = (void *)(uintptr_t)ptr;
+    op.u.move.size = count;
+    op.u.move.device = device;
+    return xrt__cpu_enqueue(stream, &op, "cpu: xrt_mem_prefetch_async");
+}
+
+static xrt_status xrt__cpu_mem_advise(const xrt_backend *self, const void *ptr, size_t count, int advice, int device)
+{
+    (void)self;
+    if (advice == XRT_MEM_ADVISE_SET_PREFERRED_LOCATION) xrt__cpu_bind_range(device, ptr, count, 0);
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_stream_attach_mem_async(const xrt_backend *self, void *stream, void *ptr, size_t length,
+                                                   unsigned flags)
+{
+    (void)self;
+    (void)stream;
+    (void)ptr;
+    (void)length;
+    (void)flags;
     return XRT_SUCCESS;
 }
 

@@ -954,6 +954,66 @@ static void xrt__cuda_graph_hooks(xrt__gpu *g)
     xrt__cuda_node_hooks(g, edges || plain);
 }
 
+/* >> cuda: managed memory. cudaMemPrefetchAsync and cudaMemAdvise took an
+   int device up to CUDA 12 and take a cudaMemLocation (and the prefetch a
+   flags word) in CUDA 13, under the same names (12.2 to 12.9 have the new
+   form as _v2): the runtime's version picks the form, as for graphs. */
+static struct {
+    int (*Prefetch)(const void *ptr, size_t count, struct cudaMemLocation loc, unsigned flags, void *stream); /* 13 */
+    int (*PrefetchDevice)(const void *ptr, size_t count, int device, void *stream);                        /* 12 */
+    int (*Advise)(const void *ptr, size_t count, enum cudaMemoryAdvise advice, struct cudaMemLocation loc); /* 13 */
+    int (*AdviseDevice)(const void *ptr, size_t count, enum cudaMemoryAdvise advice, int device);          /* 12 */
+} xrt__cuda_managed;
+#if CUDART_VERSION >= 13000
+XRT__GPU_SAME_TYPE(xrt__cuda_type_prefetch,
+                   cudaError_t(*)(const void *, size_t, struct cudaMemLocation, unsigned int, cudaStream_t),
+                   cudaMemPrefetchAsync)
+XRT__GPU_SAME_TYPE(xrt__cuda_type_advise,
+                   cudaError_t(*)(const void *, size_t, enum cudaMemoryAdvise, struct cudaMemLocation), cudaMemAdvise)
+#endif
+
+/* XRT_CPU_DEVICE_ID is cudaCpuDeviceId: the host's location. */
+static struct cudaMemLocation xrt__cuda_location(int device)
+{
+    struct cudaMemLocation loc;
+    memset(&loc, 0, sizeof loc);
+    loc.type = device == XRT_CPU_DEVICE_ID ? cudaMemLocationTypeHost : cudaMemLocationTypeDevice;
+    loc.id = device == XRT_CPU_DEVICE_ID ? 0 : device;
+    return loc;
+}
+
+static int xrt__cuda_mem_prefetch(const xrt__gpu *g, const void *ptr, size_t count, int device, void *stream,
+                                  const char **call)
+{
+    (void)g;
+    *call = "cudaMemPrefetchAsync";
+    return xrt__cuda_managed.Prefetch ? xrt__cuda_managed.Prefetch(ptr, count, xrt__cuda_location(device), 0, stream)
+                                      : xrt__cuda_managed.PrefetchDevice(ptr, count, device, stream);
+}
+
+static int xrt__cuda_mem_advise(const xrt__gpu *g, const void *ptr, size_t count, int advice, int device,
+                                const char **call)
+{
+    (void)g;
+    *call = "cudaMemAdvise";
+    return xrt__cuda_managed.Advise
+               ? xrt__cuda_managed.Advise(ptr, count, (enum cudaMemoryAdvise)advice, xrt__cuda_location(device))
+               : xrt__cuda_managed.AdviseDevice(ptr, count, (enum cudaMemoryAdvise)advice, device);
+}
+
+static void xrt__cuda_managed_hooks(xrt__gpu *g)
+{
+    void *prefetch = xrt__gpu_lookup(g, "cudaMemPrefetchAsync"), *advise = xrt__gpu_lookup(g, "cudaMemAdvise");
+    void *none = NULL;
+    int located = g->version >= 13000;
+    memcpy(&xrt__cuda_managed.Prefetch, located ? &prefetch : &none, sizeof prefetch);
+    memcpy(&xrt__cuda_managed.PrefetchDevice, located ? &none : &prefetch, sizeof prefetch);
+    memcpy(&xrt__cuda_managed.Advise, located ? &advise : &none, sizeof advise);
+    memcpy(&xrt__cuda_managed.AdviseDevice, located ? &none : &advise, sizeof advise);
+    g->mem_prefetch = prefetch ? xrt__cuda_mem_prefetch : NULL;
+    g->mem_advise = advise ? xrt__cuda_mem_advise : NULL;
+}
+
 /* Every CUDA entry point xrt uses has kept its name and layout-free
    signature, but for those of graphs above. Modules need the driver
    library: without it (no NVIDIA driver) CUDA offers no XRT_CAP_MODULES and
@@ -962,6 +1022,7 @@ static void xrt__cuda_loaded(xrt__gpu *g)
 {
     char reason[256] = "";
     xrt__cuda_graph_hooks(g);
+    xrt__cuda_managed_hooks(g);
     if (!xrt__cuda_driver_get(reason, sizeof reason)) {
         g->module_load = NULL;
         xrt_log(XRT_LOG_DEBUG, "cuda: no modules: %s", reason);

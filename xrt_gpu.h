@@ -85,11 +85,16 @@
     X(Free, cudaFree, 0, hipFree, 0, XRT__GPU_T(error), (void *ptr))                                                     \
     X(HostAlloc, cudaHostAlloc, 0, hipHostMalloc, 0, XRT__GPU_T(error), (void **ptr, size_t size, unsigned flags))       \
     X(FreeHost, cudaFreeHost, 0, hipHostFree, 0, XRT__GPU_T(error), (void *ptr))                                         \
+    X(HostGetFlags, cudaHostGetFlags, 1, hipHostGetFlags, 1, XRT__GPU_T(error), (unsigned *flags, void *ptr))          \
     X(HostRegister, cudaHostRegister, 1, hipHostRegister, 1, XRT__GPU_T(error),                                          \
       (void *ptr, size_t size, unsigned flags))                                                                          \
     X(HostUnregister, cudaHostUnregister, 1, hipHostUnregister, 1, XRT__GPU_T(error), (void *ptr))                       \
     X(HostGetDevicePointer, cudaHostGetDevicePointer, 1, hipHostGetDevicePointer, 1, XRT__GPU_T(error),                  \
       (void **dptr, void *hptr, unsigned flags))                                                                         \
+    X(MallocManaged, cudaMallocManaged, 1, hipMallocManaged, 1, XRT__GPU_T(error),                                       \
+      (void **ptr, size_t size, unsigned flags))                                                                         \
+    X(StreamAttachMemAsync, cudaStreamAttachMemAsync, 1, hipStreamAttachMemAsync, 1, XRT__GPU_T(error),                  \
+      (XRT__GPU_T(stream) stream, void *ptr, size_t length, unsigned flags))                                             \
     X(MallocAsync, cudaMallocAsync, 0, hipMallocAsync, 1, XRT__GPU_T(error),                                             \
       (void **ptr, size_t size, XRT__GPU_T(stream) stream))                                                              \
     X(FreeAsync, cudaFreeAsync, 0, hipFreeAsync, 1, XRT__GPU_T(error), (void *ptr, XRT__GPU_T(stream) stream))           \
@@ -453,6 +458,14 @@ struct xrt__gpu {
     int (*list_edges)(const xrt__gpu *g, int what, void *of, void **a, void **b, size_t *count, const char **call);
     int (*edit_edges)(const xrt__gpu *g, void *graph, void *const *from, void *const *to, size_t n, int remove,
                       const char **call);
+    /* managed memory: a prefetch and an advice, whose signatures differ
+       between the vendors and between CUDA 12 and 13 (CUDA 13 takes a
+       cudaMemLocation for the int device), set by `loaded` where the
+       runtime has them, else NULL (XRT_ERROR_UNSUPPORTED). device is
+       XRT_CPU_DEVICE_ID (the host) or a device; both return the native
+       error and name the call. */
+    int (*mem_prefetch)(const xrt__gpu *g, const void *ptr, size_t count, int device, void *stream, const char **call);
+    int (*mem_advise)(const xrt__gpu *g, const void *ptr, size_t count, int advice, int device, const char **call);
 #ifdef XRT_NO_RUNTIME_LINKING
     void (*link)(xrt__gpu *g);     /* fills rt from the linked runtime, type-checked */
 #endif
@@ -944,6 +957,21 @@ static xrt_status xrt__gpu_malloc_host(const xrt_backend *self, void **ptr, size
     return xrt__gpu_allocated(g, ptr, XRT__GPU_CHECK(g, g->rt.HostAlloc(ptr, size, 0), XRT__GPU_CALL(HostAlloc)));
 }
 
+/* cudaHostAlloc / hipHostMalloc: xrt's flags are CUDA's values, HIP's the same. */
+static xrt_status xrt__gpu_host_alloc(const xrt_backend *self, void **ptr, size_t size, unsigned flags)
+{
+    xrt__gpu *g = (xrt__gpu *)self->user;
+    return xrt__gpu_allocated(g, ptr, XRT__GPU_CHECK(g, g->rt.HostAlloc(ptr, size, flags), XRT__GPU_CALL(HostAlloc)));
+}
+
+static xrt_status xrt__gpu_rect_lack(const xrt__gpu *g, size_t call, const char *op) XRT__COLD;
+static xrt_status xrt__gpu_host_get_flags(const xrt_backend *self, unsigned *flags, void *ptr)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    if (!g->rt.HostGetFlags) return xrt__gpu_rect_lack(g, XRT__GPU_CALL(HostGetFlags), "host_get_flags");
+    return XRT__GPU_CHECK(g, g->rt.HostGetFlags(flags, ptr), XRT__GPU_CALL(HostGetFlags));
+}
+
 static xrt_status xrt__gpu_free_host(const xrt_backend *self, void *ptr)
 {
     const xrt__gpu *g = (const xrt__gpu *)self->user;
@@ -1065,6 +1093,55 @@ static xrt_status xrt__gpu_rect_lack(const xrt__gpu *g, size_t call, const char 
     char who[80];
     snprintf(who, sizeof who, "%s: xrt_%s", g->name, op);
     return xrt_error(XRT_ERROR_UNSUPPORTED, who, "the runtime has no %s", xrt__gpu_call_name(g, call));
+}
+
+/* >> gpu: managed memory: the runtime's calls (optional entry points: a
+   runtime without them answers "unsupported"); flags and advice are xrt's
+   (CUDA's values; HIP's are the same). */
+static xrt_status xrt__gpu_malloc_managed(const xrt_backend *self, void **ptr, size_t size, unsigned flags)
+{
+    xrt__gpu *g = (xrt__gpu *)self->user;
+    if (!g->rt.MallocManaged) return xrt__gpu_rect_lack(g, XRT__GPU_CALL(MallocManaged), "malloc_managed");
+    return xrt__gpu_allocated(g, ptr, XRT__GPU_CHECK(g, g->rt.MallocManaged(ptr, size, flags), XRT__GPU_CALL(MallocManaged)));
+}
+
+static xrt_status xrt__gpu_no_managed(const xrt__gpu *g, const char *op) XRT__COLD;
+static xrt_status xrt__gpu_no_managed(const xrt__gpu *g, const char *op)
+{
+    char who[80];
+    snprintf(who, sizeof who, "%s: xrt_%s", g->name, op);
+    return xrt_error(XRT_ERROR_UNSUPPORTED, who, "the runtime has no %s of managed memory in a form xrt knows",
+                     strcmp(op, "mem_advise") ? "prefetch" : "advice");
+}
+
+static xrt_status xrt__gpu_mem_prefetch_async(const xrt_backend *self, const void *ptr, size_t count, int device,
+                                              void *stream)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    const char *call = "";
+    int e;
+    if (!g->mem_prefetch) return xrt__gpu_no_managed(g, "mem_prefetch_async");
+    e = g->mem_prefetch(g, ptr, count, device, stream, &call);
+    return e == g->success ? XRT_SUCCESS : xrt__gpu_fail_as(g, e, call, "mem_prefetch_async");
+}
+
+static xrt_status xrt__gpu_mem_advise(const xrt_backend *self, const void *ptr, size_t count, int advice, int device)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    const char *call = "";
+    int e;
+    if (!g->mem_advise) return xrt__gpu_no_managed(g, "mem_advise");
+    e = g->mem_advise(g, ptr, count, advice, device, &call);
+    return e == g->success ? XRT_SUCCESS : xrt__gpu_fail_as(g, e, call, "mem_advise");
+}
+
+static xrt_status xrt__gpu_stream_attach_mem_async(const xrt_backend *self, void *stream, void *ptr, size_t length,
+                                                   unsigned flags)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    if (!g->rt.StreamAttachMemAsync)
+        return xrt__gpu_rect_lack(g, XRT__GPU_CALL(StreamAttachMemAsync), "stream_attach_mem_async");
+    return XRT__GPU_CHECK(g, g->rt.StreamAttachMemAsync(stream, ptr, length, flags), XRT__GPU_CALL(StreamAttachMemAsync));
 }
 
 static xrt_status xrt__gpu_memcpy_2d_async(const xrt_backend *self, void *dst, size_t dpitch, const void *src,

@@ -435,9 +435,43 @@ static void xrt__hip_graph_hooks(xrt__gpu *g)
     g->edit_edges = all ? xrt__hip_edit_edges : NULL;
 }
 
+/* >> hip: managed memory: hipMemPrefetchAsync and hipMemAdvise take an int
+   device (hipCpuDeviceId is XRT_CPU_DEVICE_ID) and the advice as CUDA's
+   values; looked up by name (their signatures are not CUDA 13's). */
+static struct {
+    int (*Prefetch)(const void *ptr, size_t count, int device, void *stream);
+    int (*Advise)(const void *ptr, size_t count, int advice, int device);
+} xrt__hip_managed;
+
+static int xrt__hip_mem_prefetch(const xrt__gpu *g, const void *ptr, size_t count, int device, void *stream,
+                                 const char **call)
+{
+    (void)g;
+    *call = "hipMemPrefetchAsync";
+    return xrt__hip_managed.Prefetch(ptr, count, device, stream);
+}
+
+static int xrt__hip_mem_advise(const xrt__gpu *g, const void *ptr, size_t count, int advice, int device,
+                               const char **call)
+{
+    (void)g;
+    *call = "hipMemAdvise";
+    return xrt__hip_managed.Advise(ptr, count, advice, device);
+}
+
+static void xrt__hip_managed_hooks(xrt__gpu *g)
+{
+    void *prefetch = xrt__gpu_lookup(g, "hipMemPrefetchAsync"), *advise = xrt__gpu_lookup(g, "hipMemAdvise");
+    memcpy(&xrt__hip_managed.Prefetch, &prefetch, sizeof prefetch);
+    memcpy(&xrt__hip_managed.Advise, &advise, sizeof advise);
+    g->mem_prefetch = prefetch ? xrt__hip_mem_prefetch : NULL;
+    g->mem_advise = advise ? xrt__hip_mem_advise : NULL;
+}
+
 static void xrt__hip_loaded(xrt__gpu *g)
 {
     xrt__hip_graph_hooks(g);
+    xrt__hip_managed_hooks(g);
     void *r0600 = g->version >= XRT__HIP_VERSION_6 ? xrt__gpu_lookup(g, "hipGetDevicePropertiesR0600") : NULL;
     void *handle = xrt__gpu_lookup(g, "hipMemGetHandleForAddressRange");
     xrt__hip_ext.r0600 = r0600 != NULL;

@@ -165,6 +165,8 @@ sec_tsan() {
     [ -x "$B/tsan/test_devices" ] && TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan.supp" cmocka "$B/tsan/test_devices"
     # memory pools: threads and streams allocating from one pool, its blocks reused
     [ -x "$B/tsan/test_pools" ] && TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan.supp" cmocka "$B/tsan/test_pools"
+    # managed memory: prefetches in stream order beside the host's use of it
+    [ -x "$B/tsan/test_managed" ] && TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan.supp" cmocka "$B/tsan/test_managed"
     # RDMA's cache and contexts on the fake verbs: registrations racing frees and closes
     [ -x "$B/tsan/test_rdma" ] && TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan.supp" cmocka "$B/tsan/test_rdma"
     # thread exit: a thread's state given back (the case that calls xrt in the

@@ -916,6 +916,25 @@ static xrt_backend table_other(void) { return xrt_test_other_table(); }
     X(host_register_empty, "xrt_host_register", XRT_ERROR_INVALID_VALUE, 0, xrt_host_register(h, 0, 0))                \
     X(host_device_pointer_flags, "xrt_host_get_device_pointer", XRT_ERROR_INVALID_VALUE, 0,                            \
       xrt_host_get_device_pointer(&p, h, 1))                                                                           \
+    X(malloc_managed_empty, "xrt_malloc_managed", XRT_ERROR_INVALID_VALUE, 0,                                        \
+      xrt_malloc_managed(&p, 0, XRT_MEM_ATTACH_GLOBAL))                                                                \
+    X(malloc_managed_flags, "xrt_malloc_managed", XRT_ERROR_INVALID_VALUE, 0, xrt_malloc_managed(&p, 64, 0))          \
+    X(mem_prefetch_device_memory, "xrt_mem_prefetch_async", XRT_ERROR_INVALID_VALUE, 0,                                \
+      xrt_mem_prefetch_async(f->d, 64, 0, f->s))                                                                       \
+    X(mem_prefetch_host_memory, "xrt_mem_prefetch_async", XRT_ERROR_INVALID_VALUE, 0,                                  \
+      xrt_mem_prefetch_async(h, 64, XRT_CPU_DEVICE_ID, f->s))                                                          \
+    X(mem_prefetch_dead_stream, "xrt_mem_prefetch_async", XRT_ERROR_INVALID_HANDLE, 0,                                 \
+      xrt_mem_prefetch_async(f->d, 64, 0, f->dead_s))                                                                  \
+    X(mem_advise_device_memory, "xrt_mem_advise", XRT_ERROR_INVALID_VALUE, 0,                                          \
+      xrt_mem_advise(f->d, 64, XRT_MEM_ADVISE_SET_READ_MOSTLY, 0))                                                     \
+    X(stream_attach_device_memory, "xrt_stream_attach_mem_async", XRT_ERROR_INVALID_VALUE, 0,                          \
+      xrt_stream_attach_mem_async(f->s, f->d, 0, XRT_MEM_ATTACH_GLOBAL))                                               \
+    X(stream_attach_dead_stream, "xrt_stream_attach_mem_async", XRT_ERROR_INVALID_HANDLE, 0,                           \
+      xrt_stream_attach_mem_async(f->dead_s, f->d, 0, XRT_MEM_ATTACH_GLOBAL))                                          \
+    X(host_alloc_empty, "xrt_host_alloc", XRT_ERROR_INVALID_VALUE, 0, xrt_host_alloc(&p, 0, 0))                       \
+    X(host_alloc_flags, "xrt_host_alloc", XRT_ERROR_INVALID_VALUE, 0, xrt_host_alloc(&p, 64, 16))                      \
+    X(host_get_flags_host, "xrt_host_get_flags", XRT_ERROR_INVALID_VALUE, 0, xrt_host_get_flags(&u, h))                \
+    X(host_get_flags_device, "xrt_host_get_flags", XRT_ERROR_INVALID_VALUE, 0, xrt_host_get_flags(&u, f->d))           \
     X(memset_3d_overrun, "xrt_memset_3d", XRT_ERROR_INVALID_VALUE, 0,                                                  \
       xrt_memset_3d(xrt_make_pitched_ptr(f->d, 64, 64, 8), 0, xrt_make_extent(64, 8, N / 512 + 1)))                    \
     X(memset_3d_foreign, "xrt_memset_3d", XRT_ERROR_INVALID_POINTER, 0,                                                \

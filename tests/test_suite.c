@@ -414,6 +414,48 @@ XRT_TEST(test_host_register)
     OK(xrt_free(d));
 }
 
+/* Managed memory, each call once (semantics and misuse: tests/test_managed.c):
+   the host writes it, a prefetch to the device and back, an advice, an
+   attach, a copy out with XRT_MEMCPY_DEFAULT; pointer attributes say
+   managed; xrt_free frees it. */
+XRT_TEST(test_managed_round_trip)
+{
+    unsigned char back[100];
+    xrt_pointer_attributes a;
+    unsigned char *m;
+    xrt_stream s;
+    (void)state;
+    OK(xrt_stream_create(&s));
+    OK(xrt_malloc_managed((void **)&m, 4096, XRT_MEM_ATTACH_GLOBAL));
+    memset(m, 0x5a, 4096);
+    OK(xrt_pointer_get_attributes(&a, m + 10));
+    assert_int_equal(a.type, XRT_MEMORY_MANAGED);
+    assert_ptr_equal(a.base, m);
+    OK(xrt_stream_attach_mem_async(s, m, 0, XRT_MEM_ATTACH_GLOBAL));
+    OK(xrt_mem_advise(m, 4096, XRT_MEM_ADVISE_SET_PREFERRED_LOCATION, 0));
+    OK(xrt_mem_prefetch_async(m, 4096, 0, s));
+    OK(xrt_memset_async(m + 100, 0x11, 100, s));
+    OK(xrt_mem_prefetch_async(m, 4096, XRT_CPU_DEVICE_ID, s));
+    OK(xrt_stream_synchronize(s));
+    OK(xrt_memcpy(back, m + 100, sizeof back, XRT_MEMCPY_DEFAULT));
+    assert_bytes(back, sizeof back, 0x11);
+    assert_bytes(m, 100, 0x5a);
+    OK(xrt_stream_destroy(s));
+    OK(xrt_free(m));
+}
+
+/* Mapped host allocation, each call once (tests/test_managed.c has the rest). */
+XRT_TEST(test_host_alloc_round_trip)
+{
+    unsigned flags = 0;
+    void *h;
+    (void)state;
+    OK(xrt_host_alloc(&h, 4096, XRT_HOST_ALLOC_PORTABLE | XRT_HOST_ALLOC_MAPPED));
+    OK(xrt_host_get_flags(&flags, h));
+    assert_int_equal(flags, XRT_HOST_ALLOC_PORTABLE | XRT_HOST_ALLOC_MAPPED);
+    OK(xrt_free_host(h));
+}
+
 /* Memory pools: the default pool and a created one, each call once (reuse,
    thresholds and misuse: tests/test_pools.c); GPU backends: not yet. */
 XRT_TEST(test_mem_pool_round_trip)

@@ -1058,12 +1058,13 @@ typedef struct xrt_test_calls {
     xrt_mem_pool got_pool, made_pool;
     xrt_mem_pool_props pool_props;
     void *p_pool, *p_none;
+    void *managed; /* 4096 bytes of xrt_malloc_managed, where the backend has it */
     uint64_t u64;
     xrt_target target;
     xrt_backend_info info;
     /* xrt_test_calls_run's record: each call's entry point, status and detail */
     int count;
-    struct { const char *fn; xrt_status st; char detail[160]; } out[192];
+    struct { const char *fn; xrt_status st; char detail[160]; } out[256];
 } xrt_test_calls;
 
 /* X(id, what, waits, status, call): a call on the objects of `c`. `what`
@@ -1346,7 +1347,26 @@ typedef struct xrt_test_calls {
     X(malloc_from_pool_async, "malloc_from_pool_async on its own stream", 0, XRT_SUCCESS,                             \
       xrt_malloc_from_pool_async(&c->p_pool, 64, c->pool, c->s))                                                       \
     X(malloc_from_pool_async_zero, "malloc_from_pool_async of 0 bytes", 0, XRT_ERROR_INVALID_VALUE,                   \
-      xrt_malloc_from_pool_async(&c->p_none, 0, c->pool, c->s))
+      xrt_malloc_from_pool_async(&c->p_none, 0, c->pool, c->s))                                                       \
+    X(malloc_managed, "malloc_managed", 0, XRT_SUCCESS, xrt_malloc_managed(&c->p, 64, XRT_MEM_ATTACH_GLOBAL))        \
+    X(malloc_managed_flags, "malloc_managed attached to a single stream", 0, XRT_ERROR_INVALID_VALUE,                 \
+      xrt_malloc_managed(&c->p, 64, XRT_MEM_ATTACH_SINGLE))                                                            \
+    X(mem_prefetch_async, "mem_prefetch_async to the host on another stream", 0, XRT_SUCCESS,                         \
+      xrt_mem_prefetch_async(c->managed, 64, XRT_CPU_DEVICE_ID, c->other))                                             \
+    X(mem_prefetch_async_device, "mem_prefetch_async of device memory", 0, XRT_ERROR_INVALID_VALUE,                   \
+      xrt_mem_prefetch_async(c->d, 64, 0, c->other))                                                                   \
+    X(mem_advise, "mem_advise", 0, XRT_SUCCESS, xrt_mem_advise(c->managed, 64, XRT_MEM_ADVISE_SET_READ_MOSTLY, 0))    \
+    X(mem_advise_unknown, "mem_advise of an unknown advice", 0, XRT_ERROR_INVALID_VALUE,                              \
+      xrt_mem_advise(c->managed, 64, 7, 0))                                                                            \
+    X(stream_attach_mem_async, "stream_attach_mem_async on another stream", 0, XRT_SUCCESS,                           \
+      xrt_stream_attach_mem_async(c->other, c->managed, 0, XRT_MEM_ATTACH_GLOBAL))                                     \
+    X(stream_attach_mem_async_flags, "stream_attach_mem_async of two flags", 0, XRT_ERROR_INVALID_VALUE,              \
+      xrt_stream_attach_mem_async(c->other, c->managed, 0, XRT_MEM_ATTACH_GLOBAL | XRT_MEM_ATTACH_HOST))             \
+    X(host_alloc, "host_alloc, mapped", 0, XRT_SUCCESS, xrt_host_alloc(&c->p_host, 64, XRT_HOST_ALLOC_MAPPED))         \
+    X(host_alloc_flags, "host_alloc of an unknown flag", 0, XRT_ERROR_INVALID_VALUE, xrt_host_alloc(&c->p_host, 64, 8)) \
+    X(host_get_flags, "host_get_flags of xrt_malloc_host memory", 0, XRT_SUCCESS, xrt_host_get_flags(&c->flags, c->pinned)) \
+    X(host_get_flags_device, "host_get_flags of device memory", 0, XRT_ERROR_INVALID_VALUE,                            \
+      xrt_host_get_flags(&c->flags, c->d))
 
 static const char xrt_test_calls_source[] = "void k(const void *c, void *a) { (void)c; **(unsigned char **)a = 9; }\n";
 static const xrt_module_image xrt_test_calls_image = {XRT_IMAGE_CPU_C_SOURCE, xrt_test_calls_source,
@@ -1411,6 +1431,8 @@ static inline int xrt_test_calls_make(xrt_test_calls *c)
     } else {
         xrt_get_last_error(); /* a backend without pools: the calls are refused all the same */
     }
+    if (xrt_malloc_managed(&c->managed, 4096, XRT_MEM_ATTACH_GLOBAL) != XRT_SUCCESS)
+        xrt_get_last_error(); /* a backend without managed memory: the calls are refused all the same */
     if (xrt_module_load(&c->m, &xrt_test_calls_image, 1, NULL) != XRT_SUCCESS) {
         xrt_get_last_error(); /* a backend without modules, or without a C compiler: no module */
         c->m = NULL;
@@ -1440,7 +1462,7 @@ static inline void xrt_test_calls_free(xrt_test_calls *c)
     xrt_stream streams[] = {c->s, c->other, c->doomed, c->made, c->made_flagged, c->made_prio};
     xrt_event events[] = {c->after, c->never, c->mine, c->t0, c->t1, c->doomed_event, c->made_event, c->ipc_able,
                           c->opened_event};
-    void *mem[] = {c->d, c->d2, c->p, c->p_async, c->p_pool};
+    void *mem[] = {c->d, c->d2, c->p, c->p_async, c->p_pool, c->managed};
     size_t i;
     for (i = 0; i < sizeof streams / sizeof streams[0]; i++)
         if (streams[i]) xrt_stream_synchronize(streams[i]);

@@ -100,11 +100,13 @@ typedef struct alloc {
     char *base;
     size_t size;
     int host, device;
+    unsigned flags; /* pinned host memory: cudaHostAlloc's flags */
     int graph; /* made by an allocation node: 1, 2 once a free node of the capture frees it */
     int live;  /* graph 1 (left to the caller): allocated by a launch, not yet freed */
     unsigned long long serial;
 } alloc;
 static alloc *allocs;
+#define MANAGED 3 /* an alloc's `host` for managed memory (cudaMallocManaged) */
 static unsigned long long alloc_serial; /* numbers allocations, for IPC handles */
 
 
@@ -112,7 +114,7 @@ static void alloc_add(void *p, size_t n, int host, int device)
 {
     alloc *a = (alloc *)malloc(sizeof *a);
     if (!a) return;
-    a->base = (char *)p, a->size = n, a->host = host, a->device = device, a->graph = 0, a->live = 0;
+    a->base = (char *)p, a->size = n, a->host = host, a->device = device, a->graph = 0, a->live = 0, a->flags = 0;
     pthread_mutex_lock(&live_lock);
     a->serial = ++alloc_serial;
     a->next = allocs;
@@ -2041,17 +2043,44 @@ static cudaError_t release(void *p, int host)
     if (!p) return cudaSuccess;
     if ((graph = graph_mem_release(p)) >= 0) return graph ? cudaErrorInvalidValue : cudaSuccess;
     device_wait(-1); /* every device's: at least as wide as the runtime's */
-    if (!alloc_take(p, host)) return cudaErrorInvalidValue;
+    if (!alloc_take(p, host) && (host || !alloc_take(p, MANAGED))) return cudaErrorInvalidValue;
     free(p);
     return cudaSuccess;
 }
 
 cudaError_t cudaMalloc(void **p, size_t n) { return unsafe_refused() ? cudaErrorStreamCaptureUnsupported : allocate(p, n, 0); }
 cudaError_t cudaFree(void *p) { return release(p, 0); }
+/* As CUDA: flags an OR of cudaHostAllocPortable, _Mapped, _WriteCombined
+   (else cudaErrorInvalidValue), kept for cudaHostGetFlags, which answers
+   for pinned host memory of cudaHostAlloc only (not registered ranges). */
 cudaError_t cudaHostAlloc(void **p, size_t n, unsigned f)
 {
-    UNUSED(f);
-    return unsafe_refused() ? cudaErrorStreamCaptureUnsupported : allocate(p, n, 1);
+    cudaError_t e;
+    alloc *a;
+    if (f & ~(unsigned)(cudaHostAllocPortable | cudaHostAllocMapped | cudaHostAllocWriteCombined))
+        return cudaErrorInvalidValue;
+    if (unsafe_refused()) return cudaErrorStreamCaptureUnsupported;
+    if ((e = allocate(p, n, 1)) != cudaSuccess) return e;
+    pthread_mutex_lock(&live_lock);
+    for (a = allocs; a; a = a->next)
+        if (a->base == (char *)*p) a->flags = f;
+    pthread_mutex_unlock(&live_lock);
+    return cudaSuccess;
+}
+
+cudaError_t cudaHostGetFlags(unsigned *f, void *p)
+{
+    const alloc *a;
+    cudaError_t e = cudaErrorInvalidValue;
+    if (!f) return cudaErrorInvalidValue;
+    pthread_mutex_lock(&live_lock);
+    for (a = allocs; a; a = a->next)
+        if ((char *)p >= a->base && (char *)p < a->base + a->size) {
+            if (a->host == 1) *f = a->flags, e = cudaSuccess;
+            break;
+        }
+    pthread_mutex_unlock(&live_lock);
+    return e;
 }
 cudaError_t cudaFreeHost(void *p) { return release(p, 1); }
 static int host_side(const void *p);
@@ -2085,6 +2114,74 @@ cudaError_t cudaHostGetDevicePointer(void **d, void *h, unsigned flags)
 {
     if (!d || flags || !host_side(h)) return cudaErrorInvalidValue;
     *d = h;
+    return cudaSuccess;
+}
+
+/* Managed memory: a record of kind 3 (host side too: host_side says so,
+   cudaFree frees it). As CUDA: cudaMallocManaged takes size > 0 and
+   cudaMemAttachGlobal or cudaMemAttachHost; a prefetch or advice needs its
+   whole range inside one managed allocation (else cudaErrorInvalidValue), a
+   device location in range (else cudaErrorInvalidDevice), the host's or a
+   device's location type, a known advice, prefetch flags 0; an attach takes
+   a whole allocation (length 0 or its size) and one cudaMemAttach* flag. A
+   prefetch is an empty op in stream order; in a capture it is refused. */
+static int managed_range(const void *p, size_t n, int whole)
+{
+    const alloc *a;
+    int ok = 0;
+    pthread_mutex_lock(&live_lock);
+    for (a = allocs; a; a = a->next)
+        if ((const char *)p >= a->base && (const char *)p < a->base + a->size) {
+            ok = a->host == MANAGED && (whole ? (const char *)p == a->base && (n == 0 || n == a->size)
+                                              : n > 0 && n <= (size_t)(a->base + a->size - (const char *)p));
+            break;
+        }
+    pthread_mutex_unlock(&live_lock);
+    return ok;
+}
+
+static cudaError_t location_check(struct cudaMemLocation loc)
+{
+    if (loc.type == cudaMemLocationTypeHost) return cudaSuccess;
+    if (loc.type != cudaMemLocationTypeDevice) return cudaErrorInvalidValue;
+    return bad_device(loc.id) ? cudaErrorInvalidDevice : cudaSuccess;
+}
+
+cudaError_t cudaMallocManaged(void **p, size_t n, unsigned flags)
+{
+    if (!p) return cudaErrorInvalidValue;
+    *p = NULL;
+    if (!n || (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost)) return cudaErrorInvalidValue;
+    return unsafe_refused() ? cudaErrorStreamCaptureUnsupported : allocate(p, n, MANAGED);
+}
+
+cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, struct cudaMemLocation loc, unsigned flags, cudaStream_t s)
+{
+    stream *t = stream_of(s);
+    cudaError_t e;
+    op *o;
+    if (!t) return cudaErrorInvalidResourceHandle;
+    if (!managed_range(p, n, 0) || flags) return cudaErrorInvalidValue;
+    if ((e = location_check(loc)) != cudaSuccess) return e;
+    if (!is_legacy(s) && capturing_refused(t)) return cudaErrorStreamCaptureUnsupported;
+    if (!(o = op_new(10))) return cudaErrorMemoryAllocation;
+    return enqueue(s, o);
+}
+
+cudaError_t cudaMemAdvise(const void *p, size_t n, enum cudaMemoryAdvise advice, struct cudaMemLocation loc)
+{
+    if (!managed_range(p, n, 0) || advice < cudaMemAdviseSetReadMostly || advice > cudaMemAdviseUnsetAccessedBy)
+        return cudaErrorInvalidValue;
+    if (advice == cudaMemAdviseSetPreferredLocation || advice >= cudaMemAdviseSetAccessedBy) return location_check(loc);
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t s, void *p, size_t n, unsigned flags)
+{
+    if (!stream_of(s)) return cudaErrorInvalidResourceHandle;
+    if (!managed_range(p, n, 1)) return cudaErrorInvalidValue;
+    if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost && flags != cudaMemAttachSingle)
+        return cudaErrorInvalidValue;
     return cudaSuccess;
 }
 
@@ -2418,7 +2515,7 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *a, const void
     pthread_mutex_lock(&live_lock);
     for (m = allocs; m; m = m->next)
         if ((const char *)p >= m->base && (const char *)p < m->base + m->size) {
-            a->type = m->host ? cudaMemoryTypeHost : cudaMemoryTypeDevice;
+            a->type = m->host == MANAGED ? cudaMemoryTypeManaged : m->host ? cudaMemoryTypeHost : cudaMemoryTypeDevice;
             a->device = m->device;
             a->devicePointer = (void *)(uintptr_t)p;
             a->hostPointer = m->host ? (void *)(uintptr_t)p : NULL;

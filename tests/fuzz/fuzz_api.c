@@ -212,7 +212,13 @@ static int op_index, trace; /* FUZZ_API_TRACE=1: print each call and its status 
     X(mem_pool_set_attribute, 0)                                        \
     X(mem_pool_get_attribute, 0)                                        \
     X(mem_pool_trim_to, 0)                                              \
-    X(malloc_from_pool_async, 0)
+    X(malloc_from_pool_async, 0)                                        \
+    X(malloc_managed, 0) /* tests/test_managed.c: the model has no managed memory */ \
+    X(mem_prefetch_async, 0)                                            \
+    X(mem_advise, 0)                                                    \
+    X(stream_attach_mem_async, 0)                                       \
+    X(host_alloc, 0) /* tests/test_managed.c */                        \
+    X(host_get_flags, 0)
 
 #define FUZZ_ROW(op, modelled) fuzz_row_##op,
 enum { FUZZ_OPERATIONS(FUZZ_ROW) fuzz_rows };
