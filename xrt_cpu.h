@@ -631,19 +631,24 @@ static void xrt__cpu_unplace_thread(void)
         (void)pthread_setaffinity_np(pthread_self(), sizeof(cpu_set_t), &xrt__cpu.unplaced);
 }
 
-/* Binds a fresh mapping of the device's memory to its node, before its
-   first touch places its pages. */
-static void xrt__cpu_place_memory(int device, void *addr, size_t len)
+/* Binds the whole pages around [addr, addr + len) to the device's node
+   (preferred): a fresh mapping before its first touch places its pages, or
+   (with `move`: MPOL_MF_MOVE) pages already placed, which move. Nothing for
+   the host (device -1) or an unplaced device. */
+static size_t xrt__cpu_page(void);
+static void xrt__cpu_place_memory(int device, const void *addr, size_t len, unsigned move)
 {
     enum { bits = 8 * sizeof(unsigned long) };
     unsigned long mask[XRT__CPU_NODES_MAX / bits];
-    int node = xrt__cpu.numa ? xrt__cpu.node[device] : -1;
+    uintptr_t page = xrt__cpu_page(), start = (uintptr_t)addr & ~(page - 1);
+    uintptr_t end = ((uintptr_t)addr + len + page - 1) & ~(page - 1);
+    int node = device >= 0 && xrt__cpu.numa ? xrt__cpu.node[device] : -1;
     if (node < 0 || node >= XRT__CPU_NODES_MAX) return;
     memset(mask, 0, sizeof mask);
     mask[node / bits] |= 1ul << (node % bits);
     /* maxnode counts one past the mask's bits: the kernel reads maxnode - 1 */
-    if (syscall(SYS_mbind, addr, (unsigned long)len, XRT__MPOL_PREFERRED, mask, (unsigned long)XRT__CPU_NODES_MAX + 1,
-                0u) != 0)
+    if (syscall(SYS_mbind, (void *)start, (unsigned long)(end - start), XRT__MPOL_PREFERRED, mask,
+                (unsigned long)XRT__CPU_NODES_MAX + 1, move) != 0)
         xrt__cpu_place_refused(device, "mbind", errno);
 }
 
@@ -2687,7 +2692,7 @@ static xrt_status xrt__cpu_dev_alloc_on(int device, void **ptr, size_t size, con
         if (XRT__UNLIKELY(__atomic_load_n(&m->npending, __ATOMIC_ACQUIRE))) xrt__cpu_pending_sweep(m);
         if (!(h = xrt__cpu_map_range(m->fd, off, span)))
             return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "cannot allocate %zu bytes", size);
-        xrt__cpu_place_memory(device, h, span); /* a kept range was placed at its first use */
+        xrt__cpu_place_memory(device, h, span, 0); /* a kept range was placed at its first use */
     }
     xrt__cpu_head_init(h, off, size, gen, device);
     *ptr = (char *)h + xrt__cpu_page();
@@ -3239,28 +3244,9 @@ static xrt_status xrt__cpu_malloc_managed(const xrt_backend *self, void **ptr, s
     return st != XRT_SUCCESS ? st : xrt__cpu_dev_alloc(ptr, size, "cpu: xrt_malloc_managed");
 }
 
-/* Binds the whole pages around [ptr, ptr + size) to the device's node
-   (preferred), moving the pages already there when `move` is set; nothing
-   for the host or an unplaced device. The pages around a managed range are
-   its allocation's (its head page before it, its span rounded up). */
-static void xrt__cpu_bind_range(int device, const void *ptr, size_t size, unsigned move)
-{
-    enum { bits = 8 * sizeof(unsigned long) };
-    unsigned long mask[XRT__CPU_NODES_MAX / bits];
-    uintptr_t page = xrt__cpu_page(), start = (uintptr_t)ptr & ~(page - 1);
-    uintptr_t end = ((uintptr_t)ptr + size + page - 1) & ~(page - 1);
-    int node = device >= 0 && xrt__cpu.numa ? xrt__cpu.node[device] : -1;
-    if (node < 0 || node >= XRT__CPU_NODES_MAX) return;
-    memset(mask, 0, sizeof mask);
-    mask[node / bits] |= 1ul << (node % bits);
-    if (syscall(SYS_mbind, (void *)start, (unsigned long)(end - start), XRT__MPOL_PREFERRED, mask,
-                (unsigned long)XRT__CPU_NODES_MAX + 1, move) != 0)
-        xrt__cpu_place_refused(device, "mbind", errno);
-}
-
 static void xrt__cpu_run_prefetch(xrt__cpu_op *op)
 {
-    xrt__cpu_bind_range(op->u.move.device, op->u.move.ptr, op->u.move.size, XRT__MPOL_MF_MOVE);
+    xrt__cpu_place_memory(op->u.move.device, op->u.move.ptr, op->u.move.size, XRT__MPOL_MF_MOVE);
 }
 
 /* Refused in a capture (a node type of CUDA 12.x's graphs that xrt's CPU
@@ -3283,7 +3269,7 @@ static xrt_status xrt__cpu_mem_prefetch_async(const xrt_backend *self, const voi
 static xrt_status xrt__cpu_mem_advise(const xrt_backend *self, const void *ptr, size_t count, int advice, int device)
 {
     (void)self;
-    if (advice == XRT_MEM_ADVISE_SET_PREFERRED_LOCATION) xrt__cpu_bind_range(device, ptr, count, 0);
+    if (advice == XRT_MEM_ADVISE_SET_PREFERRED_LOCATION) xrt__cpu_place_memory(device, ptr, count, 0);
     return XRT_SUCCESS;
 }
 
