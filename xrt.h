@@ -1576,11 +1576,15 @@ static inline xrt_status xrt_malloc(void **ptr, size_t size)
     return st == XRT_SUCCESS ? xrt__mem_add(b, ptr, size, XRT_MEMORY_DEVICE, "xrt_malloc") : st;
 }
 
+/* Of 0 bytes too: success and NULL, as cudaMallocHost and hipHostMalloc. */
 static inline xrt_status xrt_malloc_host(void **ptr, size_t size)
 {
     const xrt_backend *b = xrt__be();
-    xrt_status st = xrt__mem_check_alloc(ptr, size, "xrt_malloc_host");
-    if (st == XRT_SUCCESS) st = b->malloc_host(b, ptr, size);
+    xrt_status st;
+    XRT__CHECK_PTR(ptr, "xrt_malloc_host");
+    *ptr = NULL;
+    if (XRT__UNLIKELY(size == 0)) return xrt__no_op(b, "xrt_malloc_host");
+    st = b->malloc_host(b, ptr, size);
     return st == XRT_SUCCESS ? xrt__mem_add(b, ptr, size, XRT_MEMORY_PINNED_HOST, "xrt_malloc_host") : st;
 }
 
@@ -1613,7 +1617,9 @@ static inline xrt_status xrt_host_get_device_pointer(void **dptr, void *hptr, un
     return b->host_get_device_pointer(b, dptr, hptr, flags);
 }
 
-/* Stream-ordered allocation: usable by work enqueued on `stream` after this call. */
+/* Stream-ordered allocation: usable by work enqueued on `stream` after this
+   call. Of 0 bytes: success and NULL, nothing enqueued (nor captured), as
+   cudaMallocAsync. */
 static inline xrt_status xrt_malloc_async(void **ptr, size_t size, xrt_stream stream)
 {
     const xrt_backend *b = xrt__be();
@@ -1621,6 +1627,10 @@ static inline xrt_status xrt_malloc_async(void **ptr, size_t size, xrt_stream st
     xrt__handle_slot *s = xrt__handle_stream(b, stream);
     xrt_status st;
     if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_malloc_async", stream));
+    if (XRT__UNLIKELY(size == 0) && ptr) {
+        *ptr = NULL;
+        return xrt__call_exit(xrt__no_op(b, "xrt_malloc_async"));
+    }
     st = xrt__mem_check_alloc(ptr, size, "xrt_malloc_async");
     if (st == XRT_SUCCESS) st = b->malloc_async(b, ptr, size, s->obj);
     if (st == XRT_SUCCESS && XRT__UNLIKELY(__atomic_load_n(&xrt__captures, __ATOMIC_RELAXED)))

@@ -2012,7 +2012,7 @@ cudaError_t cudaDeviceGetAttribute(int *v, enum cudaDeviceAttr a, int d)
 /* >> memory */
 static cudaError_t allocate_on(void **p, size_t n, int host, int device)
 {
-    if (n == 0 && !host) { /* cudaMalloc of 0 bytes: success and NULL */
+    if (n == 0) { /* cudaMalloc, cudaMallocHost, cudaMallocAsync of 0 bytes: success and NULL */
         *p = NULL;
         return cudaSuccess;
     }
