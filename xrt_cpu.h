@@ -3940,12 +3940,19 @@ static void xrt__cpu_set_op(xrt__cpu_op *op, void *dst, int value, size_t size)
     op->u.set.size = size;
 }
 
+/* As cudaMemcpy ("API synchronization behavior"): device to device, "no
+   host-side synchronization is performed": queued on the NULL stream, not
+   waited for; any other copy waits. Refused first where a capture forbids
+   it, as every synchronous copy. */
 static xrt_status xrt__cpu_memcpy(const xrt_backend *self, void *dst, const void *src, size_t size,
                                   xrt_memcpy_kind kind)
 {
     xrt__cpu_op op;
+    xrt_status st;
     xrt__cpu_copy_op(&op, dst, src, size);
-    return xrt__cpu_sync_op(self, &op, "cpu: xrt_memcpy");
+    if (kind != XRT_MEMCPY_DEVICE_TO_DEVICE) return xrt__cpu_sync_op(self, &op, "cpu: xrt_memcpy");
+    if ((st = xrt__cpu_cap_unsafe("cpu: xrt_memcpy")) != XRT_SUCCESS) return st;
+    return xrt__cpu_enqueue(NULL, &op, "cpu: xrt_memcpy");
 }
 
 /* Host memory that is not pinned (not from xrt_malloc_host). */

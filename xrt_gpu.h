@@ -96,6 +96,9 @@
     X(MemGetInfo, cudaMemGetInfo, 0, hipMemGetInfo, 0, XRT__GPU_T(error), (size_t *free_bytes, size_t *total_bytes))     \
     X(MemsetAsync, cudaMemsetAsync, 0, hipMemsetAsync, 0, XRT__GPU_T(error),                                             \
       (void *dst, int value, size_t size, XRT__GPU_T(stream) stream))                                                    \
+    X(Memcpy, cudaMemcpy, 0, hipMemcpy, 0, XRT__GPU_T(error),                                                            \
+      (void *dst, const void *src, size_t size, XRT__GPU_T(memcpy_kind) kind))                                           \
+    X(Memset, cudaMemset, 0, hipMemset, 0, XRT__GPU_T(error), (void *dst, int value, size_t size))                      \
     X(MemcpyAsync, cudaMemcpyAsync, 0, hipMemcpyAsync, 0, XRT__GPU_T(error),                                             \
       (void *dst, const void *src, size_t size, XRT__GPU_T(memcpy_kind) kind, XRT__GPU_T(stream) stream))                \
     X(Memcpy2DAsync, cudaMemcpy2DAsync, 1, hipMemcpy2DAsync, 1, XRT__GPU_T(error),                                       \
@@ -1045,11 +1048,14 @@ static xrt_status xrt__gpu_memset_async(const xrt_backend *self, void *dst, int 
 
 /* cudaMemset and a device-to-device cudaMemcpy may return before they are
    done; xrt's synchronous forms return when the work is complete. */
+/* The runtime's own synchronous calls: they refuse what a capture forbids
+   before queueing anything, and synchronise with the host as CUDA's "API
+   synchronization behavior" says (a set of device memory and a device to
+   device copy do not wait). */
 static xrt_status xrt__gpu_memset(const xrt_backend *self, void *dst, int value, size_t size)
 {
     const xrt__gpu *g = (const xrt__gpu *)self->user;
-    xrt_status st = XRT__GPU_CHECK(g, g->rt.MemsetAsync(dst, value, size, NULL), XRT__GPU_CALL(MemsetAsync));
-    return st == XRT_SUCCESS ? XRT__GPU_CHECK(g, g->rt.StreamSynchronize(NULL), XRT__GPU_CALL(StreamSynchronize)) : st;
+    return XRT__GPU_CHECK(g, g->rt.Memset(dst, value, size), XRT__GPU_CALL(Memset));
 }
 
 /* xrt's kinds have the runtimes' values; the dispatch layer has resolved XRT_MEMCPY_DEFAULT. */
@@ -1064,8 +1070,7 @@ static xrt_status xrt__gpu_memcpy(const xrt_backend *self, void *dst, const void
                                   xrt_memcpy_kind kind)
 {
     const xrt__gpu *g = (const xrt__gpu *)self->user;
-    xrt_status st = XRT__GPU_CHECK(g, g->rt.MemcpyAsync(dst, src, size, (int)kind, NULL), XRT__GPU_CALL(MemcpyAsync));
-    return st == XRT_SUCCESS ? XRT__GPU_CHECK(g, g->rt.StreamSynchronize(NULL), XRT__GPU_CALL(StreamSynchronize)) : st;
+    return XRT__GPU_CHECK(g, g->rt.Memcpy(dst, src, size, (int)kind), XRT__GPU_CALL(Memcpy));
 }
 
 /* >> gpu: pitched memory: cudaMemcpy2DAsync and cudaMemset2DAsync (optional

@@ -2412,12 +2412,29 @@ cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr p, int v, struct cudaExtent 
     return e;
 }
 
+/* As CUDA ("API synchronization behavior"): refused first where a capture
+   forbids it (nothing queued); then on the legacy stream, waited for but
+   from device memory to device memory ("no host-side synchronization is
+   performed"). */
 cudaError_t cudaMemcpy(void *d, const void *src, size_t n, enum cudaMemcpyKind k)
 {
     cudaError_t e;
+    int d2d = k == cudaMemcpyDeviceToDevice || (k == cudaMemcpyDefault && known(d) && known(src) && !host_side(d) &&
+                                                 !host_side(src));
     if (unsafe_refused()) return cudaErrorStreamCaptureUnsupported;
     e = cudaMemcpyAsync(d, src, n, k, NULL);
-    return e ? e : cudaStreamSynchronize(NULL);
+    return e || d2d ? e : cudaStreamSynchronize(NULL);
+}
+
+/* "The cudaMemset functions are asynchronous with respect to the host
+   except when the target memory is pinned host memory"; refused first where
+   a capture forbids it. */
+cudaError_t cudaMemset(void *d, int v, size_t n)
+{
+    cudaError_t e;
+    if (unsafe_refused()) return cudaErrorStreamCaptureUnsupported;
+    e = cudaMemsetAsync(d, v, n, NULL);
+    return e || !host_side(d) ? e : cudaStreamSynchronize(NULL);
 }
 
 /* >> peers: a context's access to another device, process-wide as CUDA's. */
