@@ -1265,6 +1265,7 @@ XRT_API xrt_status xrt__mem_add_captured(const xrt_backend *b, void **p, size_t 
                                          void *obj) XRT__COLD;
 XRT_API void xrt__graph_mem_instantiated(uintptr_t graph, uintptr_t exec) XRT__COLD;
 XRT_API xrt_status xrt__graph_mem_launched(const xrt_backend *b, uintptr_t exec) XRT__COLD;
+XRT_API xrt_status xrt__graph_mem_unfreed(uintptr_t exec) XRT__COLD;
 XRT_API xrt_status xrt__mem_check_copy(const xrt_backend *b, void *dst, const void *src, size_t n,
                                        xrt_memcpy_kind *kind, const char *fn);
 XRT_API xrt_status xrt__mem_lookup(const xrt_backend *b, xrt_pointer_attributes *a, const void *p);
@@ -1643,11 +1644,15 @@ static inline xrt_status xrt_malloc(void **ptr, size_t size)
     return st == XRT_SUCCESS ? xrt__mem_add(b, ptr, size, XRT_MEMORY_DEVICE, "xrt_malloc") : st;
 }
 
+/* Of 0 bytes too: success and NULL, as cudaMallocHost and hipHostMalloc. */
 static inline xrt_status xrt_malloc_host(void **ptr, size_t size)
 {
     const xrt_backend *b = xrt__be();
-    xrt_status st = xrt__mem_check_alloc(ptr, size, "xrt_malloc_host");
-    if (st == XRT_SUCCESS) st = b->malloc_host(b, ptr, size);
+    xrt_status st;
+    XRT__CHECK_PTR(ptr, "xrt_malloc_host");
+    *ptr = NULL;
+    if (XRT__UNLIKELY(size == 0)) return xrt__no_op(b, "xrt_malloc_host");
+    st = b->malloc_host(b, ptr, size);
     return st == XRT_SUCCESS ? xrt__mem_add(b, ptr, size, XRT_MEMORY_PINNED_HOST, "xrt_malloc_host") : st;
 }
 
@@ -1710,7 +1715,9 @@ static inline xrt_status xrt_host_get_device_pointer(void **dptr, void *hptr, un
     return b->host_get_device_pointer(b, dptr, hptr, flags);
 }
 
-/* Stream-ordered allocation: usable by work enqueued on `stream` after this call. */
+/* Stream-ordered allocation: usable by work enqueued on `stream` after this
+   call. Of 0 bytes: success and NULL, nothing enqueued (nor captured), as
+   cudaMallocAsync. */
 static inline xrt_status xrt_malloc_async(void **ptr, size_t size, xrt_stream stream)
 {
     const xrt_backend *b = xrt__be();
@@ -1718,6 +1725,10 @@ static inline xrt_status xrt_malloc_async(void **ptr, size_t size, xrt_stream st
     xrt__handle_slot *s = xrt__handle_stream(b, stream);
     xrt_status st;
     if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_malloc_async", stream));
+    if (XRT__UNLIKELY(size == 0) && ptr) {
+        *ptr = NULL;
+        return xrt__call_exit(xrt__no_op(b, "xrt_malloc_async"));
+    }
     st = xrt__mem_check_alloc(ptr, size, "xrt_malloc_async");
     if (st == XRT_SUCCESS) st = b->malloc_async(b, ptr, size, s->obj);
     if (st == XRT_SUCCESS && XRT__UNLIKELY(__atomic_load_n(&xrt__captures, __ATOMIC_RELAXED)))
@@ -2857,6 +2868,9 @@ static inline xrt_status xrt_graph_launch(xrt_graph_exec exec, xrt_stream stream
     xrt_status st;
     if (XRT__UNLIKELY(!x)) return xrt__call_exit(xrt__handle_bad("xrt_graph_launch", exec));
     if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_graph_launch", stream));
+    if (XRT__UNLIKELY(__atomic_load_n(&xrt__graph_mems, __ATOMIC_RELAXED)) &&
+        (st = xrt__graph_mem_unfreed((uintptr_t)exec)) != XRT_SUCCESS)
+        return xrt__call_exit(st);
     st = b->graph_launch(b, x->obj, s->obj);
     if (st == XRT_SUCCESS && XRT__UNLIKELY(__atomic_load_n(&xrt__graph_mems, __ATOMIC_RELAXED)))
         st = xrt__graph_mem_launched(b, (uintptr_t)exec);
@@ -5773,6 +5787,7 @@ typedef struct xrt__graph_mem {
     uintptr_t p;
     size_t size;
     int device;
+    int freed; /* by a free node of its graph (built by hand), or its allocation node is gone: never the caller's */
 } xrt__graph_mem;
 
 typedef struct xrt__capture_origin {
@@ -5786,6 +5801,11 @@ static xrt__capture_origin *xrt__capture_origins; /* xrt__captures of them */
 static size_t xrt__capture_cap;
 static xrt__graph_mem *xrt__graph_mem_list; /* xrt__graph_mems of them */
 static size_t xrt__capture_joined; /* records of allocations on joined streams whose capture is not known yet */
+/* The graph whose node's params are being checked (its handle; 0: none):
+   its allocations, and those other graphs leave to the caller, are device
+   memory to those checks (xrt__mem_classify), as cudaGraphAddMemAllocNode's
+   address is to the nodes that follow it. */
+static XRT__TLS uintptr_t xrt__gnode_scope;
 
 /* Followed from its beginning, or not at all (no memory for the list: its
    allocations are then recorded as any; a capture into a graph is then
@@ -6029,7 +6049,7 @@ XRT_API xrt_status xrt__graph_mem_launched(const xrt_backend *b, uintptr_t exec)
     pthread_mutex_lock(&xrt__graph_mem_lock);
     for (m = xrt__graph_mem_list; m; m = m->next) {
         int known;
-        if (m->exec != exec) continue;
+        if (m->exec != exec || m->freed) continue;
         xrt__spin_lock(&xrt__mem_lock);
         known = xrt__mem_find(m->p) != NULL; /* not freed: the runtime refused the launch */
         xrt__spin_unlock(&xrt__mem_lock);
@@ -6042,15 +6062,109 @@ XRT_API xrt_status xrt__graph_mem_launched(const xrt_backend *b, uintptr_t exec)
     return st;
 }
 
+/* Before a launch: refused while an allocation of the exec's previous
+   launch is not freed (CUDA's rule; every backend's runtime refuses it too,
+   this says which). */
+XRT_API xrt_status xrt__graph_mem_unfreed(uintptr_t exec)
+{
+    xrt__graph_mem *m;
+    uintptr_t p = 0;
+    pthread_mutex_lock(&xrt__graph_mem_lock);
+    for (m = xrt__graph_mem_list; m && !p; m = m->next) {
+        if (m->freed || m->exec != exec) continue;
+        xrt__spin_lock(&xrt__mem_lock);
+        if (xrt__mem_find(m->p)) p = m->p;
+        xrt__spin_unlock(&xrt__mem_lock);
+    }
+    pthread_mutex_unlock(&xrt__graph_mem_lock);
+    if (!p) return XRT_SUCCESS;
+    return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_graph_launch",
+                     "the graph's allocation %p of its previous launch is not freed: free it (xrt_free, "
+                     "xrt_free_async) before the next launch, as in CUDA", (void *)p);
+}
+
 /* Whether p is an allocation of a live graph, for the message of a free. */
 static int xrt__graph_mem_has(uintptr_t p)
 {
     const xrt__graph_mem *m;
     int has = 0;
     pthread_mutex_lock(&xrt__graph_mem_lock);
-    for (m = xrt__graph_mem_list; m && !has; m = m->next) has = m->p == p && xrt__graph_mem_alive(m);
+    for (m = xrt__graph_mem_list; m && !has; m = m->next) has = m->p == p && !m->freed && xrt__graph_mem_alive(m);
     pthread_mutex_unlock(&xrt__graph_mem_lock);
     return has;
+}
+
+/* An allocation node built by hand in graph (a handle): an entry as a
+   captured allocation's, the caller's after each launch until a free node
+   of the graph frees it. 0 without memory for it. */
+static int xrt__graph_mem_built(const xrt_backend *b, uintptr_t graph, const xrt_mem_alloc_node_params *a)
+{
+    xrt__graph_mem *m = (xrt__graph_mem *)XRT_CALLOC(1, sizeof *m);
+    if (!m) return 0;
+    m->graph = graph;
+    m->be = b;
+    m->p = (uintptr_t)a->ptr;
+    m->size = a->size;
+    m->device = a->device;
+    pthread_mutex_lock(&xrt__graph_mem_lock);
+    xrt__graph_mem_prune_locked();
+    m->next = xrt__graph_mem_list;
+    xrt__graph_mem_list = m;
+    __atomic_store_n(&xrt__graph_mems, xrt__graph_mems + 1, __ATOMIC_RELAXED);
+    pthread_mutex_unlock(&xrt__graph_mem_lock);
+    return 1;
+}
+
+/* graph's allocation at p freed (1) or no longer freed (0) by a free node
+   of it, or gone with its allocation node (2). */
+static void xrt__graph_mem_mark(uintptr_t graph, uintptr_t p, int freed)
+{
+    xrt__graph_mem *m;
+    pthread_mutex_lock(&xrt__graph_mem_lock);
+    for (m = xrt__graph_mem_list; m; m = m->next)
+        if (m->graph == graph && m->p == p && m->freed != 2) m->freed = freed;
+    pthread_mutex_unlock(&xrt__graph_mem_lock);
+}
+
+/* A free node of graph frees p: an allocation of the graph that no free
+   node of it frees (cudaGraphAddMemFreeNode's rule; CUDA also takes another
+   graph's allocation that no graph frees: not yet here). */
+static xrt_status xrt__graph_mem_free_in(uintptr_t graph, uintptr_t p, const char *fn)
+{
+    const xrt__graph_mem *m;
+    int state = -1;
+    pthread_mutex_lock(&xrt__graph_mem_lock);
+    for (m = xrt__graph_mem_list; m && state < 0; m = m->next)
+        if (m->graph == graph && m->p == p && m->freed != 2) state = m->freed;
+    pthread_mutex_unlock(&xrt__graph_mem_lock);
+    if (state == 0) return XRT_SUCCESS;
+    if (state == 1) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%p is freed already by a free node of this graph", (void *)p);
+    return xrt_error(XRT_ERROR_INVALID_VALUE, fn,
+                     "%p was not allocated by an allocation node of this graph that the graph leaves unfreed (a free "
+                     "node frees only those)", (void *)p);
+}
+
+/* In a node's check (xrt__gnode_scope): p inside an allocation of that
+   graph, or one a live graph leaves to the caller, as device memory; 0 if
+   none. Never remembered in the thread's cache: outside a node's check the
+   memory is not there. */
+static int xrt__graph_mem_scoped(const void *p, xrt_pointer_attributes *a)
+{
+    const xrt__graph_mem *m;
+    int found = 0;
+    pthread_mutex_lock(&xrt__graph_mem_lock);
+    for (m = xrt__graph_mem_list; m && !found; m = m->next) {
+        if ((uintptr_t)p < m->p || (uintptr_t)p - m->p >= m->size || m->freed == 2) continue;
+        if (m->graph != xrt__gnode_scope && (m->freed || !xrt__graph_mem_alive(m))) continue;
+        found = 1;
+        a->type = XRT_MEMORY_DEVICE;
+        a->device = m->device;
+        a->backend = m->be->name;
+        a->base = (void *)m->p;
+        a->size = m->size;
+    }
+    pthread_mutex_unlock(&xrt__graph_mem_lock);
+    return found;
 }
 
 /* By xrt_shutdown, once the graphs are destroyed. */
@@ -6136,6 +6250,7 @@ static void xrt__mem_classify(const xrt_backend *b, size_t count, const void *co
         xrt__spin_unlock(&xrt__mem_lock);
     }
     for (i = 0; i < count; i++) {
+        if (XRT__UNLIKELY(xrt__gnode_scope) && !as[i].backend && ps[i] && xrt__graph_mem_scoped(ps[i], &as[i])) continue;
         if (as[i].backend || !ps[i] || b->pointer_get_attributes == xrt__unsupported_pointer_get_attributes) continue;
         xrt__err.quiet++;
         if (b->pointer_get_attributes(b, &as[i], ps[i]) != XRT_SUCCESS) {
@@ -7231,6 +7346,30 @@ static xrt_status xrt__gnode_objs(const xrt_backend *b, uintptr_t graph, const x
     return XRT_SUCCESS;
 }
 
+/* A memory node's params, for graph: not in a child's own graph, an
+   allocation of some bytes on a device there is, a free of some address
+   (which allocation it frees is the backend's to check). */
+static xrt_status xrt__gnode_mem_in(const xrt_backend *b, uintptr_t graph, const xrt_graph_node_params *p,
+                                    const char *fn)
+{
+    const xrt__handle_slot *g = xrt__handle_lookup(b, (const void *)graph, XRT__HANDLE_GRAPH);
+    int count = 0;
+    xrt_status st;
+    if (g && !(g->flags & XRT__HANDLE_OWNED))
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn,
+                         "graph %p is a child node's own graph: memory nodes cannot be in a child graph, as in CUDA",
+                         (void *)graph);
+    if (p->type == XRT_GRAPH_NODE_MEM_FREE)
+        return p->mem_free.ptr ? xrt__graph_mem_free_in(graph, (uintptr_t)p->mem_free.ptr, fn)
+                               : xrt_error(XRT_ERROR_INVALID_VALUE, fn, "the free's ptr is NULL");
+    if (!p->alloc.size) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "the allocation's size is 0");
+    if ((st = b->get_device_count(b, &count)) != XRT_SUCCESS) return st;
+    if (p->alloc.device < 0 || p->alloc.device >= count)
+        return xrt_error(XRT_ERROR_INVALID_DEVICE, fn, "device %d is out of range (%d device%s)", p->alloc.device,
+                         count, count == 1 ? "" : "s");
+    return XRT_SUCCESS;
+}
+
 /* A node's params with its handles replaced by the backend's objects, checked. */
 static xrt_status xrt__gnode_params_in(const xrt_backend *b, uintptr_t graph, const xrt_graph_node_params *p,
                                        xrt_graph_node_params *out, const char *fn)
@@ -7251,7 +7390,9 @@ static xrt_status xrt__gnode_params_in(const xrt_backend *b, uintptr_t graph, co
     case XRT_GRAPH_NODE_MEMCPY:
         if ((unsigned)p->copy.kind > XRT_MEMCPY_DEFAULT)
             return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "unknown copy kind %d", (int)p->copy.kind);
+        xrt__gnode_scope = graph;
         st = xrt__mem_check_copy(b, p->copy.dst, p->copy.src, p->copy.size, &out->copy.kind, fn);
+        xrt__gnode_scope = 0;
         return st;
     case XRT_GRAPH_NODE_MEMSET: {
         const xrt_memset_node_params *m = &p->set;
@@ -7270,7 +7411,11 @@ static xrt_status xrt__gnode_params_in(const xrt_backend *b, uintptr_t graph, co
         if (((uintptr_t)m->dst | m->pitch * (m->height > 1)) % m->element_size)
             return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "dst %p or pitch %zu is not aligned to element_size %u",
                              m->dst, m->pitch, m->element_size);
-        return m->height && row ? xrt__mem_check_set(b, m->dst, (m->height - 1) * m->pitch + row, fn) : XRT_SUCCESS;
+        if (!m->height || !row) return XRT_SUCCESS;
+        xrt__gnode_scope = graph;
+        st = xrt__mem_check_set(b, m->dst, (m->height - 1) * m->pitch + row, fn);
+        xrt__gnode_scope = 0;
+        return st;
     }
     case XRT_GRAPH_NODE_HOST:
         return p->host.fn ? XRT_SUCCESS : xrt_error(XRT_ERROR_INVALID_VALUE, fn, "the host function is NULL");
@@ -7286,9 +7431,10 @@ static xrt_status xrt__gnode_params_in(const xrt_backend *b, uintptr_t graph, co
         out->event.event = (xrt_event)s->obj;
         return XRT_SUCCESS;
     case XRT_GRAPH_NODE_EMPTY:
+        return XRT_SUCCESS;
     case XRT_GRAPH_NODE_MEM_ALLOC:
     case XRT_GRAPH_NODE_MEM_FREE:
-        return XRT_SUCCESS; /* the backend's to check */
+        return xrt__gnode_mem_in(b, graph, p, fn);
     }
     return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "unknown node type %d", (int)p->type);
 }
@@ -7374,9 +7520,14 @@ static xrt_status xrt__graph_add_locked(const xrt_backend *b, xrt_graph_node *no
     if ((st = xrt__gnode_objs(b, (uintptr_t)graph, deps, ndeps, objs, "deps", fn)) == XRT_SUCCESS &&
         (st = xrt__gnode_params_in(b, (uintptr_t)graph, params, &p, fn)) == XRT_SUCCESS &&
         (st = b->graph_add_node(b, g->obj, &obj, objs, ndeps, &p)) == XRT_SUCCESS) {
-        if ((st = xrt__gnode_handle(b, (uintptr_t)graph, obj, XRT__HANDLE_GRAPH_NODE, &h, fn)) != XRT_SUCCESS)
-            b->graph_destroy_node(b, g->obj, obj);
-        if (params->type == XRT_GRAPH_NODE_MEM_ALLOC) params->alloc.ptr = p.alloc.ptr;
+        if (p.type == XRT_GRAPH_NODE_MEM_ALLOC && !xrt__graph_mem_built(b, (uintptr_t)graph, &p.alloc))
+            st = xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "no memory to follow the graph's allocation");
+        else if ((st = xrt__gnode_handle(b, (uintptr_t)graph, obj, XRT__HANDLE_GRAPH_NODE, &h, fn)) != XRT_SUCCESS &&
+                 p.type == XRT_GRAPH_NODE_MEM_ALLOC)
+            xrt__graph_mem_mark((uintptr_t)graph, (uintptr_t)p.alloc.ptr, 2);
+        if (st != XRT_SUCCESS) b->graph_destroy_node(b, g->obj, obj);
+        else if (p.type == XRT_GRAPH_NODE_MEM_FREE) xrt__graph_mem_mark((uintptr_t)graph, (uintptr_t)p.mem_free.ptr, 1);
+        if (params->type == XRT_GRAPH_NODE_MEM_ALLOC) params->alloc.ptr = st == XRT_SUCCESS ? p.alloc.ptr : NULL;
     }
     if (objs != few) XRT_FREE(objs);
     *node = (xrt_graph_node)h;
@@ -7538,6 +7689,9 @@ static xrt_status xrt__graph_destroy_node_locked(const xrt_backend *b, xrt_graph
         }
     }
     if ((st = b->graph_destroy_node(b, g->obj, ns->obj)) != XRT_SUCCESS) return st;
+    if (p.type == XRT_GRAPH_NODE_MEM_ALLOC || p.type == XRT_GRAPH_NODE_MEM_FREE) /* gone, or the caller's again */
+        xrt__graph_mem_mark(graph, (uintptr_t)(p.type == XRT_GRAPH_NODE_MEM_ALLOC ? p.alloc.ptr : p.mem_free.ptr),
+                            p.type == XRT_GRAPH_NODE_MEM_ALLOC ? 2 : 0);
     xrt__gnode_remove((size_t)(xrt__gnode_at(graph, ns->obj) - xrt__gnodes));
     return xrt__handle_free(b, node, XRT__HANDLE_GRAPH_NODE, fn);
 }

@@ -4030,12 +4030,19 @@ static void xrt__cpu_set_op(xrt__cpu_op *op, void *dst, int value, size_t size)
     op->u.set.size = size;
 }
 
+/* As cudaMemcpy ("API synchronization behavior"): device to device, "no
+   host-side synchronization is performed": queued on the NULL stream, not
+   waited for; any other copy waits. Refused first where a capture forbids
+   it, as every synchronous copy. */
 static xrt_status xrt__cpu_memcpy(const xrt_backend *self, void *dst, const void *src, size_t size,
                                   xrt_memcpy_kind kind)
 {
     xrt__cpu_op op;
+    xrt_status st;
     xrt__cpu_copy_op(&op, dst, src, size);
-    return xrt__cpu_sync_op(self, &op, "cpu: xrt_memcpy");
+    if (kind != XRT_MEMCPY_DEVICE_TO_DEVICE) return xrt__cpu_sync_op(self, &op, "cpu: xrt_memcpy");
+    if ((st = xrt__cpu_cap_unsafe("cpu: xrt_memcpy")) != XRT_SUCCESS) return st;
+    return xrt__cpu_enqueue(NULL, &op, "cpu: xrt_memcpy");
 }
 
 /* Host memory that is not pinned (not from xrt_malloc_host). */
@@ -6997,9 +7004,10 @@ static xrt_status xrt__cpu_graph_instantiate(const xrt_backend *self, void **exe
     if (m && __atomic_fetch_add(&m->execs, 1, __ATOMIC_ACQ_REL)) {
         __atomic_sub_fetch(&m->execs, 1, __ATOMIC_ACQ_REL);
         return xrt_error(XRT_ERROR_INVALID_VALUE, "cpu: xrt_graph_instantiate",
-                         "the graph allocates memory (xrt_malloc_async in its capture) and has an exec already: "
-                         "such a graph has one exec at a time, as in CUDA (destroy the other first)");
+                         "the graph allocates memory (allocation nodes) and has an exec already: such a graph "
+                         "has one exec at a time, as in CUDA (destroy the other first)");
     }
+    if (m && !m->left) xrt__cpu_gmem_leave(m); /* a built graph's: known once it is instantiated */
     if ((x = (xrt__cpu_exec *)XRT_CALLOC(1, sizeof *x)) != NULL &&
         (x->plan = xrt__cpu_plan_new((const xrt__cpu_graph *)graph)) != NULL) {
         x->plan->src = xrt__cpu_graph_id((xrt__cpu_graph *)graph);
@@ -7375,8 +7383,79 @@ static void xrt__cpu_run_set_rows(xrt__cpu_op *op)
 static xrt_status xrt__cpu_node_unsupported(const char *who)
 {
     return xrt_error(XRT_ERROR_UNSUPPORTED, who,
-                     "the CPU backend does not build memory nodes by hand yet (capture xrt_malloc_async and "
-                     "xrt_free_async instead)");
+                     "the CPU backend does not clone a graph that allocates memory yet (build or capture it again)");
+}
+
+/* A graph's memory that a clone or an exec shares: what they hold of it
+   (an allocation's freed, the caller's allocations) cannot change. */
+static xrt_status xrt__cpu_gmem_shared(const xrt__cpu_graph *g, const char *who)
+{
+    if (!g->mem || __atomic_load_n(&g->mem->refs, __ATOMIC_ACQUIRE) == 1) return XRT_SUCCESS;
+    return xrt_error(XRT_ERROR_UNSUPPORTED, who,
+                     "the graph's memory is shared with an exec of it: the CPU backend adds or destroys memory "
+                     "nodes of a graph without a live exec (destroy the exec first)");
+}
+
+/* A graph with memory nodes keeps its nodes and edges (CUDA's rule). */
+static xrt_status xrt__cpu_gmem_fixed(const xrt__cpu_graph *g, const char *who)
+{
+    (void)g;
+    return xrt_error(XRT_ERROR_INVALID_VALUE, who,
+                     "the graph has memory nodes (allocation or free): its nodes and edges cannot be deleted, as "
+                     "in CUDA");
+}
+
+/* The entry of g's memory at ptr (any state), or NULL. */
+static xrt__cpu_galloc *xrt__cpu_gmem_at(const xrt__cpu_graph *g, const void *ptr)
+{
+    uint32_t i;
+    for (i = g->mem ? g->mem->n : 0; i-- > 0;) /* newest first */
+        if (g->mem->a[i].ptr == ptr) return &g->mem->a[i];
+    return NULL;
+}
+
+/* A memory node built by hand (cudaGraphAddMemAllocNode,
+   cudaGraphAddMemFreeNode), as a captured one: an allocation's memory is
+   the graph's from now on (its address in p), a free frees an allocation of
+   this graph that no other free node frees. */
+static xrt_status xrt__cpu_mem_node_make(xrt__cpu_graph *g, xrt__cpu_node *nd, xrt_graph_node_params *p,
+                                         const char *who)
+{
+    xrt__cpu_galloc *a;
+    xrt_status st;
+    void *ptr = NULL;
+    if ((st = xrt__cpu_gmem_shared(g, who)) != XRT_SUCCESS) return st;
+    memset(nd, 0, sizeof *nd);
+    nd->copy_kind = XRT_MEMCPY_DEFAULT;
+    nd->op.run = xrt__cpu_run_nothing;
+    if (p->type == XRT_GRAPH_NODE_MEM_FREE) {
+        ptr = p->mem_free.ptr;
+        if (!(a = xrt__cpu_gmem_at(g, ptr)) || a->freed == 2)
+            return xrt_error(XRT_ERROR_INVALID_VALUE, who,
+                             "%p was not allocated by an allocation node of this graph (%s)", ptr,
+                             a ? "that node was destroyed" : "the CPU backend frees in a graph only its own allocations");
+        if (a->freed)
+            return xrt_error(XRT_ERROR_INVALID_VALUE, who, "%p is freed already by a free node of this graph", ptr);
+        nd->kind = XRT__CPU_NODE_FREE;
+        nd->op.u.release.ptr = ptr;
+        return XRT_SUCCESS;
+    }
+    if ((st = xrt__cpu_dev_alloc_on(p->alloc.device, &ptr, p->alloc.size, who)) != XRT_SUCCESS) return st;
+    if (!xrt__cpu_gmem_add(g, ptr)) {
+        xrt__cpu_dev_release(ptr);
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, who, "no memory for the graph's allocation");
+    }
+    nd->kind = XRT__CPU_NODE_ALLOC;
+    nd->op.u.release.ptr = p->alloc.ptr = ptr;
+    return XRT_SUCCESS;
+}
+
+/* An allocation node that did not join its graph: its memory stays the
+   graph's, never the caller's (freed 2). */
+static void xrt__cpu_mem_node_drop(xrt__cpu_graph *g, const xrt__cpu_node *nd)
+{
+    xrt__cpu_galloc *a = xrt__cpu_gmem_at(g, nd->op.u.release.ptr);
+    if (a) a->freed = 2;
 }
 
 /* The kind and op of a node of params p (objects, checked by the dispatch
@@ -7485,13 +7564,17 @@ static xrt_status xrt__cpu_graph_add_node(const xrt_backend *self, void *graph, 
     if (ndeps > 8 && !(v = (uint32_t *)XRT_MALLOC(ndeps * sizeof *v)))
         return xrt_error(XRT_ERROR_OUT_OF_MEMORY, who, "no memory for %zu dependencies", ndeps);
     if ((st = xrt__cpu_node_deps(deps, ndeps, v, who)) == XRT_SUCCESS &&
-        (st = xrt__cpu_node_make(&nd, params, who)) == XRT_SUCCESS) {
+        (st = params->type == XRT_GRAPH_NODE_MEM_ALLOC || params->type == XRT_GRAPH_NODE_MEM_FREE
+                  ? xrt__cpu_mem_node_make(g, &nd, params, who)
+                  : xrt__cpu_node_make(&nd, params, who)) == XRT_SUCCESS) {
         if (xrt__cpu_graph_room(g, ndeps)) {
             uint32_t i = xrt__cpu_graph_append(g, nd.kind, &nd.op, v, (uint32_t)ndeps);
             g->node[i].copy_kind = nd.copy_kind;
             g->node[i].set = nd.set;
+            if (nd.kind == XRT__CPU_NODE_FREE) xrt__cpu_gmem_at(g, nd.op.u.release.ptr)->freed = 1;
             *node = XRT__CPU_NODE_OBJ(i);
         } else {
+            if (nd.kind == XRT__CPU_NODE_ALLOC) xrt__cpu_mem_node_drop(g, &nd);
             xrt__cpu_node_clear(g, &nd);
             st = xrt_error(XRT_ERROR_OUT_OF_MEMORY, who, "no memory for a node");
         }
@@ -7534,7 +7617,10 @@ static xrt_status xrt__cpu_graph_node_get_params(const xrt_backend *self, void *
     } else if (nd->kind == XRT__CPU_NODE_CHILD) {
         p->child.graph = (xrt_graph)nd->op.u.host.user;
     } else if (nd->kind == XRT__CPU_NODE_ALLOC) {
+        const xrt__cpu_head *h = xrt__cpu_head_of(nd->op.u.release.ptr);
         p->alloc.ptr = nd->op.u.release.ptr;
+        p->alloc.size = h->size;
+        p->alloc.device = (int)h->device;
     } else if (nd->kind == XRT__CPU_NODE_FREE) {
         p->mem_free.ptr = nd->op.u.release.ptr;
     } else if (nd->kind == XRT__CPU_NODE_RECORD || nd->kind == XRT__CPU_NODE_WAIT) {
@@ -7640,6 +7726,10 @@ static xrt_status xrt__cpu_graph_edit_edges(void *graph, void *const *from, void
     uint32_t *stack = (uint32_t *)(void *)(mark + ((g->n + 3) & ~(size_t)3)), f, t;
     const char *why = NULL;
     size_t i, j;
+    if (remove && n && g->mem) {
+        XRT_FREE(mark);
+        return xrt__cpu_gmem_fixed(g, who);
+    }
     if (!mark || (g->n && !(stack = (uint32_t *)XRT_MALLOC((size_t)g->n * sizeof *stack)))) {
         XRT_FREE(mark);
         return xrt_error(XRT_ERROR_OUT_OF_MEMORY, who, "no memory to check the edges");
@@ -7756,8 +7846,7 @@ static xrt_status xrt__cpu_graph_destroy_node(const xrt_backend *self, void *gra
     uint32_t at = XRT__CPU_NODE_AT(node), i;
     xrt__cpu_node *nd = &g->node[at];
     (void)self;
-    if (nd->kind == XRT__CPU_NODE_ALLOC || nd->kind == XRT__CPU_NODE_FREE)
-        return xrt__cpu_node_unsupported("cpu: xrt_graph_destroy_node");
+    if (g->mem) return xrt__cpu_gmem_fixed(g, "cpu: xrt_graph_destroy_node");
     for (i = 0; i < g->n; i++)
         if (xrt__cpu_dep_at(g, i, at) != UINT32_MAX) xrt__cpu_edge_edit(g, at, i, 1);
     xrt__cpu_node_clear(g, nd);

@@ -811,6 +811,59 @@ XRT__GPU_SAME_TYPE(xrt__cuda_type_remove_deps,
                    cudaGraphRemoveDependencies)
 #endif
 
+/* >> cuda: graph memory nodes built by hand (CUDA 11.4), through the entry
+   points looked up by name (xrt__gpu's mem_node_syms): an allocation of
+   pinned device memory on a device, as cudaMallocAsync's default pool. */
+typedef cudaError_t (*xrt__cuda_add_alloc_fn)(cudaGraphNode_t *, cudaGraph_t, const cudaGraphNode_t *, size_t,
+                                              struct cudaMemAllocNodeParams *);
+typedef cudaError_t (*xrt__cuda_add_free_fn)(cudaGraphNode_t *, cudaGraph_t, const cudaGraphNode_t *, size_t, void *);
+typedef cudaError_t (*xrt__cuda_get_alloc_fn)(cudaGraphNode_t, struct cudaMemAllocNodeParams *);
+typedef cudaError_t (*xrt__cuda_get_free_fn)(cudaGraphNode_t, void *);
+XRT__GPU_SAME_TYPE(xrt__cuda_type_add_alloc, xrt__cuda_add_alloc_fn, cudaGraphAddMemAllocNode)
+XRT__GPU_SAME_TYPE(xrt__cuda_type_add_free, xrt__cuda_add_free_fn, cudaGraphAddMemFreeNode)
+XRT__GPU_SAME_TYPE(xrt__cuda_type_get_alloc, xrt__cuda_get_alloc_fn, cudaGraphMemAllocNodeGetParams)
+XRT__GPU_SAME_TYPE(xrt__cuda_type_get_free, xrt__cuda_get_free_fn, cudaGraphMemFreeNodeGetParams)
+static const char *const xrt__cuda_mem_node_syms[4] = {"cudaGraphAddMemAllocNode", "cudaGraphAddMemFreeNode",
+                                                       "cudaGraphMemAllocNodeGetParams",
+                                                       "cudaGraphMemFreeNodeGetParams"};
+
+static int xrt__cuda_mem_node(const xrt__gpu *g, int which, void **node, void *graph, void *const *deps, size_t n,
+                              xrt_graph_node_params *p)
+{
+    struct cudaMemAllocNodeParams a;
+    void *fn = g->mem_node_fns[which], *ptr = NULL;
+    cudaError_t e;
+    memset(&a, 0, sizeof a);
+    a.poolProps.allocType = cudaMemAllocationTypePinned;
+    a.poolProps.location.type = cudaMemLocationTypeDevice;
+    a.poolProps.location.id = p->alloc.device;
+    a.bytesize = p->alloc.size;
+    if (which == XRT__GPU_MEM_ADD_ALLOC) {
+        xrt__cuda_add_alloc_fn f;
+        memcpy(&f, &fn, sizeof f);
+        e = f((cudaGraphNode_t *)node, (cudaGraph_t)graph, (const cudaGraphNode_t *)(const void *)deps, n, &a);
+        if (e == cudaSuccess) p->alloc.ptr = a.dptr;
+    } else if (which == XRT__GPU_MEM_ADD_FREE) {
+        xrt__cuda_add_free_fn f;
+        memcpy(&f, &fn, sizeof f);
+        e = f((cudaGraphNode_t *)node, (cudaGraph_t)graph, (const cudaGraphNode_t *)(const void *)deps, n,
+              p->mem_free.ptr);
+    } else if (which == XRT__GPU_MEM_GET_ALLOC) {
+        xrt__cuda_get_alloc_fn f;
+        memcpy(&f, &fn, sizeof f);
+        if ((e = f((cudaGraphNode_t)*node, &a)) == cudaSuccess) {
+            p->alloc.device = a.poolProps.location.id;
+            p->alloc.size = a.bytesize;
+            p->alloc.ptr = a.dptr;
+        }
+    } else {
+        xrt__cuda_get_free_fn f;
+        memcpy(&f, &fn, sizeof f);
+        if ((e = f((cudaGraphNode_t)*node, &ptr)) == cudaSuccess) p->mem_free.ptr = ptr;
+    }
+    return (int)e;
+}
+
 /* The node types xrt has (its values are CUDA's), and where CUDA's node
    structs keep their fields. */
 static const xrt__gpu_node_type xrt__cuda_node_types[] = {
@@ -1097,6 +1150,8 @@ static void xrt__cuda_fill(xrt_backend *t)
     g->driver_version = "cudaDriverGetVersion";
     g->stream_device_sym = "cudaStreamGetDevice";
     g->dot_print_sym = "cudaGraphDebugDotPrint";
+    memcpy(g->mem_node_syms, xrt__cuda_mem_node_syms, sizeof g->mem_node_syms);
+    g->mem_node = xrt__cuda_mem_node;
     g->probe = xrt__cuda_probe;
     g->no_driver = xrt__cuda_no_driver;
     g->loaded = xrt__cuda_loaded;

@@ -101,6 +101,9 @@
     X(MemGetInfo, cudaMemGetInfo, 0, hipMemGetInfo, 0, XRT__GPU_T(error), (size_t *free_bytes, size_t *total_bytes))     \
     X(MemsetAsync, cudaMemsetAsync, 0, hipMemsetAsync, 0, XRT__GPU_T(error),                                             \
       (void *dst, int value, size_t size, XRT__GPU_T(stream) stream))                                                    \
+    X(Memcpy, cudaMemcpy, 0, hipMemcpy, 0, XRT__GPU_T(error),                                                            \
+      (void *dst, const void *src, size_t size, XRT__GPU_T(memcpy_kind) kind))                                           \
+    X(Memset, cudaMemset, 0, hipMemset, 0, XRT__GPU_T(error), (void *dst, int value, size_t size))                      \
     X(MemcpyAsync, cudaMemcpyAsync, 0, hipMemcpyAsync, 0, XRT__GPU_T(error),                                             \
       (void *dst, const void *src, size_t size, XRT__GPU_T(memcpy_kind) kind, XRT__GPU_T(stream) stream))                \
     X(Memcpy2DAsync, cudaMemcpy2DAsync, 1, hipMemcpy2DAsync, 1, XRT__GPU_T(error),                                       \
@@ -373,6 +376,8 @@ typedef struct xrt__gpu_layout {
         copy_kind;
 } xrt__gpu_layout;
 #define XRT__GPU_NODE_BYTES 256 /* room for any of them */
+/* The graph memory node calls (xrt__gpu's mem_node_syms, in this order). */
+enum { XRT__GPU_MEM_ADD_ALLOC, XRT__GPU_MEM_ADD_FREE, XRT__GPU_MEM_GET_ALLOC, XRT__GPU_MEM_GET_FREE };
 
 typedef struct xrt__gpu xrt__gpu;
 /* A kernel launch of the driver (or runtime) API, both vendors'. */
@@ -398,6 +403,16 @@ struct xrt__gpu {
     int (*stream_device)(void *stream, int *device); /* that entry point, or NULL */
     const char *dot_print_sym;     /* "cudaGraphDebugDotPrint" (HIP 5 lacks it): looked up by name, optional */
     int (*dot_print)(void *graph, const char *path, unsigned flags); /* that entry point, or NULL */
+    /* graph memory nodes built by hand (CUDA 11.4's cudaGraphAddMemAllocNode,
+       cudaGraphAddMemFreeNode, cudaGraphMemAllocNodeGetParams,
+       cudaGraphMemFreeNodeGetParams; HIP 5 lacks them): their names (NULL:
+       none), looked up by name, optional; the entry points found (or NULL);
+       and the vendor's call of entry point `which` (XRT__GPU_MEM_*) with its
+       own structs, the native error back (NULL: the vendor has none) */
+    const char *mem_node_syms[4];
+    void *mem_node_fns[4];
+    int (*mem_node)(const xrt__gpu *g, int which, void **node, void *graph, void *const *deps, size_t n,
+                    xrt_graph_node_params *p);
     xrt_status (*probe)(char *reason, size_t n);
     /* Called when counting devices failed with `e`: nonzero (and the reason
        written) when that is because there is no driver at all. */
@@ -613,6 +628,7 @@ static void xrt__gpu_unload(xrt__gpu *g)
 static int xrt__gpu_load(xrt__gpu *g, char *reason, size_t n)
 {
     void *sym;
+    int i;
 #ifdef XRT_NO_RUNTIME_LINKING
     (void)reason;
     (void)n;
@@ -633,6 +649,7 @@ static int xrt__gpu_load(xrt__gpu *g, char *reason, size_t n)
     memcpy(&g->stream_device, &sym, sizeof sym);
     sym = xrt__gpu_lookup(g, g->dot_print_sym);
     memcpy(&g->dot_print, &sym, sizeof sym);
+    for (i = 0; i < 4; i++) g->mem_node_fns[i] = g->mem_node_syms[i] ? xrt__gpu_lookup(g, g->mem_node_syms[i]) : NULL;
     g->loaded(g);
     return 1;
 }
@@ -1059,11 +1076,14 @@ static xrt_status xrt__gpu_memset_async(const xrt_backend *self, void *dst, int 
 
 /* cudaMemset and a device-to-device cudaMemcpy may return before they are
    done; xrt's synchronous forms return when the work is complete. */
+/* The runtime's own synchronous calls: they refuse what a capture forbids
+   before queueing anything, and synchronise with the host as CUDA's "API
+   synchronization behavior" says (a set of device memory and a device to
+   device copy do not wait). */
 static xrt_status xrt__gpu_memset(const xrt_backend *self, void *dst, int value, size_t size)
 {
     const xrt__gpu *g = (const xrt__gpu *)self->user;
-    xrt_status st = XRT__GPU_CHECK(g, g->rt.MemsetAsync(dst, value, size, NULL), XRT__GPU_CALL(MemsetAsync));
-    return st == XRT_SUCCESS ? XRT__GPU_CHECK(g, g->rt.StreamSynchronize(NULL), XRT__GPU_CALL(StreamSynchronize)) : st;
+    return XRT__GPU_CHECK(g, g->rt.Memset(dst, value, size), XRT__GPU_CALL(Memset));
 }
 
 /* xrt's kinds have the runtimes' values; the dispatch layer has resolved XRT_MEMCPY_DEFAULT. */
@@ -1078,8 +1098,7 @@ static xrt_status xrt__gpu_memcpy(const xrt_backend *self, void *dst, const void
                                   xrt_memcpy_kind kind)
 {
     const xrt__gpu *g = (const xrt__gpu *)self->user;
-    xrt_status st = XRT__GPU_CHECK(g, g->rt.MemcpyAsync(dst, src, size, (int)kind, NULL), XRT__GPU_CALL(MemcpyAsync));
-    return st == XRT_SUCCESS ? XRT__GPU_CHECK(g, g->rt.StreamSynchronize(NULL), XRT__GPU_CALL(StreamSynchronize)) : st;
+    return XRT__GPU_CHECK(g, g->rt.Memcpy(dst, src, size, (int)kind), XRT__GPU_CALL(Memcpy));
 }
 
 /* >> gpu: pitched memory: cudaMemcpy2DAsync and cudaMemset2DAsync (optional
@@ -2541,14 +2560,21 @@ static xrt_status xrt__gpu_no_memory(const xrt__gpu *g, const char *op, const ch
     return xrt_error(XRT_ERROR_OUT_OF_MEMORY, who, "no memory for %s", what);
 }
 
-static xrt_status xrt__gpu_no_memory_nodes(const xrt__gpu *g, const char *op) XRT__COLD;
-static xrt_status xrt__gpu_no_memory_nodes(const xrt__gpu *g, const char *op)
+/* A memory node added (which: XRT__GPU_MEM_ADD_*) or read (_GET_*) through
+   the vendor's entry point, where the runtime has it. */
+static xrt_status xrt__gpu_mem_node(const xrt__gpu *g, int which, void **node, void *graph, void *const *deps,
+                                    size_t n, xrt_graph_node_params *p, const char *op)
 {
     char who[80];
+    int e;
+    if (g->mem_node && g->mem_node_fns[which]) {
+        e = g->mem_node(g, which, node, graph, deps, n, p);
+        return e == g->success ? XRT_SUCCESS : xrt__gpu_fail_as(g, e, g->mem_node_syms[which], op);
+    }
     snprintf(who, sizeof who, "%s: xrt_%s", g->name, op);
-    return xrt_error(XRT_ERROR_UNSUPPORTED, who,
-                     "the GPU backends do not build memory nodes by hand yet (capture xrt_malloc_async and "
-                     "xrt_free_async instead)");
+    if (!g->mem_node_syms[which])
+        return xrt_error(XRT_ERROR_UNSUPPORTED, who, "the runtime's headers xrt was built with have no graph memory nodes");
+    return xrt_error(XRT_ERROR_UNSUPPORTED, who, "the runtime has no %s", g->mem_node_syms[which]);
 }
 
 static xrt_status xrt__gpu_add_kernel(const xrt__gpu *g, void *graph, void **node, void *const *deps, size_t ndeps,
@@ -2634,7 +2660,11 @@ static xrt_status xrt__gpu_graph_add_node(const xrt_backend *self, void *graph, 
         call = XRT__GPU_CALL(GraphAddEventRecordNode);
         e = g->rt.GraphAddEventRecordNode(&made, graph, deps, ndeps, (void *)p->event.event);
         break;
-    default: return xrt__gpu_no_memory_nodes(g, op);
+    case XRT_GRAPH_NODE_MEM_ALLOC:
+    case XRT_GRAPH_NODE_MEM_FREE:
+        return xrt__gpu_mem_node(g, p->type == XRT_GRAPH_NODE_MEM_ALLOC ? XRT__GPU_MEM_ADD_ALLOC : XRT__GPU_MEM_ADD_FREE,
+                                 node, graph, deps, ndeps, p, op);
+    default: return xrt__gpu_node_refused(g, op, "unknown node type %d", (int)p->type);
     }
     if ((st = xrt__gpu_check_in(g, e, call, op)) == XRT_SUCCESS) *node = made;
     return st;
@@ -2765,6 +2795,10 @@ static xrt_status xrt__gpu_graph_node_get_params(const xrt_backend *self, void *
         st = xrt__gpu_check_in(g, g->rt.GraphEventRecordNodeGetEvent(node, &obj), XRT__GPU_CALL(GraphEventRecordNodeGetEvent), op);
         p->event.event = (xrt_event)obj;
         return st;
+    case XRT_GRAPH_NODE_MEM_ALLOC:
+    case XRT_GRAPH_NODE_MEM_FREE:
+        return xrt__gpu_mem_node(g, type == XRT_GRAPH_NODE_MEM_ALLOC ? XRT__GPU_MEM_GET_ALLOC : XRT__GPU_MEM_GET_FREE,
+                                 &node, NULL, NULL, 0, p, op);
     default: {
         char who[80];
         snprintf(who, sizeof who, "%s: xrt_%s", g->name, op);

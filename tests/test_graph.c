@@ -553,7 +553,7 @@ XRT_TEST(test_capture_refusals)
     /* GLOBAL: a synchronous copy is refused and invalidates; RELAXED allows it */
     OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_GLOBAL));
     FAILS(xrt_memcpy(f.h, f.d, 64, XRT_MEMCPY_DEVICE_TO_HOST), XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED,
-          RULE("GLOBAL mode", "xrt_memcpy", "StreamSynchronize"));
+          RULE("GLOBAL mode", "xrt_memcpy", "Memcpy"));
     FAILS(xrt_device_synchronize(), XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED,
           RULE("GLOBAL mode", "xrt_device_synchronize", "DeviceSynchronize"));
     FAILS(xrt_stream_end_capture(f.s[0], &g), XRT_ERROR_STREAM_CAPTURE_INVALIDATED,
@@ -1673,6 +1673,31 @@ XRT_TEST(test_failed_captures_beside_allocations)
         assert_true(r != XRT_TEST_NO_BACKEND);
         assert_int_equal(*(xrt_status *)r, XRT_SUCCESS);
     }
+}
+
+/* >> a synchronous set or copy during a GLOBAL capture (CUDA's unsafe
+   calls) is refused before anything is queued, as cudaMemset and
+   cudaMemcpy refuse: the memory keeps its bytes. */
+XRT_TEST(test_sync_set_refused_first)
+{
+    fixture f;
+    xrt_graph g;
+    int i;
+    (void)state;
+    need_graphs();
+    fx_make(&f);
+    OK(xrt_memset(f.d, 1, N * sizeof(int)));
+    OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_GLOBAL));
+    FAILS(xrt_memset(f.d, 5, N * sizeof(int)), XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED,
+          RULE("GLOBAL mode", "xrt_memset", "Memset"));
+    FAILS(xrt_memcpy(f.d, f.h, N * sizeof(int), XRT_MEMCPY_HOST_TO_DEVICE), XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED,
+          RULE("GLOBAL mode", "xrt_memcpy", "Memcpy"));
+    FAILS(xrt_stream_end_capture(f.s[0], &g), XRT_ERROR_STREAM_CAPTURE_INVALIDATED, "");
+    memset(f.h, 0, N * sizeof(int));
+    OK(xrt_memcpy(f.h, f.d, N * sizeof(int), XRT_MEMCPY_DEVICE_TO_HOST));
+    for (i = 0; i < N; i++)
+        if (f.h[i] != 0x01010101) fail_msg("d[%d] = 0x%x: the refused set was queued", i, f.h[i]);
+    fx_free(&f);
 }
 
 int main(void)

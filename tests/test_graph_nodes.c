@@ -865,6 +865,172 @@ XRT_TEST(test_event_node_params)
     OK(xrt_stream_destroy(s));
 }
 
+/* Adds an allocation node of n bytes on the current device: its address. */
+static void *add_alloc(xrt_graph g, xrt_graph_node *node, const xrt_graph_node *deps, size_t ndeps, size_t n)
+{
+    xrt_graph_node_params p;
+    memset(&p, 0, sizeof p);
+    p.type = XRT_GRAPH_NODE_MEM_ALLOC;
+    OK(xrt_get_device(&p.alloc.device));
+    p.alloc.size = n;
+    OK(xrt_graph_add_node(node, g, deps, ndeps, &p));
+    assert_non_null(p.alloc.ptr);
+    return p.alloc.ptr;
+}
+
+static xrt_status add_free(xrt_graph g, xrt_graph_node *node, const xrt_graph_node *deps, size_t ndeps, void *ptr)
+{
+    xrt_graph_node_params p;
+    memset(&p, 0, sizeof p);
+    p.type = XRT_GRAPH_NODE_MEM_FREE;
+    p.mem_free.ptr = ptr;
+    return xrt_graph_add_node(node, g, deps, ndeps, &p);
+}
+
+static void add_set(xrt_graph g, xrt_graph_node *node, const xrt_graph_node *deps, size_t ndeps, void *ptr,
+                    unsigned v)
+{
+    xrt_memset_node_params ms = {ptr, 0, v, 4, N, 1};
+    OK(xrt_graph_add_memset_node(node, g, deps, ndeps, &ms));
+}
+
+/* >> memory nodes built by hand (cudaGraphAddMemAllocNode,
+   cudaGraphAddMemFreeNode): the allocation node gives its address, later
+   nodes use it, a free node frees it; unfreed, it is the caller's after
+   each launch, freed before the next */
+XRT_TEST(test_mem_nodes)
+{
+    fixture f;
+    xrt_graph g, g2;
+    xrt_graph_exec x, x2;
+    xrt_graph_node al, set, out, fr, al2, set2;
+    xrt_graph_node_params p;
+    int *d, *d2, r, i, dev;
+    (void)state;
+    need_nodes();
+    fx_make(&f);
+    OK(xrt_graph_create(&g, 0));
+    d = (int *)add_alloc(g, &al, NULL, 0, N * sizeof(int));
+    OK(xrt_get_device(&dev));
+    OK(xrt_graph_node_get_params(al, &p));
+    assert_int_equal(p.type, XRT_GRAPH_NODE_MEM_ALLOC);
+    assert_ptr_equal(p.alloc.ptr, d);
+    assert_int_equal(p.alloc.size, N * sizeof(int));
+    assert_int_equal(p.alloc.device, dev);
+    add_set(g, &set, &al, 1, d, 7);
+    OK(xrt_graph_add_memcpy_node_1d(&out, g, &set, 1, f.h, d, N * sizeof(int), XRT_MEMCPY_DEVICE_TO_HOST));
+    OK(add_free(g, &fr, &out, 1, d));
+    OK(xrt_graph_node_get_params(fr, &p));
+    assert_int_equal(p.type, XRT_GRAPH_NODE_MEM_FREE);
+    assert_ptr_equal(p.mem_free.ptr, d);
+    FAILS(xrt_free(d), XRT_ERROR_INVALID_VALUE, "not"); /* not memory before a launch */
+    OK(xrt_graph_instantiate(&x, g));
+    if (!strcmp(xrt_test_backend, "cpu")) /* one exec at a time (CUDA's rule; the double does not model it) */
+        FAILS(xrt_graph_instantiate(&x2, g), XRT_ERROR_INVALID_VALUE, "one exec at a time");
+    for (r = 0; r < 3; r++) {
+        memset(f.h, 0, N * sizeof(int));
+        OK(xrt_graph_launch(x, f.s));
+        OK(xrt_stream_synchronize(f.s));
+        for (i = 0; i < N; i++)
+            if (f.h[i] != 7) fail_msg("launch %d: h[%d] = %d", r, i, f.h[i]);
+    }
+    FAILS(xrt_free(d), XRT_ERROR_INVALID_VALUE, "not"); /* freed in the graph: not the caller's */
+    OK(xrt_graph_exec_destroy(x));
+    OK(xrt_graph_destroy(g));
+
+    /* unfreed: each launch leaves it to the caller */
+    OK(xrt_graph_create(&g2, 0));
+    d2 = (int *)add_alloc(g2, &al2, NULL, 0, N * sizeof(int));
+    add_set(g2, &set2, &al2, 1, d2, 5);
+    OK(xrt_graph_instantiate(&x2, g2));
+    for (r = 0; r < 3; r++) {
+        memset(f.h, 0, N * sizeof(int));
+        OK(xrt_graph_launch(x2, f.s));
+        OK(xrt_memcpy_async(f.h, d2, N * sizeof(int), XRT_MEMCPY_DEVICE_TO_HOST, f.s));
+        OK(xrt_stream_synchronize(f.s));
+        for (i = 0; i < N; i++)
+            if (f.h[i] != 5) fail_msg("launch %d: h[%d] = %d", r, i, f.h[i]);
+        if (r == 1) {
+            FAILS(xrt_graph_launch(x2, f.s), XRT_ERROR_INVALID_VALUE, "not freed");
+            OK(xrt_free_async(d2, f.s));
+        } else {
+            OK(xrt_free(d2));
+        }
+    }
+    FAILS(xrt_free(d2), XRT_ERROR_INVALID_VALUE, "graph"); /* twice after one launch */
+    OK(xrt_graph_exec_destroy(x2));
+    OK(xrt_graph_destroy(g2));
+    fx_free(&f);
+}
+
+/* >> memory nodes: what CUDA refuses is refused, nothing made */
+XRT_TEST(test_mem_nodes_bad)
+{
+    fixture f;
+    xrt_graph g, other, empty, own;
+    xrt_graph_node al, fr, n0 = NULL, al_o, child;
+    xrt_graph_node_params p;
+    void *d, *od;
+    size_t count = 0;
+    (void)state;
+    need_nodes();
+    fx_make(&f);
+    OK(xrt_graph_create(&g, 0));
+    d = add_alloc(g, &al, NULL, 0, 256);
+    FAILS(add_free(g, &n0, &al, 1, f.d), XRT_ERROR_INVALID_VALUE, "not allocated by an allocation node of this graph");
+    FAILS(add_free(g, &n0, &al, 1, NULL), XRT_ERROR_INVALID_VALUE, "ptr is NULL");
+    OK(add_free(g, &fr, &al, 1, d));
+    FAILS(add_free(g, &n0, &fr, 1, d), XRT_ERROR_INVALID_VALUE, "freed already");
+    OK(xrt_graph_create(&other, 0));
+    od = add_alloc(other, &al_o, NULL, 0, 64);
+    FAILS(add_free(g, &n0, &fr, 1, od), XRT_ERROR_INVALID_VALUE, "not allocated by an allocation node of this graph");
+    assert_null(n0);
+    memset(&p, 0, sizeof p);
+    p.type = XRT_GRAPH_NODE_MEM_ALLOC;
+    OK(xrt_get_device(&p.alloc.device));
+    FAILS(xrt_graph_add_node(&n0, g, NULL, 0, &p), XRT_ERROR_INVALID_VALUE, "size is 0");
+    p.alloc.size = 64;
+    p.alloc.device = 999;
+    FAILS(xrt_graph_add_node(&n0, g, NULL, 0, &p), XRT_ERROR_INVALID_DEVICE, "device 999");
+    p.alloc.device = -1;
+    FAILS(xrt_graph_add_node(&n0, g, NULL, 0, &p), XRT_ERROR_INVALID_DEVICE, "device -1");
+    assert_null(p.alloc.ptr);
+    /* not in a child graph, and a graph with memory nodes is no child */
+    if (!strcmp(xrt_test_backend, "cpu"))
+        FAILS(xrt_graph_add_child_graph_node(&n0, g, NULL, 0, other), XRT_ERROR_INVALID_VALUE, "allocates memory");
+    else
+        assert_int_equal(xrt_graph_add_child_graph_node(&n0, g, NULL, 0, other), XRT_ERROR_INVALID_VALUE);
+    OK(xrt_graph_create(&empty, 0));
+    OK(xrt_graph_add_child_graph_node(&child, g, NULL, 0, empty));
+    OK(xrt_graph_destroy(empty));
+    OK(xrt_graph_node_get_params(child, &p));
+    own = p.child.graph;
+    memset(&p, 0, sizeof p);
+    p.type = XRT_GRAPH_NODE_MEM_ALLOC;
+    OK(xrt_get_device(&p.alloc.device));
+    p.alloc.size = 64;
+    FAILS(xrt_graph_add_node(&n0, own, NULL, 0, &p), XRT_ERROR_INVALID_VALUE, "child");
+    FAILS(add_free(own, &n0, NULL, 0, d), XRT_ERROR_INVALID_VALUE, "child");
+    /* a memory node's params are never set, as in CUDA */
+    OK(xrt_graph_node_get_params(al, &p));
+    FAILS(xrt_graph_node_set_params(al, &p), XRT_ERROR_INVALID_VALUE, "cannot be set");
+    assert_null(n0);
+    /* a graph with memory nodes keeps its nodes and edges (CUDA's rule) */
+    if (!strcmp(xrt_test_backend, "cpu")) { /* the double's refusals carry no detail */
+        FAILS(xrt_graph_destroy_node(fr), XRT_ERROR_INVALID_VALUE, "cannot be deleted");
+        FAILS(xrt_graph_remove_dependencies(g, &al, &fr, 1), XRT_ERROR_INVALID_VALUE, "cannot be deleted");
+    } else {
+        assert_int_equal(xrt_graph_destroy_node(fr), XRT_ERROR_INVALID_VALUE);
+        assert_int_equal(xrt_graph_remove_dependencies(g, &al, &fr, 1), XRT_ERROR_INVALID_VALUE);
+        xrt_get_last_error();
+    }
+    OK(xrt_graph_get_nodes(g, NULL, &count));
+    assert_int_equal(count, 3); /* al, fr, child */
+    OK(xrt_graph_destroy(other));
+    OK(xrt_graph_destroy(g));
+    fx_free(&f);
+}
+
 /* >> bad input: each refused with its status, nothing made */
 XRT_TEST(test_bad_input)
 {

@@ -369,6 +369,35 @@ XRT_TEST(test_host_register_copies_async)
     OK(xrt_free(d));
 }
 
+/* xrt_memcpy from device to device, as cudaMemcpy: "For transfers from
+   device memory to device memory, no host-side synchronization is
+   performed" (CUDA's "API synchronization behavior"): it returns while the
+   NULL stream is held by a host function, and runs in its order there. */
+XRT_TEST(test_memcpy_d2d_not_waited_for)
+{
+    late_gate g = {0, 0};
+    unsigned char h[256];
+    void *a, *b;
+    size_t i;
+    (void)state;
+    SKIP_UNLESS(caps() & XRT_CAP_HOST_FUNC, "no host functions");
+    OK(xrt_malloc(&a, sizeof h));
+    OK(xrt_malloc(&b, sizeof h));
+    OK(xrt_memset(a, 3, sizeof h));
+    OK(xrt_memset(b, 0, sizeof h));
+    OK(xrt_launch_host_func(NULL, late_gate_wait, &g));
+    OK(xrt_memset_async(a, 9, sizeof h, NULL));
+    OK(xrt_memcpy(b, a, sizeof h, XRT_MEMCPY_DEVICE_TO_DEVICE));
+    OK(xrt_memcpy(b, a, sizeof h, XRT_MEMCPY_DEFAULT)); /* resolved to device to device */
+    __atomic_store_n(&g.open, 1, __ATOMIC_RELEASE);
+    OK(xrt_memcpy(h, b, sizeof h, XRT_MEMCPY_DEVICE_TO_HOST));
+    assert_int_equal(g.late, 0);
+    for (i = 0; i < sizeof h; i++)
+        if (h[i] != 9) fail_msg("b[%zu] = %d: the copy ran out of the NULL stream's order", i, h[i]);
+    OK(xrt_free(a));
+    OK(xrt_free(b));
+}
+
 /* Registered host memory (xrt_host_register): pinned while registered
    (pointer attributes, xrt_free_host refuses it), its device pointer, an
    asynchronous copy from it, overlaps refused with

@@ -1510,7 +1510,7 @@ cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *out, cudaGraph_t gr, con
     op o;
     cudaError_t e;
     if (!child || child == gr) return cudaErrorInvalidValue;
-    if (graph_has_memory((const graph *)(void *)child)) return cudaErrorNotSupported;
+    if (graph_has_memory((const graph *)(void *)child)) return cudaErrorInvalidValue; /* its documented error */
     memset(&o, 0, sizeof o);
     o.kind = 13;
     if (!(o.child = graph_dup((const graph *)(void *)child))) return cudaErrorMemoryAllocation;
@@ -1559,6 +1559,7 @@ static cudaError_t edges_edit(cudaGraph_t gr, const cudaGraphNode_t *from, const
     graph *g = (graph *)(void *)gr;
     size_t i, j;
     if (!g || (n && (!from || !to))) return cudaErrorInvalidValue;
+    if (remove && n && graph_has_memory(g)) return cudaErrorInvalidValue; /* as cudaGraphDestroyNode */
     for (i = 0; i < n; i++) {
         long f = node_index(g, (const gnode *)(const void *)from[i]), t = node_index(g, (const gnode *)(const void *)to[i]);
         if (f < 0 || t < 0 || f == t || deps_has(&g->nodes[t]->d, (size_t)f) != remove) return cudaErrorInvalidValue;
@@ -1664,6 +1665,7 @@ cudaError_t cudaGraphDestroyNode(cudaGraphNode_t node)
     long at = node_index(g, n);
     size_t i, j, k;
     if (at < 0) return cudaErrorInvalidValue;
+    if (graph_has_memory(g)) return cudaErrorInvalidValue; /* CUDA: "nodes and edges of the graph cannot be deleted" */
     memmove(&g->nodes[at], &g->nodes[at + 1], (g->n - (size_t)at - 1) * sizeof *g->nodes);
     g->n--;
     for (i = 0; i < g->n; i++) {
@@ -2012,7 +2014,7 @@ cudaError_t cudaDeviceGetAttribute(int *v, enum cudaDeviceAttr a, int d)
 /* >> memory */
 static cudaError_t allocate_on(void **p, size_t n, int host, int device)
 {
-    if (n == 0 && !host) { /* cudaMalloc of 0 bytes: success and NULL */
+    if (n == 0) { /* cudaMalloc, cudaMallocHost, cudaMallocAsync of 0 bytes: success and NULL */
         *p = NULL;
         return cudaSuccess;
     }
@@ -2286,6 +2288,79 @@ cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t s)
     return capture_memory(s, 7, *p, n);
 }
 
+/* Allocation and free nodes built by hand (CUDA 11.4), as captured ones:
+   the allocation's address is fixed when the node is made (its memory the
+   graph's, as above); a free node frees an allocation of an allocation node
+   of its graph, once (CUDA also takes another graph's allocation that no
+   graph frees: not modelled, refused). The pool is the device's default:
+   pinned device memory on a device there is. The node keeps its device in
+   `value`. */
+static const gnode *graph_alloc_node(const graph *g, const void *p, int kind)
+{
+    size_t i;
+    for (i = 0; i < g->n; i++)
+        if (g->nodes[i]->o.kind == kind && g->nodes[i]->o.dst == p) return g->nodes[i];
+    return NULL;
+}
+
+cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *out, cudaGraph_t gr, const cudaGraphNode_t *deps, size_t n,
+                                     struct cudaMemAllocNodeParams *p)
+{
+    op o;
+    void *ptr = NULL;
+    cudaError_t e;
+    if (!out || !gr || !p || !p->bytesize || p->poolProps.allocType != cudaMemAllocationTypePinned ||
+        p->poolProps.location.type != cudaMemLocationTypeDevice || p->poolProps.location.id < 0 ||
+        p->poolProps.location.id >= DEVICES || (p->accessDescCount && !p->accessDescs))
+        return cudaErrorInvalidValue;
+    if ((e = allocate_on(&ptr, p->bytesize, 0, p->poolProps.location.id)) != cudaSuccess) return e;
+    memset(&o, 0, sizeof o);
+    o.kind = 7, o.dst = ptr, o.n = p->bytesize, o.value = p->poolProps.location.id;
+    if ((e = node_add(out, gr, deps, n, &o)) != cudaSuccess) {
+        alloc_take(ptr, 0);
+        free(ptr);
+        return e;
+    }
+    graph_alloc_mark(ptr);
+    p->dptr = ptr;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *out, cudaGraph_t gr, const cudaGraphNode_t *deps, size_t n,
+                                    void *dptr)
+{
+    const graph *g = (const graph *)(void *)gr;
+    op o;
+    cudaError_t e;
+    if (!out || !g || !dptr || !graph_alloc_node(g, dptr, 7) || graph_alloc_node(g, dptr, 8))
+        return cudaErrorInvalidValue; /* not this graph's allocation, or freed twice */
+    memset(&o, 0, sizeof o);
+    o.kind = 8, o.dst = dptr;
+    if ((e = node_add(out, gr, deps, n, &o)) == cudaSuccess) graph_alloc_free(dptr);
+    return e;
+}
+
+cudaError_t cudaGraphMemAllocNodeGetParams(cudaGraphNode_t node, struct cudaMemAllocNodeParams *p)
+{
+    const gnode *nd = (const gnode *)(void *)node;
+    if (!nd || !p || nd->o.kind != 7) return cudaErrorInvalidValue;
+    memset(p, 0, sizeof *p);
+    p->poolProps.allocType = cudaMemAllocationTypePinned;
+    p->poolProps.location.type = cudaMemLocationTypeDevice;
+    p->poolProps.location.id = nd->o.value;
+    p->bytesize = nd->o.n;
+    p->dptr = nd->o.dst;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphMemFreeNodeGetParams(cudaGraphNode_t node, void *dptr_out)
+{
+    const gnode *nd = (const gnode *)(void *)node;
+    if (!nd || !dptr_out || nd->o.kind != 8) return cudaErrorInvalidValue;
+    memcpy(dptr_out, &nd->o.dst, sizeof nd->o.dst);
+    return cudaSuccess;
+}
+
 /* CUDA 12.8 */
 cudaError_t cudaStreamGetDevice(cudaStream_t s, int *d)
 {
@@ -2434,12 +2509,29 @@ cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr p, int v, struct cudaExtent 
     return e;
 }
 
+/* As CUDA ("API synchronization behavior"): refused first where a capture
+   forbids it (nothing queued); then on the legacy stream, waited for but
+   from device memory to device memory ("no host-side synchronization is
+   performed"). */
 cudaError_t cudaMemcpy(void *d, const void *src, size_t n, enum cudaMemcpyKind k)
 {
     cudaError_t e;
+    int d2d = k == cudaMemcpyDeviceToDevice || (k == cudaMemcpyDefault && known(d) && known(src) && !host_side(d) &&
+                                                 !host_side(src));
     if (unsafe_refused()) return cudaErrorStreamCaptureUnsupported;
     e = cudaMemcpyAsync(d, src, n, k, NULL);
-    return e ? e : cudaStreamSynchronize(NULL);
+    return e || d2d ? e : cudaStreamSynchronize(NULL);
+}
+
+/* "The cudaMemset functions are asynchronous with respect to the host
+   except when the target memory is pinned host memory"; refused first where
+   a capture forbids it. */
+cudaError_t cudaMemset(void *d, int v, size_t n)
+{
+    cudaError_t e;
+    if (unsafe_refused()) return cudaErrorStreamCaptureUnsupported;
+    e = cudaMemsetAsync(d, v, n, NULL);
+    return e || !host_side(d) ? e : cudaStreamSynchronize(NULL);
 }
 
 /* >> peers: a context's access to another device, process-wide as CUDA's. */
