@@ -1335,7 +1335,12 @@ struct xrt__call_state {
 };
 XRT__GLOBAL(XRT__TLS struct xrt__call_state xrt__call, );
 XRT__GLOBAL(int xrt__call_fence, );
-XRT__GLOBAL(int xrt__chk_on, ); /* the stream-order checker is on: its hooks are called */
+XRT__GLOBAL(unsigned char xrt__chk_on, ); /* the stream-order checker is on: its hooks are called */
+/* A plain load of a byte: one compare with memory and a branch (gcc loads an
+   int, or an atomic, into a register first: a third instruction). xrt_check_enable is therefore called while no other
+   thread makes xrt calls; XRT_CHECK is read by xrt_init, before xrt__gen
+   publishes the backends. */
+#define XRT__CHK_ON() XRT__UNLIKELY(xrt__chk_on)
 
 static inline void xrt__call_enter(void)
 {
@@ -1460,11 +1465,11 @@ static inline xrt_status xrt_get_device(int *device)
 static inline xrt_status xrt_device_synchronize(void)
 {
     const xrt_backend *b = xrt__be();
-    xrt_status st;
     XRT__CHECK_MAY_WAIT("xrt_device_synchronize");
-    st = b->device_synchronize(b);
-    if (XRT__UNLIKELY(__atomic_load_n(&xrt__chk_on, __ATOMIC_RELAXED))) xrt__chk_sync(st, b, XRT__CHK_SYNC_DEVICE, NULL, NULL, NULL);
-    return st;
+    /* checked before the call, which stays a tail call (a failure here is a
+       backend's, after the checks: its access counts all the same) */
+    if (XRT__CHK_ON()) xrt__chk_sync(XRT_SUCCESS, b, XRT__CHK_SYNC_DEVICE, NULL, NULL, NULL);
+    return b->device_synchronize(b);
 }
 
 static inline xrt_status xrt_get_device_properties(xrt_device_prop *prop, int device)
@@ -1687,7 +1692,7 @@ static inline xrt_status xrt_free(void *ptr)
     xrt_status st;
     if (!ptr) return xrt__no_op(b, "xrt_free");
     XRT__CHECK_MAY_WAIT("xrt_free");
-    if (XRT__UNLIKELY(__atomic_load_n(&xrt__chk_on, __ATOMIC_RELAXED))) xrt__chk_free(b, "xrt_free", NULL, NULL, ptr);
+    if (XRT__CHK_ON()) xrt__chk_free(b, "xrt_free", NULL, NULL, ptr);
     st = xrt__mem_take(b, ptr, XRT_MEMORY_DEVICE, "xrt_free", &record);
     if (st != XRT_SUCCESS) return st;
     return xrt__mem_finish(record, b->free(b, ptr));
@@ -1700,7 +1705,7 @@ static inline xrt_status xrt_free_host(void *ptr)
     xrt_status st;
     if (!ptr) return xrt__no_op(b, "xrt_free_host");
     XRT__CHECK_MAY_WAIT("xrt_free_host");
-    if (XRT__UNLIKELY(__atomic_load_n(&xrt__chk_on, __ATOMIC_RELAXED))) xrt__chk_free(b, "xrt_free_host", NULL, NULL, ptr);
+    if (XRT__CHK_ON()) xrt__chk_free(b, "xrt_free_host", NULL, NULL, ptr);
     st = xrt__mem_take(b, ptr, XRT_MEMORY_PINNED_HOST, "xrt_free_host", &record);
     if (st != XRT_SUCCESS) return st;
     return xrt__mem_finish(record, b->free_host(b, ptr));
@@ -1716,7 +1721,7 @@ static inline xrt_status xrt_free_async(void *ptr, xrt_stream stream)
     xrt_status st;
     if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_free_async", stream));
     if (!ptr) return xrt__call_exit(xrt__no_op(b, "xrt_free_async"));
-    if (XRT__UNLIKELY(__atomic_load_n(&xrt__chk_on, __ATOMIC_RELAXED))) xrt__chk_free(b, "xrt_free_async", stream, s, ptr);
+    if (XRT__CHK_ON()) xrt__chk_free(b, "xrt_free_async", stream, s, ptr);
     st = xrt__mem_take(b, ptr, XRT_MEMORY_DEVICE, "xrt_free_async", &record);
     if (st != XRT_SUCCESS) return xrt__call_exit(st);
     return xrt__call_exit(xrt__mem_finish(record, b->free_async(b, ptr, s->obj)));
@@ -1737,9 +1742,10 @@ static inline xrt_status xrt_memset(void *dst, int value, size_t size)
     XRT__CHECK_MAY_WAIT("xrt_memset");
     st = xrt__mem_check_set(b, dst, size, "xrt_memset");
     if (st != XRT_SUCCESS || size == 0) return st;
-    st = b->memset(b, dst, value, size);
-    if (XRT__UNLIKELY(__atomic_load_n(&xrt__chk_on, __ATOMIC_RELAXED))) xrt__chk_copy(st, b, "xrt_memset", NULL, NULL, dst, size, NULL, 0);
-    return st;
+    /* checked before the call, which stays a tail call (a failure here is a
+       backend's, after the checks: its access counts all the same) */
+    if (XRT__CHK_ON()) xrt__chk_copy(XRT_SUCCESS, b, "xrt_memset", NULL, NULL, dst, size, NULL, 0);
+    return b->memset(b, dst, value, size);
 }
 
 static inline xrt_status xrt_memset_async(void *dst, int value, size_t size, xrt_stream stream)
@@ -1752,7 +1758,7 @@ static inline xrt_status xrt_memset_async(void *dst, int value, size_t size, xrt
     st = xrt__mem_check_set(b, dst, size, "xrt_memset_async");
     if (st != XRT_SUCCESS || size == 0) return xrt__call_exit(st);
     st = b->memset_async(b, dst, value, size, s->obj);
-    if (XRT__UNLIKELY(__atomic_load_n(&xrt__chk_on, __ATOMIC_RELAXED))) xrt__chk_copy(st, b, "xrt_memset_async", stream, s, dst, size, NULL, 0);
+    if (XRT__CHK_ON()) xrt__chk_copy(st, b, "xrt_memset_async", stream, s, dst, size, NULL, 0);
     return xrt__call_exit(st);
 }
 
@@ -1763,9 +1769,10 @@ static inline xrt_status xrt_memcpy(void *dst, const void *src, size_t size, xrt
     XRT__CHECK_MAY_WAIT("xrt_memcpy");
     st = xrt__mem_check_copy(b, dst, src, size, &kind, "xrt_memcpy");
     if (st != XRT_SUCCESS || size == 0) return st;
-    st = b->memcpy(b, dst, src, size, kind);
-    if (XRT__UNLIKELY(__atomic_load_n(&xrt__chk_on, __ATOMIC_RELAXED))) xrt__chk_copy(st, b, "xrt_memcpy", NULL, NULL, dst, size, src, size);
-    return st;
+    /* checked before the call, which stays a tail call (a failure here is a
+       backend's, after the checks: its access counts all the same) */
+    if (XRT__CHK_ON()) xrt__chk_copy(XRT_SUCCESS, b, "xrt_memcpy", NULL, NULL, dst, size, src, size);
+    return b->memcpy(b, dst, src, size, kind);
 }
 
 static inline xrt_status xrt_memcpy_async(void *dst, const void *src, size_t size,
@@ -1779,7 +1786,7 @@ static inline xrt_status xrt_memcpy_async(void *dst, const void *src, size_t siz
     st = xrt__mem_check_copy(b, dst, src, size, &kind, "xrt_memcpy_async");
     if (st != XRT_SUCCESS || size == 0) return xrt__call_exit(st);
     st = b->memcpy_async(b, dst, src, size, kind, s->obj);
-    if (XRT__UNLIKELY(__atomic_load_n(&xrt__chk_on, __ATOMIC_RELAXED))) xrt__chk_copy(st, b, "xrt_memcpy_async", stream, s, dst, size, src, size);
+    if (XRT__CHK_ON()) xrt__chk_copy(st, b, "xrt_memcpy_async", stream, s, dst, size, src, size);
     return xrt__call_exit(st);
 }
 
@@ -1809,10 +1816,11 @@ static inline xrt_status xrt_memcpy_2d(void *dst, size_t dpitch, const void *src
     XRT__CHECK_MAY_WAIT("xrt_memcpy_2d");
     st = xrt__mem_check_copy_2d(b, dst, dpitch, src, spitch, width, height, &kind, "xrt_memcpy_2d");
     if (st != XRT_SUCCESS || width == 0 || height == 0) return st;
-    st = b->memcpy_2d(b, dst, dpitch, src, spitch, width, height, kind);
-    if (XRT__UNLIKELY(__atomic_load_n(&xrt__chk_on, __ATOMIC_RELAXED))) xrt__chk_copy(st, b, "xrt_memcpy_2d", NULL, NULL, dst, dpitch * (height - 1) + width, src,
-                      spitch * (height - 1) + width);
-    return st;
+    /* checked before the call, which stays a tail call (a failure here is a
+       backend's, after the checks: its access counts all the same) */
+    if (XRT__CHK_ON()) xrt__chk_copy(XRT_SUCCESS, b, "xrt_memcpy_2d", NULL, NULL, dst, dpitch * (height - 1) + width, src,
+                          spitch * (height - 1) + width);
+    return b->memcpy_2d(b, dst, dpitch, src, spitch, width, height, kind);
 }
 
 static inline xrt_status xrt_memcpy_2d_async(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
@@ -1826,7 +1834,7 @@ static inline xrt_status xrt_memcpy_2d_async(void *dst, size_t dpitch, const voi
     st = xrt__mem_check_copy_2d(b, dst, dpitch, src, spitch, width, height, &kind, "xrt_memcpy_2d_async");
     if (st != XRT_SUCCESS || width == 0 || height == 0) return xrt__call_exit(st);
     st = b->memcpy_2d_async(b, dst, dpitch, src, spitch, width, height, kind, s->obj);
-    if (XRT__UNLIKELY(__atomic_load_n(&xrt__chk_on, __ATOMIC_RELAXED))) xrt__chk_copy(st, b, "xrt_memcpy_2d_async", stream, s, dst, dpitch * (height - 1) + width, src,
+    if (XRT__CHK_ON()) xrt__chk_copy(st, b, "xrt_memcpy_2d_async", stream, s, dst, dpitch * (height - 1) + width, src,
                       spitch * (height - 1) + width);
     return xrt__call_exit(st);
 }
@@ -1840,9 +1848,10 @@ static inline xrt_status xrt__memset_2d(void *dst, size_t pitch, unsigned value,
     XRT__CHECK_MAY_WAIT(fn);
     st = xrt__mem_check_set_2d(b, dst, pitch, element_size, width, height, fn);
     if (st != XRT_SUCCESS || width == 0 || height == 0) return st;
-    st = b->memset_2d(b, dst, pitch, value, element_size, width, height);
-    if (XRT__UNLIKELY(__atomic_load_n(&xrt__chk_on, __ATOMIC_RELAXED))) xrt__chk_copy(st, b, fn, NULL, NULL, dst, pitch * (height - 1) + width * element_size, NULL, 0);
-    return st;
+    /* checked before the call, which stays a tail call (a failure here is a
+       backend's, after the checks: its access counts all the same) */
+    if (XRT__CHK_ON()) xrt__chk_copy(XRT_SUCCESS, b, fn, NULL, NULL, dst, pitch * (height - 1) + width * element_size, NULL, 0);
+    return b->memset_2d(b, dst, pitch, value, element_size, width, height);
 }
 
 static inline xrt_status xrt__memset_2d_async(void *dst, size_t pitch, unsigned value, unsigned element_size,
@@ -1856,7 +1865,7 @@ static inline xrt_status xrt__memset_2d_async(void *dst, size_t pitch, unsigned 
     st = xrt__mem_check_set_2d(b, dst, pitch, element_size, width, height, fn);
     if (st != XRT_SUCCESS || width == 0 || height == 0) return xrt__call_exit(st);
     st = b->memset_2d_async(b, dst, pitch, value, element_size, width, height, s->obj);
-    if (XRT__UNLIKELY(__atomic_load_n(&xrt__chk_on, __ATOMIC_RELAXED))) xrt__chk_copy(st, b, fn, stream, s, dst, pitch * (height - 1) + width * element_size, NULL, 0);
+    if (XRT__CHK_ON()) xrt__chk_copy(st, b, fn, stream, s, dst, pitch * (height - 1) + width * element_size, NULL, 0);
     return xrt__call_exit(st);
 }
 
@@ -2031,9 +2040,10 @@ static inline xrt_status xrt_memcpy_peer(void *dst, int dst_device, const void *
     XRT__CHECK_MAY_WAIT("xrt_memcpy_peer");
     st = xrt__mem_check_peer(b, dst, dst_device, src, src_device, size, "xrt_memcpy_peer");
     if (st != XRT_SUCCESS) return st;
-    st = b->memcpy_peer(b, dst, dst_device, src, src_device, size); /* 0 bytes too: it orders the devices' work */
-    if (XRT__UNLIKELY(__atomic_load_n(&xrt__chk_on, __ATOMIC_RELAXED))) xrt__chk_copy(st, b, "xrt_memcpy_peer", NULL, NULL, dst, size, src, size);
-    return st;
+    /* checked before the call, which stays a tail call (a failure here is a
+       backend's, after the checks: its access counts all the same) */
+    if (XRT__CHK_ON()) xrt__chk_copy(XRT_SUCCESS, b, "xrt_memcpy_peer", NULL, NULL, dst, size, src, size);
+    return b->memcpy_peer(b, dst, dst_device, src, src_device, size); /* 0 bytes too: it orders the devices' work */
 }
 
 static inline xrt_status xrt_memcpy_peer_async(void *dst, int dst_device, const void *src, int src_device, size_t size,
@@ -2047,7 +2057,7 @@ static inline xrt_status xrt_memcpy_peer_async(void *dst, int dst_device, const 
     st = xrt__mem_check_peer(b, dst, dst_device, src, src_device, size, "xrt_memcpy_peer_async");
     if (st != XRT_SUCCESS || size == 0) return xrt__call_exit(st);
     st = b->memcpy_peer_async(b, dst, dst_device, src, src_device, size, s->obj);
-    if (XRT__UNLIKELY(__atomic_load_n(&xrt__chk_on, __ATOMIC_RELAXED))) xrt__chk_copy(st, b, "xrt_memcpy_peer_async", stream, s, dst, size, src, size);
+    if (XRT__CHK_ON()) xrt__chk_copy(st, b, "xrt_memcpy_peer_async", stream, s, dst, size, src, size);
     return xrt__call_exit(st);
 }
 
@@ -2147,7 +2157,7 @@ static inline xrt_status xrt_stream_create(xrt_stream *stream)
     st = b->stream_create(b, &obj);
     if (st != XRT_SUCCESS) return st;
     st = xrt__handle_create(b, obj, XRT__HANDLE_STREAM, 1, (void **)stream);
-    if (XRT__UNLIKELY(__atomic_load_n(&xrt__chk_on, __ATOMIC_RELAXED))) xrt__chk_stream_created(st, b, stream);
+    if (XRT__CHK_ON()) xrt__chk_stream_created(st, b, stream);
     return st;
 }
 
@@ -2164,7 +2174,7 @@ static inline xrt_status xrt__stream_create(const char *fn, xrt_stream *stream, 
     st = b->stream_create_with_priority(b, &obj, flags, priority);
     if (st != XRT_SUCCESS) return st;
     st = xrt__handle_create(b, obj, XRT__HANDLE_STREAM, 1, (void **)stream);
-    if (XRT__UNLIKELY(__atomic_load_n(&xrt__chk_on, __ATOMIC_RELAXED))) xrt__chk_stream_created(st, b, stream);
+    if (XRT__CHK_ON()) xrt__chk_stream_created(st, b, stream);
     return st;
 }
 
@@ -2243,7 +2253,7 @@ static inline xrt_status xrt_stream_synchronize(xrt_stream stream)
     xrt__handle_slot *s = xrt__handle_stream(b, stream);
     if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_stream_synchronize", stream));
     xrt_status st = b->stream_synchronize(b, s->obj);
-    if (XRT__UNLIKELY(__atomic_load_n(&xrt__chk_on, __ATOMIC_RELAXED))) xrt__chk_sync(st, b, XRT__CHK_SYNC_STREAM, stream, s, NULL);
+    if (XRT__CHK_ON()) xrt__chk_sync(st, b, XRT__CHK_SYNC_STREAM, stream, s, NULL);
     return xrt__call_exit(st);
 }
 
@@ -2256,7 +2266,7 @@ static inline xrt_status xrt_stream_query(xrt_stream stream)
     xrt__handle_slot *s = xrt__handle_stream(b, stream);
     if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_stream_query", stream));
     xrt_status st = b->stream_query(b, s->obj);
-    if (XRT__UNLIKELY(__atomic_load_n(&xrt__chk_on, __ATOMIC_RELAXED))) xrt__chk_sync(st, b, XRT__CHK_SYNC_STREAM, stream, s, NULL);
+    if (XRT__CHK_ON()) xrt__chk_sync(st, b, XRT__CHK_SYNC_STREAM, stream, s, NULL);
     return xrt__call_exit(st);
 }
 
@@ -2271,7 +2281,7 @@ static inline xrt_status xrt_stream_wait_event(xrt_stream stream, xrt_event even
     if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_stream_wait_event", stream));
     if (XRT__UNLIKELY(!e)) return xrt__call_exit(xrt__handle_bad("xrt_stream_wait_event", event));
     xrt_status st = b->stream_wait_event(b, s->obj, e->obj);
-    if (XRT__UNLIKELY(__atomic_load_n(&xrt__chk_on, __ATOMIC_RELAXED))) xrt__chk_wait(st, b, stream, s, event);
+    if (XRT__CHK_ON()) xrt__chk_wait(st, b, stream, s, event);
     return xrt__call_exit(st);
 }
 
@@ -2285,7 +2295,7 @@ static inline xrt_status xrt_launch_host_func(xrt_stream stream, xrt_host_fn fn,
     xrt__handle_slot *s = xrt__handle_stream(b, stream);
     if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_launch_host_func", stream));
     xrt_status st = b->launch_host_func(b, s->obj, fn, user);
-    if (XRT__UNLIKELY(__atomic_load_n(&xrt__chk_on, __ATOMIC_RELAXED))) xrt__chk_launch(st, b, "xrt_launch_host_func", stream, s, NULL, 0);
+    if (XRT__CHK_ON()) xrt__chk_launch(st, b, "xrt_launch_host_func", stream, s, NULL, 0);
     return xrt__call_exit(st);
 }
 
@@ -2494,7 +2504,7 @@ static inline xrt_status xrt_event_record(xrt_event event, xrt_stream stream)
     if (XRT__UNLIKELY(!e)) return xrt__call_exit(xrt__handle_bad("xrt_event_record", event));
     if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_event_record", stream));
     xrt_status st = b->event_record(b, e->obj, s->obj);
-    if (XRT__UNLIKELY(__atomic_load_n(&xrt__chk_on, __ATOMIC_RELAXED))) xrt__chk_record(st, b, event, stream, s);
+    if (XRT__CHK_ON()) xrt__chk_record(st, b, event, stream, s);
     return xrt__call_exit(st);
 }
 
@@ -2506,7 +2516,7 @@ static inline xrt_status xrt_event_query(xrt_event event)
     xrt__handle_slot *e = xrt__handle_lookup(b, event, XRT__HANDLE_EVENT);
     if (XRT__UNLIKELY(!e)) return xrt__call_exit(xrt__handle_bad("xrt_event_query", event));
     xrt_status st = b->event_query(b, e->obj);
-    if (XRT__UNLIKELY(__atomic_load_n(&xrt__chk_on, __ATOMIC_RELAXED))) xrt__chk_sync(st, b, XRT__CHK_SYNC_EVENT, NULL, NULL, event);
+    if (XRT__CHK_ON()) xrt__chk_sync(st, b, XRT__CHK_SYNC_EVENT, NULL, NULL, event);
     return xrt__call_exit(st);
 }
 
@@ -2518,7 +2528,7 @@ static inline xrt_status xrt_event_synchronize(xrt_event event)
     xrt__handle_slot *e = xrt__handle_lookup(b, event, XRT__HANDLE_EVENT);
     if (XRT__UNLIKELY(!e)) return xrt__call_exit(xrt__handle_bad("xrt_event_synchronize", event));
     xrt_status st = b->event_synchronize(b, e->obj);
-    if (XRT__UNLIKELY(__atomic_load_n(&xrt__chk_on, __ATOMIC_RELAXED))) xrt__chk_sync(st, b, XRT__CHK_SYNC_EVENT, NULL, NULL, event);
+    if (XRT__CHK_ON()) xrt__chk_sync(st, b, XRT__CHK_SYNC_EVENT, NULL, NULL, event);
     return xrt__call_exit(st);
 }
 
@@ -2612,7 +2622,7 @@ static inline xrt_status xrt_launch_kernel(xrt_function function, xrt_dim3 grid,
                       args_size > XRT_MAX_KERNEL_ARGS))
         return xrt__call_exit(xrt__launch_bad("xrt_launch_kernel", grid, block, args, args_size));
     xrt_status st = b->launch_kernel(b, f->obj, grid, block, shared_bytes, s->obj, args, args_size);
-    if (XRT__UNLIKELY(__atomic_load_n(&xrt__chk_on, __ATOMIC_RELAXED))) xrt__chk_launch(st, b, "xrt_launch_kernel", stream, s, args, args_size);
+    if (XRT__CHK_ON()) xrt__chk_launch(st, b, "xrt_launch_kernel", stream, s, args, args_size);
     return xrt__call_exit(st);
 }
 
@@ -2775,7 +2785,7 @@ static inline xrt_status xrt_graph_launch(xrt_graph_exec exec, xrt_stream stream
     st = b->graph_launch(b, x->obj, s->obj);
     if (st == XRT_SUCCESS && XRT__UNLIKELY(__atomic_load_n(&xrt__graph_mems, __ATOMIC_RELAXED)))
         st = xrt__graph_mem_launched(b, (uintptr_t)exec);
-    if (XRT__UNLIKELY(__atomic_load_n(&xrt__chk_on, __ATOMIC_RELAXED))) xrt__chk_launch(st, b, "xrt_graph_launch", stream, s, NULL, 0);
+    if (XRT__CHK_ON()) xrt__chk_launch(st, b, "xrt_graph_launch", stream, s, NULL, 0);
     return xrt__call_exit(st);
 }
 
@@ -8558,7 +8568,7 @@ typedef struct xrt__chk_event {
 typedef struct xrt__chk_pair { void *a, *b; const char *fa, *fb; } xrt__chk_pair;
 
 #ifndef XRT_STATIC
-int xrt__chk_on;
+unsigned char xrt__chk_on;
 #endif
 static pthread_mutex_t xrt__chk_lock = PTHREAD_MUTEX_INITIALIZER;
 static xrt__chk_ctx **xrt__chk_ctxs;
