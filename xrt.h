@@ -8584,7 +8584,7 @@ static void *xrt__chk_sink_user;
 static unsigned xrt__chk_era = 1;          /* turned off and on: a new bookkeeping */
 static XRT__TLS unsigned xrt__chk_thread, xrt__chk_thread_era; /* the host thread's context, + 1, of that era */
 static XRT__TLS struct { const void *p; size_t n; int access; } xrt__chk_notes[XRT_CHECK_ANNOTATIONS];
-static XRT__TLS unsigned xrt__chk_nnotes;
+static XRT__TLS unsigned xrt__chk_nnotes, xrt__chk_notes_era; /* notes of another era are stale */
 
 static unsigned xrt__chk_hash(uintptr_t k)
 {
@@ -9045,7 +9045,7 @@ XRT_API void xrt__chk_launch(xrt_status st, const xrt_backend *b, const char *fn
                              const struct xrt__handle_slot *s, const void *args, size_t args_size)
 {
     xrt__chk_ctx *c, *host;
-    unsigned nnotes = xrt__chk_nnotes;
+    unsigned nnotes = xrt__chk_notes_era == xrt__chk_era ? xrt__chk_nnotes : 0;
     xrt__chk_nnotes = 0; /* an annotation is the next launch's, whatever its outcome */
     if (st != XRT_SUCCESS) return;
     XRT__CHK_SITE(site);
@@ -9259,10 +9259,12 @@ XRT_API xrt_status xrt_check_annotate(const void *ptr, size_t size, xrt_check_ac
         return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "access %d is none of XRT_CHECK_NONE (0), _READ (1), _WRITE (2), "
                          "_READ_WRITE (3)", (int)access);
     if (size == 0) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "size is 0");
+    if (!__atomic_load_n(&xrt__chk_on, __ATOMIC_RELAXED)) return XRT_SUCCESS;
+    if (xrt__chk_notes_era != xrt__chk_era) xrt__chk_nnotes = 0; /* left from before an off */
+    xrt__chk_notes_era = xrt__chk_era;
     if (xrt__chk_nnotes == XRT_CHECK_ANNOTATIONS)
         return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "more than XRT_CHECK_ANNOTATIONS (%d) for one launch",
                          XRT_CHECK_ANNOTATIONS);
-    if (!__atomic_load_n(&xrt__chk_on, __ATOMIC_RELAXED)) return XRT_SUCCESS;
     xrt__chk_notes[xrt__chk_nnotes].p = ptr;
     xrt__chk_notes[xrt__chk_nnotes].n = size;
     xrt__chk_notes[xrt__chk_nnotes++].access = (int)access;

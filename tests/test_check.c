@@ -440,6 +440,7 @@ static void test_check_calls(void **state)
 {
     size_t n = 1, bytes = 1;
     unsigned modes = 9;
+    int i;
     (void)state;
     XRT_ASSERT_FAILS(xrt_check_enable(4), XRT_ERROR_INVALID_VALUE, "unknown modes 0x4");
     XRT_ASSERT_FAILS(xrt_check_race_count(NULL), XRT_ERROR_INVALID_VALUE, "count is NULL");
@@ -448,6 +449,13 @@ static void test_check_calls(void **state)
     XRT_ASSERT_FAILS(xrt_check_annotate(NULL, 1, XRT_CHECK_READ), XRT_ERROR_INVALID_VALUE, "ptr is NULL");
     XRT_ASSERT_FAILS(xrt_check_annotate(&n, 0, XRT_CHECK_READ), XRT_ERROR_INVALID_VALUE, "size is 0");
     XRT_ASSERT_FAILS(xrt_check_annotate(&n, 1, (xrt_check_access)7), XRT_ERROR_INVALID_VALUE, "access 7");
+    begin();
+    for (i = 0; i < XRT_CHECK_ANNOTATIONS; i++) OK(xrt_check_annotate(&n, 1, XRT_CHECK_READ));
+    XRT_ASSERT_FAILS(xrt_check_annotate(&n, 1, XRT_CHECK_READ), XRT_ERROR_INVALID_VALUE, "more than XRT_CHECK_ANNOTATIONS");
+    end(); /* off: the annotations go with the bookkeeping */
+    begin();
+    OK(xrt_check_annotate(&n, 1, XRT_CHECK_READ));
+    end();
     OK(xrt_check_get_modes(&modes));
     assert_int_equal(modes, XRT_CHECK_OFF);
     OK(xrt_check_race_count(&n));
