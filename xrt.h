@@ -1270,20 +1270,20 @@ XRT_API xrt_status xrt__launch_bad(const char *fn, xrt_dim3 grid, xrt_dim3 block
    status (nothing is recorded of a failed call). */
 struct xrt__handle_slot;
 enum { XRT__CHK_SYNC_STREAM, XRT__CHK_SYNC_EVENT, XRT__CHK_SYNC_DEVICE, XRT__CHK_SYNC_ALL };
-XRT_API void xrt__chk_copy(xrt_status st, const xrt_backend *b, const char *fn, xrt_stream stream,
+XRT_API void xrt__chk_copy(void *caller, xrt_status st, const xrt_backend *b, const char *fn, xrt_stream stream,
                            const struct xrt__handle_slot *s, void *dst, size_t dst_n, const void *src, size_t src_n)
     XRT__COLD;
-XRT_API void xrt__chk_launch(xrt_status st, const xrt_backend *b, const char *fn, xrt_stream stream,
+XRT_API void xrt__chk_launch(void *caller, xrt_status st, const xrt_backend *b, const char *fn, xrt_stream stream,
                              const struct xrt__handle_slot *s, const void *args, size_t args_size) XRT__COLD;
-XRT_API void xrt__chk_free(const xrt_backend *b, const char *fn, xrt_stream stream, const struct xrt__handle_slot *s,
+XRT_API void xrt__chk_free(void *caller, const xrt_backend *b, const char *fn, xrt_stream stream, const struct xrt__handle_slot *s,
                            const void *ptr) XRT__COLD;
-XRT_API void xrt__chk_record(xrt_status st, const xrt_backend *b, const void *event, xrt_stream stream,
+XRT_API void xrt__chk_record(void *caller, xrt_status st, const xrt_backend *b, const void *event, xrt_stream stream,
                              const struct xrt__handle_slot *s) XRT__COLD;
-XRT_API void xrt__chk_wait(xrt_status st, const xrt_backend *b, xrt_stream stream, const struct xrt__handle_slot *s,
+XRT_API void xrt__chk_wait(void *caller, xrt_status st, const xrt_backend *b, xrt_stream stream, const struct xrt__handle_slot *s,
                            const void *event) XRT__COLD;
-XRT_API void xrt__chk_sync(xrt_status st, const xrt_backend *b, int what, xrt_stream stream,
+XRT_API void xrt__chk_sync(void *caller, xrt_status st, const xrt_backend *b, int what, xrt_stream stream,
                            const struct xrt__handle_slot *s, const void *event) XRT__COLD;
-XRT_API void xrt__chk_stream_created(xrt_status st, const xrt_backend *b, const xrt_stream *stream) XRT__COLD;
+XRT_API void xrt__chk_stream_created(void *caller, xrt_status st, const xrt_backend *b, const xrt_stream *stream) XRT__COLD;
 
 /* The globals the inline dispatch reads. Under XRT_STATIC they are defined
    here, private to the one unit; otherwise the XRT_IMPL unit defines them. */
@@ -1468,7 +1468,7 @@ static inline xrt_status xrt_device_synchronize(void)
     XRT__CHECK_MAY_WAIT("xrt_device_synchronize");
     /* checked before the call, which stays a tail call (a failure here is a
        backend's, after the checks: its access counts all the same) */
-    if (XRT__CHK_ON()) xrt__chk_sync(XRT_SUCCESS, b, XRT__CHK_SYNC_DEVICE, NULL, NULL, NULL);
+    if (XRT__CHK_ON()) xrt__chk_sync(__builtin_return_address(0), XRT_SUCCESS, b, XRT__CHK_SYNC_DEVICE, NULL, NULL, NULL);
     return b->device_synchronize(b);
 }
 
@@ -1692,7 +1692,7 @@ static inline xrt_status xrt_free(void *ptr)
     xrt_status st;
     if (!ptr) return xrt__no_op(b, "xrt_free");
     XRT__CHECK_MAY_WAIT("xrt_free");
-    if (XRT__CHK_ON()) xrt__chk_free(b, "xrt_free", NULL, NULL, ptr);
+    if (XRT__CHK_ON()) xrt__chk_free(__builtin_return_address(0), b, "xrt_free", NULL, NULL, ptr);
     st = xrt__mem_take(b, ptr, XRT_MEMORY_DEVICE, "xrt_free", &record);
     if (st != XRT_SUCCESS) return st;
     return xrt__mem_finish(record, b->free(b, ptr));
@@ -1705,7 +1705,7 @@ static inline xrt_status xrt_free_host(void *ptr)
     xrt_status st;
     if (!ptr) return xrt__no_op(b, "xrt_free_host");
     XRT__CHECK_MAY_WAIT("xrt_free_host");
-    if (XRT__CHK_ON()) xrt__chk_free(b, "xrt_free_host", NULL, NULL, ptr);
+    if (XRT__CHK_ON()) xrt__chk_free(__builtin_return_address(0), b, "xrt_free_host", NULL, NULL, ptr);
     st = xrt__mem_take(b, ptr, XRT_MEMORY_PINNED_HOST, "xrt_free_host", &record);
     if (st != XRT_SUCCESS) return st;
     return xrt__mem_finish(record, b->free_host(b, ptr));
@@ -1721,7 +1721,7 @@ static inline xrt_status xrt_free_async(void *ptr, xrt_stream stream)
     xrt_status st;
     if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_free_async", stream));
     if (!ptr) return xrt__call_exit(xrt__no_op(b, "xrt_free_async"));
-    if (XRT__CHK_ON()) xrt__chk_free(b, "xrt_free_async", stream, s, ptr);
+    if (XRT__CHK_ON()) xrt__chk_free(__builtin_return_address(0), b, "xrt_free_async", stream, s, ptr);
     st = xrt__mem_take(b, ptr, XRT_MEMORY_DEVICE, "xrt_free_async", &record);
     if (st != XRT_SUCCESS) return xrt__call_exit(st);
     return xrt__call_exit(xrt__mem_finish(record, b->free_async(b, ptr, s->obj)));
@@ -1744,7 +1744,7 @@ static inline xrt_status xrt_memset(void *dst, int value, size_t size)
     if (st != XRT_SUCCESS || size == 0) return st;
     /* checked before the call, which stays a tail call (a failure here is a
        backend's, after the checks: its access counts all the same) */
-    if (XRT__CHK_ON()) xrt__chk_copy(XRT_SUCCESS, b, "xrt_memset", NULL, NULL, dst, size, NULL, 0);
+    if (XRT__CHK_ON()) xrt__chk_copy(__builtin_return_address(0), XRT_SUCCESS, b, "xrt_memset", NULL, NULL, dst, size, NULL, 0);
     return b->memset(b, dst, value, size);
 }
 
@@ -1758,7 +1758,7 @@ static inline xrt_status xrt_memset_async(void *dst, int value, size_t size, xrt
     st = xrt__mem_check_set(b, dst, size, "xrt_memset_async");
     if (st != XRT_SUCCESS || size == 0) return xrt__call_exit(st);
     st = b->memset_async(b, dst, value, size, s->obj);
-    if (XRT__CHK_ON()) xrt__chk_copy(st, b, "xrt_memset_async", stream, s, dst, size, NULL, 0);
+    if (XRT__CHK_ON()) xrt__chk_copy(__builtin_return_address(0), st, b, "xrt_memset_async", stream, s, dst, size, NULL, 0);
     return xrt__call_exit(st);
 }
 
@@ -1771,7 +1771,7 @@ static inline xrt_status xrt_memcpy(void *dst, const void *src, size_t size, xrt
     if (st != XRT_SUCCESS || size == 0) return st;
     /* checked before the call, which stays a tail call (a failure here is a
        backend's, after the checks: its access counts all the same) */
-    if (XRT__CHK_ON()) xrt__chk_copy(XRT_SUCCESS, b, "xrt_memcpy", NULL, NULL, dst, size, src, size);
+    if (XRT__CHK_ON()) xrt__chk_copy(__builtin_return_address(0), XRT_SUCCESS, b, "xrt_memcpy", NULL, NULL, dst, size, src, size);
     return b->memcpy(b, dst, src, size, kind);
 }
 
@@ -1786,7 +1786,7 @@ static inline xrt_status xrt_memcpy_async(void *dst, const void *src, size_t siz
     st = xrt__mem_check_copy(b, dst, src, size, &kind, "xrt_memcpy_async");
     if (st != XRT_SUCCESS || size == 0) return xrt__call_exit(st);
     st = b->memcpy_async(b, dst, src, size, kind, s->obj);
-    if (XRT__CHK_ON()) xrt__chk_copy(st, b, "xrt_memcpy_async", stream, s, dst, size, src, size);
+    if (XRT__CHK_ON()) xrt__chk_copy(__builtin_return_address(0), st, b, "xrt_memcpy_async", stream, s, dst, size, src, size);
     return xrt__call_exit(st);
 }
 
@@ -1818,7 +1818,7 @@ static inline xrt_status xrt_memcpy_2d(void *dst, size_t dpitch, const void *src
     if (st != XRT_SUCCESS || width == 0 || height == 0) return st;
     /* checked before the call, which stays a tail call (a failure here is a
        backend's, after the checks: its access counts all the same) */
-    if (XRT__CHK_ON()) xrt__chk_copy(XRT_SUCCESS, b, "xrt_memcpy_2d", NULL, NULL, dst, dpitch * (height - 1) + width, src,
+    if (XRT__CHK_ON()) xrt__chk_copy(__builtin_return_address(0), XRT_SUCCESS, b, "xrt_memcpy_2d", NULL, NULL, dst, dpitch * (height - 1) + width, src,
                           spitch * (height - 1) + width);
     return b->memcpy_2d(b, dst, dpitch, src, spitch, width, height, kind);
 }
@@ -1834,7 +1834,7 @@ static inline xrt_status xrt_memcpy_2d_async(void *dst, size_t dpitch, const voi
     st = xrt__mem_check_copy_2d(b, dst, dpitch, src, spitch, width, height, &kind, "xrt_memcpy_2d_async");
     if (st != XRT_SUCCESS || width == 0 || height == 0) return xrt__call_exit(st);
     st = b->memcpy_2d_async(b, dst, dpitch, src, spitch, width, height, kind, s->obj);
-    if (XRT__CHK_ON()) xrt__chk_copy(st, b, "xrt_memcpy_2d_async", stream, s, dst, dpitch * (height - 1) + width, src,
+    if (XRT__CHK_ON()) xrt__chk_copy(__builtin_return_address(0), st, b, "xrt_memcpy_2d_async", stream, s, dst, dpitch * (height - 1) + width, src,
                       spitch * (height - 1) + width);
     return xrt__call_exit(st);
 }
@@ -1850,7 +1850,7 @@ static inline xrt_status xrt__memset_2d(void *dst, size_t pitch, unsigned value,
     if (st != XRT_SUCCESS || width == 0 || height == 0) return st;
     /* checked before the call, which stays a tail call (a failure here is a
        backend's, after the checks: its access counts all the same) */
-    if (XRT__CHK_ON()) xrt__chk_copy(XRT_SUCCESS, b, fn, NULL, NULL, dst, pitch * (height - 1) + width * element_size, NULL, 0);
+    if (XRT__CHK_ON()) xrt__chk_copy(__builtin_return_address(0), XRT_SUCCESS, b, fn, NULL, NULL, dst, pitch * (height - 1) + width * element_size, NULL, 0);
     return b->memset_2d(b, dst, pitch, value, element_size, width, height);
 }
 
@@ -1865,7 +1865,7 @@ static inline xrt_status xrt__memset_2d_async(void *dst, size_t pitch, unsigned 
     st = xrt__mem_check_set_2d(b, dst, pitch, element_size, width, height, fn);
     if (st != XRT_SUCCESS || width == 0 || height == 0) return xrt__call_exit(st);
     st = b->memset_2d_async(b, dst, pitch, value, element_size, width, height, s->obj);
-    if (XRT__CHK_ON()) xrt__chk_copy(st, b, fn, stream, s, dst, pitch * (height - 1) + width * element_size, NULL, 0);
+    if (XRT__CHK_ON()) xrt__chk_copy(__builtin_return_address(0), st, b, fn, stream, s, dst, pitch * (height - 1) + width * element_size, NULL, 0);
     return xrt__call_exit(st);
 }
 
@@ -2042,7 +2042,7 @@ static inline xrt_status xrt_memcpy_peer(void *dst, int dst_device, const void *
     if (st != XRT_SUCCESS) return st;
     /* checked before the call, which stays a tail call (a failure here is a
        backend's, after the checks: its access counts all the same) */
-    if (XRT__CHK_ON()) xrt__chk_copy(XRT_SUCCESS, b, "xrt_memcpy_peer", NULL, NULL, dst, size, src, size);
+    if (XRT__CHK_ON()) xrt__chk_copy(__builtin_return_address(0), XRT_SUCCESS, b, "xrt_memcpy_peer", NULL, NULL, dst, size, src, size);
     return b->memcpy_peer(b, dst, dst_device, src, src_device, size); /* 0 bytes too: it orders the devices' work */
 }
 
@@ -2057,7 +2057,7 @@ static inline xrt_status xrt_memcpy_peer_async(void *dst, int dst_device, const 
     st = xrt__mem_check_peer(b, dst, dst_device, src, src_device, size, "xrt_memcpy_peer_async");
     if (st != XRT_SUCCESS || size == 0) return xrt__call_exit(st);
     st = b->memcpy_peer_async(b, dst, dst_device, src, src_device, size, s->obj);
-    if (XRT__CHK_ON()) xrt__chk_copy(st, b, "xrt_memcpy_peer_async", stream, s, dst, size, src, size);
+    if (XRT__CHK_ON()) xrt__chk_copy(__builtin_return_address(0), st, b, "xrt_memcpy_peer_async", stream, s, dst, size, src, size);
     return xrt__call_exit(st);
 }
 
@@ -2157,7 +2157,7 @@ static inline xrt_status xrt_stream_create(xrt_stream *stream)
     st = b->stream_create(b, &obj);
     if (st != XRT_SUCCESS) return st;
     st = xrt__handle_create(b, obj, XRT__HANDLE_STREAM, 1, (void **)stream);
-    if (XRT__CHK_ON()) xrt__chk_stream_created(st, b, stream);
+    if (XRT__CHK_ON()) xrt__chk_stream_created(__builtin_return_address(0), st, b, stream);
     return st;
 }
 
@@ -2174,7 +2174,7 @@ static inline xrt_status xrt__stream_create(const char *fn, xrt_stream *stream, 
     st = b->stream_create_with_priority(b, &obj, flags, priority);
     if (st != XRT_SUCCESS) return st;
     st = xrt__handle_create(b, obj, XRT__HANDLE_STREAM, 1, (void **)stream);
-    if (XRT__CHK_ON()) xrt__chk_stream_created(st, b, stream);
+    if (XRT__CHK_ON()) xrt__chk_stream_created(__builtin_return_address(0), st, b, stream);
     return st;
 }
 
@@ -2253,7 +2253,7 @@ static inline xrt_status xrt_stream_synchronize(xrt_stream stream)
     xrt__handle_slot *s = xrt__handle_stream(b, stream);
     if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_stream_synchronize", stream));
     xrt_status st = b->stream_synchronize(b, s->obj);
-    if (XRT__CHK_ON()) xrt__chk_sync(st, b, XRT__CHK_SYNC_STREAM, stream, s, NULL);
+    if (XRT__CHK_ON()) xrt__chk_sync(__builtin_return_address(0), st, b, XRT__CHK_SYNC_STREAM, stream, s, NULL);
     return xrt__call_exit(st);
 }
 
@@ -2266,7 +2266,7 @@ static inline xrt_status xrt_stream_query(xrt_stream stream)
     xrt__handle_slot *s = xrt__handle_stream(b, stream);
     if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_stream_query", stream));
     xrt_status st = b->stream_query(b, s->obj);
-    if (XRT__CHK_ON()) xrt__chk_sync(st, b, XRT__CHK_SYNC_STREAM, stream, s, NULL);
+    if (XRT__CHK_ON()) xrt__chk_sync(__builtin_return_address(0), st, b, XRT__CHK_SYNC_STREAM, stream, s, NULL);
     return xrt__call_exit(st);
 }
 
@@ -2281,7 +2281,7 @@ static inline xrt_status xrt_stream_wait_event(xrt_stream stream, xrt_event even
     if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_stream_wait_event", stream));
     if (XRT__UNLIKELY(!e)) return xrt__call_exit(xrt__handle_bad("xrt_stream_wait_event", event));
     xrt_status st = b->stream_wait_event(b, s->obj, e->obj);
-    if (XRT__CHK_ON()) xrt__chk_wait(st, b, stream, s, event);
+    if (XRT__CHK_ON()) xrt__chk_wait(__builtin_return_address(0), st, b, stream, s, event);
     return xrt__call_exit(st);
 }
 
@@ -2295,7 +2295,7 @@ static inline xrt_status xrt_launch_host_func(xrt_stream stream, xrt_host_fn fn,
     xrt__handle_slot *s = xrt__handle_stream(b, stream);
     if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_launch_host_func", stream));
     xrt_status st = b->launch_host_func(b, s->obj, fn, user);
-    if (XRT__CHK_ON()) xrt__chk_launch(st, b, "xrt_launch_host_func", stream, s, NULL, 0);
+    if (XRT__CHK_ON()) xrt__chk_launch(__builtin_return_address(0), st, b, "xrt_launch_host_func", stream, s, NULL, 0);
     return xrt__call_exit(st);
 }
 
@@ -2504,7 +2504,7 @@ static inline xrt_status xrt_event_record(xrt_event event, xrt_stream stream)
     if (XRT__UNLIKELY(!e)) return xrt__call_exit(xrt__handle_bad("xrt_event_record", event));
     if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_event_record", stream));
     xrt_status st = b->event_record(b, e->obj, s->obj);
-    if (XRT__CHK_ON()) xrt__chk_record(st, b, event, stream, s);
+    if (XRT__CHK_ON()) xrt__chk_record(__builtin_return_address(0), st, b, event, stream, s);
     return xrt__call_exit(st);
 }
 
@@ -2516,7 +2516,7 @@ static inline xrt_status xrt_event_query(xrt_event event)
     xrt__handle_slot *e = xrt__handle_lookup(b, event, XRT__HANDLE_EVENT);
     if (XRT__UNLIKELY(!e)) return xrt__call_exit(xrt__handle_bad("xrt_event_query", event));
     xrt_status st = b->event_query(b, e->obj);
-    if (XRT__CHK_ON()) xrt__chk_sync(st, b, XRT__CHK_SYNC_EVENT, NULL, NULL, event);
+    if (XRT__CHK_ON()) xrt__chk_sync(__builtin_return_address(0), st, b, XRT__CHK_SYNC_EVENT, NULL, NULL, event);
     return xrt__call_exit(st);
 }
 
@@ -2528,7 +2528,7 @@ static inline xrt_status xrt_event_synchronize(xrt_event event)
     xrt__handle_slot *e = xrt__handle_lookup(b, event, XRT__HANDLE_EVENT);
     if (XRT__UNLIKELY(!e)) return xrt__call_exit(xrt__handle_bad("xrt_event_synchronize", event));
     xrt_status st = b->event_synchronize(b, e->obj);
-    if (XRT__CHK_ON()) xrt__chk_sync(st, b, XRT__CHK_SYNC_EVENT, NULL, NULL, event);
+    if (XRT__CHK_ON()) xrt__chk_sync(__builtin_return_address(0), st, b, XRT__CHK_SYNC_EVENT, NULL, NULL, event);
     return xrt__call_exit(st);
 }
 
@@ -2622,7 +2622,7 @@ static inline xrt_status xrt_launch_kernel(xrt_function function, xrt_dim3 grid,
                       args_size > XRT_MAX_KERNEL_ARGS))
         return xrt__call_exit(xrt__launch_bad("xrt_launch_kernel", grid, block, args, args_size));
     xrt_status st = b->launch_kernel(b, f->obj, grid, block, shared_bytes, s->obj, args, args_size);
-    if (XRT__CHK_ON()) xrt__chk_launch(st, b, "xrt_launch_kernel", stream, s, args, args_size);
+    if (XRT__CHK_ON()) xrt__chk_launch(__builtin_return_address(0), st, b, "xrt_launch_kernel", stream, s, args, args_size);
     return xrt__call_exit(st);
 }
 
@@ -2785,7 +2785,7 @@ static inline xrt_status xrt_graph_launch(xrt_graph_exec exec, xrt_stream stream
     st = b->graph_launch(b, x->obj, s->obj);
     if (st == XRT_SUCCESS && XRT__UNLIKELY(__atomic_load_n(&xrt__graph_mems, __ATOMIC_RELAXED)))
         st = xrt__graph_mem_launched(b, (uintptr_t)exec);
-    if (XRT__CHK_ON()) xrt__chk_launch(st, b, "xrt_graph_launch", stream, s, NULL, 0);
+    if (XRT__CHK_ON()) xrt__chk_launch(__builtin_return_address(0), st, b, "xrt_graph_launch", stream, s, NULL, 0);
     return xrt__call_exit(st);
 }
 
@@ -3025,7 +3025,6 @@ static inline xrt_status xrt_graph_node_find_in_clone(xrt_graph_node *node, xrt_
 #define XRT_ENABLE_CPU
 #endif
 #include <dlfcn.h>
-#include <execinfo.h>
 #include <link.h>
 #include <pthread.h>
 #include <sched.h>
@@ -8526,7 +8525,7 @@ static void xrt__fork_child(void)
    operation without accesses), 3-D copies, IPC-opened memory as an alias of
    its exporter's allocation. */
 #define XRT__CHK_HISTORY 32
-#define XRT__CHK_FRAMES 8
+#define XRT__CHK_FRAMES 3 /* [0] unused, [1] the hook's return address, [2] the dispatch function's */
 #define XRT__CHK_BUCKETS 1024
 enum { XRT__CHK_HOST, XRT__CHK_STREAM, XRT__CHK_LEGACY, XRT__CHK_PER_THREAD };
 
@@ -8816,7 +8815,8 @@ static int xrt__chk_resolve(void *pc, char *out, size_t size)
         if (strstr(loc, " (discriminator")) *strstr(loc, " (discriminator") = 0;
         if (loc[0] == '?') continue;
         any = 1;
-        if (!strncmp(base, "xrt", 3) && strstr(base, ".h:")) continue; /* xrt.h, xrt_cpu.h, ... */
+        if ((!strncmp(base, "xrt", 3) && strstr(base, ".h:")) || !strncmp(func, "xrt_", 4))
+            continue; /* xrt.h, xrt_cpu.h, ...; a dispatch function (-O0 may name its caller's file) */
         snprintf(out, size, "%.120s (%.160s)", func, base);
         found = 1;
     }
@@ -8834,7 +8834,7 @@ static int xrt__chk_resolve(void *pc, char *out, size_t size)
 static void xrt__chk_site(void *const *site, char *out, size_t size)
 {
     int i;
-    for (i = 1; i < XRT__CHK_FRAMES && site[i]; i++) /* site[0] lies in the hook */
+    for (i = 1; i < XRT__CHK_FRAMES && site[i]; i++)
         if (xrt__chk_resolve(site[i], out, size)) return;
     snprintf(out, size, "%p", site[1]);
 }
@@ -9013,14 +9013,16 @@ static void xrt__chk_args(xrt__chk_ctx *c, const char *fn, void *const *site, co
                                xrt__chk_notes[k].access == XRT_CHECK_WRITE ? 1 : 2);
 }
 
-/* >> impl: stream-order checker: the hooks of the dispatch. Each takes the
-   call site first (backtrace: its frame 0 is the hook). */
-#define XRT__CHK_SITE(site)                            \
-    void *site[XRT__CHK_FRAMES];                       \
-    memset(site, 0, sizeof site);                      \
-    backtrace(site, XRT__CHK_FRAMES)
+/* >> impl: stream-order checker: the hooks of the dispatch. The call site:
+   the hook's return address, inside the caller where the dispatch function
+   was inlined into it, else inside that function; then `caller`, the
+   dispatch function's own return address, which is the caller's call site
+   where it was not inlined (-O0). No unwinding: it would cost microseconds
+   an operation. */
+#define XRT__CHK_SITE(site) \
+    void *site[XRT__CHK_FRAMES] = {NULL, __builtin_return_address(0), caller}
 
-XRT_API void xrt__chk_copy(xrt_status st, const xrt_backend *b, const char *fn, xrt_stream stream,
+XRT_API void xrt__chk_copy(void *caller, xrt_status st, const xrt_backend *b, const char *fn, xrt_stream stream,
                            const struct xrt__handle_slot *s, void *dst, size_t dst_n, const void *src, size_t src_n)
 {
     xrt__chk_ctx *c, *host;
@@ -9041,7 +9043,7 @@ XRT_API void xrt__chk_copy(xrt_status st, const xrt_backend *b, const char *fn, 
     pthread_mutex_unlock(&xrt__chk_lock);
 }
 
-XRT_API void xrt__chk_launch(xrt_status st, const xrt_backend *b, const char *fn, xrt_stream stream,
+XRT_API void xrt__chk_launch(void *caller, xrt_status st, const xrt_backend *b, const char *fn, xrt_stream stream,
                              const struct xrt__handle_slot *s, const void *args, size_t args_size)
 {
     xrt__chk_ctx *c, *host;
@@ -9062,7 +9064,7 @@ XRT_API void xrt__chk_launch(xrt_status st, const xrt_backend *b, const char *fn
    wait for all of the backend's work first, as cudaFree does; the
    allocation's history goes with it. Called before the free, while the
    registry still knows ptr. */
-XRT_API void xrt__chk_free(const xrt_backend *b, const char *fn, xrt_stream stream, const struct xrt__handle_slot *s,
+XRT_API void xrt__chk_free(void *caller, const xrt_backend *b, const char *fn, xrt_stream stream, const struct xrt__handle_slot *s,
                            const void *ptr)
 {
     xrt__chk_ctx *c = NULL, *host;
@@ -9084,9 +9086,10 @@ XRT_API void xrt__chk_free(const xrt_backend *b, const char *fn, xrt_stream stre
     pthread_mutex_unlock(&xrt__chk_lock);
 }
 
-XRT_API void xrt__chk_record(xrt_status st, const xrt_backend *b, const void *event, xrt_stream stream,
+XRT_API void xrt__chk_record(void *caller, xrt_status st, const xrt_backend *b, const void *event, xrt_stream stream,
                              const struct xrt__handle_slot *s)
 {
+    (void)caller; /* orders, touches nothing */
     xrt__chk_ctx *c, *host;
     xrt__chk_event *e;
     if (st != XRT_SUCCESS) return;
@@ -9102,9 +9105,10 @@ XRT_API void xrt__chk_record(xrt_status st, const xrt_backend *b, const void *ev
     pthread_mutex_unlock(&xrt__chk_lock);
 }
 
-XRT_API void xrt__chk_wait(xrt_status st, const xrt_backend *b, xrt_stream stream, const struct xrt__handle_slot *s,
+XRT_API void xrt__chk_wait(void *caller, xrt_status st, const xrt_backend *b, xrt_stream stream, const struct xrt__handle_slot *s,
                            const void *event)
 {
+    (void)caller; /* orders, touches nothing */
     xrt__chk_ctx *c, *host;
     xrt__chk_event *e;
     if (st != XRT_SUCCESS) return;
@@ -9119,9 +9123,10 @@ XRT_API void xrt__chk_wait(xrt_status st, const xrt_backend *b, xrt_stream strea
 
 /* The host thread waits: for a stream, an event's last record, the current
    device. A query counts only when it returned success. */
-XRT_API void xrt__chk_sync(xrt_status st, const xrt_backend *b, int what, xrt_stream stream,
+XRT_API void xrt__chk_sync(void *caller, xrt_status st, const xrt_backend *b, int what, xrt_stream stream,
                            const struct xrt__handle_slot *s, const void *event)
 {
+    (void)caller; /* orders, touches nothing */
     xrt__chk_ctx *c, *host;
     xrt__chk_event *e;
     if (st != XRT_SUCCESS) return;
@@ -9138,8 +9143,9 @@ XRT_API void xrt__chk_sync(xrt_status st, const xrt_backend *b, int what, xrt_st
 }
 
 /* A stream made while checking is on belongs to the current device. */
-XRT_API void xrt__chk_stream_created(xrt_status st, const xrt_backend *b, const xrt_stream *stream)
+XRT_API void xrt__chk_stream_created(void *caller, xrt_status st, const xrt_backend *b, const xrt_stream *stream)
 {
+    (void)caller; /* orders, touches nothing */
     xrt__handle_slot *s;
     if (st != XRT_SUCCESS) return;
     pthread_mutex_lock(&xrt__chk_lock);
@@ -9162,12 +9168,10 @@ static void xrt__chk_at_exit(void)
 
 static void xrt__chk_setup(void)
 {
-    void *warm[2];
     pthread_mutex_lock(&xrt__chk_lock);
     if (!xrt__chk_set_up) {
         xrt__chk_set_up = 1;
         xrt__chk_exitcode = (int)(xrt__env_number("XRT_CHECK_EXITCODE", 66) & 255); /* 0: the status stays */
-        backtrace(warm, 2); /* loads the unwinder now, not inside the first hook */
         atexit(xrt__chk_at_exit);
     }
     pthread_mutex_unlock(&xrt__chk_lock);

@@ -493,7 +493,9 @@ static int exit_status_of(const char *code, const char *check)
         else unsetenv("XRT_CHECK");
         if (code) setenv("XRT_CHECK_EXITCODE", code, 1);
         else unsetenv("XRT_CHECK_EXITCODE");
-        execl("/proc/self/exe", "test_check", (char *)NULL);
+        char self[4096];
+        ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1); /* valgrind answers with its client */
+        if (n > 0) self[n] = 0, execl(self, "test_check", (char *)NULL);
         _exit(98);
     }
     assert_true(pid > 0);
