@@ -9275,19 +9275,31 @@ XRT_API xrt_status xrt_check_annotate(const void *ptr, size_t size, xrt_check_ac
     return XRT_SUCCESS;
 }
 
-/* XRT_CHECK: "streams" turns the checker on (read at xrt_init). */
-static void xrt__chk_from_env(void)
+/* XRT_CHECK: "streams" turns the checker on, read by xrt_init under the
+   registry's lock, before the backends are published: 1 when it did, -1 for
+   a bad value (xrt_init warns and sets up after its unlock: no log under a
+   lock), else 0. */
+static int xrt__chk_from_env(void)
 {
     const char *v = getenv("XRT_CHECK");
-    if (!v || !*v || !strcmp(v, "none")) return;
-    if (!strcmp(v, "streams")) xrt_check_enable(XRT_CHECK_STREAMS);
-    else xrt__warn_once("XRT_CHECK=%.64s: not a check (valid: streams, none); ignored", v);
+    if (!v || !*v || !strcmp(v, "none")) return 0;
+    if (strcmp(v, "streams")) return -1;
+    xrt__chk_on = 1;
+    return 1;
+}
+
+static void xrt__chk_env_done(int found)
+{
+    if (found > 0) xrt__chk_setup();
+    if (found < 0)
+        xrt__warn_once("XRT_CHECK=%.64s: not a check (valid: streams, none); ignored", getenv("XRT_CHECK"));
 }
 
 /* >> impl: lifecycle: init and shutdown, the thread's backend, host functions */
 XRT_API xrt_status xrt_init(void)
 {
     static int atfork_done;
+    int chk_env = 0;
     char reason[sizeof xrt__reg_reason];
     xrt_status st;
     size_t i;
@@ -9297,7 +9309,7 @@ XRT_API xrt_status xrt_init(void)
             atfork_done = 1; /* once a process: handlers cannot be removed */
         xrt__fill_special();
         xrt__log_init_from_env();
-        xrt__chk_from_env();
+        chk_env = xrt__chk_from_env();
         /* Before the backends start threads: registering for membarrier
            takes microseconds in a process of one thread, ~11 ms in one of
            several (the kernel waits for a grace period). */
@@ -9314,6 +9326,7 @@ XRT_API xrt_status xrt_init(void)
     st = xrt__reg_status; /* read under the lock: xrt_register_backend may select again */
     if (st != XRT_SUCCESS) memcpy(reason, xrt__reg_reason, sizeof reason);
     xrt__unlock(&xrt__reg_lock);
+    if (chk_env) xrt__chk_env_done(chk_env);
     if (st != XRT_SUCCESS) return xrt_error(st, "xrt_init", "%s", reason);
     return XRT_SUCCESS;
 }
