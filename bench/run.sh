@@ -40,6 +40,8 @@ section "CPU stream throughput, idle workers"
 $B/bench/stream_throughput
 section "CPU streams ordered with the legacy NULL stream"
 $B/bench/stream_order
+section "the stream-order checker on (XRT_CHECK=streams) against off"
+$B/bench/check
 section "CPU stream priorities"
 $B/bench/stream_priority
 section "CPU memory pools, against mmap"

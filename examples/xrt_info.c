@@ -77,6 +77,7 @@ typedef struct report {
     xrt_plugin_info *plugins;
     rdma_report rdma;
     const char *default_backend; /* NULL when none can be selected */
+    unsigned check_modes;        /* the stream-order checker's (XRT_CHECK) */
     char default_error[ERR_LEN];
     int backend_count;
     backend_report *backends;
@@ -178,6 +179,7 @@ static xrt_status gather(report *r)
     memset(r, 0, sizeof *r);
     xrt_runtime_get_version(&r->version);
     if (st == XRT_SUCCESS) st = xrt_get_backend(&r->default_backend);
+    xrt_check_get_modes(&r->check_modes);
     if (st != XRT_SUCCESS) keep_error(r->default_error);
     xrt_backend_count(&r->backend_count);
     r->backends = calloc((size_t)r->backend_count + 1, sizeof *r->backends);
@@ -360,6 +362,7 @@ static void print_text(const report *r)
     printf("xrt %d.%d.%d\n", r->version / 10000, r->version / 100 % 100, r->version % 100);
     if (r->default_backend) printf("default backend: %s\n", r->default_backend);
     else printf("default backend: none: %s\n", r->default_error);
+    printf("checking: %s\n", r->check_modes & XRT_CHECK_STREAMS ? "streams (XRT_CHECK)" : "off");
     for (i = 0; i < r->backend_count; i++) text_backend(&r->backends[i]);
     text_plugins(r);
     text_rdma(&r->rdma);
@@ -600,6 +603,7 @@ static void print_json(const report *r)
     json_str(&j, "xrt_version", version);
     json_str(&j, "default_backend", r->default_backend);
     json_str(&j, "default_backend_error", r->default_error);
+    json_str(&j, "checking", r->check_modes & XRT_CHECK_STREAMS ? "streams" : "off");
     json_open(&j, "backends", '[');
     for (i = 0; i < r->backend_count; i++) json_backend(&j, &r->backends[i]);
     json_close(&j, ']');

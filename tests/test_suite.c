@@ -1988,6 +1988,40 @@ XRT_TEST(test_registry_tree_stays_a_treap)
     tree_verify();
 }
 
+/* The stream-order checker's calls, each once (tests/test_check.c has the
+   corpus): on, an annotation, the counts, a report callback, off again
+   (unless XRT_CHECK had it on). */
+static void no_report(void *user, const char *report)
+{
+    (void)report;
+    ++*(int *)user;
+}
+
+XRT_TEST(test_check_calls_succeed)
+{
+    unsigned before = 0, modes = 0;
+    size_t races = 0, bytes = 0;
+    int reports = 0;
+    void *d;
+    (void)state;
+    OK(xrt_check_get_modes(&before));
+    OK(xrt_check_set_report_callback(no_report, &reports));
+    OK(xrt_check_enable(XRT_CHECK_STREAMS));
+    OK(xrt_check_get_modes(&modes));
+    assert_int_equal(modes, XRT_CHECK_STREAMS);
+    OK(xrt_malloc(&d, 256));
+    OK(xrt_check_annotate(d, 256, XRT_CHECK_READ));
+    OK(xrt_memset_async(d, 0, 256, NULL));
+    OK(xrt_stream_synchronize(NULL));
+    OK(xrt_free(d));
+    OK(xrt_check_race_count(&races));
+    OK(xrt_check_memory_bytes(&bytes));
+    assert_true(bytes > 0);
+    assert_int_equal(reports, 0);
+    OK(xrt_check_enable(before));
+    OK(xrt_check_set_report_callback(NULL, NULL));
+}
+
 int main(void)
 {
     const xrt_test_list *l = xrt_test_defined();

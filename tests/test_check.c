@@ -1,0 +1,533 @@
+/* SPDX-License-Identifier: MIT */
+/* The stream-order checker (XRT_CHECK=streams, xrt_check_enable): a corpus
+   of small programs, each racy (its exact report expected) or correct (no
+   report), on every backend: a copy on one stream and a copy or kernel on
+   another without an event, with one, with the event recorded on the wrong
+   stream or recorded again before the wait; a free racing queued work; a
+   host function reading (annotated) what a later copy writes; the NULL
+   stream's implicit order, with blocking and non-blocking streams; two
+   devices and a peer copy; the exit status of a process that reported a
+   race. Each case runs ROUNDS times, every other round with the first
+   stream held back by a host function, and must give the same report: a
+   report depends on the order of the calls, never on timing. */
+#include "xrt_test.h"
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+enum { N = 4096, ROUNDS = 6 };
+
+static char reports[1 << 15];
+static int nreports;
+
+static void sink(void *user, const char *report)
+{
+    (void)user;
+    nreports++;
+    if (strlen(reports) + strlen(report) < sizeof reports) strcat(reports, report);
+}
+
+static void hold_back(void *user) { usleep((useconds_t)(uintptr_t)user); }
+
+/* A round: checking on with a fresh bookkeeping, reports into `reports`. */
+static void begin(void)
+{
+    reports[0] = 0;
+    nreports = 0;
+    OK(xrt_check_set_report_callback(sink, NULL));
+    OK(xrt_check_enable(XRT_CHECK_OFF)); /* a round that failed left it on */
+    OK(xrt_check_enable(XRT_CHECK_STREAMS));
+}
+
+static void end(void)
+{
+    OK(xrt_check_enable(XRT_CHECK_OFF));
+    OK(xrt_check_set_report_callback(NULL, NULL));
+}
+
+/* Round r's timing: odd rounds hold the stream back 2 ms before its work. */
+static void perturb(xrt_stream s, int r)
+{
+    if (r & 1) OK(xrt_launch_host_func(s, hold_back, (void *)(uintptr_t)2000));
+}
+
+static void expect_clean(void)
+{
+    if (nreports) print_error("unexpected report:\n%s", reports);
+    assert_int_equal(nreports, 0);
+}
+
+/* One report: its first line and the missing edge exactly; the two accesses'
+   lines up to their call sites, which lie in this file. */
+static void expect_race(const char *fa, const char *fb, const void *alloc, size_t size, size_t lo, size_t hi,
+                        const char *a, const char *b, const char *edge)
+{
+    char line[512], *at;
+    if (nreports != 1) print_error("%d reports, expected 1:\n%s", nreports, reports);
+    assert_int_equal(nreports, 1);
+    snprintf(line, sizeof line,
+             "xrt: race: %s and %s touch bytes [%zu, %zu) of the device allocation %p (%zu bytes, device 0) in no "
+             "order\n", fa, fb, lo, hi, alloc, size);
+    if (strncmp(reports, line, strlen(line)) != 0) print_error("got:\n%sexpected first line:\n%s", reports, line);
+    assert_memory_equal(reports, line, strlen(line));
+    at = reports + strlen(line);
+    snprintf(line, sizeof line, "xrt:   %s, at ", a);
+    if (strncmp(at, line, strlen(line)) != 0) print_error("got:\n%sexpected:\n%s", reports, line);
+    assert_memory_equal(at, line, strlen(line));
+    at = strchr(at, '\n');
+    assert_non_null(at);
+    assert_non_null(strstr(at - 40 > reports ? at - 40 : reports, "test_check.c:"));
+    snprintf(line, sizeof line, "\nxrt:   %s, at ", b);
+    if (strncmp(at, line, strlen(line)) != 0) print_error("got:\n%sexpected:\n%s", reports, line + 1);
+    assert_memory_equal(at, line, strlen(line));
+    snprintf(line, sizeof line, "xrt:   missing edge: %s\n", edge);
+    if (!strstr(reports, line)) print_error("got:\n%sexpected:\n%s", reports, line);
+    assert_non_null(strstr(reports, line));
+}
+
+/* A kernel that writes its first argument's n bytes (n its second). */
+static xrt_function kernel(void)
+{
+    static const char src[] =
+        "typedef struct { unsigned x, y, z; } d3;\n"
+        "typedef struct { d3 grid_dim, block_dim, block_idx; void *shared; unsigned long shared_bytes; } ctx;\n"
+        "void touch(const ctx *c, void *a) {\n"
+        "  unsigned char *p = *(unsigned char **)a; unsigned long n = ((unsigned long *)a)[1];\n"
+        "  (void)c; for (unsigned long i = 0; i < n; i++) p[i]++;\n"
+        "}\n";
+    static xrt_module m;
+    static const char *on;
+    xrt_module_image im;
+    xrt_function f = NULL;
+    if (on != xrt_test_backend) {
+        im.kind = XRT_IMAGE_CPU_C_SOURCE, im.data = src, im.size = sizeof src - 1, im.arch = NULL;
+        OK(xrt_module_load(&m, &im, 1, NULL));
+        on = xrt_test_backend;
+    }
+    OK(xrt_module_get_function(&f, m, "touch"));
+    return f;
+}
+
+static void launch(xrt_function f, void *p, size_t n, xrt_stream s)
+{
+    xrt_dim3 one = {1, 1, 1};
+    xrt_kernel_args a;
+    unsigned long nn = n;
+    xrt_kernel_args_init(&a);
+    XRT_KERNEL_ARG(a, p);
+    XRT_KERNEL_ARG(a, nn);
+    OK(xrt_launch_kernel(f, one, one, 0, s, a.buf.bytes, a.size));
+}
+
+#define EDGE_1_2(fa, fb) \
+    "record an event on stream 1 (device 0) after the " fa " and wait for it on stream 2 (device 0) " \
+    "(xrt_stream_wait_event) before the " fb
+
+/* A copy into d on stream 1, a copy out of it on stream 2 with no event:
+   racy; with the event: clean. */
+static void test_copy_copy(void **state)
+{
+    static unsigned char h[N], g[N];
+    xrt_stream s1, s2;
+    xrt_event e;
+    void *d;
+    int r, with_event;
+    (void)state;
+    OK(xrt_malloc(&d, N));
+    for (r = 0; r < 2 * ROUNDS; r++) {
+        with_event = r >= ROUNDS;
+        begin();
+        OK(xrt_stream_create(&s1));
+        OK(xrt_stream_create(&s2));
+        OK(xrt_event_create(&e, XRT_EVENT_DISABLE_TIMING));
+        perturb(s1, r);
+        OK(xrt_memcpy_async(d, h, N, XRT_MEMCPY_HOST_TO_DEVICE, s1));
+        if (with_event) {
+            OK(xrt_event_record(e, s1));
+            OK(xrt_stream_wait_event(s2, e));
+        }
+        OK(xrt_memcpy_async(g, d, N, XRT_MEMCPY_DEVICE_TO_HOST, s2));
+        OK(xrt_stream_synchronize(s2));
+        OK(xrt_stream_synchronize(s1));
+        if (with_event) expect_clean();
+        else
+            expect_race("xrt_memcpy_async", "xrt_memcpy_async", d, N, 0, N, "write by xrt_memcpy_async on stream 1 (device 0)",
+                        "read by xrt_memcpy_async on stream 2 (device 0)",
+                        EDGE_1_2("xrt_memcpy_async", "xrt_memcpy_async"));
+        end();
+        OK(xrt_event_destroy(e));
+        OK(xrt_stream_destroy(s1));
+        OK(xrt_stream_destroy(s2));
+    }
+    OK(xrt_free(d));
+}
+
+/* The same with a kernel reading and writing d on stream 2 (an argument
+   counts as a read-write of its whole allocation). */
+static void test_copy_kernel(void **state)
+{
+    static unsigned char h[N];
+    xrt_stream s1, s2;
+    xrt_event e;
+    xrt_function f;
+    void *d;
+    int r, with_event;
+    (void)state;
+    SKIP_UNLESS(caps() & XRT_CAP_MODULES, "no modules");
+    f = kernel();
+    OK(xrt_malloc(&d, N));
+    for (r = 0; r < 2 * ROUNDS; r++) {
+        with_event = r >= ROUNDS;
+        begin();
+        OK(xrt_stream_create(&s1));
+        OK(xrt_stream_create(&s2));
+        OK(xrt_event_create(&e, XRT_EVENT_DISABLE_TIMING));
+        perturb(s1, r);
+        OK(xrt_memcpy_async(d, h, 100, XRT_MEMCPY_HOST_TO_DEVICE, s1));
+        if (with_event) {
+            OK(xrt_event_record(e, s1));
+            OK(xrt_stream_wait_event(s2, e));
+        }
+        launch(f, d, N, s2);
+        OK(xrt_device_synchronize());
+        if (with_event) expect_clean();
+        else
+            expect_race("xrt_memcpy_async", "xrt_launch_kernel", d, N, 0, 100,
+                        "write by xrt_memcpy_async on stream 1 (device 0)",
+                        "read-write by xrt_launch_kernel on stream 2 (device 0)",
+                        EDGE_1_2("xrt_memcpy_async", "xrt_launch_kernel"));
+        end();
+        OK(xrt_event_destroy(e));
+        OK(xrt_stream_destroy(s1));
+        OK(xrt_stream_destroy(s2));
+    }
+    OK(xrt_free(d));
+}
+
+/* The event is recorded on stream 3, not after the copy on stream 1; or it
+   is recorded after the copy and then again on stream 3 before the wait (a
+   wait takes the record current at the wait). Both racy, as without it. */
+static void test_wrong_event(void **state)
+{
+    static unsigned char h[N], g[N];
+    xrt_stream s1, s2, s3;
+    xrt_event e;
+    void *d;
+    int r, again;
+    (void)state;
+    OK(xrt_malloc(&d, N));
+    for (r = 0; r < 2 * ROUNDS; r++) {
+        again = r >= ROUNDS;
+        begin();
+        OK(xrt_stream_create(&s1));
+        OK(xrt_stream_create(&s2));
+        OK(xrt_stream_create(&s3));
+        OK(xrt_event_create(&e, XRT_EVENT_DISABLE_TIMING));
+        perturb(s1, r);
+        OK(xrt_memcpy_async(d, h, N, XRT_MEMCPY_HOST_TO_DEVICE, s1));
+        if (again) OK(xrt_event_record(e, s1));
+        OK(xrt_event_record(e, s3));
+        OK(xrt_stream_wait_event(s2, e));
+        OK(xrt_memcpy_async(g, d, N, XRT_MEMCPY_DEVICE_TO_HOST, s2));
+        OK(xrt_device_synchronize());
+        expect_race("xrt_memcpy_async", "xrt_memcpy_async", d, N, 0, N, "write by xrt_memcpy_async on stream 1 (device 0)",
+                    "read by xrt_memcpy_async on stream 2 (device 0)", EDGE_1_2("xrt_memcpy_async", "xrt_memcpy_async"));
+        end();
+        OK(xrt_event_destroy(e));
+        OK(xrt_stream_destroy(s1));
+        OK(xrt_stream_destroy(s2));
+        OK(xrt_stream_destroy(s3));
+    }
+    OK(xrt_free(d));
+}
+
+/* xrt_free_async on stream 2 of memory stream 1 still sets: racy. xrt_free
+   waits for the device (as cudaFree): clean. */
+static void test_free_racing(void **state)
+{
+    xrt_stream s1, s2;
+    void *d;
+    int r, sync_free;
+    (void)state;
+    for (r = 0; r < 2 * ROUNDS; r++) {
+        sync_free = r >= ROUNDS;
+        begin();
+        OK(xrt_stream_create(&s1));
+        OK(xrt_stream_create(&s2));
+        OK(xrt_malloc(&d, N));
+        perturb(s1, r);
+        OK(xrt_memset_async(d, 1, N, s1));
+        if (sync_free) {
+            OK(xrt_free(d));
+            expect_clean();
+        } else {
+            OK(xrt_free_async(d, s2));
+            expect_race("xrt_memset_async", "xrt_free_async", d, N, 0, N,
+                        "write by xrt_memset_async on stream 1 (device 0)",
+                        "write by xrt_free_async on stream 2 (device 0)", EDGE_1_2("xrt_memset_async", "xrt_free_async"));
+        }
+        OK(xrt_device_synchronize());
+        end();
+        OK(xrt_stream_destroy(s1));
+        OK(xrt_stream_destroy(s2));
+    }
+}
+
+static void reader(void *user) { (void)user; }
+
+/* A host function annotated as reading d, then a copy into d on another
+   stream: racy; a host function without annotation touches nothing. */
+static void test_host_fn_annotated(void **state)
+{
+    static unsigned char h[N];
+    xrt_stream s1, s2;
+    void *d;
+    int r, noted;
+    (void)state;
+    OK(xrt_malloc(&d, N));
+    for (r = 0; r < 2 * ROUNDS; r++) {
+        noted = r < ROUNDS;
+        begin();
+        OK(xrt_stream_create(&s1));
+        OK(xrt_stream_create(&s2));
+        perturb(s1, r);
+        if (noted) OK(xrt_check_annotate((char *)d + 64, 64, XRT_CHECK_READ));
+        OK(xrt_launch_host_func(s1, reader, d));
+        OK(xrt_memcpy_async(d, h, N, XRT_MEMCPY_HOST_TO_DEVICE, s2));
+        OK(xrt_device_synchronize());
+        if (!noted) expect_clean();
+        else
+            expect_race("xrt_launch_host_func", "xrt_memcpy_async", d, N, 64, 128,
+                        "read by xrt_launch_host_func on stream 1 (device 0)",
+                        "write by xrt_memcpy_async on stream 2 (device 0)",
+                        EDGE_1_2("xrt_launch_host_func", "xrt_memcpy_async"));
+        end();
+        OK(xrt_stream_destroy(s1));
+        OK(xrt_stream_destroy(s2));
+    }
+    OK(xrt_free(d));
+}
+
+/* The NULL stream's implicit order: a copy on blocking stream 1, a memset on
+   the NULL stream, a copy out on blocking stream 2, then xrt_memcpy: clean.
+   Stream 1 non-blocking: its copy and the NULL stream's memset race. */
+static void test_legacy_order(void **state)
+{
+    static unsigned char h[N], g[N];
+    xrt_stream s1, s2;
+    void *d;
+    int r, non_blocking;
+    (void)state;
+    OK(xrt_malloc(&d, N));
+    for (r = 0; r < 2 * ROUNDS; r++) {
+        non_blocking = r >= ROUNDS;
+        begin();
+        OK(xrt_stream_create_with_flags(&s1, non_blocking ? XRT_STREAM_NON_BLOCKING : XRT_STREAM_DEFAULT));
+        OK(xrt_stream_create(&s2));
+        perturb(s1, r);
+        OK(xrt_memcpy_async(d, h, N, XRT_MEMCPY_HOST_TO_DEVICE, s1));
+        OK(xrt_memset_async(d, 0, N, NULL));
+        if (non_blocking) OK(xrt_stream_synchronize(s1)); /* else s2's and the host's copies race with s1's too */
+        OK(xrt_memcpy_async(g, d, N, XRT_MEMCPY_DEVICE_TO_HOST, s2));
+        OK(xrt_memcpy(h, d, N, XRT_MEMCPY_DEVICE_TO_HOST));
+        OK(xrt_memset(d, 0, N));
+        if (!non_blocking) expect_clean();
+        else
+            expect_race("xrt_memcpy_async", "xrt_memset_async", d, N, 0, N,
+                        "write by xrt_memcpy_async on stream 1 (device 0)",
+                        "write by xrt_memset_async on the NULL stream of device 0",
+                        "record an event on stream 1 (device 0) after the xrt_memcpy_async and wait for it on the NULL "
+                        "stream of device 0 (xrt_stream_wait_event) before the xrt_memset_async");
+        OK(xrt_device_synchronize());
+        end();
+        OK(xrt_stream_destroy(s1));
+        OK(xrt_stream_destroy(s2));
+    }
+    OK(xrt_free(d));
+}
+
+/* Two devices: a memset of d0 on device 0's stream, a peer copy out of d0
+   on device 1's stream: racy without an event, clean with one. */
+static void test_peer_copy(void **state)
+{
+    xrt_stream s0, s1;
+    xrt_event e;
+    void *d0, *d1;
+    int r, n = 0, with_event;
+    (void)state;
+    OK(xrt_get_device_count(&n));
+    SKIP_UNLESS(n >= 2, "one device");
+    OK(xrt_set_device(0));
+    OK(xrt_malloc(&d0, N));
+    OK(xrt_set_device(1));
+    OK(xrt_malloc(&d1, N));
+    for (r = 0; r < 2 * ROUNDS; r++) {
+        with_event = r >= ROUNDS;
+        begin();
+        OK(xrt_set_device(0));
+        OK(xrt_stream_create(&s0));
+        OK(xrt_event_create(&e, XRT_EVENT_DISABLE_TIMING));
+        OK(xrt_set_device(1));
+        OK(xrt_stream_create(&s1));
+        OK(xrt_set_device(0));
+        perturb(s0, r);
+        OK(xrt_memset_async(d0, 3, N, s0));
+        if (with_event) OK(xrt_event_record(e, s0));
+        OK(xrt_set_device(1));
+        if (with_event) OK(xrt_stream_wait_event(s1, e));
+        OK(xrt_memcpy_peer_async(d1, 1, d0, 0, N, s1));
+        OK(xrt_stream_synchronize(s1));
+        OK(xrt_set_device(0));
+        OK(xrt_stream_synchronize(s0));
+        if (with_event) expect_clean();
+        else
+            expect_race("xrt_memset_async", "xrt_memcpy_peer_async", d0, N, 0, N,
+                        "write by xrt_memset_async on stream 1 (device 0)",
+                        "read by xrt_memcpy_peer_async on stream 2 (device 1)",
+                        "record an event on stream 1 (device 0) after the xrt_memset_async and wait for it on stream 2 "
+                        "(device 1) (xrt_stream_wait_event) before the xrt_memcpy_peer_async");
+        end();
+        OK(xrt_event_destroy(e));
+        OK(xrt_stream_destroy(s0));
+        OK(xrt_stream_destroy(s1));
+    }
+    OK(xrt_free(d0));
+    OK(xrt_free(d1));
+    OK(xrt_set_device(0));
+}
+
+/* A synchronize (stream, event, query that succeeded) orders the host: its
+   later work on another stream is after. Each pair is reported once. */
+static void test_sync_orders_host(void **state)
+{
+    static unsigned char h[N], g[N];
+    xrt_stream s1, s2;
+    xrt_event e;
+    void *d;
+    int r, i;
+    (void)state;
+    OK(xrt_malloc(&d, N));
+    for (r = 0; r < ROUNDS; r++) {
+        begin();
+        OK(xrt_stream_create_with_flags(&s1, XRT_STREAM_NON_BLOCKING));
+        OK(xrt_stream_create_with_flags(&s2, XRT_STREAM_NON_BLOCKING));
+        OK(xrt_event_create(&e, XRT_EVENT_DISABLE_TIMING));
+        perturb(s1, r);
+        OK(xrt_memcpy_async(d, h, N, XRT_MEMCPY_HOST_TO_DEVICE, s1));
+        OK(xrt_stream_synchronize(s1));
+        OK(xrt_memcpy_async(g, d, N, XRT_MEMCPY_DEVICE_TO_HOST, s2));
+        OK(xrt_memcpy_async(d, h, N, XRT_MEMCPY_HOST_TO_DEVICE, s1)); /* racy: s2 reads */
+        OK(xrt_event_record(e, s1));
+        OK(xrt_event_synchronize(e));
+        while (xrt_stream_query(s2) != XRT_SUCCESS) usleep(100);
+        for (i = 0; i < 3; i++) OK(xrt_memcpy_async(g, d, N, XRT_MEMCPY_DEVICE_TO_HOST, s2));
+        OK(xrt_stream_synchronize(s2));
+        expect_race("xrt_memcpy_async", "xrt_memcpy_async", d, N, 0, N,
+                    "read by xrt_memcpy_async on stream 2 (device 0)", "write by xrt_memcpy_async on stream 1 (device 0)",
+                    "record an event on stream 2 (device 0) after the xrt_memcpy_async and wait for it on stream 1 "
+                    "(device 0) (xrt_stream_wait_event) before the xrt_memcpy_async");
+        end();
+        OK(xrt_event_destroy(e));
+        OK(xrt_stream_destroy(s1));
+        OK(xrt_stream_destroy(s2));
+    }
+    OK(xrt_free(d));
+}
+
+/* The calls' bad input, and what they say while off. */
+static void test_check_calls(void **state)
+{
+    size_t n = 1, bytes = 1;
+    unsigned modes = 9;
+    int i;
+    (void)state;
+    XRT_ASSERT_FAILS(xrt_check_enable(4), XRT_ERROR_INVALID_VALUE, "unknown modes 0x4");
+    XRT_ASSERT_FAILS(xrt_check_race_count(NULL), XRT_ERROR_INVALID_VALUE, "count is NULL");
+    XRT_ASSERT_FAILS(xrt_check_memory_bytes(NULL), XRT_ERROR_INVALID_VALUE, "bytes is NULL");
+    XRT_ASSERT_FAILS(xrt_check_get_modes(NULL), XRT_ERROR_INVALID_VALUE, "modes is NULL");
+    XRT_ASSERT_FAILS(xrt_check_annotate(NULL, 1, XRT_CHECK_READ), XRT_ERROR_INVALID_VALUE, "ptr is NULL");
+    XRT_ASSERT_FAILS(xrt_check_annotate(&n, 0, XRT_CHECK_READ), XRT_ERROR_INVALID_VALUE, "size is 0");
+    XRT_ASSERT_FAILS(xrt_check_annotate(&n, 1, (xrt_check_access)7), XRT_ERROR_INVALID_VALUE, "access 7");
+    begin();
+    for (i = 0; i < XRT_CHECK_ANNOTATIONS; i++) OK(xrt_check_annotate(&n, 1, XRT_CHECK_READ));
+    XRT_ASSERT_FAILS(xrt_check_annotate(&n, 1, XRT_CHECK_READ), XRT_ERROR_INVALID_VALUE, "more than XRT_CHECK_ANNOTATIONS");
+    end(); /* off: the annotations go with the bookkeeping */
+    begin();
+    OK(xrt_check_annotate(&n, 1, XRT_CHECK_READ));
+    end();
+    OK(xrt_check_get_modes(&modes));
+    assert_int_equal(modes, XRT_CHECK_OFF);
+    OK(xrt_check_race_count(&n));
+    OK(xrt_check_memory_bytes(&bytes));
+    assert_int_equal(bytes, 0); /* off: nothing kept */
+    begin();
+    OK(xrt_check_get_modes(&modes));
+    assert_int_equal(modes, XRT_CHECK_STREAMS);
+    end();
+}
+
+/* A process that reported a race exits with XRT_CHECK_EXITCODE (66 unless
+   set), whatever main returned; XRT_CHECK=streams turns checking on. */
+static int exit_child(void)
+{
+    static unsigned char h[N];
+    xrt_stream s1, s2;
+    void *d;
+    if (xrt_set_backend("cpu") != XRT_SUCCESS || xrt_stream_create(&s1) || xrt_stream_create(&s2) ||
+        xrt_malloc(&d, N) || xrt_memcpy_async(d, h, N, XRT_MEMCPY_HOST_TO_DEVICE, s1) ||
+        xrt_memcpy_async(h, d, N, XRT_MEMCPY_DEVICE_TO_HOST, s2) || xrt_device_synchronize())
+        return 3;
+    return 0;
+}
+
+static int exit_status_of(const char *code, const char *check)
+{
+    int status = 0;
+    pid_t pid = fork();
+    if (pid == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        dup2(null, 2);
+        setenv("XRT_CHECK_TEST_EXIT_CHILD", "1", 1);
+        if (check) setenv("XRT_CHECK", check, 1);
+        else unsetenv("XRT_CHECK");
+        if (code) setenv("XRT_CHECK_EXITCODE", code, 1);
+        else unsetenv("XRT_CHECK_EXITCODE");
+        char self[4096];
+        ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1); /* valgrind answers with its client */
+        if (n > 0) self[n] = 0, execl(self, "test_check", (char *)NULL);
+        _exit(98);
+    }
+    assert_true(pid > 0);
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    return WEXITSTATUS(status);
+}
+
+static void test_exit_status(void **state)
+{
+    (void)state;
+    SKIP_UNLESS(!strcmp(xrt_test_backend, "cpu"), "the child runs on the CPU backend");
+    assert_int_equal(exit_status_of(NULL, "streams"), 66);
+    assert_int_equal(exit_status_of("7", "streams"), 7);
+    assert_int_equal(exit_status_of(NULL, NULL), 0);
+    assert_int_equal(exit_status_of(NULL, "none"), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_copy_copy),         cmocka_unit_test(test_copy_kernel),
+        cmocka_unit_test(test_wrong_event),       cmocka_unit_test(test_free_racing),
+        cmocka_unit_test(test_host_fn_annotated), cmocka_unit_test(test_legacy_order),
+        cmocka_unit_test(test_peer_copy),         cmocka_unit_test(test_sync_orders_host),
+        cmocka_unit_test(test_check_calls),       cmocka_unit_test(test_exit_status),
+    };
+    char dir[256];
+    if (getenv("XRT_CHECK_TEST_EXIT_CHILD")) return exit_child();
+    setenv("XRT_CHECK_EXITCODE", "0", 1); /* the races reported here are expected */
+    unsetenv("XRT_CHECK");
+    setenv("XRT_CPU_DEVICES", "2", 0); /* the peer copy */
+    return xrt_test_run_with_private_cache("stream-order checker", tests, sizeof tests / sizeof tests[0], dir,
+                                           sizeof dir);
+}
