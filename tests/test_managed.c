@@ -71,6 +71,10 @@ static void test_copies(void **state)
         OK(xrt_memcpy(m, h, N, rounds[r][0]));
         assert_memory_equal(m, h, N); /* the host reads it directly */
         OK(xrt_memcpy(d, m, N, rounds[r][1]));
+        /* device to device (managed memory counts as device memory), a copy
+           does not wait (CUDA's "API synchronization behavior"): the host
+           waits before it writes m */
+        OK(xrt_stream_synchronize(NULL));
         memset(m, 0, N);
         OK(xrt_memcpy(m + 7, (char *)d + 7, N - 7, rounds[r][2]));
         OK(xrt_memcpy(back, m, N, rounds[r][3]));
