@@ -6825,7 +6825,9 @@ XRT_API xrt_status xrt__ipc_get(const xrt_backend *b, xrt_ipc_mem_handle *h, voi
     n = xrt__mem_find((uintptr_t)p);
     if (!n) why = "is not memory allocated by xrt (or is freed)";
     else if (n->be != b) why = "belongs to another backend";
-    else if (n->type != XRT_MEMORY_DEVICE) why = "is pinned host memory: only device memory is shared, as in CUDA";
+    else if (n->type != XRT_MEMORY_DEVICE)
+        why = n->type == XRT_MEMORY_MANAGED ? "is managed memory: only device memory is shared, as in CUDA"
+                                            : "is pinned host memory: only device memory is shared, as in CUDA";
     else if (n->ipc_opens) why = "was opened from another process's handle: only its exporter makes handles";
     else base = (void *)n->node.start, size = n->node.end - n->node.start;
     xrt__spin_unlock(&xrt__mem_lock);
