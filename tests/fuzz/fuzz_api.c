@@ -348,9 +348,8 @@ static void op_malloc(void)
     xrt_status st, want;
     if (b->p) return;
     if (kind == ASYNC && !stream_ok(ss)) return;
-    /* 0 bytes: xrt_malloc gives success and NULL, as cudaMalloc; the others refuse it */
-    want = size == 0 ? (kind == DEVICE ? XRT_SUCCESS : XRT_ERROR_INVALID_VALUE)
-           : size > MAX_ALLOC ? XRT_ERROR_OUT_OF_MEMORY : XRT_SUCCESS;
+    /* 0 bytes: success and NULL, as cudaMalloc, cudaMallocHost and cudaMallocAsync */
+    want = size > MAX_ALLOC ? XRT_ERROR_OUT_OF_MEMORY : XRT_SUCCESS;
     st = kind == DEVICE ? xrt_malloc(&p, size) : kind == PINNED ? xrt_malloc_host(&p, size)
                                                                  : xrt_malloc_async(&p, size, stream_of(ss));
     if (trace) fprintf(stderr, "  malloc kind %d, %zu bytes -> %s\n", kind, size, xrt_status_string(st));
