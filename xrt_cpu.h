@@ -6052,7 +6052,7 @@ static int xrt__cpu_cap_op(xrt__cpu_stream *s, const xrt__cpu_op *op, const char
         xrt__cpu_cap_unlock();
         return 0;
     }
-    if (kind < 0) *st = xrt__cpu_cap_cannot_locked(s, who, "stream-ordered free");
+    if (kind < 0) *st = xrt__cpu_cap_cannot_locked(s, who, "no graph node holds its kind");
     else if (s->cap->invalid != XRT_SUCCESS) *st = xrt__cpu_cap_invalid_locked(s->cap, who);
     else {
         *st = xrt__cpu_cap_node_locked(s, kind, op, who);
