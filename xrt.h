@@ -1157,7 +1157,7 @@ static inline xrt_status xrt_graph_exec_update_with_result(xrt_graph_exec exec, 
 static inline xrt_status xrt_graph_exec_destroy(xrt_graph_exec exec); /* launches already made still run */
 static inline xrt_status xrt_graph_destroy(xrt_graph graph);
 static inline xrt_status xrt_graph_get_info(xrt_graph graph, xrt_graph_info *info);
-/* >> graphs built node by node. Each add takes the nodes the new one depends
+/* >> api: graphs built node by node. Each add takes the nodes the new one depends
    on (deps, ndeps; NULL and 0 for a root) and gives the node's handle; the
    typed adds are xrt_graph_add_node with params of their type. A list call
    (get_nodes, get_root_nodes, get_edges, node_get_dependencies,
