@@ -5994,23 +5994,18 @@ static void xrt__cpu_gmem_leave(xrt__cpu_gmem *m)
     pthread_mutex_unlock(&xrt__cpu_gleft_lock);
 }
 
-/* A launch allocates what the graph leaves to the caller: refused while a
-   previous launch's allocation is not freed. undo: the launch failed after. */
+/* A launch allocates what the graph leaves to the caller (a launch while a
+   previous launch's allocation is not freed never gets here: the core
+   refuses it, xrt__graph_mem_unfreed). undo: the launch failed after. */
 static xrt_status xrt__cpu_gmem_launch(xrt__cpu_gmem *m, int undo)
 {
-    xrt_status st = XRT_SUCCESS;
     uint32_t i;
     if (!m || !m->left) return XRT_SUCCESS;
     pthread_mutex_lock(&xrt__cpu_gleft_lock);
-    for (i = 0; i < m->n && st == XRT_SUCCESS && !undo; i++)
-        if (!m->a[i].freed && m->a[i].live)
-            st = xrt_error(XRT_ERROR_INVALID_VALUE, "cpu: xrt_graph_launch",
-                           "the graph's allocation %p of its previous launch is not freed: free it (xrt_free, "
-                           "xrt_free_async) before the next launch, as in CUDA", m->a[i].ptr);
-    for (i = 0; i < m->n && st == XRT_SUCCESS; i++)
+    for (i = 0; i < m->n; i++)
         if (!m->a[i].freed) m->a[i].live = !undo;
     pthread_mutex_unlock(&xrt__cpu_gleft_lock);
-    return st;
+    return XRT_SUCCESS;
 }
 
 /* A free of memory that a graph leaves to its caller: it is no longer live,
