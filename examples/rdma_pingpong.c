@@ -332,6 +332,9 @@ static int round_trip(pingpong *pp, int iter)
     } else {
         if (wait_for(pp, 2) || xrt_rdma_release(&pp->recv_reg)) return -1;
         if (xrt_memcpy(pp->send_buf, pp->recv_buf, pp->opt.size, XRT_MEMCPY_DEFAULT)) return fail("xrt_memcpy");
+        /* device to device, the copy does not wait (as cudaMemcpy): the NIC
+           must not read send_buf, nor write recv_buf, before it is done */
+        if (xrt_stream_synchronize(NULL)) return fail("xrt_stream_synchronize");
         if (post(pp, 0, pp->recv_buf, &pp->recv_reg)) return -1;
     }
     if (post(pp, 1, pp->send_buf, &send_reg) || wait_for(pp, 1) || xrt_rdma_release(&send_reg)) return -1;
