@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # The summary of checks run one by one by tests/step.sh:
 #   sh tests/summary.sh RESULT...
-# adds up their counts, names again each check that failed and its log, and
+# adds up their counts, names again each check that failed with the end of
+# its log (so that a log that is gone, as on a CI machine, still says why), and
 # ends with "N passed, N failed, N skipped", as tests/run.sh. A RESULT that
 # is not there is a failure: its check did not run to the end. The exit
 # status is 1 when anything failed.
@@ -19,7 +20,8 @@ pass=$1 fail=$(($2 + $# - 3)) skipped=$3
 if [ "$fail" -ne 0 ]; then
     echo "== failed"
     # shellcheck disable=SC2086
-    [ -z "$found" ] || grep -h '^  FAIL  \|^        log: ' $found
+    [ -z "$found" ] || awk '/^  FAIL  / { on = 1; print; next } on && /^        / || /^        (log: |\[  ERROR|\[   LINE)/ { print; next }
+                                  { on = 0 }' $found
     for r in $lost; do echo "  FAIL  no result: $r"; done
 fi
 echo "$pass passed, $fail failed, $skipped skipped"
