@@ -2838,7 +2838,7 @@ typedef struct xrt__cpu_mpool {
     int destroyed, was_current, gone;
     int policy[4]; /* by xrt_mem_pool_attr 1..3 */
     uint64_t threshold, reserved, reserved_high, used, used_high;
-    size_t live, ops; /* allocations outstanding; free ops queued and not yet run */
+    size_t live, ops; /* allocations outstanding; holds: frees queued and not yet run, calls at work on it */
     xrt__cpu_head *free;
     struct xrt__cpu_mpool *next; /* in xrt__cpu_mpools (created pools) */
 } xrt__cpu_mpool;
@@ -2961,18 +2961,21 @@ static void xrt__cpu_mpool_release(xrt__cpu_mpool *p, uint64_t keep)
     }
 }
 
-/* A destroyed pool goes with its last allocation and its last queued free;
-   one that was a device's current pool stays until shutdown (an allocation
-   may have read it there just before). */
-static void xrt__cpu_mpool_maybe_gone(xrt__cpu_mpool *p)
+/* A destroyed pool goes with its last allocation and its last hold (a
+   queued free, or a call working on the pool); one that was a device's
+   current pool stays until shutdown (an allocation may have read it there
+   just before). The drop of the last hold and this decision are one
+   critical section: after it, another thread may have freed the pool. */
+static int xrt__cpu_mpool_last_locked(xrt__cpu_mpool *p)
+{
+    int last = p->destroyed && !p->was_current && !p->live && !p->ops && !p->gone;
+    if (last) p->gone = 1;
+    return last;
+}
+
+static void xrt__cpu_mpool_gone(xrt__cpu_mpool *p)
 {
     xrt__cpu_mpool **at;
-    int last;
-    xrt__cpu_lock(&p->lock);
-    last = p->destroyed && !p->was_current && !p->live && !p->ops && !p->gone;
-    if (last) p->gone = 1;
-    xrt__cpu_unlock(&p->lock);
-    if (!last) return;
     xrt__cpu_mpool_release(p, 0);
     xrt__cpu_lock(&xrt__cpu_mpools_lock);
     for (at = &xrt__cpu_mpools; *at && *at != p; at = &(*at)->next) {
@@ -2980,6 +2983,23 @@ static void xrt__cpu_mpool_maybe_gone(xrt__cpu_mpool *p)
     if (*at) *at = p->next;
     xrt__cpu_unlock(&xrt__cpu_mpools_lock);
     XRT_FREE(p);
+}
+
+static void xrt__cpu_mpool_hold(xrt__cpu_mpool *p)
+{
+    xrt__cpu_lock(&p->lock);
+    p->ops++;
+    xrt__cpu_unlock(&p->lock);
+}
+
+static void xrt__cpu_mpool_unhold(xrt__cpu_mpool *p)
+{
+    int last;
+    xrt__cpu_lock(&p->lock);
+    p->ops--;
+    last = xrt__cpu_mpool_last_locked(p);
+    xrt__cpu_unlock(&p->lock);
+    if (last) xrt__cpu_mpool_gone(p);
 }
 
 /* Block h back to its pool, freed on `stream` (done: its work is done);
@@ -3023,8 +3043,8 @@ static void xrt__cpu_mpool_unput(xrt__cpu_head *h)
         p->used += xrt__cpu_mpool_bytes(h);
         p->live++;
     }
-    p->ops--;
     xrt__cpu_unlock(&p->lock);
+    xrt__cpu_mpool_unhold(p); /* the put's */
 }
 
 /* The stream reached a pool block's free: the block, if still free from
@@ -3036,10 +3056,9 @@ static void xrt__cpu_run_mpool_free(xrt__cpu_op *op)
     xrt__cpu_lock(&p->lock);
     for (h = p->free; h; h = h->pool_next)
         if (h == op->u.mfree.head && h->gen == op->u.mfree.gen) h->pool_done = 1;
-    p->ops--;
     xrt__cpu_unlock(&p->lock);
     __atomic_store_n(&xrt__cpu_mpool_excess, 1, __ATOMIC_RELAXED);
-    xrt__cpu_mpool_maybe_gone(p);
+    xrt__cpu_mpool_unhold(p); /* the put's */
 }
 
 /* Free blocks over each pool's threshold go back: at each synchronize, one load while no pool has any. */
@@ -3061,9 +3080,10 @@ static void xrt__cpu_mpools_trim(void)
 static void xrt__cpu_mpool_free_now(xrt__cpu_head *h)
 {
     xrt__cpu_mpool *p = h->pool;
+    xrt__cpu_mpool_hold(p); /* h is live: the pool is there */
     if (!xrt__cpu_mpool_put(h, NULL, 1)) xrt__cpu_dev_release((char *)h + xrt__cpu_page());
     else xrt__cpu_mpool_release(p, XRT__CPU_MPOOL_THRESHOLD);
-    xrt__cpu_mpool_maybe_gone(p);
+    xrt__cpu_mpool_unhold(p);
 }
 
 /* Shutdown (xrt has freed every allocation and destroyed every pool's handle) and a forked child. */
@@ -3158,9 +3178,10 @@ static xrt_status xrt__cpu_mem_pool_destroy(const xrt_backend *self, void *pool)
                                 __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
     xrt__cpu_lock(&p->lock);
     p->destroyed = 1;
+    p->ops++; /* a hold until the release below is done */
     xrt__cpu_unlock(&p->lock);
     xrt__cpu_mpool_release(p, 0);
-    xrt__cpu_mpool_maybe_gone(p);
+    xrt__cpu_mpool_unhold(p);
     return XRT_SUCCESS;
 }
 
@@ -3971,10 +3992,7 @@ static xrt_status xrt__cpu_mpool_free_async(xrt__cpu_head *h, void *stream)
         op.run = xrt__cpu_run_free;
         op.u.release.ptr = (char *)h + xrt__cpu_page();
         st = xrt__cpu_enqueue(stream, &op, "cpu: xrt_free_async");
-        xrt__cpu_lock(&p->lock);
-        p->ops--; /* counted by the put: no op of the pool's */
-        xrt__cpu_unlock(&p->lock);
-        xrt__cpu_mpool_maybe_gone(p);
+        xrt__cpu_mpool_unhold(p); /* the put's: no op of the pool's */
         return st;
     }
     op.run = xrt__cpu_run_mpool_free;

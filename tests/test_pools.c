@@ -280,6 +280,32 @@ static void test_concurrent_streams(void **state)
     for (i = 0; i < STREAMS; i++) OK(xrt_stream_destroy(s[i]));
 }
 
+/* A pool destroyed while its stream runs the frees queued on it: the
+   destroy and the stream's worker reaching the last free each may find the
+   pool's last hold gone, and exactly one of them releases the pool (ASan
+   and TSan see the other touch it otherwise). Many rounds, for the race. */
+static void test_destroy_while_frees_run(void **state)
+{
+    xrt_mem_pool_props props = {0, XRT_MEM_HANDLE_TYPE_NONE};
+    xrt_stream s;
+    int r, i;
+    (void)state;
+    SKIP_UNLESS(has_pools(), "no memory pools");
+    OK(xrt_stream_create(&s));
+    for (r = 0; r < ROUNDS; r++) {
+        xrt_mem_pool p = NULL;
+        void *a[4];
+        OK(xrt_mem_pool_create(&p, &props));
+        for (i = 0; i < 4; i++) OK(xrt_malloc_from_pool_async(&a[i], 4096, p, s));
+        for (i = 0; i < 4; i++) OK(xrt_free_async(a[i], s));
+        if (r % 2) OK(xrt_malloc_from_pool_async(&a[0], 4096, p, s)); /* one still live: xrt_free below */
+        OK(xrt_mem_pool_destroy(p));
+        if (r % 2) OK(xrt_free(a[0]));
+    }
+    OK(xrt_stream_synchronize(s));
+    OK(xrt_stream_destroy(s));
+}
+
 /* Threads, each with a stream of its own, allocating from one pool at once:
    each block's bytes are its own thread's until that thread frees it. */
 typedef struct worker { xrt_mem_pool pool; const char *backend; int id, bad; } worker;
@@ -343,7 +369,7 @@ int main(void)
         cmocka_unit_test(test_release_threshold_and_trim), cmocka_unit_test(test_reuse_across_streams),
         cmocka_unit_test(test_current_pool_and_destroy), cmocka_unit_test(test_pool_bad_input),
         cmocka_unit_test(test_concurrent_streams),     cmocka_unit_test(test_unreached_free_not_shared),
-        cmocka_unit_test(test_threads_share_a_pool),
+        cmocka_unit_test(test_threads_share_a_pool),   cmocka_unit_test(test_destroy_while_frees_run),
     };
     setenv("XRT_CPU_DEVICES", "2", 0); /* a pool of another device */
     return xrt_test_run_on_backends("memory pools", tests, sizeof tests / sizeof tests[0], NULL);
