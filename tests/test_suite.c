@@ -1749,9 +1749,9 @@ static void peer_round_trip(int d0, int d1, int async)
     OK(xrt_set_device(d0));
     OK(xrt_memcpy(a, h, N, XRT_MEMCPY_HOST_TO_DEVICE));
     OK(xrt_memset(b, 0, N)); /* any device's memory is set from any device */
-    /* A device memset no longer waits on GPUs, as cudaMemset; the peer copy
-       on a blocking stream must follow it all the same. On the CUDA double
-       under ASan it once did not: until that is understood, the host waits. */
+    /* The memset is queued on device d0's legacy stream (it does not wait,
+       as cudaMemset), and s is d1's: a legacy stream orders only its own
+       device's blocking streams, so the program waits, as a CUDA one must. */
     OK(xrt_device_synchronize());
     if (async) {
         OK(xrt_memcpy_peer_async((char *)b + 5, d1, (char *)a + 3, d0, N - 9, s));
