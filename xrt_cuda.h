@@ -810,6 +810,12 @@ XRT__GPU_SAME_TYPE(xrt__cuda_type_remove_deps,
                                   const cudaGraphEdgeData *, size_t),
                    cudaGraphRemoveDependencies)
 #endif
+#if CUDART_VERSION >= 12030 /* the form xrt__gpu's capture_to_graph calls, looked up by name */
+XRT__GPU_SAME_TYPE(xrt__cuda_type_capture_to_graph,
+                   cudaError_t(*)(cudaStream_t, cudaGraph_t, const cudaGraphNode_t *, const cudaGraphEdgeData *, size_t,
+                                  enum cudaStreamCaptureMode),
+                   cudaStreamBeginCaptureToGraph)
+#endif
 
 /* >> cuda: graph memory nodes built by hand (CUDA 11.4), through the entry
    points looked up by name (xrt__gpu's mem_node_syms): an allocation of
@@ -1150,6 +1156,7 @@ static void xrt__cuda_fill(xrt_backend *t)
     g->driver_version = "cudaDriverGetVersion";
     g->stream_device_sym = "cudaStreamGetDevice";
     g->dot_print_sym = "cudaGraphDebugDotPrint";
+    g->capture_to_graph_sym = "cudaStreamBeginCaptureToGraph";
     memcpy(g->mem_node_syms, xrt__cuda_mem_node_syms, sizeof g->mem_node_syms);
     g->mem_node = xrt__cuda_mem_node;
     g->probe = xrt__cuda_probe;

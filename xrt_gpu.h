@@ -403,6 +403,10 @@ struct xrt__gpu {
     int (*stream_device)(void *stream, int *device); /* that entry point, or NULL */
     const char *dot_print_sym;     /* "cudaGraphDebugDotPrint" (HIP 5 lacks it): looked up by name, optional */
     int (*dot_print)(void *graph, const char *path, unsigned flags); /* that entry point, or NULL */
+    /* "cudaStreamBeginCaptureToGraph" (CUDA 12.3; ROCm 6.2's HIP, not HIP 5):
+       looked up by name, optional; edge_data NULL (plain edges) */
+    const char *capture_to_graph_sym;
+    int (*capture_to_graph)(void *stream, void *graph, void *const *deps, const void *edge_data, size_t n, int mode);
     /* graph memory nodes built by hand (CUDA 11.4's cudaGraphAddMemAllocNode,
        cudaGraphAddMemFreeNode, cudaGraphMemAllocNodeGetParams,
        cudaGraphMemFreeNodeGetParams; HIP 5 lacks them): their names (NULL:
@@ -649,6 +653,8 @@ static int xrt__gpu_load(xrt__gpu *g, char *reason, size_t n)
     memcpy(&g->stream_device, &sym, sizeof sym);
     sym = xrt__gpu_lookup(g, g->dot_print_sym);
     memcpy(&g->dot_print, &sym, sizeof sym);
+    sym = xrt__gpu_lookup(g, g->capture_to_graph_sym);
+    memcpy(&g->capture_to_graph, &sym, sizeof sym);
     for (i = 0; i < 4; i++) g->mem_node_fns[i] = g->mem_node_syms[i] ? xrt__gpu_lookup(g, g->mem_node_syms[i]) : NULL;
     g->loaded(g);
     return 1;
@@ -2041,6 +2047,26 @@ static xrt_status xrt__gpu_stream_begin_capture(const xrt_backend *self, void *s
     return st;
 }
 
+/* A capture whose nodes go into an existing graph, after deps, through the
+   entry point looked up by name (a runtime without it says so). */
+static xrt_status xrt__gpu_stream_begin_capture_to_graph(const xrt_backend *self, void *stream, void *graph,
+                                                         void *const *deps, size_t ndeps, unsigned mode)
+{
+    xrt__gpu *g = (xrt__gpu *)self->user;
+    char who[80];
+    int e;
+    XRT__GPU_NEED_GRAPHS(g);
+    if (!g->capture_to_graph) {
+        snprintf(who, sizeof who, "%s: xrt_stream_begin_capture_to_graph", g->name);
+        return xrt_error(XRT_ERROR_UNSUPPORTED, who, "the runtime has no %s (CUDA 12.3, ROCm 6.2)",
+                         g->capture_to_graph_sym);
+    }
+    e = g->capture_to_graph(stream, graph, deps, NULL, ndeps, (int)mode);
+    if (e != g->success) return xrt__gpu_fail_as(g, e, g->capture_to_graph_sym, "stream_begin_capture_to_graph");
+    xrt__gpu_graphs_add(g, 1);
+    return XRT_SUCCESS;
+}
+
 static xrt_status xrt__gpu_stream_end_capture(const xrt_backend *self, void *stream, void **graph)
 {
     xrt__gpu *g = (xrt__gpu *)self->user;
@@ -3133,8 +3159,6 @@ static xrt_status xrt__gpu_graph_node_find_in_clone(const xrt_backend *self, voi
                                  xrt__gpu_call_name(g, XRT__GPU_CALL(GraphNodeFindInClone)), g->rt.GetErrorName(e));
 }
 
-/* A capture into an existing graph: not yet through cudaStreamBeginCaptureToGraph. */
-#define xrt__gpu_stream_begin_capture_to_graph xrt__unsupported_stream_begin_capture_to_graph
 
 /* >> gpu: memory pools. Not yet through cudaMemPool* / hipMemPool*: each
    call says so; xrt_malloc_async keeps using the runtime's own default pool. */

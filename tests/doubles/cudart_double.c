@@ -502,6 +502,7 @@ typedef struct capture {
     int mode;       /* enum cudaStreamCaptureMode */
     pthread_t thread;
     int invalidated, ended;
+    int into;       /* g is the caller's (cudaStreamBeginCaptureToGraph): never freed here */
     int refs;       /* events last recorded in it */
     struct capture *next_active;
 } capture;
@@ -666,7 +667,7 @@ static void capture_end(capture *c)
             *pp = c->next_active;
             break;
         }
-    graph_free(c->g);
+    if (!c->into) graph_free(c->g);
     c->g = NULL;
     c->ended = 1;
     capture_free_if_done(c);
@@ -794,30 +795,61 @@ static int captured_event_refused(event *e)
     return refused;
 }
 
-cudaError_t cudaStreamBeginCapture(cudaStream_t st, enum cudaStreamCaptureMode mode)
+static cudaError_t deps_of(const graph *g, const cudaGraphNode_t *v, size_t n, deps *d);
+
+/* A capture into a new graph, or into `into` after the nodes `front` (which
+   it takes) of it. Captured nodes go into that graph as they come: a capture
+   into a graph that fails leaves them there (CUDA says nothing of the graph
+   then; treat it as undefined). */
+static cudaError_t capture_begin(stream *s, enum cudaStreamCaptureMode mode, graph *into, deps *front)
 {
-    stream *s = own_of(st);
     capture *c;
     if (!s) return cudaErrorStreamCaptureUnsupported; /* the legacy stream */
     if ((unsigned)mode > cudaStreamCaptureModeRelaxed) return cudaErrorInvalidValue;
-    if (!(c = (capture *)calloc(1, sizeof *c)) || !(c->g = (graph *)calloc(1, sizeof *c->g))) {
+    if (!(c = (capture *)calloc(1, sizeof *c)) || !(c->g = into ? into : (graph *)calloc(1, sizeof *c->g))) {
         free(c);
         return cudaErrorMemoryAllocation;
     }
-    c->origin = s, c->mode = (int)mode, c->thread = pthread_self();
+    c->origin = s, c->mode = (int)mode, c->thread = pthread_self(), c->into = into != NULL;
     pthread_mutex_lock(&cap_lock);
     if (s->cap) {
         pthread_mutex_unlock(&cap_lock);
-        free(c->g);
+        if (!into) free(c->g);
         free(c);
         return cudaErrorIllegalState;
     }
     s->cap = c;
     deps_clear(&s->front);
+    s->front = *front;
+    front->v = NULL, front->n = 0;
     c->next_active = active;
     active = c;
     pthread_mutex_unlock(&cap_lock);
     return cudaSuccess;
+}
+
+cudaError_t cudaStreamBeginCapture(cudaStream_t st, enum cudaStreamCaptureMode mode)
+{
+    deps none = {NULL, 0};
+    return capture_begin(own_of(st), mode, NULL, &none);
+}
+
+/* CUDA 12.3: plain edges only (dependencyData NULL, or each of the default type). */
+cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t st, cudaGraph_t gr, const cudaGraphNode_t *v,
+                                          const cudaGraphEdgeData *data, size_t n, enum cudaStreamCaptureMode mode)
+{
+    graph *g = (graph *)(void *)gr;
+    deps front = {NULL, 0};
+    cudaError_t e;
+    size_t i;
+    if (!own_of(st)) return cudaErrorStreamCaptureUnsupported;
+    if (!g) return cudaErrorInvalidValue;
+    for (i = 0; data && i < n; i++)
+        if (data[i].type != cudaGraphDependencyTypeDefault || data[i].from_port || data[i].to_port)
+            return cudaErrorNotSupported;
+    if ((e = deps_of(g, v, n, &front)) == cudaSuccess) e = capture_begin(own_of(st), mode, g, &front);
+    deps_clear(&front);
+    return e;
 }
 
 static int legacy_would_join(void);
