@@ -50,7 +50,10 @@
     X(pitched_ptr, struct cudaPitchedPtr)         \
     X(extent, struct cudaExtent)                  \
     X(ipc_mem_handle, cudaIpcMemHandle_t)         \
-    X(ipc_event_handle, cudaIpcEventHandle_t)
+    X(ipc_event_handle, cudaIpcEventHandle_t)     \
+    X(mem_pool, cudaMemPool_t)                    \
+    X(pool_props_in, const struct cudaMemPoolProps *) \
+    X(pool_attr, enum cudaMemPoolAttr)
 #define XRT__CUDA_TYPEDEF(name, type) typedef type xrt__cuda_t_##name;
 #endif
 
@@ -810,6 +813,25 @@ XRT__GPU_SAME_TYPE(xrt__cuda_type_remove_deps,
                                   const cudaGraphEdgeData *, size_t),
                    cudaGraphRemoveDependencies)
 #endif
+/* Memory pools: the props xrt__gpu_mem_pool_create writes, and the attributes' numbers. */
+XRT__GPU_ASSERT(sizeof(struct cudaMemPoolProps) <= sizeof(xrt__gpu_pool_props) &&
+                    offsetof(struct cudaMemPoolProps, allocType) == offsetof(xrt__gpu_pool_props, alloc_type) &&
+                    offsetof(struct cudaMemPoolProps, handleTypes) == offsetof(xrt__gpu_pool_props, handle_types) &&
+                    offsetof(struct cudaMemPoolProps, location.type) == offsetof(xrt__gpu_pool_props, location_type) &&
+                    offsetof(struct cudaMemPoolProps, location.id) == offsetof(xrt__gpu_pool_props, location_id) &&
+                    cudaMemAllocationTypePinned == XRT__GPU_POOL_PINNED &&
+                    cudaMemLocationTypeDevice == XRT__GPU_LOCATION_DEVICE,
+                "cudaMemPoolProps does not begin as xrt writes it");
+XRT__GPU_ASSERT((int)cudaMemPoolReuseFollowEventDependencies == XRT_MEMPOOL_REUSE_FOLLOW_EVENT_DEPENDENCIES &&
+                    (int)cudaMemPoolReuseAllowOpportunistic == XRT_MEMPOOL_REUSE_ALLOW_OPPORTUNISTIC &&
+                    (int)cudaMemPoolReuseAllowInternalDependencies == XRT_MEMPOOL_REUSE_ALLOW_INTERNAL_DEPENDENCIES &&
+                    (int)cudaMemPoolAttrReleaseThreshold == XRT_MEMPOOL_ATTR_RELEASE_THRESHOLD &&
+                    (int)cudaMemPoolAttrReservedMemCurrent == XRT_MEMPOOL_ATTR_RESERVED_MEM_CURRENT &&
+                    (int)cudaMemPoolAttrReservedMemHigh == XRT_MEMPOOL_ATTR_RESERVED_MEM_HIGH &&
+                    (int)cudaMemPoolAttrUsedMemCurrent == XRT_MEMPOOL_ATTR_USED_MEM_CURRENT &&
+                    (int)cudaMemPoolAttrUsedMemHigh == XRT_MEMPOOL_ATTR_USED_MEM_HIGH,
+                "cudaMemPoolAttr's numbers are not xrt_mem_pool_attr's");
+
 #if CUDART_VERSION >= 12030 /* the form xrt__gpu's capture_to_graph calls, looked up by name */
 XRT__GPU_SAME_TYPE(xrt__cuda_type_capture_to_graph,
                    cudaError_t(*)(cudaStream_t, cudaGraph_t, const cudaGraphNode_t *, const cudaGraphEdgeData *, size_t,

@@ -98,6 +98,23 @@
     X(MallocAsync, cudaMallocAsync, 0, hipMallocAsync, 1, XRT__GPU_T(error),                                             \
       (void **ptr, size_t size, XRT__GPU_T(stream) stream))                                                              \
     X(FreeAsync, cudaFreeAsync, 0, hipFreeAsync, 1, XRT__GPU_T(error), (void *ptr, XRT__GPU_T(stream) stream))           \
+    X(DeviceGetDefaultMemPool, cudaDeviceGetDefaultMemPool, 1, hipDeviceGetDefaultMemPool, 1, XRT__GPU_T(error),         \
+      (XRT__GPU_T(mem_pool) *pool, int device))                                                                          \
+    X(DeviceGetMemPool, cudaDeviceGetMemPool, 1, hipDeviceGetMemPool, 1, XRT__GPU_T(error),                              \
+      (XRT__GPU_T(mem_pool) *pool, int device))                                                                          \
+    X(DeviceSetMemPool, cudaDeviceSetMemPool, 1, hipDeviceSetMemPool, 1, XRT__GPU_T(error),                              \
+      (int device, XRT__GPU_T(mem_pool) pool))                                                                           \
+    X(MemPoolCreate, cudaMemPoolCreate, 1, hipMemPoolCreate, 1, XRT__GPU_T(error),                                       \
+      (XRT__GPU_T(mem_pool) *pool, XRT__GPU_T(pool_props_in) props))                                                    \
+    X(MemPoolDestroy, cudaMemPoolDestroy, 1, hipMemPoolDestroy, 1, XRT__GPU_T(error), (XRT__GPU_T(mem_pool) pool))       \
+    X(MemPoolSetAttribute, cudaMemPoolSetAttribute, 1, hipMemPoolSetAttribute, 1, XRT__GPU_T(error),                     \
+      (XRT__GPU_T(mem_pool) pool, XRT__GPU_T(pool_attr) attr, void *value))                                              \
+    X(MemPoolGetAttribute, cudaMemPoolGetAttribute, 1, hipMemPoolGetAttribute, 1, XRT__GPU_T(error),                     \
+      (XRT__GPU_T(mem_pool) pool, XRT__GPU_T(pool_attr) attr, void *value))                                              \
+    X(MemPoolTrimTo, cudaMemPoolTrimTo, 1, hipMemPoolTrimTo, 1, XRT__GPU_T(error),                                       \
+      (XRT__GPU_T(mem_pool) pool, size_t keep))                                                                          \
+    X(MallocFromPoolAsync, cudaMallocFromPoolAsync, 1, hipMallocFromPoolAsync, 1, XRT__GPU_T(error),                     \
+      (void **ptr, size_t size, XRT__GPU_T(mem_pool) pool, XRT__GPU_T(stream) stream))                                   \
     X(MemGetInfo, cudaMemGetInfo, 0, hipMemGetInfo, 0, XRT__GPU_T(error), (size_t *free_bytes, size_t *total_bytes))     \
     X(MemsetAsync, cudaMemsetAsync, 0, hipMemsetAsync, 0, XRT__GPU_T(error),                                             \
       (void *dst, int value, size_t size, XRT__GPU_T(stream) stream))                                                    \
@@ -313,7 +330,10 @@ typedef struct xrt__gpu_ipc_handle { char reserved[64]; } xrt__gpu_ipc_handle; /
     X(pitched_ptr, xrt_pitched_ptr)        \
     X(extent, xrt_extent)                  \
     X(ipc_mem_handle, xrt__gpu_ipc_handle) \
-    X(ipc_event_handle, xrt__gpu_ipc_handle)
+    X(ipc_event_handle, xrt__gpu_ipc_handle) \
+    X(mem_pool, void *)                    \
+    X(pool_props_in, const void *)         \
+    X(pool_attr, int)
 #define XRT__GPU_TYPEDEF(name, type) typedef type xrt__gpu_t_##name;
 XRT__GPU_TYPES(XRT__GPU_TYPEDEF)
 #undef XRT__GPU_TYPEDEF
@@ -3160,28 +3180,100 @@ static xrt_status xrt__gpu_graph_node_find_in_clone(const xrt_backend *self, voi
 }
 
 
-/* >> gpu: memory pools. Not yet through cudaMemPool* / hipMemPool*: each
-   call says so; xrt_malloc_async keeps using the runtime's own default pool. */
-#define XRT__GPU_NO_POOLS(op, params)                                                                                  \
-    static xrt_status xrt__gpu_##op params                                                                             \
-    {                                                                                                                  \
-        return xrt_error(XRT_ERROR_UNSUPPORTED, "xrt_" #op,                                                           \
-                         "%s: memory pools (cudaMemPool*, hipMemPool*) are not wired to the runtime yet; "             \
-                         "xrt_malloc_async uses the runtime's default pool", self->name);                              \
-    }
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-XRT__GPU_NO_POOLS(device_get_default_mem_pool, (const xrt_backend *self, void **pool, int device))
-XRT__GPU_NO_POOLS(device_get_mem_pool, (const xrt_backend *self, void **pool, int device))
-XRT__GPU_NO_POOLS(device_set_mem_pool, (const xrt_backend *self, int device, void *pool))
-XRT__GPU_NO_POOLS(mem_pool_create, (const xrt_backend *self, void **pool, const xrt_mem_pool_props *props))
-XRT__GPU_NO_POOLS(mem_pool_destroy, (const xrt_backend *self, void *pool))
-XRT__GPU_NO_POOLS(mem_pool_set_attribute, (const xrt_backend *self, void *pool, int attr, uint64_t value))
-XRT__GPU_NO_POOLS(mem_pool_get_attribute, (const xrt_backend *self, void *pool, int attr, uint64_t *value))
-XRT__GPU_NO_POOLS(mem_pool_trim_to, (const xrt_backend *self, void *pool, size_t keep))
-XRT__GPU_NO_POOLS(malloc_from_pool_async, (const xrt_backend *self, void **ptr, size_t size, void *pool, void *stream))
-#pragma GCC diagnostic pop
-#undef XRT__GPU_NO_POOLS
+/* >> gpu: memory pools: the runtime's own (cudaMemPool*, CUDA 11.2;
+   hipMemPool*, HIP 5.2). A pool handle's object is the runtime's pool;
+   xrt's attribute numbers are the runtimes' (checked where each vendor is
+   compiled), the reuse policies passed as int, the rest as 64 bits. A pool
+   made here holds pinned memory of props->device; the leading fields of
+   cudaMemPoolProps and hipMemPoolProps are these, the rest zero. */
+typedef struct xrt__gpu_pool_props {
+    int alloc_type, handle_types, location_type, location_id;
+    unsigned char rest[112];
+} xrt__gpu_pool_props;
+#define XRT__GPU_POOL_PINNED 1 /* cudaMemAllocationTypePinned, hipMemAllocationTypePinned */
+#define XRT__GPU_LOCATION_DEVICE 1 /* cudaMemLocationTypeDevice, hipMemLocationTypeDevice */
+#define XRT__GPU_POOL_CALL(g, field) \
+    if (!(g)->rt.field) return xrt__gpu_rect_lack((g), XRT__GPU_CALL(field), __func__ + sizeof "xrt__gpu_" - 1)
+
+static xrt_status xrt__gpu_device_get_default_mem_pool(const xrt_backend *self, void **pool, int device)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    XRT__GPU_POOL_CALL(g, DeviceGetDefaultMemPool);
+    return XRT__GPU_CHECK(g, g->rt.DeviceGetDefaultMemPool(pool, device), XRT__GPU_CALL(DeviceGetDefaultMemPool));
+}
+
+static xrt_status xrt__gpu_device_get_mem_pool(const xrt_backend *self, void **pool, int device)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    XRT__GPU_POOL_CALL(g, DeviceGetMemPool);
+    return XRT__GPU_CHECK(g, g->rt.DeviceGetMemPool(pool, device), XRT__GPU_CALL(DeviceGetMemPool));
+}
+
+static xrt_status xrt__gpu_device_set_mem_pool(const xrt_backend *self, int device, void *pool)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    XRT__GPU_POOL_CALL(g, DeviceSetMemPool);
+    return XRT__GPU_CHECK(g, g->rt.DeviceSetMemPool(device, pool), XRT__GPU_CALL(DeviceSetMemPool));
+}
+
+static xrt_status xrt__gpu_mem_pool_create(const xrt_backend *self, void **pool, const xrt_mem_pool_props *props)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    xrt__gpu_pool_props p;
+    XRT__GPU_POOL_CALL(g, MemPoolCreate);
+    memset(&p, 0, sizeof p);
+    p.alloc_type = XRT__GPU_POOL_PINNED;
+    p.location_type = XRT__GPU_LOCATION_DEVICE;
+    p.location_id = props->device;
+    return XRT__GPU_CHECK(g, g->rt.MemPoolCreate(pool, &p), XRT__GPU_CALL(MemPoolCreate));
+}
+
+static xrt_status xrt__gpu_mem_pool_destroy(const xrt_backend *self, void *pool)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    XRT__GPU_POOL_CALL(g, MemPoolDestroy);
+    return XRT__GPU_CHECK(g, g->rt.MemPoolDestroy(pool), XRT__GPU_CALL(MemPoolDestroy));
+}
+
+static xrt_status xrt__gpu_mem_pool_set_attribute(const xrt_backend *self, void *pool, int attr, uint64_t value)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    int i = (int)value;
+    XRT__GPU_POOL_CALL(g, MemPoolSetAttribute);
+    return XRT__GPU_CHECK(g, g->rt.MemPoolSetAttribute(pool, attr, xrt__pool_attr_is_int(attr) ? (void *)&i : (void *)&value),
+                          XRT__GPU_CALL(MemPoolSetAttribute));
+}
+
+static xrt_status xrt__gpu_mem_pool_get_attribute(const xrt_backend *self, void *pool, int attr, uint64_t *value)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    int is_int = xrt__pool_attr_is_int(attr), i = 0;
+    xrt_status st;
+    XRT__GPU_POOL_CALL(g, MemPoolGetAttribute);
+    st = XRT__GPU_CHECK(g, g->rt.MemPoolGetAttribute(pool, attr, is_int ? (void *)&i : (void *)value),
+                        XRT__GPU_CALL(MemPoolGetAttribute));
+    if (st == XRT_SUCCESS && is_int) *value = (uint64_t)i;
+    return st;
+}
+
+static xrt_status xrt__gpu_mem_pool_trim_to(const xrt_backend *self, void *pool, size_t keep)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    XRT__GPU_POOL_CALL(g, MemPoolTrimTo);
+    return XRT__GPU_CHECK(g, g->rt.MemPoolTrimTo(pool, keep), XRT__GPU_CALL(MemPoolTrimTo));
+}
+
+static xrt_status xrt__gpu_malloc_from_pool_async(const xrt_backend *self, void **ptr, size_t size, void *pool,
+                                                  void *stream)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    xrt_status st;
+    XRT__GPU_POOL_CALL(g, MallocFromPoolAsync);
+    st = XRT__GPU_CHECK(g, g->rt.MallocFromPoolAsync(ptr, size, pool, stream), XRT__GPU_CALL(MallocFromPoolAsync));
+    if (st != XRT_SUCCESS) *ptr = NULL;
+    return st;
+}
+#undef XRT__GPU_POOL_CALL
 
 /* >> gpu: the table */
 /* Filled from the operation list: a new operation without its

@@ -80,7 +80,10 @@ extern "C" {
     X(pitched_ptr, hipPitchedPtr)                 \
     X(extent, hipExtent)                          \
     X(ipc_mem_handle, hipIpcMemHandle_t)          \
-    X(ipc_event_handle, hipIpcEventHandle_t)
+    X(ipc_event_handle, hipIpcEventHandle_t)      \
+    X(mem_pool, hipMemPool_t)                     \
+    X(pool_props_in, const hipMemPoolProps *)     \
+    X(pool_attr, hipMemPoolAttr)
 #define XRT__HIP_TYPEDEF(name, type) typedef type xrt__hip_t_##name;
 XRT__HIP_TYPES(XRT__HIP_TYPEDEF)
 #undef XRT__HIP_TYPEDEF
@@ -397,6 +400,24 @@ static int xrt__hip_edit_edges(const xrt__gpu *g, void *graph, void *const *from
 XRT__GPU_SAME_TYPE(xrt__hip_type_exec_update,
                    hipError_t(*)(hipGraphExec_t, hipGraph_t, hipGraphNode_t *, hipGraphExecUpdateResult *),
                    hipGraphExecUpdate)
+/* Memory pools: the props xrt__gpu_mem_pool_create writes, and the attributes' numbers. */
+XRT__GPU_ASSERT(sizeof(hipMemPoolProps) <= sizeof(xrt__gpu_pool_props) &&
+                    offsetof(hipMemPoolProps, allocType) == offsetof(xrt__gpu_pool_props, alloc_type) &&
+                    offsetof(hipMemPoolProps, handleTypes) == offsetof(xrt__gpu_pool_props, handle_types) &&
+                    offsetof(hipMemPoolProps, location.type) == offsetof(xrt__gpu_pool_props, location_type) &&
+                    offsetof(hipMemPoolProps, location.id) == offsetof(xrt__gpu_pool_props, location_id) &&
+                    hipMemAllocationTypePinned == XRT__GPU_POOL_PINNED &&
+                    hipMemLocationTypeDevice == XRT__GPU_LOCATION_DEVICE,
+                "hipMemPoolProps does not begin as xrt writes it");
+XRT__GPU_ASSERT((int)hipMemPoolReuseFollowEventDependencies == XRT_MEMPOOL_REUSE_FOLLOW_EVENT_DEPENDENCIES &&
+                    (int)hipMemPoolReuseAllowOpportunistic == XRT_MEMPOOL_REUSE_ALLOW_OPPORTUNISTIC &&
+                    (int)hipMemPoolReuseAllowInternalDependencies == XRT_MEMPOOL_REUSE_ALLOW_INTERNAL_DEPENDENCIES &&
+                    (int)hipMemPoolAttrReleaseThreshold == XRT_MEMPOOL_ATTR_RELEASE_THRESHOLD &&
+                    (int)hipMemPoolAttrReservedMemCurrent == XRT_MEMPOOL_ATTR_RESERVED_MEM_CURRENT &&
+                    (int)hipMemPoolAttrReservedMemHigh == XRT_MEMPOOL_ATTR_RESERVED_MEM_HIGH &&
+                    (int)hipMemPoolAttrUsedMemCurrent == XRT_MEMPOOL_ATTR_USED_MEM_CURRENT &&
+                    (int)hipMemPoolAttrUsedMemHigh == XRT_MEMPOOL_ATTR_USED_MEM_HIGH,
+                "hipMemPoolAttr's numbers are not xrt_mem_pool_attr's");
 XRT__GPU_SAME_TYPE(xrt__hip_type_edges, hipError_t(*)(hipGraph_t, hipGraphNode_t *, hipGraphNode_t *, size_t *),
                    hipGraphGetEdges)
 XRT__GPU_ASSERT(sizeof(hipGraphExecUpdateResult) == sizeof(int), "hipGraphExecUpdateResult");

@@ -486,7 +486,7 @@ XRT_TEST(test_host_alloc_round_trip)
 }
 
 /* Memory pools: the default pool and a created one, each call once (reuse,
-   thresholds and misuse: tests/test_pools.c); GPU backends: not yet. */
+   thresholds and misuse: tests/test_pools.c); a runtime without pools says so. */
 XRT_TEST(test_mem_pool_round_trip)
 {
     xrt_mem_pool d = NULL, cur = NULL, p = NULL;

@@ -55,7 +55,8 @@ typedef struct op {
     int kind; /* 0 memset, 1 copy, 2 host function, 3 record, 4 wait event, 5 callback, 7 graph
                  allocation, 8 graph free (their nodes do nothing: the memory is the graph's);
                  graph nodes only: 10 empty, 11 event record, 12 event wait, 13 child graph (in a
-                 graph: its own graph `child`; an exec's plan holds kind 9 instead) */
+                 graph: its own graph `child`; an exec's plan holds kind 9 instead); 14 a pool
+                 block's free reached (`user` the pool, `target` the block's number) */
     void *dst;
     const void *src;
     size_t n;
@@ -104,6 +105,7 @@ typedef struct alloc {
     int graph; /* made by an allocation node: 1, 2 once a free node of the capture frees it */
     int live;  /* graph 1 (left to the caller): allocated by a launch, not yet freed */
     unsigned long long serial;
+    struct mpool *pool; /* the memory pool it came from (">> memory pools"), or NULL */
 } alloc;
 static alloc *allocs;
 #define MANAGED 3 /* an alloc's `host` for managed memory (cudaMallocManaged) */
@@ -115,6 +117,7 @@ static void alloc_add(void *p, size_t n, int host, int device)
     alloc *a = (alloc *)malloc(sizeof *a);
     if (!a) return;
     a->base = (char *)p, a->size = n, a->host = host, a->device = device, a->graph = 0, a->live = 0, a->flags = 0;
+    a->pool = NULL;
     pthread_mutex_lock(&live_lock);
     a->serial = ++alloc_serial;
     a->next = allocs;
@@ -165,6 +168,8 @@ static double now_ms(void)
 
 static void *worker(void *arg);
 static void launch_done(op *o);
+static void pool_reached(void *pool, unsigned long long block);
+static int pool_free(void *p, cudaStream_t st, int now);
 
 static void event_unref(event *e)
 {
@@ -307,6 +312,7 @@ static void run(op *o)
     case 7:
     case 8: break;
     case 9: run_child(o->plan); break;
+    case 14: pool_reached(o->user, o->target); break;
     case 3:
         pthread_mutex_lock(&o->e->lock);
         o->e->ms = now_ms();
@@ -2077,6 +2083,7 @@ static cudaError_t release(void *p, int host)
     if (!p) return cudaSuccess;
     if ((graph = graph_mem_release(p)) >= 0) return graph ? cudaErrorInvalidValue : cudaSuccess;
     device_wait(-1); /* every device's: at least as wide as the runtime's */
+    if (!host && pool_free(p, NULL, 1) >= 0) return cudaSuccess; /* a pool's: back to it, the device idle */
     if (!alloc_take(p, host) && (host || !alloc_take(p, MANAGED))) return cudaErrorInvalidValue;
     free(p);
     return cudaSuccess;
@@ -2310,12 +2317,333 @@ static cudaError_t capture_memory(cudaStream_t s, int kind, void *p, size_t n)
     return enqueue(s, o);
 }
 
+/* >> memory pools (CUDA 11.2). A pool keeps the blocks freed into it: a
+   block freed on a stream serves that stream's next allocation of its size
+   at once (the stream's work comes after the free), and another stream's
+   only once the stream reached the free and while the pool allows
+   opportunistic reuse (the event-dependency policies are kept, not
+   modelled: such reuse waits for the free to be reached here). Free blocks
+   over the release threshold go back at a stream's, an event's or a
+   device's synchronize, those of cudaMemPoolTrimTo at once; only reached
+   ones. A destroyed pool goes with its last allocation and its last queued
+   free. One lock for every pool. */
+typedef struct pblock {
+    struct pblock *next;
+    void *p;
+    size_t n;            /* bytes, rounded up to 256 */
+    stream *on;          /* the stream it was freed on */
+    int reached;         /* that free is done: any stream may reuse it */
+    unsigned long long number;
+} pblock;
+enum { P_THRESHOLD, P_RESERVED, P_RESERVED_HIGH, P_USED, P_USED_HIGH }; /* cudaMemPoolAttr 4..8 */
+typedef struct mpool {
+    int device, ready, destroyed;
+    int policy[4];                /* by cudaMemPoolAttr 1..3 */
+    unsigned long long amount[5]; /* P_* */
+    size_t live, queued;          /* allocations outstanding; frees not yet reached */
+    pblock *free;
+    struct mpool *next;           /* in pools (created ones) */
+} mpool;
+static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static mpool pool_default[DEVICES];
+static mpool *pool_current[DEVICES]; /* NULL: the default */
+static mpool *pools;
+static unsigned long long pool_blocks;
+
+static size_t pool_span(size_t n) { return (n + 255) & ~(size_t)255; }
+
+static void pool_init_locked(mpool *m, int device)
+{
+    m->device = device, m->ready = 1;
+    m->policy[cudaMemPoolReuseFollowEventDependencies] = m->policy[cudaMemPoolReuseAllowOpportunistic] =
+        m->policy[cudaMemPoolReuseAllowInternalDependencies] = 1; /* CUDA's defaults */
+}
+
+static mpool *pool_default_of(int device)
+{
+    mpool *m = &pool_default[device];
+    pthread_mutex_lock(&pool_lock);
+    if (!m->ready) pool_init_locked(m, device);
+    pthread_mutex_unlock(&pool_lock);
+    return m;
+}
+
+static void pool_count_locked(mpool *m, int which, long long by)
+{
+    m->amount[which] += (unsigned long long)by;
+    if (m->amount[which] > m->amount[which + 1]) m->amount[which + 1] = m->amount[which];
+}
+
+/* Reached free blocks go back until the pool holds at most `keep` bytes. */
+static void pool_release_locked(mpool *m, unsigned long long keep)
+{
+    pblock **pp = &m->free, *b;
+    while ((b = *pp) != NULL && m->amount[P_RESERVED] > keep) {
+        if (!b->reached) {
+            pp = &b->next;
+            continue;
+        }
+        *pp = b->next;
+        m->amount[P_RESERVED] -= b->n;
+        free(b->p);
+        free(b);
+    }
+}
+
+/* A destroyed pool with nothing outstanding goes (the caller holds pool_lock). */
+static void pool_gone_locked(mpool *m)
+{
+    mpool **pp;
+    if (!m->destroyed || m->live || m->queued) return;
+    pool_release_locked(m, 0);
+    for (pp = &pools; *pp && *pp != m; pp = &(*pp)->next) {
+    }
+    if (*pp) *pp = m->next;
+    free(m);
+}
+
+static cudaError_t pool_alloc(mpool *m, void **p, size_t n, stream *s)
+{
+    size_t span = pool_span(n);
+    pblock **pp, *b;
+    alloc *a;
+    *p = NULL;
+    if (n == 0) return cudaSuccess;
+    if (n > ((size_t)1 << 40)) return cudaErrorMemoryAllocation;
+    pthread_mutex_lock(&pool_lock);
+    for (pp = &m->free; (b = *pp) != NULL; pp = &b->next)
+        if (b->n == span && (b->on == s || (b->reached && m->policy[cudaMemPoolReuseAllowOpportunistic]))) break;
+    if (b) {
+        *pp = b->next;
+        *p = b->p;
+        free(b);
+    } else if ((*p = aligned_alloc(256, span)) != NULL) {
+        pool_count_locked(m, P_RESERVED, (long long)span);
+    }
+    if (*p) {
+        pool_count_locked(m, P_USED, (long long)span);
+        m->live++;
+    }
+    pthread_mutex_unlock(&pool_lock);
+    if (!*p) return cudaErrorMemoryAllocation;
+    alloc_add(*p, n, 0, m->device);
+    pthread_mutex_lock(&live_lock);
+    for (a = allocs; a; a = a->next)
+        if (a->base == (char *)*p) a->pool = m;
+    pthread_mutex_unlock(&live_lock);
+    return cudaSuccess;
+}
+
+/* The pool and size of the pool allocation at p, which it forgets; NULL if p is none. */
+static mpool *pool_alloc_take(void *p, size_t *n)
+{
+    alloc **pp, *a;
+    mpool *m = NULL;
+    pthread_mutex_lock(&live_lock);
+    for (pp = &allocs; (a = *pp) != NULL; pp = &a->next)
+        if (a->base == (char *)p && a->pool && !a->graph) {
+            *pp = a->next;
+            m = a->pool, *n = a->size;
+            free(a);
+            break;
+        }
+    pthread_mutex_unlock(&live_lock);
+    return m;
+}
+
+/* A pool allocation freed on stream st, or at once (now: the device idle),
+   back to its pool; -1 if p is no pool allocation. */
+static int pool_free(void *p, cudaStream_t st, int now)
+{
+    size_t n = 0;
+    mpool *m = pool_alloc_take(p, &n);
+    pblock *b;
+    op *o = NULL;
+    cudaError_t e;
+    if (!m) return -1;
+    if (!(b = (pblock *)calloc(1, sizeof *b)) || (!now && !(o = op_new(14)))) {
+        free(b);
+        return cudaErrorMemoryAllocation; /* the allocation is lost to the pool: the double's own limit */
+    }
+    pthread_mutex_lock(&pool_lock);
+    b->p = p, b->n = pool_span(n), b->on = now ? NULL : stream_of(st), b->reached = now, b->number = ++pool_blocks;
+    b->next = m->free;
+    m->free = b;
+    pool_count_locked(m, P_USED, -(long long)b->n);
+    m->live--;
+    if (!now) m->queued++;
+    else if (m->destroyed) pool_release_locked(m, 0);
+    if (now) pool_gone_locked(m);
+    pthread_mutex_unlock(&pool_lock);
+    if (now) return cudaSuccess;
+    o->user = m, o->target = b->number;
+    if ((e = enqueue(st, o)) != cudaSuccess) pool_reached(m, b->number);
+    return e;
+}
+
+static void pool_reached(void *pool, unsigned long long number)
+{
+    mpool *m = (mpool *)pool;
+    pblock *b;
+    pthread_mutex_lock(&pool_lock);
+    for (b = m->free; b; b = b->next)
+        if (b->number == number) b->reached = 1;
+    m->queued--;
+    if (m->destroyed) pool_release_locked(m, 0);
+    pool_gone_locked(m);
+    pthread_mutex_unlock(&pool_lock);
+}
+
+/* At a synchronize: every pool down to its release threshold. */
+static void pools_trim(void)
+{
+    mpool *m;
+    int d;
+    pthread_mutex_lock(&pool_lock);
+    for (d = 0; d < DEVICES; d++)
+        if (pool_default[d].ready) pool_release_locked(&pool_default[d], pool_default[d].amount[P_THRESHOLD]);
+    for (m = pools; m; m = m->next) pool_release_locked(m, m->amount[P_THRESHOLD]);
+    pthread_mutex_unlock(&pool_lock);
+}
+
+static mpool *pool_of_device(int device)
+{
+    mpool *m;
+    pthread_mutex_lock(&pool_lock);
+    m = pool_current[device];
+    pthread_mutex_unlock(&pool_lock);
+    return m ? m : pool_default_of(device);
+}
+
+cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *out, int device)
+{
+    if (!out) return cudaErrorInvalidValue;
+    if (bad_device(device)) return cudaErrorInvalidDevice;
+    *out = (cudaMemPool_t)(void *)pool_default_of(device);
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *out, int device)
+{
+    if (!out) return cudaErrorInvalidValue;
+    if (bad_device(device)) return cudaErrorInvalidDevice;
+    *out = (cudaMemPool_t)(void *)pool_of_device(device);
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t pool)
+{
+    mpool *m = (mpool *)(void *)pool;
+    if (bad_device(device)) return cudaErrorInvalidDevice;
+    if (!m || m->device != device) return cudaErrorInvalidValue;
+    pthread_mutex_lock(&pool_lock);
+    pool_current[device] = m == &pool_default[device] ? NULL : m;
+    pthread_mutex_unlock(&pool_lock);
+    return cudaSuccess;
+}
+
+/* Pinned device memory, no exportable handle type, a device there is. */
+cudaError_t cudaMemPoolCreate(cudaMemPool_t *out, const struct cudaMemPoolProps *props)
+{
+    mpool *m;
+    if (!out || !props || props->allocType != cudaMemAllocationTypePinned ||
+        props->location.type != cudaMemLocationTypeDevice || bad_device(props->location.id))
+        return cudaErrorInvalidValue;
+    if (props->handleTypes != cudaMemHandleTypeNone) return cudaErrorNotSupported;
+    if (!(m = (mpool *)calloc(1, sizeof *m))) return cudaErrorMemoryAllocation;
+    pthread_mutex_lock(&pool_lock);
+    pool_init_locked(m, props->location.id);
+    m->next = pools;
+    pools = m;
+    pthread_mutex_unlock(&pool_lock);
+    *out = (cudaMemPool_t)(void *)m;
+    return cudaSuccess;
+}
+
+/* A device's default pool is not destroyed; a current one leaves its device with the default. */
+cudaError_t cudaMemPoolDestroy(cudaMemPool_t pool)
+{
+    mpool *m = (mpool *)(void *)pool;
+    if (!m || (m >= pool_default && m < pool_default + DEVICES)) return cudaErrorInvalidValue;
+    pthread_mutex_lock(&pool_lock);
+    if (pool_current[m->device] == m) pool_current[m->device] = NULL;
+    m->destroyed = 1;
+    pool_release_locked(m, 0);
+    pool_gone_locked(m);
+    pthread_mutex_unlock(&pool_lock);
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t pool, enum cudaMemPoolAttr attr, void *value)
+{
+    mpool *m = (mpool *)(void *)pool;
+    cudaError_t e = cudaSuccess;
+    int i;
+    if (!m || !value) return cudaErrorInvalidValue;
+    pthread_mutex_lock(&pool_lock);
+    if (attr >= cudaMemPoolReuseFollowEventDependencies && attr <= cudaMemPoolReuseAllowInternalDependencies) {
+        i = *(const int *)value;
+        if (i == 0 || i == 1) m->policy[attr] = i;
+        else e = cudaErrorInvalidValue;
+    } else if (attr == cudaMemPoolAttrReleaseThreshold) {
+        m->amount[P_THRESHOLD] = *(const unsigned long long *)value;
+    } else if ((attr == cudaMemPoolAttrReservedMemHigh || attr == cudaMemPoolAttrUsedMemHigh) &&
+               *(const unsigned long long *)value == 0) {
+        i = attr == cudaMemPoolAttrReservedMemHigh ? P_RESERVED : P_USED;
+        m->amount[i + 1] = m->amount[i]; /* reset: the current amount */
+    } else {
+        e = cudaErrorInvalidValue;
+    }
+    pthread_mutex_unlock(&pool_lock);
+    return e;
+}
+
+cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t pool, enum cudaMemPoolAttr attr, void *value)
+{
+    mpool *m = (mpool *)(void *)pool;
+    cudaError_t e = cudaSuccess;
+    if (!m || !value) return cudaErrorInvalidValue;
+    pthread_mutex_lock(&pool_lock);
+    if (attr >= cudaMemPoolReuseFollowEventDependencies && attr <= cudaMemPoolReuseAllowInternalDependencies)
+        *(int *)value = m->policy[attr];
+    else if (attr >= cudaMemPoolAttrReleaseThreshold && attr <= cudaMemPoolAttrUsedMemHigh)
+        *(unsigned long long *)value = m->amount[attr - cudaMemPoolAttrReleaseThreshold];
+    else
+        e = cudaErrorInvalidValue;
+    pthread_mutex_unlock(&pool_lock);
+    return e;
+}
+
+cudaError_t cudaMemPoolTrimTo(cudaMemPool_t pool, size_t keep)
+{
+    mpool *m = (mpool *)(void *)pool;
+    if (!m) return cudaErrorInvalidValue;
+    pthread_mutex_lock(&pool_lock);
+    pool_release_locked(m, keep);
+    pthread_mutex_unlock(&pool_lock);
+    return cudaSuccess;
+}
+
+cudaError_t cudaMallocFromPoolAsync(void **p, size_t n, cudaMemPool_t pool, cudaStream_t s)
+{
+    int state = s ? capture_state(stream_of(s)) : 0;
+    mpool *m = (mpool *)(void *)pool;
+    cudaError_t e;
+    if (!p || !m) return cudaErrorInvalidValue;
+    if (state == 2) return cudaErrorStreamCaptureInvalidated;
+    if (!state) return pool_alloc(m, p, n, stream_of(s));
+    if ((e = allocate_on(p, n, 0, m->device)) != cudaSuccess) return e; /* the graph's memory */
+    graph_alloc_mark(*p);
+    return capture_memory(s, 7, *p, n);
+}
+
 cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t s)
 {
     int state = s ? capture_state(stream_of(s)) : 0;
     cudaError_t e;
     if (state == 2) return cudaErrorStreamCaptureInvalidated;
-    if ((e = allocate_on(p, n, 0, stream_of(s)->device)) != cudaSuccess || !state) return e; /* the stream's device's pool */
+    if (!state) return pool_alloc(pool_of_device(stream_of(s)->device), p, n, stream_of(s)); /* the device's current pool */
+    if ((e = allocate_on(p, n, 0, stream_of(s)->device)) != cudaSuccess) return e; /* the graph's memory */
     graph_alloc_mark(*p);
     return capture_memory(s, 7, *p, n);
 }
@@ -2413,6 +2741,7 @@ cudaError_t cudaFreeAsync(void *p, cudaStream_t s)
     }
     if (!p) return cudaSuccess;
     if ((state = graph_mem_release(p)) >= 0) return state ? cudaErrorInvalidValue : cudaSuccess;
+    if ((state = pool_free(p, s, 0)) >= 0) return (cudaError_t)state; /* in stream order */
     stream_wait(stream_of(s)); /* in order; simple */
     if (!alloc_take(p, 0)) return cudaErrorInvalidValue;
     free(p);
@@ -2733,6 +3062,7 @@ cudaError_t cudaStreamSynchronize(cudaStream_t st)
     if (is_legacy(st) && legacy_refused()) return cudaErrorStreamCaptureImplicit;
     if (is_legacy(st)) blocking_waits(s->device, s);
     stream_wait(s);
+    pools_trim();
     return cudaSuccess;
 }
 
@@ -2792,6 +3122,7 @@ cudaError_t cudaDeviceSynchronize(void)
 {
     if (refused_on(current_device)) return cudaErrorStreamCaptureUnsupported;
     device_wait(current_device); /* as the runtime: the current device's streams only */
+    pools_trim();
     return cudaSuccess;
 }
 
@@ -2975,6 +3306,7 @@ cudaError_t cudaEventSynchronize(cudaEvent_t ev)
     pthread_mutex_lock(&e->lock);
     while (e->completed < e->recorded) pthread_cond_wait(&e->cond, &e->lock);
     pthread_mutex_unlock(&e->lock);
+    pools_trim();
     return cudaSuccess;
 }
 
