@@ -2393,6 +2393,7 @@ typedef struct xrt__cpu_head {
     uint64_t gen;    /* numbers the device's allocations */
     uint32_t device;
     uint32_t shared;   /* its bytes map a device file (exported here, or opened); 0: private anonymous memory */
+    uint32_t opened;   /* opened from another process's handle: the file is the exporter's */
     uint32_t exported; /* a handle was ever made: the range is never kept for reuse */
     uint32_t live;     /* handles open now: the key holds and the live lock is taken */
     uint64_t key[2];   /* the secret its handles carry, while `live` */
@@ -2691,7 +2692,7 @@ static void xrt__cpu_populate_range(void *p, size_t size)
 /* A range's head as a new allocation's (a fresh, kept or pooled range). */
 static void xrt__cpu_head_init(xrt__cpu_head *h, uint64_t off, size_t size, uint64_t gen, int device)
 {
-    h->exported = h->live = h->shared = 0;
+    h->exported = h->live = h->shared = h->opened = 0;
     h->key[0] = h->key[1] = 0;
     h->offset = off;
     h->size = size;
@@ -3629,7 +3630,7 @@ static xrt_status xrt__cpu_ipc_map(const xrt__cpu_ipc *k, int fd, const char *fn
     h->offset = k->offset;
     h->size = rec.size;
     h->device = k->device;
-    h->exported = 1;
+    h->exported = h->shared = h->opened = 1;
     *out = h;
     return XRT_SUCCESS;
 }
@@ -3973,9 +3974,10 @@ static int xrt__cpu_fork_file(const xrt__cpu_head *h, uint64_t *off)
     xrt__cpu_opened *o;
     if (h->magic != XRT__CPU_HEAD_MAGIC || !h->shared || h->device >= XRT__CPU_DEVICES_MAX) return -1;
     *off = h->offset + xrt__cpu_page();
-    for (o = xrt__cpu_opens; o; o = o->next)
+    if (!h->opened) return xrt__cpu_mem[h->device].has_fd ? xrt__cpu_mem[h->device].fd : -1;
+    for (o = xrt__cpu_opens; o; o = o->next) /* an opened event's file is closed already: not here */
         if (o->head == h) return o->fd;
-    return xrt__cpu_mem[h->device].has_fd ? xrt__cpu_mem[h->device].fd : -1;
+    return -1;
 }
 
 /* Copies len bytes of the range at `from` into `to`: read from its file,
