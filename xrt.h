@@ -3722,6 +3722,12 @@ static void xrt__dl_loaded(void *lib, const char *name, const char *env_var)
 /* What a backend's init loaded, for xrt_backend_get_info (defined with the registry). */
 XRT_API void xrt__backend_runtime(const xrt_backend *self, const char *library, int runtime_version, int driver_version);
 
+/* For a backend's fork child handler, which runs before the core's: this
+   child may not use the backend (self: the table the registry passed to
+   init). `why` writes the reason whenever a refusal is reported, in the
+   child's ordinary context, so the handler itself formats nothing. */
+XRT_API void xrt__fork_refuse(const xrt_backend *self, void (*why)(char *buf, size_t n));
+
 /* Opens the library named by env `env_var`, else the first of `sonames` that
    loads. On failure writes the reason and returns NULL. */
 XRT_API void *xrt__dl_open(const char *env_var, const char *const *sonames, char *reason, size_t n)
@@ -3779,6 +3785,7 @@ typedef struct xrt__reg_entry {
     unsigned lacks;                      /* XRT_CAP_* bits whose operations the table does not have */
     int caps_warned;                     /* the backend reported one of them: warned once */
     xrt_status (*get_capabilities)(const xrt_backend *self, unsigned *caps); /* the backend's own */
+    void (*fork_why)(char *buf, size_t n); /* xrt__fork_refuse: why a forked child may not use it */
 } xrt__reg_entry;
 
 static xrt__reg_entry xrt__reg_entries[XRT_MAX_BACKENDS];
@@ -3798,6 +3805,28 @@ static int xrt__reg_count;
 static int xrt__reg_inited;
 static xrt_status xrt__reg_status;
 static char xrt__reg_reason[512];
+
+XRT_API void xrt__fork_refuse(const xrt_backend *self, void (*why)(char *buf, size_t n))
+{
+    int i;
+    for (i = 0; i < XRT_MAX_BACKENDS; i++) /* the registry's own entry: its table is the registry's to change */
+        if (&xrt__reg_entries[i].t == self) {
+            xrt__reg_entries[i].t.flags &= ~(unsigned)XRT_BACKEND_FORK_SAFE;
+            xrt__reg_entries[i].fork_why = why;
+        }
+}
+
+/* A forked child's refusal of the backend named `name` (its table's name),
+   with the backend's reason where it gave one (xrt__fork_refuse). */
+static void xrt__fork_refusal(const char *name, char *buf, size_t n)
+{
+    char why[256] = "";
+    int i;
+    for (i = 0; i < XRT_MAX_BACKENDS; i++)
+        if (xrt__reg_entries[i].t.name == name && xrt__reg_entries[i].fork_why)
+            xrt__reg_entries[i].fork_why(why, sizeof why);
+    snprintf(buf, n, "forked child: %.64s cannot be used after fork()%s%s", name, why[0] ? ": " : "", why);
+}
 static const xrt_backend *xrt__reg_default;
 static unsigned xrt__reg_epoch = 1; /* bumped by xrt_shutdown: thread choices older than it are void */
 static int xrt__reg_forked;         /* this process is a child forked after xrt was initialised */
@@ -3844,13 +3873,15 @@ XRT__BACKEND_OPS(XRT__NONE_STUB)
 XRT_API xrt_status xrt__forbidden_fail(const char *fn)
 {
     const char *name = xrt__tls.forbidden_by ? xrt__tls.forbidden_by : "?";
+    char refusal[512];
     if (!xrt__call.registered && xrt__call.exits)
         return xrt_error(XRT_ERROR_NOT_PERMITTED, fn, "called from the last round of thread-exit destructors, "
                          "after xrt released the thread's state");
     if (xrt__tls.host_fn)
         return xrt_error(XRT_ERROR_NOT_PERMITTED, fn, "called from a host function: the %s runtime forbids runtime calls there",
                          name);
-    return xrt_error(XRT_ERROR_NOT_PERMITTED, fn, "forked child: %s cannot be used after fork()", name);
+    xrt__fork_refusal(name, refusal, sizeof refusal);
+    return xrt_error(XRT_ERROR_NOT_PERMITTED, fn, "%s", refusal);
 }
 /* Whether the calling thread is refused now, as far as its state tells
    without taking a lock: xrt_error's check. An entry point that succeeds
@@ -3995,7 +4026,7 @@ static xrt_status xrt__reg_probe_locked(xrt__reg_entry *e)
         e->probe_status = XRT_ERROR_BACKEND_UNAVAILABLE;
         snprintf(e->reason, sizeof e->reason, "its init is running");
         if (xrt__reg_forked && !(e->t.flags & XRT_BACKEND_FORK_SAFE)) {
-            snprintf(e->reason, sizeof e->reason, "forked child: %.64s cannot be used after fork()", e->t.name);
+            xrt__fork_refusal(e->t.name, e->reason, sizeof e->reason);
             return e->probe_status;
         }
         e->reason[0] = 0;
@@ -9106,7 +9137,7 @@ static xrt__reg_entry *xrt__reg_pick_locked(const char *name, const xrt_backend 
         snprintf(why, n, "%s", e->reason);
     } else if (xrt__reg_forked && !(e->t.flags & XRT_BACKEND_FORK_SAFE)) {
         *st = XRT_ERROR_NOT_PERMITTED;
-        snprintf(why, n, "forked child: %.64s cannot be used after fork()", e->t.name);
+        xrt__fork_refusal(e->t.name, why, n);
     }
     return *st == XRT_SUCCESS ? e : NULL;
 }
@@ -9209,9 +9240,11 @@ XRT_API xrt_status xrt_push_backend(xrt_backend_handle handle, int device)
     if (XRT__UNLIKELY(!(e = xrt__bhandle_entry(handle))))
         return xrt_error(XRT_ERROR_INVALID_HANDLE, "xrt_push_backend",
                          "not a backend handle of this xrt (made before xrt_shutdown, or not by xrt_get_backend_handle)");
-    if (XRT__UNLIKELY(xrt__reg_forked && !(e->t.flags & XRT_BACKEND_FORK_SAFE)))
-        return xrt_error(XRT_ERROR_NOT_PERMITTED, "xrt_push_backend", "forked child: %.64s cannot be used after fork()",
-                         e->t.name);
+    if (XRT__UNLIKELY(xrt__reg_forked && !(e->t.flags & XRT_BACKEND_FORK_SAFE))) {
+        char why[512];
+        xrt__fork_refusal(e->t.name, why, sizeof why);
+        return xrt_error(XRT_ERROR_NOT_PERMITTED, "xrt_push_backend", "%s", why);
+    }
     if (XRT__UNLIKELY(device < XRT_DEVICE_CURRENT))
         return xrt_error(XRT_ERROR_INVALID_DEVICE, "xrt_push_backend", "device %d is negative", device);
     if (XRT__UNLIKELY(xrt__push.depth == XRT_BACKEND_STACK_DEPTH))

@@ -2346,13 +2346,16 @@ static xrt_status xrt__cpu_event_elapsed_time(const xrt_backend *self, float *ms
     return XRT_SUCCESS;
 }
 
-/* >> cpu: memory. Device memory lives in one memfd per device, created on
-   first use and sized once to a huge sparse length; each allocation is its
-   own MAP_SHARED mapping of a fresh range of the file (offsets are never
-   reused), returned with munmap + a punched hole. So its bytes can be opened
-   by another process from an IPC handle (">> cpu: ipc"): the fd, reached
+/* >> cpu: memory. An allocation is private anonymous memory, as malloc's:
+   a forked child gets it copy-on-write, at the cost of malloc's memory
+   (">> cpu: device memory after fork"). Its first IPC export moves it into
+   the device's memory file (xrt__cpu_share), one memfd per device, created
+   on first use and sized once to a huge sparse length: a fresh range of the
+   file (offsets are never reused) mapped MAP_SHARED at the same address,
+   returned with munmap + a punched hole. So its bytes can be opened by
+   another process from an IPC handle (">> cpu: ipc"): the fd, reached
    through /proc/<pid>/fd (same user, allowed under Yama ptrace_scope 1). A
-   range starts with a head page in the file, which no process maps: an
+   range of the file starts with a head page, which no process maps: an
    exported range's record for openers (xrt__cpu_export) and the bytes its
    locks are taken on (">> cpu: ipc"). The allocator's own record of a range
    (xrt__cpu_head) is a private anonymous page just before its bytes, in
@@ -2371,16 +2374,26 @@ static xrt_status xrt__cpu_event_elapsed_time(const xrt_backend *self, float *ms
 #ifndef FALLOC_FL_PUNCH_HOLE
 #define FALLOC_FL_PUNCH_HOLE 0x02
 #endif
+#ifndef MREMAP_MAYMOVE
+#define MREMAP_MAYMOVE 1
+#endif
+#ifndef MAP_POPULATE
+#define MAP_POPULATE 0 /* only sooner: the pages come at their first touch instead */
+#endif
+#ifndef MREMAP_FIXED
+#define MREMAP_FIXED 2
+#endif
 
 /* This process's record of a range it maps, never shared: in the private
    page before the bytes. */
 typedef struct xrt__cpu_head {
     uint64_t magic;  /* XRT__CPU_HEAD_MAGIC */
-    uint64_t offset; /* of the range (its head page) in the file */
+    uint64_t offset; /* of the range (its head page) in the file, once `shared` */
     uint64_t size;   /* the allocation's bytes, after the head page */
     uint64_t gen;    /* numbers the device's allocations */
     uint32_t device;
-    uint32_t local;    /* a private copy (a forked child's): no file behind it */
+    uint32_t shared;   /* its bytes map a device file (exported here, or opened); 0: private anonymous memory */
+    uint32_t opened;   /* opened from another process's handle: the file is the exporter's */
     uint32_t exported; /* a handle was ever made: the range is never kept for reuse */
     uint32_t live;     /* handles open now: the key holds and the live lock is taken */
     uint64_t key[2];   /* the secret its handles carry, while `live` */
@@ -2606,6 +2619,22 @@ static xrt_status xrt__cpu_mem_range(xrt__cpu_devmem *m, int device, size_t span
     return st;
 }
 
+/* Maps a private anonymous range of `span` bytes: the record page, then the bytes. NULL on failure. */
+static xrt__cpu_head *xrt__cpu_map_private(size_t span)
+{
+    void *h = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return h == MAP_FAILED ? NULL : (xrt__cpu_head *)h;
+}
+
+static uint64_t xrt__cpu_mem_gen(xrt__cpu_devmem *m)
+{
+    uint64_t gen;
+    xrt__cpu_lock(&m->lock);
+    gen = ++m->gen;
+    xrt__cpu_unlock(&m->lock);
+    return gen;
+}
+
 /* A kept range of this span, under a new generation; NULL if none. */
 static xrt__cpu_head *xrt__cpu_range_reuse(xrt__cpu_devmem *m, size_t span, uint64_t *gen)
 {
@@ -2630,7 +2659,7 @@ static int xrt__cpu_range_keep(xrt__cpu_head *h)
     xrt__cpu_devmem *m = &xrt__cpu_mem[h->device];
     size_t span = xrt__cpu_span(h->size);
     int kept = 0;
-    if (h->exported || h->local || span > XRT__CPU_KEPT_SPAN) return 0;
+    if (h->exported || h->shared || span > XRT__CPU_KEPT_SPAN) return 0;
     xrt__cpu_lock(&m->lock);
     if (m->nkept < XRT__CPU_KEPT && m->kept_bytes + span <= XRT__CPU_KEPT_BYTES) {
         m->kept[m->nkept++] = h;
@@ -2663,7 +2692,7 @@ static void xrt__cpu_populate_range(void *p, size_t size)
 /* A range's head as a new allocation's (a fresh, kept or pooled range). */
 static void xrt__cpu_head_init(xrt__cpu_head *h, uint64_t off, size_t size, uint64_t gen, int device)
 {
-    h->exported = h->live = h->local = 0;
+    h->exported = h->live = h->shared = h->opened = 0;
     h->key[0] = h->key[1] = 0;
     h->offset = off;
     h->size = size;
@@ -2680,21 +2709,18 @@ static xrt_status xrt__cpu_dev_alloc_on(int device, void **ptr, size_t size, con
 {
     xrt__cpu_devmem *m = &xrt__cpu_mem[device];
     size_t span = xrt__cpu_span(size);
-    uint64_t off = 0, gen = 0;
+    uint64_t gen = 0;
     xrt__cpu_head *h;
-    xrt_status st;
     *ptr = NULL;
     if (!span) return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "cannot allocate %zu bytes", size);
-    if ((h = xrt__cpu_range_reuse(m, span, &gen)) != NULL) {
-        off = h->offset;
-    } else {
-        if ((st = xrt__cpu_mem_range(m, device, span, &off, &gen, fn)) != XRT_SUCCESS) return st;
+    if (!(h = xrt__cpu_range_reuse(m, span, &gen))) {
         if (XRT__UNLIKELY(__atomic_load_n(&m->npending, __ATOMIC_ACQUIRE))) xrt__cpu_pending_sweep(m);
-        if (!(h = xrt__cpu_map_range(m->fd, off, span)))
+        if (!(h = xrt__cpu_map_private(span)))
             return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "cannot allocate %zu bytes", size);
         xrt__cpu_place_memory(device, h, span, 0); /* a kept range was placed at its first use */
+        gen = xrt__cpu_mem_gen(m);
     }
-    xrt__cpu_head_init(h, off, size, gen, device);
+    xrt__cpu_head_init(h, 0, size, gen, device);
     *ptr = (char *)h + xrt__cpu_page();
     if (xrt__cpu_populate) xrt__cpu_populate_range(*ptr, size);
     return XRT_SUCCESS;
@@ -2707,18 +2733,16 @@ static xrt_status xrt__cpu_dev_alloc(void **ptr, size_t size, const char *fn)
 
 static xrt__cpu_head *xrt__cpu_head_of(void *ptr) { return (xrt__cpu_head *)(void *)((char *)ptr - xrt__cpu_page()); }
 
-/* The exporter's free of a range (made here, not kept): a range never
-   exported is nobody else's, one exported is punched once nobody holds it. */
+/* The exporter's free of a range (made here, not kept): a private range is
+   nobody else's, a shared one (exported) is punched once nobody holds it. */
 static void xrt__cpu_unmap(xrt__cpu_head *h)
 {
     xrt__cpu_devmem *m = &xrt__cpu_mem[h->device];
     uint64_t off = h->offset;
     size_t span = xrt__cpu_span(h->size);
-    int local = (int)h->local, exported = (int)h->exported;
+    int shared = (int)h->shared;
     munmap(h, span);
-    if (local) return;
-    if (!exported) xrt__cpu_punch(m->fd, off, span);
-    else if (!xrt__cpu_range_drop(m->fd, off, span)) xrt__cpu_pending_add(m, off, span);
+    if (shared && !xrt__cpu_range_drop(m->fd, off, span)) xrt__cpu_pending_add(m, off, span);
 }
 
 static void xrt__cpu_dev_release(void *ptr)
@@ -3003,9 +3027,8 @@ static void xrt__cpu_mpool_unhold(xrt__cpu_mpool *p)
 }
 
 /* Block h back to its pool, freed on `stream` (done: its work is done);
-   0 if the pool does not keep it (exported: never reused, as
-   xrt__cpu_range_keep; a forked child's private copy, `local`: no file
-   behind it; or the pool destroyed): the caller releases it. */
+   0 if the pool does not keep it (exported or shared: never reused, as
+   xrt__cpu_range_keep; or the pool destroyed): the caller releases it. */
 static int xrt__cpu_mpool_put(xrt__cpu_head *h, const void *stream, int done)
 {
     xrt__cpu_mpool *p = h->pool;
@@ -3014,7 +3037,7 @@ static int xrt__cpu_mpool_put(xrt__cpu_head *h, const void *stream, int done)
     xrt__cpu_lock(&p->lock);
     p->used -= bytes;
     p->live--;
-    keep = !h->exported && !h->local && !p->destroyed;
+    keep = !h->exported && !h->shared && !p->destroyed;
     if (keep) {
         h->pool_stream = stream;
         h->pool_done = (uint32_t)done;
@@ -3103,9 +3126,10 @@ static void xrt__cpu_mpools_shutdown(void)
     }
 }
 
-/* A forked child: the free blocks are private copies of the parent's, of
-   no use for new allocations (as the kept ranges); the locks' holders did
-   not come along. */
+/* A forked child: the free blocks go (its copy-on-write of the parent's
+   private memory; a block not yet "done" waits for a point of its stream
+   that the child's orphaned stream dropped, so the pools start empty); the
+   locks' holders did not come along. */
 static void xrt__cpu_mpool_fork_drop(xrt__cpu_mpool *p)
 {
     xrt__cpu_head *h;
@@ -3395,6 +3419,52 @@ static int xrt__cpu_ipc_key_equal(const uint64_t *a, const uint64_t *b) { return
 /* Exports are serialised: each writes the file and takes a lock. */
 static pthread_mutex_t xrt__cpu_export_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* 1 if the page at p holds only zeros (a page never written reads so). */
+static int xrt__cpu_page_zero(const unsigned char *p, size_t pg)
+{
+    const uint64_t *w = (const uint64_t *)(const void *)p;
+    size_t i;
+    for (i = 0; i < pg / sizeof *w; i++)
+        if (w[i]) return 0;
+    return 1;
+}
+
+/* Moves a private range into a fresh range of its device's file, at the
+   same address: the file's range is mapped elsewhere (placed on the
+   device's node before its first touch), given the bytes (pages of zeros
+   stay holes), and moved over the private bytes in one mremap, so that a
+   reader sees the bytes throughout. A write to the range while this runs
+   may be lost: the caller waited for the work queued before it, and no
+   other thread may write the range during its first export (REFERENCE).
+   On failure the range stays private, its bytes untouched. Under the
+   export lock, or on a range no other thread knows yet. */
+static xrt_status xrt__cpu_share(xrt__cpu_head *h, const char *fn)
+{
+    xrt__cpu_devmem *m = &xrt__cpu_mem[h->device];
+    size_t pg = xrt__cpu_page(), span = xrt__cpu_span(h->size), i;
+    unsigned char *bytes = (unsigned char *)h + pg, *file;
+    uint64_t off = 0, gen = 0;
+    xrt_status st = xrt__cpu_mem_range(m, (int)h->device, span, &off, &gen, fn);
+    if (st != XRT_SUCCESS) return st;
+    file = (unsigned char *)mmap(NULL, span - pg, PROT_READ | PROT_WRITE, MAP_SHARED, m->fd, (off_t)(off + pg));
+    if (file == (unsigned char *)MAP_FAILED)
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "mapping %zu bytes of device %u's memory file: %s", span - pg,
+                         h->device, strerror(errno));
+    xrt__cpu_place_memory((int)h->device, file, span - pg, 0);
+    for (i = 0; i < span - pg; i += pg)
+        if (!xrt__cpu_page_zero(bytes + i, pg)) memcpy(file + i, bytes + i, pg);
+    if (syscall(SYS_mremap, file, span - pg, span - pg, MREMAP_MAYMOVE | MREMAP_FIXED, bytes) == -1) {
+        int e = errno;
+        munmap(file, span - pg);
+        xrt__cpu_punch(m->fd, off, span);
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "moving %zu bytes into device %u's memory file: %s", span - pg,
+                         h->device, strerror(e));
+    }
+    h->offset = off;
+    __atomic_store_n(&h->shared, 1, __ATOMIC_RELEASE);
+    return XRT_SUCCESS;
+}
+
 /* Makes the range live for openers: a fresh key in its export record and
    the live lock, held until its free. */
 static xrt_status xrt__cpu_ipc_live(xrt__cpu_head *h, const char *fn)
@@ -3423,12 +3493,22 @@ static xrt_status xrt__cpu_ipc_live(xrt__cpu_head *h, const char *fn)
     return XRT_SUCCESS;
 }
 
-/* The range's key, drawn at its export. */
+/* The range's key, drawn at its export. A private range's first export
+   moves it into the file (xrt__cpu_share) after the work queued before the
+   call, as xrt_free waits for it: from a host function that would wait for
+   itself, so it is refused there. */
 static xrt_status xrt__cpu_ipc_key(xrt__cpu_head *h, uint64_t key[2], const char *fn)
 {
     xrt_status st = XRT_SUCCESS;
+    if (!__atomic_load_n(&h->shared, __ATOMIC_ACQUIRE)) {
+        if (xrt__tls.host_fn)
+            return xrt_error(XRT_ERROR_NOT_PERMITTED, fn, "the first export of a range waits for queued work, "
+                             "which a host function would wait for: export it outside host functions");
+        if ((st = xrt__cpu_sync_all(-1, fn)) != XRT_SUCCESS) return st;
+    }
     pthread_mutex_lock(&xrt__cpu_export_lock);
-    if (!h->live) st = xrt__cpu_ipc_live(h, fn);
+    if (!h->shared) st = xrt__cpu_share(h, fn);
+    if (st == XRT_SUCCESS && !h->live) st = xrt__cpu_ipc_live(h, fn);
     key[0] = h->key[0], key[1] = h->key[1];
     pthread_mutex_unlock(&xrt__cpu_export_lock);
     return st;
@@ -3439,7 +3519,7 @@ static xrt_status xrt__cpu_ipc_key(xrt__cpu_head *h, uint64_t key[2], const char
 static void xrt__cpu_ipc_unexport(void *ptr)
 {
     xrt__cpu_head *h = xrt__cpu_head_of(ptr);
-    if (h->local || !__atomic_load_n(&h->live, __ATOMIC_ACQUIRE)) return; /* a forked child's copy: the lock is its parent's */
+    if (!__atomic_load_n(&h->live, __ATOMIC_ACQUIRE)) return;
     pthread_mutex_lock(&xrt__cpu_export_lock);
     if (h->live) xrt__cpu_range_lock(xrt__cpu_mem[h->device].fd, h->offset, XRT__CPU_LOCK_LIVE, 1, F_UNLCK);
     h->live = 0;
@@ -3451,21 +3531,17 @@ static xrt_status xrt__cpu_ipc_get_mem_handle(const xrt_backend *self, xrt_ipc_m
 {
     static const char fn[] = "cpu: xrt_ipc_get_mem_handle";
     xrt__cpu_head *h = xrt__cpu_head_of(base);
-    xrt__cpu_devmem *m = &xrt__cpu_mem[h->device];
     xrt__cpu_ipc k;
     xrt_status st;
     (void)self, (void)size; /* the range's size is in its head */
-    if (h->local) /* a forked child's copy of its parent's memory: no file to share */
-        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "dev_ptr %p is memory a forked child inherited: it cannot be shared",
-                         base);
     memset(&k, 0, sizeof k);
     if ((st = xrt__cpu_ipc_key(h, k.key, fn)) != XRT_SUCCESS) return st;
     k.magic = XRT__CPU_IPC_MAGIC;
     k.device = h->device;
     k.pid = (int32_t)getpid();
-    k.fd = m->fd;
-    k.ino = m->ino;
-    k.dev = m->dev;
+    k.fd = xrt__cpu_mem[h->device].fd; /* the file exists: the range is shared */
+    k.ino = xrt__cpu_mem[h->device].ino;
+    k.dev = xrt__cpu_mem[h->device].dev;
     k.offset = h->offset;
     k.check = xrt__cpu_ipc_check(&k);
     memcpy(handle->reserved, &k, sizeof k);
@@ -3575,7 +3651,7 @@ static xrt_status xrt__cpu_ipc_map(const xrt__cpu_ipc *k, int fd, const char *fn
     h->offset = k->offset;
     h->size = rec.size;
     h->device = k->device;
-    h->exported = 1;
+    h->exported = h->shared = h->opened = 1;
     *out = h;
     return XRT_SUCCESS;
 }
@@ -3676,6 +3752,11 @@ static xrt_status xrt__cpu_ipc_event_make(xrt__cpu_event *e)
     void *p;
     xrt_status st = xrt__cpu_dev_alloc(&p, sizeof(xrt__cpu_ipc_state), "cpu: xrt_event_create");
     if (st != XRT_SUCCESS) return st;
+    /* shared from its creation: no other thread knows it yet, so nothing writes it meanwhile */
+    if ((st = xrt__cpu_share(xrt__cpu_head_of(p), "cpu: xrt_event_create")) != XRT_SUCCESS) {
+        xrt__cpu_dev_release(p);
+        return st;
+    }
     e->shared = (xrt__cpu_ipc_state *)p;
     e->shared_head = xrt__cpu_head_of(p);
     e->shared_fd = -1;
@@ -3867,39 +3948,93 @@ static xrt_status xrt__cpu_ipc_open_event_handle(const xrt_backend *self, void *
     return XRT_SUCCESS;
 }
 
-/* >> cpu: device memory after fork. The child inherits the MAP_SHARED
-   mappings: its writes would land in its parent's bytes and its frees would
-   punch them. So the child turns each mapping of a device file (its
-   parent's memory and what its parent opened) into a private copy at the
-   same address, as the copy-on-write heap it used to be, and makes its own
-   files on its next allocation. Only system calls: the child of a threaded
-   process may not take a lock or allocate. */
-#ifndef MREMAP_MAYMOVE
-#define MREMAP_MAYMOVE 1
-#endif
-#ifndef MREMAP_FIXED
-#define MREMAP_FIXED 2
-#endif
-/* Ranges a forked child could not copy (RLIMIT_AS, strict overcommit). */
-static unsigned xrt__cpu_fork_lost;
+/* >> cpu: device memory after fork. Memory never shared is private
+   anonymous memory: the child has it copy-on-write, as malloc's, with no
+   work in fork(). A shared mapping (a range exported here, or opened) would
+   let the child's writes land in the exporter's bytes and its frees punch
+   them: the child turns each into a private copy at the same address, an
+   allocation of its own that it may export anew from its own file, and
+   makes its own files on its next allocation. Only system calls and plain
+   stores: the child of a threaded process may not take a lock or allocate.
+   Where a copy cannot be made (RLIMIT_AS, strict overcommit), the bytes are
+   unmapped (the child's writes must not reach the exporter's memory, nor
+   its free punch it), fork() still returns, and the child may not use the
+   backend: its first call says which range and why (xrt__fork_refuse). */
+
+/* The first range a forked child could not copy, and how many it lost. */
+static struct {
+    unsigned count;
+    uintptr_t start, end;
+    int err;
+    const char *call;
+} xrt__cpu_fork_lost;
+
+/* Formatted when a call is refused, outside the fork handler. */
+static void xrt__cpu_fork_why(char *buf, size_t n)
+{
+    snprintf(buf, n, "its copy of shared device memory [%p, %p) (%zu bytes%s) could not be made: %s: %s",
+             (void *)xrt__cpu_fork_lost.start, (void *)xrt__cpu_fork_lost.end,
+             (size_t)(xrt__cpu_fork_lost.end - xrt__cpu_fork_lost.start),
+             xrt__cpu_fork_lost.count > 1 ? ", and more ranges" : "", xrt__cpu_fork_lost.call,
+             strerror(xrt__cpu_fork_lost.err));
+}
+
+static void xrt__cpu_fork_lose(uintptr_t start, uintptr_t end, const char *call, int err)
+{
+    if (!xrt__cpu_fork_lost.count++) {
+        xrt__cpu_fork_lost.start = start, xrt__cpu_fork_lost.end = end;
+        xrt__cpu_fork_lost.call = call, xrt__cpu_fork_lost.err = err;
+    }
+    munmap((void *)start, end - start);
+}
+
+/* The file a shared range maps, still open in the child, and its offset
+   there; -1 if unknown (the copy then reads the mapping). */
+static int xrt__cpu_fork_file(const xrt__cpu_head *h, uint64_t *off)
+{
+    xrt__cpu_opened *o;
+    if (h->magic != XRT__CPU_HEAD_MAGIC || !h->shared || h->device >= XRT__CPU_DEVICES_MAX) return -1;
+    *off = h->offset + xrt__cpu_page();
+    if (!h->opened) return xrt__cpu_mem[h->device].has_fd ? xrt__cpu_mem[h->device].fd : -1;
+    for (o = xrt__cpu_opens; o; o = o->next) /* an opened event's file is closed already: not here */
+        if (o->head == h) return o->fd;
+    return -1;
+}
+
+/* Copies len bytes of the range at `from` into `to`: read from its file,
+   a fault on neither side (a fault per page of each cost several times
+   the copy), else from the mapping. */
+static void xrt__cpu_fork_copy(char *to, const char *from, size_t len, int fd, uint64_t off)
+{
+    size_t done = 0;
+    ssize_t n = 1;
+    while (fd >= 0 && done < len && (n = pread(fd, to + done, len - done, (off_t)(off + done))) > 0) done += (size_t)n;
+    if (done < len) memcpy(to + done, from + done, len - done);
+}
 
 /* One range's bytes (a shared mapping is one range's: private record pages
-   separate them), its record in the private page before them. Where no copy
-   can be made, the child loses the bytes (unmapped: its writes must not
-   reach its parent's memory, nor its free punch it), and never loops. */
+   separate them), its record in the private page before them: the copy is
+   a private allocation of the child's (its parent's export and locks are
+   not its own). */
 static void xrt__cpu_privatise(uintptr_t start, uintptr_t end)
 {
     size_t len = end - start;
     xrt__cpu_head *h = (xrt__cpu_head *)(void *)(start - xrt__cpu_page());
-    char *copy = (char *)mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (h->magic == XRT__CPU_HEAD_MAGIC) h->local = 1;
-    if (copy != (char *)MAP_FAILED) {
-        memcpy(copy, (void *)start, len);
-        if (syscall(SYS_mremap, copy, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, (void *)start) != -1) return;
-        munmap(copy, len);
+    uint64_t off = 0;
+    int fd = xrt__cpu_fork_file(h, &off);
+    char *copy = (char *)mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+    if (h->magic == XRT__CPU_HEAD_MAGIC) {
+        h->shared = h->exported = h->live = 0;
+        h->key[0] = h->key[1] = 0;
     }
-    munmap((void *)start, len);
-    xrt__cpu_fork_lost++;
+    if (copy == (char *)MAP_FAILED) {
+        xrt__cpu_fork_lose(start, end, "mmap", errno);
+        return;
+    }
+    xrt__cpu_fork_copy(copy, (const char *)start, len, fd, off);
+    if (syscall(SYS_mremap, copy, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, (void *)start) != -1) return;
+    xrt__cpu_fork_lose(start, end, "mremap", errno);
+    munmap(copy, len);
 }
 
 static const char *xrt__cpu_hex(const char *p, uintptr_t *v)
@@ -3951,26 +4086,20 @@ static void xrt__cpu_mem_fork_child(void)
             close(o->fd);
             o->fd = -1;
         }
+    /* kept ranges are private: the child's copy-on-write, kept still; pending
+       ones are of the parent's file, which the child closes below: never
+       punched in its own */
     for (d = 0; d < XRT__CPU_DEVICES_MAX; d++) {
-        xrt__cpu_devmem *m = &xrt__cpu_mem[d];
-        while (m->nkept) { /* private copies now: of no use for new allocations, which need the child's file */
-            xrt__cpu_head *h = m->kept[--m->nkept];
-            munmap(h, xrt__cpu_span(h->size));
-        }
-        m->kept_bytes = 0;
-        m->npending = 0; /* ranges of the parent's file, which the child closes below: never punched in its own */
+        xrt__cpu_mem[d].lock = 0; /* its holder did not come along */
+        xrt__cpu_mem[d].npending = 0;
     }
     for (d = 0; d < XRT__CPU_DEVICES_MAX; d++)
         if (xrt__cpu_mem[d].has_fd) {
             close(xrt__cpu_mem[d].fd);
             xrt__cpu_mem[d].has_fd = 0;
-            xrt__cpu_mem[d].lock = 0; /* its holder did not come along */
         }
     xrt__cpu_opens_lock = 0; /* likewise */
-    /* A child without its copy of the device memory may not use the backend:
-       each call says "forked child: cpu cannot be used after fork()" (the
-       registry's table, which the core checks at the child's first call). */
-    if (xrt__cpu_fork_lost && xrt__cpu.self) ((xrt_backend *)(uintptr_t)xrt__cpu.self)->flags &= ~(unsigned)XRT_BACKEND_FORK_SAFE;
+    if (xrt__cpu_fork_lost.count && xrt__cpu.self) xrt__fork_refuse(xrt__cpu.self, xrt__cpu_fork_why);
     {
         static const pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER; /* likewise */
         memcpy(&xrt__cpu_export_lock, &fresh, sizeof fresh);

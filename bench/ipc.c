@@ -3,10 +3,10 @@
    device memory, in the same run: reads (a copy out to host memory) and
    writes (a copy in) of 64 MiB, on the raw pointers, medians of BENCH_REPS
    alternating runs. Target: the opened buffer at least 0.95x local speed.
-   Then the cost of xrt_malloc + xrt_free (every CPU device allocation is a
-   mapping of the device's memory file) against aligned_alloc + free, both
-   touching the first byte; and local device memory's copy speed against
-   heap memory's (what CPU device memory was before it became a file's). */
+   Then the cost of xrt_malloc + xrt_free (a CPU device allocation is its
+   own private mapping, until its first export moves it into the device's
+   memory file) against aligned_alloc + free, both touching the first byte;
+   and local device memory's copy speed against heap memory's. */
 #define XRT_IMPL
 #include "xrt.h"
 

@@ -34,6 +34,8 @@ if command -v valgrind > /dev/null; then sh bench/instructions.sh $B/bench/memcp
 else echo "skipped: instruction count (valgrind is not installed)"; fi
 section "CPU device memory shared between processes (IPC)"
 $B/bench/ipc
+section "fork() with CPU device memory, against malloc memory"
+$B/bench/fork
 section "CPU stream round trip"
 $B/bench/stream_roundtrip
 section "CPU stream throughput, idle workers"
