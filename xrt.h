@@ -765,6 +765,24 @@ static inline xrt_status xrt_get_device_count(int *count);
 static inline xrt_status xrt_set_device(int device);
 static inline xrt_status xrt_get_device(int *device);
 static inline xrt_status xrt_device_synchronize(void);
+/* The current device's flags, as cudaSetDeviceFlags / cudaGetDeviceFlags:
+   at most one XRT_DEVICE_SCHEDULE_* (how a host thread waits for the
+   device's work: a synchronize, a blocking copy) OR'ed with
+   XRT_DEVICE_MAP_HOST and XRT_DEVICE_LMEM_RESIZE_TO_MAX (CUDA's values). An
+   unknown bit or two schedule bits: XRT_ERROR_INVALID_VALUE. The get answers
+   what was set, with XRT_DEVICE_MAP_HOST, which CUDA's runtime always
+   implies (REFERENCE.md, "Device flags"). */
+enum {
+    XRT_DEVICE_SCHEDULE_AUTO = 0,
+    XRT_DEVICE_SCHEDULE_SPIN = 1,
+    XRT_DEVICE_SCHEDULE_YIELD = 2,
+    XRT_DEVICE_SCHEDULE_BLOCKING_SYNC = 4,
+    XRT_DEVICE_SCHEDULE_MASK = 7,
+    XRT_DEVICE_MAP_HOST = 8,
+    XRT_DEVICE_LMEM_RESIZE_TO_MAX = 0x10
+};
+static inline xrt_status xrt_set_device_flags(unsigned flags);
+static inline xrt_status xrt_get_device_flags(unsigned *flags);
 static inline xrt_status xrt_get_device_properties(xrt_device_prop *prop, int device);
 static inline xrt_status xrt_get_target(xrt_target *target);  /* of the current device, computed now */
 /* One attribute of a device, as cudaDeviceGetAttribute (unknown attribute:
@@ -1544,6 +1562,27 @@ static inline xrt_status xrt_device_synchronize(void)
        backend's, after the checks: its access counts all the same) */
     if (XRT__CHK_ON()) xrt__chk_sync(__builtin_return_address(0), XRT_SUCCESS, b, XRT__CHK_SYNC_DEVICE, NULL, NULL, NULL);
     return b->device_synchronize(b);
+}
+
+/* >> dispatch: device flags. The backend gets flags already checked. */
+static inline xrt_status xrt_set_device_flags(unsigned flags)
+{
+    const xrt_backend *b = xrt__be();
+    unsigned sched = flags & XRT_DEVICE_SCHEDULE_MASK;
+    if (XRT__UNLIKELY(flags & ~(unsigned)(XRT_DEVICE_SCHEDULE_MASK | XRT_DEVICE_MAP_HOST | XRT_DEVICE_LMEM_RESIZE_TO_MAX)))
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_set_device_flags",
+                         "flags 0x%x has bits other than XRT_DEVICE_SCHEDULE_*, _MAP_HOST, _LMEM_RESIZE_TO_MAX", flags);
+    if (XRT__UNLIKELY(sched & (sched - 1)))
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_set_device_flags",
+                         "flags 0x%x has more than one XRT_DEVICE_SCHEDULE_* bit", flags);
+    return b->set_device_flags(b, flags);
+}
+
+static inline xrt_status xrt_get_device_flags(unsigned *flags)
+{
+    const xrt_backend *b = xrt__be();
+    XRT__CHECK_PTR(flags, "xrt_get_device_flags");
+    return b->get_device_flags(b, flags);
 }
 
 static inline xrt_status xrt_get_device_properties(xrt_device_prop *prop, int device)

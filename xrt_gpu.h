@@ -77,6 +77,8 @@
     X(SetDevice, cudaSetDevice, 0, hipSetDevice, 0, XRT__GPU_T(error), (int device))                                     \
     X(GetDevice, cudaGetDevice, 0, hipGetDevice, 0, XRT__GPU_T(error), (int *device))                                    \
     X(DeviceSynchronize, cudaDeviceSynchronize, 0, hipDeviceSynchronize, 0, XRT__GPU_T(error), (void))                   \
+    X(SetDeviceFlags, cudaSetDeviceFlags, 0, hipSetDeviceFlags, 0, XRT__GPU_T(error), (unsigned flags))                  \
+    X(GetDeviceFlags, cudaGetDeviceFlags, 0, hipGetDeviceFlags, 0, XRT__GPU_T(error), (unsigned *flags))                 \
     X(GetDeviceProperties, cudaGetDeviceProperties, 0, hipGetDeviceProperties, 0, XRT__GPU_T(error),                     \
       (XRT__GPU_T(device_prop) prop, int device))                                                                        \
     X(DeviceGetAttribute, cudaDeviceGetAttribute, 0, hipDeviceGetAttribute, 0, XRT__GPU_T(error),                        \
@@ -887,6 +889,20 @@ static xrt_status xrt__gpu_device_synchronize(const xrt_backend *self)
 {
     const xrt__gpu *g = (const xrt__gpu *)self->user;
     return XRT__GPU_CHECK(g, g->rt.DeviceSynchronize(), XRT__GPU_CALL(DeviceSynchronize));
+}
+
+/* cudaSetDeviceFlags / hipSetDeviceFlags: xrt's flags are CUDA's values,
+   HIP's the same. */
+static xrt_status xrt__gpu_set_device_flags(const xrt_backend *self, unsigned flags)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    return XRT__GPU_CHECK(g, g->rt.SetDeviceFlags(flags), XRT__GPU_CALL(SetDeviceFlags));
+}
+
+static xrt_status xrt__gpu_get_device_flags(const xrt_backend *self, unsigned *flags)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    return XRT__GPU_CHECK(g, g->rt.GetDeviceFlags(flags), XRT__GPU_CALL(GetDeviceFlags));
 }
 
 /* For the hooks: one integer attribute of a device (inline: a vendor may not need it). */

@@ -12,7 +12,9 @@
 #include "xrt_test.h"
 
 #include <pthread.h>
+#include <time.h>
 #include <sched.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
@@ -1230,6 +1232,125 @@ XRT_TEST(test_driver_version)
     if (is_cpu()) assert_int_equal(v, XRT_VERSION);
     FAILS(xrt_driver_get_version(NULL), XRT_ERROR_INVALID_VALUE, "version is NULL");
 }
+
+/* >> device flags (issue 45 item 1): each device keeps its own; the get
+   adds XRT_DEVICE_MAP_HOST, as CUDA's; a refused set changes nothing. */
+XRT_TEST(test_device_flags_per_device)
+{
+    unsigned f = 0;
+    int n = devices(), i;
+    (void)state;
+    for (i = 0; i < n; i++) {
+        OK(xrt_set_device(i));
+        OK(xrt_get_device_flags(&f));
+        assert_int_equal(f, XRT_DEVICE_SCHEDULE_AUTO | XRT_DEVICE_MAP_HOST);
+    }
+    OK(xrt_set_device(1));
+    OK(xrt_set_device_flags(XRT_DEVICE_SCHEDULE_SPIN));
+    OK(xrt_set_device(0));
+    OK(xrt_set_device_flags(XRT_DEVICE_SCHEDULE_BLOCKING_SYNC | XRT_DEVICE_LMEM_RESIZE_TO_MAX));
+    OK(xrt_get_device_flags(&f));
+    assert_int_equal(f, XRT_DEVICE_SCHEDULE_BLOCKING_SYNC | XRT_DEVICE_LMEM_RESIZE_TO_MAX | XRT_DEVICE_MAP_HOST);
+    FAILS(xrt_set_device_flags(XRT_DEVICE_SCHEDULE_SPIN | XRT_DEVICE_SCHEDULE_YIELD), XRT_ERROR_INVALID_VALUE,
+          "xrt_set_device_flags: flags 0x3 has more than one XRT_DEVICE_SCHEDULE_* bit");
+    FAILS(xrt_set_device_flags(0x40), XRT_ERROR_INVALID_VALUE,
+          "xrt_set_device_flags: flags 0x40 has bits other than XRT_DEVICE_SCHEDULE_*, _MAP_HOST, _LMEM_RESIZE_TO_MAX");
+    OK(xrt_get_device_flags(&f));
+    assert_int_equal(f, XRT_DEVICE_SCHEDULE_BLOCKING_SYNC | XRT_DEVICE_LMEM_RESIZE_TO_MAX | XRT_DEVICE_MAP_HOST);
+    OK(xrt_set_device(1));
+    OK(xrt_get_device_flags(&f));
+    assert_int_equal(f, XRT_DEVICE_SCHEDULE_SPIN | XRT_DEVICE_MAP_HOST);
+    OK(xrt_set_device_flags(XRT_DEVICE_SCHEDULE_AUTO));
+    OK(xrt_get_device_flags(&f));
+    assert_int_equal(f, XRT_DEVICE_MAP_HOST);
+    OK(xrt_set_device(0));
+    OK(xrt_set_device_flags(0));
+}
+
+/* How the calling thread waited for a host function that sleeps 40 ms on
+   device 1's stream, through a stream, event or device synchronize: its
+   own CPU time and voluntary context switches (sleeps). */
+typedef struct waited { double cpu_ms; long sleeps, yields; } waited;
+
+/* The program's sched_yield comes before the C library's for xrt's calls
+   too: it counts the calling thread's. */
+static __thread long yields;
+int sched_yield(void)
+{
+    yields++;
+    return (int)syscall(SYS_sched_yield);
+}
+
+static void sleep_40ms(void *user)
+{
+    struct timespec ts = {0, 40000000};
+    (void)user;
+    nanosleep(&ts, NULL);
+}
+
+static double ms_of(struct timeval t) { return (double)t.tv_sec * 1e3 + (double)t.tv_usec / 1e3; }
+
+static waited wait_for_sleeper(int how)
+{
+    struct rusage a, b;
+    xrt_stream s;
+    xrt_event e;
+    waited w;
+    long y;
+    OK(xrt_stream_create_with_priority(&s, XRT_STREAM_NON_BLOCKING, 0));
+    OK(xrt_event_create(&e, XRT_EVENT_DEFAULT));
+    OK(xrt_launch_host_func(s, sleep_40ms, NULL));
+    OK(xrt_event_record(e, s));
+    getrusage(RUSAGE_THREAD, &a);
+    y = yields;
+    if (how == 0) OK(xrt_stream_synchronize(s));
+    else if (how == 1) OK(xrt_event_synchronize(e));
+    else OK(xrt_device_synchronize());
+    w.yields = yields - y;
+    getrusage(RUSAGE_THREAD, &b);
+    OK(xrt_event_destroy(e));
+    OK(xrt_stream_destroy(s));
+    w.cpu_ms = ms_of(b.ru_utime) - ms_of(a.ru_utime) + ms_of(b.ru_stime) - ms_of(a.ru_stime);
+    w.sleeps = b.ru_nvcsw - a.ru_nvcsw;
+    return w;
+}
+
+/* On the CPU backend the schedule is the host's real wait: spin polls and
+   never sleeps nor yields (but a contended lock may), yield polls through sched_yield and never sleeps,
+   blocking sync sleeps at once (little CPU time; a loaded machine only
+   lowers it); another device's schedule does not change this one's. */
+#define WAITED(cond, what)                                                                                   \
+    if (!(cond))                                                                                             \
+    fail_msg("%s, %s synchronize: %ld sleeps, %ld yields, %.1f ms of CPU", what, how[i], w.sleeps, w.yields, \
+             w.cpu_ms)
+XRT_TEST(test_device_flags_schedule_the_cpu_waits)
+{
+    static const char *const how[] = {"stream", "event", "device"};
+    int i;
+    (void)state;
+    SKIP_UNLESS(is_cpu(), "the CPU backend's waits");
+    OK(xrt_set_device(0));
+    OK(xrt_set_device_flags(XRT_DEVICE_SCHEDULE_BLOCKING_SYNC)); /* device 0's: not device 1's */
+    OK(xrt_set_device(1));
+    for (i = 0; i < 3; i++) {
+        waited w;
+        OK(xrt_set_device_flags(XRT_DEVICE_SCHEDULE_SPIN));
+        w = wait_for_sleeper(i);
+        WAITED(w.sleeps == 0 && w.yields < 10, "spin"); /* a contended lock may yield */
+        OK(xrt_set_device_flags(XRT_DEVICE_SCHEDULE_YIELD));
+        w = wait_for_sleeper(i);
+        WAITED(w.sleeps == 0 && w.yields >= 10, "yield"); /* one a poll for 40 ms */
+        OK(xrt_set_device_flags(XRT_DEVICE_SCHEDULE_BLOCKING_SYNC));
+        w = wait_for_sleeper(i);
+        WAITED(w.sleeps > 0 && w.yields < 10 && w.cpu_ms < 20, "blocking sync");
+        OK(xrt_set_device_flags(XRT_DEVICE_SCHEDULE_AUTO));
+        w = wait_for_sleeper(i);
+        WAITED(w.sleeps > 0, "auto"); /* it spins a while, then sleeps */
+    }
+    OK(xrt_set_device(0));
+    OK(xrt_set_device_flags(XRT_DEVICE_SCHEDULE_AUTO));
+}
+#undef WAITED
 
 int main(void)
 {

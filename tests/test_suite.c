@@ -52,6 +52,18 @@ XRT_TEST(test_device_count_get_set)
     OK(xrt_set_device(0));
 }
 
+/* Device flags, each call once (tests/test_devices.c has the rest). */
+XRT_TEST(test_device_flags)
+{
+    unsigned f = 0;
+    (void)state;
+    OK(xrt_set_device_flags(XRT_DEVICE_SCHEDULE_YIELD));
+    OK(xrt_get_device_flags(&f));
+    assert_int_equal(f, XRT_DEVICE_SCHEDULE_YIELD | XRT_DEVICE_MAP_HOST);
+    OK(xrt_device_synchronize());
+    OK(xrt_set_device_flags(XRT_DEVICE_SCHEDULE_AUTO));
+}
+
 XRT_TEST(test_device_properties)
 {
     xrt_device_prop p;

@@ -1958,6 +1958,24 @@ cudaError_t cudaGetDeviceCount(int *count) { *count = DEVICES; return cudaSucces
 cudaError_t cudaSetDevice(int d) { if (bad_device(d)) return cudaErrorInvalidDevice; current_device = d; return cudaSuccess; }
 cudaError_t cudaGetDevice(int *d) { *d = current_device; return cudaSuccess; }
 
+/* As CUDA: the current device's flags, cudaDeviceMask's bits only and at
+   most one schedule bit (else cudaErrorInvalidValue), kept per device; the
+   get adds cudaDeviceMapHost, which the runtime implies. */
+static unsigned device_flags[DEVICES];
+cudaError_t cudaSetDeviceFlags(unsigned f)
+{
+    unsigned sched = f & cudaDeviceScheduleMask;
+    if ((f & ~(unsigned)cudaDeviceMask) || (sched & (sched - 1))) return cudaErrorInvalidValue;
+    __atomic_store_n(&device_flags[current_device], f, __ATOMIC_RELAXED);
+    return cudaSuccess;
+}
+cudaError_t cudaGetDeviceFlags(unsigned *f)
+{
+    if (!f) return cudaErrorInvalidValue;
+    *f = __atomic_load_n(&device_flags[current_device], __ATOMIC_RELAXED) | cudaDeviceMapHost;
+    return cudaSuccess;
+}
+
 cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int d)
 {
     if (bad_device(d)) return cudaErrorInvalidDevice;
