@@ -4435,6 +4435,33 @@ static xrt_status xrt__cpu_get_device_flags(const xrt_backend *self, unsigned *f
     return XRT_SUCCESS;
 }
 
+/* >> cpu: device reset. A stream, event or memory pool is the device's
+   that was current at its creation; modules, graphs and executable graphs
+   are no device's on the CPU (a module's functions run on every device, a
+   graph is run by the stream it is launched on) and stay. */
+static int xrt__cpu_on_device(const xrt_backend *self, uintptr_t kind, void *obj, int device)
+{
+    (void)self;
+    if (kind == XRT__HANDLE_STREAM) return ((const xrt__cpu_stream *)obj)->device == device;
+    if (kind == XRT__HANDLE_EVENT) return ((const xrt__cpu_event *)obj)->device == device;
+    if (kind == XRT__HANDLE_MEM_POOL) return ((const xrt__cpu_mpool *)obj)->device == device;
+    return 0;
+}
+
+/* Idle already (the dispatch layer synchronized it): its memory and objects
+   go, its default pool gives all its kept memory back, and its peer access,
+   both ways, is disabled. Its flags stay, as a CUDA device's do. */
+static xrt_status xrt__cpu_device_reset(const xrt_backend *self)
+{
+    int d = xrt__cpu_current(), p;
+    xrt__device_reset_objects(self, d, xrt__cpu_on_device);
+    if (__atomic_load_n(&xrt__cpu_mpool_dflt[d].ready, __ATOMIC_ACQUIRE))
+        xrt__cpu_mpool_release(&xrt__cpu_mpool_dflt[d], 0); /* all it keeps: nothing of it is in use */
+    __atomic_store_n(&xrt__cpu.peers[d], 0, __ATOMIC_RELAXED);
+    for (p = 0; p < xrt__cpu.ndev; p++) __atomic_and_fetch(&xrt__cpu.peers[p], ~((uint64_t)1 << d), __ATOMIC_RELAXED);
+    return XRT_SUCCESS;
+}
+
 /* A sysfs list of ids ("0,2-3" and a line end, as node/online and
    nodeN/cpulist hold) into *set; "" where it is one ("" and "\n" are empty
    lists), else why not. */

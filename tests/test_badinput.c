@@ -1485,6 +1485,7 @@ static void test_bad_arguments_of_calls(void **state)
    operation without any fails, named. */
 static const char *const no_bad_input[] = {
     "xrt_device_synchronize", /* takes no argument */
+    "xrt_device_reset",       /* takes no argument */
     "xrt_device_get_stream_priority_range", /* either pointer may be NULL, as in CUDA */
 };
 

@@ -1352,6 +1352,111 @@ XRT_TEST(test_device_flags_schedule_the_cpu_waits)
 }
 #undef WAITED
 
+/* >> device reset (issue 45 item 1): device 1's work is waited for, its
+   memory (device, from a pool) freed and, on the CPU backend, its
+   streams, events and pools destroyed (their handles then fail cleanly) and
+   its peer access disabled both ways; device 0's memory and objects, and
+   graphs, stay; device 1 works on. */
+static void set_flag_later(void *user)
+{
+    struct timespec ts = {0, 20000000};
+    nanosleep(&ts, NULL);
+    __atomic_store_n((int *)user, 1, __ATOMIC_RELEASE);
+}
+
+XRT_TEST(test_device_reset_of_one_device)
+{
+    xrt_mem_pool_props props = {1, XRT_MEM_HANDLE_TYPE_NONE};
+    xrt_stream s0, s1;
+    xrt_event e0, e1;
+    xrt_mem_pool pool = NULL, dflt = NULL;
+    uint64_t reserved = 1;
+    xrt_graph g;
+    void *d0, *d1, *h1, *a1 = NULL;
+    unsigned char back[64];
+    int ran = 0, cpu = is_cpu();
+    (void)state;
+    OK(xrt_set_device(0));
+    OK(xrt_malloc(&d0, 64));
+    OK(xrt_stream_create(&s0));
+    OK(xrt_event_create(&e0, 0));
+    OK(xrt_device_enable_peer_access(1, 0));
+    OK(xrt_set_device(1));
+    OK(xrt_device_enable_peer_access(0, 0));
+    OK(xrt_malloc(&d1, 64));
+    OK(xrt_malloc_host(&h1, 64));
+    OK(xrt_stream_create(&s1));
+    OK(xrt_event_create(&e1, 0));
+    OK(xrt_graph_create(&g, 0));
+    if (cpu) { /* a created pool's allocation; the default pool keeps a freed block (threshold: all) */
+        uint64_t all = UINT64_MAX;
+        void *kept;
+        OK(xrt_mem_pool_create(&pool, &props));
+        OK(xrt_malloc_from_pool_async(&a1, 64, pool, s1));
+        OK(xrt_device_get_default_mem_pool(&dflt, 1));
+        OK(xrt_mem_pool_set_attribute(dflt, XRT_MEMPOOL_ATTR_RELEASE_THRESHOLD, &all));
+        OK(xrt_malloc_async(&kept, 1 << 20, s1));
+        OK(xrt_free_async(kept, s1));
+    }
+    OK(xrt_launch_host_func(s1, set_flag_later, &ran));
+    OK(xrt_event_record(e1, s1));
+    OK(xrt_device_reset());
+    assert_int_equal(__atomic_load_n(&ran, __ATOMIC_ACQUIRE), 1); /* it waited for the device's work */
+    FAILS(xrt_free(d1), XRT_ERROR_INVALID_VALUE, "xrt_free");
+    OK(xrt_free_host(h1)); /* host memory: no device's */
+    if (cpu) {
+        FAILS(xrt_free(a1), XRT_ERROR_INVALID_VALUE, "xrt_free");
+        FAILS(xrt_stream_synchronize(s1), XRT_ERROR_INVALID_HANDLE, "xrt_stream_synchronize");
+        FAILS(xrt_event_query(e1), XRT_ERROR_INVALID_HANDLE, "xrt_event_query");
+        FAILS(xrt_event_destroy(e1), XRT_ERROR_INVALID_HANDLE, "xrt_event_destroy");
+        FAILS(xrt_stream_destroy(s1), XRT_ERROR_INVALID_HANDLE, "xrt_stream_destroy");
+        FAILS(xrt_mem_pool_destroy(pool), XRT_ERROR_INVALID_HANDLE, "xrt_mem_pool_destroy");
+        OK(xrt_mem_pool_get_attribute(dflt, XRT_MEMPOOL_ATTR_RESERVED_MEM_CURRENT, &reserved));
+        assert_int_equal(reserved, 0);
+        reserved = 0;
+        OK(xrt_mem_pool_set_attribute(dflt, XRT_MEMPOOL_ATTR_RELEASE_THRESHOLD, &reserved)); /* as it was */
+        OK(xrt_device_enable_peer_access(0, 0)); /* disabled by the reset */
+        OK(xrt_device_disable_peer_access(0));
+    } else { /* several GPUs: the runtime's objects carry no device xrt can read */
+        OK(xrt_event_destroy(e1));
+        OK(xrt_stream_destroy(s1));
+    }
+    OK(xrt_graph_destroy(g)); /* no device's */
+    OK(xrt_malloc(&d1, sizeof back)); /* the device works on */
+    OK(xrt_stream_create(&s1));
+    OK(xrt_memset_async(d1, 7, sizeof back, s1));
+    OK(xrt_memcpy_async(back, d1, sizeof back, XRT_MEMCPY_DEVICE_TO_HOST, s1));
+    OK(xrt_stream_synchronize(s1));
+    assert_int_equal(back[63], 7);
+    OK(xrt_stream_destroy(s1));
+    OK(xrt_free(d1));
+    OK(xrt_set_device(0)); /* device 0's stay */
+    OK(xrt_event_record(e0, s0));
+    OK(xrt_event_synchronize(e0));
+    OK(xrt_memset(d0, 1, 64));
+    if (cpu) OK(xrt_device_enable_peer_access(1, 0)); /* its access to device 1 went too */
+    OK(xrt_device_disable_peer_access(1));
+    OK(xrt_event_destroy(e0));
+    OK(xrt_stream_destroy(s0));
+    OK(xrt_free(d0));
+}
+
+/* A device with work and no memory: the reset waits all the same (a free
+   waits for the device's work; here none is freed). */
+XRT_TEST(test_device_reset_waits_without_memory)
+{
+    xrt_stream s;
+    int ran = 0;
+    (void)state;
+    OK(xrt_set_device(1));
+    OK(xrt_stream_create(&s));
+    OK(xrt_launch_host_func(s, set_flag_later, &ran));
+    OK(xrt_device_reset());
+    assert_int_equal(__atomic_load_n(&ran, __ATOMIC_ACQUIRE), 1);
+    if (xrt_stream_destroy(s) != XRT_SUCCESS) xrt_get_last_error(); /* destroyed by the reset where xrt can tell */
+    OK(xrt_set_device(0));
+}
+
 int main(void)
 {
     const xrt_test_list *l = xrt_test_defined();

@@ -1371,7 +1371,8 @@ typedef struct xrt_test_calls {
       xrt_set_device_flags(XRT_DEVICE_SCHEDULE_BLOCKING_SYNC | XRT_DEVICE_MAP_HOST))                                   \
     X(set_device_flags_two, "set_device_flags of two schedules", 0, XRT_ERROR_INVALID_VALUE,                           \
       xrt_set_device_flags(XRT_DEVICE_SCHEDULE_SPIN | XRT_DEVICE_SCHEDULE_YIELD))                                       \
-    X(get_device_flags, "get_device_flags", 0, XRT_SUCCESS, xrt_get_device_flags(&c->flags))
+    X(get_device_flags, "get_device_flags", 0, XRT_SUCCESS, xrt_get_device_flags(&c->flags))                          \
+    X(device_reset, "device reset", 1, XRT_ERROR_NOT_PERMITTED, xrt_device_reset())
 
 static const char xrt_test_calls_source[] = "void k(const void *c, void *a) { (void)c; **(unsigned char **)a = 9; }\n";
 static const xrt_module_image xrt_test_calls_image = {XRT_IMAGE_CPU_C_SOURCE, xrt_test_calls_source,

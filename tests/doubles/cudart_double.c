@@ -2781,6 +2781,31 @@ cudaError_t cudaDeviceSynchronize(void)
     return cudaSuccess;
 }
 
+/* As CUDA: waits for the current device's work, then frees its memory (a
+   later cudaFree of it: cudaErrorInvalidValue). The double's streams and
+   events are not destroyed: xrt retires its handles of them first. */
+cudaError_t cudaDeviceReset(void)
+{
+    alloc **pp, *a, *gone = NULL;
+    device_wait(current_device);
+    pthread_mutex_lock(&live_lock);
+    for (pp = &allocs; (a = *pp) != NULL;)
+        if (a->device == current_device && a->host == 0 && !a->graph) { /* cudaMalloc's */
+            *pp = a->next;
+            a->next = gone;
+            gone = a;
+        } else {
+            pp = &a->next;
+        }
+    pthread_mutex_unlock(&live_lock);
+    while ((a = gone) != NULL) {
+        gone = a->next;
+        free(a->base);
+        free(a);
+    }
+    return cudaSuccess;
+}
+
 cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t ev, unsigned f)
 {
     event *e = (event *)(void *)ev;
