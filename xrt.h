@@ -9016,7 +9016,7 @@ XRT_API void xrt_shutdown(void)
     xrt__unlock(&xrt__reg_lock);
 }
 
-/* >> impl: device reset (xrt__device_reset_objects). One of b's records of
+/* Device reset (xrt__device_reset_objects), in the lifecycle: one of b's records of
    memory on `device` (device or managed memory, an opened IPC handle; pinned
    host memory is no device's in the registry), freed by the path of the
    call that frees it. */
