@@ -1336,13 +1336,14 @@ XRT_TEST(test_device_flags_schedule_the_cpu_waits)
         waited w;
         OK(xrt_set_device_flags(XRT_DEVICE_SCHEDULE_SPIN));
         w = wait_for_sleeper(i);
-        WAITED(w.sleeps == 0 && w.yields < 10, "spin"); /* a contended lock may yield */
+        WAITED(w.sleeps == 0 && w.yields <= 2, "spin"); /* a contended lock may yield */
         OK(xrt_set_device_flags(XRT_DEVICE_SCHEDULE_YIELD));
         w = wait_for_sleeper(i);
-        WAITED(w.sleeps == 0 && w.yields >= 10, "yield"); /* one a poll for 40 ms */
+        /* one a poll: under load a yield can hand the core over for 5 ms */
+        WAITED(w.sleeps == 0 && w.yields >= 3, "yield");
         OK(xrt_set_device_flags(XRT_DEVICE_SCHEDULE_BLOCKING_SYNC));
         w = wait_for_sleeper(i);
-        WAITED(w.sleeps > 0 && w.yields < 10 && w.cpu_ms < 20, "blocking sync");
+        WAITED(w.sleeps > 0 && w.cpu_ms < 20, "blocking sync");
         OK(xrt_set_device_flags(XRT_DEVICE_SCHEDULE_AUTO));
         w = wait_for_sleeper(i);
         WAITED(w.sleeps > 0, "auto"); /* it spins a while, then sleeps */
