@@ -1306,7 +1306,9 @@ XRT_API xrt_status xrt__graph_find_in_clone(const xrt_backend *b, xrt_graph_node
 
 XRT_API xrt_status xrt__handle_free(const xrt_backend *b, const void *handle, uintptr_t kind, const char *fn);
 /* For a backend's device_reset: frees b's memory of `device` in the pointer
-   registry (device and managed allocations, opened IPC handles) through the paths of the calls that free it, then retires every
+   registry (device and managed allocations, opened IPC handles; recorded
+   under the table the thread dispatched to: b itself or a plugin that
+   forwards to it) through the paths of the calls that free it, then retires every
    handle that b owns whose object on_device(b, kind, obj, device) says is
    the device's (kind XRT__HANDLE_*; called inside a call, so no destroy
    elsewhere frees obj meanwhile); a later use of such a handle is
@@ -9059,7 +9061,7 @@ static void xrt__reset_memory(const xrt_backend *b, int device)
 
 /* The handles to retire, read inside a call (an object another thread
    destroys meanwhile waits in limbo), then retired after it. */
-static void xrt__reset_handles(const xrt_backend *b, int device, xrt__on_device_fn on_device)
+static void xrt__reset_handles(const xrt_backend *b, const xrt_backend *self, int device, xrt__on_device_fn on_device)
 {
     uintptr_t *v = NULL, *w, i, end;
     size_t n = 0, cap = 0, j;
@@ -9073,7 +9075,7 @@ static void xrt__reset_handles(const xrt_backend *b, int device, xrt__on_device_
         void *obj = __atomic_load_n(&s->obj, __ATOMIC_RELAXED);
         if (!kind || __atomic_load_n(&s->owner, __ATOMIC_RELAXED) != b ||
             !(__atomic_load_n(&s->flags, __ATOMIC_RELAXED) & XRT__HANDLE_OWNED) ||
-            __atomic_load_n(&s->tag, __ATOMIC_SEQ_CST) != tag || !on_device(b, kind, obj, device))
+            __atomic_load_n(&s->tag, __ATOMIC_SEQ_CST) != tag || !on_device(self, kind, obj, device))
             continue;
         if (n == cap) {
             cap = cap ? 2 * cap : 64;
@@ -9089,10 +9091,14 @@ static void xrt__reset_handles(const xrt_backend *b, int device, xrt__on_device_
     XRT_FREE(v);
 }
 
+/* b is the backend whose operation calls it; what it resets is recorded
+   under the table the thread dispatched to, which may be a plugin that
+   forwards to b (the tracing plugin): its objects are b's. */
 XRT_API void xrt__device_reset_objects(const xrt_backend *b, int device, xrt__on_device_fn on_device)
 {
-    xrt__reset_memory(b, device); /* first: a pool's allocations go back to it before it goes */
-    xrt__reset_handles(b, device, on_device);
+    const xrt_backend *owner = xrt__be();
+    xrt__reset_memory(owner, device); /* first: a pool's allocations go back to it before it goes */
+    xrt__reset_handles(owner, b, device, on_device);
 }
 
 /* The thread's backend after a change of generation: its own choice, unless
