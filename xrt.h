@@ -765,6 +765,32 @@ static inline xrt_status xrt_get_device_count(int *count);
 static inline xrt_status xrt_set_device(int device);
 static inline xrt_status xrt_get_device(int *device);
 static inline xrt_status xrt_device_synchronize(void);
+/* The current device's flags, as cudaSetDeviceFlags / cudaGetDeviceFlags:
+   at most one XRT_DEVICE_SCHEDULE_* (how a host thread waits for the
+   device's work: a synchronize, a blocking copy) OR'ed with
+   XRT_DEVICE_MAP_HOST and XRT_DEVICE_LMEM_RESIZE_TO_MAX (CUDA's values). An
+   unknown bit or two schedule bits: XRT_ERROR_INVALID_VALUE. The get answers
+   what was set, with XRT_DEVICE_MAP_HOST, which CUDA's runtime always
+   implies (REFERENCE.md, "Device flags"). */
+enum {
+    XRT_DEVICE_SCHEDULE_AUTO = 0,
+    XRT_DEVICE_SCHEDULE_SPIN = 1,
+    XRT_DEVICE_SCHEDULE_YIELD = 2,
+    XRT_DEVICE_SCHEDULE_BLOCKING_SYNC = 4,
+    XRT_DEVICE_SCHEDULE_MASK = 7,
+    XRT_DEVICE_MAP_HOST = 8,
+    XRT_DEVICE_LMEM_RESIZE_TO_MAX = 0x10
+};
+static inline xrt_status xrt_set_device_flags(unsigned flags);
+static inline xrt_status xrt_get_device_flags(unsigned *flags);
+/* As cudaDeviceReset: waits for the current device's work, then destroys
+   its device and managed memory (xrt_free'd as it were; pinned host memory
+   stays) and its streams, events and memory
+   pools (their handles then fail with XRT_ERROR_INVALID_HANDLE) and resets
+   its state (peer access); what each backend resets is in REFERENCE.md
+   ("Device reset"). The caller must not use the device from other threads
+   meanwhile, as in CUDA. */
+static inline xrt_status xrt_device_reset(void);
 static inline xrt_status xrt_get_device_properties(xrt_device_prop *prop, int device);
 static inline xrt_status xrt_get_target(xrt_target *target);  /* of the current device, computed now */
 /* One attribute of a device, as cudaDeviceGetAttribute (unknown attribute:
@@ -1279,6 +1305,16 @@ XRT_API xrt_status xrt__graph_find_in_clone(const xrt_backend *b, xrt_graph_node
                                             xrt_graph clone);
 
 XRT_API xrt_status xrt__handle_free(const xrt_backend *b, const void *handle, uintptr_t kind, const char *fn);
+/* For a backend's device_reset: frees b's memory of `device` in the pointer
+   registry (device and managed allocations, opened IPC handles; recorded
+   under the table the thread dispatched to: b itself or a plugin that
+   forwards to it) through the paths of the calls that free it, then retires every
+   handle that b owns whose object on_device(b, kind, obj, device) says is
+   the device's (kind XRT__HANDLE_*; called inside a call, so no destroy
+   elsewhere frees obj meanwhile); a later use of such a handle is
+   XRT_ERROR_INVALID_HANDLE. */
+typedef int (*xrt__on_device_fn)(const xrt_backend *b, uintptr_t kind, void *obj, int device);
+XRT_API void xrt__device_reset_objects(const xrt_backend *b, int device, xrt__on_device_fn on_device) XRT__COLD;
 /* The handle of pool object `obj` owned by backend b: the live one, else a
    new one not owned (a default pool's, which the backend keeps). A plugin
    that wraps a backend gets its own handle of the backend's pool. */
@@ -1544,6 +1580,39 @@ static inline xrt_status xrt_device_synchronize(void)
        backend's, after the checks: its access counts all the same) */
     if (XRT__CHK_ON()) xrt__chk_sync(__builtin_return_address(0), XRT_SUCCESS, b, XRT__CHK_SYNC_DEVICE, NULL, NULL, NULL);
     return b->device_synchronize(b);
+}
+
+/* >> dispatch: device flags. The backend gets flags already checked. */
+static inline xrt_status xrt_set_device_flags(unsigned flags)
+{
+    const xrt_backend *b = xrt__be();
+    unsigned sched = flags & XRT_DEVICE_SCHEDULE_MASK;
+    if (XRT__UNLIKELY(flags & ~(unsigned)(XRT_DEVICE_SCHEDULE_MASK | XRT_DEVICE_MAP_HOST | XRT_DEVICE_LMEM_RESIZE_TO_MAX)))
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_set_device_flags",
+                         "flags 0x%x has bits other than XRT_DEVICE_SCHEDULE_*, _MAP_HOST, _LMEM_RESIZE_TO_MAX", flags);
+    if (XRT__UNLIKELY(sched & (sched - 1)))
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_set_device_flags",
+                         "flags 0x%x has more than one XRT_DEVICE_SCHEDULE_* bit", flags);
+    return b->set_device_flags(b, flags);
+}
+
+static inline xrt_status xrt_get_device_flags(unsigned *flags)
+{
+    const xrt_backend *b = xrt__be();
+    XRT__CHECK_PTR(flags, "xrt_get_device_flags");
+    return b->get_device_flags(b, flags);
+}
+
+/* >> dispatch: device reset: the device's work is waited for here, so a
+   backend's reset finds it idle. */
+static inline xrt_status xrt_device_reset(void)
+{
+    const xrt_backend *b = xrt__be();
+    xrt_status st;
+    XRT__CHECK_MAY_WAIT("xrt_device_reset");
+    if ((st = xrt__no_op(b, "xrt_device_reset")) != XRT_SUCCESS) return st; /* a refusal names this call */
+    if ((st = b->device_synchronize(b)) != XRT_SUCCESS) return st;
+    return b->device_reset(b);
 }
 
 static inline xrt_status xrt_get_device_properties(xrt_device_prop *prop, int device)
@@ -8978,6 +9047,89 @@ XRT_API void xrt_shutdown(void)
         __atomic_store_n(&xrt__gen, xrt__gen + 1, __ATOMIC_RELEASE);
     }
     xrt__unlock(&xrt__reg_lock);
+}
+
+/* Device reset (xrt__device_reset_objects), in the lifecycle: one of b's records of
+   memory on `device` (device or managed memory, an opened IPC handle; pinned
+   host memory is no device's in the registry), freed by the path of the
+   call that frees it. */
+typedef struct xrt__reset_mem { void *p; unsigned ipc_opens; } xrt__reset_mem;
+
+static void xrt__reset_free(const xrt_backend *b, const xrt__reset_mem *m)
+{
+    void *record;
+    unsigned n = m->ipc_opens;
+    if (n) {
+        while (n-- && xrt__ipc_close(b, m->p) == XRT_SUCCESS) {}
+    } else if (xrt__mem_take(b, m->p, XRT_MEMORY_DEVICE, "xrt_device_reset", &record) == XRT_SUCCESS) {
+        xrt__mem_finish(record, b->free(b, m->p));
+    }
+}
+
+/* Copies out b's records of memory on device (allocated with it current),
+   then frees each: a free takes the registry's lock itself. */
+static void xrt__reset_memory(const xrt_backend *b, int device)
+{
+    xrt__reset_mem *v = NULL, *w;
+    size_t n = 0, cap = 0, i;
+    const xrt__tree_node *t;
+    xrt__spin_lock(&xrt__mem_lock);
+    for (t = xrt__tree_collect(&xrt__mem_tree, 0, UINTPTR_MAX); t; t = t->next) {
+        const xrt__mem_node *m = (const xrt__mem_node *)(const void *)t;
+        if (m->be != b || m->device != device || m->capture) continue;
+        if (n == cap) {
+            cap = cap ? 2 * cap : 64;
+            if ((w = (xrt__reset_mem *)XRT_REALLOC(v, cap * sizeof *v)) == NULL) break;
+            v = w;
+        }
+        v[n].p = (void *)m->node.start;
+        v[n++].ipc_opens = m->ipc_opens;
+    }
+    xrt__spin_unlock(&xrt__mem_lock);
+    for (i = 0; i < n; i++) xrt__reset_free(b, &v[i]);
+    XRT_FREE(v);
+}
+
+/* The handles to retire, read inside a call (an object another thread
+   destroys meanwhile waits in limbo), then retired after it. */
+static void xrt__reset_handles(const xrt_backend *b, const xrt_backend *self, int device, xrt__on_device_fn on_device)
+{
+    uintptr_t *v = NULL, *w, i, end;
+    size_t n = 0, cap = 0, j;
+    xrt__lock(&xrt__handle_lock);
+    end = xrt__handle_next;
+    xrt__unlock(&xrt__handle_lock);
+    xrt__call_enter();
+    for (i = 0; i < end; i++) {
+        xrt__handle_slot *s = xrt__handle_slot_at(i);
+        uintptr_t tag = __atomic_load_n(&s->tag, __ATOMIC_SEQ_CST), kind = tag & XRT__HANDLE_KIND_MASK;
+        void *obj = __atomic_load_n(&s->obj, __ATOMIC_RELAXED);
+        if (!kind || __atomic_load_n(&s->owner, __ATOMIC_RELAXED) != b ||
+            !(__atomic_load_n(&s->flags, __ATOMIC_RELAXED) & XRT__HANDLE_OWNED) ||
+            __atomic_load_n(&s->tag, __ATOMIC_SEQ_CST) != tag || !on_device(self, kind, obj, device))
+            continue;
+        if (n == cap) {
+            cap = cap ? 2 * cap : 64;
+            if ((w = (uintptr_t *)XRT_REALLOC(v, cap * sizeof *v)) == NULL) break;
+            v = w;
+        }
+        v[n++] = tag;
+    }
+    xrt__call_exit(XRT_SUCCESS);
+    xrt__err.quiet++; /* a handle another thread destroyed first is not this call's failure */
+    for (j = 0; j < n; j++) xrt__handle_free(b, (const void *)v[j], v[j] & XRT__HANDLE_KIND_MASK, "xrt_device_reset");
+    xrt__err.quiet--;
+    XRT_FREE(v);
+}
+
+/* b is the backend whose operation calls it; what it resets is recorded
+   under the table the thread dispatched to, which may be a plugin that
+   forwards to b (the tracing plugin): its objects are b's. */
+XRT_API void xrt__device_reset_objects(const xrt_backend *b, int device, xrt__on_device_fn on_device)
+{
+    const xrt_backend *owner = xrt__be();
+    xrt__reset_memory(owner, device); /* first: a pool's allocations go back to it before it goes */
+    xrt__reset_handles(owner, b, device, on_device);
 }
 
 /* The thread's backend after a change of generation: its own choice, unless

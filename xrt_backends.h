@@ -318,7 +318,10 @@ enum { /* xrt_backend.flags */
     X(stream_attach_mem_async, (const xrt_backend *self, void *stream, void *ptr, size_t length, unsigned flags),  \
       (self, stream, ptr, length, flags))                                                                          \
     X(host_alloc, (const xrt_backend *self, void **ptr, size_t size, unsigned flags), (self, ptr, size, flags))    \
-    X(host_get_flags, (const xrt_backend *self, unsigned *flags, void *ptr), (self, flags, ptr))
+    X(host_get_flags, (const xrt_backend *self, unsigned *flags, void *ptr), (self, flags, ptr))                   \
+    X(set_device_flags, (const xrt_backend *self, unsigned flags), (self, flags))                                  \
+    X(get_device_flags, (const xrt_backend *self, unsigned *flags), (self, flags))                                 \
+    X(device_reset, (const xrt_backend *self), (self))
 
 /* Memory pools (device_get_default_mem_pool .. malloc_from_pool_async): a
    pool is the backend's object; the dispatch layer gives it a handle (the
@@ -342,7 +345,13 @@ enum { /* xrt_backend.flags */
    size > 0 and flags of XRT_HOST_ALLOC_* only, and its memory is freed
    through free_host; host_get_flags gets a pointer into memory of
    host_alloc or malloc_host (whose flags are 0) and may answer from xrt's
-   record (xrt__mem_host_flags). */
+   record (xrt__mem_host_flags).
+   Device flags (set_device_flags, get_device_flags): of the current device;
+   set gets at most one XRT_DEVICE_SCHEDULE_* bit and no unknown bit.
+   Device reset (device_reset): of the current device, whose work the
+   dispatch layer has waited for; a backend frees xrt's records of the
+   device's memory and handles with xrt__device_reset_objects (xrt.h), then
+   resets its own state. */
 
 struct xrt_backend {
     uint32_t abi_version; /* XRT_BACKEND_ABI_VERSION the backend was built against */

@@ -340,6 +340,38 @@ static void xrt__cpu_wait(xrt__cpu_counter *c, uint64_t target, int spin, const 
     while (!xrt__cpu_reached(c, target)) xrt__cpu_sleep(c, target);
 }
 
+/* Each device's flags (xrt_set_device_flags): their XRT_DEVICE_SCHEDULE_*
+   bits are how a host thread waits for that device's work. 0 (auto) is the
+   waits above, learned spins then a futex; a host wait tests for it with one
+   load and a branch (xrt__cpu_sched_of) and takes xrt__cpu_wait_as else. */
+static unsigned xrt__cpu_flags[XRT__CPU_DEVICES_MAX];
+
+static unsigned xrt__cpu_sched_of(int device)
+{
+    return __atomic_load_n(&xrt__cpu_flags[device], __ATOMIC_RELAXED) & XRT_DEVICE_SCHEDULE_MASK;
+}
+
+/* A host thread's wait under a schedule other than auto: spin polls
+   without a break, yield gives the core up between polls (sched_yield),
+   blocking sync sleeps on the counter's futex at once. */
+static void xrt__cpu_wait_as(xrt__cpu_counter *c, uint64_t target, unsigned sched)
+{
+    if (sched == XRT_DEVICE_SCHEDULE_SPIN)
+        while (!xrt__cpu_reached(c, target)) xrt__cpu_pause();
+    else if (sched == XRT_DEVICE_SCHEDULE_YIELD)
+        while (!xrt__cpu_reached(c, target)) sched_yield();
+    else
+        while (!xrt__cpu_reached(c, target)) xrt__cpu_sleep(c, target);
+}
+
+/* xrt__cpu_wait for a host thread waiting for device's work. */
+static void xrt__cpu_host_wait(xrt__cpu_counter *c, uint64_t target, int spin, const int *partner, int device)
+{
+    unsigned sched = xrt__cpu_sched_of(device);
+    if (XRT__LIKELY(!sched)) xrt__cpu_wait(c, target, spin, partner);
+    else xrt__cpu_wait_as(c, target, sched);
+}
+
 #define XRT__CPU_LINGER_MAX_NS 4000000u /* about a scheduler tick: a wake-up costs less than a longer spin */
 
 
@@ -1743,6 +1775,11 @@ static uint64_t xrt__cpu_take_over(xrt__cpu_stream *s, uint64_t target)
 static void xrt__cpu_wait_done(xrt__cpu_stream *s, uint64_t target, int take)
 {
     const uint64_t *word = &s->express.done;
+    unsigned sched = xrt__cpu_sched_of(s->device);
+    if (XRT__UNLIKELY(sched)) { /* the device's schedule: its worker runs the ops, the thread waits as told */
+        xrt__cpu_wait_as(&s->head, target, sched);
+        return;
+    }
     take = take && !s->pinned; /* a placed device's ops run on its node: its worker's */
     for (;;) {
         uint64_t h;
@@ -2083,7 +2120,7 @@ static xrt_status xrt__cpu_sync_all(int device, const char *who)
     pthread_mutex_unlock(&xrt__cpu_list_lock);
     if (busy && !v) return xrt_error(XRT_ERROR_OUT_OF_MEMORY, who, "no memory to wait for %zu busy streams", busy);
     for (i = 0; i < n; i++) {
-        xrt__cpu_wait(&v[i].s->head, v[i].pos, 1, &v[i].s->worker_cpu);
+        xrt__cpu_host_wait(&v[i].s->head, v[i].pos, 1, &v[i].s->worker_cpu, v[i].s->device);
         xrt__cpu_stream_unref(v[i].s);
     }
     XRT_FREE(v);
@@ -2293,7 +2330,8 @@ static xrt_status xrt__cpu_event_synchronize(const xrt_backend *self, void *even
         return XRT_SUCCESS;
     }
     if (!(s = xrt__cpu_event_latest(e, &pos, 1))) return XRT_SUCCESS;
-    xrt__cpu_wait(&s->head, pos, (e->flags & XRT_EVENT_BLOCKING_SYNC) ? 0 : 1, &s->worker_cpu);
+    if (e->flags & XRT_EVENT_BLOCKING_SYNC) xrt__cpu_wait(&s->head, pos, 0, NULL); /* the event's own, as CUDA's */
+    else xrt__cpu_host_wait(&s->head, pos, 1, &s->worker_cpu, s->device);
     xrt__cpu_stream_unref(s);
     xrt__cpu_mpools_trim();
     return XRT_SUCCESS;
@@ -4525,6 +4563,49 @@ static xrt_status xrt__cpu_set_device(const xrt_backend *self, int device)
 static xrt_status xrt__cpu_get_device(const xrt_backend *self, int *device)
 {
     *device = xrt__cpu_current();
+    return XRT_SUCCESS;
+}
+
+/* The current device's flags (checked by the dispatch layer); the schedule
+   takes effect at each host wait that starts after it. MAP_HOST always holds
+   (every CPU device uses host memory directly), as CUDA's runtime implies
+   it; LMEM_RESIZE_TO_MAX is only kept: kernels' stacks are threads'. */
+static xrt_status xrt__cpu_set_device_flags(const xrt_backend *self, unsigned flags)
+{
+    __atomic_store_n(&xrt__cpu_flags[xrt__cpu_current()], flags, __ATOMIC_RELAXED);
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_get_device_flags(const xrt_backend *self, unsigned *flags)
+{
+    *flags = __atomic_load_n(&xrt__cpu_flags[xrt__cpu_current()], __ATOMIC_RELAXED) | XRT_DEVICE_MAP_HOST;
+    return XRT_SUCCESS;
+}
+
+/* >> cpu: device reset. A stream, event or memory pool is the device's
+   that was current at its creation; modules, graphs and executable graphs
+   are no device's on the CPU (a module's functions run on every device, a
+   graph is run by the stream it is launched on) and stay. */
+static int xrt__cpu_on_device(const xrt_backend *self, uintptr_t kind, void *obj, int device)
+{
+    (void)self;
+    if (kind == XRT__HANDLE_STREAM) return ((const xrt__cpu_stream *)obj)->device == device;
+    if (kind == XRT__HANDLE_EVENT) return ((const xrt__cpu_event *)obj)->device == device;
+    if (kind == XRT__HANDLE_MEM_POOL) return ((const xrt__cpu_mpool *)obj)->device == device;
+    return 0;
+}
+
+/* Idle already (the dispatch layer synchronized it): its memory and objects
+   go, its default pool gives all its kept memory back, and its peer access,
+   both ways, is disabled. Its flags stay, as a CUDA device's do. */
+static xrt_status xrt__cpu_device_reset(const xrt_backend *self)
+{
+    int d = xrt__cpu_current(), p;
+    xrt__device_reset_objects(self, d, xrt__cpu_on_device);
+    if (__atomic_load_n(&xrt__cpu_mpool_dflt[d].ready, __ATOMIC_ACQUIRE))
+        xrt__cpu_mpool_release(&xrt__cpu_mpool_dflt[d], 0); /* all it keeps: nothing of it is in use */
+    __atomic_store_n(&xrt__cpu.peers[d], 0, __ATOMIC_RELAXED);
+    for (p = 0; p < xrt__cpu.ndev; p++) __atomic_and_fetch(&xrt__cpu.peers[p], ~((uint64_t)1 << d), __ATOMIC_RELAXED);
     return XRT_SUCCESS;
 }
 
@@ -8216,6 +8297,7 @@ static xrt_status xrt__cpu_init(const xrt_backend *self, char *reason, size_t n)
     xrt__cpu.list.next = xrt__cpu.list.prev = &xrt__cpu.list;
     xrt__cpu.ndev = xrt__cpu_devices_env();
     memset(xrt__cpu.peers, 0, sizeof xrt__cpu.peers);
+    memset(xrt__cpu_flags, 0, sizeof xrt__cpu_flags); /* xrt_shutdown forgets the devices' flags */
     for (i = 0; i < XRT__CPU_DEVICES_MAX; i++) /* the NULL streams start anew (their lists may still drain) */
         xrt__cpu.legacy[i].order = 0;
     for (i = 0, st = XRT_SUCCESS; i < xrt__cpu.ndev && st == XRT_SUCCESS; i++)

@@ -77,6 +77,9 @@
     X(SetDevice, cudaSetDevice, 0, hipSetDevice, 0, XRT__GPU_T(error), (int device))                                     \
     X(GetDevice, cudaGetDevice, 0, hipGetDevice, 0, XRT__GPU_T(error), (int *device))                                    \
     X(DeviceSynchronize, cudaDeviceSynchronize, 0, hipDeviceSynchronize, 0, XRT__GPU_T(error), (void))                   \
+    X(SetDeviceFlags, cudaSetDeviceFlags, 0, hipSetDeviceFlags, 0, XRT__GPU_T(error), (unsigned flags))                  \
+    X(GetDeviceFlags, cudaGetDeviceFlags, 0, hipGetDeviceFlags, 0, XRT__GPU_T(error), (unsigned *flags))                 \
+    X(DeviceReset, cudaDeviceReset, 0, hipDeviceReset, 0, XRT__GPU_T(error), (void))                                     \
     X(GetDeviceProperties, cudaGetDeviceProperties, 0, hipGetDeviceProperties, 0, XRT__GPU_T(error),                     \
       (XRT__GPU_T(device_prop) prop, int device))                                                                        \
     X(DeviceGetAttribute, cudaDeviceGetAttribute, 0, hipDeviceGetAttribute, 0, XRT__GPU_T(error),                        \
@@ -913,6 +916,47 @@ static xrt_status xrt__gpu_device_synchronize(const xrt_backend *self)
 {
     const xrt__gpu *g = (const xrt__gpu *)self->user;
     return XRT__GPU_CHECK(g, g->rt.DeviceSynchronize(), XRT__GPU_CALL(DeviceSynchronize));
+}
+
+/* cudaSetDeviceFlags / hipSetDeviceFlags: xrt's flags are CUDA's values,
+   HIP's the same. */
+static xrt_status xrt__gpu_set_device_flags(const xrt_backend *self, unsigned flags)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    return XRT__GPU_CHECK(g, g->rt.SetDeviceFlags(flags), XRT__GPU_CALL(SetDeviceFlags));
+}
+
+static xrt_status xrt__gpu_get_device_flags(const xrt_backend *self, unsigned *flags)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    return XRT__GPU_CHECK(g, g->rt.GetDeviceFlags(flags), XRT__GPU_CALL(GetDeviceFlags));
+}
+
+/* Device reset. The runtime's objects carry no device that xrt can read
+   in every version (cudaStreamGetDevice: CUDA 12.8; events: none): with one
+   device, every stream, event, pool and executable graph is its; with
+   several, their handles are not retired (the runtime makes them invalid).
+   Modules (context-independent libraries) and graphs belong to no context
+   and stay. */
+static int xrt__gpu_on_device(const xrt_backend *self, uintptr_t kind, void *obj, int device)
+{
+    (void)obj;
+    (void)device;
+    return ((const xrt__gpu *)self->user)->count == 1 &&
+           (kind == XRT__HANDLE_STREAM || kind == XRT__HANDLE_EVENT || kind == XRT__HANDLE_MEM_POOL ||
+            kind == XRT__HANDLE_GRAPH_EXEC);
+}
+
+/* cudaDeviceReset / hipDeviceReset, once xrt's records of the device's
+   memory and objects are gone (freed and destroyed through the runtime). */
+static xrt_status xrt__gpu_device_reset(const xrt_backend *self)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    int d = 0;
+    xrt_status st = XRT__GPU_CHECK(g, g->rt.GetDevice(&d), XRT__GPU_CALL(GetDevice));
+    if (st != XRT_SUCCESS) return st;
+    xrt__device_reset_objects(self, d, xrt__gpu_on_device);
+    return XRT__GPU_CHECK(g, g->rt.DeviceReset(), XRT__GPU_CALL(DeviceReset));
 }
 
 /* For the hooks: one integer attribute of a device (inline: a vendor may not need it). */

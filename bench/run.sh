@@ -46,6 +46,8 @@ section "the stream-order checker on (XRT_CHECK=streams) against off"
 $B/bench/check
 section "CPU stream priorities"
 $B/bench/stream_priority
+section "CPU event synchronize under each device schedule (xrt_set_device_flags)"
+$B/bench/device_flags
 section "CPU memory pools, against mmap"
 $B/bench/mem_pool
 section "CPU kernels"

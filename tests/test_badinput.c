@@ -195,6 +195,7 @@ static void test_null_out_pointers(void **state)
     FAILS(xrt_get_capabilities(NULL), XRT_ERROR_INVALID_VALUE, "xrt_get_capabilities: caps is NULL");
     FAILS(xrt_get_device_count(NULL), XRT_ERROR_INVALID_VALUE, "xrt_get_device_count: count is NULL");
     FAILS(xrt_get_device(NULL), XRT_ERROR_INVALID_VALUE, "xrt_get_device: device is NULL");
+    FAILS(xrt_get_device_flags(NULL), XRT_ERROR_INVALID_VALUE, "xrt_get_device_flags: flags is NULL");
     FAILS(xrt_get_device_properties(NULL, 0), XRT_ERROR_INVALID_VALUE, "xrt_get_device_properties: prop is NULL");
     FAILS(xrt_malloc(NULL, 64), XRT_ERROR_INVALID_VALUE, "xrt_malloc: ptr is NULL");
     FAILS(xrt_malloc_host(NULL, 64), XRT_ERROR_INVALID_VALUE, "xrt_malloc_host: ptr is NULL");
@@ -780,6 +781,12 @@ static xrt_backend table_other(void) { return xrt_test_other_table(); }
     X(set_device_past_end, "xrt_set_device", XRT_ERROR_INVALID_DEVICE, 0, xrt_set_device(f->devices))                 \
     X(set_device_int_max, "xrt_set_device", XRT_ERROR_INVALID_DEVICE, 0, xrt_set_device(INT_MAX))                     \
     X(get_device_null, "xrt_get_device", XRT_ERROR_INVALID_VALUE, 0, xrt_get_device(NULL))                            \
+    X(device_flags_unknown, "xrt_set_device_flags", XRT_ERROR_INVALID_VALUE, 0, xrt_set_device_flags(0x20))            \
+    X(device_flags_high, "xrt_set_device_flags", XRT_ERROR_INVALID_VALUE, 0, xrt_set_device_flags(0x80000000u))       \
+    X(device_flags_two_schedules, "xrt_set_device_flags", XRT_ERROR_INVALID_VALUE, 0,                                  \
+      xrt_set_device_flags(XRT_DEVICE_SCHEDULE_SPIN | XRT_DEVICE_SCHEDULE_BLOCKING_SYNC))                              \
+    X(device_flags_all_schedules, "xrt_set_device_flags", XRT_ERROR_INVALID_VALUE, 0, xrt_set_device_flags(7))         \
+    X(get_device_flags_null, "xrt_get_device_flags", XRT_ERROR_INVALID_VALUE, 0, xrt_get_device_flags(NULL))          \
     X(props_null, "xrt_get_device_properties", XRT_ERROR_INVALID_VALUE, 0, xrt_get_device_properties(NULL, 0))        \
     X(props_negative, "xrt_get_device_properties", XRT_ERROR_INVALID_DEVICE, 0, xrt_get_device_properties(&prop, -1)) \
     X(props_past_end, "xrt_get_device_properties", XRT_ERROR_INVALID_DEVICE, 0,                                        \
@@ -1478,6 +1485,7 @@ static void test_bad_arguments_of_calls(void **state)
    operation without any fails, named. */
 static const char *const no_bad_input[] = {
     "xrt_device_synchronize", /* takes no argument */
+    "xrt_device_reset",       /* takes no argument */
     "xrt_device_get_stream_priority_range", /* either pointer may be NULL, as in CUDA */
 };
 

@@ -12,7 +12,9 @@
 #include "xrt_test.h"
 
 #include <pthread.h>
+#include <time.h>
 #include <sched.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
@@ -1229,6 +1231,231 @@ XRT_TEST(test_driver_version)
     }
     if (is_cpu()) assert_int_equal(v, XRT_VERSION);
     FAILS(xrt_driver_get_version(NULL), XRT_ERROR_INVALID_VALUE, "version is NULL");
+}
+
+/* >> device flags (issue 45 item 1): each device keeps its own; the get
+   adds XRT_DEVICE_MAP_HOST, as CUDA's; a refused set changes nothing. */
+XRT_TEST(test_device_flags_per_device)
+{
+    unsigned f = 0;
+    int n = devices(), i;
+    (void)state;
+    for (i = 0; i < n; i++) {
+        OK(xrt_set_device(i));
+        OK(xrt_get_device_flags(&f));
+        assert_int_equal(f, XRT_DEVICE_SCHEDULE_AUTO | XRT_DEVICE_MAP_HOST);
+    }
+    OK(xrt_set_device(1));
+    OK(xrt_set_device_flags(XRT_DEVICE_SCHEDULE_SPIN));
+    OK(xrt_set_device(0));
+    OK(xrt_set_device_flags(XRT_DEVICE_SCHEDULE_BLOCKING_SYNC | XRT_DEVICE_LMEM_RESIZE_TO_MAX));
+    OK(xrt_get_device_flags(&f));
+    assert_int_equal(f, XRT_DEVICE_SCHEDULE_BLOCKING_SYNC | XRT_DEVICE_LMEM_RESIZE_TO_MAX | XRT_DEVICE_MAP_HOST);
+    FAILS(xrt_set_device_flags(XRT_DEVICE_SCHEDULE_SPIN | XRT_DEVICE_SCHEDULE_YIELD), XRT_ERROR_INVALID_VALUE,
+          "xrt_set_device_flags: flags 0x3 has more than one XRT_DEVICE_SCHEDULE_* bit");
+    FAILS(xrt_set_device_flags(0x40), XRT_ERROR_INVALID_VALUE,
+          "xrt_set_device_flags: flags 0x40 has bits other than XRT_DEVICE_SCHEDULE_*, _MAP_HOST, _LMEM_RESIZE_TO_MAX");
+    OK(xrt_get_device_flags(&f));
+    assert_int_equal(f, XRT_DEVICE_SCHEDULE_BLOCKING_SYNC | XRT_DEVICE_LMEM_RESIZE_TO_MAX | XRT_DEVICE_MAP_HOST);
+    OK(xrt_set_device(1));
+    OK(xrt_get_device_flags(&f));
+    assert_int_equal(f, XRT_DEVICE_SCHEDULE_SPIN | XRT_DEVICE_MAP_HOST);
+    OK(xrt_set_device_flags(XRT_DEVICE_SCHEDULE_AUTO));
+    OK(xrt_get_device_flags(&f));
+    assert_int_equal(f, XRT_DEVICE_MAP_HOST);
+    OK(xrt_set_device(0));
+    OK(xrt_set_device_flags(0));
+}
+
+/* How the calling thread waited for a host function that sleeps 40 ms on
+   device 1's stream, through a stream, event or device synchronize: its
+   own CPU time and voluntary context switches (sleeps). */
+typedef struct waited { double cpu_ms; long sleeps, yields; } waited;
+
+/* The program's sched_yield comes before the C library's for xrt's calls
+   too: it counts the calling thread's. */
+static __thread long yields;
+int sched_yield(void)
+{
+    yields++;
+    return (int)syscall(SYS_sched_yield);
+}
+
+static void sleep_40ms(void *user)
+{
+    struct timespec ts = {0, 40000000};
+    (void)user;
+    nanosleep(&ts, NULL);
+}
+
+static double ms_of(struct timeval t) { return (double)t.tv_sec * 1e3 + (double)t.tv_usec / 1e3; }
+
+static waited wait_for_sleeper(int how)
+{
+    struct rusage a, b;
+    xrt_stream s;
+    xrt_event e;
+    waited w;
+    long y;
+    OK(xrt_stream_create_with_priority(&s, XRT_STREAM_NON_BLOCKING, 0));
+    OK(xrt_event_create(&e, XRT_EVENT_DEFAULT));
+    OK(xrt_launch_host_func(s, sleep_40ms, NULL));
+    OK(xrt_event_record(e, s));
+    getrusage(RUSAGE_THREAD, &a);
+    y = yields;
+    if (how == 0) OK(xrt_stream_synchronize(s));
+    else if (how == 1) OK(xrt_event_synchronize(e));
+    else OK(xrt_device_synchronize());
+    w.yields = yields - y;
+    getrusage(RUSAGE_THREAD, &b);
+    OK(xrt_event_destroy(e));
+    OK(xrt_stream_destroy(s));
+    w.cpu_ms = ms_of(b.ru_utime) - ms_of(a.ru_utime) + ms_of(b.ru_stime) - ms_of(a.ru_stime);
+    w.sleeps = b.ru_nvcsw - a.ru_nvcsw;
+    return w;
+}
+
+/* On the CPU backend the schedule is the host's real wait: spin polls and
+   never sleeps nor yields (but a contended lock may), yield polls through sched_yield and never sleeps,
+   blocking sync sleeps at once (little CPU time; a loaded machine only
+   lowers it); another device's schedule does not change this one's. */
+#define WAITED(cond, what)                                                                                   \
+    if (!(cond))                                                                                             \
+    fail_msg("%s, %s synchronize: %ld sleeps, %ld yields, %.1f ms of CPU", what, how[i], w.sleeps, w.yields, \
+             w.cpu_ms)
+XRT_TEST(test_device_flags_schedule_the_cpu_waits)
+{
+    static const char *const how[] = {"stream", "event", "device"};
+    int i;
+    (void)state;
+    SKIP_UNLESS(is_cpu(), "the CPU backend's waits");
+    OK(xrt_set_device(0));
+    OK(xrt_set_device_flags(XRT_DEVICE_SCHEDULE_BLOCKING_SYNC)); /* device 0's: not device 1's */
+    OK(xrt_set_device(1));
+    for (i = 0; i < 3; i++) {
+        waited w;
+        OK(xrt_set_device_flags(XRT_DEVICE_SCHEDULE_SPIN));
+        w = wait_for_sleeper(i);
+        WAITED(w.sleeps == 0 && w.yields <= 2, "spin"); /* a contended lock may yield */
+        OK(xrt_set_device_flags(XRT_DEVICE_SCHEDULE_YIELD));
+        w = wait_for_sleeper(i);
+        /* one a poll: under load a yield can hand the core over for 5 ms */
+        WAITED(w.sleeps == 0 && w.yields >= 3, "yield");
+        OK(xrt_set_device_flags(XRT_DEVICE_SCHEDULE_BLOCKING_SYNC));
+        w = wait_for_sleeper(i);
+        WAITED(w.sleeps > 0 && w.cpu_ms < 20, "blocking sync");
+        OK(xrt_set_device_flags(XRT_DEVICE_SCHEDULE_AUTO));
+        w = wait_for_sleeper(i);
+        WAITED(w.sleeps > 0, "auto"); /* it spins a while, then sleeps */
+    }
+    OK(xrt_set_device(0));
+    OK(xrt_set_device_flags(XRT_DEVICE_SCHEDULE_AUTO));
+}
+#undef WAITED
+
+/* >> device reset (issue 45 item 1): device 1's work is waited for, its
+   memory (device, from a pool) freed and, on the CPU backend, its
+   streams, events and pools destroyed (their handles then fail cleanly) and
+   its peer access disabled both ways; device 0's memory and objects, and
+   graphs, stay; device 1 works on. */
+static void set_flag_later(void *user)
+{
+    struct timespec ts = {0, 20000000};
+    nanosleep(&ts, NULL);
+    __atomic_store_n((int *)user, 1, __ATOMIC_RELEASE);
+}
+
+XRT_TEST(test_device_reset_of_one_device)
+{
+    xrt_mem_pool_props props = {1, XRT_MEM_HANDLE_TYPE_NONE};
+    xrt_stream s0, s1;
+    xrt_event e0, e1;
+    xrt_mem_pool pool = NULL, dflt = NULL;
+    uint64_t reserved = 1;
+    xrt_graph g;
+    void *d0, *d1, *h1, *a1 = NULL;
+    unsigned char back[64];
+    int ran = 0, cpu = is_cpu();
+    (void)state;
+    OK(xrt_set_device(0));
+    OK(xrt_malloc(&d0, 64));
+    OK(xrt_stream_create(&s0));
+    OK(xrt_event_create(&e0, 0));
+    OK(xrt_device_enable_peer_access(1, 0));
+    OK(xrt_set_device(1));
+    OK(xrt_device_enable_peer_access(0, 0));
+    OK(xrt_malloc(&d1, 64));
+    OK(xrt_malloc_host(&h1, 64));
+    OK(xrt_stream_create(&s1));
+    OK(xrt_event_create(&e1, 0));
+    OK(xrt_graph_create(&g, 0));
+    if (cpu) { /* a created pool's allocation; the default pool keeps a freed block (threshold: all) */
+        uint64_t all = UINT64_MAX;
+        void *kept;
+        OK(xrt_mem_pool_create(&pool, &props));
+        OK(xrt_malloc_from_pool_async(&a1, 64, pool, s1));
+        OK(xrt_device_get_default_mem_pool(&dflt, 1));
+        OK(xrt_mem_pool_set_attribute(dflt, XRT_MEMPOOL_ATTR_RELEASE_THRESHOLD, &all));
+        OK(xrt_malloc_async(&kept, 1 << 20, s1));
+        OK(xrt_free_async(kept, s1));
+    }
+    OK(xrt_launch_host_func(s1, set_flag_later, &ran));
+    OK(xrt_event_record(e1, s1));
+    OK(xrt_device_reset());
+    assert_int_equal(__atomic_load_n(&ran, __ATOMIC_ACQUIRE), 1); /* it waited for the device's work */
+    FAILS(xrt_free(d1), XRT_ERROR_INVALID_VALUE, "xrt_free");
+    OK(xrt_free_host(h1)); /* host memory: no device's */
+    if (cpu) {
+        FAILS(xrt_free(a1), XRT_ERROR_INVALID_VALUE, "xrt_free");
+        FAILS(xrt_stream_synchronize(s1), XRT_ERROR_INVALID_HANDLE, "xrt_stream_synchronize");
+        FAILS(xrt_event_query(e1), XRT_ERROR_INVALID_HANDLE, "xrt_event_query");
+        FAILS(xrt_event_destroy(e1), XRT_ERROR_INVALID_HANDLE, "xrt_event_destroy");
+        FAILS(xrt_stream_destroy(s1), XRT_ERROR_INVALID_HANDLE, "xrt_stream_destroy");
+        FAILS(xrt_mem_pool_destroy(pool), XRT_ERROR_INVALID_HANDLE, "xrt_mem_pool_destroy");
+        OK(xrt_mem_pool_get_attribute(dflt, XRT_MEMPOOL_ATTR_RESERVED_MEM_CURRENT, &reserved));
+        assert_int_equal(reserved, 0);
+        reserved = 0;
+        OK(xrt_mem_pool_set_attribute(dflt, XRT_MEMPOOL_ATTR_RELEASE_THRESHOLD, &reserved)); /* as it was */
+        OK(xrt_device_enable_peer_access(0, 0)); /* disabled by the reset */
+        OK(xrt_device_disable_peer_access(0));
+    } else { /* several GPUs: the runtime's objects carry no device xrt can read */
+        OK(xrt_event_destroy(e1));
+        OK(xrt_stream_destroy(s1));
+    }
+    OK(xrt_graph_destroy(g)); /* no device's */
+    OK(xrt_malloc(&d1, sizeof back)); /* the device works on */
+    OK(xrt_stream_create(&s1));
+    OK(xrt_memset_async(d1, 7, sizeof back, s1));
+    OK(xrt_memcpy_async(back, d1, sizeof back, XRT_MEMCPY_DEVICE_TO_HOST, s1));
+    OK(xrt_stream_synchronize(s1));
+    assert_int_equal(back[63], 7);
+    OK(xrt_stream_destroy(s1));
+    OK(xrt_free(d1));
+    OK(xrt_set_device(0)); /* device 0's stay */
+    OK(xrt_event_record(e0, s0));
+    OK(xrt_event_synchronize(e0));
+    OK(xrt_memset(d0, 1, 64));
+    if (cpu) OK(xrt_device_enable_peer_access(1, 0)); /* its access to device 1 went too */
+    OK(xrt_device_disable_peer_access(1));
+    OK(xrt_event_destroy(e0));
+    OK(xrt_stream_destroy(s0));
+    OK(xrt_free(d0));
+}
+
+/* A device with work and no memory: the reset waits all the same (a free
+   waits for the device's work; here none is freed). */
+XRT_TEST(test_device_reset_waits_without_memory)
+{
+    xrt_stream s;
+    int ran = 0;
+    (void)state;
+    OK(xrt_set_device(1));
+    OK(xrt_stream_create(&s));
+    OK(xrt_launch_host_func(s, set_flag_later, &ran));
+    OK(xrt_device_reset());
+    assert_int_equal(__atomic_load_n(&ran, __ATOMIC_ACQUIRE), 1);
+    if (xrt_stream_destroy(s) != XRT_SUCCESS) xrt_get_last_error(); /* destroyed by the reset where xrt can tell */
+    OK(xrt_set_device(0));
 }
 
 int main(void)

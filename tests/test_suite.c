@@ -52,6 +52,34 @@ XRT_TEST(test_device_count_get_set)
     OK(xrt_set_device(0));
 }
 
+/* Device flags, each call once (tests/test_devices.c has the rest). */
+XRT_TEST(test_device_flags)
+{
+    unsigned f = 0;
+    (void)state;
+    OK(xrt_set_device_flags(XRT_DEVICE_SCHEDULE_YIELD));
+    OK(xrt_get_device_flags(&f));
+    assert_int_equal(f, XRT_DEVICE_SCHEDULE_YIELD | XRT_DEVICE_MAP_HOST);
+    OK(xrt_device_synchronize());
+    OK(xrt_set_device_flags(XRT_DEVICE_SCHEDULE_AUTO));
+}
+
+/* Device reset, once: memory and a stream of the device go (tests/test_devices.c has the rest). */
+XRT_TEST(test_device_reset)
+{
+    xrt_stream s;
+    void *d;
+    (void)state;
+    OK(xrt_malloc(&d, 64));
+    OK(xrt_stream_create(&s));
+    OK(xrt_device_reset());
+    FAILS(xrt_free(d), XRT_ERROR_INVALID_VALUE, "xrt_free");
+    if (xrt_stream_destroy(s) != XRT_SUCCESS) xrt_get_last_error(); /* destroyed by the reset where xrt can tell */
+    OK(xrt_malloc(&d, 64)); /* the device works on */
+    OK(xrt_free(d));
+    OK(xrt_device_synchronize());
+}
+
 XRT_TEST(test_device_properties)
 {
     xrt_device_prop p;

@@ -1367,7 +1367,13 @@ typedef struct xrt_test_calls {
     X(host_alloc_flags, "host_alloc of an unknown flag", 0, XRT_ERROR_INVALID_VALUE, xrt_host_alloc(&c->p_host, 64, 8)) \
     X(host_get_flags, "host_get_flags of xrt_malloc_host memory", 0, XRT_SUCCESS, xrt_host_get_flags(&c->flags, c->pinned)) \
     X(host_get_flags_device, "host_get_flags of device memory", 0, XRT_ERROR_INVALID_VALUE,                            \
-      xrt_host_get_flags(&c->flags, c->d))
+      xrt_host_get_flags(&c->flags, c->d))                                                                              \
+    X(set_device_flags, "set_device_flags, blocking sync", 0, XRT_SUCCESS,                                             \
+      xrt_set_device_flags(XRT_DEVICE_SCHEDULE_BLOCKING_SYNC | XRT_DEVICE_MAP_HOST))                                   \
+    X(set_device_flags_two, "set_device_flags of two schedules", 0, XRT_ERROR_INVALID_VALUE,                           \
+      xrt_set_device_flags(XRT_DEVICE_SCHEDULE_SPIN | XRT_DEVICE_SCHEDULE_YIELD))                                       \
+    X(get_device_flags, "get_device_flags", 0, XRT_SUCCESS, xrt_get_device_flags(&c->flags))                          \
+    X(device_reset, "device reset", 1, XRT_ERROR_NOT_PERMITTED, xrt_device_reset())
 
 static const char xrt_test_calls_source[] = "void k(const void *c, void *a) { (void)c; **(unsigned char **)a = 9; }\n";
 static const xrt_module_image xrt_test_calls_image = {XRT_IMAGE_CPU_C_SOURCE, xrt_test_calls_source,

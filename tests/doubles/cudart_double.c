@@ -1996,6 +1996,24 @@ cudaError_t cudaGetDeviceCount(int *count) { *count = DEVICES; return cudaSucces
 cudaError_t cudaSetDevice(int d) { if (bad_device(d)) return cudaErrorInvalidDevice; current_device = d; return cudaSuccess; }
 cudaError_t cudaGetDevice(int *d) { *d = current_device; return cudaSuccess; }
 
+/* As CUDA: the current device's flags, cudaDeviceMask's bits only and at
+   most one schedule bit (else cudaErrorInvalidValue), kept per device; the
+   get adds cudaDeviceMapHost, which the runtime implies. */
+static unsigned device_flags[DEVICES];
+cudaError_t cudaSetDeviceFlags(unsigned f)
+{
+    unsigned sched = f & cudaDeviceScheduleMask;
+    if ((f & ~(unsigned)cudaDeviceMask) || (sched & (sched - 1))) return cudaErrorInvalidValue;
+    __atomic_store_n(&device_flags[current_device], f, __ATOMIC_RELAXED);
+    return cudaSuccess;
+}
+cudaError_t cudaGetDeviceFlags(unsigned *f)
+{
+    if (!f) return cudaErrorInvalidValue;
+    *f = __atomic_load_n(&device_flags[current_device], __ATOMIC_RELAXED) | cudaDeviceMapHost;
+    return cudaSuccess;
+}
+
 cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int d)
 {
     if (bad_device(d)) return cudaErrorInvalidDevice;
@@ -3123,6 +3141,31 @@ cudaError_t cudaDeviceSynchronize(void)
     if (refused_on(current_device)) return cudaErrorStreamCaptureUnsupported;
     device_wait(current_device); /* as the runtime: the current device's streams only */
     pools_trim();
+    return cudaSuccess;
+}
+
+/* As CUDA: waits for the current device's work, then frees its memory (a
+   later cudaFree of it: cudaErrorInvalidValue). The double's streams and
+   events are not destroyed: xrt retires its handles of them first. */
+cudaError_t cudaDeviceReset(void)
+{
+    alloc **pp, *a, *gone = NULL;
+    device_wait(current_device);
+    pthread_mutex_lock(&live_lock);
+    for (pp = &allocs; (a = *pp) != NULL;)
+        if (a->device == current_device && a->host == 0 && !a->graph) { /* cudaMalloc's */
+            *pp = a->next;
+            a->next = gone;
+            gone = a;
+        } else {
+            pp = &a->next;
+        }
+    pthread_mutex_unlock(&live_lock);
+    while ((a = gone) != NULL) {
+        gone = a->next;
+        free(a->base);
+        free(a);
+    }
     return cudaSuccess;
 }
 

@@ -218,7 +218,10 @@ static int op_index, trace; /* FUZZ_API_TRACE=1: print each call and its status 
     X(mem_advise, 0)                                                    \
     X(stream_attach_mem_async, 0)                                       \
     X(host_alloc, 0) /* tests/test_managed.c */                        \
-    X(host_get_flags, 0)
+    X(host_get_flags, 0)                                                \
+    X(set_device_flags, 0) /* tests/test_devices.c: a flag changes how waits wait, not what the model sees */ \
+    X(get_device_flags, 0)                                              \
+    X(device_reset, 0) /* tests/test_devices.c: it ends every object of the model at once */
 
 #define FUZZ_ROW(op, modelled) fuzz_row_##op,
 enum { FUZZ_OPERATIONS(FUZZ_ROW) fuzz_rows };
