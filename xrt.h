@@ -1206,6 +1206,17 @@ static inline xrt_status xrt_graph_node_set_params(xrt_graph_node node, const xr
 /* The same, for the exec's copy of node (a node of the graph it was instantiated from). */
 static inline xrt_status xrt_graph_exec_node_set_params(xrt_graph_exec exec, xrt_graph_node node,
                                                         const xrt_graph_node_params *params);
+/* Copy nodes of 3-D params, as cudaGraphAddMemcpyNode, cudaGraphMemcpyNodeGetParams,
+   cudaGraphMemcpyNodeSetParams and cudaGraphExecMemcpyNodeSetParams: a box as
+   xrt_memcpy_3d copies it (the same checks; an empty extent is refused). The
+   node's type is XRT_GRAPH_NODE_MEMCPY; get_params answers for every copy
+   node, also a 1-D or a captured 2-D/3-D one (see REFERENCE.md). */
+static inline xrt_status xrt_graph_add_memcpy_node(xrt_graph_node *node, xrt_graph graph, const xrt_graph_node *deps,
+                                                   size_t ndeps, const xrt_memcpy_3d_parms *p);
+static inline xrt_status xrt_graph_memcpy_node_get_params(xrt_graph_node node, xrt_memcpy_3d_parms *p);
+static inline xrt_status xrt_graph_memcpy_node_set_params(xrt_graph_node node, const xrt_memcpy_3d_parms *p);
+static inline xrt_status xrt_graph_exec_memcpy_node_set_params(xrt_graph_exec exec, xrt_graph_node node,
+                                                               const xrt_memcpy_3d_parms *p);
 static inline xrt_status xrt_graph_destroy_node(xrt_graph_node node); /* and its edges */
 static inline xrt_status xrt_graph_clone(xrt_graph *clone, xrt_graph original);
 /* The clone's node that original (a node of the cloned graph) became. */
@@ -1270,6 +1281,11 @@ XRT_API xrt_status xrt__graph_list(const xrt_backend *b, int what, const void *o
 XRT_API xrt_status xrt__graph_params(const xrt_backend *b, xrt_graph_exec exec, xrt_graph_node node,
                                      xrt_graph_node_params *get, const xrt_graph_node_params *set, const char *fn);
 XRT_API xrt_status xrt__graph_destroy_node(const xrt_backend *b, xrt_graph_node node);
+XRT_API xrt_status xrt__graph_add_copy_3d(const xrt_backend *b, xrt_graph_node *node, xrt_graph graph,
+                                          const xrt_graph_node *deps, size_t ndeps, const xrt_memcpy_3d_parms *p);
+XRT_API xrt_status xrt__graph_copy_3d_params(const xrt_backend *b, xrt_graph_exec exec, xrt_graph_node node,
+                                             xrt_memcpy_3d_parms *get, const xrt_memcpy_3d_parms *set,
+                                             const char *fn);
 XRT_API xrt_status xrt__graph_clone(const xrt_backend *b, xrt_graph *clone, xrt_graph original);
 XRT_API xrt_status xrt__graph_update(const xrt_backend *b, xrt_graph_exec exec, xrt_graph graph,
                                      xrt_graph_exec_update_result *result);
@@ -3179,6 +3195,29 @@ static inline xrt_status xrt_graph_exec_node_set_params(xrt_graph_exec exec, xrt
                                                         const xrt_graph_node_params *params)
 {
     return xrt__graph_params(xrt__be(), exec, node, NULL, params, "xrt_graph_exec_node_set_params");
+}
+
+static inline xrt_status xrt_graph_add_memcpy_node(xrt_graph_node *node, xrt_graph graph, const xrt_graph_node *deps,
+                                                   size_t ndeps, const xrt_memcpy_3d_parms *p)
+{
+    return xrt__graph_add_copy_3d(xrt__be(), node, graph, deps, ndeps, p);
+}
+
+static inline xrt_status xrt_graph_memcpy_node_get_params(xrt_graph_node node, xrt_memcpy_3d_parms *p)
+{
+    return xrt__graph_copy_3d_params(xrt__be(), NULL, node, p, NULL, "xrt_graph_memcpy_node_get_params");
+}
+
+static inline xrt_status xrt_graph_memcpy_node_set_params(xrt_graph_node node, const xrt_memcpy_3d_parms *p)
+{
+    return xrt__graph_copy_3d_params(xrt__be(), NULL, node, NULL, p, "xrt_graph_memcpy_node_set_params");
+}
+
+static inline xrt_status xrt_graph_exec_memcpy_node_set_params(xrt_graph_exec exec, xrt_graph_node node,
+                                                               const xrt_memcpy_3d_parms *p)
+{
+    if (!exec) return xrt__handle_bad("xrt_graph_exec_memcpy_node_set_params", exec);
+    return xrt__graph_copy_3d_params(xrt__be(), exec, node, NULL, p, "xrt_graph_exec_memcpy_node_set_params");
 }
 
 static inline xrt_status xrt_graph_destroy_node(xrt_graph_node node) { return xrt__graph_destroy_node(xrt__be(), node); }
@@ -7765,6 +7804,14 @@ static xrt_status xrt__graph_params_locked(const xrt_backend *b, xrt_graph_exec 
     if (exec && !(x = xrt__handle_lookup(b, exec, XRT__HANDLE_GRAPH_EXEC))) return xrt__handle_bad(fn, exec);
     if (!exec && set && !get && fn[10] == 'e') return xrt__handle_bad(fn, exec); /* xrt_graph_exec_...(NULL, ...) */
     if ((st = xrt__gnode_find(b, node, fn, &ns, &g, &graph)) != XRT_SUCCESS) return st;
+    if (get && strcmp(fn, "xrt_graph_node_get_type") == 0) { /* also of a node whose params the union cannot hold */
+        memset(get, 0, sizeof *get);
+        get->type = (xrt_graph_node_type)-1;
+        xrt__err.quiet++;
+        st = b->graph_node_get_params(b, g->obj, ns->obj, get);
+        xrt__err.quiet--;
+        if (st == XRT_SUCCESS || (int)get->type != -1) return XRT_SUCCESS;
+    }
     if (get) {
         memset(get, 0, sizeof *get);
         if ((st = b->graph_node_get_params(b, g->obj, ns->obj, get)) != XRT_SUCCESS) return st;
@@ -7781,6 +7828,98 @@ XRT_API xrt_status xrt__graph_params(const xrt_backend *b, xrt_graph_exec exec, 
     if (!get && !set) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "params is NULL");
     xrt__gnode_enter();
     return xrt__gnode_exit(xrt__graph_params_locked(b, exec, node, get, set, fn));
+}
+
+/* A 3-D copy node's params, for graph: xrt_memcpy_3d's checks against the
+   graph's memory (xrt__gnode_scope), the kind resolved into *out; an empty
+   extent is refused, as a node of nothing is a mistake. */
+static xrt_status xrt__gnode_copy_3d_in(const xrt_backend *b, uintptr_t graph, const xrt_memcpy_3d_parms *p,
+                                        xrt_memcpy_3d_parms *out, const char *fn)
+{
+    xrt_status st;
+    if (!p) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "p is NULL");
+    *out = *p;
+    if (!p->extent.width || !p->extent.height || !p->extent.depth)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "the extent %zu x %zu x %zu is empty", p->extent.width,
+                         p->extent.height, p->extent.depth);
+    xrt__gnode_scope = graph;
+    st = xrt__mem_check_copy_3d(b, out, fn);
+    xrt__gnode_scope = 0;
+    return st;
+}
+
+static xrt_status xrt__graph_add_copy_3d_locked(const xrt_backend *b, xrt_graph_node *node, xrt_graph graph,
+                                                const xrt_graph_node *deps, size_t ndeps, const xrt_memcpy_3d_parms *p)
+{
+    const char *fn = "xrt_graph_add_memcpy_node";
+    xrt__handle_slot *g = xrt__handle_lookup(b, graph, XRT__HANDLE_GRAPH);
+    xrt_memcpy_3d_parms q;
+    void *obj = NULL, *few[8], **objs = few;
+    uintptr_t h = 0;
+    xrt_status st;
+    if (!g) return xrt__handle_bad(fn, graph);
+    if (ndeps && !deps) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "deps is NULL but ndeps is %zu", ndeps);
+    if (ndeps > 8 && !(objs = (void **)XRT_MALLOC(ndeps * sizeof *objs)))
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "no memory for %zu dependencies", ndeps);
+    if ((st = xrt__gnode_objs(b, (uintptr_t)graph, deps, ndeps, objs, "deps", fn)) == XRT_SUCCESS &&
+        (st = xrt__gnode_copy_3d_in(b, (uintptr_t)graph, p, &q, fn)) == XRT_SUCCESS &&
+        (st = b->graph_add_memcpy_node(b, g->obj, &obj, objs, ndeps, &q)) == XRT_SUCCESS &&
+        (st = xrt__gnode_handle(b, (uintptr_t)graph, obj, XRT__HANDLE_GRAPH_NODE, &h, fn)) != XRT_SUCCESS)
+        b->graph_destroy_node(b, g->obj, obj);
+    if (objs != few) XRT_FREE(objs);
+    *node = (xrt_graph_node)h;
+    return st;
+}
+
+XRT_API xrt_status xrt__graph_add_copy_3d(const xrt_backend *b, xrt_graph_node *node, xrt_graph graph,
+                                          const xrt_graph_node *deps, size_t ndeps, const xrt_memcpy_3d_parms *p)
+{
+    if (!node) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_graph_add_memcpy_node", "node is NULL");
+    if (!p) { /* *node is written last: deps may be where it points */
+        *node = NULL;
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_graph_add_memcpy_node", "p is NULL");
+    }
+    xrt__gnode_enter();
+    return xrt__gnode_exit(xrt__graph_add_copy_3d_locked(b, node, graph, deps, ndeps, p));
+}
+
+static xrt_status xrt__graph_copy_3d_params_locked(const xrt_backend *b, xrt_graph_exec exec, xrt_graph_node node,
+                                                   xrt_memcpy_3d_parms *get, const xrt_memcpy_3d_parms *set,
+                                                   const char *fn)
+{
+    xrt__handle_slot *g, *ns, *x = NULL;
+    xrt_memcpy_3d_parms q;
+    uintptr_t graph;
+    xrt_status st;
+    if (exec && !(x = xrt__handle_lookup(b, exec, XRT__HANDLE_GRAPH_EXEC))) return xrt__handle_bad(fn, exec);
+    if ((st = xrt__gnode_find(b, node, fn, &ns, &g, &graph)) != XRT_SUCCESS) return st;
+    if (get) {
+        memset(get, 0, sizeof *get);
+        return b->graph_memcpy_node_get_params(b, g->obj, ns->obj, get);
+    }
+    if ((st = xrt__gnode_copy_3d_in(b, graph, set, &q, fn)) != XRT_SUCCESS) return st;
+    if (x) { /* cudaGraphExecMemcpyNodeSetParams: the node's copy and the new one 1-D */
+        xrt_memcpy_3d_parms was;
+        memset(&was, 0, sizeof was);
+        if ((st = b->graph_memcpy_node_get_params(b, g->obj, ns->obj, &was)) != XRT_SUCCESS) return st;
+        if (was.extent.height > 1 || was.extent.depth > 1 || q.extent.height > 1 || q.extent.depth > 1)
+            return xrt_error(XRT_ERROR_INVALID_VALUE, fn,
+                             "the %s copy is of %zu rows and %zu slices: an exec's copy node changes only from a "
+                             "1-D copy to a 1-D copy, as in CUDA (change the graph's node and instantiate again)",
+                             was.extent.height > 1 || was.extent.depth > 1 ? "node's" : "new",
+                             was.extent.height > 1 || was.extent.depth > 1 ? was.extent.height : q.extent.height,
+                             was.extent.height > 1 || was.extent.depth > 1 ? was.extent.depth : q.extent.depth);
+    }
+    return b->graph_memcpy_node_set_params(b, x ? x->obj : NULL, g->obj, ns->obj, &q);
+}
+
+XRT_API xrt_status xrt__graph_copy_3d_params(const xrt_backend *b, xrt_graph_exec exec, xrt_graph_node node,
+                                             xrt_memcpy_3d_parms *get, const xrt_memcpy_3d_parms *set,
+                                             const char *fn)
+{
+    if (!get && !set) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "p is NULL");
+    xrt__gnode_enter();
+    return xrt__gnode_exit(xrt__graph_copy_3d_params_locked(b, exec, node, get, set, fn));
 }
 
 static xrt_status xrt__graph_destroy_node_locked(const xrt_backend *b, xrt_graph_node node)

@@ -7583,14 +7583,14 @@ static xrt_status xrt__cpu_graph_node_get_params(const xrt_backend *self, void *
 {
     const xrt__cpu_node *nd = &((const xrt__cpu_graph *)graph)->node[XRT__CPU_NODE_AT(node)];
     (void)self;
+    p->type = (xrt_graph_node_type)xrt__cpu_node_types[nd->kind]; /* also where the params cannot be told */
     if (nd->kind == XRT__CPU_NODE_COPY && nd->rect.height)
         return xrt_error(XRT_ERROR_UNSUPPORTED, "cpu: xrt_graph_node_get_params",
-                         "the node is a %s copy, which xrt_memcpy_node_params cannot describe (not yet)",
-                         nd->rect.depth > 1 ? "3-D" : "2-D");
+                         "the node is a %s copy, which xrt_memcpy_node_params cannot describe "
+                         "(xrt_graph_memcpy_node_get_params does)", nd->rect.depth > 1 ? "3-D" : "2-D");
     if (nd->kind == XRT__CPU_NODE_SET && nd->rect.depth > 1)
         return xrt_error(XRT_ERROR_UNSUPPORTED, "cpu: xrt_graph_node_get_params",
                          "the node is a 3-D memset, which xrt_memset_node_params cannot describe");
-    p->type = (xrt_graph_node_type)xrt__cpu_node_types[nd->kind];
     if (nd->kind == XRT__CPU_NODE_KERNEL) {
         const xrt__cpu_launch *l = (const xrt__cpu_launch *)nd->op.u.host.user;
         p->kernel.function = (xrt_function)l->function;
@@ -7624,20 +7624,36 @@ static xrt_status xrt__cpu_graph_node_get_params(const xrt_backend *self, void *
     return XRT_SUCCESS;
 }
 
-/* Node i of g (a graph, or a plan's graph) takes params p: of its own type,
-   not a child's (a child's graph changes through its own handle). */
-static xrt_status xrt__cpu_node_set(xrt__cpu_graph *g, uint32_t i, const xrt_graph_node_params *p, const char *who)
+/* A copy node of 3-D params p (checked by the dispatch layer): a box, as a
+   captured one is. */
+static void xrt__cpu_node_box(xrt__cpu_node *nd, const xrt_memcpy_3d_parms *p)
+{
+    xrt__cpu_rect r;
+    memset(nd, 0, sizeof *nd);
+    xrt__cpu_rect_box(&r, p);
+    nd->kind = XRT__CPU_NODE_COPY;
+    xrt__cpu_rect_node(nd, &r);
+    nd->copy_kind = p->kind;
+}
+
+/* Node i of g (a graph, or a plan's graph) takes params p, or the 3-D copy
+   box (p NULL), of its own type, not a child's (a child's graph changes
+   through its own handle). */
+static xrt_status xrt__cpu_node_set(xrt__cpu_graph *g, uint32_t i, const xrt_graph_node_params *p,
+                                    const xrt_memcpy_3d_parms *box, const char *who)
 {
     xrt__cpu_node *nd = &g->node[i], made;
     xrt_status st;
-    if (p->type != xrt__cpu_node_types[nd->kind] || nd->kind == XRT__CPU_NODE_DEAD)
+    int type = p ? (int)p->type : XRT_GRAPH_NODE_MEMCPY;
+    if (type != xrt__cpu_node_types[nd->kind] || nd->kind == XRT__CPU_NODE_DEAD)
         return xrt_error(XRT_ERROR_INVALID_VALUE, who, "the node is %s; the params are of type %d", xrt__cpu_node_names[nd->kind],
-                         (int)p->type);
+                         type);
     if (nd->kind == XRT__CPU_NODE_CHILD || nd->kind == XRT__CPU_NODE_ALLOC || nd->kind == XRT__CPU_NODE_FREE)
         return xrt_error(XRT_ERROR_INVALID_VALUE, who, "%s node's params cannot be set (%s)", nd->kind == XRT__CPU_NODE_CHILD ? "a child graph" : "a memory",
                          nd->kind == XRT__CPU_NODE_CHILD ? "change its graph through xrt_graph_node_get_params' handle"
                                                          : "as in CUDA");
-    if ((st = xrt__cpu_node_make(&made, p, who)) != XRT_SUCCESS) return st;
+    if (box) xrt__cpu_node_box(&made, box);
+    else if ((st = xrt__cpu_node_make(&made, p, who)) != XRT_SUCCESS) return st;
     xrt__cpu_node_clear(g, nd);
     made.ndeps = nd->ndeps;
     made.deps = nd->deps;
@@ -7649,7 +7665,8 @@ static xrt_status xrt__cpu_graph_node_set_params(const xrt_backend *self, void *
                                                  const xrt_graph_node_params *params)
 {
     (void)self;
-    return xrt__cpu_node_set((xrt__cpu_graph *)graph, XRT__CPU_NODE_AT(node), params, "cpu: xrt_graph_node_set_params");
+    return xrt__cpu_node_set((xrt__cpu_graph *)graph, XRT__CPU_NODE_AT(node), params, NULL,
+                             "cpu: xrt_graph_node_set_params");
 }
 
 /* Whether node `to` can be reached from node `from` along edges (a
@@ -7882,16 +7899,14 @@ static xrt_status xrt__cpu_graph_node_find_in_clone(const xrt_backend *self, voi
 /* A new plan with the node changed, as an update makes one: launches
    already enqueued keep the plan they hold. A plan's graph is in order, so
    the new plan's nodes are where the old one's are. */
-static xrt_status xrt__cpu_graph_exec_node_set_params(const xrt_backend *self, void *exec, void *graph, void *node,
-                                                      const xrt_graph_node_params *params)
+static xrt_status xrt__cpu_exec_node_set(void *exec, void *graph, void *node, const xrt_graph_node_params *params,
+                                         const xrt_memcpy_3d_parms *box, const char *who)
 {
-    const char *who = "cpu: xrt_graph_exec_node_set_params";
     xrt__cpu_exec *x = (xrt__cpu_exec *)exec;
     const xrt__cpu_graph *g = (const xrt__cpu_graph *)graph;
     xrt__cpu_plan *old, *p = NULL;
     uint32_t at = XRT__CPU_NODE_AT(node), *pos = NULL;
     xrt_status st = XRT_SUCCESS;
-    (void)self;
     xrt__cpu_lock(&x->lock);
     old = x->plan;
     __atomic_add_fetch(&old->refs, 1, __ATOMIC_RELAXED);
@@ -7901,7 +7916,7 @@ static xrt_status xrt__cpu_graph_exec_node_set_params(const xrt_backend *self, v
     else if (!(pos = (uint32_t *)XRT_MALLOC(old->npos * sizeof *pos)) || !(p = xrt__cpu_plan_new(&old->g)))
         st = xrt_error(XRT_ERROR_OUT_OF_MEMORY, who, "no memory for the exec's new plan");
     else
-        st = xrt__cpu_node_set(&p->g, old->pos[at], params, who);
+        st = xrt__cpu_node_set(&p->g, old->pos[at], params, box, who);
     if (st == XRT_SUCCESS) {
         memcpy(pos, old->pos, old->npos * sizeof *pos);
         XRT_FREE(p->pos);
@@ -7919,6 +7934,81 @@ static xrt_status xrt__cpu_graph_exec_node_set_params(const xrt_backend *self, v
     xrt__cpu_plan_unref(old);
     if (p) xrt__cpu_plan_unref(p);
     return st;
+}
+
+static xrt_status xrt__cpu_graph_exec_node_set_params(const xrt_backend *self, void *exec, void *graph, void *node,
+                                                      const xrt_graph_node_params *params)
+{
+    (void)self;
+    return xrt__cpu_exec_node_set(exec, graph, node, params, NULL, "cpu: xrt_graph_exec_node_set_params");
+}
+
+/* Copy nodes of 3-D params (cudaGraphAddMemcpyNode & co): a box as a
+   captured 2-D or 3-D copy's (xrt__cpu_rect_node). */
+static xrt_status xrt__cpu_graph_add_memcpy_node(const xrt_backend *self, void *graph, void **node, void *const *deps,
+                                                 size_t ndeps, const xrt_memcpy_3d_parms *p)
+{
+    const char *who = "cpu: xrt_graph_add_memcpy_node";
+    xrt__cpu_graph *g = (xrt__cpu_graph *)graph;
+    uint32_t few[8], *v = few;
+    xrt__cpu_node nd;
+    xrt_status st;
+    (void)self;
+    if (ndeps > UINT32_MAX / 2) return xrt_error(XRT_ERROR_INVALID_VALUE, who, "%zu dependencies", ndeps);
+    if (ndeps > 8 && !(v = (uint32_t *)XRT_MALLOC(ndeps * sizeof *v)))
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, who, "no memory for %zu dependencies", ndeps);
+    if ((st = xrt__cpu_node_deps(deps, ndeps, v, who)) == XRT_SUCCESS) {
+        if (xrt__cpu_graph_room(g, ndeps)) {
+            uint32_t i;
+            xrt__cpu_node_box(&nd, p);
+            i = xrt__cpu_graph_append(g, nd.kind, &nd.op, v, (uint32_t)ndeps);
+            g->node[i].copy_kind = nd.copy_kind;
+            g->node[i].rect = nd.rect;
+            *node = XRT__CPU_NODE_OBJ(i);
+        } else {
+            st = xrt_error(XRT_ERROR_OUT_OF_MEMORY, who, "no memory for a node");
+        }
+    }
+    if (v != few) XRT_FREE(v);
+    return st;
+}
+
+/* Every copy node as a box: a 1-D one of one row, a 2-D or 3-D one from its
+   first bytes (the positions are folded into the pointers; a slice's rows
+   are its ysize). */
+static xrt_status xrt__cpu_graph_memcpy_node_get_params(const xrt_backend *self, void *graph, void *node,
+                                                        xrt_memcpy_3d_parms *p)
+{
+    const xrt__cpu_node *nd = &((const xrt__cpu_graph *)graph)->node[XRT__CPU_NODE_AT(node)];
+    (void)self;
+    if (nd->kind != XRT__CPU_NODE_COPY)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "cpu: xrt_graph_memcpy_node_get_params", "the node is %s, not a copy",
+                         xrt__cpu_node_names[nd->kind]);
+    p->kind = nd->copy_kind;
+    p->dst_ptr.ptr = nd->op.u.copy.dst;
+    p->src_ptr.ptr = (void *)(uintptr_t)nd->op.u.copy.src;
+    if (!nd->rect.height) {
+        p->extent.width = p->dst_ptr.pitch = p->dst_ptr.xsize = p->src_ptr.pitch = p->src_ptr.xsize = nd->op.u.copy.size;
+        p->extent.height = p->extent.depth = p->dst_ptr.ysize = p->src_ptr.ysize = 1;
+        return XRT_SUCCESS;
+    }
+    p->extent.width = p->dst_ptr.xsize = p->src_ptr.xsize = nd->rect.width;
+    p->extent.height = nd->rect.height;
+    p->extent.depth = nd->rect.depth;
+    p->dst_ptr.pitch = nd->rect.dpitch;
+    p->src_ptr.pitch = nd->rect.spitch;
+    p->dst_ptr.ysize = nd->rect.depth > 1 ? nd->rect.dslice / nd->rect.dpitch : nd->rect.height;
+    p->src_ptr.ysize = nd->rect.depth > 1 ? nd->rect.sslice / nd->rect.spitch : nd->rect.height;
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_graph_memcpy_node_set_params(const xrt_backend *self, void *exec, void *graph, void *node,
+                                                        const xrt_memcpy_3d_parms *p)
+{
+    (void)self;
+    if (exec) return xrt__cpu_exec_node_set(exec, graph, node, NULL, p, "cpu: xrt_graph_exec_memcpy_node_set_params");
+    return xrt__cpu_node_set((xrt__cpu_graph *)graph, XRT__CPU_NODE_AT(node), NULL, p,
+                             "cpu: xrt_graph_memcpy_node_set_params");
 }
 
 /* >> cpu: fork. A forked child has no workers: each stream it inherited

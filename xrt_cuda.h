@@ -47,6 +47,7 @@
     X(host_params_in, const struct cudaHostNodeParams *) \
     X(memcpy3d, struct cudaMemcpy3DParms *)       \
     X(memcpy3d_in, const struct cudaMemcpy3DParms *) \
+    X(memcpy3d_exec_in, const struct cudaMemcpy3DParms *) \
     X(pitched_ptr, struct cudaPitchedPtr)         \
     X(extent, struct cudaExtent)                  \
     X(ipc_mem_handle, cudaIpcMemHandle_t)         \

@@ -77,6 +77,7 @@ extern "C" {
     X(host_params_in, const hipHostNodeParams *)  \
     X(memcpy3d, hipMemcpy3DParms *)               \
     X(memcpy3d_in, const hipMemcpy3DParms *)      \
+    X(memcpy3d_exec_in, hipMemcpy3DParms *)       \
     X(pitched_ptr, hipPitchedPtr)                 \
     X(extent, hipExtent)                          \
     X(ipc_mem_handle, hipIpcMemHandle_t)          \

@@ -68,7 +68,9 @@ typedef struct op {
     struct exec *x;    /* 6 graph launch: the exec, and the nodes it runs; 9 child graph: the nodes */
     struct plan *plan;
     struct graph *child;
-    size_t pitch, height; /* a memset node: height rows of n bytes (elem-byte values) pitch apart; 0: 1-D */
+    size_t pitch, height; /* a memset node: height rows of n bytes (elem-byte values) pitch apart; 0: 1-D;
+                             a copy node of 3-D params: its rows (pitch: dst's) */
+    size_t spitch, depth, dslice, sslice; /* such a copy node's src pitch, its slices and their distances */
     unsigned elem;
     int copy_kind; /* a copy's enum cudaMemcpyKind, as given */
     int hidden; /* the double's own record for an implicit wait: not the stream's work (queued, done) */
@@ -273,6 +275,16 @@ static void set_rows(const op *o)
     }
 }
 
+/* A copy node of 3-D params: depth slices of height rows of n bytes, from
+   its first bytes (dst, src). */
+static void copy_box(const op *o)
+{
+    size_t z, r;
+    for (z = 0; z < o->depth; z++)
+        for (r = 0; r < o->height; r++)
+            memmove((char *)o->dst + z * o->dslice + r * o->pitch, (const char *)o->src + z * o->sslice + r * o->spitch, o->n);
+}
+
 /* An event record node: its launch counted the record (plan_records). */
 static void record_now(event *e)
 {
@@ -301,7 +313,10 @@ static void run(op *o)
     case 10: break;
     case 11: record_now(o->e); break;
     case 12: wait_recorded(o->e); break;
-    case 1: memmove(o->dst, o->src, o->n); break;
+    case 1:
+        if (o->height) copy_box(o);
+        else memmove(o->dst, o->src, o->n);
+        break;
     case 2: o->fn(o->user); break;
     case 5: o->cb(NULL, cudaSuccess, o->user); break;
     case 7:
@@ -1473,6 +1488,45 @@ cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *out, cudaGraph_t gr, const
     return node_add(out, gr, deps, n, &o);
 }
 
+/* A copy node of 3-D params, checked as cudaMemcpy3DAsync checks them (the
+   double has no arrays); an empty extent is cudaErrorInvalidValue here. */
+static cudaError_t box_check(struct cudaPitchedPtr p, struct cudaPos pos, struct cudaExtent e);
+static char *box_at(struct cudaPitchedPtr p, struct cudaPos pos);
+static gnode *node_of(cudaGraphNode_t node, int kind, int also);
+static cudaError_t box_op(op *o, const struct cudaMemcpy3DParms *p)
+{
+    cudaError_t e;
+    if (!p || p->srcArray || p->dstArray || (unsigned)p->kind > cudaMemcpyDefault) return cudaErrorInvalidValue;
+    if (!p->extent.width || !p->extent.height || !p->extent.depth) return cudaErrorInvalidValue;
+    if ((e = box_check(p->srcPtr, p->srcPos, p->extent)) != cudaSuccess ||
+        (e = box_check(p->dstPtr, p->dstPos, p->extent)) != cudaSuccess)
+        return e;
+    memset(o, 0, sizeof *o);
+    o->kind = 1, o->dst = box_at(p->dstPtr, p->dstPos), o->src = box_at(p->srcPtr, p->srcPos);
+    o->n = p->extent.width, o->height = p->extent.height, o->depth = p->extent.depth;
+    o->pitch = p->dstPtr.pitch, o->spitch = p->srcPtr.pitch;
+    o->dslice = p->dstPtr.pitch * p->dstPtr.ysize, o->sslice = p->srcPtr.pitch * p->srcPtr.ysize;
+    o->copy_kind = (int)p->kind;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *out, cudaGraph_t gr, const cudaGraphNode_t *deps, size_t n,
+                                   const struct cudaMemcpy3DParms *p)
+{
+    op o;
+    cudaError_t e = box_op(&o, p);
+    return e != cudaSuccess ? e : node_add(out, gr, deps, n, &o);
+}
+
+cudaError_t cudaGraphMemcpyNodeSetParams(cudaGraphNode_t node, const struct cudaMemcpy3DParms *p)
+{
+    gnode *n = node_of(node, 1, -1);
+    op o;
+    cudaError_t e = n ? box_op(&o, p) : cudaErrorInvalidValue;
+    if (e == cudaSuccess) n->o = o;
+    return e;
+}
+
 static cudaError_t set_op(op *o, const struct cudaMemsetParams *p)
 {
     size_t row;
@@ -1716,6 +1770,15 @@ cudaError_t cudaGraphMemcpyNodeGetParams(cudaGraphNode_t node, struct cudaMemcpy
     const gnode *n = node_of(node, 1, -1);
     if (!n || !p) return cudaErrorInvalidValue;
     memset(p, 0, sizeof *p);
+    if (n->o.height) { /* positions folded into the pointers */
+        p->srcPtr.ptr = (void *)(uintptr_t)n->o.src, p->srcPtr.pitch = n->o.spitch, p->srcPtr.xsize = n->o.n;
+        p->srcPtr.ysize = n->o.depth > 1 ? n->o.sslice / n->o.spitch : n->o.height;
+        p->dstPtr.ptr = n->o.dst, p->dstPtr.pitch = n->o.pitch, p->dstPtr.xsize = n->o.n;
+        p->dstPtr.ysize = n->o.depth > 1 ? n->o.dslice / n->o.pitch : n->o.height;
+        p->extent.width = n->o.n, p->extent.height = n->o.height, p->extent.depth = n->o.depth;
+        p->kind = (enum cudaMemcpyKind)n->o.copy_kind;
+        return cudaSuccess;
+    }
     p->srcPtr.ptr = (void *)(uintptr_t)n->o.src, p->srcPtr.pitch = p->srcPtr.xsize = n->o.n, p->srcPtr.ysize = 1;
     p->dstPtr.ptr = n->o.dst, p->dstPtr.pitch = p->dstPtr.xsize = n->o.n, p->dstPtr.ysize = 1;
     p->extent.width = n->o.n, p->extent.height = p->extent.depth = 1;
@@ -1855,6 +1918,23 @@ cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t ge, cudaGraphNode
     copy_args a;
     a.dst = dst, a.src = src, a.count = count, a.kind = kind;
     return exec_edit(ge, node, 1, copy_edit, &a);
+}
+
+/* As CUDA documents cudaGraphExecMemcpyNodeSetParams: the exec's copy and
+   the new one 1-D (one row, one slice), of some bytes. */
+static cudaError_t box_edit(op *o, const void *arg)
+{
+    const struct cudaMemcpy3DParms *p = (const struct cudaMemcpy3DParms *)arg;
+    op made;
+    cudaError_t e;
+    if (o->height > 1 || o->depth > 1 || !p || p->extent.height != 1 || p->extent.depth != 1) return cudaErrorInvalidValue;
+    if ((e = box_op(&made, p)) == cudaSuccess) *o = made;
+    return e;
+}
+
+cudaError_t cudaGraphExecMemcpyNodeSetParams(cudaGraphExec_t ge, cudaGraphNode_t node, const struct cudaMemcpy3DParms *p)
+{
+    return exec_edit(ge, node, 1, box_edit, p);
 }
 
 static cudaError_t set_edit(op *o, const void *arg)
