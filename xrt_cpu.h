@@ -1564,6 +1564,7 @@ typedef struct xrt__cpu_rect {
     size_t depth, dslice, sslice;         /* slices, and their distance on each side */
     unsigned value, esize;
     int heap; /* freed by its run */
+    xrt_memcpy_kind kind; /* a copy's, as given (a captured node keeps it) */
 } xrt__cpu_rect;
 
 /* Rows from .. to of the box's height x depth, slice by slice. */
@@ -4182,6 +4183,7 @@ static xrt_status xrt__cpu_memcpy_2d(const xrt_backend *self, void *dst, size_t 
 static xrt_status xrt__cpu_rect_copy_async(const xrt_backend *self, xrt__cpu_rect *r, xrt_memcpy_kind kind,
                                            void *stream, const char *who)
 {
+    r->kind = kind;
     if (kind != XRT_MEMCPY_DEVICE_TO_DEVICE && !xrt__cpu_serving && !xrt__cpu_capturing(stream) &&
         xrt__cpu_copy_in_place(self, r->dst, r->src, kind)) {
         xrt__cpu_op op;
@@ -5811,6 +5813,7 @@ static void xrt__cpu_rect_node(xrt__cpu_node *nd, const xrt__cpu_rect *r)
         nd->rect.depth = r->depth;
         nd->rect.dslice = r->dslice;
         nd->rect.sslice = r->sslice;
+        nd->copy_kind = r->kind;
     } else {
         nd->op.run = r->depth > 1 ? xrt__cpu_run_set_box : xrt__cpu_run_set_rows;
         nd->op.u.set.dst = r->dst;

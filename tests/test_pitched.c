@@ -789,6 +789,29 @@ static void test_memcpy_node_3d(void **state)
     pitched_check(&b);
     OK(xrt_graph_exec_destroy(e));
     OK(xrt_graph_destroy(g));
+    /* a 3-D copy made on a capturing stream is one such node, as in CUDA */
+    OK(xrt_stream_begin_capture(s, XRT_CAPTURE_MODE_GLOBAL));
+    OK(xrt_memcpy_3d_async(&across, s));
+    OK(xrt_stream_end_capture(s, &g));
+    {
+        size_t count = 0;
+        xrt_graph_node_type t;
+        OK(xrt_graph_get_nodes(g, NULL, &count));
+        assert_int_equal(count, 1);
+        count = 1;
+        OK(xrt_graph_get_nodes(g, n, &count));
+        OK(xrt_graph_node_get_type(n[0], &t));
+        assert_int_equal(t, XRT_GRAPH_NODE_MEMCPY);
+        OK(xrt_graph_memcpy_node_get_params(n[0], &got));
+        assert_same_box(&got, &across);
+    }
+    OK(xrt_graph_instantiate(&e, g));
+    launch_once(e, s);
+    copy_box(b.model + b.pitch * by * 2 + 2 * b.pitch, b.pitch, b.pitch * by, a.model + a.pitch + 4, a.pitch,
+             a.pitch * ay, BW - 7, BH - 3, 2);
+    pitched_check(&b);
+    OK(xrt_graph_exec_destroy(e));
+    OK(xrt_graph_destroy(g));
     pitched_free(&a);
     pitched_free(&b);
     OK(xrt_free_host(h));

@@ -1907,7 +1907,8 @@ typedef struct copy_args { void *dst; const void *src; size_t count; enum cudaMe
 static cudaError_t copy_edit(op *o, const void *arg)
 {
     const copy_args *a = (const copy_args *)arg;
-    cudaError_t e = copy_check(a->dst, a->src, a->count, a->kind);
+    cudaError_t e = o->height > 1 || o->depth > 1 ? cudaErrorInvalidValue /* 1-D only, as CUDA documents */
+                                                  : copy_check(a->dst, a->src, a->count, a->kind);
     if (e == cudaSuccess) copy_op(o, a->dst, a->src, a->count, a->kind);
     return e;
 }
@@ -2518,18 +2519,35 @@ cudaError_t cudaMemcpyAsync(void *d, const void *src, size_t n, enum cudaMemcpyK
     return e;
 }
 
-/* As CUDA: a pitch less than the width is cudaErrorInvalidPitchValue; each
-   row is a copy or memset of its own, in order. */
+/* A 2-D or 3-D copy as one op (one node when captured, as CUDA's): depth
+   slices of h rows of w bytes from their first bytes; host-synchronous as
+   cudaMemcpyAsync is. */
+static cudaError_t box_enqueue(void *d, size_t dpitch, size_t dslice, const void *src, size_t spitch, size_t sslice,
+                               size_t w, size_t h, size_t depth, enum cudaMemcpyKind k, cudaStream_t s)
+{
+    op *o;
+    cudaError_t e;
+    int captured;
+    if (!w || !h || !depth) return cudaSuccess;
+    if (!(o = op_new(1))) return cudaErrorMemoryAllocation;
+    o->dst = d, o->src = src, o->n = w, o->height = h, o->depth = depth, o->copy_kind = (int)k;
+    o->pitch = dpitch, o->spitch = spitch, o->dslice = dslice, o->sslice = sslice;
+    e = enqueue_or_capture(s, o, &captured);
+    if (e == cudaSuccess && !captured && k != cudaMemcpyDeviceToDevice &&
+        (!known(d) || !known(src) || (host_side(d) && host_side(src))))
+        stream_wait(stream_of(s));
+    return e;
+}
+
+/* As CUDA: a pitch less than the width is cudaErrorInvalidPitchValue; the
+   copy is one op, a memset one op per row, in order. */
 cudaError_t cudaMemcpy2DAsync(void *d, size_t dpitch, const void *src, size_t spitch, size_t w, size_t h,
                               enum cudaMemcpyKind k, cudaStream_t s)
 {
-    cudaError_t e = cudaSuccess;
-    size_t i;
     if (dpitch < w || spitch < w) return cudaErrorInvalidPitchValue;
     if (w && h && (!d || !src)) return cudaErrorInvalidValue;
-    for (i = 0; i < h && w && e == cudaSuccess; i++)
-        e = cudaMemcpyAsync((char *)d + i * dpitch, (const char *)src + i * spitch, w, k, s);
-    return e;
+    if ((unsigned)k > cudaMemcpyDefault) return cudaErrorInvalidMemcpyDirection;
+    return box_enqueue(d, dpitch, 0, src, spitch, 0, w, h, 1, k, s);
 }
 
 cudaError_t cudaMemset2DAsync(void *d, size_t pitch, int v, size_t w, size_t h, cudaStream_t s)
@@ -2568,14 +2586,11 @@ cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t s)
     if ((e = box_check(p->srcPtr, p->srcPos, p->extent)) != cudaSuccess ||
         (e = box_check(p->dstPtr, p->dstPos, p->extent)) != cudaSuccess)
         return e;
-    for (z = 0; z < p->extent.depth && e == cudaSuccess; z++) {
-        struct cudaPos sp = p->srcPos, dp = p->dstPos;
-        sp.z += z;
-        dp.z += z;
-        e = cudaMemcpy2DAsync(box_at(p->dstPtr, dp), p->dstPtr.pitch, box_at(p->srcPtr, sp), p->srcPtr.pitch,
-                              p->extent.width, p->extent.height, p->kind, s);
-    }
-    return e;
+    (void)z;
+    if ((unsigned)p->kind > cudaMemcpyDefault) return cudaErrorInvalidMemcpyDirection;
+    return box_enqueue(box_at(p->dstPtr, p->dstPos), p->dstPtr.pitch, p->dstPtr.pitch * p->dstPtr.ysize,
+                       box_at(p->srcPtr, p->srcPos), p->srcPtr.pitch, p->srcPtr.pitch * p->srcPtr.ysize,
+                       p->extent.width, p->extent.height, p->extent.depth, p->kind, s);
 }
 
 cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr p, int v, struct cudaExtent ext, cudaStream_t s)
