@@ -893,6 +893,10 @@ static inline xrt_status xrt_mem_pool_set_attribute(xrt_mem_pool pool, xrt_mem_p
 static inline xrt_status xrt_mem_pool_get_attribute(xrt_mem_pool pool, xrt_mem_pool_attr attr, void *value);
 static inline xrt_status xrt_mem_pool_trim_to(xrt_mem_pool pool, size_t min_bytes_to_keep);
 static inline xrt_status xrt_malloc_from_pool_async(void **ptr, size_t size, xrt_mem_pool pool, xrt_stream stream);
+/* As cudaDeviceGraphMemTrim: memory the runtime keeps on device for graphs'
+   allocations and that no allocation uses now goes back to the system
+   (REFERENCE.md, "Graph memory"). */
+static inline xrt_status xrt_device_graph_mem_trim(int device);
 /* Pitched memory, as cudaMallocPitch, cudaMemcpy2D, cudaMemset2D and cuMemsetD16/D32.
    xrt_malloc_pitch allocates height rows of width bytes as device memory,
    each row starting at a multiple of *pitch (a multiple of XRT_ALIGNMENT, at
@@ -2456,6 +2460,13 @@ static inline xrt_status xrt__pool_get(xrt_mem_pool *pool, int device, int curre
 }
 
 /* The pool of device `device` that xrt_malloc_async uses unless another was set. */
+static inline xrt_status xrt_device_graph_mem_trim(int device)
+{
+    const xrt_backend *b = xrt__be();
+    xrt_status st = xrt__pool_device(b, device, "xrt_device_graph_mem_trim");
+    return st == XRT_SUCCESS ? b->device_graph_mem_trim(b, device) : st;
+}
+
 static inline xrt_status xrt_device_get_default_mem_pool(xrt_mem_pool *pool, int device)
 {
     return xrt__pool_get(pool, device, 0, "xrt_device_get_default_mem_pool");

@@ -326,7 +326,8 @@ enum { /* xrt_backend.flags */
       (self, graph, node, p))                                                                                      \
     X(graph_memcpy_node_set_params, (const xrt_backend *self, void *exec, void *graph, void *node,                 \
                                      const xrt_memcpy_3d_parms *p),                                                \
-      (self, exec, graph, node, p))
+      (self, exec, graph, node, p))                                                                                \
+    X(device_graph_mem_trim, (const xrt_backend *self, int device), (self, device))
 
 /* Copy nodes of 3-D params (graph_add_memcpy_node .. graph_memcpy_node_set_params,
    cudaGraphAddMemcpyNode & co): the dispatch layer has checked the params

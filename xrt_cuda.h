@@ -1151,6 +1151,7 @@ static void xrt__cuda_fill(xrt_backend *t)
     g->driver_version = "cudaDriverGetVersion";
     g->stream_device_sym = "cudaStreamGetDevice";
     g->dot_print_sym = "cudaGraphDebugDotPrint";
+    g->graph_mem_trim_sym = "cudaDeviceGraphMemTrim";
     memcpy(g->mem_node_syms, xrt__cuda_mem_node_syms, sizeof g->mem_node_syms);
     g->mem_node = xrt__cuda_mem_node;
     g->probe = xrt__cuda_probe;

@@ -410,6 +410,8 @@ struct xrt__gpu {
     int (*stream_device)(void *stream, int *device); /* that entry point, or NULL */
     const char *dot_print_sym;     /* "cudaGraphDebugDotPrint" (HIP 5 lacks it): looked up by name, optional */
     int (*dot_print)(void *graph, const char *path, unsigned flags); /* that entry point, or NULL */
+    const char *graph_mem_trim_sym; /* "cudaDeviceGraphMemTrim" (HIP 5.2 lacks it): looked up by name, optional */
+    int (*graph_mem_trim)(int device); /* that entry point, or NULL */
     /* graph memory nodes built by hand (CUDA 11.4's cudaGraphAddMemAllocNode,
        cudaGraphAddMemFreeNode, cudaGraphMemAllocNodeGetParams,
        cudaGraphMemFreeNodeGetParams; HIP 5 lacks them): their names (NULL:
@@ -656,6 +658,8 @@ static int xrt__gpu_load(xrt__gpu *g, char *reason, size_t n)
     memcpy(&g->stream_device, &sym, sizeof sym);
     sym = xrt__gpu_lookup(g, g->dot_print_sym);
     memcpy(&g->dot_print, &sym, sizeof sym);
+    sym = xrt__gpu_lookup(g, g->graph_mem_trim_sym);
+    memcpy(&g->graph_mem_trim, &sym, sizeof sym);
     for (i = 0; i < 4; i++) g->mem_node_fns[i] = g->mem_node_syms[i] ? xrt__gpu_lookup(g, g->mem_node_syms[i]) : NULL;
     g->loaded(g);
     return 1;
@@ -2287,6 +2291,18 @@ static xrt_status xrt__gpu_graph_debug_dot_print(const xrt_backend *self, void *
                          g->dot_print_sym);
     e = g->dot_print(graph, path, flags);
     return e == g->success ? XRT_SUCCESS : xrt__gpu_fail_as(g, e, g->dot_print_sym, "graph_debug_dot_print");
+}
+
+/* The runtime's own trim of its graph memory (cudaDeviceGraphMemTrim). */
+static xrt_status xrt__gpu_device_graph_mem_trim(const xrt_backend *self, int device)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    int e;
+    if (!g->graph_mem_trim)
+        return xrt_error(XRT_ERROR_UNSUPPORTED, "xrt_device_graph_mem_trim", "%s: the runtime has no %s", g->name,
+                         g->graph_mem_trim_sym);
+    e = g->graph_mem_trim(device);
+    return e == g->success ? XRT_SUCCESS : xrt__gpu_fail_as(g, e, g->graph_mem_trim_sym, "device_graph_mem_trim");
 }
 
 /* >> gpu: graphs built node by node, through the runtimes' node calls

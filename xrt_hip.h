@@ -844,6 +844,7 @@ static void xrt__hip_fill(xrt_backend *t)
     g->driver_version = "hipDriverGetVersion";
     g->stream_device_sym = "hipStreamGetDevice";
     g->dot_print_sym = "hipGraphDebugDotPrint";
+    g->graph_mem_trim_sym = "hipDeviceGraphMemTrim";
     g->probe = xrt__hip_probe;
     g->no_driver = xrt__hip_no_driver;
     g->loaded = xrt__hip_loaded;

@@ -964,6 +964,48 @@ XRT_TEST(test_mem_nodes)
 }
 
 /* >> memory nodes: what CUDA refuses is refused, nothing made */
+/* xrt_device_graph_mem_trim (cudaDeviceGraphMemTrim): memory that no
+   allocation uses may go back; an allocation that is live keeps its bytes,
+   and the graph launches again after it as before. */
+XRT_TEST(test_graph_mem_trim)
+{
+    fixture f;
+    xrt_graph g;
+    xrt_graph_exec x;
+    xrt_graph_node al, set;
+    int *d, i, r, count = 0;
+    xrt_status st;
+    (void)state;
+    need_nodes();
+    st = xrt_device_graph_mem_trim(0);
+    if (st == XRT_ERROR_UNSUPPORTED) xrt_get_last_error();
+    SKIP_UNLESS(st != XRT_ERROR_UNSUPPORTED, "the runtime has no graph memory trim");
+    OK(st);
+    fx_make(&f);
+    OK(xrt_graph_create(&g, 0));
+    d = (int *)add_alloc(g, &al, NULL, 0, N * sizeof(int));
+    add_set(g, &set, &al, 1, d, 9);
+    OK(xrt_graph_instantiate(&x, g));
+    for (r = 0; r < 2; r++) {
+        OK(xrt_graph_launch(x, f.s));
+        OK(xrt_stream_synchronize(f.s));
+        OK(xrt_device_graph_mem_trim(0)); /* d is live: kept */
+        memset(f.h, 0, N * sizeof(int));
+        OK(xrt_memcpy(f.h, d, N * sizeof(int), XRT_MEMCPY_DEVICE_TO_HOST));
+        for (i = 0; i < N; i++)
+            if (f.h[i] != 9) fail_msg("launch %d: h[%d] = %d after the trim", r, i, f.h[i]);
+        OK(xrt_free(d));
+        OK(xrt_device_graph_mem_trim(0)); /* d is not: it may go */
+    }
+    OK(xrt_get_device_count(&count));
+    FAILS(xrt_device_graph_mem_trim(-1), XRT_ERROR_INVALID_DEVICE, "device -1 is negative");
+    FAILS(xrt_device_graph_mem_trim(count), XRT_ERROR_INVALID_DEVICE, "out of range");
+    OK(xrt_graph_exec_destroy(x));
+    OK(xrt_graph_destroy(g));
+    OK(xrt_device_graph_mem_trim(0)); /* the graph is gone */
+    fx_free(&f);
+}
+
 XRT_TEST(test_mem_nodes_bad)
 {
     fixture f;

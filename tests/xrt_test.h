@@ -1290,6 +1290,9 @@ typedef struct xrt_test_calls {
       xrt_graph_exec_node_set_params(c->built_exec, c->node, NULL))                                                    \
     X(graph_destroy_node, "graph_destroy_node", 0, XRT_SUCCESS, xrt_graph_destroy_node(c->node2))                     \
     X(graph_destroy_node_null, "graph_destroy_node of NULL", 0, XRT_ERROR_INVALID_VALUE, xrt_graph_destroy_node(NULL)) \
+    X(graph_mem_trim, "device_graph_mem_trim", 0, XRT_SUCCESS, xrt_device_graph_mem_trim(0))                         \
+    X(graph_mem_trim_bad, "device_graph_mem_trim of a negative device", 0, XRT_ERROR_INVALID_DEVICE,                  \
+      xrt_device_graph_mem_trim(-1))                                                                                   \
     X(graph_add_copy_3d, "graph_add_memcpy_node", 0, XRT_SUCCESS,                                                     \
       xrt_graph_add_memcpy_node(&c->added, c->built, &c->node, 1, &c->box))                                            \
     X(graph_add_copy_3d_bad, "graph_add_memcpy_node of a pitch less than the width", 0, XRT_ERROR_INVALID_VALUE,      \

@@ -2421,6 +2421,13 @@ cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *out, cudaGraph_t gr, const 
     return e;
 }
 
+/* The double keeps a graph's memory for the process's life (above): there
+   is nothing to give back; a device that is not there is refused. */
+cudaError_t cudaDeviceGraphMemTrim(int device)
+{
+    return device < 0 || device >= DEVICES ? cudaErrorInvalidDevice : cudaSuccess;
+}
+
 cudaError_t cudaGraphMemAllocNodeGetParams(cudaGraphNode_t node, struct cudaMemAllocNodeParams *p)
 {
     const gnode *nd = (const gnode *)(void *)node;

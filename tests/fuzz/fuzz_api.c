@@ -221,7 +221,8 @@ static int op_index, trace; /* FUZZ_API_TRACE=1: print each call and its status 
     X(host_get_flags, 0)                                                \
     X(graph_add_memcpy_node, 0) /* graphs built node by node: tests/test_pitched.c */ \
     X(graph_memcpy_node_get_params, 0)                                  \
-    X(graph_memcpy_node_set_params, 0)
+    X(graph_memcpy_node_set_params, 0)                                  \
+    X(device_graph_mem_trim, 0) /* tests/test_graph_nodes.c */
 
 #define FUZZ_ROW(op, modelled) fuzz_row_##op,
 enum { FUZZ_OPERATIONS(FUZZ_ROW) fuzz_rows };
