@@ -5952,6 +5952,7 @@ typedef struct xrt__graph_mem {
     size_t size;
     int device;
     int freed; /* by a free node of its graph (built by hand), or its allocation node is gone: never the caller's */
+    int frees; /* not an allocation: a free node of `graph` (freed 1; gone: 2) frees p, another graph's (size 0) */
 } xrt__graph_mem;
 
 typedef struct xrt__capture_origin {
@@ -6205,6 +6206,21 @@ XRT_API void xrt__graph_mem_instantiated(uintptr_t graph, uintptr_t exec)
     pthread_mutex_unlock(&xrt__graph_mem_lock);
 }
 
+/* Another graph's allocation at p, freed by a launch's free node: its
+   record leaves the registry as a free by the caller takes it (the memory
+   stays the allocating graph's). */
+static void xrt__graph_mem_drop(uintptr_t p)
+{
+    xrt__mem_node *n;
+    xrt__spin_lock(&xrt__mem_lock);
+    if ((n = xrt__mem_find(p)) != NULL && n->node.start == p) xrt__mem_unlink(n);
+    else n = NULL;
+    xrt__spin_unlock(&xrt__mem_lock);
+    if (!n) return;
+    xrt__mem_run_hooks(n);
+    xrt__mem_spare_put(n);
+}
+
 /* The launch allocated the exec's memory again: its records come back. */
 XRT_API xrt_status xrt__graph_mem_launched(const xrt_backend *b, uintptr_t exec)
 {
@@ -6213,6 +6229,7 @@ XRT_API xrt_status xrt__graph_mem_launched(const xrt_backend *b, uintptr_t exec)
     pthread_mutex_lock(&xrt__graph_mem_lock);
     for (m = xrt__graph_mem_list; m; m = m->next) {
         int known;
+        if (m->exec == exec && m->frees == 1) xrt__graph_mem_drop(m->p); /* the launch freed it */
         if (m->exec != exec || m->freed) continue;
         xrt__spin_lock(&xrt__mem_lock);
         known = xrt__mem_find(m->p) != NULL; /* not freed: the runtime refused the launch */
@@ -6228,20 +6245,28 @@ XRT_API xrt_status xrt__graph_mem_launched(const xrt_backend *b, uintptr_t exec)
 
 /* Before a launch: refused while an allocation of the exec's previous
    launch is not freed (CUDA's rule; every backend's runtime refuses it too,
-   this says which). */
+   this says which), or while an allocation of another graph that a free
+   node of it frees is not allocated (xrt's rule: CUDA leaves it undefined). */
 XRT_API xrt_status xrt__graph_mem_unfreed(uintptr_t exec)
 {
     xrt__graph_mem *m;
     uintptr_t p = 0;
+    int absent = 0;
     pthread_mutex_lock(&xrt__graph_mem_lock);
     for (m = xrt__graph_mem_list; m && !p; m = m->next) {
-        if (m->freed || m->exec != exec) continue;
+        int known;
+        if (m->exec != exec || (m->freed && m->frees != 1)) continue;
         xrt__spin_lock(&xrt__mem_lock);
-        if (xrt__mem_find(m->p)) p = m->p;
+        known = xrt__mem_find(m->p) != NULL;
         xrt__spin_unlock(&xrt__mem_lock);
+        if (m->frees ? !known : known) p = m->p, absent = m->frees;
     }
     pthread_mutex_unlock(&xrt__graph_mem_lock);
     if (!p) return XRT_SUCCESS;
+    if (absent)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_graph_launch",
+                         "the graph's free node frees %p, another graph's allocation, which is not allocated now "
+                         "(launch the graph that allocates it first, and do not free it otherwise)", (void *)p);
     return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_graph_launch",
                      "the graph's allocation %p of its previous launch is not freed: free it (xrt_free, "
                      "xrt_free_async) before the next launch, as in CUDA", (void *)p);
@@ -6286,13 +6311,40 @@ static void xrt__graph_mem_mark(uintptr_t graph, uintptr_t p, int freed)
     xrt__graph_mem *m;
     pthread_mutex_lock(&xrt__graph_mem_lock);
     for (m = xrt__graph_mem_list; m; m = m->next)
-        if (m->graph == graph && m->p == p && m->freed != 2) m->freed = freed;
+        if (m->graph == graph && m->p == p && m->freed != 2) m->freed = m->frees && !freed ? 2 : freed;
     pthread_mutex_unlock(&xrt__graph_mem_lock);
 }
 
+/* A free node of graph frees p: its own allocation's entry is marked, or
+   an entry of its own says that it frees another graph's. 0 without memory
+   for it. */
+static int xrt__graph_mem_freed_by(const xrt_backend *b, uintptr_t graph, uintptr_t p)
+{
+    xrt__graph_mem *m, *f;
+    int own = 0;
+    pthread_mutex_lock(&xrt__graph_mem_lock);
+    for (m = xrt__graph_mem_list; m; m = m->next)
+        if (m->graph == graph && m->p == p && m->freed != 2 && !m->frees) m->freed = 1, own = 1;
+    pthread_mutex_unlock(&xrt__graph_mem_lock);
+    if (own) return 1;
+    if (!(f = (xrt__graph_mem *)XRT_CALLOC(1, sizeof *f))) return 0;
+    f->graph = graph;
+    f->be = b;
+    f->p = p;
+    f->freed = f->frees = 1;
+    pthread_mutex_lock(&xrt__graph_mem_lock);
+    f->next = xrt__graph_mem_list;
+    xrt__graph_mem_list = f;
+    __atomic_store_n(&xrt__graph_mems, xrt__graph_mems + 1, __ATOMIC_RELAXED);
+    pthread_mutex_unlock(&xrt__graph_mem_lock);
+    return 1;
+}
+
 /* A free node of graph frees p: an allocation of the graph that no free
-   node of it frees (cudaGraphAddMemFreeNode's rule; CUDA also takes another
-   graph's allocation that no graph frees: not yet here). */
+   node of it frees (cudaGraphAddMemFreeNode's rule), or another live
+   graph's allocation that its graph leaves to the caller ("launching a
+   graph with a free node for that allocation", cudaGraphAddMemAllocNode's
+   documentation), once in this graph. */
 static xrt_status xrt__graph_mem_free_in(uintptr_t graph, uintptr_t p, const char *fn)
 {
     const xrt__graph_mem *m;
@@ -6300,6 +6352,8 @@ static xrt_status xrt__graph_mem_free_in(uintptr_t graph, uintptr_t p, const cha
     pthread_mutex_lock(&xrt__graph_mem_lock);
     for (m = xrt__graph_mem_list; m && state < 0; m = m->next)
         if (m->graph == graph && m->p == p && m->freed != 2) state = m->freed;
+    for (m = xrt__graph_mem_list; m && state < 0; m = m->next)
+        if (m->graph != graph && m->p == p && !m->frees && !m->freed && xrt__graph_mem_alive(m)) state = 0;
     pthread_mutex_unlock(&xrt__graph_mem_lock);
     if (state == 0) return XRT_SUCCESS;
     if (state == 1) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%p is freed already by a free node of this graph", (void *)p);
@@ -7692,7 +7746,14 @@ static xrt_status xrt__graph_add_locked(const xrt_backend *b, xrt_graph_node *no
                  p.type == XRT_GRAPH_NODE_MEM_ALLOC)
             xrt__graph_mem_mark((uintptr_t)graph, (uintptr_t)p.alloc.ptr, 2);
         if (st != XRT_SUCCESS) b->graph_destroy_node(b, g->obj, obj);
-        else if (p.type == XRT_GRAPH_NODE_MEM_FREE) xrt__graph_mem_mark((uintptr_t)graph, (uintptr_t)p.mem_free.ptr, 1);
+        else if (p.type == XRT_GRAPH_NODE_MEM_FREE &&
+                 !xrt__graph_mem_freed_by(b, (uintptr_t)graph, (uintptr_t)p.mem_free.ptr)) {
+            b->graph_destroy_node(b, g->obj, obj);
+            xrt__gnode_remove((size_t)(xrt__gnode_at((uintptr_t)graph, obj) - xrt__gnodes));
+            xrt__handle_free(b, (const void *)h, XRT__HANDLE_GRAPH_NODE, fn);
+            h = 0;
+            st = xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "no memory to follow the graph's free");
+        }
         if (params->type == XRT_GRAPH_NODE_MEM_ALLOC) params->alloc.ptr = st == XRT_SUCCESS ? p.alloc.ptr : NULL;
     }
     if (objs != few) XRT_FREE(objs);

@@ -660,6 +660,8 @@ static xrt_status xrt__cpu_cap_alloc(xrt__cpu_stream *s, void *ptr, const char *
 static int xrt__cpu_cap_free(xrt__cpu_stream *s, void *ptr, const char *who, xrt_status *st);
 static xrt_status xrt__cpu_cap_owned(void *ptr, const char *who);
 static int xrt__cpu_gmem_free(void *ptr, const char *who, xrt_status *st);
+struct xrt__cpu_graph;
+static void xrt__cpu_graph_free_foreign(const struct xrt__cpu_graph *g);
 static int xrt__cpu_ngleft; /* graphs that leave allocations to the caller: read without a lock by the frees */
 static int xrt__cpu_cap_record(struct xrt__cpu_event *e, xrt__cpu_stream *s, xrt_status *st);
 static int xrt__cpu_cap_wait(xrt__cpu_stream *t, struct xrt__cpu_event *e, xrt_status *st);
@@ -7128,6 +7130,7 @@ static xrt_status xrt__cpu_graph_launch(const xrt_backend *self, void *exec, voi
             }
             x->last_pos = pos;
             if (XRT__UNLIKELY(x->plan->nrecord)) rec = xrt__cpu_graph_records(self, x->plan, stream);
+            xrt__cpu_graph_free_foreign(&x->plan->g);
         }
     }
     if (st != XRT_SUCCESS) xrt__cpu_gmem_launch(x->plan->g.mem, 1);
@@ -7404,12 +7407,39 @@ static xrt_status xrt__cpu_gmem_fixed(const xrt__cpu_graph *g, const char *who)
 }
 
 /* The entry of g's memory at ptr (any state), or NULL. */
+/* Free nodes made of another graph's allocations (">> cpu: graphs built
+   node by node"); while 0, a launch looks for none. */
+static int xrt__cpu_foreign_frees;
+
 static xrt__cpu_galloc *xrt__cpu_gmem_at(const xrt__cpu_graph *g, const void *ptr)
 {
     uint32_t i;
     for (i = g->mem ? g->mem->n : 0; i-- > 0;) /* newest first */
         if (g->mem->a[i].ptr == ptr) return &g->mem->a[i];
     return NULL;
+}
+
+/* Whether g has a free node of another graph's allocation. */
+static int xrt__cpu_graph_frees_foreign(const xrt__cpu_graph *g)
+{
+    uint32_t i;
+    if (!__atomic_load_n(&xrt__cpu_foreign_frees, __ATOMIC_RELAXED)) return 0;
+    for (i = 0; i < g->n; i++)
+        if (g->node[i].kind == XRT__CPU_NODE_FREE && !xrt__cpu_gmem_at(g, g->node[i].op.u.release.ptr)) return 1;
+    return 0;
+}
+
+/* A launch's free nodes of other graphs' allocations: each is no longer
+   live, as a free of it by the caller makes it (the core has checked that
+   it was live). */
+static void xrt__cpu_graph_free_foreign(const xrt__cpu_graph *g)
+{
+    uint32_t i;
+    xrt_status st;
+    if (!__atomic_load_n(&xrt__cpu_foreign_frees, __ATOMIC_RELAXED)) return;
+    for (i = 0; i < g->n; i++)
+        if (g->node[i].kind == XRT__CPU_NODE_FREE && !xrt__cpu_gmem_at(g, g->node[i].op.u.release.ptr))
+            xrt__cpu_gmem_free(g->node[i].op.u.release.ptr, "cpu: xrt_graph_launch", &st);
 }
 
 /* A memory node built by hand (cudaGraphAddMemAllocNode,
@@ -7428,7 +7458,13 @@ static xrt_status xrt__cpu_mem_node_make(xrt__cpu_graph *g, xrt__cpu_node *nd, x
     nd->op.run = xrt__cpu_run_nothing;
     if (p->type == XRT_GRAPH_NODE_MEM_FREE) {
         ptr = p->mem_free.ptr;
-        if (!(a = xrt__cpu_gmem_at(g, ptr)) || a->freed == 2)
+        if (!(a = xrt__cpu_gmem_at(g, ptr))) { /* another graph's that it leaves to the caller (the core checked) */
+            nd->kind = XRT__CPU_NODE_FREE;
+            nd->op.u.release.ptr = ptr;
+            __atomic_store_n(&xrt__cpu_foreign_frees, 1, __ATOMIC_RELAXED);
+            return XRT_SUCCESS;
+        }
+        if (!a || a->freed == 2)
             return xrt_error(XRT_ERROR_INVALID_VALUE, who,
                              "%p was not allocated by an allocation node of this graph (%s)", ptr,
                              a ? "that node was destroyed" : "the CPU backend frees in a graph only its own allocations");
@@ -7498,7 +7534,7 @@ static xrt_status xrt__cpu_node_make(xrt__cpu_node *nd, const xrt_graph_node_par
         return XRT_SUCCESS;
     case XRT_GRAPH_NODE_GRAPH: {
         const xrt__cpu_graph *c = (const xrt__cpu_graph *)(const void *)p->child.graph;
-        if (c->mem)
+        if (c->mem || xrt__cpu_graph_frees_foreign(c))
             return xrt_error(XRT_ERROR_INVALID_VALUE, who,
                              "the graph allocates memory, and such a graph cannot be a child, as in CUDA");
         nd->kind = XRT__CPU_NODE_CHILD;
@@ -7569,7 +7605,8 @@ static xrt_status xrt__cpu_graph_add_node(const xrt_backend *self, void *graph, 
             uint32_t i = xrt__cpu_graph_append(g, nd.kind, &nd.op, v, (uint32_t)ndeps);
             g->node[i].copy_kind = nd.copy_kind;
             g->node[i].set = nd.set;
-            if (nd.kind == XRT__CPU_NODE_FREE) xrt__cpu_gmem_at(g, nd.op.u.release.ptr)->freed = 1;
+            if (nd.kind == XRT__CPU_NODE_FREE && xrt__cpu_gmem_at(g, nd.op.u.release.ptr))
+                xrt__cpu_gmem_at(g, nd.op.u.release.ptr)->freed = 1; /* else another graph's */
             *node = XRT__CPU_NODE_OBJ(i);
         } else {
             if (nd.kind == XRT__CPU_NODE_ALLOC) xrt__cpu_mem_node_drop(g, &nd);

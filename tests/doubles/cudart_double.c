@@ -2324,8 +2324,32 @@ static int graph_leaves(const graph *g, size_t i)
     return 1;
 }
 
+/* Whether free node i of g frees another graph's allocation. */
+static int graph_frees_foreign(const graph *g, size_t i)
+{
+    size_t j;
+    if (g->nodes[i]->o.kind != 8) return 0;
+    for (j = 0; j < g->n; j++)
+        if (g->nodes[j]->o.kind == 7 && g->nodes[j]->o.dst == g->nodes[i]->o.dst) return 0;
+    return 1;
+}
+
+/* Whether p is an allocation that a graph leaves to the caller. */
+static int graph_alloc_left(const void *p)
+{
+    alloc *a;
+    int left = 0;
+    pthread_mutex_lock(&live_lock);
+    for (a = allocs; a && !left; a = a->next) left = a->base == (const char *)p && a->graph == 1;
+    pthread_mutex_unlock(&live_lock);
+    return left;
+}
+
 /* A launch allocates what the graph leaves to the caller: refused while a
-   previous launch's allocation is not freed. */
+   previous launch's allocation is not freed. A free node of another
+   graph's allocation frees it (as CUDA's "launching a graph with a free
+   node for that allocation"); strict here: refused while it is not
+   allocated (CUDA leaves that undefined). */
 static cudaError_t graph_mem_launch(const graph *g)
 {
     alloc *a;
@@ -2333,11 +2357,11 @@ static cudaError_t graph_mem_launch(const graph *g)
     cudaError_t e = cudaSuccess;
     pthread_mutex_lock(&live_lock);
     for (i = 0; i < g->n; i++)
-        for (a = allocs; a && graph_leaves(g, i); a = a->next)
-            if (a->base == (char *)g->nodes[i]->o.dst && a->live) e = cudaErrorInvalidValue;
+        for (a = allocs; a && (graph_leaves(g, i) || graph_frees_foreign(g, i)); a = a->next)
+            if (a->base == (char *)g->nodes[i]->o.dst && a->live == graph_leaves(g, i)) e = cudaErrorInvalidValue;
     for (i = 0; i < g->n && e == cudaSuccess; i++)
-        for (a = allocs; a && graph_leaves(g, i); a = a->next)
-            if (a->base == (char *)g->nodes[i]->o.dst) a->live = 1;
+        for (a = allocs; a && (graph_leaves(g, i) || graph_frees_foreign(g, i)); a = a->next)
+            if (a->base == (char *)g->nodes[i]->o.dst) a->live = graph_leaves(g, i);
     pthread_mutex_unlock(&live_lock);
     return e;
 }
@@ -2372,8 +2396,8 @@ cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t s)
 /* Allocation and free nodes built by hand (CUDA 11.4), as captured ones:
    the allocation's address is fixed when the node is made (its memory the
    graph's, as above); a free node frees an allocation of an allocation node
-   of its graph, once (CUDA also takes another graph's allocation that no
-   graph frees: not modelled, refused). The pool is the device's default:
+   of its graph, once, or another graph's allocation that its graph leaves
+   to the caller (freed at each launch: graph_mem_launch). The pool is the device's default:
    pinned device memory on a device there is. The node keeps its device in
    `value`. */
 static const gnode *graph_alloc_node(const graph *g, const void *p, int kind)
@@ -2413,11 +2437,12 @@ cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *out, cudaGraph_t gr, const 
     const graph *g = (const graph *)(void *)gr;
     op o;
     cudaError_t e;
-    if (!out || !g || !dptr || !graph_alloc_node(g, dptr, 7) || graph_alloc_node(g, dptr, 8))
-        return cudaErrorInvalidValue; /* not this graph's allocation, or freed twice */
+    int own = g && graph_alloc_node(g, dptr, 7) != NULL;
+    if (!out || !g || !dptr || (!own && !graph_alloc_left(dptr)) || graph_alloc_node(g, dptr, 8))
+        return cudaErrorInvalidValue; /* no graph's allocation left to the caller, or freed twice */
     memset(&o, 0, sizeof o);
     o.kind = 8, o.dst = dptr;
-    if ((e = node_add(out, gr, deps, n, &o)) == cudaSuccess) graph_alloc_free(dptr);
+    if ((e = node_add(out, gr, deps, n, &o)) == cudaSuccess && own) graph_alloc_free(dptr);
     return e;
 }
 
