@@ -919,6 +919,10 @@ static inline xrt_status xrt_mem_pool_set_attribute(xrt_mem_pool pool, xrt_mem_p
 static inline xrt_status xrt_mem_pool_get_attribute(xrt_mem_pool pool, xrt_mem_pool_attr attr, void *value);
 static inline xrt_status xrt_mem_pool_trim_to(xrt_mem_pool pool, size_t min_bytes_to_keep);
 static inline xrt_status xrt_malloc_from_pool_async(void **ptr, size_t size, xrt_mem_pool pool, xrt_stream stream);
+/* As cudaDeviceGraphMemTrim: memory the runtime keeps on device for graphs'
+   allocations and that no allocation uses now goes back to the system
+   (REFERENCE.md, "Graph memory"). */
+static inline xrt_status xrt_device_graph_mem_trim(int device);
 /* Pitched memory, as cudaMallocPitch, cudaMemcpy2D, cudaMemset2D and cuMemsetD16/D32.
    xrt_malloc_pitch allocates height rows of width bytes as device memory,
    each row starting at a multiple of *pitch (a multiple of XRT_ALIGNMENT, at
@@ -1232,6 +1236,17 @@ static inline xrt_status xrt_graph_node_set_params(xrt_graph_node node, const xr
 /* The same, for the exec's copy of node (a node of the graph it was instantiated from). */
 static inline xrt_status xrt_graph_exec_node_set_params(xrt_graph_exec exec, xrt_graph_node node,
                                                         const xrt_graph_node_params *params);
+/* Copy nodes of 3-D params, as cudaGraphAddMemcpyNode, cudaGraphMemcpyNodeGetParams,
+   cudaGraphMemcpyNodeSetParams and cudaGraphExecMemcpyNodeSetParams: a box as
+   xrt_memcpy_3d copies it (the same checks; an empty extent is refused). The
+   node's type is XRT_GRAPH_NODE_MEMCPY; get_params answers for every copy
+   node, also a 1-D or a captured 2-D/3-D one (see REFERENCE.md). */
+static inline xrt_status xrt_graph_add_memcpy_node(xrt_graph_node *node, xrt_graph graph, const xrt_graph_node *deps,
+                                                   size_t ndeps, const xrt_memcpy_3d_parms *p);
+static inline xrt_status xrt_graph_memcpy_node_get_params(xrt_graph_node node, xrt_memcpy_3d_parms *p);
+static inline xrt_status xrt_graph_memcpy_node_set_params(xrt_graph_node node, const xrt_memcpy_3d_parms *p);
+static inline xrt_status xrt_graph_exec_memcpy_node_set_params(xrt_graph_exec exec, xrt_graph_node node,
+                                                               const xrt_memcpy_3d_parms *p);
 static inline xrt_status xrt_graph_destroy_node(xrt_graph_node node); /* and its edges */
 static inline xrt_status xrt_graph_clone(xrt_graph *clone, xrt_graph original);
 /* The clone's node that original (a node of the cloned graph) became. */
@@ -1296,6 +1311,11 @@ XRT_API xrt_status xrt__graph_list(const xrt_backend *b, int what, const void *o
 XRT_API xrt_status xrt__graph_params(const xrt_backend *b, xrt_graph_exec exec, xrt_graph_node node,
                                      xrt_graph_node_params *get, const xrt_graph_node_params *set, const char *fn);
 XRT_API xrt_status xrt__graph_destroy_node(const xrt_backend *b, xrt_graph_node node);
+XRT_API xrt_status xrt__graph_add_copy_3d(const xrt_backend *b, xrt_graph_node *node, xrt_graph graph,
+                                          const xrt_graph_node *deps, size_t ndeps, const xrt_memcpy_3d_parms *p);
+XRT_API xrt_status xrt__graph_copy_3d_params(const xrt_backend *b, xrt_graph_exec exec, xrt_graph_node node,
+                                             xrt_memcpy_3d_parms *get, const xrt_memcpy_3d_parms *set,
+                                             const char *fn);
 XRT_API xrt_status xrt__graph_clone(const xrt_backend *b, xrt_graph *clone, xrt_graph original);
 XRT_API xrt_status xrt__graph_update(const xrt_backend *b, xrt_graph_exec exec, xrt_graph graph,
                                      xrt_graph_exec_update_result *result);
@@ -2509,6 +2529,13 @@ static inline xrt_status xrt__pool_get(xrt_mem_pool *pool, int device, int curre
 }
 
 /* The pool of device `device` that xrt_malloc_async uses unless another was set. */
+static inline xrt_status xrt_device_graph_mem_trim(int device)
+{
+    const xrt_backend *b = xrt__be();
+    xrt_status st = xrt__pool_device(b, device, "xrt_device_graph_mem_trim");
+    return st == XRT_SUCCESS ? b->device_graph_mem_trim(b, device) : st;
+}
+
 static inline xrt_status xrt_device_get_default_mem_pool(xrt_mem_pool *pool, int device)
 {
     return xrt__pool_get(pool, device, 0, "xrt_device_get_default_mem_pool");
@@ -3248,6 +3275,29 @@ static inline xrt_status xrt_graph_exec_node_set_params(xrt_graph_exec exec, xrt
                                                         const xrt_graph_node_params *params)
 {
     return xrt__graph_params(xrt__be(), exec, node, NULL, params, "xrt_graph_exec_node_set_params");
+}
+
+static inline xrt_status xrt_graph_add_memcpy_node(xrt_graph_node *node, xrt_graph graph, const xrt_graph_node *deps,
+                                                   size_t ndeps, const xrt_memcpy_3d_parms *p)
+{
+    return xrt__graph_add_copy_3d(xrt__be(), node, graph, deps, ndeps, p);
+}
+
+static inline xrt_status xrt_graph_memcpy_node_get_params(xrt_graph_node node, xrt_memcpy_3d_parms *p)
+{
+    return xrt__graph_copy_3d_params(xrt__be(), NULL, node, p, NULL, "xrt_graph_memcpy_node_get_params");
+}
+
+static inline xrt_status xrt_graph_memcpy_node_set_params(xrt_graph_node node, const xrt_memcpy_3d_parms *p)
+{
+    return xrt__graph_copy_3d_params(xrt__be(), NULL, node, NULL, p, "xrt_graph_memcpy_node_set_params");
+}
+
+static inline xrt_status xrt_graph_exec_memcpy_node_set_params(xrt_graph_exec exec, xrt_graph_node node,
+                                                               const xrt_memcpy_3d_parms *p)
+{
+    if (!exec) return xrt__handle_bad("xrt_graph_exec_memcpy_node_set_params", exec);
+    return xrt__graph_copy_3d_params(xrt__be(), exec, node, NULL, p, "xrt_graph_exec_memcpy_node_set_params");
 }
 
 static inline xrt_status xrt_graph_destroy_node(xrt_graph_node node) { return xrt__graph_destroy_node(xrt__be(), node); }
@@ -6002,6 +6052,7 @@ typedef struct xrt__graph_mem {
     size_t size;
     int device;
     int freed; /* by a free node of its graph (built by hand), or its allocation node is gone: never the caller's */
+    int frees; /* not an allocation: a free node of `graph` (freed 1; gone: 2) frees p, another graph's (size 0) */
 } xrt__graph_mem;
 
 typedef struct xrt__capture_origin {
@@ -6255,6 +6306,21 @@ XRT_API void xrt__graph_mem_instantiated(uintptr_t graph, uintptr_t exec)
     pthread_mutex_unlock(&xrt__graph_mem_lock);
 }
 
+/* Another graph's allocation at p, freed by a launch's free node: its
+   record leaves the registry as a free by the caller takes it (the memory
+   stays the allocating graph's). */
+static void xrt__graph_mem_drop(uintptr_t p)
+{
+    xrt__mem_node *n;
+    xrt__spin_lock(&xrt__mem_lock);
+    if ((n = xrt__mem_find(p)) != NULL && n->node.start == p) xrt__mem_unlink(n);
+    else n = NULL;
+    xrt__spin_unlock(&xrt__mem_lock);
+    if (!n) return;
+    xrt__mem_run_hooks(n);
+    xrt__mem_spare_put(n);
+}
+
 /* The launch allocated the exec's memory again: its records come back. */
 XRT_API xrt_status xrt__graph_mem_launched(const xrt_backend *b, uintptr_t exec)
 {
@@ -6263,6 +6329,7 @@ XRT_API xrt_status xrt__graph_mem_launched(const xrt_backend *b, uintptr_t exec)
     pthread_mutex_lock(&xrt__graph_mem_lock);
     for (m = xrt__graph_mem_list; m; m = m->next) {
         int known;
+        if (m->exec == exec && m->frees == 1) xrt__graph_mem_drop(m->p); /* the launch freed it */
         if (m->exec != exec || m->freed) continue;
         xrt__spin_lock(&xrt__mem_lock);
         known = xrt__mem_find(m->p) != NULL; /* not freed: the runtime refused the launch */
@@ -6278,20 +6345,28 @@ XRT_API xrt_status xrt__graph_mem_launched(const xrt_backend *b, uintptr_t exec)
 
 /* Before a launch: refused while an allocation of the exec's previous
    launch is not freed (CUDA's rule; every backend's runtime refuses it too,
-   this says which). */
+   this says which), or while an allocation of another graph that a free
+   node of it frees is not allocated (xrt's rule: CUDA leaves it undefined). */
 XRT_API xrt_status xrt__graph_mem_unfreed(uintptr_t exec)
 {
     xrt__graph_mem *m;
     uintptr_t p = 0;
+    int absent = 0;
     pthread_mutex_lock(&xrt__graph_mem_lock);
     for (m = xrt__graph_mem_list; m && !p; m = m->next) {
-        if (m->freed || m->exec != exec) continue;
+        int known;
+        if (m->exec != exec || (m->freed && m->frees != 1)) continue;
         xrt__spin_lock(&xrt__mem_lock);
-        if (xrt__mem_find(m->p)) p = m->p;
+        known = xrt__mem_find(m->p) != NULL;
         xrt__spin_unlock(&xrt__mem_lock);
+        if (m->frees ? !known : known) p = m->p, absent = m->frees;
     }
     pthread_mutex_unlock(&xrt__graph_mem_lock);
     if (!p) return XRT_SUCCESS;
+    if (absent)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_graph_launch",
+                         "the graph's free node frees %p, another graph's allocation, which is not allocated now "
+                         "(launch the graph that allocates it first, and do not free it otherwise)", (void *)p);
     return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_graph_launch",
                      "the graph's allocation %p of its previous launch is not freed: free it (xrt_free, "
                      "xrt_free_async) before the next launch, as in CUDA", (void *)p);
@@ -6336,13 +6411,40 @@ static void xrt__graph_mem_mark(uintptr_t graph, uintptr_t p, int freed)
     xrt__graph_mem *m;
     pthread_mutex_lock(&xrt__graph_mem_lock);
     for (m = xrt__graph_mem_list; m; m = m->next)
-        if (m->graph == graph && m->p == p && m->freed != 2) m->freed = freed;
+        if (m->graph == graph && m->p == p && m->freed != 2) m->freed = m->frees && !freed ? 2 : freed;
     pthread_mutex_unlock(&xrt__graph_mem_lock);
 }
 
+/* A free node of graph frees p: its own allocation's entry is marked, or
+   an entry of its own says that it frees another graph's. 0 without memory
+   for it. */
+static int xrt__graph_mem_freed_by(const xrt_backend *b, uintptr_t graph, uintptr_t p)
+{
+    xrt__graph_mem *m, *f;
+    int own = 0;
+    pthread_mutex_lock(&xrt__graph_mem_lock);
+    for (m = xrt__graph_mem_list; m; m = m->next)
+        if (m->graph == graph && m->p == p && m->freed != 2 && !m->frees) m->freed = 1, own = 1;
+    pthread_mutex_unlock(&xrt__graph_mem_lock);
+    if (own) return 1;
+    if (!(f = (xrt__graph_mem *)XRT_CALLOC(1, sizeof *f))) return 0;
+    f->graph = graph;
+    f->be = b;
+    f->p = p;
+    f->freed = f->frees = 1;
+    pthread_mutex_lock(&xrt__graph_mem_lock);
+    f->next = xrt__graph_mem_list;
+    xrt__graph_mem_list = f;
+    __atomic_store_n(&xrt__graph_mems, xrt__graph_mems + 1, __ATOMIC_RELAXED);
+    pthread_mutex_unlock(&xrt__graph_mem_lock);
+    return 1;
+}
+
 /* A free node of graph frees p: an allocation of the graph that no free
-   node of it frees (cudaGraphAddMemFreeNode's rule; CUDA also takes another
-   graph's allocation that no graph frees: not yet here). */
+   node of it frees (cudaGraphAddMemFreeNode's rule), or another live
+   graph's allocation that its graph leaves to the caller ("launching a
+   graph with a free node for that allocation", cudaGraphAddMemAllocNode's
+   documentation), once in this graph. */
 static xrt_status xrt__graph_mem_free_in(uintptr_t graph, uintptr_t p, const char *fn)
 {
     const xrt__graph_mem *m;
@@ -6350,6 +6452,8 @@ static xrt_status xrt__graph_mem_free_in(uintptr_t graph, uintptr_t p, const cha
     pthread_mutex_lock(&xrt__graph_mem_lock);
     for (m = xrt__graph_mem_list; m && state < 0; m = m->next)
         if (m->graph == graph && m->p == p && m->freed != 2) state = m->freed;
+    for (m = xrt__graph_mem_list; m && state < 0; m = m->next)
+        if (m->graph != graph && m->p == p && !m->frees && !m->freed && xrt__graph_mem_alive(m)) state = 0;
     pthread_mutex_unlock(&xrt__graph_mem_lock);
     if (state == 0) return XRT_SUCCESS;
     if (state == 1) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%p is freed already by a free node of this graph", (void *)p);
@@ -7742,7 +7846,14 @@ static xrt_status xrt__graph_add_locked(const xrt_backend *b, xrt_graph_node *no
                  p.type == XRT_GRAPH_NODE_MEM_ALLOC)
             xrt__graph_mem_mark((uintptr_t)graph, (uintptr_t)p.alloc.ptr, 2);
         if (st != XRT_SUCCESS) b->graph_destroy_node(b, g->obj, obj);
-        else if (p.type == XRT_GRAPH_NODE_MEM_FREE) xrt__graph_mem_mark((uintptr_t)graph, (uintptr_t)p.mem_free.ptr, 1);
+        else if (p.type == XRT_GRAPH_NODE_MEM_FREE &&
+                 !xrt__graph_mem_freed_by(b, (uintptr_t)graph, (uintptr_t)p.mem_free.ptr)) {
+            b->graph_destroy_node(b, g->obj, obj);
+            xrt__gnode_remove((size_t)(xrt__gnode_at((uintptr_t)graph, obj) - xrt__gnodes));
+            xrt__handle_free(b, (const void *)h, XRT__HANDLE_GRAPH_NODE, fn);
+            h = 0;
+            st = xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "no memory to follow the graph's free");
+        }
         if (params->type == XRT_GRAPH_NODE_MEM_ALLOC) params->alloc.ptr = st == XRT_SUCCESS ? p.alloc.ptr : NULL;
     }
     if (objs != few) XRT_FREE(objs);
@@ -7865,6 +7976,14 @@ static xrt_status xrt__graph_params_locked(const xrt_backend *b, xrt_graph_exec 
     if (exec && !(x = xrt__handle_lookup(b, exec, XRT__HANDLE_GRAPH_EXEC))) return xrt__handle_bad(fn, exec);
     if (!exec && set && !get && fn[10] == 'e') return xrt__handle_bad(fn, exec); /* xrt_graph_exec_...(NULL, ...) */
     if ((st = xrt__gnode_find(b, node, fn, &ns, &g, &graph)) != XRT_SUCCESS) return st;
+    if (get && strcmp(fn, "xrt_graph_node_get_type") == 0) { /* also of a node whose params the union cannot hold */
+        memset(get, 0, sizeof *get);
+        get->type = (xrt_graph_node_type)-1;
+        xrt__err.quiet++;
+        st = b->graph_node_get_params(b, g->obj, ns->obj, get);
+        xrt__err.quiet--;
+        if (st == XRT_SUCCESS || (int)get->type != -1) return XRT_SUCCESS;
+    }
     if (get) {
         memset(get, 0, sizeof *get);
         if ((st = b->graph_node_get_params(b, g->obj, ns->obj, get)) != XRT_SUCCESS) return st;
@@ -7881,6 +8000,98 @@ XRT_API xrt_status xrt__graph_params(const xrt_backend *b, xrt_graph_exec exec, 
     if (!get && !set) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "params is NULL");
     xrt__gnode_enter();
     return xrt__gnode_exit(xrt__graph_params_locked(b, exec, node, get, set, fn));
+}
+
+/* A 3-D copy node's params, for graph: xrt_memcpy_3d's checks against the
+   graph's memory (xrt__gnode_scope), the kind resolved into *out; an empty
+   extent is refused, as a node of nothing is a mistake. */
+static xrt_status xrt__gnode_copy_3d_in(const xrt_backend *b, uintptr_t graph, const xrt_memcpy_3d_parms *p,
+                                        xrt_memcpy_3d_parms *out, const char *fn)
+{
+    xrt_status st;
+    if (!p) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "p is NULL");
+    *out = *p;
+    if (!p->extent.width || !p->extent.height || !p->extent.depth)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "the extent %zu x %zu x %zu is empty", p->extent.width,
+                         p->extent.height, p->extent.depth);
+    xrt__gnode_scope = graph;
+    st = xrt__mem_check_copy_3d(b, out, fn);
+    xrt__gnode_scope = 0;
+    return st;
+}
+
+static xrt_status xrt__graph_add_copy_3d_locked(const xrt_backend *b, xrt_graph_node *node, xrt_graph graph,
+                                                const xrt_graph_node *deps, size_t ndeps, const xrt_memcpy_3d_parms *p)
+{
+    const char *fn = "xrt_graph_add_memcpy_node";
+    xrt__handle_slot *g = xrt__handle_lookup(b, graph, XRT__HANDLE_GRAPH);
+    xrt_memcpy_3d_parms q;
+    void *obj = NULL, *few[8], **objs = few;
+    uintptr_t h = 0;
+    xrt_status st;
+    if (!g) return xrt__handle_bad(fn, graph);
+    if (ndeps && !deps) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "deps is NULL but ndeps is %zu", ndeps);
+    if (ndeps > 8 && !(objs = (void **)XRT_MALLOC(ndeps * sizeof *objs)))
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "no memory for %zu dependencies", ndeps);
+    if ((st = xrt__gnode_objs(b, (uintptr_t)graph, deps, ndeps, objs, "deps", fn)) == XRT_SUCCESS &&
+        (st = xrt__gnode_copy_3d_in(b, (uintptr_t)graph, p, &q, fn)) == XRT_SUCCESS &&
+        (st = b->graph_add_memcpy_node(b, g->obj, &obj, objs, ndeps, &q)) == XRT_SUCCESS &&
+        (st = xrt__gnode_handle(b, (uintptr_t)graph, obj, XRT__HANDLE_GRAPH_NODE, &h, fn)) != XRT_SUCCESS)
+        b->graph_destroy_node(b, g->obj, obj);
+    if (objs != few) XRT_FREE(objs);
+    *node = (xrt_graph_node)h;
+    return st;
+}
+
+XRT_API xrt_status xrt__graph_add_copy_3d(const xrt_backend *b, xrt_graph_node *node, xrt_graph graph,
+                                          const xrt_graph_node *deps, size_t ndeps, const xrt_memcpy_3d_parms *p)
+{
+    if (!node) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_graph_add_memcpy_node", "node is NULL");
+    if (!p) { /* *node is written last: deps may be where it points */
+        *node = NULL;
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_graph_add_memcpy_node", "p is NULL");
+    }
+    xrt__gnode_enter();
+    return xrt__gnode_exit(xrt__graph_add_copy_3d_locked(b, node, graph, deps, ndeps, p));
+}
+
+static xrt_status xrt__graph_copy_3d_params_locked(const xrt_backend *b, xrt_graph_exec exec, xrt_graph_node node,
+                                                   xrt_memcpy_3d_parms *get, const xrt_memcpy_3d_parms *set,
+                                                   const char *fn)
+{
+    xrt__handle_slot *g, *ns, *x = NULL;
+    xrt_memcpy_3d_parms q;
+    uintptr_t graph;
+    xrt_status st;
+    if (exec && !(x = xrt__handle_lookup(b, exec, XRT__HANDLE_GRAPH_EXEC))) return xrt__handle_bad(fn, exec);
+    if ((st = xrt__gnode_find(b, node, fn, &ns, &g, &graph)) != XRT_SUCCESS) return st;
+    if (get) {
+        memset(get, 0, sizeof *get);
+        return b->graph_memcpy_node_get_params(b, g->obj, ns->obj, get);
+    }
+    if ((st = xrt__gnode_copy_3d_in(b, graph, set, &q, fn)) != XRT_SUCCESS) return st;
+    if (x) { /* cudaGraphExecMemcpyNodeSetParams: the node's copy and the new one 1-D */
+        xrt_memcpy_3d_parms was;
+        memset(&was, 0, sizeof was);
+        if ((st = b->graph_memcpy_node_get_params(b, g->obj, ns->obj, &was)) != XRT_SUCCESS) return st;
+        if (was.extent.height > 1 || was.extent.depth > 1 || q.extent.height > 1 || q.extent.depth > 1)
+            return xrt_error(XRT_ERROR_INVALID_VALUE, fn,
+                             "the %s copy is of %zu rows and %zu slices: an exec's copy node changes only from a "
+                             "1-D copy to a 1-D copy, as in CUDA (change the graph's node and instantiate again)",
+                             was.extent.height > 1 || was.extent.depth > 1 ? "node's" : "new",
+                             was.extent.height > 1 || was.extent.depth > 1 ? was.extent.height : q.extent.height,
+                             was.extent.height > 1 || was.extent.depth > 1 ? was.extent.depth : q.extent.depth);
+    }
+    return b->graph_memcpy_node_set_params(b, x ? x->obj : NULL, g->obj, ns->obj, &q);
+}
+
+XRT_API xrt_status xrt__graph_copy_3d_params(const xrt_backend *b, xrt_graph_exec exec, xrt_graph_node node,
+                                             xrt_memcpy_3d_parms *get, const xrt_memcpy_3d_parms *set,
+                                             const char *fn)
+{
+    if (!get && !set) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "p is NULL");
+    xrt__gnode_enter();
+    return xrt__gnode_exit(xrt__graph_copy_3d_params_locked(b, exec, node, get, set, fn));
 }
 
 static xrt_status xrt__graph_destroy_node_locked(const xrt_backend *b, xrt_graph_node node)

@@ -321,7 +321,24 @@ enum { /* xrt_backend.flags */
     X(host_get_flags, (const xrt_backend *self, unsigned *flags, void *ptr), (self, flags, ptr))                   \
     X(set_device_flags, (const xrt_backend *self, unsigned flags), (self, flags))                                  \
     X(get_device_flags, (const xrt_backend *self, unsigned *flags), (self, flags))                                 \
-    X(device_reset, (const xrt_backend *self), (self))
+    X(device_reset, (const xrt_backend *self), (self))                                                             \
+    X(graph_add_memcpy_node, (const xrt_backend *self, void *graph, void **node, void *const *deps, size_t ndeps,  \
+                              const xrt_memcpy_3d_parms *p),                                                       \
+      (self, graph, node, deps, ndeps, p))                                                                         \
+    X(graph_memcpy_node_get_params, (const xrt_backend *self, void *graph, void *node, xrt_memcpy_3d_parms *p),    \
+      (self, graph, node, p))                                                                                      \
+    X(graph_memcpy_node_set_params, (const xrt_backend *self, void *exec, void *graph, void *node,                 \
+                                     const xrt_memcpy_3d_parms *p),                                                \
+      (self, exec, graph, node, p))                                                                                \
+    X(device_graph_mem_trim, (const xrt_backend *self, int device), (self, device))
+
+/* Copy nodes of 3-D params (graph_add_memcpy_node .. graph_memcpy_node_set_params,
+   cudaGraphAddMemcpyNode & co): the dispatch layer has checked the params
+   as xrt_memcpy_3d's (the kind resolved, the extent not empty) against the
+   graph's memory; get_params answers for every copy node (a 1-D one as a
+   box of one row), positions folded into the pointers where the backend
+   keeps no more; set_params changes the graph's node (exec NULL) or the
+   exec's copy of it. */
 
 /* Memory pools (device_get_default_mem_pool .. malloc_from_pool_async): a
    pool is the backend's object; the dispatch layer gives it a handle (the

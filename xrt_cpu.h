@@ -692,6 +692,8 @@ static xrt_status xrt__cpu_cap_alloc(xrt__cpu_stream *s, void *ptr, const char *
 static int xrt__cpu_cap_free(xrt__cpu_stream *s, void *ptr, const char *who, xrt_status *st);
 static xrt_status xrt__cpu_cap_owned(void *ptr, const char *who);
 static int xrt__cpu_gmem_free(void *ptr, const char *who, xrt_status *st);
+struct xrt__cpu_graph;
+static void xrt__cpu_graph_free_foreign(const struct xrt__cpu_graph *g);
 static int xrt__cpu_ngleft; /* graphs that leave allocations to the caller: read without a lock by the frees */
 static int xrt__cpu_cap_record(struct xrt__cpu_event *e, xrt__cpu_stream *s, xrt_status *st);
 static int xrt__cpu_cap_wait(xrt__cpu_stream *t, struct xrt__cpu_event *e, xrt_status *st);
@@ -1596,6 +1598,7 @@ typedef struct xrt__cpu_rect {
     size_t depth, dslice, sslice;         /* slices, and their distance on each side */
     unsigned value, esize;
     int heap; /* freed by its run */
+    xrt_memcpy_kind kind; /* a copy's, as given (a captured node keeps it) */
 } xrt__cpu_rect;
 
 /* Rows from .. to of the box's height x depth, slice by slice. */
@@ -4367,6 +4370,7 @@ static xrt_status xrt__cpu_memcpy_2d(const xrt_backend *self, void *dst, size_t 
 static xrt_status xrt__cpu_rect_copy_async(const xrt_backend *self, xrt__cpu_rect *r, xrt_memcpy_kind kind,
                                            void *stream, const char *who)
 {
+    r->kind = kind;
     if (kind != XRT_MEMCPY_DEVICE_TO_DEVICE && !xrt__cpu_serving && !xrt__cpu_capturing(stream) &&
         xrt__cpu_copy_in_place(self, r->dst, r->src, kind)) {
         xrt__cpu_op op;
@@ -6039,6 +6043,7 @@ static void xrt__cpu_rect_node(xrt__cpu_node *nd, const xrt__cpu_rect *r)
         nd->rect.depth = r->depth;
         nd->rect.dslice = r->dslice;
         nd->rect.sslice = r->sslice;
+        nd->copy_kind = r->kind;
     } else {
         nd->op.run = r->depth > 1 ? xrt__cpu_run_set_box : xrt__cpu_run_set_rows;
         nd->op.u.set.dst = r->dst;
@@ -7353,6 +7358,7 @@ static xrt_status xrt__cpu_graph_launch(const xrt_backend *self, void *exec, voi
             }
             x->last_pos = pos;
             if (XRT__UNLIKELY(x->plan->nrecord)) rec = xrt__cpu_graph_records(self, x->plan, stream);
+            xrt__cpu_graph_free_foreign(&x->plan->g);
         }
     }
     if (st != XRT_SUCCESS) xrt__cpu_gmem_launch(x->plan->g.mem, 1);
@@ -7629,12 +7635,39 @@ static xrt_status xrt__cpu_gmem_fixed(const xrt__cpu_graph *g, const char *who)
 }
 
 /* The entry of g's memory at ptr (any state), or NULL. */
+/* Free nodes made of another graph's allocations (">> cpu: graphs built
+   node by node"); while 0, a launch looks for none. */
+static int xrt__cpu_foreign_frees;
+
 static xrt__cpu_galloc *xrt__cpu_gmem_at(const xrt__cpu_graph *g, const void *ptr)
 {
     uint32_t i;
     for (i = g->mem ? g->mem->n : 0; i-- > 0;) /* newest first */
         if (g->mem->a[i].ptr == ptr) return &g->mem->a[i];
     return NULL;
+}
+
+/* Whether g has a free node of another graph's allocation. */
+static int xrt__cpu_graph_frees_foreign(const xrt__cpu_graph *g)
+{
+    uint32_t i;
+    if (!__atomic_load_n(&xrt__cpu_foreign_frees, __ATOMIC_RELAXED)) return 0;
+    for (i = 0; i < g->n; i++)
+        if (g->node[i].kind == XRT__CPU_NODE_FREE && !xrt__cpu_gmem_at(g, g->node[i].op.u.release.ptr)) return 1;
+    return 0;
+}
+
+/* A launch's free nodes of other graphs' allocations: each is no longer
+   live, as a free of it by the caller makes it (the core has checked that
+   it was live). */
+static void xrt__cpu_graph_free_foreign(const xrt__cpu_graph *g)
+{
+    uint32_t i;
+    xrt_status st;
+    if (!__atomic_load_n(&xrt__cpu_foreign_frees, __ATOMIC_RELAXED)) return;
+    for (i = 0; i < g->n; i++)
+        if (g->node[i].kind == XRT__CPU_NODE_FREE && !xrt__cpu_gmem_at(g, g->node[i].op.u.release.ptr))
+            xrt__cpu_gmem_free(g->node[i].op.u.release.ptr, "cpu: xrt_graph_launch", &st);
 }
 
 /* A memory node built by hand (cudaGraphAddMemAllocNode,
@@ -7653,7 +7686,13 @@ static xrt_status xrt__cpu_mem_node_make(xrt__cpu_graph *g, xrt__cpu_node *nd, x
     nd->op.run = xrt__cpu_run_nothing;
     if (p->type == XRT_GRAPH_NODE_MEM_FREE) {
         ptr = p->mem_free.ptr;
-        if (!(a = xrt__cpu_gmem_at(g, ptr)) || a->freed == 2)
+        if (!(a = xrt__cpu_gmem_at(g, ptr))) { /* another graph's that it leaves to the caller (the core checked) */
+            nd->kind = XRT__CPU_NODE_FREE;
+            nd->op.u.release.ptr = ptr;
+            __atomic_store_n(&xrt__cpu_foreign_frees, 1, __ATOMIC_RELAXED);
+            return XRT_SUCCESS;
+        }
+        if (!a || a->freed == 2)
             return xrt_error(XRT_ERROR_INVALID_VALUE, who,
                              "%p was not allocated by an allocation node of this graph (%s)", ptr,
                              a ? "that node was destroyed" : "the CPU backend frees in a graph only its own allocations");
@@ -7723,7 +7762,7 @@ static xrt_status xrt__cpu_node_make(xrt__cpu_node *nd, const xrt_graph_node_par
         return XRT_SUCCESS;
     case XRT_GRAPH_NODE_GRAPH: {
         const xrt__cpu_graph *c = (const xrt__cpu_graph *)(const void *)p->child.graph;
-        if (c->mem)
+        if (c->mem || xrt__cpu_graph_frees_foreign(c))
             return xrt_error(XRT_ERROR_INVALID_VALUE, who,
                              "the graph allocates memory, and such a graph cannot be a child, as in CUDA");
         nd->kind = XRT__CPU_NODE_CHILD;
@@ -7794,7 +7833,8 @@ static xrt_status xrt__cpu_graph_add_node(const xrt_backend *self, void *graph, 
             uint32_t i = xrt__cpu_graph_append(g, nd.kind, &nd.op, v, (uint32_t)ndeps);
             g->node[i].copy_kind = nd.copy_kind;
             g->node[i].set = nd.set;
-            if (nd.kind == XRT__CPU_NODE_FREE) xrt__cpu_gmem_at(g, nd.op.u.release.ptr)->freed = 1;
+            if (nd.kind == XRT__CPU_NODE_FREE && xrt__cpu_gmem_at(g, nd.op.u.release.ptr))
+                xrt__cpu_gmem_at(g, nd.op.u.release.ptr)->freed = 1; /* else another graph's */
             *node = XRT__CPU_NODE_OBJ(i);
         } else {
             if (nd.kind == XRT__CPU_NODE_ALLOC) xrt__cpu_mem_node_drop(g, &nd);
@@ -7811,14 +7851,14 @@ static xrt_status xrt__cpu_graph_node_get_params(const xrt_backend *self, void *
 {
     const xrt__cpu_node *nd = &((const xrt__cpu_graph *)graph)->node[XRT__CPU_NODE_AT(node)];
     (void)self;
+    p->type = (xrt_graph_node_type)xrt__cpu_node_types[nd->kind]; /* also where the params cannot be told */
     if (nd->kind == XRT__CPU_NODE_COPY && nd->rect.height)
         return xrt_error(XRT_ERROR_UNSUPPORTED, "cpu: xrt_graph_node_get_params",
-                         "the node is a %s copy, which xrt_memcpy_node_params cannot describe (not yet)",
-                         nd->rect.depth > 1 ? "3-D" : "2-D");
+                         "the node is a %s copy, which xrt_memcpy_node_params cannot describe "
+                         "(xrt_graph_memcpy_node_get_params does)", nd->rect.depth > 1 ? "3-D" : "2-D");
     if (nd->kind == XRT__CPU_NODE_SET && nd->rect.depth > 1)
         return xrt_error(XRT_ERROR_UNSUPPORTED, "cpu: xrt_graph_node_get_params",
                          "the node is a 3-D memset, which xrt_memset_node_params cannot describe");
-    p->type = (xrt_graph_node_type)xrt__cpu_node_types[nd->kind];
     if (nd->kind == XRT__CPU_NODE_KERNEL) {
         const xrt__cpu_launch *l = (const xrt__cpu_launch *)nd->op.u.host.user;
         p->kernel.function = (xrt_function)l->function;
@@ -7852,20 +7892,36 @@ static xrt_status xrt__cpu_graph_node_get_params(const xrt_backend *self, void *
     return XRT_SUCCESS;
 }
 
-/* Node i of g (a graph, or a plan's graph) takes params p: of its own type,
-   not a child's (a child's graph changes through its own handle). */
-static xrt_status xrt__cpu_node_set(xrt__cpu_graph *g, uint32_t i, const xrt_graph_node_params *p, const char *who)
+/* A copy node of 3-D params p (checked by the dispatch layer): a box, as a
+   captured one is. */
+static void xrt__cpu_node_box(xrt__cpu_node *nd, const xrt_memcpy_3d_parms *p)
+{
+    xrt__cpu_rect r;
+    memset(nd, 0, sizeof *nd);
+    xrt__cpu_rect_box(&r, p);
+    nd->kind = XRT__CPU_NODE_COPY;
+    xrt__cpu_rect_node(nd, &r);
+    nd->copy_kind = p->kind;
+}
+
+/* Node i of g (a graph, or a plan's graph) takes params p, or the 3-D copy
+   box (p NULL), of its own type, not a child's (a child's graph changes
+   through its own handle). */
+static xrt_status xrt__cpu_node_set(xrt__cpu_graph *g, uint32_t i, const xrt_graph_node_params *p,
+                                    const xrt_memcpy_3d_parms *box, const char *who)
 {
     xrt__cpu_node *nd = &g->node[i], made;
     xrt_status st;
-    if (p->type != xrt__cpu_node_types[nd->kind] || nd->kind == XRT__CPU_NODE_DEAD)
+    int type = p ? (int)p->type : XRT_GRAPH_NODE_MEMCPY;
+    if (type != xrt__cpu_node_types[nd->kind] || nd->kind == XRT__CPU_NODE_DEAD)
         return xrt_error(XRT_ERROR_INVALID_VALUE, who, "the node is %s; the params are of type %d", xrt__cpu_node_names[nd->kind],
-                         (int)p->type);
+                         type);
     if (nd->kind == XRT__CPU_NODE_CHILD || nd->kind == XRT__CPU_NODE_ALLOC || nd->kind == XRT__CPU_NODE_FREE)
         return xrt_error(XRT_ERROR_INVALID_VALUE, who, "%s node's params cannot be set (%s)", nd->kind == XRT__CPU_NODE_CHILD ? "a child graph" : "a memory",
                          nd->kind == XRT__CPU_NODE_CHILD ? "change its graph through xrt_graph_node_get_params' handle"
                                                          : "as in CUDA");
-    if ((st = xrt__cpu_node_make(&made, p, who)) != XRT_SUCCESS) return st;
+    if (box) xrt__cpu_node_box(&made, box);
+    else if ((st = xrt__cpu_node_make(&made, p, who)) != XRT_SUCCESS) return st;
     xrt__cpu_node_clear(g, nd);
     made.ndeps = nd->ndeps;
     made.deps = nd->deps;
@@ -7877,7 +7933,8 @@ static xrt_status xrt__cpu_graph_node_set_params(const xrt_backend *self, void *
                                                  const xrt_graph_node_params *params)
 {
     (void)self;
-    return xrt__cpu_node_set((xrt__cpu_graph *)graph, XRT__CPU_NODE_AT(node), params, "cpu: xrt_graph_node_set_params");
+    return xrt__cpu_node_set((xrt__cpu_graph *)graph, XRT__CPU_NODE_AT(node), params, NULL,
+                             "cpu: xrt_graph_node_set_params");
 }
 
 /* Whether node `to` can be reached from node `from` along edges (a
@@ -8110,16 +8167,14 @@ static xrt_status xrt__cpu_graph_node_find_in_clone(const xrt_backend *self, voi
 /* A new plan with the node changed, as an update makes one: launches
    already enqueued keep the plan they hold. A plan's graph is in order, so
    the new plan's nodes are where the old one's are. */
-static xrt_status xrt__cpu_graph_exec_node_set_params(const xrt_backend *self, void *exec, void *graph, void *node,
-                                                      const xrt_graph_node_params *params)
+static xrt_status xrt__cpu_exec_node_set(void *exec, void *graph, void *node, const xrt_graph_node_params *params,
+                                         const xrt_memcpy_3d_parms *box, const char *who)
 {
-    const char *who = "cpu: xrt_graph_exec_node_set_params";
     xrt__cpu_exec *x = (xrt__cpu_exec *)exec;
     const xrt__cpu_graph *g = (const xrt__cpu_graph *)graph;
     xrt__cpu_plan *old, *p = NULL;
     uint32_t at = XRT__CPU_NODE_AT(node), *pos = NULL;
     xrt_status st = XRT_SUCCESS;
-    (void)self;
     xrt__cpu_lock(&x->lock);
     old = x->plan;
     __atomic_add_fetch(&old->refs, 1, __ATOMIC_RELAXED);
@@ -8129,7 +8184,7 @@ static xrt_status xrt__cpu_graph_exec_node_set_params(const xrt_backend *self, v
     else if (!(pos = (uint32_t *)XRT_MALLOC(old->npos * sizeof *pos)) || !(p = xrt__cpu_plan_new(&old->g)))
         st = xrt_error(XRT_ERROR_OUT_OF_MEMORY, who, "no memory for the exec's new plan");
     else
-        st = xrt__cpu_node_set(&p->g, old->pos[at], params, who);
+        st = xrt__cpu_node_set(&p->g, old->pos[at], params, box, who);
     if (st == XRT_SUCCESS) {
         memcpy(pos, old->pos, old->npos * sizeof *pos);
         XRT_FREE(p->pos);
@@ -8147,6 +8202,91 @@ static xrt_status xrt__cpu_graph_exec_node_set_params(const xrt_backend *self, v
     xrt__cpu_plan_unref(old);
     if (p) xrt__cpu_plan_unref(p);
     return st;
+}
+
+/* The CPU backend keeps no memory for graphs beyond their allocations,
+   whose addresses are fixed for their graph's life (">> cpu: graphs"): a
+   graph's memory goes back when its graph and execs go, so there is
+   nothing cached to trim. */
+static xrt_status xrt__cpu_device_graph_mem_trim(const xrt_backend *self, int device)
+{
+    (void)self, (void)device;
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_graph_exec_node_set_params(const xrt_backend *self, void *exec, void *graph, void *node,
+                                                      const xrt_graph_node_params *params)
+{
+    (void)self;
+    return xrt__cpu_exec_node_set(exec, graph, node, params, NULL, "cpu: xrt_graph_exec_node_set_params");
+}
+
+/* Copy nodes of 3-D params (cudaGraphAddMemcpyNode & co): a box as a
+   captured 2-D or 3-D copy's (xrt__cpu_rect_node). */
+static xrt_status xrt__cpu_graph_add_memcpy_node(const xrt_backend *self, void *graph, void **node, void *const *deps,
+                                                 size_t ndeps, const xrt_memcpy_3d_parms *p)
+{
+    const char *who = "cpu: xrt_graph_add_memcpy_node";
+    xrt__cpu_graph *g = (xrt__cpu_graph *)graph;
+    uint32_t few[8], *v = few;
+    xrt__cpu_node nd;
+    xrt_status st;
+    (void)self;
+    if (ndeps > UINT32_MAX / 2) return xrt_error(XRT_ERROR_INVALID_VALUE, who, "%zu dependencies", ndeps);
+    if (ndeps > 8 && !(v = (uint32_t *)XRT_MALLOC(ndeps * sizeof *v)))
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, who, "no memory for %zu dependencies", ndeps);
+    if ((st = xrt__cpu_node_deps(deps, ndeps, v, who)) == XRT_SUCCESS) {
+        if (xrt__cpu_graph_room(g, ndeps)) {
+            uint32_t i;
+            xrt__cpu_node_box(&nd, p);
+            i = xrt__cpu_graph_append(g, nd.kind, &nd.op, v, (uint32_t)ndeps);
+            g->node[i].copy_kind = nd.copy_kind;
+            g->node[i].rect = nd.rect;
+            *node = XRT__CPU_NODE_OBJ(i);
+        } else {
+            st = xrt_error(XRT_ERROR_OUT_OF_MEMORY, who, "no memory for a node");
+        }
+    }
+    if (v != few) XRT_FREE(v);
+    return st;
+}
+
+/* Every copy node as a box: a 1-D one of one row, a 2-D or 3-D one from its
+   first bytes (the positions are folded into the pointers; a slice's rows
+   are its ysize). */
+static xrt_status xrt__cpu_graph_memcpy_node_get_params(const xrt_backend *self, void *graph, void *node,
+                                                        xrt_memcpy_3d_parms *p)
+{
+    const xrt__cpu_node *nd = &((const xrt__cpu_graph *)graph)->node[XRT__CPU_NODE_AT(node)];
+    (void)self;
+    if (nd->kind != XRT__CPU_NODE_COPY)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "cpu: xrt_graph_memcpy_node_get_params", "the node is %s, not a copy",
+                         xrt__cpu_node_names[nd->kind]);
+    p->kind = nd->copy_kind;
+    p->dst_ptr.ptr = nd->op.u.copy.dst;
+    p->src_ptr.ptr = (void *)(uintptr_t)nd->op.u.copy.src;
+    if (!nd->rect.height) {
+        p->extent.width = p->dst_ptr.pitch = p->dst_ptr.xsize = p->src_ptr.pitch = p->src_ptr.xsize = nd->op.u.copy.size;
+        p->extent.height = p->extent.depth = p->dst_ptr.ysize = p->src_ptr.ysize = 1;
+        return XRT_SUCCESS;
+    }
+    p->extent.width = p->dst_ptr.xsize = p->src_ptr.xsize = nd->rect.width;
+    p->extent.height = nd->rect.height;
+    p->extent.depth = nd->rect.depth;
+    p->dst_ptr.pitch = nd->rect.dpitch;
+    p->src_ptr.pitch = nd->rect.spitch;
+    p->dst_ptr.ysize = nd->rect.depth > 1 ? nd->rect.dslice / nd->rect.dpitch : nd->rect.height;
+    p->src_ptr.ysize = nd->rect.depth > 1 ? nd->rect.sslice / nd->rect.spitch : nd->rect.height;
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_graph_memcpy_node_set_params(const xrt_backend *self, void *exec, void *graph, void *node,
+                                                        const xrt_memcpy_3d_parms *p)
+{
+    (void)self;
+    if (exec) return xrt__cpu_exec_node_set(exec, graph, node, NULL, p, "cpu: xrt_graph_exec_memcpy_node_set_params");
+    return xrt__cpu_node_set((xrt__cpu_graph *)graph, XRT__CPU_NODE_AT(node), NULL, p,
+                             "cpu: xrt_graph_memcpy_node_set_params");
 }
 
 /* >> cpu: fork. A forked child has no workers: each stream it inherited

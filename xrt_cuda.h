@@ -47,6 +47,7 @@
     X(host_params_in, const struct cudaHostNodeParams *) \
     X(memcpy3d, struct cudaMemcpy3DParms *)       \
     X(memcpy3d_in, const struct cudaMemcpy3DParms *) \
+    X(memcpy3d_exec_in, const struct cudaMemcpy3DParms *) \
     X(pitched_ptr, struct cudaPitchedPtr)         \
     X(extent, struct cudaExtent)                  \
     X(ipc_mem_handle, cudaIpcMemHandle_t)         \
@@ -1179,6 +1180,7 @@ static void xrt__cuda_fill(xrt_backend *t)
     g->stream_device_sym = "cudaStreamGetDevice";
     g->dot_print_sym = "cudaGraphDebugDotPrint";
     g->capture_to_graph_sym = "cudaStreamBeginCaptureToGraph";
+    g->graph_mem_trim_sym = "cudaDeviceGraphMemTrim";
     memcpy(g->mem_node_syms, xrt__cuda_mem_node_syms, sizeof g->mem_node_syms);
     g->mem_node = xrt__cuda_mem_node;
     g->probe = xrt__cuda_probe;

@@ -236,6 +236,12 @@
       (XRT__GPU_T(graph_exec) exec, XRT__GPU_T(graph_node) node, void *dst, const void *src, size_t size, XRT__GPU_T(memcpy_kind) kind)) \
     X(GraphExecMemsetNodeSetParams, cudaGraphExecMemsetNodeSetParams, 1, hipGraphExecMemsetNodeSetParams, 1, XRT__GPU_T(error), \
       (XRT__GPU_T(graph_exec) exec, XRT__GPU_T(graph_node) node, XRT__GPU_T(memset_params_in) params)) \
+    X(GraphAddMemcpyNode, cudaGraphAddMemcpyNode, 1, hipGraphAddMemcpyNode, 1, XRT__GPU_T(error), \
+      (XRT__GPU_T(graph_node) *node, XRT__GPU_T(graph) graph, const XRT__GPU_T(graph_node) *deps, size_t ndeps, XRT__GPU_T(memcpy3d_in) params)) \
+    X(GraphMemcpyNodeSetParams, cudaGraphMemcpyNodeSetParams, 1, hipGraphMemcpyNodeSetParams, 1, XRT__GPU_T(error), \
+      (XRT__GPU_T(graph_node) node, XRT__GPU_T(memcpy3d_in) params)) \
+    X(GraphExecMemcpyNodeSetParams, cudaGraphExecMemcpyNodeSetParams, 1, hipGraphExecMemcpyNodeSetParams, 1, XRT__GPU_T(error), \
+      (XRT__GPU_T(graph_exec) exec, XRT__GPU_T(graph_node) node, XRT__GPU_T(memcpy3d_exec_in) params)) \
     X(GraphExecHostNodeSetParams, cudaGraphExecHostNodeSetParams, 1, hipGraphExecHostNodeSetParams, 1, XRT__GPU_T(error), \
       (XRT__GPU_T(graph_exec) exec, XRT__GPU_T(graph_node) node, XRT__GPU_T(host_params_in) params)) \
     X(GraphExecEventRecordNodeSetEvent, cudaGraphExecEventRecordNodeSetEvent, 1, hipGraphExecEventRecordNodeSetEvent, 1, XRT__GPU_T(error), \
@@ -330,6 +336,7 @@ typedef struct xrt__gpu_ipc_handle { char reserved[64]; } xrt__gpu_ipc_handle; /
     X(host_params_in, const void *)        \
     X(memcpy3d, void *)                    \
     X(memcpy3d_in, const void *)           \
+    X(memcpy3d_exec_in, void *) /* HIP 5 declares hipGraphExecMemcpyNodeSetParams' params not const */ \
     X(pitched_ptr, xrt_pitched_ptr)        \
     X(extent, xrt_extent)                  \
     X(ipc_mem_handle, xrt__gpu_ipc_handle) \
@@ -430,6 +437,8 @@ struct xrt__gpu {
        looked up by name, optional; edge_data NULL (plain edges) */
     const char *capture_to_graph_sym;
     int (*capture_to_graph)(void *stream, void *graph, void *const *deps, const void *edge_data, size_t n, int mode);
+    const char *graph_mem_trim_sym; /* "cudaDeviceGraphMemTrim" (HIP 5.2 lacks it): looked up by name, optional */
+    int (*graph_mem_trim)(int device); /* that entry point, or NULL */
     /* graph memory nodes built by hand (CUDA 11.4's cudaGraphAddMemAllocNode,
        cudaGraphAddMemFreeNode, cudaGraphMemAllocNodeGetParams,
        cudaGraphMemFreeNodeGetParams; HIP 5 lacks them): their names (NULL:
@@ -678,6 +687,8 @@ static int xrt__gpu_load(xrt__gpu *g, char *reason, size_t n)
     memcpy(&g->dot_print, &sym, sizeof sym);
     sym = xrt__gpu_lookup(g, g->capture_to_graph_sym);
     memcpy(&g->capture_to_graph, &sym, sizeof sym);
+    sym = xrt__gpu_lookup(g, g->graph_mem_trim_sym);
+    memcpy(&g->graph_mem_trim, &sym, sizeof sym);
     for (i = 0; i < 4; i++) g->mem_node_fns[i] = g->mem_node_syms[i] ? xrt__gpu_lookup(g, g->mem_node_syms[i]) : NULL;
     g->loaded(g);
     return 1;
@@ -2372,6 +2383,18 @@ static xrt_status xrt__gpu_graph_debug_dot_print(const xrt_backend *self, void *
     return e == g->success ? XRT_SUCCESS : xrt__gpu_fail_as(g, e, g->dot_print_sym, "graph_debug_dot_print");
 }
 
+/* The runtime's own trim of its graph memory (cudaDeviceGraphMemTrim). */
+static xrt_status xrt__gpu_device_graph_mem_trim(const xrt_backend *self, int device)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    int e;
+    if (!g->graph_mem_trim)
+        return xrt_error(XRT_ERROR_UNSUPPORTED, "xrt_device_graph_mem_trim", "%s: the runtime has no %s", g->name,
+                         g->graph_mem_trim_sym);
+    e = g->graph_mem_trim(device);
+    return e == g->success ? XRT_SUCCESS : xrt__gpu_fail_as(g, e, g->graph_mem_trim_sym, "device_graph_mem_trim");
+}
+
 /* >> gpu: graphs built node by node, through the runtimes' node calls
    (cudaGraphCreate, cudaGraphAdd*Node & co). Graphs and nodes are the
    native objects. What xrt adds to the runtime's rules, so that every
@@ -2398,20 +2421,26 @@ typedef struct xrt__gpu_host_params { xrt_host_fn fn; void *user; } xrt__gpu_hos
    arrays) written by its layout, and cudaMemset3DAsync, whose pitched
    pointer and extent are xrt's (same fields, checked by each vendor file).
    Optional entry points, as the 2-D ones. */
+/* xrt's 3-D params as the vendor's (layout l), without arrays. */
+static void xrt__gpu_box_native(const xrt__gpu_layout *l, const xrt_memcpy_3d_parms *p, xrt__gpu_node_buf *u)
+{
+    int kind = (int)p->kind;
+    memset(u, 0, sizeof *u);
+    XRT__GPU_PUT(u->bytes, l->copy_src_pos, p->src_pos);
+    XRT__GPU_PUT(u->bytes, l->copy_src_ptr, p->src_ptr);
+    XRT__GPU_PUT(u->bytes, l->copy_dst_pos, p->dst_pos);
+    XRT__GPU_PUT(u->bytes, l->copy_dst_ptr, p->dst_ptr);
+    XRT__GPU_PUT(u->bytes, l->copy_extent, p->extent);
+    XRT__GPU_PUT(u->bytes, l->copy_kind, kind);
+}
+
 static xrt_status xrt__gpu_memcpy_3d_async(const xrt_backend *self, const xrt_memcpy_3d_parms *p, void *stream)
 {
     const xrt__gpu *g = (const xrt__gpu *)self->user;
     const xrt__gpu_layout *l = g->layout;
     xrt__gpu_node_buf u;
-    int kind = (int)p->kind;
     if (!g->rt.Memcpy3DAsync || !l) return xrt__gpu_rect_lack(g, XRT__GPU_CALL(Memcpy3DAsync), "memcpy_3d_async");
-    memset(&u, 0, sizeof u); /* no arrays */
-    XRT__GPU_PUT(u.bytes, l->copy_src_pos, p->src_pos);
-    XRT__GPU_PUT(u.bytes, l->copy_src_ptr, p->src_ptr);
-    XRT__GPU_PUT(u.bytes, l->copy_dst_pos, p->dst_pos);
-    XRT__GPU_PUT(u.bytes, l->copy_dst_ptr, p->dst_ptr);
-    XRT__GPU_PUT(u.bytes, l->copy_extent, p->extent);
-    XRT__GPU_PUT(u.bytes, l->copy_kind, kind);
+    xrt__gpu_box_native(l, p, &u);
     return XRT__GPU_CHECK(g, g->rt.Memcpy3DAsync(u.bytes, stream), XRT__GPU_CALL(Memcpy3DAsync));
 }
 
@@ -2995,6 +3024,81 @@ static xrt_status xrt__gpu_graph_exec_node_set_params(const xrt_backend *self, v
                                                       const xrt_graph_node_params *params)
 {
     return xrt__gpu_node_set(self, exec, graph, node, params, "graph_exec_node_set_params");
+}
+
+/* Copy nodes of 3-D params: the runtime's own (cudaGraphAddMemcpyNode,
+   cudaGraphMemcpyNodeGetParams, cudaGraphMemcpyNodeSetParams,
+   cudaGraphExecMemcpyNodeSetParams), the params written by the vendor's
+   layout; a node with an array is not xrt's to describe. */
+static xrt_status xrt__gpu_graph_add_memcpy_node(const xrt_backend *self, void *graph, void **node, void *const *deps,
+                                                 size_t ndeps, const xrt_memcpy_3d_parms *p)
+{
+    static const char op[] = "graph_add_memcpy_node";
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    xrt__gpu_node_buf u;
+    void *made = NULL;
+    xrt_status st;
+    XRT__GPU_NEED(g, GraphAddMemcpyNode, op);
+    if (!g->layout) return xrt__gpu_nodes_lack(g, XRT__GPU_CALL(GraphAddMemcpyNode), op);
+    if ((st = xrt__gpu_deps_distinct(g, deps, ndeps)) != XRT_SUCCESS) return st;
+    xrt__gpu_box_native(g->layout, p, &u);
+    st = xrt__gpu_check_in(g, g->rt.GraphAddMemcpyNode(&made, graph, (void *const *)deps, ndeps, u.bytes),
+                           XRT__GPU_CALL(GraphAddMemcpyNode), op);
+    if (st == XRT_SUCCESS) *node = made;
+    return st;
+}
+
+static xrt_status xrt__gpu_graph_memcpy_node_get_params(const xrt_backend *self, void *graph, void *node,
+                                                        xrt_memcpy_3d_parms *p)
+{
+    static const char op[] = "graph_memcpy_node_get_params";
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    const xrt__gpu_layout *l = g->layout;
+    xrt__gpu_node_buf u;
+    void *src_array, *dst_array;
+    int type, kind;
+    xrt_status st;
+    (void)graph;
+    XRT__GPU_NEED(g, GraphMemcpyNodeGetParams, op);
+    if (!l) return xrt__gpu_nodes_lack(g, XRT__GPU_CALL(GraphMemcpyNodeGetParams), op);
+    if ((st = xrt__gpu_node_type_of(g, node, &type, op)) != XRT_SUCCESS) return st;
+    if (type != XRT_GRAPH_NODE_MEMCPY) return xrt__gpu_node_refused(g, op, "the node is of type %d, not a copy", type);
+    memset(&u, 0, sizeof u);
+    if ((st = xrt__gpu_check_in(g, g->rt.GraphMemcpyNodeGetParams(node, u.bytes), XRT__GPU_CALL(GraphMemcpyNodeGetParams),
+                                op)) != XRT_SUCCESS)
+        return st;
+    XRT__GPU_GET(u.bytes, l->copy_src_array, src_array);
+    XRT__GPU_GET(u.bytes, l->copy_dst_array, dst_array);
+    if (src_array || dst_array) {
+        char who[80];
+        snprintf(who, sizeof who, "%s: xrt_%s", g->name, op);
+        return xrt_error(XRT_ERROR_UNSUPPORTED, who, "the copy node has a CUDA array, which xrt does not describe");
+    }
+    XRT__GPU_GET(u.bytes, l->copy_src_pos, p->src_pos);
+    XRT__GPU_GET(u.bytes, l->copy_src_ptr, p->src_ptr);
+    XRT__GPU_GET(u.bytes, l->copy_dst_pos, p->dst_pos);
+    XRT__GPU_GET(u.bytes, l->copy_dst_ptr, p->dst_ptr);
+    XRT__GPU_GET(u.bytes, l->copy_extent, p->extent);
+    XRT__GPU_GET(u.bytes, l->copy_kind, kind);
+    p->kind = (xrt_memcpy_kind)kind;
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__gpu_graph_memcpy_node_set_params(const xrt_backend *self, void *exec, void *graph, void *node,
+                                                        const xrt_memcpy_3d_parms *p)
+{
+    static const char op[] = "graph_memcpy_node_set_params";
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    xrt__gpu_node_buf u;
+    (void)graph;
+    if (exec) XRT__GPU_NEED(g, GraphExecMemcpyNodeSetParams, op);
+    else XRT__GPU_NEED(g, GraphMemcpyNodeSetParams, op);
+    if (!g->layout) return xrt__gpu_nodes_lack(g, XRT__GPU_CALL(GraphMemcpyNodeSetParams), op);
+    xrt__gpu_box_native(g->layout, p, &u);
+    if (exec)
+        return xrt__gpu_check_in(g, g->rt.GraphExecMemcpyNodeSetParams(exec, node, u.bytes),
+                                 XRT__GPU_CALL(GraphExecMemcpyNodeSetParams), op);
+    return xrt__gpu_check_in(g, g->rt.GraphMemcpyNodeSetParams(node, u.bytes), XRT__GPU_CALL(GraphMemcpyNodeSetParams), op);
 }
 
 /* A list (XRT__GRAPH_LIST_*) with the dispatch layer's counts: *count in

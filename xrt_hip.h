@@ -77,6 +77,7 @@ extern "C" {
     X(host_params_in, const hipHostNodeParams *)  \
     X(memcpy3d, hipMemcpy3DParms *)               \
     X(memcpy3d_in, const hipMemcpy3DParms *)      \
+    X(memcpy3d_exec_in, hipMemcpy3DParms *)       \
     X(pitched_ptr, hipPitchedPtr)                 \
     X(extent, hipExtent)                          \
     X(ipc_mem_handle, hipIpcMemHandle_t)          \
@@ -865,6 +866,7 @@ static void xrt__hip_fill(xrt_backend *t)
     g->stream_device_sym = "hipStreamGetDevice";
     g->dot_print_sym = "hipGraphDebugDotPrint";
     g->capture_to_graph_sym = "hipStreamBeginCaptureToGraph";
+    g->graph_mem_trim_sym = "hipDeviceGraphMemTrim";
     g->probe = xrt__hip_probe;
     g->no_driver = xrt__hip_no_driver;
     g->loaded = xrt__hip_loaded;

@@ -1178,6 +1178,31 @@ static xrt_backend table_other(void) { return xrt_test_other_table(); }
     X(graph_clone_dead, "xrt_graph_clone", XRT_ERROR_INVALID_HANDLE, HAS_GRAPHS, xrt_graph_clone(&ggraph, f->dead_graph)) \
     X(graph_find_dead, "xrt_graph_node_find_in_clone", XRT_ERROR_INVALID_HANDLE, HAS_GRAPHS,                          \
       xrt_graph_node_find_in_clone(&gnode, (xrt_graph_node)f->dead_graph, f->graph))                                   \
+    /* copy nodes of 3-D params (cudaGraphAddMemcpyNode & co) */                                                     \
+    X(graph_copy_3d_dead, "xrt_graph_add_memcpy_node", XRT_ERROR_INVALID_HANDLE, HAS_GRAPHS,                          \
+      xrt_graph_add_memcpy_node(&gnode, f->dead_graph, NULL, 0, box3(f->d, 64, 8, 0, h, 64, 8, 0, 16, 2, 2,           \
+                                                                   XRT_MEMCPY_HOST_TO_DEVICE)))                        \
+    X(graph_copy_3d_past, "xrt_graph_add_memcpy_node", XRT_ERROR_INVALID_VALUE, HAS_GRAPHS,                           \
+      xrt_graph_add_memcpy_node(&gnode, f->graph, NULL, 0, box3(f->d, 64, 8, 0, h, 64, 8, 0, 64, 8, N / 512 + 1,     \
+                                                              XRT_MEMCPY_HOST_TO_DEVICE)))                             \
+    X(graph_copy_3d_pitch, "xrt_graph_add_memcpy_node", XRT_ERROR_INVALID_VALUE, HAS_GRAPHS,                          \
+      xrt_graph_add_memcpy_node(&gnode, f->graph, NULL, 0, box3(f->d, 64, 8, 0, h, 8, 8, 0, 16, 2, 2,                \
+                                                              XRT_MEMCPY_HOST_TO_DEVICE)))                             \
+    X(graph_copy_3d_kind, "xrt_graph_add_memcpy_node", XRT_ERROR_INVALID_MEMCPY_KIND, HAS_GRAPHS,                     \
+      xrt_graph_add_memcpy_node(&gnode, f->graph, NULL, 0, box3(f->d, 64, 8, 0, h, 64, 8, 0, 16, 2, 2,               \
+                                                              (xrt_memcpy_kind)9)))                                    \
+    X(graph_copy_3d_empty, "xrt_graph_add_memcpy_node", XRT_ERROR_INVALID_VALUE, HAS_GRAPHS,                          \
+      xrt_graph_add_memcpy_node(&gnode, f->graph, NULL, 0, box3(f->d, 64, 8, 0, h, 64, 8, 0, 16, 0, 2,               \
+                                                              XRT_MEMCPY_HOST_TO_DEVICE)))                             \
+    X(graph_copy_3d_get_graph, "xrt_graph_memcpy_node_get_params", XRT_ERROR_INVALID_HANDLE, HAS_GRAPHS,             \
+      xrt_graph_memcpy_node_get_params((xrt_graph_node)f->graph, (xrt_memcpy_3d_parms *)(uintptr_t)box3(NULL, 0, 0, 0, \
+                                       NULL, 0, 0, 0, 0, 0, 0, XRT_MEMCPY_DEFAULT)))                                   \
+    X(graph_copy_3d_set_graph, "xrt_graph_memcpy_node_set_params", XRT_ERROR_INVALID_HANDLE, HAS_GRAPHS,             \
+      xrt_graph_memcpy_node_set_params((xrt_graph_node)f->graph, box3(f->d, 64, 8, 0, h, 64, 8, 0, 16, 2, 2,          \
+                                                                      XRT_MEMCPY_HOST_TO_DEVICE)))                     \
+    X(graph_exec_copy_3d_dead, "xrt_graph_exec_memcpy_node_set_params", XRT_ERROR_INVALID_HANDLE, HAS_GRAPHS,         \
+      xrt_graph_exec_memcpy_node_set_params(f->dead_exec, NULL, box3(f->d, 64, 8, 0, h, 64, 8, 0, 16, 1, 1,           \
+                                                                     XRT_MEMCPY_HOST_TO_DEVICE)))                      \
     /* memory nodes built by hand (cudaGraphAddMemAllocNode, cudaGraphAddMemFreeNode) */                              \
     X(graph_free_not_graph_mem, "xrt_graph_add_node", XRT_ERROR_INVALID_VALUE, HAS_GRAPHS,                            \
       xrt_graph_add_node(&gnode, f->graph, NULL, 0, mem_params(XRT_GRAPH_NODE_MEM_FREE, 0, 0, f->d)))                  \

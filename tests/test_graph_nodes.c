@@ -966,6 +966,95 @@ XRT_TEST(test_mem_nodes)
 }
 
 /* >> memory nodes: what CUDA refuses is refused, nothing made */
+/* A free node of graph B frees graph A's allocation that A leaves to the
+   caller ("launching a graph with a free node for that allocation",
+   cudaGraphAddMemAllocNode's documentation): after B's launch, A launches
+   again; B's launch while the allocation is not allocated is refused. */
+XRT_TEST(test_free_in_another_graph)
+{
+    fixture f;
+    xrt_graph a, b;
+    xrt_graph_exec xa, xb;
+    xrt_graph_node al, set, out, fr, twice;
+    int *d, i, r;
+    (void)state;
+    need_nodes();
+    fx_make(&f);
+    OK(xrt_graph_create(&a, 0));
+    d = (int *)add_alloc(a, &al, NULL, 0, N * sizeof(int));
+    add_set(a, &set, &al, 1, d, 4);
+    OK(xrt_graph_create(&b, 0));
+    OK(xrt_graph_add_memcpy_node_1d(&out, b, NULL, 0, f.h, d, N * sizeof(int), XRT_MEMCPY_DEVICE_TO_HOST));
+    OK(add_free(b, &fr, &out, 1, d));
+    FAILS(add_free(b, &twice, NULL, 0, d), XRT_ERROR_INVALID_VALUE, "freed already");
+    FAILS(add_free(b, &twice, NULL, 0, f.d), XRT_ERROR_INVALID_VALUE, "not allocated by an allocation node");
+    OK(xrt_graph_instantiate(&xa, a));
+    OK(xrt_graph_instantiate(&xb, b));
+    FAILS(xrt_graph_launch(xb, f.s), XRT_ERROR_INVALID_VALUE, "not allocated now"); /* before A's launch */
+    for (r = 0; r < 3; r++) {
+        memset(f.h, 0, N * sizeof(int));
+        OK(xrt_graph_launch(xa, f.s));
+        OK(xrt_graph_launch(xb, f.s)); /* reads d, frees it */
+        OK(xrt_stream_synchronize(f.s));
+        for (i = 0; i < N; i++)
+            if (f.h[i] != 4) fail_msg("launch %d: h[%d] = %d", r, i, f.h[i]);
+        FAILS(xrt_free(d), XRT_ERROR_INVALID_VALUE, "graph"); /* B freed it */
+        FAILS(xrt_graph_launch(xb, f.s), XRT_ERROR_INVALID_VALUE, "not allocated now");
+    }
+    OK(xrt_graph_launch(xa, f.s));
+    FAILS(xrt_graph_launch(xa, f.s), XRT_ERROR_INVALID_VALUE, "not freed");
+    OK(xrt_free_async(d, f.s)); /* the caller may free it too */
+    OK(xrt_stream_synchronize(f.s));
+    FAILS(xrt_graph_launch(xb, f.s), XRT_ERROR_INVALID_VALUE, "not allocated now");
+    OK(xrt_graph_exec_destroy(xb));
+    OK(xrt_graph_exec_destroy(xa));
+    OK(xrt_graph_destroy(b));
+    OK(xrt_graph_destroy(a));
+    fx_free(&f);
+}
+
+/* xrt_device_graph_mem_trim (cudaDeviceGraphMemTrim): memory that no
+   allocation uses may go back; an allocation that is live keeps its bytes,
+   and the graph launches again after it as before. */
+XRT_TEST(test_graph_mem_trim)
+{
+    fixture f;
+    xrt_graph g;
+    xrt_graph_exec x;
+    xrt_graph_node al, set;
+    int *d, i, r, count = 0;
+    xrt_status st;
+    (void)state;
+    need_nodes();
+    st = xrt_device_graph_mem_trim(0);
+    if (st == XRT_ERROR_UNSUPPORTED) xrt_get_last_error();
+    SKIP_UNLESS(st != XRT_ERROR_UNSUPPORTED, "the runtime has no graph memory trim");
+    OK(st);
+    fx_make(&f);
+    OK(xrt_graph_create(&g, 0));
+    d = (int *)add_alloc(g, &al, NULL, 0, N * sizeof(int));
+    add_set(g, &set, &al, 1, d, 9);
+    OK(xrt_graph_instantiate(&x, g));
+    for (r = 0; r < 2; r++) {
+        OK(xrt_graph_launch(x, f.s));
+        OK(xrt_stream_synchronize(f.s));
+        OK(xrt_device_graph_mem_trim(0)); /* d is live: kept */
+        memset(f.h, 0, N * sizeof(int));
+        OK(xrt_memcpy(f.h, d, N * sizeof(int), XRT_MEMCPY_DEVICE_TO_HOST));
+        for (i = 0; i < N; i++)
+            if (f.h[i] != 9) fail_msg("launch %d: h[%d] = %d after the trim", r, i, f.h[i]);
+        OK(xrt_free(d));
+        OK(xrt_device_graph_mem_trim(0)); /* d is not: it may go */
+    }
+    OK(xrt_get_device_count(&count));
+    FAILS(xrt_device_graph_mem_trim(-1), XRT_ERROR_INVALID_DEVICE, "device -1 is negative");
+    FAILS(xrt_device_graph_mem_trim(count), XRT_ERROR_INVALID_DEVICE, "out of range");
+    OK(xrt_graph_exec_destroy(x));
+    OK(xrt_graph_destroy(g));
+    OK(xrt_device_graph_mem_trim(0)); /* the graph is gone */
+    fx_free(&f);
+}
+
 XRT_TEST(test_mem_nodes_bad)
 {
     fixture f;
@@ -985,7 +1074,11 @@ XRT_TEST(test_mem_nodes_bad)
     FAILS(add_free(g, &n0, &fr, 1, d), XRT_ERROR_INVALID_VALUE, "freed already");
     OK(xrt_graph_create(&other, 0));
     od = add_alloc(other, &al_o, NULL, 0, 64);
-    FAILS(add_free(g, &n0, &fr, 1, od), XRT_ERROR_INVALID_VALUE, "not allocated by an allocation node of this graph");
+    { /* another graph's allocation that it leaves to the caller: CUDA's rule (test_free_in_another_graph) */
+        xrt_graph_node other_free;
+        OK(add_free(g, &other_free, &fr, 1, od));
+        FAILS(add_free(g, &n0, &fr, 1, od), XRT_ERROR_INVALID_VALUE, "freed already");
+    }
     assert_null(n0);
     memset(&p, 0, sizeof p);
     p.type = XRT_GRAPH_NODE_MEM_ALLOC;
@@ -1027,7 +1120,7 @@ XRT_TEST(test_mem_nodes_bad)
         xrt_get_last_error();
     }
     OK(xrt_graph_get_nodes(g, NULL, &count));
-    assert_int_equal(count, 3); /* al, fr, child */
+    assert_int_equal(count, 4); /* al, fr, the free of other's allocation, child */
     OK(xrt_graph_destroy(other));
     OK(xrt_graph_destroy(g));
     fx_free(&f);

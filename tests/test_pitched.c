@@ -658,6 +658,309 @@ static void test_memcpy_3d_large(void **state)
     free(back);
 }
 
+/* >> pitched copies and memsets as nodes of built graphs */
+
+/* Where a box starts: the params' pointer moved to their position. */
+static const unsigned char *box_start(const xrt_pitched_ptr *p, const xrt_pos *pos)
+{
+    return (const unsigned char *)p->ptr + pos->z * p->pitch * p->ysize + pos->y * p->pitch + pos->x;
+}
+
+/* got describes the same box as want (get_params may fold positions into the pointers). */
+static void assert_same_box(const xrt_memcpy_3d_parms *got, const xrt_memcpy_3d_parms *want)
+{
+    assert_ptr_equal(box_start(&got->dst_ptr, &got->dst_pos), box_start(&want->dst_ptr, &want->dst_pos));
+    assert_ptr_equal(box_start(&got->src_ptr, &got->src_pos), box_start(&want->src_ptr, &want->src_pos));
+    assert_int_equal(got->dst_ptr.pitch, want->dst_ptr.pitch);
+    assert_int_equal(got->src_ptr.pitch, want->src_ptr.pitch);
+    assert_int_equal(got->extent.width, want->extent.width);
+    assert_int_equal(got->extent.height, want->extent.height);
+    assert_int_equal(got->extent.depth, want->extent.depth);
+    if (want->extent.depth > 1) {
+        assert_int_equal(got->dst_ptr.ysize, want->dst_ptr.ysize);
+        assert_int_equal(got->src_ptr.ysize, want->src_ptr.ysize);
+    }
+    if (want->kind != XRT_MEMCPY_DEFAULT) assert_int_equal(got->kind, want->kind); /* else resolved at the add */
+    else assert_true(got->kind != XRT_MEMCPY_DEFAULT);
+}
+
+static void launch_once(xrt_graph_exec e, xrt_stream s)
+{
+    OK(xrt_graph_launch(e, s));
+    OK(xrt_stream_synchronize(s));
+}
+
+/* xrt_graph_add_memcpy_node: host to device, device to device and device to
+   host boxes at odd positions, pitches and slice heights, launched twice;
+   their params read back, changed in the graph and in an exec. */
+static void test_memcpy_node_3d(void **state)
+{
+    enum { HPITCH = BW + 6 };
+    pitched a, b;
+    size_t ay, by, hsize = HPITCH * HY * BD;
+    unsigned char *h = NULL, *back = NULL, *want = (unsigned char *)malloc(hsize);
+    const xrt_pos o = {0, 0, 0};
+    xrt_memcpy_3d_parms up, across, down, got;
+    xrt_graph_node n[4];
+    xrt_graph g;
+    xrt_graph_exec e;
+    xrt_stream s;
+    int i;
+    (void)state;
+    SKIP_UNLESS(caps() & XRT_CAP_GRAPHS, "the backend has no graphs (XRT_CAP_GRAPHS is clear)");
+    assert_non_null(want);
+    OK(xrt_stream_create(&s));
+    OK(xrt_malloc_host((void **)&h, hsize));
+    OK(xrt_malloc_host((void **)&back, hsize));
+    box_make(&a, &ay, BW, BH, BD, 40);
+    box_make(&b, &by, BW, BH, BD, 41);
+    fill(h, hsize, 42);
+    memset(back, 0, hsize);
+    up = parms_of(a.d, a.pitch, ay, xrt_make_pos(1, 0, 1), h, HPITCH, HY, xrt_make_pos(2, 3, 0),
+                  xrt_make_extent(BW - 3, BH - 1, BD - 1), XRT_MEMCPY_HOST_TO_DEVICE);
+    across = parms_of(b.d, b.pitch, by, xrt_make_pos(3, 1, 0), a.d, a.pitch, ay, xrt_make_pos(0, 0, 1),
+                      xrt_make_extent(BW - 5, BH - 2, BD - 2), XRT_MEMCPY_DEVICE_TO_DEVICE);
+    down = parms_of(back, HPITCH, HY, xrt_make_pos(5, 2, 1), b.d, b.pitch, by, o, xrt_make_extent(BW, BH, BD - 1),
+                    XRT_MEMCPY_DEFAULT);
+    OK(xrt_graph_create(&g, 0));
+    OK(xrt_graph_add_memcpy_node(&n[0], g, NULL, 0, &up));
+    OK(xrt_graph_add_memcpy_node(&n[1], g, &n[0], 1, &across));
+    OK(xrt_graph_add_memcpy_node(&n[2], g, &n[1], 1, &down));
+    pitched_check(&a); /* built, not done */
+    OK(xrt_graph_instantiate(&e, g));
+    for (i = 0; i < 2; i++) {
+        launch_once(e, s);
+        copy_box(a.model + a.pitch * ay + 1, a.pitch, a.pitch * ay, h + 3 * HPITCH + 2, HPITCH, HPITCH * HY, BW - 3,
+                 BH - 1, BD - 1);
+        copy_box(b.model + b.pitch + 3, b.pitch, b.pitch * by, a.model + a.pitch * ay, a.pitch, a.pitch * ay, BW - 5,
+                 BH - 2, BD - 2);
+        memset(want, 0, hsize);
+        copy_box(want + HPITCH * HY + 2 * HPITCH + 5, HPITCH, HPITCH * HY, b.model, b.pitch, b.pitch * by, BW, BH,
+                 BD - 1);
+        pitched_check(&a);
+        pitched_check(&b);
+        assert_same(back, want, hsize);
+        fill(h, hsize, 43 + (unsigned)i); /* the next launch copies the new bytes */
+    }
+    for (i = 0; i < 3; i++) {
+        const xrt_memcpy_3d_parms *w = i == 0 ? &up : i == 1 ? &across : &down;
+        xrt_graph_node_type t;
+        memset(&got, 0xa5, sizeof got);
+        OK(xrt_graph_memcpy_node_get_params(n[i], &got));
+        assert_same_box(&got, w);
+        OK(xrt_graph_node_get_type(n[i], &t));
+        assert_int_equal(t, XRT_GRAPH_NODE_MEMCPY);
+    }
+    /* the graph's node changes; the exec keeps its copy until made again */
+    across = parms_of(b.d, b.pitch, by, xrt_make_pos(0, 2, 2), a.d, a.pitch, ay, xrt_make_pos(4, 1, 0),
+                      xrt_make_extent(BW - 7, BH - 3, 2), XRT_MEMCPY_DEVICE_TO_DEVICE);
+    OK(xrt_graph_memcpy_node_set_params(n[1], &across));
+    OK(xrt_graph_memcpy_node_get_params(n[1], &got));
+    assert_same_box(&got, &across);
+    OK(xrt_graph_exec_destroy(e));
+    OK(xrt_graph_instantiate(&e, g));
+    launch_once(e, s);
+    copy_box(a.model + a.pitch * ay + 1, a.pitch, a.pitch * ay, h + 3 * HPITCH + 2, HPITCH, HPITCH * HY, BW - 3,
+             BH - 1, BD - 1);
+    copy_box(b.model + b.pitch * by * 2 + 2 * b.pitch, b.pitch, b.pitch * by, a.model + a.pitch + 4, a.pitch,
+             a.pitch * ay, BW - 7, BH - 3, 2);
+    pitched_check(&a);
+    pitched_check(&b);
+    /* an exec's copy changes only from 1-D to 1-D, as in CUDA */
+    FAILS(xrt_graph_exec_memcpy_node_set_params(e, n[1], &across), XRT_ERROR_INVALID_VALUE, "1-D copy");
+    OK(xrt_graph_add_memcpy_node_1d(&n[3], g, &n[2], 1, b.d + 1, a.d + 2, BW, XRT_MEMCPY_DEVICE_TO_DEVICE));
+    OK(xrt_graph_memcpy_node_get_params(n[3], &got));
+    assert_ptr_equal(box_start(&got.dst_ptr, &got.dst_pos), b.d + 1);
+    assert_ptr_equal(box_start(&got.src_ptr, &got.src_pos), a.d + 2);
+    assert_true(got.extent.width == BW && got.extent.height == 1 && got.extent.depth == 1);
+    OK(xrt_graph_exec_destroy(e));
+    OK(xrt_graph_instantiate(&e, g));
+    got = parms_of(b.d, b.pitch, by, xrt_make_pos(7, 3, 1), a.d, a.pitch, ay, xrt_make_pos(3, 1, 2),
+                   xrt_make_extent(BW - 8, 1, 1), XRT_MEMCPY_DEVICE_TO_DEVICE);
+    FAILS(xrt_graph_exec_memcpy_node_set_params(e, n[3], &across), XRT_ERROR_INVALID_VALUE, "1-D copy");
+    OK(xrt_graph_exec_memcpy_node_set_params(e, n[3], &got));
+    launch_once(e, s);
+    copy_box(a.model + a.pitch * ay + 1, a.pitch, a.pitch * ay, h + 3 * HPITCH + 2, HPITCH, HPITCH * HY, BW - 3,
+             BH - 1, BD - 1);
+    copy_box(b.model + b.pitch * by * 2 + 2 * b.pitch, b.pitch, b.pitch * by, a.model + a.pitch + 4, a.pitch,
+             a.pitch * ay, BW - 7, BH - 3, 2);
+    copy_rows(b.model + b.pitch * by + 3 * b.pitch + 7, 0, a.model + 2 * a.pitch * ay + a.pitch + 3, 0, BW - 8, 1);
+    pitched_check(&a);
+    pitched_check(&b);
+    OK(xrt_graph_exec_destroy(e));
+    OK(xrt_graph_destroy(g));
+    /* a 3-D copy made on a capturing stream is one such node, as in CUDA */
+    OK(xrt_stream_begin_capture(s, XRT_CAPTURE_MODE_GLOBAL));
+    OK(xrt_memcpy_3d_async(&across, s));
+    OK(xrt_stream_end_capture(s, &g));
+    {
+        size_t count = 0;
+        xrt_graph_node_type t;
+        OK(xrt_graph_get_nodes(g, NULL, &count));
+        assert_int_equal(count, 1);
+        count = 1;
+        OK(xrt_graph_get_nodes(g, n, &count));
+        OK(xrt_graph_node_get_type(n[0], &t));
+        assert_int_equal(t, XRT_GRAPH_NODE_MEMCPY);
+        OK(xrt_graph_memcpy_node_get_params(n[0], &got));
+        assert_same_box(&got, &across);
+    }
+    OK(xrt_graph_instantiate(&e, g));
+    launch_once(e, s);
+    copy_box(b.model + b.pitch * by * 2 + 2 * b.pitch, b.pitch, b.pitch * by, a.model + a.pitch + 4, a.pitch,
+             a.pitch * ay, BW - 7, BH - 3, 2);
+    pitched_check(&b);
+    OK(xrt_graph_exec_destroy(e));
+    OK(xrt_graph_destroy(g));
+    pitched_free(&a);
+    pitched_free(&b);
+    OK(xrt_free_host(h));
+    OK(xrt_free_host(back));
+    free(want);
+    OK(xrt_stream_destroy(s));
+}
+
+/* Each bad 3-D copy node is refused with its reason, and the graph keeps nothing of it. */
+static void test_memcpy_node_bad_input(void **state)
+{
+    pitched a;
+    size_t ay;
+    xrt_memcpy_3d_parms p, q;
+    xrt_graph_node n = (xrt_graph_node)(uintptr_t)1, set, ok;
+    xrt_graph g;
+    xrt_graph_exec e;
+    xrt_graph_info info;
+    xrt_memset_node_params ms;
+    (void)state;
+    SKIP_UNLESS(caps() & XRT_CAP_GRAPHS, "the backend has no graphs (XRT_CAP_GRAPHS is clear)");
+    box_make(&a, &ay, BW, BH, BD, 44);
+    OK(xrt_graph_create(&g, 0));
+    p = parms_of(a.d, a.pitch, ay, xrt_make_pos(0, 0, 0), a.d, a.pitch, ay, xrt_make_pos(0, 0, 1),
+                 xrt_make_extent(BW, BH, 1), XRT_MEMCPY_DEVICE_TO_DEVICE);
+    q = p;
+    q.dst_ptr.pitch = BW - 1;
+    FAILS(xrt_graph_add_memcpy_node(&n, g, NULL, 0, &q), XRT_ERROR_INVALID_VALUE, "pitch 28 is less than width 29");
+    assert_null(n);
+    q = p;
+    q.extent.depth = BD; /* from slice 1: past the source's last slice */
+    FAILS(xrt_graph_add_memcpy_node(&n, g, NULL, 0, &q), XRT_ERROR_INVALID_VALUE, "src");
+    q = p;
+    q.dst_pos.x = a.pitch - BW + 1;
+    FAILS(xrt_graph_add_memcpy_node(&n, g, NULL, 0, &q), XRT_ERROR_INVALID_VALUE, "past its pitch");
+    q = p;
+    q.extent.height = 0;
+    FAILS(xrt_graph_add_memcpy_node(&n, g, NULL, 0, &q), XRT_ERROR_INVALID_VALUE, "is empty");
+    q = p;
+    q.kind = (xrt_memcpy_kind)9;
+    FAILS(xrt_graph_add_memcpy_node(&n, g, NULL, 0, &q), XRT_ERROR_INVALID_MEMCPY_KIND, "kind 9");
+    q = p;
+    q.src_ptr.ptr = NULL;
+    FAILS(xrt_graph_add_memcpy_node(&n, g, NULL, 0, &q), XRT_ERROR_INVALID_VALUE, "src ptr is NULL");
+    FAILS(xrt_graph_add_memcpy_node(&n, g, NULL, 0, NULL), XRT_ERROR_INVALID_VALUE, "p is NULL");
+    FAILS(xrt_graph_add_memcpy_node(NULL, g, NULL, 0, &p), XRT_ERROR_INVALID_VALUE, "node is NULL");
+    FAILS(xrt_graph_add_memcpy_node(&n, g, NULL, 1, &p), XRT_ERROR_INVALID_VALUE, "deps is NULL");
+    FAILS(xrt_graph_add_memcpy_node(&n, (xrt_graph)(uintptr_t)12345, NULL, 0, &p), XRT_ERROR_INVALID_HANDLE,
+          "xrt_graph_add_memcpy_node");
+    OK(xrt_graph_get_info(g, &info));
+    assert_int_equal(info.nodes, 0);
+    OK(xrt_graph_add_memcpy_node(&ok, g, NULL, 0, &p));
+    memset(&ms, 0, sizeof ms);
+    ms.dst = a.d;
+    ms.element_size = 1;
+    ms.width = ms.height = 1;
+    OK(xrt_graph_add_memset_node(&set, g, NULL, 0, &ms));
+    FAILS(xrt_graph_memcpy_node_get_params(set, &q), XRT_ERROR_INVALID_VALUE, "not a copy");
+    FAILS(xrt_graph_memcpy_node_set_params(set, &p), XRT_ERROR_INVALID_VALUE, "xrt_graph_memcpy_node_set_params");
+    FAILS(xrt_graph_memcpy_node_get_params(ok, NULL), XRT_ERROR_INVALID_VALUE, "p is NULL");
+    FAILS(xrt_graph_memcpy_node_set_params(ok, NULL), XRT_ERROR_INVALID_VALUE, "p is NULL");
+    q = p;
+    q.src_pos.y = 1; /* one slice, rows past the allocation's end at slice 4 */
+    q.src_pos.z = BD - 1;
+    FAILS(xrt_graph_memcpy_node_set_params(ok, &q), XRT_ERROR_INVALID_VALUE, "src");
+    FAILS(xrt_graph_memcpy_node_get_params((xrt_graph_node)g, &q), XRT_ERROR_INVALID_HANDLE,
+          "xrt_graph_memcpy_node_get_params");
+    OK(xrt_graph_memcpy_node_get_params(ok, &q));
+    assert_same_box(&q, &p); /* the refused changes left it as it was */
+    OK(xrt_graph_instantiate(&e, g));
+    FAILS(xrt_graph_exec_memcpy_node_set_params(NULL, ok, &p), XRT_ERROR_INVALID_VALUE, "handle is NULL");
+    FAILS(xrt_graph_exec_memcpy_node_set_params((xrt_graph_exec)g, ok, &p), XRT_ERROR_INVALID_HANDLE,
+          "xrt_graph_exec_memcpy_node_set_params");
+    FAILS(xrt_graph_exec_memcpy_node_set_params(e, ok, NULL), XRT_ERROR_INVALID_VALUE, "p is NULL");
+    OK(xrt_graph_exec_destroy(e));
+    OK(xrt_graph_destroy(g));
+    pitched_free(&a);
+}
+
+/* 2-D memset nodes of 1-, 2- and 4-byte values at odd offsets and pitches,
+   checked against a plain loop; their bad params refused. */
+static void test_memset_node_2d(void **state)
+{
+    static const unsigned sizes[] = {1, 2, 4};
+    pitched a;
+    xrt_graph g;
+    xrt_graph_exec e;
+    xrt_graph_node n[3], bad = NULL;
+    xrt_memset_node_params m[3], q;
+    xrt_stream s;
+    unsigned i;
+    (void)state;
+    SKIP_UNLESS(caps() & XRT_CAP_GRAPHS, "the backend has no graphs (XRT_CAP_GRAPHS is clear)");
+    OK(xrt_stream_create(&s));
+    pitched_make(&a, HP, H, 45);
+    OK(xrt_graph_create(&g, 0));
+    for (i = 0; i < 3; i++) {
+        unsigned es = sizes[i];
+        memset(&m[i], 0, sizeof m[i]);
+        m[i].dst = a.d + es * (1 + 5 * i) + i * 4 * a.pitch; /* rows 0, 4, 8 */
+        m[i].pitch = i == 0 ? a.pitch - 3 : a.pitch - es; /* odd where the element allows */
+        m[i].value = es == 1 ? 0x5au : es == 2 ? 0xa1b2u : 0x01c2d3e4u;
+        m[i].element_size = es;
+        m[i].width = (W - 5) / es;
+        m[i].height = 4;
+        OK(xrt_graph_add_memset_node(&n[i], g, i ? &n[i - 1] : NULL, i ? 1 : 0, &m[i]));
+    }
+    OK(xrt_graph_instantiate(&e, g));
+    launch_once(e, s);
+    for (i = 0; i < 3; i++)
+        set_rows((unsigned char *)m[i].dst - (uintptr_t)a.d + (uintptr_t)a.model, m[i].pitch, m[i].value, sizes[i],
+                 m[i].width, m[i].height);
+    pitched_check(&a);
+    for (i = 0; i < 3; i++) {
+        xrt_graph_node_params p;
+        OK(xrt_graph_node_get_params(n[i], &p));
+        assert_int_equal(p.type, XRT_GRAPH_NODE_MEMSET);
+        assert_ptr_equal(p.set.dst, m[i].dst);
+        assert_int_equal(p.set.pitch, m[i].pitch);
+        assert_int_equal(p.set.value, m[i].value);
+        assert_int_equal(p.set.element_size, m[i].element_size);
+        assert_int_equal(p.set.width, m[i].width);
+        assert_int_equal(p.set.height, m[i].height);
+    }
+    q = m[0];
+    q.pitch = q.width - 1;
+    FAILS(xrt_graph_add_memset_node(&bad, g, NULL, 0, &q), XRT_ERROR_INVALID_VALUE, "less than a row's");
+    q = m[0];
+    q.height = H; /* from row 0 at an offset with a pitch less than the allocation's: still inside */
+    q.pitch = a.pitch;
+    q.dst = a.d + a.pitch * 2;
+    FAILS(xrt_graph_add_memset_node(&bad, g, NULL, 0, &q), XRT_ERROR_INVALID_VALUE, "");
+    q = m[1];
+    q.element_size = 3;
+    FAILS(xrt_graph_add_memset_node(&bad, g, NULL, 0, &q), XRT_ERROR_INVALID_VALUE, "element_size 3");
+    q = m[2];
+    q.pitch = a.pitch - 2; /* not a multiple of 4 */
+    FAILS(xrt_graph_add_memset_node(&bad, g, NULL, 0, &q), XRT_ERROR_INVALID_VALUE, "not aligned");
+    q = m[1];
+    q.value = 0x12345;
+    FAILS(xrt_graph_node_set_params(n[1], &(xrt_graph_node_params){.type = XRT_GRAPH_NODE_MEMSET, .set = q}),
+          XRT_ERROR_INVALID_VALUE, "does not fit");
+    assert_null(bad);
+    OK(xrt_graph_exec_destroy(e));
+    OK(xrt_graph_destroy(g));
+    pitched_free(&a);
+    OK(xrt_stream_destroy(s));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -667,7 +970,8 @@ int main(void)
         cmocka_unit_test(test_memcpy_2d_large),       cmocka_unit_test(test_malloc_3d),
         cmocka_unit_test(test_memcpy_3d_directions),  cmocka_unit_test(test_memset_3d),
         cmocka_unit_test(test_pitched_3d_bad_input),  cmocka_unit_test(test_pitched_3d_capture),
-        cmocka_unit_test(test_memcpy_3d_large),
+        cmocka_unit_test(test_memcpy_3d_large),       cmocka_unit_test(test_memcpy_node_3d),
+        cmocka_unit_test(test_memcpy_node_bad_input), cmocka_unit_test(test_memset_node_2d),
     };
     return xrt_test_run_on_backends("pitched memory", tests, sizeof tests / sizeof tests[0], NULL);
 }

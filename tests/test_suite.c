@@ -1762,6 +1762,58 @@ XRT_TEST(test_graph_node_calls)
     OK(xrt_stream_destroy(s));
 }
 
+/* Copy nodes of 3-D params: each call once where the backend builds graphs
+   (tests/test_pitched.c has the behaviour). */
+XRT_TEST(test_graph_copy_node_calls)
+{
+    static unsigned char h[256], back[256];
+    xrt_stream s;
+    xrt_graph g;
+    xrt_graph_exec x;
+    xrt_graph_node n;
+    xrt_memcpy_3d_parms p, got;
+    void *d;
+    size_t i;
+    xrt_status st;
+    (void)state;
+    if ((st = xrt_graph_create(&g, 0)) != XRT_SUCCESS) {
+        assert_int_equal(st, XRT_ERROR_UNSUPPORTED);
+        xrt_get_last_error();
+        return;
+    }
+    OK(xrt_stream_create(&s));
+    OK(xrt_malloc(&d, 256));
+    for (i = 0; i < sizeof h; i++) h[i] = (unsigned char)(i * 7 + 1);
+    OK(xrt_memcpy(d, h, 256, XRT_MEMCPY_HOST_TO_DEVICE));
+    memset(&p, 0, sizeof p);
+    p.src_ptr = xrt_make_pitched_ptr(d, 32, 32, 4); /* 2 slices of 4 rows of 32 bytes */
+    p.dst_ptr = xrt_make_pitched_ptr((char *)d + 128, 32, 32, 4);
+    p.src_pos = xrt_make_pos(1, 1, 0);
+    p.extent = xrt_make_extent(5, 3, 1);
+    p.kind = XRT_MEMCPY_DEVICE_TO_DEVICE;
+    OK(xrt_graph_add_memcpy_node(&n, g, NULL, 0, &p));
+    OK(xrt_graph_memcpy_node_get_params(n, &got));
+    assert_int_equal(got.extent.height, 3);
+    p.extent.height = 1;
+    OK(xrt_graph_memcpy_node_set_params(n, &p));
+    OK(xrt_graph_instantiate(&x, g));
+    p.src_pos = xrt_make_pos(2, 0, 0);
+    OK(xrt_graph_exec_memcpy_node_set_params(x, n, &p));
+    OK(xrt_graph_launch(x, s));
+    OK(xrt_stream_synchronize(s));
+    OK(xrt_memcpy(back, d, 256, XRT_MEMCPY_DEVICE_TO_HOST));
+    for (i = 0; i < 5; i++) assert_int_equal(back[128 + i], h[2 + i]);
+    assert_int_equal(back[128 + 5], h[128 + 5]);
+    OK(xrt_graph_exec_destroy(x));
+    OK(xrt_graph_destroy(g));
+    OK(xrt_free(d));
+    OK(xrt_stream_destroy(s));
+    if ((st = xrt_device_graph_mem_trim(0)) != XRT_SUCCESS) { /* HIP 5.2 has no hipDeviceGraphMemTrim */
+        assert_int_equal(st, XRT_ERROR_UNSUPPORTED);
+        xrt_get_last_error();
+    }
+}
+
 /* >> peers: between the first and the last device (the same one where there
    is one), at odd sizes and offsets; access errors as CUDA's. */
 static void peer_round_trip(int d0, int d1, int async)

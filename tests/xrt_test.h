@@ -1031,6 +1031,8 @@ typedef struct xrt_test_calls {
     xrt_graph built, clone;           /* where the backend builds graphs: empty nodes node, node2 and */
     xrt_graph_exec built_exec;        /* node3 after node; a clone of it and an exec */
     xrt_graph_node node, node2, node3;
+    xrt_graph_node copy_node;         /* a copy node of 3-D params in built: row */
+    xrt_memcpy_3d_parms row, got_box; /* row: box's first row (1-D); got_box: get_params' */
     xrt_graph created;                /* what the calls make */
     xrt_graph_node added, found;
     xrt_graph_node_params empty, got_params; /* empty: of an empty node (made); got_params: get_params. */
@@ -1288,6 +1290,25 @@ typedef struct xrt_test_calls {
       xrt_graph_exec_node_set_params(c->built_exec, c->node, NULL))                                                    \
     X(graph_destroy_node, "graph_destroy_node", 0, XRT_SUCCESS, xrt_graph_destroy_node(c->node2))                     \
     X(graph_destroy_node_null, "graph_destroy_node of NULL", 0, XRT_ERROR_INVALID_VALUE, xrt_graph_destroy_node(NULL)) \
+    X(graph_mem_trim, "device_graph_mem_trim", 0, XRT_SUCCESS, xrt_device_graph_mem_trim(0))                         \
+    X(graph_mem_trim_bad, "device_graph_mem_trim of a negative device", 0, XRT_ERROR_INVALID_DEVICE,                  \
+      xrt_device_graph_mem_trim(-1))                                                                                   \
+    X(graph_add_copy_3d, "graph_add_memcpy_node", 0, XRT_SUCCESS,                                                     \
+      xrt_graph_add_memcpy_node(&c->added, c->built, &c->node, 1, &c->box))                                            \
+    X(graph_add_copy_3d_bad, "graph_add_memcpy_node of a pitch less than the width", 0, XRT_ERROR_INVALID_VALUE,      \
+      xrt_graph_add_memcpy_node(&c->added, c->built, NULL, 0, &c->box_bad))                                            \
+    X(graph_copy_3d_get, "graph_memcpy_node_get_params", 0, XRT_SUCCESS,                                              \
+      xrt_graph_memcpy_node_get_params(c->copy_node, &c->got_box))                                                     \
+    X(graph_copy_3d_get_null, "graph_memcpy_node_get_params to NULL", 0, XRT_ERROR_INVALID_VALUE,                     \
+      xrt_graph_memcpy_node_get_params(c->copy_node, NULL))                                                            \
+    X(graph_copy_3d_set, "graph_memcpy_node_set_params", 0, XRT_SUCCESS,                                              \
+      xrt_graph_memcpy_node_set_params(c->copy_node, &c->box))                                                         \
+    X(graph_copy_3d_set_bad, "graph_memcpy_node_set_params of a pitch less than the width", 0,                        \
+      XRT_ERROR_INVALID_VALUE, xrt_graph_memcpy_node_set_params(c->copy_node, &c->box_bad))                            \
+    X(graph_exec_copy_3d_set, "graph_exec_memcpy_node_set_params", 0, XRT_SUCCESS,                                    \
+      xrt_graph_exec_memcpy_node_set_params(c->built_exec, c->copy_node, &c->row))                                     \
+    X(graph_exec_copy_3d_set_box, "graph_exec_memcpy_node_set_params of a 3-D box", 0, XRT_ERROR_INVALID_VALUE,      \
+      xrt_graph_exec_memcpy_node_set_params(c->built_exec, c->copy_node, &c->box))                                     \
     X(ipc_get, "ipc_get_mem_handle (the first: it waits)", 1, XRT_ERROR_NOT_PERMITTED,                              \
       xrt_ipc_get_mem_handle(&c->ipc, c->d))                                                                           \
     X(ipc_get_null, "ipc_get_mem_handle to NULL", 0, XRT_ERROR_INVALID_VALUE, xrt_ipc_get_mem_handle(NULL, c->d))     \
@@ -1432,6 +1453,8 @@ static inline int xrt_test_calls_make(xrt_test_calls *c)
     c->box.kind = XRT_MEMCPY_HOST_TO_DEVICE;
     c->box_bad = c->box;
     c->box_bad.src_ptr.pitch = 8;
+    c->row = c->box;
+    c->row.extent = xrt_make_extent(16, 1, 1);
     if (xrt_device_get_default_mem_pool(&c->dpool, 0) == XRT_SUCCESS) {
         if (xrt_mem_pool_create(&c->pool, &c->pool_props) || xrt_mem_pool_create(&c->doomed_pool, &c->pool_props))
             return __LINE__;
@@ -1456,7 +1479,8 @@ static inline int xrt_test_calls_make(xrt_test_calls *c)
     }
     if (xrt_graph_add_node(&c->node, c->built, NULL, 0, &c->empty) ||
         xrt_graph_add_node(&c->node2, c->built, NULL, 0, &c->empty) ||
-        xrt_graph_add_node(&c->node3, c->built, &c->node, 1, &c->empty) || xrt_graph_clone(&c->clone, c->built) ||
+        xrt_graph_add_node(&c->node3, c->built, &c->node, 1, &c->empty) ||
+        xrt_graph_add_memcpy_node(&c->copy_node, c->built, NULL, 0, &c->row) || xrt_graph_clone(&c->clone, c->built) ||
         xrt_graph_instantiate(&c->built_exec, c->built))
         return __LINE__;
     return 0;

@@ -69,7 +69,9 @@ typedef struct op {
     struct exec *x;    /* 6 graph launch: the exec, and the nodes it runs; 9 child graph: the nodes */
     struct plan *plan;
     struct graph *child;
-    size_t pitch, height; /* a memset node: height rows of n bytes (elem-byte values) pitch apart; 0: 1-D */
+    size_t pitch, height; /* a memset node: height rows of n bytes (elem-byte values) pitch apart; 0: 1-D;
+                             a copy node of 3-D params: its rows (pitch: dst's) */
+    size_t spitch, depth, dslice, sslice; /* such a copy node's src pitch, its slices and their distances */
     unsigned elem;
     int copy_kind; /* a copy's enum cudaMemcpyKind, as given */
     int hidden; /* the double's own record for an implicit wait: not the stream's work (queued, done) */
@@ -278,6 +280,16 @@ static void set_rows(const op *o)
     }
 }
 
+/* A copy node of 3-D params: depth slices of height rows of n bytes, from
+   its first bytes (dst, src). */
+static void copy_box(const op *o)
+{
+    size_t z, r;
+    for (z = 0; z < o->depth; z++)
+        for (r = 0; r < o->height; r++)
+            memmove((char *)o->dst + z * o->dslice + r * o->pitch, (const char *)o->src + z * o->sslice + r * o->spitch, o->n);
+}
+
 /* An event record node: its launch counted the record (plan_records). */
 static void record_now(event *e)
 {
@@ -306,7 +318,10 @@ static void run(op *o)
     case 10: break;
     case 11: record_now(o->e); break;
     case 12: wait_recorded(o->e); break;
-    case 1: memmove(o->dst, o->src, o->n); break;
+    case 1:
+        if (o->height) copy_box(o);
+        else memmove(o->dst, o->src, o->n);
+        break;
     case 2: o->fn(o->user); break;
     case 5: o->cb(NULL, cudaSuccess, o->user); break;
     case 7:
@@ -1511,6 +1526,45 @@ cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *out, cudaGraph_t gr, const
     return node_add(out, gr, deps, n, &o);
 }
 
+/* A copy node of 3-D params, checked as cudaMemcpy3DAsync checks them (the
+   double has no arrays); an empty extent is cudaErrorInvalidValue here. */
+static cudaError_t box_check(struct cudaPitchedPtr p, struct cudaPos pos, struct cudaExtent e);
+static char *box_at(struct cudaPitchedPtr p, struct cudaPos pos);
+static gnode *node_of(cudaGraphNode_t node, int kind, int also);
+static cudaError_t box_op(op *o, const struct cudaMemcpy3DParms *p)
+{
+    cudaError_t e;
+    if (!p || p->srcArray || p->dstArray || (unsigned)p->kind > cudaMemcpyDefault) return cudaErrorInvalidValue;
+    if (!p->extent.width || !p->extent.height || !p->extent.depth) return cudaErrorInvalidValue;
+    if ((e = box_check(p->srcPtr, p->srcPos, p->extent)) != cudaSuccess ||
+        (e = box_check(p->dstPtr, p->dstPos, p->extent)) != cudaSuccess)
+        return e;
+    memset(o, 0, sizeof *o);
+    o->kind = 1, o->dst = box_at(p->dstPtr, p->dstPos), o->src = box_at(p->srcPtr, p->srcPos);
+    o->n = p->extent.width, o->height = p->extent.height, o->depth = p->extent.depth;
+    o->pitch = p->dstPtr.pitch, o->spitch = p->srcPtr.pitch;
+    o->dslice = p->dstPtr.pitch * p->dstPtr.ysize, o->sslice = p->srcPtr.pitch * p->srcPtr.ysize;
+    o->copy_kind = (int)p->kind;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *out, cudaGraph_t gr, const cudaGraphNode_t *deps, size_t n,
+                                   const struct cudaMemcpy3DParms *p)
+{
+    op o;
+    cudaError_t e = box_op(&o, p);
+    return e != cudaSuccess ? e : node_add(out, gr, deps, n, &o);
+}
+
+cudaError_t cudaGraphMemcpyNodeSetParams(cudaGraphNode_t node, const struct cudaMemcpy3DParms *p)
+{
+    gnode *n = node_of(node, 1, -1);
+    op o;
+    cudaError_t e = n ? box_op(&o, p) : cudaErrorInvalidValue;
+    if (e == cudaSuccess) n->o = o;
+    return e;
+}
+
 static cudaError_t set_op(op *o, const struct cudaMemsetParams *p)
 {
     size_t row;
@@ -1754,6 +1808,15 @@ cudaError_t cudaGraphMemcpyNodeGetParams(cudaGraphNode_t node, struct cudaMemcpy
     const gnode *n = node_of(node, 1, -1);
     if (!n || !p) return cudaErrorInvalidValue;
     memset(p, 0, sizeof *p);
+    if (n->o.height) { /* positions folded into the pointers */
+        p->srcPtr.ptr = (void *)(uintptr_t)n->o.src, p->srcPtr.pitch = n->o.spitch, p->srcPtr.xsize = n->o.n;
+        p->srcPtr.ysize = n->o.depth > 1 ? n->o.sslice / n->o.spitch : n->o.height;
+        p->dstPtr.ptr = n->o.dst, p->dstPtr.pitch = n->o.pitch, p->dstPtr.xsize = n->o.n;
+        p->dstPtr.ysize = n->o.depth > 1 ? n->o.dslice / n->o.pitch : n->o.height;
+        p->extent.width = n->o.n, p->extent.height = n->o.height, p->extent.depth = n->o.depth;
+        p->kind = (enum cudaMemcpyKind)n->o.copy_kind;
+        return cudaSuccess;
+    }
     p->srcPtr.ptr = (void *)(uintptr_t)n->o.src, p->srcPtr.pitch = p->srcPtr.xsize = n->o.n, p->srcPtr.ysize = 1;
     p->dstPtr.ptr = n->o.dst, p->dstPtr.pitch = p->dstPtr.xsize = n->o.n, p->dstPtr.ysize = 1;
     p->extent.width = n->o.n, p->extent.height = p->extent.depth = 1;
@@ -1882,7 +1945,8 @@ typedef struct copy_args { void *dst; const void *src; size_t count; enum cudaMe
 static cudaError_t copy_edit(op *o, const void *arg)
 {
     const copy_args *a = (const copy_args *)arg;
-    cudaError_t e = copy_check(a->dst, a->src, a->count, a->kind);
+    cudaError_t e = o->height > 1 || o->depth > 1 ? cudaErrorInvalidValue /* 1-D only, as CUDA documents */
+                                                  : copy_check(a->dst, a->src, a->count, a->kind);
     if (e == cudaSuccess) copy_op(o, a->dst, a->src, a->count, a->kind);
     return e;
 }
@@ -1893,6 +1957,23 @@ cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t ge, cudaGraphNode
     copy_args a;
     a.dst = dst, a.src = src, a.count = count, a.kind = kind;
     return exec_edit(ge, node, 1, copy_edit, &a);
+}
+
+/* As CUDA documents cudaGraphExecMemcpyNodeSetParams: the exec's copy and
+   the new one 1-D (one row, one slice), of some bytes. */
+static cudaError_t box_edit(op *o, const void *arg)
+{
+    const struct cudaMemcpy3DParms *p = (const struct cudaMemcpy3DParms *)arg;
+    op made;
+    cudaError_t e;
+    if (o->height > 1 || o->depth > 1 || !p || p->extent.height != 1 || p->extent.depth != 1) return cudaErrorInvalidValue;
+    if ((e = box_op(&made, p)) == cudaSuccess) *o = made;
+    return e;
+}
+
+cudaError_t cudaGraphExecMemcpyNodeSetParams(cudaGraphExec_t ge, cudaGraphNode_t node, const struct cudaMemcpy3DParms *p)
+{
+    return exec_edit(ge, node, 1, box_edit, p);
 }
 
 static cudaError_t set_edit(op *o, const void *arg)
@@ -2300,8 +2381,32 @@ static int graph_leaves(const graph *g, size_t i)
     return 1;
 }
 
+/* Whether free node i of g frees another graph's allocation. */
+static int graph_frees_foreign(const graph *g, size_t i)
+{
+    size_t j;
+    if (g->nodes[i]->o.kind != 8) return 0;
+    for (j = 0; j < g->n; j++)
+        if (g->nodes[j]->o.kind == 7 && g->nodes[j]->o.dst == g->nodes[i]->o.dst) return 0;
+    return 1;
+}
+
+/* Whether p is an allocation that a graph leaves to the caller. */
+static int graph_alloc_left(const void *p)
+{
+    alloc *a;
+    int left = 0;
+    pthread_mutex_lock(&live_lock);
+    for (a = allocs; a && !left; a = a->next) left = a->base == (const char *)p && a->graph == 1;
+    pthread_mutex_unlock(&live_lock);
+    return left;
+}
+
 /* A launch allocates what the graph leaves to the caller: refused while a
-   previous launch's allocation is not freed. */
+   previous launch's allocation is not freed. A free node of another
+   graph's allocation frees it (as CUDA's "launching a graph with a free
+   node for that allocation"); strict here: refused while it is not
+   allocated (CUDA leaves that undefined). */
 static cudaError_t graph_mem_launch(const graph *g)
 {
     alloc *a;
@@ -2309,11 +2414,11 @@ static cudaError_t graph_mem_launch(const graph *g)
     cudaError_t e = cudaSuccess;
     pthread_mutex_lock(&live_lock);
     for (i = 0; i < g->n; i++)
-        for (a = allocs; a && graph_leaves(g, i); a = a->next)
-            if (a->base == (char *)g->nodes[i]->o.dst && a->live) e = cudaErrorInvalidValue;
+        for (a = allocs; a && (graph_leaves(g, i) || graph_frees_foreign(g, i)); a = a->next)
+            if (a->base == (char *)g->nodes[i]->o.dst && a->live == graph_leaves(g, i)) e = cudaErrorInvalidValue;
     for (i = 0; i < g->n && e == cudaSuccess; i++)
-        for (a = allocs; a && graph_leaves(g, i); a = a->next)
-            if (a->base == (char *)g->nodes[i]->o.dst) a->live = 1;
+        for (a = allocs; a && (graph_leaves(g, i) || graph_frees_foreign(g, i)); a = a->next)
+            if (a->base == (char *)g->nodes[i]->o.dst) a->live = graph_leaves(g, i);
     pthread_mutex_unlock(&live_lock);
     return e;
 }
@@ -2669,8 +2774,8 @@ cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t s)
 /* Allocation and free nodes built by hand (CUDA 11.4), as captured ones:
    the allocation's address is fixed when the node is made (its memory the
    graph's, as above); a free node frees an allocation of an allocation node
-   of its graph, once (CUDA also takes another graph's allocation that no
-   graph frees: not modelled, refused). The pool is the device's default:
+   of its graph, once, or another graph's allocation that its graph leaves
+   to the caller (freed at each launch: graph_mem_launch). The pool is the device's default:
    pinned device memory on a device there is. The node keeps its device in
    `value`. */
 static const gnode *graph_alloc_node(const graph *g, const void *p, int kind)
@@ -2710,12 +2815,20 @@ cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *out, cudaGraph_t gr, const 
     const graph *g = (const graph *)(void *)gr;
     op o;
     cudaError_t e;
-    if (!out || !g || !dptr || !graph_alloc_node(g, dptr, 7) || graph_alloc_node(g, dptr, 8))
-        return cudaErrorInvalidValue; /* not this graph's allocation, or freed twice */
+    int own = g && graph_alloc_node(g, dptr, 7) != NULL;
+    if (!out || !g || !dptr || (!own && !graph_alloc_left(dptr)) || graph_alloc_node(g, dptr, 8))
+        return cudaErrorInvalidValue; /* no graph's allocation left to the caller, or freed twice */
     memset(&o, 0, sizeof o);
     o.kind = 8, o.dst = dptr;
-    if ((e = node_add(out, gr, deps, n, &o)) == cudaSuccess) graph_alloc_free(dptr);
+    if ((e = node_add(out, gr, deps, n, &o)) == cudaSuccess && own) graph_alloc_free(dptr);
     return e;
+}
+
+/* The double keeps a graph's memory for the process's life (above): there
+   is nothing to give back; a device that is not there is refused. */
+cudaError_t cudaDeviceGraphMemTrim(int device)
+{
+    return device < 0 || device >= DEVICES ? cudaErrorInvalidDevice : cudaSuccess;
 }
 
 cudaError_t cudaGraphMemAllocNodeGetParams(cudaGraphNode_t node, struct cudaMemAllocNodeParams *p)
@@ -2817,18 +2930,35 @@ cudaError_t cudaMemcpyAsync(void *d, const void *src, size_t n, enum cudaMemcpyK
     return e;
 }
 
-/* As CUDA: a pitch less than the width is cudaErrorInvalidPitchValue; each
-   row is a copy or memset of its own, in order. */
+/* A 2-D or 3-D copy as one op (one node when captured, as CUDA's): depth
+   slices of h rows of w bytes from their first bytes; host-synchronous as
+   cudaMemcpyAsync is. */
+static cudaError_t box_enqueue(void *d, size_t dpitch, size_t dslice, const void *src, size_t spitch, size_t sslice,
+                               size_t w, size_t h, size_t depth, enum cudaMemcpyKind k, cudaStream_t s)
+{
+    op *o;
+    cudaError_t e;
+    int captured;
+    if (!w || !h || !depth) return cudaSuccess;
+    if (!(o = op_new(1))) return cudaErrorMemoryAllocation;
+    o->dst = d, o->src = src, o->n = w, o->height = h, o->depth = depth, o->copy_kind = (int)k;
+    o->pitch = dpitch, o->spitch = spitch, o->dslice = dslice, o->sslice = sslice;
+    e = enqueue_or_capture(s, o, &captured);
+    if (e == cudaSuccess && !captured && k != cudaMemcpyDeviceToDevice &&
+        (!known(d) || !known(src) || (host_side(d) && host_side(src))))
+        stream_wait(stream_of(s));
+    return e;
+}
+
+/* As CUDA: a pitch less than the width is cudaErrorInvalidPitchValue; the
+   copy is one op, a memset one op per row, in order. */
 cudaError_t cudaMemcpy2DAsync(void *d, size_t dpitch, const void *src, size_t spitch, size_t w, size_t h,
                               enum cudaMemcpyKind k, cudaStream_t s)
 {
-    cudaError_t e = cudaSuccess;
-    size_t i;
     if (dpitch < w || spitch < w) return cudaErrorInvalidPitchValue;
     if (w && h && (!d || !src)) return cudaErrorInvalidValue;
-    for (i = 0; i < h && w && e == cudaSuccess; i++)
-        e = cudaMemcpyAsync((char *)d + i * dpitch, (const char *)src + i * spitch, w, k, s);
-    return e;
+    if ((unsigned)k > cudaMemcpyDefault) return cudaErrorInvalidMemcpyDirection;
+    return box_enqueue(d, dpitch, 0, src, spitch, 0, w, h, 1, k, s);
 }
 
 cudaError_t cudaMemset2DAsync(void *d, size_t pitch, int v, size_t w, size_t h, cudaStream_t s)
@@ -2867,14 +2997,11 @@ cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t s)
     if ((e = box_check(p->srcPtr, p->srcPos, p->extent)) != cudaSuccess ||
         (e = box_check(p->dstPtr, p->dstPos, p->extent)) != cudaSuccess)
         return e;
-    for (z = 0; z < p->extent.depth && e == cudaSuccess; z++) {
-        struct cudaPos sp = p->srcPos, dp = p->dstPos;
-        sp.z += z;
-        dp.z += z;
-        e = cudaMemcpy2DAsync(box_at(p->dstPtr, dp), p->dstPtr.pitch, box_at(p->srcPtr, sp), p->srcPtr.pitch,
-                              p->extent.width, p->extent.height, p->kind, s);
-    }
-    return e;
+    (void)z;
+    if ((unsigned)p->kind > cudaMemcpyDefault) return cudaErrorInvalidMemcpyDirection;
+    return box_enqueue(box_at(p->dstPtr, p->dstPos), p->dstPtr.pitch, p->dstPtr.pitch * p->dstPtr.ysize,
+                       box_at(p->srcPtr, p->srcPos), p->srcPtr.pitch, p->srcPtr.pitch * p->srcPtr.ysize,
+                       p->extent.width, p->extent.height, p->extent.depth, p->kind, s);
 }
 
 cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr p, int v, struct cudaExtent ext, cudaStream_t s)

@@ -168,9 +168,9 @@ static int op_index, trace; /* FUZZ_API_TRACE=1: print each call and its status 
     X(stream_get_flags, 0) /* tests/test_suite.c covers flags and priorities */  \
     X(stream_get_priority, 0)                                                       \
     X(device_get_stream_priority_range, 0)                                          \
-    X(stream_per_thread, 0) /* tests/test_suite.c and tests/test_per_thread.c */ \
+    X(stream_per_thread, 0) /* tests/test_suite.c and tests/test_per_thread.c */    \
     X(thread_exchange_stream_capture_mode, 0) /* a thread's mode: tests/test_graph.c */ \
-    X(graph_create, 0) /* graphs built node by node: tests/test_graph_nodes.c */ \
+    X(graph_create, 0) /* graphs built node by node: tests/test_graph_nodes.c */        \
     X(graph_add_node, 0)                                                            \
     X(graph_node_get_params, 0)                                                     \
     X(graph_node_set_params, 0)                                                     \
@@ -188,7 +188,7 @@ static int op_index, trace; /* FUZZ_API_TRACE=1: print each call and its status 
     X(graph_exec_update_with_result, 0) /* tests/test_graph_nodes.c: needs graphs of one shape */ \
     X(stream_begin_capture_to_graph, 0) /* tests/test_graph_nodes.c */                \
     X(device_get_attribute, 0) /* reads only; tests/test_devices.c covers its errors */ \
-    X(module_get_global, 0) /* modules are not modelled (tests/test_kernels.c) */ \
+    X(module_get_global, 0) /* modules are not modelled (tests/test_kernels.c) */       \
     X(function_set_attribute, 0)                                                    \
     X(occupancy_max_active_blocks_per_multiprocessor, 0)                            \
     X(occupancy_max_potential_block_size, 0)                                        \
@@ -202,7 +202,7 @@ static int op_index, trace; /* FUZZ_API_TRACE=1: print each call and its status 
     X(memset_3d_async, 0) /* tests/test_pitched.c */                    \
     X(host_register, 0)   /* tests/test_suite.c: the model has no registered ranges */ \
     X(host_unregister, 0) /* tests/test_suite.c */                      \
-    X(host_get_device_pointer, 0) /* tests/test_suite.c */ \
+    X(host_get_device_pointer, 0) /* tests/test_suite.c */              \
     X(function_get_param_info, 0) /* modules are not modelled (tests/test_kernels.c) */ \
     X(device_get_default_mem_pool, 0) /* tests/test_pools.c; malloc_async uses the default pool */ \
     X(device_get_mem_pool, 0)                                           \
@@ -221,7 +221,11 @@ static int op_index, trace; /* FUZZ_API_TRACE=1: print each call and its status 
     X(host_get_flags, 0)                                                \
     X(set_device_flags, 0) /* tests/test_devices.c: a flag changes how waits wait, not what the model sees */ \
     X(get_device_flags, 0)                                              \
-    X(device_reset, 0) /* tests/test_devices.c: it ends every object of the model at once */
+    X(device_reset, 0) /* tests/test_devices.c: it ends every object of the model at once */ \
+    X(graph_add_memcpy_node, 0) /* graphs built node by node: tests/test_pitched.c */        \
+    X(graph_memcpy_node_get_params, 0)                                  \
+    X(graph_memcpy_node_set_params, 0)                                  \
+    X(device_graph_mem_trim, 0) /* tests/test_graph_nodes.c */
 
 #define FUZZ_ROW(op, modelled) fuzz_row_##op,
 enum { FUZZ_OPERATIONS(FUZZ_ROW) fuzz_rows };
