@@ -1355,6 +1355,10 @@ XRT_API void xrt__chk_wait(void *caller, xrt_status st, const xrt_backend *b, xr
 XRT_API void xrt__chk_sync(void *caller, xrt_status st, const xrt_backend *b, int what, xrt_stream stream,
                            const struct xrt__handle_slot *s, const void *event) XRT__COLD;
 XRT_API void xrt__chk_stream_created(void *caller, xrt_status st, const xrt_backend *b, const xrt_stream *stream) XRT__COLD;
+XRT_API void xrt__chk_graph_launch_hook(void *caller, xrt_status st, const xrt_backend *b, const void *exec,
+                                        xrt_stream stream, const struct xrt__handle_slot *s) XRT__COLD;
+XRT_API void xrt__chk_instantiate(xrt_status st, const xrt_backend *b, const void *exec, void *graph) XRT__COLD;
+XRT_API void xrt__chk_exec_gone(const void *exec) XRT__COLD;
 
 /* The globals the inline dispatch reads. Under XRT_STATIC they are defined
    here, private to the one unit; otherwise the XRT_IMPL unit defines them. */
@@ -2966,6 +2970,7 @@ static inline xrt_status xrt_graph_instantiate(xrt_graph_exec *exec, xrt_graph g
     if (st == XRT_SUCCESS) st = xrt__handle_create(b, obj, XRT__HANDLE_GRAPH_EXEC, 1, (void **)exec);
     if (st == XRT_SUCCESS && XRT__UNLIKELY(__atomic_load_n(&xrt__graph_mems, __ATOMIC_RELAXED)))
         xrt__graph_mem_instantiated((uintptr_t)graph, (uintptr_t)*exec);
+    if (XRT__CHK_ON()) xrt__chk_instantiate(st, b, *exec, g->obj);
     return xrt__call_exit(st);
 }
 
@@ -2984,7 +2989,7 @@ static inline xrt_status xrt_graph_launch(xrt_graph_exec exec, xrt_stream stream
     st = b->graph_launch(b, x->obj, s->obj);
     if (st == XRT_SUCCESS && XRT__UNLIKELY(__atomic_load_n(&xrt__graph_mems, __ATOMIC_RELAXED)))
         st = xrt__graph_mem_launched(b, (uintptr_t)exec);
-    if (XRT__CHK_ON()) xrt__chk_launch(__builtin_return_address(0), st, b, "xrt_graph_launch", stream, s, NULL, 0);
+    if (XRT__CHK_ON()) xrt__chk_graph_launch_hook(__builtin_return_address(0), st, b, exec, stream, s);
     return xrt__call_exit(st);
 }
 
@@ -3000,11 +3005,13 @@ static inline xrt_status xrt_graph_exec_update(xrt_graph_exec exec, xrt_graph gr
     xrt__graph_hold(1);
     st = b->graph_exec_update(b, x->obj, g->obj);
     xrt__graph_hold(0);
+    if (XRT__CHK_ON()) xrt__chk_instantiate(st, b, exec, g->obj);
     return xrt__call_exit(st);
 }
 
 static inline xrt_status xrt_graph_exec_destroy(xrt_graph_exec exec)
 {
+    if (XRT__CHK_ON()) xrt__chk_exec_gone(exec);
     return xrt__handle_destroy(xrt__be(), exec, XRT__HANDLE_GRAPH_EXEC, "xrt_graph_exec_destroy");
 }
 
@@ -7775,9 +7782,12 @@ static xrt_status xrt__graph_params_locked(const xrt_backend *b, xrt_graph_exec 
 XRT_API xrt_status xrt__graph_params(const xrt_backend *b, xrt_graph_exec exec, xrt_graph_node node,
                                      xrt_graph_node_params *get, const xrt_graph_node_params *set, const char *fn)
 {
+    xrt_status st;
     if (!get && !set) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "params is NULL");
     xrt__gnode_enter();
-    return xrt__gnode_exit(xrt__graph_params_locked(b, exec, node, get, set, fn));
+    st = xrt__gnode_exit(xrt__graph_params_locked(b, exec, node, get, set, fn));
+    if (exec && st == XRT_SUCCESS && xrt__chk_on) xrt__chk_exec_gone(exec); /* its snapshot no longer says */
+    return st;
 }
 
 static xrt_status xrt__graph_destroy_node_locked(const xrt_backend *b, xrt_graph_node node)
@@ -7874,7 +7884,9 @@ XRT_API xrt_status xrt__graph_update(const xrt_backend *b, xrt_graph_exec exec, 
         }
         xrt__err.quiet--;
     }
-    return xrt__gnode_exit(st);
+    st = xrt__gnode_exit(st);
+    if (xrt__chk_on) xrt__chk_instantiate(st, b, exec, g->obj);
+    return st;
 }
 
 static xrt_status xrt__capture_to_graph_locked(const xrt_backend *b, xrt_stream stream, xrt_graph graph,

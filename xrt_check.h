@@ -17,6 +17,7 @@
      >> check: the vector clocks  contexts, clocks, events, the NULL stream's order
      >> check: reports        names, call sites, the missing edge, one report a pair
      >> check: accesses       allocations' histories, kernel arguments
+     >> check: graphs         a graph launch's nodes as accesses
      >> check: the hooks of the dispatch
      >> check: the public calls  (and XRT_CHECK, read by xrt_init)
 */
@@ -356,6 +357,13 @@ static void xrt__chk_site(void *const *site, char *out, size_t size)
     snprintf(out, size, "%p", site[1]);
 }
 
+/* A graph node's name without " of xrt_graph_launch" (">> check: graphs"). */
+static int xrt__chk_node_len(const char *fn)
+{
+    const char *of = strstr(fn, " of xrt_graph_launch");
+    return (int)(of ? (size_t)(of - fn) : strlen(fn));
+}
+
 /* What would order a before b, in words. */
 static void xrt__chk_edge(const xrt__chk_access *a, const xrt__chk_access *b, char *out, size_t size)
 {
@@ -363,7 +371,11 @@ static void xrt__chk_edge(const xrt__chk_access *a, const xrt__chk_access *b, ch
     char na[96], nb[96];
     xrt__chk_name(ca, na, sizeof na);
     xrt__chk_name(cb, nb, sizeof nb);
-    if (ca->kind != XRT__CHK_HOST && cb->kind != XRT__CHK_HOST)
+    if (ca == cb) /* only two nodes of one graph launch are in no order on one context */
+        snprintf(out, size, "add an edge from the %.*s to the %.*s (xrt_graph_add_dependencies; in a capture, an event "
+                 "or the same stream), or one the other way", xrt__chk_node_len(a->fn), a->fn,
+                 xrt__chk_node_len(b->fn), b->fn);
+    else if (ca->kind != XRT__CHK_HOST && cb->kind != XRT__CHK_HOST)
         snprintf(out, size, "record an event on %s after the %s and wait for it on %s (xrt_stream_wait_event) "
                  "before the %s", na, a->fn, nb, b->fn);
     else if (ca->kind != XRT__CHK_HOST)
@@ -530,6 +542,318 @@ static void xrt__chk_args(xrt__chk_ctx *c, const char *fn, void *const *site, co
                                xrt__chk_notes[k].access == XRT_CHECK_WRITE ? 1 : 2);
 }
 
+/* >> check: graphs. A graph launch is one operation of its stream, as a
+   kernel is, whose accesses are its nodes': a memcpy node reads its source
+   and writes its destination, a memset node writes its rows, a kernel node's
+   pointer arguments are read-writes of their allocations, as an eager
+   launch's. Inside one launch, two nodes are ordered when a path of edges
+   joins them. xrt_graph_instantiate (and xrt_graph_exec_update) keep of
+   each exec, while checking is on, a snapshot: its access nodes, named by
+   their place in the graph's list of nodes (xrt_graph_get_nodes: the order
+   they were added or captured), each with the set of access nodes before
+   it (a bit each). Each launch then reports two nodes in no order that
+   touch overlapping bytes, one writing (the missing edge: one between
+   them), and puts each node's accesses in the allocations' histories, where
+   eager work of other streams meets them. An event record node counts as
+   recorded at the launch's end, a wait node as waited at its start (a race
+   it hides is missed; none is made up). Not modelled: the nodes of a child
+   graph, 2-D and 3-D copy nodes, a kernel node the runtime does not give
+   back (captured on a GPU), an exec changed by
+   xrt_graph_exec_node_set_params (its launches are operations without
+   accesses again), an exec instantiated while checking was off. */
+typedef struct xrt__chk_gacc {
+    unsigned node;  /* its access node (a bit of the sets) */
+    const void *p;
+    size_t n;       /* 0: the whole allocation at p, as a kernel argument */
+    int write;
+} xrt__chk_gacc;
+
+typedef struct xrt__chk_graph {
+    struct xrt__chk_graph *next;
+    uintptr_t key;             /* the exec's handle */
+    unsigned nodes, words;     /* access nodes; 64-bit words of a set */
+    size_t nacc, nwait, nrecord;
+    xrt__chk_gacc *acc;
+    const char **name;         /* of each access node, kept until checking goes off */
+    uint64_t *before;          /* nodes * words: the access nodes before each */
+    uintptr_t *wait, *record;  /* event handles */
+    size_t bytes;
+} xrt__chk_graph;
+
+typedef struct xrt__chk_name_s { struct xrt__chk_name_s *next; char s[64]; } xrt__chk_name_s;
+static xrt__chk_graph *xrt__chk_graphs[XRT__CHK_BUCKETS];
+static xrt__chk_name_s *xrt__chk_names;
+
+/* "memset node 2 of xrt_graph_launch", one copy per text: a report's pairs
+   and the histories hold it after its exec is gone. */
+static const char *xrt__chk_node_name(int type, size_t index)
+{
+    static const char *const kinds[] = {"kernel", "memcpy", "memset"};
+    char s[64];
+    xrt__chk_name_s *n;
+    snprintf(s, sizeof s, "%s node %zu of xrt_graph_launch", (unsigned)type < 3 ? kinds[type] : "?", index);
+    for (n = xrt__chk_names; n; n = n->next)
+        if (!strcmp(n->s, s)) return n->s;
+    if (!(n = (xrt__chk_name_s *)xrt__chk_realloc(NULL, 0, sizeof *n))) return NULL;
+    memcpy(n->s, s, sizeof s);
+    n->next = xrt__chk_names;
+    xrt__chk_names = n;
+    return n->s;
+}
+
+static void xrt__chk_graph_free(xrt__chk_graph *g)
+{
+    if (!g) return;
+    XRT_FREE(g->acc);
+    XRT_FREE(g->name);
+    XRT_FREE(g->before);
+    XRT_FREE(g->wait);
+    XRT_FREE(g->record);
+    xrt__chk_bytes -= g->bytes;
+    XRT_FREE(g);
+}
+
+/* Unlinks exec's snapshot (to free), or NULL. */
+static xrt__chk_graph *xrt__chk_graph_take(uintptr_t exec)
+{
+    xrt__chk_graph **at = &xrt__chk_graphs[xrt__chk_hash(exec)], *g;
+    for (; (g = *at) != NULL; at = &g->next)
+        if (g->key == exec) {
+            *at = g->next;
+            return g;
+        }
+    return NULL;
+}
+
+static xrt__chk_graph *xrt__chk_graph_find(uintptr_t exec)
+{
+    xrt__chk_graph *g;
+    for (g = xrt__chk_graphs[xrt__chk_hash(exec)]; g; g = g->next)
+        if (g->key == exec) return g;
+    return NULL;
+}
+
+/* The graph's nodes and edges as the backend lists them. */
+typedef struct xrt__chk_topo {
+    void **node, **from, **to;
+    size_t n, e;
+} xrt__chk_topo;
+
+static int xrt__chk_topo_read(const xrt_backend *b, void *graph, xrt__chk_topo *t)
+{
+    size_t n = 0, e = 0;
+    memset(t, 0, sizeof *t);
+    if (b->graph_get_nodes(b, graph, NULL, &n) != XRT_SUCCESS || b->graph_get_edges(b, graph, NULL, NULL, &e) != XRT_SUCCESS)
+        return 0;
+    t->node = (void **)XRT_CALLOC(n + 1, sizeof(void *));
+    t->from = (void **)XRT_CALLOC(e + 1, sizeof(void *));
+    t->to = (void **)XRT_CALLOC(e + 1, sizeof(void *));
+    t->n = n, t->e = e;
+    return t->node && t->from && t->to && b->graph_get_nodes(b, graph, t->node, &t->n) == XRT_SUCCESS && t->n == n &&
+           b->graph_get_edges(b, graph, t->from, t->to, &t->e) == XRT_SUCCESS && t->e == e;
+}
+
+static void xrt__chk_topo_free(xrt__chk_topo *t)
+{
+    XRT_FREE(t->node);
+    XRT_FREE(t->from);
+    XRT_FREE(t->to);
+}
+
+static size_t xrt__chk_topo_index(const xrt__chk_topo *t, const void *node)
+{
+    size_t i;
+    for (i = 0; i < t->n; i++)
+        if (t->node[i] == node) return i;
+    return (size_t)-1;
+}
+
+/* Room for item n of an array grown at each power of two: a (unchanged),
+   the array moved, or NULL if out of memory (a is kept). */
+static void *xrt__chk_grow(void *a, size_t n, size_t size)
+{
+    return n & (n - 1) ? a : XRT_REALLOC(a, (n ? 2 * n : 1) * size);
+}
+#define XRT__CHK_PUSH(array, n, item)                                                          \
+    do {                                                                                       \
+        void *grown_ = xrt__chk_grow((array), (n), sizeof *(array));                          \
+        if (!grown_) return 0;                                                                 \
+        memcpy(&(array), &grown_, sizeof grown_); /* any object pointer: void * converts */    \
+        (array)[(n)++] = (item);                                                               \
+    } while (0)
+
+/* Node i's accesses, events and name into g; access node number `k`. */
+static int xrt__chk_graph_node(xrt__chk_graph *g, const xrt_graph_node_params *p, size_t i, unsigned k)
+{
+    xrt__chk_gacc a;
+    uintptr_t ev;
+    size_t off, before = g->nacc;
+    a.node = k;
+    if (p->type == XRT_GRAPH_NODE_MEMCPY && p->copy.size) {
+        a.p = p->copy.src, a.n = p->copy.size, a.write = 0;
+        XRT__CHK_PUSH(g->acc, g->nacc, a);
+        a.p = p->copy.dst, a.write = 1;
+        XRT__CHK_PUSH(g->acc, g->nacc, a);
+    } else if (p->type == XRT_GRAPH_NODE_MEMSET && p->set.width && p->set.height) {
+        a.p = p->set.dst, a.write = 1;
+        a.n = (p->set.height - 1) * p->set.pitch + p->set.width * p->set.element_size;
+        XRT__CHK_PUSH(g->acc, g->nacc, a);
+    } else if (p->type == XRT_GRAPH_NODE_KERNEL) {
+        for (off = 0; p->kernel.args && off + sizeof(void *) <= p->kernel.args_size; off += sizeof(void *)) {
+            xrt__mem_info info;
+            memcpy(&a.p, (const char *)p->kernel.args + off, sizeof a.p);
+            a.n = 0, a.write = 2;
+            if (a.p && xrt__mem_query(a.p, &info)) XRT__CHK_PUSH(g->acc, g->nacc, a);
+        }
+    } else if ((p->type == XRT_GRAPH_NODE_WAIT_EVENT || p->type == XRT_GRAPH_NODE_EVENT_RECORD) &&
+               (ev = xrt__handle_of(p->event.event, XRT__HANDLE_EVENT)) != 0) {
+        if (p->type == XRT_GRAPH_NODE_WAIT_EVENT) XRT__CHK_PUSH(g->wait, g->nwait, ev);
+        else XRT__CHK_PUSH(g->record, g->nrecord, ev);
+        return 1;
+    }
+    if (g->nacc > before && !(g->name[k] = xrt__chk_node_name((int)p->type, i))) return 0;
+    return 1;
+}
+
+/* The access nodes before each: in an order where every edge goes forward
+   (Kahn's), a node's set is the union of its predecessors' and themselves. */
+static int xrt__chk_graph_order(xrt__chk_graph *g, const xrt__chk_topo *t, const unsigned *access)
+{
+    size_t *indeg = (size_t *)XRT_CALLOC(t->n + 1, sizeof(size_t)), *queue = (size_t *)XRT_CALLOC(t->n + 1, sizeof(size_t));
+    size_t *ef = (size_t *)XRT_CALLOC(t->e + 1, sizeof(size_t)), *et = (size_t *)XRT_CALLOC(t->e + 1, sizeof(size_t));
+    uint64_t *set = (uint64_t *)XRT_CALLOC(t->n * g->words + 1, sizeof(uint64_t));
+    size_t i, j, w, head = 0, tail = 0;
+    int ok = indeg && queue && ef && et && set;
+    for (j = 0; ok && j < t->e; j++) {
+        ef[j] = xrt__chk_topo_index(t, t->from[j]);
+        et[j] = xrt__chk_topo_index(t, t->to[j]);
+        ok = ef[j] < t->n && et[j] < t->n;
+        if (ok) indeg[et[j]]++;
+    }
+    for (i = 0; ok && i < t->n; i++)
+        if (!indeg[i]) queue[tail++] = i;
+    while (ok && head < tail) {
+        i = queue[head++];
+        for (j = 0; j < t->e; j++) {
+            if (ef[j] != i) continue;
+            for (w = 0; w < g->words; w++) set[et[j] * g->words + w] |= set[i * g->words + w];
+            if (access[i]) set[et[j] * g->words + (access[i] - 1) / 64] |= (uint64_t)1 << ((access[i] - 1) % 64);
+            if (--indeg[et[j]] == 0) queue[tail++] = et[j];
+        }
+    }
+    ok = ok && tail == t->n; /* a cycle: none, but a backend's answer is not trusted */
+    for (i = 0; ok && i < t->n; i++)
+        if (access[i]) memcpy(g->before + (access[i] - 1) * g->words, set + i * g->words, g->words * sizeof(uint64_t));
+    XRT_FREE(indeg);
+    XRT_FREE(queue);
+    XRT_FREE(ef);
+    XRT_FREE(et);
+    XRT_FREE(set);
+    return ok;
+}
+
+/* The snapshot of a graph (the backend's object), or NULL. */
+static xrt__chk_graph *xrt__chk_graph_read(const xrt_backend *b, void *graph)
+{
+    xrt__chk_topo t;
+    xrt__chk_graph *g = (xrt__chk_graph *)XRT_CALLOC(1, sizeof *g);
+    unsigned *access = NULL, k = 0;
+    size_t i;
+    int ok = g && xrt__chk_topo_read(b, graph, &t);
+    if (ok) ok = (access = (unsigned *)XRT_CALLOC(t.n + 1, sizeof(unsigned))) != NULL &&
+                 (g->name = (const char **)XRT_CALLOC(t.n + 1, sizeof(char *))) != NULL;
+    for (i = 0; ok && i < t.n; i++) {
+        xrt_graph_node_params p;
+        size_t had = g->nacc;
+        memset(&p, 0, sizeof p);
+        if (b->graph_node_get_params(b, graph, t.node[i], &p) != XRT_SUCCESS) continue; /* not known: no access */
+        ok = xrt__chk_graph_node(g, &p, i, k);
+        if (g->nacc > had) access[i] = ++k;
+    }
+    if (g) g->nodes = k, g->words = (k + 63) / 64;
+    if (ok && k) ok = (g->before = (uint64_t *)XRT_CALLOC((size_t)k * g->words, sizeof(uint64_t))) != NULL &&
+                      xrt__chk_graph_order(g, &t, access);
+    if (g) xrt__chk_topo_free(&t);
+    XRT_FREE(access);
+    if (!ok) {
+        xrt__chk_graph_free(g);
+        return NULL;
+    }
+    g->bytes = sizeof *g + g->nacc * sizeof *g->acc + (t.n + 1) * sizeof *g->name +
+               (size_t)k * g->words * sizeof(uint64_t) + (g->nwait + g->nrecord) * sizeof(uintptr_t);
+    return g;
+}
+
+/* Whether access nodes i and j are joined by a path. */
+static int xrt__chk_graph_path(const xrt__chk_graph *g, unsigned i, unsigned j)
+{
+    const uint64_t *bi = g->before + (size_t)i * g->words, *bj = g->before + (size_t)j * g->words;
+    return ((bj[i / 64] >> (i % 64)) & 1) || ((bi[j / 64] >> (j % 64)) & 1);
+}
+
+/* One of the launch's accesses, resolved in the registry now. */
+typedef struct xrt__chk_gitem { xrt__mem_info info; size_t lo, hi; const xrt__chk_gacc *a; } xrt__chk_gitem;
+
+static int xrt__chk_graph_item(const xrt__chk_gacc *a, xrt__chk_gitem *it)
+{
+    if (!xrt__mem_query(a->p, &it->info)) return 0;
+    it->a = a;
+    it->lo = a->n ? (uintptr_t)a->p - it->info.base : 0;
+    it->hi = a->n ? (a->n > it->info.size - it->lo ? it->info.size : it->lo + a->n) : it->info.size;
+    return it->hi > it->lo;
+}
+
+/* Two nodes of one launch in no order that touch the same bytes. */
+static void xrt__chk_graph_pairs(const xrt__chk_graph *g, xrt__chk_ctx *c, void *const *site, const xrt__chk_gitem *it,
+                                 size_t n)
+{
+    size_t i, j;
+    for (i = 0; i < n; i++)
+        for (j = i + 1; j < n; j++) {
+            const xrt__chk_gitem *x = &it[i], *y = &it[j];
+            xrt__chk_access a, b;
+            xrt__chk_alloc *m;
+            if (x->a->node == y->a->node || x->info.base != y->info.base || !(x->a->write || y->a->write) ||
+                x->hi <= y->lo || y->hi <= x->lo || xrt__chk_graph_path(g, x->a->node, y->a->node))
+                continue;
+            if (!(m = xrt__chk_alloc_get(&x->info))) return;
+            memset(&a, 0, sizeof a);
+            a.ctx = b.ctx = c->ix;
+            a.epoch = xrt__chk_at(&c->clock, c->ix);
+            memcpy(a.site, site, sizeof a.site);
+            b = a;
+            a.lo = x->lo, a.hi = x->hi, a.write = x->a->write, a.fn = g->name[x->a->node];
+            b.lo = y->lo, b.hi = y->hi, b.write = y->a->write, b.fn = g->name[y->a->node];
+            xrt__chk_report(m, &a, &b);
+        }
+}
+
+/* A launch of exec on stream ctx c (begun: its stamp ticked). */
+static void xrt__chk_graph_launch(const xrt__chk_graph *g, xrt__chk_ctx *c, void *const *site)
+{
+    xrt__chk_gitem *it = g->nacc ? (xrt__chk_gitem *)XRT_MALLOC(g->nacc * sizeof *it) : NULL;
+    size_t i, n = 0;
+    if (!it) return;
+    for (i = 0; i < g->nacc; i++) n += xrt__chk_graph_item(&g->acc[i], &it[n]);
+    xrt__chk_graph_pairs(g, c, site, it, n);
+    for (i = 0; i < n; i++)
+        xrt__chk_access_at(c, g->name[it[i].a->node], site, (const void *)(it[i].info.base + it[i].lo),
+                           it[i].hi - it[i].lo, it[i].a->write);
+    XRT_FREE(it);
+}
+
+/* Snapshots of execs: taken, replaced, dropped (the hooks below). */
+static void xrt__chk_graph_put(uintptr_t exec, xrt__chk_graph *g)
+{
+    xrt__chk_graph *old = xrt__chk_graph_take(exec);
+    xrt__chk_graph_free(old);
+    if (!g) return;
+    g->key = exec;
+    g->next = xrt__chk_graphs[xrt__chk_hash(exec)];
+    xrt__chk_graphs[xrt__chk_hash(exec)] = g;
+    xrt__chk_bytes += g->bytes;
+}
+
 /* >> check: the hooks of the dispatch. The call site:
    the hook's return address, inside the caller where the dispatch function
    was inlined into it, else inside that function; then `caller`, the
@@ -574,6 +898,62 @@ XRT_API void xrt__chk_launch(void *caller, xrt_status st, const xrt_backend *b, 
         xrt__chk_args(c, fn, site, (const unsigned char *)args, args_size, nnotes);
         xrt__chk_end(c);
     }
+    pthread_mutex_unlock(&xrt__chk_lock);
+}
+
+/* A graph launch: its nodes' accesses when its exec has a snapshot, else an
+   operation without accesses. Wait nodes' events join first, record nodes'
+   events take the launch's clock (">> check: graphs"). */
+XRT_API void xrt__chk_graph_launch_hook(void *caller, xrt_status st, const xrt_backend *b, const void *exec,
+                                        xrt_stream stream, const struct xrt__handle_slot *s)
+{
+    xrt__chk_ctx *c, *host;
+    const xrt__chk_graph *g;
+    xrt__chk_event *e;
+    size_t i;
+    if (st != XRT_SUCCESS) return;
+    XRT__CHK_SITE(site);
+    pthread_mutex_lock(&xrt__chk_lock);
+    if (!xrt__chk_capturing(b, s) && (host = xrt__chk_host()) && (c = xrt__chk_stream(b, stream, s))) {
+        g = xrt__chk_graph_find((uintptr_t)exec);
+        for (i = 0; g && i < g->nwait; i++)
+            if ((e = xrt__chk_event_get((const void *)g->wait[i], 0)) != NULL && e->recorded) xrt__chk_join(&c->clock, &e->clock);
+        xrt__chk_begin(c, host, NULL);
+        if (g) xrt__chk_graph_launch(g, c, site);
+        for (i = 0; g && i < g->nrecord; i++)
+            if ((e = xrt__chk_event_get((const void *)g->record[i], 1)) != NULL) {
+                if (e->clock.n) memset(e->clock.v, 0, e->clock.n * sizeof(uint32_t));
+                xrt__chk_join(&e->clock, &c->clock);
+                e->recorded = 1;
+            }
+        xrt__chk_end(c);
+    }
+    pthread_mutex_unlock(&xrt__chk_lock);
+}
+
+/* xrt_graph_instantiate, xrt_graph_exec_update(_with_result): exec's
+   snapshot of graph (the backend's object), read under the graph nodes'
+   lock with failures quiet (a node the backend cannot describe is no
+   access, and no error of the caller's). */
+XRT_API void xrt__chk_instantiate(xrt_status st, const xrt_backend *b, const void *exec, void *graph)
+{
+    xrt__chk_graph *g;
+    if (st != XRT_SUCCESS) return;
+    xrt__graph_hold(1);
+    xrt__err.quiet++;
+    g = xrt__chk_graph_read(b, graph);
+    xrt__err.quiet--;
+    xrt__graph_hold(0);
+    pthread_mutex_lock(&xrt__chk_lock);
+    xrt__chk_graph_put((uintptr_t)exec, g);
+    pthread_mutex_unlock(&xrt__chk_lock);
+}
+
+/* An exec destroyed, or changed node by node: no snapshot. */
+XRT_API void xrt__chk_exec_gone(const void *exec)
+{
+    pthread_mutex_lock(&xrt__chk_lock);
+    xrt__chk_graph_put((uintptr_t)exec, NULL);
     pthread_mutex_unlock(&xrt__chk_lock);
 }
 
@@ -716,6 +1096,12 @@ static void xrt__chk_forget_all(void)
             xrt__chk_release(e, sizeof *e);
         }
         xrt__chk_ctx_buckets[i] = 0;
+        while (xrt__chk_graphs[i]) xrt__chk_graph_free(xrt__chk_graph_take(xrt__chk_graphs[i]->key));
+    }
+    while (xrt__chk_names) {
+        xrt__chk_name_s *n = xrt__chk_names;
+        xrt__chk_names = n->next;
+        xrt__chk_release(n, sizeof *n);
     }
     xrt__chk_release(xrt__chk_pairs, xrt__chk_cappairs * sizeof *xrt__chk_pairs);
     xrt__chk_ctxs = NULL;

@@ -52,6 +52,33 @@ static void perturb(xrt_stream s, int r)
     if (r & 1) OK(xrt_launch_host_func(s, hold_back, (void *)(uintptr_t)2000));
 }
 
+/* A round's fixture: checking on, streams 1 to 3 (s1 and s2 made with the
+   flags given, s3 blocking; the checker numbers them in that order), an
+   event, and round r's timing on s1. */
+typedef struct round_ {
+    xrt_stream s1, s2, s3;
+    xrt_event e;
+} round_;
+
+static void round_begin(round_ *w, int r, unsigned flags1, unsigned flags2)
+{
+    begin();
+    OK(xrt_stream_create_with_flags(&w->s1, flags1));
+    OK(xrt_stream_create_with_flags(&w->s2, flags2));
+    OK(xrt_stream_create(&w->s3));
+    OK(xrt_event_create(&w->e, XRT_EVENT_DISABLE_TIMING));
+    perturb(w->s1, r);
+}
+
+static void round_end(round_ *w)
+{
+    end();
+    OK(xrt_event_destroy(w->e));
+    OK(xrt_stream_destroy(w->s1));
+    OK(xrt_stream_destroy(w->s2));
+    OK(xrt_stream_destroy(w->s3));
+}
+
 static void expect_clean(void)
 {
     if (nreports) print_error("unexpected report:\n%s", reports);
@@ -129,36 +156,28 @@ static void launch(xrt_function f, void *p, size_t n, xrt_stream s)
 static void test_copy_copy(void **state)
 {
     static unsigned char h[N], g[N];
-    xrt_stream s1, s2;
-    xrt_event e;
+    round_ w;
     void *d;
     int r, with_event;
     (void)state;
     OK(xrt_malloc(&d, N));
     for (r = 0; r < 2 * ROUNDS; r++) {
         with_event = r >= ROUNDS;
-        begin();
-        OK(xrt_stream_create(&s1));
-        OK(xrt_stream_create(&s2));
-        OK(xrt_event_create(&e, XRT_EVENT_DISABLE_TIMING));
-        perturb(s1, r);
-        OK(xrt_memcpy_async(d, h, N, XRT_MEMCPY_HOST_TO_DEVICE, s1));
+        round_begin(&w, r, XRT_STREAM_DEFAULT, XRT_STREAM_DEFAULT);
+        OK(xrt_memcpy_async(d, h, N, XRT_MEMCPY_HOST_TO_DEVICE, w.s1));
         if (with_event) {
-            OK(xrt_event_record(e, s1));
-            OK(xrt_stream_wait_event(s2, e));
+            OK(xrt_event_record(w.e, w.s1));
+            OK(xrt_stream_wait_event(w.s2, w.e));
         }
-        OK(xrt_memcpy_async(g, d, N, XRT_MEMCPY_DEVICE_TO_HOST, s2));
-        OK(xrt_stream_synchronize(s2));
-        OK(xrt_stream_synchronize(s1));
+        OK(xrt_memcpy_async(g, d, N, XRT_MEMCPY_DEVICE_TO_HOST, w.s2));
+        OK(xrt_stream_synchronize(w.s2));
+        OK(xrt_stream_synchronize(w.s1));
         if (with_event) expect_clean();
         else
             expect_race("xrt_memcpy_async", "xrt_memcpy_async", d, N, 0, N, "write by xrt_memcpy_async on stream 1 (device 0)",
                         "read by xrt_memcpy_async on stream 2 (device 0)",
                         EDGE_1_2("xrt_memcpy_async", "xrt_memcpy_async"));
-        end();
-        OK(xrt_event_destroy(e));
-        OK(xrt_stream_destroy(s1));
-        OK(xrt_stream_destroy(s2));
+        round_end(&w);
     }
     OK(xrt_free(d));
 }
@@ -168,8 +187,7 @@ static void test_copy_copy(void **state)
 static void test_copy_kernel(void **state)
 {
     static unsigned char h[N];
-    xrt_stream s1, s2;
-    xrt_event e;
+    round_ w;
     xrt_function f;
     void *d;
     int r, with_event;
@@ -179,17 +197,13 @@ static void test_copy_kernel(void **state)
     OK(xrt_malloc(&d, N));
     for (r = 0; r < 2 * ROUNDS; r++) {
         with_event = r >= ROUNDS;
-        begin();
-        OK(xrt_stream_create(&s1));
-        OK(xrt_stream_create(&s2));
-        OK(xrt_event_create(&e, XRT_EVENT_DISABLE_TIMING));
-        perturb(s1, r);
-        OK(xrt_memcpy_async(d, h, 100, XRT_MEMCPY_HOST_TO_DEVICE, s1));
+        round_begin(&w, r, XRT_STREAM_DEFAULT, XRT_STREAM_DEFAULT);
+        OK(xrt_memcpy_async(d, h, 100, XRT_MEMCPY_HOST_TO_DEVICE, w.s1));
         if (with_event) {
-            OK(xrt_event_record(e, s1));
-            OK(xrt_stream_wait_event(s2, e));
+            OK(xrt_event_record(w.e, w.s1));
+            OK(xrt_stream_wait_event(w.s2, w.e));
         }
-        launch(f, d, N, s2);
+        launch(f, d, N, w.s2);
         OK(xrt_device_synchronize());
         if (with_event) expect_clean();
         else
@@ -197,10 +211,7 @@ static void test_copy_kernel(void **state)
                         "write by xrt_memcpy_async on stream 1 (device 0)",
                         "read-write by xrt_launch_kernel on stream 2 (device 0)",
                         EDGE_1_2("xrt_memcpy_async", "xrt_launch_kernel"));
-        end();
-        OK(xrt_event_destroy(e));
-        OK(xrt_stream_destroy(s1));
-        OK(xrt_stream_destroy(s2));
+        round_end(&w);
     }
     OK(xrt_free(d));
 }
@@ -211,33 +222,23 @@ static void test_copy_kernel(void **state)
 static void test_wrong_event(void **state)
 {
     static unsigned char h[N], g[N];
-    xrt_stream s1, s2, s3;
-    xrt_event e;
+    round_ w;
     void *d;
     int r, again;
     (void)state;
     OK(xrt_malloc(&d, N));
     for (r = 0; r < 2 * ROUNDS; r++) {
         again = r >= ROUNDS;
-        begin();
-        OK(xrt_stream_create(&s1));
-        OK(xrt_stream_create(&s2));
-        OK(xrt_stream_create(&s3));
-        OK(xrt_event_create(&e, XRT_EVENT_DISABLE_TIMING));
-        perturb(s1, r);
-        OK(xrt_memcpy_async(d, h, N, XRT_MEMCPY_HOST_TO_DEVICE, s1));
-        if (again) OK(xrt_event_record(e, s1));
-        OK(xrt_event_record(e, s3));
-        OK(xrt_stream_wait_event(s2, e));
-        OK(xrt_memcpy_async(g, d, N, XRT_MEMCPY_DEVICE_TO_HOST, s2));
+        round_begin(&w, r, XRT_STREAM_DEFAULT, XRT_STREAM_DEFAULT);
+        OK(xrt_memcpy_async(d, h, N, XRT_MEMCPY_HOST_TO_DEVICE, w.s1));
+        if (again) OK(xrt_event_record(w.e, w.s1));
+        OK(xrt_event_record(w.e, w.s3));
+        OK(xrt_stream_wait_event(w.s2, w.e));
+        OK(xrt_memcpy_async(g, d, N, XRT_MEMCPY_DEVICE_TO_HOST, w.s2));
         OK(xrt_device_synchronize());
         expect_race("xrt_memcpy_async", "xrt_memcpy_async", d, N, 0, N, "write by xrt_memcpy_async on stream 1 (device 0)",
                     "read by xrt_memcpy_async on stream 2 (device 0)", EDGE_1_2("xrt_memcpy_async", "xrt_memcpy_async"));
-        end();
-        OK(xrt_event_destroy(e));
-        OK(xrt_stream_destroy(s1));
-        OK(xrt_stream_destroy(s2));
-        OK(xrt_stream_destroy(s3));
+        round_end(&w);
     }
     OK(xrt_free(d));
 }
@@ -246,31 +247,26 @@ static void test_wrong_event(void **state)
    waits for the device (as cudaFree): clean. */
 static void test_free_racing(void **state)
 {
-    xrt_stream s1, s2;
+    round_ w;
     void *d;
     int r, sync_free;
     (void)state;
     for (r = 0; r < 2 * ROUNDS; r++) {
         sync_free = r >= ROUNDS;
-        begin();
-        OK(xrt_stream_create(&s1));
-        OK(xrt_stream_create(&s2));
+        round_begin(&w, r, XRT_STREAM_DEFAULT, XRT_STREAM_DEFAULT);
         OK(xrt_malloc(&d, N));
-        perturb(s1, r);
-        OK(xrt_memset_async(d, 1, N, s1));
+        OK(xrt_memset_async(d, 1, N, w.s1));
         if (sync_free) {
             OK(xrt_free(d));
             expect_clean();
         } else {
-            OK(xrt_free_async(d, s2));
+            OK(xrt_free_async(d, w.s2));
             expect_race("xrt_memset_async", "xrt_free_async", d, N, 0, N,
                         "write by xrt_memset_async on stream 1 (device 0)",
                         "write by xrt_free_async on stream 2 (device 0)", EDGE_1_2("xrt_memset_async", "xrt_free_async"));
         }
         OK(xrt_device_synchronize());
-        end();
-        OK(xrt_stream_destroy(s1));
-        OK(xrt_stream_destroy(s2));
+        round_end(&w);
     }
 }
 
@@ -281,20 +277,17 @@ static void reader(void *user) { (void)user; }
 static void test_host_fn_annotated(void **state)
 {
     static unsigned char h[N];
-    xrt_stream s1, s2;
+    round_ w;
     void *d;
     int r, noted;
     (void)state;
     OK(xrt_malloc(&d, N));
     for (r = 0; r < 2 * ROUNDS; r++) {
         noted = r < ROUNDS;
-        begin();
-        OK(xrt_stream_create(&s1));
-        OK(xrt_stream_create(&s2));
-        perturb(s1, r);
+        round_begin(&w, r, XRT_STREAM_DEFAULT, XRT_STREAM_DEFAULT);
         if (noted) OK(xrt_check_annotate((char *)d + 64, 64, XRT_CHECK_READ));
-        OK(xrt_launch_host_func(s1, reader, d));
-        OK(xrt_memcpy_async(d, h, N, XRT_MEMCPY_HOST_TO_DEVICE, s2));
+        OK(xrt_launch_host_func(w.s1, reader, d));
+        OK(xrt_memcpy_async(d, h, N, XRT_MEMCPY_HOST_TO_DEVICE, w.s2));
         OK(xrt_device_synchronize());
         if (!noted) expect_clean();
         else
@@ -302,9 +295,7 @@ static void test_host_fn_annotated(void **state)
                         "read by xrt_launch_host_func on stream 1 (device 0)",
                         "write by xrt_memcpy_async on stream 2 (device 0)",
                         EDGE_1_2("xrt_launch_host_func", "xrt_memcpy_async"));
-        end();
-        OK(xrt_stream_destroy(s1));
-        OK(xrt_stream_destroy(s2));
+        round_end(&w);
     }
     OK(xrt_free(d));
 }
@@ -315,21 +306,18 @@ static void test_host_fn_annotated(void **state)
 static void test_legacy_order(void **state)
 {
     static unsigned char h[N], g[N];
-    xrt_stream s1, s2;
+    round_ w;
     void *d;
     int r, non_blocking;
     (void)state;
     OK(xrt_malloc(&d, N));
     for (r = 0; r < 2 * ROUNDS; r++) {
         non_blocking = r >= ROUNDS;
-        begin();
-        OK(xrt_stream_create_with_flags(&s1, non_blocking ? XRT_STREAM_NON_BLOCKING : XRT_STREAM_DEFAULT));
-        OK(xrt_stream_create(&s2));
-        perturb(s1, r);
-        OK(xrt_memcpy_async(d, h, N, XRT_MEMCPY_HOST_TO_DEVICE, s1));
+        round_begin(&w, r, non_blocking ? XRT_STREAM_NON_BLOCKING : XRT_STREAM_DEFAULT, XRT_STREAM_DEFAULT);
+        OK(xrt_memcpy_async(d, h, N, XRT_MEMCPY_HOST_TO_DEVICE, w.s1));
         OK(xrt_memset_async(d, 0, N, NULL));
-        if (non_blocking) OK(xrt_stream_synchronize(s1)); /* else s2's and the host's copies race with s1's too */
-        OK(xrt_memcpy_async(g, d, N, XRT_MEMCPY_DEVICE_TO_HOST, s2));
+        if (non_blocking) OK(xrt_stream_synchronize(w.s1)); /* else s2's and the host's copies race with s1's too */
+        OK(xrt_memcpy_async(g, d, N, XRT_MEMCPY_DEVICE_TO_HOST, w.s2));
         OK(xrt_memcpy(h, d, N, XRT_MEMCPY_DEVICE_TO_HOST));
         OK(xrt_memset(d, 0, N));
         if (!non_blocking) expect_clean();
@@ -340,9 +328,7 @@ static void test_legacy_order(void **state)
                         "record an event on stream 1 (device 0) after the xrt_memcpy_async and wait for it on the NULL "
                         "stream of device 0 (xrt_stream_wait_event) before the xrt_memset_async");
         OK(xrt_device_synchronize());
-        end();
-        OK(xrt_stream_destroy(s1));
-        OK(xrt_stream_destroy(s2));
+        round_end(&w);
     }
     OK(xrt_free(d));
 }
@@ -402,35 +388,165 @@ static void test_peer_copy(void **state)
 static void test_sync_orders_host(void **state)
 {
     static unsigned char h[N], g[N];
-    xrt_stream s1, s2;
-    xrt_event e;
+    round_ w;
     void *d;
     int r, i;
     (void)state;
     OK(xrt_malloc(&d, N));
     for (r = 0; r < ROUNDS; r++) {
-        begin();
-        OK(xrt_stream_create_with_flags(&s1, XRT_STREAM_NON_BLOCKING));
-        OK(xrt_stream_create_with_flags(&s2, XRT_STREAM_NON_BLOCKING));
-        OK(xrt_event_create(&e, XRT_EVENT_DISABLE_TIMING));
-        perturb(s1, r);
-        OK(xrt_memcpy_async(d, h, N, XRT_MEMCPY_HOST_TO_DEVICE, s1));
-        OK(xrt_stream_synchronize(s1));
-        OK(xrt_memcpy_async(g, d, N, XRT_MEMCPY_DEVICE_TO_HOST, s2));
-        OK(xrt_memcpy_async(d, h, N, XRT_MEMCPY_HOST_TO_DEVICE, s1)); /* racy: s2 reads */
-        OK(xrt_event_record(e, s1));
-        OK(xrt_event_synchronize(e));
-        while (xrt_stream_query(s2) != XRT_SUCCESS) usleep(100);
-        for (i = 0; i < 3; i++) OK(xrt_memcpy_async(g, d, N, XRT_MEMCPY_DEVICE_TO_HOST, s2));
-        OK(xrt_stream_synchronize(s2));
+        round_begin(&w, r, XRT_STREAM_NON_BLOCKING, XRT_STREAM_NON_BLOCKING);
+        OK(xrt_memcpy_async(d, h, N, XRT_MEMCPY_HOST_TO_DEVICE, w.s1));
+        OK(xrt_stream_synchronize(w.s1));
+        OK(xrt_memcpy_async(g, d, N, XRT_MEMCPY_DEVICE_TO_HOST, w.s2));
+        OK(xrt_memcpy_async(d, h, N, XRT_MEMCPY_HOST_TO_DEVICE, w.s1)); /* racy: s2 reads */
+        OK(xrt_event_record(w.e, w.s1));
+        OK(xrt_event_synchronize(w.e));
+        while (xrt_stream_query(w.s2) != XRT_SUCCESS) usleep(100);
+        for (i = 0; i < 3; i++) OK(xrt_memcpy_async(g, d, N, XRT_MEMCPY_DEVICE_TO_HOST, w.s2));
+        OK(xrt_stream_synchronize(w.s2));
         expect_race("xrt_memcpy_async", "xrt_memcpy_async", d, N, 0, N,
                     "read by xrt_memcpy_async on stream 2 (device 0)", "write by xrt_memcpy_async on stream 1 (device 0)",
                     "record an event on stream 2 (device 0) after the xrt_memcpy_async and wait for it on stream 1 "
                     "(device 0) (xrt_stream_wait_event) before the xrt_memcpy_async");
-        end();
-        OK(xrt_event_destroy(e));
-        OK(xrt_stream_destroy(s1));
-        OK(xrt_stream_destroy(s2));
+        round_end(&w);
+    }
+    OK(xrt_free(d));
+}
+
+/* A graph of a copy into d (node 0), an empty node (1) and a memset of d
+   (2) after node 1; with the edge 0 -> 1 the copy and the memset are
+   ordered through node 1: clean; without it they race inside each launch. */
+static xrt_graph_exec copy_then_set(void *d, const void *h, int with_edge)
+{
+    xrt_graph graph;
+    xrt_graph_exec exec;
+    xrt_graph_node n0, n1, n2;
+    xrt_memset_node_params set = {d, 0, 7, 1, N, 1};
+    OK(xrt_graph_create(&graph, 0));
+    OK(xrt_graph_add_memcpy_node_1d(&n0, graph, NULL, 0, d, h, N, XRT_MEMCPY_HOST_TO_DEVICE));
+    OK(xrt_graph_add_empty_node(&n1, graph, with_edge ? &n0 : NULL, with_edge ? 1 : 0));
+    OK(xrt_graph_add_memset_node(&n2, graph, &n1, 1, &set));
+    OK(xrt_graph_instantiate(&exec, graph));
+    OK(xrt_graph_destroy(graph));
+    return exec;
+}
+
+static void test_graph_nodes_without_edge(void **state)
+{
+    static unsigned char h[N];
+    round_ w;
+    xrt_graph_exec exec;
+    void *d;
+    int r, with_edge;
+    (void)state;
+    OK(xrt_malloc(&d, N));
+    for (r = 0; r < 2 * ROUNDS; r++) {
+        with_edge = r >= ROUNDS;
+        round_begin(&w, r, XRT_STREAM_DEFAULT, XRT_STREAM_DEFAULT);
+        exec = copy_then_set(d, h, with_edge);
+        OK(xrt_graph_launch(exec, w.s1));
+        OK(xrt_graph_launch(exec, w.s1)); /* the same pair: reported once */
+        OK(xrt_stream_synchronize(w.s1));
+        if (with_edge) expect_clean();
+        else
+            expect_race("memcpy node 0 of xrt_graph_launch", "memset node 2 of xrt_graph_launch", d, N, 0, N,
+                        "write by memcpy node 0 of xrt_graph_launch on stream 1 (device 0)",
+                        "write by memset node 2 of xrt_graph_launch on stream 1 (device 0)",
+                        "add an edge from the memcpy node 0 to the memset node 2 (xrt_graph_add_dependencies; in a "
+                        "capture, an event or the same stream), or one the other way");
+        OK(xrt_graph_exec_destroy(exec));
+        round_end(&w);
+    }
+    OK(xrt_free(d));
+}
+
+/* A graph setting d launched on stream 1, a copy out of d on stream 2:
+   racy without an event; with one recorded after the launch, clean. Then
+   the graph again on stream 1, after the copy through an event: clean. */
+static void test_graph_races_eager(void **state)
+{
+    static unsigned char g[N];
+    round_ w;
+    xrt_graph graph;
+    xrt_graph_exec exec;
+    xrt_graph_node n0;
+    void *d;
+    int r, with_event;
+    (void)state;
+    OK(xrt_malloc(&d, N));
+    for (r = 0; r < 2 * ROUNDS; r++) {
+        xrt_memset_node_params set = {d, 0, 7, 1, N, 1};
+        with_event = r >= ROUNDS;
+        round_begin(&w, r, XRT_STREAM_DEFAULT, XRT_STREAM_DEFAULT);
+        OK(xrt_graph_create(&graph, 0));
+        OK(xrt_graph_add_memset_node(&n0, graph, NULL, 0, &set));
+        OK(xrt_graph_instantiate(&exec, graph));
+        OK(xrt_graph_launch(exec, w.s1));
+        if (with_event) {
+            OK(xrt_event_record(w.e, w.s1));
+            OK(xrt_stream_wait_event(w.s2, w.e));
+        }
+        OK(xrt_memcpy_async(g, d, N, XRT_MEMCPY_DEVICE_TO_HOST, w.s2));
+        OK(xrt_event_record(w.e, w.s2));
+        OK(xrt_stream_wait_event(w.s1, w.e));
+        OK(xrt_graph_launch(exec, w.s1));
+        OK(xrt_device_synchronize());
+        if (with_event) expect_clean();
+        else
+            expect_race("memset node 0 of xrt_graph_launch", "xrt_memcpy_async", d, N, 0, N,
+                        "write by memset node 0 of xrt_graph_launch on stream 1 (device 0)",
+                        "read by xrt_memcpy_async on stream 2 (device 0)",
+                        EDGE_1_2("memset node 0 of xrt_graph_launch", "xrt_memcpy_async"));
+        OK(xrt_graph_exec_destroy(exec));
+        OK(xrt_graph_destroy(graph));
+        round_end(&w);
+    }
+    OK(xrt_free(d));
+}
+
+/* A kernel node reading and writing d (its pointer argument) beside a
+   memcpy node into d with no edge: racy; with the edge: clean. */
+static void test_graph_kernel_node(void **state)
+{
+    static unsigned char h[N];
+    round_ w;
+    xrt_graph graph;
+    xrt_graph_exec exec;
+    xrt_graph_node n0, n1;
+    xrt_function f;
+    void *d;
+    int r, with_edge;
+    (void)state;
+    SKIP_UNLESS(caps() & XRT_CAP_MODULES, "no modules");
+    f = kernel();
+    OK(xrt_malloc(&d, N));
+    for (r = 0; r < 2 * ROUNDS; r++) {
+        xrt_kernel_node_params k;
+        xrt_kernel_args a;
+        unsigned long nn = N;
+        xrt_dim3 one = {1, 1, 1};
+        with_edge = r >= ROUNDS;
+        xrt_kernel_args_init(&a);
+        XRT_KERNEL_ARG(a, d);
+        XRT_KERNEL_ARG(a, nn);
+        k.function = f, k.grid = one, k.block = one, k.shared_bytes = 0, k.args = a.buf.bytes, k.args_size = a.size;
+        round_begin(&w, r, XRT_STREAM_DEFAULT, XRT_STREAM_DEFAULT);
+        OK(xrt_graph_create(&graph, 0));
+        OK(xrt_graph_add_memcpy_node_1d(&n0, graph, NULL, 0, d, h, 100, XRT_MEMCPY_HOST_TO_DEVICE));
+        OK(xrt_graph_add_kernel_node(&n1, graph, with_edge ? &n0 : NULL, with_edge ? 1 : 0, &k));
+        OK(xrt_graph_instantiate(&exec, graph));
+        OK(xrt_graph_launch(exec, w.s1));
+        OK(xrt_stream_synchronize(w.s1));
+        if (with_edge) expect_clean();
+        else
+            expect_race("memcpy node 0 of xrt_graph_launch", "kernel node 1 of xrt_graph_launch", d, N, 0, 100,
+                        "write by memcpy node 0 of xrt_graph_launch on stream 1 (device 0)",
+                        "read-write by kernel node 1 of xrt_graph_launch on stream 1 (device 0)",
+                        "add an edge from the memcpy node 0 to the kernel node 1 (xrt_graph_add_dependencies; in a "
+                        "capture, an event or the same stream), or one the other way");
+        OK(xrt_graph_exec_destroy(exec));
+        OK(xrt_graph_destroy(graph));
+        round_end(&w);
     }
     OK(xrt_free(d));
 }
@@ -521,6 +637,8 @@ int main(void)
         cmocka_unit_test(test_wrong_event),       cmocka_unit_test(test_free_racing),
         cmocka_unit_test(test_host_fn_annotated), cmocka_unit_test(test_legacy_order),
         cmocka_unit_test(test_peer_copy),         cmocka_unit_test(test_sync_orders_host),
+        cmocka_unit_test(test_graph_nodes_without_edge),
+        cmocka_unit_test(test_graph_races_eager), cmocka_unit_test(test_graph_kernel_node),
         cmocka_unit_test(test_check_calls),       cmocka_unit_test(test_exit_status),
     };
     char dir[256];
