@@ -349,11 +349,39 @@ static int xrt__chk_resolve(void *pc, char *out, size_t size)
     return found;
 }
 
+/* The last call sites resolved, with the object they lay in: addr2line
+   takes 0.1-0.5 s on a large program, and a program that races at one site
+   again (a loop, a test's rounds) would pay it at each report. Kept while
+   the process lives; an entry whose object is no longer loaded at the same
+   base (dladdr) is not used. */
+#define XRT__CHK_SITES 32
+static struct { void *pc; void *base; int found; char text[300]; } xrt__chk_sites[XRT__CHK_SITES];
+static unsigned xrt__chk_nsites;
+
+static int xrt__chk_resolve_cached(void *pc, char *out, size_t size)
+{
+    Dl_info info;
+    unsigned i;
+    void *base = dladdr(pc, &info) ? info.dli_fbase : NULL;
+    for (i = 0; i < XRT__CHK_SITES && i < xrt__chk_nsites; i++)
+        if (xrt__chk_sites[i].pc == pc && xrt__chk_sites[i].base == base) {
+            snprintf(out, size, "%s", xrt__chk_sites[i].text);
+            return xrt__chk_sites[i].found;
+        }
+    i = xrt__chk_nsites++ % XRT__CHK_SITES; /* the oldest goes */
+    xrt__chk_sites[i].pc = pc;
+    xrt__chk_sites[i].base = base;
+    xrt__chk_sites[i].text[0] = 0;
+    xrt__chk_sites[i].found = xrt__chk_resolve(pc, xrt__chk_sites[i].text, sizeof xrt__chk_sites[i].text);
+    snprintf(out, size, "%s", xrt__chk_sites[i].text);
+    return xrt__chk_sites[i].found;
+}
+
 static void xrt__chk_site(void *const *site, char *out, size_t size)
 {
     int i;
     for (i = 1; i < XRT__CHK_FRAMES && site[i]; i++)
-        if (xrt__chk_resolve(site[i], out, size)) return;
+        if (xrt__chk_resolve_cached(site[i], out, size)) return;
     snprintf(out, size, "%p", site[1]);
 }
 

@@ -13,6 +13,7 @@
 #include "xrt_test.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -243,13 +244,25 @@ static void test_wrong_event(void **state)
     OK(xrt_free(d));
 }
 
+/* Host functions that order two streams behind the checker's back: the
+   racy programs that free must not free while the set still runs (the CUDA
+   double frees at once; without this, only a slow report kept the memset
+   from writing freed memory). A 5 s bound: never a hang. */
+static void mark_done(void *flag) { __atomic_store_n((int *)flag, 1, __ATOMIC_RELEASE); }
+
+static void wait_done(void *flag)
+{
+    int i;
+    for (i = 0; i < 5000 && !__atomic_load_n((int *)flag, __ATOMIC_ACQUIRE); i++) usleep(1000);
+}
+
 /* xrt_free_async on stream 2 of memory stream 1 still sets: racy. xrt_free
    waits for the device (as cudaFree): clean. */
 static void test_free_racing(void **state)
 {
     round_ w;
     void *d;
-    int r, sync_free;
+    int r, sync_free, done;
     (void)state;
     for (r = 0; r < 2 * ROUNDS; r++) {
         sync_free = r >= ROUNDS;
@@ -260,6 +273,9 @@ static void test_free_racing(void **state)
             OK(xrt_free(d));
             expect_clean();
         } else {
+            done = 0;
+            OK(xrt_launch_host_func(w.s1, mark_done, &done)); /* unannotated: no access, no order seen */
+            OK(xrt_launch_host_func(w.s2, wait_done, &done));
             OK(xrt_free_async(d, w.s2));
             expect_race("xrt_memset_async", "xrt_free_async", d, N, 0, N,
                         "write by xrt_memset_async on stream 1 (device 0)",
@@ -551,6 +567,50 @@ static void test_graph_kernel_node(void **state)
     OK(xrt_free(d));
 }
 
+/* The same racy program, 100 rounds, each with another timing (nothing
+   held back, stream 1 or stream 2 held back, a host thread busy beside):
+   every round's reports are the first round's, byte for byte. */
+static void *spin(void *user)
+{
+    volatile unsigned long *stop = (volatile unsigned long *)user, x = 0;
+    while (!*stop) x++;
+    return NULL;
+}
+
+static void test_reports_deterministic(void **state)
+{
+    static unsigned char h[N], g[N];
+    static char first[sizeof reports];
+    volatile unsigned long stop;
+    round_ w;
+    xrt_graph_exec exec;
+    pthread_t busy;
+    void *d;
+    int r;
+    (void)state;
+    OK(xrt_malloc(&d, N));
+    for (r = 0; r < 100; r++) {
+        stop = 0;
+        round_begin(&w, 0, XRT_STREAM_DEFAULT, XRT_STREAM_DEFAULT);
+        if (r % 4 == 1) perturb(w.s1, 1);
+        if (r % 4 == 2) perturb(w.s2, 1);
+        if (r % 4 == 3) assert_int_equal(pthread_create(&busy, NULL, spin, (void *)&stop), 0);
+        exec = copy_then_set(d, h, 0);
+        OK(xrt_graph_launch(exec, w.s1));
+        OK(xrt_memcpy_async(g, d, N, XRT_MEMCPY_DEVICE_TO_HOST, w.s2));
+        OK(xrt_device_synchronize());
+        stop = 1;
+        if (r % 4 == 3) assert_int_equal(pthread_join(busy, NULL), 0);
+        assert_int_equal(nreports, 2);
+        if (r == 0) memcpy(first, reports, sizeof first);
+        else if (strcmp(first, reports) != 0) print_error("round %d:\n%sround 0:\n%s", r, reports, first);
+        assert_string_equal(first, reports);
+        OK(xrt_graph_exec_destroy(exec));
+        round_end(&w);
+    }
+    OK(xrt_free(d));
+}
+
 /* The calls' bad input, and what they say while off. */
 static void test_check_calls(void **state)
 {
@@ -639,6 +699,7 @@ int main(void)
         cmocka_unit_test(test_peer_copy),         cmocka_unit_test(test_sync_orders_host),
         cmocka_unit_test(test_graph_nodes_without_edge),
         cmocka_unit_test(test_graph_races_eager), cmocka_unit_test(test_graph_kernel_node),
+        cmocka_unit_test(test_reports_deterministic),
         cmocka_unit_test(test_check_calls),       cmocka_unit_test(test_exit_status),
     };
     char dir[256];
