@@ -39,9 +39,9 @@
    access is compared with the overlapping ones: an earlier access (c, e) is
    ordered before it when the new context's clock has c's entry >= e. The
    state lives under one mutex: this is a debugging mode, not a fast path.
-   What is not modelled yet: graph nodes' own accesses (a launch is an
-   operation without accesses), 3-D copies, IPC-opened memory as an alias of
-   its exporter's allocation. */
+   A graph launch's nodes are its accesses (">> check: graphs"). What is not
+   modelled yet: 3-D copies, IPC-opened memory as an alias of its
+   exporter's allocation. */
 #define XRT__CHK_HISTORY 32
 #define XRT__CHK_FRAMES 3 /* [0] unused, [1] the hook's return address, [2] the dispatch function's */
 #define XRT__CHK_BUCKETS 1024
