@@ -1359,6 +1359,9 @@ XRT_API void xrt__chk_graph_launch_hook(void *caller, xrt_status st, const xrt_b
                                         xrt_stream stream, const struct xrt__handle_slot *s) XRT__COLD;
 XRT_API void xrt__chk_instantiate(xrt_status st, const xrt_backend *b, const void *exec, void *graph) XRT__COLD;
 XRT_API void xrt__chk_exec_gone(const void *exec) XRT__COLD;
+XRT_API void xrt__chk_copy_3d(void *caller, xrt_status st, const xrt_backend *b, const char *fn, xrt_stream stream,
+                              const struct xrt__handle_slot *s, const xrt_memcpy_3d_parms *p,
+                              const xrt_pitched_ptr *set, const xrt_extent *extent) XRT__COLD;
 
 /* The globals the inline dispatch reads. Under XRT_STATIC they are defined
    here, private to the one unit; otherwise the XRT_IMPL unit defines them. */
@@ -2072,6 +2075,7 @@ static inline xrt_status xrt_memcpy_3d(const xrt_memcpy_3d_parms *p)
     q = *p;
     st = xrt__mem_check_copy_3d(b, &q, "xrt_memcpy_3d");
     if (st != XRT_SUCCESS || !q.extent.width || !q.extent.height || !q.extent.depth) return st;
+    if (XRT__CHK_ON()) xrt__chk_copy_3d(__builtin_return_address(0), XRT_SUCCESS, b, "xrt_memcpy_3d", NULL, NULL, &q, NULL, NULL);
     return b->memcpy_3d(b, &q);
 }
 
@@ -2087,7 +2091,9 @@ static inline xrt_status xrt_memcpy_3d_async(const xrt_memcpy_3d_parms *p, xrt_s
     q = *p;
     st = xrt__mem_check_copy_3d(b, &q, "xrt_memcpy_3d_async");
     if (st != XRT_SUCCESS || !q.extent.width || !q.extent.height || !q.extent.depth) return xrt__call_exit(st);
-    return xrt__call_exit(b->memcpy_3d_async(b, &q, s->obj));
+    st = b->memcpy_3d_async(b, &q, s->obj);
+    if (XRT__CHK_ON()) xrt__chk_copy_3d(__builtin_return_address(0), st, b, "xrt_memcpy_3d_async", stream, s, &q, NULL, NULL);
+    return xrt__call_exit(st);
 }
 
 static inline xrt_status xrt_memset_3d(xrt_pitched_ptr p, int value, xrt_extent extent)
@@ -2097,6 +2103,7 @@ static inline xrt_status xrt_memset_3d(xrt_pitched_ptr p, int value, xrt_extent 
     XRT__CHECK_MAY_WAIT("xrt_memset_3d");
     st = xrt__mem_check_set_3d(b, &p, &extent, "xrt_memset_3d");
     if (st != XRT_SUCCESS || !extent.width || !extent.height || !extent.depth) return st;
+    if (XRT__CHK_ON()) xrt__chk_copy_3d(__builtin_return_address(0), XRT_SUCCESS, b, "xrt_memset_3d", NULL, NULL, NULL, &p, &extent);
     return b->memset_3d(b, &p, (unsigned char)value, &extent);
 }
 
@@ -2109,7 +2116,9 @@ static inline xrt_status xrt_memset_3d_async(xrt_pitched_ptr p, int value, xrt_e
     if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_memset_3d_async", stream));
     st = xrt__mem_check_set_3d(b, &p, &extent, "xrt_memset_3d_async");
     if (st != XRT_SUCCESS || !extent.width || !extent.height || !extent.depth) return xrt__call_exit(st);
-    return xrt__call_exit(b->memset_3d_async(b, &p, (unsigned char)value, &extent, s->obj));
+    st = b->memset_3d_async(b, &p, (unsigned char)value, &extent, s->obj);
+    if (XRT__CHK_ON()) xrt__chk_copy_3d(__builtin_return_address(0), st, b, "xrt_memset_3d_async", stream, s, NULL, &p, &extent);
+    return xrt__call_exit(st);
 }
 
 /* >> dispatch: peers */
@@ -7219,8 +7228,9 @@ static xrt_status xrt__module_global(const xrt_backend *b, xrt_module module, co
    side checked as xrt_memcpy checks it; the kind the caller gave must fit
    the other side (the variable is device memory by definition, which the
    CPU backend's registry does not know). async: on `stream`. */
-static xrt_status xrt__symbol_copy(int to, void *other, xrt_module module, const char *symbol, size_t count,
-                                   size_t offset, xrt_memcpy_kind kind, int async, xrt_stream stream, const char *fn)
+static xrt_status xrt__symbol_copy(void *caller, int to, void *other, xrt_module module, const char *symbol,
+                                   size_t count, size_t offset, xrt_memcpy_kind kind, int async, xrt_stream stream,
+                                   const char *fn)
 {
     const xrt_backend *b = xrt__be();
     xrt_memcpy_kind k = XRT_MEMCPY_DEFAULT;
@@ -7255,33 +7265,35 @@ static xrt_status xrt__symbol_copy(int to, void *other, xrt_module module, const
     k = (xrt_memcpy_kind)(to ? ((int)k & 2) | 1 : ((int)k & 1) | 2); /* the variable's side is the device's */
     if (async) st = to ? b->memcpy_async(b, p, other, count, k, s->obj) : b->memcpy_async(b, other, p, count, k, s->obj);
     else st = to ? b->memcpy(b, p, other, count, k) : b->memcpy(b, other, p, count, k);
+    if (XRT__CHK_ON()) /* the caller's call site, as an inline dispatch's */
+        xrt__chk_copy(caller, st, b, fn, stream, s, to ? p : other, count, to ? other : p, count);
     return xrt__call_exit(st);
 }
 
 XRT_API xrt_status xrt_memcpy_to_symbol(xrt_module module, const char *symbol, const void *src, size_t count,
                                         size_t offset, xrt_memcpy_kind kind)
 {
-    return xrt__symbol_copy(1, (void *)(uintptr_t)src, module, symbol, count, offset, kind, 0, NULL,
+    return xrt__symbol_copy(__builtin_return_address(0), 1, (void *)(uintptr_t)src, module, symbol, count, offset, kind, 0, NULL,
                             "xrt_memcpy_to_symbol");
 }
 
 XRT_API xrt_status xrt_memcpy_from_symbol(void *dst, xrt_module module, const char *symbol, size_t count,
                                           size_t offset, xrt_memcpy_kind kind)
 {
-    return xrt__symbol_copy(0, dst, module, symbol, count, offset, kind, 0, NULL, "xrt_memcpy_from_symbol");
+    return xrt__symbol_copy(__builtin_return_address(0), 0, dst, module, symbol, count, offset, kind, 0, NULL, "xrt_memcpy_from_symbol");
 }
 
 XRT_API xrt_status xrt_memcpy_to_symbol_async(xrt_module module, const char *symbol, const void *src, size_t count,
                                               size_t offset, xrt_memcpy_kind kind, xrt_stream stream)
 {
-    return xrt__symbol_copy(1, (void *)(uintptr_t)src, module, symbol, count, offset, kind, 1, stream,
+    return xrt__symbol_copy(__builtin_return_address(0), 1, (void *)(uintptr_t)src, module, symbol, count, offset, kind, 1, stream,
                             "xrt_memcpy_to_symbol_async");
 }
 
 XRT_API xrt_status xrt_memcpy_from_symbol_async(void *dst, xrt_module module, const char *symbol, size_t count,
                                                 size_t offset, xrt_memcpy_kind kind, xrt_stream stream)
 {
-    return xrt__symbol_copy(0, dst, module, symbol, count, offset, kind, 1, stream, "xrt_memcpy_from_symbol_async");
+    return xrt__symbol_copy(__builtin_return_address(0), 0, dst, module, symbol, count, offset, kind, 1, stream, "xrt_memcpy_from_symbol_async");
 }
 
 XRT_API xrt_status xrt_function_set_attribute(xrt_function function, xrt_function_attribute attr, int value)

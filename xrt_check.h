@@ -39,9 +39,10 @@
    access is compared with the overlapping ones: an earlier access (c, e) is
    ordered before it when the new context's clock has c's entry >= e. The
    state lives under one mutex: this is a debugging mode, not a fast path.
-   A graph launch's nodes are its accesses (">> check: graphs"). What is not
-   modelled yet: 3-D copies, IPC-opened memory as an alias of its
-   exporter's allocation. */
+   A graph launch's nodes are its accesses (">> check: graphs"); a 2-D or
+   3-D copy or set touches its bounding range; a copy to or from a module's
+   variable, the other side's bytes. What is not modelled yet: IPC-opened
+   memory as an alias of its exporter's allocation. */
 #define XRT__CHK_HISTORY 32
 #define XRT__CHK_FRAMES 3 /* [0] unused, [1] the hook's return address, [2] the dispatch function's */
 #define XRT__CHK_BUCKETS 1024
@@ -891,13 +892,11 @@ static void xrt__chk_graph_put(uintptr_t exec, xrt__chk_graph *g)
 #define XRT__CHK_SITE(site) \
     void *site[XRT__CHK_FRAMES] = {NULL, __builtin_return_address(0), caller}
 
-XRT_API void xrt__chk_copy(void *caller, xrt_status st, const xrt_backend *b, const char *fn, xrt_stream stream,
-                           const struct xrt__handle_slot *s, void *dst, size_t dst_n, const void *src, size_t src_n)
+static void xrt__chk_copy_at(void *const *site, const xrt_backend *b, const char *fn, xrt_stream stream,
+                             const struct xrt__handle_slot *s, void *dst, size_t dst_n, const void *src, size_t src_n)
 {
     xrt__chk_ctx *c, *host;
     int sync = !s;
-    if (st != XRT_SUCCESS) return;
-    XRT__CHK_SITE(site);
     pthread_mutex_lock(&xrt__chk_lock);
     /* A synchronous copy is the current device's NULL stream's, and the
        host waits for it. */
@@ -910,6 +909,43 @@ XRT_API void xrt__chk_copy(void *caller, xrt_status st, const xrt_backend *b, co
         if (sync) xrt__chk_host_waits(host, c);
     }
     pthread_mutex_unlock(&xrt__chk_lock);
+}
+
+XRT_API void xrt__chk_copy(void *caller, xrt_status st, const xrt_backend *b, const char *fn, xrt_stream stream,
+                           const struct xrt__handle_slot *s, void *dst, size_t dst_n, const void *src, size_t src_n)
+{
+    if (st != XRT_SUCCESS) return;
+    XRT__CHK_SITE(site);
+    xrt__chk_copy_at(site, b, fn, stream, s, dst, dst_n, src, src_n);
+}
+
+/* The bytes of a 3-D box: from its first row's start to its last row's
+   end (as a 2-D copy's, the rows' gaps included). */
+static size_t xrt__chk_box(const xrt_pitched_ptr *p, const xrt_pos *at, const xrt_extent *e, void **start)
+{
+    size_t slice = p->pitch * p->ysize;
+    *start = (char *)p->ptr + at->z * slice + at->y * p->pitch + at->x;
+    return (e->depth - 1) * slice + (e->height - 1) * p->pitch + e->width;
+}
+
+/* xrt_memcpy_3d(_async) (p), xrt_memset_3d(_async) (set and its extent):
+   checked boxes, none empty. */
+XRT_API void xrt__chk_copy_3d(void *caller, xrt_status st, const xrt_backend *b, const char *fn, xrt_stream stream,
+                              const struct xrt__handle_slot *s, const xrt_memcpy_3d_parms *p,
+                              const xrt_pitched_ptr *set, const xrt_extent *extent)
+{
+    static const xrt_pos origin = {0, 0, 0};
+    void *dst, *src = NULL;
+    size_t dst_n, src_n = 0;
+    if (st != XRT_SUCCESS) return;
+    XRT__CHK_SITE(site);
+    if (p) {
+        dst_n = xrt__chk_box(&p->dst_ptr, &p->dst_pos, &p->extent, &dst);
+        src_n = xrt__chk_box(&p->src_ptr, &p->src_pos, &p->extent, &src);
+    } else {
+        dst_n = xrt__chk_box(set, &origin, extent, &dst);
+    }
+    xrt__chk_copy_at(site, b, fn, stream, s, dst, dst_n, src, src_n);
 }
 
 XRT_API void xrt__chk_launch(void *caller, xrt_status st, const xrt_backend *b, const char *fn, xrt_stream stream,

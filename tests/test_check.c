@@ -115,11 +115,14 @@ static void expect_race(const char *fa, const char *fb, const void *alloc, size_
 }
 
 /* A kernel that writes its first argument's n bytes (n its second). */
+static xrt_module kernel_module;
+
 static xrt_function kernel(void)
 {
     static const char src[] =
         "typedef struct { unsigned x, y, z; } d3;\n"
         "typedef struct { d3 grid_dim, block_dim, block_idx; void *shared; unsigned long shared_bytes; } ctx;\n"
+        "unsigned char table[64];\n"
         "void touch(const ctx *c, void *a) {\n"
         "  unsigned char *p = *(unsigned char **)a; unsigned long n = ((unsigned long *)a)[1];\n"
         "  (void)c; for (unsigned long i = 0; i < n; i++) p[i]++;\n"
@@ -134,6 +137,7 @@ static xrt_function kernel(void)
         on = xrt_test_backend;
     }
     OK(xrt_module_get_function(&f, m, "touch"));
+    kernel_module = m;
     return f;
 }
 
@@ -567,6 +571,78 @@ static void test_graph_kernel_node(void **state)
     OK(xrt_free(d));
 }
 
+/* A 3-D memset of a box of d on stream 1, a 3-D copy out of an
+   overlapping box on stream 2: racy over the bytes the two boxes' bounding
+   ranges share; with an event: clean. */
+static void test_copy_3d(void **state)
+{
+    static unsigned char h[8 * 4 * 2];
+    round_ w;
+    xrt_pitched_ptr p;
+    xrt_memcpy_3d_parms c;
+    xrt_extent box = {8, 4, 2};
+    int r, with_event;
+    size_t slice;
+    (void)state;
+    OK(xrt_malloc_3d(&p, xrt_make_extent(64, 8, 4)));
+    slice = p.pitch * p.ysize;
+    memset(&c, 0, sizeof c);
+    c.src_ptr = p, c.src_pos = xrt_make_pos(16, 2, 1);
+    c.dst_ptr = xrt_make_pitched_ptr(h, 8, 8, 4);
+    c.extent = box, c.kind = XRT_MEMCPY_DEVICE_TO_HOST;
+    for (r = 0; r < 2 * ROUNDS; r++) {
+        with_event = r >= ROUNDS;
+        round_begin(&w, r, XRT_STREAM_DEFAULT, XRT_STREAM_DEFAULT);
+        OK(xrt_memset_3d_async(p, 1, xrt_make_extent(64, 8, 2), w.s1)); /* slices 0 and 1 */
+        if (with_event) {
+            OK(xrt_event_record(w.e, w.s1));
+            OK(xrt_stream_wait_event(w.s2, w.e));
+        }
+        OK(xrt_memcpy_3d_async(&c, w.s2)); /* slices 1 and 2, from row 2, byte 16 */
+        OK(xrt_device_synchronize());
+        if (with_event) expect_clean();
+        else
+            expect_race("xrt_memset_3d_async", "xrt_memcpy_3d_async", p.ptr, slice * 4, slice + 2 * p.pitch + 16,
+                        slice + 7 * p.pitch + 64, "write by xrt_memset_3d_async on stream 1 (device 0)",
+                        "read by xrt_memcpy_3d_async on stream 2 (device 0)",
+                        EDGE_1_2("xrt_memset_3d_async", "xrt_memcpy_3d_async"));
+        round_end(&w);
+    }
+    OK(xrt_free(p.ptr));
+}
+
+/* A copy from d into a module's variable on stream 2 while stream 1 sets d:
+   racy (the copy reads d); with an event: clean. */
+static void test_symbol_copy(void **state)
+{
+    round_ w;
+    void *d;
+    int r, with_event;
+    (void)state;
+    SKIP_UNLESS(caps() & XRT_CAP_MODULES, "no modules");
+    (void)kernel();
+    OK(xrt_malloc(&d, N));
+    for (r = 0; r < 2 * ROUNDS; r++) {
+        with_event = r >= ROUNDS;
+        round_begin(&w, r, XRT_STREAM_DEFAULT, XRT_STREAM_DEFAULT);
+        OK(xrt_memset_async(d, 2, N, w.s1));
+        if (with_event) {
+            OK(xrt_event_record(w.e, w.s1));
+            OK(xrt_stream_wait_event(w.s2, w.e));
+        }
+        OK(xrt_memcpy_to_symbol_async(kernel_module, "table", d, 64, 0, XRT_MEMCPY_DEVICE_TO_DEVICE, w.s2));
+        OK(xrt_device_synchronize());
+        if (with_event) expect_clean();
+        else
+            expect_race("xrt_memset_async", "xrt_memcpy_to_symbol_async", d, N, 0, 64,
+                        "write by xrt_memset_async on stream 1 (device 0)",
+                        "read by xrt_memcpy_to_symbol_async on stream 2 (device 0)",
+                        EDGE_1_2("xrt_memset_async", "xrt_memcpy_to_symbol_async"));
+        round_end(&w);
+    }
+    OK(xrt_free(d));
+}
+
 /* The same racy program, 100 rounds, each with another timing (nothing
    held back, stream 1 or stream 2 held back, a host thread busy beside):
    every round's reports are the first round's, byte for byte. */
@@ -699,6 +775,7 @@ int main(void)
         cmocka_unit_test(test_peer_copy),         cmocka_unit_test(test_sync_orders_host),
         cmocka_unit_test(test_graph_nodes_without_edge),
         cmocka_unit_test(test_graph_races_eager), cmocka_unit_test(test_graph_kernel_node),
+        cmocka_unit_test(test_copy_3d),           cmocka_unit_test(test_symbol_copy),
         cmocka_unit_test(test_reports_deterministic),
         cmocka_unit_test(test_check_calls),       cmocka_unit_test(test_exit_status),
     };
