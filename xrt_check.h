@@ -832,7 +832,10 @@ static int xrt__chk_graph_item(const xrt__chk_gacc *a, xrt__chk_gitem *it)
     return it->hi > it->lo;
 }
 
-/* Two nodes of one launch in no order that touch the same bytes. */
+/* Two nodes of one launch in no order that touch the same bytes. Two
+   kernel nodes' arguments are not compared with each other: each stands for
+   its whole allocation, no annotation can narrow a node's, and kernels of a
+   fork and join that work on halves of one buffer would be reported. */
 static void xrt__chk_graph_pairs(const xrt__chk_graph *g, xrt__chk_ctx *c, void *const *site, const xrt__chk_gitem *it,
                                  size_t n)
 {
@@ -843,7 +846,8 @@ static void xrt__chk_graph_pairs(const xrt__chk_graph *g, xrt__chk_ctx *c, void 
             xrt__chk_access a, b;
             xrt__chk_alloc *m;
             if (x->a->node == y->a->node || x->info.base != y->info.base || !(x->a->write || y->a->write) ||
-                x->hi <= y->lo || y->hi <= x->lo || xrt__chk_graph_path(g, x->a->node, y->a->node))
+                x->hi <= y->lo || y->hi <= x->lo || (!x->a->n && !y->a->n) /* two kernels' guesses */ ||
+                xrt__chk_graph_path(g, x->a->node, y->a->node))
                 continue;
             if (!(m = xrt__chk_alloc_get(&x->info))) return;
             memset(&a, 0, sizeof a);
