@@ -139,18 +139,15 @@
      >> impl: native streams  xrt_stream_from_native's table
    the process and the public calls
      >> impl: fork
-     >> impl: stream-order checker  XRT_CHECK=streams: the vector clocks
-     >> impl: stream-order checker: reports
-     >> impl: stream-order checker: accesses
-     >> impl: stream-order checker: the hooks of the dispatch
-     >> impl: stream-order checker: the public calls
+     >> impl: stream-order checker  XRT_CHECK=streams: lives in xrt_check.h
      >> impl: lifecycle: init and shutdown, the thread's backend, host functions
      >> impl: backends: registration, listing, the thread's choice
      >> impl: backends: handles and the thread's stack of pushed backends
      >> impl: plugins: the public calls
    xrt_backends.h is the backend ABI (with the "adding an operation"
    checklist); xrt_cache.h builds kernels (the kernel cache, the C compiler
-   driver); xrt_cpu.h, xrt_gpu.h (+ xrt_cuda.h, xrt_hip.h) the backends.
+   driver); xrt_check.h is the stream-order checker; xrt_cpu.h, xrt_gpu.h
+   (+ xrt_cuda.h, xrt_hip.h) the backends.
    Modules above the core include xrt.h, never the reverse; the core knows
    them only as free-hook subscribers.
 */
@@ -1414,6 +1411,13 @@ XRT_API void xrt__chk_wait(void *caller, xrt_status st, const xrt_backend *b, xr
 XRT_API void xrt__chk_sync(void *caller, xrt_status st, const xrt_backend *b, int what, xrt_stream stream,
                            const struct xrt__handle_slot *s, const void *event) XRT__COLD;
 XRT_API void xrt__chk_stream_created(void *caller, xrt_status st, const xrt_backend *b, const xrt_stream *stream) XRT__COLD;
+XRT_API void xrt__chk_graph_launch_hook(void *caller, xrt_status st, const xrt_backend *b, const void *exec,
+                                        xrt_stream stream, const struct xrt__handle_slot *s) XRT__COLD;
+XRT_API void xrt__chk_instantiate(xrt_status st, const xrt_backend *b, const void *exec, void *graph) XRT__COLD;
+XRT_API void xrt__chk_exec_gone(const void *exec) XRT__COLD;
+XRT_API void xrt__chk_copy_3d(void *caller, xrt_status st, const xrt_backend *b, const char *fn, xrt_stream stream,
+                              const struct xrt__handle_slot *s, const xrt_memcpy_3d_parms *p,
+                              const xrt_pitched_ptr *set, const xrt_extent *extent) XRT__COLD;
 
 /* The globals the inline dispatch reads. Under XRT_STATIC they are defined
    here, private to the one unit; otherwise the XRT_IMPL unit defines them. */
@@ -2160,6 +2164,7 @@ static inline xrt_status xrt_memcpy_3d(const xrt_memcpy_3d_parms *p)
     q = *p;
     st = xrt__mem_check_copy_3d(b, &q, "xrt_memcpy_3d");
     if (st != XRT_SUCCESS || !q.extent.width || !q.extent.height || !q.extent.depth) return st;
+    if (XRT__CHK_ON()) xrt__chk_copy_3d(__builtin_return_address(0), XRT_SUCCESS, b, "xrt_memcpy_3d", NULL, NULL, &q, NULL, NULL);
     return b->memcpy_3d(b, &q);
 }
 
@@ -2175,7 +2180,9 @@ static inline xrt_status xrt_memcpy_3d_async(const xrt_memcpy_3d_parms *p, xrt_s
     q = *p;
     st = xrt__mem_check_copy_3d(b, &q, "xrt_memcpy_3d_async");
     if (st != XRT_SUCCESS || !q.extent.width || !q.extent.height || !q.extent.depth) return xrt__call_exit(st);
-    return xrt__call_exit(b->memcpy_3d_async(b, &q, s->obj));
+    st = b->memcpy_3d_async(b, &q, s->obj);
+    if (XRT__CHK_ON()) xrt__chk_copy_3d(__builtin_return_address(0), st, b, "xrt_memcpy_3d_async", stream, s, &q, NULL, NULL);
+    return xrt__call_exit(st);
 }
 
 static inline xrt_status xrt_memset_3d(xrt_pitched_ptr p, int value, xrt_extent extent)
@@ -2185,6 +2192,7 @@ static inline xrt_status xrt_memset_3d(xrt_pitched_ptr p, int value, xrt_extent 
     XRT__CHECK_MAY_WAIT("xrt_memset_3d");
     st = xrt__mem_check_set_3d(b, &p, &extent, "xrt_memset_3d");
     if (st != XRT_SUCCESS || !extent.width || !extent.height || !extent.depth) return st;
+    if (XRT__CHK_ON()) xrt__chk_copy_3d(__builtin_return_address(0), XRT_SUCCESS, b, "xrt_memset_3d", NULL, NULL, NULL, &p, &extent);
     return b->memset_3d(b, &p, (unsigned char)value, &extent);
 }
 
@@ -2197,7 +2205,9 @@ static inline xrt_status xrt_memset_3d_async(xrt_pitched_ptr p, int value, xrt_e
     if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_memset_3d_async", stream));
     st = xrt__mem_check_set_3d(b, &p, &extent, "xrt_memset_3d_async");
     if (st != XRT_SUCCESS || !extent.width || !extent.height || !extent.depth) return xrt__call_exit(st);
-    return xrt__call_exit(b->memset_3d_async(b, &p, (unsigned char)value, &extent, s->obj));
+    st = b->memset_3d_async(b, &p, (unsigned char)value, &extent, s->obj);
+    if (XRT__CHK_ON()) xrt__chk_copy_3d(__builtin_return_address(0), st, b, "xrt_memset_3d_async", stream, s, NULL, &p, &extent);
+    return xrt__call_exit(st);
 }
 
 /* >> dispatch: peers */
@@ -3065,6 +3075,7 @@ static inline xrt_status xrt_graph_instantiate(xrt_graph_exec *exec, xrt_graph g
     if (st == XRT_SUCCESS) st = xrt__handle_create(b, obj, XRT__HANDLE_GRAPH_EXEC, 1, (void **)exec);
     if (st == XRT_SUCCESS && XRT__UNLIKELY(__atomic_load_n(&xrt__graph_mems, __ATOMIC_RELAXED)))
         xrt__graph_mem_instantiated((uintptr_t)graph, (uintptr_t)*exec);
+    if (XRT__CHK_ON()) xrt__chk_instantiate(st, b, *exec, g->obj);
     return xrt__call_exit(st);
 }
 
@@ -3083,7 +3094,7 @@ static inline xrt_status xrt_graph_launch(xrt_graph_exec exec, xrt_stream stream
     st = b->graph_launch(b, x->obj, s->obj);
     if (st == XRT_SUCCESS && XRT__UNLIKELY(__atomic_load_n(&xrt__graph_mems, __ATOMIC_RELAXED)))
         st = xrt__graph_mem_launched(b, (uintptr_t)exec);
-    if (XRT__CHK_ON()) xrt__chk_launch(__builtin_return_address(0), st, b, "xrt_graph_launch", stream, s, NULL, 0);
+    if (XRT__CHK_ON()) xrt__chk_graph_launch_hook(__builtin_return_address(0), st, b, exec, stream, s);
     return xrt__call_exit(st);
 }
 
@@ -3099,11 +3110,13 @@ static inline xrt_status xrt_graph_exec_update(xrt_graph_exec exec, xrt_graph gr
     xrt__graph_hold(1);
     st = b->graph_exec_update(b, x->obj, g->obj);
     xrt__graph_hold(0);
+    if (XRT__CHK_ON()) xrt__chk_instantiate(st, b, exec, g->obj);
     return xrt__call_exit(st);
 }
 
 static inline xrt_status xrt_graph_exec_destroy(xrt_graph_exec exec)
 {
+    if (XRT__CHK_ON()) xrt__chk_exec_gone(exec);
     return xrt__handle_destroy(xrt__be(), exec, XRT__HANDLE_GRAPH_EXEC, "xrt_graph_exec_destroy");
 }
 
@@ -7419,8 +7432,9 @@ static xrt_status xrt__module_global(const xrt_backend *b, xrt_module module, co
    side checked as xrt_memcpy checks it; the kind the caller gave must fit
    the other side (the variable is device memory by definition, which the
    CPU backend's registry does not know). async: on `stream`. */
-static xrt_status xrt__symbol_copy(int to, void *other, xrt_module module, const char *symbol, size_t count,
-                                   size_t offset, xrt_memcpy_kind kind, int async, xrt_stream stream, const char *fn)
+static xrt_status xrt__symbol_copy(void *caller, int to, void *other, xrt_module module, const char *symbol,
+                                   size_t count, size_t offset, xrt_memcpy_kind kind, int async, xrt_stream stream,
+                                   const char *fn)
 {
     const xrt_backend *b = xrt__be();
     xrt_memcpy_kind k = XRT_MEMCPY_DEFAULT;
@@ -7455,33 +7469,35 @@ static xrt_status xrt__symbol_copy(int to, void *other, xrt_module module, const
     k = (xrt_memcpy_kind)(to ? ((int)k & 2) | 1 : ((int)k & 1) | 2); /* the variable's side is the device's */
     if (async) st = to ? b->memcpy_async(b, p, other, count, k, s->obj) : b->memcpy_async(b, other, p, count, k, s->obj);
     else st = to ? b->memcpy(b, p, other, count, k) : b->memcpy(b, other, p, count, k);
+    if (XRT__CHK_ON()) /* the caller's call site, as an inline dispatch's */
+        xrt__chk_copy(caller, st, b, fn, stream, s, to ? p : other, count, to ? other : p, count);
     return xrt__call_exit(st);
 }
 
 XRT_API xrt_status xrt_memcpy_to_symbol(xrt_module module, const char *symbol, const void *src, size_t count,
                                         size_t offset, xrt_memcpy_kind kind)
 {
-    return xrt__symbol_copy(1, (void *)(uintptr_t)src, module, symbol, count, offset, kind, 0, NULL,
+    return xrt__symbol_copy(__builtin_return_address(0), 1, (void *)(uintptr_t)src, module, symbol, count, offset, kind, 0, NULL,
                             "xrt_memcpy_to_symbol");
 }
 
 XRT_API xrt_status xrt_memcpy_from_symbol(void *dst, xrt_module module, const char *symbol, size_t count,
                                           size_t offset, xrt_memcpy_kind kind)
 {
-    return xrt__symbol_copy(0, dst, module, symbol, count, offset, kind, 0, NULL, "xrt_memcpy_from_symbol");
+    return xrt__symbol_copy(__builtin_return_address(0), 0, dst, module, symbol, count, offset, kind, 0, NULL, "xrt_memcpy_from_symbol");
 }
 
 XRT_API xrt_status xrt_memcpy_to_symbol_async(xrt_module module, const char *symbol, const void *src, size_t count,
                                               size_t offset, xrt_memcpy_kind kind, xrt_stream stream)
 {
-    return xrt__symbol_copy(1, (void *)(uintptr_t)src, module, symbol, count, offset, kind, 1, stream,
+    return xrt__symbol_copy(__builtin_return_address(0), 1, (void *)(uintptr_t)src, module, symbol, count, offset, kind, 1, stream,
                             "xrt_memcpy_to_symbol_async");
 }
 
 XRT_API xrt_status xrt_memcpy_from_symbol_async(void *dst, xrt_module module, const char *symbol, size_t count,
                                                 size_t offset, xrt_memcpy_kind kind, xrt_stream stream)
 {
-    return xrt__symbol_copy(0, dst, module, symbol, count, offset, kind, 1, stream, "xrt_memcpy_from_symbol_async");
+    return xrt__symbol_copy(__builtin_return_address(0), 0, dst, module, symbol, count, offset, kind, 1, stream, "xrt_memcpy_from_symbol_async");
 }
 
 XRT_API xrt_status xrt_function_set_attribute(xrt_function function, xrt_function_attribute attr, int value)
@@ -7997,9 +8013,12 @@ static xrt_status xrt__graph_params_locked(const xrt_backend *b, xrt_graph_exec 
 XRT_API xrt_status xrt__graph_params(const xrt_backend *b, xrt_graph_exec exec, xrt_graph_node node,
                                      xrt_graph_node_params *get, const xrt_graph_node_params *set, const char *fn)
 {
+    xrt_status st;
     if (!get && !set) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "params is NULL");
     xrt__gnode_enter();
-    return xrt__gnode_exit(xrt__graph_params_locked(b, exec, node, get, set, fn));
+    st = xrt__gnode_exit(xrt__graph_params_locked(b, exec, node, get, set, fn));
+    if (exec && st == XRT_SUCCESS && xrt__chk_on) xrt__chk_exec_gone(exec); /* its snapshot no longer says */
+    return st;
 }
 
 /* A 3-D copy node's params, for graph: xrt_memcpy_3d's checks against the
@@ -8188,7 +8207,9 @@ XRT_API xrt_status xrt__graph_update(const xrt_backend *b, xrt_graph_exec exec, 
         }
         xrt__err.quiet--;
     }
-    return xrt__gnode_exit(st);
+    st = xrt__gnode_exit(st);
+    if (xrt__chk_on) xrt__chk_instantiate(st, b, exec, g->obj);
+    return st;
 }
 
 static xrt_status xrt__capture_to_graph_locked(const xrt_backend *b, xrt_stream stream, xrt_graph graph,
@@ -8367,794 +8388,10 @@ static void xrt__fork_child(void)
     __atomic_store_n(&xrt__gen, xrt__gen + 2, __ATOMIC_RELEASE);
 }
 
-/* >> impl: stream-order checker (XRT_CHECK=streams, xrt_check_enable). The
-   dispatch calls a hook (xrt__chk_*) after each operation that orders or
-   touches memory, while xrt__chk_on. The order is kept with vector clocks:
-   one per context (a stream, a device's NULL stream, a thread's per-thread
-   stream, a host thread), numbered as first seen. An operation on a stream
-   takes the enqueuing thread's clock (program order of the host), ticks the
-   stream's own entry and is stamped (stream, entry); an event record copies
-   the stream's clock, a wait joins the record current at the wait; a
-   synchronize, or a query that returns success, joins into the host thread.
-   The NULL stream's implicit edges are CUDA's: its operation joins every
-   blocking stream of its device first, and they join it after. Each
-   allocation of the registry keeps its last XRT__CHK_HISTORY accesses; a new
-   access is compared with the overlapping ones: an earlier access (c, e) is
-   ordered before it when the new context's clock has c's entry >= e. The
-   state lives under one mutex: this is a debugging mode, not a fast path.
-   What is not modelled yet: graph nodes' own accesses (a launch is an
-   operation without accesses), 3-D copies, IPC-opened memory as an alias of
-   its exporter's allocation. */
-#define XRT__CHK_HISTORY 32
-#define XRT__CHK_FRAMES 3 /* [0] unused, [1] the hook's return address, [2] the dispatch function's */
-#define XRT__CHK_BUCKETS 1024
-enum { XRT__CHK_HOST, XRT__CHK_STREAM, XRT__CHK_LEGACY, XRT__CHK_PER_THREAD };
-
-typedef struct xrt__chk_clock { uint32_t *v; unsigned n; } xrt__chk_clock;
-
-typedef struct xrt__chk_ctx {
-    int kind, device, blocking, dead;
-    uintptr_t key;     /* a stream's handle; a host thread's number (its per-thread stream's too) */
-    const xrt_backend *b;
-    unsigned ix;       /* its entry in every clock */
-    unsigned number;   /* in reports: "stream 3", "host thread 2" */
-    unsigned chain;    /* the next context of its bucket, + 1 */
-    xrt__chk_clock clock;
-} xrt__chk_ctx;
-
-typedef struct xrt__chk_access {
-    size_t lo, hi; /* offsets in the allocation */
-    unsigned ctx;
-    uint32_t epoch;
-    int write;
-    const char *fn;
-    void *site[XRT__CHK_FRAMES];
-} xrt__chk_access;
-
-typedef struct xrt__chk_alloc {
-    struct xrt__chk_alloc *next;
-    xrt__mem_info info;
-    unsigned n;
-    xrt__chk_access a[XRT__CHK_HISTORY];
-} xrt__chk_alloc;
-
-typedef struct xrt__chk_event {
-    struct xrt__chk_event *next;
-    uintptr_t key;
-    int recorded;
-    xrt__chk_clock clock;
-} xrt__chk_event;
-
-typedef struct xrt__chk_pair { void *a, *b; const char *fa, *fb; } xrt__chk_pair;
-
-#ifndef XRT_STATIC
-unsigned char xrt__chk_on;
-#endif
-static pthread_mutex_t xrt__chk_lock = PTHREAD_MUTEX_INITIALIZER;
-static xrt__chk_ctx **xrt__chk_ctxs;
-static unsigned xrt__chk_nctx, xrt__chk_capctx, xrt__chk_streams, xrt__chk_threads;
-static unsigned xrt__chk_ctx_buckets[XRT__CHK_BUCKETS];
-static xrt__chk_event *xrt__chk_events[XRT__CHK_BUCKETS];
-static xrt__chk_alloc *xrt__chk_allocs[XRT__CHK_BUCKETS];
-static xrt__chk_pair *xrt__chk_pairs;
-static size_t xrt__chk_npairs, xrt__chk_cappairs, xrt__chk_races, xrt__chk_bytes, xrt__chk_dropped;
-static int xrt__chk_exitcode = 66, xrt__chk_set_up;
-static xrt_check_report_fn xrt__chk_sink;
-static void *xrt__chk_sink_user;
-static unsigned xrt__chk_era = 1;          /* turned off and on: a new bookkeeping */
-static XRT__TLS unsigned xrt__chk_thread, xrt__chk_thread_era; /* the host thread's context, + 1, of that era */
-static XRT__TLS struct { const void *p; size_t n; int access; } xrt__chk_notes[XRT_CHECK_ANNOTATIONS];
-static XRT__TLS unsigned xrt__chk_nnotes, xrt__chk_notes_era; /* notes of another era are stale */
-
-static unsigned xrt__chk_hash(uintptr_t k)
-{
-    k ^= k >> 17;
-    return (unsigned)((k * (uintptr_t)0x9E3779B97F4A7C15u) >> (sizeof(uintptr_t) * 8 - 10));
-}
-
-/* The bookkeeping's allocations, counted (xrt_check_memory_bytes). */
-static void *xrt__chk_realloc(void *p, size_t old, size_t n)
-{
-    void *q = XRT_REALLOC(p, n);
-    if (!q) return NULL;
-    xrt__chk_bytes += n - old;
-    return q;
-}
-
-static void xrt__chk_release(void *p, size_t n)
-{
-    XRT_FREE(p);
-    xrt__chk_bytes -= n;
-}
-
-/* Clocks: entries past n are 0. 0 if out of memory (the clock stays as it was). */
-static int xrt__chk_clock_grow(xrt__chk_clock *c, unsigned n)
-{
-    uint32_t *v;
-    if (n <= c->n) return 1;
-    if (!(v = (uint32_t *)xrt__chk_realloc(c->v, c->n * sizeof *v, n * sizeof *v))) return 0;
-    memset(v + c->n, 0, (n - c->n) * sizeof *v);
-    c->v = v;
-    c->n = n;
-    return 1;
-}
-
-static void xrt__chk_join(xrt__chk_clock *into, const xrt__chk_clock *from)
-{
-    unsigned i;
-    if (!xrt__chk_clock_grow(into, from->n)) return;
-    for (i = 0; i < from->n; i++)
-        if (into->v[i] < from->v[i]) into->v[i] = from->v[i];
-}
-
-static uint32_t xrt__chk_at(const xrt__chk_clock *c, unsigned ix) { return ix < c->n ? c->v[ix] : 0; }
-
-static xrt__chk_ctx *xrt__chk_ctx_find(int kind, uintptr_t key, const xrt_backend *b, int device)
-{
-    unsigned i = xrt__chk_ctx_buckets[xrt__chk_hash(key ^ (uintptr_t)kind)];
-    while (i) {
-        xrt__chk_ctx *c = xrt__chk_ctxs[i - 1];
-        if (c->kind == kind && c->key == key && c->b == b && (kind == XRT__CHK_STREAM || c->device == device))
-            return c;
-        i = c->chain;
-    }
-    return NULL;
-}
-
-static xrt__chk_ctx *xrt__chk_ctx_add(int kind, uintptr_t key, const xrt_backend *b, int device, int blocking)
-{
-    unsigned h = xrt__chk_hash(key ^ (uintptr_t)kind);
-    xrt__chk_ctx *c, *legacy;
-    if (xrt__chk_nctx == xrt__chk_capctx) {
-        unsigned cap = xrt__chk_capctx ? 2 * xrt__chk_capctx : 64;
-        xrt__chk_ctx **a = (xrt__chk_ctx **)xrt__chk_realloc(xrt__chk_ctxs, xrt__chk_capctx * sizeof *a, cap * sizeof *a);
-        if (!a) return NULL;
-        xrt__chk_ctxs = a;
-        xrt__chk_capctx = cap;
-    }
-    if (!(c = (xrt__chk_ctx *)xrt__chk_realloc(NULL, 0, sizeof *c))) return NULL;
-    memset(c, 0, sizeof *c);
-    c->kind = kind;
-    c->key = key;
-    c->b = b;
-    c->device = device;
-    c->blocking = blocking;
-    c->ix = xrt__chk_nctx;
-    c->number = kind == XRT__CHK_STREAM ? ++xrt__chk_streams : kind == XRT__CHK_HOST ? ++xrt__chk_threads : (unsigned)key;
-    c->chain = xrt__chk_ctx_buckets[h];
-    xrt__chk_ctxs[xrt__chk_nctx++] = c;
-    xrt__chk_ctx_buckets[h] = c->ix + 1;
-    xrt__chk_clock_grow(&c->clock, c->ix + 1);
-    /* A blocking stream's work comes after the NULL stream's earlier work. */
-    if (blocking && (legacy = xrt__chk_ctx_find(XRT__CHK_LEGACY, 0, b, device)) != NULL)
-        xrt__chk_join(&c->clock, &legacy->clock);
-    return c;
-}
-
-static xrt__chk_ctx *xrt__chk_host(void)
-{
-    xrt__chk_ctx *c;
-    if (xrt__chk_thread && xrt__chk_thread_era == xrt__chk_era) return xrt__chk_ctxs[xrt__chk_thread - 1];
-    c = xrt__chk_ctx_add(XRT__CHK_HOST, (uintptr_t)xrt__chk_threads + 1, NULL, -1, 0);
-    if (c) {
-        xrt__chk_thread = c->ix + 1;
-        xrt__chk_thread_era = xrt__chk_era;
-    }
-    return c;
-}
-
-static int xrt__chk_device(const xrt_backend *b)
-{
-    int d = 0;
-    return b->get_device(b, &d) == XRT_SUCCESS ? d : 0;
-}
-
-/* The context of a stream handle as the dispatch resolved it (slot s). */
-static xrt__chk_ctx *xrt__chk_stream(const xrt_backend *b, xrt_stream stream, const xrt__handle_slot *s)
-{
-    int device = xrt__chk_device(b);
-    xrt__chk_ctx *c, *host;
-    unsigned flags = 0;
-    if (s == &xrt__handle_null_stream) {
-        c = xrt__chk_ctx_find(XRT__CHK_LEGACY, 0, b, device);
-        return c ? c : xrt__chk_ctx_add(XRT__CHK_LEGACY, 0, b, device, 0);
-    }
-    if ((uintptr_t)stream <= (uintptr_t)XRT_STREAM_PER_THREAD) { /* the per-thread stream, also as NULL */
-        if (!(host = xrt__chk_host())) return NULL;
-        c = xrt__chk_ctx_find(XRT__CHK_PER_THREAD, host->number, b, device);
-        return c ? c : xrt__chk_ctx_add(XRT__CHK_PER_THREAD, host->number, b, device, 1);
-    }
-    if ((c = xrt__chk_ctx_find(XRT__CHK_STREAM, (uintptr_t)stream, b, 0)) != NULL) return c;
-    b->stream_get_flags(b, s->obj, &flags); /* first seen: made before checking was on, on this device */
-    return xrt__chk_ctx_add(XRT__CHK_STREAM, (uintptr_t)stream, b, device, !(flags & XRT_STREAM_NON_BLOCKING));
-}
-
-/* Whether ctx x takes part in the NULL stream `legacy`'s implicit order. */
-static int xrt__chk_peer_of(const xrt__chk_ctx *x, const xrt__chk_ctx *legacy)
-{
-    return x != legacy && !x->dead && x->blocking && x->b == legacy->b && x->device == legacy->device;
-}
-
-/* The start of an operation on stream ctx c: after the host thread's past,
-   after `also` (a waited event), after the blocking streams for the NULL
-   stream; then c's own entry ticks: the operation's stamp. */
-static void xrt__chk_begin(xrt__chk_ctx *c, xrt__chk_ctx *host, const xrt__chk_clock *also)
-{
-    unsigned i;
-    xrt__chk_join(&c->clock, &host->clock);
-    if (also) xrt__chk_join(&c->clock, also);
-    if (c->kind == XRT__CHK_LEGACY)
-        for (i = 0; i < xrt__chk_nctx; i++)
-            if (xrt__chk_peer_of(xrt__chk_ctxs[i], c)) xrt__chk_join(&c->clock, &xrt__chk_ctxs[i]->clock);
-    if (xrt__chk_clock_grow(&c->clock, c->ix + 1)) c->clock.v[c->ix]++;
-}
-
-/* The end of an operation on the NULL stream: its blocking peers wait for it. */
-static void xrt__chk_end(xrt__chk_ctx *c)
-{
-    unsigned i;
-    if (c->kind == XRT__CHK_LEGACY)
-        for (i = 0; i < xrt__chk_nctx; i++)
-            if (xrt__chk_peer_of(xrt__chk_ctxs[i], c)) xrt__chk_join(&xrt__chk_ctxs[i]->clock, &c->clock);
-}
-
-/* The host thread waits for ctx c (a synchronize); the NULL stream's includes
-   its blocking peers' earlier work (REFERENCE: "The default (NULL) stream"). */
-static void xrt__chk_host_waits(xrt__chk_ctx *host, xrt__chk_ctx *c)
-{
-    unsigned i;
-    xrt__chk_join(&host->clock, &c->clock);
-    if (c->kind == XRT__CHK_LEGACY)
-        for (i = 0; i < xrt__chk_nctx; i++)
-            if (xrt__chk_peer_of(xrt__chk_ctxs[i], c)) xrt__chk_join(&host->clock, &xrt__chk_ctxs[i]->clock);
-}
-
-/* Every stream of backend b (of one device, or all where device < 0). */
-static void xrt__chk_host_waits_all(xrt__chk_ctx *host, const xrt_backend *b, int device)
-{
-    unsigned i;
-    for (i = 0; i < xrt__chk_nctx; i++) {
-        xrt__chk_ctx *x = xrt__chk_ctxs[i];
-        if (x->kind != XRT__CHK_HOST && !x->dead && x->b == b && (device < 0 || x->device == device))
-            xrt__chk_join(&host->clock, &x->clock);
-    }
-}
-
-static xrt__chk_event *xrt__chk_event_get(const void *event, int make)
-{
-    xrt__chk_event **at = &xrt__chk_events[xrt__chk_hash((uintptr_t)event)], *e;
-    for (e = *at; e; e = e->next)
-        if (e->key == (uintptr_t)event) return e;
-    if (!make || !(e = (xrt__chk_event *)xrt__chk_realloc(NULL, 0, sizeof *e))) return NULL;
-    memset(e, 0, sizeof *e);
-    e->key = (uintptr_t)event;
-    e->next = *at;
-    *at = e;
-    return e;
-}
-
-/* A captured stream runs nothing now: its operations are not accesses. */
-static int xrt__chk_capturing(const xrt_backend *b, const xrt__handle_slot *s)
-{
-    unsigned status = 0;
-    if (!__atomic_load_n(&xrt__captures, __ATOMIC_RELAXED) || s == &xrt__handle_null_stream || !s->obj) return 0;
-    return b->stream_is_capturing(b, s->obj, &status) == XRT_SUCCESS && status != 0;
-}
-
-/* >> impl: stream-order checker: reports */
-static void xrt__chk_name(const xrt__chk_ctx *c, char *out, size_t size)
-{
-    if (c->kind == XRT__CHK_HOST) snprintf(out, size, "host thread %u", c->number);
-    else if (c->kind == XRT__CHK_LEGACY) snprintf(out, size, "the NULL stream of device %d", c->device);
-    else if (c->kind == XRT__CHK_PER_THREAD)
-        snprintf(out, size, "the per-thread stream of host thread %u (device %d)", c->number, c->device);
-    else snprintf(out, size, "stream %u (device %d)", c->number, c->device);
-}
-
-/* "function (file.c:12)" for a return address outside xrt's headers, by
-   addr2line (its -i lists the functions inlined there, innermost first: the
-   first one outside xrt's headers is the caller); 0 where pc lies in xrt's
-   headers (a dispatch function that was not inlined, at -O0: the caller is
-   the next frame). Without debug information: "object+0xoffset". */
-static int xrt__chk_resolve(void *pc, char *out, size_t size)
-{
-    Dl_info info;
-    const char *file;
-    uintptr_t addr = (uintptr_t)pc - 1; /* inside the call, not after it */
-    char cmd[600], func[256], loc[512];
-    FILE *f;
-    int found = 0, any = 0;
-    if (!dladdr(pc, &info) || !info.dli_fname || !info.dli_fbase) return 0;
-    if (((const ElfW(Ehdr) *)info.dli_fbase)->e_type == ET_DYN) addr -= (uintptr_t)info.dli_fbase;
-    file = strchr(info.dli_fname, '/') ? info.dli_fname : "/proc/self/exe";
-    if (strchr(file, '\'') || strlen(file) > 400) return 0;
-    snprintf(cmd, sizeof cmd, "addr2line -f -i -e '%s' 0x%lx 2>/dev/null", file, (unsigned long)addr);
-    if (!(f = popen(cmd, "r"))) return 0;
-    while (!found && fgets(func, sizeof func, f) && fgets(loc, sizeof loc, f)) {
-        const char *base = strrchr(loc, '/') ? strrchr(loc, '/') + 1 : loc;
-        func[strcspn(func, "\n")] = loc[strcspn(loc, "\n")] = 0;
-        if (strstr(loc, " (discriminator")) *strstr(loc, " (discriminator") = 0;
-        if (loc[0] == '?') continue;
-        any = 1;
-        if ((!strncmp(base, "xrt", 3) && strstr(base, ".h:")) || !strncmp(func, "xrt_", 4))
-            continue; /* xrt.h, xrt_cpu.h, ...; a dispatch function (-O0 may name its caller's file) */
-        snprintf(out, size, "%.120s (%.160s)", func, base);
-        found = 1;
-    }
-    while (fgets(loc, sizeof loc, f)) {
-    }
-    pclose(f);
-    if (!found && !any) { /* no debug information */
-        const char *obj = strrchr(info.dli_fname, '/') ? strrchr(info.dli_fname, '/') + 1 : info.dli_fname;
-        snprintf(out, size, "%s+0x%lx", *obj ? obj : "program", (unsigned long)addr);
-        found = 1;
-    }
-    return found;
-}
-
-static void xrt__chk_site(void *const *site, char *out, size_t size)
-{
-    int i;
-    for (i = 1; i < XRT__CHK_FRAMES && site[i]; i++)
-        if (xrt__chk_resolve(site[i], out, size)) return;
-    snprintf(out, size, "%p", site[1]);
-}
-
-/* What would order a before b, in words. */
-static void xrt__chk_edge(const xrt__chk_access *a, const xrt__chk_access *b, char *out, size_t size)
-{
-    const xrt__chk_ctx *ca = xrt__chk_ctxs[a->ctx], *cb = xrt__chk_ctxs[b->ctx];
-    char na[96], nb[96];
-    xrt__chk_name(ca, na, sizeof na);
-    xrt__chk_name(cb, nb, sizeof nb);
-    if (ca->kind != XRT__CHK_HOST && cb->kind != XRT__CHK_HOST)
-        snprintf(out, size, "record an event on %s after the %s and wait for it on %s (xrt_stream_wait_event) "
-                 "before the %s", na, a->fn, nb, b->fn);
-    else if (ca->kind != XRT__CHK_HOST)
-        snprintf(out, size, "synchronize %s (xrt_stream_synchronize, or xrt_event_synchronize of an event recorded "
-                 "on it after the %s) before the %s", na, a->fn, b->fn);
-    else
-        snprintf(out, size, "order %s's %s before the %s on %s (a lock or a join between the threads, before it is "
-                 "called)", na, a->fn, b->fn, nb);
-}
-
-static int xrt__chk_reported(const xrt__chk_access *a, const xrt__chk_access *b)
-{
-    size_t i;
-    xrt__chk_pair *p;
-    for (i = 0; i < xrt__chk_npairs; i++) {
-        p = &xrt__chk_pairs[i];
-        if (p->a == a->site[1] && p->b == b->site[1] && p->fa == a->fn && p->fb == b->fn) return 1;
-    }
-    if (xrt__chk_npairs == xrt__chk_cappairs) {
-        size_t cap = xrt__chk_cappairs ? 2 * xrt__chk_cappairs : 16;
-        if (!(p = (xrt__chk_pair *)xrt__chk_realloc(xrt__chk_pairs, xrt__chk_cappairs * sizeof *p, cap * sizeof *p)))
-            return 0;
-        xrt__chk_pairs = p;
-        xrt__chk_cappairs = cap;
-    }
-    p = &xrt__chk_pairs[xrt__chk_npairs++];
-    p->a = a->site[1];
-    p->b = b->site[1];
-    p->fa = a->fn;
-    p->fb = b->fn;
-    return 0;
-}
-
-static const char *xrt__chk_how(int write) { return write == 2 ? "read-write" : write ? "write" : "read"; }
-
-/* One report of the pair (a earlier, b now), on stderr in one write. */
-static void xrt__chk_report(const xrt__chk_alloc *m, const xrt__chk_access *a, const xrt__chk_access *b)
-{
-    static const char *const kinds[] = {"unknown", "pageable host", "pinned host", "device", "managed"};
-    char na[96], nb[96], sa[300], sb[300], edge[400], msg[2048];
-    size_t lo = a->lo > b->lo ? a->lo : b->lo, hi = a->hi < b->hi ? a->hi : b->hi;
-    unsigned t = (unsigned)m->info.type;
-    if (xrt__chk_reported(a, b)) return;
-    xrt__chk_races++;
-    xrt__chk_name(xrt__chk_ctxs[a->ctx], na, sizeof na);
-    xrt__chk_name(xrt__chk_ctxs[b->ctx], nb, sizeof nb);
-    xrt__chk_site(a->site, sa, sizeof sa);
-    xrt__chk_site(b->site, sb, sizeof sb);
-    xrt__chk_edge(a, b, edge, sizeof edge);
-    snprintf(msg, sizeof msg,
-             "xrt: race: %s and %s touch bytes [%zu, %zu) of the %s allocation %p (%zu bytes, device %d) in no order\n"
-             "xrt:   %s by %s on %s, at %s\n"
-             "xrt:   %s by %s on %s, at %s\n"
-             "xrt:   missing edge: %s\n",
-             a->fn, b->fn, lo, hi, t < 5 ? kinds[t] : "unknown", (void *)m->info.base, m->info.size,
-             m->info.device, xrt__chk_how(a->write), a->fn, na, sa, xrt__chk_how(b->write), b->fn, nb, sb, edge);
-    if (xrt__chk_sink) {
-        xrt__chk_sink(xrt__chk_sink_user, msg);
-        return;
-    }
-    fputs(msg, stderr);
-    fflush(stderr);
-}
-
-/* >> impl: stream-order checker: accesses */
-static xrt__chk_alloc *xrt__chk_alloc_get(const xrt__mem_info *info)
-{
-    xrt__chk_alloc **at = &xrt__chk_allocs[xrt__chk_hash(info->base)], *m;
-    for (m = *at; m; m = m->next)
-        if (m->info.base == info->base) break;
-    if (m && m->info.generation != info->generation) { /* a freed allocation's address, used again */
-        m->info = *info;
-        m->n = 0;
-    }
-    if (m || !(m = (xrt__chk_alloc *)xrt__chk_realloc(NULL, 0, sizeof *m))) return m;
-    m->info = *info;
-    m->n = 0;
-    m->next = *at;
-    *at = m;
-    return m;
-}
-
-static void xrt__chk_alloc_forget(uintptr_t base)
-{
-    xrt__chk_alloc **at = &xrt__chk_allocs[xrt__chk_hash(base)], *m;
-    for (; (m = *at) != NULL; at = &m->next)
-        if (m->info.base == base) {
-            *at = m->next;
-            xrt__chk_release(m, sizeof *m);
-            return;
-        }
-}
-
-/* Whether access a (earlier) is ordered before what context c does now. */
-static int xrt__chk_ordered(const xrt__chk_access *a, const xrt__chk_ctx *c)
-{
-    return a->ctx == c->ix || xrt__chk_at(&c->clock, a->ctx) >= a->epoch;
-}
-
-/* Context c accesses bytes [p, p + n) of xrt's memory (nothing else is
-   tracked); write: 0 read, 1 write, 2 read-write. */
-static void xrt__chk_access_at(xrt__chk_ctx *c, const char *fn, void *const *site, const void *p, size_t n, int write)
-{
-    xrt__mem_info info;
-    xrt__chk_alloc *m;
-    xrt__chk_access x;
-    unsigned i, j;
-    if (!p || !n || !xrt__mem_query(p, &info) || !(m = xrt__chk_alloc_get(&info))) return;
-    x.lo = (uintptr_t)p - info.base;
-    x.hi = n > info.size - x.lo ? info.size : x.lo + n;
-    x.ctx = c->ix;
-    x.epoch = xrt__chk_at(&c->clock, c->ix);
-    x.write = write;
-    x.fn = fn;
-    memcpy(x.site, site, sizeof x.site);
-    for (i = 0; i < m->n; i++) {
-        const xrt__chk_access *a = &m->a[i];
-        if (a->hi > x.lo && x.hi > a->lo && (write || a->write) && !xrt__chk_ordered(a, c)) xrt__chk_report(m, a, &x);
-    }
-    /* An earlier access ordered before this one and inside its range adds
-       nothing a later access could race with alone: it goes. */
-    for (i = j = 0; i < m->n; i++) {
-        const xrt__chk_access *a = &m->a[i];
-        if (!(xrt__chk_ordered(a, c) && a->lo >= x.lo && a->hi <= x.hi && (write || !a->write))) m->a[j++] = *a;
-    }
-    m->n = j;
-    if (m->n == XRT__CHK_HISTORY) { /* the oldest goes */
-        memmove(m->a, m->a + 1, (m->n - 1) * sizeof m->a[0]);
-        m->n--;
-        xrt__chk_dropped++;
-    }
-    m->a[m->n++] = x;
-}
-
-/* The allocation at p, whole: the bytes a kernel argument stands for. */
-static void xrt__chk_access_all(xrt__chk_ctx *c, const char *fn, void *const *site, const void *p, int write)
-{
-    xrt__mem_info info;
-    if (xrt__mem_query(p, &info)) xrt__chk_access_at(c, fn, site, (const void *)info.base, info.size, write);
-}
-
-/* A kernel's arguments: every pointer-sized word that points into xrt's
-   memory is an access of its whole allocation, unless an annotation of the
-   launch names that allocation. */
-static void xrt__chk_args(xrt__chk_ctx *c, const char *fn, void *const *site, const unsigned char *args, size_t size,
-                          unsigned nnotes)
-{
-    size_t off;
-    unsigned k;
-    for (off = 0; args && off + sizeof(void *) <= size; off += sizeof(void *)) {
-        void *p;
-        xrt__mem_info info;
-        int noted = 0;
-        memcpy(&p, args + off, sizeof p);
-        if (!p || !xrt__mem_query(p, &info)) continue;
-        for (k = 0; k < nnotes; k++)
-            noted |= (uintptr_t)xrt__chk_notes[k].p - info.base < info.size;
-        if (!noted) xrt__chk_access_all(c, fn, site, p, 2);
-    }
-    for (k = 0; k < nnotes; k++)
-        if (xrt__chk_notes[k].access != XRT_CHECK_NONE)
-            xrt__chk_access_at(c, fn, site, xrt__chk_notes[k].p, xrt__chk_notes[k].n,
-                               xrt__chk_notes[k].access == XRT_CHECK_READ ? 0 :
-                               xrt__chk_notes[k].access == XRT_CHECK_WRITE ? 1 : 2);
-}
-
-/* >> impl: stream-order checker: the hooks of the dispatch. The call site:
-   the hook's return address, inside the caller where the dispatch function
-   was inlined into it, else inside that function; then `caller`, the
-   dispatch function's own return address, which is the caller's call site
-   where it was not inlined (-O0). No unwinding: it would cost microseconds
-   an operation. */
-#define XRT__CHK_SITE(site) \
-    void *site[XRT__CHK_FRAMES] = {NULL, __builtin_return_address(0), caller}
-
-XRT_API void xrt__chk_copy(void *caller, xrt_status st, const xrt_backend *b, const char *fn, xrt_stream stream,
-                           const struct xrt__handle_slot *s, void *dst, size_t dst_n, const void *src, size_t src_n)
-{
-    xrt__chk_ctx *c, *host;
-    int sync = !s;
-    if (st != XRT_SUCCESS) return;
-    XRT__CHK_SITE(site);
-    pthread_mutex_lock(&xrt__chk_lock);
-    /* A synchronous copy is the current device's NULL stream's, and the
-       host waits for it. */
-    if (sync) s = &xrt__handle_null_stream;
-    if (!xrt__chk_capturing(b, s) && (host = xrt__chk_host()) && (c = xrt__chk_stream(b, stream, s))) {
-        xrt__chk_begin(c, host, NULL);
-        xrt__chk_access_at(c, fn, site, src, src_n, 0);
-        xrt__chk_access_at(c, fn, site, dst, dst_n, 1);
-        xrt__chk_end(c);
-        if (sync) xrt__chk_host_waits(host, c);
-    }
-    pthread_mutex_unlock(&xrt__chk_lock);
-}
-
-XRT_API void xrt__chk_launch(void *caller, xrt_status st, const xrt_backend *b, const char *fn, xrt_stream stream,
-                             const struct xrt__handle_slot *s, const void *args, size_t args_size)
-{
-    xrt__chk_ctx *c, *host;
-    unsigned nnotes = xrt__chk_notes_era == xrt__chk_era ? xrt__chk_nnotes : 0;
-    xrt__chk_nnotes = 0; /* an annotation is the next launch's, whatever its outcome */
-    if (st != XRT_SUCCESS) return;
-    XRT__CHK_SITE(site);
-    pthread_mutex_lock(&xrt__chk_lock);
-    if (!xrt__chk_capturing(b, s) && (host = xrt__chk_host()) && (c = xrt__chk_stream(b, stream, s))) {
-        xrt__chk_begin(c, host, NULL);
-        xrt__chk_args(c, fn, site, (const unsigned char *)args, args_size, nnotes);
-        xrt__chk_end(c);
-    }
-    pthread_mutex_unlock(&xrt__chk_lock);
-}
-
-/* A free writes the whole allocation. xrt_free and xrt_free_host (s NULL)
-   wait for all of the backend's work first, as cudaFree does; the
-   allocation's history goes with it. Called before the free, while the
-   registry still knows ptr. */
-XRT_API void xrt__chk_free(void *caller, const xrt_backend *b, const char *fn, xrt_stream stream, const struct xrt__handle_slot *s,
-                           const void *ptr)
-{
-    xrt__chk_ctx *c = NULL, *host;
-    xrt__mem_info info;
-    XRT__CHK_SITE(site);
-    pthread_mutex_lock(&xrt__chk_lock);
-    if (xrt__mem_query(ptr, &info) && info.base == (uintptr_t)ptr && (host = xrt__chk_host()) != NULL) {
-        if (!s) {
-            xrt__chk_host_waits_all(host, b, -1);
-            if (xrt__chk_clock_grow(&host->clock, host->ix + 1)) host->clock.v[host->ix]++;
-            c = host;
-        } else if (!xrt__chk_capturing(b, s) && (c = xrt__chk_stream(b, stream, s)) != NULL) {
-            xrt__chk_begin(c, host, NULL);
-        }
-        if (c) xrt__chk_access_at(c, fn, site, ptr, info.size, 1);
-        if (c && c != host) xrt__chk_end(c);
-        xrt__chk_alloc_forget(info.base);
-    }
-    pthread_mutex_unlock(&xrt__chk_lock);
-}
-
-XRT_API void xrt__chk_record(void *caller, xrt_status st, const xrt_backend *b, const void *event, xrt_stream stream,
-                             const struct xrt__handle_slot *s)
-{
-    (void)caller; /* orders, touches nothing */
-    xrt__chk_ctx *c, *host;
-    xrt__chk_event *e;
-    if (st != XRT_SUCCESS) return;
-    pthread_mutex_lock(&xrt__chk_lock);
-    if (!xrt__chk_capturing(b, s) && (host = xrt__chk_host()) && (c = xrt__chk_stream(b, stream, s)) &&
-        (e = xrt__chk_event_get(event, 1)) != NULL) {
-        xrt__chk_begin(c, host, NULL);
-        if (e->clock.n) memset(e->clock.v, 0, e->clock.n * sizeof(uint32_t)); /* the new record replaces the last */
-        xrt__chk_join(&e->clock, &c->clock);
-        e->recorded = 1;
-        xrt__chk_end(c);
-    }
-    pthread_mutex_unlock(&xrt__chk_lock);
-}
-
-XRT_API void xrt__chk_wait(void *caller, xrt_status st, const xrt_backend *b, xrt_stream stream, const struct xrt__handle_slot *s,
-                           const void *event)
-{
-    (void)caller; /* orders, touches nothing */
-    xrt__chk_ctx *c, *host;
-    xrt__chk_event *e;
-    if (st != XRT_SUCCESS) return;
-    pthread_mutex_lock(&xrt__chk_lock);
-    if (!xrt__chk_capturing(b, s) && (host = xrt__chk_host()) && (c = xrt__chk_stream(b, stream, s))) {
-        e = xrt__chk_event_get(event, 0); /* never recorded: no wait */
-        xrt__chk_begin(c, host, e && e->recorded ? &e->clock : NULL);
-        xrt__chk_end(c);
-    }
-    pthread_mutex_unlock(&xrt__chk_lock);
-}
-
-/* The host thread waits: for a stream, an event's last record, the current
-   device. A query counts only when it returned success. */
-XRT_API void xrt__chk_sync(void *caller, xrt_status st, const xrt_backend *b, int what, xrt_stream stream,
-                           const struct xrt__handle_slot *s, const void *event)
-{
-    (void)caller; /* orders, touches nothing */
-    xrt__chk_ctx *c, *host;
-    xrt__chk_event *e;
-    if (st != XRT_SUCCESS) return;
-    pthread_mutex_lock(&xrt__chk_lock);
-    if ((host = xrt__chk_host()) != NULL) {
-        if (what == XRT__CHK_SYNC_STREAM && !xrt__chk_capturing(b, s) && (c = xrt__chk_stream(b, stream, s)))
-            xrt__chk_host_waits(host, c);
-        else if (what == XRT__CHK_SYNC_EVENT && (e = xrt__chk_event_get(event, 0)) && e->recorded)
-            xrt__chk_join(&host->clock, &e->clock);
-        else if (what == XRT__CHK_SYNC_DEVICE || what == XRT__CHK_SYNC_ALL)
-            xrt__chk_host_waits_all(host, b, what == XRT__CHK_SYNC_DEVICE ? xrt__chk_device(b) : -1);
-    }
-    pthread_mutex_unlock(&xrt__chk_lock);
-}
-
-/* A stream made while checking is on belongs to the current device. */
-XRT_API void xrt__chk_stream_created(void *caller, xrt_status st, const xrt_backend *b, const xrt_stream *stream)
-{
-    (void)caller; /* orders, touches nothing */
-    xrt__handle_slot *s;
-    if (st != XRT_SUCCESS) return;
-    pthread_mutex_lock(&xrt__chk_lock);
-    if ((s = xrt__handle_lookup(b, *stream, XRT__HANDLE_STREAM)) != NULL) xrt__chk_stream(b, *stream, s);
-    pthread_mutex_unlock(&xrt__chk_lock);
-}
-
-/* >> impl: stream-order checker: the public calls */
-static void xrt__chk_at_exit(void)
-{
-    size_t n;
-    pthread_mutex_lock(&xrt__chk_lock);
-    n = xrt__chk_races;
-    pthread_mutex_unlock(&xrt__chk_lock);
-    if (n && xrt__chk_exitcode) { /* as ThreadSanitizer: the exit status says races were found */
-        fflush(NULL);
-        _exit(xrt__chk_exitcode);
-    }
-}
-
-static void xrt__chk_setup(void)
-{
-    pthread_mutex_lock(&xrt__chk_lock);
-    if (!xrt__chk_set_up) {
-        xrt__chk_set_up = 1;
-        xrt__chk_exitcode = (int)(xrt__env_number("XRT_CHECK_EXITCODE", 66) & 255); /* 0: the status stays */
-        atexit(xrt__chk_at_exit);
-    }
-    pthread_mutex_unlock(&xrt__chk_lock);
-}
-
-/* Everything but the race count and the reports' destination goes. */
-static void xrt__chk_forget_all(void)
-{
-    unsigned i;
-    xrt__chk_alloc *m;
-    xrt__chk_event *e;
-    for (i = 0; i < xrt__chk_nctx; i++) {
-        xrt__chk_release(xrt__chk_ctxs[i]->clock.v, xrt__chk_ctxs[i]->clock.n * sizeof(uint32_t));
-        xrt__chk_release(xrt__chk_ctxs[i], sizeof *xrt__chk_ctxs[i]);
-    }
-    xrt__chk_release(xrt__chk_ctxs, xrt__chk_capctx * sizeof *xrt__chk_ctxs);
-    for (i = 0; i < XRT__CHK_BUCKETS; i++) {
-        while ((m = xrt__chk_allocs[i]) != NULL) {
-            xrt__chk_allocs[i] = m->next;
-            xrt__chk_release(m, sizeof *m);
-        }
-        while ((e = xrt__chk_events[i]) != NULL) {
-            xrt__chk_events[i] = e->next;
-            xrt__chk_release(e->clock.v, e->clock.n * sizeof(uint32_t));
-            xrt__chk_release(e, sizeof *e);
-        }
-        xrt__chk_ctx_buckets[i] = 0;
-    }
-    xrt__chk_release(xrt__chk_pairs, xrt__chk_cappairs * sizeof *xrt__chk_pairs);
-    xrt__chk_ctxs = NULL;
-    xrt__chk_pairs = NULL;
-    xrt__chk_nctx = xrt__chk_capctx = xrt__chk_streams = xrt__chk_threads = 0;
-    xrt__chk_npairs = xrt__chk_cappairs = xrt__chk_dropped = 0;
-    xrt__chk_era++;
-}
-
-XRT_API xrt_status xrt_check_enable(unsigned modes)
-{
-    if (modes & ~(unsigned)XRT_CHECK_STREAMS)
-        return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_check_enable",
-                         "unknown modes 0x%x (XRT_CHECK_STREAMS, XRT_CHECK_OFF)", modes);
-    if (modes) xrt__chk_setup();
-    pthread_mutex_lock(&xrt__chk_lock);
-    if (!modes && __atomic_load_n(&xrt__chk_on, __ATOMIC_RELAXED)) xrt__chk_forget_all();
-    __atomic_store_n(&xrt__chk_on, modes ? 1 : 0, __ATOMIC_RELAXED);
-    pthread_mutex_unlock(&xrt__chk_lock);
-    return XRT_SUCCESS;
-}
-
-XRT_API xrt_status xrt_check_set_report_callback(xrt_check_report_fn fn, void *user)
-{
-    pthread_mutex_lock(&xrt__chk_lock);
-    xrt__chk_sink = fn;
-    xrt__chk_sink_user = user;
-    pthread_mutex_unlock(&xrt__chk_lock);
-    return XRT_SUCCESS;
-}
-
-XRT_API xrt_status xrt_check_get_modes(unsigned *modes)
-{
-    XRT__CHECK_PTR(modes, "xrt_check_get_modes");
-    *modes = __atomic_load_n(&xrt__chk_on, __ATOMIC_RELAXED) ? XRT_CHECK_STREAMS : XRT_CHECK_OFF;
-    return XRT_SUCCESS;
-}
-
-XRT_API xrt_status xrt_check_race_count(size_t *count)
-{
-    XRT__CHECK_PTR(count, "xrt_check_race_count");
-    pthread_mutex_lock(&xrt__chk_lock);
-    *count = xrt__chk_races;
-    pthread_mutex_unlock(&xrt__chk_lock);
-    return XRT_SUCCESS;
-}
-
-XRT_API xrt_status xrt_check_memory_bytes(size_t *bytes)
-{
-    XRT__CHECK_PTR(bytes, "xrt_check_memory_bytes");
-    pthread_mutex_lock(&xrt__chk_lock);
-    *bytes = xrt__chk_bytes;
-    pthread_mutex_unlock(&xrt__chk_lock);
-    return XRT_SUCCESS;
-}
-
-XRT_API xrt_status xrt_check_annotate(const void *ptr, size_t size, xrt_check_access access)
-{
-    const char *fn = "xrt_check_annotate";
-    XRT__CHECK_PTR(ptr, fn);
-    if ((unsigned)access > XRT_CHECK_READ_WRITE)
-        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "access %d is none of XRT_CHECK_NONE (0), _READ (1), _WRITE (2), "
-                         "_READ_WRITE (3)", (int)access);
-    if (size == 0) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "size is 0");
-    if (!__atomic_load_n(&xrt__chk_on, __ATOMIC_RELAXED)) return XRT_SUCCESS;
-    if (xrt__chk_notes_era != xrt__chk_era) xrt__chk_nnotes = 0; /* left from before an off */
-    xrt__chk_notes_era = xrt__chk_era;
-    if (xrt__chk_nnotes == XRT_CHECK_ANNOTATIONS)
-        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "more than XRT_CHECK_ANNOTATIONS (%d) for one launch",
-                         XRT_CHECK_ANNOTATIONS);
-    xrt__chk_notes[xrt__chk_nnotes].p = ptr;
-    xrt__chk_notes[xrt__chk_nnotes].n = size;
-    xrt__chk_notes[xrt__chk_nnotes++].access = (int)access;
-    return XRT_SUCCESS;
-}
-
-/* XRT_CHECK: "streams" turns the checker on, read by xrt_init under the
-   registry's lock, before the backends are published: 1 when it did, -1 for
-   a bad value (xrt_init warns and sets up after its unlock: no log under a
-   lock), else 0. */
-static int xrt__chk_from_env(void)
-{
-    const char *v = getenv("XRT_CHECK");
-    if (!v || !*v || !strcmp(v, "none")) return 0;
-    if (strcmp(v, "streams")) return -1;
-    xrt__chk_on = 1;
-    return 1;
-}
-
-static void xrt__chk_env_done(int found)
-{
-    if (found > 0) xrt__chk_setup();
-    if (found < 0)
-        xrt__warn_once("XRT_CHECK=%.64s: not a check (valid: streams, none); ignored", getenv("XRT_CHECK"));
-}
+/* >> impl: stream-order checker (xrt_check.h): XRT_CHECK=streams, the vector
+   clocks, the accesses and the reports, after the registry, handles and graph
+   nodes they use, before xrt_init that reads XRT_CHECK */
+#include "xrt_check.h"
 
 /* >> impl: lifecycle: init and shutdown, the thread's backend, host functions */
 XRT_API xrt_status xrt_init(void)

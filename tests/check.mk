@@ -82,4 +82,4 @@ $(CK)/ops/vendoring:
 $(CK)/ops/spdx:
 	@$(CK_STEP) $@ step "every header, source and script has an SPDX licence line" sh tests/spdx.sh
 $(CK)/ops/layout:
-	@$(CK_STEP) $@ step "the layout lists of xrt.h, xrt_cache.h and DESIGN.md name their markers" sh tests/layout.sh
+	@$(CK_STEP) $@ step "the layout lists of xrt.h, xrt_cache.h, xrt_check.h and DESIGN.md name their markers" sh tests/layout.sh

@@ -13,7 +13,7 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 prefix=$tmp/prefix
 
 ${MAKE:-make} -s install PREFIX="$prefix"
-for f in include/xrt/xrt.h include/xrt/xrt_backends.h include/xrt/xrt_cache.h include/xrt/xrt_cpu.h bin/xrt_info bin/bandwidth lib/pkgconfig/xrt.pc \
+for f in include/xrt/xrt.h include/xrt/xrt_backends.h include/xrt/xrt_cache.h include/xrt/xrt_check.h include/xrt/xrt_cpu.h bin/xrt_info bin/bandwidth lib/pkgconfig/xrt.pc \
          lib/cmake/xrt/xrtConfig.cmake lib/cmake/xrt/xrtConfigVersion.cmake; do
     test -e "$prefix/$f" || { echo "make install did not install $f"; exit 1; }
 done

@@ -34,7 +34,7 @@ compare() {
     fi
 }
 
-for h in xrt.h xrt_cache.h; do
+for h in xrt.h xrt_cache.h xrt_check.h; do
     markers "$h" > "$tmp/markers"
     listed "$h" > "$tmp/listed"
     [ -s "$tmp/listed" ] || { echo "FAILED: $h: no layout list in its top comment"; bad=1; continue; }
@@ -72,5 +72,5 @@ else
     echo "FAILED: DESIGN.md: no list of xrt.h's implementation (after \"<!-- xrt.h's implementation, checked by tests/layout.sh -->\")"
     bad=1
 fi
-[ "$bad" -eq 0 ] && echo "layout: the lists of xrt.h, xrt_cache.h and DESIGN.md name their markers"
+[ "$bad" -eq 0 ] && echo "layout: the lists of xrt.h, xrt_cache.h, xrt_check.h and DESIGN.md name their markers"
 exit "$bad"

@@ -22,7 +22,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/xrt-readme.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 CC=${CC:-cc}
 CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
-cpu_headers="xrt.h xrt_backends.h xrt_cache.h xrt_cpu.h"
+cpu_headers="xrt.h xrt_backends.h xrt_cache.h xrt_check.h xrt_cpu.h"
 bad=0
 fail() { echo "FAILED: $*"; bad=1; }
 

@@ -13,6 +13,7 @@
 #include "xrt_test.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -52,6 +53,33 @@ static void perturb(xrt_stream s, int r)
     if (r & 1) OK(xrt_launch_host_func(s, hold_back, (void *)(uintptr_t)2000));
 }
 
+/* A round's fixture: checking on, streams 1 to 3 (s1 and s2 made with the
+   flags given, s3 blocking; the checker numbers them in that order), an
+   event, and round r's timing on s1. */
+typedef struct round_ {
+    xrt_stream s1, s2, s3;
+    xrt_event e;
+} round_;
+
+static void round_begin(round_ *w, int r, unsigned flags1, unsigned flags2)
+{
+    begin();
+    OK(xrt_stream_create_with_flags(&w->s1, flags1));
+    OK(xrt_stream_create_with_flags(&w->s2, flags2));
+    OK(xrt_stream_create(&w->s3));
+    OK(xrt_event_create(&w->e, XRT_EVENT_DISABLE_TIMING));
+    perturb(w->s1, r);
+}
+
+static void round_end(round_ *w)
+{
+    end();
+    OK(xrt_event_destroy(w->e));
+    OK(xrt_stream_destroy(w->s1));
+    OK(xrt_stream_destroy(w->s2));
+    OK(xrt_stream_destroy(w->s3));
+}
+
 static void expect_clean(void)
 {
     if (nreports) print_error("unexpected report:\n%s", reports);
@@ -87,11 +115,14 @@ static void expect_race(const char *fa, const char *fb, const void *alloc, size_
 }
 
 /* A kernel that writes its first argument's n bytes (n its second). */
+static xrt_module kernel_module;
+
 static xrt_function kernel(void)
 {
     static const char src[] =
         "typedef struct { unsigned x, y, z; } d3;\n"
         "typedef struct { d3 grid_dim, block_dim, block_idx; void *shared; unsigned long shared_bytes; } ctx;\n"
+        "unsigned char table[64];\n"
         "void touch(const ctx *c, void *a) {\n"
         "  unsigned char *p = *(unsigned char **)a; unsigned long n = ((unsigned long *)a)[1];\n"
         "  (void)c; for (unsigned long i = 0; i < n; i++) p[i]++;\n"
@@ -106,6 +137,7 @@ static xrt_function kernel(void)
         on = xrt_test_backend;
     }
     OK(xrt_module_get_function(&f, m, "touch"));
+    kernel_module = m;
     return f;
 }
 
@@ -129,36 +161,28 @@ static void launch(xrt_function f, void *p, size_t n, xrt_stream s)
 static void test_copy_copy(void **state)
 {
     static unsigned char h[N], g[N];
-    xrt_stream s1, s2;
-    xrt_event e;
+    round_ w;
     void *d;
     int r, with_event;
     (void)state;
     OK(xrt_malloc(&d, N));
     for (r = 0; r < 2 * ROUNDS; r++) {
         with_event = r >= ROUNDS;
-        begin();
-        OK(xrt_stream_create(&s1));
-        OK(xrt_stream_create(&s2));
-        OK(xrt_event_create(&e, XRT_EVENT_DISABLE_TIMING));
-        perturb(s1, r);
-        OK(xrt_memcpy_async(d, h, N, XRT_MEMCPY_HOST_TO_DEVICE, s1));
+        round_begin(&w, r, XRT_STREAM_DEFAULT, XRT_STREAM_DEFAULT);
+        OK(xrt_memcpy_async(d, h, N, XRT_MEMCPY_HOST_TO_DEVICE, w.s1));
         if (with_event) {
-            OK(xrt_event_record(e, s1));
-            OK(xrt_stream_wait_event(s2, e));
+            OK(xrt_event_record(w.e, w.s1));
+            OK(xrt_stream_wait_event(w.s2, w.e));
         }
-        OK(xrt_memcpy_async(g, d, N, XRT_MEMCPY_DEVICE_TO_HOST, s2));
-        OK(xrt_stream_synchronize(s2));
-        OK(xrt_stream_synchronize(s1));
+        OK(xrt_memcpy_async(g, d, N, XRT_MEMCPY_DEVICE_TO_HOST, w.s2));
+        OK(xrt_stream_synchronize(w.s2));
+        OK(xrt_stream_synchronize(w.s1));
         if (with_event) expect_clean();
         else
             expect_race("xrt_memcpy_async", "xrt_memcpy_async", d, N, 0, N, "write by xrt_memcpy_async on stream 1 (device 0)",
                         "read by xrt_memcpy_async on stream 2 (device 0)",
                         EDGE_1_2("xrt_memcpy_async", "xrt_memcpy_async"));
-        end();
-        OK(xrt_event_destroy(e));
-        OK(xrt_stream_destroy(s1));
-        OK(xrt_stream_destroy(s2));
+        round_end(&w);
     }
     OK(xrt_free(d));
 }
@@ -168,8 +192,7 @@ static void test_copy_copy(void **state)
 static void test_copy_kernel(void **state)
 {
     static unsigned char h[N];
-    xrt_stream s1, s2;
-    xrt_event e;
+    round_ w;
     xrt_function f;
     void *d;
     int r, with_event;
@@ -179,17 +202,13 @@ static void test_copy_kernel(void **state)
     OK(xrt_malloc(&d, N));
     for (r = 0; r < 2 * ROUNDS; r++) {
         with_event = r >= ROUNDS;
-        begin();
-        OK(xrt_stream_create(&s1));
-        OK(xrt_stream_create(&s2));
-        OK(xrt_event_create(&e, XRT_EVENT_DISABLE_TIMING));
-        perturb(s1, r);
-        OK(xrt_memcpy_async(d, h, 100, XRT_MEMCPY_HOST_TO_DEVICE, s1));
+        round_begin(&w, r, XRT_STREAM_DEFAULT, XRT_STREAM_DEFAULT);
+        OK(xrt_memcpy_async(d, h, 100, XRT_MEMCPY_HOST_TO_DEVICE, w.s1));
         if (with_event) {
-            OK(xrt_event_record(e, s1));
-            OK(xrt_stream_wait_event(s2, e));
+            OK(xrt_event_record(w.e, w.s1));
+            OK(xrt_stream_wait_event(w.s2, w.e));
         }
-        launch(f, d, N, s2);
+        launch(f, d, N, w.s2);
         OK(xrt_device_synchronize());
         if (with_event) expect_clean();
         else
@@ -197,10 +216,7 @@ static void test_copy_kernel(void **state)
                         "write by xrt_memcpy_async on stream 1 (device 0)",
                         "read-write by xrt_launch_kernel on stream 2 (device 0)",
                         EDGE_1_2("xrt_memcpy_async", "xrt_launch_kernel"));
-        end();
-        OK(xrt_event_destroy(e));
-        OK(xrt_stream_destroy(s1));
-        OK(xrt_stream_destroy(s2));
+        round_end(&w);
     }
     OK(xrt_free(d));
 }
@@ -211,66 +227,66 @@ static void test_copy_kernel(void **state)
 static void test_wrong_event(void **state)
 {
     static unsigned char h[N], g[N];
-    xrt_stream s1, s2, s3;
-    xrt_event e;
+    round_ w;
     void *d;
     int r, again;
     (void)state;
     OK(xrt_malloc(&d, N));
     for (r = 0; r < 2 * ROUNDS; r++) {
         again = r >= ROUNDS;
-        begin();
-        OK(xrt_stream_create(&s1));
-        OK(xrt_stream_create(&s2));
-        OK(xrt_stream_create(&s3));
-        OK(xrt_event_create(&e, XRT_EVENT_DISABLE_TIMING));
-        perturb(s1, r);
-        OK(xrt_memcpy_async(d, h, N, XRT_MEMCPY_HOST_TO_DEVICE, s1));
-        if (again) OK(xrt_event_record(e, s1));
-        OK(xrt_event_record(e, s3));
-        OK(xrt_stream_wait_event(s2, e));
-        OK(xrt_memcpy_async(g, d, N, XRT_MEMCPY_DEVICE_TO_HOST, s2));
+        round_begin(&w, r, XRT_STREAM_DEFAULT, XRT_STREAM_DEFAULT);
+        OK(xrt_memcpy_async(d, h, N, XRT_MEMCPY_HOST_TO_DEVICE, w.s1));
+        if (again) OK(xrt_event_record(w.e, w.s1));
+        OK(xrt_event_record(w.e, w.s3));
+        OK(xrt_stream_wait_event(w.s2, w.e));
+        OK(xrt_memcpy_async(g, d, N, XRT_MEMCPY_DEVICE_TO_HOST, w.s2));
         OK(xrt_device_synchronize());
         expect_race("xrt_memcpy_async", "xrt_memcpy_async", d, N, 0, N, "write by xrt_memcpy_async on stream 1 (device 0)",
                     "read by xrt_memcpy_async on stream 2 (device 0)", EDGE_1_2("xrt_memcpy_async", "xrt_memcpy_async"));
-        end();
-        OK(xrt_event_destroy(e));
-        OK(xrt_stream_destroy(s1));
-        OK(xrt_stream_destroy(s2));
-        OK(xrt_stream_destroy(s3));
+        round_end(&w);
     }
     OK(xrt_free(d));
+}
+
+/* Host functions that order two streams behind the checker's back: the
+   racy programs that free must not free while the set still runs (the CUDA
+   double frees at once; without this, only a slow report kept the memset
+   from writing freed memory). A 5 s bound: never a hang. */
+static void mark_done(void *flag) { __atomic_store_n((int *)flag, 1, __ATOMIC_RELEASE); }
+
+static void wait_done(void *flag)
+{
+    int i;
+    for (i = 0; i < 5000 && !__atomic_load_n((int *)flag, __ATOMIC_ACQUIRE); i++) usleep(1000);
 }
 
 /* xrt_free_async on stream 2 of memory stream 1 still sets: racy. xrt_free
    waits for the device (as cudaFree): clean. */
 static void test_free_racing(void **state)
 {
-    xrt_stream s1, s2;
+    round_ w;
     void *d;
-    int r, sync_free;
+    int r, sync_free, done;
     (void)state;
     for (r = 0; r < 2 * ROUNDS; r++) {
         sync_free = r >= ROUNDS;
-        begin();
-        OK(xrt_stream_create(&s1));
-        OK(xrt_stream_create(&s2));
+        round_begin(&w, r, XRT_STREAM_DEFAULT, XRT_STREAM_DEFAULT);
         OK(xrt_malloc(&d, N));
-        perturb(s1, r);
-        OK(xrt_memset_async(d, 1, N, s1));
+        OK(xrt_memset_async(d, 1, N, w.s1));
         if (sync_free) {
             OK(xrt_free(d));
             expect_clean();
         } else {
-            OK(xrt_free_async(d, s2));
+            done = 0;
+            OK(xrt_launch_host_func(w.s1, mark_done, &done)); /* unannotated: no access, no order seen */
+            OK(xrt_launch_host_func(w.s2, wait_done, &done));
+            OK(xrt_free_async(d, w.s2));
             expect_race("xrt_memset_async", "xrt_free_async", d, N, 0, N,
                         "write by xrt_memset_async on stream 1 (device 0)",
                         "write by xrt_free_async on stream 2 (device 0)", EDGE_1_2("xrt_memset_async", "xrt_free_async"));
         }
         OK(xrt_device_synchronize());
-        end();
-        OK(xrt_stream_destroy(s1));
-        OK(xrt_stream_destroy(s2));
+        round_end(&w);
     }
 }
 
@@ -281,20 +297,17 @@ static void reader(void *user) { (void)user; }
 static void test_host_fn_annotated(void **state)
 {
     static unsigned char h[N];
-    xrt_stream s1, s2;
+    round_ w;
     void *d;
     int r, noted;
     (void)state;
     OK(xrt_malloc(&d, N));
     for (r = 0; r < 2 * ROUNDS; r++) {
         noted = r < ROUNDS;
-        begin();
-        OK(xrt_stream_create(&s1));
-        OK(xrt_stream_create(&s2));
-        perturb(s1, r);
+        round_begin(&w, r, XRT_STREAM_DEFAULT, XRT_STREAM_DEFAULT);
         if (noted) OK(xrt_check_annotate((char *)d + 64, 64, XRT_CHECK_READ));
-        OK(xrt_launch_host_func(s1, reader, d));
-        OK(xrt_memcpy_async(d, h, N, XRT_MEMCPY_HOST_TO_DEVICE, s2));
+        OK(xrt_launch_host_func(w.s1, reader, d));
+        OK(xrt_memcpy_async(d, h, N, XRT_MEMCPY_HOST_TO_DEVICE, w.s2));
         OK(xrt_device_synchronize());
         if (!noted) expect_clean();
         else
@@ -302,9 +315,7 @@ static void test_host_fn_annotated(void **state)
                         "read by xrt_launch_host_func on stream 1 (device 0)",
                         "write by xrt_memcpy_async on stream 2 (device 0)",
                         EDGE_1_2("xrt_launch_host_func", "xrt_memcpy_async"));
-        end();
-        OK(xrt_stream_destroy(s1));
-        OK(xrt_stream_destroy(s2));
+        round_end(&w);
     }
     OK(xrt_free(d));
 }
@@ -315,21 +326,18 @@ static void test_host_fn_annotated(void **state)
 static void test_legacy_order(void **state)
 {
     static unsigned char h[N], g[N];
-    xrt_stream s1, s2;
+    round_ w;
     void *d;
     int r, non_blocking;
     (void)state;
     OK(xrt_malloc(&d, N));
     for (r = 0; r < 2 * ROUNDS; r++) {
         non_blocking = r >= ROUNDS;
-        begin();
-        OK(xrt_stream_create_with_flags(&s1, non_blocking ? XRT_STREAM_NON_BLOCKING : XRT_STREAM_DEFAULT));
-        OK(xrt_stream_create(&s2));
-        perturb(s1, r);
-        OK(xrt_memcpy_async(d, h, N, XRT_MEMCPY_HOST_TO_DEVICE, s1));
+        round_begin(&w, r, non_blocking ? XRT_STREAM_NON_BLOCKING : XRT_STREAM_DEFAULT, XRT_STREAM_DEFAULT);
+        OK(xrt_memcpy_async(d, h, N, XRT_MEMCPY_HOST_TO_DEVICE, w.s1));
         OK(xrt_memset_async(d, 0, N, NULL));
-        if (non_blocking) OK(xrt_stream_synchronize(s1)); /* else s2's and the host's copies race with s1's too */
-        OK(xrt_memcpy_async(g, d, N, XRT_MEMCPY_DEVICE_TO_HOST, s2));
+        if (non_blocking) OK(xrt_stream_synchronize(w.s1)); /* else s2's and the host's copies race with s1's too */
+        OK(xrt_memcpy_async(g, d, N, XRT_MEMCPY_DEVICE_TO_HOST, w.s2));
         OK(xrt_memcpy(h, d, N, XRT_MEMCPY_DEVICE_TO_HOST));
         OK(xrt_memset(d, 0, N));
         if (!non_blocking) expect_clean();
@@ -340,9 +348,7 @@ static void test_legacy_order(void **state)
                         "record an event on stream 1 (device 0) after the xrt_memcpy_async and wait for it on the NULL "
                         "stream of device 0 (xrt_stream_wait_event) before the xrt_memset_async");
         OK(xrt_device_synchronize());
-        end();
-        OK(xrt_stream_destroy(s1));
-        OK(xrt_stream_destroy(s2));
+        round_end(&w);
     }
     OK(xrt_free(d));
 }
@@ -402,35 +408,284 @@ static void test_peer_copy(void **state)
 static void test_sync_orders_host(void **state)
 {
     static unsigned char h[N], g[N];
-    xrt_stream s1, s2;
-    xrt_event e;
+    round_ w;
     void *d;
     int r, i;
     (void)state;
     OK(xrt_malloc(&d, N));
     for (r = 0; r < ROUNDS; r++) {
-        begin();
-        OK(xrt_stream_create_with_flags(&s1, XRT_STREAM_NON_BLOCKING));
-        OK(xrt_stream_create_with_flags(&s2, XRT_STREAM_NON_BLOCKING));
-        OK(xrt_event_create(&e, XRT_EVENT_DISABLE_TIMING));
-        perturb(s1, r);
-        OK(xrt_memcpy_async(d, h, N, XRT_MEMCPY_HOST_TO_DEVICE, s1));
-        OK(xrt_stream_synchronize(s1));
-        OK(xrt_memcpy_async(g, d, N, XRT_MEMCPY_DEVICE_TO_HOST, s2));
-        OK(xrt_memcpy_async(d, h, N, XRT_MEMCPY_HOST_TO_DEVICE, s1)); /* racy: s2 reads */
-        OK(xrt_event_record(e, s1));
-        OK(xrt_event_synchronize(e));
-        while (xrt_stream_query(s2) != XRT_SUCCESS) usleep(100);
-        for (i = 0; i < 3; i++) OK(xrt_memcpy_async(g, d, N, XRT_MEMCPY_DEVICE_TO_HOST, s2));
-        OK(xrt_stream_synchronize(s2));
+        round_begin(&w, r, XRT_STREAM_NON_BLOCKING, XRT_STREAM_NON_BLOCKING);
+        OK(xrt_memcpy_async(d, h, N, XRT_MEMCPY_HOST_TO_DEVICE, w.s1));
+        OK(xrt_stream_synchronize(w.s1));
+        OK(xrt_memcpy_async(g, d, N, XRT_MEMCPY_DEVICE_TO_HOST, w.s2));
+        OK(xrt_memcpy_async(d, h, N, XRT_MEMCPY_HOST_TO_DEVICE, w.s1)); /* racy: s2 reads */
+        OK(xrt_event_record(w.e, w.s1));
+        OK(xrt_event_synchronize(w.e));
+        while (xrt_stream_query(w.s2) != XRT_SUCCESS) usleep(100);
+        for (i = 0; i < 3; i++) OK(xrt_memcpy_async(g, d, N, XRT_MEMCPY_DEVICE_TO_HOST, w.s2));
+        OK(xrt_stream_synchronize(w.s2));
         expect_race("xrt_memcpy_async", "xrt_memcpy_async", d, N, 0, N,
                     "read by xrt_memcpy_async on stream 2 (device 0)", "write by xrt_memcpy_async on stream 1 (device 0)",
                     "record an event on stream 2 (device 0) after the xrt_memcpy_async and wait for it on stream 1 "
                     "(device 0) (xrt_stream_wait_event) before the xrt_memcpy_async");
-        end();
-        OK(xrt_event_destroy(e));
-        OK(xrt_stream_destroy(s1));
-        OK(xrt_stream_destroy(s2));
+        round_end(&w);
+    }
+    OK(xrt_free(d));
+}
+
+/* A graph of a copy into d (node 0), an empty node (1) and a memset of d
+   (2) after node 1; with the edge 0 -> 1 the copy and the memset are
+   ordered through node 1: clean; without it they race inside each launch. */
+static xrt_graph_exec copy_then_set(void *d, const void *h, int with_edge)
+{
+    xrt_graph graph;
+    xrt_graph_exec exec;
+    xrt_graph_node n0, n1, n2;
+    xrt_memset_node_params set = {d, 0, 7, 1, N, 1};
+    OK(xrt_graph_create(&graph, 0));
+    OK(xrt_graph_add_memcpy_node_1d(&n0, graph, NULL, 0, d, h, N, XRT_MEMCPY_HOST_TO_DEVICE));
+    OK(xrt_graph_add_empty_node(&n1, graph, with_edge ? &n0 : NULL, with_edge ? 1 : 0));
+    OK(xrt_graph_add_memset_node(&n2, graph, &n1, 1, &set));
+    OK(xrt_graph_instantiate(&exec, graph));
+    OK(xrt_graph_destroy(graph));
+    return exec;
+}
+
+static void test_graph_nodes_without_edge(void **state)
+{
+    static unsigned char h[N];
+    round_ w;
+    xrt_graph_exec exec;
+    void *d;
+    int r, with_edge;
+    (void)state;
+    OK(xrt_malloc(&d, N));
+    for (r = 0; r < 2 * ROUNDS; r++) {
+        with_edge = r >= ROUNDS;
+        round_begin(&w, r, XRT_STREAM_DEFAULT, XRT_STREAM_DEFAULT);
+        exec = copy_then_set(d, h, with_edge);
+        OK(xrt_graph_launch(exec, w.s1));
+        OK(xrt_graph_launch(exec, w.s1)); /* the same pair: reported once */
+        OK(xrt_stream_synchronize(w.s1));
+        if (with_edge) expect_clean();
+        else
+            expect_race("memcpy node 0 of xrt_graph_launch", "memset node 2 of xrt_graph_launch", d, N, 0, N,
+                        "write by memcpy node 0 of xrt_graph_launch on stream 1 (device 0)",
+                        "write by memset node 2 of xrt_graph_launch on stream 1 (device 0)",
+                        "add an edge from the memcpy node 0 to the memset node 2 (xrt_graph_add_dependencies; in a "
+                        "capture, an event or the same stream), or one the other way");
+        OK(xrt_graph_exec_destroy(exec));
+        round_end(&w);
+    }
+    OK(xrt_free(d));
+}
+
+/* A graph setting d launched on stream 1, a copy out of d on stream 2:
+   racy without an event; with one recorded after the launch, clean. Then
+   the graph again on stream 1, after the copy through an event: clean. */
+static void test_graph_races_eager(void **state)
+{
+    static unsigned char g[N];
+    round_ w;
+    xrt_graph graph;
+    xrt_graph_exec exec;
+    xrt_graph_node n0;
+    void *d;
+    int r, with_event;
+    (void)state;
+    OK(xrt_malloc(&d, N));
+    for (r = 0; r < 2 * ROUNDS; r++) {
+        xrt_memset_node_params set = {d, 0, 7, 1, N, 1};
+        with_event = r >= ROUNDS;
+        round_begin(&w, r, XRT_STREAM_DEFAULT, XRT_STREAM_DEFAULT);
+        OK(xrt_graph_create(&graph, 0));
+        OK(xrt_graph_add_memset_node(&n0, graph, NULL, 0, &set));
+        OK(xrt_graph_instantiate(&exec, graph));
+        OK(xrt_graph_launch(exec, w.s1));
+        if (with_event) {
+            OK(xrt_event_record(w.e, w.s1));
+            OK(xrt_stream_wait_event(w.s2, w.e));
+        }
+        OK(xrt_memcpy_async(g, d, N, XRT_MEMCPY_DEVICE_TO_HOST, w.s2));
+        OK(xrt_event_record(w.e, w.s2));
+        OK(xrt_stream_wait_event(w.s1, w.e));
+        OK(xrt_graph_launch(exec, w.s1));
+        OK(xrt_device_synchronize());
+        if (with_event) expect_clean();
+        else
+            expect_race("memset node 0 of xrt_graph_launch", "xrt_memcpy_async", d, N, 0, N,
+                        "write by memset node 0 of xrt_graph_launch on stream 1 (device 0)",
+                        "read by xrt_memcpy_async on stream 2 (device 0)",
+                        EDGE_1_2("memset node 0 of xrt_graph_launch", "xrt_memcpy_async"));
+        OK(xrt_graph_exec_destroy(exec));
+        OK(xrt_graph_destroy(graph));
+        round_end(&w);
+    }
+    OK(xrt_free(d));
+}
+
+/* A kernel node reading and writing d (its pointer argument) beside a
+   memcpy node into d with no edge: racy; with the edge: clean. A second
+   kernel node on d after the copy, in no order with the first: not
+   reported (two kernel nodes' whole-allocation guesses are not compared). */
+static void test_graph_kernel_node(void **state)
+{
+    static unsigned char h[N];
+    round_ w;
+    xrt_graph graph;
+    xrt_graph_exec exec;
+    xrt_graph_node n0, n1, n2;
+    xrt_function f;
+    void *d;
+    int r, with_edge;
+    (void)state;
+    SKIP_UNLESS(caps() & XRT_CAP_MODULES, "no modules");
+    f = kernel();
+    OK(xrt_malloc(&d, N));
+    for (r = 0; r < 2 * ROUNDS; r++) {
+        xrt_kernel_node_params k;
+        xrt_kernel_args a;
+        unsigned long nn = N;
+        xrt_dim3 one = {1, 1, 1};
+        with_edge = r >= ROUNDS;
+        xrt_kernel_args_init(&a);
+        XRT_KERNEL_ARG(a, d);
+        XRT_KERNEL_ARG(a, nn);
+        k.function = f, k.grid = one, k.block = one, k.shared_bytes = 0, k.args = a.buf.bytes, k.args_size = a.size;
+        round_begin(&w, r, XRT_STREAM_DEFAULT, XRT_STREAM_DEFAULT);
+        OK(xrt_graph_create(&graph, 0));
+        OK(xrt_graph_add_memcpy_node_1d(&n0, graph, NULL, 0, d, h, 100, XRT_MEMCPY_HOST_TO_DEVICE));
+        OK(xrt_graph_add_kernel_node(&n1, graph, with_edge ? &n0 : NULL, with_edge ? 1 : 0, &k));
+        OK(xrt_graph_add_kernel_node(&n2, graph, &n0, 1, &k));
+        OK(xrt_graph_instantiate(&exec, graph));
+        OK(xrt_graph_launch(exec, w.s1));
+        OK(xrt_stream_synchronize(w.s1));
+        if (with_edge) expect_clean();
+        else
+            expect_race("memcpy node 0 of xrt_graph_launch", "kernel node 1 of xrt_graph_launch", d, N, 0, 100,
+                        "write by memcpy node 0 of xrt_graph_launch on stream 1 (device 0)",
+                        "read-write by kernel node 1 of xrt_graph_launch on stream 1 (device 0)",
+                        "add an edge from the memcpy node 0 to the kernel node 1 (xrt_graph_add_dependencies; in a "
+                        "capture, an event or the same stream), or one the other way");
+        OK(xrt_graph_exec_destroy(exec));
+        OK(xrt_graph_destroy(graph));
+        round_end(&w);
+    }
+    OK(xrt_free(d));
+}
+
+/* A 3-D memset of a box of d on stream 1, a 3-D copy out of an
+   overlapping box on stream 2: racy over the bytes the two boxes' bounding
+   ranges share; with an event: clean. */
+static void test_copy_3d(void **state)
+{
+    static unsigned char h[8 * 4 * 2];
+    round_ w;
+    xrt_pitched_ptr p;
+    xrt_memcpy_3d_parms c;
+    xrt_extent box = {8, 4, 2};
+    int r, with_event;
+    size_t slice;
+    (void)state;
+    OK(xrt_malloc_3d(&p, xrt_make_extent(64, 8, 4)));
+    slice = p.pitch * p.ysize;
+    memset(&c, 0, sizeof c);
+    c.src_ptr = p, c.src_pos = xrt_make_pos(16, 2, 1);
+    c.dst_ptr = xrt_make_pitched_ptr(h, 8, 8, 4);
+    c.extent = box, c.kind = XRT_MEMCPY_DEVICE_TO_HOST;
+    for (r = 0; r < 2 * ROUNDS; r++) {
+        with_event = r >= ROUNDS;
+        round_begin(&w, r, XRT_STREAM_DEFAULT, XRT_STREAM_DEFAULT);
+        OK(xrt_memset_3d_async(p, 1, xrt_make_extent(64, 8, 2), w.s1)); /* slices 0 and 1 */
+        if (with_event) {
+            OK(xrt_event_record(w.e, w.s1));
+            OK(xrt_stream_wait_event(w.s2, w.e));
+        }
+        OK(xrt_memcpy_3d_async(&c, w.s2)); /* slices 1 and 2, from row 2, byte 16 */
+        OK(xrt_device_synchronize());
+        if (with_event) expect_clean();
+        else
+            expect_race("xrt_memset_3d_async", "xrt_memcpy_3d_async", p.ptr, slice * 4, slice + 2 * p.pitch + 16,
+                        slice + 7 * p.pitch + 64, "write by xrt_memset_3d_async on stream 1 (device 0)",
+                        "read by xrt_memcpy_3d_async on stream 2 (device 0)",
+                        EDGE_1_2("xrt_memset_3d_async", "xrt_memcpy_3d_async"));
+        round_end(&w);
+    }
+    OK(xrt_free(p.ptr));
+}
+
+/* A copy from d into a module's variable on stream 2 while stream 1 sets d:
+   racy (the copy reads d); with an event: clean. */
+static void test_symbol_copy(void **state)
+{
+    round_ w;
+    void *d;
+    int r, with_event;
+    (void)state;
+    SKIP_UNLESS(caps() & XRT_CAP_MODULES, "no modules");
+    (void)kernel();
+    OK(xrt_malloc(&d, N));
+    for (r = 0; r < 2 * ROUNDS; r++) {
+        with_event = r >= ROUNDS;
+        round_begin(&w, r, XRT_STREAM_DEFAULT, XRT_STREAM_DEFAULT);
+        OK(xrt_memset_async(d, 2, N, w.s1));
+        if (with_event) {
+            OK(xrt_event_record(w.e, w.s1));
+            OK(xrt_stream_wait_event(w.s2, w.e));
+        }
+        OK(xrt_memcpy_to_symbol_async(kernel_module, "table", d, 64, 0, XRT_MEMCPY_DEVICE_TO_DEVICE, w.s2));
+        OK(xrt_device_synchronize());
+        if (with_event) expect_clean();
+        else
+            expect_race("xrt_memset_async", "xrt_memcpy_to_symbol_async", d, N, 0, 64,
+                        "write by xrt_memset_async on stream 1 (device 0)",
+                        "read by xrt_memcpy_to_symbol_async on stream 2 (device 0)",
+                        EDGE_1_2("xrt_memset_async", "xrt_memcpy_to_symbol_async"));
+        round_end(&w);
+    }
+    OK(xrt_free(d));
+}
+
+/* The same racy program, 100 rounds, each with another timing (nothing
+   held back, stream 1 or stream 2 held back, a host thread busy beside):
+   every round's reports are the first round's, byte for byte. */
+static void *spin(void *user)
+{
+    volatile unsigned long *stop = (volatile unsigned long *)user, x = 0;
+    while (!*stop) x++;
+    return NULL;
+}
+
+static void test_reports_deterministic(void **state)
+{
+    static unsigned char h[N], g[N];
+    static char first[sizeof reports];
+    volatile unsigned long stop;
+    round_ w;
+    xrt_graph_exec exec;
+    pthread_t busy;
+    void *d;
+    int r;
+    (void)state;
+    OK(xrt_malloc(&d, N));
+    for (r = 0; r < 100; r++) {
+        stop = 0;
+        round_begin(&w, 0, XRT_STREAM_DEFAULT, XRT_STREAM_DEFAULT);
+        if (r % 4 == 1) perturb(w.s1, 1);
+        if (r % 4 == 2) perturb(w.s2, 1);
+        if (r % 4 == 3) assert_int_equal(pthread_create(&busy, NULL, spin, (void *)&stop), 0);
+        exec = copy_then_set(d, h, 0);
+        OK(xrt_graph_launch(exec, w.s1));
+        OK(xrt_memcpy_async(g, d, N, XRT_MEMCPY_DEVICE_TO_HOST, w.s2));
+        OK(xrt_device_synchronize());
+        stop = 1;
+        if (r % 4 == 3) assert_int_equal(pthread_join(busy, NULL), 0);
+        assert_int_equal(nreports, 2);
+        if (r == 0) memcpy(first, reports, sizeof first);
+        else if (strcmp(first, reports) != 0) print_error("round %d:\n%sround 0:\n%s", r, reports, first);
+        assert_string_equal(first, reports);
+        OK(xrt_graph_exec_destroy(exec));
+        round_end(&w);
     }
     OK(xrt_free(d));
 }
@@ -521,6 +776,10 @@ int main(void)
         cmocka_unit_test(test_wrong_event),       cmocka_unit_test(test_free_racing),
         cmocka_unit_test(test_host_fn_annotated), cmocka_unit_test(test_legacy_order),
         cmocka_unit_test(test_peer_copy),         cmocka_unit_test(test_sync_orders_host),
+        cmocka_unit_test(test_graph_nodes_without_edge),
+        cmocka_unit_test(test_graph_races_eager), cmocka_unit_test(test_graph_kernel_node),
+        cmocka_unit_test(test_copy_3d),           cmocka_unit_test(test_symbol_copy),
+        cmocka_unit_test(test_reports_deterministic),
         cmocka_unit_test(test_check_calls),       cmocka_unit_test(test_exit_status),
     };
     char dir[256];

@@ -1,0 +1,1297 @@
+/* SPDX-License-Identifier: MIT */
+/* xrt_check.h - the stream-order checker (XRT_CHECK=streams,
+   xrt_check_enable): the happens-before order of device work kept with
+   vector clocks, the accesses of copies, sets, kernels, frees and graph
+   launches to xrt's memory, and the reports of two accesses in no order
+   ("xrt: race:"). Its public calls (xrt_check_*) and the hooks the dispatch
+   calls (xrt__chk_*) are declared in xrt.h; off, each dispatch pays one
+   compare of a byte and a branch (XRT__CHK_ON).
+
+   Included by xrt.h in the XRT_IMPL translation unit, after what it uses
+   (the pointer registry, handles, graph nodes, the environment) and before
+   xrt_init, which reads XRT_CHECK; never include it yourself. Private
+   names: xrt__chk_, XRT__CHK_.
+
+   How this file is laid out (grep for the ">> " markers; tests/layout.sh
+   checks this list against them):
+     >> check: the vector clocks  contexts, clocks, events, the NULL stream's order
+     >> check: reports        names, call sites, the missing edge, one report a pair
+     >> check: accesses       allocations' histories, kernel arguments
+     >> check: graphs         a graph launch's nodes as accesses
+     >> check: the hooks of the dispatch
+     >> check: the public calls  (and XRT_CHECK, read by xrt_init)
+*/
+#if defined(XRT__IMPL_INCLUDED) && !defined(XRT__CHECK_IMPL_INCLUDED)
+#define XRT__CHECK_IMPL_INCLUDED
+
+/* >> check: the vector clocks (XRT_CHECK=streams, xrt_check_enable). The
+   dispatch calls a hook (xrt__chk_*) after each operation that orders or
+   touches memory, while xrt__chk_on. The order is kept with vector clocks:
+   one per context (a stream, a device's NULL stream, a thread's per-thread
+   stream, a host thread), numbered as first seen. An operation on a stream
+   takes the enqueuing thread's clock (program order of the host), ticks the
+   stream's own entry and is stamped (stream, entry); an event record copies
+   the stream's clock, a wait joins the record current at the wait; a
+   synchronize, or a query that returns success, joins into the host thread.
+   The NULL stream's implicit edges are CUDA's: its operation joins every
+   blocking stream of its device first, and they join it after. Each
+   allocation of the registry keeps its last XRT__CHK_HISTORY accesses; a new
+   access is compared with the overlapping ones: an earlier access (c, e) is
+   ordered before it when the new context's clock has c's entry >= e. The
+   state lives under one mutex: this is a debugging mode, not a fast path.
+   A graph launch's nodes are its accesses (">> check: graphs"); a 2-D or
+   3-D copy or set touches its bounding range; a copy to or from a module's
+   variable, the other side's bytes. What is not modelled yet: IPC-opened
+   memory as an alias of its exporter's allocation. */
+#define XRT__CHK_HISTORY 32
+#define XRT__CHK_FRAMES 3 /* [0] unused, [1] the hook's return address, [2] the dispatch function's */
+#define XRT__CHK_BUCKETS 1024
+enum { XRT__CHK_HOST, XRT__CHK_STREAM, XRT__CHK_LEGACY, XRT__CHK_PER_THREAD };
+
+typedef struct xrt__chk_clock { uint32_t *v; unsigned n; } xrt__chk_clock;
+
+typedef struct xrt__chk_ctx {
+    int kind, device, blocking, dead;
+    uintptr_t key;     /* a stream's handle; a host thread's number (its per-thread stream's too) */
+    const xrt_backend *b;
+    unsigned ix;       /* its entry in every clock */
+    unsigned number;   /* in reports: "stream 3", "host thread 2" */
+    unsigned chain;    /* the next context of its bucket, + 1 */
+    xrt__chk_clock clock;
+} xrt__chk_ctx;
+
+typedef struct xrt__chk_access {
+    size_t lo, hi; /* offsets in the allocation */
+    unsigned ctx;
+    uint32_t epoch;
+    int write;
+    const char *fn;
+    void *site[XRT__CHK_FRAMES];
+} xrt__chk_access;
+
+typedef struct xrt__chk_alloc {
+    struct xrt__chk_alloc *next;
+    xrt__mem_info info;
+    unsigned n;
+    xrt__chk_access a[XRT__CHK_HISTORY];
+} xrt__chk_alloc;
+
+typedef struct xrt__chk_event {
+    struct xrt__chk_event *next;
+    uintptr_t key;
+    int recorded;
+    xrt__chk_clock clock;
+} xrt__chk_event;
+
+typedef struct xrt__chk_pair { void *a, *b; const char *fa, *fb; } xrt__chk_pair;
+
+#ifndef XRT_STATIC
+unsigned char xrt__chk_on;
+#endif
+static pthread_mutex_t xrt__chk_lock = PTHREAD_MUTEX_INITIALIZER;
+static xrt__chk_ctx **xrt__chk_ctxs;
+static unsigned xrt__chk_nctx, xrt__chk_capctx, xrt__chk_streams, xrt__chk_threads;
+static unsigned xrt__chk_ctx_buckets[XRT__CHK_BUCKETS];
+static xrt__chk_event *xrt__chk_events[XRT__CHK_BUCKETS];
+static xrt__chk_alloc *xrt__chk_allocs[XRT__CHK_BUCKETS];
+static xrt__chk_pair *xrt__chk_pairs;
+static size_t xrt__chk_npairs, xrt__chk_cappairs, xrt__chk_races, xrt__chk_bytes, xrt__chk_dropped;
+static int xrt__chk_exitcode = 66, xrt__chk_set_up;
+static xrt_check_report_fn xrt__chk_sink;
+static void *xrt__chk_sink_user;
+static unsigned xrt__chk_era = 1;          /* turned off and on: a new bookkeeping */
+static XRT__TLS unsigned xrt__chk_thread, xrt__chk_thread_era; /* the host thread's context, + 1, of that era */
+static XRT__TLS struct { const void *p; size_t n; int access; } xrt__chk_notes[XRT_CHECK_ANNOTATIONS];
+static XRT__TLS unsigned xrt__chk_nnotes, xrt__chk_notes_era; /* notes of another era are stale */
+
+static unsigned xrt__chk_hash(uintptr_t k)
+{
+    k ^= k >> 17;
+    return (unsigned)((k * (uintptr_t)0x9E3779B97F4A7C15u) >> (sizeof(uintptr_t) * 8 - 10));
+}
+
+/* The bookkeeping's allocations, counted (xrt_check_memory_bytes). */
+static void *xrt__chk_realloc(void *p, size_t old, size_t n)
+{
+    void *q = XRT_REALLOC(p, n);
+    if (!q) return NULL;
+    xrt__chk_bytes += n - old;
+    return q;
+}
+
+static void xrt__chk_release(void *p, size_t n)
+{
+    XRT_FREE(p);
+    xrt__chk_bytes -= n;
+}
+
+/* Clocks: entries past n are 0. 0 if out of memory (the clock stays as it was). */
+static int xrt__chk_clock_grow(xrt__chk_clock *c, unsigned n)
+{
+    uint32_t *v;
+    if (n <= c->n) return 1;
+    if (!(v = (uint32_t *)xrt__chk_realloc(c->v, c->n * sizeof *v, n * sizeof *v))) return 0;
+    memset(v + c->n, 0, (n - c->n) * sizeof *v);
+    c->v = v;
+    c->n = n;
+    return 1;
+}
+
+static void xrt__chk_join(xrt__chk_clock *into, const xrt__chk_clock *from)
+{
+    unsigned i;
+    if (!xrt__chk_clock_grow(into, from->n)) return;
+    for (i = 0; i < from->n; i++)
+        if (into->v[i] < from->v[i]) into->v[i] = from->v[i];
+}
+
+static uint32_t xrt__chk_at(const xrt__chk_clock *c, unsigned ix) { return ix < c->n ? c->v[ix] : 0; }
+
+static xrt__chk_ctx *xrt__chk_ctx_find(int kind, uintptr_t key, const xrt_backend *b, int device)
+{
+    unsigned i = xrt__chk_ctx_buckets[xrt__chk_hash(key ^ (uintptr_t)kind)];
+    while (i) {
+        xrt__chk_ctx *c = xrt__chk_ctxs[i - 1];
+        if (c->kind == kind && c->key == key && c->b == b && (kind == XRT__CHK_STREAM || c->device == device))
+            return c;
+        i = c->chain;
+    }
+    return NULL;
+}
+
+static xrt__chk_ctx *xrt__chk_ctx_add(int kind, uintptr_t key, const xrt_backend *b, int device, int blocking)
+{
+    unsigned h = xrt__chk_hash(key ^ (uintptr_t)kind);
+    xrt__chk_ctx *c, *legacy;
+    if (xrt__chk_nctx == xrt__chk_capctx) {
+        unsigned cap = xrt__chk_capctx ? 2 * xrt__chk_capctx : 64;
+        xrt__chk_ctx **a = (xrt__chk_ctx **)xrt__chk_realloc(xrt__chk_ctxs, xrt__chk_capctx * sizeof *a, cap * sizeof *a);
+        if (!a) return NULL;
+        xrt__chk_ctxs = a;
+        xrt__chk_capctx = cap;
+    }
+    if (!(c = (xrt__chk_ctx *)xrt__chk_realloc(NULL, 0, sizeof *c))) return NULL;
+    memset(c, 0, sizeof *c);
+    c->kind = kind;
+    c->key = key;
+    c->b = b;
+    c->device = device;
+    c->blocking = blocking;
+    c->ix = xrt__chk_nctx;
+    c->number = kind == XRT__CHK_STREAM ? ++xrt__chk_streams : kind == XRT__CHK_HOST ? ++xrt__chk_threads : (unsigned)key;
+    c->chain = xrt__chk_ctx_buckets[h];
+    xrt__chk_ctxs[xrt__chk_nctx++] = c;
+    xrt__chk_ctx_buckets[h] = c->ix + 1;
+    xrt__chk_clock_grow(&c->clock, c->ix + 1);
+    /* A blocking stream's work comes after the NULL stream's earlier work. */
+    if (blocking && (legacy = xrt__chk_ctx_find(XRT__CHK_LEGACY, 0, b, device)) != NULL)
+        xrt__chk_join(&c->clock, &legacy->clock);
+    return c;
+}
+
+static xrt__chk_ctx *xrt__chk_host(void)
+{
+    xrt__chk_ctx *c;
+    if (xrt__chk_thread && xrt__chk_thread_era == xrt__chk_era) return xrt__chk_ctxs[xrt__chk_thread - 1];
+    c = xrt__chk_ctx_add(XRT__CHK_HOST, (uintptr_t)xrt__chk_threads + 1, NULL, -1, 0);
+    if (c) {
+        xrt__chk_thread = c->ix + 1;
+        xrt__chk_thread_era = xrt__chk_era;
+    }
+    return c;
+}
+
+static int xrt__chk_device(const xrt_backend *b)
+{
+    int d = 0;
+    return b->get_device(b, &d) == XRT_SUCCESS ? d : 0;
+}
+
+/* The context of a stream handle as the dispatch resolved it (slot s). */
+static xrt__chk_ctx *xrt__chk_stream(const xrt_backend *b, xrt_stream stream, const xrt__handle_slot *s)
+{
+    int device = xrt__chk_device(b);
+    xrt__chk_ctx *c, *host;
+    unsigned flags = 0;
+    if (s == &xrt__handle_null_stream) {
+        c = xrt__chk_ctx_find(XRT__CHK_LEGACY, 0, b, device);
+        return c ? c : xrt__chk_ctx_add(XRT__CHK_LEGACY, 0, b, device, 0);
+    }
+    if ((uintptr_t)stream <= (uintptr_t)XRT_STREAM_PER_THREAD) { /* the per-thread stream, also as NULL */
+        if (!(host = xrt__chk_host())) return NULL;
+        c = xrt__chk_ctx_find(XRT__CHK_PER_THREAD, host->number, b, device);
+        return c ? c : xrt__chk_ctx_add(XRT__CHK_PER_THREAD, host->number, b, device, 1);
+    }
+    if ((c = xrt__chk_ctx_find(XRT__CHK_STREAM, (uintptr_t)stream, b, 0)) != NULL) return c;
+    b->stream_get_flags(b, s->obj, &flags); /* first seen: made before checking was on, on this device */
+    return xrt__chk_ctx_add(XRT__CHK_STREAM, (uintptr_t)stream, b, device, !(flags & XRT_STREAM_NON_BLOCKING));
+}
+
+/* Whether ctx x takes part in the NULL stream `legacy`'s implicit order. */
+static int xrt__chk_peer_of(const xrt__chk_ctx *x, const xrt__chk_ctx *legacy)
+{
+    return x != legacy && !x->dead && x->blocking && x->b == legacy->b && x->device == legacy->device;
+}
+
+/* The start of an operation on stream ctx c: after the host thread's past,
+   after `also` (a waited event), after the blocking streams for the NULL
+   stream; then c's own entry ticks: the operation's stamp. */
+static void xrt__chk_begin(xrt__chk_ctx *c, xrt__chk_ctx *host, const xrt__chk_clock *also)
+{
+    unsigned i;
+    xrt__chk_join(&c->clock, &host->clock);
+    if (also) xrt__chk_join(&c->clock, also);
+    if (c->kind == XRT__CHK_LEGACY)
+        for (i = 0; i < xrt__chk_nctx; i++)
+            if (xrt__chk_peer_of(xrt__chk_ctxs[i], c)) xrt__chk_join(&c->clock, &xrt__chk_ctxs[i]->clock);
+    if (xrt__chk_clock_grow(&c->clock, c->ix + 1)) c->clock.v[c->ix]++;
+}
+
+/* The end of an operation on the NULL stream: its blocking peers wait for it. */
+static void xrt__chk_end(xrt__chk_ctx *c)
+{
+    unsigned i;
+    if (c->kind == XRT__CHK_LEGACY)
+        for (i = 0; i < xrt__chk_nctx; i++)
+            if (xrt__chk_peer_of(xrt__chk_ctxs[i], c)) xrt__chk_join(&xrt__chk_ctxs[i]->clock, &c->clock);
+}
+
+/* The host thread waits for ctx c (a synchronize); the NULL stream's includes
+   its blocking peers' earlier work (REFERENCE: "The default (NULL) stream"). */
+static void xrt__chk_host_waits(xrt__chk_ctx *host, xrt__chk_ctx *c)
+{
+    unsigned i;
+    xrt__chk_join(&host->clock, &c->clock);
+    if (c->kind == XRT__CHK_LEGACY)
+        for (i = 0; i < xrt__chk_nctx; i++)
+            if (xrt__chk_peer_of(xrt__chk_ctxs[i], c)) xrt__chk_join(&host->clock, &xrt__chk_ctxs[i]->clock);
+}
+
+/* Every stream of backend b (of one device, or all where device < 0). */
+static void xrt__chk_host_waits_all(xrt__chk_ctx *host, const xrt_backend *b, int device)
+{
+    unsigned i;
+    for (i = 0; i < xrt__chk_nctx; i++) {
+        xrt__chk_ctx *x = xrt__chk_ctxs[i];
+        if (x->kind != XRT__CHK_HOST && !x->dead && x->b == b && (device < 0 || x->device == device))
+            xrt__chk_join(&host->clock, &x->clock);
+    }
+}
+
+static xrt__chk_event *xrt__chk_event_get(const void *event, int make)
+{
+    xrt__chk_event **at = &xrt__chk_events[xrt__chk_hash((uintptr_t)event)], *e;
+    for (e = *at; e; e = e->next)
+        if (e->key == (uintptr_t)event) return e;
+    if (!make || !(e = (xrt__chk_event *)xrt__chk_realloc(NULL, 0, sizeof *e))) return NULL;
+    memset(e, 0, sizeof *e);
+    e->key = (uintptr_t)event;
+    e->next = *at;
+    *at = e;
+    return e;
+}
+
+/* A captured stream runs nothing now: its operations are not accesses. */
+static int xrt__chk_capturing(const xrt_backend *b, const xrt__handle_slot *s)
+{
+    unsigned status = 0;
+    if (!__atomic_load_n(&xrt__captures, __ATOMIC_RELAXED) || s == &xrt__handle_null_stream || !s->obj) return 0;
+    return b->stream_is_capturing(b, s->obj, &status) == XRT_SUCCESS && status != 0;
+}
+
+/* >> check: reports */
+static void xrt__chk_name(const xrt__chk_ctx *c, char *out, size_t size)
+{
+    if (c->kind == XRT__CHK_HOST) snprintf(out, size, "host thread %u", c->number);
+    else if (c->kind == XRT__CHK_LEGACY) snprintf(out, size, "the NULL stream of device %d", c->device);
+    else if (c->kind == XRT__CHK_PER_THREAD)
+        snprintf(out, size, "the per-thread stream of host thread %u (device %d)", c->number, c->device);
+    else snprintf(out, size, "stream %u (device %d)", c->number, c->device);
+}
+
+/* "function (file.c:12)" for a return address outside xrt's headers, by
+   addr2line (its -i lists the functions inlined there, innermost first: the
+   first one outside xrt's headers is the caller); 0 where pc lies in xrt's
+   headers (a dispatch function that was not inlined, at -O0: the caller is
+   the next frame). Without debug information: "object+0xoffset". */
+static int xrt__chk_resolve(void *pc, char *out, size_t size)
+{
+    Dl_info info;
+    const char *file;
+    uintptr_t addr = (uintptr_t)pc - 1; /* inside the call, not after it */
+    char cmd[600], func[256], loc[512];
+    FILE *f;
+    int found = 0, any = 0;
+    if (!dladdr(pc, &info) || !info.dli_fname || !info.dli_fbase) return 0;
+    if (((const ElfW(Ehdr) *)info.dli_fbase)->e_type == ET_DYN) addr -= (uintptr_t)info.dli_fbase;
+    file = strchr(info.dli_fname, '/') ? info.dli_fname : "/proc/self/exe";
+    if (strchr(file, '\'') || strlen(file) > 400) return 0;
+    snprintf(cmd, sizeof cmd, "addr2line -f -i -e '%s' 0x%lx 2>/dev/null", file, (unsigned long)addr);
+    if (!(f = popen(cmd, "r"))) return 0;
+    while (!found && fgets(func, sizeof func, f) && fgets(loc, sizeof loc, f)) {
+        const char *base = strrchr(loc, '/') ? strrchr(loc, '/') + 1 : loc;
+        func[strcspn(func, "\n")] = loc[strcspn(loc, "\n")] = 0;
+        if (strstr(loc, " (discriminator")) *strstr(loc, " (discriminator") = 0;
+        if (loc[0] == '?') continue;
+        any = 1;
+        if ((!strncmp(base, "xrt", 3) && strstr(base, ".h:")) || !strncmp(func, "xrt_", 4))
+            continue; /* xrt.h, xrt_cpu.h, ...; a dispatch function (-O0 may name its caller's file) */
+        snprintf(out, size, "%.120s (%.160s)", func, base);
+        found = 1;
+    }
+    while (fgets(loc, sizeof loc, f)) {
+    }
+    pclose(f);
+    if (!found && !any) { /* no debug information */
+        const char *obj = strrchr(info.dli_fname, '/') ? strrchr(info.dli_fname, '/') + 1 : info.dli_fname;
+        snprintf(out, size, "%s+0x%lx", *obj ? obj : "program", (unsigned long)addr);
+        found = 1;
+    }
+    return found;
+}
+
+/* The last call sites resolved, with the object they lay in: addr2line
+   takes 0.1-0.5 s on a large program, and a program that races at one site
+   again (a loop, a test's rounds) would pay it at each report. Kept while
+   the process lives; an entry whose object is no longer loaded at the same
+   base (dladdr) is not used. */
+#define XRT__CHK_SITES 32
+static struct { void *pc; void *base; int found; char text[300]; } xrt__chk_sites[XRT__CHK_SITES];
+static unsigned xrt__chk_nsites;
+
+static int xrt__chk_resolve_cached(void *pc, char *out, size_t size)
+{
+    Dl_info info;
+    unsigned i;
+    void *base = dladdr(pc, &info) ? info.dli_fbase : NULL;
+    for (i = 0; i < XRT__CHK_SITES && i < xrt__chk_nsites; i++)
+        if (xrt__chk_sites[i].pc == pc && xrt__chk_sites[i].base == base) {
+            snprintf(out, size, "%s", xrt__chk_sites[i].text);
+            return xrt__chk_sites[i].found;
+        }
+    i = xrt__chk_nsites++ % XRT__CHK_SITES; /* the oldest goes */
+    xrt__chk_sites[i].pc = pc;
+    xrt__chk_sites[i].base = base;
+    xrt__chk_sites[i].text[0] = 0;
+    xrt__chk_sites[i].found = xrt__chk_resolve(pc, xrt__chk_sites[i].text, sizeof xrt__chk_sites[i].text);
+    snprintf(out, size, "%s", xrt__chk_sites[i].text);
+    return xrt__chk_sites[i].found;
+}
+
+static void xrt__chk_site(void *const *site, char *out, size_t size)
+{
+    int i;
+    for (i = 1; i < XRT__CHK_FRAMES && site[i]; i++)
+        if (xrt__chk_resolve_cached(site[i], out, size)) return;
+    snprintf(out, size, "%p", site[1]);
+}
+
+/* A graph node's name without " of xrt_graph_launch" (">> check: graphs"). */
+static int xrt__chk_node_len(const char *fn)
+{
+    const char *of = strstr(fn, " of xrt_graph_launch");
+    return (int)(of ? (size_t)(of - fn) : strlen(fn));
+}
+
+/* What would order a before b, in words. */
+static void xrt__chk_edge(const xrt__chk_access *a, const xrt__chk_access *b, char *out, size_t size)
+{
+    const xrt__chk_ctx *ca = xrt__chk_ctxs[a->ctx], *cb = xrt__chk_ctxs[b->ctx];
+    char na[96], nb[96];
+    xrt__chk_name(ca, na, sizeof na);
+    xrt__chk_name(cb, nb, sizeof nb);
+    if (ca == cb) /* only two nodes of one graph launch are in no order on one context */
+        snprintf(out, size, "add an edge from the %.*s to the %.*s (xrt_graph_add_dependencies; in a capture, an event "
+                 "or the same stream), or one the other way", xrt__chk_node_len(a->fn), a->fn,
+                 xrt__chk_node_len(b->fn), b->fn);
+    else if (ca->kind != XRT__CHK_HOST && cb->kind != XRT__CHK_HOST)
+        snprintf(out, size, "record an event on %s after the %s and wait for it on %s (xrt_stream_wait_event) "
+                 "before the %s", na, a->fn, nb, b->fn);
+    else if (ca->kind != XRT__CHK_HOST)
+        snprintf(out, size, "synchronize %s (xrt_stream_synchronize, or xrt_event_synchronize of an event recorded "
+                 "on it after the %s) before the %s", na, a->fn, b->fn);
+    else
+        snprintf(out, size, "order %s's %s before the %s on %s (a lock or a join between the threads, before it is "
+                 "called)", na, a->fn, b->fn, nb);
+}
+
+static int xrt__chk_reported(const xrt__chk_access *a, const xrt__chk_access *b)
+{
+    size_t i;
+    xrt__chk_pair *p;
+    for (i = 0; i < xrt__chk_npairs; i++) {
+        p = &xrt__chk_pairs[i];
+        if (p->a == a->site[1] && p->b == b->site[1] && p->fa == a->fn && p->fb == b->fn) return 1;
+    }
+    if (xrt__chk_npairs == xrt__chk_cappairs) {
+        size_t cap = xrt__chk_cappairs ? 2 * xrt__chk_cappairs : 16;
+        if (!(p = (xrt__chk_pair *)xrt__chk_realloc(xrt__chk_pairs, xrt__chk_cappairs * sizeof *p, cap * sizeof *p)))
+            return 0;
+        xrt__chk_pairs = p;
+        xrt__chk_cappairs = cap;
+    }
+    p = &xrt__chk_pairs[xrt__chk_npairs++];
+    p->a = a->site[1];
+    p->b = b->site[1];
+    p->fa = a->fn;
+    p->fb = b->fn;
+    return 0;
+}
+
+static const char *xrt__chk_how(int write) { return write == 2 ? "read-write" : write ? "write" : "read"; }
+
+/* One report of the pair (a earlier, b now), on stderr in one write. */
+static void xrt__chk_report(const xrt__chk_alloc *m, const xrt__chk_access *a, const xrt__chk_access *b)
+{
+    static const char *const kinds[] = {"unknown", "pageable host", "pinned host", "device", "managed"};
+    char na[96], nb[96], sa[300], sb[300], edge[400], msg[2048];
+    size_t lo = a->lo > b->lo ? a->lo : b->lo, hi = a->hi < b->hi ? a->hi : b->hi;
+    unsigned t = (unsigned)m->info.type;
+    if (xrt__chk_reported(a, b)) return;
+    xrt__chk_races++;
+    xrt__chk_name(xrt__chk_ctxs[a->ctx], na, sizeof na);
+    xrt__chk_name(xrt__chk_ctxs[b->ctx], nb, sizeof nb);
+    xrt__chk_site(a->site, sa, sizeof sa);
+    xrt__chk_site(b->site, sb, sizeof sb);
+    xrt__chk_edge(a, b, edge, sizeof edge);
+    snprintf(msg, sizeof msg,
+             "xrt: race: %s and %s touch bytes [%zu, %zu) of the %s allocation %p (%zu bytes, device %d) in no order\n"
+             "xrt:   %s by %s on %s, at %s\n"
+             "xrt:   %s by %s on %s, at %s\n"
+             "xrt:   missing edge: %s\n",
+             a->fn, b->fn, lo, hi, t < 5 ? kinds[t] : "unknown", (void *)m->info.base, m->info.size,
+             m->info.device, xrt__chk_how(a->write), a->fn, na, sa, xrt__chk_how(b->write), b->fn, nb, sb, edge);
+    if (xrt__chk_sink) {
+        xrt__chk_sink(xrt__chk_sink_user, msg);
+        return;
+    }
+    fputs(msg, stderr);
+    fflush(stderr);
+}
+
+/* >> check: accesses */
+static xrt__chk_alloc *xrt__chk_alloc_get(const xrt__mem_info *info)
+{
+    xrt__chk_alloc **at = &xrt__chk_allocs[xrt__chk_hash(info->base)], *m;
+    for (m = *at; m; m = m->next)
+        if (m->info.base == info->base) break;
+    if (m && m->info.generation != info->generation) { /* a freed allocation's address, used again */
+        m->info = *info;
+        m->n = 0;
+    }
+    if (m || !(m = (xrt__chk_alloc *)xrt__chk_realloc(NULL, 0, sizeof *m))) return m;
+    m->info = *info;
+    m->n = 0;
+    m->next = *at;
+    *at = m;
+    return m;
+}
+
+static void xrt__chk_alloc_forget(uintptr_t base)
+{
+    xrt__chk_alloc **at = &xrt__chk_allocs[xrt__chk_hash(base)], *m;
+    for (; (m = *at) != NULL; at = &m->next)
+        if (m->info.base == base) {
+            *at = m->next;
+            xrt__chk_release(m, sizeof *m);
+            return;
+        }
+}
+
+/* Whether access a (earlier) is ordered before what context c does now. */
+static int xrt__chk_ordered(const xrt__chk_access *a, const xrt__chk_ctx *c)
+{
+    return a->ctx == c->ix || xrt__chk_at(&c->clock, a->ctx) >= a->epoch;
+}
+
+/* Context c accesses bytes [p, p + n) of xrt's memory (nothing else is
+   tracked); write: 0 read, 1 write, 2 read-write. */
+static void xrt__chk_access_at(xrt__chk_ctx *c, const char *fn, void *const *site, const void *p, size_t n, int write)
+{
+    xrt__mem_info info;
+    xrt__chk_alloc *m;
+    xrt__chk_access x;
+    unsigned i, j;
+    if (!p || !n || !xrt__mem_query(p, &info) || !(m = xrt__chk_alloc_get(&info))) return;
+    x.lo = (uintptr_t)p - info.base;
+    x.hi = n > info.size - x.lo ? info.size : x.lo + n;
+    x.ctx = c->ix;
+    x.epoch = xrt__chk_at(&c->clock, c->ix);
+    x.write = write;
+    x.fn = fn;
+    memcpy(x.site, site, sizeof x.site);
+    for (i = 0; i < m->n; i++) {
+        const xrt__chk_access *a = &m->a[i];
+        if (a->hi > x.lo && x.hi > a->lo && (write || a->write) && !xrt__chk_ordered(a, c)) xrt__chk_report(m, a, &x);
+    }
+    /* An earlier access ordered before this one and inside its range adds
+       nothing a later access could race with alone: it goes. */
+    for (i = j = 0; i < m->n; i++) {
+        const xrt__chk_access *a = &m->a[i];
+        if (!(xrt__chk_ordered(a, c) && a->lo >= x.lo && a->hi <= x.hi && (write || !a->write))) m->a[j++] = *a;
+    }
+    m->n = j;
+    if (m->n == XRT__CHK_HISTORY) { /* the oldest goes */
+        memmove(m->a, m->a + 1, (m->n - 1) * sizeof m->a[0]);
+        m->n--;
+        xrt__chk_dropped++;
+    }
+    m->a[m->n++] = x;
+}
+
+/* The allocation at p, whole: the bytes a kernel argument stands for. */
+static void xrt__chk_access_all(xrt__chk_ctx *c, const char *fn, void *const *site, const void *p, int write)
+{
+    xrt__mem_info info;
+    if (xrt__mem_query(p, &info)) xrt__chk_access_at(c, fn, site, (const void *)info.base, info.size, write);
+}
+
+/* A kernel's arguments: every pointer-sized word that points into xrt's
+   memory is an access of its whole allocation, unless an annotation of the
+   launch names that allocation. */
+static void xrt__chk_args(xrt__chk_ctx *c, const char *fn, void *const *site, const unsigned char *args, size_t size,
+                          unsigned nnotes)
+{
+    size_t off;
+    unsigned k;
+    for (off = 0; args && off + sizeof(void *) <= size; off += sizeof(void *)) {
+        void *p;
+        xrt__mem_info info;
+        int noted = 0;
+        memcpy(&p, args + off, sizeof p);
+        if (!p || !xrt__mem_query(p, &info)) continue;
+        for (k = 0; k < nnotes; k++)
+            noted |= (uintptr_t)xrt__chk_notes[k].p - info.base < info.size;
+        if (!noted) xrt__chk_access_all(c, fn, site, p, 2);
+    }
+    for (k = 0; k < nnotes; k++)
+        if (xrt__chk_notes[k].access != XRT_CHECK_NONE)
+            xrt__chk_access_at(c, fn, site, xrt__chk_notes[k].p, xrt__chk_notes[k].n,
+                               xrt__chk_notes[k].access == XRT_CHECK_READ ? 0 :
+                               xrt__chk_notes[k].access == XRT_CHECK_WRITE ? 1 : 2);
+}
+
+/* >> check: graphs. A graph launch is one operation of its stream, as a
+   kernel is, whose accesses are its nodes': a memcpy node reads its source
+   and writes its destination, a memset node writes its rows, a kernel node's
+   pointer arguments are read-writes of their allocations, as an eager
+   launch's. Inside one launch, two nodes are ordered when a path of edges
+   joins them. xrt_graph_instantiate (and xrt_graph_exec_update) keep of
+   each exec, while checking is on, a snapshot: its access nodes, named by
+   their place in the graph's list of nodes (xrt_graph_get_nodes: the order
+   they were added or captured), each with the set of access nodes before
+   it (a bit each). Each launch then reports two nodes in no order that
+   touch overlapping bytes, one writing (the missing edge: one between
+   them), and puts each node's accesses in the allocations' histories, where
+   eager work of other streams meets them. An event record node counts as
+   recorded at the launch's end, a wait node as waited at its start (a race
+   it hides is missed; none is made up). Not modelled: the nodes of a child
+   graph, 2-D and 3-D copy nodes, a kernel node the runtime does not give
+   back (captured on a GPU), an exec changed by
+   xrt_graph_exec_node_set_params (its launches are operations without
+   accesses again), an exec instantiated while checking was off. */
+typedef struct xrt__chk_gacc {
+    unsigned node;  /* its access node (a bit of the sets) */
+    const void *p;
+    size_t n;       /* 0: the whole allocation at p, as a kernel argument */
+    int write;
+} xrt__chk_gacc;
+
+typedef struct xrt__chk_graph {
+    struct xrt__chk_graph *next;
+    uintptr_t key;             /* the exec's handle */
+    unsigned nodes, words;     /* access nodes; 64-bit words of a set */
+    size_t nacc, nwait, nrecord;
+    xrt__chk_gacc *acc;
+    const char **name;         /* of each access node, kept until checking goes off */
+    uint64_t *before;          /* nodes * words: the access nodes before each */
+    uintptr_t *wait, *record;  /* event handles */
+    size_t bytes;
+} xrt__chk_graph;
+
+typedef struct xrt__chk_name_s { struct xrt__chk_name_s *next; char s[64]; } xrt__chk_name_s;
+static xrt__chk_graph *xrt__chk_graphs[XRT__CHK_BUCKETS];
+static xrt__chk_name_s *xrt__chk_names;
+
+/* "memset node 2 of xrt_graph_launch", one copy per text: a report's pairs
+   and the histories hold it after its exec is gone. */
+static const char *xrt__chk_node_name(int type, size_t index)
+{
+    static const char *const kinds[] = {"kernel", "memcpy", "memset"};
+    char s[64];
+    xrt__chk_name_s *n;
+    snprintf(s, sizeof s, "%s node %zu of xrt_graph_launch", (unsigned)type < 3 ? kinds[type] : "?", index);
+    for (n = xrt__chk_names; n; n = n->next)
+        if (!strcmp(n->s, s)) return n->s;
+    if (!(n = (xrt__chk_name_s *)xrt__chk_realloc(NULL, 0, sizeof *n))) return NULL;
+    memcpy(n->s, s, sizeof s);
+    n->next = xrt__chk_names;
+    xrt__chk_names = n;
+    return n->s;
+}
+
+static void xrt__chk_graph_free(xrt__chk_graph *g)
+{
+    if (!g) return;
+    XRT_FREE(g->acc);
+    XRT_FREE(g->name);
+    XRT_FREE(g->before);
+    XRT_FREE(g->wait);
+    XRT_FREE(g->record);
+    xrt__chk_bytes -= g->bytes;
+    XRT_FREE(g);
+}
+
+/* Unlinks exec's snapshot (to free), or NULL. */
+static xrt__chk_graph *xrt__chk_graph_take(uintptr_t exec)
+{
+    xrt__chk_graph **at = &xrt__chk_graphs[xrt__chk_hash(exec)], *g;
+    for (; (g = *at) != NULL; at = &g->next)
+        if (g->key == exec) {
+            *at = g->next;
+            return g;
+        }
+    return NULL;
+}
+
+static xrt__chk_graph *xrt__chk_graph_find(uintptr_t exec)
+{
+    xrt__chk_graph *g;
+    for (g = xrt__chk_graphs[xrt__chk_hash(exec)]; g; g = g->next)
+        if (g->key == exec) return g;
+    return NULL;
+}
+
+/* The graph's nodes and edges as the backend lists them. */
+typedef struct xrt__chk_topo {
+    void **node, **from, **to;
+    size_t n, e;
+} xrt__chk_topo;
+
+static int xrt__chk_topo_read(const xrt_backend *b, void *graph, xrt__chk_topo *t)
+{
+    size_t n = 0, e = 0;
+    memset(t, 0, sizeof *t);
+    if (b->graph_get_nodes(b, graph, NULL, &n) != XRT_SUCCESS || b->graph_get_edges(b, graph, NULL, NULL, &e) != XRT_SUCCESS)
+        return 0;
+    t->node = (void **)XRT_CALLOC(n + 1, sizeof(void *));
+    t->from = (void **)XRT_CALLOC(e + 1, sizeof(void *));
+    t->to = (void **)XRT_CALLOC(e + 1, sizeof(void *));
+    t->n = n, t->e = e;
+    return t->node && t->from && t->to && b->graph_get_nodes(b, graph, t->node, &t->n) == XRT_SUCCESS && t->n == n &&
+           b->graph_get_edges(b, graph, t->from, t->to, &t->e) == XRT_SUCCESS && t->e == e;
+}
+
+static void xrt__chk_topo_free(xrt__chk_topo *t)
+{
+    XRT_FREE(t->node);
+    XRT_FREE(t->from);
+    XRT_FREE(t->to);
+}
+
+static size_t xrt__chk_topo_index(const xrt__chk_topo *t, const void *node)
+{
+    size_t i;
+    for (i = 0; i < t->n; i++)
+        if (t->node[i] == node) return i;
+    return (size_t)-1;
+}
+
+/* Room for item n of an array grown at each power of two: a (unchanged),
+   the array moved, or NULL if out of memory (a is kept). */
+static void *xrt__chk_grow(void *a, size_t n, size_t size)
+{
+    return n & (n - 1) ? a : XRT_REALLOC(a, (n ? 2 * n : 1) * size);
+}
+#define XRT__CHK_PUSH(array, n, item)                                                          \
+    do {                                                                                       \
+        void *grown_ = xrt__chk_grow((array), (n), sizeof *(array));                          \
+        if (!grown_) return 0;                                                                 \
+        memcpy(&(array), &grown_, sizeof grown_); /* any object pointer: void * converts */    \
+        (array)[(n)++] = (item);                                                               \
+    } while (0)
+
+/* Node i's accesses, events and name into g; access node number `k`. */
+static int xrt__chk_graph_node(xrt__chk_graph *g, const xrt_graph_node_params *p, size_t i, unsigned k)
+{
+    xrt__chk_gacc a;
+    uintptr_t ev;
+    size_t off, before = g->nacc;
+    a.node = k;
+    if (p->type == XRT_GRAPH_NODE_MEMCPY && p->copy.size) {
+        a.p = p->copy.src, a.n = p->copy.size, a.write = 0;
+        XRT__CHK_PUSH(g->acc, g->nacc, a);
+        a.p = p->copy.dst, a.write = 1;
+        XRT__CHK_PUSH(g->acc, g->nacc, a);
+    } else if (p->type == XRT_GRAPH_NODE_MEMSET && p->set.width && p->set.height) {
+        a.p = p->set.dst, a.write = 1;
+        a.n = (p->set.height - 1) * p->set.pitch + p->set.width * p->set.element_size;
+        XRT__CHK_PUSH(g->acc, g->nacc, a);
+    } else if (p->type == XRT_GRAPH_NODE_KERNEL) {
+        for (off = 0; p->kernel.args && off + sizeof(void *) <= p->kernel.args_size; off += sizeof(void *)) {
+            xrt__mem_info info;
+            memcpy(&a.p, (const char *)p->kernel.args + off, sizeof a.p);
+            a.n = 0, a.write = 2;
+            if (a.p && xrt__mem_query(a.p, &info)) XRT__CHK_PUSH(g->acc, g->nacc, a);
+        }
+    } else if ((p->type == XRT_GRAPH_NODE_WAIT_EVENT || p->type == XRT_GRAPH_NODE_EVENT_RECORD) &&
+               (ev = xrt__handle_of(p->event.event, XRT__HANDLE_EVENT)) != 0) {
+        if (p->type == XRT_GRAPH_NODE_WAIT_EVENT) XRT__CHK_PUSH(g->wait, g->nwait, ev);
+        else XRT__CHK_PUSH(g->record, g->nrecord, ev);
+        return 1;
+    }
+    if (g->nacc > before && !(g->name[k] = xrt__chk_node_name((int)p->type, i))) return 0;
+    return 1;
+}
+
+/* The access nodes before each: in an order where every edge goes forward
+   (Kahn's), a node's set is the union of its predecessors' and themselves. */
+static int xrt__chk_graph_order(xrt__chk_graph *g, const xrt__chk_topo *t, const unsigned *access)
+{
+    size_t *indeg = (size_t *)XRT_CALLOC(t->n + 1, sizeof(size_t)), *queue = (size_t *)XRT_CALLOC(t->n + 1, sizeof(size_t));
+    size_t *ef = (size_t *)XRT_CALLOC(t->e + 1, sizeof(size_t)), *et = (size_t *)XRT_CALLOC(t->e + 1, sizeof(size_t));
+    uint64_t *set = (uint64_t *)XRT_CALLOC(t->n * g->words + 1, sizeof(uint64_t));
+    size_t i, j, w, head = 0, tail = 0;
+    int ok = indeg && queue && ef && et && set;
+    for (j = 0; ok && j < t->e; j++) {
+        ef[j] = xrt__chk_topo_index(t, t->from[j]);
+        et[j] = xrt__chk_topo_index(t, t->to[j]);
+        ok = ef[j] < t->n && et[j] < t->n;
+        if (ok) indeg[et[j]]++;
+    }
+    for (i = 0; ok && i < t->n; i++)
+        if (!indeg[i]) queue[tail++] = i;
+    while (ok && head < tail) {
+        i = queue[head++];
+        for (j = 0; j < t->e; j++) {
+            if (ef[j] != i) continue;
+            for (w = 0; w < g->words; w++) set[et[j] * g->words + w] |= set[i * g->words + w];
+            if (access[i]) set[et[j] * g->words + (access[i] - 1) / 64] |= (uint64_t)1 << ((access[i] - 1) % 64);
+            if (--indeg[et[j]] == 0) queue[tail++] = et[j];
+        }
+    }
+    ok = ok && tail == t->n; /* a cycle: none, but a backend's answer is not trusted */
+    for (i = 0; ok && i < t->n; i++)
+        if (access[i]) memcpy(g->before + (access[i] - 1) * g->words, set + i * g->words, g->words * sizeof(uint64_t));
+    XRT_FREE(indeg);
+    XRT_FREE(queue);
+    XRT_FREE(ef);
+    XRT_FREE(et);
+    XRT_FREE(set);
+    return ok;
+}
+
+/* The snapshot of a graph (the backend's object), or NULL. */
+static xrt__chk_graph *xrt__chk_graph_read(const xrt_backend *b, void *graph)
+{
+    xrt__chk_topo t;
+    xrt__chk_graph *g = (xrt__chk_graph *)XRT_CALLOC(1, sizeof *g);
+    unsigned *access = NULL, k = 0;
+    size_t i;
+    int ok = g && xrt__chk_topo_read(b, graph, &t);
+    if (ok) ok = (access = (unsigned *)XRT_CALLOC(t.n + 1, sizeof(unsigned))) != NULL &&
+                 (g->name = (const char **)XRT_CALLOC(t.n + 1, sizeof(char *))) != NULL;
+    for (i = 0; ok && i < t.n; i++) {
+        xrt_graph_node_params p;
+        size_t had = g->nacc;
+        memset(&p, 0, sizeof p);
+        if (b->graph_node_get_params(b, graph, t.node[i], &p) != XRT_SUCCESS) continue; /* not known: no access */
+        ok = xrt__chk_graph_node(g, &p, i, k);
+        if (g->nacc > had) access[i] = ++k;
+    }
+    if (g) g->nodes = k, g->words = (k + 63) / 64;
+    if (ok && k) ok = (g->before = (uint64_t *)XRT_CALLOC((size_t)k * g->words, sizeof(uint64_t))) != NULL &&
+                      xrt__chk_graph_order(g, &t, access);
+    if (g) xrt__chk_topo_free(&t);
+    XRT_FREE(access);
+    if (!ok) {
+        xrt__chk_graph_free(g);
+        return NULL;
+    }
+    g->bytes = sizeof *g + g->nacc * sizeof *g->acc + (t.n + 1) * sizeof *g->name +
+               (size_t)k * g->words * sizeof(uint64_t) + (g->nwait + g->nrecord) * sizeof(uintptr_t);
+    return g;
+}
+
+/* Whether access nodes i and j are joined by a path. */
+static int xrt__chk_graph_path(const xrt__chk_graph *g, unsigned i, unsigned j)
+{
+    const uint64_t *bi = g->before + (size_t)i * g->words, *bj = g->before + (size_t)j * g->words;
+    return ((bj[i / 64] >> (i % 64)) & 1) || ((bi[j / 64] >> (j % 64)) & 1);
+}
+
+/* One of the launch's accesses, resolved in the registry now. */
+typedef struct xrt__chk_gitem { xrt__mem_info info; size_t lo, hi; const xrt__chk_gacc *a; } xrt__chk_gitem;
+
+static int xrt__chk_graph_item(const xrt__chk_gacc *a, xrt__chk_gitem *it)
+{
+    if (!xrt__mem_query(a->p, &it->info)) return 0;
+    it->a = a;
+    it->lo = a->n ? (uintptr_t)a->p - it->info.base : 0;
+    it->hi = a->n ? (a->n > it->info.size - it->lo ? it->info.size : it->lo + a->n) : it->info.size;
+    return it->hi > it->lo;
+}
+
+/* Two nodes of one launch in no order that touch the same bytes. Two
+   kernel nodes' arguments are not compared with each other: each stands for
+   its whole allocation, no annotation can narrow a node's, and kernels of a
+   fork and join that work on halves of one buffer would be reported. */
+static void xrt__chk_graph_pairs(const xrt__chk_graph *g, xrt__chk_ctx *c, void *const *site, const xrt__chk_gitem *it,
+                                 size_t n)
+{
+    size_t i, j;
+    for (i = 0; i < n; i++)
+        for (j = i + 1; j < n; j++) {
+            const xrt__chk_gitem *x = &it[i], *y = &it[j];
+            xrt__chk_access a, b;
+            xrt__chk_alloc *m;
+            if (x->a->node == y->a->node || x->info.base != y->info.base || !(x->a->write || y->a->write) ||
+                x->hi <= y->lo || y->hi <= x->lo || (!x->a->n && !y->a->n) /* two kernels' guesses */ ||
+                xrt__chk_graph_path(g, x->a->node, y->a->node))
+                continue;
+            if (!(m = xrt__chk_alloc_get(&x->info))) return;
+            memset(&a, 0, sizeof a);
+            a.ctx = b.ctx = c->ix;
+            a.epoch = xrt__chk_at(&c->clock, c->ix);
+            memcpy(a.site, site, sizeof a.site);
+            b = a;
+            a.lo = x->lo, a.hi = x->hi, a.write = x->a->write, a.fn = g->name[x->a->node];
+            b.lo = y->lo, b.hi = y->hi, b.write = y->a->write, b.fn = g->name[y->a->node];
+            xrt__chk_report(m, &a, &b);
+        }
+}
+
+/* A launch of exec on stream ctx c (begun: its stamp ticked). */
+static void xrt__chk_graph_launch(const xrt__chk_graph *g, xrt__chk_ctx *c, void *const *site)
+{
+    xrt__chk_gitem *it = g->nacc ? (xrt__chk_gitem *)XRT_MALLOC(g->nacc * sizeof *it) : NULL;
+    size_t i, n = 0;
+    if (!it) return;
+    for (i = 0; i < g->nacc; i++) n += xrt__chk_graph_item(&g->acc[i], &it[n]);
+    xrt__chk_graph_pairs(g, c, site, it, n);
+    for (i = 0; i < n; i++)
+        xrt__chk_access_at(c, g->name[it[i].a->node], site, (const void *)(it[i].info.base + it[i].lo),
+                           it[i].hi - it[i].lo, it[i].a->write);
+    XRT_FREE(it);
+}
+
+/* Snapshots of execs: taken, replaced, dropped (the hooks below). */
+static void xrt__chk_graph_put(uintptr_t exec, xrt__chk_graph *g)
+{
+    xrt__chk_graph *old = xrt__chk_graph_take(exec);
+    xrt__chk_graph_free(old);
+    if (!g) return;
+    g->key = exec;
+    g->next = xrt__chk_graphs[xrt__chk_hash(exec)];
+    xrt__chk_graphs[xrt__chk_hash(exec)] = g;
+    xrt__chk_bytes += g->bytes;
+}
+
+/* >> check: the hooks of the dispatch. The call site:
+   the hook's return address, inside the caller where the dispatch function
+   was inlined into it, else inside that function; then `caller`, the
+   dispatch function's own return address, which is the caller's call site
+   where it was not inlined (-O0). No unwinding: it would cost microseconds
+   an operation. */
+#define XRT__CHK_SITE(site) \
+    void *site[XRT__CHK_FRAMES] = {NULL, __builtin_return_address(0), caller}
+
+static void xrt__chk_copy_at(void *const *site, const xrt_backend *b, const char *fn, xrt_stream stream,
+                             const struct xrt__handle_slot *s, void *dst, size_t dst_n, const void *src, size_t src_n)
+{
+    xrt__chk_ctx *c, *host;
+    int sync = !s;
+    pthread_mutex_lock(&xrt__chk_lock);
+    /* A synchronous copy is the current device's NULL stream's, and the
+       host waits for it. */
+    if (sync) s = &xrt__handle_null_stream;
+    if (!xrt__chk_capturing(b, s) && (host = xrt__chk_host()) && (c = xrt__chk_stream(b, stream, s))) {
+        xrt__chk_begin(c, host, NULL);
+        xrt__chk_access_at(c, fn, site, src, src_n, 0);
+        xrt__chk_access_at(c, fn, site, dst, dst_n, 1);
+        xrt__chk_end(c);
+        if (sync) xrt__chk_host_waits(host, c);
+    }
+    pthread_mutex_unlock(&xrt__chk_lock);
+}
+
+XRT_API void xrt__chk_copy(void *caller, xrt_status st, const xrt_backend *b, const char *fn, xrt_stream stream,
+                           const struct xrt__handle_slot *s, void *dst, size_t dst_n, const void *src, size_t src_n)
+{
+    if (st != XRT_SUCCESS) return;
+    XRT__CHK_SITE(site);
+    xrt__chk_copy_at(site, b, fn, stream, s, dst, dst_n, src, src_n);
+}
+
+/* The bytes of a 3-D box: from its first row's start to its last row's
+   end (as a 2-D copy's, the rows' gaps included). */
+static size_t xrt__chk_box(const xrt_pitched_ptr *p, const xrt_pos *at, const xrt_extent *e, void **start)
+{
+    size_t slice = p->pitch * p->ysize;
+    *start = (char *)p->ptr + at->z * slice + at->y * p->pitch + at->x;
+    return (e->depth - 1) * slice + (e->height - 1) * p->pitch + e->width;
+}
+
+/* xrt_memcpy_3d(_async) (p), xrt_memset_3d(_async) (set and its extent):
+   checked boxes, none empty. */
+XRT_API void xrt__chk_copy_3d(void *caller, xrt_status st, const xrt_backend *b, const char *fn, xrt_stream stream,
+                              const struct xrt__handle_slot *s, const xrt_memcpy_3d_parms *p,
+                              const xrt_pitched_ptr *set, const xrt_extent *extent)
+{
+    static const xrt_pos origin = {0, 0, 0};
+    void *dst, *src = NULL;
+    size_t dst_n, src_n = 0;
+    if (st != XRT_SUCCESS) return;
+    XRT__CHK_SITE(site);
+    if (p) {
+        dst_n = xrt__chk_box(&p->dst_ptr, &p->dst_pos, &p->extent, &dst);
+        src_n = xrt__chk_box(&p->src_ptr, &p->src_pos, &p->extent, &src);
+    } else {
+        dst_n = xrt__chk_box(set, &origin, extent, &dst);
+    }
+    xrt__chk_copy_at(site, b, fn, stream, s, dst, dst_n, src, src_n);
+}
+
+XRT_API void xrt__chk_launch(void *caller, xrt_status st, const xrt_backend *b, const char *fn, xrt_stream stream,
+                             const struct xrt__handle_slot *s, const void *args, size_t args_size)
+{
+    xrt__chk_ctx *c, *host;
+    unsigned nnotes = xrt__chk_notes_era == xrt__chk_era ? xrt__chk_nnotes : 0;
+    xrt__chk_nnotes = 0; /* an annotation is the next launch's, whatever its outcome */
+    if (st != XRT_SUCCESS) return;
+    XRT__CHK_SITE(site);
+    pthread_mutex_lock(&xrt__chk_lock);
+    if (!xrt__chk_capturing(b, s) && (host = xrt__chk_host()) && (c = xrt__chk_stream(b, stream, s))) {
+        xrt__chk_begin(c, host, NULL);
+        xrt__chk_args(c, fn, site, (const unsigned char *)args, args_size, nnotes);
+        xrt__chk_end(c);
+    }
+    pthread_mutex_unlock(&xrt__chk_lock);
+}
+
+/* A graph launch: its nodes' accesses when its exec has a snapshot, else an
+   operation without accesses. Wait nodes' events join first, record nodes'
+   events take the launch's clock (">> check: graphs"). */
+XRT_API void xrt__chk_graph_launch_hook(void *caller, xrt_status st, const xrt_backend *b, const void *exec,
+                                        xrt_stream stream, const struct xrt__handle_slot *s)
+{
+    xrt__chk_ctx *c, *host;
+    const xrt__chk_graph *g;
+    xrt__chk_event *e;
+    size_t i;
+    if (st != XRT_SUCCESS) return;
+    XRT__CHK_SITE(site);
+    pthread_mutex_lock(&xrt__chk_lock);
+    if (!xrt__chk_capturing(b, s) && (host = xrt__chk_host()) && (c = xrt__chk_stream(b, stream, s))) {
+        g = xrt__chk_graph_find((uintptr_t)exec);
+        for (i = 0; g && i < g->nwait; i++)
+            if ((e = xrt__chk_event_get((const void *)g->wait[i], 0)) != NULL && e->recorded) xrt__chk_join(&c->clock, &e->clock);
+        xrt__chk_begin(c, host, NULL);
+        if (g) xrt__chk_graph_launch(g, c, site);
+        for (i = 0; g && i < g->nrecord; i++)
+            if ((e = xrt__chk_event_get((const void *)g->record[i], 1)) != NULL) {
+                if (e->clock.n) memset(e->clock.v, 0, e->clock.n * sizeof(uint32_t));
+                xrt__chk_join(&e->clock, &c->clock);
+                e->recorded = 1;
+            }
+        xrt__chk_end(c);
+    }
+    pthread_mutex_unlock(&xrt__chk_lock);
+}
+
+/* xrt_graph_instantiate, xrt_graph_exec_update(_with_result): exec's
+   snapshot of graph (the backend's object), read under the graph nodes'
+   lock with failures quiet (a node the backend cannot describe is no
+   access, and no error of the caller's). */
+XRT_API void xrt__chk_instantiate(xrt_status st, const xrt_backend *b, const void *exec, void *graph)
+{
+    xrt__chk_graph *g;
+    if (st != XRT_SUCCESS) return;
+    xrt__graph_hold(1);
+    xrt__err.quiet++;
+    g = xrt__chk_graph_read(b, graph);
+    xrt__err.quiet--;
+    xrt__graph_hold(0);
+    pthread_mutex_lock(&xrt__chk_lock);
+    xrt__chk_graph_put((uintptr_t)exec, g);
+    pthread_mutex_unlock(&xrt__chk_lock);
+}
+
+/* An exec destroyed, or changed node by node: no snapshot. */
+XRT_API void xrt__chk_exec_gone(const void *exec)
+{
+    pthread_mutex_lock(&xrt__chk_lock);
+    xrt__chk_graph_put((uintptr_t)exec, NULL);
+    pthread_mutex_unlock(&xrt__chk_lock);
+}
+
+/* A free writes the whole allocation. xrt_free and xrt_free_host (s NULL)
+   wait for all of the backend's work first, as cudaFree does; the
+   allocation's history goes with it. Called before the free, while the
+   registry still knows ptr. */
+XRT_API void xrt__chk_free(void *caller, const xrt_backend *b, const char *fn, xrt_stream stream, const struct xrt__handle_slot *s,
+                           const void *ptr)
+{
+    xrt__chk_ctx *c = NULL, *host;
+    xrt__mem_info info;
+    XRT__CHK_SITE(site);
+    pthread_mutex_lock(&xrt__chk_lock);
+    if (xrt__mem_query(ptr, &info) && info.base == (uintptr_t)ptr && (host = xrt__chk_host()) != NULL) {
+        if (!s) {
+            xrt__chk_host_waits_all(host, b, -1);
+            if (xrt__chk_clock_grow(&host->clock, host->ix + 1)) host->clock.v[host->ix]++;
+            c = host;
+        } else if (!xrt__chk_capturing(b, s) && (c = xrt__chk_stream(b, stream, s)) != NULL) {
+            xrt__chk_begin(c, host, NULL);
+        }
+        if (c) xrt__chk_access_at(c, fn, site, ptr, info.size, 1);
+        if (c && c != host) xrt__chk_end(c);
+        xrt__chk_alloc_forget(info.base);
+    }
+    pthread_mutex_unlock(&xrt__chk_lock);
+}
+
+XRT_API void xrt__chk_record(void *caller, xrt_status st, const xrt_backend *b, const void *event, xrt_stream stream,
+                             const struct xrt__handle_slot *s)
+{
+    (void)caller; /* orders, touches nothing */
+    xrt__chk_ctx *c, *host;
+    xrt__chk_event *e;
+    if (st != XRT_SUCCESS) return;
+    pthread_mutex_lock(&xrt__chk_lock);
+    if (!xrt__chk_capturing(b, s) && (host = xrt__chk_host()) && (c = xrt__chk_stream(b, stream, s)) &&
+        (e = xrt__chk_event_get(event, 1)) != NULL) {
+        xrt__chk_begin(c, host, NULL);
+        if (e->clock.n) memset(e->clock.v, 0, e->clock.n * sizeof(uint32_t)); /* the new record replaces the last */
+        xrt__chk_join(&e->clock, &c->clock);
+        e->recorded = 1;
+        xrt__chk_end(c);
+    }
+    pthread_mutex_unlock(&xrt__chk_lock);
+}
+
+XRT_API void xrt__chk_wait(void *caller, xrt_status st, const xrt_backend *b, xrt_stream stream, const struct xrt__handle_slot *s,
+                           const void *event)
+{
+    (void)caller; /* orders, touches nothing */
+    xrt__chk_ctx *c, *host;
+    xrt__chk_event *e;
+    if (st != XRT_SUCCESS) return;
+    pthread_mutex_lock(&xrt__chk_lock);
+    if (!xrt__chk_capturing(b, s) && (host = xrt__chk_host()) && (c = xrt__chk_stream(b, stream, s))) {
+        e = xrt__chk_event_get(event, 0); /* never recorded: no wait */
+        xrt__chk_begin(c, host, e && e->recorded ? &e->clock : NULL);
+        xrt__chk_end(c);
+    }
+    pthread_mutex_unlock(&xrt__chk_lock);
+}
+
+/* The host thread waits: for a stream, an event's last record, the current
+   device. A query counts only when it returned success. */
+XRT_API void xrt__chk_sync(void *caller, xrt_status st, const xrt_backend *b, int what, xrt_stream stream,
+                           const struct xrt__handle_slot *s, const void *event)
+{
+    (void)caller; /* orders, touches nothing */
+    xrt__chk_ctx *c, *host;
+    xrt__chk_event *e;
+    if (st != XRT_SUCCESS) return;
+    pthread_mutex_lock(&xrt__chk_lock);
+    if ((host = xrt__chk_host()) != NULL) {
+        if (what == XRT__CHK_SYNC_STREAM && !xrt__chk_capturing(b, s) && (c = xrt__chk_stream(b, stream, s)))
+            xrt__chk_host_waits(host, c);
+        else if (what == XRT__CHK_SYNC_EVENT && (e = xrt__chk_event_get(event, 0)) && e->recorded)
+            xrt__chk_join(&host->clock, &e->clock);
+        else if (what == XRT__CHK_SYNC_DEVICE || what == XRT__CHK_SYNC_ALL)
+            xrt__chk_host_waits_all(host, b, what == XRT__CHK_SYNC_DEVICE ? xrt__chk_device(b) : -1);
+    }
+    pthread_mutex_unlock(&xrt__chk_lock);
+}
+
+/* A stream made while checking is on belongs to the current device. */
+XRT_API void xrt__chk_stream_created(void *caller, xrt_status st, const xrt_backend *b, const xrt_stream *stream)
+{
+    (void)caller; /* orders, touches nothing */
+    xrt__handle_slot *s;
+    if (st != XRT_SUCCESS) return;
+    pthread_mutex_lock(&xrt__chk_lock);
+    if ((s = xrt__handle_lookup(b, *stream, XRT__HANDLE_STREAM)) != NULL) xrt__chk_stream(b, *stream, s);
+    pthread_mutex_unlock(&xrt__chk_lock);
+}
+
+/* >> check: the public calls */
+static void xrt__chk_at_exit(void)
+{
+    size_t n;
+    pthread_mutex_lock(&xrt__chk_lock);
+    n = xrt__chk_races;
+    pthread_mutex_unlock(&xrt__chk_lock);
+    if (n && xrt__chk_exitcode) { /* as ThreadSanitizer: the exit status says races were found */
+        fflush(NULL);
+        _exit(xrt__chk_exitcode);
+    }
+}
+
+static void xrt__chk_setup(void)
+{
+    pthread_mutex_lock(&xrt__chk_lock);
+    if (!xrt__chk_set_up) {
+        xrt__chk_set_up = 1;
+        xrt__chk_exitcode = (int)(xrt__env_number("XRT_CHECK_EXITCODE", 66) & 255); /* 0: the status stays */
+        atexit(xrt__chk_at_exit);
+    }
+    pthread_mutex_unlock(&xrt__chk_lock);
+}
+
+/* Everything but the race count and the reports' destination goes. */
+static void xrt__chk_forget_all(void)
+{
+    unsigned i;
+    xrt__chk_alloc *m;
+    xrt__chk_event *e;
+    for (i = 0; i < xrt__chk_nctx; i++) {
+        xrt__chk_release(xrt__chk_ctxs[i]->clock.v, xrt__chk_ctxs[i]->clock.n * sizeof(uint32_t));
+        xrt__chk_release(xrt__chk_ctxs[i], sizeof *xrt__chk_ctxs[i]);
+    }
+    xrt__chk_release(xrt__chk_ctxs, xrt__chk_capctx * sizeof *xrt__chk_ctxs);
+    for (i = 0; i < XRT__CHK_BUCKETS; i++) {
+        while ((m = xrt__chk_allocs[i]) != NULL) {
+            xrt__chk_allocs[i] = m->next;
+            xrt__chk_release(m, sizeof *m);
+        }
+        while ((e = xrt__chk_events[i]) != NULL) {
+            xrt__chk_events[i] = e->next;
+            xrt__chk_release(e->clock.v, e->clock.n * sizeof(uint32_t));
+            xrt__chk_release(e, sizeof *e);
+        }
+        xrt__chk_ctx_buckets[i] = 0;
+        while (xrt__chk_graphs[i]) xrt__chk_graph_free(xrt__chk_graph_take(xrt__chk_graphs[i]->key));
+    }
+    while (xrt__chk_names) {
+        xrt__chk_name_s *n = xrt__chk_names;
+        xrt__chk_names = n->next;
+        xrt__chk_release(n, sizeof *n);
+    }
+    xrt__chk_release(xrt__chk_pairs, xrt__chk_cappairs * sizeof *xrt__chk_pairs);
+    xrt__chk_ctxs = NULL;
+    xrt__chk_pairs = NULL;
+    xrt__chk_nctx = xrt__chk_capctx = xrt__chk_streams = xrt__chk_threads = 0;
+    xrt__chk_npairs = xrt__chk_cappairs = xrt__chk_dropped = 0;
+    xrt__chk_era++;
+}
+
+XRT_API xrt_status xrt_check_enable(unsigned modes)
+{
+    if (modes & ~(unsigned)XRT_CHECK_STREAMS)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_check_enable",
+                         "unknown modes 0x%x (XRT_CHECK_STREAMS, XRT_CHECK_OFF)", modes);
+    if (modes) xrt__chk_setup();
+    pthread_mutex_lock(&xrt__chk_lock);
+    if (!modes && __atomic_load_n(&xrt__chk_on, __ATOMIC_RELAXED)) xrt__chk_forget_all();
+    __atomic_store_n(&xrt__chk_on, modes ? 1 : 0, __ATOMIC_RELAXED);
+    pthread_mutex_unlock(&xrt__chk_lock);
+    return XRT_SUCCESS;
+}
+
+XRT_API xrt_status xrt_check_set_report_callback(xrt_check_report_fn fn, void *user)
+{
+    pthread_mutex_lock(&xrt__chk_lock);
+    xrt__chk_sink = fn;
+    xrt__chk_sink_user = user;
+    pthread_mutex_unlock(&xrt__chk_lock);
+    return XRT_SUCCESS;
+}
+
+XRT_API xrt_status xrt_check_get_modes(unsigned *modes)
+{
+    XRT__CHECK_PTR(modes, "xrt_check_get_modes");
+    *modes = __atomic_load_n(&xrt__chk_on, __ATOMIC_RELAXED) ? XRT_CHECK_STREAMS : XRT_CHECK_OFF;
+    return XRT_SUCCESS;
+}
+
+XRT_API xrt_status xrt_check_race_count(size_t *count)
+{
+    XRT__CHECK_PTR(count, "xrt_check_race_count");
+    pthread_mutex_lock(&xrt__chk_lock);
+    *count = xrt__chk_races;
+    pthread_mutex_unlock(&xrt__chk_lock);
+    return XRT_SUCCESS;
+}
+
+XRT_API xrt_status xrt_check_memory_bytes(size_t *bytes)
+{
+    XRT__CHECK_PTR(bytes, "xrt_check_memory_bytes");
+    pthread_mutex_lock(&xrt__chk_lock);
+    *bytes = xrt__chk_bytes;
+    pthread_mutex_unlock(&xrt__chk_lock);
+    return XRT_SUCCESS;
+}
+
+XRT_API xrt_status xrt_check_annotate(const void *ptr, size_t size, xrt_check_access access)
+{
+    const char *fn = "xrt_check_annotate";
+    XRT__CHECK_PTR(ptr, fn);
+    if ((unsigned)access > XRT_CHECK_READ_WRITE)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "access %d is none of XRT_CHECK_NONE (0), _READ (1), _WRITE (2), "
+                         "_READ_WRITE (3)", (int)access);
+    if (size == 0) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "size is 0");
+    if (!__atomic_load_n(&xrt__chk_on, __ATOMIC_RELAXED)) return XRT_SUCCESS;
+    if (xrt__chk_notes_era != xrt__chk_era) xrt__chk_nnotes = 0; /* left from before an off */
+    xrt__chk_notes_era = xrt__chk_era;
+    if (xrt__chk_nnotes == XRT_CHECK_ANNOTATIONS)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "more than XRT_CHECK_ANNOTATIONS (%d) for one launch",
+                         XRT_CHECK_ANNOTATIONS);
+    xrt__chk_notes[xrt__chk_nnotes].p = ptr;
+    xrt__chk_notes[xrt__chk_nnotes].n = size;
+    xrt__chk_notes[xrt__chk_nnotes++].access = (int)access;
+    return XRT_SUCCESS;
+}
+
+/* XRT_CHECK: "streams" turns the checker on, read by xrt_init under the
+   registry's lock, before the backends are published: 1 when it did, -1 for
+   a bad value (xrt_init warns and sets up after its unlock: no log under a
+   lock), else 0. */
+static int xrt__chk_from_env(void)
+{
+    const char *v = getenv("XRT_CHECK");
+    if (!v || !*v || !strcmp(v, "none")) return 0;
+    if (strcmp(v, "streams")) return -1;
+    xrt__chk_on = 1;
+    return 1;
+}
+
+static void xrt__chk_env_done(int found)
+{
+    if (found > 0) xrt__chk_setup();
+    if (found < 0)
+        xrt__warn_once("XRT_CHECK=%.64s: not a check (valid: streams, none); ignored", getenv("XRT_CHECK"));
+}
+
+#endif /* implementation */
+
+/*
+------------------------------------------------------------------------------
+xrt is available under the MIT licence, whose text every copy must carry:
+
+MIT License
+
+Copyright (c) 2026 the xrt authors
+
+Permission is hereby granted, free of charge, to any person obtaining a copy
+of this software and associated documentation files (the "Software"), to deal
+in the Software without restriction, including without limitation the rights
+to use, copy, modify, merge, publish, distribute, sublicense, and/or sell
+copies of the Software, and to permit persons to whom the Software is
+furnished to do so, subject to the following conditions:
+
+The above copyright notice and this permission notice shall be included in all
+copies or substantial portions of the Software.
+
+THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM,
+OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN THE
+SOFTWARE.
+------------------------------------------------------------------------------
+*/
