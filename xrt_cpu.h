@@ -6529,7 +6529,7 @@ static void xrt__cpu_cap_event_gone(xrt__cpu_event *e)
 }
 
 static xrt__cpu_graph *xrt__cpu_graph_dup(const xrt__cpu_graph *from);
-static xrt_status xrt__cpu_node_deps(void *const *deps, size_t n, uint32_t *v, const char *who);
+static xrt_status xrt__cpu_node_deps(void *const *deps, size_t n, uint32_t *few, uint32_t **v, const char *who);
 
 /* A capture begun on s, into a new graph or (target) a copy of target's
    nodes, its frontier front (target's nodes). */
@@ -6594,9 +6594,7 @@ static xrt_status xrt__cpu_stream_begin_capture_to_graph(const xrt_backend *self
     if (g->mem)
         return xrt_error(XRT_ERROR_UNSUPPORTED, who,
                          "the graph allocates memory, and the CPU backend does not capture into such a graph");
-    if (ndeps > 8 && (ndeps > UINT32_MAX || !(v = (uint32_t *)XRT_MALLOC(ndeps * sizeof *v))))
-        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, who, "no memory for %zu dependencies", ndeps);
-    if ((st = xrt__cpu_node_deps(deps, ndeps, v, who)) == XRT_SUCCESS)
+    if ((st = xrt__cpu_node_deps(deps, ndeps, few, &v, who)) == XRT_SUCCESS)
         st = xrt__cpu_cap_begin((xrt__cpu_stream *)stream, mode, g, v, (uint32_t)ndeps, who);
     if (v != few) XRT_FREE(v);
     return st;
@@ -7800,14 +7798,22 @@ static xrt_status xrt__cpu_graph_create(const xrt_backend *self, void **graph)
     return XRT_SUCCESS;
 }
 
-/* deps (objects) as indices into v; an error for a repeated one. */
-static xrt_status xrt__cpu_node_deps(void *const *deps, size_t n, uint32_t *v, const char *who)
+/* deps (objects) as indices into *v: few (8 of them) or, for more, an
+   array made here, which the caller frees (*v != few) whatever the answer;
+   an error for a repeated one. */
+static xrt_status xrt__cpu_node_deps(void *const *deps, size_t n, uint32_t *few, uint32_t **v, const char *who)
 {
     size_t i, j;
+    *v = few;
+    if (n > UINT32_MAX / 2) return xrt_error(XRT_ERROR_INVALID_VALUE, who, "%zu dependencies", n);
+    if (n > 8 && !(*v = (uint32_t *)XRT_MALLOC(n * sizeof **v))) {
+        *v = few;
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, who, "no memory for %zu dependencies", n);
+    }
     for (i = 0; i < n; i++) {
-        v[i] = XRT__CPU_NODE_AT(deps[i]);
+        (*v)[i] = XRT__CPU_NODE_AT(deps[i]);
         for (j = 0; j < i; j++)
-            if (v[j] == v[i])
+            if ((*v)[j] == (*v)[i])
                 return xrt_error(XRT_ERROR_INVALID_VALUE, who, "deps[%zu] and deps[%zu] are the same node", j, i);
     }
     return XRT_SUCCESS;
@@ -7822,10 +7828,7 @@ static xrt_status xrt__cpu_graph_add_node(const xrt_backend *self, void *graph, 
     xrt__cpu_node nd;
     xrt_status st;
     (void)self;
-    if (ndeps > UINT32_MAX / 2) return xrt_error(XRT_ERROR_INVALID_VALUE, who, "%zu dependencies", ndeps);
-    if (ndeps > 8 && !(v = (uint32_t *)XRT_MALLOC(ndeps * sizeof *v)))
-        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, who, "no memory for %zu dependencies", ndeps);
-    if ((st = xrt__cpu_node_deps(deps, ndeps, v, who)) == XRT_SUCCESS &&
+    if ((st = xrt__cpu_node_deps(deps, ndeps, few, &v, who)) == XRT_SUCCESS &&
         (st = params->type == XRT_GRAPH_NODE_MEM_ALLOC || params->type == XRT_GRAPH_NODE_MEM_FREE
                   ? xrt__cpu_mem_node_make(g, &nd, params, who)
                   : xrt__cpu_node_make(&nd, params, who)) == XRT_SUCCESS) {
@@ -8232,10 +8235,7 @@ static xrt_status xrt__cpu_graph_add_memcpy_node(const xrt_backend *self, void *
     xrt__cpu_node nd;
     xrt_status st;
     (void)self;
-    if (ndeps > UINT32_MAX / 2) return xrt_error(XRT_ERROR_INVALID_VALUE, who, "%zu dependencies", ndeps);
-    if (ndeps > 8 && !(v = (uint32_t *)XRT_MALLOC(ndeps * sizeof *v)))
-        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, who, "no memory for %zu dependencies", ndeps);
-    if ((st = xrt__cpu_node_deps(deps, ndeps, v, who)) == XRT_SUCCESS) {
+    if ((st = xrt__cpu_node_deps(deps, ndeps, few, &v, who)) == XRT_SUCCESS) {
         if (xrt__cpu_graph_room(g, ndeps)) {
             uint32_t i;
             xrt__cpu_node_box(&nd, p);
