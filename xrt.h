@@ -1160,8 +1160,10 @@ XRT_API xrt_status xrt_cache_get_stats(xrt_cache_stats *stats);
 static inline xrt_status xrt_stream_begin_capture(xrt_stream stream, xrt_capture_mode mode);
 /* A capture whose nodes go into an existing graph, after deps (nodes of it;
    none: as roots), as CUDA 12.3's cudaStreamBeginCaptureToGraph; its end
-   gives that graph. The graph takes them only if the capture succeeds, and
-   may not be destroyed while it lasts. */
+   gives that graph. On the CPU backend the graph takes them only if the
+   capture succeeds; CUDA and HIP put them in as captured and leave the
+   graph undefined after a failed capture. It may not be destroyed while the
+   capture lasts. */
 static inline xrt_status xrt_stream_begin_capture_to_graph(xrt_stream stream, xrt_graph graph,
                                                            const xrt_graph_node *deps, size_t ndeps,
                                                            xrt_capture_mode mode);
