@@ -313,7 +313,7 @@ static void unexported_child(int rd, int wr, void *arg)
     if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) CHILD_FAIL("%s: %s", path, strerror(errno));
     if (pread(fd, &head, sizeof head, (off_t)offset) != (ssize_t)sizeof head) CHILD_FAIL("pread: %s", strerror(errno));
     close(fd);
-    CHILD_TRUE(head.magic == 0 && head.offset == 0); /* no record of a range never exported */
+    CHILD_TRUE(head.magic == 0 && head.offset == 0); /* no record there */
     forge_from_head(&k, offset, &head);
     k.check = xrt__cpu_ipc_check(&k);
     f = h;
@@ -340,12 +340,16 @@ static void test_ipc_unexported_memory_is_refused(void **state)
     peer p;
     (void)state;
     OK(xrt_malloc(&d, 4096));
-    OK(xrt_malloc(&hidden, 8192)); /* never exported */
+    OK(xrt_malloc(&hidden, 8192)); /* never exported: in no file, out of any handle's reach */
     OK(xrt_malloc(&d2, 4096));     /* exported, its handle not given */
     OK(xrt_memset(hidden, 0x5e, 8192));
+    OK(xrt_memset(d, 0, 4096));
     OK(xrt_ipc_get_mem_handle(&h, d));
     OK(xrt_ipc_get_mem_handle(&h2, d2));
-    offset = xrt__cpu_head_of(hidden)->offset; /* the child could find them by reading the file */
+    /* What a forger can name: file offsets, found by reading the file. The
+       bytes of an exported range (d's, zero: they read as no record) and a
+       range exported without its handle given (d2). */
+    offset = xrt__cpu_head_of(d)->offset + xrt__cpu_page();
     other = xrt__cpu_head_of(d2)->offset;
     peer_start(&p, unexported_child, NULL);
     put(p.wr, &h, sizeof h);
