@@ -892,6 +892,24 @@ static inline xrt_status xrt_malloc_managed(void **ptr, size_t size, unsigned fl
 static inline xrt_status xrt_mem_prefetch_async(const void *ptr, size_t count, int device, xrt_stream stream);
 static inline xrt_status xrt_mem_advise(const void *ptr, size_t count, int advice, int device);
 static inline xrt_status xrt_stream_attach_mem_async(xrt_stream stream, void *ptr, size_t length, unsigned flags);
+/* As cudaMemRangeGetAttribute: what the advice and prefetches so far say of
+   every page of [ptr, ptr + count), inside one managed allocation. READ_MOSTLY:
+   an int, 1 if every page is read-mostly; PREFERRED_LOCATION and
+   LAST_PREFETCH_LOCATION: an int, the location every page shares (a device
+   or XRT_CPU_DEVICE_ID), else XRT_INVALID_DEVICE_ID; ACCESSED_BY: an array
+   of ints, the locations set for the whole range, then XRT_INVALID_DEVICE_ID
+   in the slots left. data_size is 4, or for ACCESSED_BY a multiple of 4, not
+   0; else XRT_ERROR_INVALID_VALUE. A prefetch counts from its call, not from
+   when the stream gets there. */
+#define XRT_INVALID_DEVICE_ID (-2) /* as cudaInvalidDeviceId */
+typedef enum xrt_mem_range_attribute {
+    XRT_MEM_RANGE_ATTRIBUTE_READ_MOSTLY = 1,
+    XRT_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION = 2,
+    XRT_MEM_RANGE_ATTRIBUTE_ACCESSED_BY = 3,
+    XRT_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION = 4
+} xrt_mem_range_attribute;
+static inline xrt_status xrt_mem_range_get_attribute(void *data, size_t data_size, int attribute, const void *ptr,
+                                                     size_t count);
 static inline xrt_status xrt_mem_get_info(size_t *free_bytes, size_t *total_bytes);
 static inline xrt_status xrt_memset(void *dst, int value, size_t size);  /* returns when done */
 static inline xrt_status xrt_memset_async(void *dst, int value, size_t size, xrt_stream stream);
@@ -2777,6 +2795,24 @@ static inline xrt_status xrt_stream_attach_mem_async(xrt_stream stream, void *pt
         return xrt__call_exit(xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_stream_attach_mem_async",
                                         "flags 0x%x are not exactly one XRT_MEM_ATTACH_*", flags));
     return xrt__call_exit(b->stream_attach_mem_async(b, s->obj, ptr, length, flags));
+}
+
+static inline xrt_status xrt_mem_range_get_attribute(void *data, size_t data_size, int attribute, const void *ptr,
+                                                     size_t count)
+{
+    const xrt_backend *b = xrt__be();
+    xrt_status st = xrt__managed_range(b, ptr, count, 0, "xrt_mem_range_get_attribute");
+    if (st != XRT_SUCCESS) return st;
+    if (!data) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_mem_range_get_attribute", "data is NULL");
+    if (attribute < XRT_MEM_RANGE_ATTRIBUTE_READ_MOSTLY || attribute > XRT_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_mem_range_get_attribute",
+                         "attribute %d is not an XRT_MEM_RANGE_ATTRIBUTE_* (1 to 4)", attribute);
+    if (attribute == XRT_MEM_RANGE_ATTRIBUTE_ACCESSED_BY ? !data_size || data_size % sizeof(int) : data_size != sizeof(int))
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_mem_range_get_attribute",
+                         "data_size %zu is not %s", data_size,
+                         attribute == XRT_MEM_RANGE_ATTRIBUTE_ACCESSED_BY ? "a multiple of sizeof(int), not 0"
+                                                                          : "sizeof(int)");
+    return b->mem_range_get_attribute(b, data, data_size, attribute, ptr, count);
 }
 
 /* >> dispatch: events */

@@ -330,7 +330,10 @@ enum { /* xrt_backend.flags */
     X(graph_memcpy_node_set_params, (const xrt_backend *self, void *exec, void *graph, void *node,                 \
                                      const xrt_memcpy_3d_parms *p),                                                \
       (self, exec, graph, node, p))                                                                                \
-    X(device_graph_mem_trim, (const xrt_backend *self, int device), (self, device))
+    X(device_graph_mem_trim, (const xrt_backend *self, int device), (self, device))                               \
+    X(mem_range_get_attribute, (const xrt_backend *self, void *data, size_t data_size, int attribute,             \
+                                const void *ptr, size_t count),                                                    \
+      (self, data, data_size, attribute, ptr, count))
 
 /* Copy nodes of 3-D params (graph_add_memcpy_node .. graph_memcpy_node_set_params,
    cudaGraphAddMemcpyNode & co): the dispatch layer has checked the params
@@ -356,7 +359,9 @@ enum { /* xrt_backend.flags */
    managed allocation of this backend (stream_attach_mem_async: ptr starts
    it, length 0 or its size), the advice (1 .. 6) and the device
    (XRT_CPU_DEVICE_ID or in range; an advice that takes no location gets
-   the caller's device unchecked). xrt_free frees managed memory through
+   the caller's device unchecked); mem_range_get_attribute: data not NULL,
+   the attribute (1 .. 4) and data_size (sizeof(int), or for ACCESSED_BY a
+   non-zero multiple of it). xrt_free frees managed memory through
    free.
    Mapped host allocation (host_alloc, host_get_flags): host_alloc gets a
    size > 0 and flags of XRT_HOST_ALLOC_* only, and its memory is freed

@@ -2443,6 +2443,7 @@ typedef struct xrt__cpu_head {
     struct xrt__cpu_head *pool_next;   /* in its pool's free list */
     const void *pool_stream;           /* the stream whose free gave it back */
     uint32_t pool_done;                /* that free was reached: its stream's work before it is done */
+    struct xrt__cpu_advice *advice;    /* managed memory's advice, or NULL (">> cpu: managed memory's advice") */
 } xrt__cpu_head;
 
 /* An exported range's record for openers, at its offset in the file: read
@@ -2743,6 +2744,7 @@ static void xrt__cpu_head_init(xrt__cpu_head *h, uint64_t off, size_t size, uint
     h->pool_next = NULL;
     h->pool_stream = NULL;
     h->pool_done = 0;
+    h->advice = NULL;
     __atomic_store_n(&h->magic, XRT__CPU_HEAD_MAGIC, __ATOMIC_RELEASE);
 }
 
@@ -2786,10 +2788,12 @@ static void xrt__cpu_unmap(xrt__cpu_head *h)
     if (shared && !xrt__cpu_range_drop(m->fd, off, span)) xrt__cpu_pending_add(m, off, span);
 }
 
+static void xrt__cpu_advice_drop(xrt__cpu_head *h);
 static void xrt__cpu_dev_release(void *ptr)
 {
     xrt__cpu_head *h = xrt__cpu_head_of(ptr);
     xrt__cpu_devmem *m = &xrt__cpu_mem[h->device];
+    if (XRT__UNLIKELY(h->advice != NULL)) xrt__cpu_advice_drop(h);
     if (!xrt__cpu_range_keep(h)) xrt__cpu_unmap(h);
     if (XRT__UNLIKELY(__atomic_load_n(&m->npending, __ATOMIC_ACQUIRE))) xrt__cpu_pending_sweep(m);
 }
@@ -3330,6 +3334,187 @@ static xrt_status xrt__cpu_malloc_managed(const xrt_backend *self, void **ptr, s
     return st != XRT_SUCCESS ? st : xrt__cpu_dev_alloc(ptr, size, "cpu: xrt_malloc_managed");
 }
 
+/* >> cpu: managed memory's advice. What xrt_mem_advise and
+   xrt_mem_prefetch_async said of each page of a managed allocation, for
+   xrt_mem_range_get_attribute: runs of pages with one value, from page 0
+   to the allocation's end, sorted. A location is kept as location + 2 (0:
+   none; 1: the host; d + 2: device d); accessed-by as a mask of devices
+   and a bit for the host. Advice is rare: one lock for every allocation. */
+typedef struct xrt__cpu_pages {
+    uint64_t first; /* the run's first page; it ends where the next begins */
+    uint64_t by;    /* devices with accessed-by advice */
+    uint32_t flags; /* XRT__CPU_ADV_* */
+} xrt__cpu_pages;
+enum { XRT__CPU_ADV_READ_MOSTLY = 1, XRT__CPU_ADV_BY_HOST = 2 };
+#define XRT__CPU_ADV_PREFER(f) (((f) >> 8) & 0xffu)
+#define XRT__CPU_ADV_FETCH(f) (((f) >> 16) & 0xffu)
+typedef struct xrt__cpu_advice {
+    size_t n, cap;
+    xrt__cpu_pages *run;
+} xrt__cpu_advice;
+static pthread_mutex_t xrt__cpu_advice_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void xrt__cpu_advice_drop(xrt__cpu_head *h)
+{
+    pthread_mutex_lock(&xrt__cpu_advice_lock);
+    free(h->advice->run);
+    free(h->advice);
+    h->advice = NULL;
+    pthread_mutex_unlock(&xrt__cpu_advice_lock);
+}
+
+/* One run of nothing said over every page; NULL when out of memory. */
+static xrt__cpu_advice *xrt__cpu_advice_new(void)
+{
+    xrt__cpu_advice *a = (xrt__cpu_advice *)malloc(sizeof *a);
+    if (a && !(a->run = (xrt__cpu_pages *)calloc(4, sizeof *a->run))) {
+        free(a);
+        a = NULL;
+    }
+    if (a) a->n = 1, a->cap = 4;
+    return a;
+}
+
+/* The run holding page p, given the array starts at page 0. */
+static size_t xrt__cpu_advice_at(const xrt__cpu_advice *a, uint64_t p)
+{
+    size_t lo = 0, hi = a->n;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (a->run[mid].first <= p) lo = mid;
+        else hi = mid;
+    }
+    return lo;
+}
+
+/* Makes page p the first of a run (splitting the run holding it): 0 when
+   out of memory. */
+static int xrt__cpu_advice_split(xrt__cpu_advice *a, uint64_t p)
+{
+    size_t i = xrt__cpu_advice_at(a, p);
+    if (a->run[i].first == p) return 1;
+    if (a->n == a->cap) {
+        xrt__cpu_pages *more = (xrt__cpu_pages *)realloc(a->run, 2 * a->cap * sizeof *more);
+        if (!more) return 0;
+        a->run = more;
+        a->cap *= 2;
+    }
+    memmove(&a->run[i + 2], &a->run[i + 1], (a->n - i - 1) * sizeof a->run[0]);
+    a->run[i + 1] = a->run[i];
+    a->run[i + 1].first = p;
+    a->n++;
+    return 1;
+}
+
+/* Runs next to each other with one value become one. */
+static void xrt__cpu_advice_merge(xrt__cpu_advice *a)
+{
+    size_t i, n = 1;
+    for (i = 1; i < a->n; i++)
+        if (a->run[i].by != a->run[n - 1].by || a->run[i].flags != a->run[n - 1].flags) a->run[n++] = a->run[i];
+    a->n = n;
+}
+
+/* The pages of [ptr, ptr + count) in allocation h: [*first, *end). */
+static xrt__cpu_head *xrt__cpu_advice_pages(const void *ptr, size_t count, uint64_t *first, uint64_t *end)
+{
+    xrt_pointer_attributes at;
+    size_t page = xrt__cpu_page();
+    uint64_t off;
+    xrt__mem_lookup(xrt__cpu.self, &at, ptr); /* the dispatch layer checked it is managed memory */
+    off = (uint64_t)((uintptr_t)ptr - (uintptr_t)at.base);
+    *first = off / page;
+    *end = (off + count + page - 1) / page;
+    return xrt__cpu_head_of(at.base);
+}
+
+/* Sets (mask, bits) or clears them in every page of the range: 0 when out of memory. */
+static int xrt__cpu_advice_set(const void *ptr, size_t count, uint32_t clear, uint32_t set, uint64_t by_clear,
+                               uint64_t by_set)
+{
+    uint64_t p, end, i;
+    xrt__cpu_head *h = xrt__cpu_advice_pages(ptr, count, &p, &end);
+    int ok = 1;
+    pthread_mutex_lock(&xrt__cpu_advice_lock);
+    if (!h->advice) h->advice = xrt__cpu_advice_new();
+    if (!h->advice || !xrt__cpu_advice_split(h->advice, p) ||
+        (end < (h->size + xrt__cpu_page() - 1) / xrt__cpu_page() && !xrt__cpu_advice_split(h->advice, end)))
+        ok = 0;
+    else {
+        for (i = xrt__cpu_advice_at(h->advice, p); i < h->advice->n && h->advice->run[i].first < end; i++) {
+            h->advice->run[i].flags = (h->advice->run[i].flags & ~clear) | set;
+            h->advice->run[i].by = (h->advice->run[i].by & ~by_clear) | by_set;
+        }
+        xrt__cpu_advice_merge(h->advice);
+    }
+    pthread_mutex_unlock(&xrt__cpu_advice_lock);
+    return ok;
+}
+
+/* A location's bit in a run's accessed-by: the host's in flags, a device's in `by`. */
+static xrt_status xrt__cpu_advise_record(const void *ptr, size_t count, int advice, int device)
+{
+    uint32_t loc = (uint32_t)(device + 2) << 8, host = device == XRT_CPU_DEVICE_ID ? XRT__CPU_ADV_BY_HOST : 0;
+    uint64_t by = device >= 0 && device < 64 ? UINT64_C(1) << device : 0;
+    int ok = 1;
+    switch (advice) {
+    case XRT_MEM_ADVISE_SET_READ_MOSTLY: ok = xrt__cpu_advice_set(ptr, count, 0, XRT__CPU_ADV_READ_MOSTLY, 0, 0); break;
+    case XRT_MEM_ADVISE_UNSET_READ_MOSTLY: ok = xrt__cpu_advice_set(ptr, count, XRT__CPU_ADV_READ_MOSTLY, 0, 0, 0); break;
+    case XRT_MEM_ADVISE_SET_PREFERRED_LOCATION: ok = xrt__cpu_advice_set(ptr, count, 0xff00u, loc, 0, 0); break;
+    case XRT_MEM_ADVISE_UNSET_PREFERRED_LOCATION: ok = xrt__cpu_advice_set(ptr, count, 0xff00u, 0, 0, 0); break;
+    case XRT_MEM_ADVISE_SET_ACCESSED_BY: ok = xrt__cpu_advice_set(ptr, count, 0, host, 0, by); break;
+    default: ok = xrt__cpu_advice_set(ptr, count, host, 0, by, 0); break; /* XRT_MEM_ADVISE_UNSET_ACCESSED_BY */
+    }
+    return ok ? XRT_SUCCESS : xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_mem_advise", "no memory for the advice");
+}
+
+/* What every page of the range shares: the AND of their accessed-by and
+   flags, and whether their locations agree (else 0 there). */
+static void xrt__cpu_advice_common(const void *ptr, size_t count, uint32_t *flags, uint64_t *by)
+{
+    uint64_t p, end, i;
+    xrt__cpu_head *h = xrt__cpu_advice_pages(ptr, count, &p, &end);
+    pthread_mutex_lock(&xrt__cpu_advice_lock);
+    *flags = 0;
+    *by = 0;
+    if (h->advice) {
+        i = xrt__cpu_advice_at(h->advice, p);
+        *flags = h->advice->run[i].flags;
+        *by = h->advice->run[i].by;
+        for (i++; i < h->advice->n && h->advice->run[i].first < end; i++) {
+            uint32_t f = h->advice->run[i].flags;
+            if (XRT__CPU_ADV_PREFER(f) != XRT__CPU_ADV_PREFER(*flags)) *flags &= ~0xff00u;
+            if (XRT__CPU_ADV_FETCH(f) != XRT__CPU_ADV_FETCH(*flags)) *flags &= ~0xff0000u;
+            *flags &= f | ~(uint32_t)(XRT__CPU_ADV_READ_MOSTLY | XRT__CPU_ADV_BY_HOST);
+            *by &= h->advice->run[i].by;
+        }
+    }
+    pthread_mutex_unlock(&xrt__cpu_advice_lock);
+}
+
+static xrt_status xrt__cpu_mem_range_get_attribute(const xrt_backend *self, void *data, size_t data_size,
+                                                   int attribute, const void *ptr, size_t count)
+{
+    int *out = (int *)data;
+    size_t n = data_size / sizeof(int), k = 0;
+    uint32_t f;
+    uint64_t by;
+    int d;
+    (void)self;
+    xrt__cpu_advice_common(ptr, count, &f, &by);
+    switch (attribute) {
+    case XRT_MEM_RANGE_ATTRIBUTE_READ_MOSTLY: *out = (f & XRT__CPU_ADV_READ_MOSTLY) != 0; break;
+    case XRT_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION: *out = (int)XRT__CPU_ADV_PREFER(f) - 2; break;
+    case XRT_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION: *out = (int)XRT__CPU_ADV_FETCH(f) - 2; break;
+    default: /* XRT_MEM_RANGE_ATTRIBUTE_ACCESSED_BY: devices first, then the host */
+        for (d = 0; d < 64 && k < n; d++)
+            if (by >> d & 1) out[k++] = d;
+        if (k < n && (f & XRT__CPU_ADV_BY_HOST)) out[k++] = XRT_CPU_DEVICE_ID;
+        while (k < n) out[k++] = XRT_INVALID_DEVICE_ID;
+    }
+    return XRT_SUCCESS;
+}
+
 static void xrt__cpu_run_prefetch(xrt__cpu_op *op)
 {
     xrt__cpu_place_memory(op->u.move.device, op->u.move.ptr, op->u.move.size, XRT__MPOL_MF_MOVE);
@@ -3345,6 +3530,8 @@ static xrt_status xrt__cpu_mem_prefetch_async(const xrt_backend *self, const voi
     (void)self;
     if (xrt__cpu_capturing(stream))
         return xrt__cpu_cap_cannot(stream, "cpu: xrt_mem_prefetch_async", "a prefetch of managed memory");
+    if (!xrt__cpu_advice_set(ptr, count, 0xff0000u, (uint32_t)(device + 2) << 16, 0, 0))
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_mem_prefetch_async", "no memory for the range's record");
     op.run = xrt__cpu_run_prefetch;
     op.u.move.ptr = (void *)(uintptr_t)ptr;
     op.u.move.size = count;
@@ -3356,7 +3543,7 @@ static xrt_status xrt__cpu_mem_advise(const xrt_backend *self, const void *ptr, 
 {
     (void)self;
     if (advice == XRT_MEM_ADVISE_SET_PREFERRED_LOCATION) xrt__cpu_place_memory(device, ptr, count, 0);
-    return XRT_SUCCESS;
+    return xrt__cpu_advise_record(ptr, count, advice, device);
 }
 
 static xrt_status xrt__cpu_stream_attach_mem_async(const xrt_backend *self, void *stream, void *ptr, size_t length,

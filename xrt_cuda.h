@@ -54,7 +54,8 @@
     X(ipc_event_handle, cudaIpcEventHandle_t)     \
     X(mem_pool, cudaMemPool_t)                    \
     X(pool_props_in, const struct cudaMemPoolProps *) \
-    X(pool_attr, enum cudaMemPoolAttr)
+    X(pool_attr, enum cudaMemPoolAttr)            \
+    X(range_attr, enum cudaMemRangeAttribute)
 #define XRT__CUDA_TYPEDEF(name, type) typedef type xrt__cuda_t_##name;
 #endif
 
@@ -832,6 +833,12 @@ XRT__GPU_ASSERT((int)cudaMemPoolReuseFollowEventDependencies == XRT_MEMPOOL_REUS
                     (int)cudaMemPoolAttrUsedMemCurrent == XRT_MEMPOOL_ATTR_USED_MEM_CURRENT &&
                     (int)cudaMemPoolAttrUsedMemHigh == XRT_MEMPOOL_ATTR_USED_MEM_HIGH,
                 "cudaMemPoolAttr's numbers are not xrt_mem_pool_attr's");
+XRT__GPU_ASSERT((int)cudaMemRangeAttributeReadMostly == XRT_MEM_RANGE_ATTRIBUTE_READ_MOSTLY &&
+                    (int)cudaMemRangeAttributePreferredLocation == XRT_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION &&
+                    (int)cudaMemRangeAttributeAccessedBy == XRT_MEM_RANGE_ATTRIBUTE_ACCESSED_BY &&
+                    (int)cudaMemRangeAttributeLastPrefetchLocation == XRT_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION &&
+                    cudaCpuDeviceId == XRT_CPU_DEVICE_ID && cudaInvalidDeviceId == XRT_INVALID_DEVICE_ID,
+                "cudaMemRangeAttribute's numbers or CUDA's location ids are not xrt's");
 
 #if CUDART_VERSION >= 12030 /* the form xrt__gpu's capture_to_graph calls, looked up by name */
 XRT__GPU_SAME_TYPE(xrt__cuda_type_capture_to_graph,

@@ -98,6 +98,8 @@
       (void **ptr, size_t size, unsigned flags))                                                                         \
     X(StreamAttachMemAsync, cudaStreamAttachMemAsync, 1, hipStreamAttachMemAsync, 1, XRT__GPU_T(error),                  \
       (XRT__GPU_T(stream) stream, void *ptr, size_t length, unsigned flags))                                             \
+    X(MemRangeGetAttribute, cudaMemRangeGetAttribute, 1, hipMemRangeGetAttribute, 1, XRT__GPU_T(error),                  \
+      (void *data, size_t data_size, XRT__GPU_T(range_attr) attribute, const void *ptr, size_t count))                   \
     X(MallocAsync, cudaMallocAsync, 0, hipMallocAsync, 1, XRT__GPU_T(error),                                             \
       (void **ptr, size_t size, XRT__GPU_T(stream) stream))                                                              \
     X(FreeAsync, cudaFreeAsync, 0, hipFreeAsync, 1, XRT__GPU_T(error), (void *ptr, XRT__GPU_T(stream) stream))           \
@@ -343,7 +345,8 @@ typedef struct xrt__gpu_ipc_handle { char reserved[64]; } xrt__gpu_ipc_handle; /
     X(ipc_event_handle, xrt__gpu_ipc_handle) \
     X(mem_pool, void *)                    \
     X(pool_props_in, const void *)         \
-    X(pool_attr, int)
+    X(pool_attr, int)                      \
+    X(range_attr, int)
 #define XRT__GPU_TYPEDEF(name, type) typedef type xrt__gpu_t_##name;
 XRT__GPU_TYPES(XRT__GPU_TYPEDEF)
 #undef XRT__GPU_TYPEDEF
@@ -1233,6 +1236,18 @@ static xrt_status xrt__gpu_mem_advise(const xrt_backend *self, const void *ptr, 
     if (!g->mem_advise) return xrt__gpu_no_managed(g, "mem_advise");
     e = g->mem_advise(g, ptr, count, advice, device, &call);
     return e == g->success ? XRT_SUCCESS : xrt__gpu_fail_as(g, e, call, "mem_advise");
+}
+
+/* The runtime's answer as it gives it: its locations are xrt's (CUDA's and
+   HIP's cudaCpuDeviceId and cudaInvalidDeviceId are -1 and -2). */
+static xrt_status xrt__gpu_mem_range_get_attribute(const xrt_backend *self, void *data, size_t data_size,
+                                                   int attribute, const void *ptr, size_t count)
+{
+    xrt__gpu *g = (xrt__gpu *)self->user;
+    if (!g->rt.MemRangeGetAttribute)
+        return xrt__gpu_rect_lack(g, XRT__GPU_CALL(MemRangeGetAttribute), "mem_range_get_attribute");
+    return XRT__GPU_CHECK(g, g->rt.MemRangeGetAttribute(data, data_size, attribute, ptr, count),
+                          XRT__GPU_CALL(MemRangeGetAttribute));
 }
 
 static xrt_status xrt__gpu_stream_attach_mem_async(const xrt_backend *self, void *stream, void *ptr, size_t length,

@@ -84,7 +84,8 @@ extern "C" {
     X(ipc_event_handle, hipIpcEventHandle_t)      \
     X(mem_pool, hipMemPool_t)                     \
     X(pool_props_in, const hipMemPoolProps *)     \
-    X(pool_attr, hipMemPoolAttr)
+    X(pool_attr, hipMemPoolAttr)                  \
+    X(range_attr, hipMemRangeAttribute)
 #define XRT__HIP_TYPEDEF(name, type) typedef type xrt__hip_t_##name;
 XRT__HIP_TYPES(XRT__HIP_TYPEDEF)
 #undef XRT__HIP_TYPEDEF
@@ -419,6 +420,12 @@ XRT__GPU_ASSERT((int)hipMemPoolReuseFollowEventDependencies == XRT_MEMPOOL_REUSE
                     (int)hipMemPoolAttrUsedMemCurrent == XRT_MEMPOOL_ATTR_USED_MEM_CURRENT &&
                     (int)hipMemPoolAttrUsedMemHigh == XRT_MEMPOOL_ATTR_USED_MEM_HIGH,
                 "hipMemPoolAttr's numbers are not xrt_mem_pool_attr's");
+XRT__GPU_ASSERT((int)hipMemRangeAttributeReadMostly == XRT_MEM_RANGE_ATTRIBUTE_READ_MOSTLY &&
+                    (int)hipMemRangeAttributePreferredLocation == XRT_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION &&
+                    (int)hipMemRangeAttributeAccessedBy == XRT_MEM_RANGE_ATTRIBUTE_ACCESSED_BY &&
+                    (int)hipMemRangeAttributeLastPrefetchLocation == XRT_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION &&
+                    hipCpuDeviceId == XRT_CPU_DEVICE_ID && hipInvalidDeviceId == XRT_INVALID_DEVICE_ID,
+                "hipMemRangeAttribute's numbers or HIP's location ids are not xrt's");
 XRT__GPU_SAME_TYPE(xrt__hip_type_edges, hipError_t(*)(hipGraph_t, hipGraphNode_t *, hipGraphNode_t *, size_t *),
                    hipGraphGetEdges)
 XRT__GPU_ASSERT(sizeof(hipGraphExecUpdateResult) == sizeof(int), "hipGraphExecUpdateResult");

@@ -973,6 +973,8 @@ static xrt_backend table_other(void) { return xrt_test_other_table(); }
       xrt_mem_prefetch_async(f->d, 64, 0, f->dead_s))                                                                  \
     X(mem_advise_device_memory, "xrt_mem_advise", XRT_ERROR_INVALID_VALUE, 0,                                          \
       xrt_mem_advise(f->d, 64, XRT_MEM_ADVISE_SET_READ_MOSTLY, 0))                                                     \
+    X(mem_range_attribute_device_memory, "xrt_mem_range_get_attribute", XRT_ERROR_INVALID_VALUE, 0,                    \
+      xrt_mem_range_get_attribute(h, 4, XRT_MEM_RANGE_ATTRIBUTE_READ_MOSTLY, f->d, 64))                                \
     X(stream_attach_device_memory, "xrt_stream_attach_mem_async", XRT_ERROR_INVALID_VALUE, 0,                          \
       xrt_stream_attach_mem_async(f->s, f->d, 0, XRT_MEM_ATTACH_GLOBAL))                                               \
     X(stream_attach_dead_stream, "xrt_stream_attach_mem_async", XRT_ERROR_INVALID_HANDLE, 0,                           \

@@ -216,6 +216,117 @@ static void test_bad_input(void **state)
     OK(xrt_free(d));
 }
 
+/* >> what the advice said: xrt_mem_range_get_attribute over runs of pages
+   (64 KiB apart, a GPU's large page), each attribute on a range that agrees
+   and one that does not; a prefetch counts from its call. */
+enum { RUN = 64 * 1024 };
+
+static int range_int(void *m, size_t off, size_t count, int attribute)
+{
+    int v = 12345;
+    OK(xrt_mem_range_get_attribute(&v, sizeof v, attribute, (char *)m + off, count));
+    return v;
+}
+
+/* Whether the accessed-by list of the range is exactly {a, b} (order free), then invalid ids. */
+static int accessed_by_is(void *m, size_t off, size_t count, int a, int b)
+{
+    int v[4] = {7, 7, 7, 7}, want = (a != XRT_INVALID_DEVICE_ID) + (b != XRT_INVALID_DEVICE_ID), i, k = 0;
+    OK(xrt_mem_range_get_attribute(v, sizeof v, XRT_MEM_RANGE_ATTRIBUTE_ACCESSED_BY, (char *)m + off, count));
+    for (i = 0; i < 4; i++) k += i < want ? (v[i] == a || v[i] == b) : v[i] == XRT_INVALID_DEVICE_ID;
+    return k == 4;
+}
+
+static void test_range_attributes(void **state)
+{
+    void *m;
+    xrt_stream s;
+    int last = device_count() - 1;
+    (void)state;
+    OK(xrt_stream_create(&s));
+    OK(xrt_malloc_managed(&m, 4 * RUN, XRT_MEM_ATTACH_GLOBAL));
+    /* nothing said yet */
+    assert_int_equal(range_int(m, 0, 4 * RUN, XRT_MEM_RANGE_ATTRIBUTE_READ_MOSTLY), 0);
+    assert_int_equal(range_int(m, 0, 4 * RUN, XRT_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION), XRT_INVALID_DEVICE_ID);
+    assert_int_equal(range_int(m, 0, 4 * RUN, XRT_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION), XRT_INVALID_DEVICE_ID);
+    assert_true(accessed_by_is(m, 0, 4 * RUN, XRT_INVALID_DEVICE_ID, XRT_INVALID_DEVICE_ID));
+    /* read-mostly on the first half: the half says 1, the whole 0; unset on the first run */
+    OK(xrt_mem_advise(m, 2 * RUN, XRT_MEM_ADVISE_SET_READ_MOSTLY, 0));
+    assert_int_equal(range_int(m, 0, 2 * RUN, XRT_MEM_RANGE_ATTRIBUTE_READ_MOSTLY), 1);
+    assert_int_equal(range_int(m, RUN, 100, XRT_MEM_RANGE_ATTRIBUTE_READ_MOSTLY), 1);
+    assert_int_equal(range_int(m, 0, 4 * RUN, XRT_MEM_RANGE_ATTRIBUTE_READ_MOSTLY), 0);
+    OK(xrt_mem_advise(m, RUN, XRT_MEM_ADVISE_UNSET_READ_MOSTLY, 0));
+    assert_int_equal(range_int(m, 0, 2 * RUN, XRT_MEM_RANGE_ATTRIBUTE_READ_MOSTLY), 0);
+    assert_int_equal(range_int(m, RUN, RUN, XRT_MEM_RANGE_ATTRIBUTE_READ_MOSTLY), 1);
+    /* preferred location: the whole on the last device, then the host on the last run */
+    OK(xrt_mem_advise(m, 4 * RUN, XRT_MEM_ADVISE_SET_PREFERRED_LOCATION, last));
+    assert_int_equal(range_int(m, 0, 4 * RUN, XRT_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION), last);
+    OK(xrt_mem_advise((char *)m + 3 * RUN, RUN, XRT_MEM_ADVISE_SET_PREFERRED_LOCATION, XRT_CPU_DEVICE_ID));
+    assert_int_equal(range_int(m, 0, 4 * RUN, XRT_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION), XRT_INVALID_DEVICE_ID);
+    assert_int_equal(range_int(m, 3 * RUN, RUN, XRT_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION), XRT_CPU_DEVICE_ID);
+    assert_int_equal(range_int(m, RUN, 2 * RUN, XRT_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION), last);
+    OK(xrt_mem_advise(m, 4 * RUN, XRT_MEM_ADVISE_UNSET_PREFERRED_LOCATION, 0));
+    assert_int_equal(range_int(m, 3 * RUN, RUN, XRT_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION), XRT_INVALID_DEVICE_ID);
+    /* accessed by: device 0 on the whole, the host on the first half; only what the whole range has */
+    OK(xrt_mem_advise(m, 4 * RUN, XRT_MEM_ADVISE_SET_ACCESSED_BY, 0));
+    OK(xrt_mem_advise(m, 2 * RUN, XRT_MEM_ADVISE_SET_ACCESSED_BY, XRT_CPU_DEVICE_ID));
+    assert_true(accessed_by_is(m, 0, 4 * RUN, 0, XRT_INVALID_DEVICE_ID));
+    assert_true(accessed_by_is(m, 0, 2 * RUN, 0, XRT_CPU_DEVICE_ID));
+    OK(xrt_mem_advise(m, 4 * RUN, XRT_MEM_ADVISE_UNSET_ACCESSED_BY, 0));
+    assert_true(accessed_by_is(m, 0, RUN, XRT_CPU_DEVICE_ID, XRT_INVALID_DEVICE_ID));
+    assert_true(accessed_by_is(m, 2 * RUN, 2 * RUN, XRT_INVALID_DEVICE_ID, XRT_INVALID_DEVICE_ID));
+    { /* one slot: as many as fit */
+        int one = 7;
+        OK(xrt_mem_range_get_attribute(&one, sizeof one, XRT_MEM_RANGE_ATTRIBUTE_ACCESSED_BY, m, RUN));
+        assert_int_equal(one, XRT_CPU_DEVICE_ID);
+    }
+    /* prefetches: counted from the call */
+    OK(xrt_mem_prefetch_async(m, 4 * RUN, last, s));
+    OK(xrt_mem_prefetch_async(m, RUN, XRT_CPU_DEVICE_ID, s));
+    assert_int_equal(range_int(m, 0, 4 * RUN, XRT_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION), XRT_INVALID_DEVICE_ID);
+    assert_int_equal(range_int(m, 0, RUN, XRT_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION), XRT_CPU_DEVICE_ID);
+    assert_int_equal(range_int(m, RUN, 3 * RUN, XRT_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION), last);
+    OK(xrt_stream_synchronize(s));
+    /* a new allocation at the same place starts with nothing said */
+    OK(xrt_free(m));
+    OK(xrt_malloc_managed(&m, 4 * RUN, XRT_MEM_ATTACH_GLOBAL));
+    assert_int_equal(range_int(m, 0, RUN, XRT_MEM_RANGE_ATTRIBUTE_LAST_PREFETCH_LOCATION), XRT_INVALID_DEVICE_ID);
+    assert_int_equal(range_int(m, RUN, RUN, XRT_MEM_RANGE_ATTRIBUTE_READ_MOSTLY), 0);
+    OK(xrt_free(m));
+    OK(xrt_stream_destroy(s));
+}
+
+static void test_range_attributes_bad_input(void **state)
+{
+    int v[2];
+    void *m, *d;
+    (void)state;
+    OK(xrt_malloc(&d, 4096));
+    OK(xrt_malloc_managed(&m, 4096, XRT_MEM_ATTACH_GLOBAL));
+    FAILS(xrt_mem_range_get_attribute(NULL, 4, XRT_MEM_RANGE_ATTRIBUTE_READ_MOSTLY, m, 64), XRT_ERROR_INVALID_VALUE,
+          "data is NULL");
+    FAILS(xrt_mem_range_get_attribute(v, 8, XRT_MEM_RANGE_ATTRIBUTE_READ_MOSTLY, m, 64), XRT_ERROR_INVALID_VALUE,
+          "data_size 8 is not sizeof(int)");
+    FAILS(xrt_mem_range_get_attribute(v, 0, XRT_MEM_RANGE_ATTRIBUTE_ACCESSED_BY, m, 64), XRT_ERROR_INVALID_VALUE,
+          "not 0");
+    FAILS(xrt_mem_range_get_attribute(v, 6, XRT_MEM_RANGE_ATTRIBUTE_ACCESSED_BY, m, 64), XRT_ERROR_INVALID_VALUE,
+          "a multiple of sizeof(int)");
+    FAILS(xrt_mem_range_get_attribute(v, 4, 0, m, 64), XRT_ERROR_INVALID_VALUE, "attribute 0");
+    FAILS(xrt_mem_range_get_attribute(v, 4, 5, m, 64), XRT_ERROR_INVALID_VALUE, "attribute 5");
+    FAILS(xrt_mem_range_get_attribute(v, 4, XRT_MEM_RANGE_ATTRIBUTE_READ_MOSTLY, m, 4097), XRT_ERROR_INVALID_VALUE,
+          "overrun");
+    FAILS(xrt_mem_range_get_attribute(v, 4, XRT_MEM_RANGE_ATTRIBUTE_READ_MOSTLY, m, 0), XRT_ERROR_INVALID_VALUE,
+          "count is 0");
+    FAILS(xrt_mem_range_get_attribute(v, 4, XRT_MEM_RANGE_ATTRIBUTE_READ_MOSTLY, d, 64), XRT_ERROR_INVALID_VALUE,
+          "not managed memory");
+    FAILS(xrt_mem_range_get_attribute(v, 4, XRT_MEM_RANGE_ATTRIBUTE_READ_MOSTLY, v, 4), XRT_ERROR_INVALID_VALUE,
+          "not managed memory");
+    OK(xrt_free(m));
+    FAILS(xrt_mem_range_get_attribute(v, 4, XRT_MEM_RANGE_ATTRIBUTE_READ_MOSTLY, m, 64), XRT_ERROR_INVALID_VALUE,
+          "not managed memory");
+    OK(xrt_free(d));
+}
+
 /* The CPU backend cannot capture a prefetch: the capture is invalidated
    (a GPU's runtime answers for itself). */
 static void test_prefetch_in_capture(void **state)
@@ -352,6 +463,7 @@ int main(void)
         cmocka_unit_test(test_cpu_kernel),          cmocka_unit_test(test_prefetch_in_stream_order),
         cmocka_unit_test(test_bad_input),           cmocka_unit_test(test_prefetch_in_capture),
         cmocka_unit_test(test_numa_prefetch),       cmocka_unit_test(test_host_alloc),
+        cmocka_unit_test(test_range_attributes),    cmocka_unit_test(test_range_attributes_bad_input),
     };
     setenv("XRT_CPU_DEVICES", "2", 0); /* a device out of range is 2 */
     return xrt_test_run_on_backends("managed memory", tests, sizeof tests / sizeof tests[0], NULL);

@@ -490,6 +490,11 @@ XRT_TEST(test_managed_round_trip)
     assert_ptr_equal(a.base, m);
     OK(xrt_stream_attach_mem_async(s, m, 0, XRT_MEM_ATTACH_GLOBAL));
     OK(xrt_mem_advise(m, 4096, XRT_MEM_ADVISE_SET_PREFERRED_LOCATION, 0));
+    {
+        int where = 7;
+        OK(xrt_mem_range_get_attribute(&where, sizeof where, XRT_MEM_RANGE_ATTRIBUTE_PREFERRED_LOCATION, m, 4096));
+        assert_int_equal(where, 0);
+    }
     OK(xrt_mem_prefetch_async(m, 4096, 0, s));
     OK(xrt_memset_async(m + 100, 0x11, 100, s));
     OK(xrt_mem_prefetch_async(m, 4096, XRT_CPU_DEVICE_ID, s));

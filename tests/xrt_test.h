@@ -1380,6 +1380,8 @@ typedef struct xrt_test_calls {
     X(mem_advise, "mem_advise", 0, XRT_SUCCESS, xrt_mem_advise(c->managed, 64, XRT_MEM_ADVISE_SET_READ_MOSTLY, 0))    \
     X(mem_advise_unknown, "mem_advise of an unknown advice", 0, XRT_ERROR_INVALID_VALUE,                              \
       xrt_mem_advise(c->managed, 64, 7, 0))                                                                            \
+    X(mem_range_get_attribute, "mem_range_get_attribute", 0, XRT_SUCCESS,                                              \
+      xrt_mem_range_get_attribute(&c->n, sizeof c->n, XRT_MEM_RANGE_ATTRIBUTE_READ_MOSTLY, c->managed, 64))            \
     X(stream_attach_mem_async, "stream_attach_mem_async on another stream", 0, XRT_SUCCESS,                           \
       xrt_stream_attach_mem_async(c->other, c->managed, 0, XRT_MEM_ATTACH_GLOBAL))                                     \
     X(stream_attach_mem_async_flags, "stream_attach_mem_async of two flags", 0, XRT_ERROR_INVALID_VALUE,              \

@@ -108,6 +108,7 @@ typedef struct alloc {
     int live;  /* graph 1 (left to the caller): allocated by a launch, not yet freed */
     unsigned long long serial;
     struct mpool *pool; /* the memory pool it came from (">> memory pools"), or NULL */
+    struct page_advice *pages; /* managed memory's advice, per page, or NULL ("managed_advise") */
 } alloc;
 static alloc *allocs;
 #define MANAGED 3 /* an alloc's `host` for managed memory (cudaMallocManaged) */
@@ -120,6 +121,7 @@ static void alloc_add(void *p, size_t n, int host, int device)
     if (!a) return;
     a->base = (char *)p, a->size = n, a->host = host, a->device = device, a->graph = 0, a->live = 0, a->flags = 0;
     a->pool = NULL;
+    a->pages = NULL;
     pthread_mutex_lock(&live_lock);
     a->serial = ++alloc_serial;
     a->next = allocs;
@@ -136,6 +138,7 @@ static int alloc_take(void *p, int host)
     for (pp = &allocs; (a = *pp) != NULL; pp = &a->next)
         if (a->base == (char *)p && a->host == host && !a->graph) {
             *pp = a->next;
+            free(a->pages);
             free(a);
             break;
         }
@@ -2287,6 +2290,102 @@ static cudaError_t location_check(struct cudaMemLocation loc)
     return bad_device(loc.id) ? cudaErrorInvalidDevice : cudaSuccess;
 }
 
+/* What advice and prefetches said of each 4 KiB page of a managed
+   allocation, for cudaMemRangeGetAttribute: locations as location + 2 (0:
+   none, 1: the host), accessed-by as a mask of devices and a flag for the
+   host. A prefetch counts from its call, as CUDA's "the last location the
+   application requested". */
+typedef struct page_advice {
+    unsigned char read_mostly, prefer, fetch, by_host;
+    unsigned by;
+} page_advice;
+enum { ADVICE_PAGE = 4096 };
+
+static int location_id(struct cudaMemLocation loc) { return loc.type == cudaMemLocationTypeHost ? cudaCpuDeviceId : loc.id; }
+
+/* Applies fn(page, arg) to each page of [p, p + n) in its managed allocation (checked); 0 when out of memory. */
+static int managed_pages(const void *p, size_t n, void (*fn)(page_advice *, void *), void *arg)
+{
+    alloc *a;
+    size_t i, first, end;
+    int ok = 1;
+    pthread_mutex_lock(&live_lock);
+    for (a = allocs; a && !((const char *)p >= a->base && (const char *)p < a->base + a->size); a = a->next) {
+    }
+    first = (size_t)((const char *)p - a->base) / ADVICE_PAGE;
+    end = ((size_t)((const char *)p - a->base) + n + ADVICE_PAGE - 1) / ADVICE_PAGE;
+    if (!a->pages && !(a->pages = (page_advice *)calloc((a->size + ADVICE_PAGE - 1) / ADVICE_PAGE, sizeof *a->pages)))
+        ok = 0;
+    for (i = first; ok && i < end; i++) fn(&a->pages[i], arg);
+    pthread_mutex_unlock(&live_lock);
+    return ok;
+}
+
+/* Advice and prefetches: arg is the location. */
+static void advise_read_mostly(page_advice *g, void *arg) { (void)arg, g->read_mostly = 1; }
+static void advise_unread_mostly(page_advice *g, void *arg) { (void)arg, g->read_mostly = 0; }
+static void advise_prefer(page_advice *g, void *arg) { g->prefer = (unsigned char)(*(int *)arg + 2); }
+static void advise_unprefer(page_advice *g, void *arg) { (void)arg, g->prefer = 0; }
+static void advise_fetch(page_advice *g, void *arg) { g->fetch = (unsigned char)(*(int *)arg + 2); }
+static void advise_by(page_advice *g, void *arg)
+{
+    int loc = *(int *)arg;
+    if (loc == cudaCpuDeviceId) g->by_host = 1;
+    else g->by |= 1u << loc;
+}
+static void advise_unby(page_advice *g, void *arg)
+{
+    int loc = *(int *)arg;
+    if (loc == cudaCpuDeviceId) g->by_host = 0;
+    else g->by &= ~(1u << loc);
+}
+
+static cudaError_t managed_advise(const void *p, size_t n, enum cudaMemoryAdvise advice, int loc)
+{
+    static void (*const fn[])(page_advice *, void *) = {NULL,          advise_read_mostly, advise_unread_mostly,
+                                                        advise_prefer, advise_unprefer,    advise_by,
+                                                        advise_unby};
+    return managed_pages(p, n, fn[advice], &loc) ? cudaSuccess : cudaErrorMemoryAllocation;
+}
+
+/* The pages' common value, folded over the range. */
+typedef struct { int first, read_mostly, prefer, fetch, by_host; unsigned by; } range_common;
+static void fold_page(page_advice *g, void *arg)
+{
+    range_common *c = (range_common *)arg;
+    if (c->first) {
+        c->first = 0, c->read_mostly = g->read_mostly, c->prefer = g->prefer, c->fetch = g->fetch;
+        c->by_host = g->by_host, c->by = g->by;
+        return;
+    }
+    c->read_mostly &= g->read_mostly, c->by_host &= g->by_host, c->by &= g->by;
+    if (c->prefer != g->prefer) c->prefer = 0;
+    if (c->fetch != g->fetch) c->fetch = 0;
+}
+
+cudaError_t cudaMemRangeGetAttribute(void *data, size_t size, enum cudaMemRangeAttribute attr, const void *p, size_t n)
+{
+    range_common c = {1, 0, 0, 0, 0, 0};
+    int *out = (int *)data, d;
+    size_t k = 0;
+    if (!data || !managed_range(p, n, 0)) return cudaErrorInvalidValue;
+    if (attr < cudaMemRangeAttributeReadMostly || attr > cudaMemRangeAttributeLastPrefetchLocation)
+        return cudaErrorInvalidValue; /* CUDA 12.2's location-type attributes are not modelled */
+    if (attr == cudaMemRangeAttributeAccessedBy ? !size || size % 4 : size != 4) return cudaErrorInvalidValue;
+    if (!managed_pages(p, n, fold_page, &c)) return cudaErrorMemoryAllocation;
+    switch (attr) {
+    case cudaMemRangeAttributeReadMostly: *out = c.read_mostly; break;
+    case cudaMemRangeAttributePreferredLocation: *out = c.prefer - 2; break;
+    case cudaMemRangeAttributeLastPrefetchLocation: *out = c.fetch - 2; break;
+    default:
+        for (d = 0; d < 32 && k < size / 4; d++)
+            if (c.by >> d & 1) out[k++] = d;
+        if (k < size / 4 && c.by_host) out[k++] = cudaCpuDeviceId;
+        while (k < size / 4) out[k++] = cudaInvalidDeviceId;
+    }
+    return cudaSuccess;
+}
+
 cudaError_t cudaMallocManaged(void **p, size_t n, unsigned flags)
 {
     if (!p) return cudaErrorInvalidValue;
@@ -2305,6 +2404,11 @@ cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, struct cudaMemLocation
     if ((e = location_check(loc)) != cudaSuccess) return e;
     if (!is_legacy(s) && capturing_refused(t)) return cudaErrorStreamCaptureUnsupported;
     if (!(o = op_new(10))) return cudaErrorMemoryAllocation;
+    int at = location_id(loc);
+    if (!managed_pages(p, n, advise_fetch, &at)) {
+        free(o);
+        return cudaErrorMemoryAllocation;
+    }
     return enqueue(s, o);
 }
 
@@ -2312,8 +2416,11 @@ cudaError_t cudaMemAdvise(const void *p, size_t n, enum cudaMemoryAdvise advice,
 {
     if (!managed_range(p, n, 0) || advice < cudaMemAdviseSetReadMostly || advice > cudaMemAdviseUnsetAccessedBy)
         return cudaErrorInvalidValue;
-    if (advice == cudaMemAdviseSetPreferredLocation || advice >= cudaMemAdviseSetAccessedBy) return location_check(loc);
-    return cudaSuccess;
+    if (advice == cudaMemAdviseSetPreferredLocation || advice >= cudaMemAdviseSetAccessedBy) {
+        cudaError_t e = location_check(loc);
+        if (e != cudaSuccess) return e;
+    }
+    return managed_advise(p, n, advice, location_id(loc));
 }
 
 cudaError_t cudaStreamAttachMemAsync(cudaStream_t s, void *p, size_t n, unsigned flags)
@@ -3291,6 +3398,7 @@ cudaError_t cudaDeviceReset(void)
     while ((a = gone) != NULL) {
         gone = a->next;
         free(a->base);
+        free(a->pages);
         free(a);
     }
     return cudaSuccess;

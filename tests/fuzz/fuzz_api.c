@@ -216,6 +216,7 @@ static int op_index, trace; /* FUZZ_API_TRACE=1: print each call and its status 
     X(malloc_managed, 0) /* tests/test_managed.c: the model has no managed memory */ \
     X(mem_prefetch_async, 0)                                            \
     X(mem_advise, 0)                                                    \
+    X(mem_range_get_attribute, 0) /* tests/test_managed.c */            \
     X(stream_attach_mem_async, 0)                                       \
     X(host_alloc, 0) /* tests/test_managed.c */                        \
     X(host_get_flags, 0)                                                \
