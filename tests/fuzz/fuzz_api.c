@@ -34,7 +34,9 @@
    run, and with it every enqueue it made).
 
    Graphs: a round captures copies and sets on a stream, checks that nothing
-   ran, and launches the graph up to three times (see op_graph).
+   ran, and launches the graph up to three times (see op_graph); another
+   builds such a graph node by node, with the edges that shared bytes need
+   and others at random, changes it, and launches it (see op_graph_built).
 
    Input: a sequence of operations, one byte each for the opcode and then its
    arguments; a short input runs out of arguments and reads zeros. */
@@ -170,21 +172,21 @@ static int op_index, trace; /* FUZZ_API_TRACE=1: print each call and its status 
     X(device_get_stream_priority_range, 0)                                          \
     X(stream_per_thread, 0) /* tests/test_suite.c and tests/test_per_thread.c */    \
     X(thread_exchange_stream_capture_mode, 0) /* a thread's mode: tests/test_graph.c */ \
-    X(graph_create, 0) /* graphs built node by node: tests/test_graph_nodes.c */        \
-    X(graph_add_node, 0)                                                            \
+    X(graph_create, 1) /* op_graph_built; the rest of them: tests/test_graph_nodes.c */ \
+    X(graph_add_node, 1)                                                            \
     X(graph_node_get_params, 0)                                                     \
     X(graph_node_set_params, 0)                                                     \
     X(graph_exec_node_set_params, 0)                                                \
-    X(graph_add_dependencies, 0)                                                    \
-    X(graph_remove_dependencies, 0)                                                 \
-    X(graph_get_nodes, 0)                                                           \
+    X(graph_add_dependencies, 1)                                                    \
+    X(graph_remove_dependencies, 1)                                                 \
+    X(graph_get_nodes, 1)                                                           \
     X(graph_get_root_nodes, 0)                                                      \
     X(graph_get_edges, 0)                                                           \
-    X(graph_node_get_dependencies, 0)                                               \
+    X(graph_node_get_dependencies, 1)                                               \
     X(graph_node_get_dependent_nodes, 0)                                            \
-    X(graph_destroy_node, 0)                                                        \
-    X(graph_clone, 0)                                                               \
-    X(graph_node_find_in_clone, 0)                                                  \
+    X(graph_destroy_node, 1)                                                        \
+    X(graph_clone, 1)                                                               \
+    X(graph_node_find_in_clone, 1)                                                  \
     X(graph_exec_update_with_result, 0) /* tests/test_graph_nodes.c: needs graphs of one shape */ \
     X(stream_begin_capture_to_graph, 0) /* tests/test_graph_nodes.c */                \
     X(device_get_attribute, 0) /* reads only; tests/test_devices.c covers its errors */ \
@@ -877,6 +879,110 @@ static void op_graph(void)
     if (g) EXPECT(xrt_graph_destroy(g), XRT_SUCCESS);
 }
 
+/* >> graphs built node by node: up to six of op_graph's copies and sets
+   added with xrt_graph_add_node, each after every earlier node whose bytes
+   it shares with a write on either side, and at random after others; then
+   at random an edge is added (and its reverse refused as a cycle), edges
+   are removed where no shared byte needs them, the last node is destroyed,
+   or a clone is launched instead. What runs must be the nodes
+   applied in the order they were added (the graph's edges order every pair
+   that shares bytes). */
+static int graph_ops_clash(const graph_op *a, const graph_op *b)
+{
+    const side *ra = a->copy ? &a->s : NULL, *rb = b->copy ? &b->s : NULL;
+    const unsigned char *ad = a->d.p, *bd = b->d.p;
+    return (ad < bd + b->n && bd < ad + a->n) || (rb && ad < rb->p + b->n && rb->p < ad + a->n) ||
+           (ra && bd < ra->p + a->n && ra->p < bd + b->n);
+}
+
+static void graph_node_params(xrt_graph_node_params *p, const graph_op *g)
+{
+    memset(p, 0, sizeof *p);
+    if (g->copy) {
+        p->type = XRT_GRAPH_NODE_MEMCPY;
+        p->copy.dst = g->d.p;
+        p->copy.src = g->s.p;
+        p->copy.size = g->n;
+        p->copy.kind = XRT_MEMCPY_DEFAULT;
+    } else {
+        p->type = XRT_GRAPH_NODE_MEMSET;
+        p->set.dst = g->d.p;
+        p->set.value = (unsigned)g->value & 0xffu;
+        p->set.element_size = 1;
+        p->set.width = p->set.pitch = g->n;
+        p->set.height = 1;
+    }
+}
+
+/* Whether `to` depends on `from` directly. */
+static int graph_has_edge(xrt_graph_node from, xrt_graph_node to)
+{
+    xrt_graph_node deps[6];
+    size_t count = 6, i;
+    int found = 0;
+    EXPECT(xrt_graph_node_get_dependencies(to, deps, &count), XRT_SUCCESS);
+    for (i = 0; i < count; i++) found |= deps[i] == from;
+    return found;
+}
+
+static void op_graph_built(void)
+{
+    graph_op ops[6];
+    xrt_graph_node node[6], deps[6], clone_node;
+    xrt_graph_node_params params;
+    int n = 1 + (int)(byte() % 6), ls = stream_slot(), i, k, had, change = (int)(byte() % 4);
+    size_t nd, count = 0;
+    xrt_graph g = NULL, run = NULL;
+    xrt_graph_exec x = NULL;
+    for (i = 0; i < n; i++)
+        if (!graph_pick(&ops[i])) return;
+    if (!stream_ok(ls)) ls = STREAMS;
+    all_done();
+    EXPECT(xrt_graph_create(&g, 0), XRT_SUCCESS);
+    for (i = 0; i < n; i++) {
+        for (nd = 0, k = 0; k < i; k++)
+            if (graph_ops_clash(&ops[k], &ops[i]) || byte() % 4 == 0) deps[nd++] = node[k];
+        graph_node_params(&params, &ops[i]);
+        EXPECT(xrt_graph_add_node(&node[i], g, deps, nd, &params), XRT_SUCCESS);
+        EXPECT(xrt_graph_node_get_dependencies(node[i], NULL, &count), XRT_SUCCESS);
+        CHECK(count == nd, "node %d has %zu dependencies, %zu given", i, count, nd);
+    }
+    if (change == 0 && n > 1) { /* an edge forward is added (unless there), one backward is a cycle */
+        i = 1 + (int)(byte() % (unsigned)(n - 1));
+        k = (int)(byte() % (unsigned)i);
+        had = graph_has_edge(node[k], node[i]); /* (EXPECT evaluates its status after the call) */
+        EXPECT(xrt_graph_add_dependencies(g, &node[k], &node[i], 1), had ? XRT_ERROR_INVALID_VALUE : XRT_SUCCESS);
+        EXPECT(xrt_graph_add_dependencies(g, &node[i], &node[k], 1), XRT_ERROR_INVALID_VALUE);
+    }
+    if (change == 1) /* an edge no shared byte needs goes; one that is not there is refused */
+        for (i = 1; i < n; i++)
+            for (k = 0; k < i; k++)
+                if (!graph_ops_clash(&ops[k], &ops[i])) {
+                    had = graph_has_edge(node[k], node[i]);
+                    EXPECT(xrt_graph_remove_dependencies(g, &node[k], &node[i], 1),
+                           had ? XRT_SUCCESS : XRT_ERROR_INVALID_VALUE);
+                }
+    if (change == 2) EXPECT(xrt_graph_destroy_node(node[--n]), XRT_SUCCESS); /* it and its edges */
+    run = g;
+    if (change == 3) {
+        EXPECT(xrt_graph_clone(&run, g), XRT_SUCCESS);
+        EXPECT(xrt_graph_node_find_in_clone(&clone_node, node[n - 1], run), XRT_SUCCESS);
+        EXPECT(xrt_graph_node_get_dependencies(clone_node, NULL, &count), XRT_SUCCESS);
+        EXPECT(xrt_graph_node_get_dependencies(node[n - 1], NULL, &nd), XRT_SUCCESS);
+        CHECK(count == nd, "the clone's last node has %zu dependencies, the original's %zu", count, nd);
+        EXPECT(xrt_graph_destroy(g), XRT_SUCCESS); /* the clone stands alone */
+        g = NULL;
+    }
+    EXPECT(xrt_graph_get_nodes(run, NULL, &count), XRT_SUCCESS);
+    CHECK(count == (size_t)n, "%zu nodes, %d added", count, n);
+    EXPECT(xrt_graph_instantiate(&x, run), XRT_SUCCESS);
+    EXPECT(xrt_graph_launch(x, stream_of(ls)), XRT_SUCCESS);
+    EXPECT(xrt_graph_exec_destroy(x), XRT_SUCCESS);
+    EXPECT(xrt_graph_destroy(run), XRT_SUCCESS);
+    all_done();
+    for (i = 0; i < n; i++) graph_apply(&ops[i]);
+}
+
 /* >> memory shared between processes: a handle of a buffer, changed at
    random, with its checksum made right again or not (so that the checks
    behind it are reached: pid, fd, inode, range, generation), opened here.
@@ -934,7 +1040,8 @@ static void cleanup(void)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static void (*const ops[])(void) = {op_malloc, op_free,  op_memset,     op_memcpy,      op_check, op_stream,
-                                        op_event,  op_bad_handle, op_nested, op_thread_exit, op_graph, op_ipc};
+                                        op_event,  op_bad_handle, op_nested, op_thread_exit, op_graph, op_ipc,
+                                        op_graph_built};
     memset(&F, 0, sizeof F);
     trace = getenv("FUZZ_API_TRACE") != NULL;
     F.in = data;
