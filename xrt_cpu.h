@@ -436,7 +436,7 @@ typedef void (*xrt__cpu_run_fn)(struct xrt__cpu_op *op);
 typedef struct xrt__cpu_op {
     xrt__cpu_run_fn run; /* NULL: the worker's exit */
     union {
-        struct { void *dst; const void *src; size_t size; } copy;
+        struct { void *dst; const void *src; size_t size; xrt_memcpy_kind kind; } copy; /* kind: as given, for a node */
         struct { void *dst; size_t size; int value; } set;
         struct { void *ptr; } release;
         struct { void *head; void *pool; uint64_t gen; } mfree; /* a pool block's free reached (xrt__cpu_run_mpool_free) */
@@ -458,6 +458,8 @@ typedef struct xrt__cpu_slot {
     xrt__cpu_op op;
     void *spare;
 } __attribute__((aligned(64))) xrt__cpu_slot;
+
+typedef char xrt__cpu_slot_is_one_line[sizeof(xrt__cpu_slot) == 64 ? 1 : -1]; /* an op outgrowing it costs a line */
 
 /* A block of memory a stream keeps for reuse (xrt__cpu_spare_take). */
 typedef struct xrt__cpu_spare {
@@ -4395,6 +4397,7 @@ static void xrt__cpu_copy_op(xrt__cpu_op *op, void *dst, const void *src, size_t
     op->u.copy.dst = dst;
     op->u.copy.src = src;
     op->u.copy.size = size;
+    op->u.copy.kind = XRT_MEMCPY_DEFAULT;
 }
 
 static void xrt__cpu_set_op(xrt__cpu_op *op, void *dst, int value, size_t size)
@@ -4458,6 +4461,7 @@ static xrt_status xrt__cpu_memcpy_async(const xrt_backend *self, void *dst, cons
 {
     xrt__cpu_op op;
     xrt__cpu_copy_op(&op, dst, src, size);
+    op.u.copy.kind = kind;
     if (kind != XRT_MEMCPY_DEVICE_TO_DEVICE && !__atomic_load_n(&xrt__cpu_stream_of(stream)->cap, __ATOMIC_ACQUIRE) &&
         xrt__cpu_copy_in_place(self, dst, src, kind))
         return xrt__cpu_copy_now(self, &op, stream);
@@ -6258,7 +6262,8 @@ static uint32_t xrt__cpu_graph_append(xrt__cpu_graph *g, int kind, const xrt__cp
     nd->op = *op;
     nd->ndeps = ndeps;
     nd->deps = g->ndep;
-    nd->copy_kind = XRT_MEMCPY_DEFAULT;
+    nd->copy_kind = op->run == xrt__cpu_run_memcpy || op->run == xrt__cpu_run_memcpy_split ? op->u.copy.kind
+                                                                                         : XRT_MEMCPY_DEFAULT;
     if (kind == XRT__CPU_NODE_SET) {
         nd->set.dst = op->u.set.dst;
         nd->set.value = (unsigned)op->u.set.value;

@@ -812,6 +812,18 @@ static void test_memcpy_node_3d(void **state)
     pitched_check(&b);
     OK(xrt_graph_exec_destroy(e));
     OK(xrt_graph_destroy(g));
+    { /* a captured 1-D copy keeps the kind it was given */
+        xrt_graph_node_params p;
+        size_t count = 1;
+        OK(xrt_stream_begin_capture(s, XRT_CAPTURE_MODE_GLOBAL));
+        OK(xrt_memcpy_async(back, a.d, 16, XRT_MEMCPY_DEVICE_TO_HOST, s));
+        OK(xrt_stream_end_capture(s, &g));
+        OK(xrt_graph_get_nodes(g, n, &count));
+        OK(xrt_graph_node_get_params(n[0], &p));
+        assert_int_equal(p.type, XRT_GRAPH_NODE_MEMCPY);
+        assert_int_equal(p.copy.kind, XRT_MEMCPY_DEVICE_TO_HOST);
+        OK(xrt_graph_destroy(g));
+    }
     pitched_free(&a);
     pitched_free(&b);
     OK(xrt_free_host(h));
