@@ -3068,14 +3068,16 @@ cudaError_t cudaMemcpy2DAsync(void *d, size_t dpitch, const void *src, size_t sp
     return box_enqueue(d, dpitch, 0, src, spitch, 0, w, h, 1, k, s);
 }
 
+/* One op of h rows, as CUDA captures it: one memset node. */
 cudaError_t cudaMemset2DAsync(void *d, size_t pitch, int v, size_t w, size_t h, cudaStream_t s)
 {
-    cudaError_t e = cudaSuccess;
-    size_t i;
+    op *o;
     if (pitch < w && h > 1) return cudaErrorInvalidPitchValue;
     if (w && h && !d) return cudaErrorInvalidValue;
-    for (i = 0; i < h && w && e == cudaSuccess; i++) e = cudaMemsetAsync((char *)d + i * pitch, v, w, s);
-    return e;
+    if (!w || !h) return cudaSuccess;
+    if (!(o = op_new(0))) return cudaErrorMemoryAllocation;
+    o->dst = d, o->value = (unsigned char)v, o->n = w, o->elem = 1, o->height = h, o->pitch = h > 1 ? pitch : w;
+    return enqueue(s, o);
 }
 
 /* 3-D copies and memsets between pitched pointers, slice by slice as 2-D
