@@ -20,7 +20,7 @@ B=build
 LOG=$B/test-logs
 mkdir -p "$LOG"
 . tests/lib.sh
-SECTIONS="matrix build suite asan valgrind cuda devices4 trace tsan fastpath fuzz examples fabric rdma install newcomer"
+SECTIONS="matrix build suite asan valgrind cuda devices4 trace tsan fastpath fuzz examples fabric rdma install newcomer aarch64"
 
 # tests/valgrind.supp: the threads that vendor runtimes start for themselves.
 # --fair-sched: valgrind runs one thread at a time, and by default a thread
@@ -244,6 +244,11 @@ sec_newcomer() {
     step "the layout lists of xrt.h, xrt_cache.h, xrt_check.h and DESIGN.md name their markers" sh tests/layout.sh
     step "each build from only the headers the README names for it" env CC="$CC" sh tests/vendoring.sh
     step "every header, source and script has an SPDX licence line" sh tests/spdx.sh
+}
+
+sec_aarch64() {
+    echo "== the CPU backend built for AArch64, run under qemu-aarch64"
+    step "AArch64: the target follows the hwcaps" sh tests/aarch64.sh
 }
 
 footer() {

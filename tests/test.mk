@@ -19,7 +19,7 @@ TK_ENV      := CC="$(CC)" CXX="$(CXX)" NVCC="$(NVCC)" CUDA_HOME="$(CUDA_HOME)" H
 	       SKIP_CMOCKA="$(SKIP_CMOCKA)" TESTS="$(TESTS)" MAKE="$(MAKE)"
 # The longest first, so that they start first under -j.
 TK_SECTIONS := build matrix valgrind rdma tsan asan cuda suite trace examples fabric install newcomer fuzz \
-	       fastpath devices4
+	       fastpath devices4 aarch64
 TK_RESULTS  := $(addprefix $(TK)/,$(TK_SECTIONS))
 
 .PHONY: test retest test-run

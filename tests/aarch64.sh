@@ -1,0 +1,43 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The CPU backend's AArch64 target: tests/aarch64_target.c, built for
+# AArch64 by the cross compiler (C11, -pedantic, warnings as errors), runs
+# under qemu-aarch64 as several CPUs. Its features are the kernel's hwcap
+# words, so two CPUs share a fingerprint only where code built for one runs
+# on the other: the Cortex-A53 and A72 (both Armv8.0, the same hwcaps) do;
+# the Neoverse N1 (Armv8.2) and the A64FX (SVE) do not, and the A64FX's
+# 512-bit SVE gives 16 lanes. Skips where the cross compiler or qemu-user
+# is not installed (gcc-aarch64-linux-gnu, libc6-dev-arm64-cross, qemu-user).
+set -eu
+B=${B:-build}
+CROSS=${CROSS:-aarch64-linux-gnu-gcc}
+for tool in "$CROSS" qemu-aarch64; do
+    command -v "$tool" > /dev/null 2>&1 || { echo "skipped: AArch64 target: $tool is not installed"; exit 0; }
+done
+mkdir -p "$B/aarch64"
+bin=$B/aarch64/target
+# static: qemu-user then needs no AArch64 libraries at run time (the
+# linker's note on dlopen in a static program is expected: no plugin loads)
+"$CROSS" -std=c11 -Wall -Wextra -pedantic -Werror -O1 -I. -static -o "$bin" tests/aarch64_target.c -lpthread \
+    2> "$B/aarch64/build.log" || { cat "$B/aarch64/build.log"; exit 1; }
+if grep -v "dlopen\|xrt__cpu_dlopen" "$B/aarch64/build.log" | grep -q .; then cat "$B/aarch64/build.log"; exit 1; fi
+run() { qemu-aarch64 -cpu "$1" "$bin"; }
+fail() { echo "aarch64: $*"; exit 1; }
+a53=$(run cortex-a53) a72=$(run cortex-a72) n1=$(run neoverse-n1) fx=$(run a64fx)
+again=$(run cortex-a53)
+echo "cortex-a53:  $a53"
+echo "cortex-a72:  $a72"
+echo "neoverse-n1: $n1"
+echo "a64fx:       $fx"
+field() { echo "$1" | cut -d' ' -f"$2"; }
+for line in "$a53" "$n1" "$fx"; do
+    [ "$(field "$line" 1)" = cpu ] && [ "$(field "$line" 2)" = aarch64 ] || fail "not the cpu backend on aarch64: $line"
+    case $(field "$line" 4) in hwcap=*) ;; *) fail "features are not the hwcap words: $line" ;; esac
+done
+[ "$a53" = "$again" ] || fail "one CPU, two targets: $a53 / $again"
+[ "$(field "$a53" 5)" = "$(field "$a72" 5)" ] || fail "the A53 and A72 run the same code but differ"
+[ "$(field "$a53" 5)" != "$(field "$n1" 5)" ] || fail "the N1's Armv8.2 code shares the A53's fingerprint"
+[ "$(field "$n1" 5)" != "$(field "$fx" 5)" ] || fail "the A64FX's SVE code shares the N1's fingerprint"
+[ "$(field "$a53" 3)" = 4 ] || fail "Advanced SIMD is 4 lanes, not $(field "$a53" 3)"
+[ "$(field "$fx" 3)" = 16 ] || fail "the A64FX's 512-bit SVE is 16 lanes, not $(field "$fx" 3)"
+echo "aarch64: the target follows the hwcaps"
