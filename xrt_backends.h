@@ -90,8 +90,8 @@
      8. The fuzzer's model (tests/fuzz/fuzz_api.c): a row of FUZZ_OPERATIONS,
         modelled or left out with the reason. compile (make fuzz-build):
         "use of undeclared identifier 'fuzz_row_<name>'".
-     9. A test in tests/test_suite.c, XRT_TEST(test_<...>) { ... } (listed
-        where it is written), that calls it successfully on every backend
+     9. A test in tests/test_suite.c (a function listed in main's array)
+        that calls it successfully on every backend
         (where the CPU backend lacks it: its "not supported"). test: make
         test's step "every operation is called by the suite"
         (tests/operations.sh suite reads the suite's trace on the CPU),

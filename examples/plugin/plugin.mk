@@ -11,13 +11,13 @@ PLUGINS_ASAN  := $(patsubst $(B)/plugins/%,$(B)/plugins/asan/%,$(PLUGINS))
 $(B)/plugins/libxrt_trace.so: examples/plugin/trace.c xrt.h xrt_backends.h
 	@mkdir -p $(@D)
 	$(CC) $(PLUGIN_CFLAGS) $(CFLAGS) -o $@ $<
-$(B)/plugins/test_%.so: tests/plugins/%.c xrt.h xrt_backends.h
+$(B)/plugins/test_%.so: tests/plugins/%.c tests/plugins/fixture.h xrt.h xrt_backends.h
 	@mkdir -p $(@D)
 	$(CC) $(PLUGIN_CFLAGS) $(CFLAGS) -o $@ $<
 $(B)/plugins/asan/libxrt_trace.so: examples/plugin/trace.c xrt.h xrt_backends.h
 	@mkdir -p $(@D)
 	$(CC) $(PLUGIN_CFLAGS) -O1 -g $(SAN) -o $@ $<
-$(B)/plugins/asan/test_%.so: tests/plugins/%.c xrt.h xrt_backends.h
+$(B)/plugins/asan/test_%.so: tests/plugins/%.c tests/plugins/fixture.h xrt.h xrt_backends.h
 	@mkdir -p $(@D)
 	$(CC) $(PLUGIN_CFLAGS) -O1 -g $(SAN) -o $@ $<
 
