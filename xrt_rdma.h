@@ -318,8 +318,11 @@ XRT_API xrt_status xrt_rdma_notify_free(const void *ptr, size_t size);
 #endif /* XRT_RDMA_H_INCLUDED */
 
 /* >> rdma: implementation, in the XRT_IMPL unit (after xrt.h's). It reaches
-   the core through its public doors only: the free hook, the pointer
-   registry's lookup, the backends' flags and operations, the error API. */
+   the core through its public calls (the free hook, the backends' flags and
+   operations, the error API) and through the core's kit (">> impl: the kit"
+   in xrt.h): the pointer registry's lookup (xrt__mem_query), the interval
+   tree, the spin lock, the readers of environment variables and sysfs, the
+   loading of vendor libraries. */
 #if defined(XRT__IMPL_INCLUDED) && defined(XRT_ENABLE_RDMA) && !defined(XRT__RDMA_IMPL_INCLUDED)
 #define XRT__RDMA_IMPL_INCLUDED
 
