@@ -3423,7 +3423,7 @@ extern "C" {
 
 /* from the implementation: what cannot be declared ahead */
 /* XRT__IMPL_INCLUDED: defined once xrt.h's implementation is in the unit: the other headers' impl guard */
-/* XRT__SWITCH_VALID: the valid values of a switch, for messages */
+/* XRT__ENV_SWITCH_VALID: the valid values of a switch, for messages */
 /* XRT__TREE_INIT: the initialiser of an empty xrt__tree */
 /* xrt__unsupported_<op>: the table entry of an operation a backend lacks (XRT_ERROR_UNSUPPORTED) */
 /* xrt__err: the thread's last error and logging state (quiet > 0: failures are answers, not recorded) */
@@ -3442,10 +3442,10 @@ struct xrt__tree_node;
 static inline void xrt__spin_lock(int *l);
 /* xrt__spin_unlock: releases spin lock *l */
 static inline void xrt__spin_unlock(int *l);
-/* xrt__warn_once: logs a warning unless it is the one this process logged last */
-XRT__BACKEND_HELPER void xrt__warn_once(const char *fmt, ...) XRT__PRINTF(1, 2);
-/* xrt__parse_switch: 1 for 1, on, yes, true; 0 for 0, off, no, false (any case); -1 for anything else */
-XRT__BACKEND_HELPER int xrt__parse_switch(const char *v);
+/* xrt__log_warn_once: logs a warning unless it is the one this process logged last */
+XRT__BACKEND_HELPER void xrt__log_warn_once(const char *fmt, ...) XRT__PRINTF(1, 2);
+/* xrt__env_parse_switch: 1 for 1, on, yes, true; 0 for 0, off, no, false (any case); -1 for anything else */
+XRT__BACKEND_HELPER int xrt__env_parse_switch(const char *v);
 /* xrt__env_switch: env `name` as a switch; dflt when unset, empty or bad (bad: one warning) */
 XRT__BACKEND_HELPER int xrt__env_switch(const char *name, int dflt);
 /* xrt__env_number: env `name` as a whole number (digits only); dflt when unset, empty or bad */
@@ -3457,8 +3457,8 @@ XRT__BACKEND_HELPER long long xrt__env_count(const char *name, unsigned long lon
                                              unsigned long long hi, const char *word);
 /* xrt__sysfs_numa_node: the node in `dir`/numa_node; -1 where there is none or it is not a number */
 XRT__BACKEND_HELPER int xrt__sysfs_numa_node(const char *dir);
-/* xrt__pci_numa_node: the NUMA node of PCI function DDDD:BB:DD.0; -1 where sysfs does not say */
-XRT__BACKEND_HELPER int xrt__pci_numa_node(int domain, int bus, int device);
+/* xrt__sysfs_pci_numa_node: the NUMA node of PCI function DDDD:BB:DD.0; -1 where sysfs does not say */
+XRT__BACKEND_HELPER int xrt__sysfs_pci_numa_node(int domain, int bus, int device);
 
 /* backends and building kernels */
 /* xrt__secure: 1 when the program runs with privileges its file gave it (AT_SECURE): load no code it is named */
@@ -3814,12 +3814,12 @@ XRT_API xrt_status xrt_runtime_get_version(int *version)
    (xrt__env_number), a size (xrt__env_size), a word of a list
    (xrt__env_word), or a list (XRT_BACKEND, XRT_PLUGINS: words between
    blanks and commas). Unset or empty means the default; a bad value is
-   ignored with one warning naming the valid ones (xrt__warn_once). */
+   ignored with one warning naming the valid ones (xrt__log_warn_once). */
 
 /* A warning, unless it is the one this process gave last: a variable read
    at each load or a directory tried at each load warns once, not each time. */
-XRT__BACKEND_HELPER void xrt__warn_once(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-XRT__BACKEND_HELPER void xrt__warn_once(const char *fmt, ...)
+XRT__BACKEND_HELPER void xrt__log_warn_once(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+XRT__BACKEND_HELPER void xrt__log_warn_once(const char *fmt, ...)
 {
     static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
     static char last[256];
@@ -3837,7 +3837,7 @@ XRT__BACKEND_HELPER void xrt__warn_once(const char *fmt, ...)
 
 /* A switch's value: 1 (1, on, yes, true), 0 (0, off, no, false), in any
    case; -1 for anything else. */
-XRT__BACKEND_HELPER int xrt__parse_switch(const char *v)
+XRT__BACKEND_HELPER int xrt__env_parse_switch(const char *v)
 {
     static const char *const words[] = {"0", "off", "no", "false", "1", "on", "yes", "true"};
     int i;
@@ -3846,15 +3846,15 @@ XRT__BACKEND_HELPER int xrt__parse_switch(const char *v)
     return -1;
 }
 
-#define XRT__SWITCH_VALID "1, on, yes, true, 0, off, no, false"
+#define XRT__ENV_SWITCH_VALID "1, on, yes, true, 0, off, no, false"
 
 XRT__BACKEND_HELPER int xrt__env_switch(const char *name, int dflt)
 {
     const char *env = getenv(name);
     int v;
     if (!env || !*env) return dflt;
-    if ((v = xrt__parse_switch(env)) >= 0) return v;
-    xrt__warn_once("%.64s=%.64s: not a switch (valid: " XRT__SWITCH_VALID "); ignored", name, env);
+    if ((v = xrt__env_parse_switch(env)) >= 0) return v;
+    xrt__log_warn_once("%.64s=%.64s: not a switch (valid: " XRT__ENV_SWITCH_VALID "); ignored", name, env);
     return dflt;
 }
 
@@ -3888,10 +3888,10 @@ XRT__BACKEND_HELPER unsigned long long xrt__env_parsed(const char *name, unsigne
     if (!env || !*env) return dflt;
     if (xrt__parse_number(env, units, &v)) return v;
     if (units)
-        xrt__warn_once("%.64s=%.64s: not a size (valid: digits 0-9 with an optional k, m or g, below 2^64); ignored",
-                       name, env);
+        xrt__log_warn_once("%.64s=%.64s: not a size (valid: digits 0-9 with an optional k, m or g, below 2^64); ignored",
+                           name, env);
     else
-        xrt__warn_once("%.64s=%.64s: not a whole number (valid: digits 0-9, below 2^64); ignored", name, env);
+        xrt__log_warn_once("%.64s=%.64s: not a whole number (valid: digits 0-9, below 2^64); ignored", name, env);
     return dflt;
 }
 
@@ -3918,8 +3918,8 @@ XRT__BACKEND_HELPER long long xrt__env_count(const char *name, unsigned long lon
     if (!env || !*env) return (long long)dflt;
     if (word && !strcmp(env, word)) return -1;
     if (xrt__parse_number(env, 0, &v) && v >= lo && v <= hi) return (long long)v;
-    xrt__warn_once("%.64s=%.64s: not valid (valid: %llu to %llu%s%s); %llu used", name, env, lo, hi,
-                   word ? " or " : "", word ? word : "", dflt);
+    xrt__log_warn_once("%.64s=%.64s: not valid (valid: %llu to %llu%s%s); %llu used", name, env, lo, hi,
+                       word ? " or " : "", word ? word : "", dflt);
     return (long long)dflt;
 }
 
@@ -3946,7 +3946,7 @@ XRT__BACKEND_HELPER int xrt__sysfs_numa_node(const char *dir)
 }
 
 /* The node of PCI function DDDD:BB:DD.0 (a GPU's); -1 where sysfs does not say. */
-XRT__BACKEND_HELPER int xrt__pci_numa_node(int domain, int bus, int device)
+XRT__BACKEND_HELPER int xrt__sysfs_pci_numa_node(int domain, int bus, int device)
 {
     char dir[PATH_MAX];
     snprintf(dir, sizeof dir, "%s/bus/pci/devices/%04x:%02x:%02x.0", xrt__sysfs_root, (unsigned)domain & 0xffffu,
