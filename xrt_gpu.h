@@ -1018,7 +1018,7 @@ static xrt_status xrt__gpu_get_device_properties(const xrt_backend *self, xrt_de
         (void)g->rt.GetLastError();
     }
     prop->numa_node = prop->pci_domain_id || prop->pci_bus_id || prop->pci_device_id
-                          ? xrt__pci_numa_node(prop->pci_domain_id, prop->pci_bus_id, prop->pci_device_id)
+                          ? xrt__sysfs_pci_numa_node(prop->pci_domain_id, prop->pci_bus_id, prop->pci_device_id)
                           : -1;
     return g->fill_prop(g, prop, u.bytes, device);
 }

@@ -39,7 +39,7 @@ else
 CK_RESULTS  += $(CK)/cmocka_skipped
 endif
 CK_RESULTS  += $(CK)/ops/readme $(CK)/ops/errors $(CK)/ops/fastpath $(CK)/ops/vendoring $(CK)/ops/spdx \
-	       $(CK)/ops/layout
+	       $(CK)/ops/layout $(CK)/ops/kit
 
 .PHONY: check check-build check-run
 
@@ -95,3 +95,5 @@ $(CK)/ops/spdx:
 	@$(CK_STEP) $@ step "every header, source and script has an SPDX licence line" sh tests/spdx.sh
 $(CK)/ops/layout:
 	@$(CK_STEP) $@ step "the layout lists of xrt.h, xrt_cache.h, xrt_check.h and DESIGN.md name their markers" sh tests/layout.sh
+$(CK)/ops/kit:
+	@$(CK_STEP) $@ step "xrt.h's kit declares exactly the private names of xrt.h that the other headers use" sh tests/kit.sh
