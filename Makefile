@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
-# xrt: header-only; this Makefile builds the examples, tools, tests and benchmarks.
+# xrt: header-only; this Makefile builds the examples, tools, tests and benchmarks
+# (examples/ is for reading; tools/ holds the programs users run: xrt_info,
+# bandwidth and the tracing plugin, built into build/examples and build/plugins).
 #   make check    the inner loop (about 3 minutes on 2 idle cores): the plain test programs on the
 #                 CPU and on the CUDA runtime double, and the cheap checks (tests/check.mk)
 #   make          the examples and tools (build-essential is enough)
@@ -56,6 +58,8 @@ HEADERS  := $(wildcard xrt*.h)
 # (test_fabric links libfabric: examples/fabric.mk builds it, tests/fabric.sh runs it)
 TESTS    := $(filter-out test_fabric,$(patsubst tests/%.c,%,$(wildcard tests/test_*.c)))
 EXAMPLES := $(patsubst examples/%.c,%,$(wildcard examples/*.c))
+# The tools users run (installed by make install); built beside the examples.
+TOOLS    := $(patsubst tools/%.c,%,$(filter-out tools/trace.c,$(wildcard tools/*.c)))
 BENCHES  := $(patsubst bench/%.c,%,$(wildcard bench/*.c))
 SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
@@ -73,7 +77,10 @@ $(B)/tsan/%: tests/%.c tests/xrt_test.h $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(XCFLAGS) -O1 -g -fsanitize=thread $(ENABLE) -o $@ $< $(LDLIBS) -lcmocka
 
-$(B)/examples/%: examples/%.c examples/cli.h examples/pipes.h $(HEADERS)
+$(B)/examples/%: examples/%.c examples/pipes.h $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(XCFLAGS) $(CFLAGS) $(ENABLE) -o $@ $< $(LDLIBS)
+$(addprefix $(B)/examples/,$(TOOLS)): $(B)/examples/%: tools/%.c tools/cli.h $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(XCFLAGS) $(CFLAGS) $(ENABLE) -o $@ $< $(LDLIBS)
 $(B)/bench/%: bench/%.c bench/bench.h $(HEADERS)
@@ -81,7 +88,7 @@ $(B)/bench/%: bench/%.c bench/bench.h $(HEADERS)
 	$(CC) $(XCFLAGS) -O2 -g -DNDEBUG $(ENABLE) -o $@ $< $(LDLIBS)
 
 # rdma_pingpong needs the verbs headers and library (tests/rdma/rdma.mk builds it).
-examples: skipped
+examples: skipped $(addprefix $(B)/examples/,$(TOOLS))
 ifeq ($(HAVE_VERBS),1)
 examples: $(addprefix $(B)/examples/,$(EXAMPLES))
 else
@@ -239,8 +246,6 @@ run: examples
 	XRT_BACKEND=cpu $(B)/examples/a2f
 
 
-# The tools users run; the rest of examples/ is for reading.
-TOOLS    := xrt_info bandwidth
 VERSION  := $(shell sed -n 's/^\#define XRT_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\)/\2/p' xrt.h | paste -sd.)
 INSTALLED := $(addprefix include/xrt/,$(HEADERS)) $(addprefix bin/,$(TOOLS)) lib/pkgconfig/xrt.pc \
 	     lib/cmake/xrt/xrtConfig.cmake lib/cmake/xrt/xrtConfigVersion.cmake
@@ -265,7 +270,7 @@ clean:
 bench-instructions: $(B)/bench/dispatch
 	sh bench/instructions.sh $(B)/bench/dispatch
 
-include examples/plugin/plugin.mk
+include tools/plugin.mk
 include examples/fabric.mk
 include tests/rdma/rdma.mk
 include tests/check.mk

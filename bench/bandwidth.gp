@@ -1,4 +1,4 @@
-# Bandwidth against copy size from the CSV of examples/bandwidth --csv:
+# Bandwidth against copy size from the CSV of tools/bandwidth --csv:
 # one panel per mode (sync, async), one line per transfer (the median, with
 # the min-max range of the batches as error bars); colour is the direction,
 # a dashed line pageable host memory. The title and a footer carry the

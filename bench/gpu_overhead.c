@@ -22,7 +22,7 @@
 #include "xrt.h"
 
 #include "bench.h"
-#include "examples/cli.h" /* the tools' argument convention */
+#include "tools/cli.h" /* the tools' argument convention */
 
 #include <stdio.h>
 

@@ -2,7 +2,7 @@
 # bench/tools.mk: the tools' and benchmarks' targets; the Makefile includes it after
 # its own rules (it uses B, CC, XCFLAGS, ENABLE, HEADERS, LDLIBS, CUDA_HOME,
 # HAVE_CUDA from there).
-#   make plot     measure with examples/bandwidth and draw build/bandwidth.png and .svg
+#   make plot     measure with tools/bandwidth and draw build/bandwidth.png and .svg
 #                 (BANDWIDTH_ARGS="--backend cuda" to choose; BANDWIDTH_CSV=file to draw
 #                 a CSV measured elsewhere; PLOT_OUT=path to write elsewhere)
 #   make bench    build and run every benchmark (bench/run.sh); each prints its ratios
@@ -18,7 +18,7 @@ PLOT_OUT       ?= $(B)/bandwidth
 
 # The command-line tools share their option parsing; bandwidth measures with
 # the benchmarks' clock and median.
-$(B)/examples/xrt_info $(B)/examples/bandwidth $(B)/examples/rdma_pingpong $(B)/bench/gpu_overhead: examples/cli.h
+$(B)/examples/rdma_pingpong $(B)/bench/gpu_overhead: tools/cli.h
 $(B)/examples/bandwidth: bench/bench.h
 
 # Measured again on every `make plot`: a sweep takes a few seconds.
