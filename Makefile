@@ -213,16 +213,8 @@ tests:
 endif
 bench: $(addprefix $(B)/bench/,$(BENCHES))
 
-# A test double of the CUDA runtime: tests/run.sh runs the suite with cuda
-# as the default backend on it (XRT_CUDA_LIBRARY), as on a machine with a GPU.
+# The CUDA runtime's test double and the benchmarks' stub: tests/doubles/doubles.mk.
 ifeq ($(HAVE_CUDA),1)
-# An entry point of xrt's list that the double does not define answers "not
-# supported" (bench/stub/cudart_unsupported.c).
-$(B)/doubles/libcudart.so.13: tests/doubles/cudart_double.c bench/stub/cudart_unsupported.c xrt_cuda.h xrt_gpu.h
-	@mkdir -p $(@D)
-	$(CC) -std=c11 $(WARN) -I. -O2 -g -isystem $(CUDA_HOME)/include -shared -fPIC -Wl,-soname,libcudart.so.13 -o $@ \
-	  tests/doubles/cudart_double.c bench/stub/cudart_unsupported.c -lpthread
-tests: $(B)/doubles/libcudart.so.13
 # The CUDA runtime calls of test_shutdown's case without xrt (a diagnosis
 # for a GPU machine; make test runs it on the double).
 $(B)/gpu/cuda_shutdown: tests/gpu/cuda_shutdown.c
@@ -271,6 +263,7 @@ bench-instructions: $(B)/bench/dispatch
 	sh bench/instructions.sh $(B)/bench/dispatch
 
 include tools/plugin.mk
+include tests/doubles/doubles.mk
 include examples/fabric.mk
 include tests/rdma/rdma.mk
 include tests/check.mk

@@ -41,30 +41,11 @@ $(B)/bench/gpu_overhead: bench/gpu_overhead.c bench/bench.h $(HEADERS)
 	$(CC) $(XCFLAGS) -O2 -g -DNDEBUG $(ENABLE) -DBENCH_CUDART -o $@ $< \
 	  -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcudart $(LDLIBS)
 
-# A runtime whose calls do nothing: without a GPU, gpu_overhead run on it
-# shows what xrt adds to each call. Every other entry point of xrt's list
-# answers "not supported" (cudart_unsupported.c, weak definitions generated
-# from the list).
-$(B)/bench/stub/libcudart.so.13: bench/stub/cudart_stub.c bench/stub/cudart_unsupported.c bench/stub/cudart_stub.map \
-		xrt_cuda.h xrt_gpu.h
-	@mkdir -p $(@D)
-	$(CC) $(XCFLAGS) -O2 -isystem $(CUDA_HOME)/include -shared -fPIC -Wl,-soname,libcudart.so.13 \
-	  -Wl,--version-script,bench/stub/cudart_stub.map -Wl,-z,defs -o $@ bench/stub/cudart_stub.c \
-	  bench/stub/cudart_unsupported.c
-bench: $(B)/bench/stub/libcudart.so.13
-
-# The driver beside it (libcuda.so.1, found by both sides through
-# LD_LIBRARY_PATH): a module loads and an empty kernel launches, so the
-# launch rows run on the stub too.
-$(B)/bench/stub/libcuda.so.1: bench/stub/cuda_stub.c
-	@mkdir -p $(@D)
-	$(CC) $(XCFLAGS) -O2 -isystem $(CUDA_HOME)/include -shared -fPIC -Wl,-soname,libcuda.so.1 -Wl,-z,defs \
-	  -o $@ bench/stub/cuda_stub.c
-bench: $(B)/bench/stub/libcuda.so.1
+# The stub runtime and driver it runs on without a GPU: tests/doubles/doubles.mk.
 
 # Instructions xrt adds to each GPU call (callgrind on the stub; a few minutes).
-bench-gpu-instructions: $(B)/bench/gpu_overhead $(B)/bench/stub/libcudart.so.13 $(B)/bench/stub/libcuda.so.1
-	@sh bench/gpu_instructions.sh $(B)/bench/gpu_overhead $(B)/bench/stub
+bench-gpu-instructions: $(B)/bench/gpu_overhead $(B)/doubles/stub/libcudart.so.13 $(B)/doubles/stub/libcuda.so.1
+	@sh bench/gpu_instructions.sh $(B)/bench/gpu_overhead $(B)/doubles/stub
 endif
 
 # `make bench`: the Makefile's rule builds the benchmarks, this one runs them.
