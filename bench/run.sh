@@ -16,7 +16,7 @@ rm -f "$BENCH_FIGURES"
 
 echo "xrt benchmarks: $(date -u '+%Y-%m-%d %H:%M UTC'), $(uname -m), $(nproc) cores," \
      "load average $(cut -d' ' -f1-3 /proc/loadavg)"
-section "dispatch (CPU backend)"
+section "dispatch (a registered backend whose get_device is the CPU backend's)"
 $B/bench/dispatch
 if command -v valgrind > /dev/null; then sh bench/instructions.sh $B/bench/dispatch
 else echo "skipped: instruction count (valgrind is not installed)"; fi
