@@ -127,12 +127,6 @@ deps:
 # The kernel benchmark's baseline is the same loop under OpenMP.
 $(B)/bench/kernels: XCFLAGS += -fopenmp
 
-# xrt_info lists RDMA devices where the verbs headers are (libibverbs itself
-# is loaded at run time, if at all).
-ifeq ($(HAVE_VERBS),1)
-$(B)/examples/xrt_info: XCFLAGS += -DXRT_INFO_RDMA
-endif
-
 # >> CUDA example (added with the GPU backends): a kernel on an xrt stream. nvcc
 # builds the .cu file; its XRT_IMPL unit is C, compiled with the backend flags.
 # -cudart shared: the kernel launch and xrt use the same CUDA runtime.
@@ -262,13 +256,14 @@ clean:
 bench-instructions: $(B)/bench/dispatch
 	sh bench/instructions.sh $(B)/bench/dispatch
 
+include tools/tools.mk
 include tools/plugin.mk
 include tests/doubles/doubles.mk
 include examples/fabric.mk
 include tests/rdma/rdma.mk
 include tests/check.mk
 include tests/test.mk
-include bench/tools.mk
+include bench/bench.mk
 
 # last: its first rule must not become the default target
 include tests/fuzz/fuzz.mk

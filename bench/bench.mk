@@ -1,35 +1,17 @@
 # SPDX-License-Identifier: MIT
-# bench/tools.mk: the tools' and benchmarks' targets; the Makefile includes it after
-# its own rules (it uses B, CC, XCFLAGS, ENABLE, HEADERS, LDLIBS, CUDA_HOME,
-# HAVE_CUDA from there).
-#   make plot     measure with tools/bandwidth and draw build/bandwidth.png and .svg
-#                 (BANDWIDTH_ARGS="--backend cuda" to choose; BANDWIDTH_CSV=file to draw
-#                 a CSV measured elsewhere; PLOT_OUT=path to write elsewhere)
+# bench/bench.mk: the benchmarks' targets; the Makefile includes it after its
+# own rules (it uses B, CC, XCFLAGS, ENABLE, HEADERS, LDLIBS, CUDA_HOME,
+# HAVE_CUDA from there). The stub runtime gpu_overhead runs on without a GPU
+# is built by tests/doubles/doubles.mk; the tools' targets (make plot) are in
+# tools/tools.mk.
 #   make bench    build and run every benchmark (bench/run.sh); each prints its ratios
 #   make bench-compile   only the compile cost of including xrt.h
 #   make bench-gpu-instructions   instructions xrt adds to each CUDA call (callgrind, stub runtime)
 
-GNUPLOT        ?= gnuplot
-BANDWIDTH_ARGS ?=
-BANDWIDTH_CSV  ?= $(B)/bandwidth.csv
-PLOT_OUT       ?= $(B)/bandwidth
+.PHONY: bench-compile bench-gpu-instructions
 
-.PHONY: plot bench-compile bench-gpu-instructions FORCE
-
-# The command-line tools share their option parsing; bandwidth measures with
-# the benchmarks' clock and median.
-$(B)/examples/rdma_pingpong $(B)/bench/gpu_overhead: tools/cli.h
-$(B)/examples/bandwidth: bench/bench.h
-
-# Measured again on every `make plot`: a sweep takes a few seconds.
-$(B)/bandwidth.csv: $(B)/examples/bandwidth FORCE
-	$(B)/examples/bandwidth --csv $(BANDWIDTH_ARGS) > $@.tmp
-	mv $@.tmp $@
-
-plot: $(BANDWIDTH_CSV) bench/bandwidth.gp
-	@mkdir -p $(dir $(PLOT_OUT))
-	$(GNUPLOT) -e "csv='$(BANDWIDTH_CSV)'; out='$(PLOT_OUT)'" bench/bandwidth.gp
-	@echo "plot: $(PLOT_OUT).png $(PLOT_OUT).svg"
+# gpu_overhead takes its arguments as the tools do.
+$(B)/bench/gpu_overhead: tools/cli.h
 
 # The GPU overhead benchmark calls the CUDA runtime itself, so it links
 # libcudart; the XRT_IMPL unit's CUDA backend then finds the same library
@@ -54,5 +36,3 @@ bench:
 
 bench-compile: $(B)/bench/compile_cost
 	@CC="$(CC)" CXX="$(CXX)" $(B)/bench/compile_cost
-
-FORCE:

@@ -9,7 +9,7 @@
    same stream; then a fatbin's load and unload. Target: at most 1.03x on
    every row, and no worse scaling with threads than the runtime's.
 
-   bench/tools.mk builds it with -DBENCH_CUDART and links libcudart; xrt's CUDA
+   bench/bench.mk builds it with -DBENCH_CUDART and links libcudart; xrt's CUDA
    backend is pointed (XRT_CUDA_LIBRARY) at the very library the direct calls
    resolve to, so both sides use one runtime. Without a CUDA GPU it says so
    and exits 0. Run against tests/doubles/cudart_stub.c (a runtime whose calls do

@@ -5,7 +5,7 @@
 # device, host, date and versions of the CSV's "# key: value" lines.
 # Device-to-device pairs (rows whose peer is another device) are not drawn.
 # Writes OUT.png (1280x720) and OUT.svg.
-#   gnuplot -e "csv='build/bandwidth.csv'; out='build/bandwidth'" bench/bandwidth.gp
+#   gnuplot -e "csv='build/bandwidth.csv'; out='build/bandwidth'" tools/bandwidth.gp
 if (!exists("csv")) csv = "build/bandwidth.csv"
 if (!exists("out")) out = "build/bandwidth"
 
