@@ -61,7 +61,7 @@
         default, on the double (make test), fails naming the call:
         "xrt_<name>: cuda: cuda<Entry>: operation not supported (not in the
         test double) (cudaErrorNotSupported=801)".
-     5. The tracing plugin (examples/plugin/trace.c): nothing to do. Its
+     5. The tracing plugin (tools/trace.c): nothing to do. Its
         generated forwarder logs the call with its arguments as passed
         (numbers, strings, pointers as addresses) and puts it on the
         timeline. Optional: to print what the call wrote (an out-value) or to

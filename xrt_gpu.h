@@ -28,9 +28,9 @@
 
    Adding an entry point: one row of XRT__GPU_RT_FIELDS (below) names it for
    both vendors, in neutral types; each vendor's header is checked against it
-   when compiling. The stand-in runtimes (bench/stub/cudart_stub.c,
+   when compiling. The stand-in runtimes (tests/doubles/cudart_stub.c,
    tests/doubles/cudart_double.c) answer it "not supported" until they
-   define it (bench/stub/cudart_unsupported.c).
+   define it (tests/doubles/cudart_unsupported.c).
 
    Hooks (xrt__cuda_* in xrt_cuda.h, xrt__hip_* in xrt_hip.h):
      probe(reason, n)        a cheap check before loading (HIP: /dev/kfd)
@@ -54,7 +54,7 @@
    are written XRT__GPU_T(name): int or void * in the table, the vendor's own
    type (cudaStream_t, hipStream_t) where a vendor file expands the list with
    XRT__GPU_VENDOR defined as cuda or hip (see XRT__GPU_TYPES). Outside the
-   implementation guard for bench/stub/cudart_stub.c. HIP: hipLaunchHostFunc
+   implementation guard for tests/doubles/cudart_stub.c. HIP: hipLaunchHostFunc
    is declared by HIP 5 but not exported; the stream-ordered allocator came
    with HIP 5.1. Capture and graphs (StreamBeginCapture .. GraphNodeGetType)
    are optional in both: a runtime without one of them has no XRT_CAP_GRAPHS
