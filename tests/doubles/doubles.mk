@@ -2,8 +2,9 @@
 # >> doubles (included by the Makefile): stand-ins for the vendor runtimes,
 # built from tests/doubles/ into $(B)/doubles/. Each is a shared object
 # with the runtime's soname, found through XRT_CUDA_LIBRARY or
-# LD_LIBRARY_PATH. (The libibverbs double of the RDMA tests is a header,
-# tests/rdma/fake_verbs.h; the fakes inside test programs stay there.)
+# LD_LIBRARY_PATH. (The libibverbs double of the RDMA tests,
+# fake_verbs.h, is a header the tests include; the fakes inside test
+# programs stay there.)
 #   $(B)/doubles/libcudart.so.13       the tests' double: real work, in order
 #   $(B)/doubles/stub/libcudart.so.13  the benchmarks' stub: calls do nothing
 #   $(B)/doubles/stub/libcuda.so.1     the stub driver beside it
