@@ -6,7 +6,8 @@
    stream or recorded again before the wait; a free racing queued work; a
    host function reading (annotated) what a later copy writes; the NULL
    stream's implicit order, with blocking and non-blocking streams; two
-   devices and a peer copy; the exit status of a process that reported a
+   devices and a peer copy; graph launches (nodes without an edge, a child
+   graph's nodes, 2-D copy nodes whose rows interleave); the exit status of a process that reported a
    race. Each case runs ROUNDS times, every other round with the first
    stream held back by a host function, and must give the same report: a
    report depends on the order of the calls, never on timing. */
@@ -574,6 +575,96 @@ static void test_graph_kernel_node(void **state)
     OK(xrt_free(d));
 }
 
+/* A child graph's memset node setting d beside a parent's memcpy node into
+   d, with no edge between the child node and the copy: racy, the child's
+   node named by its place in the parent (node 1) and the child (0); with
+   the edge: clean. */
+static void test_graph_child_nodes(void **state)
+{
+    static unsigned char h[N];
+    round_ w;
+    xrt_graph graph, child;
+    xrt_graph_exec exec;
+    xrt_graph_node n0, n1, c0;
+    void *d;
+    int r, with_edge;
+    (void)state;
+    OK(xrt_malloc(&d, N));
+    for (r = 0; r < 2 * ROUNDS; r++) {
+        xrt_memset_node_params set = {d, 0, 7, 1, N, 1};
+        with_edge = r >= ROUNDS;
+        round_begin(&w, r, XRT_STREAM_DEFAULT, XRT_STREAM_DEFAULT);
+        OK(xrt_graph_create(&child, 0));
+        OK(xrt_graph_add_memset_node(&c0, child, NULL, 0, &set));
+        OK(xrt_graph_create(&graph, 0));
+        OK(xrt_graph_add_memcpy_node_1d(&n0, graph, NULL, 0, d, h, N, XRT_MEMCPY_HOST_TO_DEVICE));
+        OK(xrt_graph_add_child_graph_node(&n1, graph, with_edge ? &n0 : NULL, with_edge ? 1 : 0, child));
+        OK(xrt_graph_instantiate(&exec, graph));
+        OK(xrt_graph_launch(exec, w.s1));
+        OK(xrt_stream_synchronize(w.s1));
+        if (with_edge) expect_clean();
+        else
+            expect_race("memcpy node 0 of xrt_graph_launch", "memset node 1.0 of xrt_graph_launch", d, N, 0, N,
+                        "write by memcpy node 0 of xrt_graph_launch on stream 1 (device 0)",
+                        "write by memset node 1.0 of xrt_graph_launch on stream 1 (device 0)",
+                        "add an edge from the memcpy node 0 to the memset node 1.0 (xrt_graph_add_dependencies; in "
+                        "a capture, an event or the same stream), or one the other way");
+        OK(xrt_graph_exec_destroy(exec));
+        OK(xrt_graph_destroy(graph));
+        OK(xrt_graph_destroy(child));
+        round_end(&w);
+    }
+    OK(xrt_free(d));
+}
+
+/* Two 2-D copy nodes into d, rows of 64 bytes 256 apart, with no edge: the
+   second's rows start 64 bytes after the first's (interleaved, no byte in
+   common): clean; 32 bytes after (each row overlaps): racy, over the bytes
+   the two boxes' bounding ranges share. A 2-D memset node beside them, on
+   the bytes between: clean. */
+static void test_graph_2d_nodes(void **state)
+{
+    static unsigned char h[64 * 4];
+    round_ w;
+    xrt_graph graph;
+    xrt_graph_exec exec;
+    xrt_graph_node n0, n1, n2;
+    xrt_memcpy_3d_parms c;
+    void *d;
+    int r, overlap;
+    (void)state;
+    OK(xrt_malloc(&d, N));
+    memset(&c, 0, sizeof c);
+    c.src_ptr = xrt_make_pitched_ptr(h, 64, 64, 4);
+    c.dst_ptr = xrt_make_pitched_ptr(d, 256, 64, 4);
+    c.extent = xrt_make_extent(64, 4, 1), c.kind = XRT_MEMCPY_HOST_TO_DEVICE;
+    for (r = 0; r < 2 * ROUNDS; r++) {
+        xrt_memset_node_params set = {(char *)d + 192, 256, 7, 1, 64, 4};
+        overlap = r >= ROUNDS;
+        round_begin(&w, r, XRT_STREAM_DEFAULT, XRT_STREAM_DEFAULT);
+        OK(xrt_graph_create(&graph, 0));
+        c.dst_pos = xrt_make_pos(0, 0, 0);
+        OK(xrt_graph_add_memcpy_node(&n0, graph, NULL, 0, &c));
+        c.dst_pos = xrt_make_pos(overlap ? 32 : 64, 0, 0);
+        OK(xrt_graph_add_memcpy_node(&n1, graph, NULL, 0, &c));
+        OK(xrt_graph_add_memset_node(&n2, graph, NULL, 0, &set));
+        OK(xrt_graph_instantiate(&exec, graph));
+        OK(xrt_graph_launch(exec, w.s1));
+        OK(xrt_stream_synchronize(w.s1));
+        if (!overlap) expect_clean();
+        else
+            expect_race("memcpy node 0 of xrt_graph_launch", "memcpy node 1 of xrt_graph_launch", d, N, 32,
+                        3 * 256 + 64, "write by memcpy node 0 of xrt_graph_launch on stream 1 (device 0)",
+                        "write by memcpy node 1 of xrt_graph_launch on stream 1 (device 0)",
+                        "add an edge from the memcpy node 0 to the memcpy node 1 (xrt_graph_add_dependencies; in a "
+                        "capture, an event or the same stream), or one the other way");
+        OK(xrt_graph_exec_destroy(exec));
+        OK(xrt_graph_destroy(graph));
+        round_end(&w);
+    }
+    OK(xrt_free(d));
+}
+
 /* A 3-D memset of a box of d on stream 1, a 3-D copy out of an
    overlapping box on stream 2: racy over the bytes the two boxes' bounding
    ranges share; with an event: clean. */
@@ -778,6 +869,7 @@ int main(void)
         cmocka_unit_test(test_peer_copy),         cmocka_unit_test(test_sync_orders_host),
         cmocka_unit_test(test_graph_nodes_without_edge),
         cmocka_unit_test(test_graph_races_eager), cmocka_unit_test(test_graph_kernel_node),
+        cmocka_unit_test(test_graph_child_nodes), cmocka_unit_test(test_graph_2d_nodes),
         cmocka_unit_test(test_copy_3d),           cmocka_unit_test(test_symbol_copy),
         cmocka_unit_test(test_reports_deterministic),
         cmocka_unit_test(test_check_calls),       cmocka_unit_test(test_exit_status),
