@@ -8357,9 +8357,15 @@ static void xrt__native_shutdown(void)
 
 /* >> impl: fork. The prepare handler takes every core lock so that the child
    starts with consistent state; the child then marks itself forked, so that
-   backends that do not survive fork() answer XRT_ERROR_NOT_PERMITTED. */
+   backends that do not survive fork() answer XRT_ERROR_NOT_PERMITTED. The
+   checker's lock is the outermost (its hooks take the core's locks inside
+   it); xrt_check.h has its handlers. */
+static void xrt__chk_fork_prepare(void);
+static void xrt__chk_fork_parent(void);
+static void xrt__chk_fork_child(void);
 static void xrt__fork_prepare(void)
 {
+    xrt__chk_fork_prepare();
     pthread_mutex_lock(&xrt__gnode_lock); /* its calls take the others */
     pthread_mutex_lock(&xrt__reg_lock);
     pthread_mutex_lock(&xrt__handle_lock);
@@ -8380,11 +8386,13 @@ static void xrt__fork_parent(void)
     pthread_mutex_unlock(&xrt__handle_lock);
     pthread_mutex_unlock(&xrt__reg_lock);
     pthread_mutex_unlock(&xrt__gnode_lock);
+    xrt__chk_fork_parent();
 }
 
 static void xrt__fork_child(void)
 {
     xrt__call_fork_child();
+    xrt__chk_fork_child();
     xrt__fork_parent();
     if (xrt__reg_inited) xrt__reg_forked = 1;
     __atomic_store_n(&xrt__gen, xrt__gen + 2, __ATOMIC_RELEASE);

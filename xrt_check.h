@@ -1264,6 +1264,22 @@ XRT_API void xrt__chk_stream_created(void *caller, xrt_status st, const xrt_back
     pthread_mutex_unlock(&xrt__chk_lock);
 }
 
+/* fork(): the checker's lock is held across it (xrt.h's handlers). In the
+   child, the forking thread, the only one there, comes after every
+   context: the parent's queued work is dropped in the child (the CPU
+   backend) or out of its reach (a GPU backend refuses its calls), so none
+   of it races what the child does. */
+static void xrt__chk_fork_prepare(void) { pthread_mutex_lock(&xrt__chk_lock); }
+static void xrt__chk_fork_parent(void) { pthread_mutex_unlock(&xrt__chk_lock); }
+
+static void xrt__chk_fork_child(void)
+{
+    xrt__chk_ctx *host;
+    unsigned i;
+    if (!__atomic_load_n(&xrt__chk_on, __ATOMIC_RELAXED) || !(host = xrt__chk_host())) return;
+    for (i = 0; i < xrt__chk_nctx; i++) xrt__chk_join(&host->clock, &xrt__chk_ctxs[i]->clock);
+}
+
 /* >> check: the public calls */
 static void xrt__chk_at_exit(void)
 {

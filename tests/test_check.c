@@ -781,6 +781,40 @@ static void test_reports_deterministic(void **state)
     OK(xrt_free(d));
 }
 
+/* fork() while stream 1 (non-blocking: the NULL stream does not order it)
+   has a memset of d queued behind a host function: the child, whose copy of
+   that work is dropped, sets d on a stream of its own and copies it out
+   synchronously: no report there (the parent's queued work is before the
+   child's); the parent, after its own synchronize, none either. */
+static void test_forked_child_clean(void **state)
+{
+    static unsigned char h[N];
+    round_ w;
+    void *d;
+    pid_t pid;
+    (void)state;
+    SKIP_UNLESS(!strcmp(xrt_test_backend, "cpu"), "a GPU backend refuses every call in a forked child");
+    OK(xrt_malloc(&d, N));
+    round_begin(&w, 0, XRT_STREAM_NON_BLOCKING, XRT_STREAM_NON_BLOCKING);
+    OK(xrt_launch_host_func(w.s1, hold_back, (void *)(uintptr_t)100000));
+    OK(xrt_memset_async(d, 2, N, w.s1));
+    pid = child_fork(20);
+    if (pid == 0) {
+        xrt_stream t;
+        CHILD_OK(xrt_stream_create_with_flags(&t, XRT_STREAM_NON_BLOCKING));
+        CHILD_OK(xrt_memset_async(d, 1, N, t));
+        CHILD_OK(xrt_stream_synchronize(t));
+        CHILD_OK(xrt_memcpy(h, d, N, XRT_MEMCPY_DEVICE_TO_HOST));
+        if (nreports) CHILD_FAIL("a report in the child:\n%s", reports);
+        child_exit(0);
+    }
+    child_wait(pid, 20, "the forked child");
+    OK(xrt_stream_synchronize(w.s1));
+    expect_clean();
+    round_end(&w);
+    OK(xrt_free(d));
+}
+
 /* The calls' bad input, and what they say while off. */
 static void test_check_calls(void **state)
 {
@@ -871,7 +905,7 @@ int main(void)
         cmocka_unit_test(test_graph_races_eager), cmocka_unit_test(test_graph_kernel_node),
         cmocka_unit_test(test_graph_child_nodes), cmocka_unit_test(test_graph_2d_nodes),
         cmocka_unit_test(test_copy_3d),           cmocka_unit_test(test_symbol_copy),
-        cmocka_unit_test(test_reports_deterministic),
+        cmocka_unit_test(test_reports_deterministic), cmocka_unit_test(test_forked_child_clean),
         cmocka_unit_test(test_check_calls),       cmocka_unit_test(test_exit_status),
     };
     char dir[256];
