@@ -1398,7 +1398,7 @@ XRT_API xrt_status xrt__launch_bad(const char *fn, xrt_dim3 grid, xrt_dim3 block
    dispatch calls one, out of line, when xrt__chk_on; `st` is the call's
    status (nothing is recorded of a failed call). */
 struct xrt__handle_slot;
-enum { XRT__CHK_SYNC_STREAM, XRT__CHK_SYNC_EVENT, XRT__CHK_SYNC_DEVICE, XRT__CHK_SYNC_ALL };
+enum { XRT__CHK_SYNC_STREAM, XRT__CHK_SYNC_EVENT, XRT__CHK_SYNC_DEVICE, XRT__CHK_SYNC_ALL, XRT__CHK_SYNC_RESET };
 XRT_API void xrt__chk_copy(void *caller, xrt_status st, const xrt_backend *b, const char *fn, xrt_stream stream,
                            const struct xrt__handle_slot *s, void *dst, size_t dst_n, const void *src, size_t src_n)
     XRT__COLD;
@@ -1473,10 +1473,24 @@ XRT__GLOBAL(XRT__TLS struct xrt__call_state xrt__call, );
 XRT__GLOBAL(int xrt__call_fence, );
 XRT__GLOBAL(unsigned char xrt__chk_on, ); /* the stream-order checker is on: its hooks are called */
 /* A plain load of a byte: one compare with memory and a branch (gcc loads an
-   int, or an atomic, into a register first: a third instruction). xrt_check_enable is therefore called while no other
-   thread makes xrt calls; XRT_CHECK is read by xrt_init, before xrt__gen
-   publishes the backends. */
+   int, or an atomic, into a register first: a third instruction). A byte's
+   load does not tear, and each dispatch reads it anew (the backend's call
+   is opaque to the compiler), so xrt_check_enable may switch it while other
+   threads make calls: a call that overlaps the switch is checked or not,
+   and a hook called while on that runs after an off does nothing
+   (xrt__chk_lock_on). Under ThreadSanitizer the load is atomic, which it
+   can see. XRT_CHECK is read by xrt_init, before xrt__gen publishes the
+   backends. */
+#if defined(__SANITIZE_THREAD__)
+#define XRT__CHK_ON() XRT__UNLIKELY(__atomic_load_n(&xrt__chk_on, __ATOMIC_RELAXED))
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define XRT__CHK_ON() XRT__UNLIKELY(__atomic_load_n(&xrt__chk_on, __ATOMIC_RELAXED))
+#endif
+#endif
+#ifndef XRT__CHK_ON
 #define XRT__CHK_ON() XRT__UNLIKELY(xrt__chk_on)
+#endif
 
 static inline void xrt__call_enter(void)
 {
@@ -1638,6 +1652,8 @@ static inline xrt_status xrt_device_reset(void)
     XRT__CHECK_MAY_WAIT("xrt_device_reset");
     if ((st = xrt__no_op(b, "xrt_device_reset")) != XRT_SUCCESS) return st; /* a refusal names this call */
     if ((st = b->device_synchronize(b)) != XRT_SUCCESS) return st;
+    /* the host waited for the device's streams, which the reset retires */
+    if (XRT__CHK_ON()) xrt__chk_sync(__builtin_return_address(0), XRT_SUCCESS, b, XRT__CHK_SYNC_RESET, NULL, NULL, NULL);
     return b->device_reset(b);
 }
 

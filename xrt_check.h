@@ -621,7 +621,8 @@ typedef struct xrt__chk_graph {
     unsigned nodes, words;     /* access nodes; 64-bit words of a set */
     size_t nacc, nwait, nrecord;
     xrt__chk_gacc *acc;
-    const char **name;         /* of each access node, kept until checking goes off */
+    const char **name;         /* of each access node, interned (kept until checking goes off) */
+    char (*label)[64];         /* the same, as read */
     uint64_t *before;          /* nodes * words: the access nodes before each */
     uintptr_t *wait, *record;  /* event handles */
     size_t bytes;
@@ -631,19 +632,24 @@ typedef struct xrt__chk_name_s { struct xrt__chk_name_s *next; char s[64]; } xrt
 static xrt__chk_graph *xrt__chk_graphs[XRT__CHK_BUCKETS];
 static xrt__chk_name_s *xrt__chk_names;
 
-/* "memset node 2 of xrt_graph_launch" ("2.0": node 0 of the child graph of
-   node 2), one copy per text: a report's pairs and the histories hold it
-   after its exec is gone. */
-static const char *xrt__chk_node_name(int type, const char *path)
+/* A node's name, "memset node 2 of xrt_graph_launch" ("2.0": node 0 of the
+   child graph of node 2), is written into its snapshot's labels when the
+   graph is read (outside the checker's lock), and interned when the
+   snapshot is put, under it: one copy per text, which a report's pairs and
+   the histories hold after the exec is gone. */
+static void xrt__chk_node_label(int type, const char *path, char *out)
 {
     static const char *const kinds[] = {"kernel", "memcpy", "memset"};
-    char s[64];
+    snprintf(out, 64, "%s node %.24s of xrt_graph_launch", (unsigned)type < 3 ? kinds[type] : "?", path);
+}
+
+static const char *xrt__chk_intern(const char *s)
+{
     xrt__chk_name_s *n;
-    snprintf(s, sizeof s, "%s node %.24s of xrt_graph_launch", (unsigned)type < 3 ? kinds[type] : "?", path);
     for (n = xrt__chk_names; n; n = n->next)
         if (!strcmp(n->s, s)) return n->s;
     if (!(n = (xrt__chk_name_s *)xrt__chk_realloc(NULL, 0, sizeof *n))) return NULL;
-    memcpy(n->s, s, sizeof s);
+    snprintf(n->s, sizeof n->s, "%s", s);
     n->next = xrt__chk_names;
     xrt__chk_names = n;
     return n->s;
@@ -654,10 +660,11 @@ static void xrt__chk_graph_free(xrt__chk_graph *g)
     if (!g) return;
     XRT_FREE(g->acc);
     XRT_FREE(g->name);
+    XRT_FREE(g->label);
     XRT_FREE(g->before);
     XRT_FREE(g->wait);
     XRT_FREE(g->record);
-    xrt__chk_bytes -= g->bytes;
+    if (g->bytes) xrt__chk_bytes -= g->bytes; /* 0: never put, maybe freed outside the lock */
     XRT_FREE(g);
 }
 
@@ -901,7 +908,8 @@ static int xrt__chk_graph_item_read(const xrt_backend *b, xrt__chk_graph *g, con
     if (!known && !copy) return 1;
     if (copy) p.type = XRT_GRAPH_NODE_MEMCPY;
     if (!xrt__chk_graph_node(g, &p, copy ? &c : NULL, k)) return 0;
-    return g->nacc == had || (g->name[k] = xrt__chk_node_name((int)p.type, it->path)) != NULL;
+    if (g->nacc > had) xrt__chk_node_label((int)p.type, it->path, g->label[k]);
+    return 1;
 }
 
 /* The snapshot of a graph (the backend's object), or NULL. */
@@ -915,7 +923,8 @@ static xrt__chk_graph *xrt__chk_graph_read(const xrt_backend *b, void *graph)
     memset(&t, 0, sizeof t);
     ok = g && xrt__chk_topo_add(b, graph, "", 0, &t);
     if (ok) ok = (access = (unsigned *)XRT_CALLOC(t.n + 1, sizeof(unsigned))) != NULL &&
-                 (g->name = (const char **)XRT_CALLOC(t.n + 1, sizeof(char *))) != NULL;
+                 (g->name = (const char **)XRT_CALLOC(t.n + 1, sizeof(char *))) != NULL &&
+                 (g->label = (char (*)[64])XRT_CALLOC(t.n + 1, sizeof *g->label)) != NULL;
     for (i = 0; ok && i < t.n; i++) {
         size_t had = g->nacc;
         ok = xrt__chk_graph_item_read(b, g, &t.item[i], k);
@@ -930,7 +939,7 @@ static xrt__chk_graph *xrt__chk_graph_read(const xrt_backend *b, void *graph)
         xrt__chk_graph_free(g);
         return NULL;
     }
-    g->bytes = sizeof *g + g->nacc * sizeof *g->acc + (t.n + 1) * sizeof *g->name +
+    g->bytes = sizeof *g + g->nacc * sizeof *g->acc + (t.n + 1) * (sizeof *g->name + sizeof *g->label) +
                (size_t)k * g->words * sizeof(uint64_t) + (g->nwait + g->nrecord) * sizeof(uintptr_t);
     return g;
 }
@@ -1034,7 +1043,14 @@ static void xrt__chk_graph_launch(const xrt__chk_graph *g, xrt__chk_ctx *c, void
 static void xrt__chk_graph_put(uintptr_t exec, xrt__chk_graph *g)
 {
     xrt__chk_graph *old = xrt__chk_graph_take(exec);
+    unsigned k;
     xrt__chk_graph_free(old);
+    for (k = 0; g && k < g->nodes; k++)
+        if (!(g->name[k] = xrt__chk_intern(g->label[k]))) { /* out of memory: no snapshot */
+            g->bytes = 0;
+            xrt__chk_graph_free(g);
+            return;
+        }
     if (!g) return;
     g->key = exec;
     g->next = xrt__chk_graphs[xrt__chk_hash(exec)];
@@ -1051,12 +1067,24 @@ static void xrt__chk_graph_put(uintptr_t exec, xrt__chk_graph *g)
 #define XRT__CHK_SITE(site) \
     void *site[XRT__CHK_FRAMES] = {NULL, __builtin_return_address(0), caller}
 
+/* The lock, where checking is still on (else not held): a hook that the
+   dispatch called while on may run after another thread's
+   xrt_check_enable(XRT_CHECK_OFF), and must not start a bookkeeping then,
+   which nothing would free. */
+static int xrt__chk_lock_on(void)
+{
+    pthread_mutex_lock(&xrt__chk_lock);
+    if (__atomic_load_n(&xrt__chk_on, __ATOMIC_RELAXED)) return 1;
+    pthread_mutex_unlock(&xrt__chk_lock);
+    return 0;
+}
+
 static void xrt__chk_copy_at(void *const *site, const xrt_backend *b, const char *fn, xrt_stream stream,
                              const struct xrt__handle_slot *s, void *dst, size_t dst_n, const void *src, size_t src_n)
 {
     xrt__chk_ctx *c, *host;
     int sync = !s;
-    pthread_mutex_lock(&xrt__chk_lock);
+    if (!xrt__chk_lock_on()) return;
     /* A synchronous copy is the current device's NULL stream's, and the
        host waits for it. */
     if (sync) s = &xrt__handle_null_stream;
@@ -1102,11 +1130,11 @@ XRT_API void xrt__chk_launch(void *caller, xrt_status st, const xrt_backend *b, 
                              const struct xrt__handle_slot *s, const void *args, size_t args_size)
 {
     xrt__chk_ctx *c, *host;
-    unsigned nnotes = xrt__chk_notes_era == xrt__chk_era ? xrt__chk_nnotes : 0;
+    unsigned nnotes = xrt__chk_notes_era == __atomic_load_n(&xrt__chk_era, __ATOMIC_RELAXED) ? xrt__chk_nnotes : 0;
     xrt__chk_nnotes = 0; /* an annotation is the next launch's, whatever its outcome */
     if (st != XRT_SUCCESS) return;
     XRT__CHK_SITE(site);
-    pthread_mutex_lock(&xrt__chk_lock);
+    if (!xrt__chk_lock_on()) return;
     if (!xrt__chk_capturing(b, s) && (host = xrt__chk_host()) && (c = xrt__chk_stream(b, stream, s))) {
         xrt__chk_begin(c, host, NULL);
         xrt__chk_args(c, fn, site, (const unsigned char *)args, args_size, nnotes);
@@ -1127,7 +1155,7 @@ XRT_API void xrt__chk_graph_launch_hook(void *caller, xrt_status st, const xrt_b
     size_t i;
     if (st != XRT_SUCCESS) return;
     XRT__CHK_SITE(site);
-    pthread_mutex_lock(&xrt__chk_lock);
+    if (!xrt__chk_lock_on()) return;
     if (!xrt__chk_capturing(b, s) && (host = xrt__chk_host()) && (c = xrt__chk_stream(b, stream, s))) {
         g = xrt__chk_graph_find((uintptr_t)exec);
         for (i = 0; g && i < g->nwait; i++)
@@ -1159,14 +1187,19 @@ XRT_API void xrt__chk_instantiate(xrt_status st, const xrt_backend *b, const voi
     xrt__err.quiet--;
     xrt__graph_hold(0);
     pthread_mutex_lock(&xrt__chk_lock);
-    xrt__chk_graph_put((uintptr_t)exec, g);
+    if (__atomic_load_n(&xrt__chk_on, __ATOMIC_RELAXED)) {
+        xrt__chk_graph_put((uintptr_t)exec, g);
+    } else if (g) { /* turned off meanwhile: never counted */
+        g->bytes = 0;
+        xrt__chk_graph_free(g);
+    }
     pthread_mutex_unlock(&xrt__chk_lock);
 }
 
 /* An exec destroyed, or changed node by node: no snapshot. */
 XRT_API void xrt__chk_exec_gone(const void *exec)
 {
-    pthread_mutex_lock(&xrt__chk_lock);
+    if (!xrt__chk_lock_on()) return;
     xrt__chk_graph_put((uintptr_t)exec, NULL);
     pthread_mutex_unlock(&xrt__chk_lock);
 }
@@ -1181,7 +1214,7 @@ XRT_API void xrt__chk_free(void *caller, const xrt_backend *b, const char *fn, x
     xrt__chk_ctx *c = NULL, *host;
     xrt__mem_info info;
     XRT__CHK_SITE(site);
-    pthread_mutex_lock(&xrt__chk_lock);
+    if (!xrt__chk_lock_on()) return;
     if (xrt__mem_query(ptr, &info) && info.base == (uintptr_t)ptr && (host = xrt__chk_host()) != NULL) {
         if (!s) {
             xrt__chk_host_waits_all(host, b, -1);
@@ -1204,7 +1237,7 @@ XRT_API void xrt__chk_record(void *caller, xrt_status st, const xrt_backend *b, 
     xrt__chk_ctx *c, *host;
     xrt__chk_event *e;
     if (st != XRT_SUCCESS) return;
-    pthread_mutex_lock(&xrt__chk_lock);
+    if (!xrt__chk_lock_on()) return;
     if (!xrt__chk_capturing(b, s) && (host = xrt__chk_host()) && (c = xrt__chk_stream(b, stream, s)) &&
         (e = xrt__chk_event_get(event, 1)) != NULL) {
         xrt__chk_begin(c, host, NULL);
@@ -1223,7 +1256,7 @@ XRT_API void xrt__chk_wait(void *caller, xrt_status st, const xrt_backend *b, xr
     xrt__chk_ctx *c, *host;
     xrt__chk_event *e;
     if (st != XRT_SUCCESS) return;
-    pthread_mutex_lock(&xrt__chk_lock);
+    if (!xrt__chk_lock_on()) return;
     if (!xrt__chk_capturing(b, s) && (host = xrt__chk_host()) && (c = xrt__chk_stream(b, stream, s))) {
         e = xrt__chk_event_get(event, 0); /* never recorded: no wait */
         xrt__chk_begin(c, host, e && e->recorded ? &e->clock : NULL);
@@ -1232,8 +1265,20 @@ XRT_API void xrt__chk_wait(void *caller, xrt_status st, const xrt_backend *b, xr
     pthread_mutex_unlock(&xrt__chk_lock);
 }
 
+/* xrt_device_reset retires the device's created streams (the host has
+   waited for them): no longer the NULL stream's peers, nor waited for. */
+static void xrt__chk_retire(const xrt_backend *b, int device)
+{
+    unsigned i;
+    for (i = 0; i < xrt__chk_nctx; i++) {
+        xrt__chk_ctx *x = xrt__chk_ctxs[i];
+        if (x->kind == XRT__CHK_STREAM && x->b == b && x->device == device) x->dead = 1;
+    }
+}
+
 /* The host thread waits: for a stream, an event's last record, the current
-   device. A query counts only when it returned success. */
+   device (and, for a reset, retires its streams). A query counts only when
+   it returned success. */
 XRT_API void xrt__chk_sync(void *caller, xrt_status st, const xrt_backend *b, int what, xrt_stream stream,
                            const struct xrt__handle_slot *s, const void *event)
 {
@@ -1241,14 +1286,15 @@ XRT_API void xrt__chk_sync(void *caller, xrt_status st, const xrt_backend *b, in
     xrt__chk_ctx *c, *host;
     xrt__chk_event *e;
     if (st != XRT_SUCCESS) return;
-    pthread_mutex_lock(&xrt__chk_lock);
+    if (!xrt__chk_lock_on()) return;
     if ((host = xrt__chk_host()) != NULL) {
         if (what == XRT__CHK_SYNC_STREAM && !xrt__chk_capturing(b, s) && (c = xrt__chk_stream(b, stream, s)))
             xrt__chk_host_waits(host, c);
         else if (what == XRT__CHK_SYNC_EVENT && (e = xrt__chk_event_get(event, 0)) && e->recorded)
             xrt__chk_join(&host->clock, &e->clock);
-        else if (what == XRT__CHK_SYNC_DEVICE || what == XRT__CHK_SYNC_ALL)
-            xrt__chk_host_waits_all(host, b, what == XRT__CHK_SYNC_DEVICE ? xrt__chk_device(b) : -1);
+        else if (what == XRT__CHK_SYNC_DEVICE || what == XRT__CHK_SYNC_ALL || what == XRT__CHK_SYNC_RESET)
+            xrt__chk_host_waits_all(host, b, what == XRT__CHK_SYNC_ALL ? -1 : xrt__chk_device(b));
+        if (what == XRT__CHK_SYNC_RESET) xrt__chk_retire(b, xrt__chk_device(b));
     }
     pthread_mutex_unlock(&xrt__chk_lock);
 }
@@ -1259,7 +1305,7 @@ XRT_API void xrt__chk_stream_created(void *caller, xrt_status st, const xrt_back
     (void)caller; /* orders, touches nothing */
     xrt__handle_slot *s;
     if (st != XRT_SUCCESS) return;
-    pthread_mutex_lock(&xrt__chk_lock);
+    if (!xrt__chk_lock_on()) return;
     if ((s = xrt__handle_lookup(b, *stream, XRT__HANDLE_STREAM)) != NULL) xrt__chk_stream(b, *stream, s);
     pthread_mutex_unlock(&xrt__chk_lock);
 }
@@ -1338,7 +1384,7 @@ static void xrt__chk_forget_all(void)
     xrt__chk_pairs = NULL;
     xrt__chk_nctx = xrt__chk_capctx = xrt__chk_streams = xrt__chk_threads = 0;
     xrt__chk_npairs = xrt__chk_cappairs = xrt__chk_dropped = 0;
-    xrt__chk_era++;
+    __atomic_store_n(&xrt__chk_era, xrt__chk_era + 1, __ATOMIC_RELAXED); /* read outside the lock by annotations */
 }
 
 XRT_API xrt_status xrt_check_enable(unsigned modes)
@@ -1391,14 +1437,16 @@ XRT_API xrt_status xrt_check_memory_bytes(size_t *bytes)
 XRT_API xrt_status xrt_check_annotate(const void *ptr, size_t size, xrt_check_access access)
 {
     const char *fn = "xrt_check_annotate";
+    unsigned era;
     XRT__CHECK_PTR(ptr, fn);
     if ((unsigned)access > XRT_CHECK_READ_WRITE)
         return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "access %d is none of XRT_CHECK_NONE (0), _READ (1), _WRITE (2), "
                          "_READ_WRITE (3)", (int)access);
     if (size == 0) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "size is 0");
     if (!__atomic_load_n(&xrt__chk_on, __ATOMIC_RELAXED)) return XRT_SUCCESS;
-    if (xrt__chk_notes_era != xrt__chk_era) xrt__chk_nnotes = 0; /* left from before an off */
-    xrt__chk_notes_era = xrt__chk_era;
+    era = __atomic_load_n(&xrt__chk_era, __ATOMIC_RELAXED);
+    if (xrt__chk_notes_era != era) xrt__chk_nnotes = 0; /* left from before an off */
+    xrt__chk_notes_era = era;
     if (xrt__chk_nnotes == XRT_CHECK_ANNOTATIONS)
         return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "more than XRT_CHECK_ANNOTATIONS (%d) for one launch",
                          XRT_CHECK_ANNOTATIONS);

@@ -815,6 +815,101 @@ static void test_forked_child_clean(void **state)
     OK(xrt_free(d));
 }
 
+/* A copy into pinned host memory h queued on a non-blocking stream, then
+   xrt_device_reset (which waits for the device's work and retires the
+   stream; h stays): a copy out of h on a stream made after the reset is
+   clean. */
+static void test_device_reset_clean(void **state)
+{
+    xrt_stream s1, s2;
+    void *d, *h;
+    (void)state;
+    OK(xrt_malloc_host(&h, N));
+    begin();
+    OK(xrt_stream_create_with_flags(&s1, XRT_STREAM_NON_BLOCKING));
+    OK(xrt_malloc(&d, N));
+    OK(xrt_memcpy_async(h, d, N, XRT_MEMCPY_DEVICE_TO_HOST, s1));
+    OK(xrt_device_reset()); /* frees d, retires s1 */
+    OK(xrt_stream_create_with_flags(&s2, XRT_STREAM_NON_BLOCKING));
+    OK(xrt_malloc(&d, N));
+    OK(xrt_memcpy_async(d, h, N, XRT_MEMCPY_HOST_TO_DEVICE, s2));
+    OK(xrt_stream_synchronize(s2));
+    expect_clean();
+    end();
+    OK(xrt_free(d));
+    OK(xrt_stream_destroy(s2));
+    OK(xrt_free_host(h));
+}
+
+/* Checking turned on and off while two threads make calls on streams of
+   their own and instantiate graphs (whose hook reads the graph before it
+   takes the checker's lock): no report, and a moment after each off no
+   bookkeeping (a hook that saw "on" and ran on after the off must not make
+   new). */
+typedef struct toggler {
+    void *d;
+    xrt_stream s;
+    xrt_graph g;
+    int stop; /* atomic */
+    const char *backend;
+} toggler;
+
+static void *copier(void *user)
+{
+    toggler *t = (toggler *)user;
+    xrt_graph_exec exec;
+    if (xrt_set_backend(t->backend) != XRT_SUCCESS) return (void *)1;
+    while (!__atomic_load_n(&t->stop, __ATOMIC_RELAXED))
+        if (xrt_memset_async(t->d, 1, N, t->s) != XRT_SUCCESS || xrt_stream_synchronize(t->s) != XRT_SUCCESS ||
+            xrt_graph_instantiate(&exec, t->g) != XRT_SUCCESS || xrt_graph_exec_destroy(exec) != XRT_SUCCESS)
+            return (void *)1;
+    return NULL;
+}
+
+static void test_enable_under_threads(void **state)
+{
+    toggler t[2];
+    pthread_t th[2];
+    xrt_graph_node n;
+    size_t bytes, left = 0;
+    void *res;
+    int i;
+    (void)state;
+    begin();
+    for (i = 0; i < 2; i++) {
+        xrt_memset_node_params set = {NULL, 0, 7, 1, N, 1};
+        OK(xrt_malloc(&t[i].d, N));
+        OK(xrt_stream_create_with_flags(&t[i].s, XRT_STREAM_NON_BLOCKING));
+        OK(xrt_graph_create(&t[i].g, 0));
+        set.dst = t[i].d;
+        OK(xrt_graph_add_memset_node(&n, t[i].g, NULL, 0, &set));
+        t[i].stop = 0;
+        t[i].backend = xrt_test_backend;
+        assert_int_equal(pthread_create(&th[i], NULL, copier, &t[i]), 0);
+    }
+    for (i = 0; i < 40; i++) {
+        OK(xrt_check_enable(XRT_CHECK_STREAMS));
+        usleep(1000);
+        OK(xrt_check_enable(XRT_CHECK_OFF));
+        usleep(1000);
+        OK(xrt_check_memory_bytes(&bytes));
+        left += bytes;
+    }
+    for (i = 0; i < 2; i++) __atomic_store_n(&t[i].stop, 1, __ATOMIC_RELAXED);
+    for (i = 0; i < 2; i++) {
+        assert_int_equal(pthread_join(th[i], &res), 0);
+        assert_null(res);
+    }
+    expect_clean();
+    assert_int_equal(left, 0);
+    end();
+    for (i = 0; i < 2; i++) {
+        OK(xrt_graph_destroy(t[i].g));
+        OK(xrt_free(t[i].d));
+        OK(xrt_stream_destroy(t[i].s));
+    }
+}
+
 /* The calls' bad input, and what they say while off. */
 static void test_check_calls(void **state)
 {
@@ -906,6 +1001,7 @@ int main(void)
         cmocka_unit_test(test_graph_child_nodes), cmocka_unit_test(test_graph_2d_nodes),
         cmocka_unit_test(test_copy_3d),           cmocka_unit_test(test_symbol_copy),
         cmocka_unit_test(test_reports_deterministic), cmocka_unit_test(test_forked_child_clean),
+        cmocka_unit_test(test_device_reset_clean), cmocka_unit_test(test_enable_under_threads),
         cmocka_unit_test(test_check_calls),       cmocka_unit_test(test_exit_status),
     };
     char dir[256];
