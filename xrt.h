@@ -3464,6 +3464,7 @@ extern "C" {
 /* XRT__GRAPH_LIST_DEPENDENTS: what a graph list holds: a node's dependents */
 /* XRT__CHK_SYNC_STREAM, XRT__CHK_SYNC_EVENT: what xrt__chk_sync waited for: a stream, an event */
 /* XRT__CHK_SYNC_DEVICE, XRT__CHK_SYNC_ALL: what xrt__chk_sync waited for: the current device, every device */
+/* XRT__CHK_SYNC_RESET: what xrt__chk_sync waited for: the current device's reset (its streams retired) */
 /* XRT__HANDLE_STREAM, XRT__HANDLE_EVENT: the kind bits of a stream's, an event's handle */
 /* XRT__HANDLE_GRAPH_EXEC, XRT__HANDLE_MEM_POOL: the kind bits of an executable graph's, a pool's handle */
 /* XRT__CHECK_PTR: returns XRT_ERROR_INVALID_VALUE ("p is NULL", call fn) from the enclosing function */

@@ -3,7 +3,7 @@
 # The stream-order checker's cost while off, in instructions: callgrind's
 # count per xrt_memcpy 4 KiB (bench/instructions.sh) of bench/memcpy against
 # the same program built with the checker's test compiled out
-# (memcpy_unchecked, bench/tools.mk); the target is a difference <= 2 (the
+# (memcpy_unchecked, bench/bench.mk); the target is a difference <= 2 (the
 # compare of a byte and its branch).
 # Usage: check_off.sh BUILD-DIR
 set -eu
