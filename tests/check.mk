@@ -88,7 +88,7 @@ $(CK)/ops/checked: $(B)/plain/test_suite $(if $(filter 1,$(HAVE_CUDA)),$(B)/doub
 $(CK)/ops/readme:
 	@$(CK_STEP) $@ step "every operation has its row in the README" env CC="$(CC)" sh tests/operations.sh readme
 $(CK)/ops/errors:
-	@$(CK_STEP) $@ step "the README's error table and return types match xrt.h" sh tests/errors.sh
+	@$(CK_STEP) $@ step "REFERENCE's error table and return types match xrt.h" sh tests/errors.sh
 $(CK)/ops/fastpath:
 	@$(CK_STEP) $@ step "cpu fast paths under strace" env CC="$(CC)" sh tests/fastpath.sh
 $(CK)/ops/vendoring:
