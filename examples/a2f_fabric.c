@@ -5,7 +5,7 @@
      receiver:  a2f_fabric [options]              (prints the port it listens on)
      sender:    a2f_fabric [options] HOST PORT
 
-   Each side has SLOTS chunk buffers of 64 MiB for each path:
+   Each side has SLOTS chunk buffers of --max bytes (64 MiB) for each path:
      xrt        allocated by xrt_malloc (device memory of the chosen backend)
                 and registered by xrt_rdma_register on xrt_rdma_open_fabric's
                 context of the domain, so through xrt's registration cache;
@@ -17,7 +17,7 @@
    message says the chunk is ready. The receiver copies the chunk out
    (xrt_memcpy; memcpy), checks every byte, and sends k back as a credit.
    Both paths run the same loop; only the fill, the check's copy and the
-   registration differ. Per chunk size from 4 KiB to 64 MiB the sender prints
+   registration differ. Per chunk size from 4 KiB to 64 MiB (--max) the sender prints
    each path's bandwidth (the best of --rounds, the paths alternating), their
    time ratio (xrt / libfabric alone) and a plain memcpy of the same size.
    Every wait is bounded (--timeout). Exit status: 0 when every chunk
@@ -48,6 +48,7 @@ typedef struct options {
     const char *backend, *provider, *address, *peer;
     int port, timeout_s, rounds, paths; /* paths: bit PATH_XRT, bit PATH_RAW */
     size_t bytes;                       /* sent per chunk size and path */
+    size_t max;                         /* the largest chunk, the slots' size */
 } options;
 
 typedef struct slot {
@@ -58,7 +59,7 @@ typedef struct slot {
 } slot;
 
 /* What the sender tells the receiver, and the receiver the sender. */
-typedef struct plan { uint64_t bytes; uint32_t rounds, paths; } plan;
+typedef struct plan { uint64_t bytes, max; uint32_t rounds, paths; } plan;
 typedef struct keys { uint64_t addr[PATHS][SLOTS], key[PATHS][SLOTS]; } keys;
 
 typedef struct xfer {
@@ -91,6 +92,8 @@ static const char usage[] =
     "                    listener (default 127.0.0.1)\n"
     "  --port PORT       the receiver's TCP port (default 0: any free one)\n"
     "  --bytes SIZE      bytes sent per chunk size and path, at least 8 chunks (default 64M)\n"
+    "  --max SIZE        the largest chunk: sizes 4K, 16K, ... up to it (default 64M; the\n"
+    "                    receiver's must be at least the sender's)\n"
     "  --rounds N        runs of each path per size, alternating; the best is printed (default 3)\n"
     "  --timeout SEC     bound on every wait (default 30)\n"
     "  -h, --help        print this help and exit\n";
@@ -103,6 +106,7 @@ static void parse(int argc, char **argv, options *o)
     memset(o, 0, sizeof *o);
     o->address = "127.0.0.1";
     o->bytes = MAX_CHUNK;
+    o->max = MAX_CHUNK;
     o->rounds = 3;
     o->timeout_s = 30;
     o->paths = 3;
@@ -114,6 +118,7 @@ static void parse(int argc, char **argv, options *o)
         else if (cli_option(&c, "--address", &v)) o->address = v;
         else if (cli_option(&c, "--port", &v)) o->port = (int)cli_long(&c, "--port", v, 0, 65535);
         else if (cli_option(&c, "--bytes", &v)) o->bytes = cli_size(&c, "--bytes", v, 1ULL << 40);
+        else if (cli_option(&c, "--max", &v)) o->max = cli_size(&c, "--max", v, MAX_CHUNK);
         else if (cli_option(&c, "--rounds", &v)) o->rounds = (int)cli_long(&c, "--rounds", v, 1, 100);
         else if (cli_option(&c, "--timeout", &v)) o->timeout_s = (int)cli_long(&c, "--timeout", v, 1, 3600);
         else if (argv[c.i][0] == '-' || npos == 2) cli_unknown(&c);
@@ -121,6 +126,7 @@ static void parse(int argc, char **argv, options *o)
     }
     struct in_addr ip;
     if (inet_pton(AF_INET, o->address, &ip) != 1) cli_fail(&c, "--address: '%s' is not an IPv4 address", o->address);
+    if (o->max < MIN_CHUNK) cli_fail(&c, "--max: %zu bytes is less than the smallest chunk (4K)", o->max);
     if (npos == 1) cli_fail(&c, "the sender needs HOST and PORT");
     if (npos == 2 && inet_pton(AF_INET, pos[0], &ip) != 1) cli_fail(&c, "HOST: '%s' is not an IPv4 address", pos[0]);
     if (npos == 2) {
@@ -245,11 +251,11 @@ static int write_chunk(xfer *x, int path, int i, size_t size)
 /* >> memory: both paths' slots, registered; the message buffers */
 static int open_xrt_slot(xfer *x, slot *s)
 {
-    if (xrt_malloc(&s->ptr, MAX_CHUNK)) return xrt_fail(x, "xrt_malloc");
-    if (xrt_memset(s->ptr, 0, MAX_CHUNK)) return xrt_fail(x, "xrt_memset"); /* page faults now, not in the timing */
+    if (xrt_malloc(&s->ptr, x->opt.max)) return xrt_fail(x, "xrt_malloc");
+    if (xrt_memset(s->ptr, 0, x->opt.max)) return xrt_fail(x, "xrt_memset"); /* page faults now, not in the timing */
     if (!x->rdma && xrt_rdma_open_fabric(&x->rdma, x->f.domain, x->f.info->domain_attr->mr_mode))
         return xrt_fail(x, "xrt_rdma_open_fabric");
-    if (xrt_rdma_register(x->rdma, s->ptr, MAX_CHUNK, XRT_RDMA_LOCAL_WRITE | XRT_RDMA_REMOTE_WRITE | XRT_RDMA_REMOTE_READ,
+    if (xrt_rdma_register(x->rdma, s->ptr, x->opt.max, XRT_RDMA_LOCAL_WRITE | XRT_RDMA_REMOTE_WRITE | XRT_RDMA_REMOTE_READ,
                           &s->reg))
         return xrt_fail(x, "xrt_rdma_register");
     s->desc = s->reg.desc, s->addr = s->reg.addr, s->key = s->reg.key;
@@ -268,9 +274,9 @@ static int raw_reg(xfer *x, void *p, size_t n, uint64_t key, struct fid_mr **mr)
 
 static int open_raw_slot(xfer *x, slot *s, uint64_t key)
 {
-    if (posix_memalign(&s->ptr, 4096, MAX_CHUNK)) return s->ptr = NULL, fab_fail(&x->f, "out of memory for a chunk");
-    memset(s->ptr, 0, MAX_CHUNK);
-    if (raw_reg(x, s->ptr, MAX_CHUNK, key, &s->mr)) return -1;
+    if (posix_memalign(&s->ptr, 4096, x->opt.max)) return s->ptr = NULL, fab_fail(&x->f, "out of memory for a chunk");
+    memset(s->ptr, 0, x->opt.max);
+    if (raw_reg(x, s->ptr, x->opt.max, key, &s->mr)) return -1;
     s->desc = fi_mr_desc(s->mr);
     s->key = fi_mr_key(s->mr);
     s->addr = x->f.info->domain_attr->mr_mode & FI_MR_VIRT_ADDR ? (uint64_t)(uintptr_t)s->ptr : 0;
@@ -286,12 +292,12 @@ static int open_memory(xfer *x)
     for (int i = 0; i < SLOTS; i++)
         if (open_xrt_slot(x, &x->slot[PATH_XRT][i]) || open_raw_slot(x, &x->slot[PATH_RAW][i], 0x1000 + (uint64_t)i))
             return -1;
-    x->host = (unsigned char *)malloc(MAX_CHUNK);
+    x->host = (unsigned char *)malloc(x->opt.max);
     if (!x->host) return fab_fail(&x->f, "out of memory for a chunk");
     xrt_pointer_attributes a;
     if (xrt_pointer_get_attributes(&a, x->slot[PATH_XRT][0].ptr)) return xrt_fail(x, "xrt_pointer_get_attributes");
-    fab_say(&x->f, "xrt path: %d x 64 MiB from xrt_malloc (backend %s), xrt_rdma_register; raw path: %d x 64 MiB "
-            "from malloc, fi_mr_reg", SLOTS, a.backend ? a.backend : "none", SLOTS);
+    fab_say(&x->f, "xrt path: %d x %zu KiB from xrt_malloc (backend %s), xrt_rdma_register; raw path: %d x %zu KiB "
+            "from malloc, fi_mr_reg", SLOTS, x->opt.max >> 10, a.backend ? a.backend : "none", SLOTS, x->opt.max >> 10);
     return 0;
 }
 
@@ -416,7 +422,7 @@ static int transfer(xfer *x, const plan *p, int sender)
     uint64_t k = 0;
     if (warm_up(x, p, sender, &k)) return -1;
     if (sender) printf("    chunk   xrt+libfabric  libfabric alone  time ratio         memcpy\n");
-    for (size_t size = MIN_CHUNK; size <= MAX_CHUNK; size *= 4) {
+    for (size_t size = MIN_CHUNK; size <= p->max; size *= 4) {
         size_t n = chunks_of(p, size);
         double best[PATHS] = {0, 0}, copy = 0;
         for (uint32_t r = 0; r < p->rounds; r++) {
@@ -435,6 +441,21 @@ static int transfer(xfer *x, const plan *p, int sender)
         if (sender) print_row(size, n, best, copy);
     }
     return 0;
+}
+
+/* The largest chunk size of the plan, and a size as "64 MiB" or "256 KiB". */
+static size_t largest(const plan *p)
+{
+    size_t size = MIN_CHUNK;
+    while (size * 4 <= p->max) size *= 4;
+    return size;
+}
+
+static const char *size_name(size_t size)
+{
+    static char b[32];
+    snprintf(b, sizeof b, size >= (1 << 20) ? "%zu MiB" : "%zu KiB", size >= (1 << 20) ? size >> 20 : size >> 10);
+    return b;
 }
 
 /* >> the two roles */
@@ -458,7 +479,7 @@ static int goodbye(xfer *x)
 
 static int run(xfer *x)
 {
-    plan p = {x->opt.bytes, (uint32_t)x->opt.rounds, (uint32_t)x->opt.paths};
+    plan p = {x->opt.bytes, x->opt.max, (uint32_t)x->opt.rounds, (uint32_t)x->opt.paths};
     int sender = x->opt.peer != NULL;
     if (x->opt.backend && xrt_set_backend(x->opt.backend)) return xrt_fail(x, "xrt_set_backend");
     if (fab_open(&x->f, x->opt.provider, x->opt.address, FI_RMA | FI_MSG) || open_memory(x)) return -1;
@@ -466,10 +487,13 @@ static int run(xfer *x)
     if (hello(x, &p)) return -1;
     if (!sender && (p.rounds < 1 || p.rounds > 100 || p.paths < 1 || p.paths > 3 || p.bytes < 1))
         return fab_fail(&x->f, "the sender's plan makes no sense (rounds %u, paths %u): another program?", p.rounds, p.paths);
+    if (!sender && (p.max > x->opt.max || p.max < MIN_CHUNK))
+        return fab_fail(&x->f, "the sender's largest chunk is %llu bytes, the slots here %zu: give both the same --max",
+                        (unsigned long long)p.max, x->opt.max);
     if (transfer(x, &p, sender) || goodbye(x)) return -1;
     if (sender) fab_say(&x->f, "every chunk written; the receiver checked each");
-    else fab_say(&x->f, "%llu chunks checked: every chunk arrived whole and in order, 4 KiB to 64 MiB",
-                 (unsigned long long)x->tail);
+    else fab_say(&x->f, "%llu chunks checked: every chunk arrived whole and in order, 4 KiB to %s",
+                 (unsigned long long)x->tail, size_name(largest(&p)));
     return 0;
 }
 
