@@ -385,7 +385,7 @@ static double memcpy_time(xfer *x, size_t size, size_t n)
 
 static void print_gbs(double bytes, double s)
 {
-    if (s > 0) printf(" %9.2f GB/s", bytes / s / 1e9);
+    if (s > 0) printf(" %9.3f GB/s", bytes / s / 1e9);
     else printf(" %14s", "-");
 }
 
