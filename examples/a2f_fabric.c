@@ -205,47 +205,58 @@ static int next_msg(xfer *x, uint64_t expect, const char *what)
     return 0;
 }
 
-/* Posts an operation, retrying while the provider is busy, and waits for it. */
-#define POST_AND_WAIT(x, call, expr)                                                                     \
-    do {                                                                                                 \
-        double end_ = fab_now() + (x)->opt.timeout_s;                                                    \
-        ssize_t rc_;                                                                                     \
-        while ((rc_ = (expr)) == -FI_EAGAIN) {                                                           \
-            if (poll_cq(x)) return -1;                                                                   \
-            if (fab_now() > end_)                                                                        \
-                return fab_fail(&(x)->f, "%s: the provider stayed busy for %d s", call, (x)->opt.timeout_s); \
-        }                                                                                                \
-        if (rc_) return fab_fi_fail(&(x)->f, call, rc_);                                                 \
-        (x)->tx_pending++;                                                                               \
-        return wait_for(x, tx_done, "completion of " call);                                              \
-    } while (0)
-
-static int send_value(xfer *x, uint64_t v)
-{
-    x->msg[NRX] = v;
-    POST_AND_WAIT(x, "fi_send", fi_send(x->f.ep, &x->msg[NRX], sizeof v, x->msg_desc, x->f.peer, NULL));
-}
+/* One operation to post: a message (msg) or a chunk's write (path, slot, size). */
+typedef struct op { int write, path, slot; size_t size; } op;
 
 /* Completed once the bytes are in the receiver's memory (FI_DELIVERY_COMPLETE),
    so the message sent after it cannot overtake them. A provider without it
    gets a plain fi_write: then the message relies on the provider's order. */
-static ssize_t post_write(xfer *x, int path, int i, size_t size)
+static ssize_t post_write(xfer *x, const op *o)
 {
-    slot *s = &x->slot[path][i];
-    struct iovec iov = {s->ptr, size};
-    struct fi_rma_iov rma = {x->peer.addr[path][i], size, x->peer.key[path][i]};
+    slot *s = &x->slot[o->path][o->slot];
+    struct iovec iov = {s->ptr, o->size};
+    struct fi_rma_iov rma = {x->peer.addr[o->path][o->slot], o->size, x->peer.key[o->path][o->slot]};
     struct fi_msg_rma m = {&iov, &s->desc, 1, x->f.peer, &rma, 1, NULL, 0};
     ssize_t rc = x->plain_write ? -FI_EOPNOTSUPP : fi_writemsg(x->f.ep, &m, FI_COMPLETION | FI_DELIVERY_COMPLETE);
     if (rc == -FI_EBADFLAGS || rc == -FI_EOPNOTSUPP) {
         x->plain_write = 1;
-        rc = fi_write(x->f.ep, s->ptr, size, s->desc, x->f.peer, rma.addr, rma.key, NULL);
+        rc = fi_write(x->f.ep, s->ptr, o->size, s->desc, x->f.peer, rma.addr, rma.key, NULL);
     }
     return rc;
 }
 
+static ssize_t post(xfer *x, const op *o)
+{
+    if (o->write) return post_write(x, o);
+    return fi_send(x->f.ep, &x->msg[NRX], sizeof x->msg[NRX], x->msg_desc, x->f.peer, NULL);
+}
+
+/* Posts an operation, retrying while the provider is busy, and waits for it. */
+static int post_and_wait(xfer *x, const op *o)
+{
+    const char *call = o->write ? "fi_write" : "fi_send";
+    double end = fab_now() + x->opt.timeout_s;
+    ssize_t rc;
+    while ((rc = post(x, o)) == -FI_EAGAIN) {
+        if (poll_cq(x)) return -1;
+        if (fab_now() > end) return fab_fail(&x->f, "%s: the provider stayed busy for %d s", call, x->opt.timeout_s);
+    }
+    if (rc) return fab_fi_fail(&x->f, call, rc);
+    x->tx_pending++;
+    return wait_for(x, tx_done, o->write ? "completion of fi_write" : "completion of fi_send");
+}
+
+static int send_value(xfer *x, uint64_t v)
+{
+    const op o = {0, 0, 0, 0};
+    x->msg[NRX] = v;
+    return post_and_wait(x, &o);
+}
+
 static int write_chunk(xfer *x, int path, int i, size_t size)
 {
-    POST_AND_WAIT(x, "fi_write", post_write(x, path, i, size));
+    const op o = {1, path, i, size};
+    return post_and_wait(x, &o);
 }
 
 /* >> memory: both paths' slots, registered; the message buffers */
