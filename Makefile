@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: MIT
-# xrt: header-only; this Makefile builds the examples, tools, tests and benchmarks.
+# xrt: header-only; this Makefile builds the examples, tools, tests and benchmarks
+# (examples/ is for reading; tools/ holds the programs users run: xrt_info,
+# bandwidth and the tracing plugin, built into build/examples and build/plugins).
 #   make check    the inner loop (about 3 minutes on 2 idle cores): the plain test programs on the
 #                 CPU and on the CUDA runtime double, and the cheap checks (tests/check.mk)
 #   make          the examples and tools (build-essential is enough)
@@ -56,24 +58,35 @@ HEADERS  := $(wildcard xrt*.h)
 # (test_fabric links libfabric: examples/fabric.mk builds it, tests/fabric.sh runs it)
 TESTS    := $(filter-out test_fabric,$(patsubst tests/%.c,%,$(wildcard tests/test_*.c)))
 EXAMPLES := $(patsubst examples/%.c,%,$(wildcard examples/*.c))
+# The tools users run (installed by make install); built beside the examples.
+TOOLS    := $(patsubst tools/%.c,%,$(filter-out tools/trace.c,$(wildcard tools/*.c)))
 BENCHES  := $(patsubst bench/%.c,%,$(wildcard bench/*.c))
 SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 .PHONY: all run test install uninstall examples tests bench bench-instructions clean deps skipped mutants
 all: examples
 
-# one binary per test file, three flavours: plain, ASan+UBSan, TSan
+# one binary per test file, three flavours: plain, ASan+UBSan, TSan.
+# TEST_CFLAGS: gcc's tracking of where each variable lives in optimised code
+# (-fvar-tracking, on with -g) is a third of a test program's compile (each
+# compiles the whole implementation) and serves only a debugger inside
+# optimised frames; the line tables and types stay, for backtraces, valgrind
+# and the sanitizers. A compiler without the flag (clang) builds without it.
+TEST_CFLAGS ?= $(shell $(CC) -Werror -fno-var-tracking -E -x c /dev/null > /dev/null 2>&1 && echo -fno-var-tracking)
 $(B)/plain/%: tests/%.c tests/xrt_test.h $(HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(XCFLAGS) $(CFLAGS) $(ENABLE) -o $@ $< $(LDLIBS) -lcmocka
+	$(CC) $(XCFLAGS) $(CFLAGS) $(TEST_CFLAGS) $(ENABLE) -o $@ $< $(LDLIBS) -lcmocka
 $(B)/asan/%: tests/%.c tests/xrt_test.h $(HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(XCFLAGS) -O1 -g $(SAN) $(ENABLE) -o $@ $< $(LDLIBS) -lcmocka
+	$(CC) $(XCFLAGS) -O1 -g $(TEST_CFLAGS) $(SAN) $(ENABLE) -o $@ $< $(LDLIBS) -lcmocka
 $(B)/tsan/%: tests/%.c tests/xrt_test.h $(HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(XCFLAGS) -O1 -g -fsanitize=thread $(ENABLE) -o $@ $< $(LDLIBS) -lcmocka
+	$(CC) $(XCFLAGS) -O1 -g $(TEST_CFLAGS) -fsanitize=thread $(ENABLE) -o $@ $< $(LDLIBS) -lcmocka
 
-$(B)/examples/%: examples/%.c examples/cli.h examples/pipes.h $(HEADERS)
+$(B)/examples/%: examples/%.c examples/pipes.h $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(XCFLAGS) $(CFLAGS) $(ENABLE) -o $@ $< $(LDLIBS)
+$(addprefix $(B)/examples/,$(TOOLS)): $(B)/examples/%: tools/%.c tools/cli.h $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(XCFLAGS) $(CFLAGS) $(ENABLE) -o $@ $< $(LDLIBS)
 $(B)/bench/%: bench/%.c bench/bench.h $(HEADERS)
@@ -81,7 +94,7 @@ $(B)/bench/%: bench/%.c bench/bench.h $(HEADERS)
 	$(CC) $(XCFLAGS) -O2 -g -DNDEBUG $(ENABLE) -o $@ $< $(LDLIBS)
 
 # rdma_pingpong needs the verbs headers and library (tests/rdma/rdma.mk builds it).
-examples: skipped
+examples: skipped $(addprefix $(B)/examples/,$(TOOLS))
 ifeq ($(HAVE_VERBS),1)
 examples: $(addprefix $(B)/examples/,$(EXAMPLES))
 else
@@ -119,12 +132,6 @@ deps:
 
 # The kernel benchmark's baseline is the same loop under OpenMP.
 $(B)/bench/kernels: XCFLAGS += -fopenmp
-
-# xrt_info lists RDMA devices where the verbs headers are (libibverbs itself
-# is loaded at run time, if at all).
-ifeq ($(HAVE_VERBS),1)
-$(B)/examples/xrt_info: XCFLAGS += -DXRT_INFO_RDMA
-endif
 
 # >> CUDA example (added with the GPU backends): a kernel on an xrt stream. nvcc
 # builds the .cu file; its XRT_IMPL unit is C, compiled with the backend flags.
@@ -206,16 +213,8 @@ tests:
 endif
 bench: $(addprefix $(B)/bench/,$(BENCHES))
 
-# A test double of the CUDA runtime: tests/run.sh runs the suite with cuda
-# as the default backend on it (XRT_CUDA_LIBRARY), as on a machine with a GPU.
+# The CUDA runtime's test double and the benchmarks' stub: tests/doubles/doubles.mk.
 ifeq ($(HAVE_CUDA),1)
-# An entry point of xrt's list that the double does not define answers "not
-# supported" (bench/stub/cudart_unsupported.c).
-$(B)/doubles/libcudart.so.13: tests/doubles/cudart_double.c bench/stub/cudart_unsupported.c xrt_cuda.h xrt_gpu.h
-	@mkdir -p $(@D)
-	$(CC) -std=c11 $(WARN) -I. -O2 -g -isystem $(CUDA_HOME)/include -shared -fPIC -Wl,-soname,libcudart.so.13 -o $@ \
-	  tests/doubles/cudart_double.c bench/stub/cudart_unsupported.c -lpthread
-tests: $(B)/doubles/libcudart.so.13
 # The CUDA runtime calls of test_shutdown's case without xrt (a diagnosis
 # for a GPU machine; make test runs it on the double).
 $(B)/gpu/cuda_shutdown: tests/gpu/cuda_shutdown.c
@@ -239,8 +238,6 @@ run: examples
 	XRT_BACKEND=cpu $(B)/examples/a2f
 
 
-# The tools users run; the rest of examples/ is for reading.
-TOOLS    := xrt_info bandwidth
 VERSION  := $(shell sed -n 's/^\#define XRT_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\)/\2/p' xrt.h | paste -sd.)
 INSTALLED := $(addprefix include/xrt/,$(HEADERS)) $(addprefix bin/,$(TOOLS)) lib/pkgconfig/xrt.pc \
 	     lib/cmake/xrt/xrtConfig.cmake lib/cmake/xrt/xrtConfigVersion.cmake
@@ -265,12 +262,14 @@ clean:
 bench-instructions: $(B)/bench/dispatch
 	sh bench/instructions.sh $(B)/bench/dispatch
 
-include examples/plugin/plugin.mk
+include tools/tools.mk
+include tools/plugin.mk
+include tests/doubles/doubles.mk
 include examples/fabric.mk
 include tests/rdma/rdma.mk
 include tests/check.mk
 include tests/test.mk
-include bench/tools.mk
+include bench/bench.mk
 
 # last: its first rule must not become the default target
 include tests/fuzz/fuzz.mk

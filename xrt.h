@@ -102,6 +102,9 @@
      >> api                   every public function, one line each
      >> dispatch              private: the inline bodies of that list
      >> implementation        the XRT_IMPL unit only, in these groups:
+   the kit
+     >> impl: the kit         every private name of this file that another
+                              header uses, with its contract (tests/kit.sh)
    utilities
      >> impl: spin lock       (the CPU backend's queues, modules' caches)
      >> impl: errors and logging  (and the core's locks)
@@ -3424,6 +3427,141 @@ static inline xrt_status xrt_graph_node_find_in_clone(xrt_graph_node *node, xrt_
 extern "C" {
 #endif
 
+/* >> impl: the kit. The private names of xrt.h that the other headers use
+   (xrt_backends.h, xrt_cache.h, xrt_check.h, xrt_cpu.h, xrt_gpu.h, xrt_cuda.h,
+   xrt_hip.h, xrt_rdma.h), each with its contract on one line "NAME: ...",
+   then its prototype where one can be written here. A macro, a type, an
+   enumerator or a variable defined before this point (in the public part)
+   or that C++ cannot declare ahead (a static variable) is named by its line
+   only. tests/kit.sh checks that a header other than xrt.h uses no other
+   name defined here and that every name below is used by one. */
+
+/* from the public part: macros, types, enumerators, variables */
+/* XRT__TLS: the storage class of a thread-local variable (__thread) */
+/* XRT__LIKELY, XRT__UNLIKELY: branch hints for the hot paths (__builtin_expect) */
+/* XRT__COLD: a function off every hot path (cold, never inlined) */
+/* XRT__PRINTF: a function whose arguments f, a are a printf format and its first value */
+/* XRT__DEVICE_ATTRS: the device attributes, X(name, value) by cudaDeviceAttr's values */
+/* XRT__KERNEL_DECLS: the declarations a CPU kernel's source sees as xrt.h (the kernel header) */
+/* XRT__GRAPH_LIST_NODES, XRT__GRAPH_LIST_ROOTS: what a graph list holds: a graph's nodes, its roots */
+/* XRT__GRAPH_LIST_EDGES, XRT__GRAPH_LIST_DEPS: what a graph list holds: a graph's edges, a node's dependencies */
+/* XRT__GRAPH_LIST_DEPENDENTS: what a graph list holds: a node's dependents */
+/* XRT__CHK_SYNC_STREAM, XRT__CHK_SYNC_EVENT: what xrt__chk_sync waited for: a stream, an event */
+/* XRT__CHK_SYNC_DEVICE, XRT__CHK_SYNC_ALL: what xrt__chk_sync waited for: the current device, every device */
+/* XRT__HANDLE_STREAM, XRT__HANDLE_EVENT: the kind bits of a stream's, an event's handle */
+/* XRT__HANDLE_GRAPH_EXEC, XRT__HANDLE_MEM_POOL: the kind bits of an executable graph's, a pool's handle */
+/* XRT__CHECK_PTR: returns XRT_ERROR_INVALID_VALUE ("p is NULL", call fn) from the enclosing function */
+/* xrt__handle_slot: a handle's slot (tag = the handle, obj, owner backend, flags) */
+/* xrt__mem_info: an allocation of the registry (base, size, generation, type, device, backend) */
+/* xrt__tls: the thread's dispatch state (backend, generation, inside a host function, refusal) */
+/* xrt__handle_null_stream: the slot a stream lookup gives for the NULL stream (a per-thread one has its own) */
+/* xrt__captures: the number of stream captures under way (0: no capture pays for itself) */
+
+/* from the implementation: what cannot be declared ahead */
+/* XRT__IMPL_INCLUDED: defined once xrt.h's implementation is in the unit: the other headers' impl guard */
+/* XRT__ENV_SWITCH_VALID: the valid values of a switch, for messages */
+/* XRT__TREE_INIT: the initialiser of an empty xrt__tree */
+/* xrt__unsupported_<op>: the table entry of an operation a backend lacks (XRT_ERROR_UNSUPPORTED) */
+/* xrt__err: the thread's last error and logging state (quiet > 0: failures are answers, not recorded) */
+/* xrt__sysfs_root: the root under which sysfs is read ("/sys"; the tests point it at a fake tree) */
+
+/* XRT__BACKEND_HELPER: the storage class of a helper a build may leave unused (static, unused) */
+#define XRT__BACKEND_HELPER static __attribute__((unused))
+/* xrt__dl_sym: a symbol to look up (name, the slot its address goes to, optional) */
+struct xrt__dl_sym;
+/* xrt__tree, xrt__tree_node: a treap of disjoint [start, end) intervals; the node is in the caller's record */
+struct xrt__tree;
+struct xrt__tree_node;
+
+/* utilities */
+/* xrt__spin_lock: takes spin lock *l (critical sections of a few pointer moves, no system call) */
+static inline void xrt__spin_lock(int *l);
+/* xrt__spin_unlock: releases spin lock *l */
+static inline void xrt__spin_unlock(int *l);
+/* xrt__log_warn_once: logs a warning unless it is the one this process logged last */
+XRT__BACKEND_HELPER void xrt__log_warn_once(const char *fmt, ...) XRT__PRINTF(1, 2);
+/* xrt__env_parse_switch: 1 for 1, on, yes, true; 0 for 0, off, no, false (any case); -1 for anything else */
+XRT__BACKEND_HELPER int xrt__env_parse_switch(const char *v);
+/* xrt__env_switch: env `name` as a switch; dflt when unset, empty or bad (bad: one warning) */
+XRT__BACKEND_HELPER int xrt__env_switch(const char *name, int dflt);
+/* xrt__env_number: env `name` as a whole number (digits only); dflt when unset, empty or bad */
+XRT__BACKEND_HELPER unsigned long long xrt__env_number(const char *name, unsigned long long dflt);
+/* xrt__env_size: env `name` as a size in bytes (digits, optionally k, m or g); dflt when unset, empty or bad */
+XRT__BACKEND_HELPER unsigned long long xrt__env_size(const char *name, unsigned long long dflt);
+/* xrt__env_count: env `name` as a count from lo to hi, or `word` (-1); dflt otherwise (bad: one warning) */
+XRT__BACKEND_HELPER long long xrt__env_count(const char *name, unsigned long long dflt, unsigned long long lo,
+                                             unsigned long long hi, const char *word);
+/* xrt__sysfs_numa_node: the node in `dir`/numa_node; -1 where there is none or it is not a number */
+XRT__BACKEND_HELPER int xrt__sysfs_numa_node(const char *dir);
+/* xrt__sysfs_pci_numa_node: the NUMA node of PCI function DDDD:BB:DD.0; -1 where sysfs does not say */
+XRT__BACKEND_HELPER int xrt__sysfs_pci_numa_node(int domain, int bus, int device);
+
+/* backends and building kernels */
+/* xrt__secure: 1 when the program runs with privileges its file gave it (AT_SECURE): load no code it is named */
+static int xrt__secure(void);
+/* xrt__getenv_code: env `name` that names code to load; NULL when unset or when xrt__secure */
+static const char *xrt__getenv_code(const char *name);
+/* xrt__dl_open: the library env_var names, else the first of sonames that loads; NULL and a reason if none */
+XRT_API void *xrt__dl_open(const char *env_var, const char *const *sonames, char *reason, size_t n);
+/* xrt__dl_bind: looks up count symbols of lib into their slots; 0, or -1 and a reason if one not optional lacks */
+XRT_API int xrt__dl_bind(void *lib, const struct xrt__dl_sym *syms, size_t count, char *reason, size_t n);
+/* xrt__backend_runtime: records what a backend's init loaded (library, versions) for xrt_backend_get_info */
+XRT_API void xrt__backend_runtime(const xrt_backend *self, const char *library, int runtime_version,
+                                  int driver_version);
+/* xrt__fork_refuse: in a backend's fork child handler: the child may not use it; why() writes the reason */
+XRT_API void xrt__fork_refuse(const xrt_backend *self, void (*why)(char *buf, size_t n));
+/* xrt__image_kind_name: the words for image kind k ("cuda ptx"; "?" for no kind) */
+XRT__BACKEND_HELPER const char *xrt__image_kind_name(xrt_image_kind k);
+/* xrt__image_pick: the image for target t among the kinds' bits: its arch, else compatible's, else no arch */
+XRT__BACKEND_HELPER xrt_status xrt__image_pick(const char *who, const xrt_target *t, const xrt_module_image *im,
+                                               size_t n, unsigned kinds,
+                                               int (*compatible)(const char *arch, const xrt_module_image *im),
+                                               size_t *pick);
+/* xrt__target_get: backend b's compile target, named and fingerprinted */
+XRT_API xrt_status xrt__target_get(const xrt_backend *b, xrt_target *t);
+
+/* handles */
+/* xrt__be: the calling thread's backend (a TLS load and one compare on the fast path) */
+static inline const xrt_backend *xrt__be(void);
+/* xrt__handle_lookup: the slot of a live handle of this kind that b owns; NULL for a NULL, stale or foreign one */
+static inline xrt__handle_slot *xrt__handle_lookup(const xrt_backend *b, const void *handle, uintptr_t kind);
+/* xrt__handle_of: the live handle of a backend's object, for messages (a scan); 0 if none */
+XRT_API uintptr_t xrt__handle_of(const void *obj, uintptr_t kind);
+
+/* memory */
+/* xrt__tree_floor: the node with the greatest start <= p (the only one that can contain p); NULL if none */
+static inline struct xrt__tree_node *xrt__tree_floor(const struct xrt__tree *t, uintptr_t p);
+/* xrt__tree_insert: adds node n; the caller keeps the intervals disjoint */
+static inline void xrt__tree_insert(struct xrt__tree *t, struct xrt__tree_node *n);
+/* xrt__tree_remove: takes node n, which must be in t, out */
+static inline void xrt__tree_remove(struct xrt__tree *t, struct xrt__tree_node *n);
+/* xrt__tree_collect: the nodes overlapping [s, e), in order, linked through ->next; they stay in t */
+static inline struct xrt__tree_node *xrt__tree_collect(const struct xrt__tree *t, uintptr_t s, uintptr_t e);
+/* xrt__tree_drain: empties t; its nodes, linked through ->next */
+static inline struct xrt__tree_node *xrt__tree_drain(struct xrt__tree *t);
+/* xrt__mem_note_device: the device of allocation p, made now by a GPU backend, for its registry record */
+static inline void xrt__mem_note_device(const void *p, int device);
+/* xrt__mem_query: the allocation containing p in *info, in one lookup: 1; else 0 and *info zeroed */
+XRT_API int xrt__mem_query(const void *p, xrt__mem_info *info);
+/* xrt__mem_lookup: the registry's attributes of p (the backend's where the registry knows none) */
+XRT_API xrt_status xrt__mem_lookup(const xrt_backend *b, xrt_pointer_attributes *a, const void *p);
+/* xrt__mem_host_flags: the flags of the host allocation p points into; 0 where p is in none */
+XRT_API int xrt__mem_host_flags(const void *p, unsigned *flags);
+/* xrt__mem_device_bytes: the live xrt_malloc bytes of b's device */
+XRT_API size_t xrt__mem_device_bytes(const xrt_backend *b, int device);
+/* xrt__pool_attr_is_int: 1 for a pool attribute of int value, 0 for a uint64_t one, -1 for no attribute */
+static inline int xrt__pool_attr_is_int(int attr);
+
+/* graphs, devices, host functions */
+/* xrt__graph_hold: takes (1) or releases (0) the lock of the calls on graphs built node by node */
+XRT_API void xrt__graph_hold(int take);
+/* xrt__device_reset_objects: frees b's device's memory and retires its handles that on_device says are its */
+XRT_API void xrt__device_reset_objects(const xrt_backend *b, int device, xrt__on_device_fn on_device);
+/* xrt__host_fn_run: runs host function fn for backend b; meanwhile the thread dispatches to b or is refused */
+XRT_API void xrt__host_fn_run(const xrt_backend *b, xrt_host_fn fn, void *user);
+/* xrt__host_fn_lend: xrt__host_fn_run on a caller's thread that waits: its last error is kept */
+XRT_API void xrt__host_fn_lend(const xrt_backend *b, xrt_host_fn fn, void *user);
+
 /* >> impl: spin lock (private; the CPU backend's queues and the
    modules' caches). For critical sections of a few pointer moves, never a system call:
    released with a plain store, it costs half the atomic operations of a
@@ -3707,20 +3845,17 @@ XRT_API xrt_status xrt_runtime_get_version(int *version)
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* Used by the backends that build or pick images; a build without them leaves some unused. */
-#define XRT__BACKEND_HELPER static __attribute__((unused))
-
 /* >> impl: environment variables. Every XRT_* variable is read through
    one of these: a switch (xrt__env_switch), a whole number
    (xrt__env_number), a size (xrt__env_size), a word of a list
    (xrt__env_word), or a list (XRT_BACKEND, XRT_PLUGINS: words between
    blanks and commas). Unset or empty means the default; a bad value is
-   ignored with one warning naming the valid ones (xrt__warn_once). */
+   ignored with one warning naming the valid ones (xrt__log_warn_once). */
 
 /* A warning, unless it is the one this process gave last: a variable read
    at each load or a directory tried at each load warns once, not each time. */
-XRT__BACKEND_HELPER void xrt__warn_once(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-XRT__BACKEND_HELPER void xrt__warn_once(const char *fmt, ...)
+XRT__BACKEND_HELPER void xrt__log_warn_once(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+XRT__BACKEND_HELPER void xrt__log_warn_once(const char *fmt, ...)
 {
     static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
     static char last[256];
@@ -3738,7 +3873,7 @@ XRT__BACKEND_HELPER void xrt__warn_once(const char *fmt, ...)
 
 /* A switch's value: 1 (1, on, yes, true), 0 (0, off, no, false), in any
    case; -1 for anything else. */
-XRT__BACKEND_HELPER int xrt__parse_switch(const char *v)
+XRT__BACKEND_HELPER int xrt__env_parse_switch(const char *v)
 {
     static const char *const words[] = {"0", "off", "no", "false", "1", "on", "yes", "true"};
     int i;
@@ -3747,15 +3882,15 @@ XRT__BACKEND_HELPER int xrt__parse_switch(const char *v)
     return -1;
 }
 
-#define XRT__SWITCH_VALID "1, on, yes, true, 0, off, no, false"
+#define XRT__ENV_SWITCH_VALID "1, on, yes, true, 0, off, no, false"
 
 XRT__BACKEND_HELPER int xrt__env_switch(const char *name, int dflt)
 {
     const char *env = getenv(name);
     int v;
     if (!env || !*env) return dflt;
-    if ((v = xrt__parse_switch(env)) >= 0) return v;
-    xrt__warn_once("%.64s=%.64s: not a switch (valid: " XRT__SWITCH_VALID "); ignored", name, env);
+    if ((v = xrt__env_parse_switch(env)) >= 0) return v;
+    xrt__log_warn_once("%.64s=%.64s: not a switch (valid: " XRT__ENV_SWITCH_VALID "); ignored", name, env);
     return dflt;
 }
 
@@ -3789,10 +3924,10 @@ XRT__BACKEND_HELPER unsigned long long xrt__env_parsed(const char *name, unsigne
     if (!env || !*env) return dflt;
     if (xrt__parse_number(env, units, &v)) return v;
     if (units)
-        xrt__warn_once("%.64s=%.64s: not a size (valid: digits 0-9 with an optional k, m or g, below 2^64); ignored",
-                       name, env);
+        xrt__log_warn_once("%.64s=%.64s: not a size (valid: digits 0-9 with an optional k, m or g, below 2^64); ignored",
+                           name, env);
     else
-        xrt__warn_once("%.64s=%.64s: not a whole number (valid: digits 0-9, below 2^64); ignored", name, env);
+        xrt__log_warn_once("%.64s=%.64s: not a whole number (valid: digits 0-9, below 2^64); ignored", name, env);
     return dflt;
 }
 
@@ -3819,8 +3954,8 @@ XRT__BACKEND_HELPER long long xrt__env_count(const char *name, unsigned long lon
     if (!env || !*env) return (long long)dflt;
     if (word && !strcmp(env, word)) return -1;
     if (xrt__parse_number(env, 0, &v) && v >= lo && v <= hi) return (long long)v;
-    xrt__warn_once("%.64s=%.64s: not valid (valid: %llu to %llu%s%s); %llu used", name, env, lo, hi,
-                   word ? " or " : "", word ? word : "", dflt);
+    xrt__log_warn_once("%.64s=%.64s: not valid (valid: %llu to %llu%s%s); %llu used", name, env, lo, hi,
+                       word ? " or " : "", word ? word : "", dflt);
     return (long long)dflt;
 }
 
@@ -3847,7 +3982,7 @@ XRT__BACKEND_HELPER int xrt__sysfs_numa_node(const char *dir)
 }
 
 /* The node of PCI function DDDD:BB:DD.0 (a GPU's); -1 where sysfs does not say. */
-XRT__BACKEND_HELPER int xrt__pci_numa_node(int domain, int bus, int device)
+XRT__BACKEND_HELPER int xrt__sysfs_pci_numa_node(int domain, int bus, int device)
 {
     char dir[PATH_MAX];
     snprintf(dir, sizeof dir, "%s/bus/pci/devices/%04x:%02x:%02x.0", xrt__sysfs_root, (unsigned)domain & 0xffffu,

@@ -61,7 +61,7 @@
         default, on the double (make test), fails naming the call:
         "xrt_<name>: cuda: cuda<Entry>: operation not supported (not in the
         test double) (cudaErrorNotSupported=801)".
-     5. The tracing plugin (examples/plugin/trace.c): nothing to do. Its
+     5. The tracing plugin (tools/trace.c): nothing to do. Its
         generated forwarder logs the call with its arguments as passed
         (numbers, strings, pointers as addresses) and puts it on the
         timeline. Optional: to print what the call wrote (an out-value) or to
@@ -90,8 +90,8 @@
      8. The fuzzer's model (tests/fuzz/fuzz_api.c): a row of FUZZ_OPERATIONS,
         modelled or left out with the reason. compile (make fuzz-build):
         "use of undeclared identifier 'fuzz_row_<name>'".
-     9. A test in tests/test_suite.c, XRT_TEST(test_<...>) { ... } (listed
-        where it is written), that calls it successfully on every backend
+     9. A test in tests/test_suite.c (a function listed in main's array)
+        that calls it successfully on every backend
         (where the CPU backend lacks it: its "not supported"). test: make
         test's step "every operation is called by the suite"
         (tests/operations.sh suite reads the suite's trace on the CPU),

@@ -267,19 +267,19 @@ XRT__BACKEND_HELPER int xrt__cache_dir(char *dir, size_t n, int warn)
     if (len >= 0 && (size_t)len < n) {
         xrt__cache_mkdirs(want);
         if (!realpath(want, real)) {
-            if (warn) xrt__warn_once("kernel cache %.160s cannot be created (%s): building privately", want, strerror(errno));
+            if (warn) xrt__log_warn_once("kernel cache %.160s cannot be created (%s): building privately", want, strerror(errno));
             return 0;
         }
         len = snprintf(dir, n, "%s", real);
     }
     if (len < 0 || (size_t)len >= n) { /* an entry's path would not fit: never cut it short */
         if (warn)
-            xrt__warn_once("kernel cache %.64s...: the path is too long (%d bytes, at most %zu): building privately", want,
-                           len, n - 1);
+            xrt__log_warn_once("kernel cache %.64s...: the path is too long (%d bytes, at most %zu): building privately", want,
+                               len, n - 1);
         return 0;
     }
     if (!xrt__cache_dir_trusted(dir, why, sizeof why)) {
-        if (warn) xrt__warn_once("kernel cache %.160s not used: %.80s: building privately", dir, why);
+        if (warn) xrt__log_warn_once("kernel cache %.160s not used: %.80s: building privately", dir, why);
         return 0;
     }
     return 1;
@@ -846,8 +846,8 @@ XRT__BACKEND_HELPER int xrt__cache_noexec(const char *dir)
 {
     struct statvfs sv;
     if (statvfs(dir, &sv) != 0 || !(sv.f_flag & ST_NOEXEC)) return 0;
-    xrt__warn_once("kernel cache %.160s is on a file system mounted noexec (its entries cannot run): building privately",
-                   dir);
+    xrt__log_warn_once("kernel cache %.160s is on a file system mounted noexec (its entries cannot run): building privately",
+                       dir);
     return 1;
 }
 

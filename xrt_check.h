@@ -1263,7 +1263,7 @@ static void xrt__chk_env_done(int found)
 {
     if (found > 0) xrt__chk_setup();
     if (found < 0)
-        xrt__warn_once("XRT_CHECK=%.64s: not a check (valid: streams, none); ignored", getenv("XRT_CHECK"));
+        xrt__log_warn_once("XRT_CHECK=%.64s: not a check (valid: streams, none); ignored", getenv("XRT_CHECK"));
 }
 
 #endif /* implementation */

@@ -4864,7 +4864,7 @@ static int xrt__cpu_numa_nodes(void)
         CPU_COUNT(&nodes) > XRT__CPU_DEVICES_MAX) {
         if (!*why) snprintf(why, sizeof why, "%s lists %d nodes (1 to %d are valid)", path, CPU_COUNT(&nodes),
                             XRT__CPU_DEVICES_MAX);
-        xrt__warn_once("XRT_CPU_DEVICES=numa: %s; 1 device, not placed", why);
+        xrt__log_warn_once("XRT_CPU_DEVICES=numa: %s; 1 device, not placed", why);
         return 0;
     }
     for (id = 0; id < CPU_SETSIZE; id++) {
@@ -4872,7 +4872,7 @@ static int xrt__cpu_numa_nodes(void)
         xrt__cpu.node[n] = id;
         snprintf(path, sizeof path, "%s/devices/system/node/node%d/cpulist", xrt__sysfs_root, id);
         if (*xrt__cpu_read_list(path, &xrt__cpu.cpus[n], why, sizeof why))
-            xrt__warn_once("XRT_CPU_DEVICES=numa: %s; device %d's workers not placed", why, n);
+            xrt__log_warn_once("XRT_CPU_DEVICES=numa: %s; device %d's workers not placed", why, n);
         n++;
     }
     return n;
@@ -4892,9 +4892,9 @@ static void xrt__cpu_numa_allowed(int ndev)
         node = xrt__cpu.cpus[d];
         CPU_AND(&xrt__cpu.cpus[d], &node, &xrt__cpu.unplaced);
         if (CPU_COUNT(&xrt__cpu.cpus[d]) == 0)
-            xrt__warn_once("XRT_CPU_DEVICES=numa: none of node %d's CPUs is in the process's affinity mask "
-                           "(sched_getaffinity); device %d's workers not placed",
-                           xrt__cpu.node[d], d);
+            xrt__log_warn_once("XRT_CPU_DEVICES=numa: none of node %d's CPUs is in the process's affinity mask "
+                               "(sched_getaffinity); device %d's workers not placed",
+                               xrt__cpu.node[d], d);
     }
 }
 

@@ -21,7 +21,7 @@
 /* CUDA's types for the neutral ones of the runtime table's rows
    (XRT__GPU_TYPES, XRT__GPU_RT_FIELDS in xrt_gpu.h): X(name, type). Expanded
    with XRT__CUDA_TYPEDEF after <cuda_runtime_api.h>; outside the
-   implementation guard for bench/stub/cudart_stub.c. */
+   implementation guard for tests/doubles/cudart_stub.c. */
 #ifndef XRT__CUDA_TYPES
 #define XRT__CUDA_TYPES(X)                        \
     X(error, cudaError_t)                         \

@@ -28,9 +28,9 @@
 
    Adding an entry point: one row of XRT__GPU_RT_FIELDS (below) names it for
    both vendors, in neutral types; each vendor's header is checked against it
-   when compiling. The stand-in runtimes (bench/stub/cudart_stub.c,
+   when compiling. The stand-in runtimes (tests/doubles/cudart_stub.c,
    tests/doubles/cudart_double.c) answer it "not supported" until they
-   define it (bench/stub/cudart_unsupported.c).
+   define it (tests/doubles/cudart_unsupported.c).
 
    Hooks (xrt__cuda_* in xrt_cuda.h, xrt__hip_* in xrt_hip.h):
      probe(reason, n)        a cheap check before loading (HIP: /dev/kfd)
@@ -54,7 +54,7 @@
    are written XRT__GPU_T(name): int or void * in the table, the vendor's own
    type (cudaStream_t, hipStream_t) where a vendor file expands the list with
    XRT__GPU_VENDOR defined as cuda or hip (see XRT__GPU_TYPES). Outside the
-   implementation guard for bench/stub/cudart_stub.c. HIP: hipLaunchHostFunc
+   implementation guard for tests/doubles/cudart_stub.c. HIP: hipLaunchHostFunc
    is declared by HIP 5 but not exported; the stream-ordered allocator came
    with HIP 5.1. Capture and graphs (StreamBeginCapture .. GraphNodeGetType)
    are optional in both: a runtime without one of them has no XRT_CAP_GRAPHS
@@ -1018,7 +1018,7 @@ static xrt_status xrt__gpu_get_device_properties(const xrt_backend *self, xrt_de
         (void)g->rt.GetLastError();
     }
     prop->numa_node = prop->pci_domain_id || prop->pci_bus_id || prop->pci_device_id
-                          ? xrt__pci_numa_node(prop->pci_domain_id, prop->pci_bus_id, prop->pci_device_id)
+                          ? xrt__sysfs_pci_numa_node(prop->pci_domain_id, prop->pci_bus_id, prop->pci_device_id)
                           : -1;
     return g->fill_prop(g, prop, u.bytes, device);
 }

@@ -318,8 +318,11 @@ XRT_API xrt_status xrt_rdma_notify_free(const void *ptr, size_t size);
 #endif /* XRT_RDMA_H_INCLUDED */
 
 /* >> rdma: implementation, in the XRT_IMPL unit (after xrt.h's). It reaches
-   the core through its public doors only: the free hook, the pointer
-   registry's lookup, the backends' flags and operations, the error API. */
+   the core through its public calls (the free hook, the backends' flags and
+   operations, the error API) and through the core's kit (">> impl: the kit"
+   in xrt.h): the pointer registry's lookup (xrt__mem_query), the interval
+   tree, the spin lock, the readers of environment variables and sysfs, the
+   loading of vendor libraries. */
 #if defined(XRT__IMPL_INCLUDED) && defined(XRT_ENABLE_RDMA) && !defined(XRT__RDMA_IMPL_INCLUDED)
 #define XRT__RDMA_IMPL_INCLUDED
 
@@ -1123,8 +1126,8 @@ static int xrt__rdma_env_mode(const char *var)
     if (!v || !v[0] || !strcasecmp(v, "auto")) return XRT__RDMA_AUTO;
     if (!strcasecmp(v, "never")) return XRT__RDMA_NEVER;
     if (!strcasecmp(v, "force")) return XRT__RDMA_FORCE;
-    if ((on = xrt__parse_switch(v)) >= 0) return on ? XRT__RDMA_FORCE : XRT__RDMA_NEVER;
-    xrt__warn_once("%.64s=%.64s: not a mode (valid: auto, " XRT__SWITCH_VALID ", never, force); using auto", var, v);
+    if ((on = xrt__env_parse_switch(v)) >= 0) return on ? XRT__RDMA_FORCE : XRT__RDMA_NEVER;
+    xrt__log_warn_once("%.64s=%.64s: not a mode (valid: auto, " XRT__ENV_SWITCH_VALID ", never, force); using auto", var, v);
     return XRT__RDMA_AUTO;
 }
 
@@ -1133,7 +1136,7 @@ static size_t xrt__rdma_env_size(const char *var, size_t fallback)
 {
     unsigned long long n = xrt__env_size(var, fallback);
     if (n <= (unsigned long long)SIZE_MAX) return (size_t)n;
-    xrt__warn_once("%.64s=%.64s: not a size (at most %zu bytes); ignored", var, getenv(var), (size_t)SIZE_MAX);
+    xrt__log_warn_once("%.64s=%.64s: not a size (at most %zu bytes); ignored", var, getenv(var), (size_t)SIZE_MAX);
     return fallback;
 }
 

@@ -224,4 +224,21 @@ static inline void bench_async_copies(void *p, long iters)
 }
 #endif
 
+#ifdef _GNU_SOURCE /* an XRT_IMPL unit */
+#include <sched.h>
+
+/* The threads one CPU copy may use, as the CPU backend documents them
+   (README, XRT_CPU_THREADS): the usable cores (this process's affinity
+   mask: `taskset -c 0` gives 1), at most XRT_CPU_THREADS. For the heading of
+   a benchmark, which reads no backend's internals. */
+static inline long bench_cpu_threads(void)
+{
+    cpu_set_t set;
+    const char *env = getenv("XRT_CPU_THREADS");
+    long n = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : sysconf(_SC_NPROCESSORS_ONLN);
+    if (env && *env && strspn(env, "0123456789") == strlen(env) && atol(env) >= 1 && atol(env) < n) n = atol(env);
+    return n < 1 ? 1 : n;
+}
+#endif
+
 #endif

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Instructions that xrt adds to each GPU call, counted by callgrind on the
-# stub runtime (bench/stub/cudart_stub.c, whose calls do nothing): each row
+# stub runtime (tests/doubles/cudart_stub.c, whose calls do nothing): each row
 # of gpu_overhead runs N and 2N times, directly and through xrt; the
 # differences cancel start-up. Unlike times, the counts do not move with the
 # machine's load. Extra runtime calls that xrt makes count only the stub's

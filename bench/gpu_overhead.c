@@ -9,20 +9,20 @@
    same stream; then a fatbin's load and unload. Target: at most 1.03x on
    every row, and no worse scaling with threads than the runtime's.
 
-   bench/tools.mk builds it with -DBENCH_CUDART and links libcudart; xrt's CUDA
+   bench/bench.mk builds it with -DBENCH_CUDART and links libcudart; xrt's CUDA
    backend is pointed (XRT_CUDA_LIBRARY) at the very library the direct calls
    resolve to, so both sides use one runtime. Without a CUDA GPU it says so
-   and exits 0. Run against bench/stub/cudart_stub.c (a runtime whose calls do
+   and exits 0. Run against tests/doubles/cudart_stub.c (a runtime whose calls do
    nothing; `make bench` does so without a GPU) it shows what xrt alone adds
    to each call: there the differences count, not the ratios. The driver
    (libcuda.so.1, or the file XRT_CUDA_DRIVER_LIBRARY names) is likewise
-   the one xrt loads: the stub's own (bench/stub/cuda_stub.c) beside the stub
+   the one xrt loads: the stub's own (tests/doubles/cuda_stub.c) beside the stub
    runtime. */
 #define XRT_IMPL
 #include "xrt.h"
 
 #include "bench.h"
-#include "examples/cli.h" /* the tools' argument convention */
+#include "tools/cli.h" /* the tools' argument convention */
 
 #include <stdio.h>
 
@@ -210,7 +210,7 @@ static const row kernel_rows[] = {
 #define NROWS (sizeof rows / sizeof rows[0])
 #define NKERNEL_ROWS (sizeof kernel_rows / sizeof kernel_rows[0])
 
-static int stub; /* running on bench/stub/cudart_stub.c: no GPU behind the calls */
+static int stub; /* running on tests/doubles/cudart_stub.c: no GPU behind the calls */
 
 static void print_row(const char *name, double raw, double x)
 {

@@ -72,8 +72,8 @@ int main(void)
     memset(r.dst, 2, r.dpitch * H);
     bench_pair(libc_rows, copy_2d, &r, iters, BENCH_REPS, &l, &x);
     bench_pair(async_rows, copy_2d, &r, iters, BENCH_REPS, &a, &x2);
-    printf("a %d x %d-byte region, device to device on the cpu backend (pitches %zu and %zu, %zu pool threads);"
-           " medians of %d, two pairs\n", W, H, r.spitch, r.dpitch, xrt__cpu_pool_width(), BENCH_REPS);
+    printf("a %d x %d-byte region, device to device on the cpu backend (pitches %zu and %zu, %ld threads);"
+           " medians of %d, two pairs\n", W, H, r.spitch, r.dpitch, bench_cpu_threads(), BENCH_REPS);
     printf("  libc memcpy row by row      %10s %6.2f GB/s\n", bench_fmt_ns(b1, sizeof b1, l), (double)W * H / l);
     printf("  xrt_memcpy_2d               %10s %6.2f GB/s  %.2fx the row loop's speed: %s\n",
            bench_fmt_ns(b2, sizeof b2, x), (double)W * H / x, l / x, bench_target(v1, sizeof v1, l / x, 0.9, 1, "x", "CPU xrt_memcpy_2d / a row-by-row memcpy loop"));

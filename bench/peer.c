@@ -50,8 +50,8 @@ int main(int argc, char **argv)
     if (iters < 1) iters = 1;
     bench_pair(bench_libc_copies, peer_sync, &c, iters, BENCH_REPS, &l1, &ps);
     bench_pair(bench_libc_copies, peer_async, &c, iters, BENCH_REPS, &l2, &pa);
-    printf("cpu peer copy device 0 -> 1, %zu MiB, pool of %zu threads; GB/s, medians of %d\n", c.n >> 20,
-           xrt__cpu_pool_width(), BENCH_REPS);
+    printf("cpu peer copy device 0 -> 1, %zu MiB, %ld threads; GB/s, medians of %d\n", c.n >> 20,
+           bench_cpu_threads(), BENCH_REPS);
     printf("%-28s %9s %9s %9s\n", "", "libc", "peer", "peer/libc");
     printf("%-28s %9.2f %9.2f %8.2fx\n", "xrt_memcpy_peer", c.n / l1, c.n / ps, l1 / ps);
     printf("%-28s %9.2f %9.2f %8.2fx\n", "xrt_memcpy_peer_async + sync", c.n / l2, c.n / pa, l2 / pa);

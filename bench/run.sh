@@ -16,7 +16,7 @@ rm -f "$BENCH_FIGURES"
 
 echo "xrt benchmarks: $(date -u '+%Y-%m-%d %H:%M UTC'), $(uname -m), $(nproc) cores," \
      "load average $(cut -d' ' -f1-3 /proc/loadavg)"
-section "dispatch (CPU backend)"
+section "dispatch (a registered backend whose get_device is the CPU backend's)"
 $B/bench/dispatch
 if command -v valgrind > /dev/null; then sh bench/instructions.sh $B/bench/dispatch
 else echo "skipped: instruction count (valgrind is not installed)"; fi
@@ -71,9 +71,9 @@ $B/bench/compile_cost
 section "GPU overhead (CUDA)"
 $B/bench/gpu_overhead > $B/bench/gpu_overhead.out # (not a pipe: its exit status counts)
 cat $B/bench/gpu_overhead.out
-if grep -q "no CUDA GPU here" $B/bench/gpu_overhead.out && [ -f $B/bench/stub/libcudart.so.13 ]; then
+if grep -q "no CUDA GPU here" $B/bench/gpu_overhead.out && [ -f $B/doubles/stub/libcudart.so.13 ]; then
     section "GPU overhead against a stub runtime (xrt's own cost per call)"
-    LD_LIBRARY_PATH=$B/bench/stub $B/bench/gpu_overhead
+    LD_LIBRARY_PATH=$B/doubles/stub $B/bench/gpu_overhead
 fi
 section "the table of current figures"
 sh bench/table.sh "$BENCH_FIGURES" bench/RESULTS.md

@@ -29,7 +29,7 @@
 #include "xrt.h"
 #include "xrt_rdma.h"
 
-#include "cli.h"
+#include "tools/cli.h" /* the tools' argument convention */
 #include "fabric_setup.h"
 
 #include <rdma/fi_rma.h>

@@ -11,10 +11,10 @@ HAVE_FABRIC := $(shell $(CC) -E -include rdma/fabric.h -x c /dev/null > /dev/nul
 
 .PHONY: fabric-test
 ifeq ($(HAVE_FABRIC)$(HAVE_VERBS),11)
-$(B)/examples/fabric_rma: examples/fabric_rma.c examples/cli.h $(HEADERS)
+$(B)/examples/fabric_rma: examples/fabric_rma.c tools/cli.h $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(XCFLAGS) $(CFLAGS) $(ENABLE) -o $@ $< $(LDLIBS) -lfabric
-$(B)/examples/a2f_fabric: examples/a2f_fabric.c examples/fabric_setup.h examples/cli.h $(HEADERS)
+$(B)/examples/a2f_fabric: examples/a2f_fabric.c examples/fabric_setup.h tools/cli.h $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(XCFLAGS) $(CFLAGS) $(ENABLE) -o $@ $< $(LDLIBS) -lfabric
 # tests/test_fabric.c: registration with a libfabric domain (xrt_rdma_open_fabric),

@@ -17,7 +17,7 @@
 #include "xrt.h"
 #include "xrt_rdma.h"
 
-#include "cli.h"
+#include "tools/cli.h" /* the tools' argument convention */
 
 #include <arpa/inet.h>
 #include <errno.h>

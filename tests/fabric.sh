@@ -15,7 +15,7 @@ B=${B:-build}
 MAKE=${MAKE:-make}
 OUT=$B/fabric
 EX=$B/examples/fabric_rma
-STUB=$B/bench/stub/libcudart.so.13
+STUB=$B/doubles/stub/libcudart.so.13
 mkdir -p "$OUT"
 failures=0
 

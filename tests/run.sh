@@ -242,6 +242,7 @@ sec_newcomer() {
     step "README's examples run as shown, and every link resolves" env CC="$CC" sh tests/readme.sh
     step "the README's error table and return types match xrt.h" sh tests/errors.sh
     step "the layout lists of xrt.h, xrt_cache.h, xrt_check.h and DESIGN.md name their markers" sh tests/layout.sh
+    step "xrt.h's kit declares exactly the private names of xrt.h that the other headers use" sh tests/kit.sh
     step "each build from only the headers the README names for it" env CC="$CC" sh tests/vendoring.sh
     step "every header, source and script has an SPDX licence line" sh tests/spdx.sh
 }

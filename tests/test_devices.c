@@ -36,7 +36,7 @@ static void fill(unsigned char *p, size_t n, unsigned seed)
 }
 
 /* >> devices */
-XRT_TEST(test_device_count_and_names)
+static void test_device_count_and_names(void **state)
 {
     xrt_device_prop p;
     char want[64];
@@ -76,7 +76,7 @@ static void *device_main(void *arg)
     return NULL;
 }
 
-XRT_TEST(test_a_thread_per_device)
+static void test_a_thread_per_device(void **state)
 {
     per_device d[CPU_DEVICES];
     pthread_t t[CPU_DEVICES];
@@ -105,7 +105,7 @@ XRT_TEST(test_a_thread_per_device)
    a stream belongs to the device current at its creation, and device
    synchronize waits for the current device's streams only (as
    cudaDeviceSynchronize). */
-XRT_GATED_TEST(test_null_stream_and_synchronize_per_device)
+static void test_null_stream_and_synchronize_per_device(void **state)
 {
     xrt_stream s1;
     int ran = 0, i;
@@ -140,7 +140,7 @@ XRT_GATED_TEST(test_null_stream_and_synchronize_per_device)
    it: its calls on the NULL stream go to that device's. */
 static void note_device(void *user) { xrt_get_device((int *)user); }
 
-XRT_TEST(test_host_function_runs_on_its_streams_device)
+static void test_host_function_runs_on_its_streams_device(void **state)
 {
     xrt_stream s2;
     int seen[2] = {-1, -1};
@@ -162,7 +162,7 @@ XRT_TEST(test_host_function_runs_on_its_streams_device)
 }
 
 /* An event recorded on device 0 holds a stream of device 1 back. */
-XRT_GATED_TEST(test_wait_for_another_devices_event)
+static void test_wait_for_another_devices_event(void **state)
 {
     xrt_stream s0, s1;
     xrt_event e;
@@ -200,7 +200,7 @@ XRT_GATED_TEST(test_wait_for_another_devices_event)
 
 /* As cudaEventElapsedTime: two events of different devices have no common
    clock to measure by. */
-XRT_TEST(test_elapsed_time_across_devices)
+static void test_elapsed_time_across_devices(void **state)
 {
     xrt_event e0, e1;
     float ms = -1;
@@ -230,7 +230,7 @@ static const char empty_kernel_src[] = "typedef struct { unsigned x, y, z; } dim
                                        "unsigned long shared_bytes; } ctx_t;\n"
                                        "void bump(const ctx_t *c, void *p) { (void)c; ++**(unsigned **)p; }\n";
 
-XRT_TEST(test_launch_on_another_devices_stream)
+static void test_launch_on_another_devices_stream(void **state)
 {
     xrt_module_image im;
     xrt_module m;
@@ -276,7 +276,7 @@ static void mem_of(int device, size_t *free_bytes, size_t *total)
     OK(xrt_mem_get_info(free_bytes, total));
 }
 
-XRT_TEST(test_memory_freed_from_another_device)
+static void test_memory_freed_from_another_device(void **state)
 {
     alloc_on a;
     pthread_t t;
@@ -348,7 +348,7 @@ static void peer_copy(int dst_dev, int src_dev, size_t size, size_t dst_off, siz
     free(back);
 }
 
-XRT_TEST(test_peer_copies_at_odd_sizes_and_offsets)
+static void test_peer_copies_at_odd_sizes_and_offsets(void **state)
 {
     static const size_t sizes[] = {1, 7, 4133, (1u << 20) + 3, (17u << 20) + 5}; /* the last is split over the pool */
     int n = devices(), async;
@@ -364,7 +364,7 @@ XRT_TEST(test_peer_copies_at_odd_sizes_and_offsets)
 }
 
 /* A peer copy captured into a graph is replayed at each launch. */
-XRT_TEST(test_peer_copy_in_a_graph)
+static void test_peer_copy_in_a_graph(void **state)
 {
     unsigned char *a, *b;
     xrt_stream s;
@@ -424,7 +424,7 @@ static void *open_if_stuck(void *arg)
     return NULL;
 }
 
-XRT_GATED_TEST(test_peer_copy_serialized_not_waited_for)
+static void test_peer_copy_serialized_not_waited_for(void **state)
 {
     unsigned char h[64], *pinned;
     void *src, *dst;
@@ -482,7 +482,7 @@ XRT_GATED_TEST(test_peer_copy_serialized_not_waited_for)
 
 /* A peer copy of 0 bytes is serialized too, as CUDA's: work queued after it
    on the current device comes after the source device's earlier work. */
-XRT_GATED_TEST(test_peer_copy_of_zero_bytes_serialized)
+static void test_peer_copy_of_zero_bytes_serialized(void **state)
 {
     unsigned char *pinned;
     void *src, *dst;
@@ -511,7 +511,7 @@ XRT_GATED_TEST(test_peer_copy_of_zero_bytes_serialized)
     OK(xrt_free_host(pinned));
 }
 
-XRT_TEST(test_peer_copy_checks)
+static void test_peer_copy_checks(void **state)
 {
     void *a, *b;
     int n = devices();
@@ -534,7 +534,7 @@ XRT_TEST(test_peer_copy_checks)
 }
 
 /* CUDA's rules: access is the current device's, to another device, once. */
-XRT_TEST(test_peer_access)
+static void test_peer_access(void **state)
 {
     int n = devices(), can = -1, i;
     (void)state;
@@ -606,7 +606,7 @@ static int good_count_child(void *arg)
     return 0;
 }
 
-XRT_TEST(test_device_count_variable)
+static void test_device_count_variable(void **state)
 {
     child_case cases[2];
     (void)state;
@@ -792,7 +792,7 @@ static int count_unplaced_child(void *arg)
     return 0;
 }
 
-XRT_TEST(test_numa_devices_on_this_machine)
+static void test_numa_devices_on_this_machine(void **state)
 {
     child_case cases[2];
     (void)state;
@@ -1016,7 +1016,7 @@ static int numa_restricted_child(void *arg)
     return 0;
 }
 
-XRT_TEST(test_numa_devices_on_fake_trees)
+static void test_numa_devices_on_fake_trees(void **state)
 {
     child_case cases[4];
     (void)state;
@@ -1039,7 +1039,7 @@ static void assert_allocated_on(void *p, int device)
     assert_int_equal(a.device, device);
 }
 
-XRT_TEST(test_allocation_device_recorded)
+static void test_allocation_device_recorded(void **state)
 {
     int n = devices(), i, dev;
     void *p;
@@ -1063,7 +1063,7 @@ XRT_TEST(test_allocation_device_recorded)
 
 /* A stream-ordered allocation comes from the stream's device (CUDA's and
    HIP's rule), whichever device is current: the registry records that one. */
-XRT_TEST(test_async_allocation_on_streams_device)
+static void test_async_allocation_on_streams_device(void **state)
 {
     int n = devices();
     xrt_stream s;
@@ -1097,7 +1097,7 @@ static int attribute(xrt_device_attr a, int device)
 /* Every device's attributes agree with its properties and are in the ranges
    CUDA's are; on the CPU backend they are its launch limits, its cores and
    its host memory's (REFERENCE.md, "Device attributes"). */
-XRT_TEST(test_device_attributes)
+static void test_device_attributes(void **state)
 {
     static const xrt_device_attr flags[] = {
         XRT_DEVATTR_INTEGRATED, XRT_DEVATTR_CAN_MAP_HOST_MEMORY, XRT_DEVATTR_CONCURRENT_KERNELS,
@@ -1152,7 +1152,7 @@ XRT_TEST(test_device_attributes)
     }
 }
 
-XRT_TEST(test_device_attribute_errors)
+static void test_device_attribute_errors(void **state)
 {
     int n = devices(), v = 7;
     xrt_test_log_capture();
@@ -1168,7 +1168,7 @@ XRT_TEST(test_device_attribute_errors)
 
 /* A GPU's PCI address, as the runtime's cudaDeviceGetPCIBusId writes it,
    finds the device again; the CPU's devices have none. */
-XRT_TEST(test_pci_bus_id)
+static void test_pci_bus_id(void **state)
 {
     char id[XRT_PCI_BUS_ID_SIZE + 3], want[32];
     int n = devices(), d, found = -1;
@@ -1215,7 +1215,7 @@ XRT_TEST(test_pci_bus_id)
 
 /* The driver's version as the runtime reported it at its probe (the
    backend's info); the CPU backend's is xrt's own. */
-XRT_TEST(test_driver_version)
+static void test_driver_version(void **state)
 {
     int v = -1, i, count = 0;
     const char *name = NULL;
@@ -1235,7 +1235,7 @@ XRT_TEST(test_driver_version)
 
 /* >> device flags (issue 45 item 1): each device keeps its own; the get
    adds XRT_DEVICE_MAP_HOST, as CUDA's; a refused set changes nothing. */
-XRT_TEST(test_device_flags_per_device)
+static void test_device_flags_per_device(void **state)
 {
     unsigned f = 0;
     int n = devices(), i;
@@ -1323,7 +1323,7 @@ static waited wait_for_sleeper(int how)
     if (!(cond))                                                                                             \
     fail_msg("%s, %s synchronize: %ld sleeps, %ld yields, %.1f ms of CPU", what, how[i], w.sleeps, w.yields, \
              w.cpu_ms)
-XRT_TEST(test_device_flags_schedule_the_cpu_waits)
+static void test_device_flags_schedule_the_cpu_waits(void **state)
 {
     static const char *const how[] = {"stream", "event", "device"};
     int i;
@@ -1367,7 +1367,7 @@ static void set_flag_later(void *user)
     __atomic_store_n((int *)user, 1, __ATOMIC_RELEASE);
 }
 
-XRT_TEST(test_device_reset_of_one_device)
+static void test_device_reset_of_one_device(void **state)
 {
     xrt_mem_pool_props props = {1, XRT_MEM_HANDLE_TYPE_NONE};
     xrt_stream s0, s1;
@@ -1446,7 +1446,7 @@ XRT_TEST(test_device_reset_of_one_device)
 
 /* A device with work and no memory: the reset waits all the same (a free
    waits for the device's work; here none is freed). */
-XRT_TEST(test_device_reset_waits_without_memory)
+static void test_device_reset_waits_without_memory(void **state)
 {
     xrt_stream s;
     int ran = 0;
@@ -1462,8 +1462,36 @@ XRT_TEST(test_device_reset_waits_without_memory)
 
 int main(void)
 {
-    const xrt_test_list *l = xrt_test_defined();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_device_count_and_names),
+        cmocka_unit_test(test_a_thread_per_device),
+        gated_test(test_null_stream_and_synchronize_per_device),
+        cmocka_unit_test(test_host_function_runs_on_its_streams_device),
+        gated_test(test_wait_for_another_devices_event),
+        cmocka_unit_test(test_elapsed_time_across_devices),
+        cmocka_unit_test(test_launch_on_another_devices_stream),
+        cmocka_unit_test(test_memory_freed_from_another_device),
+        cmocka_unit_test(test_peer_copies_at_odd_sizes_and_offsets),
+        cmocka_unit_test(test_peer_copy_in_a_graph),
+        gated_test(test_peer_copy_serialized_not_waited_for),
+        gated_test(test_peer_copy_of_zero_bytes_serialized),
+        cmocka_unit_test(test_peer_copy_checks),
+        cmocka_unit_test(test_peer_access),
+        cmocka_unit_test(test_device_count_variable),
+        cmocka_unit_test(test_numa_devices_on_this_machine),
+        cmocka_unit_test(test_numa_devices_on_fake_trees),
+        cmocka_unit_test(test_allocation_device_recorded),
+        cmocka_unit_test(test_async_allocation_on_streams_device),
+        cmocka_unit_test(test_device_attributes),
+        cmocka_unit_test(test_device_attribute_errors),
+        cmocka_unit_test(test_pci_bus_id),
+        cmocka_unit_test(test_driver_version),
+        cmocka_unit_test(test_device_flags_per_device),
+        cmocka_unit_test(test_device_flags_schedule_the_cpu_waits),
+        cmocka_unit_test(test_device_reset_of_one_device),
+        cmocka_unit_test(test_device_reset_waits_without_memory),
+    };
     setenv("XRT_CPU_DEVICES", "4", 1); /* before xrt starts: the CPU backend reads it at init */
     setenv("XRT_CACHE", "off", 1);       /* the one kernel built here stays out of the user's cache */
-    return xrt_test_run_on_backends("devices", l->tests, l->count, NULL);
+    return xrt_test_run_on_backends("devices", tests, sizeof tests / sizeof tests[0], NULL);
 }

@@ -687,6 +687,23 @@ static int fakes_restore(void **state)
     return env_restore(state);
 }
 
+/* The prologue of the tests that run on the fake runtime of each GPU
+   backend: fn gets the backend's name, its table as the registry gets it
+   and its data, the fake runtime in place (fake_begin), and the real one is
+   put back after it (fake_end; fakes_restore, the teardown, does it where
+   fn fails). */
+static void on_each_fake_gpu(void (*fn)(const char *name, xrt_backend *t, xrt__gpu *g))
+{
+    const char *const *name;
+    for (name = gpu_names; *name; name++) {
+        xrt_backend t;
+        xrt__gpu *g = gpu_table(*name, &t);
+        fake_begin(g);
+        fn(*name, &t, g);
+        fake_end();
+    }
+}
+
 /* >> host functions */
 
 /* What a host function saw when it made an xrt call. */
@@ -719,7 +736,6 @@ static void test_host_fn_trampoline(void **state)
     const char *const *name;
     (void)state;
     for (name = gpu_names; *name; name++) {
-#if defined(XRT_ENABLE_CUDA) || defined(XRT_ENABLE_HIP)
         xrt_backend t;
         xrt__gpu_host_call *c;
         int d = -1;
@@ -740,7 +756,6 @@ static void test_host_fn_trampoline(void **state)
         xrt__gpu_host_callback(NULL, 0, c); /* the stream callback's form */
         assert_refused_inside(*name, 2);
         OK(xrt_get_device(&d)); /* outside, the thread's own backend again */
-#endif
     }
 }
 
@@ -767,94 +782,86 @@ static int fake_free_async(void *p, void *stream)
     return 0;
 }
 
+static void test_gpu_allocation_asks_device_on(const char *name, xrt_backend *t, xrt__gpu *g)
+{
+    void *p[3] = {NULL, NULL, NULL};
+    int i;
+    (void)name;
+    g->rt.Malloc = fake_malloc;
+    g->rt.MallocAsync = fake_malloc_async;
+    g->rt.FreeAsync = fake_free_async;
+    g->pools = g->pools_known = 3; /* devices 0 and 1 have pools */
+    g->used = 0;
+    OK(xrt__gpu_malloc_async(t, &p[0], 64, NULL));
+    assert_ptr_equal(xrt__mem_new.p, p[0]);
+    assert_int_equal(xrt__mem_new.device, 0);
+    OK(xrt__gpu_malloc(t, &p[1], 64));
+    assert_ptr_equal(xrt__mem_new.p, p[1]);
+    assert_int_equal(xrt__mem_new.device, 0);
+    assert_int_equal(fake.get_devices, 0); /* one device: nothing to ask */
+    assert_true(xrt__gpu_was_used(g, 0));
+    xrt__gpu_set_count(g, 2);
+    fake.device = 1;
+    OK(xrt__gpu_malloc_async(t, &p[2], 64, NULL));
+    assert_int_equal(fake.get_devices, 1);
+    assert_ptr_equal(xrt__mem_new.p, p[2]);
+    assert_int_equal(xrt__mem_new.device, 1);
+    assert_true(xrt__gpu_was_used(g, 1));
+    free(p[2]);
+    /* a stream's allocation is its device's: the runtime names it (device 1
+       here, the current one being 0); without StreamGetDevice, the current */
+    fake.device = 0;
+    g->used = 0;
+    g->stream_device = fake_stream_get_device;
+    OK(xrt__gpu_malloc_async(t, &p[2], 64, (void *)t));
+    assert_int_equal(fake.stream_devices, 1);
+    assert_int_equal(fake.get_devices, 1);
+    assert_int_equal(xrt__mem_new.device, 1);
+    assert_true(xrt__gpu_was_used(g, 1) && !xrt__gpu_was_used(g, 0));
+    free(p[2]);
+    OK(xrt__gpu_malloc_async(t, &p[2], 64, NULL)); /* the NULL stream: the current device's */
+    assert_int_equal(fake.stream_devices, 1);
+    assert_int_equal(fake.get_devices, 2);
+    assert_int_equal(xrt__mem_new.device, 0);
+    free(p[2]);
+    g->stream_device = NULL;
+    OK(xrt__gpu_malloc_async(t, &p[2], 64, (void *)t));
+    assert_int_equal(fake.get_devices, 3);
+    assert_int_equal(xrt__mem_new.device, 0);
+    xrt__mem_new.p = NULL;
+    for (i = 0; i < 3; i++) free(p[i]);
+}
+
 static void test_gpu_allocation_asks_device(void **state)
 {
-    const char *const *name;
     (void)state;
-    for (name = gpu_names; *name; name++) {
-#if defined(XRT_ENABLE_CUDA) || defined(XRT_ENABLE_HIP)
-        xrt_backend t;
-        xrt__gpu *g = gpu_table(*name, &t);
-        void *p[3] = {NULL, NULL, NULL};
-        int i;
-        fake_begin(g);
-        g->rt.Malloc = fake_malloc;
-        g->rt.MallocAsync = fake_malloc_async;
-        g->rt.FreeAsync = fake_free_async;
-        g->pools = g->pools_known = 3; /* devices 0 and 1 have pools */
-        g->used = 0;
-        OK(xrt__gpu_malloc_async(&t, &p[0], 64, NULL));
-        assert_ptr_equal(xrt__mem_new.p, p[0]);
-        assert_int_equal(xrt__mem_new.device, 0);
-        OK(xrt__gpu_malloc(&t, &p[1], 64));
-        assert_ptr_equal(xrt__mem_new.p, p[1]);
-        assert_int_equal(xrt__mem_new.device, 0);
-        assert_int_equal(fake.get_devices, 0); /* one device: nothing to ask */
-        assert_true(xrt__gpu_was_used(g, 0));
-        xrt__gpu_set_count(g, 2);
-        fake.device = 1;
-        OK(xrt__gpu_malloc_async(&t, &p[2], 64, NULL));
-        assert_int_equal(fake.get_devices, 1);
-        assert_ptr_equal(xrt__mem_new.p, p[2]);
-        assert_int_equal(xrt__mem_new.device, 1);
-        assert_true(xrt__gpu_was_used(g, 1));
-        free(p[2]);
-        /* a stream's allocation is its device's: the runtime names it (device 1
-           here, the current one being 0); without StreamGetDevice, the current */
-        fake.device = 0;
-        g->used = 0;
-        g->stream_device = fake_stream_get_device;
-        OK(xrt__gpu_malloc_async(&t, &p[2], 64, (void *)&t));
-        assert_int_equal(fake.stream_devices, 1);
-        assert_int_equal(fake.get_devices, 1);
-        assert_int_equal(xrt__mem_new.device, 1);
-        assert_true(xrt__gpu_was_used(g, 1) && !xrt__gpu_was_used(g, 0));
-        free(p[2]);
-        OK(xrt__gpu_malloc_async(&t, &p[2], 64, NULL)); /* the NULL stream: the current device's */
-        assert_int_equal(fake.stream_devices, 1);
-        assert_int_equal(fake.get_devices, 2);
-        assert_int_equal(xrt__mem_new.device, 0);
-        free(p[2]);
-        g->stream_device = NULL;
-        OK(xrt__gpu_malloc_async(&t, &p[2], 64, (void *)&t));
-        assert_int_equal(fake.get_devices, 3);
-        assert_int_equal(xrt__mem_new.device, 0);
-        xrt__mem_new.p = NULL;
-        for (i = 0; i < 3; i++) free(p[i]);
-        fake_end();
-#endif
-    }
+    on_each_fake_gpu(test_gpu_allocation_asks_device_on);
 }
 
 /* xrt_launch_host_func hands the runtime the trampoline: through
    LaunchHostFunc where the runtime has it, else through StreamAddCallback
    (HIP 5); a refused launch frees the closure. */
+static void test_launch_host_func_fake_on(const char *name, xrt_backend *t, xrt__gpu *g)
+{
+    char expected[160];
+    memset(&inside, 0, sizeof inside);
+    OK(xrt__gpu_launch_host_func(t, NULL, call_xrt_inside, NULL));
+    assert_int_equal(fake.launches, 1);
+    assert_refused_inside(name, 1);
+    g->rt.LaunchHostFunc = NULL;
+    OK(xrt__gpu_launch_host_func(t, NULL, call_xrt_inside, NULL));
+    assert_int_equal(fake.callbacks, 1);
+    assert_refused_inside(name, 2);
+    fake.fail = 1;
+    snprintf(expected, sizeof expected, "%s: %sStreamAddCallback: fake failure (fakeErrorInvalidValue=1)", name, name);
+    FAILS(xrt__gpu_launch_host_func(t, NULL, call_xrt_inside, NULL), XRT_ERROR_INVALID_VALUE, expected);
+    assert_int_equal(inside.ran, 2);
+}
+
 static void test_launch_host_func_fake(void **state)
 {
-    const char *const *name;
     (void)state;
-    for (name = gpu_names; *name; name++) {
-#if defined(XRT_ENABLE_CUDA) || defined(XRT_ENABLE_HIP)
-        xrt_backend t;
-        xrt__gpu *g = gpu_table(*name, &t);
-        char expected[160];
-        fake_begin(g);
-        memset(&inside, 0, sizeof inside);
-        OK(xrt__gpu_launch_host_func(&t, NULL, call_xrt_inside, NULL));
-        assert_int_equal(fake.launches, 1);
-        assert_refused_inside(*name, 1);
-        g->rt.LaunchHostFunc = NULL;
-        OK(xrt__gpu_launch_host_func(&t, NULL, call_xrt_inside, NULL));
-        assert_int_equal(fake.callbacks, 1);
-        assert_refused_inside(*name, 2);
-        fake.fail = 1;
-        snprintf(expected, sizeof expected, "%s: %sStreamAddCallback: fake failure (fakeErrorInvalidValue=1)", *name,
-                 *name);
-        FAILS(xrt__gpu_launch_host_func(&t, NULL, call_xrt_inside, NULL), XRT_ERROR_INVALID_VALUE, expected);
-        assert_int_equal(inside.ran, 2);
-        fake_end();
-#endif
-    }
+    on_each_fake_gpu(test_launch_host_func_fake_on);
 }
 
 #if defined(XRT_ENABLE_CUDA) || defined(XRT_ENABLE_HIP)
@@ -869,47 +876,44 @@ static int closure_in_table(const xrt__gpu_host_call *c)
    the next one (no allocation per host function); with every closure of
    the table taken, one comes from the allocator and goes back to it when it
    runs or when the runtime refuses it (ASan checks). */
+static void test_host_fn_closures_reused_on(const char *name, xrt_backend *t, xrt__gpu *g)
+{
+    static xrt__gpu_host_call *taken[XRT__GPU_CLOSURE_WORDS * 64];
+    xrt__gpu_host_call *c;
+    void *first;
+    size_t n = 0, k;
+    char expected[160];
+    (void)g;
+    memset(&inside, 0, sizeof inside);
+    OK(xrt__gpu_launch_host_func(t, NULL, call_xrt_inside, NULL));
+    first = fake.closure;
+    assert_true(closure_in_table((const xrt__gpu_host_call *)first));
+    OK(xrt__gpu_launch_host_func(t, NULL, call_xrt_inside, NULL));
+    assert_ptr_equal(fake.closure, first); /* given back when it ran */
+    while ((c = xrt__gpu_closure_take()) != NULL && closure_in_table(c)) {
+        for (k = 0; k < n; k++) assert_ptr_not_equal(taken[k], c);
+        taken[n++] = c;
+    }
+    assert_non_null(c);
+    xrt__gpu_closure_give(c); /* the allocator's */
+    assert_int_equal(n, XRT__GPU_CLOSURE_WORDS * 64);
+    OK(xrt__gpu_launch_host_func(t, NULL, call_xrt_inside, NULL));
+    assert_false(closure_in_table((const xrt__gpu_host_call *)fake.closure));
+    assert_refused_inside(name, 3);
+    fake.fail = 1;
+    snprintf(expected, sizeof expected, "%s: %sLaunchHostFunc: fake failure (fakeErrorInvalidValue=1)", name, name);
+    FAILS(xrt__gpu_launch_host_func(t, NULL, call_xrt_inside, NULL), XRT_ERROR_INVALID_VALUE, expected);
+    fake.fail = 0;
+    for (k = 0; k < n; k++) xrt__gpu_closure_give(taken[k]);
+    OK(xrt__gpu_launch_host_func(t, NULL, call_xrt_inside, NULL));
+    assert_ptr_equal(fake.closure, first);
+    assert_refused_inside(name, 4);
+}
+
 static void test_host_fn_closures_reused(void **state)
 {
-    const char *const *name;
     (void)state;
-    for (name = gpu_names; *name; name++) {
-#if defined(XRT_ENABLE_CUDA) || defined(XRT_ENABLE_HIP)
-        static xrt__gpu_host_call *taken[XRT__GPU_CLOSURE_WORDS * 64];
-        xrt__gpu_host_call *c;
-        xrt_backend t;
-        xrt__gpu *g = gpu_table(*name, &t);
-        void *first;
-        size_t n = 0, k;
-        char expected[160];
-        fake_begin(g);
-        memset(&inside, 0, sizeof inside);
-        OK(xrt__gpu_launch_host_func(&t, NULL, call_xrt_inside, NULL));
-        first = fake.closure;
-        assert_true(closure_in_table((const xrt__gpu_host_call *)first));
-        OK(xrt__gpu_launch_host_func(&t, NULL, call_xrt_inside, NULL));
-        assert_ptr_equal(fake.closure, first); /* given back when it ran */
-        while ((c = xrt__gpu_closure_take()) != NULL && closure_in_table(c)) {
-            for (k = 0; k < n; k++) assert_ptr_not_equal(taken[k], c);
-            taken[n++] = c;
-        }
-        assert_non_null(c);
-        xrt__gpu_closure_give(c); /* the allocator's */
-        assert_int_equal(n, XRT__GPU_CLOSURE_WORDS * 64);
-        OK(xrt__gpu_launch_host_func(&t, NULL, call_xrt_inside, NULL));
-        assert_false(closure_in_table((const xrt__gpu_host_call *)fake.closure));
-        assert_refused_inside(*name, 3);
-        fake.fail = 1;
-        snprintf(expected, sizeof expected, "%s: %sLaunchHostFunc: fake failure (fakeErrorInvalidValue=1)", *name, *name);
-        FAILS(xrt__gpu_launch_host_func(&t, NULL, call_xrt_inside, NULL), XRT_ERROR_INVALID_VALUE, expected);
-        fake.fail = 0;
-        for (k = 0; k < n; k++) xrt__gpu_closure_give(taken[k]);
-        OK(xrt__gpu_launch_host_func(&t, NULL, call_xrt_inside, NULL));
-        assert_ptr_equal(fake.closure, first);
-        assert_refused_inside(*name, 4);
-        fake_end();
-#endif
-    }
+    on_each_fake_gpu(test_host_fn_closures_reused_on);
 }
 
 /* >> graphs: XRT_CAP_GRAPHS only where every entry point and hook is there;
@@ -973,7 +977,7 @@ static unsigned fake_caps(xrt_backend *t)
 static int host_runs;
 static void count_host_run(void *user) { (void)user; host_runs++; }
 
-static void test_graphs_fake(void **state)
+static void test_graphs_fake_on(const char *name, xrt_backend *t, xrt__gpu *g)
 {
     static const struct { int native; xrt_status st; } codes[] = {
         {401, XRT_ERROR_ILLEGAL_STATE}, {900, XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED},
@@ -982,74 +986,70 @@ static void test_graphs_fake(void **state)
         {905, XRT_ERROR_STREAM_CAPTURE_ISOLATION}, {906, XRT_ERROR_STREAM_CAPTURE_IMPLICIT},
         {907, XRT_ERROR_CAPTURED_EVENT}, {908, XRT_ERROR_STREAM_CAPTURE_WRONG_THREAD},
         {910, XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE}};
-    const char *const *name;
+    xrt_graph_info info;
+    void *obj = NULL, *first;
+    unsigned status = 9;
+    char expected[200];
+    size_t i;
+    /* the capture errors: the same codes in CUDA and HIP */
+    for (i = 0; i < sizeof codes / sizeof codes[0]; i++)
+        if (xrt__gpu_status(g, codes[i].native) != codes[i].st)
+            fail_msg("%s: native %d is %s", name, codes[i].native, xrt_status_string(xrt__gpu_status(g, codes[i].native)));
+    /* no entry points: no graphs, each call says so */
+    g->exec_update = NULL;
+    g->graph_edges = NULL;
+    assert_false(fake_caps(t) & XRT_CAP_GRAPHS);
+    snprintf(expected, sizeof expected, "%s: xrt_stream_begin_capture: graphs are not supported by this runtime", name);
+    FAILS(xrt__gpu_stream_begin_capture(t, &fake, XRT_CAPTURE_MODE_GLOBAL), XRT_ERROR_UNSUPPORTED, expected);
+    fake_graphs(g);
+    assert_true(fake_caps(t) & XRT_CAP_GRAPHS);
+    g->rt.GraphNodeGetType = NULL; /* one entry point missing */
+    assert_false(fake_caps(t) & XRT_CAP_GRAPHS);
+    fake_graphs(g);
+    g->exec_update = NULL; /* one hook missing */
+    assert_false(fake_caps(t) & XRT_CAP_GRAPHS);
+    fake_graphs(g);
+    /* the calls pass through */
+    OK(xrt__gpu_stream_begin_capture(t, &fake, XRT_CAPTURE_MODE_GLOBAL));
+    fake.capturing = XRT_CAPTURE_STATUS_INVALIDATED;
+    OK(xrt__gpu_stream_is_capturing(t, &fake, &status));
+    assert_int_equal(status, XRT_CAPTURE_STATUS_INVALIDATED);
+    OK(xrt__gpu_stream_end_capture(t, &fake, &obj));
+    assert_ptr_equal(obj, &fake);
+    memset(&info, 0, sizeof info);
+    OK(xrt__gpu_graph_get_info(t, obj, &info));
+    /* CUDA's first three kinds: kernel, copy, set; HIP's: kernel, copy, 1D copy */
+    assert_int_equal(info.nodes, 4);
+    assert_int_equal(info.kernels, 1);
+    assert_int_equal(info.copies, strcmp(name, "hip") == 0 ? 2 : 1);
+    assert_int_equal(info.sets, strcmp(name, "hip") == 0 ? 0 : 1);
+    assert_int_equal(info.host_fns, 0);
+    assert_int_equal(info.edges, 3);
+    /* a refused update says why, beside the runtime's error */
+    fake.fail = 910, fake.update_result = 3;
+    snprintf(expected, sizeof expected, "xrt_graph_exec_update: %s: %sGraphExecUpdate: a node changed its type: fake failure",
+             name, name);
+    FAILS(xrt__gpu_graph_exec_update(t, obj, obj), XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE, expected);
+    fake.fail = 0;
+    /* host functions on a capturing stream: one closure per function and
+       argument, kept over every launch of the graph */
+    fake.capturing = XRT_CAPTURE_STATUS_ACTIVE;
+    host_runs = 0;
+    OK(xrt__gpu_launch_host_func(t, &fake, count_host_run, &host_runs));
+    first = fake.closure;
+    OK(xrt__gpu_launch_host_func(t, &fake, count_host_run, &host_runs));
+    assert_ptr_equal(fake.closure, first);
+    xrt__gpu_host_kept_trampoline(first); /* a launch of the graph runs it again */
+    assert_int_equal(host_runs, 3);
+    OK(xrt__gpu_launch_host_func(t, &fake, count_host_run, NULL));
+    assert_ptr_not_equal(fake.closure, first);
+    xrt__gpu_host_kept_free(t); /* as at shutdown: nothing leaks (ASan) */
+}
+
+static void test_graphs_fake(void **state)
+{
     (void)state;
-    for (name = gpu_names; *name; name++) {
-#if defined(XRT_ENABLE_CUDA) || defined(XRT_ENABLE_HIP)
-        xrt_backend t;
-        xrt__gpu *g = gpu_table(*name, &t);
-        xrt_graph_info info;
-        void *obj = NULL, *first;
-        unsigned status = 9;
-        char expected[200];
-        size_t i;
-        fake_begin(g);
-        /* the capture errors: the same codes in CUDA and HIP */
-        for (i = 0; i < sizeof codes / sizeof codes[0]; i++)
-            if (xrt__gpu_status(g, codes[i].native) != codes[i].st)
-                fail_msg("%s: native %d is %s", *name, codes[i].native, xrt_status_string(xrt__gpu_status(g, codes[i].native)));
-        /* no entry points: no graphs, each call says so */
-        g->exec_update = NULL;
-        g->graph_edges = NULL;
-        assert_false(fake_caps(&t) & XRT_CAP_GRAPHS);
-        snprintf(expected, sizeof expected, "%s: xrt_stream_begin_capture: graphs are not supported by this runtime", *name);
-        FAILS(xrt__gpu_stream_begin_capture(&t, &fake, XRT_CAPTURE_MODE_GLOBAL), XRT_ERROR_UNSUPPORTED, expected);
-        fake_graphs(g);
-        assert_true(fake_caps(&t) & XRT_CAP_GRAPHS);
-        g->rt.GraphNodeGetType = NULL; /* one entry point missing */
-        assert_false(fake_caps(&t) & XRT_CAP_GRAPHS);
-        fake_graphs(g);
-        g->exec_update = NULL; /* one hook missing */
-        assert_false(fake_caps(&t) & XRT_CAP_GRAPHS);
-        fake_graphs(g);
-        /* the calls pass through */
-        OK(xrt__gpu_stream_begin_capture(&t, &fake, XRT_CAPTURE_MODE_GLOBAL));
-        fake.capturing = XRT_CAPTURE_STATUS_INVALIDATED;
-        OK(xrt__gpu_stream_is_capturing(&t, &fake, &status));
-        assert_int_equal(status, XRT_CAPTURE_STATUS_INVALIDATED);
-        OK(xrt__gpu_stream_end_capture(&t, &fake, &obj));
-        assert_ptr_equal(obj, &fake);
-        memset(&info, 0, sizeof info);
-        OK(xrt__gpu_graph_get_info(&t, obj, &info));
-        /* CUDA's first three kinds: kernel, copy, set; HIP's: kernel, copy, 1D copy */
-        assert_int_equal(info.nodes, 4);
-        assert_int_equal(info.kernels, 1);
-        assert_int_equal(info.copies, strcmp(*name, "hip") == 0 ? 2 : 1);
-        assert_int_equal(info.sets, strcmp(*name, "hip") == 0 ? 0 : 1);
-        assert_int_equal(info.host_fns, 0);
-        assert_int_equal(info.edges, 3);
-        /* a refused update says why, beside the runtime's error */
-        fake.fail = 910, fake.update_result = 3;
-        snprintf(expected, sizeof expected, "xrt_graph_exec_update: %s: %sGraphExecUpdate: a node changed its type: fake failure", *name,
-                 *name);
-        FAILS(xrt__gpu_graph_exec_update(&t, obj, obj), XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE, expected);
-        fake.fail = 0;
-        /* host functions on a capturing stream: one closure per function and
-           argument, kept over every launch of the graph */
-        fake.capturing = XRT_CAPTURE_STATUS_ACTIVE;
-        host_runs = 0;
-        OK(xrt__gpu_launch_host_func(&t, &fake, count_host_run, &host_runs));
-        first = fake.closure;
-        OK(xrt__gpu_launch_host_func(&t, &fake, count_host_run, &host_runs));
-        assert_ptr_equal(fake.closure, first);
-        xrt__gpu_host_kept_trampoline(first); /* a launch of the graph runs it again */
-        assert_int_equal(host_runs, 3);
-        OK(xrt__gpu_launch_host_func(&t, &fake, count_host_run, NULL));
-        assert_ptr_not_equal(fake.closure, first);
-        xrt__gpu_host_kept_free(&t); /* as at shutdown: nothing leaks (ASan) */
-        fake_end();
-#endif
-    }
+    on_each_fake_gpu(test_graphs_fake_on);
 }
 
 /* >> HIP 5 and ROCm 6 layouts */

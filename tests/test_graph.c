@@ -138,7 +138,7 @@ static void pipeline_exec(fixture *f, xrt_stream s, int *count, int add, xrt_gra
 }
 
 /* >> a captured sequence gives what running it gives, launch after launch */
-XRT_TEST(test_captured_pipeline_runs_1000_times)
+static void test_captured_pipeline_runs_1000_times(void **state)
 {
     fixture f;
     xrt_graph g;
@@ -195,7 +195,7 @@ static void capture_fork_join(fixture *f, int v)
     OK(xrt_memcpy_async(f->h, f->d, N * sizeof(int), XRT_MEMCPY_DEVICE_TO_HOST, f->s[0]));
 }
 
-XRT_TEST(test_fork_join_three_streams)
+static void test_fork_join_three_streams(void **state)
 {
     fixture f;
     xrt_graph g;
@@ -230,7 +230,7 @@ XRT_TEST(test_fork_join_three_streams)
 
 /* >> a launch is asynchronous and in stream order: it waits for the stream's
    earlier work, and the stream's later work waits for it */
-XRT_GATED_TEST(test_launch_is_asynchronous_and_ordered)
+static void test_launch_is_asynchronous_and_ordered(void **state)
 {
     fixture f;
     xrt_graph g;
@@ -270,7 +270,7 @@ static void exclusive(void *user)
     __atomic_sub_fetch(&busy, 1, __ATOMIC_ACQ_REL);
 }
 
-XRT_TEST(test_launches_of_one_exec_are_ordered)
+static void test_launches_of_one_exec_are_ordered(void **state)
 {
     fixture f;
     xrt_graph g;
@@ -294,7 +294,7 @@ XRT_TEST(test_launches_of_one_exec_are_ordered)
 }
 
 /* >> update: new parameters for the same shape; another shape is refused */
-XRT_TEST(test_exec_update)
+static void test_exec_update(void **state)
 {
     fixture f;
     xrt_graph g, g2, g3;
@@ -393,7 +393,7 @@ static void update_refused(fixture *f, xrt_graph_exec x, int shape, size_t edges
 /* An update must keep every edge, not only the node count and kinds
    (cudaGraphExecUpdateErrorTopologyChanged); a refused update leaves the
    exec as it was. */
-XRT_TEST(test_exec_update_edges)
+static void test_exec_update_edges(void **state)
 {
     fixture f;
     xrt_graph g, g2;
@@ -441,7 +441,7 @@ static void host_a(void *user) /* slow: a branch that ran beside it would be fir
 }
 static void host_b(void *user) { trace_host((host_trace *)user, 'B'); }
 
-XRT_TEST(test_graph_host_fns_in_capture_order)
+static void test_graph_host_fns_in_capture_order(void **state)
 {
     fixture f;
     xrt_graph g;
@@ -477,7 +477,7 @@ XRT_TEST(test_graph_host_fns_in_capture_order)
 }
 
 /* >> a graph keeps its module: unloaded after the capture, it still runs */
-XRT_TEST(test_module_unloaded_after_capture)
+static void test_module_unloaded_after_capture(void **state)
 {
     fixture f;
     xrt_graph g;
@@ -504,7 +504,7 @@ XRT_TEST(test_module_unloaded_after_capture)
 }
 
 /* >> the capture rules, each refusal with its status and detail */
-XRT_TEST(test_capture_refusals)
+static void test_capture_refusals(void **state)
 {
     fixture f;
     xrt_graph g = NULL;
@@ -657,7 +657,7 @@ static void check_scratch(const fixture *f, int launch, unsigned want)
    mode. Asking whether the NULL stream captures is refused so too, and
    leaves the capture as it was (HIP's hipStreamIsCapturing). A non-blocking
    stream's capture stops nothing, and another device's NULL stream is free. */
-XRT_TEST(test_capture_implicit)
+static void test_capture_implicit(void **state)
 {
     static const xrt_capture_mode modes[] = {XRT_CAPTURE_MODE_GLOBAL, XRT_CAPTURE_MODE_THREAD_LOCAL,
                                              XRT_CAPTURE_MODE_RELAXED};
@@ -715,7 +715,7 @@ XRT_TEST(test_capture_implicit)
 /* xrt_malloc and xrt_malloc_host are among CUDA's potentially unsafe calls:
    refused during a GLOBAL capture (any thread's) or the calling thread's
    THREAD_LOCAL one, which is invalidated; allowed beside a RELAXED one. */
-XRT_TEST(test_capture_refuses_allocation)
+static void test_capture_refuses_allocation(void **state)
 {
     static const xrt_capture_mode modes[] = {XRT_CAPTURE_MODE_GLOBAL, XRT_CAPTURE_MODE_THREAD_LOCAL,
                                              XRT_CAPTURE_MODE_RELAXED};
@@ -754,7 +754,7 @@ XRT_TEST(test_capture_refuses_allocation)
     OK(xrt_free(d));
 }
 
-XRT_TEST(test_captured_allocation)
+static void test_captured_allocation(void **state)
 {
     fixture f;
     xrt_graph g, g2;
@@ -870,7 +870,7 @@ static void *capture_joined_allocation(fixture *f, xrt_graph *g, int value)
    capture's end and comes back with each launch, so that each launch's
    memory can be used and freed through xrt. The CPU backend once refused
    such a capture; on CUDA, xrt forgot the memory at its first free. */
-XRT_TEST(test_captured_allocation_left_to_caller)
+static void test_captured_allocation_left_to_caller(void **state)
 {
     fixture f;
     xrt_graph g;
@@ -942,7 +942,7 @@ XRT_TEST(test_captured_allocation_left_to_caller)
    (on CUDA, its free then failed in the runtime, and the record stayed), and
    kept a capture whose origin was destroyed as under way until
    xrt_shutdown. */
-XRT_TEST(test_captured_allocation_of_failed_capture)
+static void test_captured_allocation_of_failed_capture(void **state)
 {
     fixture f;
     xrt_stream u;
@@ -991,7 +991,7 @@ static int begin_second_capture(fixture *f, int value)
    once recorded it as any allocation: the backend took its memory back and
    gave it to the next xrt_malloc, xrt_free of the dead pointer freed the
    live allocation, and the two aliased. */
-XRT_TEST(test_captured_allocation_of_one_of_two_captures)
+static void test_captured_allocation_of_one_of_two_captures(void **state)
 {
     fixture f;
     xrt_graph g, g1;
@@ -1056,7 +1056,7 @@ XRT_TEST(test_captured_allocation_of_one_of_two_captures)
 
 /* >> what the CPU backend refuses in a capture: a free of other memory, a
    second free, a free outside the capture while it lasts */
-XRT_TEST(test_captured_allocation_refusals)
+static void test_captured_allocation_refusals(void **state)
 {
     fixture f;
     xrt_graph g;
@@ -1119,7 +1119,7 @@ static xrt_status on_thread(void *(*fn)(void *), void *arg)
     return *(xrt_status *)r;
 }
 
-XRT_TEST(test_capture_modes_and_threads)
+static void test_capture_modes_and_threads(void **state)
 {
     fixture f;
     xrt_graph g;
@@ -1162,7 +1162,7 @@ static void *event_query_on_other_thread(void *arg)
    StreamCaptureOngoing; PyTorch's NCCL watchdog, whose cudaEventQuery
    invalidated a GLOBAL capture of another thread). A device synchronize
    would wait for the captured stream: refused in every mode. */
-XRT_TEST(test_capture_refuses_unsafe_calls)
+static void test_capture_refuses_unsafe_calls(void **state)
 {
     static const xrt_capture_mode modes[] = {XRT_CAPTURE_MODE_GLOBAL, XRT_CAPTURE_MODE_THREAD_LOCAL,
                                              XRT_CAPTURE_MODE_RELAXED};
@@ -1249,7 +1249,7 @@ static void *thread_local_sync_on_other_thread(void *arg)
    every GLOBAL one; THREAD_LOCAL: its own that are not RELAXED; RELAXED:
    none. What conflicts with a capture stays refused in every mode: a
    synchronize of the capturing stream, a device synchronize. */
-XRT_TEST(test_thread_capture_mode)
+static void test_thread_capture_mode(void **state)
 {
     fixture f;
     xrt_graph g = NULL;
@@ -1301,7 +1301,7 @@ XRT_TEST(test_thread_capture_mode)
 }
 
 /* >> a destroyed stream under capture ends its capture; a graph outlives its streams */
-XRT_TEST(test_destroyed_stream_ends_capture)
+static void test_destroyed_stream_ends_capture(void **state)
 {
     fixture f;
     xrt_stream t;
@@ -1328,7 +1328,7 @@ XRT_TEST(test_destroyed_stream_ends_capture)
 }
 
 /* >> graphs alive at xrt_shutdown are released; the library starts again */
-XRT_TEST(test_graphs_alive_at_shutdown)
+static void test_graphs_alive_at_shutdown(void **state)
 {
     fixture f;
     xrt_graph g;
@@ -1357,7 +1357,7 @@ XRT_TEST(test_graphs_alive_at_shutdown)
 
 /* >> a forked child launches its parent's exec; a launch in flight at the
    fork is the parent's work, not the child's */
-XRT_TEST(test_exec_in_forked_child)
+static void test_exec_in_forked_child(void **state)
 {
     fixture f;
     xrt_graph g;
@@ -1429,7 +1429,7 @@ static void *capture_on_thread(void *arg)
     }
 }
 
-XRT_TEST(test_concurrent_thread_local_captures)
+static void test_concurrent_thread_local_captures(void **state)
 {
     pthread_t t[4];
     int out[4], i;
@@ -1448,7 +1448,7 @@ XRT_TEST(test_concurrent_thread_local_captures)
 /* >> a graph launched in a capture is a child graph node: a copy of the
    exec's graph as it is then, run where the node is; the CPU backend once
    refused it */
-XRT_TEST(test_captured_graph_launch)
+static void test_captured_graph_launch(void **state)
 {
     fixture f;
     xrt_graph g, outer;
@@ -1531,7 +1531,7 @@ static void *left_memory_on_thread(void *arg)
     return bad ? &fail : &ok;
 }
 
-XRT_TEST(test_concurrent_captures_leaving_memory)
+static void test_concurrent_captures_leaving_memory(void **state)
 {
     pthread_t t[4];
     unsigned char h[4][4096];
@@ -1569,7 +1569,7 @@ static void dot_counts(const char *path, size_t *nodes, size_t *edges, char *tex
     fclose(in);
 }
 
-XRT_TEST(test_graph_debug_dot_print)
+static void test_graph_debug_dot_print(void **state)
 {
     fixture f;
     xrt_graph g;
@@ -1658,7 +1658,7 @@ static void *allocations_on_thread(void *arg)
     return bad ? &fail : &ok;
 }
 
-XRT_TEST(test_failed_captures_beside_allocations)
+static void test_failed_captures_beside_allocations(void **state)
 {
     pthread_t t[4];
     int i;
@@ -1678,7 +1678,7 @@ XRT_TEST(test_failed_captures_beside_allocations)
 /* >> a synchronous set or copy during a GLOBAL capture (CUDA's unsafe
    calls) is refused before anything is queued, as cudaMemset and
    cudaMemcpy refuse: the memory keeps its bytes. */
-XRT_TEST(test_sync_set_refused_first)
+static void test_sync_set_refused_first(void **state)
 {
     fixture f;
     xrt_graph g;
@@ -1702,7 +1702,36 @@ XRT_TEST(test_sync_set_refused_first)
 
 int main(void)
 {
-    const xrt_test_list *l = xrt_test_defined();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_captured_pipeline_runs_1000_times),
+        cmocka_unit_test(test_fork_join_three_streams),
+        gated_test(test_launch_is_asynchronous_and_ordered),
+        cmocka_unit_test(test_launches_of_one_exec_are_ordered),
+        cmocka_unit_test(test_exec_update),
+        cmocka_unit_test(test_exec_update_edges),
+        cmocka_unit_test(test_graph_host_fns_in_capture_order),
+        cmocka_unit_test(test_module_unloaded_after_capture),
+        cmocka_unit_test(test_capture_refusals),
+        cmocka_unit_test(test_capture_implicit),
+        cmocka_unit_test(test_capture_refuses_allocation),
+        cmocka_unit_test(test_captured_allocation),
+        cmocka_unit_test(test_captured_allocation_left_to_caller),
+        cmocka_unit_test(test_captured_allocation_of_failed_capture),
+        cmocka_unit_test(test_captured_allocation_of_one_of_two_captures),
+        cmocka_unit_test(test_captured_allocation_refusals),
+        cmocka_unit_test(test_capture_modes_and_threads),
+        cmocka_unit_test(test_capture_refuses_unsafe_calls),
+        cmocka_unit_test(test_thread_capture_mode),
+        cmocka_unit_test(test_destroyed_stream_ends_capture),
+        cmocka_unit_test(test_graphs_alive_at_shutdown),
+        cmocka_unit_test(test_exec_in_forked_child),
+        cmocka_unit_test(test_concurrent_thread_local_captures),
+        cmocka_unit_test(test_captured_graph_launch),
+        cmocka_unit_test(test_concurrent_captures_leaving_memory),
+        cmocka_unit_test(test_graph_debug_dot_print),
+        cmocka_unit_test(test_failed_captures_beside_allocations),
+        cmocka_unit_test(test_sync_set_refused_first),
+    };
     setenv("XRT_CACHE", "0", 1); /* each load builds: no cache shared with other programs */
-    return xrt_test_run_on_backends("graph", l->tests, l->count, NULL);
+    return xrt_test_run_on_backends("graph", tests, sizeof tests / sizeof tests[0], NULL);
 }

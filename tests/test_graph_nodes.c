@@ -101,7 +101,7 @@ static void fill(int *h, int base)
 
 /* >> a graph built by hand runs as its captured twin: copy in, d += 3,
    d *= 2 (with modules), copy out, launch after launch */
-XRT_TEST(test_built_pipeline)
+static void test_built_pipeline(void **state)
 {
     fixture f;
     xrt_graph g;
@@ -173,7 +173,7 @@ static void run_once(xrt_graph g, xrt_stream s)
 /* >> edges added after the nodes, either way: the run follows them; a
    cycle, an edge twice, a missing edge and a node of another graph are
    refused and change nothing */
-XRT_TEST(test_dependencies)
+static void test_dependencies(void **state)
 {
     xrt_graph g, other;
     xrt_graph_node a, b, c, o, from[2], to[2], list[4];
@@ -252,7 +252,7 @@ XRT_TEST(test_dependencies)
 }
 
 /* >> a diamond of memsets and copies: one root, four branches, a join */
-XRT_TEST(test_diamond_of_sets)
+static void test_diamond_of_sets(void **state)
 {
     fixture f;
     xrt_graph g;
@@ -307,7 +307,7 @@ XRT_TEST(test_diamond_of_sets)
 
 /* >> a node's params: get, set in the graph (the next instantiate takes
    them), set in an exec (the graph keeps its own); of another type refused */
-XRT_TEST(test_node_params)
+static void test_node_params(void **state)
 {
     fixture f;
     xrt_graph g;
@@ -358,7 +358,7 @@ XRT_TEST(test_node_params)
 
 /* >> a clone is a graph of its own; find in clone maps a node to its copy;
    a destroyed node's handle, and its graph's after the graph goes, are stale */
-XRT_TEST(test_clone_and_destroy)
+static void test_clone_and_destroy(void **state)
 {
     xrt_graph g, c, other;
     xrt_graph_node a, b, ca, cb, cx;
@@ -404,7 +404,7 @@ XRT_TEST(test_clone_and_destroy)
 
 /* >> a child graph: a copy of the graph given; its own graph (get_params)
    changes with nodes added to it, and goes with its node */
-XRT_TEST(test_child_graph)
+static void test_child_graph(void **state)
 {
     xrt_graph g, child, own;
     xrt_graph_node k, first, extra, last;
@@ -444,7 +444,7 @@ XRT_TEST(test_child_graph)
 
 /* >> a captured graph is the same object: its nodes are listed with handles,
    and it takes nodes added by hand */
-XRT_TEST(test_captured_graph_takes_nodes)
+static void test_captured_graph_takes_nodes(void **state)
 {
     fixture f;
     xrt_graph g;
@@ -478,7 +478,7 @@ static void gate_fn(void *user)
 /* >> event nodes: a wait node holds the graph until the event's record (made
    on another stream before the launch) is done; a record node's event is
    done once the graph is, and orders another stream's work after it */
-XRT_TEST(test_event_nodes)
+static void test_event_nodes(void **state)
 {
     fixture f;
     xrt_stream other;
@@ -564,7 +564,7 @@ static const char *why(const char *cpu) { return strcmp(xrt_test_backend, "cpu")
 /* >> cudaGraphExecUpdate's limits, each with its result code and node: a
    copy whose memory type changed, a child graph of another shape, a node of
    another type, an edge from another node, a graph of another device */
-XRT_TEST(test_update_limits)
+static void test_update_limits(void **state)
 {
     fixture f;
     xrt_graph g, same, other;
@@ -688,7 +688,7 @@ static xrt_graph child_shape_graph(int chained, int nested)
    update of a child changed through its handle: the edge added there was
    written to the child's nodes' old place (a child's graph is a copy with
    no room to spare, which the edge's room moved), freed memory, and lost. */
-XRT_TEST(test_update_child_shape)
+static void test_update_child_shape(void **state)
 {
     fixture f;
     xrt_graph g, other;
@@ -741,7 +741,7 @@ XRT_TEST(test_update_child_shape)
 /* >> a capture into a graph (a built graph's child included): its nodes
    join the graph after the nodes given; a failed capture leaves the graph
    as it was; the graph may not go while the capture lasts */
-XRT_TEST(test_capture_into_graph)
+static void test_capture_into_graph(void **state)
 {
     xrt_graph g, empty, own, got, other;
     xrt_graph_node a, child, last, o;
@@ -818,7 +818,7 @@ XRT_TEST(test_capture_into_graph)
 /* >> event nodes (where the backend builds them: the CPU's answer is
    XRT_ERROR_UNSUPPORTED): a record node completes its event at each
    launch; a wait node and its event are read back and changed */
-XRT_TEST(test_event_node_params)
+static void test_event_node_params(void **state)
 {
     xrt_graph g;
     xrt_graph_exec x;
@@ -900,7 +900,7 @@ static void add_set(xrt_graph g, xrt_graph_node *node, const xrt_graph_node *dep
    cudaGraphAddMemFreeNode): the allocation node gives its address, later
    nodes use it, a free node frees it; unfreed, it is the caller's after
    each launch, freed before the next */
-XRT_TEST(test_mem_nodes)
+static void test_mem_nodes(void **state)
 {
     fixture f;
     xrt_graph g, g2;
@@ -970,7 +970,7 @@ XRT_TEST(test_mem_nodes)
    caller ("launching a graph with a free node for that allocation",
    cudaGraphAddMemAllocNode's documentation): after B's launch, A launches
    again; B's launch while the allocation is not allocated is refused. */
-XRT_TEST(test_free_in_another_graph)
+static void test_free_in_another_graph(void **state)
 {
     fixture f;
     xrt_graph a, b;
@@ -1016,7 +1016,7 @@ XRT_TEST(test_free_in_another_graph)
 /* xrt_device_graph_mem_trim (cudaDeviceGraphMemTrim): memory that no
    allocation uses may go back; an allocation that is live keeps its bytes,
    and the graph launches again after it as before. */
-XRT_TEST(test_graph_mem_trim)
+static void test_graph_mem_trim(void **state)
 {
     fixture f;
     xrt_graph g;
@@ -1055,7 +1055,7 @@ XRT_TEST(test_graph_mem_trim)
     fx_free(&f);
 }
 
-XRT_TEST(test_mem_nodes_bad)
+static void test_mem_nodes_bad(void **state)
 {
     fixture f;
     xrt_graph g, other, empty, own;
@@ -1127,7 +1127,7 @@ XRT_TEST(test_mem_nodes_bad)
 }
 
 /* >> bad input: each refused with its status, nothing made */
-XRT_TEST(test_bad_input)
+static void test_bad_input(void **state)
 {
     xrt_graph g;
     xrt_graph_node a, n0 = NULL;
@@ -1167,7 +1167,25 @@ XRT_TEST(test_bad_input)
 
 int main(void)
 {
-    const xrt_test_list *l = xrt_test_defined();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_built_pipeline),
+        cmocka_unit_test(test_dependencies),
+        cmocka_unit_test(test_diamond_of_sets),
+        cmocka_unit_test(test_node_params),
+        cmocka_unit_test(test_clone_and_destroy),
+        cmocka_unit_test(test_child_graph),
+        cmocka_unit_test(test_captured_graph_takes_nodes),
+        cmocka_unit_test(test_event_nodes),
+        cmocka_unit_test(test_update_limits),
+        cmocka_unit_test(test_update_child_shape),
+        cmocka_unit_test(test_capture_into_graph),
+        cmocka_unit_test(test_event_node_params),
+        cmocka_unit_test(test_mem_nodes),
+        cmocka_unit_test(test_free_in_another_graph),
+        cmocka_unit_test(test_graph_mem_trim),
+        cmocka_unit_test(test_mem_nodes_bad),
+        cmocka_unit_test(test_bad_input),
+    };
     setenv("XRT_CACHE", "0", 1); /* each load builds: no cache shared with other programs */
-    return xrt_test_run_on_backends("graph nodes", l->tests, l->count, NULL);
+    return xrt_test_run_on_backends("graph nodes", tests, sizeof tests / sizeof tests[0], NULL);
 }

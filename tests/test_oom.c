@@ -18,7 +18,7 @@
    xrt_shutdown). Under ASan and valgrind (make test) the same runs also check
    every access. The scenario includes RDMA registration (xrt_rdma.h's
    cache, references and free hook) on the test double of libibverbs
-   (tests/rdma/fake_verbs.h), which needs no RDMA device. */
+   (tests/doubles/fake_verbs.h), which needs no RDMA device. */
 #define _GNU_SOURCE /* before any header: xrt.h comes after the allocator */
 #include <stddef.h>
 #include <stdlib.h>
@@ -88,7 +88,7 @@ static inline void oom_free(void *p)
 #define XRT_ENABLE_RDMA
 #include "xrt_test.h"
 #include "xrt_rdma.h"
-#include "rdma/fake_verbs.h"
+#include "doubles/fake_verbs.h"
 
 /* What a child tells its parent (child_report): the allocation calls it
    counted, how many it made fail, and that the scenario ran to its end;

@@ -20,7 +20,7 @@ static void *blocked_main(void *arg)
     return NULL;
 }
 
-XRT_GATED_TEST(test_null_is_the_threads_own_stream)
+static void test_null_is_the_threads_own_stream(void **state)
 {
     job a = {&gates[0], NULL, 1, XRT_ERROR_BACKEND}, b = {&gates[1], NULL, 2, XRT_ERROR_BACKEND};
     unsigned char h[64];
@@ -64,7 +64,7 @@ static void *short_main(void *arg)
     return NULL;
 }
 
-XRT_TEST(test_per_thread_streams_of_exited_threads)
+static void test_per_thread_streams_of_exited_threads(void **state)
 {
     unsigned char h[64];
     job j = {NULL, NULL, 0, XRT_ERROR_BACKEND};
@@ -85,6 +85,9 @@ XRT_TEST(test_per_thread_streams_of_exited_threads)
 
 int main(void)
 {
-    xrt_test_list *l = xrt_test_defined();
-    return xrt_test_run_on_backends("per_thread", l->tests, l->count, NULL);
+    const struct CMUnitTest tests[] = {
+        gated_test(test_null_is_the_threads_own_stream),
+        cmocka_unit_test(test_per_thread_streams_of_exited_threads),
+    };
+    return xrt_test_run_on_backends("per_thread", tests, sizeof tests / sizeof tests[0], NULL);
 }

@@ -4,7 +4,7 @@
    registration, a taken name, a missing file) are skipped with a reason that
    is logged and queryable while xrt and the other plugins carry on; a plugin
    loads once per process and registers again at every init; its backend takes
-   part in selection. Then the tracing backend (examples/plugin/trace.c): its
+   part in selection. Then the tracing backend (tools/trace.c): its
    lines, its handle and pointer rule, host functions, fork, its target.
 
    Plugins are loaded once per process and never unloaded, so the tests run in

@@ -6,7 +6,7 @@
 #define XRT_ENABLE_RDMA
 #include "xrt_test.h"
 #include "xrt_rdma.h" /* after xrt.h: the core does not include it */
-#include "rdma/fake_verbs.h"
+#include "doubles/fake_verbs.h"
 
 #include <dlfcn.h>
 #include <sys/stat.h>
@@ -449,7 +449,7 @@ static void invalidate_without_contexts_is_a_no_op(void **state)
     FAILS(xrt_rdma_notify_free(NULL, 16), XRT_ERROR_INVALID_VALUE, "ptr is NULL");
 }
 
-/* >> registrations on the test double of libibverbs (tests/rdma/fake_verbs.h):
+/* >> registrations on the test double of libibverbs (tests/doubles/fake_verbs.h):
    the cache's rules, checked on the MRs it makes; the VM tests check the
    same with real WRITEs */
 #define RW (XRT_RDMA_LOCAL_WRITE | XRT_RDMA_REMOTE_WRITE | XRT_RDMA_REMOTE_READ)

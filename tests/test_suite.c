@@ -12,7 +12,7 @@
 static void (*const public_calls[])(void) = {XRT__BACKEND_OPS(PUBLIC_CALL)};
 #undef PUBLIC_CALL
 
-XRT_TEST(test_every_operation_is_a_public_call)
+static void test_every_operation_is_a_public_call(void **state)
 {
     size_t i;
     (void)state;
@@ -35,7 +35,7 @@ static void assert_filled(const unsigned char *p, size_t n, unsigned seed)
 }
 
 /* >> devices */
-XRT_TEST(test_device_count_get_set)
+static void test_device_count_get_set(void **state)
 {
     int n = -1, d = -1, i;
     (void)state;
@@ -53,7 +53,7 @@ XRT_TEST(test_device_count_get_set)
 }
 
 /* Device flags, each call once (tests/test_devices.c has the rest). */
-XRT_TEST(test_device_flags)
+static void test_device_flags(void **state)
 {
     unsigned f = 0;
     (void)state;
@@ -65,7 +65,7 @@ XRT_TEST(test_device_flags)
 }
 
 /* Device reset, once: memory and a stream of the device go (tests/test_devices.c has the rest). */
-XRT_TEST(test_device_reset)
+static void test_device_reset(void **state)
 {
     xrt_stream s;
     void *d;
@@ -80,7 +80,7 @@ XRT_TEST(test_device_reset)
     OK(xrt_device_synchronize());
 }
 
-XRT_TEST(test_device_properties)
+static void test_device_properties(void **state)
 {
     xrt_device_prop p;
     int n = 0, i;
@@ -111,7 +111,7 @@ XRT_TEST(test_device_properties)
     FAILS(xrt_get_device_properties(&p, n), XRT_ERROR_INVALID_DEVICE, "device");
 }
 
-XRT_TEST(test_capabilities)
+static void test_capabilities(void **state)
 {
     unsigned c = caps();
     unsigned known = XRT_CAP_PINNED_HOST | XRT_CAP_MALLOC_ASYNC | XRT_CAP_HOST_FUNC | XRT_CAP_EVENT_TIMING |
@@ -175,7 +175,7 @@ XRT_TEST(test_capabilities)
 /* The current device's compile target: the backend that runs the code (a
    forwarding plugin's target's: the tracer's is "cpu"), an arch, a
    fingerprint. */
-XRT_TEST(test_target)
+static void test_target(void **state)
 {
     xrt_target t;
     (void)state;
@@ -189,7 +189,7 @@ XRT_TEST(test_target)
 }
 
 /* >> memory */
-XRT_TEST(test_malloc_free)
+static void test_malloc_free(void **state)
 {
     static const size_t sizes[] = {1, 100, 256, 4097, (size_t)1 << 20};
     void *p[sizeof sizes / sizeof sizes[0]];
@@ -205,7 +205,7 @@ XRT_TEST(test_malloc_free)
     OK(xrt_free(NULL));
 }
 
-XRT_TEST(test_malloc_host)
+static void test_malloc_host(void **state)
 {
     void *p = (void *)&p;
     (void)state;
@@ -223,7 +223,7 @@ XRT_TEST(test_malloc_host)
     OK(xrt_free_host(NULL));
 }
 
-XRT_TEST(test_malloc_async)
+static void test_malloc_async(void **state)
 {
     unsigned char h[N];
     xrt_stream s;
@@ -265,7 +265,7 @@ static size_t meminfo_bytes(const char *key)
     return (size_t)kb * 1024;
 }
 
-XRT_TEST(test_mem_get_info)
+static void test_mem_get_info(void **state)
 {
     size_t free_bytes = 0, total = 0, before, after, slack;
     (void)state;
@@ -284,7 +284,7 @@ XRT_TEST(test_mem_get_info)
     }
 }
 
-XRT_TEST(test_memset)
+static void test_memset(void **state)
 {
     unsigned char h[N];
     void *d;
@@ -309,7 +309,7 @@ XRT_TEST(test_memset)
 
 /* Pitched memory: a 2-D copy there and back and 2-D memsets (each
    direction and odd geometry: tests/test_pitched.c). */
-XRT_TEST(test_pitched_round_trip)
+static void test_pitched_round_trip(void **state)
 {
     unsigned char h[3 * 40], back[3 * 40];
     void *d;
@@ -329,7 +329,7 @@ XRT_TEST(test_pitched_round_trip)
 
 /* 3-D memory: a box there and back and 3-D memsets (each direction and odd
    geometry: tests/test_pitched.c). */
-XRT_TEST(test_3d_round_trip)
+static void test_3d_round_trip(void **state)
 {
     unsigned char h[2 * 3 * 40], back[2 * 3 * 40];
     xrt_pitched_ptr d;
@@ -377,7 +377,7 @@ static void late_gate_wait(void *user)
 /* A copy from registered memory is asynchronous as one from pinned memory:
    it returns while the stream is still held by a host function (a pageable
    source would make it wait for the stream, and the gate would close late). */
-XRT_TEST(test_host_register_copies_async)
+static void test_host_register_copies_async(void **state)
 {
     static unsigned char h[4096];
     late_gate g = {0, 0};
@@ -401,7 +401,7 @@ XRT_TEST(test_host_register_copies_async)
    device memory to device memory, no host-side synchronization is
    performed" (CUDA's "API synchronization behavior"): it returns while the
    NULL stream is held by a host function, and runs in its order there. */
-XRT_TEST(test_memcpy_d2d_not_waited_for)
+static void test_memcpy_d2d_not_waited_for(void **state)
 {
     late_gate g = {0, 0};
     unsigned char h[256];
@@ -431,7 +431,7 @@ XRT_TEST(test_memcpy_d2d_not_waited_for)
    asynchronous copy from it, overlaps refused with
    XRT_ERROR_HOST_MEMORY_ALREADY_REGISTERED, a second unregister with
    XRT_ERROR_HOST_MEMORY_NOT_REGISTERED; then pageable again. */
-XRT_TEST(test_host_register)
+static void test_host_register(void **state)
 {
     static unsigned char h[3 * 4096];
     unsigned char back[100];
@@ -475,7 +475,7 @@ XRT_TEST(test_host_register)
    the host writes it, a prefetch to the device and back, an advice, an
    attach, a copy out with XRT_MEMCPY_DEFAULT; pointer attributes say
    managed; xrt_free frees it. */
-XRT_TEST(test_managed_round_trip)
+static void test_managed_round_trip(void **state)
 {
     unsigned char back[100];
     xrt_pointer_attributes a;
@@ -507,7 +507,7 @@ XRT_TEST(test_managed_round_trip)
 }
 
 /* Mapped host allocation, each call once (tests/test_managed.c has the rest). */
-XRT_TEST(test_host_alloc_round_trip)
+static void test_host_alloc_round_trip(void **state)
 {
     unsigned flags = 0;
     void *h;
@@ -520,7 +520,7 @@ XRT_TEST(test_host_alloc_round_trip)
 
 /* Memory pools: the default pool and a created one, each call once (reuse,
    thresholds and misuse: tests/test_pools.c); a runtime without pools says so. */
-XRT_TEST(test_mem_pool_round_trip)
+static void test_mem_pool_round_trip(void **state)
 {
     xrt_mem_pool d = NULL, cur = NULL, p = NULL;
     xrt_mem_pool_props props = {0, XRT_MEM_HANDLE_TYPE_NONE};
@@ -553,7 +553,7 @@ XRT_TEST(test_mem_pool_round_trip)
 
 /* Host -> device -> device -> host -> host, with explicit kinds and with
    XRT_MEMCPY_DEFAULT, at aligned and odd offsets. */
-XRT_TEST(test_memcpy_kinds)
+static void test_memcpy_kinds(void **state)
 {
     static const xrt_memcpy_kind explicit_kinds[4] = {XRT_MEMCPY_HOST_TO_DEVICE, XRT_MEMCPY_DEVICE_TO_DEVICE,
                                                       XRT_MEMCPY_DEVICE_TO_HOST, XRT_MEMCPY_HOST_TO_HOST};
@@ -591,7 +591,7 @@ XRT_TEST(test_memcpy_kinds)
     OK(xrt_free(d2));
 }
 
-XRT_TEST(test_memcpy_pinned)
+static void test_memcpy_pinned(void **state)
 {
     void *p1, *p2, *d;
     (void)state;
@@ -625,7 +625,7 @@ static void sleep_then_flag(void *user)
     set_flag(user);
 }
 
-XRT_TEST(test_memcpy_async_host_to_host_is_synchronous)
+static void test_memcpy_async_host_to_host_is_synchronous(void **state)
 {
     unsigned char *p1, *p2, h[64];
     xrt_memcpy_kind kinds[2] = {XRT_MEMCPY_HOST_TO_HOST, XRT_MEMCPY_DEFAULT};
@@ -656,7 +656,7 @@ XRT_TEST(test_memcpy_async_host_to_host_is_synchronous)
 
 /* Async operations on one stream run in the order they were enqueued: each
    later one overwrites part of the earlier. */
-XRT_TEST(test_async_ordered)
+static void test_async_ordered(void **state)
 {
     static unsigned char src[N], out[N];
     xrt_stream s;
@@ -687,7 +687,7 @@ XRT_TEST(test_async_ordered)
 
 /* Device memory as a dma-buf, for RDMA: an fd where the backend exports one;
    unsupported, saying so, on the CPU (its memory is registered directly). */
-XRT_TEST(test_export_dmabuf)
+static void test_export_dmabuf(void **state)
 {
     void *d;
     int fd = -1;
@@ -774,7 +774,7 @@ static void ipc_open_childs(void)
     if (child_status(pid, 20, why, sizeof why)) fail_msg("child: %s", why);
 }
 
-XRT_TEST(test_ipc_calls)
+static void test_ipc_calls(void **state)
 {
     xrt_ipc_mem_handle h;
     xrt_ipc_event_handle eh;
@@ -810,7 +810,7 @@ static void assert_unknown(const void *p)
     assert_int_equal(a.device, -1);
 }
 
-XRT_TEST(test_pointer_attributes)
+static void test_pointer_attributes(void **state)
 {
     xrt_pointer_attributes a;
     char stack[16];
@@ -863,7 +863,7 @@ XRT_TEST(test_pointer_attributes)
 }
 
 /* >> streams */
-XRT_TEST(test_streams)
+static void test_streams(void **state)
 {
     xrt_stream s[16];
     void *d;
@@ -892,7 +892,7 @@ XRT_TEST(test_streams)
 }
 
 /* >> stream flags and the legacy NULL stream */
-XRT_TEST(test_stream_flags_and_priorities)
+static void test_stream_flags_and_priorities(void **state)
 {
     xrt_stream s;
     unsigned f = 99;
@@ -931,7 +931,7 @@ XRT_TEST(test_stream_flags_and_priorities)
 /* Work on a blocking stream, then on the NULL stream: the NULL stream's
    waits for it (CUDA's "Stream synchronization behavior"), and so do a
    query and a synchronize of the NULL stream. */
-XRT_GATED_TEST(test_legacy_stream_waits_for_blocking_streams)
+static void test_legacy_stream_waits_for_blocking_streams(void **state)
 {
     unsigned char h[64];
     xrt_stream s;
@@ -960,7 +960,7 @@ XRT_GATED_TEST(test_legacy_stream_waits_for_blocking_streams)
 /* Work on the NULL stream, then on a blocking stream: the blocking stream's
    waits for it, an event recorded there too; a non-blocking stream's does
    not. */
-XRT_GATED_TEST(test_blocking_stream_waits_for_the_legacy_stream)
+static void test_blocking_stream_waits_for_the_legacy_stream(void **state)
 {
     unsigned char h[64];
     xrt_stream s, nb;
@@ -999,7 +999,7 @@ XRT_GATED_TEST(test_blocking_stream_waits_for_the_legacy_stream)
 }
 
 /* A non-blocking stream's work does not hold the NULL stream back. */
-XRT_GATED_TEST(test_legacy_stream_ignores_non_blocking_streams)
+static void test_legacy_stream_ignores_non_blocking_streams(void **state)
 {
     xrt_stream nb;
     void *d;
@@ -1032,7 +1032,7 @@ static void *open_gate_later(void *arg)
 
 /* A kernel-like op on a blocking stream, then a synchronous copy back: the
    copy (on the NULL stream) waits for it, as cudaMemcpy does. */
-XRT_GATED_TEST(test_synchronous_copy_waits_for_blocking_streams)
+static void test_synchronous_copy_waits_for_blocking_streams(void **state)
 {
     unsigned char h[256];
     gate_later later = {&gates[0], 30};
@@ -1072,7 +1072,7 @@ static void *per_thread_main(void *arg)
     return NULL;
 }
 
-XRT_GATED_TEST(test_per_thread_stream)
+static void test_per_thread_stream(void **state)
 {
     per_thread_job job = {&gates[0], 0, XRT_ERROR_BACKEND};
     unsigned char h[64];
@@ -1111,7 +1111,7 @@ XRT_GATED_TEST(test_per_thread_stream)
 
 /* Work on the per-thread stream after NULL stream work waits for it: the
    per-thread stream is a blocking stream. */
-XRT_GATED_TEST(test_per_thread_stream_follows_the_legacy_stream)
+static void test_per_thread_stream_follows_the_legacy_stream(void **state)
 {
     unsigned char h[64];
     void *d;
@@ -1132,7 +1132,7 @@ XRT_GATED_TEST(test_per_thread_stream_follows_the_legacy_stream)
 }
 
 /* >> events */
-XRT_TEST(test_events)
+static void test_events(void **state)
 {
     static const unsigned flags[] = {XRT_EVENT_DEFAULT, XRT_EVENT_BLOCKING_SYNC, XRT_EVENT_DISABLE_TIMING,
                                      XRT_EVENT_BLOCKING_SYNC | XRT_EVENT_DISABLE_TIMING};
@@ -1182,7 +1182,7 @@ XRT_TEST(test_events)
 
 /* The time between two events, asked before the end event completes: not
    ready (as cudaEventElapsedTime), and the answer once it has. */
-XRT_GATED_TEST(test_elapsed_time_before_the_end)
+static void test_elapsed_time_before_the_end(void **state)
 {
     xrt_stream s;
     xrt_event e0, e1;
@@ -1215,7 +1215,7 @@ XRT_GATED_TEST(test_elapsed_time_before_the_end)
    Blocked streams get device-side work only: on a GPU, an async copy to
    pageable host memory returns only when it has completed, which would
    wait for the gate this thread has yet to open. */
-XRT_GATED_TEST(test_stream_wait_event)
+static void test_stream_wait_event(void **state)
 {
     unsigned char h[256];
     xrt_stream a, b;
@@ -1254,7 +1254,7 @@ XRT_GATED_TEST(test_stream_wait_event)
 }
 
 /* Waiting on an event that was never recorded imposes no wait. */
-XRT_TEST(test_wait_unrecorded_event)
+static void test_wait_unrecorded_event(void **state)
 {
     xrt_stream s;
     xrt_event e;
@@ -1279,7 +1279,7 @@ static void seq_append(void *user)
     it->log->order[it->log->n++] = it->value;
 }
 
-XRT_TEST(test_host_func_order)
+static void test_host_func_order(void **state)
 {
     static seq_log log;
     static seq_item items[200];
@@ -1315,7 +1315,7 @@ XRT_TEST(test_host_func_order)
 
 /* Streams are independent: with one blocked, the others run to completion.
    The blocked one gets device-side work only (see test_stream_wait_event). */
-XRT_GATED_TEST(test_stream_independence)
+static void test_stream_independence(void **state)
 {
     enum { S = 4 };
     static unsigned char h[S][N];
@@ -1359,7 +1359,7 @@ static void sleep_20ms(void *user)
     sleep_ms(20);
 }
 
-XRT_GATED_TEST(test_pageable_copies)
+static void test_pageable_copies(void **state)
 {
     unsigned char *h = (unsigned char *)malloc(N), *out = (unsigned char *)malloc(N), *pinned;
     int hf = (caps() & XRT_CAP_HOST_FUNC) != 0, k;
@@ -1438,7 +1438,7 @@ static void flood_fill(void *user)
     __atomic_store_n(&flood.done, 1, __ATOMIC_RELEASE);
 }
 
-XRT_TEST(test_host_func_fills_own_stream)
+static void test_host_func_fills_own_stream(void **state)
 {
     int calls_allowed = !on_gpu(), i; /* the CPU's rule (also through the tracer); the GPU runtimes refuse */
     unsigned char h[64];
@@ -1473,7 +1473,7 @@ XRT_TEST(test_host_func_fills_own_stream)
 /* A kernel written twice, as C source for the CPU and as PTX for CUDA (the
    image for the device is picked), launched on a stream; without modules,
    loading is UNSUPPORTED. (tests/test_kernels.c has the rest.) */
-XRT_TEST(test_kernel_launch)
+static void test_kernel_launch(void **state)
 {
     static const char src[] =
         "typedef struct { unsigned x, y, z; } d3;\n"
@@ -1549,7 +1549,7 @@ XRT_TEST(test_kernel_launch)
 /* A module's variable written and read by name and through its address;
    a function's dynamic shared memory limit; occupancy. C source for the
    CPU, PTX for CUDA (tests/test_kernels.c has the rest). */
-XRT_TEST(test_module_global_and_occupancy)
+static void test_module_global_and_occupancy(void **state)
 {
     static const char src[] = "#include \"xrt.h\"\n"
                               "int table[16];\n"
@@ -1641,7 +1641,7 @@ static void hook_record(void *user, uintptr_t base, size_t size, uint64_t gen)
 
 /* Every graph call once, on every backend: a memset and a copy captured,
    launched twice; where the backend has no graphs, each call says so. */
-XRT_TEST(test_graph_calls)
+static void test_graph_calls(void **state)
 {
     xrt_stream s;
     xrt_graph g, g2;
@@ -1702,7 +1702,7 @@ XRT_TEST(test_graph_calls)
    them (tests/test_graph_nodes.c has the behaviour) */
 static void count_fn(void *user) { ++*(int *)user; }
 
-XRT_TEST(test_graph_node_calls)
+static void test_graph_node_calls(void **state)
 {
     xrt_stream s;
     xrt_graph g, c, c2;
@@ -1769,7 +1769,7 @@ XRT_TEST(test_graph_node_calls)
 
 /* Copy nodes of 3-D params: each call once where the backend builds graphs
    (tests/test_pitched.c has the behaviour). */
-XRT_TEST(test_graph_copy_node_calls)
+static void test_graph_copy_node_calls(void **state)
 {
     static unsigned char h[256], back[256];
     xrt_stream s;
@@ -1857,7 +1857,7 @@ static void peer_round_trip(int d0, int d1, int async)
 
 /* The device's attributes agree with its properties (tests/test_devices.c
    checks every attribute and the errors). */
-XRT_TEST(test_device_attribute)
+static void test_device_attribute(void **state)
 {
     xrt_device_prop p;
     int v = 0, version = 0;
@@ -1871,7 +1871,7 @@ XRT_TEST(test_device_attribute)
     assert_true(version >= 0);
 }
 
-XRT_TEST(test_peers)
+static void test_peers(void **state)
 {
     int n = 0, can = -1, last;
     (void)state;
@@ -1896,7 +1896,7 @@ XRT_TEST(test_peers)
     OK(xrt_set_device(0));
 }
 
-XRT_TEST(test_free_hooks)
+static void test_free_hooks(void **state)
 {
     hook_log a, b;
     void *p, *q;
@@ -1970,7 +1970,7 @@ XRT_TEST(test_free_hooks)
    allocation (no allocation of xrt's own per xrt_malloc + xrt_free): first
    as the thread's own spare, then in a shared stack of up to
    XRT__MEM_SPARES records; a reused record describes its new allocation. */
-XRT_TEST(test_registry_records_reused)
+static void test_registry_records_reused(void **state)
 {
     void *p, *q, *many[XRT__MEM_SPARES + 8];
     xrt__mem_node *spare, *n;
@@ -2035,7 +2035,7 @@ static void tree_verify(void)
 
 static const xrt_backend no_allocations; /* a backend that allocated nothing */
 
-XRT_TEST(test_registry_tree_stays_a_treap)
+static void test_registry_tree_stays_a_treap(void **state)
 {
     enum { M = 96 };
     void *p[M];
@@ -2087,7 +2087,7 @@ static void no_report(void *user, const char *report)
     ++*(int *)user;
 }
 
-XRT_TEST(test_check_calls_succeed)
+static void test_check_calls_succeed(void **state)
 {
     unsigned before = 0, modes = 0;
     size_t races = 0, bytes = 0;
@@ -2114,6 +2114,61 @@ XRT_TEST(test_check_calls_succeed)
 
 int main(void)
 {
-    const xrt_test_list *l = xrt_test_defined();
-    return xrt_test_run_on_backends("suite", l->tests, l->count, NULL);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_operation_is_a_public_call),
+        cmocka_unit_test(test_device_count_get_set),
+        cmocka_unit_test(test_device_flags),
+        cmocka_unit_test(test_device_reset),
+        cmocka_unit_test(test_device_properties),
+        cmocka_unit_test(test_capabilities),
+        cmocka_unit_test(test_target),
+        cmocka_unit_test(test_malloc_free),
+        cmocka_unit_test(test_malloc_host),
+        cmocka_unit_test(test_malloc_async),
+        cmocka_unit_test(test_mem_get_info),
+        cmocka_unit_test(test_memset),
+        cmocka_unit_test(test_pitched_round_trip),
+        cmocka_unit_test(test_3d_round_trip),
+        cmocka_unit_test(test_host_register_copies_async),
+        cmocka_unit_test(test_memcpy_d2d_not_waited_for),
+        cmocka_unit_test(test_host_register),
+        cmocka_unit_test(test_managed_round_trip),
+        cmocka_unit_test(test_host_alloc_round_trip),
+        cmocka_unit_test(test_mem_pool_round_trip),
+        cmocka_unit_test(test_memcpy_kinds),
+        cmocka_unit_test(test_memcpy_pinned),
+        cmocka_unit_test(test_memcpy_async_host_to_host_is_synchronous),
+        cmocka_unit_test(test_async_ordered),
+        cmocka_unit_test(test_export_dmabuf),
+        cmocka_unit_test(test_ipc_calls),
+        cmocka_unit_test(test_pointer_attributes),
+        cmocka_unit_test(test_streams),
+        cmocka_unit_test(test_stream_flags_and_priorities),
+        gated_test(test_legacy_stream_waits_for_blocking_streams),
+        gated_test(test_blocking_stream_waits_for_the_legacy_stream),
+        gated_test(test_legacy_stream_ignores_non_blocking_streams),
+        gated_test(test_synchronous_copy_waits_for_blocking_streams),
+        gated_test(test_per_thread_stream),
+        gated_test(test_per_thread_stream_follows_the_legacy_stream),
+        cmocka_unit_test(test_events),
+        gated_test(test_elapsed_time_before_the_end),
+        gated_test(test_stream_wait_event),
+        cmocka_unit_test(test_wait_unrecorded_event),
+        cmocka_unit_test(test_host_func_order),
+        gated_test(test_stream_independence),
+        gated_test(test_pageable_copies),
+        cmocka_unit_test(test_host_func_fills_own_stream),
+        cmocka_unit_test(test_kernel_launch),
+        cmocka_unit_test(test_module_global_and_occupancy),
+        cmocka_unit_test(test_graph_calls),
+        cmocka_unit_test(test_graph_node_calls),
+        cmocka_unit_test(test_graph_copy_node_calls),
+        cmocka_unit_test(test_device_attribute),
+        cmocka_unit_test(test_peers),
+        cmocka_unit_test(test_free_hooks),
+        cmocka_unit_test(test_registry_records_reused),
+        cmocka_unit_test(test_registry_tree_stays_a_treap),
+        cmocka_unit_test(test_check_calls_succeed),
+    };
+    return xrt_test_run_on_backends("suite", tests, sizeof tests / sizeof tests[0], NULL);
 }

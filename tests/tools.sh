@@ -196,17 +196,17 @@ if have gnuplot "make plot"; then
 fi
 echo "== gpu_overhead (its code paths, on a stub runtime when there is no GPU)"
 if [ -f "${CUDA_HOME:-/usr/local/cuda}/include/cuda_runtime_api.h" ]; then
-    $MAKE -s $B/bench/gpu_overhead $B/bench/stub/libcudart.so.13 $B/bench/stub/libcuda.so.1
+    $MAKE -s $B/bench/gpu_overhead $B/doubles/stub/libcudart.so.13 $B/doubles/stub/libcuda.so.1
     $B/bench/gpu_overhead --help | grep -q "^Usage: gpu_overhead" || fail "gpu_overhead --help"
     expect 2 "unknown option '--bogus'" $B/bench/gpu_overhead --bogus
     expect 2 "count: unknown value 'foo' (valid: raw, xrt)" $B/bench/gpu_overhead --count 0 foo 5
     expect 2 "needs ROW raw|xrt N" $B/bench/gpu_overhead --count 0
     $B/bench/gpu_overhead > $T/gpu.out || fail "gpu_overhead without the stub"
-    LD_LIBRARY_PATH=$B/bench/stub $B/bench/gpu_overhead > $T/stub.out 2>&1 || { cat $T/stub.out; fail "gpu_overhead"; }
+    LD_LIBRARY_PATH=$B/doubles/stub $B/bench/gpu_overhead > $T/stub.out 2>&1 || { cat $T/stub.out; fail "gpu_overhead"; }
     grep -q "^stub runtime: " $T/stub.out || fail "gpu_overhead did not find the stub runtime"
     [ "$(grep -c ' ns *[+-][0-9]*$' $T/stub.out)" -ge 26 ] || { cat $T/stub.out; fail "gpu_overhead rows"; }
     grep -q "^empty kernel launch, enqueue .* ns *[+-][0-9]*$" $T/stub.out || { cat $T/stub.out; fail "gpu_overhead: no launch on the stub driver"; }
-    LD_LIBRARY_PATH=$B/bench/stub $B/bench/gpu_overhead --count 20 xrt 3 > /dev/null || fail "gpu_overhead --count on a kernel row"
+    LD_LIBRARY_PATH=$B/doubles/stub $B/bench/gpu_overhead --count 20 xrt 3 > /dev/null || fail "gpu_overhead --count on a kernel row"
 else
     echo "skipped: gpu_overhead (no CUDA Toolkit)"
 fi

@@ -328,37 +328,6 @@ static inline int gates_release(void **state)
 /* A test that blocks streams with gates. */
 #define gated_test(f) cmocka_unit_test_setup_teardown(f, gates_reset, gates_release)
 
-/* >> tests listed where they are written: XRT_TEST(test_x) { ... } defines
-   the test and adds it, in the order of the file, to the program's list
-   (xrt_test_defined), so that a new test is one edit; XRT_GATED_TEST for a
-   test that blocks streams with gates. A test function written without them
-   is "defined but not used". (A constructor per test adds it before main;
-   GCC and Clang run a file's constructors in the order they are written.) */
-typedef struct xrt_test_list { struct CMUnitTest tests[256]; size_t count; } xrt_test_list;
-
-static inline xrt_test_list *xrt_test_defined(void)
-{
-    static xrt_test_list list;
-    return &list;
-}
-
-static inline void xrt_test_list_add(struct CMUnitTest t)
-{
-    xrt_test_list *l = xrt_test_defined();
-    if (l->count == sizeof l->tests / sizeof l->tests[0]) {
-        fprintf(stderr, "tests/xrt_test.h: more than %zu tests in xrt_test_list: make it larger\n", l->count);
-        abort();
-    }
-    l->tests[l->count++] = t;
-}
-
-#define XRT_TEST_LISTED(name, entry)                                                               \
-    static void name(void **state);                                                                \
-    __attribute__((constructor)) static void name##_listed(void) { xrt_test_list_add((struct CMUnitTest)entry); } \
-    static void name(void **state)
-#define XRT_TEST(name) XRT_TEST_LISTED(name, cmocka_unit_test(name))
-#define XRT_GATED_TEST(name) XRT_TEST_LISTED(name, gated_test(name))
-
 /* Host functions that leave a trace for the test thread. */
 static inline void set_flag(void *user) { __atomic_store_n((int *)user, 1, __ATOMIC_RELEASE); }
 static inline int flag(int *f) { return __atomic_load_n(f, __ATOMIC_ACQUIRE); }

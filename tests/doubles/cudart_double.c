@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* A test double of the CUDA runtime (libcudart.so.13) for running xrt's
    suite with cuda as the default backend on a machine without a GPU
-   (tests/gpu_default.sh). Unlike bench/stub/cudart_stub.c, whose calls do
+   (tests/run.sh). Unlike tests/doubles/cudart_stub.c, whose calls do
    nothing, its work is real and in order: "device" memory is host memory;
    every stream has a worker thread that runs its operations (memset, copy,
    host function, event record, wait for an event) one after the other; the

@@ -2,7 +2,7 @@
 /* A plugin built against a later xrt whose backend table is larger: it
    fills the whole of its table before xrt can see the ABI version. xrt must
    give it room and skip it (ABI mismatch), writing nothing past its own. */
-#include "xrt.h"
+#include "fixture.h"
 
 #include <string.h>
 
@@ -12,24 +12,13 @@ typedef struct later_backend {
     unsigned char added[LATER_EXTRA]; /* the operations a later ABI added */
 } later_backend;
 
-static xrt_status bigtable_init(const xrt_backend *self, char *reason, size_t n)
-{
-    (void)self;
-    (void)reason;
-    (void)n;
-    return XRT_SUCCESS;
-}
-
-xrt_status xrt_plugin_register(const xrt_plugin_host *host, xrt_backend *t);
-
 xrt_status xrt_plugin_register(const xrt_plugin_host *host, xrt_backend *t)
 {
     later_backend *later = (later_backend *)(void *)t;
     (void)host;
     memset(later->added, 0xab, sizeof later->added);
+    fixture_table(&later->t, "bigtable", fixture_init);
     later->t.abi_version = XRT_BACKEND_ABI_VERSION + 1;
     later->t.size = (uint32_t)sizeof *later;
-    later->t.name = "bigtable";
-    later->t.init = bigtable_init;
     return XRT_SUCCESS;
 }

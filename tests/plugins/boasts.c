@@ -3,35 +3,15 @@
    bit while its table has only the operations of one of them (pinned host
    memory): xrt must report only that one, with one warning. */
 #define _POSIX_C_SOURCE 200809L
-#include "xrt.h"
+#include "fixture.h"
 
 #include <stdlib.h>
-
-static xrt_status boasts_init(const xrt_backend *self, char *reason, size_t n)
-{
-    (void)self, (void)reason, (void)n;
-    return XRT_SUCCESS;
-}
 
 static xrt_status boasts_get_capabilities(const xrt_backend *self, unsigned *caps)
 {
     (void)self;
     *caps = XRT_CAP_PINNED_HOST | XRT_CAP_MALLOC_ASYNC | XRT_CAP_HOST_FUNC | XRT_CAP_EVENT_TIMING |
             XRT_CAP_NATIVE_HANDLES | XRT_CAP_MODULES | XRT_CAP_GRAPHS;
-    return XRT_SUCCESS;
-}
-
-static xrt_status boasts_get_device_count(const xrt_backend *self, int *count)
-{
-    (void)self;
-    *count = 1;
-    return XRT_SUCCESS;
-}
-
-static xrt_status boasts_get_device(const xrt_backend *self, int *device)
-{
-    (void)self;
-    *device = 0;
     return XRT_SUCCESS;
 }
 
@@ -49,18 +29,13 @@ static xrt_status boasts_free_host(const xrt_backend *self, void *ptr)
     return XRT_SUCCESS;
 }
 
-xrt_status xrt_plugin_register(const xrt_plugin_host *host, xrt_backend *t);
-
 xrt_status xrt_plugin_register(const xrt_plugin_host *host, xrt_backend *t)
 {
     (void)host;
-    t->abi_version = XRT_BACKEND_ABI_VERSION;
-    t->size = sizeof *t;
-    t->name = "boasts";
-    t->init = boasts_init;
+    fixture_table(t, "boasts", fixture_init);
     t->get_capabilities = boasts_get_capabilities;
-    t->get_device_count = boasts_get_device_count;
-    t->get_device = boasts_get_device;
+    t->get_device_count = fixture_get_device_count;
+    t->get_device = fixture_get_device;
     t->malloc_host = boasts_malloc_host;
     t->free_host = boasts_free_host;
     return XRT_SUCCESS;

@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* A plugin whose registration fails with a reason: xrt skips it and keeps
    the reason. */
-#include "xrt.h"
-
-xrt_status xrt_plugin_register(const xrt_plugin_host *host, xrt_backend *t);
+#include "fixture.h"
 
 xrt_status xrt_plugin_register(const xrt_plugin_host *host, xrt_backend *t)
 {

@@ -3,20 +3,12 @@
    memory, synchronous copies and sets; every other operation is left NULL,
    so xrt answers XRT_ERROR_UNSUPPORTED for it. */
 #define _POSIX_C_SOURCE 200809L
-#include "xrt.h"
+#include "fixture.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 static const xrt_plugin_host *good_host;
-
-static xrt_status good_init(const xrt_backend *self, char *reason, size_t n)
-{
-    (void)self;
-    (void)reason;
-    (void)n;
-    return XRT_SUCCESS;
-}
 
 static xrt_status good_get_capabilities(const xrt_backend *self, unsigned *caps)
 {
@@ -25,24 +17,10 @@ static xrt_status good_get_capabilities(const xrt_backend *self, unsigned *caps)
     return XRT_SUCCESS;
 }
 
-static xrt_status good_get_device_count(const xrt_backend *self, int *count)
-{
-    (void)self;
-    *count = 1;
-    return XRT_SUCCESS;
-}
-
 static xrt_status good_set_device(const xrt_backend *self, int device)
 {
     (void)self;
     if (device != 0) return good_host->error(XRT_ERROR_INVALID_DEVICE, "good: xrt_set_device", "device %d", device);
-    return XRT_SUCCESS;
-}
-
-static xrt_status good_get_device(const xrt_backend *self, int *device)
-{
-    (void)self;
-    *device = 0;
     return XRT_SUCCESS;
 }
 
@@ -81,19 +59,14 @@ static xrt_status good_memcpy(const xrt_backend *self, void *dst, const void *sr
     return XRT_SUCCESS;
 }
 
-xrt_status xrt_plugin_register(const xrt_plugin_host *host, xrt_backend *t);
-
 xrt_status xrt_plugin_register(const xrt_plugin_host *host, xrt_backend *t)
 {
     good_host = host;
-    t->abi_version = XRT_BACKEND_ABI_VERSION;
-    t->size = sizeof *t;
-    t->name = "good";
-    t->init = good_init;
+    fixture_table(t, "good", fixture_init);
     t->get_capabilities = good_get_capabilities;
-    t->get_device_count = good_get_device_count;
+    t->get_device_count = fixture_get_device_count;
     t->set_device = good_set_device;
-    t->get_device = good_get_device;
+    t->get_device = fixture_get_device;
     t->device_synchronize = good_device_synchronize;
     t->malloc = good_malloc;
     t->free = good_free;

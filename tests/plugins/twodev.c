@@ -4,7 +4,7 @@
    per-thread device number (0 or 1). For tools that treat several devices
    differently (bandwidth's device-to-device pairs) on a machine with one. */
 #define _POSIX_C_SOURCE 200809L
-#include "xrt.h"
+#include "fixture.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -128,15 +128,10 @@ static xrt_status twodev_stream_synchronize(const xrt_backend *self, void *strea
     return cpu->stream_synchronize(cpu, stream);
 }
 
-xrt_status xrt_plugin_register(const xrt_plugin_host *h, xrt_backend *t);
-
 xrt_status xrt_plugin_register(const xrt_plugin_host *h, xrt_backend *t)
 {
     host = h;
-    t->abi_version = XRT_BACKEND_ABI_VERSION;
-    t->size = sizeof *t;
-    t->name = "twodev";
-    t->init = twodev_init;
+    fixture_table(t, "twodev", twodev_init);
     t->get_capabilities = twodev_get_capabilities;
     t->get_device_count = twodev_get_device_count;
     t->set_device = twodev_set_device;

@@ -1,11 +1,11 @@
-# Bandwidth against copy size from the CSV of examples/bandwidth --csv:
+# Bandwidth against copy size from the CSV of tools/bandwidth --csv:
 # one panel per mode (sync, async), one line per transfer (the median, with
 # the min-max range of the batches as error bars); colour is the direction,
 # a dashed line pageable host memory. The title and a footer carry the
 # device, host, date and versions of the CSV's "# key: value" lines.
 # Device-to-device pairs (rows whose peer is another device) are not drawn.
 # Writes OUT.png (1280x720) and OUT.svg.
-#   gnuplot -e "csv='build/bandwidth.csv'; out='build/bandwidth'" bench/bandwidth.gp
+#   gnuplot -e "csv='build/bandwidth.csv'; out='build/bandwidth'" tools/bandwidth.gp
 if (!exists("csv")) csv = "build/bandwidth.csv"
 if (!exists("out")) out = "build/bandwidth"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Shared by the command-line tools in examples/ (and any tool built on xrt):
-   one convention for every tool.
+/* Shared by the command-line tools in tools/ (and the examples and any tool
+   built on xrt): one convention for every tool.
    - Options are `--name value` or `--name=value`; a short alias (`-s`) takes
      its value from the next argument. `-h`/`--help` prints the usage to
      stdout and exits 0.

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# >> plugins (included by the Makefile): the tracing backend of examples/plugin
+# >> plugins (included by the Makefile): the tracing backend of tools/trace.c
 # and the small plugins that tests/test_plugin.c loads. Each is a shared object
 # that includes xrt.h for its types only (no XRT_IMPL). The ASan test programs
 # load copies built with the sanitizers, from $(B)/plugins/asan.
@@ -8,16 +8,16 @@ PLUGINS       := $(B)/plugins/libxrt_trace.so \
                  $(patsubst tests/plugins/%.c,$(B)/plugins/test_%.so,$(wildcard tests/plugins/*.c))
 PLUGINS_ASAN  := $(patsubst $(B)/plugins/%,$(B)/plugins/asan/%,$(PLUGINS))
 
-$(B)/plugins/libxrt_trace.so: examples/plugin/trace.c xrt.h xrt_backends.h
+$(B)/plugins/libxrt_trace.so: tools/trace.c xrt.h xrt_backends.h
 	@mkdir -p $(@D)
 	$(CC) $(PLUGIN_CFLAGS) $(CFLAGS) -o $@ $<
-$(B)/plugins/test_%.so: tests/plugins/%.c xrt.h xrt_backends.h
+$(B)/plugins/test_%.so: tests/plugins/%.c tests/plugins/fixture.h xrt.h xrt_backends.h
 	@mkdir -p $(@D)
 	$(CC) $(PLUGIN_CFLAGS) $(CFLAGS) -o $@ $<
-$(B)/plugins/asan/libxrt_trace.so: examples/plugin/trace.c xrt.h xrt_backends.h
+$(B)/plugins/asan/libxrt_trace.so: tools/trace.c xrt.h xrt_backends.h
 	@mkdir -p $(@D)
 	$(CC) $(PLUGIN_CFLAGS) -O1 -g $(SAN) -o $@ $<
-$(B)/plugins/asan/test_%.so: tests/plugins/%.c xrt.h xrt_backends.h
+$(B)/plugins/asan/test_%.so: tests/plugins/%.c tests/plugins/fixture.h xrt.h xrt_backends.h
 	@mkdir -p $(@D)
 	$(CC) $(PLUGIN_CFLAGS) -O1 -g $(SAN) -o $@ $<
 

@@ -9,7 +9,7 @@
 
    Build and use (`make examples` builds build/plugins/libxrt_trace.so):
 
-       cc -std=c11 -I. -shared -fPIC -o libxrt_trace.so examples/plugin/trace.c
+       cc -std=c11 -I. -shared -fPIC -o libxrt_trace.so tools/trace.c
        XRT_PLUGINS=./libxrt_trace.so XRT_BACKEND=trace ./my_program
        XRT_PLUGINS=./libxrt_trace.so XRT_BACKEND=trace XRT_TRACE_JSON=trace.json ./my_program
 
