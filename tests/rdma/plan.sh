@@ -2,8 +2,8 @@
 # The RDMA test plan, run in both VMs by tests/rdma/vm-init.sh (sourced, with
 # XRT_HOST = a or b, XRT_SELF and XRT_PEER set, rxe0 up).
 #   host a: the cross-host test (server), pingpong (server), fabric_rma
-#           (target), a2f_fabric (receiver), the single-host suite (plain, ASan+UBSan, TSan), the
-#           cache benchmark, and on its two NUMA nodes the placement tests
+#           (target), a2f_fabric (receiver), the single-host suite
+#           (plain, ASan+UBSan, TSan), the cache benchmark, and on its two NUMA nodes the placement tests
 #           of XRT_CPU_DEVICES=numa (test_devices' test_numa_*) and
 #           xrt_info's listing of the two devices and the device-to-NIC table;
 #   host b: the cross-host test (client), pingpong (client), fabric_rma
