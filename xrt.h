@@ -1419,7 +1419,7 @@ XRT_API xrt_status xrt__launch_bad(const char *fn, xrt_dim3 grid, xrt_dim3 block
    dispatch calls one, out of line, when xrt__chk_on; `st` is the call's
    status (nothing is recorded of a failed call). */
 struct xrt__handle_slot;
-enum { XRT__CHK_SYNC_STREAM, XRT__CHK_SYNC_EVENT, XRT__CHK_SYNC_DEVICE, XRT__CHK_SYNC_ALL };
+enum { XRT__CHK_SYNC_STREAM, XRT__CHK_SYNC_EVENT, XRT__CHK_SYNC_DEVICE, XRT__CHK_SYNC_ALL, XRT__CHK_SYNC_RESET };
 XRT_API void xrt__chk_copy(void *caller, xrt_status st, const xrt_backend *b, const char *fn, xrt_stream stream,
                            const struct xrt__handle_slot *s, void *dst, size_t dst_n, const void *src, size_t src_n)
     XRT__COLD;
@@ -1494,10 +1494,24 @@ XRT__GLOBAL(XRT__TLS struct xrt__call_state xrt__call, );
 XRT__GLOBAL(int xrt__call_fence, );
 XRT__GLOBAL(unsigned char xrt__chk_on, ); /* the stream-order checker is on: its hooks are called */
 /* A plain load of a byte: one compare with memory and a branch (gcc loads an
-   int, or an atomic, into a register first: a third instruction). xrt_check_enable is therefore called while no other
-   thread makes xrt calls; XRT_CHECK is read by xrt_init, before xrt__gen
-   publishes the backends. */
+   int, or an atomic, into a register first: a third instruction). A byte's
+   load does not tear, and each dispatch reads it anew (the backend's call
+   is opaque to the compiler), so xrt_check_enable may switch it while other
+   threads make calls: a call that overlaps the switch is checked or not,
+   and a hook called while on that runs after an off does nothing
+   (xrt__chk_lock_on). Under ThreadSanitizer the load is atomic, which it
+   can see. XRT_CHECK is read by xrt_init, before xrt__gen publishes the
+   backends. */
+#if defined(__SANITIZE_THREAD__)
+#define XRT__CHK_ON() XRT__UNLIKELY(__atomic_load_n(&xrt__chk_on, __ATOMIC_RELAXED))
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define XRT__CHK_ON() XRT__UNLIKELY(__atomic_load_n(&xrt__chk_on, __ATOMIC_RELAXED))
+#endif
+#endif
+#ifndef XRT__CHK_ON
 #define XRT__CHK_ON() XRT__UNLIKELY(xrt__chk_on)
+#endif
 
 static inline void xrt__call_enter(void)
 {
@@ -1659,6 +1673,8 @@ static inline xrt_status xrt_device_reset(void)
     XRT__CHECK_MAY_WAIT("xrt_device_reset");
     if ((st = xrt__no_op(b, "xrt_device_reset")) != XRT_SUCCESS) return st; /* a refusal names this call */
     if ((st = b->device_synchronize(b)) != XRT_SUCCESS) return st;
+    /* the host waited for the device's streams, which the reset retires */
+    if (XRT__CHK_ON()) xrt__chk_sync(__builtin_return_address(0), XRT_SUCCESS, b, XRT__CHK_SYNC_RESET, NULL, NULL, NULL);
     return b->device_reset(b);
 }
 
@@ -3448,6 +3464,7 @@ extern "C" {
 /* XRT__GRAPH_LIST_DEPENDENTS: what a graph list holds: a node's dependents */
 /* XRT__CHK_SYNC_STREAM, XRT__CHK_SYNC_EVENT: what xrt__chk_sync waited for: a stream, an event */
 /* XRT__CHK_SYNC_DEVICE, XRT__CHK_SYNC_ALL: what xrt__chk_sync waited for: the current device, every device */
+/* XRT__CHK_SYNC_RESET: what xrt__chk_sync waited for: the current device's reset (its streams retired) */
 /* XRT__HANDLE_STREAM, XRT__HANDLE_EVENT: the kind bits of a stream's, an event's handle */
 /* XRT__HANDLE_GRAPH_EXEC, XRT__HANDLE_MEM_POOL: the kind bits of an executable graph's, a pool's handle */
 /* XRT__CHECK_PTR: returns XRT_ERROR_INVALID_VALUE ("p is NULL", call fn) from the enclosing function */
@@ -8528,9 +8545,15 @@ static void xrt__native_shutdown(void)
 
 /* >> impl: fork. The prepare handler takes every core lock so that the child
    starts with consistent state; the child then marks itself forked, so that
-   backends that do not survive fork() answer XRT_ERROR_NOT_PERMITTED. */
+   backends that do not survive fork() answer XRT_ERROR_NOT_PERMITTED. The
+   checker's lock is the outermost (its hooks take the core's locks inside
+   it); xrt_check.h has its handlers. */
+static void xrt__chk_fork_prepare(void);
+static void xrt__chk_fork_parent(void);
+static void xrt__chk_fork_child(void);
 static void xrt__fork_prepare(void)
 {
+    xrt__chk_fork_prepare();
     pthread_mutex_lock(&xrt__gnode_lock); /* its calls take the others */
     pthread_mutex_lock(&xrt__reg_lock);
     pthread_mutex_lock(&xrt__handle_lock);
@@ -8551,11 +8574,13 @@ static void xrt__fork_parent(void)
     pthread_mutex_unlock(&xrt__handle_lock);
     pthread_mutex_unlock(&xrt__reg_lock);
     pthread_mutex_unlock(&xrt__gnode_lock);
+    xrt__chk_fork_parent();
 }
 
 static void xrt__fork_child(void)
 {
     xrt__call_fork_child();
+    xrt__chk_fork_child();
     xrt__fork_parent();
     if (xrt__reg_inited) xrt__reg_forked = 1;
     __atomic_store_n(&xrt__gen, xrt__gen + 2, __ATOMIC_RELEASE);

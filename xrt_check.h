@@ -40,7 +40,8 @@
    ordered before it when the new context's clock has c's entry >= e. The
    state lives under one mutex: this is a debugging mode, not a fast path.
    A graph launch's nodes are its accesses (">> check: graphs"); a 2-D or
-   3-D copy or set touches its bounding range; a copy to or from a module's
+   3-D copy or set touches its bounding range (a graph node's rows are
+   compared row by row with the launch's other nodes); a copy to or from a module's
    variable, the other side's bytes. What is not modelled yet: IPC-opened
    memory as an alias of its exporter's allocation. */
 #define XRT__CHK_HISTORY 32
@@ -571,6 +572,15 @@ static void xrt__chk_args(xrt__chk_ctx *c, const char *fn, void *const *site, co
                                xrt__chk_notes[k].access == XRT_CHECK_WRITE ? 1 : 2);
 }
 
+/* The bytes of a 3-D box: from its first row's start to its last row's
+   end (as a 2-D copy's, the rows' gaps included). */
+static size_t xrt__chk_box(const xrt_pitched_ptr *p, const xrt_pos *at, const xrt_extent *e, void **start)
+{
+    size_t slice = p->pitch * p->ysize;
+    *start = (char *)p->ptr + at->z * slice + at->y * p->pitch + at->x;
+    return (e->depth - 1) * slice + (e->height - 1) * p->pitch + e->width;
+}
+
 /* >> check: graphs. A graph launch is one operation of its stream, as a
    kernel is, whose accesses are its nodes': a memcpy node reads its source
    and writes its destination, a memset node writes its rows, a kernel node's
@@ -585,15 +595,23 @@ static void xrt__chk_args(xrt__chk_ctx *c, const char *fn, void *const *site, co
    them), and puts each node's accesses in the allocations' histories, where
    eager work of other streams meets them. An event record node counts as
    recorded at the launch's end, a wait node as waited at its start (a race
-   it hides is missed; none is made up). Not modelled: the nodes of a child
-   graph, 2-D and 3-D copy nodes, a kernel node the runtime does not give
-   back (captured on a GPU), an exec changed by
+   it hides is missed; none is made up). A child graph's nodes take their
+   place in the parent's order: after its node's predecessors, before its
+   dependents, named by their places ("memset node 2.0": node 0 of node 2's
+   child). A 2-D or 3-D copy node (xrt_graph_memcpy_node_get_params) and a
+   2-D memset node are boxes of rows: two nodes of one launch meet only
+   where their rows share a byte (interleaved rows do not), and they enter
+   the histories as their bounding ranges, as an eager 2-D or 3-D copy does.
+   Not modelled: a 3-D memset node (captured; its params cannot be read), a
+   kernel node the runtime does not give back (captured on a GPU), child
+   graphs nested deeper than XRT__CHK_DEPTH, an exec changed by
    xrt_graph_exec_node_set_params (its launches are operations without
    accesses again), an exec instantiated while checking was off. */
 typedef struct xrt__chk_gacc {
     unsigned node;  /* its access node (a bit of the sets) */
     const void *p;
-    size_t n;       /* 0: the whole allocation at p, as a kernel argument */
+    size_t n;       /* 0: the whole allocation at p, as a kernel argument; else the bytes from p to its last row's end */
+    size_t width, pitch, height, slice, depth; /* its rows: depth slices of height rows of width bytes */
     int write;
 } xrt__chk_gacc;
 
@@ -603,7 +621,8 @@ typedef struct xrt__chk_graph {
     unsigned nodes, words;     /* access nodes; 64-bit words of a set */
     size_t nacc, nwait, nrecord;
     xrt__chk_gacc *acc;
-    const char **name;         /* of each access node, kept until checking goes off */
+    const char **name;         /* of each access node, interned (kept until checking goes off) */
+    char (*label)[64];         /* the same, as read */
     uint64_t *before;          /* nodes * words: the access nodes before each */
     uintptr_t *wait, *record;  /* event handles */
     size_t bytes;
@@ -613,18 +632,24 @@ typedef struct xrt__chk_name_s { struct xrt__chk_name_s *next; char s[64]; } xrt
 static xrt__chk_graph *xrt__chk_graphs[XRT__CHK_BUCKETS];
 static xrt__chk_name_s *xrt__chk_names;
 
-/* "memset node 2 of xrt_graph_launch", one copy per text: a report's pairs
-   and the histories hold it after its exec is gone. */
-static const char *xrt__chk_node_name(int type, size_t index)
+/* A node's name, "memset node 2 of xrt_graph_launch" ("2.0": node 0 of the
+   child graph of node 2), is written into its snapshot's labels when the
+   graph is read (outside the checker's lock), and interned when the
+   snapshot is put, under it: one copy per text, which a report's pairs and
+   the histories hold after the exec is gone. */
+static void xrt__chk_node_label(int type, const char *path, char *out)
 {
     static const char *const kinds[] = {"kernel", "memcpy", "memset"};
-    char s[64];
+    snprintf(out, 64, "%s node %.24s of xrt_graph_launch", (unsigned)type < 3 ? kinds[type] : "?", path);
+}
+
+static const char *xrt__chk_intern(const char *s)
+{
     xrt__chk_name_s *n;
-    snprintf(s, sizeof s, "%s node %zu of xrt_graph_launch", (unsigned)type < 3 ? kinds[type] : "?", index);
     for (n = xrt__chk_names; n; n = n->next)
         if (!strcmp(n->s, s)) return n->s;
     if (!(n = (xrt__chk_name_s *)xrt__chk_realloc(NULL, 0, sizeof *n))) return NULL;
-    memcpy(n->s, s, sizeof s);
+    snprintf(n->s, sizeof n->s, "%s", s);
     n->next = xrt__chk_names;
     xrt__chk_names = n;
     return n->s;
@@ -635,10 +660,11 @@ static void xrt__chk_graph_free(xrt__chk_graph *g)
     if (!g) return;
     XRT_FREE(g->acc);
     XRT_FREE(g->name);
+    XRT_FREE(g->label);
     XRT_FREE(g->before);
     XRT_FREE(g->wait);
     XRT_FREE(g->record);
-    xrt__chk_bytes -= g->bytes;
+    if (g->bytes) xrt__chk_bytes -= g->bytes; /* 0: never put, maybe freed outside the lock */
     XRT_FREE(g);
 }
 
@@ -662,41 +688,6 @@ static xrt__chk_graph *xrt__chk_graph_find(uintptr_t exec)
     return NULL;
 }
 
-/* The graph's nodes and edges as the backend lists them. */
-typedef struct xrt__chk_topo {
-    void **node, **from, **to;
-    size_t n, e;
-} xrt__chk_topo;
-
-static int xrt__chk_topo_read(const xrt_backend *b, void *graph, xrt__chk_topo *t)
-{
-    size_t n = 0, e = 0;
-    memset(t, 0, sizeof *t);
-    if (b->graph_get_nodes(b, graph, NULL, &n) != XRT_SUCCESS || b->graph_get_edges(b, graph, NULL, NULL, &e) != XRT_SUCCESS)
-        return 0;
-    t->node = (void **)XRT_CALLOC(n + 1, sizeof(void *));
-    t->from = (void **)XRT_CALLOC(e + 1, sizeof(void *));
-    t->to = (void **)XRT_CALLOC(e + 1, sizeof(void *));
-    t->n = n, t->e = e;
-    return t->node && t->from && t->to && b->graph_get_nodes(b, graph, t->node, &t->n) == XRT_SUCCESS && t->n == n &&
-           b->graph_get_edges(b, graph, t->from, t->to, &t->e) == XRT_SUCCESS && t->e == e;
-}
-
-static void xrt__chk_topo_free(xrt__chk_topo *t)
-{
-    XRT_FREE(t->node);
-    XRT_FREE(t->from);
-    XRT_FREE(t->to);
-}
-
-static size_t xrt__chk_topo_index(const xrt__chk_topo *t, const void *node)
-{
-    size_t i;
-    for (i = 0; i < t->n; i++)
-        if (t->node[i] == node) return i;
-    return (size_t)-1;
-}
-
 /* Room for item n of an array grown at each power of two: a (unchanged),
    the array moved, or NULL if out of memory (a is kept). */
 static void *xrt__chk_grow(void *a, size_t n, size_t size)
@@ -711,36 +702,158 @@ static void *xrt__chk_grow(void *a, size_t n, size_t size)
         (array)[(n)++] = (item);                                                               \
     } while (0)
 
-/* Node i's accesses, events and name into g; access node number `k`. */
-static int xrt__chk_graph_node(xrt__chk_graph *g, const xrt_graph_node_params *p, size_t i, unsigned k)
+/* A graph's nodes and edges as the backend lists them, with its child
+   graphs' in their place: a child node is the child's entry (its nodes come
+   after it) and one more item, with no node, its exit (the child node's
+   edges leave from there). Edges join items by index. */
+#define XRT__CHK_DEPTH 8 /* child graphs nested deeper have no accesses */
+typedef struct xrt__chk_titem { void *graph, *node; char path[40]; } xrt__chk_titem;
+typedef struct xrt__chk_tedge { size_t from, to; } xrt__chk_tedge;
+typedef struct xrt__chk_topo {
+    xrt__chk_titem *item;
+    xrt__chk_tedge *edge;
+    size_t n, e;
+} xrt__chk_topo;
+
+static void xrt__chk_topo_free(xrt__chk_topo *t)
+{
+    XRT_FREE(t->item);
+    XRT_FREE(t->edge);
+}
+
+static size_t xrt__chk_index(void *const *nodes, size_t n, const void *node)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (nodes[i] == node) return i;
+    return (size_t)-1;
+}
+
+static int xrt__chk_topo_item(xrt__chk_topo *t, void *graph, void *node, const char *prefix, size_t i)
+{
+    xrt__chk_titem it;
+    it.graph = graph, it.node = node;
+    snprintf(it.path, sizeof it.path, "%.24s%u", prefix, (unsigned)i);
+    XRT__CHK_PUSH(t->item, t->n, it);
+    return 1;
+}
+
+static int xrt__chk_topo_edge(xrt__chk_topo *t, size_t from, size_t to)
+{
+    xrt__chk_tedge e;
+    e.from = from, e.to = to;
+    XRT__CHK_PUSH(t->edge, t->e, e);
+    return 1;
+}
+
+static int xrt__chk_topo_add(const xrt_backend *b, void *graph, const char *prefix, unsigned depth, xrt__chk_topo *t);
+
+/* Item at (a child node) is followed by its child graph's items and an exit:
+   the exit's index into *exit. */
+static int xrt__chk_topo_child(const xrt_backend *b, size_t at, unsigned depth, xrt__chk_topo *t, size_t *exit)
+{
+    xrt_graph_node_params p;
+    char prefix[40];
+    size_t first = t->n, j;
+    int ok;
+    memset(&p, 0, sizeof p);
+    if (depth >= XRT__CHK_DEPTH || b->graph_node_get_params(b, t->item[at].graph, t->item[at].node, &p) != XRT_SUCCESS ||
+        p.type != XRT_GRAPH_NODE_GRAPH)
+        return 1;
+    snprintf(prefix, sizeof prefix, "%.30s.", t->item[at].path);
+    ok = xrt__chk_topo_add(b, p.child.graph, prefix, depth + 1, t);
+    *exit = t->n;
+    ok = ok && xrt__chk_topo_item(t, NULL, NULL, "", 0) && xrt__chk_topo_edge(t, at, *exit);
+    for (j = first; ok && j < *exit; j++) ok = xrt__chk_topo_edge(t, at, j) && xrt__chk_topo_edge(t, j, *exit);
+    return ok;
+}
+
+static int xrt__chk_topo_add(const xrt_backend *b, void *graph, const char *prefix, unsigned depth, xrt__chk_topo *t)
+{
+    size_t n = 0, e = 0, i, base = t->n, f, to;
+    void **node = NULL, **from = NULL, **into = NULL;
+    size_t *exit = NULL; /* the item node i's edges leave from */
+    int ok = b->graph_get_nodes(b, graph, NULL, &n) == XRT_SUCCESS && b->graph_get_edges(b, graph, NULL, NULL, &e) == XRT_SUCCESS;
+    if (ok) {
+        node = (void **)XRT_CALLOC(n + 1, sizeof(void *));
+        from = (void **)XRT_CALLOC(e + 1, sizeof(void *));
+        into = (void **)XRT_CALLOC(e + 1, sizeof(void *));
+        exit = (size_t *)XRT_CALLOC(n + 1, sizeof(size_t));
+        ok = node && from && into && exit && b->graph_get_nodes(b, graph, node, &n) == XRT_SUCCESS &&
+             b->graph_get_edges(b, graph, from, into, &e) == XRT_SUCCESS;
+    }
+    for (i = 0; ok && i < n; i++) {
+        exit[i] = base + i;
+        ok = xrt__chk_topo_item(t, graph, node[i], prefix, i);
+    }
+    for (i = 0; ok && i < n; i++) ok = xrt__chk_topo_child(b, base + i, depth, t, &exit[i]);
+    for (i = 0; ok && i < e; i++) {
+        f = xrt__chk_index(node, n, from[i]);
+        to = xrt__chk_index(node, n, into[i]);
+        ok = f < n && to < n && xrt__chk_topo_edge(t, exit[f], base + to);
+    }
+    XRT_FREE(node);
+    XRT_FREE(from);
+    XRT_FREE(into);
+    XRT_FREE(exit);
+    return ok;
+}
+
+/* Access node k writes (or reads) a box: depth slices of height rows of
+   width bytes, its rows pitch apart, its slices slice apart. */
+static int xrt__chk_graph_rows(xrt__chk_graph *g, unsigned k, void *start, size_t width, size_t pitch, size_t height,
+                               size_t slice, size_t depth, int write)
+{
+    xrt__chk_gacc a;
+    if (!start || !width || !height || !depth) return 1;
+    a.node = k, a.p = start, a.write = write;
+    a.width = width, a.pitch = pitch < width ? width : pitch, a.height = height;
+    a.slice = depth > 1 ? slice : a.pitch * height, a.depth = depth;
+    a.n = (depth - 1) * a.slice + (height - 1) * a.pitch + width;
+    XRT__CHK_PUSH(g->acc, g->nacc, a);
+    return 1;
+}
+
+/* A copy node's box (xrt_graph_memcpy_node_get_params: every copy node, a
+   1-D one as one row): its source read, its destination written. */
+static int xrt__chk_graph_copy(xrt__chk_graph *g, unsigned k, const xrt_memcpy_3d_parms *c)
+{
+    const xrt_extent *e = &c->extent;
+    void *src, *dst;
+    if (!e->width || !e->height || !e->depth) return 1;
+    (void)xrt__chk_box(&c->src_ptr, &c->src_pos, e, &src);
+    (void)xrt__chk_box(&c->dst_ptr, &c->dst_pos, e, &dst);
+    return xrt__chk_graph_rows(g, k, src, e->width, c->src_ptr.pitch, e->height, c->src_ptr.pitch * c->src_ptr.ysize,
+                               e->depth, 0) &&
+           xrt__chk_graph_rows(g, k, dst, e->width, c->dst_ptr.pitch, e->height, c->dst_ptr.pitch * c->dst_ptr.ysize,
+                               e->depth, 1);
+}
+
+/* A node's accesses and events into g, as access node number k (c: a copy
+   node's box, else NULL). */
+static int xrt__chk_graph_node(xrt__chk_graph *g, const xrt_graph_node_params *p, const xrt_memcpy_3d_parms *c, unsigned k)
 {
     xrt__chk_gacc a;
     uintptr_t ev;
-    size_t off, before = g->nacc;
+    size_t off;
+    memset(&a, 0, sizeof a);
     a.node = k;
-    if (p->type == XRT_GRAPH_NODE_MEMCPY && p->copy.size) {
-        a.p = p->copy.src, a.n = p->copy.size, a.write = 0;
-        XRT__CHK_PUSH(g->acc, g->nacc, a);
-        a.p = p->copy.dst, a.write = 1;
-        XRT__CHK_PUSH(g->acc, g->nacc, a);
-    } else if (p->type == XRT_GRAPH_NODE_MEMSET && p->set.width && p->set.height) {
-        a.p = p->set.dst, a.write = 1;
-        a.n = (p->set.height - 1) * p->set.pitch + p->set.width * p->set.element_size;
-        XRT__CHK_PUSH(g->acc, g->nacc, a);
-    } else if (p->type == XRT_GRAPH_NODE_KERNEL) {
+    if (c) return xrt__chk_graph_copy(g, k, c);
+    if (p->type == XRT_GRAPH_NODE_MEMSET)
+        return xrt__chk_graph_rows(g, k, p->set.dst, p->set.width * p->set.element_size, p->set.pitch, p->set.height, 0,
+                                   1, 1);
+    if (p->type == XRT_GRAPH_NODE_KERNEL) {
         for (off = 0; p->kernel.args && off + sizeof(void *) <= p->kernel.args_size; off += sizeof(void *)) {
             xrt__mem_info info;
             memcpy(&a.p, (const char *)p->kernel.args + off, sizeof a.p);
-            a.n = 0, a.write = 2;
+            a.write = 2;
             if (a.p && xrt__mem_query(a.p, &info)) XRT__CHK_PUSH(g->acc, g->nacc, a);
         }
     } else if ((p->type == XRT_GRAPH_NODE_WAIT_EVENT || p->type == XRT_GRAPH_NODE_EVENT_RECORD) &&
                (ev = xrt__handle_of(p->event.event, XRT__HANDLE_EVENT)) != 0) {
         if (p->type == XRT_GRAPH_NODE_WAIT_EVENT) XRT__CHK_PUSH(g->wait, g->nwait, ev);
         else XRT__CHK_PUSH(g->record, g->nrecord, ev);
-        return 1;
     }
-    if (g->nacc > before && !(g->name[k] = xrt__chk_node_name((int)p->type, i))) return 0;
     return 1;
 }
 
@@ -749,25 +862,23 @@ static int xrt__chk_graph_node(xrt__chk_graph *g, const xrt_graph_node_params *p
 static int xrt__chk_graph_order(xrt__chk_graph *g, const xrt__chk_topo *t, const unsigned *access)
 {
     size_t *indeg = (size_t *)XRT_CALLOC(t->n + 1, sizeof(size_t)), *queue = (size_t *)XRT_CALLOC(t->n + 1, sizeof(size_t));
-    size_t *ef = (size_t *)XRT_CALLOC(t->e + 1, sizeof(size_t)), *et = (size_t *)XRT_CALLOC(t->e + 1, sizeof(size_t));
     uint64_t *set = (uint64_t *)XRT_CALLOC(t->n * g->words + 1, sizeof(uint64_t));
     size_t i, j, w, head = 0, tail = 0;
-    int ok = indeg && queue && ef && et && set;
+    int ok = indeg && queue && set;
     for (j = 0; ok && j < t->e; j++) {
-        ef[j] = xrt__chk_topo_index(t, t->from[j]);
-        et[j] = xrt__chk_topo_index(t, t->to[j]);
-        ok = ef[j] < t->n && et[j] < t->n;
-        if (ok) indeg[et[j]]++;
+        ok = t->edge[j].from < t->n && t->edge[j].to < t->n;
+        if (ok) indeg[t->edge[j].to]++;
     }
     for (i = 0; ok && i < t->n; i++)
         if (!indeg[i]) queue[tail++] = i;
     while (ok && head < tail) {
         i = queue[head++];
         for (j = 0; j < t->e; j++) {
-            if (ef[j] != i) continue;
-            for (w = 0; w < g->words; w++) set[et[j] * g->words + w] |= set[i * g->words + w];
-            if (access[i]) set[et[j] * g->words + (access[i] - 1) / 64] |= (uint64_t)1 << ((access[i] - 1) % 64);
-            if (--indeg[et[j]] == 0) queue[tail++] = et[j];
+            size_t to = t->edge[j].to;
+            if (t->edge[j].from != i) continue;
+            for (w = 0; w < g->words; w++) set[to * g->words + w] |= set[i * g->words + w];
+            if (access[i]) set[to * g->words + (access[i] - 1) / 64] |= (uint64_t)1 << ((access[i] - 1) % 64);
+            if (--indeg[to] == 0) queue[tail++] = to;
         }
     }
     ok = ok && tail == t->n; /* a cycle: none, but a backend's answer is not trusted */
@@ -775,10 +886,30 @@ static int xrt__chk_graph_order(xrt__chk_graph *g, const xrt__chk_topo *t, const
         if (access[i]) memcpy(g->before + (access[i] - 1) * g->words, set + i * g->words, g->words * sizeof(uint64_t));
     XRT_FREE(indeg);
     XRT_FREE(queue);
-    XRT_FREE(ef);
-    XRT_FREE(et);
     XRT_FREE(set);
     return ok;
+}
+
+/* Item i's accesses and events into g, as access node k; its name. A copy
+   node is read as a box, also where xrt_graph_node_params cannot hold it
+   (a 2-D or 3-D copy); a node the backend cannot describe has none. */
+static int xrt__chk_graph_item_read(const xrt_backend *b, xrt__chk_graph *g, const xrt__chk_titem *it, unsigned k)
+{
+    xrt_graph_node_params p;
+    xrt_memcpy_3d_parms c;
+    int known, copy = 0;
+    size_t had = g->nacc;
+    memset(&p, 0, sizeof p);
+    memset(&c, 0, sizeof c);
+    if (!it->node) return 1; /* a child graph's exit */
+    known = b->graph_node_get_params(b, it->graph, it->node, &p) == XRT_SUCCESS;
+    if (!known || p.type == XRT_GRAPH_NODE_MEMCPY)
+        copy = b->graph_memcpy_node_get_params(b, it->graph, it->node, &c) == XRT_SUCCESS;
+    if (!known && !copy) return 1;
+    if (copy) p.type = XRT_GRAPH_NODE_MEMCPY;
+    if (!xrt__chk_graph_node(g, &p, copy ? &c : NULL, k)) return 0;
+    if (g->nacc > had) xrt__chk_node_label((int)p.type, it->path, g->label[k]);
+    return 1;
 }
 
 /* The snapshot of a graph (the backend's object), or NULL. */
@@ -788,27 +919,27 @@ static xrt__chk_graph *xrt__chk_graph_read(const xrt_backend *b, void *graph)
     xrt__chk_graph *g = (xrt__chk_graph *)XRT_CALLOC(1, sizeof *g);
     unsigned *access = NULL, k = 0;
     size_t i;
-    int ok = g && xrt__chk_topo_read(b, graph, &t);
+    int ok;
+    memset(&t, 0, sizeof t);
+    ok = g && xrt__chk_topo_add(b, graph, "", 0, &t);
     if (ok) ok = (access = (unsigned *)XRT_CALLOC(t.n + 1, sizeof(unsigned))) != NULL &&
-                 (g->name = (const char **)XRT_CALLOC(t.n + 1, sizeof(char *))) != NULL;
+                 (g->name = (const char **)XRT_CALLOC(t.n + 1, sizeof(char *))) != NULL &&
+                 (g->label = (char (*)[64])XRT_CALLOC(t.n + 1, sizeof *g->label)) != NULL;
     for (i = 0; ok && i < t.n; i++) {
-        xrt_graph_node_params p;
         size_t had = g->nacc;
-        memset(&p, 0, sizeof p);
-        if (b->graph_node_get_params(b, graph, t.node[i], &p) != XRT_SUCCESS) continue; /* not known: no access */
-        ok = xrt__chk_graph_node(g, &p, i, k);
+        ok = xrt__chk_graph_item_read(b, g, &t.item[i], k);
         if (g->nacc > had) access[i] = ++k;
     }
     if (g) g->nodes = k, g->words = (k + 63) / 64;
     if (ok && k) ok = (g->before = (uint64_t *)XRT_CALLOC((size_t)k * g->words, sizeof(uint64_t))) != NULL &&
                       xrt__chk_graph_order(g, &t, access);
-    if (g) xrt__chk_topo_free(&t);
+    xrt__chk_topo_free(&t);
     XRT_FREE(access);
     if (!ok) {
         xrt__chk_graph_free(g);
         return NULL;
     }
-    g->bytes = sizeof *g + g->nacc * sizeof *g->acc + (t.n + 1) * sizeof *g->name +
+    g->bytes = sizeof *g + g->nacc * sizeof *g->acc + (t.n + 1) * (sizeof *g->name + sizeof *g->label) +
                (size_t)k * g->words * sizeof(uint64_t) + (g->nwait + g->nrecord) * sizeof(uintptr_t);
     return g;
 }
@@ -832,6 +963,39 @@ static int xrt__chk_graph_item(const xrt__chk_gacc *a, xrt__chk_gitem *it)
     return it->hi > it->lo;
 }
 
+/* Whether box b has a byte in [r0, r1): in each slice, the first row that
+   ends after r0 is the one that may start before r1 (rows are pitch >=
+   width apart). */
+static int xrt__chk_row_meets(const xrt__chk_gacc *b, uintptr_t r0, uintptr_t r1)
+{
+    size_t z, y;
+    for (z = 0; z < b->depth; z++) {
+        uintptr_t base = (uintptr_t)b->p + z * b->slice;
+        y = r0 < base + b->width ? 0 : (r0 - base - b->width) / b->pitch + 1;
+        if (y < b->height && base + y * b->pitch < r1) return 1;
+    }
+    return 0;
+}
+
+/* Whether two accesses of one allocation share a byte: row by row, so that
+   the interleaved rows of two 2-D nodes do not meet; a kernel argument is
+   its whole allocation. */
+static int xrt__chk_rows_meet(const xrt__chk_gacc *a, const xrt__chk_gacc *b)
+{
+    size_t z, y;
+    if (!a->n || !b->n) return 1;
+    if (a->height * a->depth > b->height * b->depth) {
+        const xrt__chk_gacc *t = a;
+        a = b, b = t;
+    }
+    for (z = 0; z < a->depth; z++)
+        for (y = 0; y < a->height; y++) {
+            uintptr_t r0 = (uintptr_t)a->p + z * a->slice + y * a->pitch;
+            if (xrt__chk_row_meets(b, r0, r0 + a->width)) return 1;
+        }
+    return 0;
+}
+
 /* Two nodes of one launch in no order that touch the same bytes. Two
    kernel nodes' arguments are not compared with each other: each stands for
    its whole allocation, no annotation can narrow a node's, and kernels of a
@@ -847,7 +1011,7 @@ static void xrt__chk_graph_pairs(const xrt__chk_graph *g, xrt__chk_ctx *c, void 
             xrt__chk_alloc *m;
             if (x->a->node == y->a->node || x->info.base != y->info.base || !(x->a->write || y->a->write) ||
                 x->hi <= y->lo || y->hi <= x->lo || (!x->a->n && !y->a->n) /* two kernels' guesses */ ||
-                xrt__chk_graph_path(g, x->a->node, y->a->node))
+                xrt__chk_graph_path(g, x->a->node, y->a->node) || !xrt__chk_rows_meet(x->a, y->a))
                 continue;
             if (!(m = xrt__chk_alloc_get(&x->info))) return;
             memset(&a, 0, sizeof a);
@@ -879,7 +1043,14 @@ static void xrt__chk_graph_launch(const xrt__chk_graph *g, xrt__chk_ctx *c, void
 static void xrt__chk_graph_put(uintptr_t exec, xrt__chk_graph *g)
 {
     xrt__chk_graph *old = xrt__chk_graph_take(exec);
+    unsigned k;
     xrt__chk_graph_free(old);
+    for (k = 0; g && k < g->nodes; k++)
+        if (!(g->name[k] = xrt__chk_intern(g->label[k]))) { /* out of memory: no snapshot */
+            g->bytes = 0;
+            xrt__chk_graph_free(g);
+            return;
+        }
     if (!g) return;
     g->key = exec;
     g->next = xrt__chk_graphs[xrt__chk_hash(exec)];
@@ -896,12 +1067,24 @@ static void xrt__chk_graph_put(uintptr_t exec, xrt__chk_graph *g)
 #define XRT__CHK_SITE(site) \
     void *site[XRT__CHK_FRAMES] = {NULL, __builtin_return_address(0), caller}
 
+/* The lock, where checking is still on (else not held): a hook that the
+   dispatch called while on may run after another thread's
+   xrt_check_enable(XRT_CHECK_OFF), and must not start a bookkeeping then,
+   which nothing would free. */
+static int xrt__chk_lock_on(void)
+{
+    pthread_mutex_lock(&xrt__chk_lock);
+    if (__atomic_load_n(&xrt__chk_on, __ATOMIC_RELAXED)) return 1;
+    pthread_mutex_unlock(&xrt__chk_lock);
+    return 0;
+}
+
 static void xrt__chk_copy_at(void *const *site, const xrt_backend *b, const char *fn, xrt_stream stream,
                              const struct xrt__handle_slot *s, void *dst, size_t dst_n, const void *src, size_t src_n)
 {
     xrt__chk_ctx *c, *host;
     int sync = !s;
-    pthread_mutex_lock(&xrt__chk_lock);
+    if (!xrt__chk_lock_on()) return;
     /* A synchronous copy is the current device's NULL stream's, and the
        host waits for it. */
     if (sync) s = &xrt__handle_null_stream;
@@ -921,15 +1104,6 @@ XRT_API void xrt__chk_copy(void *caller, xrt_status st, const xrt_backend *b, co
     if (st != XRT_SUCCESS) return;
     XRT__CHK_SITE(site);
     xrt__chk_copy_at(site, b, fn, stream, s, dst, dst_n, src, src_n);
-}
-
-/* The bytes of a 3-D box: from its first row's start to its last row's
-   end (as a 2-D copy's, the rows' gaps included). */
-static size_t xrt__chk_box(const xrt_pitched_ptr *p, const xrt_pos *at, const xrt_extent *e, void **start)
-{
-    size_t slice = p->pitch * p->ysize;
-    *start = (char *)p->ptr + at->z * slice + at->y * p->pitch + at->x;
-    return (e->depth - 1) * slice + (e->height - 1) * p->pitch + e->width;
 }
 
 /* xrt_memcpy_3d(_async) (p), xrt_memset_3d(_async) (set and its extent):
@@ -956,11 +1130,11 @@ XRT_API void xrt__chk_launch(void *caller, xrt_status st, const xrt_backend *b, 
                              const struct xrt__handle_slot *s, const void *args, size_t args_size)
 {
     xrt__chk_ctx *c, *host;
-    unsigned nnotes = xrt__chk_notes_era == xrt__chk_era ? xrt__chk_nnotes : 0;
+    unsigned nnotes = xrt__chk_notes_era == __atomic_load_n(&xrt__chk_era, __ATOMIC_RELAXED) ? xrt__chk_nnotes : 0;
     xrt__chk_nnotes = 0; /* an annotation is the next launch's, whatever its outcome */
     if (st != XRT_SUCCESS) return;
     XRT__CHK_SITE(site);
-    pthread_mutex_lock(&xrt__chk_lock);
+    if (!xrt__chk_lock_on()) return;
     if (!xrt__chk_capturing(b, s) && (host = xrt__chk_host()) && (c = xrt__chk_stream(b, stream, s))) {
         xrt__chk_begin(c, host, NULL);
         xrt__chk_args(c, fn, site, (const unsigned char *)args, args_size, nnotes);
@@ -981,7 +1155,7 @@ XRT_API void xrt__chk_graph_launch_hook(void *caller, xrt_status st, const xrt_b
     size_t i;
     if (st != XRT_SUCCESS) return;
     XRT__CHK_SITE(site);
-    pthread_mutex_lock(&xrt__chk_lock);
+    if (!xrt__chk_lock_on()) return;
     if (!xrt__chk_capturing(b, s) && (host = xrt__chk_host()) && (c = xrt__chk_stream(b, stream, s))) {
         g = xrt__chk_graph_find((uintptr_t)exec);
         for (i = 0; g && i < g->nwait; i++)
@@ -1013,14 +1187,19 @@ XRT_API void xrt__chk_instantiate(xrt_status st, const xrt_backend *b, const voi
     xrt__err.quiet--;
     xrt__graph_hold(0);
     pthread_mutex_lock(&xrt__chk_lock);
-    xrt__chk_graph_put((uintptr_t)exec, g);
+    if (__atomic_load_n(&xrt__chk_on, __ATOMIC_RELAXED)) {
+        xrt__chk_graph_put((uintptr_t)exec, g);
+    } else if (g) { /* turned off meanwhile: never counted */
+        g->bytes = 0;
+        xrt__chk_graph_free(g);
+    }
     pthread_mutex_unlock(&xrt__chk_lock);
 }
 
 /* An exec destroyed, or changed node by node: no snapshot. */
 XRT_API void xrt__chk_exec_gone(const void *exec)
 {
-    pthread_mutex_lock(&xrt__chk_lock);
+    if (!xrt__chk_lock_on()) return;
     xrt__chk_graph_put((uintptr_t)exec, NULL);
     pthread_mutex_unlock(&xrt__chk_lock);
 }
@@ -1035,7 +1214,7 @@ XRT_API void xrt__chk_free(void *caller, const xrt_backend *b, const char *fn, x
     xrt__chk_ctx *c = NULL, *host;
     xrt__mem_info info;
     XRT__CHK_SITE(site);
-    pthread_mutex_lock(&xrt__chk_lock);
+    if (!xrt__chk_lock_on()) return;
     if (xrt__mem_query(ptr, &info) && info.base == (uintptr_t)ptr && (host = xrt__chk_host()) != NULL) {
         if (!s) {
             xrt__chk_host_waits_all(host, b, -1);
@@ -1058,7 +1237,7 @@ XRT_API void xrt__chk_record(void *caller, xrt_status st, const xrt_backend *b, 
     xrt__chk_ctx *c, *host;
     xrt__chk_event *e;
     if (st != XRT_SUCCESS) return;
-    pthread_mutex_lock(&xrt__chk_lock);
+    if (!xrt__chk_lock_on()) return;
     if (!xrt__chk_capturing(b, s) && (host = xrt__chk_host()) && (c = xrt__chk_stream(b, stream, s)) &&
         (e = xrt__chk_event_get(event, 1)) != NULL) {
         xrt__chk_begin(c, host, NULL);
@@ -1077,7 +1256,7 @@ XRT_API void xrt__chk_wait(void *caller, xrt_status st, const xrt_backend *b, xr
     xrt__chk_ctx *c, *host;
     xrt__chk_event *e;
     if (st != XRT_SUCCESS) return;
-    pthread_mutex_lock(&xrt__chk_lock);
+    if (!xrt__chk_lock_on()) return;
     if (!xrt__chk_capturing(b, s) && (host = xrt__chk_host()) && (c = xrt__chk_stream(b, stream, s))) {
         e = xrt__chk_event_get(event, 0); /* never recorded: no wait */
         xrt__chk_begin(c, host, e && e->recorded ? &e->clock : NULL);
@@ -1086,8 +1265,20 @@ XRT_API void xrt__chk_wait(void *caller, xrt_status st, const xrt_backend *b, xr
     pthread_mutex_unlock(&xrt__chk_lock);
 }
 
+/* xrt_device_reset retires the device's created streams (the host has
+   waited for them): no longer the NULL stream's peers, nor waited for. */
+static void xrt__chk_retire(const xrt_backend *b, int device)
+{
+    unsigned i;
+    for (i = 0; i < xrt__chk_nctx; i++) {
+        xrt__chk_ctx *x = xrt__chk_ctxs[i];
+        if (x->kind == XRT__CHK_STREAM && x->b == b && x->device == device) x->dead = 1;
+    }
+}
+
 /* The host thread waits: for a stream, an event's last record, the current
-   device. A query counts only when it returned success. */
+   device (and, for a reset, retires its streams). A query counts only when
+   it returned success. */
 XRT_API void xrt__chk_sync(void *caller, xrt_status st, const xrt_backend *b, int what, xrt_stream stream,
                            const struct xrt__handle_slot *s, const void *event)
 {
@@ -1095,14 +1286,15 @@ XRT_API void xrt__chk_sync(void *caller, xrt_status st, const xrt_backend *b, in
     xrt__chk_ctx *c, *host;
     xrt__chk_event *e;
     if (st != XRT_SUCCESS) return;
-    pthread_mutex_lock(&xrt__chk_lock);
+    if (!xrt__chk_lock_on()) return;
     if ((host = xrt__chk_host()) != NULL) {
         if (what == XRT__CHK_SYNC_STREAM && !xrt__chk_capturing(b, s) && (c = xrt__chk_stream(b, stream, s)))
             xrt__chk_host_waits(host, c);
         else if (what == XRT__CHK_SYNC_EVENT && (e = xrt__chk_event_get(event, 0)) && e->recorded)
             xrt__chk_join(&host->clock, &e->clock);
-        else if (what == XRT__CHK_SYNC_DEVICE || what == XRT__CHK_SYNC_ALL)
-            xrt__chk_host_waits_all(host, b, what == XRT__CHK_SYNC_DEVICE ? xrt__chk_device(b) : -1);
+        else if (what == XRT__CHK_SYNC_DEVICE || what == XRT__CHK_SYNC_ALL || what == XRT__CHK_SYNC_RESET)
+            xrt__chk_host_waits_all(host, b, what == XRT__CHK_SYNC_ALL ? -1 : xrt__chk_device(b));
+        if (what == XRT__CHK_SYNC_RESET) xrt__chk_retire(b, xrt__chk_device(b));
     }
     pthread_mutex_unlock(&xrt__chk_lock);
 }
@@ -1113,9 +1305,25 @@ XRT_API void xrt__chk_stream_created(void *caller, xrt_status st, const xrt_back
     (void)caller; /* orders, touches nothing */
     xrt__handle_slot *s;
     if (st != XRT_SUCCESS) return;
-    pthread_mutex_lock(&xrt__chk_lock);
+    if (!xrt__chk_lock_on()) return;
     if ((s = xrt__handle_lookup(b, *stream, XRT__HANDLE_STREAM)) != NULL) xrt__chk_stream(b, *stream, s);
     pthread_mutex_unlock(&xrt__chk_lock);
+}
+
+/* fork(): the checker's lock is held across it (xrt.h's handlers). In the
+   child, the forking thread, the only one there, comes after every
+   context: the parent's queued work is dropped in the child (the CPU
+   backend) or out of its reach (a GPU backend refuses its calls), so none
+   of it races what the child does. */
+static void xrt__chk_fork_prepare(void) { pthread_mutex_lock(&xrt__chk_lock); }
+static void xrt__chk_fork_parent(void) { pthread_mutex_unlock(&xrt__chk_lock); }
+
+static void xrt__chk_fork_child(void)
+{
+    xrt__chk_ctx *host;
+    unsigned i;
+    if (!__atomic_load_n(&xrt__chk_on, __ATOMIC_RELAXED) || !(host = xrt__chk_host())) return;
+    for (i = 0; i < xrt__chk_nctx; i++) xrt__chk_join(&host->clock, &xrt__chk_ctxs[i]->clock);
 }
 
 /* >> check: the public calls */
@@ -1176,7 +1384,7 @@ static void xrt__chk_forget_all(void)
     xrt__chk_pairs = NULL;
     xrt__chk_nctx = xrt__chk_capctx = xrt__chk_streams = xrt__chk_threads = 0;
     xrt__chk_npairs = xrt__chk_cappairs = xrt__chk_dropped = 0;
-    xrt__chk_era++;
+    __atomic_store_n(&xrt__chk_era, xrt__chk_era + 1, __ATOMIC_RELAXED); /* read outside the lock by annotations */
 }
 
 XRT_API xrt_status xrt_check_enable(unsigned modes)
@@ -1229,14 +1437,16 @@ XRT_API xrt_status xrt_check_memory_bytes(size_t *bytes)
 XRT_API xrt_status xrt_check_annotate(const void *ptr, size_t size, xrt_check_access access)
 {
     const char *fn = "xrt_check_annotate";
+    unsigned era;
     XRT__CHECK_PTR(ptr, fn);
     if ((unsigned)access > XRT_CHECK_READ_WRITE)
         return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "access %d is none of XRT_CHECK_NONE (0), _READ (1), _WRITE (2), "
                          "_READ_WRITE (3)", (int)access);
     if (size == 0) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "size is 0");
     if (!__atomic_load_n(&xrt__chk_on, __ATOMIC_RELAXED)) return XRT_SUCCESS;
-    if (xrt__chk_notes_era != xrt__chk_era) xrt__chk_nnotes = 0; /* left from before an off */
-    xrt__chk_notes_era = xrt__chk_era;
+    era = __atomic_load_n(&xrt__chk_era, __ATOMIC_RELAXED);
+    if (xrt__chk_notes_era != era) xrt__chk_nnotes = 0; /* left from before an off */
+    xrt__chk_notes_era = era;
     if (xrt__chk_nnotes == XRT_CHECK_ANNOTATIONS)
         return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "more than XRT_CHECK_ANNOTATIONS (%d) for one launch",
                          XRT_CHECK_ANNOTATIONS);

@@ -4,7 +4,10 @@
    Registers any buffer xrt can classify (host, pinned host, device memory) with
    an RDMA device, and keeps the registrations in a cache that xrt's free calls
    invalidate, so that memory freed and allocated again at the same address
-   never gets a stale registration.
+   never gets a stale registration. This comment is a summary; the manual (the
+   registration paths, the cache and its limits, handles, fork(), the nearest
+   device, libfabric) is REFERENCE.md, section "RDMA registration (xrt_rdma.h)"
+   and the two after it.
 
    Enable it in the XRT_IMPL unit (it needs <infiniband/verbs.h>: libibverbs-dev),
    including it after xrt.h (xrt.h does not include it; the core knows nothing
@@ -28,93 +31,17 @@
        ... post work requests with reg.lkey / reg.rkey / reg.addr ...
        xrt_rdma_release(&reg); xrt_free_host(buf); xrt_rdma_close(ctx);
 
-   Paths. Host, pinned host and managed memory (and the cpu backend's device
-   memory, which is host memory) are registered with ibv_reg_mr. GPU device
-   memory tries dma-buf first (xrt_mem_export_dmabuf + ibv_reg_dmabuf_mr), then
-   peer memory (ibv_reg_mr on the device pointer, served by nvidia_peermem or
-   the amdgpu peer-memory client). A path is tried when it is detected: the
-   device takes dma-bufs when ibv_reg_dmabuf_mr with fd -1 fails with EBADF
-   (not EOPNOTSUPP); peer memory when /sys/module/nvidia_peermem (cuda) or
-   /sys/kernel/mm/memory_peers/amdkfd (hip) exists. When no path works, the
-   error names every path and why it was skipped or failed.
-
-   Cache. Memory that xrt allocated (xrt_malloc, xrt_malloc_host,
-   xrt_malloc_async) is registered through the cache: a registration covers the
-   pages of the requested range, clipped to the allocation; registering a range
-   inside a cached one again, with the same remote access flags and no more
-   local ones, is a hit that returns the same MR with one more reference,
-   without a system call. Remote access is part of the key: a request without
-   remote flags never gets a live rkey (its rkey is 0), and no request gets
-   more remote access than it asked for. Entries of one range with different
-   remote access live side by side. A miss that overlaps cached entries of
-   its own remote access registers their union (with the union of their
-   local flags) and replaces them, so entries of one remote access never
-   overlap and a lookup is one O(log n) search.
-   An entry whose references are all released stays cached, in LRU order,
-   within the limits (XRT_RDMA_CACHE_ENTRIES, XRT_RDMA_CACHE_BYTES or
-   xrt_rdma_cache_set_limits); referenced entries are never evicted. When
-   ibv_reg_mr fails with ENOMEM, unreferenced entries are dropped and the
-   registration is tried once more. xrt_free, xrt_free_host, xrt_free_async
-   and xrt_shutdown deregister every registration that overlaps the freed
-   allocation, cached or private (XRT_RDMA_CACHE=0), before the memory is
-   released: freed memory never keeps a registration. One still held at that
-   point is deregistered too, with a warning: its keys stop working instead
-   of reaching memory that now belongs to someone else (release it as usual).
-   A registration racing with the free of its memory fails with
-   XRT_ERROR_INVALID_POINTER ("was freed while being registered").
-
-   Memory xrt did not allocate (malloc, mmap, cudaMalloc) is registered
-   uncached: every xrt_rdma_register makes a private MR that xrt_rdma_release
-   deregisters. xrt cannot see such memory being freed: call
-   xrt_rdma_notify_free(ptr, size) before freeing it, so that registrations
-   still held are deregistered rather than left pointing at pages that are
-   reused.
-
-   libfabric. xrt_rdma_open_fabric makes a context on the caller's
-   libfabric domain (XRT_ENABLE_FABRIC): its registrations are memory
-   regions (fi_mr_regattr, with the memory's iface and device from xrt's
-   registry), with the same cache, invalidation and handles; reg.desc,
-   reg.key and reg.addr are what fi_write and fi_read take.
-
-   Registrations are handles: xrt_rdma_release of one already released (or of
-   a copy of one released before, also of a context closed since) is
-   XRT_ERROR_INVALID_HANDLE. No handle value is given out twice in a process.
-
-   GPU memory: a cache hit on CUDA memory is checked with the driver's
-   buffer id of the allocation (cuPointerGetAttribute,
-   CU_POINTER_ATTRIBUTE_BUFFER_ID), one on HIP memory with its base and size
-   (hipMemGetAddressRange): memory freed behind xrt's back (cudaFree on an
-   xrt pointer) and allocated again at the same address gets a new MR, and
-   the stale one is deregistered (with a warning if it was still held).
-
-   fork(). Contexts belong to the process that opened them. In a child, every
-   call on a context opened before fork() fails with XRT_ERROR_INVALID_HANDLE
-   (the child shares the parent's verbs file: deregistering there would destroy
-   the parent's MRs); xrt_rdma_release of a parent's registration and
-   xrt_rdma_close there only forget xrt's records. A child opens its own
-   context, with a cache of its own. The parent's registrations keep working:
-   with Linux 5.13 or later, fork() copies registered pages for the child
-   rather than sharing them (xrt_rdma_context_info.fork says what libibverbs
-   found). On older kernels, without ibv_fork_init(), a registered buffer the
-   parent writes after fork() may move to new pages while the NIC keeps the
-   old ones: mark such buffers madvise(ptr, size, MADV_DONTFORK) (the child
-   does not get them at all) and MADV_DOFORK once they are freed.
-
-   The nearest device. xrt_rdma_open(ctx, NULL) on a thread whose current
-   device has a PCI address (a GPU) tries the RDMA devices nearest to it
-   first, as NCCL does: under the same PCIe switch (PIX), then through
-   several switches (PXB), then the same host bridge (PHB), then the same
-   NUMA node (NODE), then any (SYS); the first of those with an active port
-   is opened, among equals the lowest name. A device without a PCI address
-   (the CPU's) keeps libibverbs' order. Where sysfs cannot tell (a device
-   without a PCI path, a broken link) the device ranks last; a numa_node of
-   -1 counts as the same node where the machine has one, else as another.
-   XRT_LOG=debug logs the choice and every candidate's class.
-   xrt_rdma_device_affinity gives one class (xrt_info prints the matrix).
-
-   Threads: every function is thread-safe. A context's cache has one lock,
-   never held across ibv_reg_mr. Release every registration before closing
-   its context (xrt_rdma_close deregisters what is still held, with a warning).
+   Rules that bite (every function is thread-safe):
+   - A free of xrt's memory deregisters every registration of it, a held one
+     with a warning (its keys stop working): release before freeing.
+   - Memory xrt did not allocate (malloc, mmap, cudaMalloc) is registered
+     uncached, and xrt cannot see it freed: call xrt_rdma_notify_free(ptr,
+     size) before freeing or unmapping it.
+   - Release every registration before xrt_rdma_close (it deregisters what is
+     still held, with a warning); a registration released twice is
+     XRT_ERROR_INVALID_HANDLE.
+   - A context belongs to the process that opened it: in a child of fork()
+     its calls return XRT_ERROR_INVALID_HANDLE; the child opens its own.
 
    Environment (read when a context is opened, except XRT_IBVERBS_LIBRARY):
      XRT_RDMA_DEVICE        device xrt_rdma_open(ctx, NULL) opens (default: the nearest with an active port)
@@ -123,8 +50,9 @@
      XRT_RDMA_CACHE         1 (default), 0: every registration is uncached
                             (these three: 0 is also off, no, false, never; 1 is on, yes, true, force)
      XRT_RDMA_CACHE_ENTRIES most cached registrations (default 4096)
-     XRT_RDMA_CACHE_BYTES   most cached bytes, suffix k, m or g allowed (default: no limit)
-                            (either: digits only, with a warning and the default otherwise or when it overflows)
+     XRT_RDMA_CACHE_BYTES   most cached bytes (default: no limit)
+                            (either: a size, digits with an optional k, m or g; anything else is
+                            ignored with a warning)
      XRT_IBVERBS_LIBRARY    path or soname of libibverbs (default libibverbs.so.1)
 */
 #ifndef XRT_RDMA_H_INCLUDED

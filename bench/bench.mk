@@ -36,3 +36,10 @@ bench:
 
 bench-compile: $(B)/bench/compile_cost
 	@CC="$(CC)" CXX="$(CXX)" $(B)/bench/compile_cost
+
+# bench/memcpy with the stream-order checker's test compiled out: what the
+# check costs while off, in instructions (bench/check_off.sh).
+$(B)/bench/memcpy_unchecked: bench/memcpy.c bench/bench.h $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(XCFLAGS) -O2 -g -DNDEBUG $(ENABLE) '-DXRT__CHK_ON()=0' -o $@ $< $(LDLIBS)
+bench: $(B)/bench/memcpy_unchecked

@@ -44,6 +44,8 @@ section "CPU streams ordered with the legacy NULL stream"
 $B/bench/stream_order
 section "the stream-order checker on (XRT_CHECK=streams) against off"
 $B/bench/check
+if command -v valgrind > /dev/null; then sh bench/check_off.sh $B
+else echo "skipped: the checker's instructions while off (valgrind is not installed)"; fi
 section "CPU stream priorities"
 $B/bench/stream_priority
 section "CPU event synchronize under each device schedule (xrt_set_device_flags)"

@@ -34,7 +34,7 @@ CK_BUILT    += $(B)/doubles/libcudart.so.13 $(B)/gpu/cuda_shutdown
 else
 CK_RESULTS  += $(addprefix $(CK)/cpu/,$(CK_ORDER)) $(CK)/cuda/skipped
 endif
-CK_RESULTS  += $(CK)/ops/suite_4_devices $(CK)/ops/suite_on_trace $(CK)/ops/calls
+CK_RESULTS  += $(CK)/ops/suite_4_devices $(CK)/ops/suite_on_trace $(CK)/ops/calls $(CK)/ops/checked
 else
 CK_RESULTS  += $(CK)/cmocka_skipped
 endif
@@ -82,10 +82,13 @@ $(CK)/ops/suite_on_trace: $(B)/plain/test_suite $(B)/plugins/libxrt_trace.so
 $(CK)/ops/calls: $(CK)/ops/suite_on_trace
 	@$(CK_STEP) $@ step "every operation is called by the suite" \
 	  env CC="$(CC)" sh tests/operations.sh suite $(CK)/logs/trace-suite-plain.txt
+# The suite runs clean under the stream-order checker (make test: the examples too).
+$(CK)/ops/checked: $(B)/plain/test_suite $(if $(filter 1,$(HAVE_CUDA)),$(B)/doubles/libcudart.so.13)
+	@$(CK_STEP) $@ step "suite with XRT_CHECK=streams: no race report" env B=$(B) sh tests/checked.sh suite
 $(CK)/ops/readme:
 	@$(CK_STEP) $@ step "every operation has its row in the README" env CC="$(CC)" sh tests/operations.sh readme
 $(CK)/ops/errors:
-	@$(CK_STEP) $@ step "the README's error table and return types match xrt.h" sh tests/errors.sh
+	@$(CK_STEP) $@ step "REFERENCE's error table and return types match xrt.h" sh tests/errors.sh
 $(CK)/ops/fastpath:
 	@$(CK_STEP) $@ step "cpu fast paths under strace" env CC="$(CC)" sh tests/fastpath.sh
 $(CK)/ops/vendoring:

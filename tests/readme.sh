@@ -144,7 +144,7 @@ anchors() {
     awk '/^```/ { c = !c; next } !c && /^#+ / { h = $0; sub(/^#+ /, "", h); h = tolower(h)
          gsub(/[^a-z0-9 _-]/, "", h); gsub(/ /, "-", h); print h }' "$1"
 }
-for md in README.md REFERENCE.md DESIGN.md TESTING.md bench/RESULTS.md; do
+for md in README.md REFERENCE.md UPGRADING.md DESIGN.md TESTING.md bench/RESULTS.md; do
     [ -f "$md" ] || { fail "$md: missing"; continue; }
     dir=$(dirname "$md")
     awk '/^```/ { c = !c; next } !c { s = $0

@@ -218,6 +218,8 @@ sec_examples() {
     step "tools: xrt_info --json, bandwidth, plot, gpu_overhead" env MAKE="$MAKE" CUDA_HOME="$CUDA_HOME" sh tests/tools.sh
     step "xrt_info lists a plugin's backend" sh -c "XRT_PLUGINS=$B/plugins/libxrt_trace.so XRT_TRACE_FILE=/dev/null \
         $B/examples/xrt_info | grep '^  trace available'"
+    # correct programs run clean under the stream-order checker
+    step "suite and examples with XRT_CHECK=streams: no race report" env B="$B" sh tests/checked.sh suite examples
 }
 
 sec_fabric() {
@@ -240,7 +242,7 @@ sec_newcomer() {
     echo "== a newcomer's machine"
     step "make run with build-essential alone (optional headers hidden)" env CC="$CC" sh tests/bare.sh
     step "README's examples run as shown, and every link resolves" env CC="$CC" sh tests/readme.sh
-    step "the README's error table and return types match xrt.h" sh tests/errors.sh
+    step "REFERENCE's error table and return types match xrt.h" sh tests/errors.sh
     step "the layout lists of xrt.h, xrt_cache.h, xrt_check.h and DESIGN.md name their markers" sh tests/layout.sh
     step "xrt.h's kit declares exactly the private names of xrt.h that the other headers use" sh tests/kit.sh
     step "each build from only the headers the README names for it" env CC="$CC" sh tests/vendoring.sh

@@ -6,7 +6,8 @@
    stream or recorded again before the wait; a free racing queued work; a
    host function reading (annotated) what a later copy writes; the NULL
    stream's implicit order, with blocking and non-blocking streams; two
-   devices and a peer copy; the exit status of a process that reported a
+   devices and a peer copy; graph launches (nodes without an edge, a child
+   graph's nodes, 2-D copy nodes whose rows interleave); the exit status of a process that reported a
    race. Each case runs ROUNDS times, every other round with the first
    stream held back by a host function, and must give the same report: a
    report depends on the order of the calls, never on timing. */
@@ -574,6 +575,96 @@ static void test_graph_kernel_node(void **state)
     OK(xrt_free(d));
 }
 
+/* A child graph's memset node setting d beside a parent's memcpy node into
+   d, with no edge between the child node and the copy: racy, the child's
+   node named by its place in the parent (node 1) and the child (0); with
+   the edge: clean. */
+static void test_graph_child_nodes(void **state)
+{
+    static unsigned char h[N];
+    round_ w;
+    xrt_graph graph, child;
+    xrt_graph_exec exec;
+    xrt_graph_node n0, n1, c0;
+    void *d;
+    int r, with_edge;
+    (void)state;
+    OK(xrt_malloc(&d, N));
+    for (r = 0; r < 2 * ROUNDS; r++) {
+        xrt_memset_node_params set = {d, 0, 7, 1, N, 1};
+        with_edge = r >= ROUNDS;
+        round_begin(&w, r, XRT_STREAM_DEFAULT, XRT_STREAM_DEFAULT);
+        OK(xrt_graph_create(&child, 0));
+        OK(xrt_graph_add_memset_node(&c0, child, NULL, 0, &set));
+        OK(xrt_graph_create(&graph, 0));
+        OK(xrt_graph_add_memcpy_node_1d(&n0, graph, NULL, 0, d, h, N, XRT_MEMCPY_HOST_TO_DEVICE));
+        OK(xrt_graph_add_child_graph_node(&n1, graph, with_edge ? &n0 : NULL, with_edge ? 1 : 0, child));
+        OK(xrt_graph_instantiate(&exec, graph));
+        OK(xrt_graph_launch(exec, w.s1));
+        OK(xrt_stream_synchronize(w.s1));
+        if (with_edge) expect_clean();
+        else
+            expect_race("memcpy node 0 of xrt_graph_launch", "memset node 1.0 of xrt_graph_launch", d, N, 0, N,
+                        "write by memcpy node 0 of xrt_graph_launch on stream 1 (device 0)",
+                        "write by memset node 1.0 of xrt_graph_launch on stream 1 (device 0)",
+                        "add an edge from the memcpy node 0 to the memset node 1.0 (xrt_graph_add_dependencies; in "
+                        "a capture, an event or the same stream), or one the other way");
+        OK(xrt_graph_exec_destroy(exec));
+        OK(xrt_graph_destroy(graph));
+        OK(xrt_graph_destroy(child));
+        round_end(&w);
+    }
+    OK(xrt_free(d));
+}
+
+/* Two 2-D copy nodes into d, rows of 64 bytes 256 apart, with no edge: the
+   second's rows start 64 bytes after the first's (interleaved, no byte in
+   common): clean; 32 bytes after (each row overlaps): racy, over the bytes
+   the two boxes' bounding ranges share. A 2-D memset node beside them, on
+   the bytes between: clean. */
+static void test_graph_2d_nodes(void **state)
+{
+    static unsigned char h[64 * 4];
+    round_ w;
+    xrt_graph graph;
+    xrt_graph_exec exec;
+    xrt_graph_node n0, n1, n2;
+    xrt_memcpy_3d_parms c;
+    void *d;
+    int r, overlap;
+    (void)state;
+    OK(xrt_malloc(&d, N));
+    memset(&c, 0, sizeof c);
+    c.src_ptr = xrt_make_pitched_ptr(h, 64, 64, 4);
+    c.dst_ptr = xrt_make_pitched_ptr(d, 256, 64, 4);
+    c.extent = xrt_make_extent(64, 4, 1), c.kind = XRT_MEMCPY_HOST_TO_DEVICE;
+    for (r = 0; r < 2 * ROUNDS; r++) {
+        xrt_memset_node_params set = {(char *)d + 192, 256, 7, 1, 64, 4};
+        overlap = r >= ROUNDS;
+        round_begin(&w, r, XRT_STREAM_DEFAULT, XRT_STREAM_DEFAULT);
+        OK(xrt_graph_create(&graph, 0));
+        c.dst_pos = xrt_make_pos(0, 0, 0);
+        OK(xrt_graph_add_memcpy_node(&n0, graph, NULL, 0, &c));
+        c.dst_pos = xrt_make_pos(overlap ? 32 : 64, 0, 0);
+        OK(xrt_graph_add_memcpy_node(&n1, graph, NULL, 0, &c));
+        OK(xrt_graph_add_memset_node(&n2, graph, NULL, 0, &set));
+        OK(xrt_graph_instantiate(&exec, graph));
+        OK(xrt_graph_launch(exec, w.s1));
+        OK(xrt_stream_synchronize(w.s1));
+        if (!overlap) expect_clean();
+        else
+            expect_race("memcpy node 0 of xrt_graph_launch", "memcpy node 1 of xrt_graph_launch", d, N, 32,
+                        3 * 256 + 64, "write by memcpy node 0 of xrt_graph_launch on stream 1 (device 0)",
+                        "write by memcpy node 1 of xrt_graph_launch on stream 1 (device 0)",
+                        "add an edge from the memcpy node 0 to the memcpy node 1 (xrt_graph_add_dependencies; in a "
+                        "capture, an event or the same stream), or one the other way");
+        OK(xrt_graph_exec_destroy(exec));
+        OK(xrt_graph_destroy(graph));
+        round_end(&w);
+    }
+    OK(xrt_free(d));
+}
+
 /* A 3-D memset of a box of d on stream 1, a 3-D copy out of an
    overlapping box on stream 2: racy over the bytes the two boxes' bounding
    ranges share; with an event: clean. */
@@ -690,6 +781,135 @@ static void test_reports_deterministic(void **state)
     OK(xrt_free(d));
 }
 
+/* fork() while stream 1 (non-blocking: the NULL stream does not order it)
+   has a memset of d queued behind a host function: the child, whose copy of
+   that work is dropped, sets d on a stream of its own and copies it out
+   synchronously: no report there (the parent's queued work is before the
+   child's); the parent, after its own synchronize, none either. */
+static void test_forked_child_clean(void **state)
+{
+    static unsigned char h[N];
+    round_ w;
+    void *d;
+    pid_t pid;
+    (void)state;
+    SKIP_UNLESS(!strcmp(xrt_test_backend, "cpu"), "a GPU backend refuses every call in a forked child");
+    OK(xrt_malloc(&d, N));
+    round_begin(&w, 0, XRT_STREAM_NON_BLOCKING, XRT_STREAM_NON_BLOCKING);
+    OK(xrt_launch_host_func(w.s1, hold_back, (void *)(uintptr_t)100000));
+    OK(xrt_memset_async(d, 2, N, w.s1));
+    pid = child_fork(20);
+    if (pid == 0) {
+        xrt_stream t;
+        CHILD_OK(xrt_stream_create_with_flags(&t, XRT_STREAM_NON_BLOCKING));
+        CHILD_OK(xrt_memset_async(d, 1, N, t));
+        CHILD_OK(xrt_stream_synchronize(t));
+        CHILD_OK(xrt_memcpy(h, d, N, XRT_MEMCPY_DEVICE_TO_HOST));
+        if (nreports) CHILD_FAIL("a report in the child:\n%s", reports);
+        child_exit(0);
+    }
+    child_wait(pid, 20, "the forked child");
+    OK(xrt_stream_synchronize(w.s1));
+    expect_clean();
+    round_end(&w);
+    OK(xrt_free(d));
+}
+
+/* A copy into pinned host memory h queued on a non-blocking stream, then
+   xrt_device_reset (which waits for the device's work and retires the
+   stream; h stays): a copy out of h on a stream made after the reset is
+   clean. */
+static void test_device_reset_clean(void **state)
+{
+    xrt_stream s1, s2;
+    void *d, *h;
+    (void)state;
+    OK(xrt_malloc_host(&h, N));
+    begin();
+    OK(xrt_stream_create_with_flags(&s1, XRT_STREAM_NON_BLOCKING));
+    OK(xrt_malloc(&d, N));
+    OK(xrt_memcpy_async(h, d, N, XRT_MEMCPY_DEVICE_TO_HOST, s1));
+    OK(xrt_device_reset()); /* frees d, retires s1 */
+    OK(xrt_stream_create_with_flags(&s2, XRT_STREAM_NON_BLOCKING));
+    OK(xrt_malloc(&d, N));
+    OK(xrt_memcpy_async(d, h, N, XRT_MEMCPY_HOST_TO_DEVICE, s2));
+    OK(xrt_stream_synchronize(s2));
+    expect_clean();
+    end();
+    OK(xrt_free(d));
+    OK(xrt_stream_destroy(s2));
+    OK(xrt_free_host(h));
+}
+
+/* Checking turned on and off while two threads make calls on streams of
+   their own and instantiate graphs (whose hook reads the graph before it
+   takes the checker's lock): no report, and a moment after each off no
+   bookkeeping (a hook that saw "on" and ran on after the off must not make
+   new). */
+typedef struct toggler {
+    void *d;
+    xrt_stream s;
+    xrt_graph g;
+    int stop; /* atomic */
+    const char *backend;
+} toggler;
+
+static void *copier(void *user)
+{
+    toggler *t = (toggler *)user;
+    xrt_graph_exec exec;
+    if (xrt_set_backend(t->backend) != XRT_SUCCESS) return (void *)1;
+    while (!__atomic_load_n(&t->stop, __ATOMIC_RELAXED))
+        if (xrt_memset_async(t->d, 1, N, t->s) != XRT_SUCCESS || xrt_stream_synchronize(t->s) != XRT_SUCCESS ||
+            xrt_graph_instantiate(&exec, t->g) != XRT_SUCCESS || xrt_graph_exec_destroy(exec) != XRT_SUCCESS)
+            return (void *)1;
+    return NULL;
+}
+
+static void test_enable_under_threads(void **state)
+{
+    toggler t[2];
+    pthread_t th[2];
+    xrt_graph_node n;
+    size_t bytes, left = 0;
+    void *res;
+    int i;
+    (void)state;
+    begin();
+    for (i = 0; i < 2; i++) {
+        xrt_memset_node_params set = {NULL, 0, 7, 1, N, 1};
+        OK(xrt_malloc(&t[i].d, N));
+        OK(xrt_stream_create_with_flags(&t[i].s, XRT_STREAM_NON_BLOCKING));
+        OK(xrt_graph_create(&t[i].g, 0));
+        set.dst = t[i].d;
+        OK(xrt_graph_add_memset_node(&n, t[i].g, NULL, 0, &set));
+        t[i].stop = 0;
+        t[i].backend = xrt_test_backend;
+        assert_int_equal(pthread_create(&th[i], NULL, copier, &t[i]), 0);
+    }
+    for (i = 0; i < 40; i++) {
+        OK(xrt_check_enable(XRT_CHECK_STREAMS));
+        usleep(1000);
+        OK(xrt_check_enable(XRT_CHECK_OFF));
+        usleep(1000);
+        OK(xrt_check_memory_bytes(&bytes));
+        left += bytes;
+    }
+    for (i = 0; i < 2; i++) __atomic_store_n(&t[i].stop, 1, __ATOMIC_RELAXED);
+    for (i = 0; i < 2; i++) {
+        assert_int_equal(pthread_join(th[i], &res), 0);
+        assert_null(res);
+    }
+    expect_clean();
+    assert_int_equal(left, 0);
+    end();
+    for (i = 0; i < 2; i++) {
+        OK(xrt_graph_destroy(t[i].g));
+        OK(xrt_free(t[i].d));
+        OK(xrt_stream_destroy(t[i].s));
+    }
+}
+
 /* The calls' bad input, and what they say while off. */
 static void test_check_calls(void **state)
 {
@@ -778,8 +998,10 @@ int main(void)
         cmocka_unit_test(test_peer_copy),         cmocka_unit_test(test_sync_orders_host),
         cmocka_unit_test(test_graph_nodes_without_edge),
         cmocka_unit_test(test_graph_races_eager), cmocka_unit_test(test_graph_kernel_node),
+        cmocka_unit_test(test_graph_child_nodes), cmocka_unit_test(test_graph_2d_nodes),
         cmocka_unit_test(test_copy_3d),           cmocka_unit_test(test_symbol_copy),
-        cmocka_unit_test(test_reports_deterministic),
+        cmocka_unit_test(test_reports_deterministic), cmocka_unit_test(test_forked_child_clean),
+        cmocka_unit_test(test_device_reset_clean), cmocka_unit_test(test_enable_under_threads),
         cmocka_unit_test(test_check_calls),       cmocka_unit_test(test_exit_status),
     };
     char dir[256];
