@@ -7,6 +7,8 @@
 # ("[  PASSED  ] 1 test(s)." per check) for tests/run.sh to count, and
 # "skipped: <reason>" (exit 0) where libfabric is not installed. Every
 # process runs under a time limit; fabric_rma bounds each of its own waits.
+# Then examples/a2f_fabric: a2f's chunked transfer over tcp on loopback,
+# through xrt and on libfabric alone, every chunk checked, a row per size.
 set -u
 cd "$(dirname "$0")/.."
 B=${B:-build}
@@ -131,5 +133,59 @@ if $MAKE -s "$STUB" > /dev/null 2>&1 && [ -f "$STUB" ]; then
     check "fabric_rma: CUDA memory, libfabric without CUDA hmem" no_cuda_hmem
 else
     echo "skipped: fabric_rma with CUDA memory: no stub CUDA runtime (the CUDA toolkit's headers are missing)"
+fi
+# a2f_fabric: the receiver in the background, the sender on its port;
+# 1 MiB per chunk size and path (at least 8 chunks), one round each, so
+# 376 chunks per path: 256 of 4 KiB, 64 of 16 KiB, 16 of 64 KiB, 8 of each
+# larger size, after 3 untimed ones (758 in all). Outputs in $OUT/a2f.{receiver,sender}.
+A2F=$B/examples/a2f_fabric
+a2f_pair() {
+    r=$OUT/a2f.receiver s=$OUT/a2f.sender
+    rm -f "$r" "$s"
+    FI_PROVIDER=tcp timeout 120 "$A2F" --backend cpu --timeout 30 > "$r" 2>&1 &
+    rpid=$!
+    k=0
+    while ! grep -q '^a2f_fabric: receiver: listening on ' "$r" 2> /dev/null; do
+        k=$((k + 1))
+        if [ $k -gt 300 ] || ! kill -0 $rpid 2> /dev/null; then
+            wait $rpid
+            echo "the receiver did not start listening within 30 s:"
+            sed 's/^/    /' "$r"
+            return 1
+        fi
+        sleep 0.1
+    done
+    port=$(sed -n 's/^a2f_fabric: receiver: listening on 127\.0\.0\.1 port \([0-9]*\)$/\1/p' "$r")
+    FI_PROVIDER=tcp timeout 120 "$A2F" --backend cpu --timeout 30 --bytes 1M --rounds 1 127.0.0.1 "$port" > "$s" 2>&1
+    src=$?
+    wait $rpid
+    rrc=$?
+    echo "receiver (exit $rrc):"
+    sed 's/^/    /' "$r"
+    echo "sender (exit $src):"
+    sed 's/^/    /' "$s"
+    [ $rrc -eq 0 ] && [ $src -eq 0 ] || return 1
+    rows=$(grep -E '^ +[0-9]+ KiB +[0-9.]+ GB/s +[0-9.]+ GB/s +[0-9.]+x +[0-9.]+ GB/s$' "$s" | awk '{print $1}' | paste -sd' ')
+    [ "$rows" = "4 16 64 256 1024 4096 16384 65536" ] || { echo "rows for chunk sizes (KiB): '$rows'"; return 1; }
+    has "$s" "a2f_fabric: sender: every chunk written; the receiver checked each" &&
+        has "$r" "a2f_fabric: receiver: 758 chunks checked: every chunk arrived whole and in order, 4 KiB to 64 MiB"
+}
+
+# Bad input: a usage error (2); no receiver within the timeout: a failure (1) that says so.
+a2f_errors() {
+    "$A2F" --path sideways > /dev/null 2> "$OUT/a2f-usage.err"
+    [ $? -eq 2 ] && has "$OUT/a2f-usage.err" "a2f_fabric: --path: unknown value 'sideways' (valid: xrt, raw, both)" || return 1
+    FI_PROVIDER=tcp timeout 60 "$A2F" --backend cpu --timeout 1 127.0.0.1 9 > "$OUT/a2f-alone.out" 2> "$OUT/a2f-alone.err"
+    rc=$?
+    cat "$OUT/a2f-alone.err"
+    [ $rc -eq 1 ] && grep -q '^a2f_fabric: sender: connecting to 127\.0\.0\.1 port 9: Connection refused (tried for 1 s)$' "$OUT/a2f-alone.err"
+}
+
+built=$($MAKE -s "$A2F" 2>&1) || { echo "$built"; echo "[  FAILED  ] 1 test(s): building a2f_fabric"; exit 1; }
+if [ -x "$A2F" ]; then
+    check "a2f_fabric: bad options, no receiver" a2f_errors
+    check "a2f_fabric over tcp on loopback: xrt and libfabric alone, every chunk checked" a2f_pair
+else
+    echo "$built" | grep '^skipped: ' || echo "skipped: a2f_fabric was not built"
 fi
 [ $failures -eq 0 ]

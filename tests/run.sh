@@ -223,7 +223,7 @@ sec_examples() {
 }
 
 sec_fabric() {
-    echo "== libfabric: fabric_rma, two processes over tcp on loopback"
+    echo "== libfabric: fabric_rma and a2f_fabric, two processes over tcp on loopback"
     cmocka env MAKE="$MAKE" sh tests/fabric.sh
 }
 

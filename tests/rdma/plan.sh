@@ -2,12 +2,12 @@
 # The RDMA test plan, run in both VMs by tests/rdma/vm-init.sh (sourced, with
 # XRT_HOST = a or b, XRT_SELF and XRT_PEER set, rxe0 up).
 #   host a: the cross-host test (server), pingpong (server), fabric_rma
-#           (target), the single-host suite (plain, ASan+UBSan, TSan), the
-#           cache benchmark, and on its two NUMA nodes the placement tests
+#           (target), a2f_fabric (receiver), the single-host suite
+#           (plain, ASan+UBSan, TSan), the cache benchmark, and on its two NUMA nodes the placement tests
 #           of XRT_CPU_DEVICES=numa (test_devices' test_numa_*) and
 #           xrt_info's listing of the two devices and the device-to-NIC table;
 #   host b: the cross-host test (client), pingpong (client), fabric_rma
-#           (initiator).
+#           (initiator), a2f_fabric (sender).
 # cmocka programs print their own summaries; the other steps print the same
 # lines, so that one count covers everything. Every step has a time limit.
 failures=0
@@ -47,6 +47,29 @@ fabric() {
         env MALLOC_MMAP_THRESHOLD_=131072 fabric_rma --provider "verbs;ofi_rxm" --address "$XRT_SELF" --port 18517 --timeout 60 "$@"
 }
 
+# a2f ROLE [PEER PORT]: examples/a2f_fabric over verbs;ofi_rxm, receiver on
+# host a, sender on host b: chunks of 4 KiB to 1 MiB (the VMs have 768 MB),
+# through xrt and on libfabric alone, every chunk checked (107 per path).
+a2f() {
+    role=$1
+    shift
+    if ! command -v a2f_fabric > /dev/null; then
+        echo "skipped: a2f_fabric over verbs;ofi_rxm: not built (libfabric-dev is not installed)"
+        return
+    fi
+    step "a2f_fabric over verbs;ofi_rxm, $role on host $XRT_HOST" 240 sh -c '
+        a2f_fabric --provider "verbs;ofi_rxm" --address "$0" --port 18518 --timeout 60 --backend cpu --max 1M \
+            --bytes 256K --rounds 1 "$@" > /tmp/a2f.out 2>&1
+        rc=$?
+        cat /tmp/a2f.out
+        [ $rc -eq 0 ] || exit 1
+        if [ $# -eq 0 ]; then
+            grep -q "^a2f_fabric: receiver: 214 chunks checked: every chunk arrived whole and in order, 4 KiB to 1 MiB$" /tmp/a2f.out
+        else
+            [ "$(grep -cE "^ +[0-9]+ KiB +[0-9.]+ GB/s +[0-9.]+ GB/s +[0-9.]+x +[0-9.]+ GB/s$" /tmp/a2f.out)" -eq 5 ]
+        fi' "$XRT_SELF" "$@"
+}
+
 # numa: on host a's two nodes (vm.sh), XRT_CPU_DEVICES=numa gives two
 # devices, each placed on its node (test_devices checks a host function's
 # CPUs and get_mempolicy's node of the device memory), and xrt_info lists
@@ -79,6 +102,7 @@ if [ "$XRT_HOST" = a ]; then
     step "rdma_pingpong, server on host a, device memory of the cpu backend" 120 rdma_pingpong -n 200 -s 8192
     step "rdma_pingpong --help" 10 sh -c 'rdma_pingpong --help | grep -q "^Usage: rdma_pingpong"'
     fabric target
+    a2f receiver
     cmocka 300 test_rdma_vm
     cmocka 300 env ASAN_OPTIONS=detect_leaks=1 test_rdma_vm_asan
     cmocka 300 env TSAN_OPTIONS=halt_on_error=1 test_rdma_vm_tsan
@@ -88,5 +112,6 @@ else
     cmocka 240 test_rdma_vm --two-hosts client "$XRT_PEER"
     step "rdma_pingpong, client on host b, pinned memory" 120 rdma_pingpong -n 200 -m pinned -s 8192 "$XRT_PEER"
     fabric initiator "$XRT_PEER" 18517
+    a2f sender "$XRT_PEER" 18518
 fi
 [ $failures -eq 0 ]

@@ -19,6 +19,8 @@ mkdir -p "$B/rdma"
 fabric=
 $MAKE -s B="$B" "$B/examples/fabric_rma" > "$B/rdma/fabric-build.out" 2>&1 && [ -x "$B/examples/fabric_rma" ] &&
     fabric=$B/examples/fabric_rma
+$MAKE -s B="$B" "$B/examples/a2f_fabric" >> "$B/rdma/fabric-build.out" 2>&1 && [ -x "$B/examples/a2f_fabric" ] &&
+    fabric="$fabric $B/examples/a2f_fabric"
 : > "$B/rdma/vm.out"
 sh tests/rdma/vm.sh tests/rdma/plan.sh "$B/rdma/test_rdma_vm" "$B/rdma/test_rdma_vm_asan" "$B/rdma/test_rdma_vm_tsan" \
     "$B/examples/rdma_pingpong" "$B/bench/rdma_cache" "$B/plain/test_devices" "$B/examples/xrt_info" $fabric \
