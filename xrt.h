@@ -939,7 +939,7 @@ static inline xrt_status xrt_mem_pool_trim_to(xrt_mem_pool pool, size_t min_byte
 static inline xrt_status xrt_malloc_from_pool_async(void **ptr, size_t size, xrt_mem_pool pool, xrt_stream stream);
 /* As cudaDeviceGraphMemTrim: memory the runtime keeps on device for graphs'
    allocations and that no allocation uses now goes back to the system
-   (REFERENCE.md, "Graph memory"). */
+   (REFERENCE.md, "Graphs built node by node"). */
 static inline xrt_status xrt_device_graph_mem_trim(int device);
 /* Pitched memory, as cudaMallocPitch, cudaMemcpy2D, cudaMemset2D and cuMemsetD16/D32.
    xrt_malloc_pitch allocates height rows of width bytes as device memory,
