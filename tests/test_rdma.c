@@ -1019,6 +1019,59 @@ static void fake_close_racing_calls(void **state)
     xrt_set_log_callback(NULL, NULL);
 }
 
+/* A close waits for a call inside the context, whatever the timing: a
+   registration held inside ibv_reg_mr (the fake's hook) while another thread
+   closes keeps the close from returning until the registration is done,
+   and the close then deregisters it (a close that did not wait would free
+   the context under the call). */
+static struct { xrt_rdma_ctx ctx; int inside, closed, closed_inside; xrt_status st; } held;
+
+static void held_in_reg(void *arg)
+{
+    int i;
+    (void)arg;
+    __atomic_store_n(&held.inside, 1, __ATOMIC_RELEASE);
+    for (i = 0; i < 200 && !__atomic_load_n(&held.closed, __ATOMIC_ACQUIRE); i++) usleep(1000);
+    held.closed_inside = __atomic_load_n(&held.closed, __ATOMIC_ACQUIRE);
+}
+
+static void *held_closer(void *arg)
+{
+    (void)arg;
+    while (!__atomic_load_n(&held.inside, __ATOMIC_ACQUIRE)) sched_yield();
+    held.st = xrt_rdma_close(held.ctx);
+    __atomic_store_n(&held.closed, 1, __ATOMIC_RELEASE);
+    return NULL;
+}
+
+static void fake_close_waits_for_a_call_inside(void **state)
+{
+    pthread_t closer;
+    xrt_rdma_reg r;
+    xrt_status st;
+    void *buf;
+    (void)state;
+    SKIP_UNLESS(xrt_set_backend("cpu") == XRT_SUCCESS, "no cpu backend");
+    xrt_test_log_capture();
+    xrt_set_log_level(XRT_LOG_NONE); /* the close warns of the held registration */
+    memset(&held, 0, sizeof held);
+    OK(xrt_malloc_host(&buf, 4096));
+    OK(fake_open(&held.ctx));
+    fake_verbs.during_reg = held_in_reg;
+    assert_int_equal(pthread_create(&closer, NULL, held_closer, NULL), 0);
+    OK(xrt_rdma_register(held.ctx, buf, 4096, RW, &r));
+    pthread_join(closer, NULL);
+    assert_false(held.closed_inside); /* the close returned while the registration was inside the context */
+    assert_int_equal(held.st, XRT_SUCCESS);
+    st = xrt_rdma_release(&r); /* deregistered by the close */
+    assert_int_equal(st, XRT_ERROR_INVALID_HANDLE);
+    fake_restore();
+    assert_int_equal(fake_live(), 0);
+    OK(xrt_free_host(buf));
+    xrt_set_log_level(XRT_LOG_ENV);
+    xrt_set_log_callback(NULL, NULL);
+}
+
 /* GPU memory freed behind xrt's back (cudaFree on xrt's pointer) and
    allocated again at the same address: the driver's buffer id changes, and
    the next registration is a miss with an MR of its own, not the cached one.
@@ -1176,7 +1229,7 @@ int main(void)
         cmocka_unit_test(fake_notify_free_drops_foreign_registrations),
         cmocka_unit_test(fake_evictions_by_reason),
         cmocka_unit_test(fake_register_racing_free_never_caches_freed_memory),
-        cmocka_unit_test(fake_close_racing_calls),
+        cmocka_unit_test(fake_close_racing_calls), cmocka_unit_test(fake_close_waits_for_a_call_inside),
         cmocka_unit_test(fake_gpu_hits_are_checked_with_the_driver),
         cmocka_unit_test(fake_shutdown_drops_registrations),
     };
