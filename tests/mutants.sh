@@ -71,21 +71,21 @@ apply() {
     ' "$1"
 }
 
-# run_tests DIR TESTS FILTER ENV: runs each program of the tree at DIR; 0
-# when all pass, else 1 with the first failure's name in DIR.killer (its
-# output in DIR.log). A program stops at its first
+# run_tests DIR OUT TESTS FILTER ENV: runs each program of the tree at DIR;
+# 0 when all pass, else 1 with the first failure's name in OUT.killer (its
+# output in OUT.log). A program stops at its first
 # failing test (CMOCKA_TEST_ABORT): a mutant that crashed a test may leave a
 # lock held that the next test would wait on until the timeout.
 run_tests() {
-    d=$1; shift
+    d=$1 out=$2; shift 2
     for t in $1; do
-        (cd "$d" && env XRT_TEST_FILTER="${2:-*}" CMOCKA_TEST_ABORT=1 $3 timeout -k 5 "$TIMEOUT" "build/plain/$t") < /dev/null > "$d.log" 2>&1
+        (cd "$d" && env XRT_TEST_FILTER="${2:-*}" CMOCKA_TEST_ABORT=1 $3 timeout -k 5 "$TIMEOUT" "build/plain/$t") < /dev/null > "$out.log" 2>&1
         rc=$?
         [ $rc -eq 0 ] && continue
         case $rc in
         124 | 137) echo "$t (timed out after $TIMEOUT s)" ;;
         *) echo "$t (exit $rc)" ;;
-        esac > "$d.killer"
+        esac > "$out.killer"
         return 1
     done
     return 0
@@ -106,16 +106,25 @@ if ! build "$tree" $(targets "$all_tests" "$all_extra") > "$tmp/build.log" 2>&1;
     echo "mutants: the unmutated tree does not build"
     exit 1
 fi
-n=0
-while IFS='|' read -r name file tests filter env extra; do
-    n=$((n + 1))
-    wanted "$name" || continue
-    if ! run_tests "$tree" "$tests" "$filter" "$env"; then
-        tail -20 "$tree.log"
-        echo "mutants: $(cat "$tree.killer") fails before any mutation (as run for $name)"
-        exit 1
-    fi
-done < "$tmp/blocks"
+# Each distinct run (programs, filter, environment) once, JOBS at a time:
+# worker W takes every JOBS-th line of $tmp/runs.
+cut -d'|' -f3-5 "$tmp/selected" | sort -u > "$tmp/runs"
+precheck() {
+    w=$1 k=0
+    while IFS='|' read -r tests filter env; do
+        k=$((k + 1))
+        [ $((k % JOBS)) -eq "$w" ] || continue
+        run_tests "$tree" "$tmp/pre.$w" "$tests" "$filter" "$env" && continue
+        tail -20 "$tmp/pre.$w.log"
+        echo "mutants: $(cat "$tmp/pre.$w.killer") fails before any mutation (as run with filter '${filter:-*}')"
+        return 1
+    done < "$tmp/runs"
+}
+w=0 pids=
+while [ $w -lt "$JOBS" ]; do precheck $w > "$tmp/pre.$w.out" & pids="$pids $!" w=$((w + 1)); done
+failed=0
+for pid in $pids; do wait "$pid" || failed=1; done
+if [ $failed -ne 0 ]; then cat "$tmp"/pre.*.out; exit 1; fi
 
 # try W: worker W (0 <= W < JOBS) tries every JOBS-th selected mutant in
 # its own copy of the tree; each result line goes to $tmp/out.W, prefixed
@@ -137,7 +146,7 @@ try() {
         t0=$(date +%s)
         if ! build "$d" $(targets "$tests" "$extra") > "$d.build" 2>&1; then
             echo "  BROKEN   $name: does not compile: $(grep -m1 error "$d.build")"
-        elif run_tests "$d" "$tests" "$filter" "$env"; then
+        elif run_tests "$d" "$d" "$tests" "$filter" "$env"; then
             echo "  SURVIVED $name ($file): $tests pass with it"
         else
             echo "  killed   $name by $(cat "$d.killer") ($(($(date +%s) - t0)) s)"
