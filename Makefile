@@ -2,7 +2,7 @@
 # xrt: header-only; this Makefile builds the examples, tools, tests and benchmarks
 # (examples/ is for reading; tools/ holds the programs users run: xrt_info,
 # bandwidth and the tracing plugin, built into build/examples and build/plugins).
-#   make check    the inner loop (about 3 minutes on 2 idle cores): the plain test programs on the
+#   make check    the inner loop (a few minutes on 2 idle cores): the test programs (-Og) on the
 #                 CPU and on the CUDA runtime double, and the cheap checks (tests/check.mk)
 #   make          the examples and tools (build-essential is enough)
 #   make run      build them, then run xrt_info and the demo on the default backend, and saxpy, graph, ipc and a2f on the CPU
