@@ -16,7 +16,7 @@
 # `make test` runs the sections as make targets (tests/test.mk), so that
 # `make -j2 test` overlaps them and `make retest` repeats only what failed.
 set -u
-B=build
+B=${B:-build}
 LOG=$B/test-logs
 mkdir -p "$LOG"
 . tests/lib.sh
