@@ -516,7 +516,11 @@ typedef struct gnode {
 typedef struct graph {
     gnode **nodes;
     size_t n, cap;
+    struct exec *mem_exec; /* with memory nodes: its one exec (CUDA: "Only one instantiation of the graph may
+                              exist at any point in time"), until that exec or the graph is destroyed (exec_lock) */
 } graph;
+static pthread_mutex_t exec_lock = PTHREAD_MUTEX_INITIALIZER;
+static void mem_exec_unlink(graph *g, struct exec *x);
 static unsigned long long node_serial;
 static cudaError_t graph_mem_launch(const graph *g);
 
@@ -596,6 +600,7 @@ static void graph_free(graph *g)
 {
     size_t i;
     if (!g) return;
+    mem_exec_unlink(g, NULL);
     for (i = 0; i < g->n; i++) gnode_free(g->nodes[i]);
     free(g->nodes);
     free(g);
@@ -1049,6 +1054,7 @@ typedef struct exec {
     int refs; /* its handle and each launch in flight */
     plan *cur;
     unsigned long long launched, done;
+    graph *src; /* the graph with memory nodes it is the one exec of, while both live (exec_lock) */
 } exec;
 
 static void plan_unref(plan *p)
@@ -1120,6 +1126,31 @@ static plan *plan_make(const graph *g, int *cycle)
 }
 
 static void plan_ref(plan *p) { __atomic_add_fetch(&p->refs, 1, __ATOMIC_ACQ_REL); }
+
+/* A graph with memory nodes and its one exec part (either goes; the other
+   is NULL and found through the one given). */
+static void mem_exec_unlink(graph *g, exec *x)
+{
+    pthread_mutex_lock(&exec_lock);
+    if (g && g->mem_exec) g->mem_exec->src = NULL, g->mem_exec = NULL;
+    if (x && x->src) x->src->mem_exec = NULL, x->src = NULL;
+    pthread_mutex_unlock(&exec_lock);
+}
+
+/* The graph's one exec if it has memory nodes: cudaErrorInvalidValue while
+   another lives (cudaGraphInstantiate: "An attempt to instantiate a second
+   executable graph before destroying the first with cudaGraphExecDestroy
+   will result in an error", the error assumed to be the one it documents). */
+static cudaError_t mem_exec_link(graph *g, exec *x)
+{
+    cudaError_t e = cudaSuccess;
+    if (!graph_has_memory(g)) return cudaSuccess;
+    pthread_mutex_lock(&exec_lock);
+    if (g->mem_exec) e = cudaErrorInvalidValue;
+    else g->mem_exec = x, x->src = g;
+    pthread_mutex_unlock(&exec_lock);
+    return e;
+}
 
 static void exec_unref(exec *x)
 {
@@ -1215,6 +1246,11 @@ cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *out, cudaGraph_t gr, 
         free(x);
         return cycle ? cudaErrorInvalidValue : cudaErrorMemoryAllocation; /* a cycle: refused here, not when built */
     }
+    if (mem_exec_link((graph *)(void *)gr, x) != cudaSuccess) {
+        plan_unref(x->cur);
+        free(x);
+        return cudaErrorInvalidValue;
+    }
     pthread_mutex_init(&x->lock, NULL);
     pthread_cond_init(&x->cond, NULL);
     x->refs = 1;
@@ -1257,6 +1293,7 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t ge, cudaStream_t st)
 cudaError_t cudaGraphExecDestroy(cudaGraphExec_t ge)
 {
     if (!ge) return cudaErrorInvalidValue;
+    mem_exec_unlink(NULL, (exec *)(void *)ge);
     exec_unref((exec *)(void *)ge);
     return cudaSuccess;
 }
