@@ -863,7 +863,19 @@ cudaError_t cudaStreamBeginCapture(cudaStream_t st, enum cudaStreamCaptureMode m
     return capture_begin(own_of(st), mode, NULL, &none);
 }
 
-/* CUDA 12.3: plain edges only (dependencyData NULL, or each of the default type). */
+/* Whether edge data (CUDA 12.3's cudaGraphEdgeData; NULL: none) is a plain
+   edge. With no kernel nodes here nothing else can be: "Only kernel nodes
+   define non-zero ports" (from_port), to_port "must be set to zero", a
+   programmatic edge "may only be used between kernel nodes", and the
+   reserved bytes "must be zeroed" (stricter than CUDA if it does not look). */
+static int edge_plain(const cudaGraphEdgeData *d)
+{
+    static const cudaGraphEdgeData zero;
+    return !d || !memcmp(d, &zero, sizeof zero);
+}
+
+/* CUDA 12.3: plain edges only here (edge_plain), else cudaErrorInvalidValue,
+   the only error it documents; the stream does not capture then. */
 cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t st, cudaGraph_t gr, const cudaGraphNode_t *v,
                                           const cudaGraphEdgeData *data, size_t n, enum cudaStreamCaptureMode mode)
 {
@@ -874,8 +886,7 @@ cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t st, cudaGraph_t gr, const
     if (!own_of(st)) return cudaErrorStreamCaptureUnsupported;
     if (!g) return cudaErrorInvalidValue;
     for (i = 0; data && i < n; i++)
-        if (data[i].type != cudaGraphDependencyTypeDefault || data[i].from_port || data[i].to_port)
-            return cudaErrorNotSupported;
+        if (!edge_plain(&data[i])) return cudaErrorInvalidValue;
     if ((e = deps_of(g, v, n, &front)) == cudaSuccess) e = capture_begin(own_of(st), mode, g, &front);
     deps_clear(&front);
     return e;
@@ -1695,7 +1706,7 @@ static cudaError_t edges_edit(cudaGraph_t gr, const cudaGraphNode_t *from, const
     for (i = 0; i < n; i++) {
         long f = node_index(g, (const gnode *)(const void *)from[i]), t = node_index(g, (const gnode *)(const void *)to[i]);
         if (f < 0 || t < 0 || f == t || deps_has(&g->nodes[t]->d, (size_t)f) != remove) return cudaErrorInvalidValue;
-        if (data && (data[i].type || data[i].from_port || data[i].to_port)) return cudaErrorInvalidValue; /* only default edges */
+        if (data && !edge_plain(&data[i])) return cudaErrorInvalidValue;
         for (j = 0; j < i; j++)
             if (from[j] == from[i] && to[j] == to[i]) return cudaErrorInvalidValue;
     }
