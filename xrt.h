@@ -2713,7 +2713,9 @@ static inline xrt_status xrt_mem_pool_trim_to(xrt_mem_pool pool, size_t min_byte
     return xrt__call_exit(b->mem_pool_trim_to(b, p->obj, min_bytes_to_keep));
 }
 
-/* As xrt_malloc_async, from `pool` (of any device; the stream's device uses it). */
+/* As xrt_malloc_async, from `pool` (of any device; the stream's device uses
+   it). Of 0 bytes: success and NULL, nothing enqueued (nor captured), as
+   cudaMallocFromPoolAsync, once the handles are checked. */
 static inline xrt_status xrt_malloc_from_pool_async(void **ptr, size_t size, xrt_mem_pool pool, xrt_stream stream)
 {
     const xrt_backend *b = xrt__be();
@@ -2721,10 +2723,12 @@ static inline xrt_status xrt_malloc_from_pool_async(void **ptr, size_t size, xrt
     xrt__call_enter();
     xrt__handle_slot *s = xrt__handle_stream(b, stream);
     xrt__handle_slot *p = xrt__handle_lookup(b, pool, XRT__HANDLE_MEM_POOL);
-    xrt_status st = xrt__mem_check_alloc(ptr, size, fn); /* first: the rows of bad sizes hold on every backend */
-    if (st != XRT_SUCCESS) return xrt__call_exit(st);
+    xrt_status st;
+    if (XRT__UNLIKELY(!ptr)) return xrt__call_exit(xrt_error(XRT_ERROR_INVALID_VALUE, fn, "ptr is NULL"));
+    *ptr = NULL;
     if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad(fn, stream));
     if (XRT__UNLIKELY(!p)) return xrt__call_exit(xrt__handle_bad(fn, pool));
+    if (XRT__UNLIKELY(size == 0)) return xrt__call_exit(xrt__no_op(b, fn));
     st = b->malloc_from_pool_async(b, ptr, size, p->obj, s->obj);
     if (st == XRT_SUCCESS && XRT__UNLIKELY(__atomic_load_n(&xrt__captures, __ATOMIC_RELAXED)))
         return xrt__call_exit(xrt__mem_add_captured(b, ptr, size, (uintptr_t)stream, s->obj));
