@@ -3866,12 +3866,17 @@ XRT_API xrt_status xrt_runtime_get_version(int *version)
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* >> impl: environment variables. Every XRT_* variable is read through
-   one of these: a switch (xrt__env_switch), a whole number
-   (xrt__env_number), a size (xrt__env_size), a word of a list
-   (xrt__env_word), or a list (XRT_BACKEND, XRT_PLUGINS: words between
-   blanks and commas). Unset or empty means the default; a bad value is
-   ignored with one warning naming the valid ones (xrt__log_warn_once). */
+/* >> impl: environment variables. A switch, a number or a size is read
+   through one of these: a switch (xrt__env_switch), a whole number
+   (xrt__env_number), a size (xrt__env_size), a count in a range or one
+   word (xrt__env_count: XRT_CPU_DEVICES, 1 to 64 or numa). Unset or empty
+   means the default; a bad value is ignored with one warning naming the
+   valid ones (xrt__log_warn_once). Names and lists are read where they are
+   used: XRT_LOG's level (xrt__log_init_from_env), XRT_BACKEND's names
+   between blanks and commas (xrt__reg_select_env_locked), XRT_PLUGINS' and
+   XRT_PLUGIN_PATH's ':'-separated paths and the XRT_*_LIBRARY names
+   (through xrt__getenv_code), XRT_CHECK (xrt_check.h), XRT_CC and
+   XRT_CACHE_DIR (xrt_cpu.h, xrt_cache.h), XRT_RDMA_DEVICE (xrt_rdma.h). */
 
 /* A warning, unless it is the one this process gave last: a variable read
    at each load or a directory tried at each load warns once, not each time. */
