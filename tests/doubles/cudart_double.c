@@ -1138,8 +1138,8 @@ static plan *plan_make(const graph *g, int *cycle)
 
 static void plan_ref(plan *p) { __atomic_add_fetch(&p->refs, 1, __ATOMIC_ACQ_REL); }
 
-/* A graph with memory nodes and its one exec part (either goes; the other
-   is NULL and found through the one given). */
+/* Undoes mem_exec_link when the graph g or the exec x goes (the other
+   argument NULL: it is found through the one given). */
 static void mem_exec_unlink(graph *g, exec *x)
 {
     pthread_mutex_lock(&exec_lock);
