@@ -2713,7 +2713,9 @@ static inline xrt_status xrt_mem_pool_trim_to(xrt_mem_pool pool, size_t min_byte
     return xrt__call_exit(b->mem_pool_trim_to(b, p->obj, min_bytes_to_keep));
 }
 
-/* As xrt_malloc_async, from `pool` (of any device; the stream's device uses it). */
+/* As xrt_malloc_async, from `pool` (of any device; the stream's device uses
+   it). Of 0 bytes: success and NULL, nothing enqueued (nor captured), as
+   cudaMallocFromPoolAsync, once the handles are checked. */
 static inline xrt_status xrt_malloc_from_pool_async(void **ptr, size_t size, xrt_mem_pool pool, xrt_stream stream)
 {
     const xrt_backend *b = xrt__be();
@@ -2721,10 +2723,12 @@ static inline xrt_status xrt_malloc_from_pool_async(void **ptr, size_t size, xrt
     xrt__call_enter();
     xrt__handle_slot *s = xrt__handle_stream(b, stream);
     xrt__handle_slot *p = xrt__handle_lookup(b, pool, XRT__HANDLE_MEM_POOL);
-    xrt_status st = xrt__mem_check_alloc(ptr, size, fn); /* first: the rows of bad sizes hold on every backend */
-    if (st != XRT_SUCCESS) return xrt__call_exit(st);
+    xrt_status st;
+    if (XRT__UNLIKELY(!ptr)) return xrt__call_exit(xrt_error(XRT_ERROR_INVALID_VALUE, fn, "ptr is NULL"));
+    *ptr = NULL;
     if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad(fn, stream));
     if (XRT__UNLIKELY(!p)) return xrt__call_exit(xrt__handle_bad(fn, pool));
+    if (XRT__UNLIKELY(size == 0)) return xrt__call_exit(xrt__no_op(b, fn));
     st = b->malloc_from_pool_async(b, ptr, size, p->obj, s->obj);
     if (st == XRT_SUCCESS && XRT__UNLIKELY(__atomic_load_n(&xrt__captures, __ATOMIC_RELAXED)))
         return xrt__call_exit(xrt__mem_add_captured(b, ptr, size, (uintptr_t)stream, s->obj));
@@ -3862,12 +3866,17 @@ XRT_API xrt_status xrt_runtime_get_version(int *version)
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* >> impl: environment variables. Every XRT_* variable is read through
-   one of these: a switch (xrt__env_switch), a whole number
-   (xrt__env_number), a size (xrt__env_size), a word of a list
-   (xrt__env_word), or a list (XRT_BACKEND, XRT_PLUGINS: words between
-   blanks and commas). Unset or empty means the default; a bad value is
-   ignored with one warning naming the valid ones (xrt__log_warn_once). */
+/* >> impl: environment variables. A switch, a number or a size is read
+   through one of these: a switch (xrt__env_switch), a whole number
+   (xrt__env_number), a size (xrt__env_size), a count in a range or one
+   word (xrt__env_count: XRT_CPU_DEVICES, 1 to 64 or numa). Unset or empty
+   means the default; a bad value is ignored with one warning naming the
+   valid ones (xrt__log_warn_once). Names and lists are read where they are
+   used: XRT_LOG's level (xrt__log_init_from_env), XRT_BACKEND's names
+   between blanks and commas (xrt__reg_select_env_locked), XRT_PLUGINS' and
+   XRT_PLUGIN_PATH's ':'-separated paths and the XRT_*_LIBRARY names
+   (through xrt__getenv_code), XRT_CHECK (xrt_check.h), XRT_CC and
+   XRT_CACHE_DIR (xrt_cpu.h, xrt_cache.h), XRT_RDMA_DEVICE (xrt_rdma.h). */
 
 /* A warning, unless it is the one this process gave last: a variable read
    at each load or a directory tried at each load warns once, not each time. */

@@ -2706,8 +2706,10 @@ static xrt_status xrt__gpu_mem_node(const xrt__gpu *g, int which, void **node, v
         return e == g->success ? XRT_SUCCESS : xrt__gpu_fail_as(g, e, g->mem_node_syms[which], op);
     }
     snprintf(who, sizeof who, "%s: xrt_%s", g->name, op);
-    if (!g->mem_node_syms[which])
-        return xrt_error(XRT_ERROR_UNSUPPORTED, who, "the runtime's headers xrt was built with have no graph memory nodes");
+    if (!g->mem_node_syms[which]) /* HIP: xrt names no hipGraphAddMemAllocNode & co (HIP 5 has none) */
+        return xrt_error(XRT_ERROR_UNSUPPORTED, who,
+                         "graph memory nodes built by hand are not supported on %s (xrt calls no %sGraphAddMemAllocNode); "
+                         "allocate in a capture instead (xrt_malloc_async on a capturing stream)", g->name, g->name);
     return xrt_error(XRT_ERROR_UNSUPPORTED, who, "the runtime has no %s", g->mem_node_syms[which]);
 }
 

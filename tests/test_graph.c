@@ -874,7 +874,7 @@ static void test_captured_allocation_left_to_caller(void **state)
 {
     fixture f;
     xrt_graph g;
-    xrt_graph_exec x;
+    xrt_graph_exec x, x2;
     xrt_pointer_attributes a;
     void *p = NULL, *q = NULL;
     int r;
@@ -890,6 +890,8 @@ static void test_captured_allocation_left_to_caller(void **state)
     /* before a launch, no memory is there */
     FAILS(xrt_free(p), XRT_ERROR_INVALID_VALUE, "is allocated by each launch of a graph");
     OK(xrt_graph_instantiate(&x, g));
+    /* a graph with allocations has one exec at a time (cudaGraphInstantiate) */
+    FAILS(xrt_graph_instantiate(&x2, g), XRT_ERROR_INVALID_VALUE, "xrt_graph_instantiate");
     for (r = 0; r < 4; r++) {
         memset(f.h, 0, N * sizeof(int));
         OK(xrt_graph_launch(x, f.s[r % 2]));

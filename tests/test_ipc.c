@@ -1263,6 +1263,49 @@ static void test_ipc_what_can_be_shared(void **state)
                      on_cpu() ? "not a memory handle of the cpu backend" : "cudaIpcOpenMemHandle");
 }
 
+/* An export during a capture: CUDA does not list cudaIpcGetMemHandle among
+   the calls a capture refuses (its "potentially unsafe" calls are those that
+   may wait for the device or allocate outside the stream, as cudaMalloc), so
+   neither does xrt, in any mode. The CPU backend's first export waits for
+   the work queued before it, on every stream and device (its bytes move into
+   the memory file), which no capture holds up: the capture goes on, captured
+   work is not run by it, and the work queued before is kept. */
+static void test_ipc_export_during_capture(void **state)
+{
+    xrt_ipc_mem_handle h;
+    xrt_stream s, t;
+    xrt_graph g = NULL;
+    xrt_graph_exec x = NULL;
+    xrt_capture_status status;
+    unsigned caps = 0;
+    void *d = NULL;
+    (void)state;
+    OK(xrt_get_capabilities(&caps));
+    if (!(caps & XRT_CAP_GRAPHS)) skip();
+    OK(xrt_stream_create(&s));
+    OK(xrt_stream_create_with_flags(&t, XRT_STREAM_NON_BLOCKING));
+    OK(xrt_malloc(&d, 4096));
+    OK(xrt_memset_async(d, 0x5a, 4096, t)); /* queued before the export */
+    OK(xrt_stream_begin_capture(s, XRT_CAPTURE_MODE_GLOBAL));
+    OK(xrt_memset_async(d, 0x33, 4096, s)); /* captured, not run */
+    OK(xrt_ipc_get_mem_handle(&h, d)); /* the first export */
+    OK(xrt_ipc_get_mem_handle(&h, d));
+    OK(xrt_stream_is_capturing(s, &status));
+    assert_int_equal(status, XRT_CAPTURE_STATUS_ACTIVE);
+    OK(xrt_stream_end_capture(s, &g));
+    OK(xrt_stream_synchronize(t));
+    parent_bytes(d, 4096, 0x5a);
+    OK(xrt_graph_instantiate(&x, g));
+    OK(xrt_graph_launch(x, s));
+    OK(xrt_stream_synchronize(s));
+    parent_bytes(d, 4096, 0x33);
+    OK(xrt_graph_exec_destroy(x));
+    OK(xrt_graph_destroy(g));
+    OK(xrt_free(d));
+    OK(xrt_stream_destroy(t));
+    OK(xrt_stream_destroy(s));
+}
+
 /* As CUDA: only an event made with XRT_EVENT_INTERPROCESS | XRT_EVENT_DISABLE_TIMING
    is shared, and not opened in the process that made it. */
 static void test_ipc_event_handles(void **state)
@@ -1326,6 +1369,7 @@ int main(void)
     const struct CMUnitTest rules[] = {
         cmocka_unit_test(test_ipc_what_can_be_shared),
         cmocka_unit_test(test_ipc_event_handles),
+        cmocka_unit_test(test_ipc_export_during_capture),
     };
     int failed = xrt_test_run_on_backends("ipc between processes", processes, sizeof processes / sizeof processes[0], cpu);
     failed += xrt_test_run_on_backends("ipc rules", rules, sizeof rules / sizeof rules[0], cpu);

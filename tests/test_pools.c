@@ -211,6 +211,50 @@ static void test_current_pool_and_destroy(void **state)
     FAILS(xrt_mem_pool_destroy(d), XRT_ERROR_INVALID_VALUE, "default pool");
 }
 
+/* Of 0 bytes, as cudaMallocFromPoolAsync and cudaMallocAsync (and xrt_malloc_async):
+   success and NULL, nothing used from the pool, nothing enqueued or
+   captured, no error recorded; the arguments are still checked first. */
+static void test_pool_zero_size(void **state)
+{
+    xrt_mem_pool d = NULL;
+    xrt_stream s;
+    xrt_graph g;
+    uint64_t used = 1;
+    unsigned caps = 0;
+    size_t n = 1;
+    int logs;
+    void *a = &a;
+    (void)state;
+    SKIP_UNLESS(has_pools(), "no memory pools");
+    OK(xrt_get_capabilities(&caps));
+    OK(xrt_device_get_default_mem_pool(&d, 0));
+    OK(xrt_stream_create(&s));
+    xrt_get_last_error();
+    logs = xrt_test_log.count;
+    OK(xrt_malloc_from_pool_async(&a, 0, d, s));
+    assert_null(a);
+    OK(xrt_free_async(a, s));
+    OK(xrt_stream_synchronize(s));
+    OK(xrt_mem_pool_get_attribute(d, XRT_MEMPOOL_ATTR_USED_MEM_CURRENT, &used));
+    assert_int_equal(used, 0);
+    assert_int_equal(xrt_peek_at_last_error(), XRT_SUCCESS);
+    assert_int_equal(xrt_test_log.count, logs);
+    if (caps & XRT_CAP_GRAPHS) {
+        OK(xrt_stream_begin_capture(s, XRT_CAPTURE_MODE_GLOBAL));
+        a = &a;
+        OK(xrt_malloc_from_pool_async(&a, 0, d, s));
+        assert_null(a);
+        OK(xrt_stream_end_capture(s, &g));
+        OK(xrt_graph_get_nodes(g, NULL, &n));
+        assert_int_equal(n, 0);
+        OK(xrt_graph_destroy(g));
+    }
+    FAILS(xrt_malloc_from_pool_async(NULL, 0, d, s), XRT_ERROR_INVALID_VALUE, "NULL");
+    FAILS(xrt_malloc_from_pool_async(&a, 0, (xrt_mem_pool)s, s), XRT_ERROR_INVALID_HANDLE, "not the kind");
+    FAILS(xrt_malloc_from_pool_async(&a, 0, d, (xrt_stream)d), XRT_ERROR_INVALID_HANDLE, "xrt_malloc_from_pool_async");
+    OK(xrt_stream_destroy(s));
+}
+
 static void test_pool_bad_input(void **state)
 {
     xrt_mem_pool p = NULL, d = NULL;
@@ -242,7 +286,6 @@ static void test_pool_bad_input(void **state)
     OK(xrt_stream_create(&s));
     FAILS(xrt_mem_pool_trim_to((xrt_mem_pool)s, 0), XRT_ERROR_INVALID_HANDLE, "not the kind");
     FAILS(xrt_malloc_from_pool_async(&a, 64, (xrt_mem_pool)s, s), XRT_ERROR_INVALID_HANDLE, "not the kind");
-    FAILS(xrt_malloc_from_pool_async(&a, 0, d, s), XRT_ERROR_INVALID_VALUE, "size is 0");
     FAILS(xrt_malloc_from_pool_async(&a, SIZE_MAX, d, s), XRT_ERROR_OUT_OF_MEMORY, "xrt_malloc_from_pool_async");
     FAILS(xrt_device_set_mem_pool(0, (xrt_mem_pool)s), XRT_ERROR_INVALID_HANDLE, "not the kind");
     OK(xrt_stream_destroy(s));
@@ -376,6 +419,7 @@ int main(void)
         cmocka_unit_test(test_pools_unsupported),      cmocka_unit_test(test_default_pool_reuse),
         cmocka_unit_test(test_release_threshold_and_trim), cmocka_unit_test(test_reuse_across_streams),
         cmocka_unit_test(test_current_pool_and_destroy), cmocka_unit_test(test_pool_bad_input),
+        cmocka_unit_test(test_pool_zero_size),
         cmocka_unit_test(test_concurrent_streams),     cmocka_unit_test(test_unreached_free_not_shared),
         cmocka_unit_test(test_threads_share_a_pool),   cmocka_unit_test(test_destroy_while_frees_run),
     };

@@ -1028,7 +1028,7 @@ typedef struct xrt_test_calls {
     xrt_mem_pool dpool, pool, doomed_pool; /* made where the backend has pools: the default one, two created */
     xrt_mem_pool got_pool, made_pool;
     xrt_mem_pool_props pool_props;
-    void *p_pool, *p_none;
+    void *p_pool;
     void *managed; /* 4096 bytes of xrt_malloc_managed, where the backend has it */
     uint64_t u64;
     xrt_target target;
@@ -1337,8 +1337,8 @@ typedef struct xrt_test_calls {
     X(mem_pool_trim_to_null, "mem_pool_trim_to of NULL", 0, XRT_ERROR_INVALID_HANDLE, xrt_mem_pool_trim_to(NULL, 0))   \
     X(malloc_from_pool_async, "malloc_from_pool_async on its own stream", 0, XRT_SUCCESS,                             \
       xrt_malloc_from_pool_async(&c->p_pool, 64, c->pool, c->s))                                                       \
-    X(malloc_from_pool_async_zero, "malloc_from_pool_async of 0 bytes", 0, XRT_ERROR_INVALID_VALUE,                   \
-      xrt_malloc_from_pool_async(&c->p_none, 0, c->pool, c->s))                                                       \
+    X(malloc_from_pool_async_null, "malloc_from_pool_async to NULL", 0, XRT_ERROR_INVALID_VALUE,                      \
+      xrt_malloc_from_pool_async(NULL, 64, c->pool, c->s))                                                             \
     X(malloc_managed, "malloc_managed", 0, XRT_SUCCESS, xrt_malloc_managed(&c->p, 64, XRT_MEM_ATTACH_GLOBAL))        \
     X(malloc_managed_flags, "malloc_managed attached to a single stream", 0, XRT_ERROR_INVALID_VALUE,                 \
       xrt_malloc_managed(&c->p, 64, XRT_MEM_ATTACH_SINGLE))                                                            \

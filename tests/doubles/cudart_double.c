@@ -516,7 +516,11 @@ typedef struct gnode {
 typedef struct graph {
     gnode **nodes;
     size_t n, cap;
+    struct exec *mem_exec; /* with memory nodes: its one exec (CUDA: "Only one instantiation of the graph may
+                              exist at any point in time"), until that exec or the graph is destroyed (exec_lock) */
 } graph;
+static pthread_mutex_t exec_lock = PTHREAD_MUTEX_INITIALIZER;
+static void mem_exec_unlink(graph *g, struct exec *x);
 static unsigned long long node_serial;
 static cudaError_t graph_mem_launch(const graph *g);
 
@@ -596,6 +600,7 @@ static void graph_free(graph *g)
 {
     size_t i;
     if (!g) return;
+    mem_exec_unlink(g, NULL);
     for (i = 0; i < g->n; i++) gnode_free(g->nodes[i]);
     free(g->nodes);
     free(g);
@@ -858,7 +863,19 @@ cudaError_t cudaStreamBeginCapture(cudaStream_t st, enum cudaStreamCaptureMode m
     return capture_begin(own_of(st), mode, NULL, &none);
 }
 
-/* CUDA 12.3: plain edges only (dependencyData NULL, or each of the default type). */
+/* Whether edge data (CUDA 12.3's cudaGraphEdgeData; NULL: none) is a plain
+   edge. With no kernel nodes here nothing else can be: "Only kernel nodes
+   define non-zero ports" (from_port), to_port "must be set to zero", a
+   programmatic edge "may only be used between kernel nodes", and the
+   reserved bytes "must be zeroed" (stricter than CUDA if it does not look). */
+static int edge_plain(const cudaGraphEdgeData *d)
+{
+    static const cudaGraphEdgeData zero;
+    return !d || !memcmp(d, &zero, sizeof zero);
+}
+
+/* CUDA 12.3: plain edges only here (edge_plain), else cudaErrorInvalidValue,
+   the only error it documents; the stream does not capture then. */
 cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t st, cudaGraph_t gr, const cudaGraphNode_t *v,
                                           const cudaGraphEdgeData *data, size_t n, enum cudaStreamCaptureMode mode)
 {
@@ -869,8 +886,7 @@ cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t st, cudaGraph_t gr, const
     if (!own_of(st)) return cudaErrorStreamCaptureUnsupported;
     if (!g) return cudaErrorInvalidValue;
     for (i = 0; data && i < n; i++)
-        if (data[i].type != cudaGraphDependencyTypeDefault || data[i].from_port || data[i].to_port)
-            return cudaErrorNotSupported;
+        if (!edge_plain(&data[i])) return cudaErrorInvalidValue;
     if ((e = deps_of(g, v, n, &front)) == cudaSuccess) e = capture_begin(own_of(st), mode, g, &front);
     deps_clear(&front);
     return e;
@@ -1049,6 +1065,7 @@ typedef struct exec {
     int refs; /* its handle and each launch in flight */
     plan *cur;
     unsigned long long launched, done;
+    graph *src; /* the graph with memory nodes it is the one exec of, while both live (exec_lock) */
 } exec;
 
 static void plan_unref(plan *p)
@@ -1120,6 +1137,31 @@ static plan *plan_make(const graph *g, int *cycle)
 }
 
 static void plan_ref(plan *p) { __atomic_add_fetch(&p->refs, 1, __ATOMIC_ACQ_REL); }
+
+/* Undoes mem_exec_link when the graph g or the exec x goes (the other
+   argument NULL: it is found through the one given). */
+static void mem_exec_unlink(graph *g, exec *x)
+{
+    pthread_mutex_lock(&exec_lock);
+    if (g && g->mem_exec) g->mem_exec->src = NULL, g->mem_exec = NULL;
+    if (x && x->src) x->src->mem_exec = NULL, x->src = NULL;
+    pthread_mutex_unlock(&exec_lock);
+}
+
+/* The graph's one exec if it has memory nodes: cudaErrorInvalidValue while
+   another lives (cudaGraphInstantiate: "An attempt to instantiate a second
+   executable graph before destroying the first with cudaGraphExecDestroy
+   will result in an error", the error assumed to be the one it documents). */
+static cudaError_t mem_exec_link(graph *g, exec *x)
+{
+    cudaError_t e = cudaSuccess;
+    if (!graph_has_memory(g)) return cudaSuccess;
+    pthread_mutex_lock(&exec_lock);
+    if (g->mem_exec) e = cudaErrorInvalidValue;
+    else g->mem_exec = x, x->src = g;
+    pthread_mutex_unlock(&exec_lock);
+    return e;
+}
 
 static void exec_unref(exec *x)
 {
@@ -1215,6 +1257,11 @@ cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *out, cudaGraph_t gr, 
         free(x);
         return cycle ? cudaErrorInvalidValue : cudaErrorMemoryAllocation; /* a cycle: refused here, not when built */
     }
+    if (mem_exec_link((graph *)(void *)gr, x) != cudaSuccess) {
+        plan_unref(x->cur);
+        free(x);
+        return cudaErrorInvalidValue;
+    }
     pthread_mutex_init(&x->lock, NULL);
     pthread_cond_init(&x->cond, NULL);
     x->refs = 1;
@@ -1257,6 +1304,7 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t ge, cudaStream_t st)
 cudaError_t cudaGraphExecDestroy(cudaGraphExec_t ge)
 {
     if (!ge) return cudaErrorInvalidValue;
+    mem_exec_unlink(NULL, (exec *)(void *)ge);
     exec_unref((exec *)(void *)ge);
     return cudaSuccess;
 }
@@ -1658,7 +1706,7 @@ static cudaError_t edges_edit(cudaGraph_t gr, const cudaGraphNode_t *from, const
     for (i = 0; i < n; i++) {
         long f = node_index(g, (const gnode *)(const void *)from[i]), t = node_index(g, (const gnode *)(const void *)to[i]);
         if (f < 0 || t < 0 || f == t || deps_has(&g->nodes[t]->d, (size_t)f) != remove) return cudaErrorInvalidValue;
-        if (data && (data[i].type || data[i].from_port || data[i].to_port)) return cudaErrorInvalidValue; /* only default edges */
+        if (data && !edge_plain(&data[i])) return cudaErrorInvalidValue;
         for (j = 0; j < i; j++)
             if (from[j] == from[i] && to[j] == to[i]) return cudaErrorInvalidValue;
     }
