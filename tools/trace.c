@@ -49,6 +49,14 @@
    the program synchronizes with it (a stream or device synchronize, or
    shutdown); one still queued at exit is left out.
 
+   Races (XRT_CHECK=streams). With the stream-order checker on, the tracer
+   is its race observer (host->set_race_observer, where the host has it): the
+   checker tags each operation with its call's sequence number, and each
+   report marks both of its operations on the timeline, on their calls'
+   thread tracks and, when timed, their streams' tracks: an instant "race N"
+   (category "race", the report in its args) and a flow arrow from the
+   earlier operation to the later one. The reports still go to stderr.
+
    The tracer reaches xrt only through the xrt_plugin_host it is given: it
    does not define XRT_IMPL, and includes xrt.h for the types only.
 
