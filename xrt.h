@@ -1295,6 +1295,22 @@ XRT_API xrt_status xrt_check_memory_bytes(size_t *bytes);  /* the checker's book
    report is the whole text, lines ending in '\n'; fn must not call xrt. */
 typedef void (*xrt_check_report_fn)(void *user, const char *report);
 XRT_API xrt_status xrt_check_set_report_callback(xrt_check_report_fn fn, void *user);
+/* A race observer (a tool's: the trace plugin marks the pair on its
+   timeline) sees every report, wherever it goes, with the tags of its two
+   operations. tag(user, backend, before) runs on the thread of each
+   operation the checker records that touches memory, under its lock, next
+   to the backend's own call of it (no other call of that backend's on the
+   thread between them), with that backend and whether it has yet to run it
+   (before: 1 for a synchronous copy or set, whose dispatch checks it before
+   the backend's call, and for a free; 0 for queued work, checked after):
+   its value stays with the operation's accesses. race(user, report,
+   earlier, later) gets the report's text and the tags of its earlier and
+   later operation (0: recorded with no tag function; two nodes of one graph
+   launch share their launch's). One observer at a time; NULLs remove it;
+   neither function may call xrt. */
+typedef uint64_t (*xrt_check_tag_fn)(void *user, const xrt_backend *backend, int before);
+typedef void (*xrt_check_race_fn)(void *user, const char *report, uint64_t earlier, uint64_t later);
+XRT_API xrt_status xrt_check_set_race_observer(xrt_check_tag_fn tag, xrt_check_race_fn race, void *user);
 /* For the calling thread's next xrt_launch_kernel or xrt_launch_host_func:
    bytes [ptr, ptr + size) are accessed as `access` (a kernel's argument
    pointing into that allocation counts as that instead of a read-write of
@@ -4697,6 +4713,7 @@ static const xrt_backend *xrt__plugin_find_backend(const char *name)
 static const xrt_plugin_host xrt__plugin_host = {
     XRT_BACKEND_ABI_VERSION, sizeof(xrt_plugin_host), xrt_error, xrt_native_error, xrt_log,
     xrt_get_last_error_string, xrt__plugin_find_backend, xrt__host_fn_run, xrt__set_error_observer,
+    xrt_check_set_race_observer,
 };
 
 /* The file `path` names, when it has a slash (a soname is looked up by the

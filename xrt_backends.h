@@ -508,6 +508,13 @@ typedef struct xrt_plugin_host {
        time; NULL removes it. fn runs on the failing thread, possibly with
        xrt's locks held: it must not call xrt. */
     void (*set_error_observer)(xrt_error_observer_fn fn, void *user);
+    /* Present when `size` covers it (added after xrt 0.2.0):
+       xrt_check_set_race_observer, the stream-order checker's reports with
+       the tags of their operations (the types are xrt_check_tag_fn and
+       xrt_check_race_fn, declared with it in xrt.h, after this file). */
+    xrt_status (*set_race_observer)(uint64_t (*tag)(void *user, const xrt_backend *backend, int before),
+                                    void (*race)(void *user, const char *report, uint64_t earlier, uint64_t later),
+                                    void *user);
 } xrt_plugin_host;
 
 typedef xrt_status (*xrt_plugin_register_fn)(const xrt_plugin_host *host, xrt_backend *table);

@@ -68,6 +68,7 @@ typedef struct xrt__chk_access {
     int write;
     const char *fn;
     void *site[XRT__CHK_FRAMES];
+    uint64_t tag; /* the race observer's tag of the operation (xrt__chk_tag) */
 } xrt__chk_access;
 
 typedef struct xrt__chk_alloc {
@@ -100,6 +101,10 @@ static size_t xrt__chk_npairs, xrt__chk_cappairs, xrt__chk_races, xrt__chk_bytes
 static int xrt__chk_exitcode = 66, xrt__chk_set_up;
 static xrt_check_report_fn xrt__chk_sink;
 static void *xrt__chk_sink_user;
+static xrt_check_tag_fn xrt__chk_tagger; /* the race observer (xrt_check_set_race_observer) */
+static xrt_check_race_fn xrt__chk_racer;
+static void *xrt__chk_racer_user;
+static uint64_t xrt__chk_tag_now; /* the tag of the operation being recorded, under the lock */
 static unsigned xrt__chk_era = 1;          /* turned off and on: a new bookkeeping */
 static XRT__TLS unsigned xrt__chk_thread, xrt__chk_thread_era; /* the host thread's context, + 1, of that era */
 static XRT__TLS struct { const void *p; size_t n; int access; } xrt__chk_notes[XRT_CHECK_ANNOTATIONS];
@@ -462,6 +467,7 @@ static void xrt__chk_report(const xrt__chk_alloc *m, const xrt__chk_access *a, c
              "xrt:   missing edge: %s\n",
              a->fn, b->fn, lo, hi, t < 5 ? kinds[t] : "unknown", (void *)m->info.base, m->info.size,
              m->info.device, xrt__chk_how(a->write), a->fn, na, sa, xrt__chk_how(b->write), b->fn, nb, sb, edge);
+    if (xrt__chk_racer) xrt__chk_racer(xrt__chk_racer_user, msg, a->tag, b->tag);
     if (xrt__chk_sink) {
         xrt__chk_sink(xrt__chk_sink_user, msg);
         return;
@@ -520,6 +526,7 @@ static void xrt__chk_access_at(xrt__chk_ctx *c, const char *fn, void *const *sit
     x.epoch = xrt__chk_at(&c->clock, c->ix);
     x.write = write;
     x.fn = fn;
+    x.tag = xrt__chk_tag_now;
     memcpy(x.site, site, sizeof x.site);
     for (i = 0; i < m->n; i++) {
         const xrt__chk_access *a = &m->a[i];
@@ -1017,6 +1024,7 @@ static void xrt__chk_graph_pairs(const xrt__chk_graph *g, xrt__chk_ctx *c, void 
             memset(&a, 0, sizeof a);
             a.ctx = b.ctx = c->ix;
             a.epoch = xrt__chk_at(&c->clock, c->ix);
+            a.tag = xrt__chk_tag_now;
             memcpy(a.site, site, sizeof a.site);
             b = a;
             a.lo = x->lo, a.hi = x->hi, a.write = x->a->write, a.fn = g->name[x->a->node];
@@ -1079,16 +1087,29 @@ static int xrt__chk_lock_on(void)
     return 0;
 }
 
+/* The tag of the operation a hook records (the race observer's, else 0);
+   before: its backend has yet to run it. Asked next to the backend's own
+   call of the operation, with no other call of that backend's between them
+   on the thread: a queued operation's before the hook's queries of the
+   backend (its device, a stream's flags), a synchronous one's or a free's
+   after them. The lock is held. */
+static void xrt__chk_tag(const xrt_backend *b, int before)
+{
+    xrt__chk_tag_now = xrt__chk_tagger ? xrt__chk_tagger(xrt__chk_racer_user, b, before) : 0;
+}
+
 static void xrt__chk_copy_at(void *const *site, const xrt_backend *b, const char *fn, xrt_stream stream,
                              const struct xrt__handle_slot *s, void *dst, size_t dst_n, const void *src, size_t src_n)
 {
     xrt__chk_ctx *c, *host;
     int sync = !s;
     if (!xrt__chk_lock_on()) return;
+    if (!sync) xrt__chk_tag(b, 0);
     /* A synchronous copy is the current device's NULL stream's, and the
-       host waits for it. */
+       host waits for it; its dispatch checks it before the backend's call. */
     if (sync) s = &xrt__handle_null_stream;
     if (!xrt__chk_capturing(b, s) && (host = xrt__chk_host()) && (c = xrt__chk_stream(b, stream, s))) {
+        if (sync) xrt__chk_tag(b, 1);
         xrt__chk_begin(c, host, NULL);
         xrt__chk_access_at(c, fn, site, src, src_n, 0);
         xrt__chk_access_at(c, fn, site, dst, dst_n, 1);
@@ -1135,6 +1156,7 @@ XRT_API void xrt__chk_launch(void *caller, xrt_status st, const xrt_backend *b, 
     if (st != XRT_SUCCESS) return;
     XRT__CHK_SITE(site);
     if (!xrt__chk_lock_on()) return;
+    xrt__chk_tag(b, 0);
     if (!xrt__chk_capturing(b, s) && (host = xrt__chk_host()) && (c = xrt__chk_stream(b, stream, s))) {
         xrt__chk_begin(c, host, NULL);
         xrt__chk_args(c, fn, site, (const unsigned char *)args, args_size, nnotes);
@@ -1156,6 +1178,7 @@ XRT_API void xrt__chk_graph_launch_hook(void *caller, xrt_status st, const xrt_b
     if (st != XRT_SUCCESS) return;
     XRT__CHK_SITE(site);
     if (!xrt__chk_lock_on()) return;
+    xrt__chk_tag(b, 0);
     if (!xrt__chk_capturing(b, s) && (host = xrt__chk_host()) && (c = xrt__chk_stream(b, stream, s))) {
         g = xrt__chk_graph_find((uintptr_t)exec);
         for (i = 0; g && i < g->nwait; i++)
@@ -1223,6 +1246,7 @@ XRT_API void xrt__chk_free(void *caller, const xrt_backend *b, const char *fn, x
         } else if (!xrt__chk_capturing(b, s) && (c = xrt__chk_stream(b, stream, s)) != NULL) {
             xrt__chk_begin(c, host, NULL);
         }
+        xrt__chk_tag(b, 1);
         if (c) xrt__chk_access_at(c, fn, site, ptr, info.size, 1);
         if (c && c != host) xrt__chk_end(c);
         xrt__chk_alloc_forget(info.base);
@@ -1405,6 +1429,16 @@ XRT_API xrt_status xrt_check_set_report_callback(xrt_check_report_fn fn, void *u
     pthread_mutex_lock(&xrt__chk_lock);
     xrt__chk_sink = fn;
     xrt__chk_sink_user = user;
+    pthread_mutex_unlock(&xrt__chk_lock);
+    return XRT_SUCCESS;
+}
+
+XRT_API xrt_status xrt_check_set_race_observer(xrt_check_tag_fn tag, xrt_check_race_fn race, void *user)
+{
+    pthread_mutex_lock(&xrt__chk_lock);
+    xrt__chk_tagger = tag;
+    xrt__chk_racer = race;
+    xrt__chk_racer_user = user;
     pthread_mutex_unlock(&xrt__chk_lock);
     return XRT_SUCCESS;
 }

@@ -942,6 +942,70 @@ static void test_check_calls(void **state)
     end();
 }
 
+/* The race observer (xrt_check_set_race_observer): every operation that
+   touches memory is tagged, asked next to its backend's call (before: a
+   synchronous copy and a free, which the backend has yet to run; queued
+   work, which it has run), and every report comes with the tags of its
+   earlier and its later operation, while it still goes to its destination.
+   NULLs remove the observer. */
+static uint64_t observed_tags;
+static int observed_before[8], nobserved;
+static uint64_t observed_pairs[4][2];
+static int nobserved_pairs;
+
+static uint64_t observe_tag(void *user, const xrt_backend *backend, int before)
+{
+    assert_ptr_equal(user, &observed_tags);
+    assert_non_null(backend);
+    if (nobserved < 8) observed_before[nobserved] = before;
+    nobserved++;
+    return ++observed_tags;
+}
+
+static void observe_race(void *user, const char *report, uint64_t earlier, uint64_t later)
+{
+    assert_ptr_equal(user, &observed_tags);
+    assert_memory_equal(report, "xrt: race: ", 11);
+    if (nobserved_pairs < 4) observed_pairs[nobserved_pairs][0] = earlier, observed_pairs[nobserved_pairs][1] = later;
+    nobserved_pairs++;
+}
+
+static void test_race_observer(void **state)
+{
+    static unsigned char h[N];
+    static const int before[] = {0, 0, 1, 1};
+    round_ w;
+    void *d;
+    (void)state;
+    round_begin(&w, 0, XRT_STREAM_DEFAULT, XRT_STREAM_NON_BLOCKING);
+    OK(xrt_malloc(&d, N));
+    observed_tags = 0, nobserved = nobserved_pairs = 0;
+    OK(xrt_check_set_race_observer(observe_tag, observe_race, &observed_tags));
+    OK(xrt_memcpy_async(d, h, N, XRT_MEMCPY_HOST_TO_DEVICE, w.s1)); /* 1 */
+    OK(xrt_memset_async(d, 0, N, w.s2));                            /* 2: races with 1 */
+    OK(xrt_memcpy(h, d, N, XRT_MEMCPY_DEVICE_TO_HOST));             /* 3: races with 2 (s2 does not block) */
+    OK(xrt_stream_synchronize(w.s2));
+    OK(xrt_free(d));                                                /* 4: waits for all */
+    assert_int_equal(nobserved, 4);
+    assert_memory_equal(observed_before, before, sizeof before);
+    assert_int_equal(nobserved_pairs, 2);
+    assert_int_equal(observed_pairs[0][0], 1);
+    assert_int_equal(observed_pairs[0][1], 2);
+    assert_int_equal(observed_pairs[1][0], 2);
+    assert_int_equal(observed_pairs[1][1], 3);
+    assert_int_equal(nreports, 2); /* the reports still go to their destination */
+    OK(xrt_check_set_race_observer(NULL, NULL, NULL));
+    OK(xrt_malloc(&d, N));
+    OK(xrt_memset_async(d, 1, N, w.s1)); /* another pair of functions: reported (one report a pair) */
+    OK(xrt_memcpy_async(h, d, N, XRT_MEMCPY_DEVICE_TO_HOST, w.s2));
+    OK(xrt_device_synchronize());
+    OK(xrt_free(d));
+    assert_int_equal(nobserved, 4);
+    assert_int_equal(nobserved_pairs, 2);
+    assert_int_equal(nreports, 3);
+    round_end(&w);
+}
+
 /* A process that reported a race exits with XRT_CHECK_EXITCODE (66 unless
    set), whatever main returned; XRT_CHECK=streams turns checking on. */
 static int exit_child(void)
@@ -1003,6 +1067,7 @@ int main(void)
         cmocka_unit_test(test_reports_deterministic), cmocka_unit_test(test_forked_child_clean),
         cmocka_unit_test(test_device_reset_clean), cmocka_unit_test(test_enable_under_threads),
         cmocka_unit_test(test_check_calls),       cmocka_unit_test(test_exit_status),
+        cmocka_unit_test(test_race_observer),
     };
     char dir[256];
     if (getenv("XRT_CHECK_TEST_EXIT_CHILD")) return exit_child();

@@ -584,6 +584,112 @@ static void test_trace_targets(void **state)
     set_env("XRT_TRACE_BACKEND", "cpu");
 }
 
+/* >> the tracer's marks of the stream-order checker's races */
+static void quiet_report(void *user, const char *report) { (void)user, (void)report; }
+
+/* The name of the call span whose sequence number is seq, in `name`. */
+static const char *call_named(const char *text, unsigned long long seq, char *name, size_t n)
+{
+    char key[48];
+    const char *at, *line, *q;
+    snprintf(key, sizeof key, "\"seq\":%llu}}", seq);
+    if (!(at = strstr(text, key))) fail_msg("no call span with seq %llu", seq);
+    for (line = at; line > text && line[-1] != '\n'; line--) continue;
+    q = strstr(line, "\"name\":\"");
+    assert_true(q && q < at);
+    q += 8;
+    snprintf(name, n, "%.*s", (int)strcspn(q, "\""), q);
+    return name;
+}
+
+/* The call that race `race`'s instants name as its `op` ("earlier" or
+   "later"): two instants (its call's thread track and its stream's), one call. */
+static unsigned long long race_call(const char *text, int race, const char *op)
+{
+    char head[64], want[64];
+    const char *p = text;
+    unsigned long long call = 0, c;
+    int n = 0;
+    snprintf(head, sizeof head, "\"cat\":\"race\",\"name\":\"race %d\"", race);
+    snprintf(want, sizeof want, "\"operation\":\"%s\",\"call\":", op);
+    for (; (p = strstr(p, head)) != NULL; p += strlen(head)) {
+        const char *eol = strchr(p, '\n'), *o = strstr(p, want);
+        if (!o || (eol && o > eol)) continue; /* a flow event, or another operation's instant */
+        c = strtoull(o + strlen(want), NULL, 10);
+        if (n++ && c != call) fail_msg("race %d's %s operation is marked as calls %llu and %llu", race, op, call, c);
+        call = c;
+    }
+    if (n != 2) fail_msg("race %d's %s operation has %d marks, expected 2", race, op, n);
+    return call;
+}
+
+/* The racy work of test_trace_races (with_event 0) or the same in order. */
+static void race_work(int with_event)
+{
+    static unsigned char h[4096];
+    xrt_stream s1, s2;
+    xrt_event e;
+    void *d;
+    OK(xrt_stream_create(&s1));
+    OK(xrt_stream_create_with_flags(&s2, XRT_STREAM_NON_BLOCKING));
+    OK(xrt_event_create(&e, XRT_EVENT_DEFAULT));
+    OK(xrt_malloc(&d, sizeof h));
+    OK(xrt_memcpy_async(d, h, sizeof h, XRT_MEMCPY_HOST_TO_DEVICE, s1));
+    if (with_event) {
+        OK(xrt_event_record(e, s1));
+        OK(xrt_stream_wait_event(s2, e));
+    }
+    OK(xrt_memset_async(d, 0, sizeof h, s2)); /* s1's copy: race 1 without the event */
+    if (with_event) OK(xrt_stream_synchronize(s2));
+    OK(xrt_memcpy(h, d, sizeof h, XRT_MEMCPY_DEVICE_TO_HOST)); /* s2 does not block: race 2 without the sync */
+    OK(xrt_device_synchronize());
+    OK(xrt_free(d));
+    OK(xrt_event_destroy(e));
+    OK(xrt_stream_destroy(s1));
+    OK(xrt_stream_destroy(s2));
+}
+
+/* XRT_CHECK=streams under the tracer, with a timeline: each report's two
+   operations are marked (an instant on the call's thread track and on its
+   stream's, named by their calls' seq), a synchronous copy's (checked before
+   its call) included; the same work in order gets no mark. */
+static void test_trace_races(void **state)
+{
+    char path[64], name[64];
+    const char *text;
+    int fd, with_event;
+    unsigned long long copy, set;
+    (void)state;
+    set_env("XRT_CHECK_EXITCODE", "0"); /* the races here are expected */
+    for (with_event = 0; with_event < 2; with_event++) {
+        snprintf(path, sizeof path, "/tmp/xrt-trace-XXXXXX");
+        assert_true((fd = mkstemp(path)) >= 0);
+        close(fd);
+        set_env("XRT_TRACE_JSON", path);
+        OK(restart(TRACE, "trace"));
+        OK(xrt_check_set_report_callback(quiet_report, NULL));
+        OK(xrt_check_enable(XRT_CHECK_STREAMS));
+        race_work(with_event);
+        OK(xrt_check_enable(XRT_CHECK_OFF));
+        OK(xrt_check_set_report_callback(NULL, NULL));
+        xrt_shutdown();
+        text = read_file(path);
+        remove(path);
+        if (with_event) {
+            if (strstr(text, "\"cat\":\"race\"")) fail_msg("a race is marked in work that has none:\n%s", text);
+            continue;
+        }
+        copy = race_call(text, 1, "earlier");
+        set = race_call(text, 1, "later");
+        assert_string_equal(call_named(text, copy, name, sizeof name), "memcpy_async");
+        assert_string_equal(call_named(text, set, name, sizeof name), "memset_async");
+        assert_true(race_call(text, 2, "earlier") == set);
+        assert_string_equal(call_named(text, race_call(text, 2, "later"), name, sizeof name), "memcpy");
+        assert_null(strstr(text, "\"name\":\"race 3\""));
+    }
+    set_env("XRT_TRACE_JSON", NULL);
+}
+
 /* A plugin built against a later, larger backend table fills all of it
    before xrt can check its ABI version: xrt gives it room, skips it, and
    writes nothing past its own tables, also in the last plugin slot (ASan
@@ -945,6 +1051,7 @@ int main(void)
         cmocka_unit_test_setup(test_trace_host_fn_calls, capture),
         cmocka_unit_test_setup(test_trace_fork, capture),
         cmocka_unit_test_setup(test_trace_targets, capture),
+        cmocka_unit_test_setup(test_trace_races, capture),
         cmocka_unit_test_setup(test_later_larger_table, capture),
         cmocka_unit_test_setup(test_capabilities_checked_against_table, capture),
         cmocka_unit_test_setup(test_setuid_program_ignores_code_from_environment, capture),

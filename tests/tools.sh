@@ -4,7 +4,7 @@
 # argument says what is wrong, lists the valid values of a choice and exits
 # 2; an xrt failure is one line and exits 1): xrt_info (text and JSON,
 # checked with a real JSON parser, strings with quotes, control characters
-# and bad UTF-8 included), bandwidth (table, CSV with min/median/max and
+# and bad UTF-8 included; whether the stream-order checker is on), bandwidth (table, CSV with min/median/max and
 # where it was measured, bidirectional copies, progress line), rdma_pingpong
 # (its arguments) and `make plot` (a valid PNG of the expected size, and an
 # SVG with the CSV's date and versions). A tool this needs that is
@@ -48,8 +48,15 @@ expect 2 "takes no value" $BIN/xrt_info --json=yes
 expect 2 "unexpected argument 'extra'" $BIN/xrt_info extra
 $BIN/xrt_info > $T/info.txt
 $BIN/xrt_info --json > $T/info.json
+# whether the stream-order checker is on (XRT_CHECK), in the text and the JSON
+grep -q "^checking: off$" $T/info.txt || fail "xrt_info does not say that checking is off"
+XRT_CHECK=streams $BIN/xrt_info > $T/check.txt || fail "xrt_info under XRT_CHECK=streams"
+grep -q "^checking: streams (XRT_CHECK)$" $T/check.txt || fail "xrt_info does not say that checking is on"
+XRT_CHECK=streams $BIN/xrt_info --json > $T/check.json || fail "xrt_info --json under XRT_CHECK=streams"
 if have jq "xrt_info --json checks"; then
     json $T/info.json '.xrt_version and (.backends | map(.name) | contains(["cuda", "hip", "cpu"]))'
+    json $T/info.json '.checking == "off"'
+    json $T/check.json '.checking == "streams"'
     json $T/info.json '.backends[] | select(.name == "cpu") | .available and (.devices | length) == 1
                        and .devices[0].total_memory_bytes > 0 and .capabilities.host_func
                        and .devices[0].numa_node == null'

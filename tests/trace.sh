@@ -7,7 +7,11 @@
 # the call that queued it, in the order the program implies; the rejected
 # copy is there, xrt's pointer lookup is not, copy kinds are named. The same
 # with exit() instead of xrt_shutdown(), under ASan, and on every target
-# backend that is available. A tool this needs that is missing fails under CI
+# backend that is available. With XRT_CHECK=streams, the stream-order
+# checker's reports are marked on the timeline: a known racy program
+# (tests/trace/race.c) gets marks on exactly the two operations of each of
+# its two reports, on their calls' and their streams' spans, and the known
+# program above, which has no race, gets none. A tool this needs that is missing fails under CI
 # (CI is set) and is skipped elsewhere.
 set -eu
 B=build
@@ -19,7 +23,7 @@ if ! command -v python3 > /dev/null; then
     echo "skipped: trace timeline (python3 is not installed)"
     exit 0
 fi
-$MAKE -s $T/timeline $T/timeline_asan $B/plugins/libxrt_trace.so $B/plugins/asan/libxrt_trace.so
+$MAKE -s $T/timeline $T/timeline_asan $T/race $B/plugins/libxrt_trace.so $B/plugins/asan/libxrt_trace.so
 mkdir -p $T
 
 # check FILE: the timeline of tests/trace/timeline.c, complete.
@@ -104,6 +108,62 @@ run() {
     rm -f $T/$1.txt
 }
 
+# races FILE: the marks of tests/trace/race.c's two reports, and no other.
+races() {
+    python3 - "$1" <<'PY' || fail "$1: the races are not marked right (above)"
+import json, sys
+path = sys.argv[1]
+with open(path, encoding="utf-8") as f:
+    ev = json.load(f)["traceEvents"]
+def bad(msg):
+    print("%s: %s" % (path, msg)); sys.exit(1)
+names = {e["tid"]: e["args"]["name"] for e in ev if e.get("ph") == "M" and e["name"] == "thread_name"}
+calls = {e["args"]["seq"]: e for e in ev if e.get("cat") == "call"}
+ops = {e["args"]["call"]: e for e in ev if e.get("cat") == "stream"}
+marks = [e for e in ev if e.get("cat") == "race"]
+main = sorted((e for e in calls.values() if names[e["tid"]].startswith("race")), key=lambda e: e["ts"])
+by = lambda n: [e["args"]["seq"] for e in main if e["name"] == n]
+copies, sets, syncs = by("memcpy_async"), by("memset_async"), by("memcpy")
+if len(copies) != 2 or len(sets) != 2 or len(syncs) != 1: bad("calls: %s" % [e["name"] for e in main])
+want = {1: (copies[1], sets[0], "xrt: race: xrt_memcpy_async and xrt_memset_async "),
+        2: (sets[1], syncs[0], "xrt: race: xrt_memset_async and xrt_memcpy ")}
+if {m["args"]["race"] for m in marks if m["ph"] == "i"} != set(want): bad("races marked: %r" % marks)
+for race, (a, b, text) in want.items():
+    spans = [(k, side, span[seq]) for k, span in enumerate((calls, ops)) for side, seq in enumerate((a, b))
+             if seq in span]
+    if len(spans) != 4: bad("race %d: spans of calls %d and %d: %r" % (race, a, b, spans))
+    got = sorted((m["args"]["operation"], m["args"]["call"], m["tid"]) for m in marks
+                 if m["ph"] == "i" and m["args"]["race"] == race)
+    exp = sorted((("earlier", "later")[side], (a, b)[side], s["tid"]) for k, side, s in spans)
+    if got != exp: bad("race %d: marks %r, want %r" % (race, got, exp))
+    for k, side, s in spans:
+        flow = [m for m in marks if m["ph"] == "sf"[side] and m["id"] == 2 * race + k]
+        if len(flow) != 1 or flow[0]["tid"] != s["tid"] or not s["ts"] <= flow[0]["ts"] <= s["ts"] + s["dur"]:
+            bad("race %d: the arrow's %s end is not in %s (%r)" % (race, ("first", "last")[side], s["name"], flow))
+    for m in marks:
+        if m["ph"] == "i" and m["args"]["race"] == race and not m["args"]["report"].startswith(text):
+            bad("race %d: report %r" % (race, m["args"]["report"]))
+if len(marks) != 16: bad("%d marks, want 16" % len(marks))
+PY
+}
+
+# race TARGET: the racy program's marks; the known program with no race, none.
+race() {
+    out=$T/$1-race.json
+    rm -f $out $T/$1-race.txt
+    env XRT_PLUGINS=$B/plugins/libxrt_trace.so XRT_TRACE_BACKEND=$1 XRT_TRACE_JSON=$out XRT_CHECK=streams \
+        XRT_CHECK_EXITCODE=0 XRT_LOG=none $T/race 2> $T/$1-race.txt || fail "the racy program on $1"
+    [ "$(grep -c '^xrt: race:' $T/$1-race.txt)" = 2 ] || fail "the racy program on $1: not two reports"
+    races $out
+    out=$T/$1-clean.json
+    rm -f $out
+    env XRT_PLUGINS=$B/plugins/libxrt_trace.so XRT_TRACE_BACKEND=$1 XRT_TRACE_JSON=$out XRT_CHECK=streams \
+        XRT_LOG=none $T/timeline || fail "timeline on $1 under XRT_CHECK=streams"
+    check $out
+    ! grep -q '"cat":"race"' $out || fail "timeline on $1: a race is marked where there is none"
+    rm -f $T/$1-race.txt
+}
+
 for target in cpu cuda hip; do
     if ! XRT_BACKEND=$target $B/examples/xrt_info > /dev/null 2>&1; then
         echo "skipped: trace timeline on $target (unavailable here)"
@@ -113,5 +173,6 @@ for target in cpu cuda hip; do
     run $target plain exit
     run $target asan
     run $target asan exit
+    race $target
 done
 echo "trace timeline: ok"

@@ -42,3 +42,7 @@ $(B)/trace/timeline: tests/trace/timeline.c $(HEADERS)
 $(B)/trace/timeline_asan: tests/trace/timeline.c $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(XCFLAGS) -O1 -g $(SAN) $(ENABLE) -o $@ $< $(LDLIBS)
+# The known racy program whose marks tests/trace.sh checks.
+$(B)/trace/race: tests/trace/race.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(XCFLAGS) $(CFLAGS) $(ENABLE) -o $@ $< $(LDLIBS)

@@ -49,6 +49,14 @@
    the program synchronizes with it (a stream or device synchronize, or
    shutdown); one still queued at exit is left out.
 
+   Races (XRT_CHECK=streams). With the stream-order checker on, the tracer
+   is its race observer (host->set_race_observer, where the host has it): the
+   checker tags each operation with its call's sequence number, and each
+   report marks both of its operations on the timeline, on their calls'
+   thread tracks and, when timed, their streams' tracks: an instant "race N"
+   (category "race", the report in its args) and a flow arrow from the
+   earlier operation to the later one. The reports still go to stderr.
+
    The tracer reaches xrt only through the xrt_plugin_host it is given: it
    does not define XRT_IMPL, and includes xrt.h for the types only.
 
@@ -317,6 +325,137 @@ static void tl_track_close(void *stream, int device)
         }
 }
 
+/* >> timeline: races. With XRT_CHECK=streams, the stream-order checker
+   tags each operation it records with the sequence number of its traced
+   call (tl_tag, through the host's race observer) and hands each report
+   over with the tags of its two operations (tl_race_seen). Each of the two is
+   then marked where it lies on the timeline, on its host thread's track
+   (its call) and, when it was timed, on its stream's track: an instant
+   "race" with the report and a flow arrow from the earlier operation to the
+   later one, one arrow per kind of track. A span is found by its sequence
+   number among the last TL_RING written; one not written yet (an operation
+   still queued, a synchronous call that the checker records before it runs)
+   is marked when it is; the earlier operation of a report more than
+   TL_RING calls old is not. The lock is held throughout. */
+#define TL_RING 1024  /* spans remembered, per kind of track */
+#define TL_RACES 64   /* reports waiting for a span */
+
+typedef struct tl_spot { uint64_t seq; int tid; double ts; } tl_spot;
+
+typedef struct tl_race {
+    unsigned id;
+    uint64_t seq[2];    /* the earlier operation's call, the later one's */
+    int marked[2][2];   /* [kind: call, stream][side] */
+    char report[2048];
+} tl_race;
+
+static struct {
+    tl_spot spots[2][TL_RING]; /* [kind], by seq % TL_RING */
+    tl_race *waiting[TL_RACES];
+    int nwaiting;
+    unsigned races;
+} tlr;
+
+static __thread uint64_t tl_last; /* the sequence number of the thread's last traced call */
+
+/* One side of a race at a span (kind 0: a call's, 1: a stream operation's). */
+static void tl_race_mark(tl_race *r, int kind, int side, const tl_spot *at)
+{
+    static const char *const names[] = {"earlier", "later"};
+    char esc[3000];
+    tl_escape(esc, sizeof esc, r->report);
+    tl_event_start();
+    tl_put("{\"ph\":\"i\",\"s\":\"t\",\"cat\":\"race\",\"name\":\"race %u\",\"pid\":%d,\"tid\":%d,\"ts\":%.3f,"
+           "\"args\":{\"race\":%u,\"operation\":\"%s\",\"call\":%llu,\"report\":\"%s\"}}",
+           r->id, (int)tl.pid, at->tid, at->ts, r->id, names[side], (unsigned long long)r->seq[side], esc);
+    tl_event_start();
+    tl_put("{\"ph\":\"%s\",\"bp\":\"e\",\"cat\":\"race\",\"name\":\"race %u\",\"id\":%u,\"pid\":%d,\"tid\":%d,"
+           "\"ts\":%.3f}",
+           side ? "f" : "s", r->id, 2 * r->id + (unsigned)kind, (int)tl.pid, at->tid, at->ts);
+    r->marked[kind][side] = 1;
+}
+
+/* Marks what r can of a span just written (or of every one remembered,
+   seq 0); whether r still waits for one. A side without a tag (0) is
+   not the tracer's. */
+static int tl_race_place(tl_race *r, int kind, uint64_t seq)
+{
+    int k, side, waits = 0;
+    for (k = 0; k < 2; k++)
+        for (side = 0; side < 2; side++) {
+            const tl_spot *at = &tlr.spots[k][r->seq[side] % TL_RING];
+            if (r->marked[k][side] || !r->seq[side]) continue;
+            if (at->seq == r->seq[side] && (!seq || (k == kind && seq == at->seq))) tl_race_mark(r, k, side, at);
+            else waits = 1;
+        }
+    return waits;
+}
+
+/* A span was written: it is remembered, and the reports waiting for it marked. */
+static void tl_race_spot(int kind, uint64_t seq, int tid, uint64_t start, uint64_t end)
+{
+    tl_spot *at = &tlr.spots[kind][seq % TL_RING];
+    int i;
+    if (!seq) return;
+    at->seq = seq;
+    at->tid = tid;
+    at->ts = tl_us(start + (end - start) / 2); /* inside the span: a flow binds to the span around it */
+    for (i = 0; i < tlr.nwaiting; i++)
+        if (!tl_race_place(tlr.waiting[i], kind, seq)) {
+            free(tlr.waiting[i]);
+            tlr.waiting[i--] = tlr.waiting[--tlr.nwaiting];
+        }
+}
+
+/* The checker's tag of an operation: the sequence number of its traced
+   call, the thread's last one (a queued operation is recorded after its
+   call returned) or the one its next call will have (a synchronous copy or
+   a free is recorded before the call: the number is reserved for it).
+   Operations of other backends, or with no timeline, get none. */
+static uint64_t tl_tag(void *user, const xrt_backend *b, int before)
+{
+    uint64_t seq;
+    if (b != ((trace_state *)user)->self || !tl_on()) return 0;
+    if (!before) return tl_last;
+    pthread_mutex_lock(&tl.lock);
+    if (!tl_reserved) tl_reserved = ++tl.seq;
+    seq = tl_reserved;
+    pthread_mutex_unlock(&tl.lock);
+    return seq;
+}
+
+/* A report of the checker's: marked at once where it can be, else kept
+   until its spans are written (the oldest waiting goes when full). */
+static void tl_race_seen(void *user, const char *report, uint64_t earlier, uint64_t later)
+{
+    tl_race *r;
+    (void)user;
+    if (!earlier && !later) return;
+    if (!(r = (tl_race *)calloc(1, sizeof *r))) return;
+    r->seq[0] = earlier;
+    r->seq[1] = later;
+    snprintf(r->report, sizeof r->report, "%s", report);
+    pthread_mutex_lock(&tl.lock);
+    r->id = ++tlr.races;
+    if (!tl_on() || !tl_race_place(r, 0, 0)) {
+        free(r);
+    } else {
+        if (tlr.nwaiting == TL_RACES) {
+            free(tlr.waiting[0]);
+            tlr.waiting[0] = tlr.waiting[--tlr.nwaiting];
+        }
+        tlr.waiting[tlr.nwaiting++] = r;
+    }
+    pthread_mutex_unlock(&tl.lock);
+}
+
+/* A new timeline: what the last one remembered is not on it. */
+static void tl_race_forget(void)
+{
+    while (tlr.nwaiting) free(tlr.waiting[--tlr.nwaiting]);
+    memset(tlr.spots, 0, sizeof tlr.spots);
+}
+
 /* A traced call as a span on its thread's track; returns its sequence number. */
 static uint64_t tl_call(const char *op, uint64_t t0, uint64_t t1, xrt_status st, const char *args)
 {
@@ -338,6 +477,8 @@ static uint64_t tl_call(const char *op, uint64_t t0, uint64_t t1, xrt_status st,
            "\"args\":{\"args\":\"%s\",\"status\":\"%s\",\"seq\":%llu}}",
            op, (int)tl.pid, (int)tid, tl_us(t0), (double)(t1 - t0) / 1000.0, esc, xrt_status_string(st),
            (unsigned long long)seq);
+    tl_last = seq;
+    tl_race_spot(0, seq, (int)tid, t0, t1);
     pthread_mutex_unlock(&tl.lock);
     return seq;
 }
@@ -377,6 +518,7 @@ static void tl_stream_span(int track, uint64_t start, uint64_t end, uint64_t cal
            "\"args\":{\"args\":\"%s\",\"call\":%llu,\"queued_at\":%.3f}}",
            name, (int)tl.pid, TL_TRACK_TID + track, tl_us(start), (double)(end - start) / 1000.0, esc,
            (unsigned long long)seq, tl_us(call_ns));
+    tl_race_spot(1, seq, TL_TRACK_TID + track, start, end);
 }
 
 /* >> timeline: the target's events */
@@ -716,6 +858,7 @@ static int tl_open(const char *path, const xrt_backend *target, char *reason, si
     tl.pid = getpid();
     tl.base_ns = trace_now();
     tl.nthreads = tl.ntracks = 0;
+    tl_race_forget();
     tl_header(target->name);
     tl_write();
     __atomic_store_n(&tl.on, 1, __ATOMIC_RELEASE);
@@ -918,6 +1061,13 @@ static int trace_host_observes(const xrt_plugin_host *h)
            h->set_error_observer;
 }
 
+/* An older xrt's host has no race observer: no races on the timeline. */
+static int trace_host_races(const xrt_plugin_host *h)
+{
+    return h->size >= offsetof(xrt_plugin_host, set_race_observer) + sizeof h->set_race_observer &&
+           h->set_race_observer;
+}
+
 static xrt_status trace_init(const xrt_backend *self, char *reason, size_t n)
 {
     trace_state *ts = (trace_state *)self->user;
@@ -943,6 +1093,7 @@ static xrt_status trace_init(const xrt_backend *self, char *reason, size_t n)
         return XRT_ERROR_BACKEND_UNAVAILABLE;
     }
     if (trace_host_observes(ts->host)) ts->host->set_error_observer(trace_on_error, ts);
+    if (trace_host_races(ts->host)) ts->host->set_race_observer(tl_tag, tl_race_seen, ts);
     return trace_end(self, "init", t0, XRT_SUCCESS, "target=%s", ts->target->name);
 }
 
@@ -954,6 +1105,7 @@ static void trace_shutdown(const xrt_backend *self)
     trace_state *ts = (trace_state *)self->user;
     trace_end(self, "shutdown", trace_now(), XRT_SUCCESS, "target=%s", ts->target->name);
     if (trace_host_observes(ts->host)) ts->host->set_error_observer(NULL, NULL);
+    if (trace_host_races(ts->host)) ts->host->set_race_observer(NULL, NULL, NULL);
     pthread_mutex_lock(&tl.lock);
     tl_finish(NULL); /* the target is down: what is still queued is left out */
     pthread_mutex_unlock(&tl.lock);
