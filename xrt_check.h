@@ -38,7 +38,13 @@
    allocation of the registry keeps its last XRT__CHK_HISTORY accesses; a new
    access is compared with the overlapping ones: an earlier access (c, e) is
    ordered before it when the new context's clock has c's entry >= e. The
-   state lives under one mutex: this is a debugging mode, not a fast path.
+   state lives under one mutex (uncontended where one thread enqueues; the
+   clocks of all contexts are read together). What an operation costs: its
+   stream's context found by handle (the device asked only for the NULL and
+   per-thread streams), the host thread's clock joined only when it changed
+   since the stream last joined it, each pointer's allocation from the
+   context's last answers (xrt__chk_last) while the registry is unchanged,
+   and one pass over the allocation's history.
    A graph launch's nodes are its accesses (">> check: graphs"); a 2-D or
    3-D copy or set touches its bounding range (a graph node's rows are
    compared row by row with the launch's other nodes); a copy to or from a module's
@@ -49,7 +55,21 @@
 #define XRT__CHK_BUCKETS 1024
 enum { XRT__CHK_HOST, XRT__CHK_STREAM, XRT__CHK_LEGACY, XRT__CHK_PER_THREAD };
 
-typedef struct xrt__chk_clock { uint32_t *v; unsigned n; } xrt__chk_clock;
+/* ver: the stamp of its last change (xrt__chk_stamp): a join from a clock
+   whose ver has not moved since the last adds nothing. */
+typedef struct xrt__chk_clock { uint32_t *v; unsigned n; uint64_t ver; } xrt__chk_clock;
+
+/* A context's last answers of the allocation lookup (xrt__chk_alloc_at):
+   [lo, lo + n) is m's (NULL: no allocation of xrt's at lo, n 1), valid while
+   the registry's version and the checker's count of forgotten allocations
+   are those it was filled at. */
+#define XRT__CHK_LAST 4
+typedef struct xrt__chk_last {
+    uint64_t mem_version;
+    size_t forgot;
+    unsigned n, next;
+    struct { uintptr_t lo; size_t n; struct xrt__chk_alloc *m; } e[XRT__CHK_LAST];
+} xrt__chk_last;
 
 typedef struct xrt__chk_ctx {
     int kind, device, blocking, dead;
@@ -59,6 +79,9 @@ typedef struct xrt__chk_ctx {
     unsigned number;   /* in reports: "stream 3", "host thread 2" */
     unsigned chain;    /* the next context of its bucket, + 1 */
     xrt__chk_clock clock;
+    const struct xrt__chk_ctx *seen; /* the host thread whose clock it joined last, */
+    uint64_t seen_ver;               /* at that clock's ver */
+    xrt__chk_last last;
 } xrt__chk_ctx;
 
 typedef struct xrt__chk_access {
@@ -97,6 +120,8 @@ static xrt__chk_event *xrt__chk_events[XRT__CHK_BUCKETS];
 static xrt__chk_alloc *xrt__chk_allocs[XRT__CHK_BUCKETS];
 static xrt__chk_pair *xrt__chk_pairs;
 static size_t xrt__chk_npairs, xrt__chk_cappairs, xrt__chk_races, xrt__chk_bytes, xrt__chk_dropped;
+static size_t xrt__chk_forgot;  /* allocations' records freed: the contexts' lookups are stale */
+static uint64_t xrt__chk_stamp; /* clocks' changes, counted (xrt__chk_clock's ver) */
 static int xrt__chk_exitcode = 66, xrt__chk_set_up;
 static xrt_check_report_fn xrt__chk_sink;
 static void *xrt__chk_sink_user;
@@ -138,12 +163,23 @@ static int xrt__chk_clock_grow(xrt__chk_clock *c, unsigned n)
     return 1;
 }
 
-static void xrt__chk_join(xrt__chk_clock *into, const xrt__chk_clock *from)
+/* 0 if out of memory (into stays as it was). */
+static int xrt__chk_join(xrt__chk_clock *into, const xrt__chk_clock *from)
 {
-    unsigned i;
-    if (!xrt__chk_clock_grow(into, from->n)) return;
+    unsigned i, changed = 0;
+    if (!xrt__chk_clock_grow(into, from->n)) return 0;
     for (i = 0; i < from->n; i++)
-        if (into->v[i] < from->v[i]) into->v[i] = from->v[i];
+        if (into->v[i] < from->v[i]) into->v[i] = from->v[i], changed = 1;
+    if (changed) into->ver = ++xrt__chk_stamp;
+    return 1;
+}
+
+/* Context c's own entry steps: its next operation's stamp. */
+static void xrt__chk_tick(xrt__chk_ctx *c)
+{
+    if (!xrt__chk_clock_grow(&c->clock, c->ix + 1)) return;
+    c->clock.v[c->ix]++;
+    c->clock.ver = ++xrt__chk_stamp;
 }
 
 static uint32_t xrt__chk_at(const xrt__chk_clock *c, unsigned ix) { return ix < c->n ? c->v[ix] : 0; }
@@ -211,9 +247,13 @@ static int xrt__chk_device(const xrt_backend *b)
 /* The context of a stream handle as the dispatch resolved it (slot s). */
 static xrt__chk_ctx *xrt__chk_stream(const xrt_backend *b, xrt_stream stream, const xrt__handle_slot *s)
 {
-    int device = xrt__chk_device(b);
+    int device;
     xrt__chk_ctx *c, *host;
     unsigned flags = 0;
+    if (s != &xrt__handle_null_stream && (uintptr_t)stream > (uintptr_t)XRT_STREAM_PER_THREAD &&
+        (c = xrt__chk_ctx_find(XRT__CHK_STREAM, (uintptr_t)stream, b, 0)) != NULL)
+        return c; /* a created stream's context: found by its handle alone */
+    device = xrt__chk_device(b);
     if (s == &xrt__handle_null_stream) {
         c = xrt__chk_ctx_find(XRT__CHK_LEGACY, 0, b, device);
         return c ? c : xrt__chk_ctx_add(XRT__CHK_LEGACY, 0, b, device, 0);
@@ -223,7 +263,6 @@ static xrt__chk_ctx *xrt__chk_stream(const xrt_backend *b, xrt_stream stream, co
         c = xrt__chk_ctx_find(XRT__CHK_PER_THREAD, host->number, b, device);
         return c ? c : xrt__chk_ctx_add(XRT__CHK_PER_THREAD, host->number, b, device, 1);
     }
-    if ((c = xrt__chk_ctx_find(XRT__CHK_STREAM, (uintptr_t)stream, b, 0)) != NULL) return c;
     b->stream_get_flags(b, s->obj, &flags); /* first seen: made before checking was on, on this device */
     return xrt__chk_ctx_add(XRT__CHK_STREAM, (uintptr_t)stream, b, device, !(flags & XRT_STREAM_NON_BLOCKING));
 }
@@ -240,12 +279,15 @@ static int xrt__chk_peer_of(const xrt__chk_ctx *x, const xrt__chk_ctx *legacy)
 static void xrt__chk_begin(xrt__chk_ctx *c, xrt__chk_ctx *host, const xrt__chk_clock *also)
 {
     unsigned i;
-    xrt__chk_join(&c->clock, &host->clock);
+    if ((c->seen != host || c->seen_ver != host->clock.ver) && xrt__chk_join(&c->clock, &host->clock)) {
+        c->seen = host; /* c's clock only grows: until host's changes, joining it again adds nothing */
+        c->seen_ver = host->clock.ver;
+    }
     if (also) xrt__chk_join(&c->clock, also);
     if (c->kind == XRT__CHK_LEGACY)
         for (i = 0; i < xrt__chk_nctx; i++)
             if (xrt__chk_peer_of(xrt__chk_ctxs[i], c)) xrt__chk_join(&c->clock, &xrt__chk_ctxs[i]->clock);
-    if (xrt__chk_clock_grow(&c->clock, c->ix + 1)) c->clock.v[c->ix]++;
+    xrt__chk_tick(c);
 }
 
 /* The end of an operation on the NULL stream: its blocking peers wait for it. */
@@ -495,8 +537,37 @@ static void xrt__chk_alloc_forget(uintptr_t base)
         if (m->info.base == base) {
             *at = m->next;
             xrt__chk_release(m, sizeof *m);
+            xrt__chk_forgot++;
             return;
         }
+}
+
+/* The checker's record of the allocation at p, or NULL where xrt made none
+   there: context c's last answers first (one operation's pointers, a loop's
+   buffers), else the registry. The registry's version is read before the
+   registry: an answer is never filed under a version newer than its own. */
+static xrt__chk_alloc *xrt__chk_alloc_at(xrt__chk_ctx *c, const void *p)
+{
+    xrt__chk_last *l = &c->last;
+    uint64_t version = __atomic_load_n(&xrt__mem_version, __ATOMIC_ACQUIRE);
+    uintptr_t x = (uintptr_t)p;
+    xrt__mem_info info;
+    xrt__chk_alloc *m = NULL;
+    unsigned i;
+    if (l->mem_version != version || l->forgot != xrt__chk_forgot) {
+        l->mem_version = version;
+        l->forgot = xrt__chk_forgot;
+        l->n = l->next = 0;
+    }
+    for (i = 0; i < l->n; i++)
+        if (x - l->e[i].lo < l->e[i].n) return l->e[i].m;
+    if (xrt__mem_query(p, &info) && !(m = xrt__chk_alloc_get(&info))) return NULL; /* out of memory: not filed */
+    i = l->next++ % XRT__CHK_LAST;
+    if (l->n < XRT__CHK_LAST) l->n++;
+    l->e[i].lo = m ? info.base : x;
+    l->e[i].n = m ? info.size : 1;
+    l->e[i].m = m;
+    return m;
 }
 
 /* Whether access a (earlier) is ordered before what context c does now. */
@@ -505,31 +576,29 @@ static int xrt__chk_ordered(const xrt__chk_access *a, const xrt__chk_ctx *c)
     return a->ctx == c->ix || xrt__chk_at(&c->clock, a->ctx) >= a->epoch;
 }
 
-/* Context c accesses bytes [p, p + n) of xrt's memory (nothing else is
-   tracked); write: 0 read, 1 write, 2 read-write. */
-static void xrt__chk_access_at(xrt__chk_ctx *c, const char *fn, void *const *site, const void *p, size_t n, int write)
+/* Context c accesses bytes [lo, lo + n) of allocation m (n > 0). */
+static void xrt__chk_access_in(xrt__chk_ctx *c, xrt__chk_alloc *m, const char *fn, void *const *site, size_t lo, size_t n,
+                               int write)
 {
-    xrt__mem_info info;
-    xrt__chk_alloc *m;
     xrt__chk_access x;
     unsigned i, j;
-    if (!p || !n || !xrt__mem_query(p, &info) || !(m = xrt__chk_alloc_get(&info))) return;
-    x.lo = (uintptr_t)p - info.base;
-    x.hi = n > info.size - x.lo ? info.size : x.lo + n;
+    x.lo = lo;
+    x.hi = n > m->info.size - lo ? m->info.size : lo + n;
     x.ctx = c->ix;
     x.epoch = xrt__chk_at(&c->clock, c->ix);
     x.write = write;
     x.fn = fn;
     memcpy(x.site, site, sizeof x.site);
-    for (i = 0; i < m->n; i++) {
-        const xrt__chk_access *a = &m->a[i];
-        if (a->hi > x.lo && x.hi > a->lo && (write || a->write) && !xrt__chk_ordered(a, c)) xrt__chk_report(m, a, &x);
-    }
-    /* An earlier access ordered before this one and inside its range adds
-       nothing a later access could race with alone: it goes. */
+    /* One pass: an earlier access in no order with this one that overlaps
+       it, one of them writing, is a race; one ordered before it and inside
+       its range adds nothing a later access could race with alone: it goes. */
     for (i = j = 0; i < m->n; i++) {
         const xrt__chk_access *a = &m->a[i];
-        if (!(xrt__chk_ordered(a, c) && a->lo >= x.lo && a->hi <= x.hi && (write || !a->write))) m->a[j++] = *a;
+        int ordered = xrt__chk_ordered(a, c);
+        if (!ordered && a->hi > x.lo && x.hi > a->lo && (write || a->write)) xrt__chk_report(m, a, &x);
+        if (ordered && a->lo >= x.lo && a->hi <= x.hi && (write || !a->write)) continue;
+        if (j != i) m->a[j] = *a;
+        j++;
     }
     m->n = j;
     if (m->n == XRT__CHK_HISTORY) { /* the oldest goes */
@@ -540,11 +609,13 @@ static void xrt__chk_access_at(xrt__chk_ctx *c, const char *fn, void *const *sit
     m->a[m->n++] = x;
 }
 
-/* The allocation at p, whole: the bytes a kernel argument stands for. */
-static void xrt__chk_access_all(xrt__chk_ctx *c, const char *fn, void *const *site, const void *p, int write)
+/* Context c accesses bytes [p, p + n) of xrt's memory (nothing else is
+   tracked); write: 0 read, 1 write, 2 read-write. */
+static void xrt__chk_access_at(xrt__chk_ctx *c, const char *fn, void *const *site, const void *p, size_t n, int write)
 {
-    xrt__mem_info info;
-    if (xrt__mem_query(p, &info)) xrt__chk_access_at(c, fn, site, (const void *)info.base, info.size, write);
+    xrt__chk_alloc *m;
+    if (p && n && (m = xrt__chk_alloc_at(c, p)) != NULL)
+        xrt__chk_access_in(c, m, fn, site, (uintptr_t)p - m->info.base, n, write);
 }
 
 /* A kernel's arguments: every pointer-sized word that points into xrt's
@@ -557,13 +628,13 @@ static void xrt__chk_args(xrt__chk_ctx *c, const char *fn, void *const *site, co
     unsigned k;
     for (off = 0; args && off + sizeof(void *) <= size; off += sizeof(void *)) {
         void *p;
-        xrt__mem_info info;
+        xrt__chk_alloc *m;
         int noted = 0;
         memcpy(&p, args + off, sizeof p);
-        if (!p || !xrt__mem_query(p, &info)) continue;
+        if (!p || !(m = xrt__chk_alloc_at(c, p))) continue;
         for (k = 0; k < nnotes; k++)
-            noted |= (uintptr_t)xrt__chk_notes[k].p - info.base < info.size;
-        if (!noted) xrt__chk_access_all(c, fn, site, p, 2);
+            noted |= (uintptr_t)xrt__chk_notes[k].p - m->info.base < m->info.size;
+        if (!noted && m->info.size) xrt__chk_access_in(c, m, fn, site, 0, m->info.size, 2);
     }
     for (k = 0; k < nnotes; k++)
         if (xrt__chk_notes[k].access != XRT_CHECK_NONE)
@@ -1218,7 +1289,7 @@ XRT_API void xrt__chk_free(void *caller, const xrt_backend *b, const char *fn, x
     if (xrt__mem_query(ptr, &info) && info.base == (uintptr_t)ptr && (host = xrt__chk_host()) != NULL) {
         if (!s) {
             xrt__chk_host_waits_all(host, b, -1);
-            if (xrt__chk_clock_grow(&host->clock, host->ix + 1)) host->clock.v[host->ix]++;
+            xrt__chk_tick(host);
             c = host;
         } else if (!xrt__chk_capturing(b, s) && (c = xrt__chk_stream(b, stream, s)) != NULL) {
             xrt__chk_begin(c, host, NULL);

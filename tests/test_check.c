@@ -737,6 +737,81 @@ static void test_symbol_copy(void **state)
     OK(xrt_free(d));
 }
 
+/* Stream 2 works first on other memory; stream 1 sets d; the host
+   synchronizes stream 1, then stream 2 reads d: clean (stream 2's work
+   after the synchronize comes after what the host waited for, also where
+   stream 2 was used before it). Without the synchronize: racy. */
+static void test_host_sync_after_first_use(void **state)
+{
+    static unsigned char h[N], g[N];
+    round_ w;
+    void *d, *other;
+    int r, sync;
+    (void)state;
+    OK(xrt_malloc(&d, N));
+    OK(xrt_malloc(&other, N));
+    for (r = 0; r < 2 * ROUNDS; r++) {
+        sync = r < ROUNDS;
+        round_begin(&w, r, XRT_STREAM_NON_BLOCKING, XRT_STREAM_NON_BLOCKING);
+        OK(xrt_memcpy_async(other, h, N, XRT_MEMCPY_HOST_TO_DEVICE, w.s2));
+        OK(xrt_memset_async(d, 1, N, w.s1));
+        if (sync) OK(xrt_stream_synchronize(w.s1));
+        OK(xrt_memcpy_async(g, d, N, XRT_MEMCPY_DEVICE_TO_HOST, w.s2));
+        OK(xrt_device_synchronize());
+        if (sync) expect_clean();
+        else
+            expect_race("xrt_memset_async", "xrt_memcpy_async", d, N, 0, N, "write by xrt_memset_async on stream 1 (device 0)",
+                        "read by xrt_memcpy_async on stream 2 (device 0)", EDGE_1_2("xrt_memset_async", "xrt_memcpy_async"));
+        round_end(&w);
+    }
+    OK(xrt_free(other));
+    OK(xrt_free(d));
+}
+
+/* Host memory copied from on stream 1 while xrt does not know it (the
+   checker's lookup finds no allocation there), then registered: stream 1's
+   copy into it and stream 2's copy out of it race, as into any pinned
+   memory; with an event: clean. The checker's lookups are as fresh as the
+   registry. */
+static void test_registered_after_lookup(void **state)
+{
+    static unsigned char g[N];
+    round_ w;
+    void *d, *h;
+    int r, with_event;
+    (void)state;
+    OK(xrt_malloc(&d, N));
+    for (r = 0; r < 2 * ROUNDS; r++) {
+        with_event = r >= ROUNDS;
+        h = aligned_alloc(4096, N);
+        assert_non_null(h);
+        memset(h, 0, N);
+        round_begin(&w, r, XRT_STREAM_DEFAULT, XRT_STREAM_DEFAULT);
+        OK(xrt_memcpy_async(d, h, N, XRT_MEMCPY_HOST_TO_DEVICE, w.s1));
+        OK(xrt_stream_synchronize(w.s1));
+        OK(xrt_host_register(h, N, XRT_HOST_REGISTER_DEFAULT));
+        OK(xrt_memcpy_async(h, d, N, XRT_MEMCPY_DEVICE_TO_HOST, w.s1));
+        if (with_event) {
+            OK(xrt_event_record(w.e, w.s1));
+            OK(xrt_stream_wait_event(w.s2, w.e));
+        }
+        OK(xrt_memcpy_async(g, h, N, XRT_MEMCPY_HOST_TO_HOST, w.s2));
+        OK(xrt_device_synchronize());
+        if (with_event) expect_clean();
+        else {
+            if (nreports != 1 || !strstr(reports, "of the pinned host allocation"))
+                print_error("%d reports, expected 1 on the pinned host allocation:\n%s", nreports, reports);
+            assert_int_equal(nreports, 1);
+            assert_non_null(strstr(reports, "xrt:   write by xrt_memcpy_async on stream 1 (device 0), at "));
+            assert_non_null(strstr(reports, "xrt:   read by xrt_memcpy_async on stream 2 (device 0), at "));
+        }
+        round_end(&w);
+        OK(xrt_host_unregister(h));
+        free(h);
+    }
+    OK(xrt_free(d));
+}
+
 /* The same racy program, 100 rounds, each with another timing (nothing
    held back, stream 1 or stream 2 held back, a host thread busy beside):
    every round's reports are the first round's, byte for byte. */
@@ -1000,6 +1075,7 @@ int main(void)
         cmocka_unit_test(test_graph_races_eager), cmocka_unit_test(test_graph_kernel_node),
         cmocka_unit_test(test_graph_child_nodes), cmocka_unit_test(test_graph_2d_nodes),
         cmocka_unit_test(test_copy_3d),           cmocka_unit_test(test_symbol_copy),
+        cmocka_unit_test(test_host_sync_after_first_use), cmocka_unit_test(test_registered_after_lookup),
         cmocka_unit_test(test_reports_deterministic), cmocka_unit_test(test_forked_child_clean),
         cmocka_unit_test(test_device_reset_clean), cmocka_unit_test(test_enable_under_threads),
         cmocka_unit_test(test_check_calls),       cmocka_unit_test(test_exit_status),
