@@ -1434,6 +1434,7 @@ XRT_API void xrt__chk_wait(void *caller, xrt_status st, const xrt_backend *b, xr
 XRT_API void xrt__chk_sync(void *caller, xrt_status st, const xrt_backend *b, int what, xrt_stream stream,
                            const struct xrt__handle_slot *s, const void *event) XRT__COLD;
 XRT_API void xrt__chk_stream_created(void *caller, xrt_status st, const xrt_backend *b, const xrt_stream *stream) XRT__COLD;
+XRT_API void xrt__chk_stream_destroyed(const xrt_backend *b, xrt_stream stream) XRT__COLD;
 XRT_API void xrt__chk_graph_launch_hook(void *caller, xrt_status st, const xrt_backend *b, const void *exec,
                                         xrt_stream stream, const struct xrt__handle_slot *s) XRT__COLD;
 XRT_API void xrt__chk_instantiate(xrt_status st, const xrt_backend *b, const void *exec, void *graph) XRT__COLD;
@@ -2493,6 +2494,7 @@ static inline xrt_status xrt_stream_destroy(xrt_stream stream)
     if (XRT__UNLIKELY(stream == XRT_STREAM_LEGACY || stream == XRT_STREAM_PER_THREAD))
         return xrt__handle_bad("xrt_stream_destroy", stream);
     st = xrt__handle_destroy(b, stream, XRT__HANDLE_STREAM, "xrt_stream_destroy");
+    if (XRT__CHK_ON() && st == XRT_SUCCESS) xrt__chk_stream_destroyed(b, stream);
     if (XRT__UNLIKELY(__atomic_load_n(&xrt__captures, __ATOMIC_RELAXED))) xrt__capture_stream_gone(b, (uintptr_t)stream);
     return st;
 }

@@ -34,7 +34,12 @@
    the stream's clock, a wait joins the record current at the wait; a
    synchronize, or a query that returns success, joins into the host thread.
    The NULL stream's implicit edges are CUDA's: its operation joins every
-   blocking stream of its device first, and they join it after. Each
+   blocking stream of its device first, and they join it after. A destroyed
+   stream's clock joins its device's graves (xrt__chk_grave: what the NULL
+   stream and a synchronize would have joined of it) and goes; its entry's
+   place is taken again once no history names it (xrt__chk_ctx's refs), by a
+   context whose entry starts at the place's last stamp, so the contexts
+   and the clocks' length stay bounded by what the histories hold. Each
    allocation of the registry keeps its last XRT__CHK_HISTORY accesses; a new
    access is compared with the overlapping ones: an earlier access (c, e) is
    ordered before it when the new context's clock has c's entry >= e. The
@@ -73,6 +78,9 @@ typedef struct xrt__chk_last {
 
 typedef struct xrt__chk_ctx {
     int kind, device, blocking, dead;
+    int gone;          /* a destroyed stream's: no handle finds it, its clock is in its device's graves */
+    size_t refs;       /* history entries that name it: its place is taken again only at 0 once gone */
+    uint32_t end;      /* gone: its entry's last stamp, where the next holder of its place starts */
     uintptr_t key;     /* a stream's handle; a host thread's number (its per-thread stream's too) */
     const xrt_backend *b;
     unsigned ix;       /* its entry in every clock */
@@ -109,6 +117,11 @@ typedef struct xrt__chk_event {
 
 typedef struct xrt__chk_pair { void *a, *b; const char *fa, *fb; } xrt__chk_pair;
 
+/* The clocks of a device's destroyed streams, joined (blocking: of its
+   blocking ones only): what the NULL stream and a synchronize of the device
+   would have joined of each. */
+typedef struct xrt__chk_grave { const xrt_backend *b; int device, blocking; xrt__chk_clock clock; } xrt__chk_grave;
+
 #ifndef XRT_STATIC
 unsigned char xrt__chk_on;
 #endif
@@ -116,6 +129,9 @@ static pthread_mutex_t xrt__chk_lock = PTHREAD_MUTEX_INITIALIZER;
 static xrt__chk_ctx **xrt__chk_ctxs;
 static unsigned xrt__chk_nctx, xrt__chk_capctx, xrt__chk_streams, xrt__chk_threads;
 static unsigned xrt__chk_ctx_buckets[XRT__CHK_BUCKETS];
+static unsigned xrt__chk_free_slots; /* places of gone contexts no history names, + 1, chained through chain */
+static xrt__chk_grave *xrt__chk_graves;
+static unsigned xrt__chk_ngraves;
 static xrt__chk_event *xrt__chk_events[XRT__CHK_BUCKETS];
 static xrt__chk_alloc *xrt__chk_allocs[XRT__CHK_BUCKETS];
 static xrt__chk_pair *xrt__chk_pairs;
@@ -196,10 +212,10 @@ static xrt__chk_ctx *xrt__chk_ctx_find(int kind, uintptr_t key, const xrt_backen
     return NULL;
 }
 
-static xrt__chk_ctx *xrt__chk_ctx_add(int kind, uintptr_t key, const xrt_backend *b, int device, int blocking)
+/* A context in a new place (its fields but ix zero). */
+static xrt__chk_ctx *xrt__chk_ctx_new(void)
 {
-    unsigned h = xrt__chk_hash(key ^ (uintptr_t)kind);
-    xrt__chk_ctx *c, *legacy;
+    xrt__chk_ctx *c;
     if (xrt__chk_nctx == xrt__chk_capctx) {
         unsigned cap = xrt__chk_capctx ? 2 * xrt__chk_capctx : 64;
         xrt__chk_ctx **a = (xrt__chk_ctx **)xrt__chk_realloc(xrt__chk_ctxs, xrt__chk_capctx * sizeof *a, cap * sizeof *a);
@@ -209,15 +225,39 @@ static xrt__chk_ctx *xrt__chk_ctx_add(int kind, uintptr_t key, const xrt_backend
     }
     if (!(c = (xrt__chk_ctx *)xrt__chk_realloc(NULL, 0, sizeof *c))) return NULL;
     memset(c, 0, sizeof *c);
+    c->ix = xrt__chk_nctx;
+    xrt__chk_ctxs[xrt__chk_nctx++] = c;
+    return c;
+}
+
+/* A gone context's place for a new one: its clock entry starts at the last
+   stamp of the place's holders, so that no clock's entry for the place
+   (what it saw of them) covers the new one's work; what the new one's own
+   entry claims it saw of theirs is named by no history any more. */
+static xrt__chk_ctx *xrt__chk_ctx_reuse(void)
+{
+    xrt__chk_ctx *c = xrt__chk_ctxs[xrt__chk_free_slots - 1];
+    unsigned ix = c->ix;
+    uint32_t end = c->end;
+    xrt__chk_free_slots = c->chain;
+    memset(c, 0, sizeof *c);
+    c->ix = ix;
+    if (xrt__chk_clock_grow(&c->clock, ix + 1)) c->clock.v[ix] = end;
+    return c;
+}
+
+static xrt__chk_ctx *xrt__chk_ctx_add(int kind, uintptr_t key, const xrt_backend *b, int device, int blocking)
+{
+    unsigned h = xrt__chk_hash(key ^ (uintptr_t)kind);
+    xrt__chk_ctx *c, *legacy;
+    if (!(c = xrt__chk_free_slots ? xrt__chk_ctx_reuse() : xrt__chk_ctx_new())) return NULL;
     c->kind = kind;
     c->key = key;
     c->b = b;
     c->device = device;
     c->blocking = blocking;
-    c->ix = xrt__chk_nctx;
     c->number = kind == XRT__CHK_STREAM ? ++xrt__chk_streams : kind == XRT__CHK_HOST ? ++xrt__chk_threads : (unsigned)key;
     c->chain = xrt__chk_ctx_buckets[h];
-    xrt__chk_ctxs[xrt__chk_nctx++] = c;
     xrt__chk_ctx_buckets[h] = c->ix + 1;
     xrt__chk_clock_grow(&c->clock, c->ix + 1);
     /* A blocking stream's work comes after the NULL stream's earlier work. */
@@ -270,7 +310,83 @@ static xrt__chk_ctx *xrt__chk_stream(const xrt_backend *b, xrt_stream stream, co
 /* Whether ctx x takes part in the NULL stream `legacy`'s implicit order. */
 static int xrt__chk_peer_of(const xrt__chk_ctx *x, const xrt__chk_ctx *legacy)
 {
-    return x != legacy && !x->dead && x->blocking && x->b == legacy->b && x->device == legacy->device;
+    return x != legacy && !x->dead && !x->gone && x->blocking && x->b == legacy->b && x->device == legacy->device;
+}
+
+/* The graves of backend b's device (every device where device < 0; every
+   backend's where b is NULL) into clock into: of its blocking streams only,
+   or of all. */
+static void xrt__chk_join_graves(xrt__chk_clock *into, const xrt_backend *b, int device, int blocking_only)
+{
+    unsigned i;
+    for (i = 0; i < xrt__chk_ngraves; i++) {
+        const xrt__chk_grave *g = &xrt__chk_graves[i];
+        if ((!b || g->b == b) && (device < 0 || g->device == device) && (g->blocking || !blocking_only))
+            xrt__chk_join(into, &g->clock);
+    }
+}
+
+/* The grave of backend b's device (blocking: of its blocking streams),
+   made if new; NULL if out of memory. */
+static xrt__chk_grave *xrt__chk_grave_of(const xrt_backend *b, int device, int blocking)
+{
+    xrt__chk_grave *g;
+    unsigned i, n = xrt__chk_ngraves;
+    for (i = 0; i < n; i++)
+        if (xrt__chk_graves[i].b == b && xrt__chk_graves[i].device == device && xrt__chk_graves[i].blocking == blocking)
+            return &xrt__chk_graves[i];
+    if (!(g = (xrt__chk_grave *)xrt__chk_realloc(xrt__chk_graves, n * sizeof *g, (n + 1) * sizeof *g))) return NULL;
+    xrt__chk_graves = g;
+    g += xrt__chk_ngraves++;
+    memset(g, 0, sizeof *g);
+    g->b = b, g->device = device, g->blocking = blocking;
+    return g;
+}
+
+/* Gone context c's place, named by no history: the next context's. */
+static void xrt__chk_ctx_free(xrt__chk_ctx *c)
+{
+    c->chain = xrt__chk_free_slots;
+    xrt__chk_free_slots = c->ix + 1;
+}
+
+/* A history entry naming context ix went. */
+static void xrt__chk_unref(unsigned ix)
+{
+    xrt__chk_ctx *c = xrt__chk_ctxs[ix];
+    if (--c->refs == 0 && c->gone) xrt__chk_ctx_free(c);
+}
+
+/* Stream context c is destroyed (bury: its clock joins its device's
+   graves, where the NULL stream and a synchronize find its queued work, and
+   an event recorded on it keeps its own copy) or retired by a reset (the
+   host waited for it). Its handle never comes back: it leaves the hash and
+   its clock goes; its place, once no history names it. Out of memory for a
+   grave: it stays as it was. */
+static void xrt__chk_ctx_gone(xrt__chk_ctx *c, int bury)
+{
+    xrt__chk_grave *g;
+    unsigned *at = &xrt__chk_ctx_buckets[xrt__chk_hash(c->key ^ (uintptr_t)c->kind)];
+    if (bury && (!(g = xrt__chk_grave_of(c->b, c->device, 0)) || !xrt__chk_join(&g->clock, &c->clock))) return;
+    if (bury && c->blocking && (!(g = xrt__chk_grave_of(c->b, c->device, 1)) || !xrt__chk_join(&g->clock, &c->clock)))
+        return;
+    while (*at && *at != c->ix + 1) at = &xrt__chk_ctxs[*at - 1]->chain;
+    if (*at) *at = c->chain;
+    c->end = xrt__chk_at(&c->clock, c->ix);
+    xrt__chk_release(c->clock.v, c->clock.n * sizeof(uint32_t));
+    memset(&c->clock, 0, sizeof c->clock);
+    c->gone = 1;
+    if (!c->refs) xrt__chk_ctx_free(c);
+}
+
+/* The NULL stream legacy's blocking peers, and the graves of its device's
+   destroyed blocking streams, into clock into. */
+static void xrt__chk_join_peers(xrt__chk_clock *into, const xrt__chk_ctx *legacy)
+{
+    unsigned i;
+    for (i = 0; i < xrt__chk_nctx; i++)
+        if (xrt__chk_peer_of(xrt__chk_ctxs[i], legacy)) xrt__chk_join(into, &xrt__chk_ctxs[i]->clock);
+    xrt__chk_join_graves(into, legacy->b, legacy->device, 1);
 }
 
 /* The start of an operation on stream ctx c: after the host thread's past,
@@ -278,15 +394,12 @@ static int xrt__chk_peer_of(const xrt__chk_ctx *x, const xrt__chk_ctx *legacy)
    stream; then c's own entry ticks: the operation's stamp. */
 static void xrt__chk_begin(xrt__chk_ctx *c, xrt__chk_ctx *host, const xrt__chk_clock *also)
 {
-    unsigned i;
     if ((c->seen != host || c->seen_ver != host->clock.ver) && xrt__chk_join(&c->clock, &host->clock)) {
         c->seen = host; /* c's clock only grows: until host's changes, joining it again adds nothing */
         c->seen_ver = host->clock.ver;
     }
     if (also) xrt__chk_join(&c->clock, also);
-    if (c->kind == XRT__CHK_LEGACY)
-        for (i = 0; i < xrt__chk_nctx; i++)
-            if (xrt__chk_peer_of(xrt__chk_ctxs[i], c)) xrt__chk_join(&c->clock, &xrt__chk_ctxs[i]->clock);
+    if (c->kind == XRT__CHK_LEGACY) xrt__chk_join_peers(&c->clock, c);
     xrt__chk_tick(c);
 }
 
@@ -303,11 +416,8 @@ static void xrt__chk_end(xrt__chk_ctx *c)
    its blocking peers' earlier work (REFERENCE: "The default (NULL) stream"). */
 static void xrt__chk_host_waits(xrt__chk_ctx *host, xrt__chk_ctx *c)
 {
-    unsigned i;
     xrt__chk_join(&host->clock, &c->clock);
-    if (c->kind == XRT__CHK_LEGACY)
-        for (i = 0; i < xrt__chk_nctx; i++)
-            if (xrt__chk_peer_of(xrt__chk_ctxs[i], c)) xrt__chk_join(&host->clock, &xrt__chk_ctxs[i]->clock);
+    if (c->kind == XRT__CHK_LEGACY) xrt__chk_join_peers(&host->clock, c);
 }
 
 /* Every stream of backend b (of one device, or all where device < 0). */
@@ -316,9 +426,10 @@ static void xrt__chk_host_waits_all(xrt__chk_ctx *host, const xrt_backend *b, in
     unsigned i;
     for (i = 0; i < xrt__chk_nctx; i++) {
         xrt__chk_ctx *x = xrt__chk_ctxs[i];
-        if (x->kind != XRT__CHK_HOST && !x->dead && x->b == b && (device < 0 || x->device == device))
+        if (x->kind != XRT__CHK_HOST && !x->dead && !x->gone && x->b == b && (device < 0 || x->device == device))
             xrt__chk_join(&host->clock, &x->clock);
     }
+    xrt__chk_join_graves(&host->clock, b, device, 0);
 }
 
 static xrt__chk_event *xrt__chk_event_get(const void *event, int make)
@@ -513,6 +624,13 @@ static void xrt__chk_report(const xrt__chk_alloc *m, const xrt__chk_access *a, c
 }
 
 /* >> check: accesses */
+static void xrt__chk_history_clear(xrt__chk_alloc *m)
+{
+    unsigned i;
+    for (i = 0; i < m->n; i++) xrt__chk_unref(m->a[i].ctx);
+    m->n = 0;
+}
+
 static xrt__chk_alloc *xrt__chk_alloc_get(const xrt__mem_info *info)
 {
     xrt__chk_alloc **at = &xrt__chk_allocs[xrt__chk_hash(info->base)], *m;
@@ -520,7 +638,7 @@ static xrt__chk_alloc *xrt__chk_alloc_get(const xrt__mem_info *info)
         if (m->info.base == info->base) break;
     if (m && m->info.generation != info->generation) { /* a freed allocation's address, used again */
         m->info = *info;
-        m->n = 0;
+        xrt__chk_history_clear(m);
     }
     if (m || !(m = (xrt__chk_alloc *)xrt__chk_realloc(NULL, 0, sizeof *m))) return m;
     m->info = *info;
@@ -536,6 +654,7 @@ static void xrt__chk_alloc_forget(uintptr_t base)
     for (; (m = *at) != NULL; at = &m->next)
         if (m->info.base == base) {
             *at = m->next;
+            xrt__chk_history_clear(m);
             xrt__chk_release(m, sizeof *m);
             xrt__chk_forgot++;
             return;
@@ -596,17 +715,22 @@ static void xrt__chk_access_in(xrt__chk_ctx *c, xrt__chk_alloc *m, const char *f
         const xrt__chk_access *a = &m->a[i];
         int ordered = xrt__chk_ordered(a, c);
         if (!ordered && a->hi > x.lo && x.hi > a->lo && (write || a->write)) xrt__chk_report(m, a, &x);
-        if (ordered && a->lo >= x.lo && a->hi <= x.hi && (write || !a->write)) continue;
+        if (ordered && a->lo >= x.lo && a->hi <= x.hi && (write || !a->write)) {
+            xrt__chk_unref(a->ctx);
+            continue;
+        }
         if (j != i) m->a[j] = *a;
         j++;
     }
     m->n = j;
     if (m->n == XRT__CHK_HISTORY) { /* the oldest goes */
+        xrt__chk_unref(m->a[0].ctx);
         memmove(m->a, m->a + 1, (m->n - 1) * sizeof m->a[0]);
         m->n--;
         xrt__chk_dropped++;
     }
     m->a[m->n++] = x;
+    c->refs++;
 }
 
 /* Context c accesses bytes [p, p + n) of xrt's memory (nothing else is
@@ -1343,7 +1467,10 @@ static void xrt__chk_retire(const xrt_backend *b, int device)
     unsigned i;
     for (i = 0; i < xrt__chk_nctx; i++) {
         xrt__chk_ctx *x = xrt__chk_ctxs[i];
-        if (x->kind == XRT__CHK_STREAM && x->b == b && x->device == device) x->dead = 1;
+        if (x->kind == XRT__CHK_STREAM && x->b == b && x->device == device && !x->gone) {
+            x->dead = 1;
+            xrt__chk_ctx_gone(x, 0);
+        }
     }
 }
 
@@ -1381,6 +1508,16 @@ XRT_API void xrt__chk_stream_created(void *caller, xrt_status st, const xrt_back
     pthread_mutex_unlock(&xrt__chk_lock);
 }
 
+/* xrt_stream_destroy: the stream's context is gone (its queued work still
+   runs: its clock is buried). */
+XRT_API void xrt__chk_stream_destroyed(const xrt_backend *b, xrt_stream stream)
+{
+    xrt__chk_ctx *c;
+    if (!xrt__chk_lock_on()) return;
+    if ((c = xrt__chk_ctx_find(XRT__CHK_STREAM, (uintptr_t)stream, b, 0)) != NULL) xrt__chk_ctx_gone(c, 1);
+    pthread_mutex_unlock(&xrt__chk_lock);
+}
+
 /* fork(): the checker's lock is held across it (xrt.h's handlers). In the
    child, the forking thread, the only one there, comes after every
    context: the parent's queued work is dropped in the child (the CPU
@@ -1395,6 +1532,7 @@ static void xrt__chk_fork_child(void)
     unsigned i;
     if (!__atomic_load_n(&xrt__chk_on, __ATOMIC_RELAXED) || !(host = xrt__chk_host())) return;
     for (i = 0; i < xrt__chk_nctx; i++) xrt__chk_join(&host->clock, &xrt__chk_ctxs[i]->clock);
+    xrt__chk_join_graves(&host->clock, NULL, -1, 0);
 }
 
 /* >> check: the public calls */
@@ -1432,6 +1570,11 @@ static void xrt__chk_forget_all(void)
         xrt__chk_release(xrt__chk_ctxs[i], sizeof *xrt__chk_ctxs[i]);
     }
     xrt__chk_release(xrt__chk_ctxs, xrt__chk_capctx * sizeof *xrt__chk_ctxs);
+    for (i = 0; i < xrt__chk_ngraves; i++)
+        xrt__chk_release(xrt__chk_graves[i].clock.v, xrt__chk_graves[i].clock.n * sizeof(uint32_t));
+    xrt__chk_release(xrt__chk_graves, xrt__chk_ngraves * sizeof *xrt__chk_graves);
+    xrt__chk_graves = NULL;
+    xrt__chk_ngraves = xrt__chk_free_slots = 0;
     for (i = 0; i < XRT__CHK_BUCKETS; i++) {
         while ((m = xrt__chk_allocs[i]) != NULL) {
             xrt__chk_allocs[i] = m->next;

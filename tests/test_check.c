@@ -768,6 +768,143 @@ static void test_host_sync_after_first_use(void **state)
     OK(xrt_free(d));
 }
 
+/* Streams made and destroyed while checking is on: each sets d, records
+   the event and is destroyed with its work queued. Waited for through the
+   event, on stream 2: clean; without the wait: racy, the report naming the
+   destroyed stream. Then a blocking stream sets d and is destroyed: the
+   NULL stream's copy out of d comes after it (as after any blocking
+   stream's work); a non-blocking one does the same: after
+   xrt_device_synchronize, the host's copy comes after it. */
+static void test_destroyed_stream_orders(void **state)
+{
+    static unsigned char g[N];
+    round_ w;
+    xrt_stream t;
+    void *d;
+    int r, waited;
+    (void)state;
+    OK(xrt_malloc(&d, N));
+    for (r = 0; r < 2 * ROUNDS; r++) {
+        waited = r >= ROUNDS;
+        round_begin(&w, 0, XRT_STREAM_DEFAULT, XRT_STREAM_DEFAULT);
+        OK(xrt_stream_create_with_flags(&t, XRT_STREAM_NON_BLOCKING)); /* stream 4 */
+        perturb(t, r);
+        OK(xrt_memset_async(d, 1, N, t));
+        OK(xrt_event_record(w.e, t));
+        OK(xrt_stream_destroy(t));
+        if (waited) OK(xrt_stream_wait_event(w.s2, w.e));
+        OK(xrt_memcpy_async(g, d, N, XRT_MEMCPY_DEVICE_TO_HOST, w.s2));
+        OK(xrt_device_synchronize());
+        if (waited) expect_clean();
+        else
+            expect_race("xrt_memset_async", "xrt_memcpy_async", d, N, 0, N, "write by xrt_memset_async on stream 4 (device 0)",
+                        "read by xrt_memcpy_async on stream 2 (device 0)",
+                        "record an event on stream 4 (device 0) after the xrt_memset_async and wait for it on stream 2 "
+                        "(device 0) (xrt_stream_wait_event) before the xrt_memcpy_async");
+        nreports = 0, reports[0] = 0;
+        OK(xrt_stream_create(&t)); /* stream 5, blocking */
+        perturb(t, r);
+        OK(xrt_memset_async(d, 2, N, t));
+        OK(xrt_stream_destroy(t));
+        OK(xrt_memcpy_async(g, d, N, XRT_MEMCPY_DEVICE_TO_HOST, NULL));
+        OK(xrt_device_synchronize());
+        OK(xrt_stream_create_with_flags(&t, XRT_STREAM_NON_BLOCKING)); /* stream 6 */
+        perturb(t, r);
+        OK(xrt_memset_async(d, 3, N, t));
+        OK(xrt_stream_destroy(t));
+        OK(xrt_device_synchronize());
+        OK(xrt_memcpy(g, d, N, XRT_MEMCPY_DEVICE_TO_HOST));
+        expect_clean();
+        round_end(&w);
+    }
+    OK(xrt_free(d));
+}
+
+/* A destroyed stream's place taken by a new stream: stream 4 sets d,
+   records the event and is destroyed; stream 1 waits for it and sets d (the
+   history entry of stream 4 goes, and its place is free), stream 2 waits
+   for stream 1; stream 5, in that place, sets d2 and stream 2 copies d2
+   out without waiting: racy (stream 2 saw stream 4's work through the events,
+   not stream 5's; the host saw neither). Then stream 6 copies into d and
+   is destroyed with the copy unwaited for: stream 7's copy out races with
+   it (stream 6's place is not taken while a history names it). */
+static void test_destroyed_stream_place_taken(void **state)
+{
+    static unsigned char h[N], g[N];
+    round_ w;
+    xrt_stream t, u;
+    void *d, *d2;
+    int r;
+    (void)state;
+    OK(xrt_malloc(&d, N));
+    OK(xrt_malloc(&d2, N));
+    for (r = 0; r < ROUNDS; r++) {
+        round_begin(&w, 0, XRT_STREAM_NON_BLOCKING, XRT_STREAM_NON_BLOCKING);
+        OK(xrt_stream_create_with_flags(&t, XRT_STREAM_NON_BLOCKING)); /* stream 4 */
+        OK(xrt_memset_async(d, 1, N, t));
+        OK(xrt_event_record(w.e, t));
+        OK(xrt_stream_destroy(t));
+        OK(xrt_stream_wait_event(w.s1, w.e));
+        OK(xrt_memset_async(d, 2, N, w.s1));
+        OK(xrt_event_record(w.e, w.s1));
+        OK(xrt_stream_wait_event(w.s2, w.e));
+        OK(xrt_stream_create_with_flags(&u, XRT_STREAM_NON_BLOCKING)); /* stream 5 */
+        perturb(u, r);
+        OK(xrt_memset_async(d2, 3, N, u));
+        OK(xrt_memcpy_async(g, d2, N, XRT_MEMCPY_DEVICE_TO_HOST, w.s2));
+        OK(xrt_device_synchronize());
+        expect_race("xrt_memset_async", "xrt_memcpy_async", d2, N, 0, N, "write by xrt_memset_async on stream 5 (device 0)",
+                    "read by xrt_memcpy_async on stream 2 (device 0)",
+                    "record an event on stream 5 (device 0) after the xrt_memset_async and wait for it on stream 2 "
+                    "(device 0) (xrt_stream_wait_event) before the xrt_memcpy_async");
+        nreports = 0, reports[0] = 0;
+        OK(xrt_stream_destroy(u));
+        OK(xrt_stream_create_with_flags(&t, XRT_STREAM_NON_BLOCKING)); /* stream 6 */
+        perturb(t, r);
+        OK(xrt_memcpy_async(d, h, N, XRT_MEMCPY_HOST_TO_DEVICE, t));
+        OK(xrt_stream_destroy(t));
+        OK(xrt_stream_create_with_flags(&u, XRT_STREAM_NON_BLOCKING)); /* stream 7 */
+        OK(xrt_memcpy_async(g, d, N, XRT_MEMCPY_DEVICE_TO_HOST, u));
+        OK(xrt_device_synchronize());
+        expect_race("xrt_memcpy_async", "xrt_memcpy_async", d, N, 0, N, "write by xrt_memcpy_async on stream 6 (device 0)",
+                    "read by xrt_memcpy_async on stream 7 (device 0)",
+                    "record an event on stream 6 (device 0) after the xrt_memcpy_async and wait for it on stream 7 "
+                    "(device 0) (xrt_stream_wait_event) before the xrt_memcpy_async");
+        OK(xrt_stream_destroy(u));
+        round_end(&w);
+    }
+    OK(xrt_free(d));
+}
+
+/* Many streams made and destroyed while checking is on, each copying into
+   d and out of h, synchronized before its destroy: the bookkeeping stays
+   as large as after the first few (a destroyed stream's clock goes at its
+   destroy, its place once no history names it). */
+static void test_destroyed_streams_bounded(void **state)
+{
+    static unsigned char h[N];
+    xrt_stream t;
+    size_t early = 0, late = 0;
+    void *d;
+    int i;
+    (void)state;
+    OK(xrt_malloc(&d, N));
+    begin();
+    for (i = 0; i < 300; i++) {
+        OK(xrt_stream_create(&t));
+        OK(xrt_memcpy_async(d, h, N, XRT_MEMCPY_HOST_TO_DEVICE, t));
+        OK(xrt_stream_synchronize(t));
+        OK(xrt_stream_destroy(t));
+        if (i == 20) OK(xrt_check_memory_bytes(&early));
+    }
+    OK(xrt_check_memory_bytes(&late));
+    expect_clean();
+    end();
+    if (late > early) print_error("bookkeeping %zu bytes after 300 streams, %zu after 21\n", late, early);
+    assert_true(late <= early);
+    OK(xrt_free(d));
+}
+
 /* Host memory copied from on stream 1 while xrt does not know it (the
    checker's lookup finds no allocation there), then registered: stream 1's
    copy into it and stream 2's copy out of it race, as into any pinned
@@ -1076,6 +1213,8 @@ int main(void)
         cmocka_unit_test(test_graph_child_nodes), cmocka_unit_test(test_graph_2d_nodes),
         cmocka_unit_test(test_copy_3d),           cmocka_unit_test(test_symbol_copy),
         cmocka_unit_test(test_host_sync_after_first_use), cmocka_unit_test(test_registered_after_lookup),
+        cmocka_unit_test(test_destroyed_stream_orders), cmocka_unit_test(test_destroyed_stream_place_taken),
+        cmocka_unit_test(test_destroyed_streams_bounded),
         cmocka_unit_test(test_reports_deterministic), cmocka_unit_test(test_forked_child_clean),
         cmocka_unit_test(test_device_reset_clean), cmocka_unit_test(test_enable_under_threads),
         cmocka_unit_test(test_check_calls),       cmocka_unit_test(test_exit_status),
