@@ -797,8 +797,10 @@ static size_t xrt__chk_box(const xrt_pitched_ptr *p, const xrt_pos *at, const xr
    2-D memset node are boxes of rows: two nodes of one launch meet only
    where their rows share a byte (interleaved rows do not), and they enter
    the histories as their bounding ranges, as an eager 2-D or 3-D copy does.
-   Not modelled: a 3-D memset node (captured; its params cannot be read), a
-   kernel node the runtime does not give back (captured on a GPU), child
+   A captured 3-D memset is one 2-D memset node a slice (the CPU backend
+   captures it so, as the CUDA runtime double does): its rows are each slice's rows
+   within the launch, and each slice's bounding range in the histories.
+   Not modelled: a kernel node the runtime does not give back (captured on a GPU), child
    graphs nested deeper than XRT__CHK_DEPTH, an exec changed by
    xrt_graph_exec_node_set_params (its launches are operations without
    accesses again), an exec instantiated while checking was off. */

@@ -705,6 +705,55 @@ static void test_copy_3d(void **state)
     OK(xrt_free(p.ptr));
 }
 
+/* A 3-D memset captured (32 bytes of 4 rows in each of 2 slices of p) and
+   a copy node added beside it, with no edge: the copy writes rows 4 to 7 of
+   slice 0, which lie inside the memset's bounding range but share no byte
+   with its rows: clean; or bytes 16 to 48 of slice 1's row 0: racy, with
+   the memset's node of that slice. */
+static void test_graph_3d_memset_node(void **state)
+{
+    static unsigned char h[64 * 4];
+    round_ w;
+    xrt_pitched_ptr p;
+    xrt_graph graph;
+    xrt_graph_exec exec;
+    xrt_graph_node n;
+    xrt_memcpy_3d_parms c;
+    size_t slice;
+    int r, overlap;
+    (void)state;
+    SKIP_UNLESS(caps() & XRT_CAP_GRAPHS, "no graphs");
+    OK(xrt_malloc_3d(&p, xrt_make_extent(64, 8, 2)));
+    slice = p.pitch * p.ysize;
+    memset(&c, 0, sizeof c);
+    c.src_ptr = xrt_make_pitched_ptr(h, 64, 64, 4);
+    c.dst_ptr = p, c.kind = XRT_MEMCPY_HOST_TO_DEVICE;
+    for (r = 0; r < 2 * ROUNDS; r++) {
+        overlap = r >= ROUNDS;
+        round_begin(&w, r, XRT_STREAM_DEFAULT, XRT_STREAM_DEFAULT);
+        OK(xrt_stream_begin_capture(w.s3, XRT_CAPTURE_MODE_GLOBAL));
+        OK(xrt_memset_3d_async(p, 1, xrt_make_extent(32, 4, 2), w.s3));
+        OK(xrt_stream_end_capture(w.s3, &graph));
+        c.dst_pos = overlap ? xrt_make_pos(16, 0, 1) : xrt_make_pos(0, 4, 0);
+        c.extent = overlap ? xrt_make_extent(32, 1, 1) : xrt_make_extent(64, 4, 1);
+        OK(xrt_graph_add_memcpy_node(&n, graph, NULL, 0, &c));
+        OK(xrt_graph_instantiate(&exec, graph));
+        OK(xrt_graph_launch(exec, w.s1));
+        OK(xrt_stream_synchronize(w.s1));
+        if (!overlap) expect_clean();
+        else
+            expect_race("memset node 1 of xrt_graph_launch", "memcpy node 2 of xrt_graph_launch", p.ptr, 2 * slice,
+                        slice + 16, slice + 48, "write by memset node 1 of xrt_graph_launch on stream 1 (device 0)",
+                        "write by memcpy node 2 of xrt_graph_launch on stream 1 (device 0)",
+                        "add an edge from the memset node 1 to the memcpy node 2 (xrt_graph_add_dependencies; in a "
+                        "capture, an event or the same stream), or one the other way");
+        OK(xrt_graph_exec_destroy(exec));
+        OK(xrt_graph_destroy(graph));
+        round_end(&w);
+    }
+    OK(xrt_free(p.ptr));
+}
+
 /* A copy from d into a module's variable on stream 2 while stream 1 sets d:
    racy (the copy reads d); with an event: clean. */
 static void test_symbol_copy(void **state)
@@ -1211,7 +1260,8 @@ int main(void)
         cmocka_unit_test(test_graph_nodes_without_edge),
         cmocka_unit_test(test_graph_races_eager), cmocka_unit_test(test_graph_kernel_node),
         cmocka_unit_test(test_graph_child_nodes), cmocka_unit_test(test_graph_2d_nodes),
-        cmocka_unit_test(test_copy_3d),           cmocka_unit_test(test_symbol_copy),
+        cmocka_unit_test(test_copy_3d),           cmocka_unit_test(test_graph_3d_memset_node),
+        cmocka_unit_test(test_symbol_copy),
         cmocka_unit_test(test_host_sync_after_first_use), cmocka_unit_test(test_registered_after_lookup),
         cmocka_unit_test(test_destroyed_stream_orders), cmocka_unit_test(test_destroyed_stream_place_taken),
         cmocka_unit_test(test_destroyed_streams_bounded),
