@@ -1450,6 +1450,7 @@ XRT_API void xrt__chk_wait(void *caller, xrt_status st, const xrt_backend *b, xr
 XRT_API void xrt__chk_sync(void *caller, xrt_status st, const xrt_backend *b, int what, xrt_stream stream,
                            const struct xrt__handle_slot *s, const void *event) XRT__COLD;
 XRT_API void xrt__chk_stream_created(void *caller, xrt_status st, const xrt_backend *b, const xrt_stream *stream) XRT__COLD;
+XRT_API void xrt__chk_stream_destroyed(const xrt_backend *b, xrt_stream stream) XRT__COLD;
 XRT_API void xrt__chk_graph_launch_hook(void *caller, xrt_status st, const xrt_backend *b, const void *exec,
                                         xrt_stream stream, const struct xrt__handle_slot *s) XRT__COLD;
 XRT_API void xrt__chk_instantiate(xrt_status st, const xrt_backend *b, const void *exec, void *graph) XRT__COLD;
@@ -2509,6 +2510,7 @@ static inline xrt_status xrt_stream_destroy(xrt_stream stream)
     if (XRT__UNLIKELY(stream == XRT_STREAM_LEGACY || stream == XRT_STREAM_PER_THREAD))
         return xrt__handle_bad("xrt_stream_destroy", stream);
     st = xrt__handle_destroy(b, stream, XRT__HANDLE_STREAM, "xrt_stream_destroy");
+    if (XRT__CHK_ON() && st == XRT_SUCCESS) xrt__chk_stream_destroyed(b, stream);
     if (XRT__UNLIKELY(__atomic_load_n(&xrt__captures, __ATOMIC_RELAXED))) xrt__capture_stream_gone(b, (uintptr_t)stream);
     return st;
 }
@@ -3579,6 +3581,7 @@ static inline struct xrt__tree_node *xrt__tree_drain(struct xrt__tree *t);
 /* xrt__mem_note_device: the device of allocation p, made now by a GPU backend, for its registry record */
 static inline void xrt__mem_note_device(const void *p, int device);
 /* xrt__mem_query: the allocation containing p in *info, in one lookup: 1; else 0 and *info zeroed */
+/* xrt__mem_version: the registry's version, bumped by every change of its tree (read with an acquire load: an answer of xrt__mem_query taken after the read is at least that new) */
 XRT_API int xrt__mem_query(const void *p, xrt__mem_info *info);
 /* xrt__mem_lookup: the registry's attributes of p (the backend's where the registry knows none) */
 XRT_API xrt_status xrt__mem_lookup(const xrt_backend *b, xrt_pointer_attributes *a, const void *p);

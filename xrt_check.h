@@ -34,11 +34,22 @@
    the stream's clock, a wait joins the record current at the wait; a
    synchronize, or a query that returns success, joins into the host thread.
    The NULL stream's implicit edges are CUDA's: its operation joins every
-   blocking stream of its device first, and they join it after. Each
+   blocking stream of its device first, and they join it after. A destroyed
+   stream's clock joins its device's graves (xrt__chk_grave: what the NULL
+   stream and a synchronize would have joined of it) and goes; its entry's
+   place is taken again once no history names it (xrt__chk_ctx's refs), by a
+   context whose entry starts at the place's last stamp, so the contexts
+   and the clocks' length stay bounded by what the histories hold. Each
    allocation of the registry keeps its last XRT__CHK_HISTORY accesses; a new
    access is compared with the overlapping ones: an earlier access (c, e) is
    ordered before it when the new context's clock has c's entry >= e. The
-   state lives under one mutex: this is a debugging mode, not a fast path.
+   state lives under one mutex (uncontended where one thread enqueues; the
+   clocks of all contexts are read together). What an operation costs: its
+   stream's context found by handle (the device asked only for the NULL and
+   per-thread streams), the host thread's clock joined only when it changed
+   since the stream last joined it, each pointer's allocation from the
+   context's last answers (xrt__chk_last) while the registry is unchanged,
+   and one pass over the allocation's history.
    A graph launch's nodes are its accesses (">> check: graphs"); a 2-D or
    3-D copy or set touches its bounding range (a graph node's rows are
    compared row by row with the launch's other nodes); a copy to or from a module's
@@ -49,16 +60,36 @@
 #define XRT__CHK_BUCKETS 1024
 enum { XRT__CHK_HOST, XRT__CHK_STREAM, XRT__CHK_LEGACY, XRT__CHK_PER_THREAD };
 
-typedef struct xrt__chk_clock { uint32_t *v; unsigned n; } xrt__chk_clock;
+/* ver: the stamp of its last change (xrt__chk_stamp): a join from a clock
+   whose ver has not moved since the last adds nothing. */
+typedef struct xrt__chk_clock { uint32_t *v; unsigned n; uint64_t ver; } xrt__chk_clock;
+
+/* A context's last answers of the allocation lookup (xrt__chk_alloc_at):
+   [lo, lo + n) is m's (NULL: no allocation of xrt's at lo, n 1), valid while
+   the registry's version and the checker's count of forgotten allocations
+   are those it was filled at. */
+#define XRT__CHK_LAST 4
+typedef struct xrt__chk_last {
+    uint64_t mem_version;
+    size_t forgot;
+    unsigned n, next;
+    struct { uintptr_t lo; size_t n; struct xrt__chk_alloc *m; } e[XRT__CHK_LAST];
+} xrt__chk_last;
 
 typedef struct xrt__chk_ctx {
     int kind, device, blocking, dead;
+    int gone;          /* a destroyed stream's: no handle finds it, its clock is in its device's graves */
+    size_t refs;       /* history entries that name it: its place is taken again only at 0 once gone */
+    uint32_t end;      /* gone: its entry's last stamp, where the next holder of its place starts */
     uintptr_t key;     /* a stream's handle; a host thread's number (its per-thread stream's too) */
     const xrt_backend *b;
     unsigned ix;       /* its entry in every clock */
     unsigned number;   /* in reports: "stream 3", "host thread 2" */
     unsigned chain;    /* the next context of its bucket, + 1 */
     xrt__chk_clock clock;
+    const struct xrt__chk_ctx *seen; /* the host thread whose clock it joined last, */
+    uint64_t seen_ver;               /* at that clock's ver */
+    xrt__chk_last last;
 } xrt__chk_ctx;
 
 typedef struct xrt__chk_access {
@@ -87,6 +118,11 @@ typedef struct xrt__chk_event {
 
 typedef struct xrt__chk_pair { void *a, *b; const char *fa, *fb; } xrt__chk_pair;
 
+/* The clocks of a device's destroyed streams, joined (blocking: of its
+   blocking ones only): what the NULL stream and a synchronize of the device
+   would have joined of each. */
+typedef struct xrt__chk_grave { const xrt_backend *b; int device, blocking; xrt__chk_clock clock; } xrt__chk_grave;
+
 #ifndef XRT_STATIC
 unsigned char xrt__chk_on;
 #endif
@@ -94,10 +130,15 @@ static pthread_mutex_t xrt__chk_lock = PTHREAD_MUTEX_INITIALIZER;
 static xrt__chk_ctx **xrt__chk_ctxs;
 static unsigned xrt__chk_nctx, xrt__chk_capctx, xrt__chk_streams, xrt__chk_threads;
 static unsigned xrt__chk_ctx_buckets[XRT__CHK_BUCKETS];
+static unsigned xrt__chk_free_slots; /* places of gone contexts no history names, + 1, chained through chain */
+static xrt__chk_grave *xrt__chk_graves;
+static unsigned xrt__chk_ngraves;
 static xrt__chk_event *xrt__chk_events[XRT__CHK_BUCKETS];
 static xrt__chk_alloc *xrt__chk_allocs[XRT__CHK_BUCKETS];
 static xrt__chk_pair *xrt__chk_pairs;
 static size_t xrt__chk_npairs, xrt__chk_cappairs, xrt__chk_races, xrt__chk_bytes, xrt__chk_dropped;
+static size_t xrt__chk_forgot;  /* allocations' records freed: the contexts' lookups are stale */
+static uint64_t xrt__chk_stamp; /* clocks' changes, counted (xrt__chk_clock's ver) */
 static int xrt__chk_exitcode = 66, xrt__chk_set_up;
 static xrt_check_report_fn xrt__chk_sink;
 static void *xrt__chk_sink_user;
@@ -143,12 +184,23 @@ static int xrt__chk_clock_grow(xrt__chk_clock *c, unsigned n)
     return 1;
 }
 
-static void xrt__chk_join(xrt__chk_clock *into, const xrt__chk_clock *from)
+/* 0 if out of memory (into stays as it was). */
+static int xrt__chk_join(xrt__chk_clock *into, const xrt__chk_clock *from)
 {
-    unsigned i;
-    if (!xrt__chk_clock_grow(into, from->n)) return;
+    unsigned i, changed = 0;
+    if (!xrt__chk_clock_grow(into, from->n)) return 0;
     for (i = 0; i < from->n; i++)
-        if (into->v[i] < from->v[i]) into->v[i] = from->v[i];
+        if (into->v[i] < from->v[i]) into->v[i] = from->v[i], changed = 1;
+    if (changed) into->ver = ++xrt__chk_stamp;
+    return 1;
+}
+
+/* Context c's own entry steps: its next operation's stamp. */
+static void xrt__chk_tick(xrt__chk_ctx *c)
+{
+    if (!xrt__chk_clock_grow(&c->clock, c->ix + 1)) return;
+    c->clock.v[c->ix]++;
+    c->clock.ver = ++xrt__chk_stamp;
 }
 
 static uint32_t xrt__chk_at(const xrt__chk_clock *c, unsigned ix) { return ix < c->n ? c->v[ix] : 0; }
@@ -165,10 +217,10 @@ static xrt__chk_ctx *xrt__chk_ctx_find(int kind, uintptr_t key, const xrt_backen
     return NULL;
 }
 
-static xrt__chk_ctx *xrt__chk_ctx_add(int kind, uintptr_t key, const xrt_backend *b, int device, int blocking)
+/* A context in a new place (its fields but ix zero). */
+static xrt__chk_ctx *xrt__chk_ctx_new(void)
 {
-    unsigned h = xrt__chk_hash(key ^ (uintptr_t)kind);
-    xrt__chk_ctx *c, *legacy;
+    xrt__chk_ctx *c;
     if (xrt__chk_nctx == xrt__chk_capctx) {
         unsigned cap = xrt__chk_capctx ? 2 * xrt__chk_capctx : 64;
         xrt__chk_ctx **a = (xrt__chk_ctx **)xrt__chk_realloc(xrt__chk_ctxs, xrt__chk_capctx * sizeof *a, cap * sizeof *a);
@@ -178,15 +230,39 @@ static xrt__chk_ctx *xrt__chk_ctx_add(int kind, uintptr_t key, const xrt_backend
     }
     if (!(c = (xrt__chk_ctx *)xrt__chk_realloc(NULL, 0, sizeof *c))) return NULL;
     memset(c, 0, sizeof *c);
+    c->ix = xrt__chk_nctx;
+    xrt__chk_ctxs[xrt__chk_nctx++] = c;
+    return c;
+}
+
+/* A gone context's place for a new one: its clock entry starts at the last
+   stamp of the place's holders, so that no clock's entry for the place
+   (what it saw of them) covers the new one's work; what the new one's own
+   entry claims it saw of theirs is named by no history any more. */
+static xrt__chk_ctx *xrt__chk_ctx_reuse(void)
+{
+    xrt__chk_ctx *c = xrt__chk_ctxs[xrt__chk_free_slots - 1];
+    unsigned ix = c->ix;
+    uint32_t end = c->end;
+    xrt__chk_free_slots = c->chain;
+    memset(c, 0, sizeof *c);
+    c->ix = ix;
+    if (xrt__chk_clock_grow(&c->clock, ix + 1)) c->clock.v[ix] = end;
+    return c;
+}
+
+static xrt__chk_ctx *xrt__chk_ctx_add(int kind, uintptr_t key, const xrt_backend *b, int device, int blocking)
+{
+    unsigned h = xrt__chk_hash(key ^ (uintptr_t)kind);
+    xrt__chk_ctx *c, *legacy;
+    if (!(c = xrt__chk_free_slots ? xrt__chk_ctx_reuse() : xrt__chk_ctx_new())) return NULL;
     c->kind = kind;
     c->key = key;
     c->b = b;
     c->device = device;
     c->blocking = blocking;
-    c->ix = xrt__chk_nctx;
     c->number = kind == XRT__CHK_STREAM ? ++xrt__chk_streams : kind == XRT__CHK_HOST ? ++xrt__chk_threads : (unsigned)key;
     c->chain = xrt__chk_ctx_buckets[h];
-    xrt__chk_ctxs[xrt__chk_nctx++] = c;
     xrt__chk_ctx_buckets[h] = c->ix + 1;
     xrt__chk_clock_grow(&c->clock, c->ix + 1);
     /* A blocking stream's work comes after the NULL stream's earlier work. */
@@ -216,9 +292,13 @@ static int xrt__chk_device(const xrt_backend *b)
 /* The context of a stream handle as the dispatch resolved it (slot s). */
 static xrt__chk_ctx *xrt__chk_stream(const xrt_backend *b, xrt_stream stream, const xrt__handle_slot *s)
 {
-    int device = xrt__chk_device(b);
+    int device;
     xrt__chk_ctx *c, *host;
     unsigned flags = 0;
+    if (s != &xrt__handle_null_stream && (uintptr_t)stream > (uintptr_t)XRT_STREAM_PER_THREAD &&
+        (c = xrt__chk_ctx_find(XRT__CHK_STREAM, (uintptr_t)stream, b, 0)) != NULL)
+        return c; /* a created stream's context: found by its handle alone */
+    device = xrt__chk_device(b);
     if (s == &xrt__handle_null_stream) {
         c = xrt__chk_ctx_find(XRT__CHK_LEGACY, 0, b, device);
         return c ? c : xrt__chk_ctx_add(XRT__CHK_LEGACY, 0, b, device, 0);
@@ -228,7 +308,6 @@ static xrt__chk_ctx *xrt__chk_stream(const xrt_backend *b, xrt_stream stream, co
         c = xrt__chk_ctx_find(XRT__CHK_PER_THREAD, host->number, b, device);
         return c ? c : xrt__chk_ctx_add(XRT__CHK_PER_THREAD, host->number, b, device, 1);
     }
-    if ((c = xrt__chk_ctx_find(XRT__CHK_STREAM, (uintptr_t)stream, b, 0)) != NULL) return c;
     b->stream_get_flags(b, s->obj, &flags); /* first seen: made before checking was on, on this device */
     return xrt__chk_ctx_add(XRT__CHK_STREAM, (uintptr_t)stream, b, device, !(flags & XRT_STREAM_NON_BLOCKING));
 }
@@ -236,7 +315,83 @@ static xrt__chk_ctx *xrt__chk_stream(const xrt_backend *b, xrt_stream stream, co
 /* Whether ctx x takes part in the NULL stream `legacy`'s implicit order. */
 static int xrt__chk_peer_of(const xrt__chk_ctx *x, const xrt__chk_ctx *legacy)
 {
-    return x != legacy && !x->dead && x->blocking && x->b == legacy->b && x->device == legacy->device;
+    return x != legacy && !x->dead && !x->gone && x->blocking && x->b == legacy->b && x->device == legacy->device;
+}
+
+/* The graves of backend b's device (every device where device < 0; every
+   backend's where b is NULL) into clock into: of its blocking streams only,
+   or of all. */
+static void xrt__chk_join_graves(xrt__chk_clock *into, const xrt_backend *b, int device, int blocking_only)
+{
+    unsigned i;
+    for (i = 0; i < xrt__chk_ngraves; i++) {
+        const xrt__chk_grave *g = &xrt__chk_graves[i];
+        if ((!b || g->b == b) && (device < 0 || g->device == device) && (g->blocking || !blocking_only))
+            xrt__chk_join(into, &g->clock);
+    }
+}
+
+/* The grave of backend b's device (blocking: of its blocking streams),
+   made if new; NULL if out of memory. */
+static xrt__chk_grave *xrt__chk_grave_of(const xrt_backend *b, int device, int blocking)
+{
+    xrt__chk_grave *g;
+    unsigned i, n = xrt__chk_ngraves;
+    for (i = 0; i < n; i++)
+        if (xrt__chk_graves[i].b == b && xrt__chk_graves[i].device == device && xrt__chk_graves[i].blocking == blocking)
+            return &xrt__chk_graves[i];
+    if (!(g = (xrt__chk_grave *)xrt__chk_realloc(xrt__chk_graves, n * sizeof *g, (n + 1) * sizeof *g))) return NULL;
+    xrt__chk_graves = g;
+    g += xrt__chk_ngraves++;
+    memset(g, 0, sizeof *g);
+    g->b = b, g->device = device, g->blocking = blocking;
+    return g;
+}
+
+/* Gone context c's place, named by no history: the next context's. */
+static void xrt__chk_ctx_free(xrt__chk_ctx *c)
+{
+    c->chain = xrt__chk_free_slots;
+    xrt__chk_free_slots = c->ix + 1;
+}
+
+/* A history entry naming context ix went. */
+static void xrt__chk_unref(unsigned ix)
+{
+    xrt__chk_ctx *c = xrt__chk_ctxs[ix];
+    if (--c->refs == 0 && c->gone) xrt__chk_ctx_free(c);
+}
+
+/* Stream context c is destroyed (bury: its clock joins its device's
+   graves, where the NULL stream and a synchronize find its queued work, and
+   an event recorded on it keeps its own copy) or retired by a reset (the
+   host waited for it). Its handle never comes back: it leaves the hash and
+   its clock goes; its place, once no history names it. Out of memory for a
+   grave: it stays as it was. */
+static void xrt__chk_ctx_gone(xrt__chk_ctx *c, int bury)
+{
+    xrt__chk_grave *g;
+    unsigned *at = &xrt__chk_ctx_buckets[xrt__chk_hash(c->key ^ (uintptr_t)c->kind)];
+    if (bury && (!(g = xrt__chk_grave_of(c->b, c->device, 0)) || !xrt__chk_join(&g->clock, &c->clock))) return;
+    if (bury && c->blocking && (!(g = xrt__chk_grave_of(c->b, c->device, 1)) || !xrt__chk_join(&g->clock, &c->clock)))
+        return;
+    while (*at && *at != c->ix + 1) at = &xrt__chk_ctxs[*at - 1]->chain;
+    if (*at) *at = c->chain;
+    c->end = xrt__chk_at(&c->clock, c->ix);
+    xrt__chk_release(c->clock.v, c->clock.n * sizeof(uint32_t));
+    memset(&c->clock, 0, sizeof c->clock);
+    c->gone = 1;
+    if (!c->refs) xrt__chk_ctx_free(c);
+}
+
+/* The NULL stream legacy's blocking peers, and the graves of its device's
+   destroyed blocking streams, into clock into. */
+static void xrt__chk_join_peers(xrt__chk_clock *into, const xrt__chk_ctx *legacy)
+{
+    unsigned i;
+    for (i = 0; i < xrt__chk_nctx; i++)
+        if (xrt__chk_peer_of(xrt__chk_ctxs[i], legacy)) xrt__chk_join(into, &xrt__chk_ctxs[i]->clock);
+    xrt__chk_join_graves(into, legacy->b, legacy->device, 1);
 }
 
 /* The start of an operation on stream ctx c: after the host thread's past,
@@ -244,13 +399,13 @@ static int xrt__chk_peer_of(const xrt__chk_ctx *x, const xrt__chk_ctx *legacy)
    stream; then c's own entry ticks: the operation's stamp. */
 static void xrt__chk_begin(xrt__chk_ctx *c, xrt__chk_ctx *host, const xrt__chk_clock *also)
 {
-    unsigned i;
-    xrt__chk_join(&c->clock, &host->clock);
+    if ((c->seen != host || c->seen_ver != host->clock.ver) && xrt__chk_join(&c->clock, &host->clock)) {
+        c->seen = host; /* c's clock only grows: until host's changes, joining it again adds nothing */
+        c->seen_ver = host->clock.ver;
+    }
     if (also) xrt__chk_join(&c->clock, also);
-    if (c->kind == XRT__CHK_LEGACY)
-        for (i = 0; i < xrt__chk_nctx; i++)
-            if (xrt__chk_peer_of(xrt__chk_ctxs[i], c)) xrt__chk_join(&c->clock, &xrt__chk_ctxs[i]->clock);
-    if (xrt__chk_clock_grow(&c->clock, c->ix + 1)) c->clock.v[c->ix]++;
+    if (c->kind == XRT__CHK_LEGACY) xrt__chk_join_peers(&c->clock, c);
+    xrt__chk_tick(c);
 }
 
 /* The end of an operation on the NULL stream: its blocking peers wait for it. */
@@ -266,11 +421,8 @@ static void xrt__chk_end(xrt__chk_ctx *c)
    its blocking peers' earlier work (REFERENCE: "The default (NULL) stream"). */
 static void xrt__chk_host_waits(xrt__chk_ctx *host, xrt__chk_ctx *c)
 {
-    unsigned i;
     xrt__chk_join(&host->clock, &c->clock);
-    if (c->kind == XRT__CHK_LEGACY)
-        for (i = 0; i < xrt__chk_nctx; i++)
-            if (xrt__chk_peer_of(xrt__chk_ctxs[i], c)) xrt__chk_join(&host->clock, &xrt__chk_ctxs[i]->clock);
+    if (c->kind == XRT__CHK_LEGACY) xrt__chk_join_peers(&host->clock, c);
 }
 
 /* Every stream of backend b (of one device, or all where device < 0). */
@@ -279,9 +431,10 @@ static void xrt__chk_host_waits_all(xrt__chk_ctx *host, const xrt_backend *b, in
     unsigned i;
     for (i = 0; i < xrt__chk_nctx; i++) {
         xrt__chk_ctx *x = xrt__chk_ctxs[i];
-        if (x->kind != XRT__CHK_HOST && !x->dead && x->b == b && (device < 0 || x->device == device))
+        if (x->kind != XRT__CHK_HOST && !x->dead && !x->gone && x->b == b && (device < 0 || x->device == device))
             xrt__chk_join(&host->clock, &x->clock);
     }
+    xrt__chk_join_graves(&host->clock, b, device, 0);
 }
 
 static xrt__chk_event *xrt__chk_event_get(const void *event, int make)
@@ -477,6 +630,13 @@ static void xrt__chk_report(const xrt__chk_alloc *m, const xrt__chk_access *a, c
 }
 
 /* >> check: accesses */
+static void xrt__chk_history_clear(xrt__chk_alloc *m)
+{
+    unsigned i;
+    for (i = 0; i < m->n; i++) xrt__chk_unref(m->a[i].ctx);
+    m->n = 0;
+}
+
 static xrt__chk_alloc *xrt__chk_alloc_get(const xrt__mem_info *info)
 {
     xrt__chk_alloc **at = &xrt__chk_allocs[xrt__chk_hash(info->base)], *m;
@@ -484,7 +644,7 @@ static xrt__chk_alloc *xrt__chk_alloc_get(const xrt__mem_info *info)
         if (m->info.base == info->base) break;
     if (m && m->info.generation != info->generation) { /* a freed allocation's address, used again */
         m->info = *info;
-        m->n = 0;
+        xrt__chk_history_clear(m);
     }
     if (m || !(m = (xrt__chk_alloc *)xrt__chk_realloc(NULL, 0, sizeof *m))) return m;
     m->info = *info;
@@ -500,9 +660,39 @@ static void xrt__chk_alloc_forget(uintptr_t base)
     for (; (m = *at) != NULL; at = &m->next)
         if (m->info.base == base) {
             *at = m->next;
+            xrt__chk_history_clear(m);
             xrt__chk_release(m, sizeof *m);
+            xrt__chk_forgot++;
             return;
         }
+}
+
+/* The checker's record of the allocation at p, or NULL where xrt made none
+   there: context c's last answers first (one operation's pointers, a loop's
+   buffers), else the registry. The registry's version is read before the
+   registry: an answer is never filed under a version newer than its own. */
+static xrt__chk_alloc *xrt__chk_alloc_at(xrt__chk_ctx *c, const void *p)
+{
+    xrt__chk_last *l = &c->last;
+    uint64_t version = __atomic_load_n(&xrt__mem_version, __ATOMIC_ACQUIRE);
+    uintptr_t x = (uintptr_t)p;
+    xrt__mem_info info;
+    xrt__chk_alloc *m = NULL;
+    unsigned i;
+    if (l->mem_version != version || l->forgot != xrt__chk_forgot) {
+        l->mem_version = version;
+        l->forgot = xrt__chk_forgot;
+        l->n = l->next = 0;
+    }
+    for (i = 0; i < l->n; i++)
+        if (x - l->e[i].lo < l->e[i].n) return l->e[i].m;
+    if (xrt__mem_query(p, &info) && !(m = xrt__chk_alloc_get(&info))) return NULL; /* out of memory: not filed */
+    i = l->next++ % XRT__CHK_LAST;
+    if (l->n < XRT__CHK_LAST) l->n++;
+    l->e[i].lo = m ? info.base : x;
+    l->e[i].n = m ? info.size : 1;
+    l->e[i].m = m;
+    return m;
 }
 
 /* Whether access a (earlier) is ordered before what context c does now. */
@@ -511,47 +701,52 @@ static int xrt__chk_ordered(const xrt__chk_access *a, const xrt__chk_ctx *c)
     return a->ctx == c->ix || xrt__chk_at(&c->clock, a->ctx) >= a->epoch;
 }
 
-/* Context c accesses bytes [p, p + n) of xrt's memory (nothing else is
-   tracked); write: 0 read, 1 write, 2 read-write. */
-static void xrt__chk_access_at(xrt__chk_ctx *c, const char *fn, void *const *site, const void *p, size_t n, int write)
+/* Context c accesses bytes [lo, lo + n) of allocation m (n > 0). */
+static void xrt__chk_access_in(xrt__chk_ctx *c, xrt__chk_alloc *m, const char *fn, void *const *site, size_t lo, size_t n,
+                               int write)
 {
-    xrt__mem_info info;
-    xrt__chk_alloc *m;
     xrt__chk_access x;
     unsigned i, j;
-    if (!p || !n || !xrt__mem_query(p, &info) || !(m = xrt__chk_alloc_get(&info))) return;
-    x.lo = (uintptr_t)p - info.base;
-    x.hi = n > info.size - x.lo ? info.size : x.lo + n;
+    x.lo = lo;
+    x.hi = n > m->info.size - lo ? m->info.size : lo + n;
     x.ctx = c->ix;
     x.epoch = xrt__chk_at(&c->clock, c->ix);
     x.write = write;
     x.fn = fn;
     x.tag = xrt__chk_tag_now;
     memcpy(x.site, site, sizeof x.site);
-    for (i = 0; i < m->n; i++) {
-        const xrt__chk_access *a = &m->a[i];
-        if (a->hi > x.lo && x.hi > a->lo && (write || a->write) && !xrt__chk_ordered(a, c)) xrt__chk_report(m, a, &x);
-    }
-    /* An earlier access ordered before this one and inside its range adds
-       nothing a later access could race with alone: it goes. */
+    /* One pass: an earlier access in no order with this one that overlaps
+       it, one of them writing, is a race; one ordered before it and inside
+       its range adds nothing a later access could race with alone: it goes. */
     for (i = j = 0; i < m->n; i++) {
         const xrt__chk_access *a = &m->a[i];
-        if (!(xrt__chk_ordered(a, c) && a->lo >= x.lo && a->hi <= x.hi && (write || !a->write))) m->a[j++] = *a;
+        int ordered = xrt__chk_ordered(a, c);
+        if (!ordered && a->hi > x.lo && x.hi > a->lo && (write || a->write)) xrt__chk_report(m, a, &x);
+        if (ordered && a->lo >= x.lo && a->hi <= x.hi && (write || !a->write)) {
+            xrt__chk_unref(a->ctx);
+            continue;
+        }
+        if (j != i) m->a[j] = *a;
+        j++;
     }
     m->n = j;
     if (m->n == XRT__CHK_HISTORY) { /* the oldest goes */
+        xrt__chk_unref(m->a[0].ctx);
         memmove(m->a, m->a + 1, (m->n - 1) * sizeof m->a[0]);
         m->n--;
         xrt__chk_dropped++;
     }
     m->a[m->n++] = x;
+    c->refs++;
 }
 
-/* The allocation at p, whole: the bytes a kernel argument stands for. */
-static void xrt__chk_access_all(xrt__chk_ctx *c, const char *fn, void *const *site, const void *p, int write)
+/* Context c accesses bytes [p, p + n) of xrt's memory (nothing else is
+   tracked); write: 0 read, 1 write, 2 read-write. */
+static void xrt__chk_access_at(xrt__chk_ctx *c, const char *fn, void *const *site, const void *p, size_t n, int write)
 {
-    xrt__mem_info info;
-    if (xrt__mem_query(p, &info)) xrt__chk_access_at(c, fn, site, (const void *)info.base, info.size, write);
+    xrt__chk_alloc *m;
+    if (p && n && (m = xrt__chk_alloc_at(c, p)) != NULL)
+        xrt__chk_access_in(c, m, fn, site, (uintptr_t)p - m->info.base, n, write);
 }
 
 /* A kernel's arguments: every pointer-sized word that points into xrt's
@@ -564,13 +759,13 @@ static void xrt__chk_args(xrt__chk_ctx *c, const char *fn, void *const *site, co
     unsigned k;
     for (off = 0; args && off + sizeof(void *) <= size; off += sizeof(void *)) {
         void *p;
-        xrt__mem_info info;
+        xrt__chk_alloc *m;
         int noted = 0;
         memcpy(&p, args + off, sizeof p);
-        if (!p || !xrt__mem_query(p, &info)) continue;
+        if (!p || !(m = xrt__chk_alloc_at(c, p))) continue;
         for (k = 0; k < nnotes; k++)
-            noted |= (uintptr_t)xrt__chk_notes[k].p - info.base < info.size;
-        if (!noted) xrt__chk_access_all(c, fn, site, p, 2);
+            noted |= (uintptr_t)xrt__chk_notes[k].p - m->info.base < m->info.size;
+        if (!noted && m->info.size) xrt__chk_access_in(c, m, fn, site, 0, m->info.size, 2);
     }
     for (k = 0; k < nnotes; k++)
         if (xrt__chk_notes[k].access != XRT_CHECK_NONE)
@@ -609,8 +804,10 @@ static size_t xrt__chk_box(const xrt_pitched_ptr *p, const xrt_pos *at, const xr
    2-D memset node are boxes of rows: two nodes of one launch meet only
    where their rows share a byte (interleaved rows do not), and they enter
    the histories as their bounding ranges, as an eager 2-D or 3-D copy does.
-   Not modelled: a 3-D memset node (captured; its params cannot be read), a
-   kernel node the runtime does not give back (captured on a GPU), child
+   A captured 3-D memset is one 2-D memset node a slice (the CPU backend
+   captures it so, as the CUDA runtime double does): its rows are each slice's rows
+   within the launch, and each slice's bounding range in the histories.
+   Not modelled: a kernel node the runtime does not give back (captured on a GPU), child
    graphs nested deeper than XRT__CHK_DEPTH, an exec changed by
    xrt_graph_exec_node_set_params (its launches are operations without
    accesses again), an exec instantiated while checking was off. */
@@ -1241,7 +1438,7 @@ XRT_API void xrt__chk_free(void *caller, const xrt_backend *b, const char *fn, x
     if (xrt__mem_query(ptr, &info) && info.base == (uintptr_t)ptr && (host = xrt__chk_host()) != NULL) {
         if (!s) {
             xrt__chk_host_waits_all(host, b, -1);
-            if (xrt__chk_clock_grow(&host->clock, host->ix + 1)) host->clock.v[host->ix]++;
+            xrt__chk_tick(host);
             c = host;
         } else if (!xrt__chk_capturing(b, s) && (c = xrt__chk_stream(b, stream, s)) != NULL) {
             xrt__chk_begin(c, host, NULL);
@@ -1296,7 +1493,10 @@ static void xrt__chk_retire(const xrt_backend *b, int device)
     unsigned i;
     for (i = 0; i < xrt__chk_nctx; i++) {
         xrt__chk_ctx *x = xrt__chk_ctxs[i];
-        if (x->kind == XRT__CHK_STREAM && x->b == b && x->device == device) x->dead = 1;
+        if (x->kind == XRT__CHK_STREAM && x->b == b && x->device == device && !x->gone) {
+            x->dead = 1;
+            xrt__chk_ctx_gone(x, 0);
+        }
     }
 }
 
@@ -1334,6 +1534,16 @@ XRT_API void xrt__chk_stream_created(void *caller, xrt_status st, const xrt_back
     pthread_mutex_unlock(&xrt__chk_lock);
 }
 
+/* xrt_stream_destroy: the stream's context is gone (its queued work still
+   runs: its clock is buried). */
+XRT_API void xrt__chk_stream_destroyed(const xrt_backend *b, xrt_stream stream)
+{
+    xrt__chk_ctx *c;
+    if (!xrt__chk_lock_on()) return;
+    if ((c = xrt__chk_ctx_find(XRT__CHK_STREAM, (uintptr_t)stream, b, 0)) != NULL) xrt__chk_ctx_gone(c, 1);
+    pthread_mutex_unlock(&xrt__chk_lock);
+}
+
 /* fork(): the checker's lock is held across it (xrt.h's handlers). In the
    child, the forking thread, the only one there, comes after every
    context: the parent's queued work is dropped in the child (the CPU
@@ -1348,6 +1558,7 @@ static void xrt__chk_fork_child(void)
     unsigned i;
     if (!__atomic_load_n(&xrt__chk_on, __ATOMIC_RELAXED) || !(host = xrt__chk_host())) return;
     for (i = 0; i < xrt__chk_nctx; i++) xrt__chk_join(&host->clock, &xrt__chk_ctxs[i]->clock);
+    xrt__chk_join_graves(&host->clock, NULL, -1, 0);
 }
 
 /* >> check: the public calls */
@@ -1385,6 +1596,11 @@ static void xrt__chk_forget_all(void)
         xrt__chk_release(xrt__chk_ctxs[i], sizeof *xrt__chk_ctxs[i]);
     }
     xrt__chk_release(xrt__chk_ctxs, xrt__chk_capctx * sizeof *xrt__chk_ctxs);
+    for (i = 0; i < xrt__chk_ngraves; i++)
+        xrt__chk_release(xrt__chk_graves[i].clock.v, xrt__chk_graves[i].clock.n * sizeof(uint32_t));
+    xrt__chk_release(xrt__chk_graves, xrt__chk_ngraves * sizeof *xrt__chk_graves);
+    xrt__chk_graves = NULL;
+    xrt__chk_ngraves = xrt__chk_free_slots = 0;
     for (i = 0; i < XRT__CHK_BUCKETS; i++) {
         while ((m = xrt__chk_allocs[i]) != NULL) {
             xrt__chk_allocs[i] = m->next;

@@ -4656,11 +4656,26 @@ static xrt_status xrt__cpu_memset_3d(const xrt_backend *self, const xrt_pitched_
     return xrt__cpu_rect_sync(self, &r, "cpu: xrt_memset_3d");
 }
 
+/* Captured, a box of several slices is one 2-D memset node a slice, in
+   order, as the CUDA backend's captures are on the CUDA runtime test double
+   (its cudaMemset3DAsync sets slice by slice): a memset node's params
+   (xrt_memset_node_params, cudaMemsetParams) have no depth, and a node they
+   cannot describe has no accesses for the stream-order checker. */
 static xrt_status xrt__cpu_memset_3d_async(const xrt_backend *self, const xrt_pitched_ptr *dst, unsigned value,
                                            const xrt_extent *extent, void *stream)
 {
     xrt__cpu_rect r;
+    xrt_status st = XRT_SUCCESS;
+    size_t z;
     (void)self;
+    if (extent->depth > 1 && xrt__cpu_capturing(stream)) {
+        for (z = 0; z < extent->depth && st == XRT_SUCCESS; z++) {
+            xrt__cpu_rect_set(&r, (unsigned char *)dst->ptr + z * dst->pitch * dst->ysize, dst->pitch, value, 1,
+                              extent->width, extent->height);
+            st = xrt__cpu_rect_async(&r, stream, "cpu: xrt_memset_3d_async");
+        }
+        return st;
+    }
     xrt__cpu_rect_set_box(&r, dst, value, extent);
     return xrt__cpu_rect_async(&r, stream, "cpu: xrt_memset_3d_async");
 }

@@ -705,6 +705,55 @@ static void test_copy_3d(void **state)
     OK(xrt_free(p.ptr));
 }
 
+/* A 3-D memset captured (32 bytes of 4 rows in each of 2 slices of p) and
+   a copy node added beside it, with no edge: the copy writes rows 4 to 7 of
+   slice 0, which lie inside the memset's bounding range but share no byte
+   with its rows: clean; or bytes 16 to 48 of slice 1's row 0: racy, with
+   the memset's node of that slice. */
+static void test_graph_3d_memset_node(void **state)
+{
+    static unsigned char h[64 * 4];
+    round_ w;
+    xrt_pitched_ptr p;
+    xrt_graph graph;
+    xrt_graph_exec exec;
+    xrt_graph_node n;
+    xrt_memcpy_3d_parms c;
+    size_t slice;
+    int r, overlap;
+    (void)state;
+    SKIP_UNLESS(caps() & XRT_CAP_GRAPHS, "no graphs");
+    OK(xrt_malloc_3d(&p, xrt_make_extent(64, 8, 2)));
+    slice = p.pitch * p.ysize;
+    memset(&c, 0, sizeof c);
+    c.src_ptr = xrt_make_pitched_ptr(h, 64, 64, 4);
+    c.dst_ptr = p, c.kind = XRT_MEMCPY_HOST_TO_DEVICE;
+    for (r = 0; r < 2 * ROUNDS; r++) {
+        overlap = r >= ROUNDS;
+        round_begin(&w, r, XRT_STREAM_DEFAULT, XRT_STREAM_DEFAULT);
+        OK(xrt_stream_begin_capture(w.s3, XRT_CAPTURE_MODE_GLOBAL));
+        OK(xrt_memset_3d_async(p, 1, xrt_make_extent(32, 4, 2), w.s3));
+        OK(xrt_stream_end_capture(w.s3, &graph));
+        c.dst_pos = overlap ? xrt_make_pos(16, 0, 1) : xrt_make_pos(0, 4, 0);
+        c.extent = overlap ? xrt_make_extent(32, 1, 1) : xrt_make_extent(64, 4, 1);
+        OK(xrt_graph_add_memcpy_node(&n, graph, NULL, 0, &c));
+        OK(xrt_graph_instantiate(&exec, graph));
+        OK(xrt_graph_launch(exec, w.s1));
+        OK(xrt_stream_synchronize(w.s1));
+        if (!overlap) expect_clean();
+        else
+            expect_race("memset node 1 of xrt_graph_launch", "memcpy node 2 of xrt_graph_launch", p.ptr, 2 * slice,
+                        slice + 16, slice + 48, "write by memset node 1 of xrt_graph_launch on stream 1 (device 0)",
+                        "write by memcpy node 2 of xrt_graph_launch on stream 1 (device 0)",
+                        "add an edge from the memset node 1 to the memcpy node 2 (xrt_graph_add_dependencies; in a "
+                        "capture, an event or the same stream), or one the other way");
+        OK(xrt_graph_exec_destroy(exec));
+        OK(xrt_graph_destroy(graph));
+        round_end(&w);
+    }
+    OK(xrt_free(p.ptr));
+}
+
 /* A copy from d into a module's variable on stream 2 while stream 1 sets d:
    racy (the copy reads d); with an event: clean. */
 static void test_symbol_copy(void **state)
@@ -733,6 +782,218 @@ static void test_symbol_copy(void **state)
                         "read by xrt_memcpy_to_symbol_async on stream 2 (device 0)",
                         EDGE_1_2("xrt_memset_async", "xrt_memcpy_to_symbol_async"));
         round_end(&w);
+    }
+    OK(xrt_free(d));
+}
+
+/* Stream 2 works first on other memory; stream 1 sets d; the host
+   synchronizes stream 1, then stream 2 reads d: clean (stream 2's work
+   after the synchronize comes after what the host waited for, also where
+   stream 2 was used before it). Without the synchronize: racy. */
+static void test_host_sync_after_first_use(void **state)
+{
+    static unsigned char h[N], g[N];
+    round_ w;
+    void *d, *other;
+    int r, sync;
+    (void)state;
+    OK(xrt_malloc(&d, N));
+    OK(xrt_malloc(&other, N));
+    for (r = 0; r < 2 * ROUNDS; r++) {
+        sync = r < ROUNDS;
+        round_begin(&w, r, XRT_STREAM_NON_BLOCKING, XRT_STREAM_NON_BLOCKING);
+        OK(xrt_memcpy_async(other, h, N, XRT_MEMCPY_HOST_TO_DEVICE, w.s2));
+        OK(xrt_memset_async(d, 1, N, w.s1));
+        if (sync) OK(xrt_stream_synchronize(w.s1));
+        OK(xrt_memcpy_async(g, d, N, XRT_MEMCPY_DEVICE_TO_HOST, w.s2));
+        OK(xrt_device_synchronize());
+        if (sync) expect_clean();
+        else
+            expect_race("xrt_memset_async", "xrt_memcpy_async", d, N, 0, N, "write by xrt_memset_async on stream 1 (device 0)",
+                        "read by xrt_memcpy_async on stream 2 (device 0)", EDGE_1_2("xrt_memset_async", "xrt_memcpy_async"));
+        round_end(&w);
+    }
+    OK(xrt_free(other));
+    OK(xrt_free(d));
+}
+
+/* Streams made and destroyed while checking is on: each sets d, records
+   the event and is destroyed with its work queued. Waited for through the
+   event, on stream 2: clean; without the wait: racy, the report naming the
+   destroyed stream. Then a blocking stream sets d and is destroyed: the
+   NULL stream's copy out of d comes after it (as after any blocking
+   stream's work); a non-blocking one does the same: after
+   xrt_device_synchronize, the host's copy comes after it. */
+static void test_destroyed_stream_orders(void **state)
+{
+    static unsigned char g[N];
+    round_ w;
+    xrt_stream t;
+    void *d;
+    int r, waited;
+    (void)state;
+    OK(xrt_malloc(&d, N));
+    for (r = 0; r < 2 * ROUNDS; r++) {
+        waited = r >= ROUNDS;
+        round_begin(&w, 0, XRT_STREAM_DEFAULT, XRT_STREAM_DEFAULT);
+        OK(xrt_stream_create_with_flags(&t, XRT_STREAM_NON_BLOCKING)); /* stream 4 */
+        perturb(t, r);
+        OK(xrt_memset_async(d, 1, N, t));
+        OK(xrt_event_record(w.e, t));
+        OK(xrt_stream_destroy(t));
+        if (waited) OK(xrt_stream_wait_event(w.s2, w.e));
+        OK(xrt_memcpy_async(g, d, N, XRT_MEMCPY_DEVICE_TO_HOST, w.s2));
+        OK(xrt_device_synchronize());
+        if (waited) expect_clean();
+        else
+            expect_race("xrt_memset_async", "xrt_memcpy_async", d, N, 0, N, "write by xrt_memset_async on stream 4 (device 0)",
+                        "read by xrt_memcpy_async on stream 2 (device 0)",
+                        "record an event on stream 4 (device 0) after the xrt_memset_async and wait for it on stream 2 "
+                        "(device 0) (xrt_stream_wait_event) before the xrt_memcpy_async");
+        nreports = 0, reports[0] = 0;
+        OK(xrt_stream_create(&t)); /* stream 5, blocking */
+        perturb(t, r);
+        OK(xrt_memset_async(d, 2, N, t));
+        OK(xrt_stream_destroy(t));
+        OK(xrt_memcpy_async(g, d, N, XRT_MEMCPY_DEVICE_TO_HOST, NULL));
+        OK(xrt_device_synchronize());
+        OK(xrt_stream_create_with_flags(&t, XRT_STREAM_NON_BLOCKING)); /* stream 6 */
+        perturb(t, r);
+        OK(xrt_memset_async(d, 3, N, t));
+        OK(xrt_stream_destroy(t));
+        OK(xrt_device_synchronize());
+        OK(xrt_memcpy(g, d, N, XRT_MEMCPY_DEVICE_TO_HOST));
+        expect_clean();
+        round_end(&w);
+    }
+    OK(xrt_free(d));
+}
+
+/* A destroyed stream's place taken by a new stream: stream 4 sets d,
+   records the event and is destroyed; stream 1 waits for it and sets d (the
+   history entry of stream 4 goes, and its place is free), stream 2 waits
+   for stream 1; stream 5, in that place, sets d2 and stream 2 copies d2
+   out without waiting: racy (stream 2 saw stream 4's work through the events,
+   not stream 5's; the host saw neither). Then stream 6 copies into d and
+   is destroyed with the copy unwaited for: stream 7's copy out races with
+   it (stream 6's place is not taken while a history names it). */
+static void test_destroyed_stream_place_taken(void **state)
+{
+    static unsigned char h[N], g[N];
+    round_ w;
+    xrt_stream t, u;
+    void *d, *d2;
+    int r;
+    (void)state;
+    OK(xrt_malloc(&d, N));
+    OK(xrt_malloc(&d2, N));
+    for (r = 0; r < ROUNDS; r++) {
+        round_begin(&w, 0, XRT_STREAM_NON_BLOCKING, XRT_STREAM_NON_BLOCKING);
+        OK(xrt_stream_create_with_flags(&t, XRT_STREAM_NON_BLOCKING)); /* stream 4 */
+        OK(xrt_memset_async(d, 1, N, t));
+        OK(xrt_event_record(w.e, t));
+        OK(xrt_stream_destroy(t));
+        OK(xrt_stream_wait_event(w.s1, w.e));
+        OK(xrt_memset_async(d, 2, N, w.s1));
+        OK(xrt_event_record(w.e, w.s1));
+        OK(xrt_stream_wait_event(w.s2, w.e));
+        OK(xrt_stream_create_with_flags(&u, XRT_STREAM_NON_BLOCKING)); /* stream 5 */
+        perturb(u, r);
+        OK(xrt_memset_async(d2, 3, N, u));
+        OK(xrt_memcpy_async(g, d2, N, XRT_MEMCPY_DEVICE_TO_HOST, w.s2));
+        OK(xrt_device_synchronize());
+        expect_race("xrt_memset_async", "xrt_memcpy_async", d2, N, 0, N, "write by xrt_memset_async on stream 5 (device 0)",
+                    "read by xrt_memcpy_async on stream 2 (device 0)",
+                    "record an event on stream 5 (device 0) after the xrt_memset_async and wait for it on stream 2 "
+                    "(device 0) (xrt_stream_wait_event) before the xrt_memcpy_async");
+        nreports = 0, reports[0] = 0;
+        OK(xrt_stream_destroy(u));
+        OK(xrt_stream_create_with_flags(&t, XRT_STREAM_NON_BLOCKING)); /* stream 6 */
+        perturb(t, r);
+        OK(xrt_memcpy_async(d, h, N, XRT_MEMCPY_HOST_TO_DEVICE, t));
+        OK(xrt_stream_destroy(t));
+        OK(xrt_stream_create_with_flags(&u, XRT_STREAM_NON_BLOCKING)); /* stream 7 */
+        OK(xrt_memcpy_async(g, d, N, XRT_MEMCPY_DEVICE_TO_HOST, u));
+        OK(xrt_device_synchronize());
+        expect_race("xrt_memcpy_async", "xrt_memcpy_async", d, N, 0, N, "write by xrt_memcpy_async on stream 6 (device 0)",
+                    "read by xrt_memcpy_async on stream 7 (device 0)",
+                    "record an event on stream 6 (device 0) after the xrt_memcpy_async and wait for it on stream 7 "
+                    "(device 0) (xrt_stream_wait_event) before the xrt_memcpy_async");
+        OK(xrt_stream_destroy(u));
+        round_end(&w);
+    }
+    OK(xrt_free(d));
+}
+
+/* Many streams made and destroyed while checking is on, each copying into
+   d and out of h, synchronized before its destroy: the bookkeeping stays
+   as large as after the first few (a destroyed stream's clock goes at its
+   destroy, its place once no history names it). */
+static void test_destroyed_streams_bounded(void **state)
+{
+    static unsigned char h[N];
+    xrt_stream t;
+    size_t early = 0, late = 0;
+    void *d;
+    int i;
+    (void)state;
+    OK(xrt_malloc(&d, N));
+    begin();
+    for (i = 0; i < 300; i++) {
+        OK(xrt_stream_create(&t));
+        OK(xrt_memcpy_async(d, h, N, XRT_MEMCPY_HOST_TO_DEVICE, t));
+        OK(xrt_stream_synchronize(t));
+        OK(xrt_stream_destroy(t));
+        if (i == 20) OK(xrt_check_memory_bytes(&early));
+    }
+    OK(xrt_check_memory_bytes(&late));
+    expect_clean();
+    end();
+    if (late > early) print_error("bookkeeping %zu bytes after 300 streams, %zu after 21\n", late, early);
+    assert_true(late <= early);
+    OK(xrt_free(d));
+}
+
+/* Host memory copied from on stream 1 while xrt does not know it (the
+   checker's lookup finds no allocation there), then registered: stream 1's
+   copy into it and stream 2's copy out of it race, as into any pinned
+   memory; with an event: clean. The checker's lookups are as fresh as the
+   registry. */
+static void test_registered_after_lookup(void **state)
+{
+    static unsigned char g[N];
+    round_ w;
+    void *d, *h;
+    int r, with_event;
+    (void)state;
+    OK(xrt_malloc(&d, N));
+    for (r = 0; r < 2 * ROUNDS; r++) {
+        with_event = r >= ROUNDS;
+        h = aligned_alloc(4096, N);
+        assert_non_null(h);
+        memset(h, 0, N);
+        round_begin(&w, r, XRT_STREAM_DEFAULT, XRT_STREAM_DEFAULT);
+        OK(xrt_memcpy_async(d, h, N, XRT_MEMCPY_HOST_TO_DEVICE, w.s1));
+        OK(xrt_stream_synchronize(w.s1));
+        OK(xrt_host_register(h, N, XRT_HOST_REGISTER_DEFAULT));
+        OK(xrt_memcpy_async(h, d, N, XRT_MEMCPY_DEVICE_TO_HOST, w.s1));
+        if (with_event) {
+            OK(xrt_event_record(w.e, w.s1));
+            OK(xrt_stream_wait_event(w.s2, w.e));
+        }
+        OK(xrt_memcpy_async(g, h, N, XRT_MEMCPY_HOST_TO_HOST, w.s2));
+        OK(xrt_device_synchronize());
+        if (with_event) expect_clean();
+        else {
+            if (nreports != 1 || !strstr(reports, "of the pinned host allocation"))
+                print_error("%d reports, expected 1 on the pinned host allocation:\n%s", nreports, reports);
+            assert_int_equal(nreports, 1);
+            assert_non_null(strstr(reports, "xrt:   write by xrt_memcpy_async on stream 1 (device 0), at "));
+            assert_non_null(strstr(reports, "xrt:   read by xrt_memcpy_async on stream 2 (device 0), at "));
+        }
+        round_end(&w);
+        OK(xrt_host_unregister(h));
+        free(h);
     }
     OK(xrt_free(d));
 }
@@ -1063,7 +1324,11 @@ int main(void)
         cmocka_unit_test(test_graph_nodes_without_edge),
         cmocka_unit_test(test_graph_races_eager), cmocka_unit_test(test_graph_kernel_node),
         cmocka_unit_test(test_graph_child_nodes), cmocka_unit_test(test_graph_2d_nodes),
-        cmocka_unit_test(test_copy_3d),           cmocka_unit_test(test_symbol_copy),
+        cmocka_unit_test(test_copy_3d),           cmocka_unit_test(test_graph_3d_memset_node),
+        cmocka_unit_test(test_symbol_copy),
+        cmocka_unit_test(test_host_sync_after_first_use), cmocka_unit_test(test_registered_after_lookup),
+        cmocka_unit_test(test_destroyed_stream_orders), cmocka_unit_test(test_destroyed_stream_place_taken),
+        cmocka_unit_test(test_destroyed_streams_bounded),
         cmocka_unit_test(test_reports_deterministic), cmocka_unit_test(test_forked_child_clean),
         cmocka_unit_test(test_device_reset_clean), cmocka_unit_test(test_enable_under_threads),
         cmocka_unit_test(test_check_calls),       cmocka_unit_test(test_exit_status),
