@@ -116,7 +116,10 @@ typedef struct xrt__chk_event {
     xrt__chk_clock clock;
 } xrt__chk_event;
 
-typedef struct xrt__chk_pair { void *a, *b; const char *fa, *fb; } xrt__chk_pair;
+/* A reported pair (xrt__chk_reported): each side's call site, as the hook's
+   return address and the frame above it (the dispatch function's own return
+   address: the call site itself when the dispatch function was not inlined). */
+typedef struct xrt__chk_pair { void *a[2], *b[2]; const char *fa, *fb; } xrt__chk_pair;
 
 /* The clocks of a device's destroyed streams, joined (blocking: of its
    blocking ones only): what the NULL stream and a synchronize of the device
@@ -574,13 +577,21 @@ static void xrt__chk_edge(const xrt__chk_access *a, const xrt__chk_access *b, ch
                  "called)", na, a->fn, b->fn, nb);
 }
 
-static int xrt__chk_reported(const xrt__chk_access *a, const xrt__chk_access *b)
+/* Whether the pair (a, b) was reported, else records it. A pair is its two
+   calls and their call sites; a pair of nodes inside one launch is its
+   graph's record (graph: its serial, else 0) and its two nodes, wherever the
+   graph is launched from. */
+static int xrt__chk_reported(const xrt__chk_access *a, const xrt__chk_access *b, uintptr_t graph)
 {
     size_t i;
-    xrt__chk_pair *p;
+    xrt__chk_pair *p, k;
+    k.a[0] = graph ? (void *)graph : a->site[1], k.a[1] = graph ? NULL : a->site[2];
+    k.b[0] = graph ? NULL : b->site[1], k.b[1] = graph ? NULL : b->site[2];
+    k.fa = a->fn, k.fb = b->fn;
     for (i = 0; i < xrt__chk_npairs; i++) {
         p = &xrt__chk_pairs[i];
-        if (p->a == a->site[1] && p->b == b->site[1] && p->fa == a->fn && p->fb == b->fn) return 1;
+        if (!memcmp(p->a, k.a, sizeof k.a) && !memcmp(p->b, k.b, sizeof k.b) && p->fa == k.fa && p->fb == k.fb)
+            return 1;
     }
     if (xrt__chk_npairs == xrt__chk_cappairs) {
         size_t cap = xrt__chk_cappairs ? 2 * xrt__chk_cappairs : 16;
@@ -589,24 +600,22 @@ static int xrt__chk_reported(const xrt__chk_access *a, const xrt__chk_access *b)
         xrt__chk_pairs = p;
         xrt__chk_cappairs = cap;
     }
-    p = &xrt__chk_pairs[xrt__chk_npairs++];
-    p->a = a->site[1];
-    p->b = b->site[1];
-    p->fa = a->fn;
-    p->fb = b->fn;
+    xrt__chk_pairs[xrt__chk_npairs++] = k;
     return 0;
 }
 
 static const char *xrt__chk_how(int write) { return write == 2 ? "read-write" : write ? "write" : "read"; }
 
-/* One report of the pair (a earlier, b now), on stderr in one write. */
-static void xrt__chk_report(const xrt__chk_alloc *m, const xrt__chk_access *a, const xrt__chk_access *b)
+/* One report of the pair (a earlier, b now), on stderr in one write (graph:
+   the serial of the launch's record when both are its nodes, else 0). */
+static void xrt__chk_report(const xrt__chk_alloc *m, const xrt__chk_access *a, const xrt__chk_access *b,
+                            uintptr_t graph)
 {
     static const char *const kinds[] = {"unknown", "pageable host", "pinned host", "device", "managed"};
     char na[96], nb[96], sa[300], sb[300], edge[400], msg[2048];
     size_t lo = a->lo > b->lo ? a->lo : b->lo, hi = a->hi < b->hi ? a->hi : b->hi;
     unsigned t = (unsigned)m->info.type;
-    if (xrt__chk_reported(a, b)) return;
+    if (xrt__chk_reported(a, b, graph)) return;
     xrt__chk_races++;
     xrt__chk_name(xrt__chk_ctxs[a->ctx], na, sizeof na);
     xrt__chk_name(xrt__chk_ctxs[b->ctx], nb, sizeof nb);
@@ -721,7 +730,7 @@ static void xrt__chk_access_in(xrt__chk_ctx *c, xrt__chk_alloc *m, const char *f
     for (i = j = 0; i < m->n; i++) {
         const xrt__chk_access *a = &m->a[i];
         int ordered = xrt__chk_ordered(a, c);
-        if (!ordered && a->hi > x.lo && x.hi > a->lo && (write || a->write)) xrt__chk_report(m, a, &x);
+        if (!ordered && a->hi > x.lo && x.hi > a->lo && (write || a->write)) xrt__chk_report(m, a, &x, 0);
         if (ordered && a->lo >= x.lo && a->hi <= x.hi && (write || !a->write)) {
             xrt__chk_unref(a->ctx);
             continue;
@@ -822,6 +831,7 @@ typedef struct xrt__chk_gacc {
 typedef struct xrt__chk_graph {
     struct xrt__chk_graph *next;
     uintptr_t key;             /* the exec's handle */
+    uintptr_t serial;          /* this record's number, never reused: its reported pairs' key */
     unsigned nodes, words;     /* access nodes; 64-bit words of a set */
     size_t nacc, nwait, nrecord;
     xrt__chk_gacc *acc;
@@ -1124,7 +1134,9 @@ static xrt__chk_graph *xrt__chk_graph_read(const xrt_backend *b, void *graph)
     unsigned *access = NULL, k = 0;
     size_t i;
     int ok;
+    static uintptr_t serial;
     memset(&t, 0, sizeof t);
+    if (g) g->serial = __atomic_add_fetch(&serial, 1, __ATOMIC_RELAXED); /* instantiations may race */
     ok = g && xrt__chk_topo_add(b, graph, "", 0, &t);
     if (ok) ok = (access = (unsigned *)XRT_CALLOC(t.n + 1, sizeof(unsigned))) != NULL &&
                  (g->name = (const char **)XRT_CALLOC(t.n + 1, sizeof(char *))) != NULL &&
@@ -1226,7 +1238,7 @@ static void xrt__chk_graph_pairs(const xrt__chk_graph *g, xrt__chk_ctx *c, void 
             b = a;
             a.lo = x->lo, a.hi = x->hi, a.write = x->a->write, a.fn = g->name[x->a->node];
             b.lo = y->lo, b.hi = y->hi, b.write = y->a->write, b.fn = g->name[y->a->node];
-            xrt__chk_report(m, &a, &b);
+            xrt__chk_report(m, &a, &b, g->serial);
         }
 }
 

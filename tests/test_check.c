@@ -188,6 +188,37 @@ static void test_copy_copy(void **state)
     OK(xrt_free(d));
 }
 
+/* Two races between the same two calls from two pairs of call sites are two
+   reports, however the dispatch functions were compiled. Called through a
+   pointer, xrt_memcpy_async is a function of its own (as at -O0 or -Og,
+   where it is not inlined): the checker's hook returns into it at the same
+   place for every site, and the call site is the frame above. */
+static xrt_status (*volatile copy_async)(void *, const void *, size_t, xrt_memcpy_kind, xrt_stream) = xrt_memcpy_async;
+
+static void test_two_sites_two_reports(void **state)
+{
+    static unsigned char h[N], g[N];
+    round_ w;
+    void *d, *d2;
+    (void)state;
+    OK(xrt_malloc(&d, N));
+    OK(xrt_malloc(&d2, N));
+    round_begin(&w, 0, XRT_STREAM_DEFAULT, XRT_STREAM_DEFAULT);
+    OK(copy_async(d, h, N, XRT_MEMCPY_HOST_TO_DEVICE, w.s1));
+    OK(copy_async(g, d, N, XRT_MEMCPY_DEVICE_TO_HOST, w.s2));
+    OK(xrt_stream_synchronize(w.s2));
+    OK(xrt_stream_synchronize(w.s1));
+    OK(copy_async(d2, h, N, XRT_MEMCPY_HOST_TO_DEVICE, w.s1));
+    OK(copy_async(g, d2, N, XRT_MEMCPY_DEVICE_TO_HOST, w.s2));
+    OK(xrt_stream_synchronize(w.s2));
+    OK(xrt_stream_synchronize(w.s1));
+    if (nreports != 2) print_error("got %d reports:\n%s", nreports, reports);
+    assert_int_equal(nreports, 2);
+    round_end(&w);
+    OK(xrt_free(d2));
+    OK(xrt_free(d));
+}
+
 /* The same with a kernel reading and writing d on stream 2 (an argument
    counts as a read-write of its whole allocation). */
 static void test_copy_kernel(void **state)
@@ -1318,6 +1349,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_copy_copy),         cmocka_unit_test(test_copy_kernel),
+        cmocka_unit_test(test_two_sites_two_reports),
         cmocka_unit_test(test_wrong_event),       cmocka_unit_test(test_free_racing),
         cmocka_unit_test(test_host_fn_annotated), cmocka_unit_test(test_legacy_order),
         cmocka_unit_test(test_peer_copy),         cmocka_unit_test(test_sync_orders_host),
