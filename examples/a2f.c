@@ -14,8 +14,12 @@
    The program forks before either process uses xrt (a GPU runtime does not
    survive fork) and prints, per chunk size from 4 KiB to 64 MiB, the
    receiver's copy bandwidth (event wait + copy) beside a plain memcpy of the
-   same size in one process. Runs on the default backend (XRT_BACKEND=cpu:
-   two processes on one CPU device share the bytes). */
+   same size between two buffers of its own, one after each chunk so that both
+   see the same machine, and their ratio. Every buffer is touched whole before
+   the first chunk: a GPU's memory is there from its allocation on, and the
+   CPU backend's pages would otherwise be faulted in by the first chunk of
+   each size, in the timing of one side only. Runs on the default backend
+   (XRT_BACKEND=cpu: two processes on one CPU device share the bytes). */
 #define XRT_IMPL
 #include "xrt.h"
 #include "pipes.h"
@@ -77,6 +81,7 @@ static int sender_open(sender *x, pipes l)
         if (xrt_ipc_get_mem_handle(&m, x->slot[i]) != XRT_SUCCESS ||
             xrt_ipc_get_event_handle(&e, x->ready[i]) != XRT_SUCCESS)
             return fail("export");
+        if (xrt_memset(x->slot[i], 0, MAX_CHUNK) != XRT_SUCCESS) return fail("touch"); /* exported: its shared pages */
         if (send_all(l.to, &m, sizeof m) != 0 || send_all(l.to, &e, sizeof e) != 0) return fail("send handles");
     }
     return 0;
@@ -131,6 +136,10 @@ static int receiver_open(receiver *x, pipes l)
         if (xrt_ipc_open_mem_handle(&x->slot[i], m, XRT_IPC_MEM_LAZY_ENABLE_PEER_ACCESS) != XRT_SUCCESS ||
             xrt_ipc_open_event_handle(&x->ready[i], e) != XRT_SUCCESS)
             return fail("open");
+        /* this process's mappings of the slot and of its own buffers, touched whole */
+        if (xrt_memcpy(x->dst, x->slot[i], MAX_CHUNK, XRT_MEMCPY_DEVICE_TO_DEVICE) != XRT_SUCCESS ||
+            xrt_memcpy(x->host, x->dst, MAX_CHUNK, XRT_MEMCPY_DEVICE_TO_HOST) != XRT_SUCCESS)
+            return fail("touch");
     }
     return 0;
 }
@@ -145,9 +154,19 @@ static int holds(receiver *x, uint64_t k, size_t size)
     return 1;
 }
 
+/* Seconds for one memcpy of `size` bytes from b to a. */
+static double memcpy_seconds(unsigned char *a, const unsigned char *b, size_t size)
+{
+    double t = now();
+    memcpy(a, b, size);
+    __asm__ __volatile__("" : : "r"(a), "r"(b) : "memory");
+    return now() - t;
+}
+
 /* Receives the chunks of one size; the seconds spent in event waits and
-   copies go to *spent. */
-static int receive_size(receiver *x, pipes l, size_t size, uint64_t *k, double *spent)
+   copies go to spent[0], those of a plain memcpy of each chunk's size
+   between buffers a and b, made after the chunk, to spent[1]. */
+static int receive_size(receiver *x, pipes l, size_t size, uint64_t *k, double spent[2], unsigned char *ab[2])
 {
     size_t n;
     for (n = chunks_of(size); n > 0; n--, (*k)++) {
@@ -160,8 +179,9 @@ static int receive_size(receiver *x, pipes l, size_t size, uint64_t *k, double *
             xrt_memcpy_async(x->dst, x->slot[i], size, XRT_MEMCPY_DEVICE_TO_DEVICE, x->s) != XRT_SUCCESS ||
             xrt_stream_synchronize(x->s) != XRT_SUCCESS)
             return fail("copy");
-        *spent += now() - t;
+        spent[0] += now() - t;
         if (send_all(l.to, &freed, sizeof freed) != 0) return fail("free a slot");
+        spent[1] += memcpy_seconds(ab[*k & 1], ab[!(*k & 1)], size);
         if (!holds(x, *k, size)) {
             fprintf(stderr, "a2f: receiver: chunk %llu of %zu bytes is not what the sender wrote\n",
                     (unsigned long long)*k, size);
@@ -169,18 +189,6 @@ static int receive_size(receiver *x, pipes l, size_t size, uint64_t *k, double *
         }
     }
     return 0;
-}
-
-/* Seconds for `rounds` memcpy calls of `size` bytes between two buffers. */
-static double memcpy_seconds(unsigned char *a, unsigned char *b, size_t size, size_t rounds)
-{
-    double t = now();
-    size_t r;
-    for (r = 0; r < rounds; r++) {
-        memcpy(r & 1 ? a : b, r & 1 ? b : a, size);
-        __asm__ __volatile__("" : : "r"(a), "r"(b) : "memory");
-    }
-    return now() - t;
 }
 
 static void print_size(size_t size, size_t rounds, double xrt_s, double memcpy_s)
@@ -192,21 +200,21 @@ static void print_size(size_t size, size_t rounds, double xrt_s, double memcpy_s
 
 static int receiver_run(receiver *x, pipes l)
 {
-    unsigned char *a = (unsigned char *)malloc(MAX_CHUNK), *b = (unsigned char *)malloc(MAX_CHUNK);
+    unsigned char *ab[2] = {(unsigned char *)malloc(MAX_CHUNK), (unsigned char *)malloc(MAX_CHUNK)};
     uint64_t k = 0;
     size_t size;
     int rc = 0;
-    if (!a || !b) rc = fail("malloc");
+    if (!ab[0] || !ab[1]) rc = fail("malloc");
     if (!rc) {
-        memset(a, 1, MAX_CHUNK), memset(b, 2, MAX_CHUNK);
+        memset(ab[0], 1, MAX_CHUNK), memset(ab[1], 2, MAX_CHUNK);
         printf("    chunk    xrt ipc copy         memcpy   ratio\n");
     }
     for (size = MIN_CHUNK; !rc && size <= MAX_CHUNK; size *= 4) {
-        double spent = 0;
-        rc = receive_size(x, l, size, &k, &spent);
-        if (!rc) print_size(size, chunks_of(size), spent, memcpy_seconds(a, b, size, chunks_of(size)));
+        double spent[2] = {0, 0};
+        rc = receive_size(x, l, size, &k, spent, ab);
+        if (!rc) print_size(size, chunks_of(size), spent[0], spent[1]);
     }
-    free(a), free(b);
+    free(ab[0]), free(ab[1]);
     return rc;
 }
 

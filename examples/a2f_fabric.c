@@ -29,8 +29,7 @@
 #include "xrt.h"
 #include "xrt_rdma.h"
 
-#include "tools/cli.h" /* the tools' argument convention */
-#include "fabric_setup.h"
+#include "fabric_setup.h" /* with tools/cli.h, the tools' argument convention */
 
 #include <rdma/fi_rma.h>
 #include <sched.h>
@@ -45,8 +44,9 @@ enum { PATH_XRT, PATH_RAW, PATHS };
 static const char *const path_names[] = {"xrt", "raw", "both"};
 
 typedef struct options {
-    const char *backend, *provider, *address, *peer;
-    int port, timeout_s, rounds, paths; /* paths: bit PATH_XRT, bit PATH_RAW */
+    fab_args net;
+    const char *backend;
+    int rounds, paths; /* paths: bit PATH_XRT, bit PATH_RAW */
     size_t bytes;                       /* sent per chunk size and path */
     size_t max;                         /* the largest chunk, the slots' size */
 } options;
@@ -86,54 +86,34 @@ static const char usage[] =
     "xrt_rdma_register) and on libfabric alone (malloc, fi_mr_reg), bandwidth printed beside memcpy.\n"
     "  --backend NAME    xrt backend of the xrt path's buffers (default: xrt's choice)\n"
     "  --path WHICH      xrt, raw (libfabric alone) or both (default); the sender's choice counts\n"
-    "  --provider NAME   libfabric provider, e.g. tcp or 'verbs;ofi_rxm' (default: libfabric's\n"
-    "                    choice, which FI_PROVIDER filters)\n"
-    "  --address ADDR    local IPv4 address of the endpoint and of the receiver's TCP\n"
-    "                    listener (default 127.0.0.1)\n"
-    "  --port PORT       the receiver's TCP port (default 0: any free one)\n"
     "  --bytes SIZE      bytes sent per chunk size and path, at least 8 chunks (default 64M)\n"
     "  --max SIZE        the largest chunk: sizes 4K, 16K, ... up to it (default 64M; the\n"
     "                    receiver's must be at least the sender's)\n"
     "  --rounds N        runs of each path per size, alternating; the best is printed (default 3)\n"
-    "  --timeout SEC     bound on every wait (default 30)\n"
+    FAB_ARGS_USAGE("receiver")
     "  -h, --help        print this help and exit\n";
 
 static void parse(int argc, char **argv, options *o)
 {
     cli c = {"a2f_fabric", argc, 1, argv};
-    const char *v, *pos[2];
-    int npos = 0;
+    const char *v;
     memset(o, 0, sizeof *o);
-    o->address = "127.0.0.1";
+    o->net = fab_args_default();
     o->bytes = MAX_CHUNK;
     o->max = MAX_CHUNK;
     o->rounds = 3;
-    o->timeout_s = 30;
     o->paths = 3;
     for (; c.i < argc; c.i++) {
         cli_help(&c, usage);
         if (cli_option(&c, "--backend", &v)) o->backend = v;
         else if (cli_option(&c, "--path", &v)) o->paths = cli_choice(&c, "--path", v, path_names, 3) + 1;
-        else if (cli_option(&c, "--provider", &v)) o->provider = v;
-        else if (cli_option(&c, "--address", &v)) o->address = v;
-        else if (cli_option(&c, "--port", &v)) o->port = (int)cli_long(&c, "--port", v, 0, 65535);
         else if (cli_option(&c, "--bytes", &v)) o->bytes = cli_size(&c, "--bytes", v, 1ULL << 40);
         else if (cli_option(&c, "--max", &v)) o->max = cli_size(&c, "--max", v, MAX_CHUNK);
         else if (cli_option(&c, "--rounds", &v)) o->rounds = (int)cli_long(&c, "--rounds", v, 1, 100);
-        else if (cli_option(&c, "--timeout", &v)) o->timeout_s = (int)cli_long(&c, "--timeout", v, 1, 3600);
-        else if (argv[c.i][0] == '-' || npos == 2) cli_unknown(&c);
-        else pos[npos++] = argv[c.i];
+        else if (!fab_arg(&c, &o->net)) cli_unknown(&c);
     }
-    struct in_addr ip;
-    if (inet_pton(AF_INET, o->address, &ip) != 1) cli_fail(&c, "--address: '%s' is not an IPv4 address", o->address);
     if (o->max < MIN_CHUNK) cli_fail(&c, "--max: %zu bytes is less than the smallest chunk (4K)", o->max);
-    if (npos == 1) cli_fail(&c, "the sender needs HOST and PORT");
-    if (npos == 2 && inet_pton(AF_INET, pos[0], &ip) != 1) cli_fail(&c, "HOST: '%s' is not an IPv4 address", pos[0]);
-    if (npos == 2) {
-        o->peer = pos[0];
-        c.i = argc - 1;
-        o->port = (int)cli_long(&c, "PORT", pos[1], 1, 65535);
-    }
+    fab_args_done(&c, &o->net, "the sender");
 }
 
 static int xrt_fail(const xfer *x, const char *call)
@@ -189,11 +169,11 @@ static int msg_ready(const xfer *x) { return x->head != x->tail; }
 
 static int wait_for(xfer *x, int (*ready)(const xfer *), const char *what)
 {
-    double end = fab_now() + x->opt.timeout_s;
+    double end = fab_now() + x->opt.net.timeout_s;
     for (unsigned spin = 0; !ready(x); spin++) {
         if (poll_cq(x)) return -1;
         /* every 64 polls: an empty poll yields, which may take a time slice */
-        if ((spin & 63) == 0 && fab_now() > end) return fab_fail(&x->f, "no %s within %d s", what, x->opt.timeout_s);
+        if ((spin & 63) == 0 && fab_now() > end) return fab_fail(&x->f, "no %s within %d s", what, x->opt.net.timeout_s);
     }
     return 0;
 }
@@ -239,11 +219,11 @@ static ssize_t post(xfer *x, const op *o)
 static int post_and_wait(xfer *x, const op *o)
 {
     const char *call = o->write ? "fi_write" : "fi_send";
-    double end = fab_now() + x->opt.timeout_s;
+    double end = fab_now() + x->opt.net.timeout_s;
     ssize_t rc;
     while ((rc = post(x, o)) == -FI_EAGAIN) {
         if (poll_cq(x)) return -1;
-        if (fab_now() > end) return fab_fail(&x->f, "%s: the provider stayed busy for %d s", call, x->opt.timeout_s);
+        if (fab_now() > end) return fab_fail(&x->f, "%s: the provider stayed busy for %d s", call, x->opt.net.timeout_s);
     }
     if (rc) return fab_fi_fail(&x->f, call, rc);
     x->tx_pending++;
@@ -480,7 +460,7 @@ static int hello(xfer *x, plan *p)
     for (int path = 0; path < PATHS; path++)
         for (int i = 0; i < SLOTS; i++) mine.addr[path][i] = x->slot[path][i].addr, mine.key[path][i] = x->slot[path][i].key;
     if (fab_swap_names(&x->f)) return -1;
-    if (x->opt.peer) return fab_oob_send(&x->f, p, sizeof *p, "plan") || fab_oob_recv(&x->f, &x->peer, sizeof x->peer, "keys");
+    if (x->opt.net.peer) return fab_oob_send(&x->f, p, sizeof *p, "plan") || fab_oob_recv(&x->f, &x->peer, sizeof x->peer, "keys");
     return fab_oob_recv(&x->f, p, sizeof *p, "plan") || fab_oob_send(&x->f, &mine, sizeof mine, "keys");
 }
 
@@ -489,16 +469,16 @@ static int hello(xfer *x, plan *p)
 static int goodbye(xfer *x)
 {
     char b = 1;
-    return x->opt.peer ? fab_oob_send(&x->f, &b, 1, "goodbye") : fab_oob_recv(&x->f, &b, 1, "goodbye");
+    return x->opt.net.peer ? fab_oob_send(&x->f, &b, 1, "goodbye") : fab_oob_recv(&x->f, &b, 1, "goodbye");
 }
 
 static int run(xfer *x)
 {
     plan p = {x->opt.bytes, x->opt.max, (uint32_t)x->opt.rounds, (uint32_t)x->opt.paths};
-    int sender = x->opt.peer != NULL;
+    int sender = x->opt.net.peer != NULL;
     if (x->opt.backend && xrt_set_backend(x->opt.backend)) return xrt_fail(x, "xrt_set_backend");
-    if (fab_open(&x->f, x->opt.provider, x->opt.address, FI_RMA | FI_MSG) || open_memory(x)) return -1;
-    if (sender ? fab_connect(&x->f, x->opt.peer, x->opt.port) : fab_listen(&x->f, x->opt.address, x->opt.port)) return -1;
+    if (fab_open(&x->f, x->opt.net.provider, x->opt.net.address, FI_RMA | FI_MSG) || open_memory(x)) return -1;
+    if (sender ? fab_connect(&x->f, x->opt.net.peer, x->opt.net.port) : fab_listen(&x->f, x->opt.net.address, x->opt.net.port)) return -1;
     if (hello(x, &p)) return -1;
     if (!sender && (p.rounds < 1 || p.rounds > 100 || p.paths < 1 || p.paths > 3 || p.bytes < 1))
         return fab_fail(&x->f, "the sender's plan makes no sense (rounds %u, paths %u): another program?", p.rounds, p.paths);
@@ -517,7 +497,7 @@ int main(int argc, char **argv)
     static xfer x;
     int rc;
     parse(argc, argv, &x.opt);
-    x.f = (fab){"a2f_fabric", x.opt.peer ? "sender" : "receiver", x.opt.timeout_s, -1, NULL, NULL, NULL, NULL, NULL, NULL, 0};
+    x.f = (fab){.prog = "a2f_fabric", .role = x.opt.net.peer ? "sender" : "receiver", .timeout_s = x.opt.net.timeout_s, .sock = -1};
     if (!getenv("XRT_LOG")) xrt_set_log_level(XRT_LOG_NONE); /* its errors are printed here, once */
     rc = run(&x);
     close_memory(&x);

@@ -11,7 +11,7 @@ HAVE_FABRIC := $(shell $(CC) -E -include rdma/fabric.h -x c /dev/null > /dev/nul
 
 .PHONY: fabric-test
 ifeq ($(HAVE_FABRIC)$(HAVE_VERBS),11)
-$(B)/examples/fabric_rma: examples/fabric_rma.c tools/cli.h $(HEADERS)
+$(B)/examples/fabric_rma: examples/fabric_rma.c examples/fabric_setup.h tools/cli.h $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(XCFLAGS) $(CFLAGS) $(ENABLE) -o $@ $< $(LDLIBS) -lfabric
 $(B)/examples/a2f_fabric: examples/a2f_fabric.c examples/fabric_setup.h tools/cli.h $(HEADERS)

@@ -35,27 +35,13 @@
 #include "xrt.h"
 #include "xrt_rdma.h"
 
-#include "tools/cli.h" /* the tools' argument convention */
+#include "fabric_setup.h" /* with tools/cli.h, the tools' argument convention */
 
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <poll.h>
-#include <rdma/fabric.h>
-#include <rdma/fi_cm.h>
-#include <rdma/fi_domain.h>
-#include <rdma/fi_endpoint.h>
-#include <rdma/fi_errno.h>
 #include <rdma/fi_rma.h>
-#include <sys/socket.h>
-#include <time.h>
-#include <unistd.h>
-
-#define NAME_MAX_LEN 256 /* endpoint addresses: sockaddr_in for tcp and verbs */
 
 typedef struct options {
-    const char *backend, *memory, *provider, *address, *peer;
-    int port, timeout_s;
+    fab_args net;
+    const char *backend, *memory;
     size_t size;
 } options;
 
@@ -67,73 +53,24 @@ typedef struct buffer {
     xrt_rdma_reg reg;         /* reg.desc, and what the peer uses: reg.key, reg.addr */
 } buffer;
 
-typedef struct fabric {
-    struct fi_info *info;
-    struct fid_fabric *fabric;
-    struct fid_domain *domain;
-    struct fid_av *av;
-    struct fid_cq *cq;
-    struct fid_ep *ep;
-    fi_addr_t peer;
-} fabric;
-
 /* The out-of-band messages, one fixed-size record each. */
 enum { MSG_HELLO = 1, MSG_WRITTEN, MSG_CHECKED, MSG_FILLED, MSG_READ_OK, MSG_NEW_KEY, MSG_STALE_DONE };
 static const char *const msg_names[] = {"", "hello", "written", "checked", "filled", "read-ok", "new-key", "stale-done"};
 typedef struct msg {
     uint32_t type, ok;
-    uint64_t addr, key, size, name_len;
-    unsigned char name[NAME_MAX_LEN];
+    uint64_t addr, key, size;
 } msg;
 
 typedef struct session {
+    fab f; /* the endpoint and the out-of-band connection */
     options opt;
-    const char *role;
-    int sock;
-    fabric f;
     buffer buf;
     unsigned char *host;         /* staging for filling and checking */
     uint64_t peer_addr, peer_key; /* the target's buffer, as the initiator addresses it */
     xrt_rdma_ctx rdma;            /* registrations with the domain, through xrt's cache */
 } session;
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-
-static int fail(const session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int fail(const session *s, const char *fmt, ...)
-{
-    va_list ap;
-    fprintf(stderr, "fabric_rma: %s: ", s->role);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    return -1;
-}
-
-static void say(const session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void say(const session *s, const char *fmt, ...)
-{
-    va_list ap;
-    printf("fabric_rma: %s: ", s->role);
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    putchar('\n');
-    fflush(stdout);
-}
-
-static int fi_fail(const session *s, const char *call, long rc)
-{
-    return fail(s, "%s: %s (%ld)", call, fi_strerror((int)-rc), rc);
-}
-
-static int xrt_fail(const session *s) { return fail(s, "%s", xrt_get_last_error_string()); }
+static int xrt_fail(const session *s) { return fab_fail(&s->f, "%s", xrt_get_last_error_string()); }
 
 /* >> options */
 static const char usage[] =
@@ -143,144 +80,49 @@ static const char usage[] =
     "allocated by xrt and registered with fi_mr_regattr; every byte is checked.\n"
     "  --backend NAME    xrt backend that allocates the buffers (default: xrt's choice)\n"
     "  --memory KIND     device (xrt_malloc, default) or pinned (xrt_malloc_host)\n"
-    "  --provider NAME   libfabric provider, e.g. tcp or 'verbs;ofi_rxm' (default: libfabric's\n"
-    "                    choice, which FI_PROVIDER filters)\n"
-    "  --address ADDR    local IPv4 address of the endpoint and of the target's TCP\n"
-    "                    listener (default 127.0.0.1)\n"
-    "  --port PORT       the target's TCP port (default 0: any free one)\n"
     "  --size BYTES      buffer size (default 1048576)\n"
-    "  --timeout SEC     bound on every wait (default 30)\n"
+    FAB_ARGS_USAGE("target")
     "  -h, --help        print this help and exit\n";
 
 static void parse(int argc, char **argv, options *o)
 {
     cli c = {"fabric_rma", argc, 1, argv};
-    const char *v, *pos[2];
-    int npos = 0;
+    const char *v;
     memset(o, 0, sizeof *o);
+    o->net = fab_args_default();
     o->memory = "device";
-    o->address = "127.0.0.1";
     o->size = 1 << 20;
-    o->timeout_s = 30;
     for (; c.i < argc; c.i++) {
         cli_help(&c, usage);
         if (cli_option(&c, "--backend", &v)) o->backend = v;
         else if (cli_option(&c, "--memory", &v)) {
             if (strcmp(v, "device") && strcmp(v, "pinned")) cli_fail(&c, "--memory: '%s' is neither device nor pinned", v);
             o->memory = v;
-        } else if (cli_option(&c, "--provider", &v)) o->provider = v;
-        else if (cli_option(&c, "--address", &v)) o->address = v;
-        else if (cli_option(&c, "--port", &v)) o->port = (int)cli_long(&c, "--port", v, 0, 65535);
-        else if (cli_option(&c, "--size", &v)) o->size = (size_t)cli_long(&c, "--size", v, 1, 1L << 30);
-        else if (cli_option(&c, "--timeout", &v)) o->timeout_s = (int)cli_long(&c, "--timeout", v, 1, 3600);
-        else if (argv[c.i][0] == '-' || npos == 2) cli_unknown(&c);
-        else pos[npos++] = argv[c.i];
+        } else if (cli_option(&c, "--size", &v)) o->size = (size_t)cli_long(&c, "--size", v, 1, 1L << 30);
+        else if (!fab_arg(&c, &o->net)) cli_unknown(&c);
     }
-    struct in_addr ip;
-    if (inet_pton(AF_INET, o->address, &ip) != 1) cli_fail(&c, "--address: '%s' is not an IPv4 address", o->address);
-    if (npos == 1) cli_fail(&c, "the initiator needs HOST and PORT");
-    if (npos == 2 && inet_pton(AF_INET, pos[0], &ip) != 1) cli_fail(&c, "HOST: '%s' is not an IPv4 address", pos[0]);
-    if (npos == 2) {
-        o->peer = pos[0];
-        c.i = argc - 1;
-        o->port = (int)cli_long(&c, "PORT", pos[1], 1, 65535);
-    }
+    fab_args_done(&c, &o->net, "the initiator");
 }
 
-/* >> the out-of-band channel: a TCP connection. Its waits drive the
+/* >> the out-of-band channel (fabric_setup.h). Its waits drive the
    fabric's progress too: with manual progress, a target that only waited on
    the socket would never complete the initiator's RMA. */
-static void progress(session *s)
+static void progress(fab *f)
 {
-    struct fi_cq_entry e;
+    struct fi_cq_msg_entry e;
     struct fi_cq_err_entry err;
-    if (!s->f.cq || fi_cq_read(s->f.cq, &e, 1) != -FI_EAVAIL) return;
+    if (!f->cq || fi_cq_read(f->cq, &e, 1) != -FI_EAVAIL) return;
     memset(&err, 0, sizeof err);
-    if (fi_cq_readerr(s->f.cq, &err, 0) > 0)
-        fprintf(stderr, "fabric_rma: %s: completion error while waiting: %s\n", s->role, fi_strerror(err.err));
+    if (fi_cq_readerr(f->cq, &err, 0) > 0)
+        fprintf(stderr, "%s: %s: completion error while waiting: %s\n", f->prog, f->role, fi_strerror(err.err));
 }
 
-static int oob_listen(session *s)
-{
-    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)s->opt.port)};
-    socklen_t len = sizeof a;
-    int one = 1, fd, c;
-    struct pollfd p;
-    inet_pton(AF_INET, s->opt.address, &a.sin_addr); /* checked by parse() */
-    fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0) return fail(s, "socket: %s", strerror(errno));
-    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    if (bind(fd, (struct sockaddr *)&a, sizeof a) || listen(fd, 1) || getsockname(fd, (struct sockaddr *)&a, &len)) {
-        fail(s, "listening on %s port %d: %s", s->opt.address, s->opt.port, strerror(errno));
-        close(fd);
-        return -1;
-    }
-    say(s, "listening on %s port %d", s->opt.address, ntohs(a.sin_port));
-    p.fd = fd;
-    p.events = POLLIN;
-    c = poll(&p, 1, s->opt.timeout_s * 1000);
-    if (c <= 0) {
-        fail(s, "no initiator connected within %d s", s->opt.timeout_s);
-        close(fd);
-        return -1;
-    }
-    s->sock = accept4(fd, NULL, NULL, SOCK_CLOEXEC);
-    close(fd);
-    return s->sock < 0 ? fail(s, "accept: %s", strerror(errno)) : 0;
-}
-
-/* Retries a refused connection until the timeout: the target may start later. */
-static int oob_connect(session *s)
-{
-    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)s->opt.port)};
-    double end = now_s() + s->opt.timeout_s;
-    inet_pton(AF_INET, s->opt.peer, &a.sin_addr);
-    for (;;) {
-        s->sock = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        if (s->sock < 0) return fail(s, "socket: %s", strerror(errno));
-        if (connect(s->sock, (struct sockaddr *)&a, sizeof a) == 0) return 0;
-        int e = errno;
-        close(s->sock);
-        s->sock = -1;
-        if ((e != ECONNREFUSED && e != ENETUNREACH) || now_s() > end)
-            return fail(s, "connecting to %s port %d: %s (tried for %d s)", s->opt.peer, s->opt.port, strerror(e),
-                        s->opt.timeout_s);
-        nanosleep(&(struct timespec){0, 50 * 1000 * 1000}, NULL);
-    }
-}
-
-static int oob_send(session *s, msg *m)
-{
-    const char *p = (const char *)m;
-    size_t left = sizeof *m;
-    while (left) {
-        ssize_t n = send(s->sock, p, left, MSG_NOSIGNAL);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) return fail(s, "sending '%s' to the peer: %s", msg_names[m->type], strerror(errno));
-        p += n;
-        left -= (size_t)n;
-    }
-    return 0;
-}
+static int oob_send(session *s, msg *m) { return fab_oob_send(&s->f, m, sizeof *m, msg_names[m->type]); }
 
 static int oob_recv(session *s, uint32_t type, msg *m)
 {
-    char *p = (char *)m;
-    size_t got = 0;
-    double end = now_s() + s->opt.timeout_s;
-    while (got < sizeof *m) {
-        struct pollfd pf = {s->sock, POLLIN, 0};
-        progress(s);
-        if (now_s() > end) return fail(s, "no '%s' from the peer within %d s", msg_names[type], s->opt.timeout_s);
-        if (poll(&pf, 1, 1) <= 0) continue;
-        ssize_t n = recv(s->sock, p + got, sizeof *m - got, 0);
-        if (n < 0 && errno == EINTR) continue;
-        if (n == 0) return fail(s, "the peer closed the connection before '%s' (it failed: see its output)", msg_names[type]);
-        if (n < 0) return fail(s, "receiving '%s': %s", msg_names[type], strerror(errno));
-        got += (size_t)n;
-    }
-    if (m->type != type || m->name_len > NAME_MAX_LEN)
-        return fail(s, "expected '%s' from the peer, got message type %u", msg_names[type], m->type);
+    if (fab_oob_recv(&s->f, m, sizeof *m, msg_names[type])) return -1;
+    if (m->type != type) return fab_fail(&s->f, "expected '%s' from the peer, got message type %u", msg_names[type], m->type);
     return 0;
 }
 
@@ -307,7 +149,7 @@ static int memory_iface(session *s, buffer *b)
     else if (!strcmp(be, "cpu")) b->iface = FI_HMEM_SYSTEM;
     else if (!strcmp(be, "cuda")) b->iface = FI_HMEM_CUDA;
     else if (!strcmp(be, "hip")) b->iface = FI_HMEM_ROCR;
-    else return fail(s, "%s memory of backend %s: libfabric has no memory interface for it", type_name(a->type), be);
+    else return fab_fail(&s->f, "%s memory of backend %s: libfabric has no memory interface for it", type_name(a->type), be);
     return 0;
 }
 
@@ -343,7 +185,7 @@ static int register_buffer(session *s, buffer *b)
     st = xrt_rdma_register(s->rdma, b->ptr, s->opt.size,
                            XRT_RDMA_LOCAL_WRITE | XRT_RDMA_REMOTE_WRITE | XRT_RDMA_REMOTE_READ, &b->reg);
     if (st && b->iface != FI_HMEM_SYSTEM && (st == XRT_ERROR_UNSUPPORTED || st == XRT_ERROR_INVALID_VALUE))
-        return fail(s, "this libfabric has no %s hmem: %s; %s", b->iface == FI_HMEM_CUDA ? "CUDA" : "ROCr",
+        return fab_fail(&s->f, "this libfabric has no %s hmem: %s; %s", b->iface == FI_HMEM_CUDA ? "CUDA" : "ROCr",
                     xrt_get_last_error_string(), hmem_build_hint(b->iface));
     return st ? xrt_fail(s) : 0;
 }
@@ -353,95 +195,28 @@ static void close_mr(buffer *b)
     if (b->reg.opaque) xrt_rdma_release(&b->reg);
 }
 
-/* >> fabric: an RDM endpoint with RMA, its completion queue and address vector */
-static struct fi_info *make_hints(const session *s, int hmem)
-{
-    struct fi_info *h = fi_allocinfo();
-    if (!h) return NULL;
-    h->caps = FI_RMA | (hmem ? FI_HMEM : 0);
-    h->ep_attr->type = FI_EP_RDM;
-    h->addr_format = FI_SOCKADDR_IN;
-    h->domain_attr->mr_mode = FI_MR_LOCAL | FI_MR_VIRT_ADDR | FI_MR_ALLOCATED | FI_MR_PROV_KEY | (hmem ? FI_MR_HMEM : 0);
-    h->domain_attr->threading = FI_THREAD_DOMAIN;
-    if (s->opt.provider) h->fabric_attr->prov_name = strdup(s->opt.provider);
-    return h;
-}
-
-static int get_info(session *s, int hmem)
-{
-    const char *env = getenv("FI_PROVIDER");
-    char prov[128];
-    snprintf(prov, sizeof prov, "%s%s", s->opt.provider ? s->opt.provider : env ? "FI_PROVIDER=" : "any",
-             s->opt.provider ? "" : env ? env : "");
-    struct fi_info *h = make_hints(s, hmem);
-    int rc;
-    if (!h) return fail(s, "fi_allocinfo: out of memory");
-    rc = fi_getinfo(FI_VERSION(1, 17), s->opt.address, NULL, FI_SOURCE, h, &s->f.info);
-    fi_freeinfo(h);
-    if (rc == 0) return 0;
-    s->f.info = NULL;
-    if (rc == -FI_ENODATA && hmem) {
-        /* Does the provider work with host memory? Then what is missing is hmem. */
-        struct fi_info *plain = NULL, *h2 = make_hints(s, 0);
-        int rc2 = h2 ? fi_getinfo(FI_VERSION(1, 17), s->opt.address, NULL, FI_SOURCE, h2, &plain) : -FI_ENOMEM;
-        fi_freeinfo(h2);
-        if (plain) fi_freeinfo(plain);
-        if (rc2 == 0)
-            return fail(s, "this libfabric has no %s hmem: no provider (%s, on %s) offers FI_HMEM for RDM endpoints with RMA; %s",
-                        s->buf.iface == FI_HMEM_CUDA ? "CUDA" : "ROCr", prov, s->opt.address, hmem_build_hint(s->buf.iface));
-    }
-    return fail(s, "fi_getinfo: no provider (%s) for RDM endpoints with RMA on %s: %s (%d)", prov, s->opt.address,
-                fi_strerror(-rc), rc);
-}
-
+/* >> fabric (fabric_setup.h): an RDM endpoint with RMA, FI_HMEM for GPU
+   memory. Where no provider offers FI_HMEM but one works with host memory,
+   what is missing is hmem, and that is what the user is told. */
 static int open_fabric(session *s)
 {
-    fabric *f = &s->f;
-    struct fi_cq_attr cq = {.format = FI_CQ_FORMAT_CONTEXT, .wait_obj = FI_WAIT_NONE, .size = 16};
-    struct fi_av_attr av = {.type = FI_AV_TABLE, .count = 1};
-    int rc;
-    /* One peer: a universe of two processes, unless the user says otherwise.
-       ofi_rxm sizes its completion queue to (rx + tx queue size) x the
-       universe size: with the default 256 over verbs that is 196608 entries,
-       and soft-RoCE (rxe) allows 32767, so fi_enable fails with EINVAL. */
-    setenv("FI_UNIVERSE_SIZE", "2", 0);
-    if (get_info(s, s->buf.iface != FI_HMEM_SYSTEM)) return -1;
-    if ((rc = fi_fabric(f->info->fabric_attr, &f->fabric, NULL))) return f->fabric = NULL, fi_fail(s, "fi_fabric", rc);
-    if ((rc = fi_domain(f->fabric, f->info, &f->domain, NULL))) return f->domain = NULL, fi_fail(s, "fi_domain", rc);
-    if ((rc = fi_cq_open(f->domain, &cq, &f->cq, NULL))) return f->cq = NULL, fi_fail(s, "fi_cq_open", rc);
-    if ((rc = fi_av_open(f->domain, &av, &f->av, NULL))) return f->av = NULL, fi_fail(s, "fi_av_open", rc);
-    if ((rc = fi_endpoint(f->domain, f->info, &f->ep, NULL))) return f->ep = NULL, fi_fail(s, "fi_endpoint", rc);
-    if ((rc = fi_ep_bind(f->ep, &f->av->fid, 0))) return fi_fail(s, "fi_ep_bind (av)", rc);
-    if ((rc = fi_ep_bind(f->ep, &f->cq->fid, FI_TRANSMIT | FI_RECV))) return fi_fail(s, "fi_ep_bind (cq)", rc);
-    if ((rc = fi_enable(f->ep))) {
-        fi_fail(s, "fi_enable", rc);
-        if (strstr(f->info->fabric_attr->prov_name, "ofi_rxm"))
-            fail(s, "ofi_rxm's completion queue has (rx + tx queue size) x FI_UNIVERSE_SIZE (now %s) entries; the "
-                    "device may allow fewer: set FI_UNIVERSE_SIZE lower", getenv("FI_UNIVERSE_SIZE"));
-        return -1;
-    }
-    say(s, "libfabric %u.%u, provider %s, fabric %s, domain %s", FI_MAJOR(fi_version()), FI_MINOR(fi_version()),
-        f->info->fabric_attr->prov_name, f->info->fabric_attr->name, f->info->domain_attr->name);
-    return 0;
-}
-
-static void close_fabric(fabric *f)
-{
-    if (f->ep) fi_close(&f->ep->fid);
-    if (f->av) fi_close(&f->av->fid);
-    if (f->cq) fi_close(&f->cq->fid);
-    if (f->domain) fi_close(&f->domain->fid);
-    if (f->fabric) fi_close(&f->fabric->fid);
-    if (f->info) fi_freeinfo(f->info);
-    memset(f, 0, sizeof *f);
+    const fab_args *n = &s->opt.net;
+    int hmem = s->buf.iface != FI_HMEM_SYSTEM;
+    char prov[128];
+    if (hmem && fab_query(&s->f, n->provider, n->address, FI_RMA | FI_HMEM) == -FI_ENODATA &&
+        fab_query(&s->f, n->provider, n->address, FI_RMA) == 0)
+        return fab_fail(&s->f, "this libfabric has no %s hmem: no provider (%s, on %s) offers FI_HMEM for RDM endpoints "
+                        "with RMA; %s", s->buf.iface == FI_HMEM_CUDA ? "CUDA" : "ROCr",
+                        fab_providers(n->provider, prov, sizeof prov), n->address, hmem_build_hint(s->buf.iface));
+    return fab_open(&s->f, n->provider, n->address, FI_RMA | (hmem ? FI_HMEM : 0));
 }
 
 /* Waits for the one outstanding operation; its error, if any, goes to *why. */
 static int wait_completion(session *s, const char *what, char *why, size_t why_len)
 {
-    double end = now_s() + s->opt.timeout_s;
+    double end = fab_now() + s->opt.net.timeout_s;
     for (unsigned spin = 0;; spin++) {
-        struct fi_cq_entry e;
+        struct fi_cq_msg_entry e;
         ssize_t rc = fi_cq_read(s->f.cq, &e, 1);
         if (rc > 0) return 0;
         if (rc == -FI_EAVAIL) {
@@ -454,9 +229,9 @@ static int wait_completion(session *s, const char *what, char *why, size_t why_l
                          fi_cq_strerror(s->f.cq, err.prov_errno, err.err_data, prov, sizeof prov));
             return 1;
         }
-        if (rc != -FI_EAGAIN) return fi_fail(s, "fi_cq_read", rc);
-        if ((spin & 1023) == 0 && now_s() > end)
-            return fail(s, "%s: no completion within %d s", what, s->opt.timeout_s);
+        if (rc != -FI_EAGAIN) return fab_fi_fail(&s->f, "fi_cq_read", rc);
+        if ((spin & 1023) == 0 && fab_now() > end)
+            return fab_fail(&s->f, "%s: no completion within %d s", what, s->opt.net.timeout_s);
     }
 }
 
@@ -480,14 +255,14 @@ static ssize_t write_delivered(session *s, uint64_t raddr, uint64_t key)
 static int rma(session *s, int write, uint64_t raddr, uint64_t key, char *why, size_t why_len)
 {
     const char *call = write ? "fi_write" : "fi_read";
-    double end = now_s() + s->opt.timeout_s;
+    double end = fab_now() + s->opt.net.timeout_s;
     for (;;) {
         ssize_t rc = write ? write_delivered(s, raddr, key)
                            : fi_read(s->f.ep, s->buf.ptr, s->opt.size, s->buf.reg.desc, s->f.peer, raddr, key, NULL);
         if (rc == 0) break;
-        if (rc != -FI_EAGAIN) return fi_fail(s, call, rc);
-        progress(s);
-        if (now_s() > end) return fail(s, "%s: the provider stayed busy (FI_EAGAIN) for %d s", call, s->opt.timeout_s);
+        if (rc != -FI_EAGAIN) return fab_fi_fail(&s->f, call, rc);
+        progress(&s->f);
+        if (fab_now() > end) return fab_fail(&s->f, "%s: the provider stayed busy (FI_EAGAIN) for %d s", call, s->opt.net.timeout_s);
     }
     return wait_completion(s, call, why, why_len);
 }
@@ -513,15 +288,15 @@ static int mismatch(session *s, unsigned seed, size_t *at)
    progress) until every byte is there, within the timeout. */
 static int expect_pattern(session *s, unsigned seed, const char *what)
 {
-    double end = now_s() + s->opt.timeout_s;
+    double end = fab_now() + s->opt.net.timeout_s;
     size_t at;
     for (;;) {
         if (mismatch(s, seed, &at)) return -1;
         if (at == s->opt.size) return 0;
-        if (now_s() > end)
-            return fail(s, "%s: byte %zu is 0x%02x, expected 0x%02x (after %d s)", what, at, s->host[at], pattern_byte(seed, at),
-                        s->opt.timeout_s);
-        progress(s);
+        if (fab_now() > end)
+            return fab_fail(&s->f, "%s: byte %zu is 0x%02x, expected 0x%02x (after %d s)", what, at, s->host[at], pattern_byte(seed, at),
+                        s->opt.net.timeout_s);
+        progress(&s->f);
         nanosleep(&(struct timespec){0, 1000 * 1000}, NULL);
     }
 }
@@ -530,19 +305,15 @@ static int expect_pattern(session *s, unsigned seed, const char *what)
 static int hello(session *s)
 {
     msg m, peer;
-    size_t len = NAME_MAX_LEN;
-    int rc;
     memset(&m, 0, sizeof m);
-    if ((rc = fi_getname(&s->f.ep->fid, m.name, &len))) return fi_fail(s, "fi_getname", rc);
     m.type = MSG_HELLO;
-    m.name_len = len;
     m.addr = s->buf.reg.addr;
     m.key = s->buf.reg.key;
     m.size = s->opt.size;
-    if (oob_send(s, &m) || oob_recv(s, MSG_HELLO, &peer)) return -1;
-    if (peer.size != s->opt.size) return fail(s, "the peer's buffer has %llu bytes, this one %zu: use the same --size", (unsigned long long)peer.size, s->opt.size);
-    rc = fi_av_insert(s->f.av, peer.name, 1, &s->f.peer, 0, NULL);
-    if (rc != 1) return fi_fail(s, "fi_av_insert", rc < 0 ? rc : -FI_EINVAL);
+    if (fab_swap_names(&s->f) || oob_send(s, &m) || oob_recv(s, MSG_HELLO, &peer)) return -1;
+    if (peer.size != s->opt.size)
+        return fab_fail(&s->f, "the peer's buffer has %llu bytes, this one %zu: use the same --size",
+                        (unsigned long long)peer.size, s->opt.size);
     s->peer_addr = peer.addr;
     s->peer_key = peer.key;
     return 0;
@@ -580,7 +351,7 @@ static int reallocate(session *s)
         b->ptr = p;
     }
     if (rc || memory_iface(s, b) || register_buffer(s, b)) return -1;
-    say(s, "freed and allocated again: %s address %p", b->ptr == old ? "the same" : "another", b->ptr);
+    fab_say(&s->f, "freed and allocated again: %s address %p", b->ptr == old ? "the same" : "another", b->ptr);
     return 0;
 }
 
@@ -593,27 +364,27 @@ static int target(session *s)
     if (xrt_memset(b->ptr, 0, s->opt.size)) return xrt_fail(s);
     /* 1. the initiator writes */
     if (hello(s) || oob_recv(s, MSG_WRITTEN, &m) || expect_pattern(s, 1, "fi_write from the initiator")) return -1;
-    say(s, "fi_write of %zu bytes from the initiator: every byte verified", s->opt.size);
+    fab_say(&s->f, "fi_write of %zu bytes from the initiator: every byte verified", s->opt.size);
     /* 2. the initiator reads */
     if (send_simple(s, MSG_CHECKED, 1) || fill(s, 2) || send_simple(s, MSG_FILLED, 1) || oob_recv(s, MSG_READ_OK, &m)) return -1;
     /* 3. a new buffer, a new registration, the new key to the initiator */
     if (reallocate(s) || fill(s, 3)) return -1;
-    say(s, "old key 0x%llx, new key 0x%llx", (unsigned long long)old_key, (unsigned long long)b->reg.key);
-    if (b->reg.key == old_key) return fail(s, "the provider gave the new registration the old key: a stale key would reach the new buffer");
+    fab_say(&s->f, "old key 0x%llx, new key 0x%llx", (unsigned long long)old_key, (unsigned long long)b->reg.key);
+    if (b->reg.key == old_key) return fab_fail(&s->f, "the provider gave the new registration the old key: a stale key would reach the new buffer");
     memset(&m, 0, sizeof m);
     m.type = MSG_NEW_KEY;
     m.addr = b->reg.addr;
     m.key = b->reg.key;
     if (oob_send(s, &m) || oob_recv(s, MSG_WRITTEN, &m) || expect_pattern(s, 4, "fi_write with the new key")) return -1;
-    say(s, "fi_write with the new key: every byte verified");
+    fab_say(&s->f, "fi_write with the new key: every byte verified");
     /* 4. the initiator writes with the old key: the buffer must not change.
        Drive progress a while first, so that a write in flight would land. */
     if (send_simple(s, MSG_CHECKED, 1) || oob_recv(s, MSG_STALE_DONE, &m)) return -1;
-    for (double end = now_s() + (m.ok ? 0.1 : 1.0); now_s() < end; nanosleep(&(struct timespec){0, 1000 * 1000}, NULL))
-        progress(s);
+    for (double end = fab_now() + (m.ok ? 0.1 : 1.0); fab_now() < end; nanosleep(&(struct timespec){0, 1000 * 1000}, NULL))
+        progress(&s->f);
     if (mismatch(s, 4, &at)) return -1;
-    if (at != s->opt.size) return fail(s, "the old key reached the new buffer: byte %zu changed to 0x%02x", at, s->host[at]);
-    say(s, "the old key did not reach the new buffer: every byte unchanged");
+    if (at != s->opt.size) return fab_fail(&s->f, "the old key reached the new buffer: byte %zu changed to 0x%02x", at, s->host[at]);
+    fab_say(&s->f, "the old key did not reach the new buffer: every byte unchanged");
     return send_simple(s, MSG_CHECKED, 1);
 }
 
@@ -629,47 +400,48 @@ static int initiator(session *s)
     old_key = s->peer_key;
     /* 1. write */
     if (fill(s, 1)) return -1;
-    if ((rc = rma(s, 1, old_addr, old_key, why, sizeof why))) return rc > 0 ? fail(s, "fi_write: %s", why) : -1;
+    if ((rc = rma(s, 1, old_addr, old_key, why, sizeof why))) return rc > 0 ? fab_fail(&s->f, "fi_write: %s", why) : -1;
     if (send_simple(s, MSG_WRITTEN, 1) || oob_recv(s, MSG_CHECKED, &m)) return -1;
-    say(s, "fi_write of %zu bytes: the target verified every byte", s->opt.size);
+    fab_say(&s->f, "fi_write of %zu bytes: the target verified every byte", s->opt.size);
     /* 2. read */
     if (fill(s, 0) || oob_recv(s, MSG_FILLED, &m)) return -1;
-    if ((rc = rma(s, 0, old_addr, old_key, why, sizeof why))) return rc > 0 ? fail(s, "fi_read: %s", why) : -1;
+    if ((rc = rma(s, 0, old_addr, old_key, why, sizeof why))) return rc > 0 ? fab_fail(&s->f, "fi_read: %s", why) : -1;
     if (mismatch(s, 2, &at)) return -1;
     if (at != s->opt.size)
-        return fail(s, "fi_read: byte %zu is 0x%02x, expected 0x%02x", at, s->host[at], pattern_byte(2, at));
-    say(s, "fi_read of %zu bytes: every byte verified", s->opt.size);
+        return fab_fail(&s->f, "fi_read: byte %zu is 0x%02x, expected 0x%02x", at, s->host[at], pattern_byte(2, at));
+    fab_say(&s->f, "fi_read of %zu bytes: every byte verified", s->opt.size);
     /* 3. the target re-registers; write with the new key */
     if (send_simple(s, MSG_READ_OK, 1) || oob_recv(s, MSG_NEW_KEY, &m)) return -1;
-    say(s, "the target's new buffer: address 0x%llx (was 0x%llx), key 0x%llx (was 0x%llx)", (unsigned long long)m.addr,
+    fab_say(&s->f, "the target's new buffer: address 0x%llx (was 0x%llx), key 0x%llx (was 0x%llx)", (unsigned long long)m.addr,
         (unsigned long long)old_addr, (unsigned long long)m.key, (unsigned long long)old_key);
     if (fill(s, 4)) return -1;
-    if ((rc = rma(s, 1, m.addr, m.key, why, sizeof why))) return rc > 0 ? fail(s, "fi_write with the new key: %s", why) : -1;
+    if ((rc = rma(s, 1, m.addr, m.key, why, sizeof why))) return rc > 0 ? fab_fail(&s->f, "fi_write with the new key: %s", why) : -1;
     if (send_simple(s, MSG_WRITTEN, 1) || oob_recv(s, MSG_CHECKED, &m)) return -1;
-    say(s, "fi_write with the new key: the target verified every byte");
+    fab_say(&s->f, "fi_write with the new key: the target verified every byte");
     /* 4. write with the old key */
     if (fill(s, 5)) return -1;
     rc = rma(s, 1, old_addr, old_key, why, sizeof why);
     if (rc < 0) return -1;
-    if (rc > 0) say(s, "fi_write with the old key: refused: %s", why);
-    else say(s, "fi_write with the old key: the provider reported no error");
+    if (rc > 0) fab_say(&s->f, "fi_write with the old key: refused: %s", why);
+    else fab_say(&s->f, "fi_write with the old key: the provider reported no error");
     if (send_simple(s, MSG_STALE_DONE, (uint32_t)rc) || oob_recv(s, MSG_CHECKED, &m)) return -1;
-    say(s, "the target's new buffer is unchanged by the old key");
+    fab_say(&s->f, "the target's new buffer is unchanged by the old key");
     return 0;
 }
 
 static int run(session *s)
 {
     buffer *b = &s->buf;
+    const fab_args *n = &s->opt.net;
     if (s->opt.backend && xrt_set_backend(s->opt.backend)) return xrt_fail(s);
     if (alloc_buffer(s, b) || memory_iface(s, b)) return -1;
-    say(s, "%zu bytes of %s memory from backend %s: registering it as %s", s->opt.size, type_name(b->attr.type),
+    fab_say(&s->f, "%zu bytes of %s memory from backend %s: registering it as %s", s->opt.size, type_name(b->attr.type),
         b->attr.backend ? b->attr.backend : "none", iface_name(b->iface));
     s->host = malloc(s->opt.size);
-    if (!s->host) return fail(s, "out of host memory for %zu bytes", s->opt.size);
+    if (!s->host) return fab_fail(&s->f, "out of host memory for %zu bytes", s->opt.size);
     if (open_fabric(s) || register_buffer(s, b)) return -1;
-    if (s->opt.peer ? oob_connect(s) : oob_listen(s)) return -1;
-    return s->opt.peer ? initiator(s) : target(s);
+    if (n->peer ? fab_connect(&s->f, n->peer, n->port) : fab_listen(&s->f, n->address, n->port)) return -1;
+    return n->peer ? initiator(s) : target(s);
 }
 
 int main(int argc, char **argv)
@@ -677,18 +449,17 @@ int main(int argc, char **argv)
     session s;
     int rc;
     memset(&s, 0, sizeof s);
-    s.sock = -1;
     parse(argc, argv, &s.opt);
-    s.role = s.opt.peer ? "initiator" : "target";
+    s.f = (fab){.prog = "fabric_rma", .role = s.opt.net.peer ? "initiator" : "target", .timeout_s = s.opt.net.timeout_s,
+                .sock = -1, .progress = progress};
     if (!getenv("XRT_LOG")) xrt_set_log_level(XRT_LOG_NONE); /* its errors are printed here, once */
     rc = run(&s);
     close_mr(&s.buf);
     if (s.rdma) xrt_rdma_close(s.rdma); /* its cached regions first: they belong to the domain */
-    close_fabric(&s.f);
+    fab_close(&s.f);
     if (s.buf.ptr && free_buffer(&s, &s.buf)) rc = -1;
-    if (s.sock >= 0) close(s.sock);
     free(s.host);
     xrt_shutdown();
-    if (rc == 0) say(&s, "all checks passed");
+    if (rc == 0) fab_say(&s.f, "all checks passed");
     return rc ? 1 : 0;
 }

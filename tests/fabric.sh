@@ -43,6 +43,24 @@ has() { # has FILE TEXT: FILE holds the line TEXT (fixed string, whole line)
     grep -qxF "$2" "$1" || { echo "missing in $1: $2"; sed 's/^/    /' "$1"; return 1; }
 }
 
+# listening FILE WHO PID: waits up to 30 s for the line "WHO: listening on
+# 127.0.0.1 port N" in FILE, the output of the listening process PID, and sets
+# $port to N; fails, showing FILE, when PID ends first or the line never comes.
+listening() {
+    k=0
+    while ! grep -q "^$2: listening on " "$1" 2> /dev/null; do
+        k=$((k + 1))
+        if [ $k -gt 300 ] || ! kill -0 "$3" 2> /dev/null; then
+            wait "$3"
+            echo "$2 did not start listening within 30 s:"
+            sed 's/^/    /' "$1"
+            return 1
+        fi
+        sleep 0.1
+    done
+    port=$(sed -n "s/^$2: listening on 127\\.0\\.0\\.1 port \\([0-9]*\\)\$/\\1/p" "$1")
+}
+
 # pair NAME TARGET-ARGS -- INITIATOR-ARGS: the target in the background, the
 # initiator on the port it prints; their outputs in $OUT/NAME.{target,initiator}.
 # glibc moves a freed 1 MiB block's size to the heap (its dynamic mmap
@@ -59,18 +77,7 @@ pair() {
     # shellcheck disable=SC2086
     MALLOC_MMAP_THRESHOLD_=131072 FI_PROVIDER=tcp timeout 60 "$EX" --timeout 20 $ta > "$t" 2>&1 &
     tpid=$!
-    k=0
-    while ! grep -q '^fabric_rma: target: listening on ' "$t" 2> /dev/null; do
-        k=$((k + 1))
-        if [ $k -gt 300 ] || ! kill -0 $tpid 2> /dev/null; then
-            wait $tpid
-            echo "the target did not start listening within 30 s:"
-            sed 's/^/    /' "$t"
-            return 1
-        fi
-        sleep 0.1
-    done
-    port=$(sed -n 's/^fabric_rma: target: listening on 127\.0\.0\.1 port \([0-9]*\)$/\1/p' "$t")
+    listening "$t" "fabric_rma: target" $tpid || return 1
     FI_PROVIDER=tcp timeout 60 "$EX" --timeout 20 "$@" 127.0.0.1 "$port" > "$i" 2>&1
     irc=$?
     wait $tpid
@@ -94,7 +101,12 @@ pair() {
 usage() {
     "$EX" --help > "$OUT/help.out" && grep -q '^Usage: fabric_rma \[options\] ' "$OUT/help.out" || return 1
     "$EX" --size 0 > /dev/null 2> "$OUT/usage.err"
-    [ $? -eq 2 ] && has "$OUT/usage.err" "fabric_rma: --size: '0' is not a whole number from 1 to 1073741824"
+    [ $? -eq 2 ] && has "$OUT/usage.err" "fabric_rma: --size: '0' is not a whole number from 1 to 1073741824" || return 1
+    # the options of examples/fabric_setup.h, shared with a2f_fabric
+    "$EX" 127.0.0.1 > /dev/null 2> "$OUT/usage.err"
+    [ $? -eq 2 ] && has "$OUT/usage.err" "fabric_rma: the initiator needs HOST and PORT" || return 1
+    "$EX" --port 1 localhost 7 > /dev/null 2> "$OUT/usage.err"
+    [ $? -eq 2 ] && has "$OUT/usage.err" "fabric_rma: HOST: 'localhost' is not an IPv4 address"
 }
 
 # GPU memory without a GPU: the stub CUDA runtime of bench/ hands out host
@@ -144,18 +156,7 @@ a2f_pair() {
     rm -f "$r" "$s"
     FI_PROVIDER=tcp timeout 120 "$A2F" --backend cpu --timeout 30 > "$r" 2>&1 &
     rpid=$!
-    k=0
-    while ! grep -q '^a2f_fabric: receiver: listening on ' "$r" 2> /dev/null; do
-        k=$((k + 1))
-        if [ $k -gt 300 ] || ! kill -0 $rpid 2> /dev/null; then
-            wait $rpid
-            echo "the receiver did not start listening within 30 s:"
-            sed 's/^/    /' "$r"
-            return 1
-        fi
-        sleep 0.1
-    done
-    port=$(sed -n 's/^a2f_fabric: receiver: listening on 127\.0\.0\.1 port \([0-9]*\)$/\1/p' "$r")
+    listening "$r" "a2f_fabric: receiver" $rpid || return 1
     FI_PROVIDER=tcp timeout 120 "$A2F" --backend cpu --timeout 30 --bytes 1M --rounds 1 127.0.0.1 "$port" > "$s" 2>&1
     src=$?
     wait $rpid
@@ -175,6 +176,10 @@ a2f_pair() {
 a2f_errors() {
     "$A2F" --path sideways > /dev/null 2> "$OUT/a2f-usage.err"
     [ $? -eq 2 ] && has "$OUT/a2f-usage.err" "a2f_fabric: --path: unknown value 'sideways' (valid: xrt, raw, both)" || return 1
+    "$A2F" --address 10.0.0 > /dev/null 2> "$OUT/a2f-usage.err"
+    [ $? -eq 2 ] && has "$OUT/a2f-usage.err" "a2f_fabric: --address: '10.0.0' is not an IPv4 address" || return 1
+    "$A2F" --timeout 0 127.0.0.1 7 > /dev/null 2> "$OUT/a2f-usage.err"
+    [ $? -eq 2 ] && has "$OUT/a2f-usage.err" "a2f_fabric: --timeout: '0' is not a whole number from 1 to 3600" || return 1
     FI_PROVIDER=tcp timeout 60 "$A2F" --backend cpu --timeout 1 127.0.0.1 9 > "$OUT/a2f-alone.out" 2> "$OUT/a2f-alone.err"
     rc=$?
     cat "$OUT/a2f-alone.err"
