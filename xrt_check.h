@@ -1307,6 +1307,18 @@ static void xrt__chk_tag(const xrt_backend *b, int before)
     xrt__chk_tag_now = xrt__chk_tagger ? xrt__chk_tagger(xrt__chk_racer_user, b, before) : 0;
 }
 
+/* Whether the host waits for a synchronous set (src NULL) or copy, as CUDA's
+   "API synchronization behavior" says, whatever the backend does: a set of
+   device or managed memory and a copy from device to device memory return
+   before their work is done. */
+static int xrt__chk_sync_waits(const void *dst, const void *src)
+{
+    xrt__mem_info d, f;
+    if (!xrt__mem_query(dst, &d)) return 1;
+    if (!src) return d.type != XRT_MEMORY_DEVICE && d.type != XRT_MEMORY_MANAGED;
+    return d.type != XRT_MEMORY_DEVICE || !xrt__mem_query(src, &f) || f.type != XRT_MEMORY_DEVICE;
+}
+
 static void xrt__chk_copy_at(void *const *site, const xrt_backend *b, const char *fn, xrt_stream stream,
                              const struct xrt__handle_slot *s, void *dst, size_t dst_n, const void *src, size_t src_n)
 {
@@ -1315,7 +1327,8 @@ static void xrt__chk_copy_at(void *const *site, const xrt_backend *b, const char
     if (!xrt__chk_lock_on()) return;
     if (!sync) xrt__chk_tag(b, 0);
     /* A synchronous copy is the current device's NULL stream's, and the
-       host waits for it; its dispatch checks it before the backend's call. */
+       host waits for it unless it returns early (xrt__chk_sync_waits); its
+       dispatch checks it before the backend's call. */
     if (sync) s = &xrt__handle_null_stream;
     if (!xrt__chk_capturing(b, s) && (host = xrt__chk_host()) && (c = xrt__chk_stream(b, stream, s))) {
         if (sync) xrt__chk_tag(b, 1);
@@ -1323,7 +1336,7 @@ static void xrt__chk_copy_at(void *const *site, const xrt_backend *b, const char
         xrt__chk_access_at(c, fn, site, src, src_n, 0);
         xrt__chk_access_at(c, fn, site, dst, dst_n, 1);
         xrt__chk_end(c);
-        if (sync) xrt__chk_host_waits(host, c);
+        if (sync && xrt__chk_sync_waits(dst, src)) xrt__chk_host_waits(host, c);
     }
     pthread_mutex_unlock(&xrt__chk_lock);
 }

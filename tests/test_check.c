@@ -352,6 +352,45 @@ static void test_host_fn_annotated(void **state)
     OK(xrt_free(d));
 }
 
+/* xrt_memset of device memory and xrt_memcpy from device to device memory
+   return before their work is done on a GPU (CUDA's "API synchronization
+   behavior"), so work on a non-blocking stream after them is in no order
+   with them, whatever the CPU backend's timing; on a blocking stream it is
+   (the legacy stream's order). */
+static void test_sync_set_and_d2d_copy_return_early(void **state)
+{
+    static unsigned char h[N];
+    round_ w;
+    void *d, *d2;
+    int r, non_blocking, set;
+    (void)state;
+    OK(xrt_malloc(&d, N));
+    OK(xrt_malloc(&d2, N));
+    for (r = 0; r < 4 * ROUNDS; r++) {
+        non_blocking = r % (2 * ROUNDS) >= ROUNDS;
+        set = r < 2 * ROUNDS;
+        round_begin(&w, r, non_blocking ? XRT_STREAM_NON_BLOCKING : XRT_STREAM_DEFAULT, XRT_STREAM_DEFAULT);
+        if (set) OK(xrt_memset(d, 0, N));
+        else OK(xrt_memcpy(d, d2, N, XRT_MEMCPY_DEVICE_TO_DEVICE));
+        OK(xrt_memcpy_async(h, d, N, XRT_MEMCPY_DEVICE_TO_HOST, w.s1));
+        OK(xrt_stream_synchronize(w.s1));
+        OK(xrt_device_synchronize());
+        if (!non_blocking) expect_clean();
+        else
+            expect_race(set ? "xrt_memset" : "xrt_memcpy", "xrt_memcpy_async", d, N, 0, N,
+                        set ? "write by xrt_memset on the NULL stream of device 0"
+                            : "write by xrt_memcpy on the NULL stream of device 0",
+                        "read by xrt_memcpy_async on stream 1 (device 0)",
+                        set ? "record an event on the NULL stream of device 0 after the xrt_memset and wait for it on "
+                              "stream 1 (device 0) (xrt_stream_wait_event) before the xrt_memcpy_async"
+                            : "record an event on the NULL stream of device 0 after the xrt_memcpy and wait for it on "
+                              "stream 1 (device 0) (xrt_stream_wait_event) before the xrt_memcpy_async");
+        round_end(&w);
+    }
+    OK(xrt_free(d2));
+    OK(xrt_free(d));
+}
+
 /* The NULL stream's implicit order: a copy on blocking stream 1, a memset on
    the NULL stream, a copy out on blocking stream 2, then xrt_memcpy: clean.
    Stream 1 non-blocking: its copy and the NULL stream's memset race. */
@@ -1350,6 +1389,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_copy_copy),         cmocka_unit_test(test_copy_kernel),
         cmocka_unit_test(test_two_sites_two_reports),
+        cmocka_unit_test(test_sync_set_and_d2d_copy_return_early),
         cmocka_unit_test(test_wrong_event),       cmocka_unit_test(test_free_racing),
         cmocka_unit_test(test_host_fn_annotated), cmocka_unit_test(test_legacy_order),
         cmocka_unit_test(test_peer_copy),         cmocka_unit_test(test_sync_orders_host),

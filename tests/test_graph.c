@@ -409,7 +409,7 @@ static void test_exec_update_edges(void **state)
     OK(xrt_graph_destroy(g2));
     update_refused(&f, x, FORK, 2, "node 2 (a memset) follows node 0 in the graph, not in the exec");
     update_refused(&f, x, JOIN, 2, "node 1 (a memset) follows 1 nodes in the exec, 0 in the graph");
-    OK(xrt_memset(f.d, 0, 3 * sizeof(int)));
+    OK(xrt_memset_async(f.d, 0, 3 * sizeof(int), f.s[0])); /* s[0] is non-blocking: an xrt_memset would race */
     OK(xrt_graph_launch(x, f.s[0]));
     OK(xrt_memcpy_async(f.h, f.d, 3 * sizeof(int), XRT_MEMCPY_DEVICE_TO_HOST, f.s[0]));
     OK(xrt_stream_synchronize(f.s[0]));
