@@ -504,7 +504,7 @@ static void test_event_nodes(void **state)
     OK(xrt_graph_node_get_params(r, &p));
     assert_true(p.type == XRT_GRAPH_NODE_EVENT_RECORD && p.event.event == after);
     OK(xrt_graph_instantiate(&x, g));
-    OK(xrt_memset(f.d, 0, N * sizeof(int)));
+    OK(xrt_memset_async(f.d, 0, N * sizeof(int), other)); /* `other` is non-blocking: an xrt_memset would race */
     __atomic_store_n(&gate_open_flag, 0, __ATOMIC_RELEASE);
     OK(xrt_launch_host_func(other, gate_fn, NULL)); /* holds `other` */
     OK(xrt_memcpy_async(f.h, f.d, N * sizeof(int), XRT_MEMCPY_DEVICE_TO_HOST, other)); /* after the gate, before the graph */
