@@ -1455,6 +1455,7 @@ XRT_API void xrt__chk_graph_launch_hook(void *caller, xrt_status st, const xrt_b
                                         xrt_stream stream, const struct xrt__handle_slot *s) XRT__COLD;
 XRT_API void xrt__chk_instantiate(xrt_status st, const xrt_backend *b, const void *exec, void *graph) XRT__COLD;
 XRT_API void xrt__chk_exec_gone(const void *exec) XRT__COLD;
+XRT_API void xrt__chk_shutdown(void) XRT__COLD; /* xrt_shutdown: the bookkeeping goes, checking stays as it was */
 XRT_API void xrt__chk_copy_3d(void *caller, xrt_status st, const xrt_backend *b, const char *fn, xrt_stream stream,
                               const struct xrt__handle_slot *s, const xrt_memcpy_3d_parms *p,
                               const xrt_pitched_ptr *set, const xrt_extent *extent) XRT__COLD;
@@ -8712,6 +8713,7 @@ XRT_API void xrt_shutdown(void)
         xrt__graph_mem_shutdown();
         xrt__ipc_shutdown();
         xrt__mem_shutdown();              /* frees what the program did not, backends still up */
+        if (xrt__chk_on) xrt__chk_shutdown();
         for (i = 0; i < xrt__reg_count; i++)
             if (xrt__reg_usable(&xrt__reg_entries[i]) && xrt__reg_entries[i].t.shutdown)
                 xrt__reg_entries[i].t.shutdown(&xrt__reg_entries[i].t);

@@ -1652,6 +1652,13 @@ static void xrt__chk_forget_all(void)
     __atomic_store_n(&xrt__chk_era, xrt__chk_era + 1, __ATOMIC_RELAXED); /* read outside the lock by annotations */
 }
 
+XRT_API void xrt__chk_shutdown(void)
+{
+    pthread_mutex_lock(&xrt__chk_lock);
+    xrt__chk_forget_all();
+    pthread_mutex_unlock(&xrt__chk_lock);
+}
+
 XRT_API xrt_status xrt_check_enable(unsigned modes)
 {
     if (modes & ~(unsigned)XRT_CHECK_STREAMS)

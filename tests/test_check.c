@@ -1384,6 +1384,27 @@ static void test_exit_status(void **state)
     assert_int_equal(exit_status_of(NULL, "none"), 0);
 }
 
+/* xrt_shutdown gives the checker's bookkeeping back, as it does every other
+   record of xrt's (checking stays on: the next call starts afresh). Last in
+   its group: the shutdown drops the module kernel() keeps. */
+static void test_shutdown_forgets(void **state)
+{
+    void *d;
+    size_t bytes = 0;
+    (void)state;
+    begin();
+    OK(xrt_malloc(&d, N));
+    OK(xrt_memset_async(d, 0, N, NULL));
+    OK(xrt_free(d));
+    OK(xrt_check_memory_bytes(&bytes));
+    assert_true(bytes > 0);
+    xrt_shutdown();
+    OK(xrt_check_memory_bytes(&bytes));
+    assert_int_equal(bytes, 0);
+    OK(xrt_set_backend(xrt_test_backend));
+    end();
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1405,6 +1426,7 @@ int main(void)
         cmocka_unit_test(test_device_reset_clean), cmocka_unit_test(test_enable_under_threads),
         cmocka_unit_test(test_check_calls),       cmocka_unit_test(test_exit_status),
         cmocka_unit_test(test_race_observer),
+        cmocka_unit_test(test_shutdown_forgets), /* last: see there */
     };
     char dir[256];
     if (getenv("XRT_CHECK_TEST_EXIT_CHILD")) return exit_child();
