@@ -58,11 +58,13 @@ awk -v dir="$tmp" '
 ' "$LIST" || exit 1
 
 # apply FILE FROM TO: replaces the one occurrence of FROM's text in FILE by
-# TO's; exit status 2 when it occurs 0 or several times.
+# TO's; exit status 2 when it occurs 0 or several times. The file is read as
+# one record (RS a byte no source holds): joining its lines one by one took
+# mawk seconds on the largest headers.
 apply() {
     awk -v fromf="$2" -v tof="$3" '
-        BEGIN { getline from < fromf; getline to < tof }
-        { text = text $0 "\n" }
+        BEGIN { getline from < fromf; getline to < tof; RS = "\001" }
+        { text = text $0 }
         END {
             i = index(text, from)
             if (!i || index(substr(text, i + 1), from)) exit 2
