@@ -81,10 +81,12 @@ static int sender_open(sender *x, pipes l)
         if (xrt_ipc_get_mem_handle(&m, x->slot[i]) != XRT_SUCCESS ||
             xrt_ipc_get_event_handle(&e, x->ready[i]) != XRT_SUCCESS)
             return fail("export");
-        if (xrt_memset(x->slot[i], 0, MAX_CHUNK) != XRT_SUCCESS) return fail("touch"); /* exported: its shared pages */
+        /* exported: its shared pages, touched before any timing, on the
+           stream that fills them (an xrt_memset would not order it) */
+        if (xrt_memset_async(x->slot[i], 0, MAX_CHUNK, x->s) != XRT_SUCCESS) return fail("touch");
         if (send_all(l.to, &m, sizeof m) != 0 || send_all(l.to, &e, sizeof e) != 0) return fail("send handles");
     }
-    return 0;
+    return xrt_stream_synchronize(x->s) == XRT_SUCCESS ? 0 : fail("touch");
 }
 
 static int sender_run(sender *x, pipes l)
