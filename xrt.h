@@ -1451,6 +1451,7 @@ XRT_API void xrt__chk_sync(void *caller, xrt_status st, const xrt_backend *b, in
                            const struct xrt__handle_slot *s, const void *event) XRT__COLD;
 XRT_API void xrt__chk_stream_created(void *caller, xrt_status st, const xrt_backend *b, const xrt_stream *stream) XRT__COLD;
 XRT_API void xrt__chk_stream_destroyed(const xrt_backend *b, xrt_stream stream) XRT__COLD;
+XRT_API void xrt__chk_event_destroyed(xrt_event event) XRT__COLD;
 XRT_API void xrt__chk_graph_launch_hook(void *caller, xrt_status st, const xrt_backend *b, const void *exec,
                                         xrt_stream stream, const struct xrt__handle_slot *s) XRT__COLD;
 XRT_API void xrt__chk_instantiate(xrt_status st, const xrt_backend *b, const void *exec, void *graph) XRT__COLD;
@@ -2877,7 +2878,9 @@ static inline xrt_status xrt_event_create(xrt_event *event, unsigned flags)
 
 static inline xrt_status xrt_event_destroy(xrt_event event)
 {
-    return xrt__handle_destroy(xrt__be(), event, XRT__HANDLE_EVENT, "xrt_event_destroy");
+    xrt_status st = xrt__handle_destroy(xrt__be(), event, XRT__HANDLE_EVENT, "xrt_event_destroy");
+    if (XRT__CHK_ON() && st == XRT_SUCCESS) xrt__chk_event_destroyed(event);
+    return st;
 }
 
 static inline xrt_status xrt_event_record(xrt_event event, xrt_stream stream)

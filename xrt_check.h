@@ -39,7 +39,9 @@
    stream and a synchronize would have joined of it) and goes; its entry's
    place is taken again once no history names it (xrt__chk_ctx's refs), by a
    context whose entry starts at the place's last stamp, so the contexts
-   and the clocks' length stay bounded by what the histories hold. Each
+   and the clocks' length stay bounded by what the histories hold; an
+   exiting host thread's contexts go likewise, and a destroyed event's
+   clock at its destroy. Each
    allocation of the registry keeps its last XRT__CHK_HISTORY accesses; a new
    access is compared with the overlapping ones: an earlier access (c, e) is
    ordered before it when the new context's clock has c's entry >= e. The
@@ -151,6 +153,8 @@ static void *xrt__chk_racer_user;
 static uint64_t xrt__chk_tag_now; /* the tag of the operation being recorded, under the lock */
 static unsigned xrt__chk_era = 1;          /* turned off and on: a new bookkeeping */
 static XRT__TLS unsigned xrt__chk_thread, xrt__chk_thread_era; /* the host thread's context, + 1, of that era */
+static pthread_key_t xrt__chk_exit_key; /* its destructor frees an exiting thread's contexts */
+static pthread_once_t xrt__chk_exit_once = PTHREAD_ONCE_INIT;
 static XRT__TLS struct { const void *p; size_t n; int access; } xrt__chk_notes[XRT_CHECK_ANNOTATIONS];
 static XRT__TLS unsigned xrt__chk_nnotes, xrt__chk_notes_era; /* notes of another era are stale */
 
@@ -251,6 +255,7 @@ static xrt__chk_ctx *xrt__chk_ctx_reuse(void)
     memset(c, 0, sizeof *c);
     c->ix = ix;
     if (xrt__chk_clock_grow(&c->clock, ix + 1)) c->clock.v[ix] = end;
+    c->clock.ver = ++xrt__chk_stamp; /* a stream that joined the place's last holder joins this one anew */
     return c;
 }
 
@@ -274,6 +279,11 @@ static xrt__chk_ctx *xrt__chk_ctx_add(int kind, uintptr_t key, const xrt_backend
     return c;
 }
 
+static void xrt__chk_thread_exit(void *unused);
+static void xrt__chk_exit_key_make(void) { pthread_key_create(&xrt__chk_exit_key, xrt__chk_thread_exit); }
+
+/* The calling thread's context, made on its first operation (its exit then
+   frees it: xrt__chk_thread_exit). */
 static xrt__chk_ctx *xrt__chk_host(void)
 {
     xrt__chk_ctx *c;
@@ -282,6 +292,8 @@ static xrt__chk_ctx *xrt__chk_host(void)
     if (c) {
         xrt__chk_thread = c->ix + 1;
         xrt__chk_thread_era = xrt__chk_era;
+        pthread_once(&xrt__chk_exit_once, xrt__chk_exit_key_make);
+        pthread_setspecific(xrt__chk_exit_key, (void *)1);
     }
     return c;
 }
@@ -1566,6 +1578,45 @@ XRT_API void xrt__chk_stream_destroyed(const xrt_backend *b, xrt_stream stream)
     xrt__chk_ctx *c;
     if (!xrt__chk_lock_on()) return;
     if ((c = xrt__chk_ctx_find(XRT__CHK_STREAM, (uintptr_t)stream, b, 0)) != NULL) xrt__chk_ctx_gone(c, 1);
+    pthread_mutex_unlock(&xrt__chk_lock);
+}
+
+/* A host thread exits (its key's destructor; the lock is not held): its
+   context goes, and its per-thread streams' (their queued work still runs:
+   their clocks are buried, as a destroyed stream's). A later destructor
+   that calls xrt again starts a new context, which this one frees again. */
+static void xrt__chk_thread_exit(void *unused)
+{
+    unsigned i, ix = xrt__chk_thread;
+    xrt__chk_ctx *host;
+    (void)unused;
+    xrt__chk_thread = 0;
+    if (!ix || !xrt__chk_lock_on()) return;
+    if (xrt__chk_thread_era == xrt__chk_era) {
+        host = xrt__chk_ctxs[ix - 1];
+        for (i = 0; i < xrt__chk_nctx; i++) {
+            xrt__chk_ctx *x = xrt__chk_ctxs[i];
+            if (x->kind == XRT__CHK_PER_THREAD && !x->gone && x->key == host->number) xrt__chk_ctx_gone(x, 1);
+        }
+        xrt__chk_ctx_gone(host, 0);
+    }
+    pthread_mutex_unlock(&xrt__chk_lock);
+}
+
+/* xrt_event_destroy: the event's clock goes. Its handle never comes back; a
+   wait already made joined the record current then, and a graph's record
+   node that names it after the destroy starts it again. */
+XRT_API void xrt__chk_event_destroyed(xrt_event event)
+{
+    xrt__chk_event **at, *e;
+    if (!xrt__chk_lock_on()) return;
+    for (at = &xrt__chk_events[xrt__chk_hash((uintptr_t)event)]; (e = *at) != NULL; at = &e->next)
+        if (e->key == (uintptr_t)event) {
+            *at = e->next;
+            xrt__chk_release(e->clock.v, e->clock.n * sizeof(uint32_t));
+            xrt__chk_release(e, sizeof *e);
+            break;
+        }
     pthread_mutex_unlock(&xrt__chk_lock);
 }
 

@@ -1241,6 +1241,63 @@ static void test_enable_under_threads(void **state)
     }
 }
 
+/* A thread's work on its per-thread stream, into its own allocation, then
+   its exit (what test_bookkeeping_bounded repeats). */
+static void *short_lived(void *user)
+{
+    void *d;
+    if (xrt_set_backend((const char *)user) != XRT_SUCCESS || xrt_malloc(&d, 64) != XRT_SUCCESS) return (void *)1;
+    if (xrt_memset_async(d, 1, 64, XRT_STREAM_PER_THREAD) != XRT_SUCCESS ||
+        xrt_stream_synchronize(XRT_STREAM_PER_THREAD) != XRT_SUCCESS)
+        return (void *)1;
+    return xrt_free(d) == XRT_SUCCESS ? NULL : (void *)1;
+}
+
+/* Rounds of threads that come and go, and of events made, recorded, waited
+   for and destroyed: the bookkeeping after many rounds is what it was after
+   the first two (an exited thread's contexts and a destroyed event's clock
+   go; a new thread takes the places its predecessor left). */
+static size_t churn(xrt_stream s, int rounds)
+{
+    pthread_t t;
+    xrt_event e;
+    size_t bytes = 0;
+    void *res;
+    int r, i;
+    for (r = 0; r < rounds; r++) {
+        for (i = 0; i < 8; i++) { /* one at a time: each takes the places the last left */
+            assert_int_equal(pthread_create(&t, NULL, short_lived, (void *)xrt_test_backend), 0);
+            assert_int_equal(pthread_join(t, &res), 0);
+            assert_null(res);
+        }
+        for (i = 0; i < 8; i++) {
+            OK(xrt_event_create(&e, 0));
+            OK(xrt_event_record(e, s));
+            OK(xrt_stream_wait_event(NULL, e));
+            OK(xrt_event_destroy(e));
+        }
+        OK(xrt_stream_synchronize(NULL));
+    }
+    OK(xrt_check_memory_bytes(&bytes));
+    return bytes;
+}
+
+static void test_bookkeeping_bounded(void **state)
+{
+    xrt_stream s;
+    size_t first, later;
+    (void)state;
+    begin();
+    OK(xrt_stream_create_with_flags(&s, XRT_STREAM_NON_BLOCKING));
+    first = churn(s, 3); /* places and clocks' lengths settle in a few rounds */
+    later = churn(s, 20);
+    if (later != first) print_error("bookkeeping: %zu bytes after 3 rounds, %zu after 20 more\n", first, later);
+    assert_int_equal(later, first);
+    expect_clean();
+    end();
+    OK(xrt_stream_destroy(s));
+}
+
 /* A hook that a dispatch called while on, running after the toggle to off
    (the window test_enable_under_threads races for, made certain): it starts
    no bookkeeping, which nothing would free. */
@@ -1438,7 +1495,7 @@ int main(void)
         cmocka_unit_test(test_destroyed_streams_bounded),
         cmocka_unit_test(test_reports_deterministic), cmocka_unit_test(test_forked_child_clean),
         cmocka_unit_test(test_device_reset_clean), cmocka_unit_test(test_enable_under_threads),
-        cmocka_unit_test(test_hook_after_off),
+        cmocka_unit_test(test_hook_after_off),      cmocka_unit_test(test_bookkeeping_bounded),
         cmocka_unit_test(test_check_calls),       cmocka_unit_test(test_exit_status),
         cmocka_unit_test(test_race_observer),
         cmocka_unit_test(test_shutdown_forgets), /* last: see there */
