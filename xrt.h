@@ -1439,6 +1439,8 @@ enum { XRT__CHK_SYNC_STREAM, XRT__CHK_SYNC_EVENT, XRT__CHK_SYNC_DEVICE, XRT__CHK
 XRT_API void xrt__chk_copy(void *caller, xrt_status st, const xrt_backend *b, const char *fn, xrt_stream stream,
                            const struct xrt__handle_slot *s, void *dst, size_t dst_n, const void *src, size_t src_n)
     XRT__COLD;
+XRT_API void xrt__chk_copy_peer(void *caller, const xrt_backend *b, void *dst, int dst_device, const void *src,
+                                int src_device, size_t size) XRT__COLD;
 XRT_API void xrt__chk_launch(void *caller, xrt_status st, const xrt_backend *b, const char *fn, xrt_stream stream,
                              const struct xrt__handle_slot *s, const void *args, size_t args_size) XRT__COLD;
 XRT_API void xrt__chk_free(void *caller, const xrt_backend *b, const char *fn, xrt_stream stream, const struct xrt__handle_slot *s,
@@ -2313,7 +2315,7 @@ static inline xrt_status xrt_memcpy_peer(void *dst, int dst_device, const void *
     if (st != XRT_SUCCESS) return st;
     /* checked before the call, which stays a tail call (a failure here is a
        backend's, after the checks: its access counts all the same) */
-    if (XRT__CHK_ON()) xrt__chk_copy(__builtin_return_address(0), XRT_SUCCESS, b, "xrt_memcpy_peer", NULL, NULL, dst, size, src, size);
+    if (XRT__CHK_ON()) xrt__chk_copy_peer(__builtin_return_address(0), b, dst, dst_device, src, src_device, size);
     return b->memcpy_peer(b, dst, dst_device, src, src_device, size); /* 0 bytes too: it orders the devices' work */
 }
 

@@ -304,6 +304,13 @@ static int xrt__chk_device(const xrt_backend *b)
     return b->get_device(b, &d) == XRT_SUCCESS ? d : 0;
 }
 
+/* The NULL stream of backend b's device d, made if new. */
+static xrt__chk_ctx *xrt__chk_legacy(const xrt_backend *b, int d)
+{
+    xrt__chk_ctx *c = xrt__chk_ctx_find(XRT__CHK_LEGACY, 0, b, d);
+    return c ? c : xrt__chk_ctx_add(XRT__CHK_LEGACY, 0, b, d, 0);
+}
+
 /* The context of a stream handle as the dispatch resolved it (slot s). */
 static xrt__chk_ctx *xrt__chk_stream(const xrt_backend *b, xrt_stream stream, const xrt__handle_slot *s)
 {
@@ -314,10 +321,7 @@ static xrt__chk_ctx *xrt__chk_stream(const xrt_backend *b, xrt_stream stream, co
         (c = xrt__chk_ctx_find(XRT__CHK_STREAM, (uintptr_t)stream, b, 0)) != NULL)
         return c; /* a created stream's context: found by its handle alone */
     device = xrt__chk_device(b);
-    if (s == &xrt__handle_null_stream) {
-        c = xrt__chk_ctx_find(XRT__CHK_LEGACY, 0, b, device);
-        return c ? c : xrt__chk_ctx_add(XRT__CHK_LEGACY, 0, b, device, 0);
-    }
+    if (s == &xrt__handle_null_stream) return xrt__chk_legacy(b, device);
     if ((uintptr_t)stream <= (uintptr_t)XRT_STREAM_PER_THREAD) { /* the per-thread stream, also as NULL */
         if (!(host = xrt__chk_host())) return NULL;
         c = xrt__chk_ctx_find(XRT__CHK_PER_THREAD, host->number, b, device);
@@ -1359,6 +1363,35 @@ XRT_API void xrt__chk_copy(void *caller, xrt_status st, const xrt_backend *b, co
     if (st != XRT_SUCCESS) return;
     XRT__CHK_SITE(site);
     xrt__chk_copy_at(site, b, fn, stream, s, dst, dst_n, src, src_n);
+}
+
+/* xrt_memcpy_peer, as cudaMemcpyPeer: an operation of the current device's
+   NULL stream that is also serialized with the source's and the
+   destination's NULL streams: after their work and their blocking streams'
+   so far, before their later work; the host does not wait for it (a copy
+   between devices' memory). 0 bytes are ordered so too. */
+XRT_API void xrt__chk_copy_peer(void *caller, const xrt_backend *b, void *dst, int dst_device, const void *src,
+                                int src_device, size_t size)
+{
+    xrt__chk_ctx *c, *host, *o[2] = {NULL, NULL};
+    int k, dev[2] = {src_device, dst_device};
+    XRT__CHK_SITE(site);
+    if (!xrt__chk_lock_on()) return;
+    if ((host = xrt__chk_host()) && (c = xrt__chk_stream(b, NULL, &xrt__handle_null_stream))) {
+        xrt__chk_tag(b, 1); /* after the queries, as a synchronous copy's */
+        for (k = 0; k < 2; k++)
+            if (dev[k] != c->device && (k == 0 || dev[1] != dev[0]) && (o[k] = xrt__chk_legacy(b, dev[k])) != NULL) {
+                xrt__chk_join(&c->clock, &o[k]->clock);
+                xrt__chk_join_peers(&c->clock, o[k]);
+            }
+        xrt__chk_begin(c, host, NULL);
+        xrt__chk_access_at(c, "xrt_memcpy_peer", site, src, size, 0);
+        xrt__chk_access_at(c, "xrt_memcpy_peer", site, dst, size, 1);
+        xrt__chk_end(c);
+        for (k = 0; k < 2; k++)
+            if (o[k] && xrt__chk_join(&o[k]->clock, &c->clock)) xrt__chk_end(o[k]);
+    }
+    pthread_mutex_unlock(&xrt__chk_lock);
 }
 
 /* xrt_memcpy_3d(_async) (p), xrt_memset_3d(_async) (set and its extent):

@@ -474,6 +474,56 @@ static void test_peer_copy(void **state)
     OK(xrt_set_device(0));
 }
 
+/* xrt_memcpy_peer, as cudaMemcpyPeer: after the work queued on the NULL
+   streams of the source's and the destination's devices (and so on their
+   blocking streams), before their later work, not waited for by the host,
+   and in no order with a non-blocking stream: the non-blocking stream's
+   write of the destination is the one race. */
+static void test_peer_copy_serialized(void **state)
+{
+    xrt_stream blocking1, nb0;
+    void *d0, *d1;
+    int r, n = 0;
+    (void)state;
+    OK(xrt_get_device_count(&n));
+    SKIP_UNLESS(n >= 2, "one device");
+    OK(xrt_set_device(0));
+    OK(xrt_malloc(&d0, N));
+    OK(xrt_set_device(1));
+    OK(xrt_malloc(&d1, N));
+    for (r = 0; r < ROUNDS; r++) {
+        begin();
+        OK(xrt_set_device(1));
+        OK(xrt_stream_create(&blocking1));
+        perturb(blocking1, r);
+        OK(xrt_memset_async(d1, 1, N, blocking1)); /* before the copy reads d1 */
+        OK(xrt_set_device(0));
+        OK(xrt_stream_create_with_flags(&nb0, XRT_STREAM_NON_BLOCKING));
+        OK(xrt_memcpy_peer(d0, 0, d1, 1, N));
+        OK(xrt_set_device(1));
+        OK(xrt_memset_async(d1, 2, N, blocking1)); /* after it */
+        OK(xrt_set_device(0));
+        OK(xrt_memset_async(d0, 3, N, nb0));
+        OK(xrt_stream_synchronize(nb0));
+        OK(xrt_set_device(1));
+        OK(xrt_device_synchronize());
+        OK(xrt_set_device(0));
+        OK(xrt_device_synchronize());
+        expect_race("xrt_memcpy_peer", "xrt_memset_async", d0, N, 0, N,
+                    "write by xrt_memcpy_peer on the NULL stream of device 0",
+                    "write by xrt_memset_async on stream 2 (device 0)",
+                    "record an event on the NULL stream of device 0 after the xrt_memcpy_peer and wait for it on stream 2 "
+                    "(device 0) (xrt_stream_wait_event) before the xrt_memset_async");
+        end();
+        OK(xrt_stream_destroy(nb0));
+        OK(xrt_stream_destroy(blocking1));
+    }
+    OK(xrt_free(d0));
+    OK(xrt_set_device(1));
+    OK(xrt_free(d1));
+    OK(xrt_set_device(0));
+}
+
 /* A synchronize (stream, event, query that succeeded) orders the host: its
    later work on another stream is after. Each pair is reported once. */
 static void test_sync_orders_host(void **state)
@@ -1484,7 +1534,8 @@ int main(void)
         cmocka_unit_test(test_sync_set_and_d2d_copy_return_early),
         cmocka_unit_test(test_wrong_event),       cmocka_unit_test(test_free_racing),
         cmocka_unit_test(test_host_fn_annotated), cmocka_unit_test(test_legacy_order),
-        cmocka_unit_test(test_peer_copy),         cmocka_unit_test(test_sync_orders_host),
+        cmocka_unit_test(test_peer_copy),         cmocka_unit_test(test_peer_copy_serialized),
+                cmocka_unit_test(test_sync_orders_host),
         cmocka_unit_test(test_graph_nodes_without_edge),
         cmocka_unit_test(test_graph_races_eager), cmocka_unit_test(test_graph_kernel_node),
         cmocka_unit_test(test_graph_child_nodes), cmocka_unit_test(test_graph_2d_nodes),
