@@ -3572,6 +3572,8 @@ static inline const xrt_backend *xrt__be(void);
 static inline xrt__handle_slot *xrt__handle_lookup(const xrt_backend *b, const void *handle, uintptr_t kind);
 /* xrt__handle_of: the live handle of a backend's object, for messages (a scan); 0 if none */
 XRT_API uintptr_t xrt__handle_of(const void *obj, uintptr_t kind);
+/* xrt__limbo_holds: whether handle h's destroy waits for calls under way (xrt__limbo_finish ends it) */
+XRT_API int xrt__limbo_holds(uintptr_t h);
 
 /* memory */
 /* xrt__tree_floor: the node with the greatest start <= p (the only one that can contain p); NULL if none */
@@ -5501,6 +5503,20 @@ static void xrt__limbo_finish(const xrt__limbo *l)
                 kind == XRT__HANDLE_STREAM ? "xrt_stream_destroy: stream" : "xrt_event_destroy: event",
                 (void *)l->handle, xrt__err.detail, xrt_status_string(st));
     xrt__err_put_back(&kept);
+    /* the checker forgets it now, after the calls that were using it */
+    if (XRT__CHK_ON() && kind == XRT__HANDLE_STREAM) xrt__chk_stream_destroyed(l->owner, (xrt_stream)l->handle);
+    if (XRT__CHK_ON() && kind == XRT__HANDLE_EVENT) xrt__chk_event_destroyed((xrt_event)l->handle);
+}
+
+/* Whether handle h's destroy waits in limbo for the calls using it. */
+XRT_API int xrt__limbo_holds(uintptr_t h)
+{
+    const xrt__limbo *l;
+    int held = 0;
+    pthread_mutex_lock(&xrt__call_lock);
+    for (l = xrt__limbo_list; l && !held; l = l->next) held = l->handle == h;
+    pthread_mutex_unlock(&xrt__call_lock);
+    return held;
 }
 
 /* Destroys the objects nobody can be using any more (all of them: `all`). */

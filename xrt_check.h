@@ -144,6 +144,7 @@ static xrt__chk_pair *xrt__chk_pairs;
 static size_t xrt__chk_npairs, xrt__chk_cappairs, xrt__chk_races, xrt__chk_bytes, xrt__chk_dropped;
 static size_t xrt__chk_forgot;  /* allocations' records freed: the contexts' lookups are stale */
 static uint64_t xrt__chk_stamp; /* clocks' changes, counted (xrt__chk_clock's ver) */
+static int xrt__chk_short;      /* an allocation of the bookkeeping failed: no reports (xrt__chk_realloc) */
 static int xrt__chk_exitcode = 66, xrt__chk_set_up;
 static xrt_check_report_fn xrt__chk_sink;
 static void *xrt__chk_sink_user;
@@ -164,11 +165,20 @@ static unsigned xrt__chk_hash(uintptr_t k)
     return (unsigned)((k * (uintptr_t)0x9E3779B97F4A7C15u) >> (sizeof(uintptr_t) * 8 - 10));
 }
 
-/* The bookkeeping's allocations, counted (xrt_check_memory_bytes). */
+/* The bookkeeping's allocations, counted (xrt_check_memory_bytes). One that
+   fails leaves an order or an access unrecorded, after which a report could
+   name a race that is not there: reports stop (xrt__chk_short), with one
+   line on stderr, until the bookkeeping is given back. */
 static void *xrt__chk_realloc(void *p, size_t old, size_t n)
 {
     void *q = XRT_REALLOC(p, n);
-    if (!q) return NULL;
+    if (!q) {
+        if (!xrt__chk_short)
+            fputs("xrt: check: out of memory: the stream-order checker's bookkeeping is incomplete; no more races "
+                  "are reported until checking is turned off, or xrt_shutdown\n", stderr);
+        xrt__chk_short = 1;
+        return NULL;
+    }
     xrt__chk_bytes += n - old;
     return q;
 }
@@ -298,10 +308,15 @@ static xrt__chk_ctx *xrt__chk_host(void)
     return c;
 }
 
+/* The checker's queries of a backend: a failure is an answer, not the
+   caller's last error. */
 static int xrt__chk_device(const xrt_backend *b)
 {
-    int d = 0;
-    return b->get_device(b, &d) == XRT_SUCCESS ? d : 0;
+    int d = 0, ok;
+    xrt__err.quiet++;
+    ok = b->get_device(b, &d) == XRT_SUCCESS;
+    xrt__err.quiet--;
+    return ok ? d : 0;
 }
 
 /* The NULL stream of backend b's device d, made if new. */
@@ -327,7 +342,9 @@ static xrt__chk_ctx *xrt__chk_stream(const xrt_backend *b, xrt_stream stream, co
         c = xrt__chk_ctx_find(XRT__CHK_PER_THREAD, host->number, b, device);
         return c ? c : xrt__chk_ctx_add(XRT__CHK_PER_THREAD, host->number, b, device, 1);
     }
+    xrt__err.quiet++;
     b->stream_get_flags(b, s->obj, &flags); /* first seen: made before checking was on, on this device */
+    xrt__err.quiet--;
     return xrt__chk_ctx_add(XRT__CHK_STREAM, (uintptr_t)stream, b, device, !(flags & XRT_STREAM_NON_BLOCKING));
 }
 
@@ -473,8 +490,12 @@ static xrt__chk_event *xrt__chk_event_get(const void *event, int make)
 static int xrt__chk_capturing(const xrt_backend *b, const xrt__handle_slot *s)
 {
     unsigned status = 0;
+    int ok;
     if (!__atomic_load_n(&xrt__captures, __ATOMIC_RELAXED) || s == &xrt__handle_null_stream || !s->obj) return 0;
-    return b->stream_is_capturing(b, s->obj, &status) == XRT_SUCCESS && status != 0;
+    xrt__err.quiet++;
+    ok = b->stream_is_capturing(b, s->obj, &status) == XRT_SUCCESS;
+    xrt__err.quiet--;
+    return ok && status != 0;
 }
 
 /* >> check: reports */
@@ -631,7 +652,7 @@ static void xrt__chk_report(const xrt__chk_alloc *m, const xrt__chk_access *a, c
     char na[96], nb[96], sa[300], sb[300], edge[400], msg[2048];
     size_t lo = a->lo > b->lo ? a->lo : b->lo, hi = a->hi < b->hi ? a->hi : b->hi;
     unsigned t = (unsigned)m->info.type;
-    if (xrt__chk_reported(a, b, graph)) return;
+    if (xrt__chk_short || xrt__chk_reported(a, b, graph)) return;
     xrt__chk_races++;
     xrt__chk_name(xrt__chk_ctxs[a->ctx], na, sizeof na);
     xrt__chk_name(xrt__chk_ctxs[b->ctx], nb, sizeof nb);
@@ -1605,11 +1626,13 @@ XRT_API void xrt__chk_stream_created(void *caller, xrt_status st, const xrt_back
 }
 
 /* xrt_stream_destroy: the stream's context is gone (its queued work still
-   runs: its clock is buried). */
+   runs: its clock is buried). A destroy that waits for other threads' calls
+   on the stream comes here once they are done (xrt__limbo_finish): their
+   operations are the stream's. */
 XRT_API void xrt__chk_stream_destroyed(const xrt_backend *b, xrt_stream stream)
 {
     xrt__chk_ctx *c;
-    if (!xrt__chk_lock_on()) return;
+    if (xrt__limbo_holds((uintptr_t)stream) || !xrt__chk_lock_on()) return;
     if ((c = xrt__chk_ctx_find(XRT__CHK_STREAM, (uintptr_t)stream, b, 0)) != NULL) xrt__chk_ctx_gone(c, 1);
     pthread_mutex_unlock(&xrt__chk_lock);
 }
@@ -1642,7 +1665,7 @@ static void xrt__chk_thread_exit(void *unused)
 XRT_API void xrt__chk_event_destroyed(xrt_event event)
 {
     xrt__chk_event **at, *e;
-    if (!xrt__chk_lock_on()) return;
+    if (xrt__limbo_holds((uintptr_t)event) || !xrt__chk_lock_on()) return; /* as a stream's */
     for (at = &xrt__chk_events[xrt__chk_hash((uintptr_t)event)]; (e = *at) != NULL; at = &e->next)
         if (e->key == (uintptr_t)event) {
             *at = e->next;
@@ -1733,6 +1756,7 @@ static void xrt__chk_forget_all(void)
     xrt__chk_pairs = NULL;
     xrt__chk_nctx = xrt__chk_capctx = xrt__chk_streams = xrt__chk_threads = 0;
     xrt__chk_npairs = xrt__chk_cappairs = xrt__chk_dropped = 0;
+    xrt__chk_short = 0;
     __atomic_store_n(&xrt__chk_era, xrt__chk_era + 1, __ATOMIC_RELAXED); /* read outside the lock by annotations */
 }
 

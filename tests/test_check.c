@@ -1348,6 +1348,104 @@ static void test_bookkeeping_bounded(void **state)
     OK(xrt_stream_destroy(s));
 }
 
+static xrt_status sync_nothing(const xrt_backend *self, void *stream)
+{
+    (void)self, (void)stream;
+    return XRT_SUCCESS;
+}
+
+/* Backend t, registered unless it is (xrt_shutdown, between the groups,
+   forgets it), made the thread's. */
+static void use_backend(xrt_backend *t)
+{
+    xrt_status st = xrt_register_backend(t);
+    if (st == XRT_ERROR_ALREADY_EXISTS) xrt_get_last_error(); /* not the test's error */
+    else OK(st);
+    OK(xrt_set_backend(t->name));
+}
+
+/* The checker's own queries of the backend (here a stream's flags, which
+   this one cannot answer) leave the thread's last error alone. */
+static void test_queries_keep_last_error(void **state)
+{
+    static xrt_backend t;
+    xrt_stream s;
+    (void)state;
+    if (!t.name) {
+        t = xrt_test_other_table();
+        t.name = "check_no_flags";
+        t.stream_synchronize = sync_nothing;
+    }
+    use_backend(&t);
+    begin();
+    XRT_ASSERT_FAILS(xrt_malloc(NULL, 64), XRT_ERROR_INVALID_VALUE, "xrt_malloc: ptr is NULL");
+    OK(xrt_stream_create(&s));
+    OK(xrt_stream_synchronize(s));
+    if (xrt_peek_at_last_error() != XRT_ERROR_INVALID_VALUE) print_error("last error: %s\n", xrt_get_last_error_string());
+    assert_int_equal(xrt_peek_at_last_error(), XRT_ERROR_INVALID_VALUE);
+    assert_non_null(strstr(xrt_get_last_error_string(), "xrt_malloc: ptr is NULL"));
+    end();
+    OK(xrt_stream_destroy(s));
+    OK(xrt_set_backend(xrt_test_backend));
+}
+
+/* A backend whose memset holds its caller while the gate is shut. */
+static int gate_shut, gate_inside;
+
+static xrt_status gated_memset(const xrt_backend *self, void *dst, int value, size_t size, void *stream)
+{
+    (void)self, (void)dst, (void)value, (void)size, (void)stream;
+    if (__atomic_load_n(&gate_shut, __ATOMIC_ACQUIRE)) {
+        __atomic_store_n(&gate_inside, 1, __ATOMIC_RELEASE);
+        while (__atomic_load_n(&gate_shut, __ATOMIC_ACQUIRE)) usleep(100);
+    }
+    return XRT_SUCCESS;
+}
+
+typedef struct gated { xrt_backend *t; xrt_stream s; void *d; } gated;
+
+static void *gated_setter(void *user)
+{
+    gated *g = (gated *)user;
+    if (xrt_set_backend(g->t->name) != XRT_SUCCESS) return (void *)1;
+    return xrt_memset_async(g->d, 2, 64, g->s) == XRT_SUCCESS ? NULL : (void *)1;
+}
+
+/* A stream destroyed while another thread is inside a call on it (the
+   destroy waits for the call, as every handle's does): that call's
+   operation is the stream's, after its earlier ones, not a new stream's. */
+static void test_destroy_during_a_call(void **state)
+{
+    static xrt_backend t;
+    gated g;
+    pthread_t th;
+    void *res;
+    (void)state;
+    if (!t.name) {
+        t = xrt_test_other_table();
+        t.name = "check_gated";
+        t.memset_async = gated_memset;
+    }
+    use_backend(&t);
+    g.t = &t;
+    OK(xrt_malloc(&g.d, 64));
+    begin();
+    OK(xrt_stream_create(&g.s));
+    OK(xrt_memset_async(g.d, 1, 64, g.s));
+    __atomic_store_n(&gate_inside, 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&gate_shut, 1, __ATOMIC_RELEASE);
+    assert_int_equal(pthread_create(&th, NULL, gated_setter, &g), 0);
+    while (!__atomic_load_n(&gate_inside, __ATOMIC_ACQUIRE)) usleep(100);
+    OK(xrt_stream_destroy(g.s)); /* waits in limbo for the memset */
+    __atomic_store_n(&gate_shut, 0, __ATOMIC_RELEASE);
+    assert_int_equal(pthread_join(th, &res), 0);
+    assert_null(res);
+    expect_clean();
+    end();
+    OK(xrt_free(g.d));
+    OK(xrt_set_backend(xrt_test_backend));
+}
+
 /* A hook that a dispatch called while on, running after the toggle to off
    (the window test_enable_under_threads races for, made certain): it starts
    no bookkeeping, which nothing would free. */
@@ -1546,7 +1644,9 @@ int main(void)
         cmocka_unit_test(test_destroyed_streams_bounded),
         cmocka_unit_test(test_reports_deterministic), cmocka_unit_test(test_forked_child_clean),
         cmocka_unit_test(test_device_reset_clean), cmocka_unit_test(test_enable_under_threads),
-        cmocka_unit_test(test_hook_after_off),      cmocka_unit_test(test_bookkeeping_bounded),
+        cmocka_unit_test(test_hook_after_off),      cmocka_unit_test(test_queries_keep_last_error),
+        cmocka_unit_test(test_destroy_during_a_call),
+             cmocka_unit_test(test_bookkeeping_bounded),
         cmocka_unit_test(test_check_calls),       cmocka_unit_test(test_exit_status),
         cmocka_unit_test(test_race_observer),
         cmocka_unit_test(test_shutdown_forgets), /* last: see there */

@@ -253,7 +253,7 @@ static void works(const char *backend)
    after xrt_shutdown (the handle table's chunks, which live as long as the
    process); a warm round made them before counting; -1: not checked (the
    cold probe that measures it). */
-typedef struct round_args { const char *backend; long fail_at; int persistent, warm; long kept; } round_args;
+typedef struct round_args { const char *backend; long fail_at; int persistent, warm, check; long kept; } round_args;
 
 /* Every N is checked: after the round's xrt_shutdown at most `kept` blocks
    are left (a failure may have kept xrt from making them: the handle
@@ -275,8 +275,10 @@ static int round_child(void *arg)
     const round_args *a = (const round_args *)arg;
     long base, left;
     int inited;
+    size_t races = 0;
     xrt_test_log_capture();
     xrt_set_log_level(XRT_LOG_NONE);
+    if (a->check) CHILD_OK(xrt_check_enable(XRT_CHECK_STREAMS)); /* it stays on across xrt_shutdown */
     if (a->warm) { /* the handle table's chunks and the backends' first-use state, before counting */
         scenario(a->backend);
         xrt_shutdown();
@@ -285,6 +287,9 @@ static int round_child(void *arg)
     arm(a->fail_at, a->persistent);
     inited = scenario(a->backend);
     disarm();
+    if (a->check && (xrt_check_race_count(&races), races))
+        CHILD_FAIL("allocation %ld failed%s: the checker reported %zu race(s) the scenario does not have", oom.fail_at,
+                   oom.persistent ? " (and every one after it)" : "", races);
     if (inited) works(a->backend); /* at once: a failure poisoned nothing */
     xrt_shutdown();
     if (a->kept >= 0) leak_check(base, a->kept, -1, "after xrt_shutdown");
@@ -320,13 +325,13 @@ static int run_round(const round_args *a, char *why, size_t n)
    (xrt_test.h) meets the same cases in the same order. Returns the number of
    N values run; *injected counts those whose child reported a failed
    allocation and ran to its end. */
-static int injection_pass(const char *backend, long calls, long kept, int persistent, int warm, int *failed,
+static int injection_pass(const char *backend, long calls, long kept, int persistent, int warm, int check, int *failed,
                           int *injected)
 {
     char why[256];
     long n;
     for (n = 1; n <= calls + 4; n++) {
-        round_args a = {backend, n, persistent, warm, warm ? 0 : kept};
+        round_args a = {backend, n, persistent, warm, check, warm ? 0 : kept};
         if (run_round(&a, why, sizeof why)) {
             (*failed)++;
             print_error("%s, %s, allocation %ld fails%s: %s\n", backend, warm ? "warm" : "cold", n,
@@ -338,39 +343,57 @@ static int injection_pass(const char *backend, long calls, long kept, int persis
     return (int)n - 1;
 }
 
-static void test_allocation_failures(void **state)
+/* Every N, in the four passes, after a probe that counts the scenario's
+   allocations and a cold round that counts what it keeps (a re-executed
+   child learns both from its parent, through the environment: NAME_CALLS,
+   NAME_KEPT). check: with the stream-order checker on, whose bookkeeping's
+   allocations fail too: it never reports a race the scenario does not
+   have. */
+static void failures(int check, const char *env)
 {
     const char *backend = xrt_test_backend;
-    round_args probe = {backend, 0, 0, 1, 0}, cold = {backend, 0, 0, 0, -1};
-    char why[256], count[32];
+    round_args probe = {backend, 0, 0, 1, check, 0}, cold = {backend, 0, 0, 0, check, -1};
+    char why[256], count[32], name[64];
     int failed = 0, pass, total = 0;
     long calls, kept;
-    (void)state;
-    /* first, without failures: how many allocations the scenario makes (a
-       re-executed child learns it from its parent, through the environment) */
+    /* first, without failures: how many allocations the scenario makes */
     if (run_round(&probe, why, sizeof why)) fail_msg("the scenario fails without any injected failure: %s", why);
-    calls = child_rerun() && getenv("XRT_TEST_OOM_CALLS") ? atol(getenv("XRT_TEST_OOM_CALLS")) : rep.calls;
+    snprintf(name, sizeof name, "%s_CALLS", env);
+    calls = child_rerun() && getenv(name) ? atol(getenv(name)) : rep.calls;
     snprintf(count, sizeof count, "%ld", calls);
-    setenv("XRT_TEST_OOM_CALLS", count, 1);
+    setenv(name, count, 1);
     print_message("%s: the scenario makes %ld allocations through the XRT_* allocator\n", backend, calls);
     /* what a cold round without failures keeps (passed on as calls is) */
     if (run_round(&cold, why, sizeof why)) fail_msg("a cold scenario fails without any injected failure: %s", why);
-    kept = child_rerun() && getenv("XRT_TEST_OOM_KEPT") ? atol(getenv("XRT_TEST_OOM_KEPT")) : rep.kept;
+    snprintf(name, sizeof name, "%s_KEPT", env);
+    kept = child_rerun() && getenv(name) ? atol(getenv(name)) : rep.kept;
     snprintf(count, sizeof count, "%ld", kept);
-    setenv("XRT_TEST_OOM_KEPT", count, 1);
+    setenv(name, count, 1);
     print_message("%s: a cold round keeps %ld block(s) after xrt_shutdown\n", backend, kept);
     if (calls == 0)
         fail_msg("xrt made no allocation through XRT_MALLOC, XRT_CALLOC, XRT_REALLOC or XRT_ALIGNED_ALLOC: the core "
                  "does not use the override macros");
     for (pass = 0; pass < 4; pass++) {
         int persistent = pass & 1, warm = pass >> 1, injected = 0;
-        int n = injection_pass(backend, calls, kept, persistent, warm, &failed, &injected);
+        int n = injection_pass(backend, calls, kept, persistent, warm, check, &failed, &injected);
         print_message("%s: %s, %s: N = 1..%d (%d ran to the end with a failed allocation)\n", backend,
                       warm ? "warm" : "cold", persistent ? "every allocation from the Nth fails" : "the Nth allocation fails",
                       n, injected);
         total += n;
     }
     if (failed) fail_msg("%d of %d injected failures broke xrt (listed above)", failed, total);
+}
+
+static void test_allocation_failures(void **state)
+{
+    (void)state;
+    failures(0, "XRT_TEST_OOM");
+}
+
+static void test_allocation_failures_checked(void **state)
+{
+    (void)state;
+    failures(1, "XRT_TEST_OOM_CHECKED");
 }
 
 /* A thread keeps the registry record of the allocation it freed last for
@@ -391,10 +414,13 @@ static void test_thread_records_freed_at_exit(void **state)
     void *ret = NULL;
     pthread_t t;
     long before;
+    unsigned modes = 0;
     int i;
     (void)state;
     xrt_shutdown(); /* no spare record kept from before */
     OK(xrt_set_backend(xrt_test_backend));
+    OK(xrt_check_get_modes(&modes));
+    OK(xrt_check_enable(XRT_CHECK_OFF)); /* under XRT_CHECK: its bookkeeping's blocks are not the records */
     before = oom.live;
     for (i = 0; i < 4; i++) {
         assert_int_equal(pthread_create(&t, NULL, thread_allocates, (void *)xrt_test_backend), 0);
@@ -402,6 +428,7 @@ static void test_thread_records_freed_at_exit(void **state)
         assert_int_equal((uintptr_t)ret, XRT_SUCCESS);
     }
     assert_int_equal(oom.live, before);
+    OK(xrt_check_enable(modes));
 }
 
 int main(void)
@@ -409,6 +436,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_thread_records_freed_at_exit),
         cmocka_unit_test(test_allocation_failures),
+        cmocka_unit_test(test_allocation_failures_checked),
     };
     return xrt_test_run_on_backends("allocation failures", tests, sizeof tests / sizeof tests[0], NULL);
 }

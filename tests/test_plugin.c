@@ -660,7 +660,6 @@ static void test_trace_races(void **state)
     int fd, with_event;
     unsigned long long copy, set;
     (void)state;
-    set_env("XRT_CHECK_EXITCODE", "0"); /* the races here are expected */
     for (with_event = 0; with_event < 2; with_event++) {
         snprintf(path, sizeof path, "/tmp/xrt-trace-XXXXXX");
         assert_true((fd = mkstemp(path)) >= 0);
@@ -1062,5 +1061,6 @@ int main(void)
     set_env("XRT_TRACE_FILE", "/dev/null"); /* listing the backends probes the tracer: keep stderr clean */
     set_env("XRT_TRACE_BACKEND", "cpu");
     set_env("XRT_LOG", NULL);
+    set_env("XRT_CHECK_EXITCODE", "0"); /* read once, at the first xrt_init: test_trace_races reports on purpose */
     return cmocka_run_group_tests_name("plugins", tests, NULL, finish);
 }
