@@ -3,7 +3,13 @@
 # Correct programs run clean under the stream-order checker (issue 49):
 #   sh tests/checked.sh suite      the shared suite with XRT_CHECK=streams, on
 #                                  the CPU and, where the CUDA runtime double is
-#                                  built, with cuda as the default on it
+#                                  built, with cuda as the default on it (make
+#                                  check: a minute less than every program)
+#   sh tests/checked.sh programs   every test program with XRT_CHECK=streams,
+#                                  on the CPU and, where the CUDA runtime double
+#                                  is built, with cuda as the default on it (a
+#                                  program whose races are on purpose catches
+#                                  its reports itself: test_check, test_plugin)
 #   sh tests/checked.sh examples   the examples that run on the CPU, likewise
 #                                  (`make examples` built them)
 # A report ("xrt: race:") or the checker's exit status (66) fails; each
@@ -40,6 +46,16 @@ suite() {
     fi
 }
 
+programs() {
+    for t in "$B"/plain/test_*; do
+        [ -x "$t" ] || continue
+        name=$(basename "$t")
+        run "$name" "$t"
+        [ -f "$double" ] && run "$name-cuda-double" env XRT_CUDA_LIBRARY="$double" "$t"
+    done
+    [ -f "$double" ] || echo "skipped: the test programs on the CUDA runtime double under the checker: the double is not built"
+}
+
 examples() {
     for e in demo graph graph_nodes ipc a2f saxpy/saxpy; do
         if [ -x "$B/examples/$e" ]; then
@@ -52,8 +68,8 @@ examples() {
 
 for what in "$@"; do
     case $what in
-    suite | examples) $what ;;
-    *) echo "checked.sh: unknown part $what (suite, examples)"; exit 2 ;;
+    suite | programs | examples) $what ;;
+    *) echo "checked.sh: unknown part $what (suite, programs, examples)"; exit 2 ;;
     esac
 done
 exit $status

@@ -219,7 +219,7 @@ sec_examples() {
     step "xrt_info lists a plugin's backend" sh -c "XRT_PLUGINS=$B/plugins/libxrt_trace.so XRT_TRACE_FILE=/dev/null \
         $B/examples/xrt_info | grep '^  trace available'"
     # correct programs run clean under the stream-order checker
-    step "suite and examples with XRT_CHECK=streams: no race report" env B="$B" sh tests/checked.sh suite examples
+    step "test programs and examples with XRT_CHECK=streams: no race report" env B="$B" sh tests/checked.sh programs examples
 }
 
 sec_fabric() {
