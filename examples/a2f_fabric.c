@@ -18,7 +18,7 @@
    (xrt_memcpy; memcpy), checks every byte, and sends k back as a credit.
    Both paths run the same loop; only the fill, the check's copy and the
    registration differ. Per chunk size from 4 KiB to 64 MiB (--max) the sender prints
-   each path's bandwidth (the best of --rounds, the paths alternating), their
+   each path's bandwidth (the best of --rounds, the paths alternating which goes first), their
    time ratio (xrt / libfabric alone) and a plain memcpy of the same size.
    Every wait is bounded (--timeout). Exit status: 0 when every chunk
    arrived whole, 1 on a failure (the message says which), 2 on a usage
@@ -89,7 +89,8 @@ static const char usage[] =
     "  --bytes SIZE      bytes sent per chunk size and path, at least 8 chunks (default 64M)\n"
     "  --max SIZE        the largest chunk: sizes 4K, 16K, ... up to it (default 64M; the\n"
     "                    receiver's must be at least the sender's)\n"
-    "  --rounds N        runs of each path per size, alternating; the best is printed (default 3)\n"
+    "  --rounds N        runs of each path per size, alternating which goes first; the best is\n"
+    "                    printed (default 4: each path first as often)\n"
     FAB_ARGS_USAGE("receiver")
     "  -h, --help        print this help and exit\n";
 
@@ -101,7 +102,7 @@ static void parse(int argc, char **argv, options *o)
     o->net = fab_args_default();
     o->bytes = MAX_CHUNK;
     o->max = MAX_CHUNK;
-    o->rounds = 3;
+    o->rounds = 4;
     o->paths = 3;
     for (; c.i < argc; c.i++) {
         cli_help(&c, usage);
