@@ -26,6 +26,7 @@ TK_RESULTS  := $(addprefix $(TK)/,$(TK_SECTIONS))
 
 test:
 	@rm -rf $(TK)
+	@mkdir -p $(TK) && date +%s > $(TK)/started
 	@$(MAKE) --no-print-directory $(TK_JOBS) test-run
 
 # The results that passed stay; a failed or missing one runs again.
@@ -33,10 +34,13 @@ retest:
 	@for r in $(TK_RESULTS); do \
 	    [ -f $$r ] && awk '/^counts / && $$3 == 0 { ok = 1 } END { exit !ok }' $$r || rm -f $$r; \
 	done
+	@mkdir -p $(TK) && date +%s > $(TK)/started
 	@$(MAKE) --no-print-directory $(TK_JOBS) test-run
 
+# The wall time since test or retest began, then the summary (the last line).
 test-run: $(TK_RESULTS)
 	@B=$(B) LOG=$(B)/test-logs sh tests/run.sh footer
+	@[ ! -f $(TK)/started ] || echo "time  make test: $$(( $$(date +%s) - $$(cat $(TK)/started) )) s"
 	@sh tests/summary.sh $(TK_RESULTS)
 
 # '+': the build section's make shares this make's job slots.
