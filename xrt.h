@@ -1454,6 +1454,7 @@ XRT_API void xrt__chk_sync(void *caller, xrt_status st, const xrt_backend *b, in
 XRT_API void xrt__chk_stream_created(void *caller, xrt_status st, const xrt_backend *b, const xrt_stream *stream) XRT__COLD;
 XRT_API void xrt__chk_stream_destroyed(const xrt_backend *b, xrt_stream stream) XRT__COLD;
 XRT_API void xrt__chk_event_destroyed(xrt_event event) XRT__COLD;
+XRT_API xrt_status xrt__chk_event_destroy(const xrt_backend *b, xrt_event event) XRT__COLD;
 XRT_API void xrt__chk_graph_launch_hook(void *caller, xrt_status st, const xrt_backend *b, const void *exec,
                                         xrt_stream stream, const struct xrt__handle_slot *s) XRT__COLD;
 XRT_API void xrt__chk_instantiate(xrt_status st, const xrt_backend *b, const void *exec, void *graph) XRT__COLD;
@@ -2880,9 +2881,9 @@ static inline xrt_status xrt_event_create(xrt_event *event, unsigned flags)
 
 static inline xrt_status xrt_event_destroy(xrt_event event)
 {
-    xrt_status st = xrt__handle_destroy(xrt__be(), event, XRT__HANDLE_EVENT, "xrt_event_destroy");
-    if (XRT__CHK_ON() && st == XRT_SUCCESS) xrt__chk_event_destroyed(event);
-    return st;
+    /* checked first, so that the destroy stays a tail call */
+    if (XRT__CHK_ON()) return xrt__chk_event_destroy(xrt__be(), event);
+    return xrt__handle_destroy(xrt__be(), event, XRT__HANDLE_EVENT, "xrt_event_destroy");
 }
 
 static inline xrt_status xrt_event_record(xrt_event event, xrt_stream stream)
@@ -3572,6 +3573,8 @@ static inline const xrt_backend *xrt__be(void);
 static inline xrt__handle_slot *xrt__handle_lookup(const xrt_backend *b, const void *handle, uintptr_t kind);
 /* xrt__handle_of: the live handle of a backend's object, for messages (a scan); 0 if none */
 XRT_API uintptr_t xrt__handle_of(const void *obj, uintptr_t kind);
+/* xrt__handle_free: the whole of a destroy of a handle of this kind (one of two racing destroys wins) */
+XRT_API xrt_status xrt__handle_free(const xrt_backend *b, const void *handle, uintptr_t kind, const char *fn);
 /* xrt__limbo_holds: whether handle h's destroy waits for calls under way (xrt__limbo_finish ends it) */
 XRT_API int xrt__limbo_holds(uintptr_t h);
 

@@ -1676,6 +1676,14 @@ XRT_API void xrt__chk_event_destroyed(xrt_event event)
     pthread_mutex_unlock(&xrt__chk_lock);
 }
 
+/* xrt_event_destroy while checking is on: the destroy, then the clock. */
+XRT_API xrt_status xrt__chk_event_destroy(const xrt_backend *b, xrt_event event)
+{
+    xrt_status st = xrt__handle_free(b, event, XRT__HANDLE_EVENT, "xrt_event_destroy");
+    if (st == XRT_SUCCESS) xrt__chk_event_destroyed(event);
+    return st;
+}
+
 /* fork(): the checker's lock is held across it (xrt.h's handlers). In the
    child, the forking thread, the only one there, comes after every
    context: the parent's queued work is dropped in the child (the CPU
