@@ -4723,11 +4723,14 @@ static const xrt_backend *xrt__plugin_find_backend(const char *name)
     return e ? &e->t : NULL;
 }
 
+/* host->own_call: xrt's own questions of a backend are its quiet sections. */
+static int xrt__plugin_own_call(void) { return xrt__err.quiet > 0; }
+
 /* xrt__host_fn_run: declared with the dispatch layer, defined with the lifecycle. */
 static const xrt_plugin_host xrt__plugin_host = {
     XRT_BACKEND_ABI_VERSION, sizeof(xrt_plugin_host), xrt_error, xrt_native_error, xrt_log,
     xrt_get_last_error_string, xrt__plugin_find_backend, xrt__host_fn_run, xrt__set_error_observer,
-    xrt_check_set_race_observer,
+    xrt_check_set_race_observer, xrt__plugin_own_call,
 };
 
 /* The file `path` names, when it has a slash (a soname is looked up by the

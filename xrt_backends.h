@@ -515,6 +515,12 @@ typedef struct xrt_plugin_host {
     xrt_status (*set_race_observer)(uint64_t (*tag)(void *user, const xrt_backend *backend, int before),
                                     void (*race)(void *user, const char *report, uint64_t earlier, uint64_t later),
                                     void *user);
+    /* Present when `size` covers it (added after xrt 0.2.0): nonzero while
+       the calling thread is inside a question xrt itself asks a backend (a
+       pointer's memory, the device of a new allocation, whether a stream
+       captures, the stream-order checker's questions), not a call of the
+       program's; for a forwarding plugin that shows the program's calls. */
+    int (*own_call)(void);
 } xrt_plugin_host;
 
 typedef xrt_status (*xrt_plugin_register_fn)(const xrt_plugin_host *host, xrt_backend *table);

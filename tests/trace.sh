@@ -5,14 +5,16 @@
 # rejected copy) leaves a file that is valid JSON (jq and python3), whose spans
 # nest on each host thread and follow one another on each stream, each after
 # the call that queued it, in the order the program implies; the rejected
-# copy is there, xrt's pointer lookup is not, copy kinds are named. The same
-# with exit() instead of xrt_shutdown(), under ASan, and on every target
-# backend that is available. With XRT_CHECK=streams, the stream-order
+# copy is there, xrt's own questions (a pointer lookup, a device) are not,
+# copy kinds are named. The same with exit() instead of xrt_shutdown(),
+# under ASan, and on every target backend that is available. With XRT_CHECK=streams, the stream-order
 # checker's reports are marked on the timeline: a known racy program
 # (tests/trace/race.c) gets marks on exactly the two operations of each of
 # its two reports, on their calls' and their streams' spans, and the known
-# program above, which has no race, gets none. A tool this needs that is missing fails under CI
-# (CI is set) and is skipped elsewhere.
+# program above, which has no race, gets none, and the same calls as with
+# the checker off: the checker's own queries of the backend are not on it
+# (XRT_TRACE_LOOKUPS=1 logs them as xrt's own). A tool this needs that is
+# missing fails under CI (CI is set) and is skipped elsewhere.
 set -eu
 B=build
 T=$B/trace
@@ -59,6 +61,7 @@ want = ["memcpy_async", "launch_host_func", "event_record", "stream_wait_event",
 it = iter(main)
 if not all(w in it for w in want): bad("main thread calls out of order: %s" % main)
 if "pointer_get_attributes" in main: bad("xrt's pointer lookup is on the timeline")
+if "get_device" in main: bad("xrt's own question (the device of a new allocation) is on the timeline")
 seq = {e["args"]["seq"]: e for e in calls}
 # each stream: operations one after another, each after the call that queued it
 tracks = {}
@@ -97,7 +100,7 @@ run() {
     bin=$T/timeline plugin=$B/plugins/libxrt_trace.so
     [ "$2" = asan ] && bin=$T/timeline_asan plugin=$B/plugins/asan/libxrt_trace.so
     out=$T/$1-$2${3:+-$3}.json
-    rm -f $out
+    rm -f $out $T/$1.txt
     env XRT_PLUGINS=$plugin XRT_TRACE_BACKEND=$1 XRT_TRACE_JSON=$out XRT_TRACE_FILE=$T/$1.txt XRT_LOG=none \
         ASAN_OPTIONS=detect_leaks=1:protect_shadow_gap=0 $bin ${3:-} || fail "timeline on $1 ($2${3:+, $3})"
     check $out
@@ -105,6 +108,7 @@ run() {
         fail "the text trace lacks the rejected copy"
     grep -q "kind=device-to-device" $T/$1.txt || fail "copy kinds are not named in the text trace"
     ! grep -q "pointer_get_attributes" $T/$1.txt || fail "xrt's pointer lookup is in the text trace"
+    ! grep -q "get_device(" $T/$1.txt || fail "xrt's own question (the device of a new allocation) is in the text trace"
     rm -f $T/$1.txt
 }
 
@@ -156,12 +160,23 @@ race() {
     [ "$(grep -c '^xrt: race:' $T/$1-race.txt)" = 2 ] || fail "the racy program on $1: not two reports"
     races $out
     out=$T/$1-clean.json
-    rm -f $out
+    rm -f $out $T/$1-clean.txt
     env XRT_PLUGINS=$B/plugins/libxrt_trace.so XRT_TRACE_BACKEND=$1 XRT_TRACE_JSON=$out XRT_CHECK=streams \
-        XRT_LOG=none $T/timeline || fail "timeline on $1 under XRT_CHECK=streams"
+        XRT_TRACE_FILE=$T/$1-clean.txt XRT_TRACE_LOOKUPS=1 XRT_LOG=none $T/timeline ||
+        fail "timeline on $1 under XRT_CHECK=streams"
+    grep -q "^trace: xrt's own stream_get_flags(" $T/$1-clean.txt ||
+        fail "timeline on $1: XRT_TRACE_LOOKUPS=1 does not log the checker's own questions"
     check $out
     ! grep -q '"cat":"race"' $out || fail "timeline on $1: a race is marked where there is none"
-    rm -f $T/$1-race.txt
+    python3 - $T/$1-plain.json $out <<'PY' || fail "timeline on $1: the checker's own queries are on it (above)"
+import json, sys
+def calls(path):
+    with open(path, encoding="utf-8") as f:
+        return sorted(e["name"] for e in json.load(f)["traceEvents"] if e.get("cat") == "call")
+off, on = calls(sys.argv[1]), calls(sys.argv[2])
+if off != on: print("calls with the checker off %s, on %s" % (off, on)); sys.exit(1)
+PY
+    rm -f $T/$1-race.txt $T/$1-clean.txt
 }
 
 for target in cpu cuda hip; do

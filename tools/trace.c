@@ -23,7 +23,8 @@
      XRT_TRACE_JSON     write the timeline to this file (Chrome trace event
                         JSON; replaced at the first init of the process, then
                         extended by later inits).
-     XRT_TRACE_LOOKUPS  1: also log xrt's own pointer lookups (below).
+     XRT_TRACE_LOOKUPS  1: also log xrt's own pointer lookups and other
+                        questions of the backend (below).
 
    What the tracer sees. Every operation xrt dispatches to it, and, through
    the host's error observer, every call that xrt rejects before dispatching
@@ -32,6 +33,9 @@
    pointers missing from its registry (plain host memory) before copies: that
    lookup is xrt's, not the program's, and is logged only with
    XRT_TRACE_LOOKUPS=1, as a lookup that found nothing rather than a failure.
+   So are xrt's other questions of the backend (host->own_call: the device of
+   a new allocation, whether a stream captures, the stream-order checker's
+   questions), as "xrt's own" lines; none of them is on the timeline.
 
    The timeline (XRT_TRACE_JSON). Each traced call is a span on the track of
    its host thread. Each operation queued on a stream (copies, sets, stream
@@ -871,19 +875,31 @@ static int tl_open(const char *path, const xrt_backend *target, char *reason, si
 /* Writes "trace: op(args) -> status T us" as one write, so that lines of
    concurrent calls do not interleave; and the call's span on the timeline.
    Returns the span's sequence number. */
+/* A question xrt asks the backend itself (host->own_call, where the host
+   has it), not a call of the program's. */
+static int trace_own_call(const trace_state *ts)
+{
+    const xrt_plugin_host *h = ts->host;
+    return h->size >= offsetof(xrt_plugin_host, own_call) + sizeof h->own_call && h->own_call && h->own_call();
+}
+
+/* Logs a traced call and puts it on the timeline; xrt's own questions are
+   logged only with XRT_TRACE_LOOKUPS=1, as "xrt's own", and not put there
+   (sequence number 0). */
 static uint64_t trace_line(const xrt_backend *self, const char *op, uint64_t t0, xrt_status st, const char *fmt,
                            va_list ap)
 {
     trace_state *ts = (trace_state *)self->user;
     char args[384], line[512];
     uint64_t t1 = trace_now();
+    int own = trace_own_call(ts);
     vsnprintf(args, sizeof args, fmt, ap);
-    if (ts->out) {
-        snprintf(line, sizeof line, "trace: %s(%s) -> %s %.1f us\n", op, args, xrt_status_string(st),
-                 (double)(t1 - t0) / 1000.0);
+    if (ts->out && (!own || ts->lookups)) {
+        snprintf(line, sizeof line, "trace: %s%s(%s) -> %s %.1f us\n", own ? "xrt's own " : "", op, args,
+                 xrt_status_string(st), (double)(t1 - t0) / 1000.0);
         fputs(line, ts->out);
     }
-    return tl_call(op, t0, t1, st, args);
+    return own ? 0 : tl_call(op, t0, t1, st, args);
 }
 
 /* Ends every traced call: logs it and returns its status (with the call's

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* A wrapping plugin, "forward", made with xrt_backends.h's public forwarding
    macro: every operation goes to the cpu backend (get_target too, whose
-   parameter is named `target`), except malloc, which it counts; the count is
-   the device's name. Built with -Wshadow -Wall -Wextra -Werror, as every
+   parameter is named `target`), except malloc, which it counts, and
+   get_device, whose calls it counts as xrt's own (host->own_call) or the
+   program's; the counts are the device's name. Built with -Wshadow -Wall -Wextra -Werror, as every
    plugin here. */
 #define _POSIX_C_SOURCE 200809L
 #include "xrt.h"
@@ -12,7 +13,7 @@
 
 static const xrt_plugin_host *host;
 static const xrt_backend *inner;
-static int mallocs;
+static int mallocs, own_get_device, get_device;
 
 static const xrt_backend *target(const xrt_backend *self) /* a name the list's parameters use */
 {
@@ -36,11 +37,20 @@ static xrt_status forward_malloc(const xrt_backend *self, void **ptr, size_t siz
     return xrt_forward_malloc(self, ptr, size);
 }
 
-/* The device's name says how many allocations it made. */
+static xrt_status forward_get_device(const xrt_backend *self, int *device)
+{
+    if (host->own_call()) own_get_device++;
+    else get_device++;
+    return xrt_forward_get_device(self, device);
+}
+
+/* The device's name says how many allocations it made, and how many devices
+   xrt and the program asked. */
 static xrt_status forward_get_device_properties(const xrt_backend *self, xrt_device_prop *prop, int device)
 {
     xrt_status st = xrt_forward_get_device_properties(self, prop, device);
-    if (st == XRT_SUCCESS) snprintf(prop->name, sizeof prop->name, "forward: %d mallocs", mallocs);
+    if (st == XRT_SUCCESS) snprintf(prop->name, sizeof prop->name, "forward: %d mallocs, get_device %d own %d", mallocs,
+                                         get_device, own_get_device);
     return st;
 }
 
@@ -54,6 +64,7 @@ xrt_status xrt_plugin_register(const xrt_plugin_host *h, xrt_backend *table)
     table->init = forward_init;
     xrt_forward_fill(table);
     table->malloc = forward_malloc;
+    table->get_device = forward_get_device;
     table->get_device_properties = forward_get_device_properties;
     return XRT_SUCCESS;
 }
