@@ -1390,6 +1390,7 @@ XRT_API void xrt__capture_stream_gone(const xrt_backend *b, uintptr_t stream) XR
 XRT_API xrt_status xrt__mem_add_captured(const xrt_backend *b, void **p, size_t n, uintptr_t stream,
                                          void *obj) XRT__COLD;
 XRT_API void xrt__graph_mem_instantiated(uintptr_t graph, uintptr_t exec) XRT__COLD;
+XRT_API xrt_status xrt__graph_mem_one_exec(uintptr_t graph) XRT__COLD;
 XRT_API xrt_status xrt__graph_mem_launched(const xrt_backend *b, uintptr_t exec) XRT__COLD;
 XRT_API xrt_status xrt__graph_mem_unfreed(uintptr_t exec) XRT__COLD;
 XRT_API xrt_status xrt__mem_check_copy(const xrt_backend *b, void *dst, const void *src, size_t n,
@@ -3155,6 +3156,9 @@ static inline xrt_status xrt_graph_instantiate(xrt_graph_exec *exec, xrt_graph g
     xrt__call_enter();
     xrt__handle_slot *g = xrt__handle_lookup(b, graph, XRT__HANDLE_GRAPH);
     if (XRT__UNLIKELY(!g)) return xrt__call_exit(xrt__handle_bad("xrt_graph_instantiate", graph));
+    if (XRT__UNLIKELY(__atomic_load_n(&xrt__graph_mems, __ATOMIC_RELAXED)) &&
+        (st = xrt__graph_mem_one_exec((uintptr_t)graph)) != XRT_SUCCESS)
+        return xrt__call_exit(st);
     xrt__graph_hold(1);
     st = b->graph_instantiate(b, &obj, g->obj);
     xrt__graph_hold(0);
@@ -6564,6 +6568,24 @@ XRT_API void xrt__graph_mem_instantiated(uintptr_t graph, uintptr_t exec)
         if (m->graph == graph && (!m->exec || !xrt__handle_lookup(m->be, (const void *)m->exec, XRT__HANDLE_GRAPH_EXEC)))
             m->exec = exec;
     pthread_mutex_unlock(&xrt__graph_mem_lock);
+}
+
+/* A graph with memory nodes (allocation or free) whose exec lives has no
+   second: refused here in CUDA's words, on every backend (the runtime
+   refuses it too, as a bare "invalid argument"). */
+XRT_API xrt_status xrt__graph_mem_one_exec(uintptr_t graph)
+{
+    const xrt__graph_mem *m;
+    uintptr_t exec = 0;
+    pthread_mutex_lock(&xrt__graph_mem_lock);
+    for (m = xrt__graph_mem_list; m && !exec; m = m->next)
+        if (m->graph == graph && m->exec && xrt__handle_lookup(m->be, (const void *)m->exec, XRT__HANDLE_GRAPH_EXEC))
+            exec = m->exec;
+    pthread_mutex_unlock(&xrt__graph_mem_lock);
+    if (!exec) return XRT_SUCCESS;
+    return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_graph_instantiate",
+                     "graph %p has memory nodes (allocation or free) and exec %p of it lives: such a graph has one "
+                     "exec at a time, as in CUDA (destroy the other first)", (void *)graph, (void *)exec);
 }
 
 /* Another graph's allocation at p, freed by a launch's free node: its

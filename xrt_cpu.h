@@ -5994,7 +5994,7 @@ typedef struct xrt__cpu_graph {
     uint32_t n, cap;
     uint32_t *dep;
     uint32_t ndep, depcap;
-    xrt__cpu_gmem *mem; /* NULL: no allocation nodes */
+    xrt__cpu_gmem *mem; /* NULL: no memory nodes (allocation or free) */
     int planned;        /* a plan's graph: children are plans */
     int device;         /* current at its creation (a capture: its origin stream's) */
     uint64_t id, origin; /* for xrt_graph_node_find_in_clone: its number (0: none yet), its original's */
@@ -6332,11 +6332,18 @@ static xrt_status xrt__cpu_cap_cannot(void *stream, const char *who, const char 
 
 static void xrt__cpu_run_nothing(xrt__cpu_op *op) { (void)op; }
 
+/* The graph's memory record, made if new (a graph with memory nodes of any
+   kind has one: CUDA's rules for such graphs go by it); NULL without memory. */
+static xrt__cpu_gmem *xrt__cpu_gmem_of(xrt__cpu_graph *g)
+{
+    if (!g->mem && (g->mem = (xrt__cpu_gmem *)XRT_CALLOC(1, sizeof *g->mem)) != NULL) g->mem->refs = 1;
+    return g->mem;
+}
+
 /* Adds ptr to the graph's memory; 0 without memory for it. */
 static int xrt__cpu_gmem_add(xrt__cpu_graph *g, void *ptr)
 {
-    xrt__cpu_gmem *m = g->mem;
-    if (!m && (m = g->mem = (xrt__cpu_gmem *)XRT_CALLOC(1, sizeof *m)) != NULL) m->refs = 1;
+    xrt__cpu_gmem *m = xrt__cpu_gmem_of(g);
     if (!m) return 0;
     if (m->n == m->cap) {
         uint32_t c2 = m->cap ? 2 * m->cap : 4;
@@ -6800,7 +6807,8 @@ static xrt_status xrt__cpu_stream_begin_capture_to_graph(const xrt_backend *self
     (void)self;
     if (g->mem)
         return xrt_error(XRT_ERROR_UNSUPPORTED, who,
-                         "the graph allocates memory, and the CPU backend does not capture into such a graph");
+                         "the graph has memory nodes (allocation or free), and the CPU backend does not capture "
+                         "into such a graph");
     if ((st = xrt__cpu_node_deps(deps, ndeps, few, &v, who)) == XRT_SUCCESS)
         st = xrt__cpu_cap_begin((xrt__cpu_stream *)stream, mode, g, v, (uint32_t)ndeps, who);
     if (v != few) XRT_FREE(v);
@@ -7437,7 +7445,7 @@ static xrt_status xrt__cpu_graph_instantiate(const xrt_backend *self, void **exe
     if (m && __atomic_fetch_add(&m->execs, 1, __ATOMIC_ACQ_REL)) {
         __atomic_sub_fetch(&m->execs, 1, __ATOMIC_ACQ_REL);
         return xrt_error(XRT_ERROR_INVALID_VALUE, "cpu: xrt_graph_instantiate",
-                         "the graph allocates memory (allocation nodes) and has an exec already: such a graph "
+                         "the graph has memory nodes (allocation or free) and an exec already: such a graph "
                          "has one exec at a time, as in CUDA (destroy the other first)");
     }
     if (m && !m->left) xrt__cpu_gmem_leave(m); /* a built graph's: known once it is instantiated */
@@ -7465,7 +7473,7 @@ static xrt_status xrt__cpu_graph_exec_destroy(const xrt_backend *self, void *exe
 
 /* A launch on a capturing stream: a child graph node, which runs a copy of
    the exec's graph as it is now (a later update of the exec leaves it as it
-   was). A graph that allocates memory cannot be a child, as in CUDA. 0
+   was). A graph with memory nodes cannot be a child, as in CUDA. 0
    where the capture ended meanwhile (launch as usual). */
 static int xrt__cpu_cap_launch(xrt__cpu_stream *s, xrt__cpu_exec *x, xrt_status *st)
 {
@@ -7490,8 +7498,8 @@ static int xrt__cpu_cap_launch(xrt__cpu_stream *s, xrt__cpu_exec *x, xrt_status 
         *st = xrt__cpu_cap_invalid_locked(s->cap, who);
     else if (mem == 1)
         *st = xrt__cpu_cap_fail_locked(s->cap, XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, who,
-                                       "the exec's graph allocates memory (xrt_malloc_async in its capture), and such "
-                                       "a graph cannot be launched in a capture, as in CUDA; the capture is invalidated");
+                                       "the exec's graph has memory nodes (allocation or free), and such a graph "
+                                       "cannot be launched in a capture, as in CUDA; the capture is invalidated");
     else if (mem == 2)
         *st = xrt__cpu_cap_fail_locked(s->cap, XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, who,
                                        "the exec's graph has event nodes, which the CPU backend does not capture; the "
@@ -7814,12 +7822,6 @@ static void xrt__cpu_run_set_rows(xrt__cpu_op *op)
     }
 }
 
-static xrt_status xrt__cpu_node_unsupported(const char *who)
-{
-    return xrt_error(XRT_ERROR_UNSUPPORTED, who,
-                     "the CPU backend does not clone a graph that allocates memory yet (build or capture it again)");
-}
-
 /* A graph's memory that a clone or an exec shares: what they hold of it
    (an allocation's freed, the caller's allocations) cannot change. */
 static xrt_status xrt__cpu_gmem_shared(const xrt__cpu_graph *g, const char *who)
@@ -7852,16 +7854,6 @@ static xrt__cpu_galloc *xrt__cpu_gmem_at(const xrt__cpu_graph *g, const void *pt
     return NULL;
 }
 
-/* Whether g has a free node of another graph's allocation. */
-static int xrt__cpu_graph_frees_foreign(const xrt__cpu_graph *g)
-{
-    uint32_t i;
-    if (!__atomic_load_n(&xrt__cpu_foreign_frees, __ATOMIC_RELAXED)) return 0;
-    for (i = 0; i < g->n; i++)
-        if (g->node[i].kind == XRT__CPU_NODE_FREE && !xrt__cpu_gmem_at(g, g->node[i].op.u.release.ptr)) return 1;
-    return 0;
-}
-
 /* A launch's free nodes of other graphs' allocations: each is no longer
    live, as a free of it by the caller makes it (the core has checked that
    it was live). */
@@ -7892,6 +7884,7 @@ static xrt_status xrt__cpu_mem_node_make(xrt__cpu_graph *g, xrt__cpu_node *nd, x
     if (p->type == XRT_GRAPH_NODE_MEM_FREE) {
         ptr = p->mem_free.ptr;
         if (!(a = xrt__cpu_gmem_at(g, ptr))) { /* another graph's that it leaves to the caller (the core checked) */
+            if (!xrt__cpu_gmem_of(g)) return xrt_error(XRT_ERROR_OUT_OF_MEMORY, who, "no memory for the graph's record");
             nd->kind = XRT__CPU_NODE_FREE;
             nd->op.u.release.ptr = ptr;
             __atomic_store_n(&xrt__cpu_foreign_frees, 1, __ATOMIC_RELAXED);
@@ -7967,9 +7960,10 @@ static xrt_status xrt__cpu_node_make(xrt__cpu_node *nd, const xrt_graph_node_par
         return XRT_SUCCESS;
     case XRT_GRAPH_NODE_GRAPH: {
         const xrt__cpu_graph *c = (const xrt__cpu_graph *)(const void *)p->child.graph;
-        if (c->mem || xrt__cpu_graph_frees_foreign(c))
+        if (c->mem)
             return xrt_error(XRT_ERROR_INVALID_VALUE, who,
-                             "the graph allocates memory, and such a graph cannot be a child, as in CUDA");
+                             "the graph has memory nodes (allocation or free), and such a graph cannot be a child, "
+                             "as in CUDA");
         nd->kind = XRT__CPU_NODE_CHILD;
         nd->op.run = xrt__cpu_run_child;
         if (!(nd->op.u.host.user = xrt__cpu_graph_dup(c)))
@@ -7992,7 +7986,7 @@ static xrt_status xrt__cpu_node_make(xrt__cpu_node *nd, const xrt_graph_node_par
         return XRT_SUCCESS;
     }
     default:
-        return xrt__cpu_node_unsupported(who);
+        return xrt_error(XRT_ERROR_UNSUPPORTED, who, "the CPU backend has no node of type %d", (int)p->type);
     }
 }
 
@@ -8350,7 +8344,10 @@ static xrt_status xrt__cpu_graph_clone(const xrt_backend *self, void **clone, vo
 {
     xrt__cpu_graph *g = (xrt__cpu_graph *)graph, *c;
     (void)self;
-    if (g->mem) return xrt__cpu_node_unsupported("cpu: xrt_graph_clone");
+    if (g->mem)
+        return xrt_error(XRT_ERROR_UNSUPPORTED, "cpu: xrt_graph_clone",
+                         "the graph has memory nodes (allocation or free): such a graph cannot be cloned, as in CUDA "
+                         "(build or capture it again)");
     if (!(c = xrt__cpu_graph_dup(g)))
         return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_graph_clone", "no memory for a clone of %u nodes", g->n);
     c->origin = xrt__cpu_graph_id(g);

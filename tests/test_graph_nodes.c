@@ -929,7 +929,7 @@ static void test_mem_nodes(void **state)
     OK(xrt_graph_instantiate(&x, g));
     /* one exec at a time: "Only one instantiation of the graph may exist at
        any point in time" (cudaGraphAddMemAllocNode); the runtime refuses it */
-    FAILS(xrt_graph_instantiate(&x2, g), XRT_ERROR_INVALID_VALUE, "xrt_graph_instantiate");
+    FAILS(xrt_graph_instantiate(&x2, g), XRT_ERROR_INVALID_VALUE, "has one exec at a time");
     assert_null(x2);
     for (r = 0; r < 3; r++) {
         memset(f.h, 0, N * sizeof(int));
@@ -976,7 +976,8 @@ static void test_free_in_another_graph(void **state)
 {
     fixture f;
     xrt_graph a, b;
-    xrt_graph_exec xa, xb;
+    xrt_graph_exec xa, xb, x2;
+    xrt_graph cb = NULL;
     xrt_graph_node al, set, out, fr, twice;
     int *d, i, r;
     (void)state;
@@ -992,6 +993,21 @@ static void test_free_in_another_graph(void **state)
     FAILS(add_free(b, &twice, NULL, 0, f.d), XRT_ERROR_INVALID_VALUE, "not allocated by an allocation node");
     OK(xrt_graph_instantiate(&xa, a));
     OK(xrt_graph_instantiate(&xb, b));
+    /* a graph with a free node has one exec at a time too, and keeps its
+       nodes and edges: "The following restrictions apply to graphs which
+       contain allocation and/or memory free nodes" (cudaGraphAddMemFreeNode) */
+    FAILS(xrt_graph_instantiate(&x2, b), XRT_ERROR_INVALID_VALUE, "has one exec at a time");
+    assert_null(x2);
+    if (!strcmp(xrt_test_backend, "cpu")) { /* the double's refusals carry no detail */
+        FAILS(xrt_graph_destroy_node(fr), XRT_ERROR_INVALID_VALUE, "cannot be deleted");
+        FAILS(xrt_graph_remove_dependencies(b, &out, &fr, 1), XRT_ERROR_INVALID_VALUE, "cannot be deleted");
+    } else {
+        assert_int_equal(xrt_graph_destroy_node(fr), XRT_ERROR_INVALID_VALUE);
+        assert_int_equal(xrt_graph_remove_dependencies(b, &out, &fr, 1), XRT_ERROR_INVALID_VALUE);
+        xrt_get_last_error();
+    }
+    FAILS(xrt_graph_clone(&cb, b), XRT_ERROR_UNSUPPORTED, "clone"); /* "The graph cannot be cloned" */
+    assert_null(cb);
     FAILS(xrt_graph_launch(xb, f.s), XRT_ERROR_INVALID_VALUE, "not allocated now"); /* before A's launch */
     for (r = 0; r < 3; r++) {
         memset(f.h, 0, N * sizeof(int));
@@ -1094,7 +1110,7 @@ static void test_mem_nodes_bad(void **state)
     assert_null(p.alloc.ptr);
     /* not in a child graph, and a graph with memory nodes is no child */
     if (!strcmp(xrt_test_backend, "cpu"))
-        FAILS(xrt_graph_add_child_graph_node(&n0, g, NULL, 0, other), XRT_ERROR_INVALID_VALUE, "allocates memory");
+        FAILS(xrt_graph_add_child_graph_node(&n0, g, NULL, 0, other), XRT_ERROR_INVALID_VALUE, "memory nodes");
     else
         assert_int_equal(xrt_graph_add_child_graph_node(&n0, g, NULL, 0, other), XRT_ERROR_INVALID_VALUE);
     OK(xrt_graph_create(&empty, 0));
