@@ -858,8 +858,12 @@ static int xrt__cpu_worker_linger(xrt__cpu_stream *s, const uint64_t *seq, uint6
    M/s together, in the same minutes). So a worker that finds it was
    preempted since it last looked (at most once a millisecond, and every
    16th time it waits for an op: a look costs a clock read) moves onto its
-   producer's core. Where the machine is quiet, it is rarely preempted, and
-   a core left idle soon takes one of the two back. */
+   producer's core. Where the machine is quiet again (its yields find no
+   other process wanting the core: xrt__cpu_yield), a worker that finds it
+   shares its producer's core moves off it, at the same looks: the two do
+   best apart then (a round trip polled with xrt_stream_query: 90 ns apart,
+   2.5 us together), and the scheduler may leave a pair together for
+   seconds where the other core idles. */
 #define XRT__CPU_JOIN_LOOK_NS 1000000u
 
 typedef struct xrt__cpu_look { uint64_t next_ns; unsigned waits; } xrt__cpu_look;
@@ -869,13 +873,16 @@ static void xrt__cpu_worker_join(xrt__cpu_stream *s, xrt__cpu_look *look, long *
     struct rusage u;
     uint64_t now;
     long was = *preempted;
-    int p;
+    int p, here;
     if (++look->waits % 16 || (now = xrt__cpu_now_ns()) < look->next_ns || getrusage(RUSAGE_THREAD, &u) != 0)
         return;
     look->next_ns = now + XRT__CPU_JOIN_LOOK_NS;
     *preempted = u.ru_nivcsw;
     p = __atomic_load_n(&s->producer_cpu, __ATOMIC_RELAXED);
-    if (was >= 0 && u.ru_nivcsw != was && p >= 0 && p != sched_getcpu()) xrt__cpu_hop(p, 1);
+    here = sched_getcpu();
+    if (was < 0 || p < 0) return;
+    if (u.ru_nivcsw != was && p != here) xrt__cpu_hop(p, 1);
+    else if (p == here && !__atomic_load_n(&xrt__cpu_no_yield_ns, __ATOMIC_RELAXED)) xrt__cpu_hop(here, 0);
 }
 
 /* Ops below h are done (see xrt__cpu_stream). */
@@ -1820,7 +1827,9 @@ static void xrt__cpu_drain(xrt__cpu_stream *s, uint64_t target, int take)
 /* >> cpu: streams */
 static xrt_status xrt__cpu_start_worker_locked(xrt__cpu_stream *s)
 {
-    int rc = pthread_create(&s->thread, NULL, xrt__cpu_worker, s);
+    int rc;
+    __atomic_store_n(&s->worker_cpu, sched_getcpu(), __ATOMIC_RELAXED); /* a new thread starts beside its creator */
+    rc = pthread_create(&s->thread, NULL, xrt__cpu_worker, s);
     if (rc != 0) return xrt_native_error(XRT_ERROR_SYSTEM, "cpu", "pthread_create", rc, "errno", strerror(rc));
     xrt__cpu.started++;
     return XRT_SUCCESS;
@@ -2085,6 +2094,17 @@ static int xrt__cpu_busy(xrt__cpu_stream *s)
     return !xrt__cpu_reached(&s->head, __atomic_load_n(&s->tail, __ATOMIC_ACQUIRE));
 }
 
+/* A query that found s's work not done. CUDA code waits with a loop of
+   queries; where s's worker was last seen on the caller's core, it cannot
+   run until the caller stops, and such a loop would keep the core for its
+   whole time slice: the caller gives the core up first (xrt__cpu_yield,
+   which stops yielding while other processes want the core). */
+static xrt_status xrt__cpu_not_ready(const xrt__cpu_stream *s)
+{
+    if (__atomic_load_n(&s->worker_cpu, __ATOMIC_RELAXED) == sched_getcpu()) (void)xrt__cpu_yield();
+    return XRT_ERROR_NOT_READY;
+}
+
 static xrt_status xrt__cpu_stream_query(const xrt_backend *self, void *stream)
 {
     xrt__cpu_stream *s = xrt__cpu_stream_of(stream);
@@ -2092,8 +2112,8 @@ static xrt_status xrt__cpu_stream_query(const xrt_backend *self, void *stream)
     if (XRT__UNLIKELY(__atomic_load_n(&s->cap, __ATOMIC_ACQUIRE)))
         return xrt__cpu_cap_wait_refused(s, "cpu: xrt_stream_query");
     if (XRT__UNLIKELY((st = xrt__cpu_cap_unsafe("cpu: xrt_stream_query")) != XRT_SUCCESS)) return st;
-    if (XRT__UNLIKELY(s->order == XRT__CPU_LEGACY)) return xrt__cpu_quiet(s) ? XRT_SUCCESS : XRT_ERROR_NOT_READY;
-    return xrt__cpu_busy(s) ? XRT_ERROR_NOT_READY : XRT_SUCCESS;
+    if (XRT__UNLIKELY(s->order == XRT__CPU_LEGACY)) return xrt__cpu_quiet(s) ? XRT_SUCCESS : xrt__cpu_not_ready(s);
+    return xrt__cpu_busy(s) ? xrt__cpu_not_ready(s) : XRT_SUCCESS;
 }
 
 /* Waits for what every stream had queued at the call. The list lock is held
@@ -2318,7 +2338,7 @@ static xrt_status xrt__cpu_event_query(const xrt_backend *self, void *event)
     if (XRT__UNLIKELY((st = xrt__cpu_cap_unsafe("cpu: xrt_event_query")) != XRT_SUCCESS)) return st;
     if (XRT__UNLIKELY(((xrt__cpu_event *)event)->shared != NULL)) return xrt__cpu_ipc_event_query((xrt__cpu_event *)event);
     xrt__cpu_stream *s = xrt__cpu_event_latest((xrt__cpu_event *)event, &pos, 0);
-    return !s || xrt__cpu_reached(&s->head, pos) ? XRT_SUCCESS : XRT_ERROR_NOT_READY;
+    return !s || xrt__cpu_reached(&s->head, pos) ? XRT_SUCCESS : xrt__cpu_not_ready(s);
 }
 
 static xrt_status xrt__cpu_event_synchronize(const xrt_backend *self, void *event)

@@ -875,6 +875,50 @@ static void test_worker_joins_its_producer_under_load(void **state)
     if (!joined) fail_msg("the worker stayed on cpu %d for 3 s, apart from its producer on cpu %d", where.seen, cpu[0]);
 }
 
+/* >> a poll that gives the core to the worker. CUDA code waits with a
+   loop of cudaStreamQuery or cudaEventQuery. Where the stream's worker
+   shares the polling thread's core (a one-core machine or container, or a
+   worker that joined its producer), a query that found the work not done
+   gives the core to the worker, or the loop would keep it for its whole
+   time slice each round (3 ms a round on one core). The thread polls 100
+   host functions' stream and 100 events, pinned with the worker to one
+   core: about one poll each, never thousands. */
+static void nothing(void *arg) { (void)arg; }
+
+static void test_poll_yields_to_a_worker_on_its_core(void **state)
+{
+    cpu_set_t all, one;
+    xrt_stream s;
+    xrt_event e;
+    long polls[2] = {0, 0};
+    int i, k;
+    (void)state;
+    SKIP_UNLESS(xrt_test_slowdown() == 1, "under valgrind, which runs one thread at a time");
+    assert_int_equal(sched_getaffinity(0, sizeof all, &all), 0);
+    CPU_ZERO(&one);
+    CPU_SET(sched_getcpu(), &one);
+    assert_int_equal(sched_setaffinity(0, sizeof one, &one), 0);
+    OK(xrt_stream_create_with_flags(&s, XRT_STREAM_NON_BLOCKING)); /* its worker starts on this core, and stays */
+    OK(xrt_event_create(&e, 0));
+    for (k = 0; k < 2; k++)
+        for (i = 0; i < 100; i++) {
+            OK(xrt_launch_host_func(s, nothing, NULL));
+            if (k == 0) {
+                while (xrt_stream_query(s) == XRT_ERROR_NOT_READY) polls[k]++;
+            } else {
+                OK(xrt_event_record(e, s));
+                while (xrt_event_query(e) == XRT_ERROR_NOT_READY) polls[k]++;
+            }
+        }
+    xrt_get_last_error(); /* the NOT_READY answers */
+    OK(xrt_stream_synchronize(s));
+    assert_int_equal(sched_setaffinity(0, sizeof all, &all), 0);
+    OK(xrt_event_destroy(e));
+    OK(xrt_stream_destroy(s));
+    if (polls[0] > 100 * 100 || polls[1] > 100 * 100)
+        fail_msg("polls for 100 rounds on one core: %ld (xrt_stream_query), %ld (xrt_event_query)", polls[0], polls[1]);
+}
+
 /* >> a handover that ends the wait */
 /* A synchronizing thread asks the worker for the ops after the one it runs;
    where that very op was the last one waited for, the thread's wait ends
@@ -988,6 +1032,7 @@ int main(void)
         cmocka_unit_test(test_idle_workers_park),
         cmocka_unit_test(test_split_operations),
         cmocka_unit_test(test_worker_joins_its_producer_under_load),
+        cmocka_unit_test(test_poll_yields_to_a_worker_on_its_core),
         cmocka_unit_test(test_handover_after_the_wait_ends),
         cmocka_unit_test(test_freed_ranges_kept_for_reuse),
     };
