@@ -1386,6 +1386,17 @@ XRT_API void xrt__chk_copy(void *caller, xrt_status st, const xrt_backend *b, co
     xrt__chk_copy_at(site, b, fn, stream, s, dst, dst_n, src, src_n);
 }
 
+/* xrt_memcpy while checking: its access (a failure of the copy is the
+   backend's, after the dispatch's checks: the access counts all the same),
+   then the copy, out of line, so that the inline path keeps only the
+   switch's test. */
+XRT_API xrt_status xrt__chk_memcpy(void *caller, const xrt_backend *b, void *dst, const void *src, size_t size,
+                                   xrt_memcpy_kind kind)
+{
+    xrt__chk_copy(caller, XRT_SUCCESS, b, "xrt_memcpy", NULL, NULL, dst, size, src, size);
+    return b->memcpy(b, dst, src, size, kind);
+}
+
 /* xrt_memcpy_peer, as cudaMemcpyPeer: an operation of the current device's
    NULL stream that is also serialized with the source's and the
    destination's NULL streams: after their work and their blocking streams'

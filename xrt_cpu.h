@@ -859,30 +859,38 @@ static int xrt__cpu_worker_linger(xrt__cpu_stream *s, const uint64_t *seq, uint6
    preempted since it last looked (at most once a millisecond, and every
    16th time it waits for an op: a look costs a clock read) moves onto its
    producer's core. Where the machine is quiet again (its yields find no
-   other process wanting the core: xrt__cpu_yield), a worker that finds it
-   shares its producer's core moves off it, at the same looks: the two do
-   best apart then (a round trip polled with xrt_stream_query: 90 ns apart,
-   2.5 us together), and the scheduler may leave a pair together for
-   seconds where the other core idles. */
+   other process wanting the core: xrt__cpu_yield), a worker that shares
+   its producer's core and hands ops back and forth with it (it waited for
+   an op XRT__CPU_PINGPONG times a millisecond or more since its last look)
+   moves off that core, at the same looks: such a pair does best apart (a
+   round trip polled with xrt_stream_query: 90 ns apart, 2.5 us together),
+   and the scheduler may leave it together for seconds where the other core
+   idles. Workers busy with long ops stay where they are: moving them all
+   off their producer's core would crowd them onto the others. */
 #define XRT__CPU_JOIN_LOOK_NS 1000000u
+#define XRT__CPU_PINGPONG 64u
 
-typedef struct xrt__cpu_look { uint64_t next_ns; unsigned waits; } xrt__cpu_look;
+typedef struct xrt__cpu_look { uint64_t next_ns, at_ns; unsigned waits, at_waits; } xrt__cpu_look;
 
 static void xrt__cpu_worker_join(xrt__cpu_stream *s, xrt__cpu_look *look, long *preempted)
 {
     struct rusage u;
     uint64_t now;
     long was = *preempted;
-    int p, here;
+    int p, here, pingpong;
     if (++look->waits % 16 || (now = xrt__cpu_now_ns()) < look->next_ns || getrusage(RUSAGE_THREAD, &u) != 0)
         return;
     look->next_ns = now + XRT__CPU_JOIN_LOOK_NS;
     *preempted = u.ru_nivcsw;
     p = __atomic_load_n(&s->producer_cpu, __ATOMIC_RELAXED);
     here = sched_getcpu();
+    pingpong = (uint64_t)(look->waits - look->at_waits) * XRT__CPU_JOIN_LOOK_NS >=
+               XRT__CPU_PINGPONG * (now - look->at_ns);
+    look->at_ns = now, look->at_waits = look->waits;
     if (was < 0 || p < 0) return;
     if (u.ru_nivcsw != was && p != here) xrt__cpu_hop(p, 1);
-    else if (p == here && !__atomic_load_n(&xrt__cpu_no_yield_ns, __ATOMIC_RELAXED)) xrt__cpu_hop(here, 0);
+    else if (p == here && pingpong && !__atomic_load_n(&xrt__cpu_no_yield_ns, __ATOMIC_RELAXED))
+        xrt__cpu_hop(here, 0);
 }
 
 /* Ops below h are done (see xrt__cpu_stream). */
@@ -959,7 +967,7 @@ static void *xrt__cpu_worker(void *arg)
 {
     xrt__cpu_stream *s = (xrt__cpu_stream *)arg;
     uint64_t h, busy;
-    xrt__cpu_look look = {0, 0};
+    xrt__cpu_look look = {0, 0, 0, 0};
     long preempted = -1;
     unsigned spin = XRT__CPU_SPIN_MAX / 4; /* its budget for waiting awake (xrt__cpu_spin) */
     xrt__cpu_place_thread(s);
@@ -2097,11 +2105,13 @@ static int xrt__cpu_busy(xrt__cpu_stream *s)
 /* A query that found s's work not done. CUDA code waits with a loop of
    queries; where s's worker was last seen on the caller's core, it cannot
    run until the caller stops, and such a loop would keep the core for its
-   whole time slice: the caller gives the core up first (xrt__cpu_yield,
-   which stops yielding while other processes want the core). */
+   whole time slice: the caller gives the core up first. Always, unlike a
+   wait's spin (xrt__cpu_yield), which sleeps instead where other processes
+   want the core: a query cannot sleep, and its caller's next poll would
+   only take the core from the worker again. */
 static xrt_status xrt__cpu_not_ready(const xrt__cpu_stream *s)
 {
-    if (__atomic_load_n(&s->worker_cpu, __ATOMIC_RELAXED) == sched_getcpu()) (void)xrt__cpu_yield();
+    if (__atomic_load_n(&s->worker_cpu, __ATOMIC_RELAXED) == sched_getcpu()) sched_yield();
     return XRT_ERROR_NOT_READY;
 }
 
