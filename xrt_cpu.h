@@ -249,13 +249,22 @@ static int xrt__cpu_long_yield;
    the condition variable's. A yield that goes well does not show that they
    are gone (the partner may have been picked first): many of them did, and
    between them the long ones cost as much. */
+/* The calling thread's own yields (xrt__cpu_give), so that a worker can
+   tell the switches it asked for from preemption by other threads. */
+static XRT__TLS unsigned long xrt__cpu_gave;
+static void xrt__cpu_give(void)
+{
+    xrt__cpu_gave++;
+    sched_yield();
+}
+
 static int xrt__cpu_yield(void)
 {
     uint64_t t0 = xrt__cpu_now_ns(), t1, c0 = 0, ns;
     int look = __atomic_load_n(&xrt__cpu_long_yield, __ATOMIC_RELAXED);
     if (t0 < __atomic_load_n(&xrt__cpu_no_yield_until, __ATOMIC_RELAXED)) return 0;
     if (look) c0 = xrt__cpu_clock_ns(CLOCK_PROCESS_CPUTIME_ID);
-    sched_yield();
+    xrt__cpu_give();
     t1 = xrt__cpu_now_ns();
     ns = __atomic_load_n(&xrt__cpu_no_yield_ns, __ATOMIC_RELAXED);
     if (t1 - t0 < XRT__CPU_CONTENDED_NS || !look || xrt__cpu_clock_ns(CLOCK_PROCESS_CPUTIME_ID) - c0 >= (t1 - t0) / 2) {
@@ -396,7 +405,7 @@ static int xrt__cpu_linger(const uint64_t *word, const uint64_t *also, uint64_t 
     for (k = 1;; k++) {
         if (xrt__cpu_at(word, also, target)) return 1;
         xrt__cpu_pause();
-        if (k % 512 == 0) sched_yield();
+        if (k % 512 == 0) xrt__cpu_give();
         if (k % 64 == 0) {
             now = xrt__cpu_now_ns();
             if (now >= end || now - last > XRT__CPU_CONTENDED_NS) return xrt__cpu_at(word, also, target);
@@ -861,8 +870,10 @@ static int xrt__cpu_worker_linger(xrt__cpu_stream *s, const uint64_t *seq, uint6
    producer's core. Where the machine is quiet again (its yields find no
    other process wanting the core: xrt__cpu_yield), a worker that shares
    its producer's core and hands ops back and forth with it (it waited for
-   an op XRT__CPU_PINGPONG times a millisecond or more since its last look)
-   moves off that core, at the same looks: such a pair does best apart (a
+   an op XRT__CPU_PINGPONG times a millisecond or more since its last look,
+   and no other thread preempted it meanwhile: it was switched out no more
+   often than it yielded) moves off that core, at the same looks: such a
+   pair does best apart (a
    round trip polled with xrt_stream_query: 90 ns apart, 2.5 us together),
    and the scheduler may leave it together for seconds where the other core
    idles. Workers busy with long ops stay where they are: moving them all
@@ -870,14 +881,19 @@ static int xrt__cpu_worker_linger(xrt__cpu_stream *s, const uint64_t *seq, uint6
 #define XRT__CPU_JOIN_LOOK_NS 1000000u
 #define XRT__CPU_PINGPONG 64u
 
-typedef struct xrt__cpu_look { uint64_t next_ns, at_ns; unsigned waits, at_waits; } xrt__cpu_look;
+typedef struct xrt__cpu_look {
+    uint64_t next_ns, at_ns; /* the next look's earliest time, the last look's */
+    unsigned waits, at_waits; /* waits for an op: in all, at the last look */
+    long at_switches;         /* involuntary switches at the last look */
+    unsigned long at_gave;    /* own yields at the last look */
+} xrt__cpu_look;
 
 static void xrt__cpu_worker_join(xrt__cpu_stream *s, xrt__cpu_look *look, long *preempted)
 {
     struct rusage u;
     uint64_t now;
     long was = *preempted;
-    int p, here, pingpong;
+    int p, here, pingpong, others;
     if (++look->waits % 16 || (now = xrt__cpu_now_ns()) < look->next_ns || getrusage(RUSAGE_THREAD, &u) != 0)
         return;
     look->next_ns = now + XRT__CPU_JOIN_LOOK_NS;
@@ -886,10 +902,12 @@ static void xrt__cpu_worker_join(xrt__cpu_stream *s, xrt__cpu_look *look, long *
     here = sched_getcpu();
     pingpong = (uint64_t)(look->waits - look->at_waits) * XRT__CPU_JOIN_LOOK_NS >=
                XRT__CPU_PINGPONG * (now - look->at_ns);
+    others = u.ru_nivcsw - look->at_switches > (long)(xrt__cpu_gave - look->at_gave);
     look->at_ns = now, look->at_waits = look->waits;
+    look->at_switches = u.ru_nivcsw, look->at_gave = xrt__cpu_gave;
     if (was < 0 || p < 0) return;
     if (u.ru_nivcsw != was && p != here) xrt__cpu_hop(p, 1);
-    else if (p == here && pingpong && !__atomic_load_n(&xrt__cpu_no_yield_ns, __ATOMIC_RELAXED))
+    else if (p == here && pingpong && !others && !__atomic_load_n(&xrt__cpu_no_yield_ns, __ATOMIC_RELAXED))
         xrt__cpu_hop(here, 0);
 }
 
@@ -967,7 +985,7 @@ static void *xrt__cpu_worker(void *arg)
 {
     xrt__cpu_stream *s = (xrt__cpu_stream *)arg;
     uint64_t h, busy;
-    xrt__cpu_look look = {0, 0, 0, 0};
+    xrt__cpu_look look = {0, 0, 0, 0, 0, 0};
     long preempted = -1;
     unsigned spin = XRT__CPU_SPIN_MAX / 4; /* its budget for waiting awake (xrt__cpu_spin) */
     xrt__cpu_place_thread(s);
