@@ -696,7 +696,8 @@ typedef struct xrt_backend_info {
     const char *reason; /* why not, when available == 0 ("" otherwise) */
     uint32_t abi_version;
     /* The vendor runtime the backend loaded when it was probed, also when it
-       then found no device or driver: its file (a path; "" for the CPU,
+       then found no device or driver: its file (a full path, also where
+       XRT_CUDA_LIBRARY named it by a relative one; "" for the CPU,
        plugins, or a runtime that did not load) and the versions it reports
        (cudaRuntimeGetVersion / cudaDriverGetVersion, HIP's equivalents:
        13000 is 13.0; 0 when unknown or, for the driver, absent). */
@@ -3557,6 +3558,8 @@ static const char *xrt__getenv_code(const char *name);
 XRT_API void *xrt__dl_open(const char *env_var, const char *const *sonames, char *reason, size_t n);
 /* xrt__dl_bind: looks up count symbols of lib into their slots; 0, or -1 and a reason if one not optional lacks */
 XRT_API int xrt__dl_bind(void *lib, const struct xrt__dl_sym *syms, size_t count, char *reason, size_t n);
+/* xrt__file_full: file `name` (a loaded library's) as a full path where it is relative, into out (n bytes, cut) */
+XRT_API void xrt__file_full(const char *name, char *out, size_t n);
 /* xrt__backend_runtime: records what a backend's init loaded (library, versions) for xrt_backend_get_info */
 XRT_API void xrt__backend_runtime(const xrt_backend *self, const char *library, int runtime_version,
                                   int driver_version);
@@ -4071,11 +4074,24 @@ static const char *xrt__getenv_code(const char *name)
 }
 
 
+/* A loaded library's file name as a full path where the name is relative
+   (XRT_CUDA_LIBRARY=build/libcudart.so.13), which a later chdir would make
+   wrong; cut to n bytes. */
+XRT_API void xrt__file_full(const char *name, char *out, size_t n)
+{
+    char full[PATH_MAX];
+    size_t len;
+    if (name[0] && name[0] != '/' && strchr(name, '/') && realpath(name, full)) name = full;
+    len = strlen(name) < n ? strlen(name) : n - 1;
+    memcpy(out, name, len);
+    out[len] = 0;
+}
+
 /* The file a dlopen handle maps (its link map's name), or "" if unknown. */
 XRT_API void xrt__dl_path(void *lib, char *out, size_t n)
 {
     struct link_map *map = NULL;
-    snprintf(out, n, "%s", lib && dlinfo(lib, RTLD_DI_LINKMAP, &map) == 0 && map && map->l_name ? map->l_name : "");
+    xrt__file_full(lib && dlinfo(lib, RTLD_DI_LINKMAP, &map) == 0 && map && map->l_name ? map->l_name : "", out, n);
 }
 
 static void xrt__dl_loaded(void *lib, const char *name, const char *env_var)

@@ -697,13 +697,14 @@ static int xrt__gpu_load(xrt__gpu *g, char *reason, size_t n)
     return 1;
 }
 
-/* The file that holds the runtime's entry points (loaded or linked). */
+/* The file that holds the runtime's entry points (loaded or linked), as a
+   full path. */
 static void xrt__gpu_library(const xrt__gpu *g, char *out, size_t n)
 {
     Dl_info info;
     void *addr;
     memcpy(&addr, &g->rt.RuntimeGetVersion, sizeof addr);
-    snprintf(out, n, "%s", addr && dladdr(addr, &info) && info.dli_fname ? info.dli_fname : "");
+    xrt__file_full(addr && dladdr(addr, &info) && info.dli_fname ? info.dli_fname : "", out, n);
 }
 
 /* Which runtime was loaded and what it says of itself and of the driver:

@@ -2952,6 +2952,62 @@ static void test_gpu_stream_not_blocked_by_null(void **state)
     OK(xrt_stream_destroy(s));
 }
 
+/* The runtime itself refuses a second exec of a graph with a memory node
+   while the first lives ("If graph contains any allocation or free nodes,
+   there can be at most one executable graph in existence for that graph at
+   a time", cudaGraphInstantiate), and takes one again once the first is
+   destroyed: the rule that xrt refuses first in its own words
+   (xrt__graph_mem_one_exec), asked of the runtime directly, so that the
+   test double is held to what CUDA does. */
+static void test_gpu_runtime_one_exec_of_memory_graph(void **state)
+{
+#ifdef XRT_ENABLE_CUDA
+    typedef cudaError_t (*create_fn)(cudaGraph_t *, unsigned);
+    typedef cudaError_t (*alloc_fn)(cudaGraphNode_t *, cudaGraph_t, const cudaGraphNode_t *, size_t,
+                                    struct cudaMemAllocNodeParams *);
+    typedef cudaError_t (*instantiate_fn)(cudaGraphExec_t *, cudaGraph_t, unsigned long long);
+    typedef cudaError_t (*exec_destroy_fn)(cudaGraphExec_t);
+    typedef cudaError_t (*destroy_fn)(cudaGraph_t);
+    void *f[5] = {native_symbol("cudaGraphCreate"), native_symbol("cudaGraphAddMemAllocNode"),
+                  native_symbol("cudaGraphInstantiateWithFlags"), native_symbol("cudaGraphExecDestroy"),
+                  native_symbol("cudaGraphDestroy")};
+    create_fn create;
+    alloc_fn add_alloc;
+    instantiate_fn instantiate;
+    exec_destroy_fn exec_destroy;
+    destroy_fn destroy;
+    struct cudaMemAllocNodeParams p;
+    cudaGraph_t g = NULL;
+    cudaGraphNode_t node = NULL;
+    cudaGraphExec_t x = NULL, x2 = NULL;
+    int dev = 0;
+    (void)state;
+    SKIP_UNLESS(on_cuda(), "the CUDA runtime's graph calls");
+    SKIP_UNLESS(f[0] && f[1] && f[2] && f[3] && f[4], "the runtime has no memory nodes");
+    memcpy(&create, &f[0], sizeof f[0]), memcpy(&add_alloc, &f[1], sizeof f[1]);
+    memcpy(&instantiate, &f[2], sizeof f[2]), memcpy(&exec_destroy, &f[3], sizeof f[3]);
+    memcpy(&destroy, &f[4], sizeof f[4]);
+    OK(xrt_get_device(&dev));
+    memset(&p, 0, sizeof p);
+    p.poolProps.allocType = cudaMemAllocationTypePinned;
+    p.poolProps.location.type = cudaMemLocationTypeDevice;
+    p.poolProps.location.id = dev;
+    p.bytesize = 1 << 16;
+    assert_int_equal(create(&g, 0), cudaSuccess);
+    assert_int_equal(add_alloc(&node, g, NULL, 0, &p), cudaSuccess);
+    assert_non_null(p.dptr);
+    assert_int_equal(instantiate(&x, g, 0), cudaSuccess);
+    assert_int_not_equal(instantiate(&x2, g, 0), cudaSuccess);
+    assert_int_equal(exec_destroy(x), cudaSuccess);
+    assert_int_equal(instantiate(&x2, g, 0), cudaSuccess);
+    assert_int_equal(exec_destroy(x2), cudaSuccess);
+    assert_int_equal(destroy(g), cudaSuccess);
+#else
+    (void)state;
+    SKIP_UNLESS(0, "no XRT_ENABLE_CUDA in this build");
+#endif
+}
+
 /* NOT_READY is an answer: neither recorded nor logged. Host functions run
    (on HIP 5 through a stream callback). */
 static void test_gpu_not_ready(void **state)
@@ -3206,6 +3262,7 @@ int main(void)
         cmocka_unit_test(test_gpu_native_pointers),
         cmocka_unit_test_teardown(test_gpu_copy_asks_runtime, moved_restore),
         cmocka_unit_test(test_gpu_native_handles),
+        cmocka_unit_test(test_gpu_runtime_one_exec_of_memory_graph),
         gated_test(test_gpu_not_ready),
         gated_test(test_gpu_stream_not_blocked_by_null),
         cmocka_unit_test(test_gpu_host_fn_refused),
