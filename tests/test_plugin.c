@@ -874,7 +874,7 @@ static void test_forwarding_macro(void **state)
     unsigned char h[64];
     void *d = NULL;
     const char *name = NULL;
-    int dev = -1;
+    int dev = -1, mallocs = 0, asked = 0, own = 0;
     (void)state;
     OK(restart(NULL, NULL));
     OK(xrt_load_plugin(PLUGIN("test_forward.so")));
@@ -894,7 +894,12 @@ static void test_forwarding_macro(void **state)
     OK(xrt_free(d));
     OK(xrt_get_device(&dev));
     OK(xrt_get_device_properties(&prop, 0));
-    assert_string_equal(prop.name, "forward: 1 mallocs, get_device 2 own 1");
+    /* the program's 2 exactly; xrt's own at least the allocation's (the
+       stream-order checker, when on, asks more) */
+    assert_int_equal(sscanf(prop.name, "forward: %d mallocs, get_device %d own %d", &mallocs, &asked, &own), 3);
+    assert_int_equal(mallocs, 1);
+    assert_int_equal(asked, 2);
+    assert_true(own >= 1);
     OK(xrt_set_backend("cpu"));
 }
 
