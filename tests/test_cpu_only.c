@@ -97,5 +97,5 @@ int main(void)
         T(test_disabled_backend_refused),
         T(test_unknown_name_still_unknown),
     };
-    return cmocka_run_group_tests_name("cpu only", tests, NULL, NULL);
+    return xrt_test_run_group("cpu only", tests, NULL);
 }

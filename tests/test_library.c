@@ -264,5 +264,5 @@ int main(void)
     setenv("XRT_CPU_DEVICES", "2", 1);
     setenv("XRT_PLUGINS", XRT_TEST_PLUGIN_DIR "/test_good.so", 1);
     unsetenv("XRT_BACKEND");
-    return cmocka_run_group_tests_name("library", tests, NULL, NULL);
+    return xrt_test_run_group("library", tests, NULL);
 }

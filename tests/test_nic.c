@@ -570,7 +570,7 @@ int main(void)
     };
     int failed;
     unsetenv("XRT_RDMA_DEVICE");
-    failed = cmocka_run_group_tests_name("the nearest RDMA device", tests, NULL, NULL);
+    failed = xrt_test_run_group("the nearest RDMA device", tests, NULL);
     xrt_set_log_callback(NULL, NULL);
     xrt_shutdown();
     return failed;

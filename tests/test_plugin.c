@@ -1072,5 +1072,5 @@ int main(void)
     set_env("XRT_TRACE_BACKEND", "cpu");
     set_env("XRT_LOG", NULL);
     set_env("XRT_CHECK_EXITCODE", "0"); /* read once, at the first xrt_init: test_trace_races reports on purpose */
-    return cmocka_run_group_tests_name("plugins", tests, NULL, finish);
+    return xrt_test_run_group("plugins", tests, finish);
 }

@@ -959,5 +959,5 @@ int main(void)
         T(test_operation_arguments_name_the_parameters),
         T(test_memset_of_host_memory_a_backend_knows),
     };
-    return cmocka_run_group_tests_name("registry", tests, NULL, NULL);
+    return xrt_test_run_group("registry", tests, NULL);
 }

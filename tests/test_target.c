@@ -375,6 +375,6 @@ int main(void)
     const struct CMUnitTest each[] = {
         cmocka_unit_test(test_current_target),
     };
-    int failed = cmocka_run_group_tests_name("target", pure, NULL, NULL);
+    int failed = xrt_test_run_group("target", pure, NULL);
     return failed + xrt_test_run_on_backends("target", each, sizeof each / sizeof each[0], NULL);
 }

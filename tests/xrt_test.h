@@ -1599,6 +1599,17 @@ static inline int xrt_test_group_teardown(void **state)
     return 0;
 }
 
+/* XRT_TEST_FILTER=<glob> (e.g. "test_fork*") runs only the tests whose names
+   match, in every group of the program. */
+static inline void xrt_test_filter(void)
+{
+    if (getenv("XRT_TEST_FILTER")) cmocka_set_test_filter(getenv("XRT_TEST_FILTER"));
+}
+
+/* A group that runs once, on whatever backend each test chooses. */
+#define xrt_test_run_group(name, tests, teardown) \
+    (xrt_test_filter(), cmocka_run_group_tests_name(name, tests, NULL, teardown))
+
 static inline int xrt_test_listed(const char *name, const char *const *only)
 {
     if (!only) return 1;
@@ -1634,7 +1645,7 @@ static inline int xrt_test_run_on_backends(const char *suite, const struct CMUni
     int n = 0, i, failed = 0;
     char name[128];
     xrt_test_child_spec();
-    if (getenv("XRT_TEST_FILTER")) cmocka_set_test_filter(getenv("XRT_TEST_FILTER")); /* e.g. "test_fork*" */
+    xrt_test_filter();
     if (xrt_backend_count(&n) != XRT_SUCCESS) return 1;
     for (i = 0; i < n; i++) {
         xrt_backend_info info;
