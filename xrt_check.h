@@ -853,7 +853,8 @@ static size_t xrt__chk_box(const xrt_pitched_ptr *p, const xrt_pos *at, const xr
    A captured 3-D memset is one 2-D memset node a slice (the CPU backend
    captures it so, as the CUDA runtime double does): its rows are each slice's rows
    within the launch, and each slice's bounding range in the histories.
-   Not modelled: a kernel node the runtime does not give back (captured on a GPU), child
+   Not modelled: a kernel node the runtime does not give back (captured on a GPU outside a
+   capture xrt began: xrt__gpu_launch_captured), child
    graphs nested deeper than XRT__CHK_DEPTH, an exec changed by
    xrt_graph_exec_node_set_params (its launches are operations without
    accesses again), an exec instantiated while checking was off. */

@@ -796,7 +796,26 @@ static struct {
     int (*NodeEdgesNoData[2])(void *node, void **nodes, size_t *count);                 /* 12 */
     int (*Edit[2])(void *graph, void *const *from, void *const *to, const void *data, size_t n); /* 13 */
     int (*EditNoData[2])(void *graph, void *const *from, void *const *to, size_t n);   /* 12 */
+    int (*CaptureInfo)(void *stream, int *status, unsigned long long *id, void **graph, void *const **deps,
+                       const void **data, size_t *n); /* cudaStreamGetCaptureInfo: 13, and 12.3's _v3 */
 } xrt__cuda_graph;
+#if CUDART_VERSION >= 13000
+XRT__GPU_SAME_TYPE(xrt__cuda_type_capture_info,
+                   cudaError_t(*)(cudaStream_t, enum cudaStreamCaptureStatus *, unsigned long long *, cudaGraph_t *,
+                                  const cudaGraphNode_t **, const cudaGraphEdgeData **, size_t *),
+                   cudaStreamGetCaptureInfo)
+#endif
+
+/* Edge data asked for, so that a capture whose next node would take an
+   annotated edge does not fail the question (cudaErrorLossyQuery). */
+static int xrt__cuda_capture_last(const xrt__gpu *g, void *stream, void **graph, void **node)
+{
+    void *const *deps = NULL;
+    const void *data = NULL;
+    size_t n = 0;
+    int status = 0, e = xrt__cuda_graph.CaptureInfo(stream, &status, NULL, graph, &deps, &data, &n);
+    return xrt__gpu_capture_last_of(g, e, status, deps, n, graph, node);
+}
 static const char *const xrt__cuda_node_edges_calls[2] = {"cudaGraphNodeGetDependencies", "cudaGraphNodeGetDependentNodes"};
 static const char *const xrt__cuda_edit_calls[2] = {"cudaGraphAddDependencies", "cudaGraphRemoveDependencies"};
 #if CUDART_VERSION >= 13000
@@ -1035,6 +1054,10 @@ static void xrt__cuda_graph_hooks(xrt__gpu *g)
     void *edges = g->version >= 13000 ? xrt__gpu_lookup(g, "cudaGraphGetEdges")
                   : g->version >= 12030 ? xrt__gpu_lookup(g, "cudaGraphGetEdges_v2") : NULL;
     void *plain = !edges && g->version >= 12000 ? xrt__gpu_lookup(g, "cudaGraphGetEdges") : NULL;
+    void *info = g->version >= 13000 ? xrt__gpu_lookup(g, "cudaStreamGetCaptureInfo")
+                 : g->version >= 12030 ? xrt__gpu_lookup(g, "cudaStreamGetCaptureInfo_v3") : NULL;
+    memcpy(&xrt__cuda_graph.CaptureInfo, &info, sizeof info);
+    g->capture_last = info ? xrt__cuda_capture_last : NULL;
     memcpy(&xrt__cuda_graph.ExecUpdate, &update, sizeof update);
     memcpy(&xrt__cuda_graph.Edges, &edges, sizeof edges);
     memcpy(&xrt__cuda_graph.EdgesNoData, &plain, sizeof plain);

@@ -512,6 +512,11 @@ struct xrt__gpu {
     int (*list_edges)(const xrt__gpu *g, int what, void *of, void **a, void **b, size_t *count, const char **call);
     int (*edit_edges)(const xrt__gpu *g, void *graph, void *const *from, void *const *to, size_t n, int remove,
                       const char **call);
+    /* cudaStreamGetCaptureInfo: *graph the graph a stream captures into
+       (NULL if it does not capture); 1 if the capture is active and its
+       next work would follow one node, then *node. Set by `loaded` where
+       the runtime has the call (xrt__gpu_capture_last_of decides), else NULL. */
+    int (*capture_last)(const xrt__gpu *g, void *stream, void **graph, void **node);
     /* managed memory: a prefetch and an advice, whose signatures differ
        between the vendors and between CUDA 12 and 13 (CUDA 13 takes a
        cudaMemLocation for the int device), set by `loaded` where the
@@ -536,6 +541,9 @@ struct xrt__gpu {
        the next module unloaded after none lives, or at shutdown. */
     int graphs;
     struct xrt__gpu_module *kept;
+    /* Captures begun through xrt and not yet ended: a kernel launched
+       meanwhile on a capturing stream records its node's params. */
+    int captures;
 };
 
 /* What the trampoline of a host function needs (from xrt__gpu_closure_take,
@@ -2028,6 +2036,39 @@ static xrt_status xrt__gpu_launch_device(const xrt_backend *self, const xrt__gpu
    until every device is marked; a module of one device needs the thread's
    device only where there are several. The packed arguments go as the
    driver's `extra`. */
+/* capture_last's answer from what the runtime said: rc its native error,
+   status its capture status, deps and n the nodes next work would follow. */
+static int xrt__gpu_capture_last_of(const xrt__gpu *g, int rc, int status, void *const *deps, size_t n, void **graph,
+                                    void **node)
+{
+    if (rc != g->success || status == XRT_CAPTURE_STATUS_NONE) *graph = NULL;
+    if (rc != g->success || status != XRT_CAPTURE_STATUS_ACTIVE || n != 1 || !deps) return 0;
+    *node = deps[0];
+    return 1;
+}
+
+/* A kernel launched on a capturing stream became the capture's last node:
+   its params are recorded as those of a node xrt adds are, since the
+   runtime does not give a kernel node's packed arguments back; so
+   xrt_graph_node_get_params answers for it and the stream-order checker
+   sees its pointer arguments. A stream that is not capturing, or a
+   runtime without the query, records nothing (the node's params then read
+   as unsupported), as does a failed allocation. */
+static int xrt__gpu_knode_put(const xrt__gpu *g, void *graph, void *node, const xrt_kernel_node_params *k,
+                              size_t args_size);
+static void xrt__gpu_launch_captured(const xrt__gpu *g, const xrt__gpu_function *f, xrt_dim3 grid, xrt_dim3 block,
+                                     size_t shared, void *stream, const void *args, size_t args_size)
+{
+    xrt_kernel_node_params k;
+    void *graph = NULL, *node = NULL;
+    if (!g->capture_last || !g->capture_last(g, stream, &graph, &node)) return;
+    memset(&k, 0, sizeof k);
+    k.function = (xrt_function)(void *)f;
+    k.grid = grid, k.block = block, k.shared_bytes = shared;
+    k.args = args, k.args_size = args_size;
+    (void)xrt__gpu_knode_put(g, graph, node, &k, args_size);
+}
+
 static xrt_status xrt__gpu_launch_kernel(const xrt_backend *self, void *function, xrt_dim3 grid, xrt_dim3 block,
                                          size_t shared, void *stream, const void *args, size_t args_size)
 {
@@ -2048,8 +2089,10 @@ static xrt_status xrt__gpu_launch_kernel(const xrt_backend *self, void *function
     extra[4] = g->launch_params[2];
     packed = args_size ? extra : NULL;
     e = launch(f->native, grid.x, grid.y, grid.z, block.x, block.y, block.z, (unsigned)shared, stream, NULL, packed);
-    if (XRT__LIKELY(e == g->success)) return XRT_SUCCESS;
-    return xrt__gpu_launch_failed(g, f, grid, block, (unsigned)shared, stream, packed, e);
+    if (XRT__UNLIKELY(e != g->success)) return xrt__gpu_launch_failed(g, f, grid, block, (unsigned)shared, stream, packed, e);
+    if (XRT__UNLIKELY(__atomic_load_n(&g->captures, __ATOMIC_RELAXED) != 0))
+        xrt__gpu_launch_captured(g, f, grid, block, shared, stream, args, args_size);
+    return XRT_SUCCESS;
 }
 
 static xrt_status xrt__gpu_function_get_attributes(const xrt_backend *self, xrt_function_attributes *attr,
@@ -2128,13 +2171,22 @@ static xrt_status xrt__gpu_no_graphs(const xrt__gpu *g, const char *op)
    was destroyed keeps it, so modules unloaded since wait for shutdown. */
 static void xrt__gpu_graphs_add(xrt__gpu *g, int n) { __atomic_add_fetch(&g->graphs, n, __ATOMIC_ACQ_REL); }
 
+/* Captures begun through xrt (launches record their nodes while any is);
+   an end of a capture begun natively leaves the count at 0. */
+static void xrt__gpu_captures_add(xrt__gpu *g, int n)
+{
+    int was = __atomic_load_n(&g->captures, __ATOMIC_RELAXED);
+    while ((n > 0 || was > 0) &&
+           !__atomic_compare_exchange_n(&g->captures, &was, was + n, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {}
+}
+
 static xrt_status xrt__gpu_stream_begin_capture(const xrt_backend *self, void *stream, unsigned mode)
 {
     xrt__gpu *g = (xrt__gpu *)self->user;
     xrt_status st;
     XRT__GPU_NEED_GRAPHS(g);
     st = XRT__GPU_CHECK(g, g->rt.StreamBeginCapture(stream, (int)mode), XRT__GPU_CALL(StreamBeginCapture));
-    if (st == XRT_SUCCESS) xrt__gpu_graphs_add(g, 1);
+    if (st == XRT_SUCCESS) xrt__gpu_graphs_add(g, 1), xrt__gpu_captures_add(g, 1);
     return st;
 }
 
@@ -2155,18 +2207,25 @@ static xrt_status xrt__gpu_stream_begin_capture_to_graph(const xrt_backend *self
     e = g->capture_to_graph(stream, graph, deps, NULL, ndeps, (int)mode);
     if (e != g->success) return xrt__gpu_fail_as(g, e, g->capture_to_graph_sym, "stream_begin_capture_to_graph");
     xrt__gpu_graphs_add(g, 1);
+    xrt__gpu_captures_add(g, 1);
     return XRT_SUCCESS;
 }
 
 static xrt_status xrt__gpu_stream_end_capture(const xrt_backend *self, void *stream, void **graph)
 {
     xrt__gpu *g = (xrt__gpu *)self->user;
-    void *made = NULL;
+    void *made = NULL, *into = NULL, *last;
     xrt_status st;
+    int ended;
     XRT__GPU_NEED_GRAPHS(g);
+    if (__atomic_load_n(&g->captures, __ATOMIC_RELAXED) && g->capture_last) /* its recorded nodes go if it fails */
+        (void)g->capture_last(g, stream, &into, &last);
     st = XRT__GPU_CHECK(g, g->rt.StreamEndCapture(stream, &made), XRT__GPU_CALL(StreamEndCapture));
+    ended = st == XRT_SUCCESS || st == XRT_ERROR_STREAM_CAPTURE_INVALIDATED || st == XRT_ERROR_STREAM_CAPTURE_UNJOINED;
     if (st == XRT_SUCCESS) *graph = made;
-    else if (st == XRT_ERROR_STREAM_CAPTURE_INVALIDATED || st == XRT_ERROR_STREAM_CAPTURE_UNJOINED) xrt__gpu_graphs_add(g, -1);
+    else if (ended) xrt__gpu_graphs_add(g, -1);
+    if (ended) xrt__gpu_captures_add(g, -1);
+    if (st != XRT_SUCCESS && ended && into) xrt__gpu_knodes_drop(g, into, NULL);
     return st;
 }
 
@@ -2896,7 +2955,8 @@ static xrt_status xrt__gpu_kernel_params_of(const xrt__gpu *g, void *node, xrt_k
     if (r) return XRT_SUCCESS;
     snprintf(who, sizeof who, "%s: xrt_graph_node_get_params", g->name);
     return xrt_error(XRT_ERROR_UNSUPPORTED, who,
-                     "a kernel node that xrt did not build (captured, or in a child graph's copy): the runtime does "
+                     "a kernel node whose params xrt did not record (not added nor launched into a capture through "
+                     "xrt, or in a child graph's copy): the runtime does "
                      "not give its function and packed arguments back");
 }
 

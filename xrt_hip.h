@@ -331,7 +331,20 @@ static struct {
     /* a node's dependencies [0] and dependents [1]; adding [0] and removing [1] edges */
     int (*NodeEdges[2])(void *node, void **nodes, size_t *count);
     int (*Edit[2])(void *graph, void *const *from, void *const *to, size_t n);
+    int (*CaptureInfo)(void *stream, int *status, unsigned long long *id, void **graph, void *const **deps, size_t *n);
 } xrt__hip_graph;
+XRT__GPU_SAME_TYPE(xrt__hip_type_capture_info,
+                   hipError_t(*)(hipStream_t, hipStreamCaptureStatus *, unsigned long long *, hipGraph_t *,
+                                 const hipGraphNode_t **, size_t *),
+                   hipStreamGetCaptureInfo_v2)
+
+static int xrt__hip_capture_last(const xrt__gpu *g, void *stream, void **graph, void **node)
+{
+    void *const *deps = NULL;
+    size_t n = 0;
+    int status = 0, e = xrt__hip_graph.CaptureInfo(stream, &status, NULL, graph, &deps, &n);
+    return xrt__gpu_capture_last_of(g, e, status, deps, n, graph, node);
+}
 static const char *const xrt__hip_node_edges_calls[2] = {"hipGraphNodeGetDependencies", "hipGraphNodeGetDependentNodes"};
 static const char *const xrt__hip_edit_calls[2] = {"hipGraphAddDependencies", "hipGraphRemoveDependencies"};
 XRT__GPU_SAME_TYPE(xrt__hip_type_deps, hipError_t(*)(hipGraphNode_t, hipGraphNode_t *, size_t *), hipGraphNodeGetDependencies)
@@ -449,6 +462,9 @@ static xrt_status xrt__hip_graph_edges(const xrt__gpu *g, void *graph, size_t *c
 static void xrt__hip_graph_hooks(xrt__gpu *g)
 {
     void *update = xrt__gpu_lookup(g, "hipGraphExecUpdate"), *edges = xrt__gpu_lookup(g, "hipGraphGetEdges");
+    void *info = xrt__gpu_lookup(g, "hipStreamGetCaptureInfo_v2");
+    memcpy(&xrt__hip_graph.CaptureInfo, &info, sizeof info);
+    g->capture_last = info ? xrt__hip_capture_last : NULL;
     memcpy(&xrt__hip_graph.ExecUpdate, &update, sizeof update);
     memcpy(&xrt__hip_graph.Edges, &edges, sizeof edges);
     int k, all = edges != NULL;

@@ -25,7 +25,7 @@ static void test_gpu_backends(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {cmocka_unit_test(test_gpu_backends)};
-    return cmocka_run_group_tests_name("gpu", tests, NULL, NULL);
+    return xrt_test_run_group("gpu", tests, NULL);
 }
 #else
 
@@ -1691,6 +1691,158 @@ static void test_cuda_module_kept_for_graphs_fake(void **state)
 #endif
 }
 
+/* >> kernels launched into a capture: the capture's last node is the
+   kernel (cudaStreamGetCaptureInfo); xrt records its params, which the
+   runtime does not give back, so xrt_graph_node_get_params answers for it
+   as for a node xrt added. Nothing is asked outside a capture xrt began;
+   a front of two nodes records nothing; a failed capture drops its
+   records, a destroyed graph too. */
+static int fake_captured_kernel;  /* the captured node: its native type */
+static size_t fake_capture_front; /* how many nodes the next work would follow */
+static int fake_capture_infos;
+static int fake_capture_info(void *stream, int *status, unsigned long long *id, void **graph, void *const **deps,
+                             const void **data, size_t *n)
+{
+    static void *front[2] = {&fake_captured_kernel, &fake_captured_kernel};
+    (void)stream, (void)id;
+    fake_capture_infos++;
+    assert_non_null(data); /* asked, so that annotated edges do not fail the question */
+    *status = fake.capturing;
+    *graph = fake.capturing ? (void *)&fake : NULL;
+    *deps = front;
+    *data = NULL;
+    *n = fake.capturing ? fake_capture_front : 0;
+    return 0;
+}
+
+static void captured_kernel_is(xrt_backend *t, void *fn, const unsigned char *args, size_t n)
+{
+    xrt_graph_node_params p;
+    memset(&p, 0, sizeof p);
+    OK(xrt__gpu_graph_node_get_params(t, &fake, &fake_captured_kernel, &p));
+    assert_int_equal(p.type, XRT_GRAPH_NODE_KERNEL);
+    assert_ptr_equal((void *)p.kernel.function, fn);
+    assert_int_equal(p.kernel.grid.x, 3);
+    assert_int_equal(p.kernel.block.x, 64);
+    assert_int_equal(p.kernel.shared_bytes, 128);
+    assert_int_equal(p.kernel.args_size, n);
+    assert_memory_equal(p.kernel.args, args, n);
+}
+
+static void captured_kernel_unknown(xrt_backend *t)
+{
+    xrt_graph_node_params p;
+    FAILS(xrt__gpu_graph_node_get_params(t, &fake, &fake_captured_kernel, &p), XRT_ERROR_UNSUPPORTED,
+          "cuda: xrt_graph_node_get_params: a kernel node whose params xrt did not record (not added nor launched "
+          "into a capture through xrt, or in a child graph's copy): the runtime does not give its function and "
+          "packed arguments back");
+}
+
+static void test_cuda_captured_kernel_params_fake(void **state)
+{
+#ifdef XRT_ENABLE_CUDA
+    static const char ptx80[] = "// ptx80\n.version 8.0\n.target sm_80\n";
+    xrt_backend t;
+    xrt__gpu *g = gpu_table("cuda", &t);
+    xrt_module_image im = {XRT_IMAGE_CUDA_PTX, ptx80, sizeof ptx80 - 1, "compute_80"};
+    xrt_dim3 grid = {3, 2, 1}, block = {64, 1, 1};
+    unsigned char args[20], sent[20]; /* the fake kernel's parameters take 20 bytes */
+    void *mod = NULL, *fn = NULL, *graph = NULL, *info;
+    size_t i;
+    (void)state;
+    fake_begin(g);
+    fake_driver(g, 0);
+    fake_graphs(g);
+    xrt_test_log_calls();
+    memcpy(&info, &xrt__cuda_graph.CaptureInfo, sizeof info);
+    for (i = 0; i < g->nnode_types; i++)
+        if (g->node_types[i].type == XRT_GRAPH_NODE_KERNEL) fake_captured_kernel = g->node_types[i].native;
+    xrt__cuda_graph.CaptureInfo = fake_capture_info;
+    g->capture_last = xrt__cuda_capture_last;
+    fake_capture_infos = 0, fake_capture_front = 1;
+    OK(xrt__gpu_module_load(&t, &mod, &im, 1, "", NULL, 0));
+    OK(xrt__gpu_module_get_function(&t, &fn, mod, "k"));
+    for (i = 0; i < sizeof args; i++) args[i] = sent[i] = (unsigned char)(i + 1);
+    OK(xrt__gpu_launch_kernel(&t, fn, grid, block, 128, &fake, args, sizeof args));
+    assert_int_equal(fake_capture_infos, 0); /* no capture begun: the launch asks nothing more */
+    OK(xrt__gpu_stream_begin_capture(&t, &fake, XRT_CAPTURE_MODE_GLOBAL));
+    fake.capturing = XRT_CAPTURE_STATUS_ACTIVE;
+    OK(xrt__gpu_launch_kernel(&t, fn, grid, block, 128, &fake, args, sizeof args));
+    args[0] = 99; /* the record is a copy */
+    captured_kernel_is(&t, fn, sent, sizeof sent);
+    fake.capturing = XRT_CAPTURE_STATUS_NONE;
+    OK(xrt__gpu_stream_end_capture(&t, &fake, &graph));
+    assert_int_equal(g->captures, 0);
+    captured_kernel_is(&t, fn, sent, sizeof sent); /* kept with its graph */
+    OK(xrt__gpu_graph_destroy(&t, graph));
+    captured_kernel_unknown(&t);
+    /* two nodes before the next work: which is the kernel is not known */
+    OK(xrt__gpu_stream_begin_capture(&t, &fake, XRT_CAPTURE_MODE_GLOBAL));
+    fake.capturing = XRT_CAPTURE_STATUS_ACTIVE, fake_capture_front = 2;
+    OK(xrt__gpu_launch_kernel(&t, fn, grid, block, 128, &fake, args, sizeof args));
+    captured_kernel_unknown(&t);
+    /* a capture that fails drops what it recorded */
+    fake_capture_front = 1;
+    OK(xrt__gpu_launch_kernel(&t, fn, grid, block, 128, &fake, sent, sizeof sent));
+    captured_kernel_is(&t, fn, sent, sizeof sent);
+    fake.capturing = XRT_CAPTURE_STATUS_INVALIDATED, fake.fail = 901;
+    assert_int_equal(xrt__gpu_stream_end_capture(&t, &fake, &graph), XRT_ERROR_STREAM_CAPTURE_INVALIDATED);
+    fake.fail = 0, fake.capturing = XRT_CAPTURE_STATUS_NONE;
+    assert_int_equal(g->captures, 0);
+    captured_kernel_unknown(&t);
+    /* an end of a capture xrt did not begin leaves the count at 0 */
+    OK(xrt__gpu_stream_end_capture(&t, &fake, &graph));
+    assert_int_equal(g->captures, 0);
+    fake_capture_infos = 0;
+    OK(xrt__gpu_launch_kernel(&t, fn, grid, block, 128, &fake, args, sizeof args));
+    assert_int_equal(fake_capture_infos, 0);
+    OK(xrt__gpu_module_unload(&t, mod));
+    memcpy(&xrt__cuda_graph.CaptureInfo, &info, sizeof info);
+#else
+    (void)state;
+    SKIP_UNLESS(0, "cuda: not enabled in this build");
+#endif
+}
+
+/* HIP's question (hipStreamGetCaptureInfo_v2, no edge data) answers alike. */
+static int fake_hip_capture_info(void *stream, int *status, unsigned long long *id, void **graph, void *const **deps,
+                                 size_t *n)
+{
+    const void *data;
+    return fake_capture_info(stream, status, id, graph, deps, &data, n);
+}
+
+static void test_hip_capture_last_fake(void **state)
+{
+#ifdef XRT_ENABLE_HIP
+    xrt_backend t;
+    xrt__gpu *g = gpu_table("hip", &t);
+    void *info, *graph = NULL, *node = NULL;
+    (void)state;
+    fake_begin(g);
+    memcpy(&info, &xrt__hip_graph.CaptureInfo, sizeof info);
+    xrt__hip_graph.CaptureInfo = fake_hip_capture_info;
+    fake.capturing = XRT_CAPTURE_STATUS_ACTIVE, fake_capture_front = 1;
+    assert_int_equal(xrt__hip_capture_last(g, &fake, &graph, &node), 1);
+    assert_ptr_equal(graph, &fake);
+    assert_ptr_equal(node, &fake_captured_kernel);
+    fake_capture_front = 2, graph = node = NULL;
+    assert_int_equal(xrt__hip_capture_last(g, &fake, &graph, &node), 0);
+    assert_ptr_equal(graph, &fake); /* the graph all the same: a failed end drops its records */
+    assert_null(node);
+    fake.capturing = XRT_CAPTURE_STATUS_INVALIDATED;
+    assert_int_equal(xrt__hip_capture_last(g, &fake, &graph, &node), 0);
+    assert_ptr_equal(graph, &fake);
+    fake.capturing = XRT_CAPTURE_STATUS_NONE;
+    assert_int_equal(xrt__hip_capture_last(g, &fake, &graph, &node), 0);
+    assert_null(graph);
+    memcpy(&xrt__hip_graph.CaptureInfo, &info, sizeof info);
+#else
+    (void)state;
+    SKIP_UNLESS(0, "hip: not enabled in this build");
+#endif
+}
+
 /* >> which CUDA image runs on which device: a cubin on its own major arch
    and a minor no newer than the device's, PTX of an arch no newer, a fatbin
    anywhere (the driver picks inside it); and the order of the choice: the
@@ -3246,6 +3398,8 @@ int main(void)
         cmocka_unit_test(test_cuda_image_choice),
         cmocka_unit_test_teardown(test_cuda_modules_fake_driver, fakes_restore),
         cmocka_unit_test_teardown(test_cuda_module_kept_for_graphs_fake, fakes_restore),
+        cmocka_unit_test_teardown(test_cuda_captured_kernel_params_fake, fakes_restore),
+        cmocka_unit_test_teardown(test_hip_capture_last_fake, fakes_restore),
         cmocka_unit_test_teardown(test_hip_launch_fake, fakes_restore),
         cmocka_unit_test_teardown(test_hip_modules_fake, fakes_restore),
         cmocka_unit_test_teardown(test_hip_module_real_runtime, env_restore),
@@ -3273,7 +3427,7 @@ int main(void)
     int failed;
     env_save();
     xrt_test_log_capture();
-    failed = cmocka_run_group_tests_name("gpu: selection and errors", everywhere, NULL, NULL);
+    failed = xrt_test_run_group("gpu: selection and errors", everywhere, NULL);
     failed += xrt_test_run_on_backends("gpu", with_gpu, sizeof with_gpu / sizeof with_gpu[0], gpu_names);
     return failed;
 }
