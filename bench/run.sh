@@ -30,7 +30,7 @@ if command -v taskset > /dev/null; then
     echo "one core (taskset -c 0: the stream's worker shares the caller's core and its caches):"
     BENCH_COMMAND="taskset -c 0 memcpy" taskset -c 0 $B/bench/memcpy
 else echo "skipped: one core (taskset is not installed)"; fi
-if command -v valgrind > /dev/null; then sh bench/instructions.sh $B/bench/memcpy "xrt_memcpy 4 KiB" -
+if command -v valgrind > /dev/null; then sh bench/instructions.sh $B/bench/memcpy "xrt_memcpy to host 4 KiB" -
 else echo "skipped: instruction count (valgrind is not installed)"; fi
 section "CPU device memory shared between processes (IPC)"
 $B/bench/ipc
