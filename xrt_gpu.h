@@ -2047,26 +2047,32 @@ static int xrt__gpu_capture_last_of(const xrt__gpu *g, int rc, int status, void 
     return 1;
 }
 
-/* A kernel launched on a capturing stream became the capture's last node:
-   its params are recorded as those of a node xrt adds are, since the
-   runtime does not give a kernel node's packed arguments back; so
+/* xrt_launch_kernel while a capture xrt began is alive (out of the common
+   path): a kernel launched on a capturing stream became the capture's last
+   node, and its params are recorded as those of a node xrt adds are, since
+   the runtime does not give a kernel node's packed arguments back; so
    xrt_graph_node_get_params answers for it and the stream-order checker
    sees its pointer arguments. A stream that is not capturing, or a
    runtime without the query, records nothing (the node's params then read
    as unsupported), as does a failed allocation. */
 static int xrt__gpu_knode_put(const xrt__gpu *g, void *graph, void *node, const xrt_kernel_node_params *k,
                               size_t args_size);
-static void xrt__gpu_launch_captured(const xrt__gpu *g, const xrt__gpu_function *f, xrt_dim3 grid, xrt_dim3 block,
-                                     size_t shared, void *stream, const void *args, size_t args_size)
+static XRT__COLD xrt_status xrt__gpu_launch_captured(xrt__gpu *g, const xrt__gpu_function *f, xrt_dim3 grid,
+                                                     xrt_dim3 block, size_t shared, void *stream, const void *args,
+                                                     size_t args_size, void **packed)
 {
     xrt_kernel_node_params k;
     void *graph = NULL, *node = NULL;
-    if (!g->capture_last || !g->capture_last(g, stream, &graph, &node)) return;
+    int e = (*g->launch)(f->native, grid.x, grid.y, grid.z, block.x, block.y, block.z, (unsigned)shared, stream, NULL,
+                         packed);
+    if (e != g->success) return xrt__gpu_launch_failed(g, f, grid, block, (unsigned)shared, stream, packed, e);
+    if (!g->capture_last || !g->capture_last(g, stream, &graph, &node)) return XRT_SUCCESS;
     memset(&k, 0, sizeof k);
     k.function = (xrt_function)(void *)f;
     k.grid = grid, k.block = block, k.shared_bytes = shared;
     k.args = args, k.args_size = args_size;
     (void)xrt__gpu_knode_put(g, graph, node, &k, args_size);
+    return XRT_SUCCESS;
 }
 
 static xrt_status xrt__gpu_launch_kernel(const xrt_backend *self, void *function, xrt_dim3 grid, xrt_dim3 block,
@@ -2088,11 +2094,11 @@ static xrt_status xrt__gpu_launch_kernel(const xrt_backend *self, void *function
     extra[2] = g->launch_params[1], extra[3] = &args_size;
     extra[4] = g->launch_params[2];
     packed = args_size ? extra : NULL;
-    e = launch(f->native, grid.x, grid.y, grid.z, block.x, block.y, block.z, (unsigned)shared, stream, NULL, packed);
-    if (XRT__UNLIKELY(e != g->success)) return xrt__gpu_launch_failed(g, f, grid, block, (unsigned)shared, stream, packed, e);
     if (XRT__UNLIKELY(__atomic_load_n(&g->captures, __ATOMIC_RELAXED) != 0))
-        xrt__gpu_launch_captured(g, f, grid, block, shared, stream, args, args_size);
-    return XRT_SUCCESS;
+        return xrt__gpu_launch_captured(g, f, grid, block, shared, stream, args, args_size, packed);
+    e = launch(f->native, grid.x, grid.y, grid.z, block.x, block.y, block.z, (unsigned)shared, stream, NULL, packed);
+    if (XRT__LIKELY(e == g->success)) return XRT_SUCCESS;
+    return xrt__gpu_launch_failed(g, f, grid, block, (unsigned)shared, stream, packed, e);
 }
 
 static xrt_status xrt__gpu_function_get_attributes(const xrt_backend *self, xrt_function_attributes *attr,
