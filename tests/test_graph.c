@@ -137,6 +137,31 @@ static void pipeline_exec(fixture *f, xrt_stream s, int *count, int add, xrt_gra
     OK(xrt_graph_instantiate(x, *g));
 }
 
+/* The captured pipeline's kernel nodes (nodes 1 and 2) give back what was
+   launched: function, grid and arguments (a GPU runtime does not say; xrt
+   recorded them at the launch). */
+static void captured_kernels_are(const fixture *f, xrt_graph g, int add)
+{
+    xrt_graph_node nodes[5];
+    xrt_graph_node_params p;
+    size_t n = 5, k;
+    OK(xrt_graph_get_nodes(g, nodes, &n));
+    assert_int_equal(n, 5);
+    for (k = 1; k <= 2; k++) {
+        arg_t a;
+        OK(xrt_graph_node_get_params(nodes[k], &p));
+        assert_int_equal(p.type, XRT_GRAPH_NODE_KERNEL);
+        assert_true(p.kernel.function == (k == 1 ? f->add : f->mul));
+        assert_int_equal(p.kernel.grid.x, (N + 63) / 64);
+        assert_int_equal(p.kernel.block.x, 64);
+        assert_int_equal(p.kernel.args_size, sizeof a);
+        memcpy(&a, p.kernel.args, sizeof a);
+        assert_ptr_equal(a.p, f->d);
+        assert_int_equal(a.v, k == 1 ? add : 2);
+        assert_int_equal(a.n, N);
+    }
+}
+
 /* >> a captured sequence gives what running it gives, launch after launch */
 static void test_captured_pipeline_runs_1000_times(void **state)
 {
@@ -164,6 +189,7 @@ static void test_captured_pipeline_runs_1000_times(void **state)
     assert_int_equal(info.host_fns, f.host_steps ? 3 : 1);
     assert_int_equal(info.sets, 0);
     assert_int_equal(info.edges, 4);
+    if (!f.host_steps) captured_kernels_are(&f, g, 3);
     OK(xrt_graph_instantiate(&x, g));
     for (r = 0; r < 1000; r++) {
         for (i = 0; i < N; i++) f.h[i] = i + r;
