@@ -3426,7 +3426,8 @@ int main(void)
     };
     int failed;
     env_save();
-    xrt_test_log_capture();
+    xrt_test_log_calls(); /* as env_restore leaves it after each test */
+    xrt_init(); /* the tests that call xrt's internals directly find it initialised */
     failed = xrt_test_run_group("gpu: selection and errors", everywhere, NULL);
     failed += xrt_test_run_on_backends("gpu", with_gpu, sizeof with_gpu / sizeof with_gpu[0], gpu_names);
     return failed;
