@@ -515,6 +515,7 @@ typedef struct xrt__cpu_stream {
     unsigned flags;                        /* XRT_STREAM_* as created */
     int level;                             /* its priority, as a level: 0 (priority 0, the least) .. 5 (-5) */
     int owned;                             /* 1: a thread's per-thread stream, not closed yet */
+    struct xrt__cpu_stream **own_slot;     /* owned: its owner's slot (xrt__cpu_own), or NULL (owner not in this process) */
     xrt__cpu_spare *spares __attribute__((aligned(64))); /* pushed by the worker, taken under `lock` */
     unsigned nspares;
     uint32_t parked __attribute__((aligned(64))); /* the idle worker sleeps on it */
@@ -1923,8 +1924,10 @@ static xrt_status xrt__cpu_adopt_locked(xrt__cpu_stream *s)
 /* The calling thread's per-thread stream of each device
    (XRT_STREAM_PER_THREAD): a blocking stream made on first use and closed
    when the thread exits (a key's destructor) or by xrt_shutdown, whichever
-   comes first (`owned` says which). `epoch` tells the thread's streams from
-   those of an earlier initialisation. */
+   comes first. Under the list lock, the closer takes `owned` and empties
+   the owner's slot, so the owner's destructor never meets a stream that
+   xrt_shutdown closed (and its worker may have freed). `epoch` tells the
+   thread's streams from those of an earlier initialisation. */
 static XRT__TLS xrt__cpu_stream *xrt__cpu_own[XRT__CPU_DEVICES_MAX];
 static XRT__TLS unsigned xrt__cpu_own_epoch;
 static pthread_key_t xrt__cpu_own_key;
@@ -1932,22 +1935,29 @@ static pthread_once_t xrt__cpu_own_once = PTHREAD_ONCE_INIT;
 
 static xrt_status xrt__cpu_stream_close(xrt__cpu_stream *s);
 
-static void xrt__cpu_own_close(xrt__cpu_stream *s)
+/* 1 if s was still owned: the caller closes it. Under the list lock. */
+static int xrt__cpu_own_take_locked(xrt__cpu_stream *s)
 {
-    int one = 1;
-    if (s && __atomic_compare_exchange_n(&s->owned, &one, 0, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
-        xrt__cpu_stream_close(s);
+    if (!s || !s->owned) return 0;
+    s->owned = 0;
+    if (s->own_slot) __atomic_store_n(s->own_slot, NULL, __ATOMIC_RELAXED);
+    return 1;
 }
 
 static void xrt__cpu_own_release(void *unused)
 {
+    xrt__cpu_stream *taken[XRT__CPU_DEVICES_MAX];
     int d;
     (void)unused;
     if (xrt__cpu_own_epoch != __atomic_load_n(&xrt__cpu.epoch, __ATOMIC_ACQUIRE)) return; /* xrt_shutdown closed them */
+    pthread_mutex_lock(&xrt__cpu_list_lock);
     for (d = 0; d < XRT__CPU_DEVICES_MAX; d++) {
-        xrt__cpu_own_close(xrt__cpu_own[d]);
-        xrt__cpu_own[d] = NULL;
+        xrt__cpu_stream *s = __atomic_load_n(&xrt__cpu_own[d], __ATOMIC_RELAXED);
+        taken[d] = xrt__cpu_own_take_locked(s) ? s : NULL;
     }
+    pthread_mutex_unlock(&xrt__cpu_list_lock);
+    for (d = 0; d < XRT__CPU_DEVICES_MAX; d++)
+        if (taken[d]) xrt__cpu_stream_close(taken[d]);
 }
 
 static void xrt__cpu_own_key_make(void) { pthread_key_create(&xrt__cpu_own_key, xrt__cpu_own_release); }
@@ -1963,15 +1973,19 @@ static xrt_status xrt__cpu_stream_per_thread(const xrt_backend *self, void **str
         memset(xrt__cpu_own, 0, sizeof xrt__cpu_own);
         xrt__cpu_own_epoch = epoch;
     }
-    if (XRT__LIKELY((s = xrt__cpu_own[d]) != NULL)) {
+    if (XRT__LIKELY((s = __atomic_load_n(&xrt__cpu_own[d], __ATOMIC_RELAXED)) != NULL)) {
         *stream = s;
         return XRT_SUCCESS;
     }
     pthread_once(&xrt__cpu_own_once, xrt__cpu_own_key_make);
     if ((st = xrt__cpu_stream_new(&s, d, XRT__CPU_BLOCKING, XRT_STREAM_DEFAULT)) != XRT_SUCCESS) return st;
+    pthread_mutex_lock(&xrt__cpu_list_lock);
     s->owned = 1;
+    s->own_slot = &xrt__cpu_own[d];
+    __atomic_store_n(&xrt__cpu_own[d], s, __ATOMIC_RELAXED);
+    pthread_mutex_unlock(&xrt__cpu_list_lock);
     pthread_setspecific(xrt__cpu_own_key, xrt__cpu_own); /* any non-NULL value: the destructor runs */
-    *stream = xrt__cpu_own[d] = s;
+    *stream = s;
     return XRT_SUCCESS;
 }
 
@@ -1983,15 +1997,9 @@ static void xrt__cpu_own_close_all(void)
         found = NULL;
         pthread_mutex_lock(&xrt__cpu_list_lock);
         for (s = xrt__cpu.list.next; s != &xrt__cpu.list && !found; s = s->next)
-            if (__atomic_load_n(&s->owned, __ATOMIC_ACQUIRE)) {
-                found = s;
-                __atomic_add_fetch(&s->refs, 1, __ATOMIC_RELAXED);
-            }
+            if (xrt__cpu_own_take_locked(s)) found = s;
         pthread_mutex_unlock(&xrt__cpu_list_lock);
-        if (found) {
-            xrt__cpu_own_close(found);
-            xrt__cpu_stream_unref(found);
-        }
+        if (found) xrt__cpu_stream_close(found); /* its reference is the owner's, taken */
     } while (found);
 }
 
@@ -2060,6 +2068,10 @@ static xrt_status xrt__cpu_stream_close(xrt__cpu_stream *s)
     } else if ((op = xrt__cpu_reserve(s, "cpu: xrt_stream_destroy")) != NULL) {
         __atomic_store_n(&s->work_end, s->tail + 1, __ATOMIC_RELEASE); /* the exit op is no work to wait for */
         op->run = NULL;
+        /* A NULL stream's publish lets its device's list lock go, as after
+           xrt__cpu_enter: it must hold it (else a worker unlinking its
+           stream at the same time is no longer alone in the list). */
+        if (s->order == XRT__CPU_LEGACY) xrt__cpu_lock(&xrt__cpu.legacy[s->device].lock);
         xrt__cpu_publish(s, op);
     } else {
         xrt__cpu_unlock(&s->lock);
@@ -8643,6 +8655,8 @@ static void xrt__cpu_fork_child(void)
         s->lock = 0; /* its holder did not come along */
         s->exec = XRT__CPU_FREE;
         s->orphan = 1;
+        if (s->own_slot && (uintptr_t)s->own_slot - (uintptr_t)xrt__cpu_own >= sizeof xrt__cpu_own)
+            s->own_slot = NULL; /* its owner did not come along: xrt_shutdown closes it */
         s->parked = 0;
         /* The op at head may have run, all or part, its completion not yet
            published: what it held may be released already, so it is left

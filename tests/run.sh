@@ -172,6 +172,8 @@ sec_tsan() {
     # thread exit: a thread's state given back (the case that calls xrt in the
     # last round of destructors skips: TSan's own limit, shown by late_destructor)
     [ -x "$B/tsan/test_thread_exit" ] && TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan.supp" cmocka "$B/tsan/test_thread_exit"
+    # per-thread streams: threads exiting while xrt_shutdown closes their streams
+    [ -x "$B/tsan/test_per_thread" ] && TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan.supp" cmocka "$B/tsan/test_per_thread"
     # calls from host functions, each case in a forked child: the CPU backend only
     # (the CUDA runtime double's threads in the parent make TSan refuse the
     # children's new threads)

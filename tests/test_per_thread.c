@@ -8,6 +8,8 @@
 #include "xrt_test.h"
 
 #include <pthread.h>
+#include <sched.h>
+#include <unistd.h>
 
 typedef struct job { gate *g; void *d; unsigned char v; xrt_status st; } job;
 
@@ -83,11 +85,53 @@ static void test_per_thread_streams_of_exited_threads(void **state)
     OK(xrt_free(j.d));
 }
 
+/* Threads that exit while xrt_shutdown closes their per-thread streams:
+   whichever closes a stream first, the other does not touch it again (a
+   thread's exit once tried to close a stream that the shutdown had closed
+   and its worker freed: ThreadSanitizer saw the free unordered with it). */
+static int streams_made;
+typedef struct owner { xrt_status st; unsigned delay_us; } owner;
+
+static void *own_and_exit(void *arg)
+{
+    owner *o = (owner *)arg;
+    xrt_stream s;
+    o->st = xrt_stream_per_thread(&s);
+    __atomic_add_fetch(&streams_made, 1, __ATOMIC_RELEASE);
+    usleep(o->delay_us); /* some exit before the shutdown, some during it */
+    return NULL; /* its per-thread stream is closed on the way out, or by the shutdown */
+}
+
+static void test_shutdown_beside_exiting_owners(void **state)
+{
+    enum { THREADS = 4 };
+    pthread_t t[THREADS];
+    owner o[THREADS];
+    int round, i;
+    (void)state;
+    for (round = 0; round < 50; round++) {
+        OK(xrt_set_backend(xrt_test_backend));
+        __atomic_store_n(&streams_made, 0, __ATOMIC_RELAXED);
+        for (i = 0; i < THREADS; i++) {
+            o[i].delay_us = (unsigned)(round % 10) * 20 + (unsigned)i * 7;
+            assert_int_equal(start_thread(&t[i], xrt_test_backend, own_and_exit, &o[i]), 0);
+        }
+        while (__atomic_load_n(&streams_made, __ATOMIC_ACQUIRE) < THREADS) sched_yield();
+        xrt_shutdown(); /* beside the threads' exits */
+        for (i = 0; i < THREADS; i++) {
+            assert_int_equal(pthread_join(t[i], NULL), 0);
+            OK(o[i].st);
+        }
+    }
+    OK(xrt_set_backend(xrt_test_backend));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         gated_test(test_null_is_the_threads_own_stream),
         cmocka_unit_test(test_per_thread_streams_of_exited_threads),
+        cmocka_unit_test(test_shutdown_beside_exiting_owners),
     };
     return xrt_test_run_on_backends("per_thread", tests, sizeof tests / sizeof tests[0], NULL);
 }
