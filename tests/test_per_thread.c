@@ -109,7 +109,7 @@ static void test_shutdown_beside_exiting_owners(void **state)
     owner o[THREADS];
     int round, i;
     (void)state;
-    for (round = 0; round < 50; round++) {
+    for (round = 0; round < 150; round++) {
         OK(xrt_set_backend(xrt_test_backend));
         __atomic_store_n(&streams_made, 0, __ATOMIC_RELAXED);
         for (i = 0; i < THREADS; i++) {
