@@ -1924,18 +1924,22 @@ static xrt_status xrt__cpu_adopt_locked(xrt__cpu_stream *s)
 /* The calling thread's per-thread stream of each device
    (XRT_STREAM_PER_THREAD): a blocking stream made on first use and closed
    when the thread exits (a key's destructor) or by xrt_shutdown, whichever
-   comes first. Under the list lock, the closer takes `owned` and empties
-   the owner's slot, so the owner's destructor never meets a stream that
-   xrt_shutdown closed (and its worker may have freed). `epoch` tells the
+   comes first. Under xrt__cpu_own_lock, the closer takes `owned` and
+   empties the owner's slot, so the owner's destructor never meets a stream
+   that xrt_shutdown closed (and its worker may have freed). A spin lock of
+   its own, not the list lock: a worker that owns a per-thread stream (a
+   host function asked for one) runs this destructor after it has exited,
+   while a thread may be joining it under the list lock. `epoch` tells the
    thread's streams from those of an earlier initialisation. */
 static XRT__TLS xrt__cpu_stream *xrt__cpu_own[XRT__CPU_DEVICES_MAX];
 static XRT__TLS unsigned xrt__cpu_own_epoch;
 static pthread_key_t xrt__cpu_own_key;
 static pthread_once_t xrt__cpu_own_once = PTHREAD_ONCE_INIT;
+static int xrt__cpu_own_lock; /* taken after the list lock, if both */
 
 static xrt_status xrt__cpu_stream_close(xrt__cpu_stream *s);
 
-/* 1 if s was still owned: the caller closes it. Under the list lock. */
+/* 1 if s was still owned: the caller closes it. Under xrt__cpu_own_lock. */
 static int xrt__cpu_own_take_locked(xrt__cpu_stream *s)
 {
     if (!s || !s->owned) return 0;
@@ -1950,12 +1954,12 @@ static void xrt__cpu_own_release(void *unused)
     int d;
     (void)unused;
     if (xrt__cpu_own_epoch != __atomic_load_n(&xrt__cpu.epoch, __ATOMIC_ACQUIRE)) return; /* xrt_shutdown closed them */
-    pthread_mutex_lock(&xrt__cpu_list_lock);
+    xrt__cpu_lock(&xrt__cpu_own_lock);
     for (d = 0; d < XRT__CPU_DEVICES_MAX; d++) {
         xrt__cpu_stream *s = __atomic_load_n(&xrt__cpu_own[d], __ATOMIC_RELAXED);
         taken[d] = xrt__cpu_own_take_locked(s) ? s : NULL;
     }
-    pthread_mutex_unlock(&xrt__cpu_list_lock);
+    xrt__cpu_unlock(&xrt__cpu_own_lock);
     for (d = 0; d < XRT__CPU_DEVICES_MAX; d++)
         if (taken[d]) xrt__cpu_stream_close(taken[d]);
 }
@@ -1979,11 +1983,11 @@ static xrt_status xrt__cpu_stream_per_thread(const xrt_backend *self, void **str
     }
     pthread_once(&xrt__cpu_own_once, xrt__cpu_own_key_make);
     if ((st = xrt__cpu_stream_new(&s, d, XRT__CPU_BLOCKING, XRT_STREAM_DEFAULT)) != XRT_SUCCESS) return st;
-    pthread_mutex_lock(&xrt__cpu_list_lock);
+    xrt__cpu_lock(&xrt__cpu_own_lock);
     s->owned = 1;
     s->own_slot = &xrt__cpu_own[d];
     __atomic_store_n(&xrt__cpu_own[d], s, __ATOMIC_RELAXED);
-    pthread_mutex_unlock(&xrt__cpu_list_lock);
+    xrt__cpu_unlock(&xrt__cpu_own_lock);
     pthread_setspecific(xrt__cpu_own_key, xrt__cpu_own); /* any non-NULL value: the destructor runs */
     *stream = s;
     return XRT_SUCCESS;
@@ -1996,8 +2000,10 @@ static void xrt__cpu_own_close_all(void)
     do {
         found = NULL;
         pthread_mutex_lock(&xrt__cpu_list_lock);
+        xrt__cpu_lock(&xrt__cpu_own_lock);
         for (s = xrt__cpu.list.next; s != &xrt__cpu.list && !found; s = s->next)
             if (xrt__cpu_own_take_locked(s)) found = s;
+        xrt__cpu_unlock(&xrt__cpu_own_lock);
         pthread_mutex_unlock(&xrt__cpu_list_lock);
         if (found) xrt__cpu_stream_close(found); /* its reference is the owner's, taken */
     } while (found);
@@ -8651,6 +8657,7 @@ static void xrt__cpu_fork_child(void)
         }
     }
     for (i = 0; i < XRT__CPU_DEVICES_MAX; i++) xrt__cpu.legacy[i].lock = 0;
+    xrt__cpu_own_lock = 0; /* its holder did not come along */
     for (s = xrt__cpu.list.next; s && s != &xrt__cpu.list; s = s->next) {
         s->lock = 0; /* its holder did not come along */
         s->exec = XRT__CPU_FREE;

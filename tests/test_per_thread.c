@@ -126,12 +126,41 @@ static void test_shutdown_beside_exiting_owners(void **state)
     OK(xrt_set_backend(xrt_test_backend));
 }
 
+/* A stream whose host function asked for its thread's per-thread stream:
+   its worker owns one, closed when the worker exits, while the caller makes
+   and destroys streams (each creation joins the workers that finished). */
+static void take_own_stream(void *user)
+{
+    xrt_stream s;
+    *(xrt_status *)user = xrt_stream_per_thread(&s);
+}
+
+static void test_worker_owning_a_per_thread_stream(void **state)
+{
+    xrt_status st = XRT_ERROR_BACKEND;
+    xrt_stream s, t;
+    int round;
+    (void)state;
+    SKIP_UNLESS(caps() & XRT_CAP_HOST_FUNC, "no host functions");
+    SKIP_UNLESS(!on_gpu(), "a GPU runtime's host functions make no xrt calls");
+    for (round = 0; round < 100; round++) {
+        OK(xrt_stream_create(&s));
+        OK(xrt_launch_host_func(s, take_own_stream, &st));
+        OK(xrt_stream_synchronize(s));
+        OK(st);
+        OK(xrt_stream_destroy(s)); /* its worker exits and closes its own stream */
+        OK(xrt_stream_create(&t));
+        OK(xrt_stream_destroy(t));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         gated_test(test_null_is_the_threads_own_stream),
         cmocka_unit_test(test_per_thread_streams_of_exited_threads),
         cmocka_unit_test(test_shutdown_beside_exiting_owners),
+        cmocka_unit_test(test_worker_owning_a_per_thread_stream),
     };
     return xrt_test_run_on_backends("per_thread", tests, sizeof tests / sizeof tests[0], NULL);
 }
