@@ -1646,19 +1646,29 @@ static size_t elf_tables_end(const unsigned char *p)
 
 /* A module unloaded while a capture, graph or exec may launch its kernels
    stays loaded; the next module unloaded once none lives takes it along. */
-static void test_cuda_module_kept_for_graphs_fake(void **state)
-{
 #ifdef XRT_ENABLE_CUDA
-    static const char ptx80[] = "// ptx80\n.version 8.0\n.target sm_80\n";
-    xrt_backend t;
-    xrt__gpu *g = gpu_table("cuda", &t);
-    xrt_module_image im = {XRT_IMAGE_CUDA_PTX, ptx80, sizeof ptx80 - 1, "compute_80"};
-    void *m1 = NULL, *m2 = NULL, *graph = NULL, *exec = NULL;
-    int unloads;
-    (void)state;
+/* The CUDA table on the fake runtime and driver, with graphs. */
+static const char fake_ptx80[] = "// ptx80\n.version 8.0\n.target sm_80\n";
+static const xrt_module_image fake_ptx80_image = {XRT_IMAGE_CUDA_PTX, fake_ptx80, sizeof fake_ptx80 - 1, "compute_80"};
+static xrt__gpu *fake_cuda_graphs(xrt_backend *t)
+{
+    xrt__gpu *g = gpu_table("cuda", t);
     fake_begin(g);
     fake_driver(g, 0);
     fake_graphs(g);
+    return g;
+}
+#endif
+
+static void test_cuda_module_kept_for_graphs_fake(void **state)
+{
+#ifdef XRT_ENABLE_CUDA
+    xrt_backend t;
+    xrt__gpu *g = fake_cuda_graphs(&t);
+    xrt_module_image im = fake_ptx80_image;
+    void *m1 = NULL, *m2 = NULL, *graph = NULL, *exec = NULL;
+    int unloads;
+    (void)state;
     OK(xrt__gpu_module_load(&t, &m1, &im, 1, "", NULL, 0));
     unloads = fk.unloads;
     OK(xrt__gpu_stream_begin_capture(&t, &fake, XRT_CAPTURE_MODE_GLOBAL));
@@ -1741,18 +1751,14 @@ static void captured_kernel_unknown(xrt_backend *t)
 static void test_cuda_captured_kernel_params_fake(void **state)
 {
 #ifdef XRT_ENABLE_CUDA
-    static const char ptx80[] = "// ptx80\n.version 8.0\n.target sm_80\n";
     xrt_backend t;
-    xrt__gpu *g = gpu_table("cuda", &t);
-    xrt_module_image im = {XRT_IMAGE_CUDA_PTX, ptx80, sizeof ptx80 - 1, "compute_80"};
+    xrt__gpu *g = fake_cuda_graphs(&t);
+    xrt_module_image im = fake_ptx80_image;
     xrt_dim3 grid = {3, 2, 1}, block = {64, 1, 1};
     unsigned char args[20], sent[20]; /* the fake kernel's parameters take 20 bytes */
     void *mod = NULL, *fn = NULL, *graph = NULL, *info;
     size_t i;
     (void)state;
-    fake_begin(g);
-    fake_driver(g, 0);
-    fake_graphs(g);
     xrt_test_log_calls();
     memcpy(&info, &xrt__cuda_graph.CaptureInfo, sizeof info);
     for (i = 0; i < g->nnode_types; i++)
