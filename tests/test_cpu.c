@@ -700,7 +700,7 @@ static void test_host_function_destroys_its_stream(void **state)
     long me = syscall(SYS_gettid);
     int round, here = 0, i;
     (void)state;
-    for (round = 0; round < 100 && here < 3; round++) {
+    for (round = 0; round < 400 && here < 3; round++) { /* on a loaded machine the worker may win most rounds */
         xrt_status st;
         OK(xrt_stream_create(&doomed.s));
         doomed.done = 0;
