@@ -22,6 +22,7 @@ for t in $progs; do
             rc=$?
             if [ $rc -ne 0 ] || grep -qE '^\[  (FAILED|ERROR) ' "$out"; then
                 echo "FAIL  $t $n${lib:+ (CUDA runtime double)} (exit $rc)"
+                grep -E '^\[  (ERROR|FAILED) |^\[   LINE   \]|error:' "$out" | head -5 | sed 's/^/        /'
                 failed=1
             fi
         done
