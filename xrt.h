@@ -4385,7 +4385,7 @@ static xrt_status xrt__reg_add_locked(const xrt_backend *b)
                              b->name);
     if (xrt__reg_count == XRT_MAX_BACKENDS)
         return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "xrt_register_backend", "at most %d backends", XRT_MAX_BACKENDS);
-    e = &xrt__reg_entries[xrt__reg_count++];
+    e = &xrt__reg_entries[xrt__reg_count];
     memset(e, 0, sizeof *e);
     memcpy(&e->t, b, b->size);
     e->t.size = sizeof(xrt_backend);
@@ -4396,6 +4396,7 @@ static xrt_status xrt__reg_add_locked(const xrt_backend *b)
         e->get_capabilities = e->t.get_capabilities;
         e->t.get_capabilities = xrt__caps_checked;
     }
+    __atomic_store_n(&xrt__reg_count, xrt__reg_count + 1, __ATOMIC_RELEASE); /* xrt__bhandle_entry reads it unlocked */
     return XRT_SUCCESS;
 }
 
@@ -8784,7 +8785,7 @@ XRT_API void xrt_shutdown(void)
         for (i = 0; i < xrt__reg_count; i++)
             if (xrt__reg_usable(&xrt__reg_entries[i]) && xrt__reg_entries[i].t.shutdown)
                 xrt__reg_entries[i].t.shutdown(&xrt__reg_entries[i].t);
-        xrt__reg_count = 0;
+        __atomic_store_n(&xrt__reg_count, 0, __ATOMIC_RELEASE);
         xrt__reg_inited = 0;
         xrt__reg_default = NULL;
         xrt__reg_epoch++;
@@ -9089,11 +9090,16 @@ static XRT__TLS struct xrt__push_state {
     struct xrt__push_frame frames[XRT_BACKEND_STACK_DEPTH];
 } xrt__push;
 
-/* The handle's entry, NULL if it is not one of this registry's epoch. */
+/* The handle's entry, NULL if it is not one of this registry's epoch or
+   names no available backend (xrt_get_backend_handle gives no other: one
+   made by hand may name an empty slot, or one left from before
+   xrt_shutdown). */
 static xrt__reg_entry *xrt__bhandle_entry(xrt_backend_handle handle)
 {
     uintptr_t v = (uintptr_t)handle, i = (v & ((1u << XRT__BHANDLE_INDEX_BITS) - 1)) - 1;
-    if (XRT__UNLIKELY(i >= XRT_MAX_BACKENDS || (v >> XRT__BHANDLE_INDEX_BITS) != xrt__reg_epoch)) return NULL;
+    if (XRT__UNLIKELY(i >= (uintptr_t)__atomic_load_n(&xrt__reg_count, __ATOMIC_ACQUIRE) ||
+                      (v >> XRT__BHANDLE_INDEX_BITS) != xrt__reg_epoch || !xrt__reg_usable(&xrt__reg_entries[i])))
+        return NULL;
     return &xrt__reg_entries[i];
 }
 

@@ -165,6 +165,35 @@ static void *pop_elsewhere(void *arg)
     return NULL;
 }
 
+/* Handles of this epoch made by hand: one naming an available backend is
+   that backend's handle; every other index (an empty slot, a backend that
+   is not available here, one past the registry) is refused as a forgery,
+   with a device and without, and pushes nothing. */
+static void forged_handles_refused(xrt_backend_handle good)
+{
+    uintptr_t epoch = (uintptr_t)good & ~(uintptr_t)0xff, i;
+    xrt_backend_info info;
+    xrt_backend_handle h;
+    int n = 0, d;
+    OK(xrt_backend_count(&n));
+    for (i = 1; i <= XRT_MAX_BACKENDS; i++) {
+        int available = (int)i <= n && xrt_backend_get_info((int)i - 1, &info) == XRT_SUCCESS && info.available;
+        for (d = XRT_DEVICE_CURRENT; d <= 0; d++) {
+            if (available) {
+                OK(xrt_push_backend((xrt_backend_handle)(epoch | i), d));
+                OK(xrt_pop_backend(&h));
+                assert_ptr_equal(h, (xrt_backend_handle)(epoch | i));
+                OK(xrt_get_backend_handle(info.name, &h));
+                assert_ptr_equal(h, (xrt_backend_handle)(epoch | i));
+                continue;
+            }
+            FAILS(xrt_push_backend((xrt_backend_handle)(epoch | i), d), XRT_ERROR_INVALID_HANDLE,
+                  "not a backend handle of this xrt");
+        }
+    }
+    FAILS(xrt_pop_backend(NULL), XRT_ERROR_ILLEGAL_STATE, "more pops than pushes");
+}
+
 static void test_misuse(void **state)
 {
     xrt_backend_handle good = NULL, h = NULL;
@@ -179,6 +208,7 @@ static void test_misuse(void **state)
     FAILS(xrt_push_backend((xrt_backend_handle)(uintptr_t)0x7f, 0), XRT_ERROR_INVALID_HANDLE,
           "not a backend handle of this xrt");
     OK(xrt_get_backend_handle("good", &good));
+    forged_handles_refused(good);
     FAILS(xrt_push_backend(good, -2), XRT_ERROR_INVALID_DEVICE, "xrt_push_backend: device -2 is negative");
     FAILS(xrt_push_backend(good, 1), XRT_ERROR_INVALID_DEVICE, "good: xrt_set_device"); /* the plugin has one */
     FAILS(xrt_pop_backend(NULL), XRT_ERROR_ILLEGAL_STATE, "more pops than pushes"); /* the failed pushes pushed nothing */
