@@ -3021,10 +3021,13 @@ static void xrt__cpu_mpool_marks_locked(xrt__cpu_mpool *p)
     if (p->used > p->used_high) p->used_high = p->used;
 }
 
-/* Whether `stream` may reuse free block h now. */
+/* Whether `stream` may reuse free block h now. Streams are the objects
+   themselves (each device's legacy stream its own); a block of xrt_free
+   (no stream) was free at once, for any stream. */
 static int xrt__cpu_mpool_may_reuse(const xrt__cpu_mpool *p, const xrt__cpu_head *h, const void *stream)
 {
-    return h->pool_stream == stream || (h->pool_done && p->policy[XRT_MEMPOOL_REUSE_ALLOW_OPPORTUNISTIC]);
+    return h->pool_stream == stream ||
+           (h->pool_done && (!h->pool_stream || p->policy[XRT_MEMPOOL_REUSE_ALLOW_OPPORTUNISTIC]));
 }
 
 /* A free block of this span that `stream` may reuse, off the list and counted used; NULL if none. */
@@ -3642,7 +3645,7 @@ static xrt_status xrt__cpu_alloc_async(xrt__cpu_mpool *p, void **ptr, size_t siz
         }
     } else {
         if (!p) p = xrt__cpu_mpool_of_device(device);
-        if ((st = xrt__cpu_mpool_alloc(p, ptr, size, stream, fn)) != XRT_SUCCESS) return st;
+        if ((st = xrt__cpu_mpool_alloc(p, ptr, size, xrt__cpu_stream_of(stream), fn)) != XRT_SUCCESS) return st;
         device = p->device;
     }
     xrt__mem_note_device(*ptr, device); /* the registry's record: not the current device */
@@ -4413,7 +4416,7 @@ static xrt_status xrt__cpu_mpool_free_async(xrt__cpu_head *h, void *stream)
     op.u.mfree.head = h;
     op.u.mfree.pool = p;
     op.u.mfree.gen = h->gen;
-    if (!xrt__cpu_mpool_put(h, stream, 0)) { /* exported or its pool destroyed: released at the stream's point */
+    if (!xrt__cpu_mpool_put(h, xrt__cpu_stream_of(stream), 0)) { /* exported or its pool destroyed: released at the stream's point */
         op.run = xrt__cpu_run_free;
         op.u.release.ptr = (char *)h + xrt__cpu_page();
         st = xrt__cpu_enqueue(stream, &op, "cpu: xrt_free_async");

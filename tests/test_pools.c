@@ -69,6 +69,36 @@ static void test_unreached_free_not_shared(void **state)
     set_int(d, XRT_MEMPOOL_REUSE_ALLOW_INTERNAL_DEPENDENCIES, 1); /* CUDA's default again */
 }
 
+/* Each device's legacy NULL stream is a stream of its own: a block whose
+   free device 0's NULL stream has not reached is not device 1's NULL
+   stream's to take from the same pool. */
+static void test_unreached_free_not_shared_across_null_streams(void **state)
+{
+    void *a = NULL, *b = NULL;
+    xrt_mem_pool d = NULL;
+    int gate = 0, n = 0;
+    (void)state;
+    SKIP_UNLESS(has_pools(), "no memory pools");
+    OK(xrt_get_device_count(&n));
+    SKIP_UNLESS(n >= 2, "one device");
+    OK(xrt_set_device(0));
+    OK(xrt_device_get_default_mem_pool(&d, 0));
+    set_int(d, XRT_MEMPOOL_REUSE_ALLOW_INTERNAL_DEPENDENCIES, 0);
+    OK(xrt_launch_host_func(NULL, wait_for_gate, &gate)); /* device 0's NULL stream stops here */
+    OK(xrt_malloc_async(&a, N, NULL));
+    OK(xrt_memset_async(a, 1, N, NULL));
+    OK(xrt_free_async(a, NULL));
+    OK(xrt_set_device(1));
+    OK(xrt_malloc_from_pool_async(&b, N, d, NULL));
+    assert_ptr_not_equal(a, b); /* device 0 has not run its memset: the block is in use */
+    OK(xrt_free_async(b, NULL));
+    OK(xrt_stream_synchronize(NULL));
+    OK(xrt_set_device(0));
+    __atomic_store_n(&gate, 1, __ATOMIC_RELEASE);
+    OK(xrt_stream_synchronize(NULL));
+    set_int(d, XRT_MEMPOOL_REUSE_ALLOW_INTERNAL_DEPENDENCIES, 1); /* CUDA's default again */
+}
+
 static void test_pools_unsupported(void **state)
 {
     xrt_mem_pool p = (xrt_mem_pool)&p;
@@ -421,6 +451,7 @@ int main(void)
         cmocka_unit_test(test_current_pool_and_destroy), cmocka_unit_test(test_pool_bad_input),
         cmocka_unit_test(test_pool_zero_size),
         cmocka_unit_test(test_concurrent_streams),     cmocka_unit_test(test_unreached_free_not_shared),
+        cmocka_unit_test(test_unreached_free_not_shared_across_null_streams),
         cmocka_unit_test(test_threads_share_a_pool),   cmocka_unit_test(test_destroy_while_frees_run),
     };
     setenv("XRT_CPU_DEVICES", "2", 0); /* a pool of another device */
