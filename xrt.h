@@ -7720,6 +7720,13 @@ static xrt_status xrt__module_global(const xrt_backend *b, xrt_module module, co
    side checked as xrt_memcpy checks it; the kind the caller gave must fit
    the other side (the variable is device memory by definition, which the
    CPU backend's registry does not know). async: on `stream`. */
+/* Managed memory is either side of a copy of any kind, as in CUDA. */
+static int xrt__symbol_managed(const xrt_backend *b, const void *p)
+{
+    xrt_pointer_attributes a;
+    return xrt__mem_lookup(b, &a, p) == XRT_SUCCESS && a.type == XRT_MEMORY_MANAGED;
+}
+
 static xrt_status xrt__symbol_copy(void *caller, int to, void *other, xrt_module module, const char *symbol,
                                    size_t count, size_t offset, xrt_memcpy_kind kind, int async, xrt_stream stream,
                                    const char *fn)
@@ -7750,7 +7757,8 @@ static xrt_status xrt__symbol_copy(void *caller, int to, void *other, xrt_module
     st = to ? xrt__mem_check_copy(b, p, other, count, &k, fn) : xrt__mem_check_copy(b, other, p, count, &k, fn);
     if (st != XRT_SUCCESS) return xrt__call_exit(st);
     other_on_device = to ? (int)k >> 1 : (int)k & 1;
-    if (kind != XRT_MEMCPY_DEFAULT && other_on_device != (kind == XRT_MEMCPY_DEVICE_TO_DEVICE))
+    if (kind != XRT_MEMCPY_DEFAULT && other_on_device != (kind == XRT_MEMCPY_DEVICE_TO_DEVICE) &&
+        !xrt__symbol_managed(b, other))
         return xrt__call_exit(xrt_error(XRT_ERROR_INVALID_MEMCPY_KIND, fn, "kind %s but %s %p is %s memory",
                                         xrt__mem_kind_names[kind], to ? "src" : "dst", other,
                                         other_on_device ? "device" : "host"));

@@ -2171,12 +2171,13 @@ static int xrt__cpu_busy_on(xrt__cpu_stream *s, int device)
     return (device < 0 || s->device == device) && xrt__cpu_busy(s);
 }
 
-/* device -1: every device's streams. */
-static xrt_status xrt__cpu_sync_all(int device, const char *who)
+/* A reference on each stream of `device` (-1: of every device) with work
+   queued now, and how far it must get: *out NULL and *count 0 when none. */
+static xrt_status xrt__cpu_pending_take(int device, xrt__cpu_pending **out, size_t *count, const char *who)
 {
     xrt__cpu_pending *v = NULL;
     xrt__cpu_stream *s;
-    size_t n = 0, busy = 0, i;
+    size_t n = 0, busy = 0;
     pthread_mutex_lock(&xrt__cpu_list_lock);
     for (s = xrt__cpu.list.next; s != &xrt__cpu.list; s = s->next) busy += xrt__cpu_busy_on(s, device);
     if (busy) /* room for every stream: more may have become busy by the second pass */
@@ -2190,12 +2191,28 @@ static xrt_status xrt__cpu_sync_all(int device, const char *who)
         }
     pthread_mutex_unlock(&xrt__cpu_list_lock);
     if (busy && !v) return xrt_error(XRT_ERROR_OUT_OF_MEMORY, who, "no memory to wait for %zu busy streams", busy);
+    if (!n) XRT_FREE(v), v = NULL;
+    *out = v;
+    *count = n;
+    return XRT_SUCCESS;
+}
+
+static void xrt__cpu_unloaded_reap(int all);
+
+/* device -1: every device's streams. */
+static xrt_status xrt__cpu_sync_all(int device, const char *who)
+{
+    xrt__cpu_pending *v;
+    size_t n, i;
+    xrt_status st = xrt__cpu_pending_take(device, &v, &n, who);
+    if (st != XRT_SUCCESS) return st;
     for (i = 0; i < n; i++) {
         xrt__cpu_host_wait(&v[i].s->head, v[i].pos, 1, &v[i].s->worker_cpu, v[i].s->device);
         xrt__cpu_stream_unref(v[i].s);
     }
     XRT_FREE(v);
     xrt__cpu_mpools_trim();
+    xrt__cpu_unloaded_reap(0);
     return XRT_SUCCESS;
 }
 
@@ -3703,6 +3720,7 @@ typedef struct xrt__cpu_opened {
    changed under this lock, never held across a system call. */
 static xrt__cpu_opened *xrt__cpu_opens;
 static int xrt__cpu_opens_lock;
+static int xrt__cpu_unloaded_lock; /* ">> cpu: modules unloaded with work queued" */
 
 static uint64_t xrt__cpu_ipc_check(const xrt__cpu_ipc *k)
 {
@@ -4398,6 +4416,7 @@ static void xrt__cpu_mem_fork_child(void)
             xrt__cpu_mem[d].has_fd = 0;
         }
     xrt__cpu_opens_lock = 0; /* likewise */
+    xrt__cpu_unloaded_lock = 0;
     if (xrt__cpu_fork_lost.count && xrt__cpu.self) xrt__fork_refuse(xrt__cpu.self, xrt__cpu_fork_why);
     {
         static const pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER; /* likewise */
@@ -5563,6 +5582,7 @@ static xrt_status xrt__cpu_module_load(const xrt_backend *self, void **module, c
     size_t pick = 0;
     void *dl = NULL;
     xrt_status st = xrt__target_get(self, &t);
+    xrt__cpu_unloaded_reap(0);
     if (st == XRT_SUCCESS)
         st = xrt__image_pick("cpu: xrt_module_load", &t, images, n,
                              1u << XRT_IMAGE_CPU_SHARED_OBJECT | 1u << XRT_IMAGE_CPU_C_SOURCE, NULL, &pick);
@@ -5611,9 +5631,68 @@ static xrt_status xrt__cpu_module_load(const xrt_backend *self, void **module, c
     return XRT_SUCCESS;
 }
 
+/* >> cpu: modules unloaded with work queued. A queued launch holds its
+   module, but a queued symbol copy names only the variable's bytes: the
+   unload's reference goes once every stream busy at the unload has got
+   past what it had queued then, seen at a later load, unload, device
+   synchronize or the shutdown. The unload itself does not wait (the
+   queued work may wait for the caller). */
+typedef struct xrt__cpu_unloaded {
+    xrt__cpu_module *m;
+    xrt__cpu_pending *v;
+    size_t n;
+    struct xrt__cpu_unloaded *next;
+} xrt__cpu_unloaded;
+static xrt__cpu_unloaded *xrt__cpu_unloaded_list; /* under xrt__cpu_unloaded_lock (">> cpu: ipc", for fork) */
+
+static int xrt__cpu_unloaded_done(const xrt__cpu_unloaded *u)
+{
+    size_t i;
+    for (i = 0; i < u->n; i++)
+        if (!xrt__cpu_reached(&u->v[i].s->head, u->v[i].pos)) return 0;
+    return 1;
+}
+
+/* all: the shutdown's, every stream drained. */
+static void xrt__cpu_unloaded_reap(int all)
+{
+    xrt__cpu_unloaded **at, *u, *done = NULL;
+    size_t i;
+    if (!__atomic_load_n(&xrt__cpu_unloaded_list, __ATOMIC_ACQUIRE)) return;
+    xrt__cpu_lock(&xrt__cpu_unloaded_lock);
+    for (at = &xrt__cpu_unloaded_list; (u = *at) != NULL;)
+        if (all || xrt__cpu_unloaded_done(u)) *at = u->next, u->next = done, done = u;
+        else at = &u->next;
+    xrt__cpu_unlock(&xrt__cpu_unloaded_lock);
+    while ((u = done) != NULL) {
+        done = u->next;
+        for (i = 0; i < u->n; i++) xrt__cpu_stream_unref(u->v[i].s);
+        xrt__cpu_module_unref(u->m);
+        XRT_FREE(u->v);
+        XRT_FREE(u);
+    }
+}
+
 static xrt_status xrt__cpu_module_unload(const xrt_backend *self, void *module)
 {
-    xrt__cpu_module_unref((xrt__cpu_module *)module);
+    xrt__cpu_unloaded *u = (xrt__cpu_unloaded *)XRT_MALLOC(sizeof *u);
+    xrt__cpu_unloaded_reap(0);
+    if (!u || xrt__cpu_pending_take(-1, &u->v, &u->n, "cpu: xrt_module_unload") != XRT_SUCCESS) {
+        XRT_FREE(u); /* no memory to wait later: wait now */
+        (void)xrt__cpu_sync_all(-1, "cpu: xrt_module_unload");
+        xrt__cpu_module_unref((xrt__cpu_module *)module);
+        return XRT_SUCCESS;
+    }
+    if (!u->n) {
+        XRT_FREE(u);
+        xrt__cpu_module_unref((xrt__cpu_module *)module);
+        return XRT_SUCCESS;
+    }
+    u->m = (xrt__cpu_module *)module;
+    xrt__cpu_lock(&xrt__cpu_unloaded_lock);
+    u->next = xrt__cpu_unloaded_list;
+    __atomic_store_n(&xrt__cpu_unloaded_list, u, __ATOMIC_RELEASE);
+    xrt__cpu_unlock(&xrt__cpu_unloaded_lock);
     return XRT_SUCCESS;
 }
 
@@ -8739,6 +8818,7 @@ static void xrt__cpu_shutdown(const xrt_backend *self)
     started = xrt__cpu.started;
     pthread_mutex_unlock(&xrt__cpu_list_lock);
     xrt__cpu_wait(&xrt__cpu.exited, started, 1, NULL);
+    xrt__cpu_unloaded_reap(1);
     xrt__cpu_reap();
     xrt__cpu_pool_stop();
     xrt__cpu_mpools_shutdown();

@@ -2315,6 +2315,53 @@ static void test_module_globals(void **state)
     FAILS(xrt_module_get_global(&p, &n, m, "table"), XRT_ERROR_INVALID_HANDLE, "");
 }
 
+static void wait_for_flag(void *p) /* at most 5 s: a failed check before the flag is set does not hang the suite */
+{
+    double t0 = now_ms(CLOCK_MONOTONIC);
+    while (!__atomic_load_n((int *)p, __ATOMIC_ACQUIRE) && now_ms(CLOCK_MONOTONIC) - t0 < 5000) sleep_ms(1);
+}
+
+/* Managed memory is either side of a symbol copy with any kind (as of
+   every copy, CUDA: "managed memory ... with any kind"); symbol copies
+   queued behind other work still run after the module's unload, as
+   queued launches do. */
+static void test_module_globals_managed_and_unload(void **state)
+{
+    xrt_module_image im = source_image(table_src);
+    xrt_module m = NULL;
+    xrt_stream s;
+    int *man, *pin, i, open = 0;
+    (void)state;
+    SKIP_UNLESS(caps() & XRT_CAP_MODULES, "the backend loads no modules (XRT_CAP_MODULES)");
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "a C kernel for the CPU backend");
+    OK(xrt_module_load(&m, &im, 1, NULL));
+    OK(xrt_malloc_managed((void **)&man, 64, XRT_MEM_ATTACH_GLOBAL));
+    OK(xrt_stream_create(&s));
+    for (i = 0; i < 16; i++) man[i] = 7 * i;
+    OK(xrt_memcpy_to_symbol(m, "table", man, 64, 0, XRT_MEMCPY_HOST_TO_DEVICE));
+    OK(xrt_memcpy_to_symbol(m, "table", man, 64, 0, XRT_MEMCPY_DEVICE_TO_DEVICE));
+    OK(xrt_memcpy_to_symbol_async(m, "table", man, 64, 0, XRT_MEMCPY_HOST_TO_DEVICE, s));
+    OK(xrt_stream_synchronize(s));
+    memset(man, 0, 64);
+    OK(xrt_memcpy_from_symbol(man, m, "table", 64, 0, XRT_MEMCPY_DEVICE_TO_HOST));
+    OK(xrt_memcpy_from_symbol_async(man, m, "table", 64, 0, XRT_MEMCPY_DEVICE_TO_HOST, s));
+    OK(xrt_stream_synchronize(s));
+    for (i = 0; i < 16; i++) assert_int_equal(man[i], 7 * i);
+    /* queued behind a host function, then the module unloaded */
+    OK(xrt_malloc_host((void **)&pin, 64));
+    for (i = 0; i < 16; i++) pin[i] = 100 + i;
+    OK(xrt_launch_host_func(s, wait_for_flag, &open));
+    OK(xrt_memcpy_to_symbol_async(m, "table", pin, 64, 0, XRT_MEMCPY_HOST_TO_DEVICE, s));
+    OK(xrt_memcpy_from_symbol_async(man, m, "table", 64, 0, XRT_MEMCPY_DEVICE_TO_HOST, s));
+    OK(xrt_module_unload(m));
+    __atomic_store_n(&open, 1, __ATOMIC_RELEASE);
+    OK(xrt_stream_synchronize(s));
+    for (i = 0; i < 16; i++) assert_int_equal(man[i], 100 + i);
+    OK(xrt_stream_destroy(s));
+    OK(xrt_free_host(pin));
+    OK(xrt_free(man));
+}
+
 /* The dynamic shared memory a function allows: 48 KiB until raised (as on
    a GPU), at most the device's opt-in limit; and the occupancy calls. */
 static void test_function_attribute_and_occupancy(void **state)
@@ -2545,6 +2592,7 @@ int main(void)
         cmocka_unit_test(test_loads_have_own_globals),
         cmocka_unit_test(test_threads_load_own_modules),
         cmocka_unit_test(test_module_globals),
+        cmocka_unit_test(test_module_globals_managed_and_unload),
         cmocka_unit_test(test_function_attribute_and_occupancy),
         cmocka_unit_test(test_saxpy_images),
         cmocka_unit_test(test_saxpy_gpu_images_on_cpu),
