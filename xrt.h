@@ -4930,21 +4930,32 @@ static int xrt__plugin_name_cmp(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Whether the object exports the entry point (opened and closed again); if
-   not, why, appended to `skipped` (the directory's debug line). */
+/* Whether the file is to be loaded as a plugin: it exports the entry point
+   (opened and closed again), or is an ELF object that does not open, which
+   loading then reports as from XRT_PLUGINS. A file that cannot be read is
+   a warning; one that is no ELF object or has no entry point is named, with
+   why, in `skipped` (the directory's debug line). */
 static int xrt__plugin_has_entry(const char *path, const char *name, char *skipped, size_t n)
 {
-    void *lib = dlopen(path, RTLD_LAZY | RTLD_LOCAL);
+    static const unsigned char elf[4] = {0x7f, 'E', 'L', 'F'};
+    unsigned char head[sizeof elf];
+    const char *why = "not a shared object";
     size_t len = strlen(skipped);
-    int has = 0;
-    if (lib) {
-        has = dlsym(lib, XRT_PLUGIN_SYMBOL) != NULL;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    void *lib;
+    if (fd < 0) {
+        xrt_log(XRT_LOG_WARN, "XRT_PLUGIN_PATH: %s skipped: cannot read it: %s", path, strerror(errno));
+        return 0;
+    }
+    if (read(fd, head, sizeof head) == (ssize_t)sizeof head && memcmp(head, elf, sizeof elf) == 0) why = NULL;
+    close(fd);
+    if (!why) {
+        if ((lib = dlopen(path, RTLD_LAZY | RTLD_LOCAL)) == NULL) return 1; /* loading says why, with dlerror */
+        if (!dlsym(lib, XRT_PLUGIN_SYMBOL)) why = "no function " XRT_PLUGIN_SYMBOL;
         dlclose(lib);
     }
-    if (!has && len < n)
-        snprintf(skipped + len, n - len, "%s%.64s (%s)", len ? ", " : "", name,
-                 lib ? "no function " XRT_PLUGIN_SYMBOL : "not a shared object");
-    return has;
+    if (why && len < n) snprintf(skipped + len, n - len, "%s%.64s (%s)", len ? ", " : "", name, why);
+    return !why;
 }
 
 /* One entry of a directory (xrt__plugin_dir_safe): loaded unless tried

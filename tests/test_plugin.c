@@ -1144,6 +1144,77 @@ static void test_plugin_path_symlinks(void **state)
     assert_int_equal(rmdir(root), 0);
 }
 
+/* Restarts xrt on the directory `arg` (as nobody when this is root: root
+   reads any file) and expects its one file skipped as unreadable. */
+static int unreadable_child(void *arg)
+{
+    char path[128];
+    xrt_plugin_info info;
+    CHILD_TRUE(become_nobody());
+    snprintf(path, sizeof path, "%s/unreadable.so", (const char *)arg);
+    memset(&logged, 0, sizeof logged);
+    setenv("XRT_PLUGIN_PATH", (const char *)arg, 1);
+    CHILD_OK(restart(NULL, NULL));
+    CHILD_TRUE(logged_exactly("warn: XRT_PLUGIN_PATH: %s skipped: cannot read it: Permission denied\n", path));
+    CHILD_TRUE(plugin_index(path, &info) == -1);
+    return 0;
+}
+
+/* A shared object in a directory that fails to load (a plugin whose
+   dependency is missing) is skipped, logged and listed as from XRT_PLUGINS,
+   with the same reason; a file that cannot be read is skipped with a
+   warning; a file that is no shared object (no ELF header) stays in the
+   directory's debug line. */
+static void test_plugin_path_load_failures(void **state)
+{
+    char root[] = "/tmp/xrt-plugin-fails.XXXXXX", dir[64], locked[64], dep[96], named[96], notes[96],
+         unreadable[96], reason[256], why[256];
+    xrt_plugin_info info;
+    int n0;
+    (void)state;
+    assert_non_null(mkdtemp(root));
+    assert_int_equal(chmod(root, 0755), 0);
+    snprintf(dir, sizeof dir, "%s/dir", root);
+    snprintf(locked, sizeof locked, "%s/locked", root);
+    snprintf(dep, sizeof dep, "%s/needsdep.so", dir);
+    snprintf(named, sizeof named, "%s/needsdep.so", root);
+    snprintf(notes, sizeof notes, "%s/notes.so", dir);
+    snprintf(unreadable, sizeof unreadable, "%s/unreadable.so", locked);
+    assert_int_equal(mkdir(dir, 0755), 0);
+    assert_int_equal(mkdir(locked, 0755), 0);
+    copy_file(PLUGIN("test_needsdep.so"), dep);
+    copy_file(PLUGIN("test_needsdep.so"), named);
+    write_text(notes, "not a shared object\n");
+    copy_file(GOOD, unreadable);
+    assert_int_equal(chmod(unreadable, 0), 0);
+    n0 = plugins_loaded();
+    OK(restart(named, NULL)); /* the same object by XRT_PLUGINS: its reason */
+    assert_skipped(named, "cannot load: libxrt_test_absent.so: cannot open shared object file: No such file or directory");
+    assert_true(plugin_index(named, &info) >= n0);
+    snprintf(reason, sizeof reason, "%s", info.reason);
+    memset(&logged, 0, sizeof logged);
+    setenv("XRT_PLUGIN_PATH", dir, 1);
+    xrt_set_log_level(XRT_LOG_DEBUG);
+    OK(restart(NULL, NULL));
+    xrt_set_log_level(XRT_LOG_ENV);
+    unsetenv("XRT_PLUGIN_PATH");
+    assert_int_equal(plugins_loaded(), n0 + 2);
+    assert_skipped(dep, reason);
+    assert_true(plugin_index(dep, &info) >= n0);
+    assert_string_equal(info.reason, reason);
+    assert_string_equal(info.origin, "XRT_PLUGIN_PATH");
+    assert_true(logged_exactly("debug: XRT_PLUGIN_PATH: %s: skipped notes.so (not a shared object)\n", dir));
+    OK(xrt_set_backend("cpu")); /* the child forks, not re-executes */
+    if (run_child_raw(unreadable_child, locked, 20, why, sizeof why)) fail_msg("unreadable file: %s", why);
+    unlink(dep);
+    unlink(named);
+    unlink(notes);
+    unlink(unreadable);
+    rmdir(dir);
+    rmdir(locked);
+    assert_int_equal(rmdir(root), 0);
+}
+
 static int finish(void **state)
 {
     (void)state;
@@ -1174,6 +1245,7 @@ int main(void)
         cmocka_unit_test_setup(test_forwarding_macro, capture),
         cmocka_unit_test_setup(test_plugin_path, capture),
         cmocka_unit_test_setup(test_plugin_path_symlinks, capture),
+        cmocka_unit_test_setup(test_plugin_path_load_failures, capture),
     };
     if (getenv("XRT_TEST_SECURE_CHILD")) return secure_child(getenv("XRT_TEST_SECURE_CHILD"));
     set_env("XRT_TRACE_FILE", "/dev/null"); /* listing the backends probes the tracer: keep stderr clean */
