@@ -4868,6 +4868,56 @@ static int xrt__plugin_trusted(const struct stat *st)
     return (st->st_uid == geteuid() || st->st_uid == 0) && !(st->st_mode & (S_IWGRP | S_IWOTH));
 }
 
+/* Why `path`, a directory on the way to a plugin directory (`last`: that
+   one), lets another user change what is under it; NULL if it does not. One
+   above may be root's with the sticky bit (as /tmp): there only the owner of
+   an entry, this user or root as checked next, can rename it. */
+static const char *xrt__plugin_dir_flaw(const char *path, int last, int *missing)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0) {
+        *missing = errno == ENOENT;
+        return strerror(errno);
+    }
+    if (S_ISLNK(st.st_mode)) return "a symbolic link";
+    if (!S_ISDIR(st.st_mode)) return "not a directory";
+    if (xrt__plugin_trusted(&st) || (!last && st.st_uid == 0 && (st.st_mode & S_ISVTX))) return NULL;
+    return "owned by another user or writable by others";
+}
+
+/* 1 if nobody but this user and root can change what `dir` names, so that
+   the file checked in it is the file loaded: every directory from / down
+   to it (through the working directory when it is relative) passes
+   xrt__plugin_dir_flaw; a symbolic link on the way is not followed. Else
+   why in `why`, and 0, or -1 when a directory does not exist. */
+static int xrt__plugin_dir_safe(const char *dir, char *why, size_t n)
+{
+    static char full[4096 + sizeof xrt__plugins[0].path]; /* under the registry's lock */
+    const char *flaw;
+    size_t len = 0, i;
+    int missing = 0, last;
+    char c;
+    if (dir[0] != '/' && !getcwd(full, 4096)) {
+        snprintf(why, n, "the working directory: %s", strerror(errno));
+        return 0;
+    }
+    if (dir[0] != '/') len = strlen(full);
+    snprintf(full + len, sizeof full - len, "%s%s", len ? "/" : "", dir);
+    len = strlen(full);
+    if ((flaw = xrt__plugin_dir_flaw("/", full[strspn(full, "/")] == 0, &missing)) != NULL)
+        snprintf(why, n, "/: %s", flaw);
+    for (i = 1; !flaw && i <= len; i++) {
+        if ((full[i] != '/' && full[i] != 0) || full[i - 1] == '/') continue;
+        last = full[i + strspn(full + i, "/")] == 0;
+        c = full[i];
+        full[i] = 0;
+        if ((flaw = xrt__plugin_dir_flaw(full, last, &missing)) != NULL)
+            snprintf(why, n, "%s%s%s", last ? "" : full, last ? "" : ": ", flaw);
+        full[i] = c;
+    }
+    return flaw ? (missing ? -1 : 0) : 1;
+}
+
 /* A shared object's name: ends in ".so" or has ".so." (a versioned soname); not hidden. */
 static int xrt__plugin_so_name(const char *name)
 {
@@ -4880,31 +4930,48 @@ static int xrt__plugin_name_cmp(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Whether the object exports the entry point (opened and closed again); if
-   not, why, appended to `skipped` (the directory's debug line). */
+/* Whether the file is to be loaded as a plugin: it exports the entry point
+   (opened and closed again), or is an ELF object that does not open, which
+   loading then reports as from XRT_PLUGINS. A file that cannot be read is
+   a warning; one that is no ELF object or has no entry point is named, with
+   why, in `skipped` (the directory's debug line). */
 static int xrt__plugin_has_entry(const char *path, const char *name, char *skipped, size_t n)
 {
-    void *lib = dlopen(path, RTLD_LAZY | RTLD_LOCAL);
+    static const unsigned char elf[4] = {0x7f, 'E', 'L', 'F'};
+    unsigned char head[sizeof elf];
+    const char *why = "not a shared object";
     size_t len = strlen(skipped);
-    int has = 0;
-    if (lib) {
-        has = dlsym(lib, XRT_PLUGIN_SYMBOL) != NULL;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    void *lib;
+    if (fd < 0) {
+        xrt_log(XRT_LOG_WARN, "XRT_PLUGIN_PATH: %s skipped: cannot read it: %s", path, strerror(errno));
+        return 0;
+    }
+    if (read(fd, head, sizeof head) == (ssize_t)sizeof head && memcmp(head, elf, sizeof elf) == 0) why = NULL;
+    close(fd);
+    if (!why) {
+        if ((lib = dlopen(path, RTLD_LAZY | RTLD_LOCAL)) == NULL) return 1; /* loading says why, with dlerror */
+        if (!dlsym(lib, XRT_PLUGIN_SYMBOL)) why = "no function " XRT_PLUGIN_SYMBOL;
         dlclose(lib);
     }
-    if (!has && len < n)
-        snprintf(skipped + len, n - len, "%s%.64s (%s)", len ? ", " : "", name,
-                 lib ? "no function " XRT_PLUGIN_SYMBOL : "not a shared object");
-    return has;
+    if (why && len < n) snprintf(skipped + len, n - len, "%s%.64s (%s)", len ? ", " : "", name, why);
+    return !why;
 }
 
-/* One entry of a directory: loaded unless tried before (also under another name). */
+/* One entry of a directory (xrt__plugin_dir_safe): loaded unless tried
+   before (also under another name); a symbolic link is not followed. */
 static void xrt__plugin_path_one(const char *path, const char *name, char *skipped, size_t n)
 {
     static char real[sizeof xrt__plugins[0].real]; /* under the registry's lock */
     struct stat st;
     xrt__plugin *pl;
     int count = xrt__plugin_count;
-    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) return;
+    if (lstat(path, &st) != 0) return;
+    if (S_ISLNK(st.st_mode)) {
+        xrt_log(XRT_LOG_WARN, "XRT_PLUGIN_PATH: %s skipped: a symbolic link", path);
+        return;
+    }
+    if (!S_ISREG(st.st_mode)) return;
     if (!xrt__plugin_trusted(&st)) {
         xrt_log(XRT_LOG_WARN, "XRT_PLUGIN_PATH: %s skipped: owned by another user or writable by others", path);
         return;
@@ -4941,21 +5008,13 @@ static char **xrt__plugin_dir_names(DIR *d, size_t *n)
 /* A directory of XRT_PLUGIN_PATH: its shared objects in name order. */
 static void xrt__plugin_dir_locked(const char *dir)
 {
-    char path[sizeof xrt__plugins[0].path], skipped[600];
-    struct stat st;
+    char path[sizeof xrt__plugins[0].path], skipped[600], why[320];
     char **names;
     size_t n, i;
+    int safe;
     DIR *d;
-    if (stat(dir, &st) != 0) {
-        xrt_log(errno == ENOENT ? XRT_LOG_DEBUG : XRT_LOG_WARN, "XRT_PLUGIN_PATH: %s skipped: %s", dir, strerror(errno));
-        return;
-    }
-    if (!S_ISDIR(st.st_mode)) {
-        xrt_log(XRT_LOG_WARN, "XRT_PLUGIN_PATH: %s skipped: not a directory", dir);
-        return;
-    }
-    if (!xrt__plugin_trusted(&st)) {
-        xrt_log(XRT_LOG_WARN, "XRT_PLUGIN_PATH: %s skipped: owned by another user or writable by others", dir);
+    if ((safe = xrt__plugin_dir_safe(dir, why, sizeof why)) <= 0) {
+        xrt_log(safe < 0 ? XRT_LOG_DEBUG : XRT_LOG_WARN, "XRT_PLUGIN_PATH: %s skipped: %s", dir, why);
         return;
     }
     if ((d = opendir(dir)) == NULL) {

@@ -14,6 +14,7 @@
 #include "xrt_test.h"
 
 #include <dlfcn.h>
+#include <grp.h>
 #include <limits.h>
 #include <regex.h>
 #include <sys/auxv.h>
@@ -946,6 +947,19 @@ static int logged_line(const char *a, const char *b)
     return 0;
 }
 
+/* Whether a whole line, made as printf makes it, was logged. */
+static int logged_exactly(const char *format, ...) __attribute__((format(printf, 1, 2)));
+static int logged_exactly(const char *format, ...)
+{
+    char line[512];
+    va_list ap;
+    va_start(ap, format);
+    vsnprintf(line, sizeof line, format, ap);
+    va_end(ap);
+    if (!strstr(logged.text, line)) fprintf(stderr, "not logged: %s", line);
+    return strstr(logged.text, line) != NULL;
+}
+
 /* XRT_PLUGIN_PATH: directories in order, names sorted within one, after
    XRT_PLUGINS; an object named there too loads once; of two plugins with one
    backend name the first wins and the later one is listed and logged; an
@@ -1045,6 +1059,162 @@ static void test_plugin_path(void **state)
 #undef PATH_OF
 }
 
+/* In a child: nobody when this is root (another user, or one that root's
+   rights do not stand in for), else this user. */
+static int become_nobody(void)
+{
+    return geteuid() != 0 || (setgroups(0, NULL) == 0 && setgid(65534) == 0 && setuid(65534) == 0);
+}
+
+/* As another user: replaces the file that `arg` (two paths) names first
+   with a symbolic link to the second. */
+static int swap_as_nobody(void *arg)
+{
+    char **p = (char **)arg;
+    CHILD_TRUE(become_nobody());
+    CHILD_TRUE(unlink(p[0]) == 0);
+    CHILD_TRUE(symlink(p[1], p[0]) == 0);
+    return 0;
+}
+
+/* Nothing that another user can change is loaded: a candidate that is a
+   symbolic link is skipped with a warning, not followed (here into a
+   directory others can write, where, as root, nobody points it at a plugin
+   of root's elsewhere); so is a directory that a directory above it lets
+   others swap, and one named through a symbolic link. A plugin beside them
+   still loads. */
+static void test_plugin_path_symlinks(void **state)
+{
+    char root[] = "/tmp/xrt-plugin-links.XXXXXX", ok[64], ww[64], inner[96], sys[64], via[64], env[512],
+         evil[96], link[96], planted[96], inside[128], real[96], why[256], *swap[2];
+    xrt_plugin_info info;
+    int n0;
+    (void)state;
+    assert_non_null(mkdtemp(root));
+    assert_int_equal(chmod(root, 0755), 0);
+    snprintf(ok, sizeof ok, "%s/ok", root);
+    snprintf(ww, sizeof ww, "%s/ww", root);
+    snprintf(inner, sizeof inner, "%s/inner", ww);
+    snprintf(sys, sizeof sys, "%s/sys", root);
+    snprintf(via, sizeof via, "%s/via", root);
+    assert_int_equal(mkdir(ok, 0755), 0);
+    assert_int_equal(mkdir(ww, 0755), 0);
+    assert_int_equal(chmod(ww, 0777), 0);
+    assert_int_equal(mkdir(inner, 0755), 0);
+    assert_int_equal(mkdir(sys, 0755), 0);
+    assert_int_equal(symlink("ok", via), 0);
+    snprintf(evil, sizeof evil, "%s/libevil.so", ww);
+    snprintf(link, sizeof link, "%s/libz.so", ok);
+    snprintf(planted, sizeof planted, "%s/libplanted.so", sys);
+    snprintf(inside, sizeof inside, "%s/twodev.so", inner);
+    snprintf(real, sizeof real, "%s/twodev.so", ok);
+    copy_file(PLUGIN("test_twodev.so"), evil);
+    copy_file(PLUGIN("test_twodev.so"), planted);
+    copy_file(PLUGIN("test_twodev.so"), inside);
+    copy_file(PLUGIN("test_twodev.so"), real);
+    assert_int_equal(symlink("../ww/libevil.so", link), 0);
+    swap[0] = evil;
+    swap[1] = planted;
+    OK(xrt_set_backend("cpu")); /* the child forks, not re-executes */
+    if (geteuid() == 0 && run_child_raw(swap_as_nobody, swap, 10, why, sizeof why)) fail_msg("swap: %s", why);
+    n0 = plugins_loaded();
+    snprintf(env, sizeof env, "%s:%s:%s", inner, ok, via);
+    setenv("XRT_PLUGIN_PATH", env, 1);
+    OK(restart(NULL, NULL));
+    unsetenv("XRT_PLUGIN_PATH");
+    assert_int_equal(plugin_index(link, &info), -1);
+    assert_int_equal(plugin_index(inside, &info), -1);
+    assert_true(logged_exactly("warn: XRT_PLUGIN_PATH: %s skipped: a symbolic link\n", link));
+    assert_true(logged_exactly("warn: XRT_PLUGIN_PATH: %s skipped: %s: owned by another user or writable by others\n",
+                               inner, ww));
+    assert_true(logged_exactly("warn: XRT_PLUGIN_PATH: %s skipped: a symbolic link\n", via));
+    assert_true(plugin_index(real, &info) >= n0); /* loaded, or a taken name: tried */
+    assert_string_equal(info.origin, "XRT_PLUGIN_PATH");
+    assert_int_equal(plugins_loaded(), n0 + 1);
+    unlink(link);
+    unlink(real);
+    unlink(evil);
+    unlink(planted);
+    unlink(inside);
+    unlink(via);
+    rmdir(inner);
+    rmdir(ok);
+    rmdir(ww);
+    rmdir(sys);
+    assert_int_equal(rmdir(root), 0);
+}
+
+/* Restarts xrt on the directory `arg` (as nobody when this is root: root
+   reads any file) and expects its one file skipped as unreadable. */
+static int unreadable_child(void *arg)
+{
+    char path[128];
+    xrt_plugin_info info;
+    CHILD_TRUE(become_nobody());
+    snprintf(path, sizeof path, "%s/unreadable.so", (const char *)arg);
+    memset(&logged, 0, sizeof logged);
+    setenv("XRT_PLUGIN_PATH", (const char *)arg, 1);
+    CHILD_OK(restart(NULL, NULL));
+    CHILD_TRUE(logged_exactly("warn: XRT_PLUGIN_PATH: %s skipped: cannot read it: Permission denied\n", path));
+    CHILD_TRUE(plugin_index(path, &info) == -1);
+    return 0;
+}
+
+/* A shared object in a directory that fails to load (a plugin whose
+   dependency is missing) is skipped, logged and listed as from XRT_PLUGINS,
+   with the same reason; a file that cannot be read is skipped with a
+   warning; a file that is no shared object (no ELF header) stays in the
+   directory's debug line. */
+static void test_plugin_path_load_failures(void **state)
+{
+    char root[] = "/tmp/xrt-plugin-fails.XXXXXX", dir[64], locked[64], dep[96], named[96], notes[96],
+         unreadable[96], reason[256], why[256];
+    xrt_plugin_info info;
+    int n0;
+    (void)state;
+    assert_non_null(mkdtemp(root));
+    assert_int_equal(chmod(root, 0755), 0);
+    snprintf(dir, sizeof dir, "%s/dir", root);
+    snprintf(locked, sizeof locked, "%s/locked", root);
+    snprintf(dep, sizeof dep, "%s/needsdep.so", dir);
+    snprintf(named, sizeof named, "%s/needsdep.so", root);
+    snprintf(notes, sizeof notes, "%s/notes.so", dir);
+    snprintf(unreadable, sizeof unreadable, "%s/unreadable.so", locked);
+    assert_int_equal(mkdir(dir, 0755), 0);
+    assert_int_equal(mkdir(locked, 0755), 0);
+    copy_file(PLUGIN("test_needsdep.so"), dep);
+    copy_file(PLUGIN("test_needsdep.so"), named);
+    write_text(notes, "not a shared object\n");
+    copy_file(GOOD, unreadable);
+    assert_int_equal(chmod(unreadable, 0), 0);
+    n0 = plugins_loaded();
+    OK(restart(named, NULL)); /* the same object by XRT_PLUGINS: its reason */
+    assert_skipped(named, "cannot load: libxrt_test_absent.so: cannot open shared object file: No such file or directory");
+    assert_true(plugin_index(named, &info) >= n0);
+    snprintf(reason, sizeof reason, "%s", info.reason);
+    memset(&logged, 0, sizeof logged);
+    setenv("XRT_PLUGIN_PATH", dir, 1);
+    xrt_set_log_level(XRT_LOG_DEBUG);
+    OK(restart(NULL, NULL));
+    xrt_set_log_level(XRT_LOG_ENV);
+    unsetenv("XRT_PLUGIN_PATH");
+    assert_int_equal(plugins_loaded(), n0 + 2);
+    assert_skipped(dep, reason);
+    assert_true(plugin_index(dep, &info) >= n0);
+    assert_string_equal(info.reason, reason);
+    assert_string_equal(info.origin, "XRT_PLUGIN_PATH");
+    assert_true(logged_exactly("debug: XRT_PLUGIN_PATH: %s: skipped notes.so (not a shared object)\n", dir));
+    OK(xrt_set_backend("cpu")); /* the child forks, not re-executes */
+    if (run_child_raw(unreadable_child, locked, 20, why, sizeof why)) fail_msg("unreadable file: %s", why);
+    unlink(dep);
+    unlink(named);
+    unlink(notes);
+    unlink(unreadable);
+    rmdir(dir);
+    rmdir(locked);
+    assert_int_equal(rmdir(root), 0);
+}
+
 static int finish(void **state)
 {
     (void)state;
@@ -1074,6 +1244,8 @@ int main(void)
         cmocka_unit_test_setup(test_setuid_program_ignores_code_from_environment, capture),
         cmocka_unit_test_setup(test_forwarding_macro, capture),
         cmocka_unit_test_setup(test_plugin_path, capture),
+        cmocka_unit_test_setup(test_plugin_path_symlinks, capture),
+        cmocka_unit_test_setup(test_plugin_path_load_failures, capture),
     };
     if (getenv("XRT_TEST_SECURE_CHILD")) return secure_child(getenv("XRT_TEST_SECURE_CHILD"));
     set_env("XRT_TRACE_FILE", "/dev/null"); /* listing the backends probes the tracer: keep stderr clean */

@@ -13,18 +13,27 @@ $(B)/plugins/libxrt_trace.so: tools/trace.c xrt.h xrt_backends.h
 	$(CC) $(PLUGIN_CFLAGS) $(CFLAGS) -o $@ $<
 $(B)/plugins/test_%.so: tests/plugins/%.c tests/plugins/fixture.h xrt.h xrt_backends.h
 	@mkdir -p $(@D)
-	$(CC) $(PLUGIN_CFLAGS) $(CFLAGS) -o $@ $<
+	$(CC) $(PLUGIN_CFLAGS) $(CFLAGS) -o $@ $< $(LDLIBS_PLUGIN)
 $(B)/plugins/asan/libxrt_trace.so: tools/trace.c xrt.h xrt_backends.h
 	@mkdir -p $(@D)
 	$(CC) $(PLUGIN_CFLAGS) -O1 -g $(SAN) -o $@ $<
 $(B)/plugins/asan/test_%.so: tests/plugins/%.c tests/plugins/fixture.h xrt.h xrt_backends.h
 	@mkdir -p $(@D)
-	$(CC) $(PLUGIN_CFLAGS) -O1 -g $(SAN) -o $@ $<
+	$(CC) $(PLUGIN_CFLAGS) -O1 -g $(SAN) -o $@ $< $(LDLIBS_PLUGIN)
 
 .PHONY: plugins
 plugins: $(PLUGINS) $(PLUGINS_ASAN)
 examples: $(B)/plugins/libxrt_trace.so
 tests: plugins
+
+# The plugin with a missing dependency: linked against a stub that only this
+# link sees (no rpath), so that loading it fails with the loader's reason.
+$(B)/plugins/absent/libxrt_test_absent.so:
+	@mkdir -p $(@D)
+	printf 'int xrt_test_absent(void);\nint xrt_test_absent(void) { return 1; }\n' | $(CC) -shared -fPIC -x c -o $@ -
+$(B)/plugins/test_needsdep.so $(B)/plugins/asan/test_needsdep.so: $(B)/plugins/absent/libxrt_test_absent.so
+$(B)/plugins/test_needsdep.so: LDLIBS_PLUGIN = -L$(B)/plugins/absent -lxrt_test_absent
+$(B)/plugins/asan/test_needsdep.so: LDLIBS_PLUGIN = -L$(B)/plugins/absent -lxrt_test_absent
 
 # The forwarding macro's plugin: quiet under -Wshadow too (its forwarders bind `self` again).
 $(B)/plugins/test_forward.so $(B)/plugins/asan/test_forward.so: PLUGIN_CFLAGS += -Wshadow
