@@ -8440,6 +8440,17 @@ static xrt_status xrt__cpu_graph_node_find_in_clone(const xrt_backend *self, voi
     return XRT_SUCCESS;
 }
 
+/* The lists of a plan's event nodes made again once a node changed: they
+   were made from the graph it was copied from, whose event node may have
+   held another event (released since). 0 without memory. */
+static int xrt__cpu_plan_events_again(xrt__cpu_plan *p)
+{
+    XRT_FREE(p->waits); /* and records, in the same block */
+    p->waits = p->records = NULL;
+    p->nwait = p->nrecord = 0;
+    return xrt__cpu_plan_events(p);
+}
+
 /* A new plan with the node changed, as an update makes one: launches
    already enqueued keep the plan they hold. A plan's graph is in order, so
    the new plan's nodes are where the old one's are. */
@@ -8459,8 +8470,9 @@ static xrt_status xrt__cpu_exec_node_set(void *exec, void *graph, void *node, co
         st = xrt_error(XRT_ERROR_INVALID_VALUE, who, "the node is not one of the graph the exec was made from");
     else if (!(pos = (uint32_t *)XRT_MALLOC(old->npos * sizeof *pos)) || !(p = xrt__cpu_plan_new(&old->g)))
         st = xrt_error(XRT_ERROR_OUT_OF_MEMORY, who, "no memory for the exec's new plan");
-    else
-        st = xrt__cpu_node_set(&p->g, old->pos[at], params, box, who);
+    else if ((st = xrt__cpu_node_set(&p->g, old->pos[at], params, box, who)) == XRT_SUCCESS &&
+             !xrt__cpu_plan_events_again(p))
+        st = xrt_error(XRT_ERROR_OUT_OF_MEMORY, who, "no memory for the exec's new plan");
     if (st == XRT_SUCCESS) {
         memcpy(pos, old->pos, old->npos * sizeof *pos);
         XRT_FREE(p->pos);

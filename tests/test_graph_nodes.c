@@ -867,6 +867,81 @@ static void test_event_node_params(void **state)
     OK(xrt_stream_destroy(s));
 }
 
+/* >> an exec's event nodes given other events
+   (cudaGraphExecEventRecordNodeSetEvent, cudaGraphExecEventWaitNodeSetEvent):
+   later launches wait for and record the new ones, which the exec holds; the
+   old events and the graph may go before those launches */
+static void test_exec_event_node_set_event(void **state)
+{
+    fixture f;
+    xrt_graph g;
+    xrt_graph_exec x;
+    xrt_graph_node wait, set, rec;
+    xrt_graph_node_params p;
+    xrt_memset_node_params ms = {NULL, 0, 3, 1, N * sizeof(int), 1};
+    xrt_event start, w1, w2, r1, r2;
+    xrt_stream other;
+    xrt_status st;
+    float t = -1;
+    int i;
+    (void)state;
+    need_nodes();
+    fx_make(&f);
+    ms.dst = f.d;
+    OK(xrt_stream_create_with_flags(&other, XRT_STREAM_NON_BLOCKING));
+    OK(xrt_event_create(&start, 0));
+    OK(xrt_event_create(&w1, XRT_EVENT_DISABLE_TIMING));
+    OK(xrt_event_create(&w2, XRT_EVENT_DISABLE_TIMING));
+    OK(xrt_event_create(&r1, 0));
+    OK(xrt_event_create(&r2, 0));
+    OK(xrt_graph_create(&g, 0));
+    st = xrt_graph_add_event_wait_node(&wait, g, NULL, 0, w1);
+    if (st == XRT_ERROR_UNSUPPORTED) {
+        xrt_event v[5] = {start, w1, w2, r1, r2};
+        xrt_get_last_error();
+        OK(xrt_graph_destroy(g));
+        for (i = 0; i < 5; i++) OK(xrt_event_destroy(v[i]));
+        OK(xrt_stream_destroy(other));
+        fx_free(&f);
+        SKIP_UNLESS(0, "the backend does not build event nodes by hand");
+    }
+    OK(st);
+    OK(xrt_graph_add_memset_node(&set, g, &wait, 1, &ms));
+    OK(xrt_graph_add_event_record_node(&rec, g, &set, 1, r1));
+    OK(xrt_graph_instantiate(&x, g));
+    memset(&p, 0, sizeof p);
+    for (i = 0; i < 2; i++) { /* the wait node's event changed, then the record node's */
+        p.type = i ? XRT_GRAPH_NODE_EVENT_RECORD : XRT_GRAPH_NODE_WAIT_EVENT;
+        p.event.event = i ? r2 : w2;
+        OK(xrt_graph_exec_node_set_params(x, i ? rec : wait, &p));
+        if (i == 1) { /* the exec holds the events it uses now; the graph held the old ones */
+            OK(xrt_event_destroy(w1));
+            OK(xrt_event_destroy(r1));
+            OK(xrt_graph_destroy(g));
+        }
+        OK(xrt_memset_async(f.d, 0, N * sizeof(int), other));
+        __atomic_store_n(&gate_open_flag, 0, __ATOMIC_RELEASE);
+        OK(xrt_launch_host_func(other, gate_fn, NULL)); /* holds `other` */
+        OK(xrt_memcpy_async(f.h, f.d, N * sizeof(int), XRT_MEMCPY_DEVICE_TO_HOST, other)); /* before the graph */
+        OK(xrt_event_record(w2, other));
+        OK(xrt_event_record(start, f.s));
+        OK(xrt_graph_launch(x, f.s));
+        usleep(20000);
+        __atomic_store_n(&gate_open_flag, 1, __ATOMIC_RELEASE);
+        OK(xrt_stream_synchronize(other));
+        OK(xrt_stream_synchronize(f.s));
+        assert_int_equal(f.h[0], 0); /* the graph waited for w2 */
+        OK(xrt_event_elapsed_time(&t, start, i ? r2 : r1)); /* recorded by the launch */
+        assert_true(t >= 0);
+    }
+    OK(xrt_graph_exec_destroy(x));
+    OK(xrt_event_destroy(start));
+    OK(xrt_event_destroy(w2));
+    OK(xrt_event_destroy(r2));
+    OK(xrt_stream_destroy(other));
+    fx_free(&f);
+}
+
 /* Adds an allocation node of n bytes on the current device: its address. */
 static void *add_alloc(xrt_graph g, xrt_graph_node *node, const xrt_graph_node *deps, size_t ndeps, size_t n)
 {
@@ -1198,6 +1273,7 @@ int main(void)
         cmocka_unit_test(test_update_child_shape),
         cmocka_unit_test(test_capture_into_graph),
         cmocka_unit_test(test_event_node_params),
+        cmocka_unit_test(test_exec_event_node_set_event),
         cmocka_unit_test(test_mem_nodes),
         cmocka_unit_test(test_free_in_another_graph),
         cmocka_unit_test(test_graph_mem_trim),
