@@ -6815,7 +6815,9 @@ static xrt__cpu_graph *xrt__cpu_graph_dup(const xrt__cpu_graph *from);
 static xrt_status xrt__cpu_node_deps(void *const *deps, size_t n, uint32_t *few, uint32_t **v, const char *who);
 
 /* A capture begun on s, into a new graph or (target) a copy of target's
-   nodes, its frontier front (target's nodes). */
+   nodes (their kinds and edges, for the capture's rules; at the end only
+   the nodes captured go into target: xrt__cpu_cap_append), its frontier
+   front (target's nodes). */
 static xrt_status xrt__cpu_cap_begin(xrt__cpu_stream *s, unsigned mode, xrt__cpu_graph *target, const uint32_t *front,
                                      uint32_t nfront, const char *who)
 {
@@ -6865,7 +6867,7 @@ static xrt_status xrt__cpu_stream_begin_capture(const xrt_backend *self, void *s
     return xrt__cpu_cap_begin((xrt__cpu_stream *)stream, mode, NULL, NULL, 0, "cpu: xrt_stream_begin_capture");
 }
 
-/* Into a graph: its nodes are copied, and replaced at a successful end. */
+/* Into a graph: it takes the captured nodes at a successful end. */
 static xrt_status xrt__cpu_stream_begin_capture_to_graph(const xrt_backend *self, void *stream, void *graph,
                                                          void *const *deps, size_t ndeps, unsigned mode)
 {
@@ -6919,6 +6921,40 @@ static int xrt__cpu_cap_unjoined_locked(xrt__cpu_capture *c, char *name, size_t 
     return left;
 }
 
+/* The nodes captured into a graph (from's, from base on) go to its end;
+   its own nodes stay as they are, as handles taken of them (a child's
+   graph, a kernel's arguments) name them. from's nodes below base are
+   copies of to's, at the same indices (nothing is added to a graph being
+   captured into: the dispatch layer refuses it), so the captured nodes'
+   dependencies name the same nodes in to. 0 without memory: to as it was. */
+static int xrt__cpu_cap_append(xrt__cpu_graph *to, xrt__cpu_graph *from, uint32_t base)
+{
+    uint32_t i, k, ndep = 0;
+    for (i = base; i < from->n; i++) ndep += from->node[i].ndeps;
+    if (from->n > to->cap) {
+        xrt__cpu_node *v = (xrt__cpu_node *)XRT_REALLOC(to->node, from->n * sizeof *v);
+        if (!v) return 0;
+        to->node = v;
+        to->cap = from->n;
+    }
+    if (to->ndep + ndep > to->depcap) {
+        uint32_t *v = (uint32_t *)XRT_REALLOC(to->dep, (to->ndep + ndep) * sizeof *v);
+        if (!v) return 0;
+        to->dep = v;
+        to->depcap = to->ndep + ndep;
+    }
+    for (i = base; i < from->n; i++) {
+        to->node[i] = from->node[i];
+        to->node[i].deps = to->ndep;
+        for (k = 0; k < from->node[i].ndeps; k++) to->dep[to->ndep++] = from->dep[from->node[i].deps + k];
+    }
+    to->n = from->n;
+    from->n = base;   /* what the captured nodes hold is to's now */
+    to->mem = from->mem; /* the capture's allocations (to had none: xrt__cpu_stream_begin_capture_to_graph) */
+    from->mem = NULL;
+    return 1;
+}
+
 /* Ends capture c: every member stream leaves it, the graph goes to *g
    (NULL: freed). Under the lock. */
 static void xrt__cpu_cap_end_locked(xrt__cpu_capture *c, xrt__cpu_graph **g)
@@ -6938,13 +6974,8 @@ static void xrt__cpu_cap_end_locked(xrt__cpu_capture *c, xrt__cpu_graph **g)
         }
     pthread_mutex_unlock(&xrt__cpu_list_lock);
     c->origin = NULL;
-    if (g && c->target) { /* the graph begun into takes the nodes; it keeps its identity */
-        c->g.id = c->target->id;
-        c->g.origin = c->target->origin;
-        xrt__cpu_graph_clear(c->target);
-        *c->target = c->g;
-        memset(&c->g, 0, sizeof c->g);
-        *g = c->target;
+    if (g && c->target) {
+        *g = xrt__cpu_cap_append(c->target, &c->g, c->base) ? c->target : NULL;
     } else if (g && (*g = (xrt__cpu_graph *)XRT_MALLOC(sizeof **g)) != NULL) {
         **g = c->g;
         memset(&c->g, 0, sizeof c->g);

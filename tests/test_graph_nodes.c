@@ -815,6 +815,69 @@ static void test_capture_into_graph(void **state)
     OK(xrt_stream_destroy(s));
 }
 
+/* Begins a capture of s into g after deps; 0 where the backend does not
+   capture into a graph (the error taken). */
+static int capture_into(xrt_stream s, xrt_graph g, const xrt_graph_node *deps, size_t ndeps)
+{
+    xrt_status st = xrt_stream_begin_capture_to_graph(s, g, deps, ndeps, XRT_CAPTURE_MODE_GLOBAL);
+    if (st == XRT_ERROR_UNSUPPORTED) {
+        xrt_get_last_error();
+        return 0;
+    }
+    OK(st);
+    return 1;
+}
+
+/* >> a capture into a graph keeps the graph's own nodes as they are: a
+   child node's graph whose handle was taken (get_params) stays that graph,
+   and a kernel node's arguments stay where get_params said */
+static void test_capture_into_graph_keeps_nodes(void **state)
+{
+    fixture f;
+    xrt_graph g, child, own, got;
+    xrt_graph_node k, c, extra, first;
+    xrt_graph_node_params kp, cp;
+    host_add h;
+    size_t n = 0;
+    (void)state;
+    need_nodes();
+    fx_make(&f);
+    OK(xrt_graph_create(&g, 0));
+    OK(xrt_graph_create(&child, 0));
+    add_log(child, &first, NULL, 0, 2);
+    add_log(g, &first, NULL, 0, 1);
+    OK(xrt_graph_add_child_graph_node(&c, g, &first, 1, child));
+    OK(xrt_graph_destroy(child));
+    add_step(&f, g, &k, NULL, 0, f.add, f.d, 1, &h);
+    OK(xrt_graph_node_get_params(c, &cp));
+    own = cp.child.graph;
+    OK(xrt_graph_node_get_params(k, &kp));
+    if (!capture_into(f.s, g, &c, 1)) {
+        OK(xrt_graph_destroy(g));
+        fx_free(&f);
+        SKIP_UNLESS(0, "the backend does not capture into a graph");
+    }
+    OK(xrt_launch_host_func(f.s, log_fn, (void *)(intptr_t)3));
+    OK(xrt_stream_end_capture(f.s, &got));
+    assert_ptr_equal(got, g);
+    OK(xrt_graph_node_get_params(c, &cp));
+    assert_ptr_equal(cp.child.graph, own); /* the same graph, not a copy */
+    OK(xrt_graph_node_get_params(k, &cp));
+    if (kp.type == XRT_GRAPH_NODE_KERNEL) assert_ptr_equal(cp.kernel.args, kp.kernel.args);
+    else assert_ptr_equal(cp.host.user, kp.host.user);
+    OK(xrt_graph_get_nodes(own, NULL, &n));
+    assert_int_equal(n, 1);
+    OK(xrt_graph_get_nodes(own, &first, &n));
+    add_log(own, &extra, &first, 1, 5); /* in g's child: runs after 2 */
+    OK(xrt_graph_get_nodes(g, NULL, &n));
+    assert_int_equal(n, 4);
+    run_once(g, f.s);
+    assert_int_equal(order_n, 4);
+    assert_true(order_log[0] == 1 && order_log[1] == 2 && order_log[2] == 5 && order_log[3] == 3);
+    OK(xrt_graph_destroy(g));
+    fx_free(&f);
+}
+
 /* >> event nodes (where the backend builds them: the CPU's answer is
    XRT_ERROR_UNSUPPORTED): a record node completes its event at each
    launch; a wait node and its event are read back and changed */
@@ -1272,6 +1335,7 @@ int main(void)
         cmocka_unit_test(test_update_limits),
         cmocka_unit_test(test_update_child_shape),
         cmocka_unit_test(test_capture_into_graph),
+        cmocka_unit_test(test_capture_into_graph_keeps_nodes),
         cmocka_unit_test(test_event_node_params),
         cmocka_unit_test(test_exec_event_node_set_event),
         cmocka_unit_test(test_mem_nodes),
