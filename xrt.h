@@ -8105,9 +8105,45 @@ XRT_API xrt_status xrt__graph_create(const xrt_backend *b, xrt_graph *graph, uns
     return xrt__handle_create(b, obj, XRT__HANDLE_GRAPH, 1, (void **)graph);
 }
 
+/* The graph whose node holds child graph h (a handle), or 0. */
+static uintptr_t xrt__gnode_parent(uintptr_t h)
+{
+    size_t i;
+    for (i = 0; i < xrt__gnodes_cap; i++)
+        if (xrt__gnodes[i].handle == h) return xrt__gnodes[i].graph;
+    return 0;
+}
+
+/* A graph being captured into that is `graph` or a child node's graph in
+   it, at any depth (its destroy would free it under the capture), or 0.
+   Under xrt__gnode_lock. */
+static uintptr_t xrt__graph_holds_captured(uintptr_t graph)
+{
+    uintptr_t found = 0, g;
+    int i;
+    if (!__atomic_load_n(&xrt__captures_into, __ATOMIC_RELAXED)) return 0;
+    pthread_mutex_lock(&xrt__graph_mem_lock);
+    for (i = 0; i < xrt__captures && !found; i++) {
+        for (g = xrt__capture_origins[i].into; g && g != graph;) g = xrt__gnode_parent(g);
+        if (g) found = xrt__capture_origins[i].into;
+    }
+    pthread_mutex_unlock(&xrt__graph_mem_lock);
+    return found;
+}
+
+/* Refuses the destroy of `what` (a graph, or a child node) that holds
+   graph `into`, which is being captured into. */
+static xrt_status xrt__graph_held(const char *fn, const char *what, const void *obj, uintptr_t into)
+{
+    return xrt_error(XRT_ERROR_ILLEGAL_STATE, fn,
+                     "%s %p holds graph %p (a child node's graph), which is being captured into: end the capture "
+                     "first", what, obj, (void *)into);
+}
+
 XRT_API xrt_status xrt__graph_destroy(const xrt_backend *b, xrt_graph graph)
 {
     xrt__handle_slot *g;
+    uintptr_t into;
     xrt_status st;
     pthread_mutex_lock(&xrt__gnode_lock);
     g = xrt__handle_lookup(b, graph, XRT__HANDLE_GRAPH);
@@ -8116,8 +8152,9 @@ XRT_API xrt_status xrt__graph_destroy(const xrt_backend *b, xrt_graph graph)
         return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_graph_destroy",
                          "graph %p is a child node's own graph: it goes with its node", (void *)graph);
     }
-    if (g && __atomic_load_n(&xrt__captures_into, __ATOMIC_RELAXED) && xrt__graph_captured_into((uintptr_t)graph)) {
+    if (g && (into = xrt__graph_holds_captured((uintptr_t)graph)) != 0) {
         pthread_mutex_unlock(&xrt__gnode_lock);
+        if (into != (uintptr_t)graph) return xrt__graph_held("xrt_graph_destroy", "graph", graph, into);
         return xrt_error(XRT_ERROR_ILLEGAL_STATE, "xrt_graph_destroy",
                          "graph %p is being captured into: end the capture first", (void *)graph);
     }
@@ -8415,7 +8452,8 @@ static xrt_status xrt__graph_destroy_node_locked(const xrt_backend *b, xrt_graph
     xrt__err.quiet--;
     if (st == XRT_SUCCESS && p.type == XRT_GRAPH_NODE_GRAPH && xrt__gnodes_cap) { /* the child's own graph, if it has a handle */
         xrt__gnode *e = xrt__gnode_at(graph, p.child.graph);
-        uintptr_t h = e->handle;
+        uintptr_t h = e->handle, into = h ? xrt__graph_holds_captured(h) : 0;
+        if (into) return xrt__graph_held(fn, "node", node, into);
         if (h) {
             xrt__gnode_remove((size_t)(e - xrt__gnodes));
             xrt__gnode_forget(b, h);

@@ -126,6 +126,28 @@ static xrt_status graph_mem_bad(int bad)
     return st;
 }
 
+/* A capture of s into a child node's graph of a graph of its own (gone
+   after), during which `bad`: 0 destroys that graph; 1 destroys the child
+   node. The status of that call. */
+static xrt_status graph_capture_bad(xrt_stream s, int bad)
+{
+    xrt_graph g = NULL, c = NULL, got = NULL;
+    xrt_graph_node n = NULL;
+    xrt_graph_node_params q;
+    xrt_status st;
+    if ((st = xrt_graph_create(&g, 0)) != XRT_SUCCESS) return st;
+    if ((st = xrt_graph_create(&c, 0)) == XRT_SUCCESS &&
+        (st = xrt_graph_add_child_graph_node(&n, g, NULL, 0, c)) == XRT_SUCCESS &&
+        (st = xrt_graph_node_get_params(n, &q)) == XRT_SUCCESS &&
+        (st = xrt_stream_begin_capture_to_graph(s, q.child.graph, NULL, 0, XRT_CAPTURE_MODE_GLOBAL)) == XRT_SUCCESS) {
+        st = bad == 0 ? xrt_graph_destroy(g) : xrt_graph_destroy_node(n);
+        xrt_stream_end_capture(s, &got);
+    }
+    if (c) xrt_graph_destroy(c);
+    xrt_graph_destroy(g);
+    return st;
+}
+
 /* Creates the fixtures on the calling thread's backend `backend`. Returns 0
    or the line that failed (usable in a child, where cmocka cannot assert). */
 static int fixtures_make(fixtures *f, const char *backend)
@@ -1212,6 +1234,11 @@ static xrt_backend table_other(void) { return xrt_test_other_table(); }
       xrt_graph_add_node(&gnode, f->graph, NULL, 0, mem_params(XRT_GRAPH_NODE_MEM_FREE, 0, 0, NULL)))                  \
     X(graph_free_twice, "xrt_graph_add_node", XRT_ERROR_INVALID_VALUE, HAS_GRAPHS, graph_mem_bad(0))                 \
     X(graph_alloc_in_child, "xrt_graph_add_node", XRT_ERROR_INVALID_VALUE, HAS_GRAPHS, graph_mem_bad(1))             \
+    /* a graph being captured into, and the graph and node that hold it, stay while the capture lasts */            \
+    X(graph_destroy_holding_captured, "xrt_graph_destroy", XRT_ERROR_ILLEGAL_STATE, HAS_GRAPHS,                       \
+      graph_capture_bad(f->s, 0))                                                                                      \
+    X(graph_destroy_node_holding_captured, "xrt_graph_destroy_node", XRT_ERROR_ILLEGAL_STATE, HAS_GRAPHS,             \
+      graph_capture_bad(f->s, 1))                                                                                      \
     X(graph_alloc_zero, "xrt_graph_add_node", XRT_ERROR_INVALID_VALUE, HAS_GRAPHS,                                    \
       xrt_graph_add_node(&gnode, f->graph, NULL, 0, mem_params(XRT_GRAPH_NODE_MEM_ALLOC, 0, 0, NULL)))                 \
     X(graph_alloc_bad_device, "xrt_graph_add_node", XRT_ERROR_INVALID_DEVICE, HAS_GRAPHS,                             \

@@ -878,6 +878,48 @@ static void test_capture_into_graph_keeps_nodes(void **state)
     fx_free(&f);
 }
 
+/* >> a capture into a child node's graph, two levels down: the graphs and
+   nodes that hold it cannot go while the capture lasts, as the graph
+   captured into cannot */
+static void test_capture_into_child_holds_parents(void **state)
+{
+    fixture f;
+    xrt_graph g, child, own, own2, got;
+    xrt_graph_node first, c, c2;
+    xrt_graph_node_params p;
+    (void)state;
+    need_nodes();
+    fx_make(&f);
+    OK(xrt_graph_create(&g, 0));
+    OK(xrt_graph_create(&child, 0));
+    add_log(g, &first, NULL, 0, 1);
+    OK(xrt_graph_add_child_graph_node(&c, g, &first, 1, child));
+    OK(xrt_graph_destroy(child));
+    OK(xrt_graph_node_get_params(c, &p));
+    own = p.child.graph;
+    OK(xrt_graph_create(&child, 0));
+    OK(xrt_graph_add_child_graph_node(&c2, own, NULL, 0, child));
+    OK(xrt_graph_destroy(child));
+    OK(xrt_graph_node_get_params(c2, &p));
+    own2 = p.child.graph;
+    if (!capture_into(f.s, own2, NULL, 0)) {
+        OK(xrt_graph_destroy(g));
+        fx_free(&f);
+        SKIP_UNLESS(0, "the backend does not capture into a graph");
+    }
+    OK(xrt_launch_host_func(f.s, log_fn, (void *)(intptr_t)2));
+    FAILS(xrt_graph_destroy(g), XRT_ERROR_ILLEGAL_STATE, "which is being captured into");
+    FAILS(xrt_graph_destroy_node(c), XRT_ERROR_ILLEGAL_STATE, "which is being captured into");
+    FAILS(xrt_graph_destroy_node(c2), XRT_ERROR_ILLEGAL_STATE, "which is being captured into");
+    OK(xrt_stream_end_capture(f.s, &got));
+    assert_ptr_equal(got, own2);
+    run_once(g, f.s);
+    assert_true(order_n == 2 && order_log[0] == 1 && order_log[1] == 2);
+    OK(xrt_graph_destroy_node(c2)); /* the capture is over */
+    OK(xrt_graph_destroy(g));
+    fx_free(&f);
+}
+
 /* >> event nodes (where the backend builds them: the CPU's answer is
    XRT_ERROR_UNSUPPORTED): a record node completes its event at each
    launch; a wait node and its event are read back and changed */
@@ -1336,6 +1378,7 @@ int main(void)
         cmocka_unit_test(test_update_child_shape),
         cmocka_unit_test(test_capture_into_graph),
         cmocka_unit_test(test_capture_into_graph_keeps_nodes),
+        cmocka_unit_test(test_capture_into_child_holds_parents),
         cmocka_unit_test(test_event_node_params),
         cmocka_unit_test(test_exec_event_node_set_event),
         cmocka_unit_test(test_mem_nodes),
