@@ -6067,6 +6067,7 @@ typedef struct xrt__cpu_graph {
     int planned;        /* a plan's graph: children are plans */
     int device;         /* current at its creation (a capture: its origin stream's) */
     uint64_t id, origin; /* for xrt_graph_node_find_in_clone: its number (0: none yet), its original's */
+    uint32_t cloned;     /* a clone: the nodes its original had then (later ones have no copy here) */
 } xrt__cpu_graph;
 
 static struct xrt__cpu_plan *xrt__cpu_plan_new(const xrt__cpu_graph *g);
@@ -8451,6 +8452,7 @@ static xrt_status xrt__cpu_graph_clone(const xrt_backend *self, void **clone, vo
     if (!(c = xrt__cpu_graph_dup(g)))
         return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_graph_clone", "no memory for a clone of %u nodes", g->n);
     c->origin = xrt__cpu_graph_id(g);
+    c->cloned = g->n;
     *clone = c;
     return XRT_SUCCESS;
 }
@@ -8464,7 +8466,10 @@ static xrt_status xrt__cpu_graph_node_find_in_clone(const xrt_backend *self, voi
     if (!g->id || c->origin != g->id)
         return xrt_error(XRT_ERROR_INVALID_VALUE, "cpu: xrt_graph_node_find_in_clone",
                          "the graph given is not a clone of the node's graph");
-    if (at >= c->n || c->node[at].kind == XRT__CPU_NODE_DEAD)
+    if (at >= c->cloned) /* a node of the clone may have its index */
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "cpu: xrt_graph_node_find_in_clone",
+                         "the node was added to its graph after the clone was made");
+    if (c->node[at].kind == XRT__CPU_NODE_DEAD)
         return xrt_error(XRT_ERROR_INVALID_VALUE, "cpu: xrt_graph_node_find_in_clone",
                          "the node's copy was destroyed in the clone");
     *node = original;

@@ -126,6 +126,23 @@ static xrt_status graph_mem_bad(int bad)
     return st;
 }
 
+/* In a graph of its own and its clone (gone after): the clone's copy of a
+   node added to the graph after the clone was made. The status of the find. */
+static xrt_status graph_find_later(void)
+{
+    xrt_graph g = NULL, c = NULL;
+    xrt_graph_node n = NULL;
+    xrt_status st;
+    if ((st = xrt_graph_create(&g, 0)) != XRT_SUCCESS) return st;
+    if ((st = xrt_graph_clone(&c, g)) == XRT_SUCCESS &&
+        (st = xrt_graph_add_empty_node(&n, c, NULL, 0)) == XRT_SUCCESS && /* where n's copy would be */
+        (st = xrt_graph_add_empty_node(&n, g, NULL, 0)) == XRT_SUCCESS)
+        st = xrt_graph_node_find_in_clone(&n, n, c);
+    if (c) xrt_graph_destroy(c);
+    xrt_graph_destroy(g);
+    return st;
+}
+
 /* A capture of s into a child node's graph of a graph of its own (gone
    after), during which `bad`: 0 destroys that graph; 1 destroys the child
    node. The status of that call. */
@@ -1202,6 +1219,7 @@ static xrt_backend table_other(void) { return xrt_test_other_table(); }
     X(graph_clone_dead, "xrt_graph_clone", XRT_ERROR_INVALID_HANDLE, HAS_GRAPHS, xrt_graph_clone(&ggraph, f->dead_graph)) \
     X(graph_find_dead, "xrt_graph_node_find_in_clone", XRT_ERROR_INVALID_HANDLE, HAS_GRAPHS,                          \
       xrt_graph_node_find_in_clone(&gnode, (xrt_graph_node)f->dead_graph, f->graph))                                   \
+    X(graph_find_added_later, "xrt_graph_node_find_in_clone", XRT_ERROR_INVALID_VALUE, HAS_GRAPHS, graph_find_later()) \
     /* copy nodes of 3-D params (cudaGraphAddMemcpyNode & co) */                                                     \
     X(graph_copy_3d_dead, "xrt_graph_add_memcpy_node", XRT_ERROR_INVALID_HANDLE, HAS_GRAPHS,                          \
       xrt_graph_add_memcpy_node(&gnode, f->dead_graph, NULL, 0, box3(f->d, 64, 8, 0, h, 64, 8, 0, 16, 2, 2,           \

@@ -402,6 +402,28 @@ static void test_clone_and_destroy(void **state)
     OK(xrt_stream_destroy(s));
 }
 
+/* >> a node added to the original after the clone was made has no copy in
+   the clone, though a node added to the clone sits where it would
+   (cudaGraphNodeFindInClone: cudaErrorInvalidValue) */
+static void test_find_in_clone_of_later_node(void **state)
+{
+    xrt_graph g, c;
+    xrt_graph_node a, b, ca, other, found = NULL;
+    (void)state;
+    need_nodes();
+    OK(xrt_graph_create(&g, 0));
+    add_log(g, &a, NULL, 0, 1);
+    OK(xrt_graph_clone(&c, g));
+    add_log(c, &other, NULL, 0, 2);
+    add_log(g, &b, NULL, 0, 3);
+    FAILS(xrt_graph_node_find_in_clone(&found, b, c), XRT_ERROR_INVALID_VALUE, "after the clone");
+    assert_null(found);
+    OK(xrt_graph_node_find_in_clone(&ca, a, c)); /* a's copy is there */
+    assert_true(ca != a && ca != other);
+    OK(xrt_graph_destroy(c));
+    OK(xrt_graph_destroy(g));
+}
+
 /* >> a child graph: a copy of the graph given; its own graph (get_params)
    changes with nodes added to it, and goes with its node */
 static void test_child_graph(void **state)
@@ -1371,6 +1393,7 @@ int main(void)
         cmocka_unit_test(test_diamond_of_sets),
         cmocka_unit_test(test_node_params),
         cmocka_unit_test(test_clone_and_destroy),
+        cmocka_unit_test(test_find_in_clone_of_later_node),
         cmocka_unit_test(test_child_graph),
         cmocka_unit_test(test_captured_graph_takes_nodes),
         cmocka_unit_test(test_event_nodes),
