@@ -2436,6 +2436,7 @@ static xrt_status xrt__cpu_event_elapsed_time(const xrt_backend *self, float *ms
 {
     xrt__cpu_event *ev[2] = {(xrt__cpu_event *)start, (xrt__cpu_event *)end};
     uint64_t pos;
+    xrt_status st;
     int i;
     if (XRT__UNLIKELY(ev[0]->device != ev[1]->device)) /* as cudaEventElapsedTime: no common clock */
         return xrt_error(XRT_ERROR_INVALID_HANDLE, "cpu: xrt_event_elapsed_time",
@@ -2448,7 +2449,7 @@ static xrt_status xrt__cpu_event_elapsed_time(const xrt_backend *self, float *ms
         if (!xrt__cpu_event_latest(ev[i], &pos, 0))
             return xrt_error(XRT_ERROR_INVALID_HANDLE, "cpu: xrt_event_elapsed_time", "%s event was never recorded",
                              i ? "end" : "start");
-        if (xrt__cpu_event_query(self, ev[i]) != XRT_SUCCESS) return XRT_ERROR_NOT_READY;
+        if ((st = xrt__cpu_event_query(self, ev[i])) != XRT_SUCCESS) return st; /* or a capture's refusal */
     }
     *ms = (float)((double)((int64_t)(__atomic_load_n(&ev[1]->time_ns, __ATOMIC_RELAXED) -
                                       __atomic_load_n(&ev[0]->time_ns, __ATOMIC_RELAXED))) / 1e6);
