@@ -8164,6 +8164,20 @@ XRT_API xrt_status xrt__graph_destroy(const xrt_backend *b, xrt_graph graph)
     return st;
 }
 
+/* A graph being captured into keeps its nodes and edges as they are until
+   the capture ends: the captured nodes follow its own (on the CPU backend
+   they join it at the end, at the indices after them; CUDA's put each in
+   as it comes), and a node added, destroyed or rewired by hand meanwhile
+   would stand where they go. An error (recorded) while it is. */
+static xrt_status xrt__graph_capture_fixed(xrt_graph graph, const char *fn)
+{
+    if (!__atomic_load_n(&xrt__captures_into, __ATOMIC_RELAXED) || !xrt__graph_captured_into((uintptr_t)graph))
+        return XRT_SUCCESS;
+    return xrt_error(XRT_ERROR_ILLEGAL_STATE, fn,
+                     "graph %p is being captured into: its nodes and edges change only by the capture until it "
+                     "ends (end the capture first)", (void *)graph);
+}
+
 /* xrt_graph_add_node's body, under the lock. */
 static xrt_status xrt__graph_add_locked(const xrt_backend *b, xrt_graph_node *node, xrt_graph graph,
                                         const xrt_graph_node *deps, size_t ndeps, xrt_graph_node_params *params,
@@ -8175,6 +8189,7 @@ static xrt_status xrt__graph_add_locked(const xrt_backend *b, xrt_graph_node *no
     uintptr_t h = 0;
     xrt_status st;
     if (!g) return xrt__handle_bad(fn, graph);
+    if ((st = xrt__graph_capture_fixed(graph, fn)) != XRT_SUCCESS) return st;
     if (ndeps && !deps) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "deps is NULL but ndeps is %zu", ndeps);
     if (ndeps > 8 && !(objs = (void **)XRT_MALLOC(ndeps * sizeof *objs)))
         return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "no memory for %zu dependencies", ndeps);
@@ -8241,6 +8256,7 @@ XRT_API xrt_status xrt__graph_edges(const xrt_backend *b, xrt_graph graph, const
     xrt__gnode_enter();
     if (!(g = xrt__handle_lookup(b, graph, XRT__HANDLE_GRAPH))) return xrt__gnode_exit(xrt__handle_bad(fn, graph));
     if (!n) return xrt__gnode_exit(XRT_SUCCESS);
+    if ((st = xrt__graph_capture_fixed(graph, fn)) != XRT_SUCCESS) return xrt__gnode_exit(st);
     if (n > SIZE_MAX / (2 * sizeof *objs) || !(objs = (void **)XRT_MALLOC(2 * n * sizeof *objs)))
         return xrt__gnode_exit(xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "no memory for %zu edges", n));
     if ((st = xrt__gnode_objs(b, (uintptr_t)graph, from, n, objs, "from", fn)) == XRT_SUCCESS &&
@@ -8374,6 +8390,7 @@ static xrt_status xrt__graph_add_copy_3d_locked(const xrt_backend *b, xrt_graph_
     uintptr_t h = 0;
     xrt_status st;
     if (!g) return xrt__handle_bad(fn, graph);
+    if ((st = xrt__graph_capture_fixed(graph, fn)) != XRT_SUCCESS) return st;
     if (ndeps && !deps) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "deps is NULL but ndeps is %zu", ndeps);
     if (ndeps > 8 && !(objs = (void **)XRT_MALLOC(ndeps * sizeof *objs)))
         return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "no memory for %zu dependencies", ndeps);
@@ -8446,6 +8463,7 @@ static xrt_status xrt__graph_destroy_node_locked(const xrt_backend *b, xrt_graph
     uintptr_t graph;
     xrt_status st;
     if ((st = xrt__gnode_find(b, node, fn, &ns, &g, &graph)) != XRT_SUCCESS) return st;
+    if ((st = xrt__graph_capture_fixed((xrt_graph)graph, fn)) != XRT_SUCCESS) return st;
     memset(&p, 0, sizeof p);
     xrt__err.quiet++; /* a node whose params cannot be read is no child: no error of this destroy */
     st = b->graph_node_get_params(b, g->obj, ns->obj, &p);

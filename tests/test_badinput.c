@@ -143,22 +143,36 @@ static xrt_status graph_find_later(void)
     return st;
 }
 
-/* A capture of s into a child node's graph of a graph of its own (gone
-   after), during which `bad`: 0 destroys that graph; 1 destroys the child
-   node. The status of that call. */
-static xrt_status graph_capture_bad(xrt_stream s, int bad)
+/* A capture of f->s into a child node's graph (nodes a, b, c, an edge a ->
+   c) of a graph of its own (gone after), during which `bad`: 0 destroys
+   that graph; 1 destroys the child node; in the graph captured into, 2 adds
+   a node, 3 adds an edge a -> b, 4 removes the edge a -> c, 5 destroys a, 6
+   adds a 3-D copy node. The status of that call. */
+static xrt_status graph_capture_bad(fixtures *f, int bad)
 {
-    xrt_graph g = NULL, c = NULL, got = NULL;
-    xrt_graph_node n = NULL;
+    xrt_graph g = NULL, c = NULL, got = NULL, in;
+    xrt_graph_node n = NULL, v[3], x = NULL;
     xrt_graph_node_params q;
     xrt_status st;
+    int i;
     if ((st = xrt_graph_create(&g, 0)) != XRT_SUCCESS) return st;
     if ((st = xrt_graph_create(&c, 0)) == XRT_SUCCESS &&
         (st = xrt_graph_add_child_graph_node(&n, g, NULL, 0, c)) == XRT_SUCCESS &&
-        (st = xrt_graph_node_get_params(n, &q)) == XRT_SUCCESS &&
-        (st = xrt_stream_begin_capture_to_graph(s, q.child.graph, NULL, 0, XRT_CAPTURE_MODE_GLOBAL)) == XRT_SUCCESS) {
-        st = bad == 0 ? xrt_graph_destroy(g) : xrt_graph_destroy_node(n);
-        xrt_stream_end_capture(s, &got);
+        (st = xrt_graph_node_get_params(n, &q)) == XRT_SUCCESS) {
+        in = q.child.graph;
+        for (i = 0; i < 3 && st == XRT_SUCCESS; i++) st = xrt_graph_add_empty_node(&v[i], in, v, i == 2);
+        if (st == XRT_SUCCESS &&
+            (st = xrt_stream_begin_capture_to_graph(f->s, in, NULL, 0, XRT_CAPTURE_MODE_GLOBAL)) == XRT_SUCCESS) {
+            st = bad == 0   ? xrt_graph_destroy(g)
+                 : bad == 1 ? xrt_graph_destroy_node(n)
+                 : bad == 2 ? xrt_graph_add_empty_node(&x, in, NULL, 0)
+                 : bad == 3 ? xrt_graph_add_dependencies(in, &v[0], &v[1], 1)
+                 : bad == 4 ? xrt_graph_remove_dependencies(in, &v[0], &v[2], 1)
+                 : bad == 5 ? xrt_graph_destroy_node(v[0])
+                            : xrt_graph_add_memcpy_node(&x, in, NULL, 0, box3(f->d, 64, 8, 0, h, 64, 8, 0, 16, 2, 2,
+                                                                               XRT_MEMCPY_HOST_TO_DEVICE));
+            xrt_stream_end_capture(f->s, &got);
+        }
     }
     if (c) xrt_graph_destroy(c);
     xrt_graph_destroy(g);
@@ -1254,9 +1268,19 @@ static xrt_backend table_other(void) { return xrt_test_other_table(); }
     X(graph_alloc_in_child, "xrt_graph_add_node", XRT_ERROR_INVALID_VALUE, HAS_GRAPHS, graph_mem_bad(1))             \
     /* a graph being captured into, and the graph and node that hold it, stay while the capture lasts */            \
     X(graph_destroy_holding_captured, "xrt_graph_destroy", XRT_ERROR_ILLEGAL_STATE, HAS_GRAPHS,                       \
-      graph_capture_bad(f->s, 0))                                                                                      \
+      graph_capture_bad(f, 0))                                                                                         \
     X(graph_destroy_node_holding_captured, "xrt_graph_destroy_node", XRT_ERROR_ILLEGAL_STATE, HAS_GRAPHS,             \
-      graph_capture_bad(f->s, 1))                                                                                      \
+      graph_capture_bad(f, 1))                                                                                         \
+    /* ... and its nodes and edges change only by the capture */                                                      \
+    X(graph_add_in_captured, "xrt_graph_add_empty_node", XRT_ERROR_ILLEGAL_STATE, HAS_GRAPHS, graph_capture_bad(f, 2)) \
+    X(graph_add_edge_in_captured, "xrt_graph_add_dependencies", XRT_ERROR_ILLEGAL_STATE, HAS_GRAPHS,                  \
+      graph_capture_bad(f, 3))                                                                                         \
+    X(graph_remove_edge_in_captured, "xrt_graph_remove_dependencies", XRT_ERROR_ILLEGAL_STATE, HAS_GRAPHS,            \
+      graph_capture_bad(f, 4))                                                                                         \
+    X(graph_destroy_node_in_captured, "xrt_graph_destroy_node", XRT_ERROR_ILLEGAL_STATE, HAS_GRAPHS,                  \
+      graph_capture_bad(f, 5))                                                                                         \
+    X(graph_copy_3d_in_captured, "xrt_graph_add_memcpy_node", XRT_ERROR_ILLEGAL_STATE, HAS_GRAPHS,                    \
+      graph_capture_bad(f, 6))                                                                                         \
     X(graph_alloc_zero, "xrt_graph_add_node", XRT_ERROR_INVALID_VALUE, HAS_GRAPHS,                                    \
       xrt_graph_add_node(&gnode, f->graph, NULL, 0, mem_params(XRT_GRAPH_NODE_MEM_ALLOC, 0, 0, NULL)))                 \
     X(graph_alloc_bad_device, "xrt_graph_add_node", XRT_ERROR_INVALID_DEVICE, HAS_GRAPHS,                             \

@@ -942,6 +942,54 @@ static void test_capture_into_child_holds_parents(void **state)
     fx_free(&f);
 }
 
+/* >> while a graph is captured into, its nodes and edges change only by the
+   capture: a node added by hand (an allocation node too), an edge added or
+   removed, a node destroyed are refused, and the graph ends with its own
+   nodes and the captured ones */
+static void test_capture_target_refuses_changes(void **state)
+{
+    fixture f;
+    xrt_graph g, got;
+    xrt_graph_node e, e2, n = NULL;
+    xrt_graph_node_params p;
+    xrt_host_node_params hp = {log_fn, NULL};
+    size_t count = 0;
+    (void)state;
+    need_nodes();
+    fx_make(&f);
+    OK(xrt_graph_create(&g, 0));
+    OK(xrt_graph_add_empty_node(&e, g, NULL, 0));
+    add_log(g, &e2, &e, 1, 1);
+    if (!capture_into(f.s, g, &e2, 1)) {
+        OK(xrt_graph_destroy(g));
+        fx_free(&f);
+        SKIP_UNLESS(0, "the backend does not capture into a graph");
+    }
+    FAILS(xrt_graph_add_host_node(&n, g, NULL, 0, &hp), XRT_ERROR_ILLEGAL_STATE, "being captured into");
+    assert_null(n);
+    memset(&p, 0, sizeof p);
+    p.type = XRT_GRAPH_NODE_MEM_ALLOC;
+    OK(xrt_get_device(&p.alloc.device));
+    p.alloc.size = 4096;
+    FAILS(xrt_graph_add_node(&n, g, NULL, 0, &p), XRT_ERROR_ILLEGAL_STATE, "being captured into");
+    assert_null(p.alloc.ptr);
+    FAILS(xrt_graph_add_dependencies(g, &e2, &e, 1), XRT_ERROR_ILLEGAL_STATE, "being captured into");
+    FAILS(xrt_graph_remove_dependencies(g, &e, &e2, 1), XRT_ERROR_ILLEGAL_STATE, "being captured into");
+    FAILS(xrt_graph_destroy_node(e), XRT_ERROR_ILLEGAL_STATE, "being captured into");
+    OK(xrt_launch_host_func(f.s, log_fn, (void *)(intptr_t)2));
+    OK(xrt_stream_end_capture(f.s, &got));
+    assert_ptr_equal(got, g);
+    OK(xrt_graph_get_nodes(g, NULL, &count));
+    assert_int_equal(count, 3);
+    OK(xrt_graph_node_get_type(e, &p.type));
+    assert_int_equal(p.type, XRT_GRAPH_NODE_EMPTY);
+    run_once(g, f.s);
+    assert_true(order_n == 2 && order_log[0] == 1 && order_log[1] == 2);
+    OK(xrt_graph_add_empty_node(&n, g, NULL, 0)); /* the capture is over */
+    OK(xrt_graph_destroy(g));
+    fx_free(&f);
+}
+
 /* >> event nodes (where the backend builds them: the CPU's answer is
    XRT_ERROR_UNSUPPORTED): a record node completes its event at each
    launch; a wait node and its event are read back and changed */
@@ -1402,6 +1450,7 @@ int main(void)
         cmocka_unit_test(test_capture_into_graph),
         cmocka_unit_test(test_capture_into_graph_keeps_nodes),
         cmocka_unit_test(test_capture_into_child_holds_parents),
+        cmocka_unit_test(test_capture_target_refuses_changes),
         cmocka_unit_test(test_event_node_params),
         cmocka_unit_test(test_exec_event_node_set_event),
         cmocka_unit_test(test_mem_nodes),
