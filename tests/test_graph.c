@@ -1288,6 +1288,42 @@ static void test_elapsed_time_in_capture(void **state)
     fx_free(&f);
 }
 
+/* No capture begins on the per-thread stream, but it joins one begun on
+   another stream by waiting for an event recorded there, as in CUDA: its
+   work is captured, joined back as any stream's. */
+static void test_per_thread_stream_joins_capture(void **state)
+{
+    fixture f;
+    xrt_graph g = NULL;
+    xrt_graph_exec x;
+    xrt_capture_status cs;
+    int count = 0;
+    (void)state;
+    need_graphs();
+    fx_make(&f);
+    FAILS(xrt_stream_begin_capture(XRT_STREAM_PER_THREAD, XRT_CAPTURE_MODE_GLOBAL),
+          XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, "per-thread stream cannot be captured");
+    OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_GLOBAL));
+    OK(xrt_event_record(f.e[0], f.s[0]));
+    OK(xrt_stream_wait_event(XRT_STREAM_PER_THREAD, f.e[0]));
+    OK(xrt_stream_is_capturing(XRT_STREAM_PER_THREAD, &cs));
+    assert_int_equal(cs, XRT_CAPTURE_STATUS_ACTIVE);
+    OK(xrt_launch_host_func(XRT_STREAM_PER_THREAD, count_up_fn, &count));
+    OK(xrt_event_record(f.e[1], XRT_STREAM_PER_THREAD));
+    OK(xrt_stream_wait_event(f.s[0], f.e[1]));
+    OK(xrt_stream_end_capture(f.s[0], &g));
+    OK(xrt_stream_is_capturing(XRT_STREAM_PER_THREAD, &cs));
+    assert_int_equal(cs, XRT_CAPTURE_STATUS_NONE);
+    assert_int_equal(__atomic_load_n(&count, __ATOMIC_ACQUIRE), 0); /* captured, not run */
+    OK(xrt_graph_instantiate(&x, g));
+    OK(xrt_graph_launch(x, f.s[0]));
+    OK(xrt_stream_synchronize(f.s[0]));
+    assert_int_equal(count, 1);
+    OK(xrt_graph_exec_destroy(x));
+    OK(xrt_graph_destroy(g));
+    fx_free(&f);
+}
+
 static void *relaxed_malloc_on_other_thread(void *arg)
 {
     static xrt_status st;
@@ -1788,6 +1824,7 @@ int main(void)
         cmocka_unit_test(test_capture_modes_and_threads),
         cmocka_unit_test(test_capture_refuses_unsafe_calls),
         cmocka_unit_test(test_elapsed_time_in_capture),
+        cmocka_unit_test(test_per_thread_stream_joins_capture),
         cmocka_unit_test(test_thread_capture_mode),
         cmocka_unit_test(test_destroyed_stream_ends_capture),
         cmocka_unit_test(test_graphs_alive_at_shutdown),
