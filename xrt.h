@@ -8172,9 +8172,45 @@ XRT_API xrt_status xrt__graph_create(const xrt_backend *b, xrt_graph *graph, uns
     return xrt__handle_create(b, obj, XRT__HANDLE_GRAPH, 1, (void **)graph);
 }
 
+/* The graph whose node holds child graph h (a handle), or 0. */
+static uintptr_t xrt__gnode_parent(uintptr_t h)
+{
+    size_t i;
+    for (i = 0; i < xrt__gnodes_cap; i++)
+        if (xrt__gnodes[i].handle == h) return xrt__gnodes[i].graph;
+    return 0;
+}
+
+/* A graph being captured into that is `graph` or a child node's graph in
+   it, at any depth (its destroy would free it under the capture), or 0.
+   Under xrt__gnode_lock. */
+static uintptr_t xrt__graph_holds_captured(uintptr_t graph)
+{
+    uintptr_t found = 0, g;
+    int i;
+    if (!__atomic_load_n(&xrt__captures_into, __ATOMIC_RELAXED)) return 0;
+    pthread_mutex_lock(&xrt__graph_mem_lock);
+    for (i = 0; i < xrt__captures && !found; i++) {
+        for (g = xrt__capture_origins[i].into; g && g != graph;) g = xrt__gnode_parent(g);
+        if (g) found = xrt__capture_origins[i].into;
+    }
+    pthread_mutex_unlock(&xrt__graph_mem_lock);
+    return found;
+}
+
+/* Refuses the destroy of `what` (a graph, or a child node) that holds
+   graph `into`, which is being captured into. */
+static xrt_status xrt__graph_held(const char *fn, const char *what, const void *obj, uintptr_t into)
+{
+    return xrt_error(XRT_ERROR_ILLEGAL_STATE, fn,
+                     "%s %p holds graph %p (a child node's graph), which is being captured into: end the capture "
+                     "first", what, obj, (void *)into);
+}
+
 XRT_API xrt_status xrt__graph_destroy(const xrt_backend *b, xrt_graph graph)
 {
     xrt__handle_slot *g;
+    uintptr_t into;
     xrt_status st;
     pthread_mutex_lock(&xrt__gnode_lock);
     g = xrt__handle_lookup(b, graph, XRT__HANDLE_GRAPH);
@@ -8183,8 +8219,9 @@ XRT_API xrt_status xrt__graph_destroy(const xrt_backend *b, xrt_graph graph)
         return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_graph_destroy",
                          "graph %p is a child node's own graph: it goes with its node", (void *)graph);
     }
-    if (g && __atomic_load_n(&xrt__captures_into, __ATOMIC_RELAXED) && xrt__graph_captured_into((uintptr_t)graph)) {
+    if (g && (into = xrt__graph_holds_captured((uintptr_t)graph)) != 0) {
         pthread_mutex_unlock(&xrt__gnode_lock);
+        if (into != (uintptr_t)graph) return xrt__graph_held("xrt_graph_destroy", "graph", graph, into);
         return xrt_error(XRT_ERROR_ILLEGAL_STATE, "xrt_graph_destroy",
                          "graph %p is being captured into: end the capture first", (void *)graph);
     }
@@ -8192,6 +8229,20 @@ XRT_API xrt_status xrt__graph_destroy(const xrt_backend *b, xrt_graph graph)
     st = xrt__handle_destroy(b, graph, XRT__HANDLE_GRAPH, "xrt_graph_destroy");
     pthread_mutex_unlock(&xrt__gnode_lock);
     return st;
+}
+
+/* A graph being captured into keeps its nodes and edges as they are until
+   the capture ends: the captured nodes follow its own (on the CPU backend
+   they join it at the end, at the indices after them; CUDA's put each in
+   as it comes), and a node added, destroyed or rewired by hand meanwhile
+   would stand where they go. An error (recorded) while it is. */
+static xrt_status xrt__graph_capture_fixed(xrt_graph graph, const char *fn)
+{
+    if (!__atomic_load_n(&xrt__captures_into, __ATOMIC_RELAXED) || !xrt__graph_captured_into((uintptr_t)graph))
+        return XRT_SUCCESS;
+    return xrt_error(XRT_ERROR_ILLEGAL_STATE, fn,
+                     "graph %p is being captured into: its nodes and edges change only by the capture until it "
+                     "ends (end the capture first)", (void *)graph);
 }
 
 /* xrt_graph_add_node's body, under the lock. */
@@ -8205,6 +8256,7 @@ static xrt_status xrt__graph_add_locked(const xrt_backend *b, xrt_graph_node *no
     uintptr_t h = 0;
     xrt_status st;
     if (!g) return xrt__handle_bad(fn, graph);
+    if ((st = xrt__graph_capture_fixed(graph, fn)) != XRT_SUCCESS) return st;
     if (ndeps && !deps) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "deps is NULL but ndeps is %zu", ndeps);
     if (ndeps > 8 && !(objs = (void **)XRT_MALLOC(ndeps * sizeof *objs)))
         return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "no memory for %zu dependencies", ndeps);
@@ -8271,6 +8323,7 @@ XRT_API xrt_status xrt__graph_edges(const xrt_backend *b, xrt_graph graph, const
     xrt__gnode_enter();
     if (!(g = xrt__handle_lookup(b, graph, XRT__HANDLE_GRAPH))) return xrt__gnode_exit(xrt__handle_bad(fn, graph));
     if (!n) return xrt__gnode_exit(XRT_SUCCESS);
+    if ((st = xrt__graph_capture_fixed(graph, fn)) != XRT_SUCCESS) return xrt__gnode_exit(st);
     if (n > SIZE_MAX / (2 * sizeof *objs) || !(objs = (void **)XRT_MALLOC(2 * n * sizeof *objs)))
         return xrt__gnode_exit(xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "no memory for %zu edges", n));
     if ((st = xrt__gnode_objs(b, (uintptr_t)graph, from, n, objs, "from", fn)) == XRT_SUCCESS &&
@@ -8404,6 +8457,7 @@ static xrt_status xrt__graph_add_copy_3d_locked(const xrt_backend *b, xrt_graph_
     uintptr_t h = 0;
     xrt_status st;
     if (!g) return xrt__handle_bad(fn, graph);
+    if ((st = xrt__graph_capture_fixed(graph, fn)) != XRT_SUCCESS) return st;
     if (ndeps && !deps) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "deps is NULL but ndeps is %zu", ndeps);
     if (ndeps > 8 && !(objs = (void **)XRT_MALLOC(ndeps * sizeof *objs)))
         return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "no memory for %zu dependencies", ndeps);
@@ -8476,13 +8530,15 @@ static xrt_status xrt__graph_destroy_node_locked(const xrt_backend *b, xrt_graph
     uintptr_t graph;
     xrt_status st;
     if ((st = xrt__gnode_find(b, node, fn, &ns, &g, &graph)) != XRT_SUCCESS) return st;
+    if ((st = xrt__graph_capture_fixed((xrt_graph)graph, fn)) != XRT_SUCCESS) return st;
     memset(&p, 0, sizeof p);
     xrt__err.quiet++; /* a node whose params cannot be read is no child: no error of this destroy */
     st = b->graph_node_get_params(b, g->obj, ns->obj, &p);
     xrt__err.quiet--;
     if (st == XRT_SUCCESS && p.type == XRT_GRAPH_NODE_GRAPH && xrt__gnodes_cap) { /* the child's own graph, if it has a handle */
         xrt__gnode *e = xrt__gnode_at(graph, p.child.graph);
-        uintptr_t h = e->handle;
+        uintptr_t h = e->handle, into = h ? xrt__graph_holds_captured(h) : 0;
+        if (into) return xrt__graph_held(fn, "node", node, into);
         if (h) {
             xrt__gnode_remove((size_t)(e - xrt__gnodes));
             xrt__gnode_forget(b, h);

@@ -2453,6 +2453,7 @@ static xrt_status xrt__cpu_event_elapsed_time(const xrt_backend *self, float *ms
 {
     xrt__cpu_event *ev[2] = {(xrt__cpu_event *)start, (xrt__cpu_event *)end};
     uint64_t pos;
+    xrt_status st;
     int i;
     if (XRT__UNLIKELY(ev[0]->device != ev[1]->device)) /* as cudaEventElapsedTime: no common clock */
         return xrt_error(XRT_ERROR_INVALID_HANDLE, "cpu: xrt_event_elapsed_time",
@@ -2465,7 +2466,7 @@ static xrt_status xrt__cpu_event_elapsed_time(const xrt_backend *self, float *ms
         if (!xrt__cpu_event_latest(ev[i], &pos, 0))
             return xrt_error(XRT_ERROR_INVALID_HANDLE, "cpu: xrt_event_elapsed_time", "%s event was never recorded",
                              i ? "end" : "start");
-        if (xrt__cpu_event_query(self, ev[i]) != XRT_SUCCESS) return XRT_ERROR_NOT_READY;
+        if ((st = xrt__cpu_event_query(self, ev[i])) != XRT_SUCCESS) return st; /* or a capture's refusal */
     }
     *ms = (float)((double)((int64_t)(__atomic_load_n(&ev[1]->time_ns, __ATOMIC_RELAXED) -
                                       __atomic_load_n(&ev[0]->time_ns, __ATOMIC_RELAXED))) / 1e6);
@@ -6146,6 +6147,7 @@ typedef struct xrt__cpu_graph {
     int planned;        /* a plan's graph: children are plans */
     int device;         /* current at its creation (a capture: its origin stream's) */
     uint64_t id, origin; /* for xrt_graph_node_find_in_clone: its number (0: none yet), its original's */
+    uint32_t cloned;     /* a clone: the nodes its original had then (later ones have no copy here) */
 } xrt__cpu_graph;
 
 static struct xrt__cpu_plan *xrt__cpu_plan_new(const xrt__cpu_graph *g);
@@ -6894,7 +6896,9 @@ static xrt__cpu_graph *xrt__cpu_graph_dup(const xrt__cpu_graph *from);
 static xrt_status xrt__cpu_node_deps(void *const *deps, size_t n, uint32_t *few, uint32_t **v, const char *who);
 
 /* A capture begun on s, into a new graph or (target) a copy of target's
-   nodes, its frontier front (target's nodes). */
+   nodes (their kinds and edges, for the capture's rules; at the end only
+   the nodes captured go into target: xrt__cpu_cap_append), its frontier
+   front (target's nodes). */
 static xrt_status xrt__cpu_cap_begin(xrt__cpu_stream *s, unsigned mode, xrt__cpu_graph *target, const uint32_t *front,
                                      uint32_t nfront, const char *who)
 {
@@ -6944,7 +6948,7 @@ static xrt_status xrt__cpu_stream_begin_capture(const xrt_backend *self, void *s
     return xrt__cpu_cap_begin((xrt__cpu_stream *)stream, mode, NULL, NULL, 0, "cpu: xrt_stream_begin_capture");
 }
 
-/* Into a graph: its nodes are copied, and replaced at a successful end. */
+/* Into a graph: it takes the captured nodes at a successful end. */
 static xrt_status xrt__cpu_stream_begin_capture_to_graph(const xrt_backend *self, void *stream, void *graph,
                                                          void *const *deps, size_t ndeps, unsigned mode)
 {
@@ -6998,6 +7002,40 @@ static int xrt__cpu_cap_unjoined_locked(xrt__cpu_capture *c, char *name, size_t 
     return left;
 }
 
+/* The nodes captured into a graph (from's, from base on) go to its end;
+   its own nodes stay as they are, as handles taken of them (a child's
+   graph, a kernel's arguments) name them. from's nodes below base are
+   copies of to's, at the same indices (nothing is added to a graph being
+   captured into: the dispatch layer refuses it), so the captured nodes'
+   dependencies name the same nodes in to. 0 without memory: to as it was. */
+static int xrt__cpu_cap_append(xrt__cpu_graph *to, xrt__cpu_graph *from, uint32_t base)
+{
+    uint32_t i, k, ndep = 0;
+    for (i = base; i < from->n; i++) ndep += from->node[i].ndeps;
+    if (from->n > to->cap) {
+        xrt__cpu_node *v = (xrt__cpu_node *)XRT_REALLOC(to->node, from->n * sizeof *v);
+        if (!v) return 0;
+        to->node = v;
+        to->cap = from->n;
+    }
+    if (to->ndep + ndep > to->depcap) {
+        uint32_t *v = (uint32_t *)XRT_REALLOC(to->dep, (to->ndep + ndep) * sizeof *v);
+        if (!v) return 0;
+        to->dep = v;
+        to->depcap = to->ndep + ndep;
+    }
+    for (i = base; i < from->n; i++) {
+        to->node[i] = from->node[i];
+        to->node[i].deps = to->ndep;
+        for (k = 0; k < from->node[i].ndeps; k++) to->dep[to->ndep++] = from->dep[from->node[i].deps + k];
+    }
+    to->n = from->n;
+    from->n = base;   /* what the captured nodes hold is to's now */
+    to->mem = from->mem; /* the capture's allocations (to had none: xrt__cpu_stream_begin_capture_to_graph) */
+    from->mem = NULL;
+    return 1;
+}
+
 /* Ends capture c: every member stream leaves it, the graph goes to *g
    (NULL: freed). Under the lock. */
 static void xrt__cpu_cap_end_locked(xrt__cpu_capture *c, xrt__cpu_graph **g)
@@ -7017,13 +7055,8 @@ static void xrt__cpu_cap_end_locked(xrt__cpu_capture *c, xrt__cpu_graph **g)
         }
     pthread_mutex_unlock(&xrt__cpu_list_lock);
     c->origin = NULL;
-    if (g && c->target) { /* the graph begun into takes the nodes; it keeps its identity */
-        c->g.id = c->target->id;
-        c->g.origin = c->target->origin;
-        xrt__cpu_graph_clear(c->target);
-        *c->target = c->g;
-        memset(&c->g, 0, sizeof c->g);
-        *g = c->target;
+    if (g && c->target) {
+        *g = xrt__cpu_cap_append(c->target, &c->g, c->base) ? c->target : NULL;
     } else if (g && (*g = (xrt__cpu_graph *)XRT_MALLOC(sizeof **g)) != NULL) {
         **g = c->g;
         memset(&c->g, 0, sizeof c->g);
@@ -8499,6 +8532,7 @@ static xrt_status xrt__cpu_graph_clone(const xrt_backend *self, void **clone, vo
     if (!(c = xrt__cpu_graph_dup(g)))
         return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_graph_clone", "no memory for a clone of %u nodes", g->n);
     c->origin = xrt__cpu_graph_id(g);
+    c->cloned = g->n;
     *clone = c;
     return XRT_SUCCESS;
 }
@@ -8512,11 +8546,25 @@ static xrt_status xrt__cpu_graph_node_find_in_clone(const xrt_backend *self, voi
     if (!g->id || c->origin != g->id)
         return xrt_error(XRT_ERROR_INVALID_VALUE, "cpu: xrt_graph_node_find_in_clone",
                          "the graph given is not a clone of the node's graph");
-    if (at >= c->n || c->node[at].kind == XRT__CPU_NODE_DEAD)
+    if (at >= c->cloned) /* a node of the clone may have its index */
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "cpu: xrt_graph_node_find_in_clone",
+                         "the node was added to its graph after the clone was made");
+    if (c->node[at].kind == XRT__CPU_NODE_DEAD)
         return xrt_error(XRT_ERROR_INVALID_VALUE, "cpu: xrt_graph_node_find_in_clone",
                          "the node's copy was destroyed in the clone");
     *node = original;
     return XRT_SUCCESS;
+}
+
+/* The lists of a plan's event nodes made again once a node changed: they
+   were made from the graph it was copied from, whose event node may have
+   held another event (released since). 0 without memory. */
+static int xrt__cpu_plan_events_again(xrt__cpu_plan *p)
+{
+    XRT_FREE(p->waits); /* and records, in the same block */
+    p->waits = p->records = NULL;
+    p->nwait = p->nrecord = 0;
+    return xrt__cpu_plan_events(p);
 }
 
 /* A new plan with the node changed, as an update makes one: launches
@@ -8538,8 +8586,9 @@ static xrt_status xrt__cpu_exec_node_set(void *exec, void *graph, void *node, co
         st = xrt_error(XRT_ERROR_INVALID_VALUE, who, "the node is not one of the graph the exec was made from");
     else if (!(pos = (uint32_t *)XRT_MALLOC(old->npos * sizeof *pos)) || !(p = xrt__cpu_plan_new(&old->g)))
         st = xrt_error(XRT_ERROR_OUT_OF_MEMORY, who, "no memory for the exec's new plan");
-    else
-        st = xrt__cpu_node_set(&p->g, old->pos[at], params, box, who);
+    else if ((st = xrt__cpu_node_set(&p->g, old->pos[at], params, box, who)) == XRT_SUCCESS &&
+             !xrt__cpu_plan_events_again(p))
+        st = xrt_error(XRT_ERROR_OUT_OF_MEMORY, who, "no memory for the exec's new plan");
     if (st == XRT_SUCCESS) {
         memcpy(pos, old->pos, old->npos * sizeof *pos);
         XRT_FREE(p->pos);

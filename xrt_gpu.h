@@ -3390,7 +3390,7 @@ static xrt_status xrt__gpu_graph_clone(const xrt_backend *self, void **clone, vo
 }
 
 /* The runtimes answer "invalid value" for a graph that is not a clone of
-   the node's and for a copy destroyed since alike. */
+   the node's, a node added after the clone and a copy destroyed since alike. */
 static xrt_status xrt__gpu_graph_node_find_in_clone(const xrt_backend *self, void **node, void *graph, void *original,
                                                     void *clone)
 {
@@ -3406,8 +3406,9 @@ static xrt_status xrt__gpu_graph_node_find_in_clone(const xrt_backend *self, voi
     }
     if (xrt__gpu_status(g, e) != XRT_ERROR_INVALID_VALUE) return xrt__gpu_fail_in(g, e, XRT__GPU_CALL(GraphNodeFindInClone), op);
     (void)g->rt.GetLastError();
-    return xrt__gpu_node_refused(g, op, "the graph given is not a clone of the node's graph, or the node's copy was "
-                                        "destroyed in it (%s: %s)",
+    return xrt__gpu_node_refused(g, op, "the graph given is not a clone of the node's graph, the node was added to "
+                                        "its graph after the clone was made, or the node's copy was destroyed in it "
+                                        "(%s: %s)",
                                  xrt__gpu_call_name(g, XRT__GPU_CALL(GraphNodeFindInClone)), g->rt.GetErrorName(e));
 }
 

@@ -126,6 +126,59 @@ static xrt_status graph_mem_bad(int bad)
     return st;
 }
 
+/* In a graph of its own and its clone (gone after): the clone's copy of a
+   node added to the graph after the clone was made. The status of the find. */
+static xrt_status graph_find_later(void)
+{
+    xrt_graph g = NULL, c = NULL;
+    xrt_graph_node n = NULL;
+    xrt_status st;
+    if ((st = xrt_graph_create(&g, 0)) != XRT_SUCCESS) return st;
+    if ((st = xrt_graph_clone(&c, g)) == XRT_SUCCESS &&
+        (st = xrt_graph_add_empty_node(&n, c, NULL, 0)) == XRT_SUCCESS && /* where n's copy would be */
+        (st = xrt_graph_add_empty_node(&n, g, NULL, 0)) == XRT_SUCCESS)
+        st = xrt_graph_node_find_in_clone(&n, n, c);
+    if (c) xrt_graph_destroy(c);
+    xrt_graph_destroy(g);
+    return st;
+}
+
+/* A capture of f->s into a child node's graph (nodes a, b, c, an edge a ->
+   c) of a graph of its own (gone after), during which `bad`: 0 destroys
+   that graph; 1 destroys the child node; in the graph captured into, 2 adds
+   a node, 3 adds an edge a -> b, 4 removes the edge a -> c, 5 destroys a, 6
+   adds a 3-D copy node. The status of that call. */
+static xrt_status graph_capture_bad(fixtures *f, int bad)
+{
+    xrt_graph g = NULL, c = NULL, got = NULL, in;
+    xrt_graph_node n = NULL, v[3], x = NULL;
+    xrt_graph_node_params q;
+    xrt_status st;
+    int i;
+    if ((st = xrt_graph_create(&g, 0)) != XRT_SUCCESS) return st;
+    if ((st = xrt_graph_create(&c, 0)) == XRT_SUCCESS &&
+        (st = xrt_graph_add_child_graph_node(&n, g, NULL, 0, c)) == XRT_SUCCESS &&
+        (st = xrt_graph_node_get_params(n, &q)) == XRT_SUCCESS) {
+        in = q.child.graph;
+        for (i = 0; i < 3 && st == XRT_SUCCESS; i++) st = xrt_graph_add_empty_node(&v[i], in, v, i == 2);
+        if (st == XRT_SUCCESS &&
+            (st = xrt_stream_begin_capture_to_graph(f->s, in, NULL, 0, XRT_CAPTURE_MODE_GLOBAL)) == XRT_SUCCESS) {
+            st = bad == 0   ? xrt_graph_destroy(g)
+                 : bad == 1 ? xrt_graph_destroy_node(n)
+                 : bad == 2 ? xrt_graph_add_empty_node(&x, in, NULL, 0)
+                 : bad == 3 ? xrt_graph_add_dependencies(in, &v[0], &v[1], 1)
+                 : bad == 4 ? xrt_graph_remove_dependencies(in, &v[0], &v[2], 1)
+                 : bad == 5 ? xrt_graph_destroy_node(v[0])
+                            : xrt_graph_add_memcpy_node(&x, in, NULL, 0, box3(f->d, 64, 8, 0, h, 64, 8, 0, 16, 2, 2,
+                                                                               XRT_MEMCPY_HOST_TO_DEVICE));
+            xrt_stream_end_capture(f->s, &got);
+        }
+    }
+    if (c) xrt_graph_destroy(c);
+    xrt_graph_destroy(g);
+    return st;
+}
+
 /* Creates the fixtures on the calling thread's backend `backend`. Returns 0
    or the line that failed (usable in a child, where cmocka cannot assert). */
 static int fixtures_make(fixtures *f, const char *backend)
@@ -1180,6 +1233,7 @@ static xrt_backend table_other(void) { return xrt_test_other_table(); }
     X(graph_clone_dead, "xrt_graph_clone", XRT_ERROR_INVALID_HANDLE, HAS_GRAPHS, xrt_graph_clone(&ggraph, f->dead_graph)) \
     X(graph_find_dead, "xrt_graph_node_find_in_clone", XRT_ERROR_INVALID_HANDLE, HAS_GRAPHS,                          \
       xrt_graph_node_find_in_clone(&gnode, (xrt_graph_node)f->dead_graph, f->graph))                                   \
+    X(graph_find_added_later, "xrt_graph_node_find_in_clone", XRT_ERROR_INVALID_VALUE, HAS_GRAPHS, graph_find_later()) \
     /* copy nodes of 3-D params (cudaGraphAddMemcpyNode & co) */                                                     \
     X(graph_copy_3d_dead, "xrt_graph_add_memcpy_node", XRT_ERROR_INVALID_HANDLE, HAS_GRAPHS,                          \
       xrt_graph_add_memcpy_node(&gnode, f->dead_graph, NULL, 0, box3(f->d, 64, 8, 0, h, 64, 8, 0, 16, 2, 2,           \
@@ -1212,6 +1266,21 @@ static xrt_backend table_other(void) { return xrt_test_other_table(); }
       xrt_graph_add_node(&gnode, f->graph, NULL, 0, mem_params(XRT_GRAPH_NODE_MEM_FREE, 0, 0, NULL)))                  \
     X(graph_free_twice, "xrt_graph_add_node", XRT_ERROR_INVALID_VALUE, HAS_GRAPHS, graph_mem_bad(0))                 \
     X(graph_alloc_in_child, "xrt_graph_add_node", XRT_ERROR_INVALID_VALUE, HAS_GRAPHS, graph_mem_bad(1))             \
+    /* a graph being captured into, and the graph and node that hold it, stay while the capture lasts */            \
+    X(graph_destroy_holding_captured, "xrt_graph_destroy", XRT_ERROR_ILLEGAL_STATE, HAS_GRAPHS,                       \
+      graph_capture_bad(f, 0))                                                                                         \
+    X(graph_destroy_node_holding_captured, "xrt_graph_destroy_node", XRT_ERROR_ILLEGAL_STATE, HAS_GRAPHS,             \
+      graph_capture_bad(f, 1))                                                                                         \
+    /* ... and its nodes and edges change only by the capture */                                                      \
+    X(graph_add_in_captured, "xrt_graph_add_empty_node", XRT_ERROR_ILLEGAL_STATE, HAS_GRAPHS, graph_capture_bad(f, 2)) \
+    X(graph_add_edge_in_captured, "xrt_graph_add_dependencies", XRT_ERROR_ILLEGAL_STATE, HAS_GRAPHS,                  \
+      graph_capture_bad(f, 3))                                                                                         \
+    X(graph_remove_edge_in_captured, "xrt_graph_remove_dependencies", XRT_ERROR_ILLEGAL_STATE, HAS_GRAPHS,            \
+      graph_capture_bad(f, 4))                                                                                         \
+    X(graph_destroy_node_in_captured, "xrt_graph_destroy_node", XRT_ERROR_ILLEGAL_STATE, HAS_GRAPHS,                  \
+      graph_capture_bad(f, 5))                                                                                         \
+    X(graph_copy_3d_in_captured, "xrt_graph_add_memcpy_node", XRT_ERROR_ILLEGAL_STATE, HAS_GRAPHS,                    \
+      graph_capture_bad(f, 6))                                                                                         \
     X(graph_alloc_zero, "xrt_graph_add_node", XRT_ERROR_INVALID_VALUE, HAS_GRAPHS,                                    \
       xrt_graph_add_node(&gnode, f->graph, NULL, 0, mem_params(XRT_GRAPH_NODE_MEM_ALLOC, 0, 0, NULL)))                 \
     X(graph_alloc_bad_device, "xrt_graph_add_node", XRT_ERROR_INVALID_DEVICE, HAS_GRAPHS,                             \

@@ -1250,6 +1250,80 @@ static void test_capture_refuses_unsafe_calls(void **state)
     fx_free(&f);
 }
 
+/* xrt_event_elapsed_time during a GLOBAL capture, of an event recorded
+   before it and one recorded in it: refused each time with the refusal's
+   own status, never XRT_ERROR_NOT_READY (a caller would poll forever), and
+   the capture is invalidated. The CPU backend queries the start event
+   first, which the GLOBAL mode refuses; CUDA's runtime refuses the event
+   recorded in the capture (cudaErrorCapturedEvent). */
+static void test_elapsed_time_in_capture(void **state)
+{
+    fixture f;
+    xrt_event a, b;
+    xrt_graph g = NULL;
+    float ms = -1;
+    int cpu, i;
+    (void)state;
+    need_graphs();
+    fx_make(&f);
+    cpu = !strcmp(xrt_test_backend, "cpu");
+    OK(xrt_event_create(&a, 0));
+    OK(xrt_event_create(&b, 0));
+    OK(xrt_event_record(a, f.s[1]));
+    OK(xrt_stream_synchronize(f.s[1]));
+    OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_GLOBAL));
+    OK(xrt_event_record(b, f.s[0]));
+    for (i = 0; i < 2; i++)
+        FAILS(xrt_event_elapsed_time(&ms, a, b), cpu ? XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED : XRT_ERROR_CAPTURED_EVENT,
+              RULE("GLOBAL mode", "xrt_event_elapsed_time", "EventElapsedTime"));
+    FAILS(xrt_stream_end_capture(f.s[0], &g), XRT_ERROR_STREAM_CAPTURE_INVALIDATED,
+          RULE("xrt_event_query", "xrt_stream_end_capture", "StreamEndCapture"));
+    assert_null(g);
+    OK(xrt_event_record(b, f.s[0])); /* outside a capture: measured */
+    OK(xrt_event_synchronize(b));
+    OK(xrt_event_elapsed_time(&ms, a, b));
+    assert_true(ms >= 0);
+    OK(xrt_event_destroy(a));
+    OK(xrt_event_destroy(b));
+    fx_free(&f);
+}
+
+/* No capture begins on the per-thread stream, but it joins one begun on
+   another stream by waiting for an event recorded there, as in CUDA: its
+   work is captured, joined back as any stream's. */
+static void test_per_thread_stream_joins_capture(void **state)
+{
+    fixture f;
+    xrt_graph g = NULL;
+    xrt_graph_exec x;
+    xrt_capture_status cs;
+    int count = 0;
+    (void)state;
+    need_graphs();
+    fx_make(&f);
+    FAILS(xrt_stream_begin_capture(XRT_STREAM_PER_THREAD, XRT_CAPTURE_MODE_GLOBAL),
+          XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, "per-thread stream cannot be captured");
+    OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_GLOBAL));
+    OK(xrt_event_record(f.e[0], f.s[0]));
+    OK(xrt_stream_wait_event(XRT_STREAM_PER_THREAD, f.e[0]));
+    OK(xrt_stream_is_capturing(XRT_STREAM_PER_THREAD, &cs));
+    assert_int_equal(cs, XRT_CAPTURE_STATUS_ACTIVE);
+    OK(xrt_launch_host_func(XRT_STREAM_PER_THREAD, count_up_fn, &count));
+    OK(xrt_event_record(f.e[1], XRT_STREAM_PER_THREAD));
+    OK(xrt_stream_wait_event(f.s[0], f.e[1]));
+    OK(xrt_stream_end_capture(f.s[0], &g));
+    OK(xrt_stream_is_capturing(XRT_STREAM_PER_THREAD, &cs));
+    assert_int_equal(cs, XRT_CAPTURE_STATUS_NONE);
+    assert_int_equal(__atomic_load_n(&count, __ATOMIC_ACQUIRE), 0); /* captured, not run */
+    OK(xrt_graph_instantiate(&x, g));
+    OK(xrt_graph_launch(x, f.s[0]));
+    OK(xrt_stream_synchronize(f.s[0]));
+    assert_int_equal(count, 1);
+    OK(xrt_graph_exec_destroy(x));
+    OK(xrt_graph_destroy(g));
+    fx_free(&f);
+}
+
 static void *relaxed_malloc_on_other_thread(void *arg)
 {
     static xrt_status st;
@@ -1749,6 +1823,8 @@ int main(void)
         cmocka_unit_test(test_captured_allocation_refusals),
         cmocka_unit_test(test_capture_modes_and_threads),
         cmocka_unit_test(test_capture_refuses_unsafe_calls),
+        cmocka_unit_test(test_elapsed_time_in_capture),
+        cmocka_unit_test(test_per_thread_stream_joins_capture),
         cmocka_unit_test(test_thread_capture_mode),
         cmocka_unit_test(test_destroyed_stream_ends_capture),
         cmocka_unit_test(test_graphs_alive_at_shutdown),

@@ -402,6 +402,28 @@ static void test_clone_and_destroy(void **state)
     OK(xrt_stream_destroy(s));
 }
 
+/* >> a node added to the original after the clone was made has no copy in
+   the clone, though a node added to the clone sits where it would
+   (cudaGraphNodeFindInClone: cudaErrorInvalidValue) */
+static void test_find_in_clone_of_later_node(void **state)
+{
+    xrt_graph g, c;
+    xrt_graph_node a, b, ca, other, found = NULL;
+    (void)state;
+    need_nodes();
+    OK(xrt_graph_create(&g, 0));
+    add_log(g, &a, NULL, 0, 1);
+    OK(xrt_graph_clone(&c, g));
+    add_log(c, &other, NULL, 0, 2);
+    add_log(g, &b, NULL, 0, 3);
+    FAILS(xrt_graph_node_find_in_clone(&found, b, c), XRT_ERROR_INVALID_VALUE, "after the clone");
+    assert_null(found);
+    OK(xrt_graph_node_find_in_clone(&ca, a, c)); /* a's copy is there */
+    assert_true(ca != a && ca != other);
+    OK(xrt_graph_destroy(c));
+    OK(xrt_graph_destroy(g));
+}
+
 /* >> a child graph: a copy of the graph given; its own graph (get_params)
    changes with nodes added to it, and goes with its node */
 static void test_child_graph(void **state)
@@ -815,6 +837,159 @@ static void test_capture_into_graph(void **state)
     OK(xrt_stream_destroy(s));
 }
 
+/* Begins a capture of s into g after deps; 0 where the backend does not
+   capture into a graph (the error taken). */
+static int capture_into(xrt_stream s, xrt_graph g, const xrt_graph_node *deps, size_t ndeps)
+{
+    xrt_status st = xrt_stream_begin_capture_to_graph(s, g, deps, ndeps, XRT_CAPTURE_MODE_GLOBAL);
+    if (st == XRT_ERROR_UNSUPPORTED) {
+        xrt_get_last_error();
+        return 0;
+    }
+    OK(st);
+    return 1;
+}
+
+/* >> a capture into a graph keeps the graph's own nodes as they are: a
+   child node's graph whose handle was taken (get_params) stays that graph,
+   and a kernel node's arguments stay where get_params said */
+static void test_capture_into_graph_keeps_nodes(void **state)
+{
+    fixture f;
+    xrt_graph g, child, own, got;
+    xrt_graph_node k, c, extra, first;
+    xrt_graph_node_params kp, cp;
+    host_add h;
+    size_t n = 0;
+    (void)state;
+    need_nodes();
+    fx_make(&f);
+    OK(xrt_graph_create(&g, 0));
+    OK(xrt_graph_create(&child, 0));
+    add_log(child, &first, NULL, 0, 2);
+    add_log(g, &first, NULL, 0, 1);
+    OK(xrt_graph_add_child_graph_node(&c, g, &first, 1, child));
+    OK(xrt_graph_destroy(child));
+    add_step(&f, g, &k, NULL, 0, f.add, f.d, 1, &h);
+    OK(xrt_graph_node_get_params(c, &cp));
+    own = cp.child.graph;
+    OK(xrt_graph_node_get_params(k, &kp));
+    if (!capture_into(f.s, g, &c, 1)) {
+        OK(xrt_graph_destroy(g));
+        fx_free(&f);
+        SKIP_UNLESS(0, "the backend does not capture into a graph");
+    }
+    OK(xrt_launch_host_func(f.s, log_fn, (void *)(intptr_t)3));
+    OK(xrt_stream_end_capture(f.s, &got));
+    assert_ptr_equal(got, g);
+    OK(xrt_graph_node_get_params(c, &cp));
+    assert_ptr_equal(cp.child.graph, own); /* the same graph, not a copy */
+    OK(xrt_graph_node_get_params(k, &cp));
+    if (kp.type == XRT_GRAPH_NODE_KERNEL) assert_ptr_equal(cp.kernel.args, kp.kernel.args);
+    else assert_ptr_equal(cp.host.user, kp.host.user);
+    OK(xrt_graph_get_nodes(own, NULL, &n));
+    assert_int_equal(n, 1);
+    OK(xrt_graph_get_nodes(own, &first, &n));
+    add_log(own, &extra, &first, 1, 5); /* in g's child: runs after 2 */
+    OK(xrt_graph_get_nodes(g, NULL, &n));
+    assert_int_equal(n, 4);
+    run_once(g, f.s);
+    assert_int_equal(order_n, 4);
+    assert_true(order_log[0] == 1 && order_log[1] == 2 && order_log[2] == 5 && order_log[3] == 3);
+    OK(xrt_graph_destroy(g));
+    fx_free(&f);
+}
+
+/* >> a capture into a child node's graph, two levels down: the graphs and
+   nodes that hold it cannot go while the capture lasts, as the graph
+   captured into cannot */
+static void test_capture_into_child_holds_parents(void **state)
+{
+    fixture f;
+    xrt_graph g, child, own, own2, got;
+    xrt_graph_node first, c, c2;
+    xrt_graph_node_params p;
+    (void)state;
+    need_nodes();
+    fx_make(&f);
+    OK(xrt_graph_create(&g, 0));
+    OK(xrt_graph_create(&child, 0));
+    add_log(g, &first, NULL, 0, 1);
+    OK(xrt_graph_add_child_graph_node(&c, g, &first, 1, child));
+    OK(xrt_graph_destroy(child));
+    OK(xrt_graph_node_get_params(c, &p));
+    own = p.child.graph;
+    OK(xrt_graph_create(&child, 0));
+    OK(xrt_graph_add_child_graph_node(&c2, own, NULL, 0, child));
+    OK(xrt_graph_destroy(child));
+    OK(xrt_graph_node_get_params(c2, &p));
+    own2 = p.child.graph;
+    if (!capture_into(f.s, own2, NULL, 0)) {
+        OK(xrt_graph_destroy(g));
+        fx_free(&f);
+        SKIP_UNLESS(0, "the backend does not capture into a graph");
+    }
+    OK(xrt_launch_host_func(f.s, log_fn, (void *)(intptr_t)2));
+    FAILS(xrt_graph_destroy(g), XRT_ERROR_ILLEGAL_STATE, "which is being captured into");
+    FAILS(xrt_graph_destroy_node(c), XRT_ERROR_ILLEGAL_STATE, "which is being captured into");
+    FAILS(xrt_graph_destroy_node(c2), XRT_ERROR_ILLEGAL_STATE, "which is being captured into");
+    OK(xrt_stream_end_capture(f.s, &got));
+    assert_ptr_equal(got, own2);
+    run_once(g, f.s);
+    assert_true(order_n == 2 && order_log[0] == 1 && order_log[1] == 2);
+    OK(xrt_graph_destroy_node(c2)); /* the capture is over */
+    OK(xrt_graph_destroy(g));
+    fx_free(&f);
+}
+
+/* >> while a graph is captured into, its nodes and edges change only by the
+   capture: a node added by hand (an allocation node too), an edge added or
+   removed, a node destroyed are refused, and the graph ends with its own
+   nodes and the captured ones */
+static void test_capture_target_refuses_changes(void **state)
+{
+    fixture f;
+    xrt_graph g, got;
+    xrt_graph_node e, e2, n = NULL;
+    xrt_graph_node_params p;
+    xrt_host_node_params hp = {log_fn, NULL};
+    size_t count = 0;
+    (void)state;
+    need_nodes();
+    fx_make(&f);
+    OK(xrt_graph_create(&g, 0));
+    OK(xrt_graph_add_empty_node(&e, g, NULL, 0));
+    add_log(g, &e2, &e, 1, 1);
+    if (!capture_into(f.s, g, &e2, 1)) {
+        OK(xrt_graph_destroy(g));
+        fx_free(&f);
+        SKIP_UNLESS(0, "the backend does not capture into a graph");
+    }
+    FAILS(xrt_graph_add_host_node(&n, g, NULL, 0, &hp), XRT_ERROR_ILLEGAL_STATE, "being captured into");
+    assert_null(n);
+    memset(&p, 0, sizeof p);
+    p.type = XRT_GRAPH_NODE_MEM_ALLOC;
+    OK(xrt_get_device(&p.alloc.device));
+    p.alloc.size = 4096;
+    FAILS(xrt_graph_add_node(&n, g, NULL, 0, &p), XRT_ERROR_ILLEGAL_STATE, "being captured into");
+    assert_null(p.alloc.ptr);
+    FAILS(xrt_graph_add_dependencies(g, &e2, &e, 1), XRT_ERROR_ILLEGAL_STATE, "being captured into");
+    FAILS(xrt_graph_remove_dependencies(g, &e, &e2, 1), XRT_ERROR_ILLEGAL_STATE, "being captured into");
+    FAILS(xrt_graph_destroy_node(e), XRT_ERROR_ILLEGAL_STATE, "being captured into");
+    OK(xrt_launch_host_func(f.s, log_fn, (void *)(intptr_t)2));
+    OK(xrt_stream_end_capture(f.s, &got));
+    assert_ptr_equal(got, g);
+    OK(xrt_graph_get_nodes(g, NULL, &count));
+    assert_int_equal(count, 3);
+    OK(xrt_graph_node_get_type(e, &p.type));
+    assert_int_equal(p.type, XRT_GRAPH_NODE_EMPTY);
+    run_once(g, f.s);
+    assert_true(order_n == 2 && order_log[0] == 1 && order_log[1] == 2);
+    OK(xrt_graph_add_empty_node(&n, g, NULL, 0)); /* the capture is over */
+    OK(xrt_graph_destroy(g));
+    fx_free(&f);
+}
+
 /* >> event nodes (where the backend builds them: the CPU's answer is
    XRT_ERROR_UNSUPPORTED): a record node completes its event at each
    launch; a wait node and its event are read back and changed */
@@ -865,6 +1040,81 @@ static void test_event_node_params(void **state)
     OK(xrt_event_destroy(e));
     OK(xrt_event_destroy(other));
     OK(xrt_stream_destroy(s));
+}
+
+/* >> an exec's event nodes given other events
+   (cudaGraphExecEventRecordNodeSetEvent, cudaGraphExecEventWaitNodeSetEvent):
+   later launches wait for and record the new ones, which the exec holds; the
+   old events and the graph may go before those launches */
+static void test_exec_event_node_set_event(void **state)
+{
+    fixture f;
+    xrt_graph g;
+    xrt_graph_exec x;
+    xrt_graph_node wait, set, rec;
+    xrt_graph_node_params p;
+    xrt_memset_node_params ms = {NULL, 0, 3, 1, N * sizeof(int), 1};
+    xrt_event start, w1, w2, r1, r2;
+    xrt_stream other;
+    xrt_status st;
+    float t = -1;
+    int i;
+    (void)state;
+    need_nodes();
+    fx_make(&f);
+    ms.dst = f.d;
+    OK(xrt_stream_create_with_flags(&other, XRT_STREAM_NON_BLOCKING));
+    OK(xrt_event_create(&start, 0));
+    OK(xrt_event_create(&w1, XRT_EVENT_DISABLE_TIMING));
+    OK(xrt_event_create(&w2, XRT_EVENT_DISABLE_TIMING));
+    OK(xrt_event_create(&r1, 0));
+    OK(xrt_event_create(&r2, 0));
+    OK(xrt_graph_create(&g, 0));
+    st = xrt_graph_add_event_wait_node(&wait, g, NULL, 0, w1);
+    if (st == XRT_ERROR_UNSUPPORTED) {
+        xrt_event v[5] = {start, w1, w2, r1, r2};
+        xrt_get_last_error();
+        OK(xrt_graph_destroy(g));
+        for (i = 0; i < 5; i++) OK(xrt_event_destroy(v[i]));
+        OK(xrt_stream_destroy(other));
+        fx_free(&f);
+        SKIP_UNLESS(0, "the backend does not build event nodes by hand");
+    }
+    OK(st);
+    OK(xrt_graph_add_memset_node(&set, g, &wait, 1, &ms));
+    OK(xrt_graph_add_event_record_node(&rec, g, &set, 1, r1));
+    OK(xrt_graph_instantiate(&x, g));
+    memset(&p, 0, sizeof p);
+    for (i = 0; i < 2; i++) { /* the wait node's event changed, then the record node's */
+        p.type = i ? XRT_GRAPH_NODE_EVENT_RECORD : XRT_GRAPH_NODE_WAIT_EVENT;
+        p.event.event = i ? r2 : w2;
+        OK(xrt_graph_exec_node_set_params(x, i ? rec : wait, &p));
+        if (i == 1) { /* the exec holds the events it uses now; the graph held the old ones */
+            OK(xrt_event_destroy(w1));
+            OK(xrt_event_destroy(r1));
+            OK(xrt_graph_destroy(g));
+        }
+        OK(xrt_memset_async(f.d, 0, N * sizeof(int), other));
+        __atomic_store_n(&gate_open_flag, 0, __ATOMIC_RELEASE);
+        OK(xrt_launch_host_func(other, gate_fn, NULL)); /* holds `other` */
+        OK(xrt_memcpy_async(f.h, f.d, N * sizeof(int), XRT_MEMCPY_DEVICE_TO_HOST, other)); /* before the graph */
+        OK(xrt_event_record(w2, other));
+        OK(xrt_event_record(start, f.s));
+        OK(xrt_graph_launch(x, f.s));
+        usleep(20000);
+        __atomic_store_n(&gate_open_flag, 1, __ATOMIC_RELEASE);
+        OK(xrt_stream_synchronize(other));
+        OK(xrt_stream_synchronize(f.s));
+        assert_int_equal(f.h[0], 0); /* the graph waited for w2 */
+        OK(xrt_event_elapsed_time(&t, start, i ? r2 : r1)); /* recorded by the launch */
+        assert_true(t >= 0);
+    }
+    OK(xrt_graph_exec_destroy(x));
+    OK(xrt_event_destroy(start));
+    OK(xrt_event_destroy(w2));
+    OK(xrt_event_destroy(r2));
+    OK(xrt_stream_destroy(other));
+    fx_free(&f);
 }
 
 /* Adds an allocation node of n bytes on the current device: its address. */
@@ -1191,13 +1441,18 @@ int main(void)
         cmocka_unit_test(test_diamond_of_sets),
         cmocka_unit_test(test_node_params),
         cmocka_unit_test(test_clone_and_destroy),
+        cmocka_unit_test(test_find_in_clone_of_later_node),
         cmocka_unit_test(test_child_graph),
         cmocka_unit_test(test_captured_graph_takes_nodes),
         cmocka_unit_test(test_event_nodes),
         cmocka_unit_test(test_update_limits),
         cmocka_unit_test(test_update_child_shape),
         cmocka_unit_test(test_capture_into_graph),
+        cmocka_unit_test(test_capture_into_graph_keeps_nodes),
+        cmocka_unit_test(test_capture_into_child_holds_parents),
+        cmocka_unit_test(test_capture_target_refuses_changes),
         cmocka_unit_test(test_event_node_params),
+        cmocka_unit_test(test_exec_event_node_set_event),
         cmocka_unit_test(test_mem_nodes),
         cmocka_unit_test(test_free_in_another_graph),
         cmocka_unit_test(test_graph_mem_trim),
