@@ -1462,7 +1462,7 @@ XRT_API xrt_status xrt__chk_event_destroy(const xrt_backend *b, xrt_event event)
 XRT_API void xrt__chk_graph_launch_hook(void *caller, xrt_status st, const xrt_backend *b, const void *exec,
                                         xrt_stream stream, const struct xrt__handle_slot *s) XRT__COLD;
 XRT_API void xrt__chk_instantiate(xrt_status st, const xrt_backend *b, const void *exec, void *graph) XRT__COLD;
-XRT_API void xrt__chk_exec_gone(const void *exec) XRT__COLD;
+XRT_API void xrt__chk_exec_gone(const void *exec, int destroyed) XRT__COLD;
 XRT_API void xrt__chk_shutdown(void) XRT__COLD; /* xrt_shutdown: the bookkeeping goes, checking stays as it was */
 XRT_API void xrt__chk_copy_3d(void *caller, xrt_status st, const xrt_backend *b, const char *fn, xrt_stream stream,
                               const struct xrt__handle_slot *s, const xrt_memcpy_3d_parms *p,
@@ -3209,7 +3209,7 @@ static inline xrt_status xrt_graph_exec_update(xrt_graph_exec exec, xrt_graph gr
 
 static inline xrt_status xrt_graph_exec_destroy(xrt_graph_exec exec)
 {
-    if (XRT__CHK_ON()) xrt__chk_exec_gone(exec);
+    if (XRT__CHK_ON()) xrt__chk_exec_gone(exec, 1);
     return xrt__handle_destroy(xrt__be(), exec, XRT__HANDLE_GRAPH_EXEC, "xrt_graph_exec_destroy");
 }
 
@@ -8305,7 +8305,7 @@ XRT_API xrt_status xrt__graph_params(const xrt_backend *b, xrt_graph_exec exec, 
     if (!get && !set) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "params is NULL");
     xrt__gnode_enter();
     st = xrt__gnode_exit(xrt__graph_params_locked(b, exec, node, get, set, fn));
-    if (exec && st == XRT_SUCCESS && xrt__chk_on) xrt__chk_exec_gone(exec); /* its snapshot no longer says */
+    if (exec && st == XRT_SUCCESS && xrt__chk_on) xrt__chk_exec_gone(exec, 0); /* its snapshot no longer says */
     return st;
 }
 

@@ -41,7 +41,7 @@
    context whose entry starts at the place's last stamp, so the contexts
    and the clocks' length stay bounded by what the histories hold; an
    exiting host thread's contexts go likewise, and a destroyed event's
-   clock at its destroy. Each
+   clock at its destroy (an executable graph's, of its last launch, too). Each
    allocation of the registry keeps its last XRT__CHK_HISTORY accesses; a new
    access is compared with the overlapping ones: an earlier access (c, e) is
    ordered before it when the new context's clock has c's entry >= e. The
@@ -111,6 +111,9 @@ typedef struct xrt__chk_alloc {
     xrt__chk_access a[XRT__CHK_HISTORY];
 } xrt__chk_alloc;
 
+/* An event's last record, or a graph exec's last launch (cudaGraphLaunch
+   orders a launch after the exec's previous one, on any stream), by handle
+   (an exec's and an event's differ in their kind bits). */
 typedef struct xrt__chk_event {
     struct xrt__chk_event *next;
     uintptr_t key;
@@ -486,6 +489,27 @@ static xrt__chk_event *xrt__chk_event_get(const void *event, int make)
     return e;
 }
 
+/* e is recorded now on ctx c: its clock is c's. */
+static void xrt__chk_mark(xrt__chk_event *e, const xrt__chk_ctx *c)
+{
+    if (e->clock.n) memset(e->clock.v, 0, e->clock.n * sizeof(uint32_t)); /* the new record replaces the last */
+    xrt__chk_join(&e->clock, &c->clock);
+    e->recorded = 1;
+}
+
+/* An event destroyed, or an exec: its clock goes. */
+static void xrt__chk_event_drop(uintptr_t key)
+{
+    xrt__chk_event **at, *e;
+    for (at = &xrt__chk_events[xrt__chk_hash(key)]; (e = *at) != NULL; at = &e->next)
+        if (e->key == key) {
+            *at = e->next;
+            xrt__chk_release(e->clock.v, e->clock.n * sizeof(uint32_t));
+            xrt__chk_release(e, sizeof *e);
+            return;
+        }
+}
+
 /* A captured stream runs nothing now: its operations are not accesses. */
 static int xrt__chk_capturing(const xrt_backend *b, const xrt__handle_slot *s)
 {
@@ -833,8 +857,9 @@ static size_t xrt__chk_box(const xrt_pitched_ptr *p, const xrt_pos *at, const xr
    kernel is, whose accesses are its nodes': a memcpy node reads its source
    and writes its destination, a memset node writes its rows, a kernel node's
    pointer arguments are read-writes of their allocations, as an eager
-   launch's. Inside one launch, two nodes are ordered when a path of edges
-   joins them. xrt_graph_instantiate (and xrt_graph_exec_update) keep of
+   launch's. A launch comes after its exec's previous launch, on any stream
+   (cudaGraphLaunch). Inside one launch, two nodes are ordered when a path
+   of edges joins them. xrt_graph_instantiate (and xrt_graph_exec_update) keep of
    each exec, while checking is on, a snapshot: its access nodes, named by
    their place in the graph's list of nodes (xrt_graph_get_nodes: the order
    they were added or captured), each with the set of access nodes before
@@ -1466,14 +1491,15 @@ XRT_API void xrt__chk_launch(void *caller, xrt_status st, const xrt_backend *b, 
 }
 
 /* A graph launch: its nodes' accesses when its exec has a snapshot, else an
-   operation without accesses. Wait nodes' events join first, record nodes'
-   events take the launch's clock (">> check: graphs"). */
+   operation without accesses. It comes after the exec's previous launch,
+   whatever its stream (cudaGraphLaunch), and wait nodes' events; record
+   nodes' events, and the exec, take the launch's clock (">> check: graphs"). */
 XRT_API void xrt__chk_graph_launch_hook(void *caller, xrt_status st, const xrt_backend *b, const void *exec,
                                         xrt_stream stream, const struct xrt__handle_slot *s)
 {
     xrt__chk_ctx *c, *host;
     const xrt__chk_graph *g;
-    xrt__chk_event *e;
+    xrt__chk_event *e, *last;
     size_t i;
     if (st != XRT_SUCCESS) return;
     XRT__CHK_SITE(site);
@@ -1481,16 +1507,14 @@ XRT_API void xrt__chk_graph_launch_hook(void *caller, xrt_status st, const xrt_b
     xrt__chk_tag(b, 0);
     if (!xrt__chk_capturing(b, s) && (host = xrt__chk_host()) && (c = xrt__chk_stream(b, stream, s))) {
         g = xrt__chk_graph_find((uintptr_t)exec);
+        if ((last = xrt__chk_event_get(exec, 1)) != NULL && last->recorded) xrt__chk_join(&c->clock, &last->clock);
         for (i = 0; g && i < g->nwait; i++)
             if ((e = xrt__chk_event_get((const void *)g->wait[i], 0)) != NULL && e->recorded) xrt__chk_join(&c->clock, &e->clock);
         xrt__chk_begin(c, host, NULL);
         if (g) xrt__chk_graph_launch(g, c, site);
         for (i = 0; g && i < g->nrecord; i++)
-            if ((e = xrt__chk_event_get((const void *)g->record[i], 1)) != NULL) {
-                if (e->clock.n) memset(e->clock.v, 0, e->clock.n * sizeof(uint32_t));
-                xrt__chk_join(&e->clock, &c->clock);
-                e->recorded = 1;
-            }
+            if ((e = xrt__chk_event_get((const void *)g->record[i], 1)) != NULL) xrt__chk_mark(e, c);
+        if (last) xrt__chk_mark(last, c);
         xrt__chk_end(c);
     }
     pthread_mutex_unlock(&xrt__chk_lock);
@@ -1519,11 +1543,13 @@ XRT_API void xrt__chk_instantiate(xrt_status st, const xrt_backend *b, const voi
     pthread_mutex_unlock(&xrt__chk_lock);
 }
 
-/* An exec destroyed, or changed node by node: no snapshot. */
-XRT_API void xrt__chk_exec_gone(const void *exec)
+/* An exec changed node by node: no snapshot; destroyed: nor the clock of
+   its last launch (its handle never comes back). */
+XRT_API void xrt__chk_exec_gone(const void *exec, int destroyed)
 {
     if (!xrt__chk_lock_on()) return;
     xrt__chk_graph_put((uintptr_t)exec, NULL);
+    if (destroyed) xrt__chk_event_drop((uintptr_t)exec);
     pthread_mutex_unlock(&xrt__chk_lock);
 }
 
@@ -1565,9 +1591,7 @@ XRT_API void xrt__chk_record(void *caller, xrt_status st, const xrt_backend *b, 
     if (!xrt__chk_capturing(b, s) && (host = xrt__chk_host()) && (c = xrt__chk_stream(b, stream, s)) &&
         (e = xrt__chk_event_get(event, 1)) != NULL) {
         xrt__chk_begin(c, host, NULL);
-        if (e->clock.n) memset(e->clock.v, 0, e->clock.n * sizeof(uint32_t)); /* the new record replaces the last */
-        xrt__chk_join(&e->clock, &c->clock);
-        e->recorded = 1;
+        xrt__chk_mark(e, c);
         xrt__chk_end(c);
     }
     pthread_mutex_unlock(&xrt__chk_lock);
@@ -1676,15 +1700,8 @@ static void xrt__chk_thread_exit(void *unused)
    node that names it after the destroy starts it again. */
 XRT_API void xrt__chk_event_destroyed(xrt_event event)
 {
-    xrt__chk_event **at, *e;
     if (xrt__limbo_holds((uintptr_t)event) || !xrt__chk_lock_on()) return; /* as a stream's */
-    for (at = &xrt__chk_events[xrt__chk_hash((uintptr_t)event)]; (e = *at) != NULL; at = &e->next)
-        if (e->key == (uintptr_t)event) {
-            *at = e->next;
-            xrt__chk_release(e->clock.v, e->clock.n * sizeof(uint32_t));
-            xrt__chk_release(e, sizeof *e);
-            break;
-        }
+    xrt__chk_event_drop((uintptr_t)event);
     pthread_mutex_unlock(&xrt__chk_lock);
 }
 

@@ -645,6 +645,48 @@ static void test_graph_races_eager(void **state)
     OK(xrt_free(d));
 }
 
+/* One exec setting d launched on stream 1, then on stream 2 with no event:
+   clean, as cudaGraphLaunch orders a launch after the exec's previous ones
+   (also after xrt_graph_exec_update); a copy out of d on stream 2 after the
+   second launch: clean too. Two execs of one graph, one a stream: racy. */
+static void test_graph_exec_launches_ordered(void **state)
+{
+    static unsigned char g[N];
+    round_ w;
+    xrt_graph graph;
+    xrt_graph_exec exec, other;
+    xrt_graph_node n0;
+    void *d;
+    int r, two_execs;
+    (void)state;
+    OK(xrt_malloc(&d, N));
+    for (r = 0; r < 2 * ROUNDS; r++) {
+        xrt_memset_node_params set = {d, 0, 7, 1, N, 1};
+        two_execs = r >= ROUNDS;
+        round_begin(&w, r, XRT_STREAM_NON_BLOCKING, XRT_STREAM_NON_BLOCKING);
+        OK(xrt_graph_create(&graph, 0));
+        OK(xrt_graph_add_memset_node(&n0, graph, NULL, 0, &set));
+        OK(xrt_graph_instantiate(&exec, graph));
+        OK(xrt_graph_instantiate(&other, graph));
+        OK(xrt_graph_launch(exec, w.s1));
+        OK(xrt_graph_exec_update(exec, graph));
+        OK(xrt_graph_launch(two_execs ? other : exec, w.s2));
+        if (!two_execs) OK(xrt_memcpy_async(g, d, N, XRT_MEMCPY_DEVICE_TO_HOST, w.s2));
+        OK(xrt_device_synchronize());
+        if (!two_execs) expect_clean();
+        else
+            expect_race("memset node 0 of xrt_graph_launch", "memset node 0 of xrt_graph_launch", d, N, 0, N,
+                        "write by memset node 0 of xrt_graph_launch on stream 1 (device 0)",
+                        "write by memset node 0 of xrt_graph_launch on stream 2 (device 0)",
+                        EDGE_1_2("memset node 0 of xrt_graph_launch", "memset node 0 of xrt_graph_launch"));
+        OK(xrt_graph_exec_destroy(other));
+        OK(xrt_graph_exec_destroy(exec));
+        OK(xrt_graph_destroy(graph));
+        round_end(&w);
+    }
+    OK(xrt_free(d));
+}
+
 /* A kernel node reading and writing d (its pointer argument) beside a
    memcpy node into d with no edge: racy; with the edge: clean. A second
    kernel node on d after the copy, in no order with the first: not
@@ -1635,7 +1677,8 @@ int main(void)
         cmocka_unit_test(test_peer_copy),         cmocka_unit_test(test_peer_copy_serialized),
                 cmocka_unit_test(test_sync_orders_host),
         cmocka_unit_test(test_graph_nodes_without_edge),
-        cmocka_unit_test(test_graph_races_eager), cmocka_unit_test(test_graph_kernel_node),
+        cmocka_unit_test(test_graph_races_eager), cmocka_unit_test(test_graph_exec_launches_ordered),
+        cmocka_unit_test(test_graph_kernel_node),
         cmocka_unit_test(test_graph_child_nodes), cmocka_unit_test(test_graph_2d_nodes),
         cmocka_unit_test(test_copy_3d),           cmocka_unit_test(test_graph_3d_memset_node),
         cmocka_unit_test(test_symbol_copy),
