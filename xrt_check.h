@@ -1372,14 +1372,19 @@ static void xrt__chk_tag(const xrt_backend *b, int before)
 
 /* Whether the host waits for a synchronous set (src NULL) or copy, as CUDA's
    "API synchronization behavior" says, whatever the backend does: a set of
-   device or managed memory and a copy from device to device memory return
-   before their work is done. */
+   device or managed memory, a copy from device to device memory, and a copy
+   from pageable host memory (memory xrt does not know, or knows as pageable)
+   to device or managed memory ("the DMA to final destination may not have
+   completed") return before their work is done. */
 static int xrt__chk_sync_waits(const void *dst, const void *src)
 {
     xrt__mem_info d, f;
+    int to_device;
     if (!xrt__mem_query(dst, &d)) return 1;
-    if (!src) return d.type != XRT_MEMORY_DEVICE && d.type != XRT_MEMORY_MANAGED;
-    return d.type != XRT_MEMORY_DEVICE || !xrt__mem_query(src, &f) || f.type != XRT_MEMORY_DEVICE;
+    to_device = d.type == XRT_MEMORY_DEVICE || d.type == XRT_MEMORY_MANAGED;
+    if (!src || !to_device) return !to_device;
+    if (!xrt__mem_query(src, &f) || f.type == XRT_MEMORY_HOST) return 0; /* pageable */
+    return d.type != XRT_MEMORY_DEVICE || f.type != XRT_MEMORY_DEVICE;
 }
 
 static void xrt__chk_copy_at(void *const *site, const xrt_backend *b, const char *fn, xrt_stream stream,

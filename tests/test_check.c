@@ -391,6 +391,40 @@ static void test_sync_set_and_d2d_copy_return_early(void **state)
     OK(xrt_free(d));
 }
 
+/* xrt_memcpy from pageable host memory to device memory returns once the
+   source is staged, before the copy reaches the device (CUDA's "API
+   synchronization behavior": "the DMA to final destination may not have
+   completed"): a memset of the destination on a non-blocking stream after
+   it is in no order with it, whatever the CPU backend's timing. From pinned
+   memory the host waits for the copy: clean. */
+static void test_sync_copy_from_pageable_returns_early(void **state)
+{
+    static unsigned char h[N];
+    round_ w;
+    void *d, *pinned;
+    int r, pageable;
+    (void)state;
+    OK(xrt_malloc(&d, N));
+    OK(xrt_malloc_host(&pinned, N));
+    for (r = 0; r < 2 * ROUNDS; r++) {
+        pageable = r < ROUNDS;
+        round_begin(&w, r, XRT_STREAM_NON_BLOCKING, XRT_STREAM_DEFAULT);
+        OK(xrt_memcpy(d, pageable ? (void *)h : pinned, N, XRT_MEMCPY_HOST_TO_DEVICE));
+        OK(xrt_memset_async(d, 0, N, w.s1));
+        OK(xrt_device_synchronize());
+        if (!pageable) expect_clean();
+        else
+            expect_race("xrt_memcpy", "xrt_memset_async", d, N, 0, N,
+                        "write by xrt_memcpy on the NULL stream of device 0",
+                        "write by xrt_memset_async on stream 1 (device 0)",
+                        "record an event on the NULL stream of device 0 after the xrt_memcpy and wait for it on "
+                        "stream 1 (device 0) (xrt_stream_wait_event) before the xrt_memset_async");
+        round_end(&w);
+    }
+    OK(xrt_free_host(pinned));
+    OK(xrt_free(d));
+}
+
 /* The NULL stream's implicit order: a copy on blocking stream 1, a memset on
    the NULL stream, a copy out on blocking stream 2, then xrt_memcpy: clean.
    Stream 1 non-blocking: its copy and the NULL stream's memset race. */
@@ -1672,6 +1706,7 @@ int main(void)
         cmocka_unit_test(test_copy_copy),         cmocka_unit_test(test_copy_kernel),
         cmocka_unit_test(test_two_sites_two_reports),
         cmocka_unit_test(test_sync_set_and_d2d_copy_return_early),
+        cmocka_unit_test(test_sync_copy_from_pageable_returns_early),
         cmocka_unit_test(test_wrong_event),       cmocka_unit_test(test_free_racing),
         cmocka_unit_test(test_host_fn_annotated), cmocka_unit_test(test_legacy_order),
         cmocka_unit_test(test_peer_copy),         cmocka_unit_test(test_peer_copy_serialized),
