@@ -56,7 +56,9 @@
    3-D copy or set touches its bounding range (a graph node's rows are
    compared row by row with the launch's other nodes); a copy to or from a module's
    variable, the other side's bytes. What is not modelled yet: IPC-opened
-   memory as an alias of its exporter's allocation. */
+   memory as an alias of its exporter's allocation; the order between host
+   threads (pthread_create, a join, a lock: xrt sees none of them), which a
+   report's missing edge names when two threads made its calls. */
 #define XRT__CHK_HISTORY 32
 #define XRT__CHK_FRAMES 3 /* [0] unused, [1] the hook's return address, [2] the dispatch function's */
 #define XRT__CHK_BUCKETS 1024
@@ -97,6 +99,7 @@ typedef struct xrt__chk_ctx {
 typedef struct xrt__chk_access {
     size_t lo, hi; /* offsets in the allocation */
     unsigned ctx;
+    unsigned thread; /* the number of the host thread that made the call ("host thread 2") */
     uint32_t epoch;
     int write;
     const char *fn;
@@ -309,6 +312,13 @@ static xrt__chk_ctx *xrt__chk_host(void)
         pthread_setspecific(xrt__chk_exit_key, (void *)1);
     }
     return c;
+}
+
+/* The number of the host thread making the call being recorded (its
+   context is made by then: xrt__chk_host). */
+static unsigned xrt__chk_caller(void)
+{
+    return xrt__chk_thread && xrt__chk_thread_era == xrt__chk_era ? xrt__chk_ctxs[xrt__chk_thread - 1]->number : 0;
 }
 
 /* The checker's queries of a backend: a failure is an answer, not the
@@ -636,6 +646,15 @@ static void xrt__chk_edge(const xrt__chk_access *a, const xrt__chk_access *b, ch
     else
         snprintf(out, size, "order %s's %s before the %s on %s (a lock or a join between the threads, before it is "
                  "called)", na, a->fn, b->fn, nb);
+    if (ca->kind != XRT__CHK_HOST && a->thread && b->thread && a->thread != b->thread) {
+        /* what a program most often relies on that xrt cannot see: a
+           synchronize on one thread, then pthread_create or a join */
+        size_t n = strlen(out);
+        snprintf(out + n, size - n, "; host thread %u made the %s and host thread %u the %s: xrt does not see what "
+                 "orders threads (pthread_create, pthread_join, a lock), so if host thread %u comes after a "
+                 "synchronize of %s on host thread %u, synchronize it on host thread %u too (done, it returns at "
+                 "once)", a->thread, a->fn, b->thread, b->fn, b->thread, na, a->thread, b->thread);
+    }
 }
 
 /* Whether the pair (a, b) was reported, else records it. A pair is its two
@@ -673,7 +692,7 @@ static void xrt__chk_report(const xrt__chk_alloc *m, const xrt__chk_access *a, c
                             uintptr_t graph)
 {
     static const char *const kinds[] = {"unknown", "pageable host", "pinned host", "device", "managed"};
-    char na[96], nb[96], sa[300], sb[300], edge[400], msg[2048];
+    char na[96], nb[96], sa[300], sb[300], edge[1024], msg[3072];
     size_t lo = a->lo > b->lo ? a->lo : b->lo, hi = a->hi < b->hi ? a->hi : b->hi;
     unsigned t = (unsigned)m->info.type;
     if (xrt__chk_short || xrt__chk_reported(a, b, graph)) return;
@@ -780,6 +799,7 @@ static void xrt__chk_access_in(xrt__chk_ctx *c, xrt__chk_alloc *m, const char *f
     x.lo = lo;
     x.hi = n > m->info.size - lo ? m->info.size : lo + n;
     x.ctx = c->ix;
+    x.thread = xrt__chk_caller();
     x.epoch = xrt__chk_at(&c->clock, c->ix);
     x.write = write;
     x.fn = fn;
@@ -1295,6 +1315,7 @@ static void xrt__chk_graph_pairs(const xrt__chk_graph *g, xrt__chk_ctx *c, void 
             if (!(m = xrt__chk_alloc_get(&x->info))) return;
             memset(&a, 0, sizeof a);
             a.ctx = b.ctx = c->ix;
+            a.thread = xrt__chk_caller();
             a.epoch = xrt__chk_at(&c->clock, c->ix);
             a.tag = xrt__chk_tag_now;
             memcpy(a.site, site, sizeof a.site);
