@@ -1328,6 +1328,7 @@ XRT_API xrt_status xrt__handle_bad(const char *fn, const void *handle) XRT__COLD
    Any owner's: a plugin that wraps a backend hands the backend's objects on. */
 XRT_API uintptr_t xrt__handle_of(const void *obj, uintptr_t kind) XRT__COLD;
 XRT_API xrt_status xrt__handle_alloc(const xrt_backend *b, void *obj, uintptr_t kind, int owned, uintptr_t *out);
+XRT_API void xrt__stream_keep_device(const xrt_backend *b, xrt_stream stream); /* in its handle's slot */
 /* Graphs built node by node (">> impl: graph nodes"). */
 enum { XRT__GRAPH_LIST_NODES, XRT__GRAPH_LIST_ROOTS, XRT__GRAPH_LIST_EDGES, XRT__GRAPH_LIST_DEPS,
        XRT__GRAPH_LIST_DEPENDENTS };
@@ -1578,6 +1579,7 @@ static inline const xrt_backend *xrt__be(void)
 #define XRT__HANDLE_INDEX_BITS 20
 #define XRT__HANDLE_CHUNK_BITS 10
 #define XRT__HANDLE_OWNED ((uintptr_t)1)
+#define XRT__HANDLE_DEVICE_SHIFT 1 /* a stream's flags: its device + 1 above XRT__HANDLE_OWNED (0: not known) */
 #define XRT__HANDLE_CHUNK ((uintptr_t)1 << XRT__HANDLE_CHUNK_BITS)
 #define XRT__HANDLE_MAX ((uintptr_t)1 << XRT__HANDLE_INDEX_BITS)
 #define XRT__HANDLE_GEN_SHIFT (XRT__HANDLE_KIND_BITS + XRT__HANDLE_INDEX_BITS)
@@ -2435,6 +2437,7 @@ static inline xrt_status xrt_stream_create(xrt_stream *stream)
     st = b->stream_create(b, &obj);
     if (st != XRT_SUCCESS) return st;
     st = xrt__handle_create(b, obj, XRT__HANDLE_STREAM, 1, (void **)stream);
+    if (st == XRT_SUCCESS) xrt__stream_keep_device(b, *stream);
     if (XRT__CHK_ON()) xrt__chk_stream_created(__builtin_return_address(0), st, b, stream);
     return st;
 }
@@ -2452,6 +2455,7 @@ static inline xrt_status xrt__stream_create(const char *fn, xrt_stream *stream, 
     st = b->stream_create_with_priority(b, &obj, flags, priority);
     if (st != XRT_SUCCESS) return st;
     st = xrt__handle_create(b, obj, XRT__HANDLE_STREAM, 1, (void **)stream);
+    if (st == XRT_SUCCESS) xrt__stream_keep_device(b, *stream);
     if (XRT__CHK_ON()) xrt__chk_stream_created(__builtin_return_address(0), st, b, stream);
     return st;
 }
@@ -5205,6 +5209,22 @@ XRT_API xrt_status xrt__handle_alloc(const xrt_backend *b, void *obj, uintptr_t 
     xrt__call.nfree = n - 1;
     *out = xrt__handle_fill(b, obj, kind, owned, xrt__call.free_slots[n - 1]);
     return XRT_SUCCESS;
+}
+
+/* A created stream's slot keeps the device it was made on (its flags above
+   XRT__HANDLE_OWNED, + 1; 0: not known, a wrapped native stream): the
+   stream-order checker may first see a stream made before checking was on
+   where another device is current, and the NULL stream's order is that of
+   the stream's own device. Before the handle is returned: no other thread
+   reads the slot yet. */
+XRT_API void xrt__stream_keep_device(const xrt_backend *b, xrt_stream stream)
+{
+    xrt__handle_slot *s = xrt__handle_lookup(b, stream, XRT__HANDLE_STREAM);
+    int d = -1, ok;
+    xrt__err.quiet++;
+    ok = b->get_device(b, &d) == XRT_SUCCESS;
+    xrt__err.quiet--;
+    if (s && ok && d >= 0) s->flags |= (uintptr_t)(d + 1) << XRT__HANDLE_DEVICE_SHIFT;
 }
 
 /* A released slot matches no handle (its kind bits are cleared, its

@@ -343,20 +343,26 @@ static xrt__chk_ctx *xrt__chk_legacy(const xrt_backend *b, int d)
 static xrt__chk_ctx *xrt__chk_stream(const xrt_backend *b, xrt_stream stream, const xrt__handle_slot *s)
 {
     int device;
+    uintptr_t kept;
     xrt__chk_ctx *c, *host;
     unsigned flags = 0;
     if (s != &xrt__handle_null_stream && (uintptr_t)stream > (uintptr_t)XRT_STREAM_PER_THREAD &&
         (c = xrt__chk_ctx_find(XRT__CHK_STREAM, (uintptr_t)stream, b, 0)) != NULL)
         return c; /* a created stream's context: found by its handle alone */
-    device = xrt__chk_device(b);
-    if (s == &xrt__handle_null_stream) return xrt__chk_legacy(b, device);
+    if (s == &xrt__handle_null_stream) return xrt__chk_legacy(b, xrt__chk_device(b));
     if ((uintptr_t)stream <= (uintptr_t)XRT_STREAM_PER_THREAD) { /* the per-thread stream, also as NULL */
+        device = xrt__chk_device(b);
         if (!(host = xrt__chk_host())) return NULL;
         c = xrt__chk_ctx_find(XRT__CHK_PER_THREAD, host->number, b, device);
         return c ? c : xrt__chk_ctx_add(XRT__CHK_PER_THREAD, host->number, b, device, 1);
     }
+    /* first seen (made before checking was on): on the device its handle
+       kept (xrt__stream_keep_device), else (a wrapped native stream) on the
+       current one */
+    kept = __atomic_load_n(&s->flags, __ATOMIC_RELAXED) >> XRT__HANDLE_DEVICE_SHIFT;
+    device = kept ? (int)kept - 1 : xrt__chk_device(b);
     xrt__err.quiet++;
-    b->stream_get_flags(b, s->obj, &flags); /* first seen: made before checking was on, on this device */
+    b->stream_get_flags(b, s->obj, &flags);
     xrt__err.quiet--;
     return xrt__chk_ctx_add(XRT__CHK_STREAM, (uintptr_t)stream, b, device, !(flags & XRT_STREAM_NON_BLOCKING));
 }

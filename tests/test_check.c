@@ -88,16 +88,17 @@ static void expect_clean(void)
 }
 
 /* One report: its first line and the missing edge exactly; the two accesses'
-   lines up to their call sites, which lie in this file. */
-static void expect_race(const char *fa, const char *fb, const void *alloc, size_t size, size_t lo, size_t hi,
-                        const char *a, const char *b, const char *edge)
+   lines up to their call sites, which lie in this file. The allocation is
+   of a kind ("device", "pinned host") and a place ("device 0", "host"). */
+static void expect_race_of(const char *kind, const char *where, const char *fa, const char *fb, const void *alloc,
+                           size_t size, size_t lo, size_t hi, const char *a, const char *b, const char *edge)
 {
     char line[1024], *at;
     if (nreports != 1) print_error("%d reports, expected 1:\n%s", nreports, reports);
     assert_int_equal(nreports, 1);
     snprintf(line, sizeof line,
-             "xrt: race: %s and %s touch bytes [%zu, %zu) of the device allocation %p (%zu bytes, device 0) in no "
-             "order\n", fa, fb, lo, hi, alloc, size);
+             "xrt: race: %s and %s touch bytes [%zu, %zu) of the %s allocation %p (%zu bytes, %s) in no order\n", fa,
+             fb, lo, hi, kind, alloc, size, where);
     if (strncmp(reports, line, strlen(line)) != 0) print_error("got:\n%sexpected first line:\n%s", reports, line);
     assert_memory_equal(reports, line, strlen(line));
     at = reports + strlen(line);
@@ -113,6 +114,13 @@ static void expect_race(const char *fa, const char *fb, const void *alloc, size_
     snprintf(line, sizeof line, "xrt:   missing edge: %s\n", edge);
     if (!strstr(reports, line)) print_error("got:\n%sexpected:\n%s", reports, line);
     assert_non_null(strstr(reports, line));
+}
+
+/* The same of a device allocation of device 0. */
+static void expect_race(const char *fa, const char *fb, const void *alloc, size_t size, size_t lo, size_t hi,
+                        const char *a, const char *b, const char *edge)
+{
+    expect_race_of("device", "device 0", fa, fb, alloc, size, lo, hi, a, b, edge);
 }
 
 /* A kernel that writes its first argument's n bytes (n its second). */
@@ -504,6 +512,47 @@ static void test_peer_copy(void **state)
         OK(xrt_stream_destroy(s1));
     }
     OK(xrt_free(d0));
+    OK(xrt_free(d1));
+    OK(xrt_set_device(0));
+}
+
+/* A stream made on device 1 while checking is off, first used while device
+   0 is current: it is device 1's, where it was made, so the NULL stream of
+   device 1 comes after its work (blocking): clean; non-blocking: racy, the
+   report naming it stream 1 (device 1). */
+static void test_stream_made_before_checking(void **state)
+{
+    static unsigned char h[N];
+    xrt_stream s;
+    void *d1;
+    int r, n = 0, non_blocking;
+    (void)state;
+    OK(xrt_get_device_count(&n));
+    SKIP_UNLESS(n >= 2, "one device");
+    OK(xrt_set_device(1));
+    OK(xrt_malloc(&d1, N));
+    for (r = 0; r < 2 * ROUNDS; r++) {
+        non_blocking = r >= ROUNDS;
+        OK(xrt_check_enable(XRT_CHECK_OFF));
+        OK(xrt_set_device(1));
+        OK(xrt_stream_create_with_flags(&s, non_blocking ? XRT_STREAM_NON_BLOCKING : XRT_STREAM_DEFAULT));
+        begin();
+        OK(xrt_set_device(0));
+        perturb(s, r);
+        OK(xrt_memcpy_async(d1, h, N, XRT_MEMCPY_HOST_TO_DEVICE, s));
+        OK(xrt_set_device(1));
+        OK(xrt_memset(d1, 0, N));
+        OK(xrt_device_synchronize());
+        if (!non_blocking) expect_clean();
+        else
+            expect_race_of("device", "device 1", "xrt_memcpy_async", "xrt_memset", d1, N, 0, N,
+                           "write by xrt_memcpy_async on stream 1 (device 1)",
+                           "write by xrt_memset on the NULL stream of device 1",
+                           "record an event on stream 1 (device 1) after the xrt_memcpy_async and wait for it on the "
+                           "NULL stream of device 1 (xrt_stream_wait_event) before the xrt_memset");
+        end();
+        OK(xrt_stream_destroy(s));
+    }
     OK(xrt_free(d1));
     OK(xrt_set_device(0));
 }
@@ -1768,6 +1817,7 @@ int main(void)
         cmocka_unit_test(test_wrong_event),       cmocka_unit_test(test_free_racing),
         cmocka_unit_test(test_host_fn_annotated), cmocka_unit_test(test_legacy_order),
         cmocka_unit_test(test_peer_copy),         cmocka_unit_test(test_peer_copy_serialized),
+        cmocka_unit_test(test_stream_made_before_checking),
                 cmocka_unit_test(test_sync_orders_host),
         cmocka_unit_test(test_graph_nodes_without_edge),
         cmocka_unit_test(test_graph_races_eager), cmocka_unit_test(test_graph_exec_launches_ordered),
