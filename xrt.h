@@ -8416,9 +8416,12 @@ XRT_API xrt_status xrt__graph_copy_3d_params(const xrt_backend *b, xrt_graph_exe
                                              xrt_memcpy_3d_parms *get, const xrt_memcpy_3d_parms *set,
                                              const char *fn)
 {
+    xrt_status st;
     if (!get && !set) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "p is NULL");
     xrt__gnode_enter();
-    return xrt__gnode_exit(xrt__graph_copy_3d_params_locked(b, exec, node, get, set, fn));
+    st = xrt__gnode_exit(xrt__graph_copy_3d_params_locked(b, exec, node, get, set, fn));
+    if (exec && set && st == XRT_SUCCESS && xrt__chk_on) xrt__chk_exec_gone(exec, 0); /* as xrt__graph_params' */
+    return st;
 }
 
 static xrt_status xrt__graph_destroy_node_locked(const xrt_backend *b, xrt_graph_node node)

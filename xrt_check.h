@@ -907,8 +907,9 @@ static size_t xrt__chk_box(const xrt_pitched_ptr *p, const xrt_pos *at, const xr
    Not modelled: a kernel node the runtime does not give back (captured on a GPU outside a
    capture xrt began: xrt__gpu_launch_captured), child
    graphs nested deeper than XRT__CHK_DEPTH, an exec changed by
-   xrt_graph_exec_node_set_params (its launches are operations without
-   accesses again), an exec instantiated while checking was off. */
+   xrt_graph_exec_node_set_params or xrt_graph_exec_memcpy_node_set_params
+   (its launches are operations without accesses again), an exec
+   instantiated while checking was off. */
 typedef struct xrt__chk_gacc {
     unsigned node;  /* its access node (a bit of the sets) */
     const void *p;

@@ -770,6 +770,43 @@ static void test_graph_exec_launches_ordered(void **state)
     OK(xrt_free(d));
 }
 
+/* An exec's copy node moved from d to d2 (xrt_graph_exec_memcpy_node_set_params)
+   no longer writes d: the exec's snapshot goes, its launches being
+   operations without accesses, as after xrt_graph_exec_node_set_params.
+   A set of d on stream 2 after the launch on stream 1: clean. */
+static void test_graph_exec_copy_node_changed(void **state)
+{
+    static unsigned char h[N];
+    round_ w;
+    xrt_graph graph;
+    xrt_graph_exec exec;
+    xrt_graph_node n0;
+    xrt_memcpy_3d_parms p;
+    void *d, *d2;
+    int r;
+    (void)state;
+    OK(xrt_malloc(&d, N));
+    OK(xrt_malloc(&d2, N));
+    for (r = 0; r < ROUNDS; r++) {
+        round_begin(&w, r, XRT_STREAM_NON_BLOCKING, XRT_STREAM_NON_BLOCKING);
+        OK(xrt_graph_create(&graph, 0));
+        OK(xrt_graph_add_memcpy_node_1d(&n0, graph, NULL, 0, d, h, N, XRT_MEMCPY_HOST_TO_DEVICE));
+        OK(xrt_graph_instantiate(&exec, graph));
+        OK(xrt_graph_memcpy_node_get_params(n0, &p));
+        p.dst_ptr.ptr = d2;
+        OK(xrt_graph_exec_memcpy_node_set_params(exec, n0, &p));
+        OK(xrt_graph_launch(exec, w.s1));
+        OK(xrt_memset_async(d, 0, N, w.s2));
+        OK(xrt_device_synchronize());
+        expect_clean();
+        OK(xrt_graph_exec_destroy(exec));
+        OK(xrt_graph_destroy(graph));
+        round_end(&w);
+    }
+    OK(xrt_free(d2));
+    OK(xrt_free(d));
+}
+
 /* A kernel node reading and writing d (its pointer argument) beside a
    memcpy node into d with no edge: racy; with the edge: clean. A second
    kernel node on d after the copy, in no order with the first: not
@@ -1821,6 +1858,7 @@ int main(void)
                 cmocka_unit_test(test_sync_orders_host),
         cmocka_unit_test(test_graph_nodes_without_edge),
         cmocka_unit_test(test_graph_races_eager), cmocka_unit_test(test_graph_exec_launches_ordered),
+        cmocka_unit_test(test_graph_exec_copy_node_changed),
         cmocka_unit_test(test_graph_kernel_node),
         cmocka_unit_test(test_graph_child_nodes), cmocka_unit_test(test_graph_2d_nodes),
         cmocka_unit_test(test_copy_3d),           cmocka_unit_test(test_graph_3d_memset_node),
