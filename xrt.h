@@ -1424,6 +1424,7 @@ typedef struct xrt__mem_info {
     const xrt_backend *backend;
 } xrt__mem_info;
 XRT_API int xrt__mem_query(const void *p, xrt__mem_info *info); /* 1 if found, else 0 and *info zeroed */
+XRT_API void xrt__mem_info_of(const void *record, xrt__mem_info *info); /* of a record xrt__mem_take took */
 XRT_API xrt_status xrt__not_permitted(const char *fn) XRT__COLD;
 /* xrt_error's refusal check: whether the thread is refused now, and its error. */
 XRT_API int xrt__refused(void);
@@ -1449,7 +1450,8 @@ XRT_API void xrt__chk_copy_peer(void *caller, const xrt_backend *b, void *dst, i
 XRT_API void xrt__chk_launch(void *caller, xrt_status st, const xrt_backend *b, const char *fn, xrt_stream stream,
                              const struct xrt__handle_slot *s, const void *args, size_t args_size) XRT__COLD;
 XRT_API void xrt__chk_free(void *caller, const xrt_backend *b, const char *fn, xrt_stream stream, const struct xrt__handle_slot *s,
-                           const void *ptr) XRT__COLD;
+                           const void *record) XRT__COLD;
+XRT_API void xrt__chk_mem_back(uintptr_t base, uint64_t was, uint64_t now) XRT__COLD;
 XRT_API void xrt__chk_record(void *caller, xrt_status st, const xrt_backend *b, const void *event, xrt_stream stream,
                              const struct xrt__handle_slot *s) XRT__COLD;
 XRT_API void xrt__chk_wait(void *caller, xrt_status st, const xrt_backend *b, xrt_stream stream, const struct xrt__handle_slot *s,
@@ -1966,9 +1968,9 @@ static inline xrt_status xrt_free(void *ptr)
     xrt_status st;
     if (!ptr) return xrt__no_op(b, "xrt_free");
     XRT__CHECK_MAY_WAIT("xrt_free");
-    if (XRT__CHK_ON()) xrt__chk_free(__builtin_return_address(0), b, "xrt_free", NULL, NULL, ptr);
     st = xrt__mem_take(b, ptr, XRT_MEMORY_DEVICE, "xrt_free", &record);
     if (st != XRT_SUCCESS) return st;
+    if (XRT__CHK_ON()) xrt__chk_free(__builtin_return_address(0), b, "xrt_free", NULL, NULL, record);
     return xrt__mem_finish(record, b->free(b, ptr));
 }
 
@@ -1979,9 +1981,9 @@ static inline xrt_status xrt_free_host(void *ptr)
     xrt_status st;
     if (!ptr) return xrt__no_op(b, "xrt_free_host");
     XRT__CHECK_MAY_WAIT("xrt_free_host");
-    if (XRT__CHK_ON()) xrt__chk_free(__builtin_return_address(0), b, "xrt_free_host", NULL, NULL, ptr);
     st = xrt__mem_take(b, ptr, XRT_MEMORY_PINNED_HOST, "xrt_free_host", &record);
     if (st != XRT_SUCCESS) return st;
+    if (XRT__CHK_ON()) xrt__chk_free(__builtin_return_address(0), b, "xrt_free_host", NULL, NULL, record);
     return xrt__mem_finish(record, b->free_host(b, ptr));
 }
 
@@ -1995,9 +1997,9 @@ static inline xrt_status xrt_free_async(void *ptr, xrt_stream stream)
     xrt_status st;
     if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_free_async", stream));
     if (!ptr) return xrt__call_exit(xrt__no_op(b, "xrt_free_async"));
-    if (XRT__CHK_ON()) xrt__chk_free(__builtin_return_address(0), b, "xrt_free_async", stream, s, ptr);
     st = xrt__mem_take(b, ptr, XRT_MEMORY_DEVICE, "xrt_free_async", &record);
     if (st != XRT_SUCCESS) return xrt__call_exit(st);
+    if (XRT__CHK_ON()) xrt__chk_free(__builtin_return_address(0), b, "xrt_free_async", stream, s, record);
     return xrt__call_exit(xrt__mem_finish(record, b->free_async(b, ptr, s->obj)));
 }
 
@@ -6115,6 +6117,17 @@ XRT_API int xrt__mem_query(const void *p, xrt__mem_info *info)
     return n != NULL;
 }
 
+XRT_API void xrt__mem_info_of(const void *record, xrt__mem_info *info)
+{
+    const xrt__mem_node *n = (const xrt__mem_node *)record; /* out of the tree: this thread's alone */
+    info->base = n->node.start;
+    info->size = n->node.end - n->node.start;
+    info->generation = n->gen;
+    info->type = n->type;
+    info->device = n->device;
+    info->backend = n->be;
+}
+
 static const char *const xrt__mem_names[] = {"unknown", "host", "pinned host", "device", "managed"};
 
 /* A capture that makes no graph takes its allocations with it: the backend
@@ -6318,14 +6331,19 @@ static xrt_status xrt__mem_take_as(const xrt_backend *b, void *p, xrt_memory_typ
 
 XRT_API xrt_status xrt__mem_finish(void *record, xrt_status freed)
 {
+    xrt__mem_node *n = (xrt__mem_node *)record;
+    uintptr_t base = n->node.start; /* out of the tree: this thread's alone until it is back */
+    uint64_t was = n->gen, now;
     if (freed == XRT_SUCCESS) {
-        xrt__mem_spare_put((xrt__mem_node *)record);
+        xrt__mem_spare_put(n);
         return freed;
     }
     xrt__spin_lock(&xrt__mem_lock);
-    ((xrt__mem_node *)record)->gen = ++xrt__mem_gen;
-    xrt__mem_insert((xrt__mem_node *)record);
+    n->gen = now = ++xrt__mem_gen;
+    xrt__mem_insert(n);
     xrt__spin_unlock(&xrt__mem_lock);
+    /* the same memory: its history goes on (a captured free the backend refused) */
+    if (XRT__CHK_ON()) xrt__chk_mem_back(base, was, now);
     return freed;
 }
 

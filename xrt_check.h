@@ -698,7 +698,7 @@ static void xrt__chk_report(const xrt__chk_alloc *m, const xrt__chk_access *a, c
                             uintptr_t graph)
 {
     static const char *const kinds[] = {"unknown", "pageable host", "pinned host", "device", "managed"};
-    char na[96], nb[96], sa[300], sb[300], edge[1024], msg[3072];
+    char na[96], nb[96], sa[300], sb[300], edge[1024], msg[3072], where[32];
     size_t lo = a->lo > b->lo ? a->lo : b->lo, hi = a->hi < b->hi ? a->hi : b->hi;
     unsigned t = (unsigned)m->info.type;
     if (xrt__chk_short || xrt__chk_reported(a, b, graph)) return;
@@ -708,13 +708,15 @@ static void xrt__chk_report(const xrt__chk_alloc *m, const xrt__chk_access *a, c
     xrt__chk_site(a->site, sa, sizeof sa);
     xrt__chk_site(b->site, sb, sizeof sb);
     xrt__chk_edge(a, b, edge, sizeof edge);
+    if (m->info.device < 0) snprintf(where, sizeof where, "host"); /* pinned host memory: no device's */
+    else snprintf(where, sizeof where, "device %d", m->info.device);
     snprintf(msg, sizeof msg,
-             "xrt: race: %s and %s touch bytes [%zu, %zu) of the %s allocation %p (%zu bytes, device %d) in no order\n"
+             "xrt: race: %s and %s touch bytes [%zu, %zu) of the %s allocation %p (%zu bytes, %s) in no order\n"
              "xrt:   %s by %s on %s, at %s\n"
              "xrt:   %s by %s on %s, at %s\n"
              "xrt:   missing edge: %s\n",
-             a->fn, b->fn, lo, hi, t < 5 ? kinds[t] : "unknown", (void *)m->info.base, m->info.size,
-             m->info.device, xrt__chk_how(a->write), a->fn, na, sa, xrt__chk_how(b->write), b->fn, nb, sb, edge);
+             a->fn, b->fn, lo, hi, t < 5 ? kinds[t] : "unknown", (void *)m->info.base, m->info.size, where,
+             xrt__chk_how(a->write), a->fn, na, sa, xrt__chk_how(b->write), b->fn, nb, sb, edge);
     if (xrt__chk_racer) xrt__chk_racer(xrt__chk_racer_user, msg, a->tag, b->tag);
     if (xrt__chk_sink) {
         xrt__chk_sink(xrt__chk_sink_user, msg);
@@ -1588,28 +1590,44 @@ XRT_API void xrt__chk_exec_gone(const void *exec, int destroyed)
 
 /* A free writes the whole allocation. xrt_free and xrt_free_host (s NULL)
    wait for all of the backend's work first, as cudaFree does; the
-   allocation's history goes with it. Called before the free, while the
-   registry still knows ptr. */
+   allocation's history goes with it. Called once the free is known valid
+   (record: the allocation's, which xrt__mem_take took out of the registry),
+   before the backend frees. A captured free frees nothing now: no access,
+   and the history stays (xrt__chk_mem_back keeps it where the backend
+   refuses the capture). */
 XRT_API void xrt__chk_free(void *caller, const xrt_backend *b, const char *fn, xrt_stream stream, const struct xrt__handle_slot *s,
-                           const void *ptr)
+                           const void *record)
 {
     xrt__chk_ctx *c = NULL, *host;
+    xrt__chk_alloc *m;
     xrt__mem_info info;
     XRT__CHK_SITE(site);
     if (!xrt__chk_lock_on()) return;
-    if (xrt__mem_query(ptr, &info) && info.base == (uintptr_t)ptr && (host = xrt__chk_host()) != NULL) {
+    xrt__mem_info_of(record, &info);
+    if ((!s || !xrt__chk_capturing(b, s)) && (host = xrt__chk_host()) != NULL) {
         if (!s) {
             xrt__chk_host_waits_all(host, b, -1);
             xrt__chk_tick(host);
             c = host;
-        } else if (!xrt__chk_capturing(b, s) && (c = xrt__chk_stream(b, stream, s)) != NULL) {
+        } else if ((c = xrt__chk_stream(b, stream, s)) != NULL) {
             xrt__chk_begin(c, host, NULL);
         }
         xrt__chk_tag(b, 1);
-        if (c) xrt__chk_access_at(c, fn, site, ptr, info.size, 1);
+        if (c && info.size && (m = xrt__chk_alloc_get(&info)) != NULL) xrt__chk_access_in(c, m, fn, site, 0, info.size, 1);
         if (c && c != host) xrt__chk_end(c);
         xrt__chk_alloc_forget(info.base);
     }
+    pthread_mutex_unlock(&xrt__chk_lock);
+}
+
+/* A free the backend failed put the allocation back under a new generation
+   (xrt__mem_finish): the same memory, whose history goes on. */
+XRT_API void xrt__chk_mem_back(uintptr_t base, uint64_t was, uint64_t now)
+{
+    xrt__chk_alloc *m;
+    if (!xrt__chk_lock_on()) return;
+    for (m = xrt__chk_allocs[xrt__chk_hash(base)]; m; m = m->next)
+        if (m->info.base == base && m->info.generation == was) m->info.generation = now;
     pthread_mutex_unlock(&xrt__chk_lock);
 }
 

@@ -330,6 +330,76 @@ static void test_free_racing(void **state)
     }
 }
 
+/* A free that xrt refuses (pinned host memory given to xrt_free_async or
+   xrt_free) frees nothing: no access, no order, and the memory's history
+   stays. Stream 1 sets h, the refused free, a copy out of h on stream 2:
+   racy, the report naming the set and the copy, of pinned host memory
+   ("host": no device's). */
+static void test_refused_free_not_recorded(void **state)
+{
+    round_ w;
+    void *d, *h;
+    int r, sync_free;
+    (void)state;
+    OK(xrt_malloc(&d, N));
+    OK(xrt_malloc_host(&h, N));
+    for (r = 0; r < 2 * ROUNDS; r++) {
+        sync_free = r >= ROUNDS;
+        round_begin(&w, r, XRT_STREAM_NON_BLOCKING, XRT_STREAM_NON_BLOCKING);
+        OK(xrt_memset_async(h, 1, N, w.s1));
+        if (sync_free) XRT_ASSERT_FAILS(xrt_free(h), XRT_ERROR_INVALID_VALUE, "is pinned host memory");
+        else XRT_ASSERT_FAILS(xrt_free_async(h, w.s2), XRT_ERROR_INVALID_VALUE, "is pinned host memory");
+        xrt_get_last_error(); /* not the test's error */
+        OK(xrt_memcpy_async(d, h, N, XRT_MEMCPY_HOST_TO_DEVICE, w.s2));
+        OK(xrt_device_synchronize());
+        expect_race_of("pinned host", "host", "xrt_memset_async", "xrt_memcpy_async", h, N, 0, N,
+                       "write by xrt_memset_async on stream 1 (device 0)", "read by xrt_memcpy_async on stream 2 (device 0)",
+                       EDGE_1_2("xrt_memset_async", "xrt_memcpy_async"));
+        round_end(&w);
+    }
+    OK(xrt_free_host(h));
+    OK(xrt_free(d));
+}
+
+/* xrt_free_async on a capturing stream frees nothing before a launch of
+   the graph: the memory's history stays. Stream 1 sets d, a capture on
+   stream 2 takes the free (the CPU backend and the CUDA runtime double
+   refuse it: the free fails, and d is still there), stream 3 sets d: racy
+   with stream 1's set. */
+static void test_captured_free_keeps_history(void **state)
+{
+    round_ w;
+    xrt_graph graph = NULL;
+    xrt_status freed, ended;
+    void *d;
+    int r;
+    (void)state;
+    SKIP_UNLESS(caps() & XRT_CAP_GRAPHS, "no graphs");
+    OK(xrt_malloc(&d, N));
+    for (r = 0; r < ROUNDS; r++) {
+        round_begin(&w, r, XRT_STREAM_NON_BLOCKING, XRT_STREAM_NON_BLOCKING);
+        OK(xrt_memset_async(d, 1, N, w.s1));
+        OK(xrt_stream_begin_capture(w.s2, XRT_CAPTURE_MODE_RELAXED));
+        freed = xrt_free_async(d, w.s2);
+        ended = xrt_stream_end_capture(w.s2, &graph);
+        xrt_get_last_error(); /* the refusal's, not the test's */
+        if (freed == XRT_SUCCESS) { /* a runtime that captures it (a GPU's): d is the graph's to free */
+            if (ended == XRT_SUCCESS) OK(xrt_graph_destroy(graph));
+            OK(xrt_device_synchronize());
+            round_end(&w);
+            skip();
+        }
+        OK(xrt_memset_async(d, 2, N, w.s3));
+        OK(xrt_device_synchronize());
+        expect_race("xrt_memset_async", "xrt_memset_async", d, N, 0, N, "write by xrt_memset_async on stream 1 (device 0)",
+                    "write by xrt_memset_async on stream 3 (device 0)",
+                    "record an event on stream 1 (device 0) after the xrt_memset_async and wait for it on stream 3 "
+                    "(device 0) (xrt_stream_wait_event) before the xrt_memset_async");
+        round_end(&w);
+    }
+    OK(xrt_free(d));
+}
+
 static void reader(void *user) { (void)user; }
 
 /* A host function annotated as reading d, then a copy into d on another
@@ -1852,6 +1922,7 @@ int main(void)
         cmocka_unit_test(test_sync_set_and_d2d_copy_return_early),
         cmocka_unit_test(test_sync_copy_from_pageable_returns_early),
         cmocka_unit_test(test_wrong_event),       cmocka_unit_test(test_free_racing),
+        cmocka_unit_test(test_refused_free_not_recorded), cmocka_unit_test(test_captured_free_keeps_history),
         cmocka_unit_test(test_host_fn_annotated), cmocka_unit_test(test_legacy_order),
         cmocka_unit_test(test_peer_copy),         cmocka_unit_test(test_peer_copy_serialized),
         cmocka_unit_test(test_stream_made_before_checking),
