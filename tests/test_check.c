@@ -6,9 +6,12 @@
    stream or recorded again before the wait; a free racing queued work; a
    host function reading (annotated) what a later copy writes; the NULL
    stream's implicit order, with blocking and non-blocking streams; two
-   devices and a peer copy; graph launches (nodes without an edge, a child
-   graph's nodes, 2-D copy nodes whose rows interleave); the exit status of a process that reported a
-   race. Each case runs ROUNDS times, every other round with the first
+   devices and a peer copy; a stream made before checking was on; graph
+   launches (nodes without an edge, a child graph's nodes, 2-D copy nodes
+   whose rows interleave, one exec launched on two streams, an exec's copy
+   node changed); frees refused or captured; a synchronous copy from
+   pageable memory; two host threads; the exit status of a process that
+   reported a race. Each case runs ROUNDS times, every other round with the first
    stream held back by a host function, and must give the same report: a
    report depends on the order of the calls, never on timing. */
 #include "xrt_test.h"
