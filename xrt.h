@@ -3509,6 +3509,7 @@ extern "C" {
 /* XRT__CHK_SYNC_RESET: what xrt__chk_sync waited for: the current device's reset (its streams retired) */
 /* XRT__HANDLE_STREAM, XRT__HANDLE_EVENT: the kind bits of a stream's, an event's handle */
 /* XRT__HANDLE_GRAPH_EXEC, XRT__HANDLE_MEM_POOL: the kind bits of an executable graph's, a pool's handle */
+/* XRT__HANDLE_DEVICE_SHIFT: where a stream's slot keeps its device + 1 in its flags (0: not known) */
 /* XRT__CHECK_PTR: returns XRT_ERROR_INVALID_VALUE ("p is NULL", call fn) from the enclosing function */
 /* xrt__handle_slot: a handle's slot (tag = the handle, obj, owner backend, flags) */
 /* xrt__mem_info: an allocation of the registry (base, size, generation, type, device, backend) */
@@ -3609,6 +3610,8 @@ static inline void xrt__mem_note_device(const void *p, int device);
 /* xrt__mem_query: the allocation containing p in *info, in one lookup: 1; else 0 and *info zeroed */
 /* xrt__mem_version: the registry's version, bumped by every change of its tree (read with an acquire load: an answer of xrt__mem_query taken after the read is at least that new) */
 XRT_API int xrt__mem_query(const void *p, xrt__mem_info *info);
+/* xrt__mem_info_of: the allocation of a record xrt__mem_take took out of the registry, in *info */
+XRT_API void xrt__mem_info_of(const void *record, xrt__mem_info *info);
 /* xrt__mem_lookup: the registry's attributes of p (the backend's where the registry knows none) */
 XRT_API xrt_status xrt__mem_lookup(const xrt_backend *b, xrt_pointer_attributes *a, const void *p);
 /* xrt__mem_host_flags: the flags of the host allocation p points into; 0 where p is in none */
