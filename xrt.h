@@ -1328,6 +1328,7 @@ XRT_API xrt_status xrt__handle_bad(const char *fn, const void *handle) XRT__COLD
    Any owner's: a plugin that wraps a backend hands the backend's objects on. */
 XRT_API uintptr_t xrt__handle_of(const void *obj, uintptr_t kind) XRT__COLD;
 XRT_API xrt_status xrt__handle_alloc(const xrt_backend *b, void *obj, uintptr_t kind, int owned, uintptr_t *out);
+XRT_API void xrt__stream_keep_device(const xrt_backend *b, xrt_stream stream); /* in its handle's slot */
 /* Graphs built node by node (">> impl: graph nodes"). */
 enum { XRT__GRAPH_LIST_NODES, XRT__GRAPH_LIST_ROOTS, XRT__GRAPH_LIST_EDGES, XRT__GRAPH_LIST_DEPS,
        XRT__GRAPH_LIST_DEPENDENTS };
@@ -1423,6 +1424,7 @@ typedef struct xrt__mem_info {
     const xrt_backend *backend;
 } xrt__mem_info;
 XRT_API int xrt__mem_query(const void *p, xrt__mem_info *info); /* 1 if found, else 0 and *info zeroed */
+XRT_API void xrt__mem_info_of(const void *record, xrt__mem_info *info); /* of a record xrt__mem_take took */
 XRT_API xrt_status xrt__not_permitted(const char *fn) XRT__COLD;
 /* xrt_error's refusal check: whether the thread is refused now, and its error. */
 XRT_API int xrt__refused(void);
@@ -1448,7 +1450,8 @@ XRT_API void xrt__chk_copy_peer(void *caller, const xrt_backend *b, void *dst, i
 XRT_API void xrt__chk_launch(void *caller, xrt_status st, const xrt_backend *b, const char *fn, xrt_stream stream,
                              const struct xrt__handle_slot *s, const void *args, size_t args_size) XRT__COLD;
 XRT_API void xrt__chk_free(void *caller, const xrt_backend *b, const char *fn, xrt_stream stream, const struct xrt__handle_slot *s,
-                           const void *ptr) XRT__COLD;
+                           const void *record) XRT__COLD;
+XRT_API void xrt__chk_mem_back(uintptr_t base, uint64_t was, uint64_t now) XRT__COLD;
 XRT_API void xrt__chk_record(void *caller, xrt_status st, const xrt_backend *b, const void *event, xrt_stream stream,
                              const struct xrt__handle_slot *s) XRT__COLD;
 XRT_API void xrt__chk_wait(void *caller, xrt_status st, const xrt_backend *b, xrt_stream stream, const struct xrt__handle_slot *s,
@@ -1462,7 +1465,7 @@ XRT_API xrt_status xrt__chk_event_destroy(const xrt_backend *b, xrt_event event)
 XRT_API void xrt__chk_graph_launch_hook(void *caller, xrt_status st, const xrt_backend *b, const void *exec,
                                         xrt_stream stream, const struct xrt__handle_slot *s) XRT__COLD;
 XRT_API void xrt__chk_instantiate(xrt_status st, const xrt_backend *b, const void *exec, void *graph) XRT__COLD;
-XRT_API void xrt__chk_exec_gone(const void *exec) XRT__COLD;
+XRT_API void xrt__chk_exec_gone(const void *exec, int destroyed) XRT__COLD;
 XRT_API void xrt__chk_shutdown(void) XRT__COLD; /* xrt_shutdown: the bookkeeping goes, checking stays as it was */
 XRT_API void xrt__chk_copy_3d(void *caller, xrt_status st, const xrt_backend *b, const char *fn, xrt_stream stream,
                               const struct xrt__handle_slot *s, const xrt_memcpy_3d_parms *p,
@@ -1578,6 +1581,7 @@ static inline const xrt_backend *xrt__be(void)
 #define XRT__HANDLE_INDEX_BITS 20
 #define XRT__HANDLE_CHUNK_BITS 10
 #define XRT__HANDLE_OWNED ((uintptr_t)1)
+#define XRT__HANDLE_DEVICE_SHIFT 1 /* a stream's flags: its device + 1 above XRT__HANDLE_OWNED (0: not known) */
 #define XRT__HANDLE_CHUNK ((uintptr_t)1 << XRT__HANDLE_CHUNK_BITS)
 #define XRT__HANDLE_MAX ((uintptr_t)1 << XRT__HANDLE_INDEX_BITS)
 #define XRT__HANDLE_GEN_SHIFT (XRT__HANDLE_KIND_BITS + XRT__HANDLE_INDEX_BITS)
@@ -1964,9 +1968,9 @@ static inline xrt_status xrt_free(void *ptr)
     xrt_status st;
     if (!ptr) return xrt__no_op(b, "xrt_free");
     XRT__CHECK_MAY_WAIT("xrt_free");
-    if (XRT__CHK_ON()) xrt__chk_free(__builtin_return_address(0), b, "xrt_free", NULL, NULL, ptr);
     st = xrt__mem_take(b, ptr, XRT_MEMORY_DEVICE, "xrt_free", &record);
     if (st != XRT_SUCCESS) return st;
+    if (XRT__CHK_ON()) xrt__chk_free(__builtin_return_address(0), b, "xrt_free", NULL, NULL, record);
     return xrt__mem_finish(record, b->free(b, ptr));
 }
 
@@ -1977,9 +1981,9 @@ static inline xrt_status xrt_free_host(void *ptr)
     xrt_status st;
     if (!ptr) return xrt__no_op(b, "xrt_free_host");
     XRT__CHECK_MAY_WAIT("xrt_free_host");
-    if (XRT__CHK_ON()) xrt__chk_free(__builtin_return_address(0), b, "xrt_free_host", NULL, NULL, ptr);
     st = xrt__mem_take(b, ptr, XRT_MEMORY_PINNED_HOST, "xrt_free_host", &record);
     if (st != XRT_SUCCESS) return st;
+    if (XRT__CHK_ON()) xrt__chk_free(__builtin_return_address(0), b, "xrt_free_host", NULL, NULL, record);
     return xrt__mem_finish(record, b->free_host(b, ptr));
 }
 
@@ -1993,9 +1997,9 @@ static inline xrt_status xrt_free_async(void *ptr, xrt_stream stream)
     xrt_status st;
     if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_free_async", stream));
     if (!ptr) return xrt__call_exit(xrt__no_op(b, "xrt_free_async"));
-    if (XRT__CHK_ON()) xrt__chk_free(__builtin_return_address(0), b, "xrt_free_async", stream, s, ptr);
     st = xrt__mem_take(b, ptr, XRT_MEMORY_DEVICE, "xrt_free_async", &record);
     if (st != XRT_SUCCESS) return xrt__call_exit(st);
+    if (XRT__CHK_ON()) xrt__chk_free(__builtin_return_address(0), b, "xrt_free_async", stream, s, record);
     return xrt__call_exit(xrt__mem_finish(record, b->free_async(b, ptr, s->obj)));
 }
 
@@ -2435,6 +2439,7 @@ static inline xrt_status xrt_stream_create(xrt_stream *stream)
     st = b->stream_create(b, &obj);
     if (st != XRT_SUCCESS) return st;
     st = xrt__handle_create(b, obj, XRT__HANDLE_STREAM, 1, (void **)stream);
+    if (st == XRT_SUCCESS) xrt__stream_keep_device(b, *stream);
     if (XRT__CHK_ON()) xrt__chk_stream_created(__builtin_return_address(0), st, b, stream);
     return st;
 }
@@ -2452,6 +2457,7 @@ static inline xrt_status xrt__stream_create(const char *fn, xrt_stream *stream, 
     st = b->stream_create_with_priority(b, &obj, flags, priority);
     if (st != XRT_SUCCESS) return st;
     st = xrt__handle_create(b, obj, XRT__HANDLE_STREAM, 1, (void **)stream);
+    if (st == XRT_SUCCESS) xrt__stream_keep_device(b, *stream);
     if (XRT__CHK_ON()) xrt__chk_stream_created(__builtin_return_address(0), st, b, stream);
     return st;
 }
@@ -3209,7 +3215,7 @@ static inline xrt_status xrt_graph_exec_update(xrt_graph_exec exec, xrt_graph gr
 
 static inline xrt_status xrt_graph_exec_destroy(xrt_graph_exec exec)
 {
-    if (XRT__CHK_ON()) xrt__chk_exec_gone(exec);
+    if (XRT__CHK_ON()) xrt__chk_exec_gone(exec, 1);
     return xrt__handle_destroy(xrt__be(), exec, XRT__HANDLE_GRAPH_EXEC, "xrt_graph_exec_destroy");
 }
 
@@ -3503,6 +3509,7 @@ extern "C" {
 /* XRT__CHK_SYNC_RESET: what xrt__chk_sync waited for: the current device's reset (its streams retired) */
 /* XRT__HANDLE_STREAM, XRT__HANDLE_EVENT: the kind bits of a stream's, an event's handle */
 /* XRT__HANDLE_GRAPH_EXEC, XRT__HANDLE_MEM_POOL: the kind bits of an executable graph's, a pool's handle */
+/* XRT__HANDLE_DEVICE_SHIFT: where a stream's slot keeps its device + 1 in its flags (0: not known) */
 /* XRT__CHECK_PTR: returns XRT_ERROR_INVALID_VALUE ("p is NULL", call fn) from the enclosing function */
 /* xrt__handle_slot: a handle's slot (tag = the handle, obj, owner backend, flags) */
 /* xrt__mem_info: an allocation of the registry (base, size, generation, type, device, backend) */
@@ -3603,6 +3610,8 @@ static inline void xrt__mem_note_device(const void *p, int device);
 /* xrt__mem_query: the allocation containing p in *info, in one lookup: 1; else 0 and *info zeroed */
 /* xrt__mem_version: the registry's version, bumped by every change of its tree (read with an acquire load: an answer of xrt__mem_query taken after the read is at least that new) */
 XRT_API int xrt__mem_query(const void *p, xrt__mem_info *info);
+/* xrt__mem_info_of: the allocation of a record xrt__mem_take took out of the registry, in *info */
+XRT_API void xrt__mem_info_of(const void *record, xrt__mem_info *info);
 /* xrt__mem_lookup: the registry's attributes of p (the backend's where the registry knows none) */
 XRT_API xrt_status xrt__mem_lookup(const xrt_backend *b, xrt_pointer_attributes *a, const void *p);
 /* xrt__mem_host_flags: the flags of the host allocation p points into; 0 where p is in none */
@@ -5266,6 +5275,22 @@ XRT_API xrt_status xrt__handle_alloc(const xrt_backend *b, void *obj, uintptr_t 
     return XRT_SUCCESS;
 }
 
+/* A created stream's slot keeps the device it was made on (its flags above
+   XRT__HANDLE_OWNED, + 1; 0: not known, a wrapped native stream): the
+   stream-order checker may first see a stream made before checking was on
+   where another device is current, and the NULL stream's order is that of
+   the stream's own device. Before the handle is returned: no other thread
+   reads the slot yet. */
+XRT_API void xrt__stream_keep_device(const xrt_backend *b, xrt_stream stream)
+{
+    xrt__handle_slot *s = xrt__handle_lookup(b, stream, XRT__HANDLE_STREAM);
+    int d = -1, ok;
+    xrt__err.quiet++;
+    ok = b->get_device(b, &d) == XRT_SUCCESS;
+    xrt__err.quiet--;
+    if (s && ok && d >= 0) s->flags |= (uintptr_t)(d + 1) << XRT__HANDLE_DEVICE_SHIFT;
+}
+
 /* A released slot matches no handle (its kind bits are cleared, its
    generation kept) but keeps its object for calls that matched it before:
    it is reused only once they are done (xrt__handle_recycle). The tag's
@@ -6154,6 +6179,17 @@ XRT_API int xrt__mem_query(const void *p, xrt__mem_info *info)
     return n != NULL;
 }
 
+XRT_API void xrt__mem_info_of(const void *record, xrt__mem_info *info)
+{
+    const xrt__mem_node *n = (const xrt__mem_node *)record; /* out of the tree: this thread's alone */
+    info->base = n->node.start;
+    info->size = n->node.end - n->node.start;
+    info->generation = n->gen;
+    info->type = n->type;
+    info->device = n->device;
+    info->backend = n->be;
+}
+
 static const char *const xrt__mem_names[] = {"unknown", "host", "pinned host", "device", "managed"};
 
 /* A capture that makes no graph takes its allocations with it: the backend
@@ -6357,14 +6393,19 @@ static xrt_status xrt__mem_take_as(const xrt_backend *b, void *p, xrt_memory_typ
 
 XRT_API xrt_status xrt__mem_finish(void *record, xrt_status freed)
 {
+    xrt__mem_node *n = (xrt__mem_node *)record;
+    uintptr_t base = n->node.start; /* out of the tree: this thread's alone until it is back */
+    uint64_t was = n->gen, now;
     if (freed == XRT_SUCCESS) {
-        xrt__mem_spare_put((xrt__mem_node *)record);
+        xrt__mem_spare_put(n);
         return freed;
     }
     xrt__spin_lock(&xrt__mem_lock);
-    ((xrt__mem_node *)record)->gen = ++xrt__mem_gen;
-    xrt__mem_insert((xrt__mem_node *)record);
+    n->gen = now = ++xrt__mem_gen;
+    xrt__mem_insert(n);
     xrt__spin_unlock(&xrt__mem_lock);
+    /* the same memory: its history goes on (a captured free the backend refused) */
+    if (XRT__CHK_ON()) xrt__chk_mem_back(base, was, now);
     return freed;
 }
 
@@ -8425,7 +8466,7 @@ XRT_API xrt_status xrt__graph_params(const xrt_backend *b, xrt_graph_exec exec, 
     if (!get && !set) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "params is NULL");
     xrt__gnode_enter();
     st = xrt__gnode_exit(xrt__graph_params_locked(b, exec, node, get, set, fn));
-    if (exec && st == XRT_SUCCESS && xrt__chk_on) xrt__chk_exec_gone(exec); /* its snapshot no longer says */
+    if (exec && st == XRT_SUCCESS && xrt__chk_on) xrt__chk_exec_gone(exec, 0); /* its snapshot no longer says */
     return st;
 }
 
@@ -8517,9 +8558,12 @@ XRT_API xrt_status xrt__graph_copy_3d_params(const xrt_backend *b, xrt_graph_exe
                                              xrt_memcpy_3d_parms *get, const xrt_memcpy_3d_parms *set,
                                              const char *fn)
 {
+    xrt_status st;
     if (!get && !set) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "p is NULL");
     xrt__gnode_enter();
-    return xrt__gnode_exit(xrt__graph_copy_3d_params_locked(b, exec, node, get, set, fn));
+    st = xrt__gnode_exit(xrt__graph_copy_3d_params_locked(b, exec, node, get, set, fn));
+    if (exec && set && st == XRT_SUCCESS && xrt__chk_on) xrt__chk_exec_gone(exec, 0); /* as xrt__graph_params' */
+    return st;
 }
 
 static xrt_status xrt__graph_destroy_node_locked(const xrt_backend *b, xrt_graph_node node)

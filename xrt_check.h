@@ -41,7 +41,7 @@
    context whose entry starts at the place's last stamp, so the contexts
    and the clocks' length stay bounded by what the histories hold; an
    exiting host thread's contexts go likewise, and a destroyed event's
-   clock at its destroy. Each
+   clock at its destroy (an executable graph's, of its last launch, too). Each
    allocation of the registry keeps its last XRT__CHK_HISTORY accesses; a new
    access is compared with the overlapping ones: an earlier access (c, e) is
    ordered before it when the new context's clock has c's entry >= e. The
@@ -56,7 +56,9 @@
    3-D copy or set touches its bounding range (a graph node's rows are
    compared row by row with the launch's other nodes); a copy to or from a module's
    variable, the other side's bytes. What is not modelled yet: IPC-opened
-   memory as an alias of its exporter's allocation. */
+   memory as an alias of its exporter's allocation; the order between host
+   threads (pthread_create, a join, a lock: xrt sees none of them), which a
+   report's missing edge names when two threads made its calls. */
 #define XRT__CHK_HISTORY 32
 #define XRT__CHK_FRAMES 3 /* [0] unused, [1] the hook's return address, [2] the dispatch function's */
 #define XRT__CHK_BUCKETS 1024
@@ -97,6 +99,7 @@ typedef struct xrt__chk_ctx {
 typedef struct xrt__chk_access {
     size_t lo, hi; /* offsets in the allocation */
     unsigned ctx;
+    unsigned thread; /* the number of the host thread that made the call ("host thread 2") */
     uint32_t epoch;
     int write;
     const char *fn;
@@ -111,6 +114,9 @@ typedef struct xrt__chk_alloc {
     xrt__chk_access a[XRT__CHK_HISTORY];
 } xrt__chk_alloc;
 
+/* An event's last record, or a graph exec's last launch (cudaGraphLaunch
+   orders a launch after the exec's previous one, on any stream), by handle
+   (an exec's and an event's differ in their kind bits). */
 typedef struct xrt__chk_event {
     struct xrt__chk_event *next;
     uintptr_t key;
@@ -308,6 +314,13 @@ static xrt__chk_ctx *xrt__chk_host(void)
     return c;
 }
 
+/* The number of the host thread making the call being recorded (its
+   context is made by then: xrt__chk_host). */
+static unsigned xrt__chk_caller(void)
+{
+    return xrt__chk_thread && xrt__chk_thread_era == xrt__chk_era ? xrt__chk_ctxs[xrt__chk_thread - 1]->number : 0;
+}
+
 /* The checker's queries of a backend: a failure is an answer, not the
    caller's last error. */
 static int xrt__chk_device(const xrt_backend *b)
@@ -330,20 +343,26 @@ static xrt__chk_ctx *xrt__chk_legacy(const xrt_backend *b, int d)
 static xrt__chk_ctx *xrt__chk_stream(const xrt_backend *b, xrt_stream stream, const xrt__handle_slot *s)
 {
     int device;
+    uintptr_t kept;
     xrt__chk_ctx *c, *host;
     unsigned flags = 0;
     if (s != &xrt__handle_null_stream && (uintptr_t)stream > (uintptr_t)XRT_STREAM_PER_THREAD &&
         (c = xrt__chk_ctx_find(XRT__CHK_STREAM, (uintptr_t)stream, b, 0)) != NULL)
         return c; /* a created stream's context: found by its handle alone */
-    device = xrt__chk_device(b);
-    if (s == &xrt__handle_null_stream) return xrt__chk_legacy(b, device);
+    if (s == &xrt__handle_null_stream) return xrt__chk_legacy(b, xrt__chk_device(b));
     if ((uintptr_t)stream <= (uintptr_t)XRT_STREAM_PER_THREAD) { /* the per-thread stream, also as NULL */
+        device = xrt__chk_device(b);
         if (!(host = xrt__chk_host())) return NULL;
         c = xrt__chk_ctx_find(XRT__CHK_PER_THREAD, host->number, b, device);
         return c ? c : xrt__chk_ctx_add(XRT__CHK_PER_THREAD, host->number, b, device, 1);
     }
+    /* first seen (made before checking was on): on the device its handle
+       kept (xrt__stream_keep_device), else (a wrapped native stream) on the
+       current one */
+    kept = __atomic_load_n(&s->flags, __ATOMIC_RELAXED) >> XRT__HANDLE_DEVICE_SHIFT;
+    device = kept ? (int)kept - 1 : xrt__chk_device(b);
     xrt__err.quiet++;
-    b->stream_get_flags(b, s->obj, &flags); /* first seen: made before checking was on, on this device */
+    b->stream_get_flags(b, s->obj, &flags);
     xrt__err.quiet--;
     return xrt__chk_ctx_add(XRT__CHK_STREAM, (uintptr_t)stream, b, device, !(flags & XRT_STREAM_NON_BLOCKING));
 }
@@ -486,6 +505,27 @@ static xrt__chk_event *xrt__chk_event_get(const void *event, int make)
     return e;
 }
 
+/* e is recorded now on ctx c: its clock is c's. */
+static void xrt__chk_mark(xrt__chk_event *e, const xrt__chk_ctx *c)
+{
+    if (e->clock.n) memset(e->clock.v, 0, e->clock.n * sizeof(uint32_t)); /* the new record replaces the last */
+    xrt__chk_join(&e->clock, &c->clock);
+    e->recorded = 1;
+}
+
+/* An event destroyed, or an exec: its clock goes. */
+static void xrt__chk_event_drop(uintptr_t key)
+{
+    xrt__chk_event **at, *e;
+    for (at = &xrt__chk_events[xrt__chk_hash(key)]; (e = *at) != NULL; at = &e->next)
+        if (e->key == key) {
+            *at = e->next;
+            xrt__chk_release(e->clock.v, e->clock.n * sizeof(uint32_t));
+            xrt__chk_release(e, sizeof *e);
+            return;
+        }
+}
+
 /* A captured stream runs nothing now: its operations are not accesses. */
 static int xrt__chk_capturing(const xrt_backend *b, const xrt__handle_slot *s)
 {
@@ -612,6 +652,15 @@ static void xrt__chk_edge(const xrt__chk_access *a, const xrt__chk_access *b, ch
     else
         snprintf(out, size, "order %s's %s before the %s on %s (a lock or a join between the threads, before it is "
                  "called)", na, a->fn, b->fn, nb);
+    if (ca->kind != XRT__CHK_HOST && a->thread && b->thread && a->thread != b->thread) {
+        /* what a program most often relies on that xrt cannot see: a
+           synchronize on one thread, then pthread_create or a join */
+        size_t n = strlen(out);
+        snprintf(out + n, size - n, "; host thread %u made the %s and host thread %u the %s: xrt does not see what "
+                 "orders threads (pthread_create, pthread_join, a lock), so if host thread %u comes after a "
+                 "synchronize of %s on host thread %u, synchronize it on host thread %u too (done, it returns at "
+                 "once)", a->thread, a->fn, b->thread, b->fn, b->thread, na, a->thread, b->thread);
+    }
 }
 
 /* Whether the pair (a, b) was reported, else records it. A pair is its two
@@ -649,7 +698,7 @@ static void xrt__chk_report(const xrt__chk_alloc *m, const xrt__chk_access *a, c
                             uintptr_t graph)
 {
     static const char *const kinds[] = {"unknown", "pageable host", "pinned host", "device", "managed"};
-    char na[96], nb[96], sa[300], sb[300], edge[400], msg[2048];
+    char na[96], nb[96], sa[300], sb[300], edge[1024], msg[3072], where[32];
     size_t lo = a->lo > b->lo ? a->lo : b->lo, hi = a->hi < b->hi ? a->hi : b->hi;
     unsigned t = (unsigned)m->info.type;
     if (xrt__chk_short || xrt__chk_reported(a, b, graph)) return;
@@ -659,13 +708,15 @@ static void xrt__chk_report(const xrt__chk_alloc *m, const xrt__chk_access *a, c
     xrt__chk_site(a->site, sa, sizeof sa);
     xrt__chk_site(b->site, sb, sizeof sb);
     xrt__chk_edge(a, b, edge, sizeof edge);
+    if (m->info.device < 0) snprintf(where, sizeof where, "host"); /* pinned host memory: no device's */
+    else snprintf(where, sizeof where, "device %d", m->info.device);
     snprintf(msg, sizeof msg,
-             "xrt: race: %s and %s touch bytes [%zu, %zu) of the %s allocation %p (%zu bytes, device %d) in no order\n"
+             "xrt: race: %s and %s touch bytes [%zu, %zu) of the %s allocation %p (%zu bytes, %s) in no order\n"
              "xrt:   %s by %s on %s, at %s\n"
              "xrt:   %s by %s on %s, at %s\n"
              "xrt:   missing edge: %s\n",
-             a->fn, b->fn, lo, hi, t < 5 ? kinds[t] : "unknown", (void *)m->info.base, m->info.size,
-             m->info.device, xrt__chk_how(a->write), a->fn, na, sa, xrt__chk_how(b->write), b->fn, nb, sb, edge);
+             a->fn, b->fn, lo, hi, t < 5 ? kinds[t] : "unknown", (void *)m->info.base, m->info.size, where,
+             xrt__chk_how(a->write), a->fn, na, sa, xrt__chk_how(b->write), b->fn, nb, sb, edge);
     if (xrt__chk_racer) xrt__chk_racer(xrt__chk_racer_user, msg, a->tag, b->tag);
     if (xrt__chk_sink) {
         xrt__chk_sink(xrt__chk_sink_user, msg);
@@ -756,6 +807,7 @@ static void xrt__chk_access_in(xrt__chk_ctx *c, xrt__chk_alloc *m, const char *f
     x.lo = lo;
     x.hi = n > m->info.size - lo ? m->info.size : lo + n;
     x.ctx = c->ix;
+    x.thread = xrt__chk_caller();
     x.epoch = xrt__chk_at(&c->clock, c->ix);
     x.write = write;
     x.fn = fn;
@@ -833,8 +885,9 @@ static size_t xrt__chk_box(const xrt_pitched_ptr *p, const xrt_pos *at, const xr
    kernel is, whose accesses are its nodes': a memcpy node reads its source
    and writes its destination, a memset node writes its rows, a kernel node's
    pointer arguments are read-writes of their allocations, as an eager
-   launch's. Inside one launch, two nodes are ordered when a path of edges
-   joins them. xrt_graph_instantiate (and xrt_graph_exec_update) keep of
+   launch's. A launch comes after its exec's previous launch, on any stream
+   (cudaGraphLaunch). Inside one launch, two nodes are ordered when a path
+   of edges joins them. xrt_graph_instantiate (and xrt_graph_exec_update) keep of
    each exec, while checking is on, a snapshot: its access nodes, named by
    their place in the graph's list of nodes (xrt_graph_get_nodes: the order
    they were added or captured), each with the set of access nodes before
@@ -856,8 +909,9 @@ static size_t xrt__chk_box(const xrt_pitched_ptr *p, const xrt_pos *at, const xr
    Not modelled: a kernel node the runtime does not give back (captured on a GPU outside a
    capture xrt began: xrt__gpu_launch_captured), child
    graphs nested deeper than XRT__CHK_DEPTH, an exec changed by
-   xrt_graph_exec_node_set_params (its launches are operations without
-   accesses again), an exec instantiated while checking was off. */
+   xrt_graph_exec_node_set_params or xrt_graph_exec_memcpy_node_set_params
+   (its launches are operations without accesses again), an exec
+   instantiated while checking was off. */
 typedef struct xrt__chk_gacc {
     unsigned node;  /* its access node (a bit of the sets) */
     const void *p;
@@ -1270,6 +1324,7 @@ static void xrt__chk_graph_pairs(const xrt__chk_graph *g, xrt__chk_ctx *c, void 
             if (!(m = xrt__chk_alloc_get(&x->info))) return;
             memset(&a, 0, sizeof a);
             a.ctx = b.ctx = c->ix;
+            a.thread = xrt__chk_caller();
             a.epoch = xrt__chk_at(&c->clock, c->ix);
             a.tag = xrt__chk_tag_now;
             memcpy(a.site, site, sizeof a.site);
@@ -1347,14 +1402,19 @@ static void xrt__chk_tag(const xrt_backend *b, int before)
 
 /* Whether the host waits for a synchronous set (src NULL) or copy, as CUDA's
    "API synchronization behavior" says, whatever the backend does: a set of
-   device or managed memory and a copy from device to device memory return
-   before their work is done. */
+   device or managed memory, a copy from device to device memory, and a copy
+   from pageable host memory (memory xrt does not know, or knows as pageable)
+   to device or managed memory ("the DMA to final destination may not have
+   completed") return before their work is done. */
 static int xrt__chk_sync_waits(const void *dst, const void *src)
 {
     xrt__mem_info d, f;
+    int to_device;
     if (!xrt__mem_query(dst, &d)) return 1;
-    if (!src) return d.type != XRT_MEMORY_DEVICE && d.type != XRT_MEMORY_MANAGED;
-    return d.type != XRT_MEMORY_DEVICE || !xrt__mem_query(src, &f) || f.type != XRT_MEMORY_DEVICE;
+    to_device = d.type == XRT_MEMORY_DEVICE || d.type == XRT_MEMORY_MANAGED;
+    if (!src || !to_device) return !to_device;
+    if (!xrt__mem_query(src, &f) || f.type == XRT_MEMORY_HOST) return 0; /* pageable */
+    return d.type != XRT_MEMORY_DEVICE || f.type != XRT_MEMORY_DEVICE;
 }
 
 static void xrt__chk_copy_at(void *const *site, const xrt_backend *b, const char *fn, xrt_stream stream,
@@ -1466,14 +1526,15 @@ XRT_API void xrt__chk_launch(void *caller, xrt_status st, const xrt_backend *b, 
 }
 
 /* A graph launch: its nodes' accesses when its exec has a snapshot, else an
-   operation without accesses. Wait nodes' events join first, record nodes'
-   events take the launch's clock (">> check: graphs"). */
+   operation without accesses. It comes after the exec's previous launch,
+   whatever its stream (cudaGraphLaunch), and wait nodes' events; record
+   nodes' events, and the exec, take the launch's clock (">> check: graphs"). */
 XRT_API void xrt__chk_graph_launch_hook(void *caller, xrt_status st, const xrt_backend *b, const void *exec,
                                         xrt_stream stream, const struct xrt__handle_slot *s)
 {
     xrt__chk_ctx *c, *host;
     const xrt__chk_graph *g;
-    xrt__chk_event *e;
+    xrt__chk_event *e, *last;
     size_t i;
     if (st != XRT_SUCCESS) return;
     XRT__CHK_SITE(site);
@@ -1481,16 +1542,14 @@ XRT_API void xrt__chk_graph_launch_hook(void *caller, xrt_status st, const xrt_b
     xrt__chk_tag(b, 0);
     if (!xrt__chk_capturing(b, s) && (host = xrt__chk_host()) && (c = xrt__chk_stream(b, stream, s))) {
         g = xrt__chk_graph_find((uintptr_t)exec);
+        if ((last = xrt__chk_event_get(exec, 1)) != NULL && last->recorded) xrt__chk_join(&c->clock, &last->clock);
         for (i = 0; g && i < g->nwait; i++)
             if ((e = xrt__chk_event_get((const void *)g->wait[i], 0)) != NULL && e->recorded) xrt__chk_join(&c->clock, &e->clock);
         xrt__chk_begin(c, host, NULL);
         if (g) xrt__chk_graph_launch(g, c, site);
         for (i = 0; g && i < g->nrecord; i++)
-            if ((e = xrt__chk_event_get((const void *)g->record[i], 1)) != NULL) {
-                if (e->clock.n) memset(e->clock.v, 0, e->clock.n * sizeof(uint32_t));
-                xrt__chk_join(&e->clock, &c->clock);
-                e->recorded = 1;
-            }
+            if ((e = xrt__chk_event_get((const void *)g->record[i], 1)) != NULL) xrt__chk_mark(e, c);
+        if (last) xrt__chk_mark(last, c);
         xrt__chk_end(c);
     }
     pthread_mutex_unlock(&xrt__chk_lock);
@@ -1519,38 +1578,56 @@ XRT_API void xrt__chk_instantiate(xrt_status st, const xrt_backend *b, const voi
     pthread_mutex_unlock(&xrt__chk_lock);
 }
 
-/* An exec destroyed, or changed node by node: no snapshot. */
-XRT_API void xrt__chk_exec_gone(const void *exec)
+/* An exec changed node by node: no snapshot; destroyed: nor the clock of
+   its last launch (its handle never comes back). */
+XRT_API void xrt__chk_exec_gone(const void *exec, int destroyed)
 {
     if (!xrt__chk_lock_on()) return;
     xrt__chk_graph_put((uintptr_t)exec, NULL);
+    if (destroyed) xrt__chk_event_drop((uintptr_t)exec);
     pthread_mutex_unlock(&xrt__chk_lock);
 }
 
 /* A free writes the whole allocation. xrt_free and xrt_free_host (s NULL)
    wait for all of the backend's work first, as cudaFree does; the
-   allocation's history goes with it. Called before the free, while the
-   registry still knows ptr. */
+   allocation's history goes with it. Called once the free is known valid
+   (record: the allocation's, which xrt__mem_take took out of the registry),
+   before the backend frees. A captured free frees nothing now: no access,
+   and the history stays (xrt__chk_mem_back keeps it where the backend
+   refuses the capture). */
 XRT_API void xrt__chk_free(void *caller, const xrt_backend *b, const char *fn, xrt_stream stream, const struct xrt__handle_slot *s,
-                           const void *ptr)
+                           const void *record)
 {
     xrt__chk_ctx *c = NULL, *host;
+    xrt__chk_alloc *m;
     xrt__mem_info info;
     XRT__CHK_SITE(site);
     if (!xrt__chk_lock_on()) return;
-    if (xrt__mem_query(ptr, &info) && info.base == (uintptr_t)ptr && (host = xrt__chk_host()) != NULL) {
+    xrt__mem_info_of(record, &info);
+    if ((!s || !xrt__chk_capturing(b, s)) && (host = xrt__chk_host()) != NULL) {
         if (!s) {
             xrt__chk_host_waits_all(host, b, -1);
             xrt__chk_tick(host);
             c = host;
-        } else if (!xrt__chk_capturing(b, s) && (c = xrt__chk_stream(b, stream, s)) != NULL) {
+        } else if ((c = xrt__chk_stream(b, stream, s)) != NULL) {
             xrt__chk_begin(c, host, NULL);
         }
         xrt__chk_tag(b, 1);
-        if (c) xrt__chk_access_at(c, fn, site, ptr, info.size, 1);
+        if (c && info.size && (m = xrt__chk_alloc_get(&info)) != NULL) xrt__chk_access_in(c, m, fn, site, 0, info.size, 1);
         if (c && c != host) xrt__chk_end(c);
         xrt__chk_alloc_forget(info.base);
     }
+    pthread_mutex_unlock(&xrt__chk_lock);
+}
+
+/* A free the backend failed put the allocation back under a new generation
+   (xrt__mem_finish): the same memory, whose history goes on. */
+XRT_API void xrt__chk_mem_back(uintptr_t base, uint64_t was, uint64_t now)
+{
+    xrt__chk_alloc *m;
+    if (!xrt__chk_lock_on()) return;
+    for (m = xrt__chk_allocs[xrt__chk_hash(base)]; m; m = m->next)
+        if (m->info.base == base && m->info.generation == was) m->info.generation = now;
     pthread_mutex_unlock(&xrt__chk_lock);
 }
 
@@ -1565,9 +1642,7 @@ XRT_API void xrt__chk_record(void *caller, xrt_status st, const xrt_backend *b, 
     if (!xrt__chk_capturing(b, s) && (host = xrt__chk_host()) && (c = xrt__chk_stream(b, stream, s)) &&
         (e = xrt__chk_event_get(event, 1)) != NULL) {
         xrt__chk_begin(c, host, NULL);
-        if (e->clock.n) memset(e->clock.v, 0, e->clock.n * sizeof(uint32_t)); /* the new record replaces the last */
-        xrt__chk_join(&e->clock, &c->clock);
-        e->recorded = 1;
+        xrt__chk_mark(e, c);
         xrt__chk_end(c);
     }
     pthread_mutex_unlock(&xrt__chk_lock);
@@ -1676,15 +1751,8 @@ static void xrt__chk_thread_exit(void *unused)
    node that names it after the destroy starts it again. */
 XRT_API void xrt__chk_event_destroyed(xrt_event event)
 {
-    xrt__chk_event **at, *e;
     if (xrt__limbo_holds((uintptr_t)event) || !xrt__chk_lock_on()) return; /* as a stream's */
-    for (at = &xrt__chk_events[xrt__chk_hash((uintptr_t)event)]; (e = *at) != NULL; at = &e->next)
-        if (e->key == (uintptr_t)event) {
-            *at = e->next;
-            xrt__chk_release(e->clock.v, e->clock.n * sizeof(uint32_t));
-            xrt__chk_release(e, sizeof *e);
-            break;
-        }
+    xrt__chk_event_drop((uintptr_t)event);
     pthread_mutex_unlock(&xrt__chk_lock);
 }
 

@@ -6,9 +6,12 @@
    stream or recorded again before the wait; a free racing queued work; a
    host function reading (annotated) what a later copy writes; the NULL
    stream's implicit order, with blocking and non-blocking streams; two
-   devices and a peer copy; graph launches (nodes without an edge, a child
-   graph's nodes, 2-D copy nodes whose rows interleave); the exit status of a process that reported a
-   race. Each case runs ROUNDS times, every other round with the first
+   devices and a peer copy; a stream made before checking was on; graph
+   launches (nodes without an edge, a child graph's nodes, 2-D copy nodes
+   whose rows interleave, one exec launched on two streams, an exec's copy
+   node changed); frees refused or captured; a synchronous copy from
+   pageable memory; two host threads; the exit status of a process that
+   reported a race. Each case runs ROUNDS times, every other round with the first
    stream held back by a host function, and must give the same report: a
    report depends on the order of the calls, never on timing. */
 #include "xrt_test.h"
@@ -88,16 +91,17 @@ static void expect_clean(void)
 }
 
 /* One report: its first line and the missing edge exactly; the two accesses'
-   lines up to their call sites, which lie in this file. */
-static void expect_race(const char *fa, const char *fb, const void *alloc, size_t size, size_t lo, size_t hi,
-                        const char *a, const char *b, const char *edge)
+   lines up to their call sites, which lie in this file. The allocation is
+   of a kind ("device", "pinned host") and a place ("device 0", "host"). */
+static void expect_race_of(const char *kind, const char *where, const char *fa, const char *fb, const void *alloc,
+                           size_t size, size_t lo, size_t hi, const char *a, const char *b, const char *edge)
 {
-    char line[512], *at;
+    char line[1024], *at;
     if (nreports != 1) print_error("%d reports, expected 1:\n%s", nreports, reports);
     assert_int_equal(nreports, 1);
     snprintf(line, sizeof line,
-             "xrt: race: %s and %s touch bytes [%zu, %zu) of the device allocation %p (%zu bytes, device 0) in no "
-             "order\n", fa, fb, lo, hi, alloc, size);
+             "xrt: race: %s and %s touch bytes [%zu, %zu) of the %s allocation %p (%zu bytes, %s) in no order\n", fa,
+             fb, lo, hi, kind, alloc, size, where);
     if (strncmp(reports, line, strlen(line)) != 0) print_error("got:\n%sexpected first line:\n%s", reports, line);
     assert_memory_equal(reports, line, strlen(line));
     at = reports + strlen(line);
@@ -113,6 +117,13 @@ static void expect_race(const char *fa, const char *fb, const void *alloc, size_
     snprintf(line, sizeof line, "xrt:   missing edge: %s\n", edge);
     if (!strstr(reports, line)) print_error("got:\n%sexpected:\n%s", reports, line);
     assert_non_null(strstr(reports, line));
+}
+
+/* The same of a device allocation of device 0. */
+static void expect_race(const char *fa, const char *fb, const void *alloc, size_t size, size_t lo, size_t hi,
+                        const char *a, const char *b, const char *edge)
+{
+    expect_race_of("device", "device 0", fa, fb, alloc, size, lo, hi, a, b, edge);
 }
 
 /* A kernel that writes its first argument's n bytes (n its second). */
@@ -322,6 +333,76 @@ static void test_free_racing(void **state)
     }
 }
 
+/* A free that xrt refuses (pinned host memory given to xrt_free_async or
+   xrt_free) frees nothing: no access, no order, and the memory's history
+   stays. Stream 1 sets h, the refused free, a copy out of h on stream 2:
+   racy, the report naming the set and the copy, of pinned host memory
+   ("host": no device's). */
+static void test_refused_free_not_recorded(void **state)
+{
+    round_ w;
+    void *d, *h;
+    int r, sync_free;
+    (void)state;
+    OK(xrt_malloc(&d, N));
+    OK(xrt_malloc_host(&h, N));
+    for (r = 0; r < 2 * ROUNDS; r++) {
+        sync_free = r >= ROUNDS;
+        round_begin(&w, r, XRT_STREAM_NON_BLOCKING, XRT_STREAM_NON_BLOCKING);
+        OK(xrt_memset_async(h, 1, N, w.s1));
+        if (sync_free) XRT_ASSERT_FAILS(xrt_free(h), XRT_ERROR_INVALID_VALUE, "is pinned host memory");
+        else XRT_ASSERT_FAILS(xrt_free_async(h, w.s2), XRT_ERROR_INVALID_VALUE, "is pinned host memory");
+        xrt_get_last_error(); /* not the test's error */
+        OK(xrt_memcpy_async(d, h, N, XRT_MEMCPY_HOST_TO_DEVICE, w.s2));
+        OK(xrt_device_synchronize());
+        expect_race_of("pinned host", "host", "xrt_memset_async", "xrt_memcpy_async", h, N, 0, N,
+                       "write by xrt_memset_async on stream 1 (device 0)", "read by xrt_memcpy_async on stream 2 (device 0)",
+                       EDGE_1_2("xrt_memset_async", "xrt_memcpy_async"));
+        round_end(&w);
+    }
+    OK(xrt_free_host(h));
+    OK(xrt_free(d));
+}
+
+/* xrt_free_async on a capturing stream frees nothing before a launch of
+   the graph: the memory's history stays. Stream 1 sets d, a capture on
+   stream 2 takes the free (the CPU backend and the CUDA runtime double
+   refuse it: the free fails, and d is still there), stream 3 sets d: racy
+   with stream 1's set. */
+static void test_captured_free_keeps_history(void **state)
+{
+    round_ w;
+    xrt_graph graph = NULL;
+    xrt_status freed, ended;
+    void *d;
+    int r;
+    (void)state;
+    SKIP_UNLESS(caps() & XRT_CAP_GRAPHS, "no graphs");
+    OK(xrt_malloc(&d, N));
+    for (r = 0; r < ROUNDS; r++) {
+        round_begin(&w, r, XRT_STREAM_NON_BLOCKING, XRT_STREAM_NON_BLOCKING);
+        OK(xrt_memset_async(d, 1, N, w.s1));
+        OK(xrt_stream_begin_capture(w.s2, XRT_CAPTURE_MODE_RELAXED));
+        freed = xrt_free_async(d, w.s2);
+        ended = xrt_stream_end_capture(w.s2, &graph);
+        xrt_get_last_error(); /* the refusal's, not the test's */
+        if (freed == XRT_SUCCESS) { /* a runtime that captures it (a GPU's): d is the graph's to free */
+            if (ended == XRT_SUCCESS) OK(xrt_graph_destroy(graph));
+            OK(xrt_device_synchronize());
+            round_end(&w);
+            skip();
+        }
+        OK(xrt_memset_async(d, 2, N, w.s3));
+        OK(xrt_device_synchronize());
+        expect_race("xrt_memset_async", "xrt_memset_async", d, N, 0, N, "write by xrt_memset_async on stream 1 (device 0)",
+                    "write by xrt_memset_async on stream 3 (device 0)",
+                    "record an event on stream 1 (device 0) after the xrt_memset_async and wait for it on stream 3 "
+                    "(device 0) (xrt_stream_wait_event) before the xrt_memset_async");
+        round_end(&w);
+    }
+    OK(xrt_free(d));
+}
+
 static void reader(void *user) { (void)user; }
 
 /* A host function annotated as reading d, then a copy into d on another
@@ -388,6 +469,40 @@ static void test_sync_set_and_d2d_copy_return_early(void **state)
         round_end(&w);
     }
     OK(xrt_free(d2));
+    OK(xrt_free(d));
+}
+
+/* xrt_memcpy from pageable host memory to device memory returns once the
+   source is staged, before the copy reaches the device (CUDA's "API
+   synchronization behavior": "the DMA to final destination may not have
+   completed"): a memset of the destination on a non-blocking stream after
+   it is in no order with it, whatever the CPU backend's timing. From pinned
+   memory the host waits for the copy: clean. */
+static void test_sync_copy_from_pageable_returns_early(void **state)
+{
+    static unsigned char h[N];
+    round_ w;
+    void *d, *pinned;
+    int r, pageable;
+    (void)state;
+    OK(xrt_malloc(&d, N));
+    OK(xrt_malloc_host(&pinned, N));
+    for (r = 0; r < 2 * ROUNDS; r++) {
+        pageable = r < ROUNDS;
+        round_begin(&w, r, XRT_STREAM_NON_BLOCKING, XRT_STREAM_DEFAULT);
+        OK(xrt_memcpy(d, pageable ? (void *)h : pinned, N, XRT_MEMCPY_HOST_TO_DEVICE));
+        OK(xrt_memset_async(d, 0, N, w.s1));
+        OK(xrt_device_synchronize());
+        if (!pageable) expect_clean();
+        else
+            expect_race("xrt_memcpy", "xrt_memset_async", d, N, 0, N,
+                        "write by xrt_memcpy on the NULL stream of device 0",
+                        "write by xrt_memset_async on stream 1 (device 0)",
+                        "record an event on the NULL stream of device 0 after the xrt_memcpy and wait for it on "
+                        "stream 1 (device 0) (xrt_stream_wait_event) before the xrt_memset_async");
+        round_end(&w);
+    }
+    OK(xrt_free_host(pinned));
     OK(xrt_free(d));
 }
 
@@ -470,6 +585,47 @@ static void test_peer_copy(void **state)
         OK(xrt_stream_destroy(s1));
     }
     OK(xrt_free(d0));
+    OK(xrt_free(d1));
+    OK(xrt_set_device(0));
+}
+
+/* A stream made on device 1 while checking is off, first used while device
+   0 is current: it is device 1's, where it was made, so the NULL stream of
+   device 1 comes after its work (blocking): clean; non-blocking: racy, the
+   report naming it stream 1 (device 1). */
+static void test_stream_made_before_checking(void **state)
+{
+    static unsigned char h[N];
+    xrt_stream s;
+    void *d1;
+    int r, n = 0, non_blocking;
+    (void)state;
+    OK(xrt_get_device_count(&n));
+    SKIP_UNLESS(n >= 2, "one device");
+    OK(xrt_set_device(1));
+    OK(xrt_malloc(&d1, N));
+    for (r = 0; r < 2 * ROUNDS; r++) {
+        non_blocking = r >= ROUNDS;
+        OK(xrt_check_enable(XRT_CHECK_OFF));
+        OK(xrt_set_device(1));
+        OK(xrt_stream_create_with_flags(&s, non_blocking ? XRT_STREAM_NON_BLOCKING : XRT_STREAM_DEFAULT));
+        begin();
+        OK(xrt_set_device(0));
+        perturb(s, r);
+        OK(xrt_memcpy_async(d1, h, N, XRT_MEMCPY_HOST_TO_DEVICE, s));
+        OK(xrt_set_device(1));
+        OK(xrt_memset(d1, 0, N));
+        OK(xrt_device_synchronize());
+        if (!non_blocking) expect_clean();
+        else
+            expect_race_of("device", "device 1", "xrt_memcpy_async", "xrt_memset", d1, N, 0, N,
+                           "write by xrt_memcpy_async on stream 1 (device 1)",
+                           "write by xrt_memset on the NULL stream of device 1",
+                           "record an event on stream 1 (device 1) after the xrt_memcpy_async and wait for it on the "
+                           "NULL stream of device 1 (xrt_stream_wait_event) before the xrt_memset");
+        end();
+        OK(xrt_stream_destroy(s));
+    }
     OK(xrt_free(d1));
     OK(xrt_set_device(0));
 }
@@ -642,6 +798,85 @@ static void test_graph_races_eager(void **state)
         OK(xrt_graph_destroy(graph));
         round_end(&w);
     }
+    OK(xrt_free(d));
+}
+
+/* One exec setting d launched on stream 1, then on stream 2 with no event:
+   clean, as cudaGraphLaunch orders a launch after the exec's previous ones
+   (also after xrt_graph_exec_update); a copy out of d on stream 2 after the
+   second launch: clean too. Two execs of one graph, one a stream: racy. */
+static void test_graph_exec_launches_ordered(void **state)
+{
+    static unsigned char g[N];
+    round_ w;
+    xrt_graph graph;
+    xrt_graph_exec exec, other;
+    xrt_graph_node n0;
+    void *d;
+    int r, two_execs;
+    (void)state;
+    OK(xrt_malloc(&d, N));
+    for (r = 0; r < 2 * ROUNDS; r++) {
+        xrt_memset_node_params set = {d, 0, 7, 1, N, 1};
+        two_execs = r >= ROUNDS;
+        round_begin(&w, r, XRT_STREAM_NON_BLOCKING, XRT_STREAM_NON_BLOCKING);
+        OK(xrt_graph_create(&graph, 0));
+        OK(xrt_graph_add_memset_node(&n0, graph, NULL, 0, &set));
+        OK(xrt_graph_instantiate(&exec, graph));
+        OK(xrt_graph_instantiate(&other, graph));
+        OK(xrt_graph_launch(exec, w.s1));
+        OK(xrt_graph_exec_update(exec, graph));
+        OK(xrt_graph_launch(two_execs ? other : exec, w.s2));
+        if (!two_execs) OK(xrt_memcpy_async(g, d, N, XRT_MEMCPY_DEVICE_TO_HOST, w.s2));
+        OK(xrt_device_synchronize());
+        if (!two_execs) expect_clean();
+        else
+            expect_race("memset node 0 of xrt_graph_launch", "memset node 0 of xrt_graph_launch", d, N, 0, N,
+                        "write by memset node 0 of xrt_graph_launch on stream 1 (device 0)",
+                        "write by memset node 0 of xrt_graph_launch on stream 2 (device 0)",
+                        EDGE_1_2("memset node 0 of xrt_graph_launch", "memset node 0 of xrt_graph_launch"));
+        OK(xrt_graph_exec_destroy(other));
+        OK(xrt_graph_exec_destroy(exec));
+        OK(xrt_graph_destroy(graph));
+        round_end(&w);
+    }
+    OK(xrt_free(d));
+}
+
+/* An exec's copy node moved from d to d2 (xrt_graph_exec_memcpy_node_set_params)
+   no longer writes d: the exec's snapshot goes, its launches being
+   operations without accesses, as after xrt_graph_exec_node_set_params.
+   A set of d on stream 2 after the launch on stream 1: clean. */
+static void test_graph_exec_copy_node_changed(void **state)
+{
+    static unsigned char h[N];
+    round_ w;
+    xrt_graph graph;
+    xrt_graph_exec exec;
+    xrt_graph_node n0;
+    xrt_memcpy_3d_parms p;
+    void *d, *d2;
+    int r;
+    (void)state;
+    OK(xrt_malloc(&d, N));
+    OK(xrt_malloc(&d2, N));
+    for (r = 0; r < ROUNDS; r++) {
+        round_begin(&w, r, XRT_STREAM_NON_BLOCKING, XRT_STREAM_NON_BLOCKING);
+        OK(xrt_graph_create(&graph, 0));
+        OK(xrt_graph_add_memcpy_node_1d(&n0, graph, NULL, 0, d, h, N, XRT_MEMCPY_HOST_TO_DEVICE));
+        OK(xrt_graph_instantiate(&exec, graph));
+        OK(xrt_graph_memcpy_node_get_params(n0, &p));
+        p.dst_ptr.ptr = d2;
+        OK(xrt_graph_exec_memcpy_node_set_params(exec, n0, &p));
+        OK(xrt_graph_launch(exec, w.s1));
+        OK(xrt_memset_async(d, 0, N, w.s2));
+        OK(xrt_device_synchronize());
+        expect_clean();
+        OK(xrt_graph_exec_destroy(exec));
+        OK(xrt_graph_destroy(graph));
+        round_end(&w);
+    }
+    OK(xrt_free(d2));
     OK(xrt_free(d));
 }
 
@@ -935,6 +1170,64 @@ static void test_host_sync_after_first_use(void **state)
     }
     OK(xrt_free(other));
     OK(xrt_free(d));
+}
+
+/* Host thread 1 copies into d on stream 1 and synchronizes it, then starts
+   host thread 2, which sets d on stream 2. The program is correct
+   (pthread_create orders thread 2 after the synchronize), but xrt does not
+   see what orders threads: reported, the missing edge saying so; thread 2
+   synchronizing stream 1 itself (done: it returns at once) tells xrt:
+   clean. */
+typedef struct handoff {
+    void *d;
+    xrt_stream s1, s2;
+    int sync_first;
+    const char *backend;
+} handoff;
+
+static void *handoff_thread(void *user)
+{
+    handoff *h = (handoff *)user;
+    if (xrt_set_backend(h->backend) != XRT_SUCCESS) return (void *)1;
+    if (h->sync_first && xrt_stream_synchronize(h->s1) != XRT_SUCCESS) return (void *)1;
+    if (xrt_memset_async(h->d, 0, N, h->s2) != XRT_SUCCESS || xrt_stream_synchronize(h->s2) != XRT_SUCCESS)
+        return (void *)1;
+    return NULL;
+}
+
+static void test_thread_order_not_seen(void **state)
+{
+    static unsigned char g[N];
+    round_ w;
+    handoff h;
+    pthread_t t;
+    void *res;
+    int r;
+    (void)state;
+    OK(xrt_malloc(&h.d, N));
+    h.backend = xrt_test_backend;
+    for (r = 0; r < 2 * ROUNDS; r++) {
+        h.sync_first = r >= ROUNDS;
+        round_begin(&w, r, XRT_STREAM_NON_BLOCKING, XRT_STREAM_NON_BLOCKING);
+        h.s1 = w.s1, h.s2 = w.s2;
+        OK(xrt_memcpy_async(h.d, g, N, XRT_MEMCPY_HOST_TO_DEVICE, w.s1));
+        OK(xrt_stream_synchronize(w.s1));
+        assert_int_equal(pthread_create(&t, NULL, handoff_thread, &h), 0);
+        assert_int_equal(pthread_join(t, &res), 0);
+        assert_null(res);
+        if (h.sync_first) expect_clean();
+        else
+            expect_race("xrt_memcpy_async", "xrt_memset_async", h.d, N, 0, N,
+                        "write by xrt_memcpy_async on stream 1 (device 0)",
+                        "write by xrt_memset_async on stream 2 (device 0)",
+                        EDGE_1_2("xrt_memcpy_async", "xrt_memset_async")
+                        "; host thread 1 made the xrt_memcpy_async and host thread 2 the xrt_memset_async: xrt does "
+                        "not see what orders threads (pthread_create, pthread_join, a lock), so if host thread 2 "
+                        "comes after a synchronize of stream 1 (device 0) on host thread 1, synchronize it on host "
+                        "thread 2 too (done, it returns at once)");
+        round_end(&w);
+    }
+    OK(xrt_free(h.d));
 }
 
 /* Streams made and destroyed while checking is on: each sets d, records
@@ -1630,16 +1923,22 @@ int main(void)
         cmocka_unit_test(test_copy_copy),         cmocka_unit_test(test_copy_kernel),
         cmocka_unit_test(test_two_sites_two_reports),
         cmocka_unit_test(test_sync_set_and_d2d_copy_return_early),
+        cmocka_unit_test(test_sync_copy_from_pageable_returns_early),
         cmocka_unit_test(test_wrong_event),       cmocka_unit_test(test_free_racing),
+        cmocka_unit_test(test_refused_free_not_recorded), cmocka_unit_test(test_captured_free_keeps_history),
         cmocka_unit_test(test_host_fn_annotated), cmocka_unit_test(test_legacy_order),
         cmocka_unit_test(test_peer_copy),         cmocka_unit_test(test_peer_copy_serialized),
+        cmocka_unit_test(test_stream_made_before_checking),
                 cmocka_unit_test(test_sync_orders_host),
         cmocka_unit_test(test_graph_nodes_without_edge),
-        cmocka_unit_test(test_graph_races_eager), cmocka_unit_test(test_graph_kernel_node),
+        cmocka_unit_test(test_graph_races_eager), cmocka_unit_test(test_graph_exec_launches_ordered),
+        cmocka_unit_test(test_graph_exec_copy_node_changed),
+        cmocka_unit_test(test_graph_kernel_node),
         cmocka_unit_test(test_graph_child_nodes), cmocka_unit_test(test_graph_2d_nodes),
         cmocka_unit_test(test_copy_3d),           cmocka_unit_test(test_graph_3d_memset_node),
         cmocka_unit_test(test_symbol_copy),
-        cmocka_unit_test(test_host_sync_after_first_use), cmocka_unit_test(test_registered_after_lookup),
+        cmocka_unit_test(test_host_sync_after_first_use), cmocka_unit_test(test_thread_order_not_seen),
+        cmocka_unit_test(test_registered_after_lookup),
         cmocka_unit_test(test_destroyed_stream_orders), cmocka_unit_test(test_destroyed_stream_place_taken),
         cmocka_unit_test(test_destroyed_streams_bounded),
         cmocka_unit_test(test_reports_deterministic), cmocka_unit_test(test_forked_child_clean),
