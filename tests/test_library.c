@@ -276,6 +276,7 @@ static void test_after_shutdown(void **state)
     assert_non_null(name);
     OK(xrt_get_backend_handle("good", &h)); /* the plugin registers again at every init */
     assert_ptr_not_equal(h, good);
+    FAILS(xrt_push_backend(good, 0), XRT_ERROR_INVALID_HANDLE, "made before xrt_shutdown"); /* its backend is up again */
     OK(xrt_push_backend(h, 0));
     OK(xrt_pop_backend(NULL));
 }
