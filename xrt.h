@@ -4921,7 +4921,7 @@ static int xrt__plugin_dir_safe(const char *dir, char *why, size_t n)
         c = full[i];
         full[i] = 0;
         if ((flaw = xrt__plugin_dir_flaw(full, last, &missing)) != NULL)
-            snprintf(why, n, "%s%s%s", last ? "" : full, last ? "" : ": ", flaw);
+            snprintf(why, n, "%.256s%s%s", last ? "" : full, last ? "" : ": ", flaw);
         full[i] = c;
     }
     return flaw ? (missing ? -1 : 0) : 1;
@@ -7175,7 +7175,7 @@ XRT_API xrt_status xrt__mem_check_copy_2d(const xrt_backend *b, void *dst, size_
                                           size_t spitch, size_t width, size_t height, xrt_memcpy_kind *kind,
                                           const char *fn)
 {
-    size_t dspan, sspan;
+    size_t dspan = 0, sspan = 0; /* set by the checks (gcc -O3 cannot tell) */
     xrt_pointer_attributes as[2];
     const void *ps[2];
     xrt_status st;
@@ -7195,7 +7195,7 @@ XRT_API xrt_status xrt__mem_check_copy_2d(const xrt_backend *b, void *dst, size_
 XRT_API xrt_status xrt__mem_check_set_2d(const xrt_backend *b, void *p, size_t pitch, unsigned element_size,
                                          size_t width, size_t height, const char *fn)
 {
-    size_t span, row = width * element_size;
+    size_t span = 0, row = width * element_size; /* span: set by the check (gcc -O3 cannot tell) */
     xrt_status st;
     if (width == 0 || height == 0) return xrt__no_op(b, fn);
     if (row / element_size != width)
@@ -7239,8 +7239,8 @@ static xrt_status xrt__mem_check_box(const xrt_pitched_ptr *p, const xrt_pos *po
 
 XRT_API xrt_status xrt__mem_check_copy_3d(const xrt_backend *b, xrt_memcpy_3d_parms *p, const char *fn)
 {
-    size_t dspan, sspan;
-    unsigned char *dst, *src;
+    size_t dspan = 0, sspan = 0; /* set by the checks (gcc -O3 cannot tell) */
+    unsigned char *dst = NULL, *src = NULL;
     xrt_pointer_attributes as[2];
     const void *ps[2];
     xrt_status st;
@@ -7263,8 +7263,8 @@ XRT_API xrt_status xrt__mem_check_set_3d(const xrt_backend *b, const xrt_pitched
                                          const char *fn)
 {
     static const xrt_pos origin = {0, 0, 0};
-    unsigned char *start;
-    size_t span;
+    unsigned char *start = NULL; /* both set by the check (gcc -O3 cannot tell) */
+    size_t span = 0;
     xrt_status st;
     if (!e->width || !e->height || !e->depth) return xrt__no_op(b, fn);
     if ((st = xrt__mem_check_box(p, &origin, e, "dst", fn, &start, &span)) != XRT_SUCCESS) return st;
@@ -8530,7 +8530,7 @@ static xrt_status xrt__graph_copy_3d_params_locked(const xrt_backend *b, xrt_gra
 {
     xrt__handle_slot *g, *ns, *x = NULL;
     xrt_memcpy_3d_parms q;
-    uintptr_t graph;
+    uintptr_t graph = 0; /* set by the find (gcc -O3 cannot tell) */
     xrt_status st;
     if (exec && !(x = xrt__handle_lookup(b, exec, XRT__HANDLE_GRAPH_EXEC))) return xrt__handle_bad(fn, exec);
     if ((st = xrt__gnode_find(b, node, fn, &ns, &g, &graph)) != XRT_SUCCESS) return st;

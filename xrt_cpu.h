@@ -2145,10 +2145,15 @@ static int xrt__cpu_busy(xrt__cpu_stream *s)
    wait's spin (xrt__cpu_yield), which sleeps instead where other processes
    want the core: a query cannot sleep, and its caller's next poll would
    only take the core from the worker again. */
+static xrt_status xrt__cpu_not_ready_on(int worker_cpu)
+{
+    if (worker_cpu == sched_getcpu()) sched_yield();
+    return XRT_ERROR_NOT_READY;
+}
+
 static xrt_status xrt__cpu_not_ready(const xrt__cpu_stream *s)
 {
-    if (__atomic_load_n(&s->worker_cpu, __ATOMIC_RELAXED) == sched_getcpu()) sched_yield();
-    return XRT_ERROR_NOT_READY;
+    return xrt__cpu_not_ready_on(__atomic_load_n(&s->worker_cpu, __ATOMIC_RELAXED));
 }
 
 static xrt_status xrt__cpu_stream_query(const xrt_backend *self, void *stream)
@@ -2392,16 +2397,31 @@ static xrt_status xrt__cpu_event_record(const xrt_backend *self, void *event, vo
     return XRT_SUCCESS;
 }
 
+/* Whether e's latest record is done (or it has none), read under its lock:
+   the lock holds the record's stream, whose last reference a record on
+   another stream may drop as soon as it is let go. *cpu: where that
+   stream's worker last ran. */
+static int xrt__cpu_event_reached(xrt__cpu_event *e, int *cpu)
+{
+    xrt__cpu_stream *s;
+    int done;
+    xrt__cpu_lock(&e->lock);
+    s = e->stream;
+    done = !s || xrt__cpu_reached(&s->head, e->pos);
+    *cpu = done ? -1 : __atomic_load_n(&s->worker_cpu, __ATOMIC_RELAXED);
+    xrt__cpu_unlock(&e->lock);
+    return done;
+}
+
 static xrt_status xrt__cpu_event_query(const xrt_backend *self, void *event)
 {
-    uint64_t pos;
     xrt_status st;
+    int cpu;
     if (XRT__UNLIKELY(__atomic_load_n(&((xrt__cpu_event *)event)->cap, __ATOMIC_ACQUIRE)))
         return xrt__cpu_cap_event_refused((xrt__cpu_event *)event, "cpu: xrt_event_query");
     if (XRT__UNLIKELY((st = xrt__cpu_cap_unsafe("cpu: xrt_event_query")) != XRT_SUCCESS)) return st;
     if (XRT__UNLIKELY(((xrt__cpu_event *)event)->shared != NULL)) return xrt__cpu_ipc_event_query((xrt__cpu_event *)event);
-    xrt__cpu_stream *s = xrt__cpu_event_latest((xrt__cpu_event *)event, &pos, 0);
-    return !s || xrt__cpu_reached(&s->head, pos) ? XRT_SUCCESS : xrt__cpu_not_ready(s);
+    return xrt__cpu_event_reached((xrt__cpu_event *)event, &cpu) ? XRT_SUCCESS : xrt__cpu_not_ready_on(cpu);
 }
 
 static xrt_status xrt__cpu_event_synchronize(const xrt_backend *self, void *event)

@@ -430,6 +430,62 @@ static void on_alarm(int sig)
     _exit(1);
 }
 
+/* An event queried (and timed) on one thread while another records it on
+   a stream, destroys that stream and records it elsewhere, which drops the
+   last reference to the first stream: CUDA's calls are thread-safe, so the
+   query must not read the stream the record let go (ASan and TSan watch). */
+static xrt_event rerecorded[2];
+static int rerecord_stop;
+
+static void *query_rerecorded(void *arg)
+{
+    float ms;
+    xrt_status st;
+    unsigned n = 0;
+    (void)arg;
+    while (!__atomic_load_n(&rerecord_stop, __ATOMIC_ACQUIRE)) {
+        st = xrt_event_query(rerecorded[1]);
+        CHECK(st == XRT_SUCCESS || st == XRT_ERROR_NOT_READY);
+        if (++n % 16) continue;
+        st = xrt_event_elapsed_time(&ms, rerecorded[0], rerecorded[1]);
+        CHECK(st == XRT_SUCCESS || st == XRT_ERROR_NOT_READY);
+    }
+    return NULL;
+}
+
+static void test_event_queried_while_rerecorded(void **state)
+{
+    xrt_stream keep, s;
+    pthread_t q;
+    void *ret;
+    int i;
+    (void)state;
+    failures = 0;
+    first_failure[0] = 0;
+    rerecord_stop = 0;
+    OK(xrt_event_create(&rerecorded[0], 0));
+    OK(xrt_event_create(&rerecorded[1], 0));
+    OK(xrt_stream_create_with_flags(&keep, XRT_STREAM_NON_BLOCKING));
+    OK(xrt_event_record(rerecorded[0], keep));
+    OK(xrt_event_record(rerecorded[1], keep));
+    assert_int_equal(start_thread(&q, xrt_test_backend, query_rerecorded, NULL), 0);
+    for (i = 0; i < 2000; i++) {
+        OK(xrt_stream_create_with_flags(&s, XRT_STREAM_NON_BLOCKING));
+        OK(xrt_event_record(rerecorded[1], s));
+        OK(xrt_stream_destroy(s));
+        usleep(50); /* its worker exits: the event holds the last reference */
+        OK(xrt_event_record(rerecorded[1], keep)); /* and lets it go */
+    }
+    __atomic_store_n(&rerecord_stop, 1, __ATOMIC_RELEASE);
+    assert_int_equal(pthread_join(q, &ret), 0);
+    assert_ptr_not_equal(ret, XRT_TEST_NO_BACKEND);
+    OK(xrt_stream_synchronize(keep));
+    OK(xrt_stream_destroy(keep));
+    OK(xrt_event_destroy(rerecorded[0]));
+    OK(xrt_event_destroy(rerecorded[1]));
+    if (failures) fail_msg("%d failures; first: %s", failures, first_failure);
+}
+
 static void test_parking_worker_wakes(void **state)
 {
     xrt_stream s[4];
@@ -457,6 +513,7 @@ int main(void)
         cmocka_unit_test(test_alloc_and_event_churn),
         cmocka_unit_test(test_many_producers_one_stream),
         cmocka_unit_test(test_parking_worker_wakes),
+        cmocka_unit_test(test_event_queried_while_rerecorded),
         cmocka_unit_test(test_legacy_stream_under_threads),
         cmocka_unit_test(test_legacy_stream_mixed_under_threads),
     };
