@@ -498,6 +498,21 @@ XRT__BACKEND_HELPER char *xrt__cache_read(const char *path, size_t *len)
     return text;
 }
 
+/* A list the compiler wrote for the cache (<out>.d, <out>.ld) made 0600
+   before it is read: the compiler creates it with the umask's mode (0664
+   under umask 002), which xrt__cache_read refuses as group-writable, and
+   nothing would ever be cached. It lies in the cache's own directory (or
+   the private build directory), where no one else can have put it; only
+   the user's own regular file, never through a link. */
+XRT__BACKEND_HELPER void xrt__cache_make_private(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0) return;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() && (st.st_mode & 077)) fchmod(fd, 0600);
+    close(fd);
+}
+
 /* The hash of a file's contents (*mtime: its modification time); 0 if it
    cannot be read. Every hit hashes every header a kernel includes: eight
    bytes a step, and no read past the size fstat gave (the files are the
@@ -1179,6 +1194,8 @@ static xrt_status xrt__cc_build_c(void *ctx, const char *path, char *log, size_t
     argv[n] = NULL;
     xrt__cache_count(&xrt__cache_stats.builds, 1);
     st = xrt__cc_run("cpu: xrt_module_load", argv, log, log_size, &code);
+    xrt__cache_make_private(deps);
+    xrt__cache_make_private(ldeps);
     if (st == XRT_SUCCESS && code != 0 && strstr(log, "dependency-file")) { /* a linker that cannot list its inputs */
         xrt_log(XRT_LOG_INFO, "the linker of %s does not list its inputs (--dependency-file): the module is not cached",
                 argv[0]);

@@ -2126,6 +2126,25 @@ static void test_cache_compiler_leaves_process(void **state)
     assert_int_equal(compiles(), 1);
 }
 
+/* With umask 002 (a user with a group of their own) the compiler writes its
+   dependency lists group-writable: they are the build's own temporaries in
+   the cache's private directory, and the build is cached all the same. */
+static void test_cache_umask_group_writable(void **state)
+{
+    mode_t old;
+    int v1, v2;
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    old = umask(002);
+    v1 = value_of(genuine_src, NULL);
+    v2 = value_of(genuine_src, NULL);
+    umask(old);
+    assert_int_equal(v1, 1);
+    assert_int_equal(v2, 1);
+    assert_int_equal(compiles(), 1);
+    assert_int_equal(files_ending(sub_dir, ".so"), 1);
+}
+
 /* >> shared objects: built here with cc, given to xrt as bytes */
 /* `src` built as a shared object under the test's directory; its bytes
    (the caller frees them). */
@@ -2588,6 +2607,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_cache_linker_without_list, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_lock_across_fork, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_compiler_leaves_process, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_umask_group_writable, cache_setup, cache_teardown),
         cmocka_unit_test(test_shared_object_image),
         cmocka_unit_test(test_loads_have_own_globals),
         cmocka_unit_test(test_threads_load_own_modules),
