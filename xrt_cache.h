@@ -1348,8 +1348,8 @@ static xrt_status xrt__cc_identity(xrt__cc_build *b, xrt__cache_key *key, char *
     return XRT_SUCCESS;
 }
 
-/* Whether a word of the options or XRT_CC, or an element of CPATH or
-   C_INCLUDE_PATH, may name a path relative to the working directory (an
+/* Whether a word of the options or XRT_CC, or an element of a path list
+   of the environment (CPATH, PATH, ...), may name a path relative to the working directory (an
    include directory, a file): then the working directory is part of the
    key. Options that take no path (-D, -O, -W, -f, -m, -std=, ...) do not
    count; an unknown word counts, to be safe. */
@@ -1368,7 +1368,8 @@ static int xrt__cc_relative_word(const char *w)
 
 static int xrt__cc_relative(const xrt__cc_build *b)
 {
-    static const char *const lists[] = {"CPATH", "C_INCLUDE_PATH"};
+    static const char *const lists[] = {"CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH", "OBJC_INCLUDE_PATH",
+                                        "LIBRARY_PATH", "COMPILER_PATH", "PATH"};
     size_t i;
     for (i = 1; i < b->ncc; i++)
         if (xrt__cc_relative_word(b->cc[i])) return 1;

@@ -2145,6 +2145,40 @@ static void test_cache_umask_group_writable(void **state)
     assert_int_equal(files_ending(sub_dir, ".so"), 1);
 }
 
+/* The environment that changes a build is in the key: each variable set
+   is a miss, and PATH, which picks the programs the compiler runs (here the
+   wrapper's cc), is another build. */
+static void test_cache_environment(void **state)
+{
+    static const char *const vars[] = {"CPLUS_INCLUDE_PATH", "OBJC_INCLUDE_PATH", "LD_RUN_PATH", "CCC_OVERRIDE_OPTIONS"};
+    static const char src[] = "#ifndef PV\n#define PV 1\n#endif\n" VALUE_SRC("PV");
+    char bin[400], text[4600], path[4600], old[4096];
+    size_t i;
+    int v;
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    snprintf(old, sizeof old, "%s", getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+    assert_int_equal(value_of(src, NULL), 1);
+    for (i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+        setenv(vars[i], "/nonexistent-xrt", 1);
+        v = value_of(src, NULL);
+        unsetenv(vars[i]);
+        assert_int_equal(v, 1);
+        if (compiles() != (int)i + 2) fail_msg("%s set: a hit, not a new build", vars[i]);
+    }
+    snprintf(bin, sizeof bin, "%s/pathbin", cache_dir);
+    assert_int_equal(mkdir(bin, 0700), 0);
+    snprintf(text, sizeof text, "#!/bin/sh\nPATH='%s' exec cc -DPV=2 \"$@\"\n", old);
+    write_text(bin, "cc", text);
+    snprintf(path, sizeof path, "%s/cc", bin);
+    assert_int_equal(chmod(path, 0755), 0);
+    snprintf(path, sizeof path, "%s:%s", bin, old);
+    setenv("PATH", path, 1);
+    v = value_of(src, NULL);
+    setenv("PATH", old, 1);
+    assert_int_equal(v, 2);
+}
+
 /* >> shared objects: built here with cc, given to xrt as bytes */
 /* `src` built as a shared object under the test's directory; its bytes
    (the caller frees them). */
@@ -2608,6 +2642,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_cache_lock_across_fork, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_compiler_leaves_process, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_umask_group_writable, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_environment, cache_setup, cache_teardown),
         cmocka_unit_test(test_shared_object_image),
         cmocka_unit_test(test_loads_have_own_globals),
         cmocka_unit_test(test_threads_load_own_modules),
