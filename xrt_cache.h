@@ -17,6 +17,7 @@
      >> cache: what a build read  manifests of the files a build read
      >> cache: getting an entry  lookup, locking, building, storing
      >> cc: the C compiler driver  (compiled with the CPU backend only)
+     >> cc: what is never cached  builds that read the time or unlisted files
 */
 #if defined(XRT__IMPL_INCLUDED) && !defined(XRT__CACHE_IMPL_INCLUDED)
 #define XRT__CACHE_IMPL_INCLUDED
@@ -1146,6 +1147,64 @@ static void xrt__cc_write_absent(const char *path, const char *deps, const xrt__
     XRT_FREE(text);
 }
 
+/* >> cc: what is never cached. A build whose result depends on more than
+   the files the compiler lists is not cached (as ccache): one that reads
+   the time (__DATE__, __TIME__, __TIMESTAMP__: a hit would freeze it), and
+   one that reads files -MD leaves out: data the assembler reads (.incbin),
+   a driver's specs or config file, a plugin, a profile. */
+static char *xrt__cc_read_all(const char *path, size_t *len);
+
+/* Why text makes a build uncacheable, or NULL. */
+static const char *xrt__cc_uncached_text(const char *text, size_t len)
+{
+    static const char *const time_words[] = {"__DATE__", "__TIME__", "__TIMESTAMP__"};
+    size_t i;
+    for (i = 0; i < sizeof time_words / sizeof time_words[0]; i++)
+        if (memmem(text, len, time_words[i], strlen(time_words[i]))) return "it uses __DATE__, __TIME__ or __TIMESTAMP__";
+    if (memmem(text, len, ".incbin", 7)) return "it uses .incbin, whose data the compiler's list of files it read leaves out";
+    return NULL;
+}
+
+/* An option that makes the compiler read a file its list leaves out. */
+static int xrt__cc_unlisted_option(const char *w)
+{
+    static const char *const opts[] = {"-specs", "--specs", "--config", "-fplugin", "-fpass-plugin=", "-fprofile-use",
+                                       "-fprofile-sample-use", "-fauto-profile", "-fprofile-instr-use", "-fprofile-list=",
+                                       "-fsanitize-blacklist=", "-fsanitize-ignorelist="};
+    size_t i;
+    for (i = 0; i < sizeof opts / sizeof opts[0]; i++)
+        if (!strncmp(w, opts[i], strlen(opts[i]))) return 1;
+    return 0;
+}
+
+/* Why the build at `path` (its list at `deps`) may not be cached, or NULL:
+   its options, its source and each file of the compiler's list are
+   looked at (not the linker's inputs: a library's bytes may hold any text). */
+static const char *xrt__cc_uncached(const xrt__cc_build *b, const char *path, const char *deps, char *why, size_t n)
+{
+    char word[PATH_MAX], *text, *list;
+    const char *p, *reason = NULL;
+    size_t off, len = 0, plen = strlen(path);
+    for (off = 0; off < b->words.len; off += strlen(b->words.p + off) + 1)
+        if (xrt__cc_unlisted_option(b->words.p + off)) {
+            snprintf(why, n, "the option %.64s names a file the compiler's list of files it read leaves out", b->words.p + off);
+            return why;
+        }
+    if ((reason = xrt__cc_uncached_text((const char *)b->image->data, b->image->size)) != NULL) return reason;
+    if (!(list = xrt__cache_read(deps, &len)) || !(p = strchr(list, ':'))) {
+        XRT_FREE(list);
+        return NULL; /* no list: the cache keeps nothing of this build anyway */
+    }
+    for (p++; !reason && xrt__cache_deps_word(&p, word, sizeof word);) {
+        if (!strncmp(word, path, plen) && word[plen] == '.') continue; /* the source, looked at above */
+        if ((text = xrt__cc_read_all(word, &len)) != NULL) reason = xrt__cc_uncached_text(text, len);
+        XRT_FREE(text);
+    }
+    XRT_FREE(list);
+    if (reason) snprintf(why, n, "%s (%.160s)", reason, word);
+    return reason ? why : NULL;
+}
+
 /* cc -shared -fPIC -O2 [options] -idirafter <kernel header> -MD -MF
    path.d -Wl,--dependency-file=path.ld -o path source.c: the dependency
    lists tell the cache which files the build read, headers and libraries.
@@ -1156,7 +1215,8 @@ static xrt_status xrt__cc_build_c(void *ctx, const char *path, char *log, size_t
 {
     xrt__cc_build *b = (xrt__cc_build *)ctx;
     char src[PATH_MAX + 80], deps[PATH_MAX + 80], ldeps[PATH_MAX + 80], ldopt[PATH_MAX + 120], dir[PATH_MAX],
-        inc[PATH_MAX + 48], **argv;
+        inc[PATH_MAX + 48], why_text[PATH_MAX + 160], **argv;
+    const char *why;
     size_t n = 0, i;
     int code = 0, header;
     xrt_status st;
@@ -1202,6 +1262,9 @@ static xrt_status xrt__cc_build_c(void *ctx, const char *path, char *log, size_t
         memmove(&argv[n - 4], &argv[n - 3], 4 * sizeof *argv);
         st = xrt__cc_run("cpu: xrt_module_load", argv, log, log_size, &code);
         if (st == XRT_SUCCESS && code == 0) xrt__cc_unlistable(deps);
+    } else if (st == XRT_SUCCESS && code == 0 && (why = xrt__cc_uncached(b, path, deps, why_text, sizeof why_text))) {
+        xrt_log(XRT_LOG_INFO, "a build by %s is not cached: %s", argv[0], why);
+        xrt__cc_unlistable(deps);
     } else if (st == XRT_SUCCESS && code == 0) {
         xrt__cc_add_linker_inputs(deps, ldeps);
         xrt__cc_add_response_files(deps, &b->rsp);

@@ -2126,6 +2126,30 @@ static void test_cache_compiler_leaves_process(void **state)
     assert_int_equal(compiles(), 1);
 }
 
+/* >> what the key covers, and what is never cached. A log callback that
+   notes whether a message with `watch_text` was logged. */
+static const char *watch_text;
+static int watch_seen;
+static void watch_log(xrt_log_level level, const char *msg, void *user)
+{
+    (void)level, (void)user;
+    if (watch_text && strstr(msg, watch_text)) watch_seen = 1;
+}
+
+static void watch_start(const char *text)
+{
+    watch_text = text, watch_seen = 0;
+    xrt_set_log_callback(watch_log, NULL);
+    xrt_set_log_level(XRT_LOG_INFO);
+}
+
+/* Back to the group's capture; whether the text was logged. */
+static int watch_end(void)
+{
+    xrt_test_log_calls();
+    return watch_seen;
+}
+
 /* With umask 002 (a user with a group of their own) the compiler writes its
    dependency lists group-writable: they are the build's own temporaries in
    the cache's private directory, and the build is cached all the same. */
@@ -2177,6 +2201,65 @@ static void test_cache_environment(void **state)
     v = value_of(src, NULL);
     setenv("PATH", old, 1);
     assert_int_equal(v, 2);
+}
+
+/* A build whose source or headers use __DATE__, __TIME__ or __TIMESTAMP__
+   is never cached (as ccache): a hit would freeze the time. */
+static void test_cache_time_macros(void **state)
+{
+    static const char src[] = "static const char *stamp = __TIME__;\n" VALUE_SRC("stamp[2] == ':'");
+    static const char hsrc[] = "#include <stamp.h>\n" VALUE_SRC("sizeof STAMP == 12");
+    char inc[400], opt[500];
+    int seen;
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    watch_start("__DATE__, __TIME__ or __TIMESTAMP__");
+    assert_int_equal(value_of(src, NULL), 1);
+    assert_int_equal(value_of(src, NULL), 1);
+    seen = watch_end();
+    assert_int_equal(compiles(), 2);
+    assert_true(seen);
+    snprintf(inc, sizeof inc, "%s/stamp", cache_dir);
+    assert_int_equal(mkdir(inc, 0700), 0);
+    write_text(inc, "stamp.h", "#define STAMP __DATE__\n");
+    snprintf(opt, sizeof opt, "-I%s", inc);
+    assert_int_equal(value_of(hsrc, opt), 1);
+    assert_int_equal(value_of(hsrc, opt), 1);
+    assert_int_equal(compiles(), 4);
+    assert_int_equal(files_ending(sub_dir, ".so"), 0);
+}
+
+/* Files a build reads that the compiler's list does not name (data an
+   .incbin reads, a -specs= file) are unknown to the cache: such a build is
+   never cached, and the log says why. */
+static void test_cache_unlisted_inputs(void **state)
+{
+    char data[400], specs[400], src[1200], opt[500];
+    int one = 1, two = 2, seen;
+    FILE *f;
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    snprintf(data, sizeof data, "%s/incbin.dat", cache_dir);
+    assert_non_null(f = fopen(data, "wb"));
+    fwrite(&one, sizeof one, 1, f), fclose(f);
+    snprintf(src, sizeof src,
+             "__asm__(\".section .rodata\\n.globl incv\\n.type incv,@object\\n.size incv,4\\nincv: .incbin \\\"%s\\\"\\n.previous\");\n"
+             "extern const int incv;\n" VALUE_SRC("incv"), data);
+    watch_start("not cached");
+    assert_int_equal(value_of(src, NULL), 1);
+    assert_non_null(f = fopen(data, "wb"));
+    fwrite(&two, sizeof two, 1, f), fclose(f);
+    assert_int_equal(value_of(src, NULL), 2);
+    seen = watch_end();
+    assert_true(seen);
+    snprintf(specs, sizeof specs, "%s/my.specs", cache_dir);
+    snprintf(opt, sizeof opt, "-specs=%s", specs);
+    write_text(cache_dir, "my.specs", "*cc1:\n+ -DSV=1\n");
+    assert_int_equal(value_of(VALUE_SRC("SV"), opt), 1);
+    write_text(cache_dir, "my.specs", "*cc1:\n+ -DSV=2\n");
+    assert_int_equal(value_of(VALUE_SRC("SV"), opt), 2);
+    assert_int_equal(compiles(), 4);
+    assert_int_equal(files_ending(sub_dir, ".so"), 0);
 }
 
 /* >> shared objects: built here with cc, given to xrt as bytes */
@@ -2643,6 +2726,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_cache_compiler_leaves_process, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_umask_group_writable, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_environment, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_time_macros, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_unlisted_inputs, cache_setup, cache_teardown),
         cmocka_unit_test(test_shared_object_image),
         cmocka_unit_test(test_loads_have_own_globals),
         cmocka_unit_test(test_threads_load_own_modules),
