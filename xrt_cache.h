@@ -346,9 +346,10 @@ XRT__BACKEND_HELPER void xrt__cache_kernel_header_remove(const char *dir)
 
 /* >> cache: names. xrt counts, evicts and sweeps only the
    names it makes: <32 hex>.so entries, <32 hex>.deps manifests (see below),
-   <32 hex>.lock locks, the temporaries <32 hex>.so.tmp.<pid>.<n>[.c|.d|.ld] and
-   <32 hex>.deps.tmp.<pid>.<n>, cc-<16 hex>.id and its temporaries
-   cc-<16 hex>.id.tmp.<pid>. */
+   <32 hex>.lock locks, the temporaries <32 hex>.so.tmp.<pid>.<n>[.c|.d|.ld|.absent]
+   and <32 hex>.deps.tmp.<pid>.<n>, cc-<16 hex>.id and its temporaries
+   cc-<16 hex>.id.tmp.<pid>, and in include-<16 hex>/ (the kernel header)
+   xrt.h and its temporaries xrt.h.tmp.<pid>.<n>. */
 enum { XRT__CACHE_NAME_OTHER, XRT__CACHE_NAME_ENTRY, XRT__CACHE_NAME_MANIFEST, XRT__CACHE_NAME_LOCK, XRT__CACHE_NAME_TEMP };
 
 XRT__BACKEND_HELPER size_t xrt__cache_hex_run(const char *s)
@@ -365,7 +366,8 @@ XRT__BACKEND_HELPER size_t xrt__cache_digit_run(const char *s)
     return i;
 }
 
-/* Whether s is ".tmp.<digits>" then, if `seq`, ".<digits>" and optionally ".c", ".d" or ".ld". */
+/* Whether s is ".tmp.<digits>" then, if `seq`, ".<digits>" and, if seq is
+   1, optionally ".c", ".d", ".ld" or ".absent" (a build's own files). */
 XRT__BACKEND_HELPER int xrt__cache_temp_suffix(const char *s, int seq)
 {
     size_t d;
@@ -374,7 +376,7 @@ XRT__BACKEND_HELPER int xrt__cache_temp_suffix(const char *s, int seq)
     if (!seq) return !*s;
     if (*s != '.' || !(d = xrt__cache_digit_run(s + 1))) return 0;
     s += 1 + d;
-    return !*s || !strcmp(s, ".c") || !strcmp(s, ".d") || !strcmp(s, ".ld");
+    return !*s || (seq == 1 && (!strcmp(s, ".c") || !strcmp(s, ".d") || !strcmp(s, ".ld") || !strcmp(s, ".absent")));
 }
 
 XRT__BACKEND_HELPER int xrt__cache_name(const char *name)
@@ -410,6 +412,29 @@ XRT__BACKEND_HELPER int xrt__cache_stale(int dirfd, const char *name, int kind, 
            fstatat(dirfd, manifest, &es, AT_SYMLINK_NOFOLLOW) != 0 && errno == ENOENT;
 }
 
+/* Sweeps the stale temporaries (xrt.h.tmp.<pid>.<n>) a killed process
+   left in the kernel header's directory include-<16 hex>: the user's own
+   directory, never through a link, only that name. */
+XRT__BACKEND_HELPER void xrt__cache_sweep_include(int dirfd, const char *name)
+{
+    struct dirent *e;
+    struct stat st;
+    DIR *d;
+    int fd;
+    if (strncmp(name, "include-", 8) || xrt__cache_hex_run(name + 8) != 16 || name[24]) return;
+    if ((fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) return;
+    if (fstat(fd, &st) != 0 || st.st_uid != geteuid() || !(d = fdopendir(fd))) {
+        close(fd);
+        return;
+    }
+    while ((e = readdir(d)) != NULL)
+        if (!strncmp(e->d_name, "xrt.h", 5) && xrt__cache_temp_suffix(e->d_name + 5, 2) &&
+            fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+            time(NULL) - st.st_mtim.tv_sec >= XRT__CACHE_STALE_S)
+            unlinkat(fd, e->d_name, 0);
+    closedir(d);
+}
+
 /* Removes least recently used entries and manifests (by modification time)
    until they take at most XRT_CACHE_BYTES; `keep` (an entry's file name)
    and the manifest of `keep_key` (a key's 32 hex digits) stay. Stale
@@ -433,6 +458,7 @@ XRT__BACKEND_HELPER void xrt__cache_evict(const char *dir, const char *keep, con
         while ((e = readdir(d)) != NULL) {
             int kind = xrt__cache_name(e->d_name);
             struct stat st;
+            if (kind == XRT__CACHE_NAME_OTHER) xrt__cache_sweep_include(fd, e->d_name);
             if (kind == XRT__CACHE_NAME_OTHER || fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
                 continue;
             if (xrt__cache_stale(fd, e->d_name, kind, &st)) {

@@ -2229,6 +2229,50 @@ static void test_cache_time_macros(void **state)
     assert_int_equal(files_ending(sub_dir, ".so"), 0);
 }
 
+/* Every temporary a killed build leaves is swept once stale: those of an
+   entry (.c, .d, .ld, .absent), of a manifest, and of the kernel header in
+   include-<hex>/; a fresh one and other names stay. */
+static void test_cache_sweeps_build_temporaries(void **state)
+{
+    static const char *const stale[] = {"0123456789abcdef0123456789abcdef.so.tmp.4000000.1.absent",
+                                        "0123456789abcdef0123456789abcdef.so.tmp.4000000.1.d",
+                                        "0123456789abcdef0123456789abcdef.so.tmp.4000000.1.ld",
+                                        "0123456789abcdef0123456789abcdef.deps.tmp.4000000.1", "INC/xrt.h.tmp.4000000.2"};
+    static const char *const kept[] = {"INC/xrt.h.tmp.4000001.3", "INC/notes.txt", "INC/xrt.h"};
+    struct timespec old[2];
+    char inc[64] = "", path[800];
+    DIR *d;
+    struct dirent *e;
+    size_t i;
+    FILE *f;
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    assert_int_equal(value_of(genuine_src, NULL), 1); /* makes include-<hex>/ */
+    assert_non_null(d = opendir(sub_dir));
+    while ((e = readdir(d)) != NULL)
+        if (!strncmp(e->d_name, "include-", 8)) snprintf(inc, sizeof inc, "%.40s", e->d_name);
+    closedir(d);
+    assert_true(inc[0]);
+    clock_gettime(CLOCK_REALTIME, &old[0]);
+    old[0].tv_sec -= 2 * 3600;
+    old[1] = old[0];
+    for (i = 0; i < sizeof stale / sizeof stale[0] + 2; i++) {
+        const char *name = i < sizeof stale / sizeof stale[0] ? stale[i] : kept[i - sizeof stale / sizeof stale[0]];
+        snprintf(path, sizeof path, "%s/%s%s", sub_dir, strncmp(name, "INC/", 4) ? "" : inc, name + (strncmp(name, "INC/", 4) ? 0 : 3));
+        assert_non_null(f = fopen(path, "w"));
+        fclose(f);
+        if (strstr(name, "4000001") == NULL) assert_int_equal(utimensat(AT_FDCWD, path, old, 0), 0);
+    }
+    assert_int_equal(value_of(genuine_src, "-DNEW"), 1); /* a new entry: evicts, and sweeps */
+    for (i = 0; i < sizeof stale / sizeof stale[0] + 3; i++) {
+        int is_stale = i < sizeof stale / sizeof stale[0];
+        const char *name = is_stale ? stale[i] : kept[i - sizeof stale / sizeof stale[0]];
+        snprintf(path, sizeof path, "%s/%s%s", sub_dir, strncmp(name, "INC/", 4) ? "" : inc, name + (strncmp(name, "INC/", 4) ? 0 : 3));
+        if (is_stale && access(path, F_OK) == 0) fail_msg("%s was not swept", name);
+        if (!is_stale && access(path, F_OK) != 0) fail_msg("%s was deleted", name);
+    }
+}
+
 /* Files a build reads that the compiler's list does not name (data an
    .incbin reads, a -specs= file) are unknown to the cache: such a build is
    never cached, and the log says why. */
@@ -2727,6 +2771,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_cache_umask_group_writable, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_environment, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_time_macros, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_sweeps_build_temporaries, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_unlisted_inputs, cache_setup, cache_teardown),
         cmocka_unit_test(test_shared_object_image),
         cmocka_unit_test(test_loads_have_own_globals),
