@@ -1031,6 +1031,22 @@ static int xrt__cc_system_input(const char *real)
     return 0;
 }
 
+/* A stream on a file of the build's own (in the cache's or the private
+   build directory), private whatever the umask and never through a link,
+   as the cache reads only such files: `append` adds to one (made 0600 if
+   the compiler wrote none), else a new one is made (0600; whatever had the
+   name, a leftover of a process with the same id, goes first). */
+static FILE *xrt__cc_fopen_private(const char *path, int append)
+{
+    int fd;
+    FILE *f;
+    if (!append) unlink(path);
+    fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (append ? O_APPEND : O_EXCL), 0600);
+    if (fd < 0) return NULL;
+    if (!(f = fdopen(fd, append ? "a" : "w"))) close(fd);
+    return f;
+}
+
 /* Appends the file `real` to a make rule being written to f. */
 static void xrt__cc_deps_put(FILE *f, const char *real)
 {
@@ -1052,7 +1068,7 @@ static void xrt__cc_add_linker_inputs(const char *deps, const char *ldeps)
     char *text = xrt__cache_read(ldeps, &len), word[PATH_MAX], real[PATH_MAX];
     const char *p = text ? strchr(text, ':') : NULL, *end;
     FILE *f;
-    if (!p || !(f = fopen(deps, "a"))) {
+    if (!p || !(f = xrt__cc_fopen_private(deps, 1))) {
         XRT_FREE(text);
         return;
     }
@@ -1068,7 +1084,7 @@ static void xrt__cc_add_linker_inputs(const char *deps, const char *ldeps)
    the build's inputs are unknown, and keeps nothing. */
 static void xrt__cc_unlistable(const char *deps)
 {
-    FILE *f = fopen(deps, "a");
+    FILE *f = xrt__cc_fopen_private(deps, 1);
     if (!f) return;
     fputs(" /proc/self/xrt-linker-inputs-unknown\n", f); /* no file can be made there */
     fclose(f);
@@ -1081,7 +1097,7 @@ static void xrt__cc_add_response_files(const char *deps, const xrt__cc_text *rsp
 {
     size_t off;
     FILE *f;
-    if (!rsp->len || !(f = fopen(deps, "a"))) return;
+    if (!rsp->len || !(f = xrt__cc_fopen_private(deps, 1))) return;
     for (off = 0; off < rsp->len; off += strlen(rsp->p + off) + 1) xrt__cc_deps_put(f, rsp->p + off);
     fputc('\n', f);
     fclose(f);
@@ -1161,7 +1177,7 @@ static void xrt__cc_write_absent(const char *path, const char *deps, const xrt__
             *slash = 0;
             if (!xrt__cc_text_has(&dirs, real)) xrt__cc_text_add(&dirs, real, strlen(real) + 1);
         }
-    if (!dirs.oom && (out = fopen(apath, "w")) != NULL) {
+    if (!dirs.oom && (out = xrt__cc_fopen_private(apath, 0)) != NULL) {
         for (p = list + 1; xrt__cache_deps_word(&p, word, sizeof word);)
             if (realpath(word, real) && !(!strncmp(real, path, plen) && real[plen] == '.'))
                 xrt__cc_absent_names(out, real, incs, &dirs);

@@ -2273,6 +2273,35 @@ static void test_cache_sweeps_build_temporaries(void **state)
     }
 }
 
+/* The list of paths a build needs absent is written private whatever the
+   umask, so the cache can trust and keep it: with umask 002 a header that
+   appears in an earlier -I directory is still a miss. */
+static void test_cache_absent_list_private(void **state)
+{
+    static const char src[] = "#include <myk.h>\n" VALUE_SRC("MYK");
+    char a[400], b[400], opt[900];
+    mode_t old;
+    int v[3];
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    snprintf(a, sizeof a, "%s/umask.a", cache_dir);
+    snprintf(b, sizeof b, "%s/umask.b", cache_dir);
+    assert_int_equal(mkdir(a, 0700), 0);
+    assert_int_equal(mkdir(b, 0700), 0);
+    write_text(b, "myk.h", "#define MYK 1\n");
+    snprintf(opt, sizeof opt, "-I%s -I%s", a, b);
+    old = umask(002);
+    v[0] = value_of(src, opt);
+    v[1] = value_of(src, opt);
+    write_text(a, "myk.h", "#define MYK 2\n"); /* now found first */
+    v[2] = value_of(src, opt);
+    umask(old);
+    assert_int_equal(v[0], 1);
+    assert_int_equal(v[1], 1);
+    assert_int_equal(v[2], 2);
+    assert_int_equal(compiles(), 2);
+}
+
 /* Files a build reads that the compiler's list does not name (data an
    .incbin reads, a -specs= file) are unknown to the cache: such a build is
    never cached, and the log says why. */
@@ -2772,6 +2801,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_cache_environment, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_time_macros, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_sweeps_build_temporaries, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_absent_list_private, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_unlisted_inputs, cache_setup, cache_teardown),
         cmocka_unit_test(test_shared_object_image),
         cmocka_unit_test(test_loads_have_own_globals),
