@@ -34,7 +34,7 @@
    XRT_CACHE_BYTES bounds the size (default 1 GiB): least recently used
    entries go first (a hit refreshes the entry's time). XRT_CACHE=0: build
    in a private temporary directory, deleted after loading. */
-#define XRT__CACHE_FORMAT 2 /* 2: manifests list paths that must stay absent */
+#define XRT__CACHE_FORMAT 3 /* 2: manifests list paths that must stay absent; 3: paths as the compiler named them */
 
 static pthread_mutex_t xrt__cache_lock = PTHREAD_MUTEX_INITIALIZER; /* the counters, the toolchain memo */
 static xrt_cache_stats xrt__cache_stats;
@@ -580,6 +580,42 @@ XRT__BACKEND_HELPER int xrt__cache_hash_file(const char *path, xrt__cache_key *h
     return 1;
 }
 
+/* `path` made absolute (against the working directory) as the compiler
+   named it, symbolic links not resolved: a link retargeted later (an
+   -I/opt/lib/current/include) must name another file on a hit, not the
+   one it named at the build. "." parts and repeated slashes go, ".." stays
+   (after a link it is not the parent of the name before it). 0 where it
+   does not fit. */
+XRT__BACKEND_HELPER int xrt__cache_abspath(const char *path, char *out, size_t n)
+{
+    char joined[2 * PATH_MAX + 2], cwd[PATH_MAX];
+    const char *p;
+    size_t k = 0, len;
+    if (path[0] != '/' && !getcwd(cwd, sizeof cwd)) return 0;
+    if ((size_t)snprintf(joined, sizeof joined, "%s/%s", path[0] == '/' ? "" : cwd, path) >= sizeof joined) return 0;
+    for (p = joined; *(p += strspn(p, "/")); p += len) {
+        len = strcspn(p, "/");
+        if (len == 1 && p[0] == '.') continue;
+        if (k + len + 2 > n) return 0;
+        out[k++] = '/';
+        memcpy(out + k, p, len);
+        k += len;
+    }
+    if (!k && n > 1) out[k++] = '/';
+    if (n) out[k < n ? k : n - 1] = 0;
+    return k && k < n;
+}
+
+/* The hash of the file a manifest names: its contents and the file its
+   name resolves to now (a link retargeted to a copy is another file). */
+XRT__BACKEND_HELPER int xrt__cache_hash_named(const char *path, xrt__cache_key *h, struct timespec *mtime)
+{
+    char real[PATH_MAX];
+    if (!realpath(path, real) || !xrt__cache_hash_file(path, h, mtime)) return 0;
+    xrt__cache_key_str(h, real);
+    return 1;
+}
+
 /* The next file name of a make rule's prerequisites at *p (escapes "\ ",
    "\#", "$$"; backslash-newline is a blank) into out; 0 at the end. */
 XRT__BACKEND_HELPER int xrt__cache_deps_word(const char **p, char *out, size_t n)
@@ -600,30 +636,31 @@ XRT__BACKEND_HELPER int xrt__cache_deps_word(const char **p, char *out, size_t n
 
 /* The manifest of the dependency list `deps` of a build whose output is
    `out`, started at `start`: one "<hash> <absolute path>" line per file,
-   the build's own temporaries left out (free it). NULL where a file
-   cannot be read or changed after `start`. */
+   the path as the compiler named it (made absolute), the build's own
+   temporaries left out (free it). NULL where a file cannot be read or
+   changed after `start`. */
 XRT__BACKEND_HELPER char *xrt__cache_deps_manifest(const char *deps, const char *out, const struct timespec *start, size_t *len)
 {
     size_t used = 0, cap = 0, outlen = strlen(out);
     const char *p = !strncmp(deps, out, outlen) && deps[outlen] == ':' ? deps + outlen : strchr(deps, ':'); /* the target */
-    char word[PATH_MAX], real[PATH_MAX], *text = NULL, *grown;
+    char word[PATH_MAX], named[PATH_MAX], *text = NULL, *grown;
     if (!p) return NULL;
     for (p++; xrt__cache_deps_word(&p, word, sizeof word);) {
         struct timespec m;
         xrt__cache_key h;
         size_t need;
         if (!strncmp(word, out, outlen) && word[outlen] == '.') continue; /* the build's own source */
-        if (!realpath(word, real) || !xrt__cache_hash_file(real, &h, &m) || m.tv_sec > start->tv_sec ||
-            (m.tv_sec == start->tv_sec && m.tv_nsec >= start->tv_nsec) || strchr(real, '\n'))
+        if (!xrt__cache_abspath(word, named, sizeof named) || !xrt__cache_hash_named(named, &h, &m) ||
+            m.tv_sec > start->tv_sec || (m.tv_sec == start->tv_sec && m.tv_nsec >= start->tv_nsec) || strchr(named, '\n'))
             goto fail;
-        need = strlen(real) + 35;
+        need = strlen(named) + 35;
         if (used + need + 1 > cap) {
             cap = (used + need + 1) * 2;
             if (cap > XRT__CACHE_TEXT_MAX || !(grown = (char *)XRT_REALLOC(text, cap))) goto fail;
             text = grown;
         }
         used += (size_t)snprintf(text + used, cap - used, "%016llx%016llx %s\n", (unsigned long long)h.a,
-                                 (unsigned long long)h.b, real);
+                                 (unsigned long long)h.b, named);
     }
     if (!text && !(text = (char *)XRT_MALLOC(1))) return NULL;
     text[used] = 0;
@@ -692,7 +729,7 @@ XRT__BACKEND_HELPER int xrt__cache_manifest_holds(const char *text)
             text = nl + 1;
             continue;
         }
-        if (!xrt__cache_hash_file(path, &h, NULL)) return 0;
+        if (!xrt__cache_hash_named(path, &h, NULL)) return 0;
         snprintf(hex, sizeof hex, "%016llx%016llx", (unsigned long long)h.a, (unsigned long long)h.b);
         if (memcmp(hex, text, 32)) return 0;
         text = nl + 1;
@@ -1065,7 +1102,7 @@ static void xrt__cc_deps_put(FILE *f, const char *real)
 static void xrt__cc_add_linker_inputs(const char *deps, const char *ldeps)
 {
     size_t len = 0;
-    char *text = xrt__cache_read(ldeps, &len), word[PATH_MAX], real[PATH_MAX];
+    char *text = xrt__cache_read(ldeps, &len), word[PATH_MAX], real[PATH_MAX], named[PATH_MAX];
     const char *p = text ? strchr(text, ':') : NULL, *end;
     FILE *f;
     if (!p || !(f = xrt__cc_fopen_private(deps, 1))) {
@@ -1074,7 +1111,8 @@ static void xrt__cc_add_linker_inputs(const char *deps, const char *ldeps)
     }
     end = strstr(p, "\n\n"); /* the first rule's end: the phony rules after it name the same files */
     for (p++; xrt__cache_deps_word(&p, word, sizeof word) && (!end || p <= end);)
-        if (realpath(word, real) && !xrt__cc_system_input(real)) xrt__cc_deps_put(f, real);
+        if (realpath(word, real) && !xrt__cc_system_input(real) && xrt__cache_abspath(word, named, sizeof named))
+            xrt__cc_deps_put(f, named); /* as named: a library reached through a link is checked through it */
     fputc('\n', f);
     fclose(f);
     XRT_FREE(text);
@@ -1173,13 +1211,13 @@ static void xrt__cc_write_absent(const char *path, const char *deps, const xrt__
     }
     xrt__cc_text_add(&dirs, incs->p, incs->len);
     for (p = list + 1; xrt__cache_deps_word(&p, word, sizeof word);)
-        if (realpath(word, real) && xrt__cc_under(real, incs) && (slash = strrchr(real, '/')) != NULL) {
+        if (xrt__cache_abspath(word, real, sizeof real) && xrt__cc_under(real, incs) && (slash = strrchr(real, '/')) != NULL) {
             *slash = 0;
             if (!xrt__cc_text_has(&dirs, real)) xrt__cc_text_add(&dirs, real, strlen(real) + 1);
         }
     if (!dirs.oom && (out = xrt__cc_fopen_private(apath, 0)) != NULL) {
         for (p = list + 1; xrt__cache_deps_word(&p, word, sizeof word);)
-            if (realpath(word, real) && !(!strncmp(real, path, plen) && real[plen] == '.'))
+            if (xrt__cache_abspath(word, real, sizeof real) && !(!strncmp(real, path, plen) && real[plen] == '.'))
                 xrt__cc_absent_names(out, real, incs, &dirs);
         if (fclose(out) != 0) unlink(apath), xrt__cc_unlistable(deps);
     } else {
@@ -1566,8 +1604,8 @@ static void xrt__cc_expand(xrt__cc_build *b, const char *w, int depth, xrt__cach
     XRT_FREE(text);
 }
 
-/* An include directory, absolute and, where it is there, as realpath
-   names it (as the dependency list names the files in it). */
+/* An include directory, absolute but with its links unresolved, as the
+   dependency list names the files in it (xrt__cache_abspath). */
 static void xrt__cc_add_include(xrt__cc_build *b, const char *dir, size_t n, const char *cwd)
 {
     char want[PATH_MAX], real[PATH_MAX];
@@ -1575,8 +1613,8 @@ static void xrt__cc_add_include(xrt__cc_build *b, const char *dir, size_t n, con
     if ((size_t)snprintf(want, sizeof want, "%s%s%.*s", dir[0] == '/' ? "" : cwd, dir[0] == '/' ? "" : "/", (int)n,
                          dir) >= sizeof want)
         return;
-    if (realpath(want, real)) snprintf(want, sizeof want, "%s", real);
-    while (strlen(want) > 1 && want[strlen(want) - 1] == '/') want[strlen(want) - 1] = 0;
+    if (!xrt__cache_abspath(want, real, sizeof real)) return;
+    snprintf(want, sizeof want, "%s", real);
     if (!xrt__cc_text_has(&b->incs, want)) xrt__cc_text_word(&b->incs, want);
 }
 

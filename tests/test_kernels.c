@@ -2302,6 +2302,49 @@ static void test_cache_absent_list_private(void **state)
     assert_int_equal(compiles(), 2);
 }
 
+/* Headers reached through a symbolic link: retargeting a link to a
+   directory above them, or a header that is itself a link, is a miss;
+   back to the first target, a hit. */
+static void test_cache_symlinked_headers(void **state)
+{
+    static const char src[] = "#include <myk.h>\n" VALUE_SRC("MYK");
+    char d[400], p[500], q[500], opt[600];
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    snprintf(d, sizeof d, "%s/links", cache_dir);
+    assert_int_equal(mkdir(d, 0700), 0);
+    snprintf(p, sizeof p, "%s/v1", d), assert_int_equal(mkdir(p, 0700), 0);
+    write_text(p, "myk.h", "#define MYK 1\n");
+    snprintf(p, sizeof p, "%s/v2", d), assert_int_equal(mkdir(p, 0700), 0);
+    write_text(p, "myk.h", "#define MYK 2\n");
+    snprintf(p, sizeof p, "%s/current", d);
+    assert_int_equal(symlink("v1", p), 0);
+    snprintf(opt, sizeof opt, "-I%s", p);
+    assert_int_equal(value_of(src, opt), 1);
+    assert_int_equal(value_of(src, opt), 1);
+    assert_int_equal(compiles(), 1);
+    snprintf(q, sizeof q, "%s/current.new", d);
+    assert_int_equal(symlink("v2", q), 0);
+    assert_int_equal(rename(q, p), 0);
+    assert_int_equal(value_of(src, opt), 2);
+    assert_int_equal(compiles(), 2);
+    /* the header itself a link */
+    snprintf(p, sizeof p, "%s/inc", d), assert_int_equal(mkdir(p, 0700), 0);
+    write_text(d, "h1.h", "#define MYK 11\n");
+    write_text(d, "h2.h", "#define MYK 12\n");
+    snprintf(p, sizeof p, "%s/inc/myk.h", d);
+    assert_int_equal(symlink("../h1.h", p), 0);
+    snprintf(opt, sizeof opt, "-I%s/inc", d);
+    assert_int_equal(value_of(src, opt), 11);
+    assert_int_equal(value_of(src, opt), 11);
+    assert_int_equal(compiles(), 3);
+    snprintf(q, sizeof q, "%s/inc/myk.h.new", d);
+    assert_int_equal(symlink("../h2.h", q), 0);
+    assert_int_equal(rename(q, p), 0);
+    assert_int_equal(value_of(src, opt), 12);
+    assert_int_equal(compiles(), 4);
+}
+
 /* Files a build reads that the compiler's list does not name (data an
    .incbin reads, a -specs= file) are unknown to the cache: such a build is
    never cached, and the log says why. */
@@ -2802,6 +2845,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_cache_time_macros, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_sweeps_build_temporaries, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_absent_list_private, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_symlinked_headers, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_unlisted_inputs, cache_setup, cache_teardown),
         cmocka_unit_test(test_shared_object_image),
         cmocka_unit_test(test_loads_have_own_globals),
