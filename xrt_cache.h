@@ -1491,11 +1491,33 @@ static xrt_status xrt__cc_identity(xrt__cc_build *b, xrt__cache_key *key, char *
     return XRT_SUCCESS;
 }
 
+/* Whether an option is one known to name no file: -D, -O, -W without a
+   comma, -f without "=" and a few -f...= of a keyword, -m, -std=, ...
+   Any other may (--include-directory=inc, -Wp,-Iinc, -Wl,..., an option of
+   a newer compiler), so it counts as relative. */
+static int xrt__cc_no_path_option(const char *w)
+{
+    static const char *const prefix[] = {"-D", "-U", "-O", "-g", "-m", "-std=", "-l", "-x", "-M",
+                                         "-fvisibility=", "-ffp-contract=", "-fsanitize=", "-fno-sanitize=",
+                                         "-ftls-model=", "-fexcess-precision=", "-fcf-protection=", "-fopenmp=",
+                                         "-fdiagnostics-color=", "-fmax-errors="};
+    static const char *const exact[] = {"-w", "-s", "-c", "-C", "-P", "-E", "-S", "-v", "-pedantic", "-pedantic-errors",
+                                        "-ansi", "-pthread", "-shared", "-static", "-rdynamic", "-pipe"};
+    size_t i;
+    if (w[1] == 'W') return !strchr(w, ','); /* -Wp, -Wl, -Wa pass options on, which may name paths */
+    if (w[1] == 'f' && !strchr(w, '=')) return 1;
+    for (i = 0; i < sizeof prefix / sizeof prefix[0]; i++)
+        if (!strncmp(w, prefix[i], strlen(prefix[i]))) return 1;
+    for (i = 0; i < sizeof exact / sizeof exact[0]; i++)
+        if (!strcmp(w, exact[i])) return 1;
+    return 0;
+}
+
 /* Whether a word of the options or XRT_CC, or an element of a path list
-   of the environment (CPATH, PATH, ...), may name a path relative to the working directory (an
-   include directory, a file): then the working directory is part of the
-   key. Options that take no path (-D, -O, -W, -f, -m, -std=, ...) do not
-   count; an unknown word counts, to be safe. */
+   of the environment (CPATH, PATH, ...), may name a path relative to the
+   working directory (an include directory, a file): then the working
+   directory is part of the key. Options known to take no path do not
+   count; an unknown option counts, to be safe. */
 static int xrt__cc_relative_word(const char *w)
 {
     static const char *const takes_path[] = {"-I", "-iquote", "-isystem", "-idirafter", "-include", "-imacros",
@@ -1506,7 +1528,7 @@ static int xrt__cc_relative_word(const char *w)
         size_t n = strlen(takes_path[i]);
         if (!strncmp(w, takes_path[i], n)) return w[n] && w[n] != '/'; /* "-I" alone: the next word says */
     }
-    return 0;
+    return !xrt__cc_no_path_option(w);
 }
 
 static int xrt__cc_relative(const xrt__cc_build *b)

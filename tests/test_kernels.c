@@ -2345,6 +2345,37 @@ static void test_cache_symlinked_headers(void **state)
     assert_int_equal(compiles(), 4);
 }
 
+/* An option the driver does not know may name a path relative to the
+   working directory (--include-directory=inc, -Wp,-Iinc): the working
+   directory is then in the key. */
+static void test_cache_unknown_options_relative(void **state)
+{
+    static const char src[] = "#include <myk.h>\n" VALUE_SRC("MYK");
+    static const char *const opts[] = {"--include-directory=inc", "-Wp,-Iinc"};
+    char a[400], b[400], inc[500], cwd[4096];
+    size_t i;
+    int va, vb;
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    snprintf(a, sizeof a, "%s/rel.a", cache_dir);
+    snprintf(b, sizeof b, "%s/rel.b", cache_dir);
+    assert_int_equal(mkdir(a, 0700), 0);
+    assert_int_equal(mkdir(b, 0700), 0);
+    snprintf(inc, sizeof inc, "%s/inc", a), assert_int_equal(mkdir(inc, 0700), 0);
+    write_text(inc, "myk.h", "#define MYK 1\n");
+    snprintf(inc, sizeof inc, "%s/inc", b), assert_int_equal(mkdir(inc, 0700), 0);
+    write_text(inc, "myk.h", "#define MYK 2\n");
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    for (i = 0; i < sizeof opts / sizeof opts[0]; i++) {
+        assert_int_equal(chdir(a), 0);
+        va = value_of(src, opts[i]);
+        assert_int_equal(chdir(b), 0);
+        vb = value_of(src, opts[i]);
+        assert_int_equal(chdir(cwd), 0);
+        if (va != 1 || vb != 2) fail_msg("%s: %d in a, %d in b (expected 1, 2)", opts[i], va, vb);
+    }
+}
+
 /* Files a build reads that the compiler's list does not name (data an
    .incbin reads, a -specs= file) are unknown to the cache: such a build is
    never cached, and the log says why. */
@@ -2846,6 +2877,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_cache_sweeps_build_temporaries, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_absent_list_private, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_symlinked_headers, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_unknown_options_relative, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_unlisted_inputs, cache_setup, cache_teardown),
         cmocka_unit_test(test_shared_object_image),
         cmocka_unit_test(test_loads_have_own_globals),
