@@ -835,6 +835,75 @@ XRT__BACKEND_HELPER xrt_status xrt__cache_open_new(const char *who, xrt__cache_o
     return xrt_error(r < 0 ? XRT_ERROR_SYSTEM : XRT_ERROR_INVALID_IMAGE, who, "the module does not load: %s", err);
 }
 
+/* Whether name is one mkdtemp makes of "xrt-XXXXXX". */
+XRT__BACKEND_HELPER int xrt__cache_private_name(const char *name)
+{
+    size_t i;
+    if (strncmp(name, "xrt-", 4) || strlen(name) != 10) return 0;
+    for (i = 4; i < 10; i++) /* mkdtemp's letters: A-Z, a-z, 0-9 */
+        if (!((name[i] >= 'a' && name[i] <= 'z') || (name[i] >= 'A' && name[i] <= 'Z') || (name[i] >= '0' && name[i] <= '9')))
+            return 0;
+    return 1;
+}
+
+/* Removes the kernel header directories (include-<16 hex>) a private
+   build directory (fd) holds: xrt.h and its temporaries, then the
+   directory; never through a link. */
+XRT__BACKEND_HELPER void xrt__cache_private_clear_includes(int fd)
+{
+    int dup_fd = dup(fd), inc;
+    DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
+    struct dirent *e, *f;
+    DIR *id;
+    if (!d) {
+        if (dup_fd >= 0) close(dup_fd);
+        return;
+    }
+    while ((e = readdir(d)) != NULL) {
+        if (strncmp(e->d_name, "include-", 8) || xrt__cache_hex_run(e->d_name + 8) != 16 || e->d_name[24]) continue;
+        if ((inc = openat(fd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) continue;
+        if (!(id = fdopendir(inc))) {
+            close(inc);
+            continue;
+        }
+        while ((f = readdir(id)) != NULL)
+            if (!strcmp(f->d_name, "xrt.h") || (!strncmp(f->d_name, "xrt.h", 5) && xrt__cache_temp_suffix(f->d_name + 5, 2)))
+                unlinkat(inc, f->d_name, 0);
+        closedir(id);
+        unlinkat(fd, e->d_name, AT_REMOVEDIR);
+    }
+    closedir(d);
+}
+
+/* Removes what a killed private build left in TMPDIR: this user's own
+   xrt-XXXXXX directories untouched for XRT__CACHE_STALE_S (a build in
+   progress writes in its own), never through a link, only the names a
+   build makes there; a directory that holds anything else stays. */
+XRT__BACKEND_HELPER void xrt__cache_sweep_private(const char *tmp)
+{
+    static const char *const files[] = {"module.so", "module.so.c", "module.so.d", "module.so.ld", "module.so.absent"};
+    int fd = open(tmp, O_RDONLY | O_DIRECTORY | O_CLOEXEC), sub;
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    struct dirent *e;
+    struct stat st;
+    size_t i;
+    if (!d) {
+        if (fd >= 0) close(fd);
+        return;
+    }
+    while ((e = readdir(d)) != NULL) {
+        if (!xrt__cache_private_name(e->d_name) || fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+            !S_ISDIR(st.st_mode) || st.st_uid != geteuid() || time(NULL) - st.st_mtim.tv_sec < XRT__CACHE_STALE_S)
+            continue;
+        if ((sub = openat(fd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) continue;
+        for (i = 0; i < sizeof files / sizeof files[0]; i++) unlinkat(sub, files[i], 0);
+        xrt__cache_private_clear_includes(sub);
+        close(sub);
+        unlinkat(fd, e->d_name, AT_REMOVEDIR);
+    }
+    closedir(d);
+}
+
 /* Without a cache: build in a private directory, load, delete. */
 XRT__BACKEND_HELPER xrt_status xrt__cache_private(const char *who, xrt__cache_build_fn build, void *bctx, xrt__cache_open_fn open_fn,
                                      void *octx, void **out, char *log, size_t log_size)
@@ -843,6 +912,7 @@ XRT__BACKEND_HELPER xrt_status xrt__cache_private(const char *who, xrt__cache_bu
     char dir[PATH_MAX], path[PATH_MAX + 24];
     xrt_status st;
     if (!tmp || !*tmp || strlen(tmp) > sizeof dir - 16) tmp = "/tmp";
+    xrt__cache_sweep_private(tmp); /* a crash leaves its directory behind: a later build sweeps it */
     snprintf(dir, sizeof dir, "%s/xrt-XXXXXX", tmp);
     if (!mkdtemp(dir)) return xrt_native_error(XRT_ERROR_SYSTEM, who, "mkdtemp", errno, "errno", strerror(errno));
     snprintf(path, sizeof path, "%s/module.so", dir);

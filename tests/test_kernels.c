@@ -2409,6 +2409,56 @@ static void test_cache_unlisted_inputs(void **state)
     assert_int_equal(files_ending(sub_dir, ".so"), 0);
 }
 
+/* A private build (XRT_CACHE=0) killed mid-way leaves its xrt-XXXXXX
+   directory in TMPDIR: a later private build sweeps this user's own once an
+   hour old, only the names xrt makes there, never through a link. */
+static void test_cache_private_dirs_swept(void **state)
+{
+    char tmp[400], old_dir[500], fresh[500], other[500], link_[500], target[500], inc[600], path[800];
+    struct timespec old[2];
+    struct stat st;
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    snprintf(tmp, sizeof tmp, "%s/tmpdir", cache_dir);
+    assert_int_equal(mkdir(tmp, 0700), 0);
+    snprintf(old_dir, sizeof old_dir, "%s/xrt-Ab12Cd", tmp);
+    snprintf(fresh, sizeof fresh, "%s/xrt-Fr12sh", tmp);
+    snprintf(other, sizeof other, "%s/xrt-Ot12er", tmp);
+    snprintf(link_, sizeof link_, "%s/xrt-Li12nk", tmp);
+    snprintf(target, sizeof target, "%s/target", cache_dir);
+    assert_int_equal(mkdir(old_dir, 0700), 0);
+    assert_int_equal(mkdir(fresh, 0700), 0);
+    assert_int_equal(mkdir(other, 0700), 0);
+    assert_int_equal(mkdir(target, 0700), 0);
+    assert_int_equal(symlink(target, link_), 0);
+    write_text(old_dir, "module.so.c", "int x;\n");
+    write_text(old_dir, "module.so.d", "x:\n");
+    snprintf(inc, sizeof inc, "%s/include-0123456789abcdef", old_dir);
+    assert_int_equal(mkdir(inc, 0700), 0);
+    write_text(inc, "xrt.h", "\n");
+    write_text(fresh, "module.so.c", "int x;\n");
+    write_text(other, "notes.txt", "mine\n"); /* a name xrt does not make: the directory stays */
+    write_text(target, "module.so.c", "int x;\n");
+    clock_gettime(CLOCK_REALTIME, &old[0]);
+    old[0].tv_sec -= 2 * 3600;
+    old[1] = old[0];
+    assert_int_equal(utimensat(AT_FDCWD, old_dir, old, 0), 0);
+    assert_int_equal(utimensat(AT_FDCWD, other, old, 0), 0);
+    assert_int_equal(utimensat(AT_FDCWD, target, old, 0), 0);
+    assert_int_equal(utimensat(AT_FDCWD, link_, old, AT_SYMLINK_NOFOLLOW), 0);
+    setenv("TMPDIR", tmp, 1);
+    setenv("XRT_CACHE", "0", 1);
+    assert_int_equal(value_of(genuine_src, NULL), 1);
+    setenv("TMPDIR", "/tmp", 1);
+    if (lstat(old_dir, &st) == 0) fail_msg("%s was not swept", old_dir);
+    assert_int_equal(lstat(fresh, &st), 0);
+    snprintf(path, sizeof path, "%s/notes.txt", other);
+    assert_int_equal(lstat(path, &st), 0);
+    assert_int_equal(lstat(link_, &st), 0);
+    snprintf(path, sizeof path, "%s/module.so.c", target);
+    assert_int_equal(lstat(path, &st), 0);
+}
+
 /* >> shared objects: built here with cc, given to xrt as bytes */
 /* `src` built as a shared object under the test's directory; its bytes
    (the caller frees them). */
@@ -2879,6 +2929,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_cache_symlinked_headers, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_unknown_options_relative, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_unlisted_inputs, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_private_dirs_swept, cache_setup, cache_teardown),
         cmocka_unit_test(test_shared_object_image),
         cmocka_unit_test(test_loads_have_own_globals),
         cmocka_unit_test(test_threads_load_own_modules),
