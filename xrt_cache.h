@@ -491,7 +491,8 @@ XRT__BACKEND_HELPER void xrt__cache_evict(const char *dir, const char *keep, con
 
 /* >> cache: what a build read. A build may list the files it
    read in <its output>.d (make syntax, as cc -MD -MF writes it). Their
-   absolute paths and content hashes make the manifest <key>.deps, and the
+   paths (absolute, as named: links unresolved) and hashes (of the contents
+   and of the file the path resolves to) make the manifest <key>.deps, and the
    entry is named by the key and the manifest: a lookup reads the manifest
    and hashes each file again (as ccache's direct mode does), so a changed
    header is another entry, never a stale hit. A file that changed while
