@@ -17,6 +17,7 @@
      >> cache: what a build read  manifests of the files a build read
      >> cache: getting an entry  lookup, locking, building, storing
      >> cc: the C compiler driver  (compiled with the CPU backend only)
+     >> cc: what is never cached  builds that read the time or unlisted files
 */
 #if defined(XRT__IMPL_INCLUDED) && !defined(XRT__CACHE_IMPL_INCLUDED)
 #define XRT__CACHE_IMPL_INCLUDED
@@ -33,7 +34,7 @@
    XRT_CACHE_BYTES bounds the size (default 1 GiB): least recently used
    entries go first (a hit refreshes the entry's time). XRT_CACHE=0: build
    in a private temporary directory, deleted after loading. */
-#define XRT__CACHE_FORMAT 2 /* 2: manifests list paths that must stay absent */
+#define XRT__CACHE_FORMAT 3 /* 2: manifests list paths that must stay absent; 3: paths as the compiler named them */
 
 static pthread_mutex_t xrt__cache_lock = PTHREAD_MUTEX_INITIALIZER; /* the counters, the toolchain memo */
 static xrt_cache_stats xrt__cache_stats;
@@ -345,9 +346,10 @@ XRT__BACKEND_HELPER void xrt__cache_kernel_header_remove(const char *dir)
 
 /* >> cache: names. xrt counts, evicts and sweeps only the
    names it makes: <32 hex>.so entries, <32 hex>.deps manifests (see below),
-   <32 hex>.lock locks, the temporaries <32 hex>.so.tmp.<pid>.<n>[.c|.d|.ld] and
-   <32 hex>.deps.tmp.<pid>.<n>, cc-<16 hex>.id and its temporaries
-   cc-<16 hex>.id.tmp.<pid>. */
+   <32 hex>.lock locks, the temporaries <32 hex>.so.tmp.<pid>.<n>[.c|.d|.ld|.absent]
+   and <32 hex>.deps.tmp.<pid>.<n>, cc-<16 hex>.id and its temporaries
+   cc-<16 hex>.id.tmp.<pid>, and in include-<16 hex>/ (the kernel header)
+   xrt.h and its temporaries xrt.h.tmp.<pid>.<n>. */
 enum { XRT__CACHE_NAME_OTHER, XRT__CACHE_NAME_ENTRY, XRT__CACHE_NAME_MANIFEST, XRT__CACHE_NAME_LOCK, XRT__CACHE_NAME_TEMP };
 
 XRT__BACKEND_HELPER size_t xrt__cache_hex_run(const char *s)
@@ -364,7 +366,8 @@ XRT__BACKEND_HELPER size_t xrt__cache_digit_run(const char *s)
     return i;
 }
 
-/* Whether s is ".tmp.<digits>" then, if `seq`, ".<digits>" and optionally ".c", ".d" or ".ld". */
+/* Whether s is ".tmp.<digits>" then, if `seq`, ".<digits>" and, if seq is
+   1, optionally ".c", ".d", ".ld" or ".absent" (a build's own files). */
 XRT__BACKEND_HELPER int xrt__cache_temp_suffix(const char *s, int seq)
 {
     size_t d;
@@ -373,7 +376,7 @@ XRT__BACKEND_HELPER int xrt__cache_temp_suffix(const char *s, int seq)
     if (!seq) return !*s;
     if (*s != '.' || !(d = xrt__cache_digit_run(s + 1))) return 0;
     s += 1 + d;
-    return !*s || !strcmp(s, ".c") || !strcmp(s, ".d") || !strcmp(s, ".ld");
+    return !*s || (seq == 1 && (!strcmp(s, ".c") || !strcmp(s, ".d") || !strcmp(s, ".ld") || !strcmp(s, ".absent")));
 }
 
 XRT__BACKEND_HELPER int xrt__cache_name(const char *name)
@@ -409,6 +412,29 @@ XRT__BACKEND_HELPER int xrt__cache_stale(int dirfd, const char *name, int kind, 
            fstatat(dirfd, manifest, &es, AT_SYMLINK_NOFOLLOW) != 0 && errno == ENOENT;
 }
 
+/* Sweeps the stale temporaries (xrt.h.tmp.<pid>.<n>) a killed process
+   left in the kernel header's directory include-<16 hex>: the user's own
+   directory, never through a link, only that name. */
+XRT__BACKEND_HELPER void xrt__cache_sweep_include(int dirfd, const char *name)
+{
+    struct dirent *e;
+    struct stat st;
+    DIR *d;
+    int fd;
+    if (strncmp(name, "include-", 8) || xrt__cache_hex_run(name + 8) != 16 || name[24]) return;
+    if ((fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) return;
+    if (fstat(fd, &st) != 0 || st.st_uid != geteuid() || !(d = fdopendir(fd))) {
+        close(fd);
+        return;
+    }
+    while ((e = readdir(d)) != NULL)
+        if (!strncmp(e->d_name, "xrt.h", 5) && xrt__cache_temp_suffix(e->d_name + 5, 2) &&
+            fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+            time(NULL) - st.st_mtim.tv_sec >= XRT__CACHE_STALE_S)
+            unlinkat(fd, e->d_name, 0);
+    closedir(d);
+}
+
 /* Removes least recently used entries and manifests (by modification time)
    until they take at most XRT_CACHE_BYTES; `keep` (an entry's file name)
    and the manifest of `keep_key` (a key's 32 hex digits) stay. Stale
@@ -432,6 +458,7 @@ XRT__BACKEND_HELPER void xrt__cache_evict(const char *dir, const char *keep, con
         while ((e = readdir(d)) != NULL) {
             int kind = xrt__cache_name(e->d_name);
             struct stat st;
+            if (kind == XRT__CACHE_NAME_OTHER) xrt__cache_sweep_include(fd, e->d_name);
             if (kind == XRT__CACHE_NAME_OTHER || fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode))
                 continue;
             if (xrt__cache_stale(fd, e->d_name, kind, &st)) {
@@ -464,7 +491,8 @@ XRT__BACKEND_HELPER void xrt__cache_evict(const char *dir, const char *keep, con
 
 /* >> cache: what a build read. A build may list the files it
    read in <its output>.d (make syntax, as cc -MD -MF writes it). Their
-   absolute paths and content hashes make the manifest <key>.deps, and the
+   paths (absolute, as named: links unresolved) and hashes (of the contents
+   and of the file the path resolves to) make the manifest <key>.deps, and the
    entry is named by the key and the manifest: a lookup reads the manifest
    and hashes each file again (as ccache's direct mode does), so a changed
    header is another entry, never a stale hit. A file that changed while
@@ -496,6 +524,21 @@ XRT__BACKEND_HELPER char *xrt__cache_read(const char *path, size_t *len)
     }
     close(fd);
     return text;
+}
+
+/* A list the compiler wrote for the cache (<out>.d, <out>.ld) made 0600
+   before it is read: the compiler creates it with the umask's mode (0664
+   under umask 002), which xrt__cache_read refuses as group-writable, and
+   nothing would ever be cached. It lies in the cache's own directory (or
+   the private build directory), where no one else can have put it; only
+   the user's own regular file, never through a link. */
+XRT__BACKEND_HELPER void xrt__cache_make_private(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0) return;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() && (st.st_mode & 077)) fchmod(fd, 0600);
+    close(fd);
 }
 
 /* The hash of a file's contents (*mtime: its modification time); 0 if it
@@ -538,6 +581,42 @@ XRT__BACKEND_HELPER int xrt__cache_hash_file(const char *path, xrt__cache_key *h
     return 1;
 }
 
+/* `path` made absolute (against the working directory) as the compiler
+   named it, symbolic links not resolved: a link retargeted later (an
+   -I/opt/lib/current/include) must name another file on a hit, not the
+   one it named at the build. "." parts and repeated slashes go, ".." stays
+   (after a link it is not the parent of the name before it). 0 where it
+   does not fit. */
+XRT__BACKEND_HELPER int xrt__cache_abspath(const char *path, char *out, size_t n)
+{
+    char joined[2 * PATH_MAX + 2], cwd[PATH_MAX];
+    const char *p;
+    size_t k = 0, len;
+    if (path[0] != '/' && !getcwd(cwd, sizeof cwd)) return 0;
+    if ((size_t)snprintf(joined, sizeof joined, "%s/%s", path[0] == '/' ? "" : cwd, path) >= sizeof joined) return 0;
+    for (p = joined; *(p += strspn(p, "/")); p += len) {
+        len = strcspn(p, "/");
+        if (len == 1 && p[0] == '.') continue;
+        if (k + len + 2 > n) return 0;
+        out[k++] = '/';
+        memcpy(out + k, p, len);
+        k += len;
+    }
+    if (!k && n > 1) out[k++] = '/';
+    if (n) out[k < n ? k : n - 1] = 0;
+    return k && k < n;
+}
+
+/* The hash of the file a manifest names: its contents and the file its
+   name resolves to now (a link retargeted to a copy is another file). */
+XRT__BACKEND_HELPER int xrt__cache_hash_named(const char *path, xrt__cache_key *h, struct timespec *mtime)
+{
+    char real[PATH_MAX];
+    if (!realpath(path, real) || !xrt__cache_hash_file(path, h, mtime)) return 0;
+    xrt__cache_key_str(h, real);
+    return 1;
+}
+
 /* The next file name of a make rule's prerequisites at *p (escapes "\ ",
    "\#", "$$"; backslash-newline is a blank) into out; 0 at the end. */
 XRT__BACKEND_HELPER int xrt__cache_deps_word(const char **p, char *out, size_t n)
@@ -558,30 +637,31 @@ XRT__BACKEND_HELPER int xrt__cache_deps_word(const char **p, char *out, size_t n
 
 /* The manifest of the dependency list `deps` of a build whose output is
    `out`, started at `start`: one "<hash> <absolute path>" line per file,
-   the build's own temporaries left out (free it). NULL where a file
-   cannot be read or changed after `start`. */
+   the path as the compiler named it (made absolute), the build's own
+   temporaries left out (free it). NULL where a file cannot be read or
+   changed after `start`. */
 XRT__BACKEND_HELPER char *xrt__cache_deps_manifest(const char *deps, const char *out, const struct timespec *start, size_t *len)
 {
     size_t used = 0, cap = 0, outlen = strlen(out);
     const char *p = !strncmp(deps, out, outlen) && deps[outlen] == ':' ? deps + outlen : strchr(deps, ':'); /* the target */
-    char word[PATH_MAX], real[PATH_MAX], *text = NULL, *grown;
+    char word[PATH_MAX], named[PATH_MAX], *text = NULL, *grown;
     if (!p) return NULL;
     for (p++; xrt__cache_deps_word(&p, word, sizeof word);) {
         struct timespec m;
         xrt__cache_key h;
         size_t need;
         if (!strncmp(word, out, outlen) && word[outlen] == '.') continue; /* the build's own source */
-        if (!realpath(word, real) || !xrt__cache_hash_file(real, &h, &m) || m.tv_sec > start->tv_sec ||
-            (m.tv_sec == start->tv_sec && m.tv_nsec >= start->tv_nsec) || strchr(real, '\n'))
+        if (!xrt__cache_abspath(word, named, sizeof named) || !xrt__cache_hash_named(named, &h, &m) ||
+            m.tv_sec > start->tv_sec || (m.tv_sec == start->tv_sec && m.tv_nsec >= start->tv_nsec) || strchr(named, '\n'))
             goto fail;
-        need = strlen(real) + 35;
+        need = strlen(named) + 35;
         if (used + need + 1 > cap) {
             cap = (used + need + 1) * 2;
             if (cap > XRT__CACHE_TEXT_MAX || !(grown = (char *)XRT_REALLOC(text, cap))) goto fail;
             text = grown;
         }
         used += (size_t)snprintf(text + used, cap - used, "%016llx%016llx %s\n", (unsigned long long)h.a,
-                                 (unsigned long long)h.b, real);
+                                 (unsigned long long)h.b, named);
     }
     if (!text && !(text = (char *)XRT_MALLOC(1))) return NULL;
     text[used] = 0;
@@ -650,7 +730,7 @@ XRT__BACKEND_HELPER int xrt__cache_manifest_holds(const char *text)
             text = nl + 1;
             continue;
         }
-        if (!xrt__cache_hash_file(path, &h, NULL)) return 0;
+        if (!xrt__cache_hash_named(path, &h, NULL)) return 0;
         snprintf(hex, sizeof hex, "%016llx%016llx", (unsigned long long)h.a, (unsigned long long)h.b);
         if (memcmp(hex, text, 32)) return 0;
         text = nl + 1;
@@ -756,6 +836,75 @@ XRT__BACKEND_HELPER xrt_status xrt__cache_open_new(const char *who, xrt__cache_o
     return xrt_error(r < 0 ? XRT_ERROR_SYSTEM : XRT_ERROR_INVALID_IMAGE, who, "the module does not load: %s", err);
 }
 
+/* Whether name is one mkdtemp makes of "xrt-XXXXXX". */
+XRT__BACKEND_HELPER int xrt__cache_private_name(const char *name)
+{
+    size_t i;
+    if (strncmp(name, "xrt-", 4) || strlen(name) != 10) return 0;
+    for (i = 4; i < 10; i++) /* mkdtemp's letters: A-Z, a-z, 0-9 */
+        if (!((name[i] >= 'a' && name[i] <= 'z') || (name[i] >= 'A' && name[i] <= 'Z') || (name[i] >= '0' && name[i] <= '9')))
+            return 0;
+    return 1;
+}
+
+/* Removes the kernel header directories (include-<16 hex>) a private
+   build directory (fd) holds: xrt.h and its temporaries, then the
+   directory; never through a link. */
+XRT__BACKEND_HELPER void xrt__cache_private_clear_includes(int fd)
+{
+    int dup_fd = dup(fd), inc;
+    DIR *d = dup_fd >= 0 ? fdopendir(dup_fd) : NULL;
+    struct dirent *e, *f;
+    DIR *id;
+    if (!d) {
+        if (dup_fd >= 0) close(dup_fd);
+        return;
+    }
+    while ((e = readdir(d)) != NULL) {
+        if (strncmp(e->d_name, "include-", 8) || xrt__cache_hex_run(e->d_name + 8) != 16 || e->d_name[24]) continue;
+        if ((inc = openat(fd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) continue;
+        if (!(id = fdopendir(inc))) {
+            close(inc);
+            continue;
+        }
+        while ((f = readdir(id)) != NULL)
+            if (!strcmp(f->d_name, "xrt.h") || (!strncmp(f->d_name, "xrt.h", 5) && xrt__cache_temp_suffix(f->d_name + 5, 2)))
+                unlinkat(inc, f->d_name, 0);
+        closedir(id);
+        unlinkat(fd, e->d_name, AT_REMOVEDIR);
+    }
+    closedir(d);
+}
+
+/* Removes what a killed private build left in TMPDIR: this user's own
+   xrt-XXXXXX directories untouched for XRT__CACHE_STALE_S (a build in
+   progress writes in its own), never through a link, only the names a
+   build makes there; a directory that holds anything else stays. */
+XRT__BACKEND_HELPER void xrt__cache_sweep_private(const char *tmp)
+{
+    static const char *const files[] = {"module.so", "module.so.c", "module.so.d", "module.so.ld", "module.so.absent"};
+    int fd = open(tmp, O_RDONLY | O_DIRECTORY | O_CLOEXEC), sub;
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    struct dirent *e;
+    struct stat st;
+    size_t i;
+    if (!d) {
+        if (fd >= 0) close(fd);
+        return;
+    }
+    while ((e = readdir(d)) != NULL) {
+        if (!xrt__cache_private_name(e->d_name) || fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+            !S_ISDIR(st.st_mode) || st.st_uid != geteuid() || time(NULL) - st.st_mtim.tv_sec < XRT__CACHE_STALE_S)
+            continue;
+        if ((sub = openat(fd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) continue;
+        for (i = 0; i < sizeof files / sizeof files[0]; i++) unlinkat(sub, files[i], 0);
+        xrt__cache_private_clear_includes(sub);
+        close(sub);
+        unlinkat(fd, e->d_name, AT_REMOVEDIR);
+    }
+    closedir(d);
+}
+
 /* Without a cache: build in a private directory, load, delete. */
 XRT__BACKEND_HELPER xrt_status xrt__cache_private(const char *who, xrt__cache_build_fn build, void *bctx, xrt__cache_open_fn open_fn,
                                      void *octx, void **out, char *log, size_t log_size)
@@ -764,6 +913,7 @@ XRT__BACKEND_HELPER xrt_status xrt__cache_private(const char *who, xrt__cache_bu
     char dir[PATH_MAX], path[PATH_MAX + 24];
     xrt_status st;
     if (!tmp || !*tmp || strlen(tmp) > sizeof dir - 16) tmp = "/tmp";
+    xrt__cache_sweep_private(tmp); /* a crash leaves its directory behind: a later build sweeps it */
     snprintf(dir, sizeof dir, "%s/xrt-XXXXXX", tmp);
     if (!mkdtemp(dir)) return xrt_native_error(XRT_ERROR_SYSTEM, who, "mkdtemp", errno, "errno", strerror(errno));
     snprintf(path, sizeof path, "%s/module.so", dir);
@@ -989,6 +1139,22 @@ static int xrt__cc_system_input(const char *real)
     return 0;
 }
 
+/* A stream on a file of the build's own (in the cache's or the private
+   build directory), private whatever the umask and never through a link,
+   as the cache reads only such files: `append` adds to one (made 0600 if
+   the compiler wrote none), else a new one is made (0600; whatever had the
+   name, a leftover of a process with the same id, goes first). */
+static FILE *xrt__cc_fopen_private(const char *path, int append)
+{
+    int fd;
+    FILE *f;
+    if (!append) unlink(path);
+    fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC | (append ? O_APPEND : O_EXCL), 0600);
+    if (fd < 0) return NULL;
+    if (!(f = fdopen(fd, append ? "a" : "w"))) close(fd);
+    return f;
+}
+
 /* Appends the file `real` to a make rule being written to f. */
 static void xrt__cc_deps_put(FILE *f, const char *real)
 {
@@ -1007,16 +1173,17 @@ static void xrt__cc_deps_put(FILE *f, const char *real)
 static void xrt__cc_add_linker_inputs(const char *deps, const char *ldeps)
 {
     size_t len = 0;
-    char *text = xrt__cache_read(ldeps, &len), word[PATH_MAX], real[PATH_MAX];
+    char *text = xrt__cache_read(ldeps, &len), word[PATH_MAX], real[PATH_MAX], named[PATH_MAX];
     const char *p = text ? strchr(text, ':') : NULL, *end;
     FILE *f;
-    if (!p || !(f = fopen(deps, "a"))) {
+    if (!p || !(f = xrt__cc_fopen_private(deps, 1))) {
         XRT_FREE(text);
         return;
     }
     end = strstr(p, "\n\n"); /* the first rule's end: the phony rules after it name the same files */
     for (p++; xrt__cache_deps_word(&p, word, sizeof word) && (!end || p <= end);)
-        if (realpath(word, real) && !xrt__cc_system_input(real)) xrt__cc_deps_put(f, real);
+        if (realpath(word, real) && !xrt__cc_system_input(real) && xrt__cache_abspath(word, named, sizeof named))
+            xrt__cc_deps_put(f, named); /* as named: a library reached through a link is checked through it */
     fputc('\n', f);
     fclose(f);
     XRT_FREE(text);
@@ -1026,7 +1193,7 @@ static void xrt__cc_add_linker_inputs(const char *deps, const char *ldeps)
    the build's inputs are unknown, and keeps nothing. */
 static void xrt__cc_unlistable(const char *deps)
 {
-    FILE *f = fopen(deps, "a");
+    FILE *f = xrt__cc_fopen_private(deps, 1);
     if (!f) return;
     fputs(" /proc/self/xrt-linker-inputs-unknown\n", f); /* no file can be made there */
     fclose(f);
@@ -1039,7 +1206,7 @@ static void xrt__cc_add_response_files(const char *deps, const xrt__cc_text *rsp
 {
     size_t off;
     FILE *f;
-    if (!rsp->len || !(f = fopen(deps, "a"))) return;
+    if (!rsp->len || !(f = xrt__cc_fopen_private(deps, 1))) return;
     for (off = 0; off < rsp->len; off += strlen(rsp->p + off) + 1) xrt__cc_deps_put(f, rsp->p + off);
     fputc('\n', f);
     fclose(f);
@@ -1115,13 +1282,13 @@ static void xrt__cc_write_absent(const char *path, const char *deps, const xrt__
     }
     xrt__cc_text_add(&dirs, incs->p, incs->len);
     for (p = list + 1; xrt__cache_deps_word(&p, word, sizeof word);)
-        if (realpath(word, real) && xrt__cc_under(real, incs) && (slash = strrchr(real, '/')) != NULL) {
+        if (xrt__cache_abspath(word, real, sizeof real) && xrt__cc_under(real, incs) && (slash = strrchr(real, '/')) != NULL) {
             *slash = 0;
             if (!xrt__cc_text_has(&dirs, real)) xrt__cc_text_add(&dirs, real, strlen(real) + 1);
         }
-    if (!dirs.oom && (out = fopen(apath, "w")) != NULL) {
+    if (!dirs.oom && (out = xrt__cc_fopen_private(apath, 0)) != NULL) {
         for (p = list + 1; xrt__cache_deps_word(&p, word, sizeof word);)
-            if (realpath(word, real) && !(!strncmp(real, path, plen) && real[plen] == '.'))
+            if (xrt__cache_abspath(word, real, sizeof real) && !(!strncmp(real, path, plen) && real[plen] == '.'))
                 xrt__cc_absent_names(out, real, incs, &dirs);
         if (fclose(out) != 0) unlink(apath), xrt__cc_unlistable(deps);
     } else {
@@ -1129,6 +1296,64 @@ static void xrt__cc_write_absent(const char *path, const char *deps, const xrt__
     }
     XRT_FREE(dirs.p);
     XRT_FREE(text);
+}
+
+/* >> cc: what is never cached. A build whose result depends on more than
+   the files the compiler lists is not cached (as ccache): one that reads
+   the time (__DATE__, __TIME__, __TIMESTAMP__: a hit would freeze it), and
+   one that reads files -MD leaves out: data the assembler reads (.incbin),
+   a driver's specs or config file, a plugin, a profile. */
+static char *xrt__cc_read_all(const char *path, size_t *len);
+
+/* Why text makes a build uncacheable, or NULL. */
+static const char *xrt__cc_uncached_text(const char *text, size_t len)
+{
+    static const char *const time_words[] = {"__DATE__", "__TIME__", "__TIMESTAMP__"};
+    size_t i;
+    for (i = 0; i < sizeof time_words / sizeof time_words[0]; i++)
+        if (memmem(text, len, time_words[i], strlen(time_words[i]))) return "it uses __DATE__, __TIME__ or __TIMESTAMP__";
+    if (memmem(text, len, ".incbin", 7)) return "it uses .incbin, whose data the compiler's list of files it read leaves out";
+    return NULL;
+}
+
+/* An option that makes the compiler read a file its list leaves out. */
+static int xrt__cc_unlisted_option(const char *w)
+{
+    static const char *const opts[] = {"-specs", "--specs", "--config", "-fplugin", "-fpass-plugin=", "-fprofile-use",
+                                       "-fprofile-sample-use", "-fauto-profile", "-fprofile-instr-use", "-fprofile-list=",
+                                       "-fsanitize-blacklist=", "-fsanitize-ignorelist="};
+    size_t i;
+    for (i = 0; i < sizeof opts / sizeof opts[0]; i++)
+        if (!strncmp(w, opts[i], strlen(opts[i]))) return 1;
+    return 0;
+}
+
+/* Why the build at `path` (its list at `deps`) may not be cached, or NULL:
+   its options, its source and each file of the compiler's list are
+   looked at (not the linker's inputs: a library's bytes may hold any text). */
+static const char *xrt__cc_uncached(const xrt__cc_build *b, const char *path, const char *deps, char *why, size_t n)
+{
+    char word[PATH_MAX], *text, *list;
+    const char *p, *reason = NULL;
+    size_t off, len = 0, plen = strlen(path);
+    for (off = 0; off < b->words.len; off += strlen(b->words.p + off) + 1)
+        if (xrt__cc_unlisted_option(b->words.p + off)) {
+            snprintf(why, n, "the option %.64s names a file the compiler's list of files it read leaves out", b->words.p + off);
+            return why;
+        }
+    if ((reason = xrt__cc_uncached_text((const char *)b->image->data, b->image->size)) != NULL) return reason;
+    if (!(list = xrt__cache_read(deps, &len)) || !(p = strchr(list, ':'))) {
+        XRT_FREE(list);
+        return NULL; /* no list: the cache keeps nothing of this build anyway */
+    }
+    for (p++; !reason && xrt__cache_deps_word(&p, word, sizeof word);) {
+        if (!strncmp(word, path, plen) && word[plen] == '.') continue; /* the source, looked at above */
+        if ((text = xrt__cc_read_all(word, &len)) != NULL) reason = xrt__cc_uncached_text(text, len);
+        XRT_FREE(text);
+    }
+    XRT_FREE(list);
+    if (reason) snprintf(why, n, "%s (%.160s)", reason, word);
+    return reason ? why : NULL;
 }
 
 /* cc -shared -fPIC -O2 [options] -idirafter <kernel header> -MD -MF
@@ -1141,7 +1366,8 @@ static xrt_status xrt__cc_build_c(void *ctx, const char *path, char *log, size_t
 {
     xrt__cc_build *b = (xrt__cc_build *)ctx;
     char src[PATH_MAX + 80], deps[PATH_MAX + 80], ldeps[PATH_MAX + 80], ldopt[PATH_MAX + 120], dir[PATH_MAX],
-        inc[PATH_MAX + 48], **argv;
+        inc[PATH_MAX + 48], why_text[PATH_MAX + 160], **argv;
+    const char *why;
     size_t n = 0, i;
     int code = 0, header;
     xrt_status st;
@@ -1179,12 +1405,17 @@ static xrt_status xrt__cc_build_c(void *ctx, const char *path, char *log, size_t
     argv[n] = NULL;
     xrt__cache_count(&xrt__cache_stats.builds, 1);
     st = xrt__cc_run("cpu: xrt_module_load", argv, log, log_size, &code);
+    xrt__cache_make_private(deps);
+    xrt__cache_make_private(ldeps);
     if (st == XRT_SUCCESS && code != 0 && strstr(log, "dependency-file")) { /* a linker that cannot list its inputs */
         xrt_log(XRT_LOG_INFO, "the linker of %s does not list its inputs (--dependency-file): the module is not cached",
                 argv[0]);
         memmove(&argv[n - 4], &argv[n - 3], 4 * sizeof *argv);
         st = xrt__cc_run("cpu: xrt_module_load", argv, log, log_size, &code);
         if (st == XRT_SUCCESS && code == 0) xrt__cc_unlistable(deps);
+    } else if (st == XRT_SUCCESS && code == 0 && (why = xrt__cc_uncached(b, path, deps, why_text, sizeof why_text))) {
+        xrt_log(XRT_LOG_INFO, "a build by %s is not cached: %s", argv[0], why);
+        xrt__cc_unlistable(deps);
     } else if (st == XRT_SUCCESS && code == 0) {
         xrt__cc_add_linker_inputs(deps, ldeps);
         xrt__cc_add_response_files(deps, &b->rsp);
@@ -1331,11 +1562,33 @@ static xrt_status xrt__cc_identity(xrt__cc_build *b, xrt__cache_key *key, char *
     return XRT_SUCCESS;
 }
 
-/* Whether a word of the options or XRT_CC, or an element of CPATH or
-   C_INCLUDE_PATH, may name a path relative to the working directory (an
-   include directory, a file): then the working directory is part of the
-   key. Options that take no path (-D, -O, -W, -f, -m, -std=, ...) do not
-   count; an unknown word counts, to be safe. */
+/* Whether an option is one known to name no file: -D, -O, -W without a
+   comma, -f without "=" and a few -f...= of a keyword, -m, -std=, ...
+   Any other may (--include-directory=inc, -Wp,-Iinc, -Wl,..., an option of
+   a newer compiler), so it counts as relative. */
+static int xrt__cc_no_path_option(const char *w)
+{
+    static const char *const prefix[] = {"-D", "-U", "-O", "-g", "-m", "-std=", "-l", "-x", "-M",
+                                         "-fvisibility=", "-ffp-contract=", "-fsanitize=", "-fno-sanitize=",
+                                         "-ftls-model=", "-fexcess-precision=", "-fcf-protection=", "-fopenmp=",
+                                         "-fdiagnostics-color=", "-fmax-errors="};
+    static const char *const exact[] = {"-w", "-s", "-c", "-C", "-P", "-E", "-S", "-v", "-pedantic", "-pedantic-errors",
+                                        "-ansi", "-pthread", "-shared", "-static", "-rdynamic", "-pipe"};
+    size_t i;
+    if (w[1] == 'W') return !strchr(w, ','); /* -Wp, -Wl, -Wa pass options on, which may name paths */
+    if (w[1] == 'f' && !strchr(w, '=')) return 1;
+    for (i = 0; i < sizeof prefix / sizeof prefix[0]; i++)
+        if (!strncmp(w, prefix[i], strlen(prefix[i]))) return 1;
+    for (i = 0; i < sizeof exact / sizeof exact[0]; i++)
+        if (!strcmp(w, exact[i])) return 1;
+    return 0;
+}
+
+/* Whether a word of the options or XRT_CC, or an element of a path list
+   of the environment (CPATH, PATH, ...), may name a path relative to the
+   working directory (an include directory, a file): then the working
+   directory is part of the key. Options known to take no path do not
+   count; an unknown option counts, to be safe. */
 static int xrt__cc_relative_word(const char *w)
 {
     static const char *const takes_path[] = {"-I", "-iquote", "-isystem", "-idirafter", "-include", "-imacros",
@@ -1346,12 +1599,13 @@ static int xrt__cc_relative_word(const char *w)
         size_t n = strlen(takes_path[i]);
         if (!strncmp(w, takes_path[i], n)) return w[n] && w[n] != '/'; /* "-I" alone: the next word says */
     }
-    return 0;
+    return !xrt__cc_no_path_option(w);
 }
 
 static int xrt__cc_relative(const xrt__cc_build *b)
 {
-    static const char *const lists[] = {"CPATH", "C_INCLUDE_PATH"};
+    static const char *const lists[] = {"CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH", "OBJC_INCLUDE_PATH",
+                                        "LIBRARY_PATH", "COMPILER_PATH", "PATH"};
     size_t i;
     for (i = 1; i < b->ncc; i++)
         if (xrt__cc_relative_word(b->cc[i])) return 1;
@@ -1443,8 +1697,8 @@ static void xrt__cc_expand(xrt__cc_build *b, const char *w, int depth, xrt__cach
     XRT_FREE(text);
 }
 
-/* An include directory, absolute and, where it is there, as realpath
-   names it (as the dependency list names the files in it). */
+/* An include directory, absolute but with its links unresolved, as the
+   dependency list names the files in it (xrt__cache_abspath). */
 static void xrt__cc_add_include(xrt__cc_build *b, const char *dir, size_t n, const char *cwd)
 {
     char want[PATH_MAX], real[PATH_MAX];
@@ -1452,8 +1706,8 @@ static void xrt__cc_add_include(xrt__cc_build *b, const char *dir, size_t n, con
     if ((size_t)snprintf(want, sizeof want, "%s%s%.*s", dir[0] == '/' ? "" : cwd, dir[0] == '/' ? "" : "/", (int)n,
                          dir) >= sizeof want)
         return;
-    if (realpath(want, real)) snprintf(want, sizeof want, "%s", real);
-    while (strlen(want) > 1 && want[strlen(want) - 1] == '/') want[strlen(want) - 1] = 0;
+    if (!xrt__cache_abspath(want, real, sizeof real)) return;
+    snprintf(want, sizeof want, "%s", real);
     if (!xrt__cc_text_has(&b->incs, want)) xrt__cc_text_word(&b->incs, want);
 }
 

@@ -5567,8 +5567,12 @@ static int xrt__cpu_dlopen(void *ctx, const char *path, void **out, char *err, s
 static xrt_status xrt__cpu_module_key(const xrt_backend *self, xrt__cc_build *b, const char *options, xrt__cache_key *key,
                                       char *log, size_t log_size)
 {
-    static const char *const env[] = {"CPATH", "C_INCLUDE_PATH", "LIBRARY_PATH", "GCC_EXEC_PREFIX", "COMPILER_PATH",
-                                      "SOURCE_DATE_EPOCH"};
+    /* PATH: the assembler and linker the compiler runs, and a wrapper's
+       compiler; LD_RUN_PATH: the linker writes it into the module;
+       CCC_OVERRIDE_OPTIONS: clang edits its own command line with it */
+    static const char *const env[] = {"CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH", "OBJC_INCLUDE_PATH",
+                                      "LIBRARY_PATH", "GCC_EXEC_PREFIX", "COMPILER_PATH", "SOURCE_DATE_EPOCH",
+                                      "LD_RUN_PATH", "CCC_OVERRIDE_OPTIONS", "PATH"};
     xrt_target t;
     char cwd[PATH_MAX];
     size_t i;

@@ -2126,6 +2126,339 @@ static void test_cache_compiler_leaves_process(void **state)
     assert_int_equal(compiles(), 1);
 }
 
+/* >> what the key covers, and what is never cached. A log callback that
+   notes whether a message with `watch_text` was logged. */
+static const char *watch_text;
+static int watch_seen;
+static void watch_log(xrt_log_level level, const char *msg, void *user)
+{
+    (void)level, (void)user;
+    if (watch_text && strstr(msg, watch_text)) watch_seen = 1;
+}
+
+static void watch_start(const char *text)
+{
+    watch_text = text, watch_seen = 0;
+    xrt_set_log_callback(watch_log, NULL);
+    xrt_set_log_level(XRT_LOG_INFO);
+}
+
+/* Back to the group's capture; whether the text was logged. */
+static int watch_end(void)
+{
+    xrt_test_log_calls();
+    return watch_seen;
+}
+
+/* With umask 002 (a user with a group of their own) the compiler writes its
+   dependency lists group-writable: they are the build's own temporaries in
+   the cache's private directory, and the build is cached all the same. */
+static void test_cache_umask_group_writable(void **state)
+{
+    mode_t old;
+    int v1, v2;
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    old = umask(002);
+    v1 = value_of(genuine_src, NULL);
+    v2 = value_of(genuine_src, NULL);
+    umask(old);
+    assert_int_equal(v1, 1);
+    assert_int_equal(v2, 1);
+    assert_int_equal(compiles(), 1);
+    assert_int_equal(files_ending(sub_dir, ".so"), 1);
+}
+
+/* The environment that changes a build is in the key: each variable set
+   is a miss, and PATH, which picks the programs the compiler runs (here the
+   wrapper's cc), is another build. */
+static void test_cache_environment(void **state)
+{
+    static const char *const vars[] = {"CPLUS_INCLUDE_PATH", "OBJC_INCLUDE_PATH", "LD_RUN_PATH", "CCC_OVERRIDE_OPTIONS"};
+    static const char src[] = "#ifndef PV\n#define PV 1\n#endif\n" VALUE_SRC("PV");
+    char bin[400], text[4600], path[4600], old[4096];
+    size_t i;
+    int v;
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    snprintf(old, sizeof old, "%s", getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
+    assert_int_equal(value_of(src, NULL), 1);
+    for (i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+        setenv(vars[i], "/nonexistent-xrt", 1);
+        v = value_of(src, NULL);
+        unsetenv(vars[i]);
+        assert_int_equal(v, 1);
+        if (compiles() != (int)i + 2) fail_msg("%s set: a hit, not a new build", vars[i]);
+    }
+    snprintf(bin, sizeof bin, "%s/pathbin", cache_dir);
+    assert_int_equal(mkdir(bin, 0700), 0);
+    snprintf(text, sizeof text, "#!/bin/sh\nPATH='%s' exec cc -DPV=2 \"$@\"\n", old);
+    write_text(bin, "cc", text);
+    snprintf(path, sizeof path, "%s/cc", bin);
+    assert_int_equal(chmod(path, 0755), 0);
+    snprintf(path, sizeof path, "%s:%s", bin, old);
+    setenv("PATH", path, 1);
+    v = value_of(src, NULL);
+    setenv("PATH", old, 1);
+    assert_int_equal(v, 2);
+}
+
+/* A build whose source or headers use __DATE__, __TIME__ or __TIMESTAMP__
+   is never cached (as ccache): a hit would freeze the time. */
+static void test_cache_time_macros(void **state)
+{
+    static const char src[] = "static const char *stamp = __TIME__;\n" VALUE_SRC("stamp[2] == ':'");
+    static const char hsrc[] = "#include <stamp.h>\n" VALUE_SRC("sizeof STAMP == 12");
+    char inc[400], opt[500];
+    int seen;
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    watch_start("__DATE__, __TIME__ or __TIMESTAMP__");
+    assert_int_equal(value_of(src, NULL), 1);
+    assert_int_equal(value_of(src, NULL), 1);
+    seen = watch_end();
+    assert_int_equal(compiles(), 2);
+    assert_true(seen);
+    snprintf(inc, sizeof inc, "%s/stamp", cache_dir);
+    assert_int_equal(mkdir(inc, 0700), 0);
+    write_text(inc, "stamp.h", "#define STAMP __DATE__\n");
+    snprintf(opt, sizeof opt, "-I%s", inc);
+    assert_int_equal(value_of(hsrc, opt), 1);
+    assert_int_equal(value_of(hsrc, opt), 1);
+    assert_int_equal(compiles(), 4);
+    assert_int_equal(files_ending(sub_dir, ".so"), 0);
+}
+
+/* Every temporary a killed build leaves is swept once stale: those of an
+   entry (.c, .d, .ld, .absent), of a manifest, and of the kernel header in
+   include-<hex>/; a fresh one and other names stay. */
+static void test_cache_sweeps_build_temporaries(void **state)
+{
+    static const char *const stale[] = {"0123456789abcdef0123456789abcdef.so.tmp.4000000.1.absent",
+                                        "0123456789abcdef0123456789abcdef.so.tmp.4000000.1.d",
+                                        "0123456789abcdef0123456789abcdef.so.tmp.4000000.1.ld",
+                                        "0123456789abcdef0123456789abcdef.deps.tmp.4000000.1", "INC/xrt.h.tmp.4000000.2"};
+    static const char *const kept[] = {"INC/xrt.h.tmp.4000001.3", "INC/notes.txt", "INC/xrt.h"};
+    struct timespec old[2];
+    char inc[64] = "", path[800];
+    DIR *d;
+    struct dirent *e;
+    size_t i;
+    FILE *f;
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    assert_int_equal(value_of(genuine_src, NULL), 1); /* makes include-<hex>/ */
+    assert_non_null(d = opendir(sub_dir));
+    while ((e = readdir(d)) != NULL)
+        if (!strncmp(e->d_name, "include-", 8)) snprintf(inc, sizeof inc, "%.40s", e->d_name);
+    closedir(d);
+    assert_true(inc[0]);
+    clock_gettime(CLOCK_REALTIME, &old[0]);
+    old[0].tv_sec -= 2 * 3600;
+    old[1] = old[0];
+    for (i = 0; i < sizeof stale / sizeof stale[0] + 2; i++) {
+        const char *name = i < sizeof stale / sizeof stale[0] ? stale[i] : kept[i - sizeof stale / sizeof stale[0]];
+        snprintf(path, sizeof path, "%s/%s%s", sub_dir, strncmp(name, "INC/", 4) ? "" : inc, name + (strncmp(name, "INC/", 4) ? 0 : 3));
+        assert_non_null(f = fopen(path, "w"));
+        fclose(f);
+        if (strstr(name, "4000001") == NULL) assert_int_equal(utimensat(AT_FDCWD, path, old, 0), 0);
+    }
+    assert_int_equal(value_of(genuine_src, "-DNEW"), 1); /* a new entry: evicts, and sweeps */
+    for (i = 0; i < sizeof stale / sizeof stale[0] + 3; i++) {
+        int is_stale = i < sizeof stale / sizeof stale[0];
+        const char *name = is_stale ? stale[i] : kept[i - sizeof stale / sizeof stale[0]];
+        snprintf(path, sizeof path, "%s/%s%s", sub_dir, strncmp(name, "INC/", 4) ? "" : inc, name + (strncmp(name, "INC/", 4) ? 0 : 3));
+        if (is_stale && access(path, F_OK) == 0) fail_msg("%s was not swept", name);
+        if (!is_stale && access(path, F_OK) != 0) fail_msg("%s was deleted", name);
+    }
+}
+
+/* The list of paths a build needs absent is written private whatever the
+   umask, so the cache can trust and keep it: with umask 002 a header that
+   appears in an earlier -I directory is still a miss. */
+static void test_cache_absent_list_private(void **state)
+{
+    static const char src[] = "#include <myk.h>\n" VALUE_SRC("MYK");
+    char a[400], b[400], opt[900];
+    mode_t old;
+    int v[3];
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    snprintf(a, sizeof a, "%s/umask.a", cache_dir);
+    snprintf(b, sizeof b, "%s/umask.b", cache_dir);
+    assert_int_equal(mkdir(a, 0700), 0);
+    assert_int_equal(mkdir(b, 0700), 0);
+    write_text(b, "myk.h", "#define MYK 1\n");
+    snprintf(opt, sizeof opt, "-I%s -I%s", a, b);
+    old = umask(002);
+    v[0] = value_of(src, opt);
+    v[1] = value_of(src, opt);
+    write_text(a, "myk.h", "#define MYK 2\n"); /* now found first */
+    v[2] = value_of(src, opt);
+    umask(old);
+    assert_int_equal(v[0], 1);
+    assert_int_equal(v[1], 1);
+    assert_int_equal(v[2], 2);
+    assert_int_equal(compiles(), 2);
+}
+
+/* Headers reached through a symbolic link: retargeting a link to a
+   directory above them, or a header that is itself a link, is a miss;
+   back to the first target, a hit. */
+static void test_cache_symlinked_headers(void **state)
+{
+    static const char src[] = "#include <myk.h>\n" VALUE_SRC("MYK");
+    char d[400], p[500], q[500], opt[600];
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    snprintf(d, sizeof d, "%s/links", cache_dir);
+    assert_int_equal(mkdir(d, 0700), 0);
+    snprintf(p, sizeof p, "%s/v1", d), assert_int_equal(mkdir(p, 0700), 0);
+    write_text(p, "myk.h", "#define MYK 1\n");
+    snprintf(p, sizeof p, "%s/v2", d), assert_int_equal(mkdir(p, 0700), 0);
+    write_text(p, "myk.h", "#define MYK 2\n");
+    snprintf(p, sizeof p, "%s/current", d);
+    assert_int_equal(symlink("v1", p), 0);
+    snprintf(opt, sizeof opt, "-I%s", p);
+    assert_int_equal(value_of(src, opt), 1);
+    assert_int_equal(value_of(src, opt), 1);
+    assert_int_equal(compiles(), 1);
+    snprintf(q, sizeof q, "%s/current.new", d);
+    assert_int_equal(symlink("v2", q), 0);
+    assert_int_equal(rename(q, p), 0);
+    assert_int_equal(value_of(src, opt), 2);
+    assert_int_equal(compiles(), 2);
+    /* the header itself a link */
+    snprintf(p, sizeof p, "%s/inc", d), assert_int_equal(mkdir(p, 0700), 0);
+    write_text(d, "h1.h", "#define MYK 11\n");
+    write_text(d, "h2.h", "#define MYK 12\n");
+    snprintf(p, sizeof p, "%s/inc/myk.h", d);
+    assert_int_equal(symlink("../h1.h", p), 0);
+    snprintf(opt, sizeof opt, "-I%s/inc", d);
+    assert_int_equal(value_of(src, opt), 11);
+    assert_int_equal(value_of(src, opt), 11);
+    assert_int_equal(compiles(), 3);
+    snprintf(q, sizeof q, "%s/inc/myk.h.new", d);
+    assert_int_equal(symlink("../h2.h", q), 0);
+    assert_int_equal(rename(q, p), 0);
+    assert_int_equal(value_of(src, opt), 12);
+    assert_int_equal(compiles(), 4);
+}
+
+/* An option the driver does not know may name a path relative to the
+   working directory (--include-directory=inc, -Wp,-Iinc): the working
+   directory is then in the key. */
+static void test_cache_unknown_options_relative(void **state)
+{
+    static const char src[] = "#include <myk.h>\n" VALUE_SRC("MYK");
+    static const char *const opts[] = {"--include-directory=inc", "-Wp,-Iinc"};
+    char a[400], b[400], inc[500], cwd[4096];
+    size_t i;
+    int va, vb;
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    snprintf(a, sizeof a, "%s/rel.a", cache_dir);
+    snprintf(b, sizeof b, "%s/rel.b", cache_dir);
+    assert_int_equal(mkdir(a, 0700), 0);
+    assert_int_equal(mkdir(b, 0700), 0);
+    snprintf(inc, sizeof inc, "%s/inc", a), assert_int_equal(mkdir(inc, 0700), 0);
+    write_text(inc, "myk.h", "#define MYK 1\n");
+    snprintf(inc, sizeof inc, "%s/inc", b), assert_int_equal(mkdir(inc, 0700), 0);
+    write_text(inc, "myk.h", "#define MYK 2\n");
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    for (i = 0; i < sizeof opts / sizeof opts[0]; i++) {
+        assert_int_equal(chdir(a), 0);
+        va = value_of(src, opts[i]);
+        assert_int_equal(chdir(b), 0);
+        vb = value_of(src, opts[i]);
+        assert_int_equal(chdir(cwd), 0);
+        if (va != 1 || vb != 2) fail_msg("%s: %d in a, %d in b (expected 1, 2)", opts[i], va, vb);
+    }
+}
+
+/* Files a build reads that the compiler's list does not name (data an
+   .incbin reads, a -specs= file) are unknown to the cache: such a build is
+   never cached, and the log says why. */
+static void test_cache_unlisted_inputs(void **state)
+{
+    char data[400], specs[400], src[1200], opt[500];
+    int one = 1, two = 2, seen;
+    FILE *f;
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    snprintf(data, sizeof data, "%s/incbin.dat", cache_dir);
+    assert_non_null(f = fopen(data, "wb"));
+    fwrite(&one, sizeof one, 1, f), fclose(f);
+    snprintf(src, sizeof src,
+             "__asm__(\".section .rodata\\n.globl incv\\n.type incv,@object\\n.size incv,4\\nincv: .incbin \\\"%s\\\"\\n.previous\");\n"
+             "extern const int incv;\n" VALUE_SRC("incv"), data);
+    watch_start("not cached");
+    assert_int_equal(value_of(src, NULL), 1);
+    assert_non_null(f = fopen(data, "wb"));
+    fwrite(&two, sizeof two, 1, f), fclose(f);
+    assert_int_equal(value_of(src, NULL), 2);
+    seen = watch_end();
+    assert_true(seen);
+    snprintf(specs, sizeof specs, "%s/my.specs", cache_dir);
+    snprintf(opt, sizeof opt, "-specs=%s", specs);
+    write_text(cache_dir, "my.specs", "*cc1:\n+ -DSV=1\n");
+    assert_int_equal(value_of(VALUE_SRC("SV"), opt), 1);
+    write_text(cache_dir, "my.specs", "*cc1:\n+ -DSV=2\n");
+    assert_int_equal(value_of(VALUE_SRC("SV"), opt), 2);
+    assert_int_equal(compiles(), 4);
+    assert_int_equal(files_ending(sub_dir, ".so"), 0);
+}
+
+/* A private build (XRT_CACHE=0) killed mid-way leaves its xrt-XXXXXX
+   directory in TMPDIR: a later private build sweeps this user's own once an
+   hour old, only the names xrt makes there, never through a link. */
+static void test_cache_private_dirs_swept(void **state)
+{
+    char tmp[400], old_dir[500], fresh[500], other[500], link_[500], target[500], inc[600], path[800];
+    struct timespec old[2];
+    struct stat st;
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    snprintf(tmp, sizeof tmp, "%s/tmpdir", cache_dir);
+    assert_int_equal(mkdir(tmp, 0700), 0);
+    snprintf(old_dir, sizeof old_dir, "%s/xrt-Ab12Cd", tmp);
+    snprintf(fresh, sizeof fresh, "%s/xrt-Fr12sh", tmp);
+    snprintf(other, sizeof other, "%s/xrt-Ot12er", tmp);
+    snprintf(link_, sizeof link_, "%s/xrt-Li12nk", tmp);
+    snprintf(target, sizeof target, "%s/target", cache_dir);
+    assert_int_equal(mkdir(old_dir, 0700), 0);
+    assert_int_equal(mkdir(fresh, 0700), 0);
+    assert_int_equal(mkdir(other, 0700), 0);
+    assert_int_equal(mkdir(target, 0700), 0);
+    assert_int_equal(symlink(target, link_), 0);
+    write_text(old_dir, "module.so.c", "int x;\n");
+    write_text(old_dir, "module.so.d", "x:\n");
+    snprintf(inc, sizeof inc, "%s/include-0123456789abcdef", old_dir);
+    assert_int_equal(mkdir(inc, 0700), 0);
+    write_text(inc, "xrt.h", "\n");
+    write_text(fresh, "module.so.c", "int x;\n");
+    write_text(other, "notes.txt", "mine\n"); /* a name xrt does not make: the directory stays */
+    write_text(target, "module.so.c", "int x;\n");
+    clock_gettime(CLOCK_REALTIME, &old[0]);
+    old[0].tv_sec -= 2 * 3600;
+    old[1] = old[0];
+    assert_int_equal(utimensat(AT_FDCWD, old_dir, old, 0), 0);
+    assert_int_equal(utimensat(AT_FDCWD, other, old, 0), 0);
+    assert_int_equal(utimensat(AT_FDCWD, target, old, 0), 0);
+    assert_int_equal(utimensat(AT_FDCWD, link_, old, AT_SYMLINK_NOFOLLOW), 0);
+    setenv("TMPDIR", tmp, 1);
+    setenv("XRT_CACHE", "0", 1);
+    assert_int_equal(value_of(genuine_src, NULL), 1);
+    setenv("TMPDIR", "/tmp", 1);
+    if (lstat(old_dir, &st) == 0) fail_msg("%s was not swept", old_dir);
+    assert_int_equal(lstat(fresh, &st), 0);
+    snprintf(path, sizeof path, "%s/notes.txt", other);
+    assert_int_equal(lstat(path, &st), 0);
+    assert_int_equal(lstat(link_, &st), 0);
+    snprintf(path, sizeof path, "%s/module.so.c", target);
+    assert_int_equal(lstat(path, &st), 0);
+}
+
 /* >> shared objects: built here with cc, given to xrt as bytes */
 /* `src` built as a shared object under the test's directory; its bytes
    (the caller frees them). */
@@ -2588,6 +2921,15 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_cache_linker_without_list, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_lock_across_fork, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_compiler_leaves_process, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_umask_group_writable, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_environment, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_time_macros, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_sweeps_build_temporaries, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_absent_list_private, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_symlinked_headers, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_unknown_options_relative, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_unlisted_inputs, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_private_dirs_swept, cache_setup, cache_teardown),
         cmocka_unit_test(test_shared_object_image),
         cmocka_unit_test(test_loads_have_own_globals),
         cmocka_unit_test(test_threads_load_own_modules),
