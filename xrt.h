@@ -1624,6 +1624,22 @@ static inline xrt__handle_slot *xrt__handle_stream(const xrt_backend *b, xrt_str
                                                                         : xrt__handle_special_stream(b, s);
 }
 
+/* Under XRT_API_PER_THREAD_DEFAULT_STREAM a synchronous copy or set is
+   ordered on the calling thread's own stream, as nvcc's per-thread default
+   stream makes cudaMemcpy cudaMemcpy_ptds: its asynchronous form there, then
+   a synchronize of that stream; else nothing. */
+#if defined(XRT_API_PER_THREAD_DEFAULT_STREAM)
+#define XRT__SYNC_ON_PER_THREAD(fn, async_call)                                                 \
+    do {                                                                                        \
+        xrt_status ptds_;                                                                       \
+        XRT__CHECK_MAY_WAIT(fn);                                                                \
+        ptds_ = (async_call);                                                                   \
+        return ptds_ != XRT_SUCCESS ? ptds_ : xrt_stream_synchronize(XRT_STREAM_PER_THREAD);    \
+    } while (0)
+#else
+#define XRT__SYNC_ON_PER_THREAD(fn, async_call) (void)0
+#endif
+
 #define XRT__CHECK_PTR(p, fn) \
     if (XRT__UNLIKELY(!(p))) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%s is NULL", #p)
 
@@ -2015,6 +2031,7 @@ static inline xrt_status xrt_memset(void *dst, int value, size_t size)
 {
     const xrt_backend *b = xrt__be();
     xrt_status st;
+    XRT__SYNC_ON_PER_THREAD("xrt_memset", xrt_memset_async(dst, value, size, XRT_STREAM_PER_THREAD));
     XRT__CHECK_MAY_WAIT("xrt_memset");
     st = xrt__mem_check_set(b, dst, size, "xrt_memset");
     if (st != XRT_SUCCESS || size == 0) return st;
@@ -2042,6 +2059,7 @@ static inline xrt_status xrt_memcpy(void *dst, const void *src, size_t size, xrt
 {
     const xrt_backend *b = xrt__be();
     xrt_status st;
+    XRT__SYNC_ON_PER_THREAD("xrt_memcpy", xrt_memcpy_async(dst, src, size, kind, XRT_STREAM_PER_THREAD));
     XRT__CHECK_MAY_WAIT("xrt_memcpy");
     st = xrt__mem_check_copy(b, dst, src, size, &kind, "xrt_memcpy");
     if (st != XRT_SUCCESS || size == 0) return st;
@@ -2089,6 +2107,8 @@ static inline xrt_status xrt_memcpy_2d(void *dst, size_t dpitch, const void *src
 {
     const xrt_backend *b = xrt__be();
     xrt_status st;
+    XRT__SYNC_ON_PER_THREAD("xrt_memcpy_2d",
+                            xrt_memcpy_2d_async(dst, dpitch, src, spitch, width, height, kind, XRT_STREAM_PER_THREAD));
     XRT__CHECK_MAY_WAIT("xrt_memcpy_2d");
     st = xrt__mem_check_copy_2d(b, dst, dpitch, src, spitch, width, height, &kind, "xrt_memcpy_2d");
     if (st != XRT_SUCCESS || width == 0 || height == 0) return st;
@@ -2116,11 +2136,15 @@ static inline xrt_status xrt_memcpy_2d_async(void *dst, size_t dpitch, const voi
 }
 
 /* The 2-D memsets of elements of 1, 2 or 4 bytes; value is already the element's. */
+static inline xrt_status xrt__memset_2d_async(void *dst, size_t pitch, unsigned value, unsigned element_size,
+                                              size_t width, size_t height, xrt_stream stream, const char *fn);
 static inline xrt_status xrt__memset_2d(void *dst, size_t pitch, unsigned value, unsigned element_size, size_t width,
                                         size_t height, const char *fn)
 {
     const xrt_backend *b = xrt__be();
     xrt_status st;
+    XRT__SYNC_ON_PER_THREAD(fn, xrt__memset_2d_async(dst, pitch, value, element_size, width, height,
+                                                     XRT_STREAM_PER_THREAD, fn));
     XRT__CHECK_MAY_WAIT(fn);
     st = xrt__mem_check_set_2d(b, dst, pitch, element_size, width, height, fn);
     if (st != XRT_SUCCESS || width == 0 || height == 0) return st;
@@ -2228,6 +2252,7 @@ static inline xrt_status xrt_memcpy_3d(const xrt_memcpy_3d_parms *p)
     const xrt_backend *b = xrt__be();
     xrt_memcpy_3d_parms q;
     xrt_status st;
+    XRT__SYNC_ON_PER_THREAD("xrt_memcpy_3d", xrt_memcpy_3d_async(p, XRT_STREAM_PER_THREAD));
     XRT__CHECK_MAY_WAIT("xrt_memcpy_3d");
     XRT__CHECK_PTR(p, "xrt_memcpy_3d");
     q = *p;
@@ -2258,6 +2283,7 @@ static inline xrt_status xrt_memset_3d(xrt_pitched_ptr p, int value, xrt_extent 
 {
     const xrt_backend *b = xrt__be();
     xrt_status st;
+    XRT__SYNC_ON_PER_THREAD("xrt_memset_3d", xrt_memset_3d_async(p, value, extent, XRT_STREAM_PER_THREAD));
     XRT__CHECK_MAY_WAIT("xrt_memset_3d");
     st = xrt__mem_check_set_3d(b, &p, &extent, "xrt_memset_3d");
     if (st != XRT_SUCCESS || !extent.width || !extent.height || !extent.depth) return st;
@@ -2319,6 +2345,8 @@ static inline xrt_status xrt_memcpy_peer(void *dst, int dst_device, const void *
 {
     const xrt_backend *b = xrt__be();
     xrt_status st;
+    XRT__SYNC_ON_PER_THREAD("xrt_memcpy_peer",
+                            xrt_memcpy_peer_async(dst, dst_device, src, src_device, size, XRT_STREAM_PER_THREAD));
     XRT__CHECK_MAY_WAIT("xrt_memcpy_peer");
     st = xrt__mem_check_peer(b, dst, dst_device, src, src_device, size, "xrt_memcpy_peer");
     if (st != XRT_SUCCESS) return st;

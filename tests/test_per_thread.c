@@ -22,6 +22,48 @@ static void *blocked_main(void *arg)
     return NULL;
 }
 
+/* Opens both gates after 3 s: a call that wrongly waits for the blocked
+   threads' streams is then slow, not stuck. */
+static void *open_late(void *arg)
+{
+    (void)arg;
+    sleep_ms(3000);
+    gate_open(&gates[0]);
+    gate_open(&gates[1]);
+    return NULL;
+}
+
+/* The synchronous calls too (cudaMemcpy_ptds & co): ordered on the thread's
+   own stream, not behind the other threads' blocked ones; d holds 3s. */
+static void sync_calls_on_own_stream(void *d, unsigned char *h, size_t n)
+{
+    xrt_memcpy_3d_parms p;
+    unsigned char h2[64];
+    pthread_t late;
+    double t0;
+    assert_int_equal(pthread_create(&late, NULL, open_late, NULL), 0);
+    t0 = now_ms(CLOCK_MONOTONIC);
+    OK(xrt_memcpy(h, d, n, XRT_MEMCPY_DEVICE_TO_HOST));
+    assert_bytes(h, n, 3);
+    OK(xrt_memset(d, 4, n));
+    OK(xrt_memset_2d(d, 16, 5, 8, 4));
+    OK(xrt_memcpy_2d(h2, 16, d, 16, 16, 4, XRT_MEMCPY_DEVICE_TO_HOST));
+    assert_int_equal(h2[0], 5);
+    assert_int_equal(h2[8], 4);
+    OK(xrt_memset_d32(d, 0x06060606u, n / 4));
+    memset(&p, 0, sizeof p);
+    p.src_ptr.ptr = d, p.src_ptr.pitch = n, p.src_ptr.xsize = n, p.src_ptr.ysize = 1;
+    p.dst_ptr.ptr = h2, p.dst_ptr.pitch = sizeof h2, p.dst_ptr.xsize = sizeof h2, p.dst_ptr.ysize = 1;
+    p.extent.width = n, p.extent.height = 1, p.extent.depth = 1;
+    p.kind = XRT_MEMCPY_DEVICE_TO_HOST;
+    OK(xrt_memcpy_3d(&p));
+    assert_bytes(h2, n, 6);
+    OK(xrt_memset(d, 3, n));
+    assert_true(now_ms(CLOCK_MONOTONIC) - t0 < 1500);
+    assert_int_equal(xrt_stream_query(XRT_STREAM_LEGACY), XRT_ERROR_NOT_READY); /* still blocked */
+    assert_int_equal(pthread_detach(late), 0); /* the test opens the gates itself next */
+}
+
 static void test_null_is_the_threads_own_stream(void **state)
 {
     job a = {&gates[0], NULL, 1, XRT_ERROR_BACKEND}, b = {&gates[1], NULL, 2, XRT_ERROR_BACKEND};
@@ -40,6 +82,7 @@ static void test_null_is_the_threads_own_stream(void **state)
     OK(xrt_memset_async(d, 3, sizeof h, NULL)); /* this thread's own: not behind theirs */
     OK(xrt_stream_synchronize(NULL));
     OK(xrt_stream_query(NULL));
+    sync_calls_on_own_stream(d, h, sizeof h);
     assert_int_equal(xrt_stream_query(XRT_STREAM_LEGACY), XRT_ERROR_NOT_READY); /* the legacy stream waits for both */
     gate_open(&gates[0]);
     assert_int_equal(pthread_join(ta, NULL), 0);
