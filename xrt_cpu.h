@@ -10,9 +10,10 @@
    when the stream reaches it, not when it is enqueued; events complete in
    stream order and carry CLOCK_MONOTONIC timestamps; cross-stream waits work.
 
-   Device memory is a mapping of one memory file (memfd) per device, so that
-   another process can open it from an IPC handle (xrt_ipc_open_mem_handle);
-   pinned host memory is the C library's (">> cpu: memory").
+   Device memory is private memory until its first IPC export, which moves
+   it into a sealed memory file (memfd) of its own, so that another process
+   can open it from an IPC handle (xrt_ipc_open_mem_handle); pinned host
+   memory is the C library's (">> cpu: memory").
 
    Copies follow CUDA's rule for pageable memory: a copy whose host side is
    not from xrt_malloc_host waits for the stream's earlier work and is done
@@ -2258,7 +2259,7 @@ typedef struct xrt__cpu_event {
        memory that other processes map; NULL for every other event. */
     struct xrt__cpu_ipc_state *shared;
     struct xrt__cpu_head *shared_head; /* its allocation, made here or mapped from another process */
-    int shared_fd;                     /* -1: made here; else the maker's file, opened here */
+    int shared_opened;                 /* opened from another process's handle: the mapping is all it holds */
 } xrt__cpu_event;
 
 struct xrt__cpu_ipc_state;
@@ -2496,31 +2497,44 @@ static xrt_status xrt__cpu_event_elapsed_time(const xrt_backend *self, float *ms
 /* >> cpu: memory. An allocation is private anonymous memory, as malloc's:
    a forked child gets it copy-on-write, at the cost of malloc's memory
    (">> cpu: device memory after fork"). Its first IPC export moves it into
-   the device's memory file (xrt__cpu_share), one memfd per device, created
-   on first use and sized once to a huge sparse length: a fresh range of the
-   file (offsets are never reused) mapped MAP_SHARED at the same address,
-   returned with munmap + a punched hole. So its bytes can be opened by
-   another process from an IPC handle (">> cpu: ipc"): the fd, reached
-   through /proc/<pid>/fd (same user, allowed under Yama ptrace_scope 1). A
-   range of the file starts with a head page, which no process maps: an
-   exported range's record for openers (xrt__cpu_export) and the bytes its
-   locks are taken on (">> cpu: ipc"). The allocator's own record of a range
-   (xrt__cpu_head) is a private anonymous page just before its bytes, in
-   the exporter and in every opener alike: each process trusts only its own
-   record, and a peer maps only the bytes it was given. Pinned host memory
-   is plain heap. */
+   a memory file of its own (xrt__cpu_share): a memfd of a head page and
+   the bytes, sealed at that size, mapped MAP_SHARED at the same address.
+   So its bytes can be opened by another process from an IPC handle (">>
+   cpu: ipc"): the file, reached through /proc/<pid>/fd (same user, allowed
+   under Yama ptrace_scope 1). A file per allocation, not one per device,
+   because a process that opens a file may do to it what the kernel lets
+   it: with one file, a peer given one range could write or punch every
+   other exported range, truncate the file (SIGBUS in the exporter, at
+   memory it never shared), and, holding it, keep them all alive after the
+   exporter's end. Sealed (F_SEAL_SHRINK, F_SEAL_GROW, F_SEAL_SEAL), the
+   file is the range's bytes and no more, for good. The exporter holds the
+   file's descriptor from the export to the free; the kernel counts who
+   maps or holds the file and returns its memory when the last lets go,
+   however it ended (exit, SIGKILL). The file's head page, which no process
+   maps, holds the range's export record for openers (xrt__cpu_export). The
+   allocator's own record of a range (xrt__cpu_head) is a private anonymous
+   page just before its bytes, in the exporter and in every opener alike:
+   each process trusts only its own record, and a peer maps only the bytes
+   it was given. Pinned host memory is plain heap. */
 #define XRT__CPU_DEVICES_MAX 64
-#define XRT__CPU_FILE_BYTES (1ull << 46)              /* 64 TiB of offsets, sparse */
+#define XRT__CPU_BYTES_MAX (1ull << 46)               /* the largest allocation (64 TiB): a span never overflows */
 #define XRT__CPU_HEAD_MAGIC 0x6476656470637278ull     /* "xrcpdevd" */
 #ifndef MFD_CLOEXEC
 #define MFD_CLOEXEC 1u
 #endif
-#ifndef FALLOC_FL_KEEP_SIZE
-#define FALLOC_FL_KEEP_SIZE 0x01
+#ifndef MFD_ALLOW_SEALING
+#define MFD_ALLOW_SEALING 2u
 #endif
-#ifndef FALLOC_FL_PUNCH_HOLE
-#define FALLOC_FL_PUNCH_HOLE 0x02
+#ifndef F_ADD_SEALS
+#define F_ADD_SEALS 1033
+#define F_GET_SEALS 1034
 #endif
+#ifndef F_SEAL_SEAL
+#define F_SEAL_SEAL 0x0001
+#define F_SEAL_SHRINK 0x0002
+#define F_SEAL_GROW 0x0004
+#endif
+#define XRT__CPU_SEALS (F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL)
 #ifndef MREMAP_MAYMOVE
 #define MREMAP_MAYMOVE 1
 #endif
@@ -2535,14 +2549,15 @@ static xrt_status xrt__cpu_event_elapsed_time(const xrt_backend *self, float *ms
    page before the bytes. */
 typedef struct xrt__cpu_head {
     uint64_t magic;  /* XRT__CPU_HEAD_MAGIC */
-    uint64_t offset; /* of the range (its head page) in the file, once `shared` */
     uint64_t size;   /* the allocation's bytes, after the head page */
     uint64_t gen;    /* numbers the device's allocations */
+    uint64_t ino, dev; /* its memory file's, while `fd` holds it */
     uint32_t device;
-    uint32_t shared;   /* its bytes map a device file (exported here, or opened); 0: private anonymous memory */
+    int32_t fd;        /* its memory file, held from its first export (an interprocess event's: its creation) to its free; -1: none */
+    uint32_t shared;   /* its bytes map a memory file (exported here, or opened); 0: private anonymous memory */
     uint32_t opened;   /* opened from another process's handle: the file is the exporter's */
     uint32_t exported; /* a handle was ever made: the range is never kept for reuse */
-    uint32_t live;     /* handles open now: the key holds and the live lock is taken */
+    uint32_t live;     /* handles open now: the key holds, in the record of the file at `fd` */
     uint64_t key[2];   /* the secret its handles carry, while `live` */
     /* Memory pools (">> cpu: memory pools"): */
     struct xrt__cpu_mpool *pool;       /* the memory pool it belongs to, or NULL (">> cpu: memory pools") */
@@ -2552,19 +2567,19 @@ typedef struct xrt__cpu_head {
     struct xrt__cpu_advice *advice;    /* managed memory's advice, or NULL (">> cpu: managed memory's advice") */
 } xrt__cpu_head;
 
-/* An exported range's record for openers, at its offset in the file: read
+/* An exported range's record for openers, at the start of its file: read
    by openers, never by the exporter, so a peer's write there misleads at
-   most another peer's open. */
-#define XRT__CPU_EXPORT_MAGIC 0x3174726f70786578ull /* "xexport1" */
+   most another peer's open of the same range. */
+#define XRT__CPU_EXPORT_MAGIC 0x3274726f70786578ull /* "xexport2" */
 typedef struct xrt__cpu_export {
-    uint64_t magic, offset, size;
+    uint64_t magic, size;
     uint64_t key[2];
 } xrt__cpu_export;
 
 /* Freed ranges that were never shared are kept mapped for the next
    allocation of the same span, as malloc keeps freed blocks: mapping,
-   first-touch faults, unmapping and punching cost tens of microseconds
-   where system calls are slow (bench/ipc.c). At most XRT__CPU_KEPT of
+   first-touch faults and unmapping cost tens of microseconds where system
+   calls are slow (bench/ipc.c). At most XRT__CPU_KEPT of
    them, each at most XRT__CPU_KEPT_SPAN (glibc's default mmap threshold),
    XRT__CPU_KEPT_BYTES in all. A larger range is unmapped at its free, so
    that a memory monitor (libfabric's registration cache, which watches
@@ -2574,22 +2589,12 @@ typedef struct xrt__cpu_export {
 #define XRT__CPU_KEPT_SPAN ((size_t)128 << 10)
 #define XRT__CPU_KEPT_BYTES ((size_t)2 << 20)
 
-/* A freed exported range that another process still had open: its hole is
-   punched once no process holds its locks (xrt__cpu_pending_sweep). */
-typedef struct xrt__cpu_held {
-    uint64_t offset;
-    size_t span;
-} xrt__cpu_held;
-
 typedef struct xrt__cpu_devmem {
-    int fd, has_fd; /* the file, made on first use */
-    int lock;       /* guards all of this */
-    uint64_t ino, dev, next, gen;
+    int lock; /* guards all of this */
+    uint64_t gen;
     struct xrt__cpu_head *kept[XRT__CPU_KEPT];
     int nkept;
     size_t kept_bytes;
-    xrt__cpu_held *pending;
-    size_t npending, pendcap;
 } xrt__cpu_devmem;
 
 static xrt__cpu_devmem xrt__cpu_mem[XRT__CPU_DEVICES_MAX];
@@ -2611,160 +2616,78 @@ static size_t xrt__cpu_page(void)
 static size_t xrt__cpu_span(uint64_t size)
 {
     size_t pg = xrt__cpu_page();
-    if (size > XRT__CPU_FILE_BYTES) return 0;
+    if (size > XRT__CPU_BYTES_MAX) return 0;
     return pg + (size_t)((size + pg - 1) & ~(uint64_t)(pg - 1));
 }
 
-static xrt_status xrt__cpu_mem_open_locked(xrt__cpu_devmem *m, int device, const char *fn)
+/* Why a step failed, for its caller to record: an export's steps run
+   under the export lock, where nothing may be logged. Fork's handlers take
+   the capture lock holding the log's lock, a capture's end takes the
+   graphs' memory lock holding the capture lock, and a free of a graph's
+   memory takes the export lock holding that one (xrt__cpu_ipc_unexport):
+   a log under the export lock would close the cycle. */
+typedef struct xrt__cpu_why { char msg[320]; } xrt__cpu_why;
+
+static xrt_status xrt__cpu_why_set(xrt__cpu_why *w, xrt_status st, const char *fmt, ...) XRT__PRINTF(3, 4);
+static xrt_status xrt__cpu_why_set(xrt__cpu_why *w, xrt_status st, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(w->msg, sizeof w->msg, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+/* A descriptor that could not be had. Each exported allocation holds one
+   in its exporter, so a process that exports more allocations than its
+   RLIMIT_NOFILE meets EMFILE: out of memory, as a GPU runtime answers for
+   a resource it ran out of, saying which. */
+static xrt_status xrt__cpu_fd_why(xrt__cpu_why *w, const char *what, int e)
+{
+    struct rlimit r;
+    if (e == EMFILE || e == ENFILE) {
+        unsigned long long lim = getrlimit(RLIMIT_NOFILE, &r) == 0 ? (unsigned long long)r.rlim_cur : 0;
+        return xrt__cpu_why_set(w, XRT_ERROR_OUT_OF_MEMORY,
+                                "%s: %s (each exported allocation holds a file descriptor in its exporter, and an "
+                                "open holds one while it maps the bytes; RLIMIT_NOFILE is %llu)", what, strerror(e), lim);
+    }
+    if (e == ENOMEM || e == ENOSPC) return xrt__cpu_why_set(w, XRT_ERROR_OUT_OF_MEMORY, "%s: %s", what, strerror(e));
+    return xrt__cpu_why_set(w, XRT_ERROR_SYSTEM, "%s: %s", what, strerror(e));
+}
+
+/* A memory file for a range of `span` bytes, sealed at that size before
+   any other process can reach it: no process that opens it may shrink it
+   (SIGBUS in those that map it), grow it, or seal it further (a write
+   seal would stop the exporter's own writes). */
+static xrt_status xrt__cpu_memfile(int device, size_t span, int *out, struct stat *st, xrt__cpu_why *w)
 {
     char name[32];
-    struct stat st;
-    int fd;
-    snprintf(name, sizeof name, "xrt-cpu-device-%d", device);
-    fd = (int)syscall(SYS_memfd_create, name, MFD_CLOEXEC);
-    if (fd < 0) return xrt_error(XRT_ERROR_SYSTEM, fn, "memfd_create: %s", strerror(errno));
-    if (ftruncate(fd, (off_t)XRT__CPU_FILE_BYTES) != 0 || fstat(fd, &st) != 0) {
-        int e = errno;
+    int fd, e;
+    snprintf(name, sizeof name, "xrt-cpu-device-%d", device); /* the prefix is what fork looks for */
+    fd = (int)syscall(SYS_memfd_create, name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (fd < 0) return xrt__cpu_fd_why(w, "memfd_create", errno);
+    if (ftruncate(fd, (off_t)span) != 0 || fcntl(fd, F_ADD_SEALS, XRT__CPU_SEALS) != 0 || fstat(fd, st) != 0) {
+        e = errno;
         close(fd);
-        return xrt_error(XRT_ERROR_SYSTEM, fn, "sizing the device memory file: %s", strerror(e));
+        return xrt__cpu_fd_why(w, "sizing and sealing the memory file", e);
     }
-    m->ino = (uint64_t)st.st_ino;
-    m->dev = (uint64_t)st.st_dev;
-    m->next = 0;
-    m->fd = fd;
-    m->has_fd = 1;
+    *out = fd;
     return XRT_SUCCESS;
 }
 
-/* Maps a range of `span` bytes at file offset `off`: a private anonymous
-   page for this process's record, then the bytes from the file. NULL on
-   failure. */
-static xrt__cpu_head *xrt__cpu_map_range(int fd, uint64_t off, size_t span)
+/* Maps a range's file of `span` bytes: a private anonymous page for this
+   process's record, then the bytes from the file (past its head page).
+   NULL on failure. */
+static xrt__cpu_head *xrt__cpu_map_range(int fd, size_t span)
 {
     size_t pg = xrt__cpu_page();
     char *h = (char *)mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (h == (char *)MAP_FAILED) return NULL;
-    if (mmap(h + pg, span - pg, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, (off_t)(off + pg)) == MAP_FAILED) {
+    if (mmap(h + pg, span - pg, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, (off_t)pg) == MAP_FAILED) {
         munmap(h, span);
         return NULL;
     }
     return (xrt__cpu_head *)(void *)h;
-}
-
-/* >> cpu: range locks. Which processes use an exported range is known to
-   the kernel alone, through open file description locks on two bytes of
-   its head page: the exporter holds a read lock on byte 0 while the range
-   is exported and not freed (`live`), each opener a read lock on byte 1
-   while it has the range open. A process's locks go with its file, however
-   it ends (exit, SIGKILL). Whoever lets go last, seeing no lock left,
-   punches the hole; a freed range someone still holds waits in the
-   exporter's pending list, swept at its next allocation or free. */
-#ifndef F_OFD_GETLK
-#define F_OFD_GETLK 36
-#define F_OFD_SETLK 37
-#endif
-#define XRT__CPU_LOCK_LIVE 0
-#define XRT__CPU_LOCK_OPEN 1
-
-static int xrt__cpu_range_lock(int fd, uint64_t off, int which, int len, short type)
-{
-    struct flock l;
-    memset(&l, 0, sizeof l);
-    l.l_type = type;
-    l.l_whence = SEEK_SET;
-    l.l_start = (off_t)(off + (uint64_t)which);
-    l.l_len = len;
-    return fcntl(fd, F_OFD_SETLK, &l);
-}
-
-/* 1 if another file description holds a lock on bytes [which, which + len)
-   of the range's head (1 too when the kernel cannot tell: the range is kept). */
-static int xrt__cpu_range_held(int fd, uint64_t off, int which, int len)
-{
-    struct flock l;
-    memset(&l, 0, sizeof l);
-    l.l_type = F_WRLCK;
-    l.l_whence = SEEK_SET;
-    l.l_start = (off_t)(off + (uint64_t)which);
-    l.l_len = len;
-    return fcntl(fd, F_OFD_GETLK, &l) != 0 || l.l_type != F_UNLCK;
-}
-
-static void xrt__cpu_punch(int fd, uint64_t off, size_t span)
-{
-    syscall(SYS_fallocate, fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)off, (off_t)span);
-}
-
-/* Lets go of this file description's locks on the range; 1 if nobody holds
-   it any more, and then its hole is punched. */
-static int xrt__cpu_range_drop(int fd, uint64_t off, size_t span)
-{
-    xrt__cpu_range_lock(fd, off, 0, 2, F_UNLCK);
-    if (xrt__cpu_range_held(fd, off, 0, 2)) return 0;
-    xrt__cpu_punch(fd, off, span);
-    return 1;
-}
-
-/* Punches the pending ranges nobody holds now. One at a time off the list,
-   so that no lock is held across a system call. */
-static void xrt__cpu_pending_sweep(xrt__cpu_devmem *m)
-{
-    size_t n = __atomic_load_n(&m->npending, __ATOMIC_ACQUIRE);
-    while (n--) {
-        xrt__cpu_held p;
-        int have = 0;
-        xrt__cpu_lock(&m->lock);
-        if (m->npending) {
-            p = m->pending[0];
-            m->pending[0] = m->pending[--m->npending];
-            have = 1;
-        }
-        xrt__cpu_unlock(&m->lock);
-        if (!have) return;
-        if (!xrt__cpu_range_held(m->fd, p.offset, 0, 2)) {
-            xrt__cpu_punch(m->fd, p.offset, p.span);
-            continue;
-        }
-        xrt__cpu_lock(&m->lock);
-        m->pending[m->npending++] = p; /* room: it was there */
-        xrt__cpu_unlock(&m->lock);
-    }
-}
-
-/* A freed range another process holds goes on the pending list (without
-   memory for it, it stays until the file goes: never a hole under a peer). */
-static void xrt__cpu_pending_add(xrt__cpu_devmem *m, uint64_t off, size_t span)
-{
-    xrt__cpu_lock(&m->lock);
-    if (m->npending == m->pendcap) {
-        size_t cap = m->pendcap ? 2 * m->pendcap : 8;
-        xrt__cpu_held *v = (xrt__cpu_held *)XRT_REALLOC(m->pending, cap * sizeof *v);
-        if (v) m->pending = v, m->pendcap = cap;
-    }
-    if (m->npending < m->pendcap) {
-        m->pending[m->npending].offset = off;
-        m->pending[m->npending].span = span;
-        __atomic_store_n(&m->npending, m->npending + 1, __ATOMIC_RELEASE);
-    }
-    xrt__cpu_unlock(&m->lock);
-}
-
-/* A fresh range of the device's file: its offset, or an error. */
-static xrt_status xrt__cpu_mem_range(xrt__cpu_devmem *m, int device, size_t span, uint64_t *off, uint64_t *gen,
-                                     const char *fn)
-{
-    xrt_status st = XRT_SUCCESS;
-    xrt__cpu_lock(&m->lock);
-    if (!m->has_fd) st = xrt__cpu_mem_open_locked(m, device, fn);
-    if (st == XRT_SUCCESS && span > XRT__CPU_FILE_BYTES - m->next)
-        st = xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "device %d's address range is used up", device);
-    if (st == XRT_SUCCESS) {
-        *off = m->next;
-        m->next += span;
-        *gen = ++m->gen;
-    }
-    xrt__cpu_unlock(&m->lock);
-    return st;
 }
 
 /* Maps a private anonymous range of `span` bytes: the record page, then the bytes. NULL on failure. */
@@ -2838,11 +2761,12 @@ static void xrt__cpu_populate_range(void *p, size_t size)
 }
 
 /* A range's head as a new allocation's (a fresh, kept or pooled range). */
-static void xrt__cpu_head_init(xrt__cpu_head *h, uint64_t off, size_t size, uint64_t gen, int device)
+static void xrt__cpu_head_init(xrt__cpu_head *h, size_t size, uint64_t gen, int device)
 {
     h->exported = h->live = h->shared = h->opened = 0;
     h->key[0] = h->key[1] = 0;
-    h->offset = off;
+    h->fd = -1;
+    h->ino = h->dev = 0;
     h->size = size;
     h->gen = gen;
     h->device = (uint32_t)device;
@@ -2863,13 +2787,12 @@ static xrt_status xrt__cpu_dev_alloc_on(int device, void **ptr, size_t size, con
     *ptr = NULL;
     if (!span) return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "cannot allocate %zu bytes", size);
     if (!(h = xrt__cpu_range_reuse(m, span, &gen))) {
-        if (XRT__UNLIKELY(__atomic_load_n(&m->npending, __ATOMIC_ACQUIRE))) xrt__cpu_pending_sweep(m);
         if (!(h = xrt__cpu_map_private(span)))
             return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "cannot allocate %zu bytes", size);
         xrt__cpu_place_memory(device, h, span, 0); /* a kept range was placed at its first use */
         gen = xrt__cpu_mem_gen(m);
     }
-    xrt__cpu_head_init(h, 0, size, gen, device);
+    xrt__cpu_head_init(h, size, gen, device);
     *ptr = (char *)h + xrt__cpu_page();
     if (xrt__cpu_populate) xrt__cpu_populate_range(*ptr, size);
     return XRT_SUCCESS;
@@ -2882,26 +2805,23 @@ static xrt_status xrt__cpu_dev_alloc(void **ptr, size_t size, const char *fn)
 
 static xrt__cpu_head *xrt__cpu_head_of(void *ptr) { return (xrt__cpu_head *)(void *)((char *)ptr - xrt__cpu_page()); }
 
-/* The exporter's free of a range (made here, not kept): a private range is
-   nobody else's, a shared one (exported) is punched once nobody holds it. */
+/* The exporter's free of a range (made here, not kept). An exported
+   range's file goes with the last process that maps or holds it, as the
+   kernel counts (a peer that dies lets go too); the descriptor closed
+   here is what tells an opener that the range was freed (">> cpu: ipc"). */
 static void xrt__cpu_unmap(xrt__cpu_head *h)
 {
-    xrt__cpu_devmem *m = &xrt__cpu_mem[h->device];
-    uint64_t off = h->offset;
-    size_t span = xrt__cpu_span(h->size);
-    int shared = (int)h->shared;
-    munmap(h, span);
-    if (shared && !xrt__cpu_range_drop(m->fd, off, span)) xrt__cpu_pending_add(m, off, span);
+    int file = h->fd;
+    munmap(h, xrt__cpu_span(h->size));
+    if (file >= 0) close(file);
 }
 
 static void xrt__cpu_advice_drop(xrt__cpu_head *h);
 static void xrt__cpu_dev_release(void *ptr)
 {
     xrt__cpu_head *h = xrt__cpu_head_of(ptr);
-    xrt__cpu_devmem *m = &xrt__cpu_mem[h->device];
     if (XRT__UNLIKELY(h->advice != NULL)) xrt__cpu_advice_drop(h);
     if (!xrt__cpu_range_keep(h)) xrt__cpu_unmap(h);
-    if (XRT__UNLIKELY(__atomic_load_n(&m->npending, __ATOMIC_ACQUIRE))) xrt__cpu_pending_sweep(m);
 }
 
 /* At shutdown: the kept ranges go back. */
@@ -2911,15 +2831,9 @@ static void xrt__cpu_mem_shutdown(void)
     for (d = 0; d < XRT__CPU_DEVICES_MAX; d++) {
         xrt__cpu_devmem *m = &xrt__cpu_mem[d];
         xrt__cpu_lock(&m->lock);
-        while (m->nkept) xrt__cpu_unmap(m->kept[--m->nkept]); /* never exported: no lock taken */
+        while (m->nkept) xrt__cpu_unmap(m->kept[--m->nkept]); /* never exported: no file */
         m->kept_bytes = 0;
         xrt__cpu_unlock(&m->lock);
-        if (m->npending) xrt__cpu_pending_sweep(m); /* what is left stays until its holders go */
-        if (!m->npending) {
-            XRT_FREE(m->pending);
-            m->pending = NULL;
-            m->pendcap = 0;
-        }
     }
 }
 
@@ -3096,9 +3010,9 @@ static xrt_status xrt__cpu_mpool_alloc(xrt__cpu_mpool *p, void **ptr, size_t siz
         xrt__cpu_lock(&m->lock);
         gen = ++m->gen; /* a new allocation for IPC and the registry */
         xrt__cpu_unlock(&m->lock);
-        xrt__cpu_head_init(h, h->offset, size, gen, p->device);
+        xrt__cpu_head_init(h, size, gen, p->device);
         h->pool = p;
-        /* Under XRT_CPU_POPULATE its pages came at its first allocation; a pool never punches them. */
+        /* Under XRT_CPU_POPULATE its pages came at its first allocation; a pool keeps them. */
         *ptr = (char *)h + xrt__cpu_page();
         return XRT_SUCCESS;
     }
@@ -3703,27 +3617,32 @@ static xrt_status xrt__cpu_malloc_from_pool_async(const xrt_backend *self, void 
     return xrt__cpu_alloc_async((xrt__cpu_mpool *)pool, ptr, size, stream, "cpu: xrt_malloc_from_pool_async");
 }
 
-/* >> cpu: ipc. A memory handle names a range of an exporter's device file:
-   its pid and fd (opened here as /proc/<pid>/fd/<fd>), the file's inode and
-   device (another file at that fd is refused), the range's offset, the
-   range's key, and a checksum of the rest (a handle of another backend, or
-   bytes that are no handle, are refused before any file is touched). The
-   key is 128 random bits drawn at the range's export and written to its
-   export record in the file (a freed range reads 0 there): every other
-   field can be learnt by a process of the same user, so the key is what
-   makes a handle one that was given. A range never exported has no record
-   and opens with no handle; since an exported range is never reused, its
-   offset and key name it for good. The key guards the API, not the bytes:
-   a process that may open the file through /proc can read them anyway.
-   Whether the exporter still has the range, and who else does, is in the
-   range's locks (">> cpu: range locks"), never in memory a peer can write. */
-#define XRT__CPU_IPC_MAGIC 0x31637069u /* "ipc1" */
+/* >> cpu: ipc. A memory handle names an exported range's memory file (">>
+   cpu: memory"): the exporter's pid and the descriptor it holds the file
+   at (opened here as /proc/<pid>/fd/<fd>), the file's inode and device
+   (another file at that descriptor is refused), the range's key, and a
+   checksum of the rest (a handle of another backend, or bytes that are no
+   handle, are refused before any file is touched). The key is 128 random
+   bits drawn at the range's export and written to the export record at
+   the start of its file: every other field can be learnt by a process of
+   the same user, so the key is what makes a handle one that was given. A
+   range never exported is in no file and opens with no handle. The key
+   guards the API, not the bytes: a process that may open the file through
+   /proc can read them anyway. Whether the exporter still has the range is
+   whether it still holds the file at that descriptor, which the kernel
+   tells and no peer can change: the exporter closes it at the free, so an
+   open of freed memory finds the descriptor closed or naming another file
+   (a file's inode is not reused while anyone holds it). An opener maps
+   the bytes after a private record page of its own and closes the file:
+   its mapping keeps the memory until its close, however it ends, and
+   nothing else. */
+#define XRT__CPU_IPC_MAGIC 0x32637069u /* "ipc2" */
 typedef struct xrt__cpu_ipc {
     uint32_t magic;
     uint32_t device;
     int32_t pid, fd;
-    uint64_t ino, dev, offset;
-    uint64_t key[2]; /* the range's head holds the same */
+    uint64_t ino, dev;
+    uint64_t key[2]; /* the record in the file holds the same */
     uint64_t check;  /* FNV-1a of the bytes above */
 } xrt__cpu_ipc;
 typedef char xrt__cpu_ipc_fits[sizeof(xrt__cpu_ipc) <= sizeof(xrt_ipc_mem_handle) ? 1 : -1];
@@ -3732,7 +3651,7 @@ typedef char xrt__cpu_ipc_fits[sizeof(xrt__cpu_ipc) <= sizeof(xrt_ipc_mem_handle
 typedef struct xrt__cpu_opened {
     xrt__cpu_ipc key;
     xrt__cpu_head *head; /* this process's own record, before the mapped bytes */
-    int fd; /* the exporter's file, holding this process's open lock; -1: inherited by a forked child */
+    int forked; /* inherited by a forked child: its private copy, never the exporter's memory again */
     unsigned opens;
     struct xrt__cpu_opened *next;
 } xrt__cpu_opened;
@@ -3754,7 +3673,8 @@ static uint64_t xrt__cpu_ipc_check(const xrt__cpu_ipc *k)
 
 static int xrt__cpu_ipc_key_equal(const uint64_t *a, const uint64_t *b) { return ((a[0] ^ b[0]) | (a[1] ^ b[1])) == 0; }
 
-/* Exports are serialised: each writes the file and takes a lock. */
+/* Exports are serialised: each may move a range into a file, let one go
+   (xrt__cpu_ipc_unexport) or write a record. */
 static pthread_mutex_t xrt__cpu_export_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* 1 if the page at p holds only zeros (a page never written reads so). */
@@ -3767,47 +3687,51 @@ static int xrt__cpu_page_zero(const unsigned char *p, size_t pg)
     return 1;
 }
 
-/* Moves a private range into a fresh range of its device's file, at the
-   same address: the file's range is mapped elsewhere (placed on the
-   device's node before its first touch), given the bytes (pages of zeros
-   stay holes), and moved over the private bytes in one mremap, so that a
-   reader sees the bytes throughout. A write to the range while this runs
+/* Moves a range into a memory file of its own, at the same address: the
+   file is mapped elsewhere (placed on the device's node before its first
+   touch), given the bytes (pages of zeros stay holes), and moved over the
+   old bytes in one mremap, so that a reader sees the bytes throughout. The
+   old bytes are private memory, or a file let go at a free that a graph
+   outlived (xrt__cpu_ipc_unexport). A write to the range while this runs
    may be lost: the caller waited for the work queued before it, and no
    other thread may write the range during its first export (REFERENCE).
-   On failure the range stays private, its bytes untouched. Under the
+   On failure the range stays as it was, its bytes untouched. Under the
    export lock, or on a range no other thread knows yet. */
-static xrt_status xrt__cpu_share(xrt__cpu_head *h, const char *fn)
+static xrt_status xrt__cpu_share(xrt__cpu_head *h, xrt__cpu_why *w)
 {
-    xrt__cpu_devmem *m = &xrt__cpu_mem[h->device];
     size_t pg = xrt__cpu_page(), span = xrt__cpu_span(h->size), i;
     unsigned char *bytes = (unsigned char *)h + pg, *file;
-    uint64_t off = 0, gen = 0;
-    xrt_status st = xrt__cpu_mem_range(m, (int)h->device, span, &off, &gen, fn);
-    if (st != XRT_SUCCESS) return st;
-    file = (unsigned char *)mmap(NULL, span - pg, PROT_READ | PROT_WRITE, MAP_SHARED, m->fd, (off_t)(off + pg));
-    if (file == (unsigned char *)MAP_FAILED)
-        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "mapping %zu bytes of device %u's memory file: %s", span - pg,
-                         h->device, strerror(errno));
+    struct stat st;
+    int fd = -1;
+    xrt_status s = xrt__cpu_memfile((int)h->device, span, &fd, &st, w);
+    if (s != XRT_SUCCESS) return s;
+    file = (unsigned char *)mmap(NULL, span - pg, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)pg);
+    if (file == (unsigned char *)MAP_FAILED) {
+        int e = errno;
+        close(fd);
+        return xrt__cpu_why_set(w, XRT_ERROR_OUT_OF_MEMORY, "mapping %zu bytes of a memory file of device %u: %s",
+                                span - pg, h->device, strerror(e));
+    }
     xrt__cpu_place_memory((int)h->device, file, span - pg, 0);
     for (i = 0; i < span - pg; i += pg)
         if (!xrt__cpu_page_zero(bytes + i, pg)) memcpy(file + i, bytes + i, pg);
     if (syscall(SYS_mremap, file, span - pg, span - pg, MREMAP_MAYMOVE | MREMAP_FIXED, bytes) == -1) {
         int e = errno;
         munmap(file, span - pg);
-        xrt__cpu_punch(m->fd, off, span);
-        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "moving %zu bytes into device %u's memory file: %s", span - pg,
-                         h->device, strerror(e));
+        close(fd);
+        return xrt__cpu_why_set(w, XRT_ERROR_OUT_OF_MEMORY, "moving %zu bytes into a memory file of device %u: %s",
+                                span - pg, h->device, strerror(e));
     }
-    h->offset = off;
+    h->ino = (uint64_t)st.st_ino;
+    h->dev = (uint64_t)st.st_dev;
+    __atomic_store_n(&h->fd, fd, __ATOMIC_RELEASE);
     __atomic_store_n(&h->shared, 1, __ATOMIC_RELEASE);
     return XRT_SUCCESS;
 }
 
-/* Makes the range live for openers: a fresh key in its export record and
-   the live lock, held until its free. */
-static xrt_status xrt__cpu_ipc_live(xrt__cpu_head *h, const char *fn)
+/* Makes the range live for openers: a fresh key in its file's export record. */
+static xrt_status xrt__cpu_ipc_live(xrt__cpu_head *h, xrt__cpu_why *w)
 {
-    xrt__cpu_devmem *m = &xrt__cpu_mem[h->device];
     xrt__cpu_export rec;
     long n = -1;
 #ifdef SYS_getrandom
@@ -3817,49 +3741,63 @@ static xrt_status xrt__cpu_ipc_live(xrt__cpu_head *h, const char *fn)
     errno = ENOSYS;
 #endif
     if (n != (long)sizeof rec.key)
-        return xrt_error(XRT_ERROR_SYSTEM, fn, "getrandom (the handle's key): %s",
-                         n < 0 ? strerror(errno) : "fewer bytes than asked");
+        return xrt__cpu_why_set(w, XRT_ERROR_SYSTEM, "getrandom (the handle's key): %s",
+                                n < 0 ? strerror(errno) : "fewer bytes than asked");
     rec.magic = XRT__CPU_EXPORT_MAGIC;
-    rec.offset = h->offset;
     rec.size = h->size;
     h->exported = 1; /* from here on its free returns it for good */
-    if (pwrite(m->fd, &rec, sizeof rec, (off_t)h->offset) != (ssize_t)sizeof rec ||
-        xrt__cpu_range_lock(m->fd, h->offset, XRT__CPU_LOCK_LIVE, 1, F_RDLCK) != 0)
-        return xrt_error(XRT_ERROR_SYSTEM, fn, "exporting the range: %s", strerror(errno));
+    if (pwrite(h->fd, &rec, sizeof rec, 0) != (ssize_t)sizeof rec)
+        return xrt__cpu_why_set(w, XRT_ERROR_SYSTEM, "writing the range's export record: %s", strerror(errno));
     h->key[0] = rec.key[0], h->key[1] = rec.key[1];
     __atomic_store_n(&h->live, 1, __ATOMIC_RELEASE);
     return XRT_SUCCESS;
 }
 
-/* The range's key, drawn at its export. A private range's first export
-   moves it into the file (xrt__cpu_share) after the work queued before the
+/* 1 if the range's bytes must move into a file of their own before an
+   export: private memory, or a file let go (xrt__cpu_ipc_unexport). */
+static int xrt__cpu_ipc_unfiled(xrt__cpu_head *h)
+{
+    return !__atomic_load_n(&h->shared, __ATOMIC_ACQUIRE) || __atomic_load_n(&h->fd, __ATOMIC_ACQUIRE) < 0;
+}
+
+/* The handle's fields of the range, drawn at its export. A range's move
+   into its file (xrt__cpu_share) comes after the work queued before the
    call, as xrt_free waits for it: from a host function that would wait for
    itself, so it is refused there. */
-static xrt_status xrt__cpu_ipc_key(xrt__cpu_head *h, uint64_t key[2], const char *fn)
+static xrt_status xrt__cpu_ipc_key(xrt__cpu_head *h, xrt__cpu_ipc *k, const char *fn)
 {
+    xrt__cpu_why w;
     xrt_status st = XRT_SUCCESS;
-    if (!__atomic_load_n(&h->shared, __ATOMIC_ACQUIRE)) {
+    if (xrt__cpu_ipc_unfiled(h)) {
         if (xrt__tls.host_fn)
             return xrt_error(XRT_ERROR_NOT_PERMITTED, fn, "the first export of a range waits for queued work, "
                              "which a host function would wait for: export it outside host functions");
         if ((st = xrt__cpu_sync_all(-1, fn)) != XRT_SUCCESS) return st;
     }
     pthread_mutex_lock(&xrt__cpu_export_lock);
-    if (!h->shared) st = xrt__cpu_share(h, fn);
-    if (st == XRT_SUCCESS && !h->live) st = xrt__cpu_ipc_live(h, fn);
-    key[0] = h->key[0], key[1] = h->key[1];
+    if (xrt__cpu_ipc_unfiled(h)) st = xrt__cpu_share(h, &w);
+    if (st == XRT_SUCCESS && !h->live) st = xrt__cpu_ipc_live(h, &w);
+    k->key[0] = h->key[0], k->key[1] = h->key[1];
+    k->fd = (int32_t)h->fd;
+    k->ino = h->ino;
+    k->dev = h->dev;
     pthread_mutex_unlock(&xrt__cpu_export_lock);
-    return st;
+    return st == XRT_SUCCESS ? st : xrt_error(st, fn, "%s", w.msg);
 }
 
-/* No new open of the range succeeds from now on (its free; a graph's
-   memory freed by its caller, which the graph keeps): the live lock goes. */
+/* No new open of the range succeeds from now on (a graph's memory freed by
+   its caller, which the graph keeps): its file is let go as at a free,
+   the bytes stay mapped here, and an export after the graph's next launch
+   moves them into a new file with a new key. */
 static void xrt__cpu_ipc_unexport(void *ptr)
 {
     xrt__cpu_head *h = xrt__cpu_head_of(ptr);
     if (!__atomic_load_n(&h->live, __ATOMIC_ACQUIRE)) return;
     pthread_mutex_lock(&xrt__cpu_export_lock);
-    if (h->live) xrt__cpu_range_lock(xrt__cpu_mem[h->device].fd, h->offset, XRT__CPU_LOCK_LIVE, 1, F_UNLCK);
+    if (h->live && h->fd >= 0) {
+        close(h->fd);
+        __atomic_store_n(&h->fd, -1, __ATOMIC_RELEASE);
+    }
     h->live = 0;
     pthread_mutex_unlock(&xrt__cpu_export_lock);
 }
@@ -3873,14 +3811,10 @@ static xrt_status xrt__cpu_ipc_get_mem_handle(const xrt_backend *self, xrt_ipc_m
     xrt_status st;
     (void)self, (void)size; /* the range's size is in its head */
     memset(&k, 0, sizeof k);
-    if ((st = xrt__cpu_ipc_key(h, k.key, fn)) != XRT_SUCCESS) return st;
+    if ((st = xrt__cpu_ipc_key(h, &k, fn)) != XRT_SUCCESS) return st;
     k.magic = XRT__CPU_IPC_MAGIC;
     k.device = h->device;
     k.pid = (int32_t)getpid();
-    k.fd = xrt__cpu_mem[h->device].fd; /* the file exists: the range is shared */
-    k.ino = xrt__cpu_mem[h->device].ino;
-    k.dev = xrt__cpu_mem[h->device].dev;
-    k.offset = h->offset;
     k.check = xrt__cpu_ipc_check(&k);
     memcpy(handle->reserved, &k, sizeof k);
     return XRT_SUCCESS;
@@ -3888,14 +3822,13 @@ static xrt_status xrt__cpu_ipc_get_mem_handle(const xrt_backend *self, xrt_ipc_m
 
 static int xrt__cpu_ipc_same(const xrt__cpu_ipc *a, const xrt__cpu_ipc *b)
 {
-    return a->ino == b->ino && a->dev == b->dev && a->offset == b->offset && xrt__cpu_ipc_key_equal(a->key, b->key);
+    return a->ino == b->ino && a->dev == b->dev && xrt__cpu_ipc_key_equal(a->key, b->key);
 }
 
 /* The handle's own consistency, and whether it is this process's. */
 static xrt_status xrt__cpu_ipc_decode(const unsigned char *bytes, uint32_t magic, const char *fn, xrt__cpu_ipc *k)
 {
-    size_t pg = xrt__cpu_page();
-    int d;
+    struct stat st;
     memcpy(k, bytes, sizeof *k);
     /* CUDA answers bytes that are no handle with cudaErrorInvalidResourceHandle
        for memory and cudaErrorInvalidValue for events (their documented codes) */
@@ -3903,37 +3836,62 @@ static xrt_status xrt__cpu_ipc_decode(const unsigned char *bytes, uint32_t magic
         return xrt_error(magic == XRT__CPU_IPC_MAGIC ? XRT_ERROR_INVALID_HANDLE : XRT_ERROR_INVALID_VALUE, fn,
                          "not %s handle of the cpu backend (forged, or of another backend)",
                          magic == XRT__CPU_IPC_MAGIC ? "a memory" : "an event");
-    if (k->device >= XRT__CPU_DEVICES_MAX || k->pid <= 0 || k->fd < 0 || k->offset % pg ||
-        k->offset >= XRT__CPU_FILE_BYTES)
-        return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "a forged handle: device %u, pid %d, fd %d, offset %llu",
-                         k->device, k->pid, k->fd, (unsigned long long)k->offset);
+    if (k->device >= XRT__CPU_DEVICES_MAX || k->pid <= 0 || k->fd < 0)
+        return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "a forged handle: device %u, pid %d, fd %d", k->device, k->pid,
+                         k->fd);
     if (k->pid == (int32_t)getpid()) {
-        for (d = 0; d < XRT__CPU_DEVICES_MAX; d++)
-            if (xrt__cpu_mem[d].has_fd && xrt__cpu_mem[d].ino == k->ino && xrt__cpu_mem[d].dev == k->dev)
-                /* CUDA leaves this undefined, HIP says "invalid context": the exporter has the pointer already */
-                return xrt_error(XRT_ERROR_INVALID_VALUE, fn,
-                                 "the handle was made by this process: use the device pointer itself");
-        return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "a forged handle: pid %d is this process, which has no such file",
+        if (fstat(k->fd, &st) == 0 && (uint64_t)st.st_ino == k->ino && (uint64_t)st.st_dev == k->dev)
+            /* CUDA leaves this undefined, HIP says "invalid context": the exporter has the pointer already */
+            return xrt_error(XRT_ERROR_INVALID_VALUE, fn,
+                             "the handle was made by this process: use the device pointer itself");
+        return xrt_error(XRT_ERROR_INVALID_HANDLE, fn,
+                         "pid %d is this process, which holds no such file (memory it freed, or a forged handle)",
                          k->pid);
     }
     return XRT_SUCCESS;
 }
 
-/* The exporter's device file, checked to be the one the handle names. */
+/* Why the exporter's descriptor cannot be looked at: closed while the
+   exporter lives (the free), or no such process of this user. */
+static xrt_status xrt__cpu_ipc_gone(const xrt__cpu_ipc *k, const char *path, int e, const char *fn)
+{
+    char dir[32];
+    struct stat st;
+    snprintf(dir, sizeof dir, "/proc/%d", (int)k->pid);
+    if (e == ENOENT && stat(dir, &st) == 0)
+        return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "the memory of the handle was freed by its exporter (pid %d): %s "
+                         "is closed", k->pid, path);
+    return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "%s: %s (the exporter exited, or is another user's)", path,
+                     strerror(e));
+}
+
+/* The range is still exported: the exporter holds the file the handle
+   names at its descriptor (the kernel's word, which no peer can change). */
+static xrt_status xrt__cpu_ipc_held(const xrt__cpu_ipc *k, const char *fn, char *path, size_t n)
+{
+    struct stat st;
+    snprintf(path, n, "/proc/%d/fd/%d", (int)k->pid, (int)k->fd);
+    /* stat, not open: opening whatever the fd is (a FIFO) could block */
+    if (stat(path, &st) != 0) return xrt__cpu_ipc_gone(k, path, errno, fn);
+    if (!S_ISREG(st.st_mode) || (uint64_t)st.st_ino != k->ino || (uint64_t)st.st_dev != k->dev)
+        return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "the memory of the handle was freed by its exporter (pid %d), or "
+                         "the handle is forged: %s is not the memory file it names", k->pid, path);
+    return XRT_SUCCESS;
+}
+
+/* The exporter's memory file of the range, opened here. */
 static xrt_status xrt__cpu_ipc_file(const xrt__cpu_ipc *k, const char *fn, int *fd)
 {
     char path[64];
     struct stat st;
-    snprintf(path, sizeof path, "/proc/%d/fd/%d", (int)k->pid, (int)k->fd);
-    /* stat first: opening whatever the fd is (a FIFO) could block */
-    if (stat(path, &st) != 0)
-        return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "%s: %s (the exporter exited, or is another user's)", path,
-                         strerror(errno));
-    if (!S_ISREG(st.st_mode) || (uint64_t)st.st_ino != k->ino || (uint64_t)st.st_dev != k->dev ||
-        (uint64_t)st.st_size != XRT__CPU_FILE_BYTES)
-        return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "%s is not the device memory file the handle names", path);
-    if ((*fd = open(path, O_RDWR | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)) < 0)
-        return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "%s: %s", path, strerror(errno));
+    xrt_status s = xrt__cpu_ipc_held(k, fn, path, sizeof path);
+    if (s != XRT_SUCCESS) return s;
+    if ((*fd = open(path, O_RDWR | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)) < 0) {
+        xrt__cpu_why w;
+        int e = errno;
+        if (e == EMFILE || e == ENFILE || e == ENOMEM) return xrt_error(xrt__cpu_fd_why(&w, path, e), fn, "%s", w.msg);
+        return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "%s: %s", path, strerror(e));
+    }
     if (fstat(*fd, &st) != 0 || (uint64_t)st.st_ino != k->ino || (uint64_t)st.st_dev != k->dev) {
         close(*fd);
         return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "%s changed while it was opened", path);
@@ -3941,96 +3899,108 @@ static xrt_status xrt__cpu_ipc_file(const xrt__cpu_ipc *k, const char *fn, int *
     return XRT_SUCCESS;
 }
 
-/* An opener's unmap of a range: its own record and bytes, then its lock
-   (none where a forked child inherited the mapping: fd -1). */
-static void xrt__cpu_ipc_unmap(xrt__cpu_head *h, int fd)
+/* An opener's unmap of a range: its own record and the bytes. */
+static void xrt__cpu_ipc_unmap(xrt__cpu_head *h) { munmap(h, xrt__cpu_span(h->size)); }
+
+/* The file's export record, if it is what the handle names: exported with
+   the handle's key, and the file sized as the record says and sealed so (a
+   file that could shrink would raise SIGBUS here). Its span, else 0. */
+static size_t xrt__cpu_ipc_record(const xrt__cpu_ipc *k, int fd, const char *fn, xrt__cpu_export *rec, xrt_status *st)
 {
-    uint64_t off = h->offset;
-    size_t span = xrt__cpu_span(h->size);
-    munmap(h, span);
-    if (fd >= 0) xrt__cpu_range_drop(fd, off, span);
+    struct stat fs;
+    size_t span;
+    int seals;
+    if (pread(fd, rec, sizeof *rec, 0) != (ssize_t)sizeof *rec || rec->magic != XRT__CPU_EXPORT_MAGIC) {
+        *st = xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "a forged handle: the file at fd %d of pid %d was not exported",
+                        k->fd, k->pid);
+        return 0;
+    }
+    if (!xrt__cpu_ipc_key_equal(rec->key, k->key)) {
+        *st = xrt_error(XRT_ERROR_INVALID_HANDLE, fn,
+                        "a forged handle: the memory file at fd %d of pid %d was not exported with its key", k->fd, k->pid);
+        return 0;
+    }
+    span = xrt__cpu_span(rec->size);
+    seals = fcntl(fd, F_GET_SEALS);
+    if (rec->size == 0 || span == 0 || fstat(fd, &fs) != 0 || (uint64_t)fs.st_size != (uint64_t)span || seals < 0 ||
+        (seals & XRT__CPU_SEALS) != XRT__CPU_SEALS) {
+        *st = xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "the memory file of the handle is damaged: %llu bytes for a "
+                        "record of %llu, seals 0x%x", (unsigned long long)fs.st_size,
+                        (unsigned long long)rec->size, (unsigned)seals);
+        return 0;
+    }
+    return span;
 }
 
-/* Takes this process's open lock, then maps the range with a record of its
-   own, unless the exporter freed it or never exported it with the handle's
-   key. The lock comes before the look at the exporter's: a free in between
-   sees the lock and leaves the hole to the last holder. */
+/* Maps the range with a record of its own, once its file proves to be
+   what the handle names. */
 static xrt_status xrt__cpu_ipc_map(const xrt__cpu_ipc *k, int fd, const char *fn, xrt__cpu_head **out)
 {
-    size_t span;
     xrt__cpu_export rec;
     xrt__cpu_head *h;
-    if (pread(fd, &rec, sizeof rec, (off_t)k->offset) != (ssize_t)sizeof rec || rec.magic != XRT__CPU_EXPORT_MAGIC ||
-        rec.offset != k->offset)
-        return xrt_error(XRT_ERROR_INVALID_HANDLE, fn,
-                         "the memory of the handle was freed by its exporter (pid %d), or was not exported", k->pid);
-    if (!xrt__cpu_ipc_key_equal(rec.key, k->key))
-        return xrt_error(XRT_ERROR_INVALID_HANDLE, fn,
-                         "a forged handle: the memory at offset %llu of pid %d's device file was not exported with its key",
-                         (unsigned long long)k->offset, k->pid);
-    span = xrt__cpu_span(rec.size);
-    if (rec.size == 0 || span == 0 || k->offset > XRT__CPU_FILE_BYTES - span)
-        return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "the export record of the handle's memory is damaged (size %llu)",
-                         (unsigned long long)rec.size);
-    if (xrt__cpu_range_lock(fd, k->offset, XRT__CPU_LOCK_OPEN, 1, F_RDLCK) != 0)
-        return xrt_error(XRT_ERROR_SYSTEM, fn, "locking the range: %s", strerror(errno));
-    if (!xrt__cpu_range_held(fd, k->offset, XRT__CPU_LOCK_LIVE, 1)) {
-        xrt__cpu_range_drop(fd, k->offset, span);
-        return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "the memory of the handle was freed by its exporter (pid %d)",
-                         k->pid);
-    }
-    if (!(h = xrt__cpu_map_range(fd, k->offset, span))) {
-        int e = errno;
-        xrt__cpu_range_drop(fd, k->offset, span);
-        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "mmap of %zu bytes: %s", span, strerror(e));
-    }
+    xrt_status st = XRT_SUCCESS;
+    size_t span = xrt__cpu_ipc_record(k, fd, fn, &rec, &st);
+    if (!span) return st;
+    if (!(h = xrt__cpu_map_range(fd, span)))
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "mmap of %zu bytes: %s", span, strerror(errno));
     memset(h, 0, sizeof *h);
     h->magic = XRT__CPU_HEAD_MAGIC;
-    h->offset = k->offset;
     h->size = rec.size;
     h->device = k->device;
+    h->fd = -1; /* the file is the exporter's; the mapping holds it here */
     h->exported = h->shared = h->opened = 1;
     *out = h;
     return XRT_SUCCESS;
 }
 
-static xrt_status xrt__cpu_ipc_open_mem_handle(const xrt_backend *self, void **ptr, size_t *size,
-                                               const xrt_ipc_mem_handle *handle, unsigned flags)
+/* Opens the handle's file and maps it; the descriptor goes at once. */
+static xrt_status xrt__cpu_ipc_attach(const xrt__cpu_ipc *k, const char *fn, xrt__cpu_head **h)
 {
-    xrt__cpu_ipc k;
+    int fd = -1;
+    xrt_status st = xrt__cpu_ipc_file(k, fn, &fd);
+    if (st != XRT_SUCCESS) return st;
+    st = xrt__cpu_ipc_map(k, fd, fn, h);
+    close(fd);
+    return st;
+}
+
+/* This process's open of the range, counted once more; NULL if none. */
+static xrt__cpu_opened *xrt__cpu_ipc_reopen(const xrt__cpu_ipc *k, void **ptr, size_t *size)
+{
     xrt__cpu_opened *o;
-    xrt__cpu_head *h = NULL;
-    int fd = -1, freed;
-    xrt_status st;
-    static const char fn[] = "cpu: xrt_ipc_open_mem_handle";
-    (void)flags; /* every CPU device reaches every other's memory */
-    if ((st = xrt__cpu_ipc_decode(handle->reserved, XRT__CPU_IPC_MAGIC, fn, &k)) != XRT_SUCCESS) return st;
     xrt__cpu_lock(&xrt__cpu_opens_lock);
     for (o = xrt__cpu_opens; o; o = o->next) /* not a forked child's inherited copy: the exporter's memory */
-        if (o->fd >= 0 && xrt__cpu_ipc_same(&o->key, &k)) break;
-    /* open here still, but no new opens: the exporter let go of its live lock (this process's file asks) */
-    freed = o && !xrt__cpu_range_held(o->fd, k.offset, XRT__CPU_LOCK_LIVE, 1);
-    if (o && !freed) { /* counted under the lock: a close under way cannot unmap it now */
+        if (!o->forked && xrt__cpu_ipc_same(&o->key, k)) break;
+    if (o) { /* counted under the lock: a close under way cannot unmap it now */
         o->opens++;
         *ptr = (char *)o->head + xrt__cpu_page();
         *size = (size_t)o->head->size;
     }
     xrt__cpu_unlock(&xrt__cpu_opens_lock);
-    if (freed) return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "the memory of the handle was freed by its exporter (pid %d)", k.pid);
-    if (o) return XRT_SUCCESS;
-    if ((st = xrt__cpu_ipc_file(&k, fn, &fd)) != XRT_SUCCESS) return st;
-    if ((st = xrt__cpu_ipc_map(&k, fd, fn, &h)) != XRT_SUCCESS) {
-        close(fd);
-        return st;
-    }
+    return o;
+}
+
+static xrt_status xrt__cpu_ipc_open_mem_handle(const xrt_backend *self, void **ptr, size_t *size,
+                                               const xrt_ipc_mem_handle *handle, unsigned flags)
+{
+    static const char fn[] = "cpu: xrt_ipc_open_mem_handle";
+    xrt__cpu_ipc k;
+    xrt__cpu_opened *o;
+    xrt__cpu_head *h = NULL;
+    char path[64];
+    xrt_status st;
+    (void)self, (void)flags; /* every CPU device reaches every other's memory */
+    if ((st = xrt__cpu_ipc_decode(handle->reserved, XRT__CPU_IPC_MAGIC, fn, &k)) != XRT_SUCCESS) return st;
+    /* open here still or not, no new open once the exporter let go of the file */
+    if ((st = xrt__cpu_ipc_held(&k, fn, path, sizeof path)) != XRT_SUCCESS) return st;
+    if (xrt__cpu_ipc_reopen(&k, ptr, size)) return XRT_SUCCESS;
+    if ((st = xrt__cpu_ipc_attach(&k, fn, &h)) != XRT_SUCCESS) return st;
     if (!(o = (xrt__cpu_opened *)XRT_CALLOC(1, sizeof *o))) {
-        xrt__cpu_ipc_unmap(h, fd);
-        close(fd);
+        xrt__cpu_ipc_unmap(h);
         return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "no memory for the open's record");
     }
     o->key = k;
     o->head = h;
-    o->fd = fd;
     o->opens = 1;
     *ptr = (char *)h + xrt__cpu_page();
     *size = (size_t)h->size;
@@ -4056,8 +4026,7 @@ static xrt_status xrt__cpu_ipc_close_mem_handle(const xrt_backend *self, void *p
     xrt__cpu_unlock(&xrt__cpu_opens_lock);
     if (!o) return xrt_error(XRT_ERROR_INVALID_POINTER, "cpu: xrt_ipc_close_mem_handle", "dev_ptr %p is not open", ptr);
     if (left) return XRT_SUCCESS;
-    xrt__cpu_ipc_unmap(o->head, o->fd);
-    if (o->fd >= 0) close(o->fd);
+    xrt__cpu_ipc_unmap(o->head);
     XRT_FREE(o);
     return XRT_SUCCESS;
 }
@@ -4076,7 +4045,7 @@ static xrt_status xrt__cpu_ipc_close_mem_handle(const xrt_backend *self, void *p
    waiter polls (another process cannot wake it). The handle is a memory
    handle of that allocation under its own magic, so neither kind opens as
    the other. */
-#define XRT__CPU_IPC_EVENT_MAGIC 0x31747665u /* "evt1" */
+#define XRT__CPU_IPC_EVENT_MAGIC 0x32747665u /* "evt2" */
 #define XRT__CPU_STATE_MAGIC 0x3274617473637069ull
 #define XRT__CPU_IPC_SLOTS 256
 typedef struct xrt__cpu_ipc_state {
@@ -4088,30 +4057,26 @@ typedef struct xrt__cpu_ipc_state {
 static xrt_status xrt__cpu_ipc_event_make(xrt__cpu_event *e)
 {
     void *p;
+    xrt__cpu_why w;
     xrt_status st = xrt__cpu_dev_alloc(&p, sizeof(xrt__cpu_ipc_state), "cpu: xrt_event_create");
     if (st != XRT_SUCCESS) return st;
     /* shared from its creation: no other thread knows it yet, so nothing writes it meanwhile */
-    if ((st = xrt__cpu_share(xrt__cpu_head_of(p), "cpu: xrt_event_create")) != XRT_SUCCESS) {
+    if ((st = xrt__cpu_share(xrt__cpu_head_of(p), &w)) != XRT_SUCCESS) {
         xrt__cpu_dev_release(p);
-        return st;
+        return xrt_error(st, "cpu: xrt_event_create", "%s", w.msg);
     }
     e->shared = (xrt__cpu_ipc_state *)p;
     e->shared_head = xrt__cpu_head_of(p);
-    e->shared_fd = -1;
+    e->shared_opened = 0;
     memset(e->shared, 0, sizeof *e->shared);
     e->shared->magic = XRT__CPU_STATE_MAGIC;
     return XRT_SUCCESS;
 }
 
-/* shared_fd: -1 made here; -2 opened, inherited by a forked child (no lock of its own). */
 static void xrt__cpu_ipc_event_drop(xrt__cpu_event *e)
 {
-    if (e->shared_fd == -1) {
-        xrt__cpu_dev_release(e->shared);
-        return;
-    }
-    xrt__cpu_ipc_unmap(e->shared_head, e->shared_fd);
-    if (e->shared_fd >= 0) close(e->shared_fd);
+    if (e->shared_opened) xrt__cpu_ipc_unmap(e->shared_head);
+    else xrt__cpu_dev_release(e->shared);
 }
 
 static void xrt__cpu_ipc_complete(xrt__cpu_ipc_state *st, uint64_t seq)
@@ -4239,7 +4204,7 @@ static xrt_status xrt__cpu_ipc_get_event_handle(const xrt_backend *self, xrt_ipc
     if (!e->shared)
         return xrt_error(XRT_ERROR_INVALID_HANDLE, "cpu: xrt_ipc_get_event_handle",
                          "the event was not created with XRT_EVENT_INTERPROCESS | XRT_EVENT_DISABLE_TIMING");
-    if (e->shared_fd != -1)
+    if (e->shared_opened)
         return xrt_error(XRT_ERROR_INVALID_HANDLE, "cpu: xrt_ipc_get_event_handle",
                          "the event was opened from another process's handle: only its creator makes handles");
     if ((st = xrt__cpu_ipc_get_mem_handle(self, &mh, e->shared, sizeof(xrt__cpu_ipc_state))) != XRT_SUCCESS) return st;
@@ -4258,19 +4223,13 @@ static xrt_status xrt__cpu_ipc_open_event_handle(const xrt_backend *self, void *
     xrt__cpu_ipc k;
     xrt__cpu_head *h = NULL;
     xrt__cpu_event *e;
-    int fd = -1;
     xrt_status st;
     if ((st = xrt__cpu_ipc_decode(handle->reserved, XRT__CPU_IPC_EVENT_MAGIC, fn, &k)) != XRT_SUCCESS) return st;
-    if ((st = xrt__cpu_ipc_file(&k, fn, &fd)) != XRT_SUCCESS) return st;
-    if ((st = xrt__cpu_ipc_map(&k, fd, fn, &h)) != XRT_SUCCESS) {
-        close(fd);
-        return st;
-    }
+    if ((st = xrt__cpu_ipc_attach(&k, fn, &h)) != XRT_SUCCESS) return st;
     if (((xrt__cpu_ipc_state *)(void *)((char *)h + xrt__cpu_page()))->magic != XRT__CPU_STATE_MAGIC ||
         !(e = (xrt__cpu_event *)XRT_CALLOC(1, sizeof *e))) {
         int forged = ((xrt__cpu_ipc_state *)(void *)((char *)h + xrt__cpu_page()))->magic != XRT__CPU_STATE_MAGIC;
-        xrt__cpu_ipc_unmap(h, fd);
-        close(fd);
+        xrt__cpu_ipc_unmap(h);
         return forged ? xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "the handle names no event")
                       : xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "no memory for an event");
     }
@@ -4280,7 +4239,7 @@ static xrt_status xrt__cpu_ipc_open_event_handle(const xrt_backend *self, void *
     e->refs = 1;
     e->shared_head = h;
     e->shared = (xrt__cpu_ipc_state *)(void *)((char *)h + xrt__cpu_page());
-    e->shared_fd = fd;
+    e->shared_opened = 1;
     xrt__cpu_event_link(e);
     *event = e;
     return XRT_SUCCESS;
@@ -4289,15 +4248,17 @@ static xrt_status xrt__cpu_ipc_open_event_handle(const xrt_backend *self, void *
 /* >> cpu: device memory after fork. Memory never shared is private
    anonymous memory: the child has it copy-on-write, as malloc's, with no
    work in fork(). A shared mapping (a range exported here, or opened) would
-   let the child's writes land in the exporter's bytes and its frees punch
-   them: the child turns each into a private copy at the same address, an
-   allocation of its own that it may export anew from its own file, and
-   makes its own files on its next allocation. Only system calls and plain
-   stores: the child of a threaded process may not take a lock or allocate.
-   Where a copy cannot be made (RLIMIT_AS, strict overcommit), the bytes are
-   unmapped (the child's writes must not reach the exporter's memory, nor
-   its free punch it), fork() still returns, and the child may not use the
-   backend: its first call says which range and why (xrt__fork_refuse). */
+   let the child's writes land in the exporter's bytes, and the descriptor
+   of a file exported here, inherited, would keep the parent's memory
+   alive after the parent's free: the child turns each mapping into a
+   private copy at the same address, an allocation of its own that it may
+   export anew into a file of its own, and closes the descriptors. Only
+   system calls and plain stores: the child of a threaded process may not
+   take a lock or allocate. Where a copy cannot be made (RLIMIT_AS, strict
+   overcommit), the bytes are unmapped (the child's writes must not reach
+   the exporter's memory), fork() still returns, and the child may not use
+   the backend: its first call says which range and why
+   (xrt__fork_refuse). */
 
 /* The first range a forked child could not copy, and how many it lost. */
 static struct {
@@ -4326,17 +4287,14 @@ static void xrt__cpu_fork_lose(uintptr_t start, uintptr_t end, const char *call,
     munmap((void *)start, end - start);
 }
 
-/* The file a shared range maps, still open in the child, and its offset
-   there; -1 if unknown (the copy then reads the mapping). */
+/* The file a range exported here maps, inherited by the child, and the
+   bytes' offset there; -1 if none (an opened range: its opener keeps no
+   descriptor; the copy then reads the mapping). */
 static int xrt__cpu_fork_file(const xrt__cpu_head *h, uint64_t *off)
 {
-    xrt__cpu_opened *o;
-    if (h->magic != XRT__CPU_HEAD_MAGIC || !h->shared || h->device >= XRT__CPU_DEVICES_MAX) return -1;
-    *off = h->offset + xrt__cpu_page();
-    if (!h->opened) return xrt__cpu_mem[h->device].has_fd ? xrt__cpu_mem[h->device].fd : -1;
-    for (o = xrt__cpu_opens; o; o = o->next) /* an opened event's file is closed already: not here */
-        if (o->head == h) return o->fd;
-    return -1;
+    if (h->magic != XRT__CPU_HEAD_MAGIC || !h->shared || h->opened) return -1;
+    *off = xrt__cpu_page();
+    return h->fd;
 }
 
 /* Copies len bytes of the range at `from` into `to`: read from its file,
@@ -4350,21 +4308,11 @@ static void xrt__cpu_fork_copy(char *to, const char *from, size_t len, int fd, u
     if (done < len) memcpy(to + done, from + done, len - done);
 }
 
-/* One range's bytes (a shared mapping is one range's: private record pages
-   separate them), its record in the private page before them: the copy is
-   a private allocation of the child's (its parent's export and locks are
-   not its own). */
-static void xrt__cpu_privatise(uintptr_t start, uintptr_t end)
+/* Moves a copy of the bytes at [start, end) over them. */
+static void xrt__cpu_fork_move(uintptr_t start, uintptr_t end, int fd, uint64_t off)
 {
     size_t len = end - start;
-    xrt__cpu_head *h = (xrt__cpu_head *)(void *)(start - xrt__cpu_page());
-    uint64_t off = 0;
-    int fd = xrt__cpu_fork_file(h, &off);
     char *copy = (char *)mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-    if (h->magic == XRT__CPU_HEAD_MAGIC) {
-        h->shared = h->exported = h->live = 0;
-        h->key[0] = h->key[1] = 0;
-    }
     if (copy == (char *)MAP_FAILED) {
         xrt__cpu_fork_lose(start, end, "mmap", errno);
         return;
@@ -4373,6 +4321,24 @@ static void xrt__cpu_privatise(uintptr_t start, uintptr_t end)
     if (syscall(SYS_mremap, copy, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, (void *)start) != -1) return;
     xrt__cpu_fork_lose(start, end, "mremap", errno);
     munmap(copy, len);
+}
+
+/* One range's bytes (a shared mapping is one range's: private record pages
+   separate them), its record in the private page before them: the copy is
+   a private allocation of the child's (its parent's export and file are
+   not its own). */
+static void xrt__cpu_privatise(uintptr_t start, uintptr_t end)
+{
+    xrt__cpu_head *h = (xrt__cpu_head *)(void *)(start - xrt__cpu_page());
+    uint64_t off = 0;
+    int fd = xrt__cpu_fork_file(h, &off);
+    if (h->magic == XRT__CPU_HEAD_MAGIC) {
+        h->shared = h->exported = h->live = 0;
+        h->fd = -1;
+        h->key[0] = h->key[1] = 0;
+    }
+    xrt__cpu_fork_move(start, end, fd, off);
+    if (fd >= 0) close(fd); /* the parent's: held here, it would outlive the parent's free */
 }
 
 static const char *xrt__cpu_hex(const char *p, uintptr_t *v)
@@ -4385,7 +4351,7 @@ static const char *xrt__cpu_hex(const char *p, uintptr_t *v)
     }
 }
 
-/* The next shared mapping of a device file in /proc/self/maps; 0 if none. */
+/* The next shared mapping of a memory file of xrt's (xrt__cpu_memfile) in /proc/self/maps; 0 if none. */
 static int xrt__cpu_next_shared(uintptr_t *start, uintptr_t *end)
 {
     static const char tag[] = "/memfd:xrt-cpu-device-";
@@ -4419,23 +4385,9 @@ static void xrt__cpu_mem_fork_child(void)
     xrt__cpu_opened *o;
     int d;
     while (xrt__cpu_next_shared(&start, &end)) xrt__cpu_privatise(start, end);
-    for (o = xrt__cpu_opens; o; o = o->next) /* the parent's opens and locks: the child opens its own */
-        if (o->fd >= 0) {
-            close(o->fd);
-            o->fd = -1;
-        }
-    /* kept ranges are private: the child's copy-on-write, kept still; pending
-       ones are of the parent's file, which the child closes below: never
-       punched in its own */
-    for (d = 0; d < XRT__CPU_DEVICES_MAX; d++) {
-        xrt__cpu_mem[d].lock = 0; /* its holder did not come along */
-        xrt__cpu_mem[d].npending = 0;
-    }
-    for (d = 0; d < XRT__CPU_DEVICES_MAX; d++)
-        if (xrt__cpu_mem[d].has_fd) {
-            close(xrt__cpu_mem[d].fd);
-            xrt__cpu_mem[d].has_fd = 0;
-        }
+    for (o = xrt__cpu_opens; o; o = o->next) o->forked = 1; /* the parent's opens: the child opens its own */
+    /* kept ranges are private: the child's copy-on-write, kept still */
+    for (d = 0; d < XRT__CPU_DEVICES_MAX; d++) xrt__cpu_mem[d].lock = 0; /* its holder did not come along */
     xrt__cpu_opens_lock = 0; /* likewise */
     xrt__cpu_unloaded_lock = 0;
     if (xrt__cpu_fork_lost.count && xrt__cpu.self) xrt__fork_refuse(xrt__cpu.self, xrt__cpu_fork_why);
@@ -8804,13 +8756,7 @@ static void xrt__cpu_fork_child(void)
     xrt__cpu_stream *s;
     xrt__cpu_event *e;
     int i;
-    for (e = xrt__cpu.events; e; e = e->next) {
-        e->lock = 0; /* its holder did not come along */
-        if (e->shared_fd >= 0) { /* an opened event's lock is the parent's */
-            close(e->shared_fd);
-            e->shared_fd = -2;
-        }
-    }
+    for (e = xrt__cpu.events; e; e = e->next) e->lock = 0; /* its holder did not come along */
     for (i = 0; i < XRT__CPU_DEVICES_MAX; i++) xrt__cpu.legacy[i].lock = 0;
     xrt__cpu_own_lock = 0; /* its holder did not come along */
     for (s = xrt__cpu.list.next; s && s != &xrt__cpu.list; s = s->next) {

@@ -81,6 +81,21 @@ static void peer_end(peer *p)
     if (child_status(p->pid, 20, why, sizeof why)) fail_msg("peer process: %s", why);
 }
 
+/* Waits for two peers, then fails saying what became of each. */
+static void peers_end(peer *a, peer *b)
+{
+    char why[2][256];
+    int failed[2], i;
+    peer *p[2] = {a, b};
+    for (i = 0; i < 2; i++) {
+        close(p[i]->wr);
+        close(p[i]->rd);
+    }
+    for (i = 0; i < 2; i++) failed[i] = child_status(p[i]->pid, 20, why[i], sizeof why[i]);
+    if (failed[0] || failed[1])
+        fail_msg("first peer: %s; second peer: %s", failed[0] ? why[0] : "passed", failed[1] ? why[1] : "passed");
+}
+
 /* In a child: every byte of n at device pointer d is v. */
 static void child_bytes(const void *d, size_t n, unsigned char v)
 {
@@ -100,6 +115,64 @@ static void parent_bytes(const void *d, size_t n, unsigned char v)
     OK(xrt_memcpy(h, d, n, XRT_MEMCPY_DEVICE_TO_HOST));
     assert_bytes(h, n, v);
     free(h);
+}
+
+/* >> the memory files a process holds */
+/* The shared file mapping of this process holding p: its file offset,
+   length and inode; 0 if p is in no shared file mapping. */
+static int file_mapping_of(const void *p, uint64_t *off, size_t *len, unsigned long *ino)
+{
+    char line[512];
+    int found = 0;
+    FILE *f = fopen("/proc/self/maps", "r");
+    if (!f) return 0;
+    while (!found && fgets(line, sizeof line, f)) {
+        unsigned long lo, hi, inode;
+        unsigned long long o;
+        char perms[8], dev[16];
+        if (sscanf(line, "%lx-%lx %7s %llx %15s %lu", &lo, &hi, perms, &o, dev, &inode) == 6 && perms[3] == 's' &&
+            inode != 0 && (uintptr_t)p >= lo && (uintptr_t)p < hi) {
+            *off = (uint64_t)o;
+            *len = (size_t)(hi - lo);
+            *ino = inode;
+            found = 1;
+        }
+    }
+    fclose(f);
+    return found;
+}
+
+/* The xrt memory files this process holds: the bytes of those it holds by
+   descriptor (their blocks), of those it maps (the mappings' lengths), and
+   whether the file of inode `unheld` is among either. */
+static void held_files(unsigned long unheld, long long *fd_bytes, long long *mapped, int *holds_unheld)
+{
+    char line[512], path[64], link[256];
+    FILE *f = fopen("/proc/self/maps", "r");
+    int i;
+    *fd_bytes = *mapped = 0;
+    *holds_unheld = 0;
+    while (f && fgets(line, sizeof line, f)) {
+        unsigned long lo, hi, inode;
+        unsigned long long o;
+        char perms[8], dev[16];
+        if (!strstr(line, "/memfd:xrt-cpu-device-") ||
+            sscanf(line, "%lx-%lx %7s %llx %15s %lu", &lo, &hi, perms, &o, dev, &inode) != 6)
+            continue;
+        *mapped += (long long)(hi - lo);
+        if (inode == unheld) *holds_unheld = 1;
+    }
+    if (f) fclose(f);
+    for (i = 0; i < 1024; i++) {
+        struct stat st;
+        ssize_t n;
+        snprintf(path, sizeof path, "/proc/self/fd/%d", i);
+        if ((n = readlink(path, link, sizeof link - 1)) <= 0) continue;
+        link[n] = 0;
+        if (!strstr(link, "memfd:xrt-cpu-device-") || fstat(i, &st) != 0) continue;
+        *fd_bytes += (long long)st.st_blocks * 512;
+        if ((unsigned long)st.st_ino == unheld) *holds_unheld = 1;
+    }
 }
 
 #define SHARED_BYTES ((size_t)(1u << 20) + 3) /* odd: the last page is partly used */
@@ -216,16 +289,12 @@ typedef struct forge { const char *what, *needle; void (*edit)(xrt__cpu_ipc *k);
 static void forge_fd(xrt__cpu_ipc *k) { k->fd = 0; }
 static void forge_pid(xrt__cpu_ipc *k) { k->pid = 0x7ffffff0; }
 static void forge_inode(xrt__cpu_ipc *k) { k->ino ^= 1; }
-static void forge_offset(xrt__cpu_ipc *k) { k->offset = XRT__CPU_FILE_BYTES; }
-static void forge_odd_offset(xrt__cpu_ipc *k) { k->offset += 8; }
 static void forge_key(xrt__cpu_ipc *k) { k->key[1] ^= 1; }
 static void forge_device(xrt__cpu_ipc *k) { k->device = 1000; }
 static const forge forges[] = {
-    {"fd", "is not the device memory file the handle names", forge_fd},
+    {"fd", "is not the memory file it names", forge_fd},
     {"pid", "the exporter exited, or is another user's", forge_pid},
-    {"inode", "is not the device memory file the handle names", forge_inode},
-    {"offset", "a forged handle", forge_offset},
-    {"offset inside a page", "a forged handle", forge_odd_offset},
+    {"inode", "is not the memory file it names", forge_inode},
     {"key", "was not exported with its key", forge_key},
     {"device", "a forged handle", forge_device},
 };
@@ -282,52 +351,44 @@ static void test_ipc_forged_handles_are_refused(void **state)
     OK(xrt_free(d));
 }
 
-/* >> a handle forged for memory that was never exported (CPU). Everything
-   in a handle but its key is visible to a process of the same user: the
-   exporter's pid, fd, file and, through /proc/<pid>/fd, every byte of it.
-   The child copies the real handle, points it at a range the parent never
-   exported, fills in what the file holds before that range (nothing: the
-   allocator's record is the parent's own), and must still be refused;
-   pointed at another exported range, the real handle's key is not that
-   range's. */
-static void forge_from_head(xrt__cpu_ipc *k, uint64_t offset, const xrt__cpu_export *rec)
-{
-    k->offset = offset;
-    memcpy(k->key, rec->key, sizeof k->key); /* none: never exported */
-}
-
+/* >> a handle forged for memory it was not given (CPU). Everything in a
+   handle but its key is visible to a process of the same user: the
+   exporter's pid, its descriptors (/proc/<pid>/fd) and the files behind
+   them, every byte of them. Memory never exported is in no file: nothing
+   names it. The child copies the real handle and points it at each other
+   memory file the parent holds (a range exported without its handle given,
+   an interprocess event's never exported), keeping the real handle's key:
+   both are refused, as that key is not theirs. */
 static void unexported_child(int rd, int wr, void *arg)
 {
     xrt_ipc_mem_handle h, f;
-    xrt__cpu_export head;
-    xrt__cpu_ipc k;
-    uint64_t offset, other;
-    char path[64];
+    xrt__cpu_ipc real, k;
+    char path[64], link[256];
     void *p = NULL;
-    int fd;
+    int fd, others = 0;
     (void)wr, (void)arg;
-    if (!get(rd, &h, sizeof h) || !get(rd, &offset, sizeof offset) || !get(rd, &other, sizeof other))
-        CHILD_FAIL("no handle from the parent");
-    memcpy(&k, h.reserved, sizeof k);
-    snprintf(path, sizeof path, "/proc/%d/fd/%d", (int)k.pid, (int)k.fd);
-    if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) CHILD_FAIL("%s: %s", path, strerror(errno));
-    if (pread(fd, &head, sizeof head, (off_t)offset) != (ssize_t)sizeof head) CHILD_FAIL("pread: %s", strerror(errno));
-    close(fd);
-    CHILD_TRUE(head.magic == 0 && head.offset == 0); /* no record there */
-    forge_from_head(&k, offset, &head);
-    k.check = xrt__cpu_ipc_check(&k);
-    f = h;
-    memcpy(f.reserved, &k, sizeof k);
-    CHILD_EXPECT(xrt_ipc_open_mem_handle(&p, f, 0), XRT_ERROR_INVALID_HANDLE);
-    if (!strstr(xrt_get_last_error_string(), "was not exported")) CHILD_FAIL("%s", xrt_get_last_error_string());
-    CHILD_TRUE(p == NULL);
-    memcpy(&k, h.reserved, sizeof k);
-    k.offset = other;
-    k.check = xrt__cpu_ipc_check(&k);
-    memcpy(f.reserved, &k, sizeof k);
-    CHILD_EXPECT(xrt_ipc_open_mem_handle(&p, f, 0), XRT_ERROR_INVALID_HANDLE);
-    if (!strstr(xrt_get_last_error_string(), "was not exported")) CHILD_FAIL("%s", xrt_get_last_error_string());
-    CHILD_TRUE(p == NULL);
+    if (!get(rd, &h, sizeof h)) CHILD_FAIL("no handle from the parent");
+    memcpy(&real, h.reserved, sizeof real);
+    for (fd = 0; fd < 1024; fd++) {
+        struct stat st;
+        ssize_t n;
+        snprintf(path, sizeof path, "/proc/%d/fd/%d", (int)real.pid, fd);
+        if ((n = readlink(path, link, sizeof link - 1)) <= 0) continue;
+        link[n] = 0;
+        if (!strstr(link, "memfd:xrt-cpu-device-") || stat(path, &st) != 0 || (uint64_t)st.st_ino == real.ino) continue;
+        k = real;
+        k.fd = fd;
+        k.ino = (uint64_t)st.st_ino;
+        k.dev = (uint64_t)st.st_dev;
+        k.check = xrt__cpu_ipc_check(&k);
+        f = h;
+        memcpy(f.reserved, &k, sizeof k);
+        CHILD_EXPECT(xrt_ipc_open_mem_handle(&p, f, 0), XRT_ERROR_INVALID_HANDLE);
+        if (!strstr(xrt_get_last_error_string(), "was not exported")) CHILD_FAIL("%s", xrt_get_last_error_string());
+        CHILD_TRUE(p == NULL);
+        others++;
+    }
+    if (others < 2) CHILD_FAIL("%d other memory files of the parent: expected its exported range's and its event's", others);
     CHILD_OK(xrt_ipc_open_mem_handle(&p, h, 0)); /* the handle that was given opens */
     CHILD_OK(xrt_ipc_close_mem_handle(p));
 }
@@ -335,27 +396,26 @@ static void unexported_child(int rd, int wr, void *arg)
 static void test_ipc_unexported_memory_is_refused(void **state)
 {
     xrt_ipc_mem_handle h, h2;
-    uint64_t offset, other;
+    xrt_event e;
+    uint64_t off;
+    size_t len;
+    unsigned long ino;
     void *d, *hidden, *d2;
     peer p;
     (void)state;
     OK(xrt_malloc(&d, 4096));
     OK(xrt_malloc(&hidden, 8192)); /* never exported: in no file, out of any handle's reach */
     OK(xrt_malloc(&d2, 4096));     /* exported, its handle not given */
+    OK(xrt_event_create(&e, XRT_EVENT_INTERPROCESS | XRT_EVENT_DISABLE_TIMING)); /* in a file, never exported */
     OK(xrt_memset(hidden, 0x5e, 8192));
     OK(xrt_memset(d, 0, 4096));
     OK(xrt_ipc_get_mem_handle(&h, d));
     OK(xrt_ipc_get_mem_handle(&h2, d2));
-    /* What a forger can name: file offsets, found by reading the file. The
-       bytes of an exported range (d's, zero: they read as no record) and a
-       range exported without its handle given (d2). */
-    offset = xrt__cpu_head_of(d)->offset + xrt__cpu_page();
-    other = xrt__cpu_head_of(d2)->offset;
+    assert_false(file_mapping_of(hidden, &off, &len, &ino));
     peer_start(&p, unexported_child, NULL);
     put(p.wr, &h, sizeof h);
-    put(p.wr, &offset, sizeof offset);
-    put(p.wr, &other, sizeof other);
     peer_end(&p);
+    OK(xrt_event_destroy(e));
     OK(xrt_free(d2));
     OK(xrt_free(hidden));
     OK(xrt_free(d));
@@ -617,22 +677,35 @@ static void test_ipc_event_opened_on_current_device(void **state)
 
 /* >> a forked child's inherited device memory is its own copy (CPU), also
    memory its parent shared (exported): a private allocation of the child's,
-   which it may export in turn, from its own file. */
+   which it may export in turn, into a file of its own (the parent opens
+   that export). The child holds none of its parent's files: one inherited
+   would keep the parent's memory alive after the parent's free. */
 static void test_ipc_forked_child_writes_its_own_copy(void **state)
 {
     xrt_ipc_mem_handle h;
+    uint64_t off;
+    size_t len;
+    unsigned long ino = 0;
     char why[256];
-    void *d, *e;
+    void *d, *e, *q = NULL;
     pid_t pid;
+    int up[2], down[2];
     (void)state;
+    assert_int_equal(pipe(up), 0);
+    assert_int_equal(pipe(down), 0);
     OK(xrt_malloc(&d, 8192));
     OK(xrt_memset(d, 0x10, 8192));
     OK(xrt_malloc(&e, 8192));
     OK(xrt_memset(e, 0x30, 8192));
     OK(xrt_ipc_get_mem_handle(&h, e));
+    assert_true(file_mapping_of(e, &off, &len, &ino));
     pid = child_fork(20);
     if (pid == 0) {
         xrt_ipc_mem_handle mine;
+        long long fd_bytes, mapped;
+        int holds;
+        held_files(ino, &fd_bytes, &mapped, &holds); /* held, it would keep the parent's memory after its free */
+        if (holds) CHILD_FAIL("the child holds its parent's memory file: %lld bytes by descriptor, %lld mapped", fd_bytes, mapped);
         child_bytes(d, 8192, 0x10);
         CHILD_OK(xrt_memset(d, 0x20, 8192));
         child_bytes(d, 8192, 0x20);
@@ -641,11 +714,24 @@ static void test_ipc_forked_child_writes_its_own_copy(void **state)
         CHILD_OK(xrt_memset(e, 0x40, 8192));
         CHILD_OK(xrt_ipc_get_mem_handle(&mine, e));
         child_bytes(e, 8192, 0x40);
+        put(up[1], &mine, sizeof mine);
+        if (get_byte(down[0]) != 'w') CHILD_FAIL("the parent did not open the child's export");
+        child_bytes(e, 8192, 0x50); /* the parent's write, through the child's handle */
         CHILD_OK(xrt_free(e));
         xrt_shutdown();
         child_exit(0);
     }
+    {
+        xrt_ipc_mem_handle theirs;
+        assert_true(get(up[0], &theirs, sizeof theirs));
+        OK(xrt_ipc_open_mem_handle(&q, theirs, 0));
+        parent_bytes(q, 8192, 0x40);
+        OK(xrt_memset(q, 0x50, 8192));
+        OK(xrt_ipc_close_mem_handle(q));
+        put_byte(down[1], 'w');
+    }
     if (child_status(pid, 20, why, sizeof why)) fail_msg("child: %s", why);
+    close(up[0]), close(up[1]), close(down[0]), close(down[1]);
     parent_bytes(d, 8192, 0x10); /* neither the child's writes nor its free reached the parent */
     parent_bytes(e, 8192, 0x30);
     OK(xrt_free(d));
@@ -796,7 +882,6 @@ static void scribble_file(int fd, uint64_t offset)
     memset(page, 0x40, sizeof page);
     memset(&junk, 0, sizeof junk);
     junk.magic = XRT__CPU_HEAD_MAGIC;
-    junk.offset = offset;
     junk.size = (uint64_t)64 << 20;
     junk.device = 1u << 30;
     memcpy(page, &junk, sizeof junk);
@@ -834,7 +919,7 @@ static void scribble_child(int rd, int wr, void *arg)
     snprintf(path, sizeof path, "/proc/%d/fd/%d", (int)k.pid, (int)k.fd);
     if ((fd = open(path, O_RDWR | O_CLOEXEC)) < 0) CHILD_FAIL("%s: %s", path, strerror(errno));
     if (shared_before(p)) memset((char *)p - 4096, 0x40, 4096); /* a write just before the bytes */
-    scribble_file(fd, k.offset);
+    scribble_file(fd, 0); /* the range's head page in its file */
     close(fd);
     put_byte(wr, 's');
     if (get_byte(rd) != 'S') CHILD_FAIL("the parent did not scribble");
@@ -859,7 +944,7 @@ static void test_ipc_peer_cannot_corrupt_the_allocator(void **state)
     peer_start(&p, scribble_child, NULL);
     put(p.wr, &h, sizeof h);
     assert_int_equal(get_byte(p.rd), 's');
-    scribble_file(xrt__cpu_mem[0].fd, xrt__cpu_head_of(d)->offset); /* the reverse: the exporter's write */
+    scribble_file(xrt__cpu_head_of(d)->fd, 0); /* the reverse: the exporter's write */
     put_byte(p.wr, 'S');
     assert_int_equal(get_byte(p.rd), 'c');
     peer_end(&p);
@@ -875,15 +960,11 @@ static void test_ipc_peer_cannot_corrupt_the_allocator(void **state)
 /* >> a peer that dies holding an open handle pins nothing (CPU, issue 46
    item 4): the exporter's memory comes back when the last process using it
    is gone, however it ended. Three processes: one peer is killed (SIGKILL)
-   before the exporter's free, the other exits without closing after it;
-   the device file's blocks come back to what they were. */
+   before the exporter's free, the other exits without closing after it.
+   The kernel returns a memory file when no process maps or holds it any
+   more: the peers are gone, and after its free the exporter holds the
+   range's file neither. */
 #define PIN_BYTES ((size_t)8 << 20) /* above what a free keeps for reuse */
-static long long file_bytes(void)
-{
-    struct stat st;
-    assert_int_equal(fstat(xrt__cpu_mem[0].fd, &st), 0);
-    return (long long)st.st_blocks * 512;
-}
 
 static void pin_child(int rd, int wr, void *arg)
 {
@@ -910,17 +991,20 @@ static void peer_kill(peer *p)
 static void test_ipc_dead_peers_pin_nothing(void **state)
 {
     xrt_ipc_mem_handle h;
-    long long before;
-    void *d, *v;
+    long long fd_bytes, mapped;
+    uint64_t off;
+    size_t len;
+    unsigned long ino = 0;
+    int holds;
+    void *d;
     peer killed, quits;
     (void)state;
-    OK(xrt_malloc(&v, 4096));
-    OK(xrt_ipc_get_mem_handle(&h, v)); /* the file exists */
-    before = file_bytes();
     OK(xrt_malloc(&d, PIN_BYTES));
     OK(xrt_memset(d, 0x44, PIN_BYTES));
-    OK(xrt_ipc_get_mem_handle(&h, d)); /* its bytes move into the file */
-    assert_true(file_bytes() >= before + (long long)PIN_BYTES);
+    OK(xrt_ipc_get_mem_handle(&h, d)); /* its bytes move into a file */
+    assert_true(file_mapping_of(d, &off, &len, &ino));
+    held_files(ino, &fd_bytes, &mapped, &holds);
+    assert_true(holds && fd_bytes >= (long long)PIN_BYTES);
     peer_start(&killed, pin_child, NULL);
     put(killed.wr, &h, sizeof h);
     assert_int_equal(get_byte(killed.rd), 'o');
@@ -931,10 +1015,262 @@ static void test_ipc_dead_peers_pin_nothing(void **state)
     OK(xrt_free(d));
     put_byte(quits.wr, 'x');
     peer_end(&quits);
-    OK(xrt_free(v)); /* the next call of the allocator finds the range unused */
-    if (file_bytes() > before + (long long)(1 << 20))
-        fail_msg("the device file holds %lld bytes, %lld before the allocation: a dead peer pins it", file_bytes(),
-                 before);
+    held_files(ino, &fd_bytes, &mapped, &holds);
+    if (holds) fail_msg("the exporter holds the file of memory it freed: %lld bytes by descriptor", fd_bytes);
+}
+
+/* >> a peer reaches only the bytes it was given (CPU). What a handle opens
+   is a file; a peer may do to that file whatever the kernel lets it:
+   write past the bytes it was given, punch holes there, truncate it. None
+   of that may reach the exporter's other exported allocations, nor take
+   the bytes it was given from under the exporter (a truncated file's pages
+   raise SIGBUS in every process that maps them). Three processes: an
+   exporter of B, A and C (exported in that order: B before A, C after it,
+   wherever an exporter puts its exports), a peer given A only, and this
+   one between them. The peer finds A's place in the file from its own
+   mapping (/proc/self/maps), not from xrt's layout. */
+#define REACH_BYTES ((size_t)64 << 10)
+#ifndef FALLOC_FL_KEEP_SIZE
+#define FALLOC_FL_KEEP_SIZE 0x01
+#endif
+#ifndef FALLOC_FL_PUNCH_HOLE
+#define FALLOC_FL_PUNCH_HOLE 0x02
+#endif
+
+static void reach_exporter(int rd, int wr, void *arg)
+{
+    static const unsigned char fill[3] = {0x52, 0x31, 0x53}; /* B, A, C */
+    xrt_ipc_mem_handle h[3];
+    void *d[3];
+    int i;
+    (void)arg;
+    for (i = 0; i < 3; i++) {
+        CHILD_OK(xrt_malloc(&d[i], REACH_BYTES));
+        CHILD_OK(xrt_memset(d[i], fill[i], REACH_BYTES));
+        CHILD_OK(xrt_ipc_get_mem_handle(&h[i], d[i]));
+    }
+    put(wr, &h[1], sizeof h[1]); /* A's handle only */
+    if (get_byte(rd) != 'a') CHILD_FAIL("the peer did not finish");
+    child_step("the exporter reads B, C, then A");
+    child_bytes(d[0], REACH_BYTES, fill[0]);
+    child_bytes(d[2], REACH_BYTES, fill[2]);
+    child_bytes(d[1], REACH_BYTES, fill[1]);
+    for (i = 0; i < 3; i++) CHILD_OK(xrt_free(d[i]));
+    put_byte(wr, 'k');
+}
+
+/* pwrite of `len` junk bytes at `at`, in pieces of at most `junk_len`. */
+static void write_junk(int fd, const unsigned char *junk, size_t junk_len, uint64_t at, uint64_t len)
+{
+    while (len) {
+        size_t n = len < junk_len ? (size_t)len : junk_len;
+        if (pwrite(fd, junk, n, (off_t)at) != (ssize_t)n) return;
+        at += n, len -= n;
+    }
+}
+
+static void reach_peer(int rd, int wr, void *arg)
+{
+    static unsigned char junk[(size_t)1 << 20];
+    xrt_ipc_mem_handle h;
+    xrt__cpu_ipc k;
+    uint64_t off = 0, page = (uint64_t)sysconf(_SC_PAGESIZE);
+    size_t len = 0;
+    unsigned long ino = 0;
+    char path[64];
+    void *p = NULL;
+    int fd;
+    (void)arg;
+    if (!get(rd, &h, sizeof h)) CHILD_FAIL("no handle from the parent");
+    CHILD_OK(xrt_ipc_open_mem_handle(&p, h, 0));
+    if (!file_mapping_of(p, &off, &len, &ino)) CHILD_FAIL("the opened memory is no shared file mapping");
+    memcpy(&k, h.reserved, sizeof k);
+    snprintf(path, sizeof path, "/proc/%d/fd/%d", (int)k.pid, (int)k.fd); /* the file the handle names */
+    if ((fd = open(path, O_RDWR | O_CLOEXEC)) < 0) CHILD_FAIL("%s: %s", path, strerror(errno));
+    memset(junk, 0xee, sizeof junk);
+    child_step("writes past A's bytes, and before its head page");
+    write_junk(fd, junk, sizeof junk, off + len, sizeof junk);
+    if (off > page) write_junk(fd, junk, sizeof junk, 0, off - page);
+    child_step("punches holes past A's bytes, and before its head page");
+    if (syscall(SYS_fallocate, fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)(off + len), (off_t)1 << 40)) {}
+    if (off > page && syscall(SYS_fallocate, fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)0, (off_t)(off - page))) {}
+    child_step("truncates the file after A's bytes, then to nothing");
+    if (ftruncate(fd, (off_t)(off + len)) != 0 || ftruncate(fd, 0) != 0) {}
+    close(fd);
+    put_byte(wr, 'a');
+    if (get_byte(rd) != 'k') CHILD_FAIL("the exporter did not finish");
+    child_step("the peer reads A");
+    child_bytes(p, REACH_BYTES, 0x31);
+    CHILD_OK(xrt_ipc_close_mem_handle(p));
+}
+
+static void test_ipc_peer_reaches_only_its_bytes(void **state)
+{
+    xrt_ipc_mem_handle h;
+    peer exporter, pr;
+    (void)state;
+    peer_start(&exporter, reach_exporter, NULL);
+    assert_true(get(exporter.rd, &h, sizeof h));
+    peer_start(&pr, reach_peer, NULL);
+    put(pr.wr, &h, sizeof h);
+    (void)get_byte(pr.rd); /* 'a': done */
+    put_byte(exporter.wr, 'a');
+    (void)get_byte(exporter.rd); /* 'k': B, C and A read back whole */
+    put_byte(pr.wr, 'k');
+    peers_end(&exporter, &pr); /* both say what became of them: a SIGBUS, junk read back */
+}
+
+/* >> a peer holding A after its exporter died pins A's bytes only (CPU).
+   The exporter exports A (1 MiB) and B (16 MiB) and gives the peer A
+   only, then dies holding both, killed (SIGKILL) or by exit without a
+   free. What the peer keeps alive is every file it holds, through a
+   descriptor or a mapping: B's file must not be among them, and what it
+   holds must be no larger than A. */
+#define HELD_BYTES ((size_t)1 << 20)
+#define UNHELD_BYTES ((size_t)16 << 20)
+
+static void held_exporter(int rd, int wr, void *arg)
+{
+    xrt_ipc_mem_handle ha, hb;
+    uint64_t off;
+    size_t len;
+    unsigned long ino = 0;
+    void *a, *b;
+    (void)arg;
+    CHILD_OK(xrt_malloc(&a, HELD_BYTES));
+    CHILD_OK(xrt_malloc(&b, UNHELD_BYTES));
+    CHILD_OK(xrt_memset(a, 0x61, HELD_BYTES));
+    memset(b, 0x62, UNHELD_BYTES); /* the host's own stores: xrt_memset's helper threads would not start under TSan */
+    CHILD_OK(xrt_ipc_get_mem_handle(&ha, a));
+    CHILD_OK(xrt_ipc_get_mem_handle(&hb, b)); /* exported, its handle given to nobody here */
+    if (!file_mapping_of(b, &off, &len, &ino)) CHILD_FAIL("B is no shared file mapping after its export");
+    put(wr, &ha, sizeof ha);
+    put(wr, &ino, sizeof ino);
+    if (get_byte(rd) != 'x') CHILD_FAIL("no word from the parent");
+    child_exit(0); /* holding both: no free, no xrt_shutdown */
+}
+
+static void held_peer(int rd, int wr, void *arg)
+{
+    xrt_ipc_mem_handle h;
+    unsigned long unheld = 0;
+    long long fd_bytes, mapped, page = (long long)sysconf(_SC_PAGESIZE);
+    int holds;
+    void *p = NULL;
+    (void)arg;
+    if (!get(rd, &h, sizeof h) || !get(rd, &unheld, sizeof unheld)) CHILD_FAIL("no handle from the parent");
+    CHILD_OK(xrt_ipc_open_mem_handle(&p, h, 0));
+    child_bytes(p, HELD_BYTES, 0x61);
+    put_byte(wr, 'o');
+    if (get_byte(rd) != 'd') CHILD_FAIL("the exporter did not die");
+    child_bytes(p, HELD_BYTES, 0x61); /* A stays while the peer holds it */
+    held_files(unheld, &fd_bytes, &mapped, &holds);
+    if (holds)
+        CHILD_FAIL("the peer holds the file of B, which it was never given: %lld bytes by descriptor, %lld mapped",
+                   fd_bytes, mapped);
+    if (fd_bytes > (long long)HELD_BYTES + page || mapped > (long long)HELD_BYTES + page)
+        CHILD_FAIL("the peer holds %lld bytes by descriptor and maps %lld, for the %zu bytes of A", fd_bytes, mapped,
+                   HELD_BYTES);
+    CHILD_OK(xrt_ipc_close_mem_handle(p));
+}
+
+/* Waits for a peer that is not the last one started (child_status reads
+   the last one's report), killing it first if asked. */
+static void peer_reap(peer *p, int kill_it)
+{
+    int status = 0;
+    if (kill_it) kill(p->pid, SIGKILL);
+    assert_int_equal(waitpid(p->pid, &status, 0), p->pid);
+    close(p->wr);
+    close(p->rd);
+    if (!kill_it && (!WIFEXITED(status) || WEXITSTATUS(status) != 0))
+        fail_msg("peer process: wait status 0x%x (its message is above)", (unsigned)status);
+}
+
+static void test_ipc_dead_exporter_leaves_a_peer_only_its_bytes(void **state)
+{
+    xrt_ipc_mem_handle h;
+    unsigned long unheld;
+    peer exporter, pr;
+    int killed;
+    (void)state;
+    for (killed = 1; killed >= 0; killed--) {
+        peer_start(&exporter, held_exporter, NULL);
+        assert_true(get(exporter.rd, &h, sizeof h));
+        assert_true(get(exporter.rd, &unheld, sizeof unheld));
+        peer_start(&pr, held_peer, NULL);
+        put(pr.wr, &h, sizeof h);
+        put(pr.wr, &unheld, sizeof unheld);
+        assert_int_equal(get_byte(pr.rd), 'o');
+        if (!killed) put_byte(exporter.wr, 'x'); /* it exits */
+        peer_reap(&exporter, killed);
+        put_byte(pr.wr, 'd');
+        peer_end(&pr);
+    }
+}
+
+/* >> out of file descriptors (CPU): each exported allocation holds one in
+   its exporter (its memory file), and an open needs one while it maps the
+   bytes. Under a low RLIMIT_NOFILE an export or an open is refused with
+   XRT_ERROR_OUT_OF_MEMORY, saying so, and works again once there is room. */
+static int lowest_free_fd(void)
+{
+    int fd = dup(0);
+    if (fd >= 0) close(fd);
+    return fd;
+}
+
+static void nofile_peer(int rd, int wr, void *arg)
+{
+    xrt_ipc_mem_handle h;
+    struct rlimit old, low;
+    void *p = NULL;
+    (void)wr, (void)arg;
+    if (!get(rd, &h, sizeof h)) CHILD_FAIL("no handle from the parent");
+    CHILD_TRUE(getrlimit(RLIMIT_NOFILE, &old) == 0);
+    low = old;
+    low.rlim_cur = (rlim_t)lowest_free_fd(); /* no descriptor left */
+    CHILD_TRUE(setrlimit(RLIMIT_NOFILE, &low) == 0);
+    CHILD_EXPECT(xrt_ipc_open_mem_handle(&p, h, 0), XRT_ERROR_OUT_OF_MEMORY);
+    if (!strstr(xrt_get_last_error_string(), strerror(EMFILE))) CHILD_FAIL("%s", xrt_get_last_error_string());
+    CHILD_TRUE(p == NULL);
+    CHILD_TRUE(setrlimit(RLIMIT_NOFILE, &old) == 0);
+    CHILD_OK(xrt_ipc_open_mem_handle(&p, h, 0));
+    child_bytes(p, 4096, 0x4e);
+    CHILD_OK(xrt_ipc_close_mem_handle(p));
+}
+
+static void test_ipc_out_of_file_descriptors(void **state)
+{
+    xrt_ipc_mem_handle h;
+    struct rlimit old, low;
+    void *d[8];
+    xrt_status st = XRT_SUCCESS;
+    char why[512] = "";
+    int i, n;
+    peer pr;
+    (void)state;
+    for (i = 0; i < 8; i++) {
+        OK(xrt_malloc(&d[i], 4096));
+        OK(xrt_memset(d[i], 0x4e, 4096));
+    }
+    assert_int_equal(getrlimit(RLIMIT_NOFILE, &old), 0);
+    low = old;
+    low.rlim_cur = (rlim_t)lowest_free_fd() + 1; /* room for one more */
+    assert_int_equal(setrlimit(RLIMIT_NOFILE, &low), 0);
+    for (n = 0; n < 8 && (st = xrt_ipc_get_mem_handle(&h, d[n])) == XRT_SUCCESS; n++) {}
+    if (st != XRT_SUCCESS) snprintf(why, sizeof why, "%s", xrt_get_last_error_string());
+    assert_int_equal(setrlimit(RLIMIT_NOFILE, &old), 0);
+    if (n != 1) fail_msg("%d of 8 exports under a limit with room for one descriptor (%s)", n, why);
+    assert_int_equal(st, XRT_ERROR_OUT_OF_MEMORY);
+    if (!strstr(why, "cpu: xrt_ipc_get_mem_handle") || !strstr(why, strerror(EMFILE)) ||
+        !strstr(why, "each exported allocation holds a file descriptor"))
+        fail_msg("the refusal does not say why: %s", why);
+    OK(xrt_ipc_get_mem_handle(&h, d[1])); /* room again */
+    peer_start(&pr, nofile_peer, NULL);
+    put(pr.wr, &h, sizeof h);
+    peer_end(&pr);
+    for (i = 0; i < 8; i++) OK(xrt_free(d[i]));
 }
 
 /* >> a forked child opens what its parent had open (CPU, issue 46 item 8):
@@ -1359,6 +1695,9 @@ int main(void)
         cmocka_unit_test(test_ipc_first_export_keeps_queued_writes),
         cmocka_unit_test(test_ipc_peer_cannot_corrupt_the_allocator),
         cmocka_unit_test(test_ipc_dead_peers_pin_nothing),
+        cmocka_unit_test(test_ipc_peer_reaches_only_its_bytes),
+        cmocka_unit_test(test_ipc_dead_exporter_leaves_a_peer_only_its_bytes),
+        cmocka_unit_test(test_ipc_out_of_file_descriptors),
         cmocka_unit_test(test_ipc_forked_child_opens_the_exporters_memory),
         cmocka_unit_test(test_ipc_graph_memory_after_its_free),
         cmocka_unit_test(test_ipc_event_later_record_does_not_release_a_wait),
