@@ -3842,8 +3842,8 @@ static xrt_status xrt__cpu_ipc_decode(const unsigned char *bytes, uint32_t magic
     if (k->pid == (int32_t)getpid()) {
         if (fstat(k->fd, &st) == 0 && (uint64_t)st.st_ino == k->ino && (uint64_t)st.st_dev == k->dev)
             /* CUDA leaves this undefined, HIP says "invalid context": the exporter has the pointer already */
-            return xrt_error(XRT_ERROR_INVALID_VALUE, fn,
-                             "the handle was made by this process: use the device pointer itself");
+            return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "the handle was made by this process: use the %s itself",
+                             magic == XRT__CPU_IPC_MAGIC ? "device pointer" : "event");
         return xrt_error(XRT_ERROR_INVALID_HANDLE, fn,
                          "pid %d is this process, which holds no such file (memory it freed, or a forged handle)",
                          k->pid);

@@ -1661,7 +1661,7 @@ static void test_ipc_event_handles(void **state)
         XRT_ASSERT_FAILS(xrt_ipc_get_event_handle(&h, timed), XRT_ERROR_INVALID_HANDLE,
                          "was not created with XRT_EVENT_INTERPROCESS | XRT_EVENT_DISABLE_TIMING");
         OK(xrt_ipc_get_event_handle(&h, e));
-        XRT_ASSERT_FAILS(xrt_ipc_open_event_handle(&opened, h), XRT_ERROR_INVALID_VALUE, "made by this process");
+        XRT_ASSERT_FAILS(xrt_ipc_open_event_handle(&opened, h), XRT_ERROR_INVALID_VALUE, "made by this process: use the event itself");
         memset(&h, 0, sizeof h);
         XRT_ASSERT_FAILS(xrt_ipc_open_event_handle(&opened, h), XRT_ERROR_INVALID_VALUE,
                          "not an event handle of the cpu backend"); /* CUDA's code for it */
