@@ -1082,6 +1082,13 @@ static int xrt__cpu_make_room(xrt__cpu_stream *s, uint64_t n, const char *who)
                       (unsigned long long)(s->mask + 1));
             return 0;
         }
+        if (XRT__UNLIKELY(xrt__cpu_serving != NULL)) { /* a host function: the full stream may wait for it */
+            xrt_error(XRT_ERROR_OUT_OF_MEMORY, who,
+                      "the stream's queue is full (%llu operations) and a host function does not wait for room: "
+                      "the stream's work may wait for the host function",
+                      (unsigned long long)(s->mask + 1));
+            return 0;
+        }
         target = s->tail + n - (s->mask + 1) / 2;
         xrt__cpu_unlock(&s->lock);
         /* half the ring: the worker drains a batch before the producer looks again */

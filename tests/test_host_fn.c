@@ -94,6 +94,58 @@ static int host_func_child(void *arg)
     return 0;
 }
 
+/* A host function on a blocking stream enqueues on the NULL stream, whose
+   queue is full of work that waits (the legacy stream's order) for that
+   blocking stream, so for the host function itself: the enqueue does not
+   wait for room, which would never come; it says the queue is full. */
+typedef struct full_legacy { gate g; void *d; xrt_status st; int done; } full_legacy;
+
+static void enqueue_on_full_legacy(void *user)
+{
+    full_legacy *f = (full_legacy *)user;
+    gate_wait(&f->g);
+    f->st = xrt_memset_async(f->d, 1, 64, NULL);
+    __atomic_store_n(&f->done, 1, __ATOMIC_RELEASE);
+}
+
+static void *open_after_filling(void *user)
+{
+    full_legacy *f = (full_legacy *)user;
+    sleep_ms(300); /* the main thread fills the NULL stream's queue meanwhile */
+    gate_open(&f->g);
+    return NULL;
+}
+
+static int full_legacy_child(void *arg)
+{
+    static full_legacy f;
+    xrt_stream s;
+    pthread_t opener;
+    int i;
+    (void)arg;
+    CHILD_OK(xrt_malloc(&f.d, 64));
+    CHILD_OK(xrt_stream_create(&s)); /* blocking */
+    CHILD_OK(xrt_launch_host_func(s, enqueue_on_full_legacy, &f));
+    gate_wait_entered(&f.g);
+    CHILD_TRUE(pthread_create(&opener, NULL, open_after_filling, &f) == 0);
+    for (i = 0; i < 3000; i++) CHILD_OK(xrt_memset_async(f.d, 0, 64, NULL)); /* each waits for s */
+    CHILD_OK(xrt_stream_synchronize(s));
+    CHILD_TRUE(__atomic_load_n(&f.done, __ATOMIC_ACQUIRE));
+    CHILD_EXPECT(f.st, XRT_ERROR_OUT_OF_MEMORY);
+    CHILD_OK(xrt_device_synchronize());
+    CHILD_TRUE(pthread_join(opener, NULL) == 0);
+    CHILD_OK(xrt_stream_destroy(s));
+    CHILD_OK(xrt_free(f.d));
+    return 0;
+}
+
+static void test_enqueue_on_a_full_stream_that_waits_for_it(void **state)
+{
+    (void)state;
+    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "calls from host functions are the CPU backend's");
+    in_child("a host function's enqueue on a full NULL stream", full_legacy_child, NULL, 20);
+}
+
 static void test_inside_host_function(void **state)
 {
     size_t i, n;
@@ -185,6 +237,7 @@ int main(void)
         cmocka_unit_test(test_not_permitted_status),
         cmocka_unit_test(test_every_operation_has_a_case),
         cmocka_unit_test(test_inside_host_function),
+        cmocka_unit_test(test_enqueue_on_a_full_stream_that_waits_for_it),
         cmocka_unit_test(test_refusal_comes_first),
         cmocka_unit_test(test_gpu_host_function_threads_stay_unregistered),
     };
