@@ -6143,6 +6143,7 @@ typedef struct xrt__cpu_capture {
     xrt__cpu_graph *target;  /* the graph it goes into (xrt_stream_begin_capture_to_graph); NULL: a new one */
     uint32_t base;           /* the nodes below it are target's, not captured */
     int refs;                /* member streams and events recorded in it */
+    uint64_t devices;        /* bit d: a stream of device d joined it (a device synchronize would wait for it) */
     xrt_status invalid;      /* the first refusal; XRT_SUCCESS while valid */
     char why[384];           /* its detail */
     struct xrt__cpu_capture *next; /* active captures */
@@ -6698,7 +6699,7 @@ static XRT__TLS unsigned xrt__cpu_thread_mode; /* XRT_CAPTURE_MODE_GLOBAL unless
 static int xrt__cpu_cap_refuses(const xrt__cpu_capture *c, int device)
 {
     unsigned t = xrt__cpu_thread_mode;
-    if (device >= 0 && c->origin->device == device) return 1;
+    if (device >= 0 && (c->devices >> device & 1)) return 1;
     if (t == XRT_CAPTURE_MODE_RELAXED || c->mode == XRT_CAPTURE_MODE_RELAXED) return 0;
     if (pthread_equal(c->thread, pthread_self())) return 1;
     return t == XRT_CAPTURE_MODE_GLOBAL && c->mode == XRT_CAPTURE_MODE_GLOBAL;
@@ -6764,6 +6765,7 @@ static int xrt__cpu_cap_join_locked(xrt__cpu_stream *s, xrt__cpu_capture *c, con
     }
     snprintf(s->cap_name, sizeof s->cap_name, "%s", name);
     c->refs++;
+    c->devices |= 1ull << s->device;
     __atomic_store_n(&s->cap, c, __ATOMIC_RELEASE);
     return 1;
 }

@@ -1446,6 +1446,47 @@ static void test_device_reset_of_one_device(void **state)
 
 /* A device with work and no memory: the reset waits all the same (a free
    waits for the device's work; here none is freed). */
+/* A device's stream that joined a capture begun on another device's
+   stream is in that capture too: its device's synchronize and reset are
+   refused (they would wait for it), and the capture is invalidated, as for
+   a capture begun there. */
+static void test_device_with_a_stream_in_another_devices_capture(void **state)
+{
+    xrt_stream s0, s1;
+    xrt_event e0, e1;
+    xrt_graph g = NULL;
+    void *m1;
+    (void)state;
+    SKIP_UNLESS(devices() >= 2, "one device");
+    SKIP_UNLESS(caps() & XRT_CAP_GRAPHS, "no graphs");
+    OK(xrt_set_device(1));
+    OK(xrt_stream_create(&s1));
+    OK(xrt_event_create(&e1, 0));
+    OK(xrt_malloc(&m1, 4096));
+    OK(xrt_set_device(0));
+    OK(xrt_stream_create(&s0));
+    OK(xrt_event_create(&e0, 0));
+    OK(xrt_stream_begin_capture(s0, XRT_CAPTURE_MODE_RELAXED));
+    OK(xrt_event_record(e0, s0));
+    OK(xrt_stream_wait_event(s1, e0)); /* device 1's stream joins */
+    OK(xrt_memset_async(m1, 1, 4096, s1));
+    OK(xrt_event_record(e1, s1));
+    OK(xrt_stream_wait_event(s0, e1));
+    OK(xrt_set_device(1));
+    FAILS(xrt_device_synchronize(), XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, "xrt_device_synchronize");
+    FAILS(xrt_device_reset(), XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, "xrt_device_synchronize"); /* it waits first */
+    OK(xrt_set_device(0));
+    FAILS(xrt_stream_end_capture(s0, &g), XRT_ERROR_STREAM_CAPTURE_INVALIDATED, "");
+    assert_null(g);
+    OK(xrt_stream_destroy(s0));
+    OK(xrt_event_destroy(e0));
+    OK(xrt_set_device(1));
+    OK(xrt_stream_destroy(s1));
+    OK(xrt_event_destroy(e1));
+    OK(xrt_free(m1));
+    OK(xrt_set_device(0));
+}
+
 static void test_device_reset_waits_without_memory(void **state)
 {
     xrt_stream s;
@@ -1489,6 +1530,7 @@ int main(void)
         cmocka_unit_test(test_device_flags_per_device),
         cmocka_unit_test(test_device_flags_schedule_the_cpu_waits),
         cmocka_unit_test(test_device_reset_of_one_device),
+        cmocka_unit_test(test_device_with_a_stream_in_another_devices_capture),
         cmocka_unit_test(test_device_reset_waits_without_memory),
     };
     setenv("XRT_CPU_DEVICES", "4", 1); /* before xrt starts: the CPU backend reads it at init */

@@ -532,6 +532,7 @@ typedef struct capture {
     int invalidated, ended;
     int into;       /* g is the caller's (cudaStreamBeginCaptureToGraph): never freed here */
     int refs;       /* events last recorded in it */
+    unsigned long long devices; /* bit d: a stream of device d joined it */
     struct capture *next_active;
 } capture;
 
@@ -746,11 +747,11 @@ static __thread int thread_mode; /* cudaStreamCaptureModeGlobal unless exchanged
    runtime documents cudaThreadExchangeStreamCaptureMode: in GLOBAL mode, a
    capture of its own that is not RELAXED, or any GLOBAL one; in
    THREAD_LOCAL mode, one of its own that is not RELAXED; in RELAXED mode,
-   none. device >= 0 (a device synchronize): also every capture of that
-   device's streams, in every mode. */
+   none. device >= 0 (a device synchronize): also every capture that one
+   of that device's streams joined, in every mode. */
 static int refuses(const capture *c, int device)
 {
-    if (device >= 0 && c->origin->device == device) return 1;
+    if (device >= 0 && (c->devices >> device & 1)) return 1;
     if (thread_mode == cudaStreamCaptureModeRelaxed || c->mode == cudaStreamCaptureModeRelaxed) return 0;
     if (pthread_equal(c->thread, pthread_self())) return 1;
     return thread_mode == cudaStreamCaptureModeGlobal && c->mode == cudaStreamCaptureModeGlobal;
@@ -848,6 +849,7 @@ static cudaError_t capture_begin(stream *s, enum cudaStreamCaptureMode mode, gra
         return cudaErrorIllegalState;
     }
     s->cap = c;
+    c->devices |= 1ull << s->device;
     deps_clear(&s->front);
     s->front = *front;
     front->v = NULL, front->n = 0;
@@ -1043,6 +1045,7 @@ static int capture_wait(stream *s, event *ev, cudaError_t *e)
     else {
         if (!s->cap) deps_clear(&s->front);
         s->cap = c;
+        c->devices |= 1ull << s->device;
         for (i = 0; i < ev->at.n; i++)
             if (!deps_add(&s->front, ev->at.v[i])) *e = cudaErrorMemoryAllocation;
         deps_prune(c->g, &s->front);
