@@ -451,27 +451,37 @@ static const xrt__cuda_driver *xrt__cuda_modules(const char *who)
     return d;
 }
 
-/* sm_XY or compute_XY as XY (sm_100: 100), -1 if not one of those. */
-static int xrt__cuda_arch_number(const char *arch, const char *prefix)
+/* sm_XY or compute_XY as XY (sm_100: 100), -1 if not one of those; *suffix
+   is the letter after it, if any: 'a' (sm_90a: that arch's own features,
+   for that arch alone) or 'f' (sm_100f: its family's, the same major arch),
+   else 0. */
+static int xrt__cuda_arch_number(const char *arch, const char *prefix, char *suffix)
 {
     size_t n = strlen(prefix);
     char *end;
     long v;
+    *suffix = 0;
     if (!arch || strncmp(arch, prefix, n) != 0) return -1;
     v = strtol(arch + n, &end, 10);
-    return end == arch + n || *end || v <= 0 || v > 10000 ? -1 : (int)v;
+    if (end == arch + n || v <= 0 || v > 10000) return -1;
+    if ((*end == 'a' || *end == 'f') && !end[1]) *suffix = *end++;
+    return *end ? -1 : (int)v;
 }
 
 /* A cubin runs on the same major arch with an equal or newer minor; PTX
-   is JIT-compiled for its arch or newer; a fatbin: the driver decides. */
+   is JIT-compiled for its arch or newer; an 'a' arch (either) only on that
+   arch; a fatbin: the driver decides. */
 static int xrt__cuda_image_compatible(const char *arch, const xrt_module_image *im)
 {
-    int dev = xrt__cuda_arch_number(arch, "sm_"), v;
+    char ds, is;
+    int dev = xrt__cuda_arch_number(arch, "sm_", &ds), v;
     if (im->kind == XRT_IMAGE_CUDA_FATBIN) return 1;
     if (dev < 0) return 0;
-    if (im->kind == XRT_IMAGE_CUDA_PTX) return (v = xrt__cuda_arch_number(im->arch, "compute_")) > 0 && v <= dev;
-    v = xrt__cuda_arch_number(im->arch, "sm_");
-    return v > 0 && v / 10 == dev / 10 && v <= dev;
+    v = xrt__cuda_arch_number(im->arch, im->kind == XRT_IMAGE_CUDA_PTX ? "compute_" : "sm_", &is);
+    if (v <= 0) return 0;
+    if (is == 'a') return v == dev;
+    if (im->kind == XRT_IMAGE_CUDA_PTX && is != 'f') return v <= dev;
+    return v / 10 == dev / 10 && v <= dev;
 }
 
 /* >> cuda: images. The driver takes no size and tells an image's format

@@ -1861,6 +1861,12 @@ static void test_cuda_image_choice(void **state)
         {"sm_90", XRT_IMAGE_CUDA_CUBIN, "sm_86", 0},   {"sm_90", XRT_IMAGE_CUDA_CUBIN, "sm_90", 1},
         {"sm_90", XRT_IMAGE_CUDA_PTX, "compute_90", 1}, {"sm_90", XRT_IMAGE_CUDA_PTX, "compute_100", 0},
         {"sm_90", XRT_IMAGE_CUDA_PTX, "compute_75", 1}, {"sm_75", XRT_IMAGE_CUDA_FATBIN, "sm_90", 1},
+        /* arch-specific (sm_90a: that arch alone) and family (sm_100f: the same major) images */
+        {"sm_90", XRT_IMAGE_CUDA_CUBIN, "sm_90a", 1},  {"sm_103", XRT_IMAGE_CUDA_CUBIN, "sm_100a", 0},
+        {"sm_103", XRT_IMAGE_CUDA_CUBIN, "sm_100f", 1}, {"sm_100", XRT_IMAGE_CUDA_CUBIN, "sm_103f", 0},
+        {"sm_90", XRT_IMAGE_CUDA_PTX, "compute_90a", 1}, {"sm_100", XRT_IMAGE_CUDA_PTX, "compute_90a", 0},
+        {"sm_103", XRT_IMAGE_CUDA_PTX, "compute_100f", 1}, {"sm_120", XRT_IMAGE_CUDA_PTX, "compute_100f", 0},
+        {"sm_90", XRT_IMAGE_CUDA_CUBIN, "sm_90x", 0},  {"sm_90", XRT_IMAGE_CUDA_CUBIN, "sm_90aa", 0},
     };
     xrt_module_image im[3];
     xrt_target t;
