@@ -245,6 +245,7 @@ typedef struct xrt__cuda_driver {
     int (*GetErrorString)(int error, const char **text);
     int (*DeviceGet)(int *device, int ordinal);
     int (*DeviceGetAttribute)(int *value, int attr, int device);
+    int (*CtxGetCurrent)(void **ctx);
     int (*MemGetHandleForAddressRange)(void *handle, unsigned long long ptr, size_t size, int type,
                                        unsigned long long flags);
     int (*ModuleLoadDataEx)(void **module, const void *image, unsigned n, int *options, void **values);
@@ -279,6 +280,7 @@ typedef struct xrt__cuda_driver {
     X(GetErrorString, cuGetErrorString, 0, CUresult, (CUresult error, const char **text))                  \
     X(DeviceGet, cuDeviceGet, 0, CUresult, (CUdevice * device, int ordinal))                               \
     X(DeviceGetAttribute, cuDeviceGetAttribute, 0, CUresult, (int *value, CUdevice_attribute attr, CUdevice device)) \
+    X(CtxGetCurrent, cuCtxGetCurrent, 1, CUresult, (CUcontext * ctx))                                      \
     X(MemGetHandleForAddressRange, cuMemGetHandleForAddressRange, 1, CUresult,                             \
       (void *handle, CUdeviceptr ptr, size_t size, CUmemRangeHandleType type, unsigned long long flags))   \
     X(ModuleLoadDataEx, cuModuleLoadDataEx, 1, CUresult,                                                   \
@@ -564,8 +566,17 @@ static xrt_status xrt__cuda_image_check(const xrt_module_image *im)
 }
 
 /* The runtime creates the primary context lazily: cudaFree(0) makes it
-   current on this thread, as the driver calls need. */
-static void xrt__cuda_context(xrt__gpu *g) { (void)g->rt.Free(NULL); }
+   current on this thread, as the driver calls need. Only where none is:
+   cudaFree is one of CUDA's unsafe calls, which would invalidate a capture
+   under way (whose thread has a context already). */
+static void xrt__cuda_context(xrt__gpu *g)
+{
+    char why[8];
+    const xrt__cuda_driver *d = xrt__cuda_driver_get(why, sizeof why);
+    void *ctx = NULL;
+    if (d && d->CtxGetCurrent && d->CtxGetCurrent(&ctx) == CUDA_SUCCESS && ctx) return;
+    (void)g->rt.Free(NULL);
+}
 
 /* A library loads lazily: cuLibraryLoadData accepts an image it cannot use
    (one it does not recognise, PTX that does not compile: its JIT log says

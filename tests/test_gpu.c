@@ -1660,6 +1660,53 @@ static xrt__gpu *fake_cuda_graphs(xrt_backend *t)
 }
 #endif
 
+#ifdef XRT_ENABLE_CUDA
+static void *fake_current_context;
+static int fake_cu_ctx_current(void **ctx)
+{
+    *ctx = fake_current_context;
+    return 0;
+}
+#endif
+
+/* The runtime makes the primary context current with cudaFree(0), one of
+   CUDA's unsafe calls in a capture (it would invalidate one): xrt makes it
+   only where the driver says no context is current, as in no capture. */
+static void test_cuda_context_made_only_where_none_is_current_fake(void **state)
+{
+#ifdef XRT_ENABLE_CUDA
+    xrt_backend t;
+    xrt__gpu *g = fake_cuda_graphs(&t);
+    xrt_module_image im = fake_ptx80_image;
+    void *m = NULL;
+    int ctx;
+    (void)state;
+    xrt__cuda_drv.CtxGetCurrent = fake_cu_ctx_current;
+    fake_current_context = NULL;
+    fk.contexts = 0;
+    OK(xrt__gpu_module_load(&t, &m, &im, 1, "", NULL, 0));
+    assert_int_equal(fk.contexts, 1); /* none was current: the runtime made it */
+    OK(xrt__gpu_module_unload(&t, m));
+    fake_current_context = &ctx;
+    fk.contexts = 0;
+    OK(xrt__gpu_stream_begin_capture(&t, &fake, XRT_CAPTURE_MODE_GLOBAL));
+    OK(xrt__gpu_module_load(&t, &m, &im, 1, "", NULL, 0));
+    assert_int_equal(fk.contexts, 0); /* current: no cudaFree(0) to invalidate the capture */
+    OK(xrt__gpu_module_unload(&t, m));
+    OK(xrt__gpu_stream_end_capture(&t, &fake, &m));
+    xrt__cuda_drv.CtxGetCurrent = NULL; /* a driver without it: the runtime's way, as before */
+    fk.contexts = 0;
+    OK(xrt__gpu_module_load(&t, &m, &im, 1, "", NULL, 0));
+    assert_int_equal(fk.contexts, 1);
+    OK(xrt__gpu_module_unload(&t, m));
+    (void)g;
+    fake_end();
+#else
+    (void)state;
+    SKIP_UNLESS(0, "cuda: not enabled in this build");
+#endif
+}
+
 static void test_cuda_module_kept_for_graphs_fake(void **state)
 {
 #ifdef XRT_ENABLE_CUDA
@@ -3410,6 +3457,7 @@ int main(void)
         cmocka_unit_test(test_cuda_image_choice),
         cmocka_unit_test_teardown(test_cuda_modules_fake_driver, fakes_restore),
         cmocka_unit_test_teardown(test_cuda_module_kept_for_graphs_fake, fakes_restore),
+        cmocka_unit_test_teardown(test_cuda_context_made_only_where_none_is_current_fake, fakes_restore),
         cmocka_unit_test_teardown(test_cuda_captured_kernel_params_fake, fakes_restore),
         cmocka_unit_test_teardown(test_hip_capture_last_fake, fakes_restore),
         cmocka_unit_test_teardown(test_hip_launch_fake, fakes_restore),
