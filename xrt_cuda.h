@@ -1221,6 +1221,7 @@ static void xrt__cuda_fill(xrt_backend *t)
     g->errors = xrt__cuda_errors;
     g->nerrors = sizeof xrt__cuda_errors / sizeof xrt__cuda_errors[0];
     g->success = cudaSuccess;
+    g->legacy_native = (void *)cudaStreamLegacy;
     g->per_thread = (void *)cudaStreamPerThread;
     g->attr_pools = cudaDevAttrMemoryPoolsSupported;
     g->attr_pci[0] = cudaDevAttrPciDomainId;

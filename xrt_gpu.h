@@ -427,6 +427,7 @@ struct xrt__gpu {
     const xrt__gpu_error *errors;
     size_t nerrors;
     int success;                   /* cudaSuccess, hipSuccess */
+    void *legacy_native;           /* the legacy stream's own handle: cudaStreamLegacy; NULL where HIP has none */
     void *per_thread;              /* cudaStreamPerThread, hipStreamPerThread */
     int attr_pools;                /* cudaDevAttrMemoryPoolsSupported, hipDeviceAttributeMemoryPoolsSupported */
     int attr_pci[3];               /* the PCI domain, bus and device attributes */
@@ -1674,8 +1675,9 @@ static xrt_status xrt__gpu_event_elapsed_time(const xrt_backend *self, float *ms
 /* >> gpu: interop. A backend stream or event object IS the native handle. */
 static xrt_status xrt__gpu_stream_get_native(const xrt_backend *self, void *stream, void **native)
 {
-    (void)self;
-    *native = stream; /* NULL: the legacy default stream, 0 */
+    /* the legacy stream by its own name, not 0, which a unit built with a
+       per-thread default stream reads as its per-thread stream */
+    *native = stream ? stream : ((const xrt__gpu *)self->user)->legacy_native;
     return XRT_SUCCESS;
 }
 
