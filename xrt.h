@@ -917,8 +917,8 @@ static inline xrt_status xrt_mem_range_get_attribute(void *data, size_t data_siz
 static inline xrt_status xrt_mem_get_info(size_t *free_bytes, size_t *total_bytes);
 static inline xrt_status xrt_memset(void *dst, int value, size_t size); /* NULL stream's order; may return early */
 static inline xrt_status xrt_memset_async(void *dst, int value, size_t size, xrt_stream stream);
-static inline xrt_status xrt_memcpy(void *dst, const void *src, size_t size,
-                                    xrt_memcpy_kind kind); /* done when it returns, except into device memory from device or pageable memory */
+/* xrt_memcpy: done when it returns, except into device memory from device or pageable memory */
+static inline xrt_status xrt_memcpy(void *dst, const void *src, size_t size, xrt_memcpy_kind kind);
 static inline xrt_status xrt_memcpy_async(void *dst, const void *src, size_t size, xrt_memcpy_kind kind,
                                           xrt_stream stream);
 static inline xrt_status xrt_pointer_get_attributes(xrt_pointer_attributes *attr, const void *ptr);
