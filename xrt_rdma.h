@@ -1978,11 +1978,14 @@ static void xrt__rdma_unpublish(xrt__rdma_ctx *c, xrt__rdma_pending *p)
     xrt__rdma_track(-1);
 }
 
-/* Was the memory found freed since p was published? */
+/* Was the memory found freed since p was published? A registration that
+   found no allocation (gen 0) while a free of xrt memory in its range ran
+   may have looked after the free took the allocation out of the registry
+   and before its hook: the memory was freed, not foreign. */
 static int xrt__rdma_pend_freed(const xrt__rdma_pending *p)
 {
     int i;
-    if (p->invalidated) return 1;
+    if (p->invalidated || (!p->gen && p->nfreed)) return 1;
     for (i = 0; i < p->nfreed; i++)
         if (p->gen && p->freed[i] == p->gen) return 1;
     return 0;
@@ -2290,7 +2293,7 @@ static void xrt__rdma_mark_pending(xrt__rdma_ctx *c, uintptr_t s, uintptr_t e, u
             if (p->gen == gen) p->invalidated = 1;
         } else if (p->start < e && p->end > s) {
             if (!gen || p->nfreed == XRT__RDMA_FREED_MAX) p->invalidated = 1;
-            else p->freed[p->nfreed++] = gen; /* its lookup may still have found it */
+            else p->freed[p->nfreed++] = gen; /* its lookup may have found it, or nothing (gen 0) */
         }
     }
 }
