@@ -36,7 +36,9 @@
      with a warning (its keys stop working): release before freeing.
    - Memory xrt did not allocate (malloc, mmap, cudaMalloc) is registered
      uncached, and xrt cannot see it freed: call xrt_rdma_notify_free(ptr,
-     size) before freeing or unmapping it.
+     size) before freeing or unmapping it. So is a range after
+     xrt_host_unregister: its registrations live on (held cached ones
+     become private), the cache no longer serves it.
    - Release every registration before xrt_rdma_close (it deregisters what is
      still held, with a warning); a registration released twice is
      XRT_ERROR_INVALID_HANDLE.
@@ -914,6 +916,7 @@ typedef struct xrt__rdma_pending {
     uint64_t freed[XRT__RDMA_FREED_MAX];   /* generations freed while gen was 0 */
     int nfreed;
     int invalidated;
+    int unregistered; /* the range found stopped being xrt's (xrt_host_unregister): not cached */
     struct xrt__rdma_pending *next;
 } xrt__rdma_pending;
 
@@ -2040,7 +2043,7 @@ static xrt_status xrt__rdma_register_new(xrt__rdma_ctx *c, xrt__rdma_req *r, xrt
     int err = 0, freed, cached;
     xrt__rdma_lock_ctx(c);
     pend->gen = r->gen;
-    cached = c->cache && r->gen;
+    cached = c->cache && r->gen && !pend->unregistered;
     freed = xrt__rdma_pend_freed(pend);
     if (!x || freed) {
         xrt__rdma_unpublish(c, pend);
@@ -2072,6 +2075,7 @@ static xrt_status xrt__rdma_register_new(xrt__rdma_ctx *c, xrt__rdma_req *r, xrt
 
     xrt__rdma_lock_ctx(c);
     freed = xrt__rdma_pend_freed(pend);
+    if (pend->unregistered) cached = 0; /* the cache holds only memory xrt would hear the free of */
     if (x->mr && !freed && (h = xrt__rdma_ref_new(c, x)) != 0) {
         x->node.start = r->start;
         x->node.end = r->end;
@@ -2285,10 +2289,14 @@ static int xrt__rdma_kill_listed(xrt__rdma_ctx *c, xrt__rdma_link *head, uintptr
 
 /* A registration in flight over freed memory: refused when it found the
    freed allocation (by generation; gen 0: any memory in the range). */
-static void xrt__rdma_mark_pending(xrt__rdma_ctx *c, uintptr_t s, uintptr_t e, uint64_t gen)
+static void xrt__rdma_mark_pending(xrt__rdma_ctx *c, uintptr_t s, uintptr_t e, uint64_t gen, int unreg)
 {
     xrt__rdma_pending *p;
     for (p = c->pending; p; p = p->next) {
+        if (unreg) { /* the memory stays: a registration of it goes on, private */
+            if (p->gen ? p->gen == gen : p->start < e && p->end > s) p->unregistered = 1;
+            continue;
+        }
         if (gen && p->gen) {
             if (p->gen == gen) p->invalidated = 1;
         } else if (p->start < e && p->end > s) {
@@ -2298,7 +2306,22 @@ static void xrt__rdma_mark_pending(xrt__rdma_ctx *c, uintptr_t s, uintptr_t e, u
     }
 }
 
-static int xrt__rdma_invalidate_ctx(xrt__rdma_ctx *c, uintptr_t s, uintptr_t e, uint64_t gen,
+/* A held cached entry of a range that xrt_host_unregister gave back to the
+   user: its memory is still there, so the registration lives on, private
+   (a free or xrt_rdma_notify_free of the memory finds it there). */
+static void xrt__rdma_privatize(xrt__rdma_ctx *c, xrt__rdma_entry *x)
+{
+    x->where = XRT__RDMA_PRIVATE;
+    x->has_ident = 0;
+    xrt__rdma_list_add(&c->privates, &x->link);
+    xrt__rdma_track(1);
+    c->uncached++;
+}
+
+/* unreg: xrt_host_unregister, whose memory stays allocated: the cache lets
+   go of the range (a held entry becomes private), private registrations
+   stay. Returns the held registrations deregistered. */
+static int xrt__rdma_invalidate_ctx(xrt__rdma_ctx *c, uintptr_t s, uintptr_t e, uint64_t gen, int unreg,
                                     xrt__rdma_entry **victims)
 {
     xrt__rdma_entry *x, *next, *taken = NULL, **tail = &taken;
@@ -2308,6 +2331,10 @@ static int xrt__rdma_invalidate_ctx(xrt__rdma_ctx *c, uintptr_t s, uintptr_t e, 
     for (k = 0; k < XRT__RDMA_CLASSES; k++) tail = xrt__rdma_take_overlapping(c, k << 1, s, e, tail);
     for (x = taken; x; x = next) {
         next = x->victim;
+        if (x->refs && unreg) {
+            xrt__rdma_privatize(c, x);
+            continue;
+        }
         if (x->refs) {
             held += xrt__rdma_kill_held(c, x, forked);
             continue;
@@ -2316,16 +2343,18 @@ static int xrt__rdma_invalidate_ctx(xrt__rdma_ctx *c, uintptr_t s, uintptr_t e, 
         x->victim = *victims;
         *victims = x;
     }
-    held += xrt__rdma_kill_listed(c, &c->detached, s, e, forked);
-    held += xrt__rdma_kill_listed(c, &c->privates, s, e, forked);
-    xrt__rdma_mark_pending(c, s, e, gen);
+    if (!unreg) {
+        held += xrt__rdma_kill_listed(c, &c->detached, s, e, forked);
+        held += xrt__rdma_kill_listed(c, &c->privates, s, e, forked);
+    }
+    xrt__rdma_mark_pending(c, s, e, gen, unreg);
     xrt__rdma_unlock_ctx(c);
     return held;
 }
 
 /* Drops every registration overlapping [base, base+size) in every context:
    cached, detached and private ones, and marks those in flight. */
-static void xrt__rdma_invalidate(uintptr_t base, size_t size, uint64_t gen)
+static void xrt__rdma_invalidate(uintptr_t base, size_t size, uint64_t gen, int unreg)
 {
     uintptr_t end = size > UINTPTR_MAX - base ? UINTPTR_MAX : base + size;
     xrt__rdma_entry *victims = NULL;
@@ -2340,7 +2369,7 @@ static void xrt__rdma_invalidate(uintptr_t base, size_t size, uint64_t gen)
     for (i = 0; i < XRT__RDMA_SLOTS; i++) { /* a context from before fork() is the parent's business */
         xrt__rdma_entry *had = victims;
         if (!xrt__rdma_ctxs[i] || xrt__rdma_forked(xrt__rdma_ctxs[i])) continue;
-        held += xrt__rdma_invalidate_ctx(xrt__rdma_ctxs[i], base, end, gen, &victims);
+        held += xrt__rdma_invalidate_ctx(xrt__rdma_ctxs[i], base, end, gen, unreg, &victims);
         if (victims != had) { /* their context (its PD) outlives their deregistration */
             xrt__rdma_enter((uintptr_t)i);
             entered |= (uint64_t)1 << i;
@@ -2359,14 +2388,14 @@ static void xrt__rdma_invalidate(uintptr_t base, size_t size, uint64_t gen)
 static void xrt__rdma_on_free(void *user, uintptr_t base, size_t size, uint64_t gen)
 {
     (void)user;
-    xrt__rdma_invalidate(base, size, gen); /* never 0 */
+    xrt__rdma_invalidate(base, size, gen, xrt__free_hook_unregisters()); /* gen: never 0 */
 }
 
 XRT_API xrt_status xrt_rdma_notify_free(const void *ptr, size_t size)
 {
     if (size == 0) return XRT_SUCCESS;
     if (!ptr) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_rdma_notify_free", "ptr is NULL");
-    xrt__rdma_invalidate((uintptr_t)ptr, size, 0);
+    xrt__rdma_invalidate((uintptr_t)ptr, size, 0, 0);
     return XRT_SUCCESS;
 }
 

@@ -441,9 +441,9 @@ static void invalidate_without_contexts_is_a_no_op(void **state)
     (void)state;
     xrt_test_log_capture();
     assert_int_equal(xrt__rdma_tracked, 0);
-    xrt__rdma_invalidate(0x1000, 0x1000, 5);
-    xrt__rdma_invalidate(0, (size_t)-1, 0);
-    xrt__rdma_invalidate((uintptr_t)-4096, 1 << 20, 0); /* wraps: clamped */
+    xrt__rdma_invalidate(0x1000, 0x1000, 5, 0);
+    xrt__rdma_invalidate(0, (size_t)-1, 0, 0);
+    xrt__rdma_invalidate((uintptr_t)-4096, 1 << 20, 0, 0); /* wraps: clamped */
     OK(xrt_rdma_notify_free((void *)(uintptr_t)0x1000, 0x1000));
     OK(xrt_rdma_notify_free(NULL, 0));
     FAILS(xrt_rdma_notify_free(NULL, 16), XRT_ERROR_INVALID_VALUE, "ptr is NULL");
@@ -909,6 +909,47 @@ static void fake_notify_free_drops_foreign_registrations(void **state)
     xrt_set_log_callback(NULL, NULL);
 }
 
+
+/* xrt_host_unregister gives the memory back to its owner without freeing
+   it: a private registration made before xrt_host_register, and a cached one
+   held across the unregister, keep working (nothing is said); the cache no
+   longer serves the range, and xrt_rdma_notify_free still reaches both. */
+static void fake_host_unregister_keeps_registrations(void **state)
+{
+    xrt_rdma_ctx c;
+    xrt_rdma_reg priv, held, again;
+    char *h = (char *)aligned_alloc(4096, 1 << 16);
+    long live;
+    (void)state;
+    assert_non_null(h);
+    xrt_test_log_capture();
+    OK(fake_open(&c));
+    live = fake_live();
+    OK(xrt_rdma_register(c, h, 1 << 16, RW, &priv));
+    assert_false(priv.cached);
+    OK(xrt_host_register(h, 1 << 16, 0));
+    OK(xrt_rdma_register(c, h, 4096, RW, &held));
+    assert_true(held.cached);
+    OK(xrt_host_unregister(h));
+    assert_int_equal(xrt_test_log.count, 0);
+    assert_non_null(fake_by_rkey(priv.rkey));
+    assert_non_null(fake_by_rkey(held.rkey));
+    assert_int_equal(fstats(c).entries, 0);
+    OK(xrt_rdma_register(c, h, 4096, RW, &again)); /* not a hit on the old entry */
+    assert_false(again.cached);
+    assert_true(again.rkey != held.rkey);
+    OK(xrt_rdma_release(&again));
+    OK(xrt_rdma_notify_free(h, 1 << 16)); /* the owner is about to free it */
+    assert_null(fake_by_rkey(priv.rkey));
+    assert_null(fake_by_rkey(held.rkey));
+    assert_non_null(strstr(xrt_test_log.last, "freed while 2 registration(s) of them were held"));
+    OK(xrt_rdma_release(&held));
+    OK(xrt_rdma_release(&priv));
+    assert_int_equal(fake_live(), live);
+    OK(fake_close(c));
+    free(h);
+    xrt_set_log_callback(NULL, NULL);
+}
 /* Evictions are counted by reason. */
 static void fake_evictions_by_reason(void **state)
 {
@@ -1304,6 +1345,7 @@ int main(void)
         cmocka_unit_test(fake_free_during_registration_is_refused),
         cmocka_unit_test(fake_register_between_unlink_and_hook_is_refused),
         cmocka_unit_test(fake_notify_free_drops_foreign_registrations),
+        cmocka_unit_test(fake_host_unregister_keeps_registrations),
         cmocka_unit_test(fake_evictions_by_reason),
         cmocka_unit_test(fake_register_racing_free_never_caches_freed_memory),
         cmocka_unit_test(fake_close_racing_calls), cmocka_unit_test(fake_close_waits_for_a_call_inside),
