@@ -936,7 +936,7 @@ typedef struct xrt__rdma_ctx {
     struct ibv_context *vc;
     struct ibv_pd *pd;
     struct fid_domain *domain; /* a libfabric context's (vc and pd NULL) */
-    uint64_t mr_mode, last_key;  /* its mr_mode; the last key xrt chose (under the lock) */
+    uint64_t mr_mode;            /* its mr_mode */
     int owns; /* opened the device and allocated the PD */
     char name[64];
     int lock; /* everything below (xrt__rdma_lock_ctx) */
@@ -1665,6 +1665,22 @@ static uint64_t xrt__rdma_fabric_access(unsigned access)
     return a;
 }
 
+/* xrt's keys, where the provider does not choose them: one counter for the
+   process, so that two contexts on one domain never ask for the same key; a
+   key the domain has already (the application's own regions) is skipped,
+   a bounded number of times. */
+#define XRT__RDMA_KEY_TRIES 64
+static uint64_t xrt__rdma_fabric_key;
+
+static int xrt__rdma_fabric_regattr(const xrt__rdma_ctx *c, struct fi_mr_attr *a, struct fid_mr **mr)
+{
+    int rc, tries = 0;
+    if (c->mr_mode & FI_MR_PROV_KEY) return fi_mr_regattr(c->domain, a, 0, mr);
+    do a->requested_key = __atomic_add_fetch(&xrt__rdma_fabric_key, 1, __ATOMIC_RELAXED);
+    while ((rc = fi_mr_regattr(c->domain, a, 0, mr)) == -FI_ENOKEY && ++tries < XRT__RDMA_KEY_TRIES);
+    return rc;
+}
+
 /* fi_mr_regattr of [start, end), with the memory's interface and device
    from xrt's registry (the allocation's backend says whose memory it is). */
 static void *xrt__rdma_fabric_reg(xrt__rdma_ctx *c, const xrt__rdma_req *r, xrt_rdma_path *path, int *err, char *why,
@@ -1693,17 +1709,15 @@ static void *xrt__rdma_fabric_reg(xrt__rdma_ctx *c, const xrt__rdma_req *r, xrt_
             return NULL;
         }
     }
-    if (!(c->mr_mode & FI_MR_PROV_KEY)) {
-        xrt__rdma_lock_ctx(c);
-        a.requested_key = ++c->last_key;
-        xrt__rdma_unlock_ctx(c);
-    }
     *path = a.iface == FI_HMEM_SYSTEM ? XRT_RDMA_PATH_HOST : XRT_RDMA_PATH_PEER;
-    rc = fi_mr_regattr(c->domain, &a, 0, &mr);
+    rc = xrt__rdma_fabric_regattr(c, &a, &mr);
     *err = rc ? -rc : 0;
     if (rc) {
-        xrt__rdma_describe(why, n, a.iface == FI_HMEM_CUDA ? "fi_mr_regattr (FI_HMEM_CUDA)"
-                                   : a.iface == FI_HMEM_ROCR ? "fi_mr_regattr (FI_HMEM_ROCR)" : "fi_mr_regattr", -rc);
+        /* libfabric's own codes (FI_ENOKEY and others above 255) are not strerror's */
+        snprintf(why, n, "%s: %s (%d)",
+                 a.iface == FI_HMEM_CUDA ? "fi_mr_regattr (FI_HMEM_CUDA)"
+                 : a.iface == FI_HMEM_ROCR ? "fi_mr_regattr (FI_HMEM_ROCR)" : "fi_mr_regattr",
+                 fi_strerror(-rc), -rc);
         xrt__rdma_memlock_hint(why, n, -rc);
         return NULL;
     }
