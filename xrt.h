@@ -3641,6 +3641,8 @@ static inline void xrt__mem_note_device(const void *p, int device);
 /* xrt__mem_query: the allocation containing p in *info, in one lookup: 1; else 0 and *info zeroed */
 /* xrt__mem_version: the registry's version, bumped by every change of its tree (read with an acquire load: an answer of xrt__mem_query taken after the read is at least that new) */
 XRT_API int xrt__mem_query(const void *p, xrt__mem_info *info);
+/* xrt__free_hook_unregisters: 1 inside a free hook run by xrt_host_unregister (the memory stays the user's), 0 for a free */
+XRT_API int xrt__free_hook_unregisters(void);
 /* xrt__mem_info_of: the allocation of a record xrt__mem_take took out of the registry, in *info */
 XRT_API void xrt__mem_info_of(const void *record, xrt__mem_info *info);
 /* xrt__mem_lookup: the registry's attributes of p (the backend's where the registry knows none) */
