@@ -1022,11 +1022,14 @@ static inline xrt_status xrt_ipc_open_event_handle(xrt_event *event, xrt_ipc_eve
    in a process): the allocation at the same base later has another. A hook
    must not call xrt's API (xrt_shutdown holds the backend registry's lock
    while it runs them); it may log. At most XRT_MAX_FREE_HOOKS hooks; adding
-   the same (fn, user) twice is one hook. */
+   the same (fn, user) twice is one hook. xrt_host_unregister runs them too,
+   for memory that stays allocated (the user's): xrt__free_hook_unregisters()
+   is 1 inside a hook run for it, 0 for a free. */
 #define XRT_MAX_FREE_HOOKS 8
 typedef void (*xrt_free_hook_fn)(void *user, uintptr_t base, size_t size, uint64_t generation);
 XRT_API xrt_status xrt_add_free_hook(xrt_free_hook_fn fn, void *user);
 XRT_API xrt_status xrt_remove_free_hook(xrt_free_hook_fn fn, void *user);
+XRT_API int xrt__free_hook_unregisters(void);
 
 /* streams (NULL is the default stream) */
 static inline xrt_status xrt_stream_create(xrt_stream *stream);          /* blocking, as cudaStreamCreate's */
@@ -3639,6 +3642,8 @@ static inline void xrt__mem_note_device(const void *p, int device);
 /* xrt__mem_query: the allocation containing p in *info, in one lookup: 1; else 0 and *info zeroed */
 /* xrt__mem_version: the registry's version, bumped by every change of its tree (read with an acquire load: an answer of xrt__mem_query taken after the read is at least that new) */
 XRT_API int xrt__mem_query(const void *p, xrt__mem_info *info);
+/* xrt__free_hook_unregisters: 1 inside a free hook run by xrt_host_unregister (the memory stays the user's), 0 for a free */
+XRT_API int xrt__free_hook_unregisters(void);
 /* xrt__mem_info_of: the allocation of a record xrt__mem_take took out of the registry, in *info */
 XRT_API void xrt__mem_info_of(const void *record, xrt__mem_info *info);
 /* xrt__mem_lookup: the registry's attributes of p (the backend's where the registry knows none) */
@@ -6181,14 +6186,22 @@ XRT_API xrt_status xrt_remove_free_hook(xrt_free_hook_fn fn, void *user)
     return found ? XRT_SUCCESS : xrt_error(XRT_ERROR_NOT_FOUND, "xrt_remove_free_hook", "no such free hook");
 }
 
+/* 1 while this thread runs the hooks of a registered range (its memory is
+   not freed: it stays the user's). */
+static XRT__TLS int xrt__hook_unregistering;
+
+XRT_API int xrt__free_hook_unregisters(void) { return xrt__hook_unregistering; }
+
 /* Runs the hooks for an allocation that left the registry. */
 static void xrt__mem_run_hooks(const xrt__mem_node *n)
 {
     int i, count = __atomic_load_n(&xrt__hook_count, __ATOMIC_ACQUIRE);
+    xrt__hook_unregistering = n->registered;
     for (i = 0; i < count; i++) {
         xrt_free_hook_fn fn = __atomic_load_n(&xrt__hooks[i].fn, __ATOMIC_ACQUIRE);
         if (fn) fn(__atomic_load_n(&xrt__hooks[i].user, __ATOMIC_RELAXED), n->node.start, n->node.end - n->node.start, n->gen);
     }
+    xrt__hook_unregistering = 0;
 }
 
 XRT_API int xrt__mem_query(const void *p, xrt__mem_info *info)

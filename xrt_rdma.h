@@ -36,7 +36,9 @@
      with a warning (its keys stop working): release before freeing.
    - Memory xrt did not allocate (malloc, mmap, cudaMalloc) is registered
      uncached, and xrt cannot see it freed: call xrt_rdma_notify_free(ptr,
-     size) before freeing or unmapping it.
+     size) before freeing or unmapping it. So is a range after
+     xrt_host_unregister: its registrations live on (held cached ones
+     become private), the cache no longer serves it.
    - Release every registration before xrt_rdma_close (it deregisters what is
      still held, with a warning); a registration released twice is
      XRT_ERROR_INVALID_HANDLE.
@@ -914,6 +916,7 @@ typedef struct xrt__rdma_pending {
     uint64_t freed[XRT__RDMA_FREED_MAX];   /* generations freed while gen was 0 */
     int nfreed;
     int invalidated;
+    int unregistered; /* the range found stopped being xrt's (xrt_host_unregister): not cached */
     struct xrt__rdma_pending *next;
 } xrt__rdma_pending;
 
@@ -933,7 +936,7 @@ typedef struct xrt__rdma_ctx {
     struct ibv_context *vc;
     struct ibv_pd *pd;
     struct fid_domain *domain; /* a libfabric context's (vc and pd NULL) */
-    uint64_t mr_mode, last_key;  /* its mr_mode; the last key xrt chose (under the lock) */
+    uint64_t mr_mode;            /* its mr_mode */
     int owns; /* opened the device and allocated the PD */
     char name[64];
     int lock; /* everything below (xrt__rdma_lock_ctx) */
@@ -1662,6 +1665,22 @@ static uint64_t xrt__rdma_fabric_access(unsigned access)
     return a;
 }
 
+/* xrt's keys, where the provider does not choose them: one counter for the
+   process, so that two contexts on one domain never ask for the same key; a
+   key the domain has already (the application's own regions) is skipped,
+   a bounded number of times. */
+#define XRT__RDMA_KEY_TRIES 64
+static uint64_t xrt__rdma_fabric_key;
+
+static int xrt__rdma_fabric_regattr(const xrt__rdma_ctx *c, struct fi_mr_attr *a, struct fid_mr **mr)
+{
+    int rc, tries = 0;
+    if (c->mr_mode & FI_MR_PROV_KEY) return fi_mr_regattr(c->domain, a, 0, mr);
+    do a->requested_key = __atomic_add_fetch(&xrt__rdma_fabric_key, 1, __ATOMIC_RELAXED);
+    while ((rc = fi_mr_regattr(c->domain, a, 0, mr)) == -FI_ENOKEY && ++tries < XRT__RDMA_KEY_TRIES);
+    return rc;
+}
+
 /* fi_mr_regattr of [start, end), with the memory's interface and device
    from xrt's registry (the allocation's backend says whose memory it is). */
 static void *xrt__rdma_fabric_reg(xrt__rdma_ctx *c, const xrt__rdma_req *r, xrt_rdma_path *path, int *err, char *why,
@@ -1690,17 +1709,15 @@ static void *xrt__rdma_fabric_reg(xrt__rdma_ctx *c, const xrt__rdma_req *r, xrt_
             return NULL;
         }
     }
-    if (!(c->mr_mode & FI_MR_PROV_KEY)) {
-        xrt__rdma_lock_ctx(c);
-        a.requested_key = ++c->last_key;
-        xrt__rdma_unlock_ctx(c);
-    }
     *path = a.iface == FI_HMEM_SYSTEM ? XRT_RDMA_PATH_HOST : XRT_RDMA_PATH_PEER;
-    rc = fi_mr_regattr(c->domain, &a, 0, &mr);
+    rc = xrt__rdma_fabric_regattr(c, &a, &mr);
     *err = rc ? -rc : 0;
     if (rc) {
-        xrt__rdma_describe(why, n, a.iface == FI_HMEM_CUDA ? "fi_mr_regattr (FI_HMEM_CUDA)"
-                                   : a.iface == FI_HMEM_ROCR ? "fi_mr_regattr (FI_HMEM_ROCR)" : "fi_mr_regattr", -rc);
+        /* libfabric's own codes (FI_ENOKEY and others above 255) are not strerror's */
+        snprintf(why, n, "%s: %s (%d)",
+                 a.iface == FI_HMEM_CUDA ? "fi_mr_regattr (FI_HMEM_CUDA)"
+                 : a.iface == FI_HMEM_ROCR ? "fi_mr_regattr (FI_HMEM_ROCR)" : "fi_mr_regattr",
+                 fi_strerror(-rc), -rc);
         xrt__rdma_memlock_hint(why, n, -rc);
         return NULL;
     }
@@ -1978,11 +1995,14 @@ static void xrt__rdma_unpublish(xrt__rdma_ctx *c, xrt__rdma_pending *p)
     xrt__rdma_track(-1);
 }
 
-/* Was the memory found freed since p was published? */
+/* Was the memory found freed since p was published? A registration that
+   found no allocation (gen 0) while a free of xrt memory in its range ran
+   may have looked after the free took the allocation out of the registry
+   and before its hook: the memory was freed, not foreign. */
 static int xrt__rdma_pend_freed(const xrt__rdma_pending *p)
 {
     int i;
-    if (p->invalidated) return 1;
+    if (p->invalidated || (!p->gen && p->nfreed)) return 1;
     for (i = 0; i < p->nfreed; i++)
         if (p->gen && p->freed[i] == p->gen) return 1;
     return 0;
@@ -2037,7 +2057,7 @@ static xrt_status xrt__rdma_register_new(xrt__rdma_ctx *c, xrt__rdma_req *r, xrt
     int err = 0, freed, cached;
     xrt__rdma_lock_ctx(c);
     pend->gen = r->gen;
-    cached = c->cache && r->gen;
+    cached = c->cache && r->gen && !pend->unregistered;
     freed = xrt__rdma_pend_freed(pend);
     if (!x || freed) {
         xrt__rdma_unpublish(c, pend);
@@ -2069,6 +2089,7 @@ static xrt_status xrt__rdma_register_new(xrt__rdma_ctx *c, xrt__rdma_req *r, xrt
 
     xrt__rdma_lock_ctx(c);
     freed = xrt__rdma_pend_freed(pend);
+    if (pend->unregistered) cached = 0; /* the cache holds only memory xrt would hear the free of */
     if (x->mr && !freed && (h = xrt__rdma_ref_new(c, x)) != 0) {
         x->node.start = r->start;
         x->node.end = r->end;
@@ -2282,20 +2303,39 @@ static int xrt__rdma_kill_listed(xrt__rdma_ctx *c, xrt__rdma_link *head, uintptr
 
 /* A registration in flight over freed memory: refused when it found the
    freed allocation (by generation; gen 0: any memory in the range). */
-static void xrt__rdma_mark_pending(xrt__rdma_ctx *c, uintptr_t s, uintptr_t e, uint64_t gen)
+static void xrt__rdma_mark_pending(xrt__rdma_ctx *c, uintptr_t s, uintptr_t e, uint64_t gen, int unreg)
 {
     xrt__rdma_pending *p;
     for (p = c->pending; p; p = p->next) {
+        if (unreg) { /* the memory stays: a registration of it goes on, private */
+            if (p->gen ? p->gen == gen : p->start < e && p->end > s) p->unregistered = 1;
+            continue;
+        }
         if (gen && p->gen) {
             if (p->gen == gen) p->invalidated = 1;
         } else if (p->start < e && p->end > s) {
             if (!gen || p->nfreed == XRT__RDMA_FREED_MAX) p->invalidated = 1;
-            else p->freed[p->nfreed++] = gen; /* its lookup may still have found it */
+            else p->freed[p->nfreed++] = gen; /* its lookup may have found it, or nothing (gen 0) */
         }
     }
 }
 
-static int xrt__rdma_invalidate_ctx(xrt__rdma_ctx *c, uintptr_t s, uintptr_t e, uint64_t gen,
+/* A held cached entry of a range that xrt_host_unregister gave back to the
+   user: its memory is still there, so the registration lives on, private
+   (a free or xrt_rdma_notify_free of the memory finds it there). */
+static void xrt__rdma_privatize(xrt__rdma_ctx *c, xrt__rdma_entry *x)
+{
+    x->where = XRT__RDMA_PRIVATE;
+    x->has_ident = 0;
+    xrt__rdma_list_add(&c->privates, &x->link);
+    xrt__rdma_track(1);
+    c->uncached++;
+}
+
+/* unreg: xrt_host_unregister, whose memory stays allocated: the cache lets
+   go of the range (a held entry becomes private), private registrations
+   stay. Returns the held registrations deregistered. */
+static int xrt__rdma_invalidate_ctx(xrt__rdma_ctx *c, uintptr_t s, uintptr_t e, uint64_t gen, int unreg,
                                     xrt__rdma_entry **victims)
 {
     xrt__rdma_entry *x, *next, *taken = NULL, **tail = &taken;
@@ -2305,6 +2345,10 @@ static int xrt__rdma_invalidate_ctx(xrt__rdma_ctx *c, uintptr_t s, uintptr_t e, 
     for (k = 0; k < XRT__RDMA_CLASSES; k++) tail = xrt__rdma_take_overlapping(c, k << 1, s, e, tail);
     for (x = taken; x; x = next) {
         next = x->victim;
+        if (x->refs && unreg) {
+            xrt__rdma_privatize(c, x);
+            continue;
+        }
         if (x->refs) {
             held += xrt__rdma_kill_held(c, x, forked);
             continue;
@@ -2313,16 +2357,18 @@ static int xrt__rdma_invalidate_ctx(xrt__rdma_ctx *c, uintptr_t s, uintptr_t e, 
         x->victim = *victims;
         *victims = x;
     }
-    held += xrt__rdma_kill_listed(c, &c->detached, s, e, forked);
-    held += xrt__rdma_kill_listed(c, &c->privates, s, e, forked);
-    xrt__rdma_mark_pending(c, s, e, gen);
+    if (!unreg) {
+        held += xrt__rdma_kill_listed(c, &c->detached, s, e, forked);
+        held += xrt__rdma_kill_listed(c, &c->privates, s, e, forked);
+    }
+    xrt__rdma_mark_pending(c, s, e, gen, unreg);
     xrt__rdma_unlock_ctx(c);
     return held;
 }
 
 /* Drops every registration overlapping [base, base+size) in every context:
    cached, detached and private ones, and marks those in flight. */
-static void xrt__rdma_invalidate(uintptr_t base, size_t size, uint64_t gen)
+static void xrt__rdma_invalidate(uintptr_t base, size_t size, uint64_t gen, int unreg)
 {
     uintptr_t end = size > UINTPTR_MAX - base ? UINTPTR_MAX : base + size;
     xrt__rdma_entry *victims = NULL;
@@ -2337,7 +2383,7 @@ static void xrt__rdma_invalidate(uintptr_t base, size_t size, uint64_t gen)
     for (i = 0; i < XRT__RDMA_SLOTS; i++) { /* a context from before fork() is the parent's business */
         xrt__rdma_entry *had = victims;
         if (!xrt__rdma_ctxs[i] || xrt__rdma_forked(xrt__rdma_ctxs[i])) continue;
-        held += xrt__rdma_invalidate_ctx(xrt__rdma_ctxs[i], base, end, gen, &victims);
+        held += xrt__rdma_invalidate_ctx(xrt__rdma_ctxs[i], base, end, gen, unreg, &victims);
         if (victims != had) { /* their context (its PD) outlives their deregistration */
             xrt__rdma_enter((uintptr_t)i);
             entered |= (uint64_t)1 << i;
@@ -2356,14 +2402,14 @@ static void xrt__rdma_invalidate(uintptr_t base, size_t size, uint64_t gen)
 static void xrt__rdma_on_free(void *user, uintptr_t base, size_t size, uint64_t gen)
 {
     (void)user;
-    xrt__rdma_invalidate(base, size, gen); /* never 0 */
+    xrt__rdma_invalidate(base, size, gen, xrt__free_hook_unregisters()); /* gen: never 0 */
 }
 
 XRT_API xrt_status xrt_rdma_notify_free(const void *ptr, size_t size)
 {
     if (size == 0) return XRT_SUCCESS;
     if (!ptr) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_rdma_notify_free", "ptr is NULL");
-    xrt__rdma_invalidate((uintptr_t)ptr, size, 0);
+    xrt__rdma_invalidate((uintptr_t)ptr, size, 0, 0);
     return XRT_SUCCESS;
 }
 

@@ -30,7 +30,7 @@ typedef struct rec_mr {
 
 static struct {
     int regs, closes, fail;
-    uint64_t next_key;
+    uint64_t next_key, taken_key; /* taken_key: the domain has a region with it already */
     struct fi_mr_attr last;
     struct iovec last_iov;
 } rec;
@@ -51,6 +51,7 @@ static int rec_regattr(struct fid *fid, const struct fi_mr_attr *attr, uint64_t 
     (void)fid;
     (void)flags;
     if (rec.fail) return -rec.fail;
+    if (attr && attr->requested_key && attr->requested_key == rec.taken_key) return -FI_ENOKEY;
     if (!attr || attr->iov_count != 1 || !attr->mr_iov || attr->iface > FI_HMEM_SYNAPSEAI) return -FI_EINVAL;
     if ((m = (rec_mr *)calloc(1, sizeof *m)) == NULL) return -FI_ENOMEM;
     m->attr = *attr;
@@ -103,8 +104,8 @@ static void test_device_memory_says_what_it_is(void **state)
     assert_int_equal(rec.last.access, FI_SEND | FI_WRITE | FI_RECV | FI_READ | FI_REMOTE_WRITE);
     assert_ptr_equal(rec.last_iov.iov_base, d);
     assert_int_equal(rec.last_iov.iov_len, N);
-    assert_int_equal(rec.last.requested_key, 1); /* no FI_MR_PROV_KEY: xrt's keys, from 1 */
-    assert_int_equal(reg.key, 1);
+    assert_true(rec.last.requested_key != 0); /* no FI_MR_PROV_KEY: xrt's keys */
+    assert_int_equal(reg.key, rec.last.requested_key);
     assert_non_null(reg.fabric_mr);
     assert_ptr_equal(reg.desc, fi_mr_desc(reg.fabric_mr));
     assert_int_equal(reg.addr, (uint64_t)(uintptr_t)d); /* FI_MR_VIRT_ADDR */
@@ -116,7 +117,7 @@ static void test_device_memory_says_what_it_is(void **state)
     OK(xrt_rdma_register(c, h, N, XRT_RDMA_REMOTE_READ, &reg)); /* pinned host memory: the host's */
     assert_int_equal(rec.last.iface, FI_HMEM_SYSTEM);
     assert_int_equal(rec.last.access, FI_SEND | FI_WRITE | FI_REMOTE_READ);
-    assert_int_equal(reg.key, 2);
+    assert_int_equal(reg.key, rec.last.requested_key);
     OK(xrt_rdma_release(&reg));
     OK(xrt_free_host(h));
     OK(xrt_free(d));
@@ -195,6 +196,54 @@ static void test_foreign_memory_private(void **state)
     assert_int_equal(rec.closes, 1);
     OK(xrt_rdma_close(c));
     free(m);
+}
+
+/* Two contexts on one domain never ask for the same key, and a key the
+   domain has already (an application's own region) is skipped. */
+static void test_keys_are_unique_in_the_process(void **state)
+{
+    xrt_rdma_ctx c1 = open_rec(FI_MR_VIRT_ADDR), c2;
+    xrt_rdma_reg a, b, e;
+    void *p = NULL, *q = NULL, *r = NULL;
+    (void)state;
+    OK(xrt_rdma_open_fabric(&c2, &rec_domain, FI_MR_VIRT_ADDR));
+    OK(xrt_malloc(&p, N));
+    OK(xrt_malloc(&q, N));
+    OK(xrt_malloc(&r, N));
+    OK(xrt_rdma_register(c1, p, N, XRT_RDMA_LOCAL_WRITE | XRT_RDMA_REMOTE_WRITE, &a));
+    OK(xrt_rdma_register(c2, q, N, XRT_RDMA_LOCAL_WRITE | XRT_RDMA_REMOTE_WRITE, &b));
+    assert_true(a.key != b.key);
+    rec.taken_key = b.key + 1; /* the next key xrt would ask for */
+    OK(xrt_rdma_register(c1, r, N, XRT_RDMA_LOCAL_WRITE | XRT_RDMA_REMOTE_WRITE, &e));
+    assert_int_equal(e.key, b.key + 2);
+    assert_int_equal(rec.regs, 3);
+    OK(xrt_rdma_release(&a));
+    OK(xrt_rdma_release(&b));
+    OK(xrt_rdma_release(&e));
+    OK(xrt_free(p));
+    OK(xrt_free(q));
+    OK(xrt_free(r));
+    OK(xrt_rdma_close(c1));
+    OK(xrt_rdma_close(c2));
+    assert_int_equal(rec.closes, rec.regs);
+}
+
+/* libfabric's own error codes (above 255) are named by fi_strerror. */
+static void test_fabric_errors_are_named(void **state)
+{
+    xrt_rdma_ctx c = open_rec(FI_MR_PROV_KEY);
+    xrt_rdma_reg reg;
+    void *d = NULL;
+    char want[160];
+    (void)state;
+    OK(xrt_malloc(&d, N));
+    rec.fail = FI_ENOKEY;
+    snprintf(want, sizeof want, "fi_mr_regattr: %s (%d)", fi_strerror(FI_ENOKEY), FI_ENOKEY);
+    FAILS(xrt_rdma_register(c, d, N, XRT_RDMA_LOCAL_WRITE, &reg), XRT_ERROR_BACKEND, want);
+    assert_null(strstr(xrt_get_last_error_string(), "Unknown error"));
+    rec.fail = 0;
+    OK(xrt_free(d));
+    OK(xrt_rdma_close(c));
 }
 
 static void test_fabric_bad_input(void **state)
@@ -305,6 +354,8 @@ int main(void)
         cmocka_unit_test(test_free_invalidates),
         cmocka_unit_test(test_foreign_memory_private),
         cmocka_unit_test(test_fabric_bad_input),
+        cmocka_unit_test(test_keys_are_unique_in_the_process),
+        cmocka_unit_test(test_fabric_errors_are_named),
     };
     const struct CMUnitTest real[] = {
         cmocka_unit_test(test_tcp_provider),

@@ -441,9 +441,9 @@ static void invalidate_without_contexts_is_a_no_op(void **state)
     (void)state;
     xrt_test_log_capture();
     assert_int_equal(xrt__rdma_tracked, 0);
-    xrt__rdma_invalidate(0x1000, 0x1000, 5);
-    xrt__rdma_invalidate(0, (size_t)-1, 0);
-    xrt__rdma_invalidate((uintptr_t)-4096, 1 << 20, 0); /* wraps: clamped */
+    xrt__rdma_invalidate(0x1000, 0x1000, 5, 0);
+    xrt__rdma_invalidate(0, (size_t)-1, 0, 0);
+    xrt__rdma_invalidate((uintptr_t)-4096, 1 << 20, 0, 0); /* wraps: clamped */
     OK(xrt_rdma_notify_free((void *)(uintptr_t)0x1000, 0x1000));
     OK(xrt_rdma_notify_free(NULL, 0));
     FAILS(xrt_rdma_notify_free(NULL, 16), XRT_ERROR_INVALID_VALUE, "ptr is NULL");
@@ -806,6 +806,82 @@ static void fake_free_during_registration_is_refused(void **state)
     xrt_set_log_callback(NULL, NULL);
 }
 
+
+/* A registration that looks the memory up after the free took it out of
+   xrt's registry but before the RDMA free hook ran finds no allocation (a
+   private MR would follow): it is refused, and no MR outlives the free.
+   Free hooks around the RDMA one force the timing. */
+static int unl_armed, unl_in_hook, unl_in_reg, unl_done;
+static xrt_rdma_ctx unl_ctx;
+static void *unl_buf;
+static xrt_status unl_st;
+static xrt_rdma_reg unl_reg;
+static char unl_why[512];
+
+static void unl_wait(int *f)
+{
+    while (!__atomic_load_n(f, __ATOMIC_ACQUIRE)) sched_yield();
+}
+
+static void unl_before(void *u, uintptr_t b, size_t s, uint64_t g)
+{
+    (void)u, (void)b, (void)s, (void)g;
+    if (!__atomic_load_n(&unl_armed, __ATOMIC_ACQUIRE)) return;
+    __atomic_store_n(&unl_in_hook, 1, __ATOMIC_RELEASE);
+    unl_wait(&unl_in_reg); /* the registration is in ibv_reg_mr, its lookup done */
+}
+
+static void unl_after(void *u, uintptr_t b, size_t s, uint64_t g)
+{
+    (void)u, (void)b, (void)s, (void)g;
+    if (__atomic_load_n(&unl_armed, __ATOMIC_ACQUIRE)) __atomic_store_n(&unl_done, 1, __ATOMIC_RELEASE);
+}
+
+static void unl_during(void *a)
+{
+    (void)a;
+    __atomic_store_n(&unl_in_reg, 1, __ATOMIC_RELEASE);
+    unl_wait(&unl_done); /* the RDMA hook has run */
+}
+
+static void *unl_registrar(void *a)
+{
+    (void)a;
+    OK(xrt_set_backend("cpu"));
+    unl_wait(&unl_in_hook);
+    fake_verbs.during_reg = unl_during;
+    unl_st = xrt_rdma_register(unl_ctx, unl_buf, 65536, RW, &unl_reg);
+    snprintf(unl_why, sizeof unl_why, "%s", xrt_get_last_error_string());
+    return NULL;
+}
+
+static void fake_register_between_unlink_and_hook_is_refused(void **state)
+{
+    pthread_t t;
+    long live;
+    (void)state;
+    OK(fake_open(&unl_ctx));
+    /* the order of the hooks: ours, the RDMA one, ours */
+    OK(xrt_remove_free_hook(xrt__rdma_on_free, NULL));
+    OK(xrt_add_free_hook(unl_before, NULL));
+    OK(xrt_add_free_hook(xrt__rdma_on_free, NULL));
+    OK(xrt_add_free_hook(unl_after, NULL));
+    OK(xrt_malloc_host(&unl_buf, 65536));
+    live = fake_live();
+    assert_int_equal(pthread_create(&t, NULL, unl_registrar, NULL), 0);
+    __atomic_store_n(&unl_armed, 1, __ATOMIC_RELEASE);
+    OK(xrt_free_host(unl_buf));
+    assert_int_equal(pthread_join(t, NULL), 0);
+    __atomic_store_n(&unl_armed, 0, __ATOMIC_RELEASE);
+    OK(xrt_remove_free_hook(unl_before, NULL));
+    OK(xrt_remove_free_hook(unl_after, NULL));
+    if (unl_st == XRT_SUCCESS) OK(xrt_rdma_release(&unl_reg));
+    assert_int_equal(unl_st, XRT_ERROR_INVALID_POINTER);
+    assert_non_null(strstr(unl_why, "was freed while being registered"));
+    assert_null(unl_reg.opaque);
+    assert_int_equal(fake_live(), live);
+    OK(fake_close(unl_ctx));
+}
 /* xrt_rdma_notify_free: memory xrt did not allocate loses its registrations
    (a held one with a warning) before its owner frees it. */
 static void fake_notify_free_drops_foreign_registrations(void **state)
@@ -833,6 +909,47 @@ static void fake_notify_free_drops_foreign_registrations(void **state)
     xrt_set_log_callback(NULL, NULL);
 }
 
+
+/* xrt_host_unregister gives the memory back to its owner without freeing
+   it: a private registration made before xrt_host_register, and a cached one
+   held across the unregister, keep working (nothing is said); the cache no
+   longer serves the range, and xrt_rdma_notify_free still reaches both. */
+static void fake_host_unregister_keeps_registrations(void **state)
+{
+    xrt_rdma_ctx c;
+    xrt_rdma_reg priv, held, again;
+    char *h = (char *)aligned_alloc(4096, 1 << 16);
+    long live;
+    (void)state;
+    assert_non_null(h);
+    xrt_test_log_capture();
+    OK(fake_open(&c));
+    live = fake_live();
+    OK(xrt_rdma_register(c, h, 1 << 16, RW, &priv));
+    assert_false(priv.cached);
+    OK(xrt_host_register(h, 1 << 16, 0));
+    OK(xrt_rdma_register(c, h, 4096, RW, &held));
+    assert_true(held.cached);
+    OK(xrt_host_unregister(h));
+    assert_int_equal(xrt_test_log.count, 0);
+    assert_non_null(fake_by_rkey(priv.rkey));
+    assert_non_null(fake_by_rkey(held.rkey));
+    assert_int_equal(fstats(c).entries, 0);
+    OK(xrt_rdma_register(c, h, 4096, RW, &again)); /* not a hit on the old entry */
+    assert_false(again.cached);
+    assert_true(again.rkey != held.rkey);
+    OK(xrt_rdma_release(&again));
+    OK(xrt_rdma_notify_free(h, 1 << 16)); /* the owner is about to free it */
+    assert_null(fake_by_rkey(priv.rkey));
+    assert_null(fake_by_rkey(held.rkey));
+    assert_non_null(strstr(xrt_test_log.last, "freed while 2 registration(s) of them were held"));
+    OK(xrt_rdma_release(&held));
+    OK(xrt_rdma_release(&priv));
+    assert_int_equal(fake_live(), live);
+    OK(fake_close(c));
+    free(h);
+    xrt_set_log_callback(NULL, NULL);
+}
 /* Evictions are counted by reason. */
 static void fake_evictions_by_reason(void **state)
 {
@@ -1226,7 +1343,9 @@ int main(void)
         cmocka_unit_test(fake_reference_generations_do_not_wrap),
         cmocka_unit_test(fake_closed_context_is_refused),
         cmocka_unit_test(fake_free_during_registration_is_refused),
+        cmocka_unit_test(fake_register_between_unlink_and_hook_is_refused),
         cmocka_unit_test(fake_notify_free_drops_foreign_registrations),
+        cmocka_unit_test(fake_host_unregister_keeps_registrations),
         cmocka_unit_test(fake_evictions_by_reason),
         cmocka_unit_test(fake_register_racing_free_never_caches_freed_memory),
         cmocka_unit_test(fake_close_racing_calls), cmocka_unit_test(fake_close_waits_for_a_call_inside),
