@@ -1678,7 +1678,7 @@ static void test_cuda_context_made_only_where_none_is_current_fake(void **state)
     xrt_backend t;
     xrt__gpu *g = fake_cuda_graphs(&t);
     xrt_module_image im = fake_ptx80_image;
-    void *m = NULL;
+    void *m = NULL, *graph = NULL;
     int ctx;
     (void)state;
     xrt__cuda_drv.CtxGetCurrent = fake_cu_ctx_current;
@@ -1692,14 +1692,15 @@ static void test_cuda_context_made_only_where_none_is_current_fake(void **state)
     OK(xrt__gpu_stream_begin_capture(&t, &fake, XRT_CAPTURE_MODE_GLOBAL));
     OK(xrt__gpu_module_load(&t, &m, &im, 1, "", NULL, 0));
     assert_int_equal(fk.contexts, 0); /* current: no cudaFree(0) to invalidate the capture */
-    OK(xrt__gpu_module_unload(&t, m));
-    OK(xrt__gpu_stream_end_capture(&t, &fake, &m));
+    OK(xrt__gpu_module_unload(&t, m)); /* kept while the capture may hold it */
+    OK(xrt__gpu_stream_end_capture(&t, &fake, &graph));
+    OK(xrt__gpu_graph_destroy(&t, graph));
     xrt__cuda_drv.CtxGetCurrent = NULL; /* a driver without it: the runtime's way, as before */
     fk.contexts = 0;
     OK(xrt__gpu_module_load(&t, &m, &im, 1, "", NULL, 0));
     assert_int_equal(fk.contexts, 1);
-    OK(xrt__gpu_module_unload(&t, m));
-    (void)g;
+    OK(xrt__gpu_module_unload(&t, m)); /* no graph lives: it and the one kept go */
+    assert_int_equal(g->graphs, 0);
     fake_end();
 #else
     (void)state;

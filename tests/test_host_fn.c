@@ -136,6 +136,7 @@ static int full_legacy_child(void *arg)
     CHILD_TRUE(pthread_join(opener, NULL) == 0);
     CHILD_OK(xrt_stream_destroy(s));
     CHILD_OK(xrt_free(f.d));
+    xrt_shutdown(); /* joins the streams' threads */
     return 0;
 }
 
