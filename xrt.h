@@ -6204,32 +6204,27 @@ static void xrt__mem_run_hooks(const xrt__mem_node *n)
     xrt__hook_unregistering = 0;
 }
 
-XRT_API int xrt__mem_query(const void *p, xrt__mem_info *info)
-{
-    xrt__mem_node *n;
-    memset(info, 0, sizeof *info);
-    xrt__spin_lock(&xrt__mem_lock);
-    if ((n = xrt__mem_find((uintptr_t)p)) != NULL) {
-        info->base = n->node.start;
-        info->size = n->node.end - n->node.start;
-        info->generation = n->gen;
-        info->type = n->type;
-        info->device = n->device;
-        info->backend = n->be;
-    }
-    xrt__spin_unlock(&xrt__mem_lock);
-    return n != NULL;
-}
-
+/* A record's allocation: one out of the tree (xrt__mem_take's) is the
+   calling thread's alone; one in it, under the registry's lock. */
 XRT_API void xrt__mem_info_of(const void *record, xrt__mem_info *info)
 {
-    const xrt__mem_node *n = (const xrt__mem_node *)record; /* out of the tree: this thread's alone */
+    const xrt__mem_node *n = (const xrt__mem_node *)record;
     info->base = n->node.start;
     info->size = n->node.end - n->node.start;
     info->generation = n->gen;
     info->type = n->type;
     info->device = n->device;
     info->backend = n->be;
+}
+
+XRT_API int xrt__mem_query(const void *p, xrt__mem_info *info)
+{
+    xrt__mem_node *n;
+    memset(info, 0, sizeof *info);
+    xrt__spin_lock(&xrt__mem_lock);
+    if ((n = xrt__mem_find((uintptr_t)p)) != NULL) xrt__mem_info_of(n, info);
+    xrt__spin_unlock(&xrt__mem_lock);
+    return n != NULL;
 }
 
 static const char *const xrt__mem_names[] = {"unknown", "host", "pinned host", "device", "managed"};
