@@ -2305,10 +2305,20 @@ static void test_cache_absent_list_private(void **state)
 /* Headers reached through a symbolic link: retargeting a link to a
    directory above them, or a header that is itself a link, is a miss;
    back to the first target, a hit. */
+/* Points the link at `to` in one step (a new link renamed over it), as a
+   `current` link is switched. */
+static void retarget_link(const char *link, const char *to)
+{
+    char q[600];
+    snprintf(q, sizeof q, "%s.new", link);
+    assert_int_equal(symlink(to, q), 0);
+    assert_int_equal(rename(q, link), 0);
+}
+
 static void test_cache_symlinked_headers(void **state)
 {
     static const char src[] = "#include <myk.h>\n" VALUE_SRC("MYK");
-    char d[400], p[500], q[500], opt[600];
+    char d[400], p[500], opt[600];
     (void)state;
     SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
     snprintf(d, sizeof d, "%s/links", cache_dir);
@@ -2323,9 +2333,7 @@ static void test_cache_symlinked_headers(void **state)
     assert_int_equal(value_of(src, opt), 1);
     assert_int_equal(value_of(src, opt), 1);
     assert_int_equal(compiles(), 1);
-    snprintf(q, sizeof q, "%s/current.new", d);
-    assert_int_equal(symlink("v2", q), 0);
-    assert_int_equal(rename(q, p), 0);
+    retarget_link(p, "v2");
     assert_int_equal(value_of(src, opt), 2);
     assert_int_equal(compiles(), 2);
     /* the header itself a link */
@@ -2338,9 +2346,7 @@ static void test_cache_symlinked_headers(void **state)
     assert_int_equal(value_of(src, opt), 11);
     assert_int_equal(value_of(src, opt), 11);
     assert_int_equal(compiles(), 3);
-    snprintf(q, sizeof q, "%s/inc/myk.h.new", d);
-    assert_int_equal(symlink("../h2.h", q), 0);
-    assert_int_equal(rename(q, p), 0);
+    retarget_link(p, "../h2.h");
     assert_int_equal(value_of(src, opt), 12);
     assert_int_equal(compiles(), 4);
 }
