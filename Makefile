@@ -5,11 +5,12 @@
 #   make check    the inner loop (a few minutes on 2 idle cores): the test programs (-Og) on the
 #                 CPU and on the CUDA runtime double, and the cheap checks (tests/check.mk)
 #   make          the examples and tools (build-essential is enough)
-#   make run      build them, then run xrt_info and the demo on the default backend, and saxpy, graph, ipc and a2f on the CPU
+#   make run      build them, then run xrt_info and the demo on the default backend, and saxpy, graph,
+#                 graph_nodes, ipc and a2f on the CPU
 #   make tests    build the test programs (needs libcmocka-dev)
 #   make test     everything make test checks (tests/run.sh)
 #   make install  PREFIX=/usr/local: headers, tools, pkg-config and CMake files
-#   make uninstall  the same PREFIX: removes what make install put there
+#   make uninstall  the same PREFIX: removes what make install put there (and its directories, left empty)
 #   make mutants  each mutant of tests/mutants.txt must make a test program fail
 # Optional packages: each enables what it names and is otherwise reported as
 # "skipped: <reason>" (make deps lists them).
@@ -55,7 +56,7 @@ SKIP_VERBS  := $(B)/examples/rdma_pingpong and RDMA in xrt_info: infiniband/verb
 SKIP_CMOCKA := test programs: cmocka.h not found (install libcmocka-dev)
 
 HEADERS  := $(wildcard xrt*.h)
-# (test_fabric links libfabric: examples/fabric.mk builds it, tests/fabric.sh runs it)
+# (test_fabric links libfabric: examples/fabric.mk builds it, tests/fabric.sh and tests/check.mk run it)
 TESTS    := $(filter-out test_fabric,$(patsubst tests/%.c,%,$(wildcard tests/test_*.c)))
 EXAMPLES := $(patsubst examples/%.c,%,$(wildcard examples/*.c))
 # The tools users run (installed by make install); built beside the examples.
@@ -130,6 +131,8 @@ deps:
 	@echo "hipcc                  HIP code objects of examples/saxpy and their tests: $(if $(HAVE_HIPCC),found,not found)"
 	@echo "libibverbs-dev         RDMA (xrt_rdma.h), rdma_pingpong, RDMA in xrt_info: $(if $(HAVE_VERBS),found,not found)"
 	@echo "libcmocka-dev          the test programs (make tests, make test): $(if $(HAVE_CMOCKA),found,not found)"
+	@echo "libfabric-dev          examples/fabric_rma, a2f_fabric and test_fabric (make fabric-test): $(if $(HAVE_FABRIC),found,not found)"
+	@echo "gnuplot-nox (gnuplot)  make plot, the bandwidth plot: $(if $(shell command -v $(GNUPLOT)),found,not found)"
 	@echo "pkg-config, cmake      the install checks of make test: $(if $(shell command -v pkg-config),found,not found), $(if $(shell command -v cmake),found,not found)"
 	@echo "valgrind, strace, clang, qemu-system-x86 ...   more checks of make test (see .ci/run)"
 
@@ -208,7 +211,7 @@ $(SAXPY_TESTS): | $(SAXPY_TEST_IMAGES)
 $(B)/plain/test_handles_no_membarrier $(B)/asan/test_handles_no_membarrier $(B)/tsan/test_handles_no_membarrier: tests/test_handles.c
 
 ifeq ($(HAVE_CMOCKA),1)
-tests: $(addprefix $(B)/plain/,$(TESTS)) $(addprefix $(B)/asan/,$(TESTS)) $(B)/tsan/test_stress $(B)/tsan/test_handles $(B)/tsan/test_handles_no_membarrier $(B)/tsan/test_kernels $(B)/tsan/test_cpu $(B)/tsan/test_graph $(B)/tsan/test_ipc $(B)/tsan/test_devices $(B)/tsan/test_rdma $(B)/tsan/test_gpu $(B)/tsan/test_thread_exit $(B)/tsan/test_host_fn $(B)/tsan/test_pools $(B)/tsan/test_managed $(B)/tsan/test_per_thread \
+tests: $(addprefix $(B)/plain/,$(TESTS)) $(addprefix $(B)/asan/,$(TESTS)) $(B)/tsan/test_stress $(B)/tsan/test_handles $(B)/tsan/test_handles_no_membarrier $(B)/tsan/test_kernels $(B)/tsan/test_cpu $(B)/tsan/test_graph $(B)/tsan/test_ipc $(B)/tsan/test_devices $(B)/tsan/test_rdma $(B)/tsan/test_gpu $(B)/tsan/test_thread_exit $(B)/tsan/test_host_fn $(B)/tsan/test_pools $(B)/tsan/test_managed $(B)/tsan/test_per_thread $(B)/tsan/test_per_thread_units $(B)/tsan/test_check \
 	$(B)/plain/late_destructor $(B)/tsan/late_destructor
 else
 tests:
@@ -254,9 +257,11 @@ install: $(addprefix $(B)/examples/,$(TOOLS))
 	install -m 644 cmake/xrtConfig.cmake $(DESTDIR)$(PREFIX)/lib/cmake/xrt/
 	sed -e 's|@VERSION@|$(VERSION)|' cmake/xrtConfigVersion.cmake.in > $(DESTDIR)$(PREFIX)/lib/cmake/xrt/xrtConfigVersion.cmake
 
+# (then the directories install makes, where that left them empty)
 uninstall:
 	rm -f $(addprefix $(DESTDIR)$(PREFIX)/,$(INSTALLED))
-	-rmdir $(DESTDIR)$(PREFIX)/include/xrt $(DESTDIR)$(PREFIX)/lib/cmake/xrt 2> /dev/null
+	-for d in include/xrt include lib/cmake/xrt lib/cmake lib/pkgconfig lib bin; do \
+	  rmdir $(DESTDIR)$(PREFIX)/$$d 2> /dev/null; done; true
 
 clean:
 	rm -rf $(B)
@@ -276,6 +281,33 @@ include bench/bench.mk
 
 # last: its first rule must not become the default target
 include tests/fuzz/fuzz.mk
+
+# >> test_per_thread_units: the XRT_IMPL unit (tests/test_per_thread_units.c)
+# and a unit built with XRT_API_PER_THREAD_DEFAULT_STREAM (tests/per_thread/caller.c).
+$(B)/plain/test_per_thread_units $(B)/asan/test_per_thread_units $(B)/tsan/test_per_thread_units: \
+	tests/per_thread/caller.c tests/per_thread/caller.h
+$(B)/plain/test_per_thread_units: LDLIBS := tests/per_thread/caller.c $(LDLIBS)
+$(B)/asan/test_per_thread_units: LDLIBS := tests/per_thread/caller.c $(LDLIBS)
+$(B)/tsan/test_per_thread_units: LDLIBS := tests/per_thread/caller.c $(LDLIBS)
+
+# >> test_check: a unit built at -O0 without debug information
+# (tests/check/nodebug.c), whose call sites the checker names by the symbol table.
+CHECK_NODEBUG := -O0 -g0 $(ENABLE) -c
+$(B)/plain/check_nodebug.o: tests/check/nodebug.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(XCFLAGS) $(CHECK_NODEBUG) -o $@ $<
+$(B)/asan/check_nodebug.o: tests/check/nodebug.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(XCFLAGS) $(SAN) $(CHECK_NODEBUG) -o $@ $<
+$(B)/tsan/check_nodebug.o: tests/check/nodebug.c $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(XCFLAGS) -fsanitize=thread $(CHECK_NODEBUG) -o $@ $<
+$(B)/plain/test_check: $(B)/plain/check_nodebug.o
+$(B)/asan/test_check: $(B)/asan/check_nodebug.o
+$(B)/tsan/test_check: $(B)/tsan/check_nodebug.o
+$(B)/plain/test_check: LDLIBS := $(B)/plain/check_nodebug.o $(LDLIBS)
+$(B)/asan/test_check: LDLIBS := $(B)/asan/check_nodebug.o $(LDLIBS)
+$(B)/tsan/test_check: LDLIBS := $(B)/tsan/check_nodebug.o $(LDLIBS)
 
 # >> test_library: the application (tests/test_library.c) and the library
 # (tests/library/lib.c), two translation units, the library on the "good" plugin.

@@ -38,7 +38,8 @@
    and which their later work waits for. A stream made with
    XRT_STREAM_NON_BLOCKING takes no part; order it with events. xrt_memcpy
    and xrt_memset are ordered on the NULL stream and return when they have
-   completed.
+   completed, except, as in CUDA, a copy from device to device and a set of
+   device memory, which return at once.
 
    Rules that bite:
    - Host functions (xrt_launch_host_func) run on a backend thread. They must
@@ -91,15 +92,16 @@
    - XRT_MALLOC(n), XRT_CALLOC(n, size), XRT_REALLOC(p, n),
      XRT_ALIGNED_ALLOC(align, n), XRT_FREE(p): the allocator of xrt's own
      memory and of the CPU backend's pinned host memory (default: the C
-     library's); define all. (CPU device memory is a mapping of a memory
-     file, so that other processes can open it: see xrt_cpu.h.)
+     library's); define all. (CPU device memory is private anonymous memory,
+     moved into a memory file of its own at its first IPC export so that
+     other processes can open it: see xrt_cpu.h.)
 
    How this file is laid out (grep for the ">> " markers; tests/layout.sh
    checks this list against them: a marker's name, then two spaces or more
    before a note). The implementation reads bottom-up: a function is defined
    before its first use.
      >> version, >> status, >> types  the public types
-     >> api                   every public function, one line each
+     >> api                   every public function; each declaration begins on one line
      >> dispatch              private: the inline bodies of that list
      >> implementation        the XRT_IMPL unit only, in these groups:
    the kit
@@ -107,6 +109,8 @@
                               header uses, with its contract (tests/kit.sh)
    utilities
      >> impl: spin lock       (the CPU backend's queues, modules' caches)
+     >> impl: interval tree   (the pointer registry, the CPU backend's
+                              mappings, modules' caches)
      >> impl: errors and logging  (and the core's locks)
      >> impl: environment variables  every XRT_* variable is read through these
      >> impl: sysfs           where the machine is described (NUMA, PCI)
@@ -127,7 +131,6 @@
      >> impl: handle table
      >> impl: handle retirement
    memory
-     >> impl: interval tree   (the pointer registry, modules' caches)
      >> impl: pointer registry  the live allocations
      >> impl: free hooks      "memory is being freed": how modules above
                               the core hear of every free (xrt_add_free_hook)
@@ -328,9 +331,12 @@ typedef struct xrt_device_prop {
     X(MAX_PITCH, 11)                                 \
     X(MAX_REGISTERS_PER_BLOCK, 12)                   \
     X(CLOCK_RATE, 13)                                \
+    X(GPU_OVERLAP, 15)                               \
     X(MULTIPROCESSOR_COUNT, 16)                      \
+    X(KERNEL_EXEC_TIMEOUT, 17)                       \
     X(INTEGRATED, 18)                                \
     X(CAN_MAP_HOST_MEMORY, 19)                       \
+    X(COMPUTE_MODE, 20)                              \
     X(CONCURRENT_KERNELS, 31)                        \
     X(PCI_BUS_ID, 33)                                \
     X(PCI_DEVICE_ID, 34)                             \
@@ -346,6 +352,7 @@ typedef struct xrt_device_prop {
     X(STREAM_PRIORITIES_SUPPORTED, 78)               \
     X(MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, 81)      \
     X(MANAGED_MEMORY, 83)                            \
+    X(HOST_NATIVE_ATOMIC_SUPPORTED, 86)              \
     X(PAGEABLE_MEMORY_ACCESS, 88)                    \
     X(CONCURRENT_MANAGED_ACCESS, 89)                 \
     X(COOPERATIVE_LAUNCH, 95)                        \
@@ -360,6 +367,15 @@ typedef enum xrt_device_attr {
     XRT__DEVATTR_END
 } xrt_device_attr;
 
+/* XRT_DEVATTR_COMPUTE_MODE's values: CUDA's cudaComputeMode (a device any
+   process and thread may use, one context at a time, none, one process). */
+enum {
+    XRT_COMPUTE_MODE_DEFAULT = 0,
+    XRT_COMPUTE_MODE_EXCLUSIVE = 1,
+    XRT_COMPUTE_MODE_PROHIBITED = 2,
+    XRT_COMPUTE_MODE_EXCLUSIVE_PROCESS = 3
+};
+
 /* The length of a PCI bus id, "0000:41:00.0" and its terminating 0. */
 #define XRT_PCI_BUS_ID_SIZE 13
 
@@ -370,7 +386,7 @@ typedef struct xrt_target {
     char backend[16];     /* the backend that runs the code: "cuda", "hip", "cpu" (never a forwarding plugin's) */
     char arch[32];        /* "sm_90", "gfx942", "x86_64", "aarch64" */
     int vector_width;     /* warp or wavefront size; CPU: 32-bit lanes of its widest vectors */
-    char features[224];   /* comma-separated, sorted; CPU: its CPUID feature words or hwcaps (REFERENCE.md); "" if none */
+    char features[224];   /* comma-separated, sorted; CPU: its CPUID feature words or hwcaps (REFERENCE.md); HIP: "sramecc+,xnack-"; "" if none */
     uint64_t fingerprint; /* FNV-1a 64 of the fields above (xrt_target_fingerprint) */
 } xrt_target;
 
@@ -404,6 +420,15 @@ typedef struct xrt_mem_pool_props {
     int device;            /* the pool's memory lives on this device */
     unsigned handle_types; /* XRT_MEM_HANDLE_TYPE_NONE */
 } xrt_mem_pool_props;
+/* A pool's access from a device (cudaMemAccessDesc of a device location;
+   the flags are cudaMemAccessFlags' values): xrt_mem_pool_set_access. */
+#define XRT_MEM_ACCESS_FLAGS_PROT_NONE 0u
+#define XRT_MEM_ACCESS_FLAGS_PROT_READ 1u
+#define XRT_MEM_ACCESS_FLAGS_PROT_READ_WRITE 3u
+typedef struct xrt_mem_access_desc {
+    int device;     /* the device whose access changes */
+    unsigned flags; /* XRT_MEM_ACCESS_FLAGS_PROT_* */
+} xrt_mem_access_desc;
 typedef struct xrt_function_s *xrt_function;
 
 /* CUDA's special streams, by value as cudaStreamLegacy and cudaStreamPerThread:
@@ -427,6 +452,16 @@ enum { /* event flags, same values as CUDA's */
     XRT_EVENT_BLOCKING_SYNC = 1, /* xrt_event_synchronize sleeps instead of spinning */
     XRT_EVENT_DISABLE_TIMING = 2, /* no timestamp: cheaper; elapsed time is an error */
     XRT_EVENT_INTERPROCESS = 4    /* may be shared with xrt_ipc_get_event_handle; only with DISABLE_TIMING */
+};
+
+enum { /* flags of xrt_event_record_with_flags, same values as CUDA's cudaEventRecord* */
+    XRT_EVENT_RECORD_DEFAULT = 0,
+    XRT_EVENT_RECORD_EXTERNAL = 1 /* in a capture: an event record node, not a dependency of the capture */
+};
+
+enum { /* flags of xrt_stream_wait_event_with_flags, same values as CUDA's cudaEventWait* */
+    XRT_EVENT_WAIT_DEFAULT = 0,
+    XRT_EVENT_WAIT_EXTERNAL = 1 /* in a capture: an event wait node, not a fork or join of the capture */
 };
 
 /* Handles that share memory and events between processes (xrt_ipc_*): plain
@@ -552,6 +587,9 @@ typedef struct xrt_cache_stats {
 } xrt_cache_stats;
 
 typedef void (*xrt_host_fn)(void *user);
+/* cudaStreamCallback_t: the stream it was added to and its status
+   (XRT_SUCCESS: xrt runs no callback after a failure of the stream) */
+typedef void (*xrt_stream_callback)(xrt_stream stream, xrt_status status, void *user);
 
 /* >> types: graphs built node by node (xrt_graph_create, xrt_graph_add_node
    & co), as CUDA's cudaGraphAddNode. A built graph and a captured one are the
@@ -654,6 +692,17 @@ typedef struct xrt_graph_node_params {
     };
 } xrt_graph_node_params;
 
+/* xrt_graph_instantiate_with_flags's flags: cudaGraphInstantiateFlags, the same values. */
+enum {
+    /* each launch first frees (as xrt_free_async on its stream) the previous launch's
+       allocations that the caller has not freed */
+    XRT_GRAPH_INSTANTIATE_AUTO_FREE_ON_LAUNCH = 1,
+    /* CUDA's takes it through cudaGraphInstantiateWithParams only: refused, use xrt_graph_upload */
+    XRT_GRAPH_INSTANTIATE_UPLOAD = 2,
+    XRT_GRAPH_INSTANTIATE_DEVICE_LAUNCH = 4,     /* launchable from device code: not with AUTO_FREE_ON_LAUNCH */
+    XRT_GRAPH_INSTANTIATE_USE_NODE_PRIORITY = 8  /* kernel nodes' own priorities, not the launch stream's */
+};
+
 /* Why xrt_graph_exec_update_with_result refused (cudaGraphExecUpdateResult's values). */
 typedef enum xrt_graph_exec_update_code {
     XRT_GRAPH_EXEC_UPDATE_SUCCESS = 0,
@@ -711,6 +760,13 @@ typedef struct xrt_backend_info {
 }
 #endif
 
+/* A header not copied beside xrt.h: say which, where the compiler can tell,
+   rather than "No such file". */
+#if defined(__has_include)
+#if !__has_include("xrt_backends.h")
+#error "xrt.h: xrt_backends.h is not beside xrt.h: copy it too (README.md, Vendoring: the headers of each build)"
+#endif
+#endif
 #include "xrt_backends.h"
 
 #ifdef __cplusplus
@@ -784,6 +840,19 @@ enum {
 };
 static inline xrt_status xrt_set_device_flags(unsigned flags);
 static inline xrt_status xrt_get_device_flags(unsigned *flags);
+/* The current device's limits, as cudaLimit (the same values); what each
+   means on each backend: REFERENCE.md, "Device limits". */
+typedef enum xrt_limit {
+    XRT_LIMIT_STACK_SIZE = 0,
+    XRT_LIMIT_PRINTF_FIFO_SIZE = 1,
+    XRT_LIMIT_MALLOC_HEAP_SIZE = 2,
+    XRT_LIMIT_DEV_RUNTIME_SYNC_DEPTH = 3,
+    XRT_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT = 4,
+    XRT_LIMIT_MAX_L2_FETCH_GRANULARITY = 5,
+    XRT_LIMIT_PERSISTING_L2_CACHE_SIZE = 6
+} xrt_limit;
+static inline xrt_status xrt_device_set_limit(xrt_limit limit, size_t value); /* cudaDeviceSetLimit */
+static inline xrt_status xrt_device_get_limit(size_t *value, xrt_limit limit); /* cudaDeviceGetLimit */
 /* As cudaDeviceReset: waits for the current device's work, then destroys
    its device and managed memory (xrt_free'd as it were; pinned host memory
    stays) and its streams, events and memory
@@ -816,6 +885,16 @@ XRT_API uint64_t xrt_target_fingerprint(const xrt_target *target); /* of backend
 static inline xrt_status xrt_device_can_access_peer(int *can, int device, int peer);
 static inline xrt_status xrt_device_enable_peer_access(int peer, unsigned flags);
 static inline xrt_status xrt_device_disable_peer_access(int peer);
+/* As cudaDeviceGetP2PAttribute (the same values): the link from src to dst,
+   two different devices; ACCESS_SUPPORTED is xrt_device_can_access_peer's
+   answer. */
+typedef enum xrt_p2p_attr {
+    XRT_P2P_ATTR_PERFORMANCE_RANK = 1,          /* 0: the best link */
+    XRT_P2P_ATTR_ACCESS_SUPPORTED = 2,
+    XRT_P2P_ATTR_NATIVE_ATOMIC_SUPPORTED = 3,
+    XRT_P2P_ATTR_CUDA_ARRAY_ACCESS_SUPPORTED = 4
+} xrt_p2p_attr;
+static inline xrt_status xrt_device_get_p2p_attribute(int *value, xrt_p2p_attr attr, int src, int dst);
 /* As cudaMemcpyPeer: asynchronous with respect to the host, serialized with
    the work queued before and after it on the current, source and destination
    devices (their NULL streams and, so, their blocking streams) */
@@ -840,6 +919,10 @@ static inline xrt_status xrt_malloc_host(void **ptr, size_t size);       /* pinn
    XRT_HOST_REGISTER_* (CUDA's values). A range that overlaps a registered
    one or an xrt allocation is XRT_ERROR_HOST_MEMORY_ALREADY_REGISTERED; ptr
    that starts no registered range, XRT_ERROR_HOST_MEMORY_NOT_REGISTERED.
+   Memory the process maps read-only needs XRT_HOST_REGISTER_READ_ONLY, as
+   cudaHostRegisterReadOnly; memory mapped PROT_NONE cannot be registered
+   (XRT_ERROR_INVALID_VALUE). A range registered read-only is never a
+   copy's or set's destination (XRT_ERROR_INVALID_VALUE).
    xrt_host_get_device_pointer: the device's address of pinned host memory
    (flags 0). */
 enum {
@@ -878,7 +961,8 @@ static inline xrt_status xrt_free_async(void *ptr, xrt_stream stream);   /* rele
    (XRT_CPU_DEVICE_ID: the host) in stream order; xrt_mem_advise records an
    XRT_MEM_ADVISE_* (cudaMemoryAdvise's values) for the range;
    xrt_stream_attach_mem_async attaches a whole allocation (length 0 or its
-   size) with exactly one XRT_MEM_ATTACH_* flag. A range not inside one
+   size) with exactly one XRT_MEM_ATTACH_* flag (XRT_MEM_ATTACH_SINGLE not
+   to the legacy NULL stream, as CUDA). A range not inside one
    managed allocation, an unknown advice or flag is XRT_ERROR_INVALID_VALUE;
    a device neither XRT_CPU_DEVICE_ID nor in range, XRT_ERROR_INVALID_DEVICE.
    What each does on each backend: REFERENCE.md, "Managed memory". */
@@ -939,6 +1023,13 @@ static inline xrt_status xrt_mem_pool_set_attribute(xrt_mem_pool pool, xrt_mem_p
 static inline xrt_status xrt_mem_pool_get_attribute(xrt_mem_pool pool, xrt_mem_pool_attr attr, void *value);
 static inline xrt_status xrt_mem_pool_trim_to(xrt_mem_pool pool, size_t min_bytes_to_keep);
 static inline xrt_status xrt_malloc_from_pool_async(void **ptr, size_t size, xrt_mem_pool pool, xrt_stream stream);
+/* Which devices reach a pool's memory, as cudaMemPoolSetAccess and
+   cudaMemPoolGetAccess (cudaMemAccessDesc with a device location; the flags
+   are cudaMemAccessFlags' values). The pool's own device is always
+   READ_WRITE; READ alone is unsupported. xrt_mem_access_desc: by
+   xrt_mem_pool_props. REFERENCE.md: "Memory pool access". */
+static inline xrt_status xrt_mem_pool_set_access(xrt_mem_pool pool, const xrt_mem_access_desc *descs, size_t count);
+static inline xrt_status xrt_mem_pool_get_access(unsigned *flags, xrt_mem_pool pool, int device);
 /* As cudaDeviceGraphMemTrim: memory the runtime keeps on device for graphs'
    allocations and that no allocation uses now goes back to the system
    (REFERENCE.md, "Graphs built node by node"). */
@@ -955,7 +1046,7 @@ static inline xrt_status xrt_device_graph_mem_trim(int device);
    bytes (dst aligned to the element). */
 static inline xrt_status xrt_malloc_pitch(void **ptr, size_t *pitch, size_t width, size_t height);
 static inline xrt_status xrt_memcpy_2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
-                                       size_t height, xrt_memcpy_kind kind); /* returns when done */
+                                       size_t height, xrt_memcpy_kind kind); /* NULL stream's order; may return early */
 static inline xrt_status xrt_memcpy_2d_async(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
                                              size_t height, xrt_memcpy_kind kind, xrt_stream stream);
 static inline xrt_status xrt_memset_2d(void *dst, size_t pitch, int value, size_t width, size_t height);
@@ -980,9 +1071,9 @@ static inline xrt_pitched_ptr xrt_make_pitched_ptr(void *ptr, size_t pitch, size
 static inline xrt_extent xrt_make_extent(size_t width, size_t height, size_t depth);
 static inline xrt_pos xrt_make_pos(size_t x, size_t y, size_t z);
 static inline xrt_status xrt_malloc_3d(xrt_pitched_ptr *p, xrt_extent extent);
-static inline xrt_status xrt_memcpy_3d(const xrt_memcpy_3d_parms *p); /* returns when done */
+static inline xrt_status xrt_memcpy_3d(const xrt_memcpy_3d_parms *p); /* NULL stream's order; may return early */
 static inline xrt_status xrt_memcpy_3d_async(const xrt_memcpy_3d_parms *p, xrt_stream stream);
-static inline xrt_status xrt_memset_3d(xrt_pitched_ptr p, int value, xrt_extent extent); /* returns when done */
+static inline xrt_status xrt_memset_3d(xrt_pitched_ptr p, int value, xrt_extent extent); /* NULL stream's order; may return early */
 static inline xrt_status xrt_memset_3d_async(xrt_pitched_ptr p, int value, xrt_extent extent, xrt_stream stream);
 /* The host-page-aligned range of device memory around [ptr, ptr+size) as a
    dma-buf file descriptor (the caller closes it); *offset is ptr's offset in
@@ -1043,12 +1134,25 @@ static inline xrt_status xrt_stream_destroy(xrt_stream stream);          /* retu
 static inline xrt_status xrt_stream_synchronize(xrt_stream stream);
 static inline xrt_status xrt_stream_query(xrt_stream stream);            /* XRT_ERROR_NOT_READY while busy */
 static inline xrt_status xrt_stream_wait_event(xrt_stream stream, xrt_event event); /* the event's latest record */
+/* As cudaStreamWaitEvent's flags: XRT_EVENT_WAIT_DEFAULT is
+   xrt_stream_wait_event; XRT_EVENT_WAIT_EXTERNAL, only on a capturing
+   stream, adds an event wait node to the graph (REFERENCE.md, "Event nodes
+   from a capture"). */
+static inline xrt_status xrt_stream_wait_event_with_flags(xrt_stream stream, xrt_event event, unsigned flags);
 static inline xrt_status xrt_launch_host_func(xrt_stream stream, xrt_host_fn fn, void *user);
+/* cudaStreamAddCallback: fn(stream, XRT_SUCCESS, user) runs once when the
+   stream reaches it, as a host function that may call no xrt function
+   (XRT_ERROR_NOT_PERMITTED); flags must be 0; refused in a capture. */
+static inline xrt_status xrt_stream_add_callback(xrt_stream stream, xrt_stream_callback fn, void *user, unsigned flags);
 
 /* events */
 static inline xrt_status xrt_event_create(xrt_event *event, unsigned flags); /* XRT_EVENT_* */
 static inline xrt_status xrt_event_destroy(xrt_event event);
 static inline xrt_status xrt_event_record(xrt_event event, xrt_stream stream);
+/* As cudaEventRecordWithFlags: XRT_EVENT_RECORD_DEFAULT is xrt_event_record;
+   XRT_EVENT_RECORD_EXTERNAL, only on a capturing stream, adds an event
+   record node to the graph (REFERENCE.md, "Event nodes from a capture"). */
+static inline xrt_status xrt_event_record_with_flags(xrt_event event, xrt_stream stream, unsigned flags);
 static inline xrt_status xrt_event_query(xrt_event event);               /* XRT_ERROR_NOT_READY while pending */
 static inline xrt_status xrt_event_synchronize(xrt_event event);
 static inline xrt_status xrt_event_elapsed_time(float *ms, xrt_event start, xrt_event end);
@@ -1122,8 +1226,8 @@ static inline xrt_status xrt_kernel_args_add(xrt_kernel_args *args, const void *
    without parameters). */
 static inline xrt_status xrt_function_get_param_info(xrt_function function, size_t index, size_t *offset,
                                                      size_t *size);
-XRT_API xrt_status xrt_launch_kernel_params(xrt_function function, xrt_dim3 grid, xrt_dim3 block,
-                                            size_t shared_bytes, xrt_stream stream, void **kernel_params);
+static inline xrt_status xrt_launch_kernel_params(xrt_function function, xrt_dim3 grid, xrt_dim3 block,
+                                                  size_t shared_bytes, xrt_stream stream, void **kernel_params);
 static inline xrt_status xrt_function_get_attributes(xrt_function_attributes *attr, xrt_function function);
 /* A module's variables (CUDA's __device__ globals, a CPU module's data
    symbols), each load's own. xrt_module_get_global gives the address (device
@@ -1138,14 +1242,15 @@ static inline xrt_status xrt_function_get_attributes(xrt_function_attributes *at
    DEVICE_TO_DEVICE or DEFAULT; from one DEVICE_TO_HOST, DEVICE_TO_DEVICE or
    DEFAULT (cudaMemcpyToSymbol's rule). */
 XRT_API xrt_status xrt_module_get_global(void **ptr, size_t *size, xrt_module module, const char *name);
-XRT_API xrt_status xrt_memcpy_to_symbol(xrt_module module, const char *symbol, const void *src, size_t count,
-                                        size_t offset, xrt_memcpy_kind kind);
-XRT_API xrt_status xrt_memcpy_from_symbol(void *dst, xrt_module module, const char *symbol, size_t count,
-                                          size_t offset, xrt_memcpy_kind kind);
-XRT_API xrt_status xrt_memcpy_to_symbol_async(xrt_module module, const char *symbol, const void *src, size_t count,
-                                              size_t offset, xrt_memcpy_kind kind, xrt_stream stream);
-XRT_API xrt_status xrt_memcpy_from_symbol_async(void *dst, xrt_module module, const char *symbol, size_t count,
-                                                size_t offset, xrt_memcpy_kind kind, xrt_stream stream);
+static inline xrt_status xrt_memcpy_to_symbol(xrt_module module, const char *symbol, const void *src, size_t count,
+                                              size_t offset, xrt_memcpy_kind kind);
+static inline xrt_status xrt_memcpy_from_symbol(void *dst, xrt_module module, const char *symbol, size_t count,
+                                                size_t offset, xrt_memcpy_kind kind);
+static inline xrt_status xrt_memcpy_to_symbol_async(xrt_module module, const char *symbol, const void *src,
+                                                    size_t count, size_t offset, xrt_memcpy_kind kind,
+                                                    xrt_stream stream);
+static inline xrt_status xrt_memcpy_from_symbol_async(void *dst, xrt_module module, const char *symbol, size_t count,
+                                                      size_t offset, xrt_memcpy_kind kind, xrt_stream stream);
 /* Function attributes and occupancy (cudaFuncSetAttribute,
    cudaOccupancyMaxActiveBlocksPerMultiprocessor,
    cudaOccupancyMaxPotentialBlockSize). A launch asking for more dynamic
@@ -1204,7 +1309,15 @@ static inline xrt_status xrt_stream_is_capturing(xrt_stream stream, xrt_capture_
    event, and xrt_device_synchronize, stay refused in every mode. */
 static inline xrt_status xrt_thread_exchange_stream_capture_mode(xrt_capture_mode *mode);
 static inline xrt_status xrt_graph_instantiate(xrt_graph_exec *exec, xrt_graph graph);
+/* cudaGraphInstantiateWithFlags (and CUDA 12's cudaGraphInstantiate with
+   flags): XRT_GRAPH_INSTANTIATE_* (REFERENCE.md, "Graphs"); 0 is
+   xrt_graph_instantiate. */
+static inline xrt_status xrt_graph_instantiate_with_flags(xrt_graph_exec *exec, xrt_graph graph,
+                                                          unsigned long long flags);
 static inline xrt_status xrt_graph_launch(xrt_graph_exec exec, xrt_stream stream);
+/* cudaGraphUpload: readies exec on stream (behind its work and the exec's
+   launches) without running it, so that a later launch starts sooner. */
+static inline xrt_status xrt_graph_upload(xrt_graph_exec exec, xrt_stream stream);
 static inline xrt_status xrt_graph_exec_update(xrt_graph_exec exec, xrt_graph graph); /* same shape, new parameters */
 /* The same, saying why it refused (CUDA 12's cudaGraphExecUpdate with its result info). */
 static inline xrt_status xrt_graph_exec_update_with_result(xrt_graph_exec exec, xrt_graph graph,
@@ -1316,7 +1429,8 @@ XRT_API xrt_status xrt_check_set_report_callback(xrt_check_report_fn fn, void *u
 typedef uint64_t (*xrt_check_tag_fn)(void *user, const xrt_backend *backend, int before);
 typedef void (*xrt_check_race_fn)(void *user, const char *report, uint64_t earlier, uint64_t later);
 XRT_API xrt_status xrt_check_set_race_observer(xrt_check_tag_fn tag, xrt_check_race_fn race, void *user);
-/* For the calling thread's next xrt_launch_kernel or xrt_launch_host_func:
+/* For the calling thread's next xrt_launch_kernel or xrt_launch_host_func
+   (that launch's alone, whatever its status: a refused launch drops them):
    bytes [ptr, ptr + size) are accessed as `access` (a kernel's argument
    pointing into that allocation counts as that instead of a read-write of
    the whole allocation; a host function touches only what is annotated).
@@ -1326,6 +1440,20 @@ XRT_API xrt_status xrt_check_annotate(const void *ptr, size_t size, xrt_check_ac
 
 /* >> dispatch: private from here to the end of the public part. The bodies
    of the inline functions listed above, and what they use of the XRT_IMPL unit. */
+/* A switch's value: 1 (1, on, yes, true), 0 (0, off, no, false), in any
+   case; -1 for anything else. Here, not in the XRT_IMPL unit, so that a
+   plugin reads its own switches by the same rule (tools/trace.c). */
+#define XRT__ENV_SWITCH_VALID "1, on, yes, true, 0, off, no, false"
+static inline int xrt__env_parse_switch(const char *v)
+{
+    static const char *const words[] = {"0", "off", "no", "false", "1", "on", "yes", "true"};
+    int i, k;
+    for (i = 0; i < 8; i++) {
+        for (k = 0; words[i][k] && (v[k] >= 'A' && v[k] <= 'Z' ? v[k] + 32 : v[k]) == words[i][k]; k++) {}
+        if (!words[i][k] && !v[k]) return i >= 4;
+    }
+    return -1;
+}
 XRT_API const xrt_backend *xrt__be_slow(void);
 XRT_API xrt_status xrt__handle_bad(const char *fn, const void *handle) XRT__COLD;
 /* The live handle of a backend's object, for messages (a scan); 0 if none.
@@ -1363,6 +1491,14 @@ XRT_API xrt_status xrt__graph_update(const xrt_backend *b, xrt_graph_exec exec, 
                                      xrt_graph_exec_update_result *result);
 XRT_API xrt_status xrt__capture_to_graph(const xrt_backend *b, xrt_stream stream, xrt_graph graph,
                                          const xrt_graph_node *deps, size_t ndeps, xrt_capture_mode mode);
+/* The out-of-line parts of xrt_launch_kernel_params and the symbol copies
+   (">> impl: modules", ">> impl: module globals"); the stream is the one
+   the caller's unit means (xrt__unit_stream). */
+XRT_API xrt_status xrt__launch_params(xrt_function function, xrt_dim3 grid, xrt_dim3 block, size_t shared_bytes,
+                                      xrt_stream stream, void **kernel_params);
+XRT_API xrt_status xrt__symbol_copy(void *caller, int to, void *other, xrt_module module, const char *symbol,
+                                    size_t count, size_t offset, xrt_memcpy_kind kind, int async, xrt_stream stream,
+                                    const char *fn);
 XRT_API xrt_status xrt__graph_find_in_clone(const xrt_backend *b, xrt_graph_node *node, xrt_graph_node original,
                                             xrt_graph clone);
 
@@ -1395,7 +1531,8 @@ XRT_API void xrt__capture_ended(const xrt_backend *b, uintptr_t stream, void *ob
 XRT_API void xrt__capture_stream_gone(const xrt_backend *b, uintptr_t stream) XRT__COLD;
 XRT_API xrt_status xrt__mem_add_captured(const xrt_backend *b, void **p, size_t n, uintptr_t stream,
                                          void *obj) XRT__COLD;
-XRT_API void xrt__graph_mem_instantiated(uintptr_t graph, uintptr_t exec) XRT__COLD;
+XRT_API void xrt__graph_mem_instantiated(uintptr_t graph, uintptr_t exec, int auto_free) XRT__COLD;
+XRT_API xrt_status xrt__graph_flags_check(unsigned long long flags) XRT__COLD;
 XRT_API xrt_status xrt__graph_mem_one_exec(uintptr_t graph) XRT__COLD;
 XRT_API xrt_status xrt__graph_mem_launched(const xrt_backend *b, uintptr_t exec) XRT__COLD;
 XRT_API xrt_status xrt__graph_mem_unfreed(uintptr_t exec) XRT__COLD;
@@ -1406,10 +1543,12 @@ XRT_API size_t xrt__mem_device_bytes(const xrt_backend *b, int device); /* live 
 XRT_API xrt_status xrt__mem_check_peer(const xrt_backend *b, void *dst, int dst_device, const void *src,
                                        int src_device, size_t n, const char *fn);
 XRT_API xrt_status xrt__mem_check_set(const xrt_backend *b, void *p, size_t n, const char *fn);
+XRT_API int xrt__mem_set_waits(const xrt_backend *b, const void *p);
+XRT_API int xrt__mem_copy_waits(const xrt_backend *b, const void *dst, const void *src, xrt_memcpy_kind kind);
 XRT_API xrt_status xrt__mem_check_copy_2d(const xrt_backend *b, void *dst, size_t dpitch, const void *src,
                                           size_t spitch, size_t width, size_t height, xrt_memcpy_kind *kind,
                                           const char *fn);
-XRT_API xrt_status xrt__mem_check_set_2d(const xrt_backend *b, void *p, size_t pitch, unsigned element_size,
+XRT_API xrt_status xrt__mem_check_set_2d(const xrt_backend *b, void *p, size_t *pitch, unsigned element_size,
                                          size_t width, size_t height, const char *fn);
 XRT_API xrt_status xrt__mem_check_copy_3d(const xrt_backend *b, xrt_memcpy_3d_parms *p, const char *fn);
 XRT_API xrt_status xrt__mem_check_set_3d(const xrt_backend *b, const xrt_pitched_ptr *p, const xrt_extent *e,
@@ -1436,6 +1575,8 @@ XRT_API xrt_status xrt__forbidden_fail(const char *fn) XRT__COLD;
 XRT_API xrt_status xrt__no_op(const xrt_backend *b, const char *fn) XRT__COLD;
 XRT_API void xrt__host_fn_run(const xrt_backend *b, xrt_host_fn fn, void *user);
 XRT_API void xrt__host_fn_lend(const xrt_backend *b, xrt_host_fn fn, void *user);
+XRT_API xrt_status xrt__stream_add_callback(const xrt_backend *b, void *obj, xrt_stream stream, xrt_stream_callback fn,
+                                            void *user);
 XRT_API xrt_status xrt__module_destroy(const xrt_backend *b, void *module);
 XRT_API xrt_status xrt__launch_bad(const char *fn, xrt_dim3 grid, xrt_dim3 block, const void *args, size_t args_size) XRT__COLD;
 
@@ -1443,7 +1584,7 @@ XRT_API xrt_status xrt__launch_bad(const char *fn, xrt_dim3 grid, xrt_dim3 block
    dispatch calls one, out of line, when xrt__chk_on; `st` is the call's
    status (nothing is recorded of a failed call). */
 struct xrt__handle_slot;
-enum { XRT__CHK_SYNC_STREAM, XRT__CHK_SYNC_EVENT, XRT__CHK_SYNC_DEVICE, XRT__CHK_SYNC_ALL, XRT__CHK_SYNC_RESET };
+enum { XRT__CHK_SYNC_EVENT, XRT__CHK_SYNC_DEVICE, XRT__CHK_SYNC_ALL };
 XRT_API void xrt__chk_copy(void *caller, xrt_status st, const xrt_backend *b, const char *fn, xrt_stream stream,
                            const struct xrt__handle_slot *s, void *dst, size_t dst_n, const void *src, size_t src_n)
     XRT__COLD;
@@ -1451,26 +1592,37 @@ XRT_API xrt_status xrt__chk_memcpy(void *caller, const xrt_backend *b, void *dst
                                    xrt_memcpy_kind kind) XRT__COLD;
 XRT_API void xrt__chk_copy_peer(void *caller, const xrt_backend *b, void *dst, int dst_device, const void *src,
                                 int src_device, size_t size) XRT__COLD;
+XRT_API xrt_status xrt__chk_launch_refused(xrt_status st) XRT__COLD; /* the annotations go with a refused launch */
 XRT_API void xrt__chk_launch(void *caller, xrt_status st, const xrt_backend *b, const char *fn, xrt_stream stream,
                              const struct xrt__handle_slot *s, const void *args, size_t args_size) XRT__COLD;
 XRT_API void xrt__chk_free(void *caller, const xrt_backend *b, const char *fn, xrt_stream stream, const struct xrt__handle_slot *s,
                            const void *record) XRT__COLD;
 XRT_API void xrt__chk_mem_back(uintptr_t base, uint64_t was, uint64_t now) XRT__COLD;
+XRT_API uint64_t xrt__chk_record_begin(const void *event) XRT__COLD; /* before the backend's record: its ticket */
+XRT_API uint64_t xrt__chk_event_seen(const void *event) XRT__COLD; /* before a wait's: what it saw */
 XRT_API void xrt__chk_record(void *caller, xrt_status st, const xrt_backend *b, const void *event, xrt_stream stream,
-                             const struct xrt__handle_slot *s) XRT__COLD;
+                             const struct xrt__handle_slot *s, uint64_t ticket) XRT__COLD;
 XRT_API void xrt__chk_wait(void *caller, xrt_status st, const xrt_backend *b, xrt_stream stream, const struct xrt__handle_slot *s,
-                           const void *event) XRT__COLD;
-XRT_API void xrt__chk_sync(void *caller, xrt_status st, const xrt_backend *b, int what, xrt_stream stream,
-                           const struct xrt__handle_slot *s, const void *event) XRT__COLD;
+                           const void *event, uint64_t seen) XRT__COLD;
+XRT_API void xrt__chk_sync(void *caller, xrt_status st, const xrt_backend *b, int what, const void *event,
+                           uint64_t seen) XRT__COLD;
+XRT_API xrt_status xrt__chk_device_reset(void *caller, const xrt_backend *b) XRT__COLD; /* the reset, checked */
 XRT_API void xrt__chk_stream_created(void *caller, xrt_status st, const xrt_backend *b, const xrt_stream *stream) XRT__COLD;
 XRT_API void xrt__chk_stream_destroyed(const xrt_backend *b, xrt_stream stream) XRT__COLD;
 XRT_API void xrt__chk_event_destroyed(xrt_event event) XRT__COLD;
 XRT_API xrt_status xrt__chk_event_destroy(const xrt_backend *b, xrt_event event) XRT__COLD;
-XRT_API void xrt__chk_graph_launch_hook(void *caller, xrt_status st, const xrt_backend *b, const void *exec,
-                                        xrt_stream stream, const struct xrt__handle_slot *s) XRT__COLD;
-XRT_API void xrt__chk_instantiate(xrt_status st, const xrt_backend *b, const void *exec, void *graph) XRT__COLD;
+XRT_API xrt_status xrt__chk_graph_launch_call(void *caller, const xrt_backend *b, xrt_graph_exec exec,
+                                              const struct xrt__handle_slot *x, xrt_stream stream,
+                                              const struct xrt__handle_slot *s) XRT__COLD; /* the launch, checked */
+XRT_API xrt_status xrt__chk_stream_wait(void *caller, const xrt_backend *b, xrt_stream stream,
+                                        const struct xrt__handle_slot *s, int query) XRT__COLD; /* the same */
+XRT_API void xrt__chk_instantiate(xrt_status st, const xrt_backend *b, const void *exec, void *graph)
+    XRT__COLD; /* in the graph nodes' hold of the backend's instantiate or update */
 XRT_API void xrt__chk_exec_gone(const void *exec, int destroyed) XRT__COLD;
 XRT_API void xrt__chk_shutdown(void) XRT__COLD; /* xrt_shutdown: the bookkeeping goes, checking stays as it was */
+XRT_API void xrt__chk_copy_2d(void *caller, xrt_status st, const xrt_backend *b, const char *fn, xrt_stream stream,
+                              const struct xrt__handle_slot *s, void *dst, size_t dpitch, const void *src, size_t spitch,
+                              size_t width, size_t height) XRT__COLD;
 XRT_API void xrt__chk_copy_3d(void *caller, xrt_status st, const xrt_backend *b, const char *fn, xrt_stream stream,
                               const struct xrt__handle_slot *s, const xrt_memcpy_3d_parms *p,
                               const xrt_pitched_ptr *set, const xrt_extent *extent) XRT__COLD;
@@ -1482,9 +1634,10 @@ struct xrt__tls_state {
     unsigned gen;
     unsigned epoch;           /* of the thread's own choice (xrt_set_backend) */
     int chosen;               /* be is the thread's own choice */
-    int host_fn;              /* inside a host function */
+    int host_fn;              /* inside a host function (XRT__HOST_FN_CALLBACK: a stream callback) */
     const char *forbidden_by; /* the backend that refuses the thread's calls */
 };
+#define XRT__HOST_FN_CALLBACK 2 /* xrt__tls.host_fn inside a stream callback: every call is refused */
 #define XRT__GEN_START 1u /* odd: not initialised; even: initialised (see xrt__be) */
 #if defined(XRT_STATIC)
 #define XRT__GLOBAL(decl, init) static decl init
@@ -1545,6 +1698,9 @@ XRT__GLOBAL(unsigned char xrt__chk_on, ); /* the stream-order checker is on: its
 #ifndef XRT__CHK_ON
 #define XRT__CHK_ON() XRT__UNLIKELY(xrt__chk_on)
 #endif
+/* A launch refused before the backend (and the hook): the thread's
+   annotations were this launch's (xrt_check_annotate: "the next launch"). */
+#define XRT__LAUNCH_REFUSED(st) (XRT__CHK_ON() ? xrt__chk_launch_refused(st) : (st))
 
 static inline void xrt__call_enter(void)
 {
@@ -1619,29 +1775,55 @@ static inline xrt__handle_slot *xrt__handle_lookup(const xrt_backend *b, const v
    thread's special stream (NULL where the per-thread one cannot be made). */
 XRT_API xrt__handle_slot *xrt__handle_special_stream(const xrt_backend *b, xrt_stream s);
 
+/* The stream the calling unit means by s: NULL is the thread's own stream
+   in a unit that defines XRT_API_PER_THREAD_DEFAULT_STREAM, else the legacy
+   stream. An inline front passes it to the part of a call that xrt
+   implements out of line, once, in the XRT_IMPL unit (whose own setting
+   may differ), which takes the stream as it is given
+   (xrt__handle_stream_as): as nvcc's per-thread default stream turns each
+   call of a unit into its _ptsz or _ptds form. */
+static inline xrt_stream xrt__unit_stream(xrt_stream s)
+{
+#if defined(XRT_API_PER_THREAD_DEFAULT_STREAM)
+    return s ? s : XRT_STREAM_PER_THREAD;
+#else
+    return s ? s : XRT_STREAM_LEGACY;
+#endif
+}
+
+/* The slot of stream s as given: NULL is the legacy stream. */
+static inline xrt__handle_slot *xrt__handle_stream_as(const xrt_backend *b, xrt_stream s)
+{
+    return XRT__LIKELY((uintptr_t)s > (uintptr_t)XRT_STREAM_PER_THREAD) ? xrt__handle_lookup(b, s, XRT__HANDLE_STREAM)
+                                                                        : xrt__handle_special_stream(b, s);
+}
+
+/* The slot of stream s as the calling unit means it. */
 static inline xrt__handle_slot *xrt__handle_stream(const xrt_backend *b, xrt_stream s)
 {
 #if defined(XRT_API_PER_THREAD_DEFAULT_STREAM)
     if (!s) s = XRT_STREAM_PER_THREAD;
 #endif
-    return XRT__LIKELY((uintptr_t)s > (uintptr_t)XRT_STREAM_PER_THREAD) ? xrt__handle_lookup(b, s, XRT__HANDLE_STREAM)
-                                                                        : xrt__handle_special_stream(b, s);
+    return xrt__handle_stream_as(b, s);
 }
 
 /* Under XRT_API_PER_THREAD_DEFAULT_STREAM a synchronous copy or set is
    ordered on the calling thread's own stream, as nvcc's per-thread default
-   stream makes cudaMemcpy cudaMemcpy_ptds: its asynchronous form there, then
-   a synchronize of that stream; else nothing. */
+   stream makes cudaMemcpy cudaMemcpy_ptds: its asynchronous form there,
+   then, where CUDA's "API synchronization behavior" has the host wait for
+   it (waits, evaluated after the call succeeded), a synchronize of that
+   stream; else nothing. */
 #if defined(XRT_API_PER_THREAD_DEFAULT_STREAM)
-#define XRT__SYNC_ON_PER_THREAD(fn, async_call)                                                 \
+#define XRT__SYNC_ON_PER_THREAD(fn, async_call, waits)                                          \
     do {                                                                                        \
         xrt_status ptds_;                                                                       \
         XRT__CHECK_MAY_WAIT(fn);                                                                \
         ptds_ = (async_call);                                                                   \
-        return ptds_ != XRT_SUCCESS ? ptds_ : xrt_stream_synchronize(XRT_STREAM_PER_THREAD);    \
+        if (ptds_ != XRT_SUCCESS || !(waits)) return ptds_;                                     \
+        return xrt_stream_synchronize(XRT_STREAM_PER_THREAD);                                   \
     } while (0)
 #else
-#define XRT__SYNC_ON_PER_THREAD(fn, async_call) (void)0
+#define XRT__SYNC_ON_PER_THREAD(fn, async_call, waits) (void)0
 #endif
 
 #define XRT__CHECK_PTR(p, fn) \
@@ -1689,7 +1871,7 @@ static inline xrt_status xrt_device_synchronize(void)
     XRT__CHECK_MAY_WAIT("xrt_device_synchronize");
     /* checked before the call, which stays a tail call (a failure here is a
        backend's, after the checks: its access counts all the same) */
-    if (XRT__CHK_ON()) xrt__chk_sync(__builtin_return_address(0), XRT_SUCCESS, b, XRT__CHK_SYNC_DEVICE, NULL, NULL, NULL);
+    if (XRT__CHK_ON()) xrt__chk_sync(__builtin_return_address(0), XRT_SUCCESS, b, XRT__CHK_SYNC_DEVICE, NULL, 0);
     return b->device_synchronize(b);
 }
 
@@ -1714,6 +1896,31 @@ static inline xrt_status xrt_get_device_flags(unsigned *flags)
     return b->get_device_flags(b, flags);
 }
 
+/* >> dispatch: device limits. The backend gets a limit of xrt_limit. */
+static inline int xrt__limit_known(xrt_limit limit) { return (unsigned)limit <= XRT_LIMIT_PERSISTING_L2_CACHE_SIZE; }
+
+static inline xrt_status xrt__limit_bad(const char *fn, xrt_limit limit)
+{
+    return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "limit %d is none of XRT_LIMIT_* (0 .. 6)", (int)limit);
+}
+
+static inline xrt_status xrt_device_set_limit(xrt_limit limit, size_t value)
+{
+    const xrt_backend *b = xrt__be();
+    if (XRT__UNLIKELY(!xrt__limit_known(limit)))
+        return xrt__limit_bad("xrt_device_set_limit", limit);
+    return b->device_set_limit(b, (int)limit, value);
+}
+
+static inline xrt_status xrt_device_get_limit(size_t *value, xrt_limit limit)
+{
+    const xrt_backend *b = xrt__be();
+    XRT__CHECK_PTR(value, "xrt_device_get_limit");
+    if (XRT__UNLIKELY(!xrt__limit_known(limit)))
+        return xrt__limit_bad("xrt_device_get_limit", limit);
+    return b->device_get_limit(b, value, (int)limit);
+}
+
 /* >> dispatch: device reset: the device's work is waited for here, so a
    backend's reset finds it idle. */
 static inline xrt_status xrt_device_reset(void)
@@ -1722,9 +1929,10 @@ static inline xrt_status xrt_device_reset(void)
     xrt_status st;
     XRT__CHECK_MAY_WAIT("xrt_device_reset");
     if ((st = xrt__no_op(b, "xrt_device_reset")) != XRT_SUCCESS) return st; /* a refusal names this call */
+    /* the reset while checking is a call of its own, out of line, which
+       takes what the device's streams were given before the synchronize */
+    if (XRT__CHK_ON()) return xrt__chk_device_reset(__builtin_return_address(0), b);
     if ((st = b->device_synchronize(b)) != XRT_SUCCESS) return st;
-    /* the host waited for the device's streams, which the reset retires */
-    if (XRT__CHK_ON()) xrt__chk_sync(__builtin_return_address(0), XRT_SUCCESS, b, XRT__CHK_SYNC_RESET, NULL, NULL, NULL);
     return b->device_reset(b);
 }
 
@@ -2035,7 +2243,8 @@ static inline xrt_status xrt_memset(void *dst, int value, size_t size)
 {
     const xrt_backend *b = xrt__be();
     xrt_status st;
-    XRT__SYNC_ON_PER_THREAD("xrt_memset", xrt_memset_async(dst, value, size, XRT_STREAM_PER_THREAD));
+    XRT__SYNC_ON_PER_THREAD("xrt_memset", xrt_memset_async(dst, value, size, XRT_STREAM_PER_THREAD),
+                            xrt__mem_set_waits(b, dst));
     XRT__CHECK_MAY_WAIT("xrt_memset");
     st = xrt__mem_check_set(b, dst, size, "xrt_memset");
     if (st != XRT_SUCCESS || size == 0) return st;
@@ -2063,7 +2272,8 @@ static inline xrt_status xrt_memcpy(void *dst, const void *src, size_t size, xrt
 {
     const xrt_backend *b = xrt__be();
     xrt_status st;
-    XRT__SYNC_ON_PER_THREAD("xrt_memcpy", xrt_memcpy_async(dst, src, size, kind, XRT_STREAM_PER_THREAD));
+    XRT__SYNC_ON_PER_THREAD("xrt_memcpy", xrt_memcpy_async(dst, src, size, kind, XRT_STREAM_PER_THREAD),
+                            xrt__mem_copy_waits(b, dst, src, kind));
     XRT__CHECK_MAY_WAIT("xrt_memcpy");
     st = xrt__mem_check_copy(b, dst, src, size, &kind, "xrt_memcpy");
     if (st != XRT_SUCCESS || size == 0) return st;
@@ -2112,14 +2322,15 @@ static inline xrt_status xrt_memcpy_2d(void *dst, size_t dpitch, const void *src
     const xrt_backend *b = xrt__be();
     xrt_status st;
     XRT__SYNC_ON_PER_THREAD("xrt_memcpy_2d",
-                            xrt_memcpy_2d_async(dst, dpitch, src, spitch, width, height, kind, XRT_STREAM_PER_THREAD));
+                            xrt_memcpy_2d_async(dst, dpitch, src, spitch, width, height, kind, XRT_STREAM_PER_THREAD),
+                            xrt__mem_copy_waits(b, dst, src, kind));
     XRT__CHECK_MAY_WAIT("xrt_memcpy_2d");
     st = xrt__mem_check_copy_2d(b, dst, dpitch, src, spitch, width, height, &kind, "xrt_memcpy_2d");
     if (st != XRT_SUCCESS || width == 0 || height == 0) return st;
     /* checked before the call, which stays a tail call (a failure here is a
        backend's, after the checks: its access counts all the same) */
-    if (XRT__CHK_ON()) xrt__chk_copy(__builtin_return_address(0), XRT_SUCCESS, b, "xrt_memcpy_2d", NULL, NULL, dst, dpitch * (height - 1) + width, src,
-                          spitch * (height - 1) + width);
+    if (XRT__CHK_ON()) xrt__chk_copy_2d(__builtin_return_address(0), XRT_SUCCESS, b, "xrt_memcpy_2d", NULL, NULL, dst, dpitch, src, spitch,
+                             width, height);
     return b->memcpy_2d(b, dst, dpitch, src, spitch, width, height, kind);
 }
 
@@ -2134,8 +2345,8 @@ static inline xrt_status xrt_memcpy_2d_async(void *dst, size_t dpitch, const voi
     st = xrt__mem_check_copy_2d(b, dst, dpitch, src, spitch, width, height, &kind, "xrt_memcpy_2d_async");
     if (st != XRT_SUCCESS || width == 0 || height == 0) return xrt__call_exit(st);
     st = b->memcpy_2d_async(b, dst, dpitch, src, spitch, width, height, kind, s->obj);
-    if (XRT__CHK_ON()) xrt__chk_copy(__builtin_return_address(0), st, b, "xrt_memcpy_2d_async", stream, s, dst, dpitch * (height - 1) + width, src,
-                      spitch * (height - 1) + width);
+    if (XRT__CHK_ON()) xrt__chk_copy_2d(__builtin_return_address(0), st, b, "xrt_memcpy_2d_async", stream, s, dst, dpitch, src, spitch,
+                         width, height);
     return xrt__call_exit(st);
 }
 
@@ -2148,13 +2359,14 @@ static inline xrt_status xrt__memset_2d(void *dst, size_t pitch, unsigned value,
     const xrt_backend *b = xrt__be();
     xrt_status st;
     XRT__SYNC_ON_PER_THREAD(fn, xrt__memset_2d_async(dst, pitch, value, element_size, width, height,
-                                                     XRT_STREAM_PER_THREAD, fn));
+                                                     XRT_STREAM_PER_THREAD, fn),
+                            xrt__mem_set_waits(b, dst));
     XRT__CHECK_MAY_WAIT(fn);
-    st = xrt__mem_check_set_2d(b, dst, pitch, element_size, width, height, fn);
+    st = xrt__mem_check_set_2d(b, dst, &pitch, element_size, width, height, fn);
     if (st != XRT_SUCCESS || width == 0 || height == 0) return st;
     /* checked before the call, which stays a tail call (a failure here is a
        backend's, after the checks: its access counts all the same) */
-    if (XRT__CHK_ON()) xrt__chk_copy(__builtin_return_address(0), XRT_SUCCESS, b, fn, NULL, NULL, dst, pitch * (height - 1) + width * element_size, NULL, 0);
+    if (XRT__CHK_ON()) xrt__chk_copy_2d(__builtin_return_address(0), XRT_SUCCESS, b, fn, NULL, NULL, dst, pitch, NULL, 0, width * element_size, height);
     return b->memset_2d(b, dst, pitch, value, element_size, width, height);
 }
 
@@ -2166,10 +2378,10 @@ static inline xrt_status xrt__memset_2d_async(void *dst, size_t pitch, unsigned 
     xrt__handle_slot *s = xrt__handle_stream(b, stream);
     xrt_status st;
     if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad(fn, stream));
-    st = xrt__mem_check_set_2d(b, dst, pitch, element_size, width, height, fn);
+    st = xrt__mem_check_set_2d(b, dst, &pitch, element_size, width, height, fn);
     if (st != XRT_SUCCESS || width == 0 || height == 0) return xrt__call_exit(st);
     st = b->memset_2d_async(b, dst, pitch, value, element_size, width, height, s->obj);
-    if (XRT__CHK_ON()) xrt__chk_copy(__builtin_return_address(0), st, b, fn, stream, s, dst, pitch * (height - 1) + width * element_size, NULL, 0);
+    if (XRT__CHK_ON()) xrt__chk_copy_2d(__builtin_return_address(0), st, b, fn, stream, s, dst, pitch, NULL, 0, width * element_size, height);
     return xrt__call_exit(st);
 }
 
@@ -2256,7 +2468,8 @@ static inline xrt_status xrt_memcpy_3d(const xrt_memcpy_3d_parms *p)
     const xrt_backend *b = xrt__be();
     xrt_memcpy_3d_parms q;
     xrt_status st;
-    XRT__SYNC_ON_PER_THREAD("xrt_memcpy_3d", xrt_memcpy_3d_async(p, XRT_STREAM_PER_THREAD));
+    XRT__SYNC_ON_PER_THREAD("xrt_memcpy_3d", xrt_memcpy_3d_async(p, XRT_STREAM_PER_THREAD),
+                            xrt__mem_copy_waits(b, p->dst_ptr.ptr, p->src_ptr.ptr, p->kind));
     XRT__CHECK_MAY_WAIT("xrt_memcpy_3d");
     XRT__CHECK_PTR(p, "xrt_memcpy_3d");
     q = *p;
@@ -2287,7 +2500,8 @@ static inline xrt_status xrt_memset_3d(xrt_pitched_ptr p, int value, xrt_extent 
 {
     const xrt_backend *b = xrt__be();
     xrt_status st;
-    XRT__SYNC_ON_PER_THREAD("xrt_memset_3d", xrt_memset_3d_async(p, value, extent, XRT_STREAM_PER_THREAD));
+    XRT__SYNC_ON_PER_THREAD("xrt_memset_3d", xrt_memset_3d_async(p, value, extent, XRT_STREAM_PER_THREAD),
+                            xrt__mem_set_waits(b, p.ptr));
     XRT__CHECK_MAY_WAIT("xrt_memset_3d");
     st = xrt__mem_check_set_3d(b, &p, &extent, "xrt_memset_3d");
     if (st != XRT_SUCCESS || !extent.width || !extent.height || !extent.depth) return st;
@@ -2328,6 +2542,21 @@ static inline xrt_status xrt_device_can_access_peer(int *can, int device, int pe
     return b->device_can_access_peer(b, can, device, peer);
 }
 
+static inline xrt_status xrt_device_get_p2p_attribute(int *value, xrt_p2p_attr attr, int src, int dst)
+{
+    const char *fn = "xrt_device_get_p2p_attribute";
+    const xrt_backend *b = xrt__be();
+    xrt_status st;
+    XRT__CHECK_PTR(value, "xrt_device_get_p2p_attribute");
+    if (XRT__UNLIKELY(attr < XRT_P2P_ATTR_PERFORMANCE_RANK || attr > XRT_P2P_ATTR_CUDA_ARRAY_ACCESS_SUPPORTED))
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "attr %d is none of XRT_P2P_ATTR_* (1 .. 4)", (int)attr);
+    if ((st = xrt__peer_check(src, "src", fn)) != XRT_SUCCESS || (st = xrt__peer_check(dst, "dst", fn)) != XRT_SUCCESS)
+        return st;
+    if (XRT__UNLIKELY(src == dst))
+        return xrt_error(XRT_ERROR_INVALID_DEVICE, fn, "src and dst are both device %d: a link joins two devices", src);
+    return b->device_get_p2p_attribute(b, value, (int)attr, src, dst);
+}
+
 static inline xrt_status xrt_device_enable_peer_access(int peer, unsigned flags)
 {
     const xrt_backend *b = xrt__be();
@@ -2350,7 +2579,8 @@ static inline xrt_status xrt_memcpy_peer(void *dst, int dst_device, const void *
     const xrt_backend *b = xrt__be();
     xrt_status st;
     XRT__SYNC_ON_PER_THREAD("xrt_memcpy_peer",
-                            xrt_memcpy_peer_async(dst, dst_device, src, src_device, size, XRT_STREAM_PER_THREAD));
+                            xrt_memcpy_peer_async(dst, dst_device, src, src_device, size, XRT_STREAM_PER_THREAD),
+                            0); /* device to device: not waited for, as cudaMemcpyPeer */
     XRT__CHECK_MAY_WAIT("xrt_memcpy_peer");
     st = xrt__mem_check_peer(b, dst, dst_device, src, src_device, size, "xrt_memcpy_peer");
     if (st != XRT_SUCCESS) return st;
@@ -2569,9 +2799,10 @@ static inline xrt_status xrt_stream_synchronize(xrt_stream stream)
     xrt__call_enter();
     xrt__handle_slot *s = xrt__handle_stream(b, stream);
     if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_stream_synchronize", stream));
-    xrt_status st = b->stream_synchronize(b, s->obj);
-    if (XRT__CHK_ON()) xrt__chk_sync(__builtin_return_address(0), st, b, XRT__CHK_SYNC_STREAM, stream, s, NULL);
-    return xrt__call_exit(st);
+    /* the wait while checking is a call of its own, out of line, which
+       takes what the stream was given before the backend's call */
+    if (XRT__CHK_ON()) return xrt__call_exit(xrt__chk_stream_wait(__builtin_return_address(0), b, stream, s, 0));
+    return xrt__call_exit(b->stream_synchronize(b, s->obj));
 }
 
 /* XRT_SUCCESS if all work on the stream has completed, else XRT_ERROR_NOT_READY
@@ -2582,24 +2813,43 @@ static inline xrt_status xrt_stream_query(xrt_stream stream)
     xrt__call_enter();
     xrt__handle_slot *s = xrt__handle_stream(b, stream);
     if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_stream_query", stream));
-    xrt_status st = b->stream_query(b, s->obj);
-    if (XRT__CHK_ON()) xrt__chk_sync(__builtin_return_address(0), st, b, XRT__CHK_SYNC_STREAM, stream, s, NULL);
-    return xrt__call_exit(st);
+    if (XRT__CHK_ON()) return xrt__call_exit(xrt__chk_stream_wait(__builtin_return_address(0), b, stream, s, 1));
+    return xrt__call_exit(b->stream_query(b, s->obj));
 }
 
 /* Later work on `stream` waits for the event's most recent record (at the
-   time of this call); an event never recorded imposes no wait. */
-static inline xrt_status xrt_stream_wait_event(xrt_stream stream, xrt_event event)
+   time of this call); an event never recorded imposes no wait. On the NULL
+   stream it is an action all the same, ordered with the blocking streams. */
+/* The wait with flags and without: one body, inlined at -O0 too, so that the
+   checker's call site stays the caller's. */
+static inline __attribute__((always_inline)) xrt_status xrt__stream_wait_event(xrt_stream stream, xrt_event event,
+                                                                               unsigned flags, const char *who)
 {
     const xrt_backend *b = xrt__be();
+    if (XRT__UNLIKELY(flags & ~(unsigned)XRT_EVENT_WAIT_EXTERNAL))
+        return xrt_error(XRT_ERROR_INVALID_VALUE, who, "unknown flags 0x%x (XRT_EVENT_WAIT_DEFAULT or _EXTERNAL)",
+                         flags);
     xrt__call_enter();
     xrt__handle_slot *s = xrt__handle_stream(b, stream);
     xrt__handle_slot *e = xrt__handle_lookup(b, event, XRT__HANDLE_EVENT);
-    if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_stream_wait_event", stream));
-    if (XRT__UNLIKELY(!e)) return xrt__call_exit(xrt__handle_bad("xrt_stream_wait_event", event));
-    xrt_status st = b->stream_wait_event(b, s->obj, e->obj);
-    if (XRT__CHK_ON()) xrt__chk_wait(__builtin_return_address(0), st, b, stream, s, event);
+    if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad(who, stream));
+    if (XRT__UNLIKELY(!e)) return xrt__call_exit(xrt__handle_bad(who, event));
+    uint64_t seen = XRT__CHK_ON() ? xrt__chk_event_seen(event) : 0; /* the record the backend takes */
+    /* no flags: the operation every table has, also one built before this one was appended */
+    xrt_status st =
+        flags ? b->stream_wait_event_with_flags(b, s->obj, e->obj, flags) : b->stream_wait_event(b, s->obj, e->obj);
+    if (XRT__CHK_ON()) xrt__chk_wait(__builtin_return_address(0), st, b, stream, s, event, seen);
     return xrt__call_exit(st);
+}
+
+static inline xrt_status xrt_stream_wait_event(xrt_stream stream, xrt_event event)
+{
+    return xrt__stream_wait_event(stream, event, 0, "xrt_stream_wait_event");
+}
+
+static inline xrt_status xrt_stream_wait_event_with_flags(xrt_stream stream, xrt_event event, unsigned flags)
+{
+    return xrt__stream_wait_event(stream, event, flags, "xrt_stream_wait_event_with_flags");
 }
 
 /* Runs fn(user) on a backend thread when the stream reaches this point. fn
@@ -2607,12 +2857,37 @@ static inline xrt_status xrt_stream_wait_event(xrt_stream stream, xrt_event even
 static inline xrt_status xrt_launch_host_func(xrt_stream stream, xrt_host_fn fn, void *user)
 {
     const xrt_backend *b = xrt__be();
-    XRT__CHECK_PTR(fn, "xrt_launch_host_func");
+    if (XRT__UNLIKELY(!fn))
+        return XRT__LAUNCH_REFUSED(xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_launch_host_func", "fn is NULL"));
     xrt__call_enter();
     xrt__handle_slot *s = xrt__handle_stream(b, stream);
-    if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_launch_host_func", stream));
+    if (XRT__UNLIKELY(!s)) return xrt__call_exit(XRT__LAUNCH_REFUSED(xrt__handle_bad("xrt_launch_host_func", stream)));
     xrt_status st = b->launch_host_func(b, s->obj, fn, user);
     if (XRT__CHK_ON()) xrt__chk_launch(__builtin_return_address(0), st, b, "xrt_launch_host_func", stream, s, NULL, 0);
+    return xrt__call_exit(st);
+}
+
+/* A stream callback is a host function (one path on every backend) whose
+   closure tells it its stream. A capture is refused, as cudaStreamAddCallback
+   is "not supported with cudaStreamBeginCapture": a captured closure would
+   run at every launch of the graph. */
+static inline xrt_status xrt_stream_add_callback(xrt_stream stream, xrt_stream_callback fn, void *user, unsigned flags)
+{
+    const char *name = "xrt_stream_add_callback";
+    const xrt_backend *b = xrt__be();
+    unsigned capturing = XRT_CAPTURE_STATUS_NONE;
+    if (XRT__UNLIKELY(!fn)) return XRT__LAUNCH_REFUSED(xrt_error(XRT_ERROR_INVALID_VALUE, name, "fn is NULL"));
+    if (XRT__UNLIKELY(flags))
+        return XRT__LAUNCH_REFUSED(xrt_error(XRT_ERROR_INVALID_VALUE, name, "flags 0x%x: must be 0 (reserved)", flags));
+    xrt__call_enter();
+    xrt__handle_slot *s = xrt__handle_stream(b, stream);
+    if (XRT__UNLIKELY(!s)) return xrt__call_exit(XRT__LAUNCH_REFUSED(xrt__handle_bad(name, stream)));
+    if (s->obj && b->stream_is_capturing(b, s->obj, &capturing) == XRT_SUCCESS &&
+        capturing != XRT_CAPTURE_STATUS_NONE)
+        return xrt__call_exit(XRT__LAUNCH_REFUSED(xrt_error(XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, name,
+            "stream %p is capturing: a callback cannot be captured; use xrt_launch_host_func", (void *)stream)));
+    xrt_status st = xrt__stream_add_callback(b, s->obj, stream, fn, user);
+    if (XRT__CHK_ON()) xrt__chk_launch(__builtin_return_address(0), st, b, name, stream, s, NULL, 0);
     return xrt__call_exit(st);
 }
 
@@ -2778,6 +3053,51 @@ static inline xrt_status xrt_mem_pool_trim_to(xrt_mem_pool pool, size_t min_byte
     return xrt__call_exit(b->mem_pool_trim_to(b, p->obj, min_bytes_to_keep));
 }
 
+/* >> dispatch: pool access. The flags and devices are checked here, each
+   descriptor before any is applied; the backend sees NONE or READ_WRITE for
+   devices in range and refuses the owner's NONE and a device that cannot
+   reach the pool's. */
+static inline xrt_status xrt__pool_access_desc(const xrt_backend *b, const xrt_mem_access_desc *d, const char *fn)
+{
+    if (XRT__UNLIKELY(d->flags == XRT_MEM_ACCESS_FLAGS_PROT_READ))
+        return xrt_error(XRT_ERROR_UNSUPPORTED, fn, "device %d: XRT_MEM_ACCESS_FLAGS_PROT_READ alone is not supported "
+                         "for a pool (READ_WRITE or NONE)", d->device);
+    if (XRT__UNLIKELY(d->flags != XRT_MEM_ACCESS_FLAGS_PROT_NONE && d->flags != XRT_MEM_ACCESS_FLAGS_PROT_READ_WRITE))
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "flags 0x%x are none of XRT_MEM_ACCESS_FLAGS_PROT_*", d->flags);
+    return xrt__pool_device(b, d->device, fn);
+}
+
+static inline xrt_status xrt_mem_pool_set_access(xrt_mem_pool pool, const xrt_mem_access_desc *descs, size_t count)
+{
+    const char *fn = "xrt_mem_pool_set_access";
+    const xrt_backend *b = xrt__be();
+    xrt__handle_slot *p;
+    xrt_status st;
+    size_t i;
+    if (XRT__UNLIKELY(!descs && count)) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "descs is NULL, count %zu", count);
+    for (i = 0; i < count; i++)
+        if ((st = xrt__pool_access_desc(b, &descs[i], fn)) != XRT_SUCCESS) return st;
+    xrt__call_enter();
+    p = xrt__handle_lookup(b, pool, XRT__HANDLE_MEM_POOL);
+    if (XRT__UNLIKELY(!p)) return xrt__call_exit(xrt__handle_bad(fn, pool));
+    return xrt__call_exit(b->mem_pool_set_access(b, p->obj, descs, count));
+}
+
+static inline xrt_status xrt_mem_pool_get_access(unsigned *flags, xrt_mem_pool pool, int device)
+{
+    const char *fn = "xrt_mem_pool_get_access";
+    const xrt_backend *b = xrt__be();
+    xrt__handle_slot *p;
+    xrt_status st;
+    XRT__CHECK_PTR(flags, "xrt_mem_pool_get_access");
+    if ((st = xrt__pool_device(b, device, fn)) != XRT_SUCCESS) /* cudaMemPoolGetAccess: cudaErrorInvalidValue */
+        return st == XRT_ERROR_INVALID_DEVICE ? xrt_error(XRT_ERROR_INVALID_VALUE, fn, "device %d is no device", device) : st;
+    xrt__call_enter();
+    p = xrt__handle_lookup(b, pool, XRT__HANDLE_MEM_POOL);
+    if (XRT__UNLIKELY(!p)) return xrt__call_exit(xrt__handle_bad(fn, pool));
+    return xrt__call_exit(b->mem_pool_get_access(b, flags, p->obj, device));
+}
+
 /* As xrt_malloc_async, from `pool` (of any device; the stream's device uses
    it). Of 0 bytes: success and NULL, nothing enqueued (nor captured), as
    cudaMallocFromPoolAsync, once the handles are checked. */
@@ -2882,6 +3202,10 @@ static inline xrt_status xrt_stream_attach_mem_async(xrt_stream stream, void *pt
     if (flags != XRT_MEM_ATTACH_GLOBAL && flags != XRT_MEM_ATTACH_HOST && flags != XRT_MEM_ATTACH_SINGLE)
         return xrt__call_exit(xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_stream_attach_mem_async",
                                         "flags 0x%x are not exactly one XRT_MEM_ATTACH_*", flags));
+    /* as CUDA: the legacy stream is "a virtual global stream and not a specific stream" */
+    if (flags == XRT_MEM_ATTACH_SINGLE && xrt__unit_stream(stream) == XRT_STREAM_LEGACY)
+        return xrt__call_exit(xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_stream_attach_mem_async",
+                                        "XRT_MEM_ATTACH_SINGLE to the NULL stream (the legacy one, no stream of its own)"));
     return xrt__call_exit(b->stream_attach_mem_async(b, s->obj, ptr, length, flags));
 }
 
@@ -2928,17 +3252,35 @@ static inline xrt_status xrt_event_destroy(xrt_event event)
     return xrt__handle_destroy(xrt__be(), event, XRT__HANDLE_EVENT, "xrt_event_destroy");
 }
 
-static inline xrt_status xrt_event_record(xrt_event event, xrt_stream stream)
+/* The record with flags and without: one body, inlined at -O0 too, so that
+   the checker's call site stays the caller's. */
+static inline __attribute__((always_inline)) xrt_status xrt__event_record(xrt_event event, xrt_stream stream,
+                                                                          unsigned flags, const char *who)
 {
     const xrt_backend *b = xrt__be();
+    if (XRT__UNLIKELY(flags & ~(unsigned)XRT_EVENT_RECORD_EXTERNAL))
+        return xrt_error(XRT_ERROR_INVALID_VALUE, who,
+                         "unknown flags 0x%x (XRT_EVENT_RECORD_DEFAULT or _EXTERNAL)", flags);
     xrt__call_enter();
     xrt__handle_slot *e = xrt__handle_lookup(b, event, XRT__HANDLE_EVENT);
     xrt__handle_slot *s = xrt__handle_stream(b, stream);
-    if (XRT__UNLIKELY(!e)) return xrt__call_exit(xrt__handle_bad("xrt_event_record", event));
-    if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_event_record", stream));
-    xrt_status st = b->event_record(b, e->obj, s->obj);
-    if (XRT__CHK_ON()) xrt__chk_record(__builtin_return_address(0), st, b, event, stream, s);
+    if (XRT__UNLIKELY(!e)) return xrt__call_exit(xrt__handle_bad(who, event));
+    if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad(who, stream));
+    uint64_t ticket = XRT__CHK_ON() ? xrt__chk_record_begin(event) : 0;
+    /* no flags: the operation every table has, also one built before this one was appended */
+    xrt_status st = flags ? b->event_record_with_flags(b, e->obj, s->obj, flags) : b->event_record(b, e->obj, s->obj);
+    if (XRT__CHK_ON()) xrt__chk_record(__builtin_return_address(0), st, b, event, stream, s, ticket);
     return xrt__call_exit(st);
+}
+
+static inline xrt_status xrt_event_record(xrt_event event, xrt_stream stream)
+{
+    return xrt__event_record(event, stream, 0, "xrt_event_record");
+}
+
+static inline xrt_status xrt_event_record_with_flags(xrt_event event, xrt_stream stream, unsigned flags)
+{
+    return xrt__event_record(event, stream, flags, "xrt_event_record_with_flags");
 }
 
 /* XRT_SUCCESS when the most recent record completed (or none was made). */
@@ -2948,8 +3290,9 @@ static inline xrt_status xrt_event_query(xrt_event event)
     xrt__call_enter();
     xrt__handle_slot *e = xrt__handle_lookup(b, event, XRT__HANDLE_EVENT);
     if (XRT__UNLIKELY(!e)) return xrt__call_exit(xrt__handle_bad("xrt_event_query", event));
+    uint64_t seen = XRT__CHK_ON() ? xrt__chk_event_seen(event) : 0;
     xrt_status st = b->event_query(b, e->obj);
-    if (XRT__CHK_ON()) xrt__chk_sync(__builtin_return_address(0), st, b, XRT__CHK_SYNC_EVENT, NULL, NULL, event);
+    if (XRT__CHK_ON()) xrt__chk_sync(__builtin_return_address(0), st, b, XRT__CHK_SYNC_EVENT, event, seen);
     return xrt__call_exit(st);
 }
 
@@ -2960,14 +3303,16 @@ static inline xrt_status xrt_event_synchronize(xrt_event event)
     xrt__call_enter();
     xrt__handle_slot *e = xrt__handle_lookup(b, event, XRT__HANDLE_EVENT);
     if (XRT__UNLIKELY(!e)) return xrt__call_exit(xrt__handle_bad("xrt_event_synchronize", event));
+    uint64_t seen = XRT__CHK_ON() ? xrt__chk_event_seen(event) : 0;
     xrt_status st = b->event_synchronize(b, e->obj);
-    if (XRT__CHK_ON()) xrt__chk_sync(__builtin_return_address(0), st, b, XRT__CHK_SYNC_EVENT, NULL, NULL, event);
+    if (XRT__CHK_ON()) xrt__chk_sync(__builtin_return_address(0), st, b, XRT__CHK_SYNC_EVENT, event, seen);
     return xrt__call_exit(st);
 }
 
-/* Milliseconds between two completed records. XRT_ERROR_NOT_READY while one is
-   pending; XRT_ERROR_INVALID_HANDLE if one was never recorded or was created
-   with XRT_EVENT_DISABLE_TIMING (as cudaEventElapsedTime). */
+/* Milliseconds between two completed records. XRT_ERROR_INVALID_HANDLE if one
+   was never recorded or was created with XRT_EVENT_DISABLE_TIMING, whatever
+   the other's state; else XRT_ERROR_NOT_READY while one is pending (as
+   cudaEventElapsedTime). */
 static inline xrt_status xrt_event_elapsed_time(float *ms, xrt_event start, xrt_event end)
 {
     const xrt_backend *b = xrt__be();
@@ -3049,11 +3394,11 @@ static inline xrt_status xrt_launch_kernel(xrt_function function, xrt_dim3 grid,
     xrt__call_enter();
     xrt__handle_slot *f = xrt__handle_lookup(b, function, XRT__HANDLE_FUNCTION);
     xrt__handle_slot *s = xrt__handle_stream(b, stream);
-    if (XRT__UNLIKELY(!f)) return xrt__call_exit(xrt__handle_bad("xrt_launch_kernel", function));
-    if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_launch_kernel", stream));
+    if (XRT__UNLIKELY(!f)) return xrt__call_exit(XRT__LAUNCH_REFUSED(xrt__handle_bad("xrt_launch_kernel", function)));
+    if (XRT__UNLIKELY(!s)) return xrt__call_exit(XRT__LAUNCH_REFUSED(xrt__handle_bad("xrt_launch_kernel", stream)));
     if (XRT__UNLIKELY(!grid.x || !grid.y || !grid.z || !block.x || !block.y || !block.z || (!args && args_size) ||
                       args_size > XRT_MAX_KERNEL_ARGS))
-        return xrt__call_exit(xrt__launch_bad("xrt_launch_kernel", grid, block, args, args_size));
+        return xrt__call_exit(XRT__LAUNCH_REFUSED(xrt__launch_bad("xrt_launch_kernel", grid, block, args, args_size)));
     xrt_status st = b->launch_kernel(b, f->obj, grid, block, shared_bytes, s->obj, args, args_size);
     if (XRT__CHK_ON()) xrt__chk_launch(__builtin_return_address(0), st, b, "xrt_launch_kernel", stream, s, args, args_size);
     return xrt__call_exit(st);
@@ -3098,6 +3443,53 @@ static inline xrt_status xrt_function_get_param_info(xrt_function function, size
     f = xrt__handle_lookup(b, function, XRT__HANDLE_FUNCTION);
     if (XRT__UNLIKELY(!f)) return xrt__call_exit(xrt__handle_bad("xrt_function_get_param_info", function));
     return xrt__call_exit(b->function_get_param_info(b, f->obj, index, offset, size));
+}
+
+static inline xrt_status xrt_launch_kernel_params(xrt_function function, xrt_dim3 grid, xrt_dim3 block,
+                                                  size_t shared_bytes, xrt_stream stream, void **kernel_params)
+{
+    return xrt__launch_params(function, grid, block, shared_bytes, xrt__unit_stream(stream), kernel_params);
+}
+
+/* The symbol copies: the synchronous ones in the NULL stream's order as
+   xrt_memcpy (the thread's own stream's in a unit that defines
+   XRT_API_PER_THREAD_DEFAULT_STREAM, as cudaMemcpyToSymbol_ptds), the
+   asynchronous ones on the stream the caller's unit means. */
+static inline xrt_status xrt_memcpy_to_symbol(xrt_module module, const char *symbol, const void *src, size_t count,
+                                              size_t offset, xrt_memcpy_kind kind)
+{
+    void *caller = __builtin_return_address(0), *from = (void *)(uintptr_t)src;
+    XRT__SYNC_ON_PER_THREAD("xrt_memcpy_to_symbol",
+                            xrt__symbol_copy(caller, 1, from, module, symbol, count, offset, kind, 1,
+                                             XRT_STREAM_PER_THREAD, "xrt_memcpy_to_symbol"),
+                            xrt__mem_copy_waits(xrt__be(), src, src, kind)); /* the variable is on the device */
+    return xrt__symbol_copy(caller, 1, from, module, symbol, count, offset, kind, 0, NULL, "xrt_memcpy_to_symbol");
+}
+
+static inline xrt_status xrt_memcpy_from_symbol(void *dst, xrt_module module, const char *symbol, size_t count,
+                                                size_t offset, xrt_memcpy_kind kind)
+{
+    void *caller = __builtin_return_address(0);
+    XRT__SYNC_ON_PER_THREAD("xrt_memcpy_from_symbol",
+                            xrt__symbol_copy(caller, 0, dst, module, symbol, count, offset, kind, 1,
+                                             XRT_STREAM_PER_THREAD, "xrt_memcpy_from_symbol"),
+                            xrt__mem_copy_waits(xrt__be(), dst, dst, kind)); /* the variable is on the device */
+    return xrt__symbol_copy(caller, 0, dst, module, symbol, count, offset, kind, 0, NULL, "xrt_memcpy_from_symbol");
+}
+
+static inline xrt_status xrt_memcpy_to_symbol_async(xrt_module module, const char *symbol, const void *src,
+                                                    size_t count, size_t offset, xrt_memcpy_kind kind,
+                                                    xrt_stream stream)
+{
+    return xrt__symbol_copy(__builtin_return_address(0), 1, (void *)(uintptr_t)src, module, symbol, count, offset,
+                            kind, 1, xrt__unit_stream(stream), "xrt_memcpy_to_symbol_async");
+}
+
+static inline xrt_status xrt_memcpy_from_symbol_async(void *dst, xrt_module module, const char *symbol, size_t count,
+                                                      size_t offset, xrt_memcpy_kind kind, xrt_stream stream)
+{
+    return xrt__symbol_copy(__builtin_return_address(0), 0, dst, module, symbol, count, offset, kind, 1,
+                            xrt__unit_stream(stream), "xrt_memcpy_from_symbol_async");
 }
 
 static inline xrt_status xrt_function_get_attributes(xrt_function_attributes *attr, xrt_function function)
@@ -3187,27 +3579,71 @@ static inline xrt_status xrt_thread_exchange_stream_capture_mode(xrt_capture_mod
     return xrt__call_exit(st);
 }
 
-static inline xrt_status xrt_graph_instantiate(xrt_graph_exec *exec, xrt_graph graph)
+/* Flags 0 go to the backend's graph_instantiate (a table without the
+   flags operation instantiates as before). */
+static inline xrt_status xrt__graph_instantiate(xrt_graph_exec *exec, xrt_graph graph, unsigned long long flags,
+                                                const char *fn)
 {
     const xrt_backend *b = xrt__be();
     void *obj = NULL;
     xrt_status st;
-    XRT__CHECK_PTR(exec, "xrt_graph_instantiate");
+    XRT__CHECK_PTR(exec, fn);
     *exec = NULL;
+    if (XRT__UNLIKELY(flags) && (st = xrt__graph_flags_check(flags)) != XRT_SUCCESS) return st;
     xrt__call_enter();
     xrt__handle_slot *g = xrt__handle_lookup(b, graph, XRT__HANDLE_GRAPH);
-    if (XRT__UNLIKELY(!g)) return xrt__call_exit(xrt__handle_bad("xrt_graph_instantiate", graph));
+    if (XRT__UNLIKELY(!g)) return xrt__call_exit(xrt__handle_bad(fn, graph));
     if (XRT__UNLIKELY(__atomic_load_n(&xrt__graph_mems, __ATOMIC_RELAXED)) &&
         (st = xrt__graph_mem_one_exec((uintptr_t)graph)) != XRT_SUCCESS)
         return xrt__call_exit(st);
     xrt__graph_hold(1);
-    st = b->graph_instantiate(b, &obj, g->obj);
-    xrt__graph_hold(0);
+    st = flags ? b->graph_instantiate_with_flags(b, &obj, g->obj, flags) : b->graph_instantiate(b, &obj, g->obj);
     if (st == XRT_SUCCESS) st = xrt__handle_create(b, obj, XRT__HANDLE_GRAPH_EXEC, 1, (void **)exec);
-    if (st == XRT_SUCCESS && XRT__UNLIKELY(__atomic_load_n(&xrt__graph_mems, __ATOMIC_RELAXED)))
-        xrt__graph_mem_instantiated((uintptr_t)graph, (uintptr_t)*exec);
+    /* the checker's snapshot is read in the hold the exec was made in: a
+       node another thread adds once it ends is in neither */
     if (XRT__CHK_ON()) xrt__chk_instantiate(st, b, *exec, g->obj);
+    xrt__graph_hold(0);
+    if (st == XRT_SUCCESS && XRT__UNLIKELY(__atomic_load_n(&xrt__graph_mems, __ATOMIC_RELAXED)))
+        xrt__graph_mem_instantiated((uintptr_t)graph, (uintptr_t)*exec,
+                                    (flags & XRT_GRAPH_INSTANTIATE_AUTO_FREE_ON_LAUNCH) != 0);
     return xrt__call_exit(st);
+}
+
+static inline xrt_status xrt_graph_instantiate(xrt_graph_exec *exec, xrt_graph graph)
+{
+    return xrt__graph_instantiate(exec, graph, 0, "xrt_graph_instantiate");
+}
+
+static inline xrt_status xrt_graph_instantiate_with_flags(xrt_graph_exec *exec, xrt_graph graph,
+                                                          unsigned long long flags)
+{
+    return xrt__graph_instantiate(exec, graph, flags, "xrt_graph_instantiate_with_flags");
+}
+
+static inline xrt_status xrt_graph_upload(xrt_graph_exec exec, xrt_stream stream)
+{
+    const xrt_backend *b = xrt__be();
+    xrt__call_enter();
+    xrt__handle_slot *x = xrt__handle_lookup(b, exec, XRT__HANDLE_GRAPH_EXEC);
+    xrt__handle_slot *s = xrt__handle_stream(b, stream);
+    if (XRT__UNLIKELY(!x)) return xrt__call_exit(xrt__handle_bad("xrt_graph_upload", exec));
+    if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_graph_upload", stream));
+    return xrt__call_exit(b->graph_upload(b, x->obj, s->obj));
+}
+
+/* xrt_graph_launch's work, once its handles are found (also the checker's,
+   between what it notes before the launch and after: xrt__chk_graph_launch_call). */
+static inline xrt_status xrt__graph_launch_run(const xrt_backend *b, xrt_graph_exec exec, const xrt__handle_slot *x,
+                                               const xrt__handle_slot *s)
+{
+    xrt_status st;
+    if (XRT__UNLIKELY(__atomic_load_n(&xrt__graph_mems, __ATOMIC_RELAXED)) &&
+        (st = xrt__graph_mem_unfreed((uintptr_t)exec)) != XRT_SUCCESS)
+        return st;
+    st = b->graph_launch(b, x->obj, s->obj);
+    if (st == XRT_SUCCESS && XRT__UNLIKELY(__atomic_load_n(&xrt__graph_mems, __ATOMIC_RELAXED)))
+        st = xrt__graph_mem_launched(b, (uintptr_t)exec);
+    return st;
 }
 
 static inline xrt_status xrt_graph_launch(xrt_graph_exec exec, xrt_stream stream)
@@ -3216,17 +3652,12 @@ static inline xrt_status xrt_graph_launch(xrt_graph_exec exec, xrt_stream stream
     xrt__call_enter();
     xrt__handle_slot *x = xrt__handle_lookup(b, exec, XRT__HANDLE_GRAPH_EXEC);
     xrt__handle_slot *s = xrt__handle_stream(b, stream);
-    xrt_status st;
     if (XRT__UNLIKELY(!x)) return xrt__call_exit(xrt__handle_bad("xrt_graph_launch", exec));
     if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_graph_launch", stream));
-    if (XRT__UNLIKELY(__atomic_load_n(&xrt__graph_mems, __ATOMIC_RELAXED)) &&
-        (st = xrt__graph_mem_unfreed((uintptr_t)exec)) != XRT_SUCCESS)
-        return xrt__call_exit(st);
-    st = b->graph_launch(b, x->obj, s->obj);
-    if (st == XRT_SUCCESS && XRT__UNLIKELY(__atomic_load_n(&xrt__graph_mems, __ATOMIC_RELAXED)))
-        st = xrt__graph_mem_launched(b, (uintptr_t)exec);
-    if (XRT__CHK_ON()) xrt__chk_graph_launch_hook(__builtin_return_address(0), st, b, exec, stream, s);
-    return xrt__call_exit(st);
+    /* the launch while checking is a call of its own, out of line, which
+       notes the exec's snapshot and the events' records before the backend's call */
+    if (XRT__CHK_ON()) return xrt__call_exit(xrt__chk_graph_launch_call(__builtin_return_address(0), b, exec, x, stream, s));
+    return xrt__call_exit(xrt__graph_launch_run(b, exec, x, s));
 }
 
 static inline xrt_status xrt_graph_exec_update(xrt_graph_exec exec, xrt_graph graph)
@@ -3240,8 +3671,8 @@ static inline xrt_status xrt_graph_exec_update(xrt_graph_exec exec, xrt_graph gr
     if (XRT__UNLIKELY(!g)) return xrt__call_exit(xrt__handle_bad("xrt_graph_exec_update", graph));
     xrt__graph_hold(1);
     st = b->graph_exec_update(b, x->obj, g->obj);
+    if (XRT__CHK_ON()) xrt__chk_instantiate(st, b, exec, g->obj); /* in the update's hold, as an instantiate's */
     xrt__graph_hold(0);
-    if (XRT__CHK_ON()) xrt__chk_instantiate(st, b, exec, g->obj);
     return xrt__call_exit(st);
 }
 
@@ -3450,7 +3881,7 @@ static inline xrt_status xrt_stream_begin_capture_to_graph(xrt_stream stream, xr
                                                            const xrt_graph_node *deps, size_t ndeps,
                                                            xrt_capture_mode mode)
 {
-    return xrt__capture_to_graph(xrt__be(), stream, graph, deps, ndeps, mode);
+    return xrt__capture_to_graph(xrt__be(), xrt__unit_stream(stream), graph, deps, ndeps, mode);
 }
 
 static inline xrt_status xrt_graph_exec_update_with_result(xrt_graph_exec exec, xrt_graph graph,
@@ -3488,6 +3919,27 @@ static inline xrt_status xrt_graph_node_find_in_clone(xrt_graph_node *node, xrt_
 #endif
 #if !defined(XRT_DISABLE_CPU) && !defined(XRT_ENABLE_CPU)
 #define XRT_ENABLE_CPU
+#endif
+/* The headers this unit includes, beside xrt.h (README.md, Vendoring). */
+#if defined(__has_include)
+#if !__has_include("xrt_cache.h")
+#error "xrt.h: the XRT_IMPL unit needs xrt_cache.h beside xrt.h: copy it too (README.md, Vendoring: the headers of each build)"
+#endif
+#if !__has_include("xrt_check.h")
+#error "xrt.h: the XRT_IMPL unit needs xrt_check.h beside xrt.h: copy it too (README.md, Vendoring: the headers of each build)"
+#endif
+#if defined(XRT_ENABLE_CPU) && !__has_include("xrt_cpu.h")
+#error "xrt.h: the CPU backend needs xrt_cpu.h beside xrt.h: copy it too, or define XRT_DISABLE_CPU (README.md, Vendoring)"
+#endif
+#if (defined(XRT_ENABLE_CUDA) || defined(XRT_ENABLE_HIP)) && !__has_include("xrt_gpu.h")
+#error "xrt.h: XRT_ENABLE_CUDA and XRT_ENABLE_HIP need xrt_gpu.h beside xrt.h: copy it too (README.md, Vendoring)"
+#endif
+#if defined(XRT_ENABLE_CUDA) && !__has_include("xrt_cuda.h")
+#error "xrt.h: XRT_ENABLE_CUDA needs xrt_cuda.h beside xrt.h: copy it too (README.md, Vendoring)"
+#endif
+#if defined(XRT_ENABLE_HIP) && !__has_include("xrt_hip.h")
+#error "xrt.h: XRT_ENABLE_HIP needs xrt_hip.h beside xrt.h: copy it too (README.md, Vendoring)"
+#endif
 #endif
 #include <dlfcn.h>
 #include <link.h>
@@ -3536,9 +3988,8 @@ extern "C" {
 /* XRT__GRAPH_LIST_NODES, XRT__GRAPH_LIST_ROOTS: what a graph list holds: a graph's nodes, its roots */
 /* XRT__GRAPH_LIST_EDGES, XRT__GRAPH_LIST_DEPS: what a graph list holds: a graph's edges, a node's dependencies */
 /* XRT__GRAPH_LIST_DEPENDENTS: what a graph list holds: a node's dependents */
-/* XRT__CHK_SYNC_STREAM, XRT__CHK_SYNC_EVENT: what xrt__chk_sync waited for: a stream, an event */
+/* XRT__CHK_SYNC_EVENT: what xrt__chk_sync waited for: an event (a stream's: xrt__chk_stream_wait) */
 /* XRT__CHK_SYNC_DEVICE, XRT__CHK_SYNC_ALL: what xrt__chk_sync waited for: the current device, every device */
-/* XRT__CHK_SYNC_RESET: what xrt__chk_sync waited for: the current device's reset (its streams retired) */
 /* XRT__HANDLE_STREAM, XRT__HANDLE_EVENT: the kind bits of a stream's, an event's handle */
 /* XRT__HANDLE_GRAPH_EXEC, XRT__HANDLE_MEM_POOL: the kind bits of an executable graph's, a pool's handle */
 /* XRT__HANDLE_DEVICE_SHIFT: where a stream's slot keeps its device + 1 in its flags (0: not known) */
@@ -3548,10 +3999,11 @@ extern "C" {
 /* xrt__tls: the thread's dispatch state (backend, generation, inside a host function, refusal) */
 /* xrt__handle_null_stream: the slot a stream lookup gives for the NULL stream (a per-thread one has its own) */
 /* xrt__captures: the number of stream captures under way (0: no capture pays for itself) */
+/* XRT__ENV_SWITCH_VALID: the valid values of a switch, for messages */
+/* xrt__env_parse_switch: 1 for 1, on, yes, true; 0 for 0, off, no, false (any case); -1 for anything else */
 
 /* from the implementation: what cannot be declared ahead */
 /* XRT__IMPL_INCLUDED: defined once xrt.h's implementation is in the unit: the other headers' impl guard */
-/* XRT__ENV_SWITCH_VALID: the valid values of a switch, for messages */
 /* XRT__TREE_INIT: the initialiser of an empty xrt__tree */
 /* xrt__unsupported_<op>: the table entry of an operation a backend lacks (XRT_ERROR_UNSUPPORTED) */
 /* xrt__err: the thread's last error and logging state (quiet > 0: failures are answers, not recorded) */
@@ -3572,8 +4024,6 @@ static inline void xrt__spin_lock(int *l);
 static inline void xrt__spin_unlock(int *l);
 /* xrt__log_warn_once: logs a warning unless it is the one this process logged last */
 XRT__BACKEND_HELPER void xrt__log_warn_once(const char *fmt, ...) XRT__PRINTF(1, 2);
-/* xrt__env_parse_switch: 1 for 1, on, yes, true; 0 for 0, off, no, false (any case); -1 for anything else */
-XRT__BACKEND_HELPER int xrt__env_parse_switch(const char *v);
 /* xrt__env_switch: env `name` as a switch; dflt when unset, empty or bad (bad: one warning) */
 XRT__BACKEND_HELPER int xrt__env_switch(const char *name, int dflt);
 /* xrt__env_number: env `name` as a whole number (digits only); dflt when unset, empty or bad */
@@ -3606,13 +4056,15 @@ XRT_API void xrt__backend_runtime(const xrt_backend *self, const char *library, 
 XRT_API void xrt__fork_refuse(const xrt_backend *self, void (*why)(char *buf, size_t n));
 /* xrt__image_kind_name: the words for image kind k ("cuda ptx"; "?" for no kind) */
 XRT__BACKEND_HELPER const char *xrt__image_kind_name(xrt_image_kind k);
-/* xrt__image_pick: the image for target t among the kinds' bits: its arch, else compatible's, else no arch */
+/* xrt__image_pick: the image for target t among the kinds' bits: its arch, else compatible's best, else no arch */
 XRT__BACKEND_HELPER xrt_status xrt__image_pick(const char *who, const xrt_target *t, const xrt_module_image *im,
                                                size_t n, unsigned kinds,
-                                               int (*compatible)(const char *arch, const xrt_module_image *im),
+                                               int (*compatible)(const xrt_target *t, const xrt_module_image *im),
                                                size_t *pick);
 /* xrt__target_get: backend b's compile target, named and fingerprinted */
 XRT_API xrt_status xrt__target_get(const xrt_backend *b, xrt_target *t);
+/* xrt__args_fit: packed arguments against where a kernel's parameters end (cut to it), or the error naming both */
+XRT__BACKEND_HELPER xrt_status xrt__args_fit(const char *backend, size_t params, size_t *args_size);
 
 /* handles */
 /* xrt__be: the calling thread's backend (a TLS load and one compare on the fast path) */
@@ -3648,6 +4100,8 @@ XRT_API int xrt__free_hook_unregisters(void);
 XRT_API void xrt__mem_info_of(const void *record, xrt__mem_info *info);
 /* xrt__mem_lookup: the registry's attributes of p (the backend's where the registry knows none) */
 XRT_API xrt_status xrt__mem_lookup(const xrt_backend *b, xrt_pointer_attributes *a, const void *p);
+/* xrt__mem_set_waits: whether a synchronous set of p is done when it returns (p not device memory) */
+XRT_API int xrt__mem_set_waits(const xrt_backend *b, const void *p);
 /* xrt__mem_host_flags: the flags of the host allocation p points into; 0 where p is in none */
 XRT_API int xrt__mem_host_flags(const void *p, unsigned *flags);
 /* xrt__mem_device_bytes: the live xrt_malloc bytes of b's device */
@@ -3656,14 +4110,19 @@ XRT_API size_t xrt__mem_device_bytes(const xrt_backend *b, int device);
 static inline int xrt__pool_attr_is_int(int attr);
 
 /* graphs, devices, host functions */
-/* xrt__graph_hold: takes (1) or releases (0) the lock of the calls on graphs built node by node */
-XRT_API void xrt__graph_hold(int take);
+/* xrt__graph_launch_run: xrt_graph_launch once its handles are found (the checker's launch runs it between its notes) */
+static inline xrt_status xrt__graph_launch_run(const xrt_backend *b, xrt_graph_exec exec, const xrt__handle_slot *x,
+                                               const xrt__handle_slot *s);
 /* xrt__device_reset_objects: frees b's device's memory and retires its handles that on_device says are its */
 XRT_API void xrt__device_reset_objects(const xrt_backend *b, int device, xrt__on_device_fn on_device);
 /* xrt__host_fn_run: runs host function fn for backend b; meanwhile the thread dispatches to b or is refused */
 XRT_API void xrt__host_fn_run(const xrt_backend *b, xrt_host_fn fn, void *user);
 /* xrt__host_fn_lend: xrt__host_fn_run on a caller's thread that waits: its last error is kept */
 XRT_API void xrt__host_fn_lend(const xrt_backend *b, xrt_host_fn fn, void *user);
+/* xrt__capture_note_failure: after a GPU failure just recorded: the captures it invalidated (invalidated(ctx, stream)) keep its detail */
+XRT__BACKEND_HELPER void xrt__capture_note_failure(int (*invalidated)(const void *ctx, void *stream), const void *ctx);
+/* xrt__capture_invalidated_by: that detail for the capture of backend stream obj, with the stream's handle; 0 if none */
+XRT__BACKEND_HELPER int xrt__capture_invalidated_by(const void *obj, uintptr_t *handle, char *why, size_t n);
 
 /* >> impl: spin lock (private; the CPU backend's queues and the
    modules' caches). For critical sections of a few pointer moves, never a system call:
@@ -3694,6 +4153,137 @@ static inline void xrt__spin_lock(int *l)
 }
 
 static inline void xrt__spin_unlock(int *l) { __atomic_store_n(l, 0, __ATOMIC_RELEASE); }
+
+/* >> impl: interval tree (private; the pointer registry, the CPU
+   backend's mappings and the modules' caches). A treap of non-overlapping [start, end) intervals keyed by start;
+   the node is embedded in the caller's record, the caller locks. Disjoint
+   intervals sorted by start are sorted by end too, so a range query visits
+   only subtrees that can hold an answer: O(k + log n). */
+typedef struct xrt__tree_node {
+    uintptr_t start, end;
+    unsigned prio;
+    struct xrt__tree_node *l, *r;
+    struct xrt__tree_node *next; /* in a list returned by xrt__tree_collect or xrt__tree_drain */
+} xrt__tree_node;
+
+typedef struct xrt__tree {
+    xrt__tree_node *root;
+    unsigned seed; /* xorshift state for priorities; never 0 */
+    size_t count;
+} xrt__tree;
+
+#define XRT__TREE_INIT {NULL, 2463534242u, 0}
+
+static inline void xrt__tree_split(xrt__tree_node *t, uintptr_t key, xrt__tree_node **l, xrt__tree_node **r)
+{
+    if (!t) { *l = *r = NULL; return; }
+    if (t->start < key) { xrt__tree_split(t->r, key, &t->r, r); *l = t; }
+    else { xrt__tree_split(t->l, key, l, &t->l); *r = t; }
+}
+
+static inline xrt__tree_node *xrt__tree_merge(xrt__tree_node *l, xrt__tree_node *r)
+{
+    if (!l || !r) return l ? l : r;
+    if (l->prio > r->prio) { l->r = xrt__tree_merge(l->r, r); return l; }
+    r->l = xrt__tree_merge(l, r->l);
+    return r;
+}
+
+/* The node with the greatest start <= p: the only one that can contain p. */
+static inline xrt__tree_node *xrt__tree_floor(const xrt__tree *t, uintptr_t p)
+{
+    xrt__tree_node *n = t->root, *best = NULL;
+    while (n) {
+        if (n->start <= p) { best = n; n = n->r; }
+        else n = n->l;
+    }
+    return best;
+}
+
+/* The node containing p, or NULL. */
+static inline xrt__tree_node *xrt__tree_find(const xrt__tree *t, uintptr_t p)
+{
+    xrt__tree_node *n = xrt__tree_floor(t, p);
+    return n && p < n->end ? n : NULL;
+}
+
+/* Keys are unique: the caller keeps intervals disjoint. The node goes down
+   the search path only to where its priority puts it (a max-heap on prio), and
+   the subtree it replaces there is split under it: one walk, no merges. */
+static inline void xrt__tree_insert(xrt__tree *t, xrt__tree_node *n)
+{
+    xrt__tree_node **link = &t->root;
+    t->seed ^= t->seed << 13;
+    t->seed ^= t->seed >> 17;
+    t->seed ^= t->seed << 5;
+    n->prio = t->seed;
+    while (*link && (*link)->prio > n->prio) link = n->start < (*link)->start ? &(*link)->l : &(*link)->r;
+    xrt__tree_split(*link, n->start, &n->l, &n->r);
+    *link = n;
+    t->count++;
+}
+
+/* The link (the root or a child pointer) that holds the node starting at
+   `start`, or the empty link where it would be. */
+static inline xrt__tree_node **xrt__tree_link(xrt__tree *t, uintptr_t start)
+{
+    xrt__tree_node **link = &t->root;
+    while (*link && (*link)->start != start) link = start < (*link)->start ? &(*link)->l : &(*link)->r;
+    return link;
+}
+
+/* Takes out the node that *link holds: its children, merged, take its place. */
+static inline void xrt__tree_unlink(xrt__tree *t, xrt__tree_node **link)
+{
+    xrt__tree_node *n = *link;
+    *link = xrt__tree_merge(n->l, n->r);
+    n->l = n->r = NULL;
+    t->count--;
+}
+
+/* n must be in t. */
+static inline void xrt__tree_remove(xrt__tree *t, xrt__tree_node *n) { xrt__tree_unlink(t, xrt__tree_link(t, n->start)); }
+
+static inline void xrt__tree_collect_in(xrt__tree_node *n, uintptr_t s, uintptr_t e, xrt__tree_node ***tail)
+{
+    if (!n) return;
+    if (n->start > s) xrt__tree_collect_in(n->l, s, e, tail);
+    if (n->start < e && n->end > s) {
+        **tail = n;
+        *tail = &n->next;
+    }
+    if (n->end < e) xrt__tree_collect_in(n->r, s, e, tail);
+}
+
+/* The nodes overlapping [s, e), in order, linked through ->next; they stay
+   in the tree. */
+static inline xrt__tree_node *xrt__tree_collect(const xrt__tree *t, uintptr_t s, uintptr_t e)
+{
+    xrt__tree_node *head = NULL, **tail = &head;
+    xrt__tree_collect_in(t->root, s, e, &tail);
+    *tail = NULL;
+    return head;
+}
+
+static inline void xrt__tree_drain_in(xrt__tree_node *n, xrt__tree_node **list)
+{
+    if (!n) return;
+    xrt__tree_drain_in(n->l, list);
+    xrt__tree_drain_in(n->r, list);
+    n->l = n->r = NULL;
+    n->next = *list;
+    *list = n;
+}
+
+/* Empties the tree; its nodes, linked through ->next. */
+static inline xrt__tree_node *xrt__tree_drain(xrt__tree *t)
+{
+    xrt__tree_node *list = NULL;
+    xrt__tree_drain_in(t->root, &list);
+    t->root = NULL;
+    t->count = 0;
+    return list;
+}
 
 /* >> impl: errors and logging */
 /* Messages logged while the thread holds an xrt lock wait here and go out
@@ -3979,19 +4569,6 @@ XRT__BACKEND_HELPER void xrt__log_warn_once(const char *fmt, ...)
     if (!again) xrt_log(XRT_LOG_WARN, "%s", msg);
 }
 
-/* A switch's value: 1 (1, on, yes, true), 0 (0, off, no, false), in any
-   case; -1 for anything else. */
-XRT__BACKEND_HELPER int xrt__env_parse_switch(const char *v)
-{
-    static const char *const words[] = {"0", "off", "no", "false", "1", "on", "yes", "true"};
-    int i;
-    for (i = 0; i < 8; i++)
-        if (!strcasecmp(v, words[i])) return i >= 4;
-    return -1;
-}
-
-#define XRT__ENV_SWITCH_VALID "1, on, yes, true, 0, off, no, false"
-
 XRT__BACKEND_HELPER int xrt__env_switch(const char *name, int dflt)
 {
     const char *env = getenv(name);
@@ -4212,6 +4789,7 @@ typedef struct xrt__reg_entry {
     int caps_warned;                     /* the backend reported one of them: warned once */
     xrt_status (*get_capabilities)(const xrt_backend *self, unsigned *caps); /* the backend's own */
     void (*fork_why)(char *buf, size_t n); /* xrt__fork_refuse: why a forked child may not use it */
+    const xrt_backend *memory_of;          /* host->wraps: the backend whose memory this one's is */
 } xrt__reg_entry;
 
 static xrt__reg_entry xrt__reg_entries[XRT_MAX_BACKENDS];
@@ -4303,6 +4881,9 @@ XRT_API xrt_status xrt__forbidden_fail(const char *fn)
     if (!xrt__call.registered && xrt__call.exits)
         return xrt_error(XRT_ERROR_NOT_PERMITTED, fn, "called from the last round of thread-exit destructors, "
                          "after xrt released the thread's state");
+    if (xrt__tls.host_fn == XRT__HOST_FN_CALLBACK)
+        return xrt_error(XRT_ERROR_NOT_PERMITTED, fn, "called from a stream callback: it may call no xrt function, "
+                         "as CUDA's callbacks may make no CUDA call");
     if (xrt__tls.host_fn)
         return xrt_error(XRT_ERROR_NOT_PERMITTED, fn, "called from a host function: the %s runtime forbids runtime calls there",
                          name);
@@ -4419,6 +5000,9 @@ static xrt_status xrt__reg_add_locked(const xrt_backend *b)
     if (b->size < offsetof(xrt_backend, get_capabilities) || b->size > sizeof(xrt_backend))
         return xrt_error(XRT_ERROR_ABI_MISMATCH, "xrt_register_backend", "%.64s: table size %u, expected at most %u",
                          b->name, b->size, (unsigned)sizeof(xrt_backend));
+    if ((b->size - offsetof(xrt_backend, get_capabilities)) % sizeof b->get_capabilities)
+        return xrt_error(XRT_ERROR_ABI_MISMATCH, "xrt_register_backend",
+                         "%.64s: table size %u ends inside an operation's slot", b->name, b->size);
     if (strlen(b->name) >= XRT__NAME_MAX)
         return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_register_backend", "%.64s...: name longer than %d characters",
                          b->name, XRT__NAME_MAX - 1);
@@ -4623,33 +5207,54 @@ XRT__BACKEND_HELPER const char *xrt__image_kind_name(xrt_image_kind k)
 }
 
 /* The image to load on a device of target t among those of the kinds in
-   `kinds` (bit 1 << kind): one for exactly the device's arch first, then one
-   `compatible` accepts (NULL: none), then one with no arch. */
-XRT__BACKEND_HELPER xrt_status xrt__image_pick(const char *who, const xrt_target *t, const xrt_module_image *im, size_t n,
-                                  unsigned kinds, int (*compatible)(const char *arch, const xrt_module_image *im),
-                                  size_t *pick)
+   `kinds` (bit 1 << kind): one labelled exactly the device's arch first,
+   then the one `compatible` ranks highest (the first of equals), then one
+   with no arch. `compatible` (NULL: none) ranks an image for t: > 0 it
+   runs there, the higher the better fit; 0 not by compatibility (its label
+   still counts); < 0 the backend read it and it does not run there, so it
+   is passed over whatever its label. */
+XRT__BACKEND_HELPER int xrt__image_fits(const xrt_target *t, const xrt_module_image *im, int pass,
+                                        int (*compatible)(const xrt_target *t, const xrt_module_image *im))
+{
+    const char *a = im->arch ? im->arch : "";
+    int in_pass = pass == 0 ? a[0] && !strcmp(a, t->arch) : pass == 1 ? a[0] && compatible : !a[0];
+    int fit = in_pass && compatible ? compatible(t, im) : 0;
+    return !in_pass || (pass == 1 && fit == 0) ? -1 : fit;
+}
+
+/* The words of XRT_ERROR_NO_BINARY_FOR_DEVICE: the device (with its
+   features, where a backend judges images by them) and each image offered. */
+XRT__BACKEND_HELPER xrt_status xrt__image_none(const char *who, const xrt_target *t, const xrt_module_image *im,
+                                               size_t n, int (*compatible)(const xrt_target *t, const xrt_module_image *im))
 {
     char offered[512] = "";
     size_t i, used = 0;
-    int pass;
-    for (pass = 0; pass < 3; pass++)
-        for (i = 0; i < n; i++) {
-            const char *a = im[i].arch ? im[i].arch : "";
-            if (!(kinds & (1u << im[i].kind))) continue;
-            if ((pass == 0 && a[0] && !strcmp(a, t->arch)) || (pass == 1 && a[0] && compatible && compatible(t->arch, &im[i])) ||
-                (pass == 2 && !a[0])) {
-                *pick = i;
-                return XRT_SUCCESS;
-            }
-        }
     for (i = 0; i < n && used + 1 < sizeof offered; i++) {
         int w = snprintf(offered + used, sizeof offered - used, "%s%s %s", i ? ", " : "", xrt__image_kind_name(im[i].kind),
                          im[i].arch && im[i].arch[0] ? im[i].arch : "(any arch)");
         if (w < 0) break;
         used += (size_t)w < sizeof offered - used ? (size_t)w : sizeof offered - used - 1;
     }
-    return xrt_error(XRT_ERROR_NO_BINARY_FOR_DEVICE, who, "no image for %s arch %s among the %zu offered: %s", t->backend,
-                     t->arch, n, offered);
+    return xrt_error(XRT_ERROR_NO_BINARY_FOR_DEVICE, who, "no image for %s arch %s%s%s among the %zu offered: %s",
+                     t->backend, t->arch, compatible && t->features[0] ? " with " : "", compatible ? t->features : "", n,
+                     offered);
+}
+
+XRT__BACKEND_HELPER xrt_status xrt__image_pick(const char *who, const xrt_target *t, const xrt_module_image *im, size_t n,
+                                  unsigned kinds, int (*compatible)(const xrt_target *t, const xrt_module_image *im),
+                                  size_t *pick)
+{
+    size_t i;
+    int pass, fit, best;
+    for (pass = 0; pass < 3; pass++) {
+        for (i = 0, best = -1; i < n; i++) {
+            if (!(kinds & (1u << im[i].kind)) || (fit = xrt__image_fits(t, &im[i], pass, compatible)) <= best) continue;
+            *pick = i, best = fit;
+            if (pass != 1) return XRT_SUCCESS; /* the label decides: the first that may run */
+        }
+        if (best >= 0) return XRT_SUCCESS;
+    }
+    return xrt__image_none(who, t, im, n, compatible);
 }
 
 /* >> impl: pointer registry: the device of a new allocation. A GPU backend
@@ -4792,11 +5397,33 @@ static const xrt_backend *xrt__plugin_find_backend(const char *name)
 /* host->own_call: xrt's own questions of a backend are its quiet sections. */
 static int xrt__plugin_own_call(void) { return xrt__err.quiet > 0; }
 
+/* host->wraps: the registry's copy of self takes target's memory kind (the
+   flags the dispatch layer and xrt_rdma.h read), its other flags stay, and
+   its device allocations count against target's devices. Only
+   from an init, under the registry's lock, before anyone can use self: a
+   later change would race with the calls that read the flags unlocked. */
+static xrt_status xrt__plugin_wraps(const xrt_backend *self, const xrt_backend *target)
+{
+    const uint32_t memory = XRT_BACKEND_HOST_MEMORY | XRT_BACKEND_NVIDIA_MEMORY | XRT_BACKEND_AMD_MEMORY;
+    int i;
+    if (!target) return xrt_error(XRT_ERROR_INVALID_VALUE, "host->wraps", "target is NULL");
+    if (xrt__err.reg_held == 0)
+        return xrt_error(XRT_ERROR_NOT_PERMITTED, "host->wraps", "only from the plugin's init");
+    for (i = 0; i < xrt__reg_count; i++) {
+        xrt_backend *t = &xrt__reg_entries[i].t;
+        if (t != self) continue;
+        t->flags = (t->flags & ~memory) | (target->flags & memory);
+        xrt__reg_entries[i].memory_of = target; /* its allocations count as target's (xrt__mem_owner) */
+        return XRT_SUCCESS;
+    }
+    return xrt_error(XRT_ERROR_INVALID_VALUE, "host->wraps", "%p is no registered backend's table", (const void *)self);
+}
+
 /* xrt__host_fn_run: declared with the dispatch layer, defined with the lifecycle. */
 static const xrt_plugin_host xrt__plugin_host = {
     XRT_BACKEND_ABI_VERSION, sizeof(xrt_plugin_host), xrt_error, xrt_native_error, xrt_log,
     xrt_get_last_error_string, xrt__plugin_find_backend, xrt__host_fn_run, xrt__set_error_observer,
-    xrt_check_set_race_observer, xrt__plugin_own_call,
+    xrt_check_set_race_observer, xrt__plugin_own_call, xrt__plugin_wraps,
 };
 
 /* The file `path` names, when it has a slash (a soname is looked up by the
@@ -5404,7 +6031,11 @@ static uintptr_t xrt__handle_scan(const xrt_backend *owner, const void *obj, uin
 
 XRT_API uintptr_t xrt__handle_of(const void *obj, uintptr_t kind) { return xrt__handle_scan(NULL, obj, kind); }
 
+/* Held across the handle table's lock (a scan, then an alloc): fork's
+   handlers take it (1; 0 lets it go) before that lock, so a child never
+   inherits it held from a thread that waited for the table. */
 static pthread_mutex_t xrt__pool_handle_lock = PTHREAD_MUTEX_INITIALIZER;
+static void xrt__pool_handle_fork_hold(int hold) { (hold ? pthread_mutex_lock : pthread_mutex_unlock)(&xrt__pool_handle_lock); }
 
 XRT_API xrt_status xrt__pool_handle(const xrt_backend *b, void *obj, xrt_mem_pool *out)
 {
@@ -5837,137 +6468,6 @@ static void xrt__call_fork_child(void)
     }
 }
 
-/* >> impl: interval tree (private; the pointer registry and the
-   modules' caches). A treap of non-overlapping [start, end) intervals keyed by start;
-   the node is embedded in the caller's record, the caller locks. Disjoint
-   intervals sorted by start are sorted by end too, so a range query visits
-   only subtrees that can hold an answer: O(k + log n). */
-typedef struct xrt__tree_node {
-    uintptr_t start, end;
-    unsigned prio;
-    struct xrt__tree_node *l, *r;
-    struct xrt__tree_node *next; /* in a list returned by xrt__tree_collect or xrt__tree_drain */
-} xrt__tree_node;
-
-typedef struct xrt__tree {
-    xrt__tree_node *root;
-    unsigned seed; /* xorshift state for priorities; never 0 */
-    size_t count;
-} xrt__tree;
-
-#define XRT__TREE_INIT {NULL, 2463534242u, 0}
-
-static inline void xrt__tree_split(xrt__tree_node *t, uintptr_t key, xrt__tree_node **l, xrt__tree_node **r)
-{
-    if (!t) { *l = *r = NULL; return; }
-    if (t->start < key) { xrt__tree_split(t->r, key, &t->r, r); *l = t; }
-    else { xrt__tree_split(t->l, key, l, &t->l); *r = t; }
-}
-
-static inline xrt__tree_node *xrt__tree_merge(xrt__tree_node *l, xrt__tree_node *r)
-{
-    if (!l || !r) return l ? l : r;
-    if (l->prio > r->prio) { l->r = xrt__tree_merge(l->r, r); return l; }
-    r->l = xrt__tree_merge(l, r->l);
-    return r;
-}
-
-/* The node with the greatest start <= p: the only one that can contain p. */
-static inline xrt__tree_node *xrt__tree_floor(const xrt__tree *t, uintptr_t p)
-{
-    xrt__tree_node *n = t->root, *best = NULL;
-    while (n) {
-        if (n->start <= p) { best = n; n = n->r; }
-        else n = n->l;
-    }
-    return best;
-}
-
-/* The node containing p, or NULL. */
-static inline xrt__tree_node *xrt__tree_find(const xrt__tree *t, uintptr_t p)
-{
-    xrt__tree_node *n = xrt__tree_floor(t, p);
-    return n && p < n->end ? n : NULL;
-}
-
-/* Keys are unique: the caller keeps intervals disjoint. The node goes down
-   the search path only to where its priority puts it (a max-heap on prio), and
-   the subtree it replaces there is split under it: one walk, no merges. */
-static inline void xrt__tree_insert(xrt__tree *t, xrt__tree_node *n)
-{
-    xrt__tree_node **link = &t->root;
-    t->seed ^= t->seed << 13;
-    t->seed ^= t->seed >> 17;
-    t->seed ^= t->seed << 5;
-    n->prio = t->seed;
-    while (*link && (*link)->prio > n->prio) link = n->start < (*link)->start ? &(*link)->l : &(*link)->r;
-    xrt__tree_split(*link, n->start, &n->l, &n->r);
-    *link = n;
-    t->count++;
-}
-
-/* The link (the root or a child pointer) that holds the node starting at
-   `start`, or the empty link where it would be. */
-static inline xrt__tree_node **xrt__tree_link(xrt__tree *t, uintptr_t start)
-{
-    xrt__tree_node **link = &t->root;
-    while (*link && (*link)->start != start) link = start < (*link)->start ? &(*link)->l : &(*link)->r;
-    return link;
-}
-
-/* Takes out the node that *link holds: its children, merged, take its place. */
-static inline void xrt__tree_unlink(xrt__tree *t, xrt__tree_node **link)
-{
-    xrt__tree_node *n = *link;
-    *link = xrt__tree_merge(n->l, n->r);
-    n->l = n->r = NULL;
-    t->count--;
-}
-
-/* n must be in t. */
-static inline void xrt__tree_remove(xrt__tree *t, xrt__tree_node *n) { xrt__tree_unlink(t, xrt__tree_link(t, n->start)); }
-
-static inline void xrt__tree_collect_in(xrt__tree_node *n, uintptr_t s, uintptr_t e, xrt__tree_node ***tail)
-{
-    if (!n) return;
-    if (n->start > s) xrt__tree_collect_in(n->l, s, e, tail);
-    if (n->start < e && n->end > s) {
-        **tail = n;
-        *tail = &n->next;
-    }
-    if (n->end < e) xrt__tree_collect_in(n->r, s, e, tail);
-}
-
-/* The nodes overlapping [s, e), in order, linked through ->next; they stay
-   in the tree. */
-static inline xrt__tree_node *xrt__tree_collect(const xrt__tree *t, uintptr_t s, uintptr_t e)
-{
-    xrt__tree_node *head = NULL, **tail = &head;
-    xrt__tree_collect_in(t->root, s, e, &tail);
-    *tail = NULL;
-    return head;
-}
-
-static inline void xrt__tree_drain_in(xrt__tree_node *n, xrt__tree_node **list)
-{
-    if (!n) return;
-    xrt__tree_drain_in(n->l, list);
-    xrt__tree_drain_in(n->r, list);
-    n->l = n->r = NULL;
-    n->next = *list;
-    *list = n;
-}
-
-/* Empties the tree; its nodes, linked through ->next. */
-static inline xrt__tree_node *xrt__tree_drain(xrt__tree *t)
-{
-    xrt__tree_node *list = NULL;
-    xrt__tree_drain_in(t->root, &list);
-    t->root = NULL;
-    t->count = 0;
-    return list;
-}
-
 /* >> impl: pointer registry (the interval tree of live allocations) */
 typedef struct xrt__mem_node {
     xrt__tree_node node; /* first: [base, base + size) */
@@ -5980,6 +6480,7 @@ typedef struct xrt__mem_node {
     size_t *usage;      /* while in the tree: the device's count of bytes (xrt__mem_usage_of), or NULL */
     uintptr_t capture;  /* allocated in the capture begun on this stream (its handle), still under way; else 0 */
     int registered;     /* pinned host memory of xrt_host_register, not of xrt_malloc_host */
+    int read_only;      /* registered with XRT_HOST_REGISTER_READ_ONLY: no copy or set writes it */
     unsigned host_flags; /* pinned host memory of xrt_host_alloc: its XRT_HOST_ALLOC_* (xrt_malloc_host's: 0) */
     int joined;         /* capture is the stream it was allocated on, which joined one of several captures */
 } xrt__mem_node;
@@ -6086,11 +6587,26 @@ static xrt__mem_node *xrt__mem_find(uintptr_t p) { return (xrt__mem_node *)(void
 #define XRT__MEM_DEVICES 64
 static struct { const xrt_backend *be; size_t bytes[XRT__MEM_DEVICES]; } xrt__mem_usage[XRT_MAX_BACKENDS];
 
+/* The backend whose devices hold b's memory: b, or for a forwarding plugin
+   (host->wraps) its target's, followed through plugins that wrap plugins,
+   so that the target's mem_get_info sees what was allocated through them. */
+static const xrt_backend *xrt__mem_owner(const xrt_backend *b)
+{
+    int hops;
+    for (hops = 0; hops < XRT_MAX_BACKENDS; hops++) {
+        const xrt__reg_entry *e = (const xrt__reg_entry *)(const void *)b;
+        if (e < xrt__reg_entries || e >= xrt__reg_entries + XRT_MAX_BACKENDS || !e->memory_of) break;
+        b = e->memory_of;
+    }
+    return b;
+}
+
 static size_t *xrt__mem_usage_of(const xrt_backend *b, int device)
 {
     int i;
     if (device < 0 || device >= XRT__MEM_DEVICES) return NULL;
     if (XRT__LIKELY(xrt__mem_usage[0].be == b)) return &xrt__mem_usage[0].bytes[device]; /* the first backend used */
+    b = xrt__mem_owner(b); /* only owners are kept: a plugin's own table is never the first */
     for (i = 0; i < XRT_MAX_BACKENDS; i++) {
         if (!xrt__mem_usage[i].be) xrt__mem_usage[i].be = b;
         if (xrt__mem_usage[i].be == b) return &xrt__mem_usage[i].bytes[device];
@@ -6146,6 +6662,8 @@ static void xrt__mem_unlink(xrt__mem_node *node) { xrt__mem_unlink_at(node, xrt_
 static struct { xrt_free_hook_fn fn; void *user; } xrt__hooks[XRT_MAX_FREE_HOOKS];
 static int xrt__hook_count; /* slots ever used */
 static pthread_mutex_t xrt__hook_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Fork's handlers take it last (1; 0 lets it go): a leaf, held with no other lock. */
+static void xrt__hook_fork_hold(int hold) { (hold ? pthread_mutex_lock : pthread_mutex_unlock)(&xrt__hook_lock); }
 
 XRT_API xrt_status xrt_add_free_hook(xrt_free_hook_fn fn, void *user)
 {
@@ -6272,6 +6790,7 @@ static xrt__mem_node *xrt__mem_record(const xrt_backend *b, void *p, size_t n, x
     node->ipc_closing = 0;
     node->capture = 0;
     node->registered = 0;
+    node->read_only = 0;
     node->host_flags = 0;
     node->joined = 0;
     node->gen = ++xrt__mem_gen;
@@ -6335,40 +6854,155 @@ XRT_API xrt_status xrt__mem_take(const xrt_backend *b, void *p, xrt_memory_type 
 
 /* Registration is rare: one lock keeps a range's check, the backend's call
    and its record together, so overlapping ranges registered at once cannot
-   both pass. */
+   both pass. A fork waits for a registration under way (xrt__fork_prepare
+   takes the lock first of all: only xrt_host_register and
+   xrt_host_unregister take it, with no other lock held, and its hold
+   reaches the registry's, the checker's and the log's): a child that
+   inherited it held would hang in its own registrations. */
 static pthread_mutex_t xrt__mem_register_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Fork's handlers: 1 takes the lock (the prepare handler), 0 lets it go (parent and child). */
+static void xrt__register_fork_hold(int hold) { (hold ? pthread_mutex_lock : pthread_mutex_unlock)(&xrt__mem_register_lock); }
 
-/* The record overlapping [p, p + n) with the lowest end past p, or NULL. */
-static const xrt__mem_node *xrt__mem_overlap(uintptr_t p, size_t n)
+/* What a registration overlaps: an allocation's record as it was under
+   the lock (the record itself may be freed once the lock is let go). */
+typedef struct xrt__mem_overlap_info {
+    uintptr_t start, end;
+    xrt_memory_type type;
+    int registered;
+} xrt__mem_overlap_info;
+
+/* The end of what record m holds: an allocation owns its bytes up to the
+   next XRT_ALIGNMENT boundary (every backend's allocator hands out whole
+   aligned blocks: none of them is the caller's), a registered range only
+   its own. */
+static uintptr_t xrt__mem_owned_end(const xrt__mem_node *m)
+{
+    uintptr_t a = XRT_ALIGNMENT - 1;
+    if (m->registered || m->node.end > UINTPTR_MAX - a) return m->node.end;
+    return (m->node.end + a) & ~a;
+}
+
+/* Whether a record's owned bytes overlap [p, p + n), and which (the one
+   with the greatest start below p + n: records are disjoint and every
+   allocation starts on an XRT_ALIGNMENT boundary, so no earlier one
+   reaches past its start). */
+static int xrt__mem_overlap(uintptr_t p, size_t n, xrt__mem_overlap_info *o)
 {
     const xrt__mem_node *m;
+    int found;
     xrt__spin_lock(&xrt__mem_lock);
     m = (const xrt__mem_node *)(const void *)xrt__tree_floor(&xrt__mem_tree, p + n - 1);
-    if (m && m->node.end <= p) m = NULL;
+    found = m && xrt__mem_owned_end(m) > p;
+    if (found) o->start = m->node.start, o->end = m->node.end, o->type = m->type, o->registered = m->registered;
     xrt__spin_unlock(&xrt__mem_lock);
-    return m;
+    return found;
+}
+
+/* Ranges registered with XRT_HOST_REGISTER_READ_ONLY now: while there is
+   none, a copy's or set's destination costs one load more. */
+static unsigned xrt__mem_read_only_live;
+
+/* A copy's or set's destination: depth slices, slice bytes apart, of
+   height rows, pitch apart, of width bytes, from p (1-D: one row). */
+typedef struct xrt__mem_dst {
+    const void *p;
+    size_t width, pitch, height, slice, depth;
+} xrt__mem_dst;
+
+/* Whether a row of [0, width) + i * pitch (i < height) meets [s, e): the
+   first row ending past s, if there is one, starts before e. The rows'
+   span does not overflow (the caller checked it). */
+static int xrt__rows_meet(size_t s, size_t e, size_t width, size_t pitch, size_t height)
+{
+    size_t i = s < width ? 0 : pitch ? (s - width) / pitch + 1 : height;
+    return i < height && i * pitch < e;
+}
+
+/* Whether a row of a destination d meets [s, e) (offsets from d's first
+   byte): one of the first slice whose rows' span ends past s does. Where
+   none of its rows does, its first row ending past s starts at or past e,
+   and so do the next slices (a slice's rows are inside it). */
+static int xrt__dst_meets(const xrt__mem_dst *d, size_t s, size_t e)
+{
+    size_t rect = (d->height - 1) * d->pitch + d->width;
+    size_t z = s < rect ? 0 : d->slice ? (s - rect) / d->slice + 1 : d->depth, at = z * d->slice;
+    return z < d->depth && at < e && xrt__rows_meet(s > at ? s - at : 0, e - at, d->width, d->pitch, d->height);
+}
+
+/* The range registered read-only that a row of d meets, looked for among
+   the records overlapping d's span (from the last one down, each one's
+   predecessor found by its start: no record is written). */
+static xrt_status xrt__mem_read_only_dst(const xrt__mem_dst *d, const char *fn) XRT__COLD;
+static xrt_status xrt__mem_read_only_dst(const xrt__mem_dst *d, const char *fn)
+{
+    uintptr_t p = (uintptr_t)d->p, span = (d->depth - 1) * d->slice + (d->height - 1) * d->pitch + d->width;
+    uintptr_t start = 0, end = 0;
+    const xrt__mem_node *n;
+    if (span > UINTPTR_MAX - p) span = UINTPTR_MAX - p; /* refused elsewhere */
+    xrt__spin_lock(&xrt__mem_lock);
+    for (n = (const xrt__mem_node *)(const void *)xrt__tree_floor(&xrt__mem_tree, p + span - 1); n && n->node.end > p;
+         n = n->node.start ? (const xrt__mem_node *)(const void *)xrt__tree_floor(&xrt__mem_tree, n->node.start - 1)
+                           : NULL)
+        if (n->read_only && xrt__dst_meets(d, n->node.start > p ? n->node.start - p : 0,
+                                           (n->node.end < p + span ? n->node.end : p + span) - p)) {
+            start = n->node.start, end = n->node.end;
+            break;
+        }
+    xrt__spin_unlock(&xrt__mem_lock);
+    if (!end) return XRT_SUCCESS;
+    return xrt_error(XRT_ERROR_INVALID_VALUE, fn,
+                     "dst %p writes a range registered read-only (%zu bytes at %p, XRT_HOST_REGISTER_READ_ONLY): "
+                     "the device only reads it", d->p, (size_t)(end - start), (void *)start);
+}
+
+/* The destination of a copy or set, checked: a range registered with
+   XRT_HOST_REGISTER_READ_ONLY is mapped for the device's reads only (on a
+   GPU a write through it faults; the CPU backend's devices would write the
+   host's pages, which the process may map read-only): a destination any of
+   whose bytes are in one is refused, wherever it starts. */
+static inline xrt_status xrt__mem_check_writable(const xrt__mem_dst *d, const char *fn)
+{
+    if (XRT__LIKELY(!__atomic_load_n(&xrt__mem_read_only_live, __ATOMIC_ACQUIRE))) return XRT_SUCCESS;
+    return d->width && d->height && d->depth ? xrt__mem_read_only_dst(d, fn) : XRT_SUCCESS;
+}
+
+/* A registration that overlaps o: CUDA's cudaHostRegister refuses device
+   and managed memory (cudaErrorInvalidValue) and memory already pinned,
+   by cudaMallocHost or a registration (cudaErrorHostMemoryAlreadyRegistered). */
+static xrt_status xrt__mem_overlap_refuse(const xrt__mem_overlap_info *o, void *p, size_t n, const char *fn)
+{
+    int dev = o->type != XRT_MEMORY_PINNED_HOST;
+    const char *what = o->type == XRT_MEMORY_MANAGED ? "managed memory"
+                       : dev                         ? "device memory"
+                       : o->registered               ? "a registered range"
+                                                     : "xrt_malloc_host memory";
+    return xrt_error(dev ? XRT_ERROR_INVALID_VALUE : XRT_ERROR_HOST_MEMORY_ALREADY_REGISTERED, fn,
+                     "%zu bytes at %p overlap %s (%zu bytes at %p%s)", n, p, what, (size_t)(o->end - o->start),
+                     (void *)o->start,
+                     (uintptr_t)p >= o->end ? ", which owns its bytes up to the next XRT_ALIGNMENT (256-byte) boundary"
+                                            : "");
 }
 
 XRT_API xrt_status xrt__mem_register(const xrt_backend *b, void *p, size_t n, unsigned flags, const char *fn)
 {
-    const xrt__mem_node *m;
+    xrt__mem_overlap_info o;
     xrt__mem_node *node;
     xrt_status st;
     if (!p || !n) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "ptr %p and size %zu must not be NULL and 0", p, n);
     if (flags & ~15u) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "flags 0x%x has bits other than XRT_HOST_REGISTER_*", flags);
     if ((uintptr_t)p > UINTPTR_MAX - n) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%zu bytes at %p wrap around", n, p);
     pthread_mutex_lock(&xrt__mem_register_lock);
-    if ((m = xrt__mem_overlap((uintptr_t)p, n)) != NULL) {
-        int dev = m->type != XRT_MEMORY_PINNED_HOST;
+    if (xrt__mem_overlap((uintptr_t)p, n, &o)) {
         pthread_mutex_unlock(&xrt__mem_register_lock);
-        return xrt_error(dev ? XRT_ERROR_INVALID_VALUE : XRT_ERROR_HOST_MEMORY_ALREADY_REGISTERED, fn,
-                         "%zu bytes at %p overlap %s (%zu bytes at %p)", n, p,
-                         dev ? "device memory" : m->registered ? "a registered range" : "xrt_malloc_host memory",
-                         (size_t)(m->node.end - m->node.start), (void *)m->node.start);
+        return xrt__mem_overlap_refuse(&o, p, n, fn);
     }
     if ((st = b->host_register(b, p, n, flags)) == XRT_SUCCESS) {
         if ((node = xrt__mem_record(b, p, n, XRT_MEMORY_PINNED_HOST, 0)) != NULL) {
             node->registered = 1;
+            if (flags & XRT_HOST_REGISTER_READ_ONLY) {
+                node->read_only = 1;
+                __atomic_add_fetch(&xrt__mem_read_only_live, 1, __ATOMIC_RELEASE);
+            }
         } else {
             b->host_unregister(b, p);
             st = xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "no memory for the pointer registry");
@@ -6383,8 +7017,10 @@ XRT_API xrt_status xrt__mem_unregister(const xrt_backend *b, void *p, const char
     void *record;
     xrt_status st;
     pthread_mutex_lock(&xrt__mem_register_lock);
-    if ((st = xrt__mem_take_as(b, p, XRT_MEMORY_PINNED_HOST, 1, fn, &record)) == XRT_SUCCESS)
+    if ((st = xrt__mem_take_as(b, p, XRT_MEMORY_PINNED_HOST, 1, fn, &record)) == XRT_SUCCESS) {
+        if (((xrt__mem_node *)record)->read_only) __atomic_sub_fetch(&xrt__mem_read_only_live, 1, __ATOMIC_RELEASE);
         st = xrt__mem_finish(record, b->host_unregister(b, p));
+    }
     pthread_mutex_unlock(&xrt__mem_register_lock);
     return st;
 }
@@ -6473,15 +7109,22 @@ typedef struct xrt__graph_mem {
     int device;
     int freed; /* by a free node of its graph (built by hand), or its allocation node is gone: never the caller's */
     int frees; /* not an allocation: a free node of `graph` (freed 1; gone: 2) frees p, another graph's (size 0) */
+    int auto_free; /* its exec's launch frees it if the caller has not (XRT_GRAPH_INSTANTIATE_AUTO_FREE_ON_LAUNCH) */
 } xrt__graph_mem;
 
 typedef struct xrt__capture_origin {
     uintptr_t stream; /* its capture is under way */
     size_t allocs;    /* allocations recorded as the capture's */
     uintptr_t into;   /* the graph it was begun into (xrt_stream_begin_capture_to_graph); 0: a new one */
+    char why[256];    /* the failure that invalidated it, where a GPU runtime will not say ("": none seen) */
 } xrt__capture_origin;
 
 static pthread_mutex_t xrt__graph_mem_lock = PTHREAD_MUTEX_INITIALIZER; /* both lists */
+/* Fork's handlers take it (1; 0 lets it go) inside the ipc lock, before the
+   registry's: a thread in an xrt_malloc_async's bookkeeping holds it while it
+   waits for the registry's lock, and a child that inherited it held would
+   hang in its captures and in xrt_shutdown. */
+static void xrt__graph_mem_fork_hold(int hold) { (hold ? pthread_mutex_lock : pthread_mutex_unlock)(&xrt__graph_mem_lock); }
 static xrt__capture_origin *xrt__capture_origins; /* xrt__captures of them */
 static size_t xrt__capture_cap;
 static xrt__graph_mem *xrt__graph_mem_list; /* xrt__graph_mems of them */
@@ -6509,6 +7152,7 @@ static int xrt__capture_follow(uintptr_t stream, uintptr_t into)
         xrt__capture_origins[n].stream = stream;
         xrt__capture_origins[n].allocs = 0;
         xrt__capture_origins[n].into = into;
+        xrt__capture_origins[n].why[0] = 0;
         if (into) __atomic_store_n(&xrt__captures_into, xrt__captures_into + 1, __ATOMIC_RELAXED);
         __atomic_store_n(&xrt__captures, (int)n + 1, __ATOMIC_RELAXED);
     }
@@ -6517,6 +7161,38 @@ static int xrt__capture_follow(uintptr_t stream, uintptr_t into)
 }
 
 XRT_API void xrt__capture_begun(uintptr_t stream) { xrt__capture_follow(stream, 0); }
+
+/* A GPU runtime's end of an invalidated capture does not say what
+   invalidated it; the CPU backend's does. So after each failure of a GPU
+   call (its detail just recorded) while captures are under way, those it
+   invalidated (invalidated(ctx, their stream): the runtime's answer) keep
+   its detail, and their end names it (xrt__capture_invalidated_by). A
+   failure because of an earlier one is not the cause. */
+XRT__BACKEND_HELPER void xrt__capture_note_failure(int (*invalidated)(const void *ctx, void *stream), const void *ctx)
+{
+    const xrt_backend *b = xrt__be();
+    int i;
+    if (xrt__err.quiet || xrt__err.status == XRT_ERROR_STREAM_CAPTURE_INVALIDATED) return;
+    pthread_mutex_lock(&xrt__graph_mem_lock);
+    for (i = 0; i < xrt__captures; i++) {
+        xrt__capture_origin *o = &xrt__capture_origins[i];
+        xrt__handle_slot *h = o->why[0] ? NULL : xrt__handle_lookup(b, (const void *)o->stream, XRT__HANDLE_STREAM);
+        if (h && invalidated(ctx, h->obj)) snprintf(o->why, sizeof o->why, "%.255s", xrt__err.detail);
+    }
+    pthread_mutex_unlock(&xrt__graph_mem_lock);
+}
+
+XRT__BACKEND_HELPER int xrt__capture_invalidated_by(const void *obj, uintptr_t *handle, char *why, size_t n)
+{
+    int i, found = 0;
+    if (!(*handle = xrt__handle_of(obj, XRT__HANDLE_STREAM))) return 0;
+    pthread_mutex_lock(&xrt__graph_mem_lock);
+    for (i = 0; i < xrt__captures && !found; i++)
+        if (xrt__capture_origins[i].stream == *handle && xrt__capture_origins[i].why[0])
+            found = snprintf(why, n, "%s", xrt__capture_origins[i].why) >= 0;
+    pthread_mutex_unlock(&xrt__graph_mem_lock);
+    return found;
+}
 
 XRT_API uintptr_t xrt__capture_into(uintptr_t stream)
 {
@@ -6581,6 +7257,17 @@ static int xrt__graph_mem_alive(const xrt__graph_mem *m)
 {
     return xrt__handle_lookup(m->be, (const void *)m->graph, XRT__HANDLE_GRAPH) ||
            (m->exec && xrt__handle_lookup(m->be, (const void *)m->exec, XRT__HANDLE_GRAPH_EXEC));
+}
+
+/* Whether p is an allocation that a live graph other than `graph` (or its
+   exec) leaves to the caller, which a free node of `graph` may free. Under
+   xrt__graph_mem_lock. */
+static int xrt__graph_mem_left_by_locked(uintptr_t graph, uintptr_t p)
+{
+    const xrt__graph_mem *m;
+    for (m = xrt__graph_mem_list; m; m = m->next)
+        if (m->graph != graph && m->p == p && !m->frees && !m->freed && xrt__graph_mem_alive(m)) return 1;
+    return 0;
 }
 
 /* Drops the entries of graphs and execs that are gone. */
@@ -6715,15 +7402,31 @@ XRT_API void xrt__capture_stream_gone(const xrt_backend *b, uintptr_t stream)
 
 /* A graph's allocations are its new exec's (one exec at a time: the
    runtime refuses a second while the first lives). */
-XRT_API void xrt__graph_mem_instantiated(uintptr_t graph, uintptr_t exec)
+XRT_API void xrt__graph_mem_instantiated(uintptr_t graph, uintptr_t exec, int auto_free)
 {
     xrt__graph_mem *m;
     pthread_mutex_lock(&xrt__graph_mem_lock);
     xrt__graph_mem_prune_locked();
     for (m = xrt__graph_mem_list; m; m = m->next)
         if (m->graph == graph && (!m->exec || !xrt__handle_lookup(m->be, (const void *)m->exec, XRT__HANDLE_GRAPH_EXEC)))
-            m->exec = exec;
+            m->exec = exec, m->auto_free = auto_free;
     pthread_mutex_unlock(&xrt__graph_mem_lock);
+}
+
+/* cudaGraphInstantiateWithFlags's flags: CUDA's enum, and its rules. */
+XRT_API xrt_status xrt__graph_flags_check(unsigned long long flags)
+{
+    const char *fn = "xrt_graph_instantiate_with_flags";
+    if (flags & ~15ull)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "flags 0x%llx has bits other than XRT_GRAPH_INSTANTIATE_*", flags);
+    if (flags & XRT_GRAPH_INSTANTIATE_UPLOAD)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn,
+                         "XRT_GRAPH_INSTANTIATE_UPLOAD has no stream here (CUDA takes it through "
+                         "cudaGraphInstantiateWithParams only): instantiate, then xrt_graph_upload");
+    if ((flags & XRT_GRAPH_INSTANTIATE_DEVICE_LAUNCH) && (flags & XRT_GRAPH_INSTANTIATE_AUTO_FREE_ON_LAUNCH))
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn,
+                         "XRT_GRAPH_INSTANTIATE_DEVICE_LAUNCH cannot be used with _AUTO_FREE_ON_LAUNCH, as in CUDA");
+    return XRT_SUCCESS;
 }
 
 /* A graph with memory nodes (allocation or free) whose exec lives has no
@@ -6769,6 +7472,7 @@ XRT_API xrt_status xrt__graph_mem_launched(const xrt_backend *b, uintptr_t exec)
         int known;
         if (m->exec == exec && m->frees == 1) xrt__graph_mem_drop(m->p); /* the launch freed it */
         if (m->exec != exec || m->freed) continue;
+        if (m->auto_free && !m->frees) xrt__graph_mem_drop(m->p); /* the launch freed it first, then allocated it */
         xrt__spin_lock(&xrt__mem_lock);
         known = xrt__mem_find(m->p) != NULL; /* not freed: the runtime refused the launch */
         xrt__spin_unlock(&xrt__mem_lock);
@@ -6793,7 +7497,11 @@ XRT_API xrt_status xrt__graph_mem_unfreed(uintptr_t exec)
     pthread_mutex_lock(&xrt__graph_mem_lock);
     for (m = xrt__graph_mem_list; m && !p; m = m->next) {
         int known;
-        if (m->exec != exec || (m->freed && m->frees != 1)) continue;
+        if (m->exec != exec || (m->freed && m->frees != 1) || (m->auto_free && !m->frees)) continue;
+        if (m->frees && !xrt__graph_mem_left_by_locked(m->graph, m->p)) { /* its graph went: no graph's now */
+            p = m->p, absent = 2;
+            break;
+        }
         xrt__spin_lock(&xrt__mem_lock);
         known = xrt__mem_find(m->p) != NULL;
         xrt__spin_unlock(&xrt__mem_lock);
@@ -6801,6 +7509,11 @@ XRT_API xrt_status xrt__graph_mem_unfreed(uintptr_t exec)
     }
     pthread_mutex_unlock(&xrt__graph_mem_lock);
     if (!p) return XRT_SUCCESS;
+    if (absent == 2)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_graph_launch",
+                         "the graph's free node frees %p, whose allocating graph is gone (it and its exec were "
+                         "destroyed): the address is no graph's allocation now (memory there is the caller's, freed "
+                         "with xrt_free)", (void *)p);
     if (absent)
         return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_graph_launch",
                          "the graph's free node frees %p, another graph's allocation, which is not allocated now "
@@ -6890,8 +7603,7 @@ static xrt_status xrt__graph_mem_free_in(uintptr_t graph, uintptr_t p, const cha
     pthread_mutex_lock(&xrt__graph_mem_lock);
     for (m = xrt__graph_mem_list; m && state < 0; m = m->next)
         if (m->graph == graph && m->p == p && m->freed != 2) state = m->freed;
-    for (m = xrt__graph_mem_list; m && state < 0; m = m->next)
-        if (m->graph != graph && m->p == p && !m->frees && !m->freed && xrt__graph_mem_alive(m)) state = 0;
+    if (state < 0 && xrt__graph_mem_left_by_locked(graph, p)) state = 0;
     pthread_mutex_unlock(&xrt__graph_mem_lock);
     if (state == 0) return XRT_SUCCESS;
     if (state == 1) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%p is freed already by a free node of this graph", (void *)p);
@@ -7183,13 +7895,16 @@ static int xrt__mem_last_native_same(const xrt_backend *b, const void *dst, cons
 XRT_API xrt_status xrt__mem_check_copy(const xrt_backend *b, void *dst, const void *src, size_t n,
                                        xrt_memcpy_kind *kind, const char *fn)
 {
+    const xrt__mem_dst d = {dst, n, n, 1, 0, 1};
+    xrt_status st;
     if (dst == xrt__mem_last.dst && src == xrt__mem_last.src && n == xrt__mem_last.n && *kind == xrt__mem_last.kind &&
         b == xrt__mem_last.b && xrt__mem_last.version == __atomic_load_n(&xrt__mem_version, __ATOMIC_ACQUIRE) &&
         (!xrt__mem_last.native || xrt__mem_last_native_same(b, dst, src))) {
         *kind = xrt__mem_last.resolved;
-        return XRT_SUCCESS;
+        return xrt__mem_check_writable(&d, fn);
     }
-    return xrt__mem_check_copy_full(b, dst, src, n, kind, fn);
+    st = xrt__mem_check_copy_full(b, dst, src, n, kind, fn);
+    return st != XRT_SUCCESS ? st : xrt__mem_check_writable(&d, fn);
 }
 
 /* A rectangle's side: pitch at least width, its span (first byte of the
@@ -7213,6 +7928,7 @@ XRT_API xrt_status xrt__mem_check_copy_2d(const xrt_backend *b, void *dst, size_
                                           const char *fn)
 {
     size_t dspan = 0, sspan = 0; /* set by the checks (gcc -O3 cannot tell) */
+    xrt__mem_dst d = {NULL, 0, 0, 0, 0, 1};
     xrt_pointer_attributes as[2];
     const void *ps[2];
     xrt_status st;
@@ -7226,10 +7942,12 @@ XRT_API xrt_status xrt__mem_check_copy_2d(const xrt_backend *b, void *dst, size_
     xrt__mem_classify(b, 2, ps, as);
     if ((st = xrt__mem_check_range(b, dst, dspan, "dst", fn, &as[0])) != XRT_SUCCESS) return st;
     if ((st = xrt__mem_check_range(b, src, sspan, "src", fn, &as[1])) != XRT_SUCCESS) return st;
-    return xrt__mem_resolve_kind(dst, src, &as[0], &as[1], kind, fn);
+    if ((st = xrt__mem_resolve_kind(dst, src, &as[0], &as[1], kind, fn)) != XRT_SUCCESS) return st;
+    d.p = dst, d.width = width, d.pitch = dpitch, d.height = height;
+    return xrt__mem_check_writable(&d, fn);
 }
 
-XRT_API xrt_status xrt__mem_check_set_2d(const xrt_backend *b, void *p, size_t pitch, unsigned element_size,
+XRT_API xrt_status xrt__mem_check_set_2d(const xrt_backend *b, void *p, size_t *pitch, unsigned element_size,
                                          size_t width, size_t height, const char *fn)
 {
     size_t span = 0, row = width * element_size; /* span: set by the check (gcc -O3 cannot tell) */
@@ -7237,9 +7955,10 @@ XRT_API xrt_status xrt__mem_check_set_2d(const xrt_backend *b, void *p, size_t p
     if (width == 0 || height == 0) return xrt__no_op(b, fn);
     if (row / element_size != width)
         return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%zu elements of %u bytes overflow", width, element_size);
-    if ((st = xrt__mem_check_rect(p, pitch, row, height, "dst", fn, &span)) != XRT_SUCCESS) return st;
-    if (((uintptr_t)p | pitch) % element_size)
-        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "dst %p or pitch %zu is not aligned to %u bytes", p, pitch,
+    if (height == 1) *pitch = row; /* unused for one row, as cudaMemset2D's ("Unused if height is 1") */
+    if ((st = xrt__mem_check_rect(p, *pitch, row, height, "dst", fn, &span)) != XRT_SUCCESS) return st;
+    if (((uintptr_t)p | *pitch) % element_size)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "dst %p or pitch %zu is not aligned to %u bytes", p, *pitch,
                          element_size);
     return xrt__mem_check_set(b, p, span, fn);
 }
@@ -7278,6 +7997,7 @@ XRT_API xrt_status xrt__mem_check_copy_3d(const xrt_backend *b, xrt_memcpy_3d_pa
 {
     size_t dspan = 0, sspan = 0; /* set by the checks (gcc -O3 cannot tell) */
     unsigned char *dst = NULL, *src = NULL;
+    xrt__mem_dst d;
     xrt_pointer_attributes as[2];
     const void *ps[2];
     xrt_status st;
@@ -7293,7 +8013,10 @@ XRT_API xrt_status xrt__mem_check_copy_3d(const xrt_backend *b, xrt_memcpy_3d_pa
     xrt__mem_classify(b, 2, ps, as);
     if ((st = xrt__mem_check_range(b, dst, dspan, "dst", fn, &as[0])) != XRT_SUCCESS) return st;
     if ((st = xrt__mem_check_range(b, src, sspan, "src", fn, &as[1])) != XRT_SUCCESS) return st;
-    return xrt__mem_resolve_kind(dst, src, &as[0], &as[1], &p->kind, fn);
+    if ((st = xrt__mem_resolve_kind(dst, src, &as[0], &as[1], &p->kind, fn)) != XRT_SUCCESS) return st;
+    d.p = dst, d.width = p->extent.width, d.pitch = p->dst_ptr.pitch, d.height = p->extent.height;
+    d.slice = p->extent.depth > 1 ? p->dst_ptr.pitch * p->dst_ptr.ysize : 0, d.depth = p->extent.depth;
+    return xrt__mem_check_writable(&d, fn);
 }
 
 XRT_API xrt_status xrt__mem_check_set_3d(const xrt_backend *b, const xrt_pitched_ptr *p, const xrt_extent *e,
@@ -7368,6 +8091,7 @@ static int xrt__mem_fast_set(const xrt_backend *b, uintptr_t p, size_t n)
 /* memset targets device, managed or pinned memory, as cudaMemset does. */
 XRT_API xrt_status xrt__mem_check_set(const xrt_backend *b, void *p, size_t n, const char *fn)
 {
+    xrt__mem_dst d = {NULL, 0, 0, 1, 0, 1};
     xrt_pointer_attributes a;
     xrt_status st;
     if (n == 0) return xrt__no_op(b, fn);
@@ -7378,7 +8102,36 @@ XRT_API xrt_status xrt__mem_check_set(const xrt_backend *b, void *p, size_t n, c
     if (a.type == XRT_MEMORY_UNKNOWN || a.type == XRT_MEMORY_HOST)
         return xrt_error(XRT_ERROR_INVALID_POINTER, fn, "dst %p is %s memory, not device memory", p,
                          xrt__mem_names[a.type]);
-    return XRT_SUCCESS;
+    d.p = p, d.width = d.pitch = n;
+    return a.type == XRT_MEMORY_PINNED_HOST ? xrt__mem_check_writable(&d, fn) : XRT_SUCCESS;
+}
+
+/* Whether a synchronous set (xrt_memset, _2d, _3d, _d16, _d32) of p, a
+   checked target, waits for its work, as CUDA's "API synchronization
+   behavior" has it: "asynchronous with respect to the host except when the
+   target is pinned host memory or a Unified Memory region, in which case
+   they are fully synchronous". A set of device memory does not wait. */
+XRT_API int xrt__mem_set_waits(const xrt_backend *b, const void *p)
+{
+    xrt_pointer_attributes a;
+    xrt__mem_classify(b, 1, &p, &a);
+    return a.type != XRT_MEMORY_DEVICE;
+}
+
+/* Whether a synchronous copy of a checked kind waits for its work, as
+   CUDA's "API synchronization behavior" has it: "For transfers from device
+   memory to device memory, no host-side synchronization is performed";
+   every other copy waits. XRT_MEMCPY_DEFAULT is resolved as the checks
+   resolve it (xrt__mem_resolve_kind). */
+XRT_API int xrt__mem_copy_waits(const xrt_backend *b, const void *dst, const void *src, xrt_memcpy_kind kind)
+{
+    xrt_pointer_attributes as[2];
+    const void *ps[2];
+    if (kind != XRT_MEMCPY_DEFAULT) return kind != XRT_MEMCPY_DEVICE_TO_DEVICE;
+    ps[0] = dst;
+    ps[1] = src;
+    xrt__mem_classify(b, 2, ps, as);
+    return !xrt__mem_on_device(as[0].type) || !xrt__mem_on_device(as[1].type);
 }
 
 /* A dma-buf export covers device memory of b only, inside one allocation. */
@@ -7403,8 +8156,14 @@ XRT_API xrt_status xrt__mem_check_export(const xrt_backend *b, const void *p, si
    backend's agree. A close of a mapping of known size is not: the backend's
    close waits for the work queued before it, and a host function in that
    work may open a handle, which would wait for the close (xrt__ipc_close
-   says how the counts still agree). */
+   says how the counts still agree). A fork waits for an open under way
+   (xrt__fork_prepare takes the lock): a child that inherited it held would
+   hang in its own opens and closes, and in xrt_shutdown. Its order: inside
+   the registry's lock (xrt_shutdown), outside the pointer registry's and
+   the log's (an open records and reports under it). */
 static pthread_mutex_t xrt__ipc_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Fork's handlers: 1 takes the lock (the prepare handler), 0 lets it go (parent and child). */
+static void xrt__ipc_fork_hold(int hold) { (hold ? pthread_mutex_lock : pthread_mutex_unlock)(&xrt__ipc_lock); }
 /* Opened mappings of unknown size (a GPU runtime's): not in the tree. */
 typedef struct xrt__ipc_sizeless { void *p; const xrt_backend *be; unsigned opens; struct xrt__ipc_sizeless *next; } xrt__ipc_sizeless;
 static xrt__ipc_sizeless *xrt__ipc_unsized;
@@ -7659,8 +8418,10 @@ static int xrt__param_pack(const xrt_backend *b, void *fn, size_t i, void **para
     return 1;
 }
 
-XRT_API xrt_status xrt_launch_kernel_params(xrt_function function, xrt_dim3 grid, xrt_dim3 block,
-                                            size_t shared_bytes, xrt_stream stream, void **kernel_params)
+/* stream: never NULL (the front's xrt__unit_stream), so that the inline
+   launch below does not read it by this unit's setting. */
+XRT_API xrt_status xrt__launch_params(xrt_function function, xrt_dim3 grid, xrt_dim3 block, size_t shared_bytes,
+                                      xrt_stream stream, void **kernel_params)
 {
     const xrt_backend *b = xrt__be();
     xrt__handle_slot *f;
@@ -7686,6 +8447,25 @@ XRT_API xrt_status xrt__launch_bad(const char *fn, xrt_dim3 g, xrt_dim3 b, const
                          XRT_MAX_KERNEL_ARGS);
     return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%s dimension of 0: grid (%u, %u, %u), block (%u, %u, %u)",
                      (!g.x || !g.y || !g.z) ? "grid" : "block", g.x, g.y, g.z, b.x, b.y, b.z);
+}
+
+/* The packed arguments against the kernel's parameters, where the backend
+   knows where they end (the CUDA driver, a CPU kernel's k_xrt_params): a C
+   struct of them may end in padding (sizeof rounds up to its alignment, at
+   most 16 bytes), which CUDA refuses to take
+   (CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES), so it is cut off; fewer bytes than
+   the parameters, more than such padding, or any for a kernel without
+   parameters, are an error. */
+#define XRT__ARGS_PADDING 16u
+XRT__BACKEND_HELPER xrt_status xrt__args_fit(const char *backend, size_t params, size_t *args_size)
+{
+    if (*args_size >= params && *args_size - params < XRT__ARGS_PADDING && (params || !*args_size)) {
+        *args_size = params;
+        return XRT_SUCCESS;
+    }
+    return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_launch_kernel",
+                     "%s: the kernel's parameters take %zu bytes, the arguments are %zu bytes", backend, params,
+                     *args_size);
 }
 
 static xrt_status xrt__images_check(const xrt_module_image *images, size_t n)
@@ -7853,6 +8633,37 @@ static xrt_status xrt__module_global(const xrt_backend *b, xrt_module module, co
     return xrt__call_exit(st);
 }
 
+/* A variable of a host-memory backend's module lies in a loaded object:
+   1 where p is in a segment that object cannot write (a const variable, or
+   one made read-only after relocation, RELRO), where a copy to it would
+   fault in the caller or in the stream's worker. */
+typedef struct xrt__ro_ask { uintptr_t p; int ro; } xrt__ro_ask;
+static int xrt__ro_segment(struct dl_phdr_info *info, size_t size, void *data)
+{
+    xrt__ro_ask *a = (xrt__ro_ask *)data;
+    int i, in = 0, writable = 0, relro = 0;
+    (void)size;
+    for (i = 0; i < (int)info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        uintptr_t lo = (uintptr_t)(info->dlpi_addr + ph->p_vaddr);
+        if (a->p < lo || a->p - lo >= (uintptr_t)ph->p_memsz) continue;
+        if (ph->p_type == PT_LOAD) in = 1, writable = (ph->p_flags & PF_W) != 0;
+        else if (ph->p_type == PT_GNU_RELRO) relro = 1;
+    }
+    if (!in) return 0;
+    a->ro = !writable || relro;
+    return 1;
+}
+
+static int xrt__host_read_only(const void *p)
+{
+    xrt__ro_ask a;
+    a.p = (uintptr_t)p;
+    a.ro = 0;
+    dl_iterate_phdr(xrt__ro_segment, &a);
+    return a.ro;
+}
+
 /* A symbol copy: the variable's bytes [offset, offset + count), the other
    side checked as xrt_memcpy checks it; the kind the caller gave must fit
    the other side (the variable is device memory by definition, which the
@@ -7864,9 +8675,9 @@ static int xrt__symbol_managed(const xrt_backend *b, const void *p)
     return xrt__mem_lookup(b, &a, p) == XRT_SUCCESS && a.type == XRT_MEMORY_MANAGED;
 }
 
-static xrt_status xrt__symbol_copy(void *caller, int to, void *other, xrt_module module, const char *symbol,
-                                   size_t count, size_t offset, xrt_memcpy_kind kind, int async, xrt_stream stream,
-                                   const char *fn)
+XRT_API xrt_status xrt__symbol_copy(void *caller, int to, void *other, xrt_module module, const char *symbol,
+                                    size_t count, size_t offset, xrt_memcpy_kind kind, int async, xrt_stream stream,
+                                    const char *fn)
 {
     const xrt_backend *b = xrt__be();
     xrt_memcpy_kind k = XRT_MEMCPY_DEFAULT;
@@ -7882,7 +8693,7 @@ static xrt_status xrt__symbol_copy(void *caller, int to, void *other, xrt_module
                          (int)kind, to ? "to" : "from", to ? "host to device" : "device to host");
     if (!other) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%s is NULL", to ? "src" : "dst");
     xrt__call_enter();
-    if (async && XRT__UNLIKELY(!(s = xrt__handle_stream(b, stream))))
+    if (async && XRT__UNLIKELY(!(s = xrt__handle_stream_as(b, stream)))) /* the front's xrt__unit_stream */
         return xrt__call_exit(xrt__handle_bad(fn, stream));
     if ((st = xrt__module_global(b, module, symbol, &p, &n, fn)) != XRT_SUCCESS) return xrt__call_exit(st);
     if (offset > n || count > n - offset)
@@ -7891,6 +8702,10 @@ static xrt_status xrt__symbol_copy(void *caller, int to, void *other, xrt_module
                                         symbol, n));
     if (!count) return xrt__call_exit(xrt__no_op(b, fn));
     p = (char *)p + offset;
+    if (to && (b->flags & XRT_BACKEND_HOST_MEMORY) && xrt__host_read_only(p))
+        return xrt__call_exit(xrt_error(XRT_ERROR_INVALID_VALUE, fn,
+                                        "'%s' is read-only: a const variable of the module cannot be written",
+                                        symbol));
     st = to ? xrt__mem_check_copy(b, p, other, count, &k, fn) : xrt__mem_check_copy(b, other, p, count, &k, fn);
     if (st != XRT_SUCCESS) return xrt__call_exit(st);
     other_on_device = to ? (int)k >> 1 : (int)k & 1;
@@ -7905,32 +8720,6 @@ static xrt_status xrt__symbol_copy(void *caller, int to, void *other, xrt_module
     if (XRT__CHK_ON()) /* the caller's call site, as an inline dispatch's */
         xrt__chk_copy(caller, st, b, fn, stream, s, to ? p : other, count, to ? other : p, count);
     return xrt__call_exit(st);
-}
-
-XRT_API xrt_status xrt_memcpy_to_symbol(xrt_module module, const char *symbol, const void *src, size_t count,
-                                        size_t offset, xrt_memcpy_kind kind)
-{
-    return xrt__symbol_copy(__builtin_return_address(0), 1, (void *)(uintptr_t)src, module, symbol, count, offset, kind, 0, NULL,
-                            "xrt_memcpy_to_symbol");
-}
-
-XRT_API xrt_status xrt_memcpy_from_symbol(void *dst, xrt_module module, const char *symbol, size_t count,
-                                          size_t offset, xrt_memcpy_kind kind)
-{
-    return xrt__symbol_copy(__builtin_return_address(0), 0, dst, module, symbol, count, offset, kind, 0, NULL, "xrt_memcpy_from_symbol");
-}
-
-XRT_API xrt_status xrt_memcpy_to_symbol_async(xrt_module module, const char *symbol, const void *src, size_t count,
-                                              size_t offset, xrt_memcpy_kind kind, xrt_stream stream)
-{
-    return xrt__symbol_copy(__builtin_return_address(0), 1, (void *)(uintptr_t)src, module, symbol, count, offset, kind, 1, stream,
-                            "xrt_memcpy_to_symbol_async");
-}
-
-XRT_API xrt_status xrt_memcpy_from_symbol_async(void *dst, xrt_module module, const char *symbol, size_t count,
-                                                size_t offset, xrt_memcpy_kind kind, xrt_stream stream)
-{
-    return xrt__symbol_copy(__builtin_return_address(0), 0, dst, module, symbol, count, offset, kind, 1, stream, "xrt_memcpy_from_symbol_async");
 }
 
 XRT_API xrt_status xrt_function_set_attribute(xrt_function function, xrt_function_attribute attr, int value)
@@ -8336,7 +9125,7 @@ static xrt_status xrt__graph_add_locked(const xrt_backend *b, xrt_graph_node *no
     if (!g) return xrt__handle_bad(fn, graph);
     if ((st = xrt__graph_capture_fixed(graph, fn)) != XRT_SUCCESS) return st;
     if (ndeps && !deps) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "deps is NULL but ndeps is %zu", ndeps);
-    if (ndeps > 8 && !(objs = (void **)XRT_MALLOC(ndeps * sizeof *objs)))
+    if (ndeps > 8 && (ndeps > SIZE_MAX / sizeof *objs || !(objs = (void **)XRT_MALLOC(ndeps * sizeof *objs))))
         return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "no memory for %zu dependencies", ndeps);
     if ((st = xrt__gnode_objs(b, (uintptr_t)graph, deps, ndeps, objs, "deps", fn)) == XRT_SUCCESS &&
         (st = xrt__gnode_params_in(b, (uintptr_t)graph, params, &p, fn)) == XRT_SUCCESS &&
@@ -8502,9 +9291,10 @@ XRT_API xrt_status xrt__graph_params(const xrt_backend *b, xrt_graph_exec exec, 
     xrt_status st;
     if (!get && !set) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "params is NULL");
     xrt__gnode_enter();
-    st = xrt__gnode_exit(xrt__graph_params_locked(b, exec, node, get, set, fn));
-    if (exec && st == XRT_SUCCESS && xrt__chk_on) xrt__chk_exec_gone(exec, 0); /* its snapshot no longer says */
-    return st;
+    st = xrt__graph_params_locked(b, exec, node, get, set, fn);
+    /* its snapshot no longer says; dropped in the hold, so never after an update's meanwhile */
+    if (exec && st == XRT_SUCCESS && xrt__chk_on) xrt__chk_exec_gone(exec, 0);
+    return xrt__gnode_exit(st);
 }
 
 /* A 3-D copy node's params, for graph: xrt_memcpy_3d's checks against the
@@ -8537,7 +9327,7 @@ static xrt_status xrt__graph_add_copy_3d_locked(const xrt_backend *b, xrt_graph_
     if (!g) return xrt__handle_bad(fn, graph);
     if ((st = xrt__graph_capture_fixed(graph, fn)) != XRT_SUCCESS) return st;
     if (ndeps && !deps) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "deps is NULL but ndeps is %zu", ndeps);
-    if (ndeps > 8 && !(objs = (void **)XRT_MALLOC(ndeps * sizeof *objs)))
+    if (ndeps > 8 && (ndeps > SIZE_MAX / sizeof *objs || !(objs = (void **)XRT_MALLOC(ndeps * sizeof *objs))))
         return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "no memory for %zu dependencies", ndeps);
     if ((st = xrt__gnode_objs(b, (uintptr_t)graph, deps, ndeps, objs, "deps", fn)) == XRT_SUCCESS &&
         (st = xrt__gnode_copy_3d_in(b, (uintptr_t)graph, p, &q, fn)) == XRT_SUCCESS &&
@@ -8598,9 +9388,9 @@ XRT_API xrt_status xrt__graph_copy_3d_params(const xrt_backend *b, xrt_graph_exe
     xrt_status st;
     if (!get && !set) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "p is NULL");
     xrt__gnode_enter();
-    st = xrt__gnode_exit(xrt__graph_copy_3d_params_locked(b, exec, node, get, set, fn));
+    st = xrt__graph_copy_3d_params_locked(b, exec, node, get, set, fn);
     if (exec && set && st == XRT_SUCCESS && xrt__chk_on) xrt__chk_exec_gone(exec, 0); /* as xrt__graph_params' */
-    return st;
+    return xrt__gnode_exit(st);
 }
 
 static xrt_status xrt__graph_destroy_node_locked(const xrt_backend *b, xrt_graph_node node)
@@ -8699,9 +9489,8 @@ XRT_API xrt_status xrt__graph_update(const xrt_backend *b, xrt_graph_exec exec, 
         }
         xrt__err.quiet--;
     }
-    st = xrt__gnode_exit(st);
-    if (xrt__chk_on) xrt__chk_instantiate(st, b, exec, g->obj);
-    return st;
+    if (xrt__chk_on) xrt__chk_instantiate(st, b, exec, g->obj); /* in the update's hold, as xrt_graph_exec_update's */
+    return xrt__gnode_exit(st);
 }
 
 static xrt_status xrt__capture_to_graph_locked(const xrt_backend *b, xrt_stream stream, xrt_graph graph,
@@ -8709,7 +9498,7 @@ static xrt_status xrt__capture_to_graph_locked(const xrt_backend *b, xrt_stream 
                                                void **objs)
 {
     const char *fn = "xrt_stream_begin_capture_to_graph";
-    xrt__handle_slot *s = xrt__handle_stream(b, stream), *g;
+    xrt__handle_slot *s = xrt__handle_stream_as(b, stream), *g; /* the front's xrt__unit_stream */
     xrt_status st;
     if (!s) return xrt__handle_bad(fn, stream);
     if ((uintptr_t)stream <= (uintptr_t)XRT_STREAM_PER_THREAD || s->obj == NULL)
@@ -8815,6 +9604,18 @@ static xrt_status xrt__native_keep(const xrt_backend *b, void *native, xrt_strea
     return XRT_SUCCESS;
 }
 
+/* The failure of a call that public call `who` made through another entry
+   (xrt_stream_from_native through xrt_stream_wrap_native), recorded under
+   capture, reported as who's: the detail names the call the program made
+   (a forwarding plugin names the table's slot, stream_wrap_native, not who)
+   and keeps the inner detail after it. */
+static xrt_status xrt__err_as(xrt_status st, const char *who)
+{
+    char inner[sizeof xrt__err.detail];
+    memcpy(inner, xrt__err.detail, strlen(xrt__err.detail) + 1);
+    return xrt_error(st, who, "%s", inner);
+}
+
 XRT_API xrt_status xrt_stream_from_native(xrt_stream *stream, void *native)
 {
     const xrt_backend *b;
@@ -8832,8 +9633,11 @@ XRT_API xrt_status xrt_stream_from_native(xrt_stream *stream, void *native)
     if (*stream) return XRT_SUCCESS;
     if (b->stream_wrap_native == xrt__unsupported_stream_wrap_native)
         return xrt_error(XRT_ERROR_UNSUPPORTED, "xrt_stream_from_native", "not supported by backend %s", b->name);
+    xrt__err.capture++; /* its failure is reported once, below, as this call's */
     st = xrt_stream_wrap_native(stream, native);
-    return st != XRT_SUCCESS ? st : xrt__native_keep(b, native, stream);
+    xrt__err.capture--;
+    if (st != XRT_SUCCESS) return xrt__err_as(st, "xrt_stream_from_native");
+    return xrt__native_keep(b, native, stream);
 }
 
 /* At xrt_shutdown, after every handle went. */
@@ -8848,35 +9652,46 @@ static void xrt__native_shutdown(void)
 /* >> impl: fork. The prepare handler takes every core lock so that the child
    starts with consistent state; the child then marks itself forked, so that
    backends that do not survive fork() answer XRT_ERROR_NOT_PERMITTED. The
-   checker's lock is the outermost (its hooks take the core's locks inside
-   it); xrt_check.h has its handlers. */
+   graph nodes' lock is the outermost (an instantiate's or an update's
+   checker hook runs in its hold), then the checker's (its hooks take the
+   core's locks inside it); xrt_check.h has the checker's handlers. */
 static void xrt__chk_fork_prepare(void);
 static void xrt__chk_fork_parent(void);
 static void xrt__chk_fork_child(void);
 static void xrt__fork_prepare(void)
 {
-    xrt__chk_fork_prepare();
+    xrt__register_fork_hold(1);   /* taken by entry points alone; its hold reaches the checker's */
+    xrt__pool_handle_fork_hold(1); /* taken by entry points alone; held across the handle table's */
     pthread_mutex_lock(&xrt__gnode_lock); /* its calls take the others */
+    xrt__chk_fork_prepare();
     pthread_mutex_lock(&xrt__reg_lock);
     pthread_mutex_lock(&xrt__handle_lock);
+    xrt__ipc_fork_hold(1); /* inside the registry's (xrt_shutdown), outside the memory's and the log's */
+    xrt__graph_mem_fork_hold(1); /* inside the graph nodes' and the registry's, outside the memory's */
     xrt__spin_lock(&xrt__mem_lock); /* a spin lock: the child may release it too */
     pthread_mutex_lock(&xrt__call_lock);
     pthread_mutex_lock(&xrt__log_lock);
     pthread_mutex_lock(&xrt__cache_lock); /* a leaf: held with no other lock */
     xrt__spin_lock(&xrt__native_lock);    /* a leaf too */
+    xrt__hook_fork_hold(1);               /* a leaf too */
 }
 
 static void xrt__fork_parent(void)
 {
+    xrt__hook_fork_hold(0);
     xrt__spin_unlock(&xrt__native_lock);
     pthread_mutex_unlock(&xrt__cache_lock);
     pthread_mutex_unlock(&xrt__log_lock);
     pthread_mutex_unlock(&xrt__call_lock);
     xrt__spin_unlock(&xrt__mem_lock);
+    xrt__graph_mem_fork_hold(0);
+    xrt__ipc_fork_hold(0);
     pthread_mutex_unlock(&xrt__handle_lock);
     pthread_mutex_unlock(&xrt__reg_lock);
-    pthread_mutex_unlock(&xrt__gnode_lock);
     xrt__chk_fork_parent();
+    pthread_mutex_unlock(&xrt__gnode_lock);
+    xrt__pool_handle_fork_hold(0);
+    xrt__register_fork_hold(0);
 }
 
 static void xrt__fork_child(void)
@@ -8970,7 +9785,7 @@ static void xrt__reg_drain(void)
 
 XRT_API void xrt_shutdown(void)
 {
-    int i;
+    int i, was;
     if (XRT__UNLIKELY(xrt__tls.host_fn)) {
         xrt_error(XRT_ERROR_NOT_PERMITTED, "xrt_shutdown", "called from a host function: it would wait for itself");
         return;
@@ -8978,6 +9793,7 @@ XRT_API void xrt_shutdown(void)
     xrt__reg_drain();
     xrt__limbo_reclaim(1); /* no other thread may be in a call now */
     xrt__lock(&xrt__reg_lock);
+    was = xrt__reg_inited;
     if (xrt__reg_inited) {
         xrt__handle_shutdown();           /* destroys live streams and events */
         xrt__gnode_shutdown();
@@ -8985,7 +9801,6 @@ XRT_API void xrt_shutdown(void)
         xrt__graph_mem_shutdown();
         xrt__ipc_shutdown();
         xrt__mem_shutdown();              /* frees what the program did not, backends still up */
-        if (xrt__chk_on) xrt__chk_shutdown();
         for (i = 0; i < xrt__reg_count; i++)
             if (xrt__reg_usable(&xrt__reg_entries[i]) && xrt__reg_entries[i].t.shutdown)
                 xrt__reg_entries[i].t.shutdown(&xrt__reg_entries[i].t);
@@ -8996,6 +9811,9 @@ XRT_API void xrt_shutdown(void)
         __atomic_store_n(&xrt__gen, xrt__gen + 1, __ATOMIC_RELEASE);
     }
     xrt__unlock(&xrt__reg_lock);
+    /* after the registry's lock: the checker's is taken outside it (fork's
+       handlers, the hooks), and the destroys above may have called its hooks */
+    if (was && xrt__chk_on) xrt__chk_shutdown();
 }
 
 /* Device reset (xrt__device_reset_objects), in the lifecycle: one of b's records of
@@ -9144,6 +9962,39 @@ XRT_API void xrt__host_fn_lend(const xrt_backend *b, xrt_host_fn fn, void *user)
     xrt__err_keep(&kept);
     xrt__host_fn_run(b, fn, user);
     xrt__err_put_back(&kept);
+}
+
+typedef struct xrt__stream_cb {
+    xrt_stream_callback fn;
+    xrt_stream stream;
+    void *user;
+} xrt__stream_cb;
+
+/* Runs inside xrt__host_fn_run: the thread's every call is refused then. */
+static void xrt__stream_cb_run(void *closure)
+{
+    xrt__stream_cb c = *(xrt__stream_cb *)closure;
+    struct xrt__tls_state saved = xrt__tls;
+    XRT_FREE(closure);
+    xrt__tls.host_fn = XRT__HOST_FN_CALLBACK; /* as a host function of a backend that refuses every call: */
+    xrt__tls.be = &xrt__forbidden_backend;
+    xrt__tls.gen = xrt__gen - 1; /* stale: each call takes xrt__be_slow, which refuses it */
+    c.fn(c.stream, XRT_SUCCESS, c.user);
+    xrt__tls = saved;
+}
+
+/* xrt_stream_add_callback past its checks: backend stream obj of handle stream */
+XRT_API xrt_status xrt__stream_add_callback(const xrt_backend *b, void *obj, xrt_stream stream, xrt_stream_callback fn,
+                                            void *user)
+{
+    xrt__stream_cb *c = (xrt__stream_cb *)XRT_MALLOC(sizeof *c);
+    xrt_status st;
+    if (!c) return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "xrt_stream_add_callback", "no memory for the callback's closure");
+    c->fn = fn;
+    c->stream = stream;
+    c->user = user;
+    if ((st = b->launch_host_func(b, obj, xrt__stream_cb_run, c)) != XRT_SUCCESS) XRT_FREE(c);
+    return st;
 }
 
 XRT_API xrt_status xrt__not_permitted(const char *fn)

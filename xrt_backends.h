@@ -15,7 +15,8 @@
    leave slots NULL: they are filled with functions that return
    XRT_ERROR_UNSUPPORTED, so no call site tests for NULL. A table built
    against an older ABI minor (smaller `size`) is accepted; its missing tail
-   is filled the same way. Errors are recorded with xrt_error(); native
+   is filled the same way. A `size` that ends inside an operation's slot is
+   no table of any minor: XRT_ERROR_ABI_MISMATCH. Errors are recorded with xrt_error(); native
    failures with xrt_native_error().
 
        static xrt_status my_init(const xrt_backend *self, char *reason, size_t n)
@@ -333,7 +334,51 @@ enum { /* xrt_backend.flags */
     X(device_graph_mem_trim, (const xrt_backend *self, int device), (self, device))                               \
     X(mem_range_get_attribute, (const xrt_backend *self, void *data, size_t data_size, int attribute,             \
                                 const void *ptr, size_t count),                                                    \
-      (self, data, data_size, attribute, ptr, count))
+      (self, data, data_size, attribute, ptr, count)) \
+    X(graph_instantiate_with_flags, (const xrt_backend *self, void **exec, void *graph, unsigned long long flags), \
+      (self, exec, graph, flags))                                                                                  \
+    X(graph_upload, (const xrt_backend *self, void *exec, void *stream), (self, exec, stream)) \
+    X(event_record_with_flags, (const xrt_backend *self, void *event, void *stream, unsigned flags),              \
+      (self, event, stream, flags))                                                                                \
+    X(stream_wait_event_with_flags, (const xrt_backend *self, void *stream, void *event, unsigned flags),         \
+      (self, stream, event, flags))                                                                                \
+    X(device_set_limit, (const xrt_backend *self, int limit, size_t value), (self, limit, value))                  \
+    X(device_get_limit, (const xrt_backend *self, size_t *value, int limit), (self, value, limit))                 \
+    X(device_get_p2p_attribute, (const xrt_backend *self, int *value, int attr, int src, int dst),                 \
+      (self, value, attr, src, dst))                                                                              \
+    X(mem_pool_set_access, (const xrt_backend *self, void *pool, const xrt_mem_access_desc *descs, size_t count),  \
+      (self, pool, descs, count))                                                                                  \
+    X(mem_pool_get_access, (const xrt_backend *self, unsigned *flags, void *pool, int device),                     \
+      (self, flags, pool, device))
+
+/* Pool access (mem_pool_set_access, mem_pool_get_access; cudaMemPoolSetAccess,
+   cudaMemPoolGetAccess): the dispatch layer has checked the pool handle, the
+   out-pointer and each descriptor (flags NONE or READ_WRITE, device in
+   range). The backend refuses NONE for the pool's own device and a device
+   that cannot reach the pool's (XRT_ERROR_INVALID_DEVICE), checking every
+   descriptor before applying any. */
+
+/* Device limits (device_set_limit, device_get_limit; cudaDeviceSetLimit,
+   cudaDeviceGetLimit): of the current device; the dispatch layer has checked
+   the limit (one of xrt_limit, CUDA's values) and the out-pointer. A limit
+   the backend does not have is XRT_ERROR_UNSUPPORTED. */
+
+/* Peer links (device_get_p2p_attribute; cudaDeviceGetP2PAttribute): the
+   dispatch layer has checked value, the attribute (one of xrt_p2p_attr,
+   CUDA's values) and that src and dst are two devices, not negative; the
+   backend checks they are in range (XRT_ERROR_INVALID_DEVICE).
+   ACCESS_SUPPORTED agrees with device_can_access_peer. */
+
+/* Events with flags (event_record_with_flags, stream_wait_event_with_flags;
+   cudaEventRecordWithFlags, cudaStreamWaitEvent's flags): the dispatch
+   layer has refused unknown bits and sends DEFAULT (0) to event_record and
+   stream_wait_event (also for a table from before these two were
+   appended), so flags is XRT_EVENT_RECORD_EXTERNAL (XRT_EVENT_WAIT_*). EXTERNAL is for a capturing stream only (else
+   XRT_ERROR_INVALID_VALUE, as CUDA's "invalid when used outside of
+   capture"): the record or the wait becomes an event record or wait node
+   of the capture's graph after the stream's work, which the stream's later
+   work follows; the event's own state (its last record, a capture it was
+   recorded in) is left as it was. */
 
 /* Copy nodes of 3-D params (graph_add_memcpy_node .. graph_memcpy_node_set_params,
    cudaGraphAddMemcpyNode & co): the dispatch layer has checked the params
@@ -436,7 +481,16 @@ struct xrt_backend {
    backend keeps the capture rules (which calls a capture refuses, fork and
    join, ABI: mode and status have the values of xrt_capture_mode and
    xrt_capture_status). A graph and an exec hold what they need alive;
-   graph_exec_destroy returns at once, launches already enqueued still run. */
+   graph_exec_destroy returns at once, launches already enqueued still run.
+   graph_instantiate_with_flags (cudaGraphInstantiateWithFlags) gets flags of
+   XRT_GRAPH_INSTANTIATE_* only, not UPLOAD, and not DEVICE_LAUNCH with
+   AUTO_FREE_ON_LAUNCH (refused by the dispatch layer); flags 0 go to
+   graph_instantiate. A flag the backend cannot do is XRT_ERROR_UNSUPPORTED
+   saying why. An exec of AUTO_FREE_ON_LAUNCH: each launch first frees, in
+   the launch's stream order, its previous launch's allocations that are not
+   freed yet (the dispatch layer lets such a launch through and moves their
+   records); one the caller freed is not freed again. graph_upload
+   (cudaGraphUpload) readies the exec on the stream without running it. */
 
 /* Graphs built node by node (graph_create .. graph_node_find_in_clone):
    graphs and nodes are the backend's objects (a node: any unique non-NULL
@@ -480,7 +534,10 @@ XRT_API void xrt_log(xrt_log_level level, const char *fmt, ...) XRT__PRINTF(2, 3
    XRT_SUCCESS. xrt registers the table as xrt_register_backend() does, and
    again after every xrt_shutdown() + init; the object is never unloaded.
    A plugin must not define XRT_IMPL: it reaches xrt through `host`, which
-   lives as long as the process. */
+   lives as long as the process. Two copies of xrt in a process (two
+   libraries that vendor it) that load one plugin call its register once
+   each, with their own host: a plugin keeps each copy's state in its
+   table's `user`, or fails the second. */
 #define XRT_PLUGIN_SYMBOL "xrt_plugin_register"
 
 /* Sees every error xrt records (see xrt_plugin_host.set_error_observer). */
@@ -521,6 +578,17 @@ typedef struct xrt_plugin_host {
        captures, the stream-order checker's questions), not a call of the
        program's; for a forwarding plugin that shows the program's calls. */
     int (*own_call)(void);
+    /* Present when `size` covers it (added after xrt 0.2.0): for a plugin
+       that forwards to another backend, called from its init with the
+       backend find_backend gave it: `self`'s memory is `target`'s. xrt
+       copies target's memory kind (XRT_BACKEND_*_MEMORY) into self's flags,
+       so that what depends on it (a device's PCI address, RDMA and libfabric
+       registration) answers as target would, and counts the device memory
+       allocated through self against target's devices (target's
+       mem_get_info sees it); the plugin names no flag.
+       XRT_ERROR_INVALID_VALUE when target is NULL or self is no registered
+       backend's table; XRT_ERROR_NOT_PERMITTED outside an init. */
+    xrt_status (*wraps)(const xrt_backend *self, const xrt_backend *target);
 } xrt_plugin_host;
 
 typedef xrt_status (*xrt_plugin_register_fn)(const xrt_plugin_host *host, xrt_backend *table);
@@ -539,7 +607,8 @@ typedef xrt_status (*xrt_plugin_register_fn)(const xrt_plugin_host *host, xrt_ba
    the list may have (target_of is called outside them), so an operation
    with a parameter named `target` forwards as any other:
 
-       static const xrt_backend *inner;   (set in init: host->find_backend("cpu"))
+       static const xrt_backend *inner;   (set in init: host->find_backend("cpu"),
+                                           then host->wraps(self, inner): its memory kind)
        static const xrt_backend *target_of(const xrt_backend *self) { (void)self; return inner; }
        XRT_DEFINE_FORWARDERS(target_of);
        static xrt_status count_malloc(const xrt_backend *self, void **ptr, size_t size)

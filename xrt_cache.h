@@ -18,6 +18,7 @@
      >> cache: getting an entry  lookup, locking, building, storing
      >> cc: the C compiler driver  (compiled with the CPU backend only)
      >> cc: what is never cached  builds that read the time or unlisted files
+     >> cc: what the compiler says it reads  configuration and specs files
 */
 #if defined(XRT__IMPL_INCLUDED) && !defined(XRT__CACHE_IMPL_INCLUDED)
 #define XRT__CACHE_IMPL_INCLUDED
@@ -34,7 +35,7 @@
    XRT_CACHE_BYTES bounds the size (default 1 GiB): least recently used
    entries go first (a hit refreshes the entry's time). XRT_CACHE=0: build
    in a private temporary directory, deleted after loading. */
-#define XRT__CACHE_FORMAT 3 /* 2: manifests list paths that must stay absent; 3: paths as the compiler named them */
+#define XRT__CACHE_FORMAT 5 /* 2: manifests list paths that must stay absent; 3: paths as the compiler named them; 4: and the working directory a build needs; 5: and the programs the compiler ran */
 
 static pthread_mutex_t xrt__cache_lock = PTHREAD_MUTEX_INITIALIZER; /* the counters, the toolchain memo */
 static xrt_cache_stats xrt__cache_stats;
@@ -156,11 +157,13 @@ XRT__BACKEND_HELPER pid_t xrt__cc_collect(int fd, pid_t pid, char *log, size_t l
     return waited;
 }
 
-/* Runs argv with stdout and stderr into log (the first log_size - 1 bytes
-   kept, the rest drained); *code is its exit status (-1: killed). A run
-   whose end cannot be waited for (SIGCHLD ignored: the kernel reaps the
-   child) is a failed run, never a success read from a zeroed status. */
-XRT__BACKEND_HELPER xrt_status xrt__cc_run(const char *who, char *const *argv, char *log, size_t log_size, int *code)
+/* Runs the program `file` (NULL: argv[0], found along PATH) with argv,
+   stdout and stderr into log (the first log_size - 1 bytes kept, the rest
+   drained); *code is its exit status (-1: killed). A run whose end cannot
+   be waited for (SIGCHLD ignored: the kernel reaps the child) is a failed
+   run, never a success read from a zeroed status. */
+XRT__BACKEND_HELPER xrt_status xrt__cc_run(const char *who, const char *file, char *const *argv, char *log, size_t log_size,
+                                           int *code)
 {
     posix_spawn_file_actions_t fa;
     int fds[2], rc, status = 0, err = 0;
@@ -176,7 +179,7 @@ XRT__BACKEND_HELPER xrt_status xrt__cc_run(const char *who, char *const *argv, c
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
     posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
-    rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+    rc = file ? posix_spawn(&pid, file, &fa, NULL, argv, environ) : posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
     close(fds[1]);
     if (rc != 0) {
@@ -230,6 +233,7 @@ XRT__BACKEND_HELPER int xrt__cache_dir_trusted(const char *dir, char *why, size_
     for (;;) {
         char reason[128];
         if (stat(path[0] ? path : "/", &st) != 0) return snprintf(why, n, "%s: %s", path, strerror(errno)), 0;
+        if (!above && !S_ISDIR(st.st_mode)) return snprintf(why, n, "%s is not a directory", path), 0;
         if (xrt__cache_distrust(&st, above, reason, sizeof reason))
             return snprintf(why, n, "%s is %s", path[0] ? path : "/", reason), 0;
         if (!path[0] || !(slash = strrchr(path, '/'))) return 1;
@@ -495,8 +499,11 @@ XRT__BACKEND_HELPER void xrt__cache_evict(const char *dir, const char *keep, con
    and of the file the path resolves to) make the manifest <key>.deps, and the
    entry is named by the key and the manifest: a lookup reads the manifest
    and hashes each file again (as ccache's direct mode does), so a changed
-   header is another entry, never a stale hit. A file that changed while
-   the build ran, or a list that cannot be read, leaves nothing cached. */
+   header is another entry, never a stale hit. A build may also list, in
+   <its output>.absent, paths that must stay absent and ("=<dir>") the
+   working directory it needs; a lookup checks those too. A file that
+   changed while the build ran, or a list that cannot be read, leaves
+   nothing cached. */
 #define XRT__CACHE_TEXT_MAX (1u << 20) /* the longest manifest or dependency list */
 
 /* A file read whole (NUL-terminated; free it), never through a link, only
@@ -675,6 +682,16 @@ fail:
 /* A manifest's line for a path the build needs absent: where the compiler
    would have found a header of a name it found elsewhere. */
 #define XRT__ABSENT_MARK "--------------------------------"
+/* A manifest's line for the working directory the build needs: one a
+   relative path it read depends on that the key does not hold. */
+#define XRT__CWD_MARK "================================"
+
+/* Whether the working directory is `dir`. */
+XRT__BACKEND_HELPER int xrt__cache_in_dir(const char *dir)
+{
+    char cwd[PATH_MAX];
+    return getcwd(cwd, sizeof cwd) && !strcmp(cwd, dir);
+}
 
 /* Whether nothing has the name `path` (a missing directory above it too). */
 XRT__BACKEND_HELPER int xrt__cache_path_absent(const char *path)
@@ -683,9 +700,58 @@ XRT__BACKEND_HELPER int xrt__cache_path_absent(const char *path)
     return lstat(path, &st) != 0 && (errno == ENOENT || errno == ENOTDIR);
 }
 
+/* A manifest's line for a program the compiler ran (its assembler, its
+   linker): "<identity> *<path>" (a file's line names a path that starts
+   with '/'). A program is checked by its identity, not its contents:
+   hashing a compiler's 30 MB on every hit would cost more than the hit. */
+#define XRT__PROGRAM_MARK '*'
+
+/* The identity of the program at `path` (as named: a link is followed
+   now, so one retargeted is another program), added to k: its path,
+   device, inode, size, modification and change times. 0 if not there. */
+XRT__BACKEND_HELPER int xrt__cache_program_id(const char *path, xrt__cache_key *k)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) return 0;
+    xrt__cache_key_str(k, path);
+    xrt__cache_key_add(k, &st.st_dev, sizeof st.st_dev);
+    xrt__cache_key_add(k, &st.st_ino, sizeof st.st_ino);
+    xrt__cache_key_add(k, &st.st_size, sizeof st.st_size);
+    xrt__cache_key_add(k, &st.st_mtim, sizeof st.st_mtim);
+    xrt__cache_key_add(k, &st.st_ctim, sizeof st.st_ctim);
+    return 1;
+}
+
+/* That identity alone as 32 hex digits into hex[33]; 0 if not there. */
+XRT__BACKEND_HELPER int xrt__cache_program_hex(const char *path, char *hex)
+{
+    xrt__cache_key k;
+    xrt__cache_key_init(&k, "program");
+    if (!xrt__cache_program_id(path, &k)) return 0;
+    snprintf(hex, 33, "%016llx%016llx", (unsigned long long)k.a, (unsigned long long)k.b);
+    return 1;
+}
+
+/* Whether a build's line "*<32 hex> <path>" (a program it ran, with its
+   identity when it ran) still holds: then it is rewritten in place as the
+   manifest's "<32 hex> *<path>". */
+XRT__BACKEND_HELPER int xrt__cache_program_holds(char *line)
+{
+    char hex[33];
+    if (strlen(line) < 35 || xrt__cache_hex_run(line + 1) != 32 || line[33] != ' ' || line[34] != '/' ||
+        !xrt__cache_program_hex(line + 34, hex) || memcmp(hex, line + 1, 32))
+        return 0;
+    memmove(line, line + 1, 32);
+    line[32] = ' ', line[33] = XRT__PROGRAM_MARK;
+    return 1;
+}
+
 /* Appends the build's list of paths that must stay absent (<out>.absent,
-   one a line) to its manifest, as XRT__ABSENT_MARK lines; NULL (the
-   manifest freed) where one is there now: it appeared while the build ran. */
+   one a line) to its manifest, as XRT__ABSENT_MARK lines, its line
+   "=<dir>", if any, as an XRT__CWD_MARK line, and its programs
+   ("*<identity> <path>") as XRT__PROGRAM_MARK lines; NULL (the manifest
+   freed) where a path is there now (it appeared while the build ran), the
+   working directory is another now, or a program changed. */
 XRT__BACKEND_HELPER char *xrt__cache_absent_manifest(const char *absent, char *text, size_t *len)
 {
     size_t alen = 0, used = *len, lines = 0;
@@ -698,8 +764,14 @@ XRT__BACKEND_HELPER char *xrt__cache_absent_manifest(const char *absent, char *t
     text = grown;
     for (line = list; (nl = strchr(line, '\n')) != NULL; line = nl + 1) {
         *nl = 0;
-        if (!xrt__cache_path_absent(line)) goto fail;
-        used += (size_t)sprintf(text + used, XRT__ABSENT_MARK " %s\n", line);
+        if (line[0] == XRT__PROGRAM_MARK) {
+            if (!xrt__cache_program_holds(line)) goto fail;
+            used += (size_t)sprintf(text + used, "%s\n", line);
+            continue;
+        }
+        if (line[0] == '=' ? !xrt__cache_in_dir(line + 1) : !xrt__cache_path_absent(line)) goto fail;
+        used += (size_t)(line[0] == '=' ? sprintf(text + used, XRT__CWD_MARK " %s\n", line + 1)
+                                        : sprintf(text + used, XRT__ABSENT_MARK " %s\n", line));
     }
     XRT_FREE(list);
     *len = used;
@@ -710,8 +782,9 @@ fail:
     return NULL;
 }
 
-/* Whether every file of a manifest still has the contents it lists, and
-   every path it lists as absent is still absent. */
+/* Whether every file of a manifest still has the contents it lists, every
+   program the identity it lists, every path it lists as absent is still
+   absent, and the working directory is the one it names, if it names one. */
 XRT__BACKEND_HELPER int xrt__cache_manifest_holds(const char *text)
 {
     while (*text) {
@@ -719,19 +792,23 @@ XRT__BACKEND_HELPER int xrt__cache_manifest_holds(const char *text)
         char path[PATH_MAX], hex[33];
         xrt__cache_key h;
         size_t plen;
-        int absent = !strncmp(text, XRT__ABSENT_MARK " ", 33);
-        if (!nl || nl - text < 34 || (!absent && (xrt__cache_hex_run(text) != 32 || text[32] != ' '))) return 0;
+        int absent = !strncmp(text, XRT__ABSENT_MARK " ", 33), cwd = !strncmp(text, XRT__CWD_MARK " ", 33);
+        if (!nl || nl - text < 34 || (!absent && !cwd && (xrt__cache_hex_run(text) != 32 || text[32] != ' '))) return 0;
         plen = (size_t)(nl - text - 33);
         if (plen >= sizeof path) return 0;
         memcpy(path, text + 33, plen);
         path[plen] = 0;
-        if (absent) {
-            if (!xrt__cache_path_absent(path)) return 0;
+        if (absent || cwd) {
+            if (absent ? !xrt__cache_path_absent(path) : !xrt__cache_in_dir(path)) return 0;
             text = nl + 1;
             continue;
         }
-        if (!xrt__cache_hash_named(path, &h, NULL)) return 0;
-        snprintf(hex, sizeof hex, "%016llx%016llx", (unsigned long long)h.a, (unsigned long long)h.b);
+        if (path[0] == XRT__PROGRAM_MARK) {
+            if (!xrt__cache_program_hex(path + 1, hex)) return 0;
+        } else {
+            if (!xrt__cache_hash_named(path, &h, NULL)) return 0;
+            snprintf(hex, sizeof hex, "%016llx%016llx", (unsigned long long)h.a, (unsigned long long)h.b);
+        }
         if (memcmp(hex, text, 32)) return 0;
         text = nl + 1;
     }
@@ -1011,6 +1088,7 @@ XRT__BACKEND_HELPER xrt_status xrt__cache_get(const char *who, const xrt__cache_
     int lock, got = 0;
     if (!xrt__cache_dir(dir, sizeof dir, 1) || xrt__cache_noexec(dir))
         return xrt__cache_private(who, build, bctx, open_fn, octx, out, log, log_size);
+    (void)xrt__env_size("XRT_CACHE_BYTES", 0); /* a bad bound warns at each use, a hit included, not only when evicting */
     snprintf(base, sizeof base, "%s/%016llx%016llx", dir, (unsigned long long)key->a, (unsigned long long)key->b);
     if (xrt__cache_entry_path(dir, base, key, path, sizeof path) && (got = xrt__cache_try(who, open_fn, octx, path, out)) != 0)
         return got > 0 ? XRT_SUCCESS
@@ -1057,6 +1135,15 @@ typedef struct xrt__cc_build {
     xrt__cc_text words; /* XRT_CC's words after the first and the options, response files expanded */
     xrt__cc_text rsp;   /* the response files read (absolute paths) */
     xrt__cc_text incs;  /* the include directories, absolute (whether there or not) */
+    /* what the compiler says it reads (xrt__cc_probe) */
+    xrt__cc_text cfg;   /* its configuration files, absolute as it named them (their words join `words`) */
+    int cfg_relative;   /* one names a relative path, or was found through one: the entry needs this working directory */
+    xrt__cc_text ran;   /* the programs it runs, as <path>.absent lines: "*<identity> <path>", and the places before one along PATH where nothing is */
+    const char *uncached; /* why its answer leaves the build uncached, or NULL */
+    char uncached_text[PATH_MAX + 160];
+    /* the compiler, when the key was made */
+    xrt__cache_key programs; /* the identity of XRT_CC's programs (xrt__cc_programs) */
+    char prog[PATH_MAX];     /* the file XRT_CC's first word named: the one that runs */
 } xrt__cc_build;
 
 static void xrt__cc_text_add(xrt__cc_text *t, const char *p, size_t n)
@@ -1199,17 +1286,22 @@ static void xrt__cc_unlistable(const char *deps)
     fclose(f);
 }
 
-/* The response files the options named are files the build read: the
-   manifest checks them on a hit, and one that changed while the build ran
-   leaves nothing cached. */
-static void xrt__cc_add_response_files(const char *deps, const xrt__cc_text *rsp)
+/* The response files the options named, and the configuration files the
+   compiler said it reads (`files`), are files the build read: the manifest
+   checks them on a hit, and one that changed while the build ran leaves
+   nothing cached. */
+static void xrt__cc_add_files(const char *deps, const xrt__cc_text *files)
 {
     size_t off;
     FILE *f;
-    if (!rsp->len || !(f = xrt__cc_fopen_private(deps, 1))) return;
-    for (off = 0; off < rsp->len; off += strlen(rsp->p + off) + 1) xrt__cc_deps_put(f, rsp->p + off);
+    if (!files->len) return;
+    if (!(f = xrt__cc_fopen_private(deps, 1))) {
+        xrt__cc_unlistable(deps);
+        return;
+    }
+    for (off = 0; off < files->len; off += strlen(files->p + off) + 1) xrt__cc_deps_put(f, files->p + off);
     fputc('\n', f);
-    fclose(f);
+    if (fclose(f) != 0) xrt__cc_unlistable(deps);
 }
 
 /* Whether `real` lies below one of the directories of t. */
@@ -1304,6 +1396,11 @@ static void xrt__cc_write_absent(const char *path, const char *deps, const xrt__
    one that reads files -MD leaves out: data the assembler reads (.incbin),
    a driver's specs or config file, a plugin, a profile. */
 static char *xrt__cc_read_all(const char *path, size_t *len);
+static int xrt__cc_programs(const xrt__cc_build *b, xrt__cache_key *k, char *first);
+static void xrt__cc_include_dirs(xrt__cc_build *b, const char *cwd);
+static void xrt__cc_probe(xrt__cc_build *b, char **argv, size_t n);
+static void xrt__cc_pin_cwd(const char *path, const char *deps, const char *cwd);
+static void xrt__cc_write_ran(const char *path, const char *deps, const xrt__cc_text *ran);
 
 /* Why text makes a build uncacheable, or NULL. */
 static const char *xrt__cc_uncached_text(const char *text, size_t len)
@@ -1328,17 +1425,37 @@ static int xrt__cc_unlisted_option(const char *w)
     return 0;
 }
 
+/* An option that asks for a dependency list of its own (-M..., -Wp,-M...,
+   --write-dependencies and the like): the cache's list is its own (-MD -MF
+   after the options), and such an option changes it (gcc keeps -MMD's
+   rule though -MD follows: the headers of -isystem directories would be
+   left out, and one that changed would be a stale hit) or writes another
+   that a hit would not write. */
+static int xrt__cc_deps_option(const char *w)
+{
+    return !strncmp(w, "-M", 2) || !strncmp(w, "-Wp,-M", 6) || (!strncmp(w, "--", 2) && strstr(w, "dependencies"));
+}
+
 /* Why the build at `path` (its list at `deps`) may not be cached, or NULL:
-   its options, its source and each file of the compiler's list are
-   looked at (not the linker's inputs: a library's bytes may hold any text). */
+   the compiler's answer to -###, its programs (changed while it ran?), its
+   options (a configuration file's words too), its source and each file of
+   the compiler's list are looked at (not the linker's inputs: a library's
+   bytes may hold any text). */
 static const char *xrt__cc_uncached(const xrt__cc_build *b, const char *path, const char *deps, char *why, size_t n)
 {
     char word[PATH_MAX], *text, *list;
     const char *p, *reason = NULL;
     size_t off, len = 0, plen = strlen(path);
+    xrt__cache_key now;
+    if (b->uncached) return b->uncached;
+    if (!xrt__cc_programs(b, &now, NULL) || memcmp(&now, &b->programs, sizeof now))
+        return "a program XRT_CC names changed while it ran (a link retargeted?)";
     for (off = 0; off < b->words.len; off += strlen(b->words.p + off) + 1)
         if (xrt__cc_unlisted_option(b->words.p + off)) {
             snprintf(why, n, "the option %.64s names a file the compiler's list of files it read leaves out", b->words.p + off);
+            return why;
+        } else if (xrt__cc_deps_option(b->words.p + off)) {
+            snprintf(why, n, "the option %.64s asks for a dependency list of its own, where the cache needs its own", b->words.p + off);
             return why;
         }
     if ((reason = xrt__cc_uncached_text((const char *)b->image->data, b->image->size)) != NULL) return reason;
@@ -1356,44 +1473,42 @@ static const char *xrt__cc_uncached(const xrt__cc_build *b, const char *path, co
     return reason ? why : NULL;
 }
 
-/* cc -shared -fPIC -O2 [options] -idirafter <kernel header> -MD -MF
-   path.d -Wl,--dependency-file=path.ld -o path source.c: the dependency
-   lists tell the cache which files the build read, headers and libraries.
-   A linker that lists no inputs (GNU ld before 2.35) leaves the build uncached. The
-   kernel header is in path's directory (made there before a cached build
-   starts: see xrt__cpu_module_load). */
-static xrt_status xrt__cc_build_c(void *ctx, const char *path, char *log, size_t log_size)
+/* The files a successful build read that the compiler's list leaves out
+   (the linker's inputs, the response and configuration files) added to
+   it; the places that must stay empty, and the working directory where a
+   configuration file names a relative path, to <path>.absent. */
+static void xrt__cc_list_inputs(xrt__cc_build *b, const char *path, const char *deps, const char *ldeps)
 {
-    xrt__cc_build *b = (xrt__cc_build *)ctx;
-    char src[PATH_MAX + 80], deps[PATH_MAX + 80], ldeps[PATH_MAX + 80], ldopt[PATH_MAX + 120], dir[PATH_MAX],
-        inc[PATH_MAX + 48], why_text[PATH_MAX + 160], **argv;
-    const char *why;
-    size_t n = 0, i;
-    int code = 0, header;
-    xrt_status st;
-    snprintf(src, sizeof src, "%s.c", path);
-    snprintf(deps, sizeof deps, "%s.d", path);
-    snprintf(ldeps, sizeof ldeps, "%s.ld", path);
-    snprintf(ldopt, sizeof ldopt, "-Wl,--dependency-file=%s", ldeps);
-    snprintf(dir, sizeof dir, "%s", path);
-    *(strrchr(dir, '/') ? strrchr(dir, '/') : dir) = 0;
-    header = xrt__cache_kernel_header_make(dir, inc, sizeof inc);
-    if (!(argv = (char **)XRT_MALLOC((b->ncc + b->nopt + 13) * sizeof *argv)))
-        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_module_load", "no memory for the compiler's arguments");
-    /* the compiler's messages name the user's source, not xrt's temporary file */
-    if ((st = xrt__cc_write_file("cpu: xrt_module_load", src, "#line 1 \"<kernel source>\"\n", b->image->data,
-                                  b->image->size)) != XRT_SUCCESS) {
-        XRT_FREE(argv);
-        return st;
+    char cwd[PATH_MAX];
+    xrt__cc_add_linker_inputs(deps, ldeps);
+    xrt__cc_add_files(deps, &b->rsp);
+    xrt__cc_add_files(deps, &b->cfg);
+    if (!getcwd(cwd, sizeof cwd)) {
+        xrt__cc_unlistable(deps);
+        return;
     }
+    if (b->cfg.len) xrt__cc_include_dirs(b, cwd); /* with a configuration file's -I */
+    if (b->incs.oom) xrt__cc_unlistable(deps);
+    else xrt__cc_write_absent(path, deps, &b->incs);
+    if (b->cfg_relative) xrt__cc_pin_cwd(path, deps, cwd);
+    xrt__cc_write_ran(path, deps, &b->ran);
+}
+
+/* cc -shared -fPIC -O2 [options] -idirafter <kernel header> -MD -MF
+   path.d -Wl,--dependency-file=path.ld -o path source.c into argv (room
+   for two words more); its length. */
+static size_t xrt__cc_argv(const xrt__cc_build *b, char **argv, const char *inc, char *deps, char *ldopt, const char *path,
+                           char *src)
+{
+    size_t n = 0, i;
     for (i = 0; i < b->ncc; i++) argv[n++] = b->cc[i];
     argv[n++] = (char *)"-shared";
     argv[n++] = (char *)"-fPIC";
     argv[n++] = (char *)"-O2";
     for (i = 0; i < b->nopt; i++) argv[n++] = b->opt[i];
-    if (header) {
+    if (inc) {
         argv[n++] = (char *)"-idirafter";
-        argv[n++] = inc;
+        argv[n++] = (char *)inc;
     }
     argv[n++] = (char *)"-MD";
     argv[n++] = (char *)"-MF";
@@ -1403,23 +1518,58 @@ static xrt_status xrt__cc_build_c(void *ctx, const char *path, char *log, size_t
     argv[n++] = (char *)path;
     argv[n++] = src;
     argv[n] = NULL;
+    return n;
+}
+
+/* Builds with the compiler's argv above: the dependency lists tell the
+   cache which files the build read, headers and libraries, and the
+   compiler, asked first, which files it reads on its own (see "what the
+   compiler says it reads"). The file that runs is the one XRT_CC's first
+   word named when the key was made (b->prog; argv[0] stays as written).
+   A linker that lists no inputs (GNU ld before 2.35) leaves the build
+   uncached. The kernel header is in path's directory (made there before a
+   cached build starts: see xrt__cpu_module_load). */
+static xrt_status xrt__cc_build_c(void *ctx, const char *path, char *log, size_t log_size)
+{
+    xrt__cc_build *b = (xrt__cc_build *)ctx;
+    char src[PATH_MAX + 80], deps[PATH_MAX + 80], ldeps[PATH_MAX + 80], ldopt[PATH_MAX + 120], dir[PATH_MAX],
+        inc[PATH_MAX + 48], why_text[PATH_MAX + 160], **argv;
+    const char *why;
+    size_t n;
+    int code = 0, header;
+    xrt_status st;
+    snprintf(src, sizeof src, "%s.c", path);
+    snprintf(deps, sizeof deps, "%s.d", path);
+    snprintf(ldeps, sizeof ldeps, "%s.ld", path);
+    snprintf(ldopt, sizeof ldopt, "-Wl,--dependency-file=%s", ldeps);
+    snprintf(dir, sizeof dir, "%s", path);
+    *(strrchr(dir, '/') ? strrchr(dir, '/') : dir) = 0;
+    header = xrt__cache_kernel_header_make(dir, inc, sizeof inc);
+    if (!(argv = (char **)XRT_MALLOC((b->ncc + b->nopt + 14) * sizeof *argv)))
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_module_load", "no memory for the compiler's arguments");
+    /* the compiler's messages name the user's source, not xrt's temporary file */
+    if ((st = xrt__cc_write_file("cpu: xrt_module_load", src, "#line 1 \"<kernel source>\"\n", b->image->data,
+                                  b->image->size)) != XRT_SUCCESS) {
+        XRT_FREE(argv);
+        return st;
+    }
+    n = xrt__cc_argv(b, argv, header ? inc : NULL, deps, ldopt, path, src);
+    xrt__cc_probe(b, argv, n); /* before the build: what it names must predate the build, as every file it read */
     xrt__cache_count(&xrt__cache_stats.builds, 1);
-    st = xrt__cc_run("cpu: xrt_module_load", argv, log, log_size, &code);
+    st = xrt__cc_run("cpu: xrt_module_load", b->prog, argv, log, log_size, &code); /* the file the key names */
     xrt__cache_make_private(deps);
     xrt__cache_make_private(ldeps);
     if (st == XRT_SUCCESS && code != 0 && strstr(log, "dependency-file")) { /* a linker that cannot list its inputs */
         xrt_log(XRT_LOG_INFO, "the linker of %s does not list its inputs (--dependency-file): the module is not cached",
                 argv[0]);
         memmove(&argv[n - 4], &argv[n - 3], 4 * sizeof *argv);
-        st = xrt__cc_run("cpu: xrt_module_load", argv, log, log_size, &code);
+        st = xrt__cc_run("cpu: xrt_module_load", b->prog, argv, log, log_size, &code);
         if (st == XRT_SUCCESS && code == 0) xrt__cc_unlistable(deps);
     } else if (st == XRT_SUCCESS && code == 0 && (why = xrt__cc_uncached(b, path, deps, why_text, sizeof why_text))) {
         xrt_log(XRT_LOG_INFO, "a build by %s is not cached: %s", argv[0], why);
         xrt__cc_unlistable(deps);
     } else if (st == XRT_SUCCESS && code == 0) {
-        xrt__cc_add_linker_inputs(deps, ldeps);
-        xrt__cc_add_response_files(deps, &b->rsp);
-        xrt__cc_write_absent(path, deps, &b->incs);
+        xrt__cc_list_inputs(b, path, deps, ldeps);
     }
     unlink(ldeps);
     unlink(src);
@@ -1435,37 +1585,55 @@ static xrt_status xrt__cc_build_c(void *ctx, const char *path, char *log, size_t
    posix_spawnp finds it: the first is the compiler or a wrapper, a later one
    may be the compiler a wrapper runs) by path, inode, size, modification
    and change times, in the process and in the cache directory
-   (cc-<hash>.id), so that a hit in a new process runs no compiler at all. */
+   (cc-<hash>.id), so that a hit in a new process runs no compiler at all.
+   The file the first word names when the key is made is the one each run
+   of that load executes (b->prog), so a link retargeted later builds
+   nothing under this key; and the identity is taken again once the build
+   has run (xrt__cc_uncached): a program changed meanwhile (a wrapper's
+   compiler retargeted) leaves the build uncached. */
 static struct {
     xrt__cache_key programs;
     uint64_t version;
     int valid;
 } xrt__cc_memo;
 
-/* The file posix_spawnp runs for `name`: with a slash, name itself; else the
-   first executable regular file along PATH (unset: /bin:/usr/bin), an empty
-   element meaning the working directory. Its absolute path in out. */
-static int xrt__cc_resolve(const char *name, char *out)
+static void xrt__cc_ran_at(xrt__cc_build *b, const char *path);
+
+/* The file posix_spawnp (and a compiler driver's execvp) runs for `name`:
+   with a slash, name itself; else the first executable regular file along
+   PATH (unset: /bin:/usr/bin), an empty element meaning the working
+   directory. Its path as found (links unresolved) into out (PATH_MAX
+   bytes); with `ran`, each place along PATH before it goes to ran->ran
+   (xrt__cc_ran_at): a program put there later would run. */
+static int xrt__cc_find(const char *name, char *out, xrt__cc_build *ran)
 {
     const char *path = getenv("PATH");
-    char try_[PATH_MAX];
     struct stat st;
     if (!*name) return 0;
-    if (strchr(name, '/')) return stat(name, &st) == 0 && S_ISREG(st.st_mode) && realpath(name, out) != NULL;
+    if (strchr(name, '/')) return stat(name, &st) == 0 && S_ISREG(st.st_mode) && (size_t)snprintf(out, PATH_MAX, "%s", name) < PATH_MAX;
     if (!path) path = "/bin:/usr/bin";
     for (;;) {
         size_t len = strcspn(path, ":");
-        if (len) snprintf(try_, sizeof try_, "%.*s/%s", (int)len, path, name);
-        else snprintf(try_, sizeof try_, "./%s", name);
-        if (access(try_, X_OK) == 0 && stat(try_, &st) == 0 && S_ISREG(st.st_mode) && realpath(try_, out)) return 1;
+        if (len) snprintf(out, PATH_MAX, "%.*s/%s", (int)len, path, name);
+        else snprintf(out, PATH_MAX, "./%s", name);
+        if (access(out, X_OK) == 0 && stat(out, &st) == 0 && S_ISREG(st.st_mode)) return 1;
+        if (ran) xrt__cc_ran_at(ran, out);
         if (!path[len]) return 0;
         path += len + 1;
     }
 }
 
-/* The identity of the programs XRT_CC names; 0 if its first word is not
-   found (then nothing would run). */
-static int xrt__cc_programs(const xrt__cc_build *b, xrt__cache_key *k)
+/* The file that runs for `name` (xrt__cc_find), its links resolved, into out. */
+static int xrt__cc_resolve(const char *name, char *out)
+{
+    char found[PATH_MAX];
+    return xrt__cc_find(name, found, NULL) && realpath(found, out) != NULL;
+}
+
+/* The identity of the programs XRT_CC names, and the file its first word
+   names into `first` (PATH_MAX bytes; NULL: not wanted); 0 if that word is
+   not found (then nothing would run). */
+static int xrt__cc_programs(const xrt__cc_build *b, xrt__cache_key *k, char *first)
 {
     char path[PATH_MAX];
     struct stat st;
@@ -1476,12 +1644,8 @@ static int xrt__cc_programs(const xrt__cc_build *b, xrt__cache_key *k)
             if (i == 0) return 0;
             continue; /* an option, or an argument that is no program */
         }
-        xrt__cache_key_str(k, path);
-        xrt__cache_key_add(k, &st.st_dev, sizeof st.st_dev);
-        xrt__cache_key_add(k, &st.st_ino, sizeof st.st_ino);
-        xrt__cache_key_add(k, &st.st_size, sizeof st.st_size);
-        xrt__cache_key_add(k, &st.st_mtim, sizeof st.st_mtim);
-        xrt__cache_key_add(k, &st.st_ctim, sizeof st.st_ctim);
+        if (i == 0 && first) memcpy(first, path, sizeof path);
+        xrt__cache_program_id(path, k);
     }
     return 1;
 }
@@ -1525,7 +1689,7 @@ static xrt_status xrt__cc_identity(xrt__cc_build *b, xrt__cache_key *key, char *
     int code = 0, hit;
     xrt_status rc;
     xrt__cache_key v, programs;
-    if (!xrt__cc_programs(b, &programs)) {
+    if (!xrt__cc_programs(b, &programs, b->prog)) {
         if (log_size) snprintf(log, log_size, "compiler '%s' not found\n", b->cc[0]);
         return xrt_error(XRT_ERROR_COMPILE_FAILED, "cpu: xrt_module_load", "compiler '%s' (XRT_CC) not found", b->cc[0]);
     }
@@ -1540,7 +1704,7 @@ static xrt_status xrt__cc_identity(xrt__cc_build *b, xrt__cache_key *key, char *
         for (i = 0; i < b->ncc; i++) argv[i] = b->cc[i];
         argv[i++] = (char *)"--version";
         argv[i] = NULL;
-        rc = xrt__cc_run("cpu: xrt_module_load", argv, version, sizeof version, &code);
+        rc = xrt__cc_run("cpu: xrt_module_load", b->prog, argv, version, sizeof version, &code);
         XRT_FREE(argv);
         if (rc != XRT_SUCCESS) {
             snprintf(log, log_size, "%s", version);
@@ -1557,6 +1721,7 @@ static xrt_status xrt__cc_identity(xrt__cc_build *b, xrt__cache_key *key, char *
         xrt__cc_memo.valid = 1;
         pthread_mutex_unlock(&xrt__cache_lock);
     }
+    b->programs = programs;
     xrt__cache_key_add(key, &programs, sizeof programs);
     xrt__cache_key_add(key, &v.a, sizeof v.a);
     return XRT_SUCCESS;
@@ -1573,7 +1738,8 @@ static int xrt__cc_no_path_option(const char *w)
                                          "-ftls-model=", "-fexcess-precision=", "-fcf-protection=", "-fopenmp=",
                                          "-fdiagnostics-color=", "-fmax-errors="};
     static const char *const exact[] = {"-w", "-s", "-c", "-C", "-P", "-E", "-S", "-v", "-pedantic", "-pedantic-errors",
-                                        "-ansi", "-pthread", "-shared", "-static", "-rdynamic", "-pipe"};
+                                        "-ansi", "-pthread", "-shared", "-static", "-rdynamic", "-pipe",
+                                        "-no-canonical-prefixes", "--no-default-config"};
     size_t i;
     if (w[1] == 'W') return !strchr(w, ','); /* -Wp, -Wl, -Wa pass options on, which may name paths */
     if (w[1] == 'f' && !strchr(w, '=')) return 1;
@@ -1645,9 +1811,14 @@ static char *xrt__cc_read_all(const char *path, size_t *len)
 static void xrt__cc_expand(xrt__cc_build *b, const char *w, int depth, xrt__cache_key *key);
 static int xrt__cc_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 
+static void xrt__cc_config_word(xrt__cc_build *b, const char *w, int depth, const char *dir);
+
 /* A response file's words as GCC reads them (libiberty's buildargv):
-   blanks separate, quotes group, a backslash takes the next character. */
-static void xrt__cc_rsp_parse(xrt__cc_build *b, const char *p, int depth, xrt__cache_key *key)
+   blanks separate, quotes group, a backslash takes the next character.
+   `cfg_dir`: those of a configuration file in that directory (as clang
+   reads it, once its comments are gone: xrt__cc_config_text); NULL: of a
+   response file, expanded into the key. */
+static void xrt__cc_rsp_parse(xrt__cc_build *b, const char *p, int depth, xrt__cache_key *key, const char *cfg_dir)
 {
     char *w = (char *)XRT_MALLOC(strlen(p) + 1);
     size_t n;
@@ -1671,7 +1842,8 @@ static void xrt__cc_rsp_parse(xrt__cc_build *b, const char *p, int depth, xrt__c
             }
         }
         w[n] = 0;
-        xrt__cc_expand(b, w, depth + 1, key);
+        if (cfg_dir) xrt__cc_config_word(b, w, depth + 1, cfg_dir);
+        else xrt__cc_expand(b, w, depth + 1, key);
     }
     XRT_FREE(w);
 }
@@ -1693,7 +1865,7 @@ static void xrt__cc_expand(xrt__cc_build *b, const char *w, int depth, xrt__cach
     xrt__cache_key_str(key, real);
     xrt__cache_key_add(key, text, len);
     if (!xrt__cc_text_has(&b->rsp, real)) xrt__cc_text_word(&b->rsp, real);
-    xrt__cc_rsp_parse(b, text, depth, key);
+    xrt__cc_rsp_parse(b, text, depth, key, NULL);
     XRT_FREE(text);
 }
 
@@ -1757,6 +1929,222 @@ static void xrt__cc_note_cxx(const xrt__cc_build *b, char *out, size_t n)
             snprintf(out, n, "%s -x c++", base);
             return;
         }
+}
+
+/* >> cc: what the compiler says it reads. Files a compiler reads on its
+   own, that neither its dependency list nor the options name: clang's
+   configuration files (default ones, found by its program's name beside
+   it or in its configuration directories) and gcc's specs files (one in a
+   -B directory, a LIBRARY_PATH directory or the compiler's own). Before
+   each build the compiler is asked, with the build's command line and
+   -### (which runs nothing): clang names each configuration file it reads
+   ("Configuration file: PATH"), gcc each specs file ("Reading specs from
+   PATH"). A configuration file, and each it names with @file, is listed
+   with the files the build read (a hit checks its contents), and its
+   words count as options: one that makes the compiler read an unlisted
+   file leaves the build uncached, one that may name a relative path ties
+   the entry to the working directory (xrt__cc_pin_cwd). A specs file may
+   read files of its own: the build is not cached, as with -specs=. So is a
+   build whose compiler does not answer (-### fails). */
+#define XRT__CC_PROBE_LOG 16384
+
+/* The first reason the answer leaves the build uncached. */
+static void xrt__cc_probe_refuse(xrt__cc_build *b, const char *what, const char *path)
+{
+    if (b->uncached) return;
+    snprintf(b->uncached_text, sizeof b->uncached_text, "%s%.*s", what, PATH_MAX, path);
+    b->uncached = b->uncached_text;
+}
+
+/* A configuration file's text as clang reads it (llvm's
+   tokenizeConfigFile), in place: a line whose first non-blank is '#' is a
+   comment, a backslash before a line's end joins the next line. */
+static void xrt__cc_config_text(char *t)
+{
+    const char *r = t;
+    char *w = t;
+    while (*r) {
+        if (xrt__cc_blank(*r)) {
+            *w++ = *r++;
+            continue;
+        }
+        if (*r == '#') {
+            while (*r && *r != '\n') r++;
+            continue;
+        }
+        while (*r && *r != '\n') {
+            if (r[0] == '\\' && (r[1] == '\n' || (r[1] == '\r' && r[2] == '\n'))) r += r[1] == '\n' ? 2 : 3;
+            else if (r[0] == '\\' && r[1]) *w++ = *r++, *w++ = *r++;
+            else *w++ = *r++;
+        }
+    }
+    *w = 0;
+}
+
+/* The configuration file `path` (as the compiler named it, or as one named
+   it with @file): listed, its words read, those it names in turn too. */
+static void xrt__cc_config(xrt__cc_build *b, const char *path, int depth)
+{
+    char named[PATH_MAX], *text;
+    size_t len = 0;
+    if (path[0] != '/') b->cfg_relative = 1; /* found from the working directory */
+    if (depth > 8) {
+        xrt__cc_probe_refuse(b, "configuration files name each other more than 8 deep: ", path);
+        return;
+    }
+    if (!xrt__cache_abspath(path, named, sizeof named) || strchr(named, '\n') ||
+        !(text = xrt__cc_read_all(named, &len))) {
+        xrt__cc_probe_refuse(b, "the compiler reads a configuration file xrt cannot read: ", path);
+        return;
+    }
+    if (!xrt__cc_text_has(&b->cfg, named)) xrt__cc_text_word(&b->cfg, named);
+    xrt__cc_config_text(text);
+    *strrchr(named, '/') = 0; /* where the files it names with @file are */
+    xrt__cc_rsp_parse(b, text, depth, NULL, named[0] ? named : "/");
+    XRT_FREE(text);
+}
+
+/* A word of a configuration file in `dir`: an option, or @file (relative
+   to dir, as clang reads it there). */
+static void xrt__cc_config_word(xrt__cc_build *b, const char *w, int depth, const char *dir)
+{
+    char path[PATH_MAX];
+    if (w[0] != '@') {
+        xrt__cc_text_word(&b->words, w);
+        if (xrt__cc_relative_word(w)) b->cfg_relative = 1;
+        return;
+    }
+    if ((size_t)snprintf(path, sizeof path, "%s%s%s", w[1] == '/' ? "" : dir, w[1] == '/' ? "" : "/", w + 1) < sizeof path)
+        xrt__cc_config(b, path, depth);
+    else
+        xrt__cc_probe_refuse(b, "a configuration file names a path too long: ", w);
+}
+
+/* A place a program may run from, as a line of <path>.absent: where a
+   file is, "*<identity> <path>" (a program replaced there is another
+   build); else the path, which must stay absent. Absolute, links
+   unresolved (a link retargeted is another program). */
+static void xrt__cc_ran_at(xrt__cc_build *b, const char *path)
+{
+    char named[PATH_MAX], line[PATH_MAX + 40], hex[33];
+    if (!xrt__cache_abspath(path, named, sizeof named) || strchr(named, '\n')) {
+        xrt__cc_probe_refuse(b, "the compiler runs a program whose path xrt cannot list: ", path);
+        return;
+    }
+    if (xrt__cache_program_hex(named, hex)) snprintf(line, sizeof line, "%c%s %s", XRT__PROGRAM_MARK, hex, named);
+    else if (xrt__cache_path_absent(named)) snprintf(line, sizeof line, "%s", named);
+    else {
+        xrt__cc_probe_refuse(b, "the compiler may run a program xrt cannot look at: ", named);
+        return;
+    }
+    if (!xrt__cc_text_has(&b->ran, line)) xrt__cc_text_word(&b->ran, line);
+}
+
+/* A program the compiler runs, by the name it runs it by (a path, or a
+   name it looks for along PATH): where it is found and the places before
+   it along PATH go to b->ran. 1 if it is gcc's collect2. */
+static int xrt__cc_ran_name(xrt__cc_build *b, const char *name)
+{
+    char found[PATH_MAX];
+    const char *base = strrchr(name, '/') ? strrchr(name, '/') + 1 : name;
+    if (xrt__cc_find(name, found, b)) xrt__cc_ran_at(b, found);
+    return !strcmp(base, "collect2");
+}
+
+/* A command of the compiler's answer to -### (after its leading blank):
+   its program, as gcc names it (bare or a path) or clang quotes it. */
+static int xrt__cc_ran(xrt__cc_build *b, const char *cmd)
+{
+    char name[PATH_MAX];
+    size_t k = 0;
+    int quoted = *cmd == '"';
+    for (cmd += quoted; *cmd && (quoted ? *cmd != '"' : !xrt__cc_blank(*cmd)); cmd++) {
+        if (quoted && *cmd == '\\' && cmd[1]) cmd++;
+        if (k + 1 < sizeof name) name[k++] = *cmd;
+    }
+    name[k] = 0;
+    if (!name[0] || name[0] == '(') return 0; /* clang's "(in-process)": its own -cc1 */
+    return xrt__cc_ran_name(b, name);
+}
+
+/* gcc's collect2 runs the linker it finds as the driver does (-B
+   directories, the driver's own, then PATH): the driver names it when
+   asked (-print-prog-name=ld, with the build's argv: n words). */
+static void xrt__cc_gcc_linker(xrt__cc_build *b, char **argv, size_t n)
+{
+    char out[PATH_MAX + 2];
+    int code = 0;
+    argv[n] = (char *)"-print-prog-name=ld";
+    argv[n + 1] = NULL;
+    if (xrt__cc_run("cpu: xrt_module_load", b->prog, argv, out, sizeof out, &code) != XRT_SUCCESS || code != 0 ||
+        !out[strspn(out, " \n")]) {
+        xrt__cc_probe_refuse(b, "the compiler does not say which linker collect2 runs (-print-prog-name=ld failed)", "");
+        return;
+    }
+    out[strcspn(out, "\n")] = 0;
+    xrt__cc_ran_name(b, out);
+}
+
+/* Asks the compiler which files it reads on its own: argv (n words, room
+   for one more) with -###, run as the build will be (b->prog). */
+static void xrt__cc_probe(xrt__cc_build *b, char **argv, size_t n)
+{
+    char *out = (char *)XRT_MALLOC(XRT__CC_PROBE_LOG), *line, *nl;
+    int code = 0, collect2 = 0;
+    if (!out) {
+        xrt__cc_probe_refuse(b, "no memory for the compiler's answer to -###", "");
+        return;
+    }
+    argv[n] = (char *)"-###";
+    argv[n + 1] = NULL;
+    if (xrt__cc_run("cpu: xrt_module_load", b->prog, argv, out, XRT__CC_PROBE_LOG, &code) != XRT_SUCCESS || code != 0)
+        xrt__cc_probe_refuse(b, "the compiler does not say which files it reads on its own (-### failed)", "");
+    else
+        for (line = out; *line; line = nl) {
+            nl = line + strcspn(line, "\n");
+            if (*nl) *nl++ = 0;
+            if (!strncmp(line, "Configuration file: ", 20)) xrt__cc_config(b, line + 20, 0);
+            else if (!strncmp(line, "Reading specs from ", 19))
+                xrt__cc_probe_refuse(b, "the compiler reads a specs file, which may read files its list leaves out: ", line + 19);
+            else if (line[0] == ' ') collect2 |= xrt__cc_ran(b, line + 1);
+        }
+    if (collect2) xrt__cc_gcc_linker(b, argv, n);
+    argv[n] = NULL;
+    XRT_FREE(out);
+}
+
+/* Adds "=<cwd>" to <path>.absent: the entry is for this working directory
+   only (the cache checks it on a hit); where it cannot be written, the
+   build is not cached. */
+static void xrt__cc_pin_cwd(const char *path, const char *deps, const char *cwd)
+{
+    char apath[PATH_MAX + 16];
+    FILE *f;
+    snprintf(apath, sizeof apath, "%s.absent", path);
+    if (strchr(cwd, '\n') || !(f = xrt__cc_fopen_private(apath, 1))) {
+        xrt__cc_unlistable(deps);
+        return;
+    }
+    fprintf(f, "=%s\n", cwd);
+    if (fclose(f) != 0) xrt__cc_unlistable(deps);
+}
+
+/* Adds the programs the compiler runs (b->ran, xrt__cc_ran_at) to
+   <path>.absent: a hit needs each the same, and nothing new before one
+   along PATH; where they cannot be written, the build is not cached. */
+static void xrt__cc_write_ran(const char *path, const char *deps, const xrt__cc_text *ran)
+{
+    char apath[PATH_MAX + 16];
+    size_t off;
+    FILE *f;
+    if (!ran->len) return;
+    snprintf(apath, sizeof apath, "%s.absent", path);
+    if (ran->oom || !(f = xrt__cc_fopen_private(apath, 1))) {
+        xrt__cc_unlistable(deps);
+        return;
+    }
+    for (off = 0; off < ran->len; off += strlen(ran->p + off) + 1) fprintf(f, "%s\n", ran->p + off);
+    if (fclose(f) != 0) xrt__cc_unlistable(deps);
 }
 #endif /* XRT_ENABLE_CPU */
 

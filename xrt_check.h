@@ -31,7 +31,8 @@
    stream, a host thread), numbered as first seen. An operation on a stream
    takes the enqueuing thread's clock (program order of the host), ticks the
    stream's own entry and is stamped (stream, entry); an event record copies
-   the stream's clock, a wait joins the record current at the wait; a
+   the stream's clock, a wait joins the record current at the wait's call
+   (xrt__chk_event: taken before the backend's call); a
    synchronize, or a query that returns success, joins into the host thread.
    The NULL stream's implicit edges are CUDA's: its operation joins every
    blocking stream of its device first, and they join it after. A destroyed
@@ -53,8 +54,9 @@
    context's last answers (xrt__chk_last) while the registry is unchanged,
    and one pass over the allocation's history.
    A graph launch's nodes are its accesses (">> check: graphs"); a 2-D or
-   3-D copy or set touches its bounding range (a graph node's rows are
-   compared row by row with the launch's other nodes); a copy to or from a module's
+   3-D copy or set, and a graph's 2-D or 3-D node, touches its rows: two
+   accesses meet where their rows share a byte (xrt__chk_meet), so that the
+   halves of an image's rows set on two streams are no race; a copy to or from a module's
    variable, the other side's bytes. What is not modelled yet: IPC-opened
    memory as an alias of its exporter's allocation; the order between host
    threads (pthread_create, a join, a lock: xrt sees none of them), which a
@@ -97,7 +99,9 @@ typedef struct xrt__chk_ctx {
 } xrt__chk_ctx;
 
 typedef struct xrt__chk_access {
-    size_t lo, hi; /* offsets in the allocation */
+    size_t lo, hi; /* offsets in the allocation: its bounding range */
+    size_t width, pitch, slice; /* its rows: depth slices of height rows of width bytes from lo (one row: [lo, hi)) */
+    unsigned height, depth;
     unsigned ctx;
     unsigned thread; /* the number of the host thread that made the call ("host thread 2") */
     uint32_t epoch;
@@ -111,16 +115,27 @@ typedef struct xrt__chk_alloc {
     struct xrt__chk_alloc *next;
     xrt__mem_info info;
     unsigned n;
+    int missing; /* not in the registry at the last sweep (xrt__chk_sweep) */
     xrt__chk_access a[XRT__CHK_HISTORY];
 } xrt__chk_alloc;
 
 /* An event's last record, or a graph exec's last launch (cudaGraphLaunch
    orders a launch after the exec's previous one, on any stream), by handle
-   (an exec's and an event's differ in their kind bits). */
+   (an exec's and an event's differ in their kind bits). A record's hook
+   runs after the backend's call, so that a wait cannot read the record it
+   took from the backend there: xrt_event_record counts its records begun
+   (before the backend's call) and done (its hook); a wait or an event
+   synchronize notes the count begun before its own backend call
+   (xrt__chk_event_seen) and takes the record current then only when none
+   was in progress then nor began until its hook: the backend took that
+   one. Else the record it took is not known (another thread recorded the
+   event at the same time: the threads' own race) and it joins none
+   (unsure: a record whose hook ran beside another record's, the same). */
 typedef struct xrt__chk_event {
     struct xrt__chk_event *next;
     uintptr_t key;
-    int recorded;
+    int recorded, unsure;
+    uint64_t begun, done; /* xrt_event_record's calls */
     xrt__chk_clock clock;
 } xrt__chk_event;
 
@@ -149,6 +164,7 @@ static xrt__chk_alloc *xrt__chk_allocs[XRT__CHK_BUCKETS];
 static xrt__chk_pair *xrt__chk_pairs;
 static size_t xrt__chk_npairs, xrt__chk_cappairs, xrt__chk_races, xrt__chk_bytes, xrt__chk_dropped;
 static size_t xrt__chk_forgot;  /* allocations' records freed: the contexts' lookups are stale */
+static size_t xrt__chk_nallocs, xrt__chk_sweep_at; /* allocations' records; the count that sweeps them next */
 static uint64_t xrt__chk_stamp; /* clocks' changes, counted (xrt__chk_clock's ver) */
 static int xrt__chk_short;      /* an allocation of the bookkeeping failed: no reports (xrt__chk_realloc) */
 static int xrt__chk_exitcode = 66, xrt__chk_set_up;
@@ -472,13 +488,22 @@ static void xrt__chk_end(xrt__chk_ctx *c)
             if (xrt__chk_peer_of(xrt__chk_ctxs[i], c)) xrt__chk_join(&xrt__chk_ctxs[i]->clock, &c->clock);
 }
 
-/* The host thread waits for ctx c (a synchronize); the NULL stream's includes
-   its blocking peers' earlier work (REFERENCE: "The default (NULL) stream"). */
-static void xrt__chk_host_waits(xrt__chk_ctx *host, xrt__chk_ctx *c)
+/* What a synchronize of ctx c waits for, into clock into: c's work so far;
+   the NULL stream's includes its blocking peers' earlier work (REFERENCE:
+   "The default (NULL) stream"). */
+static void xrt__chk_waits_for(xrt__chk_clock *into, const xrt__chk_ctx *c)
 {
-    xrt__chk_join(&host->clock, &c->clock);
-    if (c->kind == XRT__CHK_LEGACY) xrt__chk_join_peers(&host->clock, c);
+    xrt__chk_join(into, &c->clock);
+    if (c->kind == XRT__CHK_LEGACY) xrt__chk_join_peers(into, c);
 }
+
+/* A clock that a call keeps across its backend's call (what it saw before
+   it): the call's own, not the bookkeeping's, which checking off gives
+   back at once (xrt_check_memory_bytes); the call frees it (XRT_FREE). */
+static void xrt__chk_keep(const xrt__chk_clock *c) { xrt__chk_bytes -= c->n * sizeof(uint32_t); }
+
+/* The host thread waits for ctx c (a synchronous copy's NULL stream). */
+static void xrt__chk_host_waits(xrt__chk_ctx *host, xrt__chk_ctx *c) { xrt__chk_waits_for(&host->clock, c); }
 
 /* Every stream of backend b (of one device, or all where device < 0). */
 static void xrt__chk_host_waits_all(xrt__chk_ctx *host, const xrt_backend *b, int device)
@@ -548,30 +573,52 @@ static void xrt__chk_name(const xrt__chk_ctx *c, char *out, size_t size)
     else snprintf(out, size, "stream %u (device %d)", c->number, c->device);
 }
 
+/* The file of the object that dladdr found (info), for addr2line: the
+   program's own as /proc/self/exe names it in this process (its dli_fname
+   is its argv[0], which may be a name found on PATH or a path relative to
+   a directory it has left; /proc/self/exe in addr2line's command would be
+   addr2line's), a library's as the loader opened it; NULL if unknown. */
+static const char *xrt__chk_object_file(const Dl_info *info, char *self, size_t size)
+{
+    const ElfW(Ehdr) *e = (const ElfW(Ehdr) *)info->dli_fbase;
+    ssize_t n;
+    if ((uintptr_t)e + e->e_phoff != getauxval(AT_PHDR)) return strchr(info->dli_fname, '/') ? info->dli_fname : NULL;
+    if ((n = readlink("/proc/self/exe", self, size - 1)) <= 0 || (size_t)n >= size - 1) return NULL;
+    self[n] = 0;
+    return self;
+}
+
 /* "function (file.c:12)" for a return address outside xrt's headers, by
    addr2line (its -i lists the functions inlined there, innermost first: the
    first one outside xrt's headers is the caller); 0 where pc lies in xrt's
    headers (a dispatch function that was not inlined, at -O0: the caller is
-   the next frame). Without debug information: "object+0xoffset". */
+   the next frame). Without debug information: "function (object+0xoffset)"
+   where the symbol table names the function (0 where it names one of xrt's:
+   a dispatch function not inlined, whose caller is the next frame), else
+   "object+0xoffset". */
 static int xrt__chk_resolve(void *pc, char *out, size_t size)
 {
     Dl_info info;
-    const char *file;
+    const char *file, *obj;
     uintptr_t addr = (uintptr_t)pc - 1; /* inside the call, not after it */
-    char cmd[600], func[256], loc[512];
+    char cmd[600], func[256], loc[512], self[512], named[128] = "";
     FILE *f;
-    int found = 0, any = 0;
+    int found = 0, any = 0, in_xrt = 0;
     if (!dladdr(pc, &info) || !info.dli_fname || !info.dli_fbase) return 0;
     if (((const ElfW(Ehdr) *)info.dli_fbase)->e_type == ET_DYN) addr -= (uintptr_t)info.dli_fbase;
-    file = strchr(info.dli_fname, '/') ? info.dli_fname : "/proc/self/exe";
-    if (strchr(file, '\'') || strlen(file) > 400) return 0;
+    file = xrt__chk_object_file(&info, self, sizeof self);
+    if (!file || strchr(file, '\'') || strlen(file) > 400) return 0;
     snprintf(cmd, sizeof cmd, "addr2line -f -i -e '%s' 0x%lx 2>/dev/null", file, (unsigned long)addr);
     if (!(f = popen(cmd, "r"))) return 0;
     while (!found && fgets(func, sizeof func, f) && fgets(loc, sizeof loc, f)) {
         const char *base = strrchr(loc, '/') ? strrchr(loc, '/') + 1 : loc;
         func[strcspn(func, "\n")] = loc[strcspn(loc, "\n")] = 0;
         if (strstr(loc, " (discriminator")) *strstr(loc, " (discriminator") = 0;
-        if (loc[0] == '?') continue;
+        if (loc[0] == '?') { /* no line: the symbol table's name, if any */
+            if (!strncmp(func, "xrt_", 4)) in_xrt = 1;
+            else if (func[0] != '?' && !named[0]) snprintf(named, sizeof named, "%.120s", func);
+            continue;
+        }
         any = 1;
         if ((!strncmp(base, "xrt", 3) && strstr(base, ".h:")) || !strncmp(func, "xrt_", 4))
             continue; /* xrt.h, xrt_cpu.h, ...; a dispatch function (-O0 may name its caller's file) */
@@ -581,12 +628,11 @@ static int xrt__chk_resolve(void *pc, char *out, size_t size)
     while (fgets(loc, sizeof loc, f)) {
     }
     pclose(f);
-    if (!found && !any) { /* no debug information */
-        const char *obj = strrchr(info.dli_fname, '/') ? strrchr(info.dli_fname, '/') + 1 : info.dli_fname;
-        snprintf(out, size, "%s+0x%lx", *obj ? obj : "program", (unsigned long)addr);
-        found = 1;
-    }
-    return found;
+    if (found || any || in_xrt) return found; /* in_xrt: the caller is the next frame */
+    obj = strrchr(info.dli_fname, '/') ? strrchr(info.dli_fname, '/') + 1 : info.dli_fname;
+    if (named[0]) snprintf(out, size, "%s (%s+0x%lx)", named, *obj ? obj : "program", (unsigned long)addr);
+    else snprintf(out, size, "%s+0x%lx", *obj ? obj : "program", (unsigned long)addr);
+    return named[0] ? 1 : 2; /* 2: not known whose */
 }
 
 /* The last call sites resolved, with the object they lay in: addr2line
@@ -617,11 +663,22 @@ static int xrt__chk_resolve_cached(void *pc, char *out, size_t size)
     return xrt__chk_sites[i].found;
 }
 
+/* The first frame that resolves. One that names no function (a stripped
+   program, no addr2line) may lie in a dispatch function that was not
+   inlined, the same for every call site: the frame above follows it. */
 static void xrt__chk_site(void *const *site, char *out, size_t size)
 {
-    int i;
-    for (i = 1; i < XRT__CHK_FRAMES && site[i]; i++)
-        if (xrt__chk_resolve_cached(site[i], out, size)) return;
+    char above[300];
+    size_t n;
+    int i, r;
+    for (i = 1; i < XRT__CHK_FRAMES && site[i]; i++) {
+        if ((r = xrt__chk_resolve_cached(site[i], out, size)) == 0) continue;
+        if (r == 2 && i + 1 < XRT__CHK_FRAMES && site[i + 1] &&
+            xrt__chk_resolve_cached(site[i + 1], above, sizeof above) && (n = strlen(out)) < size)
+            if (snprintf(out + n, size - n, ", from %s", above) >= (int)(size - n))
+                out[size - 1] = 0; /* cut where out ends (snprintf did) */
+        return;
+    }
     snprintf(out, size, "%p", site[1]);
 }
 
@@ -664,13 +721,20 @@ static void xrt__chk_edge(const xrt__chk_access *a, const xrt__chk_access *b, ch
 }
 
 /* Whether the pair (a, b) was reported, else records it. A pair is its two
-   calls and their call sites; a pair of nodes inside one launch is its
-   graph's record (graph: its serial, else 0) and its two nodes, wherever the
-   graph is launched from. */
+   calls and their call sites, in either order (a loop that races one pair
+   of sites meets it both ways: one report); a pair of nodes inside one
+   launch is its graph's record (graph: its serial, else 0) and its two
+   nodes, wherever the graph is launched from. */
 static int xrt__chk_reported(const xrt__chk_access *a, const xrt__chk_access *b, uintptr_t graph)
 {
     size_t i;
+    int c;
     xrt__chk_pair *p, k;
+    if (!graph && ((c = memcmp(a->site + 1, b->site + 1, 2 * sizeof a->site[0])) > 0 ||
+                   (c == 0 && (uintptr_t)a->fn > (uintptr_t)b->fn))) {
+        const xrt__chk_access *t = a; /* the pair's sides in one order */
+        a = b, b = t;
+    }
     k.a[0] = graph ? (void *)graph : a->site[1], k.a[1] = graph ? NULL : a->site[2];
     k.b[0] = graph ? NULL : b->site[1], k.b[1] = graph ? NULL : b->site[2];
     k.fa = a->fn, k.fb = b->fn;
@@ -727,12 +791,101 @@ static void xrt__chk_report(const xrt__chk_alloc *m, const xrt__chk_access *a, c
 }
 
 /* >> check: accesses */
+/* Bytes an operation touches: [p, p + n) (n 0: a kernel argument's whole
+   allocation), as depth slices of height rows of width bytes, rows pitch
+   (>= width) apart and slices slice apart; one row: width n. p is an
+   address, or an offset in an allocation. */
+typedef struct xrt__chk_span { uintptr_t p; size_t n, width, pitch, height, slice, depth; } xrt__chk_span;
+
+/* The span of [p, p + n): one row. */
+static xrt__chk_span xrt__chk_bytes_of(const void *p, size_t n)
+{
+    xrt__chk_span r;
+    r.p = (uintptr_t)p, r.n = r.width = r.pitch = r.slice = n, r.height = r.depth = 1;
+    return r;
+}
+
+/* The span of a box from start (none of width, height, depth 0): its
+   pitch at least its width, one slice's own slice its rows. */
+static xrt__chk_span xrt__chk_rows_of(const void *start, size_t width, size_t pitch, size_t height, size_t slice,
+                                      size_t depth)
+{
+    xrt__chk_span r;
+    r.p = (uintptr_t)start, r.width = width, r.pitch = pitch < width ? width : pitch, r.height = height;
+    r.slice = depth > 1 ? slice : r.pitch * height, r.depth = depth;
+    r.n = (depth - 1) * r.slice + (height - 1) * r.pitch + width;
+    return r;
+}
+
+/* Whether box b has a byte in [r0, r1): in each slice, the first row that
+   ends after r0 is the one that may start before r1 (rows are pitch >=
+   width apart). */
+static int xrt__chk_row_meets(const xrt__chk_span *b, uintptr_t r0, uintptr_t r1)
+{
+    size_t z, y;
+    for (z = 0; z < b->depth; z++) {
+        uintptr_t base = b->p + z * b->slice;
+        y = r0 < base + b->width ? 0 : (r0 - base - b->width) / b->pitch + 1;
+        if (y < b->height && base + y * b->pitch < r1) return 1;
+    }
+    return 0;
+}
+
+/* Whether two spans share a byte: row by row, so that interleaved rows
+   (two halves of an image's rows, set on two streams) do not meet; a
+   kernel argument is its whole allocation. */
+static int xrt__chk_rows_meet(const xrt__chk_span *a, const xrt__chk_span *b)
+{
+    size_t z, y;
+    if (!a->n || !b->n) return 1;
+    if (a->height * a->depth > b->height * b->depth) {
+        const xrt__chk_span *t = a;
+        a = b, b = t;
+    }
+    for (z = 0; z < a->depth; z++)
+        for (y = 0; y < a->height; y++) {
+            uintptr_t r0 = a->p + z * a->slice + y * a->pitch;
+            if (xrt__chk_row_meets(b, r0, r0 + a->width)) return 1;
+        }
+    return 0;
+}
+
+/* An access's span, in offsets of its allocation. */
+static xrt__chk_span xrt__chk_span_of(const xrt__chk_access *a)
+{
+    xrt__chk_span r;
+    r.p = a->lo, r.n = a->hi - a->lo, r.width = a->width, r.pitch = a->pitch, r.slice = a->slice;
+    r.height = a->height, r.depth = a->depth;
+    return r;
+}
+
+/* Whether accesses a and x share a byte. */
+static int xrt__chk_meet(const xrt__chk_access *a, const xrt__chk_access *x)
+{
+    xrt__chk_span sa, sx;
+    if (a->hi <= x->lo || x->hi <= a->lo) return 0;
+    if (a->height == 1 && a->depth == 1 && x->height == 1 && x->depth == 1) return 1;
+    sa = xrt__chk_span_of(a), sx = xrt__chk_span_of(x);
+    return xrt__chk_rows_meet(&sa, &sx);
+}
+
+/* Whether access x touches every byte of access a: x one row over a's
+   range, or the same rows. */
+static int xrt__chk_covers(const xrt__chk_access *x, const xrt__chk_access *a)
+{
+    if (a->lo < x->lo || a->hi > x->hi) return 0;
+    return (x->height == 1 && x->depth == 1) ||
+           (a->lo == x->lo && a->width == x->width && a->pitch == x->pitch && a->slice == x->slice &&
+            a->height == x->height && a->depth == x->depth);
+}
 static void xrt__chk_history_clear(xrt__chk_alloc *m)
 {
     unsigned i;
     for (i = 0; i < m->n; i++) xrt__chk_unref(m->a[i].ctx);
     m->n = 0;
 }
+
+static void xrt__chk_sweep(void);
 
 static xrt__chk_alloc *xrt__chk_alloc_get(const xrt__mem_info *info)
 {
@@ -741,14 +894,55 @@ static xrt__chk_alloc *xrt__chk_alloc_get(const xrt__mem_info *info)
         if (m->info.base == info->base) break;
     if (m && m->info.generation != info->generation) { /* a freed allocation's address, used again */
         m->info = *info;
+        m->missing = 0;
         xrt__chk_history_clear(m);
     }
     if (m || !(m = (xrt__chk_alloc *)xrt__chk_realloc(NULL, 0, sizeof *m))) return m;
     m->info = *info;
     m->n = 0;
+    m->missing = 0;
     m->next = *at;
     *at = m;
+    if (++xrt__chk_nallocs > xrt__chk_sweep_at) xrt__chk_sweep();
     return m;
+}
+
+static void xrt__chk_alloc_drop(xrt__chk_alloc **at)
+{
+    xrt__chk_alloc *m = *at;
+    *at = m->next;
+    xrt__chk_history_clear(m);
+    xrt__chk_release(m, sizeof *m);
+    xrt__chk_nallocs--;
+    xrt__chk_forgot++;
+}
+
+/* Memory leaves xrt other than by a free that the checker sees (an
+   unregister, an IPC close, a reset, a capture's allocations): records no
+   longer in the registry go, each time as many records were made as are
+   live (64 at least): a sweep's cost, spread over them, is one record's. One goes
+   at its second sweep out of the registry, not its first: a free between
+   its registry's take and its hook (xrt__chk_free) keeps its history. */
+static void xrt__chk_sweep(void)
+{
+    xrt__mem_info now;
+    size_t live = 0; /* in the registry */
+    unsigned i;
+    for (i = 0; i < XRT__CHK_BUCKETS; i++) {
+        xrt__chk_alloc **at = &xrt__chk_allocs[i], *m;
+        while ((m = *at) != NULL) {
+            int there = xrt__mem_query((const void *)m->info.base, &now) && now.base == m->info.base &&
+                        now.generation == m->info.generation;
+            if (!there && m->missing) {
+                xrt__chk_alloc_drop(at);
+                continue;
+            }
+            m->missing = !there;
+            live += there;
+            at = &m->next;
+        }
+    }
+    xrt__chk_sweep_at = xrt__chk_nallocs + (live < 64 ? 64 : live); /* at most 3 records a live one, or 192 */
 }
 
 static void xrt__chk_alloc_forget(uintptr_t base)
@@ -756,10 +950,7 @@ static void xrt__chk_alloc_forget(uintptr_t base)
     xrt__chk_alloc **at = &xrt__chk_allocs[xrt__chk_hash(base)], *m;
     for (; (m = *at) != NULL; at = &m->next)
         if (m->info.base == base) {
-            *at = m->next;
-            xrt__chk_history_clear(m);
-            xrt__chk_release(m, sizeof *m);
-            xrt__chk_forgot++;
+            xrt__chk_alloc_drop(at);
             return;
         }
 }
@@ -798,14 +989,17 @@ static int xrt__chk_ordered(const xrt__chk_access *a, const xrt__chk_ctx *c)
     return a->ctx == c->ix || xrt__chk_at(&c->clock, a->ctx) >= a->epoch;
 }
 
-/* Context c accesses bytes [lo, lo + n) of allocation m (n > 0). */
-static void xrt__chk_access_in(xrt__chk_ctx *c, xrt__chk_alloc *m, const char *fn, void *const *site, size_t lo, size_t n,
+/* Context c accesses span r of allocation m (r.p an offset in it, r.n > 0). */
+static void xrt__chk_access_in(xrt__chk_ctx *c, xrt__chk_alloc *m, const char *fn, void *const *site, xrt__chk_span r,
                                int write)
 {
     xrt__chk_access x;
     unsigned i, j;
-    x.lo = lo;
-    x.hi = n > m->info.size - lo ? m->info.size : lo + n;
+    x.lo = r.p;
+    x.hi = r.n > m->info.size - x.lo ? m->info.size : x.lo + r.n;
+    x.width = x.pitch = x.slice = x.hi - x.lo, x.height = x.depth = 1; /* one row, unless rows of its own */
+    if ((r.height > 1 || r.depth > 1) && r.height <= UINT_MAX && r.depth <= UINT_MAX)
+        x.width = r.width, x.pitch = r.pitch, x.slice = r.slice, x.height = (unsigned)r.height, x.depth = (unsigned)r.depth;
     x.ctx = c->ix;
     x.thread = xrt__chk_caller();
     x.epoch = xrt__chk_at(&c->clock, c->ix);
@@ -819,8 +1013,8 @@ static void xrt__chk_access_in(xrt__chk_ctx *c, xrt__chk_alloc *m, const char *f
     for (i = j = 0; i < m->n; i++) {
         const xrt__chk_access *a = &m->a[i];
         int ordered = xrt__chk_ordered(a, c);
-        if (!ordered && a->hi > x.lo && x.hi > a->lo && (write || a->write)) xrt__chk_report(m, a, &x, 0);
-        if (ordered && a->lo >= x.lo && a->hi <= x.hi && (write || !a->write)) {
+        if (!ordered && (write || a->write) && xrt__chk_meet(a, &x)) xrt__chk_report(m, a, &x, 0);
+        if (ordered && (write || !a->write) && xrt__chk_covers(&x, a)) {
             xrt__chk_unref(a->ctx);
             continue;
         }
@@ -838,13 +1032,21 @@ static void xrt__chk_access_in(xrt__chk_ctx *c, xrt__chk_alloc *m, const char *f
     c->refs++;
 }
 
-/* Context c accesses bytes [p, p + n) of xrt's memory (nothing else is
-   tracked); write: 0 read, 1 write, 2 read-write. */
-static void xrt__chk_access_at(xrt__chk_ctx *c, const char *fn, void *const *site, const void *p, size_t n, int write)
+/* Context c accesses span r of xrt's memory (nothing else is tracked);
+   write: 0 read, 1 write, 2 read-write. */
+static void xrt__chk_access_span(xrt__chk_ctx *c, const char *fn, void *const *site, xrt__chk_span r, int write)
 {
     xrt__chk_alloc *m;
-    if (p && n && (m = xrt__chk_alloc_at(c, p)) != NULL)
-        xrt__chk_access_in(c, m, fn, site, (uintptr_t)p - m->info.base, n, write);
+    if (r.p && r.n && (m = xrt__chk_alloc_at(c, (const void *)r.p)) != NULL) {
+        r.p -= m->info.base;
+        xrt__chk_access_in(c, m, fn, site, r, write);
+    }
+}
+
+/* The same of bytes [p, p + n). */
+static void xrt__chk_access_at(xrt__chk_ctx *c, const char *fn, void *const *site, const void *p, size_t n, int write)
+{
+    xrt__chk_access_span(c, fn, site, xrt__chk_bytes_of(p, n), write);
 }
 
 /* A kernel's arguments: every pointer-sized word that points into xrt's
@@ -863,7 +1065,7 @@ static void xrt__chk_args(xrt__chk_ctx *c, const char *fn, void *const *site, co
         if (!p || !(m = xrt__chk_alloc_at(c, p))) continue;
         for (k = 0; k < nnotes; k++)
             noted |= (uintptr_t)xrt__chk_notes[k].p - m->info.base < m->info.size;
-        if (!noted && m->info.size) xrt__chk_access_in(c, m, fn, site, 0, m->info.size, 2);
+        if (!noted && m->info.size) xrt__chk_access_in(c, m, fn, site, xrt__chk_bytes_of(NULL, m->info.size), 2);
     }
     for (k = 0; k < nnotes; k++)
         if (xrt__chk_notes[k].access != XRT_CHECK_NONE)
@@ -872,13 +1074,12 @@ static void xrt__chk_args(xrt__chk_ctx *c, const char *fn, void *const *site, co
                                xrt__chk_notes[k].access == XRT_CHECK_WRITE ? 1 : 2);
 }
 
-/* The bytes of a 3-D box: from its first row's start to its last row's
-   end (as a 2-D copy's, the rows' gaps included). */
-static size_t xrt__chk_box(const xrt_pitched_ptr *p, const xrt_pos *at, const xrt_extent *e, void **start)
+/* The rows of a 3-D box (extent e not empty). */
+static xrt__chk_span xrt__chk_box(const xrt_pitched_ptr *p, const xrt_pos *at, const xrt_extent *e)
 {
     size_t slice = p->pitch * p->ysize;
-    *start = (char *)p->ptr + at->z * slice + at->y * p->pitch + at->x;
-    return (e->depth - 1) * slice + (e->height - 1) * p->pitch + e->width;
+    return xrt__chk_rows_of((char *)p->ptr + at->z * slice + at->y * p->pitch + at->x, e->width, p->pitch, e->height,
+                            slice, e->depth);
 }
 
 /* >> check: graphs. A graph launch is one operation of its stream, as a
@@ -902,10 +1103,9 @@ static size_t xrt__chk_box(const xrt_pitched_ptr *p, const xrt_pos *at, const xr
    child). A 2-D or 3-D copy node (xrt_graph_memcpy_node_get_params) and a
    2-D memset node are boxes of rows: two nodes of one launch meet only
    where their rows share a byte (interleaved rows do not), and they enter
-   the histories as their bounding ranges, as an eager 2-D or 3-D copy does.
+   the histories with their rows, as an eager 2-D or 3-D copy does.
    A captured 3-D memset is one 2-D memset node a slice (the CPU backend
-   captures it so, as the CUDA runtime double does): its rows are each slice's rows
-   within the launch, and each slice's bounding range in the histories.
+   captures it so, as the CUDA runtime double does): its rows are each slice's rows.
    Not modelled: a kernel node the runtime does not give back (captured on a GPU outside a
    capture xrt began: xrt__gpu_launch_captured), child
    graphs nested deeper than XRT__CHK_DEPTH, an exec changed by
@@ -913,10 +1113,8 @@ static size_t xrt__chk_box(const xrt_pitched_ptr *p, const xrt_pos *at, const xr
    (its launches are operations without accesses again), an exec
    instantiated while checking was off. */
 typedef struct xrt__chk_gacc {
-    unsigned node;  /* its access node (a bit of the sets) */
-    const void *p;
-    size_t n;       /* 0: the whole allocation at p, as a kernel argument; else the bytes from p to its last row's end */
-    size_t width, pitch, height, slice, depth; /* its rows: depth slices of height rows of width bytes */
+    unsigned node;   /* its access node (a bit of the sets) */
+    xrt__chk_span r; /* r.n 0: the whole allocation at r.p, as a kernel argument */
     int write;
 } xrt__chk_gacc;
 
@@ -1112,10 +1310,8 @@ static int xrt__chk_graph_rows(xrt__chk_graph *g, unsigned k, void *start, size_
 {
     xrt__chk_gacc a;
     if (!start || !width || !height || !depth) return 1;
-    a.node = k, a.p = start, a.write = write;
-    a.width = width, a.pitch = pitch < width ? width : pitch, a.height = height;
-    a.slice = depth > 1 ? slice : a.pitch * height, a.depth = depth;
-    a.n = (depth - 1) * a.slice + (height - 1) * a.pitch + width;
+    a.node = k, a.write = write;
+    a.r = xrt__chk_rows_of(start, width, pitch, height, slice, depth);
     XRT__CHK_PUSH(g->acc, g->nacc, a);
     return 1;
 }
@@ -1125,14 +1321,12 @@ static int xrt__chk_graph_rows(xrt__chk_graph *g, unsigned k, void *start, size_
 static int xrt__chk_graph_copy(xrt__chk_graph *g, unsigned k, const xrt_memcpy_3d_parms *c)
 {
     const xrt_extent *e = &c->extent;
-    void *src, *dst;
+    xrt__chk_span src, dst;
     if (!e->width || !e->height || !e->depth) return 1;
-    (void)xrt__chk_box(&c->src_ptr, &c->src_pos, e, &src);
-    (void)xrt__chk_box(&c->dst_ptr, &c->dst_pos, e, &dst);
-    return xrt__chk_graph_rows(g, k, src, e->width, c->src_ptr.pitch, e->height, c->src_ptr.pitch * c->src_ptr.ysize,
-                               e->depth, 0) &&
-           xrt__chk_graph_rows(g, k, dst, e->width, c->dst_ptr.pitch, e->height, c->dst_ptr.pitch * c->dst_ptr.ysize,
-                               e->depth, 1);
+    src = xrt__chk_box(&c->src_ptr, &c->src_pos, e);
+    dst = xrt__chk_box(&c->dst_ptr, &c->dst_pos, e);
+    return xrt__chk_graph_rows(g, k, (void *)src.p, src.width, src.pitch, src.height, src.slice, src.depth, 0) &&
+           xrt__chk_graph_rows(g, k, (void *)dst.p, dst.width, dst.pitch, dst.height, dst.slice, dst.depth, 1);
 }
 
 /* A node's accesses and events into g, as access node number k (c: a copy
@@ -1151,9 +1345,9 @@ static int xrt__chk_graph_node(xrt__chk_graph *g, const xrt_graph_node_params *p
     if (p->type == XRT_GRAPH_NODE_KERNEL) {
         for (off = 0; p->kernel.args && off + sizeof(void *) <= p->kernel.args_size; off += sizeof(void *)) {
             xrt__mem_info info;
-            memcpy(&a.p, (const char *)p->kernel.args + off, sizeof a.p);
+            memcpy(&a.r.p, (const char *)p->kernel.args + off, sizeof a.r.p);
             a.write = 2;
-            if (a.p && xrt__mem_query(a.p, &info)) XRT__CHK_PUSH(g->acc, g->nacc, a);
+            if (a.r.p && xrt__mem_query((const void *)a.r.p, &info)) XRT__CHK_PUSH(g->acc, g->nacc, a);
         }
     } else if ((p->type == XRT_GRAPH_NODE_WAIT_EVENT || p->type == XRT_GRAPH_NODE_EVENT_RECORD) &&
                (ev = xrt__handle_of(p->event.event, XRT__HANDLE_EVENT)) != 0) {
@@ -1264,44 +1458,11 @@ typedef struct xrt__chk_gitem { xrt__mem_info info; size_t lo, hi; const xrt__ch
 
 static int xrt__chk_graph_item(const xrt__chk_gacc *a, xrt__chk_gitem *it)
 {
-    if (!xrt__mem_query(a->p, &it->info)) return 0;
+    if (!xrt__mem_query((const void *)a->r.p, &it->info)) return 0;
     it->a = a;
-    it->lo = a->n ? (uintptr_t)a->p - it->info.base : 0;
-    it->hi = a->n ? (a->n > it->info.size - it->lo ? it->info.size : it->lo + a->n) : it->info.size;
+    it->lo = a->r.n ? a->r.p - it->info.base : 0;
+    it->hi = a->r.n ? (a->r.n > it->info.size - it->lo ? it->info.size : it->lo + a->r.n) : it->info.size;
     return it->hi > it->lo;
-}
-
-/* Whether box b has a byte in [r0, r1): in each slice, the first row that
-   ends after r0 is the one that may start before r1 (rows are pitch >=
-   width apart). */
-static int xrt__chk_row_meets(const xrt__chk_gacc *b, uintptr_t r0, uintptr_t r1)
-{
-    size_t z, y;
-    for (z = 0; z < b->depth; z++) {
-        uintptr_t base = (uintptr_t)b->p + z * b->slice;
-        y = r0 < base + b->width ? 0 : (r0 - base - b->width) / b->pitch + 1;
-        if (y < b->height && base + y * b->pitch < r1) return 1;
-    }
-    return 0;
-}
-
-/* Whether two accesses of one allocation share a byte: row by row, so that
-   the interleaved rows of two 2-D nodes do not meet; a kernel argument is
-   its whole allocation. */
-static int xrt__chk_rows_meet(const xrt__chk_gacc *a, const xrt__chk_gacc *b)
-{
-    size_t z, y;
-    if (!a->n || !b->n) return 1;
-    if (a->height * a->depth > b->height * b->depth) {
-        const xrt__chk_gacc *t = a;
-        a = b, b = t;
-    }
-    for (z = 0; z < a->depth; z++)
-        for (y = 0; y < a->height; y++) {
-            uintptr_t r0 = (uintptr_t)a->p + z * a->slice + y * a->pitch;
-            if (xrt__chk_row_meets(b, r0, r0 + a->width)) return 1;
-        }
-    return 0;
 }
 
 /* Two nodes of one launch in no order that touch the same bytes. Two
@@ -1318,8 +1479,8 @@ static void xrt__chk_graph_pairs(const xrt__chk_graph *g, xrt__chk_ctx *c, void 
             xrt__chk_access a, b;
             xrt__chk_alloc *m;
             if (x->a->node == y->a->node || x->info.base != y->info.base || !(x->a->write || y->a->write) ||
-                x->hi <= y->lo || y->hi <= x->lo || (!x->a->n && !y->a->n) /* two kernels' guesses */ ||
-                xrt__chk_graph_path(g, x->a->node, y->a->node) || !xrt__chk_rows_meet(x->a, y->a))
+                x->hi <= y->lo || y->hi <= x->lo || (!x->a->r.n && !y->a->r.n) /* two kernels' guesses */ ||
+                xrt__chk_graph_path(g, x->a->node, y->a->node) || !xrt__chk_rows_meet(&x->a->r, &y->a->r))
                 continue;
             if (!(m = xrt__chk_alloc_get(&x->info))) return;
             memset(&a, 0, sizeof a);
@@ -1344,8 +1505,9 @@ static void xrt__chk_graph_launch(const xrt__chk_graph *g, xrt__chk_ctx *c, void
     for (i = 0; i < g->nacc; i++) n += xrt__chk_graph_item(&g->acc[i], &it[n]);
     xrt__chk_graph_pairs(g, c, site, it, n);
     for (i = 0; i < n; i++)
-        xrt__chk_access_at(c, g->name[it[i].a->node], site, (const void *)(it[i].info.base + it[i].lo),
-                           it[i].hi - it[i].lo, it[i].a->write);
+        xrt__chk_access_span(c, g->name[it[i].a->node], site,
+                             it[i].a->r.n ? it[i].a->r : xrt__chk_bytes_of((const void *)it[i].info.base, it[i].info.size),
+                             it[i].a->write);
     XRT_FREE(it);
 }
 
@@ -1402,23 +1564,26 @@ static void xrt__chk_tag(const xrt_backend *b, int before)
 
 /* Whether the host waits for a synchronous set (src NULL) or copy, as CUDA's
    "API synchronization behavior" says, whatever the backend does: a set of
-   device or managed memory, a copy from device to device memory, and a copy
-   from pageable host memory (memory xrt does not know, or knows as pageable)
-   to device or managed memory ("the DMA to final destination may not have
-   completed") return before their work is done. */
+   device memory (a set of pinned host memory or "a Unified Memory region"
+   is "fully synchronous"), a copy from device to device memory, and a copy
+   from pageable host memory (memory xrt does not know, or knows as
+   pageable) to device or managed memory ("the DMA to final destination may
+   not have completed") return before their work is done. */
 static int xrt__chk_sync_waits(const void *dst, const void *src)
 {
     xrt__mem_info d, f;
     int to_device;
     if (!xrt__mem_query(dst, &d)) return 1;
+    if (!src) return d.type != XRT_MEMORY_DEVICE;
     to_device = d.type == XRT_MEMORY_DEVICE || d.type == XRT_MEMORY_MANAGED;
-    if (!src || !to_device) return !to_device;
+    if (!to_device) return 1;
     if (!xrt__mem_query(src, &f) || f.type == XRT_MEMORY_HOST) return 0; /* pageable */
     return d.type != XRT_MEMORY_DEVICE || f.type != XRT_MEMORY_DEVICE;
 }
 
+/* A copy or set (src.p 0) of span src to span dst. */
 static void xrt__chk_copy_at(void *const *site, const xrt_backend *b, const char *fn, xrt_stream stream,
-                             const struct xrt__handle_slot *s, void *dst, size_t dst_n, const void *src, size_t src_n)
+                             const struct xrt__handle_slot *s, xrt__chk_span dst, xrt__chk_span src)
 {
     xrt__chk_ctx *c, *host;
     int sync = !s;
@@ -1431,10 +1596,10 @@ static void xrt__chk_copy_at(void *const *site, const xrt_backend *b, const char
     if (!xrt__chk_capturing(b, s) && (host = xrt__chk_host()) && (c = xrt__chk_stream(b, stream, s))) {
         if (sync) xrt__chk_tag(b, 1);
         xrt__chk_begin(c, host, NULL);
-        xrt__chk_access_at(c, fn, site, src, src_n, 0);
-        xrt__chk_access_at(c, fn, site, dst, dst_n, 1);
+        xrt__chk_access_span(c, fn, site, src, 0);
+        xrt__chk_access_span(c, fn, site, dst, 1);
         xrt__chk_end(c);
-        if (sync && xrt__chk_sync_waits(dst, src)) xrt__chk_host_waits(host, c);
+        if (sync && xrt__chk_sync_waits((const void *)dst.p, (const void *)src.p)) xrt__chk_host_waits(host, c);
     }
     pthread_mutex_unlock(&xrt__chk_lock);
 }
@@ -1444,7 +1609,19 @@ XRT_API void xrt__chk_copy(void *caller, xrt_status st, const xrt_backend *b, co
 {
     if (st != XRT_SUCCESS) return;
     XRT__CHK_SITE(site);
-    xrt__chk_copy_at(site, b, fn, stream, s, dst, dst_n, src, src_n);
+    xrt__chk_copy_at(site, b, fn, stream, s, xrt__chk_bytes_of(dst, dst_n), xrt__chk_bytes_of(src, src_n));
+}
+
+/* xrt_memcpy_2d(_async), xrt_memset_2d(_async) and its wider elements (src
+   NULL): height rows of width bytes, pitches apart (checked, none empty). */
+XRT_API void xrt__chk_copy_2d(void *caller, xrt_status st, const xrt_backend *b, const char *fn, xrt_stream stream,
+                              const struct xrt__handle_slot *s, void *dst, size_t dpitch, const void *src, size_t spitch,
+                              size_t width, size_t height)
+{
+    if (st != XRT_SUCCESS) return;
+    XRT__CHK_SITE(site);
+    xrt__chk_copy_at(site, b, fn, stream, s, xrt__chk_rows_of(dst, width, dpitch, height, 0, 1),
+                     src ? xrt__chk_rows_of(src, width, spitch, height, 0, 1) : xrt__chk_bytes_of(NULL, 0));
 }
 
 /* xrt_memcpy while checking: its access (a failure of the copy is the
@@ -1494,17 +1671,19 @@ XRT_API void xrt__chk_copy_3d(void *caller, xrt_status st, const xrt_backend *b,
                               const xrt_pitched_ptr *set, const xrt_extent *extent)
 {
     static const xrt_pos origin = {0, 0, 0};
-    void *dst, *src = NULL;
-    size_t dst_n, src_n = 0;
     if (st != XRT_SUCCESS) return;
     XRT__CHK_SITE(site);
-    if (p) {
-        dst_n = xrt__chk_box(&p->dst_ptr, &p->dst_pos, &p->extent, &dst);
-        src_n = xrt__chk_box(&p->src_ptr, &p->src_pos, &p->extent, &src);
-    } else {
-        dst_n = xrt__chk_box(set, &origin, extent, &dst);
-    }
-    xrt__chk_copy_at(site, b, fn, stream, s, dst, dst_n, src, src_n);
+    if (p)
+        xrt__chk_copy_at(site, b, fn, stream, s, xrt__chk_box(&p->dst_ptr, &p->dst_pos, &p->extent),
+                         xrt__chk_box(&p->src_ptr, &p->src_pos, &p->extent));
+    else
+        xrt__chk_copy_at(site, b, fn, stream, s, xrt__chk_box(set, &origin, extent), xrt__chk_bytes_of(NULL, 0));
+}
+
+XRT_API xrt_status xrt__chk_launch_refused(xrt_status st)
+{
+    xrt__chk_nnotes = 0; /* they were the refused launch's */
+    return st;
 }
 
 XRT_API void xrt__chk_launch(void *caller, xrt_status st, const xrt_backend *b, const char *fn, xrt_stream stream,
@@ -1528,46 +1707,145 @@ XRT_API void xrt__chk_launch(void *caller, xrt_status st, const xrt_backend *b, 
 /* A graph launch: its nodes' accesses when its exec has a snapshot, else an
    operation without accesses. It comes after the exec's previous launch,
    whatever its stream (cudaGraphLaunch), and wait nodes' events; record
-   nodes' events, and the exec, take the launch's clock (">> check: graphs"). */
-XRT_API void xrt__chk_graph_launch_hook(void *caller, xrt_status st, const xrt_backend *b, const void *exec,
-                                        xrt_stream stream, const struct xrt__handle_slot *s)
+   nodes' events, and the exec, take the launch's clock (">> check: graphs").
+   What it comes after, and which snapshot it runs, are noted before the
+   backend's call (xrt__chk_graph_seen), as a wait's record is: another
+   thread's record of a wait node's event, or update of the exec (a new
+   snapshot), while the backend launches is not this launch's; another
+   launch of the exec meanwhile is ordered with it at its end
+   (xrt__chk_graph_done). Its record nodes, and the launch as its exec's
+   record, count as records begun then and done at its end (xrt__chk_event). */
+typedef struct xrt__chk_glaunch {
+    unsigned era;          /* of the bookkeeping that the notes belong to (0: none noted) */
+    uintptr_t serial;      /* the exec's snapshot at the call (0: none) */
+    uint64_t ticket;       /* the launch as a record of its exec */
+    xrt__chk_clock after;  /* the exec's last launch, the wait nodes' records, at the call */
+    size_t nrecord;
+    uintptr_t *record;     /* the record nodes' events at the call, */
+    uint64_t *tickets;     /* and the launch's tickets as their records */
+} xrt__chk_glaunch;
+
+/* Event e's record begins: its ticket (xrt__chk_record_begin). */
+static uint64_t xrt__chk_begun(xrt__chk_event *e)
 {
-    xrt__chk_ctx *c, *host;
-    const xrt__chk_graph *g;
-    xrt__chk_event *e, *last;
+    uint64_t ticket = ((e->begun + 1) << 1) | (e->done == e->begun);
+    e->begun++;
+    return ticket;
+}
+
+/* The record of e that a wait made now takes, into clock into: none while
+   a record is in progress, or where it is not known which. */
+static void xrt__chk_join_record(xrt__chk_clock *into, const xrt__chk_event *e)
+{
+    if (e && e->done == e->begun && e->recorded && !e->unsure) xrt__chk_join(into, &e->clock);
+}
+
+/* A record that took ticket is done (also one that failed); recorded on
+   ctx c where c is not NULL, alone or not (see xrt__chk_event). */
+static void xrt__chk_record_done(xrt__chk_event *e, uint64_t ticket, const xrt__chk_ctx *c)
+{
+    if (ticket && e->done < e->begun) e->done++;
+    if (!c) return;
+    xrt__chk_mark(e, c);
+    e->unsure = !(ticket & 1) || e->begun != ticket >> 1; /* alone: none in progress at its start, none begun since */
+}
+
+/* Before the backend's launch (the lock held): what the launch of exec takes. */
+static void xrt__chk_graph_seen(xrt__chk_glaunch *v, const void *exec)
+{
+    const xrt__chk_graph *g = xrt__chk_graph_find((uintptr_t)exec);
+    xrt__chk_event *e;
     size_t i;
-    if (st != XRT_SUCCESS) return;
-    XRT__CHK_SITE(site);
-    if (!xrt__chk_lock_on()) return;
-    xrt__chk_tag(b, 0);
-    if (!xrt__chk_capturing(b, s) && (host = xrt__chk_host()) && (c = xrt__chk_stream(b, stream, s))) {
-        g = xrt__chk_graph_find((uintptr_t)exec);
-        if ((last = xrt__chk_event_get(exec, 1)) != NULL && last->recorded) xrt__chk_join(&c->clock, &last->clock);
-        for (i = 0; g && i < g->nwait; i++)
-            if ((e = xrt__chk_event_get((const void *)g->wait[i], 0)) != NULL && e->recorded) xrt__chk_join(&c->clock, &e->clock);
-        xrt__chk_begin(c, host, NULL);
-        if (g) xrt__chk_graph_launch(g, c, site);
-        for (i = 0; g && i < g->nrecord; i++)
-            if ((e = xrt__chk_event_get((const void *)g->record[i], 1)) != NULL) xrt__chk_mark(e, c);
-        if (last) xrt__chk_mark(last, c);
-        xrt__chk_end(c);
+    v->era = xrt__chk_era;
+    v->serial = g ? g->serial : 0;
+    if ((e = xrt__chk_event_get(exec, 1)) != NULL) {
+        xrt__chk_join_record(&v->after, e);
+        v->ticket = xrt__chk_begun(e);
     }
-    pthread_mutex_unlock(&xrt__chk_lock);
+    for (i = 0; g && i < g->nwait; i++) xrt__chk_join_record(&v->after, xrt__chk_event_get((const void *)g->wait[i], 0));
+    if (!g || !g->nrecord || !(v->record = (uintptr_t *)XRT_MALLOC(g->nrecord * sizeof *v->record)) ||
+        !(v->tickets = (uint64_t *)XRT_CALLOC(g->nrecord, sizeof *v->tickets)))
+        return; /* out of memory: its records are not counted, nor marked */
+    for (i = 0; i < g->nrecord; i++)
+        if ((e = xrt__chk_event_get((const void *)(v->record[i] = g->record[i]), 1)) != NULL)
+            v->tickets[i] = xrt__chk_begun(e);
+    v->nrecord = g->nrecord;
+}
+
+/* After the backend's launch (the lock held, checking on in v's era): the
+   launch on stream ctx c (NULL: failed, or captured) with what v noted; a
+   snapshot replaced meanwhile is not the one it ran: no accesses, and its
+   record nodes' records are not known (unsure). */
+static void xrt__chk_graph_done(const xrt__chk_glaunch *v, const void *exec, xrt__chk_ctx *c, xrt__chk_ctx *host,
+                                void *const *site)
+{
+    const xrt__chk_graph *g = c ? xrt__chk_graph_find((uintptr_t)exec) : NULL;
+    xrt__chk_event *e, *last = xrt__chk_event_get(exec, 1);
+    size_t i;
+    if (g && g->serial != v->serial) g = NULL;
+    /* another launch of the exec overlapped this one: the two are ordered
+       (cudaGraphLaunch), in an order the checker cannot tell: the one that
+       ends here later comes after the other (a race behind the other may
+       be missed; none between the two is made up) */
+    if (c && last && last->recorded && (!(v->ticket & 1) || last->begun != v->ticket >> 1))
+        xrt__chk_join(&c->clock, &last->clock);
+    if (c) xrt__chk_begin(c, host, &v->after);
+    if (g) xrt__chk_graph_launch(g, c, site);
+    for (i = 0; i < v->nrecord; i++)
+        if ((e = xrt__chk_event_get((const void *)v->record[i], 1)) != NULL) {
+            xrt__chk_record_done(e, v->tickets[i], c);
+            if (c && !g) e->unsure = 1;
+        }
+    if (last && v->ticket && last->done < last->begun) last->done++;
+    if (last && c) xrt__chk_mark(last, c); /* never unsure: an overlapped launch took the other's clock */
+    if (c) xrt__chk_end(c);
+}
+
+XRT_API xrt_status xrt__chk_graph_launch_call(void *caller, const xrt_backend *b, xrt_graph_exec exec,
+                                              const struct xrt__handle_slot *x, xrt_stream stream,
+                                              const struct xrt__handle_slot *s)
+{
+    xrt__chk_glaunch v;
+    xrt__chk_ctx *c = NULL, *host = NULL;
+    xrt_status st;
+    XRT__CHK_SITE(site);
+    memset(&v, 0, sizeof v);
+    if (xrt__chk_lock_on()) {
+        xrt__chk_graph_seen(&v, exec);
+        xrt__chk_keep(&v.after);
+        pthread_mutex_unlock(&xrt__chk_lock);
+    }
+    st = xrt__graph_launch_run(b, exec, x, s);
+    if (v.era && xrt__chk_lock_on()) {
+        if (v.era == xrt__chk_era) { /* else its notes were of a bookkeeping forgotten meanwhile */
+            if (st == XRT_SUCCESS) {
+                xrt__chk_tag(b, 0);
+                if (!xrt__chk_capturing(b, s) && (host = xrt__chk_host()) != NULL) c = xrt__chk_stream(b, stream, s);
+            }
+            xrt__chk_graph_done(&v, exec, c, host, site);
+        }
+        pthread_mutex_unlock(&xrt__chk_lock);
+    }
+    XRT_FREE(v.after.v);
+    XRT_FREE(v.record);
+    XRT_FREE(v.tickets);
+    return st;
 }
 
 /* xrt_graph_instantiate, xrt_graph_exec_update(_with_result): exec's
-   snapshot of graph (the backend's object), read under the graph nodes'
-   lock with failures quiet (a node the backend cannot describe is no
-   access, and no error of the caller's). */
+   snapshot of graph (the backend's object), read and kept in the graph
+   nodes' hold of the backend's instantiate or update (xrt__graph_hold,
+   held by the caller), so that it is of the graph the exec was made of
+   and no other thread's update or change of the exec comes between;
+   failures quiet (a node the backend cannot describe is no access, and no
+   error of the caller's). */
 XRT_API void xrt__chk_instantiate(xrt_status st, const xrt_backend *b, const void *exec, void *graph)
 {
     xrt__chk_graph *g;
     if (st != XRT_SUCCESS) return;
-    xrt__graph_hold(1);
     xrt__err.quiet++;
     g = xrt__chk_graph_read(b, graph);
     xrt__err.quiet--;
-    xrt__graph_hold(0);
     pthread_mutex_lock(&xrt__chk_lock);
     if (__atomic_load_n(&xrt__chk_on, __ATOMIC_RELAXED)) {
         xrt__chk_graph_put((uintptr_t)exec, g);
@@ -1613,7 +1891,8 @@ XRT_API void xrt__chk_free(void *caller, const xrt_backend *b, const char *fn, x
             xrt__chk_begin(c, host, NULL);
         }
         xrt__chk_tag(b, 1);
-        if (c && info.size && (m = xrt__chk_alloc_get(&info)) != NULL) xrt__chk_access_in(c, m, fn, site, 0, info.size, 1);
+        if (c && info.size && (m = xrt__chk_alloc_get(&info)) != NULL)
+            xrt__chk_access_in(c, m, fn, site, xrt__chk_bytes_of(NULL, info.size), 1);
         if (c && c != host) xrt__chk_end(c);
         xrt__chk_alloc_forget(info.base);
     }
@@ -1631,34 +1910,69 @@ XRT_API void xrt__chk_mem_back(uintptr_t base, uint64_t was, uint64_t now)
     pthread_mutex_unlock(&xrt__chk_lock);
 }
 
+/* Before xrt_event_record's backend call: the record's ticket for
+   xrt__chk_record (0: not counted), its number among the event's records
+   begun, << 1, and 1 where none was in progress. */
+XRT_API uint64_t xrt__chk_record_begin(const void *event)
+{
+    xrt__chk_event *e;
+    uint64_t ticket = 0;
+    if (!xrt__chk_lock_on()) return 0;
+    if ((e = xrt__chk_event_get(event, 1)) != NULL) ticket = xrt__chk_begun(e);
+    pthread_mutex_unlock(&xrt__chk_lock);
+    return ticket;
+}
+
+/* Before a wait's or an event synchronize's backend call: the event's
+   records begun, << 1, and 1 where none was in progress (0: not known). */
+XRT_API uint64_t xrt__chk_event_seen(const void *event)
+{
+    xrt__chk_event *e;
+    uint64_t seen = 0;
+    if (!xrt__chk_lock_on()) return 0;
+    e = xrt__chk_event_get(event, 0);
+    seen = !e ? 1 : (e->begun << 1) | (e->done == e->begun);
+    pthread_mutex_unlock(&xrt__chk_lock);
+    return seen;
+}
+
+/* The record a wait took, seen before its backend call: NULL where none,
+   or where it is not known which (see xrt__chk_event). */
+static const xrt__chk_clock *xrt__chk_record_taken(const void *event, uint64_t seen)
+{
+    xrt__chk_event *e = xrt__chk_event_get(event, 0);
+    if (!(seen & 1) || (e ? e->begun : 0) != seen >> 1) return NULL;
+    return e && e->recorded && !e->unsure ? &e->clock : NULL;
+}
+
 XRT_API void xrt__chk_record(void *caller, xrt_status st, const xrt_backend *b, const void *event, xrt_stream stream,
-                             const struct xrt__handle_slot *s)
+                             const struct xrt__handle_slot *s, uint64_t ticket)
 {
     (void)caller; /* orders, touches nothing */
     xrt__chk_ctx *c, *host;
     xrt__chk_event *e;
-    if (st != XRT_SUCCESS) return;
     if (!xrt__chk_lock_on()) return;
-    if (!xrt__chk_capturing(b, s) && (host = xrt__chk_host()) && (c = xrt__chk_stream(b, stream, s)) &&
-        (e = xrt__chk_event_get(event, 1)) != NULL) {
+    if ((e = xrt__chk_event_get(event, 1)) != NULL && ticket && e->done < e->begun) e->done++;
+    if (st == XRT_SUCCESS && e && !xrt__chk_capturing(b, s) && (host = xrt__chk_host()) &&
+        (c = xrt__chk_stream(b, stream, s))) {
         xrt__chk_begin(c, host, NULL);
         xrt__chk_mark(e, c);
         xrt__chk_end(c);
+        /* alone: none in progress at its start, none begun since */
+        e->unsure = !(ticket & 1) || e->begun != ticket >> 1;
     }
     pthread_mutex_unlock(&xrt__chk_lock);
 }
 
 XRT_API void xrt__chk_wait(void *caller, xrt_status st, const xrt_backend *b, xrt_stream stream, const struct xrt__handle_slot *s,
-                           const void *event)
+                           const void *event, uint64_t seen)
 {
     (void)caller; /* orders, touches nothing */
     xrt__chk_ctx *c, *host;
-    xrt__chk_event *e;
     if (st != XRT_SUCCESS) return;
     if (!xrt__chk_lock_on()) return;
     if (!xrt__chk_capturing(b, s) && (host = xrt__chk_host()) && (c = xrt__chk_stream(b, stream, s))) {
-        e = xrt__chk_event_get(event, 0); /* never recorded: no wait */
-        xrt__chk_begin(c, host, e && e->recorded ? &e->clock : NULL);
+        xrt__chk_begin(c, host, xrt__chk_record_taken(event, seen)); /* never recorded: no wait */
         xrt__chk_end(c);
     }
     pthread_mutex_unlock(&xrt__chk_lock);
@@ -1678,27 +1992,69 @@ static void xrt__chk_retire(const xrt_backend *b, int device)
     }
 }
 
-/* The host thread waits: for a stream, an event's last record, the current
-   device (and, for a reset, retires its streams). A query counts only when
+/* The host thread waits: for an event's last record, the current device,
+   every device; a stream's: xrt__chk_stream_wait. A query counts only when
    it returned success. */
-XRT_API void xrt__chk_sync(void *caller, xrt_status st, const xrt_backend *b, int what, xrt_stream stream,
-                           const struct xrt__handle_slot *s, const void *event)
+XRT_API void xrt__chk_sync(void *caller, xrt_status st, const xrt_backend *b, int what, const void *event,
+                           uint64_t seen)
 {
     (void)caller; /* orders, touches nothing */
-    xrt__chk_ctx *c, *host;
-    xrt__chk_event *e;
+    xrt__chk_ctx *host;
+    const xrt__chk_clock *r;
     if (st != XRT_SUCCESS) return;
     if (!xrt__chk_lock_on()) return;
     if ((host = xrt__chk_host()) != NULL) {
-        if (what == XRT__CHK_SYNC_STREAM && !xrt__chk_capturing(b, s) && (c = xrt__chk_stream(b, stream, s)))
-            xrt__chk_host_waits(host, c);
-        else if (what == XRT__CHK_SYNC_EVENT && (e = xrt__chk_event_get(event, 0)) && e->recorded)
-            xrt__chk_join(&host->clock, &e->clock);
-        else if (what == XRT__CHK_SYNC_DEVICE || what == XRT__CHK_SYNC_ALL || what == XRT__CHK_SYNC_RESET)
+        if (what == XRT__CHK_SYNC_EVENT && (r = xrt__chk_record_taken(event, seen)) != NULL)
+            xrt__chk_join(&host->clock, r);
+        else if (what == XRT__CHK_SYNC_DEVICE || what == XRT__CHK_SYNC_ALL)
             xrt__chk_host_waits_all(host, b, what == XRT__CHK_SYNC_ALL ? -1 : xrt__chk_device(b));
-        if (what == XRT__CHK_SYNC_RESET) xrt__chk_retire(b, xrt__chk_device(b));
     }
     pthread_mutex_unlock(&xrt__chk_lock);
+}
+
+/* xrt_device_reset while checking: the host waits for what the device's
+   streams were given before the call (taken then, as xrt_device_synchronize's
+   wait is), never for work that another thread queues on them while the
+   backend synchronizes; once the device is idle the reset retires them. */
+XRT_API xrt_status xrt__chk_device_reset(void *caller, const xrt_backend *b)
+{
+    xrt_status st;
+    xrt__chk_sync(caller, XRT_SUCCESS, b, XRT__CHK_SYNC_DEVICE, NULL, 0);
+    if ((st = b->device_synchronize(b)) != XRT_SUCCESS) return st;
+    if (xrt__chk_lock_on()) {
+        xrt__chk_retire(b, xrt__chk_device(b));
+        pthread_mutex_unlock(&xrt__chk_lock);
+    }
+    return b->device_reset(b);
+}
+
+/* xrt_stream_synchronize (query 0), xrt_stream_query (1) while checking:
+   the host waits for what the stream was given before the backend's call
+   (taken then: a copy of the clocks), never for work that another thread
+   queues on it while the backend waits, which the wait may not cover. A
+   query counts only when it returned success; a wait whose bookkeeping
+   was forgotten meanwhile (checking off, or off and on) joins nothing. */
+XRT_API xrt_status xrt__chk_stream_wait(void *caller, const xrt_backend *b, xrt_stream stream,
+                                        const struct xrt__handle_slot *s, int query)
+{
+    xrt__chk_clock upto = {NULL, 0, 0};
+    xrt__chk_ctx *c, *host;
+    unsigned era = 0;
+    xrt_status st;
+    (void)caller; /* orders, touches nothing */
+    if (xrt__chk_lock_on()) {
+        era = xrt__chk_era;
+        if (!xrt__chk_capturing(b, s) && (c = xrt__chk_stream(b, stream, s)) != NULL) xrt__chk_waits_for(&upto, c);
+        xrt__chk_keep(&upto);
+        pthread_mutex_unlock(&xrt__chk_lock);
+    }
+    st = query ? b->stream_query(b, s->obj) : b->stream_synchronize(b, s->obj);
+    if (st == XRT_SUCCESS && upto.n && xrt__chk_lock_on()) {
+        if (era == xrt__chk_era && (host = xrt__chk_host()) != NULL) xrt__chk_join(&host->clock, &upto);
+        pthread_mutex_unlock(&xrt__chk_lock);
+    }
+    XRT_FREE(upto.v);
+    return st;
 }
 
 /* A stream made while checking is on belongs to the current device. */
@@ -1768,7 +2124,8 @@ XRT_API xrt_status xrt__chk_event_destroy(const xrt_backend *b, xrt_event event)
    child, the forking thread, the only one there, comes after every
    context: the parent's queued work is dropped in the child (the CPU
    backend) or out of its reach (a GPU backend refuses its calls), so none
-   of it races what the child does. */
+   of it races what the child does. The child counts and reports its own
+   races afresh. */
 static void xrt__chk_fork_prepare(void) { pthread_mutex_lock(&xrt__chk_lock); }
 static void xrt__chk_fork_parent(void) { pthread_mutex_unlock(&xrt__chk_lock); }
 
@@ -1776,6 +2133,9 @@ static void xrt__chk_fork_child(void)
 {
     xrt__chk_ctx *host;
     unsigned i;
+    /* the child's exit status (XRT_CHECK_EXITCODE) speaks of its own races:
+       the parent's count and reported pairs stay the parent's */
+    xrt__chk_races = xrt__chk_npairs = 0;
     if (!__atomic_load_n(&xrt__chk_on, __ATOMIC_RELAXED) || !(host = xrt__chk_host())) return;
     for (i = 0; i < xrt__chk_nctx; i++) xrt__chk_join(&host->clock, &xrt__chk_ctxs[i]->clock);
     xrt__chk_join_graves(&host->clock, NULL, -1, 0);
@@ -1794,12 +2154,16 @@ static void xrt__chk_at_exit(void)
     }
 }
 
+/* XRT_CHECK_EXITCODE is read once, before the lock (a bad value warns). */
 static void xrt__chk_setup(void)
 {
+    int code = __atomic_load_n(&xrt__chk_set_up, __ATOMIC_RELAXED)
+                   ? 0
+                   : (int)xrt__env_count("XRT_CHECK_EXITCODE", 66, 0, 255, NULL); /* 0: the status stays */
     pthread_mutex_lock(&xrt__chk_lock);
     if (!xrt__chk_set_up) {
-        xrt__chk_set_up = 1;
-        xrt__chk_exitcode = (int)(xrt__env_number("XRT_CHECK_EXITCODE", 66) & 255); /* 0: the status stays */
+        __atomic_store_n(&xrt__chk_set_up, 1, __ATOMIC_RELAXED);
+        xrt__chk_exitcode = code;
         atexit(xrt__chk_at_exit);
     }
     pthread_mutex_unlock(&xrt__chk_lock);
@@ -1844,6 +2208,7 @@ static void xrt__chk_forget_all(void)
     xrt__chk_pairs = NULL;
     xrt__chk_nctx = xrt__chk_capctx = xrt__chk_streams = xrt__chk_threads = 0;
     xrt__chk_npairs = xrt__chk_cappairs = xrt__chk_dropped = 0;
+    xrt__chk_nallocs = xrt__chk_sweep_at = 0;
     xrt__chk_short = 0;
     __atomic_store_n(&xrt__chk_era, xrt__chk_era + 1, __ATOMIC_RELAXED); /* read outside the lock by annotations */
 }

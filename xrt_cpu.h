@@ -74,6 +74,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -679,22 +680,30 @@ static void xrt__cpu_unplace_thread(void)
 /* Binds the whole pages around [addr, addr + len) to the device's node
    (preferred): a fresh mapping before its first touch places its pages, or
    (with `move`: MPOL_MF_MOVE) pages already placed, which move. Nothing for
-   the host (device -1) or an unplaced device. */
+   the host (device -1) or an unplaced device. Returns 0, or the kernel's
+   refusal (errno) for the caller to log (xrt__cpu_place_memory). */
 static size_t xrt__cpu_page(void);
-static void xrt__cpu_place_memory(int device, const void *addr, size_t len, unsigned move)
+static int xrt__cpu_bind_memory(int device, const void *addr, size_t len, unsigned move)
 {
     enum { bits = 8 * sizeof(unsigned long) };
     unsigned long mask[XRT__CPU_NODES_MAX / bits];
     uintptr_t page = xrt__cpu_page(), start = (uintptr_t)addr & ~(page - 1);
     uintptr_t end = ((uintptr_t)addr + len + page - 1) & ~(page - 1);
     int node = device >= 0 && xrt__cpu.numa ? xrt__cpu.node[device] : -1;
-    if (node < 0 || node >= XRT__CPU_NODES_MAX) return;
+    if (node < 0 || node >= XRT__CPU_NODES_MAX) return 0;
     memset(mask, 0, sizeof mask);
     mask[node / bits] |= 1ul << (node % bits);
     /* maxnode counts one past the mask's bits: the kernel reads maxnode - 1 */
     if (syscall(SYS_mbind, (void *)start, (unsigned long)(end - start), XRT__MPOL_PREFERRED, mask,
                 (unsigned long)XRT__CPU_NODES_MAX + 1, move) != 0)
-        xrt__cpu_place_refused(device, "mbind", errno);
+        return errno;
+    return 0;
+}
+
+static void xrt__cpu_place_memory(int device, const void *addr, size_t len, unsigned move)
+{
+    int e = xrt__cpu_bind_memory(device, addr, len, move);
+    if (e) xrt__cpu_place_refused(device, "mbind", e);
 }
 
 /* Capture (">> cpu: graphs"): what the stream and event calls ask of it. */
@@ -2453,6 +2462,28 @@ static xrt_status xrt__cpu_event_synchronize(const xrt_backend *self, void *even
     return XRT_SUCCESS;
 }
 
+/* A wait with nothing to wait for is still an action in its stream's order:
+   on the NULL stream it waits for the blocking streams' work and theirs
+   after it waits for it (CUDA's "Stream synchronization behavior" names
+   cudaStreamWaitEvent); a blocking stream follows the NULL stream's latest. */
+static xrt_status xrt__cpu_wait_nothing(xrt__cpu_stream *s, const char *who)
+{
+    xrt__cpu_op *op;
+    xrt_status st;
+    if ((st = xrt__cpu_enter(s, who)) != XRT_SUCCESS) return st;
+    if (s->order != XRT__CPU_LEGACY || xrt__cpu_reached(&s->head, s->tail)) {
+        xrt__cpu_leave(s);
+        return XRT_SUCCESS;
+    }
+    if (!(op = xrt__cpu_reserve(s, who))) {
+        xrt__cpu_leave(s);
+        return XRT_ERROR_OUT_OF_MEMORY;
+    }
+    op->run = xrt__cpu_run_nothing;
+    xrt__cpu_publish(s, op);
+    return XRT_SUCCESS;
+}
+
 static xrt_status xrt__cpu_stream_wait_event(const xrt_backend *self, void *stream, void *event)
 {
     xrt__cpu_op op;
@@ -2465,10 +2496,11 @@ static xrt_status xrt__cpu_stream_wait_event(const xrt_backend *self, void *stre
                       __atomic_load_n(&((xrt__cpu_event *)event)->cap, __ATOMIC_ACQUIRE)) &&
         xrt__cpu_cap_wait(xrt__cpu_stream_of(stream), (xrt__cpu_event *)event, &st))
         return st;
-    if (!(s = xrt__cpu_event_latest((xrt__cpu_event *)event, &pos, 1))) return XRT_SUCCESS; /* never recorded: nothing to wait for */
+    if (!(s = xrt__cpu_event_latest((xrt__cpu_event *)event, &pos, 1))) /* never recorded: nothing to wait for */
+        return xrt__cpu_wait_nothing(xrt__cpu_stream_of(stream), "cpu: xrt_stream_wait_event");
     if (xrt__cpu_reached(&s->head, pos)) {
         xrt__cpu_stream_unref(s);
-        return XRT_SUCCESS;
+        return xrt__cpu_wait_nothing(xrt__cpu_stream_of(stream), "cpu: xrt_stream_wait_event");
     }
     op.run = xrt__cpu_run_wait;
     op.u.wait.stream = s;
@@ -2487,15 +2519,20 @@ static xrt_status xrt__cpu_event_elapsed_time(const xrt_backend *self, float *ms
         return xrt_error(XRT_ERROR_INVALID_HANDLE, "cpu: xrt_event_elapsed_time",
                          "the start event belongs to device %d, the end event to device %d", ev[0]->device,
                          ev[1]->device);
-    for (i = 0; i < 2; i++) {
+    for (i = 0; i < 2; i++) /* in every mode, before a mode's refusal: REFERENCE.md, "Refused in every mode" */
+        if (XRT__UNLIKELY(__atomic_load_n(&ev[i]->cap, __ATOMIC_ACQUIRE)) &&
+            (st = xrt__cpu_cap_event_refused(ev[i], "cpu: xrt_event_elapsed_time")) != XRT_SUCCESS)
+            return st;
+    for (i = 0; i < 2; i++) { /* both invalid handles before either's not ready, as cudaEventElapsedTime */
         if (ev[i]->flags & XRT_EVENT_DISABLE_TIMING)
             return xrt_error(XRT_ERROR_INVALID_HANDLE, "cpu: xrt_event_elapsed_time",
                              "%s event was created with XRT_EVENT_DISABLE_TIMING", i ? "end" : "start");
         if (!xrt__cpu_event_latest(ev[i], &pos, 0))
             return xrt_error(XRT_ERROR_INVALID_HANDLE, "cpu: xrt_event_elapsed_time", "%s event was never recorded",
                              i ? "end" : "start");
-        if ((st = xrt__cpu_event_query(self, ev[i])) != XRT_SUCCESS) return st; /* or a capture's refusal */
     }
+    for (i = 0; i < 2; i++)
+        if ((st = xrt__cpu_event_query(self, ev[i])) != XRT_SUCCESS) return st; /* or a capture's refusal */
     *ms = (float)((double)((int64_t)(__atomic_load_n(&ev[1]->time_ns, __ATOMIC_RELAXED) -
                                       __atomic_load_n(&ev[0]->time_ns, __ATOMIC_RELAXED))) / 1e6);
     return XRT_SUCCESS;
@@ -2542,6 +2579,7 @@ static xrt_status xrt__cpu_event_elapsed_time(const xrt_backend *self, float *ms
 #define F_SEAL_GROW 0x0004
 #endif
 #define XRT__CPU_SEALS (F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL)
+#define XRT__CPU_SEAL_FUTURE_WRITE 0x0010 /* F_SEAL_FUTURE_WRITE (Linux 5.1), which older headers lack */
 #ifndef MREMAP_MAYMOVE
 #define MREMAP_MAYMOVE 1
 #endif
@@ -2572,6 +2610,7 @@ typedef struct xrt__cpu_head {
     const void *pool_stream;           /* the stream whose free gave it back */
     uint32_t pool_done;                /* that free was reached: its stream's work before it is done */
     struct xrt__cpu_advice *advice;    /* managed memory's advice, or NULL (">> cpu: managed memory's advice") */
+    xrt__tree_node map;                /* [head, head + span) in xrt__cpu_maps while mapped */
 } xrt__cpu_head;
 
 /* An exported range's record for openers, at the start of its file: read
@@ -2632,8 +2671,19 @@ static size_t xrt__cpu_span(uint64_t size)
    the capture lock holding the log's lock, a capture's end takes the
    graphs' memory lock holding the capture lock, and a free of a graph's
    memory takes the export lock holding that one (xrt__cpu_ipc_unexport):
-   a log under the export lock would close the cycle. */
-typedef struct xrt__cpu_why { char msg[320]; } xrt__cpu_why;
+   a log under the export lock would close the cycle. A fork's prepare
+   handler, holding the log's lock, takes the export lock too (no export
+   is half made at a fork): the export lock is a leaf, and what its holder
+   would log (a placement refused) waits for its release. */
+typedef struct xrt__cpu_why {
+    char msg[320];
+    int unplaced; /* the kernel's refusal to place a memory file (errno), logged after the lock; 0: none */
+} xrt__cpu_why;
+
+static void xrt__cpu_why_placed(const xrt__cpu_why *w, int device)
+{
+    if (w->unplaced) xrt__cpu_place_refused(device, "mbind", w->unplaced);
+}
 
 static xrt_status xrt__cpu_why_set(xrt__cpu_why *w, xrt_status st, const char *fmt, ...) XRT__PRINTF(3, 4);
 static xrt_status xrt__cpu_why_set(xrt__cpu_why *w, xrt_status st, const char *fmt, ...)
@@ -2658,25 +2708,52 @@ static xrt_status xrt__cpu_fd_why(xrt__cpu_why *w, const char *what, int e)
                                 "%s: %s (each exported allocation holds a file descriptor in its exporter, and an "
                                 "open holds one while it maps the bytes; RLIMIT_NOFILE is %llu)", what, strerror(e), lim);
     }
-    if (e == ENOMEM || e == ENOSPC) return xrt__cpu_why_set(w, XRT_ERROR_OUT_OF_MEMORY, "%s: %s", what, strerror(e));
+    if (e == ENOMEM || e == ENOSPC || e == EFBIG) return xrt__cpu_why_set(w, XRT_ERROR_OUT_OF_MEMORY, "%s: %s", what, strerror(e));
     return xrt__cpu_why_set(w, XRT_ERROR_SYSTEM, "%s: %s", what, strerror(e));
 }
 
+/* 1 (with why) if RLIMIT_FSIZE is below a memory file of `span` bytes:
+   the kernel would refuse its ftruncate with SIGXFSZ, whose default
+   action ends the process, so the export is refused before it, as out of
+   memory (the process may not have memory of that size to share). */
+static int xrt__cpu_fsize_refuses(size_t span, xrt__cpu_why *w)
+{
+    struct rlimit r;
+    if (getrlimit(RLIMIT_FSIZE, &r) != 0 || r.rlim_cur == RLIM_INFINITY || (uint64_t)span <= (uint64_t)r.rlim_cur)
+        return 0;
+    xrt__cpu_why_set(w, XRT_ERROR_OUT_OF_MEMORY, "a memory file of %zu bytes (the range's bytes and a head page) "
+                     "exceeds RLIMIT_FSIZE (%llu bytes): shared memory lives in a file", span,
+                     (unsigned long long)r.rlim_cur);
+    return 1;
+}
+
 /* A memory file for a range of `span` bytes, sealed at that size before
-   any other process can reach it: no process that opens it may shrink it
-   (SIGBUS in those that map it), grow it, or seal it further (a write
-   seal would stop the exporter's own writes). */
+   it is mapped: no process that opens it may shrink it (SIGBUS in those
+   that map it), grow it, or seal it further (a write seal would stop the
+   exporter's own writes). Another process of the user may reach the file
+   through /proc between its creation and its seals: what the seals froze
+   is checked, so that a file resized or sealed meanwhile is never mapped. */
+#ifndef XRT__TEST_MEMFILE_UNSEALED
+#define XRT__TEST_MEMFILE_UNSEALED(fd) ((void)0) /* xrt's tests: another process's move before the seals */
+#endif
 static xrt_status xrt__cpu_memfile(int device, size_t span, int *out, struct stat *st, xrt__cpu_why *w)
 {
     char name[32];
-    int fd, e;
-    snprintf(name, sizeof name, "xrt-cpu-device-%d", device); /* the prefix is what fork looks for */
+    int fd, e, seals = -1;
+    if (xrt__cpu_fsize_refuses(span, w)) return XRT_ERROR_OUT_OF_MEMORY;
+    snprintf(name, sizeof name, "xrt-cpu-device-%d", device); /* for people reading /proc: fork goes by the ranges mapped here */
     fd = (int)syscall(SYS_memfd_create, name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
     if (fd < 0) return xrt__cpu_fd_why(w, "memfd_create", errno);
-    if (ftruncate(fd, (off_t)span) != 0 || fcntl(fd, F_ADD_SEALS, XRT__CPU_SEALS) != 0 || fstat(fd, st) != 0) {
+    if (ftruncate(fd, (off_t)span) != 0 || (XRT__TEST_MEMFILE_UNSEALED(fd), fcntl(fd, F_ADD_SEALS, XRT__CPU_SEALS)) != 0 ||
+        fstat(fd, st) != 0) {
         e = errno;
         close(fd);
         return xrt__cpu_fd_why(w, "sizing and sealing the memory file", e);
+    }
+    if ((uint64_t)st->st_size != (uint64_t)span || (seals = fcntl(fd, F_GET_SEALS)) != XRT__CPU_SEALS) {
+        close(fd);
+        return xrt__cpu_why_set(w, XRT_ERROR_SYSTEM, "another process changed the memory file before its seals: "
+                                "%lld bytes for %zu, seals 0x%x", (long long)st->st_size, span, (unsigned)seals);
     }
     *out = fd;
     return XRT_SUCCESS;
@@ -2702,6 +2779,45 @@ static xrt__cpu_head *xrt__cpu_map_private(size_t span)
 {
     void *h = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     return h == MAP_FAILED ? NULL : (xrt__cpu_head *)h;
+}
+
+/* Every range mapped here, head page and bytes, from its mapping to its
+   unmapping: live, freed and kept for reuse, a pool's free block, opened
+   from another process. The registry knows only the live allocations'
+   bytes; a host registration must overlap none of these either
+   (xrt__cpu_host_register). A range kept or pooled for reuse stays in: an
+   allocation costs a tree operation only where it costs an mmap. */
+static xrt__tree xrt__cpu_maps = XRT__TREE_INIT;
+static int xrt__cpu_maps_lock;
+
+static void xrt__cpu_maps_add(xrt__cpu_head *h, size_t span)
+{
+    h->map.start = (uintptr_t)h;
+    h->map.end = (uintptr_t)h + span;
+    xrt__cpu_lock(&xrt__cpu_maps_lock);
+    xrt__tree_insert(&xrt__cpu_maps, &h->map);
+    xrt__cpu_unlock(&xrt__cpu_maps_lock);
+}
+
+/* Before the range is unmapped. */
+static void xrt__cpu_maps_drop(xrt__cpu_head *h)
+{
+    xrt__cpu_lock(&xrt__cpu_maps_lock);
+    xrt__tree_remove(&xrt__cpu_maps, &h->map);
+    xrt__cpu_unlock(&xrt__cpu_maps_lock);
+}
+
+/* The mapped range [*start, *end) that [p, p + n) overlaps: 1, else 0. */
+static int xrt__cpu_maps_overlap(uintptr_t p, size_t n, uintptr_t *start, uintptr_t *end)
+{
+    const xrt__tree_node *m;
+    int found;
+    xrt__cpu_lock(&xrt__cpu_maps_lock);
+    m = xrt__tree_floor(&xrt__cpu_maps, p + n - 1);
+    found = m && m->end > p;
+    if (found) *start = m->start, *end = m->end;
+    xrt__cpu_unlock(&xrt__cpu_maps_lock);
+    return found;
 }
 
 static uint64_t xrt__cpu_mem_gen(xrt__cpu_devmem *m)
@@ -2796,6 +2912,7 @@ static xrt_status xrt__cpu_dev_alloc_on(int device, void **ptr, size_t size, con
     if (!(h = xrt__cpu_range_reuse(m, span, &gen))) {
         if (!(h = xrt__cpu_map_private(span)))
             return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "cannot allocate %zu bytes", size);
+        xrt__cpu_maps_add(h, span);
         xrt__cpu_place_memory(device, h, span, 0); /* a kept range was placed at its first use */
         gen = xrt__cpu_mem_gen(m);
     }
@@ -2819,6 +2936,7 @@ static xrt__cpu_head *xrt__cpu_head_of(void *ptr) { return (xrt__cpu_head *)(voi
 static void xrt__cpu_unmap(xrt__cpu_head *h)
 {
     int file = h->fd;
+    xrt__cpu_maps_drop(h);
     munmap(h, xrt__cpu_span(h->size));
     if (file >= 0) close(file);
 }
@@ -2934,6 +3052,7 @@ typedef struct xrt__cpu_mpool {
     int destroyed, was_current, gone;
     int policy[4]; /* by xrt_mem_pool_attr 1..3 */
     uint64_t threshold, reserved, reserved_high, used, used_high;
+    uint64_t access; /* bit d: device d was given READ_WRITE (the owner always has it) */
     size_t live, ops; /* allocations outstanding; holds: frees queued and not yet run, calls at work on it */
     xrt__cpu_head *free;
     struct xrt__cpu_mpool *next; /* in xrt__cpu_mpools (created pools) */
@@ -3212,6 +3331,7 @@ static void xrt__cpu_mpool_fork_drop(xrt__cpu_mpool *p)
     while ((h = p->free) != NULL) {
         p->free = h->pool_next;
         p->reserved -= xrt__cpu_mpool_bytes(h);
+        xrt__cpu_maps_drop(h); /* its lock was reset first (xrt__cpu_fork_child) */
         munmap(h, xrt__cpu_span(h->size));
     }
 }
@@ -3316,17 +3436,204 @@ static xrt_status xrt__cpu_mem_pool_trim_to(const xrt_backend *self, void *pool,
     return XRT_SUCCESS;
 }
 
+/* >> cpu: pool access. Every CPU device reaches every other's memory (it is
+   all host memory), so what a port sets is recorded and answered, as CUDA
+   answers it, and changes nothing else; the owner is always READ_WRITE and
+   cannot be set to NONE (HIP's tests expect hipErrorInvalidDevice). */
+static xrt_status xrt__cpu_mem_pool_set_access(const xrt_backend *self, void *pool, const xrt_mem_access_desc *descs,
+                                               size_t count)
+{
+    xrt__cpu_mpool *p = (xrt__cpu_mpool *)pool;
+    size_t i;
+    (void)self;
+    for (i = 0; i < count; i++)
+        if (descs[i].device == p->device && descs[i].flags != XRT_MEM_ACCESS_FLAGS_PROT_READ_WRITE)
+            return xrt_error(XRT_ERROR_INVALID_DEVICE, "xrt_mem_pool_set_access",
+                             "cpu: device %d owns the pool: its access is always READ_WRITE", p->device);
+    xrt__cpu_lock(&p->lock);
+    for (i = 0; i < count; i++) {
+        uint64_t bit = (uint64_t)1 << descs[i].device;
+        p->access = descs[i].flags ? p->access | bit : p->access & ~bit;
+    }
+    xrt__cpu_unlock(&p->lock);
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_mem_pool_get_access(const xrt_backend *self, unsigned *flags, void *pool, int device)
+{
+    xrt__cpu_mpool *p = (xrt__cpu_mpool *)pool;
+    int on;
+    (void)self;
+    xrt__cpu_lock(&p->lock);
+    on = device == p->device || (p->access >> device & 1);
+    xrt__cpu_unlock(&p->lock);
+    *flags = on ? XRT_MEM_ACCESS_FLAGS_PROT_READ_WRITE : XRT_MEM_ACCESS_FLAGS_PROT_NONE;
+    return XRT_SUCCESS;
+}
+
+/* Whether h is a freed range kept for reuse (compared, never read: it may be gone). */
+static int xrt__cpu_range_kept(const xrt__cpu_head *h)
+{
+    int d, i, kept = 0;
+    for (d = 0; d < XRT__CPU_DEVICES_MAX && !kept; d++) {
+        xrt__cpu_devmem *m = &xrt__cpu_mem[d];
+        xrt__cpu_lock(&m->lock);
+        for (i = 0; i < m->nkept && !kept; i++) kept = m->kept[i] == h;
+        xrt__cpu_unlock(&m->lock);
+    }
+    return kept;
+}
+
+/* Whether h is on pool p's free list, or on any pool's (compared likewise). */
+static int xrt__cpu_mpool_has(xrt__cpu_mpool *p, const xrt__cpu_head *h)
+{
+    const xrt__cpu_head *f;
+    xrt__cpu_lock(&p->lock);
+    for (f = p->free; f && f != h; f = f->pool_next) {
+    }
+    xrt__cpu_unlock(&p->lock);
+    return f != NULL;
+}
+
+static int xrt__cpu_mpools_have(const xrt__cpu_head *h)
+{
+    xrt__cpu_mpool *p;
+    int d, has = 0;
+    for (d = 0; d < XRT__CPU_DEVICES_MAX && !has; d++)
+        if (__atomic_load_n(&xrt__cpu_mpool_dflt[d].ready, __ATOMIC_ACQUIRE))
+            has = xrt__cpu_mpool_has(&xrt__cpu_mpool_dflt[d], h);
+    xrt__cpu_lock(&xrt__cpu_mpools_lock);
+    for (p = xrt__cpu_mpools; p && !has; p = p->next) has = xrt__cpu_mpool_has(p, h);
+    xrt__cpu_unlock(&xrt__cpu_mpools_lock);
+    return has;
+}
+
+/* What the range mapped at `start` is to [p, ...), which overlaps it. */
+static const char *xrt__cpu_range_role(uintptr_t start, uintptr_t p)
+{
+    const xrt__cpu_head *h = (const xrt__cpu_head *)start;
+    if (p < start + xrt__cpu_page()) return "its private head page, xrt's record of the range";
+    if (xrt__cpu_range_kept(h)) return "a freed range, kept for the next allocation of its size";
+    if (xrt__cpu_mpools_have(h)) return "a free block of a memory pool";
+    return "in use (an allocation's pages past its bytes, a graph's memory, an interprocess event's records)";
+}
+
+static const char *xrt__cpu_hex(const char *p, uintptr_t *v)
+{
+    *v = 0;
+    for (;; p++) {
+        int d = *p >= '0' && *p <= '9' ? *p - '0' : *p >= 'a' && *p <= 'f' ? *p - 'a' + 10 : -1;
+        if (d < 0) return p;
+        *v = *v << 4 | (uintptr_t)d;
+    }
+}
+
+/* Each line of /proc/self/maps (cut at 511 bytes) to fn until it answers
+   non-zero, which is returned; 0 at the end, or where the file cannot be
+   opened. The file is read with read(2): no allocation (also in a forked
+   child). */
+static int xrt__cpu_maps_lines(int (*fn)(const char *line, void *ctx), void *ctx)
+{
+    char buf[8192], line[512];
+    size_t used = 0;
+    ssize_t n;
+    int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC), found = 0;
+    if (fd < 0) return 0;
+    while (!found && (n = read(fd, buf, sizeof buf)) > 0) {
+        ssize_t i;
+        for (i = 0; i < n && !found; i++) {
+            if (buf[i] != '\n') {
+                if (used < sizeof line - 1) line[used++] = buf[i];
+                continue;
+            }
+            line[used] = 0;
+            used = 0;
+            found = fn(line, ctx);
+        }
+    }
+    close(fd);
+    return found;
+}
+
+/* The first mapping of /proc/self/maps that overlaps [p, end) without the
+   permission `need` ('r' or 'w'; the line's "rwxp" field follows the
+   range), its first byte in the range in *at. Lines go up in address: the
+   first such line holds the lowest such page. */
+typedef struct xrt__cpu_prot_ask { uintptr_t p, end, at; char need; } xrt__cpu_prot_ask;
+
+static int xrt__cpu_prot_line(const char *line, void *ctx)
+{
+    xrt__cpu_prot_ask *a = (xrt__cpu_prot_ask *)ctx;
+    uintptr_t start, end;
+    const char *q = xrt__cpu_hex(line, &start);
+    if (*q != '-' || *(q = xrt__cpu_hex(q + 1, &end)) != ' ' || end <= a->p || start >= a->end) return 0;
+    if (q[a->need == 'r' ? 1 : 2] == a->need) return 0;
+    a->at = start > a->p ? start : a->p;
+    return 1;
+}
+
 /* Registered host memory: the CPU devices use host memory as it is, so a
    registered range needs nothing but xrt's record (which makes it pinned:
    copies of it are asynchronous). Unregistering waits for queued work, as
-   xrt_free_host does: an enqueued copy may still use the range. */
+   xrt_free_host does: an enqueued copy may still use the range. A range
+   that overlaps one of the backend's mappings (xrt__cpu_maps) is device
+   memory, refused as cudaHostRegister refuses a GPU's
+   (cudaErrorInvalidValue): registered, a write through it would break a
+   range's record or reach the next allocation made there. */
+/* Whether [p, p + n) holds a page not mapped in the process, and which
+   (*hole): mincore(2) fails with ENOMEM on a range that holds one (a page
+   mapped but never touched counts as mapped). A chunk of pages per call
+   keeps the vector small; only a failed chunk is looked at page by page.
+   Another failure (EAGAIN) refuses nothing. */
+static int xrt__cpu_unmapped_page(uintptr_t p, size_t n, uintptr_t *hole)
+{
+    unsigned char vec[256];
+    uintptr_t page = xrt__cpu_page(), at = p & ~(page - 1), end = p + n, q;
+    size_t chunk = sizeof vec * page, len;
+    for (; at < end; at += len) {
+        len = end - at < chunk ? end - at : chunk;
+        if (mincore((void *)at, len, vec) == 0 || errno != ENOMEM) continue;
+        for (q = at; q < at + len; q += page)
+            if (mincore((void *)q, 1, vec) != 0 && errno == ENOMEM) return *hole = q, 1;
+    }
+    return 0;
+}
+
+/* As cudaHostRegister on a GPU that does not use the host's page tables:
+   the driver pins the pages for the device's writes (get_user_pages with
+   FOLL_WRITE), which fails on a page the process may not write
+   (cudaErrorInvalidValue); with cudaHostRegisterReadOnly it pins them for
+   reads, which fails on a page it may not read (PROT_NONE). */
+static xrt_status xrt__cpu_register_prot(void *ptr, size_t size, unsigned flags)
+{
+    xrt__cpu_prot_ask a;
+    int ro = (flags & XRT_HOST_REGISTER_READ_ONLY) != 0;
+    a.p = (uintptr_t)ptr;
+    a.end = (uintptr_t)ptr + size;
+    a.need = ro ? 'r' : 'w';
+    if (!xrt__cpu_maps_lines(xrt__cpu_prot_line, &a)) return XRT_SUCCESS;
+    return xrt_error(XRT_ERROR_INVALID_VALUE, "cpu: xrt_host_register",
+                     ro ? "%zu bytes at %p: the page at %p is mapped without read access (PROT_NONE)"
+                        : "%zu bytes at %p: the page at %p is mapped without write access (read-only: register it with "
+                          "XRT_HOST_REGISTER_READ_ONLY)",
+                     size, ptr, (void *)(a.at & ~(xrt__cpu_page() - 1)));
+}
+
 static xrt_status xrt__cpu_host_register(const xrt_backend *self, void *ptr, size_t size, unsigned flags)
 {
+    uintptr_t start, end, hole;
+    xrt_status st;
     (void)self;
-    (void)ptr;
-    (void)size;
-    (void)flags;
-    return XRT_SUCCESS;
+    /* as cudaHostRegister, whose pinning of an unmapped page fails (cudaErrorInvalidValue) */
+    if (xrt__cpu_unmapped_page((uintptr_t)ptr, size, &hole))
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "cpu: xrt_host_register",
+                         "%zu bytes at %p: the page at %p is not mapped in the process (unmapped, or never mapped)",
+                         size, ptr, (void *)hole);
+    if ((st = xrt__cpu_register_prot(ptr, size, flags)) != XRT_SUCCESS) return st;
+    if (!xrt__cpu_maps_overlap((uintptr_t)ptr, size, &start, &end)) return XRT_SUCCESS;
+    return xrt_error(XRT_ERROR_INVALID_VALUE, "cpu: xrt_host_register",
+                     "%zu bytes at %p overlap the device memory the backend maps at [%p, %p): %s", size, ptr,
+                     (void *)start, (void *)end, xrt__cpu_range_role(start, (uintptr_t)ptr));
 }
 
 static xrt_status xrt__cpu_host_unregister(const xrt_backend *self, void *ptr)
@@ -3703,7 +4010,13 @@ static int xrt__cpu_page_zero(const unsigned char *p, size_t pg)
    may be lost: the caller waited for the work queued before it, and no
    other thread may write the range during its first export (REFERENCE).
    On failure the range stays as it was, its bytes untouched. Under the
-   export lock, or on a range no other thread knows yet. */
+   export lock, which a fork waits for (xrt__cpu_fork_prepare): a child
+   forked midway would hold the new file (its descriptor, its mapping)
+   where nothing of the child's knows it, keeping the exporter's memory
+   after the exporter's free for as long as the child lives. */
+#ifndef XRT__TEST_SHARE_BEFORE_MOVE
+#define XRT__TEST_SHARE_BEFORE_MOVE() ((void)0) /* xrt's tests: another thread's fork midway */
+#endif
 static xrt_status xrt__cpu_share(xrt__cpu_head *h, xrt__cpu_why *w)
 {
     size_t pg = xrt__cpu_page(), span = xrt__cpu_span(h->size), i;
@@ -3719,9 +4032,10 @@ static xrt_status xrt__cpu_share(xrt__cpu_head *h, xrt__cpu_why *w)
         return xrt__cpu_why_set(w, XRT_ERROR_OUT_OF_MEMORY, "mapping %zu bytes of a memory file of device %u: %s",
                                 span - pg, h->device, strerror(e));
     }
-    xrt__cpu_place_memory((int)h->device, file, span - pg, 0);
+    w->unplaced = xrt__cpu_bind_memory((int)h->device, file, span - pg, 0); /* logged after the export lock */
     for (i = 0; i < span - pg; i += pg)
         if (!xrt__cpu_page_zero(bytes + i, pg)) memcpy(file + i, bytes + i, pg);
+    XRT__TEST_SHARE_BEFORE_MOVE();
     if (syscall(SYS_mremap, file, span - pg, span - pg, MREMAP_MAYMOVE | MREMAP_FIXED, bytes) == -1) {
         int e = errno;
         munmap(file, span - pg);
@@ -3734,6 +4048,17 @@ static xrt_status xrt__cpu_share(xrt__cpu_head *h, xrt__cpu_why *w)
     __atomic_store_n(&h->fd, fd, __ATOMIC_RELEASE);
     __atomic_store_n(&h->shared, 1, __ATOMIC_RELEASE);
     return XRT_SUCCESS;
+}
+
+/* The same under the export lock, for a range no other thread knows yet:
+   the lock is for a fork, which must not come midway. */
+static xrt_status xrt__cpu_share_locked(xrt__cpu_head *h, xrt__cpu_why *w)
+{
+    xrt_status st;
+    pthread_mutex_lock(&xrt__cpu_export_lock);
+    st = xrt__cpu_share(h, w);
+    pthread_mutex_unlock(&xrt__cpu_export_lock);
+    return st;
 }
 
 /* Makes the range live for openers: a fresh key in its file's export record. */
@@ -3775,6 +4100,7 @@ static xrt_status xrt__cpu_ipc_key(xrt__cpu_head *h, xrt__cpu_ipc *k, const char
 {
     xrt__cpu_why w;
     xrt_status st = XRT_SUCCESS;
+    w.unplaced = 0;
     if (xrt__cpu_ipc_unfiled(h)) {
         if (xrt__tls.host_fn)
             return xrt_error(XRT_ERROR_NOT_PERMITTED, fn, "the first export of a range waits for queued work, "
@@ -3789,6 +4115,7 @@ static xrt_status xrt__cpu_ipc_key(xrt__cpu_head *h, xrt__cpu_ipc *k, const char
     k->ino = h->ino;
     k->dev = h->dev;
     pthread_mutex_unlock(&xrt__cpu_export_lock);
+    xrt__cpu_why_placed(&w, (int)h->device);
     return st == XRT_SUCCESS ? st : xrt_error(st, fn, "%s", w.msg);
 }
 
@@ -3832,6 +4159,17 @@ static int xrt__cpu_ipc_same(const xrt__cpu_ipc *a, const xrt__cpu_ipc *b)
     return a->ino == b->ino && a->dev == b->dev && xrt__cpu_ipc_key_equal(a->key, b->key);
 }
 
+/* 1 if pid is this process: its id, or one of its threads' (a thread's
+   /proc/<tid>/fd is the process's own table, as a peer may know). */
+static int xrt__cpu_ipc_self(int32_t pid)
+{
+    char path[48];
+    struct stat st;
+    if (pid == (int32_t)getpid()) return 1;
+    snprintf(path, sizeof path, "/proc/self/task/%d", (int)pid);
+    return stat(path, &st) == 0;
+}
+
 /* The handle's own consistency, and whether it is this process's. */
 static xrt_status xrt__cpu_ipc_decode(const unsigned char *bytes, uint32_t magic, const char *fn, xrt__cpu_ipc *k)
 {
@@ -3846,7 +4184,7 @@ static xrt_status xrt__cpu_ipc_decode(const unsigned char *bytes, uint32_t magic
     if (k->device >= XRT__CPU_DEVICES_MAX || k->pid <= 0 || k->fd < 0)
         return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "a forged handle: device %u, pid %d, fd %d", k->device, k->pid,
                          k->fd);
-    if (k->pid == (int32_t)getpid()) {
+    if (xrt__cpu_ipc_self(k->pid)) {
         if (fstat(k->fd, &st) == 0 && (uint64_t)st.st_ino == k->ino && (uint64_t)st.st_dev == k->dev)
             /* CUDA leaves this undefined, HIP says "invalid context": the exporter has the pointer already */
             return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "the handle was made by this process: use the %s itself",
@@ -3876,9 +4214,18 @@ static xrt_status xrt__cpu_ipc_gone(const xrt__cpu_ipc *k, const char *path, int
    names at its descriptor (the kernel's word, which no peer can change). */
 static xrt_status xrt__cpu_ipc_held(const xrt__cpu_ipc *k, const char *fn, char *path, size_t n)
 {
+    static const char memfd[] = "/memfd:";
+    char link[64];
     struct stat st;
+    ssize_t len;
     snprintf(path, n, "/proc/%d/fd/%d", (int)k->pid, (int)k->fd);
-    /* stat, not open: opening whatever the fd is (a FIFO) could block */
+    /* The link's text first, which touches no file: a stat or an open of
+       any other file (FUSE, NFS) may wait for a server that never answers;
+       then stat, not open: opening whatever the fd is (a FIFO) could block */
+    if ((len = readlink(path, link, sizeof link - 1)) < 0) return xrt__cpu_ipc_gone(k, path, errno, fn);
+    link[len] = 0;
+    if (strncmp(link, memfd, sizeof memfd - 1) != 0)
+        return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "a forged handle: %s is %s, not a memory file", path, link);
     if (stat(path, &st) != 0) return xrt__cpu_ipc_gone(k, path, errno, fn);
     if (!S_ISREG(st.st_mode) || (uint64_t)st.st_ino != k->ino || (uint64_t)st.st_dev != k->dev)
         return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "the memory of the handle was freed by its exporter (pid %d), or "
@@ -3886,28 +4233,59 @@ static xrt_status xrt__cpu_ipc_held(const xrt__cpu_ipc *k, const char *fn, char 
     return XRT_SUCCESS;
 }
 
-/* The exporter's memory file of the range, opened here. */
+static xrt_status xrt__cpu_ipc_open_failed(const char *path, int e, const char *fn)
+{
+    xrt__cpu_why w;
+    if (e == EMFILE || e == ENFILE || e == ENOMEM) return xrt_error(xrt__cpu_fd_why(&w, path, e), fn, "%s", w.msg);
+    return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "%s: %s", path, strerror(e));
+}
+
+/* 1 if this process's descriptor `at` is the memory file the handle names. */
+static int xrt__cpu_ipc_is_file(const xrt__cpu_ipc *k, int at, char *mine, size_t n)
+{
+    static const char memfd[] = "/memfd:";
+    char link[64];
+    struct stat st;
+    ssize_t len;
+    snprintf(mine, n, "/proc/self/fd/%d", at);
+    if ((len = readlink(mine, link, sizeof link - 1)) < 0) return 0;
+    link[len] = 0;
+    return strncmp(link, memfd, sizeof memfd - 1) == 0 && fstat(at, &st) == 0 && (uint64_t)st.st_ino == k->ino &&
+           (uint64_t)st.st_dev == k->dev;
+}
+
+/* The exporter's memory file of the range, opened here. The exporter may
+   put another file at its descriptor after the check (xrt__cpu_ipc_held):
+   the file is first taken without an open (O_PATH, which no filesystem
+   sees), checked again through this process's own descriptor, which no
+   other process can change, and opened through that one. */
+#ifndef XRT__TEST_IPC_BEFORE_OPEN
+#define XRT__TEST_IPC_BEFORE_OPEN() ((void)0) /* xrt's tests: the exporter's move after the check */
+#endif
 static xrt_status xrt__cpu_ipc_file(const xrt__cpu_ipc *k, const char *fn, int *fd)
 {
-    char path[64];
-    struct stat st;
+    char path[64], mine[48];
+    int at, e;
     xrt_status s = xrt__cpu_ipc_held(k, fn, path, sizeof path);
     if (s != XRT_SUCCESS) return s;
-    if ((*fd = open(path, O_RDWR | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)) < 0) {
-        xrt__cpu_why w;
-        int e = errno;
-        if (e == EMFILE || e == ENFILE || e == ENOMEM) return xrt_error(xrt__cpu_fd_why(&w, path, e), fn, "%s", w.msg);
-        return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "%s: %s", path, strerror(e));
-    }
-    if (fstat(*fd, &st) != 0 || (uint64_t)st.st_ino != k->ino || (uint64_t)st.st_dev != k->dev) {
-        close(*fd);
+    XRT__TEST_IPC_BEFORE_OPEN();
+    if ((at = open(path, O_PATH | O_CLOEXEC)) < 0) return xrt__cpu_ipc_open_failed(path, errno, fn);
+    if (!xrt__cpu_ipc_is_file(k, at, mine, sizeof mine)) {
+        close(at);
         return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "%s changed while it was opened", path);
     }
-    return XRT_SUCCESS;
+    *fd = open(mine, O_RDWR | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+    e = errno;
+    close(at);
+    return *fd < 0 ? xrt__cpu_ipc_open_failed(path, e, fn) : XRT_SUCCESS;
 }
 
 /* An opener's unmap of a range: its own record and the bytes. */
-static void xrt__cpu_ipc_unmap(xrt__cpu_head *h) { munmap(h, xrt__cpu_span(h->size)); }
+static void xrt__cpu_ipc_unmap(xrt__cpu_head *h)
+{
+    xrt__cpu_maps_drop(h);
+    munmap(h, xrt__cpu_span(h->size));
+}
 
 /* The file's export record, if it is what the handle names: exported with
    the handle's key, and the file sized as the record says and sealed so (a
@@ -3936,6 +4314,11 @@ static size_t xrt__cpu_ipc_record(const xrt__cpu_ipc *k, int fd, const char *fn,
                         (unsigned long long)rec->size, (unsigned)seals);
         return 0;
     }
+    if (seals & (F_SEAL_WRITE | XRT__CPU_SEAL_FUTURE_WRITE)) { /* no mapping for writing: not memory to share */
+        *st = xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "the memory file of the handle is sealed against writes "
+                        "(seals 0x%x): no xrt export is", (unsigned)seals);
+        return 0;
+    }
     return span;
 }
 
@@ -3956,6 +4339,7 @@ static xrt_status xrt__cpu_ipc_map(const xrt__cpu_ipc *k, int fd, const char *fn
     h->device = k->device;
     h->fd = -1; /* the file is the exporter's; the mapping holds it here */
     h->exported = h->shared = h->opened = 1;
+    xrt__cpu_maps_add(h, span);
     *out = h;
     return XRT_SUCCESS;
 }
@@ -4048,17 +4432,20 @@ static xrt_status xrt__cpu_ipc_close_mem_handle(const xrt_backend *self, void *p
    stream, says nothing of an earlier one. A record reuses a slot only once
    the record before it there has completed, so a slot never passes over
    one pending: with XRT__CPU_IPC_SLOTS records of the event pending, the
-   next is refused (XRT_ERROR_UNSUPPORTED), never a wait released early. A
+   next is refused (XRT_ERROR_UNSUPPORTED), never a wait released early;
+   but a record of a process that has ended (`by`) never completes and
+   holds its slot for none: the next record there takes it. A
    waiter polls (another process cannot wake it). The handle is a memory
    handle of that allocation under its own magic, so neither kind opens as
    the other. */
 #define XRT__CPU_IPC_EVENT_MAGIC 0x32747665u /* "evt2" */
-#define XRT__CPU_STATE_MAGIC 0x3274617473637069ull
+#define XRT__CPU_STATE_MAGIC 0x3374617473637069ull /* "ipcstat3" */
 #define XRT__CPU_IPC_SLOTS 256
 typedef struct xrt__cpu_ipc_state {
     uint64_t magic;
     uint64_t recorded;
     uint64_t done[XRT__CPU_IPC_SLOTS];
+    int32_t by[XRT__CPU_IPC_SLOTS]; /* the process that made the slot's latest record */
 } xrt__cpu_ipc_state;
 
 static xrt_status xrt__cpu_ipc_event_make(xrt__cpu_event *e)
@@ -4068,7 +4455,10 @@ static xrt_status xrt__cpu_ipc_event_make(xrt__cpu_event *e)
     xrt_status st = xrt__cpu_dev_alloc(&p, sizeof(xrt__cpu_ipc_state), "cpu: xrt_event_create");
     if (st != XRT_SUCCESS) return st;
     /* shared from its creation: no other thread knows it yet, so nothing writes it meanwhile */
-    if ((st = xrt__cpu_share(xrt__cpu_head_of(p), &w)) != XRT_SUCCESS) {
+    w.unplaced = 0;
+    st = xrt__cpu_share_locked(xrt__cpu_head_of(p), &w);
+    xrt__cpu_why_placed(&w, (int)xrt__cpu_head_of(p)->device);
+    if (st != XRT_SUCCESS) {
         xrt__cpu_dev_release(p);
         return xrt_error(st, "cpu: xrt_event_create", "%s", w.msg);
     }
@@ -4145,17 +4535,29 @@ static xrt_status xrt__cpu_ipc_event_op(xrt__cpu_event *e, void *stream, xrt__cp
     return st;
 }
 
+/* 1 if the record after r may take its slot: the slot's record completed,
+   or was made by a process that has ended (its stream will never reach it:
+   as in CUDA, a dead process's record holds up no later record). */
+static int xrt__cpu_ipc_slot_free(const xrt__cpu_ipc_state *sh, uint64_t r)
+{
+    int32_t by;
+    if (r < XRT__CPU_IPC_SLOTS || xrt__cpu_ipc_reached(sh, r + 1 - XRT__CPU_IPC_SLOTS)) return 1;
+    by = __atomic_load_n(&sh->by[(r + 1) % XRT__CPU_IPC_SLOTS], __ATOMIC_ACQUIRE);
+    return by > 0 && by != (int32_t)getpid() && kill((pid_t)by, 0) != 0 && errno == ESRCH;
+}
+
 /* The next record's number, once its slot is free. */
 static xrt_status xrt__cpu_ipc_event_number(xrt__cpu_ipc_state *sh, uint64_t *seq, const char *who)
 {
     uint64_t r = __atomic_load_n(&sh->recorded, __ATOMIC_ACQUIRE);
     do {
-        if (r >= XRT__CPU_IPC_SLOTS && !xrt__cpu_ipc_reached(sh, r + 1 - XRT__CPU_IPC_SLOTS))
+        if (!xrt__cpu_ipc_slot_free(sh, r))
             return xrt_error(XRT_ERROR_UNSUPPORTED, who,
                              "%d records of this interprocess event are pending: the CPU backend keeps at most that many",
                              XRT__CPU_IPC_SLOTS);
     } while (!__atomic_compare_exchange_n(&sh->recorded, &r, r + 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
     *seq = r + 1;
+    __atomic_store_n(&sh->by[*seq % XRT__CPU_IPC_SLOTS], (int32_t)getpid(), __ATOMIC_RELEASE);
     return XRT_SUCCESS;
 }
 
@@ -4348,42 +4750,36 @@ static void xrt__cpu_privatise(uintptr_t start, uintptr_t end)
     if (fd >= 0) close(fd); /* the parent's: held here, it would outlive the parent's free */
 }
 
-static const char *xrt__cpu_hex(const char *p, uintptr_t *v)
+
+/* 1 if [start, end) is a range's bytes, from the first (after its head
+   page), in the ranges mapped here (xrt__cpu_maps): the file a range maps
+   is named by whoever made it (an opened range's by its exporter, any
+   process), so the range is known by its head, not by its file's name.
+   In the forked child, the only thread: no lock. */
+static int xrt__cpu_fork_range(uintptr_t start, uintptr_t end)
 {
-    *v = 0;
-    for (;; p++) {
-        int d = *p >= '0' && *p <= '9' ? *p - '0' : *p >= 'a' && *p <= 'f' ? *p - 'a' + 10 : -1;
-        if (d < 0) return p;
-        *v = *v << 4 | (uintptr_t)d;
-    }
+    const xrt__tree_node *m = start > xrt__cpu_page() ? xrt__tree_floor(&xrt__cpu_maps, start - 1) : NULL;
+    return m && m->start == start - xrt__cpu_page() && end <= m->end;
 }
 
-/* The next shared mapping of a memory file of xrt's (xrt__cpu_memfile) in /proc/self/maps; 0 if none. */
+typedef struct xrt__cpu_shared_ask { uintptr_t *start, *end; } xrt__cpu_shared_ask;
+
+static int xrt__cpu_shared_line(const char *line, void *ctx)
+{
+    xrt__cpu_shared_ask *a = (xrt__cpu_shared_ask *)ctx;
+    const char *q;
+    if (!strstr(line, " rw-s ")) return 0;
+    q = xrt__cpu_hex(line, a->start);
+    return *q == '-' && *xrt__cpu_hex(q + 1, a->end) == ' ' && xrt__cpu_fork_range(*a->start, *a->end);
+}
+
+/* The next shared mapping of a range's bytes in /proc/self/maps; 0 if none. */
 static int xrt__cpu_next_shared(uintptr_t *start, uintptr_t *end)
 {
-    static const char tag[] = "/memfd:xrt-cpu-device-";
-    char buf[8192], line[512];
-    size_t used = 0;
-    ssize_t n;
-    int fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC), found = 0;
-    if (fd < 0) return 0;
-    while (!found && (n = read(fd, buf, sizeof buf)) > 0) {
-        ssize_t i;
-        for (i = 0; i < n && !found; i++) {
-            if (buf[i] != '\n') {
-                if (used < sizeof line - 1) line[used++] = buf[i];
-                continue;
-            }
-            line[used] = 0;
-            used = 0;
-            if (strstr(line, tag) && strstr(line, " rw-s ")) {
-                const char *q = xrt__cpu_hex(line, start);
-                if (*q == '-' && *xrt__cpu_hex(q + 1, end) == ' ') found = 1;
-            }
-        }
-    }
-    close(fd);
-    return found;
+    xrt__cpu_shared_ask a;
+    a.start = start;
+    a.end = end;
+    return xrt__cpu_maps_lines(xrt__cpu_shared_line, &a);
 }
 
 static void xrt__cpu_mem_fork_child(void)
@@ -4398,10 +4794,7 @@ static void xrt__cpu_mem_fork_child(void)
     xrt__cpu_opens_lock = 0; /* likewise */
     xrt__cpu_unloaded_lock = 0;
     if (xrt__cpu_fork_lost.count && xrt__cpu.self) xrt__fork_refuse(xrt__cpu.self, xrt__cpu_fork_why);
-    {
-        static const pthread_mutex_t fresh = PTHREAD_MUTEX_INITIALIZER; /* likewise */
-        memcpy(&xrt__cpu_export_lock, &fresh, sizeof fresh);
-    }
+    pthread_mutex_unlock(&xrt__cpu_export_lock); /* taken by the prepare handler, so no export was under way */
 }
 
 /* A pool's block: back in its pool for the stream's later allocations now,
@@ -4459,6 +4852,19 @@ static xrt_status xrt__cpu_sync_op(const xrt_backend *self, xrt__cpu_op *op, con
     return xrt__cpu_sync_op_on(self, xrt__cpu.dflt[xrt__cpu_current()], op, who);
 }
 
+/* A synchronous copy or set as CUDA's "API synchronization behavior" has
+   it: where the host does not wait for it (a copy from device to device, a
+   set of device memory), queued on the NULL stream, not waited for; else
+   done before it returns. Refused first where a capture forbids it, as
+   every synchronous operation. */
+static xrt_status xrt__cpu_sync_or_queue(const xrt_backend *self, xrt__cpu_op *op, int wait, const char *who)
+{
+    xrt_status st;
+    if (wait) return xrt__cpu_sync_op(self, op, who);
+    st = xrt__cpu_cap_unsafe(who);
+    return st != XRT_SUCCESS ? st : xrt__cpu_enqueue(NULL, op, who);
+}
+
 static void xrt__cpu_copy_op(xrt__cpu_op *op, void *dst, const void *src, size_t size)
 {
     op->run = size >= xrt__cpu_split_bytes ? xrt__cpu_run_memcpy_split : xrt__cpu_run_memcpy;
@@ -4477,18 +4883,13 @@ static void xrt__cpu_set_op(xrt__cpu_op *op, void *dst, int value, size_t size)
 }
 
 /* As cudaMemcpy ("API synchronization behavior"): device to device, "no
-   host-side synchronization is performed": queued on the NULL stream, not
-   waited for; any other copy waits. Refused first where a capture forbids
-   it, as every synchronous copy. */
+   host-side synchronization is performed"; any other copy waits. */
 static xrt_status xrt__cpu_memcpy(const xrt_backend *self, void *dst, const void *src, size_t size,
                                   xrt_memcpy_kind kind)
 {
     xrt__cpu_op op;
-    xrt_status st;
     xrt__cpu_copy_op(&op, dst, src, size);
-    if (kind != XRT_MEMCPY_DEVICE_TO_DEVICE) return xrt__cpu_sync_op(self, &op, "cpu: xrt_memcpy");
-    if ((st = xrt__cpu_cap_unsafe("cpu: xrt_memcpy")) != XRT_SUCCESS) return st;
-    return xrt__cpu_enqueue(NULL, &op, "cpu: xrt_memcpy");
+    return xrt__cpu_sync_or_queue(self, &op, kind != XRT_MEMCPY_DEVICE_TO_DEVICE, "cpu: xrt_memcpy");
 }
 
 /* Host memory that is not pinned (not from xrt_malloc_host). */
@@ -4536,11 +4937,13 @@ static xrt_status xrt__cpu_memcpy_async(const xrt_backend *self, void *dst, cons
     return xrt__cpu_enqueue(stream, &op, "cpu: xrt_memcpy_async");
 }
 
+/* As cudaMemset: a set of device memory is not waited for, one of pinned
+   host or managed memory is (xrt__mem_set_waits). */
 static xrt_status xrt__cpu_memset(const xrt_backend *self, void *dst, int value, size_t size)
 {
     xrt__cpu_op op;
     xrt__cpu_set_op(&op, dst, value, size);
-    return xrt__cpu_sync_op(self, &op, "cpu: xrt_memset");
+    return xrt__cpu_sync_or_queue(self, &op, xrt__mem_set_waits(self, dst), "cpu: xrt_memset");
 }
 
 static xrt_status xrt__cpu_memset_async(const xrt_backend *self, void *dst, int value, size_t size, void *stream)
@@ -4615,13 +5018,32 @@ static void xrt__cpu_rect_copy(xrt__cpu_rect *r, void *dst, size_t dpitch, const
     r->esize = 1;
 }
 
+/* A synchronous 2-D or 3-D copy or set, as xrt__cpu_sync_or_queue: queued
+   on the NULL stream where the host does not wait for it, else done in
+   its order before it returns. */
+static xrt_status xrt__cpu_rect_sync_or_queue(const xrt_backend *self, xrt__cpu_rect *r, int wait, const char *who)
+{
+    xrt_status st;
+    if (wait) return xrt__cpu_rect_sync(self, r, who);
+    st = xrt__cpu_cap_unsafe(who);
+    return st != XRT_SUCCESS ? st : xrt__cpu_rect_async(r, NULL, who);
+}
+
+/* cudaMemcpy2D and cudaMemcpy3D are synchronous copies too: device to
+   device not waited for, as xrt__cpu_memcpy. */
+static xrt_status xrt__cpu_rect_copy_sync(const xrt_backend *self, xrt__cpu_rect *r, xrt_memcpy_kind kind,
+                                          const char *who)
+{
+    r->kind = kind;
+    return xrt__cpu_rect_sync_or_queue(self, r, kind != XRT_MEMCPY_DEVICE_TO_DEVICE, who);
+}
+
 static xrt_status xrt__cpu_memcpy_2d(const xrt_backend *self, void *dst, size_t dpitch, const void *src,
                                      size_t spitch, size_t width, size_t height, xrt_memcpy_kind kind)
 {
     xrt__cpu_rect r;
-    (void)kind;
     xrt__cpu_rect_copy(&r, dst, dpitch, src, spitch, width, height);
-    return xrt__cpu_rect_sync(self, &r, "cpu: xrt_memcpy_2d");
+    return xrt__cpu_rect_copy_sync(self, &r, kind, "cpu: xrt_memcpy_2d");
 }
 
 /* A pageable host side makes the copy synchronous, as xrt__cpu_memcpy_async
@@ -4668,7 +5090,7 @@ static xrt_status xrt__cpu_memset_2d(const xrt_backend *self, void *dst, size_t 
 {
     xrt__cpu_rect r;
     xrt__cpu_rect_set(&r, dst, pitch, value, element_size, width, height);
-    return xrt__cpu_rect_sync(self, &r, "cpu: xrt_memset_2d");
+    return xrt__cpu_rect_sync_or_queue(self, &r, xrt__mem_set_waits(self, dst), "cpu: xrt_memset_2d");
 }
 
 static xrt_status xrt__cpu_memset_2d_async(const xrt_backend *self, void *dst, size_t pitch, unsigned value,
@@ -4699,7 +5121,7 @@ static xrt_status xrt__cpu_memcpy_3d(const xrt_backend *self, const xrt_memcpy_3
 {
     xrt__cpu_rect r;
     xrt__cpu_rect_box(&r, p);
-    return xrt__cpu_rect_sync(self, &r, "cpu: xrt_memcpy_3d");
+    return xrt__cpu_rect_copy_sync(self, &r, p->kind, "cpu: xrt_memcpy_3d");
 }
 
 static xrt_status xrt__cpu_memcpy_3d_async(const xrt_backend *self, const xrt_memcpy_3d_parms *p, void *stream)
@@ -4721,7 +5143,7 @@ static xrt_status xrt__cpu_memset_3d(const xrt_backend *self, const xrt_pitched_
 {
     xrt__cpu_rect r;
     xrt__cpu_rect_set_box(&r, dst, value, extent);
-    return xrt__cpu_rect_sync(self, &r, "cpu: xrt_memset_3d");
+    return xrt__cpu_rect_sync_or_queue(self, &r, xrt__mem_set_waits(self, dst->ptr), "cpu: xrt_memset_3d");
 }
 
 /* Captured, a box of several slices is one 2-D memset node a slice, in
@@ -4860,6 +5282,40 @@ static xrt_status xrt__cpu_get_device_flags(const xrt_backend *self, unsigned *f
     return XRT_SUCCESS;
 }
 
+/* >> cpu: device limits. A CPU kernel's stack is its worker thread's, its
+   printf writes to stdout directly and its malloc is the process heap: the
+   three limits a port sets for them (stack size, printf FIFO, malloc heap)
+   change nothing here, so each device keeps what was set (CUDA's defaults
+   until then, again after xrt_device_reset) and answers it. The device
+   runtime's limits and the L2 hints have nothing behind them on the CPU:
+   unsupported. */
+#define XRT__CPU_LIMITS 3 /* XRT_LIMIT_STACK_SIZE .. XRT_LIMIT_MALLOC_HEAP_SIZE */
+static const size_t xrt__cpu_limit_default[XRT__CPU_LIMITS] = {1024, (size_t)1 << 20, (size_t)8 << 20};
+/* each value XOR its default: zeroed memory (and a reset) is the defaults */
+static size_t xrt__cpu_limits[XRT__CPU_DEVICES_MAX][XRT__CPU_LIMITS];
+
+static xrt_status xrt__cpu_limit_lacks(const char *fn, int limit)
+{
+    return xrt_error(XRT_ERROR_UNSUPPORTED, fn, "cpu: limit %d has nothing behind it on the CPU (no device runtime, no L2 "
+                     "to steer)", limit);
+}
+
+static xrt_status xrt__cpu_device_set_limit(const xrt_backend *self, int limit, size_t value)
+{
+    (void)self;
+    if (limit >= XRT__CPU_LIMITS) return xrt__cpu_limit_lacks("xrt_device_set_limit", limit);
+    __atomic_store_n(&xrt__cpu_limits[xrt__cpu_current()][limit], value ^ xrt__cpu_limit_default[limit], __ATOMIC_RELAXED);
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_device_get_limit(const xrt_backend *self, size_t *value, int limit)
+{
+    (void)self;
+    if (limit >= XRT__CPU_LIMITS) return xrt__cpu_limit_lacks("xrt_device_get_limit", limit);
+    *value = __atomic_load_n(&xrt__cpu_limits[xrt__cpu_current()][limit], __ATOMIC_RELAXED) ^ xrt__cpu_limit_default[limit];
+    return XRT_SUCCESS;
+}
+
 /* >> cpu: device reset. A stream, event or memory pool is the device's
    that was current at its creation; modules, graphs and executable graphs
    are no device's on the CPU (a module's functions run on every device, a
@@ -4875,7 +5331,9 @@ static int xrt__cpu_on_device(const xrt_backend *self, uintptr_t kind, void *obj
 
 /* Idle already (the dispatch layer synchronized it): its memory and objects
    go, its default pool gives all its kept memory back, and its peer access,
-   both ways, is disabled. Its flags stay, as a CUDA device's do. */
+   both ways, is disabled; its limits are the defaults again (they are the
+   primary context's, which CUDA's reset destroys). Its flags stay, as a
+   CUDA device's do. */
 static xrt_status xrt__cpu_device_reset(const xrt_backend *self)
 {
     int d = xrt__cpu_current(), p;
@@ -4884,6 +5342,7 @@ static xrt_status xrt__cpu_device_reset(const xrt_backend *self)
         xrt__cpu_mpool_release(&xrt__cpu_mpool_dflt[d], 0); /* all it keeps: nothing of it is in use */
     __atomic_store_n(&xrt__cpu.peers[d], 0, __ATOMIC_RELAXED);
     for (p = 0; p < xrt__cpu.ndev; p++) __atomic_and_fetch(&xrt__cpu.peers[p], ~((uint64_t)1 << d), __ATOMIC_RELAXED);
+    for (p = 0; p < XRT__CPU_LIMITS; p++) __atomic_store_n(&xrt__cpu_limits[d][p], 0, __ATOMIC_RELAXED);
     return XRT_SUCCESS;
 }
 
@@ -5010,6 +5469,19 @@ static xrt_status xrt__cpu_device_can_access_peer(const xrt_backend *self, int *
     return st;
 }
 
+/* Every CPU device uses the same host memory: each pair of devices is a
+   link of the best rank (0), with access, native atomics (the CPU's own),
+   and no CUDA arrays (xrt has none). */
+static xrt_status xrt__cpu_device_get_p2p_attribute(const xrt_backend *self, int *value, int attr, int src, int dst)
+{
+    xrt_status st = xrt__cpu_check_device(src, "cpu: xrt_device_get_p2p_attribute");
+    if (st == XRT_SUCCESS) st = xrt__cpu_check_device(dst, "cpu: xrt_device_get_p2p_attribute");
+    if (st != XRT_SUCCESS) return st;
+    if (attr == XRT_P2P_ATTR_ACCESS_SUPPORTED) return xrt__cpu_device_can_access_peer(self, value, src, dst);
+    *value = attr == XRT_P2P_ATTR_NATIVE_ATOMIC_SUPPORTED;
+    return XRT_SUCCESS;
+}
+
 static xrt_status xrt__cpu_peer_check(int peer, const char *who)
 {
     xrt_status st = xrt__cpu_check_device(peer, who);
@@ -5131,6 +5603,69 @@ static void xrt__cpu_device_name(char *out, size_t n, int device)
     else snprintf(out, n, "CPU device %d of %d%s: %s", device, xrt__cpu.ndev, node, model);
 }
 
+/* >> cpu: architecture names. The architecture as the compiler targets it
+   (its predefined macros; xrt needs a 64-bit one): each byte order is an
+   architecture of its own, as code built for one does not run on the other.
+   One not named here is uname's machine (xrt__cpu_arch). tests/aarch64.sh
+   checks each name through clang's preprocessor for that target. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define XRT__CPU_BE 1
+#else
+#define XRT__CPU_BE 0
+#endif
+#if defined(__x86_64__)
+#define XRT__CPU_ARCH "x86_64"
+#elif defined(__aarch64__) && XRT__CPU_BE
+#define XRT__CPU_ARCH "aarch64_be"
+#elif defined(__aarch64__)
+#define XRT__CPU_ARCH "aarch64"
+#elif defined(__riscv) && __riscv_xlen == 64
+#define XRT__CPU_ARCH "riscv64"
+#elif defined(__powerpc64__) && XRT__CPU_BE
+#define XRT__CPU_ARCH "ppc64"
+#elif defined(__powerpc64__)
+#define XRT__CPU_ARCH "ppc64le"
+#elif defined(__s390x__)
+#define XRT__CPU_ARCH "s390x"
+#elif defined(__loongarch__) && __loongarch_grlen == 64
+#define XRT__CPU_ARCH "loongarch64"
+#elif defined(__mips64) && XRT__CPU_BE
+#define XRT__CPU_ARCH "mips64"
+#elif defined(__mips64)
+#define XRT__CPU_ARCH "mips64el"
+#elif defined(__sparc__) && defined(__arch64__)
+#define XRT__CPU_ARCH "sparc64"
+#elif defined(__alpha__)
+#define XRT__CPU_ARCH "alpha"
+#elif defined(__ia64__)
+#define XRT__CPU_ARCH "ia64"
+#else
+#define XRT__CPU_ARCH "" /* uname's machine */
+#endif
+/* << cpu: architecture names */
+
+/* The architecture's name: `named` (XRT__CPU_ARCH), else uname's machine
+   (cut to fit n > 0). */
+static void xrt__cpu_arch(const char *named, char *out, size_t n)
+{
+    struct utsname u;
+    const char *name = named[0] ? named : uname(&u) == 0 && u.machine[0] ? u.machine : "unknown";
+    snprintf(out, n, "%.*s", (int)(n - 1), name);
+}
+
+/* The kernel's hwcap words (AT_HWCAP .. AT_HWCAP4) as features:
+   hwcap=<hex>,hwcap2=<hex>, then ,hwcap3=<hex>,hwcap4=<hex> where either of
+   those is not 0; `no_code`, AT_HWCAP's bits that are no code's, cleared. */
+static inline void xrt__cpu_hwcap_features(const unsigned long hw[4], unsigned long no_code, char *features, size_t n)
+{
+    int len = snprintf(features, n, "hwcap=%lx,hwcap2=%lx", hw[0] & ~no_code, hw[1]);
+    if ((hw[2] || hw[3]) && len > 0 && (size_t)len < n)
+        snprintf(features + len, n - (size_t)len, ",hwcap3=%lx,hwcap4=%lx", hw[2], hw[3]);
+}
+/* AArch64's: EVTSTRM (the timer's event stream) and CPUID (the kernel's
+   emulation of EL0 reads of the ID registers). */
+#define XRT__AARCH64_HWCAP_SYSTEM (1ul << 2 | 1ul << 11)
+
 /* The widest vectors in 32-bit lanes, and the instruction-set features a
    compiler may use (gcc -march=native reads the same): two CPUs share a
    target only if code built for one runs on the other.
@@ -5143,7 +5678,7 @@ static void xrt__cpu_device_name(char *out, size_t n, int device)
    0x80000008 ebx, d1a leaf 0xd.1 eax, xc0 XCR0 (the vector state the kernel
    enabled). Unknown bits of the newer leaves count: a spare split is a
    rebuild, a missing one a crash. REFERENCE.md, "Compile targets", has the
-   masks. */
+   masks. Every other architecture: the hwcap words (xrt__cpu_hwcap_features). */
 #if defined(__x86_64__)
 #include <cpuid.h>
 enum { XRT__X86_01C, XRT__X86_01D, XRT__X86_07B, XRT__X86_07C, XRT__X86_07D, XRT__X86_14B, XRT__X86_17A, XRT__X86_17D,
@@ -5153,9 +5688,10 @@ enum { XRT__X86_01C, XRT__X86_01D, XRT__X86_07B, XRT__X86_07C, XRT__X86_07D, XRT
 static const struct { char name[4]; uint32_t keep; } xrt__x86_words[XRT__X86_WORDS] = {
     {"01c", 0x7ed8320bu}, /* not DTES64, DS-CPL, VMX, SMX, EST, TM2, CNXT-ID, SDBG, xTPR, PDCM, PCID, DCA, x2APIC, TSC-deadline, hypervisor */
     {"01d", 0x07888111u}, /* FPU, TSC, CX8, CMOV, CLFSH, MMX, FXSR, SSE, SSE2 */
-    {"07b", 0xfdff4bbdu}, /* not TSC_ADJUST, FDP_EXCPTN, INVPCID, RDT-M, FPU CS/DS, RDT-A, Intel PT */
-    {"07c", 0x3fc1dffbu}, /* not UMIP, TME, MAWAU, SGX-LC, PKS */
-    {"07d", 0x03f753ffu}, /* not MD_CLEAR, RTM_ALWAYS_ABORT, TSX_FORCE_ABORT, hybrid, arch LBR, IBRS .. SSBD */
+    {"07b", 0xfdef4b3du}, /* not TSC_ADJUST, FDP_EXCPTN, SMEP, INVPCID, RDT-M, FPU CS/DS, RDT-A, SMAP, Intel PT */
+    {"07c", 0x3ec0dffbu}, /* not UMIP, TME, LA57, MAWAU, BUS_LOCK_DETECT, SGX-LC, PKS */
+    {"07d", 0x03f351ffu}, /* not SRBDS_CTRL, MD_CLEAR, RTM_ALWAYS_ABORT, TSX_FORCE_ABORT, hybrid, PCONFIG, arch LBR,
+                             IBRS .. SSBD */
     {"14b", 0x00000010u}, /* PTWRITE */
     {"17a", 0xfbffffffu}, /* not LAM */
     {"17d", 0xfffbffffu}, /* not CET_SSS */
@@ -5287,33 +5823,31 @@ static int xrt__cpu_isa(char *features, size_t n)
     pthread_mutex_unlock(&lock);
     return xrt__cpu_x86_target(w, features, n);
 }
-#define XRT__CPU_ARCH "x86_64"
-#elif defined(__aarch64__)
+#else
 #include <sys/auxv.h>
+#if defined(__aarch64__)
 #include <sys/prctl.h>
+#endif
+/* Every other architecture: the kernel's hwcap words (each bit a feature of
+   the instruction set it enabled; on AArch64 but its system bits), and the
+   lanes: AArch64's NEON or SVE vector length, 1 elsewhere. */
 static int xrt__cpu_isa(char *features, size_t n)
 {
-    unsigned long hw = getauxval(AT_HWCAP), hw2 = getauxval(AT_HWCAP2);
+    unsigned long hw[4] = {getauxval(AT_HWCAP), getauxval(AT_HWCAP2), getauxval(29), getauxval(30)}; /* AT_HWCAP3, 4: Linux 6.16 */
+#if defined(__aarch64__)
     int lanes = 4, vl;
-    unsigned long hw3 = getauxval(29), hw4 = getauxval(30); /* AT_HWCAP3, AT_HWCAP4 (Linux 6.16): 0 before */
-    /* every hwcap word whole, as the kernel gives them (each bit an ISA feature it enabled) */
-    snprintf(features, n, "hwcap=%lx,hwcap2=%lx", hw, hw2);
-    if (hw3 || hw4) snprintf(features + strlen(features), n - strlen(features), ",hwcap3=%lx,hwcap4=%lx", hw3, hw4);
 #ifdef PR_SVE_GET_VL
-    if ((hw & (1ul << 22)) && (vl = prctl(PR_SVE_GET_VL)) > 0) lanes = (vl & 0xffff) / 4;
+    if ((hw[0] & (1ul << 22)) && (vl = prctl(PR_SVE_GET_VL)) > 0) lanes = (vl & 0xffff) / 4;
 #else
     (void)vl;
 #endif
+    xrt__cpu_hwcap_features(hw, XRT__AARCH64_HWCAP_SYSTEM, features, n);
     return lanes;
-}
-#define XRT__CPU_ARCH "aarch64"
 #else
-static int xrt__cpu_isa(char *features, size_t n)
-{
-    if (n) features[0] = 0;
+    xrt__cpu_hwcap_features(hw, 0, features, n);
     return 1;
+#endif
 }
-#define XRT__CPU_ARCH "cpu"
 #endif
 
 static xrt_status xrt__cpu_get_target(const xrt_backend *self, int device, xrt_target *t)
@@ -5321,7 +5855,7 @@ static xrt_status xrt__cpu_get_target(const xrt_backend *self, int device, xrt_t
     xrt_status st = xrt__cpu_check_device(device, "cpu: xrt_get_target");
     if (st != XRT_SUCCESS) return st;
     snprintf(t->backend, sizeof t->backend, "%.15s", self->name); /* the backend that runs the code, behind any forwarder */
-    snprintf(t->arch, sizeof t->arch, "%s", XRT__CPU_ARCH);
+    xrt__cpu_arch(XRT__CPU_ARCH, t->arch, sizeof t->arch);
     t->vector_width = xrt__cpu_isa(t->features, sizeof t->features);
     return XRT_SUCCESS;
 }
@@ -5341,7 +5875,7 @@ static xrt_status xrt__cpu_get_device_properties(const xrt_backend *self, xrt_de
     memset(prop, 0, sizeof *prop);
     xrt__cpu_device_name(prop->name, sizeof prop->name, device);
     prop->warp_size = xrt__cpu_isa(features, sizeof features);
-    snprintf(prop->arch, sizeof prop->arch, "%s", XRT__CPU_ARCH);
+    xrt__cpu_arch(XRT__CPU_ARCH, prop->arch, sizeof prop->arch);
     prop->total_memory = xrt__cpu_total_memory(device);
     prop->multiprocessor_count = xrt__cpu_device_cores(device);
     prop->numa_node = xrt__cpu.numa ? xrt__cpu.node[device] : -1; /* a count places nothing */
@@ -5367,7 +5901,7 @@ typedef struct xrt__cpu_function {
     xrt_cpu_kernel_fn kernel;
     size_t max_shared; /* dynamic shared bytes a launch may ask for (function_set_attribute) */
     const xrt_kernel_param *params; /* the layout its source declares (<name>_xrt_params), or NULL */
-    size_t nparams;
+    size_t nparams, params_end; /* where the last parameter ends */
     struct xrt__cpu_module *module;
     struct xrt__cpu_function *next;
 } xrt__cpu_function;
@@ -5528,10 +6062,12 @@ static xrt_status xrt__cpu_module_key(const xrt_backend *self, xrt__cc_build *b,
 {
     /* PATH: the assembler and linker the compiler runs, and a wrapper's
        compiler; LD_RUN_PATH: the linker writes it into the module;
-       CCC_OVERRIDE_OPTIONS: clang edits its own command line with it */
+       CCC_OVERRIDE_OPTIONS: clang edits its own command line with it;
+       CLANG_NO_DEFAULT_CONFIG: clang (16 on) then reads no default
+       configuration file */
     static const char *const env[] = {"CPATH", "C_INCLUDE_PATH", "CPLUS_INCLUDE_PATH", "OBJC_INCLUDE_PATH",
                                       "LIBRARY_PATH", "GCC_EXEC_PREFIX", "COMPILER_PATH", "SOURCE_DATE_EPOCH",
-                                      "LD_RUN_PATH", "CCC_OVERRIDE_OPTIONS", "PATH"};
+                                      "LD_RUN_PATH", "CCC_OVERRIDE_OPTIONS", "CLANG_NO_DEFAULT_CONFIG", "PATH"};
     xrt_target t;
     char cwd[PATH_MAX];
     size_t i;
@@ -5601,6 +6137,8 @@ static xrt_status xrt__cpu_module_load(const xrt_backend *self, void **module, c
     XRT_FREE(b->words.p);
     XRT_FREE(b->rsp.p);
     XRT_FREE(b->incs.p);
+    XRT_FREE(b->cfg.p);
+    XRT_FREE(b->ran.p);
     XRT_FREE(b);
     if (st != XRT_SUCCESS) {
         if (m->dl) { /* opened, then the cache failed: not so today, but m must not stay listed */
@@ -5621,6 +6159,16 @@ static xrt_status xrt__cpu_module_load(const xrt_backend *self, void **module, c
    past what it had queued then, seen at a later load, unload, device
    synchronize or the shutdown. The unload itself does not wait (the
    queued work may wait for the caller). */
+/* A graph's copy node may name a module's variable, which only the module's
+   unload would free: while any graph, capture or plan holds nodes (counted
+   by their node arrays, xrt__cpu_nodes_own), unloaded modules are kept, as
+   the GPU backends keep them (REFERENCE "Lifetimes"). */
+static int xrt__cpu_node_arrays;
+static void xrt__cpu_nodes_own(const void *was, const void *now, int by)
+{
+    if (!was && now) __atomic_add_fetch(&xrt__cpu_node_arrays, by, __ATOMIC_ACQ_REL);
+}
+
 typedef struct xrt__cpu_unloaded {
     xrt__cpu_module *m;
     xrt__cpu_pending *v;
@@ -5645,7 +6193,8 @@ static void xrt__cpu_unloaded_reap(int all)
     if (!__atomic_load_n(&xrt__cpu_unloaded_list, __ATOMIC_ACQUIRE)) return;
     xrt__cpu_lock(&xrt__cpu_unloaded_lock);
     for (at = &xrt__cpu_unloaded_list; (u = *at) != NULL;)
-        if (all || xrt__cpu_unloaded_done(u)) *at = u->next, u->next = done, done = u;
+        if (all || (xrt__cpu_unloaded_done(u) && !__atomic_load_n(&xrt__cpu_node_arrays, __ATOMIC_ACQUIRE)))
+            *at = u->next, u->next = done, done = u;
         else at = &u->next;
     xrt__cpu_unlock(&xrt__cpu_unloaded_lock);
     while ((u = done) != NULL) {
@@ -5667,7 +6216,7 @@ static xrt_status xrt__cpu_module_unload(const xrt_backend *self, void *module)
         xrt__cpu_module_unref((xrt__cpu_module *)module);
         return XRT_SUCCESS;
     }
-    if (!u->n) {
+    if (!u->n && !__atomic_load_n(&xrt__cpu_node_arrays, __ATOMIC_ACQUIRE)) {
         XRT_FREE(u);
         xrt__cpu_module_unref((xrt__cpu_module *)module);
         return XRT_SUCCESS;
@@ -5722,7 +6271,8 @@ static void xrt__cpu_kernel_params(xrt__cpu_module *m, const char *name, xrt__cp
     if (!p || dlinfo(m->dl, RTLD_DI_LINKMAP, &own) != 0 || !dladdr1(p, &info, (void **)&in, RTLD_DL_LINKMAP) ||
         in != own)
         return;
-    while (n < XRT_MAX_KERNEL_ARGS && p[n].size) n++;
+    for (; n < XRT_MAX_KERNEL_ARGS && p[n].size; n++)
+        if (p[n].offset + p[n].size > f->params_end) f->params_end = p[n].offset + p[n].size;
     f->params = p;
     f->nparams = n;
 }
@@ -5907,7 +6457,10 @@ static void xrt__cpu_run_kernel(xrt__cpu_op *op)
     xrt__cpu_launch_free(l);
 }
 
-static xrt_status xrt__cpu_launch_check(const xrt__cpu_function *f, xrt_dim3 g, xrt_dim3 b, size_t shared)
+/* Also the arguments against the layout the kernel's source declares, as
+   CUDA's are against the driver's (xrt__args_fit; the copy keeps them all). */
+static xrt_status xrt__cpu_launch_check(const xrt__cpu_function *f, xrt_dim3 g, xrt_dim3 b, size_t shared,
+                                        size_t args_size)
 {
     size_t limit = __atomic_load_n(&f->max_shared, __ATOMIC_RELAXED);
     const char *who = "cpu: xrt_launch_kernel";
@@ -5922,6 +6475,7 @@ static xrt_status xrt__cpu_launch_check(const xrt__cpu_function *f, xrt_dim3 g, 
                          "%zu bytes of shared memory exceed the function's %zu (the device's limit is %u; "
                          "xrt_function_set_attribute raises the function's)",
                          shared, limit, XRT__CPU_MAX_SHARED);
+    if (XRT__UNLIKELY(f->params && args_size != f->params_end)) return xrt__args_fit("cpu", f->params_end, &args_size);
     return XRT_SUCCESS;
 }
 
@@ -5983,10 +6537,12 @@ static xrt_status xrt__cpu_device_get_attribute(const xrt_backend *self, int *va
     case XRT_DEVATTR_PAGEABLE_MEMORY_ACCESS: case XRT_DEVATTR_HOST_REGISTER_SUPPORTED:
     /* streams run side by side, each on its worker; stream-ordered allocation; priorities 0 to -5 */
     case XRT_DEVATTR_CONCURRENT_KERNELS: case XRT_DEVATTR_ASYNC_ENGINE_COUNT: case XRT_DEVATTR_MEMORY_POOLS_SUPPORTED:
-    case XRT_DEVATTR_STREAM_PRIORITIES_SUPPORTED:
+    case XRT_DEVATTR_STREAM_PRIORITIES_SUPPORTED: case XRT_DEVATTR_GPU_OVERLAP:
+    /* the host's and the kernels' atomics are the same instructions on the same memory */
+    case XRT_DEVATTR_HOST_NATIVE_ATOMIC_SUPPORTED:
         *value = 1; break;
     default: /* no compute capability, register file, PCI address, memory clock or bus width to tell; no
-                cooperative launch */
+                cooperative launch; no kernel watchdog; compute mode DEFAULT: every thread and process may use it */
         *value = 0; break;
     }
     return XRT_SUCCESS;
@@ -6032,7 +6588,7 @@ static xrt_status xrt__cpu_launch_kernel(const xrt_backend *self, void *function
     xrt__cpu_stream *s;
     xrt__cpu_launch *l;
     xrt__cpu_op op;
-    xrt_status st = xrt__cpu_launch_check(f, grid, block, shared);
+    xrt_status st = xrt__cpu_launch_check(f, grid, block, shared, args_size);
     if (st != XRT_SUCCESS) return st;
     s = xrt__cpu_stream_of(stream);
     if (XRT__UNLIKELY(s->device != xrt__cpu_current())) /* as CUDA: copies may, launches may not */
@@ -6092,7 +6648,7 @@ static const unsigned char xrt__cpu_node_types[] = {
    refused otherwise; memory live when its graph goes is the caller's. Such
    a graph's memory is on the list of xrt__cpu_gleft, for the frees. A
    capture that makes no graph takes its memory with it, as in CUDA. */
-typedef struct xrt__cpu_galloc { void *ptr; int freed, live; } xrt__cpu_galloc;
+typedef struct xrt__cpu_galloc { void *ptr; int freed, live, was; } xrt__cpu_galloc; /* was: live before a launch */
 typedef struct xrt__cpu_gmem {
     int refs, execs;
     uint32_t n, cap;
@@ -6231,6 +6787,7 @@ static void xrt__cpu_graph_clear(xrt__cpu_graph *g)
 {
     uint32_t i;
     for (i = 0; i < g->n; i++) xrt__cpu_node_clear(g, &g->node[i]);
+    xrt__cpu_nodes_own(NULL, g->node, -1);
     XRT_FREE(g->node);
     XRT_FREE(g->dep);
     if (g->mem) xrt__cpu_gmem_unref(g->mem);
@@ -6314,6 +6871,7 @@ static int xrt__cpu_graph_room(xrt__cpu_graph *g, size_t ndeps)
         uint32_t c2 = g->cap ? 2 * g->cap : 16;
         xrt__cpu_node *v = (xrt__cpu_node *)XRT_REALLOC(g->node, c2 * sizeof *v);
         if (!v) return 0;
+        xrt__cpu_nodes_own(g->node, v, 1);
         g->node = v;
         g->cap = c2;
     }
@@ -6576,16 +7134,32 @@ static void xrt__cpu_gmem_leave(xrt__cpu_gmem *m)
 }
 
 /* A launch allocates what the graph leaves to the caller (a launch while a
-   previous launch's allocation is not freed never gets here: the core
-   refuses it, xrt__graph_mem_unfreed). undo: the launch failed after. */
-static xrt_status xrt__cpu_gmem_launch(xrt__cpu_gmem *m, int undo)
+   previous launch's allocation is not freed gets here only for an exec of
+   XRT_GRAPH_INSTANTIATE_AUTO_FREE_ON_LAUNCH: the core refuses it otherwise,
+   xrt__graph_mem_unfreed). Such a launch first frees what is live, as
+   xrt__cpu_gmem_free does; one the caller freed is not live, and is not
+   freed again. The memory stays the graph's at its address, so there is
+   nothing to order: the graph's nodes run after the launch's earlier work.
+   undo: the launch failed after; what was live is live again. */
+static xrt_status xrt__cpu_gmem_launch(xrt__cpu_gmem *m, int auto_free, int undo)
 {
     uint32_t i;
+    void *unfreed = NULL;
     if (!m || !m->left) return XRT_SUCCESS;
     pthread_mutex_lock(&xrt__cpu_gleft_lock);
-    for (i = 0; i < m->n; i++)
-        if (!m->a[i].freed) m->a[i].live = !undo;
+    for (i = 0; i < m->n && !undo && !auto_free && !unfreed; i++)
+        if (!m->a[i].freed && m->a[i].live) unfreed = m->a[i].ptr;
+    for (i = 0; i < m->n && !unfreed; i++) {
+        xrt__cpu_galloc *a = &m->a[i];
+        if (a->freed) continue;
+        if (!undo && a->live) xrt__cpu_ipc_unexport(a->ptr); /* freed by the launch: no new open succeeds */
+        if (!undo) a->was = a->live;
+        a->live = undo ? a->was : 1;
+    }
     pthread_mutex_unlock(&xrt__cpu_gleft_lock);
+    if (unfreed)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "cpu: xrt_graph_launch",
+                         "the graph's allocation %p of its previous launch is not freed", unfreed);
     return XRT_SUCCESS;
 }
 
@@ -6854,6 +7428,64 @@ static int xrt__cpu_cap_wait(xrt__cpu_stream *t, xrt__cpu_event *e, xrt_status *
     return 1;
 }
 
+/* An interprocess event's record is in the shared page, which no launch
+   updates: such an event is in no graph here. */
+static xrt_status xrt__cpu_event_graphable(const xrt__cpu_event *e, const char *who)
+{
+    if (XRT__UNLIKELY(e->shared != NULL))
+        return xrt_error(XRT_ERROR_UNSUPPORTED, who, "an interprocess event cannot be in a graph on the CPU backend");
+    return XRT_SUCCESS;
+}
+
+/* An external record or wait (XRT_EVENT_RECORD_EXTERNAL,
+   XRT_EVENT_WAIT_EXTERNAL): an event node of kind `kind` after the
+   capturing stream's frontier, which it becomes, as the nodes built by
+   hand run (each launch waits or records, ">> cpu: graphs built node by
+   node"). The event's own record and capture stay as they were. */
+static xrt_status xrt__cpu_cap_external(xrt__cpu_stream *s, xrt__cpu_event *e, int kind, const char *who,
+                                        const char *flag)
+{
+    xrt__cpu_op op;
+    xrt_status st;
+    if ((st = xrt__cpu_event_graphable(e, who)) != XRT_SUCCESS) return st;
+    memset(&op, 0, sizeof op);
+    op.run = xrt__cpu_run_nothing; /* the launch records and waits */
+    op.u.record.event = e;
+    __atomic_add_fetch(&e->refs, 1, __ATOMIC_RELAXED); /* the node's; the caller's handle holds one too */
+    pthread_mutex_lock(&xrt__cpu_cap_lock);
+    if (!s->cap)
+        st = xrt__cpu_cap_note(XRT_ERROR_INVALID_VALUE, who,
+                               "%s is for a capture only, and the stream is not capturing (as CUDA: invalid "
+                               "outside of capture)", flag);
+    else if (s->cap->invalid != XRT_SUCCESS)
+        st = xrt__cpu_cap_invalid_locked(s->cap, who);
+    else
+        st = xrt__cpu_cap_node_locked(s, kind, &op, who);
+    xrt__cpu_cap_unlock();
+    if (st != XRT_SUCCESS) __atomic_sub_fetch(&e->refs, 1, __ATOMIC_RELAXED); /* not the last: see above */
+    return st;
+}
+
+static xrt_status xrt__cpu_event_record_with_flags(const xrt_backend *self, void *event, void *stream, unsigned flags)
+{
+    xrt__cpu_event *e = (xrt__cpu_event *)event;
+    xrt__cpu_stream *s = xrt__cpu_stream_of(stream);
+    static const char who[] = "cpu: xrt_event_record_with_flags";
+    if (flags == XRT_EVENT_RECORD_DEFAULT) return xrt__cpu_event_record(self, event, stream);
+    if (XRT__UNLIKELY(e->device != s->device)) /* as cudaEventRecord: cudaErrorInvalidResourceHandle */
+        return xrt_error(XRT_ERROR_INVALID_HANDLE, who, "the event belongs to device %d, the stream to device %d",
+                         e->device, s->device);
+    return xrt__cpu_cap_external(s, e, XRT__CPU_NODE_RECORD, who, "XRT_EVENT_RECORD_EXTERNAL");
+}
+
+static xrt_status xrt__cpu_stream_wait_event_with_flags(const xrt_backend *self, void *stream, void *event,
+                                                        unsigned flags)
+{
+    if (flags == XRT_EVENT_WAIT_DEFAULT) return xrt__cpu_stream_wait_event(self, stream, event);
+    return xrt__cpu_cap_external(xrt__cpu_stream_of(stream), (xrt__cpu_event *)event, XRT__CPU_NODE_WAIT,
+                                 "cpu: xrt_stream_wait_event_with_flags", "XRT_EVENT_WAIT_EXTERNAL");
+}
+
 /* xrt_event_query and xrt_event_synchronize of an event last recorded in a
    capture: there is no work to wait for. */
 static xrt_status xrt__cpu_cap_event_refused(xrt__cpu_event *e, const char *who)
@@ -7000,6 +7632,7 @@ static int xrt__cpu_cap_append(xrt__cpu_graph *to, xrt__cpu_graph *from, uint32_
     if (from->n > to->cap) {
         xrt__cpu_node *v = (xrt__cpu_node *)XRT_REALLOC(to->node, from->n * sizeof *v);
         if (!v) return 0;
+        xrt__cpu_nodes_own(to->node, v, 1);
         to->node = v;
         to->cap = from->n;
     }
@@ -7022,8 +7655,10 @@ static int xrt__cpu_cap_append(xrt__cpu_graph *to, xrt__cpu_graph *from, uint32_
 }
 
 /* Ends capture c: every member stream leaves it, the graph goes to *g
-   (NULL: freed). Under the lock. */
-static void xrt__cpu_cap_end_locked(xrt__cpu_capture *c, xrt__cpu_graph **g)
+   (NULL: dropped). Under the lock; what the capture's graph keeps goes to
+   *drop, for the caller to clear once the lock is let go: an event node's
+   reference may be its event's last, whose release takes the lock. */
+static void xrt__cpu_cap_end_locked(xrt__cpu_capture *c, xrt__cpu_graph **g, xrt__cpu_graph *drop)
 {
     xrt__cpu_capture **p;
     xrt__cpu_stream *s;
@@ -7046,7 +7681,8 @@ static void xrt__cpu_cap_end_locked(xrt__cpu_capture *c, xrt__cpu_graph **g)
         **g = c->g;
         memset(&c->g, 0, sizeof c->g);
     }
-    xrt__cpu_graph_clear(&c->g); /* a graph dropped lets its modules go now, not with the last event */
+    *drop = c->g; /* a graph dropped lets its modules go now, not with the last event */
+    memset(&c->g, 0, sizeof c->g);
     c->refs++; /* freed below if nothing else holds it */
     xrt__cpu_cap_unref_locked(c);
 }
@@ -7056,9 +7692,10 @@ static xrt_status xrt__cpu_stream_end_capture(const xrt_backend *self, void *str
     const char *who = "cpu: xrt_stream_end_capture";
     xrt__cpu_stream *s = (xrt__cpu_stream *)stream;
     xrt__cpu_capture *c;
-    xrt__cpu_graph *g = NULL;
+    xrt__cpu_graph *g = NULL, drop;
     char name[64], other[80];
     xrt_status st = XRT_SUCCESS;
+    memset(&drop, 0, sizeof drop);
     xrt__cpu_stream_name(s, name, sizeof name);
     pthread_mutex_lock(&xrt__cpu_cap_lock);
     if (!(c = s->cap)) {
@@ -7076,18 +7713,19 @@ static xrt_status xrt__cpu_stream_end_capture(const xrt_backend *self, void *str
     } else if (c->invalid != XRT_SUCCESS) {
         st = xrt__cpu_cap_note(XRT_ERROR_STREAM_CAPTURE_INVALIDATED, who, "the capture of %s was invalidated by %s", name,
                        c->why);
-        xrt__cpu_cap_end_locked(c, NULL);
+        xrt__cpu_cap_end_locked(c, NULL, &drop);
     } else if (xrt__cpu_cap_unjoined_locked(c, other, sizeof other)) {
         st = xrt__cpu_cap_note(XRT_ERROR_STREAM_CAPTURE_UNJOINED, who,
                        "work captured on %s was not joined back into %s (record an event there and make %s wait "
                        "for it before the end)", other, name, name);
-        xrt__cpu_cap_end_locked(c, NULL);
+        xrt__cpu_cap_end_locked(c, NULL, &drop);
     } else {
-        xrt__cpu_cap_end_locked(c, &g);
+        xrt__cpu_cap_end_locked(c, &g, &drop);
         if (!g) st = xrt__cpu_cap_note(XRT_ERROR_OUT_OF_MEMORY, who, "no memory for the graph");
         else xrt__cpu_gmem_leave(g->mem);
     }
     xrt__cpu_cap_unlock();
+    xrt__cpu_graph_clear(&drop);
     *graph = g;
     return st;
 }
@@ -7096,10 +7734,13 @@ static xrt_status xrt__cpu_stream_end_capture(const xrt_backend *self, void *str
    destruction ends it (the graph is dropped). */
 static void xrt__cpu_cap_stream_gone(xrt__cpu_stream *s)
 {
+    xrt__cpu_graph drop;
+    memset(&drop, 0, sizeof drop);
     pthread_mutex_lock(&xrt__cpu_cap_lock);
-    if (s->cap && s->cap->origin == s) xrt__cpu_cap_end_locked(s->cap, NULL);
+    if (s->cap && s->cap->origin == s) xrt__cpu_cap_end_locked(s->cap, NULL, &drop);
     else if (s->cap) xrt__cpu_cap_leave_locked(s);
     xrt__cpu_cap_unlock();
+    xrt__cpu_graph_clear(&drop);
 }
 
 /* The NULL stream never captures; while a blocking stream of its device
@@ -7178,6 +7819,7 @@ typedef struct xrt__cpu_exec {
     xrt__cpu_plan *plan;
     xrt__cpu_stream *last; /* the stream of the latest launch (a reference), and its position */
     uint64_t last_pos;
+    int auto_free; /* XRT_GRAPH_INSTANTIATE_AUTO_FREE_ON_LAUNCH */
 } xrt__cpu_exec;
 
 static void xrt__cpu_plan_unref(xrt__cpu_plan *p)
@@ -7253,6 +7895,7 @@ static xrt__cpu_graph *xrt__cpu_graph_dup(const xrt__cpu_graph *from)
     uint32_t i;
     if (!to) return NULL;
     to->node = (xrt__cpu_node *)XRT_MALLOC((from->n ? from->n : 1) * sizeof *to->node);
+    xrt__cpu_nodes_own(NULL, to->node, 1);
     to->dep = (uint32_t *)XRT_MALLOC((from->ndep ? from->ndep : 1) * sizeof *to->dep);
     if (!to->node || !to->dep) {
         xrt__cpu_graph_free(to);
@@ -7346,6 +7989,7 @@ static int xrt__cpu_graph_copy(xrt__cpu_graph *to, const xrt__cpu_graph *from, u
     to->planned = 1;
     to->device = from->device;
     to->node = (xrt__cpu_node *)XRT_MALLOC((from->n ? from->n : 1) * sizeof *to->node);
+    xrt__cpu_nodes_own(NULL, to->node, 1);
     to->dep = (uint32_t *)XRT_MALLOC((from->ndep ? from->ndep : 1) * sizeof *to->dep);
     if (!order || !to->node || !to->dep || (n = xrt__cpu_graph_order(from, order)) == UINT32_MAX) {
         XRT_FREE(order);
@@ -7604,6 +8248,33 @@ static void xrt__cpu_run_graph(xrt__cpu_op *op)
 /* A child graph's node: the plan is the node's own. */
 static void xrt__cpu_run_child(xrt__cpu_op *op) { xrt__cpu_plan_run((xrt__cpu_plan *)op->u.host.user); }
 
+static xrt_status xrt__cpu_graph_instantiate(const xrt_backend *self, void **exec, void *graph);
+
+/* XRT_GRAPH_INSTANTIATE_USE_NODE_PRIORITY is taken: a graph runs as one op
+   at its launch stream's priority, which is what a captured kernel node's
+   priority is unless the capture's streams differ (priorities are
+   scheduling hints: the results are the same). A graph runs on the CPU,
+   never from a kernel: DEVICE_LAUNCH is unsupported. */
+static xrt_status xrt__cpu_graph_instantiate_with_flags(const xrt_backend *self, void **exec, void *graph,
+                                                        unsigned long long flags)
+{
+    xrt_status st;
+    if (flags & XRT_GRAPH_INSTANTIATE_DEVICE_LAUNCH)
+        return xrt_error(XRT_ERROR_UNSUPPORTED, "cpu: xrt_graph_instantiate_with_flags",
+                         "XRT_GRAPH_INSTANTIATE_DEVICE_LAUNCH: a CPU kernel cannot launch a graph");
+    if ((st = xrt__cpu_graph_instantiate(self, exec, graph)) == XRT_SUCCESS)
+        ((xrt__cpu_exec *)*exec)->auto_free = (flags & XRT_GRAPH_INSTANTIATE_AUTO_FREE_ON_LAUNCH) != 0;
+    return st;
+}
+
+/* Nothing to upload: a launch allocates nothing (its plan was made at
+   instantiate). */
+static xrt_status xrt__cpu_graph_upload(const xrt_backend *self, void *exec, void *stream)
+{
+    (void)self, (void)exec, (void)stream;
+    return XRT_SUCCESS;
+}
+
 static xrt_status xrt__cpu_graph_instantiate(const xrt_backend *self, void **exec, void *graph)
 {
     xrt__cpu_gmem *m = ((const xrt__cpu_graph *)graph)->mem;
@@ -7710,7 +8381,7 @@ static xrt_status xrt__cpu_graph_launch(const xrt_backend *self, void *exec, voi
     xrt_status st = XRT_SUCCESS, rec = XRT_SUCCESS;
     if (XRT__UNLIKELY(xrt__cpu_capturing(stream)) && xrt__cpu_cap_launch(s, x, &st)) return st;
     xrt__cpu_lock(&x->lock);
-    if ((st = xrt__cpu_gmem_launch(x->plan->g.mem, 0)) != XRT_SUCCESS) {
+    if ((st = xrt__cpu_gmem_launch(x->plan->g.mem, x->auto_free, 0)) != XRT_SUCCESS) {
         xrt__cpu_unlock(&x->lock);
         return st;
     }
@@ -7740,7 +8411,7 @@ static xrt_status xrt__cpu_graph_launch(const xrt_backend *self, void *exec, voi
             xrt__cpu_graph_free_foreign(&x->plan->g);
         }
     }
-    if (st != XRT_SUCCESS) xrt__cpu_gmem_launch(x->plan->g.mem, 1);
+    if (st != XRT_SUCCESS) xrt__cpu_gmem_launch(x->plan->g.mem, x->auto_free, 1);
     xrt__cpu_unlock(&x->lock);
     return st != XRT_SUCCESS ? st : rec;
 }
@@ -8096,7 +8767,8 @@ static xrt_status xrt__cpu_node_make(xrt__cpu_node *nd, const xrt_graph_node_par
         const xrt_kernel_node_params *k = &p->kernel;
         xrt__cpu_function *f = (xrt__cpu_function *)(void *)k->function;
         xrt__cpu_launch *l;
-        if ((st = xrt__cpu_launch_check(f, k->grid, k->block, k->shared_bytes)) != XRT_SUCCESS) return st;
+        if ((st = xrt__cpu_launch_check(f, k->grid, k->block, k->shared_bytes, k->args_size)) != XRT_SUCCESS)
+            return st;
         if (!(l = xrt__cpu_launch_make(NULL, f, k->grid, k->block, k->shared_bytes, k->args, k->args_size)))
             return xrt_error(XRT_ERROR_OUT_OF_MEMORY, who, "no memory for the kernel node");
         __atomic_add_fetch(&f->module->refs, 1, __ATOMIC_ACQ_REL);
@@ -8143,8 +8815,8 @@ static xrt_status xrt__cpu_node_make(xrt__cpu_node *nd, const xrt_graph_node_par
     case XRT_GRAPH_NODE_EVENT_RECORD:
     case XRT_GRAPH_NODE_WAIT_EVENT: {
         xrt__cpu_event *e = (xrt__cpu_event *)(void *)p->event.event;
-        if (e->shared)
-            return xrt_error(XRT_ERROR_UNSUPPORTED, who, "an interprocess event cannot be in a graph on the CPU backend");
+        xrt_status st;
+        if ((st = xrt__cpu_event_graphable(e, who)) != XRT_SUCCESS) return st;
         nd->kind = p->type == XRT_GRAPH_NODE_WAIT_EVENT ? XRT__CPU_NODE_WAIT : XRT__CPU_NODE_RECORD;
         nd->op.run = xrt__cpu_run_nothing; /* the launch records and waits (">> cpu: graphs built node by node") */
         nd->op.u.record.event = e;
@@ -8710,10 +9382,14 @@ static void xrt__cpu_fork_prepare(void)
     pthread_mutex_lock(&xrt__cpu_list_lock);
     pthread_mutex_lock(&xrt__cpu_pool_start);
     xrt__cpu_fork_started(); /* those another thread started since xrt__cpu_fork_settle */
+    pthread_mutex_lock(&xrt__cpu_export_lock); /* a leaf: no export is half made at the fork (xrt__cpu_share) */
+    xrt__cpu_lock(&xrt__cpu_maps_lock); /* a leaf: the child's tree is whole (its lock is reset there) */
 }
 
 static void xrt__cpu_fork_parent(void)
 {
+    xrt__cpu_unlock(&xrt__cpu_maps_lock);
+    pthread_mutex_unlock(&xrt__cpu_export_lock);
     pthread_mutex_unlock(&xrt__cpu_pool_start);
     pthread_mutex_unlock(&xrt__cpu_list_lock);
     pthread_mutex_unlock(&xrt__cpu_cap_lock);
@@ -8768,6 +9444,7 @@ static void xrt__cpu_fork_child(void)
     for (e = xrt__cpu.events; e; e = e->next) e->lock = 0; /* its holder did not come along */
     for (i = 0; i < XRT__CPU_DEVICES_MAX; i++) xrt__cpu.legacy[i].lock = 0;
     xrt__cpu_own_lock = 0; /* its holder did not come along */
+    xrt__cpu_maps_lock = 0; /* taken by the prepare handler */
     for (s = xrt__cpu.list.next; s && s != &xrt__cpu.list; s = s->next) {
         s->lock = 0; /* its holder did not come along */
         s->exec = XRT__CPU_FREE;

@@ -55,6 +55,9 @@
     X(mem_pool, cudaMemPool_t)                    \
     X(pool_props_in, const struct cudaMemPoolProps *) \
     X(pool_attr, enum cudaMemPoolAttr)            \
+    X(access_desc_in, const struct cudaMemAccessDesc *) \
+    X(access_flags_out, enum cudaMemAccessFlags *) \
+    X(mem_location, struct cudaMemLocation *)     \
     X(range_attr, enum cudaMemRangeAttribute)
 #define XRT__CUDA_TYPEDEF(name, type) typedef type xrt__cuda_t_##name;
 #endif
@@ -64,7 +67,7 @@
 
 #if defined(__has_include)
 #if !__has_include(<cuda_runtime_api.h>)
-#error "XRT_ENABLE_CUDA: cuda_runtime_api.h not found: add the CUDA Toolkit's include directory to this unit's flags (-isystem /usr/local/cuda/include; pkg-config: cuda-13.0; CMake: find_package(xrt COMPONENTS cuda)), or do not define XRT_ENABLE_CUDA"
+#error "XRT_ENABLE_CUDA: cuda_runtime_api.h not found: add the CUDA Toolkit's include directory to this unit's flags (-isystem /usr/local/cuda/include; CMake: find_package(xrt COMPONENTS cuda)), or do not define XRT_ENABLE_CUDA"
 #endif
 #endif
 
@@ -136,6 +139,7 @@ static const xrt__gpu_error xrt__cuda_errors[] = {
     {cudaErrorInvalidResourceHandle, XRT_ERROR_INVALID_HANDLE},
     {cudaErrorNotReady, XRT_ERROR_NOT_READY},
     {cudaErrorNotSupported, XRT_ERROR_UNSUPPORTED},
+    {cudaErrorUnsupportedLimit, XRT_ERROR_UNSUPPORTED},
     {cudaErrorIllegalState, XRT_ERROR_ILLEGAL_STATE},
     {cudaErrorStreamCaptureUnsupported, XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED},
     {cudaErrorStreamCaptureInvalidated, XRT_ERROR_STREAM_CAPTURE_INVALIDATED},
@@ -165,6 +169,12 @@ XRT__GPU_ASSERT((int)cudaStreamCaptureStatusNone == (int)XRT_CAPTURE_STATUS_NONE
                     (int)cudaStreamCaptureStatusActive == (int)XRT_CAPTURE_STATUS_ACTIVE &&
                     (int)cudaStreamCaptureStatusInvalidated == (int)XRT_CAPTURE_STATUS_INVALIDATED,
                 "cudaStreamCaptureStatus");
+/* xrt's event record and wait flags are CUDA's (passed on as they are). */
+XRT__GPU_ASSERT((int)cudaEventRecordDefault == (int)XRT_EVENT_RECORD_DEFAULT &&
+                    (int)cudaEventRecordExternal == (int)XRT_EVENT_RECORD_EXTERNAL &&
+                    (int)cudaEventWaitDefault == (int)XRT_EVENT_WAIT_DEFAULT &&
+                    (int)cudaEventWaitExternal == (int)XRT_EVENT_WAIT_EXTERNAL,
+                "cudaEventRecordExternal");
 
 /* >> cuda: hooks */
 static xrt_status xrt__cuda_probe(char *reason, size_t n)
@@ -254,6 +264,7 @@ typedef struct xrt__cuda_driver {
     int (*LaunchKernel)(void *function, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                         unsigned shared, void *stream, void **params, void **extra);
     int (*FuncGetAttribute)(int *value, int attr, void *function);
+    int (*MemGetAddressRange)(unsigned long long *base, size_t *size, unsigned long long ptr);
     int (*LibraryLoadData)(void **library, const void *code, int *options, void **values, unsigned n,
                            int *library_options, void **library_values, unsigned library_n);
     int (*LibraryUnload)(void *library);
@@ -281,6 +292,7 @@ typedef struct xrt__cuda_driver {
     X(DeviceGet, cuDeviceGet, 0, CUresult, (CUdevice * device, int ordinal))                               \
     X(DeviceGetAttribute, cuDeviceGetAttribute, 0, CUresult, (int *value, CUdevice_attribute attr, CUdevice device)) \
     X(CtxGetCurrent, cuCtxGetCurrent, 1, CUresult, (CUcontext * ctx))                                      \
+    X(MemGetAddressRange, cuMemGetAddressRange_v2, 1, CUresult, (CUdeviceptr * base, size_t *size, CUdeviceptr ptr)) \
     X(MemGetHandleForAddressRange, cuMemGetHandleForAddressRange, 1, CUresult,                             \
       (void *handle, CUdeviceptr ptr, size_t size, CUmemRangeHandleType type, unsigned long long flags))   \
     X(ModuleLoadDataEx, cuModuleLoadDataEx, 1, CUresult,                                                   \
@@ -340,8 +352,8 @@ static xrt_status xrt__cuda_driver_fail(const xrt__cuda_driver *d, int e, const 
 static xrt_status xrt__cuda_driver_fail(const xrt__cuda_driver *d, int e, const char *call, const char *op)
 {
     const char *name = NULL, *text = NULL;
-    char who[64];
-    snprintf(who, sizeof who, "xrt_%.40s: cuda", op);
+    char who[96];
+    snprintf(who, sizeof who, "xrt_%.64s: cuda", op);
     if (d->GetErrorName(e, &name) != CUDA_SUCCESS) name = NULL;
     if (d->GetErrorString(e, &text) != CUDA_SUCCESS) text = NULL;
     return xrt_native_error(xrt__gpu_error_status(xrt__cuda_driver_errors, sizeof xrt__cuda_driver_errors /
@@ -427,6 +439,26 @@ static xrt_status xrt__cuda_export_dmabuf(xrt__gpu *g, int device, void *start, 
     return e == CUDA_SUCCESS ? XRT_SUCCESS : xrt__cuda_driver_fail(d, e, "cuMemGetHandleForAddressRange", "mem_export_dmabuf");
 }
 
+/* The allocation around memory the runtime made for another than xrt:
+   cuMemGetAddressRange (the runtime has no such call). A driver that cannot
+   be loaded is not looked for again for this: the question comes with
+   every copy of such memory. */
+static int xrt__cuda_no_range; /* the driver could not be loaded */
+static void xrt__cuda_address_range(const xrt__gpu *g, const void *p, void **base, size_t *size)
+{
+    const xrt__cuda_driver *d = NULL;
+    unsigned long long b = 0;
+    size_t n = 0;
+    char reason[256];
+    (void)g;
+    if (__atomic_load_n(&xrt__cuda_no_range, __ATOMIC_RELAXED)) return;
+    if (!(d = xrt__cuda_driver_get(reason, sizeof reason))) __atomic_store_n(&xrt__cuda_no_range, 1, __ATOMIC_RELAXED);
+    if (!d || !d->MemGetAddressRange || d->MemGetAddressRange(&b, &n, (unsigned long long)(uintptr_t)p) != CUDA_SUCCESS)
+        return;
+    *base = (void *)(uintptr_t)b;
+    *size = n;
+}
+
 /* >> cuda: modules, through the driver API (libcuda.so.1, loaded at run
    time): a library (cuLibraryLoadData, CUDA 12 drivers: one load for every
    device, launched as a CUkernel) where the driver has it, else a module
@@ -473,10 +505,10 @@ static int xrt__cuda_arch_number(const char *arch, const char *prefix, char *suf
 /* A cubin runs on the same major arch with an equal or newer minor; PTX
    is JIT-compiled for its arch or newer; an 'a' arch (either) only on that
    arch; a fatbin: the driver decides. */
-static int xrt__cuda_image_compatible(const char *arch, const xrt_module_image *im)
+static int xrt__cuda_image_compatible(const xrt_target *t, const xrt_module_image *im)
 {
     char ds, is;
-    int dev = xrt__cuda_arch_number(arch, "sm_", &ds), v;
+    int dev = xrt__cuda_arch_number(t->arch, "sm_", &ds), v;
     if (im->kind == XRT_IMAGE_CUDA_FATBIN) return 1;
     if (dev < 0) return 0;
     v = xrt__cuda_arch_number(im->arch, im->kind == XRT_IMAGE_CUDA_PTX ? "compute_" : "sm_", &is);
@@ -831,11 +863,11 @@ XRT__GPU_SAME_TYPE(xrt__cuda_type_capture_info,
    annotated edge does not fail the question (cudaErrorLossyQuery). */
 static int xrt__cuda_capture_last(const xrt__gpu *g, void *stream, void **graph, void **node)
 {
-    void *const *deps = NULL;
+    void *const *deps = NULL, *into = NULL;
     const void *data = NULL;
     size_t n = 0;
-    int status = 0, e = xrt__cuda_graph.CaptureInfo(stream, &status, NULL, graph, &deps, &data, &n);
-    return xrt__gpu_capture_last_of(g, e, status, deps, n, graph, node);
+    int status = 0, e = xrt__cuda_graph.CaptureInfo(stream, &status, NULL, &into, &deps, &data, &n);
+    return xrt__gpu_capture_last_of(g, e, status, into, deps, n, graph, node);
 }
 static const char *const xrt__cuda_node_edges_calls[2] = {"cudaGraphNodeGetDependencies", "cudaGraphNodeGetDependentNodes"};
 static const char *const xrt__cuda_edit_calls[2] = {"cudaGraphAddDependencies", "cudaGraphRemoveDependencies"};
@@ -864,6 +896,15 @@ XRT__GPU_ASSERT(sizeof(struct cudaMemPoolProps) <= sizeof(xrt__gpu_pool_props) &
                     cudaMemAllocationTypePinned == XRT__GPU_POOL_PINNED &&
                     cudaMemLocationTypeDevice == XRT__GPU_LOCATION_DEVICE,
                 "cudaMemPoolProps does not begin as xrt writes it");
+XRT__GPU_ASSERT(sizeof(struct cudaMemAccessDesc) == sizeof(xrt__gpu_access_desc) &&
+                    offsetof(struct cudaMemAccessDesc, location.type) == offsetof(xrt__gpu_access_desc, location_type) &&
+                    offsetof(struct cudaMemAccessDesc, location.id) == offsetof(xrt__gpu_access_desc, location_id) &&
+                    offsetof(struct cudaMemAccessDesc, flags) == offsetof(xrt__gpu_access_desc, flags) &&
+                    sizeof(enum cudaMemAccessFlags) == sizeof(int) && cudaMemAccessFlagsProtNone == XRT_MEM_ACCESS_FLAGS_PROT_NONE &&
+                    cudaMemAccessFlagsProtRead == XRT_MEM_ACCESS_FLAGS_PROT_READ &&
+                    cudaMemAccessFlagsProtReadWrite == XRT_MEM_ACCESS_FLAGS_PROT_READ_WRITE &&
+                    sizeof(struct cudaMemLocation) == 2 * sizeof(int),
+                "cudaMemAccessDesc is not as xrt writes it");
 XRT__GPU_ASSERT((int)cudaMemPoolReuseFollowEventDependencies == XRT_MEMPOOL_REUSE_FOLLOW_EVENT_DEPENDENCIES &&
                     (int)cudaMemPoolReuseAllowOpportunistic == XRT_MEMPOOL_REUSE_ALLOW_OPPORTUNISTIC &&
                     (int)cudaMemPoolReuseAllowInternalDependencies == XRT_MEMPOOL_REUSE_ALLOW_INTERNAL_DEPENDENCIES &&
@@ -978,17 +1019,21 @@ XRT__GPU_ASSERT(sizeof(dim3) == sizeof(xrt_dim3) && sizeof(((struct cudaKernelNo
 XRT__GPU_ASSERT(sizeof(struct cudaHostNodeParams) == 2 * sizeof(void *) && offsetof(struct cudaHostNodeParams, userData) == sizeof(void *),
                 "cudaHostNodeParams is not (fn, user)");
 
-static int xrt__cuda_list_edges(const xrt__gpu *g, int what, void *of, void **a, void **b, size_t *count, const char **call)
+/* With data (the caller's, zeroed) where the runtime takes it: a list
+   without it fails where an edge is annotated (cudaErrorLossyQuery); CUDA
+   12.0 to 12.2 have plain edges only. */
+static int xrt__cuda_list_edges(const xrt__gpu *g, int what, void *of, void **a, void **b, xrt__gpu_edge_data *data,
+                                size_t *count, const char **call)
 {
     int k = what == XRT__GRAPH_LIST_DEPENDENTS;
     (void)g;
     if (what == XRT__GRAPH_LIST_EDGES) {
         *call = xrt__cuda_graph.Edges && g->version < 13000 ? "cudaGraphGetEdges_v2" : "cudaGraphGetEdges";
-        return xrt__cuda_graph.Edges ? xrt__cuda_graph.Edges(of, a, b, NULL, count)
+        return xrt__cuda_graph.Edges ? xrt__cuda_graph.Edges(of, a, b, data, count)
                                      : xrt__cuda_graph.EdgesNoData(of, a, b, count);
     }
     *call = xrt__cuda_node_edges_calls[k];
-    return xrt__cuda_graph.NodeEdges[k] ? xrt__cuda_graph.NodeEdges[k](of, a, NULL, count)
+    return xrt__cuda_graph.NodeEdges[k] ? xrt__cuda_graph.NodeEdges[k](of, a, data, count)
                                         : xrt__cuda_graph.NodeEdgesNoData[k](of, a, count);
 }
 
@@ -1003,6 +1048,14 @@ static int xrt__cuda_edit_edges(const xrt__gpu *g, void *graph, void *const *fro
 #if CUDART_VERSION >= 12000
 XRT__GPU_SAME_TYPE(xrt__cuda_type_exec_update, cudaError_t(*)(cudaGraphExec_t, cudaGraph_t, cudaGraphExecUpdateResultInfo *),
                    cudaGraphExecUpdate)
+#endif
+#if CUDART_VERSION >= 12030
+XRT__GPU_ASSERT(sizeof(cudaGraphEdgeData) == sizeof(xrt__gpu_edge_data) &&
+                    offsetof(cudaGraphEdgeData, from_port) == offsetof(xrt__gpu_edge_data, from_port) &&
+                    offsetof(cudaGraphEdgeData, to_port) == offsetof(xrt__gpu_edge_data, to_port) &&
+                    offsetof(cudaGraphEdgeData, type) == offsetof(xrt__gpu_edge_data, type) &&
+                    cudaGraphDependencyTypeProgrammatic == 1,
+                "cudaGraphEdgeData is not as xrt reads it");
 #endif
 #if CUDART_VERSION >= 13000
 XRT__GPU_SAME_TYPE(xrt__cuda_type_edges,
@@ -1035,6 +1088,8 @@ static int xrt__cuda_exec_update(const xrt__gpu *g, void *exec, void *graph, int
     return e;
 }
 
+/* A count: no edge data (the runtime takes it only with the nodes), and
+   no cudaErrorLossyQuery for an annotated edge. */
 static xrt_status xrt__cuda_graph_edges(const xrt__gpu *g, void *graph, size_t *count)
 {
     int e;
@@ -1151,15 +1206,17 @@ static void xrt__cuda_managed_hooks(xrt__gpu *g)
    signature, but for those of graphs above. Modules need the driver
    library: without it (no NVIDIA driver) CUDA offers no XRT_CAP_MODULES and
    loading is XRT_ERROR_UNSUPPORTED. */
-static void xrt__cuda_loaded(xrt__gpu *g)
+static int xrt__cuda_loaded(xrt__gpu *g, char *reason, size_t n)
 {
-    char reason[256] = "";
+    char why[256] = "";
+    (void)reason, (void)n; /* every runtime that loads is used */
     xrt__cuda_graph_hooks(g);
     xrt__cuda_managed_hooks(g);
-    if (!xrt__cuda_driver_get(reason, sizeof reason)) {
+    if (!xrt__cuda_driver_get(why, sizeof why)) {
         g->module_load = NULL;
-        xrt_log(XRT_LOG_DEBUG, "cuda: no modules: %s", reason);
+        xrt_log(XRT_LOG_DEBUG, "cuda: no modules: %s", why);
     }
+    return 1;
 }
 
 /* >> cuda: the table */
@@ -1178,9 +1235,12 @@ static void xrt__cuda_loaded(xrt__gpu *g)
 #define XRT__CUDA_DEVATTR_MAX_PITCH cudaDevAttrMaxPitch
 #define XRT__CUDA_DEVATTR_MAX_REGISTERS_PER_BLOCK cudaDevAttrMaxRegistersPerBlock
 #define XRT__CUDA_DEVATTR_CLOCK_RATE cudaDevAttrClockRate
+#define XRT__CUDA_DEVATTR_GPU_OVERLAP cudaDevAttrGpuOverlap
 #define XRT__CUDA_DEVATTR_MULTIPROCESSOR_COUNT cudaDevAttrMultiProcessorCount
+#define XRT__CUDA_DEVATTR_KERNEL_EXEC_TIMEOUT cudaDevAttrKernelExecTimeout
 #define XRT__CUDA_DEVATTR_INTEGRATED cudaDevAttrIntegrated
 #define XRT__CUDA_DEVATTR_CAN_MAP_HOST_MEMORY cudaDevAttrCanMapHostMemory
+#define XRT__CUDA_DEVATTR_COMPUTE_MODE cudaDevAttrComputeMode
 #define XRT__CUDA_DEVATTR_CONCURRENT_KERNELS cudaDevAttrConcurrentKernels
 #define XRT__CUDA_DEVATTR_PCI_BUS_ID cudaDevAttrPciBusId
 #define XRT__CUDA_DEVATTR_PCI_DEVICE_ID cudaDevAttrPciDeviceId
@@ -1196,6 +1256,7 @@ static void xrt__cuda_loaded(xrt__gpu *g)
 #define XRT__CUDA_DEVATTR_STREAM_PRIORITIES_SUPPORTED cudaDevAttrStreamPrioritiesSupported
 #define XRT__CUDA_DEVATTR_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR cudaDevAttrMaxSharedMemoryPerMultiprocessor
 #define XRT__CUDA_DEVATTR_MANAGED_MEMORY cudaDevAttrManagedMemory
+#define XRT__CUDA_DEVATTR_HOST_NATIVE_ATOMIC_SUPPORTED cudaDevAttrHostNativeAtomicSupported
 #define XRT__CUDA_DEVATTR_PAGEABLE_MEMORY_ACCESS cudaDevAttrPageableMemoryAccess
 #define XRT__CUDA_DEVATTR_CONCURRENT_MANAGED_ACCESS cudaDevAttrConcurrentManagedAccess
 #define XRT__CUDA_DEVATTR_COOPERATIVE_LAUNCH cudaDevAttrCooperativeLaunch
@@ -1204,6 +1265,11 @@ static void xrt__cuda_loaded(xrt__gpu *g)
 #define XRT__CUDA_DEVATTR_MEMORY_POOLS_SUPPORTED cudaDevAttrMemoryPoolsSupported
 #define XRT__CUDA_DEVATTR_NUMA_ID 131 /* cudaDevAttrNumaId: CUDA 12.2 on */
 XRT__DEVICE_ATTRS(XRT__CUDA_DEVATTR_SAME)
+XRT__GPU_ASSERT((int)XRT_COMPUTE_MODE_DEFAULT == (int)cudaComputeModeDefault &&
+                    (int)XRT_COMPUTE_MODE_EXCLUSIVE == (int)cudaComputeModeExclusive &&
+                    (int)XRT_COMPUTE_MODE_PROHIBITED == (int)cudaComputeModeProhibited &&
+                    (int)XRT_COMPUTE_MODE_EXCLUSIVE_PROCESS == (int)cudaComputeModeExclusiveProcess,
+                "XRT_COMPUTE_MODE_* are not CUDA's");
 
 static int xrt__cuda_native_attr(int attr) { return attr; }
 
@@ -1231,16 +1297,30 @@ static void xrt__cuda_fill(xrt_backend *t)
     g->driver_version = "cudaDriverGetVersion";
     g->stream_device_sym = "cudaStreamGetDevice";
     g->dot_print_sym = "cudaGraphDebugDotPrint";
+    g->upload_sym = "cudaGraphUpload";
+    g->instantiate_flags = cudaGraphInstantiateFlagAutoFreeOnLaunch | cudaGraphInstantiateFlagDeviceLaunch |
+                           cudaGraphInstantiateFlagUseNodePriority;
+    g->instantiate_flags_why = "cudaGraphInstantiateFlags";
     g->capture_to_graph_sym = "cudaStreamBeginCaptureToGraph";
     g->graph_mem_trim_sym = "cudaDeviceGraphMemTrim";
+    g->get_limit_sym = "cudaDeviceGetLimit";
+    g->set_limit_sym = "cudaDeviceSetLimit";
+    g->p2p_attr_sym = "cudaDeviceGetP2PAttribute";
+    g->limits = 7; /* cudaLimitStackSize .. cudaLimitPersistingL2CacheSize */
+    g->record_flags_sym = "cudaEventRecordWithFlags";
+    g->wait_external = 1; /* XRT_EVENT_WAIT_EXTERNAL == cudaEventWaitExternal */
     memcpy(g->mem_node_syms, xrt__cuda_mem_node_syms, sizeof g->mem_node_syms);
     g->mem_node = xrt__cuda_mem_node;
     g->probe = xrt__cuda_probe;
     g->no_driver = xrt__cuda_no_driver;
     g->loaded = xrt__cuda_loaded;
     g->fill_prop = xrt__cuda_fill_prop;
+    g->target_features = NULL; /* sm_XX says it all */
     g->memory_type = xrt__cuda_memory_type;
+    g->address_range = xrt__cuda_address_range;
     g->export_dmabuf = xrt__cuda_export_dmabuf;
+    g->ipc_open_flags = -1; /* xrt's flags are CUDA's */
+    g->host_register_read_only = cudaHostRegisterReadOnly;
     g->image_kinds = 1u << XRT_IMAGE_CUDA_CUBIN | 1u << XRT_IMAGE_CUDA_PTX | 1u << XRT_IMAGE_CUDA_FATBIN;
     g->image_compatible = xrt__cuda_image_compatible;
     g->module_load = xrt__cuda_module_load;

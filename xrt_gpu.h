@@ -34,7 +34,8 @@
 
    Hooks (xrt__cuda_* in xrt_cuda.h, xrt__hip_* in xrt_hip.h):
      probe(reason, n)        a cheap check before loading (HIP: /dev/kfd)
-     loaded(g)               after loading: entry points chosen by version
+     loaded(g, reason, n)    after loading: entry points chosen by version,
+                             or 0 where xrt cannot use that runtime (HIP 7)
      fill_prop(g, out, p, d) arch, memory, warp size, SMs from the runtime's
                              device struct `p` (the name is copied here)
      memory_type(g, a, &d)   the runtime's pointer attributes `a` as an
@@ -120,6 +121,10 @@
       (XRT__GPU_T(mem_pool) pool, size_t keep))                                                                          \
     X(MallocFromPoolAsync, cudaMallocFromPoolAsync, 1, hipMallocFromPoolAsync, 1, XRT__GPU_T(error),                     \
       (void **ptr, size_t size, XRT__GPU_T(mem_pool) pool, XRT__GPU_T(stream) stream))                                   \
+    X(MemPoolSetAccess, cudaMemPoolSetAccess, 1, hipMemPoolSetAccess, 1, XRT__GPU_T(error),                              \
+      (XRT__GPU_T(mem_pool) pool, XRT__GPU_T(access_desc_in) descs, size_t count))                                       \
+    X(MemPoolGetAccess, cudaMemPoolGetAccess, 1, hipMemPoolGetAccess, 1, XRT__GPU_T(error),                              \
+      (XRT__GPU_T(access_flags_out) flags, XRT__GPU_T(mem_pool) pool, XRT__GPU_T(mem_location) location))                \
     X(MemGetInfo, cudaMemGetInfo, 0, hipMemGetInfo, 0, XRT__GPU_T(error), (size_t *free_bytes, size_t *total_bytes))     \
     X(MemsetAsync, cudaMemsetAsync, 0, hipMemsetAsync, 0, XRT__GPU_T(error),                                             \
       (void *dst, int value, size_t size, XRT__GPU_T(stream) stream))                                                    \
@@ -131,12 +136,20 @@
     X(Memcpy2DAsync, cudaMemcpy2DAsync, 1, hipMemcpy2DAsync, 1, XRT__GPU_T(error),                                       \
       (void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,                            \
        XRT__GPU_T(memcpy_kind) kind, XRT__GPU_T(stream) stream))                                                         \
+    X(Memcpy2D, cudaMemcpy2D, 1, hipMemcpy2D, 1, XRT__GPU_T(error),                                                     \
+      (void *dst, size_t dpitch, const void *src, size_t spitch, size_t width, size_t height,                            \
+       XRT__GPU_T(memcpy_kind) kind))                                                                                    \
     X(Memset2DAsync, cudaMemset2DAsync, 1, hipMemset2DAsync, 1, XRT__GPU_T(error),                                       \
       (void *dst, size_t pitch, int value, size_t width, size_t height, XRT__GPU_T(stream) stream))                      \
+    X(Memset2D, cudaMemset2D, 1, hipMemset2D, 1, XRT__GPU_T(error),                                                     \
+      (void *dst, size_t pitch, int value, size_t width, size_t height))                                                 \
     X(Memcpy3DAsync, cudaMemcpy3DAsync, 1, hipMemcpy3DAsync, 1, XRT__GPU_T(error),                                       \
       (XRT__GPU_T(memcpy3d_in) p, XRT__GPU_T(stream) stream))                                                            \
+    X(Memcpy3D, cudaMemcpy3D, 1, hipMemcpy3D, 1, XRT__GPU_T(error), (XRT__GPU_T(memcpy3d_in) p))                        \
     X(Memset3DAsync, cudaMemset3DAsync, 1, hipMemset3DAsync, 1, XRT__GPU_T(error),                                       \
       (XRT__GPU_T(pitched_ptr) p, int value, XRT__GPU_T(extent) extent, XRT__GPU_T(stream) stream))                      \
+    X(Memset3D, cudaMemset3D, 1, hipMemset3D, 1, XRT__GPU_T(error),                                                     \
+      (XRT__GPU_T(pitched_ptr) p, int value, XRT__GPU_T(extent) extent))                                                 \
     X(PointerGetAttributes, cudaPointerGetAttributes, 0, hipPointerGetAttributes, 0, XRT__GPU_T(error),                  \
       (XRT__GPU_T(pointer_attr) attr, const void *ptr))                                                                  \
     X(StreamCreateWithFlags, cudaStreamCreateWithFlags, 0, hipStreamCreateWithFlags, 0, XRT__GPU_T(error),               \
@@ -346,6 +359,9 @@ typedef struct xrt__gpu_ipc_handle { char reserved[64]; } xrt__gpu_ipc_handle; /
     X(mem_pool, void *)                    \
     X(pool_props_in, const void *)         \
     X(pool_attr, int)                      \
+    X(access_desc_in, const void *)        \
+    X(access_flags_out, void *)            \
+    X(mem_location, void *)                \
     X(range_attr, int)
 #define XRT__GPU_TYPEDEF(name, type) typedef type xrt__gpu_t_##name;
 XRT__GPU_TYPES(XRT__GPU_TYPEDEF)
@@ -397,6 +413,14 @@ typedef struct xrt__gpu_node_type {
     int type;
 } xrt__gpu_node_type;
 
+/* An edge's annotation (CUDA 12.3's cudaGraphEdgeData, whose layout
+   xrt_cuda.h checks): all zero is a plain edge, which is all that xrt's
+   lists express; a runtime without edge data (HIP, CUDA before 12.3) has
+   plain edges only. */
+typedef struct xrt__gpu_edge_data {
+    unsigned char from_port, to_port, type, reserved[5];
+} xrt__gpu_edge_data;
+
 /* Where a vendor's node structs keep what xrt reads and writes: each
    struct's size and its fields' offsets (the CUDA and HIP structs hold the
    same fields in other orders). dim3 is three unsigned ints in both, a
@@ -437,12 +461,33 @@ struct xrt__gpu {
     int (*stream_device)(void *stream, int *device); /* that entry point, or NULL */
     const char *dot_print_sym;     /* "cudaGraphDebugDotPrint" (HIP 5 lacks it): looked up by name, optional */
     int (*dot_print)(void *graph, const char *path, unsigned flags); /* that entry point, or NULL */
+    const char *upload_sym;        /* "cudaGraphUpload" (HIP 5.2 lacks it): looked up by name, optional */
+    int (*upload)(void *exec, void *stream); /* that entry point, or NULL */
+    unsigned long long instantiate_flags; /* the XRT_GRAPH_INSTANTIATE_* its WithFlags call takes (same values) */
+    const char *instantiate_flags_why;    /* why the others are not: the runtime's enum */
     /* "cudaStreamBeginCaptureToGraph" (CUDA 12.3; ROCm 6.2's HIP, not HIP 5):
        looked up by name, optional; edge_data NULL (plain edges) */
     const char *capture_to_graph_sym;
     int (*capture_to_graph)(void *stream, void *graph, void *const *deps, const void *edge_data, size_t n, int mode);
     const char *graph_mem_trim_sym; /* "cudaDeviceGraphMemTrim" (HIP 5.2 lacks it): looked up by name, optional */
     int (*graph_mem_trim)(int device); /* that entry point, or NULL */
+    /* "cudaDeviceGetLimit", "cudaDeviceSetLimit" (HIP 5.2 has no
+       hipDeviceSetLimit): looked up by name, optional; the limit is CUDA's
+       value, which the runtime knows below `limits` (HIP: 3) */
+    const char *get_limit_sym, *set_limit_sym;
+    /* "cudaDeviceGetP2PAttribute": looked up by name, optional; HIP's
+       attributes are CUDA's less one (hipDevP2PAttrPerformanceRank is 0) */
+    const char *p2p_attr_sym;
+    int (*p2p_attr)(int *value, int attr, int src, int dst);
+    int p2p_attr_shift;
+    int (*get_limit)(size_t *value, int limit);
+    int (*set_limit)(int limit, size_t value);
+    int limits;
+    /* "cudaEventRecordWithFlags" (CUDA 11.1; HIP: only where its header has
+       hipEventRecordExternal, not HIP 5): looked up by name, optional */
+    const char *record_flags_sym;
+    int (*record_flags)(void *event, void *stream, unsigned flags); /* that entry point, or NULL */
+    int wait_external; /* the runtime's StreamWaitEvent takes XRT_EVENT_WAIT_EXTERNAL (cudaEventWaitExternal) */
     /* graph memory nodes built by hand (CUDA 11.4's cudaGraphAddMemAllocNode,
        cudaGraphAddMemFreeNode, cudaGraphMemAllocNodeGetParams,
        cudaGraphMemFreeNodeGetParams; HIP 5 lacks them): their names (NULL:
@@ -457,15 +502,36 @@ struct xrt__gpu {
     /* Called when counting devices failed with `e`: nonzero (and the reason
        written) when that is because there is no driver at all. */
     int (*no_driver)(const xrt__gpu *g, int e, char *reason, size_t n);
-    void (*loaded)(xrt__gpu *g);
+    /* after loading: 0 (and the reason written) where xrt cannot use the runtime */
+    int (*loaded)(xrt__gpu *g, char *reason, size_t n);
+    /* before: nonzero (and why) for a file's base name that is a runtime xrt
+       does not use (HIP: ROCm 7's libamdhip64.so.7), so that it is never
+       mapped; NULL where every name may be tried */
+    int (*refused_name)(const char *base, char *why, size_t n);
     xrt_status (*fill_prop)(const xrt__gpu *g, xrt_device_prop *out, const void *prop, int device);
+    /* the compile target's features, comma-separated and sorted, from the
+       runtime's device struct (NULL: none, as CUDA's sm_XX says it all) */
+    void (*target_features)(const void *prop, char *features, size_t n);
     xrt_memory_type (*memory_type)(const xrt__gpu *g, const void *attr, int *device);
+    /* the allocation holding p, which the runtime knows and xrt did not
+       allocate: its base and size, where the driver tells them (else
+       nothing is written) */
+    void (*address_range)(const xrt__gpu *g, const void *p, void **base, size_t *size);
     xrt_status (*export_dmabuf)(xrt__gpu *g, int device, void *start, size_t len, int *fd);
+    /* IpcOpenMemHandle's flags: -1, xrt's as they are (CUDA's values); else
+       the one value the runtime takes, whatever xrt's (HIP: set by `loaded`) */
+    int ipc_open_flags;
+    /* HostRegister's flag for XRT_HOST_REGISTER_READ_ONLY (xrt's other flags
+       mean the same to both runtimes); 0 where the runtime has none: such a
+       registration is XRT_ERROR_UNSUPPORTED, saying `read_only_lack` */
+    unsigned host_register_read_only;
+    const char *read_only_lack;
     /* modules (NULL where the vendor has none: XRT_ERROR_UNSUPPORTED): the
-       image kinds it loads (bits 1 << kind), whether an image built for
-       another arch runs on a device of `arch`, and the native calls */
+       image kinds it loads (bits 1 << kind), how well an image runs on a
+       device of target t (xrt__image_pick's rank: > 0 runs, 0 not by
+       compatibility, < 0 does not run), and the native calls */
     unsigned image_kinds;
-    int (*image_compatible)(const char *arch, const xrt_module_image *im);
+    int (*image_compatible)(const xrt_target *t, const xrt_module_image *im);
     xrt_status (*module_load)(xrt__gpu *g, const xrt_module_image *im, void **native, int *any_device, char *log,
                               size_t n); /* any_device: not tied to the current device's context */
     xrt_status (*module_unload)(xrt__gpu *g, void *native);
@@ -505,17 +571,21 @@ struct xrt__gpu {
        layouts, and the entry points on edges whose signatures differ
        (CUDA 13 added edge data), set by `loaded` where the runtime has
        them. list_edges: what is XRT__GRAPH_LIST_EDGES (of a graph: a, b
-       are from, to), _DEPS or _DEPENDENTS (of a node: a); edit_edges adds
-       or removes n edges. Both return the native error and name the call. */
+       are from, to), _DEPS or _DEPENDENTS (of a node: a), with data (NULL
+       for a count, else room for *count, zeroed) the edges' annotations
+       where the runtime has them: a list asked without them fails where one
+       is not plain (cudaErrorLossyQuery); edit_edges adds or removes n
+       plain edges. Both return the native error and name the call. */
     const xrt__gpu_node_type *node_types;
     size_t nnode_types;
     const xrt__gpu_layout *layout;
-    int (*list_edges)(const xrt__gpu *g, int what, void *of, void **a, void **b, size_t *count, const char **call);
+    int (*list_edges)(const xrt__gpu *g, int what, void *of, void **a, void **b, xrt__gpu_edge_data *data,
+                      size_t *count, const char **call);
     int (*edit_edges)(const xrt__gpu *g, void *graph, void *const *from, void *const *to, size_t n, int remove,
                       const char **call);
     /* cudaStreamGetCaptureInfo: *graph the graph a stream captures into
-       (NULL if it does not capture); 1 if the capture is active and its
-       next work would follow one node, then *node. Set by `loaded` where
+       (NULL unless its capture is active); 1 if the capture is active and
+       its next work would follow one node, then *node. Set by `loaded` where
        the runtime has the call (xrt__gpu_capture_last_of decides), else NULL. */
     int (*capture_last)(const xrt__gpu *g, void *stream, void **graph, void **node);
     /* managed memory: a prefetch and an advice, whose signatures differ
@@ -575,12 +645,29 @@ static const char *xrt__gpu_call_name(const xrt__gpu *g, size_t call)
 }
 
 /* Records a failed call with the native name, code and message. */
+/* Whether the runtime says the capture of `stream` is invalidated. */
+static int xrt__gpu_capture_invalidated(const void *ctx, void *stream)
+{
+    const xrt__gpu *g = (const xrt__gpu *)ctx;
+    int native = 0;
+    return g->rt.StreamIsCapturing(stream, &native) == g->success && native == XRT_CAPTURE_STATUS_INVALIDATED;
+}
+
+/* A failure just recorded: the captures it invalidated remember it (the
+   runtime's end of such a capture does not say why). */
+static xrt_status xrt__gpu_failed(const xrt__gpu *g, xrt_status st)
+{
+    if (__atomic_load_n(&xrt__captures, __ATOMIC_RELAXED) && g->rt.StreamIsCapturing)
+        xrt__capture_note_failure(xrt__gpu_capture_invalidated, g);
+    return st;
+}
+
 static xrt_status xrt__gpu_fail(const xrt__gpu *g, int e, const char *call) XRT__COLD;
 static xrt_status xrt__gpu_fail(const xrt__gpu *g, int e, const char *call)
 {
     xrt_status st = xrt__gpu_status(g, e);
     if (st == XRT_ERROR_NOT_READY) return st; /* the answer to a query, not an error */
-    return xrt_native_error(st, g->name, call, (long)e, g->rt.GetErrorName(e), g->rt.GetErrorString(e));
+    return xrt__gpu_failed(g, xrt_native_error(st, g->name, call, (long)e, g->rt.GetErrorName(e), g->rt.GetErrorString(e)));
 }
 
 static inline xrt_status xrt__gpu_check(const xrt__gpu *g, int e, size_t call)
@@ -598,8 +685,8 @@ static xrt_status xrt__gpu_fail_as(const xrt__gpu *g, int e, const char *call, c
     char who[96];
     xrt_status st = xrt__gpu_status(g, e);
     if (st == XRT_ERROR_NOT_READY) return st;
-    snprintf(who, sizeof who, "xrt_%.40s: %s", op, g->name);
-    return xrt_native_error(st, who, call, (long)e, g->rt.GetErrorName(e), g->rt.GetErrorString(e));
+    snprintf(who, sizeof who, "xrt_%.64s: %s", op, g->name);
+    return xrt__gpu_failed(g, xrt_native_error(st, who, call, (long)e, g->rt.GetErrorName(e), g->rt.GetErrorString(e)));
 }
 static xrt_status xrt__gpu_fail_in(const xrt__gpu *g, int e, size_t call, const char *op) XRT__COLD;
 static xrt_status xrt__gpu_fail_in(const xrt__gpu *g, int e, size_t call, const char *op)
@@ -672,6 +759,169 @@ static void xrt__gpu_unload(xrt__gpu *g)
 #endif
 }
 
+/* The file that holds the runtime's entry points (loaded or linked), as a
+   full path. */
+static void xrt__gpu_library(const xrt__gpu *g, char *out, size_t n)
+{
+    Dl_info info;
+    void *addr;
+    memcpy(&addr, &g->rt.RuntimeGetVersion, sizeof addr);
+    xrt__file_full(addr && dladdr(addr, &info) && info.dli_fname ? info.dli_fname : "", out, n);
+}
+
+/* A runtime the vendor's hook refused: its reason, after the file's name. */
+static void xrt__gpu_refused(const xrt__gpu *g, char *reason, size_t n)
+{
+    char file[256], why[512];
+    xrt__gpu_library(g, file, sizeof file);
+    snprintf(why, sizeof why, "%s", reason);
+    snprintf(reason, n, "%s: %s", file[0] ? file : "the runtime", why);
+}
+
+#ifndef XRT_NO_RUNTIME_LINKING
+/* The dynamic loader's cache, read to find a library by its name as dlopen
+   would (the tests point it at a cache of their own). */
+static const char *xrt__gpu_ld_cache = "/etc/ld.so.cache";
+
+/* A file named `name` in `dir`: its path in out. */
+static int xrt__gpu_in_dir(const char *dir, const char *name, char *out, size_t n)
+{
+    int len = snprintf(out, n, "%s/%s", dir, name);
+    return len > 0 && (size_t)len < n && access(out, F_OK) == 0;
+}
+
+/* LD_LIBRARY_PATH's directories, searched before the cache (ignored, as by
+   the loader, in a program that runs with elevated privileges). */
+static int xrt__gpu_in_library_path(const char *name, char *out, size_t n)
+{
+    const char *env = xrt__secure() ? NULL : getenv("LD_LIBRARY_PATH"), *p;
+    char dir[PATH_MAX];
+    size_t len;
+    for (p = env; p && *p; p += len + (p[len] != 0)) {
+        len = strcspn(p, ":;");
+        if (!len || len >= sizeof dir) continue;
+        memcpy(dir, p, len);
+        dir[len] = 0;
+        if (xrt__gpu_in_dir(dir, name, out, n)) return 1;
+    }
+    return 0;
+}
+
+/* Every directory the loader searches for this program, the default ones
+   last (glibc leaves out the cache and does not tell which are which). */
+static int xrt__gpu_in_search_path(const char *name, char *out, size_t n)
+{
+    Dl_serinfo size, *info = NULL;
+    void *self = dlopen(NULL, RTLD_LAZY);
+    unsigned i;
+    int found = 0;
+    if (self && dlinfo(self, RTLD_DI_SERINFOSIZE, &size) == 0 && (info = (Dl_serinfo *)XRT_MALLOC(size.dls_size))) {
+        *info = size;
+        if (dlinfo(self, RTLD_DI_SERINFO, info) == 0)
+            for (i = 0; i < info->dls_cnt && !found; i++)
+                found = xrt__gpu_in_dir(info->dls_serpath[i].dls_name, name, out, n);
+    }
+    XRT_FREE(info);
+    if (self) dlclose(self);
+    return found;
+}
+
+/* The loader's cache (glibc's format "glibc-ld.so.cache1.1": a 48-byte
+   header, entries of 24 bytes whose first two words after the flags are
+   the offsets of the name and of its path). */
+static int xrt__gpu_in_ld_cache(const char *name, char *out, size_t n)
+{
+    FILE *f = fopen(xrt__gpu_ld_cache, "rb");
+    unsigned char *c = NULL;
+    long size = -1;
+    uint32_t count, i, key, value;
+    int found = 0;
+    if (f && fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) >= 48 && size < (64L << 20) && fseek(f, 0, SEEK_SET) == 0 &&
+        (c = (unsigned char *)XRT_MALLOC((size_t)size + 1)) && fread(c, 1, (size_t)size, f) == (size_t)size &&
+        memcmp(c, "glibc-ld.so.cache1.1", 20) == 0) {
+        c[size] = 0; /* every string ends inside */
+        memcpy(&count, c + 20, 4);
+        for (i = 0; i < count && 48 + (size_t)(i + 1) * 24 <= (size_t)size && !found; i++) {
+            memcpy(&key, c + 48 + (size_t)i * 24 + 4, 4);
+            memcpy(&value, c + 48 + (size_t)i * 24 + 8, 4);
+            if (key < (size_t)size && value < (size_t)size && strcmp((const char *)c + key, name) == 0 &&
+                access((const char *)c + value, F_OK) == 0)
+                found = snprintf(out, n, "%s", (const char *)c + value) < (int)n;
+        }
+    }
+    XRT_FREE(c);
+    if (f) fclose(f);
+    return found;
+}
+
+/* Where dlopen would find a bare name: LD_LIBRARY_PATH, the cache, the
+   rest of the search path (run paths, the default directories); 0 where
+   none has it. */
+static int xrt__gpu_find_library(const char *name, char *out, size_t n)
+{
+    return xrt__gpu_in_library_path(name, out, n) || xrt__gpu_in_ld_cache(name, out, n) ||
+           xrt__gpu_in_search_path(name, out, n);
+}
+
+/* "file: why", cut to n bytes where it must be; 1. */
+static int xrt__gpu_refusal(char *reason, size_t n, const char *file, const char *why)
+{
+    return snprintf(reason, n, "%s: %s", file, why) >= 0;
+}
+
+/* A library the vendor refuses by the name of its file or of a link on the
+   way to it (libamdhip64.so -> libamdhip64.so.7 -> libamdhip64.so.7.0.70000):
+   nonzero and the reason ("path: why"). The check runs before dlopen, so
+   such a runtime is never mapped into the process. */
+static int xrt__gpu_refused_file(const xrt__gpu *g, const char *name, char *reason, size_t n)
+{
+    char path[PATH_MAX], link[PATH_MAX], why[384];
+    const char *base;
+    ssize_t len;
+    int hops;
+    if (!g->refused_name) return 0;
+    if (!strchr(name, '/')) {
+        if (g->refused_name(name, why, sizeof why)) return xrt__gpu_refusal(reason, n, name, why);
+        if (!xrt__gpu_find_library(name, path, sizeof path)) return 0;
+    } else if (snprintf(path, sizeof path, "%s", name) >= (int)sizeof path) {
+        return 0;
+    }
+    for (hops = 0; hops < 16; hops++) {
+        base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+        if (g->refused_name(base, why, sizeof why)) return xrt__gpu_refusal(reason, n, path, why);
+        if ((len = readlink(path, link, sizeof link - 1)) < 0) return 0;
+        link[len] = 0;
+        if (link[0] == '/' || base == path) snprintf(path, sizeof path, "%s", link);
+        else if (snprintf(path + (base - path), sizeof path - (size_t)(base - path), "%s", link) >=
+                 (int)(sizeof path - (size_t)(base - path)))
+            return 0;
+    }
+    return 0;
+}
+
+/* The runtime's library: XRT_<GPU>_LIBRARY's, else the first of the
+   sonames that loads, leaving out any the vendor refuses by name. */
+static void *xrt__gpu_open(const xrt__gpu *g, char *reason, size_t n)
+{
+    const char *env = xrt__secure() ? NULL : getenv(g->library_env), *names[8]; /* xrt__dl_open logs it ignored */
+    char refusal[512] = "";
+    void *lib;
+    size_t i, k = 0;
+    if (env && env[0]) {
+        if (!xrt__gpu_refused_file(g, env, refusal, sizeof refusal))
+            return xrt__dl_open(g->library_env, g->sonames, reason, n);
+        snprintf(reason, n, "%s=%s: %s", g->library_env, env, refusal);
+        return NULL;
+    }
+    for (i = 0; g->sonames[i] && k < sizeof names / sizeof names[0] - 1; i++)
+        if (!xrt__gpu_refused_file(g, g->sonames[i], refusal, sizeof refusal)) names[k++] = g->sonames[i];
+    names[k] = NULL;
+    if (k && (lib = xrt__dl_open(g->library_env, names, reason, n)) != NULL) return lib;
+    if (refusal[0]) snprintf(reason, n, "%s", refusal); /* what was there, rather than what was not */
+    return NULL;
+}
+#endif
+
 /* Fills rt: from the linked runtime, or from the library that loads. */
 static int xrt__gpu_load(xrt__gpu *g, char *reason, size_t n)
 {
@@ -682,7 +932,7 @@ static int xrt__gpu_load(xrt__gpu *g, char *reason, size_t n)
     (void)n;
     g->link(g);
 #else
-    void *lib = xrt__dl_open(g->library_env, g->sonames, reason, n);
+    void *lib = xrt__gpu_open(g, reason, n);
     if (!lib) return 0;
     if (!xrt__gpu_bind(&g->rt, g->syms, g->nsyms, lib, reason, n)) {
         dlclose(lib);
@@ -697,23 +947,25 @@ static int xrt__gpu_load(xrt__gpu *g, char *reason, size_t n)
     memcpy(&g->stream_device, &sym, sizeof sym);
     sym = xrt__gpu_lookup(g, g->dot_print_sym);
     memcpy(&g->dot_print, &sym, sizeof sym);
+    sym = xrt__gpu_lookup(g, g->upload_sym);
+    memcpy(&g->upload, &sym, sizeof sym);
     sym = xrt__gpu_lookup(g, g->capture_to_graph_sym);
     memcpy(&g->capture_to_graph, &sym, sizeof sym);
     sym = xrt__gpu_lookup(g, g->graph_mem_trim_sym);
     memcpy(&g->graph_mem_trim, &sym, sizeof sym);
+    sym = xrt__gpu_lookup(g, g->get_limit_sym);
+    memcpy(&g->get_limit, &sym, sizeof sym);
+    sym = xrt__gpu_lookup(g, g->set_limit_sym);
+    memcpy(&g->set_limit, &sym, sizeof sym);
+    sym = xrt__gpu_lookup(g, g->p2p_attr_sym);
+    memcpy(&g->p2p_attr, &sym, sizeof sym);
+    sym = g->record_flags_sym ? xrt__gpu_lookup(g, g->record_flags_sym) : NULL;
+    memcpy(&g->record_flags, &sym, sizeof sym);
     for (i = 0; i < 4; i++) g->mem_node_fns[i] = g->mem_node_syms[i] ? xrt__gpu_lookup(g, g->mem_node_syms[i]) : NULL;
-    g->loaded(g);
-    return 1;
-}
-
-/* The file that holds the runtime's entry points (loaded or linked), as a
-   full path. */
-static void xrt__gpu_library(const xrt__gpu *g, char *out, size_t n)
-{
-    Dl_info info;
-    void *addr;
-    memcpy(&addr, &g->rt.RuntimeGetVersion, sizeof addr);
-    xrt__file_full(addr && dladdr(addr, &info) && info.dli_fname ? info.dli_fname : "", out, n);
+    if (g->loaded(g, reason, n)) return 1;
+    xrt__gpu_refused(g, reason, n);
+    xrt__gpu_unload(g);
+    return 0;
 }
 
 /* Which runtime was loaded and what it says of itself and of the driver:
@@ -828,6 +1080,7 @@ static void xrt__gpu_synchronize_used(xrt__gpu *g)
 static void xrt__gpu_host_kept_free(const xrt_backend *self);
 static void xrt__gpu_release_kept(xrt__gpu *g);
 static void xrt__gpu_knodes_drop(const xrt__gpu *g, void *graph, void *node);
+static void xrt__gpu_captures_forget(const xrt__gpu *g);
 
 /* Called after xrt_shutdown freed the remaining allocations and handles. */
 static void xrt__gpu_shutdown(const xrt_backend *self)
@@ -836,6 +1089,7 @@ static void xrt__gpu_shutdown(const xrt_backend *self)
     xrt__gpu_synchronize_used(g);
     g->graphs = 0; /* xrt_shutdown destroyed every graph and exec */
     xrt__gpu_knodes_drop(g, NULL, NULL);
+    xrt__gpu_captures_forget(g);
     xrt__gpu_release_kept(g);
     xrt__gpu_host_kept_free(self); /* no launch can be in flight now */
     xrt__gpu_unload(g);
@@ -943,7 +1197,10 @@ static xrt_status xrt__gpu_device_synchronize(const xrt_backend *self)
 }
 
 /* cudaSetDeviceFlags / hipSetDeviceFlags: xrt's flags are CUDA's values,
-   HIP's the same. */
+   and go to the runtime as they are. HIP's headers agree on the schedule
+   bits and hipDeviceMapHost, not on hipDeviceLmemResizeToMax: 0x10 in
+   ROCm 6's, 0x16 in HIP 5.2's; HIP ignores that flag ("ROCm silently
+   ignores this flag", its header says). */
 static xrt_status xrt__gpu_set_device_flags(const xrt_backend *self, unsigned flags)
 {
     const xrt__gpu *g = (const xrt__gpu *)self->user;
@@ -1007,18 +1264,19 @@ static xrt_status xrt__gpu_device_get_attribute(const xrt_backend *self, int *va
    for a bigger struct than any header shows, and only the vendor's hook reads
    it, by the layout of the runtime that was loaded. */
 #define XRT__GPU_PROP_BYTES 4096
+typedef union xrt__gpu_prop_buf { double align; void *ptr; char bytes[XRT__GPU_PROP_BYTES]; } xrt__gpu_prop_buf;
 
-static xrt_status xrt__gpu_get_device_properties(const xrt_backend *self, xrt_device_prop *prop, int device)
+/* The device's properties, the runtime's own struct left in *u. */
+static xrt_status xrt__gpu_prop_of(const xrt_backend *self, xrt_device_prop *prop, int device, xrt__gpu_prop_buf *u)
 {
     const xrt__gpu *g = (const xrt__gpu *)self->user;
-    union { double align; void *ptr; char bytes[XRT__GPU_PROP_BYTES]; } u;
     xrt_status st;
     if ((st = xrt__gpu_check_device(g, device, "xrt_get_device_properties")) != XRT_SUCCESS) return st;
-    memset(&u, 0, sizeof u);
-    st = XRT__GPU_CHECK(g, g->rt.GetDeviceProperties(u.bytes, device), XRT__GPU_CALL(GetDeviceProperties));
+    memset(u, 0, sizeof *u);
+    st = XRT__GPU_CHECK(g, g->rt.GetDeviceProperties(u->bytes, device), XRT__GPU_CALL(GetDeviceProperties));
     if (st != XRT_SUCCESS) return st;
     memset(prop, 0, sizeof *prop);
-    memcpy(prop->name, u.bytes, sizeof prop->name - 1); /* every layout opens with char name[256] */
+    memcpy(prop->name, u->bytes, sizeof prop->name - 1); /* every layout opens with char name[256] */
     /* Where the device sits: for the listing only, so a runtime that cannot
        tell leaves 0 rather than failing the call. */
     if (g->rt.DeviceGetAttribute(&prop->pci_domain_id, g->attr_pci[0], device) != g->success ||
@@ -1030,7 +1288,13 @@ static xrt_status xrt__gpu_get_device_properties(const xrt_backend *self, xrt_de
     prop->numa_node = prop->pci_domain_id || prop->pci_bus_id || prop->pci_device_id
                           ? xrt__sysfs_pci_numa_node(prop->pci_domain_id, prop->pci_bus_id, prop->pci_device_id)
                           : -1;
-    return g->fill_prop(g, prop, u.bytes, device);
+    return g->fill_prop(g, prop, u->bytes, device);
+}
+
+static xrt_status xrt__gpu_get_device_properties(const xrt_backend *self, xrt_device_prop *prop, int device)
+{
+    xrt__gpu_prop_buf u;
+    return xrt__gpu_prop_of(self, prop, device, &u);
 }
 
 /* >> gpu: memory */
@@ -1091,12 +1355,27 @@ static xrt_status xrt__gpu_free_host(const xrt_backend *self, void *ptr)
 
 /* >> gpu: registered host memory: the runtime's calls (optional entry
    points: a runtime without them answers "unsupported"); its flags are
-   xrt's (CUDA's values; HIP's are the same). */
+   xrt's, CUDA's values, passed as the runtime means them. HIP's headers
+   agree on portable, mapped and I/O memory; read-only is the runtime's own
+   flag (host_register_read_only), where it has one. */
 static xrt_status xrt__gpu_rect_lack(const xrt__gpu *g, size_t call, const char *op) XRT__COLD;
+static xrt_status xrt__gpu_no_read_only(const xrt__gpu *g) XRT__COLD;
+static xrt_status xrt__gpu_no_read_only(const xrt__gpu *g)
+{
+    char who[80];
+    snprintf(who, sizeof who, "%s: xrt_host_register", g->name);
+    return xrt_error(XRT_ERROR_UNSUPPORTED, who, "XRT_HOST_REGISTER_READ_ONLY: %s",
+                     g->read_only_lack ? g->read_only_lack : "the runtime has no read-only registration");
+}
+
 static xrt_status xrt__gpu_host_register(const xrt_backend *self, void *ptr, size_t size, unsigned flags)
 {
     const xrt__gpu *g = (const xrt__gpu *)self->user;
     if (!g->rt.HostRegister) return xrt__gpu_rect_lack(g, XRT__GPU_CALL(HostRegister), "host_register");
+    if (flags & XRT_HOST_REGISTER_READ_ONLY) {
+        if (!g->host_register_read_only) return xrt__gpu_no_read_only(g);
+        flags = (flags & ~(unsigned)XRT_HOST_REGISTER_READ_ONLY) | g->host_register_read_only;
+    }
     return XRT__GPU_CHECK(g, g->rt.HostRegister(ptr, size, flags), XRT__GPU_CALL(HostRegister));
 }
 
@@ -1168,8 +1447,6 @@ static xrt_status xrt__gpu_memset_async(const xrt_backend *self, void *dst, int 
     return XRT__GPU_CHECK(g, g->rt.MemsetAsync(dst, value, size, stream), XRT__GPU_CALL(MemsetAsync));
 }
 
-/* cudaMemset and a device-to-device cudaMemcpy may return before they are
-   done; xrt's synchronous forms return when the work is complete. */
 /* The runtime's own synchronous calls: they refuse what a capture forbids
    before queueing anything, and synchronise with the host as CUDA's "API
    synchronization behavior" says (a set of device memory and a device to
@@ -1195,11 +1472,12 @@ static xrt_status xrt__gpu_memcpy(const xrt_backend *self, void *dst, const void
     return XRT__GPU_CHECK(g, g->rt.Memcpy(dst, src, size, (int)kind), XRT__GPU_CALL(Memcpy));
 }
 
-/* >> gpu: pitched memory: cudaMemcpy2DAsync and cudaMemset2DAsync (optional
-   entry points: a runtime without them answers "unsupported"). The runtime's
-   2-D memset is of bytes: elements of 2 or 4 bytes are set by it only where
-   their bytes are equal, else XRT_ERROR_UNSUPPORTED (cuMemsetD2D16 is the
-   driver's, not yet used). Synchronous forms wait for the NULL stream. */
+/* >> gpu: pitched memory: cudaMemcpy2DAsync, cudaMemset2DAsync and their
+   synchronous forms, the runtime's own (optional entry points: a runtime
+   without them answers "unsupported"). The runtime's 2-D memset is of
+   bytes: elements of 2 or 4 bytes are set by it only where their bytes are
+   equal, else XRT_ERROR_UNSUPPORTED (cuMemsetD2D16 is the driver's, not
+   yet used). */
 static xrt_status xrt__gpu_rect_lack(const xrt__gpu *g, size_t call, const char *op) XRT__COLD;
 static xrt_status xrt__gpu_rect_lack(const xrt__gpu *g, size_t call, const char *op)
 {
@@ -1279,41 +1557,58 @@ static xrt_status xrt__gpu_memcpy_2d_async(const xrt_backend *self, void *dst, s
                           XRT__GPU_CALL(Memcpy2DAsync));
 }
 
+/* The runtime's own synchronous copy, as xrt__gpu_memcpy: it refuses what a
+   capture forbids before queueing anything, and does not wait from device
+   to device ("no host-side synchronization is performed"). */
 static xrt_status xrt__gpu_memcpy_2d(const xrt_backend *self, void *dst, size_t dpitch, const void *src,
                                      size_t spitch, size_t width, size_t height, xrt_memcpy_kind kind)
 {
     const xrt__gpu *g = (const xrt__gpu *)self->user;
-    xrt_status st;
-    if (!g->rt.Memcpy2DAsync) return xrt__gpu_rect_lack(g, XRT__GPU_CALL(Memcpy2DAsync), "memcpy_2d");
-    st = XRT__GPU_CHECK(g, g->rt.Memcpy2DAsync(dst, dpitch, src, spitch, width, height, (int)kind, NULL),
-                        XRT__GPU_CALL(Memcpy2DAsync));
-    return st == XRT_SUCCESS ? XRT__GPU_CHECK(g, g->rt.StreamSynchronize(NULL), XRT__GPU_CALL(StreamSynchronize)) : st;
+    if (!g->rt.Memcpy2D) return xrt__gpu_rect_lack(g, XRT__GPU_CALL(Memcpy2D), "memcpy_2d");
+    return XRT__GPU_CHECK(g, g->rt.Memcpy2D(dst, dpitch, src, spitch, width, height, (int)kind),
+                          XRT__GPU_CALL(Memcpy2D));
+}
+
+/* Whether the runtime's 2-D memset (call), which sets bytes, can set
+   elements of element_size bytes of value: it is there, and their bytes
+   are equal (else XRT_ERROR_UNSUPPORTED). */
+static xrt_status xrt__gpu_set_bytes(const xrt__gpu *g, int there, size_t call, unsigned value,
+                                     unsigned element_size)
+{
+    unsigned byte = value & 0xffu;
+    const char *op = element_size == 1 ? "memset_2d" : element_size == 2 ? "memset_d16" : "memset_d32";
+    char who[80];
+    if (!there) return xrt__gpu_rect_lack(g, call, op);
+    if ((element_size < 2 || (value & 0xffffu) == byte * 0x101u) && (element_size < 4 || value >> 16 == byte * 0x101u))
+        return XRT_SUCCESS;
+    snprintf(who, sizeof who, "%s: xrt_%s", g->name, op);
+    return xrt_error(XRT_ERROR_UNSUPPORTED, who,
+                     "value 0x%x has unequal bytes: the runtime's memset sets bytes (cuMemsetD2D%u is not used yet)",
+                     value, 8 * element_size);
 }
 
 static xrt_status xrt__gpu_memset_2d_async(const xrt_backend *self, void *dst, size_t pitch, unsigned value,
                                            unsigned element_size, size_t width, size_t height, void *stream)
 {
     const xrt__gpu *g = (const xrt__gpu *)self->user;
-    unsigned byte = value & 0xffu;
-    const char *op = element_size == 1 ? "memset_2d" : element_size == 2 ? "memset_d16" : "memset_d32";
-    if (!g->rt.Memset2DAsync) return xrt__gpu_rect_lack(g, XRT__GPU_CALL(Memset2DAsync), op);
-    if ((element_size > 1 && (value & 0xffffu) != byte * 0x101u) || (element_size > 2 && value >> 16 != byte * 0x101u)) {
-        char who[80];
-        snprintf(who, sizeof who, "%s: xrt_%s", g->name, op);
-        return xrt_error(XRT_ERROR_UNSUPPORTED, who,
-                         "value 0x%x has unequal bytes: the runtime's memset sets bytes (cuMemsetD2D%u is not used yet)",
-                         value, 8 * element_size);
-    }
-    return XRT__GPU_CHECK(g, g->rt.Memset2DAsync(dst, pitch, (int)byte, width * element_size, height, stream),
+    xrt_status st = xrt__gpu_set_bytes(g, g->rt.Memset2DAsync != NULL, XRT__GPU_CALL(Memset2DAsync), value, element_size);
+    if (st != XRT_SUCCESS) return st;
+    return XRT__GPU_CHECK(g, g->rt.Memset2DAsync(dst, pitch, (int)(value & 0xffu), width * element_size, height, stream),
                           XRT__GPU_CALL(Memset2DAsync));
 }
 
+/* The runtime's own synchronous set, as xrt__gpu_memset: it refuses what a
+   capture forbids before queueing anything, and the host waits only where
+   the target is pinned host or managed memory ("API synchronization
+   behavior"). */
 static xrt_status xrt__gpu_memset_2d(const xrt_backend *self, void *dst, size_t pitch, unsigned value,
                                      unsigned element_size, size_t width, size_t height)
 {
     const xrt__gpu *g = (const xrt__gpu *)self->user;
-    xrt_status st = xrt__gpu_memset_2d_async(self, dst, pitch, value, element_size, width, height, NULL);
-    return st == XRT_SUCCESS ? XRT__GPU_CHECK(g, g->rt.StreamSynchronize(NULL), XRT__GPU_CALL(StreamSynchronize)) : st;
+    xrt_status st = xrt__gpu_set_bytes(g, g->rt.Memset2D != NULL, XRT__GPU_CALL(Memset2D), value, element_size);
+    if (st != XRT_SUCCESS) return st;
+    return XRT__GPU_CHECK(g, g->rt.Memset2D(dst, pitch, (int)(value & 0xffu), width * element_size, height),
+                          XRT__GPU_CALL(Memset2D));
 }
 
 /* >> gpu: peers: the runtimes' own calls; their errors (peer access already
@@ -1325,6 +1620,20 @@ static xrt_status xrt__gpu_device_can_access_peer(const xrt_backend *self, int *
     if (st == XRT_SUCCESS) st = xrt__gpu_check_device(g, peer, "xrt_device_can_access_peer");
     return st == XRT_SUCCESS ? XRT__GPU_CHECK(g, g->rt.DeviceCanAccessPeer(can, device, peer),
                                               XRT__GPU_CALL(DeviceCanAccessPeer)) : st;
+}
+
+static xrt_status xrt__gpu_device_get_p2p_attribute(const xrt_backend *self, int *value, int attr, int src, int dst)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    int e;
+    xrt_status st = xrt__gpu_check_device(g, src, "xrt_device_get_p2p_attribute");
+    if (st == XRT_SUCCESS) st = xrt__gpu_check_device(g, dst, "xrt_device_get_p2p_attribute");
+    if (st != XRT_SUCCESS) return st;
+    if (!g->p2p_attr)
+        return xrt_error(XRT_ERROR_UNSUPPORTED, "xrt_device_get_p2p_attribute", "%s: the runtime has no %s", g->name,
+                         g->p2p_attr_sym);
+    e = g->p2p_attr(value, attr + g->p2p_attr_shift, src, dst);
+    return e == g->success ? XRT_SUCCESS : xrt__gpu_fail_as(g, e, g->p2p_attr_sym, "device_get_p2p_attribute");
 }
 
 static xrt_status xrt__gpu_device_enable_peer_access(const xrt_backend *self, int peer, unsigned flags)
@@ -1370,6 +1679,18 @@ static xrt_status xrt__gpu_memcpy_peer(const xrt_backend *self, void *dst, int d
                                               XRT__GPU_CALL(MemcpyPeer)) : st;
 }
 
+/* The base and size of memory the runtime allocated for another than xrt,
+   as the driver tells them; kept only where they hold ptr. */
+static void xrt__gpu_pointer_range(const xrt__gpu *g, xrt_pointer_attributes *attr, const void *ptr)
+{
+    void *base = NULL;
+    size_t size = 0;
+    g->address_range(g, ptr, &base, &size);
+    if (!base || (uintptr_t)ptr < (uintptr_t)base || (uintptr_t)ptr - (uintptr_t)base >= size) return;
+    attr->base = base;
+    attr->size = size;
+}
+
 /* Runs for every pointer the registry does not know (pageable host buffers of
    every memcpy), so an unknown pointer is an answer, never a logged error. */
 static xrt_status xrt__gpu_pointer_get_attributes(const xrt_backend *self, xrt_pointer_attributes *attr,
@@ -1390,6 +1711,7 @@ static xrt_status xrt__gpu_pointer_get_attributes(const xrt_backend *self, xrt_p
     if (attr->type == XRT_MEMORY_UNKNOWN) return XRT_SUCCESS;
     attr->backend = g->name;
     if (attr->type != XRT_MEMORY_PINNED_HOST) attr->device = device; /* xrt: -1 for host memory */
+    xrt__gpu_pointer_range(g, attr, ptr);
     return XRT_SUCCESS;
 }
 
@@ -1448,10 +1770,15 @@ static xrt_status xrt__gpu_device_get_stream_priority_range(const xrt_backend *s
                           XRT__GPU_CALL(DeviceGetStreamPriorityRange));
 }
 
+static void xrt__gpu_capture_gone(xrt__gpu *g, void *stream);
+
+/* A destroyed origin stream ends its capture (xrt__gpu_capture_gone). */
 static xrt_status xrt__gpu_stream_destroy(const xrt_backend *self, void *stream)
 {
-    const xrt__gpu *g = (const xrt__gpu *)self->user;
-    return XRT__GPU_CHECK(g, g->rt.StreamDestroy(stream), XRT__GPU_CALL(StreamDestroy));
+    xrt__gpu *g = (xrt__gpu *)self->user;
+    xrt_status st = XRT__GPU_CHECK(g, g->rt.StreamDestroy(stream), XRT__GPU_CALL(StreamDestroy));
+    if (st == XRT_SUCCESS && __atomic_load_n(&g->captures, __ATOMIC_RELAXED)) xrt__gpu_capture_gone(g, stream);
+    return st;
 }
 
 static xrt_status xrt__gpu_stream_query(const xrt_backend *self, void *stream)
@@ -1464,6 +1791,19 @@ static xrt_status xrt__gpu_stream_wait_event(const xrt_backend *self, void *stre
 {
     const xrt__gpu *g = (const xrt__gpu *)self->user;
     return XRT__GPU_CHECK(g, g->rt.StreamWaitEvent(stream, event, 0), XRT__GPU_CALL(StreamWaitEvent));
+}
+
+/* The flags as the runtime's (XRT_EVENT_WAIT_EXTERNAL is cudaEventWaitExternal),
+   where it takes them. */
+static xrt_status xrt__gpu_stream_wait_event_with_flags(const xrt_backend *self, void *stream, void *event,
+                                                        unsigned flags)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    if (flags != XRT_EVENT_WAIT_DEFAULT && !g->wait_external)
+        return xrt_error(XRT_ERROR_UNSUPPORTED, "xrt_stream_wait_event_with_flags",
+                         "%s: the runtime's stream wait takes no flags (its header has no external wait): "
+                         "XRT_EVENT_WAIT_EXTERNAL is not supported", g->name);
+    return XRT__GPU_CHECK(g, g->rt.StreamWaitEvent(stream, event, flags), XRT__GPU_CALL(StreamWaitEvent));
 }
 
 /* >> gpu: host functions. The runtime calls a trampoline, which runs the
@@ -1652,6 +1992,22 @@ static xrt_status xrt__gpu_event_record(const xrt_backend *self, void *event, vo
     return XRT__GPU_CHECK(g, g->rt.EventRecord(event, stream), XRT__GPU_CALL(EventRecord));
 }
 
+/* XRT_EVENT_RECORD_EXTERNAL through the runtime's own call, which keeps the
+   capture rules (cudaEventRecordWithFlags); a runtime without it records
+   only without flags. */
+static xrt_status xrt__gpu_event_record_with_flags(const xrt_backend *self, void *event, void *stream, unsigned flags)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    int e;
+    if (flags == XRT_EVENT_RECORD_DEFAULT) return xrt__gpu_event_record(self, event, stream);
+    if (!g->record_flags)
+        return xrt_error(XRT_ERROR_UNSUPPORTED, "xrt_event_record_with_flags",
+                         "%s: the runtime has no %s: XRT_EVENT_RECORD_EXTERNAL is not supported", g->name,
+                         g->record_flags_sym ? g->record_flags_sym : "event record with flags");
+    e = g->record_flags(event, stream, flags);
+    return e == g->success ? XRT_SUCCESS : xrt__gpu_fail_as(g, e, g->record_flags_sym, "event_record_with_flags");
+}
+
 static xrt_status xrt__gpu_event_query(const xrt_backend *self, void *event)
 {
     const xrt__gpu *g = (const xrt__gpu *)self->user;
@@ -1736,15 +2092,20 @@ static xrt_status xrt__gpu_mem_export_dmabuf(const xrt_backend *self, const void
 }
 
 /* The compile target: the architecture and warp size of the properties
-   (sm_90 and 32; gfx942 and 64). */
+   (sm_90 and 32; gfx942 and 64), and the features the vendor reads from its
+   device struct (HIP's sramecc and xnack modes). */
 static xrt_status xrt__gpu_get_target(const xrt_backend *self, int device, xrt_target *t)
 {
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    xrt__gpu_prop_buf u;
     xrt_device_prop p;
-    xrt_status st = xrt__gpu_get_device_properties(self, &p, device);
+    xrt_status st = xrt__gpu_prop_of(self, &p, device, &u);
     if (st != XRT_SUCCESS) return st;
     snprintf(t->backend, sizeof t->backend, "%.15s", self->name); /* the backend that runs the code, behind any forwarder */
     snprintf(t->arch, sizeof t->arch, "%s", p.arch);
     t->vector_width = p.warp_size;
+    t->features[0] = 0;
+    if (g->target_features) g->target_features(u.bytes, t->features, sizeof t->features);
     return XRT_SUCCESS;
 }
 
@@ -1899,8 +2260,19 @@ static xrt_status xrt__gpu_module_load(const xrt_backend *self, void **module, c
     return XRT_SUCCESS;
 }
 
+/* An unload whose status is not the one reported (a synchronize before it
+   failed): its own error does not replace that one's detail. */
+static void xrt__gpu_unload_quietly(xrt__gpu *g, void *native)
+{
+    xrt__err.quiet++;
+    (void)g->module_unload(g, native);
+    xrt__err.quiet--;
+}
+
 /* Unloads a module once the work queued on its device (or every device
-   worked on) is done, so launches queued before still run with it. */
+   worked on) is done, so launches queued before still run with it. A
+   synchronize that fails (an error of earlier work) is the status, and the
+   module is unloaded all the same: nothing else could unload it. */
 static xrt_status xrt__gpu_module_release(xrt__gpu *g, xrt__gpu_module *m)
 {
     int current = m->device;
@@ -1913,6 +2285,7 @@ static xrt_status xrt__gpu_module_release(xrt__gpu *g, xrt__gpu_module *m)
         if (current != m->device) (void)g->rt.SetDevice(m->device);
         st = xrt__gpu_check(g, g->rt.DeviceSynchronize(), XRT__GPU_CALL(DeviceSynchronize));
         if (st == XRT_SUCCESS) st = g->module_unload(g, m->native);
+        else xrt__gpu_unload_quietly(g, m->native);
         if (current != m->device) (void)g->rt.SetDevice(current);
     }
     XRT_FREE(m);
@@ -1980,21 +2353,10 @@ static xrt_status xrt__gpu_module_get_function(const xrt_backend *self, void **f
     return XRT_SUCCESS;
 }
 
-/* The packed arguments against the kernel's parameters: a C struct of them
-   may end in padding (sizeof rounds up to its alignment, at most 16 bytes),
-   which CUDA refuses to take (CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES), so it is
-   cut off; fewer bytes than the parameters, more than such padding, or any
-   for a kernel without parameters, are an error. */
-#define XRT__GPU_ARGS_PADDING 16u
+/* The packed arguments against the kernel's parameters (xrt__args_fit). */
 static xrt_status xrt__gpu_args_fit(const xrt__gpu *g, const xrt__gpu_function *f, size_t *args_size)
 {
-    if (*args_size >= f->params && *args_size - f->params < XRT__GPU_ARGS_PADDING && (f->params || !*args_size)) {
-        *args_size = f->params;
-        return XRT_SUCCESS;
-    }
-    return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_launch_kernel",
-                     "%s: the kernel's parameters take %zu bytes, the arguments are %zu bytes", g->name, f->params,
-                     *args_size);
+    return xrt__args_fit(g->name, f->params, args_size);
 }
 
 static xrt_status xrt__gpu_shared_too_big(const xrt__gpu *g, size_t shared) XRT__COLD;
@@ -2039,12 +2401,17 @@ static xrt_status xrt__gpu_launch_device(const xrt_backend *self, const xrt__gpu
    device only where there are several. The packed arguments go as the
    driver's `extra`. */
 /* capture_last's answer from what the runtime said: rc its native error,
-   status its capture status, deps and n the nodes next work would follow. */
-static int xrt__gpu_capture_last_of(const xrt__gpu *g, int rc, int status, void *const *deps, size_t n, void **graph,
-                                    void **node)
+   status its capture status, into the graph, deps and n the nodes next work
+   would follow. The runtime's answers other than the status are "valid
+   data" only for an active capture (cudaStreamGetCaptureInfo): of one that
+   is invalidated, not even the graph is used. */
+static int xrt__gpu_capture_last_of(const xrt__gpu *g, int rc, int status, void *into, void *const *deps, size_t n,
+                                    void **graph, void **node)
 {
-    if (rc != g->success || status == XRT_CAPTURE_STATUS_NONE) *graph = NULL;
-    if (rc != g->success || status != XRT_CAPTURE_STATUS_ACTIVE || n != 1 || !deps) return 0;
+    *graph = NULL;
+    if (rc != g->success || status != XRT_CAPTURE_STATUS_ACTIVE) return 0;
+    *graph = into;
+    if (n != 1 || !deps) return 0;
     *node = deps[0];
     return 1;
 }
@@ -2160,8 +2527,10 @@ static xrt_status xrt__gpu_occupancy_max_potential_block_size(const xrt_backend 
 /* >> gpu: graphs. The runtimes capture and replay; xrt passes its values
    through (xrt_capture_mode and xrt_capture_status are the runtimes'), and
    the capture rules, with their errors, are the runtime's: a detail names
-   the xrt call and the native error (CUDA does not say which call
-   invalidated a capture). A graph and an exec are the native objects. */
+   the xrt call and the native error. The runtime's end of an invalidated
+   capture does not say which call invalidated it: xrt remembers the failure
+   (xrt__gpu_failed) and the end names it. A graph and an exec are the
+   native objects. */
 static xrt_status xrt__gpu_no_graphs(const xrt__gpu *g, const char *op) XRT__COLD;
 static xrt_status xrt__gpu_no_graphs(const xrt__gpu *g, const char *op)
 {
@@ -2188,14 +2557,108 @@ static void xrt__gpu_captures_add(xrt__gpu *g, int n)
            !__atomic_compare_exchange_n(&g->captures, &was, was + n, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {}
 }
 
+/* The graph of each capture begun through xrt, by its origin stream, asked
+   at the begin: the runtime names a capture's graph only while the capture
+   is active (cudaStreamGetCaptureInfo), and an end that fails must still
+   drop the records of the kernels launched into it (xrt__gpu_knodes_drop).
+   Kept only where the runtime answers (capture_last): elsewhere nothing is
+   recorded. */
+typedef struct xrt__gpu_capture {
+    const xrt__gpu *g;
+    void *stream, *graph;
+    struct xrt__gpu_capture *next;
+} xrt__gpu_capture;
+static xrt__gpu_capture *xrt__gpu_capture_list;
+static pthread_mutex_t xrt__gpu_capture_lock = PTHREAD_MUTEX_INITIALIZER;
+static xrt_status xrt__gpu_no_memory(const xrt__gpu *g, const char *op, const char *what) XRT__COLD;
+
+/* Takes stream's entry off the list (NULL if none). */
+static xrt__gpu_capture *xrt__gpu_capture_take(const xrt__gpu *g, void *stream)
+{
+    xrt__gpu_capture **pp, *c;
+    pthread_mutex_lock(&xrt__gpu_capture_lock);
+    for (pp = &xrt__gpu_capture_list; (c = *pp) != NULL && !(c->g == g && c->stream == stream); pp = &c->next) {}
+    if (c) *pp = c->next;
+    pthread_mutex_unlock(&xrt__gpu_capture_lock);
+    return c;
+}
+
+/* c (allocated before the begin) for the capture just begun on stream,
+   in place of an entry a destroyed stream at that address left. */
+static void xrt__gpu_capture_put(const xrt__gpu *g, xrt__gpu_capture *c, void *stream)
+{
+    void *node = NULL;
+    XRT_FREE(xrt__gpu_capture_take(g, stream));
+    c->g = g, c->stream = stream;
+    (void)g->capture_last(g, stream, &c->graph, &node);
+    pthread_mutex_lock(&xrt__gpu_capture_lock);
+    c->next = xrt__gpu_capture_list;
+    xrt__gpu_capture_list = c;
+    pthread_mutex_unlock(&xrt__gpu_capture_lock);
+}
+
+/* stream, destroyed, was the origin of a capture begun through xrt: the
+   capture is over without a graph (as the runtime ends it), so its count,
+   its entry and the records of the kernels launched into it go, and a
+   stream made later at the same address finds none of them. Its graph
+   count stays (xrt__gpu_graphs_add). */
+static void xrt__gpu_capture_gone(xrt__gpu *g, void *stream)
+{
+    xrt__gpu_capture *c = xrt__gpu_capture_take(g, stream);
+    if (!c) return;
+    xrt__gpu_captures_add(g, -1);
+    if (c->graph) xrt__gpu_knodes_drop(g, c->graph, NULL);
+    XRT_FREE(c);
+}
+
+/* At shutdown: every entry of g. */
+static void xrt__gpu_captures_forget(const xrt__gpu *g)
+{
+    xrt__gpu_capture **pp, *c;
+    pthread_mutex_lock(&xrt__gpu_capture_lock);
+    for (pp = &xrt__gpu_capture_list; (c = *pp) != NULL;)
+        if (c->g == g) {
+            *pp = c->next;
+            XRT_FREE(c);
+        } else {
+            pp = &c->next;
+        }
+    pthread_mutex_unlock(&xrt__gpu_capture_lock);
+}
+
+/* A begin through xrt: its entry is allocated first, so that a begun
+   capture never lacks one. */
+static xrt_status xrt__gpu_capture_begun(xrt__gpu *g, void *stream, int e, const char *call, const char *op,
+                                         xrt__gpu_capture *c)
+{
+    if (e != g->success) {
+        XRT_FREE(c);
+        return xrt__gpu_fail_as(g, e, call, op);
+    }
+    if (c) xrt__gpu_capture_put(g, c, stream);
+    xrt__gpu_graphs_add(g, 1);
+    xrt__gpu_captures_add(g, 1);
+    return XRT_SUCCESS;
+}
+
+static xrt__gpu_capture *xrt__gpu_capture_new(const xrt__gpu *g, xrt_status *st, const char *op)
+{
+    xrt__gpu_capture *c = NULL;
+    *st = XRT_SUCCESS;
+    if (g->capture_last && !(c = (xrt__gpu_capture *)XRT_MALLOC(sizeof *c)))
+        *st = xrt__gpu_no_memory(g, op, "the capture's record");
+    return c;
+}
+
 static xrt_status xrt__gpu_stream_begin_capture(const xrt_backend *self, void *stream, unsigned mode)
 {
     xrt__gpu *g = (xrt__gpu *)self->user;
+    xrt__gpu_capture *c;
     xrt_status st;
     XRT__GPU_NEED_GRAPHS(g);
-    st = XRT__GPU_CHECK(g, g->rt.StreamBeginCapture(stream, (int)mode), XRT__GPU_CALL(StreamBeginCapture));
-    if (st == XRT_SUCCESS) xrt__gpu_graphs_add(g, 1), xrt__gpu_captures_add(g, 1);
-    return st;
+    if (!(c = xrt__gpu_capture_new(g, &st, "stream_begin_capture")) && st != XRT_SUCCESS) return st;
+    return xrt__gpu_capture_begun(g, stream, g->rt.StreamBeginCapture(stream, (int)mode),
+                                  xrt__gpu_call_name(g, XRT__GPU_CALL(StreamBeginCapture)), "stream_begin_capture", c);
 }
 
 /* A capture whose nodes go into an existing graph, after deps, through the
@@ -2204,35 +2667,68 @@ static xrt_status xrt__gpu_stream_begin_capture_to_graph(const xrt_backend *self
                                                          void *const *deps, size_t ndeps, unsigned mode)
 {
     xrt__gpu *g = (xrt__gpu *)self->user;
+    xrt__gpu_capture *c;
+    xrt_status st;
     char who[80];
-    int e;
     XRT__GPU_NEED_GRAPHS(g);
     if (!g->capture_to_graph) {
         snprintf(who, sizeof who, "%s: xrt_stream_begin_capture_to_graph", g->name);
         return xrt_error(XRT_ERROR_UNSUPPORTED, who, "the runtime has no %s (CUDA 12.3, ROCm 6.2)",
                          g->capture_to_graph_sym);
     }
-    e = g->capture_to_graph(stream, graph, deps, NULL, ndeps, (int)mode);
-    if (e != g->success) return xrt__gpu_fail_as(g, e, g->capture_to_graph_sym, "stream_begin_capture_to_graph");
-    xrt__gpu_graphs_add(g, 1);
-    xrt__gpu_captures_add(g, 1);
-    return XRT_SUCCESS;
+    if (!(c = xrt__gpu_capture_new(g, &st, "stream_begin_capture_to_graph")) && st != XRT_SUCCESS) return st;
+    return xrt__gpu_capture_begun(g, stream, g->capture_to_graph(stream, graph, deps, NULL, ndeps, (int)mode),
+                                  g->capture_to_graph_sym, "stream_begin_capture_to_graph", c);
+}
+
+/* The graph stream's capture goes into, for its end: from its entry (a
+   capture begun through xrt), else asked now (one begun natively, its
+   graph known only while it is active); NULL where nothing is recorded. */
+static void *xrt__gpu_capture_graph(const xrt__gpu *g, void *stream)
+{
+    xrt__gpu_capture *c;
+    void *into = NULL, *last;
+    if (!__atomic_load_n(&g->captures, __ATOMIC_RELAXED) || !g->capture_last) return NULL;
+    pthread_mutex_lock(&xrt__gpu_capture_lock);
+    for (c = xrt__gpu_capture_list; c && !(c->g == g && c->stream == stream); c = c->next) {}
+    if (c) into = c->graph;
+    pthread_mutex_unlock(&xrt__gpu_capture_lock);
+    if (!c) (void)g->capture_last(g, stream, &into, &last);
+    return into;
+}
+
+/* The end of a capture failed with e: the failure that invalidated the
+   capture, where xrt saw it, is in the detail. */
+static xrt_status xrt__gpu_end_failed(const xrt__gpu *g, int e, void *stream) XRT__COLD;
+static xrt_status xrt__gpu_end_failed(const xrt__gpu *g, int e, void *stream)
+{
+    char who[64], why[256];
+    uintptr_t h;
+    if (xrt__gpu_status(g, e) != XRT_ERROR_STREAM_CAPTURE_INVALIDATED || !xrt__capture_invalidated_by(stream, &h, why, sizeof why))
+        return xrt__gpu_fail_in(g, e, XRT__GPU_CALL(StreamEndCapture), "stream_end_capture");
+    snprintf(who, sizeof who, "xrt_stream_end_capture: %s", g->name);
+    return xrt_error(XRT_ERROR_STREAM_CAPTURE_INVALIDATED, who, "%s: %s (%s=%ld): the capture of stream %#lx was invalidated by %s",
+                     xrt__gpu_call_name(g, XRT__GPU_CALL(StreamEndCapture)), g->rt.GetErrorString(e), g->rt.GetErrorName(e),
+                     (long)e, (unsigned long)h, why);
 }
 
 static xrt_status xrt__gpu_stream_end_capture(const xrt_backend *self, void *stream, void **graph)
 {
     xrt__gpu *g = (xrt__gpu *)self->user;
-    void *made = NULL, *into = NULL, *last;
+    void *made = NULL, *into;
     xrt_status st;
-    int ended;
+    int ended, e;
     XRT__GPU_NEED_GRAPHS(g);
-    if (__atomic_load_n(&g->captures, __ATOMIC_RELAXED) && g->capture_last) /* its recorded nodes go if it fails */
-        (void)g->capture_last(g, stream, &into, &last);
-    st = XRT__GPU_CHECK(g, g->rt.StreamEndCapture(stream, &made), XRT__GPU_CALL(StreamEndCapture));
+    into = xrt__gpu_capture_graph(g, stream); /* its recorded nodes go if it fails */
+    e = g->rt.StreamEndCapture(stream, &made);
+    st = e == g->success ? XRT_SUCCESS : xrt__gpu_end_failed(g, e, stream);
     ended = st == XRT_SUCCESS || st == XRT_ERROR_STREAM_CAPTURE_INVALIDATED || st == XRT_ERROR_STREAM_CAPTURE_UNJOINED;
     if (st == XRT_SUCCESS) *graph = made;
     else if (ended) xrt__gpu_graphs_add(g, -1);
-    if (ended) xrt__gpu_captures_add(g, -1);
+    if (ended) {
+        xrt__gpu_captures_add(g, -1);
+        XRT_FREE(xrt__gpu_capture_take(g, stream));
+    }
     if (st != XRT_SUCCESS && ended && into) xrt__gpu_knodes_drop(g, into, NULL);
     return st;
 }
@@ -2262,18 +2758,41 @@ static xrt_status xrt__gpu_thread_exchange_stream_capture_mode(const xrt_backend
     return st;
 }
 
-static xrt_status xrt__gpu_graph_instantiate(const xrt_backend *self, void **exec, void *graph)
+static xrt_status xrt__gpu_graph_instantiate_with_flags(const xrt_backend *self, void **exec, void *graph,
+                                                        unsigned long long flags)
 {
     xrt__gpu *g = (xrt__gpu *)self->user;
     void *made = NULL;
     xrt_status st;
     XRT__GPU_NEED_GRAPHS(g);
-    st = XRT__GPU_CHECK(g, g->rt.GraphInstantiateWithFlags(&made, graph, 0), XRT__GPU_CALL(GraphInstantiateWithFlags));
+    if (flags & ~g->instantiate_flags)
+        return xrt_error(XRT_ERROR_UNSUPPORTED, "xrt_graph_instantiate_with_flags",
+                         "%s: flags 0x%llx: the runtime takes 0x%llx only (%s)", g->name, flags, g->instantiate_flags,
+                         g->instantiate_flags_why);
+    st = XRT__GPU_CHECK(g, g->rt.GraphInstantiateWithFlags(&made, graph, flags),
+                        XRT__GPU_CALL(GraphInstantiateWithFlags));
     if (st == XRT_SUCCESS) {
         *exec = made;
         xrt__gpu_graphs_add(g, 1);
     }
     return st;
+}
+
+static xrt_status xrt__gpu_graph_instantiate(const xrt_backend *self, void **exec, void *graph)
+{
+    return xrt__gpu_graph_instantiate_with_flags(self, exec, graph, 0);
+}
+
+/* The runtime's own upload (cudaGraphUpload), looked up by name. */
+static xrt_status xrt__gpu_graph_upload(const xrt_backend *self, void *exec, void *stream)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    int e;
+    XRT__GPU_NEED_GRAPHS(g);
+    if (!g->upload)
+        return xrt_error(XRT_ERROR_UNSUPPORTED, "xrt_graph_upload", "%s: the runtime has no %s", g->name, g->upload_sym);
+    e = g->upload(exec, stream);
+    return e == g->success ? XRT_SUCCESS : xrt__gpu_fail_as(g, e, g->upload_sym, "graph_upload");
 }
 
 static xrt_status xrt__gpu_graph_launch(const xrt_backend *self, void *exec, void *stream)
@@ -2364,6 +2883,7 @@ static xrt_status xrt__gpu_ipc_open_mem_handle(const xrt_backend *self, void **p
     void *p = NULL;
     xrt_status st;
     memcpy(&h, handle->reserved, sizeof h);
+    if (g->ipc_open_flags >= 0) flags = (unsigned)g->ipc_open_flags;
     st = XRT__GPU_CHECK(g, g->rt.IpcOpenMemHandle(&p, h, flags), XRT__GPU_CALL(IpcOpenMemHandle));
     if (st != XRT_SUCCESS) return st;
     xrt__gpu_mark_current(g);
@@ -2478,6 +2998,35 @@ static xrt_status xrt__gpu_device_graph_mem_trim(const xrt_backend *self, int de
     return e == g->success ? XRT_SUCCESS : xrt__gpu_fail_as(g, e, g->graph_mem_trim_sym, "device_graph_mem_trim");
 }
 
+/* Device limits: the runtime's own (cudaDeviceSetLimit, cudaDeviceGetLimit),
+   for the limits it has (HIP has none past the malloc heap). */
+static xrt_status xrt__gpu_limit_lacks(const xrt__gpu *g, const char *fn, const char *sym, int limit, int found)
+{
+    if (!found)
+        return xrt_error(XRT_ERROR_UNSUPPORTED, fn, "%s: the runtime has no %s", g->name, sym);
+    return xrt_error(XRT_ERROR_UNSUPPORTED, fn, "%s: the runtime has no limit %d", g->name, limit);
+}
+
+static xrt_status xrt__gpu_device_set_limit(const xrt_backend *self, int limit, size_t value)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    int e;
+    if (!g->set_limit || limit >= g->limits)
+        return xrt__gpu_limit_lacks(g, "xrt_device_set_limit", g->set_limit_sym, limit, g->set_limit != NULL);
+    e = g->set_limit(limit, value);
+    return e == g->success ? XRT_SUCCESS : xrt__gpu_fail_as(g, e, g->set_limit_sym, "device_set_limit");
+}
+
+static xrt_status xrt__gpu_device_get_limit(const xrt_backend *self, size_t *value, int limit)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    int e;
+    if (!g->get_limit || limit >= g->limits)
+        return xrt__gpu_limit_lacks(g, "xrt_device_get_limit", g->get_limit_sym, limit, g->get_limit != NULL);
+    e = g->get_limit(value, limit);
+    return e == g->success ? XRT_SUCCESS : xrt__gpu_fail_as(g, e, g->get_limit_sym, "device_get_limit");
+}
+
 /* >> gpu: graphs built node by node, through the runtimes' node calls
    (cudaGraphCreate, cudaGraphAdd*Node & co). Graphs and nodes are the
    native objects. What xrt adds to the runtime's rules, so that every
@@ -2527,11 +3076,14 @@ static xrt_status xrt__gpu_memcpy_3d_async(const xrt_backend *self, const xrt_me
     return XRT__GPU_CHECK(g, g->rt.Memcpy3DAsync(u.bytes, stream), XRT__GPU_CALL(Memcpy3DAsync));
 }
 
+/* The runtime's own synchronous copy, as xrt__gpu_memcpy_2d. */
 static xrt_status xrt__gpu_memcpy_3d(const xrt_backend *self, const xrt_memcpy_3d_parms *p)
 {
     const xrt__gpu *g = (const xrt__gpu *)self->user;
-    xrt_status st = xrt__gpu_memcpy_3d_async(self, p, NULL);
-    return st == XRT_SUCCESS ? XRT__GPU_CHECK(g, g->rt.StreamSynchronize(NULL), XRT__GPU_CALL(StreamSynchronize)) : st;
+    xrt__gpu_node_buf u;
+    if (!g->rt.Memcpy3D || !g->layout) return xrt__gpu_rect_lack(g, XRT__GPU_CALL(Memcpy3D), "memcpy_3d");
+    xrt__gpu_box_native(g->layout, p, &u);
+    return XRT__GPU_CHECK(g, g->rt.Memcpy3D(u.bytes), XRT__GPU_CALL(Memcpy3D));
 }
 
 static xrt_status xrt__gpu_memset_3d_async(const xrt_backend *self, const xrt_pitched_ptr *dst, unsigned value,
@@ -2546,8 +3098,8 @@ static xrt_status xrt__gpu_memset_3d(const xrt_backend *self, const xrt_pitched_
                                      const xrt_extent *extent)
 {
     const xrt__gpu *g = (const xrt__gpu *)self->user;
-    xrt_status st = xrt__gpu_memset_3d_async(self, dst, value, extent, NULL);
-    return st == XRT_SUCCESS ? XRT__GPU_CHECK(g, g->rt.StreamSynchronize(NULL), XRT__GPU_CALL(StreamSynchronize)) : st;
+    if (!g->rt.Memset3D) return xrt__gpu_rect_lack(g, XRT__GPU_CALL(Memset3D), "memset_3d");
+    return XRT__GPU_CHECK(g, g->rt.Memset3D(*dst, (int)value, *extent), XRT__GPU_CALL(Memset3D));
 }
 
 /* A kernel node xrt built, and what it was given. */
@@ -2647,18 +3199,29 @@ static xrt_status xrt__gpu_node_type_of(const xrt__gpu *g, void *node, int *type
 }
 
 /* A whole list (xrt__gpu_list), allocated: *a (and *b for edges) hold *n nodes. */
-static xrt_status xrt__gpu_list(const xrt__gpu *g, int what, void *of, void **a, void **b, size_t *count, const char *op);
-static xrt_status xrt__gpu_list_all(const xrt__gpu *g, int what, void *of, void ***a, size_t *n, const char *op)
+static xrt_status xrt__gpu_list_with(const xrt__gpu *g, int what, void *of, void **a, void **b,
+                                     xrt__gpu_edge_data *data, size_t *count, const char *op);
+/* The whole list, allocated in *a (NULL if empty), for xrt's own walks: an
+   edge is an edge to them, annotated or not; *data (where asked) its
+   edges' annotations, in the same allocation. */
+static xrt_status xrt__gpu_list_all(const xrt__gpu *g, int what, void *of, void ***a, size_t *n,
+                                    const xrt__gpu_edge_data **data, const char *op)
 {
+    xrt__gpu_edge_data *d = NULL;
+    size_t each = sizeof **a + (what >= XRT__GRAPH_LIST_EDGES ? sizeof *d : 0);
     xrt_status st;
     *a = NULL;
     *n = 0;
-    if ((st = xrt__gpu_list(g, what, of, NULL, NULL, n, op)) != XRT_SUCCESS || !*n) return st;
-    if (!(*a = (void **)XRT_MALLOC(*n * sizeof **a)))
+    if (data) *data = NULL;
+    if ((st = xrt__gpu_list_with(g, what, of, NULL, NULL, NULL, n, op)) != XRT_SUCCESS || !*n) return st;
+    if (*n > SIZE_MAX / each || !(*a = (void **)XRT_MALLOC(*n * each)))
         return xrt_error(XRT_ERROR_OUT_OF_MEMORY, op, "%s: no memory for a list of %zu nodes", g->name, *n);
-    if ((st = xrt__gpu_list(g, what, of, *a, NULL, n, op)) != XRT_SUCCESS) {
+    if (each > sizeof **a) d = (xrt__gpu_edge_data *)(void *)(*a + *n);
+    if ((st = xrt__gpu_list_with(g, what, of, *a, NULL, d, n, op)) != XRT_SUCCESS) {
         XRT_FREE(*a);
         *a = NULL;
+    } else if (data) {
+        *data = d;
     }
     return st;
 }
@@ -2671,7 +3234,8 @@ static void xrt__gpu_knodes_forget(const xrt__gpu *g, void *graph)
     size_t n = 0, i;
     int type;
     if (!__atomic_load_n(&xrt__gpu_knodes, __ATOMIC_ACQUIRE)) return;
-    if (g->rt.GraphChildGraphNodeGetGraph && xrt__gpu_list_all(g, XRT__GRAPH_LIST_NODES, graph, &nodes, &n, "graph_destroy") == XRT_SUCCESS)
+    if (g->rt.GraphChildGraphNodeGetGraph &&
+        xrt__gpu_list_all(g, XRT__GRAPH_LIST_NODES, graph, &nodes, &n, NULL, "graph_destroy") == XRT_SUCCESS)
         for (i = 0; i < n; i++)
             if (xrt__gpu_node_type_of(g, nodes[i], &type, "graph_destroy") == XRT_SUCCESS && type == XRT_GRAPH_NODE_GRAPH &&
                 g->rt.GraphChildGraphNodeGetGraph(nodes[i], &child) == g->success)
@@ -3190,8 +3754,12 @@ static xrt_status xrt__gpu_graph_memcpy_node_set_params(const xrt_backend *self,
 /* A list (XRT__GRAPH_LIST_*) with the dispatch layer's counts: *count in
    is the room in a (and b), out the number there is. The runtimes fill at
    most the room and then say how many they wrote, so they are asked the
-   number first. */
-static xrt_status xrt__gpu_list(const xrt__gpu *g, int what, void *of, void **a, void **b, size_t *count, const char *op)
+   number first. An edge list is asked with its edges' annotations, in
+   data (room for *count): without them, one that is not plain fails the
+   whole list (cudaErrorLossyQuery); a count asks none (the runtime takes
+   edge data only with the nodes). */
+static xrt_status xrt__gpu_list_with(const xrt__gpu *g, int what, void *of, void **a, void **b,
+                                     xrt__gpu_edge_data *data, size_t *count, const char *op)
 {
     size_t room = a ? *count : 0, total = 0, k;
     const char *call = NULL;
@@ -3200,7 +3768,7 @@ static xrt_status xrt__gpu_list(const xrt__gpu *g, int what, void *of, void **a,
         void **x = pass ? a : NULL, **y = pass ? b : NULL;
         size_t *n = pass ? &k : &total;
         if (pass && !(room && total)) break;
-        k = room;
+        k = pass && total < room ? total : room; /* data has room for no more */
         if (what == XRT__GRAPH_LIST_NODES) {
             call = xrt__gpu_call_name(g, XRT__GPU_CALL(GraphGetNodes));
             e = g->rt.GraphGetNodes(of, x, n);
@@ -3208,12 +3776,65 @@ static xrt_status xrt__gpu_list(const xrt__gpu *g, int what, void *of, void **a,
             call = xrt__gpu_call_name(g, XRT__GPU_CALL(GraphGetRootNodes));
             e = g->rt.GraphGetRootNodes(of, x, n);
         } else {
-            e = g->list_edges(g, what, of, x, y, n, &call);
+            if (pass && data) memset(data, 0, k * sizeof *data);
+            e = g->list_edges(g, what, of, x, y, pass ? data : NULL, n, &call);
         }
         if (e != g->success) return xrt__gpu_fail_as(g, e, call, op);
     }
     *count = total;
     return XRT_SUCCESS;
+}
+
+/* An annotation in words: "from_port 1, to_port 0, type 1: a programmatic
+   dependency". */
+static void xrt__gpu_edge_words(const xrt__gpu_edge_data *d, char *buf, size_t n)
+{
+    snprintf(buf, n, "from_port %u, to_port %u, type %u%s", d->from_port, d->to_port, d->type,
+             d->type == 1 ? ": a programmatic dependency" : "");
+}
+
+static int xrt__gpu_edge_plain(const xrt__gpu_edge_data *d)
+{
+    static const xrt__gpu_edge_data plain = {0, 0, 0, {0}};
+    return !memcmp(d, &plain, sizeof plain);
+}
+
+/* The refusal of a list that holds an annotated edge, edge i of what was
+   written: xrt's lists give nodes only, and a plain edge in its place
+   would tell of an order the graph does not have. */
+static xrt_status xrt__gpu_edge_unsaid(const xrt__gpu *g, int what, void *of, void *const *a, void *const *b,
+                                       const xrt__gpu_edge_data *data, size_t i, const char *op) XRT__COLD;
+static xrt_status xrt__gpu_edge_unsaid(const xrt__gpu *g, int what, void *of, void *const *a, void *const *b,
+                                       const xrt__gpu_edge_data *data, size_t i, const char *op)
+{
+    char who[80], words[96];
+    void *from = what == XRT__GRAPH_LIST_DEPENDENTS ? of : a[i];
+    void *to = what == XRT__GRAPH_LIST_EDGES ? b[i] : what == XRT__GRAPH_LIST_DEPS ? of : a[i];
+    snprintf(who, sizeof who, "%s: xrt_%s", g->name, op);
+    xrt__gpu_edge_words(&data[i], words, sizeof words);
+    return xrt_error(XRT_ERROR_UNSUPPORTED, who,
+                     "edge %zu (node %p -> node %p) has edge data (%s), which xrt's lists cannot express; ask "
+                     "%sGraphGetEdges or %sGraphNodeGetDependencies with edge data",
+                     i, from, to, words, g->name, g->name);
+}
+
+/* A list for the user: an edge that is not plain is refused
+   (xrt__gpu_edge_unsaid), not passed off as plain. */
+static xrt_status xrt__gpu_list(const xrt__gpu *g, int what, void *of, void **a, void **b, size_t *count, const char *op)
+{
+    xrt__gpu_edge_data few[16], *data = few;
+    size_t room = a ? *count : 0, i;
+    xrt_status st;
+    if (what < XRT__GRAPH_LIST_EDGES || !room) return xrt__gpu_list_with(g, what, of, a, b, NULL, count, op);
+    if (room > sizeof few / sizeof few[0] &&
+        (room > SIZE_MAX / sizeof *data || !(data = (xrt__gpu_edge_data *)XRT_MALLOC(room * sizeof *data))))
+        return xrt__gpu_no_memory(g, op, "the edges' data");
+    st = xrt__gpu_list_with(g, what, of, a, b, data, count, op);
+    room = room < *count ? room : *count;
+    for (i = 0; st == XRT_SUCCESS && i < room && xrt__gpu_edge_plain(&data[i]); i++) {}
+    if (st == XRT_SUCCESS && i < room) st = xrt__gpu_edge_unsaid(g, what, of, a, b, data, i, op);
+    if (data != few) XRT_FREE(data);
+    return st;
 }
 
 static xrt_status xrt__gpu_graph_get_nodes(const xrt_backend *self, void *graph, void **nodes, size_t *count)
@@ -3259,7 +3880,7 @@ static xrt_status xrt__gpu_reaches(const xrt__gpu *g, void *from, void *to, int 
     if (!(seen = (void **)XRT_MALLOC((cap = 16) * sizeof *seen))) return xrt__gpu_no_memory(g, op, "a walk of the graph");
     seen[n++] = from;
     for (at = 0; at < n && !*found && st == XRT_SUCCESS; at++) {
-        if ((st = xrt__gpu_list_all(g, XRT__GRAPH_LIST_DEPENDENTS, seen[at], &next, &k, op)) != XRT_SUCCESS) break;
+        if ((st = xrt__gpu_list_all(g, XRT__GRAPH_LIST_DEPENDENTS, seen[at], &next, &k, NULL, op)) != XRT_SUCCESS) break;
         for (i = 0; i < k && !*found; i++) {
             if (next[i] == to) *found = 1;
             for (j = 0; j < n && seen[j] != next[i]; j++) {}
@@ -3280,18 +3901,37 @@ static xrt_status xrt__gpu_reaches(const xrt__gpu *g, void *from, void *to, int 
     return st;
 }
 
+/* A removal of an annotated edge: xrt removes plain edges only (the
+   runtime's removal names an edge with its data). */
+static xrt_status xrt__gpu_edge_kept(const xrt__gpu *g, void *f, void *t, const xrt__gpu_edge_data *d, const char *op)
+    XRT__COLD;
+static xrt_status xrt__gpu_edge_kept(const xrt__gpu *g, void *f, void *t, const xrt__gpu_edge_data *d, const char *op)
+{
+    char who[80], words[96];
+    snprintf(who, sizeof who, "%s: xrt_%s", g->name, op);
+    xrt__gpu_edge_words(d, words, sizeof words);
+    return xrt_error(XRT_ERROR_UNSUPPORTED, who,
+                     "the edge node %p -> node %p has edge data (%s), which xrt does not name; remove it with "
+                     "%sGraphRemoveDependencies and that edge data",
+                     f, t, words, g->name);
+}
+
 /* Why edge f -> t cannot be added or removed now (NULL if it can), or an
    error in *st. */
 static const char *xrt__gpu_edge_refused(const xrt__gpu *g, void *f, void *t, int remove, xrt_status *st, const char *op)
 {
+    const xrt__gpu_edge_data *data = NULL;
     void **deps = NULL;
     size_t n = 0, i;
-    int there = 0, cycle = 0;
+    int there, cycle = 0;
     *st = XRT_SUCCESS;
     if (f == t) return "an edge from a node to itself";
-    if ((*st = xrt__gpu_list_all(g, XRT__GRAPH_LIST_DEPS, t, &deps, &n, op)) != XRT_SUCCESS) return NULL;
-    for (i = 0; i < n; i++) there |= deps[i] == f;
-    XRT_FREE(deps);
+    if ((*st = xrt__gpu_list_all(g, XRT__GRAPH_LIST_DEPS, t, &deps, &n, &data, op)) != XRT_SUCCESS) return NULL;
+    for (i = 0; i < n && deps[i] != f; i++) {}
+    there = i < n;
+    if (remove && there && !xrt__gpu_edge_plain(&data[i])) *st = xrt__gpu_edge_kept(g, f, t, &data[i], op);
+    XRT_FREE(deps); /* data too */
+    if (*st != XRT_SUCCESS) return NULL;
     if (remove) return there ? NULL : "there is no such edge";
     if (there) return "the edge is there already";
     if ((*st = xrt__gpu_reaches(g, t, f, &cycle, op)) != XRT_SUCCESS) return NULL;
@@ -3427,6 +4067,10 @@ typedef struct xrt__gpu_pool_props {
 } xrt__gpu_pool_props;
 #define XRT__GPU_POOL_PINNED 1 /* cudaMemAllocationTypePinned, hipMemAllocationTypePinned */
 #define XRT__GPU_LOCATION_DEVICE 1 /* cudaMemLocationTypeDevice, hipMemLocationTypeDevice */
+/* cudaMemAccessDesc and hipMemAccessDesc (a location, then the flags) */
+typedef struct xrt__gpu_access_desc {
+    int location_type, location_id, flags;
+} xrt__gpu_access_desc;
 #define XRT__GPU_POOL_CALL(g, field) \
     if (!(g)->rt.field) return xrt__gpu_rect_lack((g), XRT__GPU_CALL(field), __func__ + sizeof "xrt__gpu_" - 1)
 
@@ -3496,6 +4140,39 @@ static xrt_status xrt__gpu_mem_pool_trim_to(const xrt_backend *self, void *pool,
     const xrt__gpu *g = (const xrt__gpu *)self->user;
     XRT__GPU_POOL_CALL(g, MemPoolTrimTo);
     return XRT__GPU_CHECK(g, g->rt.MemPoolTrimTo(pool, keep), XRT__GPU_CALL(MemPoolTrimTo));
+}
+
+/* Pool access: the runtime's own checks (the owner's access, a peer that
+   cannot reach the pool's device), on the vendor's descriptors. */
+static xrt_status xrt__gpu_mem_pool_set_access(const xrt_backend *self, void *pool, const xrt_mem_access_desc *descs,
+                                               size_t count)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    xrt__gpu_access_desc *d = NULL;
+    xrt_status st;
+    size_t i;
+    XRT__GPU_POOL_CALL(g, MemPoolSetAccess);
+    if (count && !(d = (xrt__gpu_access_desc *)XRT_CALLOC(count, sizeof *d)))
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "xrt_mem_pool_set_access", "no memory for %zu descriptors", count);
+    for (i = 0; i < count; i++) {
+        d[i].location_type = XRT__GPU_LOCATION_DEVICE;
+        d[i].location_id = descs[i].device;
+        d[i].flags = (int)descs[i].flags;
+    }
+    st = XRT__GPU_CHECK(g, g->rt.MemPoolSetAccess(pool, d, count), XRT__GPU_CALL(MemPoolSetAccess));
+    XRT_FREE(d);
+    return st;
+}
+
+static xrt_status xrt__gpu_mem_pool_get_access(const xrt_backend *self, unsigned *flags, void *pool, int device)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    int location[2] = {XRT__GPU_LOCATION_DEVICE, device}, f = 0; /* cudaMemLocation, hipMemLocation: type, id */
+    xrt_status st;
+    XRT__GPU_POOL_CALL(g, MemPoolGetAccess);
+    st = XRT__GPU_CHECK(g, g->rt.MemPoolGetAccess(&f, pool, location), XRT__GPU_CALL(MemPoolGetAccess));
+    if (st == XRT_SUCCESS) *flags = (unsigned)f;
+    return st;
 }
 
 static xrt_status xrt__gpu_malloc_from_pool_async(const xrt_backend *self, void **ptr, size_t size, void *pool,

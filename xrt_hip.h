@@ -6,14 +6,21 @@
    unit; never include it yourself.
 
    The runtime is loaded at run time, the first of libamdhip64.so.6, .so.5,
-   .so that loads, or the one env XRT_HIP_LIBRARY names. Without /dev/kfd
+   .so that loads, or the one env XRT_HIP_LIBRARY names. HIP 5 and ROCm 6
+   are supported; ROCm 7 (libamdhip64.so.7) is not tried, as AMD changed its
+   HIP API incompatibly (REFERENCE.md), and a ROCm 7 runtime found otherwise
+   (.so, XRT_HIP_LIBRARY) leaves the backend unavailable: refused by its
+   file's name (libamdhip64.so.7, or a link to it) before it is loaded, else
+   by hipRuntimeGetVersion once loaded. Without /dev/kfd
    (no amdgpu kernel driver) the library is not even loaded: that takes ~15 ms
    and could only fail. Define XRT_NO_RUNTIME_LINKING to call the runtime
    directly and link -lamdhip64.
 
    HIP 5 and ROCm 6 runtimes both work, whichever headers are installed: the
    structs the runtime fills are read by the layout of the runtime that was
-   loaded (hipRuntimeGetVersion), through xrt's own declarations below.
+   loaded (hipRuntimeGetVersion), through xrt's own declarations below, and
+   so are the numbers that changed between versions (graph node types, the
+   IPC open flag).
 
    The operations are xrt__gpu_* (xrt_gpu.h); this file holds what is HIP's:
    the symbol list, the error table, the struct layouts, the hooks and
@@ -85,6 +92,9 @@ extern "C" {
     X(mem_pool, hipMemPool_t)                     \
     X(pool_props_in, const hipMemPoolProps *)     \
     X(pool_attr, hipMemPoolAttr)                  \
+    X(access_desc_in, const hipMemAccessDesc *)   \
+    X(access_flags_out, hipMemAccessFlags *)      \
+    X(mem_location, hipMemLocation *)             \
     X(range_attr, hipMemRangeAttribute)
 #define XRT__HIP_TYPEDEF(name, type) typedef type xrt__hip_t_##name;
 XRT__HIP_TYPES(XRT__HIP_TYPEDEF)
@@ -144,9 +154,11 @@ static struct {
     int (*ModuleGetGlobal)(void **ptr, size_t *bytes, void *module, const char *name);
     int (*ModuleOccupancyMaxActiveBlocksPerMultiprocessor)(int *blocks, void *function, int block_size, size_t shared);
     int (*ModuleOccupancyMaxPotentialBlockSize)(int *grid, int *block, void *function, size_t shared, int limit);
+    int (*MemGetAddressRange)(void **base, size_t *size, void *ptr); /* optional, as the module ones */
 } xrt__hip_ext;
 /* X(field of xrt__hip_ext, symbol, return type, parameters): the module
-   entry points, their types checked against the header in every build. */
+   entry points and hipMemGetAddressRange (pointer attributes' base and
+   size), their types checked against the header in every build. */
 #define XRT__HIP_MODULE_SYMBOLS(X)                                                                            \
     X(ModuleLoadData, hipModuleLoadData, hipError_t, (hipModule_t * module, const void *image))             \
     X(ModuleUnload, hipModuleUnload, hipError_t, (hipModule_t module))                                       \
@@ -161,16 +173,19 @@ static struct {
     X(ModuleOccupancyMaxActiveBlocksPerMultiprocessor, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor,  \
       hipError_t, (int *numBlocks, hipFunction_t f, int blockSize, size_t dynSharedMemPerBlk))             \
     X(ModuleOccupancyMaxPotentialBlockSize, hipModuleOccupancyMaxPotentialBlockSize, hipError_t,            \
-      (int *gridSize, int *blockSize, hipFunction_t f, size_t dynSharedMemPerBlk, int blockSizeLimit))
+      (int *gridSize, int *blockSize, hipFunction_t f, size_t dynSharedMemPerBlk, int blockSizeLimit))     \
+    X(MemGetAddressRange, hipMemGetAddressRange, hipError_t, (hipDeviceptr_t * base, size_t *size, hipDeviceptr_t ptr))
 #define XRT__HIP_MODULE_TYPE(field, sym, ret, params) \
     typedef char xrt__hip_module_type_##field[sizeof((ret(*) params)0 == &sym)];
 XRT__HIP_MODULE_SYMBOLS(XRT__HIP_MODULE_TYPE)
 #undef XRT__HIP_MODULE_TYPE
-#define XRT__HIP_DMABUF_FD 1 /* hipMemRangeHandleTypeDmaBufFd (ROCm 6) */
+/* hipMemRangeHandleTypeDmaBufFd (CUDA's value): declared, with
+   hipMemGetHandleForAddressRange, by ROCm releases after 6.0 (rocm-6.0.0's
+   header has neither), so the entry point is looked up by name. */
+#define XRT__HIP_DMABUF_FD 1
 
-/* hipErrorGraphExecUpdateFailure, named from ROCm 5.3 on (HIP 5.2's header
-   lacks it; CUDA's value). */
-#define XRT__HIP_GRAPH_EXEC_UPDATE_FAILURE 910
+/* hipErrorGraphExecUpdateFailure: in HIP 5.2's header and ROCm 6's, CUDA's value. */
+XRT__GPU_ASSERT(hipErrorGraphExecUpdateFailure == 910, "hipErrorGraphExecUpdateFailure is not CUDA's 910");
 
 /* >> hip: errors. Every other error is XRT_ERROR_BACKEND; hipErrorMemoryAllocation
    and hipErrorInvalidResourceHandle are aliases of hipErrorOutOfMemory and
@@ -186,6 +201,7 @@ static const xrt__gpu_error xrt__hip_errors[] = {
     {hipErrorInvalidHandle, XRT_ERROR_INVALID_HANDLE},
     {hipErrorNotReady, XRT_ERROR_NOT_READY},
     {hipErrorNotSupported, XRT_ERROR_UNSUPPORTED},
+    {hipErrorUnsupportedLimit, XRT_ERROR_UNSUPPORTED},
     {hipErrorNoBinaryForGpu, XRT_ERROR_NO_BINARY_FOR_DEVICE},
     {hipErrorInvalidImage, XRT_ERROR_INVALID_IMAGE},
     {hipErrorNotFound, XRT_ERROR_NOT_FOUND},
@@ -199,7 +215,7 @@ static const xrt__gpu_error xrt__hip_errors[] = {
     {hipErrorStreamCaptureImplicit, XRT_ERROR_STREAM_CAPTURE_IMPLICIT}, /* the NULL stream would join a capture */
     {hipErrorCapturedEvent, XRT_ERROR_CAPTURED_EVENT},
     {hipErrorStreamCaptureWrongThread, XRT_ERROR_STREAM_CAPTURE_WRONG_THREAD},
-    {XRT__HIP_GRAPH_EXEC_UPDATE_FAILURE, XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE},
+    {hipErrorGraphExecUpdateFailure, XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE},
     {hipErrorPeerAccessAlreadyEnabled, XRT_ERROR_PEER_ACCESS_ALREADY_ENABLED},
     {hipErrorPeerAccessNotEnabled, XRT_ERROR_PEER_ACCESS_NOT_ENABLED},
     {hipErrorHostMemoryAlreadyRegistered, XRT_ERROR_HOST_MEMORY_ALREADY_REGISTERED},
@@ -314,15 +330,40 @@ static xrt_status xrt__hip_probe(char *reason, size_t n)
    hipGetDeviceProperties to it); the plain one keeps filling HIP 5's. */
 /* >> hip: graphs. hipGraphExecUpdate keeps CUDA 11's form (exec, graph,
    &errorNode, &result) and hipGraphGetEdges takes no edge data: both looked
-   up by name, as CUDA's differ (xrt_cuda.h). Exported since HIP 4.5. */
+   up by name, as CUDA's differ (xrt_cuda.h). Exported since HIP 4.5.
+
+   The node types by the numbers of the runtime that was loaded, which may
+   not be the installed header's: HIP 5.2 and before number them from 1,
+   with a 1-D copy of their own (9) and the symbol copies at 10 and 11;
+   ROCm 5.3 on number them from 0 as CUDA does, without the 1-D copy, the
+   symbol copies at 12 and 13. xrt__hip_versioned picks the tables; the
+   header must agree with one of them. */
+#define XRT__HIP_VERSION_5_3 50300000
+#if HIP_VERSION >= XRT__HIP_VERSION_5_3
+XRT__GPU_ASSERT(hipGraphNodeTypeKernel == 0 && hipGraphNodeTypeMemcpy == 1 && hipGraphNodeTypeMemset == 2 &&
+                    hipGraphNodeTypeHost == 3 && hipGraphNodeTypeGraph == 4 && hipGraphNodeTypeEmpty == 5 &&
+                    hipGraphNodeTypeWaitEvent == 6 && hipGraphNodeTypeEventRecord == 7 &&
+                    hipGraphNodeTypeMemcpyFromSymbol == 12 && hipGraphNodeTypeMemcpyToSymbol == 13,
+                "hipGraphNodeType is not numbered as xrt's ROCm 5.3 tables");
+#else
+XRT__GPU_ASSERT(hipGraphNodeTypeKernel == 1 && hipGraphNodeTypeMemcpy == 2 && hipGraphNodeTypeMemset == 3 &&
+                    hipGraphNodeTypeHost == 4 && hipGraphNodeTypeGraph == 5 && hipGraphNodeTypeEmpty == 6 &&
+                    hipGraphNodeTypeWaitEvent == 7 && hipGraphNodeTypeEventRecord == 8 &&
+                    hipGraphNodeTypeMemcpy1D == 9 && hipGraphNodeTypeMemcpyFromSymbol == 10 &&
+                    hipGraphNodeTypeMemcpyToSymbol == 11,
+                "hipGraphNodeType is not numbered as xrt's HIP 5.2 tables");
+#endif
+/* What xrt_graph_get_info counts: ROCm 5.3 on; HIP 5.2 */
 static const xrt__gpu_node_kind xrt__hip_node_kinds[] = {
-    {hipGraphNodeTypeKernel, offsetof(xrt_graph_info, kernels)},
-    {hipGraphNodeTypeMemcpy, offsetof(xrt_graph_info, copies)},
-    {hipGraphNodeTypeMemcpy1D, offsetof(xrt_graph_info, copies)},
-    {hipGraphNodeTypeMemcpyFromSymbol, offsetof(xrt_graph_info, copies)},
-    {hipGraphNodeTypeMemcpyToSymbol, offsetof(xrt_graph_info, copies)},
-    {hipGraphNodeTypeMemset, offsetof(xrt_graph_info, sets)},
-    {hipGraphNodeTypeHost, offsetof(xrt_graph_info, host_fns)},
+    {0, offsetof(xrt_graph_info, kernels)}, {1, offsetof(xrt_graph_info, copies)},
+    {12, offsetof(xrt_graph_info, copies)}, {13, offsetof(xrt_graph_info, copies)},
+    {2, offsetof(xrt_graph_info, sets)},    {3, offsetof(xrt_graph_info, host_fns)},
+};
+static const xrt__gpu_node_kind xrt__hip5_node_kinds[] = {
+    {1, offsetof(xrt_graph_info, kernels)}, {2, offsetof(xrt_graph_info, copies)},
+    {9, offsetof(xrt_graph_info, copies)},  {10, offsetof(xrt_graph_info, copies)},
+    {11, offsetof(xrt_graph_info, copies)}, {3, offsetof(xrt_graph_info, sets)},
+    {4, offsetof(xrt_graph_info, host_fns)},
 };
 
 static struct {
@@ -340,10 +381,10 @@ XRT__GPU_SAME_TYPE(xrt__hip_type_capture_info,
 
 static int xrt__hip_capture_last(const xrt__gpu *g, void *stream, void **graph, void **node)
 {
-    void *const *deps = NULL;
+    void *const *deps = NULL, *into = NULL;
     size_t n = 0;
-    int status = 0, e = xrt__hip_graph.CaptureInfo(stream, &status, NULL, graph, &deps, &n);
-    return xrt__gpu_capture_last_of(g, e, status, deps, n, graph, node);
+    int status = 0, e = xrt__hip_graph.CaptureInfo(stream, &status, NULL, &into, &deps, &n);
+    return xrt__gpu_capture_last_of(g, e, status, into, deps, n, graph, node);
 }
 static const char *const xrt__hip_node_edges_calls[2] = {"hipGraphNodeGetDependencies", "hipGraphNodeGetDependentNodes"};
 static const char *const xrt__hip_edit_calls[2] = {"hipGraphAddDependencies", "hipGraphRemoveDependencies"};
@@ -356,15 +397,17 @@ XRT__GPU_SAME_TYPE(xrt__hip_type_remove_deps,
                    hipError_t(*)(hipGraph_t, const hipGraphNode_t *, const hipGraphNode_t *, size_t),
                    hipGraphRemoveDependencies)
 
-/* HIP's node types as xrt's, by the header's names (HIP 5 numbers them
-   from 1 and has a 1-D copy of its own; ROCm 6 numbers them as CUDA), and
-   where HIP's node structs keep their fields (another order than CUDA's). */
+/* HIP's node types as xrt's (ROCm 5.3 on; HIP 5.2, with its 1-D copy),
+   and where HIP's node structs keep their fields (another order than CUDA's). */
 static const xrt__gpu_node_type xrt__hip_node_types[] = {
-    {hipGraphNodeTypeKernel, XRT_GRAPH_NODE_KERNEL},       {hipGraphNodeTypeMemcpy, XRT_GRAPH_NODE_MEMCPY},
-    {hipGraphNodeTypeMemcpy1D, XRT_GRAPH_NODE_MEMCPY},     {hipGraphNodeTypeMemset, XRT_GRAPH_NODE_MEMSET},
-    {hipGraphNodeTypeHost, XRT_GRAPH_NODE_HOST},           {hipGraphNodeTypeGraph, XRT_GRAPH_NODE_GRAPH},
-    {hipGraphNodeTypeEmpty, XRT_GRAPH_NODE_EMPTY},         {hipGraphNodeTypeWaitEvent, XRT_GRAPH_NODE_WAIT_EVENT},
-    {hipGraphNodeTypeEventRecord, XRT_GRAPH_NODE_EVENT_RECORD},
+    {0, XRT_GRAPH_NODE_KERNEL}, {1, XRT_GRAPH_NODE_MEMCPY}, {2, XRT_GRAPH_NODE_MEMSET},
+    {3, XRT_GRAPH_NODE_HOST},   {4, XRT_GRAPH_NODE_GRAPH},  {5, XRT_GRAPH_NODE_EMPTY},
+    {6, XRT_GRAPH_NODE_WAIT_EVENT}, {7, XRT_GRAPH_NODE_EVENT_RECORD},
+};
+static const xrt__gpu_node_type xrt__hip5_node_types[] = {
+    {1, XRT_GRAPH_NODE_KERNEL}, {2, XRT_GRAPH_NODE_MEMCPY}, {9, XRT_GRAPH_NODE_MEMCPY},
+    {3, XRT_GRAPH_NODE_MEMSET}, {4, XRT_GRAPH_NODE_HOST},   {5, XRT_GRAPH_NODE_GRAPH},
+    {6, XRT_GRAPH_NODE_EMPTY},  {7, XRT_GRAPH_NODE_WAIT_EVENT}, {8, XRT_GRAPH_NODE_EVENT_RECORD},
 };
 static const xrt__gpu_layout xrt__hip_layout = {
     sizeof(hipKernelNodeParams), offsetof(hipKernelNodeParams, func), offsetof(hipKernelNodeParams, gridDim),
@@ -393,10 +436,12 @@ XRT__GPU_ASSERT(sizeof(((hipKernelNodeParams *)0)->gridDim) == sizeof(xrt_dim3) 
 XRT__GPU_ASSERT(sizeof(hipHostNodeParams) == 2 * sizeof(void *) && offsetof(hipHostNodeParams, userData) == sizeof(void *),
                 "hipHostNodeParams is not (fn, user)");
 
-static int xrt__hip_list_edges(const xrt__gpu *g, int what, void *of, void **a, void **b, size_t *count, const char **call)
+/* HIP's edges carry no data: data stays plain. */
+static int xrt__hip_list_edges(const xrt__gpu *g, int what, void *of, void **a, void **b, xrt__gpu_edge_data *data,
+                               size_t *count, const char **call)
 {
     int k = what == XRT__GRAPH_LIST_DEPENDENTS;
-    (void)g;
+    (void)g, (void)data;
     if (what == XRT__GRAPH_LIST_EDGES) {
         *call = "hipGraphGetEdges";
         return xrt__hip_graph.Edges(of, a, b, count);
@@ -424,6 +469,15 @@ XRT__GPU_ASSERT(sizeof(hipMemPoolProps) <= sizeof(xrt__gpu_pool_props) &&
                     hipMemAllocationTypePinned == XRT__GPU_POOL_PINNED &&
                     hipMemLocationTypeDevice == XRT__GPU_LOCATION_DEVICE,
                 "hipMemPoolProps does not begin as xrt writes it");
+XRT__GPU_ASSERT(sizeof(hipMemAccessDesc) == sizeof(xrt__gpu_access_desc) &&
+                    offsetof(hipMemAccessDesc, location.type) == offsetof(xrt__gpu_access_desc, location_type) &&
+                    offsetof(hipMemAccessDesc, location.id) == offsetof(xrt__gpu_access_desc, location_id) &&
+                    offsetof(hipMemAccessDesc, flags) == offsetof(xrt__gpu_access_desc, flags) &&
+                    sizeof(hipMemAccessFlags) == sizeof(int) && hipMemAccessFlagsProtNone == XRT_MEM_ACCESS_FLAGS_PROT_NONE &&
+                    hipMemAccessFlagsProtRead == XRT_MEM_ACCESS_FLAGS_PROT_READ &&
+                    hipMemAccessFlagsProtReadWrite == XRT_MEM_ACCESS_FLAGS_PROT_READ_WRITE &&
+                    sizeof(hipMemLocation) == 2 * sizeof(int),
+                "hipMemAccessDesc is not as xrt writes it");
 XRT__GPU_ASSERT((int)hipMemPoolReuseFollowEventDependencies == XRT_MEMPOOL_REUSE_FOLLOW_EVENT_DEPENDENCIES &&
                     (int)hipMemPoolReuseAllowOpportunistic == XRT_MEMPOOL_REUSE_ALLOW_OPPORTUNISTIC &&
                     (int)hipMemPoolReuseAllowInternalDependencies == XRT_MEMPOOL_REUSE_ALLOW_INTERNAL_DEPENDENCIES &&
@@ -513,8 +567,64 @@ static void xrt__hip_managed_hooks(xrt__gpu *g)
     g->mem_advise = advise ? xrt__hip_mem_advise : NULL;
 }
 
-static void xrt__hip_loaded(xrt__gpu *g)
+/* What the runtime that was loaded numbers otherwise than another HIP may
+   (and than the installed header may): the graph node types (renumbered in
+   ROCm 5.3), and the one flag hipIpcOpenMemHandle takes,
+   hipIpcMemLazyEnablePeerAccess (0 in HIP 5, 1 from ROCm 6: clr's
+   hipIpcOpenMemHandle refuses any other value, so xrt's 0 and
+   XRT_IPC_MEM_LAZY_ENABLE_PEER_ACCESS both pass as it). */
+static void xrt__hip_versioned(xrt__gpu *g)
 {
+    int renumbered = g->version >= XRT__HIP_VERSION_5_3;
+    g->node_kinds = renumbered ? xrt__hip_node_kinds : xrt__hip5_node_kinds;
+    g->nnode_kinds = renumbered ? sizeof xrt__hip_node_kinds / sizeof xrt__hip_node_kinds[0]
+                                : sizeof xrt__hip5_node_kinds / sizeof xrt__hip5_node_kinds[0];
+    g->node_types = renumbered ? xrt__hip_node_types : xrt__hip5_node_types;
+    g->nnode_types = renumbered ? sizeof xrt__hip_node_types / sizeof xrt__hip_node_types[0]
+                                : sizeof xrt__hip5_node_types / sizeof xrt__hip5_node_types[0];
+    g->ipc_open_flags = g->version >= XRT__HIP_VERSION_6 ? 1 : 0;
+}
+
+/* >> hip: the runtimes xrt supports: HIP 5 and ROCm 6. AMD documents ROCm
+   7's HIP API as changed incompatibly (hipGetLastError's meaning among
+   others), so xrt uses no runtime of 7 or later: the unversioned
+   libamdhip64.so or XRT_HIP_LIBRARY may name one. A version the runtime
+   does not tell (0) is taken as HIP 5's. 1 where xrt uses `version`
+   (hipRuntimeGetVersion's), else 0 and why. */
+#define XRT__HIP_VERSION_7 70000000
+static int xrt__hip_supported(int version, char *reason, size_t n)
+{
+    if (version < XRT__HIP_VERSION_7) return 1;
+    snprintf(reason, n,
+             "hipRuntimeGetVersion: %d (HIP %d.%d.%d): xrt supports the HIP runtimes of HIP 5 and ROCm 6; ROCm 7 "
+             "changed HIP's API incompatibly (hipGetLastError's meaning among others)",
+             version, version / 10000000, version / 100000 % 100, version % 100000);
+    return 0;
+}
+
+/* ROCm 7 and later by the name of the file, before it is loaded: a runtime
+   once mapped stays mapped (xrt__gpu_pin). libamdhip64.so.N, N >= 7. */
+static int xrt__hip_refused_name(const char *base, char *why, size_t n)
+{
+    static const char stem[] = "libamdhip64.so.";
+    char *end;
+    long major;
+    if (strncmp(base, stem, sizeof stem - 1) != 0 || base[sizeof stem - 1] < '0' ||
+        base[sizeof stem - 1] > '9')
+        return 0;
+    major = strtol(base + sizeof stem - 1, &end, 10);
+    if (major < XRT__HIP_VERSION_7 / 10000000 || (*end && *end != '.')) return 0;
+    snprintf(why, n,
+             "the HIP runtime of ROCm %ld: xrt supports the HIP runtimes of HIP 5 and ROCm 6; ROCm 7 changed HIP's API "
+             "incompatibly (hipGetLastError's meaning among others)",
+             major);
+    return 1;
+}
+
+static int xrt__hip_loaded(xrt__gpu *g, char *reason, size_t n)
+{
+    if (!xrt__hip_supported(g->version, reason, n)) return 0;
+    xrt__hip_versioned(g);
     xrt__hip_graph_hooks(g);
     xrt__hip_managed_hooks(g);
     void *r0600 = g->version >= XRT__HIP_VERSION_6 ? xrt__gpu_lookup(g, "hipGetDevicePropertiesR0600") : NULL;
@@ -530,13 +640,42 @@ static void xrt__hip_loaded(xrt__gpu *g)
     if (!xrt__hip_ext.ModuleLoadData || !xrt__hip_ext.ModuleUnload || !xrt__hip_ext.ModuleGetFunction ||
         !xrt__hip_ext.ModuleLaunchKernel || !xrt__hip_ext.FuncGetAttribute)
         g->module_load = NULL; /* no XRT_CAP_MODULES: loading is XRT_ERROR_UNSUPPORTED */
+    return 1;
 }
 
-/* "gfx90a:sramecc+:xnack-": the target without its feature flags. */
+/* "gfx90a:sramecc+:xnack-": the processor without its feature flags (the
+   flags are the target's features: images are picked by both). */
 static void xrt__hip_arch(xrt_device_prop *out, char *gcn_arch_name /* [256] */)
 {
     gcn_arch_name[255] = 0;
     snprintf(out->arch, sizeof out->arch, "%.*s", (int)strcspn(gcn_arch_name, ":"), gcn_arch_name);
+}
+
+/* The device struct's gcnArchName, by the layout of the runtime that was loaded. */
+static void xrt__hip_gcn_arch_name(const void *prop, char name[256])
+{
+    size_t at = xrt__hip_ext.r0600 ? offsetof(xrt__hip_prop_r0600, gcnArchName) : offsetof(xrt__hip_prop_r0000, gcnArchName);
+    memcpy(name, (const char *)prop + at, 256);
+    name[255] = 0;
+}
+
+/* The target's features: gcnArchName's feature flags, sorted and
+   comma-separated ("gfx90a:xnack-:sramecc+": "sramecc+,xnack-"). AMD's
+   loader refuses code built for the other SRAMECC or XNACK mode, so two
+   modes of one processor are two targets. */
+static void xrt__hip_target_features(const void *prop, char *features, size_t n)
+{
+    char name[256], *flag[16], *at, *t;
+    size_t count = 0, i, j, used = 0;
+    xrt__hip_gcn_arch_name(prop, name);
+    for (at = strchr(name, ':'); at && count < sizeof flag / sizeof flag[0]; at = strchr(at, ':')) {
+        *at++ = 0;
+        if (*at && *at != ':') flag[count++] = at;
+    }
+    for (i = 1; i < count; i++) /* insertion sort: a handful of flags */
+        for (j = i; j > 0 && strcmp(flag[j - 1], flag[j]) > 0; j--) t = flag[j], flag[j] = flag[j - 1], flag[j - 1] = t;
+    features[0] = 0;
+    for (i = 0; i < count && used < n; i++) used += (size_t)snprintf(features + used, n - used, "%s%s", i ? "," : "", flag[i]);
 }
 
 /* HIP 5's hipDeviceProp_t has no uuid: ask hipDeviceGetUuid (HIP 5.1 on),
@@ -604,6 +743,18 @@ static xrt_memory_type xrt__hip_memory_type(const xrt__gpu *g, const void *attr,
     }
 }
 
+/* The allocation around memory the runtime made for another than xrt:
+   hipMemGetAddressRange; its failure is not left as the last error. */
+static void xrt__hip_address_range(const xrt__gpu *g, const void *p, void **base, size_t *size)
+{
+    if (!xrt__hip_ext.MemGetAddressRange) return;
+    if (xrt__hip_ext.MemGetAddressRange(base, size, (void *)(uintptr_t)p) != g->success) {
+        (void)g->rt.GetLastError();
+        *base = NULL;
+        *size = 0;
+    }
+}
+
 static xrt_status xrt__hip_export_dmabuf(xrt__gpu *g, int device, void *start, size_t len, int *fd)
 {
     int e;
@@ -645,10 +796,45 @@ static int xrt__hip_elf_bad(const unsigned char *p, size_t size, char *why, size
     return xrt__gpu_elf_bad(p, size, XRT__HIP_EM_AMDGPU, "AMDGPU", why, n);
 }
 
+/* >> hip: target ids. AMD's rule for code built for a target id (a
+   processor and feature modes, "gfx90a:sramecc+:xnack-"): a feature it
+   leaves unspecified runs in either mode; one it names must be the
+   device's mode (xrt_target.features, "sramecc+,xnack-"). */
+
+/* Whether the device's features (comma-separated) include the k bytes at f. */
+static int xrt__hip_device_has(const char *device, const char *f, size_t k)
+{
+    size_t len;
+    for (; *device; device += len + (device[len] == ',')) {
+        len = strcspn(device, ",");
+        if (len == k && !memcmp(device, f, k)) return 1;
+    }
+    return 0;
+}
+
+/* The fit of a target id's features (":sramecc+:xnack-", len bytes, not
+   NUL-terminated) on a device: -1 where one names another mode or one the
+   device lacks, else 2 + how many it names, so that the most specific match
+   ranks highest (xrt__hip_image_compatible's 1: xrt cannot tell). */
+static int xrt__hip_features_fit(const char *f, size_t len, const char *device)
+{
+    const char *colon;
+    size_t at = 0, k;
+    int named = 0;
+    for (; at < len; at += k + 1) {
+        colon = (const char *)memchr(f + at, ':', len - at);
+        k = colon ? (size_t)(colon - (f + at)) : len - at;
+        if (k && !xrt__hip_device_has(device, f + at, k)) return -1;
+        named += k != 0;
+    }
+    return 2 + named;
+}
+
 /* The processor of a bundle entry's id ("hipv4-amdgcn-amd-amdhsa--gfx90a:xnack+",
-   "hip-amdgcn-amd-amdhsa-gfx906"), of any length, copied into cpu; 0 for
-   another target (the host's entry). */
-static int xrt__hip_entry_cpu(const unsigned char *id, uint64_t len, char *cpu, size_t n)
+   "hip-amdgcn-amd-amdhsa-gfx906"), of any length, copied into cpu, and its
+   features (":xnack+", *flen bytes); 0 for another target (the host's entry). */
+static int xrt__hip_entry_cpu(const unsigned char *id, uint64_t len, char *cpu, size_t n, const char **features,
+                              size_t *flen)
 {
     static const char triple[] = "amdgcn-amd-amdhsa-";
     const unsigned char *at = (const unsigned char *)memmem(id, (size_t)len, triple, sizeof triple - 1), *end = id + len;
@@ -656,20 +842,35 @@ static int xrt__hip_entry_cpu(const unsigned char *id, uint64_t len, char *cpu, 
     if (!at) return 0;
     at += sizeof triple - 1;
     if (at < end && *at == '-') at++; /* the empty environment of hipv4 ids */
-    if ((colon = (const unsigned char *)memchr(at, ':', (size_t)(end - at))) != NULL) end = colon;
+    colon = (const unsigned char *)memchr(at, ':', (size_t)(end - at));
+    *features = colon ? (const char *)colon : "";
+    *flen = colon ? (size_t)(end - colon) : 0;
+    if (colon) end = colon;
     snprintf(cpu, n, "%.*s", (int)((size_t)(end - at) < n ? (size_t)(end - at) : n), (const char *)at);
     return 1;
 }
 
+/* An entry's fit on target t: its processor's by its features; 0 for a
+   generic target's (gfx9-4-generic, ROCm 6.2 on), which may run there (the
+   runtime knows which processors it covers); -2 for another processor's. */
+static int xrt__hip_entry_fit(const xrt_target *t, const char *cpu, const char *features, size_t flen)
+{
+    if (!strcmp(cpu, t->arch)) return xrt__hip_features_fit(features, flen, t->features);
+    return strstr(cpu, "-generic") ? 0 : -2;
+}
+
 /* Walks a bundle's entries, checking each lies within size and each AMDGPU
-   entry is a sound code object. Returns 0 when the bundle is sound (and
-   *has_arch: whether an entry is for arch), or 1 and why. */
-static int xrt__hip_bundle_bad(const unsigned char *p, size_t size, const char *arch, int *has_arch, char *why,
-                               size_t n)
+   entry is a sound code object. Returns 0 when the bundle is sound (and,
+   for a target t, *fit: its best entry's fit; 0 where it has none for t's
+   processor), or 1 and why. */
+static int xrt__hip_bundle_bad(const unsigned char *p, size_t size, const xrt_target *t, int *fit, char *why, size_t n)
 {
     uint64_t count, at = sizeof XRT__HIP_BUNDLE_MAGIC - 1 + 8, i;
     char cpu[64], inner[160];
-    *has_arch = 0;
+    const char *features;
+    size_t flen;
+    int best = -2, f;
+    *fit = 0;
     if (!xrt__gpu_within(0, at, size)) return snprintf(why, n, "a clang offload bundle cut short (%zu bytes)", size) > 0;
     count = xrt__gpu_le(p + at - 8, 8);
     for (i = 0; i < count; i++) {
@@ -682,26 +883,55 @@ static int xrt__hip_bundle_bad(const unsigned char *p, size_t size, const char *
         if (!xrt__gpu_within(off, len, size))
             return snprintf(why, n, "a clang offload bundle cut short: the code of entry %u ends past its %zu bytes",
                             (unsigned)i, size) > 0;
-        if (xrt__hip_entry_cpu(p + at + 24, id_len, cpu, sizeof cpu)) {
+        if (xrt__hip_entry_cpu(p + at + 24, id_len, cpu, sizeof cpu, &features, &flen)) {
             if (xrt__hip_elf_bad(p + off, (size_t)len, inner, sizeof inner))
                 return snprintf(why, n, "a clang offload bundle whose %s code object is %s", cpu, inner) > 0;
-            if (arch && !strcmp(cpu, arch)) *has_arch = 1;
+            if (t && (f = xrt__hip_entry_fit(t, cpu, features, flen)) > best) best = f;
         }
         at += 24 + id_len;
     }
+    *fit = best == -2 ? 0 : best;
     return 0;
 }
 
-/* A code object runs on its exact arch only (xrt__image_pick's first pass);
-   a bundle fits the archs of its entries. A compressed or unreadable bundle
-   is tried (the runtime, or the check before loading, says more). */
-static int xrt__hip_image_compatible(const char *arch, const xrt_module_image *im)
+/* A code object's modes from its e_flags (code object v4 on: ELFOSABI_AMDGPU_HSA,
+   EI_ABIVERSION 2 and up), as a target id's features (":sramecc+:xnack-"):
+   XNACK bits 8-9, SRAMECC bits 10-11, each 0 unsupported, 1 any, 2 off,
+   3 on. An older code object names none. */
+static void xrt__hip_elf_features(const unsigned char *p, char *out, size_t n)
+{
+    static const char *const mode[] = {"", "", "-", "+"};
+    unsigned flags = (unsigned)xrt__gpu_le(p + 48, 4), x = flags >> 8 & 3, s = flags >> 10 & 3;
+    if (p[7] != 64 || p[8] < 2) x = s = 0;
+    snprintf(out, n, "%s%s%s%s", s >= 2 ? ":sramecc" : "", mode[s], x >= 2 ? ":xnack" : "", mode[x]);
+}
+
+/* A code object runs on its label's processor ("gfx90a", or a target id,
+   "gfx90a:xnack-", whose modes are its e_flags') in the modes its e_flags
+   allow: -1 in another, 0 on another processor or without a label. */
+static int xrt__hip_code_object_fit(const xrt_target *t, const xrt_module_image *im)
+{
+    const char *a = im->arch ? im->arch : "";
+    size_t len = strcspn(a, ":");
+    char features[32];
+    int fit;
+    if (im->size < 64) return 0; /* no ELF header: the check before loading refuses it */
+    xrt__hip_elf_features((const unsigned char *)im->data, features, sizeof features);
+    if ((fit = xrt__hip_features_fit(features, strlen(features), t->features)) < 0) return -1;
+    return len && len == strlen(t->arch) && !memcmp(a, t->arch, len) ? fit : 0;
+}
+
+/* How well an image runs on target t (xrt__image_pick's rank): a code
+   object by its label and e_flags, a bundle by its entries' target ids; 1
+   where xrt cannot tell (a compressed bundle, or one the check before
+   loading refuses): it is tried. */
+static int xrt__hip_image_compatible(const xrt_target *t, const xrt_module_image *im)
 {
     const unsigned char *p = (const unsigned char *)im->data;
     char why[200]; /* unused: an unsound image is tried, and refused by the check before loading */
-    int has = 0;
-    if (xrt__hip_is_bundle(p, im->size)) return xrt__hip_bundle_bad(p, im->size, arch, &has, why, sizeof why) || has;
-    if (im->size >= 4 && !memcmp(p, "\177ELF", 4)) return 0;
+    int fit = 0;
+    if (xrt__hip_is_bundle(p, im->size)) return xrt__hip_bundle_bad(p, im->size, t, &fit, why, sizeof why) ? 1 : fit;
+    if (im->size >= 4 && !memcmp(p, "\177ELF", 4)) return xrt__hip_code_object_fit(t, im);
     return im->kind == XRT_IMAGE_HIP_OFFLOAD_BUNDLE;
 }
 
@@ -726,8 +956,8 @@ static xrt_status xrt__hip_image_check(const xrt_module_image *im)
 {
     const unsigned char *p = (const unsigned char *)im->data;
     char why[200];
-    int has, bad;
-    if (xrt__hip_is_bundle(p, im->size)) bad = xrt__hip_bundle_bad(p, im->size, NULL, &has, why, sizeof why);
+    int fit, bad;
+    if (xrt__hip_is_bundle(p, im->size)) bad = xrt__hip_bundle_bad(p, im->size, NULL, &fit, why, sizeof why);
     else if (im->size >= 4 && !memcmp(p, "CCOB", 4)) bad = xrt__hip_ccob_bad(p, im->size, why, sizeof why);
     else if (im->size >= 4 && !memcmp(p, "\177ELF", 4)) bad = xrt__hip_elf_bad(p, im->size, why, sizeof why);
     else bad = snprintf(why, sizeof why, "neither an AMDGPU code object (ELF) nor a clang offload bundle") > 0;
@@ -861,7 +1091,10 @@ static int xrt__hip_native_attr(int attr)
     case XRT_DEVATTR_COOPERATIVE_LAUNCH: return hipDeviceAttributeCooperativeLaunch;
     case XRT_DEVATTR_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: return hipDeviceAttributeSharedMemPerBlockOptin;
     case XRT_DEVATTR_MEMORY_POOLS_SUPPORTED: return hipDeviceAttributeMemoryPoolsSupported;
-    default: return -1; /* HOST_REGISTER_SUPPORTED, NUMA_ID */
+    case XRT_DEVATTR_KERNEL_EXEC_TIMEOUT: return hipDeviceAttributeKernelExecTimeout;
+    case XRT_DEVATTR_COMPUTE_MODE: return hipDeviceAttributeComputeMode;
+    case XRT_DEVATTR_HOST_NATIVE_ATOMIC_SUPPORTED: return hipDeviceAttributeHostNativeAtomicSupported;
+    default: return -1; /* HOST_REGISTER_SUPPORTED, NUMA_ID, GPU_OVERLAP */
     }
 }
 
@@ -873,6 +1106,7 @@ static void xrt__hip_fill(xrt_backend *t)
     xrt__gpu *g = &xrt__hip;
     g->name = "hip";
     g->library_env = "XRT_HIP_LIBRARY";
+    g->refused_name = xrt__hip_refused_name;
     g->sonames = sonames;
     g->syms = xrt__hip_syms;
     g->nsyms = sizeof xrt__hip_syms / sizeof xrt__hip_syms[0];
@@ -888,14 +1122,36 @@ static void xrt__hip_fill(xrt_backend *t)
     g->driver_version = "hipDriverGetVersion";
     g->stream_device_sym = "hipStreamGetDevice";
     g->dot_print_sym = "hipGraphDebugDotPrint";
+    g->upload_sym = "hipGraphUpload";
+    g->instantiate_flags = hipGraphInstantiateFlagAutoFreeOnLaunch;
+    g->instantiate_flags_why = "HIP 5.2's hipGraphInstantiateFlags has hipGraphInstantiateFlagAutoFreeOnLaunch only";
     g->capture_to_graph_sym = "hipStreamBeginCaptureToGraph";
     g->graph_mem_trim_sym = "hipDeviceGraphMemTrim";
+    g->get_limit_sym = "hipDeviceGetLimit";
+    g->set_limit_sym = "hipDeviceSetLimit";
+    g->p2p_attr_sym = "hipDeviceGetP2PAttribute";
+    g->p2p_attr_shift = hipDevP2PAttrPerformanceRank - 1; /* -1 */
+    g->limits = 3; /* stack, printf FIFO, malloc heap: hipLimit_t has no more */
+#ifdef hipEventRecordExternal /* later HIPs (not HIP 5): the same values as CUDA's */
+    g->record_flags_sym = "hipEventRecordWithFlags";
+#endif
+#ifdef hipEventWaitExternal
+    g->wait_external = 1;
+#endif
     g->probe = xrt__hip_probe;
     g->no_driver = xrt__hip_no_driver;
     g->loaded = xrt__hip_loaded;
     g->fill_prop = xrt__hip_fill_prop;
+    g->target_features = xrt__hip_target_features;
     g->memory_type = xrt__hip_memory_type;
+    g->address_range = xrt__hip_address_range;
     g->export_dmabuf = xrt__hip_export_dmabuf;
+    /* no read-only registration: hipHostRegister's 8 is
+       hipExtHostRegisterCoarseGrained in HIP 5 and ROCm 6 (whose
+       hipHostRegisterReadOnly is the same 8, "ignored on AMD devices") */
+    g->host_register_read_only = 0;
+    g->read_only_lack = "the HIP runtime has no read-only registration (hipHostRegister takes 8 as "
+                        "hipExtHostRegisterCoarseGrained)";
     g->image_kinds = 1u << XRT_IMAGE_HIP_CODE_OBJECT | 1u << XRT_IMAGE_HIP_OFFLOAD_BUNDLE;
     g->image_compatible = xrt__hip_image_compatible;
     g->module_load = xrt__hip_module_load;
@@ -912,11 +1168,8 @@ static void xrt__hip_fill(xrt_backend *t)
     g->param_info = NULL;             /* HIP has no hipFuncGetParamInfo */
     g->occupancy_blocks = xrt__hip_occupancy_blocks;
     g->occupancy_block_size = xrt__hip_occupancy_block_size;
-    g->node_kinds = xrt__hip_node_kinds;
-    g->nnode_kinds = sizeof xrt__hip_node_kinds / sizeof xrt__hip_node_kinds[0];
     g->exec_update_call = "hipGraphExecUpdate";
-    g->node_types = xrt__hip_node_types;
-    g->nnode_types = sizeof xrt__hip_node_types / sizeof xrt__hip_node_types[0];
+    xrt__hip_versioned(g); /* HIP 5's until a runtime is loaded (g->version 0) */
     g->layout = &xrt__hip_layout;
 #ifdef XRT_NO_RUNTIME_LINKING
     g->link = xrt__hip_link;

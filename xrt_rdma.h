@@ -43,7 +43,8 @@
      still held, with a warning); a registration released twice is
      XRT_ERROR_INVALID_HANDLE.
    - A context belongs to the process that opened it: in a child of fork()
-     its calls return XRT_ERROR_INVALID_HANDLE; the child opens its own.
+     its calls, and releases of its registrations, return
+     XRT_ERROR_INVALID_HANDLE; the child opens its own.
 
    Environment (read when a context is opened, except XRT_IBVERBS_LIBRARY):
      XRT_RDMA_DEVICE        device xrt_rdma_open(ctx, NULL) opens (default: the nearest with an active port)
@@ -57,6 +58,9 @@
                             ignored with a warning)
      XRT_IBVERBS_LIBRARY    path or soname of libibverbs (default libibverbs.so.1)
 */
+#if defined(XRT_IMPL) && !defined(XRT_ENABLE_RDMA)
+#error "xrt_rdma.h in the XRT_IMPL unit: #define XRT_ENABLE_RDMA there too, before #include \"xrt.h\" (else the program links without xrt_rdma_*)"
+#endif
 #ifndef XRT_RDMA_H_INCLUDED
 #define XRT_RDMA_H_INCLUDED
 
@@ -108,7 +112,7 @@ typedef struct xrt_rdma_reg {
        else its offset in the memory region. */
     struct fid_mr *fabric_mr; /* shared when cached: never close it yourself */
     void *desc;               /* fi_mr_desc: the local descriptor */
-    uint64_t key;             /* fi_mr_key: the remote key */
+    uint64_t key;             /* fi_mr_key: the remote key; 0 without remote access flags */
 } xrt_rdma_reg;
 
 #define XRT_RDMA_MAX_PORTS 4
@@ -153,13 +157,16 @@ typedef struct xrt_rdma_context_info {
 } xrt_rdma_context_info;
 
 typedef struct xrt_rdma_cache_stats {
-    uint64_t hits, misses;
+    /* Each registration made counts once: hits, misses or uncached; a refused one counts in none. */
+    uint64_t hits;          /* served by a cached MR (no system call) */
+    uint64_t misses;        /* registered a new cached MR */
     uint64_t evictions;     /* unreferenced entries dropped: the sum of the three below */
     uint64_t evictions_limit;  /* to meet the limits */
     uint64_t evictions_enomem; /* because ibv_reg_mr failed with ENOMEM */
     uint64_t evictions_flush;  /* by xrt_rdma_cache_flush */
-    uint64_t invalidations; /* registrations dropped because their memory was freed (or notified so) */
-    uint64_t uncached;      /* private registrations made */
+    uint64_t invalidations; /* registrations dropped because their memory was freed (or notified so, or
+                               xrt_host_unregister took an idle entry's range out of xrt's hands) */
+    uint64_t uncached;      /* private MRs registered (memory that is not xrt's, or XRT_RDMA_CACHE=0) */
     size_t entries, bytes;  /* in the cache now, referenced or not */
     size_t referenced;      /* entries with at least one reference */
     size_t max_entries, max_bytes;
@@ -337,8 +344,14 @@ static const xrt__dl_sym xrt__rdma_syms[] = {XRT__RDMA_SYMBOLS(XRT__RDMA_SYM_ENT
 #endif
 
 /* >> rdma impl: loading */
-static pthread_mutex_t xrt__rdma_lock = PTHREAD_MUTEX_INITIALIZER; /* loading; the context table; the slots' reference tables */
+/* The state of loading, the context table, the slots' reference tables. It
+   is taken inside the core's locks (free hooks run under them: xrt_shutdown,
+   the end of a capture), and fork() takes it after them
+   (xrt__rdma_atfork_register); so nothing under it may take one of the core's
+   locks: no error or log is reported under it. */
+static pthread_mutex_t xrt__rdma_lock = PTHREAD_MUTEX_INITIALIZER;
 static int xrt__rdma_state;                  /* 0: not loaded, 1: loaded, 2: the library failed */
+static int xrt__rdma_loading;                /* a thread is loading it, without the lock (dlopen logs) */
 static char xrt__rdma_load_reason[256];
 static const char *xrt__rdma_sysfs = "/sys/class/infiniband"; /* the tests point it elsewhere */
 
@@ -372,7 +385,7 @@ static xrt_status xrt__rdma_load(const char *fn)
 {
     struct stat sb;
     char reason[sizeof xrt__rdma_load_reason];
-    int state;
+    int state, mine = 0;
     if (XRT__LIKELY(__atomic_load_n(&xrt__rdma_state, __ATOMIC_ACQUIRE) == 1)) return XRT_SUCCESS;
     if (stat(xrt__rdma_sysfs, &sb) != 0)
         return xrt_error(XRT_ERROR_NO_DEVICE, fn,
@@ -380,9 +393,22 @@ static xrt_status xrt__rdma_load(const char *fn)
                          "(ibv_get_device_list would fail with ENOSYS); load ib_uverbs and a device driver "
                          "(soft-RoCE: rdma_rxe)", xrt__rdma_sysfs);
     pthread_mutex_lock(&xrt__rdma_lock);
-    if (xrt__rdma_state == 0)
-        __atomic_store_n(&xrt__rdma_state, xrt__rdma_bind(xrt__rdma_load_reason, sizeof xrt__rdma_load_reason) ? 1 : 2,
-                         __ATOMIC_RELEASE);
+    while (xrt__rdma_state == 0 && xrt__rdma_loading) { /* another thread loads it */
+        pthread_mutex_unlock(&xrt__rdma_lock);
+        sched_yield();
+        pthread_mutex_lock(&xrt__rdma_lock);
+    }
+    if (xrt__rdma_state == 0) xrt__rdma_loading = mine = 1;
+    pthread_mutex_unlock(&xrt__rdma_lock);
+    if (mine) {
+        state = xrt__rdma_bind(reason, sizeof reason) ? 1 : 2;
+        pthread_mutex_lock(&xrt__rdma_lock);
+        memcpy(xrt__rdma_load_reason, reason, sizeof reason);
+        __atomic_store_n(&xrt__rdma_state, state, __ATOMIC_RELEASE);
+        xrt__rdma_loading = 0;
+        pthread_mutex_unlock(&xrt__rdma_lock);
+    }
+    pthread_mutex_lock(&xrt__rdma_lock);
     state = xrt__rdma_state;
     memcpy(reason, xrt__rdma_load_reason, sizeof reason);
     pthread_mutex_unlock(&xrt__rdma_lock);
@@ -973,7 +999,6 @@ static unsigned xrt__rdma_slot_users[XRT__RDMA_SLOTS];
 static unsigned char xrt__rdma_slot_closing[XRT__RDMA_SLOTS];
 static unsigned xrt__rdma_fork_gen;  /* bumped in the child of every fork() */
 static size_t xrt__rdma_tracked;     /* entries (any list) and pending registrations, all contexts */
-static pthread_once_t xrt__rdma_once = PTHREAD_ONCE_INIT;
 /* The reference tables of closed contexts, by context slot: the next
    context in the slot goes on with their generations (xrt__rdma_refs_adopt). */
 static xrt__rdma_ref *xrt__rdma_slot_refs[XRT__RDMA_SLOTS];
@@ -981,7 +1006,8 @@ static uint32_t xrt__rdma_slot_nrefs[XRT__RDMA_SLOTS];
 
 /* The context table's lock is held across fork(), so that the child never
    starts with it taken; the child's contexts from before are marked foreign.
-   Their own locks are never taken in the child (see xrt__rdma_forked). */
+   Their own locks are never taken in the child (see xrt__rdma_forked). A
+   load under way was another thread's: the child loads again. */
 static void xrt__rdma_atfork_prepare(void) { pthread_mutex_lock(&xrt__rdma_lock); }
 static void xrt__rdma_atfork_parent(void) { pthread_mutex_unlock(&xrt__rdma_lock); }
 static void xrt__rdma_atfork_child(void)
@@ -990,10 +1016,16 @@ static void xrt__rdma_atfork_child(void)
     /* the calls and closes under way were other threads', which the child has not */
     memset(xrt__rdma_slot_users, 0, sizeof xrt__rdma_slot_users);
     memset(xrt__rdma_slot_closing, 0, sizeof xrt__rdma_slot_closing);
+    xrt__rdma_loading = 0;
     pthread_mutex_unlock(&xrt__rdma_lock);
 }
 
-static void xrt__rdma_install_atfork(void)
+/* Registered before main, so before the core's (xrt_init): prepare handlers
+   run in reverse order, so fork() takes the core's locks before this one,
+   the order of every other path (a free hook runs under the core's locks).
+   Registered when the first context opened, after xrt_init, fork() would
+   take this lock first and deadlock with xrt_shutdown's free hooks. */
+__attribute__((constructor)) static void xrt__rdma_atfork_register(void)
 {
     pthread_atfork(xrt__rdma_atfork_prepare, xrt__rdma_atfork_parent, xrt__rdma_atfork_child);
 }
@@ -1005,8 +1037,8 @@ static int xrt__rdma_forked(const xrt__rdma_ctx *c)
     return c->fork_gen != __atomic_load_n(&xrt__rdma_fork_gen, __ATOMIC_ACQUIRE);
 }
 
-/* The context behind a handle, or XRT_ERROR_INVALID_HANDLE saying why not.
-   `forked_ok`: xrt_rdma_close accepts a context inherited through fork(). */
+/* Why a handle names no context of this process: XRT_ERROR_INVALID_HANDLE.
+   c: the context in its slot, if any. */
 static xrt_status xrt__rdma_ctx_bad(xrt_rdma_ctx h, const char *fn, const xrt__rdma_ctx *c) XRT__COLD;
 static xrt_status xrt__rdma_ctx_bad(xrt_rdma_ctx h, const char *fn, const xrt__rdma_ctx *c)
 {
@@ -1036,12 +1068,12 @@ static inline xrt_status xrt__rdma_leave(uintptr_t v, xrt_status st)
 }
 
 /* The caller has entered h's slot (xrt__rdma_enter). */
-static inline xrt_status xrt__rdma_ctx_of(xrt_rdma_ctx h, const char *fn, int forked_ok, xrt__rdma_ctx **out)
+static inline xrt_status xrt__rdma_ctx_of(xrt_rdma_ctx h, const char *fn, xrt__rdma_ctx **out)
 {
     uintptr_t v = (uintptr_t)h;
     xrt__rdma_ctx *c = __atomic_load_n(&xrt__rdma_ctxs[v % XRT__RDMA_SLOTS], __ATOMIC_SEQ_CST);
     *out = NULL;
-    if (XRT__UNLIKELY(!v || !c || c->handle != v || (!forked_ok && xrt__rdma_forked(c))))
+    if (XRT__UNLIKELY(!v || !c || c->handle != v || xrt__rdma_forked(c)))
         return xrt__rdma_ctx_bad(h, fn, c);
     *out = c;
     return XRT_SUCCESS;
@@ -1103,7 +1135,6 @@ static xrt_status xrt__rdma_ctx_make(struct ibv_context *vc, struct ibv_pd *pd, 
     xrt__tree empty = XRT__TREE_INIT;
     xrt_status st;
     int i;
-    pthread_once(&xrt__rdma_once, xrt__rdma_install_atfork);
     /* every free of xrt memory reaches the caches (idempotent: one hook for all contexts) */
     if ((st = xrt_add_free_hook(xrt__rdma_on_free, NULL)) != XRT_SUCCESS) return st;
     if ((c = (xrt__rdma_ctx *)XRT_CALLOC(1, sizeof *c)) == NULL)
@@ -1262,7 +1293,7 @@ XRT_API xrt_status xrt_rdma_get_pd(xrt_rdma_ctx ctx, struct ibv_pd **pd)
     if (!pd) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_rdma_get_pd", "pd is NULL");
     *pd = NULL;
     xrt__rdma_enter((uintptr_t)ctx);
-    if ((st = xrt__rdma_ctx_of(ctx, "xrt_rdma_get_pd", 0, &c)) == XRT_SUCCESS && c->domain)
+    if ((st = xrt__rdma_ctx_of(ctx, "xrt_rdma_get_pd", &c)) == XRT_SUCCESS && c->domain)
         st = xrt_error(XRT_ERROR_UNSUPPORTED, "xrt_rdma_get_pd", "context %p is a libfabric domain's: it has no "
                        "verbs protection domain", (void *)ctx);
     else if (st == XRT_SUCCESS)
@@ -1287,7 +1318,7 @@ XRT_API xrt_status xrt_rdma_get_info(xrt_rdma_ctx ctx, xrt_rdma_context_info *in
     if (!info) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_rdma_get_info", "info is NULL");
     memset(info, 0, sizeof *info);
     xrt__rdma_enter((uintptr_t)ctx);
-    if ((st = xrt__rdma_ctx_of(ctx, "xrt_rdma_get_info", 0, &c)) != XRT_SUCCESS) return xrt__rdma_leave((uintptr_t)ctx, st);
+    if ((st = xrt__rdma_ctx_of(ctx, "xrt_rdma_get_info", &c)) != XRT_SUCCESS) return xrt__rdma_leave((uintptr_t)ctx, st);
     snprintf(info->device, sizeof info->device, "%s", c->name);
     info->context = c->vc;
     info->pd = c->pd;
@@ -1449,6 +1480,50 @@ static void xrt__rdma_retire(xrt__rdma_ctx *c, xrt__rdma_entry *taken, xrt__rdma
     }
 }
 
+static inline void xrt__rdma_unref_last(xrt__rdma_ctx *c, xrt__rdma_entry *x, xrt__rdma_entry **victims);
+
+/* A referenced entry whose memory is gone (freed, or found stale) goes to
+   the dead list, where it waits for its release; its MR is deregistered at
+   once (its keys stop working), but not under the lock: a driver call can
+   block, and a driver's callback may come back into xrt. So the MR stays
+   with the entry, which the caller pins (one more reference) and chains
+   onto *dying for xrt__rdma_bury. The caller holds the lock; returns 1. */
+static int xrt__rdma_kill_held(xrt__rdma_ctx *c, xrt__rdma_entry *x, int forked, xrt__rdma_entry **dying)
+{
+    x->where = XRT__RDMA_DEAD;
+    xrt__rdma_list_add(&c->dead, &x->link);
+    c->invalidations++;
+    if (x->mr && !forked) { /* in a fork() child the MR is the parent's */
+        x->refs++;
+        x->victim = *dying;
+        *dying = x;
+    } else {
+        x->mr = NULL;
+    }
+    return 1;
+}
+
+/* Deregisters the MRs of the entries xrt__rdma_kill_held chained, no lock
+   held (the caller keeps their contexts open), then drops its pins: an
+   entry released meanwhile goes now. */
+static void xrt__rdma_bury(xrt__rdma_entry *dying)
+{
+    while (dying) {
+        xrt__rdma_entry *x = dying, *victims = NULL;
+        xrt__rdma_ctx *c = x->ctx;
+        int e;
+        dying = x->victim;
+        if ((e = xrt__rdma_dereg(c, x->mr)) != 0)
+            xrt_log(XRT_LOG_WARN, "rdma: %s of [%p, %p): %s", c->domain ? "fi_close" : "ibv_dereg_mr",
+                    (void *)XRT__RDMA_START(x), (void *)XRT__RDMA_END(x), strerror(e));
+        xrt__rdma_lock_ctx(c);
+        x->mr = NULL;
+        if (--x->refs == 0) xrt__rdma_unref_last(c, x, &victims);
+        xrt__rdma_unlock_ctx(c);
+        xrt__rdma_destroy(victims);
+    }
+}
+
 /* >> rdma impl: references. An xrt_rdma_reg's opaque is a handle: the
    reference's generation << 32 | its slot << 6 | the context's slot. A
    released reference's slot no longer matches, so releasing a registration
@@ -1542,6 +1617,7 @@ typedef struct xrt__rdma_req {
     uintptr_t start, end;          /* what is registered */
     unsigned access;
     xrt_memory_type type;          /* of the memory (XRT_MEMORY_UNKNOWN: plain host memory) */
+    int device;                    /* the device it is on (device and managed memory) */
     const xrt_backend *be;         /* the backend that knows the memory, or NULL */
     uintptr_t base;                /* the xrt allocation holding it (0: not xrt's) */
     size_t alloc_size;
@@ -1689,7 +1765,6 @@ static void *xrt__rdma_fabric_reg(xrt__rdma_ctx *c, const xrt__rdma_req *r, xrt_
     struct fi_mr_attr a;
     struct iovec iov;
     struct fid_mr *mr = NULL;
-    xrt__mem_info m;
     uint32_t flags = r->be ? r->be->flags : 0;
     int rc;
     memset(&a, 0, sizeof a);
@@ -1700,9 +1775,8 @@ static void *xrt__rdma_fabric_reg(xrt__rdma_ctx *c, const xrt__rdma_req *r, xrt_
     a.access = xrt__rdma_fabric_access(r->access);
     a.iface = FI_HMEM_SYSTEM;
     if ((r->type == XRT_MEMORY_DEVICE || r->type == XRT_MEMORY_MANAGED) && !(flags & XRT_BACKEND_HOST_MEMORY)) {
-        int device = xrt__mem_query(r->ptr, &m) ? m.device : 0;
-        if (flags & XRT_BACKEND_NVIDIA_MEMORY) a.iface = FI_HMEM_CUDA, a.device.cuda = device;
-        else if (flags & XRT_BACKEND_AMD_MEMORY) a.iface = FI_HMEM_ROCR, a.device.reserved = (uint64_t)device;
+        if (flags & XRT_BACKEND_NVIDIA_MEMORY) a.iface = FI_HMEM_CUDA, a.device.cuda = r->device;
+        else if (flags & XRT_BACKEND_AMD_MEMORY) a.iface = FI_HMEM_ROCR, a.device.reserved = (uint64_t)r->device;
         else {
             *err = EOPNOTSUPP;
             snprintf(why, n, "backend %s's device memory has no libfabric interface", r->be->name);
@@ -1792,8 +1866,14 @@ static xrt_status xrt__rdma_reg_error(const xrt__rdma_req *r, const char *name, 
    CU_POINTER_ATTRIBUTE_BUFFER_ID, the driver API), HIP's allocation base
    and size (hipMemGetAddressRange). The entry points are looked up in the
    libraries the backend already loaded (RTLD_NOLOAD), once; without them
-   nothing is checked. A pointer-sized lookup in the driver, no system call. */
+   nothing is checked. A pointer-sized lookup in the driver, no system call.
+   The lookup holds no lock: a thread can wait in dlopen for the loader's
+   lock, and fork() may come at any moment (a child would start with the
+   lock taken). Threads that look up at once store the same pointers,
+   atomically; a child whose parent's lookup had not ended makes its own. */
 #define XRT__RDMA_CU_POINTER_ATTRIBUTE_BUFFER_ID 7
+#define XRT__RDMA_CU_POINTER_ATTRIBUTE_RANGE_START_ADDR 11
+#define XRT__RDMA_CU_POINTER_ATTRIBUTE_RANGE_SIZE 12
 typedef int (*xrt__rdma_cu_attr_fn)(void *data, int attribute, unsigned long long ptr);
 typedef int (*xrt__rdma_hip_range_fn)(void **base, size_t *size, void *ptr);
 static struct {
@@ -1801,7 +1881,6 @@ static struct {
     xrt__rdma_cu_attr_fn cu_attr;
     xrt__rdma_hip_range_fn hip_range;
 } xrt__rdma_id;
-static pthread_mutex_t xrt__rdma_id_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void *xrt__rdma_loaded_sym(const char *const *libs, const char *sym)
 {
@@ -1813,73 +1892,104 @@ static void *xrt__rdma_loaded_sym(const char *const *libs, const char *sym)
         }
     return f;
 }
+/* the lookup; the tests hold a thread inside it */
+static void *(*xrt__rdma_id_sym)(const char *const *libs, const char *sym) = xrt__rdma_loaded_sym;
 
 static void xrt__rdma_id_load(void)
 {
     static const char *const cuda[] = {"libcuda.so.1", "libcuda.so", NULL};
     static const char *const hip[] = {"libamdhip64.so.6", "libamdhip64.so.5", "libamdhip64.so", NULL};
+    xrt__rdma_cu_attr_fn cu_attr;
+    xrt__rdma_hip_range_fn hip_range;
     void *f;
-    pthread_mutex_lock(&xrt__rdma_id_lock);
-    if (!xrt__rdma_id.state) {
-        if ((f = xrt__rdma_loaded_sym(cuda, "cuPointerGetAttribute")) != NULL) memcpy(&xrt__rdma_id.cu_attr, &f, sizeof f);
-        if ((f = xrt__rdma_loaded_sym(hip, "hipMemGetAddressRange")) != NULL) memcpy(&xrt__rdma_id.hip_range, &f, sizeof f);
-        __atomic_store_n(&xrt__rdma_id.state, 1, __ATOMIC_RELEASE);
+    if ((f = xrt__rdma_id_sym(cuda, "cuPointerGetAttribute")) != NULL) {
+        memcpy(&cu_attr, &f, sizeof f);
+        __atomic_store_n(&xrt__rdma_id.cu_attr, cu_attr, __ATOMIC_RELAXED);
     }
-    pthread_mutex_unlock(&xrt__rdma_id_lock);
+    if ((f = xrt__rdma_id_sym(hip, "hipMemGetAddressRange")) != NULL) {
+        memcpy(&hip_range, &f, sizeof f);
+        __atomic_store_n(&xrt__rdma_id.hip_range, hip_range, __ATOMIC_RELAXED);
+    }
+    __atomic_store_n(&xrt__rdma_id.state, 1, __ATOMIC_RELEASE);
+}
+
+/* The driver's entry points for be's memory: NULL where be's memory is not
+   that driver's, or the driver lacks it. */
+static void xrt__rdma_driver(const xrt_backend *be, xrt__rdma_cu_attr_fn *cu_attr, xrt__rdma_hip_range_fn *hip_range)
+{
+    uint32_t flags = be ? be->flags : 0;
+    *cu_attr = NULL;
+    *hip_range = NULL;
+    if (!(flags & (XRT_BACKEND_NVIDIA_MEMORY | XRT_BACKEND_AMD_MEMORY))) return;
+    if (!__atomic_load_n(&xrt__rdma_id.state, __ATOMIC_ACQUIRE)) xrt__rdma_id_load();
+    if (flags & XRT_BACKEND_NVIDIA_MEMORY) *cu_attr = __atomic_load_n(&xrt__rdma_id.cu_attr, __ATOMIC_RELAXED);
+    if (flags & XRT_BACKEND_AMD_MEMORY) *hip_range = __atomic_load_n(&xrt__rdma_id.hip_range, __ATOMIC_RELAXED);
 }
 
 /* 1 and *id: the identity of the GPU allocation holding p; 0: not GPU
    memory, or its driver cannot tell. */
 static int xrt__rdma_ident(const xrt_backend *be, uintptr_t p, uint64_t *id)
 {
-    uint32_t flags = be ? be->flags : 0;
-    if (!(flags & (XRT_BACKEND_NVIDIA_MEMORY | XRT_BACKEND_AMD_MEMORY))) return 0;
-    if (!__atomic_load_n(&xrt__rdma_id.state, __ATOMIC_ACQUIRE)) xrt__rdma_id_load();
-    if ((flags & XRT_BACKEND_NVIDIA_MEMORY) && xrt__rdma_id.cu_attr) {
+    xrt__rdma_cu_attr_fn cu_attr;
+    xrt__rdma_hip_range_fn hip_range;
+    xrt__rdma_driver(be, &cu_attr, &hip_range);
+    if (cu_attr) {
         unsigned long long v = 0;
-        if (xrt__rdma_id.cu_attr(&v, XRT__RDMA_CU_POINTER_ATTRIBUTE_BUFFER_ID, (unsigned long long)p) != 0) return 0;
+        if (cu_attr(&v, XRT__RDMA_CU_POINTER_ATTRIBUTE_BUFFER_ID, (unsigned long long)p) != 0) return 0;
         *id = v;
         return 1;
     }
-    if ((flags & XRT_BACKEND_AMD_MEMORY) && xrt__rdma_id.hip_range) {
+    if (hip_range) {
         void *base = NULL;
         size_t size = 0;
-        if (xrt__rdma_id.hip_range(&base, &size, (void *)p) != 0) return 0;
+        if (hip_range(&base, &size, (void *)p) != 0) return 0;
         *id = (uint64_t)(uintptr_t)base * 1000003u ^ (uint64_t)size;
         return 1;
     }
     return 0;
 }
 
-/* A hit on GPU memory whose driver now names another allocation: the entry
-   is stale (its memory was freed behind xrt's back). It leaves the cache;
-   held, its MR is deregistered at once, with a warning. The caller holds
-   the lock; returns 1 if x was stale. Only for entries with an identity. */
-static int xrt__rdma_stale(xrt__rdma_ctx *c, xrt__rdma_entry *x, xrt__rdma_entry **victims, int *held)
+/* 1 and the allocation holding p as the driver of be's memory tells it
+   (cudaMalloc'd memory, of which the backend reports no extent); 0: not
+   GPU memory, or its driver cannot tell. */
+static int xrt__rdma_driver_range(const xrt_backend *be, uintptr_t p, uintptr_t *base, size_t *size)
 {
-    uint64_t id = 0;
-    if (xrt__rdma_ident(x->be, XRT__RDMA_START(x), &id) && id == x->ident) return 0;
-    xrt__rdma_remove(c, x);
-    c->invalidations++;
-    if (x->refs) {
-        if (x->mr && !xrt__rdma_forked(c)) xrt__rdma_dereg(c, x->mr);
-        x->mr = NULL;
-        x->where = XRT__RDMA_DEAD;
-        xrt__rdma_list_add(&c->dead, &x->link);
-        (*held)++;
-    } else {
-        x->victim = *victims;
-        *victims = x;
+    xrt__rdma_cu_attr_fn cu_attr;
+    xrt__rdma_hip_range_fn hip_range;
+    xrt__rdma_driver(be, &cu_attr, &hip_range);
+    if (cu_attr) {
+        unsigned long long b = 0;
+        size_t n = 0;
+        if (cu_attr(&b, XRT__RDMA_CU_POINTER_ATTRIBUTE_RANGE_START_ADDR, (unsigned long long)p) != 0 ||
+            cu_attr(&n, XRT__RDMA_CU_POINTER_ATTRIBUTE_RANGE_SIZE, (unsigned long long)p) != 0)
+            return 0;
+        *base = (uintptr_t)b;
+        *size = n;
+        return 1;
     }
-    return 1;
+    if (hip_range) {
+        void *b = NULL;
+        size_t n = 0;
+        if (hip_range(&b, &n, (void *)p) != 0) return 0;
+        *base = (uintptr_t)b;
+        *size = n;
+        return 1;
+    }
+    return 0;
 }
 
-static void xrt__rdma_stale_done(xrt__rdma_entry *victims, int held, const void *ptr)
+/* A hit on GPU memory whose driver now names another allocation: the entry
+   is stale (its memory was freed behind xrt's back) and leaves the cache;
+   held, it is killed (xrt__rdma_kill_held). The caller holds the lock;
+   returns 1 if x was held. */
+static int xrt__rdma_stale(xrt__rdma_ctx *c, xrt__rdma_entry *x, xrt__rdma_entry **victims, xrt__rdma_entry **dying)
 {
-    xrt__rdma_destroy(victims);
-    if (held)
-        xrt_log(XRT_LOG_WARN, "rdma: the GPU memory at %p was freed and allocated again behind xrt's back while %d "
-                "registration(s) of it were held: deregistered (free xrt memory with xrt_free)", ptr, held);
+    xrt__rdma_remove(c, x);
+    if (x->refs) return xrt__rdma_kill_held(c, x, xrt__rdma_forked(c), dying);
+    c->invalidations++;
+    x->victim = *victims;
+    *victims = x;
+    return 0;
 }
 
 /* >> rdma impl: register and release */
@@ -1896,14 +2006,16 @@ static inline void xrt__rdma_fill(xrt_rdma_reg *reg, const xrt__rdma_entry *x, c
         reg->mr = NULL;
         reg->fabric_mr = (struct fid_mr *)x->mr;
         reg->desc = fi_mr_desc(reg->fabric_mr);
-        reg->key = fi_mr_key(reg->fabric_mr);
+        /* the provider gives every region a key; one without remote access reports none, as rkey does */
+        reg->key = (x->access & XRT__RDMA_REMOTE) ? fi_mr_key(reg->fabric_mr) : 0;
         reg->addr = (x->ctx->mr_mode & FI_MR_VIRT_ADDR) ? (uint64_t)(uintptr_t)r->ptr
                                                        : (uint64_t)((uintptr_t)r->ptr - XRT__RDMA_START(x));
     } else
 #endif
     {
         reg->lkey = ((struct ibv_mr *)x->mr)->lkey;
-        reg->rkey = ((struct ibv_mr *)x->mr)->rkey;
+        /* devices give every MR a remote key (mlx5: the lkey); one without remote access reports none */
+        reg->rkey = (x->access & XRT__RDMA_REMOTE) ? ((struct ibv_mr *)x->mr)->rkey : 0;
         reg->mr = (struct ibv_mr *)x->mr;
         reg->addr = (uint64_t)(uintptr_t)r->ptr;
         reg->fabric_mr = NULL;
@@ -1943,6 +2055,50 @@ static inline xrt__rdma_entry *xrt__rdma_lookup(const xrt__rdma_ctx *c, const xr
     uintptr_t p = (uintptr_t)r->ptr;
     xrt__rdma_entry *x = xrt__rdma_floor(c, r->access, p);
     return x && XRT__RDMA_END(x) >= p + r->size && xrt__rdma_serves(x->access, r->access) ? x : NULL;
+}
+
+/* The entry x that a lookup of r found, of GPU memory, checked against its
+   driver: the entry that serves r, or NULL for a miss. Called and returns
+   with the lock held, but the driver is asked without it (a driver call can
+   block, and a driver's callback may come back into xrt), so x may be
+   released, evicted, invalidated or replaced meanwhile: what is checked is
+   the entry then found at the start that was asked about. A stale entry
+   leaves the cache, and the lookup is made again. */
+static xrt__rdma_entry *xrt__rdma_checked(xrt__rdma_ctx *c, const xrt__rdma_req *r, xrt__rdma_entry *x)
+{
+    while (x && x->has_ident) {
+        uintptr_t start = XRT__RDMA_START(x);
+        const xrt_backend *be = x->be;
+        xrt__rdma_entry *victims = NULL, *dying = NULL;
+        uint64_t id = 0;
+        int known, held;
+        xrt__rdma_unlock_ctx(c);
+        known = xrt__rdma_ident(be, start, &id);
+        xrt__rdma_lock_ctx(c);
+        x = xrt__rdma_lookup(c, r);
+        if (!x || !x->has_ident || XRT__RDMA_START(x) != start || x->be != be) continue; /* changed: again */
+        if (known && id == x->ident) return x;
+        held = xrt__rdma_stale(c, x, &victims, &dying);
+        xrt__rdma_unlock_ctx(c);
+        xrt__rdma_destroy(victims);
+        xrt__rdma_bury(dying);
+        if (held)
+            xrt_log(XRT_LOG_WARN, "rdma: the GPU memory at %p was freed and allocated again behind xrt's back while "
+                    "%d registration(s) of it were held: deregistered (free xrt memory with xrt_free)", r->ptr, held);
+        xrt__rdma_lock_ctx(c);
+        x = xrt__rdma_lookup(c, r);
+    }
+    return x;
+}
+
+/* The cached entry that serves r, checked with its driver if it is of GPU
+   memory, or NULL: every hit is found through here. Called and returns
+   with the lock held (the check lets it go meanwhile). */
+static inline xrt__rdma_entry *xrt__rdma_find(xrt__rdma_ctx *c, const xrt__rdma_req *r) XRT__RDMA_HOT;
+static inline xrt__rdma_entry *xrt__rdma_find(xrt__rdma_ctx *c, const xrt__rdma_req *r)
+{
+    xrt__rdma_entry *x = xrt__rdma_lookup(c, r);
+    return x && XRT__UNLIKELY(x->has_ident) ? xrt__rdma_checked(c, r, x) : x;
 }
 
 /* The pages of [ptr, ptr+size), clipped to the allocation: entries of two
@@ -2014,21 +2170,33 @@ static xrt_status xrt__rdma_freed_error(const xrt__rdma_ctx *c, const xrt__rdma_
                      c->name, r->ptr);
 }
 
-/* The memory's type and allocation, from xrt's registry (one lookup), else
-   from the thread's backend (memory it allocated natively); a range that runs
-   past its allocation is refused. */
-static xrt_status xrt__rdma_classify(xrt__rdma_req *r)
+/* r's range inside the allocation of `size` bytes at base that holds r->ptr
+   (size 0: not known). */
+static xrt_status xrt__rdma_inside(const xrt__rdma_req *r, uintptr_t base, size_t size)
 {
     uintptr_t p = (uintptr_t)r->ptr;
+    if (size && (p < base || p - base > size || r->size > size - (p - base)))
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_rdma_register",
+                         "%zu bytes at %p overrun its allocation (%zu bytes at %p)", r->size, r->ptr, size,
+                         (void *)base);
+    return XRT_SUCCESS;
+}
+
+/* The memory's type and allocation, from xrt's registry (one lookup), else
+   from the thread's backend (memory it allocated natively: its extent as
+   the backend, else its driver, gives it); a range that runs past its
+   allocation is refused. */
+static xrt_status xrt__rdma_classify(xrt__rdma_req *r)
+{
+    uintptr_t p = (uintptr_t)r->ptr, base;
     xrt__mem_info m;
     xrt_pointer_attributes a;
     xrt_status st;
+    size_t size;
     if (xrt__mem_query(r->ptr, &m)) {
-        if (r->size > m.size - (p - m.base))
-            return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_rdma_register",
-                             "%zu bytes at %p overrun its allocation (%zu bytes at %p)", r->size, r->ptr, m.size,
-                             (void *)m.base);
+        if ((st = xrt__rdma_inside(r, m.base, m.size)) != XRT_SUCCESS) return st;
         r->type = m.type;
+        r->device = m.device;
         r->be = m.backend;
         r->base = m.base;
         r->alloc_size = m.size;
@@ -2037,11 +2205,15 @@ static xrt_status xrt__rdma_classify(xrt__rdma_req *r)
     }
     if ((st = xrt_pointer_get_attributes(&a, r->ptr)) != XRT_SUCCESS) return st;
     r->type = a.backend ? a.type : XRT_MEMORY_UNKNOWN;
+    r->device = a.backend && a.device >= 0 ? a.device : 0; /* memory the backend knows natively: its device */
     r->be = a.backend ? xrt__be() : NULL; /* the thread's backend answered */
     r->base = 0;
     r->alloc_size = 0;
     r->gen = 0;
-    return XRT_SUCCESS;
+    base = (uintptr_t)a.base;
+    size = a.size;
+    if (r->be && !size && !xrt__rdma_driver_range(r->be, p, &base, &size)) size = 0;
+    return xrt__rdma_inside(r, base, size);
 }
 
 /* A miss: registers r (xrt memory through the cache: its pages, widened over
@@ -2066,9 +2238,8 @@ static xrt_status xrt__rdma_register_new(xrt__rdma_ctx *c, xrt__rdma_req *r, xrt
         if (freed) return xrt__rdma_freed_error(c, r);
         return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "xrt_rdma_register", "no memory for a registration");
     }
-    if (cached && (hit = xrt__rdma_lookup(c, r)) != NULL) { /* another thread registered it meanwhile */
+    if (cached && (hit = xrt__rdma_find(c, r)) != NULL) { /* another thread registered it meanwhile */
         xrt__rdma_unpublish(c, pend);
-        c->misses--;
         XRT_FREE(x);
         return xrt__rdma_hit(c, hit, r, reg); /* unlocks */
     }
@@ -2102,6 +2273,7 @@ static xrt_status xrt__rdma_register_new(xrt__rdma_ctx *c, xrt__rdma_req *r, xrt
             xrt__rdma_retire(c, taken, &victims);
             xrt__rdma_insert(c, x);
             c->referenced++;
+            c->misses++;
             xrt__rdma_evict(c, XRT__RDMA_EVICT_LIMIT, &victims);
         } else {
             x->where = XRT__RDMA_PRIVATE;
@@ -2157,7 +2329,7 @@ static inline xrt_status xrt__rdma_register(xrt_rdma_ctx ctx, const void *ptr, s
     xrt__rdma_pending pend;
     xrt__rdma_entry *x;
     xrt_status st;
-    if ((st = xrt__rdma_ctx_of(ctx, fn, 0, &c)) != XRT_SUCCESS) return st;
+    if ((st = xrt__rdma_ctx_of(ctx, fn, &c)) != XRT_SUCCESS) return st;
     if (!ptr) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "ptr is NULL");
     if (size == 0) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "size is 0");
     if ((uintptr_t)ptr + size < (uintptr_t)ptr)
@@ -2168,16 +2340,7 @@ static inline xrt_status xrt__rdma_register(xrt_rdma_ctx ctx, const void *ptr, s
     r.access = access;
     xrt__rdma_lock_ctx(c);
     if (c->cache) {
-        if ((x = xrt__rdma_lookup(c, &r)) != NULL) {
-            xrt__rdma_entry *victims = NULL;
-            int held = 0;
-            if (XRT__LIKELY(!x->has_ident) || !xrt__rdma_stale(c, x, &victims, &held))
-                return xrt__rdma_hit(c, x, &r, reg); /* unlocks */
-            xrt__rdma_unlock_ctx(c);
-            xrt__rdma_stale_done(victims, held, ptr);
-            xrt__rdma_lock_ctx(c);
-        }
-        c->misses++;
+        if ((x = xrt__rdma_find(c, &r)) != NULL) return xrt__rdma_hit(c, x, &r, reg); /* unlocks */
     }
     xrt__rdma_publish(c, &pend, &r);
     xrt__rdma_unlock_ctx(c);
@@ -2231,10 +2394,10 @@ static xrt_status xrt__rdma_release(xrt_rdma_reg *reg, uintptr_t h)
     xrt__rdma_ctx *c = __atomic_load_n(&xrt__rdma_ctxs[h % XRT__RDMA_SLOTS], __ATOMIC_SEQ_CST);
     xrt__rdma_ref *ref;
     if (!c) return xrt_error(XRT_ERROR_INVALID_HANDLE, fn, "registration %p: its context was closed", reg->opaque);
-    if (XRT__UNLIKELY(xrt__rdma_forked(c))) { /* a fork() child: the parent's, not ours to touch */
-        memset(reg, 0, sizeof *reg);
-        return XRT_SUCCESS;
-    }
+    if (XRT__UNLIKELY(xrt__rdma_forked(c))) /* a fork() child: the parent's, not ours to touch */
+        return xrt_error(XRT_ERROR_INVALID_HANDLE, fn,
+                         "registration %p is of a context opened before fork(), in the parent process: its MR is the "
+                         "parent's (a child registers through a context of its own)", reg->opaque);
     xrt__rdma_lock_ctx(c);
     if ((ref = xrt__rdma_ref_at(c, h)) == NULL) {
         xrt__rdma_unlock_ctx(c);
@@ -2272,21 +2435,9 @@ XRT_API const char *xrt_rdma_path_name(xrt_rdma_path path)
 }
 
 /* >> rdma impl: invalidation (xrt's free hook and xrt_rdma_notify_free) */
-/* A referenced entry of freed memory is deregistered now, under the lock
-   (rare: a registration outlived its memory), and waits on the dead list
-   for its release; returns 1. */
-static int xrt__rdma_kill_held(xrt__rdma_ctx *c, xrt__rdma_entry *x, int forked)
-{
-    if (x->mr && !forked) xrt__rdma_dereg(c, x->mr);
-    x->mr = NULL;
-    x->where = XRT__RDMA_DEAD;
-    xrt__rdma_list_add(&c->dead, &x->link);
-    c->invalidations++;
-    return 1;
-}
-
 /* Referenced entries of a list (detached or private) overlapping [s, e). */
-static int xrt__rdma_kill_listed(xrt__rdma_ctx *c, xrt__rdma_link *head, uintptr_t s, uintptr_t e, int forked)
+static int xrt__rdma_kill_listed(xrt__rdma_ctx *c, xrt__rdma_link *head, uintptr_t s, uintptr_t e, int forked,
+                                 xrt__rdma_entry **dying)
 {
     xrt__rdma_link *l, *ln;
     int held = 0;
@@ -2296,7 +2447,7 @@ static int xrt__rdma_kill_listed(xrt__rdma_ctx *c, xrt__rdma_link *head, uintptr
         if (XRT__RDMA_START(x) >= e || XRT__RDMA_END(x) <= s) continue;
         xrt__rdma_list_del(l);
         xrt__rdma_track(-1);
-        held += xrt__rdma_kill_held(c, x, forked);
+        held += xrt__rdma_kill_held(c, x, forked, dying);
     }
     return held;
 }
@@ -2328,15 +2479,14 @@ static void xrt__rdma_privatize(xrt__rdma_ctx *c, xrt__rdma_entry *x)
     x->where = XRT__RDMA_PRIVATE;
     x->has_ident = 0;
     xrt__rdma_list_add(&c->privates, &x->link);
-    xrt__rdma_track(1);
-    c->uncached++;
+    xrt__rdma_track(1); /* not in uncached: it was counted (a miss) when it was made */
 }
 
 /* unreg: xrt_host_unregister, whose memory stays allocated: the cache lets
    go of the range (a held entry becomes private), private registrations
-   stay. Returns the held registrations deregistered. */
+   stay. Returns the held registrations killed (onto *dying). */
 static int xrt__rdma_invalidate_ctx(xrt__rdma_ctx *c, uintptr_t s, uintptr_t e, uint64_t gen, int unreg,
-                                    xrt__rdma_entry **victims)
+                                    xrt__rdma_entry **victims, xrt__rdma_entry **dying)
 {
     xrt__rdma_entry *x, *next, *taken = NULL, **tail = &taken;
     int held = 0, forked = xrt__rdma_forked(c);
@@ -2350,7 +2500,7 @@ static int xrt__rdma_invalidate_ctx(xrt__rdma_ctx *c, uintptr_t s, uintptr_t e, 
             continue;
         }
         if (x->refs) {
-            held += xrt__rdma_kill_held(c, x, forked);
+            held += xrt__rdma_kill_held(c, x, forked, dying);
             continue;
         }
         c->invalidations++;
@@ -2358,8 +2508,8 @@ static int xrt__rdma_invalidate_ctx(xrt__rdma_ctx *c, uintptr_t s, uintptr_t e, 
         *victims = x;
     }
     if (!unreg) {
-        held += xrt__rdma_kill_listed(c, &c->detached, s, e, forked);
-        held += xrt__rdma_kill_listed(c, &c->privates, s, e, forked);
+        held += xrt__rdma_kill_listed(c, &c->detached, s, e, forked, dying);
+        held += xrt__rdma_kill_listed(c, &c->privates, s, e, forked, dying);
     }
     xrt__rdma_mark_pending(c, s, e, gen, unreg);
     xrt__rdma_unlock_ctx(c);
@@ -2371,7 +2521,7 @@ static int xrt__rdma_invalidate_ctx(xrt__rdma_ctx *c, uintptr_t s, uintptr_t e, 
 static void xrt__rdma_invalidate(uintptr_t base, size_t size, uint64_t gen, int unreg)
 {
     uintptr_t end = size > UINTPTR_MAX - base ? UINTPTR_MAX : base + size;
-    xrt__rdma_entry *victims = NULL;
+    xrt__rdma_entry *victims = NULL, *dying = NULL;
     uint64_t entered = 0;
     int i, held = 0;
     /* Unlocked: 0 means no entry and no registration in flight anywhere. A
@@ -2381,16 +2531,17 @@ static void xrt__rdma_invalidate(uintptr_t base, size_t size, uint64_t gen, int 
     if (XRT__LIKELY(!__atomic_load_n(&xrt__rdma_tracked, __ATOMIC_ACQUIRE)) || !size) return;
     pthread_mutex_lock(&xrt__rdma_lock);
     for (i = 0; i < XRT__RDMA_SLOTS; i++) { /* a context from before fork() is the parent's business */
-        xrt__rdma_entry *had = victims;
+        xrt__rdma_entry *had = victims, *had_dying = dying;
         if (!xrt__rdma_ctxs[i] || xrt__rdma_forked(xrt__rdma_ctxs[i])) continue;
-        held += xrt__rdma_invalidate_ctx(xrt__rdma_ctxs[i], base, end, gen, unreg, &victims);
-        if (victims != had) { /* their context (its PD) outlives their deregistration */
+        held += xrt__rdma_invalidate_ctx(xrt__rdma_ctxs[i], base, end, gen, unreg, &victims, &dying);
+        if (victims != had || dying != had_dying) { /* their context (its PD) outlives their deregistration */
             xrt__rdma_enter((uintptr_t)i);
             entered |= (uint64_t)1 << i;
         }
     }
     pthread_mutex_unlock(&xrt__rdma_lock);
     xrt__rdma_destroy(victims);
+    xrt__rdma_bury(dying);
     for (i = 0; i < XRT__RDMA_SLOTS; i++)
         if (entered >> i & 1) xrt__rdma_leave((uintptr_t)i, XRT_SUCCESS);
     if (held)
@@ -2421,7 +2572,7 @@ XRT_API xrt_status xrt_rdma_cache_get_stats(xrt_rdma_ctx ctx, xrt_rdma_cache_sta
     if (!stats) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_rdma_cache_get_stats", "stats is NULL");
     memset(stats, 0, sizeof *stats);
     xrt__rdma_enter((uintptr_t)ctx);
-    if ((st = xrt__rdma_ctx_of(ctx, "xrt_rdma_cache_get_stats", 0, &c)) != XRT_SUCCESS)
+    if ((st = xrt__rdma_ctx_of(ctx, "xrt_rdma_cache_get_stats", &c)) != XRT_SUCCESS)
         return xrt__rdma_leave((uintptr_t)ctx, st);
     xrt__rdma_lock_ctx(c);
     stats->hits = c->hits;
@@ -2447,7 +2598,7 @@ static xrt_status xrt__rdma_trim(xrt_rdma_ctx ctx, const char *fn, int flush, si
     xrt__rdma_entry *victims = NULL;
     xrt_status st;
     xrt__rdma_enter((uintptr_t)ctx);
-    if ((st = xrt__rdma_ctx_of(ctx, fn, 0, &c)) != XRT_SUCCESS) return xrt__rdma_leave((uintptr_t)ctx, st);
+    if ((st = xrt__rdma_ctx_of(ctx, fn, &c)) != XRT_SUCCESS) return xrt__rdma_leave((uintptr_t)ctx, st);
     xrt__rdma_lock_ctx(c);
     if (!flush) {
         c->max_count = max_entries;
@@ -2485,20 +2636,25 @@ static size_t xrt__rdma_gather_list(xrt__rdma_link *head, xrt__rdma_entry **all,
 
 /* Takes c out of its slot, unless another close did: no call or
    invalidation finds it from then on, and the slot is not taken again
-   before xrt__rdma_vacate. The caller has entered the slot. */
+   before xrt__rdma_vacate. The caller has entered the slot. A bad handle is
+   reported after the lock is let go: the report takes the log's lock, which
+   fork() takes before this one (xrt__rdma_lock). */
 static xrt_status xrt__rdma_unpublish_ctx(xrt_rdma_ctx ctx, xrt__rdma_ctx **out)
 {
-    unsigned slot = (unsigned)((uintptr_t)ctx % XRT__RDMA_SLOTS);
+    uintptr_t v = (uintptr_t)ctx;
+    unsigned slot = (unsigned)(v % XRT__RDMA_SLOTS);
     xrt__rdma_ctx *c;
-    xrt_status st;
     pthread_mutex_lock(&xrt__rdma_lock);
-    if ((st = xrt__rdma_ctx_of(ctx, "xrt_rdma_close", 1, &c)) == XRT_SUCCESS) {
+    c = __atomic_load_n(&xrt__rdma_ctxs[slot], __ATOMIC_SEQ_CST);
+    if (v && c && c->handle == v) { /* one of this process, or inherited through fork() */
         __atomic_store_n(&xrt__rdma_ctxs[slot], (xrt__rdma_ctx *)NULL, __ATOMIC_SEQ_CST);
         xrt__rdma_slot_closing[slot] = 1;
+    } else {
+        c = NULL;
     }
     pthread_mutex_unlock(&xrt__rdma_lock);
     *out = c;
-    return st;
+    return c ? XRT_SUCCESS : xrt__rdma_ctx_bad(ctx, "xrt_rdma_close", NULL);
 }
 
 /* Waits for the calls that found c before it left its slot, then frees the

@@ -5,7 +5,7 @@
 # is built by tests/doubles/doubles.mk; the tools' targets (make plot) are in
 # tools/tools.mk.
 #   make bench    build and run every benchmark (bench/run.sh); each prints its ratios
-#   make bench-compile   only the compile cost of including xrt.h
+#   make bench-compile   only the compile cost of including xrt.h (and its rows of bench/RESULTS.md)
 #   make bench-gpu-instructions   instructions xrt adds to each CUDA call (callgrind, stub runtime)
 
 .PHONY: bench-compile bench-gpu-instructions
@@ -35,7 +35,9 @@ bench:
 	@B=$(B) CC="$(CC)" CXX="$(CXX)" sh bench/run.sh
 
 bench-compile: $(B)/bench/compile_cost
-	@CC="$(CC)" CXX="$(CXX)" $(B)/bench/compile_cost
+	@rm -f $(B)/bench/compile_figures.tsv
+	@CC="$(CC)" CXX="$(CXX)" BENCH_FIGURES=$(CURDIR)/$(B)/bench/compile_figures.tsv $(B)/bench/compile_cost
+	@sh bench/table.sh --update $(B)/bench/compile_figures.tsv bench/RESULTS.md
 
 # bench/memcpy with the stream-order checker's test compiled out: what the
 # check costs while off, in instructions (bench/check_off.sh).

@@ -3,10 +3,11 @@
    against an empty unit, compiled to an object with the same compiler and
    flags, alternating, medians of REPS compilations. The figure is the CPU
    time (user + system) of the compiler and the processes it runs, from
-   wait4: unlike wall time, it does not grow when other work shares the
-   machine. Target: at most 20 ms extra. Run from the repository root; CC
-   and CXX name the compilers (default cc and c++), clang is added when
-   present. */
+   wait4: unlike wall time, it leaves out the waits for a core, though not
+   the slower cores of a busy machine (on the shared 2-core VM, 10-20% more
+   at load 8 than at load 1). Target: at most 20 ms extra. Run from the
+   repository root; CC and CXX name the compilers (default cc and c++),
+   clang is added when present. */
 #define _GNU_SOURCE
 #include "bench.h"
 

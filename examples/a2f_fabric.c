@@ -248,7 +248,8 @@ static int write_chunk(xfer *x, int path, int i, size_t size)
 static int open_xrt_slot(xfer *x, slot *s)
 {
     if (xrt_malloc(&s->ptr, x->opt.max)) return xrt_fail(x, "xrt_malloc");
-    if (xrt_memset(s->ptr, 0, x->opt.max)) return xrt_fail(x, "xrt_memset"); /* page faults now, not in the timing */
+    if (xrt_memset(s->ptr, 0, x->opt.max) || xrt_stream_synchronize(NULL)) /* page faults now, not in the timing */
+        return xrt_fail(x, "xrt_memset");
     if (!x->rdma && xrt_rdma_open_fabric(&x->rdma, x->f.domain, x->f.info->domain_attr->mr_mode))
         return xrt_fail(x, "xrt_rdma_open_fabric");
     if (xrt_rdma_register(x->rdma, s->ptr, x->opt.max, XRT_RDMA_LOCAL_WRITE | XRT_RDMA_REMOTE_WRITE | XRT_RDMA_REMOTE_READ,
@@ -328,7 +329,8 @@ static int fill(xfer *x, int path, int i, uint64_t k, size_t size)
 {
     void *p = x->slot[path][i].ptr;
     if (path == PATH_RAW) return memset(p, value_of(k), size), 0;
-    return xrt_memset(p, value_of(k), size) ? xrt_fail(x, "xrt_memset") : 0;
+    /* a set of device memory returns before it is done, as cudaMemset: done before the NIC reads it */
+    return xrt_memset(p, value_of(k), size) || xrt_stream_synchronize(NULL) ? xrt_fail(x, "xrt_memset") : 0;
 }
 
 static int check(xfer *x, int path, int i, uint64_t k, size_t size)

@@ -55,6 +55,7 @@ int main(void)
     for (i = 0; i < n; i++) ((unsigned char *)host)[i] = pattern(i);
     CHECK(xrt_memset(dev_a, 0xff, n)); /* first touch outside the timed region */
     CHECK(xrt_memset(dev_b, 0xff, n));
+    CHECK(xrt_stream_synchronize(NULL)); /* the sets return before they are done, as cudaMemset */
     CHECK(xrt_event_record(start, s));
     CHECK(xrt_memcpy_async(dev_a, host, n, XRT_MEMCPY_HOST_TO_DEVICE, s));
     CHECK(xrt_memcpy_async(dev_b, dev_a, n, XRT_MEMCPY_DEVICE_TO_DEVICE, s));

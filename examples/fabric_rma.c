@@ -361,7 +361,8 @@ static int target(session *s)
     uint64_t old_key = b->reg.key;
     size_t at;
     msg m;
-    if (xrt_memset(b->ptr, 0, s->opt.size)) return xrt_fail(s);
+    /* a set of device memory returns before it is done, as cudaMemset: done before the NIC writes */
+    if (xrt_memset(b->ptr, 0, s->opt.size) || xrt_stream_synchronize(NULL)) return xrt_fail(s);
     /* 1. the initiator writes */
     if (hello(s) || oob_recv(s, MSG_WRITTEN, &m) || expect_pattern(s, 1, "fi_write from the initiator")) return -1;
     fab_say(&s->f, "fi_write of %zu bytes from the initiator: every byte verified", s->opt.size);

@@ -45,7 +45,8 @@ static int visit(xrt_ipc_mem_handle h, unsigned char expect, unsigned char write
     void *p;
     if (xrt_ipc_open_mem_handle(&p, h, XRT_IPC_MEM_LAZY_ENABLE_PEER_ACCESS) != XRT_SUCCESS) return fail("open");
     if (!holds(p, expect, host)) return fail("the other process's write is not there");
-    if (xrt_memset(p, write, N) != XRT_SUCCESS) return fail("write");
+    /* a set of device memory returns before it is done, as cudaMemset: wait before the other process looks */
+    if (xrt_memset(p, write, N) != XRT_SUCCESS || xrt_stream_synchronize(NULL) != XRT_SUCCESS) return fail("write");
     if (xrt_ipc_close_mem_handle(p) != XRT_SUCCESS) return fail("close");
     return 0;
 }
@@ -56,7 +57,8 @@ static void *export_buffer(int to, unsigned char fill)
     xrt_ipc_mem_handle h;
     void *d;
     if (xrt_malloc(&d, N) != XRT_SUCCESS) return NULL;
-    if (xrt_memset(d, fill, N) != XRT_SUCCESS || xrt_ipc_get_mem_handle(&h, d) != XRT_SUCCESS ||
+    if (xrt_memset(d, fill, N) != XRT_SUCCESS || xrt_stream_synchronize(NULL) != XRT_SUCCESS ||
+        xrt_ipc_get_mem_handle(&h, d) != XRT_SUCCESS ||
         send_all(to, &h, sizeof h) != 0) {
         xrt_free(d);
         return NULL;

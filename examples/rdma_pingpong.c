@@ -58,7 +58,7 @@ static const char usage[] =
     "Usage: rdma_pingpong [options] [SERVER-ADDRESS]\n"
     "RC ping-pong over RDMA with xrt buffers; no address: be the server.\n"
     "\n"
-    "  -d, --device NAME     RDMA device (default: XRT_RDMA_DEVICE, else the first active)\n"
+    "  -d, --device NAME     RDMA device (default: XRT_RDMA_DEVICE, else the nearest with an active port)\n"
     "  -p, --port PORT       TCP port for the handshake (default 18516)\n"
     "  -s, --size SIZE       message size (default 4096; suffixes K, M are powers of 1024)\n"
     "  -n, --iters N         round trips (default 1000)\n"

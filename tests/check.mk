@@ -34,9 +34,21 @@ CK_BUILT    += $(B)/doubles/libcudart.so.13 $(B)/gpu/cuda_shutdown
 else
 CK_RESULTS  += $(addprefix $(CK)/cpu/,$(CK_ORDER)) $(CK)/cuda/skipped
 endif
-CK_RESULTS  += $(CK)/ops/suite_4_devices $(CK)/ops/suite_on_trace $(CK)/ops/calls $(CK)/ops/checked
+CK_RESULTS  += $(CK)/ops/suite_4_devices $(CK)/ops/suite_on_trace $(CK)/ops/devices_on_trace \
+	       $(CK)/ops/badinput_on_trace $(CK)/ops/calls \
+	       $(CK)/ops/checked
 else
 CK_RESULTS  += $(CK)/cmocka_skipped
+endif
+# test_fabric links libfabric (examples/fabric.mk builds it where
+# <rdma/fabric.h> and <infiniband/verbs.h> are): on the CPU and the double
+# as the others, on the tcp provider as tests/fabric.sh runs it (under a
+# second each); without libfabric-dev, a skipped: line says why.
+ifeq ($(HAVE_CMOCKA)$(HAVE_FABRIC)$(HAVE_VERBS),111)
+CK_BUILT    += $(B)/plain/test_fabric
+CK_RESULTS  += $(CK)/cpu/test_fabric $(if $(filter 1,$(HAVE_CUDA)),$(CK)/cuda/test_fabric)
+else ifeq ($(HAVE_CMOCKA),1)
+CK_RESULTS  += $(CK)/fabric_skipped
 endif
 CK_RESULTS  += $(CK)/ops/readme $(CK)/ops/errors $(CK)/ops/fastpath $(CK)/ops/vendoring $(CK)/ops/spdx \
 	       $(CK)/ops/layout $(CK)/ops/kit
@@ -70,6 +82,12 @@ $(CK)/cuda/%: $(B)/plain/% $(B)/doubles/libcudart.so.13
 # test_kernels' cuda group skips every case on the double (it loads no
 # modules), and its cpu group is the CPU run's again: half a minute for
 # nothing new. make test runs it there.
+$(CK)/cpu/test_fabric: $(B)/plain/test_fabric
+	@$(CK_STEP) $@ cmocka env FI_PROVIDER=tcp $<
+$(CK)/cuda/test_fabric: $(B)/plain/test_fabric $(B)/doubles/libcudart.so.13
+	@$(CK_STEP) $@ cmocka env XRT_CUDA_LIBRARY="$(CK_DOUBLE)" FI_PROVIDER=tcp $<
+$(CK)/fabric_skipped:
+	@$(CK_STEP) $@ skip "test_fabric: <rdma/fabric.h> or <infiniband/verbs.h> not found (install libfabric-dev and libibverbs-dev)"
 $(CK)/cuda/test_kernels:
 	@$(CK_STEP) $@ skip "test_kernels on the CUDA runtime double: its cuda group skips there (no modules), its cpu group ran on the CPU (make test runs it)"
 $(CK)/cuda/cuda_shutdown: $(B)/gpu/cuda_shutdown $(B)/doubles/libcudart.so.13
@@ -80,11 +98,18 @@ $(CK)/cmocka_skipped:
 	@$(CK_STEP) $@ skip "$(SKIP_CMOCKA)"
 
 # The shared suite with four CPU devices, and through the tracing plugin,
-# whose trace shows that the suite calls every operation.
+# whose trace shows that the suite calls every operation; test_devices (its
+# four CPU devices) through the tracing plugin too: a test that means "on
+# the CPU" asks on_cpu() (tests/xrt_test.h), not for the name "cpu"; and
+# test_badinput, whose details must name the public call there too.
 $(CK)/ops/suite_4_devices: $(B)/plain/test_suite
 	@$(CK_STEP) $@ cmocka env XRT_CPU_DEVICES=4 $<
 $(CK)/ops/suite_on_trace: $(B)/plain/test_suite $(B)/plugins/libxrt_trace.so
 	@$(CK_STEP) $@ suite_on_trace plain $(B)/plugins env XRT_CPU_DEVICES=2 $<
+$(CK)/ops/devices_on_trace: $(B)/plain/test_devices $(B)/plugins/libxrt_trace.so
+	@$(CK_STEP) $@ program_on_trace devices plain $(B)/plugins $<
+$(CK)/ops/badinput_on_trace: $(B)/plain/test_badinput $(B)/plugins/libxrt_trace.so
+	@$(CK_STEP) $@ program_on_trace badinput plain $(B)/plugins $<
 $(CK)/ops/calls: $(CK)/ops/suite_on_trace
 	@$(CK_STEP) $@ step "every operation is called by the suite" \
 	  env CC="$(CC)" sh tests/operations.sh suite $(CK)/logs/trace-suite-plain.txt

@@ -4,7 +4,7 @@
 # installed files only, once through pkg-config and once through CMake's
 # find_package(xrt): it is compiled in a directory outside the repository, so
 # it cannot pick up the repository's headers. The installed tools run; `make
-# uninstall` leaves the prefix empty. A build system that is not installed
+# uninstall` leaves the prefix empty, without the directories install made. A build system that is not installed
 # (pkg-config, cmake) prints "skipped: <reason>".
 set -eu
 repo=$(pwd)
@@ -79,6 +79,6 @@ else
 fi
 
 ${MAKE:-make} -s uninstall PREFIX="$prefix"
-left=$(find "$prefix" -type f)
+left=$(find "$prefix" -mindepth 1)
 test -z "$left" || { echo "make uninstall left: $left"; exit 1; }
 echo "uninstall: nothing left"

@@ -22,11 +22,25 @@ nskips() { skip_lines "$1" | wc -l; }
 # line would pass the file system's 255 bytes.
 logof() { echo "$LOG/$(echo "$1" | tr -c 'A-Za-z0-9_.-' '_' | cut -c1-200).log"; }
 
+# limited CMD...: CMD under a time limit, TEST_LIMIT seconds (default 1200,
+# far above the longest check): a check that hangs fails, with a last line in
+# its log that says so, rather than holding the whole run until an outer
+# limit kills it without a word. timeout(1) kills CMD's process group.
+TEST_LIMIT=${TEST_LIMIT:-1200}
+limited() {
+    timeout -k 10 "$TEST_LIMIT" "$@"
+    lrc=$?
+    if [ "$lrc" -eq 124 ] || [ "$lrc" -eq 137 ]; then
+        echo "tests: still running after TEST_LIMIT=$TEST_LIMIT s (hung?): killed: $*"
+    fi
+    return "$lrc"
+}
+
 # step NAME CMD...: a single check.
 step() {
     name=$1; shift
     log=$(logof "$name")
-    if ! "$@" > "$log" 2>&1; then bad "$name" "$log"; return; fi
+    if ! limited "$@" > "$log" 2>&1; then bad "$name" "$log"; return; fi
     # a step that printed nothing but why it skipped did not run
     if [ -s "$log" ] && ! grep -qv '^skipped: ' "$log"; then
         skip_lines "$log" | while read -r why; do echo "  $why"; done
@@ -45,7 +59,7 @@ count() { sed -n "s/^\[  $1 *\] \([0-9]*\) test.*/\1/p" "$2" | awk '{s+=$1} END 
 cmocka() {
     name="$*"
     log=$(logof "$name")
-    "$@" > "$log" 2>&1
+    limited "$@" > "$log" 2>&1
     rc=$?
     p=$(count PASSED "$log")
     f=$(count FAILED "$log")
@@ -64,13 +78,17 @@ cmocka() {
     if [ "$s" -ne 0 ]; then echo "  ok    $name: $p tests, $s skipped"; else echo "  ok    $name: $p tests"; fi
 }
 
-# The shared suite with the tracing plugin in front of the CPU backend: a
-# "suite on trace" group. The trace file proves that the group ran on it.
-suite_on_trace() { # FLAVOUR PLUGIN-DIR COMMAND... (cmocka and step set $name)
-    tflavour=$1 tdir=$2
-    shift 2
-    tf="$LOG/trace-suite-$tflavour.txt"
+# A test program with the tracing plugin in front of the CPU backend: a
+# "PROGRAM on trace" group. The trace file ($LOG/trace-PROGRAM-FLAVOUR.txt)
+# proves that the group ran on it.
+program_on_trace() { # PROGRAM FLAVOUR PLUGIN-DIR COMMAND... (cmocka and step set $name)
+    tprogram=$1 tflavour=$2 tdir=$3
+    shift 3
+    tf="$LOG/trace-$tprogram-$tflavour.txt"
     rm -f "$tf"
     cmocka env XRT_PLUGINS="$tdir/libxrt_trace.so" XRT_TRACE_BACKEND=cpu XRT_TRACE_FILE="$tf" XRT_TRACE_LOOKUPS=1 "$@"
-    step "suite ($tflavour) ran on trace" grep -q "^trace: init(target=cpu) -> success" "$tf"
+    step "$tprogram ($tflavour) ran on trace" grep -q "^trace: init(target=cpu) -> success" "$tf"
 }
+
+# The shared suite so: tests/operations.sh reads its trace.
+suite_on_trace() { program_on_trace suite "$@"; } # FLAVOUR PLUGIN-DIR COMMAND...

@@ -6,7 +6,9 @@
 # them must fail. Fails when a mutant survives, when a mutant's original
 # text is not in its file exactly once (a code change must not disable a
 # mutant silently), when a mutant does not compile, or when the programs
-# fail before any mutation. The last line is
+# fail before any mutation. A survivor's programs run up to three times: a
+# kill in a later run counts, marked "(flaky)". After the list, its
+# survivors, broken and flaky lines come again; the last line is
 # "mutants: K of N killed (P%)".
 #   MUTANTS=name,name  only these (for working on one)
 #   MUTANTS_LIST=file  another list (default tests/mutants.txt)
@@ -149,7 +151,15 @@ try() {
         if ! build "$d" $(targets "$tests" "$extra") > "$d.build" 2>&1; then
             echo "  BROKEN   $name: does not compile: $(grep -m1 error "$d.build")"
         elif run_tests "$d" "$d" "$tests" "$filter" "$env"; then
-            echo "  SURVIVED $name ($file): $tests pass with it"
+            # A survivor's programs run up to twice more: a test that
+            # catches the defect only in some runs is named "flaky".
+            try=2
+            while [ $try -le 3 ] && run_tests "$d" "$d" "$tests" "$filter" "$env"; do try=$((try + 1)); done
+            if [ $try -le 3 ]; then
+                echo "  killed   $name by $(cat "$d.killer") on run $try of 3 (flaky) ($(($(date +%s) - t0)) s)"
+            else
+                echo "  SURVIVED $name ($file): $tests pass with it 3 times ($(grep -h -o -E '(PASSED|SKIPPED) +\] [0-9]+' "$d.log" | sed 's/ *\]//' | tr '\n' ' '))"
+            fi
         else
             echo "  killed   $name by $(cat "$d.killer") ($(($(date +%s) - t0)) s)"
         fi
@@ -172,5 +182,7 @@ broken=$(grep -c '^ *[0-9]* *BROKEN' "$tmp"/out.* /dev/null | awk -F: '{ s += $2
 
 [ "$total" -gt 0 ] || { echo "mutants: no mutant selected"; exit 1; }
 echo "mutants: $(($(date +%s) - start)) s"
+# the lines that need a reader again after the list, where a log's tail shows them
+sort "$tmp"/out.* | cut -c7- | grep -E '^  (SURVIVED|BROKEN)|\(flaky\)'
 echo "mutants: $killed of $total killed ($((100 * killed / total))%)$([ $broken -eq 0 ] || echo ", $broken broken")"
 [ "$killed" -eq "$total" ]

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# README.md as a reader follows it. Every fenced block is marked on the line
-# before it, either
+# README.md as a reader follows it, and the step-by-step examples it leads to
+# in REFERENCE.md. Every fenced block of README.md is marked on the line
+# before it (REFERENCE.md marks only the blocks of its examples), either
 #   <!-- checked by tests/readme.sh: EXAMPLE FILE -->  the block is the file
 #        FILE of EXAMPLE; FILE "run" is the commands the reader types, and
 #        FILE "output" what they print; or
@@ -37,10 +38,12 @@ awk '
     { prev = $0 }' README.md > "$tmp/unmarked"
 if [ -s "$tmp/unmarked" ]; then cat "$tmp/unmarked"; bad=1; fi
 
-# Every example the README marks is one this script runs.
-known="first kernel streams graph debug cmake installed"
-for ex in $(sed -n 's/^<!-- checked by tests\/readme.sh: \([a-z]*\) .*/\1/p' README.md | sort -u); do
-    case " $known " in *" $ex "*) ;; *) fail "README.md: example $ex: tests/readme.sh does not run it" ;; esac
+# The files whose marked examples run here, in the order a reader meets them.
+docs="README.md REFERENCE.md"
+# Every example the files mark is one this script runs.
+known="first kernel streams debug cmake installed"
+for ex in $(cat $docs | sed -n 's/^<!-- checked by tests\/readme.sh: \([a-z]*\) .*/\1/p' | sort -u); do
+    case " $known " in *" $ex "*) ;; *) fail "$docs: example $ex: tests/readme.sh does not run it" ;; esac
 done
 
 # block EXAMPLE FILE: the lines of the fenced block after its marker.
@@ -49,16 +52,16 @@ block() {
         $0 == m { found = 1; next }
         found == 1 && /^```/ { found = 2; next }
         found == 2 && /^```/ { exit }
-        found == 2 { print }' "$repo/README.md"
+        found == 2 { print }' $(for d in $docs; do echo "$repo/$d"; done)
 }
 # example NAME DIR: writes every file of NAME into DIR (created).
 example() {
     mkdir -p "$2"
-    for f in $(sed -n "s/^<!-- checked by tests\/readme.sh: $1 \([A-Za-z_.]*\) -->\$/\1/p" "$repo/README.md"); do
+    for f in $(cd "$repo" && cat $docs | sed -n "s/^<!-- checked by tests\/readme.sh: $1 \([A-Za-z_.]*\) -->\$/\1/p"); do
         block "$1" "$f" > "$2/$f"
-        [ -s "$2/$f" ] || fail "README.md: the block of $1 $f is empty"
+        [ -s "$2/$f" ] || fail "$docs: the block of $1 $f is empty"
     done
-    [ -s "$2/run" ] || fail "README.md: example $1 has no run block"
+    [ -s "$2/run" ] || fail "$docs: example $1 has no run block"
 }
 # run NAME DIR: runs DIR/run there as the reader would (cc is $CC), stdout to DIR/out.
 run() {
@@ -90,7 +93,7 @@ cpu_example() {
 # kernel cache is a new one, so that the first run builds.
 export XRT_CACHE_DIR="$tmp/cache"
 unset XRT_BACKEND XRT_LOG XRT_CACHE XRT_CC 2> /dev/null || true
-for ex in first kernel streams graph; do cpu_example "$ex"; done
+for ex in first kernel streams; do cpu_example "$ex"; done
 
 # The first program with both GPU backends, under XRT_LOG=debug.
 example debug "$tmp/debug"
@@ -106,7 +109,7 @@ if [ -n "$why" ]; then
     echo "skipped: the XRT_LOG=debug sample: $why (it shows a CUDA runtime without a driver, no AMD GPU)"
 else
     sed 's/^\(XRT_LOG=debug \.\/hello\)$/\1 2>\&1/' "$tmp/debug/run" > "$tmp/debug/run2" && mv "$tmp/debug/run2" "$tmp/debug/run"
-    grep -q '2>&1' "$tmp/debug/run" || fail "README.md: the debug block does not end with 'XRT_LOG=debug ./hello'"
+    grep -q '2>&1' "$tmp/debug/run" || fail "$docs: the debug block does not end with 'XRT_LOG=debug ./hello'"
     if run debug "$tmp/debug"; then
         # numbers and paths vary with the machine's CUDA version
         mask='s|/[^ ():;]*|PATH|g; s/[0-9][0-9]*/N/g'
@@ -128,7 +131,7 @@ else
     # installed: the block is the CMakeLists.txt; the commands are the vendored ones
     mkdir -p "$tmp/installed"
     block installed CMakeLists.txt > "$tmp/installed/CMakeLists.txt"
-    [ -s "$tmp/installed/CMakeLists.txt" ] || fail "README.md: no installed CMakeLists.txt"
+    [ -s "$tmp/installed/CMakeLists.txt" ] || fail "$docs: no installed CMakeLists.txt"
     cp "$tmp/first/hello.c" "$tmp/cmake/run" "$tmp/installed/"
     if ! make -s install PREFIX="$tmp/prefix" > "$tmp/install.log" 2>&1; then
         cat "$tmp/install.log"; fail "make install PREFIX=$tmp/prefix"
@@ -136,6 +139,37 @@ else
         same installed "$tmp/first/output" "$tmp/installed"
     fi
 fi
+
+# Environment variables: every one that the headers and tools read, and
+# every one README's table names, has its row in REFERENCE's "Every
+# variable, in full" (or a row such as XRT_RDMA_* that covers it).
+awk '/^## Environment variables: how values are read/ { on = 1 } on && /^## Each backend/ { exit }
+     on && /^\| `XRT_/ { print }' "$repo/REFERENCE.md" > "$tmp/env_full"
+in_full() {
+    grep -qF "\`$1\`" "$tmp/env_full" && return 0
+    for w in $(grep -o '`XRT_[A-Z0-9_]*\*`' "$tmp/env_full" | tr -d '`'); do
+        case $1 in "${w%\*}"*) return 0 ;; esac
+    done
+    case $1 in *'*') grep -qF "\`${1%\*}" "$tmp/env_full" && return 0 ;; esac
+    return 1
+}
+read_vars=$(grep -ohE '(getenv|xrt__env_[a-z]+|xrt__getenv_code)\("XRT_[A-Z0-9_]+"' "$repo"/xrt*.h "$repo"/tools/*.c |
+               sed 's/.*"\(XRT_[A-Z0-9_]*\)"/\1/' | sort -u)
+readme_vars=$(awk '/^## Environment variables$/ { on = 1; next } on && /^## / { exit } on && /^\| `XRT_/ { print }' \
+                  "$repo/README.md" | grep -o '`XRT_[A-Z0-9_*]*`' | tr -d '`')
+[ -n "$read_vars" ] && [ -n "$readme_vars" ] || fail "tests/readme.sh: no variables found in the headers or in README's table"
+before_env=$bad
+bad=0
+set -f # XRT_RDMA_* is a name, not a pattern
+for v in $read_vars; do
+    in_full "$v" || fail "REFERENCE.md: $v (read by xrt) has no row in \"Every variable, in full\""
+done
+for v in $readme_vars; do
+    in_full "$v" || fail "REFERENCE.md: $v (in README's table) has no row in \"Every variable, in full\""
+done
+set +f
+[ "$bad" = 1 ] || echo "environment variables: REFERENCE's full table has each one"
+[ "$before_env" = 0 ] || bad=1
 
 # Links: [text](path#anchor) of every Markdown file, outside code blocks.
 # Anchors are GitHub's: the heading in lower case, without punctuation but

@@ -119,6 +119,12 @@ sec_trace() {
     echo "== runtime suite through the tracing plugin"
     # Two CPU devices: enabling peer access needs a device other than the current.
     suite_on_trace plain "$B/plugins" env XRT_CPU_DEVICES=2 "$B/plain/test_suite"
+    # test_devices (four CPU devices, set by the program) on the tracer: the
+    # tests that mean "on the CPU" run there too (on_cpu, tests/xrt_test.h)
+    program_on_trace devices plain "$B/plugins" "$B/plain/test_devices"
+    # test_badinput on the tracer: each detail names the public call, not the
+    # table's slot a forwarding plugin names (xrt_stream_from_native)
+    program_on_trace badinput plain "$B/plugins" "$B/plain/test_badinput"
     # Every operation: the suite calls it on the CPU (the trace shows it), and
     # the README's table "What each backend supports" has its row
     # (tests/operations.sh names a miss).
@@ -161,6 +167,9 @@ sec_tsan() {
     [ -x "$B/tsan/test_kernels" ] && TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan.supp" cmocka "$B/tsan/test_kernels"
     [ -x "$B/tsan/test_cpu" ] && TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan.supp" cmocka "$B/tsan/test_cpu"
     [ -x "$B/tsan/test_graph" ] && TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan.supp" cmocka "$B/tsan/test_graph"
+    # IPC: the cases whose forked children use streams skip themselves here (a
+    # child's stream starts a worker, and TSan starts no thread in the forked
+    # child of a process with threads); the rest, fork during an export too, run
     [ -x "$B/tsan/test_ipc" ] && TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan.supp" cmocka "$B/tsan/test_ipc"
     [ -x "$B/tsan/test_devices" ] && TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan.supp" cmocka "$B/tsan/test_devices"
     # memory pools: threads and streams allocating from one pool, its blocks reused
@@ -174,15 +183,20 @@ sec_tsan() {
     [ -x "$B/tsan/test_thread_exit" ] && TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan.supp" cmocka "$B/tsan/test_thread_exit"
     # per-thread streams: threads exiting while xrt_shutdown closes their streams
     [ -x "$B/tsan/test_per_thread" ] && TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan.supp" cmocka "$B/tsan/test_per_thread"
+    # a caller unit's per-thread stream in the calls the XRT_IMPL unit does out of line
+    [ -x "$B/tsan/test_per_thread_units" ] && TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan.supp" cmocka "$B/tsan/test_per_thread_units"
     # calls from host functions, each case in a forked child: the CPU backend only
     # (the CUDA runtime double's threads in the parent make TSan refuse the
     # children's new threads)
     [ -x "$B/tsan/test_host_fn" ] && TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan.supp" cmocka "$B/tsan/test_host_fn"
-    tsan_late() { "$B/tsan/late_destructor" 2>&1 | grep -q 'ThreadSanitizer: SEGV'; }
     if [ -x "$B/tsan/late_destructor" ]; then
         step "late_destructor: code in every round of thread-exit destructors (no xrt)" "$B/plain/late_destructor"
-        step "late_destructor under TSan still dies in TSan's runtime (else test_calls_from_later_destructors can run under TSan)" tsan_late
+        step "late_destructor under TSan still dies in TSan's runtime (else test_calls_from_later_destructors can run under TSan)" \
+            sh -c "'$B/tsan/late_destructor' 2>&1 | grep -q 'ThreadSanitizer: SEGV'"
     fi
+    # the stream-order checker's lock beside fork's handlers, xrt_shutdown and
+    # threads (its racy cases race on their buffers on purpose: tsan_check.supp)
+    [ -x "$B/tsan/test_check" ] && TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan_check.supp" cmocka "$B/tsan/test_check"
     # the GPU backend's code against the CUDA runtime double's own threads (host functions, streams)
     [ -x "$B/tsan/test_gpu" ] && [ -f "$double" ] &&
         TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan.supp" cmocka env XRT_CUDA_LIBRARY="$double" "$B/tsan/test_gpu"

@@ -3,9 +3,10 @@
 # One check of tests/lib.sh in a process of its own, so that make can run
 # several at once (tests/check.mk):
 #   sh tests/step.sh RESULT CHECK ARGS...
-# runs `CHECK ARGS...` (cmocka, step, skip, suite_on_trace), prints the lines
-# it printed, and writes them to RESULT with a last line "counts P F S" (its
-# passes, failures and skips) for tests/summary.sh. B is the build directory,
+# runs `CHECK ARGS...` (cmocka, step, skip, suite_on_trace,
+# program_on_trace), prints the lines it printed, and writes them to RESULT
+# with a last line "counts P F S" (its passes, failures and skips) for
+# tests/summary.sh. B is the build directory,
 # LOG the directory of the checks' logs.
 set -u
 B=${B:-build}

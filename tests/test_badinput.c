@@ -483,6 +483,74 @@ static void test_bad_frees_pinned(void **state)
     FAILS(xrt_free_host(p), XRT_ERROR_INVALID_VALUE, "is already freed");
 }
 
+/* >> registration of memory that is not the caller's. cudaHostRegister
+   refuses device memory (cudaErrorInvalidValue) and memory the runtime
+   pinned (cudaErrorHostMemoryAlreadyRegistered), also where the registry
+   does not see it: the bytes an allocation is rounded up to (to the next
+   XRT_ALIGNMENT), a pool's free blocks, and on the CPU backend the private
+   page before each device range and the freed ranges it keeps mapped for
+   the next allocation. Registered, a write through them broke xrt's record
+   of an allocation (its free crashed) or reached the next allocation made
+   at that address. */
+static void test_host_register_rounded_allocations(void **state)
+{
+    char *d, *h;
+    (void)state;
+    OK(xrt_malloc((void **)&d, 100));
+    FAILS(xrt_host_register(d + 100, 156, 0), XRT_ERROR_INVALID_VALUE, "overlap device memory");
+    FAILS(xrt_host_register(d + 255, 1, 0), XRT_ERROR_INVALID_VALUE, "to the next XRT_ALIGNMENT (256-byte) boundary");
+    OK(xrt_free(d));
+    SKIP_UNLESS(caps() & XRT_CAP_PINNED_HOST, "no pinned host memory");
+    OK(xrt_malloc_host((void **)&h, 100));
+    FAILS(xrt_host_register(h + 100, 100, 0), XRT_ERROR_HOST_MEMORY_ALREADY_REGISTERED,
+          "to the next XRT_ALIGNMENT (256-byte) boundary");
+    OK(xrt_free_host(h));
+}
+
+static void test_host_register_pool_block(void **state)
+{
+    uint64_t keep = UINT64_MAX, was = 0;
+    xrt_mem_pool pool = NULL;
+    void *p = NULL;
+    xrt_status st;
+    (void)state;
+    st = xrt_device_get_default_mem_pool(&pool, 0);
+    xrt_get_last_error();
+    SKIP_UNLESS(st == XRT_SUCCESS, "no memory pools");
+    OK(xrt_mem_pool_get_attribute(pool, XRT_MEMPOOL_ATTR_RELEASE_THRESHOLD, &was));
+    OK(xrt_mem_pool_set_attribute(pool, XRT_MEMPOOL_ATTR_RELEASE_THRESHOLD, &keep));
+    OK(xrt_malloc_async(&p, 4096, NULL));
+    OK(xrt_free_async(p, NULL));
+    OK(xrt_stream_synchronize(NULL)); /* the block stays the pool's, for its next allocation */
+    FAILS(xrt_host_register(p, 4096, 0), XRT_ERROR_INVALID_VALUE,
+          on_gpu() ? "HostRegister" : "a free block of a memory pool");
+    FAILS(xrt_host_register((char *)p + 1000, 10, 0), XRT_ERROR_INVALID_VALUE,
+          on_gpu() ? "HostRegister" : "a free block of a memory pool");
+    OK(xrt_mem_pool_set_attribute(pool, XRT_MEMPOOL_ATTR_RELEASE_THRESHOLD, &was));
+    OK(xrt_mem_pool_trim_to(pool, 0));
+}
+
+static void test_host_register_cpu_private_pages(void **state)
+{
+    size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+    char *d, *e;
+    (void)state;
+    SKIP_UNLESS(on_cpu(), "the CPU backend's own pages");
+    xrt_shutdown(); /* a fresh backend keeps no freed range yet: the free below keeps its range */
+    OK(xrt_set_backend(xrt_test_backend));
+    OK(xrt_malloc((void **)&d, 100));
+    FAILS(xrt_host_register(d - pg, pg, 0), XRT_ERROR_INVALID_VALUE, "private head page");
+    FAILS(xrt_host_register(d - 8, 8, 0), XRT_ERROR_INVALID_VALUE, "private head page");
+    FAILS(xrt_host_register(d + 256, pg - 256, 0), XRT_ERROR_INVALID_VALUE, "in use");
+    OK(xrt_memset(d, 7, 100)); /* the allocation and its record are intact */
+    OK(xrt_free(d));
+    FAILS(xrt_host_register(d, 100, 0), XRT_ERROR_INVALID_VALUE, "kept for the next allocation");
+    FAILS(xrt_host_register(d - pg, 2 * pg, 0), XRT_ERROR_INVALID_VALUE, "private head page");
+    OK(xrt_malloc((void **)&e, 100)); /* the kept range, device memory again */
+    OK(xrt_memset(e, 9, 100));
+    OK(xrt_free(e));
+}
+
 /* >> copies and sets */
 static void test_memcpy_errors(void **state)
 {
@@ -594,7 +662,7 @@ static void test_event_flags(void **state)
    at least name the call (xrt_event_elapsed_time, cudaEventElapsedTime). */
 static const char *backend_words(const char *cpu_words)
 {
-    return strcmp(xrt_test_backend, "cpu") == 0 ? cpu_words : "lapsed";
+    return on_cpu() ? cpu_words : "lapsed";
 }
 
 static void test_elapsed_time_errors(void **state)
@@ -1131,6 +1199,14 @@ static xrt_backend table_other(void) { return xrt_test_other_table(); }
     X(event_record_null, "xrt_event_record", XRT_ERROR_INVALID_HANDLE, 0, xrt_event_record(NULL, f->s))                \
     X(event_record_dead, "xrt_event_record", XRT_ERROR_INVALID_HANDLE, 0, xrt_event_record(f->dead_e, NULL))           \
     X(event_record_dead_stream, "xrt_event_record", XRT_ERROR_INVALID_HANDLE, 0, xrt_event_record(f->e, f->dead_s))    \
+    X(record_flags_dead, "xrt_event_record_with_flags", XRT_ERROR_INVALID_HANDLE, 0,                                    \
+      xrt_event_record_with_flags(f->dead_e, f->s, XRT_EVENT_RECORD_DEFAULT))                                          \
+    X(record_flags_dead_stream, "xrt_event_record_with_flags", XRT_ERROR_INVALID_HANDLE, 0,                             \
+      xrt_event_record_with_flags(f->e, f->dead_s, XRT_EVENT_RECORD_EXTERNAL))                                         \
+    X(wait_flags_dead_event, "xrt_stream_wait_event_with_flags", XRT_ERROR_INVALID_HANDLE, 0,                           \
+      xrt_stream_wait_event_with_flags(f->s, f->dead_e, XRT_EVENT_WAIT_DEFAULT))                                       \
+    X(wait_flags_foreign_event, "xrt_stream_wait_event_with_flags", XRT_ERROR_INVALID_HANDLE, 0,                        \
+      xrt_stream_wait_event_with_flags(NULL, f->other_e, XRT_EVENT_WAIT_EXTERNAL))                                     \
     X(event_query_null, "xrt_event_query", XRT_ERROR_INVALID_HANDLE, 0, xrt_event_query(NULL))                         \
     X(event_query_dead, "xrt_event_query", XRT_ERROR_INVALID_HANDLE, 0, xrt_event_query(f->dead_e))                    \
     X(event_query_stream, "xrt_event_query", XRT_ERROR_INVALID_HANDLE, 0, xrt_event_query((xrt_event)f->s))           \
@@ -1992,6 +2068,9 @@ int main(void)
         cmocka_unit_test(test_foreign_objects),
         cmocka_unit_test(test_bad_frees),
         cmocka_unit_test(test_bad_frees_pinned),
+        cmocka_unit_test(test_host_register_rounded_allocations),
+        cmocka_unit_test(test_host_register_pool_block),
+        cmocka_unit_test(test_host_register_cpu_private_pages),
         cmocka_unit_test(test_memcpy_errors),
         cmocka_unit_test(test_memcpy_cached_overrun),
         cmocka_unit_test(test_memset_errors),

@@ -9,7 +9,7 @@
    devices and a peer copy; a stream made before checking was on; graph
    launches (nodes without an edge, a child graph's nodes, 2-D copy nodes
    whose rows interleave, one exec launched on two streams, an exec's copy
-   node changed); frees refused or captured; a synchronous copy from
+   node changed, event nodes captured with the external flags); frees refused or captured; a synchronous copy from
    pageable memory; two host threads; the exit status of a process that
    reported a race. Each case runs ROUNDS times, every other round with the first
    stream held back by a host function, and must give the same report: a
@@ -20,6 +20,12 @@
 #include <pthread.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#if defined(__SANITIZE_THREAD__) || XRT_TEST_HAS_FEATURE(thread_sanitizer)
+#define UNDER_TSAN 1
+#else
+#define UNDER_TSAN 0
+#endif
 
 enum { N = 4096, ROUNDS = 6 };
 
@@ -230,6 +236,59 @@ static void test_two_sites_two_reports(void **state)
     OK(xrt_free(d));
 }
 
+/* Two call sites in a unit built without debug information
+   (tests/check/nodebug.c, at -O0: xrt_memcpy_async is a function of its
+   own there): each is named by its own function, from the symbol table,
+   not by the place inside the dispatch function that both share. */
+xrt_status nodebug_copy_in(void *dst, const void *src, size_t n, xrt_stream stream);
+xrt_status nodebug_copy_out(void *dst, const void *src, size_t n, xrt_stream stream);
+
+static void test_sites_without_debug_info(void **state)
+{
+    static unsigned char h[N], g[N];
+    round_ w;
+    void *d;
+    (void)state;
+    OK(xrt_malloc(&d, N));
+    round_begin(&w, 0, XRT_STREAM_DEFAULT, XRT_STREAM_DEFAULT);
+    OK(nodebug_copy_in(d, h, N, w.s1));
+    OK(nodebug_copy_out(g, d, N, w.s2));
+    OK(xrt_stream_synchronize(w.s2));
+    OK(xrt_stream_synchronize(w.s1));
+    if (nreports != 1 || !strstr(reports, "on stream 1 (device 0), at nodebug_copy_in (") ||
+        !strstr(reports, "on stream 2 (device 0), at nodebug_copy_out ("))
+        print_error("got %d reports:\n%s", nreports, reports);
+    assert_int_equal(nreports, 1);
+    assert_non_null(strstr(reports, "on stream 1 (device 0), at nodebug_copy_in ("));
+    assert_non_null(strstr(reports, "on stream 2 (device 0), at nodebug_copy_out ("));
+    round_end(&w);
+    OK(xrt_free(d));
+}
+
+/* A pair of call sites racing in a loop: the second round's copy into d
+   races the first round's copy out of it, the other way round: still one
+   pair, reported once. */
+static void test_pair_in_loop_reported_once(void **state)
+{
+    static unsigned char h[N], g[N];
+    round_ w;
+    void *d;
+    int i;
+    (void)state;
+    OK(xrt_malloc(&d, N));
+    round_begin(&w, 0, XRT_STREAM_DEFAULT, XRT_STREAM_DEFAULT);
+    for (i = 0; i < 3; i++) {
+        OK(xrt_memcpy_async(d, h, N, XRT_MEMCPY_HOST_TO_DEVICE, w.s1));
+        OK(xrt_memcpy_async(g, d, N, XRT_MEMCPY_DEVICE_TO_HOST, w.s2));
+    }
+    OK(xrt_stream_synchronize(w.s2));
+    OK(xrt_stream_synchronize(w.s1));
+    if (nreports != 1) print_error("got %d reports:\n%s", nreports, reports);
+    assert_int_equal(nreports, 1);
+    round_end(&w);
+    OK(xrt_free(d));
+}
+
 /* The same with a kernel reading and writing d on stream 2 (an argument
    counts as a read-write of its whole allocation). */
 static void test_copy_kernel(void **state)
@@ -433,6 +492,46 @@ static void test_host_fn_annotated(void **state)
     OK(xrt_free(d));
 }
 
+/* An annotation is for the thread's next launch, whether xrt refuses it or
+   not: a launch refused before it reaches the backend (a bad function or
+   stream handle, a zero dimension, a NULL host function) takes its
+   annotations with it. Here d annotated as written, then a refused launch,
+   then an unannotated host function on stream 1 (touching nothing) and a
+   copy out of d on stream 2: clean. */
+static void test_refused_launch_drops_annotations(void **state)
+{
+    static unsigned char g[N];
+    xrt_dim3 one = {1, 1, 1}, none = {0, 1, 1};
+    xrt_function f = NULL;
+    xrt_stream gone;
+    round_ w;
+    void *d;
+    int k;
+    (void)state;
+    if (caps() & XRT_CAP_MODULES) f = kernel();
+    OK(xrt_malloc(&d, N));
+    for (k = 0; k < 5; k++) {
+        if (k >= 3 && !f) continue; /* no kernel to launch */
+        round_begin(&w, 0, XRT_STREAM_DEFAULT, XRT_STREAM_DEFAULT);
+        OK(xrt_stream_create(&gone));
+        OK(xrt_stream_destroy(gone));
+        OK(xrt_check_annotate(d, N, XRT_CHECK_WRITE));
+        if (k == 0) assert_int_equal(xrt_launch_host_func(gone, reader, NULL), XRT_ERROR_INVALID_HANDLE);
+        if (k == 1) assert_int_equal(xrt_launch_host_func(w.s1, NULL, NULL), XRT_ERROR_INVALID_VALUE);
+        if (k == 2) assert_int_equal(xrt_launch_kernel((xrt_function)(void *)gone, one, one, 0, w.s1, NULL, 0),
+                                     XRT_ERROR_INVALID_HANDLE);
+        if (k == 3) assert_int_equal(xrt_launch_kernel(f, one, one, 0, gone, NULL, 0), XRT_ERROR_INVALID_HANDLE);
+        if (k == 4) assert_int_equal(xrt_launch_kernel(f, none, one, 0, w.s1, NULL, 0), XRT_ERROR_INVALID_VALUE);
+        OK(xrt_launch_host_func(w.s1, reader, NULL));
+        OK(xrt_memcpy_async(g, d, N, XRT_MEMCPY_DEVICE_TO_HOST, w.s2));
+        OK(xrt_device_synchronize());
+        if (nreports) print_error("after refused launch %d:\n", k);
+        expect_clean();
+        round_end(&w);
+    }
+    OK(xrt_free(d));
+}
+
 /* xrt_memset of device memory and xrt_memcpy from device to device memory
    return before their work is done on a GPU (CUDA's "API synchronization
    behavior"), so work on a non-blocking stream after them is in no order
@@ -470,6 +569,33 @@ static void test_sync_set_and_d2d_copy_return_early(void **state)
     }
     OK(xrt_free(d2));
     OK(xrt_free(d));
+}
+
+/* A synchronous set of managed memory ("a Unified Memory region") or of
+   pinned host memory is "fully synchronous" (CUDA's "API synchronization
+   behavior"): the host waits for it, so work on a non-blocking stream after
+   it is in order with it, whatever the backend's timing. */
+static void test_sync_set_of_managed_or_pinned_waits(void **state)
+{
+    static unsigned char h[N];
+    round_ w;
+    void *m, *pinned, *t;
+    int r;
+    (void)state;
+    OK(xrt_malloc_managed(&m, N, XRT_MEM_ATTACH_GLOBAL));
+    OK(xrt_malloc_host(&pinned, N));
+    for (r = 0; r < 2 * ROUNDS; r++) {
+        t = r < ROUNDS ? m : pinned;
+        round_begin(&w, r, XRT_STREAM_NON_BLOCKING, XRT_STREAM_DEFAULT);
+        if (r % 2) OK(xrt_memset(t, 0, N));
+        else OK(xrt_memset_2d(t, N / 4, 0, N / 4, 4));
+        OK(xrt_memcpy_async(h, t, N, XRT_MEMCPY_DEFAULT, w.s1));
+        OK(xrt_device_synchronize());
+        expect_clean();
+        round_end(&w);
+    }
+    OK(xrt_free_host(pinned));
+    OK(xrt_free(m));
 }
 
 /* xrt_memcpy from pageable host memory to device memory returns once the
@@ -757,6 +883,16 @@ static void test_graph_nodes_without_edge(void **state)
     OK(xrt_free(d));
 }
 
+/* A graph of one node that sets d's N bytes to 7, and an exec of it. */
+static void memset_graph(xrt_graph *graph, xrt_graph_exec *exec, void *d)
+{
+    xrt_memset_node_params set = {d, 0, 7, 1, N, 1};
+    xrt_graph_node n0;
+    OK(xrt_graph_create(graph, 0));
+    OK(xrt_graph_add_memset_node(&n0, *graph, NULL, 0, &set));
+    OK(xrt_graph_instantiate(exec, *graph));
+}
+
 /* A graph setting d launched on stream 1, a copy out of d on stream 2:
    racy without an event; with one recorded after the launch, clean. Then
    the graph again on stream 1, after the copy through an event: clean. */
@@ -766,18 +902,14 @@ static void test_graph_races_eager(void **state)
     round_ w;
     xrt_graph graph;
     xrt_graph_exec exec;
-    xrt_graph_node n0;
     void *d;
     int r, with_event;
     (void)state;
     OK(xrt_malloc(&d, N));
     for (r = 0; r < 2 * ROUNDS; r++) {
-        xrt_memset_node_params set = {d, 0, 7, 1, N, 1};
         with_event = r >= ROUNDS;
         round_begin(&w, r, XRT_STREAM_DEFAULT, XRT_STREAM_DEFAULT);
-        OK(xrt_graph_create(&graph, 0));
-        OK(xrt_graph_add_memset_node(&n0, graph, NULL, 0, &set));
-        OK(xrt_graph_instantiate(&exec, graph));
+        memset_graph(&graph, &exec, d);
         OK(xrt_graph_launch(exec, w.s1));
         if (with_event) {
             OK(xrt_event_record(w.e, w.s1));
@@ -801,6 +933,59 @@ static void test_graph_races_eager(void **state)
     OK(xrt_free(d));
 }
 
+/* A captured graph with external event nodes (XRT_EVENT_WAIT_EXTERNAL,
+   XRT_EVENT_RECORD_EXTERNAL) orders as one built with them: its wait node
+   follows a set of d on stream 2 recorded before the launch, and a copy out
+   of d on stream 3 that waits for its record node follows its memset node:
+   clean. Captured without the wait node, the set on stream 2 races the
+   graph's memset and the copy. */
+static void test_graph_external_event_nodes(void **state)
+{
+    static unsigned char g[N];
+    round_ w;
+    xrt_graph graph;
+    xrt_graph_exec exec;
+    xrt_event in, out;
+    void *d;
+    int r, with_wait;
+    (void)state;
+    SKIP_UNLESS(caps() & XRT_CAP_GRAPHS, "no graphs");
+    OK(xrt_malloc(&d, N));
+    for (r = 0; r < 2 * ROUNDS; r++) {
+        with_wait = r < ROUNDS;
+        round_begin(&w, r, XRT_STREAM_NON_BLOCKING, XRT_STREAM_NON_BLOCKING);
+        OK(xrt_event_create(&in, XRT_EVENT_DISABLE_TIMING));
+        OK(xrt_event_create(&out, XRT_EVENT_DISABLE_TIMING));
+        OK(xrt_stream_begin_capture(w.s1, XRT_CAPTURE_MODE_GLOBAL));
+        if (with_wait) OK(xrt_stream_wait_event_with_flags(w.s1, in, XRT_EVENT_WAIT_EXTERNAL));
+        OK(xrt_memset_async(d, 7, N, w.s1));
+        OK(xrt_event_record_with_flags(out, w.s1, XRT_EVENT_RECORD_EXTERNAL));
+        OK(xrt_stream_end_capture(w.s1, &graph));
+        OK(xrt_graph_instantiate(&exec, graph));
+        OK(xrt_memset_async(d, 1, N, w.s2));
+        OK(xrt_event_record(in, w.s2));
+        OK(xrt_graph_launch(exec, w.s1));
+        OK(xrt_stream_wait_event(w.s3, out));
+        OK(xrt_memcpy_async(g, d, N, XRT_MEMCPY_DEVICE_TO_HOST, w.s3));
+        OK(xrt_device_synchronize());
+        if (with_wait) {
+            expect_clean();
+        } else {
+            /* the set races the memset node, and the copy, which follows only the graph */
+            if (nreports != 2 || !strstr(reports, "memset node 0 of xrt_graph_launch") ||
+                !strstr(reports, "read by xrt_memcpy_async on stream 3"))
+                print_error("%d reports, expected 2 of the set (the memset node, the copy):\n%s", nreports, reports);
+            assert_int_equal(nreports, 2);
+        }
+        OK(xrt_graph_exec_destroy(exec));
+        OK(xrt_graph_destroy(graph));
+        OK(xrt_event_destroy(in));
+        OK(xrt_event_destroy(out));
+        round_end(&w);
+    }
+    OK(xrt_free(d));
+}
+
 /* One exec setting d launched on stream 1, then on stream 2 with no event:
    clean, as cudaGraphLaunch orders a launch after the exec's previous ones
    (also after xrt_graph_exec_update); a copy out of d on stream 2 after the
@@ -811,18 +996,14 @@ static void test_graph_exec_launches_ordered(void **state)
     round_ w;
     xrt_graph graph;
     xrt_graph_exec exec, other;
-    xrt_graph_node n0;
     void *d;
     int r, two_execs;
     (void)state;
     OK(xrt_malloc(&d, N));
     for (r = 0; r < 2 * ROUNDS; r++) {
-        xrt_memset_node_params set = {d, 0, 7, 1, N, 1};
         two_execs = r >= ROUNDS;
         round_begin(&w, r, XRT_STREAM_NON_BLOCKING, XRT_STREAM_NON_BLOCKING);
-        OK(xrt_graph_create(&graph, 0));
-        OK(xrt_graph_add_memset_node(&n0, graph, NULL, 0, &set));
-        OK(xrt_graph_instantiate(&exec, graph));
+        memset_graph(&graph, &exec, d);
         OK(xrt_graph_instantiate(&other, graph));
         OK(xrt_graph_launch(exec, w.s1));
         OK(xrt_graph_exec_update(exec, graph));
@@ -1017,6 +1198,73 @@ static void test_graph_2d_nodes(void **state)
         OK(xrt_graph_destroy(graph));
         round_end(&w);
     }
+    OK(xrt_free(d));
+}
+
+/* The left and the right half of a pitched image's rows (each 2-D row
+   beside a gap the other fills), set on two streams with no event: no
+   byte is shared, no race; likewise the halves of 3-D slices, and a graph's
+   2-D memset node of another image's right half launched on stream 3
+   beside stream 1's set of its left half.
+   Then a 2-D copy out of the left half on stream 2: racy with stream 1's
+   set, over the bytes their bounding ranges share; and a set of bytes
+   inside the rows' bounding range but in no row is not forgotten when the
+   rows' set follows it. */
+static void test_2d_rows_between_streams(void **state)
+{
+    static unsigned char h[128 * 16];
+    round_ w;
+    xrt_pitched_ptr p3;
+    xrt_graph graph;
+    xrt_graph_exec exec;
+    xrt_graph_node n;
+    size_t pitch, pitch2;
+    void *d, *d2;
+    int r;
+    (void)state;
+    OK(xrt_malloc_pitch(&d, &pitch, 256, 16));
+    OK(xrt_malloc_pitch(&d2, &pitch2, 256, 16));
+    OK(xrt_malloc_3d(&p3, xrt_make_extent(256, 4, 3)));
+    for (r = 0; r < ROUNDS; r++) {
+        xrt_memset_node_params right = {(char *)d2 + 128, pitch2, 3, 1, 128, 16};
+        round_begin(&w, r, XRT_STREAM_DEFAULT, XRT_STREAM_DEFAULT);
+        OK(xrt_graph_create(&graph, 0));
+        OK(xrt_graph_add_memset_node(&n, graph, NULL, 0, &right));
+        OK(xrt_graph_instantiate(&exec, graph));
+        OK(xrt_memset_2d_async(d, pitch, 1, 128, 16, w.s1));
+        OK(xrt_memset_2d_async((char *)d + 128, pitch, 2, 128, 16, w.s2));
+        OK(xrt_memset_2d_async(d2, pitch2, 1, 128, 16, w.s1));
+        OK(xrt_graph_launch(exec, w.s3));
+        OK(xrt_memset_3d_async(p3, 1, xrt_make_extent(128, 4, 3), w.s1));
+        p3.ptr = (char *)p3.ptr + 128;
+        OK(xrt_memset_3d_async(p3, 2, xrt_make_extent(128, 4, 3), w.s2));
+        p3.ptr = (char *)p3.ptr - 128;
+        OK(xrt_device_synchronize());
+        expect_clean();
+        OK(xrt_memset_2d_async(d, pitch, 1, 128, 16, w.s1));
+        OK(xrt_memcpy_2d_async(h, 128, d, pitch, 128, 16, XRT_MEMCPY_DEVICE_TO_HOST, w.s2));
+        OK(xrt_device_synchronize());
+        expect_race("xrt_memset_2d_async", "xrt_memcpy_2d_async", d, pitch * 16, 0, 15 * pitch + 128,
+                    "write by xrt_memset_2d_async on stream 1 (device 0)",
+                    "read by xrt_memcpy_2d_async on stream 2 (device 0)",
+                    EDGE_1_2("xrt_memset_2d_async", "xrt_memcpy_2d_async"));
+        /* a set of row 0's right half, then the left half's rows, on stream
+           1: the rows do not cover the first set, which stays to race with
+           stream 2's copy out of row 0's right half */
+        reports[0] = 0, nreports = 0;
+        OK(xrt_memset_async((char *)d + 128, 1, 128, w.s1));
+        OK(xrt_memset_2d_async(d, pitch, 1, 128, 16, w.s1));
+        OK(xrt_memcpy_async(h, (char *)d + 128, 128, XRT_MEMCPY_DEVICE_TO_HOST, w.s2));
+        OK(xrt_device_synchronize());
+        expect_race("xrt_memset_async", "xrt_memcpy_async", d, pitch * 16, 128, 256,
+                    "write by xrt_memset_async on stream 1 (device 0)", "read by xrt_memcpy_async on stream 2 (device 0)",
+                    EDGE_1_2("xrt_memset_async", "xrt_memcpy_async"));
+        OK(xrt_graph_exec_destroy(exec));
+        OK(xrt_graph_destroy(graph));
+        round_end(&w);
+    }
+    OK(xrt_free(p3.ptr));
+    OK(xrt_free(d2));
     OK(xrt_free(d));
 }
 
@@ -1367,6 +1615,38 @@ static void test_destroyed_streams_bounded(void **state)
     OK(xrt_free(d));
 }
 
+/* Host ranges registered, copied into, unregistered, one after another
+   (each at an address of its own): the records of memory that left xrt
+   other than by a free (an unregister, an IPC close, a reset) go too, so
+   that the bookkeeping stops growing. */
+static void test_unregistered_memory_forgotten(void **state)
+{
+    enum { RANGES = 600, EARLY = 200 };
+    static void *h[RANGES];
+    size_t bytes = 0, early = 0, late = 0;
+    void *d;
+    int i;
+    (void)state;
+    OK(xrt_malloc(&d, N));
+    begin();
+    for (i = 0; i < RANGES; i++) {
+        assert_non_null(h[i] = malloc(N));
+        OK(xrt_host_register(h[i], N, XRT_HOST_REGISTER_DEFAULT));
+        OK(xrt_memcpy_async(h[i], d, N, XRT_MEMCPY_DEVICE_TO_HOST, NULL));
+        OK(xrt_stream_synchronize(NULL));
+        OK(xrt_host_unregister(h[i]));
+        OK(xrt_check_memory_bytes(&bytes));
+        if (i < EARLY && bytes > early) early = bytes;
+        if (i >= EARLY && bytes > late) late = bytes;
+    }
+    expect_clean();
+    end();
+    for (i = 0; i < RANGES; i++) free(h[i]);
+    if (late > early) print_error("bookkeeping up to %zu bytes in ranges %d to %d, %zu before\n", late, EARLY, RANGES, early);
+    assert_true(late <= early);
+    OK(xrt_free(d));
+}
+
 /* Host memory copied from on stream 1 while xrt does not know it (the
    checker's lookup finds no allocation there), then registered: stream 1's
    copy into it and stream 2's copy out of it race, as into any pinned
@@ -1416,8 +1696,9 @@ static void test_registered_after_lookup(void **state)
    every round's reports are the first round's, byte for byte. */
 static void *spin(void *user)
 {
-    volatile unsigned long *stop = (volatile unsigned long *)user, x = 0;
-    while (!*stop) x++;
+    unsigned long *stop = (unsigned long *)user;
+    volatile unsigned long x = 0;
+    while (!__atomic_load_n(stop, __ATOMIC_RELAXED)) x++;
     return NULL;
 }
 
@@ -1425,7 +1706,7 @@ static void test_reports_deterministic(void **state)
 {
     static unsigned char h[N], g[N];
     static char first[sizeof reports];
-    volatile unsigned long stop;
+    unsigned long stop;
     round_ w;
     xrt_graph_exec exec;
     pthread_t busy;
@@ -1434,7 +1715,7 @@ static void test_reports_deterministic(void **state)
     (void)state;
     OK(xrt_malloc(&d, N));
     for (r = 0; r < 100; r++) {
-        stop = 0;
+        __atomic_store_n(&stop, 0, __ATOMIC_RELAXED);
         round_begin(&w, 0, XRT_STREAM_DEFAULT, XRT_STREAM_DEFAULT);
         if (r % 4 == 1) perturb(w.s1, 1);
         if (r % 4 == 2) perturb(w.s2, 1);
@@ -1443,7 +1724,7 @@ static void test_reports_deterministic(void **state)
         OK(xrt_graph_launch(exec, w.s1));
         OK(xrt_memcpy_async(g, d, N, XRT_MEMCPY_DEVICE_TO_HOST, w.s2));
         OK(xrt_device_synchronize());
-        stop = 1;
+        __atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
         if (r % 4 == 3) assert_int_equal(pthread_join(busy, NULL), 0);
         assert_int_equal(nreports, 2);
         if (r == 0) memcpy(first, reports, sizeof first);
@@ -1467,7 +1748,7 @@ static void test_forked_child_clean(void **state)
     void *d;
     pid_t pid;
     (void)state;
-    SKIP_UNLESS(!strcmp(xrt_test_backend, "cpu"), "a GPU backend refuses every call in a forked child");
+    SKIP_UNLESS(survives_fork(), "the backend refuses every call in a forked child (a GPU runtime, the tracer)");
     OK(xrt_malloc(&d, N));
     round_begin(&w, 0, XRT_STREAM_NON_BLOCKING, XRT_STREAM_NON_BLOCKING);
     OK(xrt_launch_host_func(w.s1, hold_back, (void *)(uintptr_t)100000));
@@ -1475,6 +1756,9 @@ static void test_forked_child_clean(void **state)
     pid = child_fork(20);
     if (pid == 0) {
         xrt_stream t;
+        /* TSan cannot start the child's stream thread (its die_after_fork);
+           the fork's handlers, which it checks, ran in the parent */
+        if (UNDER_TSAN) child_exit(0);
         CHILD_OK(xrt_stream_create_with_flags(&t, XRT_STREAM_NON_BLOCKING));
         CHILD_OK(xrt_memset_async(d, 1, N, t));
         CHILD_OK(xrt_stream_synchronize(t));
@@ -1739,6 +2023,510 @@ static void test_destroy_during_a_call(void **state)
     OK(xrt_set_backend(xrt_test_backend));
 }
 
+/* A backend whose stream waits and event synchronizes hold their caller,
+   once they have taken the event's record, while the gate is shut; the
+   rest does nothing (the checker sees the calls alone). */
+static int ev_gate_shut, ev_gate_inside;
+
+static void ev_gate(void)
+{
+    if (!__atomic_load_n(&ev_gate_shut, __ATOMIC_ACQUIRE)) return;
+    __atomic_store_n(&ev_gate_inside, 1, __ATOMIC_RELEASE);
+    while (__atomic_load_n(&ev_gate_shut, __ATOMIC_ACQUIRE)) usleep(100);
+}
+
+static xrt_status ev_gated_wait(const xrt_backend *self, void *stream, void *event)
+{
+    (void)self, (void)stream, (void)event;
+    ev_gate();
+    return XRT_SUCCESS;
+}
+
+static xrt_status ev_gated_sync(const xrt_backend *self, void *event)
+{
+    (void)self, (void)event;
+    ev_gate();
+    return XRT_SUCCESS;
+}
+
+static xrt_status ev_record(const xrt_backend *self, void *event, void *stream)
+{
+    (void)self, (void)event, (void)stream;
+    return XRT_SUCCESS;
+}
+
+static xrt_status ev_memset_async(const xrt_backend *self, void *dst, int value, size_t size, void *stream)
+{
+    (void)self, (void)dst, (void)value, (void)size, (void)stream;
+    return XRT_SUCCESS;
+}
+
+typedef struct rerecord { xrt_backend *t; xrt_event e; xrt_stream s; } rerecord;
+
+/* Records the event again on s while the main thread is inside the gate. */
+static void *rerecorder(void *user)
+{
+    rerecord *g = (rerecord *)user;
+    void *res = NULL;
+    while (!__atomic_load_n(&ev_gate_inside, __ATOMIC_ACQUIRE)) usleep(100);
+    if (xrt_set_backend(g->t->name) != XRT_SUCCESS || xrt_event_record(g->e, g->s) != XRT_SUCCESS) res = (void *)1;
+    __atomic_store_n(&ev_gate_shut, 0, __ATOMIC_RELEASE);
+    return res;
+}
+
+/* A wait (or an event synchronize) takes the event's record current at its
+   call: the record on stream 3, before the memset on stream 1. Another
+   thread records the event again, after that memset, while the wait is
+   still inside the backend: the checker must not take that record, which
+   the wait never saw (the memset on stream 2 races the one on stream 1
+   whatever the timing). */
+static void test_wait_takes_record_of_its_call(void **state)
+{
+    static xrt_backend t;
+    rerecord g;
+    pthread_t th;
+    void *d, *res;
+    round_ w;
+    int sync;
+    (void)state;
+    if (!t.name) {
+        t = xrt_test_other_table();
+        t.name = "check_event_gate";
+        t.stream_wait_event = ev_gated_wait;
+        t.event_synchronize = ev_gated_sync;
+        t.event_record = ev_record;
+        t.memset_async = ev_memset_async;
+    }
+    use_backend(&t);
+    OK(xrt_malloc(&d, 64));
+    for (sync = 0; sync < 2; sync++) {
+        begin();
+        OK(xrt_stream_create(&w.s1));
+        OK(xrt_stream_create(&w.s2));
+        OK(xrt_stream_create(&w.s3));
+        OK(xrt_event_create(&w.e, XRT_EVENT_DISABLE_TIMING));
+        OK(xrt_memset_async(d, 1, 64, w.s1));
+        OK(xrt_event_record(w.e, w.s3));
+        g.t = &t, g.e = w.e, g.s = w.s1;
+        __atomic_store_n(&ev_gate_inside, 0, __ATOMIC_RELEASE);
+        __atomic_store_n(&ev_gate_shut, 1, __ATOMIC_RELEASE);
+        assert_int_equal(pthread_create(&th, NULL, rerecorder, &g), 0);
+        if (sync) OK(xrt_event_synchronize(w.e));
+        else OK(xrt_stream_wait_event(w.s2, w.e));
+        assert_int_equal(pthread_join(th, &res), 0);
+        assert_null(res);
+        OK(xrt_memset_async(d, 2, 64, w.s2));
+        if (nreports != 1) print_error("%s: %d reports:\n%s", sync ? "xrt_event_synchronize" : "xrt_stream_wait_event",
+                                       nreports, reports);
+        assert_int_equal(nreports, 1);
+        round_end(&w);
+    }
+    OK(xrt_free(d));
+    OK(xrt_set_backend(xrt_test_backend));
+}
+
+static xrt_status ev_gated_stream_sync(const xrt_backend *self, void *stream)
+{
+    (void)self, (void)stream;
+    ev_gate();
+    return XRT_SUCCESS;
+}
+
+typedef struct queuer { xrt_backend *t; void *d; xrt_stream s; } queuer;
+
+/* Queues a memset of d on s while the main thread is inside the gate. */
+static void *queuer_thread(void *user)
+{
+    queuer *q = (queuer *)user;
+    void *res = NULL;
+    while (!__atomic_load_n(&ev_gate_inside, __ATOMIC_ACQUIRE)) usleep(100);
+    if (xrt_set_backend(q->t->name) != XRT_SUCCESS || xrt_memset_async(q->d, 3, 64, q->s) != XRT_SUCCESS)
+        res = (void *)1;
+    __atomic_store_n(&ev_gate_shut, 0, __ATOMIC_RELEASE);
+    return res;
+}
+
+/* A stream synchronize (or a query that succeeds) waits for what its
+   stream was given before its call: the memset on stream 1. Another thread
+   queues a second memset on stream 1 while the synchronize is still inside
+   the backend: the host did not wait for that one (nothing orders it before
+   the call), so it races the memset on stream 2 made after the synchronize. */
+static void test_stream_sync_takes_work_of_its_call(void **state)
+{
+    static xrt_backend t;
+    queuer q;
+    pthread_t th;
+    xrt_stream s1, s2;
+    void *d, *res;
+    int query;
+    (void)state;
+    if (!t.name) {
+        t = xrt_test_other_table();
+        t.name = "check_sync_gate";
+        t.stream_synchronize = ev_gated_stream_sync;
+        t.stream_query = ev_gated_stream_sync;
+        t.memset_async = ev_memset_async;
+    }
+    use_backend(&t);
+    OK(xrt_malloc(&d, 64));
+    for (query = 0; query < 2; query++) {
+        begin();
+        OK(xrt_stream_create(&s1));
+        OK(xrt_stream_create(&s2));
+        OK(xrt_memset_async(d, 1, 64, s1));
+        q.t = &t, q.d = d, q.s = s1;
+        __atomic_store_n(&ev_gate_inside, 0, __ATOMIC_RELEASE);
+        __atomic_store_n(&ev_gate_shut, 1, __ATOMIC_RELEASE);
+        assert_int_equal(pthread_create(&th, NULL, queuer_thread, &q), 0);
+        if (query) OK(xrt_stream_query(s1));
+        else OK(xrt_stream_synchronize(s1));
+        assert_int_equal(pthread_join(th, &res), 0);
+        assert_null(res);
+        OK(xrt_memset_async(d, 2, 64, s2));
+        if (nreports != 1 || !strstr(reports, "by xrt_memset_async on stream 1 (device 0), at ") ||
+            !strstr(reports, "host thread "))
+            print_error("%s: %d reports, expected 1 (the other thread's memset on stream 1, the one on stream 2):\n%s",
+                        query ? "xrt_stream_query" : "xrt_stream_synchronize", nreports, reports);
+        assert_int_equal(nreports, 1);
+        end();
+        OK(xrt_stream_destroy(s1));
+        OK(xrt_stream_destroy(s2));
+    }
+    OK(xrt_free(d));
+    OK(xrt_set_backend(xrt_test_backend));
+}
+
+/* The test's backend with a graph launch that holds its caller, once the
+   launch is made, while the gate is shut (the first launch that finds it
+   shut: another thread's launch meanwhile passes): made per backend (a
+   name each). */
+static xrt_status (*ungated_launch)(const xrt_backend *, void *, void *);
+
+static xrt_status gated_launch(const xrt_backend *self, void *exec, void *stream)
+{
+    xrt_status st = ungated_launch(self, exec, stream);
+    if (!__atomic_load_n(&ev_gate_inside, __ATOMIC_ACQUIRE)) ev_gate(); /* the first launch only */
+    return st;
+}
+
+/* The copy shares the backend's state, which the backend's own entry
+   starts and stops. */
+static xrt_status shared_init(const xrt_backend *self, char *reason, size_t n)
+{
+    (void)self, (void)reason, (void)n;
+    return XRT_SUCCESS;
+}
+
+static void shared_shutdown(const xrt_backend *self) { (void)self; }
+
+static xrt_backend *launch_gate(void)
+{
+    static xrt_backend t[4];
+    static char names[4][32];
+    static const char *of[4];
+    int i;
+    for (i = 0; i < 3 && of[i] && of[i] != xrt_test_backend; i++) {
+    }
+    if (of[i] != xrt_test_backend) {
+        t[i] = *xrt__be();
+        ungated_launch = t[i].graph_launch;
+        snprintf(names[i], sizeof names[i], "check_launch_gate_%.12s", xrt_test_backend);
+        t[i].name = names[i];
+        t[i].init = shared_init;
+        t[i].shutdown = shared_shutdown;
+        t[i].graph_launch = gated_launch;
+        of[i] = xrt_test_backend;
+    }
+    use_backend(&t[i]);
+    return &t[i];
+}
+
+typedef struct changer { const char *backend; xrt_event e; xrt_stream s; xrt_graph_exec exec; xrt_graph g; } changer;
+
+/* While the main thread is inside the gate: records event e again on s,
+   or updates the exec to graph g, or (neither) launches the exec on s. */
+static void *changer_thread(void *user)
+{
+    changer *c = (changer *)user;
+    void *res = NULL;
+    while (!__atomic_load_n(&ev_gate_inside, __ATOMIC_ACQUIRE)) usleep(100);
+    if (xrt_set_backend(c->backend) != XRT_SUCCESS ||
+        (c->g   ? xrt_graph_exec_update(c->exec, c->g)
+         : c->e ? xrt_event_record(c->e, c->s)
+                : xrt_graph_launch(c->exec, c->s)) != XRT_SUCCESS)
+        res = (void *)1;
+    __atomic_store_n(&ev_gate_shut, 0, __ATOMIC_RELEASE);
+    return res;
+}
+
+/* A graph launch's wait node takes the event's record current at the
+   launch's call: the record on stream 3, which orders nothing. Another
+   thread records the event again, after the memset on stream 2, while the
+   launch is inside the backend: the launch did not wait for that record,
+   so the memset node races the memset on stream 2. */
+static void test_graph_launch_takes_record_of_its_call(void **state)
+{
+    changer c;
+    pthread_t th;
+    round_ w;
+    xrt_graph graph;
+    xrt_graph_exec exec;
+    xrt_event in;
+    void *d, *res;
+    (void)state;
+    SKIP_UNLESS(caps() & XRT_CAP_GRAPHS, "no graphs");
+    memset(&c, 0, sizeof c);
+    c.backend = launch_gate()->name;
+    OK(xrt_malloc(&d, N));
+    round_begin(&w, 0, XRT_STREAM_NON_BLOCKING, XRT_STREAM_NON_BLOCKING);
+    OK(xrt_event_create(&in, XRT_EVENT_DISABLE_TIMING));
+    OK(xrt_stream_begin_capture(w.s1, XRT_CAPTURE_MODE_GLOBAL));
+    OK(xrt_stream_wait_event_with_flags(w.s1, in, XRT_EVENT_WAIT_EXTERNAL));
+    OK(xrt_memset_async(d, 7, N, w.s1));
+    OK(xrt_stream_end_capture(w.s1, &graph));
+    OK(xrt_graph_instantiate(&exec, graph));
+    OK(xrt_event_record(in, w.s3));
+    OK(xrt_memset_async(d, 1, N, w.s2));
+    c.e = in, c.s = w.s2;
+    __atomic_store_n(&ev_gate_inside, 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&ev_gate_shut, 1, __ATOMIC_RELEASE);
+    assert_int_equal(pthread_create(&th, NULL, changer_thread, &c), 0);
+    OK(xrt_graph_launch(exec, w.s1));
+    assert_int_equal(pthread_join(th, &res), 0);
+    assert_null(res);
+    OK(xrt_device_synchronize());
+    expect_race("xrt_memset_async", "memset node 1 of xrt_graph_launch", d, N, 0, N,
+                "write by xrt_memset_async on stream 2 (device 0)",
+                "write by memset node 1 of xrt_graph_launch on stream 1 (device 0)",
+                "record an event on stream 2 (device 0) after the xrt_memset_async and wait for it on stream 1 "
+                "(device 0) (xrt_stream_wait_event) before the memset node 1 of xrt_graph_launch");
+    OK(xrt_graph_exec_destroy(exec));
+    OK(xrt_graph_destroy(graph));
+    OK(xrt_event_destroy(in));
+    round_end(&w);
+    OK(xrt_free(d));
+    OK(xrt_set_backend(xrt_test_backend));
+}
+
+/* A graph launch runs the exec as it is at its call: its memset node sets
+   the first half of d, clean beside the memset of the second half on
+   stream 2. Another thread updates the exec to a graph whose memset node
+   sets the second half while the launch is inside the backend: that
+   update is not this launch's (which nodes the launch ran is then not
+   known to the checker: none), so no race is reported. Then the exec
+   launched on stream 2 by another thread while its launch on stream 1 is
+   inside the backend: the two are ordered (cudaGraphLaunch), whichever
+   came first: no race between their memset nodes. */
+static void test_graph_launch_takes_snapshot_of_its_call(void **state)
+{
+    changer c;
+    pthread_t th;
+    round_ w;
+    xrt_graph first, second;
+    xrt_graph_node n;
+    xrt_graph_exec exec;
+    unsigned char *d;
+    void *res;
+    (void)state;
+    SKIP_UNLESS(caps() & XRT_CAP_GRAPHS, "no graphs");
+    memset(&c, 0, sizeof c);
+    c.backend = launch_gate()->name;
+    OK(xrt_malloc((void **)&d, N));
+    {
+        xrt_memset_node_params lo = {d, 0, 7, 1, N / 2, 1}, hi = {d + N / 2, 0, 7, 1, N / 2, 1};
+        round_begin(&w, 0, XRT_STREAM_NON_BLOCKING, XRT_STREAM_NON_BLOCKING);
+        OK(xrt_graph_create(&first, 0));
+        OK(xrt_graph_add_memset_node(&n, first, NULL, 0, &lo));
+        OK(xrt_graph_create(&second, 0));
+        OK(xrt_graph_add_memset_node(&n, second, NULL, 0, &hi));
+    }
+    OK(xrt_graph_instantiate(&exec, first));
+    OK(xrt_memset_async(d + N / 2, 1, N / 2, w.s2));
+    c.exec = exec, c.g = second;
+    __atomic_store_n(&ev_gate_inside, 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&ev_gate_shut, 1, __ATOMIC_RELEASE);
+    assert_int_equal(pthread_create(&th, NULL, changer_thread, &c), 0);
+    OK(xrt_graph_launch(exec, w.s1));
+    assert_int_equal(pthread_join(th, &res), 0);
+    assert_null(res);
+    OK(xrt_device_synchronize());
+    expect_clean();
+    c.g = NULL, c.s = w.s2;
+    __atomic_store_n(&ev_gate_inside, 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&ev_gate_shut, 1, __ATOMIC_RELEASE);
+    assert_int_equal(pthread_create(&th, NULL, changer_thread, &c), 0);
+    OK(xrt_graph_launch(exec, w.s1));
+    assert_int_equal(pthread_join(th, &res), 0);
+    assert_null(res);
+    OK(xrt_device_synchronize());
+    expect_clean();
+    OK(xrt_graph_exec_destroy(exec));
+    OK(xrt_graph_destroy(first));
+    OK(xrt_graph_destroy(second));
+    round_end(&w);
+    OK(xrt_free(d));
+    OK(xrt_set_backend(xrt_test_backend));
+}
+
+static xrt_status ev_gated_device_sync(const xrt_backend *self)
+{
+    (void)self;
+    ev_gate();
+    return XRT_SUCCESS;
+}
+
+static xrt_status ev_device_reset(const xrt_backend *self)
+{
+    (void)self;
+    return XRT_SUCCESS;
+}
+
+/* A device reset waits, as a device synchronize, for what the device's
+   streams were given before its call: the memset on stream 1. Another
+   thread queues a second memset on stream 1 while the reset's synchronize
+   is still inside the backend: the host did not wait for that one, so it
+   races the memset on stream 2 (made after the reset) all the same. */
+static void test_device_reset_takes_work_of_its_call(void **state)
+{
+    static xrt_backend t;
+    queuer q;
+    pthread_t th;
+    xrt_stream s1, s2;
+    void *d, *res;
+    (void)state;
+    if (!t.name) {
+        t = xrt_test_other_table();
+        t.name = "check_reset_gate";
+        t.device_synchronize = ev_gated_device_sync;
+        t.device_reset = ev_device_reset;
+        t.memset_async = ev_memset_async;
+    }
+    use_backend(&t);
+    OK(xrt_malloc(&d, 64));
+    begin();
+    OK(xrt_stream_create(&s1));
+    OK(xrt_memset_async(d, 1, 64, s1));
+    q.t = &t, q.d = d, q.s = s1;
+    __atomic_store_n(&ev_gate_inside, 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&ev_gate_shut, 1, __ATOMIC_RELEASE);
+    assert_int_equal(pthread_create(&th, NULL, queuer_thread, &q), 0);
+    OK(xrt_device_reset());
+    assert_int_equal(pthread_join(th, &res), 0);
+    assert_null(res);
+    OK(xrt_stream_create(&s2));
+    OK(xrt_memset_async(d, 2, 64, s2));
+    if (nreports != 1 || !strstr(reports, "by xrt_memset_async on stream 1 (device 0), at "))
+        print_error("%d reports, expected 1 (the other thread's memset on stream 1, the one on stream 2):\n%s",
+                    nreports, reports);
+    assert_int_equal(nreports, 1);
+    end();
+    OK(xrt_stream_destroy(s1));
+    OK(xrt_stream_destroy(s2));
+    OK(xrt_free(d));
+    OK(xrt_set_backend(xrt_test_backend));
+}
+
+/* The test's backend with a graph_get_nodes (the checker's first read of
+   a graph) that asks another thread, while probing, whether the graph
+   nodes' lock is free: made per backend, as launch_gate's. */
+static xrt_status (*unprobed_get_nodes)(const xrt_backend *, void *, void **, size_t *);
+static int probing, probes, probe_found_free; /* atomic */
+
+static void *lock_prober(void *user)
+{
+    (void)user;
+    if (pthread_mutex_trylock(&xrt__gnode_lock) == 0) {
+        pthread_mutex_unlock(&xrt__gnode_lock);
+        __atomic_store_n(&probe_found_free, 1, __ATOMIC_RELAXED);
+    }
+    return NULL;
+}
+
+static xrt_status probed_get_nodes(const xrt_backend *self, void *graph, void **nodes, size_t *count)
+{
+    pthread_t th;
+    if (__atomic_load_n(&probing, __ATOMIC_RELAXED) && pthread_create(&th, NULL, lock_prober, NULL) == 0) {
+        pthread_join(th, NULL);
+        __atomic_add_fetch(&probes, 1, __ATOMIC_RELAXED);
+    }
+    return unprobed_get_nodes(self, graph, nodes, count);
+}
+
+static void probe_gate(void)
+{
+    static xrt_backend t[4];
+    static char names[4][32];
+    static const char *of[4];
+    int i;
+    for (i = 0; i < 3 && of[i] && of[i] != xrt_test_backend; i++) {
+    }
+    if (of[i] != xrt_test_backend) {
+        t[i] = *xrt__be();
+        unprobed_get_nodes = t[i].graph_get_nodes;
+        snprintf(names[i], sizeof names[i], "check_probe_gate_%.12s", xrt_test_backend);
+        t[i].name = names[i];
+        t[i].init = shared_init;
+        t[i].shutdown = shared_shutdown;
+        t[i].graph_get_nodes = probed_get_nodes;
+        of[i] = xrt_test_backend;
+    }
+    use_backend(&t[i]);
+}
+
+/* An instantiate's and an update's snapshot is read in the graph nodes'
+   hold of the backend's call (no other thread's node or edge, nor its
+   update of the exec, comes between the exec and what the checker takes
+   it for): the lock is never free while the checker reads the graph.
+   (Which of two threads takes a plain mutex first once it is given back
+   is not the test's to decide, so another thread's add in a gap between
+   the two is not made certain; the hold is what makes it impossible.) */
+static void test_instantiate_reads_graph_in_its_hold(void **state)
+{
+    xrt_graph graph;
+    xrt_graph_node n;
+    xrt_graph_exec exec;
+    xrt_graph_exec_update_result r;
+    void *d;
+    (void)state;
+    SKIP_UNLESS(caps() & XRT_CAP_GRAPHS, "no graphs");
+    probe_gate();
+    OK(xrt_malloc(&d, N));
+    {
+        xrt_memset_node_params p = {d, 0, 7, 1, N, 1};
+        OK(xrt_graph_create(&graph, 0));
+        OK(xrt_graph_add_memset_node(&n, graph, NULL, 0, &p));
+    }
+    begin();
+    __atomic_store_n(&probes, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&probe_found_free, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&probing, 1, __ATOMIC_RELAXED);
+    OK(xrt_graph_instantiate(&exec, graph));
+    OK(xrt_graph_exec_update(exec, graph));
+    OK(xrt_graph_exec_update_with_result(exec, graph, &r));
+    __atomic_store_n(&probing, 0, __ATOMIC_RELAXED);
+    assert_true(__atomic_load_n(&probes, __ATOMIC_RELAXED) >= 3); /* the checker read the graph each time */
+    assert_int_equal(__atomic_load_n(&probe_found_free, __ATOMIC_RELAXED), 0);
+    end();
+    OK(xrt_graph_exec_destroy(exec));
+    OK(xrt_graph_destroy(graph));
+    OK(xrt_free(d));
+    OK(xrt_set_backend(xrt_test_backend));
+}
+
+/* The teardown of a test that switches to a backend of its own: one that
+   failed partway leaves the next test neither its backend, nor checking
+   on, nor a gate shut on another thread. */
+static int restore_backend(void **state)
+{
+    (void)state;
+    __atomic_store_n(&gate_shut, 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&ev_gate_shut, 0, __ATOMIC_RELEASE);
+    __atomic_store_n(&probing, 0, __ATOMIC_RELAXED);
+    xrt_check_enable(XRT_CHECK_OFF);
+    xrt_check_set_report_callback(NULL, NULL);
+    return xrt_set_backend(xrt_test_backend) == XRT_SUCCESS ? 0 : -1;
+}
+
 /* A hook that a dispatch called while on, running after the toggle to off
    (the window test_enable_under_threads races for, made certain): it starts
    no bookkeeping, which nothing would free. */
@@ -1748,7 +2536,7 @@ static void test_hook_after_off(void **state)
     (void)state;
     begin();
     end();
-    xrt__chk_sync(NULL, XRT_SUCCESS, xrt__be(), XRT__CHK_SYNC_DEVICE, NULL, NULL, NULL);
+    xrt__chk_sync(NULL, XRT_SUCCESS, xrt__be(), XRT__CHK_SYNC_DEVICE, NULL, 0);
     OK(xrt_check_memory_bytes(&bytes));
     assert_int_equal(bytes, 0);
 }
@@ -1849,28 +2637,69 @@ static void test_race_observer(void **state)
     round_end(&w);
 }
 
-/* A process that reported a race exits with XRT_CHECK_EXITCODE (66 unless
-   set), whatever main returned; XRT_CHECK=streams turns checking on. */
-static int exit_child(void)
+/* A copy into d on s1 and out of it on s2, in no order: one race, from the
+   same two call sites wherever it is called. */
+static int racy_pair(void *d, xrt_stream s1, xrt_stream s2)
 {
     static unsigned char h[N];
+    return xrt_memcpy_async(d, h, N, XRT_MEMCPY_HOST_TO_DEVICE, s1) ||
+           xrt_memcpy_async(h, d, N, XRT_MEMCPY_DEVICE_TO_HOST, s2) || xrt_device_synchronize();
+}
+
+/* A forked child of the racy process, which exits through exit() (its
+   handlers run); racy: it makes the parent's race again, from the same call
+   sites. Its exit status, on stderr. */
+static void exit_grandchild(void *d, xrt_stream s1, xrt_stream s2, int racy)
+{
+    int status = 0;
+    pid_t pid;
+    fflush(NULL);
+    pid = fork();
+    if (pid == 0) {
+        int failed = racy && racy_pair(d, s1, s2);
+        xrt_shutdown();
+        exit(failed ? 3 : 0);
+    }
+    if (pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status))
+        fprintf(stderr, "%s child: exit status %d\n", racy ? "racy" : "clean", WEXITSTATUS(status));
+}
+
+/* A process that reported a race exits with XRT_CHECK_EXITCODE (66 unless
+   set), whatever main returned; XRT_CHECK=streams turns checking on. With
+   XRT_CHECK_TEST_EXIT_CHILD=fork, it forks a clean child and a racy one. */
+static int exit_child(void)
+{
     xrt_stream s1, s2;
     void *d;
     if (xrt_set_backend("cpu") != XRT_SUCCESS || xrt_stream_create(&s1) || xrt_stream_create(&s2) ||
-        xrt_malloc(&d, N) || xrt_memcpy_async(d, h, N, XRT_MEMCPY_HOST_TO_DEVICE, s1) ||
-        xrt_memcpy_async(h, d, N, XRT_MEMCPY_DEVICE_TO_HOST, s2) || xrt_device_synchronize())
+        xrt_malloc(&d, N) || racy_pair(d, s1, s2))
         return 3;
+    if (!strcmp(getenv("XRT_CHECK_TEST_EXIT_CHILD"), "fork")) {
+        exit_grandchild(d, s1, s2, 0);
+        exit_grandchild(d, s1, s2, 1);
+    }
     return 0;
 }
 
-static int exit_status_of(const char *code, const char *check)
+/* The child's exit status; what it printed goes to `err` (n bytes) where
+   given, else nowhere. */
+static int exit_status_of_mode(const char *mode, const char *code, const char *check, char *err, size_t n);
+static int exit_status_of(const char *code, const char *check, char *err, size_t n)
+{
+    return exit_status_of_mode("1", code, check, err, n);
+}
+
+static int exit_status_of_mode(const char *mode, const char *code, const char *check, char *err, size_t n)
 {
     int status = 0;
-    pid_t pid = fork();
+    FILE *f = err ? tmpfile() : NULL;
+    pid_t pid;
+    assert_true(!err || f);
+    pid = fork();
     if (pid == 0) {
-        int null = open("/dev/null", O_WRONLY);
+        int null = f ? fileno(f) : open("/dev/null", O_WRONLY);
         dup2(null, 2);
-        setenv("XRT_CHECK_TEST_EXIT_CHILD", "1", 1);
+        setenv("XRT_CHECK_TEST_EXIT_CHILD", mode, 1);
         if (check) setenv("XRT_CHECK", check, 1);
         else unsetenv("XRT_CHECK");
         if (code) setenv("XRT_CHECK_EXITCODE", code, 1);
@@ -1883,17 +2712,71 @@ static int exit_status_of(const char *code, const char *check)
     assert_true(pid > 0);
     assert_int_equal(waitpid(pid, &status, 0), pid);
     assert_true(WIFEXITED(status));
+    if (f) {
+        rewind(f);
+        err[fread(err, 1, n - 1, f)] = 0;
+        fclose(f);
+    }
     return WEXITSTATUS(status);
 }
 
 static void test_exit_status(void **state)
 {
     (void)state;
-    SKIP_UNLESS(!strcmp(xrt_test_backend, "cpu"), "the child runs on the CPU backend");
-    assert_int_equal(exit_status_of(NULL, "streams"), 66);
-    assert_int_equal(exit_status_of("7", "streams"), 7);
-    assert_int_equal(exit_status_of(NULL, NULL), 0);
-    assert_int_equal(exit_status_of(NULL, "none"), 0);
+    SKIP_UNLESS(on_cpu_backend(), "the child runs on the CPU backend");
+    assert_int_equal(exit_status_of(NULL, "streams", NULL, 0), 66);
+    assert_int_equal(exit_status_of("7", "streams", NULL, 0), 7);
+    assert_int_equal(exit_status_of(NULL, NULL, NULL, 0), 0);
+    assert_int_equal(exit_status_of(NULL, "none", NULL, 0), 0);
+}
+
+/* A forked child's exit status speaks of its own races: one that made none
+   exits with its own status though its parent reported one before the
+   fork; one that makes the parent's race again, from the same call sites,
+   reports it and exits with XRT_CHECK_EXITCODE. */
+static void test_exit_status_forked(void **state)
+{
+    char err[8192];
+    (void)state;
+    SKIP_UNLESS(on_cpu_backend(), "the child runs on the CPU backend");
+    assert_int_equal(exit_status_of_mode("fork", NULL, "streams", err, sizeof err), 66);
+    if (!strstr(err, "clean child: exit status 0\n") || !strstr(err, "racy child: exit status 66\n"))
+        fail_msg("the forked children's exit statuses are not 0 and 66:\n%s", err);
+    /* the parent's report, and the racy child's */
+    assert_non_null(strstr(strstr(err, "xrt: race: ") + 1, "xrt: race: "));
+}
+
+/* A program started by a name without a slash (as a shell finds it on
+   PATH; here, execl's argv[0] "test_check") has its call sites resolved in
+   its own file: the report names the function, file and line. */
+static void test_sites_of_program_started_by_name(void **state)
+{
+    char err[8192];
+    (void)state;
+    SKIP_UNLESS(on_cpu_backend(), "the child runs on the CPU backend");
+    assert_int_equal(exit_status_of(NULL, "streams", err, sizeof err), 66);
+    if (!strstr(err, "xrt:   write by xrt_memcpy_async on stream 1 (device 0), at racy_pair (test_check.c:") ||
+        !strstr(err, "xrt:   read by xrt_memcpy_async on stream 2 (device 0), at racy_pair (test_check.c:"))
+        fail_msg("the call sites are not racy_pair's lines:\n%s", err);
+}
+
+/* An exit status is 0 to 255: another value is ignored with one warning,
+   as every variable's bad value is, and the default holds. */
+static void test_exit_status_out_of_range(void **state)
+{
+    static const char *const bad[] = {"300", "256", "-1", "7x"};
+    char err[8192];
+    size_t i;
+    (void)state;
+    SKIP_UNLESS(on_cpu_backend(), "the child runs on the CPU backend");
+    assert_int_equal(exit_status_of("255", "streams", err, sizeof err), 255);
+    assert_null(strstr(err, "XRT_CHECK_EXITCODE"));
+    for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char want[96];
+        assert_int_equal(exit_status_of(bad[i], "streams", err, sizeof err), 66);
+        snprintf(want, sizeof want, "XRT_CHECK_EXITCODE=%s: not valid (valid: 0 to 255); 66 used", bad[i]);
+        if (!strstr(err, want)) fail_msg("XRT_CHECK_EXITCODE=%s: no warning \"%s\" in:\n%s", bad[i], want, err);
+    }
 }
 
 /* xrt_shutdown gives the checker's bookkeeping back, as it does every other
@@ -1922,31 +2805,46 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_copy_copy),         cmocka_unit_test(test_copy_kernel),
         cmocka_unit_test(test_two_sites_two_reports),
+        cmocka_unit_test(test_sites_without_debug_info),
+        cmocka_unit_test(test_pair_in_loop_reported_once),
         cmocka_unit_test(test_sync_set_and_d2d_copy_return_early),
         cmocka_unit_test(test_sync_copy_from_pageable_returns_early),
+        cmocka_unit_test(test_sync_set_of_managed_or_pinned_waits),
         cmocka_unit_test(test_wrong_event),       cmocka_unit_test(test_free_racing),
         cmocka_unit_test(test_refused_free_not_recorded), cmocka_unit_test(test_captured_free_keeps_history),
-        cmocka_unit_test(test_host_fn_annotated), cmocka_unit_test(test_legacy_order),
+        cmocka_unit_test(test_host_fn_annotated), cmocka_unit_test(test_refused_launch_drops_annotations),
+        cmocka_unit_test(test_legacy_order),
         cmocka_unit_test(test_peer_copy),         cmocka_unit_test(test_peer_copy_serialized),
         cmocka_unit_test(test_stream_made_before_checking),
                 cmocka_unit_test(test_sync_orders_host),
         cmocka_unit_test(test_graph_nodes_without_edge),
         cmocka_unit_test(test_graph_races_eager), cmocka_unit_test(test_graph_exec_launches_ordered),
+        cmocka_unit_test(test_graph_external_event_nodes),
         cmocka_unit_test(test_graph_exec_copy_node_changed),
         cmocka_unit_test(test_graph_kernel_node),
         cmocka_unit_test(test_graph_child_nodes), cmocka_unit_test(test_graph_2d_nodes),
         cmocka_unit_test(test_copy_3d),           cmocka_unit_test(test_graph_3d_memset_node),
+        cmocka_unit_test(test_2d_rows_between_streams),
         cmocka_unit_test(test_symbol_copy),
         cmocka_unit_test(test_host_sync_after_first_use), cmocka_unit_test(test_thread_order_not_seen),
-        cmocka_unit_test(test_registered_after_lookup),
+        cmocka_unit_test(test_registered_after_lookup), cmocka_unit_test(test_unregistered_memory_forgotten),
         cmocka_unit_test(test_destroyed_stream_orders), cmocka_unit_test(test_destroyed_stream_place_taken),
         cmocka_unit_test(test_destroyed_streams_bounded),
         cmocka_unit_test(test_reports_deterministic), cmocka_unit_test(test_forked_child_clean),
         cmocka_unit_test(test_device_reset_clean), cmocka_unit_test(test_enable_under_threads),
-        cmocka_unit_test(test_hook_after_off),      cmocka_unit_test(test_queries_keep_last_error),
-        cmocka_unit_test(test_destroy_during_a_call),
+        cmocka_unit_test(test_hook_after_off),
+        cmocka_unit_test_teardown(test_queries_keep_last_error, restore_backend),
+        cmocka_unit_test_teardown(test_destroy_during_a_call, restore_backend),
+        cmocka_unit_test_teardown(test_wait_takes_record_of_its_call, restore_backend),
+        cmocka_unit_test_teardown(test_stream_sync_takes_work_of_its_call, restore_backend),
+        cmocka_unit_test_teardown(test_graph_launch_takes_record_of_its_call, restore_backend),
+        cmocka_unit_test_teardown(test_graph_launch_takes_snapshot_of_its_call, restore_backend),
+        cmocka_unit_test_teardown(test_device_reset_takes_work_of_its_call, restore_backend),
+        cmocka_unit_test_teardown(test_instantiate_reads_graph_in_its_hold, restore_backend),
              cmocka_unit_test(test_bookkeeping_bounded),
         cmocka_unit_test(test_check_calls),       cmocka_unit_test(test_exit_status),
+        cmocka_unit_test(test_exit_status_out_of_range), cmocka_unit_test(test_exit_status_forked),
+        cmocka_unit_test(test_sites_of_program_started_by_name),
         cmocka_unit_test(test_race_observer),
         cmocka_unit_test(test_shutdown_forgets), /* last: see there */
     };

@@ -27,8 +27,6 @@ static int devices(void)
     return n;
 }
 
-static int is_cpu(void) { return strcmp(xrt_test_backend, "cpu") == 0; }
-
 static void fill(unsigned char *p, size_t n, unsigned seed)
 {
     size_t i;
@@ -42,7 +40,7 @@ static void test_device_count_and_names(void **state)
     char want[64];
     int i;
     (void)state;
-    SKIP_UNLESS(is_cpu(), "XRT_CPU_DEVICES is the CPU backend's");
+    SKIP_UNLESS(on_cpu(), "XRT_CPU_DEVICES is the CPU backend's");
     assert_int_equal(devices(), CPU_DEVICES);
     for (i = 0; i < CPU_DEVICES; i++) {
         OK(xrt_get_device_properties(&p, i));
@@ -145,7 +143,7 @@ static void test_host_function_runs_on_its_streams_device(void **state)
     xrt_stream s2;
     int seen[2] = {-1, -1};
     (void)state;
-    SKIP_UNLESS(is_cpu() && devices() >= 3, "the CPU backend's devices");
+    SKIP_UNLESS(on_cpu() && devices() >= 3, "the CPU backend's devices");
     OK(xrt_set_device(2));
     OK(xrt_stream_create(&s2));
     OK(xrt_set_device(0));
@@ -178,9 +176,9 @@ static void test_wait_for_another_devices_event(void **state)
     OK(xrt_set_device(1));
     OK(xrt_stream_create(&s1));
     FAILS(xrt_event_record(e, s1), XRT_ERROR_INVALID_HANDLE,
-          is_cpu() ? "the event belongs to device 0, the stream to device 1" : "cudaErrorInvalidResourceHandle");
+          on_cpu() ? "the event belongs to device 0, the stream to device 1" : "cudaErrorInvalidResourceHandle");
     FAILS(xrt_event_record(e, NULL), XRT_ERROR_INVALID_HANDLE, /* device 1's NULL stream */
-          is_cpu() ? "the stream to device 1" : "cudaErrorInvalidResourceHandle");
+          on_cpu() ? "the stream to device 1" : "cudaErrorInvalidResourceHandle");
     OK(xrt_malloc(&d, sizeof h));
     OK(xrt_memset(d, 0, sizeof h));
     OK(xrt_stream_wait_event(s1, e));
@@ -215,7 +213,7 @@ static void test_elapsed_time_across_devices(void **state)
     OK(xrt_event_synchronize(e1));
     OK(xrt_event_synchronize(e0));
     FAILS(xrt_event_elapsed_time(&ms, e0, e1), XRT_ERROR_INVALID_HANDLE,
-          is_cpu() ? "the start event belongs to device 0, the end event to device 1" : "cudaErrorInvalidResourceHandle");
+          on_cpu() ? "the start event belongs to device 0, the end event to device 1" : "cudaErrorInvalidResourceHandle");
     OK(xrt_event_elapsed_time(&ms, e1, e1)); /* one device: fine from any current device */
     OK(xrt_set_device(0));
     OK(xrt_event_elapsed_time(&ms, e1, e1));
@@ -239,7 +237,7 @@ static void test_launch_on_another_devices_stream(void **state)
     xrt_dim3 one = {1, 1, 1};
     unsigned *count;
     (void)state;
-    SKIP_UNLESS(is_cpu() && devices() >= 2, "kernels from C source: the CPU backend's");
+    SKIP_UNLESS(on_cpu() && devices() >= 2, "kernels from C source: the CPU backend's");
     im.kind = XRT_IMAGE_CPU_C_SOURCE, im.data = empty_kernel_src, im.size = strlen(empty_kernel_src), im.arch = NULL;
     OK(xrt_set_device(1));
     OK(xrt_stream_create(&s1));
@@ -287,13 +285,13 @@ static void test_memory_freed_from_another_device(void **state)
     SKIP_UNLESS(n >= 2, "one device");
     a.device = n - 1;
     mem_of(0, &f0, &t0);
-    a.size = is_cpu() ? t0 / 3 : 1 << 20; /* never touched: costs no memory */
+    a.size = on_cpu() ? t0 / 3 : 1 << 20; /* never touched: costs no memory */
     assert_int_equal(start_thread(&t, xrt_test_backend, alloc_main, &a), 0);
     assert_int_equal(pthread_join(t, NULL), 0);
     assert_non_null(a.p);
     OK(xrt_pointer_get_attributes(&attr, a.p));
     assert_int_equal(attr.device, n - 1);
-    if (is_cpu()) {
+    if (on_cpu()) { /* through a forwarding plugin too: its allocations count against its target */
         mem_of(n - 1, &f2, &t2);
         assert_int_equal(t2, t0);
         assert_true(f2 <= t2 - a.size);
@@ -302,7 +300,7 @@ static void test_memory_freed_from_another_device(void **state)
     }
     OK(xrt_set_device(0));
     OK(xrt_free(a.p));
-    if (is_cpu()) {
+    if (on_cpu()) {
         size_t f2_after, t2_after;
         mem_of(n - 1, &f2_after, &t2_after);
         assert_true(f2_after > f2 || f2_after > t2 - a.size); /* its share came back */
@@ -610,7 +608,7 @@ static void test_device_count_variable(void **state)
 {
     child_case cases[2];
     (void)state;
-    SKIP_UNLESS(is_cpu(), "XRT_CPU_DEVICES is the CPU backend's");
+    SKIP_UNLESS(on_cpu_backend(), "XRT_CPU_DEVICES is the CPU backend's"); /* its children select cpu */
     cases[0] = (child_case){"XRT_CPU_DEVICES values that are not valid", bad_count_child, NULL};
     cases[1] = (child_case){"XRT_CPU_DEVICES values that are", good_count_child, NULL};
     run_cases("XRT_CPU_DEVICES", cases, 2, 20);
@@ -796,7 +794,7 @@ static void test_numa_devices_on_this_machine(void **state)
 {
     child_case cases[2];
     (void)state;
-    SKIP_UNLESS(is_cpu(), "XRT_CPU_DEVICES is the CPU backend's");
+    SKIP_UNLESS(on_cpu_backend(), "XRT_CPU_DEVICES is the CPU backend's"); /* its children select cpu */
     cases[0] = (child_case){"XRT_CPU_DEVICES=numa on this machine's nodes", numa_here_child, NULL};
     cases[1] = (child_case){"XRT_CPU_DEVICES=2 places nothing", count_unplaced_child, NULL};
     run_cases("XRT_CPU_DEVICES=numa", cases, 2, 30);
@@ -1020,7 +1018,7 @@ static void test_numa_devices_on_fake_trees(void **state)
 {
     child_case cases[4];
     (void)state;
-    SKIP_UNLESS(is_cpu(), "XRT_CPU_DEVICES is the CPU backend's");
+    SKIP_UNLESS(on_cpu_backend(), "XRT_CPU_DEVICES is the CPU backend's"); /* its children select cpu */
     cases[0] = (child_case){"nodes 0 and 2, node 2 unknown to the kernel", numa_gap_child, NULL};
     cases[1] = (child_case){"node/online not valid", numa_bad_online_child, NULL};
     cases[2] = (child_case){"a node's cpulist not valid", numa_bad_cpulist_child, NULL};
@@ -1103,7 +1101,8 @@ static void test_device_attributes(void **state)
         XRT_DEVATTR_INTEGRATED, XRT_DEVATTR_CAN_MAP_HOST_MEMORY, XRT_DEVATTR_CONCURRENT_KERNELS,
         XRT_DEVATTR_UNIFIED_ADDRESSING, XRT_DEVATTR_STREAM_PRIORITIES_SUPPORTED, XRT_DEVATTR_MANAGED_MEMORY,
         XRT_DEVATTR_PAGEABLE_MEMORY_ACCESS, XRT_DEVATTR_CONCURRENT_MANAGED_ACCESS, XRT_DEVATTR_COOPERATIVE_LAUNCH,
-        XRT_DEVATTR_HOST_REGISTER_SUPPORTED, XRT_DEVATTR_MEMORY_POOLS_SUPPORTED};
+        XRT_DEVATTR_HOST_REGISTER_SUPPORTED, XRT_DEVATTR_MEMORY_POOLS_SUPPORTED, XRT_DEVATTR_GPU_OVERLAP,
+        XRT_DEVATTR_KERNEL_EXEC_TIMEOUT, XRT_DEVATTR_HOST_NATIVE_ATOMIC_SUPPORTED};
     int n = devices(), d;
     size_t i;
     (void)state;
@@ -1131,7 +1130,13 @@ static void test_device_attributes(void **state)
         OK(xrt_device_get_stream_priority_range(&least, &greatest));
         assert_int_equal(attribute(XRT_DEVATTR_STREAM_PRIORITIES_SUPPORTED, d), least != greatest);
         assert_int_equal(attribute(XRT_DEVATTR_MEMORY_POOLS_SUPPORTED, d), (caps() & XRT_CAP_MALLOC_ASYNC) != 0);
-        if (!is_cpu()) continue;
+        assert_in_range(attribute(XRT_DEVATTR_COMPUTE_MODE, d), XRT_COMPUTE_MODE_DEFAULT,
+                        XRT_COMPUTE_MODE_EXCLUSIVE_PROCESS);
+        if (!on_cpu()) continue;
+        assert_int_equal(attribute(XRT_DEVATTR_COMPUTE_MODE, d), XRT_COMPUTE_MODE_DEFAULT); /* shared by all */
+        assert_int_equal(attribute(XRT_DEVATTR_KERNEL_EXEC_TIMEOUT, d), 0);                /* no watchdog */
+        assert_int_equal(attribute(XRT_DEVATTR_GPU_OVERLAP, d), 1);
+        assert_int_equal(attribute(XRT_DEVATTR_HOST_NATIVE_ATOMIC_SUPPORTED, d), 1);
         assert_int_equal(attribute(XRT_DEVATTR_MAX_THREADS_PER_BLOCK, d), 1024);
         assert_int_equal(attribute(XRT_DEVATTR_MAX_BLOCK_DIM_Z, d), 1024); /* only the product is limited */
         assert_int_equal(attribute(XRT_DEVATTR_MAX_GRID_DIM_X, d), 0x7fffffff);
@@ -1149,6 +1154,9 @@ static void test_device_attributes(void **state)
     if (strcmp(xrt_test_backend, "cuda") == 0) { /* the runtime's own values (the double's: an H100's) */
         assert_int_equal(attribute(XRT_DEVATTR_COMPUTE_CAPABILITY_MAJOR, 0), 9);
         assert_int_equal(attribute(XRT_DEVATTR_MAX_BLOCK_DIM_Z, 0), 64);
+        assert_int_equal(attribute(XRT_DEVATTR_COMPUTE_MODE, 0), XRT_COMPUTE_MODE_DEFAULT);
+        assert_int_equal(attribute(XRT_DEVATTR_KERNEL_EXEC_TIMEOUT, 0), 0);
+        assert_int_equal(attribute(XRT_DEVATTR_HOST_NATIVE_ATOMIC_SUPPORTED, 0), 0); /* a PCIe H100 */
     }
 }
 
@@ -1164,53 +1172,6 @@ static void test_device_attribute_errors(void **state)
     FAILS(xrt_device_get_attribute(&v, (xrt_device_attr)44, 0), XRT_ERROR_INVALID_VALUE, "attribute 44 is no");
     FAILS(xrt_device_get_attribute(&v, XRT__DEVATTR_END, 0), XRT_ERROR_INVALID_VALUE, "is no xrt_device_attr");
     assert_int_equal(v, 0);
-}
-
-/* A GPU's PCI address, as the runtime's cudaDeviceGetPCIBusId writes it,
-   finds the device again; the CPU's devices have none. */
-static void test_pci_bus_id(void **state)
-{
-    char id[XRT_PCI_BUS_ID_SIZE + 3], want[32];
-    int n = devices(), d, found = -1;
-    xrt_test_log_capture();
-    (void)state;
-    for (d = 0; d < n; d++) {
-        if (is_cpu()) {
-            FAILS(xrt_device_get_pci_bus_id(id, (int)sizeof id, d), XRT_ERROR_UNSUPPORTED, "no PCI address");
-            continue;
-        }
-        OK(xrt_device_get_pci_bus_id(id, (int)sizeof id, d));
-        snprintf(want, sizeof want, "%04x:%02x:%02x.0", attribute(XRT_DEVATTR_PCI_DOMAIN_ID, d),
-                 attribute(XRT_DEVATTR_PCI_BUS_ID, d), attribute(XRT_DEVATTR_PCI_DEVICE_ID, d));
-        assert_string_equal(id, want);
-        OK(xrt_device_get_by_pci_bus_id(&found, id));
-        assert_int_equal(found, d);
-        found = -1;
-        id[10] = 0; /* "dddd:bb:dd" */
-        OK(xrt_device_get_by_pci_bus_id(&found, id));
-        assert_int_equal(found, d);
-        found = -1; /* "bb:dd.f", upper case */
-        snprintf(want, sizeof want, "%02X:%02X.0", attribute(XRT_DEVATTR_PCI_BUS_ID, d),
-                 attribute(XRT_DEVATTR_PCI_DEVICE_ID, d));
-        OK(xrt_device_get_by_pci_bus_id(&found, want));
-        assert_int_equal(found, d);
-        found = -1;
-    }
-    FAILS(xrt_device_get_by_pci_bus_id(&found, "7fff:ee:1f.7"), XRT_ERROR_INVALID_DEVICE, "no device");
-    FAILS(xrt_device_get_pci_bus_id(id, (int)sizeof id, n), XRT_ERROR_INVALID_DEVICE, "out of range");
-    FAILS(xrt_device_get_pci_bus_id(id, -1 + XRT_PCI_BUS_ID_SIZE, 0), XRT_ERROR_INVALID_VALUE, "needs 13 bytes");
-    FAILS(xrt_device_get_pci_bus_id(NULL, 64, 0), XRT_ERROR_INVALID_VALUE, "bus_id is NULL");
-    FAILS(xrt_device_get_by_pci_bus_id(NULL, "0000:41:00.0"), XRT_ERROR_INVALID_VALUE, "device is NULL");
-    FAILS(xrt_device_get_by_pci_bus_id(&found, NULL), XRT_ERROR_INVALID_VALUE, "bus_id is NULL");
-    {
-        static const char *const bad[] = {"", "41", "0000:41", "0000:41:00.8", "0000:41:00.0 ", "g000:41:00.0",
-                                          "0000::00.0", "0000:41:00:0", "0000:141:00.0", ":41:00.0",
-                                          "0000:41:00.", "123456789:41:00.0", "0000.41:00"};
-        size_t i;
-        for (i = 0; i < sizeof bad / sizeof bad[0]; i++)
-            FAILS(xrt_device_get_by_pci_bus_id(&found, bad[i]), XRT_ERROR_INVALID_VALUE, "is no PCI bus id");
-    }
-    assert_int_equal(found, -1);
 }
 
 /* The driver's version as the runtime reported it at its probe (the
@@ -1229,7 +1190,7 @@ static void test_driver_version(void **state)
         OK(xrt_backend_get_info(i, &info));
         if (strcmp(info.name, name) == 0) assert_int_equal(v, info.library[0] ? info.driver_version : XRT_VERSION);
     }
-    if (is_cpu()) assert_int_equal(v, XRT_VERSION);
+    if (on_cpu()) assert_int_equal(v, XRT_VERSION);
     FAILS(xrt_driver_get_version(NULL), XRT_ERROR_INVALID_VALUE, "version is NULL");
 }
 
@@ -1318,17 +1279,20 @@ static waited wait_for_sleeper(int how)
 /* On the CPU backend the schedule is the host's real wait: spin polls and
    never sleeps nor yields (but a contended lock may), yield polls through sched_yield and never sleeps,
    blocking sync sleeps at once (little CPU time; a loaded machine only
-   lowers it); another device's schedule does not change this one's. */
+   lowers it); another device's schedule does not change this one's. A wait
+   that misses is measured again, up to three times in all: a loaded
+   machine can take a core from one wait, not from three. */
 #define WAITED(cond, what)                                                                                   \
+    for (tries = 1; !(cond) && tries < 3; tries++) w = wait_for_sleeper(i); /* a busy machine's one-off */    \
     if (!(cond))                                                                                             \
     fail_msg("%s, %s synchronize: %ld sleeps, %ld yields, %.1f ms of CPU", what, how[i], w.sleeps, w.yields, \
              w.cpu_ms)
 static void test_device_flags_schedule_the_cpu_waits(void **state)
 {
     static const char *const how[] = {"stream", "event", "device"};
-    int i;
+    int i, tries;
     (void)state;
-    SKIP_UNLESS(is_cpu(), "the CPU backend's waits");
+    SKIP_UNLESS(on_cpu(), "the CPU backend's waits");
     /* valgrind runs one thread at a time: a spinning waiter is put to sleep */
     SKIP_UNLESS(xrt_test_slowdown() == 1, "under valgrind, which runs one thread at a time");
     OK(xrt_set_device(0));
@@ -1338,7 +1302,8 @@ static void test_device_flags_schedule_the_cpu_waits(void **state)
         waited w;
         OK(xrt_set_device_flags(XRT_DEVICE_SCHEDULE_SPIN));
         w = wait_for_sleeper(i);
-        WAITED(w.sleeps == 0 && w.yields <= 2, "spin"); /* a contended lock may yield */
+        /* a contended lock may yield, or sleep once (TSan's locks); a spin still burns the wait */
+        WAITED(w.yields <= 2 && (w.sleeps == 0 || (w.sleeps == 1 && w.cpu_ms >= 20)), "spin");
         OK(xrt_set_device_flags(XRT_DEVICE_SCHEDULE_YIELD));
         w = wait_for_sleeper(i);
         /* one a poll: under load a yield can hand the core over for 5 ms */
@@ -1377,7 +1342,7 @@ static void test_device_reset_of_one_device(void **state)
     xrt_graph g;
     void *d0, *d1, *h1, *a1 = NULL;
     unsigned char back[64];
-    int ran = 0, cpu = is_cpu();
+    int ran = 0, cpu = on_cpu();
     (void)state;
     OK(xrt_set_device(0));
     OK(xrt_malloc(&d0, 64));
@@ -1525,7 +1490,6 @@ int main(void)
         cmocka_unit_test(test_async_allocation_on_streams_device),
         cmocka_unit_test(test_device_attributes),
         cmocka_unit_test(test_device_attribute_errors),
-        cmocka_unit_test(test_pci_bus_id),
         cmocka_unit_test(test_driver_version),
         cmocka_unit_test(test_device_flags_per_device),
         cmocka_unit_test(test_device_flags_schedule_the_cpu_waits),

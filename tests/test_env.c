@@ -403,7 +403,7 @@ static void test_log_level_and_backend_env(void **state)
     cases[n++] = (child_case){"XRT_LOG='' means unset", log_empty_child, NULL};
     cases[n++] = (child_case){"a failed call prints nothing by default", quiet_default_child, NULL};
     cases[n++] = (child_case){"registering the backend XRT_BACKEND names", register_named_child, xrt_test_backend};
-    if (strcmp(xrt_test_backend, "cpu") == 0)
+    if (on_cpu_backend())
     {
         cases[n++] = (child_case){"a number variable that is not a number", bad_number_child, NULL};
         cases[n++] = (child_case){"XRT_CACHE's switches; one warning for a bad value", cache_switch_child, NULL};

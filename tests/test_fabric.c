@@ -135,11 +135,11 @@ static void test_cache_hit_and_offsets(void **state)
     char *d = NULL;
     (void)state;
     OK(xrt_malloc((void **)&d, N));
-    OK(xrt_rdma_register(c, d, N, XRT_RDMA_LOCAL_WRITE, &a));
+    OK(xrt_rdma_register(c, d, N, XRT_RDMA_LOCAL_WRITE | XRT_RDMA_REMOTE_READ, &a));
     assert_int_equal(rec.last.requested_key, 0);
     assert_int_equal(a.key, 1001);
     assert_int_equal(a.addr, 0);
-    OK(xrt_rdma_register(c, d + 4096 + 8, 100, XRT_RDMA_LOCAL_WRITE, &b));
+    OK(xrt_rdma_register(c, d + 4096 + 8, 100, XRT_RDMA_LOCAL_WRITE | XRT_RDMA_REMOTE_READ, &b));
     assert_int_equal(rec.regs, 1); /* a hit */
     assert_ptr_equal(b.fabric_mr, a.fabric_mr);
     assert_int_equal(b.key, a.key);
@@ -179,6 +179,105 @@ static void test_free_invalidates(void **state)
     OK(xrt_free(again));
     OK(xrt_rdma_close(c));
     assert_int_equal(rec.closes, 2);
+}
+
+/* A region without remote access reports key 0, as a verbs registration
+   reports rkey 0 (xrt_rdma_reg), though the provider gave the region a key:
+   a miss, a hit and a private region alike, with xrt's keys or the
+   provider's; with remote access the region's own key. */
+static void test_local_only_region_has_no_key(void **state)
+{
+    static const uint64_t modes[] = {FI_MR_VIRT_ADDR, FI_MR_PROV_KEY};
+    xrt_rdma_reg miss, hit, priv, remote;
+    char *foreign = (char *)malloc(N);
+    void *d = NULL;
+    size_t i;
+    (void)state;
+    assert_non_null(foreign);
+    for (i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+        xrt_rdma_ctx c = open_rec(modes[i]);
+        OK(xrt_malloc(&d, N));
+        OK(xrt_rdma_register(c, d, N, XRT_RDMA_LOCAL_WRITE, &miss));
+        OK(xrt_rdma_register(c, d, 100, 0, &hit));
+        assert_ptr_equal(hit.fabric_mr, miss.fabric_mr);
+        OK(xrt_rdma_register(c, foreign, N, XRT_RDMA_LOCAL_WRITE, &priv));
+        assert_false(priv.cached);
+        assert_true(fi_mr_key(miss.fabric_mr) != 0 && fi_mr_key(priv.fabric_mr) != 0); /* the provider's */
+        assert_int_equal(miss.key, 0);
+        assert_int_equal(hit.key, 0);
+        assert_int_equal(priv.key, 0);
+        assert_non_null(miss.desc);
+        OK(xrt_rdma_register(c, d, N, XRT_RDMA_REMOTE_READ, &remote));
+        assert_true(remote.fabric_mr != miss.fabric_mr);
+        assert_int_equal(remote.key, fi_mr_key(remote.fabric_mr));
+        assert_true(remote.key != 0);
+        OK(xrt_rdma_release(&remote));
+        OK(xrt_rdma_release(&priv));
+        OK(xrt_rdma_release(&hit));
+        OK(xrt_rdma_release(&miss));
+        OK(xrt_free(d));
+        OK(xrt_rdma_close(c));
+        assert_int_equal(rec.closes, rec.regs);
+    }
+    free(foreign);
+}
+
+/* Device memory that xrt did not allocate (cudaMalloc'd on device 1): its
+   region names the device the backend says it is on, not device 0. A
+   backend that says its memory is NVIDIA GPU memory stands in for CUDA,
+   its pointer attributes for the driver's. */
+static xrt_status fakecu_init(const xrt_backend *self, char *reason, size_t n)
+{
+    (void)self;
+    (void)reason;
+    (void)n;
+    return XRT_SUCCESS;
+}
+
+static xrt_status fakecu_get_device(const xrt_backend *self, int *device)
+{
+    (void)self;
+    *device = 0;
+    return XRT_SUCCESS;
+}
+
+static xrt_status fakecu_attributes(const xrt_backend *self, xrt_pointer_attributes *a, const void *p)
+{
+    a->type = XRT_MEMORY_DEVICE;
+    a->device = 1;
+    a->backend = self->name;
+    a->base = (void *)(uintptr_t)p;
+    a->size = N;
+    return XRT_SUCCESS;
+}
+
+static void test_foreign_device_memory_names_its_device(void **state)
+{
+    xrt_backend t;
+    xrt_rdma_ctx c;
+    xrt_rdma_reg reg;
+    char *m = (char *)malloc(N);
+    (void)state;
+    assert_non_null(m);
+    memset(&t, 0, sizeof t);
+    t.abi_version = XRT_BACKEND_ABI_VERSION;
+    t.size = sizeof t;
+    t.name = "fakecu";
+    t.flags = XRT_BACKEND_NVIDIA_MEMORY;
+    t.init = fakecu_init;
+    t.get_device = fakecu_get_device;
+    t.pointer_get_attributes = fakecu_attributes;
+    if (xrt_register_backend(&t) != XRT_SUCCESS) assert_int_equal(xrt_get_last_error(), XRT_ERROR_ALREADY_EXISTS);
+    OK(xrt_set_backend("fakecu"));
+    c = open_rec(FI_MR_VIRT_ADDR);
+    OK(xrt_rdma_register(c, m, N, XRT_RDMA_LOCAL_WRITE, &reg));
+    assert_int_equal(reg.cached, 0);
+    assert_int_equal(rec.last.iface, FI_HMEM_CUDA);
+    assert_int_equal(rec.last.device.cuda, 1);
+    OK(xrt_rdma_release(&reg));
+    OK(xrt_rdma_close(c));
+    OK(xrt_set_backend(xrt_test_backend));
+    free(m);
 }
 
 /* Memory xrt does not know: a private region, closed by its release. */
@@ -354,6 +453,8 @@ int main(void)
         cmocka_unit_test(test_cache_hit_and_offsets),
         cmocka_unit_test(test_free_invalidates),
         cmocka_unit_test(test_foreign_memory_private),
+        cmocka_unit_test(test_local_only_region_has_no_key),
+        cmocka_unit_test(test_foreign_device_memory_names_its_device),
         cmocka_unit_test(test_fabric_bad_input),
         cmocka_unit_test(test_keys_are_unique_in_the_process),
         cmocka_unit_test(test_fabric_errors_are_named),

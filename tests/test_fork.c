@@ -2,17 +2,17 @@
 /* fork(): after fork(), the child's CPU backend works, whether the parent
    was idle or had work in flight (the child's copy of queued work is
    dropped; the parent's streams are usable); xrt_shutdown in the child
-   returns. In a child, a GPU backend answers every call with
-   XRT_ERROR_NOT_PERMITTED and a detail that mentions fork. A fork while
-   another thread is inside xrt leaves the child no lock that no thread will
-   release. Every group runs on each available backend; each child has an
+   returns. In a child, a backend that is not fork-safe (a GPU runtime,
+   the tracer) answers every call with XRT_ERROR_NOT_PERMITTED and a detail
+   that mentions fork. A fork while another thread is inside xrt leaves the
+   child no lock that no thread will release. Every group runs on each available backend; each child has an
    alarm (xrt_test.h: child_fork, child_status). */
 #include "xrt_test.h"
 
 /* >> fork */
 /* In the child of a fork: the CPU backend works on the parent's stream and
-   memory; a GPU backend refuses every call. `first` is the value the
-   parent's allocation held before any work in flight. */
+   memory; a backend that is not fork-safe refuses every call. `first` is
+   the value the parent's allocation held before any work in flight. */
 static void forked_child(xrt_stream s, void *d, unsigned char first, int shutdown_only)
 {
     unsigned char b[64];
@@ -23,7 +23,7 @@ static void forked_child(xrt_stream s, void *d, unsigned char first, int shutdow
         xrt_shutdown();
         child_exit(0);
     }
-    if (on_gpu()) {
+    if (!survives_fork()) {
         CHILD_EXPECT(xrt_stream_synchronize(s), XRT_ERROR_NOT_PERMITTED);
         CHILD_TRUE(strstr(xrt_get_last_error_string(), "fork") != NULL);
         CHILD_EXPECT(xrt_malloc(&p, 64), XRT_ERROR_NOT_PERMITTED);
@@ -125,7 +125,7 @@ static void test_fork_as_workers_come_and_go(void **state)
     xrt_stream s[STREAMS];
     int k, i, bad = 0;
     (void)state;
-    SKIP_UNLESS(!on_gpu(), "the CPU backend's workers: a GPU backend refuses every call in a child");
+    SKIP_UNLESS(survives_fork(), "the CPU backend's workers: the backend refuses every call in a forked child");
     for (k = 0; k < FORKS && !bad; k++) {
         pid_t pid;
         for (i = 0; i < STREAMS; i++) OK(xrt_stream_create(&s[i]));
@@ -199,7 +199,7 @@ static void churn_child(void)
     child_step("xrt_cache_get_stats in a child forked while another thread was in xrt");
     CHILD_OK(xrt_cache_get_stats(&cs));
     child_step("xrt_malloc in a child forked while another thread was in xrt");
-    if (on_gpu()) {
+    if (!survives_fork()) {
         CHILD_EXPECT(xrt_malloc(&p, 64), XRT_ERROR_NOT_PERMITTED);
         xrt_shutdown();
         child_exit(0);
@@ -280,7 +280,7 @@ static void slot_keepers_child(void)
                    lost < 0 ? "counted twice" : "neither live nor free (the other threads' free slots?)");
     for (i = 0; i < KEEPERS; i++) /* their spare records are freed (leaked in the child, else) */
         if (keeper_state[i]->mem_spare) CHILD_FAIL("in the child of a fork, thread %d's spare registry record is kept", i);
-    if (!on_gpu()) {
+    if (survives_fork()) {
         for (i = 0; i < 64; i++) CHILD_OK(xrt_event_create(&e[i], 0));
         for (i = 0; i < 64; i++) CHILD_OK(xrt_event_destroy(e[i]));
         CHILD_TRUE(handle_slots_lost() == 0);
@@ -332,7 +332,7 @@ static void test_fork_releases_queued_work(void **state)
     pid_t pid;
     int bad;
     (void)state;
-    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "a GPU backend refuses every call in a forked child");
+    SKIP_UNLESS(survives_fork(), "the backend refuses every call in a forked child (a GPU runtime, the tracer)");
     setenv("XRT_CACHE", "0", 1); /* built privately: nothing left in the user's cache */
     OK(xrt_module_load(&m, &xrt_test_calls_image, 1, NULL));
     unsetenv("XRT_CACHE");
@@ -392,7 +392,7 @@ static void test_fork_while_an_event_is_locked(void **state)
     pid_t pid;
     int bad;
     (void)state;
-    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the CPU backend's event lock");
+    SKIP_UNLESS(on_cpu_backend(), "the CPU backend's event lock");
     OK(xrt_stream_create(&s));
     OK(xrt_event_create(&e, 0));
     OK(xrt_event_record(e, s));
@@ -461,6 +461,123 @@ static void test_fork_waits_for_the_registry(void **state)
     if (bad) fail_msg("%s", why);
 }
 
+/* A core lock that a thread holds at fork() while it waits for another
+   lock (the registry's, the handle table's), or across a call out of xrt:
+   fork() waits for that thread to let it go, so the child's calls that take
+   it return (each child has an alarm: a lock inherited held fails the test
+   instead of hanging it). White-box: the holder takes the lock itself, as
+   such a thread would hold it, for a while in which the main thread forks. */
+typedef struct lock_holder_arg { pthread_mutex_t *lock; int in, forked; } lock_holder_arg;
+
+static void *lock_holder(void *arg)
+{
+    lock_holder_arg *h = (lock_holder_arg *)arg;
+    pthread_mutex_lock(h->lock);
+    __atomic_store_n(&h->in, 1, __ATOMIC_RELEASE);
+    sleep_ms(100 * xrt_test_slowdown()); /* the main thread forks meanwhile */
+    pthread_mutex_unlock(h->lock);
+    while (!__atomic_load_n(&h->forked, __ATOMIC_ACQUIRE)) sleep_ms(1); /* alive at the fork (TSan) */
+    return NULL;
+}
+
+static void fork_while_held(pthread_mutex_t *lock, void (*child)(void), const char *what)
+{
+    lock_holder_arg h;
+    pthread_t t;
+    char why[256];
+    pid_t pid;
+    int bad;
+    h.lock = lock, h.in = h.forked = 0;
+    assert_int_equal(start_thread(&t, NULL, lock_holder, &h), 0);
+    while (!__atomic_load_n(&h.in, __ATOMIC_ACQUIRE)) sleep_ms(1);
+    pid = child_fork(10);
+    if (pid == 0) {
+        child();
+        child_step("xrt_shutdown");
+        xrt_shutdown();
+        child_end_quietly(); /* the holder's thread is the parent's alone */
+    }
+    __atomic_store_n(&h.forked, 1, __ATOMIC_RELEASE);
+    bad = child_status(pid, 10, why, sizeof why);
+    assert_int_equal(pthread_join(t, NULL), 0);
+    if (bad) fail_msg("child forked while another thread held %s: %s", what, why);
+}
+
+/* The graph memory's lock: a capture's begin and end take it (and
+   xrt_shutdown, after the child's own calls). The stream is the parent's:
+   the child starts no thread (TSan). */
+static xrt_stream graph_mem_stream;
+
+static void graph_mem_child(void)
+{
+    xrt_graph g = NULL;
+    if (!survives_fork()) return;
+    child_step("xrt_stream_begin_capture");
+    CHILD_OK(xrt_stream_begin_capture(graph_mem_stream, XRT_CAPTURE_MODE_GLOBAL));
+    CHILD_OK(xrt_stream_end_capture(graph_mem_stream, &g));
+    CHILD_OK(xrt_graph_destroy(g));
+}
+
+static void test_fork_waits_for_the_graph_memory(void **state)
+{
+    (void)state;
+    OK(xrt_stream_create(&graph_mem_stream));
+    fork_while_held(&xrt__graph_mem_lock, graph_mem_child, "the graph memory's lock");
+    OK(xrt_stream_destroy(graph_mem_stream));
+}
+
+/* The registration lock, held across the backend's host_register. */
+static void register_child(void)
+{
+    static char buf[4096];
+    xrt_status want = survives_fork() ? XRT_SUCCESS : XRT_ERROR_NOT_PERMITTED;
+    child_step("xrt_host_register");
+    CHILD_EXPECT(xrt_host_register(buf, sizeof buf, 0), want);
+    CHILD_EXPECT(xrt_host_unregister(buf), want);
+}
+
+static void test_fork_waits_for_a_registration(void **state)
+{
+    (void)state;
+    fork_while_held(&xrt__mem_register_lock, register_child, "the registration lock");
+}
+
+/* The pools' handle lock, held across the handle table's. */
+static void pool_handle_child(void)
+{
+    xrt_mem_pool pool = NULL, again = NULL;
+    if (!survives_fork()) return;
+    child_step("xrt_device_get_default_mem_pool");
+    CHILD_OK(xrt_device_get_default_mem_pool(&pool, 0));
+    CHILD_OK(xrt_device_get_default_mem_pool(&again, 0));
+    CHILD_TRUE(pool == again);
+}
+
+static void test_fork_waits_for_a_pool_handle(void **state)
+{
+    (void)state;
+    fork_while_held(&xrt__pool_handle_lock, pool_handle_child, "the pools' handle lock");
+}
+
+/* The free hooks' lock. */
+static void fork_test_hook(void *user, uintptr_t base, size_t size, uint64_t generation)
+{
+    (void)user, (void)base, (void)size, (void)generation;
+}
+
+static void hook_child(void)
+{
+    child_step("xrt_add_free_hook");
+    CHILD_OK(xrt_add_free_hook(fork_test_hook, NULL));
+    CHILD_OK(xrt_remove_free_hook(fork_test_hook, NULL));
+}
+
+static void test_fork_waits_for_the_free_hooks(void **state)
+{
+    (void)state;
+    fork_while_held(&xrt__hook_lock, hook_child, "the free hooks' lock");
+}
+
 /* >> the refusal comes first */
 /* In a forked child, on a backend that does not survive fork() (the refuser
    here, cuda and hip where a group runs on them), every entry point called
@@ -494,7 +611,7 @@ static void test_fork_refusal_comes_first(void **state)
     (void)state;
     OK(xrt_test_refuser_register());
     refused_in_forked_child(XRT_TEST_REFUSER);
-    if (on_gpu()) refused_in_forked_child(xrt_test_backend);
+    if (!survives_fork()) refused_in_forked_child(xrt_test_backend);
 }
 
 int main(void)
@@ -508,6 +625,10 @@ int main(void)
         cmocka_unit_test(test_fork_while_another_thread_calls),
         cmocka_unit_test(test_fork_while_an_event_is_locked),
         cmocka_unit_test(test_fork_waits_for_the_registry),
+        cmocka_unit_test(test_fork_waits_for_the_graph_memory),
+        cmocka_unit_test(test_fork_waits_for_a_registration),
+        cmocka_unit_test(test_fork_waits_for_a_pool_handle),
+        cmocka_unit_test(test_fork_waits_for_the_free_hooks),
         cmocka_unit_test(test_fork_gives_back_other_threads_handle_slots),
         gated_test(test_fork_releases_queued_work),
         cmocka_unit_test(test_fork_refusal_comes_first),

@@ -1203,6 +1203,345 @@ static void test_hip_layouts(void **state)
 #endif
 }
 
+/* A HIP device's target carries its SRAMECC and XNACK modes, sorted: AMD's
+   loader refuses code built for the other mode, so two modes of one
+   processor have two fingerprints. The arch stays bare: images are picked
+   by it. */
+static void test_hip_target_features(void **state)
+{
+#ifdef XRT_ENABLE_HIP
+    static const struct { int r0600; size_t at; const char *name, *features; } cases[] = {
+        {1, 1160, "gfx90a:sramecc+:xnack-", "sramecc+,xnack-"}, /* ROCm 6's struct */
+        {0, 396, "gfx90a:sramecc-:xnack+", "sramecc-,xnack+"},   /* HIP 5's */
+        {1, 1160, "gfx90a:xnack-:sramecc+", "sramecc+,xnack-"}, /* sorted */
+        {0, 396, "gfx90a:sramecc+:xnack+", "sramecc+,xnack+"},
+        {0, 396, "gfx90a", ""},
+        {1, 1160, "gfx90a::xnack-:", "xnack-"},
+    };
+    uint64_t fingerprint[sizeof cases / sizeof cases[0]];
+    xrt_backend t;
+    xrt__gpu *g = gpu_table("hip", &t);
+    xrt_target target;
+    size_t i, j;
+    (void)state;
+    fake_begin(g);
+    hip_ext_fake();
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        xrt__hip_ext.r0600 = cases[i].r0600;
+        memset(fake.prop, 0, sizeof fake.prop);
+        put_bytes(cases[i].at, cases[i].name, strlen(cases[i].name) + 1);
+        OK(xrt__target_get(&t, &target));
+        assert_string_equal(target.backend, "hip");
+        assert_string_equal(target.arch, "gfx90a");
+        assert_string_equal(target.features, cases[i].features);
+        fingerprint[i] = target.fingerprint;
+    }
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        for (j = 0; j < i; j++)
+            if ((fingerprint[i] == fingerprint[j]) != !strcmp(cases[i].features, cases[j].features))
+                fail_msg("%s and %s: fingerprints %s", cases[i].name, cases[j].name,
+                         fingerprint[i] == fingerprint[j] ? "equal" : "differ");
+#else
+    (void)state;
+    SKIP_UNLESS(0, "hip: not enabled in this build");
+#endif
+}
+
+/* >> numbers of the runtime that was loaded */
+static unsigned fake_ipc_flags;
+static int fake_ipc_open(void **p, xrt__gpu_ipc_handle h, unsigned flags)
+{
+    static char mapped[64];
+    (void)h;
+    fake_ipc_flags = flags;
+    *p = mapped;
+    return fake.fail;
+}
+
+/* The flags IpcOpenMemHandle got for xrt's `flags`. */
+static unsigned ipc_flags_sent(xrt_backend *t, unsigned flags)
+{
+    xrt_ipc_mem_handle h;
+    void *p = NULL;
+    size_t size = 1;
+    memset(&h, 0, sizeof h);
+    fake_ipc_flags = 99;
+    OK(xrt__gpu_ipc_open_mem_handle(t, &p, &size, &h, flags));
+    assert_non_null(p);
+    return fake_ipc_flags;
+}
+
+#ifdef XRT_ENABLE_HIP
+/* A runtime's numbers: its version, its empty node, 1-D copy (-1: none),
+   symbol copies and hipIpcMemLazyEnablePeerAccess. */
+typedef struct { int version, empty, copy_1d, from_symbol, to_symbol; unsigned lazy; } hip_numbers;
+
+static int node_type(xrt__gpu *g, int native)
+{
+    int type = -2;
+    OK(xrt__gpu_node_type_of(g, &native, &type, "graph_node_get_type"));
+    return type;
+}
+
+static void check_hip_numbers(xrt_backend *t, xrt__gpu *g, const hip_numbers *n)
+{
+    static int natives[4];
+    void *nodes[4] = {&natives[0], &natives[1], &natives[2], &natives[3]};
+    xrt_graph_info info;
+    g->version = n->version;
+    xrt__hip_versioned(g);
+    /* the runtime's numbers, whatever the installed header's */
+    assert_int_equal(node_type(g, n->empty), XRT_GRAPH_NODE_EMPTY);
+    assert_int_equal(node_type(g, n->empty - 5), XRT_GRAPH_NODE_KERNEL);
+    assert_int_equal(node_type(g, n->empty + 2), XRT_GRAPH_NODE_EVENT_RECORD);
+    assert_int_equal(node_type(g, n->from_symbol), -1); /* counted as copies, no type of xrt's */
+    if (n->copy_1d >= 0) assert_int_equal(node_type(g, n->copy_1d), XRT_GRAPH_NODE_MEMCPY);
+    memset(&info, 0, sizeof info);
+    natives[0] = n->empty - 4, natives[1] = n->from_symbol, natives[2] = n->to_symbol, natives[3] = n->empty;
+    OK(xrt__gpu_count_nodes(g, nodes, 4, &info));
+    assert_int_equal(info.copies, 3);
+    assert_int_equal(info.kernels + info.sets + info.host_fns, 0);
+    /* hipIpcOpenMemHandle takes its lazy flag only, for both of xrt's */
+    assert_int_equal(ipc_flags_sent(t, 0), n->lazy);
+    assert_int_equal(ipc_flags_sent(t, XRT_IPC_MEM_LAZY_ENABLE_PEER_ACCESS), n->lazy);
+}
+#endif
+
+/* Graph node types and the IPC open flag are the loaded runtime's numbers:
+   HIP 5.2 numbers node types from 1 (a 1-D copy 9, symbol copies 10 and
+   11), ROCm 5.3 on from 0 as CUDA (symbol copies 12 and 13); HIP's
+   hipIpcOpenMemHandle takes nothing but its hipIpcMemLazyEnablePeerAccess,
+   0 before ROCm 6 and 1 from it. CUDA takes xrt's flags as they are. */
+static void test_runtime_numbers_fake_on(const char *name, xrt_backend *t, xrt__gpu *g)
+{
+    g->rt.IpcOpenMemHandle = fake_ipc_open;
+    g->rt.GraphNodeGetType = fake_node_type;
+    if (!strcmp(name, "hip")) {
+#ifdef XRT_ENABLE_HIP
+        static const hip_numbers runtimes[] = {{50221153, 6, 9, 10, 11, 0}, {50300000, 5, -1, 12, 13, 0},
+                                               {50702310, 5, -1, 12, 13, 0}, {60032830, 5, -1, 12, 13, 1},
+                                               {60443483, 5, -1, 12, 13, 1}};
+        size_t i;
+        for (i = 0; i < sizeof runtimes / sizeof runtimes[0]; i++) check_hip_numbers(t, g, &runtimes[i]);
+        g->version = 60032830; /* HIP 5.2's empty node is a wait on ROCm 6 */
+        xrt__hip_versioned(g);
+        assert_int_equal(node_type(g, 6), XRT_GRAPH_NODE_WAIT_EVENT);
+#endif
+    } else {
+        assert_int_equal(ipc_flags_sent(t, 0), 0);
+        assert_int_equal(ipc_flags_sent(t, XRT_IPC_MEM_LAZY_ENABLE_PEER_ACCESS), XRT_IPC_MEM_LAZY_ENABLE_PEER_ACCESS);
+    }
+}
+
+static void test_runtime_numbers_fake(void **state)
+{
+    (void)state;
+    on_each_fake_gpu(test_runtime_numbers_fake_on);
+}
+
+/* >> the HIP runtimes xrt supports: HIP 5 and ROCm 6. AMD documents ROCm
+   7's HIP API as changed incompatibly (hipGetLastError's meaning among
+   others), so a runtime of 7 or later (the unversioned libamdhip64.so, or
+   XRT_HIP_LIBRARY) leaves the backend unavailable, saying why; a version
+   the runtime does not tell (0) is taken as HIP 5's. */
+static void test_hip_runtime_versions(void **state)
+{
+#ifdef XRT_ENABLE_HIP
+    static const struct { int version, supported; } cases[] = {
+        {50221153, 1}, {50702310, 1}, {60032830, 1}, {60443483, 1}, {0, 1},
+        {69999999, 1}, {70000000, 0}, {70051830, 0}, {70100000, 0}, {80000000, 0},
+    };
+    xrt_backend t;
+    xrt__gpu *g = gpu_table("hip", &t);
+    char reason[512];
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        reason[0] = 0;
+        if (xrt__hip_supported(cases[i].version, reason, sizeof reason) != cases[i].supported)
+            fail_msg("HIP runtime %d: expected %s", cases[i].version, cases[i].supported ? "supported" : "refused");
+        assert_true(cases[i].supported ? !reason[0] : strstr(reason, "ROCm 7") != NULL);
+    }
+    xrt__hip_supported(70051830, reason, sizeof reason);
+    assert_string_equal(reason, "hipRuntimeGetVersion: 70051830 (HIP 7.0.51830): xrt supports the HIP runtimes of "
+                                "HIP 5 and ROCm 6; ROCm 7 changed HIP's API incompatibly (hipGetLastError's meaning "
+                                "among others)");
+    /* the hook that the loaded runtime goes through refuses it before looking anything up */
+    fake_begin(g);
+    hip_ext_fake();
+    g->version = 70051830;
+    reason[0] = 0;
+    assert_int_equal(g->loaded(g, reason, sizeof reason), 0);
+    assert_non_null(strstr(reason, "hipRuntimeGetVersion: 70051830 (HIP 7.0.51830): "));
+#else
+    (void)state;
+    SKIP_UNLESS(0, "hip: not enabled in this build");
+#endif
+}
+
+/* The test's directory of runtimes, removed with what it holds by the
+   teardown (hip_dir_restore), also after a failure. */
+static char hip_dir[32];
+static int hip_dir_restore(void **state)
+{
+    static const char *const files[] = {"libamdhip64.so.7.0.70000", "libamdhip64.so.7", "libamdhip64.so",
+                                        "libamdhip64.so.6", "libamdhip64.so.7x", "ld.so.cache"};
+    char path[128];
+    size_t i;
+#ifdef XRT_ENABLE_HIP
+    xrt__gpu_ld_cache = "/etc/ld.so.cache";
+#endif
+    for (i = 0; hip_dir[0] && i < sizeof files / sizeof files[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", hip_dir, files[i]);
+        (void)unlink(path);
+    }
+    if (hip_dir[0] && rmdir(hip_dir) != 0) fail_msg("%s: not empty", hip_dir);
+    hip_dir[0] = 0;
+    return fakes_restore(state);
+}
+#ifdef XRT_ENABLE_HIP
+/* A file of `bytes` zero bytes (not a library: dlopen says "file too short"). */
+static void hip_file(const char *dir, const char *name, const void *bytes, size_t n)
+{
+    char path[512];
+    FILE *f;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    assert_non_null(f = fopen(path, "wb"));
+    assert_int_equal(fwrite(bytes, 1, n, f), n);
+    fclose(f);
+}
+static void hip_link(const char *dir, const char *name, const char *target)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    assert_int_equal(symlink(target, path), 0);
+}
+/* A loader cache ("glibc-ld.so.cache1.1") of one entry: name -> path. */
+static void hip_ld_cache(const char *dir, const char *file, const char *name, const char *path)
+{
+    unsigned char c[600] = "glibc-ld.so.cache1.1";
+    uint32_t one = 1, flags = 0x0303, key = 72, value = (uint32_t)(72 + strlen(name) + 1);
+    memcpy(c + 20, &one, 4);
+    memcpy(c + 48, &flags, 4), memcpy(c + 52, &key, 4), memcpy(c + 56, &value, 4);
+    memcpy(c + key, name, strlen(name) + 1);
+    memcpy(c + value, path, strlen(path) + 1);
+    hip_file(dir, file, c, value + strlen(path) + 1);
+}
+static void hip_load_refused(xrt__gpu *g, const char *library, const char *expect)
+{
+    char reason[1024] = "";
+    assert_int_equal(setenv("XRT_HIP_LIBRARY", library, 1), 0);
+    assert_int_equal(xrt__gpu_load(g, reason, sizeof reason), 0);
+    if (!strstr(reason, expect)) fail_msg("XRT_HIP_LIBRARY=%s: reason \"%s\" lacks \"%s\"", library, reason, expect);
+}
+#endif
+
+/* ROCm 7's runtime is refused by its file's name before dlopen, so it is
+   never mapped (a runtime once loaded stays mapped): named by
+   XRT_HIP_LIBRARY itself or through links, or found as the unversioned
+   libamdhip64.so where the loader would find it (here: its cache). A ROCm 6
+   file is opened. */
+static void test_hip_rocm7_refused_by_name(void **state)
+{
+#ifdef XRT_ENABLE_HIP
+    static const char why[] = "the HIP runtime of ROCm 7: xrt supports the HIP runtimes of HIP 5 and ROCm 6; ROCm 7 "
+                              "changed HIP's API incompatibly (hipGetLastError's meaning among others)";
+    xrt_backend t;
+    xrt__gpu *g = gpu_table("hip", &t);
+    char *dir = hip_dir, path[128], expect[1024], reason[1024];
+    (void)state;
+    snprintf(hip_dir, sizeof hip_dir, "/tmp/xrt-hip-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    hip_file(dir, "libamdhip64.so.7.0.70000", "", 0);
+    hip_link(dir, "libamdhip64.so.7", "libamdhip64.so.7.0.70000");
+    snprintf(path, sizeof path, "%s/libamdhip64.so.7", dir);
+    hip_link(dir, "libamdhip64.so", path); /* an absolute link */
+    hip_file(dir, "libamdhip64.so.6", "", 0);
+    hip_file(dir, "libamdhip64.so.7x", "", 0); /* not a major version's name */
+
+    snprintf(path, sizeof path, "%s/libamdhip64.so", dir);
+    snprintf(expect, sizeof expect, "XRT_HIP_LIBRARY=%s: %s/libamdhip64.so.7: %s", path, dir, why);
+    hip_load_refused(g, path, expect);
+    snprintf(path, sizeof path, "%s/libamdhip64.so.7.0.70000", dir);
+    snprintf(expect, sizeof expect, "XRT_HIP_LIBRARY=%s: %s: %s", path, path, why);
+    hip_load_refused(g, path, expect);
+    snprintf(expect, sizeof expect, "XRT_HIP_LIBRARY=libamdhip64.so.7: libamdhip64.so.7: %s", why);
+    hip_load_refused(g, "libamdhip64.so.7", expect);
+    /* opened (and not a library): not refused by its name */
+    snprintf(path, sizeof path, "%s/libamdhip64.so.6", dir);
+    hip_load_refused(g, path, "file too short");
+    snprintf(path, sizeof path, "%s/libamdhip64.so.7x", dir);
+    hip_load_refused(g, path, "file too short");
+    assert_null(g->lib);
+
+    /* the unversioned name, found as the loader finds it */
+    snprintf(path, sizeof path, "%s/libamdhip64.so", dir);
+    hip_ld_cache(dir, "ld.so.cache", "libamdhip64.so", path);
+    snprintf(path, sizeof path, "%s/ld.so.cache", dir);
+    xrt__gpu_ld_cache = path;
+    reason[0] = 0;
+    assert_int_equal(xrt__gpu_refused_file(g, "libamdhip64.so", reason, sizeof reason), 1);
+    snprintf(expect, sizeof expect, "%s/libamdhip64.so.7: %s", dir, why);
+    assert_string_equal(reason, expect);
+    assert_int_equal(xrt__gpu_refused_file(g, "libamdhip64.so.6", reason, sizeof reason), 0);
+#else
+    (void)state;
+    SKIP_UNLESS(0, "hip: not enabled in this build");
+#endif
+}
+
+/* >> host registration flags: what HostRegister is handed is the loaded
+   runtime's meaning of xrt's flags. CUDA takes them as they are; HIP's
+   hipHostRegister agrees on portable, mapped and I/O memory, but its 8 is
+   hipExtHostRegisterCoarseGrained (HIP 5.2; in ROCm 6 also
+   hipHostRegisterReadOnly, "ignored on AMD devices"): a read-only
+   registration is XRT_ERROR_UNSUPPORTED there, and the runtime is not
+   called. */
+static unsigned fake_register_flags;
+static int fake_register_calls;
+static int fake_host_register(void *p, size_t n, unsigned flags)
+{
+    (void)p, (void)n;
+    fake_register_calls++;
+    fake_register_flags = flags;
+    return 0;
+}
+
+static void test_host_register_flags_fake_on(const char *name, xrt_backend *t, xrt__gpu *g)
+{
+    static const int versions[] = {50221153, 60032830, 60443483}; /* HIP's: HIP 5.2, ROCm 6.0 and 6.4 */
+    static char range[4096];
+    const unsigned ro = XRT_HOST_REGISTER_READ_ONLY;
+    size_t i, n = strcmp(name, "hip") ? 1 : sizeof versions / sizeof versions[0];
+    g->rt.HostRegister = fake_host_register;
+    for (i = 0; i < n; i++) {
+#ifdef XRT_ENABLE_HIP
+        if (!strcmp(name, "hip")) g->version = versions[i], xrt__hip_versioned(g);
+#endif
+        fake_register_calls = 0;
+        OK(xrt__gpu_host_register(t, range, sizeof range, XRT_HOST_REGISTER_PORTABLE | XRT_HOST_REGISTER_MAPPED));
+        assert_int_equal(fake_register_flags, XRT_HOST_REGISTER_PORTABLE | XRT_HOST_REGISTER_MAPPED);
+        OK(xrt__gpu_host_register(t, range, sizeof range, XRT_HOST_REGISTER_IO_MEMORY));
+        assert_int_equal(fake_register_flags, XRT_HOST_REGISTER_IO_MEMORY);
+        assert_int_equal(fake_register_calls, 2);
+        if (!strcmp(name, "hip")) {
+            FAILS(xrt__gpu_host_register(t, range, sizeof range, ro | XRT_HOST_REGISTER_MAPPED), XRT_ERROR_UNSUPPORTED,
+                  "hip: xrt_host_register: XRT_HOST_REGISTER_READ_ONLY: the HIP runtime has no read-only registration");
+            assert_int_equal(fake_register_calls, 2);
+        } else {
+            OK(xrt__gpu_host_register(t, range, sizeof range, ro | XRT_HOST_REGISTER_MAPPED));
+            assert_int_equal(fake_register_flags, ro | XRT_HOST_REGISTER_MAPPED);
+        }
+    }
+}
+
+static void test_host_register_flags_fake(void **state)
+{
+    (void)state;
+    xrt_test_log_capture();
+    on_each_fake_gpu(test_host_register_flags_fake_on);
+}
+
 /* >> dma-buf export */
 
 /* Whole host pages around the range, for any page size. */
@@ -1306,6 +1645,9 @@ enum { CU_LOAD, CU_UNLOAD, CU_FUNCTION, CU_LAUNCH, CU_ATTRIBUTE, CU_FUNC_PARAMS,
 #define CU_MODULE ((void *)(uintptr_t)0x1234)
 #define CU_FUNCTION_HANDLE ((void *)(uintptr_t)0x5678)
 #define CU_KERNEL_HANDLE ((void *)(uintptr_t)0x6789)
+#define CU_KERNEL_FUNCTION_HANDLE ((void *)(uintptr_t)0x9999) /* cuKernelGetFunction's */
+#define CU_GLOBAL 0xd0000100ull /* the module's one variable, `g` (4 bytes) */
+static int cu_function(void *f) { return f == CU_FUNCTION_HANDLE || f == CU_KERNEL_FUNCTION_HANDLE; }
 typedef struct { int live, verdict; } cu_lib;
 static struct {
     int fail[CU_CALLS];
@@ -1318,6 +1660,8 @@ static struct {
     void *end; /* CU_LAUNCH_PARAM_END (0: as memset leaves it) or HIP_LAUNCH_PARAM_END */
     int library_loads, library_unloads, kernel_functions, kernel_counts;
     int launches, contexts; /* cuLaunchKernel's calls; the runtime's cudaFree(NULL), which makes the context */
+    int synchronize; /* what cudaDeviceSynchronize returns: an error of earlier work */
+    int max_dynamic_shared; /* what cuFuncSetAttribute set (0: the default, 48 KiB less the static 256) */
     cu_lib libs[4]; /* a CUlibrary is &libs[i] */
 } fk;
 
@@ -1328,7 +1672,7 @@ static int fake_rt_attribute(int *v, int attr, int device)
        : attr == cudaDevAttrWarpSize ? 32 : 132;
     return 0;
 }
-static int fake_rt_synchronize(void) { return 0; }
+static int fake_rt_synchronize(void) { return fk.synchronize; }
 static int fake_rt_free(void *p)
 {
     fk.contexts += p == NULL;
@@ -1508,7 +1852,7 @@ static int fake_cu_kernel_function(void **f, void *k)
     assert_ptr_equal(k, CU_KERNEL_HANDLE);
     if (fk.fail[CU_KERNEL_FUNCTION]) return fk.fail[CU_KERNEL_FUNCTION];
     fk.kernel_functions++;
-    *f = (void *)(uintptr_t)0x9999;
+    *f = CU_KERNEL_FUNCTION_HANDLE;
     return 0;
 }
 /* a kernel (float, pointer, unsigned) as saxpy's: its parameters end at 20 */
@@ -1532,11 +1876,80 @@ static int fake_cu_kernel_param_info(void *k, size_t i, size_t *offset, size_t *
 }
 static int fake_cu_func_attribute(int *v, int attr, void *f)
 {
-    (void)f;
+    if (!cu_function(f)) return CUDA_ERROR_INVALID_HANDLE;
     if (fk.fail[CU_ATTRIBUTE]) return fk.fail[CU_ATTRIBUTE];
     *v = attr == CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK ? 1024 : attr == CU_FUNC_ATTRIBUTE_NUM_REGS ? 40
        : attr == CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES ? 256 : 49152;
     return 0;
+}
+
+/* A function's attributes and occupancy, as the driver tells them for a
+   kernel of 256 bytes of static shared memory on an sm_90 of 132 SMs (2048
+   threads, 32 blocks, 228 KiB of shared memory an SM, 1 KiB of it reserved
+   a block, 227 KiB a block with opt-in): a handle that is not a CUfunction
+   is CUDA_ERROR_INVALID_HANDLE, a NULL out pointer, a block size that is not
+   positive, an attribute that cannot be set or a value out of its range
+   CUDA_ERROR_INVALID_VALUE; a block that cannot run gives 0 blocks. */
+#define CU_STATIC_SHARED 256
+#define CU_OPTIN_SHARED (227 * 1024)
+static int fake_cu_func_set_attribute(void *f, int attr, int value)
+{
+    if (!cu_function(f)) return CUDA_ERROR_INVALID_HANDLE;
+    if (attr == CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT)
+        return value >= -1 && value <= 100 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+    if (attr != CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES) return CUDA_ERROR_INVALID_VALUE; /* read-only */
+    if (value < 0 || value > CU_OPTIN_SHARED - CU_STATIC_SHARED) return CUDA_ERROR_INVALID_VALUE;
+    fk.max_dynamic_shared = value;
+    return CUDA_SUCCESS;
+}
+static int cu_blocks_per_sm(int block, size_t shared)
+{
+    size_t limit = fk.max_dynamic_shared ? (size_t)fk.max_dynamic_shared : 48 * 1024 - CU_STATIC_SHARED;
+    int warps = (block + 31) / 32, by_threads = 64 / warps, by_shared;
+    if (block > 1024 || shared > limit) return 0;
+    by_shared = (int)((228 * 1024) / (shared + CU_STATIC_SHARED + 1024));
+    return by_threads < by_shared ? (by_threads < 32 ? by_threads : 32) : (by_shared < 32 ? by_shared : 32);
+}
+static int fake_cu_occupancy_blocks(int *blocks, void *f, int block, size_t shared)
+{
+    if (!cu_function(f)) return CUDA_ERROR_INVALID_HANDLE;
+    if (!blocks || block <= 0) return CUDA_ERROR_INVALID_VALUE;
+    *blocks = cu_blocks_per_sm(block, shared);
+    return CUDA_SUCCESS;
+}
+/* The largest block (a multiple of the warp) of the most threads an SM. */
+static int fake_cu_occupancy_block_size(int *min_grid, int *block, void *f, size_t (*to_shared)(int), size_t shared,
+                                        int limit)
+{
+    int b, best = 0, best_threads = 0;
+    if (!cu_function(f)) return CUDA_ERROR_INVALID_HANDLE;
+    if (!min_grid || !block || limit < 0) return CUDA_ERROR_INVALID_VALUE;
+    for (b = 32; b <= 1024 && (!limit || b <= limit); b += 32) {
+        int threads = cu_blocks_per_sm(b, to_shared ? to_shared(b) : shared) * b;
+        if (threads >= best_threads && threads > 0) best = b, best_threads = threads;
+    }
+    *block = best;
+    *min_grid = best ? cu_blocks_per_sm(best, to_shared ? to_shared(best) : shared) * 132 : 0;
+    return CUDA_SUCCESS;
+}
+/* cuModuleGetGlobal / cuLibraryGetGlobal: `g` is the one variable; either
+   out pointer may be NULL (the driver ignores it). */
+static int cu_global(unsigned long long *ptr, size_t *bytes, const char *name)
+{
+    if (!name) return CUDA_ERROR_INVALID_VALUE;
+    if (strcmp(name, "g") != 0) return CUDA_ERROR_NOT_FOUND;
+    if (ptr) *ptr = CU_GLOBAL;
+    if (bytes) *bytes = 4;
+    return CUDA_SUCCESS;
+}
+static int fake_cu_module_global(unsigned long long *ptr, size_t *bytes, void *m, const char *name)
+{
+    return m != CU_MODULE ? CUDA_ERROR_INVALID_HANDLE : cu_global(ptr, bytes, name);
+}
+static int fake_cu_library_global(unsigned long long *ptr, size_t *bytes, void *lib, const char *name)
+{
+    int e = cu_library(lib);
+    return e ? e : cu_global(ptr, bytes, name);
 }
 
 /* Puts the driver's double in place, with every entry point (with_libraries:
@@ -1558,7 +1971,12 @@ static void fake_driver(xrt__gpu *g, int with_libraries)
     xrt__cuda_drv.LaunchKernel = fake_cu_launch;
     xrt__cuda_drv.FuncGetAttribute = fake_cu_func_attribute;
     xrt__cuda_drv.FuncGetParamInfo = fake_cu_func_param_info;
+    xrt__cuda_drv.FuncSetAttribute = fake_cu_func_set_attribute;
+    xrt__cuda_drv.OccupancyMaxActiveBlocksPerMultiprocessor = fake_cu_occupancy_blocks;
+    xrt__cuda_drv.OccupancyMaxPotentialBlockSize = fake_cu_occupancy_block_size;
+    xrt__cuda_drv.ModuleGetGlobal = fake_cu_module_global;
     if (with_libraries) {
+        xrt__cuda_drv.LibraryGetGlobal = fake_cu_library_global;
         xrt__cuda_drv.LibraryLoadData = fake_cu_library_load;
         xrt__cuda_drv.LibraryUnload = fake_cu_library_unload;
         xrt__cuda_drv.LibraryGetKernel = fake_cu_library_kernel;
@@ -1758,18 +2176,26 @@ static void test_cuda_module_kept_for_graphs_fake(void **state)
 static int fake_captured_kernel;  /* the captured node: its native type */
 static size_t fake_capture_front; /* how many nodes the next work would follow */
 static int fake_capture_infos;
+/* As strict as the runtime: the graph, the front and its size are "valid
+   data" only for a capture that is active (cudaStreamGetCaptureInfo); else
+   they are left as garbage here. */
 static int fake_capture_info(void *stream, int *status, unsigned long long *id, void **graph, void *const **deps,
                              const void **data, size_t *n)
 {
     static void *front[2] = {&fake_captured_kernel, &fake_captured_kernel};
+    static char garbage[16];
     (void)stream, (void)id;
     fake_capture_infos++;
     assert_non_null(data); /* asked, so that annotated edges do not fail the question */
     *status = fake.capturing;
-    *graph = fake.capturing ? (void *)&fake : NULL;
+    if (fake.capturing != XRT_CAPTURE_STATUS_ACTIVE) {
+        *graph = garbage, *deps = (void *const *)(void *)garbage, *data = garbage, *n = 5;
+        return 0;
+    }
+    *graph = &fake;
     *deps = front;
     *data = NULL;
-    *n = fake.capturing ? fake_capture_front : 0;
+    *n = fake_capture_front;
     return 0;
 }
 
@@ -1819,8 +2245,8 @@ static void test_cuda_captured_kernel_params_fake(void **state)
     for (i = 0; i < sizeof args; i++) args[i] = sent[i] = (unsigned char)(i + 1);
     OK(xrt__gpu_launch_kernel(&t, fn, grid, block, 128, &fake, args, sizeof args));
     assert_int_equal(fake_capture_infos, 0); /* no capture begun: the launch asks nothing more */
+    fake.capturing = XRT_CAPTURE_STATUS_ACTIVE; /* from its begin on */
     OK(xrt__gpu_stream_begin_capture(&t, &fake, XRT_CAPTURE_MODE_GLOBAL));
-    fake.capturing = XRT_CAPTURE_STATUS_ACTIVE;
     OK(xrt__gpu_launch_kernel(&t, fn, grid, block, 128, &fake, args, sizeof args));
     args[0] = 99; /* the record is a copy */
     captured_kernel_is(&t, fn, sent, sizeof sent);
@@ -1831,11 +2257,12 @@ static void test_cuda_captured_kernel_params_fake(void **state)
     OK(xrt__gpu_graph_destroy(&t, graph));
     captured_kernel_unknown(&t);
     /* two nodes before the next work: which is the kernel is not known */
-    OK(xrt__gpu_stream_begin_capture(&t, &fake, XRT_CAPTURE_MODE_GLOBAL));
     fake.capturing = XRT_CAPTURE_STATUS_ACTIVE, fake_capture_front = 2;
+    OK(xrt__gpu_stream_begin_capture(&t, &fake, XRT_CAPTURE_MODE_GLOBAL));
     OK(xrt__gpu_launch_kernel(&t, fn, grid, block, 128, &fake, args, sizeof args));
     captured_kernel_unknown(&t);
-    /* a capture that fails drops what it recorded */
+    /* a capture that fails drops what it recorded, although the runtime no
+       longer names its graph once it is invalidated */
     fake_capture_front = 1;
     OK(xrt__gpu_launch_kernel(&t, fn, grid, block, 128, &fake, sent, sizeof sent));
     captured_kernel_is(&t, fn, sent, sizeof sent);
@@ -1850,6 +2277,69 @@ static void test_cuda_captured_kernel_params_fake(void **state)
     fake_capture_infos = 0;
     OK(xrt__gpu_launch_kernel(&t, fn, grid, block, 128, &fake, args, sizeof args));
     assert_int_equal(fake_capture_infos, 0);
+    OK(xrt__gpu_module_unload(&t, mod));
+    memcpy(&xrt__cuda_graph.CaptureInfo, &info, sizeof info);
+#else
+    (void)state;
+    SKIP_UNLESS(0, "cuda: not enabled in this build");
+#endif
+}
+
+static int fake_stream_destroy(void *stream) { (void)stream; return fake.fail; }
+
+/* A capture whose origin stream is destroyed is over (the CUDA double and
+   the CPU backend end it, its graph dropped): xrt's count of captures, the
+   capture's entry and the records of the kernels launched into it go with
+   it, so that a later stream at the same address finds none of them. They
+   once stayed until xrt_shutdown. A destroy that fails keeps them. */
+static void test_cuda_capture_of_destroyed_stream_forgotten_fake(void **state)
+{
+#ifdef XRT_ENABLE_CUDA
+    xrt_backend t;
+    xrt__gpu *g = fake_cuda_graphs(&t);
+    xrt_module_image im = fake_ptx80_image;
+    xrt_dim3 grid = {3, 2, 1}, block = {64, 1, 1};
+    unsigned char args[20];
+    void *mod = NULL, *fn = NULL, *info;
+    size_t i;
+    (void)state;
+    memcpy(&info, &xrt__cuda_graph.CaptureInfo, sizeof info);
+    for (i = 0; i < g->nnode_types; i++)
+        if (g->node_types[i].type == XRT_GRAPH_NODE_KERNEL) fake_captured_kernel = g->node_types[i].native;
+    xrt__cuda_graph.CaptureInfo = fake_capture_info;
+    g->capture_last = xrt__cuda_capture_last;
+    g->rt.StreamDestroy = fake_stream_destroy;
+    fake_capture_infos = 0, fake_capture_front = 1;
+    OK(xrt__gpu_module_load(&t, &mod, &im, 1, "", NULL, 0));
+    OK(xrt__gpu_module_get_function(&t, &fn, mod, "k"));
+    for (i = 0; i < sizeof args; i++) args[i] = (unsigned char)(i + 1);
+    fake.capturing = XRT_CAPTURE_STATUS_ACTIVE;
+    OK(xrt__gpu_stream_begin_capture(&t, &fake, XRT_CAPTURE_MODE_GLOBAL));
+    OK(xrt__gpu_launch_kernel(&t, fn, grid, block, 128, &fake, args, sizeof args));
+    captured_kernel_is(&t, fn, args, sizeof args);
+    assert_int_equal(g->captures, 1);
+    fake.fail = 709; /* a destroy the runtime refuses leaves the capture as it was */
+    assert_int_not_equal(xrt__gpu_stream_destroy(&t, &fake), XRT_SUCCESS);
+    fake.fail = 0;
+    assert_int_equal(g->captures, 1);
+    assert_non_null(xrt__gpu_capture_list);
+    captured_kernel_is(&t, fn, args, sizeof args);
+    OK(xrt__gpu_stream_destroy(&t, &fake));
+    fake.capturing = XRT_CAPTURE_STATUS_NONE;
+    assert_int_equal(g->captures, 0);
+    assert_null(xrt__gpu_capture_list);
+    captured_kernel_unknown(&t);
+    /* a stream at the same address that captures again starts afresh */
+    fake.capturing = XRT_CAPTURE_STATUS_ACTIVE;
+    OK(xrt__gpu_stream_begin_capture(&t, &fake, XRT_CAPTURE_MODE_GLOBAL));
+    assert_int_equal(g->captures, 1);
+    captured_kernel_unknown(&t);
+    fake.capturing = XRT_CAPTURE_STATUS_NONE;
+    OK(xrt__gpu_stream_destroy(&t, &fake));
+    assert_int_equal(g->captures, 0);
+    assert_null(xrt__gpu_capture_list);
+    assert_int_equal(g->graphs, 2); /* their graphs stay counted: modules unloaded wait */
+    g->graphs = 0;                  /* for xrt_shutdown, which sets it so */
     OK(xrt__gpu_module_unload(&t, mod));
     memcpy(&xrt__cuda_graph.CaptureInfo, &info, sizeof info);
 #else
@@ -1882,12 +2372,14 @@ static void test_hip_capture_last_fake(void **state)
     assert_ptr_equal(node, &fake_captured_kernel);
     fake_capture_front = 2, graph = node = NULL;
     assert_int_equal(xrt__hip_capture_last(g, &fake, &graph, &node), 0);
-    assert_ptr_equal(graph, &fake); /* the graph all the same: a failed end drops its records */
+    assert_ptr_equal(graph, &fake); /* the graph all the same: xrt keeps it for a failed end */
     assert_null(node);
-    fake.capturing = XRT_CAPTURE_STATUS_INVALIDATED;
+    fake.capturing = XRT_CAPTURE_STATUS_INVALIDATED; /* the runtime's answers are garbage now */
     assert_int_equal(xrt__hip_capture_last(g, &fake, &graph, &node), 0);
-    assert_ptr_equal(graph, &fake);
+    assert_null(graph);
+    assert_null(node);
     fake.capturing = XRT_CAPTURE_STATUS_NONE;
+    graph = &fake;
     assert_int_equal(xrt__hip_capture_last(g, &fake, &graph, &node), 0);
     assert_null(graph);
     memcpy(&xrt__hip_graph.CaptureInfo, &info, sizeof info);
@@ -1922,7 +2414,9 @@ static void test_cuda_image_choice(void **state)
     (void)state;
     for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         xrt_module_image one = {cases[i].kind, "x", 1, cases[i].arch};
-        if (xrt__cuda_image_compatible(cases[i].device, &one) != cases[i].runs)
+        memset(&t, 0, sizeof t);
+        snprintf(t.arch, sizeof t.arch, "%s", cases[i].device);
+        if (xrt__cuda_image_compatible(&t, &one) != cases[i].runs)
             fail_msg("a %s for %s on %s: expected %s", xrt__image_kind_name(cases[i].kind), cases[i].arch,
                      cases[i].device, cases[i].runs ? "runs" : "does not run");
     }
@@ -2284,7 +2778,7 @@ static void test_cuda_images_within_size(void **state)
 #endif
 }
 
-/* Junk does not load (the README's XRT_ERROR_INVALID_IMAGE at
+/* Junk does not load (REFERENCE.md's XRT_ERROR_INVALID_IMAGE at
    xrt_module_load), though cuLibraryLoadData accepts it (an H200, driver
    580): xrt refuses what is not a cubin, a fatbin or PTX itself, and asks
    the library for its kernels before returning, which brings out what the
@@ -2415,6 +2909,112 @@ static void test_cuda_driver_failures(void **state)
 #endif
 }
 
+/* A module's variable, a function's attribute and its occupancy go to the
+   driver (a module's or, on CUDA 12 drivers, a library's calls), with its
+   answers and its errors. */
+#ifdef XRT_ENABLE_CUDA
+static void cu_symbols_and_occupancy(xrt_backend *t, int with_libraries)
+{
+    static const char ptx[] = "// k\n.version 8.0\n.target sm_90\n";
+    xrt_module_image im = {XRT_IMAGE_CUDA_PTX, ptx, sizeof ptx - 1, "compute_90"};
+    const char *global = with_libraries ? "cuLibraryGetGlobal" : "cuModuleGetGlobal";
+    void *mod = NULL, *fn = NULL, *p = NULL;
+    size_t size = 0;
+    int blocks = -1, grid = -1, block = -1;
+    char detail[160];
+    OK(xrt__gpu_module_load(t, &mod, &im, 1, "", NULL, 0));
+    OK(xrt__gpu_module_get_function(t, &fn, mod, "k"));
+    OK(xrt__gpu_module_get_global(t, &p, &size, mod, "g"));
+    assert_true((uintptr_t)p == CU_GLOBAL);
+    assert_int_equal(size, 4);
+    FAILS(xrt__gpu_module_get_global(t, &p, &size, mod, "h"), XRT_ERROR_NOT_FOUND,
+          "cuda: xrt_module_get_global: no variable named 'h' in the module");
+    assert_string_equal(xrt_get_last_error_string(), "cuda: xrt_module_get_global: no variable named 'h' in the module");
+    snprintf(detail, sizeof detail, "xrt_module_get_global: cuda: %s: fake driver failure (CUDA_ERROR_INVALID_VALUE=1)",
+             global);
+    FAILS(xrt__gpu_module_get_global(t, &p, &size, mod, NULL), XRT_ERROR_INVALID_VALUE, detail);
+    assert_string_equal(xrt_get_last_error_string(), detail);
+    /* 48 KiB of dynamic shared memory without opt-in: no block fits */
+    OK(xrt__gpu_occupancy_max_active_blocks_per_multiprocessor(t, &blocks, fn, 256, 48 * 1024));
+    assert_int_equal(blocks, 0);
+    OK(xrt__gpu_occupancy_max_active_blocks_per_multiprocessor(t, &blocks, fn, 256, 0));
+    assert_int_equal(blocks, 8); /* by threads: 2048 / 256 */
+    OK(xrt__gpu_occupancy_max_potential_block_size(t, &grid, &block, fn, 0, 0));
+    assert_int_equal(block, 1024);
+    assert_int_equal(grid, 2 * 132);
+    OK(xrt__gpu_occupancy_max_potential_block_size(t, &grid, &block, fn, 0, 100));
+    assert_int_equal(block, 64); /* 32 blocks of 64 fill an SM; 21 of 96 do not */
+    assert_int_equal(grid, 32 * 132);
+    FAILS(xrt__gpu_occupancy_max_active_blocks_per_multiprocessor(t, &blocks, fn, 0, 0), XRT_ERROR_INVALID_VALUE,
+          "xrt_occupancy_max_active_blocks_per_multiprocessor: cuda: cuOccupancyMaxActiveBlocksPerMultiprocessor: "
+          "fake driver failure (CUDA_ERROR_INVALID_VALUE=1)");
+    /* opt-in to 64 KiB: now 3 blocks of 64 KiB + 1.25 KiB fit in 228 KiB */
+    OK(xrt__gpu_function_set_attribute(t, fn, XRT_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 64 * 1024));
+    assert_int_equal(fk.max_dynamic_shared, 64 * 1024);
+    OK(xrt__gpu_occupancy_max_active_blocks_per_multiprocessor(t, &blocks, fn, 256, 64 * 1024));
+    assert_int_equal(blocks, 3);
+    FAILS(xrt__gpu_function_set_attribute(t, fn, XRT_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 227 * 1024),
+          XRT_ERROR_INVALID_VALUE,
+          "xrt_function_set_attribute: cuda: cuFuncSetAttribute: fake driver failure (CUDA_ERROR_INVALID_VALUE=1)");
+    assert_int_equal(fk.max_dynamic_shared, 64 * 1024);
+    OK(xrt__gpu_module_unload(t, mod));
+}
+#endif
+
+static void test_cuda_module_symbols_and_occupancy_fake(void **state)
+{
+#ifdef XRT_ENABLE_CUDA
+    xrt_backend t;
+    xrt__gpu *g = gpu_table("cuda", &t);
+    int with_libraries;
+    (void)state;
+    xrt_test_log_capture();
+    for (with_libraries = 0; with_libraries < 2; with_libraries++) {
+        fake_begin(g);
+        fake_driver(g, with_libraries);
+        cu_symbols_and_occupancy(&t, with_libraries);
+        assert_int_equal(fk.loads + fk.library_loads, fk.unloads + fk.library_unloads);
+        fakes_end();
+    }
+#else
+    (void)state;
+    SKIP_UNLESS(0, "cuda: not enabled in this build");
+#endif
+}
+
+/* The device synchronize before an unload reports an error of earlier work
+   (a kernel that faulted): that error is the unload's, and the module is
+   unloaded all the same, as nothing else could unload it. */
+static void test_cuda_module_unloaded_when_synchronize_fails_fake(void **state)
+{
+#ifdef XRT_ENABLE_CUDA
+    xrt_backend t;
+    xrt__gpu *g = gpu_table("cuda", &t);
+    xrt_module_image im = fake_ptx80_image;
+    void *m = NULL;
+    (void)state;
+    xrt_test_log_capture();
+    fake_begin(g);
+    fake_driver(g, 0);
+    OK(xrt__gpu_module_load(&t, &m, &im, 1, "", NULL, 0));
+    fk.synchronize = cudaErrorLaunchFailure;
+    FAILS(xrt__gpu_module_unload(&t, m), XRT_ERROR_BACKEND, "cudaDeviceSynchronize");
+    assert_string_equal(xrt_get_last_error_string(), "cuda: cudaDeviceSynchronize: fake failure (fakeError=719)");
+    assert_int_equal(fk.unloads, 1);
+    /* an unload that fails too: the synchronize's error is still the one told */
+    OK(xrt__gpu_module_load(&t, &m, &im, 1, "", NULL, 0));
+    fk.fail[CU_UNLOAD] = CUDA_ERROR_INVALID_HANDLE;
+    FAILS(xrt__gpu_module_unload(&t, m), XRT_ERROR_BACKEND, "cudaDeviceSynchronize");
+    assert_string_equal(xrt_get_last_error_string(), "cuda: cudaDeviceSynchronize: fake failure (fakeError=719)");
+    assert_int_equal(fk.unloads, 2);
+    fk.synchronize = 0;
+    fakes_end();
+#else
+    (void)state;
+    SKIP_UNLESS(0, "cuda: not enabled in this build");
+#endif
+}
+
 
 /* HIP's launch hands the packed arguments over as CUDA's does, with HIP's
    end marker. */
@@ -2520,23 +3120,50 @@ static void hip_refused(xrt_backend *t, xrt_image_kind kind, const void *data, s
     assert_int_equal(fh.loads, loads);
 }
 
-/* A clang offload bundle made by hand: one entry, `id`, holding `size`
-   bytes of `code` (the caller frees it; *total: its size). */
-static unsigned char *hand_bundle(const char *id, const void *code, size_t size, size_t *total)
+static void put_le64(unsigned char *p, uint64_t v)
 {
-    size_t id_len = strlen(id), head = 24 + 8 + 24 + id_len, i;
-    uint64_t fields[4] = {1, head, size, id_len};
-    unsigned char *b = (unsigned char *)malloc(head + size);
+    int k;
+    for (k = 0; k < 8; k++) p[k] = (unsigned char)(v >> 8 * k);
+}
+
+/* A clang offload bundle made by hand: an entry for each of the n ids, each
+   holding the same `size` bytes of `code` (the caller frees it; *total: its
+   size). */
+static unsigned char *hand_bundle_of(const char *const *ids, size_t n, const void *code, size_t size, size_t *total)
+{
+    size_t head = 24 + 8, i, at;
+    unsigned char *b;
+    for (i = 0; i < n; i++) head += 24 + strlen(ids[i]);
+    b = (unsigned char *)malloc(head + size);
     assert_non_null(b);
     memcpy(b, "__CLANG_OFFLOAD_BUNDLE__", 24);
-    for (i = 0; i < 4; i++) { /* count; the entry's offset, size and id length, little-endian */
-        int k;
-        for (k = 0; k < 8; k++) b[24 + 8 * i + k] = (unsigned char)(fields[i] >> 8 * k);
+    put_le64(b + 24, n);
+    for (i = 0, at = 32; i < n; at += 24 + strlen(ids[i]), i++) { /* each entry: offset, size, id length, id */
+        put_le64(b + at, head), put_le64(b + at + 8, size), put_le64(b + at + 16, strlen(ids[i]));
+        memcpy(b + at + 24, ids[i], strlen(ids[i]));
     }
-    memcpy(b + 56, id, id_len);
     memcpy(b + head, code, size);
     *total = head + size;
     return b;
+}
+
+/* A clang offload bundle made by hand: one entry, `id`. */
+static unsigned char *hand_bundle(const char *id, const void *code, size_t size, size_t *total)
+{
+    return hand_bundle_of(&id, 1, code, size, total);
+}
+
+/* An AMDGPU code object made by hand: an ELF header alone (no sections),
+   code object v4 (EI_ABIVERSION 2) with these e_flags: the processor
+   (gfx90a 0x3f), XNACK bits 8-9 and SRAMECC bits 10-11 (0 unsupported,
+   1 any, 2 off, 3 on). */
+static void hand_code_object(unsigned char elf[64], uint32_t flags)
+{
+    int k;
+    memset(elf, 0, 64);
+    memcpy(elf, "\177ELF\2\1\1\100\2", 9); /* 64-bit, little-endian, version 1, ELFOSABI_AMDGPU_HSA, v4 */
+    elf[16] = 3, elf[18] = 224, elf[20] = 1, elf[52] = 64; /* ET_DYN, EM_AMDGPU, EV_CURRENT, e_ehsize */
+    for (k = 0; k < 4; k++) elf[48 + k] = (unsigned char)(flags >> 8 * k);
 }
 
 /* The first AMDGPU ELF inside a bundle. */
@@ -2548,7 +3175,119 @@ static size_t first_elf(const unsigned char *p, size_t size)
     fail_msg("no code object in the bundle");
     return 0;
 }
+
+/* The fake runtime loads modules: fh counts them and keeps the image loaded. */
+static void fake_hip_loader(xrt__gpu *g)
+{
+    fake_begin(g);
+    hip_ext_fake();
+    xrt__hip_ext.r0600 = 0;
+    xrt__hip_ext.ModuleLoadData = fake_hip_load;
+    xrt__hip_ext.ModuleUnload = fake_hip_unload;
+    xrt__hip_ext.ModuleGetFunction = fake_hip_function;
+    g->rt.DeviceSynchronize = fake_hip_synchronize;
+    memset(&fh, 0, sizeof fh);
+    xrt_test_log_capture();
+}
+
+/* An image of a choice: a bundle of the processors' target ids in `ids`
+   (space-separated), else a code object with e_flags `flags`; its label. */
+typedef struct { const char *arch, *ids; uint32_t flags; } hip_offer;
+
+static void hip_offer_make(const hip_offer *o, xrt_module_image *im, unsigned char elf[64])
+{
+    char buf[256], *save = NULL, *tok;
+    const char *ids[8];
+    size_t n = 0, total = 0;
+    static char names[8][96];
+    im->arch = o->arch;
+    if (!o->ids) {
+        hand_code_object(elf, o->flags);
+        im->kind = XRT_IMAGE_HIP_CODE_OBJECT, im->data = elf, im->size = 64;
+        return;
+    }
+    hand_code_object(elf, 0x53f); /* the entries' code: gfx90a, either mode */
+    snprintf(buf, sizeof buf, "%s", o->ids);
+    for (tok = strtok_r(buf, " ", &save); tok && n < 8; tok = strtok_r(NULL, " ", &save), n++) {
+        snprintf(names[n], sizeof names[n], "hipv4-amdgcn-amd-amdhsa--%s", tok);
+        ids[n] = names[n];
+    }
+    im->kind = XRT_IMAGE_HIP_OFFLOAD_BUNDLE;
+    im->data = hand_bundle_of(ids, n, elf, 64, &total);
+    im->size = total;
+}
 #endif
+
+/* >> which HIP image runs on which device: AMD's rule for target ids (a
+   bundle entry's "hipv4-amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-", a code
+   object's e_flags): a feature left unspecified runs in either mode, one
+   that is named must be the device's mode; of the images that fit by
+   compatibility, the most specific wins (the first of equals). Picked
+   through xrt_module_load on the fake runtime; -1: refused by xrt
+   (XRT_ERROR_NO_BINARY_FOR_DEVICE, naming the device's features) without
+   trying the runtime. */
+static void test_hip_image_choice(void **state)
+{
+#ifdef XRT_ENABLE_HIP
+#define L2 "gfx90a,gfx1030"
+    static const struct { const char *device; hip_offer offer[3]; int pick; } cases[] = {
+        {"gfx90a:sramecc+:xnack-", {{L2, "gfx90a:xnack+", 0}, {L2, "gfx90a", 0}}, 1},
+        {"gfx90a:sramecc+:xnack-", {{L2, "gfx90a:xnack+", 0}, {L2, "gfx90a:xnack-", 0}}, 1},
+        {"gfx90a:sramecc+:xnack-", {{L2, "gfx90a", 0}, {L2, "gfx90a:xnack-", 0}, {L2, "gfx90a:sramecc+:xnack-", 0}}, 2},
+        {"gfx90a:sramecc+:xnack-", {{L2, "gfx90a:xnack-", 0}, {L2, "gfx90a:sramecc+", 0}}, 0},
+        {"gfx90a:sramecc-:xnack+", {{L2, "gfx90a:xnack+", 0}, {L2, "gfx90a", 0}}, 0},
+        /* labelled for exactly the arch, but not in the device's mode: passed over */
+        {"gfx90a:sramecc+:xnack-", {{"gfx90a", "gfx90a:xnack+", 0}, {"gfx908,gfx90a", "gfx908 gfx90a", 0}}, 1},
+        {"gfx90a:sramecc+:xnack-", {{NULL, "gfx90a:xnack+", 0}, {NULL, "gfx90a", 0}}, 1},
+        /* one bundle with either mode: the runtime picks inside it */
+        {"gfx90a:sramecc+:xnack-", {{"gfx908,gfx90a", "gfx90a:xnack+ gfx90a:xnack-", 0}}, 0},
+        {"gfx90a:sramecc+:xnack-", {{"gfx90a", "gfx90a:xnack+ gfx90a:sramecc-", 0}}, -1},
+        {"gfx90a:sramecc+:xnack-", {{NULL, "gfx90a:xnack+", 0}}, -1},
+        /* a feature the device does not name (gfx1030 has neither) */
+        {"gfx1030", {{"gfx1030", "gfx1030:xnack-", 0}, {"gfx1030", "gfx1030", 0}}, 1},
+        /* a generic target's entry (ROCm 6.2 on) may run: xrt leaves it to the runtime */
+        {"gfx942:sramecc+:xnack-", {{"gfx942", "gfx942:xnack+ gfx9-4-generic:xnack-", 0}}, 0},
+        /* code objects: their e_flags' modes (XNACK on 0x300, any 0x100; SRAMECC any 0x400) */
+        {"gfx90a:sramecc+:xnack-", {{"gfx90a", NULL, 0x73f}, {"gfx90a", NULL, 0x53f}}, 1},
+        {"gfx90a:sramecc+:xnack-", {{"gfx90a", NULL, 0x33f}}, -1},
+        {"gfx90a:sramecc+:xnack-", {{"gfx90a:xnack+", NULL, 0x53f}, {"gfx90a:xnack-", NULL, 0x63f}}, 1},
+    };
+#undef L2
+    xrt_backend t;
+    xrt__gpu *g = gpu_table("hip", &t);
+    xrt_module_image im[3];
+    unsigned char elf[3][64];
+    size_t i, k, n;
+    (void)state;
+    fake_hip_loader(g);
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        void *mod = NULL;
+        char log[64], want[160];
+        int loads = fh.loads;
+        fake_hip_device(cases[i].device);
+        for (n = 0; n < 3 && (cases[i].offer[n].ids || cases[i].offer[n].flags); n++)
+            hip_offer_make(&cases[i].offer[n], &im[n], elf[n]);
+        if (cases[i].pick >= 0) {
+            const void *got = hip_picked(&t, im, n);
+            for (k = 0; k < n && got != im[k].data; k++) {}
+            if (k != (size_t)cases[i].pick)
+                fail_msg("case %zu on %s: picked image %d, expected %d", i, cases[i].device, k < n ? (int)k : -1,
+                         cases[i].pick);
+        } else {
+            snprintf(want, sizeof want, "no image for hip arch %.*s with %s among the %zu offered",
+                     (int)strcspn(cases[i].device, ":"), cases[i].device, "sramecc+,xnack-", n);
+            FAILS(xrt__gpu_module_load(&t, &mod, im, n, "", log, sizeof log), XRT_ERROR_NO_BINARY_FOR_DEVICE, want);
+            assert_null(mod);
+            assert_int_equal(fh.loads, loads);
+        }
+        for (k = 0; k < n; k++)
+            if (im[k].kind == XRT_IMAGE_HIP_OFFLOAD_BUNDLE) free((void *)im[k].data);
+    }
+#else
+    (void)state;
+    SKIP_UNLESS(0, "hip: not enabled in this build");
+#endif
+}
 
 static void test_hip_modules_fake(void **state)
 {
@@ -2563,15 +3302,7 @@ static void test_hip_modules_fake(void **state)
     (void)state;
     SKIP_UNLESS(saxpy_hip_images(&im[0], &im[1]), XRT_TEST_NO_HIPCC);
     im[2].kind = XRT_IMAGE_CUDA_FATBIN, im[2].data = "fatbin", im[2].size = 6, im[2].arch = "sm_90"; /* not HIP's */
-    fake_begin(g);
-    hip_ext_fake();
-    xrt__hip_ext.r0600 = 0;
-    xrt__hip_ext.ModuleLoadData = fake_hip_load;
-    xrt__hip_ext.ModuleUnload = fake_hip_unload;
-    xrt__hip_ext.ModuleGetFunction = fake_hip_function;
-    g->rt.DeviceSynchronize = fake_hip_synchronize;
-    memset(&fh, 0, sizeof fh);
-    xrt_test_log_capture();
+    fake_hip_loader(g);
     /* gfx90a: the code object built for exactly it; gfx1030: the bundle, which holds code for it */
     fake_hip_device("gfx90a:sramecc+:xnack-");
     assert_ptr_equal(hip_picked(&t, im, 3), im[0].data);
@@ -2580,7 +3311,8 @@ static void test_hip_modules_fake(void **state)
     /* gfx942 (Debian's hipcc cannot build for it): neither; the bundle was read, not tried */
     fake_hip_device("gfx942:sramecc+:xnack-");
     snprintf(want, sizeof want,
-             "hip: xrt_module_load: no image for hip arch gfx942 among the 3 offered: hip code object gfx90a, "
+             "hip: xrt_module_load: no image for hip arch gfx942 with sramecc+,xnack- among the 3 offered: "
+             "hip code object gfx90a, "
              "hip offload bundle %s, cuda fatbin sm_90", XRT_TEST_HIP_BUNDLE_ARCHS);
     FAILS(xrt__gpu_module_load(&t, &mod, im, 3, "", log, sizeof log), XRT_ERROR_NO_BINARY_FOR_DEVICE, want);
     assert_null(mod);
@@ -2629,8 +3361,8 @@ static void test_hip_modules_fake(void **state)
         unsigned char *b;
         fake_hip_device("gfx90a");
         for (k = 0; k < sizeof lens / sizeof lens[0]; k++) {
-            snprintf(id, sizeof id, "hipv4-amdgcn-amd-amdhsa--gfx90a"); /* 31 bytes; then features, ":xxxx..." */
-            if (lens[k] > 31) memset(id + 32, 'x', lens[k] - 32), id[31] = ':', id[lens[k]] = 0;
+            snprintf(id, sizeof id, "hipv4-amdgcn-amd-amdhsa--gfx90a"); /* 31 bytes; then empty features, ":::..." */
+            if (lens[k] > 31) memset(id + 31, ':', lens[k] - 31), id[lens[k]] = 0;
             assert_int_equal(strlen(id), lens[k]);
             b = hand_bundle(id, im[0].data, im[0].size, &total);
             any.kind = XRT_IMAGE_HIP_OFFLOAD_BUNDLE, any.data = b, any.size = total, any.arch = "gfx90a,gfx1030";
@@ -2871,6 +3603,100 @@ static void test_hip_dmabuf_fake(void **state)
 #endif
 }
 
+/* Memory the runtime allocated for another than xrt (cudaMalloc called
+   directly): the pointer attributes give its allocation's base and size as
+   the driver tells them (cuMemGetAddressRange, hipMemGetAddressRange), none
+   where it cannot. The drivers' doubles know one allocation of 1 MiB; either
+   out pointer may be NULL; another address is CUDA_ERROR_NOT_FOUND
+   (hipErrorNotFound). */
+#define RANGE_BASE ((uintptr_t)0x7f0000100000ull)
+#define RANGE_SIZE ((size_t)1 << 20)
+static int range_of(uintptr_t p, uintptr_t *base, size_t *size)
+{
+    if (p < RANGE_BASE || p - RANGE_BASE >= RANGE_SIZE) return 0;
+    if (base) *base = RANGE_BASE;
+    if (size) *size = RANGE_SIZE;
+    return 1;
+}
+#ifdef XRT_ENABLE_CUDA
+static int fake_cu_address_range(unsigned long long *base, size_t *size, unsigned long long p)
+{
+    uintptr_t b = 0;
+    if (!range_of((uintptr_t)p, &b, size)) return CUDA_ERROR_NOT_FOUND;
+    if (base) *base = b;
+    return CUDA_SUCCESS;
+}
+#endif
+#ifdef XRT_ENABLE_HIP
+static int fake_hip_address_range(void **base, size_t *size, void *p)
+{
+    uintptr_t b = 0;
+    if (!range_of((uintptr_t)p, &b, size)) return hipErrorNotFound;
+    if (base) *base = (void *)b;
+    return hipSuccess;
+}
+#endif
+
+static void check_native_range(xrt_backend *t, xrt_memory_type type, int device, int known)
+{
+    xrt_pointer_attributes a;
+    memset(&a, 0, sizeof a);
+    a.device = -1;
+    OK(xrt__gpu_pointer_get_attributes(t, &a, (void *)(RANGE_BASE + 100)));
+    assert_int_equal(a.type, type);
+    assert_int_equal(a.device, device);
+    assert_ptr_equal(a.base, known ? (void *)RANGE_BASE : NULL);
+    assert_int_equal(a.size, known ? RANGE_SIZE : 0);
+    memset(&a, 0, sizeof a); /* outside what the driver knows: no base, no size */
+    OK(xrt__gpu_pointer_get_attributes(t, &a, (void *)(RANGE_BASE + RANGE_SIZE)));
+    assert_int_equal(a.type, type);
+    assert_null(a.base);
+    assert_int_equal(a.size, 0);
+}
+
+static void test_native_memory_range_fake(void **state)
+{
+    xrt_backend t;
+    xrt__gpu *g;
+    xrt_memcpy_kind kind = XRT_MEMCPY_DEFAULT;
+    (void)state, (void)kind;
+    (void)g, (void)t, (void)check_native_range;
+#ifdef XRT_ENABLE_CUDA
+    g = gpu_table("cuda", &t);
+    fake_begin(g);
+    fake_driver(g, 0);
+    xrt__cuda_no_range = 0;
+    fake.attr[0] = cudaMemoryTypeDevice;
+    fake.attr[1] = 1;
+    check_native_range(&t, XRT_MEMORY_DEVICE, 1, 0); /* a driver without the call */
+    xrt__cuda_drv.MemGetAddressRange = fake_cu_address_range;
+    check_native_range(&t, XRT_MEMORY_DEVICE, 1, 1);
+    /* a copy that runs past its end is refused, as one of xrt's memory */
+    xrt_test_log_capture();
+    FAILS(xrt__mem_check_copy(&t, (void *)(RANGE_BASE + RANGE_SIZE - 10), (void *)(RANGE_BASE + 2 * RANGE_SIZE), 20,
+                              &kind, "xrt_memcpy"),
+          XRT_ERROR_INVALID_VALUE, "overrun its allocation");
+    OK(xrt__mem_check_copy(&t, (void *)(RANGE_BASE + RANGE_SIZE - 10), (void *)(RANGE_BASE + 2 * RANGE_SIZE), 10,
+                           &kind, "xrt_memcpy"));
+    fake.attr[0] = cudaMemoryTypeHost; /* cudaMallocHost's */
+    check_native_range(&t, XRT_MEMORY_PINNED_HOST, -1, 1);
+    fakes_end();
+#endif
+#ifdef XRT_ENABLE_HIP
+    g = gpu_table("hip", &t);
+    fake_begin(g);
+    hip_ext_fake();
+    xrt__hip_ext.MemGetAddressRange = NULL;
+    g->version = 60032830;
+    fake.attr[0] = 2; /* hipMemoryTypeDevice (ROCm 6) */
+    fake.attr[1] = 3;
+    check_native_range(&t, XRT_MEMORY_DEVICE, 3, 0);
+    xrt__hip_ext.MemGetAddressRange = fake_hip_address_range;
+    check_native_range(&t, XRT_MEMORY_DEVICE, 3, 1);
+    fakes_end();
+#endif
+}
+
 /* >> with a GPU (each test runs on every available GPU backend) */
 static void test_gpu_properties(void **state)
 {
@@ -3090,6 +3916,49 @@ static void *native_symbol(const char *name)
 
 static int on_cuda(void) { return strcmp(current_backend(), "cuda") == 0; }
 
+static void never_called(void *stream, int status, void *user)
+{
+    (void)stream, (void)status, (void)user;
+    fail_msg("a refused stream callback ran");
+}
+
+/* The runtime's own answers to bad flags and arguments of its stream and
+   event calls, as CUDA documents them (xrt checks most first, so only a
+   direct call shows them; the double must be as strict): cudaStreamWaitEvent
+   takes cudaEventWaitDefault, and cudaEventWaitExternal only in a capture
+   ("invalid when used outside of capture"); cudaStreamAddCallback's flags
+   "must be 0"; cudaEventCreateWithFlags knows four flags; cudaLaunchHostFunc
+   needs a function; "It is illegal to attach singly to the NULL stream". */
+static void test_gpu_runtime_stream_event_arguments(void **state)
+{
+    xrt__gpu *g = current_gpu();
+    void *native = NULL, *ev = NULL, *made = &made, *m = NULL;
+    xrt_stream s;
+    xrt_event e;
+    (void)state;
+    SKIP_UNLESS(on_cuda(), "CUDA's documented answers (HIP documents its own)");
+    OK(xrt_stream_create(&s));
+    OK(xrt_stream_get_native(s, &native));
+    OK(xrt_event_create(&e, XRT_EVENT_DISABLE_TIMING));
+    OK(xrt_event_get_native(e, &ev));
+    OK(xrt_event_record(e, s));
+    assert_int_equal(g->rt.StreamWaitEvent(native, ev, 2), cudaErrorInvalidValue);
+    assert_int_equal(g->rt.StreamWaitEvent(native, ev, cudaEventWaitExternal), cudaErrorInvalidValue);
+    assert_int_equal(g->rt.StreamWaitEvent(native, ev, cudaEventWaitDefault), g->success);
+    assert_int_equal(g->rt.StreamAddCallback(native, never_called, NULL, 1), cudaErrorInvalidValue);
+    assert_int_equal(g->rt.EventCreateWithFlags(&made, 8), cudaErrorInvalidValue);
+    assert_ptr_equal(made, &made); /* nothing made */
+    assert_int_equal(g->rt.LaunchHostFunc(native, NULL, NULL), cudaErrorInvalidValue);
+    OK(xrt_malloc_managed(&m, 4096, XRT_MEM_ATTACH_GLOBAL));
+    assert_int_equal(g->rt.StreamAttachMemAsync(NULL, m, 0, cudaMemAttachSingle), cudaErrorInvalidValue);
+    assert_int_equal(g->rt.StreamAttachMemAsync(g->legacy_native, m, 0, cudaMemAttachSingle), cudaErrorInvalidValue);
+    assert_int_equal(g->rt.StreamAttachMemAsync(native, m, 0, cudaMemAttachSingle), g->success);
+    OK(xrt_stream_synchronize(s));
+    OK(xrt_free(m));
+    OK(xrt_event_destroy(e));
+    OK(xrt_stream_destroy(s));
+}
+
 /* The object is the native stream; xrt_stream_create's is blocking, as
    cudaStreamCreate's, XRT_STREAM_NON_BLOCKING's is not; a wrapped stream is
    not destroyed with its handle. */
@@ -3213,6 +4082,63 @@ static void test_gpu_runtime_one_exec_of_memory_graph(void **state)
     assert_int_equal(exec_destroy(x), cudaSuccess);
     assert_int_equal(instantiate(&x2, g, 0), cudaSuccess);
     assert_int_equal(exec_destroy(x2), cudaSuccess);
+    assert_int_equal(destroy(g), cudaSuccess);
+#else
+    (void)state;
+    SKIP_UNLESS(0, "no XRT_ENABLE_CUDA in this build");
+#endif
+}
+
+/* A child graph node's own graph takes no memory node: "Allocation and free
+   nodes cannot be added to the returned graph. Attempting to do so will
+   return an error" (cudaGraphChildGraphNodeGetGraph), cudaErrorInvalidValue
+   its documented error. xrt refuses it first (xrt__gnode_mem_in); asked of
+   the runtime directly, so that the test double is held to what CUDA does. */
+static void test_gpu_runtime_no_memory_node_in_child_graph(void **state)
+{
+#ifdef XRT_ENABLE_CUDA
+    typedef cudaError_t (*create_fn)(cudaGraph_t *, unsigned);
+    typedef cudaError_t (*child_fn)(cudaGraphNode_t *, cudaGraph_t, const cudaGraphNode_t *, size_t, cudaGraph_t);
+    typedef cudaError_t (*get_fn)(cudaGraphNode_t, cudaGraph_t *);
+    typedef cudaError_t (*alloc_fn)(cudaGraphNode_t *, cudaGraph_t, const cudaGraphNode_t *, size_t,
+                                    struct cudaMemAllocNodeParams *);
+    typedef cudaError_t (*free_fn)(cudaGraphNode_t *, cudaGraph_t, const cudaGraphNode_t *, size_t, void *);
+    typedef cudaError_t (*destroy_fn)(cudaGraph_t);
+    void *f[6] = {native_symbol("cudaGraphCreate"),          native_symbol("cudaGraphAddChildGraphNode"),
+                  native_symbol("cudaGraphChildGraphNodeGetGraph"), native_symbol("cudaGraphAddMemAllocNode"),
+                  native_symbol("cudaGraphAddMemFreeNode"),  native_symbol("cudaGraphDestroy")};
+    create_fn create;
+    child_fn add_child;
+    get_fn get_graph;
+    alloc_fn add_alloc;
+    free_fn add_free;
+    destroy_fn destroy;
+    struct cudaMemAllocNodeParams p;
+    cudaGraph_t g = NULL, empty = NULL, own = NULL, other = NULL;
+    cudaGraphNode_t child = NULL, node = NULL, al = NULL;
+    int dev = 0, i;
+    (void)state;
+    SKIP_UNLESS(on_cuda(), "the CUDA runtime's graph calls");
+    for (i = 0; i < 6; i++) SKIP_UNLESS(f[i], "the runtime has no memory nodes");
+    memcpy(&create, &f[0], sizeof f[0]), memcpy(&add_child, &f[1], sizeof f[1]);
+    memcpy(&get_graph, &f[2], sizeof f[2]), memcpy(&add_alloc, &f[3], sizeof f[3]);
+    memcpy(&add_free, &f[4], sizeof f[4]), memcpy(&destroy, &f[5], sizeof f[5]);
+    OK(xrt_get_device(&dev));
+    memset(&p, 0, sizeof p);
+    p.poolProps.allocType = cudaMemAllocationTypePinned;
+    p.poolProps.location.type = cudaMemLocationTypeDevice;
+    p.poolProps.location.id = dev;
+    p.bytesize = 1 << 16;
+    assert_int_equal(create(&g, 0), cudaSuccess);
+    assert_int_equal(create(&empty, 0), cudaSuccess);
+    assert_int_equal(add_child(&child, g, NULL, 0, empty), cudaSuccess);
+    assert_int_equal(get_graph(child, &own), cudaSuccess);
+    assert_int_equal(add_alloc(&node, own, NULL, 0, &p), cudaErrorInvalidValue);
+    assert_int_equal(create(&other, 0), cudaSuccess); /* an allocation another graph leaves to the caller */
+    assert_int_equal(add_alloc(&al, other, NULL, 0, &p), cudaSuccess);
+    assert_int_equal(add_free(&node, own, NULL, 0, p.dptr), cudaErrorInvalidValue);
+    assert_int_equal(destroy(other), cudaSuccess);
+    assert_int_equal(destroy(empty), cudaSuccess);
     assert_int_equal(destroy(g), cudaSuccess);
 #else
     (void)state;
@@ -3408,6 +4334,168 @@ static void test_gpu_capture_to_graph_edge_data(void **state)
     OK(xrt_stream_destroy(s));
 }
 
+/* >> annotated edges (cudaGraphEdgeData, CUDA 12.3): a programmatic edge
+   between two kernel nodes, made natively, is what xrt's lists cannot
+   express. The runtime answers a list of edges or of a node's neighbours
+   asked without edge data with cudaErrorLossyQuery for it, and a count as
+   for any edge; xrt asks with edge data, and its lists answer
+   XRT_ERROR_UNSUPPORTED naming the edge, its walks (the cycle check of an
+   added edge) follow it as any edge, and a removal of it, which
+   cudaGraphRemoveDependencies matches by its data, is refused likewise.
+   The kernel nodes: on the test double, of its own empty kernel
+   (cudaGraphAddKernelNode, into the graph a capture into it names through
+   cudaStreamGetCaptureInfo); on a GPU, of an empty PTX kernel added through
+   xrt, whose native handles are that capture's front. */
+typedef struct {
+    void *func;
+    unsigned grid[3], block[3], shared;
+    void **params, **extra;
+} kernel_node_params; /* cudaKernelNodeParams */
+
+static const char nop_ptx[] = ".version 7.5\n.target sm_75\n.address_size 64\n.visible .entry nop()\n{\n\tret;\n}\n";
+
+/* Two kernel nodes of graph (k, k + 1) and their native handles (kn), the
+   second after the first through a programmatic edge made natively; *ng
+   the native graph. */
+static void annotated_pair(xrt_graph graph, xrt_stream s, xrt_module *m, xrt_graph_node *k, void **kn, void **ng)
+{
+    typedef int (*info_fn)(void *stream, int *status, unsigned long long *id, void **graph, void *const **deps,
+                           const edge_data **data, size_t *n);
+    typedef int (*kernel_fn)(void **node, void *graph, void *const *deps, size_t n, const kernel_node_params *p);
+    typedef int (*depend_fn)(void *graph, void *const *from, void *const *to, const edge_data *data, size_t n);
+    void *fp[3] = {native_symbol("cudaStreamGetCaptureInfo"), native_symbol("cudaGraphAddKernelNode"),
+                   native_symbol("cudaGraphAddDependencies")};
+    void *empty = native_symbol("cudart_double_empty_kernel"), *native = NULL, *const *front = NULL;
+    xrt_graph made = NULL;
+    const edge_data *data = NULL;
+    kernel_node_params kp = {NULL, {1, 1, 1}, {1, 1, 1}, 0, NULL, NULL};
+    edge_data prog;
+    info_fn info;
+    kernel_fn kernel;
+    depend_fn depend;
+    size_t n = 0;
+    int status = -1;
+    memcpy(&info, &fp[0], sizeof info), memcpy(&kernel, &fp[1], sizeof kernel), memcpy(&depend, &fp[2], sizeof depend);
+    k[0] = k[1] = NULL;
+    if (!empty) { /* a GPU: kernels through xrt */
+        xrt_module_image im = {XRT_IMAGE_CUDA_PTX, nop_ptx, sizeof nop_ptx - 1, "compute_75"};
+        xrt_function fn = NULL;
+        xrt_kernel_node_params p;
+        memset(&p, 0, sizeof p);
+        OK(xrt_module_load(m, &im, 1, NULL));
+        OK(xrt_module_get_function(&fn, *m, "nop"));
+        p.function = fn;
+        p.grid.x = p.grid.y = p.grid.z = p.block.x = p.block.y = p.block.z = 1;
+        OK(xrt_graph_add_kernel_node(&k[0], graph, NULL, 0, &p));
+        OK(xrt_graph_add_kernel_node(&k[1], graph, NULL, 0, &p));
+    }
+    OK(xrt_stream_get_native(s, &native));
+    OK(xrt_stream_begin_capture_to_graph(s, graph, k, empty ? 0 : 2, XRT_CAPTURE_MODE_GLOBAL));
+    assert_int_equal(info(native, &status, NULL, ng, &front, &data, &n), 0);
+    assert_int_equal(status, 1); /* cudaStreamCaptureStatusActive */
+    assert_non_null(*ng);
+    if (empty) {
+        memcpy(&kp.func, &empty, sizeof empty);
+        assert_int_equal(kernel(&kn[0], *ng, NULL, 0, &kp), 0);
+        assert_int_equal(kernel(&kn[1], *ng, NULL, 0, &kp), 0);
+    } else {
+        assert_int_equal(n, 2);
+        kn[0] = front[0], kn[1] = front[1];
+        assert_true(data[0].type == 0 && data[1].type == 0);
+    }
+    memset(&prog, 0, sizeof prog);
+    prog.from_port = 1, prog.type = 1; /* cudaGraphKernelNodePortProgrammatic, cudaGraphDependencyTypeProgrammatic */
+    assert_int_equal(depend(*ng, &kn[0], &kn[1], &prog, 1), 0);
+    OK(xrt_stream_end_capture(s, &made));
+    assert_ptr_equal(made, graph);
+}
+
+/* The runtime's own answers for the annotated edge kn[0] -> kn[1] of ng. */
+static void annotated_native(void *ng, void *const *kn)
+{
+    typedef int (*edges_fn)(void *graph, void **from, void **to, edge_data *data, size_t *count);
+    typedef int (*deps_fn)(void *node, void **nodes, edge_data *data, size_t *count);
+    void *fp[2] = {native_symbol("cudaGraphGetEdges"), native_symbol("cudaGraphNodeGetDependencies")};
+    void *from[2], *to[2];
+    edge_data ed[2];
+    edges_fn edges;
+    deps_fn deps;
+    size_t count = 0;
+    memcpy(&edges, &fp[0], sizeof edges), memcpy(&deps, &fp[1], sizeof deps);
+    assert_int_equal(edges(ng, NULL, NULL, NULL, &count), 0);
+    assert_int_equal(count, 1);
+    count = 2;
+    assert_int_equal(edges(ng, from, to, NULL, &count), 402); /* cudaErrorLossyQuery */
+    assert_int_equal(edges(ng, from, to, ed, &count), 0);
+    assert_int_equal(count, 1);
+    assert_ptr_equal(from[0], kn[0]);
+    assert_ptr_equal(to[0], kn[1]);
+    assert_true(ed[0].from_port == 1 && ed[0].to_port == 0 && ed[0].type == 1);
+    count = 0;
+    assert_int_equal(deps(kn[1], NULL, NULL, &count), 0);
+    assert_int_equal(count, 1);
+    count = 2;
+    assert_int_equal(deps(kn[1], from, NULL, &count), 402);
+    assert_int_equal(deps(kn[1], from, ed, &count), 0);
+    assert_true(count == 1 && from[0] == kn[0] && ed[0].type == 1);
+}
+
+static void test_gpu_annotated_edges(void **state)
+{
+    static const char annotated[] = "has edge data (from_port 1, to_port 0, type 1: a programmatic dependency)";
+    void *kn[2] = {NULL, NULL}, *ng = NULL;
+    xrt_graph_node k[2], nodes[4], head = NULL, tail = NULL, e = NULL, *ends[2];
+    xrt_graph g = NULL;
+    xrt_graph_info gi;
+    xrt_module m = NULL;
+    xrt_stream s;
+    size_t count, i, c;
+    (void)state;
+    SKIP_UNLESS(on_cuda(), "annotated edges are CUDA's (HIP's edges carry no data)");
+    SKIP_UNLESS(native_symbol("cudaStreamGetCaptureInfo") && native_symbol("cudaGraphAddKernelNode"),
+                "the runtime has no edge data (CUDA 12.3)");
+    SKIP_UNLESS(native_symbol("cudart_double_empty_kernel") || (caps() & XRT_CAP_MODULES),
+                "no kernel to make kernel nodes of");
+    OK(xrt_stream_create(&s));
+    OK(xrt_graph_create(&g, 0));
+    annotated_pair(g, s, &m, k, kn, &ng);
+    annotated_native(ng, kn);
+    /* counts answer; which node is the head, by its dependents */
+    OK(xrt_graph_get_info(g, &gi));
+    assert_int_equal(gi.edges, 1);
+    assert_int_equal(gi.kernels, 2);
+    count = 4;
+    OK(xrt_graph_get_nodes(g, nodes, &count));
+    assert_int_equal(count, 2);
+    for (i = 0; i < 2; i++) {
+        c = 9;
+        OK(xrt_graph_node_get_dependent_nodes(nodes[i], NULL, &c));
+        ends[c == 1 ? 0 : 1] = &nodes[i];
+    }
+    head = *ends[0], tail = *ends[1];
+    assert_true(head != tail);
+    /* the lists cannot express it */
+    count = 4;
+    FAILS(xrt_graph_get_edges(g, nodes, nodes + 2, &count), XRT_ERROR_UNSUPPORTED, annotated);
+    FAILS(xrt_graph_get_edges(g, nodes, nodes + 2, &count), XRT_ERROR_UNSUPPORTED, "cuda: xrt_graph_get_edges: edge 0 ");
+    count = 4;
+    FAILS(xrt_graph_node_get_dependencies(tail, nodes, &count), XRT_ERROR_UNSUPPORTED, annotated);
+    count = 4;
+    FAILS(xrt_graph_node_get_dependent_nodes(head, nodes, &count), XRT_ERROR_UNSUPPORTED, annotated);
+    count = 0;
+    OK(xrt_graph_node_get_dependencies(tail, NULL, &count));
+    assert_int_equal(count, 1);
+    /* a walk follows it: e -> head is no cycle, tail -> e would close one */
+    OK(xrt_graph_add_empty_node(&e, g, NULL, 0));
+    OK(xrt_graph_add_dependencies(g, &e, &head, 1));
+    FAILS(xrt_graph_add_dependencies(g, &tail, &e, 1), XRT_ERROR_INVALID_VALUE, "it would close a cycle");
+    FAILS(xrt_graph_remove_dependencies(g, &head, &tail, 1), XRT_ERROR_UNSUPPORTED, annotated);
+    OK(xrt_graph_remove_dependencies(g, &e, &head, 1)); /* a plain one goes */
+    OK(xrt_graph_destroy(g));
+    if (m) OK(xrt_module_unload(m));
+    OK(xrt_stream_destroy(s));
+}
+
 /* xrt_shutdown with memory still allocated frees it, then a new xrt_init
    works again (the runtime stays loaded until the last free). */
 static void test_gpu_shutdown_with_live_memory(void **state)
@@ -3451,6 +4539,12 @@ int main(void)
         cmocka_unit_test_teardown(test_host_fn_closures_reused, fakes_restore),
         cmocka_unit_test_teardown(test_graphs_fake, fakes_restore),
         cmocka_unit_test_teardown(test_hip_layouts, fakes_restore),
+        cmocka_unit_test_teardown(test_runtime_numbers_fake, fakes_restore),
+        cmocka_unit_test_teardown(test_hip_runtime_versions, fakes_restore),
+        cmocka_unit_test_teardown(test_hip_rocm7_refused_by_name, hip_dir_restore),
+        cmocka_unit_test_teardown(test_native_memory_range_fake, fakes_restore),
+        cmocka_unit_test_teardown(test_host_register_flags_fake, fakes_restore),
+        cmocka_unit_test_teardown(test_hip_target_features, fakes_restore),
         cmocka_unit_test(test_dmabuf_page_range),
         cmocka_unit_test_teardown(test_cuda_dmabuf_without_driver, env_restore),
         cmocka_unit_test_teardown(test_cuda_dmabuf_fake_driver, fakes_restore),
@@ -3460,8 +4554,10 @@ int main(void)
         cmocka_unit_test_teardown(test_cuda_module_kept_for_graphs_fake, fakes_restore),
         cmocka_unit_test_teardown(test_cuda_context_made_only_where_none_is_current_fake, fakes_restore),
         cmocka_unit_test_teardown(test_cuda_captured_kernel_params_fake, fakes_restore),
+        cmocka_unit_test_teardown(test_cuda_capture_of_destroyed_stream_forgotten_fake, fakes_restore),
         cmocka_unit_test_teardown(test_hip_capture_last_fake, fakes_restore),
         cmocka_unit_test_teardown(test_hip_launch_fake, fakes_restore),
+        cmocka_unit_test_teardown(test_hip_image_choice, fakes_restore),
         cmocka_unit_test_teardown(test_hip_modules_fake, fakes_restore),
         cmocka_unit_test_teardown(test_hip_module_real_runtime, env_restore),
         cmocka_unit_test_teardown(test_cuda_library_fake_driver, fakes_restore),
@@ -3469,6 +4565,8 @@ int main(void)
         cmocka_unit_test_teardown(test_cuda_images_within_size, fakes_restore),
         cmocka_unit_test_teardown(test_cuda_junk_images, fakes_restore),
         cmocka_unit_test_teardown(test_cuda_driver_failures, fakes_restore),
+        cmocka_unit_test_teardown(test_cuda_module_symbols_and_occupancy_fake, fakes_restore),
+        cmocka_unit_test_teardown(test_cuda_module_unloaded_when_synchronize_fails_fake, fakes_restore),
     };
     const struct CMUnitTest with_gpu[] = {
         cmocka_unit_test(test_gpu_properties),
@@ -3477,12 +4575,15 @@ int main(void)
         cmocka_unit_test(test_gpu_native_pointers),
         cmocka_unit_test_teardown(test_gpu_copy_asks_runtime, moved_restore),
         cmocka_unit_test(test_gpu_native_handles),
+        cmocka_unit_test(test_gpu_runtime_stream_event_arguments),
         cmocka_unit_test(test_gpu_runtime_one_exec_of_memory_graph),
+        cmocka_unit_test(test_gpu_runtime_no_memory_node_in_child_graph),
         gated_test(test_gpu_not_ready),
         gated_test(test_gpu_stream_not_blocked_by_null),
         cmocka_unit_test(test_gpu_host_fn_refused),
         cmocka_unit_test(test_gpu_dmabuf_export),
         cmocka_unit_test(test_gpu_capture_to_graph_edge_data),
+        cmocka_unit_test(test_gpu_annotated_edges),
         cmocka_unit_test(test_gpu_shutdown_with_live_memory),
     };
     int failed;

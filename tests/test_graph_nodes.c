@@ -9,6 +9,7 @@
 #include "graph_kernels.h"
 
 #include <sched.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 typedef struct fixture {
@@ -305,6 +306,77 @@ static void test_diamond_of_sets(void **state)
     fx_free(&f);
 }
 
+/* >> a node that would write a range registered read-only (its first
+   byte or one past it) is refused where it is added or its params set, in
+   the graph and in an exec, and a captured copy where it is called, as
+   xrt_memcpy refuses it: nothing is written */
+static void test_node_read_only_dst(void **state)
+{
+    size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+    const char *why = "registered read-only";
+    unsigned char *m;
+    xrt_memset_node_params ms = {NULL, 0, 3, 1, 64, 1};
+    xrt_memcpy_3d_parms q;
+    xrt_graph_node_params p;
+    xrt_graph_node copy, c3;
+    xrt_graph_exec x;
+    xrt_graph g;
+    fixture f;
+    (void)state;
+    need_nodes();
+    m = mmap(NULL, 2 * pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    assert_true(m != MAP_FAILED);
+    memset(m, 7, 2 * pg);
+    assert_int_equal(mprotect(m + pg, pg, PROT_READ), 0);
+    fx_make(&f);
+    OK(xrt_memset(f.d, 1, N * sizeof(int)));
+    OK(xrt_host_register(m + pg, pg, XRT_HOST_REGISTER_READ_ONLY));
+    OK(xrt_graph_create(&g, 0));
+    FAILS(xrt_graph_add_memcpy_node_1d(&copy, g, NULL, 0, m + pg, f.d, 64, XRT_MEMCPY_DEVICE_TO_HOST),
+          XRT_ERROR_INVALID_VALUE, why);
+    FAILS(xrt_graph_add_memcpy_node_1d(&copy, g, NULL, 0, m + pg - 8, f.d, 64, XRT_MEMCPY_DEVICE_TO_HOST),
+          XRT_ERROR_INVALID_VALUE, why);
+    ms.dst = m + pg;
+    FAILS(xrt_graph_add_memset_node(&copy, g, NULL, 0, &ms), XRT_ERROR_INVALID_VALUE, why);
+    memset(&q, 0, sizeof q);
+    q.src_ptr = xrt_make_pitched_ptr(f.d, 16, 16, 1);
+    q.dst_ptr = xrt_make_pitched_ptr(m, 64, 16, pg / 64); /* its second slice is in it */
+    q.extent = xrt_make_extent(16, 1, 2);
+    q.kind = XRT_MEMCPY_DEVICE_TO_HOST;
+    FAILS(xrt_graph_add_memcpy_node(&c3, g, NULL, 0, &q), XRT_ERROR_INVALID_VALUE, why);
+    q.extent = xrt_make_extent(16, 1, 1);
+    OK(xrt_graph_add_memcpy_node(&c3, g, NULL, 0, &q));
+    q.extent = xrt_make_extent(16, 1, 2);
+    FAILS(xrt_graph_memcpy_node_set_params(c3, &q), XRT_ERROR_INVALID_VALUE, why);
+    OK(xrt_graph_add_memcpy_node_1d(&copy, g, &c3, 1, m + pg - 64, f.d, 64, XRT_MEMCPY_DEVICE_TO_HOST));
+    OK(xrt_graph_node_get_params(copy, &p));
+    p.copy.dst = m + pg - 8;
+    FAILS(xrt_graph_node_set_params(copy, &p), XRT_ERROR_INVALID_VALUE, why);
+    OK(xrt_graph_instantiate(&x, g));
+    FAILS(xrt_graph_exec_node_set_params(x, copy, &p), XRT_ERROR_INVALID_VALUE, why);
+    FAILS(xrt_graph_exec_memcpy_node_set_params(x, c3, &q), XRT_ERROR_INVALID_VALUE, why);
+    OK(xrt_graph_launch(x, f.s));
+    OK(xrt_stream_synchronize(f.s));
+    assert_bytes(m + pg, pg, 7);
+    assert_bytes(m + pg - 64, 64, 1);
+    assert_bytes(m, 16, 1);
+    OK(xrt_graph_exec_destroy(x));
+    OK(xrt_graph_destroy(g));
+    OK(xrt_stream_begin_capture(f.s, XRT_CAPTURE_MODE_GLOBAL)); /* a captured copy: as xrt_memcpy_async */
+    FAILS(xrt_memcpy_async(m + pg - 8, f.d, 64, XRT_MEMCPY_DEVICE_TO_HOST, f.s), XRT_ERROR_INVALID_VALUE, why);
+    OK(xrt_memcpy_async(m + pg - 64, f.d, 64, XRT_MEMCPY_DEVICE_TO_HOST, f.s));
+    OK(xrt_stream_end_capture(f.s, &g));
+    OK(xrt_graph_instantiate(&x, g));
+    OK(xrt_graph_launch(x, f.s));
+    OK(xrt_stream_synchronize(f.s));
+    assert_bytes(m + pg, pg, 7);
+    OK(xrt_graph_exec_destroy(x));
+    OK(xrt_graph_destroy(g));
+    OK(xrt_host_unregister(m + pg));
+    fx_free(&f);
+    assert_int_equal(munmap(m, 2 * pg), 0);
+}
+
 /* >> a node's params: get, set in the graph (the next instantiate takes
    them), set in an exec (the graph keeps its own); of another type refused */
 static void test_node_params(void **state)
@@ -351,6 +423,45 @@ static void test_node_params(void **state)
     FAILS(xrt_graph_exec_node_set_params(x, set, &p), XRT_ERROR_INVALID_VALUE, "params are of type 3");
     p.type = (xrt_graph_node_type)42;
     FAILS(xrt_graph_node_set_params(set, &p), XRT_ERROR_INVALID_VALUE, "unknown node type 42");
+    OK(xrt_graph_exec_destroy(x));
+    OK(xrt_graph_destroy(g));
+    fx_free(&f);
+}
+
+/* >> a memset node of one row: its pitch is "Unused if height is 1"
+   (cudaMemsetParams), so any pitch (0, less than the row, not a multiple
+   of the element) is taken, in the node, in a graph's and an exec's params */
+static void test_memset_node_one_row_pitch_unused(void **state)
+{
+    fixture f;
+    xrt_graph g;
+    xrt_graph_exec x;
+    xrt_graph_node set, copy;
+    xrt_graph_node_params p;
+    xrt_memset_node_params ms = {NULL, 3, 0x01020304u, 4, N, 1};
+    int i;
+    (void)state;
+    need_nodes();
+    fx_make(&f);
+    ms.dst = f.d;
+    OK(xrt_graph_create(&g, 0));
+    OK(xrt_graph_add_memset_node(&set, g, NULL, 0, &ms));
+    OK(xrt_graph_add_memcpy_node_1d(&copy, g, &set, 1, f.h, f.d, N * sizeof(int), XRT_MEMCPY_DEVICE_TO_HOST));
+    OK(xrt_graph_instantiate(&x, g));
+    OK(xrt_graph_launch(x, f.s));
+    OK(xrt_stream_synchronize(f.s));
+    for (i = 0; i < N; i++)
+        if (f.h[i] != 0x01020304) fail_msg("h[%d] = 0x%x", i, f.h[i]);
+    OK(xrt_graph_node_get_params(set, &p));
+    p.set.pitch = 0;
+    p.set.value = 0x05060708u;
+    OK(xrt_graph_exec_node_set_params(x, set, &p));
+    OK(xrt_graph_launch(x, f.s));
+    OK(xrt_stream_synchronize(f.s));
+    for (i = 0; i < N; i++)
+        if (f.h[i] != 0x05060708) fail_msg("h[%d] = 0x%x after the exec's params", i, f.h[i]);
+    p.set.pitch = 1;
+    OK(xrt_graph_node_set_params(set, &p));
     OK(xrt_graph_exec_destroy(x));
     OK(xrt_graph_destroy(g));
     fx_free(&f);
@@ -581,7 +692,7 @@ static xrt_graph_node nth(xrt_graph g, size_t i)
 }
 
 /* An update's refusal, in xrt's words on the CPU, in the runtime's elsewhere. */
-static const char *why(const char *cpu) { return strcmp(xrt_test_backend, "cpu") ? "GraphExecUpdate" : cpu; }
+static const char *why(const char *cpu) { return on_cpu() ? cpu : "GraphExecUpdate"; }
 
 /* >> cudaGraphExecUpdate's limits, each with its result code and node: a
    copy whose memory type changed, a child graph of another shape, a node of
@@ -664,7 +775,7 @@ static void test_update_limits(void **state)
     FAILS(xrt_graph_exec_update_with_result(x, g, NULL), XRT_ERROR_INVALID_VALUE, "result is NULL");
 
     OK(xrt_get_device_count(&devices));
-    if (devices > 1 && !strcmp(xrt_test_backend, "cpu")) { /* the same graph made on device 1 (the runtimes' own rule) */
+    if (devices > 1 && on_cpu()) { /* the same graph made on device 1 (the runtimes' own rule) */
         OK(xrt_set_device(1));
         OK(xrt_graph_create(&other, 0));
         add_log(other, &a, NULL, 0, 1);
@@ -818,7 +929,7 @@ static void test_capture_into_graph(void **state)
     OK(xrt_graph_get_nodes(g, NULL, &n));
     /* The CPU backend leaves g as it was; CUDA captures into g as it goes and
        says nothing of g after a failure (n is 5 on its double). */
-    if (!strcmp(xrt_test_backend, "cpu")) assert_int_equal(n, 4);
+    if (on_cpu()) assert_int_equal(n, 4);
     OK(xrt_graph_node_get_type(last, &p.type)); /* its nodes' handles still good */
     assert_int_equal(p.type, XRT_GRAPH_NODE_HOST);
 
@@ -1150,7 +1261,7 @@ static void add_set(xrt_graph g, xrt_graph_node *node, const xrt_graph_node *dep
    `to` is not destroyed, nor its edge from `from` removed. */
 static void keeps_nodes_and_edges(xrt_graph g, xrt_graph_node from, xrt_graph_node to)
 {
-    if (!strcmp(xrt_test_backend, "cpu")) { /* the double's refusals carry no detail */
+    if (on_cpu()) { /* the double's refusals carry no detail */
         FAILS(xrt_graph_destroy_node(to), XRT_ERROR_INVALID_VALUE, "cannot be deleted");
         FAILS(xrt_graph_remove_dependencies(g, &from, &to, 1), XRT_ERROR_INVALID_VALUE, "cannot be deleted");
     } else {
@@ -1288,6 +1399,48 @@ static void test_free_in_another_graph(void **state)
     fx_free(&f);
 }
 
+/* A free node of graph B frees graph A's allocation only while A (or its
+   exec) lives: once both are gone the address is no graph's allocation,
+   and memory may be there again (an xrt_malloc at the same address) or the
+   caller's (live when A went): B's launch is refused, and the caller's
+   memory stays the caller's to free. */
+static void free_of_gone_graph(fixture *f, int live)
+{
+    xrt_graph a, b;
+    xrt_graph_exec xa, xb;
+    xrt_graph_node al, set, fr;
+    int *d, *p = NULL;
+    OK(xrt_graph_create(&a, 0));
+    d = (int *)add_alloc(a, &al, NULL, 0, N * sizeof(int));
+    add_set(a, &set, &al, 1, d, 4);
+    OK(xrt_graph_create(&b, 0));
+    OK(add_free(b, &fr, NULL, 0, d));
+    OK(xrt_graph_instantiate(&xa, a));
+    OK(xrt_graph_instantiate(&xb, b));
+    OK(xrt_graph_launch(xa, f->s));
+    if (!live) OK(xrt_graph_launch(xb, f->s)); /* d freed: not allocated now */
+    OK(xrt_stream_synchronize(f->s));
+    OK(xrt_graph_exec_destroy(xa));
+    OK(xrt_graph_destroy(a));
+    if (!live) OK(xrt_malloc((void **)&p, N * sizeof(int))); /* may be at d */
+    FAILS(xrt_graph_launch(xb, f->s), XRT_ERROR_INVALID_VALUE, "is gone");
+    OK(xrt_stream_synchronize(f->s));
+    OK(xrt_free(live ? d : p)); /* still the caller's */
+    OK(xrt_graph_exec_destroy(xb));
+    OK(xrt_graph_destroy(b));
+}
+
+static void test_free_of_gone_graph(void **state)
+{
+    fixture f;
+    (void)state;
+    need_nodes();
+    fx_make(&f);
+    free_of_gone_graph(&f, 0);
+    free_of_gone_graph(&f, 1);
+    fx_free(&f);
+}
+
 /* xrt_device_graph_mem_trim (cudaDeviceGraphMemTrim): memory that no
    allocation uses may go back; an allocation that is live keeps its bytes,
    and the graph launches again after it as before. */
@@ -1330,6 +1483,196 @@ static void test_graph_mem_trim(void **state)
     fx_free(&f);
 }
 
+/* Copies the N ints at d back and checks each is v. */
+static void expect_ints(fixture *f, const int *d, int v, const char *what)
+{
+    int i;
+    memset(f->h, 0, N * sizeof(int));
+    OK(xrt_memcpy(f->h, d, N * sizeof(int), XRT_MEMCPY_DEVICE_TO_HOST));
+    for (i = 0; i < N; i++)
+        if (f->h[i] != v) fail_msg("%s: h[%d] = %d, not %d", what, i, f->h[i], v);
+}
+
+/* Instantiates g with flags, launches it on f->s, destroys the exec. */
+static void run_with_flags(fixture *f, xrt_graph g, unsigned long long flags)
+{
+    xrt_graph_exec x;
+    OK(xrt_graph_instantiate_with_flags(&x, g, flags));
+    OK(xrt_graph_launch(x, f->s));
+    OK(xrt_stream_synchronize(f->s));
+    OK(xrt_graph_exec_destroy(x));
+}
+
+/* >> instantiate flags (cudaGraphInstantiateWithFlags, CUDA's values): 0,
+   AUTO_FREE_ON_LAUNCH and USE_NODE_PRIORITY run the graph as
+   xrt_graph_instantiate does; an unknown bit, UPLOAD (CUDA takes it in
+   cudaGraphInstantiateWithParams only) and DEVICE_LAUNCH with
+   AUTO_FREE_ON_LAUNCH are refused, nothing made. DEVICE_LAUNCH is
+   unsupported on the CPU; on CUDA it takes kernels, copies and memsets of
+   device memory (a host node, an empty graph refused). */
+static void test_instantiate_flags(void **state)
+{
+    fixture f;
+    xrt_graph g, h;
+    xrt_graph_exec x = NULL;
+    xrt_graph_node set, host;
+    xrt_host_node_params hp = {log_fn, NULL};
+    xrt_status st;
+    (void)state;
+    need_nodes();
+    assert_int_equal(XRT_GRAPH_INSTANTIATE_AUTO_FREE_ON_LAUNCH, 1); /* cudaGraphInstantiateFlag* */
+    assert_int_equal(XRT_GRAPH_INSTANTIATE_UPLOAD, 2);
+    assert_int_equal(XRT_GRAPH_INSTANTIATE_DEVICE_LAUNCH, 4);
+    assert_int_equal(XRT_GRAPH_INSTANTIATE_USE_NODE_PRIORITY, 8);
+    fx_make(&f);
+    OK(xrt_graph_create(&g, 0));
+    add_set(g, &set, NULL, 0, f.d, 3);
+    FAILS(xrt_graph_instantiate_with_flags(&x, g, 16), XRT_ERROR_INVALID_VALUE, "bits other than");
+    FAILS(xrt_graph_instantiate_with_flags(&x, g, 1ull << 40), XRT_ERROR_INVALID_VALUE, "bits other than");
+    FAILS(xrt_graph_instantiate_with_flags(&x, g, XRT_GRAPH_INSTANTIATE_UPLOAD), XRT_ERROR_INVALID_VALUE,
+          "xrt_graph_upload");
+    FAILS(xrt_graph_instantiate_with_flags(&x, g, XRT_GRAPH_INSTANTIATE_DEVICE_LAUNCH |
+                                                      XRT_GRAPH_INSTANTIATE_AUTO_FREE_ON_LAUNCH),
+          XRT_ERROR_INVALID_VALUE, "cannot be used with");
+    assert_null(x);
+    FAILS(xrt_graph_instantiate_with_flags(NULL, g, 0), XRT_ERROR_INVALID_VALUE, "exec is NULL");
+    FAILS(xrt_graph_instantiate_with_flags(&x, (xrt_graph)f.s, XRT_GRAPH_INSTANTIATE_AUTO_FREE_ON_LAUNCH),
+          XRT_ERROR_INVALID_HANDLE, "xrt_graph_instantiate_with_flags");
+    assert_null(x);
+    run_with_flags(&f, g, 0);
+    expect_ints(&f, f.d, 3, "flags 0");
+    OK(xrt_memset(f.d, 0, N * sizeof(int)));
+    run_with_flags(&f, g, XRT_GRAPH_INSTANTIATE_AUTO_FREE_ON_LAUNCH | XRT_GRAPH_INSTANTIATE_USE_NODE_PRIORITY);
+    expect_ints(&f, f.d, 3, "AUTO_FREE_ON_LAUNCH | USE_NODE_PRIORITY");
+    OK(xrt_memset(f.d, 0, N * sizeof(int)));
+    st = xrt_graph_instantiate_with_flags(&x, g, XRT_GRAPH_INSTANTIATE_DEVICE_LAUNCH);
+    if (on_cpu()) {
+        assert_int_equal(st, XRT_ERROR_UNSUPPORTED);
+        assert_non_null(strstr(xrt_get_last_error_string(), "DEVICE_LAUNCH"));
+        xrt_get_last_error();
+        assert_null(x);
+    } else { /* from the host too ("can be used to launch the graph from both the host and device") */
+        OK(st);
+        OK(xrt_graph_launch(x, f.s));
+        OK(xrt_stream_synchronize(f.s));
+        OK(xrt_graph_exec_destroy(x));
+        expect_ints(&f, f.d, 3, "DEVICE_LAUNCH");
+        OK(xrt_graph_create(&h, 0));
+        assert_int_equal(xrt_graph_instantiate_with_flags(&x, h, XRT_GRAPH_INSTANTIATE_DEVICE_LAUNCH),
+                         XRT_ERROR_INVALID_VALUE); /* "The graph cannot be empty" */
+        OK(xrt_graph_add_host_node(&host, h, NULL, 0, &hp));
+        assert_int_equal(xrt_graph_instantiate_with_flags(&x, h, XRT_GRAPH_INSTANTIATE_DEVICE_LAUNCH),
+                         XRT_ERROR_INVALID_VALUE); /* kernel, memcpy, memset and child graph nodes only */
+        xrt_get_last_error();
+        assert_null(x);
+        OK(xrt_graph_destroy(h));
+    }
+    OK(xrt_graph_destroy(g));
+    fx_free(&f);
+}
+
+/* AUTO_FREE_ON_LAUNCH: a graph that leaves its allocation to the caller
+   launches again without the caller's free, each launch freeing the
+   previous launch's allocation first ("as though it called
+   cudaMemFreeAsync for every unfreed allocation", cudaGraphAddMemAllocNode);
+   one the caller freed (xrt_free_async, xrt_free) is not freed again; the
+   last launch's is the caller's, freed once, also after its graph is gone. */
+static void test_auto_free_on_launch(void **state)
+{
+    fixture f;
+    xrt_graph g;
+    xrt_graph_exec x;
+    xrt_graph_node al, set;
+    int *d, r;
+    char what[32];
+    (void)state;
+    need_nodes();
+    fx_make(&f);
+    OK(xrt_graph_create(&g, 0));
+    d = (int *)add_alloc(g, &al, NULL, 0, N * sizeof(int));
+    add_set(g, &set, &al, 1, d, 6);
+    OK(xrt_graph_instantiate_with_flags(&x, g, XRT_GRAPH_INSTANTIATE_AUTO_FREE_ON_LAUNCH));
+    for (r = 0; r < 5; r++) {
+        OK(xrt_graph_launch(x, f.s)); /* r > 0: frees d of the launch before unless the caller did */
+        OK(xrt_stream_synchronize(f.s));
+        snprintf(what, sizeof what, "launch %d", r);
+        expect_ints(&f, d, 6, what);
+        if (r == 1) OK(xrt_free_async(d, f.s));
+        if (r == 2) OK(xrt_free(d));
+    }
+    OK(xrt_free(d)); /* the last launch's: the caller's */
+    FAILS(xrt_free(d), XRT_ERROR_INVALID_VALUE, "graph"); /* once */
+    OK(xrt_graph_launch(x, f.s));
+    OK(xrt_graph_launch(x, f.s)); /* back to back: the second frees the first's */
+    OK(xrt_stream_synchronize(f.s));
+    expect_ints(&f, d, 6, "after two launches");
+    OK(xrt_graph_exec_destroy(x));
+    OK(xrt_graph_destroy(g));
+    OK(xrt_free(d)); /* live when its graph went: the caller's */
+    fx_free(&f);
+}
+
+/* The same for a captured graph that allocates (xrt_malloc_async in the
+   capture, no free): the usual form of such a CUDA program. */
+static void test_auto_free_captured(void **state)
+{
+    fixture f;
+    xrt_graph g;
+    xrt_graph_exec x;
+    int *p = NULL, r;
+    (void)state;
+    need_nodes();
+    fx_make(&f);
+    OK(xrt_stream_begin_capture(f.s, XRT_CAPTURE_MODE_GLOBAL));
+    OK(xrt_malloc_async((void **)&p, N * sizeof(int), f.s));
+    OK(xrt_memset_async(p, 0, N * sizeof(int), f.s));
+    OK(xrt_memcpy_async(p, f.d, N * sizeof(int), XRT_MEMCPY_DEVICE_TO_DEVICE, f.s));
+    OK(xrt_stream_end_capture(f.s, &g));
+    OK(xrt_graph_instantiate_with_flags(&x, g, XRT_GRAPH_INSTANTIATE_AUTO_FREE_ON_LAUNCH));
+    for (r = 0; r < 3; r++) {
+        OK(xrt_memset(f.d, r + 1, N * sizeof(int)));
+        OK(xrt_graph_launch(x, f.s));
+        OK(xrt_stream_synchronize(f.s));
+        expect_ints(&f, p, (r + 1) * 0x01010101, "a captured allocation");
+    }
+    OK(xrt_graph_exec_destroy(x));
+    OK(xrt_graph_destroy(g));
+    OK(xrt_free(p));
+    fx_free(&f);
+}
+
+/* xrt_graph_upload (cudaGraphUpload): the exec is readied on a stream, and
+   launches as before; bad handles refused. */
+static void test_graph_upload(void **state)
+{
+    fixture f;
+    xrt_graph g;
+    xrt_graph_exec x;
+    xrt_graph_node set;
+    xrt_status st;
+    (void)state;
+    need_nodes();
+    fx_make(&f);
+    OK(xrt_graph_create(&g, 0));
+    add_set(g, &set, NULL, 0, f.d, 8);
+    OK(xrt_graph_instantiate(&x, g));
+    st = xrt_graph_upload(x, f.s);
+    if (st == XRT_ERROR_UNSUPPORTED) xrt_get_last_error(); /* HIP 5.2 has no hipGraphUpload */
+    SKIP_UNLESS(st != XRT_ERROR_UNSUPPORTED, "the runtime has no graph upload");
+    OK(st);
+    OK(xrt_graph_upload(x, NULL)); /* the NULL stream */
+    OK(xrt_graph_launch(x, f.s));
+    OK(xrt_stream_synchronize(f.s));
+    expect_ints(&f, f.d, 8, "after an upload");
+    FAILS(xrt_graph_upload(NULL, f.s), XRT_ERROR_INVALID_VALUE, "xrt_graph_upload");
+    FAILS(xrt_graph_upload(x, (xrt_stream)g), XRT_ERROR_INVALID_HANDLE, "xrt_graph_upload");
+    FAILS(xrt_graph_upload((xrt_graph_exec)g, f.s), XRT_ERROR_INVALID_HANDLE, "xrt_graph_upload");
+    OK(xrt_graph_exec_destroy(x));
+    FAILS(xrt_graph_upload(x, f.s), XRT_ERROR_INVALID_HANDLE, "xrt_graph_upload"); /* destroyed */
+    OK(xrt_graph_destroy(g));
+    fx_free(&f);
+}
+
 static void test_mem_nodes_bad(void **state)
 {
     fixture f;
@@ -1366,7 +1709,7 @@ static void test_mem_nodes_bad(void **state)
     FAILS(xrt_graph_add_node(&n0, g, NULL, 0, &p), XRT_ERROR_INVALID_DEVICE, "device -1");
     assert_null(p.alloc.ptr);
     /* not in a child graph, and a graph with memory nodes is no child */
-    if (!strcmp(xrt_test_backend, "cpu"))
+    if (on_cpu())
         FAILS(xrt_graph_add_child_graph_node(&n0, g, NULL, 0, other), XRT_ERROR_INVALID_VALUE, "memory nodes");
     else
         assert_int_equal(xrt_graph_add_child_graph_node(&n0, g, NULL, 0, other), XRT_ERROR_INVALID_VALUE);
@@ -1412,6 +1755,14 @@ static void test_bad_input(void **state)
     FAILS(xrt_graph_add_empty_node(NULL, g, NULL, 0), XRT_ERROR_INVALID_VALUE, "node is NULL");
     FAILS(xrt_graph_add_empty_node(&n0, g, NULL, 2), XRT_ERROR_INVALID_VALUE, "deps is NULL");
     FAILS(xrt_graph_add_empty_node(&n0, g, (xrt_graph_node[]){a, a}, 2), XRT_ERROR_INVALID_VALUE, "same node");
+    { /* a count whose array of objects would wrap to 8 bytes: refused before deps is read */
+        xrt_graph_node two[3] = {a, a, NULL};
+        size_t wraps = SIZE_MAX / sizeof(void *) + 2;
+        xrt_memcpy_3d_parms cp;
+        memset(&cp, 0, sizeof cp);
+        FAILS(xrt_graph_add_empty_node(&n0, g, two, wraps), XRT_ERROR_OUT_OF_MEMORY, "dependencies");
+        FAILS(xrt_graph_add_memcpy_node(&n0, g, two, wraps, &cp), XRT_ERROR_OUT_OF_MEMORY, "dependencies");
+    }
     FAILS(xrt_graph_add_host_node(&n0, g, NULL, 0, NULL), XRT_ERROR_INVALID_VALUE, "params is NULL");
     FAILS(xrt_graph_add_host_node(&n0, g, NULL, 0, &(xrt_host_node_params){NULL, NULL}), XRT_ERROR_INVALID_VALUE,
           "host function is NULL");
@@ -1440,6 +1791,8 @@ int main(void)
         cmocka_unit_test(test_dependencies),
         cmocka_unit_test(test_diamond_of_sets),
         cmocka_unit_test(test_node_params),
+        cmocka_unit_test(test_node_read_only_dst),
+        cmocka_unit_test(test_memset_node_one_row_pitch_unused),
         cmocka_unit_test(test_clone_and_destroy),
         cmocka_unit_test(test_find_in_clone_of_later_node),
         cmocka_unit_test(test_child_graph),
@@ -1455,7 +1808,12 @@ int main(void)
         cmocka_unit_test(test_exec_event_node_set_event),
         cmocka_unit_test(test_mem_nodes),
         cmocka_unit_test(test_free_in_another_graph),
+        cmocka_unit_test(test_free_of_gone_graph),
         cmocka_unit_test(test_graph_mem_trim),
+        cmocka_unit_test(test_instantiate_flags),
+        cmocka_unit_test(test_auto_free_on_launch),
+        cmocka_unit_test(test_auto_free_captured),
+        cmocka_unit_test(test_graph_upload),
         cmocka_unit_test(test_mem_nodes_bad),
         cmocka_unit_test(test_bad_input),
     };

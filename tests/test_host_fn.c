@@ -143,7 +143,7 @@ static int full_legacy_child(void *arg)
 static void test_enqueue_on_a_full_stream_that_waits_for_it(void **state)
 {
     (void)state;
-    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "calls from host functions are the CPU backend's");
+    SKIP_UNLESS(on_cpu(), "calls from host functions are the CPU backend's");
     in_child("a host function's enqueue on a full NULL stream", full_legacy_child, NULL, 20);
 }
 

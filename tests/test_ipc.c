@@ -7,13 +7,33 @@
    the runtime double too) the rules a single process can check: which
    memory and events can be shared, and what a handle that cannot be opened
    answers. */
+/* Another process's ftruncate of a range's memory file between its
+   creation and its seals (test_ipc_file_shrunk_before_its_seals). */
+static int ipc_shrink_before_seals;
+#define XRT__TEST_MEMFILE_UNSEALED(fd) ((void)(ipc_shrink_before_seals && ftruncate((fd), 0) != 0))
+/* The exporter's move of another file to its descriptor between the
+   opener's check of it and its open (test_ipc_file_swapped_after_its_check):
+   the opener asks on ipc_swap_wr and waits for the answer on ipc_swap_rd. */
+static int ipc_swap_wr = -1, ipc_swap_rd = -1;
+static void ipc_before_open(void);
+#define XRT__TEST_IPC_BEFORE_OPEN() ipc_before_open()
+/* Another thread's fork during a first export (test_ipc_fork_during_a_first_export). */
+static void ipc_share_before_move(void);
+#define XRT__TEST_SHARE_BEFORE_MOVE() ipc_share_before_move()
 #include "xrt_test.h"
+#include <poll.h>
+#include <sys/inotify.h>
 
 #if defined(__SANITIZE_THREAD__) || XRT_TEST_HAS_FEATURE(thread_sanitizer)
 #define UNDER_TSAN 1
 #else
 #define UNDER_TSAN 0
 #endif
+/* A case whose forked child uses a stream (a queued set or copy, a host
+   function) starts a worker thread there: TSan starts no thread in the
+   forked child of a process with threads (its die_after_fork). */
+#define SKIP_IF_CHILD_STREAMS_UNDER_TSAN()                                                         \
+    SKIP_UNLESS(!UNDER_TSAN, "TSan cannot start the child's stream thread after fork (its die_after_fork)")
 
 /* >> a peer process: a forked child with a pipe each way */
 typedef struct peer {
@@ -51,7 +71,12 @@ static char get_byte(int fd)
     return get(fd, &b, 1) ? b : 0;
 }
 
-static void peer_start(peer *p, peer_fn fn, void *arg)
+/* Forks a peer that runs fn with its ends of the pipes, then shuts xrt
+   down and exits. The parent keeps only its own ends (the child's write
+   end closed, so a child that dies is the end of its pipe, not a hang).
+   With `select`, the child selects the cpu backend first; else it goes on
+   with what it inherited (its parent's memory, streams and events). */
+static void peer_fork(peer *p, peer_fn fn, void *arg, int select)
 {
     int down[2], up[2];
     assert_int_equal(pipe(down), 0);
@@ -60,7 +85,7 @@ static void peer_start(peer *p, peer_fn fn, void *arg)
     if (p->pid == 0) {
         close(down[1]);
         close(up[0]);
-        CHILD_OK(xrt_set_backend("cpu"));
+        if (select) CHILD_OK(xrt_set_backend("cpu"));
         fn(down[0], up[1], arg);
         close(down[0]);
         close(up[1]);
@@ -73,12 +98,33 @@ static void peer_start(peer *p, peer_fn fn, void *arg)
     p->wr = down[1];
 }
 
+static void peer_start(peer *p, peer_fn fn, void *arg) { peer_fork(p, fn, arg, 1); }
+
 static void peer_end(peer *p)
 {
     char why[256];
     close(p->wr);
     close(p->rd);
     if (child_status(p->pid, 20, why, sizeof why)) fail_msg("peer process: %s", why);
+}
+
+/* n bytes from the peer; at the end of its pipe (it died, or failed
+   before it sent them) the test fails with what became of it. */
+static void peer_get(peer *p, void *buf, size_t n)
+{
+    char why[256];
+    if (get(p->rd, buf, n)) return;
+    close(p->wr);
+    close(p->rd);
+    if (!child_status(p->pid, 20, why, sizeof why)) snprintf(why, sizeof why, "it exited with status 0");
+    fail_msg("peer process (pid %d) sent nothing more: %s", (int)p->pid, why);
+}
+
+static char peer_byte(peer *p)
+{
+    char b = 0;
+    peer_get(p, &b, 1);
+    return b;
 }
 
 /* Waits for two peers, then fails saying what became of each. */
@@ -215,12 +261,13 @@ static void test_ipc_two_processes_check_each_others_writes(void **state)
     void *d, *q = NULL;
     peer p;
     (void)state;
+    SKIP_IF_CHILD_STREAMS_UNDER_TSAN();
     OK(xrt_malloc(&d, SHARED_BYTES));
     OK(xrt_memset(d, 0x5a, SHARED_BYTES));
     OK(xrt_ipc_get_mem_handle(&h, (char *)d + 100)); /* any pointer into it: the handle is the allocation's */
     peer_start(&p, share_child, NULL);
     put(p.wr, &h, sizeof h);
-    assert_true(get(p.rd, &theirs, sizeof theirs));
+    peer_get(&p, &theirs, sizeof theirs);
     parent_bytes(d, SHARED_BYTES, 0xa5);
     OK(xrt_ipc_open_mem_handle(&q, theirs, 0));
     parent_bytes(q, CHILD_BYTES, 0x77);
@@ -269,12 +316,13 @@ static void test_ipc_exporter_frees_while_another_process_has_it_open(void **sta
     void *d;
     peer p;
     (void)state;
+    SKIP_IF_CHILD_STREAMS_UNDER_TSAN();
     OK(xrt_malloc(&d, 4096));
     OK(xrt_memset(d, 0x31, 4096));
     OK(xrt_ipc_get_mem_handle(&h, d));
     peer_start(&p, frees_child, NULL);
     put(p.wr, &h, sizeof h);
-    assert_int_equal(get_byte(p.rd), 'o');
+    assert_int_equal(peer_byte(&p), 'o');
     OK(xrt_free(d));
     put_byte(p.wr, 'f');
     peer_end(&p);
@@ -292,7 +340,7 @@ static void forge_inode(xrt__cpu_ipc *k) { k->ino ^= 1; }
 static void forge_key(xrt__cpu_ipc *k) { k->key[1] ^= 1; }
 static void forge_device(xrt__cpu_ipc *k) { k->device = 1000; }
 static const forge forges[] = {
-    {"fd", "is not the memory file it names", forge_fd},
+    {"fd", "not a memory file", forge_fd}, /* its descriptor 0 */
     {"pid", "the exporter exited, or is another user's", forge_pid},
     {"inode", "is not the memory file it names", forge_inode},
     {"key", "was not exported with its key", forge_key},
@@ -348,6 +396,47 @@ static void test_ipc_forged_handles_are_refused(void **state)
     peer_start(&pr, forged_child, NULL);
     put(pr.wr, &h, sizeof h);
     peer_end(&pr);
+    OK(xrt_free(d));
+}
+
+/* >> a handle naming a thread of this process is this process's (CPU):
+   /proc/<tid>/fd is the process's own descriptor table, so a peer that
+   puts the id of one of the exporter's threads in the exporter's handle
+   must not get the exporter a second mapping of its own memory. */
+static int tid_up[2], tid_down[2];
+static void *tid_thread(void *arg)
+{
+    *(pid_t *)arg = (pid_t)syscall(SYS_gettid);
+    put_byte(tid_up[1], 't');
+    (void)get_byte(tid_down[0]); /* lives until the test is done with its id */
+    return NULL;
+}
+
+static void test_ipc_handle_naming_a_thread_of_this_process(void **state)
+{
+    xrt_ipc_mem_handle h;
+    xrt__cpu_ipc k;
+    pthread_t t;
+    pid_t tid = 0;
+    void *d, *p = NULL;
+    (void)state;
+    assert_int_equal(pipe(tid_up), 0);
+    assert_int_equal(pipe(tid_down), 0);
+    OK(xrt_malloc(&d, 4096));
+    OK(xrt_ipc_get_mem_handle(&h, d));
+    assert_int_equal(pthread_create(&t, NULL, tid_thread, &tid), 0);
+    assert_int_equal(get_byte(tid_up[0]), 't');
+    assert_int_not_equal(tid, getpid());
+    memcpy(&k, h.reserved, sizeof k);
+    k.pid = (int32_t)tid;
+    k.check = xrt__cpu_ipc_check(&k);
+    memcpy(h.reserved, &k, sizeof k);
+    p = &k;
+    XRT_ASSERT_FAILS(xrt_ipc_open_mem_handle(&p, h, 0), XRT_ERROR_INVALID_VALUE, "made by this process");
+    assert_null(p);
+    put_byte(tid_down[1], 'x');
+    assert_int_equal(pthread_join(t, NULL), 0);
+    close(tid_up[0]), close(tid_up[1]), close(tid_down[0]), close(tid_down[1]);
     OK(xrt_free(d));
 }
 
@@ -497,9 +586,9 @@ static void test_ipc_close_waits_for_host_fn_that_opens(void **state)
     xrt_ipc_mem_handle h[2];
     peer exporter, closer;
     (void)state;
-    SKIP_UNLESS(!UNDER_TSAN, "TSan cannot start the child's stream thread after fork (its die_after_fork)");
+    SKIP_IF_CHILD_STREAMS_UNDER_TSAN();
     peer_start(&exporter, export_child, NULL);
-    assert_true(get(exporter.rd, h, sizeof h));
+    peer_get(&exporter, h, sizeof h);
     peer_start(&closer, close_child, NULL);
     put(closer.wr, h, sizeof h);
     peer_end(&closer);
@@ -533,8 +622,9 @@ static void test_ipc_opens_and_closes_race(void **state)
     peer exporter;
     int i;
     (void)state;
+    SKIP_IF_CHILD_STREAMS_UNDER_TSAN();
     peer_start(&exporter, export_child, NULL);
-    assert_true(get(exporter.rd, h, sizeof h));
+    peer_get(&exporter, h, sizeof h);
     for (i = 0; i < 3; i++) assert_int_equal(pthread_create(&t[i], NULL, open_close_loop, &h[i % 2 ? 1 : 0]), 0);
     for (i = 0; i < 3; i++) assert_int_equal(pthread_join(t[i], &why[i]), 0);
     for (i = 0; i < 3; i++)
@@ -594,8 +684,7 @@ static void test_ipc_event_shared_between_processes(void **state)
     void *d;
     peer p;
     (void)state;
-    /* the child starts a stream's worker, and TSan starts no thread in a forked child */
-    SKIP_UNLESS(!UNDER_TSAN, "TSan cannot start the child's stream thread after fork (its die_after_fork)");
+    SKIP_IF_CHILD_STREAMS_UNDER_TSAN();
     OK(xrt_malloc_host((void **)&b, 4096)); /* pinned: the copy below stays queued behind the wait */
     OK(xrt_event_create(&e, XRT_EVENT_INTERPROCESS | XRT_EVENT_DISABLE_TIMING));
     OK(xrt_ipc_get_event_handle(&h, e));
@@ -610,7 +699,7 @@ static void test_ipc_event_shared_between_processes(void **state)
     put(p.wr, &h, sizeof h);
     put(p.wr, &mh, sizeof mh);
     OK(xrt_stream_synchronize(s)); /* the child opened the gate */
-    assert_int_equal(get_byte(p.rd), 'r'); /* the child recorded behind its gate */
+    assert_int_equal(peer_byte(&p), 'r'); /* the child recorded behind its gate */
     XRT_ASSERT_FAILS(xrt_event_query(e), XRT_ERROR_NOT_READY, "");
     OK(xrt_stream_wait_event(s, e));
     OK(xrt_memcpy_async(b, d, 4096, XRT_MEMCPY_DEVICE_TO_HOST, s));
@@ -665,7 +754,7 @@ static void test_ipc_event_opened_on_current_device(void **state)
     xrt_event e;
     peer p;
     (void)state;
-    SKIP_UNLESS(!UNDER_TSAN, "TSan cannot start the child's stream thread after fork (its die_after_fork)");
+    SKIP_IF_CHILD_STREAMS_UNDER_TSAN();
     OK(xrt_event_create(&e, XRT_EVENT_INTERPROCESS | XRT_EVENT_DISABLE_TIMING));
     OK(xrt_ipc_get_event_handle(&h, e));
     peer_start(&p, event_device_child, NULL);
@@ -680,62 +769,58 @@ static void test_ipc_event_opened_on_current_device(void **state)
    which it may export in turn, into a file of its own (the parent opens
    that export). The child holds none of its parent's files: one inherited
    would keep the parent's memory alive after the parent's free. */
+typedef struct inherited { void *d, *e; unsigned long ino; } inherited;
+static void own_copy_child(int rd, int wr, void *arg)
+{
+    const inherited *in = (const inherited *)arg;
+    xrt_ipc_mem_handle mine;
+    long long fd_bytes, mapped;
+    int holds;
+    held_files(in->ino, &fd_bytes, &mapped, &holds); /* held, it would keep the parent's memory after its free */
+    if (holds) CHILD_FAIL("the child holds its parent's memory file: %lld bytes by descriptor, %lld mapped", fd_bytes, mapped);
+    child_bytes(in->d, 8192, 0x10);
+    CHILD_OK(xrt_memset(in->d, 0x20, 8192));
+    child_bytes(in->d, 8192, 0x20);
+    CHILD_OK(xrt_free(in->d));
+    child_bytes(in->e, 8192, 0x30);
+    CHILD_OK(xrt_memset(in->e, 0x40, 8192));
+    CHILD_OK(xrt_ipc_get_mem_handle(&mine, in->e));
+    child_bytes(in->e, 8192, 0x40);
+    put(wr, &mine, sizeof mine);
+    if (get_byte(rd) != 'w') CHILD_FAIL("the parent did not open the child's export");
+    child_bytes(in->e, 8192, 0x50); /* the parent's write, through the child's handle */
+    CHILD_OK(xrt_free(in->e));
+}
+
 static void test_ipc_forked_child_writes_its_own_copy(void **state)
 {
-    xrt_ipc_mem_handle h;
+    xrt_ipc_mem_handle h, theirs;
     uint64_t off;
     size_t len;
-    unsigned long ino = 0;
-    char why[256];
-    void *d, *e, *q = NULL;
-    pid_t pid;
-    int up[2], down[2];
+    inherited in = {NULL, NULL, 0};
+    void *q = NULL;
+    peer p;
     (void)state;
-    assert_int_equal(pipe(up), 0);
-    assert_int_equal(pipe(down), 0);
-    OK(xrt_malloc(&d, 8192));
-    OK(xrt_memset(d, 0x10, 8192));
-    OK(xrt_malloc(&e, 8192));
-    OK(xrt_memset(e, 0x30, 8192));
-    OK(xrt_ipc_get_mem_handle(&h, e));
-    assert_true(file_mapping_of(e, &off, &len, &ino));
-    pid = child_fork(20);
-    if (pid == 0) {
-        xrt_ipc_mem_handle mine;
-        long long fd_bytes, mapped;
-        int holds;
-        held_files(ino, &fd_bytes, &mapped, &holds); /* held, it would keep the parent's memory after its free */
-        if (holds) CHILD_FAIL("the child holds its parent's memory file: %lld bytes by descriptor, %lld mapped", fd_bytes, mapped);
-        child_bytes(d, 8192, 0x10);
-        CHILD_OK(xrt_memset(d, 0x20, 8192));
-        child_bytes(d, 8192, 0x20);
-        CHILD_OK(xrt_free(d));
-        child_bytes(e, 8192, 0x30);
-        CHILD_OK(xrt_memset(e, 0x40, 8192));
-        CHILD_OK(xrt_ipc_get_mem_handle(&mine, e));
-        child_bytes(e, 8192, 0x40);
-        put(up[1], &mine, sizeof mine);
-        if (get_byte(down[0]) != 'w') CHILD_FAIL("the parent did not open the child's export");
-        child_bytes(e, 8192, 0x50); /* the parent's write, through the child's handle */
-        CHILD_OK(xrt_free(e));
-        xrt_shutdown();
-        child_exit(0);
-    }
-    {
-        xrt_ipc_mem_handle theirs;
-        assert_true(get(up[0], &theirs, sizeof theirs));
-        OK(xrt_ipc_open_mem_handle(&q, theirs, 0));
-        parent_bytes(q, 8192, 0x40);
-        OK(xrt_memset(q, 0x50, 8192));
-        OK(xrt_ipc_close_mem_handle(q));
-        put_byte(down[1], 'w');
-    }
-    if (child_status(pid, 20, why, sizeof why)) fail_msg("child: %s", why);
-    close(up[0]), close(up[1]), close(down[0]), close(down[1]);
-    parent_bytes(d, 8192, 0x10); /* neither the child's writes nor its free reached the parent */
-    parent_bytes(e, 8192, 0x30);
-    OK(xrt_free(d));
-    OK(xrt_free(e));
+    SKIP_IF_CHILD_STREAMS_UNDER_TSAN();
+    OK(xrt_malloc(&in.d, 8192));
+    OK(xrt_memset(in.d, 0x10, 8192));
+    OK(xrt_malloc(&in.e, 8192));
+    OK(xrt_memset(in.e, 0x30, 8192));
+    OK(xrt_stream_synchronize(NULL)); /* the sets return before they are done; queued work is not the child's */
+    OK(xrt_ipc_get_mem_handle(&h, in.e));
+    assert_true(file_mapping_of(in.e, &off, &len, &in.ino));
+    peer_fork(&p, own_copy_child, &in, 0);
+    peer_get(&p, &theirs, sizeof theirs);
+    OK(xrt_ipc_open_mem_handle(&q, theirs, 0));
+    parent_bytes(q, 8192, 0x40);
+    OK(xrt_memset(q, 0x50, 8192));
+    OK(xrt_ipc_close_mem_handle(q));
+    put_byte(p.wr, 'w');
+    peer_end(&p);
+    parent_bytes(in.d, 8192, 0x10); /* neither the child's writes nor its free reached the parent */
+    parent_bytes(in.e, 8192, 0x30);
+    OK(xrt_free(in.d));
+    OK(xrt_free(in.e));
 }
 
 /* >> fork is as cheap with device memory as with malloc memory (CPU, issue
@@ -778,47 +863,37 @@ static long smaps_kb(const void *p, const char *key, int *anon)
     return v;
 }
 
+static void cow_child(int rd, int wr, void *arg)
+{
+    unsigned char *d = (unsigned char *)arg;
+    int anon = 0;
+    long priv = smaps_kb(d, "Private_Dirty", &anon), shared = smaps_kb(d, "Shared_Dirty", NULL);
+    if (!anon) CHILD_FAIL("the child's device memory is not a private anonymous mapping");
+    if (priv != 0 || shared < (long)(COW_BYTES >> 10))
+        CHILD_FAIL("fork copied device memory: Private_Dirty %ld kB, Shared_Dirty %ld kB of %zu kB", priv, shared,
+                   COW_BYTES >> 10);
+    put_byte(wr, 'f'); /* the parent writes now */
+    if (get_byte(rd) != 'w') CHILD_FAIL("no word from the parent");
+    if (d[0] != 0x11 || d[COW_BYTES - 1] != 0x11) CHILD_FAIL("the parent's write after fork reached the child");
+    child_bytes(d, COW_BYTES, 0x11);
+    CHILD_OK(xrt_memset(d, 0x22, COW_BYTES));
+    child_bytes(d, COW_BYTES, 0x22);
+    CHILD_OK(xrt_free(d));
+}
+
 static void test_ipc_fork_shares_device_memory_copy_on_write(void **state)
 {
-    char why[256];
     unsigned char *d;
-    pid_t pid;
-    int rd[2], wr[2];
+    peer p;
     (void)state;
+    SKIP_IF_CHILD_STREAMS_UNDER_TSAN();
     OK(xrt_malloc((void **)&d, COW_BYTES));
     memset(d, 0x11, COW_BYTES); /* every page dirty, in this process */
-    assert_int_equal(pipe(rd), 0);
-    assert_int_equal(pipe(wr), 0);
-    pid = child_fork(20);
-    if (pid == 0) {
-        int anon = 0;
-        long priv, shared;
-        close(rd[0]);
-        close(wr[1]);
-        priv = smaps_kb(d, "Private_Dirty", &anon);
-        shared = smaps_kb(d, "Shared_Dirty", NULL);
-        if (!anon) CHILD_FAIL("the child's device memory is not a private anonymous mapping");
-        if (priv != 0 || shared < (long)(COW_BYTES >> 10))
-            CHILD_FAIL("fork copied device memory: Private_Dirty %ld kB, Shared_Dirty %ld kB of %zu kB", priv, shared,
-                       COW_BYTES >> 10);
-        put_byte(rd[1], 'f'); /* the parent writes now */
-        if (get_byte(wr[0]) != 'w') CHILD_FAIL("no word from the parent");
-        if (d[0] != 0x11 || d[COW_BYTES - 1] != 0x11) CHILD_FAIL("the parent's write after fork reached the child");
-        child_bytes(d, COW_BYTES, 0x11);
-        CHILD_OK(xrt_memset(d, 0x22, COW_BYTES));
-        child_bytes(d, COW_BYTES, 0x22);
-        CHILD_OK(xrt_free(d));
-        xrt_shutdown();
-        child_exit(0);
-    }
-    close(rd[1]);
-    close(wr[0]);
-    assert_int_equal(get_byte(rd[0]), 'f');
+    peer_fork(&p, cow_child, d, 0);
+    assert_int_equal(peer_byte(&p), 'f');
     d[0] = 0x33, d[COW_BYTES - 1] = 0x33;
-    put_byte(wr[1], 'w');
-    if (child_status(pid, 20, why, sizeof why)) fail_msg("child: %s", why);
-    close(rd[0]);
-    close(wr[1]);
+    put_byte(p.wr, 'w');
+    peer_end(&p);
     assert_int_equal(d[0], 0x33);
     d[0] = 0x11, d[COW_BYTES - 1] = 0x11;
     parent_bytes(d, COW_BYTES, 0x11); /* the child's writes and free did not reach the parent */
@@ -936,6 +1011,7 @@ static void test_ipc_peer_cannot_corrupt_the_allocator(void **state)
     void *d, *other, *v;
     peer p;
     (void)state;
+    SKIP_IF_CHILD_STREAMS_UNDER_TSAN();
     OK(xrt_malloc(&d, 4096));
     OK(xrt_malloc(&other, 4096)); /* never shared */
     OK(xrt_memset(d, 0x31, 4096));
@@ -943,10 +1019,10 @@ static void test_ipc_peer_cannot_corrupt_the_allocator(void **state)
     OK(xrt_ipc_get_mem_handle(&h, d));
     peer_start(&p, scribble_child, NULL);
     put(p.wr, &h, sizeof h);
-    assert_int_equal(get_byte(p.rd), 's');
+    assert_int_equal(peer_byte(&p), 's');
     scribble_file(xrt__cpu_head_of(d)->fd, 0); /* the reverse: the exporter's write */
     put_byte(p.wr, 'S');
-    assert_int_equal(get_byte(p.rd), 'c');
+    assert_int_equal(peer_byte(&p), 'c');
     peer_end(&p);
     OK(xrt_free(d)); /* trusts nothing the peer wrote */
     parent_bytes(other, 4096, 0x11);
@@ -1007,10 +1083,10 @@ static void test_ipc_dead_peers_pin_nothing(void **state)
     assert_true(holds && fd_bytes >= (long long)PIN_BYTES);
     peer_start(&killed, pin_child, NULL);
     put(killed.wr, &h, sizeof h);
-    assert_int_equal(get_byte(killed.rd), 'o');
+    assert_int_equal(peer_byte(&killed), 'o');
     peer_start(&quits, pin_child, NULL);
     put(quits.wr, &h, sizeof h);
-    assert_int_equal(get_byte(quits.rd), 'o');
+    assert_int_equal(peer_byte(&quits), 'o');
     peer_kill(&killed);
     OK(xrt_free(d));
     put_byte(quits.wr, 'x');
@@ -1109,13 +1185,14 @@ static void test_ipc_peer_reaches_only_its_bytes(void **state)
     xrt_ipc_mem_handle h;
     peer exporter, pr;
     (void)state;
+    SKIP_IF_CHILD_STREAMS_UNDER_TSAN();
     peer_start(&exporter, reach_exporter, NULL);
-    assert_true(get(exporter.rd, &h, sizeof h));
+    peer_get(&exporter, &h, sizeof h);
     peer_start(&pr, reach_peer, NULL);
     put(pr.wr, &h, sizeof h);
-    (void)get_byte(pr.rd); /* 'a': done */
+    (void)peer_byte(&pr); /* 'a': done */
     put_byte(exporter.wr, 'a');
-    (void)get_byte(exporter.rd); /* 'k': B, C and A read back whole */
+    (void)peer_byte(&exporter); /* 'k': B, C and A read back whole */
     put_byte(pr.wr, 'k');
     peers_end(&exporter, &pr); /* both say what became of them: a SIGBUS, junk read back */
 }
@@ -1194,14 +1271,15 @@ static void test_ipc_dead_exporter_leaves_a_peer_only_its_bytes(void **state)
     peer exporter, pr;
     int killed;
     (void)state;
+    SKIP_IF_CHILD_STREAMS_UNDER_TSAN();
     for (killed = 1; killed >= 0; killed--) {
         peer_start(&exporter, held_exporter, NULL);
-        assert_true(get(exporter.rd, &h, sizeof h));
-        assert_true(get(exporter.rd, &unheld, sizeof unheld));
+        peer_get(&exporter, &h, sizeof h);
+        peer_get(&exporter, &unheld, sizeof unheld);
         peer_start(&pr, held_peer, NULL);
         put(pr.wr, &h, sizeof h);
         put(pr.wr, &unheld, sizeof unheld);
-        assert_int_equal(get_byte(pr.rd), 'o');
+        assert_int_equal(peer_byte(&pr), 'o');
         if (!killed) put_byte(exporter.wr, 'x'); /* it exits */
         peer_reap(&exporter, killed);
         put_byte(pr.wr, 'd');
@@ -1283,8 +1361,9 @@ static void test_ipc_forked_child_opens_the_exporters_memory(void **state)
     pid_t pid;
     peer exporter;
     (void)state;
+    SKIP_IF_CHILD_STREAMS_UNDER_TSAN();
     peer_start(&exporter, export_child, NULL);
-    assert_true(get(exporter.rd, h, sizeof h));
+    peer_get(&exporter, h, sizeof h);
     OK(xrt_ipc_open_mem_handle(&p, h[0], 0));
     pid = child_fork(20);
     if (pid == 0) {
@@ -1302,6 +1381,519 @@ static void test_ipc_forked_child_opens_the_exporters_memory(void **state)
     OK(xrt_ipc_close_mem_handle(p));
     put_byte(exporter.wr, 'x');
     peer_end(&exporter);
+}
+
+/* >> a forked child of an opener writes its own copy whatever the
+   exporter named its memory file (CPU): an exporter is any process that
+   gives a handle naming a sealed memory file with the record and key the
+   handle says, and it names its file as it likes. The foreign exporter
+   here makes one by hand, named as xrt never names one; the opener's
+   forked child's write must reach neither the exporter nor the opener. */
+static void foreign_exporter(int rd, int wr, void *arg)
+{
+    int extra_seals = arg ? *(const int *)arg : 0;
+    size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+    xrt__cpu_export rec;
+    xrt__cpu_ipc k;
+    xrt_ipc_mem_handle h;
+    struct stat st;
+    unsigned char b = 0xee;
+    int fd = (int)syscall(SYS_memfd_create, "peer-memory", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (fd < 0) CHILD_FAIL("memfd_create: %s", strerror(errno));
+    memset(&rec, 0, sizeof rec);
+    rec.magic = XRT__CPU_EXPORT_MAGIC;
+    rec.size = pg;
+    rec.key[0] = 0x1234, rec.key[1] = 0x5678;
+    if (ftruncate(fd, (off_t)(2 * pg)) != 0 || pwrite(fd, &rec, sizeof rec, 0) != (ssize_t)sizeof rec ||
+        fcntl(fd, F_ADD_SEALS, XRT__CPU_SEALS | extra_seals) != 0 || fstat(fd, &st) != 0)
+        CHILD_FAIL("making the memory file: %s", strerror(errno));
+    memset(&k, 0, sizeof k);
+    k.magic = XRT__CPU_IPC_MAGIC;
+    k.pid = (int32_t)getpid();
+    k.fd = fd;
+    k.ino = (uint64_t)st.st_ino, k.dev = (uint64_t)st.st_dev;
+    k.key[0] = rec.key[0], k.key[1] = rec.key[1];
+    k.check = xrt__cpu_ipc_check(&k);
+    memset(&h, 0, sizeof h);
+    memcpy(h.reserved, &k, sizeof k);
+    put(wr, &h, sizeof h);
+    if (get_byte(rd) != 'x') CHILD_FAIL("the opener did not finish");
+    if (pread(fd, &b, 1, (off_t)pg) != 1 || b != 0) CHILD_FAIL("the exporter's first byte is 0x%02x, expected 0", b);
+    close(fd);
+}
+
+static void test_ipc_forked_child_of_an_opener_writes_its_own_copy(void **state)
+{
+    xrt_ipc_mem_handle h;
+    void *p = NULL;
+    pid_t pid;
+    peer exporter;
+    (void)state;
+    SKIP_IF_CHILD_STREAMS_UNDER_TSAN();
+    peer_start(&exporter, foreign_exporter, NULL);
+    peer_get(&exporter, &h, sizeof h);
+    OK(xrt_ipc_open_mem_handle(&p, h, 0));
+    parent_bytes(p, 4096, 0);
+    pid = child_fork(20);
+    if (pid == 0) {
+        CHILD_OK(xrt_memset(p, 0x6d, 4096));
+        child_bytes(p, 4096, 0x6d);
+        CHILD_OK(xrt_ipc_close_mem_handle(p));
+        xrt_shutdown();
+        child_exit(0);
+    }
+    child_wait(pid, 20, "forked child");
+    parent_bytes(p, 4096, 0); /* the child's write stayed in its copy */
+    OK(xrt_ipc_close_mem_handle(p));
+    put_byte(exporter.wr, 'x');
+    peer_end(&exporter);
+}
+
+/* >> a handle naming a file sealed against writes (CPU): a foreign
+   exporter's file that no process may map for writing is a bad handle
+   (no xrt file can be sealed so: xrt seals its own against more seals). */
+#ifndef F_SEAL_FUTURE_WRITE
+#define F_SEAL_FUTURE_WRITE 0x0010
+#endif
+static void test_ipc_file_sealed_against_writes_is_refused(void **state)
+{
+    static const int seals[] = {F_SEAL_WRITE, F_SEAL_FUTURE_WRITE};
+    xrt_ipc_mem_handle h;
+    void *p = NULL;
+    size_t i;
+    peer exporter;
+    (void)state;
+    for (i = 0; i < sizeof seals / sizeof seals[0]; i++) {
+        peer_start(&exporter, foreign_exporter, (void *)&seals[i]);
+        peer_get(&exporter, &h, sizeof h);
+        XRT_ASSERT_FAILS(xrt_ipc_open_mem_handle(&p, h, 0), XRT_ERROR_INVALID_HANDLE, "sealed against writes");
+        assert_null(p);
+        put_byte(exporter.wr, 'x');
+        peer_end(&exporter);
+    }
+}
+
+/* >> a handle naming a file that is no memory file is refused without
+   touching the file (CPU): a peer may point a handle at any file it holds,
+   one on a filesystem whose server never answers (FUSE, NFS) too, where an
+   open or a stat would hang the opener. The opener reads the descriptor's
+   link, which names a memory file "/memfd:...", and goes no further;
+   inotify sees no open of the peer's regular file. */
+static void regular_file_exporter(int rd, int wr, void *arg)
+{
+    char path[256];
+    const char *tmp = getenv("TMPDIR");
+    xrt__cpu_export rec;
+    xrt__cpu_ipc k;
+    xrt_ipc_mem_handle h;
+    struct stat st;
+    int fd;
+    (void)arg;
+    memset(path, 0, sizeof path); /* all of it goes down the pipe */
+    snprintf(path, sizeof path, "%s/xrt-ipc-file-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if ((fd = mkstemp(path)) < 0) CHILD_FAIL("mkstemp: %s", strerror(errno));
+    memset(&rec, 0, sizeof rec);
+    rec.magic = XRT__CPU_EXPORT_MAGIC;
+    rec.size = 4096;
+    rec.key[0] = 7;
+    if (ftruncate(fd, 8192) != 0 || pwrite(fd, &rec, sizeof rec, 0) != (ssize_t)sizeof rec || fstat(fd, &st) != 0)
+        CHILD_FAIL("making the file: %s", strerror(errno));
+    memset(&k, 0, sizeof k);
+    k.magic = XRT__CPU_IPC_MAGIC;
+    k.pid = (int32_t)getpid();
+    k.fd = fd;
+    k.ino = (uint64_t)st.st_ino, k.dev = (uint64_t)st.st_dev;
+    k.key[0] = 7;
+    k.check = xrt__cpu_ipc_check(&k);
+    memset(&h, 0, sizeof h);
+    memcpy(h.reserved, &k, sizeof k);
+    put(wr, &h, sizeof h);
+    put(wr, path, sizeof path);
+    (void)get_byte(rd);
+    unlink(path);
+    close(fd);
+}
+
+/* The handle and the file's path an exporter of a file sends, and an
+   inotify descriptor that sees any open or read of that file. */
+static int watch_peers_file(peer *exporter, xrt_ipc_mem_handle *h, char *path, size_t n)
+{
+    int in;
+    peer_get(exporter, h, sizeof *h);
+    peer_get(exporter, path, n);
+    assert_true((in = inotify_init1(IN_NONBLOCK | IN_CLOEXEC)) >= 0);
+    assert_true(inotify_add_watch(in, path, IN_OPEN | IN_ACCESS) >= 0);
+    return in;
+}
+
+static void test_ipc_handle_of_a_regular_file_touches_nothing(void **state)
+{
+    char path[256], ev[4096];
+    xrt_ipc_mem_handle h;
+    void *p = NULL;
+    peer exporter;
+    int in;
+    (void)state;
+    peer_start(&exporter, regular_file_exporter, NULL);
+    in = watch_peers_file(&exporter, &h, path, sizeof path);
+    assert_int_equal(xrt_ipc_open_mem_handle(&p, h, 0), XRT_ERROR_INVALID_HANDLE);
+    assert_null(p);
+    if (read(in, ev, sizeof ev) > 0) fail_msg("the opener opened or read the peer's regular file %s", path);
+    assert_non_null(strstr(xrt_get_last_error_string(), "not a memory file"));
+    close(in);
+    put_byte(exporter.wr, 'x');
+    peer_end(&exporter);
+}
+
+static int ipc_fork_wr = -1, ipc_fork_rd = -1; /* armed: a fork during an open (test_ipc_fork_during_an_open) */
+static void ipc_before_open(void)
+{
+    char c = 's';
+    if (ipc_fork_wr >= 0) { /* waits for the fork, or for a while: a fork may wait for the open */
+        struct pollfd pf;
+        int wr = ipc_fork_wr;
+        ipc_fork_wr = -1; /* once */
+        put_byte(wr, 's');
+        pf.fd = ipc_fork_rd, pf.events = POLLIN, pf.revents = 0;
+        (void)poll(&pf, 1, 500 * xrt_test_slowdown());
+        return;
+    }
+    if (ipc_swap_wr < 0) return;
+    if (write(ipc_swap_wr, &c, 1) != 1 || read(ipc_swap_rd, &c, 1) != 1) {}
+}
+
+/* >> a descriptor the exporter changes after the opener's check (CPU): a
+   hostile exporter passes the check with a memory file, then puts a file
+   of another filesystem (FUSE, NFS: an open may hang) at the descriptor
+   before the open. The opener takes the file without opening it, sees it
+   is no longer the one checked, and refuses it untouched. */
+static void swapping_exporter(int rd, int wr, void *arg)
+{
+    size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+    char path[256];
+    const char *tmp = getenv("TMPDIR");
+    xrt__cpu_export rec;
+    xrt__cpu_ipc k;
+    xrt_ipc_mem_handle h;
+    struct stat st;
+    int fd = (int)syscall(SYS_memfd_create, "peer-memory", MFD_CLOEXEC | MFD_ALLOW_SEALING), other;
+    (void)arg;
+    memset(path, 0, sizeof path);
+    snprintf(path, sizeof path, "%s/xrt-ipc-swap-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (fd < 0 || (other = mkstemp(path)) < 0) CHILD_FAIL("memfd_create, mkstemp: %s", strerror(errno));
+    memset(&rec, 0, sizeof rec);
+    rec.magic = XRT__CPU_EXPORT_MAGIC;
+    rec.size = pg;
+    rec.key[0] = 9;
+    if (ftruncate(fd, (off_t)(2 * pg)) != 0 || pwrite(fd, &rec, sizeof rec, 0) != (ssize_t)sizeof rec ||
+        fcntl(fd, F_ADD_SEALS, XRT__CPU_SEALS) != 0 || fstat(fd, &st) != 0)
+        CHILD_FAIL("making the memory file: %s", strerror(errno));
+    memset(&k, 0, sizeof k);
+    k.magic = XRT__CPU_IPC_MAGIC;
+    k.pid = (int32_t)getpid();
+    k.fd = fd;
+    k.ino = (uint64_t)st.st_ino, k.dev = (uint64_t)st.st_dev;
+    k.key[0] = 9;
+    k.check = xrt__cpu_ipc_check(&k);
+    memset(&h, 0, sizeof h);
+    memcpy(h.reserved, &k, sizeof k);
+    put(wr, &h, sizeof h);
+    put(wr, path, sizeof path);
+    if (get_byte(rd) != 's') CHILD_FAIL("the opener did not check the descriptor");
+    if (dup2(other, fd) != fd) CHILD_FAIL("dup2: %s", strerror(errno));
+    put_byte(wr, 'k');
+    (void)get_byte(rd);
+    unlink(path);
+    close(other);
+    close(fd);
+}
+
+static void test_ipc_file_swapped_after_its_check(void **state)
+{
+    char path[256], ev[4096];
+    xrt_ipc_mem_handle h;
+    void *p = NULL;
+    peer exporter;
+    int in;
+    (void)state;
+    peer_start(&exporter, swapping_exporter, NULL);
+    in = watch_peers_file(&exporter, &h, path, sizeof path);
+    ipc_swap_wr = exporter.wr, ipc_swap_rd = exporter.rd;
+    assert_int_equal(xrt_ipc_open_mem_handle(&p, h, 0), XRT_ERROR_INVALID_HANDLE);
+    ipc_swap_wr = ipc_swap_rd = -1;
+    assert_null(p);
+    if (read(in, ev, sizeof ev) > 0) fail_msg("the opener opened the file the exporter put at its descriptor");
+    assert_non_null(strstr(xrt_get_last_error_string(), "changed while it was opened"));
+    close(in);
+    put_byte(exporter.wr, 'x');
+    peer_end(&exporter);
+}
+
+/* >> a memory file changed before its seals (CPU): another process of the
+   user may open it through /proc from its creation on, and shrink it
+   before the exporter seals it; mapped so, the exporter would take SIGBUS
+   at its own bytes. The export is refused instead, the range untouched. */
+static void test_ipc_file_shrunk_before_its_seals(void **state)
+{
+    pid_t pid;
+    (void)state;
+    SKIP_IF_CHILD_STREAMS_UNDER_TSAN();
+    pid = child_fork(20);
+    if (pid == 0) {
+        xrt_ipc_mem_handle h;
+        void *d;
+        CHILD_OK(xrt_malloc(&d, 8192));
+        CHILD_OK(xrt_memset(d, 0x42, 8192));
+        ipc_shrink_before_seals = 1;
+        CHILD_EXPECT(xrt_ipc_get_mem_handle(&h, d), XRT_ERROR_SYSTEM);
+        ipc_shrink_before_seals = 0;
+        if (!strstr(xrt_get_last_error_string(), "another process changed the memory file before its seals"))
+            CHILD_FAIL("%s", xrt_get_last_error_string());
+        child_bytes(d, 8192, 0x42);
+        CHILD_OK(xrt_ipc_get_mem_handle(&h, d)); /* a file of its own, this time */
+        CHILD_OK(xrt_memset(d, 0x43, 8192));
+        child_bytes(d, 8192, 0x43);
+        CHILD_OK(xrt_free(d));
+        xrt_shutdown();
+        child_exit(0);
+    }
+    child_wait(pid, 20, "exporter");
+}
+
+/* >> a fork in another thread during a first export (CPU): the export
+   moves the range into a new memory file (xrt__cpu_share); a child forked
+   midway would hold that file, by descriptor and by mapping, where nothing
+   of its own knows it, keeping the parent's memory after the parent's free
+   for as long as it lives. The fork waits for the export instead, and the
+   child holds no file of its parent's and exports its copy anew. The hook
+   asks this thread for the fork just before the move, then waits a while
+   for it: a fork that waits for the export comes after that. Both first
+   exports: a range's and an interprocess event's creation. */
+static int share_fork_wr = -1, share_fork_rd = -1; /* armed: the hook asks on wr, waits for the fork on rd */
+static void ipc_share_before_move(void)
+{
+    struct pollfd pf;
+    int wr = share_fork_wr;
+    if (wr < 0) return;
+    share_fork_wr = -1; /* once */
+    put_byte(wr, 's');
+    pf.fd = share_fork_rd, pf.events = POLLIN, pf.revents = 0;
+    (void)poll(&pf, 1, 500 * xrt_test_slowdown());
+}
+
+typedef struct midway { void *d; xrt_event e; int event, done; xrt_status st; char why[256]; } midway;
+static void *export_midway(void *arg)
+{
+    midway *m = (midway *)arg;
+    xrt_ipc_mem_handle h;
+    int done = m->done; /* the write end of the main thread's pipe */
+    m->st = xrt_set_backend("cpu"); /* a thread starts on the default */
+    if (m->st == XRT_SUCCESS)
+        m->st = m->event ? xrt_event_create(&m->e, XRT_EVENT_INTERPROCESS | XRT_EVENT_DISABLE_TIMING)
+                         : xrt_ipc_get_mem_handle(&h, m->d);
+    snprintf(m->why, sizeof m->why, "%.255s", m->st == XRT_SUCCESS ? "" : xrt_get_last_error_string());
+    put_byte(done, 'e'); /* after the hook's 's', unless the move never came */
+    return NULL;
+}
+
+/* The xrt memory files this process holds by descriptor. */
+static int memfds_held(void)
+{
+    char path[64], link[256];
+    int i, n = 0;
+    for (i = 0; i < 1024; i++) {
+        ssize_t k;
+        snprintf(path, sizeof path, "/proc/self/fd/%d", i);
+        if ((k = readlink(path, link, sizeof link - 1)) <= 0) continue;
+        link[k] = 0;
+        n += strstr(link, "memfd:xrt-cpu-device-") != NULL;
+    }
+    return n;
+}
+
+/* No stream work here (TSan): a CPU device's bytes are read and written as host memory. */
+static void midway_child(int rd, int wr, void *arg)
+{
+    unsigned char *d = (unsigned char *)((const midway *)arg)->d;
+    xrt_ipc_mem_handle mine;
+    long long fd_bytes, mapped;
+    int holds, fds = memfds_held(), i;
+    held_files(0, &fd_bytes, &mapped, &holds);
+    if (fds || mapped)
+        CHILD_FAIL("the child holds its parent's half-made memory file: %d descriptors, %lld bytes mapped", fds, mapped);
+    for (i = 0; i < 4096; i++)
+        if (d[i] != 0x5b) CHILD_FAIL("byte %d of the child's copy is 0x%02x, expected 0x5b", i, d[i]);
+    CHILD_OK(xrt_ipc_get_mem_handle(&mine, d)); /* its own copy, into a file of its own */
+    put(wr, &mine, sizeof mine);
+    if (get_byte(rd) != 'x') CHILD_FAIL("the parent did not write through the child's handle");
+    if (d[0] != 0x6c || d[4095] != 0x6c) CHILD_FAIL("the parent's write did not reach the child's export");
+    CHILD_OK(xrt_free(d));
+    xrt_shutdown();
+    child_end_quietly(); /* the event the parent's thread was making is lost to the child */
+}
+
+static void test_ipc_fork_during_a_first_export(void **state)
+{
+    int c;
+    (void)state;
+    for (c = 0; c < 2; c++) {
+        xrt_ipc_mem_handle theirs;
+        midway m;
+        pthread_t t;
+        peer p;
+        int ask[2], forked[2];
+        void *q = NULL;
+        memset(&m, 0, sizeof m);
+        m.event = c;
+        OK(xrt_malloc(&m.d, 4096));
+        memset(m.d, 0x5b, 4096);
+        assert_int_equal(pipe(ask), 0);
+        assert_int_equal(pipe(forked), 0);
+        share_fork_wr = ask[1], share_fork_rd = forked[0];
+        m.done = ask[1];
+        assert_int_equal(pthread_create(&t, NULL, export_midway, &m), 0);
+        if (get_byte(ask[0]) != 's') { /* the exporting thread is midway, else it ended without the move */
+            assert_int_equal(pthread_join(t, NULL), 0);
+            fail_msg("the %s ended without moving the range into its file: %s (%s)", c ? "event's creation" : "export",
+                     xrt_status_string(m.st), m.why);
+        }
+        peer_fork(&p, midway_child, &m, 0);
+        put_byte(forked[1], 'f');
+        assert_int_equal(pthread_join(t, NULL), 0);
+        share_fork_wr = share_fork_rd = -1;
+        close(ask[0]), close(ask[1]), close(forked[0]), close(forked[1]);
+        if (m.st != XRT_SUCCESS) fail_msg("%s: %s", xrt_status_string(m.st), m.why);
+        peer_get(&p, &theirs, sizeof theirs);
+        OK(xrt_ipc_open_mem_handle(&q, theirs, 0));
+        parent_bytes(q, 4096, 0x5b);
+        OK(xrt_memset(q, 0x6c, 4096));
+        OK(xrt_ipc_close_mem_handle(q));
+        put_byte(p.wr, 'x');
+        peer_end(&p);
+        parent_bytes(m.d, 4096, 0x5b); /* the child's copy is its own */
+        if (m.event) OK(xrt_event_destroy(m.e));
+        OK(xrt_free(m.d));
+    }
+}
+
+/* >> a fork while another thread opens a handle (CPU): the open holds the
+   ipc lock across the backend's open, which stops here until the fork (or a
+   while). A child must not inherit that lock held: it opens and closes the
+   handle itself, then shuts down, each of which takes the lock. */
+static void plain_exporter(int rd, int wr, void *arg)
+{
+    xrt_ipc_mem_handle h;
+    void *d = NULL;
+    (void)arg;
+    CHILD_OK(xrt_malloc(&d, 4096));
+    memset(d, 0x3c, 4096); /* a CPU device's bytes, as host memory: no stream work (TSan) */
+    CHILD_OK(xrt_ipc_get_mem_handle(&h, d));
+    put(wr, &h, sizeof h);
+    if (get_byte(rd) != 'x') CHILD_FAIL("the parent did not finish with the exporter's buffer");
+    CHILD_OK(xrt_free(d));
+}
+
+typedef struct opening { xrt_ipc_mem_handle h; void *p; int done; xrt_status st; char why[256]; } opening;
+static void *open_midway(void *arg)
+{
+    opening *o = (opening *)arg;
+    o->st = xrt_set_backend("cpu"); /* a thread starts on the default */
+    if (o->st == XRT_SUCCESS) o->st = xrt_ipc_open_mem_handle(&o->p, o->h, 0);
+    snprintf(o->why, sizeof o->why, "%.255s", o->st == XRT_SUCCESS ? "" : xrt_get_last_error_string());
+    put_byte(o->done, 'e'); /* after the hook's 's', unless the open never reached the backend's */
+    return NULL;
+}
+
+static void opens_after_fork_child(int rd, int wr, void *arg)
+{
+    const unsigned char *b;
+    void *p = NULL;
+    int i;
+    (void)rd;
+    alarm((unsigned)(5 * xrt_test_slowdown())); /* a lock inherited held: a hang, failed soon */
+    CHILD_OK(xrt_ipc_open_mem_handle(&p, ((const opening *)arg)->h, 0));
+    for (b = (const unsigned char *)p, i = 0; i < 4096; i++)
+        if (b[i] != 0x3c) CHILD_FAIL("byte %d of the exporter's memory is 0x%02x, expected 0x3c", i, b[i]);
+    CHILD_OK(xrt_ipc_close_mem_handle(p));
+    child_step("xrt_shutdown");
+    xrt_shutdown();
+    put_byte(wr, 'o');
+    child_end_quietly(); /* the open the parent's thread made may be lost to the child */
+}
+
+static void test_ipc_fork_during_an_open(void **state)
+{
+    peer exporter, p;
+    opening o;
+    pthread_t t;
+    int ask[2], forked[2];
+    (void)state;
+    memset(&o, 0, sizeof o);
+    peer_start(&exporter, plain_exporter, NULL);
+    peer_get(&exporter, &o.h, sizeof o.h);
+    assert_int_equal(pipe(ask), 0);
+    assert_int_equal(pipe(forked), 0);
+    ipc_fork_wr = ask[1], ipc_fork_rd = forked[0];
+    o.done = ask[1];
+    assert_int_equal(pthread_create(&t, NULL, open_midway, &o), 0);
+    if (get_byte(ask[0]) != 's') { /* the opening thread is inside the backend's open, else it ended before */
+        assert_int_equal(pthread_join(t, NULL), 0);
+        fail_msg("the open ended before the backend's open of the file: %s (%s)", xrt_status_string(o.st), o.why);
+    }
+    peer_fork(&p, opens_after_fork_child, &o, 0);
+    put_byte(forked[1], 'f');
+    assert_int_equal(pthread_join(t, NULL), 0);
+    ipc_fork_wr = ipc_fork_rd = -1;
+    close(ask[0]), close(ask[1]), close(forked[0]), close(forked[1]);
+    if (o.st != XRT_SUCCESS) fail_msg("%s: %s", xrt_status_string(o.st), o.why);
+    if (peer_byte(&p) != 'o') fail_msg("the child did not open, close and shut down");
+    peer_end(&p);
+    parent_bytes(o.p, 4096, 0x3c);
+    OK(xrt_ipc_close_mem_handle(o.p));
+    put_byte(exporter.wr, 'x');
+    peer_end(&exporter);
+}
+
+/* >> an export beyond RLIMIT_FSIZE (CPU): shared memory lives in a memory
+   file, which the kernel refuses to size past the limit with SIGXFSZ,
+   whose default action ends the process. The export says so instead: out
+   of memory, naming the limit; smaller ranges and an interprocess event
+   still fit. In a child, which the limit stays with. */
+static void test_ipc_export_beyond_the_file_size_limit(void **state)
+{
+    pid_t pid;
+    (void)state;
+    pid = child_fork(20);
+    if (pid == 0) {
+        struct rlimit r, was;
+        xrt_ipc_mem_handle h;
+        xrt_event e;
+        void *big, *small;
+        CHILD_OK(xrt_malloc(&big, 64 << 10));
+        CHILD_OK(xrt_malloc(&small, 4096));
+        memset(big, 0x21, 64 << 10);
+        CHILD_TRUE(getrlimit(RLIMIT_FSIZE, &was) == 0);
+        r = was, r.rlim_cur = 32 << 10; /* the soft limit only, so that it goes back before anything writes a log */
+        CHILD_TRUE(setrlimit(RLIMIT_FSIZE, &r) == 0);
+        CHILD_EXPECT(xrt_ipc_get_mem_handle(&h, big), XRT_ERROR_OUT_OF_MEMORY);
+        if (!strstr(xrt_get_last_error_string(), "exceeds RLIMIT_FSIZE (32768 bytes)"))
+            CHILD_FAIL("%s", xrt_get_last_error_string());
+        if (((unsigned char *)big)[0] != 0x21 || ((unsigned char *)big)[(64 << 10) - 1] != 0x21)
+            CHILD_FAIL("the refused export changed the range's bytes");
+        CHILD_OK(xrt_ipc_get_mem_handle(&h, small));
+        CHILD_OK(xrt_event_create(&e, XRT_EVENT_INTERPROCESS | XRT_EVENT_DISABLE_TIMING));
+        CHILD_OK(xrt_event_destroy(e));
+        r.rlim_cur = 4096;
+        CHILD_TRUE(setrlimit(RLIMIT_FSIZE, &r) == 0);
+        CHILD_EXPECT(xrt_event_create(&e, XRT_EVENT_INTERPROCESS | XRT_EVENT_DISABLE_TIMING), XRT_ERROR_OUT_OF_MEMORY);
+        CHILD_TRUE(setrlimit(RLIMIT_FSIZE, &was) == 0); /* a sanitizer's report at exit goes to a file the limit would refuse */
+        if (!strstr(xrt_get_last_error_string(), "RLIMIT_FSIZE")) CHILD_FAIL("%s", xrt_get_last_error_string());
+        CHILD_OK(xrt_free(big));
+        CHILD_OK(xrt_free(small));
+        xrt_shutdown();
+        child_exit(0);
+    }
+    child_wait(pid, 20, "exporter under RLIMIT_FSIZE");
 }
 
 /* >> graph memory exported after a launch opens no more after the free
@@ -1421,7 +2013,7 @@ static void test_ipc_event_later_record_across_processes(void **state)
     void *d;
     peer p;
     (void)state;
-    SKIP_UNLESS(!UNDER_TSAN, "TSan cannot start the child's stream thread after fork (its die_after_fork)");
+    SKIP_IF_CHILD_STREAMS_UNDER_TSAN();
     assert_int_equal(pipe(gate_pipe), 0);
     OK(xrt_malloc(&d, 4096));
     OK(xrt_memset(d, 0, 4096));
@@ -1436,10 +2028,10 @@ static void test_ipc_event_later_record_across_processes(void **state)
     peer_start(&p, later_record_child, NULL);
     put(p.wr, &h, sizeof h);
     put(p.wr, &mh, sizeof mh);
-    assert_int_equal(get_byte(p.rd), 'w');
+    assert_int_equal(peer_byte(&p), 'w');
     OK(xrt_event_record(e, b)); /* idle: complete at once */
     put_byte(p.wr, 'r');
-    assert_int_equal(get_byte(p.rd), 'q');
+    assert_int_equal(peer_byte(&p), 'q');
     put_byte(gate_pipe[1], 'g');
     OK(xrt_stream_synchronize(a));
     peer_end(&p);
@@ -1449,6 +2041,51 @@ static void test_ipc_event_later_record_across_processes(void **state)
     OK(xrt_free(d));
     close(gate_pipe[0]);
     close(gate_pipe[1]);
+}
+
+/* >> a record of a process killed before its stream reached it (CPU)
+   holds no slot of the event for good: the event's other processes go on
+   recording it (CUDA's later records do not wait for a dead process's),
+   while no more than XRT__CPU_IPC_SLOTS of the living are pending. */
+static void dead_recorder(int rd, int wr, void *arg)
+{
+    xrt_ipc_event_handle h;
+    xrt_event e;
+    xrt_stream c;
+    (void)arg;
+    if (!get(rd, &h, sizeof h)) CHILD_FAIL("no handle from the parent");
+    CHILD_OK(xrt_ipc_open_event_handle(&e, h));
+    CHILD_OK(xrt_stream_create(&c));
+    ipc_gate_fd = rd; /* never opened: killed first */
+    CHILD_OK(xrt_launch_host_func(c, ipc_gate, NULL));
+    CHILD_OK(xrt_event_record(e, c));
+    put_byte(wr, 'r');
+    (void)get_byte(rd);
+}
+
+static void test_ipc_event_record_of_a_dead_process_holds_no_slot(void **state)
+{
+    xrt_ipc_event_handle h;
+    xrt_event e;
+    xrt_stream s;
+    peer p;
+    int i;
+    (void)state;
+    SKIP_IF_CHILD_STREAMS_UNDER_TSAN();
+    OK(xrt_event_create(&e, XRT_EVENT_INTERPROCESS | XRT_EVENT_DISABLE_TIMING));
+    OK(xrt_ipc_get_event_handle(&h, e));
+    OK(xrt_stream_create(&s));
+    peer_start(&p, dead_recorder, NULL);
+    put(p.wr, &h, sizeof h);
+    assert_int_equal(peer_byte(&p), 'r');
+    XRT_ASSERT_FAILS(xrt_event_query(e), XRT_ERROR_NOT_READY, "");
+    peer_kill(&p);
+    for (i = 0; i < 2 * XRT__CPU_IPC_SLOTS; i++) {
+        OK(xrt_event_record(e, s)); /* an idle stream: complete at once */
+        OK(xrt_event_synchronize(e));
+    }
+    OK(xrt_stream_destroy(s));
+    OK(xrt_event_destroy(e));
 }
 
 /* >> a refused interprocess record or wait in a capture (CPU, issue 46 item
@@ -1531,6 +2168,7 @@ static void test_ipc_fork_without_room_for_the_copy(void **state)
     OK(xrt_memset(d, 0x10, NO_ROOM_BYTES));
     OK(xrt_malloc(&e, NO_ROOM_BYTES));
     OK(xrt_memset(e, 0x20, NO_ROOM_BYTES));
+    OK(xrt_stream_synchronize(NULL)); /* the sets return before they are done; queued work is not the child's */
     no_room(&old);
     pid = child_fork(20); /* nothing shared yet: the child's memory is the kernel's copy-on-write */
     if (pid == 0) {
@@ -1562,8 +2200,6 @@ static void test_ipc_fork_without_room_for_the_copy(void **state)
 }
 
 /* >> the rules one process checks, on every backend */
-static int on_cpu(void) { return strcmp(xrt_test_backend, "cpu") == 0; }
-
 static void test_ipc_what_can_be_shared(void **state)
 {
     xrt_ipc_mem_handle h;
@@ -1685,6 +2321,7 @@ int main(void)
         cmocka_unit_test(test_ipc_two_processes_check_each_others_writes),
         cmocka_unit_test(test_ipc_exporter_frees_while_another_process_has_it_open),
         cmocka_unit_test(test_ipc_forged_handles_are_refused),
+        cmocka_unit_test(test_ipc_handle_naming_a_thread_of_this_process),
         cmocka_unit_test(test_ipc_unexported_memory_is_refused),
         cmocka_unit_test(test_ipc_close_waits_for_host_fn_that_opens),
         cmocka_unit_test(test_ipc_opens_and_closes_race),
@@ -1699,9 +2336,18 @@ int main(void)
         cmocka_unit_test(test_ipc_dead_exporter_leaves_a_peer_only_its_bytes),
         cmocka_unit_test(test_ipc_out_of_file_descriptors),
         cmocka_unit_test(test_ipc_forked_child_opens_the_exporters_memory),
+        cmocka_unit_test(test_ipc_forked_child_of_an_opener_writes_its_own_copy),
+        cmocka_unit_test(test_ipc_file_sealed_against_writes_is_refused),
+        cmocka_unit_test(test_ipc_handle_of_a_regular_file_touches_nothing),
+        cmocka_unit_test(test_ipc_file_shrunk_before_its_seals),
+        cmocka_unit_test(test_ipc_fork_during_a_first_export),
+        cmocka_unit_test(test_ipc_fork_during_an_open),
+        cmocka_unit_test(test_ipc_export_beyond_the_file_size_limit),
+        cmocka_unit_test(test_ipc_file_swapped_after_its_check),
         cmocka_unit_test(test_ipc_graph_memory_after_its_free),
         cmocka_unit_test(test_ipc_event_later_record_does_not_release_a_wait),
         cmocka_unit_test(test_ipc_event_later_record_across_processes),
+        cmocka_unit_test(test_ipc_event_record_of_a_dead_process_holds_no_slot),
         cmocka_unit_test(test_ipc_event_refused_in_a_capture),
         cmocka_unit_test(test_ipc_fork_without_room_for_the_copy),
     };

@@ -98,7 +98,7 @@ static xrt_module load_kernels(void)
     xrt_module m = NULL;
     xrt_module_image im = source_image(kernels_src);
     SKIP_UNLESS(caps() & XRT_CAP_MODULES, "the backend loads no modules (XRT_CAP_MODULES)");
-    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0,
+    SKIP_UNLESS(on_cpu(),
                 "these kernels are C for the CPU backend (a GPU launch: test_kernel_launch in test_suite)");
     OK(xrt_module_load(&m, &im, 1, NULL));
     return m;
@@ -300,6 +300,48 @@ static void test_packed_arguments(void **state)
     OK(xrt_module_unload(m));
 }
 
+/* A kernel whose source declares its parameters' layout (k_xrt_params) is
+   held to it as a CUDA kernel is to the layout its driver tells: arguments
+   shorter than the parameters, or longer by 16 bytes or more, are refused
+   (a launch and a kernel node), where the kernel would read past them. */
+static void test_arguments_against_declared_layout(void **state)
+{
+    xrt_module m = load_kernels();
+    xrt_function fm = get(m, "args_mixed");
+    unsigned char buf[sizeof(mixed_args) + 16];
+    mixed_args a;
+    double *res;
+    xrt_graph g = NULL;
+    xrt_graph_node node = NULL;
+    xrt_kernel_node_params k;
+    (void)state;
+    OK(xrt_malloc((void **)&res, 6 * sizeof *res));
+    memset(&a, 0, sizeof a);
+    a.out = res;
+    memset(buf, 0, sizeof buf);
+    memcpy(buf, &a, sizeof a);
+    FAILS(xrt_launch_kernel(fm, d3(1, 1, 1), d3(1, 1, 1), 0, NULL, buf, 8), XRT_ERROR_INVALID_VALUE,
+          "cpu: the kernel's parameters take 56 bytes, the arguments are 8 bytes");
+    FAILS(xrt_launch_kernel(fm, d3(1, 1, 1), d3(1, 1, 1), 0, NULL, buf, sizeof buf), XRT_ERROR_INVALID_VALUE,
+          "the arguments are 72 bytes");
+    FAILS(xrt_launch_kernel(fm, d3(1, 1, 1), d3(1, 1, 1), 0, NULL, NULL, 0), XRT_ERROR_INVALID_VALUE,
+          "the arguments are 0 bytes");
+    OK(xrt_launch_kernel(fm, d3(1, 1, 1), d3(1, 1, 1), 0, NULL, buf, sizeof a));
+    OK(xrt_launch_kernel(fm, d3(1, 1, 1), d3(1, 1, 1), 0, NULL, buf, sizeof a + 15)); /* a struct's padding */
+    OK(xrt_stream_synchronize(NULL));
+    if (caps() & XRT_CAP_GRAPHS) {
+        OK(xrt_graph_create(&g, 0));
+        memset(&k, 0, sizeof k);
+        k.function = fm, k.grid = d3(1, 1, 1), k.block = d3(1, 1, 1), k.args = buf, k.args_size = 8;
+        FAILS(xrt_graph_add_kernel_node(&node, g, NULL, 0, &k), XRT_ERROR_INVALID_VALUE, "the arguments are 8 bytes");
+        k.args_size = sizeof a;
+        OK(xrt_graph_add_kernel_node(&node, g, NULL, 0, &k));
+        OK(xrt_graph_destroy(g));
+    }
+    OK(xrt_free(res));
+    OK(xrt_module_unload(m));
+}
+
 /* >> CUDA's kernelParams form on the CPU: the layout the kernel's source
    declares (args_mixed_xrt_params), read back and used to pack the values
    kernel_params points to; a kernel that declares none is UNSUPPORTED for
@@ -318,7 +360,7 @@ static void test_launch_kernel_params(void **state)
     size_t off = 0, size = 0;
     xrt_stream s;
     (void)state;
-    SKIP_UNLESS(!strcmp(xrt_test_backend, "cpu"), "the layout a CPU kernel's source declares (CUDA asks its driver)");
+    SKIP_UNLESS(on_cpu(), "the layout a CPU kernel's source declares (CUDA asks its driver)");
     OK(xrt_stream_create(&s));
     OK(xrt_malloc((void **)&res, 6 * sizeof *res));
     params[0] = &c, params[1] = &d, params[2] = &sh, params[3] = &ll, params[4] = f, params[5] = &tail, params[6] = &res;
@@ -457,7 +499,7 @@ static int sync_helps_child(void *arg)
 static void test_synchronize_helps_launch(void **state)
 {
     (void)state;
-    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the CPU backend's pool");
+    SKIP_UNLESS(on_cpu_backend(), "the CPU backend's pool");
     SKIP_UNLESS(caps() & XRT_CAP_MODULES, "the backend loads no modules (XRT_CAP_MODULES)");
     /* valgrind runs one thread at a time and may keep the spinning block 0
        running while the synchronizing thread waits for its turn */
@@ -521,7 +563,7 @@ static int takeover_child(void *arg)
 static void test_synchronize_takes_the_queue(void **state)
 {
     (void)state;
-    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the CPU backend's streams");
+    SKIP_UNLESS(on_cpu_backend(), "the CPU backend's streams");
     SKIP_UNLESS(caps() & XRT_CAP_MODULES, "the backend loads no modules (XRT_CAP_MODULES)");
     in_child("synchronize runs the queue after the worker's op", takeover_child, NULL, 20);
 }
@@ -571,7 +613,7 @@ static void test_unloaded_module_closes(void **state)
     double end;
     int i, j, nb, na;
     (void)state;
-    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the CPU backend's modules are shared objects in the cache");
+    SKIP_UNLESS(on_cpu(), "the CPU backend's modules are shared objects in the cache");
     nb = mapped(cache_dir, before, MAPPED_MAX);
     OK(xrt_module_load(&m, &im, 1, NULL));
     na = mapped(cache_dir, after, MAPPED_MAX);
@@ -772,7 +814,7 @@ static void test_function_not_in_module(void **state)
     xrt_function f = (xrt_function)1;
     xrt_module m;
     (void)state;
-    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the CPU backend's modules are shared objects");
+    SKIP_UNLESS(on_cpu(), "the CPU backend's modules are shared objects");
     OK(xrt_module_load(&m, &im, 1, NULL));
     FAILS(xrt_module_get_function(&f, m, "free"), XRT_ERROR_NOT_FOUND,
           "cpu: xrt_module_get_function: 'free' is not defined in the module but in ");
@@ -835,7 +877,7 @@ static void test_compile_error(void **state)
     xrt_module_image im = source_image("void broken(void) { this is not C }\n");
     (void)state;
     SKIP_UNLESS(caps() & XRT_CAP_MODULES, "the backend loads no modules (XRT_CAP_MODULES)");
-    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "C source is built on the CPU backend only");
+    SKIP_UNLESS(on_cpu(), "C source is built on the CPU backend only");
     FAILS(xrt_module_load(&m, &im, 1, NULL), XRT_ERROR_COMPILE_FAILED, "exited with");
     assert_null(m);
     assert_non_null(strstr(xrt_module_get_log(), "error"));
@@ -853,7 +895,7 @@ static void test_cxx_compiler_hint(void **state)
     xrt_module_image im = source_image(PRELUDE "void fill2d(const ctx_t *c, void *a) { (void)c; (void)a; }\n");
     (void)state;
     SKIP_UNLESS(caps() & XRT_CAP_MODULES, "the backend loads no modules (XRT_CAP_MODULES)");
-    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "C source is built on the CPU backend only");
+    SKIP_UNLESS(on_cpu(), "C source is built on the CPU backend only");
     SKIP_UNLESS(system("g++ --version > /dev/null 2>&1") == 0, "no g++");
     setenv("XRT_CC", "g++", 1);
     OK(xrt_module_load(&m, &im, 1, NULL));
@@ -957,19 +999,22 @@ static void test_after_fork(void **state)
 {
     (void)state;
     SKIP_UNLESS(caps() & XRT_CAP_MODULES, "the backend loads no modules (XRT_CAP_MODULES)");
-    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the GPU runtimes do not survive fork()");
+    SKIP_UNLESS(survives_fork(), "the backend does not survive fork() (a GPU runtime, the tracer)");
     in_child("launch after fork", child_launch, NULL, 60);
 }
 
 /* >> the kernel cache (CPU: the backend that compiles). XRT_CC is a wrapper
-   that counts its compilations, so a hit is proven to run no compiler. */
+   that counts its compilations, so a hit is proven to run no compiler (the
+   questions a build asks first, with -### and gcc's -print-prog-name=ld,
+   compile nothing: not counted). */
+#define NOT_COUNTED "for a; do case \"$a\" in '-###'|-print-prog-name=*) exec cc \"$@\";; esac; done\n"
 static char wrapper[512], counter[512];
 
 static void write_wrapper(const char *version)
 {
     FILE *f = fopen(wrapper, "w");
     assert_non_null(f);
-    fprintf(f, "#!/bin/sh\ncase \"$1\" in --version) echo \"%s\"; exit 0;; esac\necho x >> '%s'\n%sexec cc \"$@\"\n",
+    fprintf(f, "#!/bin/sh\ncase \"$1\" in --version) echo \"%s\"; exit 0;; esac\n" NOT_COUNTED "echo x >> '%s'\n%sexec cc \"$@\"\n",
             version, counter, getenv("KERNELS_SLOW_CC") ? "sleep 0.3\n" : "");
     fclose(f);
     chmod(wrapper, 0755);
@@ -1037,7 +1082,7 @@ static void test_cache_hits_and_misses(void **state)
 {
     xrt_cache_stats a, b;
     (void)state;
-    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    SKIP_UNLESS(on_cpu_backend(), "the cache holds C builds, made by the CPU backend");
     OK(xrt_cache_get_stats(&a));
     load_unload(kernels_src, NULL);
     assert_int_equal(compiles(), 1);
@@ -1082,7 +1127,7 @@ static void test_cache_target(void **state)
     xrt_module_image im = source_image(kernels_src);
     void *mod = NULL;
     (void)state;
-    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    SKIP_UNLESS(on_cpu_backend(), "the cache holds C builds, made by the CPU backend");
     load_unload(kernels_src, NULL);
     assert_int_equal(compiles(), 1);
     memset(&other, 0, sizeof other);
@@ -1103,7 +1148,7 @@ static void test_cache_corrupt_entry(void **state)
     char path[700] = "";
     FILE *f;
     (void)state;
-    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    SKIP_UNLESS(on_cpu_backend(), "the cache holds C builds, made by the CPU backend");
     load_unload(kernels_src, NULL);
     d = opendir(sub_dir);
     assert_non_null(d);
@@ -1147,7 +1192,7 @@ static int copy_fails_child(void *arg)
 static void test_cache_entry_kept_when_copy_fails(void **state)
 {
     (void)state;
-    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    SKIP_UNLESS(on_cpu_backend(), "the cache holds C builds, made by the CPU backend");
     in_child("a private copy that cannot be made", copy_fails_child, NULL, 60);
     load_unload(kernels_src, NULL); /* the entry is still there, and loads */
     assert_int_equal(compiles(), 1);
@@ -1157,7 +1202,7 @@ static void test_cache_off_and_bound(void **state)
 {
     xrt_cache_stats a, b;
     (void)state;
-    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    SKIP_UNLESS(on_cpu_backend(), "the cache holds C builds, made by the CPU backend");
     setenv("XRT_CACHE", "0", 1);
     load_unload(kernels_src, NULL);
     load_unload(kernels_src, NULL);
@@ -1194,7 +1239,7 @@ static void test_cache_two_processes(void **state)
     pid_t p[2];
     int i;
     (void)state;
-    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    SKIP_UNLESS(on_cpu_backend(), "the cache holds C builds, made by the CPU backend");
     setenv("KERNELS_SLOW_CC", "1", 1);
     write_wrapper("fakecc 1.0");
     unsetenv("KERNELS_SLOW_CC");
@@ -1240,7 +1285,7 @@ static void test_kernel_includes_xrt_h(void **state)
 {
     xrt_cache_stats a, b;
     (void)state;
-    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    SKIP_UNLESS(on_cpu_backend(), "the cache holds C builds, made by the CPU backend");
     unsetenv("XRT_CC"); /* the system compiler, its own include path */
     OK(xrt_cache_get_stats(&a));
     assert_int_equal(value_of(includes_xrt_src, NULL), 1 + 1 + 12 + 1);
@@ -1355,7 +1400,7 @@ static void refuses_dir(mode_t mode, uid_t owner, const char *why)
 static void test_cache_refuses_others_dir(void **state)
 {
     (void)state;
-    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    SKIP_UNLESS(on_cpu_backend(), "the cache holds C builds, made by the CPU backend");
     SKIP_UNLESS(getuid() == 0, "not root: cannot act as a second user (uid 65534)");
     refuses_dir(0777, 0, "writable by group or others");
     refuses_dir(0755, 65534, "owned by uid 65534");
@@ -1369,7 +1414,7 @@ static void test_cache_entry_trust(void **state)
     struct stat st;
     int c;
     (void)state;
-    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    SKIP_UNLESS(on_cpu_backend(), "the cache holds C builds, made by the CPU backend");
     assert_int_equal(value_of(genuine_src, NULL), 1);
     assert_int_equal(stat(sub_dir, &st), 0);
     assert_int_equal(st.st_mode & 0777, 0700);
@@ -1418,7 +1463,7 @@ static void test_cache_evicts_only_entries(void **state)
     size_t i;
     FILE *f;
     (void)state;
-    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    SKIP_UNLESS(on_cpu_backend(), "the cache holds C builds, made by the CPU backend");
     assert_int_equal(mkdir(sub_dir, 0700), 0);
     for (i = 0; i < sizeof keep / sizeof keep[0]; i++) {
         snprintf(path, sizeof path, "%s/%s", sub_dir, keep[i]);
@@ -1473,7 +1518,7 @@ static void test_cache_split_reentrant(void **state)
     void *r[2];
     int i, j;
     (void)state;
-    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    SKIP_UNLESS(on_cpu_backend(), "the cache holds C builds, made by the CPU backend");
     assert_string_equal(strtok(words, " "), "one");
     load_unload(kernels_src, "-DA=1 -DB=2");
     assert_string_equal(strtok(NULL, " "), "two");
@@ -1497,7 +1542,7 @@ static void test_cache_long_options(void **state)
     size_t n = 0, k = 0;
     int i;
     (void)state;
-    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    SKIP_UNLESS(on_cpu_backend(), "the cache holds C builds, made by the CPU backend");
     for (i = 0; i < 100; i++) n += (size_t)snprintf(opt + n, sizeof opt - n, "-DPADDING_WORD_NUMBER_%03d=1 ", i);
     snprintf(opt + n, sizeof opt - n, "-DVAL=123456");
     k = (size_t)snprintf(cc, sizeof cc, "%s", wrapper);
@@ -1551,7 +1596,7 @@ static void test_cache_evict_race(void **state)
     pthread_t t[2];
     int i;
     (void)state;
-    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    SKIP_UNLESS(on_cpu_backend(), "the cache holds C builds, made by the CPU backend");
     write_fast_cc();
     setenv("XRT_CC", fast_cc, 1);
     setenv("XRT_CACHE_BYTES", "0", 1);
@@ -1572,7 +1617,7 @@ static void test_cache_compiler_identity(void **state)
     char wrap[600], cc[1300], here[600], cwd[4096], *path;
     FILE *f;
     (void)state;
-    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    SKIP_UNLESS(on_cpu_backend(), "the cache holds C builds, made by the CPU backend");
     snprintf(wrap, sizeof wrap, "%s/wrap.sh", cache_dir);
     assert_non_null(f = fopen(wrap, "w"));
     fputs("#!/bin/sh\nexec \"$@\"\n", f);
@@ -1635,7 +1680,7 @@ static int unwritable_child(void *arg)
 static void test_cache_unwritable_dir(void **state)
 {
     (void)state;
-    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    SKIP_UNLESS(on_cpu_backend(), "the cache holds C builds, made by the CPU backend");
     SKIP_UNLESS(getuid() == 0, "not root: cannot act as a second user (uid 65534), for whom a mode is binding");
     shared_tmp_dir(ro_dir, sizeof ro_dir, 0500, 65534);
     in_child("a read-only cache directory", unwritable_child, NULL, 60);
@@ -1656,7 +1701,7 @@ static void test_cache_sweeps_leftovers(void **state)
     size_t i;
     FILE *f;
     (void)state;
-    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    SKIP_UNLESS(on_cpu_backend(), "the cache holds C builds, made by the CPU backend");
     assert_int_equal(mkdir(sub_dir, 0700), 0);
     clock_gettime(CLOCK_REALTIME, &old[0]);
     old[0].tv_sec -= 2 * 3600;
@@ -1703,7 +1748,7 @@ static int sigchld_child(void *arg)
 static void test_cache_sigchld_ignored(void **state)
 {
     (void)state;
-    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    SKIP_UNLESS(on_cpu_backend(), "the cache holds C builds, made by the CPU backend");
     in_child("a compile with SIGCHLD ignored", sigchld_child, NULL, 60);
 }
 
@@ -1713,7 +1758,7 @@ static void test_cache_bytes_digits_only(void **state)
 {
     xrt_cache_stats a, b;
     (void)state;
-    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    SKIP_UNLESS(on_cpu_backend(), "the cache holds C builds, made by the CPU backend");
     setenv("XRT_CACHE_BYTES", " -1", 1);
     xrt_test_log_capture();
     OK(xrt_cache_get_stats(&a));
@@ -1725,6 +1770,48 @@ static void test_cache_bytes_digits_only(void **state)
     assert_int_equal(b.evictions - a.evictions, 0); /* the default: 1 GiB */
 }
 
+/* XRT_CACHE_BYTES is read at each use of the cache, a hit included: a bad
+   value warns then, not only once a build makes the cache evict. */
+static void test_cache_bytes_checked_on_a_hit(void **state)
+{
+    xrt_cache_stats a, b;
+    (void)state;
+    SKIP_UNLESS(on_cpu_backend(), "the cache holds C builds, made by the CPU backend");
+    assert_int_equal(value_of(genuine_src, NULL), 1); /* built */
+    setenv("XRT_CACHE_BYTES", "2q", 1);
+    xrt_test_log_capture();
+    OK(xrt_cache_get_stats(&a));
+    assert_int_equal(value_of(genuine_src, NULL), 1);
+    OK(xrt_cache_get_stats(&b));
+    assert_int_equal(b.hits - a.hits, 1);
+    assert_int_equal(b.builds - a.builds, 0);
+    assert_int_equal(xrt_test_log.count, 1);
+    assert_non_null(strstr(xrt_test_log.last, "XRT_CACHE_BYTES=2q: not a size (valid: digits 0-9 with an optional k, m or g"));
+}
+
+/* An XRT_CACHE_DIR that is not a directory (a regular file) is a cache that
+   cannot be used: the module is built privately, with one warning naming
+   it, as for the other unusable directories. */
+static void test_cache_dir_a_file(void **state)
+{
+    char file[400];
+    FILE *f;
+    (void)state;
+    SKIP_UNLESS(on_cpu_backend(), "the cache holds C builds, made by the CPU backend");
+    snprintf(file, sizeof file, "%s.file", sub_dir);
+    assert_non_null(f = fopen(file, "w"));
+    fclose(f);
+    setenv("XRT_CACHE_DIR", file, 1);
+    xrt_test_log_capture();
+    assert_int_equal(value_of(genuine_src, NULL), 1);
+    assert_int_equal(value_of(genuine_src, NULL), 1);
+    assert_int_equal(xrt_test_log.count, 1);
+    if (!strstr(xrt_test_log.last, "kernel cache ") || !strstr(xrt_test_log.last, ".file") ||
+        !strstr(xrt_test_log.last, "not a directory") || !strstr(xrt_test_log.last, "building privately"))
+        fail_msg("the warning is \"%s\"", xrt_test_log.last);
+    assert_int_equal(remove(file), 0);
+}
+
 /* An XRT_CACHE_DIR too long for an entry's path is not cut short: the
    module is built privately, with a warning, and nothing is made in a
    parent directory. */
@@ -1734,7 +1821,7 @@ static void test_cache_long_dir(void **state)
     size_t n;
     struct stat st;
     (void)state;
-    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    SKIP_UNLESS(on_cpu_backend(), "the cache holds C builds, made by the CPU backend");
     n = (size_t)snprintf(dir, sizeof dir, "%s", sub_dir);
     while (n < 4040) n += (size_t)snprintf(dir + n, sizeof dir - n, "/%.100s", "dddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddd");
     assert_true(n < PATH_MAX);
@@ -1764,7 +1851,7 @@ static void test_cache_includes(void **state)
     static const char src[] = "#include <myk.h>\n" VALUE_SRC("MYK");
     char inc[300], a[400], b[400], opt[700], cwd[4096];
     (void)state;
-    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    SKIP_UNLESS(on_cpu_backend(), "the cache holds C builds, made by the CPU backend");
     snprintf(inc, sizeof inc, "%s/inc", cache_dir);
     snprintf(a, sizeof a, "%s.a", inc);
     snprintf(b, sizeof b, "%s.b", inc);
@@ -1811,7 +1898,7 @@ static void test_cache_could_have_read(void **state)
     static const char isrc[] = "#include <myk.h>\n#include <sub/mys.h>\n" VALUE_SRC("MYK + MYS");
     char rsp[400], inner[400], a[420], b[420], sub[440], opt[1300];
     (void)state;
-    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    SKIP_UNLESS(on_cpu_backend(), "the cache holds C builds, made by the CPU backend");
     snprintf(rsp, sizeof rsp, "%s/opts.rsp", sub_dir);
     snprintf(inner, sizeof inner, "%s/inner.rsp", sub_dir);
     assert_int_equal(mkdir(sub_dir, 0700) == 0 || errno == EEXIST, 1);
@@ -1904,7 +1991,7 @@ static void test_cache_noexec_dir(void **state)
     pid_t pid;
     int status = -1;
     (void)state;
-    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    SKIP_UNLESS(on_cpu_backend(), "the cache holds C builds, made by the CPU backend");
     snprintf(noexec_dir, sizeof noexec_dir, "%s/noexec", cache_dir);
     assert_int_equal(mkdir(noexec_dir, 0700) == 0 || errno == EEXIST, 1);
     if ((pid = fork()) == 0) _exit(noexec_mount() && umount2(noexec_dir, MNT_DETACH) == 0 ? 0 : 1); /* may this process mount? */
@@ -1925,7 +2012,7 @@ static void test_cache_key_parts(void **state)
     char cc[700], wrap[400], text[900], a[400], b[400];
     int n;
     (void)state;
-    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    SKIP_UNLESS(on_cpu_backend(), "the cache holds C builds, made by the CPU backend");
     snprintf(a, sizeof a, "%s/env.a", cache_dir);
     snprintf(b, sizeof b, "%s/env.b", cache_dir);
     assert_int_equal(mkdir(a, 0700), 0);
@@ -1980,7 +2067,7 @@ static void test_cache_libraries(void **state)
     static const char src[] = "int libv(void);\n" VALUE_SRC("libv()");
     char dir[300], opt[700];
     (void)state;
-    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    SKIP_UNLESS(on_cpu_backend(), "the cache holds C builds, made by the CPU backend");
     snprintf(dir, sizeof dir, "%s/lib", cache_dir);
     assert_int_equal(mkdir(dir, 0700), 0);
     write_lib(dir, 2);
@@ -2015,9 +2102,9 @@ static void test_cache_linker_without_list(void **state)
 {
     FILE *f = fopen(wrapper, "w");
     (void)state;
-    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    SKIP_UNLESS(on_cpu_backend(), "the cache holds C builds, made by the CPU backend");
     assert_non_null(f);
-    fprintf(f, "#!/bin/sh\ncase \"$1\" in --version) echo old; exit 0;; esac\necho x >> '%s'\n"
+    fprintf(f, "#!/bin/sh\ncase \"$1\" in --version) echo old; exit 0;; esac\n" NOT_COUNTED "echo x >> '%s'\n"
                "for a; do case \"$a\" in *--dependency-file*) echo \"ld: unrecognized option '$a'\" >&2; exit 1;; esac; done\n"
                "exec cc \"$@\"\n", counter);
     fclose(f);
@@ -2060,7 +2147,7 @@ static void test_cache_lock_across_fork(void **state)
     int i, done, st = -1;
     double forked, first_ms;
     (void)state;
-    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    SKIP_UNLESS(on_cpu_backend(), "the cache holds C builds, made by the CPU backend");
     setenv("KERNELS_SLOW_CC", "1", 1);
     write_wrapper("fakecc 1.0"); /* each compile takes 0.3 s */
     unsetenv("KERNELS_SLOW_CC");
@@ -2104,10 +2191,10 @@ static void test_cache_compiler_leaves_process(void **state)
     int i, done, st = -1;
     long pid = 0;
     (void)state;
-    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    SKIP_UNLESS(on_cpu_backend(), "the cache holds C builds, made by the CPU backend");
     assert_non_null(f);
     snprintf(pidfile, sizeof pidfile, "%s.pid", wrapper);
-    fprintf(f, "#!/bin/sh\ncase \"$1\" in --version) echo lingering; exit 0;; esac\necho x >> '%s'\n"
+    fprintf(f, "#!/bin/sh\ncase \"$1\" in --version) echo lingering; exit 0;; esac\n" NOT_COUNTED "echo x >> '%s'\n"
                "sleep 30 & echo $! > '%s'\nexec cc \"$@\"\n", counter, pidfile);
     fclose(f);
     chmod(wrapper, 0755);
@@ -2158,7 +2245,7 @@ static void test_cache_umask_group_writable(void **state)
     mode_t old;
     int v1, v2;
     (void)state;
-    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    SKIP_UNLESS(on_cpu_backend(), "the cache holds C builds, made by the CPU backend");
     old = umask(002);
     v1 = value_of(genuine_src, NULL);
     v2 = value_of(genuine_src, NULL);
@@ -2174,13 +2261,14 @@ static void test_cache_umask_group_writable(void **state)
    wrapper's cc), is another build. */
 static void test_cache_environment(void **state)
 {
-    static const char *const vars[] = {"CPLUS_INCLUDE_PATH", "OBJC_INCLUDE_PATH", "LD_RUN_PATH", "CCC_OVERRIDE_OPTIONS"};
+    static const char *const vars[] = {"CPLUS_INCLUDE_PATH", "OBJC_INCLUDE_PATH", "LD_RUN_PATH", "CCC_OVERRIDE_OPTIONS",
+                                       "CLANG_NO_DEFAULT_CONFIG"};
     static const char src[] = "#ifndef PV\n#define PV 1\n#endif\n" VALUE_SRC("PV");
     char bin[400], text[4600], path[4600], old[4096];
     size_t i;
     int v;
     (void)state;
-    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    SKIP_UNLESS(on_cpu_backend(), "the cache holds C builds, made by the CPU backend");
     snprintf(old, sizeof old, "%s", getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin");
     assert_int_equal(value_of(src, NULL), 1);
     for (i = 0; i < sizeof vars / sizeof vars[0]; i++) {
@@ -2212,7 +2300,7 @@ static void test_cache_time_macros(void **state)
     char inc[400], opt[500];
     int seen;
     (void)state;
-    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    SKIP_UNLESS(on_cpu_backend(), "the cache holds C builds, made by the CPU backend");
     watch_start("__DATE__, __TIME__ or __TIMESTAMP__");
     assert_int_equal(value_of(src, NULL), 1);
     assert_int_equal(value_of(src, NULL), 1);
@@ -2246,7 +2334,7 @@ static void test_cache_sweeps_build_temporaries(void **state)
     size_t i;
     FILE *f;
     (void)state;
-    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    SKIP_UNLESS(on_cpu_backend(), "the cache holds C builds, made by the CPU backend");
     assert_int_equal(value_of(genuine_src, NULL), 1); /* makes include-<hex>/ */
     assert_non_null(d = opendir(sub_dir));
     while ((e = readdir(d)) != NULL)
@@ -2283,7 +2371,7 @@ static void test_cache_absent_list_private(void **state)
     mode_t old;
     int v[3];
     (void)state;
-    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    SKIP_UNLESS(on_cpu_backend(), "the cache holds C builds, made by the CPU backend");
     snprintf(a, sizeof a, "%s/umask.a", cache_dir);
     snprintf(b, sizeof b, "%s/umask.b", cache_dir);
     assert_int_equal(mkdir(a, 0700), 0);
@@ -2320,7 +2408,7 @@ static void test_cache_symlinked_headers(void **state)
     static const char src[] = "#include <myk.h>\n" VALUE_SRC("MYK");
     char d[400], p[500], opt[600];
     (void)state;
-    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    SKIP_UNLESS(on_cpu_backend(), "the cache holds C builds, made by the CPU backend");
     snprintf(d, sizeof d, "%s/links", cache_dir);
     assert_int_equal(mkdir(d, 0700), 0);
     snprintf(p, sizeof p, "%s/v1", d), assert_int_equal(mkdir(p, 0700), 0);
@@ -2351,6 +2439,268 @@ static void test_cache_symlinked_headers(void **state)
     assert_int_equal(compiles(), 4);
 }
 
+/* Whether the output of the shell command `cmd` (stdout and stderr) has
+   `text`. */
+static int output_has(const char *cmd, const char *text)
+{
+    char line[4096], full[4200];
+    int has = 0;
+    FILE *p;
+    snprintf(full, sizeof full, "%s 2>&1", cmd);
+    if (!(p = popen(full, "r"))) return 0;
+    while (fgets(line, sizeof line, p))
+        if (strstr(line, text)) has = 1;
+    pclose(p);
+    return has;
+}
+
+/* The compiler that runs is the file the key names. A link XRT_CC names,
+   retargeted after its key was made (here by the compiler's own --version
+   run), still builds with the file it named then; a link a wrapper runs,
+   retargeted while the build runs, leaves that build uncached. Either way a
+   later load with the link back on the first compiler gets that compiler's
+   object, never one built by the other under its key. */
+static void test_cache_compiler_retargeted(void **state)
+{
+    static const char src[] = VALUE_SRC("WHO");
+    char d[400], link_[500], flag[500], text[2000], cc[1100];
+    int v;
+    (void)state;
+    SKIP_UNLESS(on_cpu_backend(), "the cache holds C builds, made by the CPU backend");
+    snprintf(d, sizeof d, "%s/retarget", cache_dir);
+    assert_int_equal(mkdir(d, 0700), 0);
+    snprintf(link_, sizeof link_, "%s/cc", d);
+    snprintf(text, sizeof text, "#!/bin/sh\ncase \"$1\" in --version) ln -sfn b.sh '%s'; echo a; exit 0;; esac\n"
+             "exec cc -DWHO=1 \"$@\"\n", link_);
+    write_text(d, "a.sh", text);
+    write_text(d, "b.sh", "#!/bin/sh\ncase \"$1\" in --version) echo b; exit 0;; esac\nexec cc -DWHO=2 \"$@\"\n");
+    snprintf(text, sizeof text, "%s/a.sh", d), assert_int_equal(chmod(text, 0755), 0);
+    snprintf(text, sizeof text, "%s/b.sh", d), assert_int_equal(chmod(text, 0755), 0);
+    assert_int_equal(symlink("a.sh", link_), 0);
+    setenv("XRT_CC", link_, 1);
+    v = value_of(src, NULL);
+    if (v != 1) fail_msg("XRT_CC's link was retargeted after its key was made: built by %s", v == 2 ? "the new target" : "?");
+    retarget_link(link_, "a.sh");
+    assert_int_equal(value_of(src, NULL), 1);
+    /* a wrapper whose compiler word is the link retargets it, once, before it runs it */
+    snprintf(flag, sizeof flag, "%s/retargeted", d);
+    write_text(d, "a2.sh", "#!/bin/sh\ncase \"$1\" in --version) echo a2; exit 0;; esac\nexec cc -DWHO=3 \"$@\"\n");
+    snprintf(text, sizeof text, "%s/a2.sh", d), assert_int_equal(chmod(text, 0755), 0);
+    retarget_link(link_, "a2.sh");
+    snprintf(text, sizeof text,
+             "#!/bin/sh\nfor a; do [ \"$a\" = --version ] || [ \"$a\" = '-###' ] && exec \"$@\"; done\n"
+             "[ -e '%s' ] || { : > '%s'; ln -sfn b.sh '%s'; }\nexec \"$@\"\n", flag, flag, link_);
+    write_text(d, "wrap.sh", text);
+    snprintf(text, sizeof text, "%s/wrap.sh", d), assert_int_equal(chmod(text, 0755), 0);
+    snprintf(cc, sizeof cc, "%s/wrap.sh %s", d, link_);
+    setenv("XRT_CC", cc, 1);
+    assert_int_equal(value_of(src, NULL), 2); /* what ran: the wrapper's choice */
+    retarget_link(link_, "a2.sh");
+    v = value_of(src, NULL);
+    if (v != 3) fail_msg("a build whose compiler was retargeted while it ran was stored under the old compiler's key (%d)", v);
+}
+
+/* Two working directories, <tag>.a and <tag>.b in the cache's folder, each
+   with inc/<header> defining <macro> as 1 and 2. */
+static void two_include_dirs(const char *tag, const char *header, const char *macro, char *a, char *b, size_t n)
+{
+    char inc[600], text[64];
+    int v;
+    snprintf(a, n, "%s/%s.a", cache_dir, tag);
+    snprintf(b, n, "%s/%s.b", cache_dir, tag);
+    for (v = 1; v <= 2; v++) {
+        const char *dir = v == 1 ? a : b;
+        assert_int_equal(mkdir(dir, 0700), 0);
+        snprintf(inc, sizeof inc, "%s/inc", dir), assert_int_equal(mkdir(inc, 0700), 0);
+        snprintf(text, sizeof text, "#define %s %d\n", macro, v);
+        write_text(inc, header, text);
+    }
+}
+
+/* The host's clang, as the file its name resolves to along PATH, and the
+   triple it targets; 0 without one. */
+static int find_clang(char *path, size_t n, char *triple, size_t tn)
+{
+    FILE *p = popen("command -v clang 2>/dev/null", "r");
+    char line[600] = "", *nl;
+    if (!p) return 0;
+    if (!fgets(line, sizeof line, p)) line[0] = 0;
+    pclose(p);
+    if ((nl = strchr(line, '\n'))) *nl = 0;
+    if (!line[0] || !realpath(line, path) || strlen(path) >= n) return 0;
+    if (snprintf(line, sizeof line, "'%s' -dumpmachine 2>/dev/null", path) >= (int)sizeof line) return 0;
+    if (!(p = popen(line, "r"))) return 0;
+    if (!fgets(triple, (int)tn, p)) triple[0] = 0;
+    pclose(p);
+    if ((nl = strchr(triple, '\n'))) *nl = 0;
+    return triple[0] != 0;
+}
+
+/* Configuration files clang reads with no option (here the one named after
+   its program, beside it: <triple>-clang.cfg) are inputs of the build: a
+   changed one, or a changed file it names with @file, is a new build, an
+   unchanged one a hit; a word of one that may be a relative path (-Iinc)
+   ties the entry to the working directory. */
+static void test_cache_config_files(void **state)
+{
+    static const char src[] = VALUE_SRC("CFGV");
+    static const char inc_src[] = "#include <cfgk.h>\n" VALUE_SRC("CFGK");
+    char clang[600], triple[128], bin[400], prog[700], cc[800], cfg[200], a[400], b[400], p[900], cwd[4096];
+    xrt_cache_stats s0, s1;
+    int va, vb;
+    (void)state;
+    SKIP_UNLESS(on_cpu_backend(), "the cache holds C builds, made by the CPU backend");
+    SKIP_UNLESS(find_clang(clang, sizeof clang, triple, sizeof triple), "no clang on PATH");
+    snprintf(bin, sizeof bin, "%s/cfgbin", cache_dir);
+    assert_int_equal(mkdir(bin, 0700), 0);
+    snprintf(prog, sizeof prog, "%s/%s-clang", bin, triple);
+    assert_int_equal(symlink(clang, prog), 0);
+    snprintf(cfg, sizeof cfg, "%s-clang.cfg", triple);
+    write_text(bin, cfg, "-DCFGV=1\n");
+    snprintf(cc, sizeof cc, "%s -no-canonical-prefixes", prog); /* the configuration beside the link, not beside clang */
+    snprintf(p, sizeof p, "%s --version", cc);
+    SKIP_UNLESS(output_has(p, "Configuration file:"), "this clang reads no configuration file named after its program");
+    setenv("XRT_CC", cc, 1);
+    assert_int_equal(value_of(src, NULL), 1);
+    OK(xrt_cache_get_stats(&s0));
+    assert_int_equal(value_of(src, NULL), 1);
+    OK(xrt_cache_get_stats(&s1));
+    assert_int_equal(s1.hits - s0.hits, 1); /* cached all the same */
+    write_text(bin, cfg, "# edited\n-DCFGV=2\n");
+    va = value_of(src, NULL);
+    if (va != 2) fail_msg("the configuration file changed: a stale hit (%d, not 2)", va);
+    write_text(bin, cfg, "@more.cfg\n");
+    write_text(bin, "more.cfg", "-DCFGV=3\n");
+    assert_int_equal(value_of(src, NULL), 3);
+    write_text(bin, "more.cfg", "-DCFGV=4\n");
+    assert_int_equal(value_of(src, NULL), 4);
+    OK(xrt_cache_get_stats(&s0));
+    assert_int_equal(value_of(src, NULL), 4);
+    OK(xrt_cache_get_stats(&s1));
+    assert_int_equal(s1.hits - s0.hits, 1);
+    /* -Iinc in the configuration: relative to the working directory */
+    write_text(bin, cfg, "-Iinc\n");
+    two_include_dirs("cfg", "cfgk.h", "CFGK", a, b, sizeof a);
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    assert_int_equal(chdir(a), 0);
+    va = value_of(inc_src, NULL);
+    assert_int_equal(chdir(b), 0);
+    vb = value_of(inc_src, NULL);
+    assert_int_equal(chdir(cwd), 0);
+    if (va != 1 || vb != 2) fail_msg("-Iinc in a configuration file: %d in a, %d in b (expected 1, 2)", va, vb);
+}
+
+/* The file `name` resolves to along PATH into out; 0 if none. */
+static int along_path(const char *name, char *out, size_t n)
+{
+    char cmd[128], line[600] = "", *nl;
+    FILE *p;
+    snprintf(cmd, sizeof cmd, "command -v %s 2>/dev/null", name);
+    if (!(p = popen(cmd, "r"))) return 0;
+    if (!fgets(line, sizeof line, p)) line[0] = 0;
+    pclose(p);
+    if ((nl = strchr(line, '\n'))) *nl = 0;
+    return line[0] == '/' && realpath(line, out) && strlen(out) < n;
+}
+
+/* A program `dir`/`name` that runs `real`, first running `before` (shell). */
+static void write_program(const char *dir, const char *name, const char *before, const char *real)
+{
+    char text[1400], path[700];
+    snprintf(text, sizeof text, "#!/bin/sh\n%s\nexec '%s' \"$@\"\n", before, real);
+    write_text(dir, name, text);
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    assert_int_equal(chmod(path, 0755), 0);
+}
+
+/* The programs the compiler driver runs on its own (gcc's cc1, as and the
+   linker, found in its directories or along PATH; those clang names) built
+   the entry as much as the driver did: one replaced is a new build, never a
+   stale hit. Here an `as` found along PATH is replaced by one that edits
+   what it assembles, and clang's linker in a -B directory by another. */
+static void test_cache_driver_programs(void **state)
+{
+    static const char src[] = VALUE_SRC("4242");
+    static const char edit[] = "for a; do last=$a; done\nsed -i 's/\\$4242/$4343/' \"$last\"";
+    char d[400], as[600], ld[600], clang[600], triple[128], path[2000], opt[500], mark[500], *saved;
+    int probe, before, after;
+    xrt_cache_stats s0, s1;
+    struct stat st;
+    (void)state;
+    SKIP_UNLESS(on_cpu_backend(), "the cache holds C builds, made by the CPU backend");
+    SKIP_UNLESS(along_path("as", as, sizeof as) && along_path("ld", ld, sizeof ld), "no as or ld on PATH");
+    snprintf(d, sizeof d, "%s/progs", cache_dir);
+    assert_int_equal(mkdir(d, 0700), 0);
+    saved = strdup(getenv("PATH"));
+    snprintf(path, sizeof path, "%s:%s", d, saved);
+    setenv("PATH", path, 1);
+    write_program(d, "as", edit, as);
+    probe = value_of(src, "-DPROBE"); /* the compiler runs the `as` PATH finds (not clang's own assembler) */
+    write_program(d, "as", ":", as);
+    before = value_of(src, NULL);
+    sleep_ms(20); /* the new program's times differ */
+    write_program(d, "as", edit, as);
+    after = value_of(src, NULL);
+    setenv("PATH", saved, 1);
+    free(saved);
+    if (probe == 4343) {
+        assert_int_equal(before, 4242);
+        if (after != 4343) fail_msg("the assembler the compiler runs was replaced: a stale hit (%d, not 4343)", after);
+    }
+    if (!find_clang(clang, sizeof clang, triple, sizeof triple)) return;
+    setenv("XRT_CC", clang, 1);
+    snprintf(opt, sizeof opt, "-B%s", d);
+    snprintf(mark, sizeof mark, "%s/ld-ran", d);
+    write_program(d, "ld", ":", ld);
+    assert_int_equal(value_of(src, opt), 4242);
+    OK(xrt_cache_get_stats(&s0));
+    assert_int_equal(value_of(src, opt), 4242);
+    OK(xrt_cache_get_stats(&s1));
+    assert_int_equal(s1.hits - s0.hits, 1);
+    sleep_ms(20);
+    snprintf(path, sizeof path, ": > '%s'", mark);
+    write_program(d, "ld", path, ld);
+    assert_int_equal(value_of(src, opt), 4242);
+    if (stat(mark, &st) != 0) fail_msg("the linker clang runs (-B) was replaced: a stale hit, the new one never ran");
+}
+
+/* The build's dependency list is the cache's own (-MD -MF after the
+   options): a user's -MMD would leave the headers of -isystem directories
+   out of it (gcc keeps -MMD's rule though -MD follows), so one that changed
+   would be a stale hit. A build whose options ask for a dependency list of
+   their own (-M..., -Wp,-M...) is not cached, with an info line. */
+static void test_cache_dependency_options(void **state)
+{
+    static const char src[] = "#include <depk.h>\n" VALUE_SRC("DEPK");
+    static const char *const opts[] = {"-MMD", "-Wp,-MMD,%s/user.d", "-MP", "-MF%s/user.d"};
+    char d[400], opt[1000], fmt[600];
+    size_t i;
+    int v;
+    (void)state;
+    SKIP_UNLESS(on_cpu_backend(), "the cache holds C builds, made by the CPU backend");
+    snprintf(d, sizeof d, "%s/depopt", cache_dir);
+    assert_int_equal(mkdir(d, 0700), 0);
+    write_text(d, "depk.h", "#define DEPK 1\n");
+    snprintf(opt, sizeof opt, "-isystem %s -MMD", d);
+    assert_int_equal(value_of(src, opt), 1);
+    write_text(d, "depk.h", "#define DEPK 2\n");
+    v = value_of(src, opt);
+    if (v != 2) fail_msg("-MMD and a changed header of an -isystem directory: a stale hit (%d, not 2)", v);
+    for (i = 0; i < sizeof opts / sizeof opts[0]; i++) {
+        xrt_cache_stats s0, s1;
+        snprintf(fmt, sizeof fmt, "-isystem %%s %s", opts[i]);
+        snprintf(opt, sizeof opt, fmt, d, d);
+        watch_start("is not cached: the option ");
+        v = value_of(src, opt);
+        OK(xrt_cache_get_stats(&s0));
+        v += value_of(src, opt);
+        OK(xrt_cache_get_stats(&s1));
+        if (!watch_end()) fail_msg("%s: no info line says the build is not cached", opts[i]);
+        assert_int_equal(v, 4);
+        assert_int_equal(s1.hits - s0.hits, 0);
+    }
+}
+
 /* An option the driver does not know may name a path relative to the
    working directory (--include-directory=inc, -Wp,-Iinc): the working
    directory is then in the key. */
@@ -2358,19 +2708,12 @@ static void test_cache_unknown_options_relative(void **state)
 {
     static const char src[] = "#include <myk.h>\n" VALUE_SRC("MYK");
     static const char *const opts[] = {"--include-directory=inc", "-Wp,-Iinc"};
-    char a[400], b[400], inc[500], cwd[4096];
+    char a[400], b[400], cwd[4096];
     size_t i;
     int va, vb;
     (void)state;
-    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
-    snprintf(a, sizeof a, "%s/rel.a", cache_dir);
-    snprintf(b, sizeof b, "%s/rel.b", cache_dir);
-    assert_int_equal(mkdir(a, 0700), 0);
-    assert_int_equal(mkdir(b, 0700), 0);
-    snprintf(inc, sizeof inc, "%s/inc", a), assert_int_equal(mkdir(inc, 0700), 0);
-    write_text(inc, "myk.h", "#define MYK 1\n");
-    snprintf(inc, sizeof inc, "%s/inc", b), assert_int_equal(mkdir(inc, 0700), 0);
-    write_text(inc, "myk.h", "#define MYK 2\n");
+    SKIP_UNLESS(on_cpu_backend(), "the cache holds C builds, made by the CPU backend");
+    two_include_dirs("rel", "myk.h", "MYK", a, b, sizeof a);
     assert_non_null(getcwd(cwd, sizeof cwd));
     for (i = 0; i < sizeof opts / sizeof opts[0]; i++) {
         assert_int_equal(chdir(a), 0);
@@ -2391,7 +2734,7 @@ static void test_cache_unlisted_inputs(void **state)
     int one = 1, two = 2, seen;
     FILE *f;
     (void)state;
-    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    SKIP_UNLESS(on_cpu_backend(), "the cache holds C builds, made by the CPU backend");
     snprintf(data, sizeof data, "%s/incbin.dat", cache_dir);
     assert_non_null(f = fopen(data, "wb"));
     fwrite(&one, sizeof one, 1, f), fclose(f);
@@ -2413,6 +2756,18 @@ static void test_cache_unlisted_inputs(void **state)
     assert_int_equal(value_of(VALUE_SRC("SV"), opt), 2);
     assert_int_equal(compiles(), 4);
     assert_int_equal(files_ending(sub_dir, ".so"), 0);
+    /* a specs file the compiler finds on its own: gcc's, in a -B directory */
+    snprintf(specs, sizeof specs, "%s/bdir", cache_dir);
+    assert_int_equal(mkdir(specs, 0700), 0);
+    write_text(specs, "specs", "*cc1:\n+ -DSV=3\n");
+    snprintf(opt, sizeof opt, "-B%s/", specs);
+    snprintf(src, sizeof src, "cc %s -### -c -x c /dev/null -o /dev/null", opt);
+    if (!output_has(src, "Reading specs from")) return; /* not gcc: no specs */
+    assert_int_equal(value_of(VALUE_SRC("SV"), opt), 3);
+    write_text(specs, "specs", "*cc1:\n+ -DSV=4\n");
+    seen = value_of(VALUE_SRC("SV"), opt);
+    if (seen != 4) fail_msg("the specs file of a -B directory changed: a stale hit (%d, not 4)", seen);
+    assert_int_equal(files_ending(sub_dir, ".so"), 0);
 }
 
 /* A private build (XRT_CACHE=0) killed mid-way leaves its xrt-XXXXXX
@@ -2424,7 +2779,7 @@ static void test_cache_private_dirs_swept(void **state)
     struct timespec old[2];
     struct stat st;
     (void)state;
-    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the cache holds C builds, made by the CPU backend");
+    SKIP_UNLESS(on_cpu_backend(), "the cache holds C builds, made by the CPU backend");
     snprintf(tmp, sizeof tmp, "%s/tmpdir", cache_dir);
     assert_int_equal(mkdir(tmp, 0700), 0);
     snprintf(old_dir, sizeof old_dir, "%s/xrt-Ab12Cd", tmp);
@@ -2504,7 +2859,7 @@ static void test_shared_object_image(void **state)
     unsigned *v;
     inc_args a;
     (void)state;
-    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "a CPU shared object loads on the CPU backend only");
+    SKIP_UNLESS(on_cpu(), "a CPU shared object loads on the CPU backend only");
     im = so_image("k", kernels_src);
     OK(xrt_module_load(&m, &im, 1, NULL));
     free((void *)im.data);
@@ -2556,7 +2911,7 @@ static void test_loads_have_own_globals(void **state)
 {
     xrt_module_image im = source_image(globals_src);
     (void)state;
-    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the CPU backend's modules are shared objects");
+    SKIP_UNLESS(on_cpu(), "the CPU backend's modules are shared objects");
     own_globals(&im, NULL);
     own_globals(&im, "-Wl,-z,nodelete");
     setenv("XRT_CACHE", "0", 1);
@@ -2591,7 +2946,7 @@ static void test_module_globals(void **state)
     size_t n = 0;
     (void)state;
     SKIP_UNLESS(caps() & XRT_CAP_MODULES, "the backend loads no modules (XRT_CAP_MODULES)");
-    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "a C kernel for the CPU backend");
+    SKIP_UNLESS(on_cpu(), "a C kernel for the CPU backend");
     OK(xrt_module_load(&m, &im, 1, NULL));
     OK(xrt_module_load(&m2, &im, 1, NULL));
     f = get(m, "sum_table");
@@ -2672,7 +3027,7 @@ static void test_module_globals_managed_and_unload(void **state)
     int *man, *pin, i, open = 0;
     (void)state;
     SKIP_UNLESS(caps() & XRT_CAP_MODULES, "the backend loads no modules (XRT_CAP_MODULES)");
-    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "a C kernel for the CPU backend");
+    SKIP_UNLESS(on_cpu(), "a C kernel for the CPU backend");
     OK(xrt_module_load(&m, &im, 1, NULL));
     OK(xrt_malloc_managed((void **)&man, 64, XRT_MEM_ATTACH_GLOBAL));
     OK(xrt_stream_create(&s));
@@ -2701,6 +3056,84 @@ static void test_module_globals_managed_and_unload(void **state)
     OK(xrt_free(man));
 }
 
+
+/* A variable the module cannot write (a const object in a read-only
+   segment) is refused by the symbol copies that would write it, with a
+   status rather than a fault in the caller or the stream's worker; reading
+   it is fine. */
+static const char readonly_src[] = PRELUDE
+    "const int fixed[4] = {1, 2, 3, 4};\n"
+    "int *const fixed_ptr = (int *)&fixed;\n" /* relocated, then read-only (RELRO) */
+    "int open_table[4];\n";
+
+static void test_symbol_copy_to_read_only(void **state)
+{
+    xrt_module_image im = source_image(readonly_src);
+    xrt_module m = NULL;
+    xrt_stream s;
+    int in[4] = {9, 9, 9, 9}, back[4] = {0, 0, 0, 0};
+    void *p = NULL;
+    (void)state;
+    SKIP_UNLESS(caps() & XRT_CAP_MODULES, "the backend loads no modules (XRT_CAP_MODULES)");
+    SKIP_UNLESS(on_cpu(), "a C module for the CPU backend");
+    OK(xrt_module_load(&m, &im, 1, NULL));
+    OK(xrt_stream_create(&s));
+    FAILS(xrt_memcpy_to_symbol(m, "fixed", in, sizeof in, 0, XRT_MEMCPY_HOST_TO_DEVICE), XRT_ERROR_INVALID_VALUE,
+          "'fixed' is read-only");
+    FAILS(xrt_memcpy_to_symbol_async(m, "fixed", in, 4, 4, XRT_MEMCPY_DEFAULT, s), XRT_ERROR_INVALID_VALUE,
+          "read-only");
+    FAILS(xrt_memcpy_to_symbol(m, "fixed_ptr", &p, sizeof p, 0, XRT_MEMCPY_DEFAULT), XRT_ERROR_INVALID_VALUE,
+          "read-only");
+    OK(xrt_memcpy_from_symbol(back, m, "fixed", sizeof back, 0, XRT_MEMCPY_DEVICE_TO_HOST));
+    assert_int_equal(back[0], 1);
+    assert_int_equal(back[3], 4);
+    OK(xrt_memcpy_to_symbol_async(m, "open_table", in, sizeof in, 0, XRT_MEMCPY_DEFAULT, s));
+    OK(xrt_memcpy_from_symbol_async(back, m, "open_table", sizeof back, 0, XRT_MEMCPY_DEFAULT, s));
+    OK(xrt_stream_synchronize(s));
+    assert_int_equal(back[2], 9);
+    OK(xrt_stream_destroy(s));
+    OK(xrt_module_unload(m));
+}
+
+/* A symbol copy captured in a graph: the module unloaded after the
+   capture stays loaded while the graph or its exec lives, as a kernel
+   node's module does (REFERENCE "Lifetimes"), so the exec's copies still
+   reach the variable; once none lives, the module goes. */
+static void test_symbol_copy_in_graph_after_unload(void **state)
+{
+    xrt_module_image im = source_image(table_src);
+    xrt_module m = NULL;
+    xrt_stream s;
+    xrt_graph g = NULL;
+    xrt_graph_exec e = NULL;
+    int in[16], back[16], i;
+    void *p = NULL;
+    Dl_info info;
+    (void)state;
+    SKIP_UNLESS(caps() & XRT_CAP_MODULES, "the backend loads no modules (XRT_CAP_MODULES)");
+    SKIP_UNLESS(caps() & XRT_CAP_GRAPHS, "the backend has no graphs");
+    SKIP_UNLESS(on_cpu(), "a C kernel for the CPU backend");
+    for (i = 0; i < 16; i++) in[i] = 5 * i, back[i] = -1;
+    OK(xrt_module_load(&m, &im, 1, NULL));
+    OK(xrt_stream_create(&s));
+    OK(xrt_module_get_global(&p, NULL, m, "table"));
+    OK(xrt_stream_begin_capture(s, XRT_CAPTURE_MODE_GLOBAL));
+    OK(xrt_memcpy_to_symbol_async(m, "table", in, sizeof in, 0, XRT_MEMCPY_HOST_TO_DEVICE, s));
+    OK(xrt_memcpy_from_symbol_async(back, m, "table", sizeof back, 0, XRT_MEMCPY_DEVICE_TO_HOST, s));
+    OK(xrt_stream_end_capture(s, &g));
+    OK(xrt_graph_instantiate(&e, g));
+    OK(xrt_module_unload(m));
+    OK(xrt_device_synchronize()); /* a point where the CPU backend lets unloaded modules go */
+    assert_int_not_equal(dladdr(p, &info), 0); /* still mapped, in its object */
+    OK(xrt_graph_launch(e, s));
+    OK(xrt_stream_synchronize(s));
+    for (i = 0; i < 16; i++) assert_int_equal(back[i], 5 * i);
+    OK(xrt_graph_exec_destroy(e));
+    OK(xrt_graph_destroy(g));
+    OK(xrt_stream_destroy(s));
+    OK(xrt_device_synchronize()); /* no graph lives: the module goes */
+    assert_int_equal(dladdr(p, &info), 0);
+}
 /* The dynamic shared memory a function allows: 48 KiB until raised (as on
    a GPU), at most the device's opt-in limit; and the occupancy calls. */
 static void test_function_attribute_and_occupancy(void **state)
@@ -2779,7 +3212,7 @@ static void test_threads_load_own_modules(void **state)
     loader l[n];
     int i;
     (void)state;
-    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the CPU backend's modules are shared objects");
+    SKIP_UNLESS(on_cpu(), "the CPU backend's modules are shared objects");
     memset(l, 0, sizeof l);
     for (i = 0; i < n; i++) assert_int_equal(start_thread(&t[i], xrt_test_backend, load_and_bump, &l[i]), 0);
     for (i = 0; i < n; i++) pthread_join(t[i], NULL);
@@ -2861,7 +3294,7 @@ static void test_saxpy_gpu_images_on_cpu(void **state)
     char want[400];
     size_t n, i;
     (void)state;
-    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "GPU images on the CPU backend");
+    SKIP_UNLESS(on_cpu(), "GPU images on the CPU backend");
     SKIP_UNLESS(saxpy_hip_images(&im[0], &im[1]), XRT_TEST_NO_HIPCC);
     n = 2;
     if ((im[n].data = saxpy_image("saxpy.fatbin", &im[n].size)) != NULL)
@@ -2884,6 +3317,7 @@ int main(void)
         gated_test(test_arguments),
         gated_test(test_packed_arguments),
         cmocka_unit_test(test_launch_kernel_params),
+        cmocka_unit_test(test_arguments_against_declared_layout),
         cmocka_unit_test(test_shared_memory),
         gated_test(test_many_launches),
         cmocka_unit_test(test_synchronize_helps_launch),
@@ -2917,6 +3351,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_cache_sweeps_leftovers, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_sigchld_ignored, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_bytes_digits_only, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_bytes_checked_on_a_hit, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_dir_a_file, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_kernel_includes_xrt_h, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_long_dir, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_includes, cache_setup, cache_teardown),
@@ -2933,6 +3369,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_cache_sweeps_build_temporaries, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_absent_list_private, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_symlinked_headers, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_compiler_retargeted, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_driver_programs, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_config_files, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_cache_dependency_options, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_unknown_options_relative, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_unlisted_inputs, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_cache_private_dirs_swept, cache_setup, cache_teardown),
@@ -2941,6 +3381,8 @@ int main(void)
         cmocka_unit_test(test_threads_load_own_modules),
         cmocka_unit_test(test_module_globals),
         cmocka_unit_test(test_module_globals_managed_and_unload),
+        cmocka_unit_test(test_symbol_copy_to_read_only),
+        cmocka_unit_test(test_symbol_copy_in_graph_after_unload),
         cmocka_unit_test(test_function_attribute_and_occupancy),
         cmocka_unit_test(test_saxpy_images),
         cmocka_unit_test(test_saxpy_gpu_images_on_cpu),

@@ -22,8 +22,6 @@
 
 enum { N = 3 * 4096 + 100 };
 
-static int is_cpu(void) { return strcmp(xrt_test_backend, "cpu") == 0; }
-
 static int device_count(void)
 {
     int n = 0;
@@ -117,7 +115,7 @@ static void test_cpu_kernel(void **state)
     (void)state;
     OK(xrt_get_capabilities(&caps));
     SKIP_UNLESS(caps & XRT_CAP_MODULES, "the backend loads no modules (XRT_CAP_MODULES)");
-    SKIP_UNLESS(is_cpu(), "the kernel is C, for the CPU backend");
+    SKIP_UNLESS(on_cpu(), "the kernel is C, for the CPU backend");
     OK(xrt_module_load(&mod, &im, 1, NULL));
     OK(xrt_module_get_function(&f, mod, "twice"));
     OK(xrt_malloc_managed((void **)&args.m, N, XRT_MEM_ATTACH_GLOBAL));
@@ -169,7 +167,7 @@ static void test_bad_input(void **state)
     OK(xrt_stream_create(&s));
     OK(xrt_malloc(&d, 4096));
     OK(xrt_malloc_managed(&m, 4096, XRT_MEM_ATTACH_GLOBAL));
-    if (!strcmp(xrt_test_backend, "cpu")) { /* (a GPU backend's IPC may be unsupported first) */
+    if (on_cpu()) { /* (a GPU backend's IPC may be unsupported first) */
         xrt_ipc_mem_handle ipc;
         FAILS(xrt_ipc_get_mem_handle(&ipc, m), XRT_ERROR_INVALID_VALUE, "is managed memory");
     }
@@ -208,6 +206,13 @@ static void test_bad_input(void **state)
     FAILS(xrt_stream_attach_mem_async(s, m, 0, 8), XRT_ERROR_INVALID_VALUE, "exactly one");
     FAILS(xrt_stream_attach_mem_async(s, d, 0, XRT_MEM_ATTACH_HOST), XRT_ERROR_INVALID_VALUE, "not managed memory");
     OK(xrt_stream_attach_mem_async(NULL, m, 4096, XRT_MEM_ATTACH_HOST));
+    /* CUDA: "It is illegal to attach singly to the NULL stream" (the legacy
+       stream, a virtual global one); the per-thread stream is a stream of its own */
+    FAILS(xrt_stream_attach_mem_async(NULL, m, 0, XRT_MEM_ATTACH_SINGLE), XRT_ERROR_INVALID_VALUE, "NULL stream");
+    FAILS(xrt_stream_attach_mem_async(XRT_STREAM_LEGACY, m, 0, XRT_MEM_ATTACH_SINGLE), XRT_ERROR_INVALID_VALUE,
+          "NULL stream");
+    OK(xrt_stream_attach_mem_async(XRT_STREAM_PER_THREAD, m, 0, XRT_MEM_ATTACH_SINGLE));
+    OK(xrt_stream_attach_mem_async(XRT_STREAM_PER_THREAD, m, 0, XRT_MEM_ATTACH_GLOBAL));
     OK(xrt_stream_synchronize(s));
     OK(xrt_stream_destroy(s));
     FAILS(xrt_mem_prefetch_async(m, 64, 0, s), XRT_ERROR_INVALID_HANDLE, "");
@@ -339,7 +344,7 @@ static void test_prefetch_in_capture(void **state)
     (void)state;
     OK(xrt_get_capabilities(&caps));
     SKIP_UNLESS(caps & XRT_CAP_GRAPHS, "no graphs");
-    SKIP_UNLESS(is_cpu(), "the runtime decides what a GPU captures");
+    SKIP_UNLESS(on_cpu(), "the runtime decides what a GPU captures");
     OK(xrt_malloc_managed(&m, 4096, XRT_MEM_ATTACH_GLOBAL));
     OK(xrt_stream_create(&s));
     OK(xrt_stream_begin_capture(s, XRT_CAPTURE_MODE_RELAXED));
@@ -395,7 +400,7 @@ static void test_numa_prefetch(void **state)
     int status = 0;
     pid_t pid;
     (void)state;
-    SKIP_UNLESS(is_cpu(), "XRT_CPU_DEVICES is the CPU backend's");
+    SKIP_UNLESS(on_cpu_backend(), "XRT_CPU_DEVICES is the CPU backend's"); /* its child selects cpu */
     SKIP_UNLESS(!UNDER_TSAN, "TSan cannot start the child's stream thread after fork (its die_after_fork)");
     fflush(NULL);
     if ((pid = fork()) == 0) _exit(numa_child());

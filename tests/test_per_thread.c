@@ -189,7 +189,7 @@ static void test_worker_owning_a_per_thread_stream(void **state)
     int round;
     (void)state;
     SKIP_UNLESS(caps() & XRT_CAP_HOST_FUNC, "no host functions");
-    SKIP_UNLESS(!on_gpu(), "a GPU runtime's host functions make no xrt calls");
+    SKIP_UNLESS(on_cpu(), "a GPU runtime's host functions make no xrt calls");
     for (round = 0; round < 100; round++) {
         OK(xrt_stream_create(&s));
         OK(xrt_launch_host_func(s, take_own_stream, &st));
@@ -201,6 +201,103 @@ static void test_worker_owning_a_per_thread_stream(void **state)
     }
 }
 
+/* In such a unit NULL is the thread's own stream, a stream of its own: a
+   managed allocation may be attached to it singly (cudaStreamAttachMemAsync
+   refuses that of the legacy stream only, which XRT_STREAM_LEGACY names). */
+static void test_attach_single_to_null(void **state)
+{
+    void *m;
+    (void)state;
+    OK(xrt_malloc_managed(&m, 4096, XRT_MEM_ATTACH_GLOBAL));
+    OK(xrt_stream_attach_mem_async(NULL, m, 0, XRT_MEM_ATTACH_SINGLE));
+    OK(xrt_stream_synchronize(NULL));
+    FAILS(xrt_stream_attach_mem_async(XRT_STREAM_LEGACY, m, 0, XRT_MEM_ATTACH_SINGLE), XRT_ERROR_INVALID_VALUE,
+          "NULL stream");
+    OK(xrt_free(m));
+}
+
+/* A host function that waits (at most 2 s) for the caller's flag: *late
+   says whether the caller came after the deadline. */
+typedef struct late_gate { int open, late; } late_gate;
+
+static void late_gate_wait(void *user)
+{
+    late_gate *g = (late_gate *)user;
+    double t0 = now_ms(CLOCK_MONOTONIC);
+    while (!__atomic_load_n(&g->open, __ATOMIC_ACQUIRE))
+        if (now_ms(CLOCK_MONOTONIC) - t0 > 2000) {
+            g->late = 1;
+            return;
+        }
+}
+
+/* CUDA's "API synchronization behavior" holds on the per-thread stream as
+   on the legacy one (cudaMemset_ptds, cudaMemcpy2D_ptds & co): the
+   synchronous sets of device memory and the synchronous copies from device
+   to device (1-D, 2-D, 3-D, between peers) return while the thread's own
+   stream is held by a host function, and run in its order there. */
+static void test_sync_device_work_not_waited_for(void **state)
+{
+    enum { P = 256, R = 4 };
+    late_gate g = {0, 0};
+    unsigned char h[P * R];
+    xrt_memcpy_3d_parms p;
+    unsigned char *a, *b, *c;
+    size_t i;
+    (void)state;
+    SKIP_UNLESS(caps() & XRT_CAP_HOST_FUNC, "no host functions");
+    OK(xrt_malloc((void **)&a, sizeof h));
+    OK(xrt_malloc((void **)&b, sizeof h));
+    OK(xrt_malloc((void **)&c, sizeof h));
+    OK(xrt_launch_host_func(NULL, late_gate_wait, &g));
+    OK(xrt_memset_async(a, 9, sizeof h, NULL));
+    OK(xrt_memset(b, 1, sizeof h));
+    OK(xrt_memset_2d(b, P, 2, P / 2, R));
+    OK(xrt_memset_3d(xrt_make_pitched_ptr(b, P, P, R / 2), 3, xrt_make_extent(P / 4, R / 2, 2)));
+    OK(xrt_memset_d32(b + sizeof h - 16, 0x05050505u, 4));
+    OK(xrt_memcpy(c, a, sizeof h, XRT_MEMCPY_DEVICE_TO_DEVICE));
+    OK(xrt_memcpy(c, a, sizeof h, XRT_MEMCPY_DEFAULT)); /* resolved to device to device */
+    OK(xrt_memcpy_2d(c, P, b, P, P / 2, R, XRT_MEMCPY_DEVICE_TO_DEVICE));
+    memset(&p, 0, sizeof p);
+    p.src_ptr = xrt_make_pitched_ptr(b, P, P, R);
+    p.dst_ptr = xrt_make_pitched_ptr(c, P, P, R);
+    p.extent = xrt_make_extent(P / 4, R, 1);
+    p.kind = XRT_MEMCPY_DEFAULT; /* resolved to device to device */
+    OK(xrt_memcpy_3d(&p));
+    OK(xrt_memcpy_peer(c + sizeof h - 16, 0, b + sizeof h - 16, 0, 16));
+    __atomic_store_n(&g.open, 1, __ATOMIC_RELEASE);
+    OK(xrt_memcpy(h, c, sizeof h, XRT_MEMCPY_DEVICE_TO_HOST));
+    assert_int_equal(g.late, 0);
+    for (i = 0; i < sizeof h; i++) {
+        unsigned char want = i >= sizeof h - 16 ? 5 : i % P < P / 4 ? 3 : i % P < P / 2 ? 2 : 9;
+        if (h[i] != want) fail_msg("c[%zu] = %d, not %d: a call ran out of the thread's stream's order", i, h[i], want);
+    }
+    OK(xrt_free(a));
+    OK(xrt_free(b));
+    OK(xrt_free(c));
+}
+
+/* The synchronous sets of pinned host memory are "fully synchronous" there
+   too: done when they return, after the work queued before them. */
+static void nap_20ms(void *user)
+{
+    (void)user;
+    sleep_ms(20);
+}
+
+static void test_sync_set_of_pinned_done(void **state)
+{
+    unsigned char *t;
+    (void)state;
+    SKIP_UNLESS(caps() & XRT_CAP_HOST_FUNC, "no host functions");
+    OK(xrt_malloc_host((void **)&t, 256));
+    OK(xrt_launch_host_func(NULL, nap_20ms, NULL));
+    OK(xrt_memset_async(t, 9, 256, NULL));
+    OK(xrt_memset(t, 1, 256));
+    assert_bytes(t, 256, 1);
+    OK(xrt_free_host(t));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -208,6 +305,9 @@ int main(void)
         cmocka_unit_test(test_per_thread_streams_of_exited_threads),
         cmocka_unit_test(test_shutdown_beside_exiting_owners),
         cmocka_unit_test(test_worker_owning_a_per_thread_stream),
+        cmocka_unit_test(test_attach_single_to_null),
+        cmocka_unit_test(test_sync_device_work_not_waited_for),
+        cmocka_unit_test(test_sync_set_of_pinned_done),
     };
     return xrt_test_run_on_backends("per_thread", tests, sizeof tests / sizeof tests[0], NULL);
 }

@@ -188,6 +188,32 @@ static void test_memset_2d(void **state)
     OK(xrt_stream_destroy(s));
 }
 
+/* One row: the pitch is unused, as cudaMemset2D's ("Unused if height is
+   1"): a pitch less than the width (0, 1) sets the row all the same, and
+   one past the allocation is not looked at. The row itself is checked. */
+static void test_memset_2d_one_row(void **state)
+{
+    pitched a;
+    xrt_stream s;
+    (void)state;
+    xrt_test_log_calls();
+    OK(xrt_stream_create(&s));
+    pitched_make(&a, HP, H, 12);
+    OK(xrt_memset_2d(a.d + 5, 0, 0x5e, W, 1));
+    set_rows(a.model + 5, 0, 0x5e, 1, W, 1);
+    OK(xrt_memset_2d_async(a.d + a.pitch + 1, 1, 0x61, W, 1, s));
+    OK(xrt_stream_synchronize(s));
+    set_rows(a.model + a.pitch + 1, 0, 0x61, 1, W, 1);
+    OK(xrt_memset_2d(a.d + (H - 1) * a.pitch, SIZE_MAX, 0x77, a.pitch, 1));
+    set_rows(a.model + (H - 1) * a.pitch, 0, 0x77, 1, a.pitch, 1);
+    pitched_check(&a);
+    FAILS(xrt_memset_2d(a.d + (H - 1) * a.pitch + 1, 0, 0, a.pitch, 1), XRT_ERROR_INVALID_VALUE, "overrun");
+    FAILS(xrt_memset_2d(NULL, 0, 0, W, 1), XRT_ERROR_INVALID_VALUE, "dst is NULL");
+    pitched_check(&a);
+    pitched_free(&a);
+    OK(xrt_stream_destroy(s));
+}
+
 /* Elements of 2 and 4 bytes; a value of unequal bytes may be unsupported on a
    GPU backend (the runtime's memset is of bytes), one of equal bytes never. */
 static void test_memset_d16_d32(void **state)
@@ -195,7 +221,7 @@ static void test_memset_d16_d32(void **state)
     pitched a;
     xrt_stream s;
     xrt_status st;
-    int gpu = strcmp(xrt_test_backend, "cpu") != 0;
+    int gpu = !on_cpu();
     (void)state;
     OK(xrt_stream_create(&s));
     pitched_make(&a, HP * 4, 2, 10);
@@ -276,7 +302,7 @@ static void test_pitched_capture(void **state)
     xrt_graph_exec e;
     xrt_graph_info info;
     int i;
-    unsigned v16 = strcmp(xrt_test_backend, "cpu") ? 0x5c5c : 0xa1b2; /* a GPU's sets bytes (see test_memset_d16_d32) */
+    unsigned v16 = on_cpu() ? 0xa1b2 : 0x5c5c; /* a GPU's sets bytes (see test_memset_d16_d32) */
     (void)state;
     SKIP_UNLESS(caps() & XRT_CAP_GRAPHS, "the backend has no graphs (XRT_CAP_GRAPHS is clear)");
     OK(xrt_stream_create(&s));
@@ -595,7 +621,7 @@ static void test_pitched_3d_capture(void **state)
     int i;
     (void)state;
     SKIP_UNLESS(caps() & XRT_CAP_GRAPHS, "the backend has no graphs (XRT_CAP_GRAPHS is clear)");
-    SKIP_UNLESS(strcmp(xrt_test_backend, "cpu") == 0, "the capture of 3-D copies is tested on the CPU backend only");
+    SKIP_UNLESS(on_cpu(), "the capture of 3-D copies is tested on the CPU backend only");
     OK(xrt_stream_create(&s));
     box_make(&a, &ay, BW, BH, BD, 29);
     box_make(&b, &by, BW, BH, BD, 30);
@@ -977,7 +1003,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_malloc_pitch),          cmocka_unit_test(test_memcpy_2d_directions),
-        cmocka_unit_test(test_memset_2d),             cmocka_unit_test(test_memset_d16_d32),
+        cmocka_unit_test(test_memset_2d),             cmocka_unit_test(test_memset_2d_one_row),
+        cmocka_unit_test(test_memset_d16_d32),
         cmocka_unit_test(test_pitched_bad_input),     cmocka_unit_test(test_pitched_capture),
         cmocka_unit_test(test_memcpy_2d_large),       cmocka_unit_test(test_malloc_3d),
         cmocka_unit_test(test_memcpy_3d_directions),  cmocka_unit_test(test_memset_3d),

@@ -413,6 +413,41 @@ static void test_trace_lines(void **state)
     set_env("XRT_TRACE_LOOKUPS", "");
 }
 
+/* XRT_TRACE_LOOKUPS is a switch as every other (1, on, yes, true, in any
+   case, or 0, off, no, false); anything else is ignored with one warning,
+   and xrt's own lookups stay out of the trace. */
+static void test_trace_lookups_switch(void **state)
+{
+    static const struct { const char *value; int on, warns; } cases[] = {
+        {"1", 1, 0}, {"on", 1, 0}, {"YES", 1, 0}, {"true", 1, 0}, {"0", 0, 0},
+        {"off", 0, 0}, {"no", 0, 0}, {"10", 0, 1}, {"1x", 0, 1}, {"", 0, 0}};
+    unsigned char plain[64] = {0};
+    char path[64], want[128];
+    size_t i;
+    void *d;
+    (void)state;
+    set_env("XRT_TRACE_BACKEND", "cpu");
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        trace_to_temp_file(path, sizeof path);
+        set_env("XRT_TRACE_LOOKUPS", cases[i].value);
+        memset(&logged, 0, sizeof logged);
+        OK(restart(TRACE, "trace"));
+        OK(xrt_malloc(&d, sizeof plain));
+        OK(xrt_memcpy(d, plain, sizeof plain, XRT_MEMCPY_DEFAULT)); /* xrt looks `plain` up */
+        OK(xrt_free(d));
+        xrt_shutdown();
+        if ((strstr(read_file(path), "trace: pointer lookup(") != NULL) != cases[i].on)
+            fail_msg("XRT_TRACE_LOOKUPS=%s: lookups are %s", cases[i].value, cases[i].on ? "off" : "on");
+        remove(path);
+        snprintf(want, sizeof want, "warn: XRT_TRACE_LOOKUPS=%s: not a switch (valid: 1, on, yes, true, 0, off, no, false); ignored\n",
+                 cases[i].value);
+        if ((strstr(logged.text, want) != NULL) != cases[i].warns)
+            fail_msg("XRT_TRACE_LOOKUPS=%s: %s \"%s\" in:\n%s", cases[i].value, cases[i].warns ? "no" : "a", want, logged.text);
+    }
+    set_env("XRT_TRACE_FILE", "/dev/null");
+    set_env("XRT_TRACE_LOOKUPS", "");
+}
+
 /* Handles and allocations made through the tracer are the tracer's; those
    made on its target are the target's; neither is usable with the other. */
 static void test_trace_handle_rule(void **state)
@@ -549,9 +584,10 @@ static void test_trace_targets(void **state)
 {
     static const char *const order[] = {"cuda", "hip", "cpu"};
     xrt_backend_info info;
-    char path[64], start[64];
+    char path[64], start[64], id[XRT_PCI_BUS_ID_SIZE];
     xrt_stream s;
     size_t i;
+    int device = -1;
     (void)state;
     set_env("XRT_TRACE_BACKEND", "nosuch");
     OK(restart(TRACE, NULL));
@@ -569,13 +605,19 @@ static void test_trace_targets(void **state)
     assert_trace_unavailable("XRT_TRACE_JSON=/nonexistent/trace.json: No such file or directory");
     set_env("XRT_TRACE_JSON", "");
 
-    /* re-resolved at every init: cpu, then good (no capabilities, no streams) */
+    /* re-resolved at every init: cpu, then good (no capabilities, no streams);
+       its memory is its target's (host->wraps): over the cpu, host memory */
     OK(restart(TRACE ":" GOOD, "trace"));
     assert_true(caps() & XRT_CAP_HOST_FUNC);
+    FAILS(xrt_device_get_pci_bus_id(id, (int)sizeof id, 0), XRT_ERROR_UNSUPPORTED,
+          "trace: its devices are host memory and cores: no PCI address");
+    FAILS(xrt_device_get_by_pci_bus_id(&device, "0000:00:00.0"), XRT_ERROR_INVALID_DEVICE, "no device of trace");
     set_env("XRT_TRACE_BACKEND", "good");
     OK(restart(TRACE ":" GOOD, "trace"));
     assert_int_equal(caps(), 0);
     assert_memory_works(0x54); /* good's synchronous copies and sets, traced */
+    FAILS(xrt_device_get_pci_bus_id(id, (int)sizeof id, 0), XRT_ERROR_UNSUPPORTED,
+          "not supported by backend trace"); /* good says nothing of its memory: the cpu's is not kept */
     FAILS(xrt_stream_create(&s), XRT_ERROR_UNSUPPORTED, "not supported by backend trace");
 
     /* unset: the first available of cuda, hip, cpu */
@@ -881,6 +923,7 @@ static void test_forwarding_macro(void **state)
     xrt_target t;
     xrt_stream s = NULL;
     unsigned char h[64];
+    char id[XRT_PCI_BUS_ID_SIZE];
     void *d = NULL;
     const char *name = NULL;
     int dev = -1, mallocs = 0, asked = 0, own = 0;
@@ -902,6 +945,9 @@ static void test_forwarding_macro(void **state)
     OK(xrt_stream_destroy(s));
     OK(xrt_free(d));
     OK(xrt_get_device(&dev));
+    /* its memory is the cpu's (host->wraps): no PCI address, as on the cpu */
+    FAILS(xrt_device_get_pci_bus_id(id, (int)sizeof id, 0), XRT_ERROR_UNSUPPORTED,
+          "forward: its devices are host memory and cores");
     OK(xrt_get_device_properties(&prop, 0));
     /* the program's 2 exactly; xrt's own at least the allocation's (the
        stream-order checker, when on, asks more) */
@@ -910,6 +956,119 @@ static void test_forwarding_macro(void **state)
     assert_int_equal(asked, 2);
     assert_true(own >= 1);
     OK(xrt_set_backend("cpu"));
+}
+
+/* A plugin built before the four operations of flags were appended (its
+   table's size ends before graph_instantiate_with_flags): those answer
+   XRT_ERROR_UNSUPPORTED naming it, never a call of what lies past its size;
+   their default flags are the operations it has (instantiate, record, wait),
+   as cudaEventRecordWithFlags(.., cudaEventRecordDefault) is cudaEventRecord. */
+static void test_older_table_lacks_later_operations(void **state)
+{
+    xrt_stream s = NULL;
+    xrt_event e = NULL;
+    xrt_graph g = NULL;
+    xrt_graph_exec x = NULL;
+    void *d = NULL;
+    size_t limit = 0;
+    int rank = 0;
+    xrt_mem_pool pool = NULL;
+    xrt_mem_access_desc desc = {0, XRT_MEM_ACCESS_FLAGS_PROT_READ_WRITE};
+    unsigned access = 0;
+    (void)state;
+    OK(restart(NULL, NULL));
+    OK(xrt_load_plugin(PLUGIN("test_oldtable.so")));
+    OK(xrt_set_backend("oldtable"));
+    OK(xrt_malloc(&d, 64));
+    OK(xrt_stream_create(&s));
+    OK(xrt_event_create(&e, XRT_EVENT_DEFAULT));
+    OK(xrt_event_record_with_flags(e, s, XRT_EVENT_RECORD_DEFAULT));
+    OK(xrt_stream_wait_event_with_flags(s, e, XRT_EVENT_WAIT_DEFAULT));
+    OK(xrt_stream_begin_capture(s, XRT_CAPTURE_MODE_GLOBAL));
+    OK(xrt_memset_async(d, 1, 64, s));
+    FAILS(xrt_event_record_with_flags(e, s, XRT_EVENT_RECORD_EXTERNAL), XRT_ERROR_UNSUPPORTED,
+          "xrt_event_record_with_flags: not supported by backend oldtable");
+    FAILS(xrt_stream_wait_event_with_flags(s, e, XRT_EVENT_WAIT_EXTERNAL), XRT_ERROR_UNSUPPORTED,
+          "xrt_stream_wait_event_with_flags: not supported by backend oldtable");
+    OK(xrt_stream_end_capture(s, &g));
+    FAILS(xrt_graph_instantiate_with_flags(&x, g, XRT_GRAPH_INSTANTIATE_USE_NODE_PRIORITY), XRT_ERROR_UNSUPPORTED,
+          "xrt_graph_instantiate_with_flags: not supported by backend oldtable");
+    OK(xrt_graph_instantiate_with_flags(&x, g, 0));
+    FAILS(xrt_graph_upload(x, s), XRT_ERROR_UNSUPPORTED, "xrt_graph_upload: not supported by backend oldtable");
+    FAILS(xrt_device_set_limit(XRT_LIMIT_STACK_SIZE, 4096), XRT_ERROR_UNSUPPORTED,
+          "xrt_device_set_limit: not supported by backend oldtable");
+    FAILS(xrt_device_get_limit(&limit, XRT_LIMIT_STACK_SIZE), XRT_ERROR_UNSUPPORTED,
+          "xrt_device_get_limit: not supported by backend oldtable");
+    FAILS(xrt_device_get_p2p_attribute(&rank, XRT_P2P_ATTR_PERFORMANCE_RANK, 0, 1), XRT_ERROR_UNSUPPORTED,
+          "xrt_device_get_p2p_attribute: not supported by backend oldtable");
+    OK(xrt_device_get_default_mem_pool(&pool, 0));
+    FAILS(xrt_mem_pool_set_access(pool, &desc, 1), XRT_ERROR_UNSUPPORTED,
+          "xrt_mem_pool_set_access: not supported by backend oldtable");
+    FAILS(xrt_mem_pool_get_access(&access, pool, 0), XRT_ERROR_UNSUPPORTED,
+          "xrt_mem_pool_get_access: not supported by backend oldtable");
+    OK(xrt_graph_launch(x, s));
+    OK(xrt_stream_synchronize(s));
+    OK(xrt_graph_exec_destroy(x));
+    OK(xrt_graph_destroy(g));
+    OK(xrt_event_destroy(e));
+    OK(xrt_stream_destroy(s));
+    OK(xrt_free(d));
+    OK(xrt_set_backend("cpu"));
+}
+
+/* Two copies of xrt in one process (two libraries that vendor it) that
+   both load the tracer: its object is one (dlopen gives the same), and
+   its state is one, so it serves the copy that registered it first; the
+   second copy skips it with the reason, rather than having the tracer
+   forward its calls to the first copy's backend, and neither copy's
+   shutdown takes the tracer's target from the other (it crashed). */
+static void test_trace_serves_one_copy_of_xrt(void **state)
+{
+    static void *copy; /* never closed: the copy's threads and handlers stay valid */
+    xrt_status (*load)(const char *, char *, size_t);
+    xrt_status (*round_trip)(const char *, unsigned char);
+    void (*copy_shutdown)(void);
+    char detail[512];
+    (void)state;
+    set_env("XRT_TRACE_FILE", "/dev/null");
+    OK(restart(NULL, NULL));
+    OK(xrt_load_plugin(TRACE));
+    if (!copy) copy = dlopen(PLUGIN("test_xrtcopy.so"), RTLD_NOW | RTLD_LOCAL);
+    if (!copy) fail_msg("%s", dlerror());
+    *(void **)&load = dlsym(copy, "xrtcopy_load");
+    *(void **)&round_trip = dlsym(copy, "xrtcopy_round_trip");
+    *(void **)&copy_shutdown = dlsym(copy, "xrtcopy_shutdown");
+    assert_true(load && round_trip && copy_shutdown);
+    assert_int_equal(load(TRACE, detail, sizeof detail), XRT_ERROR_BACKEND_UNAVAILABLE);
+    if (!strstr(detail, "failed: already exists: trace: xrt_plugin_register: the tracer serves another copy of xrt in this process"))
+        fail_msg("the second copy's load: \"%s\"", detail);
+    assert_int_equal(round_trip("trace", 0x21), XRT_ERROR_NOT_FOUND); /* no backend of that name there */
+    OK(round_trip("cpu", 0x22));
+    OK(xrt_set_backend("trace"));
+    assert_memory_works(0x23);
+    copy_shutdown();
+    assert_memory_works(0x24);
+    OK(restart(NULL, "trace")); /* this copy's init again: its tracer still */
+    assert_memory_works(0x25);
+    set_env("XRT_TRACE_FILE", NULL);
+    xrt_shutdown(); /* the next test's fork makes no forked child of it */
+}
+
+/* host->wraps: from an init only (under the registry's lock), for a
+   registered backend's table and a target. */
+static void test_wraps_checks(void **state)
+{
+    xrt_backend other;
+    xrt_status st;
+    (void)state;
+    OK(restart(NULL, NULL));
+    memset(&other, 0, sizeof other);
+    FAILS(xrt__plugin_host.wraps(&other, NULL), XRT_ERROR_INVALID_VALUE, "host->wraps: target is NULL");
+    FAILS(xrt__plugin_host.wraps(&other, &other), XRT_ERROR_NOT_PERMITTED, "host->wraps: only from the plugin's init");
+    xrt__lock(&xrt__reg_lock); /* as an init runs */
+    st = xrt__plugin_host.wraps(&other, &other);
+    xrt__unlock(&xrt__reg_lock);
+    XRT_ASSERT_FAILS(st, XRT_ERROR_INVALID_VALUE, "is no registered backend's table");
 }
 
 /* >> plugins found in directories (XRT_PLUGIN_PATH) */
@@ -972,7 +1131,7 @@ static void test_plugin_path(void **state)
     char root[] = "/tmp/xrt-plugin-path.XXXXXX", one[64], two[64], none[64], file[64], open_dir[64], locked[64],
          env[512], p[16][128];
     xrt_plugin_info info;
-    int a, b, f, n0, n1, i, np = 0;
+    int a, b, f, n0, n1, i, np = 0, dev = -1;
     (void)state;
     assert_non_null(mkdtemp(root));
     assert_int_equal(chmod(root, 0755), 0);
@@ -1041,6 +1200,13 @@ static void test_plugin_path(void **state)
     assert_int_equal(backends_named("twodev"), 1);
     OK(xrt_set_backend("twodev"));
     assert_memory_works(0x2d);
+    /* a forwarder made by hand takes the cpu's memory kind too (host->wraps):
+       its devices are host memory, which no PCI address finds */
+    FAILS(xrt_device_get_by_pci_bus_id(&dev, "0000:01:00.0"), XRT_ERROR_INVALID_DEVICE,
+          "no device of twodev at 0000:01:00.0");
+    assert_int_equal(dev, -1);
+    assert_int_equal(xrt__be()->flags & (XRT_BACKEND_HOST_MEMORY | XRT_BACKEND_NVIDIA_MEMORY | XRT_BACKEND_AMD_MEMORY),
+                     XRT_BACKEND_HOST_MEMORY);
     /* a new start finds nothing new: each object was tried once */
     setenv("XRT_PLUGIN_PATH", one, 1);
     OK(restart(p[0], NULL));
@@ -1234,15 +1400,19 @@ int main(void)
         cmocka_unit_test_setup(test_never_unloaded, capture),
         cmocka_unit_test_setup(test_select_plugin_backend, capture),
         cmocka_unit_test_setup(test_trace_lines, capture),
+        cmocka_unit_test_setup(test_trace_lookups_switch, capture),
         cmocka_unit_test_setup(test_trace_handle_rule, capture),
         cmocka_unit_test_setup(test_trace_host_fn_calls, capture),
         cmocka_unit_test_setup(test_trace_fork, capture),
         cmocka_unit_test_setup(test_trace_targets, capture),
         cmocka_unit_test_setup(test_trace_races, capture),
+        cmocka_unit_test_setup(test_trace_serves_one_copy_of_xrt, capture),
         cmocka_unit_test_setup(test_later_larger_table, capture),
         cmocka_unit_test_setup(test_capabilities_checked_against_table, capture),
         cmocka_unit_test_setup(test_setuid_program_ignores_code_from_environment, capture),
         cmocka_unit_test_setup(test_forwarding_macro, capture),
+        cmocka_unit_test_setup(test_wraps_checks, capture),
+        cmocka_unit_test_setup(test_older_table_lacks_later_operations, capture),
         cmocka_unit_test_setup(test_plugin_path, capture),
         cmocka_unit_test_setup(test_plugin_path_symlinks, capture),
         cmocka_unit_test_setup(test_plugin_path_load_failures, capture),

@@ -4,7 +4,8 @@
    (at once on the stream that freed it, on another only once that free is
    done and the pool allows opportunistic reuse), the release threshold at a
    synchronize, trimming, the attributes and their misuse, a pool destroyed
-   with an allocation outstanding, a pool of another device, and streams
+   with an allocation outstanding, a pool of another device, which devices
+   may reach a pool (xrt_mem_pool_set_access) and its misuse, and streams
    allocating, using and freeing blocks concurrently with their bytes
    checked. A backend without pools (a runtime without them) says so. A GPU
    runtime may reuse a block on another stream by making that stream wait
@@ -329,6 +330,105 @@ static void test_pool_bad_input(void **state)
     }
 }
 
+static unsigned access_of(xrt_mem_pool p, int device)
+{
+    unsigned f = 7;
+    OK(xrt_mem_pool_get_access(&f, p, device));
+    return f;
+}
+
+/* As cudaMemPoolSetAccess and cudaMemPoolGetAccess: the owner is always
+   READ_WRITE, a peer NONE until given READ_WRITE, and NONE again when taken
+   back; a default pool likewise; no descriptor changes nothing. */
+static void test_pool_access(void **state)
+{
+    xrt_mem_pool p = NULL, d = NULL;
+    xrt_mem_pool_props props = {0, XRT_MEM_HANDLE_TYPE_NONE};
+    xrt_mem_access_desc both[2] = {{0, XRT_MEM_ACCESS_FLAGS_PROT_READ_WRITE}, {1, XRT_MEM_ACCESS_FLAGS_PROT_READ_WRITE}};
+    int count = 0;
+    (void)state;
+    SKIP_UNLESS(has_pools(), "no memory pools");
+    OK(xrt_get_device_count(&count));
+    OK(xrt_mem_pool_create(&p, &props));
+    OK(xrt_device_get_default_mem_pool(&d, 0));
+    assert_int_equal(access_of(p, 0), XRT_MEM_ACCESS_FLAGS_PROT_READ_WRITE);
+    assert_int_equal(access_of(d, 0), XRT_MEM_ACCESS_FLAGS_PROT_READ_WRITE);
+    OK(xrt_mem_pool_set_access(p, NULL, 0));
+    OK(xrt_mem_pool_set_access(p, both, 1)); /* the owner's READ_WRITE: as it was */
+    assert_int_equal(access_of(p, 0), XRT_MEM_ACCESS_FLAGS_PROT_READ_WRITE);
+    if (count > 1) {
+        assert_int_equal(access_of(p, 1), XRT_MEM_ACCESS_FLAGS_PROT_NONE);
+        assert_int_equal(access_of(d, 1), XRT_MEM_ACCESS_FLAGS_PROT_NONE);
+        OK(xrt_mem_pool_set_access(p, both, 2));
+        assert_int_equal(access_of(p, 1), XRT_MEM_ACCESS_FLAGS_PROT_READ_WRITE);
+        assert_int_equal(access_of(d, 1), XRT_MEM_ACCESS_FLAGS_PROT_NONE); /* another pool's, untouched */
+        both[1].flags = XRT_MEM_ACCESS_FLAGS_PROT_NONE;
+        OK(xrt_mem_pool_set_access(p, &both[1], 1));
+        assert_int_equal(access_of(p, 1), XRT_MEM_ACCESS_FLAGS_PROT_NONE);
+        assert_int_equal(access_of(p, 0), XRT_MEM_ACCESS_FLAGS_PROT_READ_WRITE);
+        both[1].flags = XRT_MEM_ACCESS_FLAGS_PROT_READ_WRITE;
+        OK(xrt_mem_pool_set_access(d, &both[1], 1));
+        assert_int_equal(access_of(d, 1), XRT_MEM_ACCESS_FLAGS_PROT_READ_WRITE);
+        both[1].flags = XRT_MEM_ACCESS_FLAGS_PROT_NONE;
+        OK(xrt_mem_pool_set_access(d, &both[1], 1)); /* as it was, for the tests after this one */
+        assert_int_equal(access_of(d, 1), XRT_MEM_ACCESS_FLAGS_PROT_NONE);
+    }
+    OK(xrt_mem_pool_destroy(p));
+}
+
+/* Bad descriptors, each refused before any of the call's is applied:
+   READ alone is unsupported, other flags invalid, a device out of range
+   invalid, the owner's NONE (HIP's tests: hipErrorInvalidDevice) refused;
+   the pool and the out-pointer are checked. */
+static void test_pool_access_bad_input(void **state)
+{
+    xrt_mem_pool p = NULL;
+    xrt_mem_pool_props props = {0, XRT_MEM_HANDLE_TYPE_NONE};
+    xrt_mem_access_desc desc[2] = {{0, XRT_MEM_ACCESS_FLAGS_PROT_READ}, {0, XRT_MEM_ACCESS_FLAGS_PROT_READ_WRITE}};
+    xrt_stream s = NULL;
+    unsigned f = 7;
+    int count = 0;
+    (void)state;
+    SKIP_UNLESS(has_pools(), "no memory pools");
+    OK(xrt_get_device_count(&count));
+    OK(xrt_mem_pool_create(&p, &props));
+    FAILS(xrt_mem_pool_set_access(p, desc, 1), XRT_ERROR_UNSUPPORTED, "PROT_READ");
+    desc[0].flags = 2;
+    FAILS(xrt_mem_pool_set_access(p, desc, 1), XRT_ERROR_INVALID_VALUE, "flags 0x2");
+    desc[0].flags = 0xffff;
+    FAILS(xrt_mem_pool_set_access(p, desc, 1), XRT_ERROR_INVALID_VALUE, "flags 0xffff");
+    desc[0].flags = XRT_MEM_ACCESS_FLAGS_PROT_READ_WRITE;
+    desc[0].device = -1;
+    FAILS(xrt_mem_pool_set_access(p, desc, 1), XRT_ERROR_INVALID_DEVICE, "negative");
+    desc[0].device = count;
+    FAILS(xrt_mem_pool_set_access(p, desc, 1), XRT_ERROR_INVALID_DEVICE, "out of range");
+    desc[0].device = 0;
+    desc[0].flags = XRT_MEM_ACCESS_FLAGS_PROT_NONE;
+    FAILS(xrt_mem_pool_set_access(p, desc, 1), XRT_ERROR_INVALID_DEVICE, "xrt_mem_pool_set_access");
+    assert_int_equal(access_of(p, 0), XRT_MEM_ACCESS_FLAGS_PROT_READ_WRITE);
+    if (count > 1) { /* a peer's READ_WRITE before the owner's NONE: neither applied */
+        desc[0].device = 1, desc[0].flags = XRT_MEM_ACCESS_FLAGS_PROT_READ_WRITE;
+        desc[1].device = 0, desc[1].flags = XRT_MEM_ACCESS_FLAGS_PROT_NONE;
+        FAILS(xrt_mem_pool_set_access(p, desc, 2), XRT_ERROR_INVALID_DEVICE, "xrt_mem_pool_set_access");
+        assert_int_equal(access_of(p, 1), XRT_MEM_ACCESS_FLAGS_PROT_NONE);
+        desc[1].flags = 1; /* READ, after a good one: nothing applied either */
+        FAILS(xrt_mem_pool_set_access(p, desc, 2), XRT_ERROR_UNSUPPORTED, "PROT_READ");
+        assert_int_equal(access_of(p, 1), XRT_MEM_ACCESS_FLAGS_PROT_NONE);
+    }
+    FAILS(xrt_mem_pool_set_access(p, NULL, 1), XRT_ERROR_INVALID_VALUE, "descs is NULL");
+    FAILS(xrt_mem_pool_get_access(NULL, p, 0), XRT_ERROR_INVALID_VALUE, "NULL");
+    FAILS(xrt_mem_pool_get_access(&f, p, count), XRT_ERROR_INVALID_VALUE, "no device");
+    FAILS(xrt_mem_pool_get_access(&f, p, -1), XRT_ERROR_INVALID_VALUE, "no device");
+    assert_int_equal(f, 7);
+    OK(xrt_stream_create(&s));
+    desc[0].device = 0, desc[0].flags = XRT_MEM_ACCESS_FLAGS_PROT_READ_WRITE;
+    FAILS(xrt_mem_pool_set_access((xrt_mem_pool)s, desc, 1), XRT_ERROR_INVALID_HANDLE, "not the kind");
+    FAILS(xrt_mem_pool_get_access(&f, (xrt_mem_pool)s, 0), XRT_ERROR_INVALID_HANDLE, "not the kind");
+    OK(xrt_stream_destroy(s));
+    OK(xrt_mem_pool_destroy(p));
+    FAILS(xrt_mem_pool_get_access(&f, p, 0), XRT_ERROR_INVALID_HANDLE, "destroyed");
+}
+
 /* Streams allocating, writing, reading back and freeing blocks of a few
    sizes at once, the pool reusing them: no block is handed to two streams
    while both use it (each checks its own bytes), and threshold 0 leaves
@@ -449,7 +549,8 @@ int main(void)
         cmocka_unit_test(test_pools_unsupported),      cmocka_unit_test(test_default_pool_reuse),
         cmocka_unit_test(test_release_threshold_and_trim), cmocka_unit_test(test_reuse_across_streams),
         cmocka_unit_test(test_current_pool_and_destroy), cmocka_unit_test(test_pool_bad_input),
-        cmocka_unit_test(test_pool_zero_size),
+        cmocka_unit_test(test_pool_zero_size),          cmocka_unit_test(test_pool_access),
+        cmocka_unit_test(test_pool_access_bad_input),
         cmocka_unit_test(test_concurrent_streams),     cmocka_unit_test(test_unreached_free_not_shared),
         cmocka_unit_test(test_unreached_free_not_shared_across_null_streams),
         cmocka_unit_test(test_threads_share_a_pool),   cmocka_unit_test(test_destroy_while_frees_run),

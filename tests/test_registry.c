@@ -312,6 +312,31 @@ static void test_older_table(void **state)
     FAILS(xrt_stream_create(&s), XRT_ERROR_UNSUPPORTED, "xrt_stream_create: not supported by backend small");
 }
 
+/* A size that ends inside an operation's slot is no table of any ABI minor
+   (they differ by whole slots): refused, never half a pointer copied and
+   called. */
+static void test_table_size_inside_a_slot(void **state)
+{
+    static xrt_backend torn;
+    char needle[96];
+    int n0 = 0, n1 = 0;
+    (void)state;
+    OK(xrt_backend_count(&n0));
+    torn = mine_table("torn");
+    torn.stream_create = must_not_be_called;
+    torn.size = (uint32_t)(offsetof(xrt_backend, stream_create) + sizeof(uint32_t));
+    snprintf(needle, sizeof needle, "torn: table size %u ends inside an operation's slot", torn.size);
+    FAILS(xrt_register_backend(&torn), XRT_ERROR_ABI_MISMATCH, needle);
+    torn.size = (uint32_t)(offsetof(xrt_backend, get_capabilities) + 1);
+    FAILS(xrt_register_backend(&torn), XRT_ERROR_ABI_MISMATCH, "ends inside an operation's slot");
+    torn.size = (uint32_t)sizeof torn - 1;
+    FAILS(xrt_register_backend(&torn), XRT_ERROR_ABI_MISMATCH, "ends inside an operation's slot");
+    OK(xrt_backend_count(&n1));
+    assert_int_equal(n1, n0);
+    torn.size = (uint32_t)offsetof(xrt_backend, get_capabilities); /* no operation at all: accepted */
+    OK(xrt_register_backend(&torn));
+}
+
 static void test_backend_limit(void **state)
 {
     static char names[XRT_MAX_BACKENDS][16];
@@ -940,6 +965,7 @@ int main(void)
         T(test_register_errors),
         T(test_register_copies_name),
         T(test_older_table),
+        T(test_table_size_inside_a_slot),
         T(test_backend_limit),
         T(test_backend_info),
         T(test_unavailable_backend),

@@ -53,15 +53,18 @@ static void test_fingerprint_changes_with_every_field(void **state)
 /* x86-64: the target follows CPUID. QEMU's Haswell and Skylake-Client
    differ in ADX, RDSEED, CLFLUSHOPT, 3DNowPrefetch, XSAVEC, XSAVES and
    more: each alone gives another target; bits that are no code's (the
-   hypervisor's, speculation controls) give the same. */
+   hypervisor's, speculation controls, the kernel's protections and paging)
+   give the same. */
 static void test_x86_words(void **state)
 {
 #if defined(__x86_64__)
     static const struct { int word, bit; } differ[] = {
         {XRT__X86_07B, 19}, {XRT__X86_07B, 18}, {XRT__X86_07B, 23}, {XRT__X86_81C, 8}, {XRT__X86_D1A, 1},
         {XRT__X86_D1A, 3},  {XRT__X86_07C, 8},  {XRT__X86_17A, 4},  {XRT__X86_07D, 23}, {XRT__X86_17D, 21}};
-    static const struct { int word, bit; } same[] = {{XRT__X86_01C, 31}, {XRT__X86_01C, 5}, {XRT__X86_07D, 10},
-                                                     {XRT__X86_07D, 26}, {XRT__X86_01D, 28}};
+    static const struct { int word, bit; } same[] = {
+        {XRT__X86_01C, 31}, {XRT__X86_01C, 5},  {XRT__X86_07D, 10}, {XRT__X86_07D, 26}, {XRT__X86_01D, 28},
+        {XRT__X86_07D, 9},  {XRT__X86_07B, 7},  {XRT__X86_07B, 20}, {XRT__X86_07C, 16}, {XRT__X86_07C, 24},
+        {XRT__X86_07D, 18}}; /* ... SRBDS_CTRL, SMEP, SMAP, LA57, BUS_LOCK_DETECT, PCONFIG */
     uint32_t haswell[XRT__X86_WORDS] = {0}, w[XRT__X86_WORDS];
     char base[224], other[224];
     size_t i;
@@ -70,7 +73,7 @@ static void test_x86_words(void **state)
     haswell[XRT__X86_07B] = 0x000007abu, haswell[XRT__X86_81C] = 0x00000021u, haswell[XRT__X86_81D] = 0x2c100800u;
     haswell[XRT__X86_D1A] = 0x1u, haswell[XRT__X86_XC0] = 0x7u;
     assert_int_equal(xrt__cpu_x86_target(haswell, base, sizeof base), 8);
-    assert_string_equal(base, "01c=7ed83203,01d=7888111,07b=3a9,81c=21,81d=28000000,d1a=1,xc0=7");
+    assert_string_equal(base, "01c=7ed83203,01d=7888111,07b=329,81c=21,81d=28000000,d1a=1,xc0=7"); /* SMEP is not code's */
     for (i = 0; i < sizeof differ / sizeof differ[0]; i++) {
         memcpy(w, haswell, sizeof w);
         w[differ[i].word] |= 1u << differ[i].bit;
@@ -124,6 +127,57 @@ static void test_x86_kernel_view(void **state)
     (void)state;
     print_message("skipped: x86-64 only\n");
 #endif
+}
+
+/* Every architecture but x86-64: the kernel's hwcap words whole, in hex,
+   hwcap3 and hwcap4 only where either is set; on AArch64 but EVTSTRM and
+   CPUID, which are no code's, so they give the same target. */
+static void test_hwcap_features(void **state)
+{
+    static const int same[] = {2, 11}, differ[] = {0, 1, 22, 63};
+    unsigned long hw[4] = {0x8fbul, 0x2ul, 0, 0}, w[4];
+    char base[224], other[224];
+    size_t i;
+    (void)state;
+    xrt__cpu_hwcap_features(hw, XRT__AARCH64_HWCAP_SYSTEM, base, sizeof base);
+    assert_string_equal(base, "hwcap=fb,hwcap2=2");
+    for (i = 0; i < sizeof same / sizeof same[0]; i++) {
+        memcpy(w, hw, sizeof w);
+        w[0] ^= 1ul << same[i];
+        xrt__cpu_hwcap_features(w, XRT__AARCH64_HWCAP_SYSTEM, other, sizeof other);
+        assert_string_equal(base, other);
+    }
+    for (i = 0; i < sizeof differ / sizeof differ[0]; i++) {
+        memcpy(w, hw, sizeof w);
+        w[0] ^= 1ul << differ[i];
+        xrt__cpu_hwcap_features(w, XRT__AARCH64_HWCAP_SYSTEM, other, sizeof other);
+        if (!strcmp(base, other)) fail_msg("hwcap bit %d does not change the target", differ[i]);
+    }
+    memcpy(w, hw, sizeof w);
+    w[3] = 0x10;
+    xrt__cpu_hwcap_features(w, XRT__AARCH64_HWCAP_SYSTEM, other, sizeof other);
+    assert_string_equal(other, "hwcap=fb,hwcap2=2,hwcap3=0,hwcap4=10");
+    xrt__cpu_hwcap_features(hw, 0, other, sizeof other); /* another architecture: every bit */
+    assert_string_equal(other, "hwcap=8fb,hwcap2=2");
+}
+
+/* The architecture: the compiler's name for it (tests/aarch64.sh checks
+   the names of other targets), else the kernel's (uname's machine). */
+static void test_arch_name(void **state)
+{
+    struct utsname u;
+    char arch[32];
+    (void)state;
+    xrt__cpu_arch(XRT__CPU_ARCH, arch, sizeof arch);
+#if defined(__x86_64__)
+    assert_string_equal(arch, "x86_64");
+#elif defined(__aarch64__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    assert_string_equal(arch, "aarch64");
+#endif
+    assert_true(arch[0] != 0);
+    assert_int_equal(uname(&u), 0);
+    xrt__cpu_arch("", arch, sizeof arch);
+    assert_string_equal(arch, u.machine);
 }
 
 static void test_to_string(void **state)
@@ -370,6 +424,8 @@ int main(void)
         cmocka_unit_test(test_to_string),
         cmocka_unit_test(test_x86_words),
         cmocka_unit_test(test_x86_kernel_view),
+        cmocka_unit_test(test_hwcap_features),
+        cmocka_unit_test(test_arch_name),
         cmocka_unit_test(test_fallback_from_properties),
     };
     const struct CMUnitTest each[] = {

@@ -250,7 +250,7 @@ static void test_exit_without_shutdown(void **state)
     ssize_t got, len = 0;
     pid_t pid;
     (void)state;
-    SKIP_UNLESS(!strcmp(xrt_test_backend, "cpu"), "the CPU backend's workers");
+    SKIP_UNLESS(on_cpu_backend(), "the CPU backend's workers");
     assert_non_null(realpath(program_invocation_name, self)); /* not /proc/self/exe: that is valgrind under valgrind */
     assert_int_equal(pipe(fd), 0);
     fflush(NULL);

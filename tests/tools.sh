@@ -53,10 +53,24 @@ grep -q "^checking: off$" $T/info.txt || fail "xrt_info does not say that checki
 XRT_CHECK=streams $BIN/xrt_info > $T/check.txt || fail "xrt_info under XRT_CHECK=streams"
 grep -q "^checking: streams (XRT_CHECK)$" $T/check.txt || fail "xrt_info does not say that checking is on"
 XRT_CHECK=streams $BIN/xrt_info --json > $T/check.json || fail "xrt_info --json under XRT_CHECK=streams"
+# xrt's log as the help says: warnings on stderr, XRT_LOG=none silences them
+$BIN/xrt_info --help | grep -q "xrt's warnings go to stderr" || fail "xrt_info --help: what the log prints"
+XRT_CPU_DEVICES=abc $BIN/xrt_info 2>&1 > /dev/null | grep -q "^xrt: warn: XRT_CPU_DEVICES=abc" ||
+    fail "xrt_info: no warning on stderr"
+XRT_LOG=none XRT_CPU_DEVICES=abc $BIN/xrt_info > /dev/null 2> $T/none.err
+[ ! -s $T/none.err ] || { cat $T/none.err; fail "xrt_info: XRT_LOG=none prints"; }
+# REFERENCE.md's sample output has the cpu backend's capabilities line as printed
+awk '/^  cpu / { c = 1; next } c && /^    capabilities: / { print; exit }' $T/info.txt > $T/caps.txt
+[ -s $T/caps.txt ] && grep -qxF "    $(cat $T/caps.txt)" REFERENCE.md ||
+    fail "REFERENCE.md's sample of xrt_info lacks '$(cat $T/caps.txt)'"
 if have jq "xrt_info --json checks"; then
     json $T/info.json '.xrt_version and (.backends | map(.name) | contains(["cuda", "hip", "cpu"]))'
     json $T/info.json '.checking == "off"'
     json $T/check.json '.checking == "streams"'
+    # REFERENCE.md lists the JSON's capabilities, in order
+    caps=$(jq -r '[.backends[] | select(.name == "cpu") | .capabilities | keys_unsorted[] | "`\(.)`"] | join(", ")' $T/info.json)
+    tr -s '\n ' '  ' < REFERENCE.md | grep -qF "\`capabilities\` (an object of booleans: $caps)" ||
+        fail "REFERENCE.md does not list the capabilities of xrt_info --json: $caps"
     json $T/info.json '.backends[] | select(.name == "cpu") | .available and (.devices | length) == 1
                        and .devices[0].total_memory_bytes > 0 and .capabilities.host_func
                        and .devices[0].numa_node == null'
@@ -103,6 +117,11 @@ expect 2 "not a size" $BIN/bandwidth --max 12Q
 expect 2 "larger than --max" $BIN/bandwidth --min 2M --max 1M
 expect 2 "unknown item 'up' in 'h2d,up' (valid: h2d, d2h, bidir, d2d, h2h)" $BIN/bandwidth --dir h2d,up
 expect 2 "unknown item 'paged' in 'paged' (valid: pageable, pinned)" $BIN/bandwidth --memory=paged
+expect 2 "--dir: empty item in 'h2d,' (valid: h2d, d2h, bidir, d2d, h2h)" $BIN/bandwidth --dir h2d,
+expect 2 "--mode: empty item in 'sync,,async'" $BIN/bandwidth --mode sync,,async
+# bidirectional copies are async only: with sync alone the arguments ask for nothing
+expect 2 "nothing to measure: --dir bidir is measured with --mode async only" $BIN/bandwidth --dir bidir --mode sync
+expect 2 "^Try 'bandwidth --help'" $BIN/bandwidth --dir bidir --mode sync
 expect 2 "--stat: unknown value 'avg' (valid: min, median, max)" $BIN/bandwidth --stat avg
 expect 2 "not a whole number from 2" $BIN/bandwidth --factor 1
 expect 2 "option '--csv' takes no value" $BIN/bandwidth --csv=yes
@@ -143,6 +162,18 @@ grep -q "^ *0 *- *[0-9.]*$" $T/pairs.txt && grep -q "^ *1 *[0-9.]* *-$" $T/pairs
 XRT_CPU_DEVICES=2 $BIN/bandwidth --quick --backend cpu --dir d2d --mode async > $T/pairs.txt
 grep -q "^async, device to device (row: source, column: destination), 64 KiB" $T/pairs.txt &&
     grep -q "^ *1 *[0-9.]* *-$" $T/pairs.txt || { cat $T/pairs.txt; fail "pairs of CPU devices"; }
+# more devices than a fixed 16 by 16 matrix holds, under ASan and UBSan: every
+# pair measured and printed; --device goes as far as the devices do
+$MAKE -s $B/examples/asan/bandwidth
+XRT_CPU_DEVICES=20 $B/examples/asan/bandwidth --quick --backend cpu --dir d2d --mode sync > $T/pairs20.txt 2> $T/pairs20.err ||
+    { cat $T/pairs20.err; fail "bandwidth with 20 CPU devices"; }
+awk '/row: source/ { m = 1; next } m == 1 { m = 2; next }
+     m == 2 && NF { r = $1; n++; if (r != n - 1 || NF != 21 || $(r + 2) != "-") bad = 1
+                    for (i = 2; i <= NF; i++) if (i != r + 2 && !($i > 0)) bad = 1 }
+     END { exit bad || n != 20 }' $T/pairs20.txt || { cat $T/pairs20.txt; fail "pair matrix of 20 devices"; }
+XRT_CPU_DEVICES=20 $BIN/bandwidth --quick --backend cpu --device 19 --dir h2d --mode sync > $T/dev19.txt ||
+    fail "bandwidth --device 19 of 20"
+grep -q "^device: 19 of 20, " $T/dev19.txt || { cat $T/dev19.txt; fail "bandwidth --device 19 of 20: device line"; }
 XRT_PLUGINS=$B/plugins/test_twodev.so $BIN/bandwidth --quick --backend twodev --dir d2d --csv > $T/pairs.csv
 grep -q "^# device: 0 of 2, twodev 0$" $T/pairs.csv || fail "CSV device line"
 [ "$(grep -c '^twodev,0,1,d2d,device,\(sync\|async\),65536,' $T/pairs.csv)" -eq 2 ] &&
@@ -153,6 +184,15 @@ if have script "bandwidth progress line on a terminal"; then
         > $T/tty.out < /dev/null
     grep -q "bandwidth:   0/2  sync" $T/tty.out || { cat -v $T/tty.out; fail "no progress line on a terminal"; }
 fi
+
+# vendor runtime versions, as both tools print them (tools/cli.h): CUDA's
+# numbering (1000 * major + 10 * minor) and HIP's (10000000 * major + 100000 * minor + patch)
+printf '#include "tools/cli.h"\nint main(int c, char **v) { char b[32]; while (*++v) printf("%%s|", cli_version(b, sizeof b, atoi(*v))); (void)c; return 0; }\n' > $T/version.c
+${CC:-cc} -std=c11 -Wall -Wextra -Werror -I. -o $T/version $T/version.c || fail "tools/cli.h: cli_version"
+[ "$($T/version 13000 12020 50221153 60000000 60342134 0)" = "13.0|12.2|5.2|6.0|6.3||" ] ||
+    fail "runtime versions read as $($T/version 13000 12020 50221153 60000000 60342134 0)"
+grep -q "cli_version(" tools/bandwidth.c && grep -q "cli_version(" tools/xrt_info.c ||
+    fail "bandwidth and xrt_info print versions through cli_version"
 
 echo "== rdma_pingpong"
 if [ -x $BIN/rdma_pingpong ]; then

@@ -4,7 +4,10 @@
 # tests/vendoring.sh"): the README's first program builds in an empty
 # directory holding only the headers of its row (and of the CPU row), with
 # the GPU or RDMA switch of that row; a row whose vendor headers are not
-# installed is skipped, saying so.
+# installed is skipped, saying so. Without one of its row's headers (but
+# xrt.h and xrt_rdma.h, which the program includes itself) the build stops
+# with an #error that names the header to copy; and xrt_rdma.h in the
+# XRT_IMPL unit without XRT_ENABLE_RDMA stops with one that says to define it.
 set -eu
 repo=$(pwd)
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/xrt-vendoring.XXXXXX")
@@ -50,6 +53,29 @@ while IFS='|' read -r build headers; do
         echo "ok: $build: $(cd "$dir" && ls *.h | tr '\n' ' ')"
     else
         cat "$dir/log"; echo "FAILED: $build with only $(cd "$dir" && ls *.h | tr '\n' ' ')"; bad=1
+    fi
+    # one header missing: an #error names it (where the compiler has __has_include)
+    [ "$build" = "CPU only" ] && mine=$cpu || mine=$headers
+    for h in $mine; do
+        case $h in xrt.h | xrt_rdma.h) continue ;; esac
+        mv "$dir/$h" "$dir/$h.away"
+        if (cd "$dir" && $CC -std=c11 -I. $flags -c -o hello.o hello.c > log 2>&1); then
+            echo "FAILED: $build without $h: it compiled"; bad=1
+        elif grep -q "#error.*$h.*copy it too" "$dir/log"; then
+            echo "ok: $build without $h: #error names it"
+        else
+            head -5 "$dir/log"; echo "FAILED: $build without $h: no #error that names it"; bad=1
+        fi
+        mv "$dir/$h.away" "$dir/$h"
+    done
+    if [ "${build#*RDMA}" != "$build" ]; then
+        if (cd "$dir" && $CC -std=c11 -I. -c -o hello.o hello.c > log 2>&1); then
+            echo "FAILED: xrt_rdma.h in the XRT_IMPL unit without XRT_ENABLE_RDMA compiled"; bad=1
+        elif grep -q "#error.*define XRT_ENABLE_RDMA" "$dir/log"; then
+            echo "ok: xrt_rdma.h in the XRT_IMPL unit without XRT_ENABLE_RDMA: #error says to define it"
+        else
+            head -5 "$dir/log"; echo "FAILED: xrt_rdma.h without XRT_ENABLE_RDMA: no #error that says to define it"; bad=1
+        fi
     fi
 done < "$tmp/rows"
 exit "$bad"

@@ -697,6 +697,30 @@ static inline int on_gpu(void)
     return xrt_test_backend && (strcmp(xrt_test_backend, "cuda") == 0 || strcmp(xrt_test_backend, "hip") == 0);
 }
 
+/* The flags (XRT_BACKEND_*) of the group's backend, as its registry table
+   has them: noted by the group's setup, so that a test reads them after
+   xrt_shutdown and in a forked child too (as on_gpu). */
+static uint32_t xrt_test_backend_flags;
+
+/* Whether the group runs on the CPU: the cpu backend, or a plugin that
+   wraps it (the tracer over cpu), whose memory is host memory
+   (XRT_BACKEND_HOST_MEMORY: host->wraps gives a forwarder its target's).
+   Its behaviour and its details are the CPU's: a test that means "on the
+   CPU" asks this, not for the name "cpu"; one about the cpu backend
+   itself (its internals, its variables in a child that selects "cpu")
+   keeps the name. */
+static inline int on_cpu(void) { return xrt_test_backend && (xrt_test_backend_flags & XRT_BACKEND_HOST_MEMORY) != 0; }
+
+/* Whether a forked child may use the group's backend
+   (XRT_BACKEND_FORK_SAFE): the cpu backend; not a GPU runtime, nor the
+   tracer, which refuses a forked child whatever its target. */
+static inline int survives_fork(void) { return xrt_test_backend && (xrt_test_backend_flags & XRT_BACKEND_FORK_SAFE) != 0; }
+
+/* Whether the group is the cpu backend itself, by name: for a test of its
+   internals (its structures, its variables), or one whose children select
+   "cpu" themselves, which then runs once, not again in a wrapper's group. */
+static inline int on_cpu_backend(void) { return xrt_test_backend && strcmp(xrt_test_backend, "cpu") == 0; }
+
 /* A host function that does nothing. */
 static inline void nop(void *user) { (void)user; }
 
@@ -996,7 +1020,7 @@ typedef struct xrt_test_calls {
     xrt_module made_mod;
     xrt_function got;
     xrt_graph made_graph;
-    xrt_graph_exec made_exec;
+    xrt_graph_exec made_exec, flags_exec, flags_exec_bad; /* flags_exec_bad: never made */
     xrt_graph built, clone;           /* where the backend builds graphs: empty nodes node, node2 and */
     xrt_graph_exec built_exec;        /* node3 after node; a clone of it and an exec */
     xrt_graph_node node, node2, node3;
@@ -1005,7 +1029,7 @@ typedef struct xrt_test_calls {
     xrt_graph created;                /* what the calls make */
     xrt_graph_node added, found;
     xrt_graph_node_params empty, got_params; /* empty: of an empty node (made); got_params: get_params. */
-    size_t listed;
+    size_t listed, limit;
     xrt_graph_exec_update_result update;
     xrt_capture_status capture;
     xrt_capture_mode capture_mode; /* GLOBAL, the default: an exchange leaves the thread as it was */
@@ -1028,6 +1052,7 @@ typedef struct xrt_test_calls {
     xrt_mem_pool dpool, pool, doomed_pool; /* made where the backend has pools: the default one, two created */
     xrt_mem_pool got_pool, made_pool;
     xrt_mem_pool_props pool_props;
+    xrt_mem_access_desc access; /* {0, 0}: made the owner's READ_WRITE */
     void *p_pool;
     void *managed; /* 4096 bytes of xrt_malloc_managed, where the backend has it */
     uint64_t u64;
@@ -1145,6 +1170,14 @@ typedef struct xrt_test_calls {
     X(event_create, "event create", 0, XRT_SUCCESS, xrt_event_create(&c->made_event, 0))                               \
     X(event_destroy, "event destroy", 0, XRT_SUCCESS, xrt_event_destroy(c->doomed_event))                              \
     X(record, "event record", 0, XRT_SUCCESS, xrt_event_record(c->mine, c->s))                                         \
+    X(record_flags, "event_record_with_flags", 0, XRT_SUCCESS,                                                         \
+      xrt_event_record_with_flags(c->mine, c->s, XRT_EVENT_RECORD_DEFAULT))                                            \
+    X(record_flags_bad, "event_record_with_flags of an unknown flag", 0, XRT_ERROR_INVALID_VALUE,                      \
+      xrt_event_record_with_flags(c->mine, c->s, 2))                                                                   \
+    X(wait_flags, "stream_wait_event_with_flags", 0, XRT_SUCCESS,                                                      \
+      xrt_stream_wait_event_with_flags(c->other, c->t1, XRT_EVENT_WAIT_DEFAULT))                                       \
+    X(wait_flags_bad, "stream_wait_event_with_flags of an unknown flag", 0, XRT_ERROR_INVALID_VALUE,                   \
+      xrt_stream_wait_event_with_flags(c->other, c->t1, 2))                                                            \
     X(event_query, "event query of a never-recorded event", 0, XRT_SUCCESS, xrt_event_query(c->never))                 \
     X(event_sync_after, "event synchronize of an event recorded after it", 1, XRT_ERROR_NOT_PERMITTED,                 \
       xrt_event_synchronize(c->after))                                                                                 \
@@ -1193,6 +1226,13 @@ typedef struct xrt_test_calls {
     X(instantiate, "graph_instantiate", 0, XRT_SUCCESS, xrt_graph_instantiate(&c->made_exec, c->graph))                \
     X(instantiate_null, "graph_instantiate to NULL", 0, XRT_ERROR_INVALID_VALUE, xrt_graph_instantiate(NULL, c->graph)) \
     X(graph_launch, "graph_launch on another stream", 0, XRT_SUCCESS, xrt_graph_launch(c->exec, c->other))            \
+    X(instantiate_flags, "graph_instantiate_with_flags", 0, XRT_SUCCESS,                                               \
+      xrt_graph_instantiate_with_flags(&c->flags_exec, c->graph, XRT_GRAPH_INSTANTIATE_AUTO_FREE_ON_LAUNCH))          \
+    X(instantiate_flags_bad, "graph_instantiate_with_flags of an unknown flag", 0, XRT_ERROR_INVALID_VALUE,            \
+      xrt_graph_instantiate_with_flags(&c->flags_exec_bad, c->graph, 1ull << 40))                                      \
+    X(graph_upload, "graph_upload on another stream", 0, XRT_SUCCESS, xrt_graph_upload(c->exec, c->other))            \
+    X(graph_upload_event, "graph_upload on an event for a stream", 0, XRT_ERROR_INVALID_HANDLE,                        \
+      xrt_graph_upload(c->exec, (xrt_stream)c->mine))                                                                  \
     X(graph_launch_event, "graph_launch on an event for a stream", 0, XRT_ERROR_INVALID_HANDLE,                        \
       xrt_graph_launch(c->exec, (xrt_stream)c->mine))                                                                  \
     X(exec_update, "graph_exec_update", 0, XRT_SUCCESS, xrt_graph_exec_update(c->exec, c->graph))                      \
@@ -1295,6 +1335,10 @@ typedef struct xrt_test_calls {
       xrt_device_can_access_peer(&c->n, 0, 0))                                                                         \
     X(can_access_peer_null, "device_can_access_peer to NULL", 0, XRT_ERROR_INVALID_VALUE,                              \
       xrt_device_can_access_peer(NULL, 0, 0))                                                                          \
+    X(device_get_p2p_attribute, "device_get_p2p_attribute of device 0 to itself", 0, XRT_ERROR_INVALID_DEVICE,        \
+      xrt_device_get_p2p_attribute(&c->n, XRT_P2P_ATTR_ACCESS_SUPPORTED, 0, 0))                                        \
+    X(device_get_p2p_attribute_null, "device_get_p2p_attribute to NULL", 0, XRT_ERROR_INVALID_VALUE,                  \
+      xrt_device_get_p2p_attribute(NULL, XRT_P2P_ATTR_ACCESS_SUPPORTED, 0, 0))                                         \
     X(get_attribute, "device_get_attribute", 0, XRT_SUCCESS, xrt_device_get_attribute(&c->n, XRT_DEVATTR_WARP_SIZE, 0)) \
     X(get_attribute_null, "device_get_attribute to NULL", 0, XRT_ERROR_INVALID_VALUE,                                 \
       xrt_device_get_attribute(NULL, XRT_DEVATTR_WARP_SIZE, 0))                                                       \
@@ -1335,6 +1379,14 @@ typedef struct xrt_test_calls {
       xrt_mem_pool_get_attribute(c->pool, XRT_MEMPOOL_ATTR_USED_MEM_CURRENT, NULL))                                    \
     X(mem_pool_trim_to, "mem_pool_trim_to", 0, XRT_SUCCESS, xrt_mem_pool_trim_to(c->pool, 0))                          \
     X(mem_pool_trim_to_null, "mem_pool_trim_to of NULL", 0, XRT_ERROR_INVALID_HANDLE, xrt_mem_pool_trim_to(NULL, 0))   \
+    X(mem_pool_set_access, "mem_pool_set_access of its owner's READ_WRITE", 0, XRT_SUCCESS,                           \
+      xrt_mem_pool_set_access(c->pool, &c->access, 1))                                                                 \
+    X(mem_pool_set_access_null, "mem_pool_set_access of NULL descriptors", 0, XRT_ERROR_INVALID_VALUE,                \
+      xrt_mem_pool_set_access(c->pool, NULL, 1))                                                                       \
+    X(mem_pool_get_access, "mem_pool_get_access of its owner", 0, XRT_SUCCESS,                                        \
+      xrt_mem_pool_get_access(&c->flags, c->pool, 0))                                                                  \
+    X(mem_pool_get_access_null, "mem_pool_get_access to NULL", 0, XRT_ERROR_INVALID_VALUE,                            \
+      xrt_mem_pool_get_access(NULL, c->pool, 0))                                                                       \
     X(malloc_from_pool_async, "malloc_from_pool_async on its own stream", 0, XRT_SUCCESS,                             \
       xrt_malloc_from_pool_async(&c->p_pool, 64, c->pool, c->s))                                                       \
     X(malloc_from_pool_async_null, "malloc_from_pool_async to NULL", 0, XRT_ERROR_INVALID_VALUE,                      \
@@ -1365,6 +1417,14 @@ typedef struct xrt_test_calls {
     X(set_device_flags_two, "set_device_flags of two schedules", 0, XRT_ERROR_INVALID_VALUE,                           \
       xrt_set_device_flags(XRT_DEVICE_SCHEDULE_SPIN | XRT_DEVICE_SCHEDULE_YIELD))                                       \
     X(get_device_flags, "get_device_flags", 0, XRT_SUCCESS, xrt_get_device_flags(&c->flags))                          \
+    X(device_set_limit, "device_set_limit of the malloc heap, its default", 0, XRT_SUCCESS,                            \
+      xrt_device_set_limit(XRT_LIMIT_MALLOC_HEAP_SIZE, (size_t)8 << 20))                                               \
+    X(device_set_limit_bad, "device_set_limit of an unknown limit", 0, XRT_ERROR_INVALID_VALUE,                         \
+      xrt_device_set_limit((xrt_limit)7, 1))                                                                           \
+    X(device_get_limit, "device_get_limit of the stack size", 0, XRT_SUCCESS,                                          \
+      xrt_device_get_limit(&c->limit, XRT_LIMIT_STACK_SIZE))                                                           \
+    X(device_get_limit_null, "device_get_limit into NULL", 0, XRT_ERROR_INVALID_VALUE,                                 \
+      xrt_device_get_limit(NULL, XRT_LIMIT_STACK_SIZE))                                                                \
     X(device_reset, "device reset", 1, XRT_ERROR_NOT_PERMITTED, xrt_device_reset())
 
 static const char xrt_test_calls_source[] = "void k(const void *c, void *a) { (void)c; **(unsigned char **)a = 9; }\n";
@@ -1426,6 +1486,7 @@ static inline int xrt_test_calls_make(xrt_test_calls *c)
     c->box_bad.src_ptr.pitch = 8;
     c->row = c->box;
     c->row.extent = xrt_make_extent(16, 1, 1);
+    c->access.flags = XRT_MEM_ACCESS_FLAGS_PROT_READ_WRITE;
     if (xrt_device_get_default_mem_pool(&c->dpool, 0) == XRT_SUCCESS) {
         if (xrt_mem_pool_create(&c->pool, &c->pool_props) || xrt_mem_pool_create(&c->doomed_pool, &c->pool_props))
             return __LINE__;
@@ -1479,6 +1540,7 @@ static inline void xrt_test_calls_free(xrt_test_calls *c)
     if (c->opened) xrt_ipc_close_mem_handle(c->opened);
     if (c->exec) xrt_graph_exec_destroy(c->exec);
     if (c->made_exec) xrt_graph_exec_destroy(c->made_exec);
+    if (c->flags_exec) xrt_graph_exec_destroy(c->flags_exec);
     if (c->graph) xrt_graph_destroy(c->graph);
     if (c->made_graph) xrt_graph_destroy(c->made_graph);
     if (c->built_exec) xrt_graph_exec_destroy(c->built_exec);
@@ -1588,7 +1650,9 @@ static inline int xrt_test_group_setup(void **state)
 {
     (void)state;
     xrt_test_log_calls();
-    return xrt_set_backend(xrt_test_backend) == XRT_SUCCESS ? 0 : -1;
+    if (xrt_set_backend(xrt_test_backend) != XRT_SUCCESS) return -1;
+    xrt_test_backend_flags = xrt__be()->flags; /* on_cpu, survives_fork */
+    return 0;
 }
 
 static inline int xrt_test_group_teardown(void **state)

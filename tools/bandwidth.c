@@ -16,6 +16,7 @@
 
 #include <dlfcn.h>
 #include <gnu/libc-version.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,7 +82,6 @@ static const char *const mode_titles[] = {"sync: xrt_memcpy", "async: xrt_memcpy
 #define NDIRS 5
 #define NMODES 2
 #define MAX_SIZES 48
-#define MAX_DEVICES 16
 #define BATCHES 5 /* timed batches behind each figure */
 
 typedef struct options {
@@ -121,8 +121,8 @@ typedef struct run {
     int nsizes;
     int selected[NTRANSFERS];
     figure fig[NMODES][NTRANSFERS][MAX_SIZES];
-    figure pair[NMODES][MAX_DEVICES][MAX_DEVICES]; /* device to device, at the largest size */
-    int pairs;                                     /* several devices and d2d chosen */
+    figure *pair; /* device to device, at the largest size: [mode][source][destination] (pair_at) */
+    int pairs;    /* several devices and d2d chosen */
     int points, done, show_progress;
 } run;
 
@@ -147,12 +147,33 @@ static int is_bidir(const transfer *x) { return x->back_src >= 0; }
 /* Bidirectional copies need two streams at once: async mode only. */
 static int measured_in(const run *r, int mode, int t) { return r->selected[t] && (mode || !is_bidir(&transfers[t])); }
 
+static int has_bit(unsigned set, const char *const *names, int n, const char *name)
+{
+    int i;
+    for (i = 0; i < n; i++)
+        if (strcmp(names[i], name) == 0) return (int)(set >> i) & 1;
+    return 0;
+}
+
+/* Whether the chosen directions and modes name any measurement, whatever the
+   backend (one without pinned memory may still leave nothing: setup says so). */
+static int measures_anything(const options *o)
+{
+    int t, mode;
+    for (t = 0; t < NTRANSFERS; t++)
+        for (mode = 0; mode < NMODES; mode++)
+            if ((o->modes >> mode & 1) && has_bit(o->dirs, dir_names, NDIRS, transfers[t].dir) &&
+                (mode || !is_bidir(&transfers[t])))
+                return 1;
+    return 0;
+}
+
 /* >> arguments */
 static void parse_option(cli *c, options *o)
 {
     const char *v;
     if (cli_option(c, "--backend", &o->backend)) return;
-    if (cli_option(c, "--device", &v)) o->device = (int)cli_long(c, "--device", v, 0, MAX_DEVICES - 1);
+    if (cli_option(c, "--device", &v)) o->device = (int)cli_long(c, "--device", v, 0, INT_MAX); /* setup checks the count */
     else if (cli_option(c, "--dir", &v)) o->dirs = cli_list(c, "--dir", v, dir_names, NDIRS);
     else if (cli_option(c, "--memory", &v)) o->memories = cli_list(c, "--memory", v, memory_names, 2);
     else if (cli_option(c, "--mode", &v)) o->modes = cli_list(c, "--mode", v, mode_names, NMODES);
@@ -175,6 +196,7 @@ static options parse_args(int argc, char **argv)
         parse_option(&c, &o);
     }
     if (o.min > o.max) cli_fail(&c, "--min (%zu bytes) is larger than --max (%zu bytes)", o.min, o.max);
+    if (!measures_anything(&o)) cli_fail(&c, "nothing to measure: --dir bidir is measured with --mode async only");
     if (o.backend) cli_backend(&c, "--backend", o.backend);
     return o;
 }
@@ -183,7 +205,7 @@ static options parse_args(int argc, char **argv)
 typedef int (*version_fn)(int *);
 
 /* The version a vendor runtime that xrt has loaded reports (RTLD_NOLOAD:
-   nothing new is loaded), as "13.0"; "" when not loaded. */
+   nothing new is loaded), as "13.0" or "5.2" (cli_version); "" when not loaded. */
 static void vendor_version(char *out, size_t n, const char *const *libs, const char *fn_name)
 {
     int i, v = 0;
@@ -195,7 +217,7 @@ static void vendor_version(char *out, size_t n, const char *const *libs, const c
         if (!h) continue;
         sym = dlsym(h, fn_name);
         memcpy(&fn, &sym, sizeof fn);
-        if (sym && fn(&v) == 0 && v > 0) snprintf(out, n, "%d.%d", v / 1000, v % 1000 / 10);
+        if (sym && fn(&v) == 0) cli_version(out, n, v);
         dlclose(h);
         if (out[0]) return;
     }
@@ -250,14 +272,6 @@ static void print_where(const run *r, const char *prefix)
 }
 
 /* >> set-up */
-static int has_bit(unsigned set, const char *const *names, int n, const char *name)
-{
-    int i;
-    for (i = 0; i < n; i++)
-        if (strcmp(names[i], name) == 0) return (int)(set >> i) & 1;
-    return 0;
-}
-
 static void select_transfers(run *r)
 {
     unsigned caps = 0;
@@ -317,7 +331,13 @@ static void setup(run *r)
             if ((r->o.modes >> mode & 1) && measured_in(r, mode, t)) r->points += r->nsizes;
     }
     r->pairs = has_bit(r->o.dirs, dir_names, NDIRS, "d2d") && r->devices > 1;
-    if (r->pairs) r->points += __builtin_popcount(r->o.modes) * r->devices * (r->devices - 1);
+    if (r->pairs) {
+        r->points += __builtin_popcount(r->o.modes) * r->devices * (r->devices - 1);
+        if (!(r->pair = calloc((size_t)NMODES * (size_t)r->devices * (size_t)r->devices, sizeof *r->pair))) {
+            fprintf(stderr, "bandwidth: out of host memory for %d devices' pairs\n", r->devices);
+            exit(CLI_XRT_ERROR);
+        }
+    }
     if (r->points == 0) {
         fprintf(stderr, "bandwidth: nothing to measure on %s with these --dir, --memory and --mode\n", r->backend);
         exit(CLI_XRT_ERROR);
@@ -332,6 +352,13 @@ static void teardown(run *r)
     for (i = PINNED; i <= PINNED2; i++) xrt_free_host(r->buf[i]);
     for (i = DEV; i <= DEV2; i++) xrt_free(r->buf[i]);
     xrt_stream_destroy(r->stream);
+    free(r->pair);
+}
+
+/* The figure of the copy from device a to device b in `mode`. */
+static figure *pair_at(const run *r, int mode, int a, int b)
+{
+    return &r->pair[((size_t)mode * (size_t)r->devices + (size_t)a) * (size_t)r->devices + (size_t)b];
 }
 
 /* >> measuring */
@@ -452,7 +479,7 @@ static void sweep_pairs(run *r)
                 if (!(r->o.modes >> mode & 1)) continue;
                 snprintf(what, sizeof what, "D2D %d->%d", a, b);
                 progress(r, mode, what, n);
-                r->pair[mode][a][b] = measure(r, &j, mode);
+                *pair_at(r, mode, a, b) = measure(r, &j, mode);
             }
             if (xrt_stream_destroy(j.stream) != XRT_SUCCESS || xrt_free(src) != XRT_SUCCESS ||
                 xrt_free(dst) != XRT_SUCCESS)
@@ -474,7 +501,7 @@ static void print_pairs(const run *r, int mode)
         printf("%8d", a);
         for (b = 0; b < r->devices; b++)
             if (a == b) printf(" %8s", "-");
-            else printf(" %8.2f", r->pair[mode][a][b].gbps[r->o.stat]);
+            else printf(" %8.2f", pair_at(r, mode, a, b)->gbps[r->o.stat]);
         printf("\n");
     }
 }
@@ -522,7 +549,7 @@ static void print_csv(const run *r)
         for (a = 0; a < r->devices && r->pairs; a++)
             for (b = 0; b < r->devices; b++)
                 if (a != b)
-                    print_csv_row(r, a, b, "d2d", "device", mode, r->sizes[r->nsizes - 1], &r->pair[mode][a][b]);
+                    print_csv_row(r, a, b, "d2d", "device", mode, r->sizes[r->nsizes - 1], pair_at(r, mode, a, b));
     }
 }
 

@@ -7,6 +7,8 @@
    - A bad argument prints "TOOL: what is wrong" (for a choice, the valid
      values too) and "Try 'TOOL --help'" to stderr and exits 2
      (CLI_USAGE_ERROR). A failure of xrt exits 1 with xrt's detail, once.
+   - A vendor runtime's version prints as "13.0" or "5.2", from CUDA's
+     numbering and from HIP's (cli_version).
    Include it after xrt.h: cli_backend() checks a backend name against the
    registered backends. */
 #ifndef XRT_EXAMPLES_CLI_H
@@ -143,24 +145,38 @@ static inline int cli_choice(const cli *c, const char *name, const char *s, cons
 }
 
 /* A comma-separated list of names as a bit set (bit i: names[i]), or a usage
-   error that lists the valid names. */
+   error that lists the valid names; an empty item ("h2d,", "a,,b") is one. */
 static inline unsigned cli_list(const cli *c, const char *name, const char *s, const char *const *names, int n)
 {
     const char *all = s;
     char valid[256];
     unsigned set = 0;
     if (!*s) cli_fail(c, "option '%s' needs a value", name);
-    while (*s) {
+    for (;;) {
         size_t len = strcspn(s, ",");
         int i;
         for (i = 0; i < n && (strlen(names[i]) != len || strncmp(s, names[i], len) != 0); i++) continue;
+        if (i == n && len == 0)
+            cli_fail(c, "%s: empty item in '%s' (valid: %s)", name, all, cli_join(valid, sizeof valid, names, n));
         if (i == n)
             cli_fail(c, "%s: unknown item '%.*s' in '%s' (valid: %s)", name, (int)len, s, all,
                      cli_join(valid, sizeof valid, names, n));
         set |= 1u << i;
-        s += len + (s[len] == ',');
+        if (!s[len]) return set;
+        s += len + 1; /* past the comma: an item must follow */
     }
-    return set;
+}
+
+/* A vendor runtime's version number as "13.0": CUDA's is 1000 * major + 10 *
+   minor (cudaRuntimeGetVersion, cudaDriverGetVersion), HIP's 10000000 * major
+   + 100000 * minor + patch (hipRuntimeGetVersion: 50221153 is 5.2); "" for 0
+   or less (unknown). */
+static inline const char *cli_version(char *out, size_t n, int v)
+{
+    if (v >= 10000000) snprintf(out, n, "%d.%d", v / 10000000, v / 100000 % 100);
+    else if (v > 0) snprintf(out, n, "%d.%d", v / 1000, v % 1000 / 10);
+    else if (n) out[0] = 0;
+    return out;
 }
 
 static inline __attribute__((noreturn)) void cli_unknown(const cli *c)

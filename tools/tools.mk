@@ -24,6 +24,11 @@ endif
 $(B)/examples/rdma_pingpong: tools/cli.h
 $(B)/examples/bandwidth: bench/bench.h
 
+# bandwidth under ASan and UBSan, for tests/tools.sh (many devices' pairs).
+$(B)/examples/asan/bandwidth: tools/bandwidth.c tools/cli.h bench/bench.h $(HEADERS)
+	@mkdir -p $(@D)
+	$(CC) $(XCFLAGS) $(SAN_OPT) $(SAN) $(ENABLE) -o $@ $< $(LDLIBS)
+
 # Measured again on every `make plot`: a sweep takes a few seconds.
 $(B)/bandwidth.csv: $(B)/examples/bandwidth FORCE
 	$(B)/examples/bandwidth --csv $(BANDWIDTH_ARGS) > $@.tmp

@@ -23,8 +23,8 @@
      XRT_TRACE_JSON     write the timeline to this file (Chrome trace event
                         JSON; replaced at the first init of the process, then
                         extended by later inits).
-     XRT_TRACE_LOOKUPS  1: also log xrt's own pointer lookups and other
-                        questions of the backend (below).
+     XRT_TRACE_LOOKUPS  a switch (1, on, ...): also log xrt's own pointer
+                        lookups and other questions of the backend (below).
 
    What the tracer sees. Every operation xrt dispatches to it, and, through
    the host's error observer, every call that xrt rejects before dispatching
@@ -83,7 +83,10 @@
    Fork. The tracer is fork-safe only if its target is, but its flags are
    fixed when it registers, before init knows the target: it declares
    itself not fork-safe, so a forked child is refused the tracer (and can
-   still use a fork-safe backend, such as cpu, directly).
+   still use a fork-safe backend, such as cpu, directly). Its memory kind
+   (XRT_BACKEND_*_MEMORY) is its target's: init hands it over through
+   host->wraps, so that a PCI address or an RDMA registration answers as
+   the target's would.
 
    The tracer neither initialises nor shuts down its target: xrt probes it
    (host->find_backend) and shuts it down like any other backend. An
@@ -1077,6 +1080,12 @@ static int trace_host_observes(const xrt_plugin_host *h)
            h->set_error_observer;
 }
 
+/* An older xrt's host cannot give the tracer its target's memory kind. */
+static int trace_host_wraps(const xrt_plugin_host *h)
+{
+    return h->size >= offsetof(xrt_plugin_host, wraps) + sizeof h->wraps && h->wraps;
+}
+
 /* An older xrt's host has no race observer: no races on the timeline. */
 static int trace_host_races(const xrt_plugin_host *h)
 {
@@ -1092,8 +1101,17 @@ static xrt_status trace_init(const xrt_backend *self, char *reason, size_t n)
     uint64_t t0 = trace_now();
     ts->target = trace_resolve(self, reason, n);
     if (!ts->target) return XRT_ERROR_BACKEND_UNAVAILABLE;
+    /* its memory is the target's: a PCI address, RDMA registration answer as the target's would */
+    if (trace_host_wraps(ts->host) && ts->host->wraps(self, ts->target) != XRT_SUCCESS) {
+        snprintf(reason, n, "%s", ts->host->last_error_string());
+        return XRT_ERROR_BACKEND_UNAVAILABLE;
+    }
     ts->self = self;
-    ts->lookups = lookups && lookups[0] == '1';
+    ts->lookups = lookups && lookups[0] ? xrt__env_parse_switch(lookups) : 0; /* a switch, by xrt's rule */
+    if (ts->lookups < 0) {
+        ts->host->log(XRT_LOG_WARN, "XRT_TRACE_LOOKUPS=%.64s: not a switch (valid: " XRT__ENV_SWITCH_VALID "); ignored", lookups);
+        ts->lookups = 0;
+    }
     ts->out = json && json[0] ? NULL : stderr;
     if (file && file[0]) {
         if (!(ts->out = fopen(file, "a"))) {
@@ -1585,12 +1603,18 @@ xrt_status xrt_plugin_register(const xrt_plugin_host *host, xrt_backend *t)
     if (host->abi_version != XRT_BACKEND_ABI_VERSION ||
         host->size < offsetof(xrt_plugin_host, host_fn_run) + sizeof host->host_fn_run)
         return XRT_ERROR_ABI_MISMATCH;
+    /* Its state is one per process: a second copy of xrt in the process (a
+       library that vendors it) would share it, have its calls forwarded to
+       the first copy's backend, and take the target from it at shutdown. */
+    if (trace.host && trace.host != host)
+        return host->error(XRT_ERROR_ALREADY_EXISTS, "trace: xrt_plugin_register",
+                           "the tracer serves another copy of xrt in this process (one tracer per process)");
     trace.host = host;
     t->abi_version = XRT_BACKEND_ABI_VERSION;
     t->size = sizeof *t;
     t->name = "trace";
     t->user = &trace;
-    t->flags = XRT_BACKEND_HOST_FN_CALLS; /* not FORK_SAFE: see the top of the file */
+    t->flags = XRT_BACKEND_HOST_FN_CALLS; /* not FORK_SAFE: see the top of the file; the memory kind: init */
     t->init = trace_init;
     t->shutdown = trace_shutdown;
     trace_fill(t);

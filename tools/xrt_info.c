@@ -32,7 +32,8 @@ static const char usage[] =
     "  -h, --help  print this help and exit\n"
     "\n"
     "Environment: XRT_BACKEND picks the default backend, XRT_LOG the log level.\n"
-    "Failures are part of the listing, so xrt's log is off unless XRT_LOG is set.\n"
+    "Failures are part of the listing; xrt's warnings go to stderr as in any program\n"
+    "(XRT_LOG=none silences them, XRT_LOG=info adds why each backend is unavailable).\n"
     "Exit status: 0; 1 when no backend can be selected; 2 for bad arguments.\n";
 
 /* Bit i of xrt_get_capabilities is cap_names[i]. */
@@ -225,12 +226,13 @@ static void uuid_text(const xrt_device_prop *p, char *out, size_t n)
                   u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10], u[11], u[12], u[13], u[14], u[15]);
 }
 
-/* "13.0 (13000)" for CUDA's 1000 * major + 10 * minor, "5.2 (50221151)" for
-   HIP's 10000000 * major + 100000 * minor + patch; "none" for 0. */
+/* "13.0 (13000)" for CUDA, "5.2 (50221151)" for HIP (cli_version reads
+   both numberings); "none" for 0. */
 static void version_text(int v, char *out, size_t n)
 {
-    if (v >= 10000000) snprintf(out, n, "%d.%d (%d)", v / 10000000, v / 100000 % 100, v);
-    else if (v) snprintf(out, n, "%d.%d (%d)", v / 1000, v % 1000 / 10, v);
+    char num[24];
+    if (v > 0) snprintf(out, n, "%s (%d)", cli_version(num, sizeof num, v), v);
+    else if (v) snprintf(out, n, "%d", v);
     else snprintf(out, n, "none");
 }
 
@@ -260,7 +262,7 @@ static void text_device(const device_report *d, int index)
 /* The vendor runtime a backend loaded: file and versions. */
 static void text_runtime(const backend_report *b)
 {
-    char rv[32], dv[32];
+    char rv[48], dv[48];
     if (!b->info.library || !b->info.library[0]) return;
     version_text(b->info.runtime_version, rv, sizeof rv);
     version_text(b->info.driver_version, dv, sizeof dv);

@@ -13,9 +13,11 @@
 #     cudaMalloc / hipMalloc; the CUDA driver's cuInit);
 #   - HIP against ROCm 6 shaped headers: the installed HIP 5 headers with
 #     what ROCm 6 changed for xrt (HIP_VERSION_MAJOR 6, hipPointerAttribute_t's
-#     `type`, hipDeviceProp_tR0600 and the hipGetDeviceProperties macro),
-#     compiled in both linking modes (xrt_hip.h checks its own layouts
-#     against them);
+#     `type`, hipDeviceProp_tR0600 and the hipGetDeviceProperties macro,
+#     the graph node types numbered from 0 without hipGraphNodeTypeMemcpy1D,
+#     ROCm 6's hipIpcMemLazyEnablePeerAccess and device flags), compiled
+#     in both linking modes (xrt_hip.h checks its own layouts and node
+#     types against them);
 #   - a .cu file that includes xrt.h (not the implementation), built by nvcc and
 #     linked with a C XRT_IMPL unit.
 #
@@ -185,7 +187,8 @@ fi
 # >> ROCm 6 shaped headers, made from the installed HIP 5 ones. The device
 # struct is ROCm 6's hipDeviceProp_tR0600, field by field as its documentation
 # lists them (xrt_hip.h declares only what it reads, and asserts that its
-# offsets agree with this one).
+# offsets agree with this one); the graph node types, the IPC and device
+# flags are rocm-6.0.0's values.
 rocm6_headers() {
     dir=$1
     rm -rf "$dir" && mkdir -p "$dir" && cp -r "$HIP_INCLUDE/hip" "$dir/" || return 1
@@ -193,6 +196,38 @@ rocm6_headers() {
         "$dir/hip/hip_version.h"
     sed -i 's/^    enum hipMemoryType memoryType;/    enum hipMemoryType type;/' "$dir/hip/hip_runtime_api.h"
     grep -q '^    enum hipMemoryType type;' "$dir/hip/hip_runtime_api.h" || return 1
+    # ROCm 5.3 on: node types numbered from 0 as CUDA's, no hipGraphNodeTypeMemcpy1D;
+    # ROCm 6: the IPC and device flags' values (rocm-6.0.0's hip_runtime_api.h)
+    cat > "$SRC/rocm6_node_types.h" <<'TYPES'
+typedef enum hipGraphNodeType {
+  hipGraphNodeTypeKernel = 0,
+  hipGraphNodeTypeMemcpy = 1,
+  hipGraphNodeTypeMemset = 2,
+  hipGraphNodeTypeHost = 3,
+  hipGraphNodeTypeGraph = 4,
+  hipGraphNodeTypeEmpty = 5,
+  hipGraphNodeTypeWaitEvent = 6,
+  hipGraphNodeTypeEventRecord = 7,
+  hipGraphNodeTypeExtSemaphoreSignal = 8,
+  hipGraphNodeTypeExtSemaphoreWait = 9,
+  hipGraphNodeTypeMemAlloc = 10,
+  hipGraphNodeTypeMemFree = 11,
+  hipGraphNodeTypeMemcpyFromSymbol = 12,
+  hipGraphNodeTypeMemcpyToSymbol = 13,
+  hipGraphNodeTypeCount
+} hipGraphNodeType;
+TYPES
+    awk -v f="$SRC/rocm6_node_types.h" '/^typedef enum hipGraphNodeType \{/ {skip = 1; while ((getline l < f) > 0) print l}
+        !skip {print} skip && /^\} hipGraphNodeType;/ {skip = 0}' "$dir/hip/hip_runtime_api.h" > "$dir/hip/api.tmp" &&
+        mv "$dir/hip/api.tmp" "$dir/hip/hip_runtime_api.h"
+    ! grep -q hipGraphNodeTypeMemcpy1D "$dir/hip/hip_runtime_api.h" && grep -q 'hipGraphNodeTypeMemcpyToSymbol = 13' \
+        "$dir/hip/hip_runtime_api.h" || return 1
+    sed -i 's/^#define hipIpcMemLazyEnablePeerAccess .*/#define hipIpcMemLazyEnablePeerAccess 0x01/;
+        s/^#define hipDeviceLmemResizeToMax .*/#define hipDeviceLmemResizeToMax 0x10/;
+        s/^#define hipExtHostRegisterCoarseGrained .*/#define hipHostRegisterReadOnly 0x08\n&/' "$dir/hip/hip_runtime_api.h"
+    grep -q '^#define hipIpcMemLazyEnablePeerAccess 0x01' "$dir/hip/hip_runtime_api.h" &&
+        grep -q '^#define hipDeviceLmemResizeToMax 0x10' "$dir/hip/hip_runtime_api.h" &&
+        grep -q '^#define hipHostRegisterReadOnly 0x08' "$dir/hip/hip_runtime_api.h" || return 1
     cat > "$SRC/rocm6_prop.h" <<'PROP'
 typedef struct hipDeviceProp_tR0600 {
     char name[256];

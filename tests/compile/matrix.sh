@@ -14,8 +14,10 @@
 #     and runs;
 #   - xrt.h included before and after XRT_IMPL in one unit;
 #   - build mistakes (a system header before xrt.h in the XRT_IMPL unit,
-#     XRT_ENABLE_CUDA without its include path, no XRT_IMPL unit) fail
-#     with an error that says what to do (fails.sh);
+#     XRT_ENABLE_CUDA without its include path, no XRT_IMPL unit, a header
+#     not copied beside xrt.h, xrt_rdma.h in the XRT_IMPL unit without
+#     XRT_ENABLE_RDMA) fail with an error that says what to do (fails.sh;
+#     tests/vendoring.sh tries each header of README's table);
 #   - then tests/compile/gpu.sh, when it exists, appends its own lines.
 set -u
 B=build
@@ -174,7 +176,13 @@ check "xrt.h before and after XRT_IMPL: clang++ -std=c++17" \
 
 # >> build mistakes fail with an #error that says what to do
 F="sh $SRC/fails.sh"
+NOCACHE=$OUT/nocache # the CPU build's headers but xrt_cache.h, and the unit, alone
+mkdir -p "$NOCACHE" && cp xrt.h xrt_backends.h xrt_check.h xrt_cpu.h $SRC/impl.c "$NOCACHE/"
 for cc in gcc clang; do
+    check "a header not copied beside xrt.h (xrt_cache.h): #error names it: $cc" \
+        "cd $NOCACHE && sh $(pwd)/$SRC/fails.sh 'xrt_cache.h beside xrt.h: copy it too' $cc -std=c11 -Wall -Wextra -pedantic -c impl.c -o impl-$cc.o"
+    check "xrt_rdma.h in the XRT_IMPL unit without XRT_ENABLE_RDMA: #error: $cc" \
+        "$F 'define XRT_ENABLE_RDMA there too' $cc $C11 -c $SRC/rdma_no_enable.c -o $OUT/rdma-no-enable-$cc.o"
     check "a system header before xrt.h in the XRT_IMPL unit: #error: $cc" \
         "$F 'before any other header' $cc $C11 -c $SRC/impl_late.c -o $OUT/late.o"
     check "xrt.h before XRT_IMPL without -D_GNU_SOURCE: #error: $cc" \

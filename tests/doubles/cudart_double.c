@@ -28,15 +28,23 @@
    would capture: a stream-ordered allocation or free, a stream callback or
    a graph launch on a capturing stream is refused
    (cudaErrorStreamCaptureUnsupported) and invalidates the capture. There is
-   no driver API, so no kernel nodes. */
+   no driver API, so no kernels but one of its own, empty
+   (cudart_double_empty_kernel), whose kernel nodes (cudaGraphAddKernelNode)
+   are there for what only kernel nodes have: edges with edge data
+   (cudaGraphEdgeData), which the edge lists give only with their data
+   (cudaErrorLossyQuery without). cudaStreamGetCaptureInfo leaves all but
+   the status garbage unless the capture is active, as the runtime may. */
 #define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* mincore */
 #include <cuda_runtime_api.h>
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -47,6 +55,7 @@
 typedef struct deps {
     size_t *v;
     size_t n;
+    cudaGraphEdgeData *data; /* each edge's annotation, beside v; NULL while every one is plain */
 } deps;
 
 /* >> streams: a queue and a worker each */
@@ -56,7 +65,8 @@ typedef struct op {
                  allocation, 8 graph free (their nodes do nothing: the memory is the graph's);
                  graph nodes only: 10 empty, 11 event record, 12 event wait, 13 child graph (in a
                  graph: its own graph `child`; an exec's plan holds kind 9 instead); 14 a pool
-                 block's free reached (`user` the pool, `target` the block's number) */
+                 block's free reached (`user` the pool, `target` the block's number); 15 a kernel
+                 node of the one kernel here, which does nothing (cudaGraphAddKernelNode) */
     void *dst;
     const void *src;
     size_t n;
@@ -92,6 +102,8 @@ typedef struct stream {
     struct stream *next_live; /* the live streams, for cudaDeviceSynchronize */
     struct capture *cap;      /* the capture it takes part in (cap_lock) */
     struct deps front;        /* there: the nodes its next work depends on */
+    cudaGraphNode_t *info;    /* cudaStreamGetCaptureInfo's last answer: the front's nodes, */
+    cudaGraphEdgeData *info_data; /* and its edges' data (cap_lock) */
 } stream;
 
 static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -328,7 +340,8 @@ static void run(op *o)
     case 2: o->fn(o->user); break;
     case 5: o->cb(NULL, cudaSuccess, o->user); break;
     case 7:
-    case 8: break;
+    case 8:
+    case 15: break;
     case 9: run_child(o->plan); break;
     case 14: pool_reached(o->user, o->target); break;
     case 3:
@@ -352,19 +365,29 @@ static void *worker(void *arg)
     pthread_mutex_lock(&s->lock);
     for (;;) {
         op *o;
+        event *e;
         while (!s->head && !s->dying) pthread_cond_wait(&s->cond, &s->lock);
         if (!s->head) break; /* destroyed and drained */
         o = s->head;
         pthread_mutex_unlock(&s->lock);
-        run(o);
-        if (o->e) event_unref(o->e);
+        if (o->kind != 3) run(o);
         if (o->x) launch_done(o);
         pthread_mutex_lock(&s->lock);
+        /* A record completes with the stream's count, under its lock (then
+           the event's): whoever sees the event complete sees the stream past
+           it, and the reverse, as in CUDA. */
+        if (o->kind == 3) run(o);
         s->head = o->next;
         if (!s->head) s->tail = NULL;
         if (!o->hidden) s->done++;
+        e = o->e;
         free(o);
         pthread_cond_broadcast(&s->cond);
+        if (e) { /* its last reference may go with it: not under the stream's lock */
+            pthread_mutex_unlock(&s->lock);
+            event_unref(e);
+            pthread_mutex_lock(&s->lock);
+        }
     }
     pthread_mutex_unlock(&s->lock);
     {
@@ -379,6 +402,8 @@ static void *worker(void *arg)
     }
     pthread_cond_destroy(&s->cond);
     pthread_mutex_destroy(&s->lock);
+    free(s->info);
+    free(s->info_data);
     free(s);
     return NULL;
 }
@@ -518,11 +543,13 @@ typedef struct graph {
     size_t n, cap;
     struct exec *mem_exec; /* with memory nodes: its one exec (CUDA: "Only one instantiation of the graph may
                               exist at any point in time"), until that exec or the graph is destroyed (exec_lock) */
+    int owned; /* a child graph node's own graph: "Allocation and free nodes cannot be added to the returned
+                  graph" (cudaGraphChildGraphNodeGetGraph) */
 } graph;
 static pthread_mutex_t exec_lock = PTHREAD_MUTEX_INITIALIZER;
 static void mem_exec_unlink(graph *g, struct exec *x);
 static unsigned long long node_serial;
-static cudaError_t graph_mem_launch(const graph *g);
+static cudaError_t graph_mem_launch(const graph *g, int auto_free);
 
 typedef struct capture {
     graph *g;       /* NULL once ended */
@@ -533,17 +560,30 @@ typedef struct capture {
     int into;       /* g is the caller's (cudaStreamBeginCaptureToGraph): never freed here */
     int refs;       /* events last recorded in it */
     unsigned long long devices; /* bit d: a stream of device d joined it */
+    unsigned long long id;      /* unique over the process's life (cudaStreamGetCaptureInfo) */
+    deps left;                  /* the fronts of streams destroyed in it: joined or not, judged at its end */
     struct capture *next_active;
 } capture;
 
 static pthread_mutex_t cap_lock = PTHREAD_MUTEX_INITIALIZER;
 static capture *active;
+static unsigned long long capture_serial; /* (cap_lock) */
 
 static void deps_clear(deps *d)
 {
     free(d->v);
+    free(d->data);
     d->v = NULL;
+    d->data = NULL;
     d->n = 0;
+}
+
+/* Whether edge data (CUDA 12.3's cudaGraphEdgeData; NULL: none) is a plain
+   edge: all zero. */
+static int edge_plain(const cudaGraphEdgeData *d)
+{
+    static const cudaGraphEdgeData zero;
+    return !d || !memcmp(d, &zero, sizeof zero);
 }
 
 static int deps_has(const deps *d, size_t v)
@@ -554,23 +594,50 @@ static int deps_has(const deps *d, size_t v)
     return 0;
 }
 
-static int deps_add(deps *d, size_t v)
+/* v, after an edge annotated e (NULL: a plain edge). */
+static int deps_add_with(deps *d, size_t v, const cudaGraphEdgeData *e)
 {
     size_t *n;
     if (deps_has(d, v)) return 1;
+    if (d->data || !edge_plain(e)) {
+        cudaGraphEdgeData *x = (cudaGraphEdgeData *)realloc(d->data, (d->n + 1) * sizeof *x);
+        if (!x) return 0;
+        if (!d->data) memset(x, 0, d->n * sizeof *x);
+        d->data = x;
+        memset(&x[d->n], 0, sizeof *x);
+        if (e) x[d->n] = *e;
+    }
     if (!(n = (size_t *)realloc(d->v, (d->n + 1) * sizeof *n))) return 0;
     n[d->n++] = v;
     d->v = n;
     return 1;
 }
 
+static int deps_add(deps *d, size_t v) { return deps_add_with(d, v, NULL); }
+
 static int deps_copy(deps *to, const deps *from)
 {
     size_t i;
     deps_clear(to);
     for (i = 0; i < from->n; i++)
-        if (!deps_add(to, from->v[i])) return 0;
+        if (!deps_add_with(to, from->v[i], from->data ? &from->data[i] : NULL)) return 0;
     return 1;
+}
+
+/* Entry i moves to k (k <= i), its annotation with it. */
+static void deps_move(deps *d, size_t i, size_t k)
+{
+    d->v[k] = d->v[i];
+    if (d->data) d->data[k] = d->data[i];
+}
+
+/* Whether an edge of d is annotated. */
+static int deps_annotated(const deps *d)
+{
+    size_t i;
+    for (i = 0; d->data && i < d->n; i++)
+        if (!edge_plain(&d->data[i])) return 1;
+    return 0;
 }
 
 static void event_ref(event *e)
@@ -645,13 +712,21 @@ static graph *graph_dup(const graph *g)
     return c;
 }
 
+/* A copy of g that a child graph node owns. */
+static graph *child_dup(const graph *g)
+{
+    graph *c = graph_dup(g);
+    if (c) c->owned = 1;
+    return c;
+}
+
 static int op_copy(op *to, const op *from)
 {
     *to = *from;
     to->next = NULL;
     if (from->kind == 9) plan_ref(from->plan);
     if ((from->kind == 11 || from->kind == 12) && from->e) event_ref(from->e);
-    if (from->kind == 13 && !(to->child = graph_dup(from->child))) {
+    if (from->kind == 13 && !(to->child = child_dup(from->child))) {
         to->kind = 10;
         return 0;
     }
@@ -680,9 +755,12 @@ static void capture_unref(capture *c)
     pthread_mutex_unlock(&cap_lock);
 }
 
-/* Ends a capture for every stream in it; its graph goes unless taken. */
-static void capture_end(capture *c)
+/* Ends a capture for every stream in it; its graph goes unless taken: it
+   is returned, for the caller to free once cap_lock is let go (an event
+   node's reference may be its event's last, whose release takes the lock). */
+static graph *capture_end(capture *c)
 {
+    graph *drop = c->into ? NULL : c->g;
     capture **pp;
     stream *s;
     pthread_mutex_lock(&live_lock);
@@ -697,10 +775,11 @@ static void capture_end(capture *c)
             *pp = c->next_active;
             break;
         }
-    if (!c->into) graph_free(c->g);
     c->g = NULL;
     c->ended = 1;
+    deps_clear(&c->left);
     capture_free_if_done(c);
+    return drop;
 }
 
 /* The captured node for o (which it takes), after the stream's front. */
@@ -849,6 +928,7 @@ static cudaError_t capture_begin(stream *s, enum cudaStreamCaptureMode mode, gra
         return cudaErrorIllegalState;
     }
     s->cap = c;
+    c->id = ++capture_serial;
     c->devices |= 1ull << s->device;
     deps_clear(&s->front);
     s->front = *front;
@@ -861,28 +941,20 @@ static cudaError_t capture_begin(stream *s, enum cudaStreamCaptureMode mode, gra
 
 cudaError_t cudaStreamBeginCapture(cudaStream_t st, enum cudaStreamCaptureMode mode)
 {
-    deps none = {NULL, 0};
+    deps none = {NULL, 0, NULL};
     return capture_begin(own_of(st), mode, NULL, &none);
 }
 
-/* Whether edge data (CUDA 12.3's cudaGraphEdgeData; NULL: none) is a plain
-   edge. With no kernel nodes here nothing else can be: "Only kernel nodes
-   define non-zero ports" (from_port), to_port "must be set to zero", a
-   programmatic edge "may only be used between kernel nodes", and the
-   reserved bytes "must be zeroed" (stricter than CUDA if it does not look). */
-static int edge_plain(const cudaGraphEdgeData *d)
-{
-    static const cudaGraphEdgeData zero;
-    return !d || !memcmp(d, &zero, sizeof zero);
-}
-
 /* CUDA 12.3: plain edges only here (edge_plain), else cudaErrorInvalidValue,
-   the only error it documents; the stream does not capture then. */
+   the only error it documents; the stream does not capture then. A
+   capture's next node is not known yet, and an annotated edge may only
+   lead to a kernel node (edge_valid), which no capture here makes: so a
+   capture's front is always plain here. */
 cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t st, cudaGraph_t gr, const cudaGraphNode_t *v,
                                           const cudaGraphEdgeData *data, size_t n, enum cudaStreamCaptureMode mode)
 {
     graph *g = (graph *)(void *)gr;
-    deps front = {NULL, 0};
+    deps front = {NULL, 0, NULL};
     cudaError_t e;
     size_t i;
     if (!own_of(st)) return cudaErrorStreamCaptureUnsupported;
@@ -908,6 +980,73 @@ cudaError_t cudaStreamIsCapturing(cudaStream_t st, enum cudaStreamCaptureStatus 
     if (s->cap) *status = s->cap->invalidated ? cudaStreamCaptureStatusInvalidated : cudaStreamCaptureStatusActive;
     pthread_mutex_unlock(&cap_lock);
     return cudaSuccess;
+}
+
+/* What cudaStreamGetCaptureInfo gives but the status where the capture is
+   not active: "Valid data (other than capture status) is returned only if
+   ... the returned capture status is cudaStreamCaptureStatusActive". Left
+   as garbage here (a graph and arrays that are none, a count of 7), as
+   strict as the runtime may be. */
+static void info_garbage(unsigned long long *id, cudaGraph_t *graph, const cudaGraphNode_t **deps,
+                         const cudaGraphEdgeData **data, size_t *n)
+{
+    static unsigned char garbage[64];
+    if (id) *id = 0xdeadull;
+    if (graph) *graph = (cudaGraph_t)(void *)garbage;
+    if (deps) *deps = (const cudaGraphNode_t *)(void *)garbage;
+    if (data) *data = (const cudaGraphEdgeData *)(void *)garbage;
+    if (n) *n = 7;
+}
+
+/* s's front as node handles and plain edge data, in s's buffers, valid
+   until its next question (cap_lock held). */
+static cudaError_t info_front(stream *s, const cudaGraphNode_t **deps, const cudaGraphEdgeData **data)
+{
+    const graph *g = s->cap->g;
+    size_t i, n = s->front.n + 1;
+    cudaGraphNode_t *v = (cudaGraphNode_t *)realloc(s->info, n * sizeof *v);
+    cudaGraphEdgeData *d;
+    if (v) s->info = v;
+    if (!v || !(d = (cudaGraphEdgeData *)realloc(s->info_data, n * sizeof *d))) return cudaErrorMemoryAllocation;
+    s->info_data = d;
+    memset(d, 0, n * sizeof *d);
+    for (i = 0; i < s->front.n; i++) v[i] = (cudaGraphNode_t)(void *)g->nodes[s->front.v[i]];
+    if (deps) *deps = v;
+    if (data) *data = d;
+    return cudaSuccess;
+}
+
+/* CUDA 13's cudaStreamGetCaptureInfo (12.3's _v3). The front's array is
+   the stream's, valid "until the next API call which operates on the
+   stream" (here: its next question). A capture's front is always plain
+   here (cudaStreamBeginCaptureToGraph), so its edge data is all zero and
+   cudaErrorLossyQuery ("dependencies_out is non-NULL and edgeData_out is
+   NULL, but there is non-zero edge data") does not arise. The legacy
+   stream: as cudaStreamIsCapturing. */
+cudaError_t cudaStreamGetCaptureInfo(cudaStream_t st, enum cudaStreamCaptureStatus *status, unsigned long long *id,
+                                     cudaGraph_t *graph, const cudaGraphNode_t **deps, const cudaGraphEdgeData **data,
+                                     size_t *n)
+{
+    stream *s = own_of(st);
+    cudaError_t e = cudaSuccess;
+    if (!status || (data && !deps)) return cudaErrorInvalidValue;
+    *status = cudaStreamCaptureStatusNone;
+    if (!s) {
+        info_garbage(id, graph, deps, data, n);
+        return legacy_would_join() ? cudaErrorStreamCaptureImplicit : cudaSuccess;
+    }
+    pthread_mutex_lock(&cap_lock);
+    if (s->cap) *status = s->cap->invalidated ? cudaStreamCaptureStatusInvalidated : cudaStreamCaptureStatusActive;
+    if (*status != cudaStreamCaptureStatusActive) {
+        info_garbage(id, graph, deps, data, n);
+    } else {
+        if (id) *id = s->cap->id;
+        if (graph) *graph = (cudaGraph_t)(void *)s->cap->g;
+        if (n) *n = s->front.n;
+        if (deps || data) e = info_front(s, deps, data);
+    }
+    pthread_mutex_unlock(&cap_lock);
+    return e;
 }
 
 /* Marks in `seen` the origin's front and everything it depends on. */
@@ -936,7 +1075,7 @@ static void deps_prune(const graph *g, deps *d)
     for (i = 0; i < d->n; i++) {
         int implied = 0;
         for (j = 0; j < d->n && !implied; j++) implied = j != i && ancestor(g, d->v[i], d->v[j]);
-        if (!implied) d->v[k++] = d->v[i];
+        if (!implied) deps_move(d, i, k++);
     }
     d->n = k;
 }
@@ -952,6 +1091,8 @@ static cudaError_t capture_joined(capture *c)
     cudaError_t e = cudaSuccess;
     if (!seen) return cudaErrorMemoryAllocation;
     for (i = 0; i < c->origin->front.n; i++) mark_ancestors(g, c->origin->front.v[i], seen);
+    for (i = 0; i < c->left.n; i++)
+        if (!seen[c->left.v[i]]) e = cudaErrorStreamCaptureUnjoined;
     pthread_mutex_lock(&live_lock);
     for (s = live; s && e == cudaSuccess; s = s->next_live)
         for (i = 0; s->cap == c && s != c->origin && i < s->front.n; i++)
@@ -965,6 +1106,7 @@ cudaError_t cudaStreamEndCapture(cudaStream_t st, cudaGraph_t *out)
 {
     stream *s = own_of(st);
     capture *c;
+    graph *drop = NULL;
     cudaError_t e;
     *out = NULL;
     if (!s) return cudaErrorIllegalState;
@@ -980,24 +1122,30 @@ cudaError_t cudaStreamEndCapture(cudaStream_t st, cudaGraph_t *out)
             *out = (cudaGraph_t)(void *)c->g;
             c->g = NULL;
         }
-        capture_end(c);
+        drop = capture_end(c);
     }
     pthread_mutex_unlock(&cap_lock);
+    graph_free(drop);
     return e;
 }
 
-/* A destroyed stream leaves its capture: the origin ends it, another
-   invalidates it (its work can no more be joined). */
+/* A destroyed stream leaves its capture: the origin ends it; another's
+   work stays in it, and its end checks that work was joined back (CUDA's
+   graphMemoryNodes sample destroys a joined stream in its capture). */
 static void capture_leave(stream *s)
 {
+    graph *drop = NULL;
+    size_t i;
     pthread_mutex_lock(&cap_lock);
-    if (s->cap && s == s->cap->origin) capture_end(s->cap);
+    if (s->cap && s == s->cap->origin) drop = capture_end(s->cap);
     else if (s->cap) {
-        s->cap->invalidated = 1;
+        for (i = 0; i < s->front.n; i++)
+            if (!deps_add(&s->cap->left, s->front.v[i])) s->cap->invalidated = 1; /* cannot judge it: refused */
         s->cap = NULL;
     }
     deps_clear(&s->front);
     pthread_mutex_unlock(&cap_lock);
+    graph_free(drop);
 }
 
 /* An event recorded on a capturing stream keeps the stream's front instead
@@ -1069,6 +1217,7 @@ typedef struct exec {
     plan *cur;
     unsigned long long launched, done;
     graph *src; /* the graph with memory nodes it is the one exec of, while both live (exec_lock) */
+    int auto_free; /* cudaGraphInstantiateFlagAutoFreeOnLaunch */
 } exec;
 
 static void plan_unref(plan *p)
@@ -1213,7 +1362,7 @@ static cudaError_t capture_child(cudaStream_t st, exec *x)
     if (!o) return cudaErrorMemoryAllocation;
     pthread_mutex_lock(&x->lock);
     memory = graph_has_memory(&x->cur->g);
-    o->child = memory ? NULL : graph_dup(&x->cur->g);
+    o->child = memory ? NULL : child_dup(&x->cur->g);
     pthread_mutex_unlock(&x->lock);
     if (memory) {
         free(o);
@@ -1248,12 +1397,59 @@ static void launch_done(op *o)
     exec_unref(o->x);
 }
 
+static int mem_type(const void *p, int *device);
+
+/* Whether a graph may be launched from the device (cudaGraphInstantiate:
+   "Graphs instantiated for launch on the device have additional
+   restrictions"): kernel, memcpy, memset and child graph nodes only, of
+   one device, at least one that is not a child; a copy of device memory or
+   pinned host memory only. *work counts the kernels, copies and memsets. */
+static int device_launchable(const graph *g, int *device, size_t *work)
+{
+    size_t i;
+    for (i = 0; i < g->n; i++) {
+        const op *o = &g->nodes[i]->o;
+        int d1 = -1, d2 = -1, t1, t2;
+        if (o->kind == 13) {
+            if (!device_launchable(o->child, device, work)) return 0;
+            continue;
+        }
+        if (o->kind != 0 && o->kind != 1 && o->kind != 15) return 0;
+        ++*work;
+        if (o->kind == 15) continue;
+        t1 = mem_type(o->dst, &d1);
+        t2 = o->kind == 1 ? mem_type(o->src, &d2) : cudaMemoryTypeDevice;
+        if (t1 == cudaMemoryTypeUnregistered || t2 == cudaMemoryTypeUnregistered) return 0;
+        if (t1 == cudaMemoryTypeDevice && (*device >= 0 && d1 != *device)) return 0;
+        if (t1 == cudaMemoryTypeDevice) *device = d1;
+        if (o->kind == 1 && t2 == cudaMemoryTypeDevice && *device >= 0 && d2 != *device) return 0;
+        if (o->kind == 1 && t2 == cudaMemoryTypeDevice) *device = d2;
+    }
+    return 1;
+}
+
+/* cudaGraphInstantiateFlags: Upload is cudaGraphInstantiateWithParams's
+   only ("Only supported by cudaGraphInstantiateWithParams"); DeviceLaunch
+   "cannot be used in conjunction with cudaGraphInstantiateFlagAutoFreeOnLaunch". */
+static cudaError_t instantiate_flags_check(const graph *g, unsigned long long flags)
+{
+    int device = -1;
+    size_t work = 0;
+    if (flags & ~(unsigned long long)(cudaGraphInstantiateFlagAutoFreeOnLaunch | cudaGraphInstantiateFlagDeviceLaunch |
+                                      cudaGraphInstantiateFlagUseNodePriority))
+        return cudaErrorInvalidValue;
+    if (!(flags & cudaGraphInstantiateFlagDeviceLaunch)) return cudaSuccess;
+    if (flags & cudaGraphInstantiateFlagAutoFreeOnLaunch) return cudaErrorInvalidValue;
+    return device_launchable(g, &device, &work) && work ? cudaSuccess : cudaErrorInvalidValue;
+}
+
 cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *out, cudaGraph_t gr, unsigned long long flags)
 {
     exec *x;
+    cudaError_t fe;
     *out = NULL;
     if (!gr) return cudaErrorInvalidValue;
-    if (flags) return cudaErrorInvalidValue; /* none is modelled */
+    if ((fe = instantiate_flags_check((const graph *)(void *)gr, flags)) != cudaSuccess) return fe;
     int cycle;
     if (!(x = (exec *)calloc(1, sizeof *x))) return cudaErrorMemoryAllocation;
     if (!(x->cur = plan_make((const graph *)(void *)gr, &cycle))) {
@@ -1268,6 +1464,7 @@ cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *out, cudaGraph_t gr, 
     pthread_mutex_init(&x->lock, NULL);
     pthread_cond_init(&x->cond, NULL);
     x->refs = 1;
+    x->auto_free = (flags & cudaGraphInstantiateFlagAutoFreeOnLaunch) != 0;
     *out = (cudaGraphExec_t)(void *)x;
     return cudaSuccess;
 }
@@ -1288,7 +1485,7 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t ge, cudaStream_t st)
     if (!is_legacy(st) && capture_state(s)) return capture_state(s) == 2 ? cudaErrorStreamCaptureInvalidated : capture_child(st, x);
     if (!(o = op_new(6))) return cudaErrorMemoryAllocation;
     pthread_mutex_lock(&x->lock);
-    if ((e = graph_mem_launch(&x->cur->g)) != cudaSuccess) {
+    if ((e = graph_mem_launch(&x->cur->g, x->auto_free)) != cudaSuccess) {
         pthread_mutex_unlock(&x->lock);
         free(o);
         return e;
@@ -1301,6 +1498,15 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t ge, cudaStream_t st)
     o->target = ++x->launched;
     pthread_mutex_unlock(&x->lock);
     return enqueue(st, o);
+}
+
+/* Nothing to upload here: the exec's plan is made; the handles are checked
+   as a launch checks them, and a capturing stream's capture is left as it is. */
+cudaError_t cudaGraphUpload(cudaGraphExec_t ge, cudaStream_t st)
+{
+    if (!ge) return cudaErrorInvalidValue;
+    if (!stream_of(st)) return cudaErrorInvalidResourceHandle;
+    return cudaSuccess;
 }
 
 /* Freed when its last launch in flight completes, as CUDA does. */
@@ -1451,24 +1657,32 @@ cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNodeType *t
             : n->o.kind == 10 ? cudaGraphNodeTypeEmpty
             : n->o.kind == 11 ? cudaGraphNodeTypeEventRecord
             : n->o.kind == 12 ? cudaGraphNodeTypeWaitEvent
+            : n->o.kind == 15 ? cudaGraphNodeTypeKernel
                               : cudaGraphNodeTypeHost;
     return cudaSuccess;
 }
 
 /* CUDA 13's form (12.3's cudaGraphGetEdges_v2): with from and to NULL, the
-   count; else up to *count edges. */
+   count; else up to *count edges, with their data where data is given.
+   "edgeData may alone be NULL, in which case the edges must all have
+   default (zeroed) edge data": an edge list without it of a graph with an
+   annotated edge is cudaErrorLossyQuery (any edge of the graph: the
+   runtime does not say it looks only at the room given). */
 cudaError_t cudaGraphGetEdges(cudaGraph_t gr, cudaGraphNode_t *from, cudaGraphNode_t *to, cudaGraphEdgeData *data,
                               size_t *count)
 {
+    static const cudaGraphEdgeData plain;
     graph *g = (graph *)(void *)gr;
     size_t i, j, k = 0, total = 0;
-    if (!g || !count || (!from != !to)) return cudaErrorInvalidValue;
+    if (!g || !count || (!from != !to) || (data && !from)) return cudaErrorInvalidValue;
+    for (i = 0; from && !data && i < g->n; i++)
+        if (deps_annotated(&g->nodes[i]->d)) return cudaErrorLossyQuery;
     for (i = 0; i < g->n; i++)
         for (j = 0; j < g->nodes[i]->d.n; j++, total++)
             if (from && total < *count) {
                 from[total] = (cudaGraphNode_t)(void *)g->nodes[g->nodes[i]->d.v[j]];
                 to[total] = (cudaGraphNode_t)(void *)g->nodes[i];
-                if (data) memset(&data[total], 0, sizeof data[total]);
+                if (data) data[total] = g->nodes[i]->d.data ? g->nodes[i]->d.data[j] : plain;
             }
     for (k = total; from && k < *count; k++) from[k] = to[k] = NULL;
     if (!from || *count > total) *count = total;
@@ -1481,7 +1695,8 @@ cudaError_t cudaGraphGetEdges(cudaGraph_t gr, cudaGraphNode_t *from, cudaGraphNo
 cudaError_t cudaGraphDebugDotPrint(cudaGraph_t gr, const char *path, unsigned flags)
 {
     static const char *const kinds[] = {"memset", "memcpy", "host", "record", "wait", "callback", "?", "mem_alloc",
-                                        "mem_free", "graph", "empty", "event_record", "event_wait", "graph"};
+                                        "mem_free", "graph", "empty", "event_record", "event_wait", "graph", "?",
+                                        "kernel"};
     graph *g = (graph *)(void *)gr;
     FILE *f;
     size_t i, j;
@@ -1508,7 +1723,8 @@ cudaError_t cudaGraphDebugDotPrint(cudaGraph_t gr, const char *path, unsigned fl
    empty (as cudaGraphExecMemsetNodeSetParams documents). An edge that
    closes a cycle is taken, as CUDA takes it; the instantiate refuses the
    graph. A graph with memory nodes is no child and has no clone here
-   (cudaErrorNotSupported, assumed). No kernel nodes: no driver API. */
+   (cudaErrorNotSupported, assumed). Kernel nodes of the double's empty
+   kernel only: no driver API. */
 static long node_index(const graph *g, const gnode *n)
 {
     size_t i;
@@ -1534,7 +1750,7 @@ static cudaError_t deps_of(const graph *g, const cudaGraphNode_t *v, size_t n, d
 static cudaError_t node_add(cudaGraphNode_t *out, cudaGraph_t gr, const cudaGraphNode_t *v, size_t n, const op *o)
 {
     graph *g = (graph *)(void *)gr;
-    deps d = {NULL, 0};
+    deps d = {NULL, 0, NULL};
     gnode *node;
     cudaError_t e;
     if (!out || !g) return cudaErrorInvalidValue;
@@ -1659,7 +1875,7 @@ cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *out, cudaGraph_t gr, con
     if (graph_has_memory((const graph *)(void *)child)) return cudaErrorInvalidValue; /* its documented error */
     memset(&o, 0, sizeof o);
     o.kind = 13;
-    if (!(o.child = graph_dup((const graph *)(void *)child))) return cudaErrorMemoryAllocation;
+    if (!(o.child = child_dup((const graph *)(void *)child))) return cudaErrorMemoryAllocation;
     if ((e = node_add(out, gr, deps, n, &o)) != cudaSuccess) graph_free(o.child);
     return e;
 }
@@ -1669,6 +1885,27 @@ cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *out, cudaGraph_t gr, const cu
     op o;
     memset(&o, 0, sizeof o);
     o.kind = 10;
+    return node_add(out, gr, deps, n, &o);
+}
+
+/* The one kernel this runtime knows, as there is no driver to load others:
+   it does nothing. Its kernel nodes are what only kernel nodes may have,
+   annotated edges (edge_valid). Another function is
+   cudaErrorInvalidDeviceFunction, as for a host function that is no
+   kernel; an empty grid or block cudaErrorInvalidValue (assumed). */
+void cudart_double_empty_kernel(void) {}
+
+cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *out, cudaGraph_t gr, const cudaGraphNode_t *deps, size_t n,
+                                   const struct cudaKernelNodeParams *p)
+{
+    void (*empty)(void) = cudart_double_empty_kernel;
+    op o;
+    if (!p) return cudaErrorInvalidValue;
+    if (memcmp(&p->func, &empty, sizeof empty) != 0) return cudaErrorInvalidDeviceFunction;
+    if (!p->gridDim.x || !p->gridDim.y || !p->gridDim.z || !p->blockDim.x || !p->blockDim.y || !p->blockDim.z)
+        return cudaErrorInvalidValue;
+    memset(&o, 0, sizeof o);
+    o.kind = 15;
     return node_add(out, gr, deps, n, &o);
 }
 
@@ -1697,8 +1934,50 @@ cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t *out, cudaGraph_t gr, cons
     return event_node(out, gr, deps, n, ev, 12);
 }
 
+/* Whether e (NULL: none) may annotate an edge from node f to node t, as
+   cudaGraphEdgeData's fields say: "Only kernel nodes define non-zero
+   ports" (from_port: 0, cudaGraphKernelNodePortProgrammatic, which "must
+   be used with edge type cudaGraphDependencyTypeProgrammatic", or
+   cudaGraphKernelNodePortLaunchCompletion), to_port "must be set to zero",
+   a programmatic edge "may only be used between kernel nodes" with one of
+   those two ports, and the reserved bytes "must be zeroed" (stricter than
+   CUDA if it does not look). */
+static int edge_valid(const gnode *f, const gnode *t, const cudaGraphEdgeData *e)
+{
+    static const unsigned char zero[sizeof e->reserved];
+    int kernels = f->o.kind == 15 && t->o.kind == 15;
+    if (edge_plain(e)) return 1;
+    if (!kernels || e->to_port || e->from_port > cudaGraphKernelNodePortLaunchCompletion ||
+        e->type > cudaGraphDependencyTypeProgrammatic || memcmp(e->reserved, zero, sizeof zero))
+        return 0;
+    if (e->from_port == cudaGraphKernelNodePortProgrammatic && e->type != cudaGraphDependencyTypeProgrammatic) return 0;
+    return e->type != cudaGraphDependencyTypeProgrammatic || e->from_port != cudaGraphKernelNodePortDefault;
+}
+
+/* Where f is among d's edges (d has it). */
+static size_t deps_at(const deps *d, size_t f)
+{
+    size_t j;
+    for (j = 0; d->v[j] != f; j++) {}
+    return j;
+}
+
+/* Whether the edge to t from node index f is there, its annotation e
+   (NULL: plain): a removal names the edge with its data ("Specifying an
+   edge that does not exist in the graph, with data matching edgeData,
+   results in an error"). */
+static int edge_there(const gnode *t, size_t f, const cudaGraphEdgeData *e)
+{
+    static const cudaGraphEdgeData zero;
+    const cudaGraphEdgeData *have;
+    if (!deps_has(&t->d, f)) return 0;
+    have = t->d.data ? &t->d.data[deps_at(&t->d, f)] : &zero;
+    return !memcmp(have, e ? e : &zero, sizeof zero);
+}
+
 /* Pairs of nodes of g as indices; InvalidValue for one that is not an
-   edge to add (remove: not there), or is given twice. All or nothing. */
+   edge to add (remove: not there with that data), whose data is not valid
+   there (edge_valid), or that is given twice. All or nothing. */
 static cudaError_t edges_edit(cudaGraph_t gr, const cudaGraphNode_t *from, const cudaGraphNode_t *to,
                               const cudaGraphEdgeData *data, size_t n, int remove)
 {
@@ -1708,18 +1987,21 @@ static cudaError_t edges_edit(cudaGraph_t gr, const cudaGraphNode_t *from, const
     if (remove && n && graph_has_memory(g)) return cudaErrorInvalidValue; /* as cudaGraphDestroyNode */
     for (i = 0; i < n; i++) {
         long f = node_index(g, (const gnode *)(const void *)from[i]), t = node_index(g, (const gnode *)(const void *)to[i]);
-        if (f < 0 || t < 0 || f == t || deps_has(&g->nodes[t]->d, (size_t)f) != remove) return cudaErrorInvalidValue;
-        if (data && !edge_plain(&data[i])) return cudaErrorInvalidValue;
+        const cudaGraphEdgeData *e = data ? &data[i] : NULL;
+        if (f < 0 || t < 0 || f == t) return cudaErrorInvalidValue;
+        if (remove ? !edge_there(g->nodes[t], (size_t)f, e)
+                   : deps_has(&g->nodes[t]->d, (size_t)f) || !edge_valid(g->nodes[f], g->nodes[t], e))
+            return cudaErrorInvalidValue;
         for (j = 0; j < i; j++)
             if (from[j] == from[i] && to[j] == to[i]) return cudaErrorInvalidValue;
     }
     for (i = 0; i < n; i++) {
         gnode *t = (gnode *)(void *)to[i];
         size_t f = (size_t)node_index(g, (const gnode *)(const void *)from[i]);
-        if (!remove && !deps_add(&t->d, f)) return cudaErrorMemoryAllocation;
+        if (!remove && !deps_add_with(&t->d, f, data ? &data[i] : NULL)) return cudaErrorMemoryAllocation;
         if (remove) {
-            for (j = 0; t->d.v[j] != f; j++) {}
-            t->d.v[j] = t->d.v[--t->d.n];
+            j = deps_at(&t->d, f);
+            deps_move(&t->d, --t->d.n, j);
         }
     }
     return cudaSuccess;
@@ -1738,31 +2020,50 @@ cudaError_t cudaGraphRemoveDependencies(cudaGraph_t gr, const cudaGraphNode_t *f
 }
 
 /* CUDA's list rule: NULL nodes, the count; else up to *count of them, the
-   rest of the room NULL, and *count the number written. */
-static cudaError_t list_out(gnode *const *v, size_t total, cudaGraphNode_t *nodes, cudaGraphEdgeData *data, size_t *count)
+   rest of the room NULL, and *count the number written; their edges' data
+   (ed, NULL: all plain) where data is given. */
+static cudaError_t list_out(gnode *const *v, const cudaGraphEdgeData *ed, size_t total, cudaGraphNode_t *nodes,
+                            cudaGraphEdgeData *data, size_t *count)
 {
     size_t i;
     if (!count) return cudaErrorInvalidValue;
     for (i = 0; nodes && i < *count; i++) {
         nodes[i] = i < total ? (cudaGraphNode_t)(void *)v[i] : NULL;
         if (data) memset(&data[i], 0, sizeof data[i]);
+        if (data && ed && i < total) data[i] = ed[i];
     }
     if (!nodes || *count > total) *count = total;
     return cudaSuccess;
 }
 
-/* The nodes of g that pass keep(g, i, arg), listed. */
-static cudaError_t list_where(const graph *g, int (*keep)(const graph *, size_t, const void *), const void *arg,
+/* The nodes of g that pass keep(g, i, arg), listed; edge(g, i, arg), where
+   given, the annotation of the edge that makes node i one (NULL: plain).
+   A node's edges listed without their data while one is annotated are
+   cudaErrorLossyQuery ("if an edge has non-zero (non-default) edge data
+   and edgeData is NULL"; not for a count, as edgeData "must" come with
+   the nodes). */
+static cudaError_t list_where(const graph *g, int (*keep)(const graph *, size_t, const void *),
+                              const cudaGraphEdgeData *(*edge)(const graph *, size_t, const void *), const void *arg,
                               cudaGraphNode_t *nodes, cudaGraphEdgeData *data, size_t *count)
 {
     gnode **v = (gnode **)malloc((g->n + 1) * sizeof *v);
+    cudaGraphEdgeData *ed = (cudaGraphEdgeData *)calloc(g->n + 1, sizeof *ed);
     size_t i, n = 0;
+    int annotated = 0;
     cudaError_t e;
-    if (!v) return cudaErrorMemoryAllocation;
-    for (i = 0; i < g->n; i++)
-        if (keep(g, i, arg)) v[n++] = g->nodes[i];
-    e = list_out(v, n, nodes, data, count);
+    if (data && !nodes) e = cudaErrorInvalidValue;
+    else if (!v || !ed) e = cudaErrorMemoryAllocation;
+    else e = cudaSuccess;
+    for (i = 0; e == cudaSuccess && i < g->n; i++)
+        if (keep(g, i, arg)) {
+            const cudaGraphEdgeData *x = edge ? edge(g, i, arg) : NULL;
+            if (x) ed[n] = *x, annotated |= !edge_plain(x);
+            v[n++] = g->nodes[i];
+        }
+    if (e == cudaSuccess && nodes && !data && annotated) e = cudaErrorLossyQuery;
+    if (e == cudaSuccess) e = list_out(v, ed, n, nodes, data, count);
     free(v);
+    free(ed);
     return e;
 }
 
@@ -1783,24 +2084,41 @@ static int is_dep_of(const graph *g, size_t i, const void *arg)
     return deps_has(&((const gnode *)arg)->d, i);
 }
 
+/* The annotation of the edge to t from node f (NULL: plain). */
+static const cudaGraphEdgeData *edge_data(const gnode *t, size_t f)
+{
+    return t->d.data ? &t->d.data[deps_at(&t->d, f)] : NULL;
+}
+
+static const cudaGraphEdgeData *edge_from(const graph *g, size_t i, const void *arg)
+{
+    return edge_data(g->nodes[i], (size_t)node_index(g, (const gnode *)arg));
+}
+
+static const cudaGraphEdgeData *edge_to(const graph *g, size_t i, const void *arg)
+{
+    (void)g;
+    return edge_data((const gnode *)arg, i);
+}
+
 cudaError_t cudaGraphGetRootNodes(cudaGraph_t gr, cudaGraphNode_t *nodes, size_t *count)
 {
     graph *g = (graph *)(void *)gr;
-    return g ? list_where(g, is_root, NULL, nodes, NULL, count) : cudaErrorInvalidValue;
+    return g ? list_where(g, is_root, NULL, NULL, nodes, NULL, count) : cudaErrorInvalidValue;
 }
 
 cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t node, cudaGraphNode_t *deps, cudaGraphEdgeData *data,
                                          size_t *count)
 {
     const gnode *n = (const gnode *)(void *)node;
-    return n ? list_where(n->owner, is_dep_of, n, deps, data, count) : cudaErrorInvalidValue;
+    return n ? list_where(n->owner, is_dep_of, edge_to, n, deps, data, count) : cudaErrorInvalidValue;
 }
 
 cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t node, cudaGraphNode_t *nodes, cudaGraphEdgeData *data,
                                            size_t *count)
 {
     const gnode *n = (const gnode *)(void *)node;
-    return n ? list_where(n->owner, depends_on, n, nodes, data, count) : cudaErrorInvalidValue;
+    return n ? list_where(n->owner, depends_on, edge_from, n, nodes, data, count) : cudaErrorInvalidValue;
 }
 
 /* The node and its edges go; the indices after it move down. */
@@ -1817,7 +2135,11 @@ cudaError_t cudaGraphDestroyNode(cudaGraphNode_t node)
     for (i = 0; i < g->n; i++) {
         deps *d = &g->nodes[i]->d;
         for (j = k = 0; j < d->n; j++)
-            if (d->v[j] != (size_t)at) d->v[k++] = d->v[j] > (size_t)at ? d->v[j] - 1 : d->v[j];
+            if (d->v[j] != (size_t)at) {
+                deps_move(d, j, k);
+                d->v[k] -= d->v[k] > (size_t)at;
+                k++;
+            }
         d->n = k;
     }
     gnode_free(n);
@@ -2093,6 +2415,8 @@ const char *cudaGetErrorName(cudaError_t e)
     case cudaErrorGraphExecUpdateFailure: return "cudaErrorGraphExecUpdateFailure";
     case cudaErrorPeerAccessAlreadyEnabled: return "cudaErrorPeerAccessAlreadyEnabled";
     case cudaErrorPeerAccessNotEnabled: return "cudaErrorPeerAccessNotEnabled";
+    case cudaErrorLossyQuery: return "cudaErrorLossyQuery";
+    case cudaErrorInvalidDeviceFunction: return "cudaErrorInvalidDeviceFunction";
     default: return "cudaErrorUnknown";
     }
 }
@@ -2118,6 +2442,8 @@ const char *cudaGetErrorString(cudaError_t e)
     case cudaErrorStreamCaptureWrongThread: return "attempt to terminate a thread-local capture sequence from another thread";
     case cudaErrorPeerAccessAlreadyEnabled: return "peer access is already enabled";
     case cudaErrorPeerAccessNotEnabled: return "peer access has not been enabled";
+    case cudaErrorLossyQuery: return "attempted introspection would be semantically lossy";
+    case cudaErrorInvalidDeviceFunction: return "invalid device function";
     case cudaErrorGraphExecUpdateFailure:
         return "the graph update was not performed because it included changes which violated constraints specific to instantiated graph update";
     default: return "unknown error";
@@ -2146,6 +2472,42 @@ cudaError_t cudaGetDeviceFlags(unsigned *f)
 {
     if (!f) return cudaErrorInvalidValue;
     *f = __atomic_load_n(&device_flags[current_device], __ATOMIC_RELAXED) | cudaDeviceMapHost;
+    return cudaSuccess;
+}
+
+/* Limits (cudaDeviceSetLimit, cudaDeviceGetLimit) of the current device,
+   each value XOR its default so that zeroed memory is the defaults. The
+   device is of compute capability 9.0, where "cudaLimitDevRuntimeSyncDepth
+   ... will result in the error cudaErrorUnsupportedLimit"; the L2 hints are
+   clamped, as the manual allows (fetch granularity 0 .. 128 bytes, the
+   persisting size to the device's most). cudaDeviceReset restores them. */
+#define LIMIT_PERSISTING_MAX ((size_t)4 << 20)
+static const size_t limit_default[cudaLimitPersistingL2CacheSize + 1] = {1024, (size_t)1 << 20, (size_t)8 << 20, 2, 2048,
+                                                                          64, 0};
+static size_t limits[DEVICES][cudaLimitPersistingL2CacheSize + 1];
+
+static cudaError_t limit_bad(enum cudaLimit limit)
+{
+    if ((unsigned)limit > cudaLimitPersistingL2CacheSize || limit == cudaLimitDevRuntimeSyncDepth)
+        return cudaErrorUnsupportedLimit;
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value)
+{
+    cudaError_t e = limit_bad(limit);
+    if (e != cudaSuccess) return e;
+    if (limit == cudaLimitMaxL2FetchGranularity && value > 128) value = 128;
+    if (limit == cudaLimitPersistingL2CacheSize && value > LIMIT_PERSISTING_MAX) value = LIMIT_PERSISTING_MAX;
+    __atomic_store_n(&limits[current_device][limit], value ^ limit_default[limit], __ATOMIC_RELAXED);
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetLimit(size_t *value, enum cudaLimit limit)
+{
+    cudaError_t e = value ? limit_bad(limit) : cudaErrorInvalidValue;
+    if (e != cudaSuccess) return e;
+    *value = __atomic_load_n(&limits[current_device][limit], __ATOMIC_RELAXED) ^ limit_default[limit];
     return cudaSuccess;
 }
 
@@ -2191,12 +2553,16 @@ cudaError_t cudaDeviceGetAttribute(int *v, enum cudaDeviceAttr a, int d)
     case cudaDevAttrAsyncEngineCount: *v = 2; break;
     case cudaDevAttrMaxPitch: *v = 0x7fffffff; break;
     case cudaDevAttrComputeCapabilityMajor: *v = 9; break;
-    case cudaDevAttrComputeCapabilityMinor: case cudaDevAttrIntegrated: case cudaDevAttrPageableMemoryAccess: *v = 0; break;
+    case cudaDevAttrComputeCapabilityMinor: case cudaDevAttrIntegrated: case cudaDevAttrPageableMemoryAccess:
+    case cudaDevAttrPageableMemoryAccessUsesHostPageTables: *v = 0; break;
     case cudaDevAttrWarpSize: *v = 32; break;
     case cudaDevAttrMultiProcessorCount: *v = 1; break;
     case cudaDevAttrPciBusId: *v = 0x41 + d; break;
     case cudaDevAttrPciDeviceId: case cudaDevAttrPciDomainId: *v = 0; break;
     case cudaDevAttrNumaId: *v = -1; break;
+    /* an H100 on PCIe in a server: compute mode default, no display watchdog, no host-native atomics */
+    case cudaDevAttrComputeMode: *v = cudaComputeModeDefault; break;
+    case cudaDevAttrKernelExecTimeout: case cudaDevAttrHostNativeAtomicSupported: *v = 0; break;
     default: *v = 1; break;
     }
     return cudaSuccess;
@@ -2280,21 +2646,80 @@ cudaError_t cudaFreeHost(void *p) { return release(p, 1); }
 static int host_side(const void *p);
 
 /* Registered host memory: a record of kind 2 (host side, not freed by
-   cudaFreeHost). As CUDA: a range overlapping a known one is
-   cudaErrorHostMemoryAlreadyRegistered, a pointer that starts no registered
-   range cudaErrorHostMemoryNotRegistered; a device pointer of pinned host
-   memory is the pointer itself (unified addressing), flags 0. */
+   cudaFreeHost). As CUDA: a range overlapping memory the runtime holds is
+   refused, device or managed memory (an allocation, graph memory, a pool's
+   free block) with cudaErrorInvalidValue, pinned memory (cudaMallocHost's,
+   a registered range) with cudaErrorHostMemoryAlreadyRegistered; an
+   allocation holds the bytes it was rounded up to (256 here, whole pages
+   there). A pointer that starts no registered range is
+   cudaErrorHostMemoryNotRegistered; a range with a page not mapped in the
+   process cannot be pinned (cudaErrorInvalidValue, "invalid argument", as
+   the driver answers a failed pinning); a device pointer of pinned host memory
+   is the pointer itself (unified addressing), flags 0. */
+static int overlaps(const char *base, size_t n, const void *p, size_t size)
+{
+    return base < (const char *)p + size && (const char *)p < base + n;
+}
+
+static size_t pool_span(size_t n);
+static int pool_block_overlaps(const void *p, size_t n);
+
+/* Whether a page of [p, p + n) is not mapped in the process, which the
+   driver cannot pin (cudaErrorInvalidValue): mincore fails with ENOMEM. */
+static int unmapped(const void *p, size_t n)
+{
+    unsigned char vec[256];
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), at = (uintptr_t)p & ~(page - 1), end = (uintptr_t)p + n;
+    size_t len;
+    if ((uintptr_t)p > UINTPTR_MAX - n) return 1; /* wraps around: the top page is not mapped */
+    for (; at < end; at += len) {
+        len = end - at < sizeof vec * page ? end - at : sizeof vec * page;
+        if (mincore((void *)at, len, vec) != 0 && errno == ENOMEM) return 1;
+    }
+    return 0;
+}
+
+/* Whether a mapping of /proc/self/maps overlapping [p, p + n) lacks the
+   permission need ('r' or 'w', the second or third letter after the range):
+   the driver pins pages for the device's writes, and for its reads only
+   with cudaHostRegisterReadOnly (CUDA's documentation of that flag: it "is
+   required in order to register memory mapped to the CPU as read-only" on
+   a GPU without cudaDevAttrPageableMemoryAccessUsesHostPageTables, which
+   this one is); a pinning that fails is cudaErrorInvalidValue. */
+static int lacks_prot(const void *p, size_t n, char need)
+{
+    char line[512];
+    unsigned long start, end;
+    char perms[5];
+    int lacks = 0;
+    FILE *f = fopen("/proc/self/maps", "re");
+    if (!f) return 0;
+    while (!lacks && fgets(line, sizeof line, f)) {
+        size_t len = strlen(line);
+        if (sscanf(line, "%lx-%lx %4s", &start, &end, perms) == 3 && (uintptr_t)end > (uintptr_t)p &&
+            (uintptr_t)start < (uintptr_t)p + n)
+            lacks = perms[need == 'r' ? 0 : 1] != need;
+        while (len && line[len - 1] != '\n' && fgets(line, sizeof line, f)) len = strlen(line); /* the rest of a long line */
+    }
+    fclose(f);
+    return lacks;
+}
+
 cudaError_t cudaHostRegister(void *p, size_t n, unsigned flags)
 {
     const alloc *a;
-    int overlap = 0;
+    cudaError_t e = cudaSuccess;
     if (!p || !n || (flags & ~15u)) return cudaErrorInvalidValue;
     pthread_mutex_lock(&live_lock);
-    for (a = allocs; a && !overlap; a = a->next) overlap = a->base < (char *)p + n && (char *)p < a->base + a->size;
+    for (a = allocs; a && e == cudaSuccess; a = a->next)
+        if (overlaps(a->base, a->host == 2 ? a->size : pool_span(a->size), p, n))
+            e = a->host == 1 || a->host == 2 ? cudaErrorHostMemoryAlreadyRegistered : cudaErrorInvalidValue;
     pthread_mutex_unlock(&live_lock);
-    if (overlap) return cudaErrorHostMemoryAlreadyRegistered;
-    alloc_add(p, n, 2, current_device);
-    return cudaSuccess;
+    if (e == cudaSuccess && pool_block_overlaps(p, n)) e = cudaErrorInvalidValue;
+    if (e == cudaSuccess && unmapped(p, n)) e = cudaErrorInvalidValue;
+    if (e == cudaSuccess && lacks_prot(p, n, flags & cudaHostRegisterReadOnly ? 'r' : 'w')) e = cudaErrorInvalidValue;
+    if (e == cudaSuccess) alloc_add(p, n, 2, current_device);
+    return e;
 }
 
 cudaError_t cudaHostUnregister(void *p)
@@ -2480,6 +2905,7 @@ cudaError_t cudaStreamAttachMemAsync(cudaStream_t s, void *p, size_t n, unsigned
     if (!managed_range(p, n, 1)) return cudaErrorInvalidValue;
     if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost && flags != cudaMemAttachSingle)
         return cudaErrorInvalidValue;
+    if (flags == cudaMemAttachSingle && is_legacy(s)) return cudaErrorInvalidValue; /* "illegal to attach singly to the NULL stream" */
     return cudaSuccess;
 }
 
@@ -2561,18 +2987,22 @@ static int graph_alloc_left(const void *p)
 }
 
 /* A launch allocates what the graph leaves to the caller: refused while a
-   previous launch's allocation is not freed. A free node of another
-   graph's allocation frees it (as CUDA's "launching a graph with a free
-   node for that allocation"); strict here: refused while it is not
+   previous launch's allocation is not freed, unless the exec frees it
+   (auto_free: cudaGraphInstantiateFlagAutoFreeOnLaunch, "each launch
+   behave[s] as though it called cudaMemFreeAsync for every unfreed
+   allocation": one the caller freed is not freed again; the memory stays
+   at its address, so here the free is this bookkeeping). A free node of
+   another graph's allocation frees it (as CUDA's "launching a graph with a
+   free node for that allocation"); strict here: refused while it is not
    allocated (CUDA leaves that undefined). */
-static cudaError_t graph_mem_launch(const graph *g)
+static cudaError_t graph_mem_launch(const graph *g, int auto_free)
 {
     alloc *a;
     size_t i;
     cudaError_t e = cudaSuccess;
     pthread_mutex_lock(&live_lock);
     for (i = 0; i < g->n; i++)
-        for (a = allocs; a && (graph_leaves(g, i) || graph_frees_foreign(g, i)); a = a->next)
+        for (a = allocs; a && ((graph_leaves(g, i) && !auto_free) || graph_frees_foreign(g, i)); a = a->next)
             if (a->base == (char *)g->nodes[i]->o.dst && a->live == graph_leaves(g, i)) e = cudaErrorInvalidValue;
     for (i = 0; i < g->n && e == cudaSuccess; i++)
         for (a = allocs; a && (graph_leaves(g, i) || graph_frees_foreign(g, i)); a = a->next)
@@ -2621,6 +3051,7 @@ typedef struct mpool {
     int device, ready, destroyed;
     int policy[4];                /* by cudaMemPoolAttr 1..3 */
     unsigned long long amount[5]; /* P_* */
+    unsigned access;              /* bit d: device d was given cudaMemAccessFlagsProtReadWrite */
     size_t live, queued;          /* allocations outstanding; frees not yet reached */
     pblock *free;
     struct mpool *next;           /* in pools (created ones) */
@@ -2632,6 +3063,21 @@ static mpool *pools;
 static unsigned long long pool_blocks;
 
 static size_t pool_span(size_t n) { return (n + 255) & ~(size_t)255; }
+
+/* Whether [p, p + n) overlaps a block some pool keeps free (cudaHostRegister). */
+static int pool_block_overlaps(const void *p, size_t n)
+{
+    const mpool *m;
+    const pblock *b;
+    int d, hit = 0;
+    pthread_mutex_lock(&pool_lock);
+    for (d = 0; d < DEVICES && !hit; d++)
+        for (b = pool_default[d].free; b && !hit; b = b->next) hit = overlaps((const char *)b->p, b->n, p, n);
+    for (m = pools; m && !hit; m = m->next)
+        for (b = m->free; b && !hit; b = b->next) hit = overlaps((const char *)b->p, b->n, p, n);
+    pthread_mutex_unlock(&pool_lock);
+    return hit;
+}
 
 static void pool_init_locked(mpool *m, int device)
 {
@@ -2905,6 +3351,54 @@ cudaError_t cudaMemPoolTrimTo(cudaMemPool_t pool, size_t keep)
     return cudaSuccess;
 }
 
+/* cudaMemPoolSetAccess, cudaMemPoolGetAccess, with the statuses HIP's own
+   tests expect of hipMemPoolSetAccess (hip-tests, hipMemPoolSetGetAccess.cc):
+   a location that is no device InvalidValue, a device not there
+   InvalidDevice, the owner's access other than ReadWrite InvalidDevice;
+   ProtRead alone, which a pool has no use for, NotSupported. Every device
+   here reaches every other (cudaDeviceCanAccessPeer), so no peer is
+   refused. Every descriptor is checked before any is applied. */
+static cudaError_t access_bad(const mpool *m, const struct cudaMemAccessDesc *d)
+{
+    if (d->location.type != cudaMemLocationTypeDevice) return cudaErrorInvalidValue;
+    if (d->flags != cudaMemAccessFlagsProtNone && d->flags != cudaMemAccessFlagsProtRead &&
+        d->flags != cudaMemAccessFlagsProtReadWrite)
+        return cudaErrorInvalidValue;
+    if (bad_device(d->location.id)) return cudaErrorInvalidDevice;
+    if (d->flags == cudaMemAccessFlagsProtRead) return cudaErrorNotSupported;
+    if (d->location.id == m->device && d->flags != cudaMemAccessFlagsProtReadWrite) return cudaErrorInvalidDevice;
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemPoolSetAccess(cudaMemPool_t pool, const struct cudaMemAccessDesc *descs, size_t count)
+{
+    mpool *m = (mpool *)(void *)pool;
+    cudaError_t e;
+    size_t i;
+    if (!m || (!descs && count)) return cudaErrorInvalidValue;
+    for (i = 0; i < count; i++)
+        if ((e = access_bad(m, &descs[i])) != cudaSuccess) return e;
+    pthread_mutex_lock(&pool_lock);
+    for (i = 0; i < count; i++)
+        if (descs[i].flags == cudaMemAccessFlagsProtReadWrite) m->access |= 1u << descs[i].location.id;
+        else m->access &= ~(1u << descs[i].location.id);
+    pthread_mutex_unlock(&pool_lock);
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemPoolGetAccess(enum cudaMemAccessFlags *flags, cudaMemPool_t pool, struct cudaMemLocation *location)
+{
+    mpool *m = (mpool *)(void *)pool;
+    int on;
+    if (!flags || !m || !location || location->type != cudaMemLocationTypeDevice || bad_device(location->id))
+        return cudaErrorInvalidValue;
+    pthread_mutex_lock(&pool_lock);
+    on = location->id == m->device || (m->access >> location->id & 1);
+    pthread_mutex_unlock(&pool_lock);
+    *flags = on ? cudaMemAccessFlagsProtReadWrite : cudaMemAccessFlagsProtNone;
+    return cudaSuccess;
+}
+
 cudaError_t cudaMallocFromPoolAsync(void **p, size_t n, cudaMemPool_t pool, cudaStream_t s)
 {
     int state = s ? capture_state(stream_of(s)) : 0;
@@ -2950,7 +3444,8 @@ cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *out, cudaGraph_t gr, const
     op o;
     void *ptr = NULL;
     cudaError_t e;
-    if (!out || !gr || !p || !p->bytesize || p->poolProps.allocType != cudaMemAllocationTypePinned ||
+    if (!out || !gr || ((const graph *)(void *)gr)->owned || !p || !p->bytesize ||
+        p->poolProps.allocType != cudaMemAllocationTypePinned ||
         p->poolProps.location.type != cudaMemLocationTypeDevice || p->poolProps.location.id < 0 ||
         p->poolProps.location.id >= DEVICES || (p->accessDescCount && !p->accessDescs))
         return cudaErrorInvalidValue;
@@ -2974,7 +3469,7 @@ cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *out, cudaGraph_t gr, const 
     op o;
     cudaError_t e;
     int own = g && graph_alloc_node(g, dptr, 7) != NULL;
-    if (!out || !g || !dptr || (!own && !graph_alloc_left(dptr)) || graph_alloc_node(g, dptr, 8))
+    if (!out || !g || g->owned || !dptr || (!own && !graph_alloc_left(dptr)) || graph_alloc_node(g, dptr, 8))
         return cudaErrorInvalidValue; /* no graph's allocation left to the caller, or freed twice */
     memset(&o, 0, sizeof o);
     o.kind = 8, o.dst = dptr;
@@ -3179,25 +3674,67 @@ cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr p, int v, struct cudaExtent 
    forbids it (nothing queued); then on the legacy stream, waited for but
    from device memory to device memory ("no host-side synchronization is
    performed"). */
-cudaError_t cudaMemcpy(void *d, const void *src, size_t n, enum cudaMemcpyKind k)
+static int d2d_copy(const void *d, const void *src, enum cudaMemcpyKind k)
 {
-    cudaError_t e;
-    int d2d = k == cudaMemcpyDeviceToDevice || (k == cudaMemcpyDefault && known(d) && known(src) && !host_side(d) &&
-                                                 !host_side(src));
-    if (unsafe_refused()) return cudaErrorStreamCaptureUnsupported;
-    e = cudaMemcpyAsync(d, src, n, k, NULL);
+    return k == cudaMemcpyDeviceToDevice ||
+           (k == cudaMemcpyDefault && known(d) && known(src) && !host_side(d) && !host_side(src));
+}
+
+/* The end of a synchronous copy queued on the legacy stream (e, its status). */
+static cudaError_t sync_copy_wait(int d2d, cudaError_t e)
+{
     return e || d2d ? e : cudaStreamSynchronize(NULL);
 }
 
-/* "The cudaMemset functions are asynchronous with respect to the host
-   except when the target memory is pinned host memory"; refused first where
-   a capture forbids it. */
+cudaError_t cudaMemcpy(void *d, const void *src, size_t n, enum cudaMemcpyKind k)
+{
+    if (unsafe_refused()) return cudaErrorStreamCaptureUnsupported;
+    return sync_copy_wait(d2d_copy(d, src, k), cudaMemcpyAsync(d, src, n, k, NULL));
+}
+
+/* cudaMemcpy2D and cudaMemcpy3D are synchronous copies as cudaMemcpy. */
+cudaError_t cudaMemcpy2D(void *d, size_t dpitch, const void *src, size_t spitch, size_t w, size_t h,
+                         enum cudaMemcpyKind k)
+{
+    if (unsafe_refused()) return cudaErrorStreamCaptureUnsupported;
+    return sync_copy_wait(d2d_copy(d, src, k), cudaMemcpy2DAsync(d, dpitch, src, spitch, w, h, k, NULL));
+}
+
+cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p)
+{
+    if (unsafe_refused()) return cudaErrorStreamCaptureUnsupported;
+    if (!p) return cudaErrorInvalidValue;
+    return sync_copy_wait(d2d_copy(p->dstPtr.ptr, p->srcPtr.ptr, p->kind), cudaMemcpy3DAsync(p, NULL));
+}
+
+/* The synchronous memsets (cudaMemset, cudaMemset2D, cudaMemset3D): "The
+   synchronous memset functions are asynchronous with respect to the host
+   except when the target is pinned host memory or a Unified Memory region,
+   in which case they are fully synchronous" ("API synchronization
+   behavior"): the set queued on the legacy stream (e, its status), waited
+   for where d is pinned (allocated or registered) or managed memory.
+   Refused first where a capture forbids them. */
+static cudaError_t sync_set_wait(const void *d, cudaError_t e)
+{
+    return e || !host_side(d) ? e : cudaStreamSynchronize(NULL);
+}
+
 cudaError_t cudaMemset(void *d, int v, size_t n)
 {
-    cudaError_t e;
     if (unsafe_refused()) return cudaErrorStreamCaptureUnsupported;
-    e = cudaMemsetAsync(d, v, n, NULL);
-    return e || !host_side(d) ? e : cudaStreamSynchronize(NULL);
+    return sync_set_wait(d, cudaMemsetAsync(d, v, n, NULL));
+}
+
+cudaError_t cudaMemset2D(void *d, size_t pitch, int v, size_t w, size_t h)
+{
+    if (unsafe_refused()) return cudaErrorStreamCaptureUnsupported;
+    return sync_set_wait(d, cudaMemset2DAsync(d, pitch, v, w, h, NULL));
+}
+
+cudaError_t cudaMemset3D(struct cudaPitchedPtr p, int v, struct cudaExtent ext)
+{
+    if (unsafe_refused()) return cudaErrorStreamCaptureUnsupported;
+    return sync_set_wait(p.ptr, cudaMemset3DAsync(p, v, ext, NULL));
 }
 
 /* >> peers: a context's access to another device, process-wide as CUDA's. */
@@ -3208,6 +3745,19 @@ cudaError_t cudaDeviceCanAccessPeer(int *can, int d, int peer)
 {
     if (bad_device(d) || bad_device(peer)) return cudaErrorInvalidDevice;
     *can = d != peer;
+    return cudaSuccess;
+}
+
+/* Links as cudaDeviceCanAccessPeer sees them: the best rank, access,
+   atomics and arrays where it says yes. */
+cudaError_t cudaDeviceGetP2PAttribute(int *value, enum cudaDeviceP2PAttr attr, int src, int dst)
+{
+    int can = 0;
+    if (bad_device(src) || bad_device(dst) || src == dst) return cudaErrorInvalidDevice;
+    if (!value || attr < cudaDevP2PAttrPerformanceRank || attr > cudaDevP2PAttrOnlyPartialNativeAtomicSupported)
+        return cudaErrorInvalidValue;
+    cudaDeviceCanAccessPeer(&can, src, dst);
+    *value = attr == cudaDevP2PAttrPerformanceRank || attr == cudaDevP2PAttrOnlyPartialNativeAtomicSupported ? 0 : can;
     return cudaSuccess;
 }
 
@@ -3438,6 +3988,7 @@ cudaError_t cudaDeviceReset(void)
 {
     alloc **pp, *a, *gone = NULL;
     device_wait(current_device);
+    memset(limits[current_device], 0, sizeof limits[current_device]);
     pthread_mutex_lock(&live_lock);
     for (pp = &allocs; (a = *pp) != NULL;)
         if (a->device == current_device && a->host == 0 && !a->graph) { /* cudaMalloc's */
@@ -3457,14 +4008,38 @@ cudaError_t cudaDeviceReset(void)
     return cudaSuccess;
 }
 
+/* cudaEventRecordExternal, cudaEventWaitExternal ("invalid when used
+   outside of capture"): in a capture, an event record or wait node (kind
+   11, 12) after the stream's front, which it becomes, as the nodes made by
+   cudaGraphAddEventRecordNode and cudaGraphAddEventWaitNode run; the
+   event's own record and capture stay as they were. */
+static cudaError_t capture_external(cudaStream_t s, event *e, int kind)
+{
+    stream *st = own_of(s); /* the legacy stream never captures */
+    cudaError_t err;
+    op *o;
+    if (!st) return cudaErrorInvalidValue;
+    if (!(o = op_new(kind))) return cudaErrorMemoryAllocation;
+    o->e = e;
+    event_ref(e);
+    pthread_mutex_lock(&cap_lock);
+    if (!st->cap) err = cudaErrorInvalidValue;
+    else if (st->cap->invalidated) err = cudaErrorStreamCaptureInvalidated;
+    else err = capture_node(st, o); /* takes o */
+    pthread_mutex_unlock(&cap_lock);
+    if (err != cudaSuccess) op_drop(o); /* the caller holds the event too */
+    return err;
+}
+
 cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t ev, unsigned f)
 {
     event *e = (event *)(void *)ev;
     stream *st = stream_of(s);
     cudaError_t err;
     op *o;
-    UNUSED(f);
     if (!e || !st) return cudaErrorInvalidResourceHandle;
+    if (f & ~(unsigned)cudaEventWaitExternal) return cudaErrorInvalidValue;
+    if (f & cudaEventWaitExternal) return capture_external(s, e, 12);
     if (is_legacy(s)) { /* the legacy stream cannot wait for an event of a capture */
         if (captured_event_refused(e)) return cudaErrorCapturedEvent;
     } else if (capture_wait(st, e, &err)) {
@@ -3480,17 +4055,18 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t ev, unsigned f)
 
 cudaError_t cudaLaunchHostFunc(cudaStream_t s, cudaHostFn_t fn, void *u)
 {
-    op *o = op_new(2);
-    if (!o) return cudaErrorMemoryAllocation;
+    op *o;
+    if (!fn) return cudaErrorInvalidValue;
+    if (!(o = op_new(2))) return cudaErrorMemoryAllocation;
     o->fn = fn, o->user = u;
     return enqueue(s, o);
 }
 
 cudaError_t cudaStreamAddCallback(cudaStream_t s, cudaStreamCallback_t cb, void *u, unsigned f)
 {
-    op *o = op_new(5);
-    UNUSED(f);
-    if (!o) return cudaErrorMemoryAllocation;
+    op *o;
+    if (!cb || f != 0) return cudaErrorInvalidValue; /* flags: "must be 0" */
+    if (!(o = op_new(5))) return cudaErrorMemoryAllocation;
     o->cb = cb, o->user = u;
     return enqueue(s, o);
 }
@@ -3583,6 +4159,8 @@ cudaError_t cudaIpcOpenEventHandle(cudaEvent_t *ev, cudaIpcEventHandle_t h)
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t *ev, unsigned f)
 {
     event *e;
+    if (!ev || (f & ~(unsigned)(cudaEventBlockingSync | cudaEventDisableTiming | cudaEventInterprocess)))
+        return cudaErrorInvalidValue;
     if ((f & cudaEventInterprocess) && !(f & cudaEventDisableTiming)) return cudaErrorInvalidValue; /* as documented */
     e = event_new(f);
     if (!e) return cudaErrorMemoryAllocation;
@@ -3613,6 +4191,17 @@ cudaError_t cudaEventRecord(cudaEvent_t ev, cudaStream_t s)
     e->refs++;
     pthread_mutex_unlock(&e->lock);
     return enqueue(s, o);
+}
+
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t ev, cudaStream_t s, unsigned f)
+{
+    event *e = (event *)(void *)ev;
+    stream *st = stream_of(s);
+    if (!e || !st) return cudaErrorInvalidResourceHandle;
+    if (f & ~(unsigned)cudaEventRecordExternal) return cudaErrorInvalidValue;
+    if (!(f & cudaEventRecordExternal)) return cudaEventRecord(ev, s);
+    if (e->device != st->device) return cudaErrorInvalidResourceHandle;
+    return capture_external(s, e, 11);
 }
 
 cudaError_t cudaEventQuery(cudaEvent_t ev)
@@ -3649,14 +4238,14 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b)
     if (s->device != e->device) return cudaErrorInvalidResourceHandle; /* no common clock */
     if (captured_event_refused(s) || captured_event_refused(e)) return cudaErrorCapturedEvent;
     if ((s->flags | e->flags) & cudaEventDisableTiming) return cudaErrorInvalidResourceHandle;
+    /* As documented: never recorded (either) before not yet completed (either) */
     pthread_mutex_lock(&s->lock);
     if (!s->recorded) st = cudaErrorInvalidResourceHandle;
     else if (s->completed < s->recorded) st = cudaErrorNotReady;
     pthread_mutex_unlock(&s->lock);
-    if (st) return st;
     pthread_mutex_lock(&e->lock);
     if (!e->recorded) st = cudaErrorInvalidResourceHandle;
-    else if (e->completed < e->recorded) st = cudaErrorNotReady;
+    else if (e->completed < e->recorded && !st) st = cudaErrorNotReady;
     pthread_mutex_unlock(&e->lock);
     if (st) return st;
     *ms = (float)(e->ms - s->ms);

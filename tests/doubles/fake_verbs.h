@@ -60,9 +60,12 @@ static inline struct ibv_mr *fake_reg_mr(struct ibv_pd *pd, void *addr, size_t l
     f->mr.addr = addr;
     f->mr.length = length;
     xrt__spin_lock(&fake_verbs.lock);
+    /* Every MR gets a remote key, with or without remote access, as on mlx5
+       (whose key is the lkey; rxe gives 0 without remote access): what a
+       registration reports as its rkey is xrt's doing. A key of its own, so
+       that an lkey used as an rkey reaches nothing. */
     f->mr.lkey = ++fake_verbs.key;
-    f->mr.rkey = access & (IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_ATOMIC)
-                     ? ++fake_verbs.key | 0x80000000u : 0;
+    f->mr.rkey = ++fake_verbs.key | 0x80000000u;
     for (i = 0; i < FAKE_MRS && fake_verbs.live[i]; i++) {}
     if (i < FAKE_MRS) fake_verbs.live[i] = f;
     fake_verbs.regs++;

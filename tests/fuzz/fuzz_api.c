@@ -228,7 +228,16 @@ static int op_index, trace; /* FUZZ_API_TRACE=1: print each call and its status 
     X(graph_add_memcpy_node, 0) /* graphs built node by node: tests/test_pitched.c */        \
     X(graph_memcpy_node_get_params, 0)                                  \
     X(graph_memcpy_node_set_params, 0)                                  \
-    X(device_graph_mem_trim, 0) /* tests/test_graph_nodes.c */
+    X(device_graph_mem_trim, 0) /* tests/test_graph_nodes.c */          \
+    X(graph_instantiate_with_flags, 0) /* tests/test_graph_nodes.c */   \
+    X(graph_upload, 0) /* tests/test_graph_nodes.c */ \
+    X(event_record_with_flags, 0) /* tests/test_graph.c: DEFAULT is event_record; EXTERNAL needs a capture */ \
+    X(stream_wait_event_with_flags, 0)                                  \
+    X(device_set_limit, 0) /* tests/test_suite.c: a limit changes nothing the model sees */ \
+    X(device_get_limit, 0)                                              \
+    X(device_get_p2p_attribute, 0) /* tests/test_suite.c: a question about devices, not the model's objects */ \
+    X(mem_pool_set_access, 0) /* tests/test_pools.c: access is recorded, the model's memory is every device's */ \
+    X(mem_pool_get_access, 0)
 
 #define FUZZ_ROW(op, modelled) fuzz_row_##op,
 enum { FUZZ_OPERATIONS(FUZZ_ROW) fuzz_rows };

@@ -12,8 +12,9 @@
      detail names the image;
    - an accepted image opens with an AMDGPU ELF header, the bundle magic or
      the compressed-bundle magic;
-   - the pick answers 0 or 1 for any arch, and an accepted ELF code object
-     fits no arch but its own (xrt's exact-arch pass);
+   - the pick's rank is -1 or more for any arch and features, and an
+     accepted ELF code object runs (a rank above 0) on no processor but its
+     label's;
    - nothing is read out of bounds (ASan). */
 #ifndef XRT_ENABLE_HIP
 #error "fuzz_hip_image: build with -DXRT_ENABLE_HIP -D__HIP_PLATFORM_AMD__ (the HIP headers are needed)"
@@ -31,7 +32,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static void check(const unsigned char *p, size_t size, xrt_image_kind kind)
 {
     static const char *const archs[] = {"gfx90a", "gfx908", "gfx1030", "gfx942", ""};
+    static const char *const features[] = {"sramecc+,xnack-", "xnack+", ""};
     xrt_module_image im;
+    xrt_target t;
     xrt_status st;
     size_t i;
     im.kind = kind, im.data = p, im.size = size, im.arch = "gfx90a";
@@ -44,11 +47,15 @@ static void check(const unsigned char *p, size_t size, xrt_image_kind kind)
     } else if (!memcmp(p, "\177ELF", 4) && p[18] != XRT__HIP_EM_AMDGPU) {
         fprintf(stderr, "fuzz_hip_image: accepted an ELF for machine %d\n", p[18]), abort();
     }
-    for (i = 0; i < sizeof archs / sizeof archs[0]; i++) {
-        int c = xrt__hip_image_compatible(archs[i], &im);
-        if (c != 0 && c != 1) fprintf(stderr, "fuzz_hip_image: compatible says %d\n", c), abort();
-        if (c && st == XRT_SUCCESS && size >= 4 && !memcmp(p, "\177ELF", 4))
-            fprintf(stderr, "fuzz_hip_image: a code object fits %s by more than its arch\n", archs[i]), abort();
+    memset(&t, 0, sizeof t);
+    for (i = 0; i < sizeof archs / sizeof archs[0] * 3; i++) {
+        int c;
+        snprintf(t.arch, sizeof t.arch, "%s", archs[i / 3]);
+        snprintf(t.features, sizeof t.features, "%s", features[i % 3]);
+        c = xrt__hip_image_compatible(&t, &im);
+        if (c < -1) fprintf(stderr, "fuzz_hip_image: compatible says %d\n", c), abort();
+        if (c > 0 && st == XRT_SUCCESS && size >= 4 && !memcmp(p, "\177ELF", 4) && strcmp(t.arch, "gfx90a"))
+            fprintf(stderr, "fuzz_hip_image: a code object labelled gfx90a runs on %s\n", t.arch), abort();
     }
 }
 

@@ -3,7 +3,8 @@
    macro: every operation goes to the cpu backend (get_target too, whose
    parameter is named `target`), except malloc, which it counts, and
    get_device, whose calls it counts as xrt's own (host->own_call) or the
-   program's; the counts are the device's name. Built with -Wshadow -Wall -Wextra -Werror, as every
+   program's; the counts are the device's name. Its memory is the cpu's
+   (host->wraps). Built with -Wshadow -Wall -Wextra -Werror, as every
    plugin here. */
 #define _POSIX_C_SOURCE 200809L
 #include "xrt.h"
@@ -25,10 +26,9 @@ XRT_DEFINE_FORWARDERS(target);
 
 static xrt_status forward_init(const xrt_backend *self, char *reason, size_t n)
 {
-    (void)self;
     inner = host->find_backend("cpu");
     if (!inner) snprintf(reason, n, "the cpu backend is unavailable");
-    return inner ? XRT_SUCCESS : XRT_ERROR_BACKEND_UNAVAILABLE;
+    return inner ? host->wraps(self, inner) : XRT_ERROR_BACKEND_UNAVAILABLE; /* its memory is the cpu's */
 }
 
 static xrt_status forward_malloc(const xrt_backend *self, void **ptr, size_t size)

@@ -2,7 +2,8 @@
 /* A plugin backend, "twodev", with two devices that are both the CPU: every
    operation it has is the cpu backend's, and set_device/get_device keep a
    per-thread device number (0 or 1). For tools that treat several devices
-   differently (bandwidth's device-to-device pairs) on a machine with one. */
+   differently (bandwidth's device-to-device pairs) on a machine with one.
+   Its memory is the cpu's (host->wraps). */
 #define _POSIX_C_SOURCE 200809L
 #include "fixture.h"
 
@@ -15,10 +16,9 @@ static __thread int current;
 
 static xrt_status twodev_init(const xrt_backend *self, char *reason, size_t n)
 {
-    (void)self;
     cpu = host->find_backend("cpu");
     if (!cpu) snprintf(reason, n, "the cpu backend is unavailable");
-    return cpu ? XRT_SUCCESS : XRT_ERROR_BACKEND_UNAVAILABLE;
+    return cpu ? host->wraps(self, cpu) : XRT_ERROR_BACKEND_UNAVAILABLE; /* its memory is the cpu's */
 }
 
 static xrt_status twodev_get_device_count(const xrt_backend *self, int *count)

@@ -880,15 +880,15 @@ static int child_own_cache(void *parent_buf)
     return rc;
 }
 
-/* In the child: the parent's context is refused; a context of its own works;
-   releasing the parent's registration and closing its context only forget
-   xrt's records. Exit status: 0 or the check that failed. */
+/* In the child: the parent's context and its registrations are refused; a
+   context of its own works; closing the parent's context only forgets xrt's
+   records. Exit status: 0 or the check that failed. */
 static int child_after_fork(void *parent_buf, xrt_rdma_reg parent_reg)
 {
     xrt_rdma_ctx mine;
     xrt_rdma_reg r;
     char buf[4096];
-    if (xrt_rdma_release(&parent_reg) != XRT_SUCCESS || parent_reg.opaque) return 7;
+    if (xrt_rdma_release(&parent_reg) != XRT_ERROR_INVALID_HANDLE || !parent_reg.opaque) return 7;
     if (xrt_rdma_register(ctx, parent_buf, 4096, RW, &r) != XRT_ERROR_INVALID_HANDLE) return 1;
     if (!strstr(xrt_get_last_error_string(), "was opened before fork(), in the parent process")) return 2;
     if (xrt_rdma_open(&mine, DEV) != XRT_SUCCESS) return 3;
