@@ -742,6 +742,7 @@ static int check_placed(int d, int node, const cpu_set_t *cpus)
                        i ? "stream" : "NULL stream", CPU_COUNT(&seen[i]), node, CPU_COUNT(cpus));
     CHILD_OK(xrt_malloc(&m, 1 << 20));
     CHILD_OK(xrt_memset(m, 1, 1 << 20));
+    CHILD_OK(xrt_device_synchronize()); /* a set of device memory may return before its bytes are written (CUDA's rule) */
     known = page_place((char *)m + (1 << 19), &got, &mode, why, sizeof why);
     CHILD_OK(xrt_free(m));
     if (!known) fprintf(stderr, "skipped: device %d's memory placement not checked: %s\n", d, why);
