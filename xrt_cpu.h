@@ -9012,15 +9012,17 @@ static uint32_t xrt__cpu_dep_at(const xrt__cpu_graph *g, uint32_t t, uint32_t f)
 /* Edge f -> t added (its run moves to the end of dep, one longer) or removed. */
 static int xrt__cpu_edge_edit(xrt__cpu_graph *g, uint32_t f, uint32_t t, int remove)
 {
-    xrt__cpu_node *nd = &g->node[t];
+    xrt__cpu_node *nd;
     if (remove) {
         uint32_t k = xrt__cpu_dep_at(g, t, f);
+        nd = &g->node[t];
         memmove(g->dep + nd->deps + k, g->dep + nd->deps + k + 1, (nd->ndeps - k - 1) * sizeof *g->dep);
         nd->ndeps--;
         return 1;
     }
-    if (!xrt__cpu_graph_room(g, nd->ndeps + 1)) return 0; /* also room for a node: harmless */
-    nd = &g->node[t]; /* that room may have moved the nodes (a full graph: a copy, a child's graph) */
+    /* room first (also for a node: harmless), then the node: the room may move the nodes */
+    if (!xrt__cpu_graph_room(g, g->node[t].ndeps + 1)) return 0;
+    nd = &g->node[t];
     if (nd->ndeps) memmove(g->dep + g->ndep, g->dep + nd->deps, nd->ndeps * sizeof *g->dep);
     nd->deps = g->ndep;
     g->dep[g->ndep + nd->ndeps++] = f;
