@@ -1034,6 +1034,19 @@ static inline xrt_status xrt_mem_pool_get_access(unsigned *flags, xrt_mem_pool p
    allocations and that no allocation uses now goes back to the system
    (REFERENCE.md, "Graphs built node by node"). */
 static inline xrt_status xrt_device_graph_mem_trim(int device);
+/* The memory of a device's graphs' allocations, as
+   cudaDeviceGetGraphMemAttribute and cudaDeviceSetGraphMemAttribute (value:
+   a uint64_t of bytes; the current amounts are read only, a high-water mark
+   can only be reset, to 0, which starts it again from the current amount).
+   REFERENCE.md, "Graphs built node by node". */
+typedef enum xrt_graph_mem_attr {
+    XRT_GRAPH_MEM_ATTR_USED_MEM_CURRENT = 0,     /* bytes of the graphs' allocations, live or not */
+    XRT_GRAPH_MEM_ATTR_USED_MEM_HIGH = 1,        /* its high-water mark since the last reset */
+    XRT_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT = 2, /* bytes held for them (whole pages, granules) */
+    XRT_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH = 3
+} xrt_graph_mem_attr;
+static inline xrt_status xrt_device_get_graph_mem_attribute(int device, xrt_graph_mem_attr attr, void *value);
+static inline xrt_status xrt_device_set_graph_mem_attribute(int device, xrt_graph_mem_attr attr, void *value);
 /* Pitched memory, as cudaMallocPitch, cudaMemcpy2D, cudaMemset2D and cuMemsetD16/D32.
    xrt_malloc_pitch allocates height rows of width bytes as device memory,
    each row starting at a multiple of *pitch (a multiple of XRT_ALIGNMENT, at
@@ -2923,6 +2936,40 @@ static inline xrt_status xrt_device_graph_mem_trim(int device)
     const xrt_backend *b = xrt__be();
     xrt_status st = xrt__pool_device(b, device, "xrt_device_graph_mem_trim");
     return st == XRT_SUCCESS ? b->device_graph_mem_trim(b, device) : st;
+}
+
+/* The checks of both graph memory attribute calls; set: the value to set. */
+static inline xrt_status xrt__graph_mem_attr_check(const xrt_backend *b, int device, int attr, const void *value,
+                                                   int set, const char *fn)
+{
+    xrt_status st = xrt__pool_device(b, device, fn);
+    if (st != XRT_SUCCESS) return st;
+    if (XRT__UNLIKELY(attr < XRT_GRAPH_MEM_ATTR_USED_MEM_CURRENT || attr > XRT_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH))
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "attribute %d is no xrt_graph_mem_attr", attr);
+    XRT__CHECK_PTR(value, fn);
+    if (!set) return XRT_SUCCESS;
+    if (XRT__UNLIKELY(attr == XRT_GRAPH_MEM_ATTR_USED_MEM_CURRENT || attr == XRT_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT))
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "attribute %d (a current amount) is read only", attr);
+    if (XRT__UNLIKELY(*(const uint64_t *)value != 0))
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "a high-water mark (attribute %d) can only be reset to 0, not %llu",
+                         attr, (unsigned long long)*(const uint64_t *)value);
+    return XRT_SUCCESS;
+}
+
+static inline xrt_status xrt_device_get_graph_mem_attribute(int device, xrt_graph_mem_attr attr, void *value)
+{
+    const xrt_backend *b = xrt__be();
+    const char *fn = "xrt_device_get_graph_mem_attribute";
+    xrt_status st = xrt__graph_mem_attr_check(b, device, (int)attr, value, 0, fn);
+    return st == XRT_SUCCESS ? b->device_get_graph_mem_attribute(b, device, (int)attr, (uint64_t *)value) : st;
+}
+
+static inline xrt_status xrt_device_set_graph_mem_attribute(int device, xrt_graph_mem_attr attr, void *value)
+{
+    const xrt_backend *b = xrt__be();
+    const char *fn = "xrt_device_set_graph_mem_attribute";
+    xrt_status st = xrt__graph_mem_attr_check(b, device, (int)attr, value, 1, fn);
+    return st == XRT_SUCCESS ? b->device_set_graph_mem_attribute(b, device, (int)attr) : st;
 }
 
 static inline xrt_status xrt_device_get_default_mem_pool(xrt_mem_pool *pool, int device)

@@ -349,7 +349,10 @@ enum { /* xrt_backend.flags */
     X(mem_pool_set_access, (const xrt_backend *self, void *pool, const xrt_mem_access_desc *descs, size_t count),  \
       (self, pool, descs, count))                                                                                  \
     X(mem_pool_get_access, (const xrt_backend *self, unsigned *flags, void *pool, int device),                     \
-      (self, flags, pool, device))
+      (self, flags, pool, device))                                                                                 \
+    X(device_get_graph_mem_attribute, (const xrt_backend *self, int device, int attr, uint64_t *value),           \
+      (self, device, attr, value))                                                                                 \
+    X(device_set_graph_mem_attribute, (const xrt_backend *self, int device, int attr), (self, device, attr))
 
 /* Pool access (mem_pool_set_access, mem_pool_get_access; cudaMemPoolSetAccess,
    cudaMemPoolGetAccess): the dispatch layer has checked the pool handle, the

@@ -6746,6 +6746,50 @@ static void xrt__cpu_stream_name(const xrt__cpu_stream *s, char *buf, size_t n)
     else snprintf(buf, n, "a destroyed stream");
 }
 
+/* Graph memory per device (xrt_device_get_graph_mem_attribute): [0] the
+   bytes of the allocations that graphs hold, [1] the pages mapped for them
+   (each one's head page included), [2] and [3] their high-water marks. */
+static uint64_t xrt__cpu_gbytes[XRT__CPU_DEVICES_MAX][4];
+
+/* Allocation ptr joins its graph's memory (more 1) or leaves it (0). */
+static void xrt__cpu_gbytes_count(void *ptr, int more)
+{
+    const xrt__cpu_head *h = xrt__cpu_head_of(ptr);
+    uint64_t *c = xrt__cpu_gbytes[h->device], amount[2], now, high;
+    int i;
+    amount[0] = h->size;
+    amount[1] = xrt__cpu_span(h->size);
+    for (i = 0; i < 2; i++) {
+        if (!more) {
+            __atomic_sub_fetch(&c[i], amount[i], __ATOMIC_RELAXED);
+            continue;
+        }
+        now = __atomic_add_fetch(&c[i], amount[i], __ATOMIC_RELAXED);
+        high = __atomic_load_n(&c[2 + i], __ATOMIC_RELAXED);
+        while (now > high && !__atomic_compare_exchange_n(&c[2 + i], &high, now, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) {
+        }
+    }
+}
+
+static xrt_status xrt__cpu_device_get_graph_mem_attribute(const xrt_backend *self, int device, int attr,
+                                                          uint64_t *value)
+{
+    static const int at[4] = {0, 2, 1, 3}; /* xrt_graph_mem_attr: used, its mark, reserved, its mark */
+    (void)self;
+    *value = __atomic_load_n(&xrt__cpu_gbytes[device][at[attr]], __ATOMIC_RELAXED);
+    return XRT_SUCCESS;
+}
+
+/* A reset: the mark starts again from the current amount. */
+static xrt_status xrt__cpu_device_set_graph_mem_attribute(const xrt_backend *self, int device, int attr)
+{
+    int i = attr == XRT_GRAPH_MEM_ATTR_USED_MEM_HIGH ? 0 : 1;
+    (void)self;
+    __atomic_store_n(&xrt__cpu_gbytes[device][2 + i], __atomic_load_n(&xrt__cpu_gbytes[device][i], __ATOMIC_RELAXED),
+                     __ATOMIC_RELAXED);
+    return XRT_SUCCESS;
+}
+
 static void xrt__cpu_gmem_unref(xrt__cpu_gmem *m)
 {
     xrt__cpu_gmem **p;
@@ -6759,8 +6803,10 @@ static void xrt__cpu_gmem_unref(xrt__cpu_gmem *m)
         __atomic_sub_fetch(&xrt__cpu_ngleft, 1, __ATOMIC_RELEASE);
         pthread_mutex_unlock(&xrt__cpu_gleft_lock);
     }
-    for (i = 0; i < m->n; i++) /* live: a launch's, not freed by the caller, whose it is now */
+    for (i = 0; i < m->n; i++) { /* live: a launch's, not freed by the caller, whose it is now */
+        xrt__cpu_gbytes_count(m->a[i].ptr, 0);
         if (!m->a[i].live) xrt__cpu_dev_release(m->a[i].ptr);
+    }
     XRT_FREE(m->a);
     XRT_FREE(m);
 }
@@ -7047,6 +7093,7 @@ static int xrt__cpu_gmem_add(xrt__cpu_graph *g, void *ptr)
     m->a[m->n].ptr = ptr;
     m->a[m->n].live = 0;
     m->a[m->n++].freed = 0;
+    xrt__cpu_gbytes_count(ptr, 1);
     return 1;
 }
 
@@ -7067,6 +7114,7 @@ static xrt_status xrt__cpu_cap_alloc(xrt__cpu_stream *s, void *ptr, const char *
     } else if (!xrt__cpu_gmem_add(&c->g, ptr)) {
         st = xrt__cpu_cap_fail_locked(c, XRT_ERROR_OUT_OF_MEMORY, who, "no memory for a captured allocation");
     } else if ((st = xrt__cpu_cap_node_locked(s, XRT__CPU_NODE_ALLOC, &op, who)) != XRT_SUCCESS) {
+        xrt__cpu_gbytes_count(ptr, 0);
         c->g.mem->n--;
     }
     xrt__cpu_cap_unlock();

@@ -1303,6 +1303,8 @@ static void xrt__cuda_fill(xrt_backend *t)
     g->instantiate_flags_why = "cudaGraphInstantiateFlags";
     g->capture_to_graph_sym = "cudaStreamBeginCaptureToGraph";
     g->graph_mem_trim_sym = "cudaDeviceGraphMemTrim";
+    g->graph_mem_attr_sym[0] = "cudaDeviceGetGraphMemAttribute";
+    g->graph_mem_attr_sym[1] = "cudaDeviceSetGraphMemAttribute";
     g->get_limit_sym = "cudaDeviceGetLimit";
     g->set_limit_sym = "cudaDeviceSetLimit";
     g->p2p_attr_sym = "cudaDeviceGetP2PAttribute";

@@ -471,6 +471,10 @@ struct xrt__gpu {
     int (*capture_to_graph)(void *stream, void *graph, void *const *deps, const void *edge_data, size_t n, int mode);
     const char *graph_mem_trim_sym; /* "cudaDeviceGraphMemTrim" (HIP 5.2 lacks it): looked up by name, optional */
     int (*graph_mem_trim)(int device); /* that entry point, or NULL */
+    /* "cudaDeviceGetGraphMemAttribute", "cudaDeviceSetGraphMemAttribute" (HIP
+       5.2 lacks them): looked up by name, optional; HIP's attributes are CUDA's */
+    const char *graph_mem_attr_sym[2];
+    int (*graph_mem_attr[2])(int device, int attr, void *value); /* get, set; or NULL */
     /* "cudaDeviceGetLimit", "cudaDeviceSetLimit" (HIP 5.2 has no
        hipDeviceSetLimit): looked up by name, optional; the limit is CUDA's
        value, which the runtime knows below `limits` (HIP: 3) */
@@ -953,6 +957,10 @@ static int xrt__gpu_load(xrt__gpu *g, char *reason, size_t n)
     memcpy(&g->capture_to_graph, &sym, sizeof sym);
     sym = xrt__gpu_lookup(g, g->graph_mem_trim_sym);
     memcpy(&g->graph_mem_trim, &sym, sizeof sym);
+    sym = xrt__gpu_lookup(g, g->graph_mem_attr_sym[0]);
+    memcpy(&g->graph_mem_attr[0], &sym, sizeof sym);
+    sym = xrt__gpu_lookup(g, g->graph_mem_attr_sym[1]);
+    memcpy(&g->graph_mem_attr[1], &sym, sizeof sym);
     sym = xrt__gpu_lookup(g, g->get_limit_sym);
     memcpy(&g->get_limit, &sym, sizeof sym);
     sym = xrt__gpu_lookup(g, g->set_limit_sym);
@@ -2996,6 +3004,32 @@ static xrt_status xrt__gpu_device_graph_mem_trim(const xrt_backend *self, int de
                          g->graph_mem_trim_sym);
     e = g->graph_mem_trim(device);
     return e == g->success ? XRT_SUCCESS : xrt__gpu_fail_as(g, e, g->graph_mem_trim_sym, "device_graph_mem_trim");
+}
+
+/* The runtime's graph memory attributes; set: a reset (to 0) of a mark. */
+static xrt_status xrt__gpu_graph_mem_attr(const xrt_backend *self, int device, int attr, uint64_t *value, int set)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    const char *fn = set ? "xrt_device_set_graph_mem_attribute" : "xrt_device_get_graph_mem_attribute";
+    unsigned long long v = 0; /* the runtime's type: a uint64_t in CUDA's documentation, a 64-bit cuuint64_t */
+    int e;
+    if (!g->graph_mem_attr[set])
+        return xrt_error(XRT_ERROR_UNSUPPORTED, fn, "%s: the runtime has no %s", g->name, g->graph_mem_attr_sym[set]);
+    e = g->graph_mem_attr[set](device, attr, &v);
+    if (e != g->success) return xrt__gpu_fail_as(g, e, g->graph_mem_attr_sym[set], fn + 4);
+    if (!set) *value = (uint64_t)v;
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__gpu_device_get_graph_mem_attribute(const xrt_backend *self, int device, int attr,
+                                                          uint64_t *value)
+{
+    return xrt__gpu_graph_mem_attr(self, device, attr, value, 0);
+}
+
+static xrt_status xrt__gpu_device_set_graph_mem_attribute(const xrt_backend *self, int device, int attr)
+{
+    return xrt__gpu_graph_mem_attr(self, device, attr, NULL, 1);
 }
 
 /* Device limits: the runtime's own (cudaDeviceSetLimit, cudaDeviceGetLimit),

@@ -1127,6 +1127,8 @@ static void xrt__hip_fill(xrt_backend *t)
     g->instantiate_flags_why = "HIP 5.2's hipGraphInstantiateFlags has hipGraphInstantiateFlagAutoFreeOnLaunch only";
     g->capture_to_graph_sym = "hipStreamBeginCaptureToGraph";
     g->graph_mem_trim_sym = "hipDeviceGraphMemTrim";
+    g->graph_mem_attr_sym[0] = "hipDeviceGetGraphMemAttribute";
+    g->graph_mem_attr_sym[1] = "hipDeviceSetGraphMemAttribute";
     g->get_limit_sym = "hipDeviceGetLimit";
     g->set_limit_sym = "hipDeviceSetLimit";
     g->p2p_attr_sym = "hipDeviceGetP2PAttribute";

@@ -1483,6 +1483,71 @@ static void test_graph_mem_trim(void **state)
     fx_free(&f);
 }
 
+static uint64_t graph_mem(xrt_graph_mem_attr attr)
+{
+    uint64_t v = ~(uint64_t)0;
+    OK(xrt_device_get_graph_mem_attribute(0, attr, &v));
+    return v;
+}
+
+/* xrt_device_get/set_graph_mem_attribute (cudaDeviceGetGraphMemAttribute):
+   a graph's allocation is counted in the used and reserved amounts and
+   their marks while its graph holds it, the reserved amount is never less
+   than the used one, the CPU's amounts fall when the graph goes, and a reset
+   brings a mark down to the current amount. */
+static void test_graph_mem_attributes(void **state)
+{
+    enum { S = 3 * 4096 + 5 };
+    fixture f;
+    xrt_graph g;
+    xrt_graph_exec x;
+    xrt_graph_node al, set, fr;
+    uint64_t used0, high, zero = 0, one = 1;
+    int *d, count = 0;
+    xrt_status st;
+    (void)state;
+    need_nodes();
+    st = xrt_device_get_graph_mem_attribute(0, XRT_GRAPH_MEM_ATTR_USED_MEM_CURRENT, &used0);
+    if (st == XRT_ERROR_UNSUPPORTED) xrt_get_last_error();
+    SKIP_UNLESS(st != XRT_ERROR_UNSUPPORTED, "the runtime has no graph memory attributes");
+    OK(st);
+    fx_make(&f);
+    OK(xrt_graph_create(&g, 0));
+    d = (int *)add_alloc(g, &al, NULL, 0, S);
+    add_set(g, &set, &al, 1, d, 9);
+    OK(add_free(g, &fr, &set, 1, d));
+    OK(xrt_graph_instantiate(&x, g));
+    OK(xrt_graph_launch(x, f.s));
+    OK(xrt_stream_synchronize(f.s));
+    high = graph_mem(XRT_GRAPH_MEM_ATTR_USED_MEM_HIGH);
+    if (high < used0 + S) fail_msg("used high %llu: not %llu + the %d bytes", (unsigned long long)high, (unsigned long long)used0, S);
+    assert_true(graph_mem(XRT_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH) >= high);
+    assert_true(graph_mem(XRT_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT) >= graph_mem(XRT_GRAPH_MEM_ATTR_USED_MEM_CURRENT));
+    OK(xrt_graph_exec_destroy(x));
+    OK(xrt_graph_destroy(g));
+    OK(xrt_device_graph_mem_trim(0));
+    if (on_cpu()) /* the CPU's go with their graph; a runtime's may stay reserved (the double keeps them) */
+        assert_true(graph_mem(XRT_GRAPH_MEM_ATTR_USED_MEM_CURRENT) <= high - S);
+    OK(xrt_device_set_graph_mem_attribute(0, XRT_GRAPH_MEM_ATTR_USED_MEM_HIGH, &zero));
+    OK(xrt_device_set_graph_mem_attribute(0, XRT_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH, &zero));
+    assert_true(graph_mem(XRT_GRAPH_MEM_ATTR_USED_MEM_HIGH) <= graph_mem(XRT_GRAPH_MEM_ATTR_USED_MEM_CURRENT));
+    assert_true(graph_mem(XRT_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH) <= graph_mem(XRT_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT));
+    OK(xrt_get_device_count(&count));
+    FAILS(xrt_device_get_graph_mem_attribute(-1, XRT_GRAPH_MEM_ATTR_USED_MEM_HIGH, &high), XRT_ERROR_INVALID_DEVICE,
+          "device -1 is negative");
+    FAILS(xrt_device_get_graph_mem_attribute(count, XRT_GRAPH_MEM_ATTR_USED_MEM_HIGH, &high), XRT_ERROR_INVALID_DEVICE,
+          "out of range");
+    FAILS(xrt_device_get_graph_mem_attribute(0, (xrt_graph_mem_attr)4, &high), XRT_ERROR_INVALID_VALUE,
+          "attribute 4 is no xrt_graph_mem_attr");
+    FAILS(xrt_device_get_graph_mem_attribute(0, XRT_GRAPH_MEM_ATTR_USED_MEM_HIGH, NULL), XRT_ERROR_INVALID_VALUE, "NULL");
+    FAILS(xrt_device_set_graph_mem_attribute(0, XRT_GRAPH_MEM_ATTR_RESERVED_MEM_CURRENT, &zero), XRT_ERROR_INVALID_VALUE,
+          "read only");
+    FAILS(xrt_device_set_graph_mem_attribute(0, XRT_GRAPH_MEM_ATTR_USED_MEM_HIGH, &one), XRT_ERROR_INVALID_VALUE,
+          "can only be reset to 0, not 1");
+    FAILS(xrt_device_set_graph_mem_attribute(0, XRT_GRAPH_MEM_ATTR_USED_MEM_HIGH, NULL), XRT_ERROR_INVALID_VALUE, "NULL");
+    fx_free(&f);
+}
+
 /* Copies the N ints at d back and checks each is v. */
 static void expect_ints(fixture *f, const int *d, int v, const char *what)
 {
@@ -1810,6 +1875,7 @@ int main(void)
         cmocka_unit_test(test_free_in_another_graph),
         cmocka_unit_test(test_free_of_gone_graph),
         cmocka_unit_test(test_graph_mem_trim),
+        cmocka_unit_test(test_graph_mem_attributes),
         cmocka_unit_test(test_instantiate_flags),
         cmocka_unit_test(test_auto_free_on_launch),
         cmocka_unit_test(test_auto_free_captured),

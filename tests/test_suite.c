@@ -2379,6 +2379,7 @@ static void test_graph_copy_node_calls(void **state)
     xrt_memcpy_3d_parms p, got;
     void *d;
     size_t i;
+    uint64_t mark;
     xrt_status st;
     (void)state;
     if ((st = xrt_graph_create(&g, 0)) != XRT_SUCCESS) {
@@ -2415,6 +2416,10 @@ static void test_graph_copy_node_calls(void **state)
     OK(xrt_stream_destroy(s));
     if ((st = xrt_device_graph_mem_trim(0)) != XRT_SUCCESS) { /* HIP 5.2 has no hipDeviceGraphMemTrim */
         assert_int_equal(st, XRT_ERROR_UNSUPPORTED);
+        xrt_get_last_error();
+    }
+    if ((st = xrt_device_get_graph_mem_attribute(0, XRT_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH, &mark)) != XRT_SUCCESS) {
+        assert_int_equal(st, XRT_ERROR_UNSUPPORTED); /* HIP 5.2 has no hipDeviceGetGraphMemAttribute */
         xrt_get_last_error();
     }
 }

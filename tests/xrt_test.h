@@ -1056,6 +1056,7 @@ typedef struct xrt_test_calls {
     void *p_pool;
     void *managed; /* 4096 bytes of xrt_malloc_managed, where the backend has it */
     uint64_t u64;
+    uint64_t mark; /* 0: the value a graph memory mark is reset with */
     xrt_target target;
     xrt_backend_info info;
     /* xrt_test_calls_run's record: each call's entry point, status and detail */
@@ -1302,6 +1303,14 @@ typedef struct xrt_test_calls {
     X(graph_mem_trim, "device_graph_mem_trim", 0, XRT_SUCCESS, xrt_device_graph_mem_trim(0))                         \
     X(graph_mem_trim_bad, "device_graph_mem_trim of a negative device", 0, XRT_ERROR_INVALID_DEVICE,                  \
       xrt_device_graph_mem_trim(-1))                                                                                   \
+    X(graph_mem_attr_get, "device_get_graph_mem_attribute", 0, XRT_SUCCESS,                                            \
+      xrt_device_get_graph_mem_attribute(0, XRT_GRAPH_MEM_ATTR_USED_MEM_HIGH, &c->u64))                                \
+    X(graph_mem_attr_get_null, "device_get_graph_mem_attribute into NULL", 0, XRT_ERROR_INVALID_VALUE,                 \
+      xrt_device_get_graph_mem_attribute(0, XRT_GRAPH_MEM_ATTR_USED_MEM_HIGH, NULL))                                   \
+    X(graph_mem_attr_set, "device_set_graph_mem_attribute", 0, XRT_SUCCESS,                                            \
+      xrt_device_set_graph_mem_attribute(0, XRT_GRAPH_MEM_ATTR_USED_MEM_HIGH, &c->mark))                               \
+    X(graph_mem_attr_set_current, "device_set_graph_mem_attribute of a current amount", 0, XRT_ERROR_INVALID_VALUE,    \
+      xrt_device_set_graph_mem_attribute(0, XRT_GRAPH_MEM_ATTR_USED_MEM_CURRENT, &c->mark))                            \
     X(graph_add_copy_3d, "graph_add_memcpy_node", 0, XRT_SUCCESS,                                                     \
       xrt_graph_add_memcpy_node(&c->added, c->built, &c->node, 1, &c->box))                                            \
     X(graph_add_copy_3d_bad, "graph_add_memcpy_node of a pitch less than the width", 0, XRT_ERROR_INVALID_VALUE,      \

@@ -3484,6 +3484,45 @@ cudaError_t cudaDeviceGraphMemTrim(int device)
     return device < 0 || device >= DEVICES ? cudaErrorInvalidDevice : cudaSuccess;
 }
 
+/* Graph memory attributes: the double's graph memory is kept (above), so
+   used and reserved are the bytes of every allocation an allocation node
+   made on the device, and a mark reset starts again from them. */
+static unsigned long long graph_mem_high[DEVICES][2]; /* the marks: used, reserved */
+
+static unsigned long long graph_mem_bytes(int device)
+{
+    const alloc *a;
+    unsigned long long n = 0;
+    pthread_mutex_lock(&live_lock);
+    for (a = allocs; a; a = a->next)
+        if (a->graph && a->device == device) n += a->size;
+    pthread_mutex_unlock(&live_lock);
+    return n;
+}
+
+cudaError_t cudaDeviceGetGraphMemAttribute(int device, enum cudaGraphMemAttributeType attr, void *value)
+{
+    unsigned long long now;
+    int mark = attr == cudaGraphMemAttrUsedMemHigh ? 0 : attr == cudaGraphMemAttrReservedMemHigh ? 1 : -1;
+    if (device < 0 || device >= DEVICES) return cudaErrorInvalidDevice;
+    if (!value || (mark < 0 && attr != cudaGraphMemAttrUsedMemCurrent && attr != cudaGraphMemAttrReservedMemCurrent))
+        return cudaErrorInvalidValue;
+    now = graph_mem_bytes(device);
+    if (mark >= 0 && graph_mem_high[device][mark] < now) graph_mem_high[device][mark] = now; /* never released */
+    *(unsigned long long *)value = mark >= 0 ? graph_mem_high[device][mark] : now;
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceSetGraphMemAttribute(int device, enum cudaGraphMemAttributeType attr, void *value)
+{
+    if (device < 0 || device >= DEVICES) return cudaErrorInvalidDevice;
+    if (!value || *(const unsigned long long *)value != 0 ||
+        (attr != cudaGraphMemAttrUsedMemHigh && attr != cudaGraphMemAttrReservedMemHigh))
+        return cudaErrorInvalidValue; /* "High watermark can only be reset to zero"; the rest read only */
+    graph_mem_high[device][attr == cudaGraphMemAttrReservedMemHigh] = graph_mem_bytes(device);
+    return cudaSuccess;
+}
+
 cudaError_t cudaGraphMemAllocNodeGetParams(cudaGraphNode_t node, struct cudaMemAllocNodeParams *p)
 {
     const gnode *nd = (const gnode *)(void *)node;
