@@ -1387,6 +1387,12 @@ static inline xrt_status xrt_graph_node_set_params(xrt_graph_node node, const xr
 /* The same, for the exec's copy of node (a node of the graph it was instantiated from). */
 static inline xrt_status xrt_graph_exec_node_set_params(xrt_graph_exec exec, xrt_graph_node node,
                                                         const xrt_graph_node_params *params);
+/* The exec's copy of node switched off (enabled 0: later launches run it as
+   an empty node, its params kept, also those set meanwhile) or on again, and
+   whether it is on, as cudaGraphNodeSetEnabled and cudaGraphNodeGetEnabled:
+   kernel, memset and memcpy nodes. An update of the exec keeps the state. */
+static inline xrt_status xrt_graph_node_set_enabled(xrt_graph_exec exec, xrt_graph_node node, unsigned enabled);
+static inline xrt_status xrt_graph_node_get_enabled(xrt_graph_exec exec, xrt_graph_node node, unsigned *enabled);
 /* Copy nodes of 3-D params, as cudaGraphAddMemcpyNode, cudaGraphMemcpyNodeGetParams,
    cudaGraphMemcpyNodeSetParams and cudaGraphExecMemcpyNodeSetParams: a box as
    xrt_memcpy_3d copies it (the same checks; an empty extent is refused). The
@@ -1493,6 +1499,9 @@ XRT_API xrt_status xrt__graph_list(const xrt_backend *b, int what, const void *o
                                    xrt_graph_node *to, size_t *count);
 XRT_API xrt_status xrt__graph_params(const xrt_backend *b, xrt_graph_exec exec, xrt_graph_node node,
                                      xrt_graph_node_params *get, const xrt_graph_node_params *set, const char *fn);
+/* Whether the exec's copy of node runs: into *get, or set to `set` (get NULL). */
+XRT_API xrt_status xrt__graph_enabled(const xrt_backend *b, xrt_graph_exec exec, xrt_graph_node node, unsigned *get,
+                                      unsigned set, const char *fn);
 XRT_API xrt_status xrt__graph_destroy_node(const xrt_backend *b, xrt_graph_node node);
 XRT_API xrt_status xrt__graph_add_copy_3d(const xrt_backend *b, xrt_graph_node *node, xrt_graph graph,
                                           const xrt_graph_node *deps, size_t ndeps, const xrt_memcpy_3d_parms *p);
@@ -3897,6 +3906,17 @@ static inline xrt_status xrt_graph_exec_node_set_params(xrt_graph_exec exec, xrt
                                                         const xrt_graph_node_params *params)
 {
     return xrt__graph_params(xrt__be(), exec, node, NULL, params, "xrt_graph_exec_node_set_params");
+}
+
+static inline xrt_status xrt_graph_node_set_enabled(xrt_graph_exec exec, xrt_graph_node node, unsigned enabled)
+{
+    return xrt__graph_enabled(xrt__be(), exec, node, NULL, enabled, "xrt_graph_node_set_enabled");
+}
+
+static inline xrt_status xrt_graph_node_get_enabled(xrt_graph_exec exec, xrt_graph_node node, unsigned *enabled)
+{
+    XRT__CHECK_PTR(enabled, "xrt_graph_node_get_enabled");
+    return xrt__graph_enabled(xrt__be(), exec, node, enabled, 0, "xrt_graph_node_get_enabled");
 }
 
 static inline xrt_status xrt_graph_add_memcpy_node(xrt_graph_node *node, xrt_graph graph, const xrt_graph_node *deps,
@@ -9341,6 +9361,21 @@ XRT_API xrt_status xrt__graph_params(const xrt_backend *b, xrt_graph_exec exec, 
     st = xrt__graph_params_locked(b, exec, node, get, set, fn);
     /* its snapshot no longer says; dropped in the hold, so never after an update's meanwhile */
     if (exec && st == XRT_SUCCESS && xrt__chk_on) xrt__chk_exec_gone(exec, 0);
+    return xrt__gnode_exit(st);
+}
+
+XRT_API xrt_status xrt__graph_enabled(const xrt_backend *b, xrt_graph_exec exec, xrt_graph_node node, unsigned *get,
+                                      unsigned set, const char *fn)
+{
+    xrt__handle_slot *g, *ns, *x;
+    uintptr_t graph;
+    xrt_status st;
+    xrt__gnode_enter();
+    if (!(x = xrt__handle_lookup(b, exec, XRT__HANDLE_GRAPH_EXEC))) st = xrt__handle_bad(fn, exec);
+    else if ((st = xrt__gnode_find(b, node, fn, &ns, &g, &graph)) == XRT_SUCCESS)
+        st = get ? b->graph_node_get_enabled(b, x->obj, g->obj, ns->obj, get)
+                 : b->graph_node_set_enabled(b, x->obj, g->obj, ns->obj, set);
+    if (!get && st == XRT_SUCCESS && xrt__chk_on) xrt__chk_exec_gone(exec, 0); /* as xrt__graph_params' */
     return xrt__gnode_exit(st);
 }
 

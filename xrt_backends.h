@@ -352,7 +352,11 @@ enum { /* xrt_backend.flags */
       (self, flags, pool, device))                                                                                 \
     X(device_get_graph_mem_attribute, (const xrt_backend *self, int device, int attr, uint64_t *value),           \
       (self, device, attr, value))                                                                                 \
-    X(device_set_graph_mem_attribute, (const xrt_backend *self, int device, int attr), (self, device, attr))
+    X(device_set_graph_mem_attribute, (const xrt_backend *self, int device, int attr), (self, device, attr))      \
+    X(graph_node_set_enabled, (const xrt_backend *self, void *exec, void *graph, void *node, unsigned enabled),    \
+      (self, exec, graph, node, enabled))                                                                          \
+    X(graph_node_get_enabled, (const xrt_backend *self, void *exec, void *graph, void *node, unsigned *enabled),   \
+      (self, exec, graph, node, enabled))
 
 /* Pool access (mem_pool_set_access, mem_pool_get_access; cudaMemPoolSetAccess,
    cudaMemPoolGetAccess): the dispatch layer has checked the pool handle, the

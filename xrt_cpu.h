@@ -6670,6 +6670,7 @@ typedef struct xrt__cpu_node {
     struct {
         size_t dpitch, spitch, width, height, depth, dslice, sslice;
     } rect; /* a 2-D or 3-D copy's (xrt__cpu_run_copy_rows), height 0: 1-D; a 3-D memset's depth and dslice */
+    int off; /* an exec's node switched off (xrt_graph_node_set_enabled): run as an empty node */
 } xrt__cpu_node;
 
 /* Nodes stay where they are added: a node is index + 1 to the dispatch
@@ -8214,6 +8215,7 @@ static xrt__cpu_plan *xrt__cpu_plan_new(const xrt__cpu_graph *g)
 
 static void xrt__cpu_node_run(xrt__cpu_node *nd)
 {
+    if (nd->off) return;
     if (nd->kind == XRT__CPU_NODE_KERNEL) {
         xrt__cpu_launch *l = (xrt__cpu_launch *)nd->op.u.host.user;
         xrt__cpu_pool_run(xrt__cpu_kernel_part, l, l->parts);
@@ -8524,7 +8526,7 @@ static int xrt__cpu_update_pointer(const void *was, const void *is, const char *
     return 0;
 }
 
-static int xrt__cpu_plan_differ(const xrt__cpu_plan *pa, const xrt__cpu_plan *pb, xrt__cpu_update_error *e);
+static int xrt__cpu_plan_differ(const xrt__cpu_plan *pa, xrt__cpu_plan *pb, xrt__cpu_update_error *e);
 
 /* The limits of one node's update (same kind, same dependencies): those of
    its params. x is node i of the exec's plan, y node j of the new one; k
@@ -8560,7 +8562,7 @@ static int xrt__cpu_node_differ(const xrt__cpu_node *x, const xrt__cpu_node *y, 
         return xrt__cpu_update_pointer(x->set.dst, y->set.dst, "destination", k, e);
     case XRT__CPU_NODE_CHILD: {
         char inner[sizeof e->why];
-        if (!xrt__cpu_plan_differ((const xrt__cpu_plan *)x->op.u.host.user, (const xrt__cpu_plan *)y->op.u.host.user, e))
+        if (!xrt__cpu_plan_differ((const xrt__cpu_plan *)x->op.u.host.user, (xrt__cpu_plan *)y->op.u.host.user, e))
             return 0;
         memcpy(inner, e->why, sizeof inner);
         return xrt__cpu_update_fail(e, e->code, j, UINT32_MAX, "node %u (a child graph): %.150s", k, inner);
@@ -8603,9 +8605,14 @@ static int xrt__cpu_deps_differ(const xrt__cpu_graph *a, const xrt__cpu_node *x,
 /* The first difference between the exec's plan pa and a new plan pb that
    cudaGraphExecUpdate refuses (nodes paired in the order they were made,
    as CUDA pairs them); 0 where the update may be made. */
-static int xrt__cpu_plan_differ(const xrt__cpu_plan *pa, const xrt__cpu_plan *pb, xrt__cpu_update_error *e)
+/* Whether the exec's plan pa cannot take the graph's plan pb, as
+   cudaGraphExecUpdate decides (1, e says why); if it can, pb's nodes take
+   the on/off state of those they pair with ("Enable state is unaffected by
+   ... whole graph update with cudaGraphExecUpdate()"). */
+static int xrt__cpu_plan_differ(const xrt__cpu_plan *pa, xrt__cpu_plan *pb, xrt__cpu_update_error *e)
 {
-    const xrt__cpu_graph *a = &pa->g, *b = &pb->g;
+    const xrt__cpu_graph *a = &pa->g;
+    xrt__cpu_graph *b = &pb->g;
     uint32_t k, *oa, *ra, *ob, *rb, n = a->n;
     int differ = 0;
     if (a->device != b->device)
@@ -8637,6 +8644,7 @@ static int xrt__cpu_plan_differ(const xrt__cpu_plan *pa, const xrt__cpu_plan *pb
         else
             differ = xrt__cpu_node_differ(x, y, ob[k], k, e);
     }
+    for (k = 0; k < n && !differ; k++) b->node[ob[k]].off = a->node[oa[k]].off;
     XRT_FREE(oa);
     return differ;
 }
@@ -9015,6 +9023,7 @@ static xrt_status xrt__cpu_node_set(xrt__cpu_graph *g, uint32_t i, const xrt_gra
     xrt__cpu_node_clear(g, nd);
     made.ndeps = nd->ndeps;
     made.deps = nd->deps;
+    made.off = nd->off; /* params set while off take effect when it is on again */
     *nd = made;
     return XRT_SUCCESS;
 }
@@ -9274,27 +9283,40 @@ static int xrt__cpu_plan_events_again(xrt__cpu_plan *p)
     return xrt__cpu_plan_events(p);
 }
 
+/* The exec's plan, held (its caller unrefs it), and the place in it of
+   node of graph; XRT_ERROR_INVALID_VALUE for a node of another graph. */
+static xrt_status xrt__cpu_exec_place(xrt__cpu_exec *x, const xrt__cpu_graph *g, void *node, xrt__cpu_plan **plan,
+                                      uint32_t *place, const char *who)
+{
+    xrt__cpu_plan *p;
+    uint32_t at = XRT__CPU_NODE_AT(node);
+    xrt__cpu_lock(&x->lock);
+    p = *plan = x->plan;
+    __atomic_add_fetch(&p->refs, 1, __ATOMIC_RELAXED);
+    xrt__cpu_unlock(&x->lock);
+    if (!g->id || p->src != g->id || at >= p->npos || p->pos[at] == UINT32_MAX)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, who, "the node is not one of the graph the exec was made from");
+    *place = p->pos[at];
+    return XRT_SUCCESS;
+}
+
+/* A change of node i of a plan's graph (xrt__cpu_exec_edit). */
+typedef xrt_status (*xrt__cpu_edit)(xrt__cpu_graph *g, uint32_t i, const void *arg, const char *who);
+
 /* A new plan with the node changed, as an update makes one: launches
    already enqueued keep the plan they hold. A plan's graph is in order, so
    the new plan's nodes are where the old one's are. */
-static xrt_status xrt__cpu_exec_node_set(void *exec, void *graph, void *node, const xrt_graph_node_params *params,
-                                         const xrt_memcpy_3d_parms *box, const char *who)
+static xrt_status xrt__cpu_exec_edit(void *exec, void *graph, void *node, xrt__cpu_edit edit, const void *arg,
+                                     const char *who)
 {
     xrt__cpu_exec *x = (xrt__cpu_exec *)exec;
-    const xrt__cpu_graph *g = (const xrt__cpu_graph *)graph;
     xrt__cpu_plan *old, *p = NULL;
-    uint32_t at = XRT__CPU_NODE_AT(node), *pos = NULL;
-    xrt_status st = XRT_SUCCESS;
-    xrt__cpu_lock(&x->lock);
-    old = x->plan;
-    __atomic_add_fetch(&old->refs, 1, __ATOMIC_RELAXED);
-    xrt__cpu_unlock(&x->lock);
-    if (!g->id || old->src != g->id || at >= old->npos || old->pos[at] == UINT32_MAX)
-        st = xrt_error(XRT_ERROR_INVALID_VALUE, who, "the node is not one of the graph the exec was made from");
-    else if (!(pos = (uint32_t *)XRT_MALLOC(old->npos * sizeof *pos)) || !(p = xrt__cpu_plan_new(&old->g)))
+    uint32_t at = 0, *pos = NULL;
+    xrt_status st = xrt__cpu_exec_place(x, (const xrt__cpu_graph *)graph, node, &old, &at, who);
+    if (st == XRT_SUCCESS &&
+        (!(pos = (uint32_t *)XRT_MALLOC(old->npos * sizeof *pos)) || !(p = xrt__cpu_plan_new(&old->g))))
         st = xrt_error(XRT_ERROR_OUT_OF_MEMORY, who, "no memory for the exec's new plan");
-    else if ((st = xrt__cpu_node_set(&p->g, old->pos[at], params, box, who)) == XRT_SUCCESS &&
-             !xrt__cpu_plan_events_again(p))
+    else if (st == XRT_SUCCESS && (st = edit(&p->g, at, arg, who)) == XRT_SUCCESS && !xrt__cpu_plan_events_again(p))
         st = xrt_error(XRT_ERROR_OUT_OF_MEMORY, who, "no memory for the exec's new plan");
     if (st == XRT_SUCCESS) {
         memcpy(pos, old->pos, old->npos * sizeof *pos);
@@ -9325,11 +9347,53 @@ static xrt_status xrt__cpu_device_graph_mem_trim(const xrt_backend *self, int de
     return XRT_SUCCESS;
 }
 
+static xrt_status xrt__cpu_edit_params(xrt__cpu_graph *g, uint32_t i, const void *arg, const char *who)
+{
+    return xrt__cpu_node_set(g, i, (const xrt_graph_node_params *)arg, NULL, who);
+}
+
 static xrt_status xrt__cpu_graph_exec_node_set_params(const xrt_backend *self, void *exec, void *graph, void *node,
                                                       const xrt_graph_node_params *params)
 {
     (void)self;
-    return xrt__cpu_exec_node_set(exec, graph, node, params, NULL, "cpu: xrt_graph_exec_node_set_params");
+    return xrt__cpu_exec_edit(exec, graph, node, xrt__cpu_edit_params, params, "cpu: xrt_graph_exec_node_set_params");
+}
+
+/* Nodes that switch off and on (cudaGraphNodeSetEnabled): "only kernel,
+   memset and memcpy nodes are supported". */
+static xrt_status xrt__cpu_switchable(const xrt__cpu_graph *g, uint32_t i, const char *who)
+{
+    int k = g->node[i].kind;
+    if (k == XRT__CPU_NODE_KERNEL || k == XRT__CPU_NODE_SET || k == XRT__CPU_NODE_COPY) return XRT_SUCCESS;
+    return xrt_error(XRT_ERROR_INVALID_VALUE, who, "the node is %s: only kernel, memset and memcpy nodes switch off",
+                     xrt__cpu_node_names[k]);
+}
+
+static xrt_status xrt__cpu_edit_enabled(xrt__cpu_graph *g, uint32_t i, const void *arg, const char *who)
+{
+    xrt_status st = xrt__cpu_switchable(g, i, who);
+    if (st == XRT_SUCCESS) g->node[i].off = !*(const unsigned *)arg;
+    return st;
+}
+
+static xrt_status xrt__cpu_graph_node_set_enabled(const xrt_backend *self, void *exec, void *graph, void *node,
+                                                  unsigned enabled)
+{
+    (void)self;
+    return xrt__cpu_exec_edit(exec, graph, node, xrt__cpu_edit_enabled, &enabled, "cpu: xrt_graph_node_set_enabled");
+}
+
+static xrt_status xrt__cpu_graph_node_get_enabled(const xrt_backend *self, void *exec, void *graph, void *node,
+                                                  unsigned *enabled)
+{
+    const char *who = "cpu: xrt_graph_node_get_enabled";
+    xrt__cpu_plan *p;
+    uint32_t at = 0;
+    xrt_status st = xrt__cpu_exec_place((xrt__cpu_exec *)exec, (const xrt__cpu_graph *)graph, node, &p, &at, who);
+    (void)self;
+    if (st == XRT_SUCCESS && (st = xrt__cpu_switchable(&p->g, at, who)) == XRT_SUCCESS) *enabled = !p->g.node[at].off;
+    xrt__cpu_plan_unref(p);
+    return st;
 }
 
 /* Copy nodes of 3-D params (cudaGraphAddMemcpyNode & co): a box as a
@@ -9388,11 +9452,16 @@ static xrt_status xrt__cpu_graph_memcpy_node_get_params(const xrt_backend *self,
     return XRT_SUCCESS;
 }
 
+static xrt_status xrt__cpu_edit_box(xrt__cpu_graph *g, uint32_t i, const void *arg, const char *who)
+{
+    return xrt__cpu_node_set(g, i, NULL, (const xrt_memcpy_3d_parms *)arg, who);
+}
+
 static xrt_status xrt__cpu_graph_memcpy_node_set_params(const xrt_backend *self, void *exec, void *graph, void *node,
                                                         const xrt_memcpy_3d_parms *p)
 {
     (void)self;
-    if (exec) return xrt__cpu_exec_node_set(exec, graph, node, NULL, p, "cpu: xrt_graph_exec_memcpy_node_set_params");
+    if (exec) return xrt__cpu_exec_edit(exec, graph, node, xrt__cpu_edit_box, p, "cpu: xrt_graph_exec_memcpy_node_set_params");
     return xrt__cpu_node_set((xrt__cpu_graph *)graph, XRT__CPU_NODE_AT(node), NULL, p,
                              "cpu: xrt_graph_memcpy_node_set_params");
 }

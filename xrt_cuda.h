@@ -1305,6 +1305,8 @@ static void xrt__cuda_fill(xrt_backend *t)
     g->graph_mem_trim_sym = "cudaDeviceGraphMemTrim";
     g->graph_mem_attr_sym[0] = "cudaDeviceGetGraphMemAttribute";
     g->graph_mem_attr_sym[1] = "cudaDeviceSetGraphMemAttribute";
+    g->node_enabled_sym[0] = "cudaGraphNodeSetEnabled";
+    g->node_enabled_sym[1] = "cudaGraphNodeGetEnabled";
     g->get_limit_sym = "cudaDeviceGetLimit";
     g->set_limit_sym = "cudaDeviceSetLimit";
     g->p2p_attr_sym = "cudaDeviceGetP2PAttribute";

@@ -475,6 +475,11 @@ struct xrt__gpu {
        5.2 lacks them): looked up by name, optional; HIP's attributes are CUDA's */
     const char *graph_mem_attr_sym[2];
     int (*graph_mem_attr[2])(int device, int attr, void *value); /* get, set; or NULL */
+    /* "cudaGraphNodeSetEnabled", "cudaGraphNodeGetEnabled" (HIP 5.2 lacks
+       them): looked up by name, optional */
+    const char *node_enabled_sym[2];
+    int (*node_set_enabled)(void *exec, void *node, unsigned enabled);
+    int (*node_get_enabled)(void *exec, void *node, unsigned *enabled);
     /* "cudaDeviceGetLimit", "cudaDeviceSetLimit" (HIP 5.2 has no
        hipDeviceSetLimit): looked up by name, optional; the limit is CUDA's
        value, which the runtime knows below `limits` (HIP: 3) */
@@ -961,6 +966,10 @@ static int xrt__gpu_load(xrt__gpu *g, char *reason, size_t n)
     memcpy(&g->graph_mem_attr[0], &sym, sizeof sym);
     sym = xrt__gpu_lookup(g, g->graph_mem_attr_sym[1]);
     memcpy(&g->graph_mem_attr[1], &sym, sizeof sym);
+    sym = xrt__gpu_lookup(g, g->node_enabled_sym[0]);
+    memcpy(&g->node_set_enabled, &sym, sizeof sym);
+    sym = xrt__gpu_lookup(g, g->node_enabled_sym[1]);
+    memcpy(&g->node_get_enabled, &sym, sizeof sym);
     sym = xrt__gpu_lookup(g, g->get_limit_sym);
     memcpy(&g->get_limit, &sym, sizeof sym);
     sym = xrt__gpu_lookup(g, g->set_limit_sym);
@@ -3030,6 +3039,33 @@ static xrt_status xrt__gpu_device_get_graph_mem_attribute(const xrt_backend *sel
 static xrt_status xrt__gpu_device_set_graph_mem_attribute(const xrt_backend *self, int device, int attr)
 {
     return xrt__gpu_graph_mem_attr(self, device, attr, NULL, 1);
+}
+
+/* The runtime's own; exec and node are its handles. */
+static xrt_status xrt__gpu_graph_node_set_enabled(const xrt_backend *self, void *exec, void *graph, void *node,
+                                                  unsigned enabled)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    int e;
+    (void)graph;
+    if (!g->node_set_enabled)
+        return xrt_error(XRT_ERROR_UNSUPPORTED, "xrt_graph_node_set_enabled", "%s: the runtime has no %s", g->name,
+                         g->node_enabled_sym[0]);
+    e = g->node_set_enabled(exec, node, enabled);
+    return e == g->success ? XRT_SUCCESS : xrt__gpu_fail_as(g, e, g->node_enabled_sym[0], "graph_node_set_enabled");
+}
+
+static xrt_status xrt__gpu_graph_node_get_enabled(const xrt_backend *self, void *exec, void *graph, void *node,
+                                                  unsigned *enabled)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    int e;
+    (void)graph;
+    if (!g->node_get_enabled)
+        return xrt_error(XRT_ERROR_UNSUPPORTED, "xrt_graph_node_get_enabled", "%s: the runtime has no %s", g->name,
+                         g->node_enabled_sym[1]);
+    e = g->node_get_enabled(exec, node, enabled);
+    return e == g->success ? XRT_SUCCESS : xrt__gpu_fail_as(g, e, g->node_enabled_sym[1], "graph_node_get_enabled");
 }
 
 /* Device limits: the runtime's own (cudaDeviceSetLimit, cudaDeviceGetLimit),

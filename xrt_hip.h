@@ -1129,6 +1129,8 @@ static void xrt__hip_fill(xrt_backend *t)
     g->graph_mem_trim_sym = "hipDeviceGraphMemTrim";
     g->graph_mem_attr_sym[0] = "hipDeviceGetGraphMemAttribute";
     g->graph_mem_attr_sym[1] = "hipDeviceSetGraphMemAttribute";
+    g->node_enabled_sym[0] = "hipGraphNodeSetEnabled";
+    g->node_enabled_sym[1] = "hipGraphNodeGetEnabled";
     g->get_limit_sym = "hipDeviceGetLimit";
     g->set_limit_sym = "hipDeviceSetLimit";
     g->p2p_attr_sym = "hipDeviceGetP2PAttribute";

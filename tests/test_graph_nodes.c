@@ -1558,6 +1558,109 @@ static void expect_ints(fixture *f, const int *d, int v, const char *what)
         if (f->h[i] != v) fail_msg("%s: h[%d] = %d, not %d", what, i, f->h[i], v);
 }
 
+/* A graph of a memset of f->d to a, one of d2 to b after it, an empty node
+   and, where modules load, a kernel adding c to d2 after those: its nodes. */
+typedef struct switch_graph { xrt_graph g; xrt_graph_node set, set2, empty, k; host_add h; } switch_graph;
+
+static void switch_graph_make(fixture *f, switch_graph *w, int *d2, int a, int b, int c)
+{
+    OK(xrt_graph_create(&w->g, 0));
+    add_set(w->g, &w->set, NULL, 0, f->d, (unsigned)a);
+    add_set(w->g, &w->set2, &w->set, 1, d2, (unsigned)b);
+    OK(xrt_graph_add_empty_node(&w->empty, w->g, &w->set2, 1));
+    w->k = NULL;
+    if (f->add) add_step(f, w->g, &w->k, &w->empty, 1, f->add, d2, c, &w->h);
+}
+
+static void launch_and_wait(fixture *f, xrt_graph_exec x)
+{
+    OK(xrt_memset(f->d, 0, N * sizeof(int)));
+    OK(xrt_graph_launch(x, f->s));
+    OK(xrt_stream_synchronize(f->s));
+}
+
+static unsigned enabled_of(xrt_graph_exec x, xrt_graph_node n)
+{
+    unsigned on = 9;
+    OK(xrt_graph_node_get_enabled(x, n, &on));
+    return on;
+}
+
+/* xrt_graph_node_set_enabled, xrt_graph_node_get_enabled
+   (cudaGraphNodeSetEnabled): a node switched off runs as an empty node (what
+   follows it still runs), keeps params set meanwhile and runs them once on
+   again; an update of the exec keeps it off; only kernel, memset and memcpy
+   nodes switch, and only in an exec of their graph. */
+static void test_graph_node_enabled(void **state)
+{
+    fixture f;
+    switch_graph w, w2;
+    xrt_graph other;
+    xrt_graph_exec x;
+    xrt_graph_node stranger;
+    xrt_graph_node_params p;
+    int *d2;
+    unsigned on = 9;
+    xrt_status st;
+    (void)state;
+    need_nodes();
+    fx_make(&f);
+    OK(xrt_malloc((void **)&d2, N * sizeof(int)));
+    switch_graph_make(&f, &w, d2, 7, 5, 1);
+    OK(xrt_graph_instantiate(&x, w.g));
+    st = xrt_graph_node_get_enabled(x, w.set, &on);
+    if (st == XRT_ERROR_UNSUPPORTED) xrt_get_last_error();
+    if (st != XRT_ERROR_UNSUPPORTED) {
+        OK(st);
+        assert_int_equal(on, 1);
+        OK(xrt_graph_node_set_enabled(x, w.set, 0));
+        assert_int_equal(enabled_of(x, w.set), 0);
+        launch_and_wait(&f, x);
+        expect_ints(&f, f.d, 0, "a memset switched off");
+        expect_ints(&f, d2, f.add ? 6 : 5, "what follows a node switched off");
+        memset(&p, 0, sizeof p);
+        p.type = XRT_GRAPH_NODE_MEMSET;
+        p.set.dst = f.d, p.set.value = 8, p.set.element_size = 4, p.set.width = N, p.set.height = 1;
+        OK(xrt_graph_exec_node_set_params(x, w.set, &p));
+        assert_int_equal(enabled_of(x, w.set), 0);
+        launch_and_wait(&f, x);
+        expect_ints(&f, f.d, 0, "a memset given params while off");
+        if (w.k) OK(xrt_graph_node_set_enabled(x, w.k, 0));
+        OK(xrt_graph_node_set_enabled(x, w.set, 1));
+        assert_int_equal(enabled_of(x, w.set), 1);
+        launch_and_wait(&f, x);
+        expect_ints(&f, f.d, 8, "a memset on again, with the params it was given while off");
+        expect_ints(&f, d2, 5, "after a kernel switched off");
+        OK(xrt_graph_node_set_enabled(x, w.set, 0));
+        switch_graph_make(&f, &w2, d2, 3, 4, 2); /* the same shape */
+        OK(xrt_graph_exec_update(x, w2.g));
+        launch_and_wait(&f, x);
+        expect_ints(&f, f.d, 0, "a memset switched off before an update");
+        expect_ints(&f, d2, 4, "the updated memset after it, and its kernel off");
+        assert_int_equal(enabled_of(x, w2.set), 0);
+        assert_int_equal(enabled_of(x, w2.set2), 1);
+        if (w.k) assert_int_equal(enabled_of(x, w2.k), 0);
+        FAILS(xrt_graph_node_set_enabled(x, w2.empty, 0), XRT_ERROR_INVALID_VALUE,
+              on_cpu() ? "only kernel, memset and memcpy nodes switch off" : "");
+        FAILS(xrt_graph_node_get_enabled(x, w2.empty, &on), XRT_ERROR_INVALID_VALUE,
+              on_cpu() ? "only kernel, memset and memcpy nodes switch off" : "");
+        OK(xrt_graph_create(&other, 0));
+        add_set(other, &stranger, NULL, 0, f.d, 1);
+        FAILS(xrt_graph_node_set_enabled(x, stranger, 1), XRT_ERROR_INVALID_VALUE,
+              on_cpu() ? "not one of the graph the exec was made from" : "");
+        FAILS(xrt_graph_node_get_enabled(x, w2.set, NULL), XRT_ERROR_INVALID_VALUE, "enabled is NULL");
+        FAILS(xrt_graph_node_set_enabled(NULL, w2.set, 1), XRT_ERROR_INVALID_VALUE, "NULL");
+        OK(xrt_graph_destroy(other));
+        OK(xrt_graph_destroy(w2.g));
+    }
+    OK(xrt_graph_exec_destroy(x));
+    FAILS(xrt_graph_node_set_enabled(x, w.set, 1), XRT_ERROR_INVALID_HANDLE, "");
+    OK(xrt_graph_destroy(w.g));
+    OK(xrt_free(d2));
+    fx_free(&f);
+    SKIP_UNLESS(st != XRT_ERROR_UNSUPPORTED, "the runtime cannot switch nodes off");
+}
+
 /* Instantiates g with flags, launches it on f->s, destroys the exec. */
 static void run_with_flags(fixture *f, xrt_graph g, unsigned long long flags)
 {
@@ -1876,6 +1979,7 @@ int main(void)
         cmocka_unit_test(test_free_of_gone_graph),
         cmocka_unit_test(test_graph_mem_trim),
         cmocka_unit_test(test_graph_mem_attributes),
+        cmocka_unit_test(test_graph_node_enabled),
         cmocka_unit_test(test_instantiate_flags),
         cmocka_unit_test(test_auto_free_on_launch),
         cmocka_unit_test(test_auto_free_captured),

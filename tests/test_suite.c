@@ -2380,6 +2380,7 @@ static void test_graph_copy_node_calls(void **state)
     void *d;
     size_t i;
     uint64_t mark;
+    unsigned on = 0;
     xrt_status st;
     (void)state;
     if ((st = xrt_graph_create(&g, 0)) != XRT_SUCCESS) {
@@ -2405,6 +2406,13 @@ static void test_graph_copy_node_calls(void **state)
     OK(xrt_graph_instantiate(&x, g));
     p.src_pos = xrt_make_pos(2, 0, 0);
     OK(xrt_graph_exec_memcpy_node_set_params(x, n, &p));
+    if ((st = xrt_graph_node_set_enabled(x, n, 1)) == XRT_SUCCESS) { /* HIP 5.2 has no hipGraphNodeSetEnabled */
+        OK(xrt_graph_node_get_enabled(x, n, &on));
+        assert_int_equal(on, 1);
+    } else {
+        assert_int_equal(st, XRT_ERROR_UNSUPPORTED);
+        xrt_get_last_error();
+    }
     OK(xrt_graph_launch(x, s));
     OK(xrt_stream_synchronize(s));
     OK(xrt_memcpy(back, d, 256, XRT_MEMCPY_DEVICE_TO_HOST));
@@ -2418,7 +2426,10 @@ static void test_graph_copy_node_calls(void **state)
         assert_int_equal(st, XRT_ERROR_UNSUPPORTED);
         xrt_get_last_error();
     }
-    if ((st = xrt_device_get_graph_mem_attribute(0, XRT_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH, &mark)) != XRT_SUCCESS) {
+    if ((st = xrt_device_get_graph_mem_attribute(0, XRT_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH, &mark)) == XRT_SUCCESS) {
+        mark = 0;
+        OK(xrt_device_set_graph_mem_attribute(0, XRT_GRAPH_MEM_ATTR_RESERVED_MEM_HIGH, &mark));
+    } else {
         assert_int_equal(st, XRT_ERROR_UNSUPPORTED); /* HIP 5.2 has no hipDeviceGetGraphMemAttribute */
         xrt_get_last_error();
     }

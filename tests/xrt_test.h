@@ -1327,6 +1327,14 @@ typedef struct xrt_test_calls {
       xrt_graph_exec_memcpy_node_set_params(c->built_exec, c->copy_node, &c->row))                                     \
     X(graph_exec_copy_3d_set_box, "graph_exec_memcpy_node_set_params of a 3-D box", 0, XRT_ERROR_INVALID_VALUE,      \
       xrt_graph_exec_memcpy_node_set_params(c->built_exec, c->copy_node, &c->box))                                     \
+    X(graph_node_set_enabled, "graph_node_set_enabled", 0, XRT_SUCCESS,                                                \
+      xrt_graph_node_set_enabled(c->built_exec, c->copy_node, 1))                                                      \
+    X(graph_node_set_enabled_empty, "graph_node_set_enabled of an empty node", 0, XRT_ERROR_INVALID_VALUE,             \
+      xrt_graph_node_set_enabled(c->built_exec, c->node, 0))                                                           \
+    X(graph_node_get_enabled, "graph_node_get_enabled", 0, XRT_SUCCESS,                                                \
+      xrt_graph_node_get_enabled(c->built_exec, c->copy_node, &c->flags))                                              \
+    X(graph_node_get_enabled_null, "graph_node_get_enabled into NULL", 0, XRT_ERROR_INVALID_VALUE,                     \
+      xrt_graph_node_get_enabled(c->built_exec, c->copy_node, NULL))                                                   \
     X(ipc_get, "ipc_get_mem_handle (the first: it waits)", 1, XRT_ERROR_NOT_PERMITTED,                              \
       xrt_ipc_get_mem_handle(&c->ipc, c->d))                                                                           \
     X(ipc_get_null, "ipc_get_mem_handle to NULL", 0, XRT_ERROR_INVALID_VALUE, xrt_ipc_get_mem_handle(NULL, c->d))     \

@@ -85,6 +85,7 @@ typedef struct op {
     unsigned elem;
     int copy_kind; /* a copy's enum cudaMemcpyKind, as given */
     int hidden; /* the double's own record for an implicit wait: not the stream's work (queued, done) */
+    int off; /* an exec's node switched off (cudaGraphNodeSetEnabled): not run */
 } op;
 
 static __thread int current_device;
@@ -1336,7 +1337,8 @@ static void graph_run(op *o)
     pthread_mutex_lock(&x->lock);
     while (x->done + 1 < o->target) pthread_cond_wait(&x->cond, &x->lock);
     pthread_mutex_unlock(&x->lock);
-    for (i = 0; i < o->plan->g.n; i++) run(&o->plan->g.nodes[i]->o);
+    for (i = 0; i < o->plan->g.n; i++)
+        if (!o->plan->g.nodes[i]->o.off) run(&o->plan->g.nodes[i]->o);
     pthread_mutex_lock(&x->lock);
     x->done = o->target;
     pthread_cond_broadcast(&x->cond);
@@ -1566,7 +1568,7 @@ static int plan_ranks(const plan *p, size_t *ord, size_t *rank)
 /* cudaGraphExecUpdate's limits between the exec's plan a and the new plan b,
    nodes paired in creation order: the result code, and b's node to blame
    (*bad) and the node a changed edge comes from (*from). */
-static int plan_differ(const plan *a, const plan *b, const gnode **bad, const gnode **from)
+static int plan_differ(const plan *a, plan *b, const gnode **bad, const gnode **from)
 {
     size_t n = a->g.n, k, j, l, *oa, *ra, *ob, *rb;
     int r = cudaGraphExecUpdateSuccess;
@@ -1603,6 +1605,8 @@ static int plan_differ(const plan *a, const plan *b, const gnode **bad, const gn
             if ((r = plan_differ(x->o.plan, y->o.plan, &inner, &inner_from)) != cudaGraphExecUpdateSuccess) *from = NULL;
         }
     }
+    for (k = 0; k < n && r == cudaGraphExecUpdateSuccess; k++) /* "Enable state is unaffected by ... update" */
+        b->g.nodes[ob[k]]->o.off = a->g.nodes[oa[k]]->o.off;
     free(oa);
     return r;
 }
@@ -2288,6 +2292,11 @@ cudaError_t cudaGraphEventWaitNodeSetEvent(cudaGraphNode_t node, cudaEvent_t ev)
 /* In an exec: its copy of node (of the graph it was made or last updated
    from), of kind `kind`, changed by edit(op, arg) in a new plan for later
    launches; launches in flight keep theirs. */
+/* The nodes cudaGraphNodeSetEnabled takes: "only kernel, memset and memcpy nodes are supported". */
+static int switchable(int kind) { return kind == 0 || kind == 1 || kind == 15; }
+
+/* A new plan for the exec with its copy of node, of `kind` (-1: one that
+   switches off), changed by edit. */
 static cudaError_t exec_edit(cudaGraphExec_t ge, cudaGraphNode_t node, int kind,
                              cudaError_t (*edit)(op *o, const void *arg), const void *arg)
 {
@@ -2306,8 +2315,13 @@ static cudaError_t exec_edit(cudaGraphExec_t ge, cudaGraphNode_t node, int kind,
         plan_unref(old);
         return cudaErrorMemoryAllocation;
     }
-    for (i = 0; i < p->g.n; i++)
-        if (p->g.nodes[i]->id == n->id && p->g.nodes[i]->o.kind == kind) e = edit(&p->g.nodes[i]->o, arg);
+    for (i = 0; i < p->g.n; i++) {
+        op *o = &p->g.nodes[i]->o;
+        int off = o->off;
+        if (p->g.nodes[i]->id != n->id || (kind >= 0 ? o->kind != kind : !switchable(o->kind))) continue;
+        e = edit(o, arg);
+        if (kind >= 0) o->off = off; /* params set while it is off take effect when it is on again */
+    }
     plan_unref(old);
     if (e != cudaSuccess) {
         plan_unref(p);
@@ -2390,6 +2404,32 @@ cudaError_t cudaGraphExecEventRecordNodeSetEvent(cudaGraphExec_t ge, cudaGraphNo
 cudaError_t cudaGraphExecEventWaitNodeSetEvent(cudaGraphExec_t ge, cudaGraphNode_t node, cudaEvent_t ev)
 {
     return exec_edit(ge, node, 12, event_edit, (const void *)ev);
+}
+
+static cudaError_t enabled_edit(op *o, const void *arg)
+{
+    o->off = !*(const unsigned *)arg;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphNodeSetEnabled(cudaGraphExec_t ge, cudaGraphNode_t node, unsigned isEnabled)
+{
+    return exec_edit(ge, node, -1, enabled_edit, &isEnabled);
+}
+
+cudaError_t cudaGraphNodeGetEnabled(cudaGraphExec_t ge, cudaGraphNode_t node, unsigned *isEnabled)
+{
+    exec *x = (exec *)(void *)ge;
+    const gnode *n = (const gnode *)(void *)node;
+    size_t i;
+    cudaError_t e = cudaErrorInvalidValue;
+    if (!x || !n || !isEnabled) return cudaErrorInvalidValue;
+    pthread_mutex_lock(&x->lock);
+    for (i = 0; i < x->cur->g.n; i++)
+        if (x->cur->g.nodes[i]->id == n->id && switchable(x->cur->g.nodes[i]->o.kind))
+            *isEnabled = !x->cur->g.nodes[i]->o.off, e = cudaSuccess;
+    pthread_mutex_unlock(&x->lock);
+    return e;
 }
 
 /* >> errors, versions, devices */

@@ -231,6 +231,8 @@ static int op_index, trace; /* FUZZ_API_TRACE=1: print each call and its status 
     X(device_graph_mem_trim, 0) /* tests/test_graph_nodes.c */          \
     X(device_get_graph_mem_attribute, 0) /* tests/test_graph_nodes.c */ \
     X(device_set_graph_mem_attribute, 0)                                \
+    X(graph_node_set_enabled, 0) /* tests/test_graph_nodes.c */         \
+    X(graph_node_get_enabled, 0)                                        \
     X(graph_instantiate_with_flags, 0) /* tests/test_graph_nodes.c */   \
     X(graph_upload, 0) /* tests/test_graph_nodes.c */ \
     X(event_record_with_flags, 0) /* tests/test_graph.c: DEFAULT is event_record; EXTERNAL needs a capture */ \
