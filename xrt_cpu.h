@@ -5338,8 +5338,16 @@ static xrt_status xrt__cpu_device_reset(const xrt_backend *self)
 {
     int d = xrt__cpu_current(), p;
     xrt__device_reset_objects(self, d, xrt__cpu_on_device);
-    if (__atomic_load_n(&xrt__cpu_mpool_dflt[d].ready, __ATOMIC_ACQUIRE))
-        xrt__cpu_mpool_release(&xrt__cpu_mpool_dflt[d], 0); /* all it keeps: nothing of it is in use */
+    if (__atomic_load_n(&xrt__cpu_mpool_dflt[d].ready, __ATOMIC_ACQUIRE)) {
+        xrt__cpu_mpool *m = &xrt__cpu_mpool_dflt[d];
+        xrt__cpu_mpool_release(m, 0); /* all it keeps: nothing of it is in use */
+        xrt__cpu_lock(&m->lock); /* and as a fresh device has it (CUDA: a new primary context's) */
+        xrt__cpu_mpool_init(m, d);
+        m->threshold = m->access = 0;
+        m->reserved_high = m->reserved;
+        m->used_high = m->used;
+        xrt__cpu_unlock(&m->lock);
+    }
     __atomic_store_n(&xrt__cpu.peers[d], 0, __ATOMIC_RELAXED);
     for (p = 0; p < xrt__cpu.ndev; p++) __atomic_and_fetch(&xrt__cpu.peers[p], ~((uint64_t)1 << d), __ATOMIC_RELAXED);
     for (p = 0; p < XRT__CPU_LIMITS; p++) __atomic_store_n(&xrt__cpu_limits[d][p], 0, __ATOMIC_RELAXED);

@@ -376,6 +376,45 @@ static void test_pool_access(void **state)
     OK(xrt_mem_pool_destroy(p));
 }
 
+/* A device reset leaves its default pool as a fresh device has it, as a
+   new primary context does on CUDA: CUDA's reuse policies, no release
+   threshold, no peer's access, the high-water marks at the current amounts. */
+static void test_reset_gives_a_fresh_default_pool(void **state)
+{
+    xrt_mem_pool d = NULL;
+    xrt_mem_access_desc peer = {1, XRT_MEM_ACCESS_FLAGS_PROT_READ_WRITE};
+    xrt_stream s = NULL;
+    uint64_t v = 1 << 20, high = 0, now = 1;
+    int policy = 0, count = 0;
+    void *a;
+    (void)state;
+    SKIP_UNLESS(has_pools(), "no memory pools");
+    OK(xrt_get_device_count(&count));
+    OK(xrt_set_device(0));
+    OK(xrt_stream_create(&s));
+    OK(xrt_device_get_default_mem_pool(&d, 0));
+    OK(xrt_mem_pool_set_attribute(d, XRT_MEMPOOL_ATTR_RELEASE_THRESHOLD, &v));
+    OK(xrt_mem_pool_set_attribute(d, XRT_MEMPOOL_REUSE_FOLLOW_EVENT_DEPENDENCIES, &policy));
+    if (count > 1) OK(xrt_mem_pool_set_access(d, &peer, 1));
+    OK(xrt_malloc_from_pool_async(&a, 1 << 16, d, s));
+    OK(xrt_free_async(a, s));
+    OK(xrt_stream_synchronize(s));
+    OK(xrt_stream_destroy(s));
+    OK(xrt_device_reset());
+    OK(xrt_device_get_default_mem_pool(&d, 0));
+    OK(xrt_mem_pool_get_attribute(d, XRT_MEMPOOL_ATTR_RELEASE_THRESHOLD, &v));
+    assert_int_equal(v, 0);
+    OK(xrt_mem_pool_get_attribute(d, XRT_MEMPOOL_REUSE_FOLLOW_EVENT_DEPENDENCIES, &policy));
+    assert_int_equal(policy, 1);
+    if (count > 1) assert_int_equal(access_of(d, 1), XRT_MEM_ACCESS_FLAGS_PROT_NONE);
+    OK(xrt_mem_pool_get_attribute(d, XRT_MEMPOOL_ATTR_USED_MEM_HIGH, &high));
+    OK(xrt_mem_pool_get_attribute(d, XRT_MEMPOOL_ATTR_USED_MEM_CURRENT, &now));
+    assert_int_equal(high, now);
+    OK(xrt_mem_pool_get_attribute(d, XRT_MEMPOOL_ATTR_RESERVED_MEM_HIGH, &high));
+    OK(xrt_mem_pool_get_attribute(d, XRT_MEMPOOL_ATTR_RESERVED_MEM_CURRENT, &now));
+    assert_int_equal(high, now);
+}
+
 /* Bad descriptors, each refused before any of the call's is applied:
    READ alone is unsupported, other flags invalid, a device out of range
    invalid, the owner's NONE (HIP's tests: hipErrorInvalidDevice) refused;
@@ -549,7 +588,7 @@ int main(void)
         cmocka_unit_test(test_pools_unsupported),      cmocka_unit_test(test_default_pool_reuse),
         cmocka_unit_test(test_release_threshold_and_trim), cmocka_unit_test(test_reuse_across_streams),
         cmocka_unit_test(test_current_pool_and_destroy), cmocka_unit_test(test_pool_bad_input),
-        cmocka_unit_test(test_pool_zero_size),          cmocka_unit_test(test_pool_access),
+        cmocka_unit_test(test_pool_zero_size),          cmocka_unit_test(test_pool_access), cmocka_unit_test(test_reset_gives_a_fresh_default_pool),
         cmocka_unit_test(test_pool_access_bad_input),
         cmocka_unit_test(test_concurrent_streams),     cmocka_unit_test(test_unreached_free_not_shared),
         cmocka_unit_test(test_unreached_free_not_shared_across_null_streams),

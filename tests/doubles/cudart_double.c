@@ -4066,8 +4066,17 @@ cudaError_t cudaDeviceSynchronize(void)
 cudaError_t cudaDeviceReset(void)
 {
     alloc **pp, *a, *gone = NULL;
+    mpool *m = &pool_default[current_device];
     device_wait(current_device);
     memset(limits[current_device], 0, sizeof limits[current_device]);
+    pthread_mutex_lock(&pool_lock); /* the default pool as a new primary context has it */
+    if (m->ready) {
+        pool_release_locked(m, 0);
+        pool_init_locked(m, current_device);
+        m->amount[P_THRESHOLD] = 0, m->access = 0;
+        m->amount[P_RESERVED_HIGH] = m->amount[P_RESERVED], m->amount[P_USED_HIGH] = m->amount[P_USED];
+    }
+    pthread_mutex_unlock(&pool_lock);
     pthread_mutex_lock(&live_lock);
     for (pp = &allocs; (a = *pp) != NULL;)
         if (a->device == current_device && a->host == 0 && !a->graph) { /* cudaMalloc's */
