@@ -1313,6 +1313,13 @@ static inline xrt_status xrt_stream_begin_capture_to_graph(xrt_stream stream, xr
                                                            xrt_capture_mode mode);
 static inline xrt_status xrt_stream_end_capture(xrt_stream stream, xrt_graph *graph);
 static inline xrt_status xrt_stream_is_capturing(xrt_stream stream, xrt_capture_status *status);
+/* The same, and while the capture is active its id (written only then; id
+   may be NULL): unique in the process, the same for every stream joined to
+   the capture. As cudaStreamGetCaptureInfo's first two outputs and HIP's
+   hipStreamGetCaptureInfo; the capture's graph and dependencies are not
+   given. */
+static inline xrt_status xrt_stream_get_capture_info(xrt_stream stream, xrt_capture_status *status,
+                                                     unsigned long long *id);
 /* The calling thread's capture mode, cudaThreadExchangeStreamCaptureMode:
    sets it to *mode and gives the one it had in *mode (push, then pop with
    the same call). It decides which captures the thread's unsafe calls are
@@ -3616,6 +3623,23 @@ static inline xrt_status xrt_stream_is_capturing(xrt_stream stream, xrt_capture_
     if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_stream_is_capturing", stream));
     r = b->stream_is_capturing(b, s->obj, &st); /* the NULL stream never captures, but may be refused the question */
     *status = (xrt_capture_status)st;
+    return xrt__call_exit(r);
+}
+
+static inline xrt_status xrt_stream_get_capture_info(xrt_stream stream, xrt_capture_status *status,
+                                                     unsigned long long *id)
+{
+    const xrt_backend *b = xrt__be();
+    unsigned st = XRT_CAPTURE_STATUS_NONE;
+    unsigned long long got = 0;
+    xrt_status r;
+    XRT__CHECK_PTR(status, "xrt_stream_get_capture_info");
+    xrt__call_enter();
+    xrt__handle_slot *s = xrt__handle_stream(b, stream);
+    if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_stream_get_capture_info", stream));
+    r = b->stream_get_capture_info(b, s->obj, &st, &got);
+    *status = (xrt_capture_status)st;
+    if (id && r == XRT_SUCCESS && st == XRT_CAPTURE_STATUS_ACTIVE) *id = got;
     return xrt__call_exit(r);
 }
 

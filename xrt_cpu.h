@@ -6712,10 +6712,12 @@ typedef struct xrt__cpu_capture {
     xrt_status invalid;      /* the first refusal; XRT_SUCCESS while valid */
     char why[384];           /* its detail */
     struct xrt__cpu_capture *next; /* active captures */
+    unsigned long long id;   /* xrt_stream_get_capture_info's: its number, from 1, in begin order */
 } xrt__cpu_capture;
 
 static pthread_mutex_t xrt__cpu_cap_lock = PTHREAD_MUTEX_INITIALIZER;
 static xrt__cpu_capture *xrt__cpu_caps; /* active captures, under the lock */
+static unsigned long long xrt__cpu_cap_ids; /* captures begun, under the lock */
 static int xrt__cpu_ncaps;              /* their count: read without the lock by the calls a capture may refuse */
 
 /* An error found under the capture lock is noted, and recorded (logged)
@@ -7606,6 +7608,7 @@ static xrt_status xrt__cpu_cap_begin(xrt__cpu_stream *s, unsigned mode, xrt__cpu
             XRT_FREE(c);
             st = xrt__cpu_cap_note(XRT_ERROR_OUT_OF_MEMORY, who, "no memory for a capture");
         } else {
+            c->id = ++xrt__cpu_cap_ids;
             c->next = xrt__cpu_caps;
             xrt__cpu_caps = c;
             __atomic_add_fetch(&xrt__cpu_ncaps, 1, __ATOMIC_RELEASE);
@@ -7803,8 +7806,8 @@ static void xrt__cpu_cap_stream_gone(xrt__cpu_stream *s)
 /* The NULL stream never captures; while a blocking stream of its device
    does, the question is refused as its work would be (HIP's
    hipStreamIsCapturing: hipErrorStreamCaptureImplicit), the capture left
-   as it was. */
-static xrt_status xrt__cpu_stream_is_capturing(const xrt_backend *self, void *stream, unsigned *status)
+   as it was. *id: the capture's, where there is one. */
+static xrt_status xrt__cpu_capture_info(void *stream, unsigned *status, unsigned long long *id, const char *who)
 {
     xrt__cpu_stream *s = xrt__cpu_stream_of(stream), *b = NULL;
     xrt__cpu_legacy *l = &xrt__cpu.legacy[s->device];
@@ -7812,18 +7815,33 @@ static xrt_status xrt__cpu_stream_is_capturing(const xrt_backend *self, void *st
     *status = !s->cap ? XRT_CAPTURE_STATUS_NONE
               : s->cap->invalid != XRT_SUCCESS ? XRT_CAPTURE_STATUS_INVALIDATED
                                                : XRT_CAPTURE_STATUS_ACTIVE;
+    *id = s->cap ? s->cap->id : 0;
     if (s->order == XRT__CPU_LEGACY) {
         xrt__cpu_lock(&l->lock);
         for (b = l->blocking; b && !b->cap; b = b->bnext) {
         }
         if (b)
-            xrt__cpu_cap_note(XRT_ERROR_STREAM_CAPTURE_IMPLICIT, "cpu: xrt_stream_is_capturing",
+            xrt__cpu_cap_note(XRT_ERROR_STREAM_CAPTURE_IMPLICIT, who,
                               "the NULL stream's work would wait for %s, a blocking stream that is capturing",
                               b->cap_name);
         xrt__cpu_unlock(&l->lock);
     }
     xrt__cpu_cap_unlock();
     return s->order == XRT__CPU_LEGACY && b ? XRT_ERROR_STREAM_CAPTURE_IMPLICIT : XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_stream_is_capturing(const xrt_backend *self, void *stream, unsigned *status)
+{
+    unsigned long long id;
+    (void)self;
+    return xrt__cpu_capture_info(stream, status, &id, "cpu: xrt_stream_is_capturing");
+}
+
+static xrt_status xrt__cpu_stream_get_capture_info(const xrt_backend *self, void *stream, unsigned *status,
+                                                   unsigned long long *id)
+{
+    (void)self;
+    return xrt__cpu_capture_info(stream, status, id, "cpu: xrt_stream_get_capture_info");
 }
 
 static xrt_status xrt__cpu_graph_destroy(const xrt_backend *self, void *graph)

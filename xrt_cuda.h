@@ -869,6 +869,11 @@ static int xrt__cuda_capture_last(const xrt__gpu *g, void *stream, void **graph,
     int status = 0, e = xrt__cuda_graph.CaptureInfo(stream, &status, NULL, &into, &deps, &data, &n);
     return xrt__gpu_capture_last_of(g, e, status, into, deps, n, graph, node);
 }
+
+static int xrt__cuda_capture_id(void *stream, int *status, unsigned long long *id)
+{
+    return xrt__cuda_graph.CaptureInfo(stream, status, id, NULL, NULL, NULL, NULL);
+}
 static const char *const xrt__cuda_node_edges_calls[2] = {"cudaGraphNodeGetDependencies", "cudaGraphNodeGetDependentNodes"};
 static const char *const xrt__cuda_edit_calls[2] = {"cudaGraphAddDependencies", "cudaGraphRemoveDependencies"};
 #if CUDART_VERSION >= 13000
@@ -1134,6 +1139,8 @@ static void xrt__cuda_graph_hooks(xrt__gpu *g)
                  : g->version >= 12030 ? xrt__gpu_lookup(g, "cudaStreamGetCaptureInfo_v3") : NULL;
     memcpy(&xrt__cuda_graph.CaptureInfo, &info, sizeof info);
     g->capture_last = info ? xrt__cuda_capture_last : NULL;
+    g->capture_id = info ? xrt__cuda_capture_id : NULL;
+    g->capture_info_call = g->version >= 13000 ? "cudaStreamGetCaptureInfo" : "cudaStreamGetCaptureInfo_v3";
     memcpy(&xrt__cuda_graph.ExecUpdate, &update, sizeof update);
     memcpy(&xrt__cuda_graph.Edges, &edges, sizeof edges);
     memcpy(&xrt__cuda_graph.EdgesNoData, &plain, sizeof plain);

@@ -597,6 +597,10 @@ struct xrt__gpu {
        its next work would follow one node, then *node. Set by `loaded` where
        the runtime has the call (xrt__gpu_capture_last_of decides), else NULL. */
     int (*capture_last)(const xrt__gpu *g, void *stream, void **graph, void **node);
+    /* The same call for a stream's capture status and id: the native error;
+       set with capture_last, named capture_info_call. */
+    int (*capture_id)(void *stream, int *status, unsigned long long *id);
+    const char *capture_info_call;
     /* managed memory: a prefetch and an advice, whose signatures differ
        between the vendors and between CUDA 12 and 13 (CUDA 13 takes a
        cudaMemLocation for the int device), set by `loaded` where the
@@ -2759,6 +2763,21 @@ static xrt_status xrt__gpu_stream_is_capturing(const xrt_backend *self, void *st
     st = XRT__GPU_CHECK(g, g->rt.StreamIsCapturing(stream, &native), XRT__GPU_CALL(StreamIsCapturing));
     if (st == XRT_SUCCESS) *status = (unsigned)native;
     return st;
+}
+
+static xrt_status xrt__gpu_stream_get_capture_info(const xrt_backend *self, void *stream, unsigned *status,
+                                                   unsigned long long *id)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    int native = 0, e;
+    XRT__GPU_NEED_GRAPHS(g);
+    if (!g->capture_id)
+        return xrt_error(XRT_ERROR_UNSUPPORTED, "xrt_stream_get_capture_info",
+                         "%s: the runtime has no cudaStreamGetCaptureInfo of CUDA 12.3 on (HIP: _v2)", g->name);
+    e = g->capture_id(stream, &native, id);
+    if (e != g->success) return xrt__gpu_fail_as(g, e, g->capture_info_call, "stream_get_capture_info");
+    *status = (unsigned)native;
+    return XRT_SUCCESS;
 }
 
 /* The runtime keeps the thread's mode: its own refusals follow it. */

@@ -386,6 +386,11 @@ static int xrt__hip_capture_last(const xrt__gpu *g, void *stream, void **graph, 
     int status = 0, e = xrt__hip_graph.CaptureInfo(stream, &status, NULL, &into, &deps, &n);
     return xrt__gpu_capture_last_of(g, e, status, into, deps, n, graph, node);
 }
+
+static int xrt__hip_capture_id(void *stream, int *status, unsigned long long *id)
+{
+    return xrt__hip_graph.CaptureInfo(stream, status, id, NULL, NULL, NULL);
+}
 static const char *const xrt__hip_node_edges_calls[2] = {"hipGraphNodeGetDependencies", "hipGraphNodeGetDependentNodes"};
 static const char *const xrt__hip_edit_calls[2] = {"hipGraphAddDependencies", "hipGraphRemoveDependencies"};
 XRT__GPU_SAME_TYPE(xrt__hip_type_deps, hipError_t(*)(hipGraphNode_t, hipGraphNode_t *, size_t *), hipGraphNodeGetDependencies)
@@ -519,6 +524,8 @@ static void xrt__hip_graph_hooks(xrt__gpu *g)
     void *info = xrt__gpu_lookup(g, "hipStreamGetCaptureInfo_v2");
     memcpy(&xrt__hip_graph.CaptureInfo, &info, sizeof info);
     g->capture_last = info ? xrt__hip_capture_last : NULL;
+    g->capture_id = info ? xrt__hip_capture_id : NULL;
+    g->capture_info_call = "hipStreamGetCaptureInfo_v2";
     memcpy(&xrt__hip_graph.ExecUpdate, &update, sizeof update);
     memcpy(&xrt__hip_graph.Edges, &edges, sizeof edges);
     int k, all = edges != NULL;

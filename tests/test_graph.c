@@ -229,6 +229,53 @@ static void capture_fork_join(fixture *f, int v)
     OK(xrt_memcpy_async(f->h, f->d, N * sizeof(int), XRT_MEMCPY_DEVICE_TO_HOST, f->s[0]));
 }
 
+/* xrt_stream_get_capture_info (cudaStreamGetCaptureInfo's status and id):
+   while a capture is active, an id that every stream joined to it gives and
+   no other capture has; the id is not written otherwise. */
+static void test_capture_info(void **state)
+{
+    fixture f;
+    xrt_graph g;
+    xrt_capture_status cs = XRT_CAPTURE_STATUS_INVALIDATED;
+    unsigned long long id0 = 0, id1 = 0;
+    xrt_status st;
+    (void)state;
+    need_graphs();
+    fx_make(&f);
+    st = xrt_stream_get_capture_info(f.s[0], &cs, &id0);
+    if (st == XRT_ERROR_UNSUPPORTED) xrt_get_last_error();
+    if (st != XRT_ERROR_UNSUPPORTED) {
+        OK(st);
+        assert_int_equal(cs, XRT_CAPTURE_STATUS_NONE);
+        assert_int_equal(id0, 0);
+        capture_fork_join(&f, 1);
+        OK(xrt_stream_get_capture_info(f.s[0], &cs, &id0));
+        assert_int_equal(cs, XRT_CAPTURE_STATUS_ACTIVE);
+        OK(xrt_stream_get_capture_info(f.s[1], &cs, &id1));
+        assert_int_equal(cs, XRT_CAPTURE_STATUS_ACTIVE);
+        assert_true(id1 == id0); /* joined by the fork */
+        cs = XRT_CAPTURE_STATUS_NONE;
+        OK(xrt_stream_get_capture_info(f.s[2], &cs, NULL));
+        assert_int_equal(cs, XRT_CAPTURE_STATUS_ACTIVE);
+        OK(xrt_stream_end_capture(f.s[0], &g));
+        OK(xrt_graph_destroy(g));
+        id1 = 7;
+        OK(xrt_stream_get_capture_info(f.s[1], &cs, &id1));
+        assert_int_equal(cs, XRT_CAPTURE_STATUS_NONE);
+        assert_true(id1 == 7);
+        OK(xrt_stream_begin_capture(f.s[2], XRT_CAPTURE_MODE_THREAD_LOCAL));
+        OK(xrt_memset_async(f.d, 0, N * sizeof(int), f.s[2]));
+        OK(xrt_stream_get_capture_info(f.s[2], &cs, &id1));
+        assert_int_equal(cs, XRT_CAPTURE_STATUS_ACTIVE);
+        assert_true(id1 != id0); /* another capture */
+        OK(xrt_stream_end_capture(f.s[2], &g));
+        OK(xrt_graph_destroy(g));
+        FAILS(xrt_stream_get_capture_info(f.s[0], NULL, &id0), XRT_ERROR_INVALID_VALUE, "status is NULL");
+    }
+    fx_free(&f);
+    SKIP_UNLESS(st != XRT_ERROR_UNSUPPORTED, "the runtime does not tell a capture's id");
+}
+
 static void test_fork_join_three_streams(void **state)
 {
     fixture f;
@@ -2121,6 +2168,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_captured_pipeline_runs_1000_times),
         cmocka_unit_test(test_fork_join_three_streams),
+        cmocka_unit_test(test_capture_info),
         gated_test(test_launch_is_asynchronous_and_ordered),
         cmocka_unit_test(test_launches_of_one_exec_are_ordered),
         cmocka_unit_test(test_exec_update),

@@ -2261,6 +2261,10 @@ static void test_graph_calls(void **state)
     OK(xrt_stream_begin_capture(s, XRT_CAPTURE_MODE_GLOBAL));
     OK(xrt_stream_is_capturing(s, &cs));
     assert_int_equal(cs, XRT_CAPTURE_STATUS_ACTIVE);
+    if ((st = xrt_stream_get_capture_info(s, &cs, NULL)) == XRT_SUCCESS) /* CUDA before 12.3 cannot tell */
+        assert_int_equal(cs, XRT_CAPTURE_STATUS_ACTIVE);
+    else
+        assert_int_equal(xrt_get_last_error(), XRT_ERROR_UNSUPPORTED);
     OK(xrt_memset_async(d, 7, N, s));
     OK(xrt_memcpy_async(h, d, N, XRT_MEMCPY_DEVICE_TO_HOST, s)); /* pageable: captured all the same */
     OK(xrt_stream_end_capture(s, &g));

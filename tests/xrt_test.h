@@ -1220,6 +1220,9 @@ typedef struct xrt_test_calls {
     X(end_capture_null, "stream_end_capture to NULL", 0, XRT_ERROR_INVALID_VALUE, xrt_stream_end_capture(c->other, NULL)) \
     X(is_capturing, "stream_is_capturing", 0, XRT_SUCCESS, xrt_stream_is_capturing(c->other, &c->capture))             \
     X(is_capturing_null, "stream_is_capturing to NULL", 0, XRT_ERROR_INVALID_VALUE, xrt_stream_is_capturing(c->other, NULL)) \
+    X(capture_info, "stream_get_capture_info", 0, XRT_SUCCESS, xrt_stream_get_capture_info(c->other, &c->capture, NULL)) \
+    X(capture_info_null, "stream_get_capture_info to NULL", 0, XRT_ERROR_INVALID_VALUE,                                \
+      xrt_stream_get_capture_info(c->other, NULL, NULL))                                                               \
     X(exchange_capture_mode, "thread_exchange_stream_capture_mode", 0, XRT_SUCCESS,                                      \
       xrt_thread_exchange_stream_capture_mode(&c->capture_mode))                                                       \
     X(exchange_capture_mode_null, "thread_exchange_stream_capture_mode to NULL", 0, XRT_ERROR_INVALID_VALUE,             \
