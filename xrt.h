@@ -853,6 +853,18 @@ typedef enum xrt_limit {
 } xrt_limit;
 static inline xrt_status xrt_device_set_limit(xrt_limit limit, size_t value); /* cudaDeviceSetLimit */
 static inline xrt_status xrt_device_get_limit(size_t *value, xrt_limit limit); /* cudaDeviceGetLimit */
+/* A preference between L1 cache and shared memory, as cudaFuncCache (the same
+   values): the current device's (cudaDeviceSetCacheConfig,
+   cudaDeviceGetCacheConfig) and a function's (cudaFuncSetCacheConfig, in
+   xrt_function_set_cache_config below). REFERENCE.md, "Device limits". */
+typedef enum xrt_func_cache {
+    XRT_FUNC_CACHE_PREFER_NONE = 0,
+    XRT_FUNC_CACHE_PREFER_SHARED = 1,
+    XRT_FUNC_CACHE_PREFER_L1 = 2,
+    XRT_FUNC_CACHE_PREFER_EQUAL = 3
+} xrt_func_cache;
+static inline xrt_status xrt_device_set_cache_config(xrt_func_cache config);
+static inline xrt_status xrt_device_get_cache_config(xrt_func_cache *config);
 /* As cudaDeviceReset: waits for the current device's work, then destroys
    its device and managed memory (xrt_free'd as it were; pinned host memory
    stays) and its streams, events and memory
@@ -1271,6 +1283,7 @@ static inline xrt_status xrt_memcpy_from_symbol_async(void *dst, xrt_module modu
    the CPU; the runtime's error on a GPU). block_size_limit 0: the function's
    own limit. */
 XRT_API xrt_status xrt_function_set_attribute(xrt_function function, xrt_function_attribute attr, int value);
+XRT_API xrt_status xrt_function_set_cache_config(xrt_function function, xrt_func_cache config);
 XRT_API xrt_status xrt_occupancy_max_active_blocks_per_multiprocessor(int *num_blocks, xrt_function function,
                                                                       int block_size, size_t dynamic_shared);
 XRT_API xrt_status xrt_occupancy_max_potential_block_size(int *min_grid_size, int *block_size, xrt_function function,
@@ -1948,6 +1961,30 @@ static inline xrt_status xrt_device_get_limit(size_t *value, xrt_limit limit)
     if (XRT__UNLIKELY(!xrt__limit_known(limit)))
         return xrt__limit_bad("xrt_device_get_limit", limit);
     return b->device_get_limit(b, value, (int)limit);
+}
+
+static inline xrt_status xrt__cache_config_bad(const char *fn, xrt_func_cache config)
+{
+    return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "config %d is none of XRT_FUNC_CACHE_* (0 .. 3)", (int)config);
+}
+
+static inline xrt_status xrt_device_set_cache_config(xrt_func_cache config)
+{
+    const xrt_backend *b = xrt__be();
+    if (XRT__UNLIKELY((unsigned)config > XRT_FUNC_CACHE_PREFER_EQUAL))
+        return xrt__cache_config_bad("xrt_device_set_cache_config", config);
+    return b->device_set_cache_config(b, (int)config);
+}
+
+static inline xrt_status xrt_device_get_cache_config(xrt_func_cache *config)
+{
+    const xrt_backend *b = xrt__be();
+    int got = XRT_FUNC_CACHE_PREFER_NONE;
+    xrt_status st;
+    XRT__CHECK_PTR(config, "xrt_device_get_cache_config");
+    st = b->device_get_cache_config(b, &got);
+    if (st == XRT_SUCCESS) *config = (xrt_func_cache)got;
+    return st;
 }
 
 /* >> dispatch: device reset: the device's work is waited for here, so a
@@ -8824,6 +8861,17 @@ XRT_API xrt_status xrt_function_set_attribute(xrt_function function, xrt_functio
     xrt__call_enter();
     if (!(f = xrt__handle_lookup(b, function, XRT__HANDLE_FUNCTION))) return xrt__call_exit(xrt__handle_bad(fn, function));
     return xrt__call_exit(b->function_set_attribute(b, f->obj, (int)attr, value));
+}
+
+XRT_API xrt_status xrt_function_set_cache_config(xrt_function function, xrt_func_cache config)
+{
+    const xrt_backend *b = xrt__be();
+    const char *fn = "xrt_function_set_cache_config";
+    xrt__handle_slot *f;
+    if ((unsigned)config > XRT_FUNC_CACHE_PREFER_EQUAL) return xrt__cache_config_bad(fn, config);
+    xrt__call_enter();
+    if (!(f = xrt__handle_lookup(b, function, XRT__HANDLE_FUNCTION))) return xrt__call_exit(xrt__handle_bad(fn, function));
+    return xrt__call_exit(b->function_set_cache_config(b, f->obj, (int)config));
 }
 
 XRT_API xrt_status xrt_occupancy_max_active_blocks_per_multiprocessor(int *num_blocks, xrt_function function,

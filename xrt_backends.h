@@ -358,7 +358,10 @@ enum { /* xrt_backend.flags */
     X(graph_node_get_enabled, (const xrt_backend *self, void *exec, void *graph, void *node, unsigned *enabled),   \
       (self, exec, graph, node, enabled))                                                                          \
     X(stream_get_capture_info, (const xrt_backend *self, void *stream, unsigned *status, unsigned long long *id), \
-      (self, stream, status, id))
+      (self, stream, status, id))                                                                                  \
+    X(device_set_cache_config, (const xrt_backend *self, int config), (self, config))                            \
+    X(device_get_cache_config, (const xrt_backend *self, int *config), (self, config))                           \
+    X(function_set_cache_config, (const xrt_backend *self, void *function, int config), (self, function, config))
 
 /* Pool access (mem_pool_set_access, mem_pool_get_access; cudaMemPoolSetAccess,
    cudaMemPoolGetAccess): the dispatch layer has checked the pool handle, the

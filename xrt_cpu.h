@@ -5316,6 +5316,24 @@ static xrt_status xrt__cpu_device_get_limit(const xrt_backend *self, size_t *val
     return XRT_SUCCESS;
 }
 
+/* The L1/shared-memory preference: a CPU core's caches do not split, so it
+   is kept and given back, and changes nothing (a reset: none). */
+static int xrt__cpu_cache_config[XRT__CPU_DEVICES_MAX];
+
+static xrt_status xrt__cpu_device_set_cache_config(const xrt_backend *self, int config)
+{
+    (void)self;
+    __atomic_store_n(&xrt__cpu_cache_config[xrt__cpu_current()], config, __ATOMIC_RELAXED);
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_device_get_cache_config(const xrt_backend *self, int *config)
+{
+    (void)self;
+    *config = __atomic_load_n(&xrt__cpu_cache_config[xrt__cpu_current()], __ATOMIC_RELAXED);
+    return XRT_SUCCESS;
+}
+
 /* >> cpu: device reset. A stream, event or memory pool is the device's
    that was current at its creation; modules, graphs and executable graphs
    are no device's on the CPU (a module's functions run on every device, a
@@ -5351,6 +5369,7 @@ static xrt_status xrt__cpu_device_reset(const xrt_backend *self)
     __atomic_store_n(&xrt__cpu.peers[d], 0, __ATOMIC_RELAXED);
     for (p = 0; p < xrt__cpu.ndev; p++) __atomic_and_fetch(&xrt__cpu.peers[p], ~((uint64_t)1 << d), __ATOMIC_RELAXED);
     for (p = 0; p < XRT__CPU_LIMITS; p++) __atomic_store_n(&xrt__cpu_limits[d][p], 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&xrt__cpu_cache_config[d], XRT_FUNC_CACHE_PREFER_NONE, __ATOMIC_RELAXED);
     return XRT_SUCCESS;
 }
 
@@ -6338,6 +6357,15 @@ static xrt_status xrt__cpu_function_set_attribute(const xrt_backend *self, void 
         return xrt_error(XRT_ERROR_INVALID_VALUE, "cpu: xrt_function_set_attribute",
                          "%d bytes of dynamic shared memory exceed the device's %u", value, XRT__CPU_MAX_SHARED);
     __atomic_store_n(&((xrt__cpu_function *)function)->max_shared, (size_t)value, __ATOMIC_RELAXED);
+    return XRT_SUCCESS;
+}
+
+/* A function's L1/shared-memory preference: nothing to split on a CPU core
+   (xrt__cpu_cache_config); accepted, as CUDA accepts it on a device whose
+   split is fixed. */
+static xrt_status xrt__cpu_function_set_cache_config(const xrt_backend *self, void *function, int config)
+{
+    (void)self, (void)function, (void)config;
     return XRT_SUCCESS;
 }
 

@@ -277,6 +277,7 @@ typedef struct xrt__cuda_driver {
     int (*ModuleGetGlobal)(unsigned long long *ptr, size_t *bytes, void *module, const char *name);
     int (*LibraryGetGlobal)(unsigned long long *ptr, size_t *bytes, void *library, const char *name);
     int (*FuncSetAttribute)(void *function, int attr, int value);
+    int (*FuncSetCacheConfig)(void *function, int config);
     int (*OccupancyMaxActiveBlocksPerMultiprocessor)(int *blocks, void *function, int block_size, size_t shared);
     int (*OccupancyMaxPotentialBlockSize)(int *min_grid, int *block, void *function, size_t (*to_shared)(int),
                                           size_t shared, int limit);
@@ -314,6 +315,7 @@ typedef struct xrt__cuda_driver {
     X(LibraryGetGlobal, cuLibraryGetGlobal, 1, CUresult,                                                   \
       (CUdeviceptr * ptr, size_t *bytes, CUlibrary library, const char *name))                             \
     X(FuncSetAttribute, cuFuncSetAttribute, 1, CUresult, (CUfunction f, CUfunction_attribute attr, int value)) \
+    X(FuncSetCacheConfig, cuFuncSetCacheConfig, 1, CUresult, (CUfunction f, CUfunc_cache config))         \
     X(OccupancyMaxActiveBlocksPerMultiprocessor, cuOccupancyMaxActiveBlocksPerMultiprocessor, 1, CUresult, \
       (int *blocks, CUfunction f, int block_size, size_t shared))                                          \
     X(OccupancyMaxPotentialBlockSize, cuOccupancyMaxPotentialBlockSize, 1, CUresult,                       \
@@ -796,6 +798,19 @@ static xrt_status xrt__cuda_function_set_attribute(xrt__gpu *g, void *fn, int at
         return xrt__cuda_driver_fail(d, e, "cuKernelGetFunction", "function_set_attribute");
     e = d->FuncSetAttribute(fn, attr, value); /* xrt_function_attribute's values are CUfunction_attribute's */
     return e == CUDA_SUCCESS ? XRT_SUCCESS : xrt__cuda_driver_fail(d, e, "cuFuncSetAttribute", "function_set_attribute");
+}
+
+static xrt_status xrt__cuda_function_set_cache_config(xrt__gpu *g, void *fn, int config)
+{
+    const xrt__cuda_driver *d = &xrt__cuda_drv;
+    int e;
+    if (!d->FuncSetCacheConfig)
+        return xrt_error(XRT_ERROR_UNSUPPORTED, "cuda: xrt_function_set_cache_config", "the driver has no cuFuncSetCacheConfig");
+    if ((e = xrt__cuda_context_function(g, &fn)) != CUDA_SUCCESS)
+        return xrt__cuda_driver_fail(d, e, "cuKernelGetFunction", "function_set_cache_config");
+    e = d->FuncSetCacheConfig(fn, config); /* xrt_func_cache's values are CUfunc_cache's */
+    return e == CUDA_SUCCESS ? XRT_SUCCESS
+                             : xrt__cuda_driver_fail(d, e, "cuFuncSetCacheConfig", "function_set_cache_config");
 }
 
 static xrt_status xrt__cuda_occupancy_blocks(xrt__gpu *g, void *fn, int block_size, size_t shared, int *blocks)
@@ -1316,6 +1331,8 @@ static void xrt__cuda_fill(xrt_backend *t)
     g->node_enabled_sym[1] = "cudaGraphNodeGetEnabled";
     g->get_limit_sym = "cudaDeviceGetLimit";
     g->set_limit_sym = "cudaDeviceSetLimit";
+    g->cache_config_sym[0] = "cudaDeviceSetCacheConfig";
+    g->cache_config_sym[1] = "cudaDeviceGetCacheConfig";
     g->p2p_attr_sym = "cudaDeviceGetP2PAttribute";
     g->limits = 7; /* cudaLimitStackSize .. cudaLimitPersistingL2CacheSize */
     g->record_flags_sym = "cudaEventRecordWithFlags";
@@ -1346,6 +1363,7 @@ static void xrt__cuda_fill(xrt_backend *t)
     g->function_attributes = xrt__cuda_function_attributes;
     g->module_global = xrt__cuda_module_global;
     g->function_set_attribute = xrt__cuda_function_set_attribute;
+    g->function_set_cache_config = xrt__cuda_function_set_cache_config;
     g->occupancy_blocks = xrt__cuda_occupancy_blocks;
     g->occupancy_block_size = xrt__cuda_occupancy_block_size;
     g->param_bytes = xrt__cuda_param_bytes;

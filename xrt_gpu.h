@@ -490,6 +490,13 @@ struct xrt__gpu {
     int (*p2p_attr)(int *value, int attr, int src, int dst);
     int p2p_attr_shift;
     int (*get_limit)(size_t *value, int limit);
+    /* "cudaDeviceSetCacheConfig", "cudaDeviceGetCacheConfig": looked up by
+       name (an enum of CUDA's values, an int); optional */
+    const char *cache_config_sym[2];
+    int (*set_cache_config)(int config);
+    int (*get_cache_config)(int *config);
+    /* a module function's preference (cuFuncSetCacheConfig), or NULL */
+    xrt_status (*function_set_cache_config)(xrt__gpu *g, void *fn, int config);
     int (*set_limit)(int limit, size_t value);
     int limits;
     /* "cudaEventRecordWithFlags" (CUDA 11.1; HIP: only where its header has
@@ -976,6 +983,10 @@ static int xrt__gpu_load(xrt__gpu *g, char *reason, size_t n)
     memcpy(&g->node_get_enabled, &sym, sizeof sym);
     sym = xrt__gpu_lookup(g, g->get_limit_sym);
     memcpy(&g->get_limit, &sym, sizeof sym);
+    sym = xrt__gpu_lookup(g, g->cache_config_sym[0]);
+    memcpy(&g->set_cache_config, &sym, sizeof sym);
+    sym = xrt__gpu_lookup(g, g->cache_config_sym[1]);
+    memcpy(&g->get_cache_config, &sym, sizeof sym);
     sym = xrt__gpu_lookup(g, g->set_limit_sym);
     memcpy(&g->set_limit, &sym, sizeof sym);
     sym = xrt__gpu_lookup(g, g->p2p_attr_sym);
@@ -2520,6 +2531,13 @@ static xrt_status xrt__gpu_function_get_param_info(const xrt_backend *self, void
     return g->param_info(g, ((xrt__gpu_function *)function)->native, index, offset, size);
 }
 
+static xrt_status xrt__gpu_function_set_cache_config(const xrt_backend *self, void *function, int config)
+{
+    xrt__gpu *g = (xrt__gpu *)self->user;
+    if (!g->function_set_cache_config) return xrt__gpu_no_modules(g, "xrt_function_set_cache_config");
+    return g->function_set_cache_config(g, ((xrt__gpu_function *)function)->native, config);
+}
+
 static xrt_status xrt__gpu_function_set_attribute(const xrt_backend *self, void *function, int attr, int value)
 {
     xrt__gpu *g = (xrt__gpu *)self->user;
@@ -3104,6 +3122,28 @@ static xrt_status xrt__gpu_device_set_limit(const xrt_backend *self, int limit, 
         return xrt__gpu_limit_lacks(g, "xrt_device_set_limit", g->set_limit_sym, limit, g->set_limit != NULL);
     e = g->set_limit(limit, value);
     return e == g->success ? XRT_SUCCESS : xrt__gpu_fail_as(g, e, g->set_limit_sym, "device_set_limit");
+}
+
+static xrt_status xrt__gpu_device_set_cache_config(const xrt_backend *self, int config)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    int e;
+    if (!g->set_cache_config)
+        return xrt_error(XRT_ERROR_UNSUPPORTED, "xrt_device_set_cache_config", "%s: the runtime has no %s", g->name,
+                         g->cache_config_sym[0]);
+    e = g->set_cache_config(config);
+    return e == g->success ? XRT_SUCCESS : xrt__gpu_fail_as(g, e, g->cache_config_sym[0], "device_set_cache_config");
+}
+
+static xrt_status xrt__gpu_device_get_cache_config(const xrt_backend *self, int *config)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    int e;
+    if (!g->get_cache_config)
+        return xrt_error(XRT_ERROR_UNSUPPORTED, "xrt_device_get_cache_config", "%s: the runtime has no %s", g->name,
+                         g->cache_config_sym[1]);
+    e = g->get_cache_config(config);
+    return e == g->success ? XRT_SUCCESS : xrt__gpu_fail_as(g, e, g->cache_config_sym[1], "device_get_cache_config");
 }
 
 static xrt_status xrt__gpu_device_get_limit(const xrt_backend *self, size_t *value, int limit)

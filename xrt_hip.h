@@ -1140,6 +1140,8 @@ static void xrt__hip_fill(xrt_backend *t)
     g->node_enabled_sym[1] = "hipGraphNodeGetEnabled";
     g->get_limit_sym = "hipDeviceGetLimit";
     g->set_limit_sym = "hipDeviceSetLimit";
+    g->cache_config_sym[0] = "hipDeviceSetCacheConfig";
+    g->cache_config_sym[1] = "hipDeviceGetCacheConfig";
     g->p2p_attr_sym = "hipDeviceGetP2PAttribute";
     g->p2p_attr_shift = hipDevP2PAttrPerformanceRank - 1; /* -1 */
     g->limits = 3; /* stack, printf FIFO, malloc heap: hipLimit_t has no more */
@@ -1176,6 +1178,7 @@ static void xrt__hip_fill(xrt_backend *t)
     g->function_attributes = xrt__hip_function_attributes;
     g->module_global = xrt__hip_module_global;
     g->function_set_attribute = NULL; /* hipFuncSetAttribute takes a host stub, not a module's function: not yet */
+    g->function_set_cache_config = NULL; /* hipFuncSetCacheConfig too */
     g->param_info = NULL;             /* HIP has no hipFuncGetParamInfo */
     g->occupancy_blocks = xrt__hip_occupancy_blocks;
     g->occupancy_block_size = xrt__hip_occupancy_block_size;

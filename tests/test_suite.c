@@ -71,6 +71,30 @@ static void test_device_flags(void **state)
    the CUDA double answers as a runtime); a set value is read back; the
    device runtime's and L2 limits are unsupported on the CPU; a reset
    restores the defaults. */
+/* The L1/shared-memory preference (cudaDeviceSetCacheConfig,
+   cudaDeviceGetCacheConfig): the device's is given back as set, and none
+   again after a device reset; an unknown one is refused. */
+static void test_cache_config(void **state)
+{
+    xrt_func_cache c = XRT_FUNC_CACHE_PREFER_EQUAL;
+    xrt_status st;
+    (void)state;
+    st = xrt_device_get_cache_config(&c);
+    if (st == XRT_ERROR_UNSUPPORTED) xrt_get_last_error();
+    SKIP_UNLESS(st != XRT_ERROR_UNSUPPORTED, "the runtime has no cache preference");
+    OK(st);
+    assert_int_equal(c, XRT_FUNC_CACHE_PREFER_NONE);
+    OK(xrt_device_set_cache_config(XRT_FUNC_CACHE_PREFER_SHARED));
+    OK(xrt_device_get_cache_config(&c));
+    assert_int_equal(c, XRT_FUNC_CACHE_PREFER_SHARED);
+    OK(xrt_device_reset());
+    OK(xrt_device_get_cache_config(&c));
+    assert_int_equal(c, XRT_FUNC_CACHE_PREFER_NONE);
+    FAILS(xrt_device_set_cache_config((xrt_func_cache)4), XRT_ERROR_INVALID_VALUE, "none of XRT_FUNC_CACHE_*");
+    FAILS(xrt_device_set_cache_config((xrt_func_cache)-1), XRT_ERROR_INVALID_VALUE, "none of XRT_FUNC_CACHE_*");
+    FAILS(xrt_device_get_cache_config(NULL), XRT_ERROR_INVALID_VALUE, "config is NULL");
+}
+
 static void test_device_limits(void **state)
 {
     static const size_t defaults[3] = {1024, (size_t)1 << 20, (size_t)8 << 20};
@@ -2184,6 +2208,8 @@ static void test_module_global_and_occupancy(void **state)
           "past the end");
     FAILS(xrt_module_get_global(&p, &size, m, "no_such_table"), XRT_ERROR_NOT_FOUND, "no_such_table");
     OK(xrt_function_set_attribute(f, XRT_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, 32 << 10));
+    OK(xrt_function_set_cache_config(f, XRT_FUNC_CACHE_PREFER_SHARED));
+    FAILS(xrt_function_set_cache_config(f, (xrt_func_cache)4), XRT_ERROR_INVALID_VALUE, "none of XRT_FUNC_CACHE_*");
     OK(xrt_function_get_attributes(&fa, f));
     assert_int_equal(fa.max_dynamic_shared_bytes + fa.shared_size_bytes >= (32 << 10), 1);
     OK(xrt_occupancy_max_active_blocks_per_multiprocessor(&n, f, 64, 0));
@@ -2828,6 +2854,7 @@ int main(void)
         cmocka_unit_test(test_device_flags),
         cmocka_unit_test(test_device_reset),
         cmocka_unit_test(test_device_limits),
+        cmocka_unit_test(test_cache_config),
         cmocka_unit_test(test_device_properties),
         cmocka_unit_test(test_capabilities),
         cmocka_unit_test(test_target),

@@ -1030,6 +1030,7 @@ typedef struct xrt_test_calls {
     xrt_graph_node added, found;
     xrt_graph_node_params empty, got_params; /* empty: of an empty node (made); got_params: get_params. */
     size_t listed, limit;
+    xrt_func_cache cache; /* device_get_cache_config's */
     xrt_graph_exec_update_result update;
     xrt_capture_status capture;
     xrt_capture_mode capture_mode; /* GLOBAL, the default: an exchange leaves the thread as it was */
@@ -1441,6 +1442,18 @@ typedef struct xrt_test_calls {
       xrt_device_set_limit(XRT_LIMIT_MALLOC_HEAP_SIZE, (size_t)8 << 20))                                               \
     X(device_set_limit_bad, "device_set_limit of an unknown limit", 0, XRT_ERROR_INVALID_VALUE,                         \
       xrt_device_set_limit((xrt_limit)7, 1))                                                                           \
+    X(device_set_cache_config, "device_set_cache_config of none, the default", 0, XRT_SUCCESS,                         \
+      xrt_device_set_cache_config(XRT_FUNC_CACHE_PREFER_NONE))                                                         \
+    X(device_set_cache_config_bad, "device_set_cache_config of an unknown preference", 0, XRT_ERROR_INVALID_VALUE,     \
+      xrt_device_set_cache_config((xrt_func_cache)4))                                                                  \
+    X(device_get_cache_config, "device_get_cache_config", 0, XRT_SUCCESS,                                              \
+      xrt_device_get_cache_config(&c->cache))                                                                          \
+    X(device_get_cache_config_null, "device_get_cache_config into NULL", 0, XRT_ERROR_INVALID_VALUE,                   \
+      xrt_device_get_cache_config(NULL))                                                                               \
+    X(function_set_cache_config, "function_set_cache_config", 0, XRT_SUCCESS,                                          \
+      xrt_function_set_cache_config(c->fn, XRT_FUNC_CACHE_PREFER_SHARED))                                              \
+    X(function_set_cache_config_bad, "function_set_cache_config of an unknown preference", 0, XRT_ERROR_INVALID_VALUE, \
+      xrt_function_set_cache_config(c->fn, (xrt_func_cache)-1))                                                        \
     X(device_get_limit, "device_get_limit of the stack size", 0, XRT_SUCCESS,                                          \
       xrt_device_get_limit(&c->limit, XRT_LIMIT_STACK_SIZE))                                                           \
     X(device_get_limit_null, "device_get_limit into NULL", 0, XRT_ERROR_INVALID_VALUE,                                 \

@@ -2551,6 +2551,24 @@ cudaError_t cudaDeviceGetLimit(size_t *value, enum cudaLimit limit)
     return cudaSuccess;
 }
 
+/* The L1/shared preference of the current device: kept and given back
+   (a preference, "not guaranteed"), none again after cudaDeviceReset. */
+static int cache_config[DEVICES];
+
+cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache config)
+{
+    if ((unsigned)config > cudaFuncCachePreferEqual) return cudaErrorInvalidValue;
+    __atomic_store_n(&cache_config[current_device], (int)config, __ATOMIC_RELAXED);
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *config)
+{
+    if (!config) return cudaErrorInvalidValue;
+    *config = (enum cudaFuncCache)__atomic_load_n(&cache_config[current_device], __ATOMIC_RELAXED);
+    return cudaSuccess;
+}
+
 cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *p, int d)
 {
     if (bad_device(d)) return cudaErrorInvalidDevice;
@@ -4069,6 +4087,7 @@ cudaError_t cudaDeviceReset(void)
     mpool *m = &pool_default[current_device];
     device_wait(current_device);
     memset(limits[current_device], 0, sizeof limits[current_device]);
+    __atomic_store_n(&cache_config[current_device], cudaFuncCachePreferNone, __ATOMIC_RELAXED);
     pthread_mutex_lock(&pool_lock); /* the default pool as a new primary context has it */
     if (m->ready) {
         pool_release_locked(m, 0);

@@ -234,6 +234,9 @@ static int op_index, trace; /* FUZZ_API_TRACE=1: print each call and its status 
     X(graph_node_set_enabled, 0) /* tests/test_graph_nodes.c */         \
     X(graph_node_get_enabled, 0)                                        \
     X(stream_get_capture_info, 0) /* tests/test_graph.c: stream_is_capturing, with an id */ \
+    X(device_set_cache_config, 0) /* tests/test_suite.c: a preference changes nothing the model sees */ \
+    X(device_get_cache_config, 0)                                       \
+    X(function_set_cache_config, 0)                                     \
     X(graph_instantiate_with_flags, 0) /* tests/test_graph_nodes.c */   \
     X(graph_upload, 0) /* tests/test_graph_nodes.c */ \
     X(event_record_with_flags, 0) /* tests/test_graph.c: DEFAULT is event_record; EXTERNAL needs a capture */ \
