@@ -5316,21 +5316,20 @@ static xrt_status xrt__cpu_device_get_limit(const xrt_backend *self, size_t *val
     return XRT_SUCCESS;
 }
 
-/* The L1/shared-memory preference: a CPU core's caches do not split, so it
-   is kept and given back, and changes nothing (a reset: none). */
-static int xrt__cpu_cache_config[XRT__CPU_DEVICES_MAX];
-
+/* The L1/shared-memory preference: a CPU core's caches do not split, so a
+   CPU device is one "where the size of the L1 cache and shared memory are
+   fixed": the setting "does nothing" and the answer is
+   cudaFuncCachePreferNone, as CUDA documents for such a device. */
 static xrt_status xrt__cpu_device_set_cache_config(const xrt_backend *self, int config)
 {
-    (void)self;
-    __atomic_store_n(&xrt__cpu_cache_config[xrt__cpu_current()], config, __ATOMIC_RELAXED);
+    (void)self, (void)config;
     return XRT_SUCCESS;
 }
 
 static xrt_status xrt__cpu_device_get_cache_config(const xrt_backend *self, int *config)
 {
     (void)self;
-    *config = __atomic_load_n(&xrt__cpu_cache_config[xrt__cpu_current()], __ATOMIC_RELAXED);
+    *config = XRT_FUNC_CACHE_PREFER_NONE;
     return XRT_SUCCESS;
 }
 
@@ -5369,7 +5368,6 @@ static xrt_status xrt__cpu_device_reset(const xrt_backend *self)
     __atomic_store_n(&xrt__cpu.peers[d], 0, __ATOMIC_RELAXED);
     for (p = 0; p < xrt__cpu.ndev; p++) __atomic_and_fetch(&xrt__cpu.peers[p], ~((uint64_t)1 << d), __ATOMIC_RELAXED);
     for (p = 0; p < XRT__CPU_LIMITS; p++) __atomic_store_n(&xrt__cpu_limits[d][p], 0, __ATOMIC_RELAXED);
-    __atomic_store_n(&xrt__cpu_cache_config[d], XRT_FUNC_CACHE_PREFER_NONE, __ATOMIC_RELAXED);
     return XRT_SUCCESS;
 }
 
@@ -6361,8 +6359,8 @@ static xrt_status xrt__cpu_function_set_attribute(const xrt_backend *self, void 
 }
 
 /* A function's L1/shared-memory preference: nothing to split on a CPU core
-   (xrt__cpu_cache_config); accepted, as CUDA accepts it on a device whose
-   split is fixed. */
+   (xrt__cpu_device_set_cache_config); accepted, as CUDA accepts it on a
+   device whose split is fixed. */
 static xrt_status xrt__cpu_function_set_cache_config(const xrt_backend *self, void *function, int config)
 {
     (void)self, (void)function, (void)config;
