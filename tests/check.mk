@@ -51,7 +51,7 @@ else ifeq ($(HAVE_CMOCKA),1)
 CK_RESULTS  += $(CK)/fabric_skipped
 endif
 CK_RESULTS  += $(CK)/ops/readme $(CK)/ops/errors $(CK)/ops/fastpath $(CK)/ops/vendoring $(CK)/ops/spdx \
-	       $(CK)/ops/layout $(CK)/ops/kit
+	       $(CK)/ops/layout $(CK)/ops/kit $(CK)/ops/mutant_texts
 
 .PHONY: check check-build check-run
 
@@ -129,5 +129,7 @@ $(CK)/ops/spdx:
 	@$(CK_STEP) $@ step "every header, source and script has an SPDX licence line" sh tests/spdx.sh
 $(CK)/ops/layout:
 	@$(CK_STEP) $@ step "the layout lists of xrt.h, xrt_cache.h, xrt_check.h and DESIGN.md name their markers" sh tests/layout.sh
+$(CK)/ops/mutant_texts:
+	@$(CK_STEP) $@ step "each mutant's text is in its file exactly once" env MUTANTS_TEXTS=1 sh tests/mutants.sh
 $(CK)/ops/kit:
 	@$(CK_STEP) $@ step "xrt.h's kit declares exactly the private names of xrt.h that the other headers use" sh tests/kit.sh

@@ -15,6 +15,8 @@
 #   TIMEOUT=s          a test program that runs longer is killed (default 60)
 #   MUTANT_JOBS=n      mutants tried at once, each in its own copy of the
 #                      tree (default: the number of CPUs)
+#   MUTANTS_TEXTS=1    only check that each mutant's text is in its file
+#                      exactly once, nothing built or run (make check's step)
 set -u
 cd "$(dirname "$0")/.."
 LIST=${MUTANTS_LIST:-tests/mutants.txt}
@@ -26,8 +28,6 @@ JOBS=${MUTANT_JOBS:-$(nproc 2>/dev/null || echo 1)}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/xrt-mutants.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 tree=$tmp/tree
-mkdir "$tree" "$tmp/orig"
-git ls-files -co --exclude-standard -z | xargs -0 cp --parents -t "$tree"
 # (make's own job server: the build of several programs in parallel)
 # build DIR TARGETS...: (make's own job server: several programs in parallel)
 build() { d=$1; shift; (cd "$d" && $MAKE -s -j2 CFLAGS="-O0 -g0" WARN= "$@" < /dev/null); }
@@ -63,14 +63,15 @@ awk -v dir="$tmp" '
 # TO's; exit status 2 when it occurs 0 or several times. The file is read as
 # one record (RS a byte no source holds): joining its lines one by one took
 # mawk seconds on the largest headers.
+# TO empty: only the test, FILE left as it is.
 apply() {
-    awk -v fromf="$2" -v tof="$3" '
-        BEGIN { getline from < fromf; getline to < tof; RS = "\001" }
+    awk -v fromf="$2" -v tof="${3:-}" '
+        BEGIN { getline from < fromf; if (tof != "") getline to < tof; RS = "\001" }
         { text = text $0 }
         END {
             i = index(text, from)
             if (!i || index(substr(text, i + 1), from)) exit 2
-            printf "%s%s%s", substr(text, 1, i - 1), to, substr(text, i + length(from)) > FILENAME
+            if (tof != "") printf "%s%s%s", substr(text, 1, i - 1), to, substr(text, i + length(from)) > FILENAME
         }
     ' "$1"
 }
@@ -97,6 +98,25 @@ run_tests() {
 
 targets() { for t in $1; do printf 'build/plain/%s ' "$t"; done; echo "$2"; }
 wanted() { case ",${ONLY:-$1}," in *",$1,"*) return 0 ;; esac; return 1; }
+
+# MUTANTS_TEXTS=1: each selected mutant's text once in its file, in the tree
+# as it is (apply's test alone); nothing else.
+if [ "${MUTANTS_TEXTS:-0}" = 1 ]; then
+    n=0 bad=0
+    while IFS='|' read -r name file tests filter env extra; do
+        n=$((n + 1))
+        wanted "$name" || continue
+        [ -f "$file" ] && apply "$file" "$tmp/from.$n" && continue
+        echo "mutants: $name: its text is not in $file exactly once: $(cat "$tmp/from.$n")"
+        bad=$((bad + 1))
+    done < "$tmp/blocks"
+    echo "mutants: $n texts, $bad not found exactly once"
+    [ $bad -eq 0 ]
+    exit
+fi
+
+mkdir "$tree" "$tmp/orig"
+git ls-files -co --exclude-standard -z | xargs -0 cp --parents -t "$tree"
 
 # Before any mutation, every program the selected mutants name builds and passes.
 while IFS='|' read -r name file tests filter env extra; do
