@@ -708,6 +708,19 @@ static xrt_status xrt__gpu_fail_as(const xrt__gpu *g, int e, const char *call, c
     snprintf(who, sizeof who, "xrt_%.64s: %s", op, g->name);
     return xrt__gpu_failed(g, xrt_native_error(st, who, call, (long)e, g->rt.GetErrorName(e), g->rt.GetErrorString(e)));
 }
+
+/* An entry point looked up by name (sym) that the runtime lacks: fn's refusal. */
+static xrt_status xrt__gpu_lacks(const xrt__gpu *g, const char *fn, const char *sym) XRT__COLD;
+static xrt_status xrt__gpu_lacks(const xrt__gpu *g, const char *fn, const char *sym)
+{
+    return xrt_error(XRT_ERROR_UNSUPPORTED, fn, "%s: the runtime has no %s", g->name, sym);
+}
+
+/* Its answer e: success, or its error, named, as operation op's. */
+static xrt_status xrt__gpu_answer(const xrt__gpu *g, int e, const char *sym, const char *op)
+{
+    return e == g->success ? XRT_SUCCESS : xrt__gpu_fail_as(g, e, sym, op);
+}
 static xrt_status xrt__gpu_fail_in(const xrt__gpu *g, int e, size_t call, const char *op) XRT__COLD;
 static xrt_status xrt__gpu_fail_in(const xrt__gpu *g, int e, size_t call, const char *op)
 {
@@ -1545,7 +1558,7 @@ static xrt_status xrt__gpu_mem_prefetch_async(const xrt_backend *self, const voi
     int e;
     if (!g->mem_prefetch) return xrt__gpu_no_managed(g, "mem_prefetch_async");
     e = g->mem_prefetch(g, ptr, count, device, stream, &call);
-    return e == g->success ? XRT_SUCCESS : xrt__gpu_fail_as(g, e, call, "mem_prefetch_async");
+    return xrt__gpu_answer(g, e, call, "mem_prefetch_async");
 }
 
 static xrt_status xrt__gpu_mem_advise(const xrt_backend *self, const void *ptr, size_t count, int advice, int device)
@@ -1555,7 +1568,7 @@ static xrt_status xrt__gpu_mem_advise(const xrt_backend *self, const void *ptr, 
     int e;
     if (!g->mem_advise) return xrt__gpu_no_managed(g, "mem_advise");
     e = g->mem_advise(g, ptr, count, advice, device, &call);
-    return e == g->success ? XRT_SUCCESS : xrt__gpu_fail_as(g, e, call, "mem_advise");
+    return xrt__gpu_answer(g, e, call, "mem_advise");
 }
 
 /* The runtime's answer as it gives it: its locations are xrt's (CUDA's and
@@ -1662,10 +1675,9 @@ static xrt_status xrt__gpu_device_get_p2p_attribute(const xrt_backend *self, int
     if (st == XRT_SUCCESS) st = xrt__gpu_check_device(g, dst, "xrt_device_get_p2p_attribute");
     if (st != XRT_SUCCESS) return st;
     if (!g->p2p_attr)
-        return xrt_error(XRT_ERROR_UNSUPPORTED, "xrt_device_get_p2p_attribute", "%s: the runtime has no %s", g->name,
-                         g->p2p_attr_sym);
+        return xrt__gpu_lacks(g, "xrt_device_get_p2p_attribute", g->p2p_attr_sym);
     e = g->p2p_attr(value, attr + g->p2p_attr_shift, src, dst);
-    return e == g->success ? XRT_SUCCESS : xrt__gpu_fail_as(g, e, g->p2p_attr_sym, "device_get_p2p_attribute");
+    return xrt__gpu_answer(g, e, g->p2p_attr_sym, "device_get_p2p_attribute");
 }
 
 static xrt_status xrt__gpu_device_enable_peer_access(const xrt_backend *self, int peer, unsigned flags)
@@ -2037,7 +2049,7 @@ static xrt_status xrt__gpu_event_record_with_flags(const xrt_backend *self, void
                          "%s: the runtime has no %s: XRT_EVENT_RECORD_EXTERNAL is not supported", g->name,
                          g->record_flags_sym ? g->record_flags_sym : "event record with flags");
     e = g->record_flags(event, stream, flags);
-    return e == g->success ? XRT_SUCCESS : xrt__gpu_fail_as(g, e, g->record_flags_sym, "event_record_with_flags");
+    return xrt__gpu_answer(g, e, g->record_flags_sym, "event_record_with_flags");
 }
 
 static xrt_status xrt__gpu_event_query(const xrt_backend *self, void *event)
@@ -2844,9 +2856,9 @@ static xrt_status xrt__gpu_graph_upload(const xrt_backend *self, void *exec, voi
     int e;
     XRT__GPU_NEED_GRAPHS(g);
     if (!g->upload)
-        return xrt_error(XRT_ERROR_UNSUPPORTED, "xrt_graph_upload", "%s: the runtime has no %s", g->name, g->upload_sym);
+        return xrt__gpu_lacks(g, "xrt_graph_upload", g->upload_sym);
     e = g->upload(exec, stream);
-    return e == g->success ? XRT_SUCCESS : xrt__gpu_fail_as(g, e, g->upload_sym, "graph_upload");
+    return xrt__gpu_answer(g, e, g->upload_sym, "graph_upload");
 }
 
 static xrt_status xrt__gpu_graph_launch(const xrt_backend *self, void *exec, void *stream)
@@ -3034,10 +3046,9 @@ static xrt_status xrt__gpu_graph_debug_dot_print(const xrt_backend *self, void *
     const xrt__gpu *g = (const xrt__gpu *)self->user;
     int e;
     if (!g->dot_print)
-        return xrt_error(XRT_ERROR_UNSUPPORTED, "xrt_graph_debug_dot_print", "%s: the runtime has no %s", g->name,
-                         g->dot_print_sym);
+        return xrt__gpu_lacks(g, "xrt_graph_debug_dot_print", g->dot_print_sym);
     e = g->dot_print(graph, path, flags);
-    return e == g->success ? XRT_SUCCESS : xrt__gpu_fail_as(g, e, g->dot_print_sym, "graph_debug_dot_print");
+    return xrt__gpu_answer(g, e, g->dot_print_sym, "graph_debug_dot_print");
 }
 
 /* The runtime's own trim of its graph memory (cudaDeviceGraphMemTrim). */
@@ -3046,10 +3057,9 @@ static xrt_status xrt__gpu_device_graph_mem_trim(const xrt_backend *self, int de
     const xrt__gpu *g = (const xrt__gpu *)self->user;
     int e;
     if (!g->graph_mem_trim)
-        return xrt_error(XRT_ERROR_UNSUPPORTED, "xrt_device_graph_mem_trim", "%s: the runtime has no %s", g->name,
-                         g->graph_mem_trim_sym);
+        return xrt__gpu_lacks(g, "xrt_device_graph_mem_trim", g->graph_mem_trim_sym);
     e = g->graph_mem_trim(device);
-    return e == g->success ? XRT_SUCCESS : xrt__gpu_fail_as(g, e, g->graph_mem_trim_sym, "device_graph_mem_trim");
+    return xrt__gpu_answer(g, e, g->graph_mem_trim_sym, "device_graph_mem_trim");
 }
 
 /* The runtime's graph memory attributes; set: a reset (to 0) of a mark. */
@@ -3060,7 +3070,7 @@ static xrt_status xrt__gpu_graph_mem_attr(const xrt_backend *self, int device, i
     unsigned long long v = 0; /* the runtime's type: a uint64_t in CUDA's documentation, a 64-bit cuuint64_t */
     int e;
     if (!g->graph_mem_attr[set])
-        return xrt_error(XRT_ERROR_UNSUPPORTED, fn, "%s: the runtime has no %s", g->name, g->graph_mem_attr_sym[set]);
+        return xrt__gpu_lacks(g, fn, g->graph_mem_attr_sym[set]);
     e = g->graph_mem_attr[set](device, attr, &v);
     if (e != g->success) return xrt__gpu_fail_as(g, e, g->graph_mem_attr_sym[set], fn + 4);
     if (!set) *value = (uint64_t)v;
@@ -3086,10 +3096,9 @@ static xrt_status xrt__gpu_graph_node_set_enabled(const xrt_backend *self, void 
     int e;
     (void)graph;
     if (!g->node_set_enabled)
-        return xrt_error(XRT_ERROR_UNSUPPORTED, "xrt_graph_node_set_enabled", "%s: the runtime has no %s", g->name,
-                         g->node_enabled_sym[0]);
+        return xrt__gpu_lacks(g, "xrt_graph_node_set_enabled", g->node_enabled_sym[0]);
     e = g->node_set_enabled(exec, node, enabled);
-    return e == g->success ? XRT_SUCCESS : xrt__gpu_fail_as(g, e, g->node_enabled_sym[0], "graph_node_set_enabled");
+    return xrt__gpu_answer(g, e, g->node_enabled_sym[0], "graph_node_set_enabled");
 }
 
 static xrt_status xrt__gpu_graph_node_get_enabled(const xrt_backend *self, void *exec, void *graph, void *node,
@@ -3099,10 +3108,9 @@ static xrt_status xrt__gpu_graph_node_get_enabled(const xrt_backend *self, void 
     int e;
     (void)graph;
     if (!g->node_get_enabled)
-        return xrt_error(XRT_ERROR_UNSUPPORTED, "xrt_graph_node_get_enabled", "%s: the runtime has no %s", g->name,
-                         g->node_enabled_sym[1]);
+        return xrt__gpu_lacks(g, "xrt_graph_node_get_enabled", g->node_enabled_sym[1]);
     e = g->node_get_enabled(exec, node, enabled);
-    return e == g->success ? XRT_SUCCESS : xrt__gpu_fail_as(g, e, g->node_enabled_sym[1], "graph_node_get_enabled");
+    return xrt__gpu_answer(g, e, g->node_enabled_sym[1], "graph_node_get_enabled");
 }
 
 /* Device limits: the runtime's own (cudaDeviceSetLimit, cudaDeviceGetLimit),
@@ -3110,7 +3118,7 @@ static xrt_status xrt__gpu_graph_node_get_enabled(const xrt_backend *self, void 
 static xrt_status xrt__gpu_limit_lacks(const xrt__gpu *g, const char *fn, const char *sym, int limit, int found)
 {
     if (!found)
-        return xrt_error(XRT_ERROR_UNSUPPORTED, fn, "%s: the runtime has no %s", g->name, sym);
+        return xrt__gpu_lacks(g, fn, sym);
     return xrt_error(XRT_ERROR_UNSUPPORTED, fn, "%s: the runtime has no limit %d", g->name, limit);
 }
 
@@ -3121,7 +3129,7 @@ static xrt_status xrt__gpu_device_set_limit(const xrt_backend *self, int limit, 
     if (!g->set_limit || limit >= g->limits)
         return xrt__gpu_limit_lacks(g, "xrt_device_set_limit", g->set_limit_sym, limit, g->set_limit != NULL);
     e = g->set_limit(limit, value);
-    return e == g->success ? XRT_SUCCESS : xrt__gpu_fail_as(g, e, g->set_limit_sym, "device_set_limit");
+    return xrt__gpu_answer(g, e, g->set_limit_sym, "device_set_limit");
 }
 
 static xrt_status xrt__gpu_device_set_cache_config(const xrt_backend *self, int config)
@@ -3129,10 +3137,9 @@ static xrt_status xrt__gpu_device_set_cache_config(const xrt_backend *self, int 
     const xrt__gpu *g = (const xrt__gpu *)self->user;
     int e;
     if (!g->set_cache_config)
-        return xrt_error(XRT_ERROR_UNSUPPORTED, "xrt_device_set_cache_config", "%s: the runtime has no %s", g->name,
-                         g->cache_config_sym[0]);
+        return xrt__gpu_lacks(g, "xrt_device_set_cache_config", g->cache_config_sym[0]);
     e = g->set_cache_config(config);
-    return e == g->success ? XRT_SUCCESS : xrt__gpu_fail_as(g, e, g->cache_config_sym[0], "device_set_cache_config");
+    return xrt__gpu_answer(g, e, g->cache_config_sym[0], "device_set_cache_config");
 }
 
 static xrt_status xrt__gpu_device_get_cache_config(const xrt_backend *self, int *config)
@@ -3140,10 +3147,9 @@ static xrt_status xrt__gpu_device_get_cache_config(const xrt_backend *self, int 
     const xrt__gpu *g = (const xrt__gpu *)self->user;
     int e;
     if (!g->get_cache_config)
-        return xrt_error(XRT_ERROR_UNSUPPORTED, "xrt_device_get_cache_config", "%s: the runtime has no %s", g->name,
-                         g->cache_config_sym[1]);
+        return xrt__gpu_lacks(g, "xrt_device_get_cache_config", g->cache_config_sym[1]);
     e = g->get_cache_config(config);
-    return e == g->success ? XRT_SUCCESS : xrt__gpu_fail_as(g, e, g->cache_config_sym[1], "device_get_cache_config");
+    return xrt__gpu_answer(g, e, g->cache_config_sym[1], "device_get_cache_config");
 }
 
 static xrt_status xrt__gpu_device_get_limit(const xrt_backend *self, size_t *value, int limit)
@@ -3153,7 +3159,7 @@ static xrt_status xrt__gpu_device_get_limit(const xrt_backend *self, size_t *val
     if (!g->get_limit || limit >= g->limits)
         return xrt__gpu_limit_lacks(g, "xrt_device_get_limit", g->get_limit_sym, limit, g->get_limit != NULL);
     e = g->get_limit(value, limit);
-    return e == g->success ? XRT_SUCCESS : xrt__gpu_fail_as(g, e, g->get_limit_sym, "device_get_limit");
+    return xrt__gpu_answer(g, e, g->get_limit_sym, "device_get_limit");
 }
 
 /* >> gpu: graphs built node by node, through the runtimes' node calls
@@ -3464,7 +3470,7 @@ static xrt_status xrt__gpu_mem_node(const xrt__gpu *g, int which, void **node, v
     int e;
     if (g->mem_node && g->mem_node_fns[which]) {
         e = g->mem_node(g, which, node, graph, deps, n, p);
-        return e == g->success ? XRT_SUCCESS : xrt__gpu_fail_as(g, e, g->mem_node_syms[which], op);
+        return xrt__gpu_answer(g, e, g->mem_node_syms[which], op);
     }
     snprintf(who, sizeof who, "%s: xrt_%s", g->name, op);
     if (!g->mem_node_syms[which]) /* HIP: xrt names no hipGraphAddMemAllocNode & co (HIP 5 has none) */
