@@ -1468,12 +1468,14 @@ XRT_API xrt_status xrt_check_set_report_callback(xrt_check_report_fn fn, void *u
 typedef uint64_t (*xrt_check_tag_fn)(void *user, const xrt_backend *backend, int before);
 typedef void (*xrt_check_race_fn)(void *user, const char *report, uint64_t earlier, uint64_t later);
 XRT_API xrt_status xrt_check_set_race_observer(xrt_check_tag_fn tag, xrt_check_race_fn race, void *user);
-/* For the calling thread's next xrt_launch_kernel or xrt_launch_host_func
-   (that launch's alone, whatever its status: a refused launch drops them):
-   bytes [ptr, ptr + size) are accessed as `access` (a kernel's argument
-   pointing into that allocation counts as that instead of a read-write of
-   the whole allocation; a host function touches only what is annotated).
-   Up to XRT_CHECK_ANNOTATIONS per launch; ignored while checking is off. */
+/* For the calling thread's next xrt_launch_kernel or xrt_launch_host_func,
+   or kernel node made by xrt_graph_add_kernel_node, xrt_graph_add_node or
+   xrt_graph_node_set_params (that call's alone, whatever its status: a
+   refused one drops them): bytes [ptr, ptr + size) are accessed as `access`
+   (a kernel's argument pointing into that allocation counts as that instead
+   of a read-write of the whole allocation; a host function touches only
+   what is annotated). A captured launch's go with its kernel node. Up to
+   XRT_CHECK_ANNOTATIONS per call; ignored while checking is off. */
 #define XRT_CHECK_ANNOTATIONS 16
 XRT_API xrt_status xrt_check_annotate(const void *ptr, size_t size, xrt_check_access access);
 
@@ -1636,7 +1638,9 @@ XRT_API void xrt__chk_copy_peer(void *caller, const xrt_backend *b, void *dst, i
                                 int src_device, size_t size) XRT__COLD;
 XRT_API xrt_status xrt__chk_launch_refused(xrt_status st) XRT__COLD; /* the annotations go with a refused launch */
 XRT_API void xrt__chk_launch(void *caller, xrt_status st, const xrt_backend *b, const char *fn, xrt_stream stream,
-                             const struct xrt__handle_slot *s, const void *args, size_t args_size) XRT__COLD;
+                             const struct xrt__handle_slot *s, const void *function, const void *args,
+                             size_t args_size) XRT__COLD;
+XRT_API void xrt__chk_kernel_node(const void *function, const void *args, size_t args_size) XRT__COLD;
 XRT_API void xrt__chk_free(void *caller, const xrt_backend *b, const char *fn, xrt_stream stream, const struct xrt__handle_slot *s,
                            const void *record) XRT__COLD;
 XRT_API void xrt__chk_mem_back(uintptr_t base, uint64_t was, uint64_t now) XRT__COLD;
@@ -2929,7 +2933,7 @@ static inline xrt_status xrt_launch_host_func(xrt_stream stream, xrt_host_fn fn,
     xrt__handle_slot *s = xrt__handle_stream(b, stream);
     if (XRT__UNLIKELY(!s)) return xrt__call_exit(XRT__LAUNCH_REFUSED(xrt__handle_bad("xrt_launch_host_func", stream)));
     xrt_status st = b->launch_host_func(b, s->obj, fn, user);
-    if (XRT__CHK_ON()) xrt__chk_launch(__builtin_return_address(0), st, b, "xrt_launch_host_func", stream, s, NULL, 0);
+    if (XRT__CHK_ON()) xrt__chk_launch(__builtin_return_address(0), st, b, "xrt_launch_host_func", stream, s, NULL, NULL, 0);
     return xrt__call_exit(st);
 }
 
@@ -2953,7 +2957,7 @@ static inline xrt_status xrt_stream_add_callback(xrt_stream stream, xrt_stream_c
         return xrt__call_exit(XRT__LAUNCH_REFUSED(xrt_error(XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, name,
             "stream %p is capturing: a callback cannot be captured; use xrt_launch_host_func", (void *)stream)));
     xrt_status st = xrt__stream_add_callback(b, s->obj, stream, fn, user);
-    if (XRT__CHK_ON()) xrt__chk_launch(__builtin_return_address(0), st, b, name, stream, s, NULL, 0);
+    if (XRT__CHK_ON()) xrt__chk_launch(__builtin_return_address(0), st, b, name, stream, s, NULL, NULL, 0);
     return xrt__call_exit(st);
 }
 
@@ -3500,7 +3504,8 @@ static inline xrt_status xrt_launch_kernel(xrt_function function, xrt_dim3 grid,
                       args_size > XRT_MAX_KERNEL_ARGS))
         return xrt__call_exit(XRT__LAUNCH_REFUSED(xrt__launch_bad("xrt_launch_kernel", grid, block, args, args_size)));
     xrt_status st = b->launch_kernel(b, f->obj, grid, block, shared_bytes, s->obj, args, args_size);
-    if (XRT__CHK_ON()) xrt__chk_launch(__builtin_return_address(0), st, b, "xrt_launch_kernel", stream, s, args, args_size);
+    if (XRT__CHK_ON())
+        xrt__chk_launch(__builtin_return_address(0), st, b, "xrt_launch_kernel", stream, s, f->obj, args, args_size);
     return xrt__call_exit(st);
 }
 
@@ -9290,17 +9295,40 @@ static xrt_status xrt__graph_add_locked(const xrt_backend *b, xrt_graph_node *no
     return st;
 }
 
+/* For the checker, a call that added or set a kernel node (node: the graph's
+   node it made or changed; NULL: refused, or an exec's): the thread's
+   annotations are this call's, and go with the node's function and
+   arguments as the backend gives them back (">> check: kernel nodes'
+   annotations"). Under the graph nodes' lock. */
+static void xrt__graph_kernel_noted(const xrt_backend *b, xrt_graph_node node)
+{
+    xrt__handle_slot *g, *ns;
+    uintptr_t graph;
+    xrt_graph_node_params p;
+    int ok;
+    memset(&p, 0, sizeof p);
+    xrt__err.quiet++;
+    ok = node && xrt__gnode_find(b, node, "xrt_graph_node_set_params", &ns, &g, &graph) == XRT_SUCCESS &&
+         b->graph_node_get_params(b, g->obj, ns->obj, &p) == XRT_SUCCESS && p.type == XRT_GRAPH_NODE_KERNEL;
+    xrt__err.quiet--;
+    xrt__chk_kernel_node(ok ? p.kernel.function : NULL, p.kernel.args, p.kernel.args_size);
+}
+
 XRT_API xrt_status xrt__graph_add(const xrt_backend *b, xrt_graph_node *node, xrt_graph graph,
                                   const xrt_graph_node *deps, size_t ndeps, xrt_graph_node_params *params,
                                   const char *fn)
 {
+    xrt_status st;
     if (!node) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "node is NULL");
     if (!params) { /* *node is written last: deps may be where it points */
         *node = NULL;
         return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "params is NULL");
     }
     xrt__gnode_enter();
-    return xrt__gnode_exit(xrt__graph_add_locked(b, node, graph, deps, ndeps, params, fn));
+    st = xrt__graph_add_locked(b, node, graph, deps, ndeps, params, fn);
+    if (params->type == XRT_GRAPH_NODE_KERNEL && XRT__CHK_ON())
+        xrt__graph_kernel_noted(b, st == XRT_SUCCESS ? *node : NULL);
+    return xrt__gnode_exit(st);
 }
 
 XRT_API xrt_status xrt__graph_add_typed(const xrt_backend *b, xrt_graph_node *node, xrt_graph graph,
@@ -9431,6 +9459,8 @@ XRT_API xrt_status xrt__graph_params(const xrt_backend *b, xrt_graph_exec exec, 
     if (!get && !set) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "params is NULL");
     xrt__gnode_enter();
     st = xrt__graph_params_locked(b, exec, node, get, set, fn);
+    if (set && set->type == XRT_GRAPH_NODE_KERNEL && XRT__CHK_ON())
+        xrt__graph_kernel_noted(b, st == XRT_SUCCESS && !exec ? node : NULL);
     /* its snapshot no longer says; dropped in the hold, so never after an update's meanwhile */
     if (exec && st == XRT_SUCCESS && xrt__chk_on) xrt__chk_exec_gone(exec, 0);
     return xrt__gnode_exit(st);

@@ -178,8 +178,18 @@ static unsigned xrt__chk_era = 1;          /* turned off and on: a new bookkeepi
 static XRT__TLS unsigned xrt__chk_thread, xrt__chk_thread_era; /* the host thread's context, + 1, of that era */
 static pthread_key_t xrt__chk_exit_key; /* its destructor frees an exiting thread's contexts */
 static pthread_once_t xrt__chk_exit_once = PTHREAD_ONCE_INIT;
-static XRT__TLS struct { const void *p; size_t n; int access; } xrt__chk_notes[XRT_CHECK_ANNOTATIONS];
+typedef struct xrt__chk_note { const void *p; size_t n; int access; } xrt__chk_note;
+static XRT__TLS xrt__chk_note xrt__chk_notes[XRT_CHECK_ANNOTATIONS];
 static XRT__TLS unsigned xrt__chk_nnotes, xrt__chk_notes_era; /* notes of another era are stale */
+
+/* The thread's annotations for the launch (or kernel node) now, taken:
+   a later one starts with none. */
+static unsigned xrt__chk_take_notes(void)
+{
+    unsigned n = xrt__chk_notes_era == __atomic_load_n(&xrt__chk_era, __ATOMIC_RELAXED) ? xrt__chk_nnotes : 0;
+    xrt__chk_nnotes = 0;
+    return n;
+}
 
 static unsigned xrt__chk_hash(uintptr_t k)
 {
@@ -1049,6 +1059,21 @@ static void xrt__chk_access_at(xrt__chk_ctx *c, const char *fn, void *const *sit
     xrt__chk_access_span(c, fn, site, xrt__chk_bytes_of(p, n), write);
 }
 
+/* Whether one of n notes falls in the allocation [base, base + size). */
+static int xrt__chk_noted(const xrt__chk_note *note, unsigned n, uintptr_t base, size_t size)
+{
+    unsigned k;
+    for (k = 0; k < n; k++)
+        if ((uintptr_t)note[k].p - base < size) return 1;
+    return 0;
+}
+
+/* A note's access as the histories hold it: 0 read, 1 write, 2 both. */
+static int xrt__chk_note_write(const xrt__chk_note *note)
+{
+    return note->access == XRT_CHECK_READ ? 0 : note->access == XRT_CHECK_WRITE ? 1 : 2;
+}
+
 /* A kernel's arguments: every pointer-sized word that points into xrt's
    memory is an access of its whole allocation, unless an annotation of the
    launch names that allocation. */
@@ -1060,18 +1085,15 @@ static void xrt__chk_args(xrt__chk_ctx *c, const char *fn, void *const *site, co
     for (off = 0; args && off + sizeof(void *) <= size; off += sizeof(void *)) {
         void *p;
         xrt__chk_alloc *m;
-        int noted = 0;
         memcpy(&p, args + off, sizeof p);
         if (!p || !(m = xrt__chk_alloc_at(c, p))) continue;
-        for (k = 0; k < nnotes; k++)
-            noted |= (uintptr_t)xrt__chk_notes[k].p - m->info.base < m->info.size;
-        if (!noted && m->info.size) xrt__chk_access_in(c, m, fn, site, xrt__chk_bytes_of(NULL, m->info.size), 2);
+        if (!xrt__chk_noted(xrt__chk_notes, nnotes, m->info.base, m->info.size) && m->info.size)
+            xrt__chk_access_in(c, m, fn, site, xrt__chk_bytes_of(NULL, m->info.size), 2);
     }
     for (k = 0; k < nnotes; k++)
         if (xrt__chk_notes[k].access != XRT_CHECK_NONE)
             xrt__chk_access_at(c, fn, site, xrt__chk_notes[k].p, xrt__chk_notes[k].n,
-                               xrt__chk_notes[k].access == XRT_CHECK_READ ? 0 :
-                               xrt__chk_notes[k].access == XRT_CHECK_WRITE ? 1 : 2);
+                               xrt__chk_note_write(&xrt__chk_notes[k]));
 }
 
 /* The rows of a 3-D box (extent e not empty). */
@@ -1082,11 +1104,82 @@ static xrt__chk_span xrt__chk_box(const xrt_pitched_ptr *p, const xrt_pos *at, c
                             slice, e->depth);
 }
 
+/* >> check: kernel nodes' annotations. A kernel node made with annotations
+   (xrt_check_annotate before xrt_graph_add_kernel_node, a kernel node's
+   xrt_graph_node_set_params, or a captured xrt_launch_kernel) keeps them
+   for the snapshots of its graph's execs: the checker finds them by what the
+   backend gives back of the node, its function and argument bytes (the
+   newest of XRT__CHK_KNOTES is kept; two nodes with the same function and
+   arguments share the annotations made last). Under the lock. */
+#define XRT__CHK_KNOTES 256
+typedef struct xrt__chk_knote {
+    struct xrt__chk_knote *next;
+    const void *function; /* the backend's object */
+    size_t args_size;
+    unsigned nnotes;
+    xrt__chk_note note[XRT_CHECK_ANNOTATIONS];
+    unsigned char *args; /* args_size bytes, after the record */
+} xrt__chk_knote;
+static xrt__chk_knote *xrt__chk_knotes; /* newest first */
+static size_t xrt__chk_nknotes;
+
+/* Whether a record is of this function and these argument bytes (over the
+   shorter of the two: a backend may keep a kernel's declared size of them). */
+static int xrt__chk_knote_is(const xrt__chk_knote *k, const void *function, const unsigned char *args, size_t size)
+{
+    size_t n = size < k->args_size ? size : k->args_size;
+    return k->function == function && !size == !k->args_size && (!n || memcmp(k->args, args, n) == 0);
+}
+
+static void xrt__chk_knote_free(xrt__chk_knote *k)
+{
+    xrt__chk_release(k, sizeof *k + k->args_size);
+    xrt__chk_nknotes--;
+}
+
+/* The thread's first nnotes notes for the kernel node of function, args. */
+static void xrt__chk_knote_put(const void *function, const unsigned char *args, size_t size, unsigned nnotes)
+{
+    xrt__chk_knote **at, *k;
+    for (at = &xrt__chk_knotes; (k = *at) != NULL; at = &k->next)
+        if (xrt__chk_knote_is(k, function, args, size) && k->args_size == size) {
+            *at = k->next;
+            xrt__chk_knote_free(k);
+            break;
+        }
+    if (!(k = (xrt__chk_knote *)xrt__chk_realloc(NULL, 0, sizeof *k + size))) return;
+    k->function = function, k->args_size = size, k->nnotes = nnotes;
+    k->args = (unsigned char *)(k + 1);
+    if (size) memcpy(k->args, args, size);
+    memcpy(k->note, xrt__chk_notes, nnotes * sizeof *k->note);
+    k->next = xrt__chk_knotes;
+    xrt__chk_knotes = k;
+    if (++xrt__chk_nknotes <= XRT__CHK_KNOTES) return;
+    for (at = &xrt__chk_knotes; (*at)->next; at = &(*at)->next) continue; /* the oldest goes */
+    xrt__chk_knote_free(*at);
+    *at = NULL;
+}
+
+/* A kernel node's notes into out (0: none kept): the newest record of its
+   arguments' size, else the newest whose bytes agree over the shorter. */
+static unsigned xrt__chk_knote_get(const void *function, const void *args, size_t size, xrt__chk_note *out)
+{
+    xrt__chk_knote *k, *found = NULL;
+    unsigned n = 0;
+    pthread_mutex_lock(&xrt__chk_lock);
+    for (k = xrt__chk_knotes; k && !(found && found->args_size == size); k = k->next)
+        if (xrt__chk_knote_is(k, function, (const unsigned char *)args, size) && (!found || k->args_size == size))
+            found = k;
+    if (found) memcpy(out, found->note, (n = found->nnotes) * sizeof *out);
+    pthread_mutex_unlock(&xrt__chk_lock);
+    return n;
+}
+
 /* >> check: graphs. A graph launch is one operation of its stream, as a
    kernel is, whose accesses are its nodes': a memcpy node reads its source
    and writes its destination, a memset node writes its rows, a kernel node's
    pointer arguments are read-writes of their allocations, as an eager
-   launch's. A launch comes after its exec's previous launch, on any stream
+   launch's, unless annotated (">> check: kernel nodes' annotations"). A launch comes after its exec's previous launch, on any stream
    (cudaGraphLaunch). Inside one launch, two nodes are ordered when a path
    of edges joins them. xrt_graph_instantiate (and xrt_graph_exec_update) keep of
    each exec, while checking is on, a snapshot: its access nodes, named by
@@ -1329,28 +1422,45 @@ static int xrt__chk_graph_copy(xrt__chk_graph *g, unsigned k, const xrt_memcpy_3
            xrt__chk_graph_rows(g, k, (void *)dst.p, dst.width, dst.pitch, dst.height, dst.slice, dst.depth, 1);
 }
 
+/* A kernel node's accesses into g, as access node k: its annotations', and
+   a read-write of the whole allocation of each other argument into xrt's
+   memory (r.n 0), as an eager launch's. */
+static int xrt__chk_graph_kernel(xrt__chk_graph *g, const xrt_kernel_node_params *p, unsigned k)
+{
+    xrt__chk_note note[XRT_CHECK_ANNOTATIONS];
+    unsigned n = p->function ? xrt__chk_knote_get(p->function, p->args, p->args_size, note) : 0, i;
+    xrt__chk_gacc a;
+    size_t off;
+    memset(&a, 0, sizeof a);
+    a.node = k;
+    for (off = 0; p->args && off + sizeof(void *) <= p->args_size; off += sizeof(void *)) {
+        xrt__mem_info info;
+        memcpy(&a.r.p, (const char *)p->args + off, sizeof a.r.p);
+        a.write = 2;
+        if (!a.r.p || !xrt__mem_query((const void *)a.r.p, &info)) continue;
+        if (!xrt__chk_noted(note, n, info.base, info.size)) XRT__CHK_PUSH(g->acc, g->nacc, a);
+    }
+    for (i = 0; i < n; i++) {
+        if (note[i].access == XRT_CHECK_NONE) continue;
+        a.r = xrt__chk_bytes_of(note[i].p, note[i].n);
+        a.write = xrt__chk_note_write(&note[i]);
+        XRT__CHK_PUSH(g->acc, g->nacc, a);
+    }
+    return 1;
+}
+
 /* A node's accesses and events into g, as access node number k (c: a copy
    node's box, else NULL). */
 static int xrt__chk_graph_node(xrt__chk_graph *g, const xrt_graph_node_params *p, const xrt_memcpy_3d_parms *c, unsigned k)
 {
-    xrt__chk_gacc a;
     uintptr_t ev;
-    size_t off;
-    memset(&a, 0, sizeof a);
-    a.node = k;
     if (c) return xrt__chk_graph_copy(g, k, c);
     if (p->type == XRT_GRAPH_NODE_MEMSET)
         return xrt__chk_graph_rows(g, k, p->set.dst, p->set.width * p->set.element_size, p->set.pitch, p->set.height, 0,
                                    1, 1);
-    if (p->type == XRT_GRAPH_NODE_KERNEL) {
-        for (off = 0; p->kernel.args && off + sizeof(void *) <= p->kernel.args_size; off += sizeof(void *)) {
-            xrt__mem_info info;
-            memcpy(&a.r.p, (const char *)p->kernel.args + off, sizeof a.r.p);
-            a.write = 2;
-            if (a.r.p && xrt__mem_query((const void *)a.r.p, &info)) XRT__CHK_PUSH(g->acc, g->nacc, a);
-        }
-    } else if ((p->type == XRT_GRAPH_NODE_WAIT_EVENT || p->type == XRT_GRAPH_NODE_EVENT_RECORD) &&
-               (ev = xrt__handle_of(p->event.event, XRT__HANDLE_EVENT)) != 0) {
+    if (p->type == XRT_GRAPH_NODE_KERNEL) return xrt__chk_graph_kernel(g, &p->kernel, k);
+    if ((p->type == XRT_GRAPH_NODE_WAIT_EVENT || p->type == XRT_GRAPH_NODE_EVENT_RECORD) &&
+        (ev = xrt__handle_of(p->event.event, XRT__HANDLE_EVENT)) != 0) {
         if (p->type == XRT_GRAPH_NODE_WAIT_EVENT) XRT__CHK_PUSH(g->wait, g->nwait, ev);
         else XRT__CHK_PUSH(g->record, g->nrecord, ev);
     }
@@ -1466,9 +1576,9 @@ static int xrt__chk_graph_item(const xrt__chk_gacc *a, xrt__chk_gitem *it)
 }
 
 /* Two nodes of one launch in no order that touch the same bytes. Two
-   kernel nodes' arguments are not compared with each other: each stands for
-   its whole allocation, no annotation can narrow a node's, and kernels of a
-   fork and join that work on halves of one buffer would be reported. */
+   kernel nodes' unannotated arguments are not compared with each other:
+   each stands for its whole allocation, and kernels of a fork and join that
+   work on halves of one buffer would be reported (annotated, they are). */
 static void xrt__chk_graph_pairs(const xrt__chk_graph *g, xrt__chk_ctx *c, void *const *site, const xrt__chk_gitem *it,
                                  size_t n)
 {
@@ -1686,17 +1796,31 @@ XRT_API xrt_status xrt__chk_launch_refused(xrt_status st)
     return st;
 }
 
+/* A kernel node added or set with the graph's node calls: function, args,
+   args_size as the backend gives them back (function NULL: refused). The
+   thread's notes are this call's, whatever its outcome. */
+XRT_API void xrt__chk_kernel_node(const void *function, const void *args, size_t args_size)
+{
+    unsigned nnotes = xrt__chk_take_notes();
+    if (!function || !nnotes || !xrt__chk_lock_on()) return;
+    xrt__chk_knote_put(function, (const unsigned char *)args, args_size, nnotes);
+    pthread_mutex_unlock(&xrt__chk_lock);
+}
+
+/* function: the kernel's backend object (NULL: a host function). */
 XRT_API void xrt__chk_launch(void *caller, xrt_status st, const xrt_backend *b, const char *fn, xrt_stream stream,
-                             const struct xrt__handle_slot *s, const void *args, size_t args_size)
+                             const struct xrt__handle_slot *s, const void *function, const void *args,
+                             size_t args_size)
 {
     xrt__chk_ctx *c, *host;
-    unsigned nnotes = xrt__chk_notes_era == __atomic_load_n(&xrt__chk_era, __ATOMIC_RELAXED) ? xrt__chk_nnotes : 0;
-    xrt__chk_nnotes = 0; /* an annotation is the next launch's, whatever its outcome */
+    unsigned nnotes = xrt__chk_take_notes(); /* an annotation is the next launch's, whatever its outcome */
     if (st != XRT_SUCCESS) return;
     XRT__CHK_SITE(site);
     if (!xrt__chk_lock_on()) return;
     xrt__chk_tag(b, 0);
-    if (!xrt__chk_capturing(b, s) && (host = xrt__chk_host()) && (c = xrt__chk_stream(b, stream, s))) {
+    if (function && nnotes && xrt__chk_capturing(b, s)) /* a kernel node now: its notes are kept for it */
+        xrt__chk_knote_put(function, (const unsigned char *)args, args_size, nnotes);
+    else if (!xrt__chk_capturing(b, s) && (host = xrt__chk_host()) && (c = xrt__chk_stream(b, stream, s))) {
         xrt__chk_begin(c, host, NULL);
         xrt__chk_args(c, fn, site, (const unsigned char *)args, args_size, nnotes);
         xrt__chk_end(c);
@@ -2197,6 +2321,11 @@ static void xrt__chk_forget_all(void)
         }
         xrt__chk_ctx_buckets[i] = 0;
         while (xrt__chk_graphs[i]) xrt__chk_graph_free(xrt__chk_graph_take(xrt__chk_graphs[i]->key));
+    }
+    while (xrt__chk_knotes) {
+        xrt__chk_knote *k = xrt__chk_knotes;
+        xrt__chk_knotes = k->next;
+        xrt__chk_knote_free(k);
     }
     while (xrt__chk_names) {
         xrt__chk_name_s *n = xrt__chk_names;

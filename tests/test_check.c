@@ -7,7 +7,7 @@
    host function reading (annotated) what a later copy writes; the NULL
    stream's implicit order, with blocking and non-blocking streams; two
    devices and a peer copy; a stream made before checking was on; graph
-   launches (nodes without an edge, a child graph's nodes, 2-D copy nodes
+   launches (nodes without an edge, annotated kernel nodes, a child graph's nodes, 2-D copy nodes
    whose rows interleave, one exec launched on two streams, an exec's copy
    node changed, event nodes captured with the external flags); frees refused or captured; a synchronous copy from
    pageable memory; two host threads; the exit status of a process that
@@ -1104,6 +1104,114 @@ static void test_graph_kernel_node(void **state)
                         "read-write by kernel node 1 of xrt_graph_launch on stream 1 (device 0)",
                         "add an edge from the memcpy node 0 to the kernel node 1 (xrt_graph_add_dependencies; in a "
                         "capture, an event or the same stream), or one the other way");
+        OK(xrt_graph_exec_destroy(exec));
+        OK(xrt_graph_destroy(graph));
+        round_end(&w);
+    }
+    OK(xrt_free(d));
+}
+
+/* Kernel nodes annotated as their eager launches are (xrt_check_annotate
+   before the call that makes the node), each beside a memcpy node writing
+   d's bytes [0, 100) with no edge. Case 0: a node added by hand, reading
+   d's [100, 200): clean. 1: the same writing [50, 150): a race on [50,
+   100). 2: the node set (xrt_graph_node_set_params) to read [100, 200)
+   after an unannotated add: clean. 3: a captured launch writing [50, 150),
+   on a stream forked from the copy's: the race. 4: three annotated kernel
+   nodes in no order, writing [0, 64) and [32, 96), reading [200, 300),
+   and the copy after them: a race on [32, 64) (annotated kernel nodes are
+   compared). */
+static xrt_graph annotated_kernel_graph(int c, xrt_function f, void *d, const void *h, const round_ *w)
+{
+    xrt_graph graph = NULL;
+    xrt_graph_node n[4];
+    xrt_graph_node_params p;
+    xrt_kernel_args a;
+    unsigned long nn = N;
+    xrt_dim3 one = {1, 1, 1};
+    xrt_kernel_args_init(&a);
+    XRT_KERNEL_ARG(a, d);
+    XRT_KERNEL_ARG(a, nn);
+    memset(&p, 0, sizeof p);
+    p.type = XRT_GRAPH_NODE_KERNEL;
+    p.kernel.function = f, p.kernel.grid = one, p.kernel.block = one, p.kernel.args = a.buf.bytes;
+    p.kernel.args_size = a.size;
+    if (c == 3) {
+        OK(xrt_stream_begin_capture(w->s1, XRT_CAPTURE_MODE_GLOBAL));
+        OK(xrt_event_record(w->e, w->s1));
+        OK(xrt_stream_wait_event(w->s2, w->e));
+        OK(xrt_memcpy_async(d, h, 100, XRT_MEMCPY_HOST_TO_DEVICE, w->s1));
+        OK(xrt_check_annotate((char *)d + 50, 100, XRT_CHECK_WRITE));
+        OK(xrt_launch_kernel(f, one, one, 0, w->s2, a.buf.bytes, a.size));
+        OK(xrt_event_record(w->e, w->s2));
+        OK(xrt_stream_wait_event(w->s1, w->e));
+        OK(xrt_stream_end_capture(w->s1, &graph));
+        return graph;
+    }
+    OK(xrt_graph_create(&graph, 0));
+    if (c == 4) {
+        OK(xrt_check_annotate(d, 64, XRT_CHECK_WRITE));
+        OK(xrt_graph_add_node(&n[0], graph, NULL, 0, &p));
+        XRT_KERNEL_ARG(a, nn); /* another node: other argument bytes, more of them */
+        p.kernel.args_size = a.size;
+        OK(xrt_check_annotate((char *)d + 32, 64, XRT_CHECK_WRITE));
+        OK(xrt_graph_add_node(&n[1], graph, NULL, 0, &p));
+        xrt_kernel_args_init(&a); /* and a third: node 0's size, another n */
+        nn = N / 2;
+        XRT_KERNEL_ARG(a, d);
+        XRT_KERNEL_ARG(a, nn);
+        p.kernel.args_size = a.size;
+        OK(xrt_check_annotate((char *)d + 200, 100, XRT_CHECK_READ));
+        OK(xrt_graph_add_node(&n[2], graph, NULL, 0, &p));
+        OK(xrt_graph_add_memcpy_node_1d(&n[3], graph, n, 3, d, h, 100, XRT_MEMCPY_HOST_TO_DEVICE));
+        return graph;
+    }
+    OK(xrt_graph_add_memcpy_node_1d(&n[0], graph, NULL, 0, d, h, 100, XRT_MEMCPY_HOST_TO_DEVICE));
+    if (c != 2) OK(xrt_check_annotate((char *)d + (c ? 50 : 100), 100, c ? XRT_CHECK_WRITE : XRT_CHECK_READ));
+    OK(xrt_graph_add_node(&n[1], graph, NULL, 0, &p));
+    if (c == 2) {
+        OK(xrt_check_annotate((char *)d + 100, 100, XRT_CHECK_READ));
+        OK(xrt_graph_node_set_params(n[1], &p));
+    }
+    return graph;
+}
+
+static void test_graph_kernel_node_annotated(void **state)
+{
+    static unsigned char h[N];
+    static const char edge[] = "(xrt_graph_add_dependencies; in a capture, an event or the same stream), or one the "
+                               "other way";
+    char e[256];
+    round_ w;
+    xrt_graph graph;
+    xrt_graph_exec exec;
+    xrt_function f;
+    void *d;
+    int r, c;
+    (void)state;
+    SKIP_UNLESS(caps() & XRT_CAP_MODULES, "no modules");
+    f = kernel();
+    OK(xrt_malloc(&d, N));
+    for (r = 0; r < 5 * ROUNDS; r++) {
+        c = r % 5;
+        round_begin(&w, r, XRT_STREAM_NON_BLOCKING, XRT_STREAM_NON_BLOCKING);
+        graph = annotated_kernel_graph(c, f, d, h, &w);
+        OK(xrt_graph_instantiate(&exec, graph));
+        OK(xrt_graph_launch(exec, w.s3));
+        OK(xrt_stream_synchronize(w.s3));
+        if (c == 0 || c == 2) expect_clean();
+        if (c == 1 || c == 3) {
+            snprintf(e, sizeof e, "add an edge from the memcpy node 0 to the kernel node 1 %s", edge);
+            expect_race("memcpy node 0 of xrt_graph_launch", "kernel node 1 of xrt_graph_launch", d, N, 50, 100,
+                        "write by memcpy node 0 of xrt_graph_launch on stream 3 (device 0)",
+                        "write by kernel node 1 of xrt_graph_launch on stream 3 (device 0)", e);
+        }
+        if (c == 4) {
+            snprintf(e, sizeof e, "add an edge from the kernel node 0 to the kernel node 1 %s", edge);
+            expect_race("kernel node 0 of xrt_graph_launch", "kernel node 1 of xrt_graph_launch", d, N, 32, 64,
+                        "write by kernel node 0 of xrt_graph_launch on stream 3 (device 0)",
+                        "write by kernel node 1 of xrt_graph_launch on stream 3 (device 0)", e);
+        }
         OK(xrt_graph_exec_destroy(exec));
         OK(xrt_graph_destroy(graph));
         round_end(&w);
@@ -2821,7 +2929,7 @@ int main(void)
         cmocka_unit_test(test_graph_races_eager), cmocka_unit_test(test_graph_exec_launches_ordered),
         cmocka_unit_test(test_graph_external_event_nodes),
         cmocka_unit_test(test_graph_exec_copy_node_changed),
-        cmocka_unit_test(test_graph_kernel_node),
+        cmocka_unit_test(test_graph_kernel_node), cmocka_unit_test(test_graph_kernel_node_annotated),
         cmocka_unit_test(test_graph_child_nodes), cmocka_unit_test(test_graph_2d_nodes),
         cmocka_unit_test(test_copy_3d),           cmocka_unit_test(test_graph_3d_memset_node),
         cmocka_unit_test(test_2d_rows_between_streams),
