@@ -90,9 +90,11 @@ run_tests() {
         (cd "$d" && env XRT_TEST_FILTER="${2:-*}" CMOCKA_TEST_ABORT=1 $3 timeout -k 5 "$TIMEOUT" "build/plain/$t") < /dev/null > "$out.log" 2>&1
         rc=$?
         [ $rc -eq 0 ] && continue
+        # the case that failed: the last one begun (its name helps a filter)
+        in=$(sed -n 's/^\[ RUN      \] \([^ ]*\).*/ in \1/p' "$out.log" | tail -1)
         case $rc in
-        124 | 137) echo "$t (timed out after $TIMEOUT s)" ;;
-        *) echo "$t (exit $rc)" ;;
+        124 | 137) echo "$t (timed out after $TIMEOUT s$in)" ;;
+        *) echo "$t (exit $rc$in)" ;;
         esac > "$out.killer"
         return 1
     done
