@@ -1469,13 +1469,14 @@ typedef uint64_t (*xrt_check_tag_fn)(void *user, const xrt_backend *backend, int
 typedef void (*xrt_check_race_fn)(void *user, const char *report, uint64_t earlier, uint64_t later);
 XRT_API xrt_status xrt_check_set_race_observer(xrt_check_tag_fn tag, xrt_check_race_fn race, void *user);
 /* For the calling thread's next xrt_launch_kernel or xrt_launch_host_func,
-   or kernel node made by xrt_graph_add_kernel_node, xrt_graph_add_node or
-   xrt_graph_node_set_params (that call's alone, whatever its status: a
-   refused one drops them): bytes [ptr, ptr + size) are accessed as `access`
-   (a kernel's argument pointing into that allocation counts as that instead
-   of a read-write of the whole allocation; a host function touches only
-   what is annotated). A captured launch's go with its kernel node. Up to
-   XRT_CHECK_ANNOTATIONS per call; ignored while checking is off. */
+   or kernel or host node made by xrt_graph_add_kernel_node,
+   xrt_graph_add_host_node, xrt_graph_add_node or xrt_graph_node_set_params
+   (that call's alone, whatever its status: a refused one drops them): bytes
+   [ptr, ptr + size) are accessed as `access` (a kernel's argument pointing
+   into that allocation counts as that instead of a read-write of the whole
+   allocation; a host function touches only what is annotated). A captured
+   launch's go with its node. Up to XRT_CHECK_ANNOTATIONS per call; ignored
+   while checking is off. */
 #define XRT_CHECK_ANNOTATIONS 16
 XRT_API xrt_status xrt_check_annotate(const void *ptr, size_t size, xrt_check_access access);
 
@@ -1640,7 +1641,16 @@ XRT_API xrt_status xrt__chk_launch_refused(xrt_status st) XRT__COLD; /* the anno
 XRT_API void xrt__chk_launch(void *caller, xrt_status st, const xrt_backend *b, const char *fn, xrt_stream stream,
                              const struct xrt__handle_slot *s, const void *function, const void *args,
                              size_t args_size) XRT__COLD;
-XRT_API void xrt__chk_kernel_node(const void *function, const void *args, size_t args_size) XRT__COLD;
+XRT_API void xrt__chk_node_noted(const xrt_graph_node_params *p) XRT__COLD;
+/* A host function as the checker keys it: its function's and user pointer's bytes. */
+typedef struct xrt__host_key { unsigned char b[sizeof(xrt_host_fn) + sizeof(void *)]; } xrt__host_key;
+static inline xrt__host_key xrt__host_key_of(xrt_host_fn fn, const void *user)
+{
+    xrt__host_key k;
+    __builtin_memcpy(k.b, &fn, sizeof fn); /* (string.h is not the public part's) */
+    __builtin_memcpy(k.b + sizeof fn, &user, sizeof user);
+    return k;
+}
 XRT_API void xrt__chk_free(void *caller, const xrt_backend *b, const char *fn, xrt_stream stream, const struct xrt__handle_slot *s,
                            const void *record) XRT__COLD;
 XRT_API void xrt__chk_mem_back(uintptr_t base, uint64_t was, uint64_t now) XRT__COLD;
@@ -2933,7 +2943,10 @@ static inline xrt_status xrt_launch_host_func(xrt_stream stream, xrt_host_fn fn,
     xrt__handle_slot *s = xrt__handle_stream(b, stream);
     if (XRT__UNLIKELY(!s)) return xrt__call_exit(XRT__LAUNCH_REFUSED(xrt__handle_bad("xrt_launch_host_func", stream)));
     xrt_status st = b->launch_host_func(b, s->obj, fn, user);
-    if (XRT__CHK_ON()) xrt__chk_launch(__builtin_return_address(0), st, b, "xrt_launch_host_func", stream, s, NULL, NULL, 0);
+    if (XRT__CHK_ON()) {
+        xrt__host_key k = xrt__host_key_of(fn, user);
+        xrt__chk_launch(__builtin_return_address(0), st, b, "xrt_launch_host_func", stream, s, NULL, k.b, sizeof k.b);
+    }
     return xrt__call_exit(st);
 }
 
@@ -9295,12 +9308,12 @@ static xrt_status xrt__graph_add_locked(const xrt_backend *b, xrt_graph_node *no
     return st;
 }
 
-/* For the checker, a call that added or set a kernel node (node: the graph's
-   node it made or changed; NULL: refused, or an exec's): the thread's
-   annotations are this call's, and go with the node's function and
-   arguments as the backend gives them back (">> check: kernel nodes'
-   annotations"). Under the graph nodes' lock. */
-static void xrt__graph_kernel_noted(const xrt_backend *b, xrt_graph_node node)
+/* For the checker, a call that added or set a kernel or host node (node:
+   the graph's node it made or changed; NULL: refused, or an exec's): the
+   thread's annotations are this call's, and go with the node as the backend
+   gives it back (">> check: kernel and host nodes' annotations"). Under the
+   graph nodes' lock. */
+static void xrt__graph_node_noted(const xrt_backend *b, xrt_graph_node node)
 {
     xrt__handle_slot *g, *ns;
     uintptr_t graph;
@@ -9309,9 +9322,9 @@ static void xrt__graph_kernel_noted(const xrt_backend *b, xrt_graph_node node)
     memset(&p, 0, sizeof p);
     xrt__err.quiet++;
     ok = node && xrt__gnode_find(b, node, "xrt_graph_node_set_params", &ns, &g, &graph) == XRT_SUCCESS &&
-         b->graph_node_get_params(b, g->obj, ns->obj, &p) == XRT_SUCCESS && p.type == XRT_GRAPH_NODE_KERNEL;
+         b->graph_node_get_params(b, g->obj, ns->obj, &p) == XRT_SUCCESS;
     xrt__err.quiet--;
-    xrt__chk_kernel_node(ok ? p.kernel.function : NULL, p.kernel.args, p.kernel.args_size);
+    xrt__chk_node_noted(ok ? &p : NULL);
 }
 
 XRT_API xrt_status xrt__graph_add(const xrt_backend *b, xrt_graph_node *node, xrt_graph graph,
@@ -9326,8 +9339,8 @@ XRT_API xrt_status xrt__graph_add(const xrt_backend *b, xrt_graph_node *node, xr
     }
     xrt__gnode_enter();
     st = xrt__graph_add_locked(b, node, graph, deps, ndeps, params, fn);
-    if (params->type == XRT_GRAPH_NODE_KERNEL && XRT__CHK_ON())
-        xrt__graph_kernel_noted(b, st == XRT_SUCCESS ? *node : NULL);
+    if ((params->type == XRT_GRAPH_NODE_KERNEL || params->type == XRT_GRAPH_NODE_HOST) && XRT__CHK_ON())
+        xrt__graph_node_noted(b, st == XRT_SUCCESS ? *node : NULL);
     return xrt__gnode_exit(st);
 }
 
@@ -9459,8 +9472,8 @@ XRT_API xrt_status xrt__graph_params(const xrt_backend *b, xrt_graph_exec exec, 
     if (!get && !set) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "params is NULL");
     xrt__gnode_enter();
     st = xrt__graph_params_locked(b, exec, node, get, set, fn);
-    if (set && set->type == XRT_GRAPH_NODE_KERNEL && XRT__CHK_ON())
-        xrt__graph_kernel_noted(b, st == XRT_SUCCESS && !exec ? node : NULL);
+    if (set && (set->type == XRT_GRAPH_NODE_KERNEL || set->type == XRT_GRAPH_NODE_HOST) && XRT__CHK_ON())
+        xrt__graph_node_noted(b, st == XRT_SUCCESS && !exec ? node : NULL);
     /* its snapshot no longer says; dropped in the hold, so never after an update's meanwhile */
     if (exec && st == XRT_SUCCESS && xrt__chk_on) xrt__chk_exec_gone(exec, 0);
     return xrt__gnode_exit(st);

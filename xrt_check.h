@@ -1104,13 +1104,15 @@ static xrt__chk_span xrt__chk_box(const xrt_pitched_ptr *p, const xrt_pos *at, c
                             slice, e->depth);
 }
 
-/* >> check: kernel nodes' annotations. A kernel node made with annotations
-   (xrt_check_annotate before xrt_graph_add_kernel_node, a kernel node's
-   xrt_graph_node_set_params, or a captured xrt_launch_kernel) keeps them
-   for the snapshots of its graph's execs: the checker finds them by what the
-   backend gives back of the node, its function and argument bytes (the
-   newest of XRT__CHK_KNOTES is kept; two nodes with the same function and
-   arguments share the annotations made last). Under the lock. */
+/* >> check: kernel and host nodes' annotations. A kernel or host node made
+   with annotations (xrt_check_annotate before xrt_graph_add_kernel_node or
+   xrt_graph_add_host_node, the node's xrt_graph_node_set_params, or a
+   captured xrt_launch_kernel or xrt_launch_host_func) keeps them for the
+   snapshots of its graph's execs: the checker finds them by what the
+   backend gives back of the node, a kernel's function and argument bytes, a
+   host function's function and user pointer (xrt__host_key; the newest
+   XRT__CHK_KNOTES are kept; two nodes alike share the annotations made
+   last). Under the lock. */
 #define XRT__CHK_KNOTES 256
 typedef struct xrt__chk_knote {
     struct xrt__chk_knote *next;
@@ -1122,6 +1124,7 @@ typedef struct xrt__chk_knote {
 } xrt__chk_knote;
 static xrt__chk_knote *xrt__chk_knotes; /* newest first */
 static size_t xrt__chk_nknotes;
+static const char xrt__chk_host_fn = 0; /* a host node's "function"; its arguments: xrt__host_key */
 
 /* Whether a record is of this function and these argument bytes (over the
    shorter of the two: a backend may keep a kernel's declared size of them). */
@@ -1236,8 +1239,8 @@ static xrt__chk_name_s *xrt__chk_names;
    the histories hold after the exec is gone. */
 static void xrt__chk_node_label(int type, const char *path, char *out)
 {
-    static const char *const kinds[] = {"kernel", "memcpy", "memset"};
-    snprintf(out, 64, "%s node %.24s of xrt_graph_launch", (unsigned)type < 3 ? kinds[type] : "?", path);
+    static const char *const kinds[] = {"kernel", "memcpy", "memset", "host"};
+    snprintf(out, 64, "%s node %.24s of xrt_graph_launch", (unsigned)type < 4 ? kinds[type] : "?", path);
 }
 
 static const char *xrt__chk_intern(const char *s)
@@ -1422,13 +1425,29 @@ static int xrt__chk_graph_copy(xrt__chk_graph *g, unsigned k, const xrt_memcpy_3
            xrt__chk_graph_rows(g, k, (void *)dst.p, dst.width, dst.pitch, dst.height, dst.slice, dst.depth, 1);
 }
 
+/* n annotations into g, as access node k's accesses. */
+static int xrt__chk_graph_notes(xrt__chk_graph *g, unsigned k, const xrt__chk_note *note, unsigned n)
+{
+    xrt__chk_gacc a;
+    unsigned i;
+    memset(&a, 0, sizeof a);
+    a.node = k;
+    for (i = 0; i < n; i++) {
+        if (note[i].access == XRT_CHECK_NONE) continue;
+        a.r = xrt__chk_bytes_of(note[i].p, note[i].n);
+        a.write = xrt__chk_note_write(&note[i]);
+        XRT__CHK_PUSH(g->acc, g->nacc, a);
+    }
+    return 1;
+}
+
 /* A kernel node's accesses into g, as access node k: its annotations', and
    a read-write of the whole allocation of each other argument into xrt's
    memory (r.n 0), as an eager launch's. */
 static int xrt__chk_graph_kernel(xrt__chk_graph *g, const xrt_kernel_node_params *p, unsigned k)
 {
     xrt__chk_note note[XRT_CHECK_ANNOTATIONS];
-    unsigned n = p->function ? xrt__chk_knote_get(p->function, p->args, p->args_size, note) : 0, i;
+    unsigned n = p->function ? xrt__chk_knote_get(p->function, p->args, p->args_size, note) : 0;
     xrt__chk_gacc a;
     size_t off;
     memset(&a, 0, sizeof a);
@@ -1440,13 +1459,15 @@ static int xrt__chk_graph_kernel(xrt__chk_graph *g, const xrt_kernel_node_params
         if (!a.r.p || !xrt__mem_query((const void *)a.r.p, &info)) continue;
         if (!xrt__chk_noted(note, n, info.base, info.size)) XRT__CHK_PUSH(g->acc, g->nacc, a);
     }
-    for (i = 0; i < n; i++) {
-        if (note[i].access == XRT_CHECK_NONE) continue;
-        a.r = xrt__chk_bytes_of(note[i].p, note[i].n);
-        a.write = xrt__chk_note_write(&note[i]);
-        XRT__CHK_PUSH(g->acc, g->nacc, a);
-    }
-    return 1;
+    return xrt__chk_graph_notes(g, k, note, n);
+}
+
+/* A host node's accesses into g, as access node k: its annotations alone. */
+static int xrt__chk_graph_host(xrt__chk_graph *g, const xrt_host_node_params *p, unsigned k)
+{
+    xrt__chk_note note[XRT_CHECK_ANNOTATIONS];
+    xrt__host_key key = xrt__host_key_of(p->fn, p->user);
+    return xrt__chk_graph_notes(g, k, note, xrt__chk_knote_get(&xrt__chk_host_fn, key.b, sizeof key.b, note));
 }
 
 /* A node's accesses and events into g, as access node number k (c: a copy
@@ -1459,6 +1480,7 @@ static int xrt__chk_graph_node(xrt__chk_graph *g, const xrt_graph_node_params *p
         return xrt__chk_graph_rows(g, k, p->set.dst, p->set.width * p->set.element_size, p->set.pitch, p->set.height, 0,
                                    1, 1);
     if (p->type == XRT_GRAPH_NODE_KERNEL) return xrt__chk_graph_kernel(g, &p->kernel, k);
+    if (p->type == XRT_GRAPH_NODE_HOST) return xrt__chk_graph_host(g, &p->host, k);
     if ((p->type == XRT_GRAPH_NODE_WAIT_EVENT || p->type == XRT_GRAPH_NODE_EVENT_RECORD) &&
         (ev = xrt__handle_of(p->event.event, XRT__HANDLE_EVENT)) != 0) {
         if (p->type == XRT_GRAPH_NODE_WAIT_EVENT) XRT__CHK_PUSH(g->wait, g->nwait, ev);
@@ -1796,18 +1818,25 @@ XRT_API xrt_status xrt__chk_launch_refused(xrt_status st)
     return st;
 }
 
-/* A kernel node added or set with the graph's node calls: function, args,
-   args_size as the backend gives them back (function NULL: refused). The
-   thread's notes are this call's, whatever its outcome. */
-XRT_API void xrt__chk_kernel_node(const void *function, const void *args, size_t args_size)
+/* A kernel or host node added or set with the graph's node calls, its
+   params as the backend gives them back (NULL: refused). The thread's notes
+   are this call's, whatever its outcome. */
+XRT_API void xrt__chk_node_noted(const xrt_graph_node_params *p)
 {
     unsigned nnotes = xrt__chk_take_notes();
-    if (!function || !nnotes || !xrt__chk_lock_on()) return;
-    xrt__chk_knote_put(function, (const unsigned char *)args, args_size, nnotes);
+    xrt__host_key k;
+    if (!p || !nnotes || !xrt__chk_lock_on()) return;
+    if (p->type == XRT_GRAPH_NODE_KERNEL && p->kernel.function)
+        xrt__chk_knote_put(p->kernel.function, (const unsigned char *)p->kernel.args, p->kernel.args_size, nnotes);
+    if (p->type == XRT_GRAPH_NODE_HOST) {
+        k = xrt__host_key_of(p->host.fn, p->host.user);
+        xrt__chk_knote_put(&xrt__chk_host_fn, k.b, sizeof k.b, nnotes);
+    }
     pthread_mutex_unlock(&xrt__chk_lock);
 }
 
-/* function: the kernel's backend object (NULL: a host function). */
+/* function: the kernel's backend object, with its args; NULL: a host
+   function, args its xrt__host_key (NULL: a callback, never captured). */
 XRT_API void xrt__chk_launch(void *caller, xrt_status st, const xrt_backend *b, const char *fn, xrt_stream stream,
                              const struct xrt__handle_slot *s, const void *function, const void *args,
                              size_t args_size)
@@ -1818,11 +1847,11 @@ XRT_API void xrt__chk_launch(void *caller, xrt_status st, const xrt_backend *b, 
     XRT__CHK_SITE(site);
     if (!xrt__chk_lock_on()) return;
     xrt__chk_tag(b, 0);
-    if (function && nnotes && xrt__chk_capturing(b, s)) /* a kernel node now: its notes are kept for it */
-        xrt__chk_knote_put(function, (const unsigned char *)args, args_size, nnotes);
+    if (args && nnotes && xrt__chk_capturing(b, s)) /* a node now: its notes are kept for it */
+        xrt__chk_knote_put(function ? function : &xrt__chk_host_fn, (const unsigned char *)args, args_size, nnotes);
     else if (!xrt__chk_capturing(b, s) && (host = xrt__chk_host()) && (c = xrt__chk_stream(b, stream, s))) {
         xrt__chk_begin(c, host, NULL);
-        xrt__chk_args(c, fn, site, (const unsigned char *)args, args_size, nnotes);
+        xrt__chk_args(c, fn, site, function ? (const unsigned char *)args : NULL, args_size, nnotes);
         xrt__chk_end(c);
     }
     pthread_mutex_unlock(&xrt__chk_lock);

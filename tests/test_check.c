@@ -7,7 +7,7 @@
    host function reading (annotated) what a later copy writes; the NULL
    stream's implicit order, with blocking and non-blocking streams; two
    devices and a peer copy; a stream made before checking was on; graph
-   launches (nodes without an edge, annotated kernel nodes, a child graph's nodes, 2-D copy nodes
+   launches (nodes without an edge, annotated kernel and host nodes, a child graph's nodes, 2-D copy nodes
    whose rows interleave, one exec launched on two streams, an exec's copy
    node changed, event nodes captured with the external flags); frees refused or captured; a synchronous copy from
    pageable memory; two host threads; the exit status of a process that
@@ -1212,6 +1212,77 @@ static void test_graph_kernel_node_annotated(void **state)
                         "write by kernel node 0 of xrt_graph_launch on stream 3 (device 0)",
                         "write by kernel node 1 of xrt_graph_launch on stream 3 (device 0)", e);
         }
+        OK(xrt_graph_exec_destroy(exec));
+        OK(xrt_graph_destroy(graph));
+        round_end(&w);
+    }
+    OK(xrt_free(d));
+}
+
+/* Host nodes annotated as their eager launches are, each beside a memcpy
+   node writing d's bytes [0, 100) with no edge. Case 0: a host node added
+   by hand, reading d's [50, 150): a race on [50, 100). 1: the same
+   unannotated: clean (a host function touches only what is annotated). 2:
+   a captured xrt_launch_host_func annotated so, on a stream forked from the
+   copy's: the race. 3: the node set (xrt_graph_node_set_params) with the
+   annotation after an unannotated add: the race. */
+static void host_nothing(void *user) { (void)user; }
+
+static xrt_graph annotated_host_graph(int c, void *d, const void *h, const round_ *w)
+{
+    xrt_graph graph = NULL;
+    xrt_graph_node n[2];
+    xrt_graph_node_params p;
+    memset(&p, 0, sizeof p);
+    p.type = XRT_GRAPH_NODE_HOST;
+    p.host.fn = host_nothing, p.host.user = d;
+    if (c == 2) {
+        OK(xrt_stream_begin_capture(w->s1, XRT_CAPTURE_MODE_GLOBAL));
+        OK(xrt_event_record(w->e, w->s1));
+        OK(xrt_stream_wait_event(w->s2, w->e));
+        OK(xrt_memcpy_async(d, h, 100, XRT_MEMCPY_HOST_TO_DEVICE, w->s1));
+        OK(xrt_check_annotate((char *)d + 50, 100, XRT_CHECK_READ));
+        OK(xrt_launch_host_func(w->s2, host_nothing, d));
+        OK(xrt_event_record(w->e, w->s2));
+        OK(xrt_stream_wait_event(w->s1, w->e));
+        OK(xrt_stream_end_capture(w->s1, &graph));
+        return graph;
+    }
+    OK(xrt_graph_create(&graph, 0));
+    OK(xrt_graph_add_memcpy_node_1d(&n[0], graph, NULL, 0, d, h, 100, XRT_MEMCPY_HOST_TO_DEVICE));
+    if (c == 0) OK(xrt_check_annotate((char *)d + 50, 100, XRT_CHECK_READ));
+    OK(xrt_graph_add_node(&n[1], graph, NULL, 0, &p));
+    if (c == 3) {
+        OK(xrt_check_annotate((char *)d + 50, 100, XRT_CHECK_READ));
+        OK(xrt_graph_node_set_params(n[1], &p));
+    }
+    return graph;
+}
+
+static void test_graph_host_node_annotated(void **state)
+{
+    static unsigned char h[N];
+    round_ w;
+    xrt_graph graph;
+    xrt_graph_exec exec;
+    void *d;
+    int r, c;
+    (void)state;
+    OK(xrt_malloc(&d, N));
+    for (r = 0; r < 4 * ROUNDS; r++) {
+        c = r % 4;
+        round_begin(&w, r, XRT_STREAM_NON_BLOCKING, XRT_STREAM_NON_BLOCKING);
+        graph = annotated_host_graph(c, d, h, &w);
+        OK(xrt_graph_instantiate(&exec, graph));
+        OK(xrt_graph_launch(exec, w.s3));
+        OK(xrt_stream_synchronize(w.s3));
+        if (c == 1) expect_clean();
+        else
+            expect_race("memcpy node 0 of xrt_graph_launch", "host node 1 of xrt_graph_launch", d, N, 50, 100,
+                        "write by memcpy node 0 of xrt_graph_launch on stream 3 (device 0)",
+                        "read by host node 1 of xrt_graph_launch on stream 3 (device 0)",
+                        "add an edge from the memcpy node 0 to the host node 1 (xrt_graph_add_dependencies; in a "
+                        "capture, an event or the same stream), or one the other way");
         OK(xrt_graph_exec_destroy(exec));
         OK(xrt_graph_destroy(graph));
         round_end(&w);
@@ -2930,6 +3001,7 @@ int main(void)
         cmocka_unit_test(test_graph_external_event_nodes),
         cmocka_unit_test(test_graph_exec_copy_node_changed),
         cmocka_unit_test(test_graph_kernel_node), cmocka_unit_test(test_graph_kernel_node_annotated),
+        cmocka_unit_test(test_graph_host_node_annotated),
         cmocka_unit_test(test_graph_child_nodes), cmocka_unit_test(test_graph_2d_nodes),
         cmocka_unit_test(test_copy_3d),           cmocka_unit_test(test_graph_3d_memset_node),
         cmocka_unit_test(test_2d_rows_between_streams),
