@@ -30,15 +30,20 @@ LDLIBS   := -lpthread
 
 # have-header HEADER [FLAGS]: 1 when the C compiler finds it (and it compiles).
 have-header = $(shell printf '\043include <%s>\n' '$(1)' | $(CC) $(2) -E -x c - > /dev/null 2>&1 && echo 1)
+# given VAR: non-empty where VAR is set on make's command line: its probe
+# (below) does not run then. tests/mutants.sh passes `make probes`' answers
+# to each of its thousand makes.
+given = $(filter command line,$(origin $(1)))
 
 # GPU backends are compiled in when their headers are present; their runtimes
 # are loaded at run time, so the binaries run without them.
-HAVE_CUDA := $(shell test -f $(CUDA_HOME)/include/cuda_runtime_api.h && echo 1)
-HAVE_HIP  := $(call have-header,hip/hip_runtime_api.h,-D__HIP_PLATFORM_AMD__)
-HAVE_NVCC := $(shell test -x $(NVCC) && echo 1)
-HAVE_HIPCC := $(shell command -v $(HIPCC) > /dev/null 2>&1 && echo 1)
-HAVE_VERBS := $(call have-header,infiniband/verbs.h)
-HAVE_CMOCKA := $(call have-header,cmocka.h,-include stdarg.h -include stddef.h -include stdint.h -include setjmp.h)
+HAVE_CUDA := $(if $(call given,HAVE_CUDA),,$(shell test -f $(CUDA_HOME)/include/cuda_runtime_api.h && echo 1))
+HAVE_HIP  := $(if $(call given,HAVE_HIP),,$(call have-header,hip/hip_runtime_api.h,-D__HIP_PLATFORM_AMD__))
+HAVE_NVCC := $(if $(call given,HAVE_NVCC),,$(shell test -x $(NVCC) && echo 1))
+HAVE_HIPCC := $(if $(call given,HAVE_HIPCC),,$(shell command -v $(HIPCC) > /dev/null 2>&1 && echo 1))
+HAVE_VERBS := $(if $(call given,HAVE_VERBS),,$(call have-header,infiniband/verbs.h))
+HAVE_CMOCKA := $(if $(call given,HAVE_CMOCKA),,$(call have-header,cmocka.h,-include stdarg.h -include stddef.h \
+	       -include stdint.h -include setjmp.h))
 ENABLE    := -DXRT_ENABLE_CPU
 ifeq ($(HAVE_CUDA),1)
 ENABLE    += -DXRT_ENABLE_CUDA -isystem $(CUDA_HOME)/include
@@ -64,7 +69,7 @@ TOOLS    := $(patsubst tools/%.c,%,$(filter-out tools/trace.c,$(wildcard tools/*
 BENCHES  := $(patsubst bench/%.c,%,$(wildcard bench/*.c))
 SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-.PHONY: all run test install uninstall examples tests bench bench-instructions clean deps skipped mutants
+.PHONY: all run test install uninstall examples tests bench bench-instructions clean deps skipped mutants probes
 all: examples
 
 # one binary per test file, three flavours: plain, ASan+UBSan, TSan.
@@ -76,7 +81,8 @@ all: examples
 # SAN_OPT: the sanitizer flavours at -Og compile in half of -O1's time (the
 # plain programs keep CFLAGS' -O2).
 SAN_OPT ?= -Og -g
-TEST_CFLAGS ?= $(shell $(CC) -Werror -fno-var-tracking -E -x c /dev/null > /dev/null 2>&1 && echo -fno-var-tracking)
+TEST_CFLAGS := $(if $(call given,TEST_CFLAGS),,$(shell $(CC) -Werror -fno-var-tracking -E -x c /dev/null > /dev/null \
+	       2>&1 && echo -fno-var-tracking))
 $(B)/plain/%: tests/%.c tests/xrt_test.h $(HEADERS)
 	@mkdir -p $(@D)
 	$(CC) $(XCFLAGS) $(CFLAGS) $(TEST_CFLAGS) $(ENABLE) -o $@ $< $(LDLIBS) -lcmocka
@@ -228,6 +234,12 @@ $(B)/gpu/cuda_shutdown: tests/gpu/cuda_shutdown.c
 	$(CC) -std=c11 $(WARN) -O2 -g -isystem $(CUDA_HOME)/include -o $@ $< -ldl -lpthread
 tests: $(B)/gpu/cuda_shutdown
 endif
+
+# The probes' answers, as make's command line takes them (tests/mutants.sh).
+probes:
+	@echo HAVE_CUDA=$(HAVE_CUDA) HAVE_HIP=$(HAVE_HIP) HAVE_NVCC=$(HAVE_NVCC) HAVE_HIPCC=$(HAVE_HIPCC) \
+	    HAVE_VERBS=$(HAVE_VERBS) HAVE_CMOCKA=$(HAVE_CMOCKA) TEST_CFLAGS=$(TEST_CFLAGS) HAVE_FABRIC=$(HAVE_FABRIC) \
+	    FUZZ_HIP=$(FUZZ_HIP)
 
 # Mutation testing (tests/mutants.sh): about 9 minutes on 2 idle cores (289 mutants).
 # (its log stays in $(B)/mutants.log: make test's summary repeats the kill rate)

@@ -17,6 +17,7 @@
      >> check: the vector clocks  contexts, clocks, events, the NULL stream's order
      >> check: reports        names, call sites, the missing edge, one report a pair
      >> check: accesses       allocations' histories, kernel arguments
+     >> check: kernel and host nodes' annotations  kept for a graph's snapshots
      >> check: graphs         a graph launch's nodes as accesses
      >> check: the hooks of the dispatch
      >> check: the public calls  (and XRT_CHECK, read by xrt_init)
@@ -1140,7 +1141,7 @@ static void xrt__chk_knote_free(xrt__chk_knote *k)
     xrt__chk_nknotes--;
 }
 
-/* The thread's first nnotes notes for the kernel node of function, args. */
+/* The thread's first nnotes notes for the node of function, args. */
 static void xrt__chk_knote_put(const void *function, const unsigned char *args, size_t size, unsigned nnotes)
 {
     xrt__chk_knote **at, *k;

@@ -7,7 +7,8 @@
 # is built the same way.
 #   make fabric-test   fabric_rma and a2f_fabric over the tcp provider on loopback (tests/fabric.sh)
 
-HAVE_FABRIC := $(shell $(CC) -E -include rdma/fabric.h -x c /dev/null > /dev/null 2>&1 && echo 1)
+HAVE_FABRIC := $(if $(call given,HAVE_FABRIC),,$(shell $(CC) -E -include rdma/fabric.h -x c /dev/null > /dev/null 2>&1 \
+	       && echo 1))
 
 .PHONY: fabric-test
 ifeq ($(HAVE_FABRIC)$(HAVE_VERBS),11)

@@ -20,7 +20,7 @@ B=${B:-build}
 LOG=$B/test-logs
 mkdir -p "$LOG"
 . tests/lib.sh
-SECTIONS="matrix build suite asan valgrind cuda devices4 trace tsan fastpath fuzz examples fabric rdma install newcomer aarch64"
+SECTIONS="matrix build suite asan valgrind cuda devices4 trace tsan fastpath fuzz examples checked fabric rdma install newcomer aarch64"
 
 # tests/valgrind.supp: the threads that vendor runtimes start for themselves.
 # --fair-sched: valgrind runs one thread at a time, and by default a thread
@@ -234,7 +234,12 @@ sec_examples() {
     step "tools: xrt_info --json, bandwidth, plot, gpu_overhead" env MAKE="$MAKE" CUDA_HOME="$CUDA_HOME" sh tests/tools.sh
     step "xrt_info lists a plugin's backend" sh -c "XRT_PLUGINS=$B/plugins/libxrt_trace.so XRT_TRACE_FILE=/dev/null \
         $B/examples/xrt_info | grep '^  trace available'"
-    # correct programs run clean under the stream-order checker
+}
+
+# Correct programs run clean under the stream-order checker (the examples
+# section built the examples; this one runs no make, beside the sections that do).
+sec_checked() {
+    echo "== the test programs and examples under the stream-order checker"
     step "test programs and examples with XRT_CHECK=streams: no race report" env B="$B" sh tests/checked.sh programs examples
 }
 

@@ -17,9 +17,10 @@ TK_JOBS      = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(TEST_JOBS))
 TK_ENV      := CC="$(CC)" CXX="$(CXX)" NVCC="$(NVCC)" CUDA_HOME="$(CUDA_HOME)" HAVE_CUDA="$(HAVE_CUDA)" \
 	       HAVE_HIP="$(HAVE_HIP)" HAVE_NVCC="$(HAVE_NVCC)" HAVE_CMOCKA="$(HAVE_CMOCKA)" HAVE_VERBS="$(HAVE_VERBS)" \
 	       SKIP_CMOCKA="$(SKIP_CMOCKA)" TESTS="$(TESTS)" MAKE="$(MAKE)"
-# The longest first, so that they start first under -j.
-TK_SECTIONS := build matrix valgrind rdma tsan asan cuda suite trace examples fabric install newcomer fuzz \
-	       fastpath devices4 aarch64
+# The longest first, so that they start first under -j: the chain of the
+# sections that run make (below) is the longest, so its head comes first.
+TK_SECTIONS := build matrix trace examples fabric rdma install newcomer valgrind cuda tsan checked asan suite \
+	       fuzz fastpath devices4 aarch64
 TK_RESULTS  := $(addprefix $(TK)/,$(TK_SECTIONS))
 
 .PHONY: test retest test-run
@@ -50,8 +51,9 @@ $(filter-out $(TK)/build $(TK)/matrix,$(TK_RESULTS)): | $(TK)/build
 $(TK)/%:
 	@$(TK_ENV) sh tests/run.sh section $* $@
 
-# the sections that run make, in a chain
+# the sections that run make, in a chain (checked runs what examples built)
 $(TK)/examples: | $(TK)/trace
+$(TK)/checked: | $(TK)/examples
 $(TK)/fabric: | $(TK)/examples
 $(TK)/rdma: | $(TK)/fabric
 $(TK)/install: | $(TK)/rdma

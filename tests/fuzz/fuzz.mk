@@ -28,7 +28,8 @@ $(FUZZ_DIR)/fuzz_api: tests/fuzz/fuzz_api.c $(FUZZ_HEADERS)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< -lpthread
 # fuzz_hip_image: the HIP backend's image reader, where the HIP headers are.
-FUZZ_HIP     := $(shell printf '\043include <hip/hip_runtime_api.h>\n' | $(FUZZ_CC) -D__HIP_PLATFORM_AMD__ -E -x c - > /dev/null 2>&1 && echo 1)
+FUZZ_HIP     := $(if $(call given,FUZZ_HIP),,$(shell printf '\043include <hip/hip_runtime_api.h>\n' | $(FUZZ_CC) \
+		-D__HIP_PLATFORM_AMD__ -E -x c - > /dev/null 2>&1 && echo 1))
 ifeq ($(FUZZ_HIP),1)
 FUZZ_TARGETS += fuzz_hip_image
 endif
