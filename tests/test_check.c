@@ -1121,10 +1121,80 @@ static void test_graph_kernel_node(void **state)
    nodes in no order, writing [0, 64) and [32, 96), reading [200, 300),
    and the copy after them: a race on [32, 64) (annotated kernel nodes are
    compared). */
-static xrt_graph annotated_kernel_graph(int c, xrt_function f, void *d, const void *h, const round_ *w)
+/* A graph of a memcpy node writing d's bytes [0, 100) and node p beside it
+   with no edge; how: 0 p unannotated, 1 p annotated as touching d's [at,
+   at + 100) as access before its add, 2 the same before its
+   xrt_graph_node_set_params, after an unannotated add. */
+static xrt_graph copy_beside_node(void *d, const void *h, xrt_graph_node_params *p, int how, size_t at,
+                                  xrt_check_access access)
+{
+    xrt_graph graph;
+    xrt_graph_node n[2];
+    OK(xrt_graph_create(&graph, 0));
+    OK(xrt_graph_add_memcpy_node_1d(&n[0], graph, NULL, 0, d, h, 100, XRT_MEMCPY_HOST_TO_DEVICE));
+    if (how == 1) OK(xrt_check_annotate((char *)d + at, 100, access));
+    OK(xrt_graph_add_node(&n[1], graph, NULL, 0, p));
+    if (how == 2) {
+        OK(xrt_check_annotate((char *)d + at, 100, access));
+        OK(xrt_graph_node_set_params(n[1], p));
+    }
+    return graph;
+}
+
+/* A capture on stream 1 of a copy into d's bytes [0, 100) and, on stream 2
+   forked from it, node p's launch annotated as touching d's [50, 150) as
+   access: the graph. */
+static xrt_graph captured_beside_copy(const round_ *w, void *d, const void *h, const xrt_graph_node_params *p,
+                                      xrt_check_access access)
 {
     xrt_graph graph = NULL;
+    OK(xrt_stream_begin_capture(w->s1, XRT_CAPTURE_MODE_GLOBAL));
+    OK(xrt_event_record(w->e, w->s1));
+    OK(xrt_stream_wait_event(w->s2, w->e));
+    OK(xrt_memcpy_async(d, h, 100, XRT_MEMCPY_HOST_TO_DEVICE, w->s1));
+    OK(xrt_check_annotate((char *)d + 50, 100, access));
+    if (p->type == XRT_GRAPH_NODE_KERNEL)
+        OK(xrt_launch_kernel(p->kernel.function, p->kernel.grid, p->kernel.block, 0, w->s2, p->kernel.args,
+                             p->kernel.args_size));
+    else
+        OK(xrt_launch_host_func(w->s2, p->host.fn, p->host.user));
+    OK(xrt_event_record(w->e, w->s2));
+    OK(xrt_stream_wait_event(w->s1, w->e));
+    OK(xrt_stream_end_capture(w->s1, &graph));
+    return graph;
+}
+
+/* Case 4 below: three kernel nodes (p's function) annotated, in no order,
+   then a copy after them. */
+static xrt_graph three_kernel_nodes(void *d, const void *h, xrt_graph_node_params *p)
+{
+    xrt_graph graph;
     xrt_graph_node n[4];
+    xrt_kernel_args a;
+    unsigned long nn = N;
+    OK(xrt_graph_create(&graph, 0));
+    OK(xrt_check_annotate(d, 64, XRT_CHECK_WRITE));
+    OK(xrt_graph_add_node(&n[0], graph, NULL, 0, p));
+    xrt_kernel_args_init(&a); /* another node: other argument bytes, more of them */
+    XRT_KERNEL_ARG(a, d);
+    XRT_KERNEL_ARG(a, nn);
+    XRT_KERNEL_ARG(a, nn);
+    p->kernel.args = a.buf.bytes, p->kernel.args_size = a.size;
+    OK(xrt_check_annotate((char *)d + 32, 64, XRT_CHECK_WRITE));
+    OK(xrt_graph_add_node(&n[1], graph, NULL, 0, p));
+    xrt_kernel_args_init(&a); /* and a third: node 0's size, another n */
+    nn = N / 2;
+    XRT_KERNEL_ARG(a, d);
+    XRT_KERNEL_ARG(a, nn);
+    p->kernel.args_size = a.size;
+    OK(xrt_check_annotate((char *)d + 200, 100, XRT_CHECK_READ));
+    OK(xrt_graph_add_node(&n[2], graph, NULL, 0, p));
+    OK(xrt_graph_add_memcpy_node_1d(&n[3], graph, n, 3, d, h, 100, XRT_MEMCPY_HOST_TO_DEVICE));
+    return graph;
+}
+
+static xrt_graph annotated_kernel_graph(int c, xrt_function f, void *d, const void *h, const round_ *w)
+{
     xrt_graph_node_params p;
     xrt_kernel_args a;
     unsigned long nn = N;
@@ -1136,44 +1206,9 @@ static xrt_graph annotated_kernel_graph(int c, xrt_function f, void *d, const vo
     p.type = XRT_GRAPH_NODE_KERNEL;
     p.kernel.function = f, p.kernel.grid = one, p.kernel.block = one, p.kernel.args = a.buf.bytes;
     p.kernel.args_size = a.size;
-    if (c == 3) {
-        OK(xrt_stream_begin_capture(w->s1, XRT_CAPTURE_MODE_GLOBAL));
-        OK(xrt_event_record(w->e, w->s1));
-        OK(xrt_stream_wait_event(w->s2, w->e));
-        OK(xrt_memcpy_async(d, h, 100, XRT_MEMCPY_HOST_TO_DEVICE, w->s1));
-        OK(xrt_check_annotate((char *)d + 50, 100, XRT_CHECK_WRITE));
-        OK(xrt_launch_kernel(f, one, one, 0, w->s2, a.buf.bytes, a.size));
-        OK(xrt_event_record(w->e, w->s2));
-        OK(xrt_stream_wait_event(w->s1, w->e));
-        OK(xrt_stream_end_capture(w->s1, &graph));
-        return graph;
-    }
-    OK(xrt_graph_create(&graph, 0));
-    if (c == 4) {
-        OK(xrt_check_annotate(d, 64, XRT_CHECK_WRITE));
-        OK(xrt_graph_add_node(&n[0], graph, NULL, 0, &p));
-        XRT_KERNEL_ARG(a, nn); /* another node: other argument bytes, more of them */
-        p.kernel.args_size = a.size;
-        OK(xrt_check_annotate((char *)d + 32, 64, XRT_CHECK_WRITE));
-        OK(xrt_graph_add_node(&n[1], graph, NULL, 0, &p));
-        xrt_kernel_args_init(&a); /* and a third: node 0's size, another n */
-        nn = N / 2;
-        XRT_KERNEL_ARG(a, d);
-        XRT_KERNEL_ARG(a, nn);
-        p.kernel.args_size = a.size;
-        OK(xrt_check_annotate((char *)d + 200, 100, XRT_CHECK_READ));
-        OK(xrt_graph_add_node(&n[2], graph, NULL, 0, &p));
-        OK(xrt_graph_add_memcpy_node_1d(&n[3], graph, n, 3, d, h, 100, XRT_MEMCPY_HOST_TO_DEVICE));
-        return graph;
-    }
-    OK(xrt_graph_add_memcpy_node_1d(&n[0], graph, NULL, 0, d, h, 100, XRT_MEMCPY_HOST_TO_DEVICE));
-    if (c != 2) OK(xrt_check_annotate((char *)d + (c ? 50 : 100), 100, c ? XRT_CHECK_WRITE : XRT_CHECK_READ));
-    OK(xrt_graph_add_node(&n[1], graph, NULL, 0, &p));
-    if (c == 2) {
-        OK(xrt_check_annotate((char *)d + 100, 100, XRT_CHECK_READ));
-        OK(xrt_graph_node_set_params(n[1], &p));
-    }
-    return graph;
+    if (c == 3) return captured_beside_copy(w, d, h, &p, XRT_CHECK_WRITE);
+    if (c == 4) return three_kernel_nodes(d, h, &p);
+    return copy_beside_node(d, h, &p, c == 2 ? 2 : 1, c == 1 ? 50 : 100, c == 1 ? XRT_CHECK_WRITE : XRT_CHECK_READ);
 }
 
 static void test_graph_kernel_node_annotated(void **state)
@@ -1230,33 +1265,12 @@ static void host_nothing(void *user) { (void)user; }
 
 static xrt_graph annotated_host_graph(int c, void *d, const void *h, const round_ *w)
 {
-    xrt_graph graph = NULL;
-    xrt_graph_node n[2];
     xrt_graph_node_params p;
     memset(&p, 0, sizeof p);
     p.type = XRT_GRAPH_NODE_HOST;
     p.host.fn = host_nothing, p.host.user = d;
-    if (c == 2) {
-        OK(xrt_stream_begin_capture(w->s1, XRT_CAPTURE_MODE_GLOBAL));
-        OK(xrt_event_record(w->e, w->s1));
-        OK(xrt_stream_wait_event(w->s2, w->e));
-        OK(xrt_memcpy_async(d, h, 100, XRT_MEMCPY_HOST_TO_DEVICE, w->s1));
-        OK(xrt_check_annotate((char *)d + 50, 100, XRT_CHECK_READ));
-        OK(xrt_launch_host_func(w->s2, host_nothing, d));
-        OK(xrt_event_record(w->e, w->s2));
-        OK(xrt_stream_wait_event(w->s1, w->e));
-        OK(xrt_stream_end_capture(w->s1, &graph));
-        return graph;
-    }
-    OK(xrt_graph_create(&graph, 0));
-    OK(xrt_graph_add_memcpy_node_1d(&n[0], graph, NULL, 0, d, h, 100, XRT_MEMCPY_HOST_TO_DEVICE));
-    if (c == 0) OK(xrt_check_annotate((char *)d + 50, 100, XRT_CHECK_READ));
-    OK(xrt_graph_add_node(&n[1], graph, NULL, 0, &p));
-    if (c == 3) {
-        OK(xrt_check_annotate((char *)d + 50, 100, XRT_CHECK_READ));
-        OK(xrt_graph_node_set_params(n[1], &p));
-    }
-    return graph;
+    if (c == 2) return captured_beside_copy(w, d, h, &p, XRT_CHECK_READ);
+    return copy_beside_node(d, h, &p, c == 0 ? 1 : c == 1 ? 0 : 2, 50, XRT_CHECK_READ);
 }
 
 static void test_graph_host_node_annotated(void **state)
