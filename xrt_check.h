@@ -1844,13 +1844,15 @@ XRT_API void xrt__chk_launch(void *caller, xrt_status st, const xrt_backend *b, 
 {
     xrt__chk_ctx *c, *host;
     unsigned nnotes = xrt__chk_take_notes(); /* an annotation is the next launch's, whatever its outcome */
+    int capturing;
     if (st != XRT_SUCCESS) return;
     XRT__CHK_SITE(site);
     if (!xrt__chk_lock_on()) return;
     xrt__chk_tag(b, 0);
-    if (args && nnotes && xrt__chk_capturing(b, s)) /* a node now: its notes are kept for it */
+    capturing = xrt__chk_capturing(b, s);
+    if (capturing && args && nnotes) /* a node now: its notes are kept for it */
         xrt__chk_knote_put(function ? function : &xrt__chk_host_fn, (const unsigned char *)args, args_size, nnotes);
-    else if (!xrt__chk_capturing(b, s) && (host = xrt__chk_host()) && (c = xrt__chk_stream(b, stream, s))) {
+    else if (!capturing && (host = xrt__chk_host()) && (c = xrt__chk_stream(b, stream, s))) {
         xrt__chk_begin(c, host, NULL);
         xrt__chk_args(c, fn, site, function ? (const unsigned char *)args : NULL, args_size, nnotes);
         xrt__chk_end(c);
