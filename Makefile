@@ -74,8 +74,8 @@ all: examples
 
 # one binary per test file, three flavours: plain, ASan+UBSan, TSan.
 # TEST_CFLAGS: gcc's tracking of where each variable lives in optimised code
-# (-fvar-tracking, on with -g) is a third of a test program's compile (each
-# compiles the whole implementation) and serves only a debugger inside
+# (-fvar-tracking, on with -g) is a third of the implementation's compile
+# and serves only a debugger inside
 # optimised frames; the line tables and types stay, for backtraces, valgrind
 # and the sanitizers. A compiler without the flag (clang) builds without it.
 # SAN_OPT: the sanitizer flavours at -Og compile in half of -O1's time (the
@@ -83,15 +83,33 @@ all: examples
 SAN_OPT ?= -Og -g
 TEST_CFLAGS := $(if $(call given,TEST_CFLAGS),,$(shell $(CC) -Werror -fno-var-tracking -E -x c /dev/null > /dev/null \
 	       2>&1 && echo -fno-var-tracking))
-$(B)/plain/%: tests/%.c tests/xrt_test.h $(HEADERS)
+# TESTS_IMPL: the white-box programs, each its own XRT_IMPL unit (the line
+# `#define XRT_IMPL` in its file); every other program is an application
+# linked with its flavour's XRT_IMPL unit (tests/impl.c), compiled once: the
+# implementation is most of a program's compile. (IMPL_ENABLE: ENABLE as
+# the Makefile sets it, not as a program's own additions below.)
+TESTS_IMPL := $(patsubst tests/%.c,%,$(shell grep -l '^\#define XRT_IMPL' tests/test_*.c))
+TEST_OBJ    = $(if $(filter $(filter-out $(TESTS_IMPL),$(TESTS)),$(notdir $@)),$(@D)/xrt_impl.o)
+IMPL_ENABLE := $(ENABLE)
+$(B)/plain/xrt_impl.o: tests/impl.c $(HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(XCFLAGS) $(CFLAGS) $(TEST_CFLAGS) $(ENABLE) -o $@ $< $(LDLIBS) -lcmocka
-$(B)/asan/%: tests/%.c tests/xrt_test.h $(HEADERS)
+	$(CC) $(XCFLAGS) $(CFLAGS) $(TEST_CFLAGS) $(IMPL_ENABLE) -c -o $@ $<
+$(B)/asan/xrt_impl.o: tests/impl.c $(HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(XCFLAGS) $(SAN_OPT) $(TEST_CFLAGS) $(SAN) $(ENABLE) -o $@ $< $(LDLIBS) -lcmocka
-$(B)/tsan/%: tests/%.c tests/xrt_test.h $(HEADERS)
+	$(CC) $(XCFLAGS) $(SAN_OPT) $(TEST_CFLAGS) $(SAN) $(IMPL_ENABLE) -c -o $@ $<
+$(B)/tsan/xrt_impl.o: tests/impl.c $(HEADERS)
 	@mkdir -p $(@D)
-	$(CC) $(XCFLAGS) $(SAN_OPT) $(TEST_CFLAGS) -fsanitize=thread $(ENABLE) -o $@ $< $(LDLIBS) -lcmocka
+	$(CC) $(XCFLAGS) $(SAN_OPT) $(TEST_CFLAGS) -fsanitize=thread $(IMPL_ENABLE) -c -o $@ $<
+.SECONDEXPANSION:
+$(B)/plain/%: tests/%.c tests/xrt_test.h $(HEADERS) $$(TEST_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(XCFLAGS) $(CFLAGS) $(TEST_CFLAGS) $(ENABLE) -o $@ $< $(TEST_OBJ) $(LDLIBS) -lcmocka
+$(B)/asan/%: tests/%.c tests/xrt_test.h $(HEADERS) $$(TEST_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(XCFLAGS) $(SAN_OPT) $(TEST_CFLAGS) $(SAN) $(ENABLE) -o $@ $< $(TEST_OBJ) $(LDLIBS) -lcmocka
+$(B)/tsan/%: tests/%.c tests/xrt_test.h $(HEADERS) $$(TEST_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(XCFLAGS) $(SAN_OPT) $(TEST_CFLAGS) -fsanitize=thread $(ENABLE) -o $@ $< $(TEST_OBJ) $(LDLIBS) -lcmocka
 
 $(B)/examples/%: examples/%.c examples/pipes.h $(HEADERS)
 	@mkdir -p $(@D)
@@ -294,8 +312,9 @@ include bench/bench.mk
 # last: its first rule must not become the default target
 include tests/fuzz/fuzz.mk
 
-# >> test_per_thread_units: the XRT_IMPL unit (tests/test_per_thread_units.c)
-# and a unit built with XRT_API_PER_THREAD_DEFAULT_STREAM (tests/per_thread/caller.c).
+# >> test_per_thread_units: a unit without (tests/test_per_thread_units.c) and
+# a unit with XRT_API_PER_THREAD_DEFAULT_STREAM (tests/per_thread/caller.c),
+# beside the XRT_IMPL unit.
 $(B)/plain/test_per_thread_units $(B)/asan/test_per_thread_units $(B)/tsan/test_per_thread_units: \
 	tests/per_thread/caller.c tests/per_thread/caller.h
 $(B)/plain/test_per_thread_units: LDLIBS := tests/per_thread/caller.c $(LDLIBS)

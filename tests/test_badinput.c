@@ -17,6 +17,7 @@
      error detail longer than its buffer: each case in a child.
 
    Handles used by several threads at once: tests/test_handles.c. */
+#define XRT_IMPL /* white-box: the pointer registry's version counter */
 #include "xrt_test.h"
 
 #include <ctype.h>

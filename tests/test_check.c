@@ -14,6 +14,7 @@
    reported a race. Each case runs ROUNDS times, every other round with the first
    stream held back by a host function, and must give the same report: a
    report depends on the order of the calls, never on timing. */
+#define XRT_IMPL /* white-box: the graph nodes' lock */
 #include "xrt_test.h"
 
 #include <fcntl.h>

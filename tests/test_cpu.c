@@ -3,6 +3,7 @@
    sources read late, cross-stream waits, timing), so that code developed on it
    shows the bugs it would show on a GPU. A host function that waits on a gate
    stands in for a long kernel. */
+#define XRT_IMPL /* white-box: the CPU backend's memory and IPC records */
 #include "xrt_test.h"
 
 #include <pthread.h>

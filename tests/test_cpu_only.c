@@ -7,6 +7,7 @@
    build. */
 #undef XRT_ENABLE_CUDA
 #undef XRT_ENABLE_HIP
+#define XRT_IMPL /* white-box: built without the GPU backends */
 #include "xrt_test.h"
 
 static int fresh(void **state)

@@ -9,6 +9,7 @@
    valid, and XRT_CPU_DEVICES=numa: devices placed on the nodes that sysfs
    lists, on this machine's own and on fake trees (each in a child on a
    fresh xrt). */
+#define XRT_IMPL /* white-box: a fake sysfs tree */
 #include "xrt_test.h"
 
 #include <pthread.h>

@@ -11,6 +11,7 @@
    provider for real (skipped where libfabric finds no tcp provider). */
 #define XRT_ENABLE_RDMA
 #define XRT_ENABLE_FABRIC
+#define XRT_IMPL /* white-box: built with RDMA and libfabric */
 #include "xrt_test.h"
 #include "xrt_rdma.h"
 

@@ -7,6 +7,7 @@
    that mentions fork. A fork while another thread is inside xrt leaves the
    child no lock that no thread will release. Every group runs on each available backend; each child has an
    alarm (xrt_test.h: child_fork, child_status). */
+#define XRT_IMPL /* white-box: the handle table, locks and records across fork */
 #include "xrt_test.h"
 
 /* >> fork */

@@ -6,6 +6,7 @@
    HIP 5 / ROCm 6 struct layouts. What needs a GPU runs on every GPU backend
    that is available and says "skipped: <reason>" otherwise; the shared
    runtime suite (test_suite.c) covers the common behaviour there. */
+#define XRT_IMPL /* white-box: the GPU backends' code on fake runtimes */
 #include "xrt_test.h"
 
 #include <dlfcn.h>

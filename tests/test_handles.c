@@ -5,6 +5,7 @@
    XRT_SUCCESS. Stale, foreign and mixed-up handles used by one thread:
    tests/test_badinput.c. Every group runs on each available backend, each
    case in a child with an alarm. */
+#define XRT_IMPL /* white-box: the handle table and its limbo */
 #include "xrt_test.h"
 
 #include <sched.h>

@@ -6,4 +6,5 @@
    waiting for a thread that is in no call. */
 #define XRT__TEST_NO_MEMBARRIER 1
 #define XRT_TEST_HANDLES_GROUP "handles without membarrier"
+#define XRT_IMPL /* white-box: the fence fallback, forced */
 #include "test_handles.c"

@@ -11,6 +11,7 @@
    runs on each available backend.
 
    xrt_shutdown behind a host function that calls xrt: tests/test_shutdown.c. */
+#define XRT_IMPL /* white-box: the call and capture records */
 #include "xrt_test.h"
 
 /* >> the status */

@@ -20,6 +20,7 @@ static void ipc_before_open(void);
 /* Another thread's fork during a first export (test_ipc_fork_during_a_first_export). */
 static void ipc_share_before_move(void);
 #define XRT__TEST_SHARE_BEFORE_MOVE() ipc_share_before_move()
+#define XRT_IMPL /* white-box: the CPU backend's IPC records and test hooks */
 #include "xrt_test.h"
 #include <poll.h>
 #include <sys/inotify.h>

@@ -6,6 +6,7 @@
    misses, a corrupt entry, eviction, two processes). Backends without
    modules (XRT_CAP_MODULES) say "skipped". The cache is a private directory
    per run (XRT_CACHE_DIR). */
+#define XRT_IMPL /* white-box: the CPU backend's module loader */
 #include "xrt_test.h"
 
 #include <dirent.h>

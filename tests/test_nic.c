@@ -7,6 +7,7 @@
    whose device sits at 0000:41:00.0; the trees put it wherever a layout
    needs it. */
 #define XRT_ENABLE_RDMA
+#define XRT_IMPL /* white-box: the RDMA runtime's state and a fake sysfs tree */
 #include "xrt_test.h"
 #include "xrt_rdma.h" /* after xrt.h: the core does not include it */
 

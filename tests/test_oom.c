@@ -86,6 +86,7 @@ static inline void oom_free(void *p)
 #define XRT_ALIGNED_ALLOC(align, size) oom_aligned_alloc(align, size)
 #define XRT_FREE(p) oom_free(p)
 #define XRT_ENABLE_RDMA
+#define XRT_IMPL /* white-box: its own allocator; the RDMA contexts */
 #include "xrt_test.h"
 #include "xrt_rdma.h"
 #include "doubles/fake_verbs.h"

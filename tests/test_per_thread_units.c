@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* Two translation units: this one, the XRT_IMPL unit, built without
-   XRT_API_PER_THREAD_DEFAULT_STREAM, and tests/per_thread/caller.c, built
-   with it, as nvcc's --default-stream per-thread builds a unit. The calls
-   xrt implements out of line (the symbol copies, xrt_launch_kernel_params,
-   xrt_stream_begin_capture_to_graph) are compiled once, here; the NULL
+/* Three translation units: this one and the XRT_IMPL unit (tests/impl.c),
+   built without XRT_API_PER_THREAD_DEFAULT_STREAM, and
+   tests/per_thread/caller.c, built with it, as nvcc's --default-stream
+   per-thread builds a unit. The calls xrt implements out of line (the
+   symbol copies, xrt_launch_kernel_params,
+   xrt_stream_begin_capture_to_graph) are compiled once, there; the NULL
    stream the caller passes them is the caller's: its thread's own stream
    there, as the inline calls' NULL there (cudaMemcpyToSymbolAsync_ptsz &
    co). Another thread's own stream held by a host function holds the

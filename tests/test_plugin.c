@@ -11,6 +11,7 @@
    order and each sets the environment it needs, then restarts xrt. The
    Makefile passes XRT_TEST_PLUGIN_DIR, where the plugins of this program's
    flavour (plain or ASan) are. */
+#define XRT_IMPL /* white-box: the registry's lock and the plugin host */
 #include "xrt_test.h"
 
 #include <dlfcn.h>

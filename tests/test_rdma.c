@@ -35,6 +35,7 @@ static inline void rdma_free(void *p) { free(p); }
 #define XRT_ALIGNED_ALLOC(align, n) rdma_aligned_alloc(align, n)
 #define XRT_FREE(p) rdma_free(p)
 #define XRT_ENABLE_RDMA
+#define XRT_IMPL /* white-box: the RDMA cache on fake verbs; its own allocator */
 #include "xrt_test.h"
 #include "xrt_rdma.h" /* after xrt.h: the core does not include it */
 #include "doubles/fake_verbs.h"

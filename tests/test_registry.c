@@ -3,6 +3,7 @@
    XRT_BACKEND and XRT_LOG, per-thread selection, init/shutdown. Every test
    starts from a fresh xrt_shutdown + xrt_init with no environment set;
    backends registered at run time are gone after xrt_shutdown. */
+#define XRT_IMPL /* white-box: the built-in tables */
 #include "xrt_test.h"
 
 /* Backend callbacks take their table (`self`) by ABI; these ignore it. */

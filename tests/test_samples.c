@@ -21,7 +21,7 @@
    - findCudaDevice: the fastest device whose compute mode allows it.
    Each with kernels runs on every backend that loads modules and has C
    kernels (the CPU); elsewhere it says why it skips. */
-#define XRT_IMPL
+
 #include "xrt_test.h"
 
 #include <stdint.h>

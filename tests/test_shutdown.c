@@ -3,6 +3,7 @@
    calls xrt, xrt_shutdown neither deadlocks nor frees what the host function
    still uses; xrt starts again afterwards. Every group runs on each
    available backend, in a child with an alarm. */
+#define XRT_IMPL /* white-box: the memory registry's spares */
 #include "xrt_test.h"
 
 /* >> xrt_shutdown behind a host function that calls xrt */

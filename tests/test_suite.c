@@ -3,6 +3,7 @@
    every enabled and available backend (xrt_test_run_on_backends). Device
    memory is only touched through xrt calls, never dereferenced, so the same
    code is valid on a GPU. Backend-specific proofs live in test_cpu.c. */
+#define XRT_IMPL /* white-box: the memory registry */
 #include "xrt_test.h"
 
 #include <sys/mman.h>

@@ -2,6 +2,7 @@
 /* Compile targets: the record of the current device, its printable form and
    its fingerprint (fixed vectors, so that a key never changes between
    releases, runs or machines); the per-backend part runs on every backend. */
+#define XRT_IMPL /* white-box: the CPU target's feature decoding */
 #include "xrt_test.h"
 
 static int sorted(const char *list);

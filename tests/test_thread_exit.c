@@ -2,6 +2,7 @@
 /* Thread exit: the per-thread state xrt keeps (last error, backend choice,
    caches, the in-call registration) is released when a thread exits. Every
    group runs on each available backend. */
+#define XRT_IMPL /* white-box: the handle table and the CPU backend's exited threads */
 #include "xrt_test.h"
 
 #include <malloc.h>

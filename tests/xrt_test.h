@@ -1,7 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* Shared helpers for the xrt test programs (cmocka). Each tests/test_*.c is one
-   program: it defines XRT_IMPL, includes this header, and the Makefile enables
-   every backend whose headers are installed.
+   program that includes this header first; the Makefile enables every backend
+   whose headers are installed. A program is one of two kinds:
+   - an application, as a user writes one: its unit sees xrt's API only, and
+     the Makefile links the XRT_IMPL unit of its flavour (tests/impl.c,
+     compiled once for all of them);
+   - white-box: it reaches into the implementation (private functions and
+     state, compile-time test switches), so it defines XRT_IMPL before this
+     header and is its own XRT_IMPL unit (the Makefile's TESTS_IMPL finds it
+     by that line). The helpers that read xrt's private state are here for
+     these only.
 
    The helpers are `static inline` functions and macros, so that a program that
    uses only some of them still compiles under -Werror. The short names (OK,
@@ -10,7 +18,9 @@
 #ifndef XRT_TEST_H
 #define XRT_TEST_H
 
-#define XRT_IMPL
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* the helpers use POSIX and GNU calls (setenv, mkdtemp, strsignal) */
+#endif
 #include "xrt.h"
 
 #include <pthread.h>
@@ -784,6 +794,7 @@ static inline int handles_made_and_destroyed(int events, int streams)
         if (xrt_stream_destroy(s[i]) != XRT_SUCCESS) return 1;
     return 0;
 }
+#ifdef XRT_IMPL
 /* >> the handle table (white-box): slots handed out so far that are neither
    live, nor waiting for calls to finish (retired), nor free (on the table's
    free list or in a registered thread's cache) are lost; a slot counted twice
@@ -811,6 +822,7 @@ static inline long handle_slots_lost(void)
     pthread_mutex_unlock(&xrt__handle_lock);
     return n;
 }
+#endif
 
 /* >> another backend: it owns streams, events and memory that the tested
    backend does not, for the tests of foreign handles and pointers. Its
@@ -893,6 +905,7 @@ static inline xrt_status xrt_test_other_register(void)
     return st;
 }
 
+#ifdef XRT_IMPL /* (xrt__host_fn_run, xrt__builtin_table) */
 /* >> a backend that refuses: like the other backend, but neither fork-safe
    nor letting host functions call xrt (flags 0), as CUDA and HIP; its host
    functions run at once, on the launching thread, through xrt's host-function
@@ -972,6 +985,7 @@ static inline xrt_status xrt_test_refuser_register(void)
     }
     return st;
 }
+#endif
 
 /* >> every call made with live objects: one table, XRT_TEST_CALLS, for two
    rules.
