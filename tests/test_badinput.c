@@ -17,7 +17,6 @@
      error detail longer than its buffer: each case in a child.
 
    Handles used by several threads at once: tests/test_handles.c. */
-#define XRT_IMPL /* white-box: the pointer registry's version counter */
 #include "xrt_test.h"
 
 #include <ctype.h>
@@ -2025,37 +2024,6 @@ static void test_error_detail_longer_than_its_buffer(void **state)
     in_child("a 600-character backend name in error details", long_detail_child, (void *)xrt_test_backend, 10);
 }
 
-/* >> the registry's version after 2^32 changes */
-/* A thread remembers its last copy that passed the checks, with the
-   version of the pointer registry. After 2^32 changes (made here by moving
-   the private counter on, as 2^32 allocations would) and a free of the copy's
-   destination, the same copy must be checked again and refused, not let
-   through by a 32-bit version that wrapped back to the remembered one. */
-static int version_wrap_child(void *arg)
-{
-    unsigned char h[64];
-    void *d, *d2;
-    (void)arg;
-    xrt_test_log_capture();
-    CHILD_OK(xrt_malloc(&d, sizeof h));
-    CHILD_OK(xrt_malloc(&d2, sizeof h));
-    CHILD_OK(xrt_memcpy(d2, d, sizeof h, XRT_MEMCPY_DEVICE_TO_DEVICE)); /* remembered */
-    CHILD_OK(xrt_memcpy(d2, d, sizeof h, XRT_MEMCPY_DEVICE_TO_DEVICE));
-    xrt__mem_version += 0xffffffffu; /* 2^32 - 1 changes; the free below is the 2^32nd */
-    CHILD_OK(xrt_free(d2));
-    CHILD_EXPECT(xrt_memcpy(d2, d, sizeof h, XRT_MEMCPY_DEVICE_TO_DEVICE), XRT_ERROR_INVALID_MEMCPY_KIND);
-    CHILD_TRUE(strstr(xrt_get_last_error_string(), "xrt_memcpy: kind device-to-device but dst") != NULL);
-    CHILD_OK(xrt_free(d));
-    xrt_shutdown();
-    return 0;
-}
-
-static void test_copy_check_after_version_wraps(void **state)
-{
-    (void)state;
-    in_child("a copy into freed memory after 2^32 registry changes", version_wrap_child, NULL, 10);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2088,7 +2056,6 @@ int main(void)
         cmocka_unit_test(test_size_overflow),
         cmocka_unit_test(test_log_callback_calls_xrt),
         cmocka_unit_test(test_error_detail_longer_than_its_buffer),
-        cmocka_unit_test(test_copy_check_after_version_wraps),
     };
     char dir[256];
     /* the fixtures' module is built once into a private cache, not the user's */

@@ -1390,6 +1390,31 @@ static int finish(void **state)
     return 0;
 }
 
+/* Every built-in backend that this build enables fills every slot of its
+   table itself, by name: none is left for the registry's UNSUPPORTED filler. */
+static void test_builtin_tables_complete(void **state)
+{
+    static const char *const names[] = {"cpu", "cuda", "hip"};
+    int filled = 0;
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+        xrt_backend t;
+        if (!xrt__builtin_table(names[i], &t)) continue;
+        filled++;
+        assert_string_equal(t.name, names[i]);
+        assert_int_equal(t.abi_version, XRT_BACKEND_ABI_VERSION);
+        assert_int_equal(t.size, sizeof(xrt_backend));
+        assert_non_null(t.init);
+        assert_non_null(t.shutdown);
+#define CHECK_SLOT(op, params, args) \
+    if (!t.op) fail_msg("%s: slot %s is NULL", names[i], #op);
+        XRT__BACKEND_OPS(CHECK_SLOT)
+#undef CHECK_SLOT
+    }
+    assert_true(filled >= 1); /* the CPU backend at least */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1417,6 +1442,7 @@ int main(void)
         cmocka_unit_test_setup(test_plugin_path, capture),
         cmocka_unit_test_setup(test_plugin_path_symlinks, capture),
         cmocka_unit_test_setup(test_plugin_path_load_failures, capture),
+        cmocka_unit_test_setup(test_builtin_tables_complete, capture),
     };
     if (getenv("XRT_TEST_SECURE_CHILD")) return secure_child(getenv("XRT_TEST_SECURE_CHILD"));
     set_env("XRT_TRACE_FILE", "/dev/null"); /* listing the backends probes the tracer: keep stderr clean */

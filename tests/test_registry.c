@@ -3,7 +3,6 @@
    XRT_BACKEND and XRT_LOG, per-thread selection, init/shutdown. Every test
    starts from a fresh xrt_shutdown + xrt_init with no environment set;
    backends registered at run time are gone after xrt_shutdown. */
-#define XRT_IMPL /* white-box: the built-in tables */
 #include "xrt_test.h"
 
 /* Backend callbacks take their table (`self`) by ABI; these ignore it. */
@@ -805,31 +804,6 @@ static void test_version(void **state)
     assert_int_equal(XRT_VERSION, XRT_VERSION_MAJOR * 10000 + XRT_VERSION_MINOR * 100 + XRT_VERSION_PATCH);
 }
 
-/* Every built-in backend that this build enables fills every slot of its
-   table itself, by name: none is left for the registry's UNSUPPORTED filler. */
-static void test_builtin_tables_complete(void **state)
-{
-    static const char *const names[] = {"cpu", "cuda", "hip"};
-    int filled = 0;
-    size_t i;
-    (void)state;
-    for (i = 0; i < sizeof names / sizeof names[0]; i++) {
-        xrt_backend t;
-        if (!xrt__builtin_table(names[i], &t)) continue;
-        filled++;
-        assert_string_equal(t.name, names[i]);
-        assert_int_equal(t.abi_version, XRT_BACKEND_ABI_VERSION);
-        assert_int_equal(t.size, sizeof(xrt_backend));
-        assert_non_null(t.init);
-        assert_non_null(t.shutdown);
-#define CHECK_SLOT(op, params, args) \
-    if (!t.op) fail_msg("%s: slot %s is NULL", names[i], #op);
-        XRT__BACKEND_OPS(CHECK_SLOT)
-#undef CHECK_SLOT
-    }
-    assert_true(filled >= 1); /* the CPU backend at least */
-}
-
 /* The name a parameter declaration declares: "const char *name" -> name,
    "void (*fn)(void *)" -> fn, "int a[4]" -> a. */
 static void param_name(const char *decl, size_t n, char *out, size_t outn)
@@ -982,7 +956,6 @@ int main(void)
         T(test_selection_is_per_thread),
         T(test_concurrent_init),
         T(test_version),
-        T(test_builtin_tables_complete),
         T(test_operation_arguments_name_the_parameters),
         T(test_memset_of_host_memory_a_backend_knows),
     };
