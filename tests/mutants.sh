@@ -192,8 +192,10 @@ try() {
             echo "  killed   $name by $(cat "$d.killer") ($(($(date +%s) - t0)) s)"
         fi
         cp "$d.orig" "$d/$file"
-        # no binary built from the mutant is used again
-        (cd "$d" && for t in $tests; do rm -f "build/plain/$t"; done)
+        # no binary built from the mutant is used again (nor the test
+        # programs' XRT_IMPL unit, where the mutant was in a header)
+        (cd "$d" && for t in $tests; do rm -f "build/plain/$t"; done
+         case $file in xrt*.h) rm -f build/plain/xrt_impl.o ;; esac)
     done < "$tmp/blocks" > "$tmp/out.$w"
 }
 
