@@ -94,7 +94,9 @@ sec_valgrind() {
 
 # What a machine with a GPU runs: cuda is the default backend, here on a test
 # double of the CUDA runtime (tests/doubles/cudart_double.c) whose work is
-# real and in order. Each program's groups run on cuda and cpu.
+# real and in order. Each program's groups run on cuda and cpu (the cpu
+# groups beside a loaded cuda backend); under ASan+UBSan the cuda groups
+# only (XRT_TEST_BACKENDS): the asan section ran the cpu groups.
 sec_cuda() {
     echo "== runtime suite with cuda as the default (CUDA runtime test double)"
     if [ -f "$double" ]; then
@@ -104,7 +106,8 @@ sec_cuda() {
         done
         for t in $TESTS; do
             [ -x "$B/asan/$t" ] &&
-                cmocka env XRT_CUDA_LIBRARY="$double" ASAN_OPTIONS=detect_leaks=1:protect_shadow_gap=0 "$B/asan/$t"
+                cmocka env XRT_CUDA_LIBRARY="$double" XRT_TEST_BACKENDS=cuda \
+                    ASAN_OPTIONS=detect_leaks=1:protect_shadow_gap=0 "$B/asan/$t"
         done
         step "cuda_shutdown (test_shutdown's CUDA calls without xrt) on the double" "$B/gpu/cuda_shutdown" "$double"
     else

@@ -1729,9 +1729,23 @@ static inline int xrt_test_listed(const char *name, const char *const *only)
     return 0;
 }
 
+/* XRT_TEST_BACKENDS=<name>[,<name>...]: the groups of xrt_test_run_on_backends
+   run on these backends only (make test's second run of the ASan programs,
+   with the CUDA runtime double: its cuda groups, the cpu groups having run). */
+static inline int xrt_test_backend_wanted(const char *name)
+{
+    const char *list = getenv("XRT_TEST_BACKENDS");
+    size_t n = strlen(name);
+    if (!list) return 1;
+    for (; *list; list += strcspn(list, ","), list += *list == ',')
+        if (strncmp(list, name, n) == 0 && (list[n] == ',' || list[n] == 0)) return 1;
+    return 0;
+}
+
 /* Runs `tests` as the group "<suite> on <backend>" once per registered
-   backend named in `only` (a NULL-terminated list; NULL: every backend);
-   prints "skipped: <reason>" for the unavailable ones. XRT_TEST_FILTER=<glob>
+   backend named in `only` (a NULL-terminated list; NULL: every backend) and
+   in XRT_TEST_BACKENDS; prints "skipped: <reason>" for the unavailable ones
+   and those XRT_TEST_BACKENDS leaves out. XRT_TEST_FILTER=<glob>
    runs only the tests whose names match. Then shuts xrt down,
    so that the leak checker sees everything released. Returns the number of
    failed tests. */
@@ -1763,6 +1777,11 @@ static inline int xrt_test_run_on_backends(const char *suite, const struct CMUni
         if (xrt_backend_get_info(i, &info) != XRT_SUCCESS) return 1;
         if (!xrt_test_listed(info.name, only)) continue;
         if (xrt_test_child.only && strcmp(info.name, xrt_test_child.only) != 0) continue;
+        if (!xrt_test_backend_wanted(info.name)) {
+            printf("skipped: %s on %s: not in XRT_TEST_BACKENDS\n", suite, info.name);
+            printf("[  SKIPPED ] %d test(s): the group %s on %s\n", (int)count, suite, info.name);
+            continue;
+        }
         if (!info.available) {
             /* the group's tests did not run: counted as skipped (tests/run.sh) */
             printf("skipped: %s on %s: %s\n", suite, info.name, info.reason);
