@@ -27,9 +27,13 @@ logof() { echo "$LOG/$(echo "$1" | tr -c 'A-Za-z0-9_.-' '_' | cut -c1-200).log";
 # its log that says so, rather than holding the whole run until an outer
 # limit kills it without a word. timeout(1) kills CMD's process group.
 TEST_LIMIT=${TEST_LIMIT:-1200}
+# Each check's seconds go to $LOG/times ("<seconds> <command>"), for
+# finding what takes the time.
 limited() {
+    lt0=$(date +%s)
     timeout -k 10 "$TEST_LIMIT" "$@"
     lrc=$?
+    echo "$(($(date +%s) - lt0)) $*" >> "$LOG/times"
     if [ "$lrc" -eq 124 ] || [ "$lrc" -eq 137 ]; then
         echo "tests: still running after TEST_LIMIT=$TEST_LIMIT s (hung?): killed: $*"
     fi

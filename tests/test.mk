@@ -26,7 +26,7 @@ TK_RESULTS  := $(addprefix $(TK)/,$(TK_SECTIONS))
 .PHONY: test retest test-run
 
 test:
-	@rm -rf $(TK)
+	@rm -rf $(TK) $(B)/test-logs/times
 	@mkdir -p $(TK) && date +%s > $(TK)/started
 	@$(MAKE) --no-print-directory $(TK_JOBS) test-run
 
