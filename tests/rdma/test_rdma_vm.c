@@ -8,6 +8,7 @@
      test_rdma_vm --two-hosts client PEER
 */
 #define XRT_ENABLE_RDMA
+#define XRT_IMPL /* white-box: the PCI place of a device; built with RDMA */
 #include "../xrt_test.h"
 #include "../../xrt_rdma.h" /* after xrt.h */
 #include "rc.h"
