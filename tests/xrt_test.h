@@ -627,6 +627,7 @@ static inline int xrt_test_run_child(int (*fn)(void *), void *arg, int seconds, 
             snprintf(spec, sizeof spec, "%s:%d:%d:%d", backend, k, xrt_test_child.report_fd, err);
             setenv("XRT_TEST_CHILD", spec, 1);
             unsetenv("LD_PRELOAD"); /* valgrind's: the copy runs on its own */
+            unsetenv("XRT_TRACE_JSON"); /* the tracer's timeline is the parent's: a copy would open it anew */
             if (null >= 0) dup2(null, 1); /* its copy of the tests before the case says nothing */
             if (null >= 0) dup2(null, 2);
             execl(self, "xrt-test-child", (char *)NULL);
