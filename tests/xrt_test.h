@@ -1712,10 +1712,12 @@ static inline int xrt_test_group_teardown(void **state)
 }
 
 /* XRT_TEST_FILTER=<glob> (e.g. "test_fork*") runs only the tests whose names
-   match, in every group of the program. */
+   match, in every group of the program; XRT_TEST_SKIP=<glob> leaves out
+   those whose names match (the caller says so: they are not counted). */
 static inline void xrt_test_filter(void)
 {
     if (getenv("XRT_TEST_FILTER")) cmocka_set_test_filter(getenv("XRT_TEST_FILTER"));
+    if (getenv("XRT_TEST_SKIP")) cmocka_set_skip_filter(getenv("XRT_TEST_SKIP"));
 }
 
 /* A group that runs once, on whatever backend each test chooses. */
