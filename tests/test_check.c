@@ -133,9 +133,10 @@ static void expect_race(const char *fa, const char *fb, const void *alloc, size_
     expect_race_of("device", "device 0", fa, fb, alloc, size, lo, hi, a, b, edge);
 }
 
-/* A kernel that writes its first argument's n bytes (n its second): a CPU
-   kernel's C source, so NULL where the backend loads no modules or has no
-   use for that image (a GPU's: XRT_ERROR_NO_BINARY_FOR_DEVICE). */
+/* A kernel that writes its first argument's n bytes (n its second), beside
+   a 64-byte global `table`: C source for the CPU backend, PTX for CUDA (one
+   thread walks the bytes); NULL where the backend loads no modules or has
+   no use for either image (XRT_ERROR_NO_BINARY_FOR_DEVICE). */
 static xrt_module kernel_module;
 
 static xrt_function kernel(void)
@@ -148,15 +149,37 @@ static xrt_function kernel(void)
         "  unsigned char *p = *(unsigned char **)a; unsigned long n = ((unsigned long *)a)[1];\n"
         "  (void)c; for (unsigned long i = 0; i < n; i++) p[i]++;\n"
         "}\n";
+    static const char ptx[] = ".version 7.5\n.target sm_75\n.address_size 64\n"
+                              ".visible .global .align 1 .b8 table[64];\n"
+                              ".visible .entry touch(.param .u64 touch_p, .param .u64 touch_n)\n"
+                              "{\n"
+                              "	.reg .pred %p<2>;\n"
+                              "	.reg .b16 %rs<2>;\n"
+                              "	.reg .b64 %rd<3>;\n"
+                              "	ld.param.u64 %rd1, [touch_p];\n"
+                              "	ld.param.u64 %rd2, [touch_n];\n"
+                              "	cvta.to.global.u64 %rd1, %rd1;\n"
+                              "	add.s64 %rd2, %rd1, %rd2;\n"
+                              "touch_loop:\n"
+                              "	setp.ge.u64 %p1, %rd1, %rd2;\n"
+                              "	@%p1 bra touch_done;\n"
+                              "	ld.global.u8 %rs1, [%rd1];\n"
+                              "	add.s16 %rs1, %rs1, 1;\n"
+                              "	st.global.u8 [%rd1], %rs1;\n"
+                              "	add.s64 %rd1, %rd1, 1;\n"
+                              "	bra touch_loop;\n"
+                              "touch_done:\n"
+                              "	ret;\n"
+                              "}\n";
     static xrt_module m;
     static const char *on;
-    xrt_module_image im;
+    xrt_module_image im[2] = {{XRT_IMAGE_CPU_C_SOURCE, src, sizeof src - 1, NULL},
+                              {XRT_IMAGE_CUDA_PTX, ptx, sizeof ptx - 1, "compute_75"}};
     xrt_function f = NULL;
     xrt_status st;
     if (!(caps() & XRT_CAP_MODULES)) return NULL;
     if (on != xrt_test_backend) {
-        im.kind = XRT_IMAGE_CPU_C_SOURCE, im.data = src, im.size = sizeof src - 1, im.arch = NULL;
-        if ((st = xrt_module_load(&m, &im, 1, NULL)) == XRT_ERROR_NO_BINARY_FOR_DEVICE) return NULL;
+        if ((st = xrt_module_load(&m, im, 2, NULL)) == XRT_ERROR_NO_BINARY_FOR_DEVICE) return NULL;
         OK(st);
         on = xrt_test_backend;
     }
