@@ -701,6 +701,40 @@ static void race_work(int with_event)
     OK(xrt_stream_destroy(s2));
 }
 
+/* "%p" in XRT_TRACE_JSON and XRT_TRACE_FILE is the process id and "%%" a
+   '%' (a program that runs others, each traced, gets a file per process); a
+   name over the limit leaves the tracer unavailable, saying why. */
+static void test_trace_file_names(void **state)
+{
+    static char huge[5000];
+    char dir[] = "/tmp/xrt-trace-XXXXXX", name[96], json[96], lines[96];
+    void *d;
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    snprintf(name, sizeof name, "%s/t-%%p-%%%%.json", dir);
+    set_env("XRT_TRACE_JSON", name);
+    snprintf(name, sizeof name, "%s/t-%%p.log", dir);
+    set_env("XRT_TRACE_FILE", name);
+    OK(restart(TRACE, "trace"));
+    OK(xrt_malloc(&d, 64));
+    OK(xrt_free(d));
+    xrt_shutdown();
+    snprintf(json, sizeof json, "%s/t-%ld-%%.json", dir, (long)getpid());
+    snprintf(lines, sizeof lines, "%s/t-%ld.log", dir, (long)getpid());
+    assert_non_null(strstr(read_file(json), "\"traceEvents\""));
+    assert_non_null(strstr(read_file(lines), "trace: malloc("));
+    assert_int_equal(remove(json), 0);
+    assert_int_equal(remove(lines), 0);
+    assert_int_equal(rmdir(dir), 0); /* no other file */
+
+    memset(huge, 'a', sizeof huge - 1);
+    set_env("XRT_TRACE_FILE", NULL);
+    set_env("XRT_TRACE_JSON", huge);
+    OK(restart(TRACE, NULL));
+    assert_trace_unavailable("the file name is over 4095 bytes");
+    set_env("XRT_TRACE_JSON", NULL);
+}
+
 /* XRT_CHECK=streams under the tracer, with a timeline: each report's two
    operations are marked (an instant on the call's thread track and on its
    stream's, named by their calls' seq), a synchronous copy's (checked before
@@ -1432,6 +1466,7 @@ int main(void)
         cmocka_unit_test_setup(test_trace_fork, capture),
         cmocka_unit_test_setup(test_trace_targets, capture),
         cmocka_unit_test_setup(test_trace_races, capture),
+        cmocka_unit_test_setup(test_trace_file_names, capture),
         cmocka_unit_test_setup(test_trace_serves_one_copy_of_xrt, capture),
         cmocka_unit_test_setup(test_later_larger_table, capture),
         cmocka_unit_test_setup(test_capabilities_checked_against_table, capture),

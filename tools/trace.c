@@ -22,7 +22,10 @@
                         no lines when XRT_TRACE_JSON is set.
      XRT_TRACE_JSON     write the timeline to this file (Chrome trace event
                         JSON; replaced at the first init of the process, then
-                        extended by later inits).
+                        extended by later inits). In both names "%p" is the
+                        process id ("%%" a '%'): a program that runs others
+                        with its environment, each traced, gets one file per
+                        process instead of a timeline its children replace.
      XRT_TRACE_LOOKUPS  a switch (1, on, ...): also log xrt's own pointer
                         lookups and other questions of the backend (below).
 
@@ -1093,11 +1096,33 @@ static int trace_host_races(const xrt_plugin_host *h)
            h->set_race_observer;
 }
 
+/* An output file's name from its variable's value: "%p" becomes the
+   process id, so that processes sharing an environment (a program and the
+   programs it runs) write a file each; "%%" is one '%'. -1 (reason set)
+   when the name does not fit. */
+static int trace_path(const char *var, const char *value, char *out, size_t size, char *reason, size_t n)
+{
+    const char *c;
+    size_t o = 0;
+    out[0] = 0;
+    for (c = value; *c; c++) {
+        if (c[0] == '%' && c[1] == 'p') o += (size_t)snprintf(out + o, size - o, "%ld", (long)getpid()), c++;
+        else if (c[0] == '%' && c[1] == '%') o += (size_t)snprintf(out + o, size - o, "%%"), c++;
+        else o += (size_t)snprintf(out + o, size - o, "%c", *c);
+        if (o >= size) {
+            snprintf(reason, n, "%s=%.64s...: the file name is over %zu bytes", var, value, size - 1);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static xrt_status trace_init(const xrt_backend *self, char *reason, size_t n)
 {
     trace_state *ts = (trace_state *)self->user;
     const char *file = getenv("XRT_TRACE_FILE"), *json = getenv("XRT_TRACE_JSON"),
                *lookups = getenv("XRT_TRACE_LOOKUPS");
+    char file_path[4096], json_path[4096];
     uint64_t t0 = trace_now();
     ts->target = trace_resolve(self, reason, n);
     if (!ts->target) return XRT_ERROR_BACKEND_UNAVAILABLE;
@@ -1112,16 +1137,20 @@ static xrt_status trace_init(const xrt_backend *self, char *reason, size_t n)
         ts->host->log(XRT_LOG_WARN, "XRT_TRACE_LOOKUPS=%.64s: not a switch (valid: " XRT__ENV_SWITCH_VALID "); ignored", lookups);
         ts->lookups = 0;
     }
+    if (file && file[0] && trace_path("XRT_TRACE_FILE", file, file_path, sizeof file_path, reason, n) != 0)
+        return XRT_ERROR_BACKEND_UNAVAILABLE;
+    if (json && json[0] && trace_path("XRT_TRACE_JSON", json, json_path, sizeof json_path, reason, n) != 0)
+        return XRT_ERROR_BACKEND_UNAVAILABLE;
     ts->out = json && json[0] ? NULL : stderr;
     if (file && file[0]) {
-        if (!(ts->out = fopen(file, "a"))) {
-            snprintf(reason, n, "XRT_TRACE_FILE=%.128s: %s", file, strerror(errno));
+        if (!(ts->out = fopen(file_path, "a"))) {
+            snprintf(reason, n, "XRT_TRACE_FILE=%.128s: %s", file_path, strerror(errno));
             return XRT_ERROR_BACKEND_UNAVAILABLE;
         }
         setvbuf(ts->out, NULL, _IOLBF, 0); /* a line is out when its call returns */
     }
     if (!json || !json[0]) tl_close(NULL); /* a later init without it ends the timeline */
-    else if (tl_open(json, ts->target, reason, n) != 0) {
+    else if (tl_open(json_path, ts->target, reason, n) != 0) {
         if (ts->out && ts->out != stderr) fclose(ts->out);
         ts->out = NULL;
         return XRT_ERROR_BACKEND_UNAVAILABLE;
