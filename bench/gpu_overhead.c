@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* GPU overhead: every xrt call against the same call made directly on the
    CUDA runtime, in one process, on the same memory and the same kind of
-   stream (non-blocking), medians of BENCH_REPS alternating runs after a
-   warm-up of each side (which side goes first alternates too); then small
-   copies from 1 to 16 threads at once; then an empty kernel launched through
+   stream (non-blocking on both sides), medians of BENCH_REPS alternating
+   runs after a warm-up of each side (which side goes first alternates too);
+   then small copies from 1 to 16 threads at once; then a captured graph's
+   launch against cudaGraphLaunch; then an empty kernel launched through
    xrt_launch_kernel against cuLaunchKernel (the driver API, libcuda.so.1,
    the kernel loaded along xrt's path, arguments passed the same way) on the
    same stream; then a fatbin's load and unload. Target: at most 1.03x on
@@ -32,7 +33,8 @@ static const char usage[] =
     "\n"
     "  --rows                 list the rows with their numbers and exit\n"
     "  --count ROW raw|xrt N  run one row's loop N times and nothing else (for callgrind;\n"
-    "                         a kernel row: exit 1 where no kernel can be loaded)\n"
+    "                         a kernel or graph row: exit 1 where no kernel can be\n"
+    "                         loaded or no graph captured)\n"
     "  -h, --help             print this help and exit\n"
     "\n"
     "Exit status: 0 (also without a CUDA GPU: it says so); 1 when xrt fails; 2 for\n"
@@ -74,6 +76,10 @@ typedef struct ctx {
                        void **, void **); /* the driver's cuLaunchKernel */
     CUfunction rf;                        /* the empty kernel, loaded by the driver directly */
     xrt_function xf;                      /* the same kernel, loaded through xrt */
+    cudaMemPool_t rpool;                  /* device 0's default pool, both sides */
+    xrt_mem_pool xpool;
+    cudaGraphExec_t rexec; /* a graph of one 64-byte memset, captured on each side */
+    xrt_graph_exec xexec;
 } ctx;
 
 static void raw_check(cudaError_t e, const char *call)
@@ -146,10 +152,25 @@ PAIR(host_func, RAW(cudaLaunchHostFunc(c->rs, nothing, NULL)); RAW_SYNC,
 PAIR(malloc, void *q; RAW(cudaMalloc(&q, c->n)); RAW(cudaFree(q)), void *q; XRT(xrt_malloc(&q, c->n)); XRT(xrt_free(q)))
 PAIR(malloc_async, void *q; RAW(cudaMallocAsync(&q, c->n, c->rs)); RAW(cudaFreeAsync(q, c->rs)); if (i == n - 1) RAW_SYNC,
      void *q; XRT(xrt_malloc_async(&q, c->n, c->xs)); XRT(xrt_free_async(q, c->xs)); if (i == n - 1) XRT_SYNC)
-PAIR(stream, cudaStream_t s; RAW(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking)); RAW(cudaStreamDestroy(s)),
+PAIR(stream, cudaStream_t s; RAW(cudaStreamCreate(&s)); RAW(cudaStreamDestroy(s)),
      xrt_stream s; XRT(xrt_stream_create(&s)); XRT(xrt_stream_destroy(s)))
+PAIR(stream_priority, cudaStream_t s; RAW(cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, -1)); RAW(cudaStreamDestroy(s)),
+     xrt_stream s; XRT(xrt_stream_create_with_priority(&s, XRT_STREAM_NON_BLOCKING, -1)); XRT(xrt_stream_destroy(s)))
 PAIR(event_create, cudaEvent_t e; RAW(cudaEventCreateWithFlags(&e, cudaEventDefault)); RAW(cudaEventDestroy(e)),
      xrt_event e; XRT(xrt_event_create(&e, XRT_EVENT_DEFAULT)); XRT(xrt_event_destroy(e)))
+PAIR(attribute, int v; RAW(cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount, 0)),
+     int v; XRT(xrt_device_get_attribute(&v, XRT_DEVATTR_MULTIPROCESSOR_COUNT, 0)))
+/* 64 rows of 64 bytes: pinned host rows packed, device rows PITCH apart */
+#define PITCH 512
+PAIR(copy_2d, RAW(cudaMemcpy2DAsync(c->dev, PITCH, c->pinned, SMALL, SMALL, SMALL, H2D, c->rs)); RAW_SYNC,
+     XRT(xrt_memcpy_2d_async(c->dev, PITCH, c->pinned, SMALL, SMALL, SMALL, XH2D, c->xs)); XRT_SYNC)
+PAIR(memset_2d, RAW(cudaMemset2DAsync(c->dev, PITCH, (int)i, SMALL, SMALL, c->rs)); RAW_SYNC,
+     XRT(xrt_memset_2d_async(c->dev, PITCH, (int)i, SMALL, SMALL, c->xs)); XRT_SYNC)
+PAIR(pool, void *q; RAW(cudaMallocFromPoolAsync(&q, c->n, c->rpool, c->rs)); RAW(cudaFreeAsync(q, c->rs)); if (i == n - 1) RAW_SYNC,
+     void *q; XRT(xrt_malloc_from_pool_async(&q, c->n, c->xpool, c->xs)); XRT(xrt_free_async(q, c->xs)); if (i == n - 1) XRT_SYNC)
+/* 1 MiB of the pageable buffer, page-aligned, registered and unregistered */
+PAIR(host_register, RAW(cudaHostRegister(c->pageable, c->n, cudaHostRegisterDefault)); RAW(cudaHostUnregister(c->pageable)),
+     XRT(xrt_host_register(c->pageable, c->n, XRT_HOST_REGISTER_DEFAULT)); XRT(xrt_host_unregister(c->pageable)))
 
 /* An empty kernel with one pointer argument: one block of 32 threads. The
    raw side passes the argument as xrt does (packed, CU_LAUNCH_PARAM_BUFFER_POINTER),
@@ -199,6 +220,12 @@ static const row rows[] = {
     ROW("malloc_async + free_async 1 MiB", malloc_async, MIB, 5000),
     ROW("stream create + destroy", stream, 0, 1000),
     ROW("event create + destroy", event_create, 0, 5000),
+    ROW("stream create, non-blocking, priority -1", stream_priority, 0, 1000),
+    ROW("device attribute", attribute, 0, 100000),
+    ROW("memcpy_2d_async H2D 64x64 B pinned + sync", copy_2d, 0, 5000),
+    ROW("memset_2d_async 64x64 B + sync", memset_2d, 0, 5000),
+    ROW("malloc_from_pool_async + free_async 1 MiB", pool, MIB, 5000),
+    ROW("host register + unregister 1 MiB", host_register, MIB, 200),
 };
 
 static const row kernel_rows[] = {
@@ -286,7 +313,7 @@ static void threads_table(ctx *c)
     memset(w, 0, sizeof w);
     for (k = 0; k < MAX_THREADS; k++) {
         RAW(cudaStreamCreateWithFlags(&w[k].rs, cudaStreamNonBlocking));
-        XRT(xrt_stream_create(&w[k].xs));
+        XRT(xrt_stream_create_with_flags(&w[k].xs, XRT_STREAM_NON_BLOCKING));
         w[k].src = (char *)c->pinned + k * 4096;
         w[k].dst = (char *)c->dev + k * 4096;
     }
@@ -310,6 +337,72 @@ static void threads_table(ctx *c)
         RAW(cudaStreamDestroy(w[k].rs));
         XRT(xrt_stream_destroy(w[k].xs));
     }
+}
+
+/* >> graph launch: a graph of one 64-byte memset, captured on each side's
+   stream (cudaStreamBeginCapture .. cudaGraphInstantiate; xrt's calls),
+   launched and waited for, and launched in bursts */
+PAIR(graph_sync, RAW(cudaGraphLaunch(c->rexec, c->rs)); RAW_SYNC, XRT(xrt_graph_launch(c->xexec, c->xs)); XRT_SYNC)
+PAIR(graph_enqueue, RAW(cudaGraphLaunch(c->rexec, c->rs)); if (i == n - 1) RAW_SYNC,
+     XRT(xrt_graph_launch(c->xexec, c->xs)); if (i == n - 1) XRT_SYNC)
+
+static const row graph_rows[] = {
+    ROW("graph launch (1 memset node) + sync", graph_sync, 0, 5000),
+    ROW("graph launch (1 memset node), enqueue", graph_enqueue, 0, 1000),
+};
+
+#define NGRAPH_ROWS (sizeof graph_rows / sizeof graph_rows[0])
+
+/* 1 when both sides captured and instantiated their graph, else why not
+   (a runtime without graphs: the stub's). */
+static int graph_setup(ctx *c)
+{
+    cudaGraph_t rg = NULL;
+    xrt_graph xg = NULL;
+    cudaError_t e = cudaStreamBeginCapture(c->rs, cudaStreamCaptureModeRelaxed), set;
+    xrt_status st;
+    if (e == cudaSuccess) {
+        set = cudaMemsetAsync(c->dev, 1, SMALL, c->rs);
+        e = cudaStreamEndCapture(c->rs, &rg);
+        if (set != cudaSuccess) e = set;
+    }
+    if (e == cudaSuccess) e = cudaGraphInstantiate(&c->rexec, rg, 0);
+    if (rg) RAW(cudaGraphDestroy(rg));
+    if (e != cudaSuccess) {
+        printf("\ngraph launch: skipped: the runtime captured no graph (%s)\n", cudaGetErrorName(e));
+        return 0;
+    }
+    if ((st = xrt_stream_begin_capture(c->xs, XRT_CAPTURE_MODE_RELAXED)) == XRT_SUCCESS) {
+        xrt_status set_st = xrt_memset_async(c->dev, 1, SMALL, c->xs);
+        st = xrt_stream_end_capture(c->xs, &xg);
+        if (set_st != XRT_SUCCESS) st = set_st;
+    }
+    if (st == XRT_SUCCESS) st = xrt_graph_instantiate(&c->xexec, xg);
+    if (xg) XRT(xrt_graph_destroy(xg));
+    if (st != XRT_SUCCESS) printf("\ngraph launch: skipped: %s\n", xrt_get_last_error_string());
+    return st == XRT_SUCCESS;
+}
+
+static void graph_teardown(ctx *c)
+{
+    if (c->rexec) RAW(cudaGraphExecDestroy(c->rexec));
+    if (c->xexec) XRT(xrt_graph_exec_destroy(c->xexec));
+    c->rexec = NULL, c->xexec = NULL;
+}
+
+static void graph_table(ctx *c)
+{
+    size_t k;
+    if (graph_setup(c)) {
+        printf("\ngraph launch: xrt_graph_launch against cudaGraphLaunch, each side's captured graph\n");
+        print_header("call (per iteration)");
+        for (k = 0; k < NGRAPH_ROWS; k++) {
+            double raw, x;
+            bench_pair(graph_rows[k].raw, graph_rows[k].xrt, c, graph_rows[k].iters, BENCH_REPS, &raw, &x);
+            print_row(graph_rows[k].name, raw, x);
+        }
+    }
+    graph_teardown(c);
 }
 
 /* >> kernel launch: the PTX below, JIT-compiled by the driver, loaded once
@@ -505,9 +598,11 @@ static void setup(ctx *c, int quiet)
     RAW(cudaRuntimeGetVersion(&version));
     XRT(xrt_malloc_host(&c->pinned, BIG));
     XRT(xrt_malloc(&c->dev, BIG));
-    if (!(c->pageable = malloc(BIG))) exit(1);
+    if (!(c->pageable = aligned_alloc(4096, BIG))) exit(1); /* whole pages: host_register's row */
     RAW(cudaStreamCreateWithFlags(&c->rs, cudaStreamNonBlocking));
-    XRT(xrt_stream_create(&c->xs));
+    XRT(xrt_stream_create_with_flags(&c->xs, XRT_STREAM_NON_BLOCKING));
+    RAW(cudaDeviceGetDefaultMemPool(&c->rpool, 0));
+    XRT(xrt_device_get_default_mem_pool(&c->xpool, 0));
     RAW(cudaEventCreateWithFlags(&c->re, cudaEventDefault));
     XRT(xrt_event_create(&c->xe, XRT_EVENT_DEFAULT));
     if (quiet) return;
@@ -550,7 +645,7 @@ static args parse_args(int argc, char **argv)
         if (cli_flag(&c, "--rows")) {
             a.rows = 1;
         } else if (cli_option(&c, "--count", &v)) {
-            a.row = cli_long(&c, "--count ROW", v, 0, (long)(NROWS + NKERNEL_ROWS) - 1);
+            a.row = cli_long(&c, "--count ROW", v, 0, (long)(NROWS + NKERNEL_ROWS + NGRAPH_ROWS) - 1);
             if (c.i + 2 >= argc) cli_fail(&c, "option '--count' needs ROW raw|xrt N");
             a.raw = cli_choice(&c, "--count", argv[++c.i], sides, 2) == 0;
             a.iters = cli_long(&c, "--count N", argv[++c.i], 1, 1000000000);
@@ -561,20 +656,24 @@ static args parse_args(int argc, char **argv)
     return a;
 }
 
-/* Rows are numbered on from the first table into the kernel table. */
+/* Rows are numbered on from the first table into the kernel table, then
+   the graph table. */
 static int count_one(const args *a)
 {
     size_t k = (size_t)a->row;
-    const row *r = k < NROWS ? &rows[k] : &kernel_rows[k - NROWS];
+    const row *r = k < NROWS ? &rows[k] : k < NROWS + NKERNEL_ROWS ? &kernel_rows[k - NROWS]
+                                                                 : &graph_rows[k - NROWS - NKERNEL_ROWS];
     CUlibrary rm = NULL;
     xrt_module xm = NULL;
     int ok = 1;
     ctx c;
     setup(&c, 1);
     c.n = r->n;
-    if (k >= NROWS) ok = kernel_setup(&c, &rm, &xm);
+    if (k >= NROWS + NKERNEL_ROWS) ok = graph_setup(&c);
+    else if (k >= NROWS) ok = kernel_setup(&c, &rm, &xm);
     if (ok) (a->raw ? r->raw : r->xrt)(&c, a->iters);
     if (xm) XRT(xrt_module_unload(xm));
+    graph_teardown(&c);
     teardown(&c);
     xrt_shutdown();
     return ok ? 0 : 1;
@@ -593,6 +692,7 @@ static void measure_all(void)
         print_row(rows[k].name, raw, x);
     }
     threads_table(&c);
+    graph_table(&c);
     kernel_table(&c);
     module_load_table();
     teardown(&c);
@@ -606,6 +706,7 @@ int main(int argc, char **argv)
     if (a.rows) {
         for (k = 0; k < NROWS; k++) printf("%zu %s\n", k, rows[k].name);
         for (k = 0; k < NKERNEL_ROWS; k++) printf("%zu %s\n", NROWS + k, kernel_rows[k].name);
+        for (k = 0; k < NGRAPH_ROWS; k++) printf("%zu %s\n", NROWS + NKERNEL_ROWS + k, graph_rows[k].name);
         return 0;
     }
     same_runtime();

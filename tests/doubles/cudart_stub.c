@@ -58,6 +58,16 @@ cudaError_t cudaFreeHost(void *p) { free(p); return cudaSuccess; }
 cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t s) { UNUSED(s); return cudaMalloc(p, n); }
 cudaError_t cudaFreeAsync(void *p, cudaStream_t s) { UNUSED(s); free(p); return cudaSuccess; }
 cudaError_t cudaMemGetInfo(size_t *f, size_t *t) { *f = *t = (size_t)1 << 34; return cudaSuccess; }
+cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *pool, int d) { UNUSED(d); *pool = new_object(); return cudaSuccess; }
+
+cudaError_t cudaMallocFromPoolAsync(void **p, size_t n, cudaMemPool_t pool, cudaStream_t s)
+{
+    UNUSED(pool), UNUSED(s);
+    return cudaMalloc(p, n);
+}
+
+cudaError_t cudaHostRegister(void *p, size_t n, unsigned f) { UNUSED(p), UNUSED(n), UNUSED(f); return cudaSuccess; }
+cudaError_t cudaHostUnregister(void *p) { UNUSED(p); return cudaSuccess; }
 
 cudaError_t cudaMemsetAsync(void *d, int v, size_t n, cudaStream_t s)
 {
@@ -68,6 +78,19 @@ cudaError_t cudaMemsetAsync(void *d, int v, size_t n, cudaStream_t s)
 cudaError_t cudaMemcpyAsync(void *d, const void *src, size_t n, enum cudaMemcpyKind k, cudaStream_t s)
 {
     UNUSED(d), UNUSED(src), UNUSED(n), UNUSED(k), UNUSED(s);
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemcpy2DAsync(void *d, size_t dp, const void *src, size_t sp, size_t w, size_t h,
+                              enum cudaMemcpyKind k, cudaStream_t s)
+{
+    UNUSED(d), UNUSED(dp), UNUSED(src), UNUSED(sp), UNUSED(w), UNUSED(h), UNUSED(k), UNUSED(s);
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemset2DAsync(void *d, size_t p, int v, size_t w, size_t h, cudaStream_t s)
+{
+    UNUSED(d), UNUSED(p), UNUSED(v), UNUSED(w), UNUSED(h), UNUSED(s);
     return cudaSuccess;
 }
 
@@ -98,6 +121,22 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *a, const void
 }
 
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, unsigned f) { UNUSED(f); *s = new_object(); return cudaSuccess; }
+cudaError_t cudaStreamCreate(cudaStream_t *s) { *s = new_object(); return cudaSuccess; }
+
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t *s, unsigned f, int priority)
+{
+    UNUSED(f), UNUSED(priority);
+    *s = new_object();
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetStreamPriorityRange(int *least, int *greatest)
+{
+    if (least) *least = 0;
+    if (greatest) *greatest = -5;
+    return cudaSuccess;
+}
+
 cudaError_t cudaStreamDestroy(cudaStream_t s) { UNUSED(s); return cudaSuccess; }
 cudaError_t cudaStreamSynchronize(cudaStream_t s) { UNUSED(s); return cudaSuccess; }
 cudaError_t cudaStreamQuery(cudaStream_t s) { UNUSED(s); return cudaSuccess; }
