@@ -252,6 +252,19 @@ static void print_header(const char *first)
     printf("%-42s %10s %10s %8s%s\n", first, "raw", "xrt", "xrt-raw", stub ? " (ns)" : "  xrt/raw");
 }
 
+/* A table's rows: each timed both ways, printed. */
+static void measure_rows(ctx *c, const row *r, size_t n)
+{
+    size_t k;
+    print_header("call (per iteration)");
+    for (k = 0; k < n; k++) {
+        double raw, x;
+        c->n = r[k].n;
+        bench_pair(r[k].raw, r[k].xrt, c, r[k].iters, BENCH_REPS, &raw, &x);
+        print_row(r[k].name, raw, x);
+    }
+}
+
 /* >> threads: each copies 64 bytes and synchronizes its own stream */
 typedef struct worker {
     pthread_t thread;
@@ -392,15 +405,9 @@ static void graph_teardown(ctx *c)
 
 static void graph_table(ctx *c)
 {
-    size_t k;
     if (graph_setup(c)) {
         printf("\ngraph launch: xrt_graph_launch against cudaGraphLaunch, each side's captured graph\n");
-        print_header("call (per iteration)");
-        for (k = 0; k < NGRAPH_ROWS; k++) {
-            double raw, x;
-            bench_pair(graph_rows[k].raw, graph_rows[k].xrt, c, graph_rows[k].iters, BENCH_REPS, &raw, &x);
-            print_row(graph_rows[k].name, raw, x);
-        }
+        measure_rows(c, graph_rows, NGRAPH_ROWS);
     }
     graph_teardown(c);
 }
@@ -468,16 +475,10 @@ static void kernel_table(ctx *c)
 {
     CUlibrary rm = NULL;
     xrt_module xm = NULL;
-    size_t k;
     if (kernel_setup(c, &rm, &xm)) {
         printf("\nkernel launch: xrt_launch_kernel against cuLaunchKernel, both with packed arguments\n"
                "(CU_LAUNCH_PARAM_BUFFER_POINTER) on a kernel from cuLibraryLoadData; the last row: raw with kernelParams\n");
-        print_header("call (per iteration)");
-        for (k = 0; k < NKERNEL_ROWS; k++) {
-            double raw, x;
-            bench_pair(kernel_rows[k].raw, kernel_rows[k].xrt, c, kernel_rows[k].iters, BENCH_REPS, &raw, &x);
-            print_row(kernel_rows[k].name, raw, x);
-        }
+        measure_rows(c, kernel_rows, NKERNEL_ROWS);
     }
     if (xm) XRT(xrt_module_unload(xm));
     (void)rm; /* the driver's library goes with the context */
@@ -682,15 +683,8 @@ static int count_one(const args *a)
 static void measure_all(void)
 {
     ctx c;
-    size_t k;
     setup(&c, 0);
-    print_header("call (per iteration)");
-    for (k = 0; k < NROWS; k++) {
-        double raw, x;
-        c.n = rows[k].n;
-        bench_pair(rows[k].raw, rows[k].xrt, &c, rows[k].iters, BENCH_REPS, &raw, &x);
-        print_row(rows[k].name, raw, x);
-    }
+    measure_rows(&c, rows, NROWS);
     threads_table(&c);
     graph_table(&c);
     kernel_table(&c);
