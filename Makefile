@@ -259,7 +259,7 @@ probes:
 	    HAVE_VERBS=$(HAVE_VERBS) HAVE_CMOCKA=$(HAVE_CMOCKA) TEST_CFLAGS=$(TEST_CFLAGS) HAVE_FABRIC=$(HAVE_FABRIC) \
 	    FUZZ_HIP=$(FUZZ_HIP)
 
-# Mutation testing (tests/mutants.sh): 12 to 18 minutes on 2 cores (503 mutants).
+# Mutation testing (tests/mutants.sh): 12 to 18 minutes on 2 cores (about 500 mutants).
 # (its log stays in $(B)/mutants.log: make test's summary repeats the kill rate)
 mutants:
 	@mkdir -p $(B); MAKE="$(MAKE)" sh tests/mutants.sh > $(B)/mutants.log 2>&1; s=$$?; cat $(B)/mutants.log; exit $$s

@@ -115,9 +115,9 @@ typedef struct xrt__chk_access {
 typedef struct xrt__chk_alloc {
     struct xrt__chk_alloc *next;
     xrt__mem_info info;
-    unsigned n;
-    int missing; /* not in the registry at the last sweep (xrt__chk_sweep) */
-    xrt__chk_access a[XRT__CHK_HISTORY];
+    unsigned n, cap; /* a's accesses, and its room: grown as needed, up to XRT__CHK_HISTORY */
+    int missing;     /* not in the registry at the last sweep (xrt__chk_sweep) */
+    xrt__chk_access *a;
 } xrt__chk_alloc;
 
 /* An event's last record, or a graph exec's last launch (cudaGraphLaunch
@@ -910,7 +910,8 @@ static xrt__chk_alloc *xrt__chk_alloc_get(const xrt__mem_info *info)
     }
     if (m || !(m = (xrt__chk_alloc *)xrt__chk_realloc(NULL, 0, sizeof *m))) return m;
     m->info = *info;
-    m->n = 0;
+    m->n = m->cap = 0;
+    m->a = NULL;
     m->missing = 0;
     m->next = *at;
     *at = m;
@@ -923,6 +924,7 @@ static void xrt__chk_alloc_drop(xrt__chk_alloc **at)
     xrt__chk_alloc *m = *at;
     *at = m->next;
     xrt__chk_history_clear(m);
+    xrt__chk_release(m->a, m->cap * sizeof *m->a);
     xrt__chk_release(m, sizeof *m);
     xrt__chk_nallocs--;
     xrt__chk_forgot++;
@@ -1000,6 +1002,22 @@ static int xrt__chk_ordered(const xrt__chk_access *a, const xrt__chk_ctx *c)
     return a->ctx == c->ix || xrt__chk_at(&c->clock, a->ctx) >= a->epoch;
 }
 
+/* Room for one more access in m's history: doubled from 2, up to
+   XRT__CHK_HISTORY (most allocations keep a few: an access ordered before
+   a later one that covers it goes). 0 when full, or out of memory (the
+   oldest goes, as when full). */
+static int xrt__chk_history_grow(xrt__chk_alloc *m)
+{
+    unsigned cap = m->cap ? 2 * m->cap : 2;
+    xrt__chk_access *a;
+    if (m->cap == XRT__CHK_HISTORY) return 0;
+    if (cap > XRT__CHK_HISTORY) cap = XRT__CHK_HISTORY;
+    if (!(a = (xrt__chk_access *)xrt__chk_realloc(m->a, m->cap * sizeof *a, cap * sizeof *a))) return 0;
+    m->a = a;
+    m->cap = cap;
+    return 1;
+}
+
 /* Context c accesses span r of allocation m (r.p an offset in it, r.n > 0). */
 static void xrt__chk_access_in(xrt__chk_ctx *c, xrt__chk_alloc *m, const char *fn, void *const *site, xrt__chk_span r,
                                int write)
@@ -1033,7 +1051,8 @@ static void xrt__chk_access_in(xrt__chk_ctx *c, xrt__chk_alloc *m, const char *f
         j++;
     }
     m->n = j;
-    if (m->n == XRT__CHK_HISTORY) { /* the oldest goes */
+    if (m->n == m->cap && !xrt__chk_history_grow(m)) { /* the oldest goes */
+        if (!m->n) return; /* out of memory (no reports from now on) */
         xrt__chk_unref(m->a[0].ctx);
         memmove(m->a, m->a + 1, (m->n - 1) * sizeof m->a[0]);
         m->n--;
@@ -2344,6 +2363,7 @@ static void xrt__chk_forget_all(void)
     for (i = 0; i < XRT__CHK_BUCKETS; i++) {
         while ((m = xrt__chk_allocs[i]) != NULL) {
             xrt__chk_allocs[i] = m->next;
+            xrt__chk_release(m->a, m->cap * sizeof *m->a);
             xrt__chk_release(m, sizeof *m);
         }
         while ((e = xrt__chk_events[i]) != NULL) {

@@ -1836,6 +1836,59 @@ static void test_destroyed_streams_bounded(void **state)
     OK(xrt_free(d));
 }
 
+/* A write racing the oldest of many reads still kept (each of another
+   row: none covers another) is reported: the history grows to hold them. */
+static void test_race_with_an_older_access(void **state)
+{
+    enum { READS = 24, ROW = 16 };
+    static unsigned char h[N];
+    round_ w;
+    void *d;
+    int i;
+    (void)state;
+    OK(xrt_malloc(&d, N));
+    round_begin(&w, 0, XRT_STREAM_NON_BLOCKING, XRT_STREAM_NON_BLOCKING);
+    for (i = 0; i < READS; i++)
+        OK(xrt_memcpy_async(h + i * ROW, (char *)d + i * ROW, ROW, XRT_MEMCPY_DEVICE_TO_HOST, w.s1));
+    OK(xrt_memset_async(d, 0, ROW, w.s2));
+    OK(xrt_device_synchronize());
+    expect_race("xrt_memcpy_async", "xrt_memset_async", d, N, 0, ROW, "read by xrt_memcpy_async on stream 1 (device 0)",
+                "write by xrt_memset_async on stream 2 (device 0)", EDGE_1_2("xrt_memcpy_async", "xrt_memset_async"));
+    round_end(&w);
+    OK(xrt_free(d));
+}
+
+/* An allocation's history takes the room its live accesses need: 64
+   buffers written once each cost far less than one buffer holding 32
+   accesses (32 reads of distinct rows, each kept: no later read covers it). */
+static void test_history_takes_what_it_holds(void **state)
+{
+    enum { BUFS = 64, READS = 32 };
+    static unsigned char h[N];
+    size_t before = 0, once = 0, full = 0;
+    void *d[BUFS + 1];
+    int i;
+    (void)state;
+    for (i = 0; i <= BUFS; i++) OK(xrt_malloc(&d[i], N));
+    begin();
+    OK(xrt_memcpy_async(h, d[BUFS], 1, XRT_MEMCPY_DEVICE_TO_HOST, NULL)); /* the contexts, made */
+    OK(xrt_stream_synchronize(NULL));
+    OK(xrt_check_memory_bytes(&before));
+    for (i = 0; i < BUFS; i++) OK(xrt_memcpy_async(d[i], h, N, XRT_MEMCPY_HOST_TO_DEVICE, NULL));
+    OK(xrt_stream_synchronize(NULL));
+    OK(xrt_check_memory_bytes(&once));
+    for (i = 1; i <= READS; i++) OK(xrt_memcpy_async(h + i, (char *)d[BUFS] + i, 1, XRT_MEMCPY_DEVICE_TO_HOST, NULL));
+    OK(xrt_stream_synchronize(NULL));
+    OK(xrt_check_memory_bytes(&full));
+    expect_clean();
+    end();
+    if (4 * (once - before) / BUFS >= full - once)
+        print_error("bookkeeping: %zu bytes a buffer written once, %zu for one holding %d reads\n", (once - before) / BUFS,
+                    full - once, READS);
+    assert_true(4 * (once - before) / BUFS < full - once);
+    for (i = 0; i <= BUFS; i++) OK(xrt_free(d[i]));
+}
+
 /* Host ranges registered, copied into, unregistered, one after another
    (each at an address of its own): the records of memory that left xrt
    other than by a free (an unregister, an IPC close, a reset) go too, so
@@ -3051,7 +3104,7 @@ int main(void)
         cmocka_unit_test(test_host_sync_after_first_use), cmocka_unit_test(test_thread_order_not_seen),
         cmocka_unit_test(test_registered_after_lookup), cmocka_unit_test(test_unregistered_memory_forgotten),
         cmocka_unit_test(test_destroyed_stream_orders), cmocka_unit_test(test_destroyed_stream_place_taken),
-        cmocka_unit_test(test_destroyed_streams_bounded),
+        cmocka_unit_test(test_destroyed_streams_bounded), cmocka_unit_test(test_history_takes_what_it_holds), cmocka_unit_test(test_race_with_an_older_access),
         cmocka_unit_test(test_reports_deterministic), cmocka_unit_test(test_forked_child_clean),
         cmocka_unit_test(test_device_reset_clean), cmocka_unit_test(test_enable_under_threads),
         cmocka_unit_test(test_hook_after_off),
