@@ -235,7 +235,7 @@ $(SAXPY_TESTS): | $(SAXPY_TEST_IMAGES)
 $(B)/plain/test_handles_no_membarrier $(B)/asan/test_handles_no_membarrier $(B)/tsan/test_handles_no_membarrier: tests/test_handles.c
 
 ifeq ($(HAVE_CMOCKA),1)
-tests: $(addprefix $(B)/plain/,$(TESTS)) $(addprefix $(B)/asan/,$(TESTS)) $(B)/tsan/test_stress $(B)/tsan/test_handles $(B)/tsan/test_handles_no_membarrier $(B)/tsan/test_kernels $(B)/tsan/test_cpu $(B)/tsan/test_graph $(B)/tsan/test_ipc $(B)/tsan/test_devices $(B)/tsan/test_rdma $(B)/tsan/test_gpu $(B)/tsan/test_thread_exit $(B)/tsan/test_host_fn $(B)/tsan/test_pools $(B)/tsan/test_managed $(B)/tsan/test_per_thread $(B)/tsan/test_per_thread_units $(B)/tsan/test_check \
+tests: $(addprefix $(B)/plain/,$(TESTS)) $(addprefix $(B)/asan/,$(TESTS)) $(B)/tsan/test_stress $(B)/tsan/test_handles $(B)/tsan/test_handles_no_membarrier $(B)/tsan/test_kernels $(B)/tsan/test_cpu $(B)/tsan/test_graph $(B)/tsan/test_ipc $(B)/tsan/test_fork $(B)/tsan/test_devices $(B)/tsan/test_rdma $(B)/tsan/test_gpu $(B)/tsan/test_thread_exit $(B)/tsan/test_host_fn $(B)/tsan/test_pools $(B)/tsan/test_managed $(B)/tsan/test_per_thread $(B)/tsan/test_per_thread_units $(B)/tsan/test_check \
 	$(B)/plain/late_destructor $(B)/tsan/late_destructor
 else
 tests:

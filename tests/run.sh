@@ -182,6 +182,9 @@ sec_tsan() {
     # child's stream starts a worker, and TSan starts no thread in the forked
     # child of a process with threads); the rest, fork during an export too, run
     [ -x "$B/tsan/test_ipc" ] && TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan.supp" cmocka "$B/tsan/test_ipc"
+    # fork while other threads are in xrt, or its workers start and exit: the
+    # parent's fork handlers under TSan (the children skip their streams, as above)
+    [ -x "$B/tsan/test_fork" ] && TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan.supp" cmocka "$B/tsan/test_fork"
     [ -x "$B/tsan/test_devices" ] && TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan.supp" cmocka "$B/tsan/test_devices"
     # memory pools: threads and streams allocating from one pool, its blocks reused
     [ -x "$B/tsan/test_pools" ] && TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan.supp" cmocka "$B/tsan/test_pools"

@@ -25,17 +25,6 @@ static void ipc_share_before_move(void);
 #include <poll.h>
 #include <sys/inotify.h>
 
-#if defined(__SANITIZE_THREAD__) || XRT_TEST_HAS_FEATURE(thread_sanitizer)
-#define UNDER_TSAN 1
-#else
-#define UNDER_TSAN 0
-#endif
-/* A case whose forked child uses a stream (a queued set or copy, a host
-   function) starts a worker thread there: TSan starts no thread in the
-   forked child of a process with threads (its die_after_fork). */
-#define SKIP_IF_CHILD_STREAMS_UNDER_TSAN()                                                         \
-    SKIP_UNLESS(!UNDER_TSAN, "TSan cannot start the child's stream thread after fork (its die_after_fork)")
-
 /* >> a peer process: a forked child with a pipe each way */
 typedef struct peer {
     pid_t pid;

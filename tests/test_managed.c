@@ -11,12 +11,6 @@
    xrt_host_get_flags) too: pinned host memory with its flags. */
 #include "xrt_test.h"
 
-#if defined(__SANITIZE_THREAD__) || XRT_TEST_HAS_FEATURE(thread_sanitizer)
-#define UNDER_TSAN 1
-#else
-#define UNDER_TSAN 0
-#endif
-
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
@@ -401,7 +395,7 @@ static void test_numa_prefetch(void **state)
     pid_t pid;
     (void)state;
     SKIP_UNLESS(on_cpu_backend(), "XRT_CPU_DEVICES is the CPU backend's"); /* its child selects cpu */
-    SKIP_UNLESS(!UNDER_TSAN, "TSan cannot start the child's stream thread after fork (its die_after_fork)");
+    SKIP_IF_CHILD_STREAMS_UNDER_TSAN();
     fflush(NULL);
     if ((pid = fork()) == 0) _exit(numa_child());
     assert_true(pid > 0);

@@ -190,12 +190,6 @@ static int late_destructor_child(void *arg)
     return 0;
 }
 
-#if defined(__SANITIZE_THREAD__) || XRT_TEST_HAS_FEATURE(thread_sanitizer)
-#define UNDER_TSAN 1
-#else
-#define UNDER_TSAN 0
-#endif
-
 static void test_calls_from_later_destructors(void **state)
 {
     (void)state;

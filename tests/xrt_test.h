@@ -512,6 +512,16 @@ static inline int child_rerun(void) { return xrt_test_child.target != 0; }
 #else
 #define XRT_TEST_HAS_FEATURE(f) 0
 #endif
+#if defined(__SANITIZE_THREAD__) || XRT_TEST_HAS_FEATURE(thread_sanitizer)
+#define UNDER_TSAN 1
+#else
+#define UNDER_TSAN 0
+#endif
+/* A case whose forked child uses a stream (a queued set or copy, a host
+   function) starts a worker thread there: TSan starts no thread in the
+   forked child of a process with threads (its die_after_fork). */
+#define SKIP_IF_CHILD_STREAMS_UNDER_TSAN()                                                         \
+    SKIP_UNLESS(!UNDER_TSAN, "TSan cannot start the child's stream thread after fork (its die_after_fork)")
 #if defined(__SANITIZE_ADDRESS__) || XRT_TEST_HAS_FEATURE(address_sanitizer)
 #include <sanitizer/lsan_interface.h>
 #define XRT_TEST_LEAK_CHECK() __lsan_do_leak_check()
