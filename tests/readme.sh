@@ -41,7 +41,7 @@ if [ -s "$tmp/unmarked" ]; then cat "$tmp/unmarked"; bad=1; fi
 # The files whose marked examples run here, in the order a reader meets them.
 docs="README.md REFERENCE.md"
 # Every example the files mark is one this script runs.
-known="first kernel streams debug cmake installed"
+known="first kernel streams race debug cmake installed"
 for ex in $(cat $docs | sed -n 's/^<!-- checked by tests\/readme.sh: \([a-z]*\) .*/\1/p' | sort -u); do
     case " $known " in *" $ex "*) ;; *) fail "$docs: example $ex: tests/readme.sh does not run it" ;; esac
 done
@@ -75,9 +75,10 @@ run() {
     mv "$2/out.prog" "$2/out"
     cat "$2/out"
 }
-# same NAME EXPECTED DIR: DIR/out is EXPECTED, timings aside; nothing on stderr.
+# same NAME EXPECTED DIR: DIR/out is EXPECTED, timings and addresses aside;
+# nothing on stderr.
 same() {
-    mask='s/[0-9][0-9.]* ms/N ms/g'
+    mask='s/[0-9][0-9.]* ms/N ms/g; s/0x[0-9a-f][0-9a-f]*/0xN/g'
     if [ -s "$3/err" ]; then cat "$3/err"; fail "$1: it printed to stderr"; fi
     sed "$mask" "$2" > "$3/want"
     sed "$mask" "$3/out" > "$3/got"
@@ -93,7 +94,7 @@ cpu_example() {
 # kernel cache is a new one, so that the first run builds.
 export XRT_CACHE_DIR="$tmp/cache"
 unset XRT_BACKEND XRT_LOG XRT_CACHE XRT_CC 2> /dev/null || true
-for ex in first kernel streams; do cpu_example "$ex"; done
+for ex in first kernel streams race; do cpu_example "$ex"; done
 
 # The first program with both GPU backends, under XRT_LOG=debug.
 example debug "$tmp/debug"
