@@ -2,7 +2,7 @@
 /* Graphs on the CPU backend, each against the same work enqueued one by one
    in the same run, alternating:
    - a chain of 100 empty kernels: one graph launch + synchronize against 100
-     launches + one synchronize (target <= 0.3x);
+     launches + one synchronize (target <= 0.1x, the built chain too);
    - 4 independent branches of 25 SAXPY kernels on 64 KiB each: one graph
      launch against the same launches on 4 streams, joined by events
      (target: the graph at least as fast, <= 1.0x);
@@ -193,9 +193,9 @@ int main(void)
     printf("  %-38s %10s  instantiate %10s per node (%d nodes)\n", "build of a chain, node by node",
            bench_fmt_ns(t1, sizeof t1, cap_ns / CHAIN), bench_fmt_ns(t2, sizeof t2, inst_ns / CHAIN), CHAIN);
     bench_pair(eager_chain, graph_run, &b.chain, 200, BENCH_REPS, &base, &test);
-    report("100 empty kernels + sync", base, test, 0.3);
+    report("100 empty kernels + sync", base, test, 0.1);
     bench_pair(eager_chain, graph_run, &b.built, 200, BENCH_REPS, &base, &test);
-    report("the same, built node by node", base, test, 0.3);
+    report("the same, built node by node", base, test, 0.1);
     bench_pair(captured_chain_run, built_chain_run, NULL, 200, BENCH_REPS, &base, &test);
     printf("  %-38s %10s  captured %10s  %.2fx  %s\n", "100 kernels built against captured", bench_fmt_ns(t1, sizeof t1, test),
            bench_fmt_ns(t2, sizeof t2, base), test / base, bench_target(v, sizeof v, test / base, 1.05, 0, "x", "CPU graph: 100 kernels built / captured"));
