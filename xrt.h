@@ -438,7 +438,8 @@ typedef struct xrt_function_s *xrt_function;
    released when the thread exits (xrt_stream_per_thread). Define
    XRT_API_PER_THREAD_DEFAULT_STREAM before including xrt.h, as nvcc's
    --default-stream per-thread, and NULL means XRT_STREAM_PER_THREAD in that
-   translation unit. Neither can be destroyed or captured. */
+   translation unit. Neither can be destroyed; a capture begins on the
+   per-thread stream (the calling thread's), never on the legacy one. */
 #define XRT_STREAM_LEGACY ((xrt_stream)(uintptr_t)1)
 #define XRT_STREAM_PER_THREAD ((xrt_stream)(uintptr_t)2)
 
@@ -1570,11 +1571,11 @@ XRT_API xrt_status xrt__mem_register(const xrt_backend *b, void *p, size_t n, un
 XRT_API xrt_status xrt__mem_unregister(const xrt_backend *b, void *p, const char *fn);
 XRT_API xrt_status xrt__mem_finish(void *record, xrt_status freed);
 /* Graph memory left to the caller (see ">> impl: graph memory"). */
-XRT_API void xrt__capture_begun(uintptr_t stream) XRT__COLD;
-XRT_API uintptr_t xrt__capture_into(uintptr_t stream) XRT__COLD; /* the graph its capture was begun into, or 0 */
-XRT_API void xrt__capture_ended(const xrt_backend *b, uintptr_t stream, void *obj, uintptr_t graph) XRT__COLD;
+XRT_API void xrt__capture_begun(const xrt_backend *b, xrt_stream stream) XRT__COLD;
+XRT_API uintptr_t xrt__capture_into(const xrt_backend *b, xrt_stream stream) XRT__COLD; /* the graph its capture was begun into, or 0 */
+XRT_API void xrt__capture_ended(const xrt_backend *b, xrt_stream stream, void *obj, uintptr_t graph) XRT__COLD;
 XRT_API void xrt__capture_stream_gone(const xrt_backend *b, uintptr_t stream) XRT__COLD;
-XRT_API xrt_status xrt__mem_add_captured(const xrt_backend *b, void **p, size_t n, uintptr_t stream,
+XRT_API xrt_status xrt__mem_add_captured(const xrt_backend *b, void **p, size_t n, xrt_stream stream,
                                          void *obj) XRT__COLD;
 XRT_API void xrt__graph_mem_instantiated(uintptr_t graph, uintptr_t exec, int auto_free) XRT__COLD;
 XRT_API xrt_status xrt__graph_flags_check(unsigned long long flags) XRT__COLD;
@@ -1731,6 +1732,7 @@ struct xrt__call_state {
        (xrt__mem_spare_put): an allocation and its free take no atomic
        operation for it. Freed when the thread exits. */
     void *mem_spare;
+    uintptr_t capture_number; /* numbers its captures of the per-thread stream (xrt__capture_key_per_thread); 0: none yet */
 };
 XRT__GLOBAL(XRT__TLS struct xrt__call_state xrt__call, );
 XRT__GLOBAL(int xrt__call_fence, );
@@ -2265,7 +2267,7 @@ static inline xrt_status xrt_malloc_async(void **ptr, size_t size, xrt_stream st
     st = xrt__mem_check_alloc(ptr, size, "xrt_malloc_async");
     if (st == XRT_SUCCESS) st = b->malloc_async(b, ptr, size, s->obj);
     if (st == XRT_SUCCESS && XRT__UNLIKELY(__atomic_load_n(&xrt__captures, __ATOMIC_RELAXED)))
-        return xrt__call_exit(xrt__mem_add_captured(b, ptr, size, (uintptr_t)stream, s->obj));
+        return xrt__call_exit(xrt__mem_add_captured(b, ptr, size, xrt__unit_stream(stream), s->obj));
     return xrt__call_exit(st == XRT_SUCCESS ? xrt__mem_add(b, ptr, size, XRT_MEMORY_DEVICE, "xrt_malloc_async") : st);
 }
 
@@ -3233,7 +3235,7 @@ static inline xrt_status xrt_malloc_from_pool_async(void **ptr, size_t size, xrt
     if (XRT__UNLIKELY(size == 0)) return xrt__call_exit(xrt__no_op(b, fn));
     st = b->malloc_from_pool_async(b, ptr, size, p->obj, s->obj);
     if (st == XRT_SUCCESS && XRT__UNLIKELY(__atomic_load_n(&xrt__captures, __ATOMIC_RELAXED)))
-        return xrt__call_exit(xrt__mem_add_captured(b, ptr, size, (uintptr_t)stream, s->obj));
+        return xrt__call_exit(xrt__mem_add_captured(b, ptr, size, xrt__unit_stream(stream), s->obj));
     return xrt__call_exit(st == XRT_SUCCESS ? xrt__mem_add(b, ptr, size, XRT_MEMORY_DEVICE, fn) : st);
 }
 
@@ -3630,16 +3632,15 @@ static inline xrt_status xrt_stream_begin_capture(xrt_stream stream, xrt_capture
     xrt__call_enter();
     xrt__handle_slot *s = xrt__handle_stream(b, stream);
     if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_stream_begin_capture", stream));
-    if (XRT__UNLIKELY((uintptr_t)stream <= (uintptr_t)XRT_STREAM_PER_THREAD || s->obj == NULL))
+    if (XRT__UNLIKELY(s == &xrt__handle_null_stream || s->obj == NULL))
         return xrt__call_exit(xrt_error(XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, "xrt_stream_begin_capture",
-                                        "the %s stream cannot be captured: capture a stream of xrt_stream_create",
-                                        s == &xrt__handle_null_stream ? "NULL" : "per-thread"));
+                                        "the NULL stream cannot be captured: capture another stream"));
     if (XRT__UNLIKELY((unsigned)mode > XRT_CAPTURE_MODE_RELAXED))
         return xrt__call_exit(xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_stream_begin_capture",
                                         "mode %d is none of XRT_CAPTURE_MODE_GLOBAL (0), _THREAD_LOCAL (1), _RELAXED (2)",
                                         (int)mode));
     st = b->stream_begin_capture(b, s->obj, (unsigned)mode);
-    if (st == XRT_SUCCESS) xrt__capture_begun((uintptr_t)stream);
+    if (st == XRT_SUCCESS) xrt__capture_begun(b, xrt__unit_stream(stream));
     return xrt__call_exit(st);
 }
 
@@ -3653,17 +3654,17 @@ static inline xrt_status xrt_stream_end_capture(xrt_stream stream, xrt_graph *gr
     xrt__call_enter();
     xrt__handle_slot *s = xrt__handle_stream(b, stream);
     if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_stream_end_capture", stream));
-    if (XRT__UNLIKELY(!stream))
+    if (XRT__UNLIKELY(s == &xrt__handle_null_stream))
         return xrt__call_exit(xrt_error(XRT_ERROR_ILLEGAL_STATE, "xrt_stream_end_capture",
                                         "the NULL stream is never capturing"));
     st = b->stream_end_capture(b, s->obj, &obj);
     if (st == XRT_SUCCESS && XRT__UNLIKELY(__atomic_load_n(&xrt__captures_into, __ATOMIC_RELAXED)) &&
-        (*graph = (xrt_graph)xrt__capture_into((uintptr_t)stream)) != NULL)
+        (*graph = (xrt_graph)xrt__capture_into(b, xrt__unit_stream(stream))) != NULL)
         st = XRT_SUCCESS; /* the graph it was begun into: its handle */
     else if (st == XRT_SUCCESS)
         st = xrt__handle_create(b, obj, XRT__HANDLE_GRAPH, 1, (void **)graph);
     if (XRT__UNLIKELY(__atomic_load_n(&xrt__captures, __ATOMIC_RELAXED)))
-        xrt__capture_ended(b, (uintptr_t)stream, s->obj, (uintptr_t)*graph);
+        xrt__capture_ended(b, xrt__unit_stream(stream), s->obj, (uintptr_t)*graph);
     return xrt__call_exit(st);
 }
 
@@ -4268,8 +4269,10 @@ XRT_API void xrt__host_fn_run(const xrt_backend *b, xrt_host_fn fn, void *user);
 XRT_API void xrt__host_fn_lend(const xrt_backend *b, xrt_host_fn fn, void *user);
 /* xrt__capture_note_failure: after a GPU failure just recorded: the captures it invalidated (invalidated(ctx, stream)) keep its detail */
 XRT__BACKEND_HELPER void xrt__capture_note_failure(int (*invalidated)(const void *ctx, void *stream), const void *ctx);
-/* xrt__capture_invalidated_by: that detail for the capture of backend stream obj, with the stream's handle; 0 if none */
-XRT__BACKEND_HELPER int xrt__capture_invalidated_by(const void *obj, uintptr_t *handle, char *why, size_t n);
+/* xrt__capture_invalidated_by: that detail for the capture of key `key` (xrt__capture_key); 0 if none */
+XRT__BACKEND_HELPER int xrt__capture_invalidated_by(uintptr_t key, char *why, size_t n);
+/* xrt__capture_key_per_thread: the key of a capture of the calling thread's per-thread stream of device */
+XRT__BACKEND_HELPER uintptr_t xrt__capture_key_per_thread(int device);
 
 /* >> impl: spin lock (private; the CPU backend's queues and the
    modules' caches). For critical sections of a few pointer moves, never a system call:
@@ -6297,7 +6300,7 @@ static void xrt__handle_shutdown(void)
 #include <sys/syscall.h>
 #include <unistd.h>
 
-static struct xrt__call_state xrt__call_list = {0, 0, 0, 0, &xrt__call_list, &xrt__call_list, 0, {0}, NULL};
+static struct xrt__call_state xrt__call_list = {0, 0, 0, 0, &xrt__call_list, &xrt__call_list, 0, {0}, NULL, 0};
 static int xrt__call_threads;           /* registered threads */
 static pthread_key_t xrt__call_key;     /* its destructor unregisters an exiting thread */
 static pthread_once_t xrt__call_once = PTHREAD_ONCE_INIT;
@@ -6322,6 +6325,8 @@ static xrt__limbo *xrt__limbo_list;
 #define XRT__EXIT_ROUNDS 4
 #endif
 
+static void xrt__capture_thread_gone(uintptr_t number); /* ">> impl: graph memory" */
+
 /* At thread exit (the key's destructor, on the exiting thread). A later
    destructor of the program may still call xrt: that call finds the thread
    unregistered and registers it again, so that a concurrent destroy waits
@@ -6344,6 +6349,8 @@ static void xrt__call_unregister(void *state)
     c->exits++;
     pthread_mutex_unlock(&xrt__call_lock);
     xrt__tls.gen = __atomic_load_n(&xrt__gen, __ATOMIC_ACQUIRE) - 1; /* the next call takes xrt__be_slow */
+    if (c->capture_number && __atomic_load_n(&xrt__captures, __ATOMIC_RELAXED))
+        xrt__capture_thread_gone(c->capture_number); /* its per-thread captures end */
 }
 
 /* membarrier(2), or -1 where it is missing, refused (a seccomp sandbox) or,
@@ -7260,7 +7267,8 @@ typedef struct xrt__graph_mem {
 } xrt__graph_mem;
 
 typedef struct xrt__capture_origin {
-    uintptr_t stream; /* its capture is under way */
+    uintptr_t stream; /* its capture is under way: the capture's key (xrt__capture_key) */
+    const xrt_backend *be;
     size_t allocs;    /* allocations recorded as the capture's */
     uintptr_t into;   /* the graph it was begun into (xrt_stream_begin_capture_to_graph); 0: a new one */
     char why[256];    /* the failure that invalidated it, where a GPU runtime will not say ("": none seen) */
@@ -7282,10 +7290,44 @@ static size_t xrt__capture_joined; /* records of allocations on joined streams w
    address is to the nodes that follow it. */
 static XRT__TLS uintptr_t xrt__gnode_scope;
 
+/* A capture's key: the handle of the stream it was begun on; for the
+   per-thread stream, whose one handle XRT_STREAM_PER_THREAD is a stream of
+   each thread and device, the thread's number and the device instead (the
+   kind bits 0: never a stream's handle). */
+static uintptr_t xrt__capture_threads; /* threads numbered so far */
+
+XRT__BACKEND_HELPER uintptr_t xrt__capture_key_per_thread(int device)
+{
+    if (!xrt__call.capture_number)
+        xrt__call.capture_number = __atomic_add_fetch(&xrt__capture_threads, 1, __ATOMIC_RELAXED);
+    return xrt__call.capture_number << 16 | (uintptr_t)(device & 0xfff) << XRT__HANDLE_KIND_BITS;
+}
+
+static uintptr_t xrt__capture_key(const xrt_backend *b, xrt_stream stream)
+{
+    int d = 0;
+    if (stream != XRT_STREAM_PER_THREAD) return (uintptr_t)stream;
+    xrt__err.quiet++;
+    if (b->get_device(b, &d) != XRT_SUCCESS) d = 0;
+    xrt__err.quiet--;
+    return xrt__capture_key_per_thread(d);
+}
+
+/* The backend's object of the stream that capture `key` was begun on, as
+   the calling thread can name it (a stream's handle, or its own per-thread
+   stream: mine, its key, or 0); NULL if it cannot. */
+static void *xrt__capture_obj(const xrt_backend *b, uintptr_t key, uintptr_t mine)
+{
+    const xrt__handle_slot *h;
+    if (key & XRT__HANDLE_KIND_MASK) h = xrt__handle_lookup(b, (const void *)key, XRT__HANDLE_STREAM);
+    else h = key == mine ? xrt__handle_special_stream(b, XRT_STREAM_PER_THREAD) : NULL;
+    return h ? h->obj : NULL;
+}
+
 /* Followed from its beginning, or not at all (no memory for the list: its
    allocations are then recorded as any; a capture into a graph is then
-   refused): 1 if followed. */
-static int xrt__capture_follow(uintptr_t stream, uintptr_t into)
+   refused): 1 if followed. stream: the capture's key. */
+static int xrt__capture_follow(const xrt_backend *b, uintptr_t stream, uintptr_t into)
 {
     size_t n;
     pthread_mutex_lock(&xrt__graph_mem_lock);
@@ -7297,6 +7339,7 @@ static int xrt__capture_follow(uintptr_t stream, uintptr_t into)
     }
     if (n < xrt__capture_cap) {
         xrt__capture_origins[n].stream = stream;
+        xrt__capture_origins[n].be = b;
         xrt__capture_origins[n].allocs = 0;
         xrt__capture_origins[n].into = into;
         xrt__capture_origins[n].why[0] = 0;
@@ -7307,7 +7350,10 @@ static int xrt__capture_follow(uintptr_t stream, uintptr_t into)
     return n < xrt__capture_cap;
 }
 
-XRT_API void xrt__capture_begun(uintptr_t stream) { xrt__capture_follow(stream, 0); }
+XRT_API void xrt__capture_begun(const xrt_backend *b, xrt_stream stream)
+{
+    xrt__capture_follow(b, xrt__capture_key(b, stream), 0);
+}
 
 /* A GPU runtime's end of an invalidated capture does not say what
    invalidated it; the CPU backend's does. So after each failure of a GPU
@@ -7318,32 +7364,33 @@ XRT_API void xrt__capture_begun(uintptr_t stream) { xrt__capture_follow(stream, 
 XRT__BACKEND_HELPER void xrt__capture_note_failure(int (*invalidated)(const void *ctx, void *stream), const void *ctx)
 {
     const xrt_backend *b = xrt__be();
+    uintptr_t mine;
     int i;
     if (xrt__err.quiet || xrt__err.status == XRT_ERROR_STREAM_CAPTURE_INVALIDATED) return;
+    mine = xrt__call.capture_number ? xrt__capture_key(b, XRT_STREAM_PER_THREAD) : 0;
     pthread_mutex_lock(&xrt__graph_mem_lock);
     for (i = 0; i < xrt__captures; i++) {
         xrt__capture_origin *o = &xrt__capture_origins[i];
-        xrt__handle_slot *h = o->why[0] ? NULL : xrt__handle_lookup(b, (const void *)o->stream, XRT__HANDLE_STREAM);
-        if (h && invalidated(ctx, h->obj)) snprintf(o->why, sizeof o->why, "%.255s", xrt__err.detail);
+        void *obj = o->why[0] ? NULL : xrt__capture_obj(b, o->stream, mine);
+        if (obj && invalidated(ctx, obj)) snprintf(o->why, sizeof o->why, "%.255s", xrt__err.detail);
     }
     pthread_mutex_unlock(&xrt__graph_mem_lock);
 }
 
-XRT__BACKEND_HELPER int xrt__capture_invalidated_by(const void *obj, uintptr_t *handle, char *why, size_t n)
+XRT__BACKEND_HELPER int xrt__capture_invalidated_by(uintptr_t key, char *why, size_t n)
 {
     int i, found = 0;
-    if (!(*handle = xrt__handle_of(obj, XRT__HANDLE_STREAM))) return 0;
     pthread_mutex_lock(&xrt__graph_mem_lock);
     for (i = 0; i < xrt__captures && !found; i++)
-        if (xrt__capture_origins[i].stream == *handle && xrt__capture_origins[i].why[0])
+        if (xrt__capture_origins[i].stream == key && xrt__capture_origins[i].why[0])
             found = snprintf(why, n, "%s", xrt__capture_origins[i].why) >= 0;
     pthread_mutex_unlock(&xrt__graph_mem_lock);
     return found;
 }
 
-XRT_API uintptr_t xrt__capture_into(uintptr_t stream)
+XRT_API uintptr_t xrt__capture_into(const xrt_backend *b, xrt_stream origin)
 {
-    uintptr_t into = 0;
+    uintptr_t into = 0, stream = xrt__capture_key(b, origin);
     int i;
     pthread_mutex_lock(&xrt__graph_mem_lock);
     for (i = 0; i < xrt__captures; i++)
@@ -7371,18 +7418,21 @@ static xrt__capture_origin *xrt__capture_origin_locked(uintptr_t stream)
     return xrt__captures == 1 ? &xrt__capture_origins[0] : NULL;
 }
 
-XRT_API xrt_status xrt__mem_add_captured(const xrt_backend *b, void **p, size_t n, uintptr_t stream, void *obj)
+XRT_API xrt_status xrt__mem_add_captured(const xrt_backend *b, void **p, size_t n, xrt_stream origin, void *obj)
 {
     unsigned status = XRT_CAPTURE_STATUS_NONE;
     xrt_status st;
     xrt__mem_node *node;
     xrt__capture_origin *o;
+    uintptr_t stream;
     xrt__err.quiet++;
-    if (stream && b->stream_is_capturing(b, obj, &status) != XRT_SUCCESS) status = XRT_CAPTURE_STATUS_NONE;
+    if (origin != XRT_STREAM_LEGACY && b->stream_is_capturing(b, obj, &status) != XRT_SUCCESS)
+        status = XRT_CAPTURE_STATUS_NONE;
     xrt__err.quiet--;
     if ((st = xrt__mem_add(b, p, n, XRT_MEMORY_DEVICE, "xrt_malloc_async")) != XRT_SUCCESS ||
         status != XRT_CAPTURE_STATUS_ACTIVE)
         return st;
+    stream = xrt__capture_key(b, origin);
     pthread_mutex_lock(&xrt__graph_mem_lock);
     o = xrt__capture_origin_locked(stream);
     if (o || xrt__captures > 1) { /* else the capture is not followed (no memory for the list) */
@@ -7469,14 +7519,14 @@ static void xrt__capture_adopt_locked(const xrt_backend *b, uintptr_t stream, in
     }
 }
 
-/* Whether `stream` (a handle) is in a capture, as its backend says. */
-static int xrt__stream_in_capture(const xrt_backend *b, uintptr_t stream)
+/* Whether the stream of key `stream` is in a capture, as its backend says. */
+static int xrt__stream_in_capture(const xrt_backend *b, uintptr_t stream, uintptr_t mine)
 {
-    xrt__handle_slot *s = xrt__handle_lookup(b, (const void *)stream, XRT__HANDLE_STREAM);
+    void *obj = xrt__capture_obj(b, stream, mine);
     unsigned status = XRT_CAPTURE_STATUS_NONE;
-    if (!s) return 0; /* destroyed: its capture cannot be told; the next end takes its allocations */
+    if (!obj) return 0; /* destroyed, or another thread's own: its capture cannot be told; this end takes its allocations */
     xrt__err.quiet++;
-    if (b->stream_is_capturing(b, s->obj, &status) != XRT_SUCCESS) status = XRT_CAPTURE_STATUS_NONE;
+    if (b->stream_is_capturing(b, obj, &status) != XRT_SUCCESS) status = XRT_CAPTURE_STATUS_NONE;
     xrt__err.quiet--;
     return status != XRT_CAPTURE_STATUS_NONE;
 }
@@ -7489,7 +7539,7 @@ static void xrt__capture_settle_joined_locked(const xrt_backend *b, uintptr_t gr
 static void xrt__capture_settle_joined_locked(const xrt_backend *b, uintptr_t graph)
 {
     size_t cap = xrt__capture_joined, n = 0, i, found = 0;
-    uintptr_t *streams = (uintptr_t *)XRT_MALLOC(cap * sizeof *streams);
+    uintptr_t *streams = (uintptr_t *)XRT_MALLOC(cap * sizeof *streams), mine;
     xrt__tree_node *t;
     if (!streams) return;
     xrt__spin_lock(&xrt__mem_lock);
@@ -7502,8 +7552,9 @@ static void xrt__capture_settle_joined_locked(const xrt_backend *b, uintptr_t gr
     }
     xrt__capture_joined = found; /* exact again: xrt__mem_drop_stale_locked may have dropped some */
     xrt__spin_unlock(&xrt__mem_lock);
+    mine = xrt__call.capture_number ? xrt__capture_key(b, XRT_STREAM_PER_THREAD) : 0;
     for (i = 0; i < n; i++)
-        if (!xrt__stream_in_capture(b, streams[i])) xrt__capture_adopt_locked(b, streams[i], 1, graph);
+        if (!xrt__stream_in_capture(b, streams[i], mine)) xrt__capture_adopt_locked(b, streams[i], 1, graph);
     XRT_FREE(streams);
 }
 
@@ -7526,15 +7577,31 @@ static void xrt__capture_over_locked(const xrt_backend *b, uintptr_t stream, uin
 
 /* After xrt_stream_end_capture, whatever it returned: graph is its handle, or
    0. A capture that is still under way (an end on the wrong thread) stays. */
-XRT_API void xrt__capture_ended(const xrt_backend *b, uintptr_t stream, void *obj, uintptr_t graph)
+XRT_API void xrt__capture_ended(const xrt_backend *b, xrt_stream origin, void *obj, uintptr_t graph)
 {
     unsigned status = XRT_CAPTURE_STATUS_NONE;
+    uintptr_t stream;
     xrt__err.quiet++;
     if (!graph && b->stream_is_capturing(b, obj, &status) != XRT_SUCCESS) status = XRT_CAPTURE_STATUS_NONE;
     xrt__err.quiet--;
     if (status != XRT_CAPTURE_STATUS_NONE) return;
+    stream = xrt__capture_key(b, origin);
     pthread_mutex_lock(&xrt__graph_mem_lock);
     xrt__capture_over_locked(b, stream, graph);
+    pthread_mutex_unlock(&xrt__graph_mem_lock);
+}
+
+/* Thread `number` (xrt__capture_key_per_thread) exits: the captures begun on its
+   per-thread streams are over, without a graph, as a destroyed origin's. */
+static void xrt__capture_thread_gone(uintptr_t number)
+{
+    int i;
+    pthread_mutex_lock(&xrt__graph_mem_lock);
+    for (i = xrt__captures; i-- > 0;) { /* the last origin takes the place of one that goes */
+        const xrt__capture_origin *o = &xrt__capture_origins[i];
+        if (!(o->stream & XRT__HANDLE_KIND_MASK) && o->stream >> 16 == number)
+            xrt__capture_over_locked(o->be, o->stream, 0);
+    }
     pthread_mutex_unlock(&xrt__graph_mem_lock);
 }
 
@@ -9697,12 +9764,11 @@ static xrt_status xrt__capture_to_graph_locked(const xrt_backend *b, xrt_stream 
 {
     const char *fn = "xrt_stream_begin_capture_to_graph";
     xrt__handle_slot *s = xrt__handle_stream_as(b, stream), *g; /* the front's xrt__unit_stream */
+    uintptr_t key;
     xrt_status st;
     if (!s) return xrt__handle_bad(fn, stream);
-    if ((uintptr_t)stream <= (uintptr_t)XRT_STREAM_PER_THREAD || s->obj == NULL)
-        return xrt_error(XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, fn,
-                         "the %s stream cannot be captured: capture a stream of xrt_stream_create",
-                         s == &xrt__handle_null_stream ? "NULL" : "per-thread");
+    if (s == &xrt__handle_null_stream || s->obj == NULL)
+        return xrt_error(XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, fn, "the NULL stream cannot be captured: capture another stream");
     if (!(g = xrt__handle_lookup(b, graph, XRT__HANDLE_GRAPH))) return xrt__handle_bad(fn, graph);
     if (mode > XRT_CAPTURE_MODE_RELAXED)
         return xrt_error(XRT_ERROR_INVALID_VALUE, fn,
@@ -9710,11 +9776,11 @@ static xrt_status xrt__capture_to_graph_locked(const xrt_backend *b, xrt_stream 
     if ((st = xrt__gnode_objs(b, (uintptr_t)graph, deps, ndeps, objs, "deps", fn)) != XRT_SUCCESS) return st;
     if (xrt__graph_captured_into((uintptr_t)graph))
         return xrt_error(XRT_ERROR_ILLEGAL_STATE, fn, "graph %p is being captured into already", (void *)graph);
-    if (!xrt__capture_follow((uintptr_t)stream, (uintptr_t)graph))
+    if (!xrt__capture_follow(b, key = xrt__capture_key(b, stream), (uintptr_t)graph))
         return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "no memory to follow the capture");
     if ((st = b->stream_begin_capture_to_graph(b, s->obj, g->obj, objs, ndeps, mode)) != XRT_SUCCESS) {
         pthread_mutex_lock(&xrt__graph_mem_lock);
-        xrt__capture_over_locked(b, (uintptr_t)stream, 0);
+        xrt__capture_over_locked(b, key, 0);
         pthread_mutex_unlock(&xrt__graph_mem_lock);
     }
     return st;

@@ -1955,6 +1955,7 @@ static pthread_once_t xrt__cpu_own_once = PTHREAD_ONCE_INIT;
 static int xrt__cpu_own_lock; /* taken after the list lock, if both */
 
 static xrt_status xrt__cpu_stream_close(xrt__cpu_stream *s);
+static xrt_status xrt__cpu_stream_end(xrt__cpu_stream *s);
 
 /* 1 if s was still owned: the caller closes it. Under xrt__cpu_own_lock. */
 static int xrt__cpu_own_take_locked(xrt__cpu_stream *s)
@@ -1978,7 +1979,7 @@ static void xrt__cpu_own_release(void *unused)
     }
     xrt__cpu_unlock(&xrt__cpu_own_lock);
     for (d = 0; d < XRT__CPU_DEVICES_MAX; d++)
-        if (taken[d]) xrt__cpu_stream_close(taken[d]);
+        if (taken[d]) xrt__cpu_stream_end(taken[d]); /* a capture it was in is left, or over */
 }
 
 static void xrt__cpu_own_key_make(void) { pthread_key_create(&xrt__cpu_own_key, xrt__cpu_own_release); }
@@ -2104,11 +2105,17 @@ static xrt_status xrt__cpu_stream_close(xrt__cpu_stream *s)
     return XRT_SUCCESS;
 }
 
+/* A stream's end: destroyed, or its owning thread's exit. */
+static xrt_status xrt__cpu_stream_end(xrt__cpu_stream *s)
+{
+    if (XRT__UNLIKELY(__atomic_load_n(&s->cap, __ATOMIC_ACQUIRE))) xrt__cpu_cap_stream_gone(s);
+    return xrt__cpu_stream_close(s);
+}
+
 static xrt_status xrt__cpu_stream_destroy(const xrt_backend *self, void *stream)
 {
-    if (XRT__UNLIKELY(__atomic_load_n(&((xrt__cpu_stream *)stream)->cap, __ATOMIC_ACQUIRE)))
-        xrt__cpu_cap_stream_gone((xrt__cpu_stream *)stream);
-    return xrt__cpu_stream_close((xrt__cpu_stream *)stream);
+    (void)self;
+    return xrt__cpu_stream_end((xrt__cpu_stream *)stream);
 }
 
 static void xrt__cpu_run_nothing(xrt__cpu_op *op);
@@ -6772,13 +6779,14 @@ static void xrt__cpu_cap_unlock(void)
     xrt_error(st, xrt__cpu_cap_err.who, "%s", xrt__cpu_cap_err.msg);
 }
 
-/* A stream as messages name it: "stream 0x..." or "the NULL stream". It
-   takes the core's handle lock: never called under the capture lock (a
-   stream in a capture keeps its name in cap_name). */
+/* A stream as messages name it: "stream 0x...", "the NULL stream" or "the
+   per-thread stream". It takes the core's handle lock: never called under
+   the capture lock (a stream in a capture keeps its name in cap_name). */
 static void xrt__cpu_stream_name(const xrt__cpu_stream *s, char *buf, size_t n)
 {
-    uintptr_t h = s == xrt__cpu.dflt[s->device] ? 0 : xrt__handle_of(s, XRT__HANDLE_STREAM);
+    uintptr_t h = s == xrt__cpu.dflt[s->device] || s->own_slot ? 0 : xrt__handle_of(s, XRT__HANDLE_STREAM);
     if (s == xrt__cpu.dflt[s->device]) snprintf(buf, n, "the NULL stream");
+    else if (s->own_slot) snprintf(buf, n, "the per-thread stream of device %d", s->device);
     else if (h) snprintf(buf, n, "stream %p", (void *)h);
     else snprintf(buf, n, "a destroyed stream");
 }

@@ -1977,7 +1977,7 @@ static void xrt__gpu_host_kept_free(const xrt_backend *self)
 
 /* Whether the stream is under capture (active or invalidated): its host
    functions then go into a graph. One more runtime call per host function
-   (not per kernel or copy), on a stream of xrt_stream_create only. */
+   (not per kernel or copy), on any stream but the NULL one. */
 static int xrt__gpu_capturing(const xrt__gpu *g, void *stream)
 {
     int status = 0;
@@ -2617,18 +2617,41 @@ static void xrt__gpu_captures_add(xrt__gpu *g, int n)
 typedef struct xrt__gpu_capture {
     const xrt__gpu *g;
     void *stream, *graph;
+    uintptr_t key; /* xrt's key of it (xrt__gpu_capture_key) */
     struct xrt__gpu_capture *next;
 } xrt__gpu_capture;
 static xrt__gpu_capture *xrt__gpu_capture_list;
 static pthread_mutex_t xrt__gpu_capture_lock = PTHREAD_MUTEX_INITIALIZER;
 static xrt_status xrt__gpu_no_memory(const xrt__gpu *g, const char *op, const char *what) XRT__COLD;
 
+/* xrt's key of the capture of native stream (xrt__capture_key): its
+   handle's (0 if it has none), or for the runtime's per-thread stream, one
+   stream for each thread and device, the calling thread's of its device. */
+static uintptr_t xrt__gpu_capture_key(const xrt__gpu *g, void *stream)
+{
+    int d = 0;
+    if (stream != g->per_thread) return xrt__handle_of(stream, XRT__HANDLE_STREAM);
+    if (g->rt.GetDevice(&d) != g->success) d = 0;
+    return xrt__capture_key_per_thread(d);
+}
+
+/* The entry of stream's capture, the one of this thread and device for the
+   per-thread stream. Under xrt__gpu_capture_lock. */
+static xrt__gpu_capture **xrt__gpu_capture_find_locked(const xrt__gpu *g, void *stream)
+{
+    xrt__gpu_capture **pp, *c;
+    uintptr_t key = stream == g->per_thread ? xrt__gpu_capture_key(g, stream) : 0;
+    for (pp = &xrt__gpu_capture_list; (c = *pp) != NULL; pp = &c->next)
+        if (c->g == g && c->stream == stream && (!key || c->key == key)) break;
+    return pp;
+}
+
 /* Takes stream's entry off the list (NULL if none). */
 static xrt__gpu_capture *xrt__gpu_capture_take(const xrt__gpu *g, void *stream)
 {
     xrt__gpu_capture **pp, *c;
     pthread_mutex_lock(&xrt__gpu_capture_lock);
-    for (pp = &xrt__gpu_capture_list; (c = *pp) != NULL && !(c->g == g && c->stream == stream); pp = &c->next) {}
+    c = *(pp = xrt__gpu_capture_find_locked(g, stream));
     if (c) *pp = c->next;
     pthread_mutex_unlock(&xrt__gpu_capture_lock);
     return c;
@@ -2640,7 +2663,7 @@ static void xrt__gpu_capture_put(const xrt__gpu *g, xrt__gpu_capture *c, void *s
 {
     void *node = NULL;
     XRT_FREE(xrt__gpu_capture_take(g, stream));
-    c->g = g, c->stream = stream;
+    c->g = g, c->stream = stream, c->key = xrt__gpu_capture_key(g, stream);
     (void)g->capture_last(g, stream, &c->graph, &node);
     pthread_mutex_lock(&xrt__gpu_capture_lock);
     c->next = xrt__gpu_capture_list;
@@ -2741,8 +2764,7 @@ static void *xrt__gpu_capture_graph(const xrt__gpu *g, void *stream)
     void *into = NULL, *last;
     if (!__atomic_load_n(&g->captures, __ATOMIC_RELAXED) || !g->capture_last) return NULL;
     pthread_mutex_lock(&xrt__gpu_capture_lock);
-    for (c = xrt__gpu_capture_list; c && !(c->g == g && c->stream == stream); c = c->next) {}
-    if (c) into = c->graph;
+    if ((c = *xrt__gpu_capture_find_locked(g, stream)) != NULL) into = c->graph;
     pthread_mutex_unlock(&xrt__gpu_capture_lock);
     if (!c) (void)g->capture_last(g, stream, &into, &last);
     return into;
@@ -2753,14 +2775,16 @@ static void *xrt__gpu_capture_graph(const xrt__gpu *g, void *stream)
 static xrt_status xrt__gpu_end_failed(const xrt__gpu *g, int e, void *stream) XRT__COLD;
 static xrt_status xrt__gpu_end_failed(const xrt__gpu *g, int e, void *stream)
 {
-    char who[64], why[256];
-    uintptr_t h;
-    if (xrt__gpu_status(g, e) != XRT_ERROR_STREAM_CAPTURE_INVALIDATED || !xrt__capture_invalidated_by(stream, &h, why, sizeof why))
+    char who[64], what[64], why[256];
+    uintptr_t key = xrt__gpu_capture_key(g, stream);
+    if (xrt__gpu_status(g, e) != XRT_ERROR_STREAM_CAPTURE_INVALIDATED || !key || !xrt__capture_invalidated_by(key, why, sizeof why))
         return xrt__gpu_fail_in(g, e, XRT__GPU_CALL(StreamEndCapture), "stream_end_capture");
     snprintf(who, sizeof who, "xrt_stream_end_capture: %s", g->name);
-    return xrt_error(XRT_ERROR_STREAM_CAPTURE_INVALIDATED, who, "%s: %s (%s=%ld): the capture of stream %#lx was invalidated by %s",
+    if (stream == g->per_thread) snprintf(what, sizeof what, "the per-thread stream");
+    else snprintf(what, sizeof what, "stream %#lx", (unsigned long)key);
+    return xrt_error(XRT_ERROR_STREAM_CAPTURE_INVALIDATED, who, "%s: %s (%s=%ld): the capture of %s was invalidated by %s",
                      xrt__gpu_call_name(g, XRT__GPU_CALL(StreamEndCapture)), g->rt.GetErrorString(e), g->rt.GetErrorName(e),
-                     (long)e, (unsigned long)h, why);
+                     (long)e, what, why);
 }
 
 static xrt_status xrt__gpu_stream_end_capture(const xrt_backend *self, void *stream, void **graph)

@@ -2177,6 +2177,74 @@ static void test_cuda_module_kept_for_graphs_fake(void **state)
 static int fake_captured_kernel;  /* the captured node: its native type */
 static size_t fake_capture_front; /* how many nodes the next work would follow */
 static int fake_capture_infos;
+#ifdef XRT_ENABLE_CUDA
+/* Each thread's capture of the runtime's per-thread stream has its own
+   graph (the thread's fake_pt_graph). */
+static __thread void *fake_pt_graph;
+static int fake_pt_capture_last(const xrt__gpu *g, void *stream, void **graph, void **node)
+{
+    (void)g, (void)stream;
+    *graph = fake_pt_graph, *node = NULL;
+    return 0;
+}
+
+typedef struct pt_entry_job { xrt__gpu *g; gate *begun, *go; void *found; int taken; } pt_entry_job;
+
+static void *pt_entry_main(void *arg)
+{
+    pt_entry_job *j = (pt_entry_job *)arg;
+    xrt__gpu_capture *c = (xrt__gpu_capture *)malloc(sizeof *c), *mine;
+    fake_pt_graph = &j->found;
+    xrt__gpu_capture_put(j->g, c, j->g->per_thread);
+    gate_wait(j->begun); /* entered: the test's thread begins its own */
+    gate_wait(j->go);
+    j->found = xrt__gpu_capture_graph(j->g, j->g->per_thread);
+    mine = xrt__gpu_capture_take(j->g, j->g->per_thread);
+    j->taken = mine == c;
+    free(mine);
+    return NULL;
+}
+#endif
+
+/* >> the runtime's per-thread stream is one value on every thread: two
+   threads that capture theirs at once are two captures, each ended with
+   its own graph. xrt once kept one entry per stream value, so that the
+   second begin took the first's entry. */
+static void test_cuda_per_thread_captures_fake(void **state)
+{
+#ifdef XRT_ENABLE_CUDA
+    xrt_backend t;
+    xrt__gpu *g = fake_cuda_graphs(&t);
+    pt_entry_job j = {g, &gates[0], &gates[1], NULL, 0};
+    xrt__gpu_capture *c = (xrt__gpu_capture *)malloc(sizeof *c), *mine;
+    pthread_t th;
+    int graph;
+    (void)state;
+    assert_non_null(c);
+    g->capture_last = fake_pt_capture_last;
+    g->captures = 2;
+    /* the thread makes no call through a backend: selecting one would load
+       the real runtime's table over the fake */
+    assert_int_equal(start_thread(&th, XRT_TEST_DEFAULT, pt_entry_main, &j), 0);
+    gate_wait_entered(&gates[0]);
+    fake_pt_graph = &graph;
+    xrt__gpu_capture_put(g, c, g->per_thread);
+    gate_open(&gates[0]);
+    gate_open(&gates[1]);
+    assert_int_equal(pthread_join(th, NULL), 0);
+    assert_ptr_equal(j.found, &j.found);
+    assert_true(j.taken);
+    assert_ptr_equal(xrt__gpu_capture_graph(g, g->per_thread), &graph);
+    mine = xrt__gpu_capture_take(g, g->per_thread);
+    assert_ptr_equal(mine, c);
+    free(mine);
+    g->captures = 0;
+#else
+    (void)state;
+    SKIP_UNLESS(0, "cuda: not enabled in this build");
+#endif
+}
+
 /* As strict as the runtime: the graph, the front and its size are "valid
    data" only for a capture that is active (cudaStreamGetCaptureInfo); else
    they are left as garbage here. */
@@ -4555,6 +4623,7 @@ int main(void)
         cmocka_unit_test_teardown(test_cuda_module_kept_for_graphs_fake, fakes_restore),
         cmocka_unit_test_teardown(test_cuda_context_made_only_where_none_is_current_fake, fakes_restore),
         cmocka_unit_test_teardown(test_cuda_captured_kernel_params_fake, fakes_restore),
+        cmocka_unit_test_setup_teardown(test_cuda_per_thread_captures_fake, gates_reset, fakes_restore),
         cmocka_unit_test_teardown(test_cuda_capture_of_destroyed_stream_forgotten_fake, fakes_restore),
         cmocka_unit_test_teardown(test_hip_capture_last_fake, fakes_restore),
         cmocka_unit_test_teardown(test_hip_launch_fake, fakes_restore),

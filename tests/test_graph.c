@@ -1369,9 +1369,9 @@ static void test_elapsed_time_in_capture(void **state)
     fx_free(&f);
 }
 
-/* No capture begins on the per-thread stream, but it joins one begun on
-   another stream by waiting for an event recorded there, as in CUDA: its
-   work is captured, joined back as any stream's. */
+/* The per-thread stream joins a capture begun on another stream by
+   waiting for an event recorded there, as in CUDA: its work is captured,
+   joined back as any stream's. */
 static void test_per_thread_stream_joins_capture(void **state)
 {
     fixture f;
@@ -1382,8 +1382,6 @@ static void test_per_thread_stream_joins_capture(void **state)
     (void)state;
     need_graphs();
     fx_make(&f);
-    FAILS(xrt_stream_begin_capture(XRT_STREAM_PER_THREAD, XRT_CAPTURE_MODE_GLOBAL),
-          XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, "per-thread stream cannot be captured");
     OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_GLOBAL));
     OK(xrt_event_record(f.e[0], f.s[0]));
     OK(xrt_stream_wait_event(XRT_STREAM_PER_THREAD, f.e[0]));
@@ -1424,6 +1422,182 @@ static void *thread_local_sync_on_other_thread(void *arg)
     if ((st = xrt_thread_exchange_stream_capture_mode(&mode)) == XRT_SUCCESS)
         st = xrt_stream_synchronize((xrt_stream)arg);
     return &st;
+}
+
+/* >> a capture begun on the per-thread stream, as on cudaStreamPerThread
+   (CUDA and HIP allow it; xrt once refused it): the calling thread's own
+   stream is captured, and as a blocking stream it stops the NULL stream's
+   work while it captures. */
+static void test_per_thread_stream_captures(void **state)
+{
+    fixture f;
+    xrt_graph g = NULL, none;
+    xrt_graph_exec x;
+    xrt_capture_status cs;
+    unsigned long long id = 0;
+    int count = 0, i;
+    (void)state;
+    need_graphs();
+    fx_make(&f);
+    OK(xrt_stream_is_capturing(XRT_STREAM_PER_THREAD, &cs));
+    assert_int_equal(cs, XRT_CAPTURE_STATUS_NONE);
+    OK(xrt_stream_begin_capture(XRT_STREAM_PER_THREAD, XRT_CAPTURE_MODE_GLOBAL));
+    FAILS(xrt_stream_begin_capture(XRT_STREAM_PER_THREAD, XRT_CAPTURE_MODE_GLOBAL), XRT_ERROR_ILLEGAL_STATE, "");
+    OK(xrt_stream_is_capturing(XRT_STREAM_PER_THREAD, &cs));
+    assert_int_equal(cs, XRT_CAPTURE_STATUS_ACTIVE);
+    if (xrt_stream_get_capture_info(XRT_STREAM_PER_THREAD, &cs, &id) != XRT_ERROR_UNSUPPORTED) {
+        assert_int_equal(cs, XRT_CAPTURE_STATUS_ACTIVE);
+        assert_true(id != 0);
+    }
+    for (i = 0; i < N; i++) f.h[i] = i;
+    capture_pipeline(&f, XRT_STREAM_PER_THREAD, &count, 3);
+    FAILS(xrt_stream_is_capturing(NULL, &cs), XRT_ERROR_STREAM_CAPTURE_IMPLICIT,
+          RULE("would wait for", "xrt_stream_is_capturing", "StreamIsCapturing"));
+    OK(xrt_stream_end_capture(XRT_STREAM_PER_THREAD, &g));
+    assert_non_null(g);
+    OK(xrt_stream_is_capturing(XRT_STREAM_PER_THREAD, &cs));
+    assert_int_equal(cs, XRT_CAPTURE_STATUS_NONE);
+    FAILS(xrt_stream_end_capture(XRT_STREAM_PER_THREAD, &none), XRT_ERROR_ILLEGAL_STATE, "");
+    assert_int_equal(flag(&count), 0); /* captured, not run */
+    OK(xrt_graph_instantiate(&x, g));
+    OK(xrt_graph_launch(x, XRT_STREAM_PER_THREAD));
+    OK(xrt_stream_synchronize(XRT_STREAM_PER_THREAD));
+    for (i = 0; i < N; i++) assert_int_equal(f.h[i], (i + 3) * 2);
+    assert_int_equal(flag(&count), 1);
+    OK(xrt_graph_exec_destroy(x));
+    OK(xrt_graph_destroy(g));
+    fx_free(&f);
+}
+
+/* One thread's capture of its per-thread stream: begun, an allocation
+   set to `value` in it, then (`begun` entered) it waits for `go` where
+   asked, ends, launches and reads the allocation back. */
+typedef struct pt_capture {
+    fixture *f;
+    gate begun, go;
+    int value, host[N];
+    void *p; /* pt_capture_and_exit's allocation */
+    xrt_status st;
+} pt_capture;
+
+static xrt_status pt_capture_run(pt_capture *c, int wait)
+{
+    xrt_graph g = NULL;
+    xrt_graph_exec x = NULL;
+    void *p = NULL;
+    xrt_status st;
+    if ((st = xrt_stream_begin_capture(XRT_STREAM_PER_THREAD, XRT_CAPTURE_MODE_THREAD_LOCAL)) != XRT_SUCCESS ||
+        (st = xrt_malloc_async(&p, N * sizeof(int), XRT_STREAM_PER_THREAD)) != XRT_SUCCESS ||
+        (st = xrt_memset_async(p, c->value, N * sizeof(int), XRT_STREAM_PER_THREAD)) != XRT_SUCCESS)
+        return st;
+    __atomic_store_n(&c->begun.entered, 1, __ATOMIC_RELEASE); /* the other thread may go on */
+    if (wait) gate_wait(&c->go);
+    if ((st = xrt_stream_end_capture(XRT_STREAM_PER_THREAD, &g)) != XRT_SUCCESS) return st;
+    /* the graph's: allocated by each launch, none before the first */
+    if (xrt_free(p) != XRT_ERROR_INVALID_VALUE || !strstr(xrt_get_last_error_string(), "each launch of a graph"))
+        st = XRT_ERROR_BACKEND;
+    else if ((st = xrt_graph_instantiate(&x, g)) == XRT_SUCCESS &&
+             (st = xrt_graph_launch(x, XRT_STREAM_PER_THREAD)) == XRT_SUCCESS &&
+             (st = xrt_memcpy_async(c->host, p, sizeof c->host, XRT_MEMCPY_DEVICE_TO_HOST, XRT_STREAM_PER_THREAD)) ==
+                 XRT_SUCCESS &&
+             (st = xrt_free_async(p, XRT_STREAM_PER_THREAD)) == XRT_SUCCESS)
+        st = xrt_stream_synchronize(XRT_STREAM_PER_THREAD);
+    if (x) xrt_graph_exec_destroy(x);
+    xrt_graph_destroy(g);
+    return st;
+}
+
+static void *pt_capture_main(void *arg)
+{
+    pt_capture *c = (pt_capture *)arg;
+    c->st = pt_capture_run(c, 1);
+    __atomic_store_n(&c->begun.entered, 1, __ATOMIC_RELEASE); /* also when it failed early */
+    return NULL;
+}
+
+/* >> two threads capture their per-thread streams at once: two captures,
+   each with its own graph and allocations. xrt once kept them by the
+   handle XRT_STREAM_PER_THREAD, which is every thread's. */
+static void test_per_thread_captures_of_two_threads(void **state)
+{
+    fixture f;
+    pt_capture c[2];
+    pthread_t t;
+    int i;
+    (void)state;
+    need_graphs();
+    SKIP_UNLESS(caps() & XRT_CAP_MALLOC_ASYNC, "no stream-ordered allocation (XRT_CAP_MALLOC_ASYNC is clear)");
+    fx_make(&f);
+    memset(c, 0, sizeof c);
+    c[0].value = 0x11, c[1].value = 0x22;
+    c[1].f = c[0].f = &f;
+    c[0].go.open = 1; /* this thread's capture ends once the other's is begun */
+    assert_int_equal(start_thread(&t, NULL, pt_capture_main, &c[1]), 0);
+    gate_wait_entered(&c[1].begun);
+    c[0].st = pt_capture_run(&c[0], 0);
+    gate_open(&c[1].go);
+    assert_int_equal(pthread_join(t, NULL), 0);
+    OK(c[1].st);
+    OK(c[0].st);
+    for (i = 0; i < N; i++) {
+        assert_int_equal(c[0].host[i], 0x11111111);
+        assert_int_equal(c[1].host[i], 0x22222222);
+    }
+    fx_free(&f);
+}
+
+static void *pt_capture_and_exit(void *arg)
+{
+    pt_capture *c = (pt_capture *)arg;
+    void *p = NULL;
+    c->st = xrt_stream_begin_capture(XRT_STREAM_PER_THREAD, XRT_CAPTURE_MODE_RELAXED);
+    if (c->st == XRT_SUCCESS && (caps() & XRT_CAP_MALLOC_ASYNC))
+        c->st = xrt_malloc_async(&p, N * sizeof(int), XRT_STREAM_PER_THREAD);
+    if (c->st == XRT_SUCCESS) c->st = xrt_memset_async(c->f->d, 1, N * sizeof(int), XRT_STREAM_PER_THREAD);
+    c->p = p;
+    return NULL; /* without an end */
+}
+
+/* >> a thread that exits in the middle of its per-thread stream's capture
+   leaves nothing behind: its capture is over without a graph (as a
+   destroyed origin's), its allocation goes with it, and the captures of
+   other threads work as before. */
+static void test_thread_exits_in_per_thread_capture(void **state)
+{
+    fixture f;
+    pt_capture c;
+    pthread_t t;
+    void *p, *q;
+    xrt_graph g;
+    xrt_graph_exec x;
+    int i;
+    (void)state;
+    need_graphs();
+    fx_make(&f);
+    memset(&c, 0, sizeof c);
+    c.f = &f;
+    assert_int_equal(start_thread(&t, NULL, pt_capture_and_exit, &c), 0);
+    assert_int_equal(pthread_join(t, NULL), 0);
+    OK(c.st);
+    if ((p = c.p) != NULL) FAILS(xrt_free(p), XRT_ERROR_INVALID_VALUE, "already freed");
+    OK(xrt_memset(f.d, 0, N * sizeof(int))); /* the NULL stream waits for no capture */
+    OK(xrt_stream_synchronize(NULL)); /* the set of device memory may return before it is done */
+    OK(xrt_stream_begin_capture(XRT_STREAM_PER_THREAD, XRT_CAPTURE_MODE_GLOBAL));
+    OK(xrt_memset_async(f.d, 7, N * sizeof(int), XRT_STREAM_PER_THREAD));
+    OK(xrt_stream_end_capture(XRT_STREAM_PER_THREAD, &g));
+    OK(xrt_graph_instantiate(&x, g));
+    OK(xrt_graph_launch(x, f.s[0]));
+    OK(xrt_memcpy_async(f.h, f.d, N * sizeof(int), XRT_MEMCPY_DEVICE_TO_HOST, f.s[0]));
+    OK(xrt_stream_synchronize(f.s[0]));
+    for (i = 0; i < N; i++) assert_int_equal(f.h[i], 0x07070707);
+    OK(xrt_graph_exec_destroy(x));
+    OK(xrt_graph_destroy(g));
+    if (caps() & XRT_CAP_MALLOC_ASYNC) { /* no capture under way: an ordinary allocation */
+        OK(xrt_malloc_async(&q, 64, f.s[0]));
+        OK(xrt_free_async(q, f.s[0]));
+        OK(xrt_stream_synchronize(f.s[0]));
+    }
+    fx_free(&f);
 }
 
 /* xrt_thread_exchange_stream_capture_mode (cudaThreadExchangeStreamCaptureMode):
@@ -2187,6 +2361,9 @@ int main(void)
         cmocka_unit_test(test_capture_refuses_unsafe_calls),
         cmocka_unit_test(test_elapsed_time_in_capture),
         cmocka_unit_test(test_per_thread_stream_joins_capture),
+        cmocka_unit_test(test_per_thread_stream_captures),
+        cmocka_unit_test(test_per_thread_captures_of_two_threads),
+        cmocka_unit_test(test_thread_exits_in_per_thread_capture),
         cmocka_unit_test(test_thread_capture_mode),
         cmocka_unit_test(test_destroyed_stream_ends_capture),
         cmocka_unit_test(test_capture_after_destroyed_origin),
