@@ -1086,6 +1086,40 @@ static void test_async_allocation_on_streams_device(void **state)
     OK(xrt_stream_destroy(s));
 }
 
+/* >> XRT_STREAM_PER_THREAD is the calling thread's stream of the current
+   device: a capture begun on device 0's is not device 1's, which captures
+   on its own at the same time; each ends on its device, with its own
+   allocation (xrt keeps the captures by thread and device). */
+static void test_per_thread_capture_per_device(void **state)
+{
+    xrt_graph g0 = NULL, g1 = NULL, none;
+    xrt_capture_status cs;
+    void *p0 = NULL, *p1 = NULL;
+    (void)state;
+    SKIP_UNLESS(devices() >= 2, "one device");
+    SKIP_UNLESS(caps() & XRT_CAP_GRAPHS, "no graphs");
+    SKIP_UNLESS(caps() & XRT_CAP_MALLOC_ASYNC, "no stream-ordered allocation");
+    OK(xrt_set_device(0));
+    OK(xrt_stream_begin_capture(XRT_STREAM_PER_THREAD, XRT_CAPTURE_MODE_RELAXED));
+    OK(xrt_malloc_async(&p0, 64, XRT_STREAM_PER_THREAD));
+    OK(xrt_memset_async(p0, 1, 64, XRT_STREAM_PER_THREAD));
+    OK(xrt_set_device(1));
+    OK(xrt_stream_is_capturing(XRT_STREAM_PER_THREAD, &cs));
+    assert_int_equal(cs, XRT_CAPTURE_STATUS_NONE);
+    FAILS(xrt_stream_end_capture(XRT_STREAM_PER_THREAD, &none), XRT_ERROR_ILLEGAL_STATE, "");
+    OK(xrt_stream_begin_capture(XRT_STREAM_PER_THREAD, XRT_CAPTURE_MODE_RELAXED));
+    OK(xrt_malloc_async(&p1, 64, XRT_STREAM_PER_THREAD));
+    OK(xrt_stream_end_capture(XRT_STREAM_PER_THREAD, &g1));
+    OK(xrt_graph_destroy(g1)); /* never launched: its allocation goes with it */
+    FAILS(xrt_free(p1), XRT_ERROR_INVALID_VALUE, "already freed");
+    OK(xrt_set_device(0));
+    OK(xrt_stream_is_capturing(XRT_STREAM_PER_THREAD, &cs));
+    assert_int_equal(cs, XRT_CAPTURE_STATUS_ACTIVE);
+    OK(xrt_stream_end_capture(XRT_STREAM_PER_THREAD, &g0));
+    FAILS(xrt_free(p0), XRT_ERROR_INVALID_VALUE, "is allocated by each launch of a graph");
+    OK(xrt_graph_destroy(g0));
+}
+
 /* >> attributes */
 static int attribute(xrt_device_attr a, int device)
 {
@@ -1490,6 +1524,7 @@ int main(void)
         cmocka_unit_test(test_numa_devices_on_fake_trees),
         cmocka_unit_test(test_allocation_device_recorded),
         cmocka_unit_test(test_async_allocation_on_streams_device),
+        cmocka_unit_test(test_per_thread_capture_per_device),
         cmocka_unit_test(test_device_attributes),
         cmocka_unit_test(test_device_attribute_errors),
         cmocka_unit_test(test_driver_version),
