@@ -532,7 +532,7 @@ typedef struct xrt__cpu_stream {
     xrt__cpu_counter head __attribute__((aligned(64))); /* ops completed */
     /* While in a capture, under its lock: the nodes its next op follows, and its name for messages. */
     uint32_t *front, nfront, frontcap;
-    char cap_name[32];
+    char cap_name[48];
 } xrt__cpu_stream;
 
 /* xrt__cpu_stream.order: how a stream is ordered with its device's NULL
