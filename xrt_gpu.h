@@ -2657,13 +2657,27 @@ static xrt__gpu_capture *xrt__gpu_capture_take(const xrt__gpu *g, void *stream)
     return c;
 }
 
+static void xrt__gpu_capture_thread_gone(void *number);
+static pthread_key_t xrt__gpu_capture_thread_key;
+static pthread_once_t xrt__gpu_capture_thread_once = PTHREAD_ONCE_INIT;
+static void xrt__gpu_capture_thread_key_make(void)
+{
+    pthread_key_create(&xrt__gpu_capture_thread_key, xrt__gpu_capture_thread_gone);
+}
+
 /* c (allocated before the begin) for the capture just begun on stream,
-   in place of an entry a destroyed stream at that address left. */
+   in place of an entry a destroyed stream at that address left. A capture
+   of the per-thread stream is its thread's: its entry goes when the thread
+   exits (xrt__gpu_capture_thread_gone). */
 static void xrt__gpu_capture_put(const xrt__gpu *g, xrt__gpu_capture *c, void *stream)
 {
     void *node = NULL;
     XRT_FREE(xrt__gpu_capture_take(g, stream));
     c->g = g, c->stream = stream, c->key = xrt__gpu_capture_key(g, stream);
+    if (stream == g->per_thread) {
+        pthread_once(&xrt__gpu_capture_thread_once, xrt__gpu_capture_thread_key_make);
+        pthread_setspecific(xrt__gpu_capture_thread_key, (void *)(c->key >> 16)); /* the thread's number, not 0 */
+    }
     (void)g->capture_last(g, stream, &c->graph, &node);
     pthread_mutex_lock(&xrt__gpu_capture_lock);
     c->next = xrt__gpu_capture_list;
@@ -2683,6 +2697,30 @@ static void xrt__gpu_capture_gone(xrt__gpu *g, void *stream)
     xrt__gpu_captures_add(g, -1);
     if (c->graph) xrt__gpu_knodes_drop(g, c->graph, NULL);
     XRT_FREE(c);
+}
+
+/* A thread that began captures of its per-thread stream exits: no thread
+   can end them, so their entries go, as a destroyed origin's (the runtime's
+   per-thread stream is the thread's; launches stop asking about captures
+   once none is left). */
+static void xrt__gpu_capture_thread_gone(void *number)
+{
+    xrt__gpu_capture **pp, *c, *gone = NULL;
+    pthread_mutex_lock(&xrt__gpu_capture_lock);
+    for (pp = &xrt__gpu_capture_list; (c = *pp) != NULL;)
+        if (c->stream == c->g->per_thread && c->key >> 16 == (uintptr_t)number) {
+            *pp = c->next;
+            c->next = gone, gone = c;
+        } else {
+            pp = &c->next;
+        }
+    pthread_mutex_unlock(&xrt__gpu_capture_lock);
+    while ((c = gone) != NULL) {
+        gone = c->next;
+        xrt__gpu_captures_add((xrt__gpu *)(uintptr_t)c->g, -1);
+        if (c->graph) xrt__gpu_knodes_drop(c->g, c->graph, NULL);
+        XRT_FREE(c);
+    }
 }
 
 /* At shutdown: every entry of g. */

@@ -2204,7 +2204,41 @@ static void *pt_entry_main(void *arg)
     free(mine);
     return NULL;
 }
+
+static void *pt_begin_and_exit(void *arg)
+{
+    xrt__gpu *g = (xrt__gpu *)arg;
+    xrt__gpu_capture *c = (xrt__gpu_capture *)malloc(sizeof *c);
+    fake_pt_graph = &fake_pt_graph;
+    (void)xrt__gpu_capture_begun(g, g->per_thread, g->success, "cudaStreamBeginCapture", "stream_begin_capture", c);
+    return NULL; /* without an end */
+}
 #endif
+
+/* >> a thread that exits in the middle of a capture of its per-thread
+   stream leaves no entry behind, and launches stop asking the runtime about
+   captures (xrt once kept it, and its count, until xrt_shutdown) */
+static void test_cuda_per_thread_capture_of_exited_thread_fake(void **state)
+{
+#ifdef XRT_ENABLE_CUDA
+    xrt_backend t;
+    xrt__gpu *g = fake_cuda_graphs(&t);
+    pthread_t th;
+    int graphs;
+    (void)state;
+    g->capture_last = fake_pt_capture_last;
+    graphs = g->graphs;
+    assert_int_equal(g->captures, 0);
+    assert_int_equal(start_thread(&th, XRT_TEST_DEFAULT, pt_begin_and_exit, g), 0); /* no call through a backend */
+    assert_int_equal(pthread_join(th, NULL), 0);
+    assert_int_equal(g->captures, 0);
+    assert_null(xrt__gpu_capture_list);
+    g->graphs = graphs; /* the capture's graph count, which the runtime's own end would have dropped */
+#else
+    (void)state;
+    SKIP_UNLESS(0, "cuda: not enabled in this build");
+#endif
+}
 
 /* >> the runtime's per-thread stream is one value on every thread: two
    threads that capture theirs at once are two captures, each ended with
@@ -4624,6 +4658,7 @@ int main(void)
         cmocka_unit_test_teardown(test_cuda_context_made_only_where_none_is_current_fake, fakes_restore),
         cmocka_unit_test_teardown(test_cuda_captured_kernel_params_fake, fakes_restore),
         cmocka_unit_test_setup_teardown(test_cuda_per_thread_captures_fake, gates_reset, fakes_restore),
+        cmocka_unit_test_teardown(test_cuda_per_thread_capture_of_exited_thread_fake, fakes_restore),
         cmocka_unit_test_teardown(test_cuda_capture_of_destroyed_stream_forgotten_fake, fakes_restore),
         cmocka_unit_test_teardown(test_hip_capture_last_fake, fakes_restore),
         cmocka_unit_test_teardown(test_hip_launch_fake, fakes_restore),
