@@ -281,6 +281,12 @@ typedef struct xrt__cuda_driver {
     int (*OccupancyMaxActiveBlocksPerMultiprocessor)(int *blocks, void *function, int block_size, size_t shared);
     int (*OccupancyMaxPotentialBlockSize)(int *min_grid, int *block, void *function, size_t (*to_shared)(int),
                                           size_t shared, int limit);
+    int (*MemsetD2D16Async)(unsigned long long dst, size_t pitch, unsigned short value, size_t width, size_t height,
+                            void *stream);
+    int (*MemsetD2D32Async)(unsigned long long dst, size_t pitch, unsigned value, size_t width, size_t height,
+                            void *stream);
+    int (*MemsetD2D16)(unsigned long long dst, size_t pitch, unsigned short value, size_t width, size_t height);
+    int (*MemsetD2D32)(unsigned long long dst, size_t pitch, unsigned value, size_t width, size_t height);
 } xrt__cuda_driver;
 
 /* X(field of xrt__cuda_driver, symbol, optional, return type, parameters).
@@ -319,7 +325,15 @@ typedef struct xrt__cuda_driver {
     X(OccupancyMaxActiveBlocksPerMultiprocessor, cuOccupancyMaxActiveBlocksPerMultiprocessor, 1, CUresult, \
       (int *blocks, CUfunction f, int block_size, size_t shared))                                          \
     X(OccupancyMaxPotentialBlockSize, cuOccupancyMaxPotentialBlockSize, 1, CUresult,                       \
-      (int *min_grid, int *block, CUfunction f, CUoccupancyB2DSize to_shared, size_t shared, int limit))
+      (int *min_grid, int *block, CUfunction f, CUoccupancyB2DSize to_shared, size_t shared, int limit))    \
+    X(MemsetD2D16Async, cuMemsetD2D16Async, 1, CUresult,                                                   \
+      (CUdeviceptr dst, size_t pitch, unsigned short value, size_t width, size_t height, CUstream stream)) \
+    X(MemsetD2D32Async, cuMemsetD2D32Async, 1, CUresult,                                                   \
+      (CUdeviceptr dst, size_t pitch, unsigned int value, size_t width, size_t height, CUstream stream))   \
+    X(MemsetD2D16, cuMemsetD2D16_v2, 1, CUresult,                                                          \
+      (CUdeviceptr dst, size_t pitch, unsigned short value, size_t width, size_t height))                  \
+    X(MemsetD2D32, cuMemsetD2D32_v2, 1, CUresult,                                                          \
+      (CUdeviceptr dst, size_t pitch, unsigned int value, size_t width, size_t height))
 
 #define XRT__CUDA_DRIVER_SYM(field, sym, optional, ret, params) {#sym, offsetof(xrt__cuda_driver, field), optional},
 static const xrt__gpu_sym xrt__cuda_driver_syms[] = {XRT__CUDA_DRIVER_SYMBOLS(XRT__CUDA_DRIVER_SYM)};
@@ -343,6 +357,15 @@ static const xrt__gpu_error xrt__cuda_driver_errors[] = {
     {CUDA_ERROR_UNSUPPORTED_PTX_VERSION, XRT_ERROR_INVALID_IMAGE},
     {CUDA_ERROR_NOT_FOUND, XRT_ERROR_NOT_FOUND},
     {CUDA_ERROR_INVALID_HANDLE, XRT_ERROR_INVALID_HANDLE},
+    {CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED, XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED},
+    {CUDA_ERROR_STREAM_CAPTURE_INVALIDATED, XRT_ERROR_STREAM_CAPTURE_INVALIDATED},
+    {CUDA_ERROR_STREAM_CAPTURE_MERGE, XRT_ERROR_STREAM_CAPTURE_MERGE},
+    {CUDA_ERROR_STREAM_CAPTURE_UNMATCHED, XRT_ERROR_STREAM_CAPTURE_UNMATCHED},
+    {CUDA_ERROR_STREAM_CAPTURE_UNJOINED, XRT_ERROR_STREAM_CAPTURE_UNJOINED},
+    {CUDA_ERROR_STREAM_CAPTURE_ISOLATION, XRT_ERROR_STREAM_CAPTURE_ISOLATION},
+    {CUDA_ERROR_STREAM_CAPTURE_IMPLICIT, XRT_ERROR_STREAM_CAPTURE_IMPLICIT},
+    {CUDA_ERROR_CAPTURED_EVENT, XRT_ERROR_CAPTURED_EVENT},
+    {CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD, XRT_ERROR_STREAM_CAPTURE_WRONG_THREAD},
 };
 
 static xrt__cuda_driver xrt__cuda_drv; /* loaded on first use, kept for the process */
@@ -1211,6 +1234,35 @@ static int xrt__cuda_mem_advise(const xrt__gpu *g, const void *ptr, size_t count
                : xrt__cuda_managed.AdviseDevice(ptr, count, (enum cudaMemoryAdvise)advice, device);
 }
 
+/* >> cuda: sets of 2- and 4-byte values whose bytes differ: the driver's
+   cuMemsetD2D16 / _32 (the runtime has none), on the runtime's stream (a
+   cudaStream_t is a CUstream), in the runtime's primary context. A capture
+   takes them as memset nodes of 2- or 4-byte elements, as the runtime's. */
+static xrt_status xrt__cuda_memset_wide(xrt__gpu *g, void *dst, size_t pitch, unsigned value, unsigned element_size,
+                                        size_t width, size_t height, void *stream, int async)
+{
+    char why[256] = "", who[64];
+    const xrt__cuda_driver *d = xrt__cuda_driver_get(why, sizeof why);
+    unsigned long long p = (unsigned long long)(uintptr_t)dst;
+    const char *call = element_size == 2 ? (async ? "cuMemsetD2D16Async" : "cuMemsetD2D16")
+                                         : (async ? "cuMemsetD2D32Async" : "cuMemsetD2D32");
+    const char *op = element_size == 2 ? "memset_d16" : "memset_d32";
+    int e, there = d && (element_size == 2 ? (async ? d->MemsetD2D16Async != NULL : d->MemsetD2D16 != NULL)
+                                        : (async ? d->MemsetD2D32Async != NULL : d->MemsetD2D32 != NULL));
+    if (!there) {
+        snprintf(who, sizeof who, "cuda: xrt_%s", op);
+        return xrt_error(XRT_ERROR_UNSUPPORTED, who, "value 0x%x has unequal bytes: the runtime's memset sets bytes, and "
+                         "the driver's %s is not there (%s)", value, call, d ? "an old driver" : why);
+    }
+    xrt__cuda_context(g);
+    if (element_size == 2)
+        e = async ? d->MemsetD2D16Async(p, pitch, (unsigned short)value, width, height, stream)
+                  : d->MemsetD2D16(p, pitch, (unsigned short)value, width, height);
+    else
+        e = async ? d->MemsetD2D32Async(p, pitch, value, width, height, stream) : d->MemsetD2D32(p, pitch, value, width, height);
+    return e == CUDA_SUCCESS ? XRT_SUCCESS : xrt__gpu_failed(g, xrt__cuda_driver_fail(d, e, call, op));
+}
+
 static void xrt__cuda_managed_hooks(xrt__gpu *g)
 {
     void *prefetch = xrt__gpu_lookup(g, "cudaMemPrefetchAsync"), *advise = xrt__gpu_lookup(g, "cudaMemAdvise");
@@ -1234,6 +1286,7 @@ static int xrt__cuda_loaded(xrt__gpu *g, char *reason, size_t n)
     (void)reason, (void)n; /* every runtime that loads is used */
     xrt__cuda_graph_hooks(g);
     xrt__cuda_managed_hooks(g);
+    g->memset_wide = xrt__cuda_memset_wide; /* the driver's, looked for at the first call */
     if (!xrt__cuda_driver_get(why, sizeof why)) {
         g->module_load = NULL;
         xrt_log(XRT_LOG_DEBUG, "cuda: no modules: %s", why);

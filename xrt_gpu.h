@@ -616,6 +616,13 @@ struct xrt__gpu {
        error and name the call. */
     int (*mem_prefetch)(const xrt__gpu *g, const void *ptr, size_t count, int device, void *stream, const char **call);
     int (*mem_advise)(const xrt__gpu *g, const void *ptr, size_t count, int advice, int device, const char **call);
+    /* A set of 2- or 4-byte elements whose bytes differ, which the
+       runtime's memset (of bytes) cannot make: CUDA's driver
+       (cuMemsetD2D16, _32), HIP's hipMemsetD16 and _D32; async, on stream,
+       or the synchronous form. Set by `loaded`, else NULL
+       (XRT_ERROR_UNSUPPORTED). */
+    xrt_status (*memset_wide)(xrt__gpu *g, void *dst, size_t pitch, unsigned value, unsigned element_size,
+                              size_t width, size_t height, void *stream, int async);
 #ifdef XRT_NO_RUNTIME_LINKING
     void (*link)(xrt__gpu *g);     /* fills rt from the linked runtime, type-checked */
 #endif
@@ -1520,9 +1527,8 @@ static xrt_status xrt__gpu_memcpy(const xrt_backend *self, void *dst, const void
 /* >> gpu: pitched memory: cudaMemcpy2DAsync, cudaMemset2DAsync and their
    synchronous forms, the runtime's own (optional entry points: a runtime
    without them answers "unsupported"). The runtime's 2-D memset is of
-   bytes: elements of 2 or 4 bytes are set by it only where their bytes are
-   equal, else XRT_ERROR_UNSUPPORTED (cuMemsetD2D16 is the driver's, not
-   yet used). */
+   bytes: elements of 2 or 4 bytes are set by it where their bytes are
+   equal, else by the backend's memset_wide. */
 static xrt_status xrt__gpu_rect_lack(const xrt__gpu *g, size_t call, const char *op) XRT__COLD;
 static xrt_status xrt__gpu_rect_lack(const xrt__gpu *g, size_t call, const char *op)
 {
@@ -1614,30 +1620,37 @@ static xrt_status xrt__gpu_memcpy_2d(const xrt_backend *self, void *dst, size_t 
                           XRT__GPU_CALL(Memcpy2D));
 }
 
-/* Whether the runtime's 2-D memset (call), which sets bytes, can set
-   elements of element_size bytes of value: it is there, and their bytes
-   are equal (else XRT_ERROR_UNSUPPORTED). */
-static xrt_status xrt__gpu_set_bytes(const xrt__gpu *g, int there, size_t call, unsigned value,
-                                     unsigned element_size)
+/* Whether elements of element_size bytes of value have equal bytes: the
+   runtime's memset, which sets bytes, sets them. */
+static int xrt__gpu_bytes_equal(unsigned value, unsigned element_size)
 {
     unsigned byte = value & 0xffu;
-    const char *op = element_size == 1 ? "memset_2d" : element_size == 2 ? "memset_d16" : "memset_d32";
+    return (element_size < 2 || (value & 0xffffu) == byte * 0x101u) && (element_size < 4 || value >> 16 == byte * 0x101u);
+}
+
+/* The xrt call a set of element_size-byte values is, for messages. */
+static const char *xrt__gpu_set_op(unsigned element_size)
+{
+    return element_size == 1 ? "memset_2d" : element_size == 2 ? "memset_d16" : "memset_d32";
+}
+
+static xrt_status xrt__gpu_memset_wide(xrt__gpu *g, void *dst, size_t pitch, unsigned value, unsigned element_size,
+                                       size_t width, size_t height, void *stream, int async)
+{
     char who[80];
-    if (!there) return xrt__gpu_rect_lack(g, call, op);
-    if ((element_size < 2 || (value & 0xffffu) == byte * 0x101u) && (element_size < 4 || value >> 16 == byte * 0x101u))
-        return XRT_SUCCESS;
-    snprintf(who, sizeof who, "%s: xrt_%s", g->name, op);
-    return xrt_error(XRT_ERROR_UNSUPPORTED, who,
-                     "value 0x%x has unequal bytes: the runtime's memset sets bytes (cuMemsetD2D%u is not used yet)",
-                     value, 8 * element_size);
+    if (g->memset_wide) return g->memset_wide(g, dst, pitch, value, element_size, width, height, stream, async);
+    snprintf(who, sizeof who, "%s: xrt_%s", g->name, xrt__gpu_set_op(element_size));
+    return xrt_error(XRT_ERROR_UNSUPPORTED, who, "value 0x%x has unequal bytes: the runtime's memset sets bytes, and "
+                     "the runtime has no set of %u-byte values", value, element_size);
 }
 
 static xrt_status xrt__gpu_memset_2d_async(const xrt_backend *self, void *dst, size_t pitch, unsigned value,
                                            unsigned element_size, size_t width, size_t height, void *stream)
 {
-    const xrt__gpu *g = (const xrt__gpu *)self->user;
-    xrt_status st = xrt__gpu_set_bytes(g, g->rt.Memset2DAsync != NULL, XRT__GPU_CALL(Memset2DAsync), value, element_size);
-    if (st != XRT_SUCCESS) return st;
+    xrt__gpu *g = (xrt__gpu *)self->user;
+    if (!xrt__gpu_bytes_equal(value, element_size))
+        return xrt__gpu_memset_wide(g, dst, pitch, value, element_size, width, height, stream, 1);
+    if (!g->rt.Memset2DAsync) return xrt__gpu_rect_lack(g, XRT__GPU_CALL(Memset2DAsync), xrt__gpu_set_op(element_size));
     return XRT__GPU_CHECK(g, g->rt.Memset2DAsync(dst, pitch, (int)(value & 0xffu), width * element_size, height, stream),
                           XRT__GPU_CALL(Memset2DAsync));
 }
@@ -1649,9 +1662,10 @@ static xrt_status xrt__gpu_memset_2d_async(const xrt_backend *self, void *dst, s
 static xrt_status xrt__gpu_memset_2d(const xrt_backend *self, void *dst, size_t pitch, unsigned value,
                                      unsigned element_size, size_t width, size_t height)
 {
-    const xrt__gpu *g = (const xrt__gpu *)self->user;
-    xrt_status st = xrt__gpu_set_bytes(g, g->rt.Memset2D != NULL, XRT__GPU_CALL(Memset2D), value, element_size);
-    if (st != XRT_SUCCESS) return st;
+    xrt__gpu *g = (xrt__gpu *)self->user;
+    if (!xrt__gpu_bytes_equal(value, element_size))
+        return xrt__gpu_memset_wide(g, dst, pitch, value, element_size, width, height, NULL, 0);
+    if (!g->rt.Memset2D) return xrt__gpu_rect_lack(g, XRT__GPU_CALL(Memset2D), xrt__gpu_set_op(element_size));
     return XRT__GPU_CHECK(g, g->rt.Memset2D(dst, pitch, (int)(value & 0xffu), width * element_size, height),
                           XRT__GPU_CALL(Memset2D));
 }

@@ -155,10 +155,16 @@ static struct {
     int (*ModuleOccupancyMaxActiveBlocksPerMultiprocessor)(int *blocks, void *function, int block_size, size_t shared);
     int (*ModuleOccupancyMaxPotentialBlockSize)(int *grid, int *block, void *function, size_t shared, int limit);
     int (*MemGetAddressRange)(void **base, size_t *size, void *ptr); /* optional, as the module ones */
+    /* sets of 2- and 4-byte values (optional, as the module ones) */
+    int (*MemsetD16Async)(void *dst, unsigned short value, size_t count, void *stream);
+    int (*MemsetD32Async)(void *dst, int value, size_t count, void *stream);
+    int (*MemsetD16)(void *dst, unsigned short value, size_t count);
+    int (*MemsetD32)(void *dst, int value, size_t count);
 } xrt__hip_ext;
 /* X(field of xrt__hip_ext, symbol, return type, parameters): the module
-   entry points and hipMemGetAddressRange (pointer attributes' base and
-   size), their types checked against the header in every build. */
+   entry points, hipMemGetAddressRange (pointer attributes' base and size)
+   and the sets of 2- and 4-byte values, their types checked against the
+   header in every build. */
 #define XRT__HIP_MODULE_SYMBOLS(X)                                                                            \
     X(ModuleLoadData, hipModuleLoadData, hipError_t, (hipModule_t * module, const void *image))             \
     X(ModuleUnload, hipModuleUnload, hipError_t, (hipModule_t module))                                       \
@@ -174,7 +180,11 @@ static struct {
       hipError_t, (int *numBlocks, hipFunction_t f, int blockSize, size_t dynSharedMemPerBlk))             \
     X(ModuleOccupancyMaxPotentialBlockSize, hipModuleOccupancyMaxPotentialBlockSize, hipError_t,            \
       (int *gridSize, int *blockSize, hipFunction_t f, size_t dynSharedMemPerBlk, int blockSizeLimit))     \
-    X(MemGetAddressRange, hipMemGetAddressRange, hipError_t, (hipDeviceptr_t * base, size_t *size, hipDeviceptr_t ptr))
+    X(MemGetAddressRange, hipMemGetAddressRange, hipError_t, (hipDeviceptr_t * base, size_t *size, hipDeviceptr_t ptr)) \
+    X(MemsetD16Async, hipMemsetD16Async, hipError_t, (hipDeviceptr_t dst, unsigned short value, size_t count, hipStream_t stream)) \
+    X(MemsetD32Async, hipMemsetD32Async, hipError_t, (hipDeviceptr_t dst, int value, size_t count, hipStream_t stream)) \
+    X(MemsetD16, hipMemsetD16, hipError_t, (hipDeviceptr_t dst, unsigned short value, size_t count))        \
+    X(MemsetD32, hipMemsetD32, hipError_t, (hipDeviceptr_t dst, int value, size_t count))
 #define XRT__HIP_MODULE_TYPE(field, sym, ret, params) \
     typedef char xrt__hip_module_type_##field[sizeof((ret(*) params)0 == &sym)];
 XRT__HIP_MODULE_SYMBOLS(XRT__HIP_MODULE_TYPE)
@@ -628,6 +638,34 @@ static int xrt__hip_refused_name(const char *base, char *why, size_t n)
     return 1;
 }
 
+/* >> hip: sets of 2- and 4-byte values whose bytes differ: hipMemsetD16
+   and _D32 (the runtime's 2-D memset sets bytes), of contiguous elements
+   only (HIP has no 2-D form of them: a pitch wider than a row is
+   XRT_ERROR_UNSUPPORTED; xrt_memset_d16 and _d32 are contiguous). */
+static xrt_status xrt__hip_memset_wide(xrt__gpu *g, void *dst, size_t pitch, unsigned value, unsigned element_size,
+                                       size_t width, size_t height, void *stream, int async)
+{
+    const char *op = element_size == 2 ? "memset_d16" : "memset_d32";
+    const char *call = element_size == 2 ? (async ? "hipMemsetD16Async" : "hipMemsetD16")
+                                         : (async ? "hipMemsetD32Async" : "hipMemsetD32");
+    size_t count = width * height;
+    char who[64];
+    int e;
+    snprintf(who, sizeof who, "hip: xrt_%s", op);
+    if (height > 1 && pitch != width * element_size)
+        return xrt_error(XRT_ERROR_UNSUPPORTED, who, "value 0x%x has unequal bytes, and HIP has no 2-D set of %u-byte "
+                         "values (rows %zu bytes apart)", value, element_size, pitch);
+    if (!(element_size == 2 ? (async ? xrt__hip_ext.MemsetD16Async != NULL : xrt__hip_ext.MemsetD16 != NULL)
+                            : (async ? xrt__hip_ext.MemsetD32Async != NULL : xrt__hip_ext.MemsetD32 != NULL)))
+        return xrt_error(XRT_ERROR_UNSUPPORTED, who, "value 0x%x has unequal bytes, and the runtime has no %s", value, call);
+    if (element_size == 2)
+        e = async ? xrt__hip_ext.MemsetD16Async(dst, (unsigned short)value, count, stream)
+                  : xrt__hip_ext.MemsetD16(dst, (unsigned short)value, count);
+    else
+        e = async ? xrt__hip_ext.MemsetD32Async(dst, (int)value, count, stream) : xrt__hip_ext.MemsetD32(dst, (int)value, count);
+    return xrt__gpu_answer(g, e, call, op);
+}
+
 static int xrt__hip_loaded(xrt__gpu *g, char *reason, size_t n)
 {
     if (!xrt__hip_supported(g->version, reason, n)) return 0;
@@ -647,6 +685,7 @@ static int xrt__hip_loaded(xrt__gpu *g, char *reason, size_t n)
     if (!xrt__hip_ext.ModuleLoadData || !xrt__hip_ext.ModuleUnload || !xrt__hip_ext.ModuleGetFunction ||
         !xrt__hip_ext.ModuleLaunchKernel || !xrt__hip_ext.FuncGetAttribute)
         g->module_load = NULL; /* no XRT_CAP_MODULES: loading is XRT_ERROR_UNSUPPORTED */
+    g->memset_wide = xrt__hip_memset_wide;
     return 1;
 }
 

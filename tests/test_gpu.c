@@ -2545,6 +2545,121 @@ static void test_cuda_image_choice(void **state)
 #endif
 }
 
+/* >> sets of 2- and 4-byte values whose bytes differ: the runtime's memset
+   sets bytes, so xrt asks CUDA's driver (cuMemsetD2D16 / _32) and HIP's
+   hipMemsetD16 / _D32; one of equal bytes stays the runtime's. xrt once
+   refused the first as unsupported. */
+static struct { int calls, fail; unsigned long long dst; size_t pitch, width, height; unsigned value; void *stream; }
+    wide;
+static int wide_note(unsigned long long dst, size_t pitch, unsigned value, size_t width, size_t height, void *stream)
+{
+    wide.calls++, wide.dst = dst, wide.pitch = pitch, wide.value = value, wide.width = width, wide.height = height;
+    wide.stream = stream;
+    return wide.fail;
+}
+#ifdef XRT_ENABLE_CUDA
+static int fake_cu_set16_async(unsigned long long d, size_t p, unsigned short v, size_t w, size_t h, void *s)
+{
+    return wide_note(d, p, v, w, h, s);
+}
+static int fake_cu_set32(unsigned long long d, size_t p, unsigned v, size_t w, size_t h)
+{
+    return wide_note(d, p, v, w, h, NULL);
+}
+static int fake_rt_set2d_async(void *d, size_t p, int v, size_t w, size_t h, void *s)
+{
+    return wide_note((unsigned long long)(uintptr_t)d, p, (unsigned)v, w, h, s);
+}
+#endif
+#ifdef XRT_ENABLE_HIP
+static int fake_hip_set16_async(void *d, unsigned short v, size_t n, void *s)
+{
+    return wide_note((unsigned long long)(uintptr_t)d, 0, v, n, 1, s);
+}
+static int fake_hip_set32(void *d, int v, size_t n) { return wide_note((unsigned long long)(uintptr_t)d, 0, (unsigned)v, n, 1, NULL); }
+#endif
+
+static void test_cuda_set_of_unequal_bytes_fake(void **state)
+{
+#ifdef XRT_ENABLE_CUDA
+    xrt_backend t;
+    xrt__gpu *g = fake_cuda_graphs(&t);
+    unsigned char buf[256];
+    (void)state;
+    xrt_test_log_calls();
+    memset(&wide, 0, sizeof wide);
+    xrt__cuda_drv.MemsetD2D16Async = fake_cu_set16_async;
+    xrt__cuda_drv.MemsetD2D32 = fake_cu_set32;
+    g->rt.Memset2DAsync = fake_rt_set2d_async;
+    OK(xrt__gpu_memset_2d_async(&t, buf + 2, 64, 0xbeef, 2, 21, 3, &fake));
+    assert_int_equal(wide.calls, 1);
+    assert_true(wide.dst == (unsigned long long)(uintptr_t)(buf + 2));
+    assert_int_equal(wide.pitch, 64);
+    assert_int_equal(wide.value, 0xbeef);
+    assert_int_equal(wide.width, 21); /* elements, not bytes */
+    assert_int_equal(wide.height, 3);
+    assert_ptr_equal(wide.stream, &fake);
+    OK(xrt__gpu_memset_2d(&t, buf, 128, 0xdeadbeefu, 4, 7, 1)); /* the synchronous form */
+    assert_int_equal(wide.calls, 2);
+    assert_int_equal(wide.value, 0xdeadbeefu);
+    assert_int_equal(wide.width, 7);
+    assert_null(wide.stream);
+    /* equal bytes: the runtime's memset of bytes, as before */
+    OK(xrt__gpu_memset_2d_async(&t, buf, 64, 0x7777, 2, 21, 1, &fake));
+    assert_int_equal(wide.calls, 3);
+    assert_int_equal(wide.value, 0x77);
+    assert_int_equal(wide.width, 42); /* bytes */
+    /* the driver's refusal in a capture is the capture's status */
+    wide.fail = CUDA_ERROR_STREAM_CAPTURE_IMPLICIT;
+    assert_int_equal(xrt__gpu_memset_2d_async(&t, buf, 64, 0x1234, 2, 3, 1, &fake), XRT_ERROR_STREAM_CAPTURE_IMPLICIT);
+    assert_non_null(strstr(xrt_get_last_error_string(), "cuMemsetD2D16Async"));
+    wide.fail = 0;
+    /* a driver without the entry point */
+    assert_int_equal(xrt__gpu_memset_2d_async(&t, buf, 64, 0x01020304u, 4, 3, 1, &fake), XRT_ERROR_UNSUPPORTED);
+    assert_non_null(strstr(xrt_get_last_error_string(), "cuMemsetD2D32Async is not there"));
+    assert_int_equal(wide.calls, 4);
+#else
+    (void)state;
+    SKIP_UNLESS(0, "cuda: not enabled in this build");
+#endif
+}
+
+static void test_hip_set_of_unequal_bytes_fake(void **state)
+{
+#ifdef XRT_ENABLE_HIP
+    xrt_backend t;
+    xrt__gpu *g = gpu_table("hip", &t);
+    unsigned char buf[256];
+    (void)state;
+    fake_begin(g);
+    hip_ext_fake();
+    xrt_test_log_calls();
+    memset(&wide, 0, sizeof wide);
+    g->memset_wide = xrt__hip_memset_wide;
+    xrt__hip_ext.MemsetD16Async = fake_hip_set16_async;
+    xrt__hip_ext.MemsetD32 = fake_hip_set32;
+    xrt__hip_ext.MemsetD16 = NULL, xrt__hip_ext.MemsetD32Async = NULL;
+    OK(xrt__gpu_memset_2d_async(&t, buf + 2, 42, 0xbeef, 2, 21, 1, &fake));
+    assert_int_equal(wide.calls, 1);
+    assert_int_equal(wide.value, 0xbeef);
+    assert_int_equal(wide.width, 21);
+    assert_ptr_equal(wide.stream, &fake);
+    OK(xrt__gpu_memset_2d(&t, buf, 28, 0xdeadbeefu, 4, 7, 2)); /* rows without a gap: one run of 14 */
+    assert_int_equal(wide.width, 14);
+    assert_int_equal(xrt__gpu_memset_2d(&t, buf, 32, 0xdeadbeefu, 4, 7, 2), XRT_ERROR_UNSUPPORTED);
+    assert_non_null(strstr(xrt_get_last_error_string(), "HIP has no 2-D set of 4-byte values"));
+    assert_int_equal(xrt__gpu_memset_2d(&t, buf, 42, 0xbeef, 2, 21, 1), XRT_ERROR_UNSUPPORTED);
+    assert_non_null(strstr(xrt_get_last_error_string(), "the runtime has no hipMemsetD16"));
+    assert_int_equal(wide.calls, 2);
+    wide.fail = hipErrorInvalidValue;
+    assert_int_equal(xrt__gpu_memset_2d_async(&t, buf, 42, 0xbeef, 2, 21, 1, &fake), XRT_ERROR_INVALID_VALUE);
+    assert_non_null(strstr(xrt_get_last_error_string(), "hipMemsetD16Async"));
+#else
+    (void)state;
+    SKIP_UNLESS(0, "hip: not enabled in this build");
+#endif
+}
+
 /* >> modules on CUDA, on the driver's double: the image picked for an sm_90
    device, the packed arguments handed over with CU_LAUNCH_PARAM_BUFFER_POINTER,
    the JIT log of a failed load, the device a module belongs to. */
@@ -4654,6 +4769,8 @@ int main(void)
         cmocka_unit_test_teardown(test_hip_dmabuf_fake, fakes_restore),
         cmocka_unit_test(test_cuda_image_choice),
         cmocka_unit_test_teardown(test_cuda_modules_fake_driver, fakes_restore),
+        cmocka_unit_test_teardown(test_cuda_set_of_unequal_bytes_fake, fakes_restore),
+        cmocka_unit_test_teardown(test_hip_set_of_unequal_bytes_fake, fakes_restore),
         cmocka_unit_test_teardown(test_cuda_module_kept_for_graphs_fake, fakes_restore),
         cmocka_unit_test_teardown(test_cuda_context_made_only_where_none_is_current_fake, fakes_restore),
         cmocka_unit_test_teardown(test_cuda_captured_kernel_params_fake, fakes_restore),
