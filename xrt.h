@@ -1619,6 +1619,8 @@ XRT_API xrt_status xrt__not_permitted(const char *fn) XRT__COLD;
 XRT_API int xrt__refused(void);
 XRT_API xrt_status xrt__forbidden_fail(const char *fn) XRT__COLD;
 XRT_API xrt_status xrt__no_op(const xrt_backend *b, const char *fn) XRT__COLD;
+/* The failure st of a call that public call `who` made inside, reported as who's (its detail kept after). */
+XRT_API xrt_status xrt__err_as(xrt_status st, const char *who) XRT__COLD;
 XRT_API void xrt__host_fn_run(const xrt_backend *b, xrt_host_fn fn, void *user);
 XRT_API void xrt__host_fn_lend(const xrt_backend *b, xrt_host_fn fn, void *user);
 XRT_API xrt_status xrt__stream_add_callback(const xrt_backend *b, void *obj, xrt_stream stream, xrt_stream_callback fn,
@@ -2014,7 +2016,7 @@ static inline xrt_status xrt_device_reset(void)
     /* the reset while checking is a call of its own, out of line, which
        takes what the device's streams were given before the synchronize */
     if (XRT__CHK_ON()) return xrt__chk_device_reset(__builtin_return_address(0), b);
-    if ((st = b->device_synchronize(b)) != XRT_SUCCESS) return st;
+    if ((st = b->device_synchronize(b)) != XRT_SUCCESS) return xrt__err_as(st, "xrt_device_reset");
     return b->device_reset(b);
 }
 
@@ -9873,7 +9875,7 @@ static xrt_status xrt__native_keep(const xrt_backend *b, void *native, xrt_strea
    capture, reported as who's: the detail names the call the program made
    (a forwarding plugin names the table's slot, stream_wrap_native, not who)
    and keeps the inner detail after it. */
-static xrt_status xrt__err_as(xrt_status st, const char *who)
+XRT_API xrt_status xrt__err_as(xrt_status st, const char *who)
 {
     char inner[sizeof xrt__err.detail];
     memcpy(inner, xrt__err.detail, strlen(xrt__err.detail) + 1);

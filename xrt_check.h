@@ -2195,7 +2195,7 @@ XRT_API xrt_status xrt__chk_device_reset(void *caller, const xrt_backend *b)
 {
     xrt_status st;
     xrt__chk_sync(caller, XRT_SUCCESS, b, XRT__CHK_SYNC_DEVICE, NULL, 0);
-    if ((st = b->device_synchronize(b)) != XRT_SUCCESS) return st;
+    if ((st = b->device_synchronize(b)) != XRT_SUCCESS) return xrt__err_as(st, "xrt_device_reset");
     if (xrt__chk_lock_on()) {
         xrt__chk_retire(b, xrt__chk_device(b));
         pthread_mutex_unlock(&xrt__chk_lock);

@@ -798,6 +798,23 @@ static void test_capture_implicit(void **state)
     assert_false(flag(&ran)); /* the refused host function never ran */
 }
 
+/* A device reset during a GLOBAL capture is refused as the device
+   synchronize it begins with, and the refusal names the call the program
+   made (it once named xrt_device_synchronize alone). */
+static void test_capture_refuses_device_reset(void **state)
+{
+    xrt_stream s;
+    xrt_graph g = NULL;
+    (void)state;
+    need_graphs();
+    OK(xrt_stream_create_with_flags(&s, XRT_STREAM_NON_BLOCKING));
+    OK(xrt_stream_begin_capture(s, XRT_CAPTURE_MODE_GLOBAL));
+    FAILS(xrt_device_reset(), XRT_ERROR_STREAM_CAPTURE_UNSUPPORTED, "xrt_device_reset: ");
+    FAILS(xrt_stream_end_capture(s, &g), XRT_ERROR_STREAM_CAPTURE_INVALIDATED, "");
+    assert_null(g);
+    OK(xrt_stream_destroy(s));
+}
+
 /* xrt_malloc and xrt_malloc_host are among CUDA's potentially unsafe calls:
    refused during a GLOBAL capture (any thread's) or the calling thread's
    THREAD_LOCAL one, which is invalidated; allowed beside a RELAXED one. */
@@ -2351,6 +2368,7 @@ int main(void)
         cmocka_unit_test(test_module_unloaded_after_capture),
         cmocka_unit_test(test_capture_refusals),
         cmocka_unit_test(test_capture_implicit),
+        cmocka_unit_test(test_capture_refuses_device_reset),
         cmocka_unit_test(test_capture_refuses_allocation),
         cmocka_unit_test(test_captured_allocation),
         cmocka_unit_test(test_captured_allocation_left_to_caller),
