@@ -4269,6 +4269,8 @@ XRT_API void xrt__device_reset_objects(const xrt_backend *b, int device, xrt__on
 XRT_API void xrt__host_fn_run(const xrt_backend *b, xrt_host_fn fn, void *user);
 /* xrt__host_fn_lend: xrt__host_fn_run on a caller's thread that waits: its last error is kept */
 XRT_API void xrt__host_fn_lend(const xrt_backend *b, xrt_host_fn fn, void *user);
+/* xrt__err_as: the failure st of a call that public call who made inside, reported as who's */
+XRT_API xrt_status xrt__err_as(xrt_status st, const char *who);
 /* xrt__capture_note_failure: after a GPU failure just recorded: the captures it invalidated (invalidated(ctx, stream)) keep its detail */
 XRT__BACKEND_HELPER void xrt__capture_note_failure(int (*invalidated)(const void *ctx, void *stream), const void *ctx);
 /* xrt__capture_invalidated_by: that detail for the capture of key `key` (xrt__capture_key); 0 if none */
