@@ -359,6 +359,9 @@ typedef struct xrt_device_prop {
     X(MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, 97)         \
     X(HOST_REGISTER_SUPPORTED, 99)                   \
     X(MEMORY_POOLS_SUPPORTED, 115)                   \
+    X(GPU_DIRECT_RDMA_SUPPORTED, 116)                \
+    X(GPU_DIRECT_RDMA_FLUSH_WRITES_OPTIONS, 117)     \
+    X(GPU_DIRECT_RDMA_WRITES_ORDERING, 118)          \
     X(NUMA_ID, 131)
 typedef enum xrt_device_attr {
 #define XRT__DEVATTR_ENUM(name, value) XRT_DEVATTR_##name = value,
@@ -866,6 +869,29 @@ typedef enum xrt_func_cache {
 } xrt_func_cache;
 static inline xrt_status xrt_device_set_cache_config(xrt_func_cache config);
 static inline xrt_status xrt_device_get_cache_config(xrt_func_cache *config);
+/* GPUDirect RDMA, as CUDA's: writes that a NIC (or another device) made
+   into device memory, made visible to the current device's work
+   (XRT_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_OWNER) or to every device's
+   (_TO_ALL_DEVICES): cudaDeviceFlushGPUDirectRDMAWrites, blocking until
+   they are. Whether a device needs it: XRT_DEVATTR_GPU_DIRECT_RDMA_* (the
+   flush's options, a mask of XRT_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_*;
+   the writes' ordering, XRT_GPU_DIRECT_RDMA_WRITES_ORDERING_*: writes to
+   the device need no flush for consumers within that scope). CUDA's
+   values. REFERENCE.md, "GPUDirect RDMA writes". */
+typedef enum xrt_flush_rdma_target {
+    XRT_FLUSH_GPU_DIRECT_RDMA_WRITES_TARGET_CURRENT_DEVICE = 0
+} xrt_flush_rdma_target;
+typedef enum xrt_flush_rdma_scope {
+    XRT_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_OWNER = 100,
+    XRT_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_ALL_DEVICES = 200
+} xrt_flush_rdma_scope;
+#define XRT_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_HOST 1   /* xrt_device_flush_gpu_direct_rdma_writes works */
+#define XRT_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_MEMOPS 2 /* the device's own flushing memory operations do */
+#define XRT_GPU_DIRECT_RDMA_WRITES_ORDERING_NONE 0
+#define XRT_GPU_DIRECT_RDMA_WRITES_ORDERING_OWNER 100
+#define XRT_GPU_DIRECT_RDMA_WRITES_ORDERING_ALL_DEVICES 200
+static inline xrt_status xrt_device_flush_gpu_direct_rdma_writes(xrt_flush_rdma_target target,
+                                                                 xrt_flush_rdma_scope scope);
 /* As cudaDeviceReset: waits for the current device's work, then destroys
    its device and managed memory (xrt_free'd as it were; pinned host memory
    stays) and its streams, events and memory
@@ -2003,6 +2029,23 @@ static inline xrt_status xrt_device_get_cache_config(xrt_func_cache *config)
     st = b->device_get_cache_config(b, &got);
     if (st == XRT_SUCCESS) *config = (xrt_func_cache)got;
     return st;
+}
+
+/* >> dispatch: GPUDirect RDMA writes: the backend gets a known target and scope. */
+static inline xrt_status xrt_device_flush_gpu_direct_rdma_writes(xrt_flush_rdma_target target,
+                                                                 xrt_flush_rdma_scope scope)
+{
+    const xrt_backend *b = xrt__be();
+    const char *fn = "xrt_device_flush_gpu_direct_rdma_writes";
+    if (XRT__UNLIKELY(target != XRT_FLUSH_GPU_DIRECT_RDMA_WRITES_TARGET_CURRENT_DEVICE))
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn,
+                         "target %d is not XRT_FLUSH_GPU_DIRECT_RDMA_WRITES_TARGET_CURRENT_DEVICE (0)", (int)target);
+    if (XRT__UNLIKELY(scope != XRT_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_OWNER &&
+                      scope != XRT_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_ALL_DEVICES))
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn,
+                         "scope %d is none of XRT_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_OWNER (100), _TO_ALL_DEVICES (200)",
+                         (int)scope);
+    return b->device_flush_gpu_direct_rdma_writes(b, (int)target, (int)scope);
 }
 
 /* >> dispatch: device reset: the device's work is waited for here, so a

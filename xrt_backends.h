@@ -361,7 +361,14 @@ enum { /* xrt_backend.flags */
       (self, stream, status, id))                                                                                  \
     X(device_set_cache_config, (const xrt_backend *self, int config), (self, config))                            \
     X(device_get_cache_config, (const xrt_backend *self, int *config), (self, config))                           \
-    X(function_set_cache_config, (const xrt_backend *self, void *function, int config), (self, function, config))
+    X(function_set_cache_config, (const xrt_backend *self, void *function, int config), (self, function, config)) \
+    X(device_flush_gpu_direct_rdma_writes, (const xrt_backend *self, int target, int scope), (self, target, scope))
+
+/* GPUDirect RDMA writes (device_flush_gpu_direct_rdma_writes,
+   cudaDeviceFlushGPUDirectRDMAWrites): the dispatch layer has checked the
+   target (0, the current device) and the scope (100 or 200); the call
+   returns once the writes made so far into the current device's memory are
+   visible within that scope. */
 
 /* Pool access (mem_pool_set_access, mem_pool_get_access; cudaMemPoolSetAccess,
    cudaMemPoolGetAccess): the dispatch layer has checked the pool handle, the

@@ -5340,6 +5340,18 @@ static xrt_status xrt__cpu_device_get_cache_config(const xrt_backend *self, int 
     return XRT_SUCCESS;
 }
 
+/* >> cpu: GPUDirect RDMA writes. A CPU device's memory is host memory, which
+   a NIC's DMA writes as coherently as any device's (PCIe writes to host
+   memory snoop the caches): every device sees them once they are done. The
+   flush orders the calling thread's later reads and enqueues after them (a
+   full fence), within either scope. */
+static xrt_status xrt__cpu_device_flush_gpu_direct_rdma_writes(const xrt_backend *self, int target, int scope)
+{
+    (void)self, (void)target, (void)scope;
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    return XRT_SUCCESS;
+}
+
 /* >> cpu: device reset. A stream, event or memory pool is the device's
    that was current at its creation; modules, graphs and executable graphs
    are no device's on the CPU (a module's functions run on every device, a
@@ -6572,6 +6584,9 @@ static xrt_status xrt__cpu_device_get_attribute(const xrt_backend *self, int *va
         *value = l2 > 0 && l2 <= 0x7fffffffL ? (int)l2 : 0;
         break;
     case XRT_DEVATTR_NUMA_ID: *value = xrt__cpu.numa ? xrt__cpu.node[device] : -1; break;
+    /* host memory: a NIC writes it directly, coherently for every device (xrt__cpu_device_flush_gpu_direct_rdma_writes) */
+    case XRT_DEVATTR_GPU_DIRECT_RDMA_FLUSH_WRITES_OPTIONS: *value = XRT_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_HOST; break;
+    case XRT_DEVATTR_GPU_DIRECT_RDMA_WRITES_ORDERING: *value = XRT_GPU_DIRECT_RDMA_WRITES_ORDERING_ALL_DEVICES; break;
     /* one address space of host memory that every core reaches */
     case XRT_DEVATTR_INTEGRATED: case XRT_DEVATTR_CAN_MAP_HOST_MEMORY: case XRT_DEVATTR_UNIFIED_ADDRESSING:
     case XRT_DEVATTR_MANAGED_MEMORY: case XRT_DEVATTR_CONCURRENT_MANAGED_ACCESS:
@@ -6581,6 +6596,7 @@ static xrt_status xrt__cpu_device_get_attribute(const xrt_backend *self, int *va
     case XRT_DEVATTR_STREAM_PRIORITIES_SUPPORTED: case XRT_DEVATTR_GPU_OVERLAP:
     /* the host's and the kernels' atomics are the same instructions on the same memory */
     case XRT_DEVATTR_HOST_NATIVE_ATOMIC_SUPPORTED:
+    case XRT_DEVATTR_GPU_DIRECT_RDMA_SUPPORTED:
         *value = 1; break;
     default: /* no compute capability, register file, PCI address, memory clock or bus width to tell; no
                 cooperative launch; no kernel watchdog; compute mode DEFAULT: every thread and process may use it */

@@ -1338,8 +1338,18 @@ static int xrt__cuda_loaded(xrt__gpu *g, char *reason, size_t n)
 #define XRT__CUDA_DEVATTR_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN cudaDevAttrMaxSharedMemoryPerBlockOptin
 #define XRT__CUDA_DEVATTR_HOST_REGISTER_SUPPORTED cudaDevAttrHostRegisterSupported
 #define XRT__CUDA_DEVATTR_MEMORY_POOLS_SUPPORTED cudaDevAttrMemoryPoolsSupported
+#define XRT__CUDA_DEVATTR_GPU_DIRECT_RDMA_SUPPORTED cudaDevAttrGPUDirectRDMASupported
+#define XRT__CUDA_DEVATTR_GPU_DIRECT_RDMA_FLUSH_WRITES_OPTIONS cudaDevAttrGPUDirectRDMAFlushWritesOptions
+#define XRT__CUDA_DEVATTR_GPU_DIRECT_RDMA_WRITES_ORDERING cudaDevAttrGPUDirectRDMAWritesOrdering
 #define XRT__CUDA_DEVATTR_NUMA_ID 131 /* cudaDevAttrNumaId: CUDA 12.2 on */
 XRT__DEVICE_ATTRS(XRT__CUDA_DEVATTR_SAME)
+XRT__GPU_ASSERT(XRT_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_OWNER == (int)cudaFlushGPUDirectRDMAWritesToOwner &&
+                    XRT_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_ALL_DEVICES == (int)cudaFlushGPUDirectRDMAWritesToAllDevices &&
+                    XRT_GPU_DIRECT_RDMA_WRITES_ORDERING_OWNER == (int)cudaGPUDirectRDMAWritesOrderingOwner &&
+                    XRT_GPU_DIRECT_RDMA_WRITES_ORDERING_ALL_DEVICES == (int)cudaGPUDirectRDMAWritesOrderingAllDevices &&
+                    XRT_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_HOST == (int)cudaFlushGPUDirectRDMAWritesOptionHost &&
+                    XRT_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_MEMOPS == (int)cudaFlushGPUDirectRDMAWritesOptionMemOps,
+                "xrt's GPUDirect RDMA values are not CUDA's");
 XRT__GPU_ASSERT((int)XRT_COMPUTE_MODE_DEFAULT == (int)cudaComputeModeDefault &&
                     (int)XRT_COMPUTE_MODE_EXCLUSIVE == (int)cudaComputeModeExclusive &&
                     (int)XRT_COMPUTE_MODE_PROHIBITED == (int)cudaComputeModeProhibited &&
@@ -1386,6 +1396,7 @@ static void xrt__cuda_fill(xrt_backend *t)
     g->set_limit_sym = "cudaDeviceSetLimit";
     g->cache_config_sym[0] = "cudaDeviceSetCacheConfig";
     g->cache_config_sym[1] = "cudaDeviceGetCacheConfig";
+    g->rdma_flush_sym = "cudaDeviceFlushGPUDirectRDMAWrites";
     g->p2p_attr_sym = "cudaDeviceGetP2PAttribute";
     g->limits = 7; /* cudaLimitStackSize .. cudaLimitPersistingL2CacheSize */
     g->record_flags_sym = "cudaEventRecordWithFlags";

@@ -495,6 +495,10 @@ struct xrt__gpu {
     const char *cache_config_sym[2];
     int (*set_cache_config)(int config);
     int (*get_cache_config)(int *config);
+    /* "cudaDeviceFlushGPUDirectRDMAWrites" (CUDA 11.3; HIP has none: NULL):
+       looked up by name, optional */
+    const char *rdma_flush_sym;
+    int (*rdma_flush)(int target, int scope);
     /* a module function's preference (cuFuncSetCacheConfig), or NULL */
     xrt_status (*function_set_cache_config)(xrt__gpu *g, void *fn, int config);
     int (*set_limit)(int limit, size_t value);
@@ -1009,6 +1013,8 @@ static int xrt__gpu_load(xrt__gpu *g, char *reason, size_t n)
     memcpy(&g->get_cache_config, &sym, sizeof sym);
     sym = xrt__gpu_lookup(g, g->set_limit_sym);
     memcpy(&g->set_limit, &sym, sizeof sym);
+    sym = g->rdma_flush_sym ? xrt__gpu_lookup(g, g->rdma_flush_sym) : NULL;
+    memcpy(&g->rdma_flush, &sym, sizeof sym);
     sym = xrt__gpu_lookup(g, g->p2p_attr_sym);
     memcpy(&g->p2p_attr, &sym, sizeof sym);
     sym = g->record_flags_sym ? xrt__gpu_lookup(g, g->record_flags_sym) : NULL;
@@ -3226,6 +3232,15 @@ static xrt_status xrt__gpu_device_get_cache_config(const xrt_backend *self, int 
         return xrt__gpu_lacks(g, "xrt_device_get_cache_config", g->cache_config_sym[1]);
     e = g->get_cache_config(config);
     return xrt__gpu_answer(g, e, g->cache_config_sym[1], "device_get_cache_config");
+}
+
+static xrt_status xrt__gpu_device_flush_gpu_direct_rdma_writes(const xrt_backend *self, int target, int scope)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    if (!g->rdma_flush)
+        return xrt__gpu_lacks(g, "xrt_device_flush_gpu_direct_rdma_writes",
+                              g->rdma_flush_sym ? g->rdma_flush_sym : "flush of GPUDirect RDMA writes");
+    return xrt__gpu_answer(g, g->rdma_flush(target, scope), g->rdma_flush_sym, "device_flush_gpu_direct_rdma_writes");
 }
 
 static xrt_status xrt__gpu_device_get_limit(const xrt_backend *self, size_t *value, int limit)

@@ -1140,7 +1140,7 @@ static int xrt__hip_native_attr(int attr)
     case XRT_DEVATTR_KERNEL_EXEC_TIMEOUT: return hipDeviceAttributeKernelExecTimeout;
     case XRT_DEVATTR_COMPUTE_MODE: return hipDeviceAttributeComputeMode;
     case XRT_DEVATTR_HOST_NATIVE_ATOMIC_SUPPORTED: return hipDeviceAttributeHostNativeAtomicSupported;
-    default: return -1; /* HOST_REGISTER_SUPPORTED, NUMA_ID, GPU_OVERLAP */
+    default: return -1; /* HOST_REGISTER_SUPPORTED, NUMA_ID, GPU_OVERLAP, GPU_DIRECT_RDMA_* */
     }
 }
 

@@ -100,6 +100,45 @@ static void test_cache_config(void **state)
     FAILS(xrt_device_get_cache_config(NULL), XRT_ERROR_INVALID_VALUE, "config is NULL");
 }
 
+/* GPUDirect RDMA: a device says whether a NIC may write its memory
+   directly, whether xrt_device_flush_gpu_direct_rdma_writes works (the
+   flush options' host bit) and within which scope such writes need no
+   flush; the flush then works in both scopes. A CPU device's memory is host
+   memory: supported, flushed by the host, ordered for every device. HIP
+   has none of this (XRT_ERROR_UNSUPPORTED). */
+static void test_gpu_direct_rdma_writes(void **state)
+{
+    int supported = -1, options = -1, ordering = -1;
+    xrt_status st;
+    (void)state;
+    st = xrt_device_get_attribute(&supported, XRT_DEVATTR_GPU_DIRECT_RDMA_SUPPORTED, 0);
+    if (st == XRT_ERROR_UNSUPPORTED) xrt_get_last_error();
+    SKIP_UNLESS(st != XRT_ERROR_UNSUPPORTED, "the runtime has no GPUDirect RDMA attributes");
+    OK(st);
+    OK(xrt_device_get_attribute(&options, XRT_DEVATTR_GPU_DIRECT_RDMA_FLUSH_WRITES_OPTIONS, 0));
+    OK(xrt_device_get_attribute(&ordering, XRT_DEVATTR_GPU_DIRECT_RDMA_WRITES_ORDERING, 0));
+    assert_true(supported == 0 || supported == 1);
+    assert_int_equal(options & ~(XRT_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_HOST | XRT_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_MEMOPS), 0);
+    assert_true(ordering == XRT_GPU_DIRECT_RDMA_WRITES_ORDERING_NONE || ordering == XRT_GPU_DIRECT_RDMA_WRITES_ORDERING_OWNER ||
+                ordering == XRT_GPU_DIRECT_RDMA_WRITES_ORDERING_ALL_DEVICES);
+    if (on_cpu()) {
+        assert_int_equal(supported, 1);
+        assert_int_equal(options, XRT_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_HOST);
+        assert_int_equal(ordering, XRT_GPU_DIRECT_RDMA_WRITES_ORDERING_ALL_DEVICES);
+    }
+    if (options & XRT_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_HOST) {
+        OK(xrt_device_flush_gpu_direct_rdma_writes(XRT_FLUSH_GPU_DIRECT_RDMA_WRITES_TARGET_CURRENT_DEVICE,
+                                                   XRT_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_OWNER));
+        OK(xrt_device_flush_gpu_direct_rdma_writes(XRT_FLUSH_GPU_DIRECT_RDMA_WRITES_TARGET_CURRENT_DEVICE,
+                                                   XRT_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_ALL_DEVICES));
+    }
+    FAILS(xrt_device_flush_gpu_direct_rdma_writes((xrt_flush_rdma_target)1, XRT_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_OWNER),
+          XRT_ERROR_INVALID_VALUE, "target 1 is not");
+    FAILS(xrt_device_flush_gpu_direct_rdma_writes(XRT_FLUSH_GPU_DIRECT_RDMA_WRITES_TARGET_CURRENT_DEVICE,
+                                                  (xrt_flush_rdma_scope)150),
+          XRT_ERROR_INVALID_VALUE, "scope 150 is none of");
+}
+
 static void test_device_limits(void **state)
 {
     static const size_t defaults[3] = {1024, (size_t)1 << 20, (size_t)8 << 20};
@@ -2886,6 +2925,7 @@ int main(void)
         cmocka_unit_test(test_device_reset),
         cmocka_unit_test(test_device_limits),
         cmocka_unit_test(test_cache_config),
+        cmocka_unit_test(test_gpu_direct_rdma_writes),
         cmocka_unit_test(test_device_properties),
         cmocka_unit_test(test_capabilities),
         cmocka_unit_test(test_target),

@@ -1479,6 +1479,16 @@ typedef struct xrt_test_calls {
       xrt_function_set_cache_config(c->fn, XRT_FUNC_CACHE_PREFER_SHARED))                                              \
     X(function_set_cache_config_bad, "function_set_cache_config of an unknown preference", 0, XRT_ERROR_INVALID_VALUE, \
       xrt_function_set_cache_config(c->fn, (xrt_func_cache)-1))                                                        \
+    X(device_flush_gpu_direct_rdma_writes, "device_flush_gpu_direct_rdma_writes to the owner", 0, XRT_SUCCESS,         \
+      xrt_device_flush_gpu_direct_rdma_writes(XRT_FLUSH_GPU_DIRECT_RDMA_WRITES_TARGET_CURRENT_DEVICE,                  \
+                                              XRT_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_OWNER))                              \
+    X(device_flush_gpu_direct_rdma_writes_target, "device_flush_gpu_direct_rdma_writes of target 1", 0,                 \
+      XRT_ERROR_INVALID_VALUE,                                                                                         \
+      xrt_device_flush_gpu_direct_rdma_writes((xrt_flush_rdma_target)1, XRT_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_OWNER))   \
+    X(device_flush_gpu_direct_rdma_writes_scope, "device_flush_gpu_direct_rdma_writes of scope 0", 0,                   \
+      XRT_ERROR_INVALID_VALUE,                                                                                         \
+      xrt_device_flush_gpu_direct_rdma_writes(XRT_FLUSH_GPU_DIRECT_RDMA_WRITES_TARGET_CURRENT_DEVICE,                  \
+                                              (xrt_flush_rdma_scope)0))                                                \
     X(device_get_limit, "device_get_limit of the stack size", 0, XRT_SUCCESS,                                          \
       xrt_device_get_limit(&c->limit, XRT_LIMIT_STACK_SIZE))                                                           \
     X(device_get_limit_null, "device_get_limit into NULL", 0, XRT_ERROR_INVALID_VALUE,                                 \

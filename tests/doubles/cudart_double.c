@@ -2621,8 +2621,21 @@ cudaError_t cudaDeviceGetAttribute(int *v, enum cudaDeviceAttr a, int d)
     /* an H100 on PCIe in a server: compute mode default, no display watchdog, no host-native atomics */
     case cudaDevAttrComputeMode: *v = cudaComputeModeDefault; break;
     case cudaDevAttrKernelExecTimeout: case cudaDevAttrHostNativeAtomicSupported: *v = 0; break;
+    /* GPUDirect RDMA: supported, flushed by cudaDeviceFlushGPUDirectRDMAWrites (the host option, 1), ordered for the owner */
+    case cudaDevAttrGPUDirectRDMAWritesOrdering: *v = cudaGPUDirectRDMAWritesOrderingOwner; break;
     default: *v = 1; break;
     }
+    return cudaSuccess;
+}
+
+/* As the runtime: the one target, and a scope of the two. */
+cudaError_t cudaDeviceFlushGPUDirectRDMAWrites(enum cudaFlushGPUDirectRDMAWritesTarget target,
+                                               enum cudaFlushGPUDirectRDMAWritesScope scope)
+{
+    if (target != cudaFlushGPUDirectRDMAWritesTargetCurrentDevice ||
+        (scope != cudaFlushGPUDirectRDMAWritesToOwner && scope != cudaFlushGPUDirectRDMAWritesToAllDevices))
+        return cudaErrorInvalidValue;
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
     return cudaSuccess;
 }
 

@@ -237,6 +237,7 @@ static int op_index, trace; /* FUZZ_API_TRACE=1: print each call and its status 
     X(device_set_cache_config, 0) /* tests/test_suite.c: a preference changes nothing the model sees */ \
     X(device_get_cache_config, 0)                                       \
     X(function_set_cache_config, 0)                                     \
+    X(device_flush_gpu_direct_rdma_writes, 0) /* tests/test_suite.c: a fence changes nothing the model sees */ \
     X(graph_instantiate_with_flags, 0) /* tests/test_graph_nodes.c */   \
     X(graph_upload, 0) /* tests/test_graph_nodes.c */ \
     X(event_record_with_flags, 0) /* tests/test_graph.c: DEFAULT is event_record; EXTERNAL needs a capture */ \
