@@ -75,6 +75,7 @@ typedef struct xfer {
     uint64_t got[RING];        /* values received, in order */
     unsigned head, tail;
     int tx_pending, plain_write;
+    int flush; /* the NIC's writes into device memory need a flush before the device reads them */
 } xfer;
 
 /* >> options */
@@ -245,6 +246,20 @@ static int write_chunk(xfer *x, int path, int i, size_t size)
 }
 
 /* >> memory: both paths' slots, registered; the message buffers */
+/* Whether the NIC's writes into the current device's memory must be
+   flushed before the device's own work (a copy out) reads them: GPUDirect
+   RDMA writes that the device orders for no one, and a flush it offers. */
+static int writes_need_flush(void)
+{
+    int device = 0, ordering = 0, options = 0;
+    if (xrt_get_device(&device) || xrt_device_get_attribute(&ordering, XRT_DEVATTR_GPU_DIRECT_RDMA_WRITES_ORDERING, device) ||
+        xrt_device_get_attribute(&options, XRT_DEVATTR_GPU_DIRECT_RDMA_FLUSH_WRITES_OPTIONS, device)) {
+        xrt_get_last_error(); /* a backend without the attributes (HIP): nothing to flush with */
+        return 0;
+    }
+    return ordering < XRT_GPU_DIRECT_RDMA_WRITES_ORDERING_OWNER && (options & XRT_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_HOST);
+}
+
 static int open_xrt_slot(xfer *x, slot *s)
 {
     if (xrt_malloc(&s->ptr, x->opt.max)) return xrt_fail(x, "xrt_malloc");
@@ -256,6 +271,7 @@ static int open_xrt_slot(xfer *x, slot *s)
                           &s->reg))
         return xrt_fail(x, "xrt_rdma_register");
     s->desc = s->reg.desc, s->addr = s->reg.addr, s->key = s->reg.key;
+    x->flush = writes_need_flush();
     return 0;
 }
 
@@ -339,6 +355,9 @@ static int check(xfer *x, int path, int i, uint64_t k, size_t size)
     unsigned char bad = 0;
     size_t at;
     if (path == PATH_RAW) memcpy(x->host, x->slot[path][i].ptr, size);
+    else if (x->flush && xrt_device_flush_gpu_direct_rdma_writes(XRT_FLUSH_GPU_DIRECT_RDMA_WRITES_TARGET_CURRENT_DEVICE,
+                                                                  XRT_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_OWNER))
+        return xrt_fail(x, "xrt_device_flush_gpu_direct_rdma_writes");
     else if (xrt_memcpy(x->host, x->slot[path][i].ptr, size, XRT_MEMCPY_DEFAULT)) return xrt_fail(x, "xrt_memcpy");
     for (at = 0; at < size; at++) bad |= (unsigned char)(h[at] ^ v);
     if (!bad) return 0;
