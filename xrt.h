@@ -446,6 +446,51 @@ typedef struct xrt_function_s *xrt_function;
 #define XRT_STREAM_LEGACY ((xrt_stream)(uintptr_t)1)
 #define XRT_STREAM_PER_THREAD ((xrt_stream)(uintptr_t)2)
 
+/* A stream's attributes, as cudaStreamSetAttribute and
+   cudaStreamGetAttribute (CUDA's attribute ids, and the layout of its
+   value, cudaStreamAttrValue): the window of memory whose accesses the
+   device's L2 keeps or streams (a hint), how a host thread waits in
+   xrt_stream_synchronize, the stream's priority (as
+   xrt_stream_create_with_priority's, clamped to the range), its memory
+   synchronisation domain and their map. What each does on each backend:
+   REFERENCE.md, "Stream attributes". */
+typedef enum xrt_stream_attr {
+    XRT_STREAM_ATTR_ACCESS_POLICY_WINDOW = 1,
+    XRT_STREAM_ATTR_SYNCHRONIZATION_POLICY = 3,
+    XRT_STREAM_ATTR_PRIORITY = 8,
+    XRT_STREAM_ATTR_MEM_SYNC_DOMAIN_MAP = 9,
+    XRT_STREAM_ATTR_MEM_SYNC_DOMAIN = 10
+} xrt_stream_attr;
+typedef enum xrt_access_property {
+    XRT_ACCESS_PROPERTY_NORMAL = 0,
+    XRT_ACCESS_PROPERTY_STREAMING = 1,
+    XRT_ACCESS_PROPERTY_PERSISTING = 2
+} xrt_access_property;
+typedef struct xrt_access_policy_window {
+    void *base_ptr;                /* the window's start */
+    size_t num_bytes;              /* its size; 0: no window */
+    float hit_ratio;               /* the part of it, 0 to 1, that gets hit_prop; the rest miss_prop */
+    xrt_access_property hit_prop;
+    xrt_access_property miss_prop;
+} xrt_access_policy_window;
+typedef enum xrt_sync_policy {
+    XRT_SYNC_POLICY_AUTO = 1, /* the device's (xrt_set_device_flags) */
+    XRT_SYNC_POLICY_SPIN = 2,
+    XRT_SYNC_POLICY_YIELD = 3,
+    XRT_SYNC_POLICY_BLOCKING_SYNC = 4
+} xrt_sync_policy;
+typedef union xrt_stream_attr_value {
+    char pad[64];
+    xrt_access_policy_window access_policy_window;
+    xrt_sync_policy sync_policy;
+    int priority;
+    struct {
+        unsigned char default_; /* the domain work of XRT_STREAM_ATTR_MEM_SYNC_DOMAIN 0 uses */
+        unsigned char remote;   /* and of 1 */
+    } mem_sync_domain_map;
+    int mem_sync_domain; /* 0: default, 1: remote */
+} xrt_stream_attr_value;
+
 enum { /* stream flags, same values as CUDA's */
     XRT_STREAM_DEFAULT = 0,     /* blocking: ordered with the NULL stream, as cudaStreamCreate's */
     XRT_STREAM_NON_BLOCKING = 1 /* no implicit order with the NULL stream */
@@ -1181,6 +1226,10 @@ static inline xrt_status xrt_stream_create_with_priority(xrt_stream *stream, uns
 static inline xrt_status xrt_stream_get_flags(xrt_stream stream, unsigned *flags);
 static inline xrt_status xrt_stream_get_priority(xrt_stream stream, int *priority);
 static inline xrt_status xrt_device_get_stream_priority_range(int *least, int *greatest); /* either may be NULL */
+/* A stream's attributes (xrt_stream_attr_value and co, above). */
+static inline xrt_status xrt_stream_set_attribute(xrt_stream stream, xrt_stream_attr attr,
+                                                  const xrt_stream_attr_value *value);
+static inline xrt_status xrt_stream_get_attribute(xrt_stream stream, xrt_stream_attr attr, xrt_stream_attr_value *value);
 static inline xrt_status xrt_stream_per_thread(xrt_stream *stream); /* XRT_STREAM_PER_THREAD, made now if need be */
 static inline xrt_status xrt_stream_destroy(xrt_stream stream);          /* returns at once; queued work completes */
 static inline xrt_status xrt_stream_synchronize(xrt_stream stream);
@@ -1645,6 +1694,10 @@ XRT_API xrt_status xrt__not_permitted(const char *fn) XRT__COLD;
 XRT_API int xrt__refused(void);
 XRT_API xrt_status xrt__forbidden_fail(const char *fn) XRT__COLD;
 XRT_API xrt_status xrt__no_op(const xrt_backend *b, const char *fn) XRT__COLD;
+/* xrt_stream_set_attribute's (set 1) and _get_attribute's checks of the
+   attribute and the value: XRT_SUCCESS, or the error recorded. */
+XRT_API xrt_status xrt__stream_attr_check(const char *fn, xrt_stream_attr attr, const xrt_stream_attr_value *value,
+                                          int set) XRT__COLD;
 /* The failure st of a call that public call `who` made inside, reported as who's (its detail kept after). */
 XRT_API xrt_status xrt__err_as(xrt_status st, const char *who) XRT__COLD;
 XRT_API void xrt__host_fn_run(const xrt_backend *b, xrt_host_fn fn, void *user);
@@ -2880,6 +2933,34 @@ static inline xrt_status xrt_stream_get_priority(xrt_stream stream, int *priorit
     xrt__handle_slot *s = xrt__handle_stream(b, stream);
     if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_stream_get_priority", stream));
     return xrt__call_exit(b->stream_get_priority(b, s->obj, priority));
+}
+
+/* >> dispatch: stream attributes: the backend gets an attribute of
+   xrt_stream_attr, a value checked (set), a value zeroed (get). */
+static inline xrt_status xrt_stream_set_attribute(xrt_stream stream, xrt_stream_attr attr,
+                                                  const xrt_stream_attr_value *value)
+{
+    const xrt_backend *b = xrt__be();
+    xrt_status st;
+    if (XRT__UNLIKELY((st = xrt__stream_attr_check("xrt_stream_set_attribute", attr, value, 1)) != XRT_SUCCESS))
+        return st;
+    xrt__call_enter();
+    xrt__handle_slot *s = xrt__handle_stream(b, stream);
+    if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_stream_set_attribute", stream));
+    return xrt__call_exit(b->stream_set_attribute(b, s->obj, (int)attr, value));
+}
+
+static inline xrt_status xrt_stream_get_attribute(xrt_stream stream, xrt_stream_attr attr, xrt_stream_attr_value *value)
+{
+    const xrt_backend *b = xrt__be();
+    xrt_status st;
+    if (XRT__UNLIKELY((st = xrt__stream_attr_check("xrt_stream_get_attribute", attr, value, 0)) != XRT_SUCCESS))
+        return st;
+    __builtin_memset(value, 0, sizeof *value); /* (the part of xrt.h a program includes has no string.h) */
+    xrt__call_enter();
+    xrt__handle_slot *s = xrt__handle_stream(b, stream);
+    if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_stream_get_attribute", stream));
+    return xrt__call_exit(b->stream_get_attribute(b, s->obj, (int)attr, value));
 }
 
 /* The per-thread stream of the calling thread and current device is made
@@ -9920,6 +10001,35 @@ static xrt_status xrt__native_keep(const xrt_backend *b, void *native, xrt_strea
    capture, reported as who's: the detail names the call the program made
    (a forwarding plugin names the table's slot, stream_wrap_native, not who)
    and keeps the inner detail after it. */
+XRT_API xrt_status xrt__stream_attr_check(const char *fn, xrt_stream_attr attr, const xrt_stream_attr_value *value,
+                                          int set)
+{
+    const xrt_access_policy_window *w = value ? &value->access_policy_window : NULL;
+    if (!value) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "value is NULL");
+    if (attr != XRT_STREAM_ATTR_ACCESS_POLICY_WINDOW && attr != XRT_STREAM_ATTR_SYNCHRONIZATION_POLICY &&
+        attr != XRT_STREAM_ATTR_PRIORITY && attr != XRT_STREAM_ATTR_MEM_SYNC_DOMAIN_MAP &&
+        attr != XRT_STREAM_ATTR_MEM_SYNC_DOMAIN)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn,
+                         "attribute %d is none of XRT_STREAM_ATTR_ACCESS_POLICY_WINDOW (1), _SYNCHRONIZATION_POLICY (3), "
+                         "_PRIORITY (8), _MEM_SYNC_DOMAIN_MAP (9), _MEM_SYNC_DOMAIN (10)", (int)attr);
+    if (!set) return XRT_SUCCESS;
+    if (attr == XRT_STREAM_ATTR_ACCESS_POLICY_WINDOW && !(w->hit_ratio >= 0.0f && w->hit_ratio <= 1.0f))
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "the window's hit_ratio %g is not within 0 to 1", (double)w->hit_ratio);
+    if (attr == XRT_STREAM_ATTR_ACCESS_POLICY_WINDOW &&
+        ((unsigned)w->hit_prop > XRT_ACCESS_PROPERTY_PERSISTING || (unsigned)w->miss_prop > XRT_ACCESS_PROPERTY_PERSISTING))
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "the window's hit_prop %d or miss_prop %d is no xrt_access_property",
+                         (int)w->hit_prop, (int)w->miss_prop);
+    if (attr == XRT_STREAM_ATTR_SYNCHRONIZATION_POLICY &&
+        (value->sync_policy < XRT_SYNC_POLICY_AUTO || value->sync_policy > XRT_SYNC_POLICY_BLOCKING_SYNC))
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn,
+                         "sync_policy %d is none of XRT_SYNC_POLICY_AUTO (1), _SPIN (2), _YIELD (3), _BLOCKING_SYNC (4)",
+                         (int)value->sync_policy);
+    if (attr == XRT_STREAM_ATTR_MEM_SYNC_DOMAIN && (unsigned)value->mem_sync_domain > 1)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "mem_sync_domain %d is neither 0 (default) nor 1 (remote)",
+                         value->mem_sync_domain);
+    return XRT_SUCCESS;
+}
+
 XRT_API xrt_status xrt__err_as(xrt_status st, const char *who)
 {
     char inner[sizeof xrt__err.detail];

@@ -362,13 +362,25 @@ enum { /* xrt_backend.flags */
     X(device_set_cache_config, (const xrt_backend *self, int config), (self, config))                            \
     X(device_get_cache_config, (const xrt_backend *self, int *config), (self, config))                           \
     X(function_set_cache_config, (const xrt_backend *self, void *function, int config), (self, function, config)) \
-    X(device_flush_gpu_direct_rdma_writes, (const xrt_backend *self, int target, int scope), (self, target, scope))
+    X(device_flush_gpu_direct_rdma_writes, (const xrt_backend *self, int target, int scope), (self, target, scope)) \
+    X(stream_set_attribute, (const xrt_backend *self, void *stream, int attr, const xrt_stream_attr_value *value),  \
+      (self, stream, attr, value))                                                                                 \
+    X(stream_get_attribute, (const xrt_backend *self, void *stream, int attr, xrt_stream_attr_value *value),        \
+      (self, stream, attr, value))
 
 /* GPUDirect RDMA writes (device_flush_gpu_direct_rdma_writes,
    cudaDeviceFlushGPUDirectRDMAWrites): the dispatch layer has checked the
    target (0, the current device) and the scope (100 or 200); the call
    returns once the writes made so far into the current device's memory are
    visible within that scope. */
+
+/* Stream attributes (stream_set_attribute, stream_get_attribute;
+   cudaStreamSetAttribute & co): the dispatch layer has checked the
+   attribute (one of xrt_stream_attr) and, for a set, the value (a window's
+   hit ratio 0 to 1 and properties, a sync policy 1 to 4, a domain 0 or 1);
+   a get's value is zeroed before. The backend clamps a priority as
+   stream_create_with_priority does; a get answers what the stream has (a
+   window of 0 bytes, AUTO, the domain map {0, 1} until set). */
 
 /* Pool access (mem_pool_set_access, mem_pool_get_access; cudaMemPoolSetAccess,
    cudaMemPoolGetAccess): the dispatch layer has checked the pool handle, the

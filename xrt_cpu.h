@@ -515,7 +515,8 @@ typedef struct xrt__cpu_stream {
     struct xrt__cpu_stream *prev, *next;
     struct xrt__cpu_stream *bprev, *bnext; /* a blocking stream: its device's list (xrt__cpu_legacy) */
     unsigned flags;                        /* XRT_STREAM_* as created */
-    int level;                             /* its priority, as a level: 0 (priority 0, the least) .. 5 (-5) */
+    int level;                             /* its priority, as a level: 0 (priority 0, the least) .. 5 (-5); atomic */
+    unsigned sched;                        /* XRT_DEVICE_SCHEDULE_* its synchronize waits by; 0: the device's; atomic */
     int owned;                             /* 1: a thread's per-thread stream, not closed yet */
     struct xrt__cpu_stream **own_slot;     /* owned: its owner's slot (xrt__cpu_own), or NULL (owner not in this process) */
     xrt__cpu_spare *spares __attribute__((aligned(64))); /* pushed by the worker, taken under `lock` */
@@ -533,7 +534,19 @@ typedef struct xrt__cpu_stream {
     /* While in a capture, under its lock: the nodes its next op follows, and its name for messages. */
     uint32_t *front, nfront, frontcap;
     char cap_name[48];
+    /* Attributes that change nothing here (">> cpu: stream attributes"), under `lock`. */
+    xrt_access_policy_window window;
+    int domain;
+    unsigned char domain_map[2];
 } xrt__cpu_stream;
+
+/* How a host thread waits in a synchronize of s: its own policy
+   (XRT_STREAM_ATTR_SYNCHRONIZATION_POLICY), else its device's. */
+static unsigned xrt__cpu_stream_sched(const xrt__cpu_stream *s)
+{
+    unsigned own = __atomic_load_n(&s->sched, __ATOMIC_RELAXED);
+    return XRT__LIKELY(!own) ? xrt__cpu_sched_of(s->device) : own;
+}
 
 /* xrt__cpu_stream.order: how a stream is ordered with its device's NULL
    stream, the legacy default stream (">> cpu: the legacy stream"). */
@@ -959,18 +972,19 @@ static int xrt__cpu_prio_higher_busy(int device, int level)
 static void xrt__cpu_prio_defer(const xrt__cpu_stream *s)
 {
     struct timespec step = {0, 20000};
+    int level = __atomic_load_n(&s->level, __ATOMIC_RELAXED); /* an attribute may change it between ops */
     uint64_t until;
-    if (s->level == XRT__CPU_PRIO_LEVELS - 1 || !xrt__cpu_prio_higher_busy(s->device, s->level)) return;
+    if (level == XRT__CPU_PRIO_LEVELS - 1 || !xrt__cpu_prio_higher_busy(s->device, level)) return;
     until = xrt__cpu_now_ns() + XRT__CPU_DEFER_NS;
     do nanosleep(&step, NULL);
-    while (xrt__cpu_prio_higher_busy(s->device, s->level) && xrt__cpu_now_ns() < until);
+    while (xrt__cpu_prio_higher_busy(s->device, level) && xrt__cpu_now_ns() < until);
 }
 
 
 /* An op run under priorities: a wait holds no core, and defers to nothing. */
 static void xrt__cpu_run_prio(xrt__cpu_stream *s, xrt__cpu_slot *slot)
 {
-    int *active = &xrt__cpu_prio_active[s->device][s->level];
+    int *active = &xrt__cpu_prio_active[s->device][__atomic_load_n(&s->level, __ATOMIC_RELAXED)];
     if (slot->op.run == xrt__cpu_run_wait) {
         slot->op.run(&slot->op);
         return;
@@ -1831,7 +1845,7 @@ static uint64_t xrt__cpu_take_over(xrt__cpu_stream *s, uint64_t target)
 static void xrt__cpu_wait_done(xrt__cpu_stream *s, uint64_t target, int take)
 {
     const uint64_t *word = &s->express.done;
-    unsigned sched = xrt__cpu_sched_of(s->device);
+    unsigned sched = xrt__cpu_stream_sched(s);
     if (XRT__UNLIKELY(sched)) { /* the device's schedule: its worker runs the ops, the thread waits as told */
         xrt__cpu_wait_as(&s->head, target, sched);
         return;
@@ -1893,6 +1907,7 @@ static xrt_status xrt__cpu_stream_new(xrt__cpu_stream **out, int device, int ord
     xrt__cpu_reap(); /* streams destroyed earlier: join their workers */
     memset(s, 0, sizeof *s);
     s->producer_cpu = s->worker_cpu = -1;
+    s->domain_map[1] = 1; /* CUDA's default map: remote work in domain 1 */
     s->device = device;
     s->order = order;
     s->flags = flags;
@@ -2064,7 +2079,61 @@ static xrt_status xrt__cpu_stream_get_flags(const xrt_backend *self, void *strea
 static xrt_status xrt__cpu_stream_get_priority(const xrt_backend *self, void *stream, int *priority)
 {
     (void)self;
-    *priority = -xrt__cpu_stream_of(stream)->level;
+    *priority = -__atomic_load_n(&xrt__cpu_stream_of(stream)->level, __ATOMIC_RELAXED);
+    return XRT_SUCCESS;
+}
+
+/* >> cpu: stream attributes. A priority is the stream's level from its
+   next op on; a synchronization policy is how its synchronize waits (the
+   device's schedules: xrt__cpu_wait_as); an access policy window, a memory
+   synchronisation domain and its map are kept and answered, and change
+   nothing: a CPU's caches take no such hint, and its memory operations
+   have no domains. */
+static const unsigned xrt__cpu_sched_of_policy[5] = {0, 0, XRT_DEVICE_SCHEDULE_SPIN, XRT_DEVICE_SCHEDULE_YIELD,
+                                                     XRT_DEVICE_SCHEDULE_BLOCKING_SYNC};
+
+static xrt_status xrt__cpu_stream_set_attribute(const xrt_backend *self, void *stream, int attr,
+                                                const xrt_stream_attr_value *value)
+{
+    xrt__cpu_stream *s = xrt__cpu_stream_of(stream);
+    int level = value->priority > 0 ? 0 : value->priority < -(XRT__CPU_PRIO_LEVELS - 1) ? XRT__CPU_PRIO_LEVELS - 1
+                                                                                        : -value->priority;
+    (void)self;
+    if (attr == XRT_STREAM_ATTR_PRIORITY) {
+        if (level) __atomic_store_n(&xrt__cpu_prio_used, 1, __ATOMIC_RELEASE);
+        __atomic_store_n(&s->level, level, __ATOMIC_RELAXED);
+    } else if (attr == XRT_STREAM_ATTR_SYNCHRONIZATION_POLICY) {
+        __atomic_store_n(&s->sched, xrt__cpu_sched_of_policy[value->sync_policy], __ATOMIC_RELAXED);
+    } else {
+        xrt__cpu_lock(&s->lock);
+        if (attr == XRT_STREAM_ATTR_ACCESS_POLICY_WINDOW) s->window = value->access_policy_window;
+        else if (attr == XRT_STREAM_ATTR_MEM_SYNC_DOMAIN) s->domain = value->mem_sync_domain;
+        else s->domain_map[0] = value->mem_sync_domain_map.default_, s->domain_map[1] = value->mem_sync_domain_map.remote;
+        xrt__cpu_unlock(&s->lock);
+    }
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_stream_get_attribute(const xrt_backend *self, void *stream, int attr,
+                                                xrt_stream_attr_value *value)
+{
+    xrt__cpu_stream *s = xrt__cpu_stream_of(stream);
+    unsigned sched = __atomic_load_n(&s->sched, __ATOMIC_RELAXED);
+    (void)self;
+    if (attr == XRT_STREAM_ATTR_PRIORITY) {
+        value->priority = -__atomic_load_n(&s->level, __ATOMIC_RELAXED);
+    } else if (attr == XRT_STREAM_ATTR_SYNCHRONIZATION_POLICY) {
+        value->sync_policy = sched == XRT_DEVICE_SCHEDULE_SPIN            ? XRT_SYNC_POLICY_SPIN
+                             : sched == XRT_DEVICE_SCHEDULE_YIELD         ? XRT_SYNC_POLICY_YIELD
+                             : sched == XRT_DEVICE_SCHEDULE_BLOCKING_SYNC ? XRT_SYNC_POLICY_BLOCKING_SYNC
+                                                                          : XRT_SYNC_POLICY_AUTO;
+    } else {
+        xrt__cpu_lock(&s->lock);
+        if (attr == XRT_STREAM_ATTR_ACCESS_POLICY_WINDOW) value->access_policy_window = s->window;
+        else if (attr == XRT_STREAM_ATTR_MEM_SYNC_DOMAIN) value->mem_sync_domain = s->domain;
+        else value->mem_sync_domain_map.default_ = s->domain_map[0], value->mem_sync_domain_map.remote = s->domain_map[1];
+        xrt__cpu_unlock(&s->lock);
+    }
     return XRT_SUCCESS;
 }
 
@@ -5344,11 +5413,13 @@ static xrt_status xrt__cpu_device_get_cache_config(const xrt_backend *self, int 
    a NIC's DMA writes as coherently as any device's (PCIe writes to host
    memory snoop the caches): every device sees them once they are done. The
    flush orders the calling thread's later reads and enqueues after them (a
-   full fence), within either scope. */
+   full barrier: a sequentially consistent read-modify-write, which
+   ThreadSanitizer sees, as it does no lone fence), within either scope. */
+static unsigned xrt__cpu_rdma_flushes;
 static xrt_status xrt__cpu_device_flush_gpu_direct_rdma_writes(const xrt_backend *self, int target, int scope)
 {
     (void)self, (void)target, (void)scope;
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    __atomic_fetch_add(&xrt__cpu_rdma_flushes, 1, __ATOMIC_SEQ_CST);
     return XRT_SUCCESS;
 }
 

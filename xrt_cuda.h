@@ -1350,6 +1350,22 @@ XRT__GPU_ASSERT(XRT_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_OWNER == (int)cudaFlushGPUDi
                     XRT_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_HOST == (int)cudaFlushGPUDirectRDMAWritesOptionHost &&
                     XRT_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_MEMOPS == (int)cudaFlushGPUDirectRDMAWritesOptionMemOps,
                 "xrt's GPUDirect RDMA values are not CUDA's");
+/* xrt_stream_attr_value is cudaStreamAttrValue, passed as it is. */
+XRT__GPU_ASSERT(sizeof(xrt_stream_attr_value) == sizeof(cudaStreamAttrValue) &&
+                    sizeof(xrt_access_policy_window) == sizeof(struct cudaAccessPolicyWindow) &&
+                    offsetof(xrt_access_policy_window, num_bytes) == offsetof(struct cudaAccessPolicyWindow, num_bytes) &&
+                    offsetof(xrt_access_policy_window, hit_ratio) == offsetof(struct cudaAccessPolicyWindow, hitRatio) &&
+                    offsetof(xrt_access_policy_window, hit_prop) == offsetof(struct cudaAccessPolicyWindow, hitProp) &&
+                    offsetof(xrt_access_policy_window, miss_prop) == offsetof(struct cudaAccessPolicyWindow, missProp) &&
+                    sizeof(((xrt_stream_attr_value *)0)->mem_sync_domain_map) == sizeof(cudaLaunchMemSyncDomainMap) &&
+                    (int)XRT_STREAM_ATTR_ACCESS_POLICY_WINDOW == (int)cudaStreamAttributeAccessPolicyWindow &&
+                    (int)XRT_STREAM_ATTR_SYNCHRONIZATION_POLICY == (int)cudaStreamAttributeSynchronizationPolicy &&
+                    (int)XRT_STREAM_ATTR_PRIORITY == (int)cudaStreamAttributePriority &&
+                    (int)XRT_STREAM_ATTR_MEM_SYNC_DOMAIN_MAP == (int)cudaStreamAttributeMemSyncDomainMap &&
+                    (int)XRT_STREAM_ATTR_MEM_SYNC_DOMAIN == (int)cudaStreamAttributeMemSyncDomain &&
+                    (int)XRT_SYNC_POLICY_BLOCKING_SYNC == (int)cudaSyncPolicyBlockingSync &&
+                    (int)XRT_ACCESS_PROPERTY_PERSISTING == (int)cudaAccessPropertyPersisting,
+                "xrt_stream_attr_value is not cudaStreamAttrValue");
 XRT__GPU_ASSERT((int)XRT_COMPUTE_MODE_DEFAULT == (int)cudaComputeModeDefault &&
                     (int)XRT_COMPUTE_MODE_EXCLUSIVE == (int)cudaComputeModeExclusive &&
                     (int)XRT_COMPUTE_MODE_PROHIBITED == (int)cudaComputeModeProhibited &&
@@ -1397,6 +1413,8 @@ static void xrt__cuda_fill(xrt_backend *t)
     g->cache_config_sym[0] = "cudaDeviceSetCacheConfig";
     g->cache_config_sym[1] = "cudaDeviceGetCacheConfig";
     g->rdma_flush_sym = "cudaDeviceFlushGPUDirectRDMAWrites";
+    g->stream_attr_sym[0] = "cudaStreamSetAttribute";
+    g->stream_attr_sym[1] = "cudaStreamGetAttribute";
     g->p2p_attr_sym = "cudaDeviceGetP2PAttribute";
     g->limits = 7; /* cudaLimitStackSize .. cudaLimitPersistingL2CacheSize */
     g->record_flags_sym = "cudaEventRecordWithFlags";

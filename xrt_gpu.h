@@ -499,6 +499,12 @@ struct xrt__gpu {
        looked up by name, optional */
     const char *rdma_flush_sym;
     int (*rdma_flush)(int target, int scope);
+    /* "cudaStreamSetAttribute", "cudaStreamGetAttribute" (CUDA 11; HIP 5
+       has none: NULL), whose value is xrt_stream_attr_value's layout:
+       looked up by name, optional */
+    const char *stream_attr_sym[2];
+    int (*stream_set_attr)(void *stream, int attr, const void *value);
+    int (*stream_get_attr)(void *stream, int attr, void *value);
     /* a module function's preference (cuFuncSetCacheConfig), or NULL */
     xrt_status (*function_set_cache_config)(xrt__gpu *g, void *fn, int config);
     int (*set_limit)(int limit, size_t value);
@@ -1015,6 +1021,10 @@ static int xrt__gpu_load(xrt__gpu *g, char *reason, size_t n)
     memcpy(&g->set_limit, &sym, sizeof sym);
     sym = g->rdma_flush_sym ? xrt__gpu_lookup(g, g->rdma_flush_sym) : NULL;
     memcpy(&g->rdma_flush, &sym, sizeof sym);
+    sym = g->stream_attr_sym[0] ? xrt__gpu_lookup(g, g->stream_attr_sym[0]) : NULL;
+    memcpy(&g->stream_set_attr, &sym, sizeof sym);
+    sym = g->stream_attr_sym[1] ? xrt__gpu_lookup(g, g->stream_attr_sym[1]) : NULL;
+    memcpy(&g->stream_get_attr, &sym, sizeof sym);
     sym = xrt__gpu_lookup(g, g->p2p_attr_sym);
     memcpy(&g->p2p_attr, &sym, sizeof sym);
     sym = g->record_flags_sym ? xrt__gpu_lookup(g, g->record_flags_sym) : NULL;
@@ -3241,6 +3251,24 @@ static xrt_status xrt__gpu_device_flush_gpu_direct_rdma_writes(const xrt_backend
         return xrt__gpu_lacks(g, "xrt_device_flush_gpu_direct_rdma_writes",
                               g->rdma_flush_sym ? g->rdma_flush_sym : "flush of GPUDirect RDMA writes");
     return xrt__gpu_answer(g, g->rdma_flush(target, scope), g->rdma_flush_sym, "device_flush_gpu_direct_rdma_writes");
+}
+
+static xrt_status xrt__gpu_stream_set_attribute(const xrt_backend *self, void *stream, int attr,
+                                                const xrt_stream_attr_value *value)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    if (!g->stream_set_attr)
+        return xrt__gpu_lacks(g, "xrt_stream_set_attribute", g->stream_attr_sym[0] ? g->stream_attr_sym[0] : "stream attributes");
+    return xrt__gpu_answer(g, g->stream_set_attr(stream, attr, value), g->stream_attr_sym[0], "stream_set_attribute");
+}
+
+static xrt_status xrt__gpu_stream_get_attribute(const xrt_backend *self, void *stream, int attr,
+                                                xrt_stream_attr_value *value)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    if (!g->stream_get_attr)
+        return xrt__gpu_lacks(g, "xrt_stream_get_attribute", g->stream_attr_sym[1] ? g->stream_attr_sym[1] : "stream attributes");
+    return xrt__gpu_answer(g, g->stream_get_attr(stream, attr, value), g->stream_attr_sym[1], "stream_get_attribute");
 }
 
 static xrt_status xrt__gpu_device_get_limit(const xrt_backend *self, size_t *value, int limit)

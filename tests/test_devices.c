@@ -1287,6 +1287,9 @@ static void sleep_40ms(void *user)
 
 static double ms_of(struct timeval t) { return (double)t.tv_sec * 1e3 + (double)t.tv_usec / 1e3; }
 
+/* The stream's synchronization policy (0: none set). */
+static xrt_sync_policy sleeper_policy;
+
 static waited wait_for_sleeper(int how)
 {
     struct rusage a, b;
@@ -1295,6 +1298,11 @@ static waited wait_for_sleeper(int how)
     waited w;
     long y;
     OK(xrt_stream_create_with_priority(&s, XRT_STREAM_NON_BLOCKING, 0));
+    if (sleeper_policy) {
+        xrt_stream_attr_value v;
+        v.sync_policy = sleeper_policy;
+        OK(xrt_stream_set_attribute(s, XRT_STREAM_ATTR_SYNCHRONIZATION_POLICY, &v));
+    }
     OK(xrt_event_create(&e, XRT_EVENT_DEFAULT));
     OK(xrt_launch_host_func(s, sleep_40ms, NULL));
     OK(xrt_event_record(e, s));
@@ -1352,6 +1360,36 @@ static void test_device_flags_schedule_the_cpu_waits(void **state)
         WAITED(w.sleeps > 0, "auto"); /* it spins a while, then sleeps */
     }
     OK(xrt_set_device(0));
+    OK(xrt_set_device_flags(XRT_DEVICE_SCHEDULE_AUTO));
+}
+
+/* A stream's synchronization policy (XRT_STREAM_ATTR_SYNCHRONIZATION_POLICY)
+   is how a host thread waits in its synchronize, whatever the device's
+   schedule (AUTO: the device's). */
+static void test_stream_sync_policy_schedules_the_cpu_wait(void **state)
+{
+    static const char *const how[] = {"stream"};
+    int i = 0, tries;
+    waited w;
+    (void)state;
+    SKIP_UNLESS(on_cpu(), "the CPU backend's waits");
+    SKIP_UNLESS(xrt_test_slowdown() == 1, "under valgrind, which runs one thread at a time");
+    OK(xrt_set_device(0));
+    OK(xrt_set_device_flags(XRT_DEVICE_SCHEDULE_BLOCKING_SYNC)); /* the stream's policy over the device's */
+    sleeper_policy = XRT_SYNC_POLICY_SPIN;
+    w = wait_for_sleeper(i);
+    WAITED(w.yields <= 2 && (w.sleeps == 0 || (w.sleeps == 1 && w.cpu_ms >= 20)), "spin");
+    sleeper_policy = XRT_SYNC_POLICY_YIELD;
+    w = wait_for_sleeper(i);
+    WAITED(w.sleeps == 0 && w.yields >= 3, "yield");
+    OK(xrt_set_device_flags(XRT_DEVICE_SCHEDULE_SPIN));
+    sleeper_policy = XRT_SYNC_POLICY_BLOCKING_SYNC;
+    w = wait_for_sleeper(i);
+    WAITED(w.sleeps > 0 && w.cpu_ms < 20, "blocking sync");
+    sleeper_policy = XRT_SYNC_POLICY_AUTO; /* the device's: spin */
+    w = wait_for_sleeper(i);
+    WAITED(w.yields <= 2 && (w.sleeps == 0 || (w.sleeps == 1 && w.cpu_ms >= 20)), "auto, the device's spin");
+    sleeper_policy = (xrt_sync_policy)0;
     OK(xrt_set_device_flags(XRT_DEVICE_SCHEDULE_AUTO));
 }
 #undef WAITED
@@ -1525,6 +1563,7 @@ int main(void)
         cmocka_unit_test(test_allocation_device_recorded),
         cmocka_unit_test(test_async_allocation_on_streams_device),
         cmocka_unit_test(test_per_thread_capture_per_device),
+        cmocka_unit_test(test_stream_sync_policy_schedules_the_cpu_wait),
         cmocka_unit_test(test_device_attributes),
         cmocka_unit_test(test_device_attribute_errors),
         cmocka_unit_test(test_driver_version),

@@ -139,6 +139,77 @@ static void test_gpu_direct_rdma_writes(void **state)
           XRT_ERROR_INVALID_VALUE, "scope 150 is none of");
 }
 
+/* Stream attributes (cudaStreamSetAttribute, cudaStreamGetAttribute):
+   what a stream has before (no window, AUTO, its priority, domain 0 and the
+   map {0, 1}), what is set after, a priority clamped to the range and seen
+   by xrt_stream_get_priority, and the refusals of a bad attribute or value.
+   The policy's effect on a wait: tests/test_devices.c. HIP 5 has none. */
+static void test_stream_attributes(void **state)
+{
+    xrt_stream s;
+    xrt_stream_attr_value v, got;
+    int p = 1;
+    static int window[256];
+    xrt_status st;
+    (void)state;
+    OK(xrt_stream_create_with_priority(&s, XRT_STREAM_NON_BLOCKING, -1));
+    st = xrt_stream_get_attribute(s, XRT_STREAM_ATTR_PRIORITY, &got);
+    if (st == XRT_ERROR_UNSUPPORTED) {
+        xrt_get_last_error();
+        OK(xrt_stream_destroy(s));
+        SKIP_UNLESS(0, "the runtime has no stream attributes");
+    }
+    OK(st);
+    assert_int_equal(got.priority, -1);
+    OK(xrt_stream_get_attribute(s, XRT_STREAM_ATTR_SYNCHRONIZATION_POLICY, &got));
+    assert_int_equal(got.sync_policy, XRT_SYNC_POLICY_AUTO);
+    OK(xrt_stream_get_attribute(s, XRT_STREAM_ATTR_ACCESS_POLICY_WINDOW, &got));
+    assert_int_equal(got.access_policy_window.num_bytes, 0);
+    OK(xrt_stream_get_attribute(s, XRT_STREAM_ATTR_MEM_SYNC_DOMAIN, &got));
+    assert_int_equal(got.mem_sync_domain, 0);
+    OK(xrt_stream_get_attribute(s, XRT_STREAM_ATTR_MEM_SYNC_DOMAIN_MAP, &got));
+    assert_int_equal(got.mem_sync_domain_map.default_, 0);
+    assert_int_equal(got.mem_sync_domain_map.remote, 1);
+    memset(&v, 0, sizeof v);
+    v.access_policy_window.base_ptr = window;
+    v.access_policy_window.num_bytes = sizeof window;
+    v.access_policy_window.hit_ratio = 0.5f;
+    v.access_policy_window.hit_prop = XRT_ACCESS_PROPERTY_PERSISTING;
+    v.access_policy_window.miss_prop = XRT_ACCESS_PROPERTY_STREAMING;
+    OK(xrt_stream_set_attribute(s, XRT_STREAM_ATTR_ACCESS_POLICY_WINDOW, &v));
+    OK(xrt_stream_get_attribute(s, XRT_STREAM_ATTR_ACCESS_POLICY_WINDOW, &got));
+    assert_memory_equal(&got.access_policy_window, &v.access_policy_window, sizeof v.access_policy_window);
+    v.sync_policy = XRT_SYNC_POLICY_BLOCKING_SYNC;
+    OK(xrt_stream_set_attribute(s, XRT_STREAM_ATTR_SYNCHRONIZATION_POLICY, &v));
+    OK(xrt_stream_get_attribute(s, XRT_STREAM_ATTR_SYNCHRONIZATION_POLICY, &got));
+    assert_int_equal(got.sync_policy, XRT_SYNC_POLICY_BLOCKING_SYNC);
+    v.mem_sync_domain = 1;
+    OK(xrt_stream_set_attribute(s, XRT_STREAM_ATTR_MEM_SYNC_DOMAIN, &v));
+    OK(xrt_stream_get_attribute(s, XRT_STREAM_ATTR_MEM_SYNC_DOMAIN, &got));
+    assert_int_equal(got.mem_sync_domain, 1);
+    v.priority = -99; /* clamped to the greatest, as at creation */
+    OK(xrt_stream_set_attribute(s, XRT_STREAM_ATTR_PRIORITY, &v));
+    OK(xrt_stream_get_priority(s, &p));
+    assert_int_equal(p, -5);
+    OK(xrt_launch_host_func(s, count_up, &p)); /* the stream works on, at its new priority */
+    OK(xrt_stream_synchronize(s));
+    assert_int_equal(p, -4);
+    FAILS(xrt_stream_set_attribute(s, (xrt_stream_attr)2, &v), XRT_ERROR_INVALID_VALUE, "attribute 2 is none of");
+    FAILS(xrt_stream_get_attribute(s, XRT_STREAM_ATTR_PRIORITY, NULL), XRT_ERROR_INVALID_VALUE, "value is NULL");
+    v.access_policy_window.hit_ratio = 1.5f;
+    FAILS(xrt_stream_set_attribute(s, XRT_STREAM_ATTR_ACCESS_POLICY_WINDOW, &v), XRT_ERROR_INVALID_VALUE,
+          "hit_ratio 1.5 is not within 0 to 1");
+    v.sync_policy = (xrt_sync_policy)5;
+    FAILS(xrt_stream_set_attribute(s, XRT_STREAM_ATTR_SYNCHRONIZATION_POLICY, &v), XRT_ERROR_INVALID_VALUE,
+          "sync_policy 5 is none of");
+    v.mem_sync_domain = 2;
+    FAILS(xrt_stream_set_attribute(s, XRT_STREAM_ATTR_MEM_SYNC_DOMAIN, &v), XRT_ERROR_INVALID_VALUE, "mem_sync_domain 2");
+    OK(xrt_stream_get_attribute(s, XRT_STREAM_ATTR_ACCESS_POLICY_WINDOW, &got)); /* the refusals changed nothing */
+    assert_true(got.access_policy_window.hit_ratio == 0.5f);
+    OK(xrt_stream_destroy(s));
+    FAILS(xrt_stream_get_attribute(s, XRT_STREAM_ATTR_PRIORITY, &got), XRT_ERROR_INVALID_HANDLE, "xrt_stream_get_attribute");
+}
+
 static void test_device_limits(void **state)
 {
     static const size_t defaults[3] = {1024, (size_t)1 << 20, (size_t)8 << 20};
@@ -2926,6 +2997,7 @@ int main(void)
         cmocka_unit_test(test_device_limits),
         cmocka_unit_test(test_cache_config),
         cmocka_unit_test(test_gpu_direct_rdma_writes),
+        cmocka_unit_test(test_stream_attributes),
         cmocka_unit_test(test_device_properties),
         cmocka_unit_test(test_capabilities),
         cmocka_unit_test(test_target),

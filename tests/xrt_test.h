@@ -1056,6 +1056,7 @@ typedef struct xrt_test_calls {
     xrt_graph_node_params empty, got_params; /* empty: of an empty node (made); got_params: get_params. */
     size_t listed, limit;
     xrt_func_cache cache; /* device_get_cache_config's */
+    xrt_stream_attr_value stream_attr; /* stream_get_attribute's, then stream_set_attribute's */
     xrt_graph_exec_update_result update;
     xrt_capture_status capture;
     xrt_capture_mode capture_mode; /* GLOBAL, the default: an exchange leaves the thread as it was */
@@ -1087,7 +1088,7 @@ typedef struct xrt_test_calls {
     xrt_backend_info info;
     /* xrt_test_calls_run's record: each call's entry point, status and detail */
     int count;
-    struct { const char *fn; xrt_status st; char detail[160]; } out[256];
+    struct { const char *fn; xrt_status st; char detail[160]; } out[320]; /* room for every row */
 } xrt_test_calls;
 
 /* X(id, what, waits, status, call): a call on the objects of `c`. `what`
@@ -1178,6 +1179,14 @@ typedef struct xrt_test_calls {
     X(stream_flags, "stream get_flags", 0, XRT_SUCCESS, xrt_stream_get_flags(c->other, &c->flags))                     \
     X(stream_flags_null, "stream get_flags to NULL", 0, XRT_ERROR_INVALID_VALUE, xrt_stream_get_flags(c->other, NULL)) \
     X(stream_priority, "stream get_priority", 0, XRT_SUCCESS, xrt_stream_get_priority(c->s, &c->priority))             \
+    X(stream_get_attribute, "stream_get_attribute of the priority", 0, XRT_SUCCESS,                                    \
+      xrt_stream_get_attribute(c->other, XRT_STREAM_ATTR_PRIORITY, &c->stream_attr))                                  \
+    X(stream_set_attribute, "stream_set_attribute of the priority it has", 0, XRT_SUCCESS,                              \
+      xrt_stream_set_attribute(c->other, XRT_STREAM_ATTR_PRIORITY, &c->stream_attr))                                  \
+    X(stream_set_attribute_bad, "stream_set_attribute of attribute 2", 0, XRT_ERROR_INVALID_VALUE,                     \
+      xrt_stream_set_attribute(c->other, (xrt_stream_attr)2, &c->stream_attr))                                        \
+    X(stream_get_attribute_null, "stream_get_attribute into NULL", 0, XRT_ERROR_INVALID_VALUE,                         \
+      xrt_stream_get_attribute(c->other, XRT_STREAM_ATTR_PRIORITY, NULL))                                             \
     X(stream_priority_null, "stream get_priority to NULL", 0, XRT_ERROR_INVALID_VALUE,                                 \
       xrt_stream_get_priority(NULL, NULL))                                                                             \
     X(priority_range, "device_get_stream_priority_range", 0, XRT_SUCCESS,                                              \

@@ -105,6 +105,7 @@ typedef struct stream {
     struct deps front;        /* there: the nodes its next work depends on */
     cudaGraphNode_t *info;    /* cudaStreamGetCaptureInfo's last answer: the front's nodes, */
     cudaGraphEdgeData *info_data; /* and its edges' data (cap_lock) */
+    cudaStreamAttrValue window, sync, domain, map; /* attributes, kept and answered (lock) */
 } stream;
 
 static pthread_mutex_t live_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -211,6 +212,8 @@ static stream *stream_new(unsigned flags)
     if (!s) return NULL;
     s->flags = flags;
     s->device = current_device;
+    s->sync.syncPolicy = cudaSyncPolicyAuto;
+    s->map.memSyncDomainMap.remote = 1; /* remote work in domain 1 */
     pthread_mutex_init(&s->lock, NULL);
     pthread_cond_init(&s->cond, NULL);
     pthread_attr_init(&a);
@@ -2635,8 +2638,7 @@ cudaError_t cudaDeviceFlushGPUDirectRDMAWrites(enum cudaFlushGPUDirectRDMAWrites
     if (target != cudaFlushGPUDirectRDMAWritesTargetCurrentDevice ||
         (scope != cudaFlushGPUDirectRDMAWritesToOwner && scope != cudaFlushGPUDirectRDMAWritesToAllDevices))
         return cudaErrorInvalidValue;
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    return cudaSuccess;
+    return cudaSuccess; /* its device memory is host memory */
 }
 
 /* >> memory */
@@ -3976,7 +3978,63 @@ cudaError_t cudaStreamGetPriority(cudaStream_t st, int *priority)
 {
     stream *s = stream_of(st);
     if (!s) return cudaErrorInvalidResourceHandle;
-    *priority = s->priority;
+    *priority = __atomic_load_n(&s->priority, __ATOMIC_RELAXED);
+    return cudaSuccess;
+}
+
+/* Stream attributes, as the runtime: a legacy stream has none here, an
+   attribute outside these or a value out of range is cudaErrorInvalidValue;
+   a priority is clamped as at creation. The others change nothing here. */
+static cudaStreamAttrValue *attr_of(stream *s, cudaStreamAttrID a)
+{
+    return a == cudaStreamAttributeAccessPolicyWindow      ? &s->window
+           : a == cudaStreamAttributeSynchronizationPolicy ? &s->sync
+           : a == cudaStreamAttributeMemSyncDomain         ? &s->domain
+           : a == cudaStreamAttributeMemSyncDomainMap      ? &s->map
+                                                           : NULL;
+}
+
+cudaError_t cudaStreamSetAttribute(cudaStream_t st, cudaStreamAttrID a, const cudaStreamAttrValue *v)
+{
+    stream *s = own_of(st);
+    cudaStreamAttrValue *to;
+    const struct cudaAccessPolicyWindow *w;
+    if (!s || !v) return cudaErrorInvalidValue;
+    w = &v->accessPolicyWindow;
+    if (a == cudaStreamAttributePriority) {
+        __atomic_store_n(&s->priority, v->priority > 0 ? 0 : v->priority < PRIORITY_GREATEST ? PRIORITY_GREATEST : v->priority,
+                         __ATOMIC_RELAXED);
+        return cudaSuccess;
+    }
+    if (!(to = attr_of(s, a))) return cudaErrorInvalidValue;
+    if (a == cudaStreamAttributeAccessPolicyWindow &&
+        (!(w->hitRatio >= 0.0f && w->hitRatio <= 1.0f) || (unsigned)w->hitProp > cudaAccessPropertyPersisting ||
+         (unsigned)w->missProp > cudaAccessPropertyPersisting))
+        return cudaErrorInvalidValue;
+    if (a == cudaStreamAttributeSynchronizationPolicy &&
+        (v->syncPolicy < cudaSyncPolicyAuto || v->syncPolicy > cudaSyncPolicyBlockingSync))
+        return cudaErrorInvalidValue;
+    if (a == cudaStreamAttributeMemSyncDomain && (unsigned)v->memSyncDomain > cudaLaunchMemSyncDomainRemote)
+        return cudaErrorInvalidValue;
+    pthread_mutex_lock(&s->lock);
+    *to = *v;
+    pthread_mutex_unlock(&s->lock);
+    return cudaSuccess;
+}
+
+cudaError_t cudaStreamGetAttribute(cudaStream_t st, cudaStreamAttrID a, cudaStreamAttrValue *v)
+{
+    stream *s = own_of(st);
+    cudaStreamAttrValue *from;
+    if (!s || !v) return cudaErrorInvalidValue;
+    if (a == cudaStreamAttributePriority) {
+        v->priority = __atomic_load_n(&s->priority, __ATOMIC_RELAXED);
+        return cudaSuccess;
+    }
+    if (!(from = attr_of(s, a))) return cudaErrorInvalidValue;
+    pthread_mutex_lock(&s->lock);
+    *v = *from;
+    pthread_mutex_unlock(&s->lock);
     return cudaSuccess;
 }
 
