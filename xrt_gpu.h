@@ -500,8 +500,8 @@ struct xrt__gpu {
     const char *rdma_flush_sym;
     int (*rdma_flush)(int target, int scope);
     /* "cudaStreamSetAttribute", "cudaStreamGetAttribute" (CUDA 11; HIP 5
-       has none: NULL), whose value is xrt_stream_attr_value's layout:
-       looked up by name, optional */
+       has none, ROCm 6's are not used yet: NULL), whose value is
+       xrt_stream_attr_value's layout: looked up by name, optional */
     const char *stream_attr_sym[2];
     int (*stream_set_attr)(void *stream, int attr, const void *value);
     int (*stream_get_attr)(void *stream, int attr, void *value);
