@@ -3262,13 +3262,22 @@ static xrt_status xrt__gpu_stream_set_attribute(const xrt_backend *self, void *s
     return xrt__gpu_answer(g, g->stream_set_attr(stream, attr, value), g->stream_attr_sym[0], "stream_set_attribute");
 }
 
+/* A stream whose synchronization policy was never set answers one outside
+   cudaSynchronizationPolicy on recent drivers (-1, as seen by cuda-python's
+   tests on CUDA 13): xrt answers AUTO, as the CPU backend does. */
 static xrt_status xrt__gpu_stream_get_attribute(const xrt_backend *self, void *stream, int attr,
                                                 xrt_stream_attr_value *value)
 {
     const xrt__gpu *g = (const xrt__gpu *)self->user;
+    int e;
     if (!g->stream_get_attr)
         return xrt__gpu_lacks(g, "xrt_stream_get_attribute", g->stream_attr_sym[1] ? g->stream_attr_sym[1] : "stream attributes");
-    return xrt__gpu_answer(g, g->stream_get_attr(stream, attr, value), g->stream_attr_sym[1], "stream_get_attribute");
+    if ((e = g->stream_get_attr(stream, attr, value)) != g->success)
+        return xrt__gpu_fail_as(g, e, g->stream_attr_sym[1], "stream_get_attribute");
+    if (attr == XRT_STREAM_ATTR_SYNCHRONIZATION_POLICY &&
+        (value->sync_policy < XRT_SYNC_POLICY_AUTO || value->sync_policy > XRT_SYNC_POLICY_BLOCKING_SYNC))
+        value->sync_policy = XRT_SYNC_POLICY_AUTO;
+    return XRT_SUCCESS;
 }
 
 static xrt_status xrt__gpu_device_get_limit(const xrt_backend *self, size_t *value, int limit)

@@ -212,7 +212,7 @@ static stream *stream_new(unsigned flags)
     if (!s) return NULL;
     s->flags = flags;
     s->device = current_device;
-    s->sync.syncPolicy = cudaSyncPolicyAuto;
+    s->sync.syncPolicy = (enum cudaSynchronizationPolicy)-1; /* never set: a recent driver's answer */
     s->map.memSyncDomainMap.remote = 1; /* remote work in domain 1 */
     pthread_mutex_init(&s->lock, NULL);
     pthread_cond_init(&s->cond, NULL);
