@@ -2038,7 +2038,7 @@ static void xrt__cpu_own_close_all(void)
             if (xrt__cpu_own_take_locked(s)) found = s;
         xrt__cpu_unlock(&xrt__cpu_own_lock);
         pthread_mutex_unlock(&xrt__cpu_list_lock);
-        if (found) xrt__cpu_stream_close(found); /* its reference is the owner's, taken */
+        if (found) xrt__cpu_stream_end(found); /* its reference is the owner's, taken; a capture it was in is left, or over */
     } while (found);
 }
 
