@@ -2954,6 +2954,7 @@ static inline xrt_status xrt_stream_get_attribute(xrt_stream stream, xrt_stream_
 {
     const xrt_backend *b = xrt__be();
     xrt_status st;
+    XRT__CHECK_PTR(value, "xrt_stream_get_attribute"); /* here: the compiler sees it before the memset */
     if (XRT__UNLIKELY((st = xrt__stream_attr_check("xrt_stream_get_attribute", attr, value, 0)) != XRT_SUCCESS))
         return st;
     __builtin_memset(value, 0, sizeof *value); /* (the part of xrt.h a program includes has no string.h) */
