@@ -540,6 +540,9 @@ enum { /* capability bits (xrt_get_capabilities) */
    are CUDA's (cudaStreamCaptureMode, cudaStreamCaptureStatus). */
 typedef struct xrt_graph_s *xrt_graph;
 typedef struct xrt_graph_exec_s *xrt_graph_exec;
+typedef struct xrt_user_object_s *xrt_user_object; /* cudaUserObject_t */
+enum { XRT_USER_OBJECT_NO_DESTRUCTOR_SYNC = 1 }; /* cudaUserObjectNoDestructorSync */
+enum { XRT_GRAPH_USER_OBJECT_MOVE = 1 };         /* cudaGraphUserObjectMove */
 
 typedef enum xrt_capture_mode {
     XRT_CAPTURE_MODE_GLOBAL = 0,       /* no thread may make an unsafe call while it lasts */
@@ -1506,6 +1509,26 @@ static inline xrt_status xrt_graph_clone(xrt_graph *clone, xrt_graph original);
 static inline xrt_status xrt_graph_node_find_in_clone(xrt_graph_node *node, xrt_graph_node original, xrt_graph clone);
 /* A Graphviz (DOT) file of the graph at `path`: cudaGraphDebugDotPrint */
 static inline xrt_status xrt_graph_debug_dot_print(xrt_graph graph, const char *path, unsigned flags);
+/* User objects, as cudaUserObjectCreate & co: a reference-counted object
+   whose destroy(ptr) runs once its last reference is released, held by the
+   caller and by graphs. A graph's references go with it to its clones, to
+   the child-graph nodes made of it and to every exec instantiated from it;
+   an exec's are released when it is destroyed or updated and its launches
+   under way are done. destroy runs on whichever thread releases the last
+   reference (on a GPU, the runtime's own thread), maybe inside an xrt call:
+   it must not call xrt, as CUDA's must not call CUDA. flags must be
+   XRT_USER_OBJECT_NO_DESTRUCTOR_SYNC (CUDA's only one: nothing waits for
+   destroy); counts are 1 .. INT_MAX. A handle whose last reference is gone
+   is XRT_ERROR_INVALID_HANDLE. */
+static inline xrt_status xrt_user_object_create(xrt_user_object *object, void *ptr, xrt_host_fn destroy,
+                                                unsigned initial_refcount, unsigned flags);
+static inline xrt_status xrt_user_object_retain(xrt_user_object object, unsigned count);
+static inline xrt_status xrt_user_object_release(xrt_user_object object, unsigned count);
+/* The graph takes count new references (flags 0) or the caller's own
+   (XRT_GRAPH_USER_OBJECT_MOVE); it gives back only references it holds. */
+static inline xrt_status xrt_graph_retain_user_object(xrt_graph graph, xrt_user_object object, unsigned count,
+                                                      unsigned flags);
+static inline xrt_status xrt_graph_release_user_object(xrt_graph graph, xrt_user_object object, unsigned count);
 
 /* >> api: the stream-order checker (">> impl: stream-order checker"). While
    on (XRT_CHECK=streams, or xrt_check_enable), xrt keeps the happens-before
@@ -1608,6 +1631,13 @@ XRT_API xrt_status xrt__graph_copy_3d_params(const xrt_backend *b, xrt_graph_exe
                                              xrt_memcpy_3d_parms *get, const xrt_memcpy_3d_parms *set,
                                              const char *fn);
 XRT_API xrt_status xrt__graph_clone(const xrt_backend *b, xrt_graph *clone, xrt_graph original);
+/* User objects (">> impl: user objects"): create; retain (release 0) or
+   release (1) the caller's; a graph's, likewise. */
+XRT_API xrt_status xrt__uobj_create(const xrt_backend *b, xrt_user_object *object, void *ptr, xrt_host_fn destroy,
+                                    unsigned count, unsigned flags);
+XRT_API xrt_status xrt__uobj_count(const xrt_backend *b, xrt_user_object object, unsigned count, int release);
+XRT_API xrt_status xrt__uobj_graph(const xrt_backend *b, xrt_graph graph, xrt_user_object object, unsigned count,
+                                   unsigned flags, int release);
 XRT_API xrt_status xrt__graph_update(const xrt_backend *b, xrt_graph_exec exec, xrt_graph graph,
                                      xrt_graph_exec_update_result *result);
 XRT_API xrt_status xrt__capture_to_graph(const xrt_backend *b, xrt_stream stream, xrt_graph graph,
@@ -1876,6 +1906,7 @@ static inline const xrt_backend *xrt__be(void)
 #define XRT__HANDLE_GRAPH_EXEC ((uintptr_t)6)
 #define XRT__HANDLE_GRAPH_NODE ((uintptr_t)7) /* not owned (its graph's); flags: the graph's handle, kind bits 0 */
 #define XRT__HANDLE_MEM_POOL ((uintptr_t)8) /* a default pool's is not owned (the backend's, never destroyed) */
+#define XRT__HANDLE_USER_OBJECT ((uintptr_t)9) /* not owned: it dies with the object's last reference */
 #define XRT__HANDLE_KIND_BITS 4
 #define XRT__HANDLE_INDEX_BITS 20
 #define XRT__HANDLE_CHUNK_BITS 10
@@ -4174,6 +4205,33 @@ static inline xrt_status xrt_graph_node_find_in_clone(xrt_graph_node *node, xrt_
     return xrt__graph_find_in_clone(xrt__be(), node, original, clone);
 }
 
+static inline xrt_status xrt_user_object_create(xrt_user_object *object, void *ptr, xrt_host_fn destroy,
+                                                unsigned initial_refcount, unsigned flags)
+{
+    return xrt__uobj_create(xrt__be(), object, ptr, destroy, initial_refcount, flags);
+}
+
+static inline xrt_status xrt_user_object_retain(xrt_user_object object, unsigned count)
+{
+    return xrt__uobj_count(xrt__be(), object, count, 0);
+}
+
+static inline xrt_status xrt_user_object_release(xrt_user_object object, unsigned count)
+{
+    return xrt__uobj_count(xrt__be(), object, count, 1);
+}
+
+static inline xrt_status xrt_graph_retain_user_object(xrt_graph graph, xrt_user_object object, unsigned count,
+                                                      unsigned flags)
+{
+    return xrt__uobj_graph(xrt__be(), graph, object, count, flags, 0);
+}
+
+static inline xrt_status xrt_graph_release_user_object(xrt_graph graph, xrt_user_object object, unsigned count)
+{
+    return xrt__uobj_graph(xrt__be(), graph, object, count, 0, 1);
+}
+
 #ifdef __cplusplus
 }
 #endif
@@ -6115,7 +6173,8 @@ static uintptr_t xrt__handle_index(uintptr_t h) { return (h >> XRT__HANDLE_KIND_
 static const char *xrt__handle_kind_name(uintptr_t kind)
 {
     static const char *const names[] = {"handle", "stream", "event",      "module",
-                                        "function", "graph", "graph exec", "graph node", "memory pool"};
+                                        "function", "graph", "graph exec", "graph node", "memory pool",
+                                        "user object"};
     return kind < sizeof names / sizeof names[0] ? names[kind] : "handle";
 }
 
@@ -6188,6 +6247,7 @@ static xrt_status xrt__handle_full(uintptr_t kind)
                                               : kind == XRT__HANDLE_GRAPH_EXEC ? "xrt_graph_instantiate"
                                               : kind == XRT__HANDLE_GRAPH_NODE ? "xrt_graph_add_node"
                                               : kind == XRT__HANDLE_MEM_POOL ? "xrt_mem_pool_create"
+                                              : kind == XRT__HANDLE_USER_OBJECT ? "xrt_user_object_create"
                                                                            : "xrt_module_get_function",
                      "no free handle (at most %lu live streams, events, modules, functions and graphs)",
                      (unsigned long)XRT__HANDLE_MAX);
@@ -6402,10 +6462,13 @@ XRT_API xrt_status xrt__handle_bad(const char *fn, const void *handle)
    one and stays detectably stale. */
 static int xrt__survives_fork(const xrt_backend *b) { return !xrt__reg_forked || (b->flags & XRT_BACKEND_FORK_SAFE); }
 
+static void xrt__uobj_shutdown_locked(void);
+
 static void xrt__handle_shutdown(void)
 {
     uintptr_t i, kind;
     xrt__lock(&xrt__handle_lock);
+    xrt__uobj_shutdown_locked(); /* before the graphs that hold their objects (their last release would take the lock) */
     for (i = 0; i < xrt__handle_next; i++) {
         xrt__handle_slot *s = xrt__handle_slot_at(i);
         uintptr_t tag = __atomic_load_n(&s->tag, __ATOMIC_ACQUIRE);
@@ -9855,6 +9918,124 @@ XRT_API xrt_status xrt__graph_find_in_clone(const xrt_backend *b, xrt_graph_node
     if ((st = b->graph_node_find_in_clone(b, &obj, g->obj, ns->obj, c->obj)) == XRT_SUCCESS &&
         (st = xrt__gnode_handle(b, (uintptr_t)clone, obj, XRT__HANDLE_GRAPH_NODE, &h, fn)) == XRT_SUCCESS)
         *node = (xrt_graph_node)h;
+    return xrt__gnode_exit(st);
+}
+
+/* >> impl: user objects. The backend's object is made with xrt__uobj_gone
+   as its destroy and a record as its pointer: when the last reference goes
+   (on whichever thread, maybe the GPU runtime's own), the handle dies
+   first, so that a later use is refused, then the caller's destroy runs.
+   At xrt_shutdown the handles die before the graphs that hold their
+   objects (xrt__uobj_shutdown). */
+typedef struct xrt__uobj {
+    const xrt_backend *b;
+    uintptr_t handle;   /* 0 until made */
+    xrt_host_fn destroy; /* NULL: the create failed, the caller's destroy is not run */
+    void *ptr;
+} xrt__uobj;
+
+static void xrt__uobj_gone(void *user)
+{
+    xrt__uobj *u = (xrt__uobj *)user;
+    xrt__handle_slot *s;
+    uintptr_t flags;
+    void *obj;
+    if (u->handle && (s = xrt__handle_release(u->b, u->handle, &obj, &flags)) != NULL)
+        xrt__handle_retire(u->b, u->handle, s, obj, flags); /* not owned: it destroys nothing */
+    if (u->destroy) u->destroy(u->ptr);
+    XRT_FREE(u);
+}
+
+/* Under the handle table's lock: every user object's handle dies. */
+static void xrt__uobj_shutdown_locked(void)
+{
+    uintptr_t i;
+    for (i = 0; i < xrt__handle_next; i++) {
+        xrt__handle_slot *s = xrt__handle_slot_at(i);
+        uintptr_t tag = __atomic_load_n(&s->tag, __ATOMIC_ACQUIRE);
+        if ((tag & XRT__HANDLE_KIND_MASK) != XRT__HANDLE_USER_OBJECT || !xrt__handle_release_slot(s, tag)) continue;
+        __atomic_store_n(&s->obj, (void *)NULL, __ATOMIC_RELAXED);
+        __atomic_store_n(&s->owner, (const xrt_backend *)NULL, __ATOMIC_RELAXED);
+        xrt__handle_free_locked(i);
+    }
+}
+
+/* A reference count of a call: 1 .. INT_MAX, as CUDA's. */
+static xrt_status xrt__uobj_count_bad(unsigned count, const char *fn)
+{
+    if (count && count <= INT_MAX) return XRT_SUCCESS;
+    return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "count %u is not 1 .. INT_MAX", count);
+}
+
+/* The count, and the object: a NULL one is an invalid value, as in CUDA (its only error). */
+static xrt_status xrt__uobj_args_bad(const void *object, unsigned count, const char *fn)
+{
+    if (!object) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "the user object handle is NULL");
+    return xrt__uobj_count_bad(count, fn);
+}
+
+XRT_API xrt_status xrt__uobj_create(const xrt_backend *b, xrt_user_object *object, void *ptr, xrt_host_fn destroy,
+                                    unsigned count, unsigned flags)
+{
+    const char *fn = "xrt_user_object_create";
+    xrt__uobj *u;
+    void *obj = NULL;
+    uintptr_t h = 0;
+    xrt_status st;
+    XRT__CHECK_PTR(object, fn);
+    *object = NULL;
+    if (!destroy) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "destroy is NULL: a user object is its destructor");
+    if ((st = xrt__uobj_count_bad(count, fn)) != XRT_SUCCESS) return st;
+    if (flags != XRT_USER_OBJECT_NO_DESTRUCTOR_SYNC)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn,
+                         "flags 0x%x: they must be XRT_USER_OBJECT_NO_DESTRUCTOR_SYNC (1), as in CUDA", flags);
+    if (!(u = (xrt__uobj *)XRT_CALLOC(1, sizeof *u)))
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "no memory for a user object");
+    u->b = b;
+    u->ptr = ptr;
+    xrt__call_enter();
+    if ((st = b->user_object_create(b, &obj, xrt__uobj_gone, u, count)) != XRT_SUCCESS) {
+        XRT_FREE(u);
+        return xrt__call_exit(st);
+    }
+    if ((st = xrt__handle_alloc(b, obj, XRT__HANDLE_USER_OBJECT, 0, &h)) != XRT_SUCCESS) {
+        b->user_object_release(b, obj, count); /* u goes with it, destroy not run */
+        return xrt__call_exit(st);
+    }
+    u->handle = h;
+    u->destroy = destroy;
+    *object = (xrt_user_object)h;
+    return xrt__call_exit(XRT_SUCCESS);
+}
+
+XRT_API xrt_status xrt__uobj_count(const xrt_backend *b, xrt_user_object object, unsigned count, int release)
+{
+    const char *fn = release ? "xrt_user_object_release" : "xrt_user_object_retain";
+    xrt__handle_slot *o;
+    xrt_status st;
+    if ((st = xrt__uobj_args_bad(object, count, fn)) != XRT_SUCCESS) return st;
+    xrt__call_enter();
+    if (!(o = xrt__handle_lookup(b, object, XRT__HANDLE_USER_OBJECT)))
+        return xrt__call_exit(xrt__handle_bad(fn, object));
+    st = release ? b->user_object_release(b, o->obj, count) : b->user_object_retain(b, o->obj, count);
+    return xrt__call_exit(st);
+}
+
+XRT_API xrt_status xrt__uobj_graph(const xrt_backend *b, xrt_graph graph, xrt_user_object object, unsigned count,
+                                   unsigned flags, int release)
+{
+    const char *fn = release ? "xrt_graph_release_user_object" : "xrt_graph_retain_user_object";
+    xrt__handle_slot *g, *o;
+    xrt_status st;
+    if ((st = xrt__uobj_args_bad(object, count, fn)) != XRT_SUCCESS) return st;
+    if (flags & ~(unsigned)XRT_GRAPH_USER_OBJECT_MOVE)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "unknown flags 0x%x (0, XRT_GRAPH_USER_OBJECT_MOVE)", flags);
+    xrt__gnode_enter(); /* the graph stays while the backend holds it */
+    if (!(g = xrt__handle_lookup(b, graph, XRT__HANDLE_GRAPH))) return xrt__gnode_exit(xrt__handle_bad(fn, graph));
+    if (!(o = xrt__handle_lookup(b, object, XRT__HANDLE_USER_OBJECT)))
+        return xrt__gnode_exit(xrt__handle_bad(fn, object));
+    st = release ? b->graph_release_user_object(b, g->obj, o->obj, count)
+                 : b->graph_retain_user_object(b, g->obj, o->obj, count, flags);
     return xrt__gnode_exit(st);
 }
 

@@ -366,13 +366,32 @@ enum { /* xrt_backend.flags */
     X(stream_set_attribute, (const xrt_backend *self, void *stream, int attr, const xrt_stream_attr_value *value),  \
       (self, stream, attr, value))                                                                                 \
     X(stream_get_attribute, (const xrt_backend *self, void *stream, int attr, xrt_stream_attr_value *value),        \
-      (self, stream, attr, value))
+      (self, stream, attr, value))                                                                                 \
+    X(user_object_create, (const xrt_backend *self, void **object, xrt_host_fn destroy, void *ptr, unsigned count), \
+      (self, object, destroy, ptr, count))                                                                         \
+    X(user_object_retain, (const xrt_backend *self, void *object, unsigned count), (self, object, count))          \
+    X(user_object_release, (const xrt_backend *self, void *object, unsigned count), (self, object, count))        \
+    X(graph_retain_user_object, (const xrt_backend *self, void *graph, void *object, unsigned count,              \
+                                 unsigned flags),                                                                  \
+      (self, graph, object, count, flags))                                                                         \
+    X(graph_release_user_object, (const xrt_backend *self, void *graph, void *object, unsigned count),             \
+      (self, graph, object, count))
 
 /* GPUDirect RDMA writes (device_flush_gpu_direct_rdma_writes,
    cudaDeviceFlushGPUDirectRDMAWrites): the dispatch layer has checked the
    target (0, the current device) and the scope (100 or 200); the call
    returns once the writes made so far into the current device's memory are
    visible within that scope. */
+
+/* User objects (user_object_create .. graph_release_user_object;
+   cudaUserObjectCreate & co): the dispatch layer has checked the handles
+   and counts (1 .. INT_MAX) and flags (a graph's: 0 or
+   XRT_GRAPH_USER_OBJECT_MOVE); it passes a destroy of its own, which the
+   backend runs once, when the last reference goes, on any thread, holding
+   none of its locks where it can. A graph's references follow its copies:
+   clones, child-graph nodes made of it, execs (until destroyed or updated
+   and their launches done). A graph releases only what it holds
+   (XRT_ERROR_INVALID_VALUE otherwise). */
 
 /* Stream attributes (stream_set_attribute, stream_get_attribute;
    cudaStreamSetAttribute & co): the dispatch layer has checked the

@@ -6816,6 +6816,8 @@ typedef struct xrt__cpu_graph {
     int device;         /* current at its creation (a capture: its origin stream's) */
     uint64_t id, origin; /* for xrt_graph_node_find_in_clone: its number (0: none yet), its original's */
     uint32_t cloned;     /* a clone: the nodes its original had then (later ones have no copy here) */
+    struct xrt__cpu_uref *uref; /* the user objects it holds references to (">> cpu: user objects") */
+    uint32_t nuref;
 } xrt__cpu_graph;
 
 static struct xrt__cpu_plan *xrt__cpu_plan_new(const xrt__cpu_graph *g);
@@ -6945,6 +6947,44 @@ static void xrt__cpu_gmem_unref(xrt__cpu_gmem *m)
 
 static void xrt__cpu_graph_free(xrt__cpu_graph *g);
 
+/* >> cpu: user objects. An object counts its references; a graph keeps
+   (object, count) pairs, which each copy of it takes too (a clone, a child
+   node's graph, a plan: an exec's references go when its last launch under
+   way is done, as its plan does). The last release runs the destroy, on
+   that thread (a worker's, for an exec's last launch). */
+typedef struct xrt__cpu_uobj { uint64_t refs; xrt_host_fn destroy; void *ptr; } xrt__cpu_uobj;
+typedef struct xrt__cpu_uref { xrt__cpu_uobj *o; uint64_t n; } xrt__cpu_uref;
+
+static void xrt__cpu_uobj_release(xrt__cpu_uobj *o, uint64_t n)
+{
+    if (__atomic_sub_fetch(&o->refs, n, __ATOMIC_ACQ_REL)) return;
+    o->destroy(o->ptr);
+    XRT_FREE(o);
+}
+
+/* to (a copy of from, holding none) takes from's references. 0 without memory. */
+static int xrt__cpu_graph_share_urefs(xrt__cpu_graph *to, const xrt__cpu_graph *from)
+{
+    uint32_t i;
+    if (!from->nuref) return 1;
+    if (!(to->uref = (xrt__cpu_uref *)XRT_MALLOC(from->nuref * sizeof *to->uref))) return 0;
+    memcpy(to->uref, from->uref, from->nuref * sizeof *to->uref);
+    to->nuref = from->nuref;
+    for (i = 0; i < to->nuref; i++) __atomic_add_fetch(&to->uref[i].o->refs, to->uref[i].n, __ATOMIC_RELAXED);
+    return 1;
+}
+
+static void xrt__cpu_graph_release_urefs(xrt__cpu_graph *g)
+{
+    uint32_t i;
+    xrt__cpu_uref *v = g->uref;
+    uint32_t n = g->nuref;
+    g->uref = NULL;
+    g->nuref = 0;
+    for (i = 0; i < n; i++) xrt__cpu_uobj_release(v[i].o, v[i].n);
+    XRT_FREE(v);
+}
+
 /* Releases what a node holds. */
 static void xrt__cpu_node_clear(const xrt__cpu_graph *g, xrt__cpu_node *nd)
 {
@@ -6969,6 +7009,7 @@ static void xrt__cpu_graph_clear(xrt__cpu_graph *g)
     XRT_FREE(g->node);
     XRT_FREE(g->dep);
     if (g->mem) xrt__cpu_gmem_unref(g->mem);
+    xrt__cpu_graph_release_urefs(g);
     memset(g, 0, sizeof *g);
 }
 
@@ -8101,7 +8142,7 @@ static xrt__cpu_graph *xrt__cpu_graph_dup(const xrt__cpu_graph *from)
     to->ndep = to->depcap = from->ndep;
     to->cap = from->n;
     for (i = 0; i < from->n && xrt__cpu_node_copy(&to->node[i], from, &from->node[i], 0); i++) to->n = i + 1;
-    if (to->n != from->n) {
+    if (to->n != from->n || !xrt__cpu_graph_share_urefs(to, from)) {
         xrt__cpu_graph_free(to);
         return NULL;
     }
@@ -8204,7 +8245,7 @@ static int xrt__cpu_graph_copy(xrt__cpu_graph *to, const xrt__cpu_graph *from, u
     }
     to->depcap = from->ndep;
     XRT_FREE(order);
-    if (to->n == n) {
+    if (to->n == n && xrt__cpu_graph_share_urefs(to, from)) {
         xrt__cpu_graph_share_mem(to, from);
         return 1;
     }
@@ -9416,6 +9457,91 @@ static xrt_status xrt__cpu_graph_node_find_in_clone(const xrt_backend *self, voi
         return xrt_error(XRT_ERROR_INVALID_VALUE, "cpu: xrt_graph_node_find_in_clone",
                          "the node's copy was destroyed in the clone");
     *node = original;
+    return XRT_SUCCESS;
+}
+
+/* >> cpu: user objects' calls (">> cpu: user objects"). */
+static xrt_status xrt__cpu_user_object_create(const xrt_backend *self, void **object, xrt_host_fn destroy, void *ptr,
+                                              unsigned count)
+{
+    xrt__cpu_uobj *o = (xrt__cpu_uobj *)XRT_MALLOC(sizeof *o);
+    (void)self;
+    if (!o) return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_user_object_create", "no memory for a user object");
+    o->refs = count;
+    o->destroy = destroy;
+    o->ptr = ptr;
+    *object = o;
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_user_object_retain(const xrt_backend *self, void *object, unsigned count)
+{
+    (void)self;
+    __atomic_add_fetch(&((xrt__cpu_uobj *)object)->refs, count, __ATOMIC_RELAXED);
+    return XRT_SUCCESS;
+}
+
+/* More than the object has is refused (CUDA leaves it undefined). */
+static xrt_status xrt__cpu_user_object_release(const xrt_backend *self, void *object, unsigned count)
+{
+    xrt__cpu_uobj *o = (xrt__cpu_uobj *)object;
+    uint64_t had = __atomic_load_n(&o->refs, __ATOMIC_RELAXED);
+    (void)self;
+    do {
+        if (had < count)
+            return xrt_error(XRT_ERROR_INVALID_VALUE, "cpu: xrt_user_object_release",
+                             "%u references released of the %llu the object has (the caller's and its graphs')",
+                             count, (unsigned long long)had);
+    } while (!__atomic_compare_exchange_n(&o->refs, &had, had - count, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED));
+    if (had == count) {
+        o->destroy(o->ptr);
+        XRT_FREE(o);
+    }
+    return XRT_SUCCESS;
+}
+
+/* g's entry of o, or NULL. */
+static xrt__cpu_uref *xrt__cpu_uref_of(const xrt__cpu_graph *g, const xrt__cpu_uobj *o)
+{
+    uint32_t i;
+    for (i = 0; i < g->nuref; i++)
+        if (g->uref[i].o == o) return &g->uref[i];
+    return NULL;
+}
+
+static xrt_status xrt__cpu_graph_retain_user_object(const xrt_backend *self, void *graph, void *object,
+                                                    unsigned count, unsigned flags)
+{
+    xrt__cpu_graph *g = (xrt__cpu_graph *)graph;
+    xrt__cpu_uobj *o = (xrt__cpu_uobj *)object;
+    xrt__cpu_uref *r = xrt__cpu_uref_of(g, o);
+    (void)self;
+    if (!r) {
+        xrt__cpu_uref *v = (xrt__cpu_uref *)XRT_REALLOC(g->uref, (g->nuref + 1) * sizeof *v);
+        if (!v) return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_graph_retain_user_object", "no memory");
+        g->uref = v;
+        r = &v[g->nuref++];
+        r->o = o;
+        r->n = 0;
+    }
+    r->n += count;
+    if (!(flags & XRT_GRAPH_USER_OBJECT_MOVE)) __atomic_add_fetch(&o->refs, count, __ATOMIC_RELAXED);
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_graph_release_user_object(const xrt_backend *self, void *graph, void *object,
+                                                     unsigned count)
+{
+    xrt__cpu_graph *g = (xrt__cpu_graph *)graph;
+    xrt__cpu_uobj *o = (xrt__cpu_uobj *)object;
+    xrt__cpu_uref *r = xrt__cpu_uref_of(g, o);
+    (void)self;
+    if (!r || r->n < count)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, "cpu: xrt_graph_release_user_object",
+                         "the graph holds %llu references to the object, not %u",
+                         (unsigned long long)(r ? r->n : 0), count);
+    if (!(r->n -= count)) *r = g->uref[--g->nuref];
+    xrt__cpu_uobj_release(o, count);
     return XRT_SUCCESS;
 }
 

@@ -1350,6 +1350,10 @@ XRT__GPU_ASSERT(XRT_FLUSH_GPU_DIRECT_RDMA_WRITES_TO_OWNER == (int)cudaFlushGPUDi
                     XRT_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_HOST == (int)cudaFlushGPUDirectRDMAWritesOptionHost &&
                     XRT_FLUSH_GPU_DIRECT_RDMA_WRITES_OPTION_MEMOPS == (int)cudaFlushGPUDirectRDMAWritesOptionMemOps,
                 "xrt's GPUDirect RDMA values are not CUDA's");
+/* User objects' flags are passed as they are. */
+XRT__GPU_ASSERT((int)XRT_USER_OBJECT_NO_DESTRUCTOR_SYNC == (int)cudaUserObjectNoDestructorSync &&
+                    (int)XRT_GRAPH_USER_OBJECT_MOVE == (int)cudaGraphUserObjectMove,
+                "xrt's user object flags are not CUDA's");
 /* xrt_stream_attr_value is cudaStreamAttrValue, passed as it is. */
 XRT__GPU_ASSERT(sizeof(xrt_stream_attr_value) == sizeof(cudaStreamAttrValue) &&
                     sizeof(xrt_access_policy_window) == sizeof(struct cudaAccessPolicyWindow) &&
@@ -1415,6 +1419,11 @@ static void xrt__cuda_fill(xrt_backend *t)
     g->rdma_flush_sym = "cudaDeviceFlushGPUDirectRDMAWrites";
     g->stream_attr_sym[0] = "cudaStreamSetAttribute";
     g->stream_attr_sym[1] = "cudaStreamGetAttribute";
+    g->uobj_sym[0] = "cudaUserObjectCreate";
+    g->uobj_sym[1] = "cudaUserObjectRetain";
+    g->uobj_sym[2] = "cudaUserObjectRelease";
+    g->uobj_sym[3] = "cudaGraphRetainUserObject";
+    g->uobj_sym[4] = "cudaGraphReleaseUserObject";
     g->p2p_attr_sym = "cudaDeviceGetP2PAttribute";
     g->limits = 7; /* cudaLimitStackSize .. cudaLimitPersistingL2CacheSize */
     g->record_flags_sym = "cudaEventRecordWithFlags";

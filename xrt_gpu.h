@@ -505,6 +505,16 @@ struct xrt__gpu {
     const char *stream_attr_sym[2];
     int (*stream_set_attr)(void *stream, int attr, const void *value);
     int (*stream_get_attr)(void *stream, int attr, void *value);
+    /* "cudaUserObjectCreate", "cudaUserObjectRetain", "cudaUserObjectRelease",
+       "cudaGraphRetainUserObject", "cudaGraphReleaseUserObject" (CUDA 11.3;
+       HIP 5 has none, ROCm's are not used yet: NULL), flags as xrt's:
+       looked up by name, optional */
+    const char *uobj_sym[5];
+    int (*uobj_create)(void **object, void *ptr, xrt_host_fn destroy, unsigned count, unsigned flags);
+    int (*uobj_retain)(void *object, unsigned count);
+    int (*uobj_release)(void *object, unsigned count);
+    int (*graph_uobj_retain)(void *graph, void *object, unsigned count, unsigned flags);
+    int (*graph_uobj_release)(void *graph, void *object, unsigned count);
     /* a module function's preference (cuFuncSetCacheConfig), or NULL */
     xrt_status (*function_set_cache_config)(xrt__gpu *g, void *fn, int config);
     int (*set_limit)(int limit, size_t value);
@@ -972,6 +982,20 @@ static void *xrt__gpu_open(const xrt__gpu *g, char *reason, size_t n)
 }
 #endif
 
+/* The user objects' calls, where the runtime has them (all five or none). */
+static void xrt__gpu_load_uobj(xrt__gpu *g)
+{
+    void *sym[5] = {NULL, NULL, NULL, NULL, NULL};
+    int i, all = 1;
+    for (i = 0; i < 5; i++) all &= g->uobj_sym[i] && (sym[i] = xrt__gpu_lookup(g, g->uobj_sym[i])) != NULL;
+    if (!all) memset(sym, 0, sizeof sym);
+    memcpy(&g->uobj_create, &sym[0], sizeof sym[0]);
+    memcpy(&g->uobj_retain, &sym[1], sizeof sym[1]);
+    memcpy(&g->uobj_release, &sym[2], sizeof sym[2]);
+    memcpy(&g->graph_uobj_retain, &sym[3], sizeof sym[3]);
+    memcpy(&g->graph_uobj_release, &sym[4], sizeof sym[4]);
+}
+
 /* Fills rt: from the linked runtime, or from the library that loads. */
 static int xrt__gpu_load(xrt__gpu *g, char *reason, size_t n)
 {
@@ -1027,6 +1051,7 @@ static int xrt__gpu_load(xrt__gpu *g, char *reason, size_t n)
     memcpy(&g->stream_get_attr, &sym, sizeof sym);
     sym = xrt__gpu_lookup(g, g->p2p_attr_sym);
     memcpy(&g->p2p_attr, &sym, sizeof sym);
+    xrt__gpu_load_uobj(g);
     sym = g->record_flags_sym ? xrt__gpu_lookup(g, g->record_flags_sym) : NULL;
     memcpy(&g->record_flags, &sym, sizeof sym);
     for (i = 0; i < 4; i++) g->mem_node_fns[i] = g->mem_node_syms[i] ? xrt__gpu_lookup(g, g->mem_node_syms[i]) : NULL;
@@ -3251,6 +3276,48 @@ static xrt_status xrt__gpu_device_flush_gpu_direct_rdma_writes(const xrt_backend
         return xrt__gpu_lacks(g, "xrt_device_flush_gpu_direct_rdma_writes",
                               g->rdma_flush_sym ? g->rdma_flush_sym : "flush of GPUDirect RDMA writes");
     return xrt__gpu_answer(g, g->rdma_flush(target, scope), g->rdma_flush_sym, "device_flush_gpu_direct_rdma_writes");
+}
+
+/* User objects: the runtime's (the dispatch layer's destroy runs on its thread). */
+static xrt_status xrt__gpu_user_object_create(const xrt_backend *self, void **object, xrt_host_fn destroy, void *ptr,
+                                              unsigned count)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    if (!g->uobj_create) return xrt__gpu_lacks(g, "xrt_user_object_create", "user objects");
+    return xrt__gpu_answer(g, g->uobj_create(object, ptr, destroy, count, XRT_USER_OBJECT_NO_DESTRUCTOR_SYNC),
+                           g->uobj_sym[0], "user_object_create");
+}
+
+static xrt_status xrt__gpu_user_object_retain(const xrt_backend *self, void *object, unsigned count)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    if (!g->uobj_retain) return xrt__gpu_lacks(g, "xrt_user_object_retain", "user objects");
+    return xrt__gpu_answer(g, g->uobj_retain(object, count), g->uobj_sym[1], "user_object_retain");
+}
+
+static xrt_status xrt__gpu_user_object_release(const xrt_backend *self, void *object, unsigned count)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    if (!g->uobj_release) return xrt__gpu_lacks(g, "xrt_user_object_release", "user objects");
+    return xrt__gpu_answer(g, g->uobj_release(object, count), g->uobj_sym[2], "user_object_release");
+}
+
+static xrt_status xrt__gpu_graph_retain_user_object(const xrt_backend *self, void *graph, void *object,
+                                                    unsigned count, unsigned flags)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    if (!g->graph_uobj_retain) return xrt__gpu_lacks(g, "xrt_graph_retain_user_object", "user objects");
+    return xrt__gpu_answer(g, g->graph_uobj_retain(graph, object, count, flags), g->uobj_sym[3],
+                           "graph_retain_user_object");
+}
+
+static xrt_status xrt__gpu_graph_release_user_object(const xrt_backend *self, void *graph, void *object,
+                                                     unsigned count)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    if (!g->graph_uobj_release) return xrt__gpu_lacks(g, "xrt_graph_release_user_object", "user objects");
+    return xrt__gpu_answer(g, g->graph_uobj_release(graph, object, count), g->uobj_sym[4],
+                           "graph_release_user_object");
 }
 
 static xrt_status xrt__gpu_stream_set_attribute(const xrt_backend *self, void *stream, int attr,

@@ -8,6 +8,7 @@
 
 #include "graph_kernels.h"
 
+#include <limits.h>
 #include <sched.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -1841,6 +1842,157 @@ static void test_graph_upload(void **state)
     fx_free(&f);
 }
 
+/* >> user objects (cudaUserObjectCreate & co). A destroy may run on another
+   thread after the last release returns (a GPU runtime's own thread): the
+   tests wait for it, up to 10 s. */
+static void uobj_destroy(void *user) { __atomic_add_fetch((int *)user, 1, __ATOMIC_RELEASE); }
+
+static int uobj_gone(const int *destroyed, int want)
+{
+    int i;
+    for (i = 0; i < 10000 && __atomic_load_n(destroyed, __ATOMIC_ACQUIRE) < want; i++) sleep_ms(1);
+    return __atomic_load_n(destroyed, __ATOMIC_ACQUIRE);
+}
+
+/* A user object, or a skip where the backend has none. */
+static void uobj_make(xrt_user_object *o, int *destroyed, unsigned refs)
+{
+    xrt_status st = xrt_user_object_create(o, destroyed, uobj_destroy, refs, XRT_USER_OBJECT_NO_DESTRUCTOR_SYNC);
+    if (st == XRT_ERROR_UNSUPPORTED) xrt_get_last_error(); /* HIP 5.2 has no hipUserObjectCreate */
+    SKIP_UNLESS(st != XRT_ERROR_UNSUPPORTED, "the runtime has no user objects");
+    OK(st);
+}
+
+/* A graph's reference goes to its clone and its exec; the exec's stays
+   while a launch of it is under way, and the destroy runs once, after the
+   last. The handle is refused from then on. */
+static void test_user_objects_follow_copies(void **state)
+{
+    fixture f;
+    xrt_graph g, c;
+    xrt_graph_exec x;
+    xrt_graph_node set;
+    xrt_user_object o;
+    int destroyed = 0;
+    (void)state;
+    need_nodes();
+    fx_make(&f);
+    uobj_make(&o, &destroyed, 1);
+    OK(xrt_user_object_retain(o, 2));
+    OK(xrt_user_object_release(o, 2));
+    OK(xrt_graph_create(&g, 0));
+    add_set(g, &set, NULL, 0, f.d, 5);
+    OK(xrt_graph_retain_user_object(g, o, 1, XRT_GRAPH_USER_OBJECT_MOVE)); /* the caller's one reference */
+    OK(xrt_graph_clone(&c, g));
+    OK(xrt_graph_instantiate(&x, c));
+    OK(xrt_graph_destroy(g));
+    OK(xrt_graph_destroy(c));
+    assert_int_equal(__atomic_load_n(&destroyed, __ATOMIC_ACQUIRE), 0); /* the exec holds it */
+    OK(xrt_launch_host_func(f.s, gate_wait, &gates[0]));
+    OK(xrt_graph_launch(x, f.s));
+    OK(xrt_graph_exec_destroy(x));
+    gate_wait_entered(&gates[0]);
+    sleep_ms(20);
+    assert_int_equal(__atomic_load_n(&destroyed, __ATOMIC_ACQUIRE), 0); /* the launch under way holds it */
+    gate_open(&gates[0]);
+    OK(xrt_stream_synchronize(f.s));
+    expect_ints(&f, f.d, 5, "the launch of a destroyed exec");
+    assert_int_equal(uobj_gone(&destroyed, 1), 1);
+    FAILS(xrt_user_object_retain(o, 1), XRT_ERROR_INVALID_HANDLE, "xrt_user_object_retain");
+    FAILS(xrt_user_object_release(o, 1), XRT_ERROR_INVALID_HANDLE, "xrt_user_object_release");
+    sleep_ms(20);
+    assert_int_equal(__atomic_load_n(&destroyed, __ATOMIC_ACQUIRE), 1); /* once */
+    fx_free(&f);
+}
+
+/* A child graph node's graph holds the child's references (its parent
+   none of its own); an exec update swaps the exec's references for the new
+   graph's; a graph gives back what it holds. */
+static void test_user_objects_of_children_and_updates(void **state)
+{
+    fixture f;
+    xrt_graph child, parent, g2;
+    xrt_graph_exec x;
+    xrt_graph_node set, node, set2;
+    xrt_user_object a, b;
+    int gone_a = 0, gone_b = 0;
+    (void)state;
+    need_nodes();
+    fx_make(&f);
+    uobj_make(&a, &gone_a, 1);
+    uobj_make(&b, &gone_b, 1);
+    OK(xrt_graph_create(&child, 0));
+    add_set(child, &set, NULL, 0, f.d, 1);
+    OK(xrt_graph_retain_user_object(child, a, 3, 0));
+    OK(xrt_graph_release_user_object(child, a, 2)); /* it keeps one */
+    OK(xrt_graph_create(&parent, 0));
+    OK(xrt_graph_add_child_graph_node(&node, parent, NULL, 0, child));
+    OK(xrt_graph_destroy(child));
+    OK(xrt_user_object_release(a, 1)); /* the parent's child holds it now */
+    OK(xrt_graph_instantiate(&x, parent));
+    OK(xrt_graph_destroy(parent));
+    assert_int_equal(__atomic_load_n(&gone_a, __ATOMIC_ACQUIRE), 0);
+    /* the same shape holding b: the update leaves a to no one */
+    OK(xrt_graph_create(&child, 0));
+    add_set(child, &set2, NULL, 0, f.d, 2);
+    OK(xrt_graph_create(&g2, 0));
+    OK(xrt_graph_add_child_graph_node(&node, g2, NULL, 0, child));
+    OK(xrt_graph_destroy(child));
+    OK(xrt_graph_retain_user_object(g2, b, 1, XRT_GRAPH_USER_OBJECT_MOVE));
+    OK(xrt_graph_exec_update(x, g2));
+    assert_int_equal(uobj_gone(&gone_a, 1), 1);
+    OK(xrt_graph_destroy(g2));
+    OK(xrt_graph_launch(x, f.s));
+    OK(xrt_stream_synchronize(f.s));
+    expect_ints(&f, f.d, 2, "the updated exec");
+    assert_int_equal(__atomic_load_n(&gone_b, __ATOMIC_ACQUIRE), 0); /* the exec holds b */
+    OK(xrt_graph_exec_destroy(x));
+    assert_int_equal(uobj_gone(&gone_b, 1), 1);
+    fx_free(&f);
+}
+
+static void test_user_objects_bad(void **state)
+{
+    xrt_user_object o, stale;
+    xrt_graph g;
+    int destroyed = 0, other = 0;
+    (void)state;
+    need_nodes();
+    uobj_make(&o, &destroyed, 1);
+    FAILS(xrt_user_object_create(NULL, &other, uobj_destroy, 1, XRT_USER_OBJECT_NO_DESTRUCTOR_SYNC),
+          XRT_ERROR_INVALID_VALUE, "object is NULL");
+    FAILS(xrt_user_object_create(&stale, &other, NULL, 1, XRT_USER_OBJECT_NO_DESTRUCTOR_SYNC),
+          XRT_ERROR_INVALID_VALUE, "destroy is NULL");
+    assert_null(stale);
+    FAILS(xrt_user_object_create(&stale, &other, uobj_destroy, 0, XRT_USER_OBJECT_NO_DESTRUCTOR_SYNC),
+          XRT_ERROR_INVALID_VALUE, "count 0 is not 1 .. INT_MAX");
+    FAILS(xrt_user_object_create(&stale, &other, uobj_destroy, 1, 0), XRT_ERROR_INVALID_VALUE,
+          "must be XRT_USER_OBJECT_NO_DESTRUCTOR_SYNC");
+    FAILS(xrt_user_object_create(&stale, &other, uobj_destroy, 1, 3), XRT_ERROR_INVALID_VALUE, "flags 0x3");
+    FAILS(xrt_user_object_retain(o, 0), XRT_ERROR_INVALID_VALUE, "count 0");
+    FAILS(xrt_user_object_retain(o, (unsigned)INT_MAX + 1), XRT_ERROR_INVALID_VALUE, "not 1 .. INT_MAX");
+    FAILS(xrt_user_object_release(o, 0), XRT_ERROR_INVALID_VALUE, "count 0");
+    FAILS(xrt_user_object_retain(NULL, 1), XRT_ERROR_INVALID_VALUE, "the user object handle is NULL");
+    OK(xrt_graph_create(&g, 0));
+    FAILS(xrt_user_object_retain((xrt_user_object)g, 1), XRT_ERROR_INVALID_HANDLE, "xrt_user_object_retain");
+    FAILS(xrt_graph_retain_user_object((xrt_graph)o, o, 1, 0), XRT_ERROR_INVALID_HANDLE,
+          "xrt_graph_retain_user_object");
+    FAILS(xrt_graph_retain_user_object(g, o, 1, 2), XRT_ERROR_INVALID_VALUE, "unknown flags 0x2");
+    FAILS(xrt_graph_retain_user_object(g, o, 0, 0), XRT_ERROR_INVALID_VALUE, "count 0");
+    FAILS(xrt_graph_release_user_object(g, NULL, 1), XRT_ERROR_INVALID_VALUE, "the user object handle is NULL");
+    FAILS(xrt_graph_release_user_object(NULL, o, 1), XRT_ERROR_INVALID_VALUE, "the graph, exec or node handle is NULL");
+    if (on_cpu_backend()) { /* CUDA leaves these undefined; the CPU backend refuses them */
+        FAILS(xrt_graph_release_user_object(g, o, 1), XRT_ERROR_INVALID_VALUE, "holds 0 references");
+        FAILS(xrt_user_object_release(o, 2), XRT_ERROR_INVALID_VALUE, "2 references released of the 1");
+    }
+    assert_int_equal(__atomic_load_n(&destroyed, __ATOMIC_ACQUIRE), 0);
+    OK(xrt_user_object_release(o, 1));
+    assert_int_equal(uobj_gone(&destroyed, 1), 1);
+    FAILS(xrt_graph_retain_user_object(g, o, 1, 0), XRT_ERROR_INVALID_HANDLE, "xrt_graph_retain_user_object");
+    OK(xrt_graph_destroy(g));
+    assert_int_equal(other, 0); /* refused creates run nothing */
+}
+
 static void test_mem_nodes_bad(void **state)
 {
     fixture f;
@@ -1984,6 +2136,9 @@ int main(void)
         cmocka_unit_test(test_auto_free_on_launch),
         cmocka_unit_test(test_auto_free_captured),
         cmocka_unit_test(test_graph_upload),
+        gated_test(test_user_objects_follow_copies),
+        cmocka_unit_test(test_user_objects_of_children_and_updates),
+        cmocka_unit_test(test_user_objects_bad),
         cmocka_unit_test(test_mem_nodes_bad),
         cmocka_unit_test(test_bad_input),
     };

@@ -1021,6 +1021,8 @@ static inline xrt_status xrt_test_refuser_register(void)
    calling thread's backend (a module and its function where the backend
    loads the CPU's C source; else they stay NULL, and the calls must be
    refused all the same). */
+static inline void xrt_test_calls_nothing(void *user) { (void)user; } /* a user object's destroy */
+
 typedef struct xrt_test_calls {
     /* made by xrt_test_calls_make */
     xrt_stream s;      /* the stream of the host function that makes a call */
@@ -1078,6 +1080,7 @@ typedef struct xrt_test_calls {
     xrt_function_attributes fattr;
     xrt_mem_pool dpool, pool, doomed_pool; /* made where the backend has pools: the default one, two created */
     xrt_mem_pool got_pool, made_pool;
+    xrt_user_object uobj, made_uobj, uobj_none; /* uobj: made with one reference where the backend has them */
     xrt_mem_pool_props pool_props;
     xrt_mem_access_desc access; /* {0, 0}: made the owner's READ_WRITE */
     void *p_pool;
@@ -1328,6 +1331,21 @@ typedef struct xrt_test_calls {
     X(graph_remove_deps_null, "graph_remove_dependencies of NULL arrays", 0, XRT_ERROR_INVALID_VALUE,                  \
       xrt_graph_remove_dependencies(c->built, NULL, NULL, 1))                                                          \
     X(graph_clone, "graph_clone", 0, XRT_SUCCESS, xrt_graph_clone(&c->created, c->built))                             \
+    X(user_object_create, "user_object_create", 0, XRT_SUCCESS,                                                        \
+      xrt_user_object_create(&c->made_uobj, c, xrt_test_calls_nothing, 1, XRT_USER_OBJECT_NO_DESTRUCTOR_SYNC))        \
+    X(user_object_create_flags, "user_object_create of flags 0", 0, XRT_ERROR_INVALID_VALUE,                           \
+      xrt_user_object_create(&c->uobj_none, c, xrt_test_calls_nothing, 1, 0))                                          \
+    X(user_object_retain, "user_object_retain", 0, XRT_SUCCESS, xrt_user_object_retain(c->uobj, 1))                     \
+    X(user_object_retain_zero, "user_object_retain of no reference", 0, XRT_ERROR_INVALID_VALUE,                      \
+      xrt_user_object_retain(c->uobj, 0))                                                                              \
+    X(graph_retain_user_object, "graph_retain_user_object", 0, XRT_SUCCESS,                                            \
+      xrt_graph_retain_user_object(c->built, c->uobj, 1, 0))                                                           \
+    X(graph_retain_user_object_flags, "graph_retain_user_object of flags 2", 0, XRT_ERROR_INVALID_VALUE,              \
+      xrt_graph_retain_user_object(c->built, c->uobj, 1, 2))                                                           \
+    X(graph_release_user_object, "graph_release_user_object of no reference", 0, XRT_ERROR_INVALID_VALUE,             \
+      xrt_graph_release_user_object(c->built, c->uobj, 0))                                                             \
+    X(user_object_release, "user_object_release of no reference", 0, XRT_ERROR_INVALID_VALUE,                          \
+      xrt_user_object_release(c->uobj, 0))                                                                             \
     X(graph_clone_null, "graph_clone to NULL", 0, XRT_ERROR_INVALID_VALUE, xrt_graph_clone(NULL, c->built))           \
     X(graph_find, "graph_node_find_in_clone", 0, XRT_SUCCESS, xrt_graph_node_find_in_clone(&c->found, c->node, c->clone)) \
     X(graph_find_null, "graph_node_find_in_clone to NULL", 0, XRT_ERROR_INVALID_VALUE,                                \
@@ -1592,6 +1610,8 @@ static inline int xrt_test_calls_make(xrt_test_calls *c)
         xrt_graph_add_memcpy_node(&c->copy_node, c->built, NULL, 0, &c->row) || xrt_graph_clone(&c->clone, c->built) ||
         xrt_graph_instantiate(&c->built_exec, c->built))
         return __LINE__;
+    if (xrt_user_object_create(&c->uobj, c, xrt_test_calls_nothing, 1, XRT_USER_OBJECT_NO_DESTRUCTOR_SYNC))
+        xrt_get_last_error(); /* a backend without user objects */
     return 0;
 }
 
@@ -1628,6 +1648,8 @@ static inline void xrt_test_calls_free(xrt_test_calls *c)
     if (c->made_mod) xrt_module_unload(c->made_mod);
     if (c->pool) xrt_mem_pool_destroy(c->pool);
     if (c->made_pool) xrt_mem_pool_destroy(c->made_pool);
+    if (c->made_uobj) xrt_user_object_release(c->made_uobj, 1);
+    if (c->uobj) xrt_user_object_release(c->uobj, 1);
     if (c->doomed_pool) xrt_mem_pool_destroy(c->doomed_pool); /* if the row did not */
     xrt_get_last_error();
 }

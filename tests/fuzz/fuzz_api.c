@@ -240,6 +240,11 @@ static int op_index, trace; /* FUZZ_API_TRACE=1: print each call and its status 
     X(device_flush_gpu_direct_rdma_writes, 0) /* tests/test_suite.c: a fence changes nothing the model sees */ \
     X(stream_set_attribute, 0) /* tests/test_suite.c, tests/test_devices.c: how a wait waits, a stream's priority */ \
     X(stream_get_attribute, 0)                                          \
+    X(user_object_create, 0) /* tests/test_graph_nodes.c: references and destroys, not the model's memory */ \
+    X(user_object_retain, 0)                                            \
+    X(user_object_release, 0)                                           \
+    X(graph_retain_user_object, 0)                                      \
+    X(graph_release_user_object, 0)                                     \
     X(graph_instantiate_with_flags, 0) /* tests/test_graph_nodes.c */   \
     X(graph_upload, 0) /* tests/test_graph_nodes.c */ \
     X(event_record_with_flags, 0) /* tests/test_graph.c: DEFAULT is event_record; EXTERNAL needs a capture */ \
