@@ -165,6 +165,53 @@ static void test_shutdown_in_per_thread_capture(void **state)
     in_child("xrt_shutdown while the per-thread stream captures", shutdown_in_capture_child, NULL, 10);
 }
 
+/* >> xrt_shutdown while a graph holds a user object: the graph goes, the
+   object's destroy runs once (on a GPU, on the runtime's thread), without
+   deadlocking on the handle table that xrt_shutdown holds, and the object's
+   handle is refused after xrt_init. */
+static void shutdown_uobj_destroy(void *user) { __atomic_add_fetch((int *)user, 1, __ATOMIC_RELEASE); }
+
+static int shutdown_with_user_object_child(void *arg)
+{
+    xrt_graph g[2];
+    xrt_user_object o[2];
+    int gone = 0, i;
+    (void)arg;
+    /* made in both orders: a handle before its graph's, and after */
+    CHILD_OK(xrt_user_object_create(&o[0], &gone, shutdown_uobj_destroy, 1, XRT_USER_OBJECT_NO_DESTRUCTOR_SYNC));
+    CHILD_OK(xrt_graph_create(&g[0], 0));
+    CHILD_OK(xrt_graph_create(&g[1], 0));
+    CHILD_OK(xrt_user_object_create(&o[1], &gone, shutdown_uobj_destroy, 1, XRT_USER_OBJECT_NO_DESTRUCTOR_SYNC));
+    for (i = 0; i < 2; i++) CHILD_OK(xrt_graph_retain_user_object(g[i], o[i], 1, XRT_GRAPH_USER_OBJECT_MOVE));
+    xrt_shutdown();
+    for (i = 0; i < 5000 && __atomic_load_n(&gone, __ATOMIC_ACQUIRE) < 2; i++) sleep_ms(1);
+    CHILD_TRUE(__atomic_load_n(&gone, __ATOMIC_ACQUIRE) == 2);
+    CHILD_OK(xrt_init());
+    CHILD_TRUE(xrt_user_object_retain(o[0], 1) == XRT_ERROR_INVALID_HANDLE);
+    xrt_get_last_error();
+    xrt_shutdown();
+    return 0;
+}
+
+static void test_shutdown_with_user_object_in_graph(void **state)
+{
+    xrt_user_object o;
+    int gone = 0;
+    xrt_status st;
+    xrt_graph g;
+    (void)state;
+    SKIP_UNLESS(caps() & XRT_CAP_GRAPHS, "no graphs");
+    st = xrt_graph_create(&g, 0);
+    if (st == XRT_SUCCESS) OK(xrt_graph_destroy(g));
+    else xrt_get_last_error();
+    SKIP_UNLESS(st == XRT_SUCCESS, "the backend does not build graphs node by node");
+    st = xrt_user_object_create(&o, &gone, shutdown_uobj_destroy, 1, XRT_USER_OBJECT_NO_DESTRUCTOR_SYNC);
+    if (st == XRT_SUCCESS) OK(xrt_user_object_release(o, 1));
+    else xrt_get_last_error();
+    SKIP_UNLESS(st == XRT_SUCCESS, "the runtime has no user objects");
+    in_child("xrt_shutdown while a graph holds a user object", shutdown_with_user_object_child, NULL, 10);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -172,6 +219,7 @@ int main(void)
         cmocka_unit_test(test_shutdown_behind_other_devices_host_function),
         cmocka_unit_test(test_shutdown_frees_spares),
         cmocka_unit_test(test_shutdown_in_per_thread_capture),
+        cmocka_unit_test(test_shutdown_with_user_object_in_graph),
     };
     return xrt_test_run_on_backends("shutdown", tests, sizeof tests / sizeof tests[0], NULL);
 }

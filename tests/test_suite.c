@@ -139,6 +139,39 @@ static void test_gpu_direct_rdma_writes(void **state)
           XRT_ERROR_INVALID_VALUE, "scope 150 is none of");
 }
 
+/* User objects (cudaUserObjectCreate & co), each call once: a graph takes
+   a reference and gives it back, the caller's last release runs the
+   destroy (on a GPU on the runtime's thread: waited for). The rules:
+   tests/test_graph_nodes.c. HIP 5 has none. */
+static void suite_uobj_destroy(void *user) { __atomic_add_fetch((int *)user, 1, __ATOMIC_RELEASE); }
+
+static void test_user_objects(void **state)
+{
+    xrt_user_object o;
+    xrt_graph g;
+    int gone = 0, i;
+    xrt_status st;
+    (void)state;
+    SKIP_UNLESS(caps() & XRT_CAP_GRAPHS, "the backend has no graphs");
+    st = xrt_user_object_create(&o, &gone, suite_uobj_destroy, 1, XRT_USER_OBJECT_NO_DESTRUCTOR_SYNC);
+    if (st == XRT_ERROR_UNSUPPORTED) xrt_get_last_error();
+    SKIP_UNLESS(st != XRT_ERROR_UNSUPPORTED, "the runtime has no user objects");
+    OK(st);
+    st = xrt_graph_create(&g, 0);
+    if (st == XRT_ERROR_UNSUPPORTED) xrt_get_last_error();
+    if (st == XRT_SUCCESS) {
+        OK(xrt_graph_retain_user_object(g, o, 2, 0));
+        OK(xrt_graph_release_user_object(g, o, 1));
+        OK(xrt_graph_destroy(g)); /* the graph's other reference */
+    }
+    OK(xrt_user_object_retain(o, 1));
+    OK(xrt_user_object_release(o, 1));
+    assert_int_equal(__atomic_load_n(&gone, __ATOMIC_ACQUIRE), 0);
+    OK(xrt_user_object_release(o, 1));
+    for (i = 0; i < 10000 && !__atomic_load_n(&gone, __ATOMIC_ACQUIRE); i++) sleep_ms(1);
+    assert_int_equal(__atomic_load_n(&gone, __ATOMIC_ACQUIRE), 1);
+}
+
 /* Stream attributes (cudaStreamSetAttribute, cudaStreamGetAttribute):
    what a stream has before (no window, AUTO, its priority, domain 0 and the
    map {0, 1}), what is set after, a priority clamped to the range and seen
@@ -2998,6 +3031,7 @@ int main(void)
         cmocka_unit_test(test_cache_config),
         cmocka_unit_test(test_gpu_direct_rdma_writes),
         cmocka_unit_test(test_stream_attributes),
+        cmocka_unit_test(test_user_objects),
         cmocka_unit_test(test_device_properties),
         cmocka_unit_test(test_capabilities),
         cmocka_unit_test(test_target),

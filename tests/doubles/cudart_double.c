@@ -549,7 +549,75 @@ typedef struct graph {
                               exist at any point in time"), until that exec or the graph is destroyed (exec_lock) */
     int owned; /* a child graph node's own graph: "Allocation and free nodes cannot be added to the returned
                   graph" (cudaGraphChildGraphNodeGetGraph) */
+    struct uref *uref; /* the user objects it holds references to (">> user objects") */
+    size_t nuref;
 } graph;
+
+/* >> user objects. A destroy runs on the runtime's own thread, as CUDA's
+   ("executed by a shared internal thread"), never inside the call that
+   released the last reference. A graph's references go to its copies
+   (clones, child nodes' graphs, plans: an exec's are released when its
+   plan is, after its last launch). Releasing more than there is, is
+   refused (CUDA leaves it undefined). */
+typedef struct uobj { int refs; cudaHostFn_t fn; void *ptr; struct uobj *next; } uobj;
+typedef struct uref { uobj *o; unsigned n; } uref;
+static pthread_mutex_t uobj_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t uobj_cond = PTHREAD_COND_INITIALIZER;
+static uobj *uobj_queue;
+static int uobj_thread_up;
+
+static void *uobj_main(void *arg)
+{
+    uobj *o;
+    (void)arg;
+    pthread_mutex_lock(&uobj_lock);
+    for (;;) {
+        while (!uobj_queue) pthread_cond_wait(&uobj_cond, &uobj_lock);
+        o = uobj_queue;
+        uobj_queue = o->next;
+        pthread_mutex_unlock(&uobj_lock);
+        o->fn(o->ptr);
+        free(o);
+        pthread_mutex_lock(&uobj_lock);
+    }
+    return NULL;
+}
+
+static void uobj_release(uobj *o, unsigned n)
+{
+    pthread_t t;
+    if (__atomic_sub_fetch(&o->refs, (int)n, __ATOMIC_ACQ_REL)) return;
+    pthread_mutex_lock(&uobj_lock);
+    if (!uobj_thread_up && pthread_create(&t, NULL, uobj_main, NULL) == 0) {
+        pthread_detach(t);
+        uobj_thread_up = 1;
+    }
+    o->next = uobj_queue;
+    uobj_queue = o;
+    pthread_cond_signal(&uobj_cond);
+    pthread_mutex_unlock(&uobj_lock);
+}
+
+/* to, a copy of from holding none, takes from's references; 0 without memory. */
+static int urefs_copy(graph *to, const graph *from)
+{
+    size_t i;
+    if (!from->nuref) return 1;
+    if (!(to->uref = (uref *)malloc(from->nuref * sizeof *to->uref))) return 0;
+    memcpy(to->uref, from->uref, from->nuref * sizeof *to->uref);
+    to->nuref = from->nuref;
+    for (i = 0; i < to->nuref; i++) __atomic_add_fetch(&to->uref[i].o->refs, (int)to->uref[i].n, __ATOMIC_ACQ_REL);
+    return 1;
+}
+
+static void urefs_release(graph *g)
+{
+    size_t i;
+    for (i = 0; i < g->nuref; i++) uobj_release(g->uref[i].o, g->uref[i].n);
+    free(g->uref);
+    g->uref = NULL;
+    g->nuref = 0;
+}
 static pthread_mutex_t exec_lock = PTHREAD_MUTEX_INITIALIZER;
 static void mem_exec_unlink(graph *g, struct exec *x);
 static unsigned long long node_serial;
@@ -675,6 +743,7 @@ static void graph_free(graph *g)
     mem_exec_unlink(g, NULL);
     for (i = 0; i < g->n; i++) gnode_free(g->nodes[i]);
     free(g->nodes);
+    urefs_release(g);
     free(g);
 }
 
@@ -712,6 +781,10 @@ static graph *graph_dup(const graph *g)
             return NULL;
         }
         n->from = g->nodes[i]->id;
+    }
+    if (!urefs_copy(c, g)) {
+        graph_free(c);
+        return NULL;
     }
     return c;
 }
@@ -1230,6 +1303,7 @@ static void plan_unref(plan *p)
     if (__atomic_sub_fetch(&p->refs, 1, __ATOMIC_ACQ_REL)) return;
     for (i = 0; i < p->g.n; i++) gnode_free(p->g.nodes[i]);
     free(p->g.nodes);
+    urefs_release(&p->g);
     free(p);
 }
 
@@ -1287,6 +1361,7 @@ static plan *plan_make(const graph *g, int *cycle)
     }
     free(order);
     free(at);
+    if (ok && !urefs_copy(&p->g, g)) ok = 0;
     if (ok || !p) return ok ? p : NULL;
     plan_unref(p);
     return NULL;
@@ -4427,5 +4502,77 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b)
     pthread_mutex_unlock(&e->lock);
     if (st) return st;
     *ms = (float)(e->ms - s->ms);
+    return cudaSuccess;
+}
+
+/* >> user objects' calls */
+cudaError_t cudaUserObjectCreate(cudaUserObject_t *out, void *ptr, cudaHostFn_t destroy, unsigned count, unsigned flags)
+{
+    uobj *o;
+    if (!out || !destroy || !count || count > INT_MAX || flags != cudaUserObjectNoDestructorSync)
+        return cudaErrorInvalidValue;
+    if (!(o = (uobj *)calloc(1, sizeof *o))) return cudaErrorMemoryAllocation;
+    o->refs = (int)count;
+    o->fn = destroy;
+    o->ptr = ptr;
+    *out = (cudaUserObject_t)(void *)o;
+    return cudaSuccess;
+}
+
+cudaError_t cudaUserObjectRetain(cudaUserObject_t object, unsigned count)
+{
+    uobj *o = (uobj *)(void *)object;
+    if (!o || !count || count > INT_MAX || __atomic_load_n(&o->refs, __ATOMIC_ACQUIRE) > INT_MAX - (int)count)
+        return cudaErrorInvalidValue;
+    __atomic_add_fetch(&o->refs, (int)count, __ATOMIC_ACQ_REL);
+    return cudaSuccess;
+}
+
+cudaError_t cudaUserObjectRelease(cudaUserObject_t object, unsigned count)
+{
+    uobj *o = (uobj *)(void *)object;
+    if (!o || !count || count > INT_MAX || __atomic_load_n(&o->refs, __ATOMIC_ACQUIRE) < (int)count)
+        return cudaErrorInvalidValue;
+    uobj_release(o, count);
+    return cudaSuccess;
+}
+
+/* g's entry of o, or NULL. */
+static uref *uref_of(const graph *g, const uobj *o)
+{
+    size_t i;
+    for (i = 0; i < g->nuref; i++)
+        if (g->uref[i].o == o) return &g->uref[i];
+    return NULL;
+}
+
+cudaError_t cudaGraphRetainUserObject(cudaGraph_t gr, cudaUserObject_t object, unsigned count, unsigned flags)
+{
+    graph *g = (graph *)(void *)gr;
+    uobj *o = (uobj *)(void *)object;
+    uref *r;
+    if (!g || !o || !count || count > INT_MAX || (flags & ~(unsigned)cudaGraphUserObjectMove))
+        return cudaErrorInvalidValue;
+    if (!(r = uref_of(g, o))) {
+        uref *v = (uref *)realloc(g->uref, (g->nuref + 1) * sizeof *v);
+        if (!v) return cudaErrorMemoryAllocation;
+        g->uref = v;
+        r = &v[g->nuref++];
+        r->o = o;
+        r->n = 0;
+    }
+    r->n += count;
+    if (!(flags & cudaGraphUserObjectMove)) __atomic_add_fetch(&o->refs, (int)count, __ATOMIC_ACQ_REL);
+    return cudaSuccess;
+}
+
+cudaError_t cudaGraphReleaseUserObject(cudaGraph_t gr, cudaUserObject_t object, unsigned count)
+{
+    graph *g = (graph *)(void *)gr;
+    uobj *o = (uobj *)(void *)object;
+    uref *r;
+    if (!g || !o || !count || count > INT_MAX || !(r = uref_of(g, o)) || r->n < count) return cudaErrorInvalidValue;
+    if (!(r->n -= count)) *r = g->uref[--g->nuref];
+    uobj_release(o, count);
     return cudaSuccess;
 }
