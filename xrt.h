@@ -142,6 +142,7 @@
      >> impl: modules         module and function handles
      >> impl: module globals, function attributes, occupancy
      >> impl: graph nodes     graphs built node by node
+     >> impl: capture graphs  a capture's graph handle while it lasts
      >> impl: user objects    their handles and destroys
      >> impl: native streams  xrt_stream_from_native's table
    the process and the public calls
@@ -550,6 +551,11 @@ typedef enum xrt_capture_mode {
     XRT_CAPTURE_MODE_THREAD_LOCAL = 1, /* the capturing thread may not */
     XRT_CAPTURE_MODE_RELAXED = 2       /* unsafe calls are not refused */
 } xrt_capture_mode;
+
+enum { /* cudaStreamUpdateCaptureDependenciesFlags */
+    XRT_STREAM_ADD_CAPTURE_DEPENDENCIES = 0,
+    XRT_STREAM_SET_CAPTURE_DEPENDENCIES = 1
+};
 
 typedef enum xrt_capture_status {
     XRT_CAPTURE_STATUS_NONE = 0,
@@ -1413,6 +1419,23 @@ static inline xrt_status xrt_stream_is_capturing(xrt_stream stream, xrt_capture_
    given. */
 static inline xrt_status xrt_stream_get_capture_info(xrt_stream stream, xrt_capture_status *status,
                                                      unsigned long long *id);
+/* The same, and while the capture is active (else left as they were) its
+   graph and the nodes the stream's next work will follow, as
+   cudaStreamGetCaptureInfo's other outputs (HIP's _v2): *graph is the
+   capture's, not the caller's (xrt_stream_end_capture gives it, a failed
+   capture takes it away); meanwhile it takes nodes and edges as any graph,
+   but is neither destroyed, instantiated, nor loses a node. *deps is an
+   array of *ndeps nodes, valid until the thread's next call of this. Any
+   of id, graph, deps, ndeps may be NULL (deps needs ndeps). */
+static inline xrt_status xrt_stream_get_capture_info_v2(xrt_stream stream, xrt_capture_status *status,
+                                                        unsigned long long *id, xrt_graph *graph,
+                                                        const xrt_graph_node **deps, size_t *ndeps);
+/* The nodes the stream's next captured work follows: these added to them
+   (XRT_STREAM_ADD_CAPTURE_DEPENDENCIES) or instead of them (_SET), as
+   cudaStreamUpdateCaptureDependencies; nodes of the capture's graph. A node
+   taken out so, or added by hand, need not be joined back before the end. */
+static inline xrt_status xrt_stream_update_capture_dependencies(xrt_stream stream, const xrt_graph_node *deps,
+                                                                size_t ndeps, unsigned flags);
 /* The calling thread's capture mode, cudaThreadExchangeStreamCaptureMode:
    sets it to *mode and gives the one it had in *mode (push, then pop with
    the same call). It decides which captures the thread's unsafe calls are
@@ -1679,6 +1702,15 @@ XRT_API xrt_status xrt__mem_finish(void *record, xrt_status freed);
 /* Graph memory left to the caller (see ">> impl: graph memory"). */
 XRT_API void xrt__capture_begun(const xrt_backend *b, xrt_stream stream) XRT__COLD;
 XRT_API uintptr_t xrt__capture_into(const xrt_backend *b, xrt_stream stream) XRT__COLD; /* the graph its capture was begun into, or 0 */
+/* The capture's graph handle that xrt_stream_get_capture_info_v2 gave, now
+   of the graph obj that its end made (">> impl: capture graphs"), or 0. */
+XRT_API uintptr_t xrt__capture_graph_keep(const xrt_backend *b, xrt_stream stream, void *obj) XRT__COLD;
+XRT_API xrt_status xrt__capture_info_v2(const xrt_backend *b, xrt_stream stream, xrt_capture_status *status,
+                                        unsigned long long *id, xrt_graph *graph, const xrt_graph_node **deps,
+                                        size_t *ndeps) XRT__COLD;
+XRT_API xrt_status xrt__capture_update_deps(const xrt_backend *b, xrt_stream stream, const xrt_graph_node *deps,
+                                            size_t ndeps, unsigned flags) XRT__COLD;
+XRT_API xrt_status xrt__graph_capturing(uintptr_t graph, const char *fn) XRT__COLD; /* refuses a capture's graph */
 XRT_API void xrt__capture_ended(const xrt_backend *b, xrt_stream stream, void *obj, uintptr_t graph) XRT__COLD;
 XRT_API void xrt__capture_stream_gone(const xrt_backend *b, uintptr_t stream) XRT__COLD;
 XRT_API xrt_status xrt__mem_add_captured(const xrt_backend *b, void **p, size_t n, xrt_stream stream,
@@ -1926,6 +1958,7 @@ XRT__GLOBAL(xrt__handle_slot xrt__handle_null_stream, );
 XRT__GLOBAL(int xrt__captures, );
 XRT__GLOBAL(int xrt__graph_mems, );
 XRT__GLOBAL(int xrt__captures_into, ); /* of those captures, the ones into a graph */
+XRT__GLOBAL(int xrt__capture_graphs, ); /* graphs of captures under way that have a handle (">> impl: capture graphs") */
 
 /* NULL for a NULL, stale, foreign or wrong-kind handle (NULL has kind bits 0). */
 static inline xrt__handle_slot *xrt__handle_lookup(const xrt_backend *b, const void *handle, uintptr_t kind)
@@ -3820,6 +3853,9 @@ static inline xrt_status xrt_stream_end_capture(xrt_stream stream, xrt_graph *gr
     if (st == XRT_SUCCESS && XRT__UNLIKELY(__atomic_load_n(&xrt__captures_into, __ATOMIC_RELAXED)) &&
         (*graph = (xrt_graph)xrt__capture_into(b, xrt__unit_stream(stream))) != NULL)
         st = XRT_SUCCESS; /* the graph it was begun into: its handle */
+    else if (st == XRT_SUCCESS && XRT__UNLIKELY(__atomic_load_n(&xrt__capture_graphs, __ATOMIC_RELAXED)) &&
+             (*graph = (xrt_graph)xrt__capture_graph_keep(b, xrt__unit_stream(stream), obj)) != NULL)
+        st = XRT_SUCCESS; /* the handle its graph had while it lasted */
     else if (st == XRT_SUCCESS)
         st = xrt__handle_create(b, obj, XRT__HANDLE_GRAPH, 1, (void **)graph);
     if (XRT__UNLIKELY(__atomic_load_n(&xrt__captures, __ATOMIC_RELAXED)))
@@ -3858,6 +3894,19 @@ static inline xrt_status xrt_stream_get_capture_info(xrt_stream stream, xrt_capt
     return xrt__call_exit(r);
 }
 
+static inline xrt_status xrt_stream_get_capture_info_v2(xrt_stream stream, xrt_capture_status *status,
+                                                        unsigned long long *id, xrt_graph *graph,
+                                                        const xrt_graph_node **deps, size_t *ndeps)
+{
+    return xrt__capture_info_v2(xrt__be(), stream, status, id, graph, deps, ndeps);
+}
+
+static inline xrt_status xrt_stream_update_capture_dependencies(xrt_stream stream, const xrt_graph_node *deps,
+                                                                size_t ndeps, unsigned flags)
+{
+    return xrt__capture_update_deps(xrt__be(), stream, deps, ndeps, flags);
+}
+
 static inline xrt_status xrt_thread_exchange_stream_capture_mode(xrt_capture_mode *mode)
 {
     const xrt_backend *b = xrt__be();
@@ -3890,6 +3939,9 @@ static inline xrt_status xrt__graph_instantiate(xrt_graph_exec *exec, xrt_graph 
     if (XRT__UNLIKELY(!g)) return xrt__call_exit(xrt__handle_bad(fn, graph));
     if (XRT__UNLIKELY(__atomic_load_n(&xrt__graph_mems, __ATOMIC_RELAXED)) &&
         (st = xrt__graph_mem_one_exec((uintptr_t)graph)) != XRT_SUCCESS)
+        return xrt__call_exit(st);
+    if (XRT__UNLIKELY(__atomic_load_n(&xrt__capture_graphs, __ATOMIC_RELAXED)) &&
+        (st = xrt__graph_capturing((uintptr_t)graph, fn)) != XRT_SUCCESS)
         return xrt__call_exit(st);
     xrt__graph_hold(1);
     st = flags ? b->graph_instantiate_with_flags(b, &obj, g->obj, flags) : b->graph_instantiate(b, &obj, g->obj);
@@ -6163,7 +6215,7 @@ XRT_API xrt_status xrt__target_get(const xrt_backend *b, xrt_target *t)
 #ifndef XRT_STATIC
 xrt__handle_slot *xrt__handle_chunks[1u << (XRT__HANDLE_INDEX_BITS - XRT__HANDLE_CHUNK_BITS)];
 xrt__handle_slot xrt__handle_null_stream;
-int xrt__captures, xrt__graph_mems, xrt__captures_into;
+int xrt__captures, xrt__graph_mems, xrt__captures_into, xrt__capture_graphs;
 #endif
 static uintptr_t xrt__handle_free_list = XRT__HANDLE_MAX; /* head of the free list, XRT__HANDLE_MAX = empty */
 static uintptr_t xrt__handle_next;              /* first never-used index */
@@ -7464,6 +7516,8 @@ typedef struct xrt__capture_origin {
     const xrt_backend *be;
     size_t allocs;    /* allocations recorded as the capture's */
     uintptr_t into;   /* the graph it was begun into (xrt_stream_begin_capture_to_graph); 0: a new one */
+    uintptr_t graph;  /* into 0: the handle of its graph that xrt_stream_get_capture_info_v2 made; 0: none yet */
+    void *graph_obj;  /* the backend's object of that graph (into's too, once asked) */
     char why[256];    /* the failure that invalidated it, where a GPU runtime will not say ("": none seen) */
 } xrt__capture_origin;
 
@@ -7535,6 +7589,8 @@ static int xrt__capture_follow(const xrt_backend *b, uintptr_t stream, uintptr_t
         xrt__capture_origins[n].be = b;
         xrt__capture_origins[n].allocs = 0;
         xrt__capture_origins[n].into = into;
+        xrt__capture_origins[n].graph = 0;
+        xrt__capture_origins[n].graph_obj = NULL;
         xrt__capture_origins[n].why[0] = 0;
         if (into) __atomic_store_n(&xrt__captures_into, xrt__captures_into + 1, __ATOMIC_RELAXED);
         __atomic_store_n(&xrt__captures, (int)n + 1, __ATOMIC_RELAXED);
@@ -7751,13 +7807,21 @@ static void xrt__capture_settle_joined_locked(const xrt_backend *b, uintptr_t gr
     XRT_FREE(streams);
 }
 
+static void xrt__capture_graph_drop(const xrt_backend *b, uintptr_t h); /* ">> impl: capture graphs" */
+
 /* The capture begun on `stream` is over: off the list, its allocations the
-   graph's (graph: its handle) or, without one, gone. */
-static void xrt__capture_over_locked(const xrt_backend *b, uintptr_t stream, uintptr_t graph)
+   graph's (graph: its handle) or, without one, gone. The handle its graph
+   had while it lasted, if its end made none (it failed, or its origin
+   went), goes to *drop for xrt__capture_graph_drop, once the lock is let
+   go (else 0). */
+static void xrt__capture_over_locked(const xrt_backend *b, uintptr_t stream, uintptr_t graph, uintptr_t *drop)
 {
     int i;
+    *drop = 0;
     for (i = 0; i < xrt__captures; i++)
         if (xrt__capture_origins[i].stream == stream) {
+            if ((*drop = xrt__capture_origins[i].graph) != 0)
+                __atomic_store_n(&xrt__capture_graphs, xrt__capture_graphs - 1, __ATOMIC_RELAXED);
             /* its records go first: until then, xrt__mem_drop_stale_locked is on */
             if (xrt__capture_origins[i].allocs) xrt__capture_adopt_locked(b, stream, 0, graph);
             if (xrt__capture_joined) xrt__capture_settle_joined_locked(b, graph);
@@ -7773,27 +7837,36 @@ static void xrt__capture_over_locked(const xrt_backend *b, uintptr_t stream, uin
 XRT_API void xrt__capture_ended(const xrt_backend *b, xrt_stream origin, void *obj, uintptr_t graph)
 {
     unsigned status = XRT_CAPTURE_STATUS_NONE;
-    uintptr_t stream;
+    uintptr_t stream, drop;
     xrt__err.quiet++;
     if (!graph && b->stream_is_capturing(b, obj, &status) != XRT_SUCCESS) status = XRT_CAPTURE_STATUS_NONE;
     xrt__err.quiet--;
     if (status != XRT_CAPTURE_STATUS_NONE) return;
     stream = xrt__capture_key(b, origin);
     pthread_mutex_lock(&xrt__graph_mem_lock);
-    xrt__capture_over_locked(b, stream, graph);
+    xrt__capture_over_locked(b, stream, graph, &drop);
     pthread_mutex_unlock(&xrt__graph_mem_lock);
+    xrt__capture_graph_drop(b, drop);
 }
 
 /* Thread `number` (xrt__capture_key_per_thread) exits: the captures begun on its
    per-thread streams are over, without a graph, as a destroyed origin's. */
 static void xrt__capture_thread_gone(uintptr_t number)
 {
+    const xrt_backend *b;
+    uintptr_t drop;
     int i;
     pthread_mutex_lock(&xrt__graph_mem_lock);
     for (i = xrt__captures; i-- > 0;) { /* the last origin takes the place of one that goes */
         const xrt__capture_origin *o = &xrt__capture_origins[i];
-        if (!(o->stream & XRT__HANDLE_KIND_MASK) && o->stream >> 16 == number)
-            xrt__capture_over_locked(o->be, o->stream, 0);
+        if ((o->stream & XRT__HANDLE_KIND_MASK) || o->stream >> 16 != number) continue;
+        b = o->be;
+        xrt__capture_over_locked(b, o->stream, 0, &drop);
+        if (!drop) continue;
+        pthread_mutex_unlock(&xrt__graph_mem_lock);
+        xrt__capture_graph_drop(b, drop);
+        pthread_mutex_lock(&xrt__graph_mem_lock);
+        i = xrt__captures; /* look again from the end */
     }
     pthread_mutex_unlock(&xrt__graph_mem_lock);
 }
@@ -7802,9 +7875,11 @@ static void xrt__capture_thread_gone(uintptr_t number)
    no live handle): a destroyed origin's capture is over, without a graph. */
 XRT_API void xrt__capture_stream_gone(const xrt_backend *b, uintptr_t stream)
 {
+    uintptr_t drop;
     pthread_mutex_lock(&xrt__graph_mem_lock);
-    xrt__capture_over_locked(b, stream, 0);
+    xrt__capture_over_locked(b, stream, 0, &drop);
     pthread_mutex_unlock(&xrt__graph_mem_lock);
+    xrt__capture_graph_drop(b, drop);
 }
 
 /* A graph's allocations are its new exec's (one exec at a time: the
@@ -8057,6 +8132,8 @@ static void xrt__graph_mem_shutdown(void)
     xrt__capture_origins = NULL;
     xrt__capture_cap = 0;
     __atomic_store_n(&xrt__captures, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&xrt__captures_into, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&xrt__capture_graphs, 0, __ATOMIC_RELAXED); /* their handles went with every other */
     pthread_mutex_unlock(&xrt__graph_mem_lock);
 }
 
@@ -9331,6 +9408,7 @@ static xrt_status xrt__gnode_mem_in(const xrt_backend *b, uintptr_t graph, const
     const xrt__handle_slot *g = xrt__handle_lookup(b, (const void *)graph, XRT__HANDLE_GRAPH);
     int count = 0;
     xrt_status st;
+    if ((st = xrt__graph_capturing(graph, fn)) != XRT_SUCCESS) return st;
     if (g && !(g->flags & XRT__HANDLE_OWNED))
         return xrt_error(XRT_ERROR_INVALID_VALUE, fn,
                          "graph %p is a child node's own graph: memory nodes cannot be in a child graph, as in CUDA",
@@ -9499,6 +9577,10 @@ XRT_API xrt_status xrt__graph_destroy(const xrt_backend *b, xrt_graph graph)
     xrt_status st;
     pthread_mutex_lock(&xrt__gnode_lock);
     g = xrt__handle_lookup(b, graph, XRT__HANDLE_GRAPH);
+    if (g && !(g->flags & XRT__HANDLE_OWNED) && (st = xrt__graph_capturing((uintptr_t)graph, "xrt_graph_destroy"))) {
+        pthread_mutex_unlock(&xrt__gnode_lock);
+        return st;
+    }
     if (g && !(g->flags & XRT__HANDLE_OWNED)) {
         pthread_mutex_unlock(&xrt__gnode_lock);
         return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_graph_destroy",
@@ -9860,6 +9942,7 @@ static xrt_status xrt__graph_destroy_node_locked(const xrt_backend *b, xrt_graph
     xrt_status st;
     if ((st = xrt__gnode_find(b, node, fn, &ns, &g, &graph)) != XRT_SUCCESS) return st;
     if ((st = xrt__graph_capture_fixed((xrt_graph)graph, fn)) != XRT_SUCCESS) return st;
+    if ((st = xrt__graph_capturing(graph, fn)) != XRT_SUCCESS) return st;
     memset(&p, 0, sizeof p);
     xrt__err.quiet++; /* a node whose params cannot be read is no child: no error of this destroy */
     st = b->graph_node_get_params(b, g->obj, ns->obj, &p);
@@ -9920,6 +10003,220 @@ XRT_API xrt_status xrt__graph_find_in_clone(const xrt_backend *b, xrt_graph_node
         (st = xrt__gnode_handle(b, (uintptr_t)clone, obj, XRT__HANDLE_GRAPH_NODE, &h, fn)) == XRT_SUCCESS)
         *node = (xrt_graph_node)h;
     return xrt__gnode_exit(st);
+}
+
+/* >> impl: capture graphs. xrt_stream_get_capture_info_v2 names a
+   capture's graph while it lasts: a handle made the first time it is asked
+   (not owned: the backend drops the graph of a capture that fails), kept in
+   the capture's origin record; a capture into a graph answers that graph's
+   handle. Its end hands the handle over, owned from then on, as the handle
+   of the graph object the end made (the CPU backend's is a new object, a
+   GPU runtime's the same); a capture that makes no graph takes the handle,
+   and its nodes', with it (xrt__capture_graph_drop). Lock order:
+   xrt__gnode_lock, then xrt__graph_mem_lock. */
+static pthread_key_t xrt__capinfo_key; /* frees a thread's buffers at its exit */
+static pthread_once_t xrt__capinfo_once = PTHREAD_ONCE_INIT;
+static XRT__TLS struct { void **objs; xrt_graph_node *nodes; size_t cap; } xrt__capinfo; /* the thread's last answer */
+
+static void xrt__capinfo_free(void *p) { XRT_FREE(p); }
+static void xrt__capinfo_setup(void) { pthread_key_create(&xrt__capinfo_key, xrt__capinfo_free); }
+
+/* Room for n dependencies in the thread's buffers: 0 without memory. */
+static int xrt__capinfo_room(size_t n)
+{
+    size_t each = sizeof(void *) + sizeof(xrt_graph_node);
+    void **v;
+    if (n <= xrt__capinfo.cap) return 1;
+    pthread_once(&xrt__capinfo_once, xrt__capinfo_setup);
+    n = n < 8 ? 16 : 2 * n;
+    if (n > SIZE_MAX / each || !(v = (void **)XRT_MALLOC(n * each))) return 0;
+    pthread_setspecific(xrt__capinfo_key, v);
+    XRT_FREE(xrt__capinfo.objs);
+    xrt__capinfo.objs = v;
+    xrt__capinfo.nodes = (xrt_graph_node *)(void *)(v + n);
+    xrt__capinfo.cap = n;
+    return 1;
+}
+
+/* The origin record of the capture whose graph is gobj, which `stream` is
+   in; NULL where none is (the capture is not followed: no memory when it
+   began, or it was begun on another thread's per-thread stream and joined
+   by this one). Under xrt__graph_mem_lock. */
+static xrt__capture_origin *xrt__capture_of_graph_locked(const xrt_backend *b, xrt_stream stream, void *gobj)
+{
+    uintptr_t key = xrt__capture_key(b, stream), mine;
+    int i;
+    for (i = 0; i < xrt__captures; i++)
+        if (xrt__capture_origins[i].be == b &&
+            (xrt__capture_origins[i].graph_obj == gobj || xrt__capture_origins[i].stream == key))
+            return &xrt__capture_origins[i];
+    mine = xrt__call.capture_number ? xrt__capture_key(b, XRT_STREAM_PER_THREAD) : 0;
+    for (i = 0; i < xrt__captures; i++) { /* a stream that joined a capture: whose graph is gobj? */
+        xrt__capture_origin *o = &xrt__capture_origins[i];
+        void *obj = o->be == b ? xrt__capture_obj(b, o->stream, mine) : NULL, *g = NULL;
+        unsigned st = XRT_CAPTURE_STATUS_NONE;
+        unsigned long long id;
+        size_t n;
+        int same;
+        if (!obj) continue;
+        xrt__err.quiet++;
+        same = b->stream_get_capture_info_v2(b, obj, &st, &id, &g, NULL, 0, &n) == XRT_SUCCESS &&
+               st == XRT_CAPTURE_STATUS_ACTIVE && g == gobj;
+        xrt__err.quiet--;
+        if (same) return o;
+    }
+    return NULL;
+}
+
+/* The handle of capture graph gobj, which `stream` is in, made if it has
+   none yet. Under xrt__gnode_lock. */
+static xrt_status xrt__capture_graph_handle(const xrt_backend *b, xrt_stream stream, void *gobj, uintptr_t *h,
+                                            const char *fn)
+{
+    xrt__capture_origin *o;
+    xrt_status st = XRT_SUCCESS;
+    pthread_mutex_lock(&xrt__graph_mem_lock);
+    if (!(o = xrt__capture_of_graph_locked(b, stream, gobj))) {
+        st = XRT_ERROR_UNSUPPORTED;
+    } else if (!(*h = o->into ? o->into : o->graph) && (st = xrt__handle_alloc(b, gobj, XRT__HANDLE_GRAPH, 0, h)) == XRT_SUCCESS) {
+        o->graph = *h;
+        __atomic_store_n(&xrt__capture_graphs, xrt__capture_graphs + 1, __ATOMIC_RELAXED);
+    }
+    if (o) o->graph_obj = gobj;
+    pthread_mutex_unlock(&xrt__graph_mem_lock);
+    if (st == XRT_ERROR_UNSUPPORTED)
+        return xrt_error(st, fn,
+                         "the capture's graph has no name here: xrt did not follow the capture (no memory when it "
+                         "began), or it was begun on another thread's per-thread stream");
+    return st;
+}
+
+XRT_API uintptr_t xrt__capture_graph_keep(const xrt_backend *b, xrt_stream stream, void *obj)
+{
+    uintptr_t key = xrt__capture_key(b, stream), h = 0;
+    int i;
+    pthread_mutex_lock(&xrt__graph_mem_lock);
+    for (i = 0; i < xrt__captures && !h; i++) {
+        xrt__capture_origin *o = &xrt__capture_origins[i];
+        xrt__handle_slot *s;
+        if (o->stream != key || !(h = o->graph)) continue;
+        s = xrt__handle_slot_at(xrt__handle_index(h));
+        __atomic_store_n(&s->obj, obj, __ATOMIC_RELAXED);
+        s->flags |= XRT__HANDLE_OWNED; /* the caller's graph now */
+        o->graph = 0;
+        __atomic_store_n(&xrt__capture_graphs, xrt__capture_graphs - 1, __ATOMIC_RELAXED);
+    }
+    pthread_mutex_unlock(&xrt__graph_mem_lock);
+    return h;
+}
+
+/* A capture that made no graph: the handle its graph had goes, with its
+   nodes' (the backend has dropped the graph). */
+static void xrt__capture_graph_drop(const xrt_backend *b, uintptr_t h)
+{
+    if (!h) return;
+    pthread_mutex_lock(&xrt__gnode_lock);
+    if (xrt__gnodes_n) xrt__gnode_forget(b, h);
+    xrt__err.quiet++;
+    xrt__handle_free(b, (const void *)h, XRT__HANDLE_GRAPH, "xrt_stream_end_capture"); /* not owned: nothing destroyed */
+    xrt__err.quiet--;
+    pthread_mutex_unlock(&xrt__gnode_lock);
+}
+
+XRT_API xrt_status xrt__graph_capturing(uintptr_t graph, const char *fn)
+{
+    int i, found = 0;
+    if (!__atomic_load_n(&xrt__capture_graphs, __ATOMIC_RELAXED)) return XRT_SUCCESS;
+    pthread_mutex_lock(&xrt__graph_mem_lock);
+    for (i = 0; i < xrt__captures && !found; i++) found = xrt__capture_origins[i].graph == graph;
+    pthread_mutex_unlock(&xrt__graph_mem_lock);
+    if (!found) return XRT_SUCCESS;
+    return xrt_error(XRT_ERROR_ILLEGAL_STATE, fn,
+                     "graph %p is a capture's, under way: until xrt_stream_end_capture gives it, it takes nodes and "
+                     "edges but is not destroyed, instantiated, captured into, given memory nodes or rid of a node",
+                     (void *)graph);
+}
+
+XRT_API xrt_status xrt__capture_info_v2(const xrt_backend *b, xrt_stream stream, xrt_capture_status *status,
+                                        unsigned long long *id, xrt_graph *graph, const xrt_graph_node **deps,
+                                        size_t *ndeps)
+{
+    const char *fn = "xrt_stream_get_capture_info_v2";
+    xrt__handle_slot *s;
+    unsigned st = XRT_CAPTURE_STATUS_NONE;
+    unsigned long long got = 0;
+    void *gobj = NULL;
+    size_t n = 0, i;
+    uintptr_t h = 0, node = 0;
+    xrt_status r;
+    XRT__CHECK_PTR(status, fn);
+    *status = XRT_CAPTURE_STATUS_NONE;
+    if (deps && !ndeps) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "deps is asked for without ndeps");
+    xrt__gnode_enter();
+    if (!(s = xrt__handle_stream(b, stream))) return xrt__gnode_exit(xrt__handle_bad(fn, stream));
+    for (;;) { /* the frontier may outgrow the thread's buffers: then again, with room */
+        r = b->stream_get_capture_info_v2(b, s->obj, &st, &got, &gobj, xrt__capinfo.objs, xrt__capinfo.cap, &n);
+        if (r != XRT_SUCCESS || st != XRT_CAPTURE_STATUS_ACTIVE || !deps || n <= xrt__capinfo.cap) break;
+        if (!xrt__capinfo_room(n))
+            return xrt__gnode_exit(xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "no memory for %zu dependencies", n));
+    }
+    *status = (xrt_capture_status)st;
+    if (r != XRT_SUCCESS || st != XRT_CAPTURE_STATUS_ACTIVE) return xrt__gnode_exit(r);
+    if ((graph || deps) && (r = xrt__capture_graph_handle(b, stream, gobj, &h, fn)) != XRT_SUCCESS)
+        return xrt__gnode_exit(r);
+    for (i = 0; deps && i < n; i++) {
+        if ((r = xrt__gnode_handle(b, h, xrt__capinfo.objs[i], XRT__HANDLE_GRAPH_NODE, &node, fn)) != XRT_SUCCESS)
+            return xrt__gnode_exit(r);
+        xrt__capinfo.nodes[i] = (xrt_graph_node)node;
+    }
+    if (id) *id = got;
+    if (graph) *graph = (xrt_graph)h;
+    if (deps) *deps = xrt__capinfo.nodes;
+    if (ndeps) *ndeps = n;
+    return xrt__gnode_exit(XRT_SUCCESS);
+}
+
+static xrt_status xrt__capture_update_deps_locked(const xrt_backend *b, xrt_stream stream, const xrt_graph_node *deps,
+                                                  size_t ndeps, unsigned flags, void **objs)
+{
+    const char *fn = "xrt_stream_update_capture_dependencies";
+    xrt__handle_slot *s;
+    unsigned st = XRT_CAPTURE_STATUS_NONE;
+    unsigned long long id;
+    void *gobj = NULL;
+    size_t n = 0;
+    uintptr_t h = 0;
+    xrt_status r;
+    if (!(s = xrt__handle_stream(b, stream))) return xrt__handle_bad(fn, stream);
+    if ((r = b->stream_get_capture_info_v2(b, s->obj, &st, &id, &gobj, NULL, 0, &n)) != XRT_SUCCESS) return r;
+    if (st == XRT_CAPTURE_STATUS_NONE)
+        return xrt_error(XRT_ERROR_ILLEGAL_STATE, fn, "stream %p is not capturing", (void *)stream);
+    if (st != XRT_CAPTURE_STATUS_ACTIVE)
+        return xrt_error(XRT_ERROR_STREAM_CAPTURE_INVALIDATED, fn, "the capture of stream %p was invalidated",
+                         (void *)stream);
+    if (ndeps && (r = xrt__capture_graph_handle(b, stream, gobj, &h, fn)) != XRT_SUCCESS) return r;
+    if ((r = xrt__gnode_objs(b, h, deps, ndeps, objs, "deps", fn)) != XRT_SUCCESS) return r;
+    return b->stream_update_capture_dependencies(b, s->obj, objs, ndeps, flags);
+}
+
+XRT_API xrt_status xrt__capture_update_deps(const xrt_backend *b, xrt_stream stream, const xrt_graph_node *deps,
+                                            size_t ndeps, unsigned flags)
+{
+    const char *fn = "xrt_stream_update_capture_dependencies";
+    void *few[8], **objs = few;
+    xrt_status st;
+    if (flags > XRT_STREAM_SET_CAPTURE_DEPENDENCIES)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn,
+                         "flags %u: XRT_STREAM_ADD_CAPTURE_DEPENDENCIES (0) or XRT_STREAM_SET_CAPTURE_DEPENDENCIES (1)",
+                         flags);
+    if (ndeps && !deps) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "deps is NULL but ndeps is %zu", ndeps);
+    if (ndeps > 8 && (ndeps > SIZE_MAX / sizeof *objs || !(objs = (void **)XRT_MALLOC(ndeps * sizeof *objs))))
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "no memory for %zu dependencies", ndeps);
+    xrt__gnode_enter();
+    st = xrt__capture_update_deps_locked(b, stream, deps, ndeps, flags, objs);
+    xrt__gnode_exit(st);
+    if (objs != few) XRT_FREE(objs);
+    return st;
 }
 
 /* >> impl: user objects. The backend's object is made with xrt__uobj_gone
@@ -10054,6 +10351,7 @@ XRT_API xrt_status xrt__graph_update(const xrt_backend *b, xrt_graph_exec exec, 
     xrt__gnode_enter();
     if (!(x = xrt__handle_lookup(b, exec, XRT__HANDLE_GRAPH_EXEC))) return xrt__gnode_exit(xrt__handle_bad(fn, exec));
     if (!(g = xrt__handle_lookup(b, graph, XRT__HANDLE_GRAPH))) return xrt__gnode_exit(xrt__handle_bad(fn, graph));
+    if ((st = xrt__graph_capturing((uintptr_t)graph, fn)) != XRT_SUCCESS) return xrt__gnode_exit(st);
     st = b->graph_exec_update_with_result(b, x->obj, g->obj, &r);
     result->result = r.result;
     if (st == XRT_ERROR_GRAPH_EXEC_UPDATE_FAILURE) { /* the nodes' handles, without losing the failure's detail */
@@ -10087,11 +10385,13 @@ static xrt_status xrt__capture_to_graph_locked(const xrt_backend *b, xrt_stream 
     if ((st = xrt__gnode_objs(b, (uintptr_t)graph, deps, ndeps, objs, "deps", fn)) != XRT_SUCCESS) return st;
     if (xrt__graph_captured_into((uintptr_t)graph))
         return xrt_error(XRT_ERROR_ILLEGAL_STATE, fn, "graph %p is being captured into already", (void *)graph);
+    if ((st = xrt__graph_capturing((uintptr_t)graph, fn)) != XRT_SUCCESS) return st;
     if (!xrt__capture_follow(b, key = xrt__capture_key(b, stream), (uintptr_t)graph))
         return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "no memory to follow the capture");
     if ((st = b->stream_begin_capture_to_graph(b, s->obj, g->obj, objs, ndeps, mode)) != XRT_SUCCESS) {
+        uintptr_t none; /* no handle of its graph was made yet */
         pthread_mutex_lock(&xrt__graph_mem_lock);
-        xrt__capture_over_locked(b, key, 0);
+        xrt__capture_over_locked(b, key, 0, &none);
         pthread_mutex_unlock(&xrt__graph_mem_lock);
     }
     return st;

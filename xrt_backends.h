@@ -375,13 +375,33 @@ enum { /* xrt_backend.flags */
                                  unsigned flags),                                                                  \
       (self, graph, object, count, flags))                                                                         \
     X(graph_release_user_object, (const xrt_backend *self, void *graph, void *object, unsigned count),             \
-      (self, graph, object, count))
+      (self, graph, object, count))                                                                                \
+    X(stream_get_capture_info_v2, (const xrt_backend *self, void *stream, unsigned *status, unsigned long long *id,   \
+                                 void **graph, void **deps, size_t cap, size_t *ndeps),                            \
+      (self, stream, status, id, graph, deps, cap, ndeps))                                                         \
+    X(stream_update_capture_dependencies, (const xrt_backend *self, void *stream, void *const *deps, size_t ndeps, \
+                                           unsigned flags),                                                        \
+      (self, stream, deps, ndeps, flags))
 
 /* GPUDirect RDMA writes (device_flush_gpu_direct_rdma_writes,
    cudaDeviceFlushGPUDirectRDMAWrites): the dispatch layer has checked the
    target (0, the current device) and the scope (100 or 200); the call
    returns once the writes made so far into the current device's memory are
    visible within that scope. */
+
+/* A capture's graph (stream_get_capture_info_v2,
+   stream_update_capture_dependencies; cudaStreamGetCaptureInfo's graph and
+   dependencies, cudaStreamUpdateCaptureDependencies): get answers status
+   and id as stream_get_capture_info and, while the capture is active, the
+   capture's graph object (one object for all its streams and its whole
+   life, which graph calls take as any graph's) and the nodes the stream's
+   next work follows: their number in *ndeps, the first `cap` of them in
+   deps (deps may be NULL when cap is 0). Update adds deps to them or (flags
+   XRT_STREAM_SET_CAPTURE_DEPENDENCIES) puts deps in their place, on a stream
+   whose capture is active (the dispatch layer has checked that, the flags,
+   and that deps are nodes of that graph). A node added by hand to the
+   graph, or taken out of a stream's set so, is not refused as unjoined at
+   the end. */
 
 /* User objects (user_object_create .. graph_release_user_object;
    cudaUserObjectCreate & co): the dispatch layer has checked the handles

@@ -6799,6 +6799,8 @@ typedef struct xrt__cpu_node {
         size_t dpitch, spitch, width, height, depth, dslice, sslice;
     } rect; /* a 2-D or 3-D copy's (xrt__cpu_run_copy_rows), height 0: 1-D; a 3-D memset's depth and dslice */
     int off; /* an exec's node switched off (xrt_graph_node_set_enabled): run as an empty node */
+    int loose; /* in a capture's graph: added by hand, or taken out of a stream's set of dependencies; its
+                  end does not ask that it be joined (cudaStreamUpdateCaptureDependencies) */
 } xrt__cpu_node;
 
 /* Nodes stay where they are added: a node is index + 1 to the dispatch
@@ -6818,6 +6820,7 @@ typedef struct xrt__cpu_graph {
     uint32_t cloned;     /* a clone: the nodes its original had then (later ones have no copy here) */
     struct xrt__cpu_uref *uref; /* the user objects it holds references to (">> cpu: user objects") */
     uint32_t nuref;
+    int capturing; /* a capture's, under way: nodes added to it are loose */
 } xrt__cpu_graph;
 
 static struct xrt__cpu_plan *xrt__cpu_plan_new(const xrt__cpu_graph *g);
@@ -7190,6 +7193,7 @@ static uint32_t xrt__cpu_graph_append(xrt__cpu_graph *g, int kind, const xrt__cp
     nd->deps = g->ndep;
     nd->copy_kind = op->run == xrt__cpu_run_memcpy || op->run == xrt__cpu_run_memcpy_split ? op->u.copy.kind
                                                                                          : XRT_MEMCPY_DEFAULT;
+    nd->loose = g->capturing; /* a captured node is not: xrt__cpu_cap_node_locked */
     if (kind == XRT__CPU_NODE_SET) {
         nd->set.dst = op->u.set.dst;
         nd->set.value = (unsigned)op->u.set.value;
@@ -7210,6 +7214,7 @@ static xrt_status xrt__cpu_cap_node_locked(xrt__cpu_stream *s, int kind, const x
     if (!xrt__cpu_graph_room(&c->g, s->nfront))
         return xrt__cpu_cap_fail_locked(c, XRT_ERROR_OUT_OF_MEMORY, who, "no memory for a captured node");
     s->front[0] = xrt__cpu_graph_append(&c->g, kind, op, s->front, s->nfront); /* frontcap >= 1: joined with room */
+    c->g.node[s->front[0]].loose = 0;
     s->nfront = 1;
     return XRT_SUCCESS;
 }
@@ -7765,6 +7770,7 @@ static xrt_status xrt__cpu_cap_begin(xrt__cpu_stream *s, unsigned mode, xrt__cpu
             XRT_FREE(copy);
             copy = NULL;
         }
+        c->g.capturing = 1;
         if (!xrt__cpu_cap_join_locked(s, c, front, nfront, name)) {
             xrt__cpu_graph_clear(&c->g);
             XRT_FREE(c);
@@ -7806,14 +7812,19 @@ static xrt_status xrt__cpu_stream_begin_capture_to_graph(const xrt_backend *self
     return st;
 }
 
-/* Nodes the origin's frontier reaches (itself included), marked 1. */
-static void xrt__cpu_cap_reach(const xrt__cpu_graph *g, const xrt__cpu_stream *origin, unsigned char *mark)
+/* Nodes the origin's frontier reaches (itself included), marked 1; stack:
+   room for g->n. Edges added by hand may lead to later nodes. */
+static void xrt__cpu_cap_reach(const xrt__cpu_graph *g, const xrt__cpu_stream *origin, unsigned char *mark,
+                               uint32_t *stack)
 {
-    uint32_t i, k;
-    for (i = 0; i < origin->nfront; i++) mark[origin->front[i]] = 1;
-    for (i = g->n; i-- > 0;)
-        if (mark[i])
-            for (k = 0; k < g->node[i].ndeps; k++) mark[g->dep[g->node[i].deps + k]] = 1;
+    uint32_t i, k, top = 0;
+    for (i = 0; i < origin->nfront; i++)
+        if (!mark[origin->front[i]]) mark[stack[top++] = origin->front[i]] = 1;
+    while (top) {
+        const xrt__cpu_node *nd = &g->node[stack[--top]];
+        for (k = 0; k < nd->ndeps; k++)
+            if (!mark[g->dep[nd->deps + k]]) mark[stack[top++] = g->dep[nd->deps + k]] = 1;
+    }
 }
 
 /* The first stream of the capture whose work the origin did not join, by
@@ -7825,9 +7836,11 @@ static int xrt__cpu_cap_unjoined_locked(xrt__cpu_capture *c, char *name, size_t 
     uint32_t i;
     int left = 0;
     if (c->g.n == c->base) return 0;
-    if (!(mark = (unsigned char *)XRT_CALLOC(c->g.n, 1))) return 0; /* no memory to check: let it pass */
-    xrt__cpu_cap_reach(&c->g, c->origin, mark);
-    for (i = c->base; i < c->g.n && !left; i++) left = !mark[i]; /* the target's own nodes need no join */
+    /* the marks, then (aligned) the stack */
+    if (!(mark = (unsigned char *)XRT_CALLOC((size_t)c->g.n * (1 + sizeof(uint32_t)) + sizeof(uint32_t), 1)))
+        return 0; /* no memory to check: let it pass */
+    xrt__cpu_cap_reach(&c->g, c->origin, mark, (uint32_t *)(void *)(mark + (c->g.n + 3u) / 4u * 4u));
+    for (i = c->base; i < c->g.n && !left; i++) left = !mark[i] && !c->g.node[i].loose; /* the target's own nodes need no join */
     if (left) {
         snprintf(name, n, "a stream destroyed during the capture");
         pthread_mutex_lock(&xrt__cpu_list_lock);
@@ -7901,6 +7914,7 @@ static void xrt__cpu_cap_end_locked(xrt__cpu_capture *c, xrt__cpu_graph **g, xrt
         *g = xrt__cpu_cap_append(c->target, &c->g, c->base) ? c->target : NULL;
     } else if (g && (*g = (xrt__cpu_graph *)XRT_MALLOC(sizeof **g)) != NULL) {
         **g = c->g;
+        (*g)->capturing = 0;
         memset(&c->g, 0, sizeof c->g);
     }
     *drop = c->g; /* a graph dropped lets its modules go now, not with the last event */
@@ -8004,6 +8018,62 @@ static xrt_status xrt__cpu_stream_get_capture_info(const xrt_backend *self, void
 {
     (void)self;
     return xrt__cpu_capture_info(stream, status, id, "cpu: xrt_stream_get_capture_info");
+}
+
+/* A capture's graph, and the nodes a stream's next work follows (">> cpu:
+   graphs": the capture's own graph, which graph calls take while it lasts). */
+static xrt_status xrt__cpu_stream_get_capture_info_v2(const xrt_backend *self, void *stream, unsigned *status,
+                                                    unsigned long long *id, void **graph, void **deps, size_t cap,
+                                                    size_t *ndeps)
+{
+    xrt__cpu_stream *s = xrt__cpu_stream_of(stream);
+    xrt_status st;
+    uint32_t i;
+    (void)self;
+    if ((st = xrt__cpu_capture_info(stream, status, id, "cpu: xrt_stream_get_capture_info_v2")) != XRT_SUCCESS ||
+        *status != XRT_CAPTURE_STATUS_ACTIVE)
+        return st;
+    pthread_mutex_lock(&xrt__cpu_cap_lock);
+    if (s->cap && s->cap->invalid == XRT_SUCCESS) {
+        *graph = &s->cap->g;
+        *ndeps = s->nfront;
+        for (i = 0; i < s->nfront && i < cap; i++) deps[i] = XRT__CPU_NODE_OBJ(s->front[i]);
+    } else { /* it ended, or failed, meanwhile */
+        *status = s->cap ? XRT_CAPTURE_STATUS_INVALIDATED : XRT_CAPTURE_STATUS_NONE;
+    }
+    pthread_mutex_unlock(&xrt__cpu_cap_lock);
+    return XRT_SUCCESS;
+}
+
+/* The nodes a set takes out are loose: the end does not ask that they be joined. */
+static xrt_status xrt__cpu_stream_update_capture_dependencies(const xrt_backend *self, void *stream, void *const *deps,
+                                                              size_t ndeps, unsigned flags)
+{
+    const char *who = "cpu: xrt_stream_update_capture_dependencies";
+    xrt__cpu_stream *s = xrt__cpu_stream_of(stream);
+    uint32_t i, k, *was = NULL, nwas = 0, wascap = 0;
+    int ok = 1;
+    (void)self;
+    pthread_mutex_lock(&xrt__cpu_cap_lock);
+    if (!s->cap || s->cap->invalid != XRT_SUCCESS) { /* it ended, or failed, since the dispatch layer asked */
+        xrt__cpu_cap_note(s->cap ? XRT_ERROR_STREAM_CAPTURE_INVALIDATED : XRT_ERROR_ILLEGAL_STATE, who,
+                          "the stream's capture %s", s->cap ? "was invalidated" : "has ended");
+        xrt__cpu_cap_unlock();
+        return s->cap ? XRT_ERROR_STREAM_CAPTURE_INVALIDATED : XRT_ERROR_ILLEGAL_STATE;
+    }
+    if (flags == XRT_STREAM_SET_CAPTURE_DEPENDENCIES) {
+        ok = xrt__cpu_front_copy(&was, &nwas, &wascap, s->front, s->nfront);
+        s->nfront = 0; /* the set takes their place */
+    }
+    for (i = 0; ok && i < ndeps; i++) ok = xrt__cpu_front_add(&s->front, &s->nfront, &s->frontcap, XRT__CPU_NODE_AT(deps[i]));
+    for (i = 0; ok && i < nwas; i++) { /* taken out */
+        for (k = 0; k < s->nfront && s->front[k] != was[i]; k++) {}
+        if (k == s->nfront) s->cap->g.node[was[i]].loose = 1;
+    }
+    if (!ok) xrt__cpu_cap_fail_locked(s->cap, XRT_ERROR_OUT_OF_MEMORY, who, "no memory for the stream's dependencies");
+    xrt__cpu_cap_unlock();
+    XRT_FREE(was);
+    return ok ? XRT_SUCCESS : XRT_ERROR_OUT_OF_MEMORY;
 }
 
 static xrt_status xrt__cpu_graph_destroy(const xrt_backend *self, void *graph)

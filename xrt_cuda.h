@@ -889,13 +889,21 @@ static struct {
     int (*EditNoData[2])(void *graph, void *const *from, void *const *to, size_t n);   /* 12 */
     int (*CaptureInfo)(void *stream, int *status, unsigned long long *id, void **graph, void *const **deps,
                        const void **data, size_t *n); /* cudaStreamGetCaptureInfo: 13, and 12.3's _v3 */
+    int (*UpdateDeps)(void *stream, void *const *deps, const void *data, size_t n, unsigned flags); /* 13 */
+    int (*UpdateDepsNoData)(void *stream, void *const *deps, size_t n, unsigned flags);           /* 11.3 .. 12 */
 } xrt__cuda_graph;
 #if CUDART_VERSION >= 13000
 XRT__GPU_SAME_TYPE(xrt__cuda_type_capture_info,
                    cudaError_t(*)(cudaStream_t, enum cudaStreamCaptureStatus *, unsigned long long *, cudaGraph_t *,
                                   const cudaGraphNode_t **, const cudaGraphEdgeData **, size_t *),
                    cudaStreamGetCaptureInfo)
+XRT__GPU_SAME_TYPE(xrt__cuda_type_update_deps,
+                   cudaError_t(*)(cudaStream_t, cudaGraphNode_t *, const cudaGraphEdgeData *, size_t, unsigned int),
+                   cudaStreamUpdateCaptureDependencies)
 #endif
+XRT__GPU_ASSERT((int)XRT_STREAM_ADD_CAPTURE_DEPENDENCIES == (int)cudaStreamAddCaptureDependencies &&
+                    (int)XRT_STREAM_SET_CAPTURE_DEPENDENCIES == (int)cudaStreamSetCaptureDependencies,
+                "xrt's capture dependency flags are not CUDA's");
 
 /* Edge data asked for, so that a capture whose next node would take an
    annotated edge does not fail the question (cudaErrorLossyQuery). */
@@ -911,6 +919,20 @@ static int xrt__cuda_capture_last(const xrt__gpu *g, void *stream, void **graph,
 static int xrt__cuda_capture_id(void *stream, int *status, unsigned long long *id)
 {
     return xrt__cuda_graph.CaptureInfo(stream, status, id, NULL, NULL, NULL, NULL);
+}
+
+/* Edge data asked for (xrt makes none: a native one is the runtime's). */
+static int xrt__cuda_capture_graph(void *stream, int *status, unsigned long long *id, void **graph, void *const **deps,
+                                   size_t *n)
+{
+    const void *data = NULL;
+    return xrt__cuda_graph.CaptureInfo(stream, status, id, graph, deps, &data, n);
+}
+
+static int xrt__cuda_capture_update(void *stream, void *const *deps, size_t n, unsigned flags)
+{
+    return xrt__cuda_graph.UpdateDeps ? xrt__cuda_graph.UpdateDeps(stream, deps, NULL, n, flags)
+                                      : xrt__cuda_graph.UpdateDepsNoData(stream, deps, n, flags);
 }
 static const char *const xrt__cuda_node_edges_calls[2] = {"cudaGraphNodeGetDependencies", "cudaGraphNodeGetDependentNodes"};
 static const char *const xrt__cuda_edit_calls[2] = {"cudaGraphAddDependencies", "cudaGraphRemoveDependencies"};
@@ -1174,11 +1196,17 @@ static void xrt__cuda_graph_hooks(xrt__gpu *g)
                   : g->version >= 12030 ? xrt__gpu_lookup(g, "cudaGraphGetEdges_v2") : NULL;
     void *plain = !edges && g->version >= 12000 ? xrt__gpu_lookup(g, "cudaGraphGetEdges") : NULL;
     void *info = g->version >= 13000 ? xrt__gpu_lookup(g, "cudaStreamGetCaptureInfo")
-                 : g->version >= 12030 ? xrt__gpu_lookup(g, "cudaStreamGetCaptureInfo_v3") : NULL;
+                 : g->version >= 12030 ? xrt__gpu_lookup(g, "cudaStreamGetCaptureInfo_v3") : NULL, *update_deps;
     memcpy(&xrt__cuda_graph.CaptureInfo, &info, sizeof info);
     g->capture_last = info ? xrt__cuda_capture_last : NULL;
     g->capture_id = info ? xrt__cuda_capture_id : NULL;
     g->capture_info_call = g->version >= 13000 ? "cudaStreamGetCaptureInfo" : "cudaStreamGetCaptureInfo_v3";
+    g->capture_graph = info ? xrt__cuda_capture_graph : NULL;
+    update_deps = xrt__gpu_lookup(g, "cudaStreamUpdateCaptureDependencies");
+    if (g->version >= 13000) memcpy(&xrt__cuda_graph.UpdateDeps, &update_deps, sizeof update_deps);
+    else memcpy(&xrt__cuda_graph.UpdateDepsNoData, &update_deps, sizeof update_deps);
+    g->capture_update = update_deps ? xrt__cuda_capture_update : NULL;
+    g->capture_update_call = "cudaStreamUpdateCaptureDependencies";
     memcpy(&xrt__cuda_graph.ExecUpdate, &update, sizeof update);
     memcpy(&xrt__cuda_graph.Edges, &edges, sizeof edges);
     memcpy(&xrt__cuda_graph.EdgesNoData, &plain, sizeof plain);

@@ -628,6 +628,15 @@ struct xrt__gpu {
        set with capture_last, named capture_info_call. */
     int (*capture_id)(void *stream, int *status, unsigned long long *id);
     const char *capture_info_call;
+    /* The same call for all of it: the capture's graph and the nodes the
+       stream's next work follows (an array of the runtime's); and the
+       update of those nodes (cudaStreamUpdateCaptureDependencies, flags as
+       xrt's), named capture_update_call. Set by `loaded` where the runtime
+       has them, else NULL. Native errors. */
+    int (*capture_graph)(void *stream, int *status, unsigned long long *id, void **graph, void *const **deps,
+                         size_t *n);
+    int (*capture_update)(void *stream, void *const *deps, size_t n, unsigned flags);
+    const char *capture_update_call;
     /* managed memory: a prefetch and an advice, whose signatures differ
        between the vendors and between CUDA 12 and 13 (CUDA 13 takes a
        cudaMemLocation for the int device), set by `loaded` where the
@@ -2925,6 +2934,37 @@ static xrt_status xrt__gpu_stream_get_capture_info(const xrt_backend *self, void
     if (e != g->success) return xrt__gpu_fail_as(g, e, g->capture_info_call, "stream_get_capture_info");
     *status = (unsigned)native;
     return XRT_SUCCESS;
+}
+
+static xrt_status xrt__gpu_stream_get_capture_info_v2(const xrt_backend *self, void *stream, unsigned *status,
+                                                    unsigned long long *id, void **graph, void **deps, size_t cap,
+                                                    size_t *ndeps)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    void *const *v = NULL;
+    size_t n = 0, i;
+    int native = 0, e;
+    XRT__GPU_NEED_GRAPHS(g);
+    if (!g->capture_graph)
+        return xrt_error(XRT_ERROR_UNSUPPORTED, "xrt_stream_get_capture_info_v2",
+                         "%s: the runtime has no cudaStreamGetCaptureInfo of CUDA 12.3 on (HIP: _v2)", g->name);
+    e = g->capture_graph(stream, &native, id, graph, &v, &n);
+    if (e != g->success) return xrt__gpu_fail_as(g, e, g->capture_info_call, "stream_get_capture_info_v2");
+    *status = (unsigned)native;
+    if (native != XRT_CAPTURE_STATUS_ACTIVE) return XRT_SUCCESS; /* the rest is valid only then */
+    *ndeps = n;
+    for (i = 0; i < n && i < cap; i++) deps[i] = v[i];
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__gpu_stream_update_capture_dependencies(const xrt_backend *self, void *stream, void *const *deps,
+                                                              size_t ndeps, unsigned flags)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    XRT__GPU_NEED_GRAPHS(g);
+    if (!g->capture_update) return xrt__gpu_lacks(g, "xrt_stream_update_capture_dependencies", "capture dependencies' update");
+    return xrt__gpu_answer(g, g->capture_update(stream, deps, ndeps, flags), g->capture_update_call,
+                           "stream_update_capture_dependencies");
 }
 
 /* The runtime keeps the thread's mode: its own refusals follow it. */

@@ -383,7 +383,10 @@ static struct {
     int (*NodeEdges[2])(void *node, void **nodes, size_t *count);
     int (*Edit[2])(void *graph, void *const *from, void *const *to, size_t n);
     int (*CaptureInfo)(void *stream, int *status, unsigned long long *id, void **graph, void *const **deps, size_t *n);
+    int (*UpdateDeps)(void *stream, void *const *deps, size_t n, unsigned flags);
 } xrt__hip_graph;
+XRT__GPU_SAME_TYPE(xrt__hip_type_update_deps, hipError_t(*)(hipStream_t, hipGraphNode_t *, size_t, unsigned int),
+                   hipStreamUpdateCaptureDependencies)
 XRT__GPU_SAME_TYPE(xrt__hip_type_capture_info,
                    hipError_t(*)(hipStream_t, hipStreamCaptureStatus *, unsigned long long *, hipGraph_t *,
                                  const hipGraphNode_t **, size_t *),
@@ -400,6 +403,17 @@ static int xrt__hip_capture_last(const xrt__gpu *g, void *stream, void **graph, 
 static int xrt__hip_capture_id(void *stream, int *status, unsigned long long *id)
 {
     return xrt__hip_graph.CaptureInfo(stream, status, id, NULL, NULL, NULL);
+}
+
+static int xrt__hip_capture_graph(void *stream, int *status, unsigned long long *id, void **graph, void *const **deps,
+                                  size_t *n)
+{
+    return xrt__hip_graph.CaptureInfo(stream, status, id, graph, deps, n);
+}
+
+static int xrt__hip_capture_update(void *stream, void *const *deps, size_t n, unsigned flags)
+{
+    return xrt__hip_graph.UpdateDeps(stream, deps, n, flags); /* hipStreamAddCaptureDependencies 0, _Set 1: xrt's */
 }
 static const char *const xrt__hip_node_edges_calls[2] = {"hipGraphNodeGetDependencies", "hipGraphNodeGetDependentNodes"};
 static const char *const xrt__hip_edit_calls[2] = {"hipGraphAddDependencies", "hipGraphRemoveDependencies"};
@@ -536,6 +550,11 @@ static void xrt__hip_graph_hooks(xrt__gpu *g)
     g->capture_last = info ? xrt__hip_capture_last : NULL;
     g->capture_id = info ? xrt__hip_capture_id : NULL;
     g->capture_info_call = "hipStreamGetCaptureInfo_v2";
+    g->capture_graph = info ? xrt__hip_capture_graph : NULL;
+    info = xrt__gpu_lookup(g, "hipStreamUpdateCaptureDependencies");
+    memcpy(&xrt__hip_graph.UpdateDeps, &info, sizeof info);
+    g->capture_update = info ? xrt__hip_capture_update : NULL;
+    g->capture_update_call = "hipStreamUpdateCaptureDependencies";
     memcpy(&xrt__hip_graph.ExecUpdate, &update, sizeof update);
     memcpy(&xrt__hip_graph.Edges, &edges, sizeof edges);
     int k, all = edges != NULL;

@@ -276,6 +276,219 @@ static void test_capture_info(void **state)
     SKIP_UNLESS(st != XRT_ERROR_UNSUPPORTED, "the runtime does not tell a capture's id");
 }
 
+/* xrt_stream_get_capture_info_v2 / xrt_stream_update_capture_dependencies
+   (cudaStreamGetCaptureInfo's graph and dependencies,
+   cudaStreamUpdateCaptureDependencies), as a library adds its own node to a
+   caller's capture: the capture's graph takes a node by hand after the
+   stream's dependencies, the stream then follows that node alone, and the
+   end gives the same graph handle. Meanwhile the graph is not destroyed,
+   instantiated, nor rid of a node. */
+static int capg_ran; /* the hand-added host node's runs */
+static void capg_host(void *user)
+{
+    (void)user;
+    __atomic_add_fetch(&capg_ran, 1, __ATOMIC_RELEASE);
+}
+
+/* The capture's graph and dependencies of stream s, or a skip where the
+   runtime does not tell them (0: skipped, the capture left to end). */
+static int capg_info(xrt_stream s, xrt_graph *g, const xrt_graph_node **deps, size_t *n, unsigned long long *id)
+{
+    xrt_capture_status cs = XRT_CAPTURE_STATUS_NONE;
+    xrt_status st = xrt_stream_get_capture_info_v2(s, &cs, id, g, deps, n);
+    if (st == XRT_ERROR_UNSUPPORTED) {
+        xrt_get_last_error();
+        return 0;
+    }
+    OK(st);
+    assert_int_equal(cs, XRT_CAPTURE_STATUS_ACTIVE);
+    return 1;
+}
+
+static void test_capture_graph_takes_a_node(void **state)
+{
+    fixture f;
+    xrt_graph g = NULL, got, none = (xrt_graph)&f;
+    xrt_graph_exec x;
+    xrt_graph_node host, set, found[4];
+    const xrt_graph_node *deps = NULL;
+    xrt_host_node_params hp = {capg_host, NULL};
+    xrt_graph_node_type type;
+    xrt_graph_exec xbad;
+    size_t n = 0, count;
+    unsigned long long id = 0;
+    int known;
+    (void)state;
+    need_graphs();
+    fx_make(&f);
+    OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_THREAD_LOCAL));
+    OK(xrt_memset_async(f.d, 1, N * sizeof(int), f.s[0]));
+    if ((known = capg_info(f.s[0], &g, &deps, &n, &id)) != 0) {
+        assert_non_null(g);
+        assert_true(id != 0);
+        assert_int_equal(n, 1);
+        OK(xrt_graph_node_get_type(deps[0], &type));
+        assert_int_equal(type, XRT_GRAPH_NODE_MEMSET);
+        set = deps[0];
+        OK(xrt_graph_add_host_node(&host, g, deps, n, &hp));
+        OK(xrt_stream_update_capture_dependencies(f.s[0], &host, 1, XRT_STREAM_SET_CAPTURE_DEPENDENCIES));
+        assert_true(capg_info(f.s[0], &got, &deps, &n, NULL));
+        assert_ptr_equal(got, g);
+        assert_int_equal(n, 1);
+        assert_ptr_equal(deps[0], host);
+        FAILS(xrt_graph_destroy(g), XRT_ERROR_ILLEGAL_STATE, "a capture's, under way");
+        FAILS(xrt_graph_instantiate(&xbad, g), XRT_ERROR_ILLEGAL_STATE, "a capture's, under way");
+        FAILS(xrt_graph_destroy_node(set), XRT_ERROR_ILLEGAL_STATE, "a capture's, under way");
+        FAILS(xrt_stream_update_capture_dependencies(f.s[0], &host, 1, 2), XRT_ERROR_INVALID_VALUE, "flags 2");
+        FAILS(xrt_stream_update_capture_dependencies(f.s[1], &host, 1, 0), XRT_ERROR_ILLEGAL_STATE, "not capturing");
+        FAILS(xrt_stream_get_capture_info_v2(f.s[0], &(xrt_capture_status){0}, NULL, NULL, &deps, NULL),
+              XRT_ERROR_INVALID_VALUE, "without ndeps");
+    }
+    OK(xrt_memset_async(f.d, 2, N * sizeof(int), f.s[0])); /* after the host node */
+    OK(xrt_stream_end_capture(f.s[0], &got));
+    if (known) {
+        assert_ptr_equal(got, g); /* the handle it had while captured */
+        count = 4;
+        OK(xrt_graph_get_nodes(g, found, &count));
+        assert_int_equal(count, 3);
+        OK(xrt_graph_node_get_dependencies(host, found, &(size_t){4}));
+        assert_ptr_equal(found[0], set);
+        count = 4;
+        OK(xrt_graph_get_root_nodes(g, found, &count));
+        assert_int_equal(count, 1);
+        __atomic_store_n(&capg_ran, 0, __ATOMIC_RELEASE);
+        OK(xrt_graph_instantiate(&x, g));
+        OK(xrt_graph_launch(x, f.s[0]));
+        OK(xrt_stream_synchronize(f.s[0]));
+        assert_int_equal(__atomic_load_n(&capg_ran, __ATOMIC_ACQUIRE), 1);
+        OK(xrt_memcpy(f.h, f.d, N * sizeof(int), XRT_MEMCPY_DEVICE_TO_HOST));
+        assert_int_equal(f.h[0], 0x02020202);
+        OK(xrt_graph_exec_destroy(x));
+    }
+    OK(xrt_graph_destroy(got));
+    FAILS(xrt_graph_get_nodes(none, NULL, &count), XRT_ERROR_INVALID_HANDLE, "xrt_graph_get_nodes");
+    fx_free(&f);
+    SKIP_UNLESS(known, "the runtime does not tell a capture's graph");
+}
+
+/* A capture that makes no graph takes the handle of its graph, and its
+   nodes', with it; a node added by hand, or taken out of a stream's
+   dependencies, need not be joined back (CUDA's rule). A stream that joined
+   the capture names the same graph. */
+static void test_capture_graph_goes_with_a_failed_capture(void **state)
+{
+    fixture f;
+    xrt_graph g = NULL, g1 = NULL, got;
+    xrt_graph_node loose, first;
+    const xrt_graph_node *deps;
+    size_t n, count = 0;
+    unsigned long long id0 = 0, id1 = 0;
+    int known;
+    (void)state;
+    need_graphs();
+    fx_make(&f);
+    /* unjoined: the end fails, the handle goes */
+    OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_THREAD_LOCAL));
+    OK(xrt_memset_async(f.d, 0, N * sizeof(int), f.s[0]));
+    OK(xrt_event_record(f.e[0], f.s[0]));
+    OK(xrt_stream_wait_event(f.s[1], f.e[0])); /* fork, never joined */
+    OK(xrt_memset_async(f.d, 1, N * sizeof(int), f.s[1]));
+    known = capg_info(f.s[0], &g, &deps, &n, &id0);
+    if (known) {
+        assert_true(capg_info(f.s[1], &g1, &deps, &n, &id1)); /* the joined stream: the same capture */
+        assert_ptr_equal(g1, g);
+        assert_true(id1 == id0);
+        first = deps[0];
+    }
+    FAILS(xrt_stream_end_capture(f.s[0], &got), XRT_ERROR_STREAM_CAPTURE_UNJOINED, "xrt_stream_end_capture");
+    if (known) {
+        FAILS(xrt_graph_get_nodes(g, NULL, &count), XRT_ERROR_INVALID_HANDLE, "xrt_graph_get_nodes");
+        FAILS(xrt_graph_node_get_dependencies(first, NULL, &count), XRT_ERROR_INVALID_HANDLE,
+              "xrt_graph_node_get_dependencies");
+    }
+    /* a loose node, and one taken out of the dependencies: the end succeeds */
+    OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_THREAD_LOCAL));
+    OK(xrt_memset_async(f.d, 0, N * sizeof(int), f.s[0]));
+    if (known) {
+        assert_true(capg_info(f.s[0], &g, &deps, &n, NULL));
+        OK(xrt_graph_add_empty_node(&loose, g, NULL, 0));
+        OK(xrt_stream_update_capture_dependencies(f.s[0], NULL, 0, XRT_STREAM_SET_CAPTURE_DEPENDENCIES));
+    }
+    OK(xrt_memset_async(f.d, 3, N * sizeof(int), f.s[0]));
+    OK(xrt_stream_end_capture(f.s[0], &got));
+    if (known) {
+        count = 0;
+        OK(xrt_graph_get_root_nodes(got, NULL, &count));
+        assert_int_equal(count, 3); /* the first set, the loose node, the second set */
+    }
+    OK(xrt_graph_destroy(got));
+    fx_free(&f);
+    SKIP_UNLESS(known, "the runtime does not tell a capture's graph");
+}
+
+/* The per-thread stream's capture names its graph too, and the end gives
+   that handle; a capture whose origin is destroyed takes the handle away. */
+static void test_capture_graph_of_per_thread_and_gone_origin(void **state)
+{
+    fixture f;
+    xrt_graph g = NULL, got;
+    xrt_stream s;
+    const xrt_graph_node *deps;
+    size_t n, count;
+    int known;
+    (void)state;
+    need_graphs();
+    fx_make(&f);
+    OK(xrt_stream_begin_capture(XRT_STREAM_PER_THREAD, XRT_CAPTURE_MODE_THREAD_LOCAL));
+    OK(xrt_memset_async(f.d, 0, N * sizeof(int), XRT_STREAM_PER_THREAD));
+    known = capg_info(XRT_STREAM_PER_THREAD, &g, &deps, &n, NULL);
+    OK(xrt_stream_end_capture(XRT_STREAM_PER_THREAD, &got));
+    if (known) assert_ptr_equal(got, g);
+    OK(xrt_graph_destroy(got));
+    if (known) {
+        OK(xrt_stream_create_with_flags(&s, XRT_STREAM_NON_BLOCKING));
+        OK(xrt_stream_begin_capture(s, XRT_CAPTURE_MODE_THREAD_LOCAL));
+        OK(xrt_memset_async(f.d, 0, N * sizeof(int), s));
+        assert_true(capg_info(s, &g, &deps, &n, NULL));
+        OK(xrt_stream_destroy(s));
+        FAILS(xrt_graph_get_nodes(g, NULL, &count), XRT_ERROR_INVALID_HANDLE, "xrt_graph_get_nodes");
+    }
+    fx_free(&f);
+    SKIP_UNLESS(known, "the runtime does not tell a capture's graph");
+}
+
+/* A node of another graph is not a capture's dependency. */
+static void test_capture_dependencies_bad(void **state)
+{
+    fixture f;
+    xrt_graph g, other, got;
+    xrt_graph_node theirs;
+    const xrt_graph_node *deps;
+    size_t n;
+    int known;
+    xrt_status st;
+    (void)state;
+    need_graphs();
+    fx_make(&f);
+    st = xrt_graph_create(&other, 0);
+    if (st != XRT_SUCCESS) xrt_get_last_error();
+    SKIP_UNLESS(st == XRT_SUCCESS, "the backend does not build graphs node by node");
+    OK(xrt_graph_add_empty_node(&theirs, other, NULL, 0));
+    OK(xrt_stream_begin_capture(f.s[0], XRT_CAPTURE_MODE_THREAD_LOCAL));
+    OK(xrt_memset_async(f.d, 0, N * sizeof(int), f.s[0]));
+    if ((known = capg_info(f.s[0], &g, &deps, &n, NULL)) != 0) {
+        FAILS(xrt_stream_update_capture_dependencies(f.s[0], &theirs, 1, XRT_STREAM_ADD_CAPTURE_DEPENDENCIES),
+              XRT_ERROR_INVALID_VALUE, "is a node of graph");
+        FAILS(xrt_stream_update_capture_dependencies(f.s[0], NULL, 1, 0), XRT_ERROR_INVALID_VALUE, "deps is NULL");
+        OK(xrt_stream_update_capture_dependencies(f.s[0], deps, n, XRT_STREAM_ADD_CAPTURE_DEPENDENCIES)); /* already */
+    }
+    OK(xrt_stream_end_capture(f.s[0], &got));
+    OK(xrt_graph_destroy(got));
+    OK(xrt_graph_destroy(other));
+    fx_free(&f);
+    SKIP_UNLESS(known, "the runtime does not tell a capture's graph");
+}
+
 static void test_fork_join_three_streams(void **state)
 {
     fixture f;
@@ -2364,6 +2577,10 @@ int main(void)
         cmocka_unit_test(test_captured_pipeline_runs_1000_times),
         cmocka_unit_test(test_fork_join_three_streams),
         cmocka_unit_test(test_capture_info),
+        cmocka_unit_test(test_capture_graph_takes_a_node),
+        cmocka_unit_test(test_capture_graph_goes_with_a_failed_capture),
+        cmocka_unit_test(test_capture_dependencies_bad),
+        cmocka_unit_test(test_capture_graph_of_per_thread_and_gone_origin),
         gated_test(test_launch_is_asynchronous_and_ordered),
         cmocka_unit_test(test_launches_of_one_exec_are_ordered),
         cmocka_unit_test(test_exec_update),

@@ -139,6 +139,42 @@ static void test_gpu_direct_rdma_writes(void **state)
           XRT_ERROR_INVALID_VALUE, "scope 150 is none of");
 }
 
+/* A capture's graph and dependencies, each call once: the stream follows
+   a node added by hand. The rules: tests/test_graph.c. */
+static void test_capture_graph_and_dependencies(void **state)
+{
+    xrt_stream s;
+    xrt_capture_status cs = XRT_CAPTURE_STATUS_NONE;
+    xrt_graph g = NULL, got;
+    xrt_graph_node mine;
+    const xrt_graph_node *deps = NULL;
+    size_t n = 0;
+    void *d;
+    xrt_status st;
+    (void)state;
+    SKIP_UNLESS(caps() & XRT_CAP_GRAPHS, "the backend has no graphs");
+    OK(xrt_stream_create_with_flags(&s, XRT_STREAM_NON_BLOCKING));
+    OK(xrt_malloc(&d, 64));
+    OK(xrt_stream_begin_capture(s, XRT_CAPTURE_MODE_THREAD_LOCAL));
+    OK(xrt_memset_async(d, 1, 64, s));
+    st = xrt_stream_get_capture_info_v2(s, &cs, NULL, &g, &deps, &n);
+    if (st == XRT_ERROR_UNSUPPORTED) xrt_get_last_error();
+    if (st == XRT_SUCCESS) {
+        assert_int_equal(cs, XRT_CAPTURE_STATUS_ACTIVE);
+        assert_int_equal(n, 1);
+        OK(xrt_graph_add_empty_node(&mine, g, deps, n));
+        OK(xrt_stream_update_capture_dependencies(s, &mine, 1, XRT_STREAM_SET_CAPTURE_DEPENDENCIES));
+    }
+    OK(xrt_memset_async(d, 2, 64, s));
+    OK(xrt_stream_end_capture(s, &got));
+    if (st == XRT_SUCCESS) assert_ptr_equal(got, g);
+    OK(xrt_graph_destroy(got));
+    OK(xrt_stream_destroy(s));
+    OK(xrt_free(d));
+    SKIP_UNLESS(st != XRT_ERROR_UNSUPPORTED, "the runtime does not tell a capture's graph");
+    OK(st);
+}
+
 /* User objects (cudaUserObjectCreate & co), each call once: a graph takes
    a reference and gives it back, the caller's last release runs the
    destroy (on a GPU on the runtime's thread: waited for). The rules:
@@ -3032,6 +3068,7 @@ int main(void)
         cmocka_unit_test(test_gpu_direct_rdma_writes),
         cmocka_unit_test(test_stream_attributes),
         cmocka_unit_test(test_user_objects),
+        cmocka_unit_test(test_capture_graph_and_dependencies),
         cmocka_unit_test(test_device_properties),
         cmocka_unit_test(test_capabilities),
         cmocka_unit_test(test_target),

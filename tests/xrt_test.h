@@ -1061,6 +1061,7 @@ typedef struct xrt_test_calls {
     xrt_stream_attr_value stream_attr; /* stream_get_attribute's, then stream_set_attribute's */
     xrt_graph_exec_update_result update;
     xrt_capture_status capture;
+    const xrt_graph_node *capture_deps;
     xrt_capture_mode capture_mode; /* GLOBAL, the default: an exchange leaves the thread as it was */
     xrt_graph_info ginfo;
     xrt_ipc_mem_handle ipc, ipc_none;          /* ipc_none: all zero, no handle */
@@ -1261,6 +1262,14 @@ typedef struct xrt_test_calls {
     X(capture_info, "stream_get_capture_info", 0, XRT_SUCCESS, xrt_stream_get_capture_info(c->other, &c->capture, NULL)) \
     X(capture_info_null, "stream_get_capture_info to NULL", 0, XRT_ERROR_INVALID_VALUE,                                \
       xrt_stream_get_capture_info(c->other, NULL, NULL))                                                               \
+    X(capture_info_v2, "stream_get_capture_info_v2", 0, XRT_SUCCESS,                                                   \
+      xrt_stream_get_capture_info_v2(c->other, &c->capture, NULL, NULL, NULL, NULL))                                   \
+    X(capture_info_v2_deps, "stream_get_capture_info_v2 of deps without ndeps", 0, XRT_ERROR_INVALID_VALUE,             \
+      xrt_stream_get_capture_info_v2(c->other, &c->capture, NULL, NULL, &c->capture_deps, NULL))                      \
+    X(update_capture_deps, "stream_update_capture_dependencies of a stream not capturing", 0, XRT_ERROR_ILLEGAL_STATE, \
+      xrt_stream_update_capture_dependencies(c->other, NULL, 0, XRT_STREAM_ADD_CAPTURE_DEPENDENCIES))                 \
+    X(update_capture_deps_flags, "stream_update_capture_dependencies of flags 2", 0, XRT_ERROR_INVALID_VALUE,          \
+      xrt_stream_update_capture_dependencies(c->other, NULL, 0, 2))                                                     \
     X(exchange_capture_mode, "thread_exchange_stream_capture_mode", 0, XRT_SUCCESS,                                      \
       xrt_thread_exchange_stream_capture_mode(&c->capture_mode))                                                       \
     X(exchange_capture_mode_null, "thread_exchange_stream_capture_mode to NULL", 0, XRT_ERROR_INVALID_VALUE,             \

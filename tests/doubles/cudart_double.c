@@ -1126,6 +1126,38 @@ cudaError_t cudaStreamGetCaptureInfo(cudaStream_t st, enum cudaStreamCaptureStat
     return e;
 }
 
+/* The stream's front, added to or replaced (CUDA 13's signature): nodes of
+   its capture's graph; a node taken out need not be joined at the end (only
+   the streams' fronts are judged there). Edge data is not modelled: given
+   non-zero, it is refused (cudaErrorNotSupported, stricter than CUDA). */
+cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t st, cudaGraphNode_t *nodes,
+                                                const cudaGraphEdgeData *data, size_t n, unsigned flags)
+{
+    static const cudaGraphEdgeData plain;
+    stream *s = own_of(st);
+    cudaError_t e = cudaSuccess;
+    size_t i, k;
+    if (flags > cudaStreamSetCaptureDependencies || (n && !nodes)) return cudaErrorInvalidValue;
+    for (i = 0; data && i < n; i++)
+        if (memcmp(&data[i], &plain, sizeof plain)) return cudaErrorNotSupported;
+    if (!s) return cudaErrorIllegalState; /* the legacy stream never captures */
+    pthread_mutex_lock(&cap_lock);
+    if (!s->cap) e = cudaErrorIllegalState;
+    else if (s->cap->invalidated) e = cudaErrorStreamCaptureInvalidated;
+    for (i = 0; e == cudaSuccess && i < n; i++) {
+        const gnode *x = (const gnode *)(void *)nodes[i];
+        if (!x || x->owner != s->cap->g) e = cudaErrorInvalidValue;
+    }
+    if (e == cudaSuccess && flags == cudaStreamSetCaptureDependencies) s->front.n = 0;
+    for (i = 0; e == cudaSuccess && i < n; i++) {
+        const graph *g = s->cap->g;
+        for (k = 0; k < g->n && (const void *)g->nodes[k] != (const void *)nodes[i]; k++) {}
+        if (!deps_add(&s->front, k)) e = cudaErrorMemoryAllocation;
+    }
+    pthread_mutex_unlock(&cap_lock);
+    return e;
+}
+
 /* Marks in `seen` the origin's front and everything it depends on. */
 static void mark_ancestors(const graph *g, size_t v, char *seen)
 {

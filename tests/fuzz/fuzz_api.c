@@ -240,6 +240,8 @@ static int op_index, trace; /* FUZZ_API_TRACE=1: print each call and its status 
     X(device_flush_gpu_direct_rdma_writes, 0) /* tests/test_suite.c: a fence changes nothing the model sees */ \
     X(stream_set_attribute, 0) /* tests/test_suite.c, tests/test_devices.c: how a wait waits, a stream's priority */ \
     X(stream_get_attribute, 0)                                          \
+    X(stream_get_capture_info_v2, 0) /* tests/test_graph.c: a capture's graph and its streams' dependencies */ \
+    X(stream_update_capture_dependencies, 0)                            \
     X(user_object_create, 0) /* tests/test_graph_nodes.c: references and destroys, not the model's memory */ \
     X(user_object_retain, 0)                                            \
     X(user_object_release, 0)                                           \
