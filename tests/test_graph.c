@@ -457,6 +457,50 @@ static void test_capture_graph_of_per_thread_and_gone_origin(void **state)
     SKIP_UNLESS(known, "the runtime does not tell a capture's graph");
 }
 
+/* A capture into a graph names that graph, and its own nodes may be the
+   stream's dependencies. */
+static void test_capture_graph_into_a_graph(void **state)
+{
+    fixture f;
+    xrt_graph target, g = NULL, got;
+    xrt_graph_node own, found[4];
+    const xrt_graph_node *deps;
+    size_t n, count = 4;
+    xrt_status st;
+    int known;
+    (void)state;
+    need_graphs();
+    fx_make(&f);
+    st = xrt_graph_create(&target, 0);
+    if (st != XRT_SUCCESS) xrt_get_last_error();
+    if (st == XRT_SUCCESS) {
+        OK(xrt_graph_add_empty_node(&own, target, NULL, 0));
+        st = xrt_stream_begin_capture_to_graph(f.s[0], target, NULL, 0, XRT_CAPTURE_MODE_THREAD_LOCAL);
+        if (st != XRT_SUCCESS) {
+            xrt_get_last_error();
+            OK(xrt_graph_destroy(target));
+        }
+    }
+    SKIP_UNLESS(st == XRT_SUCCESS, "no capture into a graph here");
+    OK(xrt_memset_async(f.d, 0, N * sizeof(int), f.s[0]));
+    if ((known = capg_info(f.s[0], &g, &deps, &n, NULL)) != 0) {
+        assert_ptr_equal(g, target);
+        assert_int_equal(n, 1);
+        OK(xrt_stream_update_capture_dependencies(f.s[0], &own, 1, XRT_STREAM_ADD_CAPTURE_DEPENDENCIES));
+        FAILS(xrt_graph_add_empty_node(found, target, NULL, 0), XRT_ERROR_ILLEGAL_STATE, "being captured into");
+    }
+    OK(xrt_memset_async(f.d, 1, N * sizeof(int), f.s[0])); /* after the set and, known, the graph's own node */
+    OK(xrt_stream_end_capture(f.s[0], &got));
+    assert_ptr_equal(got, target);
+    if (known) {
+        OK(xrt_graph_get_root_nodes(target, found, &count));
+        assert_int_equal(count, 2); /* its own node and the first set; the second follows both */
+    }
+    OK(xrt_graph_destroy(target));
+    fx_free(&f);
+    SKIP_UNLESS(known, "the runtime does not tell a capture's graph");
+}
+
 /* A node of another graph is not a capture's dependency. */
 static void test_capture_dependencies_bad(void **state)
 {
@@ -2581,6 +2625,7 @@ int main(void)
         cmocka_unit_test(test_capture_graph_goes_with_a_failed_capture),
         cmocka_unit_test(test_capture_dependencies_bad),
         cmocka_unit_test(test_capture_graph_of_per_thread_and_gone_origin),
+        cmocka_unit_test(test_capture_graph_into_a_graph),
         gated_test(test_launch_is_asynchronous_and_ordered),
         cmocka_unit_test(test_launches_of_one_exec_are_ordered),
         cmocka_unit_test(test_exec_update),
