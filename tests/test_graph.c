@@ -1751,6 +1751,7 @@ typedef struct pt_capture {
     gate begun, go;
     int value, host[N];
     void *p; /* pt_capture_and_exit's allocation */
+    xrt_graph g; /* and its capture's graph, where the runtime names it */
     xrt_status st;
 } pt_capture;
 
@@ -1828,6 +1829,9 @@ static void *pt_capture_and_exit(void *arg)
     if (c->st == XRT_SUCCESS && (caps() & XRT_CAP_MALLOC_ASYNC))
         c->st = xrt_malloc_async(&p, N * sizeof(int), XRT_STREAM_PER_THREAD);
     if (c->st == XRT_SUCCESS) c->st = xrt_memset_async(c->f->d, 1, N * sizeof(int), XRT_STREAM_PER_THREAD);
+    if (c->st == XRT_SUCCESS &&
+        xrt_stream_get_capture_info_v2(XRT_STREAM_PER_THREAD, &(xrt_capture_status){0}, NULL, &c->g, NULL, NULL))
+        xrt_get_last_error(); /* a runtime that does not name it */
     c->p = p;
     return NULL; /* without an end */
 }
@@ -1856,6 +1860,7 @@ static void test_thread_exits_in_per_thread_capture(void **state)
     assert_int_equal(pthread_join(t, NULL), 0);
     OK(c.st);
     if ((p = c.p) != NULL) FAILS(xrt_free(p), XRT_ERROR_INVALID_VALUE, "already freed");
+    if (c.g) FAILS(xrt_graph_get_nodes(c.g, NULL, &(size_t){0}), XRT_ERROR_INVALID_HANDLE, "xrt_graph_get_nodes");
     /* (not on the NULL stream: what a GPU runtime does with the exited
        thread's per-thread stream is its own) */
     OK(xrt_memset_async(f.d, 0, N * sizeof(int), f.s[0]));
