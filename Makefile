@@ -6,7 +6,7 @@
 #                 CPU and on the CUDA runtime double, and the cheap checks (tests/check.mk)
 #   make          the examples and tools (build-essential is enough)
 #   make run      build them, then run xrt_info and the demo on the default backend, and saxpy, graph,
-#                 graph_nodes, ipc and a2f on the CPU
+#                 graph_nodes, capture_library, ipc and a2f on the CPU
 #   make tests    build the test programs (needs libcmocka-dev)
 #   make test     everything make test checks (tests/run.sh)
 #   make install  PREFIX=/usr/local: headers, tools, pkg-config and CMake files
@@ -270,6 +270,7 @@ run: examples
 	XRT_BACKEND=cpu $(SAXPY)/saxpy
 	XRT_BACKEND=cpu $(B)/examples/graph
 	XRT_BACKEND=cpu $(B)/examples/graph_nodes
+	XRT_BACKEND=cpu $(B)/examples/capture_library
 	XRT_BACKEND=cpu $(B)/examples/ipc
 	XRT_BACKEND=cpu $(B)/examples/a2f
 

@@ -57,7 +57,7 @@ programs() {
 }
 
 examples() {
-    for e in demo graph graph_nodes ipc a2f saxpy/saxpy; do
+    for e in demo graph graph_nodes capture_library ipc a2f saxpy/saxpy; do
         if [ -x "$B/examples/$e" ]; then
             run "$(basename "$e")" env XRT_BACKEND=cpu "$B/examples/$e"
         else

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # The examples run and say what they should: xrt_info lists every backend,
-# demo verifies its copies, graph and graph_nodes their launches on the CPU, ipc two processes' writes on the CPU, a2f the chunks one
+# demo verifies its copies, graph and graph_nodes their launches on the CPU, capture_library a library's node in a caller's capture, ipc two processes' writes on the CPU, a2f the chunks one
 # process sends another (every byte), saxpy its kernel on the CPU and on each GPU backend, and vector_add, each
 # either verifies its kernel (the GPU is there) or exits 1 with the backend's unavailable reason.
 # Each program writes to a file that is shown afterwards: in a pipe (`| tee`)
@@ -24,6 +24,9 @@ grep -q "each result verified" $B/graph.out
 XRT_BACKEND=cpu $B/examples/graph_nodes > $B/graph_nodes.out
 cat $B/graph_nodes.out
 grep -q "each result verified" $B/graph_nodes.out
+XRT_BACKEND=cpu $B/examples/capture_library > $B/capture_library.out
+cat $B/capture_library.out
+grep -q "each stamp verified" $B/capture_library.out
 XRT_BACKEND=cpu $B/examples/ipc > $B/ipc.out
 cat $B/ipc.out
 grep -q "each write verified" $B/ipc.out
