@@ -491,7 +491,40 @@ typedef union xrt_stream_attr_value {
         unsigned char remote;   /* and of 1 */
     } mem_sync_domain_map;
     int mem_sync_domain; /* 0: default, 1: remote */
+    /* a launch's or kernel node's only (xrt_launch_attr, below) */
+    int cooperative; /* non-zero: the blocks may synchronise grid-wide */
+    struct {
+        unsigned x, y, z; /* blocks per cluster, each dividing the grid's; 0, 0, 0: none */
+    } cluster_dim;
+    int cluster_scheduling_policy_preference; /* 0 default, 1 spread, 2 load balancing */
+    int programmatic_stream_serialization_allowed;
 } xrt_stream_attr_value;
+
+/* A kernel launch's and a kernel node's attributes, as CUDA's
+   cudaLaunchAttribute (ids, and one value union shared with the streams':
+   cudaLaunchAttributeValue): per launch through xrt_launch_kernel_ex, per
+   node through xrt_graph_kernel_node_set_attribute. Which ids each takes,
+   and what each does on each backend: REFERENCE.md, "Launch attributes".
+   CUDA's event attributes (programmatic event, launch completion event),
+   preferred cluster dimension, device-updatable nodes and the per-launch
+   shared memory carveout are not supported (XRT_ERROR_UNSUPPORTED). */
+typedef xrt_stream_attr_value xrt_launch_attr_value;
+typedef enum xrt_launch_attr {
+    XRT_LAUNCH_ATTR_IGNORE = 0, /* an entry of a config's list that is skipped */
+    XRT_LAUNCH_ATTR_ACCESS_POLICY_WINDOW = 1,
+    XRT_LAUNCH_ATTR_COOPERATIVE = 2,
+    XRT_LAUNCH_ATTR_CLUSTER_DIMENSION = 4,
+    XRT_LAUNCH_ATTR_CLUSTER_SCHEDULING_POLICY_PREFERENCE = 5,
+    XRT_LAUNCH_ATTR_PROGRAMMATIC_STREAM_SERIALIZATION = 6, /* a launch's only */
+    XRT_LAUNCH_ATTR_PRIORITY = 8,
+    XRT_LAUNCH_ATTR_MEM_SYNC_DOMAIN_MAP = 9,
+    XRT_LAUNCH_ATTR_MEM_SYNC_DOMAIN = 10
+} xrt_launch_attr;
+typedef struct xrt_launch_attribute { /* cudaLaunchAttribute's layout */
+    xrt_launch_attr id;
+    char pad_[8 - sizeof(xrt_launch_attr)];
+    xrt_launch_attr_value val;
+} xrt_launch_attribute;
 
 enum { /* stream flags, same values as CUDA's */
     XRT_STREAM_DEFAULT = 0,     /* blocking: ordered with the NULL stream, as cudaStreamCreate's */
@@ -1302,6 +1335,18 @@ XRT_API xrt_status xrt_module_get_function(xrt_function *function, xrt_module mo
 XRT_API const char *xrt_module_get_log(void);  /* the thread's last build log; "" if none */
 static inline xrt_status xrt_launch_kernel(xrt_function function, xrt_dim3 grid, xrt_dim3 block, size_t shared_bytes,
                                            xrt_stream stream, const void *args, size_t args_size);
+/* cudaLaunchKernelEx: xrt_launch_kernel with attributes for this launch
+   (xrt_launch_attr; an id given twice: the last counts). A launch captured
+   into a graph makes a kernel node with them. */
+typedef struct xrt_launch_config { /* cudaLaunchConfig_t's fields */
+    xrt_dim3 grid, block;
+    size_t shared_bytes;
+    xrt_stream stream;
+    const xrt_launch_attribute *attrs; /* may be NULL when num_attrs is 0 */
+    unsigned num_attrs;
+} xrt_launch_config;
+static inline xrt_status xrt_launch_kernel_ex(const xrt_launch_config *config, xrt_function function,
+                                              const void *args, size_t args_size);
 /* Arguments packed as a kernel's parameters are laid out: each at the next
    offset that is a multiple of its alignment, as CUDA lays out the values
    that kernelParams points to, and as a C struct of those members is laid
@@ -1516,6 +1561,17 @@ static inline xrt_status xrt_graph_exec_node_set_params(xrt_graph_exec exec, xrt
    kernel, memset and memcpy nodes. An update of the exec keeps the state. */
 static inline xrt_status xrt_graph_node_set_enabled(xrt_graph_exec exec, xrt_graph_node node, unsigned enabled);
 static inline xrt_status xrt_graph_node_get_enabled(xrt_graph_exec exec, xrt_graph_node node, unsigned *enabled);
+/* A kernel node's attributes (xrt_launch_attr, but the programmatic stream
+   serialisation, which is a launch's), as cudaGraphKernelNodeSetAttribute,
+   cudaGraphKernelNodeGetAttribute and cudaGraphKernelNodeCopyAttributes: kept
+   with the node through clones, child graphs and execs made afterwards, and
+   through new params; one never set reads as zeros. copy_attributes gives
+   dst (a kernel node) every attribute of src's. */
+static inline xrt_status xrt_graph_kernel_node_set_attribute(xrt_graph_node node, xrt_launch_attr attr,
+                                                             const xrt_launch_attr_value *value);
+static inline xrt_status xrt_graph_kernel_node_get_attribute(xrt_graph_node node, xrt_launch_attr attr,
+                                                             xrt_launch_attr_value *value);
+static inline xrt_status xrt_graph_kernel_node_copy_attributes(xrt_graph_node dst, xrt_graph_node src);
 /* Copy nodes of 3-D params, as cudaGraphAddMemcpyNode, cudaGraphMemcpyNodeGetParams,
    cudaGraphMemcpyNodeSetParams and cudaGraphExecMemcpyNodeSetParams: a box as
    xrt_memcpy_3d copies it (the same checks; an empty extent is refused). The
@@ -1649,6 +1705,12 @@ XRT_API xrt_status xrt__graph_params(const xrt_backend *b, xrt_graph_exec exec, 
 XRT_API xrt_status xrt__graph_enabled(const xrt_backend *b, xrt_graph_exec exec, xrt_graph_node node, unsigned *get,
                                       unsigned set, const char *fn);
 XRT_API xrt_status xrt__graph_destroy_node(const xrt_backend *b, xrt_graph_node node);
+/* A kernel node's attribute: into *get, or set from set (">> impl: launch
+   attributes"); and every attribute of src's given to dst. */
+XRT_API xrt_status xrt__kernel_node_attr(const xrt_backend *b, xrt_graph_node node, xrt_launch_attr attr,
+                                         xrt_launch_attr_value *get, const xrt_launch_attr_value *set,
+                                         const char *fn);
+XRT_API xrt_status xrt__kernel_node_copy_attrs(const xrt_backend *b, xrt_graph_node dst, xrt_graph_node src);
 XRT_API xrt_status xrt__graph_add_copy_3d(const xrt_backend *b, xrt_graph_node *node, xrt_graph graph,
                                           const xrt_graph_node *deps, size_t ndeps, const xrt_memcpy_3d_parms *p);
 XRT_API xrt_status xrt__graph_copy_3d_params(const xrt_backend *b, xrt_graph_exec exec, xrt_graph_node node,
@@ -1671,6 +1733,8 @@ XRT_API xrt_status xrt__capture_to_graph(const xrt_backend *b, xrt_stream stream
    the caller's unit means (xrt__unit_stream). */
 XRT_API xrt_status xrt__launch_params(xrt_function function, xrt_dim3 grid, xrt_dim3 block, size_t shared_bytes,
                                       xrt_stream stream, void **kernel_params);
+XRT_API xrt_status xrt__launch_ex(const xrt_launch_config *config, xrt_function function, const void *args,
+                                  size_t args_size, xrt_stream stream);
 XRT_API xrt_status xrt__symbol_copy(void *caller, int to, void *other, xrt_module module, const char *symbol,
                                     size_t count, size_t offset, xrt_memcpy_kind kind, int async, xrt_stream stream,
                                     const char *fn);
@@ -3757,6 +3821,16 @@ static inline xrt_status xrt_function_get_param_info(xrt_function function, size
     return xrt__call_exit(b->function_get_param_info(b, f->obj, index, offset, size));
 }
 
+/* Without attributes, xrt_launch_kernel itself; with them, out of line. */
+static inline xrt_status xrt_launch_kernel_ex(const xrt_launch_config *config, xrt_function function,
+                                              const void *args, size_t args_size)
+{
+    if (XRT__LIKELY(config && !config->num_attrs))
+        return xrt_launch_kernel(function, config->grid, config->block, config->shared_bytes, config->stream, args,
+                                 args_size);
+    return xrt__launch_ex(config, function, args, args_size, config ? xrt__unit_stream(config->stream) : NULL);
+}
+
 static inline xrt_status xrt_launch_kernel_params(xrt_function function, xrt_dim3 grid, xrt_dim3 block,
                                                   size_t shared_bytes, xrt_stream stream, void **kernel_params)
 {
@@ -4208,6 +4282,24 @@ static inline xrt_status xrt_graph_node_get_enabled(xrt_graph_exec exec, xrt_gra
 {
     XRT__CHECK_PTR(enabled, "xrt_graph_node_get_enabled");
     return xrt__graph_enabled(xrt__be(), exec, node, enabled, 0, "xrt_graph_node_get_enabled");
+}
+
+static inline xrt_status xrt_graph_kernel_node_set_attribute(xrt_graph_node node, xrt_launch_attr attr,
+                                                             const xrt_launch_attr_value *value)
+{
+    return xrt__kernel_node_attr(xrt__be(), node, attr, NULL, value, "xrt_graph_kernel_node_set_attribute");
+}
+
+static inline xrt_status xrt_graph_kernel_node_get_attribute(xrt_graph_node node, xrt_launch_attr attr,
+                                                             xrt_launch_attr_value *value)
+{
+    XRT__CHECK_PTR(value, "xrt_graph_kernel_node_get_attribute");
+    return xrt__kernel_node_attr(xrt__be(), node, attr, value, NULL, "xrt_graph_kernel_node_get_attribute");
+}
+
+static inline xrt_status xrt_graph_kernel_node_copy_attributes(xrt_graph_node dst, xrt_graph_node src)
+{
+    return xrt__kernel_node_copy_attrs(xrt__be(), dst, src);
 }
 
 static inline xrt_status xrt_graph_add_memcpy_node(xrt_graph_node *node, xrt_graph graph, const xrt_graph_node *deps,
@@ -9834,6 +9926,146 @@ XRT_API xrt_status xrt__graph_enabled(const xrt_backend *b, xrt_graph_exec exec,
         st = get ? b->graph_node_get_enabled(b, x->obj, g->obj, ns->obj, get)
                  : b->graph_node_set_enabled(b, x->obj, g->obj, ns->obj, set);
     if (!get && st == XRT_SUCCESS && xrt__chk_on) xrt__chk_exec_gone(exec, 0); /* as xrt__graph_params' */
+    return xrt__gnode_exit(st);
+}
+
+/* >> impl: launch attributes (cudaLaunchKernelEx and the kernel nodes'
+   cudaGraphKernelNode*Attribute): each attribute is checked here, once for
+   every backend (its id for the call, its value as the stream attributes'
+   and as CUDA documents the rest); what needs the grid, and what a backend
+   cannot do, is the backend's to refuse. */
+static const char *xrt__launch_attr_lacking(int attr)
+{
+    switch (attr) {
+    case 7: return "programmatic event";
+    case 11: return "preferred cluster dimension";
+    case 12: return "launch completion event";
+    case 13: return "device-updatable kernel node";
+    case 14: return "preferred shared memory carveout";
+    default: return NULL;
+    }
+}
+
+/* Attribute attr (what: where the caller gave it) of a launch or, node 1,
+   of a kernel node; its value too when set. */
+static xrt_status xrt__launch_attr_check(const char *fn, const char *what, int attr, const xrt_launch_attr_value *v,
+                                         int node, int set)
+{
+    const char *lacking = xrt__launch_attr_lacking(attr);
+    if (lacking)
+        return xrt_error(XRT_ERROR_UNSUPPORTED, fn, "%s: CUDA's launch attribute %d (%s) is not supported", what, attr,
+                         lacking);
+    switch (attr) {
+    case XRT_LAUNCH_ATTR_ACCESS_POLICY_WINDOW: case XRT_LAUNCH_ATTR_PRIORITY: case XRT_LAUNCH_ATTR_MEM_SYNC_DOMAIN_MAP:
+    case XRT_LAUNCH_ATTR_MEM_SYNC_DOMAIN:
+        return set ? xrt__stream_attr_check(fn, (xrt_stream_attr)attr, v, 1) : XRT_SUCCESS;
+    case XRT_LAUNCH_ATTR_COOPERATIVE:
+        return XRT_SUCCESS;
+    case XRT_LAUNCH_ATTR_CLUSTER_DIMENSION:
+        if (set && (!v->cluster_dim.x != !v->cluster_dim.y || !v->cluster_dim.x != !v->cluster_dim.z))
+            return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%s: cluster (%u, %u, %u): all 0 (no cluster) or none",
+                             what, v->cluster_dim.x, v->cluster_dim.y, v->cluster_dim.z);
+        return XRT_SUCCESS;
+    case XRT_LAUNCH_ATTR_CLUSTER_SCHEDULING_POLICY_PREFERENCE:
+        if (set && (unsigned)v->cluster_scheduling_policy_preference > 2)
+            return xrt_error(XRT_ERROR_INVALID_VALUE, fn,
+                             "%s: cluster scheduling policy preference %d is none of 0 (default), 1 (spread), "
+                             "2 (load balancing)", what, v->cluster_scheduling_policy_preference);
+        return XRT_SUCCESS;
+    case XRT_LAUNCH_ATTR_PROGRAMMATIC_STREAM_SERIALIZATION:
+        if (!node) return XRT_SUCCESS;
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn,
+                         "%s: XRT_LAUNCH_ATTR_PROGRAMMATIC_STREAM_SERIALIZATION is a launch's, not a node's", what);
+    case 3:
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn,
+                         "%s: attribute 3 (synchronization policy) is a stream's (xrt_stream_set_attribute)", what);
+    default:
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn,
+                         "%s: attribute %d is none of XRT_LAUNCH_ATTR_ACCESS_POLICY_WINDOW (1), _COOPERATIVE (2), "
+                         "_CLUSTER_DIMENSION (4), _CLUSTER_SCHEDULING_POLICY_PREFERENCE (5), %s_PRIORITY (8), "
+                         "_MEM_SYNC_DOMAIN_MAP (9), _MEM_SYNC_DOMAIN (10)",
+                         what, attr, node ? "" : "_PROGRAMMATIC_STREAM_SERIALIZATION (6), ");
+    }
+}
+
+/* stream: never NULL (the front's xrt__unit_stream), as xrt__launch_params'. */
+XRT_API xrt_status xrt__launch_ex(const xrt_launch_config *c, xrt_function function, const void *args,
+                                  size_t args_size, xrt_stream stream)
+{
+    const char *fn = "xrt_launch_kernel_ex";
+    const xrt_backend *b = xrt__be();
+    xrt__handle_slot *f, *s;
+    xrt_status st;
+    char what[32];
+    unsigned i;
+    xrt__call_enter();
+    if (!c) return xrt__call_exit(XRT__LAUNCH_REFUSED(xrt_error(XRT_ERROR_INVALID_VALUE, fn, "config is NULL")));
+    if (!c->attrs)
+        return xrt__call_exit(XRT__LAUNCH_REFUSED(
+            xrt_error(XRT_ERROR_INVALID_VALUE, fn, "attrs is NULL but num_attrs is %u", c->num_attrs)));
+    for (i = 0; i < c->num_attrs; i++) {
+        snprintf(what, sizeof what, "attrs[%u]", i);
+        if (c->attrs[i].id != XRT_LAUNCH_ATTR_IGNORE &&
+            (st = xrt__launch_attr_check(fn, what, (int)c->attrs[i].id, &c->attrs[i].val, 0, 1)) != XRT_SUCCESS)
+            return xrt__call_exit(XRT__LAUNCH_REFUSED(st));
+    }
+    f = xrt__handle_lookup(b, function, XRT__HANDLE_FUNCTION);
+    s = xrt__handle_stream_as(b, stream);
+    if (!f) return xrt__call_exit(XRT__LAUNCH_REFUSED(xrt__handle_bad(fn, function)));
+    if (!s) return xrt__call_exit(XRT__LAUNCH_REFUSED(xrt__handle_bad(fn, stream)));
+    if (!c->grid.x || !c->grid.y || !c->grid.z || !c->block.x || !c->block.y || !c->block.z || (!args && args_size) ||
+        args_size > XRT_MAX_KERNEL_ARGS)
+        return xrt__call_exit(XRT__LAUNCH_REFUSED(xrt__launch_bad(fn, c->grid, c->block, args, args_size)));
+    st = b->launch_kernel_ex(b, f->obj, c->grid, c->block, c->shared_bytes, s->obj, args, args_size, c->attrs,
+                             c->num_attrs);
+    if (XRT__CHK_ON()) xrt__chk_launch(__builtin_return_address(0), st, b, fn, stream, s, f->obj, args, args_size);
+    return xrt__call_exit(st);
+}
+
+/* Node's slots, when it is a kernel node (its type as xrt_graph_node_get_type
+   tells it). Under xrt__gnode_lock. */
+static xrt_status xrt__gnode_kernel(const xrt_backend *b, xrt_graph_node node, const char *fn, xrt__handle_slot **ns,
+                                    xrt__handle_slot **g)
+{
+    xrt_graph_node_params p;
+    uintptr_t graph;
+    xrt_status st;
+    if ((st = xrt__gnode_find(b, node, fn, ns, g, &graph)) != XRT_SUCCESS) return st;
+    memset(&p, 0, sizeof p);
+    p.type = (xrt_graph_node_type)-1;
+    xrt__err.quiet++;
+    (void)b->graph_node_get_params(b, (*g)->obj, (*ns)->obj, &p);
+    xrt__err.quiet--;
+    if (p.type == XRT_GRAPH_NODE_KERNEL) return XRT_SUCCESS;
+    return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "node %p is no kernel node (its type is %d)", (void *)node,
+                     (int)p.type);
+}
+
+XRT_API xrt_status xrt__kernel_node_attr(const xrt_backend *b, xrt_graph_node node, xrt_launch_attr attr,
+                                         xrt_launch_attr_value *get, const xrt_launch_attr_value *set,
+                                         const char *fn)
+{
+    xrt__handle_slot *g, *ns;
+    xrt_status st;
+    if (!get && !set) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "value is NULL");
+    if (get) memset(get, 0, sizeof *get);
+    if ((st = xrt__launch_attr_check(fn, "attr", (int)attr, set, 1, set != NULL)) != XRT_SUCCESS) return st;
+    xrt__gnode_enter();
+    if ((st = xrt__gnode_kernel(b, node, fn, &ns, &g)) == XRT_SUCCESS)
+        st = get ? b->graph_kernel_node_get_attribute(b, g->obj, ns->obj, (int)attr, get)
+                 : b->graph_kernel_node_set_attribute(b, g->obj, ns->obj, (int)attr, set);
+    return xrt__gnode_exit(st);
+}
+
+XRT_API xrt_status xrt__kernel_node_copy_attrs(const xrt_backend *b, xrt_graph_node dst, xrt_graph_node src)
+{
+    const char *fn = "xrt_graph_kernel_node_copy_attributes";
+    xrt__handle_slot *dg, *dn, *sg, *sn;
+    xrt_status st;
+    xrt__gnode_enter();
+    if ((st = xrt__gnode_kernel(b, dst, fn, &dn, &dg)) == XRT_SUCCESS &&
+        (st = xrt__gnode_kernel(b, src, fn, &sn, &sg)) == XRT_SUCCESS)
+        st = b->graph_kernel_node_copy_attributes(b, dg->obj, dn->obj, sg->obj, sn->obj);
     return xrt__gnode_exit(st);
 }
 

@@ -381,7 +381,33 @@ enum { /* xrt_backend.flags */
       (self, stream, status, id, graph, deps, cap, ndeps))                                                         \
     X(stream_update_capture_dependencies, (const xrt_backend *self, void *stream, void *const *deps, size_t ndeps, \
                                            unsigned flags),                                                        \
-      (self, stream, deps, ndeps, flags))
+      (self, stream, deps, ndeps, flags))                                                                          \
+    X(launch_kernel_ex, (const xrt_backend *self, void *function, xrt_dim3 grid, xrt_dim3 block, size_t shared_bytes, \
+                         void *stream, const void *args, size_t args_size, const xrt_launch_attribute *attrs,       \
+                         unsigned num_attrs),                                                                      \
+      (self, function, grid, block, shared_bytes, stream, args, args_size, attrs, num_attrs))                      \
+    X(graph_kernel_node_set_attribute, (const xrt_backend *self, void *graph, void *node, int attr,                \
+                                        const xrt_launch_attr_value *value),                                       \
+      (self, graph, node, attr, value))                                                                            \
+    X(graph_kernel_node_get_attribute, (const xrt_backend *self, void *graph, void *node, int attr,                \
+                                        xrt_launch_attr_value *value),                                             \
+      (self, graph, node, attr, value))                                                                            \
+    X(graph_kernel_node_copy_attributes, (const xrt_backend *self, void *dst_graph, void *dst, void *src_graph,    \
+                                          void *src),                                                              \
+      (self, dst_graph, dst, src_graph, src))
+
+/* Launch attributes (launch_kernel_ex, graph_kernel_node_set_attribute,
+   _get_attribute, _copy_attributes; cudaLaunchKernelEx, cudaGraphKernelNode*
+   Attribute): the dispatch layer has checked each attribute's id (one of
+   xrt_launch_attr, not IGNORE; PROGRAMMATIC_STREAM_SERIALIZATION for a
+   launch only) and value (as the stream attributes', a cluster's
+   dimensions all 0 or all non-zero, a scheduling preference 0 to 2), the
+   launch as xrt_launch_kernel's, and that nodes are kernel nodes; a launch
+   without attributes goes to launch_kernel instead, and a get's value is
+   zeroed before. The backend checks what needs the grid (a cluster divides
+   it) and refuses what it cannot do; a launch captured into a graph gives
+   its node the attributes; a node's attributes follow its copies and its
+   new params. */
 
 /* GPUDirect RDMA writes (device_flush_gpu_direct_rdma_writes,
    cudaDeviceFlushGPUDirectRDMAWrites): the dispatch layer has checked the

@@ -960,6 +960,12 @@ static void xrt__cpu_run_wait(xrt__cpu_op *op);
 static int xrt__cpu_prio_used; /* a stream of a higher priority than 0 was made */
 static int xrt__cpu_prio_active[XRT__CPU_DEVICES_MAX][XRT__CPU_PRIO_LEVELS]; /* streams running an op, per level */
 
+/* A priority's level: 0 (priority 0 and above) .. 5 (-5 and below). */
+static int xrt__cpu_prio_level(int priority)
+{
+    return priority > 0 ? 0 : priority < -(XRT__CPU_PRIO_LEVELS - 1) ? XRT__CPU_PRIO_LEVELS - 1 : -priority;
+}
+
 static int xrt__cpu_prio_higher_busy(int device, int level)
 {
     int l;
@@ -968,11 +974,10 @@ static int xrt__cpu_prio_higher_busy(int device, int level)
     return 0;
 }
 
-/* Before s runs an op: wait while higher work of its device runs (bounded). */
-static void xrt__cpu_prio_defer(const xrt__cpu_stream *s)
+/* Before s runs an op of that level: wait while higher work of its device runs (bounded). */
+static void xrt__cpu_prio_defer(const xrt__cpu_stream *s, int level)
 {
     struct timespec step = {0, 20000};
-    int level = __atomic_load_n(&s->level, __ATOMIC_RELAXED); /* an attribute may change it between ops */
     uint64_t until;
     if (level == XRT__CPU_PRIO_LEVELS - 1 || !xrt__cpu_prio_higher_busy(s->device, level)) return;
     until = xrt__cpu_now_ns() + XRT__CPU_DEFER_NS;
@@ -981,15 +986,22 @@ static void xrt__cpu_prio_defer(const xrt__cpu_stream *s)
 }
 
 
-/* An op run under priorities: a wait holds no core, and defers to nothing. */
+static int xrt__cpu_launch_level(const xrt__cpu_op *op);
+
+/* An op run under priorities: a wait holds no core, and defers to nothing.
+   Its level is its stream's (an attribute may change it between ops), or a
+   launch's own. */
 static void xrt__cpu_run_prio(xrt__cpu_stream *s, xrt__cpu_slot *slot)
 {
-    int *active = &xrt__cpu_prio_active[s->device][__atomic_load_n(&s->level, __ATOMIC_RELAXED)];
+    int level = slot->op.run == xrt__cpu_run_kernel ? xrt__cpu_launch_level(&slot->op) : -1;
+    int *active;
+    if (level < 0) level = __atomic_load_n(&s->level, __ATOMIC_RELAXED);
+    active = &xrt__cpu_prio_active[s->device][level];
     if (slot->op.run == xrt__cpu_run_wait) {
         slot->op.run(&slot->op);
         return;
     }
-    xrt__cpu_prio_defer(s);
+    xrt__cpu_prio_defer(s, level);
     __atomic_add_fetch(active, 1, __ATOMIC_ACQ_REL);
     slot->op.run(&slot->op);
     __atomic_sub_fetch(active, 1, __ATOMIC_ACQ_REL);
@@ -2053,7 +2065,7 @@ static xrt_status xrt__cpu_stream_create_with_priority(const xrt_backend *self, 
                                                        int priority)
 {
     xrt_status st;
-    int level = priority > 0 ? 0 : priority < -(XRT__CPU_PRIO_LEVELS - 1) ? XRT__CPU_PRIO_LEVELS - 1 : -priority;
+    int level = xrt__cpu_prio_level(priority);
     (void)self;
     st = xrt__cpu_stream_new((xrt__cpu_stream **)stream, xrt__cpu_current(),
                              (flags & XRT_STREAM_NON_BLOCKING) ? XRT__CPU_NON_BLOCKING : XRT__CPU_BLOCKING, flags);
@@ -2096,8 +2108,7 @@ static xrt_status xrt__cpu_stream_set_attribute(const xrt_backend *self, void *s
                                                 const xrt_stream_attr_value *value)
 {
     xrt__cpu_stream *s = xrt__cpu_stream_of(stream);
-    int level = value->priority > 0 ? 0 : value->priority < -(XRT__CPU_PRIO_LEVELS - 1) ? XRT__CPU_PRIO_LEVELS - 1
-                                                                                        : -value->priority;
+    int level = xrt__cpu_prio_level(value->priority);
     (void)self;
     if (attr == XRT_STREAM_ATTR_PRIORITY) {
         if (level) __atomic_store_n(&xrt__cpu_prio_used, 1, __ATOMIC_RELEASE);
@@ -6527,6 +6538,8 @@ typedef struct xrt__cpu_launch {
     uint64_t blocks, per_part;
     size_t parts; /* that per_part makes (none of them empty) */
     unsigned char *args, *shared_base; /* in the same allocation, after the record */
+    struct xrt__cpu_kattrs *attrs; /* its launch attributes (">> cpu: launch attributes"); NULL: none */
+    int level;                     /* the priority level it runs at; -1: its stream's */
 } xrt__cpu_launch;
 #define XRT__CPU_LAUNCH_HEAD ((sizeof(xrt__cpu_launch) + 63) & ~(size_t)63)
 /* Parts per thread of the pool: a thread that comes late (a helper woken
@@ -6563,8 +6576,14 @@ static void xrt__cpu_kernel_part(void *ctx, size_t part, size_t nparts)
 
 static void xrt__cpu_launch_free(xrt__cpu_launch *l)
 {
+    XRT_FREE(l->attrs);
     if (l->spare_of) xrt__cpu_spare_give(l->spare_of, l);
     else XRT_FREE(l);
+}
+
+static int xrt__cpu_launch_level(const xrt__cpu_op *op)
+{
+    return ((const xrt__cpu_launch *)op->u.host.user)->level;
 }
 
 /* A launch op whose blocks go over the pool (xrt__cpu_help_launch). */
@@ -6705,36 +6724,136 @@ xrt__cpu_launch_make(xrt__cpu_stream *s, xrt__cpu_function *f, xrt_dim3 grid, xr
     l->parts = (size_t)((blocks + l->per_part - 1) / l->per_part);
     l->args = (unsigned char *)l + XRT__CPU_LAUNCH_HEAD;
     l->shared_base = l->args + head;
+    l->attrs = NULL;
+    l->level = -1;
     if (args_size) memcpy(l->args, args, args_size);
     return l;
 }
 
-static xrt_status xrt__cpu_launch_kernel(const xrt_backend *self, void *function, xrt_dim3 grid, xrt_dim3 block,
-                                         size_t shared, void *stream, const void *args, size_t args_size)
+/* >> cpu: launch attributes (xrt_launch_kernel_ex, a kernel node's). A
+   launch record holds the table of those given (its node's, once captured
+   or added): a priority is the level the launch runs at, as a stream's
+   (">> cpu: streams"); a cluster must divide the grid, and has no meaning
+   to a CPU kernel, which has no cluster API; a cooperative launch is
+   refused, as a CPU kernel has no grid-wide barrier; the rest (a window, a
+   memory domain and map, a cluster's scheduling preference, programmatic
+   stream serialisation, which a stream's full order always satisfies) is
+   kept and answered. */
+#define XRT__CPU_KATTRS 11 /* ids 0 .. XRT_LAUNCH_ATTR_MEM_SYNC_DOMAIN */
+typedef struct xrt__cpu_kattrs {
+    unsigned set; /* a bit per id given */
+    xrt_launch_attr_value v[XRT__CPU_KATTRS];
+} xrt__cpu_kattrs;
+
+/* Attribute attr (checked by the dispatch layer) for a kernel of grid g. */
+static xrt_status xrt__cpu_kattr_fits(int attr, const xrt_launch_attr_value *v, xrt_dim3 g, const char *who)
+{
+    const unsigned *c = &v->cluster_dim.x;
+    if (attr == XRT_LAUNCH_ATTR_COOPERATIVE && v->cooperative)
+        return xrt_error(XRT_ERROR_UNSUPPORTED, who, "a cooperative launch: a CPU kernel has no grid-wide barrier "
+                         "(XRT_DEVATTR_COOPERATIVE_LAUNCH is 0)");
+    if (attr == XRT_LAUNCH_ATTR_CLUSTER_DIMENSION && c[0] && (g.x % c[0] || g.y % c[1] || g.z % c[2]))
+        return xrt_error(XRT_ERROR_INVALID_VALUE, who, "grid (%u, %u, %u) is no whole number of clusters (%u, %u, %u)",
+                         g.x, g.y, g.z, c[0], c[1], c[2]);
+    return XRT_SUCCESS;
+}
+
+/* The table of a launch's attributes, into *a (NULL: none given). */
+static xrt_status xrt__cpu_kattrs_of(xrt__cpu_kattrs **a, const xrt_launch_attribute *attrs, unsigned n, xrt_dim3 g,
+                                     const char *who)
+{
+    xrt_status st = XRT_SUCCESS;
+    unsigned i;
+    *a = NULL;
+    for (i = 0; i < n && st == XRT_SUCCESS; i++) {
+        int id = (int)attrs[i].id;
+        if (id == XRT_LAUNCH_ATTR_IGNORE || (st = xrt__cpu_kattr_fits(id, &attrs[i].val, g, who)) != XRT_SUCCESS)
+            continue;
+        if (!*a && !(*a = (xrt__cpu_kattrs *)XRT_CALLOC(1, sizeof **a)))
+            st = xrt_error(XRT_ERROR_OUT_OF_MEMORY, who, "no memory for the launch's attributes");
+        else
+            (*a)->v[id] = attrs[i].val, (*a)->set |= 1u << id;
+    }
+    if (st != XRT_SUCCESS) {
+        XRT_FREE(*a);
+        *a = NULL;
+    }
+    return st;
+}
+
+/* l takes table a; its priority, if given, is the level l runs at. */
+static void xrt__cpu_launch_attrs(xrt__cpu_launch *l, xrt__cpu_kattrs *a)
+{
+    XRT_FREE(l->attrs);
+    l->attrs = a;
+    l->level = -1;
+    if (a && (a->set & (1u << XRT_LAUNCH_ATTR_PRIORITY))) {
+        l->level = xrt__cpu_prio_level(a->v[XRT_LAUNCH_ATTR_PRIORITY].priority);
+        if (l->level) __atomic_store_n(&xrt__cpu_prio_used, 1, __ATOMIC_RELEASE);
+    }
+}
+
+/* A copy of table a (NULL: none) into *to; 0 without memory. */
+static int xrt__cpu_kattrs_dup(xrt__cpu_kattrs **to, const xrt__cpu_kattrs *a)
+{
+    *to = NULL;
+    if (!a) return 1;
+    if (!(*to = (xrt__cpu_kattrs *)XRT_MALLOC(sizeof *a))) return 0;
+    **to = *a;
+    return 1;
+}
+
+/* A launch with attributes a (NULL: none; the launch's, freed with it or
+   here on failure), as xrt_launch_kernel's. */
+static inline __attribute__((always_inline)) xrt_status
+xrt__cpu_launch_on(void *function, xrt_dim3 grid, xrt_dim3 block, size_t shared, void *stream, const void *args,
+                   size_t args_size, struct xrt__cpu_kattrs *a, const char *who)
 {
     xrt__cpu_function *f = (xrt__cpu_function *)function;
-    xrt__cpu_stream *s;
-    xrt__cpu_launch *l;
+    xrt__cpu_stream *s = xrt__cpu_stream_of(stream);
+    xrt__cpu_launch *l = NULL;
     xrt__cpu_op op;
     xrt_status st = xrt__cpu_launch_check(f, grid, block, shared, args_size);
-    if (st != XRT_SUCCESS) return st;
-    s = xrt__cpu_stream_of(stream);
-    if (XRT__UNLIKELY(s->device != xrt__cpu_current())) /* as CUDA: copies may, launches may not */
-        return xrt_error(XRT_ERROR_INVALID_HANDLE, "cpu: xrt_launch_kernel",
-                         "the stream belongs to device %d; a kernel launches on a stream of the current device (%d)",
-                         s->device, xrt__cpu_current());
-    if (!(l = xrt__cpu_launch_make(s, f, grid, block, shared, args, args_size)))
-        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_launch_kernel", "no memory for the launch");
+    if (XRT__UNLIKELY(st == XRT_SUCCESS && s->device != xrt__cpu_current())) /* as CUDA: copies may, launches may not */
+        st = xrt_error(XRT_ERROR_INVALID_HANDLE, who,
+                       "the stream belongs to device %d; a kernel launches on a stream of the current device (%d)",
+                       s->device, xrt__cpu_current());
+    if (XRT__LIKELY(st == XRT_SUCCESS) && !(l = xrt__cpu_launch_make(s, f, grid, block, shared, args, args_size)))
+        st = xrt_error(XRT_ERROR_OUT_OF_MEMORY, who, "no memory for the launch");
+    if (XRT__UNLIKELY(!l)) {
+        if (a) XRT_FREE(a);
+        return st;
+    }
+    if (a) xrt__cpu_launch_attrs(l, a);
     memset(&op, 0, sizeof op);
     op.run = xrt__cpu_run_kernel;
     op.u.host.user = l;
     __atomic_add_fetch(&f->module->refs, 1, __ATOMIC_ACQ_REL);
-    st = xrt__cpu_enqueue(stream, &op, "cpu: xrt_launch_kernel");
+    st = xrt__cpu_enqueue(stream, &op, who);
     if (st != XRT_SUCCESS) {
         xrt__cpu_module_unref(f->module);
         xrt__cpu_launch_free(l);
     }
     return st;
+}
+
+static xrt_status xrt__cpu_launch_kernel(const xrt_backend *self, void *function, xrt_dim3 grid, xrt_dim3 block,
+                                         size_t shared, void *stream, const void *args, size_t args_size)
+{
+    (void)self;
+    return xrt__cpu_launch_on(function, grid, block, shared, stream, args, args_size, NULL, "cpu: xrt_launch_kernel");
+}
+
+static xrt_status xrt__cpu_launch_kernel_ex(const xrt_backend *self, void *function, xrt_dim3 grid, xrt_dim3 block,
+                                            size_t shared, void *stream, const void *args, size_t args_size,
+                                            const xrt_launch_attribute *attrs, unsigned num_attrs)
+{
+    const char *who = "cpu: xrt_launch_kernel_ex";
+    struct xrt__cpu_kattrs *a = NULL;
+    xrt_status st = xrt__cpu_kattrs_of(&a, attrs, num_attrs, grid, who);
+    (void)self;
+    if (st != XRT_SUCCESS) return st;
+    return xrt__cpu_launch_on(function, grid, block, shared, stream, args, args_size, a, who);
 }
 
 /* >> cpu: graphs. Capture records what a stream is given instead of
@@ -6994,6 +7113,7 @@ static void xrt__cpu_node_clear(const xrt__cpu_graph *g, xrt__cpu_node *nd)
     if (nd->kind == XRT__CPU_NODE_KERNEL) {
         xrt__cpu_launch *l = (xrt__cpu_launch *)nd->op.u.host.user;
         xrt__cpu_module_unref(l->module);
+        XRT_FREE(l->attrs);
         XRT_FREE(l);
     } else if (nd->kind == XRT__CPU_NODE_CHILD && g->planned) {
         xrt__cpu_plan_unref((struct xrt__cpu_plan *)nd->op.u.host.user);
@@ -8155,6 +8275,10 @@ static xrt__cpu_launch *xrt__cpu_launch_clone(const xrt__cpu_launch *l)
     xrt__cpu_launch *c = (xrt__cpu_launch *)XRT_ALIGNED_ALLOC(64, (bytes + 63) & ~(size_t)63);
     if (!c) return NULL;
     memcpy(c, l, bytes);
+    if (!xrt__cpu_kattrs_dup(&c->attrs, l->attrs)) {
+        XRT_FREE(c);
+        return NULL;
+    }
     c->spare_of = NULL;
     c->args = (unsigned char *)c + (l->args - (const unsigned char *)l);
     c->shared_base = (unsigned char *)c + (l->shared_base - (const unsigned char *)l);
@@ -9278,6 +9402,11 @@ static xrt_status xrt__cpu_node_set(xrt__cpu_graph *g, uint32_t i, const xrt_gra
                                                          : "as in CUDA");
     if (box) xrt__cpu_node_box(&made, box);
     else if ((st = xrt__cpu_node_make(&made, p, who)) != XRT_SUCCESS) return st;
+    if (nd->kind == XRT__CPU_NODE_KERNEL) { /* its attributes stay */
+        xrt__cpu_launch *was = (xrt__cpu_launch *)nd->op.u.host.user;
+        xrt__cpu_launch_attrs((xrt__cpu_launch *)made.op.u.host.user, was->attrs);
+        was->attrs = NULL;
+    }
     xrt__cpu_node_clear(g, nd);
     made.ndeps = nd->ndeps;
     made.deps = nd->deps;
@@ -9292,6 +9421,53 @@ static xrt_status xrt__cpu_graph_node_set_params(const xrt_backend *self, void *
     (void)self;
     return xrt__cpu_node_set((xrt__cpu_graph *)graph, XRT__CPU_NODE_AT(node), params, NULL,
                              "cpu: xrt_graph_node_set_params");
+}
+
+/* A kernel node's attributes: its launch record's table (">> cpu: launch
+   attributes"), made on the first set; the dispatch layer has checked that
+   the nodes are kernel nodes. A priority is kept, not acted on: a graph's
+   nodes run at the priority of the stream it is launched on. */
+static xrt__cpu_launch *xrt__cpu_knode(void *graph, void *node)
+{
+    return (xrt__cpu_launch *)((xrt__cpu_graph *)graph)->node[XRT__CPU_NODE_AT(node)].op.u.host.user;
+}
+
+static xrt_status xrt__cpu_graph_kernel_node_set_attribute(const xrt_backend *self, void *graph, void *node, int attr,
+                                                           const xrt_launch_attr_value *value)
+{
+    const char *who = "cpu: xrt_graph_kernel_node_set_attribute";
+    xrt__cpu_launch *l = xrt__cpu_knode(graph, node);
+    xrt_status st = xrt__cpu_kattr_fits(attr, value, l->grid, who);
+    (void)self;
+    if (st != XRT_SUCCESS) return st;
+    if (!l->attrs && !(l->attrs = (xrt__cpu_kattrs *)XRT_CALLOC(1, sizeof *l->attrs)))
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, who, "no memory for the node's attributes");
+    l->attrs->v[attr] = *value;
+    l->attrs->set |= 1u << attr;
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_graph_kernel_node_get_attribute(const xrt_backend *self, void *graph, void *node, int attr,
+                                                           xrt_launch_attr_value *value)
+{
+    const xrt__cpu_launch *l = xrt__cpu_knode(graph, node);
+    (void)self;
+    if (l->attrs) *value = l->attrs->v[attr];
+    return XRT_SUCCESS;
+}
+
+static xrt_status xrt__cpu_graph_kernel_node_copy_attributes(const xrt_backend *self, void *dst_graph, void *dst,
+                                                             void *src_graph, void *src)
+{
+    xrt__cpu_launch *to = xrt__cpu_knode(dst_graph, dst);
+    xrt__cpu_kattrs *a;
+    (void)self;
+    if (!xrt__cpu_kattrs_dup(&a, xrt__cpu_knode(src_graph, src)->attrs))
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, "cpu: xrt_graph_kernel_node_copy_attributes",
+                         "no memory for the node's attributes");
+    XRT_FREE(to->attrs);
+    to->attrs = a;
+    return XRT_SUCCESS;
 }
 
 /* Whether node `to` can be reached from node `from` along edges (a

@@ -287,6 +287,7 @@ typedef struct xrt__cuda_driver {
                             void *stream);
     int (*MemsetD2D16)(unsigned long long dst, size_t pitch, unsigned short value, size_t width, size_t height);
     int (*MemsetD2D32)(unsigned long long dst, size_t pitch, unsigned value, size_t width, size_t height);
+    int (*LaunchKernelEx)(const void *config, void *function, void **params, void **extra); /* CUDA 12 */
 } xrt__cuda_driver;
 
 /* X(field of xrt__cuda_driver, symbol, optional, return type, parameters).
@@ -333,7 +334,9 @@ typedef struct xrt__cuda_driver {
     X(MemsetD2D16, cuMemsetD2D16_v2, 1, CUresult,                                                          \
       (CUdeviceptr dst, size_t pitch, unsigned short value, size_t width, size_t height))                  \
     X(MemsetD2D32, cuMemsetD2D32_v2, 1, CUresult,                                                          \
-      (CUdeviceptr dst, size_t pitch, unsigned int value, size_t width, size_t height))
+      (CUdeviceptr dst, size_t pitch, unsigned int value, size_t width, size_t height))                    \
+    X(LaunchKernelEx, cuLaunchKernelEx, 1, CUresult,                                                       \
+      (const CUlaunchConfig *config, CUfunction f, void **params, void **extra))
 
 #define XRT__CUDA_DRIVER_SYM(field, sym, optional, ret, params) {#sym, offsetof(xrt__cuda_driver, field), optional},
 static const xrt__gpu_sym xrt__cuda_driver_syms[] = {XRT__CUDA_DRIVER_SYMBOLS(XRT__CUDA_DRIVER_SYM)};
@@ -727,6 +730,28 @@ static xrt_status xrt__cuda_launch_failed(xrt__gpu *g, int e)
 {
     (void)g;
     return xrt__cuda_driver_fail(&xrt__cuda_drv, e, "cuLaunchKernel", "launch_kernel");
+}
+
+/* A launch with attributes (xrt__gpu_launch_kernel_ex): cuLaunchKernelEx,
+   xrt's attributes passed as they are (CUlaunchAttribute's layout, checked
+   below), tried again as a plain launch is. */
+static xrt_status xrt__cuda_launch_ex(xrt__gpu *g, void *fn, xrt_dim3 grid, xrt_dim3 block, unsigned shared,
+                                      void *stream, void **extra, const xrt_launch_attribute *attrs, unsigned n)
+{
+    const xrt__cuda_driver *d = &xrt__cuda_drv;
+    CUlaunchConfig c;
+    int e;
+    if (!d->LaunchKernelEx) return xrt__gpu_lacks(g, "xrt_launch_kernel_ex", "cuLaunchKernelEx (a CUDA 12 driver)");
+    memset(&c, 0, sizeof c);
+    c.gridDimX = grid.x, c.gridDimY = grid.y, c.gridDimZ = grid.z;
+    c.blockDimX = block.x, c.blockDimY = block.y, c.blockDimZ = block.z;
+    c.sharedMemBytes = shared;
+    c.hStream = (CUstream)stream;
+    c.attrs = (CUlaunchAttribute *)(void *)(uintptr_t)attrs; /* the driver only reads them */
+    c.numAttrs = n;
+    if ((e = d->LaunchKernelEx(&c, fn, NULL, extra)) != CUDA_SUCCESS && xrt__cuda_launch_again(g, e))
+        e = d->LaunchKernelEx(&c, fn, NULL, extra);
+    return e == CUDA_SUCCESS ? XRT_SUCCESS : xrt__cuda_driver_fail(d, e, "cuLaunchKernelEx", "launch_kernel_ex");
 }
 
 /* The end of the kernel's last parameter; 0 where the driver cannot tell. A
@@ -1398,6 +1423,23 @@ XRT__GPU_ASSERT(sizeof(xrt_stream_attr_value) == sizeof(cudaStreamAttrValue) &&
                     (int)XRT_SYNC_POLICY_BLOCKING_SYNC == (int)cudaSyncPolicyBlockingSync &&
                     (int)XRT_ACCESS_PROPERTY_PERSISTING == (int)cudaAccessPropertyPersisting,
                 "xrt_stream_attr_value is not cudaStreamAttrValue");
+/* xrt_launch_attribute is CUlaunchAttribute (and cudaLaunchAttribute), its
+   ids CUDA's, passed as they are. */
+XRT__GPU_ASSERT(sizeof(xrt_launch_attribute) == sizeof(CUlaunchAttribute) &&
+                    offsetof(xrt_launch_attribute, val) == offsetof(CUlaunchAttribute, value) &&
+                    sizeof(xrt_launch_attribute) == sizeof(cudaLaunchAttribute) &&
+                    sizeof(((xrt_launch_attr_value *)0)->cluster_dim) ==
+                        sizeof(((cudaLaunchAttributeValue *)0)->clusterDim) &&
+                    (int)XRT_LAUNCH_ATTR_COOPERATIVE == (int)cudaLaunchAttributeCooperative &&
+                    (int)XRT_LAUNCH_ATTR_CLUSTER_DIMENSION == (int)cudaLaunchAttributeClusterDimension &&
+                    (int)XRT_LAUNCH_ATTR_CLUSTER_SCHEDULING_POLICY_PREFERENCE ==
+                        (int)cudaLaunchAttributeClusterSchedulingPolicyPreference &&
+                    (int)XRT_LAUNCH_ATTR_PROGRAMMATIC_STREAM_SERIALIZATION ==
+                        (int)cudaLaunchAttributeProgrammaticStreamSerialization &&
+                    (int)XRT_LAUNCH_ATTR_PRIORITY == (int)cudaLaunchAttributePriority &&
+                    (int)XRT_LAUNCH_ATTR_MEM_SYNC_DOMAIN == (int)cudaLaunchAttributeMemSyncDomain &&
+                    (int)CU_LAUNCH_ATTRIBUTE_MEM_SYNC_DOMAIN == (int)cudaLaunchAttributeMemSyncDomain,
+                "xrt_launch_attribute is not CUDA's");
 XRT__GPU_ASSERT((int)XRT_COMPUTE_MODE_DEFAULT == (int)cudaComputeModeDefault &&
                     (int)XRT_COMPUTE_MODE_EXCLUSIVE == (int)cudaComputeModeExclusive &&
                     (int)XRT_COMPUTE_MODE_PROHIBITED == (int)cudaComputeModeProhibited &&
@@ -1479,6 +1521,10 @@ static void xrt__cuda_fill(xrt_backend *t)
     g->launch_params[2] = CU_LAUNCH_PARAM_END;
     g->launch_again = xrt__cuda_launch_again;
     g->launch_failed = xrt__cuda_launch_failed;
+    g->launch_ex = xrt__cuda_launch_ex;
+    g->knode_attr_sym[0] = "cudaGraphKernelNodeSetAttribute";
+    g->knode_attr_sym[1] = "cudaGraphKernelNodeGetAttribute";
+    g->knode_attr_sym[2] = "cudaGraphKernelNodeCopyAttributes";
     g->function_attributes = xrt__cuda_function_attributes;
     g->module_global = xrt__cuda_module_global;
     g->function_set_attribute = xrt__cuda_function_set_attribute;

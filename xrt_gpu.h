@@ -505,6 +505,16 @@ struct xrt__gpu {
     const char *stream_attr_sym[2];
     int (*stream_set_attr)(void *stream, int attr, const void *value);
     int (*stream_get_attr)(void *stream, int attr, void *value);
+    /* "cudaGraphKernelNodeSetAttribute", "...GetAttribute", "...CopyAttributes"
+       (CUDA 11; HIP 5 has none: NULL), the value as xrt_launch_attr_value;
+       and a launch with attributes, made (tried again, failed) by the vendor
+       (NULL: none) */
+    const char *knode_attr_sym[3];
+    int (*knode_set_attr)(void *node, int attr, const void *value);
+    int (*knode_get_attr)(void *node, int attr, void *value);
+    int (*knode_copy_attrs)(void *dst, void *src);
+    xrt_status (*launch_ex)(xrt__gpu *g, void *fn, xrt_dim3 grid, xrt_dim3 block, unsigned shared, void *stream,
+                            void **extra, const xrt_launch_attribute *attrs, unsigned n);
     /* "cudaUserObjectCreate", "cudaUserObjectRetain", "cudaUserObjectRelease",
        "cudaGraphRetainUserObject", "cudaGraphReleaseUserObject" (CUDA 11.3;
        HIP 5 has none, ROCm's are not used yet: NULL), flags as xrt's:
@@ -1005,6 +1015,16 @@ static void xrt__gpu_load_uobj(xrt__gpu *g)
     memcpy(&g->graph_uobj_release, &sym[4], sizeof sym[4]);
 }
 
+static void xrt__gpu_load_knode_attrs(xrt__gpu *g)
+{
+    void *sym[3] = {NULL, NULL, NULL};
+    int i;
+    for (i = 0; i < 3; i++) sym[i] = g->knode_attr_sym[i] ? xrt__gpu_lookup(g, g->knode_attr_sym[i]) : NULL;
+    memcpy(&g->knode_set_attr, &sym[0], sizeof sym[0]);
+    memcpy(&g->knode_get_attr, &sym[1], sizeof sym[1]);
+    memcpy(&g->knode_copy_attrs, &sym[2], sizeof sym[2]);
+}
+
 /* Fills rt: from the linked runtime, or from the library that loads. */
 static int xrt__gpu_load(xrt__gpu *g, char *reason, size_t n)
 {
@@ -1061,6 +1081,7 @@ static int xrt__gpu_load(xrt__gpu *g, char *reason, size_t n)
     sym = xrt__gpu_lookup(g, g->p2p_attr_sym);
     memcpy(&g->p2p_attr, &sym, sizeof sym);
     xrt__gpu_load_uobj(g);
+    xrt__gpu_load_knode_attrs(g);
     sym = g->record_flags_sym ? xrt__gpu_lookup(g, g->record_flags_sym) : NULL;
     memcpy(&g->record_flags, &sym, sizeof sym);
     for (i = 0; i < 4; i++) g->mem_node_fns[i] = g->mem_node_syms[i] ? xrt__gpu_lookup(g, g->mem_node_syms[i]) : NULL;
@@ -3384,6 +3405,74 @@ static xrt_status xrt__gpu_stream_get_attribute(const xrt_backend *self, void *s
     if (attr == XRT_STREAM_ATTR_SYNCHRONIZATION_POLICY &&
         (value->sync_policy < XRT_SYNC_POLICY_AUTO || value->sync_policy > XRT_SYNC_POLICY_BLOCKING_SYNC))
         value->sync_policy = XRT_SYNC_POLICY_AUTO;
+    return XRT_SUCCESS;
+}
+
+/* >> gpu: launch attributes: the runtime's kernel node calls, and the
+   driver's launch with attributes (the dispatch layer checked them); a
+   launch on a capturing stream records its node's params as
+   xrt__gpu_launch_captured does. */
+static xrt_status xrt__gpu_graph_kernel_node_set_attribute(const xrt_backend *self, void *graph, void *node, int attr,
+                                                           const xrt_launch_attr_value *value)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    (void)graph;
+    if (!g->knode_set_attr)
+        return xrt__gpu_lacks(g, "xrt_graph_kernel_node_set_attribute", "kernel node attributes");
+    return xrt__gpu_answer(g, g->knode_set_attr(node, attr, value), g->knode_attr_sym[0],
+                           "graph_kernel_node_set_attribute");
+}
+
+static xrt_status xrt__gpu_graph_kernel_node_get_attribute(const xrt_backend *self, void *graph, void *node, int attr,
+                                                           xrt_launch_attr_value *value)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    (void)graph;
+    if (!g->knode_get_attr)
+        return xrt__gpu_lacks(g, "xrt_graph_kernel_node_get_attribute", "kernel node attributes");
+    return xrt__gpu_answer(g, g->knode_get_attr(node, attr, value), g->knode_attr_sym[1],
+                           "graph_kernel_node_get_attribute");
+}
+
+static xrt_status xrt__gpu_graph_kernel_node_copy_attributes(const xrt_backend *self, void *dst_graph, void *dst,
+                                                             void *src_graph, void *src)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    (void)dst_graph, (void)src_graph;
+    if (!g->knode_copy_attrs)
+        return xrt__gpu_lacks(g, "xrt_graph_kernel_node_copy_attributes", "kernel node attributes");
+    return xrt__gpu_answer(g, g->knode_copy_attrs(dst, src), g->knode_attr_sym[2], "graph_kernel_node_copy_attributes");
+}
+
+static xrt_status xrt__gpu_launch_kernel_ex(const xrt_backend *self, void *function, xrt_dim3 grid, xrt_dim3 block,
+                                            size_t shared, void *stream, const void *args, size_t args_size,
+                                            const xrt_launch_attribute *attrs, unsigned num_attrs)
+{
+    xrt__gpu *g = (xrt__gpu *)self->user;
+    const xrt__gpu_function *f = (const xrt__gpu_function *)function;
+    void *extra[5], *graph = NULL, *node = NULL;
+    xrt_kernel_node_params k;
+    xrt_status st;
+    if (!*g->launch) return xrt__gpu_no_modules(g, "xrt_launch_kernel_ex");
+    if (!g->launch_ex) return xrt__gpu_lacks(g, "xrt_launch_kernel_ex", "launches with attributes");
+    if (f->device < 0) xrt__gpu_mark_current(g);
+    else if (g->count > 1 && (st = xrt__gpu_launch_device(self, f)) != XRT_SUCCESS) return st;
+    if (f->params_known && args_size != f->params && (st = xrt__gpu_args_fit(g, f, &args_size)) != XRT_SUCCESS)
+        return st;
+    if (shared > 0xffffffffu) return xrt__gpu_shared_too_big(g, shared);
+    extra[0] = g->launch_params[0], extra[1] = (void *)args;
+    extra[2] = g->launch_params[1], extra[3] = &args_size;
+    extra[4] = g->launch_params[2];
+    st = g->launch_ex(g, f->native, grid, block, (unsigned)shared, stream, args_size ? extra : NULL, attrs, num_attrs);
+    if (st != XRT_SUCCESS) return st;
+    if (!__atomic_load_n(&g->captures, __ATOMIC_RELAXED) || !g->capture_last ||
+        !g->capture_last(g, stream, &graph, &node))
+        return XRT_SUCCESS;
+    memset(&k, 0, sizeof k);
+    k.function = (xrt_function)(void *)f;
+    k.grid = grid, k.block = block, k.shared_bytes = shared;
+    k.args = args, k.args_size = args_size;
+    (void)xrt__gpu_knode_put(g, graph, node, &k, args_size);
     return XRT_SUCCESS;
 }
 

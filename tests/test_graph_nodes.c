@@ -2104,6 +2104,278 @@ static void test_bad_input(void **state)
     OK(xrt_graph_destroy(g));
 }
 
+/* >> launch attributes (cudaLaunchKernelEx, cudaGraphKernelNode*Attribute) */
+static xrt_launch_attribute attr_of(xrt_launch_attr id)
+{
+    xrt_launch_attribute a;
+    memset(&a, 0, sizeof a);
+    a.id = id;
+    return a;
+}
+
+static xrt_launch_config config_of(xrt_stream s, xrt_launch_attribute *attrs, unsigned n)
+{
+    xrt_launch_config c;
+    memset(&c, 0, sizeof c);
+    c.grid.x = N / 64, c.block.x = 64;
+    c.grid.y = c.grid.z = c.block.y = c.block.z = 1;
+    c.stream = s, c.attrs = attrs, c.num_attrs = n;
+    return c;
+}
+
+/* Launches with attributes run as plain ones, in stream order (d += 3 then
+   d *= 2); one captured makes a kernel node that has them. */
+static void test_launch_kernel_ex(void **state)
+{
+    fixture f;
+    xrt_launch_attribute a[6];
+    xrt_launch_config c;
+    xrt_launch_attr_value v;
+    arg_t add = {NULL, 3, N}, mul = {NULL, 2, N};
+    xrt_graph g;
+    xrt_graph_node nodes[1];
+    size_t n = 1;
+    int i;
+    (void)state;
+    SKIP_UNLESS(caps() & XRT_CAP_MODULES, "the backend loads no modules");
+    fx_make(&f);
+    add.p = mul.p = f.d;
+    a[0] = attr_of(XRT_LAUNCH_ATTR_PRIORITY), a[0].val.priority = -1;
+    a[1] = attr_of(XRT_LAUNCH_ATTR_MEM_SYNC_DOMAIN), a[1].val.mem_sync_domain = 1;
+    a[2] = attr_of(XRT_LAUNCH_ATTR_ACCESS_POLICY_WINDOW);
+    a[2].val.access_policy_window.base_ptr = f.d, a[2].val.access_policy_window.num_bytes = N * sizeof(int);
+    a[2].val.access_policy_window.hit_ratio = 0.5f;
+    a[2].val.access_policy_window.hit_prop = XRT_ACCESS_PROPERTY_PERSISTING;
+    a[3] = attr_of(XRT_LAUNCH_ATTR_PROGRAMMATIC_STREAM_SERIALIZATION);
+    a[3].val.programmatic_stream_serialization_allowed = 1;
+    a[4] = attr_of(XRT_LAUNCH_ATTR_IGNORE), a[4].val.cooperative = 1; /* skipped: not a cooperative launch */
+    a[5] = attr_of(XRT_LAUNCH_ATTR_CLUSTER_SCHEDULING_POLICY_PREFERENCE);
+    a[5].val.cluster_scheduling_policy_preference = 1;
+    fill(f.h, 0);
+    OK(xrt_memcpy_async(f.d, f.h, N * sizeof(int), XRT_MEMCPY_HOST_TO_DEVICE, f.s));
+    c = config_of(f.s, a, 6);
+    OK(xrt_launch_kernel_ex(&c, f.add, &add, sizeof add));
+    c.num_attrs = 0; /* xrt_launch_kernel */
+    OK(xrt_launch_kernel_ex(&c, f.mul, &mul, sizeof mul));
+    OK(xrt_memcpy_async(f.h, f.d, N * sizeof(int), XRT_MEMCPY_DEVICE_TO_HOST, f.s));
+    OK(xrt_stream_synchronize(f.s));
+    for (i = 0; i < N; i++)
+        if (f.h[i] != (i + 3) * 2) fail_msg("d[%d] = %d, not %d", i, f.h[i], (i + 3) * 2);
+
+    OK(xrt_stream_begin_capture(f.s, XRT_CAPTURE_MODE_THREAD_LOCAL));
+    c.num_attrs = 3;
+    OK(xrt_launch_kernel_ex(&c, f.add, &add, sizeof add));
+    OK(xrt_stream_end_capture(f.s, &g));
+    OK(xrt_graph_get_nodes(g, nodes, &n));
+    assert_int_equal(n, 1);
+    OK(xrt_graph_kernel_node_get_attribute(nodes[0], XRT_LAUNCH_ATTR_PRIORITY, &v));
+    assert_int_equal(v.priority, -1);
+    OK(xrt_graph_kernel_node_get_attribute(nodes[0], XRT_LAUNCH_ATTR_MEM_SYNC_DOMAIN, &v));
+    assert_int_equal(v.mem_sync_domain, 1);
+    OK(xrt_graph_kernel_node_get_attribute(nodes[0], XRT_LAUNCH_ATTR_ACCESS_POLICY_WINDOW, &v));
+    assert_true(v.access_policy_window.base_ptr == f.d && v.access_policy_window.num_bytes == N * sizeof(int) &&
+                v.access_policy_window.hit_prop == XRT_ACCESS_PROPERTY_PERSISTING);
+    OK(xrt_graph_destroy(g));
+    fx_free(&f);
+}
+
+/* A cluster must divide the grid; a cooperative launch has no grid-wide
+   barrier on the CPU backend. */
+static void test_launch_kernel_ex_clusters(void **state)
+{
+    fixture f;
+    xrt_launch_attribute a[1];
+    xrt_launch_config c;
+    arg_t add = {NULL, 1, N};
+    xrt_status st;
+    (void)state;
+    SKIP_UNLESS(caps() & XRT_CAP_MODULES, "the backend loads no modules");
+    fx_make(&f);
+    add.p = f.d;
+    OK(xrt_memset(f.d, 0, N * sizeof(int)));
+    a[0] = attr_of(XRT_LAUNCH_ATTR_CLUSTER_DIMENSION);
+    a[0].val.cluster_dim.x = 2, a[0].val.cluster_dim.y = a[0].val.cluster_dim.z = 1;
+    c = config_of(f.s, a, 1); /* a grid of 16: 8 clusters of 2 */
+    OK(xrt_launch_kernel_ex(&c, f.add, &add, sizeof add));
+    a[0].val.cluster_dim.x = 3;
+    st = xrt_launch_kernel_ex(&c, f.add, &add, sizeof add);
+    if (on_cpu()) XRT_ASSERT_FAILS(st, XRT_ERROR_INVALID_VALUE, "no whole number of clusters (3, 1, 1)");
+    else if (st == XRT_SUCCESS) fail_msg("a grid of 16 in clusters of 3 launched");
+    a[0] = attr_of(XRT_LAUNCH_ATTR_COOPERATIVE), a[0].val.cooperative = 1;
+    st = xrt_launch_kernel_ex(&c, f.add, &add, sizeof add);
+    if (on_cpu()) XRT_ASSERT_FAILS(st, XRT_ERROR_UNSUPPORTED, "no grid-wide barrier");
+    else OK(st); /* 16 blocks are co-resident on any GPU that launches cooperatively */
+    a[0].val.cooperative = 0;
+    OK(xrt_launch_kernel_ex(&c, f.add, &add, sizeof add));
+    OK(xrt_memcpy(f.h, f.d, N * sizeof(int), XRT_MEMCPY_DEVICE_TO_HOST));
+    assert_int_equal(f.h[0], on_cpu() ? 2 : 3);
+    fx_free(&f);
+}
+
+/* Every refusal of xrt_launch_kernel_ex's arguments comes before the
+   function is looked at: also on a backend without modules. */
+static void test_launch_kernel_ex_bad(void **state)
+{
+    xrt_launch_attribute a[2];
+    xrt_launch_config c = config_of(NULL, a, 1);
+    int arg = 0;
+    (void)state;
+    a[0] = attr_of((xrt_launch_attr)3);
+    a[1] = attr_of(XRT_LAUNCH_ATTR_PRIORITY);
+    FAILS(xrt_launch_kernel_ex(NULL, NULL, NULL, 0), XRT_ERROR_INVALID_VALUE, "config is NULL");
+    c.attrs = NULL;
+    FAILS(xrt_launch_kernel_ex(&c, NULL, NULL, 0), XRT_ERROR_INVALID_VALUE, "attrs is NULL but num_attrs is 1");
+    c.attrs = a;
+    FAILS(xrt_launch_kernel_ex(&c, NULL, NULL, 0), XRT_ERROR_INVALID_VALUE, "attrs[0]: attribute 3 (synchronization "
+                                                                           "policy) is a stream's");
+    a[0].id = (xrt_launch_attr)12;
+    FAILS(xrt_launch_kernel_ex(&c, NULL, NULL, 0), XRT_ERROR_UNSUPPORTED, "attribute 12 (launch completion event)");
+    a[0].id = (xrt_launch_attr)7;
+    FAILS(xrt_launch_kernel_ex(&c, NULL, NULL, 0), XRT_ERROR_UNSUPPORTED, "attribute 7 (programmatic event)");
+    a[0].id = (xrt_launch_attr)99;
+    FAILS(xrt_launch_kernel_ex(&c, NULL, NULL, 0), XRT_ERROR_INVALID_VALUE, "attribute 99 is none of");
+    a[0] = attr_of(XRT_LAUNCH_ATTR_CLUSTER_DIMENSION), a[0].val.cluster_dim.x = 2;
+    FAILS(xrt_launch_kernel_ex(&c, NULL, NULL, 0), XRT_ERROR_INVALID_VALUE, "cluster (2, 0, 0): all 0");
+    a[0] = attr_of(XRT_LAUNCH_ATTR_CLUSTER_SCHEDULING_POLICY_PREFERENCE);
+    a[0].val.cluster_scheduling_policy_preference = 3;
+    FAILS(xrt_launch_kernel_ex(&c, NULL, NULL, 0), XRT_ERROR_INVALID_VALUE, "preference 3 is none of");
+    a[0] = attr_of(XRT_LAUNCH_ATTR_ACCESS_POLICY_WINDOW), a[0].val.access_policy_window.hit_ratio = 2.0f;
+    FAILS(xrt_launch_kernel_ex(&c, NULL, NULL, 0), XRT_ERROR_INVALID_VALUE, "hit_ratio 2");
+    a[0] = attr_of(XRT_LAUNCH_ATTR_MEM_SYNC_DOMAIN), a[0].val.mem_sync_domain = 2;
+    FAILS(xrt_launch_kernel_ex(&c, NULL, NULL, 0), XRT_ERROR_INVALID_VALUE, "mem_sync_domain 2");
+    c.num_attrs = 2; /* the second entry is checked too */
+    a[0] = attr_of(XRT_LAUNCH_ATTR_IGNORE), a[1].id = (xrt_launch_attr)14;
+    FAILS(xrt_launch_kernel_ex(&c, NULL, NULL, 0), XRT_ERROR_UNSUPPORTED, "attrs[1]: CUDA's launch attribute 14");
+    a[1].id = XRT_LAUNCH_ATTR_PRIORITY;
+    FAILS(xrt_launch_kernel_ex(&c, NULL, NULL, 0), XRT_ERROR_INVALID_HANDLE, "handle (nil) is NULL");
+    FAILS(xrt_launch_kernel_ex(&c, (xrt_function)(void *)&arg, NULL, 4), XRT_ERROR_INVALID_HANDLE, "never created");
+    c.num_attrs = 0; /* as xrt_launch_kernel */
+    FAILS(xrt_launch_kernel_ex(&c, NULL, NULL, 0), XRT_ERROR_INVALID_HANDLE, "handle (nil) is NULL");
+}
+
+/* A kernel node's attributes: zeros until set, kept through a clone, new
+   params and an exec (which runs the node), given to another node by a
+   copy. */
+static void test_kernel_node_attributes(void **state)
+{
+    fixture f;
+    xrt_graph g, clone;
+    xrt_graph_node k1, k2, k1c;
+    xrt_graph_node_params p;
+    xrt_graph_exec x;
+    xrt_launch_attr_value v, got;
+    xrt_status st;
+    int i;
+    (void)state;
+    need_nodes();
+    SKIP_UNLESS(caps() & XRT_CAP_MODULES, "the backend loads no modules");
+    fx_make(&f);
+    OK(xrt_graph_create(&g, 0));
+    add_step(&f, g, &k1, NULL, 0, f.add, f.d, 5, NULL);
+    add_step(&f, g, &k2, &k1, 1, f.mul, f.d, 3, NULL);
+    st = xrt_graph_kernel_node_get_attribute(k1, XRT_LAUNCH_ATTR_PRIORITY, &got);
+    if (st == XRT_ERROR_UNSUPPORTED) {
+        xrt_get_last_error();
+        OK(xrt_graph_destroy(g));
+        fx_free(&f);
+        SKIP_UNLESS(0, "the runtime has no kernel node attributes");
+    }
+    OK(st);
+    assert_int_equal(got.priority, 0);
+    memset(&v, 0, sizeof v);
+    v.priority = -2;
+    OK(xrt_graph_kernel_node_set_attribute(k1, XRT_LAUNCH_ATTR_PRIORITY, &v));
+    v.mem_sync_domain = 1;
+    OK(xrt_graph_kernel_node_set_attribute(k1, XRT_LAUNCH_ATTR_MEM_SYNC_DOMAIN, &v));
+    memset(&v, 0, sizeof v);
+    v.cluster_dim.x = 4, v.cluster_dim.y = v.cluster_dim.z = 1;
+    OK(xrt_graph_kernel_node_set_attribute(k1, XRT_LAUNCH_ATTR_CLUSTER_DIMENSION, &v));
+    OK(xrt_graph_kernel_node_get_attribute(k1, XRT_LAUNCH_ATTR_PRIORITY, &got));
+    assert_int_equal(got.priority, -2);
+    OK(xrt_graph_kernel_node_get_attribute(k1, XRT_LAUNCH_ATTR_CLUSTER_DIMENSION, &got));
+    assert_true(got.cluster_dim.x == 4 && got.cluster_dim.y == 1 && got.cluster_dim.z == 1);
+
+    OK(xrt_graph_node_get_params(k1, &p)); /* new params: the attributes stay */
+    OK(xrt_graph_node_set_params(k1, &p));
+    OK(xrt_graph_kernel_node_get_attribute(k1, XRT_LAUNCH_ATTR_MEM_SYNC_DOMAIN, &got));
+    assert_int_equal(got.mem_sync_domain, 1);
+    OK(xrt_graph_clone(&clone, g));
+    OK(xrt_graph_node_find_in_clone(&k1c, k1, clone));
+    OK(xrt_graph_kernel_node_get_attribute(k1c, XRT_LAUNCH_ATTR_PRIORITY, &got));
+    assert_int_equal(got.priority, -2);
+    OK(xrt_graph_kernel_node_get_attribute(k2, XRT_LAUNCH_ATTR_PRIORITY, &got));
+    assert_int_equal(got.priority, 0);
+    OK(xrt_graph_kernel_node_copy_attributes(k2, k1c)); /* across graphs */
+    OK(xrt_graph_kernel_node_get_attribute(k2, XRT_LAUNCH_ATTR_PRIORITY, &got));
+    assert_int_equal(got.priority, -2);
+    OK(xrt_graph_kernel_node_get_attribute(k2, XRT_LAUNCH_ATTR_MEM_SYNC_DOMAIN, &got));
+    assert_int_equal(got.mem_sync_domain, 1);
+    OK(xrt_graph_destroy(clone));
+
+    fill(f.h, 0);
+    OK(xrt_memcpy(f.d, f.h, N * sizeof(int), XRT_MEMCPY_HOST_TO_DEVICE));
+    OK(xrt_graph_instantiate(&x, g));
+    OK(xrt_graph_launch(x, f.s));
+    OK(xrt_memcpy_async(f.h, f.d, N * sizeof(int), XRT_MEMCPY_DEVICE_TO_HOST, f.s));
+    OK(xrt_stream_synchronize(f.s));
+    for (i = 0; i < N; i++)
+        if (f.h[i] != (i + 5) * 3) fail_msg("d[%d] = %d, not %d", i, f.h[i], (i + 5) * 3);
+    OK(xrt_graph_exec_destroy(x));
+    OK(xrt_graph_destroy(g));
+    fx_free(&f);
+}
+
+static void test_kernel_node_attributes_bad(void **state)
+{
+    fixture f;
+    xrt_graph g;
+    xrt_graph_node k, e;
+    xrt_launch_attr_value v;
+    xrt_status st;
+    (void)state;
+    need_nodes();
+    SKIP_UNLESS(caps() & XRT_CAP_MODULES, "the backend loads no modules");
+    fx_make(&f);
+    OK(xrt_graph_create(&g, 0));
+    add_step(&f, g, &k, NULL, 0, f.add, f.d, 5, NULL);
+    OK(xrt_graph_add_empty_node(&e, g, NULL, 0));
+    memset(&v, 0, sizeof v);
+    st = xrt_graph_kernel_node_set_attribute(k, XRT_LAUNCH_ATTR_PRIORITY, &v);
+    if (st == XRT_ERROR_UNSUPPORTED) xrt_get_last_error();
+    if (st == XRT_SUCCESS) {
+        FAILS(xrt_graph_kernel_node_set_attribute(e, XRT_LAUNCH_ATTR_PRIORITY, &v), XRT_ERROR_INVALID_VALUE,
+              "is no kernel node (its type is 5)");
+        FAILS(xrt_graph_kernel_node_get_attribute(e, XRT_LAUNCH_ATTR_PRIORITY, &v), XRT_ERROR_INVALID_VALUE,
+              "is no kernel node");
+        FAILS(xrt_graph_kernel_node_copy_attributes(k, e), XRT_ERROR_INVALID_VALUE, "is no kernel node");
+        v.cluster_dim.x = 3, v.cluster_dim.y = v.cluster_dim.z = 1; /* a grid of 16 */
+        st = xrt_graph_kernel_node_set_attribute(k, XRT_LAUNCH_ATTR_CLUSTER_DIMENSION, &v);
+        if (on_cpu()) XRT_ASSERT_FAILS(st, XRT_ERROR_INVALID_VALUE, "no whole number of clusters");
+        else if (st != XRT_SUCCESS) xrt_get_last_error(); /* the runtime may check it at the launch */
+        memset(&v, 0, sizeof v);
+        v.cooperative = 1;
+        st = xrt_graph_kernel_node_set_attribute(k, XRT_LAUNCH_ATTR_COOPERATIVE, &v);
+        if (on_cpu()) XRT_ASSERT_FAILS(st, XRT_ERROR_UNSUPPORTED, "no grid-wide barrier");
+        else OK(st);
+    }
+    FAILS(xrt_graph_kernel_node_set_attribute(k, XRT_LAUNCH_ATTR_PROGRAMMATIC_STREAM_SERIALIZATION, &v),
+          XRT_ERROR_INVALID_VALUE, "is a launch's, not a node's");
+    FAILS(xrt_graph_kernel_node_get_attribute(k, (xrt_launch_attr)3, &v), XRT_ERROR_INVALID_VALUE, "is a stream's");
+    FAILS(xrt_graph_kernel_node_get_attribute(k, XRT_LAUNCH_ATTR_IGNORE, &v), XRT_ERROR_INVALID_VALUE,
+          "attribute 0 is none of");
+    FAILS(xrt_graph_kernel_node_set_attribute(k, (xrt_launch_attr)13, &v), XRT_ERROR_UNSUPPORTED,
+          "device-updatable kernel node");
+    FAILS(xrt_graph_kernel_node_set_attribute(k, XRT_LAUNCH_ATTR_PRIORITY, NULL), XRT_ERROR_INVALID_VALUE,
+          "value is NULL");
+    FAILS(xrt_graph_kernel_node_get_attribute(k, XRT_LAUNCH_ATTR_PRIORITY, NULL), XRT_ERROR_INVALID_VALUE,
+          "value is NULL");
+    FAILS(xrt_graph_kernel_node_get_attribute(NULL, XRT_LAUNCH_ATTR_PRIORITY, &v), XRT_ERROR_INVALID_VALUE,
+          "node handle is NULL");
+    FAILS(xrt_graph_kernel_node_copy_attributes((xrt_graph_node)g, k), XRT_ERROR_INVALID_HANDLE, "graph handle");
+    OK(xrt_graph_destroy(g));
+    fx_free(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2139,6 +2411,11 @@ int main(void)
         gated_test(test_user_objects_follow_copies),
         cmocka_unit_test(test_user_objects_of_children_and_updates),
         cmocka_unit_test(test_user_objects_bad),
+        cmocka_unit_test(test_launch_kernel_ex),
+        cmocka_unit_test(test_launch_kernel_ex_clusters),
+        cmocka_unit_test(test_launch_kernel_ex_bad),
+        cmocka_unit_test(test_kernel_node_attributes),
+        cmocka_unit_test(test_kernel_node_attributes_bad),
         cmocka_unit_test(test_mem_nodes_bad),
         cmocka_unit_test(test_bad_input),
     };

@@ -2262,6 +2262,52 @@ static void test_host_func_fills_own_stream(void **state)
     OK(xrt_stream_destroy(flood.s));
 }
 
+/* Launch attributes, each call once (cudaLaunchKernelEx and the kernel
+   node attributes): the launch of `fill` (16 bytes of args) with a
+   priority, and a kernel node given one and its copy. The rules:
+   tests/test_graph_nodes.c. */
+static void suite_launch_attributes(xrt_function f, xrt_stream s, void *d, unsigned char *args)
+{
+    xrt_launch_attribute a;
+    xrt_launch_config c;
+    xrt_graph_node_params p;
+    xrt_graph_node k[2];
+    xrt_launch_attr_value v;
+    unsigned char h[64];
+    xrt_graph g;
+    xrt_status st;
+    memset(&a, 0, sizeof a);
+    a.id = XRT_LAUNCH_ATTR_PRIORITY, a.val.priority = -1;
+    memset(&c, 0, sizeof c);
+    c.grid.x = 4, c.block.x = 16, c.grid.y = c.grid.z = c.block.y = c.block.z = 1;
+    c.stream = s, c.attrs = &a, c.num_attrs = 1;
+    args[8] = 0x7d;
+    st = xrt_launch_kernel_ex(&c, f, args, 16);
+    if (st == XRT_ERROR_UNSUPPORTED) xrt_get_last_error(); /* HIP 5 */
+    else OK(st);
+    OK(xrt_memcpy_async(h, d, sizeof h, XRT_MEMCPY_DEVICE_TO_HOST, s));
+    OK(xrt_stream_synchronize(s));
+    assert_bytes(h, sizeof h, st == XRT_SUCCESS ? 0x7d : 0x7c);
+    if (!(caps() & XRT_CAP_GRAPHS) || xrt_graph_create(&g, 0) != XRT_SUCCESS) {
+        xrt_get_last_error();
+        return;
+    }
+    memset(&p, 0, sizeof p);
+    p.type = XRT_GRAPH_NODE_KERNEL;
+    p.kernel.function = f, p.kernel.grid = c.grid, p.kernel.block = c.block;
+    p.kernel.args = args, p.kernel.args_size = 16;
+    OK(xrt_graph_add_node(&k[0], g, NULL, 0, &p));
+    OK(xrt_graph_add_node(&k[1], g, NULL, 0, &p));
+    st = xrt_graph_kernel_node_set_attribute(k[0], XRT_LAUNCH_ATTR_PRIORITY, &a.val);
+    if (st == XRT_ERROR_UNSUPPORTED) xrt_get_last_error(); /* HIP 5 */
+    if (st == XRT_SUCCESS) {
+        OK(xrt_graph_kernel_node_copy_attributes(k[1], k[0]));
+        OK(xrt_graph_kernel_node_get_attribute(k[1], XRT_LAUNCH_ATTR_PRIORITY, &v));
+        assert_int_equal(v.priority, -1);
+    }
+    OK(xrt_graph_destroy(g));
+}
+
 /* A kernel written twice, as C source for the CPU and as PTX for CUDA (the
    image for the device is picked), launched on a stream; without modules,
    loading is UNSUPPORTED. (tests/test_kernels.c has the rest.) */
@@ -2333,6 +2379,7 @@ static void test_kernel_launch(void **state)
     OK(xrt_memcpy_async(h, d, sizeof h, XRT_MEMCPY_DEVICE_TO_HOST, s));
     OK(xrt_stream_synchronize(s));
     assert_bytes(h, sizeof h, 0x7c);
+    suite_launch_attributes(f, s, d, args);
     OK(xrt_free(d));
     OK(xrt_stream_destroy(s));
     OK(xrt_module_unload(m));

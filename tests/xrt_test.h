@@ -1082,6 +1082,11 @@ typedef struct xrt_test_calls {
     xrt_mem_pool dpool, pool, doomed_pool; /* made where the backend has pools: the default one, two created */
     xrt_mem_pool got_pool, made_pool;
     xrt_user_object uobj, made_uobj, uobj_none; /* uobj: made with one reference where the backend has them */
+    xrt_graph kgraph;  /* where the backend builds graphs and has the module: a kernel node knode of fn */
+    xrt_graph_node knode;
+    xrt_launch_attribute launch_attrs[2]; /* a priority of 0; synchronization policy (a stream's) */
+    xrt_launch_config launch, launch_bad; /* fn on other, with launch_attrs[0]; launch_bad: [1] */
+    xrt_launch_attr_value kattr;          /* graph_kernel_node_get_attribute's, then _set_attribute's */
     xrt_mem_pool_props pool_props;
     xrt_mem_access_desc access; /* {0, 0}: made the owner's READ_WRITE */
     void *p_pool;
@@ -1238,6 +1243,20 @@ typedef struct xrt_test_calls {
       xrt_launch_kernel(c->fn, c->one, c->one, 0, c->other, &c->d2, sizeof c->d2))                                     \
     X(kernel_zero, "launch_kernel of an empty grid", 0, XRT_ERROR_INVALID_VALUE,                                       \
       xrt_launch_kernel(c->fn, c->zero, c->one, 0, c->s, NULL, 8))                                                     \
+    X(kernel_ex, "launch_kernel_ex of a priority on another stream", 0, XRT_SUCCESS,                                  \
+      xrt_launch_kernel_ex(&c->launch, c->fn, &c->d2, sizeof c->d2))                                                   \
+    X(kernel_ex_bad, "launch_kernel_ex of a stream's attribute", 0, XRT_ERROR_INVALID_VALUE,                           \
+      xrt_launch_kernel_ex(&c->launch_bad, c->fn, &c->d2, sizeof c->d2))                                               \
+    X(knode_get_attribute, "graph_kernel_node_get_attribute of the priority", 0, XRT_SUCCESS,                          \
+      xrt_graph_kernel_node_get_attribute(c->knode, XRT_LAUNCH_ATTR_PRIORITY, &c->kattr))                             \
+    X(knode_get_attribute_null, "graph_kernel_node_get_attribute into NULL", 0, XRT_ERROR_INVALID_VALUE,               \
+      xrt_graph_kernel_node_get_attribute(c->knode, XRT_LAUNCH_ATTR_PRIORITY, NULL))                                  \
+    X(knode_set_attribute, "graph_kernel_node_set_attribute of the priority it has", 0, XRT_SUCCESS,                   \
+      xrt_graph_kernel_node_set_attribute(c->knode, XRT_LAUNCH_ATTR_PRIORITY, &c->kattr))                             \
+    X(knode_copy_attributes, "graph_kernel_node_copy_attributes", 0, XRT_SUCCESS,                                      \
+      xrt_graph_kernel_node_copy_attributes(c->knode, c->knode))                                                       \
+    X(knode_copy_attributes_empty, "graph_kernel_node_copy_attributes to an empty node", 0, XRT_ERROR_INVALID_VALUE,    \
+      xrt_graph_kernel_node_copy_attributes(c->node, c->knode))                                                        \
     X(function_attributes, "function_get_attributes", 0, XRT_SUCCESS, xrt_function_get_attributes(&c->fattr, c->fn)) \
     X(get_global_null, "module_get_global to NULL and NULL", 0, XRT_ERROR_INVALID_VALUE,                              \
       xrt_module_get_global(NULL, NULL, c->m, "k"))                                                                    \
@@ -1571,12 +1590,19 @@ static inline int xrt_test_calls_make(xrt_test_calls *c)
     memset(c, 0, sizeof *c);
     c->fd = -1;
     c->one.x = c->one.y = c->one.z = 1;
+    c->launch_attrs[0].id = XRT_LAUNCH_ATTR_PRIORITY;
+    c->launch_attrs[1].id = (xrt_launch_attr)3; /* XRT_STREAM_ATTR_SYNCHRONIZATION_POLICY */
+    c->launch_attrs[1].val.sync_policy = XRT_SYNC_POLICY_AUTO;
+    c->launch.grid = c->launch.block = c->launch_bad.grid = c->launch_bad.block = c->one;
+    c->launch.attrs = &c->launch_attrs[0], c->launch_bad.attrs = &c->launch_attrs[1];
+    c->launch.num_attrs = c->launch_bad.num_attrs = 1;
     c->zero = c->one;
     c->zero.x = 0;
     c->empty.type = XRT_GRAPH_NODE_EMPTY;
     if (xrt_get_backend(&c->backend) || xrt_stream_create(&c->s) || xrt_stream_create(&c->other) ||
         xrt_stream_create_with_flags(&c->doomed, XRT_STREAM_NON_BLOCKING)) /* its capture leaves the NULL stream free */
         return __LINE__;
+    c->launch.stream = c->launch_bad.stream = c->other;
     if (xrt_event_create(&c->after, 0) || xrt_event_create(&c->never, 0) || xrt_event_create(&c->mine, 0) ||
         xrt_event_create(&c->t0, 0) || xrt_event_create(&c->t1, 0) || xrt_event_create(&c->doomed_event, 0) ||
         xrt_event_create(&c->ipc_able, XRT_EVENT_INTERPROCESS | XRT_EVENT_DISABLE_TIMING))
@@ -1621,6 +1647,14 @@ static inline int xrt_test_calls_make(xrt_test_calls *c)
         return __LINE__;
     if (xrt_user_object_create(&c->uobj, c, xrt_test_calls_nothing, 1, XRT_USER_OBJECT_NO_DESTRUCTOR_SYNC))
         xrt_get_last_error(); /* a backend without user objects */
+    if (c->fn) {
+        xrt_graph_node_params k;
+        memset(&k, 0, sizeof k);
+        k.type = XRT_GRAPH_NODE_KERNEL;
+        k.kernel.function = c->fn, k.kernel.grid = c->one, k.kernel.block = c->one;
+        k.kernel.args = &c->d2, k.kernel.args_size = sizeof c->d2;
+        if (xrt_graph_create(&c->kgraph, 0) || xrt_graph_add_node(&c->knode, c->kgraph, NULL, 0, &k)) return __LINE__;
+    }
     return 0;
 }
 
@@ -1650,6 +1684,7 @@ static inline void xrt_test_calls_free(xrt_test_calls *c)
     if (c->graph) xrt_graph_destroy(c->graph);
     if (c->made_graph) xrt_graph_destroy(c->made_graph);
     if (c->built_exec) xrt_graph_exec_destroy(c->built_exec);
+    if (c->kgraph) xrt_graph_destroy(c->kgraph);
     if (c->built) xrt_graph_destroy(c->built);
     if (c->clone) xrt_graph_destroy(c->clone);
     if (c->created) xrt_graph_destroy(c->created);

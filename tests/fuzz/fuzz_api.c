@@ -247,6 +247,10 @@ static int op_index, trace; /* FUZZ_API_TRACE=1: print each call and its status 
     X(user_object_release, 0)                                           \
     X(graph_retain_user_object, 0)                                      \
     X(graph_release_user_object, 0)                                     \
+    X(launch_kernel_ex, 0) /* tests/test_kernels.c: launch_kernel with attributes the model does not see */ \
+    X(graph_kernel_node_set_attribute, 0) /* tests/test_graph_nodes.c */ \
+    X(graph_kernel_node_get_attribute, 0)                               \
+    X(graph_kernel_node_copy_attributes, 0)                             \
     X(graph_instantiate_with_flags, 0) /* tests/test_graph_nodes.c */   \
     X(graph_upload, 0) /* tests/test_graph_nodes.c */ \
     X(event_record_with_flags, 0) /* tests/test_graph.c: DEFAULT is event_record; EXTERNAL needs a capture */ \
