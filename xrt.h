@@ -142,6 +142,7 @@
      >> impl: modules         module and function handles
      >> impl: module globals, function attributes, occupancy
      >> impl: graph nodes     graphs built node by node
+     >> impl: launch attributes  a launch's and a kernel node's (checks)
      >> impl: capture graphs  a capture's graph handle while it lasts
      >> impl: user objects    their handles and destroys
      >> impl: native streams  xrt_stream_from_native's table
