@@ -2573,6 +2573,26 @@ static XRT__COLD xrt_status xrt__gpu_launch_captured(xrt__gpu *g, const xrt__gpu
     return XRT_SUCCESS;
 }
 
+/* What every launch does before the vendor's call: the device marked or
+   checked, the arguments fitted to the kernel's parameters, the shared
+   memory checked, and the arguments as the driver's `extra`. */
+static inline __attribute__((always_inline)) xrt_status
+xrt__gpu_launch_prep(const xrt_backend *self, const xrt__gpu_function *f, size_t shared, const void *args,
+                     size_t *args_size, void **extra)
+{
+    xrt__gpu *g = (xrt__gpu *)self->user;
+    xrt_status st;
+    if (f->device < 0) xrt__gpu_mark_current(g); /* unloading waits for it */
+    else if (g->count > 1 && (st = xrt__gpu_launch_device(self, f)) != XRT_SUCCESS) return st;
+    if (f->params_known && *args_size != f->params && (st = xrt__gpu_args_fit(g, f, args_size)) != XRT_SUCCESS)
+        return st;
+    if (XRT__UNLIKELY(shared > 0xffffffffu)) return xrt__gpu_shared_too_big(g, shared);
+    extra[0] = g->launch_params[0], extra[1] = (void *)args;
+    extra[2] = g->launch_params[1], extra[3] = args_size;
+    extra[4] = g->launch_params[2];
+    return XRT_SUCCESS;
+}
+
 static xrt_status xrt__gpu_launch_kernel(const xrt_backend *self, void *function, xrt_dim3 grid, xrt_dim3 block,
                                          size_t shared, void *stream, const void *args, size_t args_size)
 {
@@ -2583,14 +2603,7 @@ static xrt_status xrt__gpu_launch_kernel(const xrt_backend *self, void *function
     xrt_status st;
     int e;
     if (XRT__UNLIKELY(!launch)) return xrt__gpu_no_modules(g, "xrt_launch_kernel");
-    if (f->device < 0) xrt__gpu_mark_current(g); /* unloading waits for it */
-    else if (g->count > 1 && (st = xrt__gpu_launch_device(self, f)) != XRT_SUCCESS) return st;
-    if (f->params_known && args_size != f->params && (st = xrt__gpu_args_fit(g, f, &args_size)) != XRT_SUCCESS)
-        return st;
-    if (XRT__UNLIKELY(shared > 0xffffffffu)) return xrt__gpu_shared_too_big(g, shared);
-    extra[0] = g->launch_params[0], extra[1] = (void *)args;
-    extra[2] = g->launch_params[1], extra[3] = &args_size;
-    extra[4] = g->launch_params[2];
+    if ((st = xrt__gpu_launch_prep(self, f, shared, args, &args_size, extra)) != XRT_SUCCESS) return st;
     packed = args_size ? extra : NULL;
     if (XRT__UNLIKELY(__atomic_load_n(&g->captures, __ATOMIC_RELAXED) != 0))
         return xrt__gpu_launch_captured(g, f, grid, block, shared, stream, args, args_size, packed);
@@ -3455,14 +3468,7 @@ static xrt_status xrt__gpu_launch_kernel_ex(const xrt_backend *self, void *funct
     xrt_status st;
     if (!*g->launch) return xrt__gpu_no_modules(g, "xrt_launch_kernel_ex");
     if (!g->launch_ex) return xrt__gpu_lacks(g, "xrt_launch_kernel_ex", "launches with attributes");
-    if (f->device < 0) xrt__gpu_mark_current(g);
-    else if (g->count > 1 && (st = xrt__gpu_launch_device(self, f)) != XRT_SUCCESS) return st;
-    if (f->params_known && args_size != f->params && (st = xrt__gpu_args_fit(g, f, &args_size)) != XRT_SUCCESS)
-        return st;
-    if (shared > 0xffffffffu) return xrt__gpu_shared_too_big(g, shared);
-    extra[0] = g->launch_params[0], extra[1] = (void *)args;
-    extra[2] = g->launch_params[1], extra[3] = &args_size;
-    extra[4] = g->launch_params[2];
+    if ((st = xrt__gpu_launch_prep(self, f, shared, args, &args_size, extra)) != XRT_SUCCESS) return st;
     st = g->launch_ex(g, f->native, grid, block, (unsigned)shared, stream, args_size ? extra : NULL, attrs, num_attrs);
     if (st != XRT_SUCCESS) return st;
     if (!__atomic_load_n(&g->captures, __ATOMIC_RELAXED) || !g->capture_last ||

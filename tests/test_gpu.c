@@ -1664,6 +1664,8 @@ static struct {
     int synchronize; /* what cudaDeviceSynchronize returns: an error of earlier work */
     int max_dynamic_shared; /* what cuFuncSetAttribute set (0: the default, 48 KiB less the static 256) */
     cu_lib libs[4]; /* a CUlibrary is &libs[i] */
+    unsigned nattrs;     /* cuLaunchKernelEx's: the number of attributes, the first's id and priority */
+    int attr_id, attr_priority;
 } fk;
 
 static int fake_rt_attribute(int *v, int attr, int device)
@@ -1800,6 +1802,24 @@ static int fake_cu_launch(void *f, unsigned gx, unsigned gy, unsigned gz, unsign
         memcpy(fk.args, extra[1], fk.args_size);
     }
     return 0;
+}
+/* cuLaunchKernelEx: the config as cuLaunchKernel's arguments; an attribute
+   list the driver would refuse (NULL with a count, an id past CUDA 13's) is
+   CUDA_ERROR_INVALID_VALUE. */
+static int fake_cu_launch_ex(const void *config, void *f, void **params, void **extra)
+{
+    const CUlaunchConfig *c = (const CUlaunchConfig *)config;
+    unsigned i;
+    int e;
+    if (!c || (c->numAttrs && !c->attrs)) return CUDA_ERROR_INVALID_VALUE;
+    for (i = 0; i < c->numAttrs; i++)
+        if ((int)c->attrs[i].id < 0 || (int)c->attrs[i].id > 16) return CUDA_ERROR_INVALID_VALUE;
+    e = fake_cu_launch(f, c->gridDimX, c->gridDimY, c->gridDimZ, c->blockDimX, c->blockDimY, c->blockDimZ,
+                       c->sharedMemBytes, c->hStream, params, extra);
+    fk.nattrs = c->numAttrs;
+    fk.attr_id = c->numAttrs ? (int)c->attrs[0].id : -1;
+    fk.attr_priority = c->numAttrs ? c->attrs[0].value.priority : 0;
+    return e;
 }
 static int fake_cu_library_load(void **lib, const void *code, int *options, void **values, unsigned n, int *lo,
                                 void **lv, unsigned ln)
@@ -1970,6 +1990,7 @@ static void fake_driver(xrt__gpu *g, int with_libraries)
     xrt__cuda_drv.ModuleUnload = fake_cu_unload;
     xrt__cuda_drv.ModuleGetFunction = fake_cu_function;
     xrt__cuda_drv.LaunchKernel = fake_cu_launch;
+    xrt__cuda_drv.LaunchKernelEx = fake_cu_launch_ex;
     xrt__cuda_drv.FuncGetAttribute = fake_cu_func_attribute;
     xrt__cuda_drv.FuncGetParamInfo = fake_cu_func_param_info;
     xrt__cuda_drv.FuncSetAttribute = fake_cu_func_set_attribute;
@@ -2815,6 +2836,121 @@ static void test_cuda_library_fake_driver(void **state)
     assert_int_equal(fake.nset, 2); /* device 1 was used: synchronized, then the thread's device again */
     assert_int_equal(fake.set_devices[0], 1);
     assert_int_equal(fake.set_devices[1], 1);
+#else
+    (void)state;
+    SKIP_UNLESS(0, "cuda: not enabled in this build");
+#endif
+}
+
+/* xrt_launch_kernel_ex on CUDA: cuLaunchKernelEx with the launch's config
+   and xrt's attributes as they are (CUlaunchAttribute's layout), the
+   arguments packed as a plain launch's; a thread without the context tried
+   once more; the driver's refusal named; a driver without it (before CUDA
+   12) unsupported. */
+static void test_cuda_launch_ex_fake_driver(void **state)
+{
+#ifdef XRT_ENABLE_CUDA
+    static const char ptx75[] = "// ptx75\n.version 7.5\n.target sm_75\n";
+    xrt_backend t;
+    xrt__gpu *g = gpu_table("cuda", &t);
+    xrt_module_image im = {XRT_IMAGE_CUDA_PTX, ptx75, sizeof ptx75 - 1, "compute_75"};
+    xrt_dim3 grid = {4, 2, 1}, block = {32, 1, 1};
+    xrt_launch_attribute a[2];
+    unsigned char args[20] = {7, 1, 2};
+    void *mod = NULL, *fn = NULL;
+    (void)state;
+    fake_begin(g);
+    fake_driver(g, 0);
+    xrt_test_log_capture();
+    OK(xrt__gpu_module_load(&t, &mod, &im, 1, "", NULL, 0));
+    OK(xrt__gpu_module_get_function(&t, &fn, mod, "k"));
+    memset(a, 0, sizeof a);
+    a[0].id = XRT_LAUNCH_ATTR_PRIORITY, a[0].val.priority = -3;
+    a[1].id = XRT_LAUNCH_ATTR_CLUSTER_DIMENSION, a[1].val.cluster_dim.x = 2;
+    a[1].val.cluster_dim.y = a[1].val.cluster_dim.z = 1;
+    fk.launches = fk.contexts = 0;
+    OK(xrt__gpu_launch_kernel_ex(&t, fn, grid, block, 128, (void *)0x5, args, sizeof args, a, 2));
+    assert_int_equal(fk.launches, 1);
+    assert_true(fk.dims[0] == 4 && fk.dims[1] == 2 && fk.dims[2] == 1 && fk.dims[3] == 32 && fk.dims[6] == 128);
+    assert_ptr_equal(fk.stream, (void *)0x5);
+    assert_int_equal(fk.args_size, sizeof args);
+    assert_int_equal(fk.args[0], 7);
+    assert_int_equal(fk.nattrs, 2);
+    assert_int_equal(fk.attr_id, XRT_LAUNCH_ATTR_PRIORITY);
+    assert_int_equal(fk.attr_priority, -3);
+    fk.fail[CU_LAUNCH] = CUDA_ERROR_INVALID_CONTEXT;
+    FAILS(xrt__gpu_launch_kernel_ex(&t, fn, grid, block, 0, NULL, args, sizeof args, a, 1), XRT_ERROR_BACKEND,
+          "xrt_launch_kernel_ex: cuda: cuLaunchKernelEx: fake driver failure (CUDA_ERROR_INVALID_CONTEXT=201)");
+    assert_int_equal(fk.launches, 3);
+    assert_int_equal(fk.contexts, 1);
+    fk.fail[CU_LAUNCH] = 0;
+    a[0].id = (xrt_launch_attr)40; /* past what the dispatch layer lets through: the driver's own answer */
+    FAILS(xrt__gpu_launch_kernel_ex(&t, fn, grid, block, 0, NULL, args, sizeof args, a, 1), XRT_ERROR_INVALID_VALUE,
+          "xrt_launch_kernel_ex: cuda: cuLaunchKernelEx: fake driver failure (CUDA_ERROR_INVALID_VALUE=1)");
+    xrt__cuda_drv.LaunchKernelEx = NULL;
+    FAILS(xrt__gpu_launch_kernel_ex(&t, fn, grid, block, 0, NULL, args, sizeof args, a, 1), XRT_ERROR_UNSUPPORTED,
+          "cuda: the runtime has no cuLaunchKernelEx (a CUDA 12 driver)");
+    OK(xrt__gpu_module_unload(&t, mod));
+    fakes_end();
+#else
+    (void)state;
+    SKIP_UNLESS(0, "cuda: not enabled in this build");
+#endif
+}
+
+/* A kernel node's attributes: the runtime's calls, the node and value as
+   they are; its refusal named; a runtime without them (HIP 5) unsupported. */
+#ifdef XRT_ENABLE_CUDA
+static struct { void *node, *src; int attr, priority; } kn;
+static int fake_knode_set(void *node, int attr, const void *value)
+{
+    kn.node = node, kn.attr = attr, kn.priority = ((const xrt_launch_attr_value *)value)->priority;
+    return attr == 99 ? 1 : 0;
+}
+static int fake_knode_get(void *node, int attr, void *value)
+{
+    ((xrt_launch_attr_value *)value)->priority = kn.node == node && kn.attr == attr ? kn.priority : 0;
+    return 0;
+}
+static int fake_knode_copy(void *dst, void *src)
+{
+    kn.node = dst, kn.src = src;
+    return 0;
+}
+#endif
+
+static void test_gpu_kernel_node_attributes(void **state)
+{
+#ifdef XRT_ENABLE_CUDA
+    xrt_backend t;
+    xrt__gpu *g = gpu_table("cuda", &t);
+    xrt_launch_attr_value v;
+    void *node = (void *)0x40, *other = (void *)0x80;
+    (void)state;
+    fake_begin(g);
+    xrt_test_log_capture();
+    g->knode_set_attr = fake_knode_set, g->knode_get_attr = fake_knode_get, g->knode_copy_attrs = fake_knode_copy;
+    g->knode_attr_sym[0] = "fakeSetAttribute", g->knode_attr_sym[1] = "fakeGetAttribute";
+    g->knode_attr_sym[2] = "fakeCopyAttributes";
+    memset(&v, 0, sizeof v);
+    v.priority = -2;
+    OK(xrt__gpu_graph_kernel_node_set_attribute(&t, NULL, node, XRT_LAUNCH_ATTR_PRIORITY, &v));
+    assert_true(kn.node == node && kn.attr == XRT_LAUNCH_ATTR_PRIORITY && kn.priority == -2);
+    memset(&v, 0, sizeof v);
+    OK(xrt__gpu_graph_kernel_node_get_attribute(&t, NULL, node, XRT_LAUNCH_ATTR_PRIORITY, &v));
+    assert_int_equal(v.priority, -2);
+    OK(xrt__gpu_graph_kernel_node_copy_attributes(&t, NULL, other, NULL, node));
+    assert_true(kn.node == other && kn.src == node);
+    FAILS(xrt__gpu_graph_kernel_node_set_attribute(&t, NULL, node, 99, &v), XRT_ERROR_INVALID_VALUE,
+          "fakeSetAttribute");
+    g->knode_set_attr = NULL, g->knode_get_attr = NULL, g->knode_copy_attrs = NULL;
+    FAILS(xrt__gpu_graph_kernel_node_set_attribute(&t, NULL, node, XRT_LAUNCH_ATTR_PRIORITY, &v),
+          XRT_ERROR_UNSUPPORTED, "the runtime has no kernel node attributes");
+    FAILS(xrt__gpu_graph_kernel_node_get_attribute(&t, NULL, node, XRT_LAUNCH_ATTR_PRIORITY, &v),
+          XRT_ERROR_UNSUPPORTED, "the runtime has no kernel node attributes");
+    FAILS(xrt__gpu_graph_kernel_node_copy_attributes(&t, NULL, other, NULL, node), XRT_ERROR_UNSUPPORTED,
+          "the runtime has no kernel node attributes");
+    fakes_end();
 #else
     (void)state;
     SKIP_UNLESS(0, "cuda: not enabled in this build");
@@ -4784,6 +4920,8 @@ int main(void)
         cmocka_unit_test_teardown(test_hip_module_real_runtime, env_restore),
         cmocka_unit_test_teardown(test_cuda_library_fake_driver, fakes_restore),
         cmocka_unit_test_teardown(test_cuda_launch_asks_device, fakes_restore),
+        cmocka_unit_test_teardown(test_cuda_launch_ex_fake_driver, fakes_restore),
+        cmocka_unit_test_teardown(test_gpu_kernel_node_attributes, fakes_restore),
         cmocka_unit_test_teardown(test_cuda_images_within_size, fakes_restore),
         cmocka_unit_test_teardown(test_cuda_junk_images, fakes_restore),
         cmocka_unit_test_teardown(test_cuda_driver_failures, fakes_restore),

@@ -1253,6 +1253,8 @@ typedef struct xrt_test_calls {
       xrt_graph_kernel_node_get_attribute(c->knode, XRT_LAUNCH_ATTR_PRIORITY, NULL))                                  \
     X(knode_set_attribute, "graph_kernel_node_set_attribute of the priority it has", 0, XRT_SUCCESS,                   \
       xrt_graph_kernel_node_set_attribute(c->knode, XRT_LAUNCH_ATTR_PRIORITY, &c->kattr))                             \
+    X(knode_set_attribute_bad, "graph_kernel_node_set_attribute of a stream's attribute", 0, XRT_ERROR_INVALID_VALUE, \
+      xrt_graph_kernel_node_set_attribute(c->knode, (xrt_launch_attr)3, &c->kattr))                                    \
     X(knode_copy_attributes, "graph_kernel_node_copy_attributes", 0, XRT_SUCCESS,                                      \
       xrt_graph_kernel_node_copy_attributes(c->knode, c->knode))                                                       \
     X(knode_copy_attributes_empty, "graph_kernel_node_copy_attributes to an empty node", 0, XRT_ERROR_INVALID_VALUE,    \
