@@ -636,6 +636,67 @@ static void test_unloaded_module_closes(void **state)
     OK(xrt_stream_destroy(s));
 }
 
+/* A launch's own priority (xrt_launch_kernel_ex, XRT_LAUNCH_ATTR_PRIORITY)
+   acts as a stream's on the CPU backend: while a launch of priority -5 runs
+   on a stream of priority 0, another stream of priority 0 defers its next
+   operation (for 2 ms at most, XRT__CPU_DEFER_NS). The kernel spins until
+   the test has seen that operation run, so the bound holds whatever the
+   timing. */
+static const char spin_src[] = PRELUDE
+    "typedef struct { int *flag; } spin_args;\n"
+    "void spin(const ctx_t *c, void *p) {\n" /* flag[1] = 1, then wait for flag[0] */
+    "  int *f = ((spin_args *)p)->flag; (void)c;\n"
+    "  __atomic_store_n(&f[1], 1, __ATOMIC_SEQ_CST);\n"
+    "  while (!__atomic_load_n(&f[0], __ATOMIC_SEQ_CST)) ;\n"
+    "}\n";
+
+static void note_time(void *p)
+{
+    long long us = (long long)(now_ms(CLOCK_MONOTONIC) * 1000.0);
+    __atomic_store_n((long long *)p, us, __ATOMIC_SEQ_CST);
+}
+
+static void test_launch_priority_defers_lower_work(void **state)
+{
+    xrt_module_image im = source_image(spin_src);
+    static int flag[2];
+    static long long ran; /* us */
+    struct { int *flag; } a = {flag};
+    xrt_launch_attribute prio;
+    xrt_launch_config c;
+    xrt_module m;
+    xrt_function f;
+    xrt_stream hi, lo;
+    double t0, waited;
+    (void)state;
+    SKIP_UNLESS(on_cpu_backend(), "the CPU backend's priorities");
+    SKIP_UNLESS(caps() & XRT_CAP_MODULES, "the backend loads no modules (XRT_CAP_MODULES)");
+    OK(xrt_module_load(&m, &im, 1, NULL));
+    OK(xrt_module_get_function(&f, m, "spin"));
+    OK(xrt_stream_create_with_flags(&hi, XRT_STREAM_NON_BLOCKING));
+    OK(xrt_stream_create_with_flags(&lo, XRT_STREAM_NON_BLOCKING));
+    flag[0] = flag[1] = 0, ran = 0;
+    memset(&prio, 0, sizeof prio);
+    prio.id = XRT_LAUNCH_ATTR_PRIORITY, prio.val.priority = -5;
+    memset(&c, 0, sizeof c);
+    c.grid = c.block = d3(1, 1, 1), c.stream = hi, c.attrs = &prio, c.num_attrs = 1;
+    OK(xrt_launch_kernel_ex(&c, f, &a, sizeof a));
+    while (!__atomic_load_n(&flag[1], __ATOMIC_SEQ_CST)) sleep_ms(1);
+    t0 = now_ms(CLOCK_MONOTONIC);
+    OK(xrt_launch_host_func(lo, note_time, &ran));
+    while (!__atomic_load_n(&ran, __ATOMIC_SEQ_CST) && now_ms(CLOCK_MONOTONIC) - t0 < 10000) sleep_ms(1);
+    waited = (double)ran / 1000.0 - t0;
+    __atomic_store_n(&flag[0], 1, __ATOMIC_SEQ_CST);
+    OK(xrt_stream_synchronize(hi));
+    OK(xrt_stream_synchronize(lo));
+    if (waited < 2.0)
+        fail_msg("the stream of priority 0 ran %.3f ms after its op was enqueued, while a launch of priority -5 ran: "
+                 "it did not defer (2 ms)", waited);
+    OK(xrt_stream_destroy(hi));
+    OK(xrt_stream_destroy(lo));
+    OK(xrt_module_unload(m));
+}
+
 /* s1: set, kernel (v = 2v + 1), record; s2: wait, kernel (v = 2v + 3), host
    function, copy back. Every step sees the one before. */
 static void test_ordering(void **state)
@@ -3324,6 +3385,7 @@ int main(void)
         cmocka_unit_test(test_synchronize_helps_launch),
         cmocka_unit_test(test_synchronize_takes_the_queue),
         gated_test(test_ordering),
+        cmocka_unit_test(test_launch_priority_defers_lower_work),
         cmocka_unit_test(test_threads),
         cmocka_unit_test(test_unload_races_launches),
         cmocka_unit_test(test_unloaded_module_closes),
