@@ -499,6 +499,15 @@ typedef union xrt_stream_attr_value {
     } cluster_dim;
     int cluster_scheduling_policy_preference; /* 0 default, 1 spread, 2 load balancing */
     int programmatic_stream_serialization_allowed;
+    struct {
+        xrt_event event; /* recorded once every block triggered it (or began, trigger_at_block_start) */
+        int flags;       /* 0 */
+        int trigger_at_block_start;
+    } programmatic_event;
+    struct {
+        xrt_event event; /* recorded once every block began */
+        int flags;       /* 0 */
+    } launch_completion_event;
 } xrt_stream_attr_value;
 
 /* A kernel launch's and a kernel node's attributes, as CUDA's
@@ -506,9 +515,13 @@ typedef union xrt_stream_attr_value {
    cudaLaunchAttributeValue): per launch through xrt_launch_kernel_ex, per
    node through xrt_graph_kernel_node_set_attribute. Which ids each takes,
    and what each does on each backend: REFERENCE.md, "Launch attributes".
-   CUDA's event attributes (programmatic event, launch completion event),
-   preferred cluster dimension, device-updatable nodes and the per-launch
-   shared memory carveout are not supported (XRT_ERROR_UNSUPPORTED). */
+   An event attribute's event (DISABLE_TIMING, not INTERPROCESS) is
+   recorded by the launch: it may complete as soon as every block began,
+   so waiting for it orders nothing after the kernel's work (the
+   stream-order checker holds a program to that; the CPU backend records it
+   once the kernel ran). CUDA's preferred cluster dimension,
+   device-updatable nodes and the per-launch shared memory carveout are not
+   supported (XRT_ERROR_UNSUPPORTED). */
 typedef xrt_stream_attr_value xrt_launch_attr_value;
 typedef enum xrt_launch_attr {
     XRT_LAUNCH_ATTR_IGNORE = 0, /* an entry of a config's list that is skipped */
@@ -517,9 +530,11 @@ typedef enum xrt_launch_attr {
     XRT_LAUNCH_ATTR_CLUSTER_DIMENSION = 4,
     XRT_LAUNCH_ATTR_CLUSTER_SCHEDULING_POLICY_PREFERENCE = 5,
     XRT_LAUNCH_ATTR_PROGRAMMATIC_STREAM_SERIALIZATION = 6, /* a launch's only */
+    XRT_LAUNCH_ATTR_PROGRAMMATIC_EVENT = 7,                /* a launch's only */
     XRT_LAUNCH_ATTR_PRIORITY = 8,
     XRT_LAUNCH_ATTR_MEM_SYNC_DOMAIN_MAP = 9,
-    XRT_LAUNCH_ATTR_MEM_SYNC_DOMAIN = 10
+    XRT_LAUNCH_ATTR_MEM_SYNC_DOMAIN = 10,
+    XRT_LAUNCH_ATTR_LAUNCH_COMPLETION_EVENT = 12 /* a launch's only */
 } xrt_launch_attr;
 typedef struct xrt_launch_attribute { /* cudaLaunchAttribute's layout */
     xrt_launch_attr id;
@@ -1834,6 +1849,13 @@ XRT_API xrt_status xrt__stream_add_callback(const xrt_backend *b, void *obj, xrt
                                             void *user);
 XRT_API xrt_status xrt__module_destroy(const xrt_backend *b, void *module);
 XRT_API xrt_status xrt__launch_bad(const char *fn, xrt_dim3 grid, xrt_dim3 block, const void *args, size_t args_size) XRT__COLD;
+/* The event a launch attribute names (its programmatic event or launch
+   completion event; the same place in the value), or NULL. */
+static inline xrt_event xrt__attr_event(const xrt_launch_attribute *a)
+{
+    if (a->id == XRT_LAUNCH_ATTR_PROGRAMMATIC_EVENT) return a->val.programmatic_event.event;
+    return a->id == XRT_LAUNCH_ATTR_LAUNCH_COMPLETION_EVENT ? a->val.launch_completion_event.event : NULL;
+}
 
 /* The stream-order checker's hooks (">> impl: stream-order checker"): each
    dispatch calls one, out of line, when xrt__chk_on; `st` is the call's
@@ -9938,9 +9960,7 @@ XRT_API xrt_status xrt__graph_enabled(const xrt_backend *b, xrt_graph_exec exec,
 static const char *xrt__launch_attr_lacking(int attr)
 {
     switch (attr) {
-    case 7: return "programmatic event";
     case 11: return "preferred cluster dimension";
-    case 12: return "launch completion event";
     case 13: return "device-updatable kernel node";
     case 14: return "preferred shared memory carveout";
     default: return NULL;
@@ -9973,10 +9993,15 @@ static xrt_status xrt__launch_attr_check(const char *fn, const char *what, int a
                              "%s: cluster scheduling policy preference %d is none of 0 (default), 1 (spread), "
                              "2 (load balancing)", what, v->cluster_scheduling_policy_preference);
         return XRT_SUCCESS;
-    case XRT_LAUNCH_ATTR_PROGRAMMATIC_STREAM_SERIALIZATION:
-        if (!node) return XRT_SUCCESS;
-        return xrt_error(XRT_ERROR_INVALID_VALUE, fn,
-                         "%s: XRT_LAUNCH_ATTR_PROGRAMMATIC_STREAM_SERIALIZATION is a launch's, not a node's", what);
+    case XRT_LAUNCH_ATTR_PROGRAMMATIC_STREAM_SERIALIZATION: case XRT_LAUNCH_ATTR_PROGRAMMATIC_EVENT:
+    case XRT_LAUNCH_ATTR_LAUNCH_COMPLETION_EVENT:
+        if (node)
+            return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%s: attribute %d (%s) is a launch's, not a node's", what,
+                             attr, attr == 6 ? "programmatic stream serialization" : "an event");
+        if (attr != 6 && (attr == 7 ? v->programmatic_event.flags : v->launch_completion_event.flags))
+            return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%s: the event's record flags 0x%x: there are none (0)", what,
+                             (unsigned)(attr == 7 ? v->programmatic_event.flags : v->launch_completion_event.flags));
+        return XRT_SUCCESS;
     case 3:
         return xrt_error(XRT_ERROR_INVALID_VALUE, fn,
                          "%s: attribute 3 (synchronization policy) is a stream's (xrt_stream_set_attribute)", what);
@@ -9984,9 +10009,52 @@ static xrt_status xrt__launch_attr_check(const char *fn, const char *what, int a
         return xrt_error(XRT_ERROR_INVALID_VALUE, fn,
                          "%s: attribute %d is none of XRT_LAUNCH_ATTR_ACCESS_POLICY_WINDOW (1), _COOPERATIVE (2), "
                          "_CLUSTER_DIMENSION (4), _CLUSTER_SCHEDULING_POLICY_PREFERENCE (5), %s_PRIORITY (8), "
-                         "_MEM_SYNC_DOMAIN_MAP (9), _MEM_SYNC_DOMAIN (10)",
-                         what, attr, node ? "" : "_PROGRAMMATIC_STREAM_SERIALIZATION (6), ");
+                         "_MEM_SYNC_DOMAIN_MAP (9), _MEM_SYNC_DOMAIN (10)%s",
+                         what, attr, node ? "" : "_PROGRAMMATIC_STREAM_SERIALIZATION (6), _PROGRAMMATIC_EVENT (7), ",
+                         node ? "" : ", _LAUNCH_COMPLETION_EVENT (12)");
     }
+}
+
+/* A launch's list where it names events: a copy (*out, with a checker
+   ticket per entry after it, freed by the caller) whose events are the
+   backend's objects; *out NULL where it names none. */
+static xrt_status xrt__launch_ex_events(const xrt_backend *b, const xrt_launch_config *c, xrt_launch_attribute **out,
+                                        const char *fn)
+{
+    unsigned i, n = 0;
+    *out = NULL;
+    for (i = 0; i < c->num_attrs; i++) n += c->attrs[i].id == 7 || c->attrs[i].id == 12;
+    if (!n) return XRT_SUCCESS;
+    if (!(*out = (xrt_launch_attribute *)XRT_MALLOC(c->num_attrs * (sizeof **out + sizeof(uint64_t)))))
+        return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "no memory for the launch's attributes");
+    memcpy(*out, c->attrs, c->num_attrs * sizeof **out);
+    for (i = 0; i < c->num_attrs; i++) {
+        xrt_event ev = xrt__attr_event(&c->attrs[i]);
+        uint64_t *ticket = (uint64_t *)(void *)(*out + c->num_attrs) + i;
+        xrt__handle_slot *e;
+        if (c->attrs[i].id != 7 && c->attrs[i].id != 12) continue;
+        if (!(e = xrt__handle_lookup(b, ev, XRT__HANDLE_EVENT))) {
+            XRT_FREE(*out);
+            *out = NULL;
+            return xrt__handle_bad(fn, ev);
+        }
+        (*out)[i].val.launch_completion_event.event = (xrt_event)e->obj; /* programmatic_event's too */
+        *ticket = XRT__CHK_ON() ? xrt__chk_record_begin(ev) : 0;
+    }
+    return XRT_SUCCESS;
+}
+
+/* The launch's events, to the checker: recorded before the kernel's
+   accesses, as a record may complete once every block began. */
+static void xrt__launch_ex_events_noted(void *caller, xrt_status st, const xrt_backend *b, const xrt_launch_config *c,
+                                        const xrt_launch_attribute *copy, xrt_stream stream,
+                                        const xrt__handle_slot *s)
+{
+    unsigned i;
+    for (i = 0; copy && i < c->num_attrs; i++)
+        if (c->attrs[i].id == 7 || c->attrs[i].id == 12)
+            xrt__chk_record(caller, st, b, xrt__attr_event(&c->attrs[i]), stream, s,
+                            ((const uint64_t *)(const void *)(copy + c->num_attrs))[i]);
 }
 
 /* stream: never NULL (the front's xrt__unit_stream), as xrt__launch_params'. */
@@ -9995,6 +10063,7 @@ XRT_API xrt_status xrt__launch_ex(const xrt_launch_config *c, xrt_function funct
 {
     const char *fn = "xrt_launch_kernel_ex";
     const xrt_backend *b = xrt__be();
+    xrt_launch_attribute *copy;
     xrt__handle_slot *f, *s;
     xrt_status st;
     char what[32];
@@ -10017,9 +10086,14 @@ XRT_API xrt_status xrt__launch_ex(const xrt_launch_config *c, xrt_function funct
     if (!c->grid.x || !c->grid.y || !c->grid.z || !c->block.x || !c->block.y || !c->block.z || (!args && args_size) ||
         args_size > XRT_MAX_KERNEL_ARGS)
         return xrt__call_exit(XRT__LAUNCH_REFUSED(xrt__launch_bad(fn, c->grid, c->block, args, args_size)));
-    st = b->launch_kernel_ex(b, f->obj, c->grid, c->block, c->shared_bytes, s->obj, args, args_size, c->attrs,
-                             c->num_attrs);
-    if (XRT__CHK_ON()) xrt__chk_launch(__builtin_return_address(0), st, b, fn, stream, s, f->obj, args, args_size);
+    if ((st = xrt__launch_ex_events(b, c, &copy, fn)) != XRT_SUCCESS) return xrt__call_exit(XRT__LAUNCH_REFUSED(st));
+    st = b->launch_kernel_ex(b, f->obj, c->grid, c->block, c->shared_bytes, s->obj, args, args_size,
+                             copy ? copy : c->attrs, c->num_attrs);
+    if (XRT__CHK_ON()) {
+        xrt__launch_ex_events_noted(__builtin_return_address(0), st, b, c, copy, stream, s);
+        xrt__chk_launch(__builtin_return_address(0), st, b, fn, stream, s, f->obj, args, args_size);
+    }
+    XRT_FREE(copy);
     return xrt__call_exit(st);
 }
 

@@ -404,10 +404,12 @@ enum { /* xrt_backend.flags */
    dimensions all 0 or all non-zero, a scheduling preference 0 to 2), the
    launch as xrt_launch_kernel's, and that nodes are kernel nodes; a launch
    without attributes goes to launch_kernel instead, and a get's value is
-   zeroed before. The backend checks what needs the grid (a cluster divides
-   it) and refuses what it cannot do; a launch captured into a graph gives
-   its node the attributes; a node's attributes follow its copies and its
-   new params. */
+   zeroed before. An event attribute's event is the backend's object (the
+   dispatch layer translated the handle in a copy of the list), which the
+   launch records no earlier than every block began. The backend checks
+   what needs the grid (a cluster divides it) and refuses what it cannot
+   do; a launch captured into a graph gives its node the attributes; a
+   node's attributes follow its copies and its new params. */
 
 /* GPUDirect RDMA writes (device_flush_gpu_direct_rdma_writes,
    cudaDeviceFlushGPUDirectRDMAWrites): the dispatch layer has checked the

@@ -6738,17 +6738,27 @@ xrt__cpu_launch_make(xrt__cpu_stream *s, xrt__cpu_function *f, xrt_dim3 grid, xr
    refused, as a CPU kernel has no grid-wide barrier; the rest (a window, a
    memory domain and map, a cluster's scheduling preference, programmatic
    stream serialisation, which a stream's full order always satisfies) is
-   kept and answered. */
+   kept and answered. An event attribute's event is recorded after the
+   kernel, on its stream: later than a GPU may record it (once every block
+   began), which CUDA allows ("B may wait until A is complete"). */
 #define XRT__CPU_KATTRS 11 /* ids 0 .. XRT_LAUNCH_ATTR_MEM_SYNC_DOMAIN */
 typedef struct xrt__cpu_kattrs {
     unsigned set; /* a bit per id given */
     xrt_launch_attr_value v[XRT__CPU_KATTRS];
 } xrt__cpu_kattrs;
 
-/* Attribute attr (checked by the dispatch layer) for a kernel of grid g. */
+/* Attribute attr (checked by the dispatch layer) for a kernel of grid g; an
+   event attribute's event is the backend's object. */
 static xrt_status xrt__cpu_kattr_fits(int attr, const xrt_launch_attr_value *v, xrt_dim3 g, const char *who)
 {
     const unsigned *c = &v->cluster_dim.x;
+    const xrt__cpu_event *e = attr == XRT_LAUNCH_ATTR_PROGRAMMATIC_EVENT || attr == XRT_LAUNCH_ATTR_LAUNCH_COMPLETION_EVENT
+                                  ? (const xrt__cpu_event *)(const void *)v->launch_completion_event.event
+                                  : NULL;
+    if (e && ((e->flags & XRT_EVENT_INTERPROCESS) || !(e->flags & XRT_EVENT_DISABLE_TIMING)))
+        return xrt_error(XRT_ERROR_INVALID_VALUE, who, "the event of attribute %d must be made with "
+                         "XRT_EVENT_DISABLE_TIMING and without XRT_EVENT_INTERPROCESS (its flags: 0x%x)", attr,
+                         e->flags);
     if (attr == XRT_LAUNCH_ATTR_COOPERATIVE && v->cooperative)
         return xrt_error(XRT_ERROR_UNSUPPORTED, who, "a cooperative launch: a CPU kernel has no grid-wide barrier "
                          "(XRT_DEVATTR_COOPERATIVE_LAUNCH is 0)");
@@ -6767,7 +6777,8 @@ static xrt_status xrt__cpu_kattrs_of(xrt__cpu_kattrs **a, const xrt_launch_attri
     *a = NULL;
     for (i = 0; i < n && st == XRT_SUCCESS; i++) {
         int id = (int)attrs[i].id;
-        if (id == XRT_LAUNCH_ATTR_IGNORE || (st = xrt__cpu_kattr_fits(id, &attrs[i].val, g, who)) != XRT_SUCCESS)
+        if (id == XRT_LAUNCH_ATTR_IGNORE || (st = xrt__cpu_kattr_fits(id, &attrs[i].val, g, who)) != XRT_SUCCESS ||
+            xrt__attr_event(&attrs[i])) /* an event: recorded by the launch, not kept */
             continue;
         if (!*a && !(*a = (xrt__cpu_kattrs *)XRT_CALLOC(1, sizeof **a)))
             st = xrt_error(XRT_ERROR_OUT_OF_MEMORY, who, "no memory for the launch's attributes");
@@ -6851,9 +6862,11 @@ static xrt_status xrt__cpu_launch_kernel_ex(const xrt_backend *self, void *funct
     const char *who = "cpu: xrt_launch_kernel_ex";
     struct xrt__cpu_kattrs *a = NULL;
     xrt_status st = xrt__cpu_kattrs_of(&a, attrs, num_attrs, grid, who);
-    (void)self;
-    if (st != XRT_SUCCESS) return st;
-    return xrt__cpu_launch_on(function, grid, block, shared, stream, args, args_size, a, who);
+    unsigned i;
+    if (st == XRT_SUCCESS) st = xrt__cpu_launch_on(function, grid, block, shared, stream, args, args_size, a, who);
+    for (i = 0; st == XRT_SUCCESS && i < num_attrs; i++) /* once the kernel ran: later than a GPU may, never earlier */
+        if (xrt__attr_event(&attrs[i])) st = xrt__cpu_event_record(self, xrt__attr_event(&attrs[i]), stream);
+    return st;
 }
 
 /* >> cpu: graphs. Capture records what a stream is given instead of

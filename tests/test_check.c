@@ -346,6 +346,58 @@ static void test_copy_kernel(void **state)
     OK(xrt_free(d));
 }
 
+/* A launch's completion event may complete once every block began
+   (cudaLaunchAttributeLaunchCompletionEvent): a copy of the kernel's output
+   on a stream that waits for it races the kernel, whatever the backend
+   does; one that waits for an event recorded after the launch does not.
+   What came before the launch on its stream (a set of d2) is ordered
+   before the wait either way. */
+static void test_launch_completion_event_orders_nothing(void **state)
+{
+    static unsigned char h[N];
+    xrt_dim3 one = {1, 1, 1};
+    xrt_launch_attribute a;
+    xrt_launch_config c;
+    xrt_kernel_args k;
+    unsigned long nn = N;
+    xrt_function f;
+    round_ w;
+    void *d, *d2;
+    int r, after;
+    (void)state;
+    f = kernel();
+    SKIP_UNLESS(f, "no CPU kernel here (no modules, or no CPU image for the device)");
+    OK(xrt_malloc(&d, N));
+    OK(xrt_malloc(&d2, N));
+    for (r = 0; r < 2 * ROUNDS; r++) {
+        after = r >= ROUNDS;
+        round_begin(&w, r, XRT_STREAM_DEFAULT, XRT_STREAM_DEFAULT);
+        OK(xrt_memset_async(d2, 1, N, w.s1));
+        xrt_kernel_args_init(&k);
+        XRT_KERNEL_ARG(k, d);
+        XRT_KERNEL_ARG(k, nn);
+        memset(&a, 0, sizeof a);
+        a.id = XRT_LAUNCH_ATTR_LAUNCH_COMPLETION_EVENT, a.val.launch_completion_event.event = w.e;
+        memset(&c, 0, sizeof c);
+        c.grid = c.block = one, c.stream = w.s1, c.attrs = &a, c.num_attrs = 1;
+        OK(xrt_launch_kernel_ex(&c, f, k.buf.bytes, k.size));
+        if (after) OK(xrt_event_record(w.e, w.s1));
+        OK(xrt_stream_wait_event(w.s2, w.e));
+        OK(xrt_memcpy_async(h, d2, N, XRT_MEMCPY_DEVICE_TO_HOST, w.s2));
+        OK(xrt_memcpy_async(h, d, N, XRT_MEMCPY_DEVICE_TO_HOST, w.s2));
+        OK(xrt_device_synchronize());
+        if (after) expect_clean();
+        else
+            expect_race("xrt_launch_kernel_ex", "xrt_memcpy_async", d, N, 0, N,
+                        "read-write by xrt_launch_kernel_ex on stream 1 (device 0)",
+                        "read by xrt_memcpy_async on stream 2 (device 0)",
+                        EDGE_1_2("xrt_launch_kernel_ex", "xrt_memcpy_async"));
+        round_end(&w);
+    }
+    OK(xrt_free(d));
+    OK(xrt_free(d2));
+}
+
 /* The event is recorded on stream 3, not after the copy on stream 1; or it
    is recorded after the copy and then again on stream 3 before the wait (a
    wait takes the record current at the wait). Both racy, as without it. */
@@ -3083,6 +3135,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_copy_copy),         cmocka_unit_test(test_copy_kernel),
+        cmocka_unit_test(test_launch_completion_event_orders_nothing),
         cmocka_unit_test(test_two_sites_two_reports),
         cmocka_unit_test(test_sites_without_debug_info),
         cmocka_unit_test(test_pair_in_loop_reported_once),

@@ -2212,6 +2212,61 @@ static void test_launch_kernel_ex_clusters(void **state)
     fx_free(&f);
 }
 
+/* The event attributes: the launch records the event (made with
+   DISABLE_TIMING, not INTERPROCESS) on its stream; it completes by the
+   kernel's end at the latest. An event with timing, or one destroyed, is
+   refused; so are flags. */
+static void test_launch_events(void **state)
+{
+    fixture f;
+    xrt_launch_attribute a[2];
+    xrt_launch_config c;
+    arg_t add = {NULL, 2, N};
+    xrt_event done, begun, timed, gone;
+    xrt_status st;
+    (void)state;
+    SKIP_UNLESS(caps() & XRT_CAP_MODULES, "the backend loads no modules");
+    fx_make(&f);
+    add.p = f.d;
+    OK(xrt_memset(f.d, 0, N * sizeof(int)));
+    OK(xrt_event_create(&done, XRT_EVENT_DISABLE_TIMING));
+    OK(xrt_event_create(&begun, XRT_EVENT_DISABLE_TIMING));
+    OK(xrt_event_create(&timed, XRT_EVENT_DEFAULT));
+    OK(xrt_event_create(&gone, XRT_EVENT_DISABLE_TIMING));
+    OK(xrt_event_destroy(gone));
+    a[0] = attr_of(XRT_LAUNCH_ATTR_LAUNCH_COMPLETION_EVENT), a[0].val.launch_completion_event.event = done;
+    a[1] = attr_of(XRT_LAUNCH_ATTR_PROGRAMMATIC_EVENT), a[1].val.programmatic_event.event = begun;
+    a[1].val.programmatic_event.trigger_at_block_start = 1;
+    c = config_of(f.s, a, 2);
+    __atomic_store_n(&gate_open_flag, 0, __ATOMIC_RELEASE);
+    if (caps() & XRT_CAP_HOST_FUNC) OK(xrt_launch_host_func(f.s, gate_fn, NULL)); /* the kernel waits behind it */
+    OK(xrt_launch_kernel_ex(&c, f.add, &add, sizeof add));
+    if (caps() & XRT_CAP_HOST_FUNC) { /* the launch recorded them: pending */
+        assert_int_equal(xrt_event_query(done), XRT_ERROR_NOT_READY);
+        assert_int_equal(xrt_event_query(begun), XRT_ERROR_NOT_READY);
+    }
+    __atomic_store_n(&gate_open_flag, 1, __ATOMIC_RELEASE);
+    OK(xrt_event_synchronize(done));
+    OK(xrt_event_synchronize(begun));
+    OK(xrt_stream_synchronize(f.s));
+    OK(xrt_event_query(done));
+    OK(xrt_memcpy(f.h, f.d, N * sizeof(int), XRT_MEMCPY_DEVICE_TO_HOST));
+    assert_int_equal(f.h[N - 1], 2);
+    a[0].val.launch_completion_event.event = gone;
+    FAILS(xrt_launch_kernel_ex(&c, f.add, &add, sizeof add), XRT_ERROR_INVALID_HANDLE, "xrt_launch_kernel_ex");
+    a[0].val.launch_completion_event.event = timed;
+    st = xrt_launch_kernel_ex(&c, f.add, &add, sizeof add);
+    if (on_cpu()) XRT_ASSERT_FAILS(st, XRT_ERROR_INVALID_VALUE, "must be made with XRT_EVENT_DISABLE_TIMING");
+    else if (st == XRT_SUCCESS) fail_msg("a launch completion event with timing was taken");
+    OK(xrt_stream_synchronize(f.s));
+    OK(xrt_memcpy(f.h, f.d, N * sizeof(int), XRT_MEMCPY_DEVICE_TO_HOST));
+    assert_int_equal(f.h[0], 2); /* neither refused launch ran */
+    OK(xrt_event_destroy(done));
+    OK(xrt_event_destroy(begun));
+    OK(xrt_event_destroy(timed));
+    fx_free(&f);
+}
+
 /* Every refusal of xrt_launch_kernel_ex's arguments comes before the
    function is looked at: also on a backend without modules. */
 static void test_launch_kernel_ex_bad(void **state)
@@ -2228,10 +2283,12 @@ static void test_launch_kernel_ex_bad(void **state)
     c.attrs = a;
     FAILS(xrt_launch_kernel_ex(&c, NULL, NULL, 0), XRT_ERROR_INVALID_VALUE, "attrs[0]: attribute 3 (synchronization "
                                                                            "policy) is a stream's");
-    a[0].id = (xrt_launch_attr)12;
-    FAILS(xrt_launch_kernel_ex(&c, NULL, NULL, 0), XRT_ERROR_UNSUPPORTED, "attribute 12 (launch completion event)");
-    a[0].id = (xrt_launch_attr)7;
-    FAILS(xrt_launch_kernel_ex(&c, NULL, NULL, 0), XRT_ERROR_UNSUPPORTED, "attribute 7 (programmatic event)");
+    a[0].id = XRT_LAUNCH_ATTR_LAUNCH_COMPLETION_EVENT, a[0].val.launch_completion_event.flags = 1;
+    FAILS(xrt_launch_kernel_ex(&c, NULL, NULL, 0), XRT_ERROR_INVALID_VALUE, "attrs[0]: the event's record flags 0x1");
+    a[0].id = XRT_LAUNCH_ATTR_PROGRAMMATIC_EVENT;
+    FAILS(xrt_launch_kernel_ex(&c, NULL, NULL, 0), XRT_ERROR_INVALID_VALUE, "attrs[0]: the event's record flags 0x1");
+    a[0].id = (xrt_launch_attr)11;
+    FAILS(xrt_launch_kernel_ex(&c, NULL, NULL, 0), XRT_ERROR_UNSUPPORTED, "attribute 11 (preferred cluster dimension)");
     a[0].id = (xrt_launch_attr)99;
     FAILS(xrt_launch_kernel_ex(&c, NULL, NULL, 0), XRT_ERROR_INVALID_VALUE, "attribute 99 is none of");
     a[0] = attr_of(XRT_LAUNCH_ATTR_CLUSTER_DIMENSION), a[0].val.cluster_dim.x = 2;
@@ -2360,6 +2417,8 @@ static void test_kernel_node_attributes_bad(void **state)
     }
     FAILS(xrt_graph_kernel_node_set_attribute(k, XRT_LAUNCH_ATTR_PROGRAMMATIC_STREAM_SERIALIZATION, &v),
           XRT_ERROR_INVALID_VALUE, "is a launch's, not a node's");
+    FAILS(xrt_graph_kernel_node_get_attribute(k, XRT_LAUNCH_ATTR_LAUNCH_COMPLETION_EVENT, &v),
+          XRT_ERROR_INVALID_VALUE, "attribute 12 (an event) is a launch's, not a node's");
     FAILS(xrt_graph_kernel_node_get_attribute(k, (xrt_launch_attr)3, &v), XRT_ERROR_INVALID_VALUE, "is a stream's");
     FAILS(xrt_graph_kernel_node_get_attribute(k, XRT_LAUNCH_ATTR_IGNORE, &v), XRT_ERROR_INVALID_VALUE,
           "attribute 0 is none of");
@@ -2413,6 +2472,7 @@ int main(void)
         cmocka_unit_test(test_user_objects_bad),
         cmocka_unit_test(test_launch_kernel_ex),
         cmocka_unit_test(test_launch_kernel_ex_clusters),
+        cmocka_unit_test(test_launch_events),
         cmocka_unit_test(test_launch_kernel_ex_bad),
         cmocka_unit_test(test_kernel_node_attributes),
         cmocka_unit_test(test_kernel_node_attributes_bad),
