@@ -1400,6 +1400,10 @@ static inline xrt_status xrt_function_get_param_info(xrt_function function, size
                                                      size_t *size);
 static inline xrt_status xrt_launch_kernel_params(xrt_function function, xrt_dim3 grid, xrt_dim3 block,
                                                   size_t shared_bytes, xrt_stream stream, void **kernel_params);
+/* cudaLaunchKernelExC: xrt_launch_kernel_ex with the arguments as
+   kernel_params, packed by the kernel's layout. */
+static inline xrt_status xrt_launch_kernel_ex_params(const xrt_launch_config *config, xrt_function function,
+                                                     void **kernel_params);
 static inline xrt_status xrt_function_get_attributes(xrt_function_attributes *attr, xrt_function function);
 /* A module's variables (CUDA's __device__ globals, a CPU module's data
    symbols), each load's own. xrt_module_get_global gives the address (device
@@ -1748,7 +1752,7 @@ XRT_API xrt_status xrt__capture_to_graph(const xrt_backend *b, xrt_stream stream
    (">> impl: modules", ">> impl: module globals"); the stream is the one
    the caller's unit means (xrt__unit_stream). */
 XRT_API xrt_status xrt__launch_params(xrt_function function, xrt_dim3 grid, xrt_dim3 block, size_t shared_bytes,
-                                      xrt_stream stream, void **kernel_params);
+                                      xrt_stream stream, void **kernel_params, const xrt_launch_config *config);
 XRT_API xrt_status xrt__launch_ex(const xrt_launch_config *config, xrt_function function, const void *args,
                                   size_t args_size, xrt_stream stream);
 XRT_API xrt_status xrt__symbol_copy(void *caller, int to, void *other, xrt_module module, const char *symbol,
@@ -3857,7 +3861,15 @@ static inline xrt_status xrt_launch_kernel_ex(const xrt_launch_config *config, x
 static inline xrt_status xrt_launch_kernel_params(xrt_function function, xrt_dim3 grid, xrt_dim3 block,
                                                   size_t shared_bytes, xrt_stream stream, void **kernel_params)
 {
-    return xrt__launch_params(function, grid, block, shared_bytes, xrt__unit_stream(stream), kernel_params);
+    return xrt__launch_params(function, grid, block, shared_bytes, xrt__unit_stream(stream), kernel_params, NULL);
+}
+
+static inline xrt_status xrt_launch_kernel_ex_params(const xrt_launch_config *config, xrt_function function,
+                                                     void **kernel_params)
+{
+    xrt_dim3 none = {0, 0, 0};
+    if (!config) return xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_launch_kernel_ex_params", "config is NULL");
+    return xrt__launch_params(function, none, none, 0, xrt__unit_stream(config->stream), kernel_params, config);
 }
 
 /* The symbol copies: the synchronous ones in the NULL stream's order as
@@ -8990,7 +9002,8 @@ XRT_API xrt_status xrt__module_destroy(const xrt_backend *b, void *module)
 
 /* Parameter i's value into a (zeroed up to it), at the offset the backend
    gives: 1 if packed, 0 past the last parameter; else the failure, recorded. */
-static int xrt__param_pack(const xrt_backend *b, void *fn, size_t i, void **params, xrt_kernel_args *a, xrt_status *st)
+static int xrt__param_pack(const xrt_backend *b, void *fn, size_t i, void **params, xrt_kernel_args *a, xrt_status *st,
+                           const char *who)
 {
     size_t offset = 0, size = 0, k;
     xrt__err.quiet++;
@@ -9002,12 +9015,12 @@ static int xrt__param_pack(const xrt_backend *b, void *fn, size_t i, void **para
         return -1;
     }
     if (!params || !params[i]) {
-        *st = xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_launch_kernel_params", "kernel_params%s is NULL, but the kernel "
+        *st = xrt_error(XRT_ERROR_INVALID_VALUE, who, "kernel_params%s is NULL, but the kernel "
                         "has parameter %zu", params ? "[i]" : "", i);
         return -1;
     }
     if (offset > XRT_MAX_KERNEL_ARGS || size > XRT_MAX_KERNEL_ARGS - offset) {
-        *st = xrt_error(XRT_ERROR_INVALID_VALUE, "xrt_launch_kernel_params", "parameter %zu (%zu bytes at %zu) passes "
+        *st = xrt_error(XRT_ERROR_INVALID_VALUE, who, "parameter %zu (%zu bytes at %zu) passes "
                         "the limit of %d bytes (XRT_MAX_KERNEL_ARGS)", i, size, offset, XRT_MAX_KERNEL_ARGS);
         return -1;
     }
@@ -9018,23 +9031,30 @@ static int xrt__param_pack(const xrt_backend *b, void *fn, size_t i, void **para
 }
 
 /* stream: never NULL (the front's xrt__unit_stream), so that the inline
-   launch below does not read it by this unit's setting. */
+   launch below does not read it by this unit's setting. With a config (its
+   stream the same), xrt_launch_kernel_ex_params: grid, block and
+   shared_bytes are the config's. */
 XRT_API xrt_status xrt__launch_params(xrt_function function, xrt_dim3 grid, xrt_dim3 block, size_t shared_bytes,
-                                      xrt_stream stream, void **kernel_params)
+                                      xrt_stream stream, void **kernel_params, const xrt_launch_config *config)
 {
+    const char *who = config ? "xrt_launch_kernel_ex_params" : "xrt_launch_kernel_params";
     const xrt_backend *b = xrt__be();
+    xrt_launch_config c;
     xrt__handle_slot *f;
     xrt_kernel_args a;
     xrt_status st = XRT_SUCCESS;
     size_t i;
     int r = 1;
+    memset(&c, 0, sizeof c);
+    if (config) c = *config, c.stream = stream;
     xrt__call_enter();
     f = xrt__handle_lookup(b, function, XRT__HANDLE_FUNCTION);
-    if (XRT__UNLIKELY(!f)) return xrt__call_exit(xrt__handle_bad("xrt_launch_kernel_params", function));
+    if (XRT__UNLIKELY(!f)) return xrt__call_exit(xrt__handle_bad(who, function));
     a.size = 0;
-    for (i = 0; r > 0 && i < XRT_MAX_KERNEL_ARGS; i++) r = xrt__param_pack(b, f->obj, i, kernel_params, &a, &st);
+    for (i = 0; r > 0 && i < XRT_MAX_KERNEL_ARGS; i++) r = xrt__param_pack(b, f->obj, i, kernel_params, &a, &st, who);
     xrt__call_exit(st);
     if (r < 0) return st;
+    if (config) return xrt_launch_kernel_ex(&c, function, a.size ? a.buf.bytes : NULL, a.size);
     return xrt_launch_kernel(function, grid, block, shared_bytes, stream, a.size ? a.buf.bytes : NULL, a.size);
 }
 

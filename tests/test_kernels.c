@@ -359,6 +359,8 @@ static void test_launch_kernel_params(void **state)
     unsigned char tail = 250;
     void *params[7];
     size_t off = 0, size = 0;
+    xrt_launch_attribute prio;
+    xrt_launch_config cfg;
     xrt_stream s;
     (void)state;
     SKIP_UNLESS(on_cpu(), "the layout a CPU kernel's source declares (CUDA asks its driver)");
@@ -373,7 +375,18 @@ static void test_launch_kernel_params(void **state)
     OK(xrt_launch_kernel_params(fm, d3(1, 1, 1), d3(1, 1, 1), 0, s, params));
     OK(xrt_stream_synchronize(s));
     assert_true(res[0] == 'z' && res[1] == 0.5 && res[2] == -2 && res[3] == (double)ll && res[4] == 9 && res[5] == 250);
+    memset(&prio, 0, sizeof prio); /* cudaLaunchKernelExC's form: the same, with attributes */
+    prio.id = XRT_LAUNCH_ATTR_PRIORITY, prio.val.priority = -1;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.grid = cfg.block = d3(1, 1, 1), cfg.stream = s, cfg.attrs = &prio, cfg.num_attrs = 1;
+    c = 'y';
+    OK(xrt_launch_kernel_ex_params(&cfg, fm, params));
+    OK(xrt_stream_synchronize(s));
+    assert_true(res[0] == 'y' && res[3] == (double)ll && res[5] == 250);
+    FAILS(xrt_launch_kernel_ex_params(NULL, fm, params), XRT_ERROR_INVALID_VALUE, "config is NULL");
     params[6] = NULL;
+    FAILS(xrt_launch_kernel_ex_params(&cfg, fm, params), XRT_ERROR_INVALID_VALUE,
+          "xrt_launch_kernel_ex_params: kernel_params[i] is NULL, but the kernel has parameter 6");
     FAILS(xrt_launch_kernel_params(fm, d3(1, 1, 1), d3(1, 1, 1), 0, s, params), XRT_ERROR_INVALID_VALUE,
           "kernel_params[i] is NULL, but the kernel has parameter 6");
     FAILS(xrt_launch_kernel_params(fm, d3(1, 1, 1), d3(1, 1, 1), 0, s, NULL), XRT_ERROR_INVALID_VALUE,
