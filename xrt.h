@@ -4514,6 +4514,7 @@ extern "C" {
 /* XRT__ENV_SWITCH_VALID: the valid values of a switch, for messages */
 /* xrt__env_parse_switch: 1 for 1, on, yes, true; 0 for 0, off, no, false (any case); -1 for anything else */
 /* xrt__host_key, xrt__host_key_of: a host function's key for the checker: its function's and user pointer's bytes */
+/* xrt__attr_event: the event a launch attribute names (a programmatic or launch completion event), or NULL */
 
 /* from the implementation: what cannot be declared ahead */
 /* XRT__IMPL_INCLUDED: defined once xrt.h's implementation is in the unit: the other headers' impl guard */
