@@ -1284,6 +1284,9 @@ static inline xrt_status xrt_stream_create_with_flags(xrt_stream *stream, unsign
 static inline xrt_status xrt_stream_create_with_priority(xrt_stream *stream, unsigned flags, int priority);
 static inline xrt_status xrt_stream_get_flags(xrt_stream stream, unsigned *flags);
 static inline xrt_status xrt_stream_get_priority(xrt_stream stream, int *priority);
+/* cudaStreamGetDevice: the device current when the stream was made; the
+   NULL, legacy and per-thread streams' is the current device. */
+static inline xrt_status xrt_stream_get_device(xrt_stream stream, int *device);
 static inline xrt_status xrt_device_get_stream_priority_range(int *least, int *greatest); /* either may be NULL */
 /* A stream's attributes (xrt_stream_attr_value and co, above). */
 static inline xrt_status xrt_stream_set_attribute(xrt_stream stream, xrt_stream_attr attr,
@@ -3079,6 +3082,24 @@ static inline xrt_status xrt_stream_get_flags(xrt_stream stream, unsigned *flags
     xrt__handle_slot *s = xrt__handle_stream(b, stream);
     if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_stream_get_flags", stream));
     return xrt__call_exit(b->stream_get_flags(b, s->obj, flags));
+}
+
+/* A stream xrt made answers from its slot (xrt__stream_keep_device); the
+   backend answers for the NULL, legacy and per-thread streams and for a
+   wrapped native one. */
+static inline xrt_status xrt_stream_get_device(xrt_stream stream, int *device)
+{
+    const xrt_backend *b = xrt__be();
+    uintptr_t kept;
+    XRT__CHECK_PTR(device, "xrt_stream_get_device");
+    xrt__call_enter();
+    xrt__handle_slot *s = xrt__handle_stream(b, stream);
+    if (XRT__UNLIKELY(!s)) return xrt__call_exit(xrt__handle_bad("xrt_stream_get_device", stream));
+    if ((kept = __atomic_load_n(&s->flags, __ATOMIC_RELAXED) >> XRT__HANDLE_DEVICE_SHIFT) != 0) {
+        *device = (int)kept - 1;
+        return xrt__call_exit(XRT_SUCCESS);
+    }
+    return xrt__call_exit(b->stream_get_device(b, s->obj, device));
 }
 
 static inline xrt_status xrt_stream_get_priority(xrt_stream stream, int *priority)

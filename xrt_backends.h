@@ -394,7 +394,13 @@ enum { /* xrt_backend.flags */
       (self, graph, node, attr, value))                                                                            \
     X(graph_kernel_node_copy_attributes, (const xrt_backend *self, void *dst_graph, void *dst, void *src_graph,    \
                                           void *src),                                                              \
-      (self, dst_graph, dst, src_graph, src))
+      (self, dst_graph, dst, src_graph, src))                                                                      \
+    X(stream_get_device, (const xrt_backend *self, void *stream, int *device), (self, stream, device))
+
+/* A stream's device (stream_get_device, cudaStreamGetDevice): asked only
+   where the dispatch layer did not keep it at the stream's creation: the
+   NULL, legacy and per-thread streams (the current device's) and a wrapped
+   native stream. */
 
 /* Launch attributes (launch_kernel_ex, graph_kernel_node_set_attribute,
    _get_attribute, _copy_attributes; cudaLaunchKernelEx, cudaGraphKernelNode*

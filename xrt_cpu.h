@@ -2104,6 +2104,13 @@ static xrt_status xrt__cpu_stream_get_priority(const xrt_backend *self, void *st
 static const unsigned xrt__cpu_sched_of_policy[5] = {0, 0, XRT_DEVICE_SCHEDULE_SPIN, XRT_DEVICE_SCHEDULE_YIELD,
                                                      XRT_DEVICE_SCHEDULE_BLOCKING_SYNC};
 
+static xrt_status xrt__cpu_stream_get_device(const xrt_backend *self, void *stream, int *device)
+{
+    (void)self;
+    *device = xrt__cpu_stream_of(stream)->device;
+    return XRT_SUCCESS;
+}
+
 static xrt_status xrt__cpu_stream_set_attribute(const xrt_backend *self, void *stream, int attr,
                                                 const xrt_stream_attr_value *value)
 {

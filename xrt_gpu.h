@@ -1886,6 +1886,19 @@ static xrt_status xrt__gpu_stream_get_flags(const xrt_backend *self, void *strea
     return XRT__GPU_CHECK(g, g->rt.StreamGetFlags(stream, flags), XRT__GPU_CALL(StreamGetFlags));
 }
 
+/* The NULL, legacy and per-thread streams are the current device's; a
+   wrapped native stream's device is the runtime's answer
+   (cudaStreamGetDevice: CUDA 12.8), or with one device device 0. */
+static xrt_status xrt__gpu_stream_get_device(const xrt_backend *self, void *stream, int *device)
+{
+    const xrt__gpu *g = (const xrt__gpu *)self->user;
+    if ((uintptr_t)stream <= (uintptr_t)XRT_STREAM_PER_THREAD) return xrt__gpu_get_device(self, device);
+    if (g->stream_device) return xrt__gpu_answer(g, g->stream_device(stream, device), g->stream_device_sym,
+                                                 "stream_get_device");
+    if (g->count == 1) return (*device = 0, XRT_SUCCESS);
+    return xrt__gpu_lacks(g, "xrt_stream_get_device", g->stream_device_sym ? g->stream_device_sym : "stream devices");
+}
+
 static xrt_status xrt__gpu_stream_get_priority(const xrt_backend *self, void *stream, int *priority)
 {
     const xrt__gpu *g = (const xrt__gpu *)self->user;

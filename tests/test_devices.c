@@ -135,6 +135,48 @@ static void test_null_stream_and_synchronize_per_device(void **state)
     OK(xrt_set_device(0));
 }
 
+/* cudaStreamGetDevice: a stream's device is the one current at its
+   creation, whichever is current now; the NULL, legacy and per-thread
+   streams' is the current device; a wrapped native stream's, the runtime's
+   answer. */
+static void test_stream_get_device(void **state)
+{
+    xrt_stream s1, wrapped;
+    void *native;
+    int d = -1;
+    xrt_status st;
+    (void)state;
+    SKIP_UNLESS(devices() >= 2, "one device");
+    OK(xrt_set_device(1));
+    OK(xrt_stream_create(&s1));
+    OK(xrt_set_device(0));
+    OK(xrt_stream_get_device(s1, &d));
+    assert_int_equal(d, 1);
+    OK(xrt_stream_get_device(NULL, &d));
+    assert_int_equal(d, 0);
+    OK(xrt_stream_get_device(XRT_STREAM_LEGACY, &d));
+    assert_int_equal(d, 0);
+    OK(xrt_set_device(1));
+    OK(xrt_stream_get_device(XRT_STREAM_PER_THREAD, &d));
+    assert_int_equal(d, 1);
+    OK(xrt_stream_get_device(NULL, &d));
+    assert_int_equal(d, 1);
+    OK(xrt_set_device(0));
+    if ((st = xrt_stream_get_native(s1, &native)) == XRT_SUCCESS) {
+        OK(xrt_stream_wrap_native(&wrapped, native));
+        d = -1;
+        OK(xrt_stream_get_device(wrapped, &d)); /* not kept: the runtime's answer */
+        assert_int_equal(d, 1);
+        OK(xrt_stream_destroy(wrapped));
+    } else {
+        assert_int_equal(st, XRT_ERROR_UNSUPPORTED);
+        xrt_get_last_error();
+    }
+    FAILS(xrt_stream_get_device(s1, NULL), XRT_ERROR_INVALID_VALUE, "device is NULL");
+    OK(xrt_stream_destroy(s1));
+    FAILS(xrt_stream_get_device(s1, &d), XRT_ERROR_INVALID_HANDLE, "xrt_stream_get_device");
+}
+
 /* A host function's current device is its stream's, whichever thread runs
    it: its calls on the NULL stream go to that device's. */
 static void note_device(void *user) { xrt_get_device((int *)user); }
@@ -1546,6 +1588,7 @@ int main(void)
         cmocka_unit_test(test_device_count_and_names),
         cmocka_unit_test(test_a_thread_per_device),
         gated_test(test_null_stream_and_synchronize_per_device),
+        cmocka_unit_test(test_stream_get_device),
         cmocka_unit_test(test_host_function_runs_on_its_streams_device),
         gated_test(test_wait_for_another_devices_event),
         cmocka_unit_test(test_elapsed_time_across_devices),

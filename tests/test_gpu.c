@@ -2898,6 +2898,43 @@ static void test_cuda_launch_ex_fake_driver(void **state)
 #endif
 }
 
+/* stream_get_device on a GPU: the NULL, legacy and per-thread streams are
+   the current device's; a wrapped stream's is the runtime's answer, or with
+   one device 0; with several and a runtime that cannot tell, unsupported. */
+static void test_gpu_stream_get_device(void **state)
+{
+#ifdef XRT_ENABLE_CUDA
+    xrt_backend t;
+    xrt__gpu *g = gpu_table("cuda", &t);
+    void *native = (void *)0x1000;
+    int d = -1;
+    (void)state;
+    fake_begin(g);
+    xrt_test_log_capture();
+    xrt__gpu_set_count(g, 2);
+    g->stream_device = fake_stream_get_device;
+    fake.device = 1;
+    OK(xrt__gpu_stream_get_device(&t, NULL, &d));
+    assert_int_equal(d, 1);
+    fake.device = 0;
+    OK(xrt__gpu_stream_get_device(&t, (void *)XRT_STREAM_PER_THREAD, &d));
+    assert_int_equal(d, 0);
+    assert_int_equal(fake.stream_devices, 0);
+    OK(xrt__gpu_stream_get_device(&t, native, &d));
+    assert_int_equal(d, 1);
+    assert_int_equal(fake.stream_devices, 1);
+    g->stream_device = NULL;
+    FAILS(xrt__gpu_stream_get_device(&t, native, &d), XRT_ERROR_UNSUPPORTED, "the runtime has no cudaStreamGetDevice");
+    xrt__gpu_set_count(g, 1);
+    OK(xrt__gpu_stream_get_device(&t, native, &d));
+    assert_int_equal(d, 0);
+    fakes_end();
+#else
+    (void)state;
+    SKIP_UNLESS(0, "cuda: not enabled in this build");
+#endif
+}
+
 /* A kernel node's attributes: the runtime's calls, the node and value as
    they are; its refusal named; a runtime without them (HIP 5) unsupported. */
 #ifdef XRT_ENABLE_CUDA
@@ -4922,6 +4959,7 @@ int main(void)
         cmocka_unit_test_teardown(test_cuda_launch_asks_device, fakes_restore),
         cmocka_unit_test_teardown(test_cuda_launch_ex_fake_driver, fakes_restore),
         cmocka_unit_test_teardown(test_gpu_kernel_node_attributes, fakes_restore),
+        cmocka_unit_test_teardown(test_gpu_stream_get_device, fakes_restore),
         cmocka_unit_test_teardown(test_cuda_images_within_size, fakes_restore),
         cmocka_unit_test_teardown(test_cuda_junk_images, fakes_restore),
         cmocka_unit_test_teardown(test_cuda_driver_failures, fakes_restore),

@@ -1558,6 +1558,8 @@ static void test_stream_flags_and_priorities(void **state)
     }
     OK(xrt_stream_get_priority(NULL, &p));
     assert_int_equal(p, least);
+    OK(xrt_stream_get_device(NULL, &p)); /* the current device's */
+    assert_int_equal(p, 0);
 }
 
 /* *d: n bytes of device memory, zeroed; *s: a new blocking stream holding a

@@ -1188,6 +1188,8 @@ typedef struct xrt_test_calls {
     X(stream_flags, "stream get_flags", 0, XRT_SUCCESS, xrt_stream_get_flags(c->other, &c->flags))                     \
     X(stream_flags_null, "stream get_flags to NULL", 0, XRT_ERROR_INVALID_VALUE, xrt_stream_get_flags(c->other, NULL)) \
     X(stream_priority, "stream get_priority", 0, XRT_SUCCESS, xrt_stream_get_priority(c->s, &c->priority))             \
+    X(stream_device, "stream_get_device of the NULL stream", 0, XRT_SUCCESS, xrt_stream_get_device(NULL, &c->n))     \
+    X(stream_device_null, "stream_get_device to NULL", 0, XRT_ERROR_INVALID_VALUE, xrt_stream_get_device(c->other, NULL)) \
     X(stream_get_attribute, "stream_get_attribute of the priority", 0, XRT_SUCCESS,                                    \
       xrt_stream_get_attribute(c->other, XRT_STREAM_ATTR_PRIORITY, &c->stream_attr))                                  \
     X(stream_set_attribute, "stream_set_attribute of the priority it has", 0, XRT_SUCCESS,                              \

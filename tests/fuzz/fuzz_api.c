@@ -251,6 +251,7 @@ static int op_index, trace; /* FUZZ_API_TRACE=1: print each call and its status 
     X(graph_kernel_node_set_attribute, 0) /* tests/test_graph_nodes.c */ \
     X(graph_kernel_node_get_attribute, 0)                               \
     X(graph_kernel_node_copy_attributes, 0)                             \
+    X(stream_get_device, 0) /* tests/test_devices.c: a question about devices, not the model's objects */ \
     X(graph_instantiate_with_flags, 0) /* tests/test_graph_nodes.c */   \
     X(graph_upload, 0) /* tests/test_graph_nodes.c */ \
     X(event_record_with_flags, 0) /* tests/test_graph.c: DEFAULT is event_record; EXTERNAL needs a capture */ \
