@@ -10009,52 +10009,81 @@ static const char *xrt__launch_attr_lacking(int attr)
     }
 }
 
-/* Attribute attr (what: where the caller gave it) of a launch or, node 1,
-   of a kernel node; its value too when set. */
-static xrt_status xrt__launch_attr_check(const char *fn, const char *what, int attr, const xrt_launch_attr_value *v,
-                                         int node, int set)
+/* Why attribute attr (given at `what`) is refused: what
+   xrt__launch_attr_check found. */
+static xrt_status xrt__launch_attr_refused(const char *fn, const char *what, int attr, const xrt_launch_attr_value *v,
+                                           int node, const char *lacking) XRT__COLD;
+static xrt_status xrt__launch_attr_refused(const char *fn, const char *what, int attr, const xrt_launch_attr_value *v,
+                                           int node, const char *lacking)
 {
-    const char *lacking = xrt__launch_attr_lacking(attr);
     if (lacking)
         return xrt_error(XRT_ERROR_UNSUPPORTED, fn, "%s: CUDA's launch attribute %d (%s) is not supported", what, attr,
                          lacking);
-    switch (attr) {
+    if (attr == 3)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn,
+                         "%s: attribute 3 (synchronization policy) is a stream's (xrt_stream_set_attribute)", what);
+    if (node && (attr == 6 || attr == 7 || attr == 12))
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%s: attribute %d (%s) is a launch's, not a node's", what, attr,
+                         attr == 6 ? "programmatic stream serialization" : "an event");
+    if (attr == XRT_LAUNCH_ATTR_CLUSTER_DIMENSION)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%s: cluster (%u, %u, %u): all 0 (no cluster) or none", what,
+                         v->cluster_dim.x, v->cluster_dim.y, v->cluster_dim.z);
+    if (attr == XRT_LAUNCH_ATTR_CLUSTER_SCHEDULING_POLICY_PREFERENCE)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn,
+                         "%s: cluster scheduling policy preference %d is none of 0 (default), 1 (spread), "
+                         "2 (load balancing)", what, v->cluster_scheduling_policy_preference);
+    if (attr == 7 || attr == 12)
+        return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%s: the event's record flags 0x%x: there are none (0)", what,
+                         (unsigned)(attr == 7 ? v->programmatic_event.flags : v->launch_completion_event.flags));
+    return xrt_error(XRT_ERROR_INVALID_VALUE, fn,
+                     "%s: attribute %d is none of XRT_LAUNCH_ATTR_ACCESS_POLICY_WINDOW (1), _COOPERATIVE (2), "
+                     "_CLUSTER_DIMENSION (4), _CLUSTER_SCHEDULING_POLICY_PREFERENCE (5), %s_PRIORITY (8), "
+                     "_MEM_SYNC_DOMAIN_MAP (9), _MEM_SYNC_DOMAIN (10)%s",
+                     what, attr, node ? "" : "_PROGRAMMATIC_STREAM_SERIALIZATION (6), _PROGRAMMATIC_EVENT (7), ",
+                     node ? "" : ", _LAUNCH_COMPLETION_EVENT (12)");
+}
+
+/* Where a refused attribute was given: a config's attrs[index], or a node
+   call's attr (index -1); formatted only for a refusal. */
+static const char *xrt__attr_where(char *buf, size_t n, unsigned index)
+{
+    if (index == (unsigned)-1) return "attr";
+    snprintf(buf, n, "attrs[%u]", index);
+    return buf;
+}
+
+/* Attribute attr (given at index, see xrt__attr_where) of a launch or, node
+   1, of a kernel node; its value too when set. No formatting unless it is
+   refused: a launch's list is checked on every launch. */
+static xrt_status xrt__launch_attr_check(const char *fn, unsigned index, int attr, const xrt_launch_attr_value *v,
+                                         int node, int set)
+{
+    const char *lacking = xrt__launch_attr_lacking(attr);
+    int ok;
+    char at[32];
+    switch (lacking || (node && (attr == 6 || attr == 7 || attr == 12)) ? -1 : attr) {
     case XRT_LAUNCH_ATTR_ACCESS_POLICY_WINDOW: case XRT_LAUNCH_ATTR_PRIORITY: case XRT_LAUNCH_ATTR_MEM_SYNC_DOMAIN_MAP:
     case XRT_LAUNCH_ATTR_MEM_SYNC_DOMAIN:
         return set ? xrt__stream_attr_check(fn, (xrt_stream_attr)attr, v, 1) : XRT_SUCCESS;
-    case XRT_LAUNCH_ATTR_COOPERATIVE:
+    case XRT_LAUNCH_ATTR_COOPERATIVE: case XRT_LAUNCH_ATTR_PROGRAMMATIC_STREAM_SERIALIZATION:
         return XRT_SUCCESS;
     case XRT_LAUNCH_ATTR_CLUSTER_DIMENSION:
-        if (set && (!v->cluster_dim.x != !v->cluster_dim.y || !v->cluster_dim.x != !v->cluster_dim.z))
-            return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%s: cluster (%u, %u, %u): all 0 (no cluster) or none",
-                             what, v->cluster_dim.x, v->cluster_dim.y, v->cluster_dim.z);
-        return XRT_SUCCESS;
+        ok = !set || (!v->cluster_dim.x == !v->cluster_dim.y && !v->cluster_dim.x == !v->cluster_dim.z);
+        break;
     case XRT_LAUNCH_ATTR_CLUSTER_SCHEDULING_POLICY_PREFERENCE:
-        if (set && (unsigned)v->cluster_scheduling_policy_preference > 2)
-            return xrt_error(XRT_ERROR_INVALID_VALUE, fn,
-                             "%s: cluster scheduling policy preference %d is none of 0 (default), 1 (spread), "
-                             "2 (load balancing)", what, v->cluster_scheduling_policy_preference);
-        return XRT_SUCCESS;
-    case XRT_LAUNCH_ATTR_PROGRAMMATIC_STREAM_SERIALIZATION: case XRT_LAUNCH_ATTR_PROGRAMMATIC_EVENT:
+        ok = !set || (unsigned)v->cluster_scheduling_policy_preference <= 2;
+        break;
+    case XRT_LAUNCH_ATTR_PROGRAMMATIC_EVENT:
+        ok = !set || !v->programmatic_event.flags;
+        break;
     case XRT_LAUNCH_ATTR_LAUNCH_COMPLETION_EVENT:
-        if (node)
-            return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%s: attribute %d (%s) is a launch's, not a node's", what,
-                             attr, attr == 6 ? "programmatic stream serialization" : "an event");
-        if (attr != 6 && (attr == 7 ? v->programmatic_event.flags : v->launch_completion_event.flags))
-            return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "%s: the event's record flags 0x%x: there are none (0)", what,
-                             (unsigned)(attr == 7 ? v->programmatic_event.flags : v->launch_completion_event.flags));
-        return XRT_SUCCESS;
-    case 3:
-        return xrt_error(XRT_ERROR_INVALID_VALUE, fn,
-                         "%s: attribute 3 (synchronization policy) is a stream's (xrt_stream_set_attribute)", what);
+        ok = !set || !v->launch_completion_event.flags;
+        break;
     default:
-        return xrt_error(XRT_ERROR_INVALID_VALUE, fn,
-                         "%s: attribute %d is none of XRT_LAUNCH_ATTR_ACCESS_POLICY_WINDOW (1), _COOPERATIVE (2), "
-                         "_CLUSTER_DIMENSION (4), _CLUSTER_SCHEDULING_POLICY_PREFERENCE (5), %s_PRIORITY (8), "
-                         "_MEM_SYNC_DOMAIN_MAP (9), _MEM_SYNC_DOMAIN (10)%s",
-                         what, attr, node ? "" : "_PROGRAMMATIC_STREAM_SERIALIZATION (6), _PROGRAMMATIC_EVENT (7), ",
-                         node ? "" : ", _LAUNCH_COMPLETION_EVENT (12)");
+        ok = 0;
     }
+    if (ok) return XRT_SUCCESS;
+    return xrt__launch_attr_refused(fn, xrt__attr_where(at, sizeof at, index), attr, v, node, lacking);
 }
 
 /* A launch's list where it names events: a copy (*out, with a checker
@@ -10108,19 +10137,16 @@ XRT_API xrt_status xrt__launch_ex(const xrt_launch_config *c, xrt_function funct
     xrt_launch_attribute *copy;
     xrt__handle_slot *f, *s;
     xrt_status st;
-    char what[32];
     unsigned i;
     xrt__call_enter();
     if (!c) return xrt__call_exit(XRT__LAUNCH_REFUSED(xrt_error(XRT_ERROR_INVALID_VALUE, fn, "config is NULL")));
     if (!c->attrs)
         return xrt__call_exit(XRT__LAUNCH_REFUSED(
             xrt_error(XRT_ERROR_INVALID_VALUE, fn, "attrs is NULL but num_attrs is %u", c->num_attrs)));
-    for (i = 0; i < c->num_attrs; i++) {
-        snprintf(what, sizeof what, "attrs[%u]", i);
+    for (i = 0; i < c->num_attrs; i++)
         if (c->attrs[i].id != XRT_LAUNCH_ATTR_IGNORE &&
-            (st = xrt__launch_attr_check(fn, what, (int)c->attrs[i].id, &c->attrs[i].val, 0, 1)) != XRT_SUCCESS)
+            (st = xrt__launch_attr_check(fn, i, (int)c->attrs[i].id, &c->attrs[i].val, 0, 1)) != XRT_SUCCESS)
             return xrt__call_exit(XRT__LAUNCH_REFUSED(st));
-    }
     f = xrt__handle_lookup(b, function, XRT__HANDLE_FUNCTION);
     s = xrt__handle_stream_as(b, stream);
     if (!f) return xrt__call_exit(XRT__LAUNCH_REFUSED(xrt__handle_bad(fn, function)));
@@ -10166,7 +10192,7 @@ XRT_API xrt_status xrt__kernel_node_attr(const xrt_backend *b, xrt_graph_node no
     xrt_status st;
     if (!get && !set) return xrt_error(XRT_ERROR_INVALID_VALUE, fn, "value is NULL");
     if (get) memset(get, 0, sizeof *get);
-    if ((st = xrt__launch_attr_check(fn, "attr", (int)attr, set, 1, set != NULL)) != XRT_SUCCESS) return st;
+    if ((st = xrt__launch_attr_check(fn, (unsigned)-1, (int)attr, set, 1, set != NULL)) != XRT_SUCCESS) return st;
     xrt__gnode_enter();
     if ((st = xrt__gnode_kernel(b, node, fn, &ns, &g)) == XRT_SUCCESS)
         st = get ? b->graph_kernel_node_get_attribute(b, g->obj, ns->obj, (int)attr, get)

@@ -6775,18 +6775,25 @@ static xrt_status xrt__cpu_kattr_fits(int attr, const xrt_launch_attr_value *v, 
     return XRT_SUCCESS;
 }
 
-/* The table of a launch's attributes, into *a (NULL: none given). */
-static xrt_status xrt__cpu_kattrs_of(xrt__cpu_kattrs **a, const xrt_launch_attribute *attrs, unsigned n, xrt_dim3 g,
-                                     const char *who)
+/* A launch's attributes checked: the level of its priority into *level (-1:
+   none given) and, where keep (a launch that a capture takes: its node
+   answers for them), their table into *a (NULL: none kept). A capture that
+   begins on the stream while the launch is made by another thread may take
+   it without its table: that program races anyway. */
+static xrt_status xrt__cpu_kattrs_of(xrt__cpu_kattrs **a, int *level, const xrt_launch_attribute *attrs, unsigned n,
+                                     xrt_dim3 g, int keep, const char *who)
 {
     xrt_status st = XRT_SUCCESS;
     unsigned i;
     *a = NULL;
+    *level = -1;
     for (i = 0; i < n && st == XRT_SUCCESS; i++) {
         int id = (int)attrs[i].id;
         if (id == XRT_LAUNCH_ATTR_IGNORE || (st = xrt__cpu_kattr_fits(id, &attrs[i].val, g, who)) != XRT_SUCCESS ||
             xrt__attr_event(&attrs[i])) /* an event: recorded by the launch, not kept */
             continue;
+        if (id == XRT_LAUNCH_ATTR_PRIORITY) *level = xrt__cpu_prio_level(attrs[i].val.priority);
+        if (!keep) continue;
         if (!*a && !(*a = (xrt__cpu_kattrs *)XRT_CALLOC(1, sizeof **a)))
             st = xrt_error(XRT_ERROR_OUT_OF_MEMORY, who, "no memory for the launch's attributes");
         else
@@ -6799,16 +6806,20 @@ static xrt_status xrt__cpu_kattrs_of(xrt__cpu_kattrs **a, const xrt_launch_attri
     return st;
 }
 
-/* l takes table a; its priority, if given, is the level l runs at. */
-static void xrt__cpu_launch_attrs(xrt__cpu_launch *l, xrt__cpu_kattrs *a)
+/* l takes table a (NULL: none) and runs at level (-1: its stream's). */
+static void xrt__cpu_launch_set(xrt__cpu_launch *l, xrt__cpu_kattrs *a, int level)
 {
     XRT_FREE(l->attrs);
     l->attrs = a;
-    l->level = -1;
-    if (a && (a->set & (1u << XRT_LAUNCH_ATTR_PRIORITY))) {
-        l->level = xrt__cpu_prio_level(a->v[XRT_LAUNCH_ATTR_PRIORITY].priority);
-        if (l->level) __atomic_store_n(&xrt__cpu_prio_used, 1, __ATOMIC_RELEASE);
-    }
+    l->level = level;
+    if (level > 0) __atomic_store_n(&xrt__cpu_prio_used, 1, __ATOMIC_RELEASE);
+}
+
+/* l takes table a; its priority, if given, is the level l runs at. */
+static void xrt__cpu_launch_attrs(xrt__cpu_launch *l, xrt__cpu_kattrs *a)
+{
+    int given = a && (a->set & (1u << XRT_LAUNCH_ATTR_PRIORITY));
+    xrt__cpu_launch_set(l, a, given ? xrt__cpu_prio_level(a->v[XRT_LAUNCH_ATTR_PRIORITY].priority) : -1);
 }
 
 /* A copy of table a (NULL: none) into *to; 0 without memory. */
@@ -6822,10 +6833,10 @@ static int xrt__cpu_kattrs_dup(xrt__cpu_kattrs **to, const xrt__cpu_kattrs *a)
 }
 
 /* A launch with attributes a (NULL: none; the launch's, freed with it or
-   here on failure), as xrt_launch_kernel's. */
+   here on failure) at level (-1: its stream's), as xrt_launch_kernel's. */
 static inline __attribute__((always_inline)) xrt_status
 xrt__cpu_launch_on(void *function, xrt_dim3 grid, xrt_dim3 block, size_t shared, void *stream, const void *args,
-                   size_t args_size, struct xrt__cpu_kattrs *a, const char *who)
+                   size_t args_size, struct xrt__cpu_kattrs *a, int level, const char *who)
 {
     xrt__cpu_function *f = (xrt__cpu_function *)function;
     xrt__cpu_stream *s = xrt__cpu_stream_of(stream);
@@ -6842,7 +6853,7 @@ xrt__cpu_launch_on(void *function, xrt_dim3 grid, xrt_dim3 block, size_t shared,
         if (a) XRT_FREE(a);
         return st;
     }
-    if (a) xrt__cpu_launch_attrs(l, a);
+    if (XRT__UNLIKELY(a || level >= 0)) xrt__cpu_launch_set(l, a, level);
     memset(&op, 0, sizeof op);
     op.run = xrt__cpu_run_kernel;
     op.u.host.user = l;
@@ -6859,7 +6870,7 @@ static xrt_status xrt__cpu_launch_kernel(const xrt_backend *self, void *function
                                          size_t shared, void *stream, const void *args, size_t args_size)
 {
     (void)self;
-    return xrt__cpu_launch_on(function, grid, block, shared, stream, args, args_size, NULL, "cpu: xrt_launch_kernel");
+    return xrt__cpu_launch_on(function, grid, block, shared, stream, args, args_size, NULL, -1, "cpu: xrt_launch_kernel");
 }
 
 static xrt_status xrt__cpu_launch_kernel_ex(const xrt_backend *self, void *function, xrt_dim3 grid, xrt_dim3 block,
@@ -6867,10 +6878,11 @@ static xrt_status xrt__cpu_launch_kernel_ex(const xrt_backend *self, void *funct
                                             const xrt_launch_attribute *attrs, unsigned num_attrs)
 {
     const char *who = "cpu: xrt_launch_kernel_ex";
-    struct xrt__cpu_kattrs *a = NULL;
-    xrt_status st = xrt__cpu_kattrs_of(&a, attrs, num_attrs, grid, who);
+    struct xrt__cpu_kattrs *a;
+    int level;
+    xrt_status st = xrt__cpu_kattrs_of(&a, &level, attrs, num_attrs, grid, xrt__cpu_capturing(stream), who);
     unsigned i;
-    if (st == XRT_SUCCESS) st = xrt__cpu_launch_on(function, grid, block, shared, stream, args, args_size, a, who);
+    if (st == XRT_SUCCESS) st = xrt__cpu_launch_on(function, grid, block, shared, stream, args, args_size, a, level, who);
     for (i = 0; st == XRT_SUCCESS && i < num_attrs; i++) /* once the kernel ran: later than a GPU may, never earlier */
         if (xrt__attr_event(&attrs[i])) st = xrt__cpu_event_record(self, xrt__attr_event(&attrs[i]), stream);
     return st;

@@ -159,6 +159,26 @@ static void empty_launch(void *ctx, long iters)
     }
 }
 
+/* The same launch through xrt_launch_kernel_ex with two attributes (a
+   priority and programmatic stream serialisation, as a PDL launch gives). */
+static void empty_launch_ex(void *ctx, long iters)
+{
+    xrt_launch_attribute a[2];
+    xrt_launch_config c;
+    long r;
+    (void)ctx;
+    memset(a, 0, sizeof a);
+    a[0].id = XRT_LAUNCH_ATTR_PRIORITY;
+    a[1].id = XRT_LAUNCH_ATTR_PROGRAMMATIC_STREAM_SERIALIZATION, a[1].val.programmatic_stream_serialization_allowed = 1;
+    memset(&c, 0, sizeof c);
+    c.grid.x = c.grid.y = c.grid.z = c.block.x = c.block.y = c.block.z = 1;
+    c.stream = b.s, c.attrs = a, c.num_attrs = 2;
+    for (r = 0; r < iters; r++) {
+        CHECK(xrt_launch_kernel_ex(&c, b.empty, NULL, 0));
+        CHECK(xrt_stream_synchronize(b.s));
+    }
+}
+
 static void report(const char *what, double base_ns, double test_ns, double target, int higher)
 {
     char t1[32], t2[32], v[64];
@@ -239,6 +259,8 @@ int main(void)
            bench_fmt_ns(t1, sizeof t1, test), bench_fmt_ns(t2, sizeof t2, base), base / test);
     bench_pair(roundtrip, empty_launch, NULL, 2000, BENCH_REPS, &base, &test);
     report("empty kernel launch + sync", base, test, 2.0, 0);
+    bench_pair(empty_launch, empty_launch_ex, NULL, 2000, BENCH_REPS, &base, &test);
+    report("launch_kernel_ex (2 attributes) + sync", base, test, 1.25, 0);
     cache_bench();
     bench_load_report();
     xrt_free(b.x), xrt_free(b.y), xrt_free(b.in), xrt_free(b.out);
