@@ -10086,16 +10086,15 @@ static xrt_status xrt__launch_attr_check(const char *fn, unsigned index, int att
     return xrt__launch_attr_refused(fn, xrt__attr_where(at, sizeof at, index), attr, v, node, lacking);
 }
 
-/* A launch's list where it names events: a copy (*out, with a checker
-   ticket per entry after it, freed by the caller) whose events are the
-   backend's objects; *out NULL where it names none. */
+/* A launch's list that names events: a copy (*out, with a checker ticket
+   per entry after it, freed by the caller) whose events are the backend's
+   objects. */
+static xrt_status xrt__launch_ex_events(const xrt_backend *b, const xrt_launch_config *c, xrt_launch_attribute **out,
+                                        const char *fn) XRT__COLD;
 static xrt_status xrt__launch_ex_events(const xrt_backend *b, const xrt_launch_config *c, xrt_launch_attribute **out,
                                         const char *fn)
 {
-    unsigned i, n = 0;
-    *out = NULL;
-    for (i = 0; i < c->num_attrs; i++) n += c->attrs[i].id == 7 || c->attrs[i].id == 12;
-    if (!n) return XRT_SUCCESS;
+    unsigned i;
     if (!(*out = (xrt_launch_attribute *)XRT_MALLOC(c->num_attrs * (sizeof **out + sizeof(uint64_t)))))
         return xrt_error(XRT_ERROR_OUT_OF_MEMORY, fn, "no memory for the launch's attributes");
     memcpy(*out, c->attrs, c->num_attrs * sizeof **out);
@@ -10134,19 +10133,22 @@ XRT_API xrt_status xrt__launch_ex(const xrt_launch_config *c, xrt_function funct
 {
     const char *fn = "xrt_launch_kernel_ex";
     const xrt_backend *b = xrt__be();
-    xrt_launch_attribute *copy;
+    xrt_launch_attribute *copy = NULL;
     xrt__handle_slot *f, *s;
     xrt_status st;
-    unsigned i;
+    unsigned i, events = 0;
     xrt__call_enter();
     if (!c) return xrt__call_exit(XRT__LAUNCH_REFUSED(xrt_error(XRT_ERROR_INVALID_VALUE, fn, "config is NULL")));
     if (!c->attrs)
         return xrt__call_exit(XRT__LAUNCH_REFUSED(
             xrt_error(XRT_ERROR_INVALID_VALUE, fn, "attrs is NULL but num_attrs is %u", c->num_attrs)));
-    for (i = 0; i < c->num_attrs; i++)
+    for (i = 0; i < c->num_attrs; i++) {
         if (c->attrs[i].id != XRT_LAUNCH_ATTR_IGNORE &&
             (st = xrt__launch_attr_check(fn, i, (int)c->attrs[i].id, &c->attrs[i].val, 0, 1)) != XRT_SUCCESS)
             return xrt__call_exit(XRT__LAUNCH_REFUSED(st));
+        events += c->attrs[i].id == XRT_LAUNCH_ATTR_PROGRAMMATIC_EVENT ||
+                  c->attrs[i].id == XRT_LAUNCH_ATTR_LAUNCH_COMPLETION_EVENT;
+    }
     f = xrt__handle_lookup(b, function, XRT__HANDLE_FUNCTION);
     s = xrt__handle_stream_as(b, stream);
     if (!f) return xrt__call_exit(XRT__LAUNCH_REFUSED(xrt__handle_bad(fn, function)));
@@ -10154,14 +10156,15 @@ XRT_API xrt_status xrt__launch_ex(const xrt_launch_config *c, xrt_function funct
     if (!c->grid.x || !c->grid.y || !c->grid.z || !c->block.x || !c->block.y || !c->block.z || (!args && args_size) ||
         args_size > XRT_MAX_KERNEL_ARGS)
         return xrt__call_exit(XRT__LAUNCH_REFUSED(xrt__launch_bad(fn, c->grid, c->block, args, args_size)));
-    if ((st = xrt__launch_ex_events(b, c, &copy, fn)) != XRT_SUCCESS) return xrt__call_exit(XRT__LAUNCH_REFUSED(st));
+    if (events && (st = xrt__launch_ex_events(b, c, &copy, fn)) != XRT_SUCCESS)
+        return xrt__call_exit(XRT__LAUNCH_REFUSED(st));
     st = b->launch_kernel_ex(b, f->obj, c->grid, c->block, c->shared_bytes, s->obj, args, args_size,
                              copy ? copy : c->attrs, c->num_attrs);
     if (XRT__CHK_ON()) {
         xrt__launch_ex_events_noted(__builtin_return_address(0), st, b, c, copy, stream, s);
         xrt__chk_launch(__builtin_return_address(0), st, b, fn, stream, s, f->obj, args, args_size);
     }
-    XRT_FREE(copy);
+    if (copy) XRT_FREE(copy);
     return xrt__call_exit(st);
 }
 

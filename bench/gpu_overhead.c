@@ -74,6 +74,7 @@ typedef struct ctx {
     size_t n;                      /* bytes per copy, memset or allocation in this row */
     CUresult (*launch)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream,
                        void **, void **); /* the driver's cuLaunchKernel */
+    CUresult (*launch_ex)(const CUlaunchConfig *, CUfunction, void **, void **); /* cuLaunchKernelEx */
     CUfunction rf;                        /* the empty kernel, loaded by the driver directly */
     xrt_function xf;                      /* the same kernel, loaded through xrt */
     cudaMemPool_t rpool;                  /* device 0's default pool, both sides */
@@ -185,12 +186,42 @@ static void raw_launch(ctx *c, int packed)
     fprintf(stderr, "gpu_overhead: cuLaunchKernel: CUresult %d\n", (int)e);
     exit(1);
 }
+/* The same launch with one attribute (a priority of 0), through
+   cuLaunchKernelEx and xrt_launch_kernel_ex, each side's config made once. */
+static void raw_launch_ex(ctx *c)
+{
+    static void *arg;
+    static size_t size = sizeof arg;
+    static void *extra[5] = {CU_LAUNCH_PARAM_BUFFER_POINTER, &arg, CU_LAUNCH_PARAM_BUFFER_SIZE, &size,
+                             CU_LAUNCH_PARAM_END};
+    static CUlaunchAttribute a; /* id and value 0 set below: a priority of 0 */
+    static CUlaunchConfig lc;
+    CUresult e;
+    a.id = CU_LAUNCH_ATTRIBUTE_PRIORITY;
+    lc.gridDimX = lc.gridDimY = lc.gridDimZ = 1, lc.blockDimX = 32, lc.blockDimY = lc.blockDimZ = 1;
+    lc.attrs = &a, lc.numAttrs = 1;
+    arg = c->dev, lc.hStream = (CUstream)c->rs;
+    if ((e = c->launch_ex(&lc, c->rf, NULL, extra)) == CUDA_SUCCESS) return;
+    fprintf(stderr, "gpu_overhead: cuLaunchKernelEx: CUresult %d\n", (int)e);
+    exit(1);
+}
+static void xrt_launch_ex(ctx *c)
+{
+    static xrt_launch_attribute a; /* as the raw side's */
+    static xrt_launch_config lc;
+    a.id = XRT_LAUNCH_ATTR_PRIORITY;
+    lc.grid.x = lc.grid.y = lc.grid.z = 1, lc.block.x = 32, lc.block.y = lc.block.z = 1;
+    lc.attrs = &a, lc.num_attrs = 1;
+    lc.stream = c->xs;
+    XRT(xrt_launch_kernel_ex(&lc, c->xf, &c->dev, sizeof c->dev));
+}
 #define RAW_LAUNCH raw_launch(c, 1)
 #define XRT_LAUNCH XRT(xrt_launch_kernel(c->xf, one, warp, 0, c->xs, &c->dev, sizeof c->dev))
 static const xrt_dim3 one = {1, 1, 1}, warp = {32, 1, 1};
 PAIR(launch_sync, RAW_LAUNCH; RAW_SYNC, XRT_LAUNCH; XRT_SYNC)
 PAIR(launch_enqueue, RAW_LAUNCH; if (i == n - 1) RAW_SYNC, XRT_LAUNCH; if (i == n - 1) XRT_SYNC)
 PAIR(launch_params, raw_launch(c, 0); RAW_SYNC, XRT_LAUNCH; XRT_SYNC)
+PAIR(launch_ex_enqueue, raw_launch_ex(c); if (i == n - 1) RAW_SYNC, xrt_launch_ex(c); if (i == n - 1) XRT_SYNC)
 
 typedef struct row {
     const char *name;
@@ -232,6 +263,7 @@ static const row kernel_rows[] = {
     ROW("empty kernel launch + sync", launch_sync, 0, 5000),
     ROW("empty kernel launch, enqueue", launch_enqueue, 0, 1000),
     ROW("launch + sync, raw with kernelParams", launch_params, 0, 5000),
+    ROW("launch_ex (a priority), enqueue", launch_ex_enqueue, 0, 1000),
 };
 
 #define NROWS (sizeof rows / sizeof rows[0])
@@ -454,9 +486,10 @@ static int kernel_setup(ctx *c, CUlibrary *rm, xrt_module *xm)
     void *lib = driver_open();
     if (!lib || !driver_sym(lib, "cuLibraryLoadData", &load, sizeof load) ||
         !driver_sym(lib, "cuLibraryGetKernel", &get, sizeof get) ||
-        !driver_sym(lib, "cuLaunchKernel", &c->launch, sizeof c->launch)) {
+        !driver_sym(lib, "cuLaunchKernel", &c->launch, sizeof c->launch) ||
+        !driver_sym(lib, "cuLaunchKernelEx", &c->launch_ex, sizeof c->launch_ex)) {
         printf("\nkernel launch: skipped: no CUDA driver API with libraries (libcuda.so.1: %s)\n",
-               lib ? "cuLibraryLoadData, cuLibraryGetKernel or cuLaunchKernel missing" : dlerror());
+               lib ? "cuLibraryLoadData, cuLibraryGetKernel, cuLaunchKernel or cuLaunchKernelEx missing" : dlerror());
         return 0;
     }
     if (load(rm, empty_ptx, NULL, NULL, 0, NULL, NULL, 0) != CUDA_SUCCESS || get(&k, *rm, "empty") != CUDA_SUCCESS) {

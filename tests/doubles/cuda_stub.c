@@ -69,6 +69,12 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
     return CUDA_SUCCESS;
 }
 
+CUresult cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, void **params, void **extra)
+{
+    UNUSED(config), UNUSED(f), UNUSED(params), UNUSED(extra);
+    return CUDA_SUCCESS;
+}
+
 CUresult cuFuncGetAttribute(int *v, CUfunction_attribute a, CUfunction f)
 {
     UNUSED(f);
