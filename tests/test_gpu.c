@@ -3429,6 +3429,14 @@ static void test_hip_launch_fake(void **state)
     fk.end = HIP_LAUNCH_PARAM_END;
     xrt__hip_ext.ModuleLaunchKernel = fake_cu_launch;
     OK(xrt__gpu_launch_kernel(&t, &fn, grid, block, 64, (void *)(uintptr_t)0xdef, args, sizeof args));
+    xrt_test_log_capture();
+    { /* HIP 5 has no launch with attributes */
+        xrt_launch_attribute a;
+        memset(&a, 0, sizeof a);
+        a.id = XRT_LAUNCH_ATTR_PRIORITY;
+        FAILS(xrt__gpu_launch_kernel_ex(&t, &fn, grid, block, 0, NULL, args, sizeof args, &a, 1),
+              XRT_ERROR_UNSUPPORTED, "hip: the runtime has no launches with attributes");
+    }
     xrt__hip_ext.ModuleLaunchKernel = saved;
     assert_int_equal(fk.dims[0], 5);
     assert_int_equal(fk.dims[4], 2);
@@ -3437,7 +3445,6 @@ static void test_hip_launch_fake(void **state)
     assert_int_equal(fk.args_size, sizeof args);
     assert_memory_equal(fk.args, args, sizeof args);
     xrt__hip_ext.ModuleLaunchKernel = NULL;
-    xrt_test_log_capture();
     FAILS(xrt__gpu_launch_kernel(&t, &fn, grid, block, 0, NULL, NULL, 0), XRT_ERROR_UNSUPPORTED,
           "xrt_launch_kernel: not supported by backend hip: no module loader");
     xrt__hip_ext.ModuleLaunchKernel = saved;
