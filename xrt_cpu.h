@@ -6781,7 +6781,7 @@ static xrt_status xrt__cpu_kattr_fits(int attr, const xrt_launch_attr_value *v, 
    begins on the stream while the launch is made by another thread may take
    it without its table: that program races anyway. */
 static xrt_status xrt__cpu_kattrs_of(xrt__cpu_kattrs **a, int *level, const xrt_launch_attribute *attrs, unsigned n,
-                                     xrt_dim3 g, int keep, const char *who)
+                                     xrt_dim3 g, const xrt__cpu_stream *s, int keep, const char *who)
 {
     xrt_status st = XRT_SUCCESS;
     unsigned i;
@@ -6789,8 +6789,13 @@ static xrt_status xrt__cpu_kattrs_of(xrt__cpu_kattrs **a, int *level, const xrt_
     *level = -1;
     for (i = 0; i < n && st == XRT_SUCCESS; i++) {
         int id = (int)attrs[i].id;
-        if (id == XRT_LAUNCH_ATTR_IGNORE || (st = xrt__cpu_kattr_fits(id, &attrs[i].val, g, who)) != XRT_SUCCESS ||
-            xrt__attr_event(&attrs[i])) /* an event: recorded by the launch, not kept */
+        const xrt__cpu_event *e = (const xrt__cpu_event *)(const void *)xrt__attr_event(&attrs[i]);
+        if (id == XRT_LAUNCH_ATTR_IGNORE || (st = xrt__cpu_kattr_fits(id, &attrs[i].val, g, who)) != XRT_SUCCESS)
+            continue;
+        if (e && e->device != s->device) /* as its record would, before the launch */
+            st = xrt_error(XRT_ERROR_INVALID_HANDLE, who, "the event of attribute %d belongs to device %d, the stream to "
+                           "device %d", id, e->device, s->device);
+        if (e) /* an event: recorded by the launch, not kept */
             continue;
         if (id == XRT_LAUNCH_ATTR_PRIORITY) *level = xrt__cpu_prio_level(attrs[i].val.priority);
         if (!keep) continue;
@@ -6880,7 +6885,8 @@ static xrt_status xrt__cpu_launch_kernel_ex(const xrt_backend *self, void *funct
     const char *who = "cpu: xrt_launch_kernel_ex";
     struct xrt__cpu_kattrs *a;
     int level;
-    xrt_status st = xrt__cpu_kattrs_of(&a, &level, attrs, num_attrs, grid, xrt__cpu_capturing(stream), who);
+    xrt_status st = xrt__cpu_kattrs_of(&a, &level, attrs, num_attrs, grid, xrt__cpu_stream_of(stream),
+                                       xrt__cpu_capturing(stream), who);
     unsigned i;
     if (st == XRT_SUCCESS) st = xrt__cpu_launch_on(function, grid, block, shared, stream, args, args_size, a, level, who);
     for (i = 0; st == XRT_SUCCESS && i < num_attrs; i++) /* once the kernel ran: later than a GPU may, never earlier */

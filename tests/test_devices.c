@@ -294,6 +294,23 @@ static void test_launch_on_another_devices_stream(void **state)
           "the stream belongs to device 1; a kernel launches on a stream of the current device (0)");
     OK(xrt_stream_synchronize(s1));
     assert_int_equal(*count, 1);
+    { /* a launch's event of another device is refused before the launch, as its record would be */
+        xrt_launch_attribute a;
+        xrt_launch_config c;
+        xrt_event e0;
+        OK(xrt_event_create(&e0, XRT_EVENT_DISABLE_TIMING)); /* device 0's */
+        OK(xrt_set_device(1));
+        memset(&a, 0, sizeof a);
+        a.id = XRT_LAUNCH_ATTR_LAUNCH_COMPLETION_EVENT, a.val.launch_completion_event.event = e0;
+        memset(&c, 0, sizeof c);
+        c.grid = c.block = one, c.stream = s1, c.attrs = &a, c.num_attrs = 1;
+        FAILS(xrt_launch_kernel_ex(&c, f, &count, sizeof count), XRT_ERROR_INVALID_HANDLE,
+              "the event of attribute 12 belongs to device 0, the stream to device 1");
+        OK(xrt_stream_synchronize(s1));
+        assert_int_equal(*count, 1);
+        OK(xrt_set_device(0));
+        OK(xrt_event_destroy(e0));
+    }
     OK(xrt_stream_destroy(s1));
     OK(xrt_module_unload(m));
     OK(xrt_free_host(count));
