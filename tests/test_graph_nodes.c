@@ -2161,6 +2161,12 @@ static void test_launch_kernel_ex(void **state)
     OK(xrt_stream_synchronize(f.s));
     for (i = 0; i < N; i++)
         if (f.h[i] != (i + 3) * 2) fail_msg("d[%d] = %d, not %d", i, f.h[i], (i + 3) * 2);
+    c.stream = NULL, c.num_attrs = 6; /* the legacy NULL stream: after f.s's work (a blocking stream) */
+    OK(xrt_launch_kernel_ex(&c, f.add, &add, sizeof add));
+    OK(xrt_stream_synchronize(NULL));
+    OK(xrt_memcpy(f.h, f.d, N * sizeof(int), XRT_MEMCPY_DEVICE_TO_HOST));
+    assert_int_equal(f.h[N - 1], (N - 1 + 3) * 2 + 3);
+    c.stream = f.s;
 
     OK(xrt_stream_begin_capture(f.s, XRT_CAPTURE_MODE_THREAD_LOCAL));
     c.num_attrs = 3;
