@@ -260,7 +260,7 @@ int main(void)
     bench_pair(roundtrip, empty_launch, NULL, 2000, BENCH_REPS, &base, &test);
     report("empty kernel launch + sync", base, test, 2.0, 0);
     bench_pair(empty_launch, empty_launch_ex, NULL, 2000, BENCH_REPS, &base, &test);
-    report("launch_kernel_ex (2 attributes) + sync", base, test, 1.25, 0);
+    report("launch_kernel_ex (2 attributes) + sync", base, test, 1.35, 0);
     cache_bench();
     bench_load_report();
     xrt_free(b.x), xrt_free(b.y), xrt_free(b.in), xrt_free(b.out);
