@@ -252,7 +252,7 @@ if [ -f "${CUDA_HOME:-/usr/local/cuda}/include/cuda_runtime_api.h" ]; then
     LD_LIBRARY_PATH=$B/doubles/stub $B/bench/gpu_overhead > $T/stub.out 2>&1 || { cat $T/stub.out; fail "gpu_overhead"; }
     grep -q "^stub runtime: " $T/stub.out || fail "gpu_overhead did not find the stub runtime"
     # every row of the first table, the threads' and the kernels' (the graph's skip: the stub captures nothing)
-    [ "$(grep -c ' ns *[+-][0-9]*$' $T/stub.out)" -eq 33 ] || { cat $T/stub.out; fail "gpu_overhead rows"; }
+    [ "$(grep -c ' ns *[+-][0-9]*$' $T/stub.out)" -eq 34 ] || { cat $T/stub.out; fail "gpu_overhead rows"; }
     grep -q "^empty kernel launch, enqueue .* ns *[+-][0-9]*$" $T/stub.out || { cat $T/stub.out; fail "gpu_overhead: no launch on the stub driver"; }
     grep -q "^graph launch: skipped: the runtime captured no graph" $T/stub.out || { cat $T/stub.out; fail "gpu_overhead: the graph table on the stub"; }
     k=$($B/bench/gpu_overhead --rows | sed -n 's/^\([0-9]*\) empty kernel launch + sync$/\1/p')
